@@ -1,0 +1,12 @@
+// `npm run dev:key`: a fresh all-scope key for the dev tenant, written to .svc/dev.env.
+import { applyMigrations, createKey, ensureDevVars, readState, tenantExists, writeDevFiles } from "./lib/dev.mjs";
+
+const vars = ensureDevVars();
+applyMigrations();
+const state = readState();
+if (!tenantExists(state.tenant_id)) {
+  console.error("svc: no dev tenant yet; run `npm start` first.");
+  process.exit(1);
+}
+const created = createKey(vars.SVC_KEY_PEPPER, state.tenant_id, "Development (all scopes)");
+process.stdout.write(writeDevFiles({ ...state, api_key_id: created.keyId }, created.secret));

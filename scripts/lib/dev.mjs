@@ -1,0 +1,155 @@
+// Local development helpers behind `npm start`, `npm run dev:key` and `npm run dev:tenant`.
+// They run under the Node 22 that package.json installs (npm puts node_modules/.bin first on PATH).
+import { execFileSync } from "node:child_process";
+import { createHmac, randomBytes } from "node:crypto";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { SCOPES } from "../../src/platform/auth/scopes.ts";
+
+export const ROOT = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
+export const DEV_VARS = join(ROOT, ".dev.vars");
+export const SVC_DIR = join(ROOT, ".svc");
+export const DEV_ENV = join(SVC_DIR, "dev.env");
+export const DEV_STATE = join(SVC_DIR, "dev-state.json");
+export const ALL_SCOPES = Object.keys(SCOPES);
+
+/** Telemetry and outside calls of wrangler off: scripts must work offline and quietly. */
+export const QUIET_ENV = {
+  ...process.env,
+  WRANGLER_SEND_METRICS: "false",
+  CLOUDFLARE_CF_FETCH_ENABLED: "false",
+  WRANGLER_HIDE_BANNER: "true",
+  CI: process.env.CI ?? "true",
+};
+
+const WRANGLER = join(ROOT, "node_modules", ".bin", "wrangler");
+
+export function wrangler(args, options = {}) {
+  return execFileSync(WRANGLER, args, { cwd: ROOT, env: QUIET_ENV, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"], ...options });
+}
+
+const BASE32 = "abcdefghijklmnopqrstuvwxyz234567";
+function base32(bytes) {
+  let out = "";
+  let buffer = 0;
+  let bits = 0;
+  for (const byte of bytes) {
+    buffer = (buffer << 8) | byte;
+    bits += 8;
+    while (bits >= 5) {
+      out += BASE32[(buffer >>> (bits - 5)) & 31];
+      bits -= 5;
+    }
+    buffer &= (1 << bits) - 1;
+  }
+  if (bits > 0) out += BASE32[(buffer << (5 - bits)) & 31];
+  return out;
+}
+
+export const newId = (prefix) => `${prefix}_${base32(randomBytes(10))}`;
+export const newApiKeySecret = () => `svc_live_${base32(randomBytes(32))}`;
+/** Must equal hashApiKeySecret in src/platform/auth/keys.ts (a test checks it). */
+export const hashApiKeySecret = (pepper, secret) => createHmac("sha256", pepper).update(secret).digest("hex");
+
+function parseVars(text) {
+  const vars = {};
+  for (const line of text.split("\n")) {
+    const m = /^([A-Z0-9_]+)=(.*)$/.exec(line.trim());
+    if (m) vars[m[1]] = m[2].replace(/^"(.*)"$/, "$1");
+  }
+  return vars;
+}
+
+/** Creates .dev.vars with fresh local secrets on first run; adds any secret a newer version needs. */
+export function ensureDevVars() {
+  const existing = existsSync(DEV_VARS) ? readFileSync(DEV_VARS, "utf8") : "";
+  const vars = parseVars(existing);
+  const wanted = {
+    SVC_KEY_PEPPER: () => randomBytes(32).toString("base64url"),
+    SVC_CURSOR_SECRET: () => randomBytes(32).toString("base64url"),
+  };
+  let text = existing;
+  for (const [name, make] of Object.entries(wanted)) {
+    if (!vars[name]) {
+      vars[name] = make();
+      text += `${text && !text.endsWith("\n") ? "\n" : ""}${name}=${vars[name]}\n`;
+    }
+  }
+  if (text !== existing) writeFileSync(DEV_VARS, text, { mode: 0o600 });
+  return vars;
+}
+
+export function applyMigrations() {
+  wrangler(["d1", "migrations", "apply", "DB", "--local"]);
+}
+
+const sql = (value) => (value === null ? "NULL" : typeof value === "number" ? String(value) : `'${String(value).replace(/'/g, "''")}'`);
+
+export function d1(command) {
+  const out = wrangler(["d1", "execute", "DB", "--local", "--json", "--command", command]);
+  const parsed = JSON.parse(out);
+  return parsed[0]?.results ?? [];
+}
+
+export function createKey(pepper, tenantId, name) {
+  const secret = newApiKeySecret();
+  const keyId = newId("key");
+  const now = Date.now();
+  d1(
+    `INSERT INTO api_keys (id, tenant_id, name, secret_hash, display_prefix, scopes, status, created_at) VALUES (${[
+      keyId,
+      tenantId,
+      name,
+      hashApiKeySecret(pepper, secret),
+      secret.slice(0, 15),
+      JSON.stringify(ALL_SCOPES),
+      "active",
+      now,
+    ]
+      .map(sql)
+      .join(", ")})`,
+  );
+  return { keyId, secret };
+}
+
+export function createTenantWithKey(pepper, name, email) {
+  const tenantId = newId("ten");
+  d1(`INSERT INTO tenants (id, name, contact_email, status, created_at) VALUES (${[tenantId, name, email, "active", Date.now()].map(sql).join(", ")})`);
+  return { tenantId, ...createKey(pepper, tenantId, `${name} (all scopes)`) };
+}
+
+export function keyIsActive(pepper, secret) {
+  if (!secret) return false;
+  const rows = d1(`SELECT id FROM api_keys WHERE secret_hash = ${sql(hashApiKeySecret(pepper, secret))} AND status = 'active'`);
+  return rows.length === 1;
+}
+
+export function tenantExists(tenantId) {
+  return Boolean(tenantId) && d1(`SELECT id FROM tenants WHERE id = ${sql(tenantId)}`).length === 1;
+}
+
+export function baseUrl() {
+  return `http://127.0.0.1:${port()}`;
+}
+
+export function port() {
+  return Number(process.env.PORT || 8787);
+}
+
+export function readState() {
+  return existsSync(DEV_STATE) ? JSON.parse(readFileSync(DEV_STATE, "utf8")) : {};
+}
+
+export function writeDevFiles(state, secret, file = DEV_ENV) {
+  mkdirSync(SVC_DIR, { recursive: true });
+  if (state) writeFileSync(DEV_STATE, `${JSON.stringify(state, null, 2)}\n`, { mode: 0o600 });
+  const lines = `SVC_API_BASE_URL=${baseUrl()}\nSVC_API_KEY=${secret}\n`;
+  writeFileSync(file, lines, { mode: 0o600 });
+  return lines;
+}
+
+export function readDevEnvKey() {
+  if (!existsSync(DEV_ENV)) return null;
+  return parseVars(readFileSync(DEV_ENV, "utf8")).SVC_API_KEY ?? null;
+}

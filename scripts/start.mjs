@@ -1,0 +1,47 @@
+// `npm start`: local D1 migrations, a dev tenant and all-scope key (created once), then `wrangler dev`.
+import { spawn } from "node:child_process";
+import { join } from "node:path";
+import {
+  applyMigrations,
+  createKey,
+  createTenantWithKey,
+  DEV_ENV,
+  ensureDevVars,
+  keyIsActive,
+  port,
+  QUIET_ENV,
+  readDevEnvKey,
+  readState,
+  ROOT,
+  tenantExists,
+  writeDevFiles,
+} from "./lib/dev.mjs";
+
+const vars = ensureDevVars();
+console.error("svc: applying local D1 migrations…");
+applyMigrations();
+
+let state = readState();
+let secret = readDevEnvKey();
+if (!tenantExists(state.tenant_id)) {
+  const created = createTenantWithKey(vars.SVC_KEY_PEPPER, "Development", "dev@localhost");
+  state = { tenant_id: created.tenantId, api_key_id: created.keyId };
+  secret = created.secret;
+  console.error(`svc: created dev tenant ${created.tenantId}`);
+} else if (!keyIsActive(vars.SVC_KEY_PEPPER, secret)) {
+  // The tenant exists but the recorded key is gone (revoked, or .svc was edited): issue a new one.
+  const created = createKey(vars.SVC_KEY_PEPPER, state.tenant_id, "Development (all scopes)");
+  state = { ...state, api_key_id: created.keyId };
+  secret = created.secret;
+}
+const lines = writeDevFiles(state, secret);
+process.stdout.write(lines);
+console.error(`svc: the same two lines are in ${DEV_ENV}; a fresh key: npm run dev:key`);
+
+const child = spawn(join(ROOT, "node_modules", ".bin", "wrangler"), ["dev", "--ip", "127.0.0.1", "--port", String(port())], {
+  cwd: ROOT,
+  env: QUIET_ENV,
+  stdio: ["inherit", "inherit", "inherit"],
+});
+for (const signal of ["SIGINT", "SIGTERM"]) process.on(signal, () => child.kill(signal));
+child.on("exit", (code, signal) => process.exit(code ?? (signal ? 1 : 0)));

@@ -1,0 +1,17 @@
+import { createRouter } from "../platform/context";
+import { registerCreateApiKey } from "./create-api-key";
+import { registerGetApiKey } from "./get-api-key";
+import { registerListApiKeys } from "./list-api-keys";
+import { registerListApiKeyScopes } from "./list-scopes";
+import { registerRevokeApiKey } from "./revoke-api-key";
+
+export function apiKeyRoutes() {
+  const app = createRouter();
+  registerListApiKeys(app);
+  registerCreateApiKey(app);
+  // Before `{api_key_id}` so the static path wins.
+  registerListApiKeyScopes(app);
+  registerGetApiKey(app);
+  registerRevokeApiKey(app);
+  return app;
+}

@@ -1,0 +1,70 @@
+import { and, desc, eq, lt, lte, or, sql } from "drizzle-orm";
+import type { Database } from "../db/client";
+import { apiKeys, tenants } from "../db/schema";
+
+export type ApiKeyRow = typeof apiKeys.$inferSelect;
+
+/** The key with this hash together with its tenant's status; used only by authentication. */
+export async function findKeyByHash(db: Database, secretHash: string) {
+  const rows = await db
+    .select({ key: apiKeys, tenantStatus: tenants.status })
+    .from(apiKeys)
+    .innerJoin(tenants, eq(tenants.id, apiKeys.tenantId))
+    .where(eq(apiKeys.secretHash, secretHash))
+    .limit(1);
+  return rows[0] ?? null;
+}
+
+/** Records use at most once a minute per key, so authentication does not write on every request. */
+export async function touchLastUsed(db: Database, keyId: string, now: number) {
+  await db
+    .update(apiKeys)
+    .set({ lastUsedAt: now })
+    .where(and(eq(apiKeys.id, keyId), or(sql`${apiKeys.lastUsedAt} IS NULL`, lt(apiKeys.lastUsedAt, now - 60_000))));
+}
+
+export async function getKey(db: Database, tenantId: string, keyId: string) {
+  const rows = await db
+    .select()
+    .from(apiKeys)
+    .where(and(eq(apiKeys.tenantId, tenantId), eq(apiKeys.id, keyId)))
+    .limit(1);
+  return rows[0] ?? null;
+}
+
+/** Newest first, keyset-paginated, bounded by the snapshot time the traversal started at. */
+export async function listKeys(
+  db: Database,
+  tenantId: string,
+  page: { snapshot: number; after: { createdAt: number; id: string } | null; limit: number },
+) {
+  const after = page.after;
+  return db
+    .select()
+    .from(apiKeys)
+    .where(
+      and(
+        eq(apiKeys.tenantId, tenantId),
+        lte(apiKeys.createdAt, page.snapshot),
+        after
+          ? or(lt(apiKeys.createdAt, after.createdAt), and(eq(apiKeys.createdAt, after.createdAt), lt(apiKeys.id, after.id)))
+          : undefined,
+      ),
+    )
+    .orderBy(desc(apiKeys.createdAt), desc(apiKeys.id))
+    .limit(page.limit + 1);
+}
+
+export async function insertKey(db: Database, row: typeof apiKeys.$inferInsert) {
+  await db.insert(apiKeys).values(row);
+}
+
+/** Revokes an active key; returns the row, or null when the key does not exist for this tenant. */
+export async function revokeKey(db: Database, tenantId: string, keyId: string, now: number) {
+  const rows = await db
+    .update(apiKeys)
+    .set({ status: "revoked", revokedAt: now })
+    .where(and(eq(apiKeys.tenantId, tenantId), eq(apiKeys.id, keyId), eq(apiKeys.status, "active")))
+    .returning();
+  return rows[0] ?? null;
+}

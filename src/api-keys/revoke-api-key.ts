@@ -1,0 +1,38 @@
+import { createRoute, z } from "@hono/zod-openapi";
+import type { Router } from "../app-types";
+import { database } from "../db/client";
+import { notFound, principalOf } from "../platform/context";
+import { ApiError } from "../platform/errors";
+import { errorResponse, IdempotencyKeyHeader, json, NOT_FOUND } from "../platform/openapi";
+import { ApiKeyParams } from "./get-api-key";
+import { ApiKeyResponseSchema } from "./schemas";
+import { apiKeyView, revokeApiKey } from "./service";
+
+const route = createRoute({
+  method: "delete",
+  path: "/v1/api-keys/{api_key_id}",
+  operationId: "revokeApiKey",
+  tags: ["API keys"],
+  summary: "Revoke an API key",
+  description: "Revokes the key at once; its next request answers 401. The record stays readable with status `revoked`.",
+  request: { params: ApiKeyParams, headers: z.object({ "idempotency-key": IdempotencyKeyHeader }) },
+  responses: {
+    200: json(ApiKeyResponseSchema, "The revoked key."),
+    ...NOT_FOUND,
+    409: errorResponse("Already revoked (`svc.api_keys.already_revoked`)."),
+  },
+});
+
+export function registerRevokeApiKey(app: Router) {
+  app.openapi(route, async (c) => {
+    const result = await revokeApiKey(database(c.env.DB), principalOf(c).tenantId, c.req.valid("param").api_key_id);
+    switch (result.status) {
+      case "revoked":
+        return c.json(apiKeyView(result.row), 200);
+      case "not_found":
+        throw notFound("API key");
+      case "already_revoked":
+        throw new ApiError("svc.api_keys.already_revoked");
+    }
+  });
+}

@@ -1,0 +1,61 @@
+import { OpenAPIHono } from "@hono/zod-openapi";
+import { bodyLimit } from "hono/body-limit";
+import { apiKeyRoutes } from "./api-keys";
+import { capabilityRoutes } from "./capabilities";
+import { registerGetConnectCatalog } from "./connect/get-connect-catalog";
+import { openApiDocument, registerSharedSchemas } from "./docs/openapi-document";
+import { apiReferencePage, errorCodesPage } from "./docs/pages";
+import { identityRoutes } from "./identity";
+import { authenticate } from "./platform/auth/middleware";
+import { type AppEnv, createRouter, publicOrigin } from "./platform/context";
+import { onError, onNotFound } from "./platform/error-mapper";
+import { ApiError } from "./platform/errors";
+import { idempotency } from "./platform/idempotency";
+import { requestId } from "./platform/request-id";
+import { systemRoutes } from "./system";
+import { validationHook } from "./platform/validation";
+
+/** JSON bodies of API operations; media never travels through these routes. */
+export const MAX_JSON_BODY_BYTES = 1024 * 1024;
+
+/** Paths served outside the API contract (documentation), anonymous and not in the OpenAPI document. */
+export const META_PATHS = ["/openapi.json", "/docs", "/docs/errors"] as const;
+
+/**
+ * Builds the application: request id → body limit → authentication and the policy table → idempotency →
+ * the routes of each API area → one error mapper. Pure: no bindings are touched until a request arrives.
+ */
+export function createApp() {
+  const app = new OpenAPIHono<AppEnv>({ defaultHook: validationHook });
+  app.use("*", requestId);
+  app.use(
+    "*",
+    bodyLimit({
+      maxSize: MAX_JSON_BODY_BYTES,
+      onError: () => {
+        throw new ApiError("svc.request.too_large", `Request bodies are limited to ${MAX_JSON_BODY_BYTES} bytes.`);
+      },
+    }),
+  );
+  app.use("*", authenticate);
+  app.use("*", idempotency);
+
+  app.route("/", systemRoutes());
+  app.route("/", capabilityRoutes());
+  app.route("/", identityRoutes());
+  app.route("/", apiKeyRoutes());
+  const catalog = createRouter();
+  registerGetConnectCatalog(catalog);
+  app.route("/", catalog);
+
+  registerSharedSchemas(app);
+  app.get("/openapi.json", (c) => c.json(openApiDocument(app, publicOrigin(c))));
+  app.get("/docs", (c) => c.html(apiReferencePage(openApiDocument(app, publicOrigin(c)) as never)));
+  app.get("/docs/errors", (c) => c.html(errorCodesPage()));
+
+  app.onError(onError);
+  app.notFound(onNotFound);
+  return app;
+}
+
+export type App = ReturnType<typeof createApp>;

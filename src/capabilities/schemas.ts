@@ -1,0 +1,134 @@
+import { z } from "@hono/zod-openapi";
+import { MEDIA_TYPES } from "../catalog/formats";
+import { RECIPE_CATALOG_VERSION } from "../catalog/recipes";
+import { UNAVAILABLE_REASONS } from "../catalog/registry";
+
+export const MediaTypeSchema = z.enum(MEDIA_TYPES).openapi("MediaType", { description: "A reviewed media type (SPEC Formats).", example: "image/jpeg" });
+
+export const AvailabilitySchema = z
+  .object({
+    available: z.boolean().openapi({ description: "Whether this works in this deployment now.", example: false }),
+    reason: z.enum(UNAVAILABLE_REASONS).nullable().openapi({ description: "Why it is unavailable; null when available.", example: "capability_not_installed" }),
+    missing_capabilities: z.array(z.string()).openapi({ description: "Pipelines this deployment lacks for it.", example: ["c2pa.sign.embedded"] }),
+  })
+  .openapi("Availability");
+
+export const RecipeCatalogResponseSchema = z
+  .object({
+    recipe_id: z.string().regex(/^rcp_[a-z0-9_]{3,64}$/).openapi({ description: "Recipe id.", example: "rcp_system_sign_only" }),
+    recipe_url: z.string().regex(/^\/v1\/recipes\/rcp_[a-z0-9_]{3,64}$/).openapi({ description: "Path of this recipe.", example: "/v1/recipes/rcp_system_sign_only" }),
+    name: z.string().max(200).openapi({ description: "Display name.", example: "Sign only" }),
+    summary: z.string().openapi({ description: "What the recipe does, in one sentence.", example: "Embed a signed C2PA manifest; the media is otherwise unchanged." }),
+    kind: z.enum(["sign_only", "watermark_only", "watermark_then_sign"]).openapi({ description: "What the recipe does to the media.", example: "sign_only" }),
+    version: z.number().int().min(1).openapi({ description: "Definition version; any change to the definition is a new version.", example: 1 }),
+    schema_version: z.string().max(100).openapi({ description: "Schema of the definition.", example: "svc.recipe.v1" }),
+    catalog_version: z.literal(RECIPE_CATALOG_VERSION).openapi({ description: "Catalog version." }),
+    definition_sha256: z.string().regex(/^[0-9a-f]{64}$/).openapi({ description: "SHA-256 (lowercase hex) of the definition's canonical JSON.", example: "0".repeat(64) }),
+    available: z.boolean().openapi({ description: "Whether the recipe can run in this deployment now.", example: false }),
+    unavailable_reason: z.enum(UNAVAILABLE_REASONS).nullable().openapi({ description: "Why not; null when available.", example: "capability_not_installed" }),
+    required_capabilities: z.array(z.string()).openapi({ description: "Pipelines the recipe needs, in order.", example: ["media.inspect", "c2pa.sign.embedded", "storage.publish"] }),
+    required_steps: z.array(z.string()).openapi({ description: "Job steps, in order.", example: ["inspect", "sign", "publish"] }),
+    media_types: z.array(MediaTypeSchema).openapi({ description: "Media types the recipe is designed for." }),
+    supported_media_types: z.array(MediaTypeSchema).openapi({ description: "Media types it accepts in this deployment now (empty while unavailable)." }),
+  })
+  .openapi("RecipeCatalogResponse");
+
+export const RecipeListResponseSchema = z
+  .object({
+    catalog_version: z.literal(RECIPE_CATALOG_VERSION).openapi({ description: "Catalog version." }),
+    recipes: z.array(RecipeCatalogResponseSchema).openapi({ description: "Every recipe of the catalog, with its availability in this deployment." }),
+  })
+  .openapi("RecipeListResponse");
+
+const AlgorithmSchema = z
+  .object({
+    algorithm: z.string().openapi({ description: "Algorithm name as accepted by the sign request.", example: "pdq" }),
+    modality: z.enum(["image", "audio", "video"]).openapi({ description: "Media modality.", example: "image" }),
+    default: z.boolean().openapi({ description: "Part of the default set for its modality.", example: false }),
+    locked: z.boolean().openapi({ description: "Always computed when signing (fingerprints only).", example: false }),
+    availability: AvailabilitySchema,
+  })
+  .openapi("AlgorithmCapability");
+
+export const CapabilitiesResponseSchema = z
+  .object({
+    schema_version: z.literal("svc.capability-discovery.v1").openapi({ description: "Schema of this document." }),
+    contract: z
+      .object({
+        api_version: z.string().openapi({ description: "Version of the OpenAPI contract.", example: "1.0.0" }),
+        openapi_url: z.string().openapi({ description: "Where the OpenAPI 3.1 document is served.", example: "/openapi.json" }),
+        recipe_catalog_version: z.string().openapi({ description: "Recipe catalog version.", example: RECIPE_CATALOG_VERSION }),
+        event_catalog_version: z.string().openapi({ description: "Customer event catalog version.", example: "svc.customer-events.v1" }),
+      })
+      .openapi({ description: "Versions of the contract this deployment serves." }),
+    capture: z
+      .object({
+        available: z.boolean().openapi({ description: "Capture admission (device attestation) is offered.", example: false }),
+        attestation_kinds: z.array(z.enum(["app_attest", "play_integrity", "hardware_key_attestation"])).openapi({ description: "Attestation kinds accepted now." }),
+        reason: z.string().nullable().openapi({ description: "Why capture is unavailable.", example: "capability_not_installed" }),
+      })
+      .openapi({ description: "Capture admission capability." }),
+    media: z
+      .array(
+        z.object({
+          media_type: MediaTypeSchema,
+          modality: z.string().openapi({ description: "Media family.", example: "image" }),
+          manifest_delivery: z.enum(["embedded", "sidecar"]).openapi({ description: "Whether the manifest is embedded or delivered as a .c2pa file beside the asset.", example: "embedded" }),
+          watermark_offered: z.boolean().openapi({ description: "Whether watermark recipes can apply to this type (by design).", example: true }),
+          extension: z.string().openapi({ description: "File extension of downloads.", example: "jpg" }),
+          availability: AvailabilitySchema,
+          upload: z
+            .object({
+              maximum_bytes: z.number().int().openapi({ description: "Largest accepted upload in bytes.", example: 52428800 }),
+              modes: z.array(z.enum(["single", "multipart"])).openapi({ description: "Upload modes accepted." }),
+            })
+            .openapi({ description: "Upload limits." }),
+        }),
+      )
+      .openapi({ description: "Every reviewed format. Submit only those with `availability.available` true, within `upload.maximum_bytes`." }),
+    recipes: z
+      .array(
+        z.object({
+          recipe_id: z.string().openapi({ description: "Recipe id.", example: "rcp_system_sign_only" }),
+          kind: z.string().openapi({ description: "Recipe kind.", example: "sign_only" }),
+          version: z.number().int().openapi({ description: "Active version.", example: 1 }),
+          availability: AvailabilitySchema,
+          active: z.object({ supported_media_types: z.array(MediaTypeSchema).openapi({ description: "Exactly the enabled formats this recipe accepts now." }) }),
+        }),
+      )
+      .openapi({ description: "Recipes. A sidecar recipe is listed only while at least one of its formats is enabled." }),
+    watermark_algorithms: z.array(AlgorithmSchema).openapi({ description: "Watermark algorithms and their availability." }),
+    fingerprint_algorithms: z.array(AlgorithmSchema).openapi({ description: "Fingerprint algorithms and their availability." }),
+  })
+  .openapi("CapabilitiesResponse");
+
+export const ImageProfilesResponseSchema = z
+  .object({
+    profiles: z.array(
+      z
+        .object({
+          profile_id: z.string().openapi({ description: "Profile id (the media type's short name).", example: "jpeg" }),
+          media_type: MediaTypeSchema,
+          accepted: z
+            .object({
+              operations: z.array(z.enum(["sign", "watermark", "fingerprint"])).openapi({ description: "Operations that work on this type now." }),
+              recipes: z.array(z.string()).openapi({ description: "Recipes accepting this type now." }),
+              watermark_algorithms: z.array(z.string()).openapi({ description: "Watermark algorithms available now." }),
+              fingerprint_algorithms: z.array(z.string()).openapi({ description: "Fingerprint algorithms available now." }),
+            })
+            .openapi({ description: "What works now. Only these fields describe accepted capability." }),
+          planned: z
+            .object({
+              operations: z.array(z.enum(["sign", "watermark", "fingerprint"])).openapi({ description: "Operations the reviewed design covers." }),
+              recipes: z.array(z.string()).openapi({ description: "Recipes designed for this type." }),
+            })
+            .openapi({ description: "The reviewed envelope; not a promise of availability." }),
+          limits: z
+            .object({ maximum_bytes: z.number().int().openapi({ description: "Upload ceiling in bytes.", example: 52428800 }) })
+            .openapi({ description: "Limits." }),
+          availability: AvailabilitySchema,
+        })
+        .openapi("ImageProfile"),
+    ),
+  })
+  .openapi("ImageProfilesResponse");

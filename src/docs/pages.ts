@@ -1,0 +1,85 @@
+import { ERROR_CODES, ERROR_CODE_LIST } from "../platform/errors";
+
+/** Server-rendered reference pages: no script, no framework, readable without JavaScript. */
+
+const escape = (s: string) =>
+  s.replace(/[&<>"']/g, (ch) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[ch]!);
+
+const STYLE = `body{font:15px/1.5 system-ui,sans-serif;max-width:60rem;margin:2rem auto;padding:0 1rem;color:#1b1b1b}
+code,pre{font:13px ui-monospace,monospace;background:#f3f3f3;padding:.1rem .3rem;border-radius:3px}
+.op{border:1px solid #ddd;border-radius:6px;padding:.5rem 1rem;margin:.75rem 0}
+.m{display:inline-block;min-width:4.5rem;font-weight:700;text-transform:uppercase}
+table{border-collapse:collapse;width:100%}td,th{border-bottom:1px solid #eee;text-align:left;padding:.25rem .5rem;vertical-align:top}
+.tag{margin-top:2rem}`;
+
+function page(title: string, body: string): string {
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><title>${escape(title)}</title><style>${STYLE}</style></head><body>${body}</body></html>`;
+}
+
+interface DocLike {
+  info: { title: string; version: string; description?: string };
+  paths?: Record<string, Record<string, unknown>>;
+}
+
+type Op = {
+  summary?: string;
+  description?: string;
+  operationId?: string;
+  tags?: string[];
+  "x-svc-scope"?: string;
+  security?: unknown[];
+  parameters?: { name: string; in: string; required?: boolean; description?: string }[];
+  requestBody?: { content?: Record<string, { schema?: { $ref?: string } }> };
+  responses?: Record<string, { description?: string }>;
+};
+
+export function apiReferencePage(doc: DocLike): string {
+  const byTag = new Map<string, string[]>();
+  for (const [path, item] of Object.entries(doc.paths ?? {})) {
+    for (const [method, raw] of Object.entries(item)) {
+      const op = raw as Op;
+      if (!op || typeof op !== "object" || !("responses" in op)) continue;
+      const tag = op.tags?.[0] ?? "Other";
+      const params = (op.parameters ?? [])
+        .map((p) => `<tr><td><code>${escape(p.name)}</code></td><td>${escape(p.in)}${p.required ? ", required" : ""}</td><td>${escape(p.description ?? "")}</td></tr>`)
+        .join("");
+      const bodyRef = Object.values(op.requestBody?.content ?? {})[0]?.schema?.$ref?.split("/").pop();
+      const responses = Object.entries(op.responses ?? {})
+        .map(([status, r]) => `<tr><td><code>${escape(status)}</code></td><td>${escape(r.description ?? "")}</td></tr>`)
+        .join("");
+      const auth = op["x-svc-scope"] ? `Bearer key with scope <code>${escape(op["x-svc-scope"])}</code>` : "No credential";
+      const html = `<section class="op" id="${escape(op.operationId ?? `${method}-${path}`)}"><h3><span class="m">${escape(method)}</span> <code>${escape(path)}</code></h3>
+<p><strong>${escape(op.summary ?? "")}</strong>${op.description ? ` ${escape(op.description)}` : ""}</p><p>${auth}.</p>
+${params ? `<table><tr><th>Parameter</th><th>In</th><th>Description</th></tr>${params}</table>` : ""}
+${bodyRef ? `<p>Request body: <code>${escape(bodyRef)}</code> (see <a href="/openapi.json">openapi.json</a>)</p>` : ""}
+<table><tr><th>Status</th><th>Meaning</th></tr>${responses}</table></section>`;
+      byTag.set(tag, [...(byTag.get(tag) ?? []), html]);
+    }
+  }
+  const toc = [...byTag.keys()].map((t) => `<a href="#tag-${escape(t)}">${escape(t)}</a>`).join(" · ");
+  const sections = [...byTag.entries()]
+    .map(([tag, ops]) => `<h2 class="tag" id="tag-${escape(tag)}">${escape(tag)}</h2>${ops.join("")}`)
+    .join("");
+  const intro = (doc.info.description ?? "")
+    .split("\n")
+    .filter(Boolean)
+    .map((line) => `<p>${escape(line).replace(/\*\*(.+?)\*\*/g, "<strong>$1</strong>").replace(/`([^`]+)`/g, "<code>$1</code>")}</p>`)
+    .join("");
+  return page(
+    `${doc.info.title} API reference`,
+    `<h1>${escape(doc.info.title)} <small>v${escape(doc.info.version)}</small></h1>${intro}
+<p>Machine-readable: <a href="/openapi.json">/openapi.json</a> (OpenAPI 3.1). Error codes: <a href="/docs/errors">/docs/errors</a>.</p><nav>${toc}</nav>${sections}`,
+  );
+}
+
+export function errorCodesPage(): string {
+  const rows = ERROR_CODE_LIST.map((code) => {
+    const e = ERROR_CODES[code];
+    return `<tr id="${escape(code)}"><td><code>${escape(code)}</code></td><td>${e.status}</td><td>${e.retryable ? "yes" : "no"}</td><td>${escape(e.summary)}</td></tr>`;
+  }).join("");
+  return page(
+    "svc error codes",
+    `<h1>Error codes</h1><p>Every error body is an <code>ErrorResponse</code> with one of these <code>code</code> values (401 and 403 carry only <code>detail</code>). Branch on the code, never on the message.</p>
+<table><tr><th>Code</th><th>Status</th><th>Retryable</th><th>Meaning</th></tr>${rows}</table>`,
+  );
+}

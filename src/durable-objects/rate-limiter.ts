@@ -1,0 +1,36 @@
+import { DurableObject } from "cloudflare:workers";
+import { gcra } from "./gcra";
+
+export interface RateLimitDecision {
+  allowed: boolean;
+  retryAfterMs: number;
+  remaining: number;
+  resetMs: number;
+}
+
+/**
+ * One rate limit bucket per object (one object per API key, or per public-verify IP bucket).
+ * Invariant: decisions are exact across all Worker instances, because every request for the bucket is
+ * decided here, one at a time, on state updated before any await; a refused request uses no capacity.
+ * The limit is passed on each call, so a changed restriction applies from the next request.
+ */
+export class RateLimiter extends DurableObject<Env> {
+  private tat = 0;
+
+  constructor(ctx: DurableObjectState, env: Env) {
+    super(ctx, env);
+    ctx.blockConcurrencyWhile(async () => {
+      this.tat = (await ctx.storage.get<number>("tat")) ?? 0;
+    });
+  }
+
+  async limit(limit: number, periodSeconds: number, cost = 1): Promise<RateLimitDecision> {
+    const decision = gcra(this.tat, Date.now(), limit, periodSeconds * 1000, cost);
+    if (decision.allowed) {
+      this.tat = decision.tat;
+      // Not awaited: the output gate holds the reply until the write is durable.
+      void this.ctx.storage.put("tat", this.tat);
+    }
+    return { allowed: decision.allowed, retryAfterMs: decision.retryAfterMs, remaining: decision.remaining, resetMs: decision.resetMs };
+  }
+}

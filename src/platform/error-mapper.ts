@@ -1,0 +1,40 @@
+import type { ErrorHandler, NotFoundHandler } from "hono";
+import { HTTPException } from "hono/http-exception";
+import { type AppEnv, publicOrigin } from "./context";
+import { ApiError, ERROR_CODES, errorBody, HttpProblem } from "./errors";
+import { REQUEST_ID_HEADER } from "./request-id";
+
+const JSON_HEADERS = { "content-type": "application/json; charset=utf-8", "cache-control": "no-store" };
+
+/**
+ * The one place errors become responses. Known errors keep their code; anything else is a 500
+ * `svc.internal` whose details go to the log with the request id, never to the client.
+ */
+export const onError: ErrorHandler<AppEnv> = (err, c) => {
+  const requestId = c.get("requestId") ?? "req_unknown";
+  const headers = new Headers({ ...JSON_HEADERS, [REQUEST_ID_HEADER]: requestId });
+  if (err instanceof HttpProblem) {
+    if (err.status === 401) headers.set("www-authenticate", 'Bearer realm="svc"');
+    return new Response(JSON.stringify({ detail: err.detail }), { status: err.status, headers });
+  }
+  let apiError: ApiError;
+  if (err instanceof ApiError) {
+    apiError = err;
+  } else if (err instanceof HTTPException && err.status === 400) {
+    // Hono's body parsers: unparsable JSON or form bodies are contract violations.
+    apiError = new ApiError("svc.request.invalid", "The request body could not be parsed.", {
+      fieldDetails: [{ location: "body", field: "(root)", code: "invalid_body", message: err.message }],
+    });
+  } else if (err instanceof HTTPException && err.status === 413) {
+    apiError = new ApiError("svc.request.too_large");
+  } else {
+    console.error(JSON.stringify({ level: "error", request_id: requestId, error: String(err), stack: (err as Error)?.stack }));
+    apiError = new ApiError("svc.internal");
+  }
+  for (const [k, v] of Object.entries(apiError.extra.headers ?? {})) headers.set(k, v);
+  const body = errorBody(apiError.code, apiError.message, { requestId, origin: publicOrigin(c) }, apiError.extra);
+  return new Response(JSON.stringify(body), { status: ERROR_CODES[apiError.code].status, headers });
+};
+
+export const onNotFound: NotFoundHandler<AppEnv> = (c) =>
+  onError(new ApiError("svc.route.not_found", `No operation at ${c.req.method} ${new URL(c.req.url).pathname}.`), c) as Response;

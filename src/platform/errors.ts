@@ -1,0 +1,176 @@
+import { z } from "@hono/zod-openapi";
+
+/**
+ * The closed registry of reason codes. Every error the API answers with is one of these; each code has one
+ * HTTP status, one retryability and a documentation anchor at `/docs/errors#<code>`. Codes named by SPEC keep
+ * SPEC's spelling; codes of our own are `svc.<area>.<reason>`.
+ */
+export const ERROR_CODES = {
+  "svc.request.invalid": {
+    status: 422,
+    retryable: false,
+    summary: "The request does not match the contract: a path, query, header or body field is missing or malformed.",
+  },
+  "svc.request.too_large": { status: 413, retryable: false, summary: "The request body is larger than this operation accepts." },
+  "svc.route.not_found": { status: 404, retryable: false, summary: "No operation exists at this method and path." },
+  "svc.resource.not_found": {
+    status: 404,
+    retryable: false,
+    summary: "The resource does not exist for this tenant. A resource of another tenant answers exactly like a missing one.",
+  },
+  "svc.cursor.invalid": {
+    status: 422,
+    retryable: false,
+    summary: "The pagination cursor is malformed, tampered with, expired, or belongs to another tenant, collection or filter set. Start again without a cursor.",
+  },
+  "svc.idempotency.key_invalid": {
+    status: 422,
+    retryable: false,
+    summary: "The Idempotency-Key header must match ^[!-~]+$ and be at most 200 characters long.",
+  },
+  "svc.idempotency.key_required": { status: 422, retryable: false, summary: "This operation requires an Idempotency-Key header." },
+  "svc.idempotency.key_reused": {
+    status: 409,
+    retryable: false,
+    summary: "This Idempotency-Key was already used for a different request to this operation. Use a fresh key per logical operation.",
+  },
+  "svc.idempotency.request_in_progress": {
+    status: 409,
+    retryable: true,
+    summary: "A request with this Idempotency-Key is still being processed. Retry after the indicated delay with the same key.",
+  },
+  secret_not_replayable: {
+    status: 409,
+    retryable: false,
+    summary: "The command already completed, and its one-time secret is never stored, so the response cannot be replayed. Read the resource, or start a new command with a new key.",
+  },
+  "svc.auth.unavailable": {
+    status: 503,
+    retryable: true,
+    summary: "Credential verification is unavailable (for example, no key pepper is configured). Retry later.",
+  },
+  "svc.api_keys.scope_not_grantable": {
+    status: 403,
+    retryable: false,
+    summary: "A key can only grant scopes that the calling key holds itself.",
+  },
+  "svc.api_keys.already_revoked": { status: 409, retryable: false, summary: "The API key is already revoked." },
+  "svc.dependency.unavailable": { status: 503, retryable: true, summary: "A storage dependency did not answer in time. Retry later." },
+  "svc.internal": {
+    status: 500,
+    retryable: true,
+    summary: "An unexpected error occurred. It has been logged with the request id; retry with the same Idempotency-Key.",
+  },
+} as const satisfies Record<string, { status: number; retryable: boolean; summary: string }>;
+
+export type ErrorCode = keyof typeof ERROR_CODES;
+export const ERROR_CODE_LIST = Object.keys(ERROR_CODES) as ErrorCode[];
+
+export interface FieldDetail {
+  location: "path" | "query" | "header" | "body" | "cookie" | "form";
+  field: string;
+  code: string;
+  message: string;
+}
+
+/** Thrown at the HTTP edge (routes and middleware) and turned into an `ErrorResponse` by the error mapper. */
+export class ApiError extends Error {
+  constructor(
+    readonly code: ErrorCode,
+    message?: string,
+    readonly extra: {
+      fieldDetails?: FieldDetail[];
+      jobReference?: JobReference | null;
+      headers?: Record<string, string>;
+    } = {},
+  ) {
+    super(message ?? ERROR_CODES[code].summary);
+  }
+}
+
+export interface JobReference {
+  job_id: string;
+  job_url: string;
+}
+
+/** Authentication and scope failures carry only a stable `detail` (SPEC "Envelopes"). */
+export class HttpProblem extends Error {
+  constructor(
+    readonly status: 401 | 403,
+    readonly detail: string,
+  ) {
+    super(detail);
+  }
+}
+
+/** The one body every 401 answers with, byte for byte, whatever was wrong with the credential. */
+export const UNAUTHORIZED_DETAIL = "Authentication required: send a valid API key as 'Authorization: Bearer <API_KEY>'.";
+export const FORBIDDEN_SCOPE_DETAIL = "The API key lacks the scope this operation requires.";
+export const FORBIDDEN_UNCLASSIFIED_DETAIL = "This operation is not available to this credential.";
+export const FORBIDDEN_IDENTITY_DETAIL = "The identity behind this credential is deleted or deactivated.";
+
+export const FieldDetailSchema = z
+  .object({
+    location: z
+      .enum(["path", "query", "header", "body", "cookie", "form"])
+      .openapi({ description: "Where the offending value was sent.", example: "body" }),
+    field: z.string().openapi({ description: "Dotted path of the field inside its location.", example: "scopes.0" }),
+    code: z.string().openapi({ description: "Machine-readable validation issue.", example: "invalid_value" }),
+    message: z.string().openapi({ description: "Human-readable explanation.", example: "Invalid option" }),
+  })
+  .openapi("FieldDetail");
+
+export const ErrorResponseSchema = z
+  .object({
+    code: z.string().openapi({ description: "Stable reason code; branch on it, never on the message.", example: "svc.resource.not_found" }),
+    message: z.string().openapi({ description: "Human-readable explanation; may change.", example: "The resource does not exist for this tenant." }),
+    request_id: z.string().openapi({ description: "Id of this request; also sent as the X-Request-Id header. Quote it when asking for help.", example: "req_abcdefghij234567" }),
+    retryable: z.boolean().openapi({ description: "Whether retrying the same request (with the same Idempotency-Key) can succeed.", example: false }),
+    documentation_url: z.string().url().openapi({ description: "Where this code is documented.", example: "https://api.example.com/docs/errors#svc.resource.not_found" }),
+    field_details: z.array(FieldDetailSchema).openapi({ description: "Per-field problems for contract violations; empty otherwise." }),
+    job_reference: z
+      .object({
+        job_id: z.string().openapi({ description: "The job this error concerns.", example: "job_abcdefghij234567" }),
+        job_url: z.string().openapi({ description: "Path of the job.", example: "/v1/jobs/job_abcdefghij234567" }),
+      })
+      .nullable()
+      .openapi({ description: "The job this error concerns, when there is one." }),
+  })
+  .openapi("ErrorResponse", { description: "Reason-coded error envelope." });
+
+export const ValidationErrorResponseSchema = ErrorResponseSchema.extend({
+  detail: z.string().openapi({ description: "Stable summary of the validation failure.", example: "Request validation failed." }),
+}).openapi("ValidationErrorResponse", {
+  description: "A contract violation (422): the reason-coded envelope plus the stable `detail` of HttpErrorResponse.",
+});
+
+export const HttpErrorResponseSchema = z
+  .object({ detail: z.string().openapi({ description: "Stable description of the failure.", example: UNAUTHORIZED_DETAIL }) })
+  .openapi("HttpErrorResponse", { description: "Authentication and scope failures carry only this stable detail." });
+
+export type ErrorResponse = z.infer<typeof ErrorResponseSchema>;
+
+export const VALIDATION_DETAIL = "Request validation failed.";
+
+export function documentationUrl(origin: string, code: string): string {
+  return `${origin}/docs/errors#${encodeURIComponent(code)}`;
+}
+
+export function errorBody(
+  code: ErrorCode,
+  message: string,
+  ctx: { requestId: string; origin: string },
+  extra: ApiError["extra"] = {},
+): ErrorResponse & { detail?: string } {
+  const body: ErrorResponse & { detail?: string } = {
+    code,
+    message,
+    request_id: ctx.requestId,
+    retryable: ERROR_CODES[code].retryable,
+    documentation_url: documentationUrl(ctx.origin, code),
+    field_details: extra.fieldDetails ?? [],
+    job_reference: extra.jobReference ?? null,
+  };
+  if (code === "svc.request.invalid") body.detail = VALIDATION_DETAIL;
+  return body;
+}

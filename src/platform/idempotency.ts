@@ -1,0 +1,162 @@
+import { and, eq, lt } from "drizzle-orm";
+import type { MiddlewareHandler } from "hono";
+import { database, type Database } from "../db/client";
+import { idempotencyRecords } from "../db/schema";
+import type { AppEnv } from "./context";
+import { sha256Hex } from "./crypto";
+import { ApiError } from "./errors";
+
+export const IDEMPOTENCY_KEY_PATTERN = /^[!-~]+$/;
+export const IDEMPOTENCY_KEY_MAX_LENGTH = 200;
+/** How long a completed response is replayable. */
+export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
+/** How long an in-flight request holds its key before another attempt may take it over (a crashed isolate). */
+export const IDEMPOTENCY_LEASE_MS = 60 * 1000;
+
+type Row = typeof idempotencyRecords.$inferSelect;
+
+type Claim =
+  | { status: "claimed" }
+  | { status: "replay"; row: Row }
+  | { status: "conflict"; reason: "key_reused" | "in_progress"; retryAfterSeconds?: number };
+
+/**
+ * Claims (tenant, operation, key) for one request fingerprint. A claim is an `in_flight` row with a lease;
+ * only the request holding it runs the operation. Expired completed rows and lapsed leases are taken over.
+ */
+export async function claimIdempotencyKey(
+  db: Database,
+  scope: { tenantId: string; operation: string; key: string },
+  requestSha256: string,
+  now: number,
+): Promise<Claim> {
+  for (let attempt = 0; attempt < 3; attempt++) {
+    const inserted = await db
+      .insert(idempotencyRecords)
+      .values({
+        tenantId: scope.tenantId,
+        operation: scope.operation,
+        idempotencyKey: scope.key,
+        requestSha256,
+        state: "in_flight",
+        lockedUntil: now + IDEMPOTENCY_LEASE_MS,
+        createdAt: now,
+        expiresAt: now + IDEMPOTENCY_TTL_MS,
+      })
+      .onConflictDoNothing()
+      .returning({ key: idempotencyRecords.idempotencyKey });
+    if (inserted.length === 1) return { status: "claimed" };
+
+    const where = and(
+      eq(idempotencyRecords.tenantId, scope.tenantId),
+      eq(idempotencyRecords.operation, scope.operation),
+      eq(idempotencyRecords.idempotencyKey, scope.key),
+    );
+    const [row] = await db.select().from(idempotencyRecords).where(where).limit(1);
+    if (!row) continue; // deleted between our insert and select: try again
+    if (row.expiresAt <= now) {
+      await db.delete(idempotencyRecords).where(and(where, eq(idempotencyRecords.expiresAt, row.expiresAt)));
+      continue;
+    }
+    if (row.requestSha256 !== requestSha256) return { status: "conflict", reason: "key_reused" };
+    if (row.state === "completed") return { status: "replay", row };
+    if (row.lockedUntil > now) {
+      return { status: "conflict", reason: "in_progress", retryAfterSeconds: Math.max(1, Math.ceil((row.lockedUntil - now) / 1000)) };
+    }
+    // The holder's lease lapsed (its isolate died): take the key over, if nobody else did first.
+    const taken = await db
+      .update(idempotencyRecords)
+      .set({ lockedUntil: now + IDEMPOTENCY_LEASE_MS })
+      .where(and(where, eq(idempotencyRecords.state, "in_flight"), eq(idempotencyRecords.lockedUntil, row.lockedUntil)))
+      .returning({ key: idempotencyRecords.idempotencyKey });
+    if (taken.length === 1) return { status: "claimed" };
+  }
+  return { status: "conflict", reason: "in_progress", retryAfterSeconds: 1 };
+}
+
+/** Deletes records whose replay window has passed (run by the cron sweep). */
+export async function sweepIdempotencyRecords(db: Database, now: number): Promise<void> {
+  await db.delete(idempotencyRecords).where(lt(idempotencyRecords.expiresAt, now));
+}
+
+/**
+ * Idempotency-Key handling for write operations marked in the policy table. The key is scoped per tenant and
+ * operation; the request fingerprint covers method, path, query and the exact body bytes.
+ * - same key, same request, completed: the stored response is replayed (header `Idempotent-Replayed: true`);
+ * - same key, different request: 409 `svc.idempotency.key_reused`;
+ * - same key while the first request still runs: 409 `svc.idempotency.request_in_progress` with Retry-After;
+ * - a 5xx outcome releases the key, so the retry runs the operation again.
+ */
+export const idempotency: MiddlewareHandler<AppEnv> = async (c, next) => {
+  const operation = c.get("operation");
+  const principal = c.get("principal");
+  if (!operation || operation.policy.auth !== "bearer" || !operation.policy.idempotency || principal.kind !== "api_key") {
+    return next();
+  }
+  const key = c.req.header("idempotency-key");
+  if (key === undefined) {
+    if (operation.policy.idempotency === "required") throw new ApiError("svc.idempotency.key_required");
+    return next();
+  }
+  if (key.length > IDEMPOTENCY_KEY_MAX_LENGTH || !IDEMPOTENCY_KEY_PATTERN.test(key)) {
+    throw new ApiError("svc.idempotency.key_invalid", undefined, {
+      fieldDetails: [
+        { location: "header", field: "Idempotency-Key", code: "invalid_string", message: "Must match ^[!-~]+$ with at most 200 characters." },
+      ],
+    });
+  }
+
+  const url = new URL(c.req.url);
+  const body = new Uint8Array(await c.req.arrayBuffer());
+  const fingerprint = await sha256Hex(
+    new Uint8Array([...new TextEncoder().encode(`${c.req.method}\n${url.pathname}\n${url.search}\n`), ...body]),
+  );
+  const db = database(c.env.DB);
+  const scope = { tenantId: principal.tenantId, operation: operation.key, key };
+  const claim = await claimIdempotencyKey(db, scope, fingerprint, Date.now());
+
+  if (claim.status === "conflict") {
+    if (claim.reason === "key_reused") throw new ApiError("svc.idempotency.key_reused");
+    throw new ApiError("svc.idempotency.request_in_progress", undefined, {
+      headers: { "Retry-After": String(claim.retryAfterSeconds ?? 1) },
+    });
+  }
+  if (claim.status === "replay") {
+    if (claim.row.secretWithheld) throw new ApiError("secret_not_replayable");
+    return new Response(claim.row.responseBody, {
+      status: claim.row.responseStatus ?? 200,
+      headers: {
+        "content-type": claim.row.responseContentType ?? "application/json",
+        "idempotent-replayed": "true",
+      },
+    });
+  }
+
+  const where = and(
+    eq(idempotencyRecords.tenantId, scope.tenantId),
+    eq(idempotencyRecords.operation, scope.operation),
+    eq(idempotencyRecords.idempotencyKey, scope.key),
+  );
+  try {
+    await next();
+  } catch (error) {
+    await db.delete(idempotencyRecords).where(where);
+    throw error;
+  }
+  const res = c.res;
+  if (res.status >= 500) {
+    await db.delete(idempotencyRecords).where(where);
+    return;
+  }
+  const withhold = operation.policy.replay === "secret_not_replayable" && res.status < 300;
+  await db
+    .update(idempotencyRecords)
+    .set({
+      state: "completed",
+      responseStatus: res.status,
+      responseContentType: res.headers.get("content-type"),
+      responseBody: withhold ? null : await res.clone().text(),
+      secretWithheld: withhold,
+    })
+    .where(where);
+};

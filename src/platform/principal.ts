@@ -1,0 +1,12 @@
+import type { Scope } from "./auth/scopes";
+
+/**
+ * Who is calling. Routes and domain code take a principal, never raw headers, so a console session can be
+ * added later as another variant without touching them.
+ * Invariant: an `api_key` principal was resolved from an active, unexpired key of an active tenant.
+ */
+export type Principal =
+  | { kind: "anonymous" }
+  | { kind: "api_key"; tenantId: string; apiKeyId: string; scopes: ReadonlySet<Scope> };
+
+export type AuthenticatedPrincipal = Extract<Principal, { kind: "api_key" }>;
