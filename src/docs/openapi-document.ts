@@ -77,7 +77,10 @@ export function openApiDocument(app: OpenAPIHono<AppEnv>, origin: string): Doc {
       if ((op.parameters?.length ?? 0) > 0 || op.requestBody) {
         add("422", "The request does not match the contract (`svc.request.invalid`, with `field_details`), or a cursor is unusable (`svc.cursor.invalid`).", "ValidationErrorResponse");
       }
-      if (op.requestBody) add("413", "The request body is too large (`svc.request.too_large`).", "ErrorResponse");
+      if (op.requestBody) {
+        add("413", "The request body is too large (`svc.request.too_large`).", "ErrorResponse");
+        add("415", "The body is not `application/json` (`svc.request.unsupported_media_type`).", "ErrorResponse");
+      }
       add("500", "Unexpected error (`svc.internal`); quote the request id.", "ErrorResponse");
     }
   }

@@ -1,5 +1,5 @@
 import { DurableObject } from "cloudflare:workers";
-import { gcra } from "./gcra";
+import { type BucketState, EMPTY_BUCKET, leakyBucket } from "./leaky-bucket";
 
 export interface RateLimitDecision {
   allowed: boolean;
@@ -15,21 +15,21 @@ export interface RateLimitDecision {
  * The limit is passed on each call, so a changed restriction applies from the next request.
  */
 export class RateLimiter extends DurableObject<Env> {
-  private tat = 0;
+  private bucket: BucketState = EMPTY_BUCKET;
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
     ctx.blockConcurrencyWhile(async () => {
-      this.tat = (await ctx.storage.get<number>("tat")) ?? 0;
+      this.bucket = (await ctx.storage.get<BucketState>("bucket")) ?? EMPTY_BUCKET;
     });
   }
 
   async limit(limit: number, periodSeconds: number, cost = 1): Promise<RateLimitDecision> {
-    const decision = gcra(this.tat, Date.now(), limit, periodSeconds * 1000, cost);
+    const decision = leakyBucket(this.bucket, Date.now(), limit, periodSeconds * 1000, cost);
     if (decision.allowed) {
-      this.tat = decision.tat;
+      this.bucket = decision.state;
       // Not awaited: the output gate holds the reply until the write is durable.
-      void this.ctx.storage.put("tat", this.tat);
+      void this.ctx.storage.put("bucket", this.bucket);
     }
     return { allowed: decision.allowed, retryAfterMs: decision.retryAfterMs, remaining: decision.remaining, resetMs: decision.resetMs };
   }

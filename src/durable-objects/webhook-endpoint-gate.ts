@@ -1,5 +1,5 @@
 import { DurableObject } from "cloudflare:workers";
-import { gcra } from "./gcra";
+import { type BucketState, EMPTY_BUCKET, leakyBucket } from "./leaky-bucket";
 
 export interface GateConfig {
   maxConcurrency: number;
@@ -13,7 +13,7 @@ export type GateDecision =
   | { granted: false; reason: "concurrency" | "rate"; retryAfterMs: number };
 
 interface State {
-  tat: number;
+  rate: BucketState;
   leases: Record<string, number>;
 }
 
@@ -23,7 +23,7 @@ interface State {
  * delivery attempt to the endpoint acquires its lease here.
  */
 export class WebhookEndpointGate extends DurableObject<Env> {
-  private state: State = { tat: 0, leases: {} };
+  private state: State = { rate: EMPTY_BUCKET, leases: {} };
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
@@ -39,10 +39,10 @@ export class WebhookEndpointGate extends DurableObject<Env> {
     if (active.length >= config.maxConcurrency) {
       return { granted: false, reason: "concurrency", retryAfterMs: Math.max(1, Math.min(...active) - now) };
     }
-    const rate = gcra(this.state.tat, now, config.ratePerMinute, 60_000);
+    const rate = leakyBucket(this.state.rate, now, config.ratePerMinute, 60_000);
     if (!rate.allowed) return { granted: false, reason: "rate", retryAfterMs: rate.retryAfterMs };
     const leaseId = crypto.randomUUID();
-    this.state.tat = rate.tat;
+    this.state.rate = rate.state;
     this.state.leases[leaseId] = now + config.leaseMs;
     void this.ctx.storage.put("state", this.state);
     return { granted: true, leaseId };

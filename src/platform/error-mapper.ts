@@ -25,6 +25,8 @@ export const onError: ErrorHandler<AppEnv> = (err, c) => {
     apiError = new ApiError("svc.request.invalid", "The request body could not be parsed.", {
       fieldDetails: [{ location: "body", field: "(root)", code: "invalid_body", message: err.message }],
     });
+  } else if (err instanceof HTTPException && err.status === 415) {
+    apiError = new ApiError("svc.request.unsupported_media_type");
   } else if (err instanceof HTTPException && err.status === 413) {
     apiError = new ApiError("svc.request.too_large");
   } else {

@@ -11,6 +11,11 @@ export const ERROR_CODES = {
     retryable: false,
     summary: "The request does not match the contract: a path, query, header or body field is missing or malformed.",
   },
+  "svc.request.unsupported_media_type": {
+    status: 415,
+    retryable: false,
+    summary: "The request body's Content-Type is not one this operation accepts (JSON operations take application/json).",
+  },
   "svc.request.too_large": { status: 413, retryable: false, summary: "The request body is larger than this operation accepts." },
   "svc.route.not_found": { status: 404, retryable: false, summary: "No operation exists at this method and path." },
   "svc.resource.not_found": {

@@ -1,0 +1,77 @@
+import { env } from "cloudflare:workers";
+import { describe, expect, it } from "vitest";
+
+describe("RateLimiter Durable Object", () => {
+  it("is exact under concurrency: 200 concurrent requests at 60/min → exactly 60 allowed", async () => {
+    const stub = env.RATE_LIMITER.get(env.RATE_LIMITER.idFromName("key_concurrency"));
+    const decisions = await Promise.all(Array.from({ length: 200 }, () => stub.limit(60, 60)));
+    const allowed = decisions.filter((d) => d.allowed);
+    expect(allowed).toHaveLength(60);
+    for (const refused of decisions.filter((d) => !d.allowed)) {
+      // One request per second refills: the next slot opens within a second.
+      expect(refused.retryAfterMs).toBeGreaterThan(0);
+      expect(refused.retryAfterMs).toBeLessThanOrEqual(1000);
+    }
+  });
+
+  it("a refused request uses no capacity, and a changed limit applies from the next request", async () => {
+    const stub = env.RATE_LIMITER.get(env.RATE_LIMITER.idFromName("key_change"));
+    expect((await stub.limit(2, 60)).allowed).toBe(true);
+    expect((await stub.limit(2, 60)).allowed).toBe(true);
+    const refused = await stub.limit(2, 60);
+    expect(refused.allowed).toBe(false);
+    expect(refused.retryAfterMs).toBeGreaterThan(29_000);
+    expect(refused.retryAfterMs).toBeLessThanOrEqual(30_000);
+    // Raising the limit takes effect at once, with the two requests already used carried over.
+    const raised = await stub.limit(5, 60);
+    expect(raised.allowed).toBe(true);
+    expect(raised.remaining).toBe(2);
+  });
+
+  it("buckets are independent", async () => {
+    const a = env.RATE_LIMITER.get(env.RATE_LIMITER.idFromName("bucket_a"));
+    const b = env.RATE_LIMITER.get(env.RATE_LIMITER.idFromName("bucket_b"));
+    expect((await a.limit(1, 60)).allowed).toBe(true);
+    expect((await a.limit(1, 60)).allowed).toBe(false);
+    expect((await b.limit(1, 60)).allowed).toBe(true);
+  });
+});
+
+describe("WebhookEndpointGate Durable Object", () => {
+  it("never grants more than max_concurrency leases at once; release frees a slot", async () => {
+    const gate = env.WEBHOOK_GATE.get(env.WEBHOOK_GATE.idFromName("whe_concurrency"));
+    const config = { maxConcurrency: 2, ratePerMinute: 600, leaseMs: 30_000 };
+    const decisions = await Promise.all(Array.from({ length: 10 }, () => gate.acquire(config)));
+    const granted = decisions.filter((d) => d.granted);
+    expect(granted).toHaveLength(2);
+    expect(decisions.filter((d) => !d.granted).every((d) => !d.granted && d.reason === "concurrency")).toBe(true);
+    expect(await gate.inFlight()).toBe(2);
+    const first = granted[0]!;
+    if (!first.granted) throw new Error("unreachable");
+    await gate.release(first.leaseId);
+    expect((await gate.acquire(config)).granted).toBe(true);
+  });
+
+  it("limits grants per minute", async () => {
+    const gate = env.WEBHOOK_GATE.get(env.WEBHOOK_GATE.idFromName("whe_rate"));
+    const config = { maxConcurrency: 20, ratePerMinute: 3, leaseMs: 30_000 };
+    const decisions = [];
+    for (let i = 0; i < 5; i++) {
+      const d = await gate.acquire(config);
+      decisions.push(d);
+      if (d.granted) await gate.release(d.leaseId);
+    }
+    expect(decisions.filter((d) => d.granted)).toHaveLength(3);
+    const refused = decisions.at(-1)!;
+    expect(refused.granted === false && refused.reason).toBe("rate");
+  });
+
+  it("an expired lease (its worker died) frees its slot", async () => {
+    const gate = env.WEBHOOK_GATE.get(env.WEBHOOK_GATE.idFromName("whe_expiry"));
+    const config = { maxConcurrency: 1, ratePerMinute: 600, leaseMs: 50 };
+    expect((await gate.acquire(config)).granted).toBe(true);
+    expect((await gate.acquire(config)).granted).toBe(false);
+    await new Promise((r) => setTimeout(r, 80));
+    expect((await gate.acquire(config)).granted).toBe(true);
+  });
+});
