@@ -47,11 +47,13 @@ export const ApiKeyPageSchema = z
 
 export const ScopeListResponseSchema = z
   .object({
-    scopes: z.array(
-      z.object({
-        scope: ScopeSchema,
-        description: z.string().openapi({ description: "What the scope allows.", example: "Read capabilities, image profiles and the recipe catalog." }),
-      }),
-    ),
+    scopes: z
+      .array(
+        z.object({
+          scope: ScopeSchema,
+          description: z.string().openapi({ description: "What the scope allows.", example: "Read capabilities, image profiles and the recipe catalog." }),
+        }),
+      )
+      .openapi({ description: "Every scope a key can hold." }),
   })
   .openapi("ScopeListResponse");

@@ -93,7 +93,9 @@ export const CapabilitiesResponseSchema = z
           kind: z.string().openapi({ description: "Recipe kind.", example: "sign_only" }),
           version: z.number().int().openapi({ description: "Active version.", example: 1 }),
           availability: AvailabilitySchema,
-          active: z.object({ supported_media_types: z.array(MediaTypeSchema).openapi({ description: "Exactly the enabled formats this recipe accepts now." }) }),
+          active: z
+            .object({ supported_media_types: z.array(MediaTypeSchema).openapi({ description: "Exactly the enabled formats this recipe accepts now." }) })
+            .openapi({ description: "What the recipe's active version accepts in this deployment now." }),
         }),
       )
       .openapi({ description: "Recipes. A sidecar recipe is listed only while at least one of its formats is enabled." }),
@@ -129,6 +131,6 @@ export const ImageProfilesResponseSchema = z
           availability: AvailabilitySchema,
         })
         .openapi("ImageProfile"),
-    ),
+    ).openapi({ description: "One profile per reviewed image format with an embedded manifest." }),
   })
   .openapi("ImageProfilesResponse");

@@ -33,7 +33,14 @@ export const DeveloperOnboardingResponseSchema = z
         last_used_at: Timestamp("Most recent use of any active key.").nullable(),
       })
       .openapi({ description: "Key state, never secrets." }),
-    environment_variables: z.array(z.object({ name: z.string(), description: z.string() })).openapi({ description: "Variables SDKs and examples read." }),
+    environment_variables: z
+      .array(
+        z.object({
+          name: z.string().openapi({ description: "Variable name.", example: "SVC_API_KEY" }),
+          description: z.string().openapi({ description: "What it holds.", example: "A server-side API key." }),
+        }),
+      )
+      .openapi({ description: "Variables SDKs and examples read." }),
     steps: z.array(Step).openapi({ description: "Setup checklist, in order." }),
   })
   .openapi("DeveloperOnboardingResponse");

@@ -1,0 +1,81 @@
+import { Validator } from "@seriousme/openapi-schema-validator";
+import { describe, expect, it } from "vitest";
+import { createApp, META_PATHS } from "../../src/app";
+import { openApiDocument } from "../../src/docs/openapi-document";
+import { OPERATION_POLICIES, openApiPath } from "../../src/platform/auth/policy";
+
+const app = createApp();
+const doc = openApiDocument(app, "http://127.0.0.1:8787") as any;
+const METHODS = ["get", "put", "post", "delete", "patch"];
+const operations = Object.entries(doc.paths as Record<string, Record<string, any>>).flatMap(([path, item]) =>
+  METHODS.filter((m) => item[m]).map((method) => ({ path, method, op: item[method] })),
+);
+
+describe("OpenAPI document", () => {
+  it("is a valid OpenAPI 3.1 document", async () => {
+    expect(doc.openapi).toBe("3.1.0");
+    const result = await new Validator().validate(doc);
+    expect(result.errors ?? []).toEqual([]);
+    expect(result.valid).toBe(true);
+  });
+
+  it("lists every route the app serves (documentation pages aside)", () => {
+    const served = app.routes
+      .filter((r) => r.method !== "ALL" && !(META_PATHS as readonly string[]).includes(r.path))
+      .map((r) => `${r.method} ${openApiPath(r.path)}`);
+    expect(served.length).toBeGreaterThan(0);
+    const documented = new Set(operations.map((o) => `${o.method.toUpperCase()} ${o.path}`));
+    for (const route of new Set(served)) expect(documented, route).toContain(route);
+  });
+
+  it("classifies every operation in the policy table, and the table names no phantom operation", () => {
+    const documented = new Set(operations.map((o) => `${o.method.toUpperCase()} ${o.path}`));
+    for (const key of documented) expect(OPERATION_POLICIES[key], key).toBeDefined();
+    const meta = new Set(META_PATHS.map((p) => `GET ${p}`));
+    for (const key of Object.keys(OPERATION_POLICIES).filter((k) => !k.includes("/test/"))) {
+      expect(documented.has(key) || meta.has(key), key).toBe(true);
+    }
+  });
+
+  it("documents security, scope and error responses from the policy table", () => {
+    expect(doc.components.securitySchemes.bearer).toMatchObject({ type: "http", scheme: "bearer" });
+    for (const { path, method, op } of operations) {
+      const policy = OPERATION_POLICIES[`${method.toUpperCase()} ${path}`]!;
+      expect(op.operationId, path).toMatch(/^[a-z][A-Za-z]+$/);
+      expect(op.responses["500"], path).toBeDefined();
+      if (policy.auth === "bearer") {
+        expect(op.security).toEqual([{ bearer: [] }]);
+        expect(op["x-svc-scope"]).toBe(policy.scope);
+        for (const status of ["401", "403", "503"]) expect(op.responses[status], `${path} ${status}`).toBeDefined();
+      } else {
+        expect(op.security).toEqual([]);
+      }
+      const success = Object.keys(op.responses).filter((s) => s.startsWith("2"));
+      expect(success.length, path).toBeGreaterThan(0);
+    }
+  });
+
+  it("has unique operation ids", () => {
+    const ids = operations.map((o) => o.op.operationId);
+    expect(new Set(ids).size).toBe(ids.length);
+  });
+
+  it("describes every field of every schema", () => {
+    const undocumented: string[] = [];
+    const visit = (schema: any, where: string) => {
+      if (!schema || typeof schema !== "object") return;
+      for (const [name, prop] of Object.entries<any>(schema.properties ?? {})) {
+        const described = prop.description || prop.$ref || prop.allOf || (prop.anyOf && prop.anyOf.some((s: any) => s.$ref || s.description));
+        if (!described) undocumented.push(`${where}.${name}`);
+        visit(prop, `${where}.${name}`);
+      }
+      if (schema.items) visit(schema.items, `${where}[]`);
+      for (const s of [...(schema.anyOf ?? []), ...(schema.allOf ?? []), ...(schema.oneOf ?? [])]) visit(s, where);
+    };
+    for (const [name, schema] of Object.entries<any>(doc.components.schemas)) visit(schema, name);
+    for (const { path, method, op } of operations) {
+      for (const p of op.parameters ?? []) if (!p.description && !p.schema?.description) undocumented.push(`${method} ${path} ${p.name}`);
+    }
+    expect(undocumented).toEqual([]);
+  });
+});
