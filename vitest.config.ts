@@ -10,6 +10,7 @@ export default defineConfig(async () => {
   const migrations = await readD1Migrations("./migrations");
   return {
     test: {
+      reporters: ["default", "./test/summary-reporter.ts"],
       projects: [
         {
           plugins: [

@@ -88,7 +88,14 @@ export class CapabilityRegistry {
   }
 }
 
+const definitionHashes = new WeakMap<RecipeDefinition, Promise<string>>();
+
 /** SHA-256 of the recipe definition's canonical JSON: changes if and only if the definition changes. */
-export async function definitionSha256(recipe: RecipeDefinition): Promise<string> {
-  return sha256Hex(canonicalJson(recipe));
+export function definitionSha256(recipe: RecipeDefinition): Promise<string> {
+  let hash = definitionHashes.get(recipe);
+  if (!hash) {
+    hash = sha256Hex(canonicalJson(recipe));
+    definitionHashes.set(recipe, hash);
+  }
+  return hash;
 }

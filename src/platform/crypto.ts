@@ -1,9 +1,21 @@
 import { hex, utf8 } from "./encoding";
 
+// Imported keys per secret, so the pepper and cursor secret are imported once per isolate, not per request.
+const hmacKeys = new Map<string, Promise<CryptoKey>>();
+
+function hmacKey(secret: string): Promise<CryptoKey> {
+  let key = hmacKeys.get(secret);
+  if (!key) {
+    key = crypto.subtle.importKey("raw", utf8(secret), { name: "HMAC", hash: "SHA-256" }, false, ["sign"]);
+    if (hmacKeys.size > 16) hmacKeys.clear(); // only a handful of server secrets ever pass through here
+    hmacKeys.set(secret, key);
+  }
+  return key;
+}
+
 /** HMAC-SHA256 of `data` under `secret` (a UTF-8 string). */
 export async function hmacSha256(secret: string, data: string | Uint8Array): Promise<Uint8Array> {
-  const key = await crypto.subtle.importKey("raw", utf8(secret), { name: "HMAC", hash: "SHA-256" }, false, ["sign"]);
-  const mac = await crypto.subtle.sign("HMAC", key, typeof data === "string" ? utf8(data) : data);
+  const mac = await crypto.subtle.sign("HMAC", await hmacKey(secret), typeof data === "string" ? utf8(data) : data);
   return new Uint8Array(mac);
 }
 

@@ -1,0 +1,86 @@
+// `npm run bench`: request cost of the platform layers on bare Miniflare (one workerd, no wrangler dev proxy).
+// Every figure is printed beside a baseline measured in the same run (GET /healthz: routing, request id and
+// error mapping only), so the ratios say what authentication, D1 and the handlers add on this machine.
+import { execFileSync } from "node:child_process";
+import { createHmac, randomBytes } from "node:crypto";
+import { readdirSync, readFileSync, statSync } from "node:fs";
+import { join } from "node:path";
+import { gzipSync } from "node:zlib";
+import { convertV4MiniflareOptions, Miniflare } from "miniflare";
+
+const ROOT = join(import.meta.dirname, "..");
+const OUT = join(ROOT, "dist", "bench");
+const quiet = { ...process.env, WRANGLER_SEND_METRICS: "false", CLOUDFLARE_CF_FETCH_ENABLED: "false", WRANGLER_HIDE_BANNER: "true" };
+execFileSync(join(ROOT, "node_modules", ".bin", "wrangler"), ["deploy", "--dry-run", "--outdir", OUT], { cwd: ROOT, env: quiet, stdio: "ignore" });
+const script = join(OUT, "index.js");
+
+const pepper = randomBytes(32).toString("base64url");
+// Miniflare 5 takes a new options shape; the v4 shape converts to it.
+const mf = new Miniflare(
+  convertV4MiniflareOptions({
+  modules: true,
+  scriptPath: script,
+  compatibilityDate: "2026-10-01",
+  compatibilityFlags: ["nodejs_compat"],
+  d1Databases: ["DB"],
+  r2Buckets: ["OBJECTS"],
+  queueProducers: { JOBS_QUEUE: "svc-jobs", WEBHOOKS_QUEUE: "svc-webhooks" },
+  durableObjects: { RATE_LIMITER: "RateLimiter", WEBHOOK_GATE: "WebhookEndpointGate" },
+  bindings: { SVC_KEY_PEPPER: pepper, SVC_CURSOR_SECRET: randomBytes(32).toString("base64url"), SVC_SOURCE_REVISION: "bench" },
+  }),
+);
+const db = await mf.getD1Database("DB");
+for (const file of readdirSync(join(ROOT, "migrations")).filter((f) => f.endsWith(".sql")).sort()) {
+  for (const statement of readFileSync(join(ROOT, "migrations", file), "utf8").split("--> statement-breakpoint")) {
+    if (statement.trim()) await db.prepare(statement).run();
+  }
+}
+const key = `svc_live_${"a".repeat(52)}`;
+await db.prepare("INSERT INTO tenants (id, name, status, created_at) VALUES ('ten_benchbenchbench', 'bench', 'active', ?)").bind(Date.now()).run();
+const scopes = JSON.stringify(["capabilities:read", "identity:read", "jobs:read", "api_keys:read"]);
+await db
+  .prepare("INSERT INTO api_keys (id, tenant_id, name, secret_hash, display_prefix, scopes, status, created_at) VALUES ('key_benchbenchbench', 'ten_benchbenchbench', 'bench', ?, 'svc_live_aaaaaa', ?, 'active', ?)")
+  .bind(createHmac("sha256", pepper).update(key).digest("hex"), scopes, Date.now())
+  .run();
+
+async function measure(path, { auth = false, requests = 2000, concurrency = 8 } = {}) {
+  const headers = auth ? { authorization: `Bearer ${key}` } : {};
+  for (let i = 0; i < 50; i++) await (await mf.dispatchFetch(`http://bench.local${path}`, { headers })).arrayBuffer();
+  const latencies = [];
+  let next = 0;
+  const started = performance.now();
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (next < requests) {
+        next++;
+        const t0 = performance.now();
+        const res = await mf.dispatchFetch(`http://bench.local${path}`, { headers });
+        await res.arrayBuffer();
+        if (res.status >= 400) throw new Error(`${path}: ${res.status}`);
+        latencies.push(performance.now() - t0);
+      }
+    }),
+  );
+  const seconds = (performance.now() - started) / 1000;
+  latencies.sort((a, b) => a - b);
+  return { rps: requests / seconds, p50: latencies[Math.floor(latencies.length / 2)], p99: latencies[Math.floor(latencies.length * 0.99)] };
+}
+
+const rows = [
+  ["GET /healthz (baseline)", await measure("/healthz")],
+  ["GET /v1/connect-catalog (anonymous JSON)", await measure("/v1/connect-catalog")],
+  ["GET /v1/me (auth: HMAC + D1 key lookup)", await measure("/v1/me", { auth: true })],
+  ["GET /v1/capabilities (auth + registry view)", await measure("/v1/capabilities", { auth: true })],
+  ["GET /v1/recipes (auth + 14 definition hashes)", await measure("/v1/recipes", { auth: true })],
+  ["GET /v1/api-keys (auth + keyset page)", await measure("/v1/api-keys", { auth: true })],
+];
+await mf.dispose();
+
+const base = rows[0][1];
+console.log(`\nPlatform request cost on bare Miniflare (${new Date().toISOString()}, 2000 requests, 8 in flight)\n`);
+console.log("operation".padEnd(48), "req/s".padStart(8), "× base".padStart(8), "p50 ms".padStart(8), "p99 ms".padStart(8));
+for (const [name, r] of rows) {
+  console.log(name.padEnd(48), r.rps.toFixed(0).padStart(8), (base.rps / r.rps).toFixed(2).padStart(8), r.p50.toFixed(2).padStart(8), r.p99.toFixed(2).padStart(8));
+}
+const bytes = statSync(script).size;
+console.log(`\nBundle: ${(bytes / 1024).toFixed(0)} KiB, ${(gzipSync(readFileSync(script)).length / 1024).toFixed(0)} KiB gzip (Workers limit: 3 MiB free / 10 MiB paid, gzip)`);
