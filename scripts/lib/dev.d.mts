@@ -1,4 +1,4 @@
 export const ALL_SCOPES: string[];
 export function hashApiKeySecret(pepper: string, secret: string): string;
 export function newApiKeySecret(): string;
-export function newId(prefix: string): string;
+export function newId(kind: "tenant" | "apiKey"): string;

@@ -6,6 +6,9 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { SCOPES } from "../../src/platform/auth/scopes.ts";
+import { base32, newId } from "../../src/platform/ids.ts";
+
+export { newId };
 
 export const ROOT = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
 export const DEV_VARS = join(ROOT, ".dev.vars");
@@ -29,25 +32,6 @@ export function wrangler(args, options = {}) {
   return execFileSync(WRANGLER, args, { cwd: ROOT, env: QUIET_ENV, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"], ...options });
 }
 
-const BASE32 = "abcdefghijklmnopqrstuvwxyz234567";
-function base32(bytes) {
-  let out = "";
-  let buffer = 0;
-  let bits = 0;
-  for (const byte of bytes) {
-    buffer = (buffer << 8) | byte;
-    bits += 8;
-    while (bits >= 5) {
-      out += BASE32[(buffer >>> (bits - 5)) & 31];
-      bits -= 5;
-    }
-    buffer &= (1 << bits) - 1;
-  }
-  if (bits > 0) out += BASE32[(buffer << (5 - bits)) & 31];
-  return out;
-}
-
-export const newId = (prefix) => `${prefix}_${base32(randomBytes(10))}`;
 export const newApiKeySecret = () => `svc_live_${base32(randomBytes(32))}`;
 /** Must equal hashApiKeySecret in src/platform/auth/keys.ts (a test checks it). */
 export const hashApiKeySecret = (pepper, secret) => createHmac("sha256", pepper).update(secret).digest("hex");
@@ -94,7 +78,7 @@ export function d1(command) {
 
 export function createKey(pepper, tenantId, name) {
   const secret = newApiKeySecret();
-  const keyId = newId("key");
+  const keyId = newId("apiKey");
   const now = Date.now();
   d1(
     `INSERT INTO api_keys (id, tenant_id, name, secret_hash, display_prefix, scopes, status, created_at) VALUES (${[
@@ -114,7 +98,7 @@ export function createKey(pepper, tenantId, name) {
 }
 
 export function createTenantWithKey(pepper, name, email) {
-  const tenantId = newId("ten");
+  const tenantId = newId("tenant");
   d1(`INSERT INTO tenants (id, name, contact_email, status, created_at) VALUES (${[tenantId, name, email, "active", Date.now()].map(sql).join(", ")})`);
   return { tenantId, ...createKey(pepper, tenantId, `${name} (all scopes)`) };
 }

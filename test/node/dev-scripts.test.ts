@@ -16,8 +16,8 @@ describe("dev scripts agree with the Worker", () => {
     const secret = newApiKeySecret();
     expect(secret).toMatch(API_KEY_PATTERN);
     expect(scriptHash("pepper", secret)).toBe(await hashApiKeySecret("pepper", secret));
-    expect(newId("ten")).toMatch(idPattern("tenant"));
-    expect(newId("key")).toMatch(idPattern("apiKey"));
+    expect(newId("tenant")).toMatch(idPattern("tenant"));
+    expect(newId("apiKey")).toMatch(idPattern("apiKey"));
     expect(SCRIPT_SCOPES).toEqual(ALL_SCOPES);
   });
 });
