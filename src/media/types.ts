@@ -1,0 +1,82 @@
+/**
+ * Interfaces of the media layer. Routes and jobs depend on these, never on an engine directly, so each engine
+ * (c2pa-wasm, our own wasm kernels) sits behind one interface with one conformance test.
+ */
+
+/** What inspection learned from the bytes themselves (recorded on the job as `media_inspection`). */
+export interface NormalizedInspectionFacts {
+  /** The media type the bytes really are (sniffed), one of the reviewed formats. */
+  media_type: string;
+  /** Container family, e.g. `jpeg`, `png`, `riff-webp`, `tiff`, `isobmff`, `riff-wave`, `mpeg-audio`, `flac`, `pdf`, `text`. */
+  container: string;
+  modality: "image" | "audio" | "video" | "document" | "font" | "model" | "text";
+  byte_length: number;
+  width: number | null;
+  height: number | null;
+  duration_seconds: number | null;
+  frames_per_second: number | null;
+  /** e.g. `h264`, `hevc`; null when there is no video track. */
+  video_codec: string | null;
+  /** e.g. `aac-lc`, `he-aac`, `mp3`, `pcm`, `flac`; null when there is no audio. */
+  audio_codec: string | null;
+  bit_depth: number | null;
+  /** e.g. `4:2:0`. */
+  chroma_subsampling: string | null;
+  sample_rate: number | null;
+  channels: number | null;
+  /** Whether the bytes already carry a C2PA manifest store. */
+  has_c2pa_manifest: boolean;
+}
+
+export type InspectionResult =
+  | { status: "ok"; facts: NormalizedInspectionFacts }
+  /** The bytes are not any reviewed format. */
+  | { status: "unsupported_media_type"; message: string }
+  /** The bytes are a reviewed format, but not the declared one. */
+  | { status: "media_type_mismatch"; declared: string; sniffed: string; message: string }
+  /** A reviewed container whose codecs are outside the contract (SPEC: HEVC, 10-bit, HE-AAC, fragmented MP4). */
+  | { status: "codec_unsupported"; message: string }
+  /** Truncated or malformed. */
+  | { status: "corrupt"; message: string };
+
+/**
+ * Invariant: `inspect` never throws and never reads past `bytes`; every input, however malformed, yields one
+ * of the result variants, in time linear in the input size.
+ */
+export interface MediaInspector {
+  inspect(bytes: Uint8Array, declaredMediaType: string): InspectionResult;
+}
+
+/** The C2PA actions and assertions to write. Built by the job from the recipe and the sign request. */
+export interface ManifestPlan {
+  /** Title of the asset (its download filename). */
+  title: string;
+  /** The asset's media type (format of the bytes being signed). */
+  media_type: string;
+  /** `opened` (edit of the uploaded asset: c2pa.opened with a parentOf ingredient) or `created` (ai_declaration). */
+  intent: { kind: "opened" } | { kind: "created"; digital_source_type: string };
+  /** Extra assertions to embed, e.g. `c2pa.soft-binding` from the watermark and fingerprint steps. */
+  assertions: { label: string; data: unknown }[];
+  /** Opaque creator reference and commitment, never a name or e-mail. */
+  creator?: { creator_ref: string; commitment: string } | null;
+}
+
+export type SignResult =
+  /** `bytes`: the signed asset (embedded) or the unchanged asset (sidecar); `manifest_store`: the .c2pa bytes. */
+  | { status: "signed"; bytes: Uint8Array; manifest_store: Uint8Array; active_manifest_label: string }
+  | { status: "unsupported_media_type"; message: string }
+  | { status: "failed"; message: string };
+
+/**
+ * Signs media with C2PA manifests. Invariant: a `signed` result validates with the reference c2pa-rs reader
+ * against the configured trust anchors (embedded: the bytes alone; sidecar: the manifest store with the
+ * unchanged bytes), with a trusted RFC 3161 timestamp when a TSA is configured.
+ */
+export interface Signer {
+  /** Media types this signer embeds into. */
+  readonly embeddedMediaTypes: readonly string[];
+  /** Whether it can produce sidecar manifest stores for any bytes. */
+  readonly sidecar: boolean;
+  signEmbedded(input: { bytes: Uint8Array; plan: ManifestPlan }): Promise<SignResult>;
+  signSidecar(input: { bytes: Uint8Array; plan: ManifestPlan }): Promise<SignResult>;
+}
