@@ -64,3 +64,11 @@ export async function api(
 export async function json<T = any>(res: Response): Promise<T> {
   return (await res.json()) as T;
 }
+
+/** A media fixture from test/fixtures/media (see test/fixtures/README.md), as bytes. */
+export function fixture(name: string): Uint8Array {
+  const all = (env as unknown as { TEST_FIXTURES: Record<string, string> }).TEST_FIXTURES;
+  const b64 = all[name];
+  if (b64 === undefined) throw new Error(`no fixture ${name}; have: ${Object.keys(all).join(", ")}`);
+  return Uint8Array.from(atob(b64), (c) => c.charCodeAt(0));
+}
