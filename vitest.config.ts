@@ -31,6 +31,7 @@ export default defineConfig(async () => {
                   TEST_FIXTURES: mediaFixtures(),
                   SVC_KEY_PEPPER: "test-pepper-0123456789abcdef0123456789abcdef",
                   SVC_CURSOR_SECRET: "test-cursor-secret-0123456789abcdef0123456789",
+                  SVC_CAPABILITY_SECRET: "test-capability-secret-0123456789abcdef0123",
                 },
               },
             }),

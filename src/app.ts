@@ -1,6 +1,11 @@
 import { OpenAPIHono } from "@hono/zod-openapi";
 import { bodyLimit } from "hono/body-limit";
 import { apiKeyRoutes } from "./api-keys";
+import { assetRoutes } from "./assets";
+import { jobRoutes } from "./jobs";
+import { receiptRoutes } from "./receipts";
+import { storageRoutes } from "./storage/routes";
+import { uploadRoutes } from "./uploads";
 import { capabilityRoutes } from "./capabilities";
 import { registerGetConnectCatalog } from "./connect/get-connect-catalog";
 import { openApiDocument, registerSharedSchemas } from "./docs/openapi-document";
@@ -28,8 +33,9 @@ export const META_PATHS = ["/openapi.json", "/docs", "/docs/errors"] as const;
 export function createApp() {
   const app = new OpenAPIHono<AppEnv>({ defaultHook: validationHook });
   app.use("*", requestId);
+  // JSON operations only: storage routes take media bodies and enforce their exact length themselves.
   app.use(
-    "*",
+    "/v1/*",
     bodyLimit({
       maxSize: MAX_JSON_BODY_BYTES,
       onError: () => {
@@ -44,6 +50,11 @@ export function createApp() {
   app.route("/", capabilityRoutes());
   app.route("/", identityRoutes());
   app.route("/", apiKeyRoutes());
+  app.route("/", uploadRoutes());
+  app.route("/", jobRoutes());
+  app.route("/", assetRoutes());
+  app.route("/", receiptRoutes());
+  app.route("/", storageRoutes());
   const catalog = createRouter();
   registerGetConnectCatalog(catalog);
   app.route("/", catalog);

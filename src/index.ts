@@ -4,11 +4,27 @@ import type { Bindings } from "./env";
 import { sweepIdempotencyRecords } from "./platform/idempotency";
 import { QUEUES, JOB_HANDLERS, WEBHOOK_HANDLERS } from "./queues";
 import { dispatchBatch } from "./queues/dispatch";
+import { sweepReleasedCursors } from "./history/snapshots";
+import { requeueStaleJobs } from "./jobs/sweep";
+import { sweepExpiredUploads } from "./uploads/service";
 
 export { RateLimiter } from "./durable-objects/rate-limiter";
 export { WebhookEndpointGate } from "./durable-objects/webhook-endpoint-gate";
 
 const app = createApp();
+
+/** Cron sweeps: each is idempotent and bounded, and one failing does not stop the others. */
+async function sweep(env: Bindings) {
+  const db = database(env.DB);
+  const now = Date.now();
+  const results = await Promise.allSettled([
+    sweepIdempotencyRecords(db, now),
+    sweepExpiredUploads(db, env.OBJECTS, now),
+    sweepReleasedCursors(db, now),
+    requeueStaleJobs(env, now),
+  ]);
+  for (const r of results) if (r.status === "rejected") console.error(JSON.stringify({ level: "error", problem: "sweep failed", error: String(r.reason) }));
+}
 
 export default {
   fetch: app.fetch,
@@ -21,6 +37,6 @@ export default {
   },
 
   async scheduled(_controller, env, ctx) {
-    ctx.waitUntil(sweepIdempotencyRecords(database(env.DB), Date.now()));
+    ctx.waitUntil(sweep(env));
   },
 } satisfies ExportedHandler<Bindings>;

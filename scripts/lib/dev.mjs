@@ -52,6 +52,7 @@ export function ensureDevVars() {
   const wanted = {
     SVC_KEY_PEPPER: () => randomBytes(32).toString("base64url"),
     SVC_CURSOR_SECRET: () => randomBytes(32).toString("base64url"),
+    SVC_CAPABILITY_SECRET: () => randomBytes(32).toString("base64url"),
   };
   let text = existing;
   for (const [name, make] of Object.entries(wanted)) {

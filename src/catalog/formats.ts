@@ -110,6 +110,8 @@ export const FORMATS: readonly FormatDefinition[] = [
 
 export const MEDIA_TYPES = FORMATS.map((f) => f.media_type) as [string, ...string[]];
 
+/** Media types compare case-insensitively (RFC 6838); the catalog keeps one canonical spelling. */
 export function formatOf(mediaType: string): FormatDefinition | undefined {
-  return FORMATS.find((f) => f.media_type === mediaType);
+  const wanted = mediaType.toLowerCase();
+  return FORMATS.find((f) => f.media_type.toLowerCase() === wanted);
 }

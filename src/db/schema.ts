@@ -67,3 +67,174 @@ export const idempotencyRecords = sqliteTable(
   ],
 );
 
+
+/**
+ * Immutable stored objects (`aob_`). `r2_key` never changes meaning once written: an upload's bytes are
+ * written straight to their final key, and the row is pinned (with the R2 etag) only after the bytes matched
+ * the declared hash and length. Readers check the etag, so a late overwrite can never be served.
+ */
+export const objects = sqliteTable(
+  "objects",
+  {
+    id: text("id").primaryKey(),
+    tenantId: text("tenant_id").notNull(),
+    assetId: text("asset_id").notNull(),
+    role: text("role", { enum: ["source", "signed_output", "sidecar_manifest"] }).notNull(),
+    r2Key: text("r2_key").notNull(),
+    etag: text("etag").notNull(),
+    byteLength: integer("byte_length").notNull(),
+    sha256: text("sha256").notNull(),
+    mediaType: text("media_type").notNull(),
+    /** Download filename (asset id plus the container's extension; `.c2pa` appended for sidecars). */
+    filename: text("filename"),
+    /** NormalizedInspectionFacts as JSON (source objects). */
+    inspection: text("inspection"),
+    createdAt: integer("created_at").notNull(),
+  },
+  (t) => [index("objects_tenant_asset_idx").on(t.tenantId, t.assetId)],
+);
+
+export const uploads = sqliteTable(
+  "uploads",
+  {
+    id: text("id").primaryKey(),
+    tenantId: text("tenant_id").notNull(),
+    assetId: text("asset_id").notNull(),
+    /** The `aob_` id the bytes will be pinned as; its R2 key receives the upload. */
+    objectId: text("object_id").notNull(),
+    r2Key: text("r2_key").notNull(),
+    mode: text("mode", { enum: ["single", "multipart"] }).notNull(),
+    status: text("status", { enum: ["initiated", "completed", "aborted", "expired"] }).notNull(),
+    declaredMediaType: text("declared_media_type").notNull(),
+    byteLength: integer("byte_length").notNull(),
+    sha256: text("sha256").notNull(),
+    filename: text("filename"),
+    /** R2 multipart upload id (multipart mode). */
+    multipartUploadId: text("multipart_upload_id"),
+    /** JSON array of `{ part_number, byte_length }` declared at creation (multipart mode). */
+    parts: text("parts"),
+    createdAt: integer("created_at").notNull(),
+    expiresAt: integer("expires_at").notNull(),
+    completedAt: integer("completed_at"),
+  },
+  (t) => [index("uploads_status_expires_idx").on(t.status, t.expiresAt), index("uploads_tenant_idx").on(t.tenantId, t.createdAt)],
+);
+
+export const assets = sqliteTable(
+  "assets",
+  {
+    id: text("id").primaryKey(),
+    tenantId: text("tenant_id").notNull(),
+    kind: text("kind").notNull(),
+    mediaType: text("media_type"),
+    status: text("status", { enum: ["awaiting_upload", "uploaded", "processing", "published", "failed", "upload_aborted", "upload_expired"] }).notNull(),
+    filename: text("filename"),
+    sourceObjectId: text("source_object_id"),
+    /** Set once, by the publication batch. */
+    publicationId: text("publication_id"),
+    publishedObjectId: text("published_object_id"),
+    sidecarObjectId: text("sidecar_object_id"),
+    publishedJobId: text("published_job_id"),
+    publishedRecipeId: text("published_recipe_id"),
+    publishedAt: integer("published_at"),
+    manifestLabel: text("manifest_label"),
+    createdAt: integer("created_at").notNull(),
+    updatedAt: integer("updated_at").notNull(),
+  },
+  (t) => [index("assets_tenant_created_idx").on(t.tenantId, t.createdAt, t.id)],
+);
+
+export const jobs = sqliteTable(
+  "jobs",
+  {
+    id: text("id").primaryKey(),
+    tenantId: text("tenant_id").notNull(),
+    assetId: text("asset_id").notNull(),
+    recipeId: text("recipe_id").notNull(),
+    recipeVersion: integer("recipe_version").notNull(),
+    policyVersion: text("policy_version").notNull(),
+    activePlanRevision: integer("active_plan_revision").notNull(),
+    kind: text("kind", { enum: ["sign_only", "watermark_only", "watermark_then_sign"] }).notNull(),
+    mode: text("mode", { enum: ["standard", "express"] }).notNull(),
+    state: text("state", {
+      enum: ["accepted", "queued", "running", "cancel_requested", "completed", "canceled", "expired", "rejected", "failed"],
+    }).notNull(),
+    /** The admitted request (algorithms, strength, fingerprints, declaration, creator), frozen at admission. */
+    admitted: text("admitted").notNull(),
+    /** NormalizedInspectionFacts of the source, copied at admission. */
+    mediaInspection: text("media_inspection"),
+    errorCode: text("error_code"),
+    errorMessage: text("error_message"),
+    cancelRequestedAt: integer("cancel_requested_at"),
+    cancelReason: text("cancel_reason"),
+    terminalAt: integer("terminal_at"),
+    receiptId: text("receipt_id"),
+    publicationId: text("publication_id"),
+    verificationId: text("verification_id"),
+    attempts: integer("attempts").notNull().default(0),
+    createdAt: integer("created_at").notNull(),
+    updatedAt: integer("updated_at").notNull(),
+  },
+  (t) => [index("jobs_tenant_created_idx").on(t.tenantId, t.createdAt, t.id), index("jobs_tenant_asset_idx").on(t.tenantId, t.assetId)],
+);
+
+/** One row per recipe step of a job; `output` records what a completed step wrote, so redelivery skips it. */
+export const jobSteps = sqliteTable(
+  "job_steps",
+  {
+    jobId: text("job_id").notNull(),
+    tenantId: text("tenant_id").notNull(),
+    step: text("step").notNull(),
+    position: integer("position").notNull(),
+    state: text("state", { enum: ["pending", "running", "completed", "failed", "skipped"] }).notNull(),
+    startedAt: integer("started_at"),
+    completedAt: integer("completed_at"),
+    output: text("output"),
+    errorCode: text("error_code"),
+  },
+  (t) => [primaryKey({ columns: [t.jobId, t.step] })],
+);
+
+export const receipts = sqliteTable(
+  "receipts",
+  {
+    id: text("id").primaryKey(),
+    tenantId: text("tenant_id").notNull(),
+    assetId: text("asset_id").notNull(),
+    jobId: text("job_id").notNull(),
+    /** Evidence variant as JSON (`signing`, `sidecar_signing`, ...). */
+    evidence: text("evidence").notNull(),
+    createdAt: integer("created_at").notNull(),
+  },
+  (t) => [index("receipts_tenant_created_idx").on(t.tenantId, t.createdAt, t.id), uniqueIndex("receipts_job_uq").on(t.jobId)],
+);
+
+/** Verification evidence: for now, each completed job's check of its own output. */
+export const verifications = sqliteTable(
+  "verifications",
+  {
+    id: text("id").primaryKey(),
+    tenantId: text("tenant_id").notNull(),
+    subjectType: text("subject_type", { enum: ["uploaded_object", "stored_object", "public_url", "asset", "manifest", "receipt"] }).notNull(),
+    overall: text("overall", { enum: ["valid", "invalid", "indeterminate", "recovered"] }).notNull(),
+    assetId: text("asset_id"),
+    jobId: text("job_id"),
+    objectId: text("object_id"),
+    policyVersion: text("policy_version"),
+    sourceByteLength: integer("source_byte_length"),
+    sourceMediaType: text("source_media_type"),
+    validationPath: text("validation_path"),
+    /** The evidence (validation state and codes) as JSON. */
+    evidence: text("evidence").notNull(),
+    createdAt: integer("created_at").notNull(),
+    validatedAt: integer("validated_at").notNull(),
+  },
+  (t) => [index("verifications_tenant_created_idx").on(t.tenantId, t.createdAt, t.id)],
+);
+
+/** Cursors released early with DELETE /v1/history/snapshots: their traversal ends (422 on further use). */
+export const releasedCursors = sqliteTable("released_cursors", {
+  mac: text("mac").primaryKey(),
+  tenantId: text("tenant_id").notNull(),
+  expiresAt: integer("expires_at").notNull(),
+});

@@ -80,3 +80,25 @@ export interface Signer {
   signEmbedded(input: { bytes: Uint8Array; plan: ManifestPlan }): Promise<SignResult>;
   signSidecar(input: { bytes: Uint8Array; plan: ManifestPlan }): Promise<SignResult>;
 }
+
+/** What the reference engine says about a manifest store. */
+export interface ManifestCheck {
+  /** c2pa-rs validation state; `Trusted` needs a configured trust anchor. */
+  validation_state: "Trusted" | "Valid" | "Invalid";
+  active_manifest_label: string | null;
+  success_codes: string[];
+  informational_codes: string[];
+  failure_codes: string[];
+  /** Whether the asset bytes were checked against the manifest's hard binding (false for a bare sidecar store). */
+  asset_binding_checked: boolean;
+}
+
+export type ManifestReadResult = { status: "read"; check: ManifestCheck } | { status: "no_manifest" } | { status: "failed"; message: string };
+
+/**
+ * Reads and validates C2PA manifests. Invariant: it reports only what the engine computed; a check it could not
+ * make is reported as not made (`asset_binding_checked: false`), never assumed.
+ */
+export interface ManifestReader {
+  read(input: { bytes: Uint8Array; mediaType: string; manifestStore?: Uint8Array }): Promise<ManifestReadResult>;
+}

@@ -74,6 +74,51 @@ export async function claimIdempotencyKey(
   return { status: "conflict", reason: "in_progress", retryAfterSeconds: 1 };
 }
 
+export interface IdempotencyScope {
+  tenantId: string;
+  operation: string;
+  key: string;
+}
+
+function scopeWhere(scope: IdempotencyScope) {
+  return and(
+    eq(idempotencyRecords.tenantId, scope.tenantId),
+    eq(idempotencyRecords.operation, scope.operation),
+    eq(idempotencyRecords.idempotencyKey, scope.key),
+  );
+}
+
+/** Stores the outcome of a claimed request for replay (`withhold`: a one-time secret was in it; store none). */
+export async function completeIdempotencyKey(
+  db: Database,
+  scope: IdempotencyScope,
+  response: { status: number; contentType: string | null; body: string; withhold: boolean },
+) {
+  await db
+    .update(idempotencyRecords)
+    .set({
+      state: "completed",
+      responseStatus: response.status,
+      responseContentType: response.contentType,
+      responseBody: response.withhold ? null : response.body,
+      secretWithheld: response.withhold,
+    })
+    .where(scopeWhere(scope));
+}
+
+/** Frees a claimed key (the request failed with a 5xx or threw), so a retry runs the operation again. */
+export async function releaseIdempotencyKey(db: Database, scope: IdempotencyScope) {
+  await db.delete(idempotencyRecords).where(scopeWhere(scope));
+}
+
+export async function requestFingerprint(method: string, url: URL, body: Uint8Array): Promise<string> {
+  const head = new TextEncoder().encode(`${method}\n${url.pathname}\n${url.search}\n`);
+  const all = new Uint8Array(head.length + body.length);
+  all.set(head);
+  all.set(body, head.length);
+  return sha256Hex(all);
+}
+
 /** Deletes records whose replay window has passed (run by the cron sweep). */
 export async function sweepIdempotencyRecords(db: Database, now: number): Promise<void> {
   await db.delete(idempotencyRecords).where(lt(idempotencyRecords.expiresAt, now));
@@ -106,13 +151,9 @@ export const idempotency: MiddlewareHandler<AppEnv> = async (c, next) => {
     });
   }
 
-  const url = new URL(c.req.url);
-  const body = new Uint8Array(await c.req.arrayBuffer());
-  const fingerprint = await sha256Hex(
-    new Uint8Array([...new TextEncoder().encode(`${c.req.method}\n${url.pathname}\n${url.search}\n`), ...body]),
-  );
+  const fingerprint = await requestFingerprint(c.req.method, new URL(c.req.url), new Uint8Array(await c.req.arrayBuffer()));
   const db = database(c.env.DB);
-  const scope = { tenantId: principal.tenantId, operation: operation.key, key };
+  const scope: IdempotencyScope = { tenantId: principal.tenantId, operation: operation.key, key };
   const claim = await claimIdempotencyKey(db, scope, fingerprint, Date.now());
 
   if (claim.status === "conflict") {
@@ -132,31 +173,21 @@ export const idempotency: MiddlewareHandler<AppEnv> = async (c, next) => {
     });
   }
 
-  const where = and(
-    eq(idempotencyRecords.tenantId, scope.tenantId),
-    eq(idempotencyRecords.operation, scope.operation),
-    eq(idempotencyRecords.idempotencyKey, scope.key),
-  );
   try {
     await next();
   } catch (error) {
-    await db.delete(idempotencyRecords).where(where);
+    await releaseIdempotencyKey(db, scope);
     throw error;
   }
   const res = c.res;
   if (res.status >= 500) {
-    await db.delete(idempotencyRecords).where(where);
+    await releaseIdempotencyKey(db, scope);
     return;
   }
-  const withhold = operation.policy.replay === "secret_not_replayable" && res.status < 300;
-  await db
-    .update(idempotencyRecords)
-    .set({
-      state: "completed",
-      responseStatus: res.status,
-      responseContentType: res.headers.get("content-type"),
-      responseBody: withhold ? null : await res.clone().text(),
-      secretWithheld: withhold,
-    })
-    .where(where);
+  await completeIdempotencyKey(db, scope, {
+    status: res.status,
+    contentType: res.headers.get("content-type"),
+    body: await res.clone().text(),
+    withhold: operation.policy.replay === "secret_not_replayable" && res.status < 300,
+  });
 };

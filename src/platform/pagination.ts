@@ -77,6 +77,11 @@ export async function decodeCursor(secret: string, binding: CursorBinding, curso
   return { snapshot, after: { createdAt, id } };
 }
 
+/** The MAC part of a well-formed cursor (what DELETE /v1/history/snapshots records), or null. */
+export function cursorMac(cursor: string): string | null {
+  return cursor.length > MAC_LENGTH && cursor.length <= CURSOR_MAX_LENGTH && /^[A-Za-z0-9_-]+$/.test(cursor) ? cursor.slice(-MAC_LENGTH) : null;
+}
+
 /** Page request after decoding: where to start and which snapshot to read. */
 export interface PageRequest {
   snapshot: number;
@@ -89,10 +94,12 @@ export async function pageRequest(
   binding: CursorBinding,
   query: { cursor?: string | undefined; limit: number },
   now = Date.now(),
+  isReleased?: (mac: string) => Promise<boolean>,
 ): Promise<PageRequest> {
   if (!query.cursor) return { snapshot: now, after: null, limit: query.limit };
   if (!secret) throw new ApiError("svc.dependency.unavailable", "Cursor verification is unavailable: no cursor secret is configured.");
   const position = await decodeCursor(secret, binding, query.cursor, now);
+  if (isReleased && (await isReleased(query.cursor.slice(-MAC_LENGTH)))) throw invalidCursor();
   return { snapshot: position.snapshot, after: position.after, limit: query.limit };
 }
 

@@ -21,7 +21,7 @@ export async function databaseAnswers(env: Bindings, timeoutMs = 2000): Promise<
 
 /** Secrets without which authenticated operations cannot work. */
 export function requiredSecretsPresent(env: Bindings): boolean {
-  return Boolean(env.SVC_KEY_PEPPER && env.SVC_CURSOR_SECRET);
+  return Boolean(env.SVC_KEY_PEPPER && env.SVC_CURSOR_SECRET && env.SVC_CAPABILITY_SECRET);
 }
 
 /**

@@ -37,7 +37,7 @@ export const authenticate: MiddlewareHandler<AppEnv> = async (c, next) => {
   const { key, policy } = policyFor(c.req.method === "HEAD" ? "GET" : c.req.method, path);
   if (!policy) throw new HttpProblem(403, FORBIDDEN_UNCLASSIFIED_DETAIL);
   c.set("operation", { key, policy });
-  if (policy.auth === "none") return next();
+  if (policy.auth === "none" || policy.auth === "capability") return next();
 
   const pepper = c.env.SVC_KEY_PEPPER;
   if (!pepper) throw new ApiError("svc.auth.unavailable", "Credential verification is unavailable: no key pepper is configured.");

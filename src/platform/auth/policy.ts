@@ -4,9 +4,12 @@ import type { Scope } from "./scopes";
  * How one operation is reached. `none`: anonymous (probes, public catalogs). `bearer`: an API key holding
  * `scope`. `idempotency` marks writes that take an Idempotency-Key header; `secret_not_replayable` marks
  * writes whose response carries a one-time secret, which is never stored and so never replayed.
+ * `capability`: a storage URL whose query carries an HMAC; the route checks it.
  */
 export type OperationPolicy =
   | { auth: "none" }
+  /** Storage locations: the signed URL itself is the authority (no API key is ever sent there). */
+  | { auth: "capability" }
   | {
       auth: "bearer";
       scope: Scope;
@@ -40,6 +43,32 @@ export const OPERATION_POLICIES: Record<string, OperationPolicy> = {
   "GET /v1/recipes/{recipe_id}": { auth: "bearer", scope: "jobs:read" },
   "GET /v1/me": { auth: "bearer", scope: "identity:read" },
   "GET /v1/developer-onboarding": { auth: "bearer", scope: "identity:read" },
+
+  // Uploads
+  "POST /v1/uploads": { auth: "bearer", scope: "uploads:write", idempotency: "optional" },
+  "POST /v1/uploads/{upload_id}/complete": { auth: "bearer", scope: "uploads:write", idempotency: "required" },
+  "POST /v1/uploads/{upload_id}/abort": { auth: "bearer", scope: "uploads:write", idempotency: "optional" },
+
+  // Jobs
+  "POST /v1/sign": { auth: "bearer", scope: "sign:write", idempotency: "required" },
+  "POST /v1/sign/batch": { auth: "bearer", scope: "sign:write", idempotency: "required" },
+  "GET /v1/jobs": { auth: "bearer", scope: "jobs:read" },
+  "GET /v1/jobs/{job_id}": { auth: "bearer", scope: "jobs:read" },
+  "POST /v1/jobs/{job_id}/cancel": { auth: "bearer", scope: "sign:write", idempotency: "required" },
+
+  // Assets, downloads, receipts, history
+  "GET /v1/assets": { auth: "bearer", scope: "assets:read" },
+  "GET /v1/assets/{asset_id}": { auth: "bearer", scope: "assets:read" },
+  "GET /v1/assets/{asset_id}/detail": { auth: "bearer", scope: "assets:read" },
+  "POST /v1/assets/{asset_id}/download": { auth: "bearer", scope: "assets:read" },
+  "GET /v1/receipts": { auth: "bearer", scope: "assets:read" },
+  "GET /v1/receipts/{receipt_id}": { auth: "bearer", scope: "assets:read" },
+  "DELETE /v1/history/snapshots": { auth: "bearer", scope: "assets:read" },
+
+  // Storage capabilities (Worker-served presigned locations)
+  "PUT /storage/uploads/{upload_id}": { auth: "capability" },
+  "PUT /storage/uploads/{upload_id}/parts/{part_number}": { auth: "capability" },
+  "GET /storage/objects/{object_id}": { auth: "capability" },
 
   // API keys
   "GET /v1/api-keys": { auth: "bearer", scope: "api_keys:read" },

@@ -1,0 +1,65 @@
+import { createRoute } from "@hono/zod-openapi";
+import type { Router } from "../app-types";
+import { formatOf } from "../catalog/formats";
+import { database } from "../db/client";
+import { getAsset } from "../jobs/queries";
+import { notFound, principalOf, publicOrigin } from "../platform/context";
+import { sha256Hex } from "../platform/crypto";
+import { ApiError } from "../platform/errors";
+import { errorResponse, json, NOT_FOUND } from "../platform/openapi";
+import { presign } from "../storage/capabilities";
+import { objectOf } from "./queries";
+import { AssetParams, DownloadResponseSchema } from "./schemas";
+
+/** Download capabilities are short-lived: request a new one after expiry. */
+export const DOWNLOAD_TTL_MS = 15 * 60 * 1000;
+
+const route = createRoute({
+  method: "post",
+  path: "/v1/assets/{asset_id}/download",
+  operationId: "downloadAsset",
+  tags: ["Assets"],
+  summary: "Get a download capability",
+  description:
+    "A new short-lived capability per call for the published bytes (and, for sidecar formats, the .c2pa manifest store). GET `url` with exactly `headers`, without the API key, before `expires_at`; check the bytes against `sha256` and `byte_length`. Store a sidecar as `sidecar_manifest.filename` next to the file: the manifest proves nothing without the bytes it binds.",
+  request: { params: AssetParams },
+  responses: { 200: json(DownloadResponseSchema, "The download capability."), ...NOT_FOUND, 409: errorResponse("Not published yet (`svc.assets.not_published`).") },
+});
+
+export function registerDownloadAsset(app: Router) {
+  app.openapi(route, async (c) => {
+    const tenantId = principalOf(c).tenantId;
+    const db = database(c.env.DB);
+    const asset = await getAsset(db, tenantId, c.req.valid("param").asset_id);
+    if (!asset) throw notFound("asset");
+    if (!asset.publishedObjectId) throw new ApiError("svc.assets.not_published");
+    const output = await objectOf(db, tenantId, asset.publishedObjectId);
+    if (!output) throw new ApiError("svc.assets.not_published");
+    const sidecar = asset.sidecarObjectId ? await objectOf(db, tenantId, asset.sidecarObjectId) : null;
+    const origin = publicOrigin(c);
+    const expiresAt = Date.now() + DOWNLOAD_TTL_MS;
+    const filename = `${asset.id}.${formatOf(output.mediaType)!.extension}`;
+    const request = await presign(c.env, origin, { method: "GET", key: output.r2Key, workerPath: `/storage/objects/${output.id}`, expiresAt, byteLength: null, headers: {} });
+    const sidecarRequest = sidecar
+      ? await presign(c.env, origin, { method: "GET", key: sidecar.r2Key, workerPath: `/storage/objects/${sidecar.id}`, expiresAt, byteLength: null, headers: {} })
+      : null;
+    return c.json(
+      {
+        url: request.url,
+        method: "GET" as const,
+        headers: request.headers,
+        expires_at: request.expires_at,
+        byte_length: output.byteLength,
+        sha256: output.sha256,
+        filename,
+        media_type: output.mediaType,
+        storage_version_sha256: await sha256Hex(`${output.id}:${output.etag}`),
+        sidecar_manifest:
+          sidecar && sidecarRequest
+            ? { url: sidecarRequest.url, headers: sidecarRequest.headers, sha256: sidecar.sha256, byte_length: sidecar.byteLength, filename: `${filename}.c2pa` }
+            : null,
+      },
+      200,
+    );
+  });
+}

@@ -1,0 +1,16 @@
+import { registerReleaseHistorySnapshot } from "../history/delete-snapshot";
+import { createRouter } from "../platform/context";
+import { registerDownloadAsset } from "./download-asset";
+import { registerGetAsset } from "./get-asset";
+import { registerGetAssetDetail } from "./get-asset-detail";
+import { registerListAssets } from "./list-assets";
+
+export function assetRoutes() {
+  const app = createRouter();
+  registerListAssets(app);
+  registerGetAsset(app);
+  registerGetAssetDetail(app);
+  registerDownloadAsset(app);
+  registerReleaseHistorySnapshot(app);
+  return app;
+}

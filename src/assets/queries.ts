@@ -1,0 +1,84 @@
+import { and, count, desc, eq, gte, lt, lte, or, sql } from "drizzle-orm";
+import type { Database } from "../db/client";
+import { assets, jobs, objects, verifications } from "../db/schema";
+import type { PageRequest } from "../platform/pagination";
+
+export type AssetRow = typeof assets.$inferSelect;
+
+export interface AssetFilters {
+  kind?: string | undefined;
+  status?: string | undefined;
+  media?: string | undefined;
+  from?: number | undefined;
+  recipe_id?: string | undefined;
+  verification_outcome?: string | undefined;
+}
+
+function filtered(tenantId: string, f: AssetFilters, snapshot: number) {
+  return and(
+    eq(assets.tenantId, tenantId),
+    lte(assets.createdAt, snapshot),
+    f.kind ? eq(assets.kind, f.kind) : undefined,
+    f.status ? eq(assets.status, f.status as AssetRow["status"]) : undefined,
+    f.media ? sql`lower(${assets.mediaType}) = lower(${f.media})` : undefined,
+    f.from !== undefined ? gte(assets.createdAt, f.from) : undefined,
+    f.recipe_id ? eq(assets.publishedRecipeId, f.recipe_id) : undefined,
+    f.verification_outcome
+      ? sql`EXISTS (SELECT 1 FROM ${verifications} WHERE ${verifications.assetId} = ${assets.id} AND ${verifications.tenantId} = ${assets.tenantId} AND ${verifications.overall} = ${f.verification_outcome})`
+      : undefined,
+  );
+}
+
+export async function listAssets(db: Database, tenantId: string, f: AssetFilters, page: PageRequest) {
+  const after = page.after;
+  const where = filtered(tenantId, f, page.snapshot);
+  const [rows, [total]] = await Promise.all([
+    db
+      .select()
+      .from(assets)
+      .where(and(where, after ? or(lt(assets.createdAt, after.createdAt), and(eq(assets.createdAt, after.createdAt), lt(assets.id, after.id))) : undefined))
+      .orderBy(desc(assets.createdAt), desc(assets.id))
+      .limit(page.limit + 1),
+    db.select({ n: count() }).from(assets).where(where),
+  ]);
+  return { rows, total: total?.n ?? 0 };
+}
+
+export async function assetJobs(db: Database, tenantId: string, assetId: string, page: PageRequest) {
+  const after = page.after;
+  return db
+    .select()
+    .from(jobs)
+    .where(
+      and(
+        eq(jobs.tenantId, tenantId),
+        eq(jobs.assetId, assetId),
+        lte(jobs.createdAt, page.snapshot),
+        after ? or(lt(jobs.createdAt, after.createdAt), and(eq(jobs.createdAt, after.createdAt), lt(jobs.id, after.id))) : undefined,
+      ),
+    )
+    .orderBy(desc(jobs.createdAt), desc(jobs.id))
+    .limit(page.limit + 1);
+}
+
+export async function assetVerifications(db: Database, tenantId: string, assetId: string, page: PageRequest) {
+  const after = page.after;
+  return db
+    .select()
+    .from(verifications)
+    .where(
+      and(
+        eq(verifications.tenantId, tenantId),
+        eq(verifications.assetId, assetId),
+        lte(verifications.createdAt, page.snapshot),
+        after ? or(lt(verifications.createdAt, after.createdAt), and(eq(verifications.createdAt, after.createdAt), lt(verifications.id, after.id))) : undefined,
+      ),
+    )
+    .orderBy(desc(verifications.createdAt), desc(verifications.id))
+    .limit(page.limit + 1);
+}
+
+export async function objectOf(db: Database, tenantId: string, objectId: string) {
+  const [row] = await db.select().from(objects).where(and(eq(objects.tenantId, tenantId), eq(objects.id, objectId))).limit(1);
+  return row ?? null;
+}

@@ -1,0 +1,174 @@
+import { and, eq, inArray } from "drizzle-orm";
+import { ALGORITHMS } from "../catalog/algorithms";
+import { formatOf } from "../catalog/formats";
+import { recipeById } from "../catalog/recipes";
+import type { CapabilityRegistry } from "../catalog/registry";
+import type { Database } from "../db/client";
+import { assets, jobs, jobSteps, objects } from "../db/schema";
+import type { ErrorCode, FieldDetail } from "../platform/errors";
+import { newId } from "../platform/ids";
+import type { JobRow, JobStepRow } from "./queries";
+import { getAsset } from "./queries";
+import type { SignRequestSchema } from "./schemas";
+import type { z } from "@hono/zod-openapi";
+
+export const SIGN_POLICY_VERSION = "svc.sign-policy.v1";
+/** Revision of the tenant's plan at admission; billing plans do not exist yet, so every job is admitted under 1. */
+export const PLAN_REVISION = 1;
+
+export type SignRequest = z.infer<typeof SignRequestSchema>;
+
+/** What a job keeps from its request, frozen at admission (SPEC "Immutability"). */
+export interface AdmittedRequest {
+  recipe_id: string;
+  recipe_definition: { version: number; kind: string; lane: string; required_steps: string[] };
+  watermark_algorithm: string | null;
+  watermark_strength: "subtle" | "balanced" | "robust" | null;
+  fingerprint_algorithms: string[];
+  ai_declaration: { digital_source_type: string; model: string | null } | null;
+  creator_id: string | null;
+}
+
+export type AdmissionResult =
+  | { status: "admitted"; job: JobRow; steps: JobStepRow[] }
+  | { status: "asset_not_found" }
+  | { status: "refused"; code: ErrorCode; message: string; field?: FieldDetail };
+
+const refuse = (code: ErrorCode, message: string, field?: string): AdmissionResult => ({
+  status: "refused",
+  code,
+  message,
+  ...(field ? { field: { location: "body" as const, field, code: "not_applicable", message } } : {}),
+});
+
+/**
+ * Admits a sign request: every rule of SPEC "Sign request" is checked against the recipe, the asset's
+ * inspected media type and what this deployment has installed, before anything is written. The asset moves to
+ * `processing` with a conditional update, so two concurrent requests cannot both admit a job for it.
+ */
+export async function admitSign(
+  db: Database,
+  registry: CapabilityRegistry,
+  tenantId: string,
+  request: SignRequest,
+  options: { asynchronousOnly?: boolean } = {},
+  now = Date.now(),
+): Promise<AdmissionResult> {
+  const asset = await getAsset(db, tenantId, request.asset_id);
+  if (!asset) return { status: "asset_not_found" };
+  if (!request.recipe_id) return refuse("svc.request.invalid", "recipe_id is required: this key has no signing profile with a default recipe.", "recipe_id");
+  const recipe = recipeById(request.recipe_id);
+  if (!recipe) return refuse("svc.sign.recipe_unknown", `No recipe ${request.recipe_id} exists.`, "recipe_id");
+
+  if (asset.status === "published") return refuse("svc.sign.asset_published", "The asset is already published; upload the media again to sign it anew.");
+  if (asset.status === "processing") return refuse("svc.sign.asset_busy", "A job for this asset is still running.");
+  if (asset.status !== "uploaded" && asset.status !== "failed") return refuse("svc.sign.asset_not_uploaded", "The asset's upload is not completed.");
+  const mediaType = asset.mediaType!;
+  const format = formatOf(mediaType)!;
+
+  const status = registry.recipeStatus(recipe);
+  if (!status.available) return refuse("svc.sign.recipe_unavailable", `${recipe.recipe_id} is not available in this deployment (${status.reason}).`, "recipe_id");
+  if (!status.active_media_types.includes(mediaType)) {
+    return refuse("svc.sign.media_type_not_supported", `${recipe.recipe_id} does not accept ${mediaType} in this deployment.`, "recipe_id");
+  }
+
+  const watermarks = recipe.kind !== "sign_only";
+  if (!watermarks && request.watermark_algorithm) return refuse("svc.sign.option_not_applicable", "watermark_algorithm needs a watermark recipe.", "watermark_algorithm");
+  if (!watermarks && request.watermark_strength) return refuse("svc.sign.option_not_applicable", "watermark_strength needs a watermark recipe.", "watermark_strength");
+  if (request.ai_declaration && recipe.kind !== "sign_only") return refuse("svc.sign.option_not_applicable", "ai_declaration needs a sign-only recipe.", "ai_declaration");
+
+  let watermarkAlgorithm: string | null = null;
+  if (watermarks) {
+    const offered = ALGORITHMS.filter((a) => a.kind === "watermark" && a.modality === format.modality);
+    const chosen = request.watermark_algorithm ? offered.find((a) => a.algorithm === request.watermark_algorithm) : offered.find((a) => a.is_default);
+    if (!chosen) return refuse("svc.sign.algorithm_not_offered", `${request.watermark_algorithm} is not offered for ${format.modality}.`, "watermark_algorithm");
+    if (!registry.algorithmAvailability(chosen).available) return refuse("svc.sign.algorithm_unavailable", `${chosen.algorithm} is not available in this deployment.`, "watermark_algorithm");
+    watermarkAlgorithm = chosen.algorithm;
+  }
+
+  let fingerprints: string[] = [];
+  const fingerprinting = recipe.required_steps.includes("fingerprint");
+  if (request.fingerprint_algorithms && !fingerprinting) {
+    return refuse("svc.sign.option_not_applicable", `${recipe.recipe_id} records no optional fingerprints.`, "fingerprint_algorithms");
+  }
+  const offeredFingerprints = ALGORITHMS.filter((a) => a.kind === "fingerprint" && a.modality === format.modality);
+  if (fingerprinting) {
+    const names = request.fingerprint_algorithms ?? offeredFingerprints.filter((a) => a.is_default).map((a) => a.algorithm);
+    for (const name of names) {
+      const algorithm = offeredFingerprints.find((a) => a.algorithm === name);
+      if (!algorithm) return refuse("svc.sign.algorithm_not_offered", `${name} is not offered for ${format.modality}.`, "fingerprint_algorithms");
+      if (!registry.algorithmAvailability(algorithm).available) return refuse("svc.sign.algorithm_unavailable", `${name} is not available in this deployment.`, "fingerprint_algorithms");
+    }
+    fingerprints = names;
+  }
+  // The locked fingerprint (image ISCC) is always added where it applies.
+  for (const locked of offeredFingerprints.filter((a) => a.locked)) {
+    if (!fingerprints.includes(locked.algorithm) && registry.algorithmAvailability(locked).available) fingerprints.push(locked.algorithm);
+  }
+
+  if (request.creator_id) return refuse("svc.sign.creator_unknown", "No enrolled creator identity has this id.", "creator_id");
+
+  const express = !options.asynchronousOnly && request.mode === "express" && recipe.express && ["image/jpeg", "image/png", "image/webp", "image/tiff", "image/avif"].includes(mediaType);
+  const admitted: AdmittedRequest = {
+    recipe_id: recipe.recipe_id,
+    recipe_definition: { version: recipe.version, kind: recipe.kind, lane: recipe.lane, required_steps: recipe.required_steps },
+    watermark_algorithm: watermarkAlgorithm,
+    watermark_strength: watermarks ? (request.watermark_strength ?? "balanced") : null,
+    fingerprint_algorithms: fingerprints,
+    ai_declaration: request.ai_declaration ? { digital_source_type: request.ai_declaration.digital_source_type, model: request.ai_declaration.model ?? null } : null,
+    creator_id: request.creator_id ?? null,
+  };
+
+  // Claim the asset first: only one request can move it to processing.
+  const claimed = await db
+    .update(assets)
+    .set({ status: "processing", updatedAt: now })
+    .where(and(eq(assets.tenantId, tenantId), eq(assets.id, asset.id), inArray(assets.status, ["uploaded", "failed"])))
+    .returning({ id: assets.id });
+  if (claimed.length !== 1) return refuse("svc.sign.asset_busy", "A job for this asset is already running.");
+
+  const [source] = await db.select({ inspection: objects.inspection }).from(objects).where(and(eq(objects.tenantId, tenantId), eq(objects.id, asset.sourceObjectId!))).limit(1);
+  const job: JobRow = {
+    id: newId("job"),
+    tenantId,
+    assetId: asset.id,
+    recipeId: recipe.recipe_id,
+    recipeVersion: recipe.version,
+    policyVersion: SIGN_POLICY_VERSION,
+    activePlanRevision: PLAN_REVISION,
+    kind: recipe.kind,
+    mode: express ? "express" : "standard",
+    state: "queued",
+    admitted: JSON.stringify(admitted),
+    mediaInspection: source?.inspection ?? null,
+    errorCode: null,
+    errorMessage: null,
+    cancelRequestedAt: null,
+    cancelReason: null,
+    terminalAt: null,
+    receiptId: null,
+    publicationId: null,
+    verificationId: null,
+    attempts: 0,
+    createdAt: now,
+    updatedAt: now,
+  };
+  const steps: JobStepRow[] = recipe.required_steps.map((step, position) => ({
+    jobId: job.id,
+    tenantId,
+    step,
+    position,
+    state: "pending",
+    startedAt: null,
+    completedAt: null,
+    output: null,
+    errorCode: null,
+  }));
+  try {
+    await db.batch([db.insert(jobs).values(job), db.insert(jobSteps).values(steps)]);
+  } catch (error) {
+    await db.update(assets).set({ status: asset.status, updatedAt: now }).where(eq(assets.id, asset.id));
+    throw error;
+  }
+  return { status: "admitted", job, steps };
+}

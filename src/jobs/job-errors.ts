@@ -1,0 +1,12 @@
+/**
+ * Reason codes a failed or rejected job reports in `error_code` (not HTTP errors). Documented on /docs/errors.
+ */
+export const JOB_ERROR_CODES = {
+  "svc.jobs.source_unavailable": "The uploaded bytes could not be read back unchanged from storage.",
+  "svc.jobs.sign_failed": "The C2PA engine could not sign this file.",
+  "svc.jobs.output_invalid": "The signed output did not validate with the reference engine, so it was not published.",
+  "svc.jobs.media_unsupported": "The engine does not support this media type.",
+  "svc.jobs.step_unavailable": "A step of the recipe is not installed in this deployment.",
+} as const;
+
+export type JobErrorCode = keyof typeof JOB_ERROR_CODES;

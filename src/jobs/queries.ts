@@ -1,0 +1,71 @@
+import { and, asc, desc, eq, inArray, lt, lte, or } from "drizzle-orm";
+import type { Database } from "../db/client";
+import { assets, jobs, jobSteps, objects } from "../db/schema";
+
+export type JobRow = typeof jobs.$inferSelect;
+export type JobStepRow = typeof jobSteps.$inferSelect;
+
+export async function getJob(db: Database, tenantId: string, jobId: string) {
+  const [row] = await db.select().from(jobs).where(and(eq(jobs.tenantId, tenantId), eq(jobs.id, jobId))).limit(1);
+  return row ?? null;
+}
+
+export async function stepsOf(db: Database, jobIds: string[]) {
+  if (jobIds.length === 0) return new Map<string, JobStepRow[]>();
+  const rows = await db.select().from(jobSteps).where(inArray(jobSteps.jobId, jobIds)).orderBy(asc(jobSteps.position));
+  const byJob = new Map<string, JobStepRow[]>();
+  for (const row of rows) byJob.set(row.jobId, [...(byJob.get(row.jobId) ?? []), row]);
+  return byJob;
+}
+
+export async function listJobs(
+  db: Database,
+  tenantId: string,
+  filters: { kind?: string | undefined; state?: string | undefined },
+  page: { snapshot: number; after: { createdAt: number; id: string } | null; limit: number },
+) {
+  const after = page.after;
+  return db
+    .select()
+    .from(jobs)
+    .where(
+      and(
+        eq(jobs.tenantId, tenantId),
+        lte(jobs.createdAt, page.snapshot),
+        filters.kind ? eq(jobs.kind, filters.kind as JobRow["kind"]) : undefined,
+        filters.state ? eq(jobs.state, filters.state as JobRow["state"]) : undefined,
+        after ? or(lt(jobs.createdAt, after.createdAt), and(eq(jobs.createdAt, after.createdAt), lt(jobs.id, after.id))) : undefined,
+      ),
+    )
+    .orderBy(desc(jobs.createdAt), desc(jobs.id))
+    .limit(page.limit + 1);
+}
+
+export async function getAsset(db: Database, tenantId: string, assetId: string) {
+  const [row] = await db.select().from(assets).where(and(eq(assets.tenantId, tenantId), eq(assets.id, assetId))).limit(1);
+  return row ?? null;
+}
+
+export async function getObject(db: Database, tenantId: string, objectId: string) {
+  const [row] = await db.select().from(objects).where(and(eq(objects.tenantId, tenantId), eq(objects.id, objectId))).limit(1);
+  return row ?? null;
+}
+
+/** A job of this asset that has not reached a terminal state. */
+export async function activeJobOf(db: Database, tenantId: string, assetId: string) {
+  const [row] = await db
+    .select({ id: jobs.id })
+    .from(jobs)
+    .where(and(eq(jobs.tenantId, tenantId), eq(jobs.assetId, assetId), inArray(jobs.state, ["accepted", "queued", "running", "cancel_requested"])))
+    .limit(1);
+  return row ?? null;
+}
+
+/** Jobs admitted but not picked up in time (their queue message was lost): the cron sweep re-enqueues them. */
+export async function staleQueuedJobs(db: Database, olderThan: number, limit = 100) {
+  return db
+    .select({ id: jobs.id, tenantId: jobs.tenantId })
+    .from(jobs)
+    .where(and(eq(jobs.state, "queued"), lt(jobs.updatedAt, olderThan)))
+    .limit(limit);
+}

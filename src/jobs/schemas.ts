@@ -1,0 +1,137 @@
+import { z } from "@hono/zod-openapi";
+import { idSchema } from "../platform/ids";
+import { NextCursorSchema } from "../platform/pagination";
+import { Timestamp } from "../platform/openapi";
+import { AssetIdSchema } from "../uploads/schemas";
+
+export const JOB_STATES = ["accepted", "queued", "running", "cancel_requested", "completed", "canceled", "expired", "rejected", "failed"] as const;
+export const TERMINAL_STATES = ["completed", "canceled", "expired", "rejected", "failed"] as const;
+export type JobState = (typeof JOB_STATES)[number];
+
+export const JobIdSchema = idSchema("job", "Job id.");
+export const RecipeIdSchema = z.string().regex(/^rcp_[a-z0-9_]{3,64}$/).openapi({ description: "Recipe id.", example: "rcp_system_sign_only" });
+
+/** IPTC digital source types a declaration may state (C2PA `digitalSourceType`). */
+export const DIGITAL_SOURCE_TYPES = [
+  "trainedAlgorithmicMedia",
+  "compositeWithTrainedAlgorithmicMedia",
+  "algorithmicMedia",
+  "compositeSynthetic",
+  "digitalCreation",
+] as const;
+
+export const AiDeclarationRequestSchema = z
+  .object({
+    digital_source_type: z.enum(DIGITAL_SOURCE_TYPES).openapi({
+      description: "IPTC digital source type recorded with the c2pa.created action (http://cv.iptc.org/newscodes/digitalsourcetype/<value>).",
+      example: "trainedAlgorithmicMedia",
+    }),
+    model: z.string().min(1).max(200).nullable().optional().openapi({ description: "Generative model name, recorded as the action's software agent.", example: "example-diffusion-2" }),
+  })
+  .openapi("AiDeclarationRequest");
+
+export const SignRequestSchema = z
+  .object({
+    asset_id: AssetIdSchema,
+    recipe_id: RecipeIdSchema.nullable().optional(),
+    mode: z.enum(["express", "standard"]).nullable().optional().openapi({ description: "`express` runs express-capable watermark recipes in the request; omitted means standard.", example: "standard" }),
+    watermark_algorithm: z
+      .enum(["audioseal", "audioseal-mm02-4", "pixelseal", "trustmark-b", "trustmark-c", "trustmark-p", "trustmark-q", "videoseal-image", "pixelseal-video", "videoseal"])
+      .nullable()
+      .optional()
+      .openapi({ description: "Watermark recipes only; must be offered and available for the media type.", example: "pixelseal" }),
+    watermark_strength: z.enum(["subtle", "balanced", "robust"]).nullable().optional().openapi({ description: "Watermark recipes only; default balanced.", example: "balanced" }),
+    fingerprint_algorithms: z
+      .array(z.enum(["chromaprint", "audfprint", "iscc-audio", "iscc-image", "dinov2", "pdq", "dinov2-lsh256", "tmk-pdqf", "vpdq"]))
+      .min(1)
+      .refine((a) => new Set(a).size === a.length, { message: "Each algorithm may be named once." })
+      .nullable()
+      .optional()
+      .openapi({ description: "Replaces the default fingerprint set; the locked image ISCC code is always added.", example: ["iscc-image", "pdq"] }),
+    ai_declaration: AiDeclarationRequestSchema.nullable().optional().openapi({ description: "Declares generative-model origin; sign-only recipes only." }),
+    creator_id: idSchema("creatorIdentity", "Enrolled creator to attribute.").nullable().optional(),
+  })
+  .openapi("SignRequest");
+
+export const JobStepResponseSchema = z
+  .object({
+    step: z.string().openapi({ description: "Step name.", example: "sign" }),
+    state: z.enum(["pending", "running", "completed", "failed", "skipped"]).openapi({ description: "Step state.", example: "completed" }),
+    started_at: Timestamp("When the step started.").nullable(),
+    completed_at: Timestamp("When the step finished.").nullable(),
+    error_code: z.string().nullable().openapi({ description: "Why the step failed.", example: null }),
+  })
+  .openapi("JobStepResponse");
+
+export const JobProgressResponseSchema = z
+  .object({
+    completed_steps: z.number().int().min(0).openapi({ description: "Steps finished.", example: 2 }),
+    total_steps: z.number().int().min(1).openapi({ description: "Steps of the recipe.", example: 3 }),
+    percent: z.number().int().min(0).max(100).openapi({ description: "Whole-number percentage of steps finished.", example: 66 }),
+    current_step: z.string().nullable().openapi({ description: "The step running now, if any.", example: "sign" }),
+  })
+  .openapi("JobProgressResponse");
+
+export const JobResultResponseSchema = z
+  .object({
+    receipt_id: idSchema("receipt", "Receipt of the publication."),
+    publication_id: z.string().regex(/^pub_[a-z2-7]{16}$/).openapi({ description: "Publication id.", example: "pub_abcdefghij234567" }),
+    verification_id: idSchema("verification", "Verification evidence of the published output, readable at once."),
+  })
+  .openapi("JobResultResponse");
+
+const FactsSchema = z
+  .object({
+    media_type: z.string().openapi({ description: "Media type sniffed from the bytes.", example: "image/jpeg" }),
+    container: z.string().openapi({ description: "Container family.", example: "jpeg" }),
+    modality: z.string().openapi({ description: "Media family.", example: "image" }),
+    byte_length: z.number().int().openapi({ description: "Size in bytes.", example: 48213 }),
+    width: z.number().int().nullable().openapi({ description: "Width in pixels.", example: 1024 }),
+    height: z.number().int().nullable().openapi({ description: "Height in pixels.", example: 768 }),
+    duration_seconds: z.number().nullable().openapi({ description: "Duration.", example: null }),
+    frames_per_second: z.number().nullable().openapi({ description: "Frame rate.", example: null }),
+    video_codec: z.string().nullable().openapi({ description: "Video codec.", example: null }),
+    audio_codec: z.string().nullable().openapi({ description: "Audio codec.", example: null }),
+    bit_depth: z.number().int().nullable().openapi({ description: "Bits per sample.", example: 8 }),
+    chroma_subsampling: z.string().nullable().openapi({ description: "Chroma subsampling.", example: "4:2:0" }),
+    sample_rate: z.number().int().nullable().openapi({ description: "Audio sample rate.", example: null }),
+    channels: z.number().int().nullable().openapi({ description: "Audio channels.", example: null }),
+    has_c2pa_manifest: z.boolean().openapi({ description: "Whether the source already carried a manifest store.", example: false }),
+  })
+  .openapi("NormalizedInspectionFacts");
+
+export const JobResponseSchema = z
+  .object({
+    job_id: JobIdSchema,
+    asset_id: AssetIdSchema,
+    recipe_id: RecipeIdSchema,
+    recipe_version: z.number().int().min(1).openapi({ description: "Recipe version the job was admitted with.", example: 1 }),
+    policy_version: z.string().openapi({ description: "Signing policy version at admission.", example: "svc.sign-policy.v1" }),
+    active_plan_revision: z.number().int().openapi({ description: "Revision of the tenant's plan at admission (1 until billing plans exist).", example: 1 }),
+    mode: z.enum(["standard", "express"]).openapi({ description: "Processing mode.", example: "standard" }),
+    state: z.enum(JOB_STATES).openapi({ description: "Job state; terminal: completed, failed, rejected, canceled, expired.", example: "queued" }),
+    progress: JobProgressResponseSchema,
+    steps: z.array(JobStepResponseSchema).openapi({ description: "The recipe's steps, in order." }),
+    media_inspection: FactsSchema.nullable().openapi({ description: "What inspection found in the source bytes." }),
+    error_code: z.string().nullable().openapi({ description: "Set when the job failed or was rejected.", example: null }),
+    error_message: z.string().nullable().openapi({ description: "Human-readable reason for error_code.", example: null }),
+    cancel_requested_at: Timestamp("When cancellation was requested.").nullable(),
+    terminal_at: Timestamp("When the job reached a terminal state.").nullable(),
+    created_at: Timestamp("When the job was admitted."),
+    result: JobResultResponseSchema.nullable().openapi({ description: "Present only for a completed job." }),
+  })
+  .openapi("JobResponse");
+
+export const JobPageSchema = z
+  .object({ items: z.array(JobResponseSchema).openapi({ description: "Jobs, newest first." }), next_cursor: NextCursorSchema })
+  .openapi("JobPage");
+
+export const CancelJobRequestSchema = z
+  .object({ reason: z.string().max(500).nullable().optional().openapi({ description: "Why, for the record.", example: "Uploaded the wrong file" }) })
+  .openapi("CancelJobRequest");
+
+export const SignBatchRequestSchema = z
+  .object({ items: z.array(SignRequestSchema).min(1).max(100).openapi({ description: "1 to 100 sign requests; each item's `mode` is ignored (always asynchronous)." }) })
+  .openapi("SignBatchRequest");
+
+export const JobParams = z.object({ job_id: JobIdSchema.openapi({ param: { name: "job_id", in: "path" } }) });

@@ -1,0 +1,29 @@
+import { and, eq, inArray } from "drizzle-orm";
+import type { Database } from "../db/client";
+import { jobs } from "../db/schema";
+import { finishCanceled } from "./runner";
+import { getJob, stepsOf, type JobRow, type JobStepRow } from "./queries";
+
+export type CancelResult = { status: "canceled" | "cancel_requested"; job: JobRow; steps: JobStepRow[] } | { status: "not_found" } | { status: "terminal"; job: JobRow };
+
+/**
+ * Requests cancellation. A job that has not started is canceled at once; a running one is marked
+ * `cancel_requested` and the runner stops before its next step. Publication checks the mark in the same
+ * transaction, so a cancelled job never publishes.
+ */
+export async function cancelJob(db: Database, tenantId: string, jobId: string, reason: string | null, now = Date.now()): Promise<CancelResult> {
+  const job = await getJob(db, tenantId, jobId);
+  if (!job) return { status: "not_found" };
+  if (["completed", "canceled", "expired", "rejected", "failed"].includes(job.state)) return { status: "terminal", job };
+  await db
+    .update(jobs)
+    .set({ state: "cancel_requested", cancelRequestedAt: job.cancelRequestedAt ?? now, cancelReason: reason, updatedAt: now })
+    .where(and(eq(jobs.id, job.id), inArray(jobs.state, ["accepted", "queued", "running", "cancel_requested"])));
+  let after = (await getJob(db, tenantId, jobId))!;
+  if (job.state === "queued" || job.state === "accepted") {
+    await finishCanceled(db, after);
+    after = (await getJob(db, tenantId, jobId))!;
+  }
+  const steps = (await stepsOf(db, [job.id])).get(job.id) ?? [];
+  return { status: after.state === "canceled" ? "canceled" : "cancel_requested", job: after, steps };
+}

@@ -1,0 +1,87 @@
+import { createRoute, z } from "@hono/zod-openapi";
+import type { Router } from "../app-types";
+import { canonicalJson } from "../catalog/canonical-json";
+import { registry } from "../catalog/installed";
+import { database } from "../db/client";
+import { principalOf, publicOrigin } from "../platform/context";
+import { sha256Hex } from "../platform/crypto";
+import { ERROR_CODES, ErrorResponseSchema, errorBody } from "../platform/errors";
+import { claimIdempotencyKey, completeIdempotencyKey, releaseIdempotencyKey } from "../platform/idempotency";
+import { json } from "../platform/openapi";
+import { admitSign } from "./admission";
+import { enqueueJob } from "./runner";
+import { JobResponseSchema, SignBatchRequestSchema } from "./schemas";
+import { jobView } from "./view";
+
+const BatchItemResultSchema = z
+  .object({
+    index: z.number().int().min(0).openapi({ description: "Position of the item in the request.", example: 0 }),
+    status: z.number().int().openapi({ description: "What POST /v1/sign would have answered for this item alone: 202, or an error status.", example: 202 }),
+    job: JobResponseSchema.nullable().openapi({ description: "The admitted job (also on replay)." }),
+    error: ErrorResponseSchema.nullable().openapi({ description: "Why the item was refused." }),
+  })
+  .openapi("SignBatchItemResult");
+
+const route = createRoute({
+  method: "post",
+  path: "/v1/sign/batch",
+  operationId: "signBatch",
+  tags: ["Jobs"],
+  summary: "Start up to 100 signing jobs",
+  description:
+    "Admits each item in order and independently: a refused item reports its own status and error without rolling back the others. Item i uses the idempotency key `<Idempotency-Key>.b<i>` for POST /v1/sign, so replaying the batch returns the same jobs. Items always run asynchronously.",
+  request: {
+    headers: z.object({
+      "idempotency-key": z.string().max(196).regex(/^[!-~]+$/).openapi({ description: "Required; at most 196 characters (item keys append `.b<i>`).", example: "batch-2026-11-22-001" }),
+    }),
+    body: { content: { "application/json": { schema: SignBatchRequestSchema } }, required: true },
+  },
+  responses: { 202: json(z.object({ items: z.array(BatchItemResultSchema).openapi({ description: "One result per item, in request order." }) }).openapi("SignBatchResponse"), "Per-item results.") },
+});
+
+export function registerSignBatch(app: Router) {
+  app.openapi(route, async (c) => {
+    const tenantId = principalOf(c).tenantId;
+    const key = c.req.valid("header")["idempotency-key"];
+    const db = database(c.env.DB);
+    const ctx = { requestId: c.get("requestId"), origin: publicOrigin(c) };
+    const items = [];
+    for (const [index, item] of c.req.valid("json").items.entries()) {
+      const { mode: _ignored, ...request } = item;
+      const scope = { tenantId, operation: "POST /v1/sign", key: `${key}.b${index}` };
+      const claim = await claimIdempotencyKey(db, scope, await sha256Hex(canonicalJson(request)), Date.now());
+      if (claim.status === "replay") {
+        const body = JSON.parse(claim.row.responseBody ?? "null");
+        const ok = (claim.row.responseStatus ?? 500) < 300;
+        items.push({ index, status: claim.row.responseStatus ?? 500, job: ok ? body : null, error: ok ? null : body });
+        continue;
+      }
+      if (claim.status === "conflict") {
+        const code = claim.reason === "key_reused" ? "svc.idempotency.key_reused" : "svc.idempotency.request_in_progress";
+        items.push({ index, status: ERROR_CODES[code].status, job: null, error: errorBody(code, ERROR_CODES[code].summary, ctx) });
+        continue;
+      }
+      try {
+        const result = await admitSign(db, registry, tenantId, request, { asynchronousOnly: true });
+        if (result.status === "admitted") {
+          const job = jobView(result.job, result.steps);
+          c.executionCtx.waitUntil(enqueueJob(c.env, result.job).catch(() => undefined));
+          await completeIdempotencyKey(db, scope, { status: 202, contentType: "application/json", body: JSON.stringify(job), withhold: false });
+          items.push({ index, status: 202, job, error: null });
+        } else {
+          const error =
+            result.status === "asset_not_found"
+              ? errorBody("svc.resource.not_found", "The asset does not exist for this tenant.", ctx)
+              : errorBody(result.code, result.message, ctx, result.field ? { fieldDetails: [result.field] } : {});
+          const status = ERROR_CODES[error.code as keyof typeof ERROR_CODES].status;
+          await completeIdempotencyKey(db, scope, { status, contentType: "application/json", body: JSON.stringify(error), withhold: false });
+          items.push({ index, status, job: null, error });
+        }
+      } catch (error) {
+        await releaseIdempotencyKey(db, scope);
+        throw error;
+      }
+    }
+    return c.json({ items }, 202);
+  });
+}

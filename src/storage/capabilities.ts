@@ -1,0 +1,92 @@
+import { AwsClient } from "aws4fetch";
+import type { Bindings } from "../env";
+import { hmacSha256, timingSafeEqual } from "../platform/crypto";
+import { base64url, fromBase64url } from "../platform/encoding";
+
+/*
+ * Storage capabilities: short-lived URLs that carry their own authority, so clients never send the API key to
+ * a storage location. With R2's S3 credentials configured (production) they are SigV4-presigned R2 URLs;
+ * otherwise (local, tests) the Worker serves them itself under /storage/..., authorized by an HMAC over
+ * method, object key, expiry and exact length, checked in constant time.
+ */
+
+export interface CapabilityClaims {
+  method: "GET" | "PUT";
+  /** The R2 object key (plus `#part=N` for multipart parts). */
+  resource: string;
+  expiresAt: number;
+  /** Exact byte length a PUT must carry; null for GET. */
+  byteLength: number | null;
+}
+
+export interface PresignedRequest {
+  method: "GET" | "PUT";
+  url: string;
+  headers: Record<string, string>;
+  expires_at: string;
+}
+
+function message(c: CapabilityClaims): string {
+  return `svc.capability.v1\n${c.method}\n${c.resource}\n${c.expiresAt}\n${c.byteLength ?? "-"}`;
+}
+
+export async function signCapability(secret: string, claims: CapabilityClaims): Promise<string> {
+  return base64url(await hmacSha256(secret, message(claims)));
+}
+
+export type CapabilityCheck = { status: "valid" } | { status: "invalid" } | { status: "expired" };
+
+export async function verifyCapability(secret: string, claims: CapabilityClaims, signature: string, now = Date.now()): Promise<CapabilityCheck> {
+  const presented = fromBase64url(signature);
+  const expected = await hmacSha256(secret, message(claims));
+  if (!presented || !timingSafeEqual(presented, expected)) return { status: "invalid" };
+  return claims.expiresAt > now ? { status: "valid" } : { status: "expired" };
+}
+
+function s3Client(env: Bindings): { client: AwsClient; base: string } | null {
+  if (!env.SVC_R2_S3_ENDPOINT || !env.SVC_R2_ACCESS_KEY_ID || !env.SVC_R2_SECRET_ACCESS_KEY || !env.SVC_R2_BUCKET) return null;
+  return {
+    client: new AwsClient({ accessKeyId: env.SVC_R2_ACCESS_KEY_ID, secretAccessKey: env.SVC_R2_SECRET_ACCESS_KEY, service: "s3", region: "auto" }),
+    base: `${env.SVC_R2_S3_ENDPOINT.replace(/\/+$/, "")}/${env.SVC_R2_BUCKET}`,
+  };
+}
+
+/** Chooses the presigning method: R2 SigV4 in production, a Worker-served capability otherwise. */
+export async function presign(
+  env: Bindings,
+  origin: string,
+  request: {
+    method: "GET" | "PUT";
+    key: string;
+    /** Worker-served path (without query) for the capability variant. */
+    workerPath: string;
+    expiresAt: number;
+    byteLength: number | null;
+    headers: Record<string, string>;
+    /** Multipart part: SigV4 needs the part number and R2 upload id in the query. */
+    part?: { number: number; uploadId: string };
+  },
+): Promise<PresignedRequest> {
+  const expires_at = new Date(request.expiresAt).toISOString();
+  const s3 = s3Client(env);
+  if (s3) {
+    const url = new URL(`${s3.base}/${request.key.split("/").map(encodeURIComponent).join("/")}`);
+    if (request.part) {
+      url.searchParams.set("partNumber", String(request.part.number));
+      url.searchParams.set("uploadId", request.part.uploadId);
+    }
+    url.searchParams.set("X-Amz-Expires", String(Math.max(1, Math.floor((request.expiresAt - Date.now()) / 1000))));
+    const signed = await s3.client.sign(url.toString(), { method: request.method, headers: request.headers, aws: { signQuery: true } });
+    return { method: request.method, url: signed.url, headers: request.headers, expires_at };
+  }
+  if (!env.SVC_CAPABILITY_SECRET) throw new Error("no capability secret configured");
+  const resource = request.part ? `${request.key}#part=${request.part.number}` : request.key;
+  const signature = await signCapability(env.SVC_CAPABILITY_SECRET, {
+    method: request.method,
+    resource,
+    expiresAt: request.expiresAt,
+    byteLength: request.byteLength,
+  });
+  const url = `${origin}${request.workerPath}?expires=${request.expiresAt}&signature=${signature}`;
+  return { method: request.method, url, headers: request.headers, expires_at };
+}

@@ -1,0 +1,161 @@
+import { createRoute, z } from "@hono/zod-openapi";
+import { eq } from "drizzle-orm";
+import type { Router } from "../app-types";
+import { database } from "../db/client";
+import { objects } from "../db/schema";
+import { createRouter } from "../platform/context";
+import { ApiError } from "../platform/errors";
+import { idSchema } from "../platform/ids";
+import { errorResponse } from "../platform/openapi";
+import { getUploadById, type UploadRow } from "../uploads/queries";
+import { uploadIsOpen } from "../uploads/service";
+import { type CapabilityClaims, verifyCapability } from "./capabilities";
+
+/*
+ * The Worker-served storage locations behind presigned URLs (used when R2's S3 credentials are not
+ * configured: locally, in tests). They answer like object storage (an ETag header, bodies are raw bytes) and
+ * refuse anything but the exact request the capability was issued for.
+ */
+
+const CapabilityQuery = z.object({
+  expires: z.string().regex(/^\d{1,16}$/).openapi({ description: "Expiry (ms since epoch), as issued.", example: "1763800000000" }),
+  signature: z.string().regex(/^[A-Za-z0-9_-]{43}$/).openapi({ description: "Capability signature, as issued.", example: "a".repeat(43) }),
+});
+
+const StorageErrors = {
+  403: errorResponse("Signature invalid (`svc.storage.capability_invalid`) or expired (`svc.storage.capability_expired`)."),
+  409: errorResponse("The upload no longer accepts bytes (`svc.storage.upload_closed`)."),
+};
+
+async function authorize(secret: string | undefined, claims: CapabilityClaims, signature: string) {
+  if (!secret) throw new ApiError("svc.dependency.unavailable", "Storage capabilities are not configured.");
+  const check = await verifyCapability(secret, claims, signature);
+  if (check.status === "invalid") throw new ApiError("svc.storage.capability_invalid");
+  if (check.status === "expired") throw new ApiError("svc.storage.capability_expired");
+}
+
+/** The request body as a stream of exactly `length` bytes (R2 needs a known length). */
+function exactBody(request: Request, length: number): ReadableStream {
+  const declared = request.headers.get("content-length");
+  if (declared !== null && Number(declared) !== length) {
+    throw new ApiError("svc.storage.length_mismatch", `This URL takes exactly ${length} bytes; the request declares ${declared}.`);
+  }
+  if (!request.body) throw new ApiError("svc.storage.length_mismatch", `This URL takes exactly ${length} bytes; the request has none.`);
+  const fixed = new FixedLengthStream(length);
+  void request.body.pipeTo(fixed.writable).catch(() => undefined);
+  return fixed.readable;
+}
+
+async function openUpload(env: { DB: D1Database }, uploadId: string): Promise<UploadRow> {
+  const upload = await getUploadById(database(env.DB), uploadId);
+  // An unknown upload answers like a bad signature: a capability never reveals what exists.
+  if (!upload) throw new ApiError("svc.storage.capability_invalid");
+  return upload;
+}
+
+const putUpload = createRoute({
+  method: "put",
+  path: "/storage/uploads/{upload_id}",
+  operationId: "putUploadContent",
+  tags: ["Storage"],
+  summary: "Send an upload's bytes (presigned)",
+  description: "The `upload.url` of a single upload. Send exactly the declared bytes with the returned headers; no API key. Answers 200 with an ETag header.",
+  request: { params: z.object({ upload_id: idSchema("upload", "Upload id.").openapi({ param: { name: "upload_id", in: "path" } }) }), query: CapabilityQuery },
+  responses: { 200: { description: "Stored. The ETag header identifies the bytes." }, ...StorageErrors },
+});
+
+const putPart = createRoute({
+  method: "put",
+  path: "/storage/uploads/{upload_id}/parts/{part_number}",
+  operationId: "putUploadPart",
+  tags: ["Storage"],
+  summary: "Send one part of a multipart upload (presigned)",
+  description: "A `parts[].url` of a multipart upload. Keep the ETag header of the answer and send it back on complete.",
+  request: {
+    params: z.object({
+      upload_id: idSchema("upload", "Upload id.").openapi({ param: { name: "upload_id", in: "path" } }),
+      part_number: z.coerce.number().int().min(1).max(10000).openapi({ param: { name: "part_number", in: "path" }, description: "Part number.", example: 1 }),
+    }),
+    query: CapabilityQuery,
+  },
+  responses: { 200: { description: "Stored. The ETag header is the part's ETag." }, ...StorageErrors },
+});
+
+const getObject = createRoute({
+  method: "get",
+  path: "/storage/objects/{object_id}",
+  operationId: "getObjectContent",
+  tags: ["Storage"],
+  summary: "Download an object (presigned)",
+  description: "The `url` of a download or sidecar manifest. GET it with exactly the returned headers before it expires; check the bytes against `sha256` and `byte_length`.",
+  request: { params: z.object({ object_id: idSchema("object", "Object id.").openapi({ param: { name: "object_id", in: "path" } }) }), query: CapabilityQuery },
+  responses: {
+    200: { description: "The object's bytes.", content: { "application/octet-stream": { schema: z.string().openapi({ format: "binary", description: "Raw bytes." }) } } },
+    403: StorageErrors[403],
+    404: errorResponse("The object is gone (`svc.resource.not_found`)."),
+  },
+});
+
+export function storageRoutes() {
+  const app: Router = createRouter();
+
+  app.openapi(putUpload, async (c) => {
+    const { upload_id } = c.req.valid("param");
+    const { expires, signature } = c.req.valid("query");
+    const upload = await openUpload(c.env, upload_id);
+    await authorize(c.env.SVC_CAPABILITY_SECRET, { method: "PUT", resource: upload.r2Key, expiresAt: Number(expires), byteLength: upload.byteLength }, signature);
+    if (upload.mode !== "single" || !uploadIsOpen(upload)) throw new ApiError("svc.storage.upload_closed");
+    let stored: R2Object | null;
+    try {
+      stored = await c.env.OBJECTS.put(upload.r2Key, exactBody(c.req.raw, upload.byteLength), { httpMetadata: { contentType: upload.declaredMediaType } });
+    } catch (error) {
+      if (error instanceof ApiError) throw error;
+      throw new ApiError("svc.storage.length_mismatch", `This URL takes exactly ${upload.byteLength} bytes.`);
+    }
+    return c.body(null, 200, { ETag: stored?.httpEtag ?? "" });
+  });
+
+  app.openapi(putPart, async (c) => {
+    const { upload_id, part_number } = c.req.valid("param");
+    const { expires, signature } = c.req.valid("query");
+    const upload = await openUpload(c.env, upload_id);
+    const declared = (JSON.parse(upload.parts ?? "[]") as { part_number: number; byte_length: number }[]).find((p) => p.part_number === part_number);
+    await authorize(
+      c.env.SVC_CAPABILITY_SECRET,
+      { method: "PUT", resource: `${upload.r2Key}#part=${part_number}`, expiresAt: Number(expires), byteLength: declared?.byte_length ?? -1 },
+      signature,
+    );
+    if (upload.mode !== "multipart" || !declared || !uploadIsOpen(upload)) throw new ApiError("svc.storage.upload_closed");
+    let etag: string;
+    try {
+      const part = await c.env.OBJECTS.resumeMultipartUpload(upload.r2Key, upload.multipartUploadId!).uploadPart(part_number, exactBody(c.req.raw, declared.byte_length));
+      etag = part.etag;
+    } catch (error) {
+      if (error instanceof ApiError) throw error;
+      throw new ApiError("svc.storage.length_mismatch", `This part takes exactly ${declared.byte_length} bytes.`);
+    }
+    return c.body(null, 200, { ETag: etag });
+  });
+
+  app.openapi(getObject, async (c) => {
+    const { object_id } = c.req.valid("param");
+    const { expires, signature } = c.req.valid("query");
+    const [row] = await database(c.env.DB).select().from(objects).where(eq(objects.id, object_id)).limit(1);
+    if (!row) throw new ApiError("svc.storage.capability_invalid");
+    await authorize(c.env.SVC_CAPABILITY_SECRET, { method: "GET", resource: row.r2Key, expiresAt: Number(expires), byteLength: null }, signature);
+    // Serve only the pinned bytes: a changed etag means the key was overwritten and is not served.
+    const stored = await c.env.OBJECTS.get(row.r2Key, { onlyIf: { etagMatches: row.etag } });
+    if (!stored || !("body" in stored)) throw new ApiError("svc.resource.not_found", "The object's bytes are not available.");
+    const headers: Record<string, string> = {
+      "Content-Type": row.mediaType,
+      "Content-Length": String(row.byteLength),
+      ETag: stored.httpEtag,
+      "Cache-Control": "private, no-store",
+    };
+    if (row.filename) headers["Content-Disposition"] = `attachment; filename="${row.filename}"`;
+    return c.body(stored.body, 200, headers);
+  });
+
+  return app;
+}
+

@@ -1,0 +1,66 @@
+import { createRoute, z } from "@hono/zod-openapi";
+import type { Router } from "../app-types";
+import { database } from "../db/client";
+import { mediaInspector } from "../media";
+import { notFound, principalOf } from "../platform/context";
+import { ApiError, type ErrorCode } from "../platform/errors";
+import { errorResponse, IdempotencyKeyHeader, json, NOT_FOUND } from "../platform/openapi";
+import { CompleteUploadRequestSchema, CompleteUploadResponseSchema, UploadParams } from "./schemas";
+import { completeUpload } from "./service";
+
+const route = createRoute({
+  method: "post",
+  path: "/v1/uploads/{upload_id}/complete",
+  operationId: "completeUpload",
+  tags: ["Uploads"],
+  summary: "Complete an upload",
+  description:
+    "Checks the stored bytes against the declared `byte_length` and `sha256`, sniffs their real format (a declared type the bytes contradict is refused), and pins them as an immutable object. Completing an already completed upload returns the same result.",
+  request: {
+    params: UploadParams,
+    headers: z.object({ "idempotency-key": IdempotencyKeyHeader }),
+    body: { content: { "application/json": { schema: CompleteUploadRequestSchema } }, required: true },
+  },
+  responses: {
+    200: json(CompleteUploadResponseSchema, "The pinned object."),
+    ...NOT_FOUND,
+    409: errorResponse("No bytes uploaded yet (`svc.uploads.bytes_missing`)."),
+    410: errorResponse("The upload was aborted or expired (`svc.uploads.gone`)."),
+  },
+});
+
+const INSPECTION_CODES: Record<string, ErrorCode> = {
+  unsupported_media_type: "svc.media.unsupported_type",
+  media_type_mismatch: "svc.media.type_mismatch",
+  codec_unsupported: "MEDIA_CODEC_UNSUPPORTED",
+  corrupt: "svc.media.corrupt",
+};
+
+export function registerCompleteUpload(app: Router) {
+  app.openapi(route, async (c) => {
+    const { upload_id } = c.req.valid("param");
+    const result = await completeUpload(database(c.env.DB), c.env.OBJECTS, mediaInspector(), principalOf(c).tenantId, upload_id, c.req.valid("json").parts);
+    switch (result.status) {
+      case "not_found":
+        throw notFound("upload");
+      case "gone":
+        throw new ApiError("svc.uploads.gone");
+      case "refused":
+        throw new ApiError(result.code, result.message);
+      case "media_refused":
+        throw new ApiError(INSPECTION_CODES[result.inspection.status]!, result.inspection.message);
+      case "completed":
+        return c.json(
+          {
+            upload_id: result.upload.id,
+            asset_id: result.upload.assetId,
+            asset_object_id: result.objectId,
+            byte_length: result.upload.byteLength,
+            sha256: result.upload.sha256,
+            status: result.upload.status,
+          },
+          200,
+        );
+    }
+  });
+}

@@ -1,0 +1,72 @@
+import { createRoute, z } from "@hono/zod-openapi";
+import type { Router } from "../app-types";
+import { database } from "../db/client";
+import { principalOf, publicOrigin } from "../platform/context";
+import { ApiError } from "../platform/errors";
+import { IdempotencyKeyHeader, json } from "../platform/openapi";
+import { presign } from "../storage/capabilities";
+import { CreateUploadRequestSchema, CreateUploadResponseSchema } from "./schemas";
+import { createUpload } from "./service";
+
+const route = createRoute({
+  method: "post",
+  path: "/v1/uploads",
+  operationId: "createUpload",
+  tags: ["Uploads"],
+  summary: "Create an upload",
+  description:
+    "Reserves an asset and returns where to send the bytes: one presigned PUT (`single`) or one per part (`multipart`). Send exactly the returned headers and never the API key. Then call complete.",
+  request: {
+    headers: z.object({ "idempotency-key": IdempotencyKeyHeader }),
+    body: { content: { "application/json": { schema: CreateUploadRequestSchema } }, required: true },
+  },
+  responses: { 201: json(CreateUploadResponseSchema, "The upload and its presigned request(s).") },
+});
+
+export function registerCreateUpload(app: Router) {
+  app.openapi(route, async (c) => {
+    const body = c.req.valid("json");
+    const result = await createUpload(database(c.env.DB), c.env.OBJECTS, principalOf(c).tenantId, body);
+    if (result.status === "refused") throw new ApiError(result.code, result.message, { fieldDetails: [result.field] });
+    const { upload } = result;
+    const origin = publicOrigin(c);
+    const headers = { "Content-Type": upload.declaredMediaType };
+    const single =
+      upload.mode === "single"
+        ? await presign(c.env, origin, {
+            method: "PUT",
+            key: upload.r2Key,
+            workerPath: `/storage/uploads/${upload.id}`,
+            expiresAt: upload.expiresAt,
+            byteLength: upload.byteLength,
+            headers,
+          })
+        : null;
+    const parts = await Promise.all(
+      body.parts.map(async (part) => {
+        const request = await presign(c.env, origin, {
+          method: "PUT",
+          key: upload.r2Key,
+          workerPath: `/storage/uploads/${upload.id}/parts/${part.part_number}`,
+          expiresAt: upload.expiresAt,
+          byteLength: part.byte_length,
+          headers,
+          part: { number: part.part_number, uploadId: upload.multipartUploadId! },
+        });
+        return { part_number: part.part_number, byte_length: part.byte_length, method: "PUT" as const, url: request.url, headers: request.headers };
+      }),
+    );
+    return c.json(
+      {
+        upload_id: upload.id,
+        asset_id: upload.assetId,
+        expires_at: new Date(upload.expiresAt).toISOString(),
+        mode: upload.mode,
+        status: upload.status,
+        parts: upload.mode === "multipart" ? parts : [],
+        upload: single ? { method: "PUT" as const, url: single.url, headers: single.headers } : null,
+      },
+      201,
+    );
+  });
+}

@@ -1,0 +1,224 @@
+import { registry } from "../catalog/installed";
+import { formatOf, MAXIMUM_BYTES } from "../catalog/formats";
+import type { Database } from "../db/client";
+import { hex } from "../platform/encoding";
+import { newId } from "../platform/ids";
+import type { FieldDetail } from "../platform/errors";
+import type { InspectionResult, MediaInspector, NormalizedInspectionFacts } from "../media/types";
+import { closeUpload, expiredUploads, getUpload, insertUploadWithAsset, pinUpload, type UploadRow } from "./queries";
+
+/** Domain logic of uploads: no HTTP here; every outcome is a discriminated union. */
+
+export const UPLOAD_TTL_MS = 60 * 60 * 1000;
+export const MIN_PART_BYTES = 5 * 1024 * 1024;
+export const MAX_PARTS = 10_000;
+
+export function objectKey(tenantId: string, objectId: string): string {
+  return `t/${tenantId}/o/${objectId}`;
+}
+
+export interface CreateUploadInput {
+  byte_length: number;
+  declared_media_type: string;
+  mode: "single" | "multipart";
+  sha256: string;
+  filename?: string | null;
+  parts: { part_number: number; byte_length: number }[];
+}
+
+export type CreateUploadResult =
+  | { status: "created"; upload: UploadRow }
+  | { status: "refused"; code: "svc.uploads.media_type_unknown" | "svc.uploads.media_type_unavailable" | "svc.uploads.too_large" | "svc.uploads.parts_invalid"; message: string; field: FieldDetail };
+
+function field(name: string, code: string, message: string): FieldDetail {
+  return { location: "body", field: name, code, message };
+}
+
+export async function createUpload(
+  db: Database,
+  bucket: R2Bucket,
+  tenantId: string,
+  input: CreateUploadInput,
+  now = Date.now(),
+): Promise<CreateUploadResult> {
+  const format = formatOf(input.declared_media_type);
+  if (!format) {
+    return { status: "refused", code: "svc.uploads.media_type_unknown", message: `${input.declared_media_type} is not a reviewed format.`, field: field("declared_media_type", "unknown_media_type", "Not a reviewed format.") };
+  }
+  const availability = registry.formatAvailability(format);
+  if (!availability.available) {
+    return {
+      status: "refused",
+      code: "svc.uploads.media_type_unavailable",
+      message: `${format.media_type} is not enabled in this deployment (${availability.reason}).`,
+      field: field("declared_media_type", "media_type_unavailable", `Unavailable: ${availability.reason}.`),
+    };
+  }
+  const maximum = MAXIMUM_BYTES[format.modality];
+  if (input.byte_length > maximum) {
+    return { status: "refused", code: "svc.uploads.too_large", message: `At most ${maximum} bytes for ${format.media_type}.`, field: field("byte_length", "too_big", `At most ${maximum}.`) };
+  }
+  const partsProblem = input.mode === "multipart" ? checkDeclaredParts(input.parts, input.byte_length) : input.parts.length > 0 ? "parts are only used with mode multipart" : null;
+  if (partsProblem) return { status: "refused", code: "svc.uploads.parts_invalid", message: partsProblem, field: field("parts", "invalid_parts", partsProblem) };
+
+  const assetId = newId("asset");
+  const objectId = newId("object");
+  const key = objectKey(tenantId, objectId);
+  const multipartUploadId = input.mode === "multipart" ? (await bucket.createMultipartUpload(key, { httpMetadata: { contentType: format.media_type } })).uploadId : null;
+  const upload: UploadRow = {
+    id: newId("upload"),
+    tenantId,
+    assetId,
+    objectId,
+    r2Key: key,
+    mode: input.mode,
+    status: "initiated",
+    declaredMediaType: format.media_type,
+    byteLength: input.byte_length,
+    sha256: input.sha256.toLowerCase(),
+    filename: input.filename ?? null,
+    multipartUploadId,
+    parts: input.mode === "multipart" ? JSON.stringify(input.parts) : null,
+    createdAt: now,
+    expiresAt: now + UPLOAD_TTL_MS,
+    completedAt: null,
+  };
+  await insertUploadWithAsset(db, upload, {
+    id: assetId,
+    tenantId,
+    kind: format.modality,
+    mediaType: format.media_type,
+    status: "awaiting_upload",
+    filename: input.filename ?? null,
+    createdAt: now,
+    updatedAt: now,
+  });
+  return { status: "created", upload };
+}
+
+function checkDeclaredParts(parts: { part_number: number; byte_length: number }[], total: number): string | null {
+  if (parts.length === 0) return "multipart uploads declare their parts";
+  if (parts.length > MAX_PARTS) return `at most ${MAX_PARTS} parts`;
+  let sum = 0;
+  for (const [i, part] of parts.entries()) {
+    if (part.part_number !== i + 1) return "parts must be numbered 1..n in order";
+    if (part.byte_length < 1) return "every part carries at least one byte";
+    if (i < parts.length - 1 && part.byte_length < MIN_PART_BYTES) return "every part but the last must be at least 5 MiB";
+    sum += part.byte_length;
+  }
+  return sum === total ? null : "part sizes must add up to byte_length";
+}
+
+export function uploadIsOpen(upload: UploadRow, now = Date.now()): boolean {
+  return upload.status === "initiated" && upload.expiresAt > now;
+}
+
+export type CompleteUploadResult =
+  | { status: "completed"; upload: UploadRow; objectId: string }
+  | { status: "not_found" }
+  | { status: "gone" }
+  | { status: "refused"; code: "svc.uploads.parts_invalid" | "svc.uploads.bytes_missing" | "svc.uploads.length_mismatch" | "svc.uploads.sha256_mismatch"; message: string }
+  | { status: "media_refused"; inspection: Exclude<InspectionResult, { status: "ok" }> };
+
+/**
+ * Completes an upload: the stored bytes must match the declared length and SHA-256 and really be the declared
+ * format; only then is the object pinned. On a mismatch the bytes are deleted and the upload stays open, so
+ * the client can PUT the right bytes again before it expires.
+ */
+export async function completeUpload(
+  db: Database,
+  bucket: R2Bucket,
+  inspector: MediaInspector,
+  tenantId: string,
+  uploadId: string,
+  parts: { part_number: number; etag: string }[],
+  now = Date.now(),
+): Promise<CompleteUploadResult> {
+  const upload = await getUpload(db, tenantId, uploadId);
+  if (!upload) return { status: "not_found" };
+  if (upload.status === "completed") return { status: "completed", upload, objectId: upload.objectId };
+  if (!uploadIsOpen(upload, now)) return { status: "gone" };
+
+  if (upload.mode === "multipart") {
+    const declared = JSON.parse(upload.parts ?? "[]") as { part_number: number }[];
+    const numbers = parts.map((p) => p.part_number);
+    if (numbers.length !== declared.length || numbers.some((n, i) => n !== i + 1)) {
+      return { status: "refused", code: "svc.uploads.parts_invalid", message: "Send every declared part, in order, with the ETag its upload returned." };
+    }
+    try {
+      await bucket.resumeMultipartUpload(upload.r2Key, upload.multipartUploadId!).complete(parts.map((p) => ({ partNumber: p.part_number, etag: p.etag })));
+    } catch (error) {
+      return { status: "refused", code: "svc.uploads.parts_invalid", message: `The parts could not be assembled: ${String((error as Error).message ?? error)}` };
+    }
+  }
+
+  const stored = await bucket.get(upload.r2Key);
+  if (!stored) return { status: "refused", code: "svc.uploads.bytes_missing", message: "No bytes have been uploaded yet." };
+  if (stored.size !== upload.byteLength) {
+    await stored.body.cancel();
+    await bucket.delete(upload.r2Key);
+    return { status: "refused", code: "svc.uploads.length_mismatch", message: `Stored ${stored.size} bytes, declared ${upload.byteLength}.` };
+  }
+  const bytes = new Uint8Array(await stored.arrayBuffer());
+  const sha256 = hex(await crypto.subtle.digest("SHA-256", bytes));
+  if (sha256 !== upload.sha256) {
+    await bucket.delete(upload.r2Key);
+    return { status: "refused", code: "svc.uploads.sha256_mismatch", message: `Stored bytes hash to ${sha256}, declared ${upload.sha256}.` };
+  }
+  const inspection = inspector.inspect(bytes, upload.declaredMediaType);
+  if (inspection.status !== "ok") {
+    await bucket.delete(upload.r2Key);
+    return { status: "media_refused", inspection };
+  }
+  const facts: NormalizedInspectionFacts = inspection.facts;
+  await pinUpload(
+    db,
+    upload,
+    {
+      id: upload.objectId,
+      tenantId,
+      assetId: upload.assetId,
+      role: "source",
+      r2Key: upload.r2Key,
+      etag: stored.etag,
+      byteLength: upload.byteLength,
+      sha256,
+      mediaType: facts.media_type,
+      inspection: JSON.stringify(facts),
+      createdAt: now,
+    },
+    { kind: facts.modality, mediaType: facts.media_type },
+    now,
+  );
+  const after = (await getUpload(db, tenantId, uploadId))!;
+  return { status: "completed", upload: after, objectId: after.objectId };
+}
+
+export type AbortUploadResult = { status: "aborted" | "expired"; upload: UploadRow } | { status: "not_found" } | { status: "already_completed" };
+
+export async function abortUpload(db: Database, bucket: R2Bucket, tenantId: string, uploadId: string, now = Date.now()): Promise<AbortUploadResult> {
+  const upload = await getUpload(db, tenantId, uploadId);
+  if (!upload) return { status: "not_found" };
+  if (upload.status === "completed") return { status: "already_completed" };
+  if (upload.status === "aborted" || upload.status === "expired") return { status: upload.status, upload };
+  await closeUpload(db, upload, "aborted", now);
+  await discardBytes(bucket, upload);
+  return { status: "aborted", upload: (await getUpload(db, tenantId, uploadId))! };
+}
+
+async function discardBytes(bucket: R2Bucket, upload: UploadRow) {
+  if (upload.multipartUploadId) await bucket.resumeMultipartUpload(upload.r2Key, upload.multipartUploadId).abort().catch(() => undefined);
+  await bucket.delete(upload.r2Key);
+}
+
+/** Cron: initiated uploads past their expiry become `expired` and their bytes are removed. */
+export async function sweepExpiredUploads(db: Database, bucket: R2Bucket, now = Date.now()): Promise<number> {
+  let count = 0;
+  for (const upload of await expiredUploads(db, now)) {
+    if (await closeUpload(db, upload, "expired", now)) {
+      await discardBytes(bucket, upload);
+      count++;
+    }
+  }
+  return count;
+}
