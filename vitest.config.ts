@@ -2,6 +2,10 @@ import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-plugin";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { defineConfig } from "vitest/config";
+// With the extension (Vite's future native config loader needs it); tsconfig.node.json lacks
+// allowImportingTsExtensions, hence the expected TS5097.
+// @ts-expect-error TS5097
+import { mintDevPki } from "./src/media/c2pa/dev-pki.ts";
 
 /** Media fixtures (test/fixtures/media) handed to workerd tests as one binding: file name → base64 bytes. */
 function mediaFixtures(): Record<string, string> {
@@ -17,6 +21,8 @@ function mediaFixtures(): Record<string, string> {
  */
 export default defineConfig(async () => {
   const migrations = await readD1Migrations("./migrations");
+  // A fresh dev PKI per run: C2PA signer and TSA credentials for workerd tests, its root as the trust anchor.
+  const pki = await mintDevPki();
   return {
     test: {
       reporters: ["default", "./test/summary-reporter.ts"],
@@ -31,6 +37,12 @@ export default defineConfig(async () => {
                   TEST_FIXTURES: mediaFixtures(),
                   SVC_KEY_PEPPER: "test-pepper-0123456789abcdef0123456789abcdef",
                   SVC_CURSOR_SECRET: "test-cursor-secret-0123456789abcdef0123456789",
+                  SVC_C2PA_SIGNER_CHAIN_PEM: pki.signerChainPem,
+                  SVC_C2PA_SIGNER_KEY_PEM: pki.signerKeyPkcs8Pem,
+                  SVC_TSA_CHAIN_PEM: pki.tsaChainPem,
+                  SVC_TSA_KEY_PEM: pki.tsaKeyPkcs8Pem,
+                  SVC_TRUST_ANCHORS_PEM: pki.rootCertPem,
+                  SVC_TSA_URL: "internal",
                   SVC_CAPABILITY_SECRET: "test-capability-secret-0123456789abcdef0123",
                 },
               },

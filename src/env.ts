@@ -16,4 +16,16 @@ export type Bindings = Env & {
   SVC_R2_BUCKET?: string;
   /** Public origin used in absolute links (documentation URLs); defaults to the request's origin. */
   SVC_PUBLIC_BASE_URL?: string;
+  /** C2PA signing certificate chain (PEM, signer first, then intermediates; never the root). */
+  SVC_C2PA_SIGNER_CHAIN_PEM?: string;
+  /** PKCS#8 PEM private key of the C2PA signing certificate. */
+  SVC_C2PA_SIGNER_KEY_PEM?: string;
+  /** RFC 3161 TSA URL for manifest timestamps; "internal" uses the in-process dev TSA below. */
+  SVC_TSA_URL?: string;
+  /** Dev TSA certificate chain (PEM, TSA first), used when SVC_TSA_URL is "internal" and by POST /dev/tsa. */
+  SVC_TSA_CHAIN_PEM?: string;
+  /** PKCS#8 PEM private key of the dev TSA certificate. */
+  SVC_TSA_KEY_PEM?: string;
+  /** Trust anchors (PEM bundle) for verification: the dev root CA locally. */
+  SVC_TRUST_ANCHORS_PEM?: string;
 };

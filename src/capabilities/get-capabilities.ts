@@ -1,6 +1,6 @@
 import { createRoute } from "@hono/zod-openapi";
 import type { Router } from "../app-types";
-import { registry } from "../catalog/installed";
+import { registryFor } from "../catalog/installed";
 import { json } from "../platform/openapi";
 import { CapabilitiesResponseSchema } from "./schemas";
 import { capabilitiesView } from "./service";
@@ -16,5 +16,5 @@ const route = createRoute({
 });
 
 export function registerGetCapabilities(app: Router) {
-  app.openapi(route, (c) => c.json(capabilitiesView(registry), 200));
+  app.openapi(route, (c) => c.json(capabilitiesView(registryFor(c.env)), 200));
 }

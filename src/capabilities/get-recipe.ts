@@ -1,6 +1,6 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import type { Router } from "../app-types";
-import { registry } from "../catalog/installed";
+import { registryFor } from "../catalog/installed";
 import { recipeById } from "../catalog/recipes";
 import { ApiError } from "../platform/errors";
 import { json, NOT_FOUND } from "../platform/openapi";
@@ -29,6 +29,6 @@ export function registerGetRecipe(app: Router) {
   app.openapi(route, async (c) => {
     const recipe = recipeById(c.req.valid("param").recipe_id);
     if (!recipe) throw new ApiError("svc.resource.not_found", "No recipe with this id exists.");
-    return c.json(await recipeView(registry.recipeStatus(recipe)), 200);
+    return c.json(await recipeView(registryFor(c.env).recipeStatus(recipe)), 200);
   });
 }

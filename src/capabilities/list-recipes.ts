@@ -1,6 +1,6 @@
 import { createRoute } from "@hono/zod-openapi";
 import type { Router } from "../app-types";
-import { registry } from "../catalog/installed";
+import { registryFor } from "../catalog/installed";
 import { RECIPE_CATALOG_VERSION } from "../catalog/recipes";
 import { json } from "../platform/openapi";
 import { RecipeListResponseSchema } from "./schemas";
@@ -18,6 +18,6 @@ const route = createRoute({
 
 export function registerListRecipes(app: Router) {
   app.openapi(route, async (c) =>
-    c.json({ catalog_version: RECIPE_CATALOG_VERSION, recipes: await Promise.all(registry.recipes().map(recipeView)) }, 200),
+    c.json({ catalog_version: RECIPE_CATALOG_VERSION, recipes: await Promise.all(registryFor(c.env).recipes().map(recipeView)) }, 200),
   );
 }

@@ -61,8 +61,9 @@ export function openApiDocument(app: OpenAPIHono<AppEnv>, origin: string): Doc {
         add("403", "Operation not classified by the policy table: denied to every caller.", "HttpErrorResponse");
         continue;
       }
-      if (policy.auth === "none") {
+      if (policy.auth === "none" || policy.auth === "capability") {
         op.security = [];
+        if (policy.auth === "capability") op["x-svc-capability"] = true;
       } else {
         op.security = [{ bearer: [] }];
         op["x-svc-scope"] = policy.scope;

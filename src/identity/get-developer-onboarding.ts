@@ -1,6 +1,6 @@
 import { createRoute } from "@hono/zod-openapi";
 import type { Router } from "../app-types";
-import { registry } from "../catalog/installed";
+import { registryFor } from "../catalog/installed";
 import { database } from "../db/client";
 import { principalOf } from "../platform/context";
 import { iso, json } from "../platform/openapi";
@@ -20,7 +20,7 @@ const route = createRoute({
 export function registerGetDeveloperOnboarding(app: Router) {
   app.openapi(route, async (c) => {
     const stats = await keyStats(database(c.env.DB), principalOf(c).tenantId);
-    const signing = registry.recipes().some((r) => r.available);
+    const signing = registryFor(c.env).recipes().some((r) => r.available);
     return c.json(
       {
         api_keys: {

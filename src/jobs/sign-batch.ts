@@ -1,7 +1,7 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import type { Router } from "../app-types";
 import { canonicalJson } from "../catalog/canonical-json";
-import { registry } from "../catalog/installed";
+import { registryFor } from "../catalog/installed";
 import { database } from "../db/client";
 import { principalOf, publicOrigin } from "../platform/context";
 import { sha256Hex } from "../platform/crypto";
@@ -62,7 +62,7 @@ export function registerSignBatch(app: Router) {
         continue;
       }
       try {
-        const result = await admitSign(db, registry, tenantId, request, { asynchronousOnly: true });
+        const result = await admitSign(db, registryFor(c.env), tenantId, request, { asynchronousOnly: true });
         if (result.status === "admitted") {
           const job = jobView(result.job, result.steps);
           c.executionCtx.waitUntil(enqueueJob(c.env, result.job).catch(() => undefined));

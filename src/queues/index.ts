@@ -1,10 +1,14 @@
+import { JOB_MESSAGE, runJob } from "../jobs/runner";
+import { mediaServices } from "../media";
 import type { HandlerRegistry } from "./dispatch";
 
 /**
  * Handlers of the `svc-jobs` queue (sign, watermark, fingerprint, stored-object verification, exports) and of
  * the `svc-webhooks` queue (deliveries). The signing spine and the webhooks issue register theirs here.
  */
-export const JOB_HANDLERS: HandlerRegistry = {};
+export const JOB_HANDLERS: HandlerRegistry = {
+  [JOB_MESSAGE]: (body, env) => runJob(env, mediaServices(env), String(body.tenant_id), String(body.job_id)),
+};
 export const WEBHOOK_HANDLERS: HandlerRegistry = {};
 
 export const QUEUES = { jobs: "svc-jobs", webhooks: "svc-webhooks" } as const;

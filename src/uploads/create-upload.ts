@@ -1,5 +1,6 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import type { Router } from "../app-types";
+import { registryFor } from "../catalog/installed";
 import { database } from "../db/client";
 import { principalOf, publicOrigin } from "../platform/context";
 import { ApiError } from "../platform/errors";
@@ -26,7 +27,7 @@ const route = createRoute({
 export function registerCreateUpload(app: Router) {
   app.openapi(route, async (c) => {
     const body = c.req.valid("json");
-    const result = await createUpload(database(c.env.DB), c.env.OBJECTS, principalOf(c).tenantId, body);
+    const result = await createUpload(database(c.env.DB), c.env.OBJECTS, registryFor(c.env), principalOf(c).tenantId, body);
     if (result.status === "refused") throw new ApiError(result.code, result.message, { fieldDetails: [result.field] });
     const { upload } = result;
     const origin = publicOrigin(c);

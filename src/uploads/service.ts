@@ -1,5 +1,5 @@
-import { registry } from "../catalog/installed";
 import { formatOf, MAXIMUM_BYTES } from "../catalog/formats";
+import type { CapabilityRegistry } from "../catalog/registry";
 import type { Database } from "../db/client";
 import { hex } from "../platform/encoding";
 import { newId } from "../platform/ids";
@@ -37,6 +37,7 @@ function field(name: string, code: string, message: string): FieldDetail {
 export async function createUpload(
   db: Database,
   bucket: R2Bucket,
+  registry: CapabilityRegistry,
   tenantId: string,
   input: CreateUploadInput,
   now = Date.now(),

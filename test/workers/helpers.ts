@@ -72,3 +72,43 @@ export function fixture(name: string): Uint8Array {
   if (b64 === undefined) throw new Error(`no fixture ${name}; have: ${Object.keys(all).join(", ")}`);
   return Uint8Array.from(atob(b64), (c) => c.charCodeAt(0));
 }
+
+export async function sha256HexOf(bytes: Uint8Array): Promise<string> {
+  return [...new Uint8Array(await crypto.subtle.digest("SHA-256", bytes))].map((b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+/** Calls a URL the API returned (storage capability), with exactly the headers it returned. */
+export async function callUrl(url: string, init: { method: string; headers?: Record<string, string>; body?: Uint8Array }): Promise<Response> {
+  const target = new URL(url);
+  return exports.default.fetch(
+    new Request(`${BASE}${target.pathname}${target.search}`, { method: init.method, headers: init.headers, body: init.body as BodyInit | undefined }),
+  );
+}
+
+/** Upload bytes through the public flow: create, PUT to the presigned URL, complete. Returns the asset id. */
+export async function uploadAsset(key: string, bytes: Uint8Array, mediaType: string, filename = "file"): Promise<{ assetId: string; uploadId: string; objectId: string }> {
+  const created = await api("/v1/uploads", {
+    method: "POST",
+    key,
+    body: { byte_length: bytes.length, declared_media_type: mediaType, mode: "single", sha256: await sha256HexOf(bytes), filename },
+  });
+  if (created.status !== 201) throw new Error(`create upload: ${created.status} ${await created.text()}`);
+  const upload = await created.json<{ upload_id: string; asset_id: string; upload: { url: string; method: string; headers: Record<string, string> } }>();
+  const put = await callUrl(upload.upload.url, { method: upload.upload.method, headers: upload.upload.headers, body: bytes });
+  if (put.status !== 200) throw new Error(`put: ${put.status} ${await put.text()}`);
+  const completed = await api(`/v1/uploads/${upload.upload_id}/complete`, { method: "POST", key, body: {}, headers: { "idempotency-key": crypto.randomUUID() } });
+  if (completed.status !== 200) throw new Error(`complete: ${completed.status} ${await completed.text()}`);
+  const done = await completed.json<{ asset_object_id: string }>();
+  return { assetId: upload.asset_id, uploadId: upload.upload_id, objectId: done.asset_object_id };
+}
+
+/** Polls a job until it is terminal (the queue consumer runs it in the background). */
+export async function waitForJob(key: string, jobId: string, timeoutMs = 30_000): Promise<any> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const job = await (await api(`/v1/jobs/${jobId}`, { key })).json<any>();
+    if (["completed", "failed", "rejected", "canceled", "expired"].includes(job.state)) return job;
+    if (Date.now() > deadline) throw new Error(`job ${jobId} still ${job.state}`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}

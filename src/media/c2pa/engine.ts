@@ -1,0 +1,87 @@
+/**
+ * Loading of the C2PA engine (@contentauth/c2pa-wasm, c2pa-rs compiled to wasm), portable between workerd and
+ * Node: initialization takes an already compiled `WebAssembly.Module`. workerd forbids compiling wasm from bytes
+ * at run time, so the Worker imports the `.wasm` as a module (see engine-workerd.ts); Node tests compile the
+ * same file from its bytes on disk.
+ */
+import { initSync, WasmBuilder, WasmReader } from "@contentauth/c2pa-wasm";
+
+export { WasmBuilder, WasmReader };
+
+let ready = false;
+
+/** Instantiates the engine once per isolate; later calls are no-ops. */
+export function initC2paEngine(module: WebAssembly.Module): void {
+  if (ready) return;
+  installFileReaderSyncShim();
+  initSync({ module });
+  ready = true;
+}
+
+export function isC2paEngineReady(): boolean {
+  return ready;
+}
+
+/**
+ * The bytes of an asset as the `Blob` the builder's API takes, without copying them into a real Blob.
+ * Invariant: only our FileReaderSync shim can read it (which is all the engine does with a Blob: `size`,
+ * `slice`, then one synchronous read); the bytes must not change while the engine holds it.
+ */
+export class ByteSource {
+  readonly #bytes: Uint8Array;
+  readonly type: string;
+  constructor(bytes: Uint8Array, type = "") {
+    this.#bytes = bytes;
+    this.type = type;
+  }
+  get size(): number {
+    return this.#bytes.length;
+  }
+  slice(start?: number, end?: number): ByteSource {
+    return new ByteSource(this.#bytes.subarray(start ?? 0, end ?? this.#bytes.length), this.type);
+  }
+  /** The bytes as an ArrayBuffer, shared (not copied) when the view spans its whole buffer. */
+  arrayBuffer(): ArrayBuffer {
+    const b = this.#bytes;
+    if (b.byteOffset === 0 && b.byteLength === b.buffer.byteLength && b.buffer instanceof ArrayBuffer) return b.buffer;
+    return b.slice().buffer as ArrayBuffer;
+  }
+  /** Typed as a Blob for the engine's signatures; see the class invariant. */
+  asBlob(): Blob {
+    return this as unknown as Blob;
+  }
+}
+
+/**
+ * The engine reads input Blobs with `new FileReaderSync().readAsArrayBuffer(blob)`, which workerd and Node lack.
+ * The shim answers only for ByteSource objects (bytes we already hold) and defers anything else to a native
+ * FileReaderSync when one exists, so it changes nothing for other code.
+ */
+function installFileReaderSyncShim(): void {
+  const g = globalThis as { FileReaderSync?: new () => { readAsArrayBuffer(blob: Blob): ArrayBuffer } };
+  const Native = g.FileReaderSync;
+  if (Native && (Native as { svcByteSourceShim?: boolean }).svcByteSourceShim) return;
+  class FileReaderSyncShim {
+    static readonly svcByteSourceShim = true;
+    readAsArrayBuffer(blob: unknown): ArrayBuffer {
+      if (blob instanceof ByteSource) return blob.arrayBuffer();
+      if (Native) return new Native().readAsArrayBuffer(blob as Blob);
+      throw new TypeError("FileReaderSync is not available in this runtime; pass a ByteSource");
+    }
+  }
+  g.FileReaderSync = FileReaderSyncShim;
+}
+
+/** Verification settings for the engine's reader (c2pa-rs settings JSON). */
+export function verifySettingsJson(trustAnchorsPem?: string | null): string {
+  const settings: Record<string, unknown> = {
+    verify: {
+      verify_trust: Boolean(trustAnchorsPem),
+      verify_timestamp_trust: Boolean(trustAnchorsPem),
+      remote_manifest_fetch: false,
+      ocsp_fetch: false,
+    },
+  };
+  if (trustAnchorsPem) settings.trust = { trust_anchors: trustAnchorsPem };
+  return JSON.stringify(settings);
+}

@@ -1,0 +1,410 @@
+/**
+ * The C2PA signer: c2pa-wasm builds and embeds the manifest, our COSE code signs the claim with a WebCrypto key
+ * and adds an RFC 3161 timestamp (`sigTst2`).
+ */
+import * as asn1js from "asn1js";
+import * as pkijs from "pkijs";
+import type { ManifestPlan, SignResult, Signer } from "../types";
+import {
+  buildCoseSign1,
+  C2PA_ALGORITHM_NAMES,
+  type CoseAlgorithm,
+  webCryptoSigner,
+} from "./cose";
+import { ByteSource, isC2paEngineReady, WasmBuilder } from "./engine";
+import { pemBlocks, requestTimestamp, type TsaConfig, tsaConfigFrom } from "./tsa";
+
+/**
+ * Media types the engine embeds into, each proven by the reference-reader round trip in
+ * test/node/c2pa-signer.test.ts (c2pa-wasm 0.13.3 signs, c2pa-node 0.8.0 judges it Trusted).
+ */
+export const C2PA_EMBEDDED_MEDIA_TYPES: readonly string[] = [
+  "image/jpeg",
+  "image/png",
+  "image/webp",
+  "image/tiff",
+  "image/x-adobe-dng",
+  "image/gif",
+  "image/avif",
+  "image/heic",
+  "image/heif",
+  "image/jxl",
+  "image/svg+xml",
+  "video/mp4",
+  "video/quicktime",
+  "video/x-msvideo",
+  "audio/mp4",
+  "audio/mpeg",
+  "audio/wav",
+  "audio/flac",
+  "application/pdf",
+];
+
+/** Label of the assertion carrying the opaque creator reference (never a name or e-mail). */
+export const CREATOR_ASSERTION_LABEL = "svc.creator";
+
+const IPTC_DIGITAL_SOURCE_TYPE = "http://cv.iptc.org/newscodes/digitalsourcetype/";
+const C2PA_DIGITAL_SOURCE_TYPE = "http://c2pa.org/digitalsourcetype/";
+const C2PA_ONLY_SOURCE_TYPES = new Set(["empty", "trainedAlgorithmicData"]);
+
+/** Configuration of a C2paSigner. */
+export interface C2paSignerOptions {
+  /** PEM certificates, signer first, then intermediates; never the root (the verifier's trust anchor). */
+  certChainPem: string;
+  /** PKCS#8 PEM, or a (possibly non-extractable) WebCrypto private key with usage "sign". */
+  privateKey: string | CryptoKey;
+  /** Defaults to what the signer certificate's key is (P-256 → ES256, P-384 → ES384, Ed25519). */
+  algorithm?: CoseAlgorithm;
+  /** Where timestamps come from; null or absent: no timestamp. */
+  tsa?: TsaConfig | null;
+  claimGenerator?: { name: string; version: string };
+  /** Override the embedded media types (e.g. to disable one); defaults to C2PA_EMBEDDED_MEDIA_TYPES. */
+  embeddedMediaTypes?: readonly string[];
+}
+
+/**
+ * A `Signer` backed by c2pa-wasm. Invariants: the engine must have been initialized (`initC2paEngine`) before
+ * signing, else results are `failed`; `signEmbedded`/`signSidecar` never throw; every `signed` result carries a
+ * COSE_Sign1 with the configured chain, a `sigTst2` timestamp when a TSA is configured (a TSA failure fails the
+ * signing), a `c2pa.actions.v2` assertion with `c2pa.opened` (+ parentOf ingredient) or `c2pa.created` (+ digital
+ * source type), and the plan's extra assertions; sidecar results return the input bytes unchanged.
+ */
+export class C2paSigner implements Signer {
+  readonly embeddedMediaTypes: readonly string[];
+  readonly sidecar = true;
+  readonly algorithm: CoseAlgorithm;
+  readonly #certChainDer: Uint8Array[];
+  readonly #keyInput: string | CryptoKey;
+  #key: Promise<CryptoKey> | null = null;
+  readonly #tsa: TsaConfig | null;
+  readonly #claimGenerator: { name: string; version: string };
+
+  /** Throws on an unusable configuration (no certificate, unknown key type, algorithm mismatch). */
+  constructor(options: C2paSignerOptions) {
+    this.#certChainDer = pemBlocks(options.certChainPem, "CERTIFICATE");
+    if (this.#certChainDer.length === 0) throw new Error("C2paSigner: no certificate in the chain PEM");
+    const certAlgorithm = algorithmOfCertificate(this.#certChainDer[0]!);
+    if (options.algorithm && options.algorithm !== certAlgorithm) {
+      throw new Error(`C2paSigner: algorithm ${options.algorithm} does not match the ${certAlgorithm} certificate`);
+    }
+    this.algorithm = certAlgorithm;
+    this.#keyInput = options.privateKey;
+    this.#tsa = options.tsa ?? null;
+    this.#claimGenerator = options.claimGenerator ?? { name: "svc", version: "0.1.0" };
+    this.embeddedMediaTypes = options.embeddedMediaTypes ?? C2PA_EMBEDDED_MEDIA_TYPES;
+  }
+
+  async signEmbedded(input: { bytes: Uint8Array; plan: ManifestPlan }): Promise<SignResult> {
+    const mediaType = normalizeMediaType(input.plan.media_type);
+    if (!this.embeddedMediaTypes.includes(mediaType)) {
+      return { status: "unsupported_media_type", message: `C2PA embedding is not available for ${mediaType}` };
+    }
+    return (await this.#run(input.bytes, input.plan, mediaType, mediaType, false)).result;
+  }
+
+  async signSidecar(input: { bytes: Uint8Array; plan: ManifestPlan }): Promise<SignResult> {
+    const mediaType = normalizeMediaType(input.plan.media_type);
+    // The manifest binds what the engine's format handler writes out, and a sidecar must bind the caller's
+    // unchanged bytes. Handlers of embeddable formats leave the bytes alone in no-embed mode (and read an
+    // existing manifest of the parent), except PDF's, which re-serializes the file. Anything else, or what a
+    // handler cannot parse (e.g. a naked JPEG XL codestream), goes through the generic handler: a data hash over
+    // the whole file.
+    if (this.embeddedMediaTypes.includes(mediaType) && !REWRITES_WITHOUT_EMBEDDING.has(mediaType)) {
+      const { result, engineRejected } = await this.#run(input.bytes, input.plan, mediaType, mediaType, true);
+      if (result.status === "signed" && equalBytes(result.bytes, input.bytes)) return { ...result, bytes: input.bytes };
+      if (result.status !== "signed" && !engineRejected) return result; // our signing or the TSA failed
+    }
+    const { result } = await this.#run(input.bytes, input.plan, mediaType, GENERIC_FORMAT, true);
+    if (result.status !== "signed") return result;
+    if (!equalBytes(result.bytes, input.bytes)) {
+      return { status: "failed", message: "C2PA engine altered the asset of a sidecar signing" };
+    }
+    return { ...result, bytes: input.bytes };
+  }
+
+  /**
+   * One engine run: `format` selects the engine's format handler, `mediaType` is what the claim records.
+   * `engineRejected`: the engine failed on its own (not in our signing callback), e.g. it cannot handle the bytes.
+   */
+  async #run(
+    bytes: Uint8Array,
+    plan: ManifestPlan,
+    mediaType: string,
+    format: string,
+    noEmbed: boolean,
+  ): Promise<{ result: SignResult; engineRejected: boolean }> {
+    const failed = (message: string, engineRejected: boolean) => ({
+      result: { status: "failed", message } as const,
+      engineRejected,
+    });
+    if (!isC2paEngineReady()) return failed("C2PA engine not initialized", false);
+    let builder: WasmBuilder | null = null;
+    const callback = { error: null as string | null };
+    try {
+      const key = await this.#privateKey();
+      builder = WasmBuilder.fromJson(JSON.stringify(this.#definition(plan, mediaType)), BUILDER_SETTINGS_JSON);
+      builder.setIntent(intentOf(plan));
+      if (noEmbed) builder.setNoEmbed(true);
+      const output = (await builder.signAndGetManifestBytes(
+        this.#signerDefinition(key, callback),
+        [],
+        format,
+        new ByteSource(bytes, format).asBlob(),
+      )) as { manifest: Uint8Array | number[]; asset: Uint8Array | number[] };
+      const manifestStore = toBytes(output.manifest);
+      const label = activeManifestLabel(manifestStore);
+      if (!label) return failed("C2PA engine returned a manifest store without a manifest", true);
+      const result: SignResult = {
+        status: "signed",
+        bytes: toBytes(output.asset),
+        manifest_store: manifestStore,
+        active_manifest_label: label,
+      };
+      return { result, engineRejected: false };
+    } catch (err) {
+      if (callback.error) return failed(callback.error, false);
+      const message = errorMessage(err);
+      const status = isUnsupportedTypeError(message) ? "unsupported_media_type" : "failed";
+      return { result: { status, message }, engineRejected: builder !== null };
+    } finally {
+      builder?.free();
+    }
+  }
+
+  #definition(plan: ManifestPlan, mediaType: string): Record<string, unknown> {
+    const assertions = plan.assertions.map((a): { label: string; data: unknown } => ({ label: a.label, data: a.data }));
+    if (plan.creator) {
+      assertions.push({
+        label: CREATOR_ASSERTION_LABEL,
+        data: { creator_ref: plan.creator.creator_ref, commitment: plan.creator.commitment },
+      });
+    }
+    return {
+      claim_generator_info: [{ name: this.#claimGenerator.name, version: this.#claimGenerator.version }],
+      title: plan.title,
+      format: mediaType,
+      assertions,
+    };
+  }
+
+  /** The engine's signer: our COSE_Sign1 (+ timestamp); a failure is recorded in `callback` before rethrowing. */
+  #signerDefinition(key: CryptoKey, callback: { error: string | null }) {
+    const algorithm = this.algorithm;
+    const certChainDer = this.#certChainDer;
+    const tsa = this.#tsa;
+    const sign = webCryptoSigner(algorithm, key);
+    const reserveSize = coseReserveSize(algorithm, certChainDer, tsa !== null);
+    return {
+      alg: C2PA_ALGORITHM_NAMES[algorithm],
+      reserveSize,
+      sign: async (claim: Uint8Array<ArrayBuffer>): Promise<Uint8Array<ArrayBuffer>> => {
+        try {
+          const cose = await buildCoseSign1({
+            algorithm,
+            certChainDer,
+            payload: claim,
+            sign,
+            timestamp: tsa ? (data) => requestTimestamp(data, tsa) : undefined,
+            reserveSize,
+          });
+          return cose as Uint8Array<ArrayBuffer>;
+        } catch (err) {
+          callback.error = `claim signing failed: ${errorMessage(err)}`;
+          throw err;
+        }
+      },
+    };
+  }
+
+  #privateKey(): Promise<CryptoKey> {
+    if (!this.#key) {
+      const input = this.#keyInput;
+      this.#key = typeof input === "string" ? importPrivateKey(input, this.algorithm) : Promise.resolve(input);
+      this.#key.catch(() => (this.#key = null));
+    }
+    return this.#key;
+  }
+}
+
+/** Engine format of the generic handler (plain data hash, no parsing). */
+const GENERIC_FORMAT = "application/octet-stream";
+
+/** Format handlers that rewrite the file even when nothing is embedded (c2pa-wasm 0.13.3). */
+const REWRITES_WITHOUT_EMBEDDING = new Set(["application/pdf"]);
+
+/** Settings of every builder: no thumbnails (CPU and memory in workerd), no second verification pass. */
+const BUILDER_SETTINGS_JSON = JSON.stringify({
+  builder: { thumbnail: { enabled: false } },
+  verify: { verify_after_sign: false },
+});
+
+/** c2pa-rs's sizing: raw signature + certificates + COSE framing, + 10 000 bytes when a timestamp is added. */
+function coseReserveSize(algorithm: CoseAlgorithm, certs: readonly Uint8Array[], timestamp: boolean): number {
+  const signature = algorithm === "ES384" ? 96 : 64;
+  return signature + certs.reduce((n, c) => n + c.length, 0) + 1024 + (timestamp ? 10_000 : 0);
+}
+
+function intentOf(plan: ManifestPlan): unknown {
+  if (plan.intent.kind === "opened") return "edit";
+  return { create: digitalSourceTypeUrl(plan.intent.digital_source_type) };
+}
+
+/** Accepts an IPTC/C2PA digital source type URL or its bare term (e.g. `trainedAlgorithmicMedia`). */
+export function digitalSourceTypeUrl(value: string): string {
+  const v = value.trim();
+  if (v.includes("://")) return v;
+  return (C2PA_ONLY_SOURCE_TYPES.has(v) ? C2PA_DIGITAL_SOURCE_TYPE : IPTC_DIGITAL_SOURCE_TYPE) + v;
+}
+
+function normalizeMediaType(mediaType: string): string {
+  const base = mediaType.split(";")[0]!.trim().toLowerCase();
+  switch (base) {
+    case "audio/x-wav":
+    case "audio/wave":
+    case "audio/vnd.wave":
+      return "audio/wav";
+    case "audio/x-flac":
+      return "audio/flac";
+    case "audio/x-m4a":
+      return "audio/mp4";
+    case "image/jpg":
+      return "image/jpeg";
+    case "video/avi":
+    case "video/msvideo":
+      return "video/x-msvideo";
+    default:
+      return base;
+  }
+}
+
+async function importPrivateKey(pem: string, algorithm: CoseAlgorithm): Promise<CryptoKey> {
+  const der = pemBlocks(pem, "PRIVATE KEY")[0];
+  if (!der) throw new Error("signer key: no PKCS#8 PEM block (BEGIN PRIVATE KEY)");
+  const params =
+    algorithm === "Ed25519"
+      ? { name: "Ed25519" }
+      : { name: "ECDSA", namedCurve: algorithm === "ES384" ? "P-384" : "P-256" };
+  return crypto.subtle.importKey("pkcs8", der, params, false, ["sign"]);
+}
+
+/** The COSE algorithm matching the certificate's public key. */
+function algorithmOfCertificate(der: Uint8Array): CoseAlgorithm {
+  const cert = pkijs.Certificate.fromBER(der);
+  const spkiAlg = cert.subjectPublicKeyInfo.algorithm;
+  if (spkiAlg.algorithmId === "1.3.101.112") return "Ed25519";
+  if (spkiAlg.algorithmId === "1.2.840.10045.2.1" && spkiAlg.algorithmParams instanceof asn1js.ObjectIdentifier) {
+    const curve = spkiAlg.algorithmParams.valueBlock.toString();
+    if (curve === "1.2.840.10045.3.1.7") return "ES256";
+    if (curve === "1.3.132.0.34") return "ES384";
+  }
+  throw new Error(`C2paSigner: unsupported signer key type ${spkiAlg.algorithmId}`);
+}
+
+function toBytes(value: Uint8Array | number[] | ArrayBuffer): Uint8Array {
+  if (value instanceof Uint8Array) return value;
+  if (value instanceof ArrayBuffer) return new Uint8Array(value);
+  return Uint8Array.from(value);
+}
+
+/**
+ * Label of the active (last) manifest of a JUMBF manifest store: the store superbox ("jumb" labelled "c2pa")
+ * holds one "jumb" per manifest, each starting with a "jumd" description box whose label is the manifest URN.
+ */
+export function activeManifestLabel(store: Uint8Array): string | null {
+  const top = readBox(store, 0);
+  if (!top || top.type !== "jumb") return null;
+  let last: string | null = null;
+  let offset = top.contentStart;
+  let first = true;
+  while (offset < top.end) {
+    const box = readBox(store, offset, top.end);
+    if (!box) break;
+    if (first) {
+      first = false; // the store's own description box
+    } else if (box.type === "jumb") {
+      const desc = readBox(store, box.contentStart, box.end);
+      if (desc?.type === "jumd") last = jumdLabel(store, desc.contentStart, desc.end) ?? last;
+    }
+    offset = box.end;
+  }
+  return last;
+}
+
+function readBox(buf: Uint8Array, offset: number, limit = buf.length) {
+  if (offset + 8 > limit) return null;
+  const view = new DataView(buf.buffer, buf.byteOffset, buf.byteLength);
+  let size = view.getUint32(offset);
+  const type = String.fromCharCode(buf[offset + 4]!, buf[offset + 5]!, buf[offset + 6]!, buf[offset + 7]!);
+  let header = 8;
+  if (size === 1) {
+    if (offset + 16 > limit) return null;
+    size = Number(view.getBigUint64(offset + 8));
+    header = 16;
+  } else if (size === 0) {
+    size = limit - offset;
+  }
+  if (size < header || offset + size > limit) return null;
+  return { type, contentStart: offset + header, end: offset + size };
+}
+
+/** jumd: 16-byte type UUID, 1 toggles byte, then (if toggles bit 1) a NUL-terminated UTF-8 label. */
+function jumdLabel(buf: Uint8Array, start: number, end: number): string | null {
+  const toggles = buf[start + 16];
+  if (toggles === undefined || (toggles & 0x02) === 0) return null;
+  const labelStart = start + 17;
+  let i = labelStart;
+  while (i < end && buf[i] !== 0) i++;
+  return new TextDecoder().decode(buf.subarray(labelStart, i));
+}
+
+function equalBytes(a: Uint8Array, b: Uint8Array): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
+function errorMessage(err: unknown): string {
+  if (err instanceof Error) return err.message;
+  if (typeof err === "string") return err;
+  try {
+    return JSON.stringify(err);
+  } catch {
+    return String(err);
+  }
+}
+
+function isUnsupportedTypeError(message: string): boolean {
+  return /unsupported\s*type|UnsupportedType|type is unsupported|cannot contain C2PA manifests/i.test(message);
+}
+
+/** The signing settings among the Worker's bindings (all optional strings; see src/env.ts). */
+export interface C2paSignerBindings {
+  SVC_C2PA_SIGNER_CHAIN_PEM?: string;
+  SVC_C2PA_SIGNER_KEY_PEM?: string;
+  SVC_TSA_URL?: string;
+  SVC_TSA_CHAIN_PEM?: string;
+  SVC_TSA_KEY_PEM?: string;
+}
+
+let cachedSigner: { fingerprint: string; signer: C2paSigner } | null = null;
+
+/**
+ * The signer configured by the bindings, or null when the signing certificate or key is missing. One instance
+ * per isolate and configuration, so the key is imported once. Throws on an unusable configuration (e.g. TSA URL
+ * "internal" without the TSA credentials).
+ */
+export function c2paSignerFromBindings(env: C2paSignerBindings): C2paSigner | null {
+  const chain = env.SVC_C2PA_SIGNER_CHAIN_PEM;
+  const key = env.SVC_C2PA_SIGNER_KEY_PEM;
+  if (!chain || !key) return null;
+  const fingerprint = [chain, key, env.SVC_TSA_URL, env.SVC_TSA_CHAIN_PEM, env.SVC_TSA_KEY_PEM].join("\u0000");
+  if (cachedSigner?.fingerprint !== fingerprint) {
+    const tsa = tsaConfigFrom({
+      url: env.SVC_TSA_URL,
+      chainPem: env.SVC_TSA_CHAIN_PEM,
+      keyPkcs8Pem: env.SVC_TSA_KEY_PEM,
+    });
+    cachedSigner = { fingerprint, signer: new C2paSigner({ certChainPem: chain, privateKey: key, tsa }) };
+  }
+  return cachedSigner.signer;
+}

@@ -1,0 +1,514 @@
+import { CorruptError, corrupt, equalBytes, fourcc, latin1, u16be, u32be, u64be, u8 } from "./bytes";
+import { C2PA_BMFF_UUID } from "./c2pa-markers";
+import { parseAv1C, parseAvcC, parseEsds, parseHvcC, parseVpcC, type AudioConfig, type VideoConfig } from "./codecs";
+import { detection, positiveInt, rate, seconds, type Detection, type MeasuredFacts } from "./detection";
+
+/**
+ * ISO base media file format (ISO/IEC 14496-12) and QuickTime: MP4, M4A, MOV, HEIF/HEIC, AVIF and their
+ * sequences. Boxes are walked with every size checked against its parent; descent is explicit (moov → trak →
+ * mdia → minf → stbl → stsd → sample entry), so nesting depth is bounded by construction and by MAX_DEPTH.
+ */
+
+export interface Box {
+  type: string;
+  start: number;
+  body: number;
+  end: number;
+}
+
+const MAX_DEPTH = 12;
+/** Keeps the box list of one level small enough for a 128 MB isolate (a file of 8-byte boxes would not be). */
+const MAX_BOXES_PER_LEVEL = 200_000;
+const FIRST_BOX_TYPES = new Set(["ftyp", "styp", "moov", "mdat", "free", "skip", "wide", "pnot"]);
+
+export function isIsobmff(b: Uint8Array): boolean {
+  if (b.length < 8) return false;
+  const type = String.fromCharCode(b[4]!, b[5]!, b[6]!, b[7]!);
+  if (!FIRST_BOX_TYPES.has(type)) return false;
+  const size = u32be(b, 0);
+  return size === 1 || size === 0 || size >= 8;
+}
+
+/** Child boxes of [start, end). A size that overruns the parent is corruption; so is a partial header. */
+export function boxes(b: Uint8Array, start: number, end: number, depth: number): Box[] {
+  if (depth > MAX_DEPTH) corrupt("boxes nested too deeply");
+  const out: Box[] = [];
+  let pos = start;
+  while (pos < end) {
+    const left = end - pos;
+    if (left < 8) {
+      // QuickTime allows a 32-bit zero terminator at the end of some atom lists.
+      if (left === 4 && u32be(b, pos) === 0) break;
+      corrupt("box header truncated");
+    }
+    let size = u32be(b, pos);
+    const type = fourcc(b, pos + 4);
+    let header = 8;
+    if (size === 1) {
+      if (left < 16) corrupt("box header truncated");
+      size = u64be(b, pos + 8);
+      header = 16;
+    } else if (size === 0) {
+      size = left; // runs to the end of its parent
+    }
+    if (size < header || size > left) corrupt(`'${printable(type)}' box overruns its parent`);
+    if (out.length >= MAX_BOXES_PER_LEVEL) corrupt("too many boxes in one level");
+    out.push({ type, start: pos, body: pos + header, end: pos + size });
+    pos += size;
+  }
+  return out;
+}
+
+function printable(type: string): string {
+  return type.replace(/[^\x20-\x7e]/g, "?");
+}
+
+function child(list: Box[], type: string): Box | undefined {
+  return list.find((x) => x.type === type);
+}
+
+function children(b: Uint8Array, box: Box | undefined, depth: number, skip = 0): Box[] {
+  return box ? boxes(b, box.body + skip, box.end, depth) : [];
+}
+
+/** Timescale and duration from mvhd/mdhd (version 0 or 1). An all-ones duration means unknown. */
+function timing(b: Uint8Array, box: Box | undefined): { timescale: number; duration: number } {
+  if (!box) return { timescale: 0, duration: 0 };
+  const v1 = u8(b, box.body) === 1;
+  if (box.end - box.body < (v1 ? 32 : 20)) corrupt(`'${box.type}' box too short`);
+  const timescale = u32be(b, box.body + (v1 ? 20 : 12));
+  let duration: number;
+  if (v1) {
+    duration = u32be(b, box.body + 24) === 0xffffffff ? 0 : u64be(b, box.body + 24);
+  } else {
+    duration = u32be(b, box.body + 16);
+    if (duration === 0xffffffff) duration = 0;
+  }
+  return { timescale, duration };
+}
+
+interface SampleEntry {
+  format: string;
+  codec: string | null;
+  width: number | null;
+  height: number | null;
+  video: VideoConfig | null;
+  audio: AudioConfig | null;
+  transfer: number | null;
+}
+
+export interface Track {
+  handler: string;
+  timescale: number;
+  duration: number;
+  samples: number;
+  entry: SampleEntry | null;
+  tkhdWidth: number;
+  tkhdHeight: number;
+  maxChunkOffset: number;
+}
+
+const VIDEO_CODECS: Record<string, string> = {
+  avc1: "h264", avc2: "h264", avc3: "h264", avc4: "h264",
+  hvc1: "hevc", hev1: "hevc", hvc2: "hevc", hev2: "hevc", dvh1: "hevc", dvhe: "hevc",
+  av01: "av1", vp08: "vp8", vp09: "vp9", mp4v: "mpeg4", s263: "h263", h263: "h263",
+  jpeg: "mjpeg", mjpa: "mjpeg", mjpb: "mjpeg",
+  apch: "prores", apcn: "prores", apcs: "prores", apco: "prores", ap4h: "prores", ap4x: "prores",
+};
+const AUDIO_CODECS: Record<string, string> = {
+  "ac-3": "ac3", "ec-3": "eac3", "ac-4": "ac4", Opus: "opus", fLaC: "flac", alac: "alac", ".mp3": "mp3",
+  samr: "amr-nb", sawb: "amr-wb", ulaw: "mulaw", alaw: "alaw",
+  lpcm: "pcm", sowt: "pcm", twos: "pcm", in24: "pcm", in32: "pcm", fl32: "pcm", fl64: "pcm", "raw ": "pcm", ipcm: "pcm", fpcm: "pcm",
+};
+const VISUAL = new Set([...Object.keys(VIDEO_CODECS), "encv"]);
+const AUDIO = new Set([...Object.keys(AUDIO_CODECS), "mp4a", "enca"]);
+
+function sampleEntry(b: Uint8Array, e: Box, quicktime: boolean, depth: number): SampleEntry {
+  let format = e.type;
+  const entry: SampleEntry = { format, codec: null, width: null, height: null, video: null, audio: null, transfer: null };
+  if (VISUAL.has(format)) {
+    if (e.end - e.body < 78) corrupt("visual sample entry too short");
+    entry.width = positiveInt(u16be(b, e.body + 24));
+    entry.height = positiveInt(u16be(b, e.body + 26));
+    const kids = boxes(b, e.body + 78, e.end, depth + 1);
+    format = originalFormat(b, kids, depth + 1) ?? format;
+    entry.format = format;
+    entry.codec = VIDEO_CODECS[format] ?? format.trim();
+    for (const k of kids) {
+      try {
+        if (k.type === "avcC") entry.video = parseAvcC(b, k.body, k.end);
+        else if (k.type === "hvcC") entry.video = parseHvcC(b, k.body, k.end);
+        else if (k.type === "av1C") entry.video = parseAv1C(b, k.body, k.end);
+        else if (k.type === "vpcC") entry.video = parseVpcC(b, k.body, k.end);
+      } catch (err) {
+        if (!(err instanceof CorruptError)) throw err;
+        corrupt(`${k.type}: ${err.message}`);
+      }
+      if (k.type === "colr" && k.end - k.body >= 10) {
+        const kind = fourcc(b, k.body);
+        if (kind === "nclx" || kind === "nclc") entry.transfer = u16be(b, k.body + 6);
+      }
+    }
+    if (entry.transfer === null) entry.transfer = entry.video?.transfer ?? null;
+  } else if (AUDIO.has(format)) {
+    if (e.end - e.body < 28) corrupt("audio sample entry too short");
+    const version = u16be(b, e.body + 8);
+    // QuickTime sound descriptions v1/v2 carry 16/36 more bytes before the child atoms; ISO entries do not.
+    const extra = quicktime ? (version === 1 ? 16 : version === 2 ? 36 : 0) : 0;
+    const channels = u16be(b, e.body + 16);
+    const sampleRate = u32be(b, e.body + 24) >>> 16;
+    entry.audio = { codec: "", sample_rate: positiveInt(sampleRate), channels: positiveInt(channels) };
+    if (e.body + 28 + extra <= e.end) {
+      const kids = boxes(b, e.body + 28 + extra, e.end, depth + 1);
+      format = originalFormat(b, kids, depth + 1) ?? format;
+      const esds = child(kids, "esds") ?? child(children(b, child(kids, "wave"), depth + 2), "esds");
+      if (esds) {
+        try {
+          const es = parseEsds(b, esds.body + 4, esds.end);
+          if (es.audio) entry.audio = { ...entry.audio, ...definedOnly(es.audio) };
+          else entry.codec = `mp4a-0x${es.objectType.toString(16)}`;
+        } catch (err) {
+          if (!(err instanceof CorruptError)) throw err;
+          corrupt(`esds: ${err.message}`);
+        }
+      }
+    }
+    entry.format = format;
+    entry.codec = entry.audio.codec || entry.codec || (format === "mp4a" ? "aac" : (AUDIO_CODECS[format] ?? format.trim()));
+    entry.audio.codec = entry.codec;
+  }
+  return entry;
+}
+
+function definedOnly(a: AudioConfig): Partial<AudioConfig> {
+  const out: Partial<AudioConfig> = { codec: a.codec };
+  if (a.sample_rate !== null) out.sample_rate = a.sample_rate;
+  if (a.channels !== null) out.channels = a.channels;
+  return out;
+}
+
+/** Encrypted entries (encv/enca) name their real format in sinf/frma. */
+function originalFormat(b: Uint8Array, kids: Box[], depth: number): string | null {
+  const frma = child(children(b, child(kids, "sinf"), depth + 1), "frma");
+  return frma && frma.end - frma.body >= 4 ? fourcc(b, frma.body) : null;
+}
+
+function parseTrak(b: Uint8Array, trak: Box, quicktime: boolean): Track {
+  const kids = boxes(b, trak.body, trak.end, 2);
+  const tkhd = child(kids, "tkhd");
+  let tkhdWidth = 0;
+  let tkhdHeight = 0;
+  if (tkhd) {
+    const v1 = u8(b, tkhd.body) === 1;
+    const at = tkhd.body + (v1 ? 88 : 76);
+    if (at + 8 <= tkhd.end) {
+      tkhdWidth = u32be(b, at) / 65536;
+      tkhdHeight = u32be(b, at + 4) / 65536;
+    }
+  }
+  const mdia = children(b, child(kids, "mdia"), 3);
+  const { timescale, duration } = timing(b, child(mdia, "mdhd"));
+  const hdlr = child(mdia, "hdlr");
+  const handler = hdlr && hdlr.end - hdlr.body >= 12 ? fourcc(b, hdlr.body + 8) : "";
+  const minf = children(b, child(mdia, "minf"), 4);
+  const stbl = children(b, child(minf, "stbl"), 5);
+  const stsd = child(stbl, "stsd");
+  let entry: SampleEntry | null = null;
+  if (stsd) {
+    if (stsd.end - stsd.body < 8) corrupt("stsd box too short");
+    const entries = boxes(b, stsd.body + 8, stsd.end, 6);
+    if (entries[0]) entry = sampleEntry(b, entries[0], quicktime, 6);
+  }
+  let samples = 0;
+  const stts = child(stbl, "stts");
+  if (stts) {
+    const count = u32be(b, stts.body + 4);
+    if (stts.body + 8 + count * 8 > stts.end) corrupt("stts entries overrun the box");
+    for (let i = 0; i < count; i++) samples += u32be(b, stts.body + 8 + i * 8);
+  }
+  let maxChunkOffset = 0;
+  for (const type of ["stco", "co64"] as const) {
+    const box = child(stbl, type);
+    if (!box) continue;
+    const width = type === "stco" ? 4 : 8;
+    const count = u32be(b, box.body + 4);
+    if (box.body + 8 + count * width > box.end) corrupt(`${type} entries overrun the box`);
+    for (let i = 0; i < count; i++) {
+      const at = box.body + 8 + i * width;
+      const offset = width === 4 ? u32be(b, at) : u64be(b, at);
+      if (offset > maxChunkOffset) maxChunkOffset = offset;
+    }
+  }
+  return { handler, timescale, duration, samples, entry, tkhdWidth, tkhdHeight, maxChunkOffset };
+}
+
+interface Movie {
+  timescale: number;
+  duration: number;
+  fragmented: boolean;
+  tracks: Track[];
+}
+
+function parseMoov(b: Uint8Array, moov: Box, quicktime: boolean): Movie {
+  const kids = boxes(b, moov.body, moov.end, 1);
+  let { timescale, duration } = timing(b, child(kids, "mvhd"));
+  const mvex = child(kids, "mvex");
+  if (mvex && duration === 0) {
+    const mehd = child(boxes(b, mvex.body, mvex.end, 2), "mehd");
+    if (mehd && mehd.end - mehd.body >= 8) duration = u8(b, mehd.body) === 1 ? u64be(b, mehd.body + 4) : u32be(b, mehd.body + 4);
+  }
+  const tracks = kids.filter((k) => k.type === "trak").map((t) => parseTrak(b, t, quicktime));
+  return { timescale, duration, fragmented: mvex !== undefined, tracks };
+}
+
+interface HeifImage {
+  width: number | null;
+  height: number | null;
+  config: VideoConfig | null;
+  bits: number | null;
+}
+
+/** HEIF `meta` (ISO/IEC 23008-12): the primary item, its `ispe` size and its codec configuration. */
+function parseMeta(b: Uint8Array, meta: Box): HeifImage | null {
+  // ISO `meta` is a full box; QuickTime's is not. Tell them apart by where `hdlr` sits.
+  const full = meta.end - meta.body >= 12 && fourcc(b, meta.body + 8) === "hdlr";
+  const kids = boxes(b, meta.body + (full ? 4 : 0), meta.end, 1);
+  const hdlr = child(kids, "hdlr");
+  if (!hdlr || hdlr.end - hdlr.body < 12 || fourcc(b, hdlr.body + 8) !== "pict") return null;
+  const pitm = child(kids, "pitm");
+  if (!pitm) corrupt("HEIF without a primary item");
+  const primary = u8(b, pitm.body) === 0 ? u16be(b, pitm.body + 4) : u32be(b, pitm.body + 4);
+
+  const types = new Map<number, string>();
+  const iinf = child(kids, "iinf");
+  if (iinf) {
+    const v0 = u8(b, iinf.body) === 0;
+    for (const infe of boxes(b, iinf.body + (v0 ? 6 : 8), iinf.end, 2)) {
+      if (infe.type !== "infe") continue;
+      const version = u8(b, infe.body);
+      if (version < 2) continue;
+      const id = version === 2 ? u16be(b, infe.body + 4) : u32be(b, infe.body + 4);
+      const typeAt = infe.body + (version === 2 ? 8 : 10);
+      types.set(id, fourcc(b, typeAt));
+    }
+  }
+
+  const iloc = child(kids, "iloc");
+  if (iloc) checkItemLocations(b, iloc);
+
+  const props: Box[] = [];
+  const assoc = new Map<number, number[]>();
+  const iprp = children(b, child(kids, "iprp"), 2);
+  const ipco = child(iprp, "ipco");
+  if (ipco) props.push(...boxes(b, ipco.body, ipco.end, 3));
+  const ipma = child(iprp, "ipma");
+  if (ipma) {
+    const version = u8(b, ipma.body);
+    const wide = (u8(b, ipma.body + 3) & 1) === 1;
+    const count = u32be(b, ipma.body + 4);
+    let pos = ipma.body + 8;
+    for (let i = 0; i < count; i++) {
+      if (pos >= ipma.end) corrupt("ipma entries overrun the box");
+      const id = version < 1 ? u16be(b, pos) : u32be(b, pos);
+      pos += version < 1 ? 2 : 4;
+      const n = u8(b, pos++);
+      const list: number[] = [];
+      for (let k = 0; k < n; k++) {
+        const index = wide ? u16be(b, pos) & 0x7fff : u8(b, pos) & 0x7f;
+        pos += wide ? 2 : 1;
+        list.push(index);
+      }
+      if (pos > ipma.end) corrupt("ipma entries overrun the box");
+      assoc.set(id, list);
+    }
+  }
+  const propsOf = (id: number) => (assoc.get(id) ?? []).map((i) => props[i - 1]).filter((p): p is Box => p !== undefined);
+
+  const coded = (t: string | undefined) => t === "hvc1" || t === "av01" || t === "jpeg";
+  const primaryType = types.get(primary);
+  if (types.size > 0 && primaryType === undefined) corrupt("HEIF primary item has no item info");
+  const codedId = coded(primaryType) ? primary : [...types].find(([, t]) => coded(t))?.[0];
+
+  let width: number | null = null;
+  let height: number | null = null;
+  for (const p of propsOf(primary)) {
+    if (p.type === "ispe" && p.end - p.body >= 12) {
+      width = positiveInt(u32be(b, p.body + 4));
+      height = positiveInt(u32be(b, p.body + 8));
+    }
+  }
+  let config: VideoConfig | null = null;
+  let bits: number | null = null;
+  for (const p of propsOf(codedId ?? primary)) {
+    try {
+      if (p.type === "hvcC") config = parseHvcC(b, p.body, p.end);
+      else if (p.type === "av1C") config = parseAv1C(b, p.body, p.end);
+    } catch (err) {
+      if (!(err instanceof CorruptError)) throw err;
+      corrupt(`${p.type}: ${err.message}`);
+    }
+    if (p.type === "pixi" && p.end - p.body >= 6) bits = u8(b, p.body + 5);
+  }
+  return { width, height, config, bits };
+}
+
+/** iloc extents stored in the file (construction method 0) must lie inside it: a cut-off image fails here. */
+function checkItemLocations(b: Uint8Array, iloc: Box): void {
+  const version = u8(b, iloc.body);
+  if (version > 2) return;
+  const sizes = u16be(b, iloc.body + 4);
+  const offsetSize = sizes >> 12;
+  const lengthSize = (sizes >> 8) & 15;
+  const baseSize = (sizes >> 4) & 15;
+  const indexSize = version >= 1 ? sizes & 15 : 0;
+  for (const s of [offsetSize, lengthSize, baseSize, indexSize]) if (s !== 0 && s !== 4 && s !== 8) corrupt("iloc field size invalid");
+  const read = (at: number, size: number) => (size === 0 ? 0 : size === 4 ? u32be(b, at) : u64be(b, at));
+  let pos = iloc.body + 6;
+  const count = version < 2 ? u16be(b, pos) : u32be(b, pos);
+  pos += version < 2 ? 2 : 4;
+  for (let i = 0; i < count; i++) {
+    if (pos >= iloc.end) corrupt("iloc entries overrun the box");
+    pos += version < 2 ? 2 : 4; // item_ID
+    let method = 0;
+    if (version >= 1) {
+      method = u16be(b, pos) & 15;
+      pos += 2;
+    }
+    pos += 2; // data_reference_index
+    const base = read(pos, baseSize);
+    pos += baseSize;
+    const extents = u16be(b, pos);
+    pos += 2;
+    for (let k = 0; k < extents; k++) {
+      pos += indexSize;
+      const offset = read(pos, offsetSize);
+      pos += offsetSize;
+      const length = read(pos, lengthSize);
+      pos += lengthSize;
+      if (pos > iloc.end) corrupt("iloc entries overrun the box");
+      if (method === 0 && base + offset + length > b.length) corrupt("HEIF item data overruns the file");
+    }
+  }
+}
+
+const HEIC_STILL = new Set(["heic", "heix", "heim", "heis"]);
+const HEIC_SEQUENCE = new Set(["hevc", "hevx", "hevm", "hevs"]);
+const HEIF_STILL = new Set(["mif1", "mif2", "miaf"]);
+
+function classify(major: string | null, brands: Set<string>, movie: Movie | null, image: HeifImage | null): string {
+  if (major === null) return "video/quicktime"; // pre-ftyp QuickTime movie
+  if (major === "qt  ") return "video/quicktime";
+  if (major === "avif" || major === "avis") return "image/avif";
+  if (HEIC_STILL.has(major)) return "image/heic";
+  if (HEIC_SEQUENCE.has(major)) return "image/heic-sequence";
+  if (HEIF_STILL.has(major)) {
+    if (brands.has("avif")) return "image/avif";
+    if ([...HEIC_STILL].some((x) => brands.has(x))) return "image/heic";
+    return "image/heif";
+  }
+  if (major === "msf1") {
+    if (brands.has("avis")) return "image/avif";
+    if ([...HEIC_SEQUENCE].some((x) => brands.has(x))) return "image/heic-sequence";
+    return "image/heif-sequence";
+  }
+  // 3GPP, Canon CR3 and other BMFF brands that no reviewed format names.
+  if (major.startsWith("3g") || major === "crx ") return "video/x-bmff-based";
+  const tracks = movie?.tracks ?? [];
+  if (tracks.some((t) => t.handler === "vide")) return "video/mp4";
+  if (tracks.some((t) => t.handler === "soun")) return "audio/mp4";
+  if (image) return "image/heif";
+  return "video/x-bmff-based";
+}
+
+export function parseIsobmff(b: Uint8Array): Detection {
+  const top = boxes(b, 0, b.length, 0);
+  const ftyp = top.find((x) => x.type === "ftyp");
+  let major: string | null = null;
+  const brands = new Set<string>();
+  if (ftyp) {
+    if (ftyp.end - ftyp.body < 8) corrupt("ftyp box too short");
+    major = fourcc(b, ftyp.body);
+    brands.add(major);
+    for (let p = ftyp.body + 8; p + 4 <= ftyp.end; p += 4) brands.add(fourcc(b, p));
+  }
+  const quicktime = major === null || major === "qt  ";
+  const moov = top.find((x) => x.type === "moov");
+  const movie = moov ? parseMoov(b, moov, quicktime) : null;
+  const metaBox = top.find((x) => x.type === "meta");
+  const image = metaBox ? parseMeta(b, metaBox) : null;
+  const fragmented = (movie?.fragmented ?? false) || top.some((x) => x.type === "moof");
+  const c2pa = top.some(
+    (x) => x.type === "uuid" && x.end - x.body >= 16 && equalBytes(b, x.body, C2PA_BMFF_UUID) && latin1(b, x.body + 20, x.end, 8) === "manifest",
+  );
+
+  if (!movie && !image && !top.some((x) => x.type === "moof")) corrupt("ISOBMFF file without moov, image meta or moof");
+  const mediaType = classify(major, brands, movie, image);
+  const isImage = mediaType.startsWith("image/");
+  const isSequence = mediaType.endsWith("-sequence") || (mediaType === "image/avif" && major === "avis");
+  if (mediaType === "video/quicktime" && !movie) corrupt("QuickTime movie without moov");
+  if ((mediaType === "video/mp4" || mediaType === "audio/mp4") && !movie) corrupt("MP4 without moov");
+  if (isImage && !image && !(isSequence && movie)) corrupt("HEIF/AVIF without a primary image");
+  if (movie && !fragmented) {
+    for (const t of movie.tracks) if (t.maxChunkOffset >= b.length) corrupt("sample data lies beyond the end of the file");
+  }
+
+  const facts: Partial<MeasuredFacts> = { has_c2pa_manifest: c2pa };
+  const video = movie?.tracks.filter((t) => t.handler === "vide" || (isSequence && t.handler === "pict")) ?? [];
+  const audio = movie?.tracks.filter((t) => t.handler === "soun") ?? [];
+  if (movie && !(isImage && !isSequence)) {
+    const v = video[0];
+    const a = audio[0];
+    let total = movie.timescale > 0 ? movie.duration / movie.timescale : 0;
+    if (total === 0) for (const t of movie.tracks) if (t.timescale > 0) total = Math.max(total, t.duration / t.timescale);
+    facts.duration_seconds = seconds(total);
+    if (v) {
+      const cfg = v.entry?.video ?? null;
+      facts.width = v.entry?.width ?? cfg?.width ?? positiveInt(Math.round(v.tkhdWidth));
+      facts.height = v.entry?.height ?? cfg?.height ?? positiveInt(Math.round(v.tkhdHeight));
+      facts.video_codec = v.entry?.codec ?? null;
+      facts.bit_depth = cfg?.bit_depth ?? null;
+      facts.chroma_subsampling = cfg?.chroma_subsampling ?? null;
+      if (v.timescale > 0 && v.duration > 0 && v.samples > 0) facts.frames_per_second = rate(v.samples / (v.duration / v.timescale));
+    }
+    if (a) {
+      facts.audio_codec = a.entry?.codec ?? null;
+      facts.sample_rate = a.entry?.audio?.sample_rate ?? null;
+      facts.channels = a.entry?.audio?.channels ?? null;
+    }
+  }
+  if (image && (isImage || mediaType === "video/x-bmff-based")) {
+    facts.width = image.width ?? facts.width ?? null;
+    facts.height = image.height ?? facts.height ?? null;
+    facts.bit_depth = image.config?.bit_depth ?? image.bits ?? facts.bit_depth ?? null;
+    facts.chroma_subsampling = image.config?.chroma_subsampling ?? facts.chroma_subsampling ?? null;
+  }
+
+  const also = ["video/x-bmff-based"];
+  if (mediaType === "image/heic") also.push("image/heif");
+  if (mediaType === "image/heic-sequence") also.push("image/heif-sequence");
+
+  const violations: string[] = [];
+  if (mediaType === "video/mp4" && movie) {
+    if (fragmented) violations.push("fragmented MP4 (moof/mvex) is not supported");
+    if (video.length !== 1) violations.push(`expected exactly one video track, found ${video.length}`);
+    const v = video[0];
+    if (v) {
+      const codec = v.entry?.codec ?? "unknown";
+      const cfg = v.entry?.video ?? null;
+      if (codec !== "h264") violations.push(`video codec ${codec} is not supported (H.264 only)`);
+      else if (!cfg || cfg.bit_depth === null) violations.push("H.264 bit depth could not be read (no SPS in avcC)");
+      else {
+        if (cfg.bit_depth !== 8) violations.push(`${cfg.bit_depth}-bit video is not supported (8-bit only)`);
+        if (cfg.chroma_subsampling !== "4:2:0") violations.push(`chroma subsampling ${cfg.chroma_subsampling ?? "unknown"} is not supported (4:2:0 only)`);
+      }
+      const transfer = v.entry?.transfer ?? null;
+      if (transfer === 16 || transfer === 18) violations.push(`HDR video (${transfer === 16 ? "PQ" : "HLG"} transfer) is not supported`);
+    }
+    if (audio.length > 1) violations.push(`expected at most one audio track, found ${audio.length}`);
+    const a = audio[0];
+    if (a && a.entry?.codec !== "aac-lc") violations.push(`audio codec ${a.entry?.codec ?? "unknown"} is not supported (AAC-LC only)`);
+    const other = movie.tracks.filter((t) => t.handler !== "vide" && t.handler !== "soun");
+    if (other.length > 0) violations.push(`extra track(s) not allowed: ${other.map((t) => `'${printable(t.handler) || "?"}'`).join(", ")}`);
+  }
+  return detection(mediaType, "isobmff", facts, also, { contract_violations: violations });
+}

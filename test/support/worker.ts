@@ -1,0 +1,62 @@
+/**
+ * Runs the real Worker bundle (what `wrangler deploy` would upload) in bare Miniflare, with local D1, R2,
+ * Queues (producers and consumers), Durable Objects and the given secrets. Used by Node-side end-to-end tests
+ * and by `npm run bench`. Self-contained (package imports only) so plain Node can import it.
+ */
+import { execFileSync } from "node:child_process";
+import { mkdtempSync, readdirSync, readFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { convertV4MiniflareOptions, Miniflare } from "miniflare";
+
+const ROOT = join(import.meta.dirname, "..", "..");
+const QUIET = { ...process.env, WRANGLER_SEND_METRICS: "false", CLOUDFLARE_CF_FETCH_ENABLED: "false", WRANGLER_HIDE_BANNER: "true" };
+
+/** Bundles src/ with wrangler (offline) into a fresh directory; returns the entry script path. */
+export function bundleWorker(outdir = mkdtempSync(join(tmpdir(), "svc-bundle-"))): string {
+  execFileSync(join(ROOT, "node_modules", ".bin", "wrangler"), ["deploy", "--dry-run", "--outdir", outdir], { cwd: ROOT, env: QUIET, stdio: "ignore" });
+  return join(outdir, "index.js");
+}
+
+export interface RunningWorker {
+  mf: Miniflare;
+  /** Fetch against the Worker; `path` is appended to http://svc.local. */
+  fetch(path: string, init?: RequestInit): Promise<Response>;
+  db: D1DatabaseLike;
+  dispose(): Promise<void>;
+}
+
+interface D1DatabaseLike {
+  prepare(sql: string): { bind(...values: unknown[]): { run(): Promise<unknown>; all(): Promise<{ results: unknown[] }> }; run(): Promise<unknown> };
+}
+
+export async function startWorker(options: { script?: string; bindings: Record<string, string> }): Promise<RunningWorker> {
+  const script = options.script ?? bundleWorker();
+  const mf = new Miniflare(
+    convertV4MiniflareOptions({
+      modules: true,
+      scriptPath: script,
+      modulesRules: [{ type: "CompiledWasm", include: ["**/*.wasm"] }],
+      compatibilityDate: "2026-10-01",
+      compatibilityFlags: ["nodejs_compat"],
+      d1Databases: ["DB"],
+      r2Buckets: ["OBJECTS"],
+      queueProducers: { JOBS_QUEUE: "svc-jobs", WEBHOOKS_QUEUE: "svc-webhooks" },
+      queueConsumers: { "svc-jobs": { maxBatchTimeout: 1, maxRetries: 3 }, "svc-webhooks": { maxBatchTimeout: 1, maxRetries: 3 } },
+      durableObjects: { RATE_LIMITER: "RateLimiter", WEBHOOK_GATE: "WebhookEndpointGate" },
+      bindings: { SVC_SOURCE_REVISION: "test", SVC_ENVIRONMENT: "development", ...options.bindings },
+    } as never),
+  );
+  const db = (await mf.getD1Database("DB")) as unknown as D1DatabaseLike;
+  for (const file of readdirSync(join(ROOT, "migrations")).filter((f) => f.endsWith(".sql")).sort()) {
+    for (const statement of readFileSync(join(ROOT, "migrations", file), "utf8").split("--> statement-breakpoint")) {
+      if (statement.trim()) await db.prepare(statement).run();
+    }
+  }
+  return {
+    mf,
+    db,
+    fetch: (path, init) => mf.dispatchFetch(`http://svc.local${path}`, init as never) as unknown as Promise<Response>,
+    dispose: () => mf.dispose(),
+  };
+}
