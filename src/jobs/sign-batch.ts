@@ -1,12 +1,10 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import type { Router } from "../app-types";
-import { canonicalJson } from "../catalog/canonical-json";
 import { registryFor } from "../catalog/installed";
 import { database } from "../db/client";
 import { principalOf, publicOrigin } from "../platform/context";
-import { sha256Hex } from "../platform/crypto";
 import { ERROR_CODES, ErrorResponseSchema, errorBody } from "../platform/errors";
-import { claimIdempotencyKey, completeIdempotencyKey, releaseIdempotencyKey } from "../platform/idempotency";
+import { claimIdempotencyKey, completeIdempotencyKey, releaseIdempotencyKey, requestFingerprint } from "../platform/idempotency";
 import { json } from "../platform/openapi";
 import { admitSign } from "./admission";
 import { enqueueJob } from "./runner";
@@ -49,7 +47,9 @@ export function registerSignBatch(app: Router) {
     for (const [index, item] of c.req.valid("json").items.entries()) {
       const { mode: _ignored, ...request } = item;
       const scope = { tenantId, operation: "POST /v1/sign", key: `${key}.b${index}` };
-      const claim = await claimIdempotencyKey(db, scope, await sha256Hex(canonicalJson(request)), Date.now());
+      // The same fingerprint POST /v1/sign computes for this item's JSON, so `<key>.b<i>` works there too.
+      const fingerprint = await requestFingerprint("POST", new URL("/v1/sign", "http://svc"), new TextEncoder().encode(JSON.stringify(item)));
+      const claim = await claimIdempotencyKey(db, scope, fingerprint, Date.now());
       if (claim.status === "replay") {
         const body = JSON.parse(claim.row.responseBody ?? "null");
         const ok = (claim.row.responseStatus ?? 500) < 300;

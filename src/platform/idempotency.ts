@@ -1,5 +1,6 @@
 import { and, eq, lt } from "drizzle-orm";
 import type { MiddlewareHandler } from "hono";
+import { canonicalJson } from "../catalog/canonical-json";
 import { database, type Database } from "../db/client";
 import { idempotencyRecords } from "../db/schema";
 import type { AppEnv } from "./context";
@@ -111,7 +112,18 @@ export async function releaseIdempotencyKey(db: Database, scope: IdempotencyScop
   await db.delete(idempotencyRecords).where(scopeWhere(scope));
 }
 
+/**
+ * What "the same request" means: method, path, query and the body; a JSON body counts by its canonical form
+ * (key order and white space do not matter), anything else by its exact bytes.
+ */
 export async function requestFingerprint(method: string, url: URL, body: Uint8Array): Promise<string> {
+  if (body.length > 0) {
+    try {
+      body = new TextEncoder().encode(canonicalJson(JSON.parse(new TextDecoder("utf-8", { fatal: true, ignoreBOM: false }).decode(body))));
+    } catch {
+      // not JSON: the exact bytes count
+    }
+  }
   const head = new TextEncoder().encode(`${method}\n${url.pathname}\n${url.search}\n`);
   const all = new Uint8Array(head.length + body.length);
   all.set(head);

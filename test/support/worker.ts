@@ -6,7 +6,7 @@
 import { execFileSync } from "node:child_process";
 import { mkdtempSync, readdirSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { convertV4MiniflareOptions, Miniflare } from "miniflare";
 
 const ROOT = join(import.meta.dirname, "..", "..");
@@ -34,9 +34,14 @@ export async function startWorker(options: { script?: string; bindings: Record<s
   const script = options.script ?? bundleWorker();
   const mf = new Miniflare(
     convertV4MiniflareOptions({
-      modules: true,
-      scriptPath: script,
-      modulesRules: [{ type: "CompiledWasm", include: ["**/*.wasm"] }],
+      // Every file of the bundle as an explicit module (miniflare 5's v4 adapter refuses `modulesRules`).
+      modules: [
+        { type: "ESModule", path: script },
+        ...readdirSync(dirname(script))
+          .filter((f) => f.endsWith(".wasm"))
+          .map((f) => ({ type: "CompiledWasm", path: join(dirname(script), f) })),
+      ],
+      modulesRoot: dirname(script),
       compatibilityDate: "2026-10-01",
       compatibilityFlags: ["nodejs_compat"],
       d1Databases: ["DB"],

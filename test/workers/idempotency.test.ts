@@ -150,7 +150,7 @@ describe("Idempotency middleware with a controllable operation", () => {
     const past = Date.now() - IDEMPOTENCY_LEASE_MS - 1000;
     // Claim with the fingerprint a real request would have, as of a time whose lease has lapsed.
     const { sha256Hex } = await import("../../src/platform/crypto");
-    const fingerprint = await sha256Hex("POST\n/test/idempotent\n\n{}");
+    const fingerprint = await sha256Hex("POST\n/test/idempotent\n\n{}"); // canonical JSON of {} is {}
     expect((await claimIdempotencyKey(db, scope, fingerprint, past)).status).toBe("claimed");
     const res = await call(key, "lapsed");
     expect(res.status).toBe(201);

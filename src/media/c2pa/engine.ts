@@ -8,18 +8,25 @@ import { initSync, WasmBuilder, WasmReader } from "@contentauth/c2pa-wasm";
 
 export { WasmBuilder, WasmReader };
 
-let ready = false;
+let memory: WebAssembly.Memory | null = null;
 
 /** Instantiates the engine once per isolate; later calls are no-ops. */
 export function initC2paEngine(module: WebAssembly.Module): void {
-  if (ready) return;
+  if (memory) return;
   installFileReaderSyncShim();
-  initSync({ module });
-  ready = true;
+  memory = initSync({ module }).memory;
 }
 
 export function isC2paEngineReady(): boolean {
-  return ready;
+  return memory !== null;
+}
+
+/**
+ * Size of the engine's linear memory. It grows to the peak of the largest signing so far (a wasm memory never
+ * shrinks) and counts against the isolate's memory limit.
+ */
+export function c2paEngineMemoryBytes(): number {
+  return memory?.buffer.byteLength ?? 0;
 }
 
 /**

@@ -4,6 +4,7 @@
  * with a validated timestamp.
  */
 import { describe, expect, it } from "vitest";
+import { mintDevPki } from "../../../src/media/c2pa/dev-pki";
 import { verifySettingsJson, WasmReader } from "../../../src/media/c2pa/engine";
 import { ensureC2paEngine } from "../../../src/media/c2pa/engine-workerd";
 import { C2paSigner, c2paSignerFromBindings } from "../../../src/media/c2pa/signer";
@@ -18,8 +19,12 @@ interface ReaderVerdict {
   activeManifest: { title?: string; assertions?: { label: string; data: any }[] };
 }
 
-async function readWithEngine(mediaType: string, bytes: Uint8Array): Promise<ReaderVerdict> {
-  const reader = await WasmReader.fromBytes(mediaType, bytes, verifySettingsJson(testEnv.SVC_TRUST_ANCHORS_PEM));
+async function readWithEngine(
+  mediaType: string,
+  bytes: Uint8Array,
+  trustAnchorsPem = testEnv.SVC_TRUST_ANCHORS_PEM,
+): Promise<ReaderVerdict> {
+  const reader = await WasmReader.fromBytes(mediaType, bytes, verifySettingsJson(trustAnchorsPem));
   try {
     const store = JSON.parse(reader.json());
     const codes = (kind: string): string[] =>
@@ -115,5 +120,21 @@ describe("C2paSigner in workerd", () => {
     // The engine cannot check a sidecar against its asset; the Node suite does that with c2pa-node.
     const verdict = await readWithEngine("application/c2pa", result.manifest_store);
     expect(verdict.activeLabel).toBe(result.active_manifest_label);
+  });
+
+  it.each(["ES256", "ES384", "Ed25519"] as const)("mints a %s dev PKI with workerd's WebCrypto and signs with it", async (algorithm) => {
+    ensureC2paEngine();
+    const pki = await mintDevPki({ algorithm });
+    const signer = new C2paSigner({
+      certChainPem: pki.signerChainPem,
+      privateKey: pki.signerKeyPkcs8Pem,
+      tsa: { kind: "internal", chainPem: pki.tsaChainPem, keyPkcs8Pem: pki.tsaKeyPkcs8Pem },
+    });
+    const result = await signer.signEmbedded({ bytes: fixture("sample.png"), plan: plan("sample.png", "image/png") });
+    if (result.status !== "signed") throw new Error(JSON.stringify(result));
+    const verdict = await readWithEngine("image/png", result.bytes, pki.rootCertPem);
+    expect(verdict.failure).toEqual([]);
+    expect(verdict.state).toBe("Trusted");
+    expect(verdict.success).toEqual(expect.arrayContaining(["timeStamp.validated", "timeStamp.trusted"]));
   });
 });

@@ -1,1 +1,0 @@
-export default { fetch: () => new Response("stub") };
