@@ -4,7 +4,6 @@ import { join } from "node:path";
 import { defineConfig } from "vitest/config";
 // With the extension (Vite's future native config loader needs it); tsconfig.node.json lacks
 // allowImportingTsExtensions, hence the expected TS5097.
-// @ts-expect-error TS5097
 import { mintDevPki } from "./src/media/c2pa/dev-pki.ts";
 
 /** Media fixtures (test/fixtures/media) handed to workerd tests as one binding: file name → base64 bytes. */

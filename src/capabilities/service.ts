@@ -1,5 +1,5 @@
 
-import { FORMATS, MAXIMUM_BYTES } from "../catalog/formats";
+import { FORMATS, maximumBytesOf } from "../catalog/formats";
 import { RECIPE_CATALOG_VERSION, type RecipeDefinition } from "../catalog/recipes";
 import { type CapabilityRegistry, definitionSha256, type RecipeStatus } from "../catalog/registry";
 
@@ -55,7 +55,7 @@ export function capabilitiesView(registry: CapabilityRegistry) {
       watermark_offered: format.watermark,
       extension: format.extension,
       availability,
-      upload: { maximum_bytes: MAXIMUM_BYTES[format.modality], modes: ["single" as const, "multipart" as const] },
+      upload: { maximum_bytes: maximumBytesOf(format), modes: ["single" as const, "multipart" as const] },
     })),
     recipes: recipes
       .filter((s) => s.recipe.lane !== "sidecar" || s.available)
@@ -102,7 +102,7 @@ export function imageProfilesView(registry: CapabilityRegistry) {
           fingerprint_algorithms: availability.available ? availableAlgorithms("fingerprint") : [],
         },
         planned: { operations: operationsOf(designed), recipes: designed.map((s) => s.recipe.recipe_id) },
-        limits: { maximum_bytes: MAXIMUM_BYTES.image },
+        limits: { maximum_bytes: maximumBytesOf(format) },
         availability,
       };
     }),

@@ -21,7 +21,17 @@ export interface FormatDefinition {
 
 const MiB = 1024 * 1024;
 
-/** Upload ceilings per modality. Provisional until the signing spine measures them inside the 128 MB isolate. */
+/**
+ * Upload ceilings. Sidecar formats never pass through the C2PA engine (only their hash does), so they take up
+ * to these per-modality sizes. Embedded signing holds the asset in wasm memory (about 8× its size, measured),
+ * so embedded and structural formats stop at EMBEDDED_MAXIMUM_BYTES to stay inside the 128 MB isolate.
+ */
+export const EMBEDDED_MAXIMUM_BYTES = 10 * MiB;
+
+export function maximumBytesOf(format: FormatDefinition): number {
+  return format.lane === "sidecar" ? MAXIMUM_BYTES[format.modality] : Math.min(EMBEDDED_MAXIMUM_BYTES, MAXIMUM_BYTES[format.modality]);
+}
+
 export const MAXIMUM_BYTES: Record<Modality, number> = {
   image: 50 * MiB,
   audio: 50 * MiB,

@@ -150,7 +150,11 @@ async function signStep(
   const sidecar = format.lane === "sidecar";
   const result = sidecar ? await signer.signSidecar({ bytes, plan }) : await signer.signEmbedded({ bytes, plan });
   if (result.status === "unsupported_media_type") throw new StepFailure("svc.jobs.media_unsupported", result.message);
-  if (result.status === "failed") throw new StepFailure("svc.jobs.sign_failed", result.message);
+  if (result.status === "failed") {
+    // The engine's own text is internal (Rust error names); the customer gets a stable explanation.
+    console.warn(JSON.stringify({ level: "warn", job_id: job.id, problem: "signing failed", engine: result.message }));
+    throw new StepFailure("svc.jobs.sign_failed", "The C2PA engine could not sign this file: it is malformed or uses a structure the engine does not support.");
+  }
   const base = `t/${job.tenantId}/jobs/${job.id}/sign`;
   const manifest = await put(env.OBJECTS, `${base}/manifest.c2pa`, result.manifest_store, "application/c2pa");
   const output = sidecar ? null : await put(env.OBJECTS, `${base}/output`, result.bytes, source.mediaType);

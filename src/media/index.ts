@@ -1,7 +1,6 @@
 import type { Bindings } from "../env";
 import { C2paManifestReader } from "./c2pa/reader";
 import { C2paSigner } from "./c2pa/signer";
-import { ensureC2paEngine } from "./c2pa/engine-workerd";
 import { tsaConfigFrom } from "./c2pa/tsa";
 import { ByteSniffingInspector } from "./inspect";
 import type { ManifestReader, MediaInspector, Signer } from "./types";
@@ -24,10 +23,16 @@ export function signingConfigured(env: Bindings): boolean {
 
 let cached: { key: string; signer: Signer; reader: ManifestReader } | null = null;
 
-export function mediaServices(env: Bindings): { signer: Signer; reader: ManifestReader } {
+/**
+ * The signer and reader of this configuration. The engine module (a `.wasm` import, which only workerd can
+ * load) is imported on first use, so code that merely builds the app (the OpenAPI document in Node) never
+ * touches it.
+ */
+export async function mediaServices(env: Bindings): Promise<{ signer: Signer; reader: ManifestReader }> {
   if (!signingConfigured(env)) throw new Error("no signing credential configured");
   const key = `${env.SVC_C2PA_SIGNER_CHAIN_PEM}|${env.SVC_TSA_URL ?? ""}|${env.SVC_TRUST_ANCHORS_PEM ?? ""}`;
   if (cached?.key !== key) {
+    const { ensureC2paEngine } = await import("./c2pa/engine-workerd");
     ensureC2paEngine();
     const signer = new C2paSigner({
       certChainPem: env.SVC_C2PA_SIGNER_CHAIN_PEM!,

@@ -7,7 +7,7 @@ import type { HandlerRegistry } from "./dispatch";
  * the `svc-webhooks` queue (deliveries). The signing spine and the webhooks issue register theirs here.
  */
 export const JOB_HANDLERS: HandlerRegistry = {
-  [JOB_MESSAGE]: (body, env) => runJob(env, mediaServices(env), String(body.tenant_id), String(body.job_id)),
+  [JOB_MESSAGE]: async (body, env) => runJob(env, await mediaServices(env), String(body.tenant_id), String(body.job_id)),
 };
 export const WEBHOOK_HANDLERS: HandlerRegistry = {};
 

@@ -1,4 +1,4 @@
-import { formatOf, MAXIMUM_BYTES } from "../catalog/formats";
+import { formatOf, maximumBytesOf } from "../catalog/formats";
 import type { CapabilityRegistry } from "../catalog/registry";
 import type { Database } from "../db/client";
 import { hex } from "../platform/encoding";
@@ -55,7 +55,7 @@ export async function createUpload(
       field: field("declared_media_type", "media_type_unavailable", `Unavailable: ${availability.reason}.`),
     };
   }
-  const maximum = MAXIMUM_BYTES[format.modality];
+  const maximum = maximumBytesOf(format);
   if (input.byte_length > maximum) {
     return { status: "refused", code: "svc.uploads.too_large", message: `At most ${maximum} bytes for ${format.media_type}.`, field: field("byte_length", "too_big", `At most ${maximum}.`) };
   }

@@ -10,7 +10,7 @@ import * as pkijs from "pkijs";
 import { beforeAll, describe, expect, it } from "vitest";
 import { buildCoseSign1, encodeCbor, protectedHeaderBytes, sigTst2Data } from "../../src/media/c2pa/cose";
 import { type DevPki, type DevPkiAlgorithm, mintDevPki } from "../../src/media/c2pa/dev-pki";
-import { initC2paEngine } from "../../src/media/c2pa/engine";
+import { c2paEngineMemoryBytes, initC2paEngine } from "../../src/media/c2pa/engine";
 import { C2PA_EMBEDDED_MEDIA_TYPES, C2paSigner, CREATOR_ASSERTION_LABEL } from "../../src/media/c2pa/signer";
 import {
   buildTimeStampRequest,
@@ -211,6 +211,37 @@ describe("C2paSigner with the reference reader", () => {
     const verdict = await referenceVerdict(pki().rootCertPem, "application/pdf", input.bytes, result.manifest_store);
     expectTrusted(verdict, result, true);
     expect(verdict.success).toContain("assertion.dataHash.match");
+  });
+
+  it("a sidecar never loads the asset into the engine: its memory does not grow with the asset size", async () => {
+    const big = new Uint8Array(24 * 1024 * 1024).fill(0x41); // 24 MiB of text
+    const signer = signerFor();
+    await signer.signSidecar({ bytes: new Uint8Array(100), plan: plan("warm.txt", "text/plain") });
+    const before = c2paEngineMemoryBytes();
+    const result = await signer.signSidecar({ bytes: big, plan: plan("big.txt", "text/plain") });
+    if (result.status !== "signed") throw new Error(JSON.stringify(result));
+    expect(c2paEngineMemoryBytes() - before).toBeLessThan(2 * 1024 * 1024);
+    expectTrusted(await referenceVerdict(pki().rootCertPem, "text/plain", big, result.manifest_store), result, true);
+  });
+
+  it("a sidecar for bytes that already carry a manifest keeps it as the parent's provenance", async () => {
+    const first = await signerFor().signEmbedded({ bytes: sample("sample.jpg", "image/jpeg").bytes, plan: plan("v1.jpg", "image/jpeg") });
+    if (first.status !== "signed") throw new Error(JSON.stringify(first));
+    const sidecar = await signerFor().signSidecar({ bytes: first.bytes, plan: plan("v2.jpg", "image/jpeg") });
+    if (sidecar.status !== "signed") throw new Error(JSON.stringify(sidecar));
+    expect(sidecar.bytes).toBe(first.bytes);
+    const verdict = await referenceVerdict(pki().rootCertPem, "image/jpeg", first.bytes, sidecar.manifest_store);
+    expectTrusted(verdict, sidecar, true);
+    const parent = verdict.store.manifests[sidecar.active_manifest_label].ingredients[0];
+    expect(parent.relationship).toBe("parentOf");
+    expect(parent.active_manifest).toBe(first.active_manifest_label);
+  });
+
+  it("refuses embedded signing above maxEmbeddedBytes (engine memory), without touching the engine", async () => {
+    const p = pki();
+    const signer = new C2paSigner({ certChainPem: p.signerChainPem, privateKey: p.signerKeyPkcs8Pem, maxEmbeddedBytes: 1000 });
+    const result = await signer.signEmbedded({ bytes: sample("sample.jpg", "image/jpeg").bytes, plan: plan("a.jpg", "image/jpeg") });
+    expect(result).toMatchObject({ status: "failed", message: expect.stringMatching(/limit of embedded signing/) });
   });
 
   it("without a TSA: Trusted, and no timestamp", async () => {

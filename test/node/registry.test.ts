@@ -1,15 +1,14 @@
 import { describe, expect, it } from "vitest";
 import { canonicalJson } from "../../src/catalog/canonical-json";
 import { FORMATS } from "../../src/catalog/formats";
-import { INSTALLED_PROVIDERS } from "../../src/catalog/installed";
+import { installedProviders } from "../../src/catalog/installed";
 import { recipeById, RECIPES } from "../../src/catalog/recipes";
 import { CapabilityRegistry, definitionSha256 } from "../../src/catalog/registry";
 import { capabilitiesView, imageProfilesView } from "../../src/capabilities/service";
 
 describe("capability registry", () => {
-  it("with nothing installed, nothing is available (what this build ships)", () => {
-    expect(INSTALLED_PROVIDERS).toEqual([]);
-    const registry = new CapabilityRegistry(INSTALLED_PROVIDERS);
+  it("without a signing credential, nothing is available", () => {
+    const registry = new CapabilityRegistry(installedProviders({ signing: false }));
     expect(registry.formats().every((f) => !f.availability.available)).toBe(true);
     expect(registry.recipes().every((r) => !r.available && r.reason === "capability_not_installed")).toBe(true);
   });
@@ -66,6 +65,16 @@ describe("capability registry", () => {
     expect(png.accepted.operations).toEqual(["sign"]);
     expect(png.accepted.recipes).toEqual(["rcp_system_sign_only"]);
     expect(png.planned.operations.sort()).toEqual(["fingerprint", "sign", "watermark"]);
+  });
+});
+
+describe("upload ceilings", () => {
+  it("embedded formats stop where the signer does; sidecars take more", async () => {
+    const { DEFAULT_MAX_EMBEDDED_BYTES } = await import("../../src/media/c2pa/signer");
+    const { EMBEDDED_MAXIMUM_BYTES, maximumBytesOf, formatOf } = await import("../../src/catalog/formats");
+    expect(EMBEDDED_MAXIMUM_BYTES).toBe(DEFAULT_MAX_EMBEDDED_BYTES);
+    expect(maximumBytesOf(formatOf("image/jpeg")!)).toBe(DEFAULT_MAX_EMBEDDED_BYTES);
+    expect(maximumBytesOf(formatOf("application/pdf")!)).toBeGreaterThan(DEFAULT_MAX_EMBEDDED_BYTES);
   });
 });
 

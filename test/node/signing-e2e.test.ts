@@ -11,10 +11,12 @@ import { download, fixtureBytes, sha256Hex, signAndWait, startSignedService, typ
 import { referenceVerdict } from "./signer-conformance";
 
 /**
- * The hard binding c2pa-rs writes and checks per format: `dataHash` (c2pa.hash.data, byte ranges with the
- * manifest excluded) for most containers, `bmffHash` (c2pa.hash.bmff.v2/v3, box-level) for ISO BMFF.
+ * The hard binding c2pa-rs writes and checks per format, and so the code a flipped media byte yields
+ * (`assertion.<binding>.mismatch`): `bmffHash` (c2pa.hash.bmff, box-level) for the ISO BMFF family — MP4, MOV,
+ * M4A, AVIF, HEIC/HEIF — and `dataHash` (c2pa.hash.data, byte ranges with the manifest excluded) for every
+ * other format here, including the JPEG XL container (boxes, but not BMFF to c2pa-rs) and both sidecars.
  */
-type Binding = "dataHash" | "bmffHash" | "boxHash";
+type Binding = "dataHash" | "bmffHash";
 
 interface Case {
   label: string;
@@ -36,6 +38,7 @@ const CASES: Case[] = [
   embedded("sample.tif", "image/tiff", "dataHash"),
   embedded("sample.avif", "image/avif", "bmffHash"),
   embedded("sample.heic", "image/heic", "bmffHash"),
+  embedded("sample.heic", "image/heif", "bmffHash", "sample.heic as image/heif"),
   embedded("sample.gif", "image/gif", "dataHash"),
   embedded("sample.svg", "image/svg+xml", "dataHash"),
   embedded("sample.mp4", "video/mp4", "bmffHash"),
@@ -64,7 +67,7 @@ afterAll(async () => {
 /** Per format, for the log: what the reference reader said. */
 const seen = new Map<string, { success: string[]; tampered: string[]; tamperedAt: string }>();
 afterAll(() => {
-  for (const [label, s] of seen) console.log(`${label}: success=[${s.success.join(", ")}] tampered(${s.tamperedAt})=[${s.tampered.join(", ")}]`);
+  for (const [label, s] of seen) console.log(`${label}: Trusted [${[...new Set(s.success)].join(", ")}]; flipped ${s.tamperedAt} → Invalid [${s.tampered.join(", ")}]`);
 });
 
 describe.concurrent("signing end to end, every supported format, checked by c2pa-node", () => {
@@ -87,16 +90,20 @@ describe.concurrent("signing end to end, every supported format, checked by c2pa
     expect(job.state, JSON.stringify(job)).toBe("completed");
     expect(job.error_code).toBeNull();
     expect(job.result).toMatchObject({ receipt_id: expect.stringMatching(/^rct_/), publication_id: expect.any(String), verification_id: expect.stringMatching(/^vfy_/) });
+    expect(job.steps.every((s: { state: string }) => s.state === "completed"), JSON.stringify(job.steps)).toBe(true);
+    expect(job.media_inspection.media_type).toBe(c.mediaType);
 
     // Download with exactly the returned headers; the bytes match what the API promised.
     const { download: d, bytes, sidecar } = await download(svc, assetId);
     expect(d.media_type).toBe(c.mediaType);
+    expect(d.filename).toBe(`${assetId}.${format.extension}`);
     expect(bytes.length).toBe(d.byte_length);
     expect(sha256Hex(bytes)).toBe(d.sha256);
     if (c.delivery === "sidecar") {
       expect(sidecar, "sidecar_manifest missing").not.toBeNull();
       expect(sidecar!.length).toBe(d.sidecar_manifest.byte_length);
       expect(sha256Hex(sidecar!)).toBe(d.sidecar_manifest.sha256);
+      expect(d.sidecar_manifest.filename).toBe(`${d.filename}.c2pa`);
       expect(Buffer.from(bytes).equals(Buffer.from(source)), "sidecar signing changed the file").toBe(true);
     } else {
       expect(d.sidecar_manifest).toBeNull();
@@ -180,6 +187,24 @@ function pngIdat(b: Uint8Array): [number, number] | null {
   return best;
 }
 
+/** The first image strip of IFD0 (StripOffsets 273, StripByteCounts 279) of a TIFF or DNG. */
+function tiffStrip(b: Uint8Array): [number, number] | null {
+  const le = b[0] === 0x49;
+  const u16 = (at: number) => (le ? b[at]! + (b[at + 1]! << 8) : (b[at]! << 8) + b[at + 1]!);
+  const u32 = (at: number) => (le ? u32le(b, at) : u32be(b, at));
+  const ifd = u32(4);
+  let offset = -1;
+  let count = -1;
+  for (let i = 0, n = u16(ifd); i < n; i++) {
+    const entry = ifd + 2 + 12 * i;
+    const value = (at: number) => (u16(entry + 2) === 3 ? u16(at) : u32(at));
+    const valueAt = u32(entry + 4) === 1 ? entry + 8 : u32(entry + 8); // first value, inline or by offset
+    if (u16(entry) === 273) offset = value(valueAt);
+    if (u16(entry) === 279) count = value(valueAt);
+  }
+  return offset > 0 && count > 0 ? [offset, offset + count] : null;
+}
+
 /** The entropy-coded data just before the JPEG's final EOI. */
 function jpegTail(b: Uint8Array): [number, number] | null {
   for (let at = b.length - 2; at > 0; at--) if (b[at] === 0xff && b[at + 1] === 0xd9) return at > 256 ? [at - 256, at - 16] : null;
@@ -205,7 +230,13 @@ function mediaRegion(b: Uint8Array, mediaType: string): { range: [number, number
     case "audio/mp4":
     case "image/avif":
     case "image/heic":
+    case "image/heif":
       return found(bmffBox(b, "mdat"), "BMFF mdat");
+    case "image/jxl":
+      return found(bmffBox(b, "jxlc"), "JPEG XL jxlc codestream box");
+    case "image/tiff":
+    case "image/x-adobe-dng":
+      return found(tiffStrip(b), "TIFF strip of IFD0");
     default:
       return null;
   }
@@ -214,8 +245,7 @@ function mediaRegion(b: Uint8Array, mediaType: string): { range: [number, number
 /**
  * Flips a bit in the middle of the media payload of `signed`, and checks it really is media data: the 32 bytes
  * around it occur in the original upload (a manifest never holds such a run: thumbnails are off). Formats
- * without a locator here (TIFF/DNG strips, GIF, SVG, MP3, FLAC, JXL) use a unique 32-byte run of the original
- * taken from its middle.
+ * without a locator here (GIF, SVG, MP3, FLAC) use a unique 32-byte run of the original taken from its middle.
  */
 function flipMediaData(signed: Uint8Array, original: Uint8Array, mediaType: string) {
   const region = mediaRegion(signed, mediaType);

@@ -1,29 +1,49 @@
 import { describe, expect, it } from "vitest";
 import { FORMATS } from "../../src/catalog/formats";
 import { RECIPES } from "../../src/catalog/recipes";
-import { api, createTenant, json } from "./helpers";
+import { api, createTenant, json, testEnv } from "./helpers";
 
 describe("capabilities and catalogs", () => {
-  it("GET /v1/capabilities lists every reviewed format, and none as available before its pipeline exists", async () => {
+  it("GET /v1/capabilities reports exactly what this deployment's pipelines handle", async () => {
     const { key } = await createTenant();
     const res = await api("/v1/capabilities", { key });
     expect(res.status).toBe(200);
     const body = await json(res);
     expect(body.schema_version).toBe("svc.capability-discovery.v1");
     expect(body.media.map((m: { media_type: string }) => m.media_type).sort()).toEqual(FORMATS.map((f) => f.media_type).sort());
-    for (const m of body.media) {
-      expect(m.availability.available).toBe(false);
-      expect(m.availability.reason).toBe("capability_not_installed");
-      expect(m.upload.maximum_bytes).toBeGreaterThan(0);
+    const media = Object.fromEntries(body.media.map((m: { media_type: string }) => [m.media_type, m]));
+    // Embedded formats the signer's round trip proves, and every sidecar format, are enabled.
+    for (const type of ["image/jpeg", "image/png", "image/webp", "image/tiff", "image/avif", "image/heic", "image/gif", "image/svg+xml", "video/mp4", "video/quicktime", "audio/mpeg", "audio/wav", "audio/flac", "audio/mp4", "application/pdf", "text/plain"]) {
+      expect(media[type].availability, type).toMatchObject({ available: true, reason: null });
+      expect(media[type].upload.maximum_bytes).toBeGreaterThan(0);
     }
-    // Sidecar recipes appear only while one of their formats is enabled: none is.
-    expect(body.recipes.some((r: { recipe_id: string }) => r.recipe_id.startsWith("rcp_private_sidecar"))).toBe(false);
-    expect(body.recipes.map((r: { recipe_id: string }) => r.recipe_id)).toContain("rcp_system_sign_only");
-    for (const r of body.recipes) expect(r.active.supported_media_types).toEqual([]);
+    expect(media["application/pdf"].manifest_delivery).toBe("sidecar");
+    // The engine cannot embed into image/heic-sequence: it stays unavailable, with the missing pipeline named.
+    expect(media["image/heic-sequence"].availability).toMatchObject({ available: false, reason: "capability_not_installed", missing_capabilities: ["c2pa.sign.embedded"] });
+
+    const recipes = Object.fromEntries(body.recipes.map((r: { recipe_id: string }) => [r.recipe_id, r]));
+    expect(recipes.rcp_system_sign_only.availability.available).toBe(true);
+    expect(recipes.rcp_system_sign_only.active.supported_media_types).toContain("image/jpeg");
+    expect(recipes.rcp_private_sidecar_document_sign_only.active.supported_media_types).toEqual(expect.arrayContaining(["application/pdf"]));
+    // No watermark or fingerprint pipeline is installed yet.
+    for (const id of ["rcp_system_watermark_then_sign", "rcp_system_watermark_only", "rcp_system_express_watermark_then_sign", "rcp_system_sign"]) {
+      expect(recipes[id].availability, id).toMatchObject({ available: false, reason: "capability_not_installed" });
+      expect(recipes[id].active.supported_media_types).toEqual([]);
+    }
     const learned = body.watermark_algorithms.find((a: { algorithm: string }) => a.algorithm === "pixelseal");
     expect(learned.availability).toMatchObject({ available: false, reason: "model_weights_not_installed" });
     const iscc = body.fingerprint_algorithms.find((a: { algorithm: string }) => a.algorithm === "iscc-image");
     expect(iscc).toMatchObject({ locked: true, default: true, availability: { available: false, reason: "capability_not_installed" } });
+  });
+
+  it("without a signing credential nothing is offered for signing", async () => {
+    const { createExecutionContext } = await import("cloudflare:test");
+    const { default: worker } = await import("../../src/index");
+    const { key } = await createTenant();
+    const env = { ...testEnv, SVC_C2PA_SIGNER_CHAIN_PEM: undefined, SVC_C2PA_SIGNER_KEY_PEM: undefined };
+    const res = await worker.fetch(new Request("http://svc.test/v1/capabilities", { headers: { authorization: `Bearer ${key}` } }), env, createExecutionContext());
+    const body = (await res.json()) as { media: { availability: { available: boolean } }[] };
+    expect(body.media.every((m) => !m.availability.available)).toBe(true);
   });
 
   it("GET /v1/recipes lists the whole catalog with definition hashes", async () => {
@@ -46,8 +66,8 @@ describe("capabilities and catalogs", () => {
     for (const r of body.recipes) {
       expect(r.definition_sha256).toMatch(/^[0-9a-f]{64}$/);
       expect(r.recipe_url).toBe(`/v1/recipes/${r.recipe_id}`);
-      expect(r.available).toBe(false);
-      expect(r.unavailable_reason).toBe("capability_not_installed");
+      expect(r.available).toBe(r.supported_media_types.length > 0);
+      if (!r.available) expect(r.unavailable_reason).toBe("capability_not_installed");
     }
     const pdf = body.recipes.find((r: { recipe_id: string }) => r.recipe_id === "rcp_private_sidecar_document_sign_only");
     expect(pdf.media_types).toContain("application/pdf");
@@ -69,7 +89,7 @@ describe("capabilities and catalogs", () => {
     const { key } = await createTenant();
     const body = await json(await api("/v1/image-profiles", { key }));
     const jpeg = body.profiles.find((p: { media_type: string }) => p.media_type === "image/jpeg");
-    expect(jpeg.accepted).toEqual({ operations: [], recipes: [], watermark_algorithms: [], fingerprint_algorithms: [] });
+    expect(jpeg.accepted).toEqual({ operations: ["sign"], recipes: ["rcp_system_sign_only"], watermark_algorithms: [], fingerprint_algorithms: [] });
     expect(jpeg.planned.operations).toEqual(expect.arrayContaining(["sign", "watermark", "fingerprint"]));
     expect(jpeg.planned.recipes).toContain("rcp_system_express_watermark_then_sign");
     const gif = body.profiles.find((p: { media_type: string }) => p.media_type === "image/gif");
@@ -96,7 +116,7 @@ describe("capabilities and catalogs", () => {
     const body = JSON.parse(text);
     expect(body.api_keys.active_count).toBe(1);
     expect(body.steps[0]).toEqual({ step: "create_api_key", operation: "POST /v1/api-keys", available: true, completed: true });
-    expect(body.steps.find((s: { step: string }) => s.step === "sign").available).toBe(false);
+    expect(body.steps.find((s: { step: string }) => s.step === "sign").available).toBe(true);
   });
 
   it("GET /v1/connect-catalog is anonymous and names this origin", async () => {

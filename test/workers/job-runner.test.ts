@@ -15,8 +15,8 @@ async function admittedJob() {
   return { tenant, assetId, jobId: result.job.id };
 }
 
-function countingServices(options: { failReadsFirst?: number; beforeRead?: () => Promise<void> } = {}) {
-  const real = mediaServices(testEnv);
+async function countingServices(options: { failReadsFirst?: number; beforeRead?: () => Promise<void> } = {}) {
+  const real = await mediaServices(testEnv);
   let failures = options.failReadsFirst ?? 0;
   const calls = { sign: 0, read: 0 };
   const services: JobServices = {
@@ -55,7 +55,7 @@ async function count(table: string, where: string, value: string) {
 describe("job runner under at-least-once delivery", () => {
   it("a consumer that dies after the sign step is finished by the redelivery, exactly once", async () => {
     const { tenant, assetId, jobId } = await admittedJob();
-    const { services, calls } = countingServices({ failReadsFirst: 1 });
+    const { services, calls } = await countingServices({ failReadsFirst: 1 });
 
     await expect(runJob(testEnv, services, tenant.tenantId, jobId)).rejects.toThrow("the isolate died here");
     const midway = await json(await api(`/v1/jobs/${jobId}`, { key: tenant.key }));
@@ -77,8 +77,8 @@ describe("job runner under at-least-once delivery", () => {
 
   it("two deliveries running at once publish once", async () => {
     const { tenant, assetId, jobId } = await admittedJob();
-    const a = countingServices();
-    const b = countingServices();
+    const a = await countingServices();
+    const b = await countingServices();
     await Promise.all([runJob(testEnv, a.services, tenant.tenantId, jobId), runJob(testEnv, b.services, tenant.tenantId, jobId)]);
     const done = await json(await api(`/v1/jobs/${jobId}`, { key: tenant.key }));
     expect(done.state).toBe("completed");
@@ -91,7 +91,7 @@ describe("job runner under at-least-once delivery", () => {
   it("a job cancelled while it runs never publishes", async () => {
     const { tenant, assetId, jobId } = await admittedJob();
     // Cancel between the sign step and publication.
-    const { services } = countingServices({
+    const { services } = await countingServices({
       beforeRead: async () => {
         const res = await api(`/v1/jobs/${jobId}/cancel`, { method: "POST", key: tenant.key, body: { reason: "changed my mind" }, headers: { "idempotency-key": crypto.randomUUID() } });
         expect((await json(res)).state).toBe("cancel_requested");

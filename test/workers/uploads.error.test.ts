@@ -110,7 +110,7 @@ describe("uploads: bad input", () => {
 
   it.each([
     [{ declared_media_type: "image/x-unknown" }, "svc.uploads.media_type_unknown"],
-    [{ byte_length: 60 * 1024 * 1024 }, "svc.uploads.too_large"],
+    [{ byte_length: 10 * 1024 * 1024 + 1 }, "svc.uploads.too_large"],
     [{ mode: "multipart", parts: [] }, "svc.uploads.parts_invalid"],
     [{ mode: "multipart", parts: [{ part_number: 1, byte_length: 10 }, { part_number: 2, byte_length: 10 }] }, "svc.uploads.parts_invalid"],
     [{ parts: [{ part_number: 1, byte_length: 10 }] }, "svc.uploads.parts_invalid"],

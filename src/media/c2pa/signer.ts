@@ -60,14 +60,26 @@ export interface C2paSignerOptions {
   claimGenerator?: { name: string; version: string };
   /** Override the embedded media types (e.g. to disable one); defaults to C2PA_EMBEDDED_MEDIA_TYPES. */
   embeddedMediaTypes?: readonly string[];
+  /** Largest asset `signEmbedded` accepts; defaults to DEFAULT_MAX_EMBEDDED_BYTES. */
+  maxEmbeddedBytes?: number;
 }
+
+/**
+ * Embedding runs the asset through the engine, whose wasm memory peaks at about 8 times the asset size and never
+ * shrinks (c2pa-wasm 0.13.3, WAV: 10 MB → 81 MB in Node; 12 MiB → 94 MiB in workerd). With the caller's copy and
+ * the signed output on the JS heap, 10 MiB is about what a 128 MB Workers isolate survives; larger assets get a
+ * `failed` result instead of an out-of-memory isolate. Sidecar signing has no such limit (the asset never enters
+ * the engine).
+ */
+export const DEFAULT_MAX_EMBEDDED_BYTES = 10 * 1024 * 1024;
 
 /**
  * A `Signer` backed by c2pa-wasm. Invariants: the engine must have been initialized (`initC2paEngine`) before
  * signing, else results are `failed`; `signEmbedded`/`signSidecar` never throw; every `signed` result carries a
  * COSE_Sign1 with the configured chain, a `sigTst2` timestamp when a TSA is configured (a TSA failure fails the
  * signing), a `c2pa.actions.v2` assertion with `c2pa.opened` (+ parentOf ingredient) or `c2pa.created` (+ digital
- * source type), and the plan's extra assertions; sidecar results return the input bytes unchanged.
+ * source type), and the plan's extra assertions; sidecar results return the input bytes unchanged (bound by a
+ * data hash over the whole file); `signEmbedded` refuses assets above `maxEmbeddedBytes` (engine memory).
  */
 export class C2paSigner implements Signer {
   readonly embeddedMediaTypes: readonly string[];
@@ -78,6 +90,7 @@ export class C2paSigner implements Signer {
   #key: Promise<CryptoKey> | null = null;
   readonly #tsa: TsaConfig | null;
   readonly #claimGenerator: { name: string; version: string };
+  readonly #maxEmbeddedBytes: number;
 
   /** Throws on an unusable configuration (no certificate, unknown key type, algorithm mismatch). */
   constructor(options: C2paSignerOptions) {
@@ -92,6 +105,7 @@ export class C2paSigner implements Signer {
     this.#tsa = options.tsa ?? null;
     this.#claimGenerator = options.claimGenerator ?? { name: "svc", version: "0.1.0" };
     this.embeddedMediaTypes = options.embeddedMediaTypes ?? C2PA_EMBEDDED_MEDIA_TYPES;
+    this.#maxEmbeddedBytes = options.maxEmbeddedBytes ?? DEFAULT_MAX_EMBEDDED_BYTES;
   }
 
   async signEmbedded(input: { bytes: Uint8Array; plan: ManifestPlan }): Promise<SignResult> {
@@ -99,79 +113,94 @@ export class C2paSigner implements Signer {
     if (!this.embeddedMediaTypes.includes(mediaType)) {
       return { status: "unsupported_media_type", message: `C2PA embedding is not available for ${mediaType}` };
     }
-    return (await this.#run(input.bytes, input.plan, mediaType, mediaType, false)).result;
+    if (input.bytes.length > this.#maxEmbeddedBytes) {
+      return {
+        status: "failed",
+        message: `asset of ${input.bytes.length} bytes exceeds the ${this.#maxEmbeddedBytes}-byte limit of embedded signing`,
+      };
+    }
+    return this.#run({ source: input.bytes, plan: input.plan, mediaType, format: mediaType, noEmbed: false });
   }
 
   async signSidecar(input: { bytes: Uint8Array; plan: ManifestPlan }): Promise<SignResult> {
-    const mediaType = normalizeMediaType(input.plan.media_type);
-    // The manifest binds what the engine's format handler writes out, and a sidecar must bind the caller's
-    // unchanged bytes. Handlers of embeddable formats leave the bytes alone in no-embed mode (and read an
-    // existing manifest of the parent), except PDF's, which re-serializes the file. Anything else, or what a
-    // handler cannot parse (e.g. a naked JPEG XL codestream), goes through the generic handler: a data hash over
-    // the whole file.
-    if (this.embeddedMediaTypes.includes(mediaType) && !REWRITES_WITHOUT_EMBEDDING.has(mediaType)) {
-      const { result, engineRejected } = await this.#run(input.bytes, input.plan, mediaType, mediaType, true);
-      if (result.status === "signed" && equalBytes(result.bytes, input.bytes)) return { ...result, bytes: input.bytes };
-      if (result.status !== "signed" && !engineRejected) return result; // our signing or the TSA failed
-    }
-    const { result } = await this.#run(input.bytes, input.plan, mediaType, GENERIC_FORMAT, true);
-    if (result.status !== "signed") return result;
-    if (!equalBytes(result.bytes, input.bytes)) {
-      return { status: "failed", message: "C2PA engine altered the asset of a sidecar signing" };
-    }
-    return { ...result, bytes: input.bytes };
+    const { bytes, plan } = input;
+    const mediaType = normalizeMediaType(plan.media_type);
+    // The asset does not go through the engine's format handlers: in sidecar mode they strip an embedded manifest
+    // (PDF's even re-serializes the file) and bind the result, while a sidecar must bind the caller's unchanged
+    // bytes; and the engine's memory would grow to several times the asset size. We hash the bytes with WebCrypto
+    // and hand the engine a hard binding over the whole file. Only bytes that already carry a manifest store enter
+    // the engine, as the parent ingredient, so that their provenance chain is kept.
+    const hash = new Uint8Array(await crypto.subtle.digest("SHA-256", bytes));
+    const parent =
+      plan.intent.kind === "opened" && this.embeddedMediaTypes.includes(mediaType) && containsManifestStore(bytes)
+        ? bytes
+        : undefined;
+    const result = await this.#run({
+      source: new Uint8Array(0),
+      plan,
+      mediaType,
+      format: GENERIC_FORMAT,
+      noEmbed: true,
+      hash,
+      parent,
+    });
+    return result.status === "signed" ? { ...result, bytes } : result;
   }
 
   /**
-   * One engine run: `format` selects the engine's format handler, `mediaType` is what the claim records.
-   * `engineRejected`: the engine failed on its own (not in our signing callback), e.g. it cannot handle the bytes.
+   * One engine run over `source`: `format` selects the engine's format handler, `mediaType` is what the claim
+   * records; `hash`, when given, is the SHA-256 data hash of the real asset (which the engine then never sees,
+   * except as `parent`: the bytes to read the parentOf ingredient from, manifest included).
    */
-  async #run(
-    bytes: Uint8Array,
-    plan: ManifestPlan,
-    mediaType: string,
-    format: string,
-    noEmbed: boolean,
-  ): Promise<{ result: SignResult; engineRejected: boolean }> {
-    const failed = (message: string, engineRejected: boolean) => ({
-      result: { status: "failed", message } as const,
-      engineRejected,
-    });
-    if (!isC2paEngineReady()) return failed("C2PA engine not initialized", false);
+  async #run(run: {
+    source: Uint8Array;
+    plan: ManifestPlan;
+    mediaType: string;
+    format: string;
+    noEmbed: boolean;
+    hash?: Uint8Array;
+    parent?: Uint8Array | undefined;
+  }): Promise<SignResult> {
+    if (!isC2paEngineReady()) return { status: "failed", message: "C2PA engine not initialized" };
     let builder: WasmBuilder | null = null;
     const callback = { error: null as string | null };
     try {
       const key = await this.#privateKey();
-      builder = WasmBuilder.fromJson(JSON.stringify(this.#definition(plan, mediaType)), BUILDER_SETTINGS_JSON);
-      builder.setIntent(intentOf(plan));
-      if (noEmbed) builder.setNoEmbed(true);
+      const definition = this.#definition(run.plan, run.mediaType, run.hash, !run.parent);
+      builder = WasmBuilder.fromJson(JSON.stringify(definition), BUILDER_SETTINGS_JSON);
+      if (run.parent) {
+        const ingredient = { title: run.plan.title, relationship: "parentOf" };
+        try {
+          await builder.addIngredientFromBlob(JSON.stringify(ingredient), run.mediaType, new ByteSource(run.parent).asBlob());
+        } catch {
+          // Unreadable as its format: the parent is still declared, without its manifest.
+          builder.addIngredient(JSON.stringify({ ...ingredient, format: run.mediaType }));
+        }
+      }
+      builder.setIntent(intentOf(run.plan));
+      if (run.noEmbed) builder.setNoEmbed(true);
       const output = (await builder.signAndGetManifestBytes(
         this.#signerDefinition(key, callback),
         [],
-        format,
-        new ByteSource(bytes, format).asBlob(),
+        run.format,
+        new ByteSource(run.source, run.format).asBlob(),
       )) as { manifest: Uint8Array | number[]; asset: Uint8Array | number[] };
       const manifestStore = toBytes(output.manifest);
       const label = activeManifestLabel(manifestStore);
-      if (!label) return failed("C2PA engine returned a manifest store without a manifest", true);
-      const result: SignResult = {
-        status: "signed",
-        bytes: toBytes(output.asset),
-        manifest_store: manifestStore,
-        active_manifest_label: label,
-      };
-      return { result, engineRejected: false };
+      if (!label) return { status: "failed", message: "C2PA engine returned a manifest store without a manifest" };
+      const signed = toBytes(output.asset);
+      return { status: "signed", bytes: signed, manifest_store: manifestStore, active_manifest_label: label };
     } catch (err) {
-      if (callback.error) return failed(callback.error, false);
+      // A failure in our signing callback (key, TSA) reaches us wrapped by the engine: report its own message.
+      if (callback.error) return { status: "failed", message: callback.error };
       const message = errorMessage(err);
-      const status = isUnsupportedTypeError(message) ? "unsupported_media_type" : "failed";
-      return { result: { status, message }, engineRejected: builder !== null };
+      return { status: isUnsupportedTypeError(message) ? "unsupported_media_type" : "failed", message };
     } finally {
       builder?.free();
     }
   }
 
-  #definition(plan: ManifestPlan, mediaType: string): Record<string, unknown> {
+  #definition(plan: ManifestPlan, mediaType: string, hash: Uint8Array | undefined, declareParent: boolean) {
     const assertions = plan.assertions.map((a): { label: string; data: unknown } => ({ label: a.label, data: a.data }));
     if (plan.creator) {
       assertions.push({
@@ -179,12 +208,24 @@ export class C2paSigner implements Signer {
         data: { creator_ref: plan.creator.creator_ref, commitment: plan.creator.commitment },
       });
     }
-    return {
+    const definition: Record<string, unknown> = {
       claim_generator_info: [{ name: this.#claimGenerator.name, version: this.#claimGenerator.version }],
       title: plan.title,
       format: mediaType,
       assertions,
     };
+    if (hash) {
+      // A hard binding of our own turns the engine's hashing off. JSON has no bytes: serde reads the hash from an
+      // array of numbers and writes a CBOR byte string.
+      assertions.push({
+        label: "c2pa.hash.data",
+        data: { exclusions: [], name: "jumbf manifest", alg: "sha256", hash: Array.from(hash), pad: [] },
+      });
+      if (plan.intent.kind === "opened" && declareParent) {
+        definition.ingredients = [{ title: plan.title, format: mediaType, relationship: "parentOf" }];
+      }
+    }
+    return definition;
   }
 
   /** The engine's signer: our COSE_Sign1 (+ timestamp); a failure is recorded in `callback` before rethrowing. */
@@ -226,11 +267,8 @@ export class C2paSigner implements Signer {
   }
 }
 
-/** Engine format of the generic handler (plain data hash, no parsing). */
+/** Engine format of the generic handler (no parsing). */
 const GENERIC_FORMAT = "application/octet-stream";
-
-/** Format handlers that rewrite the file even when nothing is embedded (c2pa-wasm 0.13.3). */
-const REWRITES_WITHOUT_EMBEDDING = new Set(["application/pdf"]);
 
 /** Settings of every builder: no thumbnails (CPU and memory in workerd), no second verification pass. */
 const BUILDER_SETTINGS_JSON = JSON.stringify({
@@ -357,10 +395,20 @@ function jumdLabel(buf: Uint8Array, start: number, end: number): string | null {
   return new TextDecoder().decode(buf.subarray(labelStart, i));
 }
 
-function equalBytes(a: Uint8Array, b: Uint8Array): boolean {
-  if (a.length !== b.length) return false;
-  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
-  return true;
+/** JUMBF description box type of a C2PA manifest store: "c2pa" + 0011-0010-8000-00AA00389B71. */
+const MANIFEST_STORE_UUID = new Uint8Array([
+  0x63, 0x32, 0x70, 0x61, 0x00, 0x11, 0x00, 0x10, 0x80, 0x00, 0x00, 0xaa, 0x00, 0x38, 0x9b, 0x71,
+]);
+
+/** Whether the bytes contain a C2PA manifest store (a cheap scan; a false positive only costs a slower path). */
+export function containsManifestStore(bytes: Uint8Array): boolean {
+  const n = MANIFEST_STORE_UUID.length;
+  for (let i = bytes.indexOf(0x63); i >= 0 && i + n <= bytes.length; i = bytes.indexOf(0x63, i + 1)) {
+    let j = 1;
+    while (j < n && bytes[i + j] === MANIFEST_STORE_UUID[j]) j++;
+    if (j === n) return true;
+  }
+  return false;
 }
 
 function errorMessage(err: unknown): string {

@@ -23,16 +23,14 @@ const OID_SIGNING_CERTIFICATE_V2 = "1.2.840.113549.1.9.16.2.47";
 /** TSA policy of the dev responder: a UUID-derived OID (X.667), which anyone may mint without registration. */
 export const DEV_TSA_POLICY_OID = "2.25.196193726874021316389416497838219131652";
 
-const HASH_BY_OID: Record<string, { name: string; length: number }> = {
-  [OID_SHA256]: { name: "SHA-256", length: 32 },
-  [OID_SHA384]: { name: "SHA-384", length: 48 },
-  [OID_SHA512]: { name: "SHA-512", length: 64 },
-};
+/** Message imprint algorithms the dev responder accepts, with their digest lengths. */
+const IMPRINT_LENGTH_BY_OID: Record<string, number> = { [OID_SHA256]: 32, [OID_SHA384]: 48, [OID_SHA512]: 64 };
 
 /** PKIFailureInfo bit numbers (RFC 3161 §2.4.2). */
 const FAIL_BAD_ALG = 0;
 const FAIL_BAD_REQUEST = 2;
 const FAIL_BAD_DATA_FORMAT = 5;
+const FAIL_UNACCEPTED_POLICY = 15;
 const FAIL_SYSTEM_FAILURE = 25;
 
 /** Where timestamps come from: a remote RFC 3161 TSA, or the dev responder called in process. */
@@ -210,12 +208,12 @@ export async function respondTimestamp(requestDer: Uint8Array, tsa: DevTsaCreden
     return rejection(FAIL_BAD_DATA_FORMAT, "request is not a DER TimeStampReq");
   }
   if (req.version !== 1) return rejection(FAIL_BAD_REQUEST, "unsupported request version");
-  const hash = HASH_BY_OID[req.messageImprint.hashAlgorithm.algorithmId];
-  if (!hash) return rejection(FAIL_BAD_ALG, "unsupported message imprint algorithm");
-  if (req.messageImprint.hashedMessage.valueBlock.valueHexView.length !== hash.length) {
+  const imprintLength = IMPRINT_LENGTH_BY_OID[req.messageImprint.hashAlgorithm.algorithmId];
+  if (!imprintLength) return rejection(FAIL_BAD_ALG, "unsupported message imprint algorithm");
+  if (req.messageImprint.hashedMessage.valueBlock.valueHexView.length !== imprintLength) {
     return rejection(FAIL_BAD_DATA_FORMAT, "message imprint length does not match its algorithm");
   }
-  if (req.reqPolicy && req.reqPolicy !== DEV_TSA_POLICY_OID) return rejection(15, "unaccepted policy");
+  if (req.reqPolicy && req.reqPolicy !== DEV_TSA_POLICY_OID) return rejection(FAIL_UNACCEPTED_POLICY, "unaccepted policy");
   try {
     const token = await signToken(req, await loadTsa(tsa), now);
     const resp = new pkijs.TimeStampResp({

@@ -113,7 +113,7 @@ export function equalBytes(b: Uint8Array, at: number, expected: ArrayLike<number
   return startsWith(b, expected, at);
 }
 
-/** MSB-first bit reader (H.264/HEVC bitstreams, AAC AudioSpecificConfig, MPEG headers). */
+/** MSB-first bit reader (H.264 SPS, AAC AudioSpecificConfig). Never reads past `end`: an overrun throws CorruptError. */
 export class BitReader {
   private bit = 0;
   constructor(
@@ -159,7 +159,7 @@ export class BitReader {
   }
 }
 
-/** LSB-first bit reader (JPEG XL headers). */
+/** LSB-first bit reader (JPEG XL headers). Never reads past `end`: an overrun throws CorruptError. */
 export class LsbBitReader {
   private bit = 0;
   constructor(

@@ -184,6 +184,7 @@ export function parseVpcC(b: Uint8Array, start: number, end: number): VideoConfi
 
 const AAC_RATES = [96000, 88200, 64000, 48000, 44100, 32000, 24000, 22050, 16000, 12000, 11025, 8000, 7350];
 
+/** What an audio codec configuration says; `codec` is always set, the rest null when not signalled. */
 export interface AudioConfig {
   codec: string;
   sample_rate: number | null;

@@ -9,6 +9,7 @@ import { detection, positiveInt, rate, seconds, type Detection, type MeasuredFac
  * mdia → minf → stbl → stsd → sample entry), so nesting depth is bounded by construction and by MAX_DEPTH.
  */
 
+/** One box: [start, end) lies inside its parent, `body` is where the payload starts (after size, type, largesize). */
 export interface Box {
   type: string;
   start: number;
@@ -97,6 +98,7 @@ interface SampleEntry {
   transfer: number | null;
 }
 
+/** What one `trak` says; numbers are 0 when their box is absent. */
 export interface Track {
   handler: string;
   timescale: number;

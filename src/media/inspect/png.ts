@@ -23,7 +23,7 @@ function crc32(b: Uint8Array, start: number, end: number): number {
 }
 
 /**
- * PNG: IHDR first, chunks up to IEND. CRCs are checked for every chunk except the image data (IDAT, fdAT),
+ * PNG: IHDR first, chunks up to IEND. CRCs are checked for the critical chunks except the image data (IDAT),
  * which would make inspection of large images cost a full pass for no structural gain.
  */
 export function parsePng(b: Uint8Array): Detection {
@@ -41,7 +41,10 @@ export function parsePng(b: Uint8Array): Detection {
     const type = fourcc(b, pos + 4);
     if (!/^[A-Za-z]{4}$/.test(type)) corrupt("PNG chunk type is not four letters");
     const data = pos + 8;
-    if (type !== "IDAT" && type !== "fdAT" && crc32(b, pos + 4, data + length) !== u32be(b, data + length)) {
+    // Critical chunks must have a good CRC (as libpng requires); ancillary ones are skipped on error by
+    // decoders, so a bad one is not corruption.
+    const critical = type.charCodeAt(0) < 0x61;
+    if (critical && type !== "IDAT" && crc32(b, pos + 4, data + length) !== u32be(b, data + length)) {
       corrupt(`PNG ${type} chunk CRC mismatch`);
     }
     if (!sawHeader) {

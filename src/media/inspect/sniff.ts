@@ -12,6 +12,7 @@ import { isRiff, parseRiff } from "./riff";
 import { isUtf8Text, parseText } from "./text";
 import { isTiff, parseTiff } from "./tiff";
 
+/** Outcome of content sniffing, independent of any declared media type. Exactly one variant. */
 export type SniffResult =
   /** The bytes are a known container; `detection.media_type` is null when that container is no reviewed format by itself. */
   | { status: "detected"; detection: Detection }

@@ -113,7 +113,7 @@ describe("ByteSniffingInspector fuzz", () => {
         assertValidResult(result, label);
         if ("message" in result) expect(result.message, label).not.toMatch(/inspector error/);
         if (result.status === "ok") expect(result.facts.byte_length, label).toBe(mutated.length);
-        expect(ms, `${label} took ${ms.toFixed(1)} ms`).toBeLessThan(250);
+        expect(ms, `${label} took ${ms.toFixed(1)} ms`).toBeLessThan(1000);
         if (c % 16 === 0) expect(inspector.inspect(mutated, declared), label).toEqual(result);
         counts[result.status] = (counts[result.status] ?? 0) + 1;
         total++;

@@ -377,12 +377,14 @@ describe("ByteSniffingInspector: bounded work on adversarial input", () => {
   it("many tiny boxes, chunks and sub-blocks", () => {
     const mp4 = new Uint8Array(size);
     mp4.set(concat(be32(16), bytes("ftypisom"), [0, 0, 0, 0]));
-    for (let p = 16; p + 8 <= size; p += 8) mp4.set(concat(be32(8), bytes("free")), p);
+    const free = concat(be32(8), bytes("free"));
+    for (let p = 16; p + 8 <= size; p += 8) mp4.set(free, p);
     expect(timed("tiny boxes", mp4, "video/mp4").status).toBe("corrupt");
 
     const wav = new Uint8Array(size);
     wav.set(concat(bytes("RIFF"), le32(size - 8), bytes("WAVE")));
-    for (let p = 12; p + 8 <= size; p += 8) wav.set(bytes("JUNK"), p);
+    const junk = bytes("JUNK");
+    for (let p = 12; p + 8 <= size; p += 8) wav.set(junk, p);
     expect(timed("tiny chunks", wav, "audio/wav").status).toBe("corrupt");
 
     const gif = new Uint8Array(size).fill(1);
@@ -393,12 +395,13 @@ describe("ByteSniffingInspector: bounded work on adversarial input", () => {
   it("long scans: JPEG entropy data, MP3 frames, text, PDF", () => {
     const jpg = new Uint8Array(size);
     jpg.set([0xff, 0xd8, 0xff, 0xc0, 0, 11, 8, 0, 8, 0, 8, 1, 1, 0x11, 0, 0xff, 0xda, 0, 8, 1, 1, 0, 0, 63, 0]);
-    for (let p = 25; p < size - 2; p += 2) jpg.set([0xff, 0x00], p);
+    for (let p = 25; p < size - 2; p += 2) jpg[p] = 0xff;
     jpg.set([0xff, 0xd9], size - 2);
     expect(timed("jpeg scan", jpg, "image/jpeg").status).toBe("ok");
 
     const mp3 = new Uint8Array(size);
-    for (let p = 0; p + 104 <= size; p += 104) mp3.set([0xff, 0xfb, 0x10, 0xc4], p);
+    const header = Uint8Array.of(0xff, 0xfb, 0x10, 0xc4);
+    for (let p = 0; p + 104 <= size; p += 104) mp3.set(header, p);
     expect(timed("mp3 frames", mp3, "audio/mpeg").status).toBe("ok");
 
     const text = new Uint8Array(size).fill(0x3c);
