@@ -1,7 +1,7 @@
 // `npm run dev:key`: a fresh all-scope key for the dev tenant, written to .svc/dev.env.
 import { applyMigrations, createKey, ensureDevVars, readState, tenantExists, writeDevFiles } from "./lib/dev.mjs";
 
-const vars = ensureDevVars();
+const vars = await ensureDevVars();
 applyMigrations();
 const state = readState();
 if (!tenantExists(state.tenant_id)) {

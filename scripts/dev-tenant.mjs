@@ -7,7 +7,7 @@ if (!name) {
   console.error("usage: npm run dev:tenant -- NAME");
   process.exit(2);
 }
-const vars = ensureDevVars();
+const vars = await ensureDevVars();
 applyMigrations();
 const created = createTenantWithKey(vars.SVC_KEY_PEPPER, name, null);
 const file = join(SVC_DIR, `tenant-${name.toLowerCase().replace(/[^a-z0-9]+/g, "-")}.env`);

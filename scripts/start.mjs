@@ -17,7 +17,7 @@ import {
   writeDevFiles,
 } from "./lib/dev.mjs";
 
-const vars = ensureDevVars();
+const vars = await ensureDevVars();
 console.error("svc: applying local D1 migrations…");
 applyMigrations();
 

@@ -33,16 +33,15 @@ export const META_PATHS = ["/openapi.json", "/docs", "/docs/errors"] as const;
 export function createApp() {
   const app = new OpenAPIHono<AppEnv>({ defaultHook: validationHook });
   app.use("*", requestId);
-  // JSON operations only: storage routes take media bodies and enforce their exact length themselves.
-  app.use(
-    "/v1/*",
-    bodyLimit({
-      maxSize: MAX_JSON_BODY_BYTES,
-      onError: () => {
-        throw new ApiError("svc.request.too_large", `Request bodies are limited to ${MAX_JSON_BODY_BYTES} bytes.`);
-      },
-    }),
-  );
+  // API operations only: storage routes take media bodies and enforce their exact length themselves.
+  const limit = bodyLimit({
+    maxSize: MAX_JSON_BODY_BYTES,
+    onError: () => {
+      throw new ApiError("svc.request.too_large", `Request bodies are limited to ${MAX_JSON_BODY_BYTES} bytes.`);
+    },
+  });
+  app.use("/v1/*", limit);
+  app.use("/dev/*", limit);
   app.use("*", authenticate);
   app.use("*", idempotency);
 

@@ -7,6 +7,7 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { SCOPES } from "../../src/platform/auth/scopes.ts";
 import { base32, newId } from "../../src/platform/ids.ts";
+import { mintDevPki } from "../../src/media/c2pa/dev-pki.ts";
 
 export { newId };
 
@@ -15,6 +16,7 @@ export const DEV_VARS = join(ROOT, ".dev.vars");
 export const SVC_DIR = join(ROOT, ".svc");
 export const DEV_ENV = join(SVC_DIR, "dev.env");
 export const DEV_STATE = join(SVC_DIR, "dev-state.json");
+export const DEV_ROOT_PEM = join(SVC_DIR, "dev-root.pem");
 export const ALL_SCOPES = Object.keys(SCOPES);
 
 /** Telemetry and outside calls of wrangler off: scripts must work offline and quietly. */
@@ -45,8 +47,15 @@ function parseVars(text) {
   return vars;
 }
 
-/** Creates .dev.vars with fresh local secrets on first run; adds any secret a newer version needs. */
-export function ensureDevVars() {
+/** A multi-line value for .dev.vars (dotenv expands \n inside double quotes). */
+const quoted = (value) => `"${value.trim().replace(/\r?\n/g, "\\n")}"`;
+
+/**
+ * Creates .dev.vars with fresh local secrets on first run, and adds any a newer version needs: the key pepper,
+ * cursor and capability secrets, and a development PKI (root, intermediate, C2PA signer and TSA certificates,
+ * minted in code) whose root is written to .svc/dev-root.pem so any C2PA reader can check our output.
+ */
+export async function ensureDevVars() {
   const existing = existsSync(DEV_VARS) ? readFileSync(DEV_VARS, "utf8") : "";
   const vars = parseVars(existing);
   const wanted = {
@@ -55,11 +64,21 @@ export function ensureDevVars() {
     SVC_CAPABILITY_SECRET: () => randomBytes(32).toString("base64url"),
   };
   let text = existing;
-  for (const [name, make] of Object.entries(wanted)) {
-    if (!vars[name]) {
-      vars[name] = make();
-      text += `${text && !text.endsWith("\n") ? "\n" : ""}${name}=${vars[name]}\n`;
-    }
+  const add = (name, value) => {
+    vars[name] = value;
+    text += `${text && !text.endsWith("\n") ? "\n" : ""}${name}=${value}\n`;
+  };
+  for (const [name, make] of Object.entries(wanted)) if (!vars[name]) add(name, make());
+  if (!vars.SVC_C2PA_SIGNER_CHAIN_PEM || !vars.SVC_TRUST_ANCHORS_PEM) {
+    const pki = await mintDevPki();
+    add("SVC_C2PA_SIGNER_CHAIN_PEM", quoted(pki.signerChainPem));
+    add("SVC_C2PA_SIGNER_KEY_PEM", quoted(pki.signerKeyPkcs8Pem));
+    add("SVC_TSA_CHAIN_PEM", quoted(pki.tsaChainPem));
+    add("SVC_TSA_KEY_PEM", quoted(pki.tsaKeyPkcs8Pem));
+    add("SVC_TRUST_ANCHORS_PEM", quoted(pki.rootCertPem));
+    if (!vars.SVC_TSA_URL) add("SVC_TSA_URL", "internal");
+    mkdirSync(SVC_DIR, { recursive: true });
+    writeFileSync(DEV_ROOT_PEM, `${pki.rootCertPem.trim()}\n`);
   }
   if (text !== existing) writeFileSync(DEV_VARS, text, { mode: 0o600 });
   return vars;

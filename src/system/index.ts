@@ -3,6 +3,7 @@ import { registerGetHealthz } from "./get-healthz";
 import { registerGetHealthzDb } from "./get-healthz-db";
 import { registerGetReadyz } from "./get-readyz";
 import { registerGetReadyzGovernance } from "./get-readyz-governance";
+import { registerPostDevTsa } from "./post-dev-tsa";
 
 /** Probes: unversioned, anonymous. */
 export function systemRoutes() {
@@ -11,5 +12,6 @@ export function systemRoutes() {
   registerGetHealthzDb(app);
   registerGetReadyz(app);
   registerGetReadyzGovernance(app);
+  registerPostDevTsa(app);
   return app;
 }

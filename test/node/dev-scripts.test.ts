@@ -3,7 +3,9 @@ import { cpSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from "node:fs"
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { createHash, randomUUID } from "node:crypto";
 import { afterAll, describe, expect, it } from "vitest";
+import { referenceVerdict } from "./signer-conformance";
 import { ALL_SCOPES as SCRIPT_SCOPES, hashApiKeySecret as scriptHash, newApiKeySecret, newId } from "../../scripts/lib/dev.mjs";
 import { API_KEY_PATTERN, hashApiKeySecret } from "../../src/platform/auth/keys";
 import { ALL_SCOPES } from "../../src/platform/auth/scopes";
@@ -30,6 +32,36 @@ async function freePort(): Promise<number> {
       server.close(() => resolve(port));
     });
   });
+}
+
+/** The README's typical flow against the dev server; the output must be Trusted under .svc/dev-root.pem. */
+async function signsForReal(base: string, key: string, rootPem: string) {
+  const bytes = new Uint8Array(readFileSync(join(ROOT, "test", "fixtures", "media", "sample.jpg")));
+  const json = { authorization: `Bearer ${key}`, "content-type": "application/json" };
+  const created = (await (
+    await fetch(`${base}/v1/uploads`, {
+      method: "POST",
+      headers: json,
+      body: JSON.stringify({ byte_length: bytes.length, declared_media_type: "image/jpeg", mode: "single", sha256: createHash("sha256").update(bytes).digest("hex") }),
+    })
+  ).json()) as { upload_id: string; asset_id: string; upload: { url: string; method: string; headers: Record<string, string> } };
+  expect((await fetch(created.upload.url, { method: created.upload.method, headers: created.upload.headers, body: bytes })).status).toBe(200);
+  const completed = await fetch(`${base}/v1/uploads/${created.upload_id}/complete`, { method: "POST", headers: { ...json, "idempotency-key": randomUUID() }, body: "{}" });
+  expect(completed.status).toBe(200);
+  const job = (await (
+    await fetch(`${base}/v1/sign`, { method: "POST", headers: { ...json, "idempotency-key": randomUUID() }, body: JSON.stringify({ asset_id: created.asset_id, recipe_id: "rcp_system_sign_only" }) })
+  ).json()) as { job_id: string };
+  let state = "queued";
+  for (let i = 0; i < 150 && !["completed", "failed"].includes(state); i++) {
+    await new Promise((r) => setTimeout(r, 200));
+    state = ((await (await fetch(`${base}/v1/jobs/${job.job_id}`, { headers: json })).json()) as { state: string }).state;
+  }
+  expect(state).toBe("completed");
+  const download = (await (await fetch(`${base}/v1/assets/${created.asset_id}/download`, { method: "POST", headers: json })).json()) as { url: string; headers: Record<string, string> };
+  const signed = new Uint8Array(await (await fetch(download.url, { headers: download.headers })).arrayBuffer());
+  const verdict = await referenceVerdict(rootPem, "image/jpeg", signed);
+  expect(verdict.state).toBe("Trusted");
+  expect(verdict.success).toContain("timeStamp.validated");
 }
 
 const envOf = (text: string) => Object.fromEntries(text.trim().split("\n").map((l) => l.split(/=(.*)/s).slice(0, 2)));
@@ -87,11 +119,13 @@ describe("npm start on a fresh copy", () => {
       expect(printed.SVC_API_KEY).toMatch(API_KEY_PATTERN);
       expect(readFileSync(join(dir, ".svc", "dev.env"), "utf8")).toBe(credentials);
       expect(readFileSync(join(dir, ".dev.vars"), "utf8")).toMatch(/SVC_KEY_PEPPER=.+\nSVC_CURSOR_SECRET=.+/);
+      expect(readFileSync(join(dir, ".svc", "dev-root.pem"), "utf8")).toMatch(/^-----BEGIN CERTIFICATE-----/);
       const auth = (key: string) => ({ headers: { authorization: `Bearer ${key}` } });
       const caps = await fetch(`${printed.SVC_API_BASE_URL}/v1/capabilities`, auth(printed.SVC_API_KEY));
       expect(caps.status).toBe(200);
       expect(((await caps.json()) as { schema_version: string }).schema_version).toBe("svc.capability-discovery.v1");
       const me = (await (await fetch(`${printed.SVC_API_BASE_URL}/v1/me`, auth(printed.SVC_API_KEY))).json()) as { public_id: string };
+      await signsForReal(printed.SVC_API_BASE_URL!, printed.SVC_API_KEY!, readFileSync(join(dir, ".svc", "dev-root.pem"), "utf8"));
       await first.stop();
 
       const second = await start(port);

@@ -30,6 +30,7 @@ export const OPERATION_POLICIES: Record<string, OperationPolicy> = {
   "GET /readyz": { auth: "none" },
   "GET /readyz/governance": { auth: "none" },
   "GET /v1/connect-catalog": { auth: "none" },
+  "POST /dev/tsa": { auth: "none" },
 
   // Documentation (outside the API contract; see META_PATHS in app.ts)
   "GET /openapi.json": { auth: "none" },
