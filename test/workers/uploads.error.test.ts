@@ -149,3 +149,23 @@ describe("uploads: bad input", () => {
     expect((await json(done)).byte_length).toBe(text.length);
   });
 });
+
+describe("upload expiry", () => {
+  it("the cron sweep expires initiated uploads past their expiry and removes their bytes; completing then answers 410", async () => {
+    const { sweepExpiredUploads, UPLOAD_TTL_MS } = await import("../../src/uploads/service");
+    const { database } = await import("../../src/db/client");
+    const { testEnv } = await import("./helpers");
+    const { key } = await createTenant();
+    const bytes = fixture("sample.png");
+    const { body } = await create(key, bytes, "image/png");
+    await callUrl(body.upload.url, { method: "PUT", headers: body.upload.headers, body: bytes });
+    const { r2_key } = (await testEnv.DB.prepare("SELECT r2_key FROM uploads WHERE id = ?").bind(body.upload_id).first<{ r2_key: string }>())!;
+    expect(await testEnv.OBJECTS.head(r2_key)).not.toBeNull();
+    expect(await sweepExpiredUploads(database(testEnv.DB), testEnv.OBJECTS, Date.now())).toBe(0); // not yet
+    expect(await sweepExpiredUploads(database(testEnv.DB), testEnv.OBJECTS, Date.now() + UPLOAD_TTL_MS + 1000)).toBeGreaterThanOrEqual(1);
+    const res = await complete(key, body.upload_id);
+    expect(res.status).toBe(410);
+    expect((await json(await api(`/v1/assets/${body.asset_id}`, { key }))).status).toBe("upload_expired");
+    expect(await testEnv.OBJECTS.head(r2_key)).toBeNull();
+  });
+});
