@@ -1,0 +1,25 @@
+// Bundled by bench/sign.mjs (esbuild, platform node): the service's real C2PA signer, run in Node's V8 on the
+// same c2pa-wasm module the Worker uses.
+import { readFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { c2paEngineMemoryBytes, initC2paEngine } from "../src/media/c2pa/engine";
+import { mintDevPki } from "../src/media/c2pa/dev-pki";
+import { C2paSigner } from "../src/media/c2pa/signer";
+import { C2paManifestReader } from "../src/media/c2pa/reader";
+
+export { c2paEngineMemoryBytes };
+
+export async function setup() {
+  const require = createRequire(import.meta.url);
+  const wasmPath = require.resolve("@contentauth/c2pa-wasm/c2pa.wasm");
+  initC2paEngine(new WebAssembly.Module(readFileSync(wasmPath)));
+  const pki = await mintDevPki();
+  const signer = new C2paSigner({
+    certChainPem: pki.signerChainPem,
+    privateKey: pki.signerKeyPkcs8Pem,
+    tsa: { kind: "internal", chainPem: pki.tsaChainPem, keyPkcs8Pem: pki.tsaKeyPkcs8Pem },
+  });
+  const untimed = new C2paSigner({ certChainPem: pki.signerChainPem, privateKey: pki.signerKeyPkcs8Pem });
+  const reader = new C2paManifestReader(pki.rootCertPem, () => undefined);
+  return { signer, untimed, reader };
+}
