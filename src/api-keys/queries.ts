@@ -1,5 +1,6 @@
-import { and, desc, eq, lt, lte, or, sql } from "drizzle-orm";
+import { and, eq, lt, or, sql } from "drizzle-orm";
 import type { Database } from "../db/client";
+import { newestFirst, pageWindow } from "../db/keyset";
 import { apiKeys, tenants } from "../db/schema";
 
 export type ApiKeyRow = typeof apiKeys.$inferSelect;
@@ -38,20 +39,17 @@ export async function listKeys(
   tenantId: string,
   page: { snapshot: number; after: { createdAt: number; id: string } | null; limit: number },
 ) {
-  const after = page.after;
   return db
     .select()
     .from(apiKeys)
     .where(
       and(
         eq(apiKeys.tenantId, tenantId),
-        lte(apiKeys.createdAt, page.snapshot),
-        after
-          ? or(lt(apiKeys.createdAt, after.createdAt), and(eq(apiKeys.createdAt, after.createdAt), lt(apiKeys.id, after.id)))
-          : undefined,
+        pageWindow(apiKeys.createdAt, apiKeys.id, page),
+        
       ),
     )
-    .orderBy(desc(apiKeys.createdAt), desc(apiKeys.id))
+    .orderBy(...newestFirst(apiKeys.createdAt, apiKeys.id))
     .limit(page.limit + 1);
 }
 

@@ -1,5 +1,6 @@
-import { and, count, desc, eq, gte, lt, lte, or, sql } from "drizzle-orm";
+import { and, count, eq, gte, lte, sql } from "drizzle-orm";
 import type { Database } from "../db/client";
+import { newestFirst, pageWindow } from "../db/keyset";
 import { assets, jobs, objects, verifications } from "../db/schema";
 import type { PageRequest } from "../platform/pagination";
 
@@ -30,14 +31,13 @@ function filtered(tenantId: string, f: AssetFilters, snapshot: number) {
 }
 
 export async function listAssets(db: Database, tenantId: string, f: AssetFilters, page: PageRequest) {
-  const after = page.after;
   const where = filtered(tenantId, f, page.snapshot);
   const [rows, [total]] = await Promise.all([
     db
       .select()
       .from(assets)
-      .where(and(where, after ? or(lt(assets.createdAt, after.createdAt), and(eq(assets.createdAt, after.createdAt), lt(assets.id, after.id))) : undefined))
-      .orderBy(desc(assets.createdAt), desc(assets.id))
+      .where(and(where, pageWindow(assets.createdAt, assets.id, page)))
+      .orderBy(...newestFirst(assets.createdAt, assets.id))
       .limit(page.limit + 1),
     db.select({ n: count() }).from(assets).where(where),
   ]);
@@ -45,7 +45,6 @@ export async function listAssets(db: Database, tenantId: string, f: AssetFilters
 }
 
 export async function assetJobs(db: Database, tenantId: string, assetId: string, page: PageRequest) {
-  const after = page.after;
   return db
     .select()
     .from(jobs)
@@ -53,16 +52,15 @@ export async function assetJobs(db: Database, tenantId: string, assetId: string,
       and(
         eq(jobs.tenantId, tenantId),
         eq(jobs.assetId, assetId),
-        lte(jobs.createdAt, page.snapshot),
-        after ? or(lt(jobs.createdAt, after.createdAt), and(eq(jobs.createdAt, after.createdAt), lt(jobs.id, after.id))) : undefined,
+        pageWindow(jobs.createdAt, jobs.id, page),
+        
       ),
     )
-    .orderBy(desc(jobs.createdAt), desc(jobs.id))
+    .orderBy(...newestFirst(jobs.createdAt, jobs.id))
     .limit(page.limit + 1);
 }
 
 export async function assetVerifications(db: Database, tenantId: string, assetId: string, page: PageRequest) {
-  const after = page.after;
   return db
     .select()
     .from(verifications)
@@ -70,11 +68,11 @@ export async function assetVerifications(db: Database, tenantId: string, assetId
       and(
         eq(verifications.tenantId, tenantId),
         eq(verifications.assetId, assetId),
-        lte(verifications.createdAt, page.snapshot),
-        after ? or(lt(verifications.createdAt, after.createdAt), and(eq(verifications.createdAt, after.createdAt), lt(verifications.id, after.id))) : undefined,
+        pageWindow(verifications.createdAt, verifications.id, page),
+        
       ),
     )
-    .orderBy(desc(verifications.createdAt), desc(verifications.id))
+    .orderBy(...newestFirst(verifications.createdAt, verifications.id))
     .limit(page.limit + 1);
 }
 

@@ -1,5 +1,6 @@
-import { and, asc, desc, eq, inArray, lt, lte, or } from "drizzle-orm";
+import { and, asc, eq, inArray, lt } from "drizzle-orm";
 import type { Database } from "../db/client";
+import { newestFirst, pageWindow } from "../db/keyset";
 import { assets, jobs, jobSteps, objects } from "../db/schema";
 
 export type JobRow = typeof jobs.$inferSelect;
@@ -24,20 +25,19 @@ export async function listJobs(
   filters: { kind?: string | undefined; state?: string | undefined },
   page: { snapshot: number; after: { createdAt: number; id: string } | null; limit: number },
 ) {
-  const after = page.after;
   return db
     .select()
     .from(jobs)
     .where(
       and(
         eq(jobs.tenantId, tenantId),
-        lte(jobs.createdAt, page.snapshot),
+        pageWindow(jobs.createdAt, jobs.id, page),
         filters.kind ? eq(jobs.kind, filters.kind as JobRow["kind"]) : undefined,
         filters.state ? eq(jobs.state, filters.state as JobRow["state"]) : undefined,
-        after ? or(lt(jobs.createdAt, after.createdAt), and(eq(jobs.createdAt, after.createdAt), lt(jobs.id, after.id))) : undefined,
+        
       ),
     )
-    .orderBy(desc(jobs.createdAt), desc(jobs.id))
+    .orderBy(...newestFirst(jobs.createdAt, jobs.id))
     .limit(page.limit + 1);
 }
 

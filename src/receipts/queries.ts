@@ -1,5 +1,6 @@
-import { and, desc, eq, lt, lte, or } from "drizzle-orm";
+import { and, eq } from "drizzle-orm";
 import type { Database } from "../db/client";
+import { newestFirst, pageWindow } from "../db/keyset";
 import { receipts } from "../db/schema";
 import type { PageRequest } from "../platform/pagination";
 
@@ -11,20 +12,19 @@ export async function getReceipt(db: Database, tenantId: string, receiptId: stri
 }
 
 export async function listReceipts(db: Database, tenantId: string, filters: { asset_id?: string | undefined; job_id?: string | undefined }, page: PageRequest) {
-  const after = page.after;
   return db
     .select()
     .from(receipts)
     .where(
       and(
         eq(receipts.tenantId, tenantId),
-        lte(receipts.createdAt, page.snapshot),
+        pageWindow(receipts.createdAt, receipts.id, page),
         filters.asset_id ? eq(receipts.assetId, filters.asset_id) : undefined,
         filters.job_id ? eq(receipts.jobId, filters.job_id) : undefined,
-        after ? or(lt(receipts.createdAt, after.createdAt), and(eq(receipts.createdAt, after.createdAt), lt(receipts.id, after.id))) : undefined,
+        
       ),
     )
-    .orderBy(desc(receipts.createdAt), desc(receipts.id))
+    .orderBy(...newestFirst(receipts.createdAt, receipts.id))
     .limit(page.limit + 1);
 }
 

@@ -5,7 +5,7 @@
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { join } from "node:path";
-import { decode as decodeCbor, Tag } from "cbor-x";
+import { type CborTag, decodeCbor } from "../support/cbor-decode";
 import * as pkijs from "pkijs";
 import { beforeAll, describe, expect, it } from "vitest";
 import { buildCoseSign1, encodeCbor, protectedHeaderBytes, sigTst2Data } from "../../src/media/c2pa/cose";
@@ -311,7 +311,7 @@ describe("COSE_Sign1 builder", () => {
     for (const reserveSize of sizes) {
       const cose = await buildCoseSign1({ algorithm: "ES256", certChainDer: [cert], payload, sign: fakeSignature, reserveSize });
       expect(cose.length).toBe(reserveSize);
-      const decoded = decodeCbor(cose) as Tag;
+      const decoded = decodeCbor(cose) as CborTag;
       expect(decoded.tag).toBe(18);
       const [protectedHeader, unprotected, detached, signature] = decoded.value as [Uint8Array, Map<string, unknown> | Record<string, unknown>, null, Uint8Array];
       expect(new Uint8Array(protectedHeader)).toEqual(protectedHeaderBytes("ES256", [cert]));

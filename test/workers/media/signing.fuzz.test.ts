@@ -15,7 +15,10 @@ function prng(seed: number) {
 function mutate(input: Uint8Array, rand: () => number): Uint8Array {
   const out = new Uint8Array(input);
   const flips = 1 + Math.floor(rand() * 8);
-  for (let i = 0; i < flips; i++) out[Math.floor(rand() * out.length)] ^= 1 << Math.floor(rand() * 8);
+  for (let i = 0; i < flips; i++) {
+    const at = Math.floor(rand() * out.length);
+    out[at] = out[at]! ^ (1 << Math.floor(rand() * 8));
+  }
   return rand() < 0.2 ? out.slice(0, Math.floor(rand() * out.length)) : out;
 }
 
