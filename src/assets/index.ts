@@ -4,6 +4,7 @@ import { registerDownloadAsset } from "./download-asset";
 import { registerGetAsset } from "./get-asset";
 import { registerGetAssetDetail } from "./get-asset-detail";
 import { registerListAssets } from "./list-assets";
+import { registerPreviewRoutes } from "./preview";
 
 export function assetRoutes() {
   const app = createRouter();
@@ -11,6 +12,7 @@ export function assetRoutes() {
   registerGetAsset(app);
   registerGetAssetDetail(app);
   registerDownloadAsset(app);
+  registerPreviewRoutes(app);
   registerReleaseHistorySnapshot(app);
   return app;
 }

@@ -43,3 +43,11 @@ export async function mediaServices(env: Bindings): Promise<{ signer: Signer; re
   }
   return { signer: cached.signer, reader: cached.reader };
 }
+
+let previewerInstance: Promise<import("./types").Previewer> | null = null;
+
+/** The preview renderer (its codecs are `.wasm` modules, so it is imported on first use, in workerd only). */
+export function previewer(): Promise<import("./types").Previewer> {
+  previewerInstance ??= import("./preview/previewer").then((m) => new m.JsquashPreviewer());
+  return previewerInstance;
+}

@@ -102,3 +102,18 @@ export type ManifestReadResult = { status: "read"; check: ManifestCheck } | { st
 export interface ManifestReader {
   read(input: { bytes: Uint8Array; mediaType: string; manifestStore?: Uint8Array }): Promise<ManifestReadResult>;
 }
+
+export type PreviewResult =
+  | { status: "rendered"; jpeg: Uint8Array; width: number; height: number }
+  | { status: "unsupported"; message: string }
+  | { status: "failed"; message: string };
+
+/**
+ * Renders JPEG previews. Invariant: it decodes only media types it lists and images within `maxSourcePixels`
+ * (decoded pixels are what costs memory in a 128 MB isolate); anything else is `unsupported`, never attempted.
+ */
+export interface Previewer {
+  readonly mediaTypes: readonly string[];
+  readonly maxSourcePixels: number;
+  render(input: { bytes: Uint8Array; mediaType: string; maxEdge: number }): Promise<PreviewResult>;
+}

@@ -109,6 +109,7 @@ export const ERROR_CODES = {
   "svc.sign.asset_published": { status: 409, retryable: false, summary: "The asset is already published; an asset is published once." },
   "svc.jobs.terminal": { status: 409, retryable: false, summary: "The job is already in a terminal state." },
   "svc.assets.not_published": { status: 409, retryable: true, summary: "The asset has no published output yet; wait for its job to complete." },
+  "svc.assets.preview_unavailable": { status: 409, retryable: false, summary: "No preview is rendered for this asset (its media type or size is outside what the preview renderer decodes)." },
   "svc.dependency.unavailable": { status: 503, retryable: true, summary: "A storage dependency did not answer in time. Retry later." },
   "svc.internal": {
     status: 500,

@@ -62,6 +62,8 @@ export const OPERATION_POLICIES: Record<string, OperationPolicy> = {
   "GET /v1/assets/{asset_id}": { auth: "bearer", scope: "assets:read" },
   "GET /v1/assets/{asset_id}/detail": { auth: "bearer", scope: "assets:read" },
   "POST /v1/assets/{asset_id}/download": { auth: "bearer", scope: "assets:read" },
+  "POST /v1/assets/{asset_id}/preview": { auth: "bearer", scope: "assets:read" },
+  "GET /v1/assets/{asset_id}/preview/{capability}": { auth: "capability" },
   "GET /v1/receipts": { auth: "bearer", scope: "assets:read" },
   "GET /v1/receipts/{receipt_id}": { auth: "bearer", scope: "assets:read" },
   "DELETE /v1/history/snapshots": { auth: "bearer", scope: "assets:read" },
