@@ -76,7 +76,7 @@ export async function presign(
       url.searchParams.set("uploadId", request.part.uploadId);
     }
     url.searchParams.set("X-Amz-Expires", String(Math.max(1, Math.floor((request.expiresAt - Date.now()) / 1000))));
-    const signed = await s3.client.sign(url.toString(), { method: request.method, headers: request.headers, aws: { signQuery: true } });
+    const signed = await s3.client.sign(url.toString(), { method: request.method, headers: request.headers, aws: { signQuery: true, allHeaders: true } });
     return { method: request.method, url: signed.url, headers: request.headers, expires_at };
   }
   if (!env.SVC_CAPABILITY_SECRET) throw new Error("no capability secret configured");
