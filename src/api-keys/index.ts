@@ -3,7 +3,10 @@ import { registerCreateApiKey } from "./create-api-key";
 import { registerGetApiKey } from "./get-api-key";
 import { registerListApiKeys } from "./list-api-keys";
 import { registerListApiKeyScopes } from "./list-scopes";
+import { registerRestrictionRoutes } from "./restrictions";
 import { registerRevokeApiKey } from "./revoke-api-key";
+import { registerRotationRoutes } from "./rotation";
+import { registerSigningProfileRoutes } from "./signing-profile";
 
 export function apiKeyRoutes() {
   const app = createRouter();
@@ -13,5 +16,8 @@ export function apiKeyRoutes() {
   registerListApiKeyScopes(app);
   registerGetApiKey(app);
   registerRevokeApiKey(app);
+  registerRestrictionRoutes(app);
+  registerSigningProfileRoutes(app);
+  registerRotationRoutes(app);
   return app;
 }

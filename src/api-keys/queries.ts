@@ -66,3 +66,21 @@ export async function revokeKey(db: Database, tenantId: string, keyId: string, n
     .returning();
   return rows[0] ?? null;
 }
+
+/** Writes one JSON control column if its stored version is still `expectedVersion` (optimistic update). */
+export async function updateControl(
+  db: Database,
+  tenantId: string,
+  keyId: string,
+  column: "restrictions" | "signingProfile",
+  expectedJson: string | null,
+  json: string,
+) {
+  const current = column === "restrictions" ? apiKeys.restrictions : apiKeys.signingProfile;
+  const rows = await db
+    .update(apiKeys)
+    .set({ [column]: json })
+    .where(and(eq(apiKeys.tenantId, tenantId), eq(apiKeys.id, keyId), expectedJson === null ? sql`${current} IS NULL` : eq(current, expectedJson)))
+    .returning({ id: apiKeys.id });
+  return rows.length === 1;
+}

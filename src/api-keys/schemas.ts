@@ -19,6 +19,14 @@ export const ApiKeyResponseSchema = z
     expires_at: Timestamp("When the key stops working; null for no expiry.").nullable(),
     revoked_at: Timestamp("When the key was revoked.").nullable(),
     last_used_at: Timestamp("Last successful authentication, to the minute.").nullable(),
+    rotation: z
+      .object({
+        successor_key_id: z.string().openapi({ description: "The successor issued by rotate.", example: "key_bcdefghij2345678" }),
+        overlap_ends_at: Timestamp("When this key stops working unless the rotation is cancelled first."),
+      })
+      .nullable()
+      .openapi({ description: "A rotation in progress on this (outgoing) key." }),
+    predecessor_key_id: z.string().nullable().openapi({ description: "The key this one succeeded, if it was issued by a rotation.", example: null }),
   })
   .openapi("ApiKeyResponse");
 

@@ -4,6 +4,8 @@ import type { Scope } from "../platform/auth/scopes";
 import { newId } from "../platform/ids";
 import { iso } from "../platform/openapi";
 import type { AuthenticatedPrincipal } from "../platform/principal";
+import { and, eq, isNull } from "drizzle-orm";
+import { apiKeys } from "../db/schema";
 import { type ApiKeyRow, getKey, insertKey, revokeKey } from "./queries";
 
 /** Domain logic of API keys: no HTTP here; results are discriminated unions. */
@@ -19,6 +21,8 @@ export function apiKeyView(row: ApiKeyRow) {
     expires_at: iso(row.expiresAt),
     revoked_at: iso(row.revokedAt),
     last_used_at: iso(row.lastUsedAt),
+    rotation: row.successorKeyId && row.rotationDeadline !== null ? { successor_key_id: row.successorKeyId, overlap_ends_at: iso(row.rotationDeadline) } : null,
+    predecessor_key_id: row.predecessorKeyId,
   };
 }
 
@@ -51,6 +55,11 @@ export async function createApiKey(
     revokedAt: null,
     lastUsedAt: null,
     createdByKeyId: principal.apiKeyId,
+    restrictions: null,
+    signingProfile: null,
+    successorKeyId: null,
+    rotationDeadline: null,
+    predecessorKeyId: null,
   };
   await insertKey(db, row);
   return { status: "created", row, secret };
@@ -63,4 +72,69 @@ export async function revokeApiKey(db: Database, tenantId: string, keyId: string
   if (revoked) return { status: "revoked", row: revoked };
   const existing = await getKey(db, tenantId, keyId);
   return existing ? { status: "already_revoked" } : { status: "not_found" };
+}
+
+export const DEFAULT_ROTATION_OVERLAP_S = 24 * 60 * 60;
+
+export type RotateKeyResult =
+  | { status: "rotated"; predecessor: ApiKeyRow; successor: ApiKeyRow; secret: string }
+  | { status: "not_found" }
+  | { status: "revoked" }
+  | { status: "in_progress" };
+
+/**
+ * Begins a bounded rollover: a successor with the same scopes and controls, shown once; the old key keeps
+ * working until the overlap ends (or the rotation is completed), then stops on its own.
+ */
+export async function rotateApiKey(db: Database, pepper: string, tenantId: string, keyId: string, overlapSeconds: number, now = Date.now()): Promise<RotateKeyResult> {
+  const key = await getKey(db, tenantId, keyId);
+  if (!key) return { status: "not_found" };
+  if (key.status !== "active" || (key.rotationDeadline !== null && key.rotationDeadline <= now)) return { status: "revoked" };
+  if (key.successorKeyId) return { status: "in_progress" };
+  const secret = generateApiKeySecret();
+  const successor: ApiKeyRow = {
+    ...key,
+    id: newId("apiKey"),
+    secretHash: await hashApiKeySecret(pepper, secret),
+    displayPrefix: displayPrefixOf(secret),
+    createdAt: now,
+    lastUsedAt: null,
+    revokedAt: null,
+    successorKeyId: null,
+    rotationDeadline: null,
+    predecessorKeyId: key.id,
+  };
+  const deadline = now + overlapSeconds * 1000;
+  const [, updated] = await db.batch([
+    db.insert(apiKeys).values(successor),
+    db
+      .update(apiKeys)
+      .set({ successorKeyId: successor.id, rotationDeadline: deadline })
+      .where(and(eq(apiKeys.id, key.id), eq(apiKeys.status, "active"), isNull(apiKeys.successorKeyId)))
+      .returning({ id: apiKeys.id }),
+  ]);
+  if (updated.length !== 1) {
+    await db.delete(apiKeys).where(eq(apiKeys.id, successor.id));
+    return { status: "in_progress" };
+  }
+  return { status: "rotated", predecessor: { ...key, successorKeyId: successor.id, rotationDeadline: deadline }, successor, secret };
+}
+
+export type FinishRotationResult = { status: "done"; key: ApiKeyRow; successor: ApiKeyRow } | { status: "not_found" } | { status: "no_rotation" };
+
+/** complete: retires the outgoing key. cancel: revokes the undeployed successor and keeps the old key as it was. */
+export async function finishRotation(db: Database, tenantId: string, keyId: string, how: "complete" | "cancel", now = Date.now()): Promise<FinishRotationResult> {
+  const key = await getKey(db, tenantId, keyId);
+  if (!key) return { status: "not_found" };
+  if (!key.successorKeyId) return { status: "no_rotation" };
+  const successorId = key.successorKeyId;
+  if (how === "complete") {
+    await db.update(apiKeys).set({ status: "revoked", revokedAt: now, rotationDeadline: null }).where(and(eq(apiKeys.id, key.id), eq(apiKeys.tenantId, tenantId)));
+  } else {
+    await db.batch([
+      db.update(apiKeys).set({ status: "revoked", revokedAt: now }).where(and(eq(apiKeys.id, successorId), eq(apiKeys.tenantId, tenantId))),
+      db.update(apiKeys).set({ successorKeyId: null, rotationDeadline: null }).where(and(eq(apiKeys.id, key.id), eq(apiKeys.tenantId, tenantId))),
+    ]);
+  }
+  return { status: "done", key: (await getKey(db, tenantId, key.id))!, successor: (await getKey(db, tenantId, successorId))! };
 }

@@ -33,6 +33,14 @@ export const apiKeys = sqliteTable(
     revokedAt: integer("revoked_at"),
     lastUsedAt: integer("last_used_at"),
     createdByKeyId: text("created_by_key_id"),
+    /** JSON `{ version, ip_allowlist, rate_limit_per_minute, updated_at }`; null: unrestricted (version 0). */
+    restrictions: text("restrictions"),
+    /** JSON `{ version, default_recipe_id, allowed_recipe_ids, updated_at }`; null: no profile. */
+    signingProfile: text("signing_profile"),
+    /** Rotation: the successor issued for this key, and when this key stops working if not completed earlier. */
+    successorKeyId: text("successor_key_id"),
+    rotationDeadline: integer("rotation_deadline"),
+    predecessorKeyId: text("predecessor_key_id"),
   },
   (t) => [
     uniqueIndex("api_keys_secret_hash_uq").on(t.secretHash),

@@ -11,6 +11,7 @@ import type { JobRow, JobStepRow } from "./queries";
 import { getAsset } from "./queries";
 import type { SignRequestSchema } from "./schemas";
 import type { z } from "@hono/zod-openapi";
+import { NO_SIGNING_PROFILE, type SigningProfile } from "../api-keys/controls";
 
 export const SIGN_POLICY_VERSION = "svc.sign-policy.v1";
 /** Revision of the tenant's plan at admission; billing plans do not exist yet, so every job is admitted under 1. */
@@ -51,14 +52,19 @@ export async function admitSign(
   registry: CapabilityRegistry,
   tenantId: string,
   request: SignRequest,
-  options: { asynchronousOnly?: boolean } = {},
+  options: { asynchronousOnly?: boolean; profile?: SigningProfile } = {},
   now = Date.now(),
 ): Promise<AdmissionResult> {
   const asset = await getAsset(db, tenantId, request.asset_id);
   if (!asset) return { status: "asset_not_found" };
-  if (!request.recipe_id) return refuse("svc.request.invalid", "recipe_id is required: this key has no signing profile with a default recipe.", "recipe_id");
-  const recipe = recipeById(request.recipe_id);
-  if (!recipe) return refuse("svc.sign.recipe_unknown", `No recipe ${request.recipe_id} exists.`, "recipe_id");
+  const profile = options.profile ?? NO_SIGNING_PROFILE;
+  const recipeId = request.recipe_id ?? profile.default_recipe_id;
+  if (!recipeId) return refuse("svc.request.invalid", "recipe_id is required: this key's signing profile names no default recipe.", "recipe_id");
+  const recipe = recipeById(recipeId);
+  if (!recipe) return refuse("svc.sign.recipe_unknown", `No recipe ${recipeId} exists.`, "recipe_id");
+  if (profile.allowed_recipe_ids && !profile.allowed_recipe_ids.includes(recipe.recipe_id)) {
+    return refuse("svc.sign.recipe_not_allowed", `This key's signing profile does not allow ${recipe.recipe_id}.`, "recipe_id");
+  }
 
   if (asset.status === "published") return refuse("svc.sign.asset_published", "The asset is already published; upload the media again to sign it anew.");
   if (asset.status === "processing") return refuse("svc.sign.asset_busy", "A job for this asset is still running.");

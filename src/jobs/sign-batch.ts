@@ -1,6 +1,8 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import type { Router } from "../app-types";
+import { signingProfileOf } from "../api-keys/controls";
 import { registryFor } from "../catalog/installed";
+import { chargeKeyRate } from "../platform/auth/middleware";
 import { database } from "../db/client";
 import { principalOf, publicOrigin } from "../platform/context";
 import { ERROR_CODES, ErrorResponseSchema, errorBody } from "../platform/errors";
@@ -39,12 +41,17 @@ const route = createRoute({
 
 export function registerSignBatch(app: Router) {
   app.openapi(route, async (c) => {
-    const tenantId = principalOf(c).tenantId;
+    const principal = principalOf(c);
+    const tenantId = principal.tenantId;
     const key = c.req.valid("header")["idempotency-key"];
+    const batch = c.req.valid("json").items;
+    // One request per item: the middleware charged the first; refused here, nothing is admitted or spent.
+    if (principal.rateLimitPerMinute !== null && batch.length > 1) await chargeKeyRate(c.env, principal.apiKeyId, principal.rateLimitPerMinute, batch.length - 1);
+    const profile = signingProfileOf(principal.signingProfile);
     const db = database(c.env.DB);
     const ctx = { requestId: c.get("requestId"), origin: publicOrigin(c) };
     const items = [];
-    for (const [index, item] of c.req.valid("json").items.entries()) {
+    for (const [index, item] of batch.entries()) {
       const { mode: _ignored, ...request } = item;
       const scope = { tenantId, operation: "POST /v1/sign", key: `${key}.b${index}` };
       // The same fingerprint POST /v1/sign computes for this item's JSON, so `<key>.b<i>` works there too.
@@ -62,7 +69,7 @@ export function registerSignBatch(app: Router) {
         continue;
       }
       try {
-        const result = await admitSign(db, registryFor(c.env), tenantId, request, { asynchronousOnly: true });
+        const result = await admitSign(db, registryFor(c.env), tenantId, request, { asynchronousOnly: true, profile });
         if (result.status === "admitted") {
           const job = jobView(result.job, result.steps);
           c.executionCtx.waitUntil(enqueueJob(c.env, result.job).catch(() => undefined));

@@ -1,5 +1,6 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import type { Router } from "../app-types";
+import { signingProfileOf } from "../api-keys/controls";
 import { registryFor } from "../catalog/installed";
 import { database } from "../db/client";
 import { notFound, principalOf } from "../platform/context";
@@ -31,7 +32,10 @@ const route = createRoute({
 
 export function registerSign(app: Router) {
   app.openapi(route, async (c) => {
-    const result = await admitSign(database(c.env.DB), registryFor(c.env), principalOf(c).tenantId, c.req.valid("json"));
+    const principal = principalOf(c);
+    const result = await admitSign(database(c.env.DB), registryFor(c.env), principal.tenantId, c.req.valid("json"), {
+      profile: signingProfileOf(principal.signingProfile),
+    });
     if (result.status === "asset_not_found") throw notFound("asset");
     if (result.status === "refused") throw new ApiError(result.code, result.message, result.field ? { fieldDetails: [result.field] } : {});
     // A lost message is re-sent by the cron sweep of queued jobs; the job row is already the truth.

@@ -110,6 +110,16 @@ export const ERROR_CODES = {
   "svc.jobs.terminal": { status: 409, retryable: false, summary: "The job is already in a terminal state." },
   "svc.assets.not_published": { status: 409, retryable: true, summary: "The asset has no published output yet; wait for its job to complete." },
   "svc.assets.preview_unavailable": { status: 409, retryable: false, summary: "No preview is rendered for this asset (its media type or size is outside what the preview renderer decodes)." },
+  API_KEY_IP_NOT_ALLOWED: { status: 403, retryable: false, summary: "This key is restricted to client networks that do not include the caller's address." },
+  API_KEY_RATE_LIMITED: {
+    status: 429,
+    retryable: true,
+    summary: "This key's request rate limit is reached. Wait Retry-After seconds and retry with the same Idempotency-Key; the refused request used no capacity.",
+  },
+  "svc.api_keys.rotation_in_progress": { status: 409, retryable: false, summary: "The key already has an undeployed successor: complete or cancel that rotation first." },
+  "svc.api_keys.no_rotation": { status: 409, retryable: false, summary: "The key has no rotation in progress." },
+  "svc.api_keys.version_conflict": { status: 409, retryable: false, summary: "expected_version does not match the stored version: read it again and retry." },
+  "svc.sign.recipe_not_allowed": { status: 403, retryable: false, summary: "The key's signing profile does not allow this recipe." },
   "svc.dependency.unavailable": { status: 503, retryable: true, summary: "A storage dependency did not answer in time. Retry later." },
   "svc.internal": {
     status: 500,

@@ -7,6 +7,15 @@ import type { Scope } from "./auth/scopes";
  */
 export type Principal =
   | { kind: "anonymous" }
-  | { kind: "api_key"; tenantId: string; apiKeyId: string; scopes: ReadonlySet<Scope> };
+  | {
+      kind: "api_key";
+      tenantId: string;
+      apiKeyId: string;
+      scopes: ReadonlySet<Scope>;
+      /** The key's request limit per minute (null: none), already charged once for this request. */
+      rateLimitPerMinute: number | null;
+      /** JSON of the key's signing profile (see api-keys/controls.ts), or null. */
+      signingProfile: string | null;
+    };
 
 export type AuthenticatedPrincipal = Extract<Principal, { kind: "api_key" }>;

@@ -11,9 +11,25 @@ import {
   HttpProblem,
   UNAUTHORIZED_DETAIL,
 } from "../errors";
+import { ipAllowed, restrictionsOf } from "../../api-keys/controls";
 import { bearerKeyOf, hashApiKeySecret, hashesEqual } from "./keys";
 import { openApiPath, policyFor } from "./policy";
 import { isScope, type Scope } from "./scopes";
+
+/**
+ * Spends `cost` requests of a key's per-minute limit in its RateLimiter Durable Object (exact across isolates).
+ * Refused: 429 API_KEY_RATE_LIMITED with Retry-After in whole seconds and the IETF RateLimit-Policy header;
+ * a refused request spends nothing.
+ */
+export async function chargeKeyRate(env: { RATE_LIMITER: Env["RATE_LIMITER"] }, keyId: string, perMinute: number, cost: number) {
+  const limiter = env.RATE_LIMITER.get(env.RATE_LIMITER.idFromName(`api_key:${keyId}`));
+  const decision = await limiter.limit(perMinute, 60, cost);
+  if (decision.allowed) return;
+  const retryAfter = Math.max(1, Math.ceil(decision.retryAfterMs / 1000));
+  throw new ApiError("API_KEY_RATE_LIMITED", `This key allows ${perMinute} requests per minute; retry in ${retryAfter} s.`, {
+    headers: { "Retry-After": String(retryAfter), "RateLimit-Policy": `"key";q=${perMinute};w=60`, RateLimit: `"key";r=0;t=${retryAfter}` },
+  });
+}
 
 /** The OpenAPI path of the handler that will answer this request, or null when no operation matches. */
 function operationPathOf(c: Parameters<MiddlewareHandler<AppEnv>>[0]): string | null {
@@ -54,16 +70,30 @@ export const authenticate: MiddlewareHandler<AppEnv> = async (c, next) => {
     !found ||
     !hashesEqual(found.key.secretHash, hash) ||
     found.key.status !== "active" ||
-    (found.key.expiresAt !== null && found.key.expiresAt <= now)
+    (found.key.expiresAt !== null && found.key.expiresAt <= now) ||
+    // A rotated key stops at the end of its overlap even if the rotation was never completed.
+    (found.key.rotationDeadline !== null && found.key.rotationDeadline <= now)
   ) {
     throw new HttpProblem(401, UNAUTHORIZED_DETAIL);
   }
   if (found.tenantStatus !== "active") throw new HttpProblem(403, FORBIDDEN_IDENTITY_DETAIL);
 
+  const restrictions = restrictionsOf(found.key.restrictions);
+  if (!ipAllowed(restrictions, c.req.header("cf-connecting-ip") ?? null)) {
+    throw new ApiError("API_KEY_IP_NOT_ALLOWED", "This key may not be used from this network address.");
+  }
   const scopes = new Set((JSON.parse(found.key.scopes) as string[]).filter(isScope)) as ReadonlySet<Scope>;
   if (!scopes.has(policy.scope)) throw new HttpProblem(403, FORBIDDEN_SCOPE_DETAIL);
+  if (restrictions.rate_limit_per_minute !== null) await chargeKeyRate(c.env, found.key.id, restrictions.rate_limit_per_minute, 1);
 
-  c.set("principal", { kind: "api_key", tenantId: found.key.tenantId, apiKeyId: found.key.id, scopes });
+  c.set("principal", {
+    kind: "api_key",
+    tenantId: found.key.tenantId,
+    apiKeyId: found.key.id,
+    scopes,
+    rateLimitPerMinute: restrictions.rate_limit_per_minute,
+    signingProfile: found.key.signingProfile,
+  });
   c.executionCtx.waitUntil(touchLastUsed(db, found.key.id, now).catch(() => undefined));
   return next();
 };

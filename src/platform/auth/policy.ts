@@ -84,6 +84,13 @@ export const OPERATION_POLICIES: Record<string, OperationPolicy> = {
   "GET /v1/api-keys/scopes": { auth: "bearer", scope: "api_keys:read" },
   "GET /v1/api-keys/{api_key_id}": { auth: "bearer", scope: "api_keys:read" },
   "DELETE /v1/api-keys/{api_key_id}": { auth: "bearer", scope: "api_keys:write", idempotency: "optional" },
+  "GET /v1/api-keys/{api_key_id}/restrictions": { auth: "bearer", scope: "api_keys:read" },
+  "PUT /v1/api-keys/{api_key_id}/restrictions": { auth: "bearer", scope: "api_keys:write" },
+  "GET /v1/api-keys/{api_key_id}/signing-profile": { auth: "bearer", scope: "api_keys:read" },
+  "PUT /v1/api-keys/{api_key_id}/signing-profile": { auth: "bearer", scope: "api_keys:write" },
+  "POST /v1/api-keys/{api_key_id}/rotate": { auth: "bearer", scope: "api_keys:write", idempotency: "optional", replay: "secret_not_replayable" },
+  "POST /v1/api-keys/{api_key_id}/rotation/complete": { auth: "bearer", scope: "api_keys:write", idempotency: "optional" },
+  "POST /v1/api-keys/{api_key_id}/rotation/cancel": { auth: "bearer", scope: "api_keys:write", idempotency: "optional" },
 };
 
 /** `/v1/recipes/:recipe_id` (Hono) → `/v1/recipes/{recipe_id}` (OpenAPI). */

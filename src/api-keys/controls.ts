@@ -1,0 +1,46 @@
+import { cidrContains, parseCidr, parseIp } from "../platform/net/cidr";
+
+/**
+ * Per-key controls stored on the key row. Each is versioned: a PUT replaces it whole and bumps the version,
+ * and it applies from the key's next request (the auth middleware reads the row on every request).
+ */
+export interface KeyRestrictions {
+  version: number;
+  /** CIDR ranges (v4 or v6) the key may be used from; empty: any address. */
+  ip_allowlist: string[];
+  /** Requests per minute for this key, or null for no key-level limit. */
+  rate_limit_per_minute: number | null;
+  updated_at: string | null;
+}
+
+export const NO_RESTRICTIONS: KeyRestrictions = { version: 0, ip_allowlist: [], rate_limit_per_minute: null, updated_at: null };
+
+export function restrictionsOf(json: string | null): KeyRestrictions {
+  return json ? (JSON.parse(json) as KeyRestrictions) : NO_RESTRICTIONS;
+}
+
+/** Whether `clientIp` may use a key with these restrictions. An unknown client address never passes a list. */
+export function ipAllowed(restrictions: KeyRestrictions, clientIp: string | null): boolean {
+  if (restrictions.ip_allowlist.length === 0) return true;
+  const ip = clientIp ? parseIp(clientIp) : null;
+  if (!ip) return false;
+  return restrictions.ip_allowlist.some((range) => {
+    const cidr = parseCidr(range);
+    return cidr !== null && cidrContains(cidr, ip);
+  });
+}
+
+export interface SigningProfile {
+  version: number;
+  /** Recipe used by POST /v1/sign when the request names none. */
+  default_recipe_id: string | null;
+  /** Recipes this key may sign with; null: any available recipe. */
+  allowed_recipe_ids: string[] | null;
+  updated_at: string | null;
+}
+
+export const NO_SIGNING_PROFILE: SigningProfile = { version: 0, default_recipe_id: null, allowed_recipe_ids: null, updated_at: null };
+
+export function signingProfileOf(json: string | null): SigningProfile {
+  return json ? (JSON.parse(json) as SigningProfile) : NO_SIGNING_PROFILE;
+}

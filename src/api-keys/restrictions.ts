@@ -1,0 +1,80 @@
+import { createRoute, z } from "@hono/zod-openapi";
+import type { Router } from "../app-types";
+import { database } from "../db/client";
+import { notFound, principalOf } from "../platform/context";
+import { ApiError } from "../platform/errors";
+import { parseCidr } from "../platform/net/cidr";
+import { errorResponse, json, NOT_FOUND, Timestamp } from "../platform/openapi";
+import { type KeyRestrictions, restrictionsOf } from "./controls";
+import { ApiKeyParams } from "./get-api-key";
+import { getKey, updateControl } from "./queries";
+
+const RestrictionsResponseSchema = z
+  .object({
+    api_key_id: z.string().openapi({ description: "The key.", example: "key_abcdefghij234567" }),
+    version: z.number().int().min(0).openapi({ description: "Bumped by every change; 0 until first set.", example: 2 }),
+    ip_allowlist: z.array(z.string()).openapi({ description: "CIDR ranges (IPv4 or IPv6) the key may be used from; empty means any.", example: ["203.0.113.0/24", "2001:db8::/32"] }),
+    rate_limit_per_minute: z.number().int().nullable().openapi({ description: "Requests per minute for this key; null for none.", example: 60 }),
+    updated_at: Timestamp("When they last changed.").nullable(),
+  })
+  .openapi("ApiKeyRestrictionsResponse");
+
+const PutRestrictionsSchema = z
+  .object({
+    ip_allowlist: z
+      .array(z.string().max(64).refine((v) => parseCidr(v) !== null, { message: "Not an IPv4 or IPv6 address or CIDR range." }))
+      .max(100)
+      .openapi({ description: "CIDR ranges or single addresses; empty for any address.", example: ["203.0.113.0/24"] }),
+    rate_limit_per_minute: z.number().int().min(1).max(100_000).nullable().openapi({ description: "Requests per minute; null for no key-level limit.", example: 60 }),
+    expected_version: z.number().int().min(0).optional().openapi({ description: "The version last read; the change is refused (409) if it moved since.", example: 1 }),
+  })
+  .openapi("PutApiKeyRestrictionsRequest");
+
+const view = (keyId: string, r: KeyRestrictions) => ({ api_key_id: keyId, ...r });
+
+const getRoute = createRoute({
+  method: "get",
+  path: "/v1/api-keys/{api_key_id}/restrictions",
+  operationId: "getApiKeyRestrictions",
+  tags: ["API keys"],
+  summary: "Get a key's restrictions",
+  request: { params: ApiKeyParams },
+  responses: { 200: json(RestrictionsResponseSchema, "The restrictions."), ...NOT_FOUND },
+});
+
+const putRoute = createRoute({
+  method: "put",
+  path: "/v1/api-keys/{api_key_id}/restrictions",
+  operationId: "putApiKeyRestrictions",
+  tags: ["API keys"],
+  summary: "Replace a key's restrictions",
+  description:
+    "A versioned IP allowlist (requests from elsewhere answer 403 `API_KEY_IP_NOT_ALLOWED`; the client address is CF-Connecting-IP) and a request rate limit enforced exactly by a Durable Object per key (429 `API_KEY_RATE_LIMITED` with Retry-After and RateLimit-Policy). Both apply from the key's next request.",
+  request: { params: ApiKeyParams, body: { content: { "application/json": { schema: PutRestrictionsSchema } }, required: true } },
+  responses: { 200: json(RestrictionsResponseSchema, "The new restrictions."), ...NOT_FOUND, 409: errorResponse("expected_version is stale (`svc.api_keys.version_conflict`).") },
+});
+
+export function registerRestrictionRoutes(app: Router) {
+  app.openapi(getRoute, async (c) => {
+    const key = await getKey(database(c.env.DB), principalOf(c).tenantId, c.req.valid("param").api_key_id);
+    if (!key) throw notFound("API key");
+    return c.json(view(key.id, restrictionsOf(key.restrictions)), 200);
+  });
+  app.openapi(putRoute, async (c) => {
+    const db = database(c.env.DB);
+    const tenantId = principalOf(c).tenantId;
+    const body = c.req.valid("json");
+    const key = await getKey(db, tenantId, c.req.valid("param").api_key_id);
+    if (!key) throw notFound("API key");
+    const current = restrictionsOf(key.restrictions);
+    if (body.expected_version !== undefined && body.expected_version !== current.version) throw new ApiError("svc.api_keys.version_conflict");
+    const next: KeyRestrictions = {
+      version: current.version + 1,
+      ip_allowlist: body.ip_allowlist.map((v) => v.trim()),
+      rate_limit_per_minute: body.rate_limit_per_minute,
+      updated_at: new Date().toISOString(),
+    };
+    if (!(await updateControl(db, tenantId, key.id, "restrictions", key.restrictions, JSON.stringify(next)))) throw new ApiError("svc.api_keys.version_conflict");
+    return c.json(view(key.id, next), 200);
+  });
+}
