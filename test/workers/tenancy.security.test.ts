@@ -96,11 +96,21 @@ const ROUTES: IdRoute[] = [
     requests: [
       { method: "GET", path: (id) => `/v1/api-keys/${id}` },
       { method: "DELETE", path: (id) => `/v1/api-keys/${id}` },
+      { method: "GET", path: (id) => `/v1/api-keys/${id}/restrictions` },
+      { method: "PUT", path: (id) => `/v1/api-keys/${id}/restrictions`, body: { ip_allowlist: ["10.0.0.0/8"], rate_limit_per_minute: 1 } },
+      { method: "GET", path: (id) => `/v1/api-keys/${id}/signing-profile` },
+      { method: "PUT", path: (id) => `/v1/api-keys/${id}/signing-profile`, body: { default_recipe_id: null, allowed_recipe_ids: null } },
+      { method: "POST", path: (id) => `/v1/api-keys/${id}/rotate`, body: {} },
+      { method: "POST", path: (id) => `/v1/api-keys/${id}/rotation/complete` },
+      { method: "POST", path: (id) => `/v1/api-keys/${id}/rotation/cancel` },
     ],
     ownerCheck: async (owner, id) => {
       const res = await api(`/v1/api-keys/${id}`, { key: owner.key });
       expect(res.status).toBe(200);
-      expect((await json(res)).status).toBe("active");
+      const key = await json(res);
+      expect(key.status).toBe("active");
+      expect(key.rotation).toBeNull(); // not rotated by the intruder
+      expect((await json(await api(`/v1/api-keys/${id}/restrictions`, { key: owner.key }))).version).toBe(0);
     },
     missingId: "key_aaaaaaaaaaaaaaaa",
   },
