@@ -1,6 +1,7 @@
 import { OpenAPIHono } from "@hono/zod-openapi";
 import { bodyLimit } from "hono/body-limit";
 import { apiKeyRoutes } from "./api-keys";
+import { requestLog } from "./api-keys/request-logs";
 import { assetRoutes } from "./assets";
 import { jobRoutes } from "./jobs";
 import { receiptRoutes } from "./receipts";
@@ -42,6 +43,7 @@ export function createApp() {
   });
   app.use("/v1/*", limit);
   app.use("/dev/*", limit);
+  app.use("*", requestLog);
   app.use("*", authenticate);
   app.use("*", idempotency);
 

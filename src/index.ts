@@ -5,6 +5,7 @@ import { sweepIdempotencyRecords } from "./platform/idempotency";
 import { QUEUES, JOB_HANDLERS, WEBHOOK_HANDLERS } from "./queues";
 import { dispatchBatch } from "./queues/dispatch";
 import { sweepReleasedCursors } from "./history/snapshots";
+import { sweepRequestLogs } from "./api-keys/request-logs";
 import { requeueStaleJobs } from "./jobs/sweep";
 import { sweepExpiredUploads } from "./uploads/service";
 
@@ -22,6 +23,7 @@ async function sweep(env: Bindings) {
     sweepExpiredUploads(db, env.OBJECTS, now),
     sweepReleasedCursors(db, now),
     requeueStaleJobs(env, now),
+    sweepRequestLogs(db, now),
   ]);
   for (const r of results) if (r.status === "rejected") console.error(JSON.stringify({ level: "error", problem: "sweep failed", error: String(r.reason) }));
 }

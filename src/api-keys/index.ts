@@ -3,6 +3,7 @@ import { registerCreateApiKey } from "./create-api-key";
 import { registerGetApiKey } from "./get-api-key";
 import { registerListApiKeys } from "./list-api-keys";
 import { registerListApiKeyScopes } from "./list-scopes";
+import { registerRequestLogRoutes } from "./request-logs";
 import { registerRestrictionRoutes } from "./restrictions";
 import { registerRevokeApiKey } from "./revoke-api-key";
 import { registerRotationRoutes } from "./rotation";
@@ -19,5 +20,6 @@ export function apiKeyRoutes() {
   registerRestrictionRoutes(app);
   registerSigningProfileRoutes(app);
   registerRotationRoutes(app);
+  registerRequestLogRoutes(app);
   return app;
 }

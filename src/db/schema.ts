@@ -246,3 +246,20 @@ export const releasedCursors = sqliteTable("released_cursors", {
   tenantId: text("tenant_id").notNull(),
   expiresAt: integer("expires_at").notNull(),
 });
+
+/** Recent requests of API keys: metadata only (never bodies, headers or secrets), written best effort. */
+export const apiRequestLogs = sqliteTable(
+  "api_request_logs",
+  {
+    requestId: text("request_id").primaryKey(),
+    tenantId: text("tenant_id").notNull(),
+    apiKeyId: text("api_key_id").notNull(),
+    method: text("method").notNull(),
+    /** The operation's path template (`/v1/jobs/{job_id}`), never the concrete path with ids. */
+    operation: text("operation").notNull(),
+    status: integer("status").notNull(),
+    durationMs: integer("duration_ms").notNull(),
+    createdAt: integer("created_at").notNull(),
+  },
+  (t) => [index("api_request_logs_tenant_created_idx").on(t.tenantId, t.createdAt, t.requestId), index("api_request_logs_created_idx").on(t.createdAt)],
+);
