@@ -6,6 +6,7 @@ import { QUEUES, JOB_HANDLERS, WEBHOOK_HANDLERS } from "./queues";
 import { dispatchBatch } from "./queues/dispatch";
 import { sweepReleasedCursors } from "./history/snapshots";
 import { sweepRequestLogs } from "./api-keys/request-logs";
+import { sweepExpiredRetention } from "./assets/retention";
 import { requeueStaleJobs } from "./jobs/sweep";
 import { sweepExpiredUploads } from "./uploads/service";
 
@@ -24,6 +25,7 @@ async function sweep(env: Bindings) {
     sweepReleasedCursors(db, now),
     requeueStaleJobs(env, now),
     sweepRequestLogs(db, now),
+    sweepExpiredRetention(db, env.OBJECTS, now),
   ]);
   for (const r of results) if (r.status === "rejected") console.error(JSON.stringify({ level: "error", problem: "sweep failed", error: String(r.reason) }));
 }

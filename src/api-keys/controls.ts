@@ -44,3 +44,28 @@ export const NO_SIGNING_PROFILE: SigningProfile = { version: 0, default_recipe_i
 export function signingProfileOf(json: string | null): SigningProfile {
   return json ? (JSON.parse(json) as SigningProfile) : NO_SIGNING_PROFILE;
 }
+
+/** The longest retention any key may set while tenants have no retention setting of their own. */
+export const TENANT_MAX_RETENTION_DAYS = 3650;
+
+export interface KeyRetention {
+  version: number;
+  /** Days the published outputs of jobs this key admits are kept, or null to keep them until deleted. */
+  output_retention_days: number | null;
+  updated_at: string | null;
+}
+
+export const NO_RETENTION: KeyRetention = { version: 0, output_retention_days: null, updated_at: null };
+
+export function retentionOf(json: string | null): KeyRetention {
+  return json ? (JSON.parse(json) as KeyRetention) : NO_RETENTION;
+}
+
+/**
+ * The most a key may set: the tenant ceiling, and, for a key created by another key (a delegated key), no more
+ * than its creator keeps (a creator without a retention keeps indefinitely, so imposes only the tenant ceiling).
+ */
+export function retentionCeilingDays(creator: { retention: string | null } | null): number {
+  const creatorDays = creator ? retentionOf(creator.retention).output_retention_days : null;
+  return creatorDays === null ? TENANT_MAX_RETENTION_DAYS : Math.min(TENANT_MAX_RETENTION_DAYS, creatorDays);
+}

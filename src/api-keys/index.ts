@@ -5,6 +5,7 @@ import { registerListApiKeys } from "./list-api-keys";
 import { registerListApiKeyScopes } from "./list-scopes";
 import { registerRequestLogRoutes } from "./request-logs";
 import { registerRestrictionRoutes } from "./restrictions";
+import { registerRetentionRoutes } from "./retention";
 import { registerRevokeApiKey } from "./revoke-api-key";
 import { registerRotationRoutes } from "./rotation";
 import { registerSigningProfileRoutes } from "./signing-profile";
@@ -21,5 +22,6 @@ export function apiKeyRoutes() {
   registerSigningProfileRoutes(app);
   registerRotationRoutes(app);
   registerRequestLogRoutes(app);
+  registerRetentionRoutes(app);
   return app;
 }

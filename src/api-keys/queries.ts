@@ -72,11 +72,11 @@ export async function updateControl(
   db: Database,
   tenantId: string,
   keyId: string,
-  column: "restrictions" | "signingProfile",
+  column: "restrictions" | "signingProfile" | "retention",
   expectedJson: string | null,
   json: string,
 ) {
-  const current = column === "restrictions" ? apiKeys.restrictions : apiKeys.signingProfile;
+  const current = { restrictions: apiKeys.restrictions, signingProfile: apiKeys.signingProfile, retention: apiKeys.retention }[column];
   const rows = await db
     .update(apiKeys)
     .set({ [column]: json })

@@ -60,6 +60,7 @@ export async function createApiKey(
     successorKeyId: null,
     rotationDeadline: null,
     predecessorKeyId: null,
+    retention: null,
   };
   await insertKey(db, row);
   return { status: "created", row, secret };

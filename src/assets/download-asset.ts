@@ -23,7 +23,12 @@ const route = createRoute({
   description:
     "A new short-lived capability per call for the published bytes (and, for sidecar formats, the .c2pa manifest store). GET `url` with exactly `headers`, without the API key, before `expires_at`; check the bytes against `sha256` and `byte_length`. Store a sidecar as `sidecar_manifest.filename` next to the file: the manifest proves nothing without the bytes it binds.",
   request: { params: AssetParams },
-  responses: { 200: json(DownloadResponseSchema, "The download capability."), ...NOT_FOUND, 409: errorResponse("Not published yet (`svc.assets.not_published`).") },
+  responses: {
+    200: json(DownloadResponseSchema, "The download capability."),
+    ...NOT_FOUND,
+    409: errorResponse("Not published yet (`svc.assets.not_published`)."),
+    410: errorResponse("Retention passed; the media were deleted (`svc.assets.retention_expired`)."),
+  },
 });
 
 export function registerDownloadAsset(app: Router) {
@@ -32,6 +37,7 @@ export function registerDownloadAsset(app: Router) {
     const db = database(c.env.DB);
     const asset = await getAsset(db, tenantId, c.req.valid("param").asset_id);
     if (!asset) throw notFound("asset");
+    if (asset.status === "retention_expired") throw new ApiError("svc.assets.retention_expired");
     if (!asset.publishedObjectId) throw new ApiError("svc.assets.not_published");
     const output = await objectOf(db, tenantId, asset.publishedObjectId);
     if (!output) throw new ApiError("svc.assets.not_published");

@@ -41,6 +41,8 @@ export const apiKeys = sqliteTable(
     successorKeyId: text("successor_key_id"),
     rotationDeadline: integer("rotation_deadline"),
     predecessorKeyId: text("predecessor_key_id"),
+    /** JSON `{ version, output_retention_days, updated_at }`; null: outputs are kept until deleted. */
+    retention: text("retention"),
   },
   (t) => [
     uniqueIndex("api_keys_secret_hash_uq").on(t.secretHash),
@@ -135,7 +137,9 @@ export const assets = sqliteTable(
     tenantId: text("tenant_id").notNull(),
     kind: text("kind").notNull(),
     mediaType: text("media_type"),
-    status: text("status", { enum: ["awaiting_upload", "uploaded", "processing", "published", "failed", "upload_aborted", "upload_expired"] }).notNull(),
+    status: text("status", {
+      enum: ["awaiting_upload", "uploaded", "processing", "published", "failed", "upload_aborted", "upload_expired", "retention_expired"],
+    }).notNull(),
     filename: text("filename"),
     sourceObjectId: text("source_object_id"),
     /** Set once, by the publication batch. */
@@ -146,10 +150,12 @@ export const assets = sqliteTable(
     publishedRecipeId: text("published_recipe_id"),
     publishedAt: integer("published_at"),
     manifestLabel: text("manifest_label"),
+    /** When the published outputs are deleted (from the admitting key's retention); null: kept. */
+    retentionUntil: integer("retention_until"),
     createdAt: integer("created_at").notNull(),
     updatedAt: integer("updated_at").notNull(),
   },
-  (t) => [index("assets_tenant_created_idx").on(t.tenantId, t.createdAt, t.id)],
+  (t) => [index("assets_tenant_created_idx").on(t.tenantId, t.createdAt, t.id), index("assets_retention_idx").on(t.retentionUntil)],
 );
 
 export const jobs = sqliteTable(

@@ -28,6 +28,8 @@ export interface AdmittedRequest {
   fingerprint_algorithms: string[];
   ai_declaration: { digital_source_type: string; model: string | null } | null;
   creator_id: string | null;
+  /** From the admitting key's retention: days the published outputs are kept (null: until deleted). */
+  output_retention_days: number | null;
 }
 
 export type AdmissionResult =
@@ -52,7 +54,7 @@ export async function admitSign(
   registry: CapabilityRegistry,
   tenantId: string,
   request: SignRequest,
-  options: { asynchronousOnly?: boolean; profile?: SigningProfile } = {},
+  options: { asynchronousOnly?: boolean; profile?: SigningProfile; outputRetentionDays?: number | null } = {},
   now = Date.now(),
 ): Promise<AdmissionResult> {
   const asset = await getAsset(db, tenantId, request.asset_id);
@@ -123,6 +125,7 @@ export async function admitSign(
     fingerprint_algorithms: fingerprints,
     ai_declaration: request.ai_declaration ? { digital_source_type: request.ai_declaration.digital_source_type, model: request.ai_declaration.model ?? null } : null,
     creator_id: request.creator_id ?? null,
+    output_retention_days: options.outputRetentionDays ?? null,
   };
 
   // Claim the asset first: only one request can move it to processing.

@@ -199,6 +199,8 @@ async function publish(d1: D1Database, job: JobRow, source: typeof objects.$infe
   const outputObjectId = sidecar ? source.id : newId("object");
   const sidecarObjectId = sidecar ? newId("object") : null;
   const filename = `${job.assetId}.${extension}`;
+  const retentionDays = (JSON.parse(job.admitted) as AdmittedRequest).output_retention_days;
+  const retentionUntil = retentionDays === null || retentionDays === undefined ? null : now + retentionDays * 86_400_000;
   const ours = "EXISTS (SELECT 1 FROM jobs WHERE id = ? AND publication_id = ?)";
   const evidence = {
     variant: sidecar ? "sidecar_signing" : "signing",
@@ -232,10 +234,10 @@ async function publish(d1: D1Database, job: JobRow, source: typeof objects.$infe
     d1
       .prepare(
         `UPDATE assets SET status = 'published', publication_id = ?, published_object_id = ?, sidecar_object_id = ?, published_job_id = ?,
-           published_recipe_id = ?, published_at = ?, manifest_label = ?, updated_at = ?
+           published_recipe_id = ?, published_at = ?, manifest_label = ?, retention_until = ?, updated_at = ?
          WHERE id = ? AND publication_id IS NULL AND ${ours}`,
       )
-      .bind(publicationId, outputObjectId, sidecarObjectId, job.id, job.recipeId, now, signed.active_manifest_label, now, job.assetId, job.id, publicationId),
+      .bind(publicationId, outputObjectId, sidecarObjectId, job.id, job.recipeId, now, signed.active_manifest_label, retentionUntil, now, job.assetId, job.id, publicationId),
     d1
       .prepare(`INSERT INTO receipts (id, tenant_id, asset_id, job_id, evidence, created_at) SELECT ?, ?, ?, ?, ?, ? WHERE ${ours}`)
       .bind(receiptId, job.tenantId, job.assetId, job.id, JSON.stringify(evidence), now, job.id, publicationId),

@@ -69,7 +69,7 @@ export function registerSignBatch(app: Router) {
         continue;
       }
       try {
-        const result = await admitSign(db, registryFor(c.env), tenantId, request, { asynchronousOnly: true, profile });
+        const result = await admitSign(db, registryFor(c.env), tenantId, request, { asynchronousOnly: true, profile, outputRetentionDays: principal.outputRetentionDays });
         if (result.status === "admitted") {
           const job = jobView(result.job, result.steps);
           c.executionCtx.waitUntil(enqueueJob(c.env, result.job).catch(() => undefined));

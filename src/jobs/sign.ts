@@ -35,6 +35,7 @@ export function registerSign(app: Router) {
     const principal = principalOf(c);
     const result = await admitSign(database(c.env.DB), registryFor(c.env), principal.tenantId, c.req.valid("json"), {
       profile: signingProfileOf(principal.signingProfile),
+      outputRetentionDays: principal.outputRetentionDays,
     });
     if (result.status === "asset_not_found") throw notFound("asset");
     if (result.status === "refused") throw new ApiError(result.code, result.message, result.field ? { fieldDetails: [result.field] } : {});

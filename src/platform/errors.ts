@@ -119,6 +119,8 @@ export const ERROR_CODES = {
   "svc.api_keys.rotation_in_progress": { status: 409, retryable: false, summary: "The key already has an undeployed successor: complete or cancel that rotation first." },
   "svc.api_keys.no_rotation": { status: 409, retryable: false, summary: "The key has no rotation in progress." },
   "svc.api_keys.version_conflict": { status: 409, retryable: false, summary: "expected_version does not match the stored version: read it again and retry." },
+  "svc.api_keys.retention_exceeds_ceiling": { status: 422, retryable: false, summary: "The retention exceeds what this key may set (the tenant ceiling, or its creator key's retention)." },
+  "svc.assets.retention_expired": { status: 410, retryable: false, summary: "The asset's retention has passed: its stored media were deleted; its records remain." },
   "svc.sign.recipe_not_allowed": { status: 403, retryable: false, summary: "The key's signing profile does not allow this recipe." },
   "svc.dependency.unavailable": { status: 503, retryable: true, summary: "A storage dependency did not answer in time. Retry later." },
   "svc.internal": {

@@ -16,6 +16,8 @@ export type Principal =
       rateLimitPerMinute: number | null;
       /** JSON of the key's signing profile (see api-keys/controls.ts), or null. */
       signingProfile: string | null;
+      /** Days the outputs of jobs this key admits are kept (null: until deleted). */
+      outputRetentionDays: number | null;
     };
 
 export type AuthenticatedPrincipal = Extract<Principal, { kind: "api_key" }>;

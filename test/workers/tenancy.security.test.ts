@@ -103,6 +103,8 @@ const ROUTES: IdRoute[] = [
       { method: "POST", path: (id) => `/v1/api-keys/${id}/rotate`, body: {} },
       { method: "POST", path: (id) => `/v1/api-keys/${id}/rotation/complete` },
       { method: "POST", path: (id) => `/v1/api-keys/${id}/rotation/cancel` },
+      { method: "GET", path: (id) => `/v1/api-keys/${id}/retention` },
+      { method: "PUT", path: (id) => `/v1/api-keys/${id}/retention`, body: { output_retention_days: 1 } },
     ],
     ownerCheck: async (owner, id) => {
       const res = await api(`/v1/api-keys/${id}`, { key: owner.key });

@@ -11,7 +11,7 @@ import {
   HttpProblem,
   UNAUTHORIZED_DETAIL,
 } from "../errors";
-import { ipAllowed, restrictionsOf } from "../../api-keys/controls";
+import { ipAllowed, restrictionsOf, retentionOf } from "../../api-keys/controls";
 import { bearerKeyOf, hashApiKeySecret, hashesEqual } from "./keys";
 import { openApiPath, policyFor } from "./policy";
 import { isScope, type Scope } from "./scopes";
@@ -93,6 +93,7 @@ export const authenticate: MiddlewareHandler<AppEnv> = async (c, next) => {
     scopes,
     rateLimitPerMinute: restrictions.rate_limit_per_minute,
     signingProfile: found.key.signingProfile,
+    outputRetentionDays: retentionOf(found.key.retention).output_retention_days,
   });
   c.executionCtx.waitUntil(touchLastUsed(db, found.key.id, now).catch(() => undefined));
   return next();

@@ -85,6 +85,8 @@ export const OPERATION_POLICIES: Record<string, OperationPolicy> = {
   "GET /v1/api-keys/{api_key_id}": { auth: "bearer", scope: "api_keys:read" },
   "DELETE /v1/api-keys/{api_key_id}": { auth: "bearer", scope: "api_keys:write", idempotency: "optional" },
   "GET /v1/api-keys/{api_key_id}/restrictions": { auth: "bearer", scope: "api_keys:read" },
+  "GET /v1/api-keys/{api_key_id}/retention": { auth: "bearer", scope: "api_keys:read" },
+  "PUT /v1/api-keys/{api_key_id}/retention": { auth: "bearer", scope: "api_keys:write" },
   "GET /v1/api-request-logs": { auth: "bearer", scope: "api_keys:read" },
   "GET /v1/api-request-logs/summary": { auth: "bearer", scope: "api_keys:read" },
   "PUT /v1/api-keys/{api_key_id}/restrictions": { auth: "bearer", scope: "api_keys:write" },
