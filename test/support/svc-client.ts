@@ -8,6 +8,7 @@ import { createHash, createHmac, randomBytes, randomUUID } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { type DevPki, mintDevPki } from "../../src/media/c2pa/dev-pki";
+import { generateApiKeySecret } from "../../src/platform/auth/keys";
 import { ALL_SCOPES } from "../../src/platform/auth/scopes";
 import { newId } from "../../src/platform/ids";
 import { type RunningWorker, startWorker } from "./worker";
@@ -42,13 +43,6 @@ export interface SignedService {
   dispose(): Promise<void>;
 }
 
-const BASE32 = "abcdefghijklmnopqrstuvwxyz234567";
-
-function apiKeySecret(): string {
-  // 52 chars of [a-z2-7], the shape src/platform/auth/keys.ts accepts.
-  return "svc_live_" + [...randomBytes(52)].map((b) => BASE32[b & 31]).join("");
-}
-
 /**
  * Mints a dev PKI, starts the Worker bundle with signing and the internal TSA configured, and writes a tenant
  * with an all-scope API key straight to D1 (as `npm start` does for the dev tenant).
@@ -70,7 +64,7 @@ export async function startSignedService(): Promise<SignedService> {
     },
   });
   const tenantId = newId("tenant");
-  const key = apiKeySecret();
+  const key = generateApiKeySecret();
   const now = Date.now();
   await worker.db
     .prepare("INSERT INTO tenants (id, name, contact_email, status, created_at) VALUES (?, ?, ?, 'active', ?)")

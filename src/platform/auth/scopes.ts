@@ -1,6 +1,7 @@
 /**
- * The scope vocabulary. SPEC names the first twelve; `api_keys:*` guard key management. Later areas add
- * theirs here, and the policy table may only name scopes from this list (the type enforces it).
+ * The complete scope vocabulary, designed from every operation of the contract: SPEC names the first twelve;
+ * the rest cover the areas SPEC leaves unscoped (key management, webhooks reads, creators, capture, governance,
+ * feedback, overview). The policy table may only name scopes from this list (the type enforces it).
  */
 export const SCOPES = {
   "capabilities:read": "Read capabilities, image profiles and the recipe catalog.",
@@ -16,7 +17,16 @@ export const SCOPES = {
   "billing:write": "Change billing settings and create billing intents.",
   "creators:disclose": "Decrypt a creator identity's disclosed name and e-mail.",
   "api_keys:read": "List and read API keys (never their secrets).",
-  "api_keys:write": "Create and revoke API keys; a new key can only hold scopes of the key that creates it.",
+  "api_keys:write": "Create, revoke and rotate API keys and set their restrictions, signing profiles and retention; a new key can only hold scopes of the key that creates it.",
+  "webhooks:read": "Read webhook endpoints, deliveries, attempts and the event catalog.",
+  "creators:read": "Read creator identities and the disclosure policy (never names or e-mails).",
+  "creators:write": "Enroll and withdraw creator identities and set the disclosure policy.",
+  "capture:read": "Read capture identities and admissions.",
+  "capture:write": "Enroll capture identities, issue challenges, submit admissions and revoke identities.",
+  "governance:read": "Read governance exports, deletions, legal holds and the audit log.",
+  "governance:write": "Request exports and deletions.",
+  "feedback:write": "Send feedback.",
+  "overview:read": "Read the tenant overview.",
 } as const;
 
 export type Scope = keyof typeof SCOPES;
