@@ -2,12 +2,12 @@ import { createRoute, z } from "@hono/zod-openapi";
 import type { Router } from "../app-types";
 import { database } from "../db/client";
 import { notFound, principalOf } from "../platform/context";
-import { ApiError } from "../platform/errors";
 import { parseCidr } from "../platform/net/cidr";
 import { errorResponse, json, NOT_FOUND, Timestamp } from "../platform/openapi";
 import { type KeyRestrictions, restrictionsOf } from "./controls";
 import { ApiKeyParams } from "./get-api-key";
-import { getKey, updateControl } from "./queries";
+import { getKey } from "./queries";
+import { replaceControl } from "./versioned-control";
 
 const RestrictionsResponseSchema = z
   .object({
@@ -66,15 +66,10 @@ export function registerRestrictionRoutes(app: Router) {
     const body = c.req.valid("json");
     const key = await getKey(db, tenantId, c.req.valid("param").api_key_id);
     if (!key) throw notFound("API key");
-    const current = restrictionsOf(key.restrictions);
-    if (body.expected_version !== undefined && body.expected_version !== current.version) throw new ApiError("svc.api_keys.version_conflict");
-    const next: KeyRestrictions = {
-      version: current.version + 1,
+    const next = await replaceControl<KeyRestrictions>(db, key, "restrictions", restrictionsOf(key.restrictions), body.expected_version, {
       ip_allowlist: body.ip_allowlist.map((v) => v.trim()),
       rate_limit_per_minute: body.rate_limit_per_minute,
-      updated_at: new Date().toISOString(),
-    };
-    if (!(await updateControl(db, tenantId, key.id, "restrictions", key.restrictions, JSON.stringify(next)))) throw new ApiError("svc.api_keys.version_conflict");
+    });
     return c.json(view(key.id, next), 200);
   });
 }

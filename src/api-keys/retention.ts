@@ -6,7 +6,8 @@ import { ApiError } from "../platform/errors";
 import { errorResponse, json, NOT_FOUND, Timestamp } from "../platform/openapi";
 import { type KeyRetention, retentionCeilingDays, retentionOf } from "./controls";
 import { ApiKeyParams } from "./get-api-key";
-import { getKey, updateControl } from "./queries";
+import { getKey } from "./queries";
+import { replaceControl } from "./versioned-control";
 
 const RetentionResponseSchema = z
   .object({
@@ -75,10 +76,9 @@ export function registerRetentionRoutes(app: Router) {
         fieldDetails: [{ location: "body", field: "output_retention_days", code: "too_big", message: `At most ${ceiling}.` }],
       });
     }
-    const current = retentionOf(key.retention);
-    if (body.expected_version !== undefined && body.expected_version !== current.version) throw new ApiError("svc.api_keys.version_conflict");
-    const next: KeyRetention = { version: current.version + 1, output_retention_days: body.output_retention_days, updated_at: new Date().toISOString() };
-    if (!(await updateControl(db, tenantId, key.id, "retention", key.retention, JSON.stringify(next)))) throw new ApiError("svc.api_keys.version_conflict");
+    const next = await replaceControl<KeyRetention>(db, key, "retention", retentionOf(key.retention), body.expected_version, {
+      output_retention_days: body.output_retention_days,
+    });
     return c.json({ api_key_id: key.id, ...next, ceiling_days: ceiling }, 200);
   });
 }

@@ -3,11 +3,11 @@ import type { Router } from "../app-types";
 import { recipeById } from "../catalog/recipes";
 import { database } from "../db/client";
 import { notFound, principalOf } from "../platform/context";
-import { ApiError } from "../platform/errors";
 import { errorResponse, json, NOT_FOUND, Timestamp } from "../platform/openapi";
 import { type SigningProfile, signingProfileOf } from "./controls";
 import { ApiKeyParams } from "./get-api-key";
-import { getKey, updateControl } from "./queries";
+import { getKey } from "./queries";
+import { replaceControl } from "./versioned-control";
 
 const RecipeId = z.string().regex(/^rcp_[a-z0-9_]{3,64}$/).refine((id) => recipeById(id) !== undefined, { message: "No such recipe." });
 
@@ -68,15 +68,10 @@ export function registerSigningProfileRoutes(app: Router) {
     const body = c.req.valid("json");
     const key = await getKey(db, tenantId, c.req.valid("param").api_key_id);
     if (!key) throw notFound("API key");
-    const current = signingProfileOf(key.signingProfile);
-    if (body.expected_version !== undefined && body.expected_version !== current.version) throw new ApiError("svc.api_keys.version_conflict");
-    const next: SigningProfile = {
-      version: current.version + 1,
+    const next = await replaceControl<SigningProfile>(db, key, "signingProfile", signingProfileOf(key.signingProfile), body.expected_version, {
       default_recipe_id: body.default_recipe_id,
       allowed_recipe_ids: body.allowed_recipe_ids,
-      updated_at: new Date().toISOString(),
-    };
-    if (!(await updateControl(db, tenantId, key.id, "signingProfile", key.signingProfile, JSON.stringify(next)))) throw new ApiError("svc.api_keys.version_conflict");
+    });
     return c.json(view(key.id, next), 200);
   });
 }

@@ -1,0 +1,24 @@
+import type { Database } from "../db/client";
+import { ApiError } from "../platform/errors";
+import { type ApiKeyRow, updateControl } from "./queries";
+
+type Control = { version: number; updated_at: string | null };
+type Column = "restrictions" | "signingProfile" | "retention";
+
+/**
+ * Replaces one versioned key control (restrictions, signing profile, retention): refuses a stale
+ * `expected_version`, bumps the version, and writes only if nobody changed it since it was read (409 otherwise).
+ */
+export async function replaceControl<T extends Control>(
+  db: Database,
+  key: ApiKeyRow,
+  column: Column,
+  current: T,
+  expectedVersion: number | undefined,
+  fields: Omit<T, "version" | "updated_at">,
+): Promise<T> {
+  if (expectedVersion !== undefined && expectedVersion !== current.version) throw new ApiError("svc.api_keys.version_conflict");
+  const next = { ...fields, version: current.version + 1, updated_at: new Date().toISOString() } as T;
+  if (!(await updateControl(db, key.tenantId, key.id, column, key[column], JSON.stringify(next)))) throw new ApiError("svc.api_keys.version_conflict");
+  return next;
+}
