@@ -1,4 +1,4 @@
-import { indexOf, latin1 } from "./bytes";
+import { corrupt, indexOf, latin1 } from "./bytes";
 import { detection, positiveInt, type Detection } from "./detection";
 
 /**
@@ -135,6 +135,10 @@ export function parseText(b: Uint8Array): Detection {
   const htmlDoctype = p.doctype !== null && /^html\b/i.test(p.doctype);
 
   if (local === "svg" && looksXml) {
+    // A cut SVG is not a document the signer can embed into: its root must be closed (or self-closed).
+    const tail = latin1(b, Math.max(0, b.length - 256), b.length, 256).trimEnd();
+    const selfClosed = p.rootTag?.trimEnd().endsWith("/>") && tail.endsWith("/>");
+    if (!selfClosed && !/<\/(?:[\w.-]+:)?svg\s*>$/i.test(tail)) corrupt("SVG document is not closed (truncated?)");
     const { width, height } = svgSize(p.rootTag);
     return detection(
       "image/svg+xml",
