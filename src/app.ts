@@ -7,6 +7,7 @@ import { jobRoutes } from "./jobs";
 import { receiptRoutes } from "./receipts";
 import { storageRoutes } from "./storage/routes";
 import { uploadRoutes } from "./uploads";
+import { verificationRoutes } from "./verifications";
 import { capabilityRoutes } from "./capabilities";
 import { registerGetConnectCatalog } from "./connect/get-connect-catalog";
 import { openApiDocument, registerSharedSchemas } from "./docs/openapi-document";
@@ -55,6 +56,7 @@ export function createApp() {
   app.route("/", jobRoutes());
   app.route("/", assetRoutes());
   app.route("/", receiptRoutes());
+  app.route("/", verificationRoutes());
   app.route("/", storageRoutes());
   const catalog = createRouter();
   registerGetConnectCatalog(catalog);

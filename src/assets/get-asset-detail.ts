@@ -7,25 +7,9 @@ import { notFound, principalOf } from "../platform/context";
 import { iso, json, NOT_FOUND, Timestamp } from "../platform/openapi";
 import { NextCursorSchema, pageOf, pageRequest } from "../platform/pagination";
 import { assetJobs, assetVerifications } from "./queries";
+import { VerificationHistoryResponseSchema } from "../verifications/schemas";
 import { AssetParams, AssetResponseSchema, WorkspaceGovernanceSchema } from "./schemas";
 import { assetView, verificationHistoryView, WORKSPACE_GOVERNANCE } from "./view";
-
-const VerificationHistoryResponseSchema = z
-  .object({
-    verification_id: z.string().openapi({ description: "Verification id.", example: "vfy_abcdefghij234567" }),
-    verification_url: z.string().regex(/^\/v1\/verification-history\/vfy_[a-z2-7]{16}$/).openapi({ description: "Path of the history record.", example: "/v1/verification-history/vfy_abcdefghij234567" }),
-    overall: z.enum(["valid", "invalid", "indeterminate", "recovered"]).openapi({ description: "Overall outcome.", example: "valid" }),
-    subject_type: z.enum(["uploaded_object", "stored_object", "public_url", "asset", "manifest", "receipt"]).openapi({ description: "What was verified.", example: "asset" }),
-    created_at: Timestamp("When it was recorded."),
-    validated_at: Timestamp("When validation ran."),
-    job_id: z.string().nullable().openapi({ description: "The job whose output was checked.", example: "job_abcdefghij234567" }),
-    policy_version: z.string().nullable().openapi({ description: "Policy version.", example: "svc.sign-policy.v1" }),
-    source_byte_length: z.number().int().nullable().openapi({ description: "Size of the checked bytes.", example: 52310 }),
-    source_media_type: z.string().nullable().openapi({ description: "Media type of the checked bytes.", example: "image/jpeg" }),
-    status_vocabulary_version: z.string().nullable().openapi({ description: "Status vocabulary of the verdict (null for a signing self-check).", example: null }),
-    validation_path: z.string().nullable().openapi({ description: "How it was validated.", example: "c2pa.embedded" }),
-  })
-  .openapi("VerificationHistoryResponse");
 
 const ActivitySchema = z
   .object({

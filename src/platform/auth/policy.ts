@@ -68,6 +68,11 @@ export const OPERATION_POLICIES: Record<string, OperationPolicy> = {
   "GET /v1/receipts/{receipt_id}": { auth: "bearer", scope: "assets:read" },
   "DELETE /v1/history/snapshots": { auth: "bearer", scope: "assets:read" },
 
+  // Verification records (read side)
+  "GET /v1/verification-evidence/{verification_id}": { auth: "bearer", scope: "recovery:read" },
+  "GET /v1/verification-history/{verification_id}": { auth: "bearer", scope: "recovery:read" },
+  "GET /v1/verifications": { auth: "bearer", scope: "recovery:read" },
+
   // Storage capabilities (Worker-served presigned locations)
   "PUT /storage/uploads/{upload_id}": { auth: "capability" },
   "PUT /storage/uploads/{upload_id}/parts/{part_number}": { auth: "capability" },

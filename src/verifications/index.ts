@@ -1,0 +1,116 @@
+import { createRoute, z } from "@hono/zod-openapi";
+import { and, eq } from "drizzle-orm";
+import { verificationHistoryView } from "../assets/view";
+import { database } from "../db/client";
+import { newestFirst, pageWindow } from "../db/keyset";
+import { verifications } from "../db/schema";
+import { releasedCheck } from "../history/snapshots";
+import type { ManifestCheck } from "../media/types";
+import { createRouter, notFound, principalOf } from "../platform/context";
+import { idSchema } from "../platform/ids";
+import { iso, json, NOT_FOUND } from "../platform/openapi";
+import { NextCursorSchema, pageOf, pageQuerySchema, pageRequest } from "../platform/pagination";
+import { VerificationEvidenceResponseSchema, VerificationHistoryResponseSchema } from "./schemas";
+
+/*
+ * Read side of verification records. Today every record is a completed job's check of its own output, made
+ * with the reference engine at publication; stored-object and public verification (which add records) come with
+ * the verification area.
+ */
+
+const Params = z.object({ verification_id: idSchema("verification", "Verification id.").openapi({ param: { name: "verification_id", in: "path" } }) });
+
+const evidenceRoute = createRoute({
+  method: "get",
+  path: "/v1/verification-evidence/{verification_id}",
+  operationId: "getVerificationEvidence",
+  tags: ["Verification"],
+  summary: "Verification evidence",
+  description: "The complete, privacy-safe evidence of a verification: what was checked and every code the engine reported. Readable at once for a completed job's own `verification_id`.",
+  request: { params: Params },
+  responses: { 200: json(VerificationEvidenceResponseSchema, "The evidence."), ...NOT_FOUND },
+});
+
+const historyRoute = createRoute({
+  method: "get",
+  path: "/v1/verification-history/{verification_id}",
+  operationId: "getVerificationHistory",
+  tags: ["History"],
+  summary: "Verification history record",
+  request: { params: Params },
+  responses: { 200: json(VerificationHistoryResponseSchema, "The history summary."), ...NOT_FOUND },
+});
+
+const listRoute = createRoute({
+  method: "get",
+  path: "/v1/verifications",
+  operationId: "listVerifications",
+  tags: ["History"],
+  summary: "List verifications",
+  description: "Newest first, snapshot-consistent.",
+  request: {
+    query: z.object({
+      overall: z.enum(["valid", "invalid", "indeterminate", "recovered"]).optional().openapi({ description: "Only this outcome.", example: "valid" }),
+      subject_type: z.enum(["uploaded_object", "stored_object", "public_url", "asset", "manifest", "receipt"]).optional().openapi({ description: "Only this subject type.", example: "asset" }),
+      ...pageQuerySchema(100, 25),
+    }),
+  },
+  responses: { 200: json(z.object({ items: z.array(VerificationHistoryResponseSchema).openapi({ description: "Newest first." }), next_cursor: NextCursorSchema }).openapi("VerificationPage"), "One page.") },
+});
+
+export function verificationRoutes() {
+  const app = createRouter();
+  const load = async (db: ReturnType<typeof database>, tenantId: string, id: string) => {
+    const [row] = await db.select().from(verifications).where(and(eq(verifications.tenantId, tenantId), eq(verifications.id, id))).limit(1);
+    return row ?? null;
+  };
+  app.openapi(evidenceRoute, async (c) => {
+    const row = await load(database(c.env.DB), principalOf(c).tenantId, c.req.valid("param").verification_id);
+    if (!row) throw notFound("verification");
+    const stored = JSON.parse(row.evidence) as { check: ManifestCheck; engine: string };
+    return c.json(
+      {
+        verification_id: row.id,
+        subject_type: row.subjectType,
+        overall: row.overall,
+        validated_at: iso(row.validatedAt),
+        asset_id: row.assetId,
+        job_id: row.jobId,
+        object: { object_id: row.objectId, media_type: row.sourceMediaType, byte_length: row.sourceByteLength },
+        validation_path: row.validationPath,
+        manifest: stored.check,
+        engine: stored.engine,
+        policy_version: row.policyVersion,
+      },
+      200,
+    );
+  });
+  app.openapi(historyRoute, async (c) => {
+    const row = await load(database(c.env.DB), principalOf(c).tenantId, c.req.valid("param").verification_id);
+    if (!row) throw notFound("verification");
+    return c.json(verificationHistoryView(row), 200);
+  });
+  app.openapi(listRoute, async (c) => {
+    const { overall, subject_type, cursor, limit } = c.req.valid("query");
+    const tenantId = principalOf(c).tenantId;
+    const db = database(c.env.DB);
+    const binding = { tenantId, collection: `verifications?overall=${overall ?? ""}&subject_type=${subject_type ?? ""}` };
+    const page = await pageRequest(c.env.SVC_CURSOR_SECRET, binding, { cursor, limit }, Date.now(), releasedCheck(db, tenantId));
+    const rows = await db
+      .select()
+      .from(verifications)
+      .where(
+        and(
+          eq(verifications.tenantId, tenantId),
+          overall ? eq(verifications.overall, overall) : undefined,
+          subject_type ? eq(verifications.subjectType, subject_type) : undefined,
+          pageWindow(verifications.createdAt, verifications.id, page),
+        ),
+      )
+      .orderBy(...newestFirst(verifications.createdAt, verifications.id))
+      .limit(page.limit + 1);
+    const { rows: items, nextCursor } = await pageOf(c.env.SVC_CURSOR_SECRET, binding, page, rows);
+    return c.json({ items: items.map(verificationHistoryView), next_cursor: nextCursor }, 200);
+  });
+  return app;
+}
