@@ -1,4 +1,5 @@
 import type { Bindings } from "../env";
+import { signingConfigured } from "../media";
 import { C2PA_EMBEDDED_MEDIA_TYPES } from "../media/c2pa/signer";
 import { CapabilityRegistry, type CapabilityProvider } from "./registry";
 
@@ -27,7 +28,7 @@ const registries = new Map<boolean, CapabilityRegistry>();
 
 /** The registry of this deployment's configuration (one per isolate and configuration). */
 export function registryFor(env: Pick<Bindings, "SVC_C2PA_SIGNER_CHAIN_PEM" | "SVC_C2PA_SIGNER_KEY_PEM">): CapabilityRegistry {
-  const signing = Boolean(env.SVC_C2PA_SIGNER_CHAIN_PEM && env.SVC_C2PA_SIGNER_KEY_PEM);
+  const signing = signingConfigured(env);
   let registry = registries.get(signing);
   if (!registry) {
     registry = new CapabilityRegistry(installedProviders({ signing }));

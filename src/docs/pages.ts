@@ -1,3 +1,4 @@
+import { JOB_ERROR_CODES } from "../jobs/job-errors";
 import { ERROR_CODES, ERROR_CODE_LIST } from "../platform/errors";
 
 /** Server-rendered reference pages: no script, no framework, readable without JavaScript. */
@@ -73,6 +74,9 @@ ${bodyRef ? `<p>Request body: <code>${escape(bodyRef)}</code> (see <a href="/ope
 }
 
 export function errorCodesPage(): string {
+  const jobRows = Object.entries(JOB_ERROR_CODES)
+    .map(([code, meaning]) => `<tr id="${escape(code)}"><td><code>${escape(code)}</code></td><td>${escape(meaning)}</td></tr>`)
+    .join("");
   const rows = ERROR_CODE_LIST.map((code) => {
     const e = ERROR_CODES[code];
     return `<tr id="${escape(code)}"><td><code>${escape(code)}</code></td><td>${e.status}</td><td>${e.retryable ? "yes" : "no"}</td><td>${escape(e.summary)}</td></tr>`;
@@ -80,6 +84,8 @@ export function errorCodesPage(): string {
   return page(
     "svc error codes",
     `<h1>Error codes</h1><p>Every error body is an <code>ErrorResponse</code> with one of these <code>code</code> values (401 and 403 carry only <code>detail</code>). Branch on the code, never on the message.</p>
-<table><tr><th>Code</th><th>Status</th><th>Retryable</th><th>Meaning</th></tr>${rows}</table>`,
+<table><tr><th>Code</th><th>Status</th><th>Retryable</th><th>Meaning</th></tr>${rows}</table>
+<h2 id="job-error-codes">Job error codes</h2><p>A job that ends <code>failed</code> or <code>rejected</code> reports one of these in <code>error_code</code> (with <code>error_message</code>).</p>
+<table><tr><th>Code</th><th>Meaning</th></tr>${jobRows}</table>`,
   );
 }

@@ -1,7 +1,7 @@
 import { and, asc, eq, inArray, lt } from "drizzle-orm";
 import type { Database } from "../db/client";
 import { newestFirst, pageWindow } from "../db/keyset";
-import { assets, jobs, jobSteps, objects } from "../db/schema";
+import { assets, jobs, jobSteps } from "../db/schema";
 
 export type JobRow = typeof jobs.$inferSelect;
 export type JobStepRow = typeof jobSteps.$inferSelect;
@@ -43,21 +43,6 @@ export async function listJobs(
 
 export async function getAsset(db: Database, tenantId: string, assetId: string) {
   const [row] = await db.select().from(assets).where(and(eq(assets.tenantId, tenantId), eq(assets.id, assetId))).limit(1);
-  return row ?? null;
-}
-
-export async function getObject(db: Database, tenantId: string, objectId: string) {
-  const [row] = await db.select().from(objects).where(and(eq(objects.tenantId, tenantId), eq(objects.id, objectId))).limit(1);
-  return row ?? null;
-}
-
-/** A job of this asset that has not reached a terminal state. */
-export async function activeJobOf(db: Database, tenantId: string, assetId: string) {
-  const [row] = await db
-    .select({ id: jobs.id })
-    .from(jobs)
-    .where(and(eq(jobs.tenantId, tenantId), eq(jobs.assetId, assetId), inArray(jobs.state, ["accepted", "queued", "running", "cancel_requested"])))
-    .limit(1);
   return row ?? null;
 }
 

@@ -179,7 +179,7 @@ async function publishStep(
   const verdict = await reader.read({ bytes: assetBytes, mediaType: source.mediaType, ...(manifestStore ? { manifestStore } : {}) });
   if (verdict.status !== "read" || verdict.check.validation_state === "Invalid" || verdict.check.failure_codes.length > 0) {
     const why = verdict.status === "read" ? verdict.check.failure_codes.join(", ") || verdict.check.validation_state : verdict.status;
-    return finishFailed(db, job, { step: "publish" } as JobStepRow, "svc.jobs.output_invalid", `The signed output did not validate: ${why}.`);
+    return finishFailed(db, job, { step: "publish" }, "svc.jobs.output_invalid", `The signed output did not validate: ${why}.`);
   }
   await publish(env.DB, job, source, signed, verdict.check, format.extension);
   const after = (await getJob(db, job.tenantId, job.id))!;

@@ -1,7 +1,6 @@
 import type { Bindings } from "../env";
 import { C2paManifestReader } from "./c2pa/reader";
-import { C2paSigner } from "./c2pa/signer";
-import { tsaConfigFrom } from "./c2pa/tsa";
+import { c2paSignerFromBindings } from "./c2pa/signer";
 import { ByteSniffingInspector } from "./inspect";
 import type { ManifestReader, MediaInspector, Signer } from "./types";
 
@@ -17,31 +16,25 @@ export function mediaInspector(): MediaInspector {
 }
 
 /** Whether a signing credential is configured; without one, nothing is offered for signing. */
-export function signingConfigured(env: Bindings): boolean {
+export function signingConfigured(env: Pick<Bindings, "SVC_C2PA_SIGNER_CHAIN_PEM" | "SVC_C2PA_SIGNER_KEY_PEM">): boolean {
   return Boolean(env.SVC_C2PA_SIGNER_CHAIN_PEM && env.SVC_C2PA_SIGNER_KEY_PEM);
 }
 
-let cached: { key: string; signer: Signer; reader: ManifestReader } | null = null;
+let reader: { anchors: string | null; reader: ManifestReader } | null = null;
 
 /**
  * The signer and reader of this configuration. The engine module (a `.wasm` import, which only workerd can
  * load) is imported on first use, so code that merely builds the app (the OpenAPI document in Node) never
- * touches it.
+ * touches it. The signer is the one `c2paSignerFromBindings` keeps per isolate and configuration.
  */
 export async function mediaServices(env: Bindings): Promise<{ signer: Signer; reader: ManifestReader }> {
-  if (!signingConfigured(env)) throw new Error("no signing credential configured");
-  const key = `${env.SVC_C2PA_SIGNER_CHAIN_PEM}|${env.SVC_TSA_URL ?? ""}|${env.SVC_TRUST_ANCHORS_PEM ?? ""}`;
-  if (cached?.key !== key) {
-    const { ensureC2paEngine } = await import("./c2pa/engine-workerd");
-    ensureC2paEngine();
-    const signer = new C2paSigner({
-      certChainPem: env.SVC_C2PA_SIGNER_CHAIN_PEM!,
-      privateKey: env.SVC_C2PA_SIGNER_KEY_PEM!,
-      tsa: tsaConfigFrom({ url: env.SVC_TSA_URL, chainPem: env.SVC_TSA_CHAIN_PEM, keyPkcs8Pem: env.SVC_TSA_KEY_PEM }),
-    });
-    cached = { key, signer, reader: new C2paManifestReader(env.SVC_TRUST_ANCHORS_PEM ?? null, ensureC2paEngine) };
-  }
-  return { signer: cached.signer, reader: cached.reader };
+  const { ensureC2paEngine } = await import("./c2pa/engine-workerd");
+  ensureC2paEngine();
+  const signer = c2paSignerFromBindings(env);
+  if (!signer) throw new Error("no signing credential configured");
+  const anchors = env.SVC_TRUST_ANCHORS_PEM ?? null;
+  if (reader?.anchors !== anchors) reader = { anchors, reader: new C2paManifestReader(anchors, ensureC2paEngine) };
+  return { signer, reader: reader.reader };
 }
 
 let previewerInstance: Promise<import("./types").Previewer> | null = null;

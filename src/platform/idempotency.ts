@@ -16,6 +16,20 @@ export const IDEMPOTENCY_LEASE_MS = 60 * 1000;
 
 type Row = typeof idempotencyRecords.$inferSelect;
 
+export interface IdempotencyScope {
+  tenantId: string;
+  operation: string;
+  key: string;
+}
+
+function scopeWhere(scope: IdempotencyScope) {
+  return and(
+    eq(idempotencyRecords.tenantId, scope.tenantId),
+    eq(idempotencyRecords.operation, scope.operation),
+    eq(idempotencyRecords.idempotencyKey, scope.key),
+  );
+}
+
 type Claim =
   | { status: "claimed" }
   | { status: "replay"; row: Row }
@@ -27,7 +41,7 @@ type Claim =
  */
 export async function claimIdempotencyKey(
   db: Database,
-  scope: { tenantId: string; operation: string; key: string },
+  scope: IdempotencyScope,
   requestSha256: string,
   now: number,
 ): Promise<Claim> {
@@ -48,11 +62,7 @@ export async function claimIdempotencyKey(
       .returning({ key: idempotencyRecords.idempotencyKey });
     if (inserted.length === 1) return { status: "claimed" };
 
-    const where = and(
-      eq(idempotencyRecords.tenantId, scope.tenantId),
-      eq(idempotencyRecords.operation, scope.operation),
-      eq(idempotencyRecords.idempotencyKey, scope.key),
-    );
+    const where = scopeWhere(scope);
     const [row] = await db.select().from(idempotencyRecords).where(where).limit(1);
     if (!row) continue; // deleted between our insert and select: try again
     if (row.expiresAt <= now) {
@@ -73,20 +83,6 @@ export async function claimIdempotencyKey(
     if (taken.length === 1) return { status: "claimed" };
   }
   return { status: "conflict", reason: "in_progress", retryAfterSeconds: 1 };
-}
-
-export interface IdempotencyScope {
-  tenantId: string;
-  operation: string;
-  key: string;
-}
-
-function scopeWhere(scope: IdempotencyScope) {
-  return and(
-    eq(idempotencyRecords.tenantId, scope.tenantId),
-    eq(idempotencyRecords.operation, scope.operation),
-    eq(idempotencyRecords.idempotencyKey, scope.key),
-  );
 }
 
 /** Stores the outcome of a claimed request for replay (`withhold`: a one-time secret was in it; store none). */

@@ -1,5 +1,5 @@
 import { z } from "@hono/zod-openapi";
-import { ErrorResponseSchema, HttpErrorResponseSchema, ValidationErrorResponseSchema } from "./errors";
+import { ErrorResponseSchema } from "./errors";
 
 /** `{ content: { application/json: { schema } }, description }` for createRoute responses. */
 export function json<T extends z.ZodType>(schema: T, description: string) {
@@ -9,26 +9,6 @@ export function json<T extends z.ZodType>(schema: T, description: string) {
 export const errorResponse = (description: string) => json(ErrorResponseSchema, description);
 
 export const NOT_FOUND = { 404: errorResponse("Not found for this tenant (another tenant's resource answers the same).") };
-
-/**
- * Responses every operation of a kind may give, added to the OpenAPI document from the policy table
- * (see docs/openapi-document.ts), so route files only declare what is specific to them.
- */
-export const COMMON_RESPONSES = {
-  validation: { 422: json(ValidationErrorResponseSchema, "The request does not match the contract (`svc.request.invalid`), or a cursor is unusable (`svc.cursor.invalid`).") },
-  bearer: {
-    401: json(HttpErrorResponseSchema, "Credential missing, malformed, expired, revoked or invalid. One identical body whatever the cause."),
-    403: json(HttpErrorResponseSchema, "The key lacks the scope, or the identity is deactivated."),
-    503: errorResponse("Credential verification unavailable (`svc.auth.unavailable`); retry."),
-  },
-  idempotent: {
-    409: errorResponse("Idempotency-Key reused for a different request (`svc.idempotency.key_reused`), still in progress (`svc.idempotency.request_in_progress`), or a one-time secret that cannot be replayed (`secret_not_replayable`)."),
-  },
-  always: {
-    413: errorResponse("The request body is too large (`svc.request.too_large`)."),
-    500: errorResponse("Unexpected error (`svc.internal`); quote the request id."),
-  },
-} as const;
 
 export const IdempotencyKeyHeader = z
   .string()

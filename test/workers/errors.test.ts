@@ -71,6 +71,8 @@ describe("error envelope", () => {
     expect(res.status).toBe(200);
     const html = await res.text();
     for (const code of Object.keys(ERROR_CODES)) expect(html).toContain(`id="${code}"`);
+    const { JOB_ERROR_CODES } = await import("../../src/jobs/job-errors");
+    for (const code of Object.keys(JOB_ERROR_CODES)) expect(html).toContain(`id="${code}"`);
   });
 
   it("the reference page lists the operations", async () => {
