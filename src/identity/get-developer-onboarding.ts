@@ -2,6 +2,7 @@ import { createRoute } from "@hono/zod-openapi";
 import type { Router } from "../app-types";
 import { registryFor } from "../catalog/installed";
 import { database } from "../db/client";
+import { OPERATION_POLICIES } from "../platform/auth/policy";
 import { principalOf } from "../platform/context";
 import { iso, json } from "../platform/openapi";
 import { keyStats } from "./queries";
@@ -37,8 +38,9 @@ export function registerGetDeveloperOnboarding(app: Router) {
           { step: "read_capabilities" as const, operation: "GET /v1/capabilities", available: true, completed: null },
           { step: "upload" as const, operation: "POST /v1/uploads", available: signing, completed: null },
           { step: "sign" as const, operation: "POST /v1/sign", available: signing, completed: null },
-          { step: "verify" as const, operation: "POST /v1/verify", available: false, completed: null },
-          { step: "webhooks" as const, operation: "POST /v1/webhook-endpoints", available: false, completed: null },
+          // Served operations are exactly the classified ones, so these follow the build rather than a flag.
+          { step: "verify" as const, operation: "POST /v1/verify", available: "POST /v1/verify" in OPERATION_POLICIES, completed: null },
+          { step: "webhooks" as const, operation: "POST /v1/webhook-endpoints", available: "POST /v1/webhook-endpoints" in OPERATION_POLICIES, completed: null },
         ],
       },
       200,

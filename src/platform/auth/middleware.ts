@@ -95,6 +95,9 @@ export const authenticate: MiddlewareHandler<AppEnv> = async (c, next) => {
     signingProfile: found.key.signingProfile,
     outputRetentionDays: retentionOf(found.key.retention).output_retention_days,
   });
-  c.executionCtx.waitUntil(touchLastUsed(db, found.key.id, now).catch(() => undefined));
+  // last_used_at is kept to the minute: write only when the stored value is older than that.
+  if (found.key.lastUsedAt === null || now - found.key.lastUsedAt >= 60_000) {
+    c.executionCtx.waitUntil(touchLastUsed(db, found.key.id, now).catch(() => undefined));
+  }
   return next();
 };
