@@ -80,6 +80,9 @@ describe("fuzz: the JSON API never answers 500 and always uses the envelope", ()
       "/v1/api-keys", "/v1/api-keys/", "/v1/recipes/", "/v1/capabilities", "/v1/me", "/healthz", "/v1/api-keys/key_",
       "/v1/uploads", "/v1/uploads/upl_", "/v1/sign", "/v1/sign/batch", "/v1/jobs/", "/v1/assets/", "/v1/assets/ast_",
       "/v1/receipts", "/v1/history/snapshots", "/storage/uploads/upl_", "/storage/objects/aob_", "/dev/tsa",
+      "/v1/verification-evidence/vfy_", "/v1/verifications", "/v1/api-request-logs", "/v1/api-request-logs/summary",
+      "/v1/api-keys/key_aaaaaaaaaaaaaaaa/restrictions", "/v1/api-keys/key_aaaaaaaaaaaaaaaa/rotate", "/v1/api-keys/key_aaaaaaaaaaaaaaaa/retention",
+      "/v1/assets/ast_aaaaaaaaaaaaaaaa/preview/",
     ];
     for (let i = 0; i < 1000; i++) {
       const path = pick(paths) + encodeURIComponent(noise()).slice(0, 60);
