@@ -117,3 +117,85 @@ export interface Previewer {
   readonly maxSourcePixels: number;
   render(input: { bytes: Uint8Array; mediaType: string; maxEdge: number }): Promise<PreviewResult>;
 }
+
+/** Decoded pixels: 8-bit RGBA, row-major, `data.length === width * height * 4`. */
+export interface RgbaImage {
+  width: number;
+  height: number;
+  data: Uint8Array;
+}
+
+export type WatermarkStrength = "subtle" | "balanced" | "robust";
+
+export type WatermarkEmbedResult =
+  /** `image`: the marked pixels (alpha untouched); `psnr_db`: PSNR of the marked luma against the original. */
+  | { status: "embedded"; image: RgbaImage; psnr_db: number }
+  /** The image is below the algorithm's minimum size (too few pixels to carry the payload). */
+  | { status: "too_small"; message: string }
+  | { status: "failed"; message: string };
+
+export type WatermarkDetectResult =
+  /** `payload`: the 8 payload bytes as embedded; `bit_errors`: corrected code bit errors; `confidence` in [0,1]. */
+  | { status: "detected"; payload: Uint8Array; confidence: number; bit_errors: number }
+  | { status: "not_detected" }
+  | { status: "failed"; message: string };
+
+/**
+ * An invisible image watermark carrying a 64-bit payload. Invariants: `detect(embed(x, p))` returns `p` for
+ * every image at least `minimumEdge` pixels on its shorter side; `detect` on an unmarked image reports
+ * `not_detected` except with probability below `falsePositiveBound` (by the error-correcting code's bound);
+ * neither method throws.
+ */
+export interface Watermarker {
+  /** Our own algorithm name, as written in capabilities and in the manifest's `c2pa.soft-binding` `alg`. */
+  readonly algorithm: string;
+  readonly payloadBits: 64;
+  readonly minimumEdge: number;
+  readonly falsePositiveBound: number;
+  embed(input: { image: RgbaImage; payload: Uint8Array; strength: WatermarkStrength }): WatermarkEmbedResult;
+  detect(image: RgbaImage): WatermarkDetectResult;
+}
+
+export type FingerprintResult =
+  /** `value`: the canonical text form (ISCC: `ISCC:...`; PDQ: 64 hex digits); `bits`: the raw hash bits. */
+  | { status: "computed"; algorithm: string; value: string; bits: Uint8Array; quality: number | null }
+  | { status: "failed"; message: string };
+
+/**
+ * A perceptual image fingerprint. Invariant: deterministic (the same pixels always give the same value) and
+ * exact on the upstream conformance vectors of its algorithm; never throws.
+ */
+export interface Fingerprinter {
+  readonly algorithm: string;
+  compute(image: RgbaImage): FingerprintResult;
+}
+
+export type ImageDecodeResult =
+  | { status: "decoded"; image: RgbaImage }
+  /** A media type this codec does not decode. */
+  | { status: "unsupported"; message: string }
+  /** More pixels than `maxPixels`: decoding would not fit the isolate's memory. */
+  | { status: "too_large"; message: string }
+  | { status: "failed"; message: string };
+
+export type ImageEncodeResult = { status: "encoded"; bytes: Uint8Array } | { status: "failed"; message: string };
+
+/**
+ * Decodes images to RGBA and encodes them back in the same format. Invariant: `encode(decode(x))` is a valid
+ * file of x's media type with x's dimensions; lossless sources stay lossless (PNG, TIFF, lossless WebP); JPEG keeps
+ * the source's EXIF, ICC and XMP segments; neither method throws.
+ */
+export interface ImageCodec {
+  readonly mediaTypes: readonly string[];
+  readonly maxPixels: number;
+  decode(bytes: Uint8Array, mediaType: string): Promise<ImageDecodeResult>;
+  /** `source`: the original file, for what survives a re-encode (metadata segments, lossless-ness). */
+  encode(image: RgbaImage, mediaType: string, source: Uint8Array): Promise<ImageEncodeResult>;
+}
+
+/** The decoded-image pipeline of a deployment: codec, our watermark and the fingerprints by algorithm name. */
+export interface ImageServices {
+  codec: ImageCodec;
+  watermarker: Watermarker;
+  fingerprinters: ReadonlyMap<string, Fingerprinter>;
+}

@@ -1,0 +1,32 @@
+// Compiles our own WebAssembly kernels: every `wasm/<kernel>/index.ts` (AssemblyScript) becomes
+// `wasm/build/<kernel>.wasm`. Runs before `npm start`, `npm test` and `npm run bench`; skips a kernel whose
+// sources are older than its output, so repeated runs cost nothing.
+import { execFileSync } from "node:child_process";
+import { existsSync, mkdirSync, readdirSync, statSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+
+const root = join(dirname(fileURLToPath(import.meta.url)), "..");
+const wasmDir = join(root, "wasm");
+const outDir = join(wasmDir, "build");
+mkdirSync(outDir, { recursive: true });
+
+// Release build: no assertion traps, the never-freeing stub runtime (kernels manage their own buffers),
+// and no `env.abort` import, so the modules instantiate with an empty import object.
+const FLAGS = ["-O3", "--noAssert", "--runtime", "stub", "--use", "abort=", "--exportRuntime"];
+
+const newest = (dir) =>
+  readdirSync(dir, { withFileTypes: true }).reduce((max, e) => {
+    const p = join(dir, e.name);
+    return Math.max(max, e.isDirectory() ? newest(p) : statSync(p).mtimeMs);
+  }, 0);
+
+const asc = join(root, "node_modules", ".bin", "asc");
+const kernels = readdirSync(wasmDir, { withFileTypes: true }).filter((e) => e.isDirectory() && e.name !== "build" && existsSync(join(wasmDir, e.name, "index.ts")));
+for (const { name } of kernels) {
+  const src = join(wasmDir, name);
+  const out = join(outDir, `${name}.wasm`);
+  if (existsSync(out) && statSync(out).mtimeMs >= newest(src) && !process.argv.includes("--force")) continue;
+  execFileSync(asc, [join(src, "index.ts"), "--outFile", out, ...FLAGS], { stdio: "inherit", cwd: root });
+  console.log(`wasm: built ${name}.wasm (${statSync(out).size} bytes)`);
+}

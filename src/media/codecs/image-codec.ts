@@ -1,0 +1,162 @@
+import decodeAvif, { init as initAvifDecode } from "@jsquash/avif/decode";
+import encodeAvif, { init as initAvifEncode } from "@jsquash/avif/encode";
+import decodeJpeg, { init as initJpegDecode } from "@jsquash/jpeg/decode";
+import encodeJpeg, { init as initJpegEncode } from "@jsquash/jpeg/encode";
+import decodePng, { init as initPngDecode } from "@jsquash/png/decode";
+import encodePng from "@jsquash/png/encode";
+import decodeWebp, { init as initWebpDecode } from "@jsquash/webp/decode";
+import encodeWebp, { init as initWebpEncode } from "@jsquash/webp/encode";
+import * as UTIF from "utif2";
+import type { ImageCodec, ImageDecodeResult, ImageEncodeResult, RgbaImage } from "../types";
+import { estimateJpegQuality, metadataSegments, withSegments } from "./jpeg-segments";
+
+/**
+ * The compiled codec modules. workerd cannot compile wasm from bytes, so they are imported as modules there
+ * (codecs/workerd.ts) and compiled from files in Node (tests, benchmarks); this class never loads them itself.
+ */
+export interface CodecModules {
+  jpegDecode: WebAssembly.Module;
+  jpegEncode: WebAssembly.Module;
+  png: WebAssembly.Module;
+  webpDecode: WebAssembly.Module;
+  /** The SIMD build: every runtime we deploy to (workerd, Node 22) has wasm SIMD, and the package picks it. */
+  webpEncode: WebAssembly.Module;
+  avifDecode: WebAssembly.Module;
+  avifEncode: WebAssembly.Module;
+}
+
+type Init = (module: unknown) => Promise<unknown>;
+const asInit = (f: unknown) => f as Init;
+
+/** jSquash's encoders read only these fields; workerd has no ImageData class. */
+function frame(image: RgbaImage) {
+  return {
+    data: new Uint8ClampedArray(image.data.buffer as ArrayBuffer, image.data.byteOffset, image.data.length),
+    width: image.width,
+    height: image.height,
+    colorSpace: "srgb",
+  } as unknown as Parameters<typeof encodeJpeg>[0];
+}
+
+function isLosslessWebp(bytes: Uint8Array): boolean {
+  // RIFF container: chunks from offset 12; a lossless image is a VP8L chunk (possibly after VP8X/ICCP/ANIM...).
+  let i = 12;
+  while (i + 8 <= bytes.length) {
+    const fourcc = String.fromCharCode(bytes[i]!, bytes[i + 1]!, bytes[i + 2]!, bytes[i + 3]!);
+    if (fourcc === "VP8L") return true;
+    if (fourcc === "VP8 ") return false;
+    const size = bytes[i + 4]! | (bytes[i + 5]! << 8) | (bytes[i + 6]! << 16) | (bytes[i + 7]! << 24);
+    if (size < 0) return false;
+    i += 8 + size + (size & 1);
+  }
+  return false;
+}
+
+/**
+ * JPEG (MozJPEG), PNG, WebP, AVIF (libavif/aom) via jSquash and TIFF via UTIF, behind `ImageCodec`.
+ * Re-encodes keep what a customer would expect: JPEG at the source's estimated quality (at least 85, so the
+ * re-encode itself is not the visible loss) with its EXIF/ICC/XMP segments; PNG and TIFF lossless; WebP
+ * lossless when the source was, else quality 90; AVIF quality 80.
+ */
+export class JsquashImageCodec implements ImageCodec {
+  readonly mediaTypes = ["image/jpeg", "image/png", "image/webp", "image/tiff", "image/avif"] as const;
+  /** 12 MP is 48 MB of RGBA; with the codec's own copy that is what a 128 MB isolate can afford. */
+  readonly maxPixels = 12_000_000;
+  #ready: Promise<unknown> | null = null;
+
+  constructor(private readonly modules: CodecModules) {}
+
+  private init(): Promise<unknown> {
+    const m = this.modules;
+    this.#ready ??= Promise.all([
+      asInit(initJpegDecode)(m.jpegDecode),
+      asInit(initJpegEncode)(m.jpegEncode),
+      asInit(initPngDecode)(m.png),
+      asInit(initWebpDecode)(m.webpDecode),
+      asInit(initWebpEncode)(m.webpEncode),
+      asInit(initAvifDecode)(m.avifDecode),
+      asInit(initAvifEncode)(m.avifEncode),
+    ]);
+    return this.#ready;
+  }
+
+  async decode(bytes: Uint8Array, mediaType: string): Promise<ImageDecodeResult> {
+    if (!(this.mediaTypes as readonly string[]).includes(mediaType)) return { status: "unsupported", message: `${mediaType} is not decoded here.` };
+    try {
+      await this.init();
+      const buffer = bytes.slice().buffer as ArrayBuffer;
+      let decoded: { data: Uint8ClampedArray | Uint8Array; width: number; height: number } | null;
+      switch (mediaType) {
+        case "image/jpeg":
+          decoded = await decodeJpeg(buffer);
+          break;
+        case "image/png":
+          decoded = await decodePng(buffer);
+          break;
+        case "image/webp":
+          decoded = await decodeWebp(buffer);
+          break;
+        case "image/avif":
+          decoded = await decodeAvif(buffer);
+          break;
+        default:
+          decoded = decodeTiff(buffer, this.maxPixels);
+      }
+      if (!decoded) return { status: "failed", message: "The image could not be decoded." };
+      if (decoded.width * decoded.height > this.maxPixels) return { status: "too_large", message: `The image has more than ${this.maxPixels} pixels.` };
+      const data = decoded.data instanceof Uint8Array ? decoded.data : new Uint8Array(decoded.data.buffer, decoded.data.byteOffset, decoded.data.length);
+      return { status: "decoded", image: { width: decoded.width, height: decoded.height, data } };
+    } catch (error) {
+      if (error instanceof TooLarge) return { status: "too_large", message: error.message };
+      return { status: "failed", message: `The image could not be decoded: ${String((error as Error)?.message ?? error)}` };
+    }
+  }
+
+  async encode(image: RgbaImage, mediaType: string, source: Uint8Array): Promise<ImageEncodeResult> {
+    try {
+      await this.init();
+      let out: ArrayBuffer;
+      switch (mediaType) {
+        case "image/jpeg": {
+          const quality = Math.max(85, Math.min(98, estimateJpegQuality(source) ?? 92));
+          const jpeg = new Uint8Array(await encodeJpeg(frame(image), { quality, quant_table: 0 }));
+          return { status: "encoded", bytes: withSegments(jpeg, metadataSegments(source)) };
+        }
+        case "image/png":
+          out = await encodePng(frame(image));
+          break;
+        case "image/webp":
+          out = await encodeWebp(frame(image), isLosslessWebp(source) ? { lossless: 1, quality: 100 } : { quality: 90 });
+          break;
+        case "image/avif":
+          out = await encodeAvif(frame(image), { quality: 80, speed: 8 });
+          break;
+        case "image/tiff":
+          out = UTIF.encodeImage(image.data, image.width, image.height);
+          break;
+        default:
+          return { status: "failed", message: `${mediaType} is not encoded here.` };
+      }
+      return { status: "encoded", bytes: new Uint8Array(out) };
+    } catch (error) {
+      return { status: "failed", message: `The image could not be encoded: ${String((error as Error)?.message ?? error)}` };
+    }
+  }
+}
+
+class TooLarge extends Error {}
+
+/** The first image of a TIFF as RGBA; the pixel count is checked before decompression. */
+function decodeTiff(buffer: ArrayBuffer, maxPixels: number): { data: Uint8Array; width: number; height: number } | null {
+  const ifds = UTIF.decode(buffer);
+  const first = ifds[0];
+  if (!first) return null;
+  const width = Number((first["t256"] as number[] | undefined)?.[0] ?? 0);
+  const height = Number((first["t257"] as number[] | undefined)?.[0] ?? 0);
+  if (!width || !height) return null;
+  if (width * height > maxPixels) throw new TooLarge(`The image has more than ${maxPixels} pixels.`);
+  UTIF.decodeImage(buffer, first);
+  const rgba = UTIF.toRGBA8(first);
+  if (rgba.length !== width * height * 4) return null;
+  return { data: rgba, width, height };
+}
