@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { defineConfig } from "vitest/config";
 // With the extension (Vite's future native config loader needs it); tsconfig.node.json lacks
 // allowImportingTsExtensions, hence the expected TS5097.
-import { mintDevPki } from "./src/media/c2pa/dev-pki.ts";
+import { mintAnchorKeyPem, mintDevPki } from "./src/media/c2pa/dev-pki.ts";
 
 /** Media fixtures (test/fixtures/media) handed to workerd tests as one binding: file name → base64 bytes. */
 function mediaFixtures(): Record<string, string> {
@@ -21,7 +21,7 @@ function mediaFixtures(): Record<string, string> {
 export default defineConfig(async () => {
   const migrations = await readD1Migrations("./migrations");
   // A fresh dev PKI per run: C2PA signer and TSA credentials for workerd tests, its root as the trust anchor.
-  const pki = await mintDevPki();
+  const pki = await mintDevPki({ ocspUrl: "http://svc.test/dev/ocsp" });
   return {
     test: {
       reporters: ["default", "./test/summary-reporter.ts"],
@@ -42,6 +42,11 @@ export default defineConfig(async () => {
                   SVC_TSA_KEY_PEM: pki.tsaKeyPkcs8Pem,
                   SVC_TRUST_ANCHORS_PEM: pki.rootCertPem,
                   SVC_TSA_URL: "internal",
+                  SVC_DEV_OCSP_URL: "http://svc.test/dev/ocsp",
+                  SVC_ANCHOR_KEY_PEM: await mintAnchorKeyPem(),
+                  SVC_OCSP_RESPONDER_CERT_PEM: pki.ocsp!.responderCertPem,
+                  SVC_OCSP_RESPONDER_KEY_PEM: pki.ocsp!.responderKeyPkcs8Pem,
+                  SVC_OCSP_CA_CERT_PEM: pki.ocsp!.caCertPem,
                   SVC_CAPABILITY_SECRET: "test-capability-secret-0123456789abcdef0123",
                 },
               },

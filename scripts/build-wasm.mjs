@@ -28,5 +28,5 @@ for (const { name } of kernels) {
   const out = join(outDir, `${name}.wasm`);
   if (existsSync(out) && statSync(out).mtimeMs >= newest(src) && !process.argv.includes("--force")) continue;
   execFileSync(asc, [join(src, "index.ts"), "--outFile", out, ...FLAGS], { stdio: "inherit", cwd: root });
-  console.log(`wasm: built ${name}.wasm (${statSync(out).size} bytes)`);
+  console.error(`wasm: built ${name}.wasm (${statSync(out).size} bytes)`);
 }

@@ -1,5 +1,5 @@
 // `npm start`: local D1 migrations, a dev tenant and all-scope key (created once), then `wrangler dev`.
-import { spawn } from "node:child_process";
+import { execFileSync, spawn } from "node:child_process";
 import { join } from "node:path";
 import {
   applyMigrations,
@@ -16,6 +16,9 @@ import {
   tenantExists,
   writeDevFiles,
 } from "./lib/dev.mjs";
+
+// Our wasm kernels (watermark, fingerprints) are built from wasm/ before wrangler bundles the Worker.
+execFileSync(process.execPath, [join(ROOT, "scripts", "build-wasm.mjs")], { stdio: ["ignore", "inherit", "inherit"] });
 
 const vars = await ensureDevVars();
 console.error("svc: applying local D1 migrations…");

@@ -8,10 +8,14 @@ import { receiptRoutes } from "./receipts";
 import { storageRoutes } from "./storage/routes";
 import { uploadRoutes } from "./uploads";
 import { verificationRoutes } from "./verifications";
+import { anchorRoutes } from "./anchoring/routes";
+import { VERIFY_MAX_BYTES } from "./verifications/verify";
 import { capabilityRoutes } from "./capabilities";
 import { registerGetConnectCatalog } from "./connect/get-connect-catalog";
 import { openApiDocument, registerSharedSchemas } from "./docs/openapi-document";
-import { apiReferencePage, errorCodesPage } from "./docs/pages";
+import { apiReferencePage, errorCodesPage, verificationStatusesPage } from "./docs/pages";
+import { SIGNAL_WEIGHTS, STATUS_CODES, STATUS_VOCABULARY, STATUS_VOCABULARY_VERSION } from "./verifications/vocabulary";
+import { registerVerifyPage } from "./verify-page";
 import { identityRoutes } from "./identity";
 import { authenticate } from "./platform/auth/middleware";
 import { type AppEnv, createRouter, publicOrigin } from "./platform/context";
@@ -26,7 +30,7 @@ import { validationHook } from "./platform/validation";
 export const MAX_JSON_BODY_BYTES = 1024 * 1024;
 
 /** Paths served outside the API contract (documentation), anonymous and not in the OpenAPI document. */
-export const META_PATHS = ["/openapi.json", "/docs", "/docs/errors"] as const;
+export const META_PATHS = ["/openapi.json", "/docs", "/docs/errors", "/docs/verification-statuses", "/docs/verification-statuses.json", "/verify"] as const;
 
 /**
  * Builds the application: request id → body limit → authentication and the policy table → idempotency →
@@ -42,7 +46,14 @@ export function createApp() {
       throw new ApiError("svc.request.too_large", `Request bodies are limited to ${MAX_JSON_BODY_BYTES} bytes.`);
     },
   });
-  app.use("/v1/*", limit);
+  // POST /v1/verify takes files (multipart), bounded separately; every other API body is JSON.
+  const verifyLimit = bodyLimit({
+    maxSize: VERIFY_MAX_BYTES + 64 * 1024,
+    onError: () => {
+      throw new ApiError("svc.request.too_large", `Files to verify are limited to ${VERIFY_MAX_BYTES} bytes.`);
+    },
+  });
+  app.use("/v1/*", (c, next) => (c.req.path === "/v1/verify" ? verifyLimit(c, next) : limit(c, next)));
   app.use("/dev/*", limit);
   app.use("*", requestLog);
   app.use("*", authenticate);
@@ -57,6 +68,7 @@ export function createApp() {
   app.route("/", assetRoutes());
   app.route("/", receiptRoutes());
   app.route("/", verificationRoutes());
+  app.route("/", anchorRoutes());
   app.route("/", storageRoutes());
   const catalog = createRouter();
   registerGetConnectCatalog(catalog);
@@ -66,6 +78,9 @@ export function createApp() {
   app.get("/openapi.json", (c) => c.json(openApiDocument(app, publicOrigin(c))));
   app.get("/docs", (c) => c.html(apiReferencePage(openApiDocument(app, publicOrigin(c)) as never)));
   app.get("/docs/errors", (c) => c.html(errorCodesPage()));
+  app.get("/docs/verification-statuses", (c) => c.html(verificationStatusesPage()));
+  app.get("/docs/verification-statuses.json", (c) => c.json({ status_vocabulary_version: STATUS_VOCABULARY_VERSION, signal_weights: SIGNAL_WEIGHTS, statuses: STATUS_CODES.map((code) => STATUS_VOCABULARY[code]) }));
+  registerVerifyPage(app);
 
   app.onError(onError);
   app.notFound(onNotFound);

@@ -28,4 +28,21 @@ export type Bindings = Env & {
   SVC_TSA_KEY_PEM?: string;
   /** Trust anchors (PEM bundle) for verification: the dev root CA locally. */
   SVC_TRUST_ANCHORS_PEM?: string;
+  /**
+   * Development only: the dev PKI signer's OCSP location (its AIA). Requests for it are answered in process by
+   * the dev responder below (and by POST /dev/ocsp for other tools), with revocations from POST /dev/ocsp/revocations.
+   */
+  SVC_DEV_OCSP_URL?: string;
+  SVC_OCSP_RESPONDER_CERT_PEM?: string;
+  SVC_OCSP_RESPONDER_KEY_PEM?: string;
+  /** The CA the dev responder answers for (the dev intermediate). */
+  SVC_OCSP_CA_CERT_PEM?: string;
+  /** PKCS#8 PEM ECDSA P-256 key that signs the manifest transparency log's checkpoints; none: no anchoring. */
+  SVC_ANCHOR_KEY_PEM?: string;
+  /** The log's origin line (its name in checkpoints), e.g. "provenance.example/manifest-log". */
+  SVC_ANCHOR_ORIGIN?: string;
+  /** Comma-separated host names `manifest_uri` may point at (SPEC `{manifest_base_url}`); none: verify-by-URI refused. */
+  SVC_MANIFEST_HOSTS?: string;
+  /** Per-tenant limit of authenticated POST /v1/verify calls per minute (default 600). */
+  SVC_VERIFY_TENANT_RATE_PER_MINUTE?: string;
 };

@@ -9,6 +9,7 @@ import { sweepRequestLogs } from "./api-keys/request-logs";
 import { sweepExpiredRetention } from "./assets/retention";
 import { requeueStaleJobs } from "./jobs/sweep";
 import { sweepExpiredUploads } from "./uploads/service";
+import { sealPending } from "./anchoring/log";
 
 export { RateLimiter } from "./durable-objects/rate-limiter";
 export { WebhookEndpointGate } from "./durable-objects/webhook-endpoint-gate";
@@ -26,6 +27,7 @@ async function sweep(env: Bindings) {
     requeueStaleJobs(env, now),
     sweepRequestLogs(db, now),
     sweepExpiredRetention(db, env.OBJECTS, now),
+    sealPending(env, now),
   ]);
   for (const r of results) if (r.status === "rejected") console.error(JSON.stringify({ level: "error", problem: "sweep failed", error: String(r.reason) }));
 }

@@ -7,7 +7,7 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { SCOPES } from "../../src/platform/auth/scopes.ts";
 import { base32, newId } from "../../src/platform/ids.ts";
-import { mintDevPki } from "../../src/media/c2pa/dev-pki.ts";
+import { mintAnchorKeyPem, mintDevPki } from "../../src/media/c2pa/dev-pki.ts";
 
 export { newId };
 
@@ -70,16 +70,22 @@ export async function ensureDevVars() {
   };
   for (const [name, make] of Object.entries(wanted)) if (!vars[name]) add(name, make());
   if (!vars.SVC_C2PA_SIGNER_CHAIN_PEM || !vars.SVC_TRUST_ANCHORS_PEM) {
-    const pki = await mintDevPki();
+    const ocspUrl = `http://127.0.0.1:${port()}/dev/ocsp`;
+    const pki = await mintDevPki({ ocspUrl });
     add("SVC_C2PA_SIGNER_CHAIN_PEM", quoted(pki.signerChainPem));
     add("SVC_C2PA_SIGNER_KEY_PEM", quoted(pki.signerKeyPkcs8Pem));
     add("SVC_TSA_CHAIN_PEM", quoted(pki.tsaChainPem));
     add("SVC_TSA_KEY_PEM", quoted(pki.tsaKeyPkcs8Pem));
     add("SVC_TRUST_ANCHORS_PEM", quoted(pki.rootCertPem));
+    add("SVC_DEV_OCSP_URL", ocspUrl);
+    add("SVC_OCSP_RESPONDER_CERT_PEM", quoted(pki.ocsp.responderCertPem));
+    add("SVC_OCSP_RESPONDER_KEY_PEM", quoted(pki.ocsp.responderKeyPkcs8Pem));
+    add("SVC_OCSP_CA_CERT_PEM", quoted(pki.ocsp.caCertPem));
     if (!vars.SVC_TSA_URL) add("SVC_TSA_URL", "internal");
     mkdirSync(SVC_DIR, { recursive: true });
     writeFileSync(DEV_ROOT_PEM, `${pki.rootCertPem.trim()}\n`);
   }
+  if (!vars.SVC_ANCHOR_KEY_PEM) add("SVC_ANCHOR_KEY_PEM", quoted(await mintAnchorKeyPem()));
   if (text !== existing) writeFileSync(DEV_VARS, text, { mode: 0o600 });
   return vars;
 }

@@ -1,4 +1,6 @@
-import { createRoute } from "@hono/zod-openapi";
+import { createRoute, type z } from "@hono/zod-openapi";
+import type { Database } from "../db/client";
+import type { Bindings } from "../env";
 import type { Router } from "../app-types";
 import { formatOf } from "../catalog/formats";
 import { database } from "../db/client";
@@ -39,33 +41,46 @@ export function registerDownloadAsset(app: Router) {
     if (!asset) throw notFound("asset");
     if (asset.status === "retention_expired") throw new ApiError("svc.assets.retention_expired");
     if (!asset.publishedObjectId) throw new ApiError("svc.assets.not_published");
-    const output = await objectOf(db, tenantId, asset.publishedObjectId);
-    if (!output) throw new ApiError("svc.assets.not_published");
-    const sidecar = asset.sidecarObjectId ? await objectOf(db, tenantId, asset.sidecarObjectId) : null;
-    const origin = publicOrigin(c);
-    const expiresAt = Date.now() + DOWNLOAD_TTL_MS;
-    const filename = `${asset.id}.${formatOf(output.mediaType)!.extension}`;
-    const request = await presign(c.env, origin, { method: "GET", key: output.r2Key, workerPath: `/storage/objects/${output.id}`, expiresAt, byteLength: null, headers: {} });
-    const sidecarRequest = sidecar
-      ? await presign(c.env, origin, { method: "GET", key: sidecar.r2Key, workerPath: `/storage/objects/${sidecar.id}`, expiresAt, byteLength: null, headers: {} })
-      : null;
-    return c.json(
-      {
-        url: request.url,
-        method: "GET" as const,
-        headers: request.headers,
-        expires_at: request.expires_at,
-        byte_length: output.byteLength,
-        sha256: output.sha256,
-        filename,
-        media_type: output.mediaType,
-        storage_version_sha256: await sha256Hex(`${output.id}:${output.etag}`),
-        sidecar_manifest:
-          sidecar && sidecarRequest
-            ? { url: sidecarRequest.url, headers: sidecarRequest.headers, sha256: sidecar.sha256, byte_length: sidecar.byteLength, filename: `${filename}.c2pa` }
-            : null,
-      },
-      200,
-    );
+    const download = await downloadOf(c.env, publicOrigin(c), db, tenantId, asset);
+    if (!download) throw new ApiError("svc.assets.not_published");
+    return c.json(download, 200);
   });
+}
+
+/**
+ * A fresh download capability for a published asset's bytes (and its sidecar manifest), or null when the
+ * published object is missing. Shared by POST /v1/assets/{id}/download and the express sign answer.
+ */
+export async function downloadOf(
+  env: Bindings,
+  origin: string,
+  db: Database,
+  tenantId: string,
+  asset: { id: string; publishedObjectId: string | null; sidecarObjectId: string | null },
+): Promise<z.infer<typeof DownloadResponseSchema> | null> {
+  if (!asset.publishedObjectId) return null;
+  const output = await objectOf(db, tenantId, asset.publishedObjectId);
+  if (!output) return null;
+  const sidecar = asset.sidecarObjectId ? await objectOf(db, tenantId, asset.sidecarObjectId) : null;
+  const expiresAt = Date.now() + DOWNLOAD_TTL_MS;
+  const filename = `${asset.id}.${formatOf(output.mediaType)!.extension}`;
+  const request = await presign(env, origin, { method: "GET", key: output.r2Key, workerPath: `/storage/objects/${output.id}`, expiresAt, byteLength: null, headers: {} });
+  const sidecarRequest = sidecar
+    ? await presign(env, origin, { method: "GET", key: sidecar.r2Key, workerPath: `/storage/objects/${sidecar.id}`, expiresAt, byteLength: null, headers: {} })
+    : null;
+  return {
+    url: request.url,
+    method: "GET" as const,
+    headers: request.headers,
+    expires_at: request.expires_at,
+    byte_length: output.byteLength,
+    sha256: output.sha256,
+    filename,
+    media_type: output.mediaType,
+    storage_version_sha256: await sha256Hex(`${output.id}:${output.etag}`),
+    sidecar_manifest:
+      sidecar && sidecarRequest
+        ? { url: sidecarRequest.url, headers: sidecarRequest.headers, sha256: sidecar.sha256, byte_length: sidecar.byteLength, filename: `${filename}.c2pa` }
+        : null,
+  };
 }

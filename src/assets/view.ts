@@ -39,7 +39,7 @@ export function verificationHistoryView(v: typeof verifications.$inferSelect) {
     policy_version: v.policyVersion,
     source_byte_length: v.sourceByteLength,
     source_media_type: v.sourceMediaType,
-    status_vocabulary_version: null,
+    status_vocabulary_version: v.statusVocabularyVersion ?? null,
     validation_path: v.validationPath,
   };
 }

@@ -13,6 +13,11 @@ export interface AlgorithmDefinition {
   requires_model_weights: boolean;
   /** Always computed for this modality when signing (SPEC: the image ISCC code). */
   locked?: boolean;
+  /** Our own algorithm, written here (not one of SPEC's learned models); used when a request names none and
+   * the SPEC default is unavailable. */
+  ours?: boolean;
+  /** The `alg` written in the manifest's `c2pa.soft-binding` assertion. */
+  soft_binding_alg?: string;
 }
 
 function wm(algorithm: string, modality: AlgorithmModality, is_default: boolean, weights: boolean): AlgorithmDefinition {
@@ -21,6 +26,15 @@ function wm(algorithm: string, modality: AlgorithmModality, is_default: boolean,
 function fp(algorithm: string, modality: AlgorithmModality, is_default: boolean, weights: boolean, locked = false): AlgorithmDefinition {
   return { algorithm, kind: "fingerprint", modality, is_default, requires_model_weights: weights, locked };
 }
+
+/** Our own image watermark (src/media/watermark, wasm/watermark): tile-periodic spread spectrum on luma. */
+export const SVC_IMAGE_WATERMARK = "svc-wm-tiledss-1";
+
+/**
+ * What images the image watermark and fingerprints accept, checked at admission from the inspected size so a
+ * job never starts on an image it cannot finish. The watermarker's conformance test holds it to these.
+ */
+export const IMAGE_DECODE_LIMITS = { watermark_minimum_edge: 128, maximum_pixels: 12_000_000 } as const;
 
 export const ALGORITHMS: readonly AlgorithmDefinition[] = [
   wm("audioseal-mm02-4", "audio", true, true),
@@ -31,14 +45,15 @@ export const ALGORITHMS: readonly AlgorithmDefinition[] = [
   wm("trustmark-p", "image", false, true),
   wm("trustmark-q", "image", false, true),
   wm("videoseal-image", "image", false, true),
+  { ...wm(SVC_IMAGE_WATERMARK, "image", false, false), ours: true, soft_binding_alg: `svc.watermark.${SVC_IMAGE_WATERMARK}` },
   wm("pixelseal-video", "video", true, true),
   wm("videoseal", "video", false, true),
   fp("chromaprint", "audio", true, false),
   fp("audfprint", "audio", false, false),
   fp("iscc-audio", "audio", false, false),
-  fp("iscc-image", "image", true, false, true),
+  { ...fp("iscc-image", "image", true, false, true), soft_binding_alg: "io.iscc.v0" },
   fp("dinov2", "image", true, true),
-  fp("pdq", "image", false, false),
+  { ...fp("pdq", "image", false, false), soft_binding_alg: "svc.fingerprint.pdq.1" },
   fp("dinov2-lsh256", "image", false, true),
   fp("tmk-pdqf", "video", true, false),
   fp("vpdq", "video", false, false),
@@ -46,4 +61,17 @@ export const ALGORITHMS: readonly AlgorithmDefinition[] = [
 
 export function capabilityOfAlgorithm(a: AlgorithmDefinition): string {
   return `${a.kind}.${a.algorithm}`;
+}
+
+/**
+ * The algorithm a request gets when it names none: SPEC's default for the modality when this deployment has
+ * it, else the first available one (our own, where SPEC's default needs model weights).
+ */
+export function defaultAlgorithm(
+  kind: AlgorithmDefinition["kind"],
+  modality: AlgorithmModality,
+  available: (a: AlgorithmDefinition) => boolean,
+): AlgorithmDefinition | undefined {
+  const offered = ALGORITHMS.filter((a) => a.kind === kind && a.modality === modality);
+  return offered.find((a) => a.is_default && available(a)) ?? offered.find(available);
 }

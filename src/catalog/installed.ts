@@ -1,7 +1,11 @@
 import type { Bindings } from "../env";
 import { signingConfigured } from "../media";
 import { C2PA_EMBEDDED_MEDIA_TYPES } from "../media/c2pa/signer";
+import { SVC_IMAGE_WATERMARK } from "./algorithms";
 import { CapabilityRegistry, type CapabilityProvider } from "./registry";
+
+/** What the image codec (src/media/codecs) decodes and re-encodes: the watermark and fingerprints work on these. */
+export const IMAGE_PIPELINE_MEDIA_TYPES = ["image/jpeg", "image/png", "image/webp", "image/tiff", "image/avif"];
 
 /**
  * The pipelines installed in this build, and what each really handles:
@@ -10,13 +14,18 @@ import { CapabilityRegistry, type CapabilityProvider } from "./registry";
  *   (C2PA_EMBEDDED_MEDIA_TYPES), and `c2pa.sign.sidecar` for any bytes — both only when a signing credential
  *   is configured, since without one nothing can be signed;
  * - `storage.publish`: R2 publication.
- * Watermark and fingerprint pipelines are not installed yet, so recipes that need them stay unavailable.
+ * - `watermark.embed` with our own image watermark, and `fingerprint.compute` with `iscc-image` and `pdq`
+ *   (our wasm kernels in wasm/, behind src/media/watermark and src/media/fingerprint), for the image types the
+ *   codec decodes and encodes (IMAGE_PIPELINE_MEDIA_TYPES). Learned models are never installed: no weights.
  */
 export function installedProviders(config: { signing: boolean }): CapabilityProvider[] {
   const providers: CapabilityProvider[] = [
     { capability: "media.inspect", media_types: "*" },
     { capability: "storage.publish", media_types: "*" },
   ];
+  for (const capability of ["watermark.embed", `watermark.${SVC_IMAGE_WATERMARK}`, "fingerprint.compute", "fingerprint.iscc-image", "fingerprint.pdq"]) {
+    providers.push({ capability, media_types: IMAGE_PIPELINE_MEDIA_TYPES });
+  }
   if (config.signing) {
     providers.push({ capability: "c2pa.sign.embedded", media_types: C2PA_EMBEDDED_MEDIA_TYPES });
     providers.push({ capability: "c2pa.sign.sidecar", media_types: "*" });

@@ -89,7 +89,7 @@ export const objects = sqliteTable(
     id: text("id").primaryKey(),
     tenantId: text("tenant_id").notNull(),
     assetId: text("asset_id").notNull(),
-    role: text("role", { enum: ["source", "signed_output", "sidecar_manifest"] }).notNull(),
+    role: text("role", { enum: ["source", "signed_output", "watermarked_output", "sidecar_manifest"] }).notNull(),
     r2Key: text("r2_key").notNull(),
     etag: text("etag").notNull(),
     byteLength: integer("byte_length").notNull(),
@@ -240,11 +240,81 @@ export const verifications = sqliteTable(
     validationPath: text("validation_path"),
     /** The evidence (validation state and codes) as JSON. */
     evidence: text("evidence").notNull(),
+    /** The verdict's status code (verify calls); null for a signing self-check. */
+    status: text("status"),
+    statusVocabularyVersion: text("status_vocabulary_version"),
+    /** The active manifest's label, for GET /v1/verify/{manifest_id}. */
+    manifestId: text("manifest_id"),
     createdAt: integer("created_at").notNull(),
     validatedAt: integer("validated_at").notNull(),
   },
-  (t) => [index("verifications_tenant_created_idx").on(t.tenantId, t.createdAt, t.id)],
+  (t) => [index("verifications_tenant_created_idx").on(t.tenantId, t.createdAt, t.id), index("verifications_tenant_manifest_idx").on(t.tenantId, t.manifestId, t.createdAt)],
 );
+
+/**
+ * The soft-binding index: every watermark payload and fingerprint of a published asset, one row per
+ * (publication, algorithm), written in the publication batch. `bits` is the raw value in hex (what lookups
+ * compare); `value` its canonical text (ISCC code, PDQ hex, watermark payload).
+ */
+export const softBindings = sqliteTable(
+  "soft_bindings",
+  {
+    publicationId: text("publication_id").notNull(),
+    algorithm: text("algorithm").notNull(),
+    tenantId: text("tenant_id").notNull(),
+    assetId: text("asset_id").notNull(),
+    jobId: text("job_id").notNull(),
+    kind: text("kind", { enum: ["watermark", "fingerprint"] }).notNull(),
+    value: text("value").notNull(),
+    bits: text("bits").notNull(),
+    createdAt: integer("created_at").notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.publicationId, t.algorithm] }),
+    index("soft_bindings_lookup_idx").on(t.algorithm, t.bits),
+    index("soft_bindings_tenant_asset_idx").on(t.tenantId, t.assetId),
+  ],
+);
+
+/**
+ * The manifest transparency log (src/anchoring): one entry per published manifest, appended in the publication
+ * batch; a sealing run gives pending entries their leaf index, signs a checkpoint over the whole tree and stores
+ * each new entry's inclusion proof against it.
+ */
+export const anchorEntries = sqliteTable(
+  "anchor_entries",
+  {
+    publicationId: text("publication_id").primaryKey(),
+    tenantId: text("tenant_id").notNull(),
+    /** SHA-256 (hex) of the published manifest store bytes. */
+    manifestSha256: text("manifest_sha256").notNull(),
+    /** RFC 6962 leaf hash (hex) of the versioned leaf encoding. */
+    leafHash: text("leaf_hash").notNull(),
+    /** Position in the log; null until sealed. */
+    leafIndex: integer("leaf_index"),
+    /** Size of the checkpoint that first included it, and its inclusion proof (JSON array of hex) against it. */
+    sealedTreeSize: integer("sealed_tree_size"),
+    inclusionProof: text("inclusion_proof"),
+    createdAt: integer("created_at").notNull(),
+  },
+  (t) => [uniqueIndex("anchor_entries_leaf_idx").on(t.leafIndex), index("anchor_entries_manifest_idx").on(t.manifestSha256), index("anchor_entries_pending_idx").on(t.leafIndex, t.createdAt)],
+);
+
+/** Signed tree heads: one per sealing, append-only; `tree_size` is unique, so two sealers cannot both win. */
+export const anchorCheckpoints = sqliteTable("anchor_checkpoints", {
+  treeSize: integer("tree_size").primaryKey(),
+  rootHash: text("root_hash").notNull(),
+  /** The signed checkpoint note (src/anchoring/checkpoint.ts). */
+  note: text("note").notNull(),
+  sealedAt: integer("sealed_at").notNull(),
+});
+
+/** Development only: serials the dev OCSP responder reports revoked (POST /dev/ocsp/revocations). */
+export const devOcspRevocations = sqliteTable("dev_ocsp_revocations", {
+  serialHex: text("serial_hex").primaryKey(),
+  revokedAt: integer("revoked_at").notNull(),
+  reason: integer("reason"),
+});
 
 /** Cursors released early with DELETE /v1/history/snapshots: their traversal ends (422 on further use). */
 export const releasedCursors = sqliteTable("released_cursors", {

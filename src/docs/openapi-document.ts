@@ -64,6 +64,12 @@ export function openApiDocument(app: OpenAPIHono<AppEnv>, origin: string): Doc {
       if (policy.auth === "none" || policy.auth === "capability") {
         op.security = [];
         if (policy.auth === "capability") op["x-svc-capability"] = true;
+      } else if (policy.auth === "optional_bearer") {
+        // Public without a credential, bearer with one (`{}` in OpenAPI security means "no credential").
+        op.security = [{ bearer: [] }, {}];
+        op["x-svc-scope"] = policy.scope;
+        add("401", "A credential was sent but is invalid (`svc.auth.invalid_key`); send a valid key, or none for the public variant.", "ErrorResponse");
+        add("403", `The key lacks the \`${policy.scope}\` scope, or the identity is deactivated.`, "HttpErrorResponse");
       } else {
         op.security = [{ bearer: [] }];
         op["x-svc-scope"] = policy.scope;

@@ -1,3 +1,4 @@
+import { SIGNAL_WEIGHTS, STATUS_CODES, STATUS_VOCABULARY, STATUS_VOCABULARY_VERSION } from "../verifications/vocabulary";
 import { JOB_ERROR_CODES } from "../jobs/job-errors";
 import { ERROR_CODES, ERROR_CODE_LIST } from "../platform/errors";
 
@@ -87,5 +88,24 @@ export function errorCodesPage(): string {
 <table><tr><th>Code</th><th>Status</th><th>Retryable</th><th>Meaning</th></tr>${rows}</table>
 <h2 id="job-error-codes">Job error codes</h2><p>A job that ends <code>failed</code> or <code>rejected</code> reports one of these in <code>error_code</code> (with <code>error_message</code>).</p>
 <table><tr><th>Code</th><th>Meaning</th></tr>${jobRows}</table>`,
+  );
+}
+
+/** The verification status table (SPEC: published with its version): every code with its fixed rules. */
+export function verificationStatusesPage(): string {
+  const rows = STATUS_CODES.map((code) => {
+    const d = STATUS_VOCABULARY[code];
+    const list = (items: string[]) => (items.length ? `<ul>${items.map((i) => `<li>${escape(i)}</li>`).join("")}</ul>` : "<p>nothing</p>");
+    const rule = d.confidence_rule === null ? "null (hard failure or undetermined)" : `${d.confidence_rule}, at most ${d.confidence_cap}`;
+    return `<tr id="${escape(code)}"><td><code>${escape(code)}</code><br>${escape(d.overall)}</td><td>${escape(d.summary)}<p><em>${escape(d.user_explanation)}</em></p></td><td>${escape(rule)}</td><td>${list(d.proves)}</td><td>${list(d.does_not_prove)}</td></tr>`;
+  }).join("");
+  const weights = Object.entries(SIGNAL_WEIGHTS)
+    .map(([k, v]) => `<code>${escape(k)}</code> ${v}`)
+    .join(", ");
+  return page(
+    "svc verification statuses",
+    `<h1>Verification statuses</h1><p>Vocabulary <code>${STATUS_VOCABULARY_VERSION}</code>: POST /v1/verify answers exactly one of these ${STATUS_CODES.length} codes. Machine-readable: <a href="/docs/verification-statuses.json">/docs/verification-statuses.json</a>.</p>
+<p><strong>weighted_signals</strong>: the sum of the weights of the signals that came out positive (${weights}), a signal not computed counting 0, capped per code. <strong>recovered_match</strong>: 0.6 + 0.2 × the watermark detector's confidence (+0.05 when a fingerprint of the same publication agrees), or 0.5 + 0.25 × (1 − distance/threshold) for a fingerprint alone, capped per code.</p>
+<table><tr><th>Code / overall</th><th>Meaning</th><th>Confidence</th><th>Proves</th><th>Does not prove</th></tr>${rows}</table>`,
   );
 }

@@ -1,5 +1,5 @@
 import { and, eq, inArray } from "drizzle-orm";
-import { ALGORITHMS } from "../catalog/algorithms";
+import { ALGORITHMS, defaultAlgorithm, IMAGE_DECODE_LIMITS, type AlgorithmModality } from "../catalog/algorithms";
 import { formatOf } from "../catalog/formats";
 import { recipeById } from "../catalog/recipes";
 import type { CapabilityRegistry } from "../catalog/registry";
@@ -88,7 +88,10 @@ export async function admitSign(
   let watermarkAlgorithm: string | null = null;
   if (watermarks) {
     const offered = ALGORITHMS.filter((a) => a.kind === "watermark" && a.modality === format.modality);
-    const chosen = request.watermark_algorithm ? offered.find((a) => a.algorithm === request.watermark_algorithm) : offered.find((a) => a.is_default);
+    const chosen = request.watermark_algorithm
+      ? offered.find((a) => a.algorithm === request.watermark_algorithm)
+      : defaultAlgorithm("watermark", format.modality as AlgorithmModality, (a) => registry.algorithmAvailability(a).available);
+    if (!chosen && !request.watermark_algorithm) return refuse("svc.sign.algorithm_unavailable", `No watermark for ${format.modality} is available in this deployment.`, "recipe_id");
     if (!chosen) return refuse("svc.sign.algorithm_not_offered", `${request.watermark_algorithm} is not offered for ${format.modality}.`, "watermark_algorithm");
     if (!registry.algorithmAvailability(chosen).available) return refuse("svc.sign.algorithm_unavailable", `${chosen.algorithm} is not available in this deployment.`, "watermark_algorithm");
     watermarkAlgorithm = chosen.algorithm;
@@ -101,7 +104,10 @@ export async function admitSign(
   }
   const offeredFingerprints = ALGORITHMS.filter((a) => a.kind === "fingerprint" && a.modality === format.modality);
   if (fingerprinting) {
-    const names = request.fingerprint_algorithms ?? offeredFingerprints.filter((a) => a.is_default).map((a) => a.algorithm);
+    // The default set is SPEC's defaults that this deployment has (dinov2 needs model weights); naming an
+    // unavailable one explicitly is refused below.
+    const names =
+      request.fingerprint_algorithms ?? offeredFingerprints.filter((a) => a.is_default && registry.algorithmAvailability(a).available).map((a) => a.algorithm);
     for (const name of names) {
       const algorithm = offeredFingerprints.find((a) => a.algorithm === name);
       if (!algorithm) return refuse("svc.sign.algorithm_not_offered", `${name} is not offered for ${format.modality}.`, "fingerprint_algorithms");
@@ -112,6 +118,21 @@ export async function admitSign(
   // The locked fingerprint (image ISCC) is always added where it applies.
   for (const locked of offeredFingerprints.filter((a) => a.locked)) {
     if (!fingerprints.includes(locked.algorithm) && registry.algorithmAvailability(locked).available) fingerprints.push(locked.algorithm);
+  }
+
+  // Decoded steps need the pixels: refuse what cannot fit or carry the mark before a job exists.
+  const [source] = await db.select({ inspection: objects.inspection }).from(objects).where(and(eq(objects.tenantId, tenantId), eq(objects.id, asset.sourceObjectId!))).limit(1);
+  if (format.modality === "image" && (watermarks || fingerprints.length > 0)) {
+    const facts = source?.inspection ? (JSON.parse(source.inspection) as { width: number | null; height: number | null }) : null;
+    const { width, height } = facts ?? { width: null, height: null };
+    if (width !== null && height !== null) {
+      if (width * height > IMAGE_DECODE_LIMITS.maximum_pixels) {
+        return refuse("svc.sign.image_dimensions_unsupported", `The image has ${width * height} pixels; watermarking and fingerprinting decode at most ${IMAGE_DECODE_LIMITS.maximum_pixels}.`, "asset_id");
+      }
+      if (watermarks && Math.min(width, height) < IMAGE_DECODE_LIMITS.watermark_minimum_edge) {
+        return refuse("svc.sign.image_dimensions_unsupported", `The image is ${width}x${height}; the watermark needs at least ${IMAGE_DECODE_LIMITS.watermark_minimum_edge} pixels on the shorter side.`, "asset_id");
+      }
+    }
   }
 
   if (request.creator_id) return refuse("svc.sign.creator_unknown", "No enrolled creator identity has this id.", "creator_id");
@@ -136,7 +157,6 @@ export async function admitSign(
     .returning({ id: assets.id });
   if (claimed.length !== 1) return refuse("svc.sign.asset_busy", "A job for this asset is already running.");
 
-  const [source] = await db.select({ inspection: objects.inspection }).from(objects).where(and(eq(objects.tenantId, tenantId), eq(objects.id, asset.sourceObjectId!))).limit(1);
   const job: JobRow = {
     id: newId("job"),
     tenantId,

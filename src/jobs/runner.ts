@@ -3,7 +3,9 @@ import { formatOf } from "../catalog/formats";
 import { database, type Database } from "../db/client";
 import { assets, jobs, jobSteps, objects } from "../db/schema";
 import type { Bindings } from "../env";
-import type { ManifestCheck, ManifestPlan, ManifestReader, Signer } from "../media/types";
+import type { ImageServices, ManifestCheck, ManifestPlan, ManifestReader, RgbaImage, Signer, WatermarkStrength } from "../media/types";
+import { softBindingAssertions } from "../media/soft-binding";
+import { anchorEntryStatement } from "../anchoring/log";
 import { hex } from "../platform/encoding";
 import { newId, randomBase32 } from "../platform/ids";
 import type { AdmittedRequest } from "./admission";
@@ -21,12 +23,14 @@ import { TERMINAL_STATES } from "./schemas";
 export interface JobServices {
   signer: Signer;
   reader: ManifestReader;
+  /** Null where the image pipeline is not installed (then recipes that need it are unavailable). */
+  image: ImageServices | null;
 }
 
 export const JOB_MESSAGE = "job.run";
 
-export async function enqueueJob(env: Bindings, job: { id: string; tenantId: string }) {
-  await env.JOBS_QUEUE.send({ type: JOB_MESSAGE, job_id: job.id, tenant_id: job.tenantId });
+export async function enqueueJob(env: Bindings, job: { id: string; tenantId: string }, options: { delaySeconds?: number } = {}) {
+  await env.JOBS_QUEUE.send({ type: JOB_MESSAGE, job_id: job.id, tenant_id: job.tenantId }, options);
 }
 
 interface StoredBlob {
@@ -34,6 +38,21 @@ interface StoredBlob {
   etag: string;
   sha256: string;
   byte_length: number;
+}
+
+interface WatermarkOutput {
+  output: StoredBlob;
+  algorithm: string;
+  strength: WatermarkStrength;
+  /** The 64-bit payload as 16 hex digits: the id the soft-binding index maps back to this publication. */
+  payload: string;
+  psnr_db: number;
+  width: number;
+  height: number;
+}
+
+interface FingerprintOutput {
+  fingerprints: { algorithm: string; value: string; bits: string; quality: number | null }[];
 }
 
 interface SignOutput {
@@ -87,9 +106,15 @@ export async function runJob(env: Bindings, services: JobServices, tenantId: str
 
   let signed: SignOutput | null = null;
   let signedBytes: Uint8Array | null = null;
+  let watermarked: WatermarkOutput | null = null;
+  let fingerprinted: FingerprintOutput | null = null;
+  // The published pixels, when this run already decoded them (the watermark step's read-back).
+  let pixels: RgbaImage | null = null;
   for (const step of steps) {
     if (step.state === "completed") {
       if (step.step === "sign") signed = JSON.parse(step.output!) as SignOutput;
+      if (step.step === "watermark") watermarked = JSON.parse(step.output!) as WatermarkOutput;
+      if (step.step === "fingerprint") fingerprinted = JSON.parse(step.output!) as FingerprintOutput;
       continue;
     }
     job = (await getJob(db, tenantId, jobId))!;
@@ -101,16 +126,33 @@ export async function runJob(env: Bindings, services: JobServices, tenantId: str
           await completeStep(db, job.id, step.step, { media_type: source.mediaType, object_id: source.id });
           break;
         }
+        case "watermark": {
+          const result = await watermarkStep(env, imageServices(services), job, admitted, source);
+          watermarked = result.output;
+          pixels = result.pixels;
+          await completeStep(db, job.id, step.step, watermarked);
+          break;
+        }
+        case "fingerprint": {
+          pixels ??= await decodePublished(env, imageServices(services), source, watermarked);
+          fingerprinted = fingerprintStep(imageServices(services), admitted, pixels);
+          pixels = null;
+          await completeStep(db, job.id, step.step, fingerprinted);
+          break;
+        }
         case "sign": {
-          const result = await signStep(env, services.signer, job, admitted, asset.filename, source);
+          pixels = null; // nothing after this needs the pixels: free them before the engine's copy
+          const result = await signStep(env, services.signer, job, admitted, asset.filename, source, watermarked, fingerprinted);
           signed = result.output;
           signedBytes = result.bytes;
           await completeStep(db, job.id, step.step, signed);
           break;
         }
         case "publish": {
-          if (!signed) throw new StepFailure("svc.jobs.step_unavailable", "Nothing to publish: the recipe signs nothing.");
-          return await publishStep(env, db, services.reader, job, source, signed, signedBytes);
+          const durable: DurableCredentials = { watermark: watermarked, fingerprints: fingerprinted };
+          if (signed) return await publishStep(env, db, services.reader, job, source, signed, signedBytes, durable);
+          if (watermarked) return await publishUnsigned(env.DB, job, source, watermarked, durable);
+          throw new StepFailure("svc.jobs.step_unavailable", "Nothing to publish: the recipe neither signs nor watermarks.");
         }
         default:
           throw new StepFailure("svc.jobs.step_unavailable", `The ${step.step} step is not installed in this deployment.`);
@@ -136,15 +178,21 @@ async function signStep(
   admitted: AdmittedRequest,
   filename: string | null,
   source: typeof objects.$inferSelect,
+  watermarked: WatermarkOutput | null,
+  fingerprinted: FingerprintOutput | null,
 ): Promise<{ output: SignOutput; bytes: Uint8Array | null }> {
-  const bytes = await read(env.OBJECTS, source.r2Key, source.etag);
+  // A watermark recipe signs the watermarked bytes; every other recipe signs the upload itself.
+  const bytes = watermarked ? await read(env.OBJECTS, watermarked.output.key, watermarked.output.etag) : await read(env.OBJECTS, source.r2Key, source.etag);
   if (!bytes) throw new StepFailure("svc.jobs.source_unavailable", "The uploaded bytes could not be read back unchanged.");
   const format = formatOf(source.mediaType)!;
   const plan: ManifestPlan = {
     title: filename ?? `${job.assetId}.${format.extension}`,
     media_type: source.mediaType,
     intent: admitted.ai_declaration ? { kind: "created", digital_source_type: admitted.ai_declaration.digital_source_type } : { kind: "opened" },
-    assertions: [],
+    assertions: softBindingAssertions([
+      ...(watermarked ? [{ algorithm: watermarked.algorithm, bits: fromHex(watermarked.payload) }] : []),
+      ...(fingerprinted?.fingerprints ?? []).map((f) => ({ algorithm: f.algorithm, bits: fromHex(f.bits) })),
+    ]),
     creator: null,
   };
   const sidecar = format.lane === "sidecar";
@@ -161,6 +209,89 @@ async function signStep(
   return { output: { output, manifest, active_manifest_label: result.active_manifest_label }, bytes: sidecar ? null : result.bytes };
 }
 
+interface DurableCredentials {
+  watermark: WatermarkOutput | null;
+  fingerprints: FingerprintOutput | null;
+}
+
+function imageServices(services: JobServices): ImageServices {
+  if (!services.image) throw new StepFailure("svc.jobs.step_unavailable", "The image pipeline is not installed in this deployment.");
+  return services.image;
+}
+
+function fromHex(text: string): Uint8Array {
+  const out = new Uint8Array(text.length / 2);
+  for (let i = 0; i < out.length; i++) out[i] = parseInt(text.slice(i * 2, i * 2 + 2), 16);
+  return out;
+}
+
+async function decodeOrFail(image: ImageServices, bytes: Uint8Array, mediaType: string): Promise<RgbaImage> {
+  const decoded = await image.codec.decode(bytes, mediaType);
+  if (decoded.status !== "decoded") throw new StepFailure("svc.jobs.decode_failed", decoded.message);
+  return decoded.image;
+}
+
+/** The pixels that will be published: the watermarked output when there is one, else the upload. */
+async function decodePublished(env: Bindings, image: ImageServices, source: typeof objects.$inferSelect, watermarked: WatermarkOutput | null): Promise<RgbaImage> {
+  const blob = watermarked ? watermarked.output : { key: source.r2Key, etag: source.etag };
+  const bytes = await read(env.OBJECTS, blob.key, blob.etag);
+  if (!bytes) throw new StepFailure("svc.jobs.source_unavailable", "The bytes to fingerprint could not be read back unchanged.");
+  return decodeOrFail(image, bytes, source.mediaType);
+}
+
+/**
+ * Embeds a fresh random 64-bit payload, re-encodes in the upload's format, and reads the mark back from the
+ * encoded bytes before anything is stored: an output whose mark did not survive its own encoding is a failure,
+ * never published. Returns the decoded read-back pixels for the fingerprint step.
+ */
+async function watermarkStep(
+  env: Bindings,
+  image: ImageServices,
+  job: JobRow,
+  admitted: AdmittedRequest,
+  source: typeof objects.$inferSelect,
+): Promise<{ output: WatermarkOutput; pixels: RgbaImage }> {
+  const algorithm = admitted.watermark_algorithm;
+  if (algorithm !== image.watermarker.algorithm) throw new StepFailure("svc.jobs.step_unavailable", `The ${algorithm} watermark is not installed in this deployment.`);
+  const strength = admitted.watermark_strength ?? "balanced";
+  const bytes = await read(env.OBJECTS, source.r2Key, source.etag);
+  if (!bytes) throw new StepFailure("svc.jobs.source_unavailable", "The uploaded bytes could not be read back unchanged.");
+  const payload = crypto.getRandomValues(new Uint8Array(8));
+  let encoded: Uint8Array;
+  let psnr: number;
+  {
+    const original = await decodeOrFail(image, bytes, source.mediaType);
+    const marked = image.watermarker.embed({ image: original, payload, strength });
+    if (marked.status !== "embedded") throw new StepFailure("svc.jobs.watermark_failed", marked.message);
+    psnr = marked.psnr_db;
+    const out = await image.codec.encode(marked.image, source.mediaType, bytes);
+    if (out.status !== "encoded") throw new StepFailure("svc.jobs.watermark_failed", out.message);
+    encoded = out.bytes;
+  } // the original and marked pixels go out of scope before the read-back decode
+  const readBack = await decodeOrFail(image, encoded, source.mediaType);
+  const detected = image.watermarker.detect(readBack);
+  if (detected.status !== "detected" || hex(detected.payload) !== hex(payload)) {
+    throw new StepFailure("svc.jobs.watermark_failed", "The watermark did not read back from the encoded output; nothing was published.");
+  }
+  const stored = await put(env.OBJECTS, `t/${job.tenantId}/jobs/${job.id}/watermark/output`, encoded, source.mediaType);
+  return {
+    output: { output: stored, algorithm, strength, payload: hex(payload), psnr_db: Math.round(psnr * 100) / 100, width: readBack.width, height: readBack.height },
+    pixels: readBack,
+  };
+}
+
+function fingerprintStep(image: ImageServices, admitted: AdmittedRequest, pixels: RgbaImage): FingerprintOutput {
+  const fingerprints: FingerprintOutput["fingerprints"] = [];
+  for (const algorithm of admitted.fingerprint_algorithms) {
+    const fingerprinter = image.fingerprinters.get(algorithm);
+    if (!fingerprinter) throw new StepFailure("svc.jobs.step_unavailable", `The ${algorithm} fingerprint is not installed in this deployment.`);
+    const result = fingerprinter.compute(pixels);
+    if (result.status !== "computed") throw new StepFailure("svc.jobs.fingerprint_failed", result.message);
+    fingerprints.push({ algorithm, value: result.value, bits: hex(result.bits), quality: result.quality });
+  }
+  return { fingerprints };
+}
+
 async function publishStep(
   env: Bindings,
   db: Database,
@@ -169,8 +300,8 @@ async function publishStep(
   source: typeof objects.$inferSelect,
   signed: SignOutput,
   signedBytes: Uint8Array | null,
+  durable: DurableCredentials,
 ): Promise<void> {
-  const format = formatOf(source.mediaType)!;
   const sidecar = signed.output === null;
   // Check our own output with the reference engine before anything is published.
   const assetBytes = sidecar ? await read(env.OBJECTS, source.r2Key, source.etag) : (signedBytes ?? (await read(env.OBJECTS, signed.output!.key, signed.output!.etag)));
@@ -181,33 +312,70 @@ async function publishStep(
     const why = verdict.status === "read" ? verdict.check.failure_codes.join(", ") || verdict.check.validation_state : verdict.status;
     return finishFailed(db, job, { step: "publish" }, "svc.jobs.output_invalid", `The signed output did not validate: ${why}.`);
   }
-  await publish(env.DB, job, source, signed, verdict.check, format.extension);
+  await publish(env.DB, job, source, {
+    output: signed.output,
+    sidecarManifest: sidecar ? signed.manifest : null,
+    manifestSha256: signed.manifest.sha256,
+    manifestLabel: signed.active_manifest_label,
+    check: verdict.check,
+    durable,
+  });
   const after = (await getJob(db, job.tenantId, job.id))!;
   if (after.state !== "completed" && !isTerminal(after.state) && after.cancelRequestedAt !== null) await finishCanceled(db, after);
+}
+
+/** Watermark-only recipes: the watermarked output (its mark already read back) is published without a manifest. */
+async function publishUnsigned(d1: D1Database, job: JobRow, source: typeof objects.$inferSelect, watermarked: WatermarkOutput, durable: DurableCredentials) {
+  await publish(d1, job, source, { output: watermarked.output, sidecarManifest: null, manifestSha256: null, manifestLabel: null, check: null, durable });
+  const db = database(d1);
+  const after = (await getJob(db, job.tenantId, job.id))!;
+  if (after.state !== "completed" && !isTerminal(after.state) && after.cancelRequestedAt !== null) await finishCanceled(db, after);
+}
+
+interface PublicationPlan {
+  /** The bytes to publish; null when the upload itself is published unchanged (sidecar lane). */
+  output: StoredBlob | null;
+  sidecarManifest: StoredBlob | null;
+  /** SHA-256 of the manifest store written (embedded or sidecar): the transparency log's entry. */
+  manifestSha256: string | null;
+  manifestLabel: string | null;
+  /** The reference engine's check of our output; null for an unsigned (watermark-only) publication. */
+  check: ManifestCheck | null;
+  durable: DurableCredentials;
 }
 
 /**
  * The publication batch. Every statement after the first takes effect only if the first moved the job to
  * completed with this attempt's publication id, and D1 runs the batch as one transaction.
  */
-async function publish(d1: D1Database, job: JobRow, source: typeof objects.$inferSelect, signed: SignOutput, check: ManifestCheck, extension: string) {
+async function publish(d1: D1Database, job: JobRow, source: typeof objects.$inferSelect, plan: PublicationPlan) {
   const now = Date.now();
   const publicationId = `pub_${randomBase32(16)}`;
   const receiptId = newId("receipt");
   const verificationId = newId("verification");
-  const sidecar = signed.output === null;
-  const outputObjectId = sidecar ? source.id : newId("object");
+  const sidecar = plan.sidecarManifest !== null;
+  const outputObjectId = plan.output ? newId("object") : source.id;
   const sidecarObjectId = sidecar ? newId("object") : null;
+  const extension = formatOf(source.mediaType)!.extension;
   const filename = `${job.assetId}.${extension}`;
   const retentionDays = (JSON.parse(job.admitted) as AdmittedRequest).output_retention_days;
   const retentionUntil = retentionDays === null || retentionDays === undefined ? null : now + retentionDays * 86_400_000;
   const ours = "EXISTS (SELECT 1 FROM jobs WHERE id = ? AND publication_id = ?)";
+  const { watermark, fingerprints } = plan.durable;
+  const validationPath = plan.check ? (sidecar ? "c2pa.sidecar" : "c2pa.embedded") : "watermark";
   const evidence = {
-    variant: sidecar ? "sidecar_signing" : "signing",
-    output: { object_id: outputObjectId, media_type: source.mediaType, sha256: sidecar ? source.sha256 : signed.output!.sha256, byte_length: sidecar ? source.byteLength : signed.output!.byte_length },
+    variant: sidecar ? "sidecar_signing" : plan.check ? "signing" : "watermarking",
+    output: {
+      object_id: outputObjectId,
+      media_type: source.mediaType,
+      sha256: plan.output?.sha256 ?? source.sha256,
+      byte_length: plan.output?.byte_length ?? source.byteLength,
+    },
     source: { object_id: source.id, sha256: source.sha256, byte_length: source.byteLength },
-    sidecar_manifest: sidecar ? { object_id: sidecarObjectId, sha256: signed.manifest.sha256, byte_length: signed.manifest.byte_length } : null,
-    manifest: { active_manifest_label: signed.active_manifest_label, validation_state: check.validation_state },
+    sidecar_manifest: plan.sidecarManifest ? { object_id: sidecarObjectId, sha256: plan.sidecarManifest.sha256, byte_length: plan.sidecarManifest.byte_length } : null,
+    manifest: plan.check ? { active_manifest_label: plan.manifestLabel, validation_state: plan.check.validation_state } : null,
+    watermark: watermark ? { algorithm: watermark.algorithm, strength: watermark.strength, payload: watermark.payload, psnr_db: watermark.psnr_db, read_back: true } : null,
+    fingerprints: fingerprints ? fingerprints.fingerprints.map((f) => ({ algorithm: f.algorithm, value: f.value, quality: f.quality })) : [],
     recipe: { recipe_id: job.recipeId, version: job.recipeVersion },
     publication_id: publicationId,
     verification_id: verificationId,
@@ -220,6 +388,10 @@ async function publish(d1: D1Database, job: JobRow, source: typeof objects.$infe
          SELECT ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, NULL, ? WHERE ${ours}`,
       )
       .bind(id, job.tenantId, job.assetId, role, blob.key, blob.etag, blob.byte_length, blob.sha256, mediaType, name, now, job.id, publicationId);
+  const bindings = [
+    ...(watermark ? [{ kind: "watermark", algorithm: watermark.algorithm, value: watermark.payload, bits: watermark.payload }] : []),
+    ...(fingerprints?.fingerprints ?? []).map((f) => ({ kind: "fingerprint", algorithm: f.algorithm, value: f.value, bits: f.bits })),
+  ];
 
   const statements: D1PreparedStatement[] = [
     d1
@@ -228,16 +400,15 @@ async function publish(d1: D1Database, job: JobRow, source: typeof objects.$infe
          WHERE id = ? AND state = 'running' AND cancel_requested_at IS NULL AND publication_id IS NULL`,
       )
       .bind(publicationId, receiptId, verificationId, now, now, job.id),
-    sidecar
-      ? insertObject(sidecarObjectId!, "sidecar_manifest", signed.manifest, "application/c2pa", `${filename}.c2pa`)
-      : insertObject(outputObjectId, "signed_output", signed.output!, source.mediaType, filename),
+    ...(plan.output ? [insertObject(outputObjectId, plan.check ? "signed_output" : "watermarked_output", plan.output, source.mediaType, filename)] : []),
+    ...(plan.sidecarManifest ? [insertObject(sidecarObjectId!, "sidecar_manifest", plan.sidecarManifest, "application/c2pa", `${filename}.c2pa`)] : []),
     d1
       .prepare(
         `UPDATE assets SET status = 'published', publication_id = ?, published_object_id = ?, sidecar_object_id = ?, published_job_id = ?,
            published_recipe_id = ?, published_at = ?, manifest_label = ?, retention_until = ?, updated_at = ?
          WHERE id = ? AND publication_id IS NULL AND ${ours}`,
       )
-      .bind(publicationId, outputObjectId, sidecarObjectId, job.id, job.recipeId, now, signed.active_manifest_label, retentionUntil, now, job.assetId, job.id, publicationId),
+      .bind(publicationId, outputObjectId, sidecarObjectId, job.id, job.recipeId, now, plan.manifestLabel, retentionUntil, now, job.assetId, job.id, publicationId),
     d1
       .prepare(`INSERT INTO receipts (id, tenant_id, asset_id, job_id, evidence, created_at) SELECT ?, ?, ?, ?, ?, ? WHERE ${ours}`)
       .bind(receiptId, job.tenantId, job.assetId, job.id, JSON.stringify(evidence), now, job.id, publicationId),
@@ -255,13 +426,29 @@ async function publish(d1: D1Database, job: JobRow, source: typeof objects.$infe
         job.policyVersion,
         evidence.output.byte_length,
         source.mediaType,
-        sidecar ? "c2pa.sidecar" : "c2pa.embedded",
-        JSON.stringify({ check, checked_at: new Date(now).toISOString(), engine: "c2pa-wasm 0.13.3" }),
+        validationPath,
+        JSON.stringify({
+          check: plan.check,
+          watermark_read_back: watermark ? { algorithm: watermark.algorithm, payload_matches: true } : null,
+          checked_at: new Date(now).toISOString(),
+          engine: plan.check ? "c2pa-wasm 0.13.3" : null,
+        }),
         now,
         now,
         job.id,
         publicationId,
       ),
+    ...bindings.map((b) =>
+      d1
+        .prepare(
+          `INSERT INTO soft_bindings (publication_id, algorithm, tenant_id, asset_id, job_id, kind, value, bits, created_at)
+           SELECT ?, ?, ?, ?, ?, ?, ?, ?, ? WHERE ${ours}`,
+        )
+        .bind(publicationId, b.algorithm, job.tenantId, job.assetId, job.id, b.kind, b.value, b.bits, now, job.id, publicationId),
+    ),
+    ...(plan.manifestSha256
+      ? [await anchorEntryStatement(d1, { publicationId, tenantId: job.tenantId, manifestSha256: plan.manifestSha256, createdAt: now }, { sql: ours, binds: [job.id, publicationId] })]
+      : []),
     d1
       .prepare(`UPDATE job_steps SET state = 'completed', completed_at = ?, output = ? WHERE job_id = ? AND step = 'publish' AND ${ours}`)
       .bind(now, JSON.stringify({ publication_id: publicationId }), job.id, job.id, publicationId),

@@ -1,7 +1,9 @@
 import { z } from "@hono/zod-openapi";
+import { SVC_IMAGE_WATERMARK } from "../catalog/algorithms";
 import { idSchema } from "../platform/ids";
 import { NextCursorSchema } from "../platform/pagination";
 import { Timestamp } from "../platform/openapi";
+import { DownloadResponseSchema } from "../assets/schemas";
 import { AssetIdSchema } from "../uploads/schemas";
 
 export const JOB_STATES = ["accepted", "queued", "running", "cancel_requested", "completed", "canceled", "expired", "rejected", "failed"] as const;
@@ -34,12 +36,15 @@ export const SignRequestSchema = z
   .object({
     asset_id: AssetIdSchema,
     recipe_id: RecipeIdSchema.nullable().optional(),
-    mode: z.enum(["express", "standard"]).nullable().optional().openapi({ description: "`express` runs express-capable watermark recipes in the request; omitted means standard.", example: "standard" }),
+    mode: z.enum(["express", "standard"]).nullable().optional().openapi({ description: "`express` runs rcp_system_watermark_then_sign and rcp_system_express_watermark_then_sign on JPEG, PNG, WebP, TIFF or AVIF images in the request and answers 200 with `download` when the job finishes within the bounded wait; otherwise, and for every other recipe or media type, the job runs on the ordinary pipeline and the answer is 202. Omitted means standard.", example: "standard" }),
     watermark_algorithm: z
-      .enum(["audioseal", "audioseal-mm02-4", "pixelseal", "trustmark-b", "trustmark-c", "trustmark-p", "trustmark-q", "videoseal-image", "pixelseal-video", "videoseal"])
+      .enum(["audioseal", "audioseal-mm02-4", "pixelseal", "trustmark-b", "trustmark-c", "trustmark-p", "trustmark-q", "videoseal-image", SVC_IMAGE_WATERMARK, "pixelseal-video", "videoseal"])
       .nullable()
       .optional()
-      .openapi({ description: "Watermark recipes only; must be offered and available for the media type.", example: "pixelseal" }),
+      .openapi({
+        description: `Watermark recipes only; must be offered and available for the media type. Omitted: SPEC's default for the modality when available, else ${SVC_IMAGE_WATERMARK} for images (our own watermark; the learned models need weights this deployment does not have; see GET /v1/capabilities).`,
+        example: SVC_IMAGE_WATERMARK,
+      }),
     watermark_strength: z.enum(["subtle", "balanced", "robust"]).nullable().optional().openapi({ description: "Watermark recipes only; default balanced.", example: "balanced" }),
     fingerprint_algorithms: z
       .array(z.enum(["chromaprint", "audfprint", "iscc-audio", "iscc-image", "dinov2", "pdq", "dinov2-lsh256", "tmk-pdqf", "vpdq"]))
@@ -121,6 +126,12 @@ export const JobResponseSchema = z
     result: JobResultResponseSchema.nullable().openapi({ description: "Present only for a completed job." }),
   })
   .openapi("JobResponse");
+
+export const ExpressSignResponseSchema = JobResponseSchema.extend({
+  download: DownloadResponseSchema.nullable().openapi({
+    description: "A download capability for the published output; present only when the job completed and its output is deliverable.",
+  }),
+}).openapi("ExpressSignResponse");
 
 export const JobPageSchema = z
   .object({ items: z.array(JobResponseSchema).openapi({ description: "Jobs, newest first." }), next_cursor: NextCursorSchema })

@@ -1,15 +1,26 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import type { Router } from "../app-types";
 import { signingProfileOf } from "../api-keys/controls";
+import { downloadOf } from "../assets/download-asset";
 import { registryFor } from "../catalog/installed";
 import { database } from "../db/client";
-import { notFound, principalOf } from "../platform/context";
+import { mediaServices } from "../media";
+import { notFound, principalOf, publicOrigin, type AppContext } from "../platform/context";
 import { ApiError } from "../platform/errors";
 import { errorResponse, IdempotencyKeyHeader, json, NOT_FOUND } from "../platform/openapi";
 import { admitSign } from "./admission";
-import { enqueueJob } from "./runner";
-import { JobResponseSchema, SignRequestSchema } from "./schemas";
+import { getAsset, getJob, stepsOf, type JobRow } from "./queries";
+import { enqueueJob, runJob } from "./runner";
+import { ExpressSignResponseSchema, JobResponseSchema, SignRequestSchema } from "./schemas";
 import { jobView } from "./view";
+
+/** How long an express request waits for its job before answering 202 (the job goes on either way). */
+export const EXPRESS_WAIT_MS = 10_000;
+/**
+ * An express job also gets a queue message, delayed past any express run: if the isolate dies mid-run, the
+ * queue finishes the job; if the run finished, the message finds a terminal job and does nothing.
+ */
+export const EXPRESS_SAFETY_NET_SECONDS = 120;
 
 const route = createRoute({
   method: "post",
@@ -18,17 +29,23 @@ const route = createRoute({
   tags: ["Jobs"],
   summary: "Start a signing job",
   description:
-    "Admits a job that applies a recipe to an uploaded asset and answers 202 with it; poll GET /v1/jobs/{job_id} (first after 1 s, doubling to 30 s, with jitter). Every field rule of the sign request is checked at admission; the admitted algorithms, strength and fingerprint set never change afterwards.",
+    "Admits a job that applies a recipe to an uploaded asset. Standard mode answers 202 with the job; poll GET /v1/jobs/{job_id} (first after 1 s, doubling to 30 s, with jitter). " +
+    `Express mode (\`mode: "express"\` with rcp_system_watermark_then_sign or rcp_system_express_watermark_then_sign on a JPEG, PNG, WebP, TIFF or AVIF image) runs the same watermark, fingerprint and manifest steps in the request and waits up to ${EXPRESS_WAIT_MS / 1000} s: a job that completes in time is answered 200 with \`download\`; otherwise the answer is 202 and the job finishes on its own. ` +
+    "Every field rule of the sign request is checked at admission; the admitted algorithms, strength and fingerprint set never change afterwards.",
   request: {
     headers: z.object({ "idempotency-key": IdempotencyKeyHeader }),
     body: { content: { "application/json": { schema: SignRequestSchema } }, required: true },
   },
   responses: {
-    202: json(JobResponseSchema, "The admitted job."),
+    200: json(ExpressSignResponseSchema, "Express mode only: the job completed within the wait; `download` fetches the output."),
+    202: json(JobResponseSchema, "The admitted job (standard mode, or an express job still running or not completed at the end of the wait)."),
     ...NOT_FOUND,
     409: errorResponse("The asset is not uploaded, busy or already published."),
   },
 });
+
+const logEnqueueFailure = (job: JobRow) => (e: unknown) =>
+  console.error(JSON.stringify({ level: "error", job_id: job.id, problem: "enqueue failed", error: String(e) }));
 
 export function registerSign(app: Router) {
   app.openapi(route, async (c) => {
@@ -39,8 +56,36 @@ export function registerSign(app: Router) {
     });
     if (result.status === "asset_not_found") throw notFound("asset");
     if (result.status === "refused") throw new ApiError(result.code, result.message, result.field ? { fieldDetails: [result.field] } : {});
+    if (result.job.mode === "express") {
+      const express = await runExpress(c, result.job);
+      if (express.status === 200) return c.json(express.body, 200);
+      return c.json(express.body, 202);
+    }
     // A lost message is re-sent by the cron sweep of queued jobs; the job row is already the truth.
-    c.executionCtx.waitUntil(enqueueJob(c.env, result.job).catch((e) => console.error(JSON.stringify({ level: "error", job_id: result.job.id, problem: "enqueue failed", error: String(e) }))));
+    c.executionCtx.waitUntil(enqueueJob(c.env, result.job).catch(logEnqueueFailure(result.job)));
     return c.json(jobView(result.job, result.steps), 202);
   });
+}
+
+/** Runs an admitted express job in this request, waiting at most EXPRESS_WAIT_MS for it. */
+async function runExpress(c: AppContext, admitted: JobRow) {
+  const env = c.env;
+  const tenantId = admitted.tenantId;
+  await enqueueJob(env, admitted, { delaySeconds: EXPRESS_SAFETY_NET_SECONDS }).catch(logEnqueueFailure(admitted));
+  const run = mediaServices(env)
+    .then((services) => runJob(env, services, tenantId, admitted.id))
+    .catch((e) => console.warn(JSON.stringify({ level: "warn", job_id: admitted.id, problem: "express run interrupted; the queue finishes it", error: String(e) })));
+  c.executionCtx.waitUntil(run);
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  await Promise.race([run, new Promise((resolve) => (timer = setTimeout(resolve, EXPRESS_WAIT_MS)))]);
+  clearTimeout(timer);
+
+  const db = database(env.DB);
+  const job = (await getJob(db, tenantId, admitted.id))!;
+  const steps = (await stepsOf(db, [job.id])).get(job.id) ?? [];
+  const view = jobView(job, steps);
+  if (job.state !== "completed") return { status: 202 as const, body: view };
+  const asset = await getAsset(db, tenantId, job.assetId);
+  const download = asset ? await downloadOf(env, publicOrigin(c), db, tenantId, asset) : null;
+  return { status: 200 as const, body: { ...view, download } };
 }

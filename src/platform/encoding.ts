@@ -13,6 +13,13 @@ export function hex(bytes: ArrayBuffer | Uint8Array): string {
   return out;
 }
 
+/** Standard padded base64 (RFC 4648 §4). */
+export function base64(bytes: Uint8Array): string {
+  let binary = "";
+  for (const b of bytes) binary += String.fromCharCode(b);
+  return btoa(binary);
+}
+
 export function base64url(bytes: Uint8Array): string {
   let binary = "";
   for (const b of bytes) binary += String.fromCharCode(b);

@@ -54,6 +54,32 @@ export const ERROR_CODES = {
     retryable: true,
     summary: "Credential verification is unavailable (for example, no key pepper is configured). Retry later.",
   },
+  "svc.auth.invalid_key": {
+    status: 401,
+    retryable: false,
+    summary: "The credential on a call that may be made without one is invalid: send a valid key, or none for the public variant.",
+  },
+  "svc.verify.no_input": { status: 400, retryable: false, summary: "Nothing to verify: send a multipart `file`, or JSON with `asset_id` or `manifest_uri`." },
+  "svc.verify.unsupported_file_type": {
+    status: 415,
+    retryable: false,
+    summary: "The file is not one of the reviewed formats listed by GET /v1/capabilities, so it cannot be verified.",
+  },
+  "svc.verify.manifest_uri_refused": {
+    status: 422,
+    retryable: false,
+    summary: "The manifest URI is not allowed: it must be https on a configured manifest host, resolve to a public address, and answer without redirects to other hosts within the size and time bounds.",
+  },
+  "svc.verify.manifest_uri_unavailable": {
+    status: 502,
+    retryable: true,
+    summary: "The manifest URI could not be fetched (timeout, network error, non-2xx answer or oversize body).",
+  },
+  "svc.ratelimit.exceeded": {
+    status: 429,
+    retryable: true,
+    summary: "Too many verification requests: the public variant allows 10 per minute per network address; wait Retry-After seconds.",
+  },
   "svc.api_keys.scope_not_grantable": {
     status: 403,
     retryable: false,
@@ -103,6 +129,11 @@ export const ERROR_CODES = {
   },
   "svc.sign.algorithm_not_offered": { status: 422, retryable: false, summary: "The algorithm is not offered for the asset's media modality." },
   "svc.sign.algorithm_unavailable": { status: 422, retryable: false, summary: "The algorithm is offered but not available in this deployment (for example, model weights are not installed)." },
+  "svc.sign.image_dimensions_unsupported": {
+    status: 422,
+    retryable: false,
+    summary: "The image cannot carry this recipe's watermark: its shorter side is below the watermark's minimum, or it has more pixels than this deployment decodes (see GET /v1/capabilities).",
+  },
   "svc.sign.creator_unknown": { status: 422, retryable: false, summary: "No enrolled creator identity has this id." },
   "svc.sign.asset_not_uploaded": { status: 409, retryable: false, summary: "The asset's upload is not completed." },
   "svc.sign.asset_busy": { status: 409, retryable: true, summary: "A job for this asset is still running; wait for it or cancel it." },

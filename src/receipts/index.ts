@@ -5,7 +5,9 @@ import { createRouter, notFound, principalOf } from "../platform/context";
 import { idSchema } from "../platform/ids";
 import { json, NOT_FOUND } from "../platform/openapi";
 import { pageOf, pageQuerySchema, pageRequest } from "../platform/pagination";
-import { getReceipt, listReceipts, receiptView } from "./queries";
+import { anchorProofOf } from "../anchoring/log";
+import type { Bindings } from "../env";
+import { getReceipt, listReceipts, receiptView, type ReceiptRow } from "./queries";
 import { ReceiptPageSchema, ReceiptResponseSchema } from "./schemas";
 
 const getRoute = createRoute({
@@ -36,6 +38,13 @@ const listRoute = createRoute({
   responses: { 200: json(ReceiptPageSchema, "One page of receipts.") },
 });
 
+/** The receipt with its publication's place in the transparency log (read live: sealing happens after publication). */
+async function withAnchor(env: Bindings, row: ReceiptRow) {
+  const view = receiptView(row);
+  const publicationId = (view.evidence as { publication_id?: string }).publication_id;
+  return { ...view, evidence: { ...view.evidence, anchor: publicationId ? await anchorProofOf(env, publicationId) : null } };
+}
+
 export function receiptRoutes() {
   const app = createRouter();
   app.openapi(listRoute, async (c) => {
@@ -45,12 +54,12 @@ export function receiptRoutes() {
     const binding = { tenantId, collection: `receipts?asset_id=${asset_id ?? ""}&job_id=${job_id ?? ""}` };
     const page = await pageRequest(c.env.SVC_CURSOR_SECRET, binding, { cursor, limit }, Date.now(), releasedCheck(db, tenantId));
     const { rows, nextCursor } = await pageOf(c.env.SVC_CURSOR_SECRET, binding, page, await listReceipts(db, tenantId, { asset_id, job_id }, page));
-    return c.json({ items: rows.map(receiptView), next_cursor: nextCursor }, 200);
+    return c.json({ items: await Promise.all(rows.map((r) => withAnchor(c.env, r))), next_cursor: nextCursor }, 200);
   });
   app.openapi(getRoute, async (c) => {
     const row = await getReceipt(database(c.env.DB), principalOf(c).tenantId, c.req.valid("param").receipt_id);
     if (!row) throw notFound("receipt");
-    return c.json(receiptView(row), 200);
+    return c.json(await withAnchor(c.env, row), 200);
   });
   return app;
 }

@@ -3,6 +3,7 @@ import { registerGetHealthz } from "./get-healthz";
 import { registerGetHealthzDb } from "./get-healthz-db";
 import { registerGetReadyz } from "./get-readyz";
 import { registerGetReadyzGovernance } from "./get-readyz-governance";
+import { registerDevOcsp } from "./dev-ocsp";
 import { registerPostDevTsa } from "./post-dev-tsa";
 
 /** Probes: unversioned, anonymous. */
@@ -13,5 +14,6 @@ export function systemRoutes() {
   registerGetReadyz(app);
   registerGetReadyzGovernance(app);
   registerPostDevTsa(app);
+  registerDevOcsp(app);
   return app;
 }

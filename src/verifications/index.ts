@@ -10,6 +10,7 @@ import { createRouter, notFound, principalOf } from "../platform/context";
 import { idSchema } from "../platform/ids";
 import { iso, json, NOT_FOUND } from "../platform/openapi";
 import { NextCursorSchema, pageOf, pageQuerySchema, pageRequest } from "../platform/pagination";
+import { registerVerify } from "./verify";
 import { VerificationEvidenceResponseSchema, VerificationHistoryResponseSchema } from "./schemas";
 
 /*
@@ -60,6 +61,7 @@ const listRoute = createRoute({
 
 export function verificationRoutes() {
   const app = createRouter();
+  registerVerify(app);
   const load = async (db: ReturnType<typeof database>, tenantId: string, id: string) => {
     const [row] = await db.select().from(verifications).where(and(eq(verifications.tenantId, tenantId), eq(verifications.id, id))).limit(1);
     return row ?? null;
@@ -67,7 +69,12 @@ export function verificationRoutes() {
   app.openapi(evidenceRoute, async (c) => {
     const row = await load(database(c.env.DB), principalOf(c).tenantId, c.req.valid("param").verification_id);
     if (!row) throw notFound("verification");
-    const stored = JSON.parse(row.evidence) as { check: ManifestCheck; engine: string };
+    const stored = JSON.parse(row.evidence) as {
+      check?: ManifestCheck | null;
+      engine: string | null;
+      result?: { status: string; status_vocabulary_version: string; confidence: number | null; signals: Record<string, boolean | string>; manifest_id: string | null; warnings: string[]; developer_explanation: string };
+    };
+    const r = stored.result;
     return c.json(
       {
         verification_id: row.id,
@@ -78,8 +85,19 @@ export function verificationRoutes() {
         job_id: row.jobId,
         object: { object_id: row.objectId, media_type: row.sourceMediaType, byte_length: row.sourceByteLength },
         validation_path: row.validationPath,
-        manifest: stored.check,
-        engine: stored.engine,
+        manifest: stored.check ?? null,
+        verdict: r
+          ? {
+              status: r.status,
+              status_vocabulary_version: r.status_vocabulary_version,
+              confidence: r.confidence,
+              signals: r.signals,
+              manifest_id: r.manifest_id,
+              warnings: r.warnings,
+              developer_explanation: r.developer_explanation,
+            }
+          : null,
+        engine: stored.engine ?? "svc",
         policy_version: row.policyVersion,
       },
       200,

@@ -43,7 +43,20 @@ export const VerificationEvidenceResponseSchema = z
         failure_codes: z.array(z.string()).openapi({ description: "C2PA failure codes.", example: [] }),
         asset_binding_checked: z.boolean().openapi({ description: "Whether the asset bytes were compared with the manifest's hard binding.", example: true }),
       })
-      .openapi({ description: "What the engine computed. Nothing here is inferred." }),
+      .nullable()
+      .openapi({ description: "What the engine computed for a signing self-check (null for a verify call: see `verdict`). Nothing here is inferred." }),
+    verdict: z
+      .object({
+        status: z.string().openapi({ description: "Status code of the verdict.", example: "verified_manifest" }),
+        status_vocabulary_version: z.string().openapi({ description: "Status vocabulary.", example: "svc.verification-status.v1" }),
+        confidence: z.number().nullable().openapi({ description: "Confidence (null for hard failures).", example: 0.7 }),
+        signals: z.record(z.string(), z.union([z.boolean(), z.string()])).openapi({ description: "Per-signal results (absent: not computed).", example: { c2pa_manifest_present: true } }),
+        manifest_id: z.string().nullable().openapi({ description: "Active manifest label.", example: "urn:c2pa:3fa85f64-5717-4562-b3fc-2c963f66afa6" }),
+        warnings: z.array(z.string()).openapi({ description: "Warnings, including signals not computed.", example: [] }),
+        developer_explanation: z.string().openapi({ description: "Technical summary with the C2PA codes.", example: "status verified_manifest; ..." }),
+      })
+      .nullable()
+      .openapi({ description: "For a verify call: the verdict as answered (no bytes, no requester data)." }),
     engine: z.string().openapi({ description: "The engine and version that validated.", example: "c2pa-wasm 0.13.3" }),
     policy_version: z.string().nullable().openapi({ description: "Policy version.", example: "svc.sign-policy.v1" }),
   })

@@ -103,7 +103,13 @@ const EXPIRED = ["signingCredential.expired"];
 const UNTRUSTED = ["signingCredential.untrusted", "signingCredential.invalid"];
 const TIMESTAMP_FAILURES = ["timeStamp.mismatch", "timeStamp.malformed", "timeStamp.outsideValidity", "timeStamp.untrusted"];
 
+/** Codes about trust rather than integrity: an ingredient signed by an untrusted key is not a broken ingredient. */
+const TRUST_ONLY = ["signingCredential.untrusted", "signingCredential.ocsp.skipped", "signingCredential.ocsp.inaccessible", "timeStamp.untrusted"];
+
 const has = (codes: string[], set: string[]) => codes.some((c) => set.includes(c));
+/** Integrity failures of ingredients, whether the engine lists them on the active manifest or per ingredient. */
+const ingredientFailures = (m: Extract<ManifestFacts, { state: "read" }>) =>
+  [...m.failure_codes.filter((c) => c.startsWith("ingredient.")), ...m.ingredient_failure_codes].filter((c) => !TRUST_ONLY.includes(c));
 const hasPrefix = (codes: string[], prefixes: string[]) => codes.some((c) => prefixes.some((p) => c.startsWith(p)));
 
 /** The signals the facts support; a signal that was not computed is left out (and has a warning). */
@@ -117,8 +123,6 @@ export function signalsOf(input: VerdictInput): Signals {
     signals.signer_trusted = m.validation_state === "Trusted" || (m.success_codes.includes("signingCredential.trusted") && !has(failures, UNTRUSTED));
     signals.timestamp_valid = m.success_codes.includes("timeStamp.validated") && m.success_codes.includes("timeStamp.trusted") && !has(failures, TIMESTAMP_FAILURES);
     signals.ocsp_status = has(failures, REVOKED) ? "revoked" : input.ocsp;
-  } else if (m.state !== "absent") {
-    signals.c2pa_signature_valid = false;
   }
   const wm = input.durable.watermark;
   if (wm) {
@@ -142,7 +146,8 @@ function statusOf(input: VerdictInput, signals: Signals): StatusCode {
     if (input.durable.watermark?.payload_valid) return "durable_credential_unresolved";
     return "no_provenance_found";
   }
-  const failures = m.failure_codes;
+  // Ingredient codes on the active manifest are judged as ingredient failures below, not as tampering of it.
+  const failures = m.failure_codes.filter((c) => !c.startsWith("ingredient."));
   if (has(failures, UNSUPPORTED)) return "unsupported_manifest";
   if (hasPrefix(failures, MANIFEST_TAMPER_PREFIXES)) return "manifest_tampered";
   if (signals.ocsp_status === "revoked") return "signer_revoked";
@@ -155,8 +160,9 @@ function statusOf(input: VerdictInput, signals: Signals): StatusCode {
   const label = m.active_manifest_label;
   const conflicting = [wmMatch, fpMatch].some((x) => x && x.manifest_id !== null && x.manifest_id !== label);
   if (conflicting) return "conflicting_provenance";
+  // A broken ingredient makes the manifest's history unconfirmable whoever signed it: say so before trust.
+  if (ingredientFailures(m).length > 0) return "ingredient_invalid";
   if (!signals.signer_trusted) return "valid_manifest_untrusted_signer";
-  if (m.ingredient_failure_codes.length > 0) return "ingredient_invalid";
   if (wmMatch) return "verified_manifest_and_watermark_match";
   if (fpMatch) return "verified_manifest_and_fingerprint_match";
   return "verified_manifest";

@@ -5,10 +5,10 @@
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { join } from "node:path";
-import { type CborTag, decodeCbor } from "../support/cbor-decode";
 import * as pkijs from "pkijs";
 import { beforeAll, describe, expect, it } from "vitest";
 import { buildCoseSign1, encodeCbor, protectedHeaderBytes, sigTst2Data } from "../../src/media/c2pa/cose";
+import { type CborItem, type CborTag, decodeCbor as decodeCborResult } from "../../src/platform/cbor";
 import { type DevPki, type DevPkiAlgorithm, mintDevPki } from "../../src/media/c2pa/dev-pki";
 import { c2paEngineMemoryBytes, initC2paEngine } from "../../src/media/c2pa/engine";
 import { C2PA_EMBEDDED_MEDIA_TYPES, C2paSigner, CREATOR_ASSERTION_LABEL } from "../../src/media/c2pa/signer";
@@ -68,6 +68,13 @@ const SIDECAR_FIXTURES: [string, string][] = [
   ["sample.wav", "audio/wav"],
   ["sample.mp4", "video/mp4"],
 ];
+
+/** Strict CBOR decoding (src/platform/cbor.ts, independent of the encoder in cose.ts); throws when malformed. */
+function decodeCbor(bytes: Uint8Array): CborItem {
+  const result = decodeCborResult(bytes);
+  if (result.status !== "ok") throw new Error(`CBOR: ${result.message} at ${result.offset}`);
+  return result.value;
+}
 
 function sample(name: string, mediaType: string): ConformanceSample {
   return { name, mediaType, bytes: new Uint8Array(readFileSync(join(FIXTURES, name))) };

@@ -72,7 +72,7 @@ const envOf = (text: string) => Object.fromEntries(text.trim().split("\n").map((
  */
 describe("npm start on a fresh copy", () => {
   const dir = mkdtempSync(join(tmpdir(), "svc-start-"));
-  for (const entry of ["src", "migrations", "scripts", "package.json", "wrangler.toml", "tsconfig.json", "worker-configuration.d.ts"]) {
+  for (const entry of ["src", "wasm", "migrations", "scripts", "package.json", "wrangler.toml", "tsconfig.json", "worker-configuration.d.ts"]) {
     cpSync(join(ROOT, entry), join(dir, entry), { recursive: true });
   }
   symlinkSync(join(ROOT, "node_modules"), join(dir, "node_modules"));

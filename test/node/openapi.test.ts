@@ -47,6 +47,11 @@ describe("OpenAPI document", () => {
         expect(op.security).toEqual([{ bearer: [] }]);
         expect(op["x-svc-scope"]).toBe(policy.scope);
         for (const status of ["401", "403", "503"]) expect(op.responses[status], `${path} ${status}`).toBeDefined();
+      } else if (policy.auth === "optional_bearer") {
+        // Public without a credential, bearer with one; a bad credential is 401 svc.auth.invalid_key.
+        expect(op.security).toEqual([{ bearer: [] }, {}]);
+        expect(op["x-svc-scope"]).toBe(policy.scope);
+        for (const status of ["401", "403"]) expect(op.responses[status], `${path} ${status}`).toBeDefined();
       } else {
         expect(op.security).toEqual([]);
       }

@@ -7,10 +7,15 @@ import { CapabilityRegistry, definitionSha256 } from "../../src/catalog/registry
 import { capabilitiesView, imageProfilesView } from "../../src/capabilities/service";
 
 describe("capability registry", () => {
-  it("without a signing credential, nothing is available", () => {
+  it("without a signing credential, only the watermark-only recipe is available (it writes no manifest), for the decoded image types", () => {
     const registry = new CapabilityRegistry(installedProviders({ signing: false }));
+    const images = ["image/avif", "image/jpeg", "image/png", "image/tiff", "image/webp"];
+    // A format is enabled when a manifest can be attached: none without a credential.
     expect(registry.formats().every((f) => !f.availability.available)).toBe(true);
-    expect(registry.recipes().every((r) => !r.available && r.reason === "capability_not_installed")).toBe(true);
+    const available = registry.recipes().filter((r) => r.available);
+    expect(available.map((r) => r.recipe.recipe_id)).toEqual(["rcp_system_watermark_only"]);
+    expect([...available[0]!.active_media_types].sort()).toEqual(images);
+    expect(registry.recipes().filter((r) => !r.available).every((r) => r.reason === "capability_not_installed")).toBe(true);
   });
 
   it("a recipe becomes available for exactly the media types every required pipeline covers", () => {

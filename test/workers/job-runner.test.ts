@@ -20,6 +20,7 @@ async function countingServices(options: { failReadsFirst?: number; beforeRead?:
   let failures = options.failReadsFirst ?? 0;
   const calls = { sign: 0, read: 0 };
   const services: JobServices = {
+    image: real.image,
     signer: {
       embeddedMediaTypes: real.signer.embeddedMediaTypes,
       sidecar: real.signer.sidecar,

@@ -30,6 +30,11 @@ export interface DevPki {
   tsaChainPem: string;
   /** Always an ECDSA P-256 key (the TSA signs with ES256 whatever the signer algorithm is). */
   tsaKeyPkcs8Pem: string;
+  /**
+   * Only with `ocspUrl`: the intermediate's delegated OCSP responder (EKU id-kp-OCSPSigning, ocsp-nocheck, P-256)
+   * and the intermediate itself: `respondOcsp`'s { certPem, keyPkcs8Pem, caCertPem }.
+   */
+  ocsp?: { responderCertPem: string; responderKeyPkcs8Pem: string; caCertPem: string };
 }
 
 const OID = {
@@ -43,6 +48,10 @@ const OID = {
   emailProtection: "1.3.6.1.5.5.7.3.4",
   documentSigning: "1.3.6.1.5.5.7.3.36",
   timeStamping: "1.3.6.1.5.5.7.3.8",
+  ocspSigning: "1.3.6.1.5.5.7.3.9",
+  authorityInfoAccess: "1.3.6.1.5.5.7.1.1",
+  adOcsp: "1.3.6.1.5.5.7.48.1",
+  ocspNoCheck: "1.3.6.1.5.5.7.48.1.5",
 } as const;
 
 const HOUR = 3_600_000;
@@ -57,8 +66,11 @@ interface Party {
   certDer?: Uint8Array;
 }
 
-/** Mints root → intermediate → signer and root → intermediate → TSA. Default algorithm ES256 (P-256). */
-export async function mintDevPki(options?: { algorithm?: DevPkiAlgorithm; now?: Date }): Promise<DevPki> {
+/**
+ * Mints root → intermediate → signer and root → intermediate → TSA. Default algorithm ES256 (P-256). With
+ * `ocspUrl`, the signer carries an Authority Information Access OCSP location and a delegated responder is minted.
+ */
+export async function mintDevPki(options?: { algorithm?: DevPkiAlgorithm; now?: Date; ocspUrl?: string }): Promise<DevPki> {
   const algorithm = options?.algorithm ?? "ES256";
   const now = options?.now ?? new Date();
   // CA keys are ECDSA (pkijs signs certificates with ECDSA only); P-384 CAs for an ES384 signer keep the
@@ -99,6 +111,7 @@ export async function mintDevPki(options?: { algorithm?: DevPkiAlgorithm; now?: 
       extKeyUsage([OID.emailProtection, OID.documentSigning], false),
       subjectKeyId(signer.keyId),
       authorityKeyId(intermediate.keyId),
+      ...(options?.ocspUrl ? [authorityInfoAccessOcsp(options.ocspUrl)] : []),
     ],
   });
   tsa.certDer = await issue({
@@ -115,7 +128,32 @@ export async function mintDevPki(options?: { algorithm?: DevPkiAlgorithm; now?: 
     ],
   });
 
+  let ocsp: DevPki["ocsp"];
+  if (options?.ocspUrl) {
+    const responder = await party("svc dev OCSP responder", await generateEc("P-256"));
+    responder.certDer = await issue({
+      subject: responder,
+      issuer: intermediate,
+      issuerHash: caHash,
+      notBefore,
+      notAfter: new Date(now.getTime() + 365 * DAY),
+      extensions: [
+        digitalSignatureKeyUsage(),
+        extKeyUsage([OID.ocspSigning], false),
+        extension(OID.ocspNoCheck, false, new asn1js.Null()), // RFC 6960 §4.2.2.2.1: do not check the responder itself
+        subjectKeyId(responder.keyId),
+        authorityKeyId(intermediate.keyId),
+      ],
+    });
+    ocsp = {
+      responderCertPem: pem("CERTIFICATE", responder.certDer),
+      responderKeyPkcs8Pem: pem("PRIVATE KEY", await exportPkcs8(responder.keys.privateKey)),
+      caCertPem: pem("CERTIFICATE", intermediate.certDer),
+    };
+  }
+
   return {
+    ...(ocsp ? { ocsp } : {}),
     algorithm,
     rootCertPem: pem("CERTIFICATE", root.certDer),
     signerChainPem: pem("CERTIFICATE", signer.certDer) + pem("CERTIFICATE", intermediate.certDer),
@@ -256,4 +294,16 @@ function toBase64(bytes: Uint8Array): string {
     binary += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
   }
   return btoa(binary);
+}
+
+/** AuthorityInfoAccessSyntax with one AccessDescription { id-ad-ocsp, uniformResourceIdentifier [6] IA5String }. */
+function authorityInfoAccessOcsp(url: string): pkijs.Extension {
+  const location = new asn1js.Primitive({ idBlock: { tagClass: 3, tagNumber: 6 }, valueHex: new TextEncoder().encode(url) });
+  const description = new asn1js.Sequence({ value: [new asn1js.ObjectIdentifier({ value: OID.adOcsp }), location] });
+  return extension(OID.authorityInfoAccess, false, new asn1js.Sequence({ value: [description] }));
+}
+
+/** A fresh ECDSA P-256 key (PKCS#8 PEM) for the dev transparency log's checkpoints (SVC_ANCHOR_KEY_PEM). */
+export async function mintAnchorKeyPem(): Promise<string> {
+  return pem("PRIVATE KEY", await exportPkcs8((await generateEc("P-256")).privateKey));
 }

@@ -58,7 +58,7 @@ export class C2paManifestReader implements ManifestReader {
         failure_codes: codes(store, "failure"),
         asset_binding_checked: !input.manifestStore,
       };
-      if (input.manifestStore) await this.checkSidecarBinding(JSON.parse(reader.crJson()) as CrJson, store.active_manifest, input.bytes, check);
+      if (input.manifestStore) await applySidecarBinding(reader.crJson(), store.active_manifest, input.bytes, check);
       reader.free();
       return { status: "read", check };
     } catch (error) {
@@ -67,22 +67,27 @@ export class C2paManifestReader implements ManifestReader {
       return { status: "failed", message };
     }
   }
+}
 
-  private async checkSidecarBinding(cr: CrJson, activeLabel: string, asset: Uint8Array, check: ManifestCheck) {
-    // Drop the engine's self-comparison of the store (see the class comment); keep every other failure.
-    check.failure_codes = check.failure_codes.filter((code) => code !== "assertion.dataHash.mismatch");
-    const binding = cr.manifests?.find((m) => m.label === activeLabel)?.assertions?.["c2pa.hash.data"];
-    const expected = bytesOf(binding?.hash);
-    if (!expected || (binding?.alg ?? "sha256") !== "sha256" || (binding?.exclusions?.length ?? 0) > 0) {
-      check.informational_codes.push("svc.sidecar.binding.unsupported");
-      check.asset_binding_checked = false;
-    } else {
-      check.asset_binding_checked = true;
-      const actual = new Uint8Array(await crypto.subtle.digest("SHA-256", asset));
-      if (hex(actual) === hex(expected)) check.success_codes.push("assertion.dataHash.match");
-      else check.failure_codes.push("assertion.dataHash.mismatch");
-    }
-    check.validation_state =
-      check.failure_codes.length > 0 ? "Invalid" : check.success_codes.includes("signingCredential.trusted") ? "Trusted" : "Valid";
+/**
+ * The real hard-binding check of a sidecar store (see the class comment of C2paManifestReader): drops the
+ * engine's self-comparison of the store and compares the active manifest's `c2pa.hash.data` (no exclusions)
+ * with the SHA-256 of the whole asset. Mutates `check`; `asset_binding_checked` tells whether it could.
+ */
+export async function applySidecarBinding(crJson: string, activeLabel: string, asset: Uint8Array, check: Pick<ManifestCheck, "success_codes" | "informational_codes" | "failure_codes" | "asset_binding_checked" | "validation_state">) {
+  const cr = JSON.parse(crJson) as CrJson;
+  // Drop the engine's self-comparison of the store (see the class comment); keep every other failure.
+  check.failure_codes = check.failure_codes.filter((code) => code !== "assertion.dataHash.mismatch");
+  const binding = cr.manifests?.find((m) => m.label === activeLabel)?.assertions?.["c2pa.hash.data"];
+  const expected = bytesOf(binding?.hash);
+  if (!expected || (binding?.alg ?? "sha256") !== "sha256" || (binding?.exclusions?.length ?? 0) > 0) {
+    check.informational_codes.push("svc.sidecar.binding.unsupported");
+    check.asset_binding_checked = false;
+  } else {
+    check.asset_binding_checked = true;
+    const actual = new Uint8Array(await crypto.subtle.digest("SHA-256", asset));
+    if (hex(actual) === hex(expected)) check.success_codes.push("assertion.dataHash.match");
+    else check.failure_codes.push("assertion.dataHash.mismatch");
   }
+  check.validation_state = check.failure_codes.length > 0 ? "Invalid" : check.success_codes.includes("signingCredential.trusted") ? "Trusted" : "Valid";
 }

@@ -6,7 +6,7 @@ import decodePng, { init as initPngDecode } from "@jsquash/png/decode";
 import encodePng from "@jsquash/png/encode";
 import decodeWebp, { init as initWebpDecode } from "@jsquash/webp/decode";
 import encodeWebp, { init as initWebpEncode } from "@jsquash/webp/encode";
-import * as UTIF from "utif2";
+import * as UTIFModule from "utif2";
 import type { ImageCodec, ImageDecodeResult, ImageEncodeResult, RgbaImage } from "../types";
 import { estimateJpegQuality, metadataSegments, withSegments } from "./jpeg-segments";
 
@@ -56,7 +56,7 @@ function isLosslessWebp(bytes: Uint8Array): boolean {
  * JPEG (MozJPEG), PNG, WebP, AVIF (libavif/aom) via jSquash and TIFF via UTIF, behind `ImageCodec`.
  * Re-encodes keep what a customer would expect: JPEG at the source's estimated quality (at least 85, so the
  * re-encode itself is not the visible loss) with its EXIF/ICC/XMP segments; PNG and TIFF lossless; WebP
- * lossless when the source was, else quality 90; AVIF quality 80.
+ * lossless when the source was, else quality 90; AVIF quality 92.
  */
 export class JsquashImageCodec implements ImageCodec {
   readonly mediaTypes = ["image/jpeg", "image/png", "image/webp", "image/tiff", "image/avif"] as const;
@@ -129,7 +129,8 @@ export class JsquashImageCodec implements ImageCodec {
           out = await encodeWebp(frame(image), isLosslessWebp(source) ? { lossless: 1, quality: 100 } : { quality: 90 });
           break;
         case "image/avif":
-          out = await encodeAvif(frame(image), { quality: 80, speed: 8 });
+          // High quality: a lossy AVIF at the encoder's defaults smooths the mark away on small images.
+          out = await encodeAvif(frame(image), { quality: 92, speed: 8 });
           break;
         case "image/tiff":
           out = UTIF.encodeImage(image.data, image.width, image.height);
@@ -145,6 +146,9 @@ export class JsquashImageCodec implements ImageCodec {
 }
 
 class TooLarge extends Error {}
+
+/** utif2 is CommonJS: bundlers hand it over as the namespace itself (Node) or under `default` (wrangler). */
+const UTIF = ((UTIFModule as unknown as { default?: typeof UTIFModule }).default ?? UTIFModule) as typeof UTIFModule;
 
 /** The first image of a TIFF as RGBA; the pixel count is checked before decompression. */
 function decodeTiff(buffer: ArrayBuffer, maxPixels: number): { data: Uint8Array; width: number; height: number } | null {

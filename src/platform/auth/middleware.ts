@@ -54,6 +54,12 @@ export const authenticate: MiddlewareHandler<AppEnv> = async (c, next) => {
   if (!policy) throw new HttpProblem(403, FORBIDDEN_UNCLASSIFIED_DETAIL);
   c.set("operation", { key, policy });
   if (policy.auth === "none" || policy.auth === "capability") return next();
+  // The public variant: no credential at all is anonymous; a credential that is present must be valid.
+  if (policy.auth === "optional_bearer" && c.req.header("authorization") === undefined) return next();
+  const unauthorized = () =>
+    policy.auth === "optional_bearer"
+      ? new ApiError("svc.auth.invalid_key", "The API key is missing, malformed, expired, revoked or unknown. Send a valid key, or none for the public variant.")
+      : new HttpProblem(401, UNAUTHORIZED_DETAIL);
 
   const pepper = c.env.SVC_KEY_PEPPER;
   if (!pepper) throw new ApiError("svc.auth.unavailable", "Credential verification is unavailable: no key pepper is configured.");
@@ -61,7 +67,7 @@ export const authenticate: MiddlewareHandler<AppEnv> = async (c, next) => {
   const presented = bearerKeyOf(c.req.header("authorization"));
   // Hash even a malformed credential so the time taken does not tell malformed from unknown.
   const hash = await hashApiKeySecret(pepper, presented ?? "svc_live_malformed");
-  if (!presented) throw new HttpProblem(401, UNAUTHORIZED_DETAIL);
+  if (!presented) throw unauthorized();
 
   const db = database(c.env.DB);
   const found = await findKeyByHash(db, hash);
@@ -74,7 +80,7 @@ export const authenticate: MiddlewareHandler<AppEnv> = async (c, next) => {
     // A rotated key stops at the end of its overlap even if the rotation was never completed.
     (found.key.rotationDeadline !== null && found.key.rotationDeadline <= now)
   ) {
-    throw new HttpProblem(401, UNAUTHORIZED_DETAIL);
+    throw unauthorized();
   }
   if (found.tenantStatus !== "active") throw new HttpProblem(403, FORBIDDEN_IDENTITY_DETAIL);
 

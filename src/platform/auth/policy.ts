@@ -10,6 +10,11 @@ export type OperationPolicy =
   | { auth: "none" }
   /** Storage locations: the signed URL itself is the authority (no API key is ever sent there). */
   | { auth: "capability" }
+  /**
+   * The public variant without a credential (the route applies its own anonymous limits); with one, a bearer
+   * call like any other, except that a bad credential answers 401 `svc.auth.invalid_key` (SPEC "Verification").
+   */
+  | { auth: "optional_bearer"; scope: Scope }
   | {
       auth: "bearer";
       scope: Scope;
@@ -31,11 +36,16 @@ export const OPERATION_POLICIES: Record<string, OperationPolicy> = {
   "GET /readyz/governance": { auth: "none" },
   "GET /v1/connect-catalog": { auth: "none" },
   "POST /dev/tsa": { auth: "none" },
+  "POST /dev/ocsp": { auth: "none" },
+  "POST /dev/ocsp/revocations": { auth: "none" },
 
   // Documentation (outside the API contract; see META_PATHS in app.ts)
   "GET /openapi.json": { auth: "none" },
   "GET /docs": { auth: "none" },
   "GET /docs/errors": { auth: "none" },
+  "GET /docs/verification-statuses": { auth: "none" },
+  "GET /docs/verification-statuses.json": { auth: "none" },
+  "GET /verify": { auth: "none" },
 
   // Capabilities, recipes, identity
   "GET /v1/capabilities": { auth: "bearer", scope: "capabilities:read" },
@@ -72,6 +82,15 @@ export const OPERATION_POLICIES: Record<string, OperationPolicy> = {
   "GET /v1/verification-evidence/{verification_id}": { auth: "bearer", scope: "recovery:read" },
   "GET /v1/verification-history/{verification_id}": { auth: "bearer", scope: "recovery:read" },
   "GET /v1/verifications": { auth: "bearer", scope: "recovery:read" },
+
+  // Verification
+  "POST /v1/verify": { auth: "optional_bearer", scope: "verify:write" },
+  "GET /v1/verify/{manifest_id}": { auth: "bearer", scope: "recovery:read" },
+
+  // Transparency log (public, read-only)
+  "GET /v1/anchor/checkpoint": { auth: "none" },
+  "GET /v1/anchor/checkpoints/{tree_size}": { auth: "none" },
+  "GET /v1/anchor/consistency": { auth: "none" },
 
   // Storage capabilities (Worker-served presigned locations)
   "PUT /storage/uploads/{upload_id}": { auth: "capability" },

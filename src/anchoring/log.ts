@@ -1,0 +1,183 @@
+import { asc, desc, eq, isNull, isNotNull } from "drizzle-orm";
+import { database } from "../db/client";
+import { anchorCheckpoints, anchorEntries } from "../db/schema";
+import type { Bindings } from "../env";
+import { hex } from "../platform/encoding";
+import { checkpointKeyId, checkpointVerifierKey, signCheckpoint, verifyCheckpoint } from "./checkpoint";
+import { encodeManifestLeaf, leafHash, MerkleTree, verifyInclusion } from "./merkle";
+
+/*
+ * The manifest transparency log on D1 (design: README.md in this folder). Entries are appended by the
+ * publication batch (`anchorEntryStatement`), unsequenced; `sealPending` (cron, and on demand) sequences them,
+ * builds the RFC 6962 tree over every entry, signs a checkpoint and stores each new entry's inclusion proof.
+ * Verification recomputes the proof against the signed checkpoint (`anchorMatch`).
+ */
+
+export const DEFAULT_ANCHOR_ORIGIN = "svc.local/manifest-log";
+/** Entries sealed per run: bounds the work of one cron invocation (the next run takes the rest). */
+const SEAL_BATCH = 5000;
+
+export function anchorOrigin(env: Bindings): string {
+  return env.SVC_ANCHOR_ORIGIN ?? DEFAULT_ANCHOR_ORIGIN;
+}
+
+function fromHex(text: string): Uint8Array {
+  const out = new Uint8Array(text.length / 2);
+  for (let i = 0; i < out.length; i++) out[i] = parseInt(text.slice(i * 2, i * 2 + 2), 16);
+  return out;
+}
+
+function pemBody(pem: string): Uint8Array {
+  const b64 = pem.replace(/-----(BEGIN|END) [A-Z ]+-----/g, "").replace(/\s+/g, "");
+  return Uint8Array.from(atob(b64), (c) => c.charCodeAt(0));
+}
+
+interface LogKeys {
+  privateKey: CryptoKey;
+  publicKey: CryptoKey;
+  keyId: Uint8Array;
+}
+const keyCache = new Map<string, Promise<LogKeys>>();
+
+/** The checkpoint key (SVC_ANCHOR_KEY_PEM, PKCS#8 ECDSA P-256), or null when anchoring is not configured. */
+export function logKeys(env: Bindings): Promise<LogKeys> | null {
+  const pem = env.SVC_ANCHOR_KEY_PEM;
+  if (!pem) return null;
+  let keys = keyCache.get(pem);
+  if (!keys) {
+    keys = (async () => {
+      const privateKey = await crypto.subtle.importKey("pkcs8", pemBody(pem), { name: "ECDSA", namedCurve: "P-256" }, true, ["sign"]);
+      // The public half from the private JWK (x, y), so one secret configures the log.
+      const jwk = (await crypto.subtle.exportKey("jwk", privateKey)) as JsonWebKey;
+      const publicKey = await crypto.subtle.importKey("jwk", { kty: "EC", crv: "P-256", x: jwk.x, y: jwk.y }, { name: "ECDSA", namedCurve: "P-256" }, true, ["verify"]);
+      return { privateKey, publicKey, keyId: await checkpointKeyId(publicKey) };
+    })();
+    keyCache.set(pem, keys);
+  }
+  return keys;
+}
+
+/** The leaf hash (hex) of a published manifest. */
+export async function manifestLeafHash(manifestSha256Hex: string, publicationId: string): Promise<string> {
+  return hex(await leafHash(encodeManifestLeaf({ manifestSha256: fromHex(manifestSha256Hex), publicationId })));
+}
+
+/** The statement the publication batch runs to append its manifest (guarded like every statement there). */
+export async function anchorEntryStatement(d1: D1Database, entry: { publicationId: string; tenantId: string; manifestSha256: string; createdAt: number }, guard: { sql: string; binds: unknown[] }) {
+  const leaf = await manifestLeafHash(entry.manifestSha256, entry.publicationId);
+  return d1
+    .prepare(`INSERT INTO anchor_entries (publication_id, tenant_id, manifest_sha256, leaf_hash, leaf_index, sealed_tree_size, inclusion_proof, created_at) SELECT ?, ?, ?, ?, NULL, NULL, NULL, ? WHERE ${guard.sql}`)
+    .bind(entry.publicationId, entry.tenantId, entry.manifestSha256, leaf, entry.createdAt, ...guard.binds);
+}
+
+export type SealResult = { status: "sealed"; tree_size: number; added: number } | { status: "nothing_pending" } | { status: "not_configured" } | { status: "lost_race" };
+
+/**
+ * Seals pending entries into a new signed checkpoint. Concurrency: the batch inserts the checkpoint row keyed by
+ * its tree size and sequences only still-pending entries; a concurrent sealer computing the same size fails its
+ * whole batch on the primary key, so the log never forks.
+ */
+export async function sealPending(env: Bindings, now = Date.now()): Promise<SealResult> {
+  const keysPromise = logKeys(env);
+  if (!keysPromise) return { status: "not_configured" };
+  const keys = await keysPromise;
+  const db = database(env.DB);
+  const pending = await db.select().from(anchorEntries).where(isNull(anchorEntries.leafIndex)).orderBy(asc(anchorEntries.createdAt), asc(anchorEntries.publicationId)).limit(SEAL_BATCH);
+  if (pending.length === 0) return { status: "nothing_pending" };
+  const sealed = await db.select({ leafHash: anchorEntries.leafHash }).from(anchorEntries).where(isNotNull(anchorEntries.leafIndex)).orderBy(asc(anchorEntries.leafIndex));
+  const oldSize = sealed.length;
+  const leaves = [...sealed.map((r) => fromHex(r.leafHash)), ...pending.map((r) => fromHex(r.leafHash))];
+  const tree = await MerkleTree.fromLeafHashes(leaves);
+  const note = await signCheckpoint({ origin: anchorOrigin(env), treeSize: tree.size, rootHash: tree.root() }, keys.privateKey, keys.keyId);
+  const statements: D1PreparedStatement[] = [
+    env.DB.prepare("INSERT INTO anchor_checkpoints (tree_size, root_hash, note, sealed_at) VALUES (?, ?, ?, ?)").bind(tree.size, hex(tree.root()), note, now),
+  ];
+  for (let k = 0; k < pending.length; k++) {
+    const index = oldSize + k;
+    const proof = (await tree.inclusionProof(index)).map((p) => hex(p));
+    statements.push(
+      env.DB.prepare("UPDATE anchor_entries SET leaf_index = ?, sealed_tree_size = ?, inclusion_proof = ? WHERE publication_id = ? AND leaf_index IS NULL").bind(
+        index,
+        tree.size,
+        JSON.stringify(proof),
+        pending[k]!.publicationId,
+      ),
+    );
+  }
+  try {
+    await env.DB.batch(statements);
+  } catch (error) {
+    if (/UNIQUE|PRIMARY KEY|constraint/i.test(String(error))) return { status: "lost_race" };
+    throw error;
+  }
+  return { status: "sealed", tree_size: tree.size, added: pending.length };
+}
+
+export interface AnchorProof {
+  status: "pending" | "sealed";
+  leaf_index: number | null;
+  tree_size: number | null;
+  leaf_hash: string;
+  inclusion_proof: string[];
+  checkpoint: string | null;
+}
+
+/** A publication's place in the log, for its receipt. */
+export async function anchorProofOf(env: Bindings, publicationId: string): Promise<AnchorProof | null> {
+  const db = database(env.DB);
+  const [entry] = await db.select().from(anchorEntries).where(eq(anchorEntries.publicationId, publicationId)).limit(1);
+  if (!entry) return null;
+  if (entry.leafIndex === null || entry.sealedTreeSize === null) {
+    return { status: "pending", leaf_index: null, tree_size: null, leaf_hash: entry.leafHash, inclusion_proof: [], checkpoint: null };
+  }
+  const [checkpoint] = await db.select().from(anchorCheckpoints).where(eq(anchorCheckpoints.treeSize, entry.sealedTreeSize)).limit(1);
+  return {
+    status: "sealed",
+    leaf_index: entry.leafIndex,
+    tree_size: entry.sealedTreeSize,
+    leaf_hash: entry.leafHash,
+    inclusion_proof: JSON.parse(entry.inclusionProof ?? "[]") as string[],
+    checkpoint: checkpoint?.note ?? null,
+  };
+}
+
+/** The newest checkpoint and the log's public key (what a verifier needs). */
+export async function latestCheckpoint(env: Bindings) {
+  const [row] = await database(env.DB).select().from(anchorCheckpoints).orderBy(desc(anchorCheckpoints.treeSize)).limit(1);
+  const keys = logKeys(env);
+  return { row: row ?? null, verifierKey: keys ? await checkpointVerifierKey(anchorOrigin(env), (await keys).publicKey) : null };
+}
+
+export type AnchorCheck = { status: "matched" | "not_found" | "pending" | "proof_failed" } | { status: "not_configured" };
+
+/**
+ * Whether a manifest store (by its SHA-256) is in a sealed batch: the stored proof is recomputed against the
+ * signed checkpoint, whose signature is verified first. Nothing stored is taken on trust.
+ */
+export async function anchorMatch(env: Bindings, manifestSha256Hex: string): Promise<AnchorCheck> {
+  const keysPromise = logKeys(env);
+  if (!keysPromise) return { status: "not_configured" };
+  const keys = await keysPromise;
+  const db = database(env.DB);
+  const entries = await db.select().from(anchorEntries).where(eq(anchorEntries.manifestSha256, manifestSha256Hex)).limit(5);
+  if (entries.length === 0) return { status: "not_found" };
+  const sealed = entries.filter((e) => e.leafIndex !== null && e.sealedTreeSize !== null);
+  if (sealed.length === 0) return { status: "pending" };
+  for (const entry of sealed) {
+    const [checkpoint] = await db.select().from(anchorCheckpoints).where(eq(anchorCheckpoints.treeSize, entry.sealedTreeSize!)).limit(1);
+    if (!checkpoint) continue;
+    const head = await verifyCheckpoint(checkpoint.note, keys.publicKey, { origin: anchorOrigin(env) });
+    if (head.status !== "valid" || head.treeSize !== entry.sealedTreeSize) continue;
+    const expectedLeaf = await manifestLeafHash(manifestSha256Hex, entry.publicationId);
+    if (expectedLeaf !== entry.leafHash) continue;
+    const ok = await verifyInclusion({
+      leafHash: fromHex(expectedLeaf),
+      index: entry.leafIndex!,
+      treeSize: head.treeSize,
+      proof: (JSON.parse(entry.inclusionProof ?? "[]") as string[]).map(fromHex),
+      rootHash: head.rootHash,
+    });
+    if (ok) return { status: "matched" };
+  }
+  return { status: "proof_failed" };
+}

@@ -1,0 +1,7 @@
+/**
+ * Our own perceptual image fingerprints: ISCC Content-Code Image v0 (ISO 24138, `iscc-image`) and PDQ (`pdq`),
+ * computed by the AssemblyScript kernel wasm/fingerprint (see kernel.ts), plus the pure helpers to write, read
+ * and compare their values.
+ */
+export { FingerprintKernel, IsccImageFingerprinter, PdqFingerprinter, type IsccNormalizeResult } from "./kernel";
+export * from "./codes";

@@ -1,0 +1,257 @@
+/**
+ * `Fingerprinter`s over our fingerprint kernel (wasm/fingerprint, AssemblyScript, built to
+ * wasm/build/fingerprint.wasm). workerd cannot compile wasm from bytes, so the compiled module is injected:
+ * workerd code imports the `.wasm` file (a `WebAssembly.Module`), Node compiles it from the file's bytes.
+ *
+ * The pixels never enter the kernel whole: they are copied in 1 MiB chunks into its staging area, so its memory
+ * (which never shrinks) stays a few MB whatever the image size. Both fingerprinters share one instance per module.
+ */
+import type { Fingerprinter, FingerprintResult, RgbaImage } from "../types";
+import { isccImageCode, pdqHex } from "./codes";
+
+interface KernelExports {
+  memory: WebAssembly.Memory;
+  ISCC_DIGEST: WebAssembly.Global;
+  ISCC_INFO: WebAssembly.Global;
+  ISCC_PIXELS: WebAssembly.Global;
+  PDQ_HASH: WebAssembly.Global;
+  isccBegin(width: number, height: number, chunkBytes: number): number;
+  isccScan(bytes: number): void;
+  isccPrepare(): number;
+  isccResample(bytes: number): void;
+  isccFinish(bits: number): number;
+  isccHashPixels(bits: number): number;
+  pdqBegin(rowLength: number, rowCount: number, chunkBytes: number, transposed: number): number;
+  pdqPush(bytes: number): void;
+  pdqFinish(): number;
+}
+
+/** Bytes of RGBA copied into the kernel per call. */
+const CHUNK_BYTES = 1 << 20;
+/** Longest row the PDQ kernel filters as a row (4 floats per pixel per buffer); wider images go in as columns. */
+const PDQ_MAX_ROW = 1 << 16;
+
+const kernels = new WeakMap<WebAssembly.Module, FingerprintKernel>();
+
+/** One instance of the fingerprint kernel (shared by the fingerprinters built from the same module). */
+export class FingerprintKernel {
+  readonly exports: KernelExports;
+
+  private constructor(module: WebAssembly.Module) {
+    const instance = new WebAssembly.Instance(module, {});
+    const e = instance.exports as unknown as KernelExports;
+    for (const name of ["isccBegin", "isccScan", "isccPrepare", "isccResample", "isccFinish", "isccHashPixels", "pdqBegin", "pdqPush", "pdqFinish"] as const) {
+      if (typeof e[name] !== "function") throw new Error(`fingerprint kernel: export ${name} missing (stale wasm/build/fingerprint.wasm?)`);
+    }
+    this.exports = e;
+  }
+
+  /** The kernel instance of `module`, instantiated on first use. */
+  static of(module: WebAssembly.Module | FingerprintKernel): FingerprintKernel {
+    if (module instanceof FingerprintKernel) return module;
+    let k = kernels.get(module);
+    if (!k) {
+      k = new FingerprintKernel(module);
+      kernels.set(module, k);
+    }
+    return k;
+  }
+
+  /** Current size of the kernel's linear memory (its peak so far: a wasm memory never shrinks). */
+  memoryBytes(): number {
+    return this.exports.memory.buffer.byteLength;
+  }
+
+  bytes(): Uint8Array {
+    return new Uint8Array(this.exports.memory.buffer);
+  }
+
+  address(g: WebAssembly.Global): number {
+    return (g.value as number) >>> 0;
+  }
+}
+
+function checkImage(image: RgbaImage): string | null {
+  if (!image || typeof image !== "object") return "no image";
+  const { width, height, data } = image;
+  if (!Number.isSafeInteger(width) || !Number.isSafeInteger(height) || width <= 0 || height <= 0) return `invalid dimensions ${width}x${height}`;
+  if (!(data instanceof Uint8Array)) return "pixel data is not a Uint8Array";
+  if (data.length !== width * height * 4) return `pixel data is ${data.length} bytes, expected ${width * height * 4} (RGBA)`;
+  if (width > 0x7fffffff || height > 0x7fffffff) return "image too large";
+  return null;
+}
+
+const failed = (message: string): FingerprintResult => ({ status: "failed", message });
+
+function errorMessage(e: unknown): string {
+  return e instanceof Error ? e.message : String(e);
+}
+
+/** Copies `data[start, end)` into the kernel's staging area chunk by chunk, calling `push` with each length. */
+function stream(k: FingerprintKernel, staging: number, chunk: number, data: Uint8Array, start: number, end: number, push: (bytes: number) => void): void {
+  const mem = k.bytes();
+  for (let off = start; off < end; off += chunk) {
+    const n = Math.min(chunk, end - off);
+    mem.set(data.subarray(off, off + n), staging);
+    push(n);
+  }
+}
+
+export type IsccNormalizeResult =
+  /** `pixels`: 32x32 gray, row-major; `trim`: the part of the image left after the uniform border was trimmed. */
+  | { status: "normalized"; pixels: Uint8Array; trim: { x: number; y: number; width: number; height: number } }
+  | { status: "failed"; message: string };
+
+/**
+ * ISCC Content-Code Image v0 (ISO 24138), `value` as `ISCC:EE...` (64 bits by default), `bits` the digest.
+ * Normalization as iscc-sdk does it with Pillow (white under transparency, uniform border trimmed, PIL "L" gray,
+ * PIL BICUBIC resize to 32x32), hash as iscc-core's gen_image_code_v0. EXIF orientation is the decoder's business.
+ */
+export class IsccImageFingerprinter implements Fingerprinter {
+  readonly algorithm = "iscc-image";
+  readonly bitLength: number;
+  readonly #kernel: FingerprintKernel;
+
+  /** `bitLength`: 32..256, a multiple of 32 (iscc-core's default is 64). */
+  constructor(module: WebAssembly.Module | FingerprintKernel, options: { bitLength?: number } = {}) {
+    const bits = options.bitLength ?? 64;
+    if (!Number.isInteger(bits) || bits < 32 || bits > 256 || bits % 32 !== 0) throw new RangeError(`ISCC image code length must be 32..256 in steps of 32: ${bits}`);
+    this.bitLength = bits;
+    this.#kernel = FingerprintKernel.of(module);
+  }
+
+  compute(image: RgbaImage): FingerprintResult {
+    const n = this.normalize(image);
+    if (n.status !== "normalized") return n;
+    return this.#hash();
+  }
+
+  /** The 32x32 gray pixels the code is computed from (iscc-sdk's image_normalize). */
+  normalize(image: RgbaImage): IsccNormalizeResult {
+    try {
+      const bad = checkImage(image);
+      if (bad) return { status: "failed", message: bad };
+      const k = this.#kernel;
+      const e = k.exports;
+      const { width, height, data } = image;
+      const chunk = Math.min(CHUNK_BYTES, data.length);
+      const staging = e.isccBegin(width, height, chunk) >>> 0;
+      if (!staging) return { status: "failed", message: "fingerprint kernel: out of memory" };
+      stream(k, staging, chunk, data, 0, data.length, (b) => e.isccScan(b));
+      if (!e.isccPrepare()) return { status: "failed", message: "fingerprint kernel: out of memory" };
+      const info = new Int32Array(e.memory.buffer, k.address(e.ISCC_INFO), 6);
+      const rowBytes = width * 4;
+      const [rowFrom, rowTo, x, y, w, h] = Array.from(info) as [number, number, number, number, number, number];
+      stream(k, staging, chunk, data, rowFrom * rowBytes, rowTo * rowBytes, (b) => e.isccResample(b));
+      e.isccFinish(this.bitLength);
+      const pixels = k.bytes().slice(k.address(e.ISCC_PIXELS), k.address(e.ISCC_PIXELS) + 1024);
+      return { status: "normalized", pixels, trim: { x, y, width: w, height: h } };
+    } catch (err) {
+      return { status: "failed", message: `iscc-image: ${errorMessage(err)}` };
+    }
+  }
+
+  /**
+   * The code of already normalized pixels (1024 gray values, 32x32 row-major), as iscc-core's
+   * gen_image_code_v0(pixels, bits): the step the ISCC conformance vectors test.
+   */
+  fromPixels(pixels: ArrayLike<number>): FingerprintResult {
+    try {
+      if (!pixels || pixels.length !== 1024) return failed("iscc-image: expected 1024 normalized pixels (32x32)");
+      const k = this.#kernel;
+      const at = k.address(k.exports.ISCC_PIXELS);
+      const mem = k.bytes();
+      for (let i = 0; i < 1024; i++) {
+        const v = pixels[i]!;
+        if (!Number.isInteger(v) || v < 0 || v > 255) return failed(`iscc-image: pixel ${i} is not a gray value 0..255`);
+        mem[at + i] = v;
+      }
+      return this.#hash(true);
+    } catch (err) {
+      return failed(`iscc-image: ${errorMessage(err)}`);
+    }
+  }
+
+  /** Reads (or, `fromPixels`, computes) the digest of the pixels in the kernel and formats the result. */
+  #hash(compute = false): FingerprintResult {
+    const k = this.#kernel;
+    const e = k.exports;
+    const n = compute ? e.isccHashPixels(this.bitLength) : this.bitLength / 8;
+    if (n !== this.bitLength / 8) return failed("iscc-image: kernel rejected the bit length");
+    const at = k.address(e.ISCC_DIGEST);
+    const bits = k.bytes().slice(at, at + n);
+    return { status: "computed", algorithm: this.algorithm, value: isccImageCode(bits), bits, quality: null };
+  }
+}
+
+/**
+ * PDQ: 256-bit hash as 64 hex digits, `quality` 0..100 (upstream treats < 50 as unreliable). Computed on the
+ * full-resolution luma (the reference's file tools first shrink images over 512 px for speed; the hash function
+ * itself does not), after compositing transparency onto white. Sides under 5 px: zero hash, quality 0, as upstream.
+ */
+export class PdqFingerprinter implements Fingerprinter {
+  readonly algorithm = "pdq";
+  readonly #kernel: FingerprintKernel;
+
+  constructor(module: WebAssembly.Module | FingerprintKernel) {
+    this.#kernel = FingerprintKernel.of(module);
+  }
+
+  compute(image: RgbaImage): FingerprintResult {
+    try {
+      const bad = checkImage(image);
+      if (bad) return failed(`pdq: ${bad}`);
+      const k = this.#kernel;
+      const e = k.exports;
+      const { width, height, data } = image;
+      if (width <= PDQ_MAX_ROW) {
+        const chunk = Math.min(CHUNK_BYTES, data.length);
+        const staging = e.pdqBegin(width, height, chunk, 0) >>> 0;
+        if (!staging) return failed("pdq: fingerprint kernel out of memory");
+        stream(k, staging, chunk, data, 0, data.length, (b) => e.pdqPush(b));
+      } else if (height <= PDQ_MAX_ROW) {
+        this.#pushColumns(image);
+      } else {
+        return failed("pdq: image too large");
+      }
+      const quality = e.pdqFinish();
+      if (quality < 0) return failed("pdq: kernel did not receive every pixel");
+      const at = k.address(e.PDQ_HASH);
+      const bits = k.bytes().slice(at, at + 32);
+      return { status: "computed", algorithm: this.algorithm, value: pdqHex(bits), bits, quality };
+    } catch (err) {
+      return failed(`pdq: ${errorMessage(err)}`);
+    }
+  }
+
+  /** A very wide image goes in transposed: each column as one kernel row. */
+  #pushColumns(image: RgbaImage): void {
+    const { width, height, data } = image;
+    const e = this.#kernel.exports;
+    const perChunk = Math.max(1, Math.floor(CHUNK_BYTES / 4 / height));
+    const staging = e.pdqBegin(height, width, perChunk * height * 4, 1) >>> 0;
+    if (!staging) throw new Error("fingerprint kernel out of memory");
+    const aligned = data.byteOffset % 4 === 0;
+    const src32 = aligned ? new Uint32Array(data.buffer, data.byteOffset, width * height) : null;
+    for (let c0 = 0; c0 < width; c0 += perChunk) {
+      const c1 = Math.min(width, c0 + perChunk);
+      if (src32) {
+        const dst = new Uint32Array(e.memory.buffer, staging, (c1 - c0) * height);
+        let q = 0;
+        for (let c = c0; c < c1; c++) for (let r = 0, s = c; r < height; r++, s += width) dst[q++] = src32[s]!;
+      } else {
+        const dst = new Uint8Array(e.memory.buffer, staging, (c1 - c0) * height * 4);
+        let q = 0;
+        for (let c = c0; c < c1; c++) {
+          for (let r = 0, s = c * 4; r < height; r++, s += width * 4) {
+            dst[q++] = data[s]!;
+            dst[q++] = data[s + 1]!;
+            dst[q++] = data[s + 2]!;
+            dst[q++] = data[s + 3]!;
+          }
+        }
+      }
+      e.pdqPush((c1 - c0) * height * 4);
+    }
+  }
+}

@@ -1,0 +1,229 @@
+import type { RgbaImage, WatermarkDetectResult, WatermarkEmbedResult, WatermarkStrength, Watermarker } from "../types";
+
+/**
+ * Our own invisible image watermark: a tile-periodic, keyed spread-spectrum pattern in luma on a canonical
+ * grid, carrying a scrambled BCH(127,78) codeword (64 payload bits + CRC-14). Version 1 of the algorithm;
+ * any change to the kernel's parameters, layout or code is a new name.
+ */
+export const WATERMARK_ALGORITHM = "svc-wm-tiledss-1";
+
+/** Target luma PSNR per strength (dB); the kernel sets its gain so the marked image meets it. */
+export const WATERMARK_STRENGTH_PSNR_DB: Readonly<Record<WatermarkStrength, number>> = { subtle: 46, balanced: 42.5, robust: 38 };
+
+const MINIMUM_EDGE = 128;
+/** When the self-check cannot read the mark back, the gain grows by this factor (at most SELF_CHECK_BOOSTS times). */
+const SELF_CHECK_BOOST = 1.5;
+const SELF_CHECK_BOOSTS = 4;
+/** The kernel's sync threshold; a detection always has a sync z-score at least this. */
+const SYNC_Z_MIN = 5;
+
+interface KernelExports {
+  memory: WebAssembly.Memory;
+  setup(width: number, height: number): number;
+  stripPtr(): number;
+  stripRows(): number;
+  payloadPtr(): number;
+  lumaBegin(): void;
+  lumaRows(y0: number, rows: number): void;
+  embedPrepare(targetDb: number): number;
+  boostGain(factor: number): void;
+  applyBegin(): void;
+  applyRows(y0: number, rows: number): void;
+  applyPsnr(): number;
+  detect(fast: number): number;
+  resultBitErrors(): number;
+  resultSyncZ(): number;
+  resultScaleRatio(): number;
+  resultDecodeAttempts(): number;
+  maxDecodeAttempts(): number;
+  codeLength(): number;
+  codeDataBits(): number;
+  codeCorrectable(): number;
+  memoryBytes(): number;
+  expectPtr(): number;
+  codeBitAgreement(): number;
+}
+
+/** Diagnostics of the last `detect` call (for benchmarks and tests; not part of the Watermarker interface). */
+export interface WatermarkDetectDiagnostics {
+  syncZ: number;
+  scaleRatio: number;
+  decodeAttempts: number;
+}
+
+/**
+ * Probability that one bounded-distance decoding of a uniformly random 127-bit word yields a codeword whose
+ * 78 data bits pass the CRC-14: 2^k V(n,t) / 2^n (landing in a decoding sphere) times 2^-14 (the CRC), i.e.
+ * V(n,t) / 2^(n - 64), with V(n,t) = sum_{i<=t} C(n,i). Times the decode attempts the detector may make.
+ */
+export function watermarkFalsePositiveBound(n: number, t: number, payloadBits: number, attempts: number): number {
+  let volume = 0;
+  let binom = 1;
+  for (let i = 0; i <= t; i++) {
+    volume += binom;
+    binom = (binom * (n - i)) / (i + 1);
+  }
+  return (attempts * volume) / 2 ** (n - payloadBits);
+}
+
+/**
+ * The watermark kernel (wasm/watermark, AssemblyScript) behind the Watermarker interface. Constructed from a
+ * compiled module (workerd forbids compiling wasm at run time): in workerd code import the `.wasm` file, in
+ * Node compile it with `new WebAssembly.Module(bytes)`. Pixels cross into the kernel's memory in row strips of
+ * about 1 MB, so an embed holds the input, the output and a few MB of kernel memory; nothing else is
+ * full-size. Not reentrant (one instance, synchronous calls), which is all a Worker isolate needs.
+ */
+export class WasmWatermarker implements Watermarker {
+  readonly algorithm = WATERMARK_ALGORITHM;
+  readonly payloadBits = 64 as const;
+  readonly minimumEdge = MINIMUM_EDGE;
+  readonly falsePositiveBound: number;
+  /** Diagnostics of the last detect (or of embed's self-check). */
+  lastDetect: WatermarkDetectDiagnostics = { syncZ: 0, scaleRatio: 0, decodeAttempts: 0 };
+  readonly #k: KernelExports;
+
+  constructor(module: WebAssembly.Module) {
+    this.#k = new WebAssembly.Instance(module, {}).exports as unknown as KernelExports;
+    const k = this.#k;
+    this.falsePositiveBound = watermarkFalsePositiveBound(k.codeLength(), k.codeCorrectable(), 64, k.maxDecodeAttempts());
+  }
+
+  /**
+   * Diagnostics: the fraction of the 127 code bits the last detect's last decode attempt read correctly for
+   * `payload`, before error correction (null when it attempted no decode: no sync peak above threshold).
+   */
+  codeBitAccuracy(payload: Uint8Array): number | null {
+    const k = this.#k;
+    this.#heap().set(payload.subarray(0, 8), k.expectPtr());
+    const a = k.codeBitAgreement();
+    return a < 0 ? null : a;
+  }
+
+  /** Bytes of linear memory the kernel holds now (it only grows; it is reused across calls). */
+  get kernelMemoryBytes(): number {
+    return this.#k.memoryBytes();
+  }
+
+  embed(input: { image: RgbaImage; payload: Uint8Array; strength: WatermarkStrength }): WatermarkEmbedResult {
+    try {
+      const { image, payload, strength } = input;
+      const invalid = checkImage(image);
+      if (invalid) return { status: "failed", message: invalid };
+      if (!(payload instanceof Uint8Array) || payload.length !== 8) return { status: "failed", message: "The payload must be 8 bytes (64 bits)." };
+      const targetDb = WATERMARK_STRENGTH_PSNR_DB[strength];
+      if (typeof targetDb !== "number") return { status: "failed", message: `Unknown strength ${String(strength)}.` };
+      if (Math.min(image.width, image.height) < MINIMUM_EDGE) return tooSmall();
+      const k = this.#k;
+      if (k.setup(image.width, image.height) !== 0) return tooSmall();
+      this.#luma(image.data, image.width, image.height);
+      this.#heap().set(payload, k.payloadPtr());
+      k.embedPrepare(targetDb);
+      const out = new Uint8Array(image.data.length);
+      for (let boost = 0; boost <= SELF_CHECK_BOOSTS; boost++) {
+        if (boost > 0) k.boostGain(SELF_CHECK_BOOST);
+        const psnr = this.#apply(image.data, out, image.width, image.height);
+        // Self-check: the detector's first stage must read the payload back from the exact output pixels, so
+        // detect(embed(x, p)) = p holds by construction (detect runs the same stage first, deterministically).
+        this.#luma(out, image.width, image.height);
+        const found = k.detect(1) === 1 && equalBytes(this.#heap().subarray(k.payloadPtr(), k.payloadPtr() + 8), payload);
+        this.#diagnostics();
+        if (found) return { status: "embedded", image: { width: image.width, height: image.height, data: out }, psnr_db: round2(psnr) };
+      }
+      return { status: "failed", message: "The image cannot carry a readable watermark (the self-check failed at the strongest gain)." };
+    } catch (error) {
+      return { status: "failed", message: `Watermark kernel error: ${String((error as Error)?.message ?? error)}` };
+    }
+  }
+
+  detect(image: RgbaImage): WatermarkDetectResult {
+    try {
+      const invalid = checkImage(image);
+      if (invalid) return { status: "failed", message: invalid };
+      if (Math.min(image.width, image.height) < MINIMUM_EDGE) return { status: "not_detected" };
+      const k = this.#k;
+      if (k.setup(image.width, image.height) !== 0) return { status: "not_detected" };
+      this.#luma(image.data, image.width, image.height);
+      const found = k.detect(0) === 1;
+      this.#diagnostics();
+      if (!found) return { status: "not_detected" };
+      const ptr = k.payloadPtr();
+      const payload = this.#heap().slice(ptr, ptr + 8);
+      const bitErrors = k.resultBitErrors();
+      return { status: "detected", payload, confidence: confidence(k.resultSyncZ(), bitErrors, k.codeCorrectable()), bit_errors: bitErrors };
+    } catch (error) {
+      return { status: "failed", message: `Watermark kernel error: ${String((error as Error)?.message ?? error)}` };
+    }
+  }
+
+  #heap(): Uint8Array {
+    return new Uint8Array(this.#k.memory.buffer);
+  }
+
+  #diagnostics(): void {
+    const k = this.#k;
+    this.lastDetect = { syncZ: k.resultSyncZ(), scaleRatio: k.resultScaleRatio(), decodeAttempts: k.resultDecodeAttempts() };
+  }
+
+  /** Streams the image's rows through the kernel's strip buffer into its canonical luma accumulator. */
+  #luma(data: Uint8Array, width: number, height: number): void {
+    const k = this.#k;
+    const rows = k.stripRows();
+    const ptr = k.stripPtr();
+    const rowBytes = width * 4;
+    k.lumaBegin();
+    for (let y = 0; y < height; y += rows) {
+      const n = Math.min(rows, height - y);
+      this.#heap().set(data.subarray(y * rowBytes, (y + n) * rowBytes), ptr);
+      k.lumaRows(y, n);
+    }
+  }
+
+  /** Writes input + residual into `out`, strip by strip; returns the luma PSNR. */
+  #apply(input: Uint8Array, out: Uint8Array, width: number, height: number): number {
+    const k = this.#k;
+    const rows = k.stripRows();
+    const ptr = k.stripPtr();
+    const rowBytes = width * 4;
+    k.applyBegin();
+    for (let y = 0; y < height; y += rows) {
+      const n = Math.min(rows, height - y);
+      const start = y * rowBytes;
+      const end = (y + n) * rowBytes;
+      this.#heap().set(input.subarray(start, end), ptr);
+      k.applyRows(y, n);
+      out.set(this.#heap().subarray(ptr, ptr + (end - start)), start);
+    }
+    return k.applyPsnr();
+  }
+}
+
+function checkImage(image: RgbaImage): string | null {
+  if (!image || !Number.isSafeInteger(image.width) || !Number.isSafeInteger(image.height) || image.width <= 0 || image.height <= 0) return "The image dimensions are invalid.";
+  if (!(image.data instanceof Uint8Array) || image.data.length !== image.width * image.height * 4) return "The image data must be width x height x 4 bytes (RGBA).";
+  if (image.width > 65_535 || image.height > 65_535) return "The image is too large.";
+  return null;
+}
+
+function tooSmall(): WatermarkEmbedResult {
+  return { status: "too_small", message: `The watermark needs at least ${MINIMUM_EDGE} pixels on the shorter side.` };
+}
+
+/**
+ * A signal-quality score in [0, 1]: half from the sync peak (z-score 5, the threshold, to 20), half from the
+ * corrected bit errors (0 to t + 1). The detection itself is decided by the code and the CRC, not by this.
+ */
+function confidence(syncZ: number, bitErrors: number, t: number): number {
+  const sync = Math.min(1, Math.max(0, (syncZ - SYNC_Z_MIN) / 15));
+  const bits = 1 - Math.min(1, bitErrors / (t + 1));
+  return round2(0.5 * sync + 0.5 * bits);
+}
+
+function equalBytes(a: Uint8Array, b: Uint8Array): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
+function round2(x: number): number {
+  return Math.round(x * 100) / 100;
+}

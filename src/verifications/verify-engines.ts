@@ -1,0 +1,58 @@
+import type { Bindings } from "../env";
+import { activeManifestSignature, extractManifestStore, signerCredentials } from "../media/c2pa/jumbf";
+import { checkOcsp, InMemoryOcspCache, type OcspFetcher } from "../media/c2pa/ocsp";
+import { answerDevOcsp, devOcspResponder } from "../system/dev-ocsp";
+import type { RevocationCheck } from "./verify-service";
+
+/** The C2PA engine loader (a `.wasm` module import, so workerd only and imported on first use). */
+export async function ensureC2paEngineLazily(): Promise<() => void> {
+  const { ensureC2paEngine } = await import("../media/c2pa/engine-workerd");
+  ensureC2paEngine();
+  return ensureC2paEngine;
+}
+
+/** Verified OCSP answers, per isolate, until their nextUpdate (never `unavailable` ones). */
+const ocspCache = new InMemoryOcspCache();
+
+/**
+ * The outbound path of OCSP requests: the dev responder in process for the dev PKI's own location (a Worker
+ * cannot fetch itself), the network for every other responder.
+ */
+function ocspFetcher(env: Bindings): OcspFetcher {
+  const responder = devOcspResponder(env);
+  return async (request) => {
+    if (responder && env.SVC_DEV_OCSP_URL && request.url === env.SVC_DEV_OCSP_URL) {
+      const reply = await answerDevOcsp(env, responder, new Uint8Array(await request.arrayBuffer()));
+      return new Response(reply as Uint8Array<ArrayBuffer>, { status: 200, headers: { "content-type": "application/ocsp-response" } });
+    }
+    return fetch(request);
+  };
+}
+
+/**
+ * OCSP of the active manifest's signer: its certificate and issuer come from the manifest's own COSE x5chain
+ * (the engine reports only their names). The dev responder's answers are not cached (revocations change them
+ * at once in development).
+ */
+export function revocationCheck(env: Bindings): RevocationCheck {
+  return async (subject) => {
+    const store = subject.manifestStore ?? (() => {
+      const found = extractManifestStore(subject.bytes, subject.mediaType);
+      return found.status === "ok" ? found.store : null;
+    })();
+    if (!store) return { status: "unavailable", warning: "OCSP not checked: the signer's certificate could not be read from the manifest store." };
+    const signature = activeManifestSignature(store);
+    const credentials = signature.status === "ok" ? signerCredentials(signature.cose) : null;
+    if (!credentials || credentials.status !== "ok" || credentials.chain.length < 2) {
+      return { status: "unavailable", warning: "OCSP not checked: the manifest's certificate chain does not include the signer's issuer." };
+    }
+    const dev = devOcspResponder(env) !== null;
+    const result = await checkOcsp({ cert: credentials.chain[0]!, issuer: credentials.chain[1]!, fetcher: ocspFetcher(env), cache: dev ? null : ocspCache });
+    if (result.status === "unavailable") {
+      const why = result.reason === "no_ocsp_url" ? "the signing certificate names no OCSP responder" : `the responder could not be used (${result.reason})`;
+      return { status: "unavailable", warning: `The signer's revocation status is unknown: ${why}.` };
+    }
+    return { status: result.status };
+  };
+}
+

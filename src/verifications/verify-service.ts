@@ -1,0 +1,176 @@
+import { IMAGE_DECODE_LIMITS, SVC_IMAGE_WATERMARK } from "../catalog/algorithms";
+import { IMAGE_PIPELINE_MEDIA_TYPES } from "../catalog/installed";
+import type { Bindings } from "../env";
+import { anchorMatch } from "../anchoring/log";
+import { extractManifestStore } from "../media/c2pa/jumbf";
+import { verifyManifest, type ManifestClaims, type SignerSummary } from "../media/c2pa/verifier";
+import type { ImageServices } from "../media/types";
+import { hex } from "../platform/encoding";
+import { decideVerdict, type DurableFacts, type OcspStatus, type SoftBindingMatch, type Verdict } from "./verdict";
+
+/*
+ * One verification: every signal computed for real, or reported as not computed with a warning, then the
+ * verdict. The media engines come in through `VerifyServices` so routes, jobs and tests share this code.
+ */
+
+export interface VerifySubject {
+  bytes: Uint8Array;
+  /** The sniffed media type of `bytes` (never the caller's claim). */
+  mediaType: string;
+  /** A sidecar manifest store for `bytes`, when the manifest travels beside the file. */
+  manifestStore?: Uint8Array;
+  /** Set when only a manifest store was given (manifest_uri): the asset's hard binding cannot be checked. */
+  manifestOnly?: boolean;
+}
+
+/** Revocation check of the active manifest's signer (RFC 6960); injected so it can be replaced in tests. */
+export type RevocationCheck = (subject: VerifySubject) => Promise<{ status: OcspStatus; warning?: string }>;
+
+export interface VerifyServices {
+  ensureEngine: () => void;
+  image: ImageServices | null;
+  revocation: RevocationCheck | null;
+}
+
+export interface VerificationOutcome extends Verdict {
+  claims: ManifestClaims | null;
+  manifest_id: string | null;
+  signer: SignerSummary | null;
+  media_type: string;
+  assertion_labels: string[];
+}
+
+interface BindingRow {
+  publication_id: string;
+  algorithm: string;
+  tenant_id: string;
+  asset_id: string;
+  manifest_label: string | null;
+}
+
+/** The published assets registered under a soft-binding value (global: published provenance is public). */
+async function lookupBinding(db: D1Database, algorithm: string, bitsHex: string): Promise<BindingRow | null> {
+  const row = await db
+    .prepare(
+      `SELECT sb.publication_id, sb.algorithm, sb.tenant_id, sb.asset_id, a.manifest_label
+         FROM soft_bindings sb JOIN assets a ON a.id = sb.asset_id AND a.publication_id = sb.publication_id
+        WHERE sb.algorithm = ? AND sb.bits = ? ORDER BY sb.created_at ASC LIMIT 1`,
+    )
+    .bind(algorithm, bitsHex)
+    .first<BindingRow>();
+  return row ?? null;
+}
+
+async function durableFacts(env: Bindings, image: ImageServices | null, subject: VerifySubject, warnings: string[]): Promise<DurableFacts> {
+  const none: DurableFacts = { watermark: null, fingerprint: null };
+  if (subject.manifestOnly) return none; // no pixels: nothing to detect or fingerprint, and nothing to warn about
+  if (!IMAGE_PIPELINE_MEDIA_TYPES.includes(subject.mediaType)) {
+    warnings.push(`Watermark and fingerprint signals are not computed for ${subject.mediaType}: this deployment decodes only JPEG, PNG, WebP, TIFF and AVIF images.`);
+    return none;
+  }
+  if (!image) {
+    warnings.push("Watermark and fingerprint signals are not computed: the image pipeline is not installed.");
+    return none;
+  }
+  const decoded = await image.codec.decode(subject.bytes, subject.mediaType);
+  if (decoded.status !== "decoded") {
+    warnings.push(`Watermark and fingerprint signals are not computed: ${decoded.message}`);
+    return none;
+  }
+  const pixels = decoded.image;
+  let watermark: DurableFacts["watermark"] = null;
+  if (Math.min(pixels.width, pixels.height) < IMAGE_DECODE_LIMITS.watermark_minimum_edge) {
+    warnings.push(`The watermark is not checked: the image is smaller than ${IMAGE_DECODE_LIMITS.watermark_minimum_edge} pixels on its shorter side.`);
+  } else {
+    const detected = image.watermarker.detect(pixels);
+    if (detected.status === "failed") warnings.push(`The watermark could not be checked: ${detected.message}`);
+    else if (detected.status === "not_detected") watermark = { present: false, payload_valid: false, match: null };
+    else {
+      const row = await lookupBinding(env.DB, SVC_IMAGE_WATERMARK, hex(detected.payload));
+      const match: SoftBindingMatch | null = row
+        ? { kind: "watermark", algorithm: SVC_IMAGE_WATERMARK, publication_id: row.publication_id, manifest_id: row.manifest_label, distance: 0, score: detected.confidence }
+        : null;
+      watermark = { present: true, payload_valid: true, match };
+    }
+  }
+  let fingerprint: DurableFacts["fingerprint"] = null;
+  const iscc = image.fingerprinters.get("iscc-image");
+  if (iscc) {
+    const computed = iscc.compute(pixels);
+    if (computed.status === "computed") {
+      const row = await lookupBinding(env.DB, "iscc-image", hex(computed.bits));
+      fingerprint = {
+        match: row ? { kind: "fingerprint", algorithm: "iscc-image", publication_id: row.publication_id, manifest_id: row.manifest_label, distance: 0, score: 1 } : null,
+      };
+    } else warnings.push(`The iscc-image fingerprint could not be computed: ${computed.message}`);
+  }
+  return { watermark, fingerprint };
+}
+
+/** Whether the manifest store is in a sealed batch of our transparency log (null: not computed, with a warning). */
+async function anchorSignal(env: Bindings, subject: VerifySubject, warnings: string[]): Promise<boolean | null> {
+  let store = subject.manifestStore ?? null;
+  if (!store) {
+    const found = extractManifestStore(subject.bytes, subject.mediaType);
+    store = found.status === "ok" ? found.store : null;
+  }
+  if (!store) {
+    warnings.push("Transparency anchoring is not checked: the manifest store could not be located in the file.");
+    return null;
+  }
+  const check = await anchorMatch(env, hex(await crypto.subtle.digest("SHA-256", store)));
+  switch (check.status) {
+    case "matched":
+      return true;
+    case "not_found":
+      return false;
+    case "pending":
+      warnings.push("The manifest is in the transparency log but its batch is not sealed yet; anchoring is checked once it is.");
+      return null;
+    case "proof_failed":
+      warnings.push("The transparency log has an entry for this manifest, but its inclusion proof did not verify against the signed checkpoint.");
+      return false;
+    default:
+      warnings.push("Transparency anchoring is not checked: no log key is configured in this deployment.");
+      return null;
+  }
+}
+
+/** Verifies one subject. Invariant: never throws for any bytes; every signal not computed has a warning. */
+export async function verifySubject(env: Bindings, services: VerifyServices, subject: VerifySubject): Promise<VerificationOutcome> {
+  const warnings: string[] = [];
+  const manifest = await verifyManifest(
+    { bytes: subject.bytes, mediaType: subject.mediaType, ...(subject.manifestStore ? { manifestStore: subject.manifestStore } : {}), ...(subject.manifestOnly ? { manifestOnly: true } : {}) },
+    env.SVC_TRUST_ANCHORS_PEM ?? null,
+    services.ensureEngine,
+  );
+  if (subject.manifestOnly && manifest.facts.state === "read") {
+    // A bare store hashes itself against its data-hash assertion: that is not a finding about any asset.
+    manifest.facts.failure_codes = manifest.facts.failure_codes.filter((c) => !c.endsWith("Hash.mismatch"));
+    warnings.push("Only the manifest was verified: without the asset's bytes, its hard binding (that the file is unchanged) was not checked.");
+  }
+
+  if (manifest.facts.state === "read" && manifest.facts.informational_codes.includes("svc.sidecar.binding.unsupported")) {
+    warnings.push("The sidecar manifest's hard binding uses exclusions or an algorithm this service cannot check against the file, so it was not shown that the file is unchanged.");
+  }
+  let ocsp: OcspStatus = "not_checked";
+  if (manifest.facts.state === "read") {
+    if (services.revocation) {
+      const checked = await services.revocation(subject);
+      ocsp = checked.status;
+      if (checked.warning) warnings.push(checked.warning);
+    } else warnings.push("The signer's revocation status (OCSP) is not checked in this deployment.");
+  }
+  const durable = await durableFacts(env, services.image, subject, warnings);
+  const anchor = manifest.facts.state === "read" ? await anchorSignal(env, subject, warnings) : null;
+
+  const verdict = decideVerdict({ manifest: manifest.facts, ocsp, durable, anchor_match: anchor, warnings });
+  return {
+    ...verdict,
+    claims: manifest.claims,
+    manifest_id: manifest.facts.state === "read" ? manifest.facts.active_manifest_label : null,
+    signer: manifest.signer,
+    media_type: subject.mediaType,
+    assertion_labels: manifest.assertion_labels,
+  };
+}

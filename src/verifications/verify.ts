@@ -1,0 +1,232 @@
+import { createRoute, z } from "@hono/zod-openapi";
+import { and, desc, eq } from "drizzle-orm";
+import type { Router } from "../app-types";
+import { formatOf } from "../catalog/formats";
+import { database } from "../db/client";
+import { assets, objects, verifications } from "../db/schema";
+import type { Bindings } from "../env";
+import { imageServices, mediaInspector } from "../media";
+import { ensureC2paEngineLazily, revocationCheck } from "./verify-engines";
+import { notFound, principalOf, type AppContext } from "../platform/context";
+import { hmacSha256 } from "../platform/crypto";
+import { base64url } from "../platform/encoding";
+import { ApiError } from "../platform/errors";
+import { newId } from "../platform/ids";
+import { errorResponse, json, NOT_FOUND } from "../platform/openapi";
+import { boundedGet, checkDestination, dohResolver } from "../platform/net/outbound";
+import { verifySubject, type VerificationOutcome, type VerifySubject } from "./verify-service";
+import { VerificationResultSchema, VerifyFormRequestSchema, VerifyJsonRequestSchema } from "./verify-schemas";
+
+/** SPEC "Limits": the public variant allows 10 requests per minute per IP. */
+export const PUBLIC_VERIFY_PER_MINUTE = 10;
+export const VERIFY_MAX_BYTES = 25 * 1024 * 1024;
+const MANIFEST_URI_MAX_BYTES = 10 * 1024 * 1024;
+const MANIFEST_URI_TIMEOUT_MS = 5000;
+
+const verifyRoute = createRoute({
+  method: "post",
+  path: "/v1/verify",
+  operationId: "verify",
+  tags: ["Verification"],
+  summary: "Verify a file, an asset or a manifest",
+  description:
+    "Checks every signal (manifest and signature with the reference C2PA engine, signer and TSA trust, OCSP, our watermark, fingerprint lookup, anchor log) and answers one status of a closed vocabulary with a confidence and explanations. " +
+    "Send multipart/form-data with the file in the field `file` (and optionally its sidecar `.c2pa` in `manifest`), or JSON with `asset_id` (your own published asset) or `manifest_uri`. " +
+    `Without a credential this is the public variant: ${PUBLIC_VERIFY_PER_MINUTE} requests per minute per network address, nothing stored, no personal data of the requester logged. With an API key (verify:write) the limit is per tenant and the result is stored as a verification record.`,
+  request: {
+    body: {
+      required: false,
+      content: { "multipart/form-data": { schema: VerifyFormRequestSchema }, "application/json": { schema: VerifyJsonRequestSchema } },
+    },
+  },
+  responses: {
+    200: json(VerificationResultSchema, "The verification result."),
+    400: errorResponse("Nothing to verify (`svc.verify.no_input`)."),
+    404: errorResponse("`asset_id` names no asset of yours, or it is not published."),
+    413: errorResponse("The file is larger than 25 MiB (`svc.request.too_large`)."),
+    415: errorResponse("The file is not a reviewed format (`svc.verify.unsupported_file_type`), or the body is neither JSON nor multipart."),
+    422: errorResponse("`manifest_uri` refused by the outbound guard (`svc.verify.manifest_uri_refused`)."),
+    429: errorResponse("Rate limit (`svc.ratelimit.exceeded`), with Retry-After."),
+    502: errorResponse("`manifest_uri` could not be fetched (`svc.verify.manifest_uri_unavailable`)."),
+  },
+});
+
+const getRoute = createRoute({
+  method: "get",
+  path: "/v1/verify/{manifest_id}",
+  operationId: "getVerifyResult",
+  tags: ["Verification"],
+  summary: "The stored result for a manifest",
+  description:
+    "The most recent result your verifications computed for this manifest (its active manifest label, e.g. `urn:c2pa:...`). A manifest never changes, so the result is cached for its lifetime: until the signing certificate expires (Cache-Control says how long).",
+  request: { params: z.object({ manifest_id: z.string().min(1).max(200).openapi({ param: { name: "manifest_id", in: "path" }, description: "Active manifest label.", example: "urn:c2pa:3fa85f64-5717-4562-b3fc-2c963f66afa6" }) }) },
+  responses: { 200: json(VerificationResultSchema, "The stored result."), ...NOT_FOUND },
+});
+
+/** The rate-limit bucket of a caller: the tenant, or a keyed hash of the network address (never the address). */
+async function chargeVerify(c: AppContext) {
+  const principal = c.get("principal");
+  let bucket: string;
+  let perMinute: number;
+  if (principal.kind === "api_key") {
+    bucket = `verify_tenant:${principal.tenantId}`;
+    perMinute = Number(c.env.SVC_VERIFY_TENANT_RATE_PER_MINUTE ?? "600") || 600;
+  } else {
+    const ip = c.req.header("cf-connecting-ip") ?? "unknown";
+    const secret = c.env.SVC_CAPABILITY_SECRET ?? c.env.SVC_KEY_PEPPER ?? "svc-public-verify";
+    bucket = `verify_public:${base64url((await hmacSha256(secret, ip)).slice(0, 16))}`;
+    perMinute = PUBLIC_VERIFY_PER_MINUTE;
+  }
+  const limiter = c.env.RATE_LIMITER.get(c.env.RATE_LIMITER.idFromName(bucket));
+  const decision = await limiter.limit(perMinute, 60, 1);
+  if (decision.allowed) return;
+  const retryAfter = Math.max(1, Math.ceil(decision.retryAfterMs / 1000));
+  throw new ApiError("svc.ratelimit.exceeded", `At most ${perMinute} verifications per minute; retry in ${retryAfter} s.`, {
+    headers: { "Retry-After": String(retryAfter), "RateLimit-Policy": `"verify";q=${perMinute};w=60` },
+  });
+}
+
+/**
+ * The media type the bytes really are (the client's claim only breaks ties between equivalent families, e.g. a
+ * ZIP-based document). A codec outside the signing contract is still verifiable; null: no reviewed format.
+ */
+function sniffedType(bytes: Uint8Array, claimed: string): string | null {
+  const inspector = mediaInspector();
+  for (const declared of [claimed || "application/octet-stream", "application/octet-stream"]) {
+    const r = inspector.inspect(bytes, declared);
+    if (r.status === "ok") return r.facts.media_type;
+    if (r.status === "media_type_mismatch") return r.sniffed;
+    if (r.status === "codec_unsupported" && declared !== "application/octet-stream") return declared;
+  }
+  return null;
+}
+
+async function readBounded(file: File): Promise<Uint8Array> {
+  if (file.size > VERIFY_MAX_BYTES) throw new ApiError("svc.request.too_large", `Files are limited to ${VERIFY_MAX_BYTES} bytes.`);
+  return new Uint8Array(await file.arrayBuffer());
+}
+
+/** The subject from the request body; every refusal is an error envelope. */
+async function subjectOf(c: AppContext): Promise<{ subject: VerifySubject; subjectType: "uploaded_object" | "asset" | "manifest"; assetId: string | null; objectId: string | null }> {
+  const type = c.req.header("content-type") ?? "";
+  if (/^multipart\/form-data/i.test(type)) {
+    const form = c.req.valid("form" as never) as { file?: File; manifest?: File };
+    if (!form.file) throw new ApiError("svc.verify.no_input", "Send the file in the multipart field `file`.");
+    const bytes = await readBounded(form.file);
+    const mediaType = sniffedType(bytes, form.file.type);
+    if (!mediaType) throw new ApiError("svc.verify.unsupported_file_type", "The file is not one of the reviewed formats (see GET /v1/capabilities).");
+    const manifestStore = form.manifest ? await readBounded(form.manifest) : undefined;
+    return { subject: { bytes, mediaType, ...(manifestStore ? { manifestStore } : {}) }, subjectType: "uploaded_object", assetId: null, objectId: null };
+  }
+  if (/^application\/json/i.test(type)) {
+    const body = c.req.valid("json" as never) as { asset_id?: string; manifest_uri?: string };
+    if (body.asset_id) return assetSubject(c, body.asset_id);
+    if (body.manifest_uri) return manifestUriSubject(c.env, body.manifest_uri);
+    throw new ApiError("svc.verify.no_input", "Send `asset_id` or `manifest_uri`, or a multipart `file`.");
+  }
+  if (!type && (c.req.header("content-length") ?? "0") === "0") throw new ApiError("svc.verify.no_input", "Send a multipart `file`, or JSON with `asset_id` or `manifest_uri`.");
+  throw new ApiError("svc.request.unsupported_media_type", "Send multipart/form-data or application/json.");
+}
+
+async function assetSubject(c: AppContext, assetId: string) {
+  const principal = c.get("principal");
+  if (principal.kind !== "api_key") throw new ApiError("svc.auth.invalid_key", "Verifying an asset by id needs an API key with verify:write; the public variant takes a file.");
+  const db = database(c.env.DB);
+  const [asset] = await db.select().from(assets).where(and(eq(assets.tenantId, principal.tenantId), eq(assets.id, assetId))).limit(1);
+  if (!asset?.publishedObjectId) throw notFound("asset");
+  const [output] = await db.select().from(objects).where(and(eq(objects.tenantId, principal.tenantId), eq(objects.id, asset.publishedObjectId))).limit(1);
+  const stored = output ? await c.env.OBJECTS.get(output.r2Key, { onlyIf: { etagMatches: output.etag } }) : null;
+  if (!output || !stored || !("body" in stored)) throw notFound("asset");
+  const bytes = new Uint8Array(await (stored as R2ObjectBody).arrayBuffer());
+  let manifestStore: Uint8Array | undefined;
+  if (asset.sidecarObjectId) {
+    const [sidecar] = await db.select().from(objects).where(and(eq(objects.tenantId, principal.tenantId), eq(objects.id, asset.sidecarObjectId))).limit(1);
+    const got = sidecar ? await c.env.OBJECTS.get(sidecar.r2Key) : null;
+    if (got) manifestStore = new Uint8Array(await got.arrayBuffer());
+  }
+  return { subject: { bytes, mediaType: output.mediaType, ...(manifestStore ? { manifestStore } : {}) }, subjectType: "asset" as const, assetId: asset.id, objectId: output.id };
+}
+
+async function manifestUriSubject(env: Bindings, uri: string) {
+  const hosts = (env.SVC_MANIFEST_HOSTS ?? "").split(",").map((h) => h.trim().toLowerCase()).filter(Boolean);
+  if (hosts.length === 0) throw new ApiError("svc.verify.manifest_uri_refused", "This deployment has no manifest host configured, so verify-by-URI is off.");
+  const checked = await checkDestination(uri, { resolver: dohResolver(), allowedHosts: hosts });
+  if (checked.status === "refused") throw new ApiError("svc.verify.manifest_uri_refused", checked.reason);
+  const fetched = await boundedGet(checked.url, { maxBytes: MANIFEST_URI_MAX_BYTES, timeoutMs: MANIFEST_URI_TIMEOUT_MS });
+  if (fetched.status === "failed") throw new ApiError("svc.verify.manifest_uri_unavailable", fetched.reason);
+  return { subject: { bytes: fetched.bytes, mediaType: "application/c2pa", manifestStore: fetched.bytes, manifestOnly: true }, subjectType: "manifest" as const, assetId: null, objectId: null };
+}
+
+type StoredResult = Omit<z.infer<typeof VerificationResultSchema>, "verification_id">;
+
+function resultBody(outcome: VerificationOutcome): StoredResult {
+  return {
+    status: outcome.status,
+    status_vocabulary_version: outcome.status_vocabulary_version,
+    confidence: outcome.confidence,
+    signals: outcome.signals,
+    claims: outcome.claims,
+    matches: outcome.matches,
+    warnings: outcome.warnings,
+    developer_explanation: outcome.developer_explanation,
+    user_explanation: outcome.user_explanation,
+    proves: outcome.proves,
+    does_not_prove: outcome.does_not_prove,
+    manifest_id: outcome.manifest_id,
+    signer: outcome.signer,
+    media_type: outcome.media_type,
+  };
+}
+
+export function registerVerify(app: Router) {
+  app.openapi(verifyRoute, async (c) => {
+    await chargeVerify(c);
+    const { subject, subjectType, assetId, objectId } = await subjectOf(c);
+    if (!formatOf(subject.mediaType) && subject.mediaType !== "application/c2pa") throw new ApiError("svc.verify.unsupported_file_type");
+    const outcome = await verifySubject(c.env, { ensureEngine: await ensureC2paEngineLazily(), image: await imageServices().catch(() => null), revocation: revocationCheck(c.env) }, subject);
+    const body = resultBody(outcome);
+    const principal = c.get("principal");
+    if (principal.kind !== "api_key") return c.json({ ...body, verification_id: null }, 200);
+    const now = Date.now();
+    const verificationId = newId("verification");
+    await database(c.env.DB)
+      .insert(verifications)
+      .values({
+        id: verificationId,
+        tenantId: principal.tenantId,
+        subjectType,
+        overall: outcome.overall,
+        assetId,
+        jobId: null,
+        objectId,
+        policyVersion: null,
+        sourceByteLength: subject.bytes.length,
+        sourceMediaType: subject.mediaType,
+        validationPath: outcome.manifest_id ? (subject.manifestStore ? "c2pa.sidecar" : "c2pa.embedded") : outcome.matches.length ? "soft_binding" : null,
+        evidence: JSON.stringify({ result: body, engine: "c2pa-wasm 0.13.3" }),
+        status: outcome.status,
+        statusVocabularyVersion: outcome.status_vocabulary_version,
+        manifestId: outcome.manifest_id,
+        createdAt: now,
+        validatedAt: now,
+      });
+    return c.json({ ...body, verification_id: verificationId }, 200);
+  });
+
+  app.openapi(getRoute, async (c) => {
+    const tenantId = principalOf(c).tenantId;
+    const [row] = await database(c.env.DB)
+      .select()
+      .from(verifications)
+      .where(and(eq(verifications.tenantId, tenantId), eq(verifications.manifestId, c.req.valid("param").manifest_id)))
+      .orderBy(desc(verifications.createdAt))
+      .limit(1);
+    if (!row) throw notFound("verification");
+    const stored = (JSON.parse(row.evidence) as { result?: StoredResult }).result;
+    if (!stored) throw notFound("verification");
+    const notAfter = stored.signer?.not_after ? Date.parse(stored.signer.not_after) : NaN;
+    const seconds = Number.isFinite(notAfter) ? Math.max(0, Math.floor((notAfter - Date.now()) / 1000)) : 0;
+    c.header("Cache-Control", `private, max-age=${seconds}`);
+    return c.json({ ...stored, verification_id: row.id }, 200);
+  });
+}

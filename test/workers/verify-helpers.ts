@@ -1,0 +1,24 @@
+import { exports } from "cloudflare:workers";
+import { expect } from "vitest";
+import { api, BASE, callUrl, json, uploadAsset, waitForJob } from "./helpers";
+
+/** POST /v1/verify with a multipart file, from a given (fake) client address. */
+export async function verifyFile(bytes: Uint8Array, options: { key?: string; ip?: string; name?: string; manifest?: Uint8Array } = {}) {
+  const form = new FormData();
+  form.append("file", new File([bytes as Uint8Array<ArrayBuffer>], options.name ?? "file.bin"));
+  if (options.manifest) form.append("manifest", new File([options.manifest as Uint8Array<ArrayBuffer>], "file.c2pa"));
+  const headers: Record<string, string> = { "cf-connecting-ip": options.ip ?? `198.51.100.${Math.floor(Math.random() * 250)}` };
+  if (options.key) headers.authorization = `Bearer ${options.key}`;
+  return (exports as unknown as { default: Fetcher }).default.fetch(`${BASE}/v1/verify`, { method: "POST", body: form, headers });
+}
+
+export async function signedCopy(key: string, source: Uint8Array, mediaType: string, recipeId = "rcp_system_sign_only") {
+  const { assetId } = await uploadAsset(key, source, mediaType, "photo");
+  const started = await api("/v1/sign", { method: "POST", key, body: { asset_id: assetId, recipe_id: recipeId }, headers: { "idempotency-key": crypto.randomUUID() } });
+  const job = await waitForJob(key, (await json(started)).job_id, 60_000);
+  expect(job.state, JSON.stringify(job)).toBe("completed");
+  const d = await json(await api(`/v1/assets/${assetId}/download`, { method: "POST", key }));
+  const res = await callUrl(d.url, { method: "GET", headers: d.headers });
+  return { assetId, job, bytes: new Uint8Array(await res.arrayBuffer()), download: d };
+}
+

@@ -1,0 +1,512 @@
+// PDQ (Meta's 256-bit perceptual image hash with a quality score), our implementation of the algorithm of the
+// C++ reference (ThreatExchange pdq/cpp/hashing/pdqhashing.cpp, downscaling.cpp, torben.cpp):
+//
+//   luma (f32, 0.299 R + 0.587 G + 0.114 B) -> Jarosz tent filter: two rounds of [1-D box filter along every
+//   row, then along every column], window ceil-ish(size / 128) -> decimation to 64x64 (sample at the centers)
+//   -> quality (sum of quantized neighbour gradients / 90, at most 100) -> 16x16 low-frequency block of the
+//   64x64 DCT-II (D A D^T with a 16x64 matrix) -> bit per coefficient: greater than the median (Torben's
+//   selection). Images with a side under 5 pixels hash to zero with quality 0, as upstream.
+//
+// All in f32 and in the reference's operation order. The reference filters whole-image float buffers; here the
+// image streams row by row through the same operations: the row filters run in place on one row, each column
+// filter keeps per column its running sum and a ring of the last `window` rows it added (what it will subtract),
+// and only the 64x64 samples of the last stage are ever divided out. Each output value therefore undergoes the
+// very same sequence of float operations as in the reference; memory is a few rows, not the image.
+//
+// Rows may be the image's columns (the JS side then feeds the transposed image, for images too wide for a row
+// buffer); the 64x64 result is transposed back. That ordering differs from the reference only in float rounding.
+
+import { align16, compositeWhite, reserve, workBase } from "./mem";
+
+/** The 256 hash bits, 32 bytes in the order of the reference's 64-digit hex form. */
+export const PDQ_HASH: usize = memory.data(32, 16);
+
+const BUF64: usize = memory.data(64 * 64 * 4, 16);
+const BUF64T: usize = memory.data(64 * 64 * 4, 16);
+const T16X64: usize = memory.data(16 * 64 * 4, 16);
+const B16X16: usize = memory.data(16 * 16 * 4, 16);
+const DCT_MATRIX: usize = memory.data(16 * 64 * 4, 16);
+const ROW_IDX: usize = memory.data(64 * 4, 16);
+const COL_IDX: usize = memory.data(64 * 4, 16);
+
+const LUMA_R: f32 = 0.299;
+const LUMA_G: f32 = 0.587;
+const LUMA_B: f32 = 0.114;
+const MIN_HASHABLE_DIM: i32 = 5;
+
+let dctReady: bool = false;
+
+let cols: i32 = 0; // length of a (kernel) row
+let rows: i32 = 0;
+let transposed: bool = false;
+let degenerate: bool = false;
+let direct: bool = false; // already 64x64: no filtering, as upstream
+let staging: usize = 0;
+let curX: i32 = 0;
+let curY: i32 = 0;
+
+let winRow: i32 = 0; // window of the filter along rows
+let halfRow: i32 = 0;
+let winCol: i32 = 0; // window of the filter along columns
+let halfCol: i32 = 0;
+
+let row: usize = 0; // f32 x cols: the row being filled / filtered
+let rowRing: usize = 0; // f32 x winRow: inputs still to subtract in the in-place row filter
+let sum1: usize = 0; // f32 x cols: running sums of the first column filter
+let ring1: usize = 0; // f32 x winCol x cols
+let sum2: usize = 0;
+let ring2: usize = 0;
+let fed1: i32 = 0;
+let fed2: i32 = 0;
+let count1: i32 = 0;
+let count2: i32 = 0;
+let slot1: i32 = 0;
+let slot2: i32 = 0;
+let nextOut: i32 = 0; // next 64x64 output row to fill
+
+/** The reference's computeJaroszFilterWindowSize(old, 64). */
+@inline
+function windowSize(oldDimension: i32): i32 {
+  return (oldDimension + 2 * 64 - 1) / (2 * 64);
+}
+
+function setupDct(): void {
+  // As the reference: float scale sqrt(2/64), entries computed in double and stored as float.
+  const scale: f32 = <f32>Math.sqrt(2.0 / 64.0);
+  const step: f64 = 3.14159265358979323846 / 2.0 / 64.0;
+  for (let i = 0; i < 16; i++) {
+    for (let j = 0; j < 64; j++) {
+      const v = <f64>scale * Math.cos(step * <f64>(i + 1) * <f64>(2 * j + 1));
+      store<f32>(DCT_MATRIX + (<usize>(i * 64 + j) << 2), <f32>v);
+    }
+  }
+  dctReady = true;
+}
+
+/**
+ * Starts a hash of an image whose kernel rows are `rowLength` pixels long, `rowCount` of them (`isTransposed`: the
+ * kernel rows are the image's columns). Returns the staging area for chunks of up to `chunkBytes` bytes, or 0
+ * when the memory cannot grow.
+ */
+export function pdqBegin(rowLength: i32, rowCount: i32, chunkBytes: i32, isTransposed: i32): usize {
+  if (rowLength <= 0 || rowCount <= 0 || chunkBytes < 4) return 0;
+  if (!dctReady) {
+    setupDct();
+    setupLuma();
+  }
+  cols = rowLength;
+  rows = rowCount;
+  transposed = isTransposed != 0;
+  degenerate = rowLength < MIN_HASHABLE_DIM || rowCount < MIN_HASHABLE_DIM;
+  direct = rowLength == 64 && rowCount == 64;
+  curX = 0;
+  curY = 0;
+  staging = workBase();
+  let end: u64 = <u64>staging + align16(<u64>chunkBytes);
+  if (degenerate || direct) return reserve(end) ? staging : 0;
+
+  winRow = windowSize(cols);
+  halfRow = (winRow + 2) / 2;
+  winCol = windowSize(rows);
+  halfCol = (winCol + 2) / 2;
+  const rowBytes = align16(<u64>cols * 4);
+  row = <usize>end;
+  end += rowBytes;
+  rowRing = <usize>end;
+  end += align16(<u64>winRow * 4);
+  sum1 = <usize>end;
+  end += rowBytes;
+  sum2 = <usize>end;
+  end += rowBytes;
+  ring1 = <usize>end;
+  end += <u64>winCol * rowBytes;
+  ring2 = <usize>end;
+  end += <u64>winCol * rowBytes;
+  if (!reserve(end)) return 0;
+  memory.fill(sum1, 0, <usize>rowBytes);
+  memory.fill(sum2, 0, <usize>rowBytes);
+  fed1 = 0;
+  fed2 = 0;
+  count1 = 0;
+  count2 = 0;
+  slot1 = 0;
+  slot2 = 0;
+  nextOut = 0;
+  // Decimation: sample the centers of a 64x64 grid, as the reference's decimateFloat.
+  for (let i = 0; i < 64; i++) {
+    store<i32>(ROW_IDX + (<usize>i << 2), <i32>(((<f64>i + 0.5) * <f64>rows) / 64.0));
+    store<i32>(COL_IDX + (<usize>i << 2), <i32>(((<f64>i + 0.5) * <f64>cols) / 64.0));
+  }
+  return staging;
+}
+
+// The three products coefficient * channel of the reference's luma, tabulated (the same f32 products).
+const LUMA_TABLE: usize = memory.data(3 * 256 * 4, 16);
+
+function setupLuma(): void {
+  for (let v = 0; v < 256; v++) {
+    store<f32>(LUMA_TABLE + (<usize>v << 2), LUMA_R * <f32>v);
+    store<f32>(LUMA_TABLE + 1024 + (<usize>v << 2), LUMA_G * <f32>v);
+    store<f32>(LUMA_TABLE + 2048 + (<usize>v << 2), LUMA_B * <f32>v);
+  }
+}
+
+/** 0.299 R + 0.587 G + 0.114 B in f32, summed left to right as the reference. */
+@inline
+function lumaOf(px: u32): f32 {
+  const c = px >= 0xff000000 ? px : compositeWhite(px);
+  return (
+    load<f32>(LUMA_TABLE + (<usize>(c & 255) << 2)) +
+    load<f32>(LUMA_TABLE + 1024 + (<usize>((c >> 8) & 255) << 2)) +
+    load<f32>(LUMA_TABLE + 2048 + (<usize>((c >> 16) & 255) << 2))
+  );
+}
+
+/** Feeds the next `bytes` bytes of RGBA pixels (kernel rows in order). */
+export function pdqPush(bytes: i32): void {
+  let n = bytes >> 2;
+  let p = staging;
+  let x = curX;
+  while (n > 0 && curY < rows) {
+    const take = min(n, cols - x);
+    const stop = x + take;
+    if (degenerate) {
+      p += <usize>take << 2;
+    } else if (direct) {
+      const out = BUF64 + (<usize>(curY * 64) << 2);
+      for (; x < stop; x++) {
+        store<f32>(out + (<usize>x << 2), lumaOf(load<u32>(p)));
+        p += 4;
+      }
+    } else {
+      const out = row;
+      for (; x < stop; x++) {
+        store<f32>(out + (<usize>x << 2), lumaOf(load<u32>(p)));
+        p += 4;
+      }
+    }
+    x = stop;
+    n -= take;
+    if (x == cols) {
+      if (!degenerate && !direct) {
+        boxRow(row);
+        feed1();
+      }
+      x = 0;
+      curY++;
+    }
+  }
+  curX = x;
+}
+
+/**
+ * The reference's box1DFloat along one row, in place: a running sum over a window of `winRow` samples centered
+ * (for even windows, one more to the right), divided by the number of samples inside the row. Writes lag reads by
+ * halfRow - 1 samples; the ring keeps the inputs the sum still has to subtract.
+ */
+function boxRow(v: usize): void {
+  const n = cols;
+  const w = winRow;
+  const lead = halfRow - 1;
+  const ring = rowRing;
+  let sum: f32 = 0;
+  let count: i32 = 0;
+  let slot = 0;
+  let ri = 0;
+  // Phase 1: accumulate, no writes.
+  for (; ri < lead; ri++) {
+    const x = load<f32>(v + (<usize>ri << 2));
+    sum += x;
+    count++;
+    store<f32>(ring + (<usize>slot << 2), x);
+    if (++slot == w) slot = 0;
+  }
+  // Phase 2: writes with a growing window.
+  for (; ri < w; ri++) {
+    const x = load<f32>(v + (<usize>ri << 2));
+    sum += x;
+    count++;
+    store<f32>(ring + (<usize>slot << 2), x);
+    if (++slot == w) slot = 0;
+    store<f32>(v + (<usize>(ri - lead) << 2), sum / <f32>count);
+  }
+  // Phase 3: full window: add the new sample, subtract the one leaving.
+  const div = <f32>count;
+  for (; ri < n; ri++) {
+    const x = load<f32>(v + (<usize>ri << 2));
+    const a = ring + (<usize>slot << 2);
+    sum += x;
+    sum -= load<f32>(a);
+    store<f32>(a, x);
+    if (++slot == w) slot = 0;
+    store<f32>(v + (<usize>(ri - lead) << 2), sum / div);
+  }
+  // Phase 4: shrinking window at the end. The ring now holds the last w inputs, oldest at `slot`.
+  let oi = n - lead;
+  for (let i = 0; i < lead; i++) {
+    sum -= load<f32>(ring + (<usize>slot << 2));
+    if (++slot == w) slot = 0;
+    count--;
+    store<f32>(v + (<usize>oi << 2), sum / <f32>count);
+    oi++;
+  }
+}
+
+/** Adds the filtered row in `row` to the first column filter; when it yields a row, filters that row on. */
+function feed1(): void {
+  const r = fed1;
+  const n = cols;
+  const v = row;
+  const sum = sum1;
+  const ring = ring1 + <usize>slot1 * <usize>align16(<u64>n * 4);
+  if (r < halfCol - 1) {
+    count1++;
+    for (let c = 0; c < n; c++) {
+      const o = <usize>c << 2;
+      const x = load<f32>(v + o);
+      store<f32>(sum + o, load<f32>(sum + o) + x);
+      store<f32>(ring + o, x);
+    }
+  } else if (r < winCol) {
+    count1++;
+    const div = <f32>count1;
+    for (let c = 0; c < n; c++) {
+      const o = <usize>c << 2;
+      const x = load<f32>(v + o);
+      const s = load<f32>(sum + o) + x;
+      store<f32>(sum + o, s);
+      store<f32>(ring + o, x);
+      store<f32>(v + o, s / div);
+    }
+  } else {
+    const div = <f32>count1;
+    for (let c = 0; c < n; c++) {
+      const o = <usize>c << 2;
+      const x = load<f32>(v + o);
+      let s = load<f32>(sum + o) + x;
+      s -= load<f32>(ring + o);
+      store<f32>(sum + o, s);
+      store<f32>(ring + o, x);
+      store<f32>(v + o, s / div);
+    }
+  }
+  fed1 = r + 1;
+  if (++slot1 == winCol) slot1 = 0;
+  if (r >= halfCol - 1) {
+    boxRow(v);
+    feed2();
+  }
+}
+
+/** Adds a row to the second column filter; samples the 64x64 grid from the rows it yields. */
+function feed2(): void {
+  const r = fed2;
+  const n = cols;
+  const v = row;
+  const sum = sum2;
+  const ring = ring2 + <usize>slot2 * <usize>align16(<u64>n * 4);
+  if (r < winCol) {
+    count2++;
+    for (let c = 0; c < n; c++) {
+      const o = <usize>c << 2;
+      const x = load<f32>(v + o);
+      store<f32>(sum + o, load<f32>(sum + o) + x);
+      store<f32>(ring + o, x);
+    }
+  } else {
+    for (let c = 0; c < n; c++) {
+      const o = <usize>c << 2;
+      const x = load<f32>(v + o);
+      let s = load<f32>(sum + o) + x;
+      s -= load<f32>(ring + o);
+      store<f32>(sum + o, s);
+      store<f32>(ring + o, x);
+    }
+  }
+  fed2 = r + 1;
+  if (++slot2 == winCol) slot2 = 0;
+  if (r >= halfCol - 1) sample2(r - (halfCol - 1));
+}
+
+/** Output row `oi` of the last column filter is current in sum2 / count2: take the grid samples it holds. */
+function sample2(oi: i32): void {
+  const div = <f32>count2;
+  while (nextOut < 64 && load<i32>(ROW_IDX + (<usize>nextOut << 2)) == oi) {
+    const out = BUF64 + (<usize>(nextOut * 64) << 2);
+    for (let j = 0; j < 64; j++) {
+      const c = load<i32>(COL_IDX + (<usize>j << 2));
+      store<f32>(out + (<usize>j << 2), load<f32>(sum2 + (<usize>c << 2)) / div);
+    }
+    nextOut++;
+  }
+}
+
+/** Phase 4 of both column filters: the last rows, with windows shrinking to the bottom edge. */
+function flush(): void {
+  const n = cols;
+  const rowBytes = <usize>align16(<u64>n * 4);
+  const lead = halfCol - 1;
+  // Ring slot of the oldest row still in each window: rows - winCol, modulo winCol, is where slot1 points now.
+  let s1 = slot1;
+  let oi = rows - lead;
+  for (let k = 0; k < lead; k++) {
+    const ring = ring1 + <usize>s1 * rowBytes;
+    if (++s1 == winCol) s1 = 0;
+    count1--;
+    const div = <f32>count1;
+    for (let c = 0; c < n; c++) {
+      const o = <usize>c << 2;
+      const s = load<f32>(sum1 + o) - load<f32>(ring + o);
+      store<f32>(sum1 + o, s);
+      store<f32>(row + o, s / div);
+    }
+    boxRow(row);
+    feed2();
+    oi++;
+  }
+  let s2 = slot2;
+  oi = rows - lead;
+  for (let k = 0; k < lead; k++) {
+    const ring = ring2 + <usize>s2 * rowBytes;
+    if (++s2 == winCol) s2 = 0;
+    count2--;
+    for (let c = 0; c < n; c++) {
+      const o = <usize>c << 2;
+      store<f32>(sum2 + o, load<f32>(sum2 + o) - load<f32>(ring + o));
+    }
+    sample2(oi);
+    oi++;
+  }
+}
+
+/**
+ * Ends the image: finishes the filter, then quality, DCT and bits. Returns the quality (0..100) with the hash in
+ * PDQ_HASH, or -1 when not every pixel was fed.
+ */
+export function pdqFinish(): i32 {
+  memory.fill(PDQ_HASH, 0, 32);
+  if (curY != rows || curX != 0) return -1;
+  if (degenerate) return 0;
+  if (!direct) flush();
+  let buf = BUF64;
+  if (transposed) {
+    for (let i = 0; i < 64; i++) {
+      for (let j = 0; j < 64; j++) {
+        store<f32>(BUF64T + (<usize>(j * 64 + i) << 2), load<f32>(BUF64 + (<usize>(i * 64 + j) << 2)));
+      }
+    }
+    buf = BUF64T;
+  }
+  const quality = qualityOf(buf);
+  dct64To16(buf);
+  toBits();
+  return quality;
+}
+
+/** The reference's image-domain quality metric: quantized gradients (in 1/100 of full scale) summed, / 90. */
+function qualityOf(a: usize): i32 {
+  let total = 0;
+  for (let i = 0; i < 63; i++) {
+    for (let j = 0; j < 64; j++) {
+      const u = load<f32>(a + (<usize>(i * 64 + j) << 2));
+      const v = load<f32>(a + (<usize>((i + 1) * 64 + j) << 2));
+      const d = <i32>(((u - v) * <f32>100) / <f32>255);
+      total += abs(d);
+    }
+  }
+  for (let i = 0; i < 64; i++) {
+    for (let j = 0; j < 63; j++) {
+      const u = load<f32>(a + (<usize>(i * 64 + j) << 2));
+      const v = load<f32>(a + (<usize>(i * 64 + j + 1) << 2));
+      const d = <i32>(((u - v) * <f32>100) / <f32>255);
+      total += abs(d);
+    }
+  }
+  const q = total / 90;
+  return q > 100 ? 100 : q;
+}
+
+/** B = D A D^T restricted to frequencies 1..16 in each direction, f32 sums in the reference's order. */
+function dct64To16(a: usize): void {
+  for (let i = 0; i < 16; i++) {
+    const d = DCT_MATRIX + (<usize>(i * 64) << 2);
+    for (let j = 0; j < 64; j++) {
+      let s: f32 = 0;
+      for (let k = 0; k < 64; k++) {
+        s += load<f32>(d + (<usize>k << 2)) * load<f32>(a + (<usize>(k * 64 + j) << 2));
+      }
+      store<f32>(T16X64 + (<usize>(i * 64 + j) << 2), s);
+    }
+  }
+  for (let i = 0; i < 16; i++) {
+    const t = T16X64 + (<usize>(i * 64) << 2);
+    for (let j = 0; j < 16; j++) {
+      const d = DCT_MATRIX + (<usize>(j * 64) << 2);
+      let s: f32 = 0;
+      for (let k = 0; k < 64; k++) {
+        s += load<f32>(t + (<usize>k << 2)) * load<f32>(d + (<usize>k << 2));
+      }
+      store<f32>(B16X16 + (<usize>(i * 16 + j) << 2), s);
+    }
+  }
+}
+
+/** Torben Mogensen's median selection over the 256 coefficients, as the reference computes it (f32). */
+function torbenMedian(m: usize, n: i32): f32 {
+  let lo = load<f32>(m);
+  let hi = lo;
+  for (let i = 1; i < n; i++) {
+    const v = load<f32>(m + (<usize>i << 2));
+    if (v < lo) lo = v;
+    if (v > hi) hi = v;
+  }
+  const need = (n + 1) / 2;
+  let guess: f32 = 0;
+  let less = 0;
+  let greater = 0;
+  let equal = 0;
+  let maxBelow: f32 = 0;
+  let minAbove: f32 = 0;
+  while (true) {
+    guess = (lo + hi) / <f32>2;
+    less = 0;
+    greater = 0;
+    equal = 0;
+    maxBelow = lo;
+    minAbove = hi;
+    for (let i = 0; i < n; i++) {
+      const v = load<f32>(m + (<usize>i << 2));
+      if (v < guess) {
+        less++;
+        if (v > maxBelow) maxBelow = v;
+      } else if (v > guess) {
+        greater++;
+        if (v < minAbove) minAbove = v;
+      } else {
+        equal++;
+      }
+    }
+    if (less <= need && greater <= need) break;
+    else if (less > greater) hi = maxBelow;
+    else lo = minAbove;
+  }
+  if (less >= need) return maxBelow;
+  if (less + equal >= need) return guess;
+  return minAbove;
+}
+
+/**
+ * Bit k = 16 i + j (coefficient B[i][j] above the median) sits in 16-bit word i at bit j; the reference prints
+ * words 15..0 as 4 hex digits each, so word i is bytes 2 (15 - i) (high) and 2 (15 - i) + 1 (low).
+ */
+function toBits(): void {
+  const median = torbenMedian(B16X16, 256);
+  for (let i = 0; i < 16; i++) {
+    let word: u32 = 0;
+    for (let j = 0; j < 16; j++) {
+      if (load<f32>(B16X16 + (<usize>(i * 16 + j) << 2)) > median) word |= <u32>1 << j;
+    }
+    store<u8>(PDQ_HASH + <usize>((15 - i) * 2), <u8>(word >> 8));
+    store<u8>(PDQ_HASH + <usize>((15 - i) * 2 + 1), <u8>(word & 255));
+  }
+}

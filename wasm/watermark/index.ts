@@ -1,0 +1,1136 @@
+// svc-wm-tiledss-1: our tile-periodic spread-spectrum luma watermark (AssemblyScript kernel).
+//
+// Embed: the image's luma is area-resampled to a canonical grid of about 196,608 pixels (aspect kept, never
+// upsampled). A 128 x 128 tile of +-1 chips repeats over that grid: a quarter of the chips are a fixed sync
+// pattern, the rest carry the 127 bits of a scrambled BCH(127,78) codeword (64 payload bits + CRC-14), each bit
+// on ~96 chips spread over the tile. Chips are scaled by a local-activity mask and, per bit, by an informed-
+// embedding gain that cancels the host image's own interference; the residual is bilinearly upsampled and
+// added to R, G and B alike (luma only; chroma unchanged except where clamped), at a gain found by bisection
+// so that the luma PSNR meets the strength's target.
+//
+// Detect: canonical resample, whiten (3x3 high-pass normalised by local activity), fold modulo the tile at a
+// scale hypothesis, FFT cross-correlation with the sync pattern gives the offset, soft bits are read at the
+// aligned (sub-pixel) position, Chase-II (3 least reliable bits) + BCH decode, CRC check. Scale hypotheses:
+// 1 first (unchanged or resized image), then a 1 % grid over [0.97, 1.16] plus autocorrelation-period
+// candidates (crops change the canonical scale), the best few refined.
+//
+// Memory: one arena (memory.grow) reset per operation; pixel data enters and leaves in row strips, so the kernel
+// never holds a full-size copy of the image.
+
+import { BCH_K, BCH_N, BCH_T, bchDecode, bchEncode, bchInit } from "./bch";
+
+// ---------------------------------------------------------------------------------------------------------
+// Parameters (public algorithm; changing any of them is a new algorithm version)
+
+const SEED: u32 = 0x53564d31; // "SVM1"
+const T: i32 = 128; // tile edge in canonical pixels
+const TT: i32 = T * T;
+const LOG2T: i32 = 7;
+const CANON_AREA: f64 = 196608.0; // 512 x 384
+const MIN_EDGE: i32 = 128;
+const MIN_CANON_EDGE: i32 = 8;
+const N_SYNC: i32 = 4096; // sync chips per tile (25 %)
+const MASK_C0: f32 = 8.0;
+const ISS_LAMBDA: f64 = 1.0;
+const ISS_MIN: f64 = 0.3;
+const ISS_MAX: f64 = 3.0;
+const Z_MIN: f64 = 5.0; // sync peak (z-score) below which no decode is attempted
+const CHASE_BITS: i32 = 3;
+const CHASE_PATTERNS: i32 = 1 << CHASE_BITS;
+const STAGE2_CANDIDATES: i32 = 4;
+const SIGMA_LO: f64 = 0.97;
+const SIGMA_HI: f64 = 1.16;
+const SIGMA_STEP: f64 = 1.01;
+const ACORR_CANDIDATES: i32 = 3;
+const FINE_STEP: f64 = 0.0025;
+const CRC_POLY: i32 = 0x0805; // CRC-14, x^14 + x^11 + x^2 + 1
+const CRC_INIT: i32 = 0x3fff;
+
+/** Decode attempts (BCH decodings) the detector may make per image: stage 1 plus the stage-2 candidates. */
+const MAX_DECODE_ATTEMPTS: i32 = (1 + STAGE2_CANDIDATES) * CHASE_PATTERNS;
+
+// ---------------------------------------------------------------------------------------------------------
+// Memory
+
+let staticTop: usize = 0; // end of the tables built once
+let top: usize = 0; // arena top for the current operation
+
+function ensureMemory(end: usize): void {
+  const have = (<usize>memory.size()) << 16;
+  if (end > have) {
+    const pages = <i32>((end - have + 0xffff) >> 16);
+    if (memory.grow(pages) < 0) unreachable();
+  }
+}
+
+function alloc(bytes: usize): usize {
+  const p = (top + 15) & ~(<usize>15);
+  const end = p + bytes;
+  ensureMemory(end);
+  top = end;
+  return p;
+}
+
+@inline function f32p(base: usize, i: i32): usize { return base + (<usize>i << 2); }
+@inline function ldf(base: usize, i: i32): f32 { return load<f32>(base + (<usize>i << 2)); }
+@inline function stf(base: usize, i: i32, v: f32): void { store<f32>(base + (<usize>i << 2), v); }
+@inline function ldd(base: usize, i: i32): f64 { return load<f64>(base + (<usize>i << 3)); }
+@inline function std(base: usize, i: i32, v: f64): void { store<f64>(base + (<usize>i << 3), v); }
+@inline function ldi(base: usize, i: i32): i32 { return load<i32>(base + (<usize>i << 2)); }
+@inline function sti(base: usize, i: i32, v: i32): void { store<i32>(base + (<usize>i << 2), v); }
+
+// ---------------------------------------------------------------------------------------------------------
+// Static tables: tile layout, sync spectrum, FFT twiddles, BCH field
+
+let chipBit: usize = 0; // i32[TT]: -1 sync, else code bit index
+let chipSign: usize = 0; // f32[TT]: +-1
+let scrambler: usize = 0; // u8[127]
+let syncRe: usize = 0; // f64[TT]: transposed FFT of the sync pattern
+let syncIm: usize = 0;
+let twRe: usize = 0; // f64[T/2]
+let twIm: usize = 0;
+let bitRev: usize = 0; // i32[T]
+let selfTestBuf: usize = 0; // u8[256]
+let ready: bool = false;
+
+let rng: u32 = 0;
+function rand(): u32 {
+  rng += 0x6d2b79f5;
+  let t = rng;
+  t = (t ^ (t >> 15)) * (t | 1);
+  t ^= t + (t ^ (t >> 7)) * (t | 61);
+  return t ^ (t >> 14);
+}
+
+function init(): void {
+  if (ready) return;
+  top = (__heap_base + 15) & ~(<usize>15);
+  chipBit = alloc(<usize>TT << 2);
+  chipSign = alloc(<usize>TT << 2);
+  scrambler = alloc(128);
+  syncRe = alloc(<usize>TT << 3);
+  syncIm = alloc(<usize>TT << 3);
+  twRe = alloc(<usize>(T / 2) << 3);
+  twIm = alloc(<usize>(T / 2) << 3);
+  bitRev = alloc(<usize>T << 2);
+  selfTestBuf = alloc(256);
+  const bchBase = alloc(2048);
+  bchInit(bchBase);
+  // Keyed layout: a permutation of the tile's chips; the first N_SYNC are sync, the rest are dealt to the bits.
+  const perm = alloc(<usize>TT << 2);
+  for (let i: i32 = 0; i < TT; i++) sti(perm, i, i);
+  rng = SEED;
+  for (let i: i32 = TT - 1; i > 0; i--) {
+    const j = <i32>(rand() % <u32>(i + 1));
+    const t = ldi(perm, i);
+    sti(perm, i, ldi(perm, j));
+    sti(perm, j, t);
+  }
+  for (let k: i32 = 0; k < TT; k++) {
+    const pos = ldi(perm, k);
+    sti(chipBit, pos, k < N_SYNC ? -1 : (k - N_SYNC) % BCH_N);
+    stf(chipSign, pos, rand() & 1 ? <f32>1.0 : <f32>-1.0);
+  }
+  for (let i: i32 = 0; i < BCH_N; i++) store<u8>(scrambler + i, <u8>(rand() & 1));
+  for (let i: i32 = 0; i < T / 2; i++) {
+    const a = (-2.0 * Math.PI * <f64>i) / <f64>T;
+    std(twRe, i, Math.cos(a));
+    std(twIm, i, Math.sin(a));
+  }
+  for (let i: i32 = 0; i < T; i++) {
+    let r: i32 = 0;
+    for (let b: i32 = 0; b < LOG2T; b++) if (i & (1 << b)) r |= 1 << (LOG2T - 1 - b);
+    sti(bitRev, i, r);
+  }
+  for (let p: i32 = 0; p < TT; p++) {
+    std(syncRe, p, ldi(chipBit, p) < 0 ? <f64>ldf(chipSign, p) : 0.0);
+    std(syncIm, p, 0.0);
+  }
+  fft2(syncRe, syncIm, false);
+  top = perm; // the permutation was scratch
+  staticTop = top;
+  ready = true;
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// FFT (radix-2, in place, on T x T f64 planes): row transforms, transpose, row transforms. forward2 yields the
+// transposed spectrum; inverse2 of a transposed spectrum yields the plane in its normal orientation.
+
+function fftRows(re: usize, im: usize, inverse: bool): void {
+  const sgn: f64 = inverse ? -1.0 : 1.0;
+  for (let y: i32 = 0; y < T; y++) {
+    const r = re + (<usize>(y * T) << 3);
+    const m = im + (<usize>(y * T) << 3);
+    for (let i: i32 = 0; i < T; i++) {
+      const j = ldi(bitRev, i);
+      if (i < j) {
+        const tr = ldd(r, i);
+        std(r, i, ldd(r, j));
+        std(r, j, tr);
+        const ti = ldd(m, i);
+        std(m, i, ldd(m, j));
+        std(m, j, ti);
+      }
+    }
+    for (let half: i32 = 1, step: i32 = T >> 1; half < T; half <<= 1, step >>= 1) {
+      for (let k: i32 = 0; k < half; k++) {
+        const wr = ldd(twRe, k * step);
+        const wi = sgn * ldd(twIm, k * step);
+        for (let a: i32 = k; a < T; a += half << 1) {
+          const b = a + half;
+          const xr = ldd(r, b);
+          const xi = ldd(m, b);
+          const br = xr * wr - xi * wi;
+          const bi = xr * wi + xi * wr;
+          const ar = ldd(r, a);
+          const ai = ldd(m, a);
+          std(r, a, ar + br);
+          std(m, a, ai + bi);
+          std(r, b, ar - br);
+          std(m, b, ai - bi);
+        }
+      }
+    }
+  }
+}
+
+function transpose(p: usize): void {
+  for (let y: i32 = 0; y < T; y++) {
+    for (let x: i32 = y + 1; x < T; x++) {
+      const a = y * T + x;
+      const b = x * T + y;
+      const t = ldd(p, a);
+      std(p, a, ldd(p, b));
+      std(p, b, t);
+    }
+  }
+}
+
+function fft2(re: usize, im: usize, inverse: bool): void {
+  fftRows(re, im, inverse);
+  transpose(re);
+  transpose(im);
+  fftRows(re, im, inverse);
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Per-operation state
+
+let W: i32 = 0;
+let H: i32 = 0;
+let scale: f64 = 1.0; // canonical pixels per image pixel
+let Wc: i32 = 0;
+let Hc: i32 = 0;
+let NC: i32 = 0;
+let stripRowsN: i32 = 0;
+let strip: usize = 0; // u8[stripRows * W * 4]
+let payloadBuf: usize = 0; // u8[8] in, u8[8] out
+let accBuf: usize = 0; // f32[NC] luma accumulator, then canonical luma
+let colW: usize = 0; // f32[Wc] coverage per canonical column
+let rowW: usize = 0; // f32[Hc]
+let dx0: usize = 0; // i32[W] first canonical column of image column x
+let dfx: usize = 0; // f32[W] share of x in that column
+let rowAcc: usize = 0; // f32[Wc + 2]: one image row resampled horizontally (2 slack cells past the grid)
+let tmpA: usize = 0; // f32[NC]
+let tmpB: usize = 0; // f32[NC]
+let colSum: usize = 0; // f32[Wc]
+let whiteBuf: usize = 0; // f32[NC] whitened canonical luma
+let residual: usize = 0; // f32[NC] canonical residual (embed)
+let upXi: usize = 0; // i32[W] upsampling column index
+let upXf: usize = 0; // f32[W] upsampling weight
+let upRow: usize = 0; // f32[Wc]
+let foldA: usize = 0; // f32[TT]
+let foldB: usize = 0; // f32[TT]
+let corrRe: usize = 0; // f64[TT]
+let corrIm: usize = 0; // f64[TT]
+let foldRow: usize = 0; // f32[T + 1]
+let foldBin: usize = 0; // i32[max(Wc,Hc)]
+let foldFrac: usize = 0; // f32[max(Wc,Hc)]
+let softBuf: usize = 0; // f64[127]
+let softValid: bool = false; // softBuf holds the bits of this detect's last decode attempt
+let expectBuf: usize = 0; // u8[8]: payload to compare against (diagnostics)
+let bitsBuf: usize = 0; // u8[128]
+let codeBuf: usize = 0; // u8[128]
+let dataBuf: usize = 0; // u8[80]
+let sampleBuf: usize = 0; // f32[samples] for the gain bisection
+let sampleN: i32 = 0;
+let gain: f64 = 0.0;
+let sse: f64 = 0.0;
+let resultErrors: i32 = 0;
+let resultZ: f64 = 0.0;
+let resultScale: f64 = 0.0;
+let resultAttempts: i32 = 0;
+let resultStage: i32 = 0;
+let resultFolds: i32 = 0;
+
+/**
+ * Prepares every buffer for a `width` x `height` image. Returns 0, or 1 when the image is below the minimum
+ * size (short side < MIN_EDGE, or so elongated that the canonical grid would be thinner than MIN_CANON_EDGE).
+ */
+export function setup(width: i32, height: i32): i32 {
+  init();
+  top = staticTop;
+  W = width;
+  H = height;
+  if (W < MIN_EDGE || H < MIN_EDGE) return 1;
+  scale = Math.min(1.0, Math.sqrt(CANON_AREA / (<f64>W * <f64>H)));
+  Wc = <i32>Math.round(<f64>W * scale);
+  Hc = <i32>Math.round(<f64>H * scale);
+  if (Wc < MIN_CANON_EDGE || Hc < MIN_CANON_EDGE) return 1;
+  NC = Wc * Hc;
+  const rowBytes = <i32>W * 4;
+  stripRowsN = max<i32>(1, min<i32>(H, (1 << 20) / rowBytes));
+  strip = alloc(<usize>stripRowsN * <usize>rowBytes);
+  payloadBuf = alloc(16);
+  expectBuf = alloc(16);
+  const nc4 = <usize>NC << 2;
+  accBuf = alloc(nc4);
+  tmpA = alloc(nc4);
+  tmpB = alloc(nc4);
+  whiteBuf = alloc(nc4);
+  residual = alloc(nc4);
+  colW = alloc(<usize>Wc << 2);
+  colSum = alloc(<usize>Wc << 2);
+  rowW = alloc(<usize>Hc << 2);
+  rowAcc = alloc(<usize>(Wc + 2) << 2);
+  upRow = alloc(<usize>Wc << 2);
+  dx0 = alloc(<usize>W << 2);
+  dfx = alloc(<usize>W << 2);
+  upXi = alloc(<usize>W << 2);
+  upXf = alloc(<usize>W << 2);
+  foldA = alloc(<usize>TT << 2);
+  foldB = alloc(<usize>TT << 2);
+  corrRe = alloc(<usize>TT << 3);
+  corrIm = alloc(<usize>TT << 3);
+  foldRow = alloc(<usize>(T + 1) << 2);
+  foldBin = alloc(<usize>max<i32>(Wc, Hc) << 2);
+  foldFrac = alloc(<usize>max<i32>(Wc, Hc) << 2);
+  softBuf = alloc(<usize>BCH_N << 3);
+  bitsBuf = alloc(128);
+  codeBuf = alloc(128);
+  dataBuf = alloc(128);
+  chaseIdx = alloc(<usize>CHASE_BITS << 2);
+  candSigma = alloc(<usize>MAX_CANDS << 3);
+  candZ = alloc(<usize>MAX_CANDS << 3);
+  pickedBuf = alloc(<usize>STAGE2_CANDIDATES << 3);
+  acorrBuf = alloc(<usize>64 << 3);
+  acorrTaken = alloc(64);
+  hostSoft = alloc(<usize>BCH_N << 3);
+  bitGain = alloc(<usize>BCH_N << 3);
+  // Area resampling tables: image column x covers canonical [x*s, (x+1)*s).
+  for (let i: i32 = 0; i < Wc; i++) stf(colW, i, 0.0);
+  for (let x: i32 = 0; x < W; x++) {
+    const a = <f64>x * scale;
+    const b = <f64>(x + 1) * scale;
+    const c = <i32>Math.floor(a);
+    const f = b > <f64>(c + 1) ? (<f64>(c + 1) - a) / scale : 1.0;
+    sti(dx0, x, min<i32>(c, Wc));
+    stf(dfx, x, <f32>f);
+    if (c < Wc) stf(colW, c, ldf(colW, c) + <f32>f);
+    if (f < 1.0 && c + 1 < Wc) stf(colW, c + 1, ldf(colW, c + 1) + <f32>(1.0 - f));
+  }
+  for (let j: i32 = 0; j < Hc; j++) stf(rowW, j, 0.0);
+  for (let y: i32 = 0; y < H; y++) {
+    const a = <f64>y * scale;
+    const b = <f64>(y + 1) * scale;
+    const c = <i32>Math.floor(a);
+    const f = b > <f64>(c + 1) ? (<f64>(c + 1) - a) / scale : 1.0;
+    if (c < Hc) stf(rowW, c, ldf(rowW, c) + <f32>f);
+    if (f < 1.0 && c + 1 < Hc) stf(rowW, c + 1, ldf(rowW, c + 1) + <f32>(1.0 - f));
+  }
+  // Bilinear upsampling tables: image pixel centre x + 0.5 sits at canonical (x + 0.5) * s - 0.5.
+  for (let x: i32 = 0; x < W; x++) {
+    let u = (<f64>x + 0.5) * scale - 0.5;
+    u = Math.min(Math.max(u, 0.0), <f64>(Wc - 1));
+    const i = min<i32>(<i32>Math.floor(u), Wc - 2);
+    sti(upXi, x, i);
+    stf(upXf, x, <f32>(u - <f64>i));
+  }
+  return 0;
+}
+
+export function stripPtr(): usize { return strip; }
+export function stripRows(): i32 { return stripRowsN; }
+export function payloadPtr(): usize { return payloadBuf; }
+export function canonWidth(): i32 { return Wc; }
+export function canonHeight(): i32 { return Hc; }
+export function memoryBytes(): i32 { return memory.size() << 16; }
+export function resultBitErrors(): i32 { return resultErrors; }
+export function resultSyncZ(): f64 { return resultZ; }
+export function resultScaleRatio(): f64 { return resultScale; }
+export function resultDecodeAttempts(): i32 { return resultAttempts; }
+export function resultStageUsed(): i32 { return resultStage; }
+export function resultFoldCount(): i32 { return resultFolds; }
+export function maxDecodeAttempts(): i32 { return MAX_DECODE_ATTEMPTS; }
+
+// ---------------------------------------------------------------------------------------------------------
+// Luma: area-average the image's luma (BT.601: 0.299 R + 0.587 G + 0.114 B) onto the canonical grid
+
+export function lumaBegin(): void {
+  memory.fill(accBuf, 0, <usize>NC << 2);
+}
+
+/** Accumulates `rows` image rows starting at `y0`, read from the strip buffer. */
+export function lumaRows(y0: i32, rows: i32): void {
+  for (let r: i32 = 0; r < rows; r++) {
+    const y = y0 + r;
+    memory.fill(rowAcc, 0, <usize>(Wc + 2) << 2);
+    let p = strip + <usize>r * <usize>W * 4;
+    for (let x: i32 = 0; x < W; x++, p += 4) {
+      // luma x 1000 (BT.601 weights), exact in f32
+      const yi: i32 = 299 * <i32>load<u8>(p) + 587 * <i32>load<u8>(p, 1) + 114 * <i32>load<u8>(p, 2);
+      const Y = <f32>yi;
+      const q = rowAcc + (<usize>ldi(dx0, x) << 2);
+      const b = Y * ldf(dfx, x);
+      store<f32>(q, load<f32>(q) + b);
+      store<f32>(q, load<f32>(q, 4) + (Y - b), 4);
+    }
+    lumaCommitRow(y);
+  }
+}
+
+/** Adds the horizontally resampled image row y (rowAcc) into the canonical rows it covers. */
+function lumaCommitRow(y: i32): void {
+  const a = <f64>y * scale;
+  const b = <f64>(y + 1) * scale;
+  const c = <i32>Math.floor(a);
+  const fy = <f32>(b > <f64>(c + 1) ? (<f64>(c + 1) - a) / scale : 1.0);
+  if (c < Hc) {
+    const o = f32p(accBuf, c * Wc);
+    for (let i: i32 = 0; i < Wc; i++) stf(o, i, ldf(o, i) + fy * ldf(rowAcc, i));
+  }
+  if (fy < 1.0 && c + 1 < Hc) {
+    const o = f32p(accBuf, (c + 1) * Wc);
+    const g: f32 = 1.0 - fy;
+    for (let i: i32 = 0; i < Wc; i++) stf(o, i, ldf(o, i) + g * ldf(rowAcc, i));
+  }
+}
+
+function lumaFinish(): void {
+  for (let j: i32 = 0; j < Hc; j++) {
+    const wy = ldf(rowW, j);
+    for (let i: i32 = 0; i < Wc; i++) {
+      const w = wy * ldf(colW, i) * 1000.0;
+      const k = j * Wc + i;
+      stf(accBuf, k, w > 0 ? ldf(accBuf, k) / w : 0.0);
+    }
+  }
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Filters on the canonical grid
+
+/** dst = mean of src over a (2r+1)^2 window (clamped at the borders); tmpB and colSum are scratch (dst != tmpB). */
+function boxMean(src: usize, dst: usize, r: i32): void {
+  const tmp = tmpB;
+  for (let y: i32 = 0; y < Hc; y++) {
+    const s = f32p(src, y * Wc);
+    const d = f32p(tmp, y * Wc);
+    let acc: f32 = 0.0;
+    for (let x: i32 = 0; x < r && x < Wc; x++) acc += ldf(s, x);
+    for (let x: i32 = 0; x < Wc; x++) {
+      if (x + r < Wc) acc += ldf(s, x + r);
+      if (x - r - 1 >= 0) acc -= ldf(s, x - r - 1);
+      stf(d, x, acc);
+    }
+  }
+  // running column sums over rows y-r..y+r
+  memory.fill(colSum, 0, <usize>Wc << 2);
+  for (let y: i32 = 0; y < r && y < Hc; y++) {
+    const t = f32p(tmp, y * Wc);
+    for (let x: i32 = 0; x < Wc; x++) stf(colSum, x, ldf(colSum, x) + ldf(t, x));
+  }
+  for (let y: i32 = 0; y < Hc; y++) {
+    if (y + r < Hc) {
+      const t = f32p(tmp, (y + r) * Wc);
+      for (let x: i32 = 0; x < Wc; x++) stf(colSum, x, ldf(colSum, x) + ldf(t, x));
+    }
+    if (y - r - 1 >= 0) {
+      const t = f32p(tmp, (y - r - 1) * Wc);
+      for (let x: i32 = 0; x < Wc; x++) stf(colSum, x, ldf(colSum, x) - ldf(t, x));
+    }
+    const ny = min<i32>(Hc - 1, y + r) - max<i32>(0, y - r) + 1;
+    const d = f32p(dst, y * Wc);
+    for (let x: i32 = 0; x < Wc; x++) {
+      const nx = min<i32>(Wc - 1, x + r) - max<i32>(0, x - r) + 1;
+      stf(d, x, ldf(colSum, x) / <f32>(nx * ny));
+    }
+  }
+}
+
+/**
+ * Whitening: e = L - mean3x3(L); out = e / (mean5x5(|e|) + 1). Writes `out`; leaves the activity
+ * (mean5x5(|e|)) in tmpA. `src` is not modified.
+ */
+function whiten(src: usize, out: usize): void {
+  boxMean(src, tmpA, 1);
+  for (let k: i32 = 0; k < NC; k++) {
+    const e = ldf(src, k) - ldf(tmpA, k);
+    stf(out, k, e);
+    stf(tmpA, k, Mathf.abs(e));
+  }
+  boxMean(tmpA, tmpA, 2);
+  for (let k: i32 = 0; k < NC; k++) stf(out, k, ldf(out, k) / (ldf(tmpA, k) + 1.0));
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Folding and sync correlation
+
+/**
+ * Folds `src` (canonical) modulo the tile into `dst`, with canonical pixel x mapped to tile coordinate
+ * (x + 0.5) / sigma - 0.5 - off (bilinear splat).
+ */
+function fold(src: usize, dst: usize, sigma: f64, offX: f64, offY: f64): void {
+  memory.fill(dst, 0, <usize>TT << 2);
+  const inv = 1.0 / sigma;
+  for (let x: i32 = 0; x < Wc; x++) {
+    let t = (<f64>x + 0.5) * inv - 0.5 - offX;
+    t -= Math.floor(t / <f64>T) * <f64>T;
+    let i = <i32>Math.floor(t);
+    const f = t - <f64>i;
+    if (i >= T) i -= T;
+    if (i < 0) i = 0;
+    sti(foldBin, x, i);
+    stf(foldFrac, x, <f32>f);
+  }
+  for (let y: i32 = 0; y < Hc; y++) {
+    let t = (<f64>y + 0.5) * inv - 0.5 - offY;
+    t -= Math.floor(t / <f64>T) * <f64>T;
+    let j = <i32>Math.floor(t);
+    const fy = <f32>(t - <f64>j);
+    if (j >= T) j -= T;
+    if (j < 0) j = 0;
+    const j1 = (j + 1) & (T - 1);
+    // horizontal splat of the row into foldRow[0..T], then vertical splat into two tile rows
+    memory.fill(foldRow, 0, <usize>(T + 1) << 2);
+    const s = f32p(src, y * Wc);
+    for (let x: i32 = 0; x < Wc; x++) {
+      const v = ldf(s, x);
+      const i = ldi(foldBin, x);
+      const b = v * ldf(foldFrac, x);
+      const p = foldRow + (<usize>i << 2);
+      store<f32>(p, load<f32>(p) + (v - b));
+      store<f32>(p, load<f32>(p, 4) + b, 4);
+    }
+    stf(foldRow, 0, ldf(foldRow, 0) + ldf(foldRow, T));
+    const r0 = f32p(dst, j << LOG2T);
+    const r1 = f32p(dst, j1 << LOG2T);
+    const gy0: f32 = 1.0 - fy;
+    for (let i: i32 = 0; i < T; i++) {
+      const v = ldf(foldRow, i);
+      stf(r0, i, ldf(r0, i) + gy0 * v);
+      stf(r1, i, ldf(r1, i) + fy * v);
+    }
+  }
+}
+
+// Result of one sync correlation.
+let cz: f64 = 0.0;
+let cdx: i32 = 0;
+let cdy: i32 = 0;
+let cfx: f64 = 0.0;
+let cfy: f64 = 0.0;
+
+@inline function tileAt(c: usize, x: i32, y: i32): f64 {
+  return ldd(c, ((y & (T - 1)) << LOG2T) | (x & (T - 1)));
+}
+
+function parabola(m: f64, c: f64, p: f64): f64 {
+  const d = m - 2.0 * c + p;
+  if (d >= 0.0) return 0.0;
+  const o = (0.5 * (m - p)) / d;
+  return o < -0.5 ? -0.5 : o > 0.5 ? 0.5 : o;
+}
+
+/** Scans a correlation surface (f64[TT]) for its peak; sets cz, cdx, cdy, cfx, cfy. */
+function peak(c: usize): void {
+  let best: f64 = -Infinity;
+  let bi: i32 = 0;
+  let s: f64 = 0.0;
+  let s2: f64 = 0.0;
+  for (let i: i32 = 0; i < TT; i++) {
+    const v = ldd(c, i);
+    s += v;
+    s2 += v * v;
+    if (v > best) {
+      best = v;
+      bi = i;
+    }
+  }
+  const mean = s / <f64>TT;
+  const varc = s2 / <f64>TT - mean * mean;
+  const sd = varc > 0.0 ? Math.sqrt(varc) : 0.0;
+  cz = sd > 0.0 ? (best - mean) / sd : 0.0;
+  cdx = bi & (T - 1);
+  cdy = bi >> LOG2T;
+  cfx = parabola(tileAt(c, cdx - 1, cdy), best, tileAt(c, cdx + 1, cdy));
+  cfy = parabola(tileAt(c, cdx, cdy - 1), best, tileAt(c, cdx, cdy + 1));
+}
+
+/**
+ * Cross-correlates foldA (real part) and foldB (imaginary part) with the sync pattern at every circular
+ * offset: corr(d) = sum_p F[p + d] S[p]. Results: corrRe for foldA, corrIm for foldB.
+ */
+function correlatePair(): void {
+  for (let i: i32 = 0; i < TT; i++) {
+    std(corrRe, i, <f64>ldf(foldA, i));
+    std(corrIm, i, <f64>ldf(foldB, i));
+  }
+  fft2(corrRe, corrIm, false);
+  for (let i: i32 = 0; i < TT; i++) {
+    const ar = ldd(corrRe, i);
+    const ai = ldd(corrIm, i);
+    const br = ldd(syncRe, i);
+    const bi = -ldd(syncIm, i);
+    std(corrRe, i, ar * br - ai * bi);
+    std(corrIm, i, ar * bi + ai * br);
+  }
+  fft2(corrRe, corrIm, true);
+}
+
+// Candidate list for stage 2
+const MAX_CANDS: i32 = 64;
+let candSigma: usize = 0; // f64[MAX_CANDS]
+let candZ: usize = 0; // f64[MAX_CANDS]
+let nCand: i32 = 0;
+let pickedBuf: usize = 0;
+let acorrBuf: usize = 0;
+let acorrTaken: usize = 0;
+let hostSoft: usize = 0;
+let bitGain: usize = 0;
+
+function addCand(sigma: f64, z: f64): void {
+  if (nCand >= MAX_CANDS) return;
+  std(candSigma, nCand, sigma);
+  std(candZ, nCand, z);
+  nCand++;
+}
+
+// Peaks of the last pair evaluation (A: foldA / real part, B: foldB / imaginary part).
+let zA: f64 = 0.0;
+let fxA: f64 = 0.0;
+let fyA: f64 = 0.0;
+let zB: f64 = 0.0;
+let fxB: f64 = 0.0;
+let fyB: f64 = 0.0;
+
+/** Sync peaks at two scale hypotheses with one complex FFT pair (s2 <= 0: only s1). */
+function evalPair(s1: f64, s2: f64): void {
+  fold(whiteBuf, foldA, s1, 0.0, 0.0);
+  resultFolds++;
+  if (s2 > 0.0) {
+    fold(whiteBuf, foldB, s2, 0.0, 0.0);
+    resultFolds++;
+  } else {
+    memory.fill(foldB, 0, <usize>TT << 2);
+  }
+  correlatePair();
+  if (s2 > 0.0) {
+    peak(corrIm);
+    zB = cz;
+    fxB = cfx;
+    fyB = cfy;
+  }
+  peak(corrRe);
+  zA = cz;
+  fxA = cfx;
+  fyA = cfy;
+}
+
+/** Folds at `sigma` with a sub-pixel offset, correlates; peak in cz/cdx/cdy/cfx/cfy, fold in foldA. */
+function evalOne(sigma: f64, offX: f64, offY: f64): f64 {
+  fold(whiteBuf, foldA, sigma, offX, offY);
+  memory.fill(foldB, 0, <usize>TT << 2);
+  resultFolds++;
+  correlatePair();
+  peak(corrRe);
+  return cz;
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Bits: payload <-> codeword
+
+function crc14(bits: usize): i32 {
+  let c: i32 = CRC_INIT;
+  for (let i: i32 = 0; i < 64; i++) {
+    const fb = ((c >> 13) & 1) ^ <i32>load<u8>(bits + i);
+    c = (c << 1) & 0x3fff;
+    if (fb) c ^= CRC_POLY;
+  }
+  return c;
+}
+
+/** Scrambled codeword bits of the 8-byte payload at `src`, into codeBuf. */
+function buildCodeword(src: usize): void {
+  for (let i: i32 = 0; i < 64; i++) store<u8>(dataBuf + i, <u8>((<i32>load<u8>(src + (i >> 3)) >> (7 - (i & 7))) & 1));
+  const c = crc14(dataBuf);
+  for (let i: i32 = 0; i < 14; i++) store<u8>(dataBuf + 64 + i, <u8>((c >> (13 - i)) & 1));
+  bchEncode(dataBuf, codeBuf);
+  for (let i: i32 = 0; i < BCH_N; i++) store<u8>(codeBuf + i, load<u8>(codeBuf + i) ^ load<u8>(scrambler + i));
+}
+
+/** Soft bit values from a fold whose tile origin sits at (dx, dy). */
+function readSoft(F: usize, dx: i32, dy: i32): void {
+  for (let b: i32 = 0; b < BCH_N; b++) std(softBuf, b, 0.0);
+  for (let y: i32 = 0; y < T; y++) {
+    const row = f32p(F, ((y + dy) & (T - 1)) << LOG2T);
+    for (let x: i32 = 0; x < T; x++) {
+      const p = (y << LOG2T) | x;
+      const b = ldi(chipBit, p);
+      if (b < 0) continue;
+      std(softBuf, b, ldd(softBuf, b) + <f64>(ldf(chipSign, p) * ldf(row, (x + dx) & (T - 1))));
+    }
+  }
+}
+
+let chaseIdx: usize = 0; // i32[CHASE_BITS]
+
+/**
+ * Chase-II decoding of softBuf: hard decisions, then every flip pattern of the CHASE_BITS least reliable
+ * bits, each BCH-decoded and CRC-checked. On success writes payloadBuf and resultErrors; returns true.
+ */
+function decodeSoft(): bool {
+  // least reliable positions (stable: ties keep the lower index)
+  for (let k: i32 = 0; k < CHASE_BITS; k++) {
+    let bi: i32 = -1;
+    let bv: f64 = Infinity;
+    for (let i: i32 = 0; i < BCH_N; i++) {
+      let used = false;
+      for (let q: i32 = 0; q < k; q++) if (ldi(chaseIdx, q) == i) used = true;
+      if (used) continue;
+      const v = Math.abs(ldd(softBuf, i));
+      if (v < bv) {
+        bv = v;
+        bi = i;
+      }
+    }
+    sti(chaseIdx, k, bi);
+  }
+  for (let pat: i32 = 0; pat < CHASE_PATTERNS; pat++) {
+    for (let i: i32 = 0; i < BCH_N; i++) store<u8>(bitsBuf + i, <u8>((ldd(softBuf, i) > 0.0 ? 1 : 0) ^ <i32>load<u8>(scrambler + i)));
+    let flips: i32 = 0;
+    for (let k: i32 = 0; k < CHASE_BITS; k++) {
+      if (pat & (1 << k)) {
+        const i = ldi(chaseIdx, k);
+        store<u8>(bitsBuf + i, load<u8>(bitsBuf + i) ^ 1);
+        flips++;
+      }
+    }
+    resultAttempts++;
+    const e = bchDecode(bitsBuf);
+    if (e < 0) continue;
+    const data = bitsBuf + (BCH_N - BCH_K);
+    const c = crc14(data);
+    let ok = true;
+    for (let i: i32 = 0; i < 14; i++) if (<i32>load<u8>(data + 64 + i) != ((c >> (13 - i)) & 1)) ok = false;
+    if (!ok) continue;
+    for (let i: i32 = 0; i < 8; i++) store<u8>(payloadBuf + i, 0);
+    for (let i: i32 = 0; i < 64; i++) store<u8>(payloadBuf + (i >> 3), load<u8>(payloadBuf + (i >> 3)) | (load<u8>(data + i) << <u8>(7 - (i & 7))));
+    // errors relative to the received hard decisions
+    resultErrors = e + flips;
+    return true;
+  }
+  return false;
+}
+
+/**
+ * Refolds at `sigma` with the sub-pixel offset (fx, fy) of its sync peak so the tile origin falls on a whole
+ * pixel, reads the soft bits there and decodes. Nothing is attempted below the sync threshold.
+ */
+function tryDecode(sigma: f64, z: f64, fx: f64, fy: f64): bool {
+  if (z < Z_MIN) return false;
+  const zz = evalOne(sigma, fx, fy);
+  readSoft(foldA, cdx, cdy);
+  softValid = true;
+  if (decodeSoft()) {
+    resultZ = zz;
+    resultScale = sigma;
+    return true;
+  }
+  return false;
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Embedding
+
+/** Canonical embedding residual for the payload in payloadBuf: chips x activity mask x informed bit gains. */
+export function embedPrepare(targetDb: f64): i32 {
+  lumaFinish();
+  buildCodeword(payloadBuf);
+  const L = accBuf;
+  // Activity mask: a = (mean5x5|L - mean3x3 L| + c0)^0.5, normalised to unit RMS.
+  boxMean(L, tmpA, 1);
+  for (let k: i32 = 0; k < NC; k++) stf(whiteBuf, k, Mathf.abs(ldf(L, k) - ldf(tmpA, k)));
+  boxMean(whiteBuf, whiteBuf, 2);
+  let ms: f64 = 0.0;
+  for (let k: i32 = 0; k < NC; k++) {
+    const a = Mathf.sqrt(ldf(whiteBuf, k) + MASK_C0);
+    stf(whiteBuf, k, a);
+    ms += <f64>a * <f64>a;
+  }
+  const norm = <f32>(1.0 / Math.sqrt(ms / <f64>NC));
+  for (let y: i32 = 0; y < Hc; y++) {
+    const ty = (y & (T - 1)) << LOG2T;
+    for (let x: i32 = 0; x < Wc; x++) {
+      const p = ty | (x & (T - 1));
+      const b = ldi(chipBit, p);
+      let v = ldf(chipSign, p);
+      if (b >= 0 && load<u8>(codeBuf + b) == 0) v = -v;
+      const k = y * Wc + x;
+      stf(residual, k, v * ldf(whiteBuf, k) * norm);
+    }
+  }
+  // Informed embedding: host interference h_b and unit response w_b of each bit at the detector (sigma = 1,
+  // whitening linearised with the host's activity), then gain_b = clamp(1 - lambda h_b d_b / (g0 w_b)).
+  whiten(L, whiteBuf); // host whitened; activity in tmpA
+  fold(whiteBuf, foldA, 1.0, 0.0, 0.0);
+  readSoft(foldA, 0, 0);
+  memory.copy(hostSoft, softBuf, <usize>BCH_N << 3);
+  // response: (R - mean3x3 R) / (activity + 1), with the host's activity (left in tmpA by whiten)
+  const act = alloc(<usize>NC << 2);
+  memory.copy(act, tmpA, <usize>NC << 2);
+  boxMean(residual, whiteBuf, 1);
+  for (let k: i32 = 0; k < NC; k++) stf(whiteBuf, k, (ldf(residual, k) - ldf(whiteBuf, k)) / (ldf(act, k) + 1.0));
+  fold(whiteBuf, foldA, 1.0, 0.0, 0.0);
+  readSoft(foldA, 0, 0);
+  let rms: f64 = 0.0;
+  for (let k: i32 = 0; k < NC; k++) rms += <f64>ldf(residual, k) * <f64>ldf(residual, k);
+  rms = Math.sqrt(rms / <f64>NC);
+  const mseTarget = 65025.0 / Math.pow(10.0, targetDb / 10.0);
+  const g0 = Math.sqrt(mseTarget / 0.6) / (rms > 0.0 ? rms : 1.0);
+  for (let b: i32 = 0; b < BCH_N; b++) {
+    // the transmitted sign of bit b is +chipSign when codeBuf[b] = 1 (scrambled domain)
+    const dd: f64 = load<u8>(codeBuf + b) != 0 ? 1.0 : -1.0;
+    const wb = Math.abs(ldd(softBuf, b)) * g0 + 1e-9;
+    let gb = 1.0 - (ISS_LAMBDA * ldd(hostSoft, b) * dd) / wb;
+    gb = gb < ISS_MIN ? ISS_MIN : gb > ISS_MAX ? ISS_MAX : gb;
+    std(bitGain, b, gb);
+  }
+  for (let y: i32 = 0; y < Hc; y++) {
+    const ty = (y & (T - 1)) << LOG2T;
+    for (let x: i32 = 0; x < Wc; x++) {
+      const b = ldi(chipBit, ty | (x & (T - 1)));
+      if (b < 0) continue;
+      const k = y * Wc + x;
+      stf(residual, k, ldf(residual, k) * <f32>ldd(bitGain, b));
+    }
+  }
+  // Gain: bisection so that the mean of round(g * u)^2 over a grid of image pixels (u: the upsampled
+  // residual; clamping ignored, which can only raise the PSNR) equals the target MSE.
+  const stride = max<i32>(1, <i32>Math.ceil(Math.sqrt(<f64>W * <f64>H / 65536.0)));
+  const sx = (W + stride - 1) / stride;
+  const sy = (H + stride - 1) / stride;
+  sampleN = sx * sy;
+  sampleBuf = alloc(<usize>sampleN << 2);
+  let n: i32 = 0;
+  for (let y: i32 = 0; y < H; y += stride) {
+    upsampleRow(y, 1.0);
+    for (let x: i32 = 0; x < W; x += stride) {
+      const i = ldi(upXi, x);
+      const f = ldf(upXf, x);
+      stf(sampleBuf, n++, ldf(upRow, i) + f * (ldf(upRow, i + 1) - ldf(upRow, i)));
+    }
+  }
+  sampleN = n;
+  let ms2: f64 = 0.0;
+  for (let i: i32 = 0; i < n; i++) ms2 += <f64>ldf(sampleBuf, i) * <f64>ldf(sampleBuf, i);
+  ms2 /= <f64>max<i32>(1, n);
+  // MSE(g) grows about like g^2: a few fixed-point steps, then a bisection to 0.1 % on the bracket they give.
+  let g = ms2 > 0.0 ? Math.sqrt(mseTarget / ms2) : 1.0;
+  for (let it: i32 = 0; it < 4; it++) {
+    const m = sampledMse(g);
+    if (m <= 0.0) break;
+    g *= Math.sqrt(mseTarget / m);
+  }
+  let lo = 0.97 * g;
+  let hi = 1.03 * g;
+  while (sampledMse(lo) > mseTarget && lo > 1e-9) lo *= 0.9;
+  while (sampledMse(hi) < mseTarget && hi < 1e9) hi *= 1.1;
+  while (hi - lo > 1e-3 * hi) {
+    const mid = 0.5 * (lo + hi);
+    if (sampledMse(mid) < mseTarget) lo = mid;
+    else hi = mid;
+  }
+  gain = lo;
+  return 0;
+}
+
+function sampledMse(g: f64): f64 {
+  let s: f64 = 0.0;
+  for (let i: i32 = 0; i < sampleN; i++) {
+    const k = Math.floor(g * <f64>ldf(sampleBuf, i) + 0.5);
+    s += k * k;
+  }
+  return s / <f64>max<i32>(1, sampleN);
+}
+
+/** Multiplies the embedding gain (used when the self-check asks for a stronger mark). */
+export function boostGain(factor: f64): void {
+  gain *= factor;
+}
+
+export function embedGain(): f64 { return gain; }
+
+function upsampleRow(y: i32, g: f64): void {
+  let v = (<f64>y + 0.5) * scale - 0.5;
+  v = Math.min(Math.max(v, 0.0), <f64>(Hc - 1));
+  const j = min<i32>(<i32>Math.floor(v), Hc - 2);
+  const f = <f32>(v - <f64>j);
+  const r0 = f32p(residual, j * Wc);
+  const r1 = f32p(residual, (j + 1) * Wc);
+  const gg = <f32>g;
+  for (let i: i32 = 0; i < Wc; i++) {
+    const a = ldf(r0, i);
+    stf(upRow, i, gg * (a + f * (ldf(r1, i) - a)));
+  }
+}
+
+/** Starts an apply pass; it also accumulates the marked image's luma (for the self-check: detect(1)). */
+export function applyBegin(): void {
+  sse = 0.0;
+  lumaBegin();
+}
+
+/**
+ * Adds the upsampled residual to `rows` image rows (from `y0`) in the strip buffer, in place, and accumulates
+ * the luma of the result exactly as lumaRows would.
+ */
+export function applyRows(y0: i32, rows: i32): void {
+  let e: i64 = 0;
+  for (let r: i32 = 0; r < rows; r++) {
+    upsampleRow(y0 + r, gain);
+    memory.fill(rowAcc, 0, <usize>(Wc + 2) << 2);
+    let p = strip + <usize>r * <usize>W * 4;
+    for (let x: i32 = 0; x < W; x++, p += 4) {
+      const i = ldi(upXi, x);
+      const f = ldf(upXf, x);
+      const a = ldf(upRow, i);
+      const d = a + f * (ldf(upRow, i + 1) - a);
+      const k = <i32>Mathf.floor(d + 0.5);
+      const r0 = <i32>load<u8>(p);
+      const g0 = <i32>load<u8>(p, 1);
+      const b0 = <i32>load<u8>(p, 2);
+      const r1 = min<i32>(255, max<i32>(0, r0 + k));
+      const g1 = min<i32>(255, max<i32>(0, g0 + k));
+      const b1 = min<i32>(255, max<i32>(0, b0 + k));
+      store<u8>(p, <u8>r1);
+      store<u8>(p, <u8>g1, 1);
+      store<u8>(p, <u8>b1, 2);
+      const dy = <i64>(299 * (r1 - r0) + 587 * (g1 - g0) + 114 * (b1 - b0));
+      e += dy * dy;
+      const yi: i32 = 299 * r1 + 587 * g1 + 114 * b1;
+      const Y = <f32>yi;
+      const q = rowAcc + (<usize>ldi(dx0, x) << 2);
+      const sb = Y * ldf(dfx, x);
+      store<f32>(q, load<f32>(q) + sb);
+      store<f32>(q, load<f32>(q, 4) + (Y - sb), 4);
+    }
+    lumaCommitRow(y0 + r);
+  }
+  sse += <f64>e * 1e-6;
+}
+
+/** Luma PSNR of everything applied since applyBegin (99 when nothing changed). */
+export function applyPsnr(): f64 {
+  const mse = sse / (<f64>W * <f64>H);
+  return mse > 0.0 ? 10.0 * Math.log10(65025.0 / mse) : 99.0;
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Detection
+
+/**
+ * Detects in the luma accumulated since lumaBegin. `fast` = 1 tries only the unscaled hypothesis (stage 1;
+ * what embed's self-check uses). Returns 1 and writes payloadBuf when a codeword with a valid CRC is found.
+ */
+export function detect(fast: i32): i32 {
+  resultErrors = 0;
+  resultZ = 0.0;
+  resultScale = 0.0;
+  resultAttempts = 0;
+  resultStage = 0;
+  resultFolds = 0;
+  softValid = false;
+  lumaFinish();
+  whiten(accBuf, whiteBuf);
+  // Stage 1: the canonical grid of an unchanged (or uniformly resized) image matches the embedder's.
+  evalPair(1.0, 0.0);
+  resultZ = zA;
+  resultStage = 1;
+  if (tryDecode(1.0, zA, fxA, fyA)) return 1;
+  if (fast) return 0;
+  // Stage 2: a crop changes the canonical scale (by up to 1/0.9 when 10 % of each side goes). Hypotheses: a
+  // 1 % grid over [SIGMA_LO, SIGMA_HI] plus the strongest periods of the autocorrelation, scored in pairs.
+  resultStage = 2;
+  nCand = 0;
+  for (let s = SIGMA_LO; s <= SIGMA_HI; s *= SIGMA_STEP) addCand(s, 0.0);
+  autocorrCandidates();
+  for (let c: i32 = 0; c < nCand; c += 2) {
+    const two = c + 1 < nCand;
+    evalPair(ldd(candSigma, c), two ? ldd(candSigma, c + 1) : 0.0);
+    std(candZ, c, zA);
+    if (two) std(candZ, c + 1, zB);
+  }
+  // The best distinct candidates, each refined by a parabola through z at sigma (1 - d, 1, 1 + d).
+  const picked = pickedBuf;
+  let nPicked: i32 = 0;
+  for (let round: i32 = 0; round < STAGE2_CANDIDATES; round++) {
+    let bi: i32 = -1;
+    let bz: f64 = -Infinity;
+    for (let c: i32 = 0; c < nCand; c++) {
+      const sc = ldd(candSigma, c);
+      let close = false;
+      for (let q: i32 = 0; q < nPicked; q++) if (Math.abs(ldd(picked, q) / sc - 1.0) < 0.003) close = true;
+      if (close) continue;
+      if (ldd(candZ, c) > bz) {
+        bz = ldd(candZ, c);
+        bi = c;
+      }
+    }
+    if (bi < 0) break;
+    const sc = ldd(candSigma, bi);
+    std(picked, nPicked++, sc);
+    evalPair(sc * (1.0 - FINE_STEP), sc * (1.0 + FINE_STEP));
+    const zm = zA;
+    const zp = zB;
+    let bestS = sc;
+    let bestZ = bz;
+    let bestFx: f64 = 0.0;
+    let bestFy: f64 = 0.0;
+    let known = false; // offsets of the unrefined candidate are not kept; re-measured below if it wins
+    if (zm > bestZ) {
+      bestZ = zm;
+      bestS = sc * (1.0 - FINE_STEP);
+      bestFx = fxA;
+      bestFy = fyA;
+      known = true;
+    }
+    if (zp > bestZ) {
+      bestZ = zp;
+      bestS = sc * (1.0 + FINE_STEP);
+      bestFx = fxB;
+      bestFy = fyB;
+      known = true;
+    }
+    const d = zm - 2.0 * bz + zp;
+    if (d < 0.0) {
+      let o = (0.5 * (zm - zp)) / d;
+      o = o < -1.0 ? -1.0 : o > 1.0 ? 1.0 : o;
+      const sf = sc * (1.0 + o * FINE_STEP);
+      const zf = evalOne(sf, 0.0, 0.0);
+      if (zf > bestZ) {
+        bestZ = zf;
+        bestS = sf;
+        bestFx = cfx;
+        bestFy = cfy;
+        known = true;
+      }
+    }
+    if (!known) {
+      bestZ = evalOne(bestS, 0.0, 0.0);
+      bestFx = cfx;
+      bestFy = cfy;
+    }
+    if (tryDecode(bestS, bestZ, bestFx, bestFy)) return 1;
+  }
+  return 0;
+}
+
+/** Adds the strongest periods of the whitened image's autocorrelation (horizontal + vertical lags) in the
+ * searched scale range as scale hypotheses. */
+function autocorrCandidates(): void {
+  const t0 = <i32>Math.floor(<f64>T * SIGMA_LO);
+  const t1 = <i32>Math.ceil(<f64>T * SIGMA_HI);
+  const nl = t1 - t0 + 1;
+  const A = acorrBuf;
+  for (let t = t0; t <= t1; t++) {
+    let s: f64 = 0.0;
+    let cnt: f64 = 0.0;
+    if (t < Wc) {
+      for (let y: i32 = 0; y < Hc; y++) {
+        const row = f32p(whiteBuf, y * Wc);
+        let a: f32 = 0.0;
+        for (let x: i32 = 0; x + t < Wc; x++) a += ldf(row, x) * ldf(row, x + t);
+        s += <f64>a;
+      }
+      cnt += <f64>((Wc - t) * Hc);
+    }
+    if (t < Hc) {
+      for (let y: i32 = 0; y + t < Hc; y++) {
+        const r0 = f32p(whiteBuf, y * Wc);
+        const r1 = f32p(whiteBuf, (y + t) * Wc);
+        let a: f32 = 0.0;
+        for (let x: i32 = 0; x < Wc; x++) a += ldf(r0, x) * ldf(r1, x);
+        s += <f64>a;
+      }
+      cnt += <f64>((Hc - t) * Wc);
+    }
+    std(A, t - t0, cnt > 0.0 ? s / cnt : 0.0);
+  }
+  const taken = acorrTaken;
+  memory.fill(taken, 0, <usize>nl);
+  for (let k: i32 = 0; k < ACORR_CANDIDATES; k++) {
+    let bi: i32 = -1;
+    let bv: f64 = -Infinity;
+    for (let i: i32 = 0; i < nl; i++) {
+      if (load<u8>(taken + i)) continue;
+      if (ldd(A, i) > bv) {
+        bv = ldd(A, i);
+        bi = i;
+      }
+    }
+    if (bi < 0) break;
+    store<u8>(taken + bi, 1);
+    let off: f64 = 0.0;
+    if (bi > 0 && bi < nl - 1) off = parabola(ldd(A, bi - 1), ldd(A, bi), ldd(A, bi + 1));
+    addCand((<f64>(bi + t0) + off) / <f64>T, 0.0);
+  }
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Self-test hooks (used by the conformance test): BCH round trip with `errors` flipped bits.
+
+export function bchSelfTest(errors: i32, seed: u32): i32 {
+  init();
+  if (errors < 0 || errors > BCH_N) return -3;
+  const d = selfTestBuf;
+  const c = selfTestBuf + 128;
+  rng = seed;
+  for (let i: i32 = 0; i < BCH_K; i++) store<u8>(d + i, <u8>(rand() & 1));
+  bchEncode(d, c);
+  let flipped: i32 = 0;
+  while (flipped < errors) {
+    const p = <i32>(rand() % <u32>BCH_N);
+    // mark flipped positions by XOR with 2 (then clear): avoid flipping twice
+    if (load<u8>(c + p) & 2) continue;
+    store<u8>(c + p, load<u8>(c + p) ^ 3);
+    flipped++;
+  }
+  for (let i: i32 = 0; i < BCH_N; i++) store<u8>(c + i, load<u8>(c + i) & 1);
+  const e = bchDecode(c);
+  if (e < 0) return -1;
+  for (let i: i32 = 0; i < BCH_K; i++) if (load<u8>(c + BCH_N - BCH_K + i) != load<u8>(d + i)) return -2;
+  return e;
+}
+
+export function codeLength(): i32 { return BCH_N; }
+export function codeDataBits(): i32 { return BCH_K; }
+export function codeCorrectable(): i32 { return BCH_T; }
+
+// ---------------------------------------------------------------------------------------------------------
+// Diagnostics (benchmarks): agreement of the last decode attempt's hard decisions with the codeword of the
+// payload written at expectPtr(), before error correction; -1 when the last detect attempted no decode.
+
+export function expectPtr(): usize { return expectBuf; }
+
+export function codeBitAgreement(): f64 {
+  if (!softValid) return -1.0;
+  buildCodeword(expectBuf);
+  let agree: f64 = 0.0;
+  for (let i: i32 = 0; i < BCH_N; i++) {
+    const v = ldd(softBuf, i);
+    if (v == 0.0) agree += 0.5;
+    else if ((v > 0.0 ? 1 : 0) == <i32>load<u8>(codeBuf + i)) agree += 1.0;
+  }
+  return agree / <f64>BCH_N;
+}
