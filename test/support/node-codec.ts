@@ -7,7 +7,9 @@ import { JsquashImageCodec } from "../../src/media/codecs/image-codec.ts";
 export function nodeImageCodec(): JsquashImageCodec {
   const require = createRequire(import.meta.url);
   const pkg = (name: string) => dirname(require.resolve(`${name}/package.json`));
-  const mod = (name: string, file: string) => new WebAssembly.Module(readFileSync(join(pkg(name), file)));
+  // The workerd types (shared by both tsconfigs) declare Module abstract; Node's constructor compiles bytes.
+  const Module = WebAssembly.Module as unknown as new (bytes: Uint8Array) => WebAssembly.Module;
+  const mod = (name: string, file: string) => new Module(readFileSync(join(pkg(name), file)));
   return new JsquashImageCodec({
     jpegDecode: mod("@jsquash/jpeg", "codec/dec/mozjpeg_dec.wasm"),
     jpegEncode: mod("@jsquash/jpeg", "codec/enc/mozjpeg_enc.wasm"),
