@@ -22,9 +22,12 @@ await db
   .bind(createHmac("sha256", pepper).update(key).digest("hex"), scopes, Date.now())
   .run();
 
-async function measure(path, { auth = false, requests = 2000, concurrency = 8 } = {}) {
+let clients = 0;
+async function measure(path, { auth = false, requests = 2000, concurrency = 8, body = null } = {}) {
   const headers = auth ? { authorization: `Bearer ${key}` } : {};
-  for (let i = 0; i < 50; i++) await (await mf.dispatchFetch(`http://bench.local${path}`, { headers })).arrayBuffer();
+  // A POST body is rebuilt per request; each request comes from its own address (the public verify limit is per IP).
+  const init = () => (body ? { method: "POST", body: body(), headers: { ...headers, "cf-connecting-ip": `10.${(++clients >> 16) & 255}.${(clients >> 8) & 255}.${clients & 255}` } } : { headers });
+  for (let i = 0; i < 50; i++) await (await mf.dispatchFetch(`http://bench.local${path}`, init())).arrayBuffer();
   const latencies = [];
   let next = 0;
   const started = performance.now();
@@ -33,7 +36,7 @@ async function measure(path, { auth = false, requests = 2000, concurrency = 8 } 
       while (next < requests) {
         next++;
         const t0 = performance.now();
-        const res = await mf.dispatchFetch(`http://bench.local${path}`, { headers });
+        const res = await mf.dispatchFetch(`http://bench.local${path}`, init());
         await res.arrayBuffer();
         if (res.status >= 400) throw new Error(`${path}: ${res.status}`);
         latencies.push(performance.now() - t0);
@@ -45,6 +48,13 @@ async function measure(path, { auth = false, requests = 2000, concurrency = 8 } 
   return { rps: requests / seconds, p50: latencies[Math.floor(latencies.length / 2)], p99: latencies[Math.floor(latencies.length * 0.99)] };
 }
 
+const sampleJpeg = readFileSync(new URL("../test/fixtures/media/sample.jpg", import.meta.url));
+function verifyForm() {
+  const form = new FormData();
+  form.append("file", new File([sampleJpeg], "sample.jpg"));
+  return form;
+}
+
 const rows = [
   ["GET /healthz (baseline)", await measure("/healthz")],
   ["GET /v1/connect-catalog (anonymous JSON)", await measure("/v1/connect-catalog")],
@@ -52,6 +62,7 @@ const rows = [
   ["GET /v1/capabilities (auth + registry view)", await measure("/v1/capabilities", { auth: true })],
   ["GET /v1/recipes (auth + 14 definition hashes)", await measure("/v1/recipes", { auth: true })],
   ["GET /v1/api-keys (auth + keyset page)", await measure("/v1/api-keys", { auth: true })],
+  ["POST /v1/verify public, 64 px JPEG, no manifest", await measure("/v1/verify", { requests: 400, body: verifyForm })],
 ];
 await mf.dispose();
 

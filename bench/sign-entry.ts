@@ -8,6 +8,7 @@ import { C2paSigner } from "../src/media/c2pa/signer";
 import { C2paManifestReader } from "../src/media/c2pa/reader";
 
 export { c2paEngineMemoryBytes };
+export { verifyManifest } from "../src/media/c2pa/verifier";
 
 export async function setup() {
   const require = createRequire(import.meta.url);
@@ -21,5 +22,5 @@ export async function setup() {
   });
   const untimed = new C2paSigner({ certChainPem: pki.signerChainPem, privateKey: pki.signerKeyPkcs8Pem });
   const reader = new C2paManifestReader(pki.rootCertPem, () => undefined);
-  return { signer, untimed, reader };
+  return { signer, untimed, reader, trustAnchorsPem: pki.rootCertPem };
 }

@@ -25,15 +25,20 @@ describe("capabilities and catalogs", () => {
     expect(recipes.rcp_system_sign_only.availability.available).toBe(true);
     expect(recipes.rcp_system_sign_only.active.supported_media_types).toContain("image/jpeg");
     expect(recipes.rcp_private_sidecar_document_sign_only.active.supported_media_types).toEqual(expect.arrayContaining(["application/pdf"]));
-    // No watermark or fingerprint pipeline is installed yet.
+    // The watermark and fingerprint pipelines (our wasm kernels) cover the five decoded image types.
+    const decodedImages = ["image/avif", "image/jpeg", "image/png", "image/tiff", "image/webp"];
     for (const id of ["rcp_system_watermark_then_sign", "rcp_system_watermark_only", "rcp_system_express_watermark_then_sign", "rcp_system_sign"]) {
-      expect(recipes[id].availability, id).toMatchObject({ available: false, reason: "capability_not_installed" });
-      expect(recipes[id].active.supported_media_types).toEqual([]);
+      expect(recipes[id].availability, id).toMatchObject({ available: true });
+      expect([...recipes[id].active.supported_media_types].sort(), id).toEqual(decodedImages);
     }
     const learned = body.watermark_algorithms.find((a: { algorithm: string }) => a.algorithm === "pixelseal");
     expect(learned.availability).toMatchObject({ available: false, reason: "model_weights_not_installed" });
+    const ours = body.watermark_algorithms.find((a: { algorithm: string }) => a.algorithm === "svc-wm-tiledss-1");
+    expect(ours.availability).toMatchObject({ available: true });
     const iscc = body.fingerprint_algorithms.find((a: { algorithm: string }) => a.algorithm === "iscc-image");
-    expect(iscc).toMatchObject({ locked: true, default: true, availability: { available: false, reason: "capability_not_installed" } });
+    expect(iscc).toMatchObject({ locked: true, default: true, availability: { available: true } });
+    const dinov2 = body.fingerprint_algorithms.find((a: { algorithm: string }) => a.algorithm === "dinov2");
+    expect(dinov2.availability).toMatchObject({ available: false, reason: "model_weights_not_installed" });
   });
 
   it("without a signing credential nothing is offered for signing", async () => {
@@ -89,7 +94,10 @@ describe("capabilities and catalogs", () => {
     const { key } = await createTenant();
     const body = await json(await api("/v1/image-profiles", { key }));
     const jpeg = body.profiles.find((p: { media_type: string }) => p.media_type === "image/jpeg");
-    expect(jpeg.accepted).toEqual({ operations: ["sign"], recipes: ["rcp_system_sign_only"], watermark_algorithms: [], fingerprint_algorithms: [] });
+    expect(jpeg.accepted.operations).toEqual(expect.arrayContaining(["sign", "watermark", "fingerprint"]));
+    expect(jpeg.accepted.recipes).toEqual(expect.arrayContaining(["rcp_system_sign_only", "rcp_system_watermark_then_sign", "rcp_system_express_watermark_then_sign"]));
+    expect(jpeg.accepted.watermark_algorithms).toEqual(["svc-wm-tiledss-1"]);
+    expect([...jpeg.accepted.fingerprint_algorithms].sort()).toEqual(["iscc-image", "pdq"]);
     expect(jpeg.planned.operations).toEqual(expect.arrayContaining(["sign", "watermark", "fingerprint"]));
     expect(jpeg.planned.recipes).toContain("rcp_system_express_watermark_then_sign");
     const gif = body.profiles.find((p: { media_type: string }) => p.media_type === "image/gif");

@@ -7,7 +7,9 @@ describe("POST /v1/sign: every rule of the sign request", () => {
   it.each([
     [{ recipe_id: null }, 422, "svc.request.invalid", "recipe_id"],
     [{ recipe_id: "rcp_nonexistent" }, 422, "svc.sign.recipe_unknown", "recipe_id"],
-    [{ recipe_id: "rcp_system_watermark_then_sign" }, 422, "svc.sign.recipe_unavailable", "recipe_id"],
+    [{ recipe_id: "rcp_system_watermark_then_sign" }, 422, "svc.sign.image_dimensions_unsupported", "asset_id"],
+    [{ recipe_id: "rcp_system_watermark_then_sign", watermark_algorithm: "trustmark-q" }, 422, "svc.sign.algorithm_unavailable", "watermark_algorithm"],
+    [{ recipe_id: "rcp_system_watermark_then_sign", fingerprint_algorithms: ["chromaprint"] }, 422, "svc.sign.algorithm_not_offered", "fingerprint_algorithms"],
     [{ recipe_id: "rcp_system_sign_only", watermark_algorithm: "pixelseal" }, 422, "svc.sign.option_not_applicable", "watermark_algorithm"],
     [{ recipe_id: "rcp_system_sign_only", watermark_strength: "robust" }, 422, "svc.sign.option_not_applicable", "watermark_strength"],
     [{ recipe_id: "rcp_system_sign_only", fingerprint_algorithms: ["pdq"] }, 422, "svc.sign.option_not_applicable", "fingerprint_algorithms"],

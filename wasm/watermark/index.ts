@@ -907,18 +907,27 @@ export function applyRows(y0: i32, rows: i32): void {
       const a = ldf(upRow, i);
       const d = a + f * (ldf(upRow, i + 1) - a);
       const k = <i32>Mathf.floor(d + 0.5);
-      const r0 = <i32>load<u8>(p);
-      const g0 = <i32>load<u8>(p, 1);
-      const b0 = <i32>load<u8>(p, 2);
-      const r1 = min<i32>(255, max<i32>(0, r0 + k));
-      const g1 = min<i32>(255, max<i32>(0, g0 + k));
-      const b1 = min<i32>(255, max<i32>(0, b0 + k));
-      store<u8>(p, <u8>r1);
-      store<u8>(p, <u8>g1, 1);
-      store<u8>(p, <u8>b1, 2);
-      const dy = <i64>(299 * (r1 - r0) + 587 * (g1 - g0) + 114 * (b1 - b0));
-      e += dy * dy;
-      const yi: i32 = 299 * r1 + 587 * g1 + 114 * b1;
+      const px = load<u32>(p);
+      const r0 = <i32>(px & 0xff);
+      const g0 = <i32>((px >> 8) & 0xff);
+      const b0 = <i32>((px >> 16) & 0xff);
+      let yi: i32;
+      if (min<i32>(r0, min<i32>(g0, b0)) + k >= 0 && max<i32>(r0, max<i32>(g0, b0)) + k <= 255) {
+        // no channel clamps: add k to R, G and B in one word (no carry or borrow crosses a byte)
+        store<u32>(p, px + <u32>(k * 0x010101));
+        yi = 299 * r0 + 587 * g0 + 114 * b0 + 1000 * k;
+        e += <i64>(k * k) * 1000000;
+      } else {
+        const r1 = min<i32>(255, max<i32>(0, r0 + k));
+        const g1 = min<i32>(255, max<i32>(0, g0 + k));
+        const b1 = min<i32>(255, max<i32>(0, b0 + k));
+        store<u8>(p, <u8>r1);
+        store<u8>(p, <u8>g1, 1);
+        store<u8>(p, <u8>b1, 2);
+        const dy = <i64>(299 * (r1 - r0) + 587 * (g1 - g0) + 114 * (b1 - b0));
+        e += dy * dy;
+        yi = 299 * r1 + 587 * g1 + 114 * b1;
+      }
       const Y = <f32>yi;
       const q = rowAcc + (<usize>ldi(dx0, x) << 2);
       const sb = Y * ldf(dfx, x);

@@ -114,17 +114,17 @@ export class WasmWatermarker implements Watermarker {
       if (typeof targetDb !== "number") return { status: "failed", message: `Unknown strength ${String(strength)}.` };
       if (Math.min(image.width, image.height) < MINIMUM_EDGE) return tooSmall();
       const k = this.#k;
-      if (k.setup(image.width, image.height) !== 0) return tooSmall();
+      if (k.setup(image.width, image.height) !== 0) return { status: "too_small", message: "The image is too elongated to carry the watermark." };
       this.#luma(image.data, image.width, image.height);
       this.#heap().set(payload, k.payloadPtr());
       k.embedPrepare(targetDb);
       const out = new Uint8Array(image.data.length);
       for (let boost = 0; boost <= SELF_CHECK_BOOSTS; boost++) {
         if (boost > 0) k.boostGain(SELF_CHECK_BOOST);
+        // The apply pass also accumulates the output's luma, exactly as detect's luma pass would.
         const psnr = this.#apply(image.data, out, image.width, image.height);
         // Self-check: the detector's first stage must read the payload back from the exact output pixels, so
         // detect(embed(x, p)) = p holds by construction (detect runs the same stage first, deterministically).
-        this.#luma(out, image.width, image.height);
         const found = k.detect(1) === 1 && equalBytes(this.#heap().subarray(k.payloadPtr(), k.payloadPtr() + 8), payload);
         this.#diagnostics();
         if (found) return { status: "embedded", image: { width: image.width, height: image.height, data: out }, psnr_db: round2(psnr) };
@@ -199,7 +199,8 @@ export class WasmWatermarker implements Watermarker {
 
 function checkImage(image: RgbaImage): string | null {
   if (!image || !Number.isSafeInteger(image.width) || !Number.isSafeInteger(image.height) || image.width <= 0 || image.height <= 0) return "The image dimensions are invalid.";
-  if (!(image.data instanceof Uint8Array) || image.data.length !== image.width * image.height * 4) return "The image data must be width x height x 4 bytes (RGBA).";
+  const data: unknown = image.data;
+  if (!(data instanceof Uint8Array || data instanceof Uint8ClampedArray) || data.length !== image.width * image.height * 4) return "The image data must be width x height x 4 bytes (RGBA).";
   if (image.width > 65_535 || image.height > 65_535) return "The image is too large.";
   return null;
 }
