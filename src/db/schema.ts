@@ -316,6 +316,61 @@ export const devOcspRevocations = sqliteTable("dev_ocsp_revocations", {
   reason: integer("reason"),
 });
 
+/**
+ * Stored-object verifications (POST /v1/verifications): the durable status of an asynchronous check run on the
+ * jobs queue. The id is also the id of the `verifications` record the completed check writes (its evidence).
+ */
+export const verificationRequests = sqliteTable(
+  "verification_requests",
+  {
+    id: text("id").primaryKey(),
+    tenantId: text("tenant_id").notNull(),
+    objectId: text("object_id").notNull(),
+    state: text("state", { enum: ["queued", "running", "completed", "failed"] }).notNull(),
+    errorCode: text("error_code"),
+    errorMessage: text("error_message"),
+    attempts: integer("attempts").notNull().default(0),
+    createdAt: integer("created_at").notNull(),
+    updatedAt: integer("updated_at").notNull(),
+    completedAt: integer("completed_at"),
+  },
+  (t) => [index("verification_requests_tenant_idx").on(t.tenantId, t.createdAt), index("verification_requests_state_idx").on(t.state, t.updatedAt)],
+);
+
+/** Immutable verification reports: the same evidence always renders the same bytes (hashes recorded). */
+export const verificationReports = sqliteTable(
+  "verification_reports",
+  {
+    id: text("id").primaryKey(),
+    tenantId: text("tenant_id").notNull(),
+    verificationId: text("verification_id").notNull(),
+    /** Report format version: a new renderer is a new version, never a silent change. */
+    reportVersion: text("report_version").notNull(),
+    html: text("html").notNull(),
+    json: text("json").notNull(),
+    htmlSha256: text("html_sha256").notNull(),
+    jsonSha256: text("json_sha256").notNull(),
+    createdAt: integer("created_at").notNull(),
+  },
+  (t) => [index("verification_reports_tenant_verification_idx").on(t.tenantId, t.verificationId)],
+);
+
+/** Share capabilities of a verification: the token is shown once and stored only as a hash. */
+export const verificationShares = sqliteTable(
+  "verification_shares",
+  {
+    id: text("id").primaryKey(),
+    tenantId: text("tenant_id").notNull(),
+    verificationId: text("verification_id").notNull(),
+    tokenHash: text("token_hash").notNull(),
+    label: text("label"),
+    expiresAt: integer("expires_at").notNull(),
+    closedAt: integer("closed_at"),
+    createdAt: integer("created_at").notNull(),
+  },
+  (t) => [uniqueIndex("verification_shares_token_idx").on(t.tokenHash), index("verification_shares_tenant_verification_idx").on(t.tenantId, t.verificationId, t.createdAt)],
+);
+
 /** Cursors released early with DELETE /v1/history/snapshots: their traversal ends (422 on further use). */
 export const releasedCursors = sqliteTable("released_cursors", {
   mac: text("mac").primaryKey(),

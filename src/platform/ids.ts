@@ -11,6 +11,8 @@ export const ID_PREFIX = {
   job: "job",
   receipt: "rct",
   verification: "vfy",
+  verificationReport: "vrp",
+  verificationShare: "vsh",
   webhookEndpoint: "whe",
   webhookDelivery: "whd",
   webhookEvent: "whevt",
