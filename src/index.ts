@@ -10,6 +10,7 @@ import { sweepExpiredRetention } from "./assets/retention";
 import { requeueStaleJobs } from "./jobs/sweep";
 import { sweepExpiredUploads } from "./uploads/service";
 import { sealPending } from "./anchoring/log";
+import { requeueStaleVerifications } from "./verifications/stored";
 
 export { RateLimiter } from "./durable-objects/rate-limiter";
 export { WebhookEndpointGate } from "./durable-objects/webhook-endpoint-gate";
@@ -28,6 +29,7 @@ async function sweep(env: Bindings) {
     sweepRequestLogs(db, now),
     sweepExpiredRetention(db, env.OBJECTS, now),
     sealPending(env, now),
+    requeueStaleVerifications(env, now),
   ]);
   for (const r of results) if (r.status === "rejected") console.error(JSON.stringify({ level: "error", problem: "sweep failed", error: String(r.reason) }));
 }

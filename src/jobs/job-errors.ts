@@ -9,6 +9,9 @@ export const JOB_ERROR_CODES = {
   "svc.jobs.decode_failed": "The image could not be decoded for watermarking or fingerprinting.",
   "svc.jobs.watermark_failed": "The watermark could not be embedded, or did not read back from the encoded output, so nothing was published.",
   "svc.jobs.fingerprint_failed": "A fingerprint could not be computed.",
+  // Stored-object verifications (POST /v1/verifications) report theirs here too.
+  "svc.verifications.object_unavailable": "The object's bytes are no longer stored (deleted by retention, or changed), so the verification failed.",
+  "svc.verifications.failed": "The verification could not be completed after several attempts.",
   "svc.jobs.step_unavailable": "A step of the recipe is not installed in this deployment.",
 } as const;
 

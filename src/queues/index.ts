@@ -1,5 +1,6 @@
 import { JOB_MESSAGE, runJob } from "../jobs/runner";
 import { mediaServices } from "../media";
+import { runStoredVerification, VERIFICATION_MESSAGE } from "../verifications/stored";
 import type { HandlerRegistry } from "./dispatch";
 
 /**
@@ -8,6 +9,7 @@ import type { HandlerRegistry } from "./dispatch";
  */
 export const JOB_HANDLERS: HandlerRegistry = {
   [JOB_MESSAGE]: async (body, env) => runJob(env, await mediaServices(env), String(body.tenant_id), String(body.job_id)),
+  [VERIFICATION_MESSAGE]: async (body, env) => runStoredVerification(env, String(body.tenant_id), String(body.verification_id)),
 };
 export const WEBHOOK_HANDLERS: HandlerRegistry = {};
 

@@ -11,6 +11,7 @@ import { idSchema } from "../platform/ids";
 import { iso, json, NOT_FOUND } from "../platform/openapi";
 import { NextCursorSchema, pageOf, pageQuerySchema, pageRequest } from "../platform/pagination";
 import { registerVerify } from "./verify";
+import { registerStoredVerifications } from "./stored";
 import { VerificationEvidenceResponseSchema, VerificationHistoryResponseSchema } from "./schemas";
 
 /*
@@ -62,6 +63,7 @@ const listRoute = createRoute({
 export function verificationRoutes() {
   const app = createRouter();
   registerVerify(app);
+  registerStoredVerifications(app);
   const load = async (db: ReturnType<typeof database>, tenantId: string, id: string) => {
     const [row] = await db.select().from(verifications).where(and(eq(verifications.tenantId, tenantId), eq(verifications.id, id))).limit(1);
     return row ?? null;

@@ -159,7 +159,7 @@ async function manifestUriSubject(env: Bindings, uri: string) {
 
 type StoredResult = Omit<z.infer<typeof VerificationResultSchema>, "verification_id">;
 
-function resultBody(outcome: VerificationOutcome): StoredResult {
+export function resultBody(outcome: VerificationOutcome): StoredResult {
   return {
     status: outcome.status,
     status_vocabulary_version: outcome.status_vocabulary_version,

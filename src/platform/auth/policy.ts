@@ -82,6 +82,8 @@ export const OPERATION_POLICIES: Record<string, OperationPolicy> = {
   "GET /v1/verification-evidence/{verification_id}": { auth: "bearer", scope: "recovery:read" },
   "GET /v1/verification-history/{verification_id}": { auth: "bearer", scope: "recovery:read" },
   "GET /v1/verifications": { auth: "bearer", scope: "recovery:read" },
+  "POST /v1/verifications": { auth: "bearer", scope: "verify:write", idempotency: "required" },
+  "GET /v1/verifications/{verification_id}": { auth: "bearer", scope: "recovery:read" },
 
   // Verification
   "POST /v1/verify": { auth: "optional_bearer", scope: "verify:write" },
