@@ -4,7 +4,8 @@
  * exactly its headers, complete), sign, poll, download — for every supported format, and every downloaded
  * result is checked with the independent reference reader c2pa-node (native c2pa-rs), trusting only the dev
  * root: Trusted, a validated and trusted timestamp, the receipt's active manifest, and one flipped byte of the
- * media data (far from the manifest) caught as the hash mismatch c2pa-rs reports for that format.
+ * media data (far from the manifest) caught as the hash mismatch c2pa-rs reports for that format. The service's
+ * own POST /v1/verify must agree: `verified_manifest` for the output, `asset_tampered` for the flipped copy.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { download, fixtureBytes, sha256Hex, signAndWait, startSignedService, type SignedService, uploadAsset } from "../support/svc-client";
@@ -127,6 +128,15 @@ describe.concurrent("signing end to end, every supported format, checked by c2pa
     expect(after.state).toBe("Invalid");
     expect(after.failure, JSON.stringify(after.store.validation_results)).toContain(`assertion.${c.binding}.mismatch`);
     seen.set(c.label, { success: verdict.success, tampered: after.failure, tamperedAt: where });
+
+    // The service's own verify agrees: the untouched output is the top status a sign-only output can have, the
+    // flipped copy is tampered.
+    const ours = await svc.verify(bytes, sidecar ?? undefined);
+    expect(ours.status, ours.text).toBe(200);
+    expect(ours.body.status, ours.body.developer_explanation).toBe("verified_manifest");
+    expect(ours.body.manifest_id).toBe(receipt.body.evidence.manifest.active_manifest_label);
+    const broken = await svc.verify(tampered, sidecar ?? undefined);
+    expect(broken.body.status, broken.body.developer_explanation).toBe("asset_tampered");
   }, 90_000);
 });
 

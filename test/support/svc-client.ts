@@ -38,6 +38,8 @@ export interface SignedService {
   tenantId: string;
   /** An authenticated JSON call. */
   call<T = any>(method: string, path: string, options?: { body?: unknown; idempotencyKey?: string | true }): Promise<ApiResult<T>>;
+  /** POST /v1/verify with a multipart `file` (and `manifest`), authenticated (no public per-IP limit). */
+  verify(file: Uint8Array, manifest?: Uint8Array): Promise<ApiResult>;
   /** A call to a URL the API returned (presigned storage), with exactly the given headers and no API key. */
   callUrl(url: string, init: { method: string; headers?: Record<string, string>; body?: Uint8Array }): Promise<Response>;
   dispose(): Promise<void>;
@@ -92,7 +94,18 @@ export async function startSignedService(): Promise<SignedService> {
   const callUrl: SignedService["callUrl"] = (url, init) =>
     worker.mf.dispatchFetch(url, { method: init.method, headers: init.headers ?? {}, body: init.body } as never) as unknown as Promise<Response>;
 
-  return { worker, pki, key, tenantId, call, callUrl, dispose: () => worker.dispose() };
+  // Built by hand: Miniflare's dispatchFetch does not serialize Node's FormData.
+  const verify: SignedService["verify"] = async (file, manifest) => {
+    const boundary = `svc${randomUUID().replace(/-/g, "")}`;
+    const part = (name: string, bytes: Uint8Array) =>
+      Buffer.concat([Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${name}"; filename="${name}.bin"\r\nContent-Type: application/octet-stream\r\n\r\n`), Buffer.from(bytes), Buffer.from("\r\n")]);
+    const body = Buffer.concat([part("file", file), ...(manifest ? [part("manifest", manifest)] : []), Buffer.from(`--${boundary}--\r\n`)]);
+    const res = await worker.fetch("/v1/verify", { method: "POST", headers: { authorization: `Bearer ${key}`, "content-type": `multipart/form-data; boundary=${boundary}` }, body });
+    const text = await res.text();
+    return { status: res.status, headers: res.headers, text, body: JSON.parse(text) };
+  };
+
+  return { worker, pki, key, tenantId, call, callUrl, verify, dispose: () => worker.dispose() };
 }
 
 export interface CreatedUpload {

@@ -6,6 +6,7 @@ import { ensureC2paEngine } from "../../src/media/c2pa/engine-workerd";
 import { imageServices } from "../../src/media";
 import type { RgbaImage } from "../../src/media/types";
 import { api, callUrl, createTenant, fixture, json, sha256HexOf, testEnv, uploadAsset, waitForJob } from "./helpers";
+import { verifyFile } from "./verify-helpers";
 
 /** A photo-like test image: smooth gradients, a few shapes and mild texture. */
 function photo(width: number, height: number, seed = 1): RgbaImage {
@@ -96,6 +97,22 @@ describe("watermark recipes, over HTTP", () => {
     expect(store.validation_state).toBe("Trusted");
     const softBindings = store.manifests[store.active_manifest].assertions.filter((a: { label: string }) => a.label.startsWith("c2pa.soft-binding"));
     expect(softBindings.map((a: { data: { alg: string } }) => a.data.alg).sort()).toEqual([`svc.watermark.${SVC_IMAGE_WATERMARK}`, "io.iscc.v0", "svc.fingerprint.pdq.1"].sort());
+
+    // The service's verify: the output is the top status; a copy stripped of its manifest by re-encoding
+    // outside the service (decode + encode, no metadata) is recovered through its watermark.
+    const verdict = await json(await verifyFile(bytes, { key }));
+    expect(verdict.status, verdict.developer_explanation).toBe("verified_manifest_and_watermark_match");
+    expect(verdict.matches[0]).toMatchObject({ kind: "watermark", publication_id: job.result.publication_id, manifest_id: verdict.manifest_id });
+    const { codec } = await imageServices();
+    const decodedOutput = await codec.decode(bytes, "image/jpeg");
+    if (decodedOutput.status !== "decoded") throw new Error("decode failed");
+    const stripped = await codec.encode(decodedOutput.image, "image/jpeg", new Uint8Array());
+    if (stripped.status !== "encoded") throw new Error("encode failed");
+    const recovered = await json(await verifyFile(stripped.bytes, { key }));
+    expect(recovered.status, recovered.developer_explanation).toBe("watermark_only");
+    expect(recovered.signals).toMatchObject({ c2pa_manifest_present: false, watermark_present: true, watermark_payload_valid: true });
+    expect(recovered.matches.find((m: { kind: string }) => m.kind === "watermark")).toMatchObject({ publication_id: job.result.publication_id, manifest_id: verdict.manifest_id });
+    expect(recovered.confidence).toBeGreaterThan(0.6);
 
     const rows = await (rawEnv as unknown as { DB: D1Database }).DB.prepare("SELECT algorithm, kind, value FROM soft_bindings WHERE tenant_id = ? ORDER BY algorithm")
       .bind(tenantId)
