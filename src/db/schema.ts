@@ -371,6 +371,22 @@ export const verificationShares = sqliteTable(
   (t) => [uniqueIndex("verification_shares_token_idx").on(t.tokenHash), index("verification_shares_tenant_verification_idx").on(t.tenantId, t.verificationId, t.createdAt)],
 );
 
+/**
+ * Multi-index hashing of PDQ fingerprints (Norouzi et al.): each 256-bit hash is cut into 16 bands of 16 bits.
+ * Two hashes within Hamming distance 31 agree to within one bit in at least one band (pigeonhole: 16 bands
+ * with ≥ 2 differing bits each would be ≥ 32), so a lookup probes each band's exact value and its 16 one-bit
+ * neighbours through this index, then checks the full distance of the few candidates: no full scan.
+ */
+export const pdqBands = sqliteTable(
+  "pdq_bands",
+  {
+    publicationId: text("publication_id").notNull(),
+    band: integer("band").notNull(),
+    value: integer("value").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.publicationId, t.band] }), index("pdq_bands_lookup_idx").on(t.band, t.value)],
+);
+
 /** Cursors released early with DELETE /v1/history/snapshots: their traversal ends (422 on further use). */
 export const releasedCursors = sqliteTable("released_cursors", {
   mac: text("mac").primaryKey(),

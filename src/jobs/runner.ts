@@ -6,6 +6,7 @@ import type { Bindings } from "../env";
 import type { ImageServices, ManifestCheck, ManifestPlan, ManifestReader, RgbaImage, Signer, WatermarkStrength } from "../media/types";
 import { softBindingAssertions } from "../media/soft-binding";
 import { anchorEntryStatement } from "../anchoring/log";
+import { PDQ_MIN_QUALITY, pdqBandStatements } from "../soft-bindings/queries";
 import { hex } from "../platform/encoding";
 import { newId, randomBase32 } from "../platform/ids";
 import type { AdmittedRequest } from "./admission";
@@ -438,6 +439,10 @@ async function publish(d1: D1Database, job: JobRow, source: typeof objects.$infe
         job.id,
         publicationId,
       ),
+    // PDQ hashes of enough quality are also cut into bands for near lookups (multi-index hashing).
+    ...(fingerprints?.fingerprints ?? [])
+      .filter((f) => f.algorithm === "pdq" && (f.quality ?? 0) >= PDQ_MIN_QUALITY)
+      .flatMap((f) => pdqBandStatements(d1, publicationId, fromHex(f.bits), { sql: ours, binds: [job.id, publicationId] })),
     ...bindings.map((b) =>
       d1
         .prepare(

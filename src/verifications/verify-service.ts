@@ -6,6 +6,7 @@ import { extractManifestStore } from "../media/c2pa/jumbf";
 import { verifyManifest, type ManifestClaims, type SignerSummary } from "../media/c2pa/verifier";
 import type { ImageServices } from "../media/types";
 import { hex } from "../platform/encoding";
+import { exactMatch, nearestPdq, PDQ_MATCH_DISTANCE, PDQ_MIN_QUALITY } from "../soft-bindings/queries";
 import { decideVerdict, type DurableFacts, type OcspStatus, type SoftBindingMatch, type Verdict } from "./verdict";
 
 /*
@@ -40,27 +41,6 @@ export interface VerificationOutcome extends Verdict {
   assertion_labels: string[];
 }
 
-interface BindingRow {
-  publication_id: string;
-  algorithm: string;
-  tenant_id: string;
-  asset_id: string;
-  manifest_label: string | null;
-}
-
-/** The published assets registered under a soft-binding value (global: published provenance is public). */
-async function lookupBinding(db: D1Database, algorithm: string, bitsHex: string): Promise<BindingRow | null> {
-  const row = await db
-    .prepare(
-      `SELECT sb.publication_id, sb.algorithm, sb.tenant_id, sb.asset_id, a.manifest_label
-         FROM soft_bindings sb JOIN assets a ON a.id = sb.asset_id AND a.publication_id = sb.publication_id
-        WHERE sb.algorithm = ? AND sb.bits = ? ORDER BY sb.created_at ASC LIMIT 1`,
-    )
-    .bind(algorithm, bitsHex)
-    .first<BindingRow>();
-  return row ?? null;
-}
-
 async function durableFacts(env: Bindings, image: ImageServices | null, subject: VerifySubject, warnings: string[]): Promise<DurableFacts> {
   const none: DurableFacts = { watermark: null, fingerprint: null };
   if (subject.manifestOnly) return none; // no pixels: nothing to detect or fingerprint, and nothing to warn about
@@ -86,23 +66,36 @@ async function durableFacts(env: Bindings, image: ImageServices | null, subject:
     if (detected.status === "failed") warnings.push(`The watermark could not be checked: ${detected.message}`);
     else if (detected.status === "not_detected") watermark = { present: false, payload_valid: false, match: null };
     else {
-      const row = await lookupBinding(env.DB, SVC_IMAGE_WATERMARK, hex(detected.payload));
+      const row = await exactMatch(env.DB, SVC_IMAGE_WATERMARK, hex(detected.payload));
       const match: SoftBindingMatch | null = row
         ? { kind: "watermark", algorithm: SVC_IMAGE_WATERMARK, publication_id: row.publication_id, manifest_id: row.manifest_label, distance: 0, score: detected.confidence }
         : null;
       watermark = { present: true, payload_valid: true, match };
     }
   }
+  // Fingerprints: the exact ISCC image code first, then the nearest PDQ hash (multi-index lookup, distance ≤ 31).
   let fingerprint: DurableFacts["fingerprint"] = null;
   const iscc = image.fingerprinters.get("iscc-image");
+  const pdq = image.fingerprinters.get("pdq");
   if (iscc) {
     const computed = iscc.compute(pixels);
     if (computed.status === "computed") {
-      const row = await lookupBinding(env.DB, "iscc-image", hex(computed.bits));
-      fingerprint = {
-        match: row ? { kind: "fingerprint", algorithm: "iscc-image", publication_id: row.publication_id, manifest_id: row.manifest_label, distance: 0, score: 1 } : null,
-      };
+      const row = await exactMatch(env.DB, "iscc-image", hex(computed.bits));
+      fingerprint = { match: row ? { kind: "fingerprint", algorithm: "iscc-image", publication_id: row.publication_id, manifest_id: row.manifest_label, distance: 0, score: 1 } : null };
     } else warnings.push(`The iscc-image fingerprint could not be computed: ${computed.message}`);
+  }
+  if (pdq && !fingerprint?.match) {
+    const computed = pdq.compute(pixels);
+    if (computed.status === "computed" && (computed.quality ?? 0) >= PDQ_MIN_QUALITY) {
+      const row = await nearestPdq(env.DB, computed.bits);
+      const match: SoftBindingMatch | null = row
+        ? { kind: "fingerprint", algorithm: "pdq", publication_id: row.publication_id, manifest_id: row.manifest_label, distance: row.distance, score: Math.round((1 - row.distance / (PDQ_MATCH_DISTANCE + 1)) * 1000) / 1000 }
+        : null;
+      fingerprint = { match };
+    } else if (computed.status === "computed") {
+      warnings.push(`The PDQ fingerprint is not looked up: its quality (${computed.quality}) is below ${PDQ_MIN_QUALITY}, too little texture to match reliably.`);
+      fingerprint ??= { match: null };
+    } else warnings.push(`The pdq fingerprint could not be computed: ${computed.message}`);
   }
   return { watermark, fingerprint };
 }
