@@ -2,7 +2,7 @@ import { asc, desc, eq, isNull, isNotNull } from "drizzle-orm";
 import { database } from "../db/client";
 import { anchorCheckpoints, anchorEntries } from "../db/schema";
 import type { Bindings } from "../env";
-import { hex } from "../platform/encoding";
+import { fromHex, hex } from "../platform/encoding";
 import { checkpointKeyId, checkpointVerifierKey, signCheckpoint, verifyCheckpoint } from "./checkpoint";
 import { encodeManifestLeaf, leafHash, MerkleTree, verifyInclusion } from "./merkle";
 
@@ -21,11 +21,6 @@ export function anchorOrigin(env: Bindings): string {
   return env.SVC_ANCHOR_ORIGIN ?? DEFAULT_ANCHOR_ORIGIN;
 }
 
-function fromHex(text: string): Uint8Array {
-  const out = new Uint8Array(text.length / 2);
-  for (let i = 0; i < out.length; i++) out[i] = parseInt(text.slice(i * 2, i * 2 + 2), 16);
-  return out;
-}
 
 function pemBody(pem: string): Uint8Array {
   const b64 = pem.replace(/-----(BEGIN|END) [A-Z ]+-----/g, "").replace(/\s+/g, "");

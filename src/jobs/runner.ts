@@ -7,7 +7,7 @@ import type { ImageServices, ManifestCheck, ManifestPlan, ManifestReader, RgbaIm
 import { softBindingAssertions } from "../media/soft-binding";
 import { anchorEntryStatement } from "../anchoring/log";
 import { PDQ_MIN_QUALITY, pdqBandStatements } from "../soft-bindings/queries";
-import { hex } from "../platform/encoding";
+import { fromHex, hex } from "../platform/encoding";
 import { newId, randomBase32 } from "../platform/ids";
 import type { AdmittedRequest } from "./admission";
 import type { JobErrorCode } from "./job-errors";
@@ -220,11 +220,6 @@ function imageServices(services: JobServices): ImageServices {
   return services.image;
 }
 
-function fromHex(text: string): Uint8Array {
-  const out = new Uint8Array(text.length / 2);
-  for (let i = 0; i < out.length; i++) out[i] = parseInt(text.slice(i * 2, i * 2 + 2), 16);
-  return out;
-}
 
 async function decodeOrFail(image: ImageServices, bytes: Uint8Array, mediaType: string): Promise<RgbaImage> {
   const decoded = await image.codec.decode(bytes, mediaType);

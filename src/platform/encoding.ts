@@ -13,6 +13,13 @@ export function hex(bytes: ArrayBuffer | Uint8Array): string {
   return out;
 }
 
+/** Bytes of a lower- or upper-case hex string of even length (callers pass hex they wrote themselves). */
+export function fromHex(text: string): Uint8Array {
+  const out = new Uint8Array(text.length >> 1);
+  for (let i = 0; i < out.length; i++) out[i] = parseInt(text.slice(i * 2, i * 2 + 2), 16);
+  return out;
+}
+
 /** Standard padded base64 (RFC 4648 §4). */
 export function base64(bytes: Uint8Array): string {
   let binary = "";

@@ -1,3 +1,4 @@
+import { fromHex } from "../platform/encoding";
 /*
  * Lookups in the soft-binding index (tables `soft_bindings` and `pdq_bands`, written by the publication batch).
  * Global by policy: a published asset's provenance is public, so any verifier may recover it; matches name the
@@ -41,11 +42,6 @@ function hamming(a: Uint8Array, b: Uint8Array): number {
   return d;
 }
 
-function fromHex(text: string): Uint8Array {
-  const out = new Uint8Array(text.length / 2);
-  for (let i = 0; i < out.length; i++) out[i] = parseInt(text.slice(i * 2, i * 2 + 2), 16);
-  return out;
-}
 
 /** An exact lookup (watermark payloads, ISCC codes): the earliest publication registered under the value. */
 export async function exactMatch(db: D1Database, algorithm: string, bitsHex: string): Promise<IndexedMatch | null> {

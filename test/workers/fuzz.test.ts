@@ -1,16 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { api, createTenant } from "./helpers";
+import { prng } from "./prng";
 
-/** Deterministic PRNG (mulberry32) so a failing case can be replayed from its seed. */
-function prng(seed: number) {
-  return () => {
-    seed |= 0;
-    seed = (seed + 0x6d2b79f5) | 0;
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const SEEDS = [
   '{"name":"CI","scopes":["capabilities:read"]}',

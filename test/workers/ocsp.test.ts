@@ -2,6 +2,7 @@ import type * as X509 from "@peculiar/x509";
 import * as asn1js from "asn1js";
 import * as pkijs from "pkijs";
 import { describe, expect, it } from "vitest";
+import { prng } from "./prng";
 import {
   buildOcspRequest,
   checkOcsp,
@@ -596,16 +597,6 @@ describe("dev responder", () => {
   });
 });
 
-/** Deterministic PRNG (mulberry32) so a failing case can be replayed from its seed. */
-function prng(seed: number) {
-  return () => {
-    seed |= 0;
-    seed = (seed + 0x6d2b79f5) | 0;
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 function mutate(input: Uint8Array, rand: () => number): Uint8Array {
   let bytes = input.slice();

@@ -2,17 +2,8 @@ import { exports } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { BASE, createTenant, fixture } from "./helpers";
 import { signedCopy } from "./verify-helpers";
+import { prng } from "./prng";
 
-/** Deterministic PRNG (mulberry32): a failing case replays from its seed. */
-function prng(seed: number) {
-  return () => {
-    seed |= 0;
-    seed = (seed + 0x6d2b79f5) | 0;
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const fetchApp = (path: string, init: RequestInit) => (exports as unknown as { default: Fetcher }).default.fetch(`${BASE}${path}`, init);
 

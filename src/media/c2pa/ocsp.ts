@@ -20,6 +20,7 @@
  */
 import * as asn1js from "asn1js";
 import * as pkijs from "pkijs";
+import { pemBlocks } from "./tsa";
 
 const OID_SHA1 = "1.3.14.3.2.26";
 const OID_SHA256 = "2.16.840.1.101.3.4.2.1";
@@ -1065,15 +1066,3 @@ function equalBytes(a: Uint8Array, b: Uint8Array): boolean {
   return true;
 }
 
-/** DER bodies of the PEM blocks with `label`, in order. */
-function pemBlocks(pem: string, label: string): Uint8Array[] {
-  const out: Uint8Array[] = [];
-  const re = new RegExp(`-----BEGIN ${label}-----([\\s\\S]*?)-----END ${label}-----`, "g");
-  for (const match of pem.matchAll(re)) {
-    const binary = atob(match[1]!.replace(/\s+/g, ""));
-    const bytes = new Uint8Array(binary.length);
-    for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
-    out.push(bytes);
-  }
-  return out;
-}

@@ -9,17 +9,8 @@ import { FORMATS } from "../../../src/catalog/formats";
 import { ByteSniffingInspector } from "../../../src/media/inspect/index";
 import { fixture } from "../helpers";
 import { CONTRACT_VIOLATIONS, FIXTURE_FACTS, assertValidResult } from "./inspector-conformance";
+import { prng } from "../prng";
 
-/** mulberry32: small, seedable, good enough to spread mutations. */
-function prng(seed: number) {
-  return () => {
-    seed |= 0;
-    seed = (seed + 0x6d2b79f5) | 0;
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const SEED = 0x5eed1e55;
 const CASES_PER_FIXTURE = 400;
