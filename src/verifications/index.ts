@@ -12,6 +12,8 @@ import { iso, json, NOT_FOUND } from "../platform/openapi";
 import { NextCursorSchema, pageOf, pageQuerySchema, pageRequest } from "../platform/pagination";
 import { registerVerify } from "./verify";
 import { registerStoredVerifications } from "./stored";
+import { registerReports } from "./reports";
+import { registerShares } from "./shares";
 import { VerificationEvidenceResponseSchema, VerificationHistoryResponseSchema } from "./schemas";
 
 /*
@@ -64,6 +66,8 @@ export function verificationRoutes() {
   const app = createRouter();
   registerVerify(app);
   registerStoredVerifications(app);
+  registerReports(app);
+  registerShares(app);
   const load = async (db: ReturnType<typeof database>, tenantId: string, id: string) => {
     const [row] = await db.select().from(verifications).where(and(eq(verifications.tenantId, tenantId), eq(verifications.id, id))).limit(1);
     return row ?? null;

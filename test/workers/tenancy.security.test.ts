@@ -116,6 +116,54 @@ const ROUTES: IdRoute[] = [
     },
     missingId: "key_aaaaaaaaaaaaaaaa",
   },
+  {
+    name: "verification evidence: reports and shares",
+    create: async (owner) => (await json(await api(`/v1/jobs/${(await publishedAsset(owner)).jobId}`, { key: owner.key }))).result.verification_id,
+    requests: [
+      { method: "POST", path: (id) => `/v1/verification-evidence/${id}/reports` },
+      { method: "GET", path: (id) => `/v1/verification-evidence/${id}/shares` },
+      { method: "POST", path: (id) => `/v1/verification-evidence/${id}/shares`, body: { label: "intruder" }, headers: idem() },
+    ],
+    ownerCheck: async (owner, id) => {
+      const shares = await json(await api(`/v1/verification-evidence/${id}/shares`, { key: owner.key }));
+      expect(shares.items).toEqual([]); // the intruder issued no share of it
+      expect((await api(`/v1/verification-evidence/${id}/reports`, { method: "POST", key: owner.key })).status).toBe(201);
+    },
+    missingId: "vfy_aaaaaaaaaaaaaaaa",
+  },
+  {
+    name: "verification reports",
+    create: async (owner) => {
+      const verificationId = (await json(await api(`/v1/jobs/${(await publishedAsset(owner)).jobId}`, { key: owner.key }))).result.verification_id;
+      const res = await api(`/v1/verification-evidence/${verificationId}/reports`, { method: "POST", key: owner.key });
+      expect(res.status).toBe(201);
+      return (await json(res)).report_id;
+    },
+    requests: [
+      { method: "GET", path: (id) => `/v1/verification-reports/${id}` },
+      { method: "GET", path: (id) => `/v1/verification-reports/${id}?format=html` },
+    ],
+    ownerCheck: async (owner, id) => {
+      expect((await api(`/v1/verification-reports/${id}?format=html`, { key: owner.key })).status).toBe(200);
+    },
+    missingId: "vrp_aaaaaaaaaaaaaaaa",
+  },
+  {
+    name: "verification shares",
+    create: async (owner) => {
+      const verificationId = (await json(await api(`/v1/jobs/${(await publishedAsset(owner)).jobId}`, { key: owner.key }))).result.verification_id;
+      const res = await api(`/v1/verification-evidence/${verificationId}/shares`, { method: "POST", key: owner.key, body: {}, headers: idem() });
+      expect(res.status).toBe(201);
+      return (await json(res)).share_id;
+    },
+    requests: [{ method: "POST", path: (id) => `/v1/verification-shares/${id}/close` }],
+    ownerCheck: async (owner, id) => {
+      const verificationId = (await json(await api(`/v1/jobs/${(await publishedAsset(owner)).jobId}`, { key: owner.key }))).result.verification_id;
+      const shares = await json(await api(`/v1/verification-evidence/${verificationId}/shares`, { key: owner.key }));
+      expect(shares.items.find((s: { share_id: string }) => s.share_id === id)).toMatchObject({ state: "active", closed_at: null }); // not closed by the intruder
+    },
+    missingId: "vsh_aaaaaaaaaaaaaaaa",
+  },
 ];
 
 describe("tenant isolation", () => {

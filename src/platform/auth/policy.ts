@@ -84,6 +84,14 @@ export const OPERATION_POLICIES: Record<string, OperationPolicy> = {
   "GET /v1/verifications": { auth: "bearer", scope: "recovery:read" },
   "POST /v1/verifications": { auth: "bearer", scope: "verify:write", idempotency: "required" },
   "GET /v1/verifications/{verification_id}": { auth: "bearer", scope: "recovery:read" },
+  // Reports render stored evidence (a read of it); shares hand a minimal projection to whoever holds the token.
+  "POST /v1/verification-evidence/{verification_id}/reports": { auth: "bearer", scope: "recovery:read", idempotency: "optional" },
+  "GET /v1/verification-reports/{report_id}": { auth: "bearer", scope: "recovery:read" },
+  "GET /v1/verification-evidence/{verification_id}/shares": { auth: "bearer", scope: "recovery:read" },
+  "POST /v1/verification-evidence/{verification_id}/shares": { auth: "bearer", scope: "verify:write", idempotency: "required", replay: "secret_not_replayable" },
+  "POST /v1/verification-shares/{share_id}/close": { auth: "bearer", scope: "verify:write", idempotency: "optional" },
+  /** Anonymous: the share token in the path is the authority; the route checks it (one 404 for every bad token). */
+  "GET /v1/shared-verifications/{token}": { auth: "none" },
 
   // Verification
   "POST /v1/verify": { auth: "optional_bearer", scope: "verify:write" },
