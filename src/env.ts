@@ -41,6 +41,8 @@ export type Bindings = Env & {
   SVC_ANCHOR_KEY_PEM?: string;
   /** The log's origin line (its name in checkpoints), e.g. "provenance.example/manifest-log". */
   SVC_ANCHOR_ORIGIN?: string;
+  /** "off" leaves the bundled official C2PA trust list out of verification's trust anchors (default: on). */
+  SVC_C2PA_TRUST_LIST?: string;
   /** Comma-separated host names `manifest_uri` may point at (SPEC `{manifest_base_url}`); none: verify-by-URI refused. */
   SVC_MANIFEST_HOSTS?: string;
   /** Per-tenant limit of authenticated POST /v1/verify calls per minute (default 600). */

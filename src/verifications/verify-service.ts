@@ -7,6 +7,7 @@ import { verifyManifest, type ManifestClaims, type SignerSummary } from "../medi
 import type { ImageServices } from "../media/types";
 import { hex } from "../platform/encoding";
 import { exactMatch, nearestPdq, PDQ_MATCH_DISTANCE, PDQ_MIN_QUALITY } from "../soft-bindings/queries";
+import { verificationTrustAnchors } from "./trust";
 import { decideVerdict, type DurableFacts, type OcspStatus, type SoftBindingMatch, type Verdict } from "./verdict";
 
 /*
@@ -134,7 +135,7 @@ export async function verifySubject(env: Bindings, services: VerifyServices, sub
   const warnings: string[] = [];
   const manifest = await verifyManifest(
     { bytes: subject.bytes, mediaType: subject.mediaType, ...(subject.manifestStore ? { manifestStore: subject.manifestStore } : {}), ...(subject.manifestOnly ? { manifestOnly: true } : {}) },
-    env.SVC_TRUST_ANCHORS_PEM ?? null,
+    verificationTrustAnchors(env),
     services.ensureEngine,
   );
   if (subject.manifestOnly && manifest.facts.state === "read") {
