@@ -11,7 +11,8 @@
  *   pixels, recorded below.
  * - Determinism, robustness to re-encoding and resizing, and a fuzz run that must never throw.
  *
- * The vectors live in ../shared/fp-vectors (see its README); without them this file fails, it never skips.
+ * The vectors live in test/fixtures/fp-vectors (copied from ../shared/fp-vectors; see its README); without them
+ * this file fails, it never skips.
  */
 import decodeJpeg, { init as initJpegDecode } from "@jsquash/jpeg/decode";
 import encodeJpeg, { init as initJpegEncode } from "@jsquash/jpeg/encode";
@@ -36,7 +37,7 @@ import {
 import type { FingerprintResult, RgbaImage } from "../../src/media/types";
 
 const ROOT = join(import.meta.dirname, "..", "..");
-const VECTORS = join(ROOT, "..", "shared", "fp-vectors");
+const VECTORS = join(ROOT, "test", "fixtures", "fp-vectors");
 if (!existsSync(join(VECTORS, "iscc", "data.json")) || !existsSync(join(VECTORS, "pdq", "expected.csv"))) {
   throw new Error(`fingerprint conformance vectors missing at ${VECTORS} (iscc/data.json, pdq/expected.csv): cannot test`);
 }
