@@ -136,11 +136,16 @@ export async function anchorProofOf(env: Bindings, publicationId: string): Promi
   };
 }
 
-/** The newest checkpoint and the log's public key (what a verifier needs). */
+/** The log's verifier key in signed-note form, or null when anchoring is not configured. */
+export async function verifierKey(env: Bindings): Promise<string | null> {
+  const keys = logKeys(env);
+  return keys ? checkpointVerifierKey(anchorOrigin(env), (await keys).publicKey) : null;
+}
+
+/** The newest signed checkpoint, or null before the first sealing. */
 export async function latestCheckpoint(env: Bindings) {
   const [row] = await database(env.DB).select().from(anchorCheckpoints).orderBy(desc(anchorCheckpoints.treeSize)).limit(1);
-  const keys = logKeys(env);
-  return { row: row ?? null, verifierKey: keys ? await checkpointVerifierKey(anchorOrigin(env), (await keys).publicKey) : null };
+  return row ?? null;
 }
 
 export type AnchorCheck = { status: "matched" | "not_found" | "pending" | "proof_failed" } | { status: "not_configured" };

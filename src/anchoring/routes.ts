@@ -3,10 +3,10 @@ import { asc, eq, lte } from "drizzle-orm";
 import { database } from "../db/client";
 import { anchorCheckpoints, anchorEntries } from "../db/schema";
 import { createRouter, notFound } from "../platform/context";
-import { hex } from "../platform/encoding";
+import { fromHex, hex } from "../platform/encoding";
 import { ApiError } from "../platform/errors";
 import { json, NOT_FOUND } from "../platform/openapi";
-import { anchorOrigin, latestCheckpoint } from "./log";
+import { anchorOrigin, latestCheckpoint, verifierKey } from "./log";
 import { MerkleTree } from "./merkle";
 
 /*
@@ -80,11 +80,11 @@ export function anchorRoutes() {
     tree_size: row.treeSize,
     root_hash: row.rootHash,
     checkpoint: row.note,
-    verifier_key: (await latestCheckpoint(env)).verifierKey,
+    verifier_key: await verifierKey(env),
     sealed_at: new Date(row.sealedAt).toISOString(),
   });
   app.openapi(latestRoute, async (c) => {
-    const { row } = await latestCheckpoint(c.env);
+    const row = await latestCheckpoint(c.env);
     if (!row) throw notFound("checkpoint");
     return c.json(await view(c.env, row), 200);
   });
@@ -106,7 +106,7 @@ export function anchorRoutes() {
       .from(anchorEntries)
       .where(lte(anchorEntries.leafIndex, second - 1))
       .orderBy(asc(anchorEntries.leafIndex));
-    const tree = await MerkleTree.fromLeafHashes(leaves.map((l) => Uint8Array.from(l.leafHash.match(/../g)!.map((h) => parseInt(h, 16)))));
+    const tree = await MerkleTree.fromLeafHashes(leaves.map((l) => fromHex(l.leafHash)));
     const proof = await tree.consistencyProof(first, second);
     return c.json({ first, second, proof: proof.map((p) => hex(p)) }, 200);
   });

@@ -1,5 +1,5 @@
 import type { Bindings } from "../env";
-import { activeManifestSignature, extractManifestStore, signerCredentials } from "../media/c2pa/jumbf";
+import { activeManifestSignature, signerCredentials } from "../media/c2pa/jumbf";
 import { checkOcsp, InMemoryOcspCache, type OcspFetcher } from "../media/c2pa/ocsp";
 import { answerDevOcsp, devOcspResponder } from "../system/dev-ocsp";
 import type { RevocationCheck } from "./verify-service";
@@ -35,13 +35,9 @@ function ocspFetcher(env: Bindings): OcspFetcher {
  * at once in development).
  */
 export function revocationCheck(env: Bindings): RevocationCheck {
-  return async (subject) => {
-    const store = subject.manifestStore ?? (() => {
-      const found = extractManifestStore(subject.bytes, subject.mediaType);
-      return found.status === "ok" ? found.store : null;
-    })();
+  return async (store, activeLabel) => {
     if (!store) return { status: "unavailable", warning: "OCSP not checked: the signer's certificate could not be read from the manifest store." };
-    const signature = activeManifestSignature(store);
+    const signature = activeManifestSignature(store, activeLabel);
     const credentials = signature.status === "ok" ? signerCredentials(signature.cose) : null;
     if (!credentials || credentials.status !== "ok" || credentials.chain.length < 2) {
       return { status: "unavailable", warning: "OCSP not checked: the manifest's certificate chain does not include the signer's issuer." };

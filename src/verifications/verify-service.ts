@@ -26,7 +26,8 @@ export interface VerifySubject {
 }
 
 /** Revocation check of the active manifest's signer (RFC 6960); injected so it can be replaced in tests. */
-export type RevocationCheck = (subject: VerifySubject) => Promise<{ status: OcspStatus; warning?: string }>;
+/** OCSP of the active manifest's signer, from the manifest store (located once per verification). */
+export type RevocationCheck = (store: Uint8Array | null, activeLabel: string) => Promise<{ status: OcspStatus; warning?: string }>;
 
 export interface VerifyServices {
   ensureEngine: () => void;
@@ -102,12 +103,12 @@ async function durableFacts(env: Bindings, image: ImageServices | null, subject:
 }
 
 /** Whether the manifest store is in a sealed batch of our transparency log (null: not computed, with a warning). */
-async function anchorSignal(env: Bindings, subject: VerifySubject, warnings: string[]): Promise<boolean | null> {
-  let store = subject.manifestStore ?? null;
-  if (!store) {
-    const found = extractManifestStore(subject.bytes, subject.mediaType);
-    store = found.status === "ok" ? found.store : null;
-  }
+function storeIn(subject: VerifySubject): Uint8Array | null {
+  const found = extractManifestStore(subject.bytes, subject.mediaType);
+  return found.status === "ok" ? found.store : null;
+}
+
+async function anchorSignal(env: Bindings, store: Uint8Array | null, warnings: string[]): Promise<boolean | null> {
   if (!store) {
     warnings.push("Transparency anchoring is not checked: the manifest store could not be located in the file.");
     return null;
@@ -147,16 +148,18 @@ export async function verifySubject(env: Bindings, services: VerifyServices, sub
   if (manifest.facts.state === "read" && manifest.facts.informational_codes.includes("svc.sidecar.binding.unsupported")) {
     warnings.push("The sidecar manifest's hard binding uses exclusions or an algorithm this service cannot check against the file, so it was not shown that the file is unchanged.");
   }
+  // OCSP and the anchor log both need the raw manifest store: locate it in the bytes once.
+  const store = manifest.facts.state === "read" ? (subject.manifestStore ?? storeIn(subject)) : null;
   let ocsp: OcspStatus = "not_checked";
   if (manifest.facts.state === "read") {
     if (services.revocation) {
-      const checked = await services.revocation(subject);
+      const checked = await services.revocation(store, manifest.facts.active_manifest_label);
       ocsp = checked.status;
       if (checked.warning) warnings.push(checked.warning);
     } else warnings.push("The signer's revocation status (OCSP) is not checked in this deployment.");
   }
   const durable = await durableFacts(env, services.image, subject, warnings);
-  const anchor = manifest.facts.state === "read" ? await anchorSignal(env, subject, warnings) : null;
+  const anchor = manifest.facts.state === "read" ? await anchorSignal(env, store, warnings) : null;
 
   const verdict = decideVerdict({ manifest: manifest.facts, ocsp, durable, anchor_match: anchor, warnings });
   return {

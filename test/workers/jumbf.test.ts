@@ -5,7 +5,6 @@
  * edge cases (multi-segment and reordered JPEG APP11, XLBox, several manifests), COSE header variants, and
  * hostile input: nothing throws, nothing hangs.
  */
-import type * as X509 from "@peculiar/x509";
 import { beforeAll, describe, expect, it } from "vitest";
 import { type CborValue, encodeCbor } from "../../src/media/c2pa/cose";
 import { ensureC2paEngine } from "../../src/media/c2pa/engine-workerd";
@@ -22,31 +21,9 @@ import { pemBlocks } from "../../src/media/c2pa/tsa";
 import type { ManifestPlan } from "../../src/media/types";
 import { decodeCbor } from "../../src/platform/cbor";
 import { fixture, testEnv } from "./helpers";
+import { loadX509 } from "./x509";
 
-/**
- * @peculiar/x509 resolves its services through tsyringe, which refuses to load without the Reflect metadata API
- * (as in ocsp.test.ts); a minimal polyfill is enough, and x509 is imported after it.
- */
-function installReflectMetadataShim() {
-  const R = Reflect as unknown as Record<string, unknown>;
-  if (typeof R.getMetadata === "function") return;
-  const store = new WeakMap<object, Map<unknown, unknown>>();
-  R.defineMetadata = (key: unknown, value: unknown, target: object) => {
-    let map = store.get(target);
-    if (!map) store.set(target, (map = new Map()));
-    map.set(key, value);
-  };
-  R.getOwnMetadata = (key: unknown, target: object) => store.get(target)?.get(key);
-  R.getMetadata = (key: unknown, target: object) => {
-    for (let t: object | null = target; t; t = Object.getPrototypeOf(t) as object | null) {
-      const map = store.get(t);
-      if (map?.has(key)) return map.get(key);
-    }
-    return undefined;
-  };
-}
-installReflectMetadataShim();
-const x509: typeof X509 = await import("@peculiar/x509");
+const x509 = await loadX509();
 
 /** Every embedded format of the signer (C2PA_EMBEDDED_MEDIA_TYPES), with the carrier its store travels in. */
 const EMBEDDED: [string, string, string][] = [

@@ -16,31 +16,9 @@ import {
   serialNumberHex,
   verifyOcspResponse,
 } from "../../src/media/c2pa/ocsp";
+import { loadX509 } from "./x509";
 
-/**
- * @peculiar/x509 resolves its services through tsyringe, which refuses to load without the Reflect metadata API.
- * Nothing here uses decorator metadata, so a minimal polyfill is enough; x509 is imported after it.
- */
-function installReflectMetadataShim() {
-  const R = Reflect as unknown as Record<string, unknown>;
-  if (typeof R.getMetadata === "function") return;
-  const store = new WeakMap<object, Map<unknown, unknown>>();
-  R.defineMetadata = (key: unknown, value: unknown, target: object) => {
-    let map = store.get(target);
-    if (!map) store.set(target, (map = new Map()));
-    map.set(key, value);
-  };
-  R.getOwnMetadata = (key: unknown, target: object) => store.get(target)?.get(key);
-  R.getMetadata = (key: unknown, target: object) => {
-    for (let t: object | null = target; t; t = Object.getPrototypeOf(t) as object | null) {
-      const map = store.get(t);
-      if (map?.has(key)) return map.get(key);
-    }
-    return undefined;
-  };
-}
-installReflectMetadataShim();
-const x509: typeof X509 = await import("@peculiar/x509");
+const x509 = await loadX509();
 
 const OID_OCSP_NONCE = "1.3.6.1.5.5.7.48.1.2";
 const OCSP_URL = "http://ocsp.test/";
