@@ -48,6 +48,16 @@ export default defineConfig(async () => {
                   SVC_OCSP_RESPONDER_KEY_PEM: pki.ocsp!.responderKeyPkcs8Pem,
                   SVC_OCSP_CA_CERT_PEM: pki.ocsp!.caCertPem,
                   SVC_CAPABILITY_SECRET: "test-capability-secret-0123456789abcdef0123",
+                  // A static host map (development only) so webhook destination checks resolve without network DNS.
+                  SVC_DEV_DNS_HOSTS: JSON.stringify({
+                    "hooks.example.com": ["93.184.215.14"],
+                    "hooks2.example.com": ["2606:2800:21f:cb07:6820:80da:af6b:8b2c"],
+                    "private.example.com": ["10.1.2.3"],
+                    "loopback.example.com": ["127.0.0.1"],
+                    "metadata.example.com": ["169.254.169.254"],
+                    "v6loop.example.com": ["::1"],
+                    "mixed.example.com": ["93.184.215.14", "192.168.1.1"],
+                  }),
                 },
               },
             }),

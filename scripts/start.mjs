@@ -41,7 +41,10 @@ const lines = writeDevFiles(state, secret);
 process.stdout.write(lines);
 console.error(`svc: the same two lines are in ${DEV_ENV}; a fresh key: npm run dev:key`);
 
-const child = spawn(join(ROOT, "node_modules", ".bin", "wrangler"), ["dev", "--ip", "127.0.0.1", "--port", String(port())], {
+// Development switches read from the environment (never written to .dev.vars, so they last one run).
+const devVars = process.env.SVC_WEBHOOKS_ALLOW_LOOPBACK === "1" ? ["--var", "SVC_WEBHOOKS_ALLOW_LOOPBACK:1"] : [];
+if (devVars.length) console.error("svc: SVC_WEBHOOKS_ALLOW_LOOPBACK=1 — webhook endpoints may use http://127.0.0.1 receivers");
+const child = spawn(join(ROOT, "node_modules", ".bin", "wrangler"), ["dev", "--ip", "127.0.0.1", "--port", String(port()), ...devVars], {
   cwd: ROOT,
   env: QUIET_ENV,
   stdio: ["inherit", "inherit", "inherit"],

@@ -9,6 +9,8 @@ import { storageRoutes } from "./storage/routes";
 import { uploadRoutes } from "./uploads";
 import { verificationRoutes } from "./verifications";
 import { anchorRoutes } from "./anchoring/routes";
+import { BY_CONTENT_PATH, softBindingResolutionRoutes } from "./soft-binding-resolution";
+import { webhookRoutes } from "./webhooks";
 import { VERIFY_MAX_BYTES } from "./verifications/verify";
 import { capabilityRoutes } from "./capabilities";
 import { registerGetConnectCatalog } from "./connect/get-connect-catalog";
@@ -53,7 +55,7 @@ export function createApp() {
       throw new ApiError("svc.request.too_large", `Files to verify are limited to ${VERIFY_MAX_BYTES} bytes.`);
     },
   });
-  app.use("/v1/*", (c, next) => (c.req.path === "/v1/verify" ? verifyLimit(c, next) : limit(c, next)));
+  app.use("/v1/*", (c, next) => (c.req.path === "/v1/verify" || c.req.path === BY_CONTENT_PATH ? verifyLimit(c, next) : limit(c, next)));
   app.use("/dev/*", limit);
   app.use("*", requestLog);
   app.use("*", authenticate);
@@ -69,6 +71,8 @@ export function createApp() {
   app.route("/", receiptRoutes());
   app.route("/", verificationRoutes());
   app.route("/", anchorRoutes());
+  app.route("/", softBindingResolutionRoutes());
+  app.route("/", webhookRoutes());
   app.route("/", storageRoutes());
   const catalog = createRouter();
   registerGetConnectCatalog(catalog);

@@ -47,4 +47,10 @@ export type Bindings = Env & {
   SVC_MANIFEST_HOSTS?: string;
   /** Per-tenant limit of authenticated POST /v1/verify calls per minute (default 600). */
   SVC_VERIFY_TENANT_RATE_PER_MINUTE?: string;
+  /** "1" lets webhook endpoints use http to loopback addresses (local receivers). Development only: ignored when SVC_ENVIRONMENT is "production". */
+  SVC_WEBHOOKS_ALLOW_LOOPBACK?: string;
+  /** Development only (ignored in production): JSON map of host name → addresses, consulted before DNS over HTTPS, like /etc/hosts. */
+  SVC_DEV_DNS_HOSTS?: string;
+  /** Webhook retry schedule: comma-separated delays in seconds before attempts 2, 3, … (default: Standard Webhooks' schedule over ~3 days). */
+  SVC_WEBHOOK_RETRY_SCHEDULE?: string;
 };

@@ -11,6 +11,7 @@ import { requeueStaleJobs } from "./jobs/sweep";
 import { sweepExpiredUploads } from "./uploads/service";
 import { sealPending } from "./anchoring/log";
 import { requeueStaleVerifications } from "./verifications/stored";
+import { sweepWebhooks } from "./webhooks/delivery";
 
 export { RateLimiter } from "./durable-objects/rate-limiter";
 export { WebhookEndpointGate } from "./durable-objects/webhook-endpoint-gate";
@@ -30,6 +31,7 @@ async function sweep(env: Bindings) {
     sweepExpiredRetention(db, env.OBJECTS, now),
     sealPending(env, now),
     requeueStaleVerifications(env, now),
+    sweepWebhooks(env, now),
   ]);
   for (const r of results) if (r.status === "rejected") console.error(JSON.stringify({ level: "error", problem: "sweep failed", error: String(r.reason) }));
 }
@@ -39,7 +41,7 @@ export default {
 
   async queue(batch, env) {
     if (batch.queue === QUEUES.jobs) return dispatchBatch(batch, env, JOB_HANDLERS);
-    if (batch.queue === QUEUES.webhooks) return dispatchBatch(batch, env, WEBHOOK_HANDLERS);
+    if (batch.queue === QUEUES.webhooks) return dispatchBatch(batch, env, WEBHOOK_HANDLERS, { concurrent: true });
     console.error(JSON.stringify({ level: "error", problem: "batch from an unknown queue", queue: batch.queue }));
     batch.retryAll();
   },

@@ -155,7 +155,7 @@ export const assets = sqliteTable(
     createdAt: integer("created_at").notNull(),
     updatedAt: integer("updated_at").notNull(),
   },
-  (t) => [index("assets_tenant_created_idx").on(t.tenantId, t.createdAt, t.id), index("assets_retention_idx").on(t.retentionUntil)],
+  (t) => [index("assets_tenant_created_idx").on(t.tenantId, t.createdAt, t.id), index("assets_retention_idx").on(t.retentionUntil), index("assets_manifest_label_idx").on(t.manifestLabel)],
 );
 
 export const jobs = sqliteTable(
@@ -409,4 +409,106 @@ export const apiRequestLogs = sqliteTable(
     createdAt: integer("created_at").notNull(),
   },
   (t) => [index("api_request_logs_tenant_created_idx").on(t.tenantId, t.createdAt, t.requestId), index("api_request_logs_created_idx").on(t.createdAt)],
+);
+
+/**
+ * Webhook endpoints (src/webhooks). The signing secrets are stored encrypted (AES-GCM under a key derived from
+ * the key pepper, the endpoint id as associated data): the service must sign with them, so they cannot be
+ * hashed like API keys. A deleted endpoint keeps its row (secrets wiped) until `retain_until`.
+ */
+export const webhookEndpoints = sqliteTable(
+  "webhook_endpoints",
+  {
+    id: text("id").primaryKey(),
+    tenantId: text("tenant_id").notNull(),
+    url: text("url").notNull(),
+    eventCatalogVersion: text("event_catalog_version").notNull(),
+    /** JSON array of exact event types. */
+    events: text("events").notNull(),
+    maxConcurrency: integer("max_concurrency").notNull(),
+    rateLimitPerMinute: integer("rate_limit_per_minute").notNull(),
+    autoDisableAfterFailures: integer("auto_disable_after_failures").notNull(),
+    state: text("state", { enum: ["active", "disabled", "deleted"] }).notNull(),
+    disabledReason: text("disabled_reason", { enum: ["manual", "consecutive_failures"] }),
+    consecutiveFailures: integer("consecutive_failures").notNull().default(0),
+    secretCiphertext: text("secret_ciphertext").notNull(),
+    /** The outgoing secret while a rotation overlap is open (both sign); null otherwise. */
+    previousSecretCiphertext: text("previous_secret_ciphertext"),
+    secretRotatedAt: integer("secret_rotated_at"),
+    createdAt: integer("created_at").notNull(),
+    updatedAt: integer("updated_at").notNull(),
+    deletedAt: integer("deleted_at"),
+    retainUntil: integer("retain_until"),
+  },
+  (t) => [index("webhook_endpoints_tenant_created_idx").on(t.tenantId, t.createdAt, t.id)],
+);
+
+/**
+ * The outbox: one row per customer event, written in the same D1 batch as the state change that causes it, so
+ * an event exists if and only if its change committed. `body` is the exact JSON sent (and signed) on every
+ * attempt and replay. `fanned_out_at` is set once deliveries exist for every subscribed endpoint.
+ */
+export const webhookEvents = sqliteTable(
+  "webhook_events",
+  {
+    id: text("id").primaryKey(),
+    tenantId: text("tenant_id").notNull(),
+    type: text("type").notNull(),
+    body: text("body").notNull(),
+    test: integer("test", { mode: "boolean" }).notNull().default(false),
+    /** Test events go to this endpoint only. */
+    targetEndpointId: text("target_endpoint_id"),
+    fannedOutAt: integer("fanned_out_at"),
+    createdAt: integer("created_at").notNull(),
+  },
+  (t) => [index("webhook_events_fanout_idx").on(t.fannedOutAt, t.createdAt), index("webhook_events_tenant_created_idx").on(t.tenantId, t.createdAt)],
+);
+
+/** One delivery per (endpoint, event); replays reuse it and count in `replay_count`. */
+export const webhookDeliveries = sqliteTable(
+  "webhook_deliveries",
+  {
+    id: text("id").primaryKey(),
+    tenantId: text("tenant_id").notNull(),
+    endpointId: text("endpoint_id").notNull(),
+    eventId: text("event_id").notNull(),
+    eventType: text("event_type").notNull(),
+    status: text("status", { enum: ["pending", "delivering", "delivered", "failed", "dead"] }).notNull(),
+    attemptCount: integer("attempt_count").notNull().default(0),
+    replayCount: integer("replay_count").notNull().default(0),
+    nextAttemptAt: integer("next_attempt_at"),
+    /** While `delivering`: when the attempt's claim lapses (its Worker is presumed dead). */
+    leaseUntil: integer("lease_until"),
+    responseCode: integer("response_code"),
+    responseBodySha256: text("response_body_sha256"),
+    terminalReason: text("terminal_reason"),
+    createdAt: integer("created_at").notNull(),
+    updatedAt: integer("updated_at").notNull(),
+  },
+  (t) => [
+    uniqueIndex("webhook_deliveries_endpoint_event_idx").on(t.endpointId, t.eventId),
+    index("webhook_deliveries_endpoint_created_idx").on(t.endpointId, t.createdAt, t.id),
+    index("webhook_deliveries_status_next_idx").on(t.status, t.nextAttemptAt),
+  ],
+);
+
+/** Every attempt of a delivery, in order: what was sent when, and what came back. */
+export const webhookAttempts = sqliteTable(
+  "webhook_attempts",
+  {
+    deliveryId: text("delivery_id").notNull(),
+    attemptNumber: integer("attempt_number").notNull(),
+    tenantId: text("tenant_id").notNull(),
+    startedAt: integer("started_at").notNull(),
+    durationMs: integer("duration_ms").notNull(),
+    responseCode: integer("response_code"),
+    responseBodySha256: text("response_body_sha256"),
+    outcome: text("outcome", { enum: ["acknowledged", "retry_scheduled", "ended"] }).notNull(),
+    error: text("error"),
+    retryAfterSeconds: integer("retry_after_seconds"),
+    signatureCount: integer("signature_count").notNull(),
+    /** Time spent waiting for the endpoint's Durable Object gate (ms); internal, for the benchmark. */
+    gateMs: integer("gate_ms").notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.deliveryId, t.attemptNumber] })],
 );

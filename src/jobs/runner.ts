@@ -1,3 +1,5 @@
+import { sendFanout } from "../webhooks/delivery";
+import { publicationEventStatements } from "../webhooks/events";
 import { and, eq, inArray, notInArray } from "drizzle-orm";
 import { formatOf } from "../catalog/formats";
 import { database, type Database } from "../db/client";
@@ -152,7 +154,7 @@ export async function runJob(env: Bindings, services: JobServices, tenantId: str
         case "publish": {
           const durable: DurableCredentials = { watermark: watermarked, fingerprints: fingerprinted };
           if (signed) return await publishStep(env, db, services.reader, job, source, signed, signedBytes, durable);
-          if (watermarked) return await publishUnsigned(env.DB, job, source, watermarked, durable);
+          if (watermarked) return await publishUnsigned(env, job, source, watermarked, durable);
           throw new StepFailure("svc.jobs.step_unavailable", "Nothing to publish: the recipe neither signs nor watermarks.");
         }
         default:
@@ -308,7 +310,7 @@ async function publishStep(
     const why = verdict.status === "read" ? verdict.check.failure_codes.join(", ") || verdict.check.validation_state : verdict.status;
     return finishFailed(db, job, { step: "publish" }, "svc.jobs.output_invalid", `The signed output did not validate: ${why}.`);
   }
-  await publish(env.DB, job, source, {
+  await publish(env, job, source, {
     output: signed.output,
     sidecarManifest: sidecar ? signed.manifest : null,
     manifestSha256: signed.manifest.sha256,
@@ -321,9 +323,9 @@ async function publishStep(
 }
 
 /** Watermark-only recipes: the watermarked output (its mark already read back) is published without a manifest. */
-async function publishUnsigned(d1: D1Database, job: JobRow, source: typeof objects.$inferSelect, watermarked: WatermarkOutput, durable: DurableCredentials) {
-  await publish(d1, job, source, { output: watermarked.output, sidecarManifest: null, manifestSha256: null, manifestLabel: null, check: null, durable });
-  const db = database(d1);
+async function publishUnsigned(env: Bindings, job: JobRow, source: typeof objects.$inferSelect, watermarked: WatermarkOutput, durable: DurableCredentials) {
+  await publish(env, job, source, { output: watermarked.output, sidecarManifest: null, manifestSha256: null, manifestLabel: null, check: null, durable });
+  const db = database(env.DB);
   const after = (await getJob(db, job.tenantId, job.id))!;
   if (after.state !== "completed" && !isTerminal(after.state) && after.cancelRequestedAt !== null) await finishCanceled(db, after);
 }
@@ -344,7 +346,8 @@ interface PublicationPlan {
  * The publication batch. Every statement after the first takes effect only if the first moved the job to
  * completed with this attempt's publication id, and D1 runs the batch as one transaction.
  */
-async function publish(d1: D1Database, job: JobRow, source: typeof objects.$inferSelect, plan: PublicationPlan) {
+async function publish(env: Bindings, job: JobRow, source: typeof objects.$inferSelect, plan: PublicationPlan) {
+  const d1 = env.DB;
   const now = Date.now();
   const publicationId = `pub_${randomBase32(16)}`;
   const receiptId = newId("receipt");
@@ -388,6 +391,27 @@ async function publish(d1: D1Database, job: JobRow, source: typeof objects.$infe
     ...(watermark ? [{ kind: "watermark", algorithm: watermark.algorithm, value: watermark.payload, bits: watermark.payload }] : []),
     ...(fingerprints?.fingerprints ?? []).map((f) => ({ kind: "fingerprint", algorithm: f.algorithm, value: f.value, bits: f.bits })),
   ];
+
+  const events = publicationEventStatements(
+    d1,
+    {
+      tenantId: job.tenantId,
+      signed: plan.check !== null,
+      watermarked: watermark !== null,
+      at: now,
+      data: {
+        asset_id: job.assetId,
+        job_id: job.id,
+        publication_id: publicationId,
+        receipt_id: receiptId,
+        media_type: source.mediaType,
+        recipe_id: job.recipeId,
+        manifest_label: plan.manifestLabel,
+        watermark_algorithm: watermark?.algorithm ?? null,
+      },
+    },
+    { sql: ours, binds: [job.id, publicationId] },
+  );
 
   const statements: D1PreparedStatement[] = [
     d1
@@ -449,11 +473,20 @@ async function publish(d1: D1Database, job: JobRow, source: typeof objects.$infe
     ...(plan.manifestSha256
       ? [await anchorEntryStatement(d1, { publicationId, tenantId: job.tenantId, manifestSha256: plan.manifestSha256, createdAt: now }, { sql: ours, binds: [job.id, publicationId] })]
       : []),
+    // The customer events of this publication (the webhook outbox), committed with it or not at all.
+    ...events.statements,
     d1
       .prepare(`UPDATE job_steps SET state = 'completed', completed_at = ?, output = ? WHERE job_id = ? AND step = 'publish' AND ${ours}`)
       .bind(now, JSON.stringify({ publication_id: publicationId }), job.id, job.id, publicationId),
   ];
   await d1.batch(statements);
+  // Nudge the fan-out now; if this Worker dies first, the cron sweep fans the committed events out.
+  try {
+    const committed = await d1.prepare("SELECT publication_id FROM jobs WHERE id = ?").bind(job.id).first<{ publication_id: string | null }>();
+    if (committed?.publication_id === publicationId) await sendFanout(env, events.eventIds);
+  } catch (error) {
+    console.warn(JSON.stringify({ level: "warn", problem: "webhook fan-out nudge failed; the sweep will fan out", job_id: job.id, error: String(error) }));
+  }
 }
 
 async function finishFailed(db: Database, job: JobRow, step: Pick<JobStepRow, "step"> | null, code: JobErrorCode, message: string) {

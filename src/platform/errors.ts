@@ -153,7 +153,46 @@ export const ERROR_CODES = {
   "svc.api_keys.retention_exceeds_ceiling": { status: 422, retryable: false, summary: "The retention exceeds what this key may set (the tenant ceiling, or its creator key's retention)." },
   "svc.assets.retention_expired": { status: 410, retryable: false, summary: "The asset's retention has passed: its stored media were deleted; its records remain." },
   "svc.sign.recipe_not_allowed": { status: 403, retryable: false, summary: "The key's signing profile does not allow this recipe." },
+  "svc.resolution.invalid_request": {
+    status: 400,
+    retryable: false,
+    summary:
+      "The soft-binding resolution request is invalid (the C2PA Soft Binding Resolution API answers 400): `alg` or `value` is missing, `value` is not base64 of the algorithm's value, `maxResults` is not a positive integer, a hint is incomplete, or the manifest id is not a C2PA manifest identifier.",
+  },
+  "svc.resolution.algorithm_unsupported": {
+    status: 400,
+    retryable: false,
+    summary: "This service does not resolve soft bindings of this algorithm; GET /v1/soft-binding-resolution/services/supportedAlgorithms lists those it does.",
+  },
+  "svc.resolution.query_too_long": { status: 414, retryable: false, summary: "The query string is too long for GET; send the query as JSON with POST /v1/soft-binding-resolution/matches/byBinding." },
+  "svc.resolution.unsupported_asset_type": {
+    status: 415,
+    retryable: false,
+    summary: "The uploaded asset is not a media type whose soft bindings this service computes (JPEG, PNG, WebP, TIFF and AVIF images), or its bytes could not be decoded.",
+  },
+  "svc.resolution.credential_required": {
+    status: 401,
+    retryable: false,
+    summary: "`scope=tenant` searches only the caller's own publications, so it needs an API key holding recovery:read; omit `scope` to search every published asset.",
+  },
+  "svc.resolution.rate_limited": {
+    status: 429,
+    retryable: true,
+    summary: "Too many content lookups: without a key 10 per minute per network address, with one the tenant's per-minute limit. Wait Retry-After seconds.",
+  },
   "svc.dependency.unavailable": { status: 503, retryable: true, summary: "A storage dependency did not answer in time. Retry later." },
+  "svc.webhooks.destination_refused": {
+    status: 422,
+    retryable: false,
+    summary: "The webhook URL violates the destination policy: https only, at most 2048 characters, no credentials, and neither the host nor what it resolves to may be loopback, private, link-local or metadata.",
+  },
+  "svc.webhooks.subscription_invalid": { status: 422, retryable: false, summary: "The subscription names an event that is not in the event catalog (exact names only; no wildcards; webhook.test cannot be subscribed to)." },
+  "svc.webhooks.endpoint_limit": { status: 409, retryable: false, summary: "The tenant has the maximum number of webhook endpoints; delete one first." },
+  "svc.webhooks.endpoint_deleted": { status: 409, retryable: false, summary: "The webhook endpoint is deleted: it stays readable for its retention period and refuses every change." },
+  "svc.webhooks.endpoint_disabled": { status: 409, retryable: false, summary: "The webhook endpoint is disabled; enable it first." },
+  "svc.webhooks.rotation_in_progress": { status: 409, retryable: false, summary: "A secret rotation overlap is already open; complete it before rotating again." },
+  "svc.webhooks.no_secret_overlap": { status: 409, retryable: false, summary: "No secret rotation overlap is open on this endpoint." },
+  "svc.webhooks.delivery_in_progress": { status: 409, retryable: true, summary: "The delivery is still pending or in flight; replay it once it has finished." },
   "svc.internal": {
     status: 500,
     retryable: true,

@@ -20,16 +20,17 @@ export function retryDelaySeconds(attempt: number): number {
 /**
  * Runs each message through the handler its `type` names. A handler that throws gets its message retried
  * with backoff (the queue's dead-letter queue takes it after max_retries); a malformed message or an
- * unknown type is logged and acknowledged, since retrying it can never succeed.
+ * unknown type is logged and acknowledged, since retrying it can never succeed. `concurrent` runs the
+ * batch's messages at once (webhook deliveries, which mostly wait on the network and on their endpoint's gate).
  */
-export async function dispatchBatch(batch: MessageBatch<unknown>, env: Bindings, handlers: HandlerRegistry): Promise<void> {
-  for (const message of batch.messages) {
+export async function dispatchBatch(batch: MessageBatch<unknown>, env: Bindings, handlers: HandlerRegistry, options: { concurrent?: boolean } = {}): Promise<void> {
+  const run = async (message: Message<unknown>) => {
     const body = message.body as Partial<QueueMessageBody> | null;
     const handler = body && typeof body === "object" && typeof body.type === "string" ? handlers[body.type] : undefined;
     if (!handler) {
       console.warn(JSON.stringify({ level: "warn", queue: batch.queue, message_id: message.id, problem: "no handler for message", type: body?.type ?? null }));
       message.ack();
-      continue;
+      return;
     }
     try {
       await handler(body as QueueMessageBody, env, message.attempts);
@@ -38,5 +39,7 @@ export async function dispatchBatch(batch: MessageBatch<unknown>, env: Bindings,
       console.error(JSON.stringify({ level: "error", queue: batch.queue, message_id: message.id, type: body?.type, error: String(error) }));
       message.retry({ delaySeconds: retryDelaySeconds(message.attempts) });
     }
-  }
+  };
+  if (options.concurrent) await Promise.all(batch.messages.map(run));
+  else for (const message of batch.messages) await run(message);
 }

@@ -1,6 +1,7 @@
 import { JOB_MESSAGE, runJob } from "../jobs/runner";
 import { mediaServices } from "../media";
 import { runStoredVerification, VERIFICATION_MESSAGE } from "../verifications/stored";
+import { DELIVER_MESSAGE, deliverOnce, FANOUT_MESSAGE, fanOutEvent } from "../webhooks/delivery";
 import type { HandlerRegistry } from "./dispatch";
 
 /**
@@ -11,6 +12,9 @@ export const JOB_HANDLERS: HandlerRegistry = {
   [JOB_MESSAGE]: async (body, env) => runJob(env, await mediaServices(env), String(body.tenant_id), String(body.job_id)),
   [VERIFICATION_MESSAGE]: async (body, env) => runStoredVerification(env, String(body.tenant_id), String(body.verification_id)),
 };
-export const WEBHOOK_HANDLERS: HandlerRegistry = {};
+export const WEBHOOK_HANDLERS: HandlerRegistry = {
+  [FANOUT_MESSAGE]: async (body, env) => fanOutEvent(env, String(body.event_id)),
+  [DELIVER_MESSAGE]: async (body, env) => deliverOnce(env, String(body.delivery_id)),
+};
 
 export const QUEUES = { jobs: "svc-jobs", webhooks: "svc-webhooks" } as const;

@@ -1,8 +1,9 @@
 import { fromHex } from "../platform/encoding";
 /*
  * Lookups in the soft-binding index (tables `soft_bindings` and `pdq_bands`, written by the publication batch).
- * Global by policy: a published asset's provenance is public, so any verifier may recover it; matches name the
- * publication and its manifest, never the owning tenant.
+ * Global by default: a published asset's provenance is public, so any verifier may recover it; matches name the
+ * publication and its manifest, never the owning tenant. `MatchFilter` narrows a lookup to one tenant (a customer
+ * searching its own publications, see lookup-scope.ts) and to publications that can still be resolved.
  */
 
 /** PDQ matches count up to this Hamming distance (ThreatExchange's recommended threshold for 256-bit PDQ). */
@@ -10,6 +11,19 @@ export const PDQ_MATCH_DISTANCE = 31;
 /** Below this PDQ quality a hash says little about the image (upstream advice): it is neither indexed nor looked up. */
 export const PDQ_MIN_QUALITY = 50;
 const BANDS = 16;
+
+/** At most this many matches are returned by one lookup, whatever the caller asks for. */
+export const MAX_MATCHES = 100;
+
+export interface MatchFilter {
+  /** Only this tenant's publications; omitted or null: every tenant's. */
+  tenantId?: string | null;
+  /**
+   * Only publications that can be resolved to a manifest: the asset is still `published` (not past its
+   * retention) and has a manifest (watermark-only outputs have none). Default false: every indexed publication.
+   */
+  resolvableOnly?: boolean;
+}
 
 export interface IndexedMatch {
   publication_id: string;
@@ -43,47 +57,85 @@ function hamming(a: Uint8Array, b: Uint8Array): number {
 }
 
 
-/** An exact lookup (watermark payloads, ISCC codes): the earliest publication registered under the value. */
-export async function exactMatch(db: D1Database, algorithm: string, bitsHex: string): Promise<IndexedMatch | null> {
-  const row = await db
-    .prepare(
-      `SELECT sb.publication_id, sb.algorithm, a.manifest_label
-         FROM soft_bindings sb JOIN assets a ON a.id = sb.asset_id AND a.publication_id = sb.publication_id
-        WHERE sb.algorithm = ? AND sb.bits = ? ORDER BY sb.created_at ASC LIMIT 1`,
-    )
-    .bind(algorithm, bitsHex)
-    .first<{ publication_id: string; algorithm: string; manifest_label: string | null }>();
-  return row ? { ...row, distance: 0 } : null;
+/** The WHERE conditions (and their binds) of a MatchFilter, over `soft_bindings sb JOIN assets a`. */
+function filterSql(filter: MatchFilter): { sql: string; binds: unknown[] } {
+  let sql = "";
+  const binds: unknown[] = [];
+  if (filter.tenantId) {
+    sql += " AND sb.tenant_id = ?";
+    binds.push(filter.tenantId);
+  }
+  if (filter.resolvableOnly) sql += " AND a.status = 'published' AND a.manifest_label IS NOT NULL";
+  return { sql, binds };
+}
+
+function boundedLimit(limit: number): number {
+  return Math.max(1, Math.min(MAX_MATCHES, Math.floor(limit)));
 }
 
 /**
- * The nearest published PDQ hash within PDQ_MATCH_DISTANCE, by multi-index hashing: one batch of 16 indexed
- * probes (each band's value and its 16 one-bit neighbours), then exact distances over the candidates only.
+ * Exact lookups (watermark payloads, ISCC codes): the publications registered under the value, earliest first,
+ * at most `limit` (≤ MAX_MATCHES).
  */
-export async function nearestPdq(db: D1Database, bits: Uint8Array): Promise<IndexedMatch | null> {
+export async function exactMatches(db: D1Database, algorithm: string, bitsHex: string, options: MatchFilter & { limit: number }): Promise<IndexedMatch[]> {
+  const filter = filterSql(options);
+  const rows = await db
+    .prepare(
+      `SELECT sb.publication_id, sb.algorithm, a.manifest_label
+         FROM soft_bindings sb JOIN assets a ON a.id = sb.asset_id AND a.publication_id = sb.publication_id
+        WHERE sb.algorithm = ? AND sb.bits = ?${filter.sql} ORDER BY sb.created_at ASC, sb.publication_id ASC LIMIT ?`,
+    )
+    .bind(algorithm, bitsHex, ...filter.binds, boundedLimit(options.limit))
+    .all<{ publication_id: string; algorithm: string; manifest_label: string | null }>();
+  return rows.results.map((row) => ({ ...row, distance: 0 }));
+}
+
+/** An exact lookup (watermark payloads, ISCC codes): the earliest publication registered under the value. */
+export async function exactMatch(db: D1Database, algorithm: string, bitsHex: string, filter: MatchFilter = {}): Promise<IndexedMatch | null> {
+  return (await exactMatches(db, algorithm, bitsHex, { ...filter, limit: 1 }))[0] ?? null;
+}
+
+/**
+ * The published PDQ hashes within `maxDistance` (default and at most PDQ_MATCH_DISTANCE) of `bits`, nearest
+ * first (ties: earliest publication first), at most `limit` (≤ MAX_MATCHES). Multi-index hashing: one batch of
+ * 16 indexed probes (each band's value and its 16 one-bit neighbours), then exact distances over the
+ * candidates only. With 16 bands of 16 bits, every hash within distance 31 shares a band with the query up to
+ * one bit, so the probes miss none.
+ */
+export async function nearestPdqMatches(
+  db: D1Database,
+  bits: Uint8Array,
+  options: MatchFilter & { limit: number; maxDistance?: number },
+): Promise<IndexedMatch[]> {
+  const maxDistance = Math.min(options.maxDistance ?? PDQ_MATCH_DISTANCE, PDQ_MATCH_DISTANCE);
   const probes = pdqBandValues(bits).map((value, band) => {
     const values = [value, ...Array.from({ length: 16 }, (_, k) => value ^ (1 << k))];
     return db.prepare(`SELECT DISTINCT publication_id FROM pdq_bands WHERE band = ? AND value IN (${values.map(() => "?").join(",")})`).bind(band, ...values);
   });
   const results = await db.batch<{ publication_id: string }>(probes);
   const candidates = [...new Set(results.flatMap((r) => r.results.map((x) => x.publication_id)))];
-  let best: IndexedMatch | null = null;
+  const filter = filterSql(options);
+  const found: (IndexedMatch & { created_at: number })[] = [];
   // Candidates are few by construction; fetch their full hashes in chunks within D1's bound-parameter limit.
   for (let i = 0; i < candidates.length; i += 90) {
     const chunk = candidates.slice(i, i + 90);
     const rows = await db
       .prepare(
-        `SELECT sb.publication_id, sb.bits, a.manifest_label FROM soft_bindings sb JOIN assets a ON a.id = sb.asset_id AND a.publication_id = sb.publication_id
-          WHERE sb.algorithm = 'pdq' AND sb.publication_id IN (${chunk.map(() => "?").join(",")})`,
+        `SELECT sb.publication_id, sb.bits, sb.created_at, a.manifest_label FROM soft_bindings sb JOIN assets a ON a.id = sb.asset_id AND a.publication_id = sb.publication_id
+          WHERE sb.algorithm = 'pdq' AND sb.publication_id IN (${chunk.map(() => "?").join(",")})${filter.sql}`,
       )
-      .bind(...chunk)
-      .all<{ publication_id: string; bits: string; manifest_label: string | null }>();
+      .bind(...chunk, ...filter.binds)
+      .all<{ publication_id: string; bits: string; created_at: number; manifest_label: string | null }>();
     for (const row of rows.results) {
       const distance = hamming(bits, fromHex(row.bits));
-      if (distance <= PDQ_MATCH_DISTANCE && (!best || distance < best.distance)) {
-        best = { publication_id: row.publication_id, algorithm: "pdq", manifest_label: row.manifest_label, distance };
-      }
+      if (distance <= maxDistance) found.push({ publication_id: row.publication_id, algorithm: "pdq", manifest_label: row.manifest_label, distance, created_at: row.created_at });
     }
   }
-  return best;
+  found.sort((a, b) => a.distance - b.distance || a.created_at - b.created_at || (a.publication_id < b.publication_id ? -1 : 1));
+  return found.slice(0, boundedLimit(options.limit)).map(({ created_at: _, ...match }) => match);
+}
+
+/** The nearest published PDQ hash within PDQ_MATCH_DISTANCE (see nearestPdqMatches), or null. */
+export async function nearestPdq(db: D1Database, bits: Uint8Array, filter: MatchFilter = {}): Promise<IndexedMatch | null> {
+  return (await nearestPdqMatches(db, bits, { ...filter, limit: 1 }))[0] ?? null;
 }

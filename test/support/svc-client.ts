@@ -49,7 +49,7 @@ export interface SignedService {
  * Mints a dev PKI, starts the Worker bundle with signing and the internal TSA configured, and writes a tenant
  * with an all-scope API key straight to D1 (as `npm start` does for the dev tenant).
  */
-export async function startSignedService(): Promise<SignedService> {
+export async function startSignedService(options: { bindings?: Record<string, string> } = {}): Promise<SignedService> {
   const pki = await mintDevPki();
   const pepper = randomBytes(32).toString("hex");
   const worker = await startWorker({
@@ -63,6 +63,7 @@ export async function startSignedService(): Promise<SignedService> {
       SVC_KEY_PEPPER: pepper,
       SVC_CURSOR_SECRET: randomBytes(32).toString("hex"),
       SVC_CAPABILITY_SECRET: randomBytes(32).toString("hex"),
+      ...options.bindings,
     },
   });
   const tenantId = newId("tenant");

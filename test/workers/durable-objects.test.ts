@@ -74,4 +74,37 @@ describe("WebhookEndpointGate Durable Object", () => {
     await new Promise((r) => setTimeout(r, 80));
     expect((await gate.acquire(config)).granted).toBe(true);
   });
+
+  it("a waiting acquire is granted as soon as a lease is released, in arrival order", async () => {
+    const gate = env.WEBHOOK_GATE.get(env.WEBHOOK_GATE.idFromName("whe_wait"));
+    const config = { maxConcurrency: 1, ratePerMinute: 600, leaseMs: 30_000 };
+    const first = await gate.acquire(config);
+    if (!first.granted) throw new Error("first acquire refused");
+    const waiting = gate.acquire(config, 5_000);
+    await new Promise((r) => setTimeout(r, 100));
+    expect(await gate.inFlight()).toBe(1);
+    const released = Date.now();
+    await gate.release(first.leaseId);
+    const second = await waiting;
+    expect(second.granted).toBe(true);
+    expect(Date.now() - released).toBeLessThan(1_000);
+    // A bounded wait that cannot be met answers at once with when to come back.
+    const refused = await gate.acquire(config, 10);
+    expect(refused.granted).toBe(false);
+  });
+
+  it("the rate is a sliding 60-second window: a refusal says when the oldest grant leaves it", async () => {
+    const gate = env.WEBHOOK_GATE.get(env.WEBHOOK_GATE.idFromName("whe_window"));
+    const config = { maxConcurrency: 20, ratePerMinute: 2, leaseMs: 30_000 };
+    const a = await gate.acquire(config);
+    const b = await gate.acquire(config);
+    expect(a.granted && b.granted).toBe(true);
+    const c = await gate.acquire(config);
+    expect(c.granted).toBe(false);
+    if (c.granted) throw new Error("unreachable");
+    expect(c.reason).toBe("rate");
+    expect(c.retryAfterMs).toBeGreaterThan(58_000);
+    expect(c.retryAfterMs).toBeLessThanOrEqual(60_000);
+  });
 });
+

@@ -97,6 +97,14 @@ export const OPERATION_POLICIES: Record<string, OperationPolicy> = {
   "POST /v1/verify": { auth: "optional_bearer", scope: "verify:write" },
   "GET /v1/verify/{manifest_id}": { auth: "bearer", scope: "recovery:read" },
 
+  // C2PA Soft Binding Resolution API (src/soft-binding-resolution): public lookups over published assets; a key
+  // holding recovery:read may narrow them to its own tenant (`scope=tenant`).
+  "GET /v1/soft-binding-resolution/matches/byBinding": { auth: "optional_bearer", scope: "recovery:read" },
+  "POST /v1/soft-binding-resolution/matches/byBinding": { auth: "optional_bearer", scope: "recovery:read" },
+  "POST /v1/soft-binding-resolution/matches/byContent": { auth: "optional_bearer", scope: "recovery:read" },
+  "GET /v1/soft-binding-resolution/manifests/{manifestId}": { auth: "optional_bearer", scope: "recovery:read" },
+  "GET /v1/soft-binding-resolution/services/supportedAlgorithms": { auth: "none" },
+
   // Transparency log (public, read-only)
   "GET /v1/anchor/checkpoint": { auth: "none" },
   "GET /v1/anchor/checkpoints/{tree_size}": { auth: "none" },
@@ -129,6 +137,24 @@ export const OPERATION_POLICIES: Record<string, OperationPolicy> = {
   "POST /v1/api-keys/{api_key_id}/rotate": { auth: "bearer", scope: "api_keys:write", idempotency: "optional", replay: "secret_not_replayable" },
   "POST /v1/api-keys/{api_key_id}/rotation/complete": { auth: "bearer", scope: "api_keys:write", idempotency: "optional" },
   "POST /v1/api-keys/{api_key_id}/rotation/cancel": { auth: "bearer", scope: "api_keys:write", idempotency: "optional" },
+
+  // Webhook endpoints, deliveries and events
+  "GET /v1/webhook-endpoints": { auth: "bearer", scope: "webhooks:read" },
+  "POST /v1/webhook-endpoints": { auth: "bearer", scope: "webhooks:write", idempotency: "optional", replay: "secret_not_replayable" },
+  "GET /v1/webhook-endpoints/event-catalog": { auth: "bearer", scope: "webhooks:read" },
+  "GET /v1/webhook-endpoints/{endpoint_id}": { auth: "bearer", scope: "webhooks:read" },
+  "PATCH /v1/webhook-endpoints/{endpoint_id}": { auth: "bearer", scope: "webhooks:write", idempotency: "optional" },
+  "DELETE /v1/webhook-endpoints/{endpoint_id}": { auth: "bearer", scope: "webhooks:write", idempotency: "optional" },
+  "POST /v1/webhook-endpoints/{endpoint_id}/disable": { auth: "bearer", scope: "webhooks:write", idempotency: "optional" },
+  "POST /v1/webhook-endpoints/{endpoint_id}/enable": { auth: "bearer", scope: "webhooks:write", idempotency: "optional" },
+  "POST /v1/webhook-endpoints/{endpoint_id}/rotate-secret": { auth: "bearer", scope: "webhooks:write", idempotency: "optional", replay: "secret_not_replayable" },
+  "POST /v1/webhook-endpoints/{endpoint_id}/secret-overlap/complete": { auth: "bearer", scope: "webhooks:write", idempotency: "optional" },
+  "POST /v1/webhook-endpoints/{endpoint_id}/test": { auth: "bearer", scope: "webhooks:write", idempotency: "optional" },
+  "GET /v1/webhook-endpoints/{endpoint_id}/deliveries": { auth: "bearer", scope: "webhooks:read" },
+  "GET /v1/webhook-endpoints/deliveries/{delivery_id}": { auth: "bearer", scope: "webhooks:read" },
+  "GET /v1/webhook-endpoints/deliveries/{delivery_id}/attempts": { auth: "bearer", scope: "webhooks:read" },
+  "POST /v1/webhook-endpoints/deliveries/{delivery_id}/replay": { auth: "bearer", scope: "webhooks:write", idempotency: "required" },
+  "POST /v1/webhook-events/{event_id}/replay": { auth: "bearer", scope: "webhooks:write", idempotency: "optional" },
 };
 
 /** `/v1/recipes/:recipe_id` (Hono) → `/v1/recipes/{recipe_id}` (OpenAPI). */

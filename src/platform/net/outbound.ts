@@ -61,7 +61,8 @@ export function dohResolver(fetcher: typeof fetch = fetch, endpoint = "https://c
   };
 }
 
-export type DestinationCheck = { status: "allowed"; url: URL } | { status: "refused"; reason: string };
+/** `transient`: refused only because the name did not resolve now (worth retrying later, unlike a private address). */
+export type DestinationCheck = { status: "allowed"; url: URL } | { status: "refused"; reason: string; transient?: true };
 
 /**
  * Checks a destination before any request is made. `allowLoopbackHttp` is the development setting for local
@@ -91,7 +92,7 @@ export async function checkDestination(
     return { status: "refused", reason: "The host name is not public." };
   }
   const addresses = await options.resolver(host);
-  if (addresses === null) return { status: "refused", reason: "The host name could not be resolved." };
+  if (addresses === null) return { status: "refused", reason: "The host name could not be resolved.", transient: true };
   if (addresses.length === 0) return { status: "refused", reason: "The host name has no addresses." };
   for (const a of addresses) {
     const ip = parseIp(a);

@@ -1,0 +1,89 @@
+import type { Hook } from "@hono/zod-openapi";
+import type { ZodError } from "zod";
+import { registryFor } from "../catalog/installed";
+import type { AppContext } from "../platform/context";
+import { hmacSha256 } from "../platform/crypto";
+import { base64url } from "../platform/encoding";
+import { ApiError, FORBIDDEN_SCOPE_DETAIL, HttpProblem } from "../platform/errors";
+import { fieldDetailsOf } from "../platform/validation";
+import { lookupScope, type RequestedLookupScope } from "../soft-bindings/lookup-scope";
+import { MAX_MATCHES } from "../soft-bindings/queries";
+import { PUBLIC_VERIFY_PER_MINUTE } from "../verifications/verify";
+import type { ContentMatchResult, LookupOptions, ResolutionMatch } from "./service";
+
+/** Where the C2PA paths are served: the API's `servers[].url` for a C2PA client is `<origin>/v1/soft-binding-resolution`. */
+export const RESOLUTION_PREFIX = "/v1/soft-binding-resolution";
+/** The one operation that takes media (bounded like POST /v1/verify, not by the 1 MiB JSON limit). */
+export const BY_CONTENT_PATH = `${RESOLUTION_PREFIX}/matches/byContent`;
+export const BY_CONTENT_MAX_BYTES = 25 * 1024 * 1024;
+/** Longer query strings answer 414 (C2PA: "Query too long, consider using POST instead"). */
+export const MAX_QUERY_STRING = 4096;
+export const TAG = "Soft binding resolution (C2PA)";
+
+/** Contract violations answer 400 `svc.resolution.invalid_request`, as the C2PA API specifies (not our usual 422). */
+// biome-ignore lint: generic hook signature
+export const resolutionHook: Hook<any, any, any, any> = (result) => {
+  if (!result.success) {
+    const details = fieldDetailsOf(result.error as ZodError, result.target);
+    throw new ApiError("svc.resolution.invalid_request", `The request ${details[0]?.location ?? "input"} is invalid: ${details.map((d) => d.field).join(", ")}.`, {
+      fieldDetails: details,
+    });
+  }
+};
+
+/** The lookup options of a request: its scope (by the lookupScope policy) and its bounded maxResults. */
+export function lookupOptions(c: AppContext, query: { scope?: RequestedLookupScope; maxResults: number }): LookupOptions {
+  const decision = lookupScope(c.get("principal"), query.scope);
+  if (decision.status === "credential_required") throw new ApiError("svc.resolution.credential_required");
+  if (decision.status === "scope_missing") throw new HttpProblem(403, FORBIDDEN_SCOPE_DETAIL);
+  return { filter: decision.filter, maxResults: Math.min(query.maxResults, MAX_MATCHES) };
+}
+
+export function registry(c: AppContext) {
+  return registryFor(c.env);
+}
+
+/** The matches of a lookup, or its refusal as an error envelope; `location` is where `alg` and `value` were sent. */
+export function matchesOrThrow(result: ContentMatchResult, location: "query" | "body"): { matches: ResolutionMatch[] } {
+  switch (result.status) {
+    case "ok":
+      return { matches: result.matches };
+    case "algorithm_unsupported":
+      throw new ApiError("svc.resolution.algorithm_unsupported", result.message);
+    case "invalid_value":
+      throw new ApiError("svc.resolution.invalid_request", result.message, {
+        fieldDetails: [{ location, field: result.field, code: "invalid_value", message: result.message }],
+      });
+    case "unsupported_asset_type":
+      throw new ApiError("svc.resolution.unsupported_asset_type", result.message);
+    case "too_large":
+      throw new ApiError("svc.request.too_large", result.message);
+  }
+}
+
+/**
+ * Content lookups decode and analyse media, so they are rate limited like POST /v1/verify, in their own
+ * RateLimiter buckets: per tenant with a key (SVC_VERIFY_TENANT_RATE_PER_MINUTE, default 600), else per
+ * network address (a keyed hash of it, never the address; PUBLIC_VERIFY_PER_MINUTE).
+ */
+export async function chargeContentLookup(c: AppContext) {
+  const principal = c.get("principal");
+  let bucket: string;
+  let perMinute: number;
+  if (principal.kind === "api_key") {
+    bucket = `sbr_tenant:${principal.tenantId}`;
+    perMinute = Number(c.env.SVC_VERIFY_TENANT_RATE_PER_MINUTE ?? "600") || 600;
+  } else {
+    const ip = c.req.header("cf-connecting-ip") ?? "unknown";
+    const secret = c.env.SVC_CAPABILITY_SECRET ?? c.env.SVC_KEY_PEPPER ?? "svc-public-resolution";
+    bucket = `sbr_public:${base64url((await hmacSha256(secret, ip)).slice(0, 16))}`;
+    perMinute = PUBLIC_VERIFY_PER_MINUTE;
+  }
+  const limiter = c.env.RATE_LIMITER.get(c.env.RATE_LIMITER.idFromName(bucket));
+  const decision = await limiter.limit(perMinute, 60, 1);
+  if (decision.allowed) return;
+  const retryAfter = Math.max(1, Math.ceil(decision.retryAfterMs / 1000));
+  throw new ApiError("svc.resolution.rate_limited", `At most ${perMinute} content lookups per minute; retry in ${retryAfter} s.`, {
+    headers: { "Retry-After": String(retryAfter), "RateLimit-Policy": `"soft-binding-content";q=${perMinute};w=60` },
+  });
+}

@@ -1,0 +1,48 @@
+import { createRoute, z } from "@hono/zod-openapi";
+import type { Router } from "../app-types";
+import { principalOf } from "../platform/context";
+import { ApiError } from "../platform/errors";
+import { errorResponse, IdempotencyKeyHeader, json, NOT_FOUND } from "../platform/openapi";
+import { endpointOrThrow, failure } from "./http";
+import { EndpointIdParams, IssuedWebhookEndpointResponseSchema, WebhookEndpointResponseSchema } from "./schemas";
+import { completeSecretOverlap, endpointView, rotateSecret } from "./service";
+
+const request = { params: EndpointIdParams, headers: z.object({ "idempotency-key": IdempotencyKeyHeader }) };
+
+const rotate = createRoute({
+  method: "post",
+  path: "/v1/webhook-endpoints/{endpoint_id}/rotate-secret",
+  operationId: "rotateWebhookEndpointSecret",
+  tags: ["Webhook endpoints"],
+  summary: "Rotate the signing secret",
+  description:
+    "Issues a new secret, shown once. Until the overlap is completed every delivery carries two `v1` signatures (new secret first, then the outgoing one), so receivers can deploy the new secret without missing a message. Replaying the Idempotency-Key answers 409 `secret_not_replayable`.",
+  request,
+  responses: {
+    200: json(IssuedWebhookEndpointResponseSchema, "The endpoint (with `secret_overlap` open) and its new secret."),
+    ...NOT_FOUND,
+    409: errorResponse("`svc.webhooks.rotation_in_progress`, `svc.webhooks.endpoint_deleted` or `secret_not_replayable`."),
+  },
+});
+
+const complete = createRoute({
+  method: "post",
+  path: "/v1/webhook-endpoints/{endpoint_id}/secret-overlap/complete",
+  operationId: "completeWebhookSecretOverlap",
+  tags: ["Webhook endpoints"],
+  summary: "Complete a secret rotation overlap",
+  description: "Retires the outgoing secret: from the next attempt only the new secret signs.",
+  request,
+  responses: { 200: json(WebhookEndpointResponseSchema, "The endpoint with one secret."), ...NOT_FOUND, 409: errorResponse("`svc.webhooks.no_secret_overlap` or `svc.webhooks.endpoint_deleted`.") },
+});
+
+export function registerSecretRotationRoutes(app: Router) {
+  app.openapi(rotate, async (c) => {
+    const pepper = c.env.SVC_KEY_PEPPER;
+    if (!pepper) throw new ApiError("svc.auth.unavailable");
+    const result = await rotateSecret(c.env.DB, pepper, principalOf(c).tenantId, c.req.valid("param").endpoint_id);
+    if (result.status !== "rotated") failure(result.status === "ok" ? { status: "not_found" } : result);
+    return c.json({ endpoint: endpointView(result.row), secret: result.secret }, 200);
+  });
+  app.openapi(complete, async (c) => c.json(endpointView(endpointOrThrow(await completeSecretOverlap(c.env.DB, principalOf(c).tenantId, c.req.valid("param").endpoint_id))), 200));
+}

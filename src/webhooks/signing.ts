@@ -1,0 +1,77 @@
+import { base64 } from "../platform/encoding";
+
+/*
+ * Standard Webhooks signing (https://www.standardwebhooks.com, symmetric scheme): the secret is `whsec_` +
+ * base64 of random bytes; each signature is `v1,` + base64(HMAC-SHA256(key, "<webhook-id>.<timestamp>.<body>")).
+ * During a rotation overlap the body is signed with both secrets, space-delimited, new secret first.
+ */
+
+export const SECRET_PREFIX = "whsec_";
+/** 32 random bytes: above the standard's 24-byte minimum. */
+const SECRET_BYTES = 32;
+
+export function generateWebhookSecret(): string {
+  return SECRET_PREFIX + base64(crypto.getRandomValues(new Uint8Array(SECRET_BYTES)));
+}
+
+/** The HMAC key of a `whsec_` secret (the base64-decoded part after the prefix); null when malformed. */
+export function secretKeyBytes(secret: string): Uint8Array | null {
+  if (!secret.startsWith(SECRET_PREFIX)) return null;
+  try {
+    const binary = atob(secret.slice(SECRET_PREFIX.length));
+    if (binary.length === 0) return null;
+    return Uint8Array.from(binary, (c) => c.charCodeAt(0));
+  } catch {
+    return null;
+  }
+}
+
+export interface SignedHeaders {
+  "webhook-id": string;
+  "webhook-timestamp": string;
+  "webhook-signature": string;
+}
+
+/** Signs one message with each secret; the header value lists one `v1,` signature per secret, in order. */
+export async function signWebhook(message: { id: string; timestampSeconds: number; body: string }, secrets: readonly string[]): Promise<SignedHeaders> {
+  if (secrets.length === 0) throw new Error("at least one secret is needed to sign");
+  const content = new TextEncoder().encode(`${message.id}.${message.timestampSeconds}.${message.body}`);
+  const signatures: string[] = [];
+  for (const secret of secrets) {
+    const raw = secretKeyBytes(secret);
+    if (!raw) throw new Error("malformed webhook secret");
+    const key = await crypto.subtle.importKey("raw", raw, { name: "HMAC", hash: "SHA-256" }, false, ["sign"]);
+    signatures.push(`v1,${base64(new Uint8Array(await crypto.subtle.sign("HMAC", key, content)))}`);
+  }
+  return { "webhook-id": message.id, "webhook-timestamp": String(message.timestampSeconds), "webhook-signature": signatures.join(" ") };
+}
+
+/*
+ * Secrets at rest: AES-256-GCM under a key derived (HKDF-SHA256) from the key pepper, with the endpoint id as
+ * associated data, so a ciphertext copied to another endpoint's row does not decrypt. Format `v1.<iv>.<ct>`.
+ */
+
+async function secretsKey(pepper: string): Promise<CryptoKey> {
+  const base = await crypto.subtle.importKey("raw", new TextEncoder().encode(pepper), "HKDF", false, ["deriveKey"]);
+  return crypto.subtle.deriveKey(
+    { name: "HKDF", hash: "SHA-256", salt: new Uint8Array(), info: new TextEncoder().encode("svc.webhook-secret.v1") },
+    base,
+    { name: "AES-GCM", length: 256 },
+    false,
+    ["encrypt", "decrypt"],
+  );
+}
+
+export async function sealSecret(pepper: string, endpointId: string, secret: string): Promise<string> {
+  const iv = crypto.getRandomValues(new Uint8Array(12));
+  const ct = await crypto.subtle.encrypt({ name: "AES-GCM", iv, additionalData: new TextEncoder().encode(endpointId) }, await secretsKey(pepper), new TextEncoder().encode(secret));
+  return `v1.${base64(iv)}.${base64(new Uint8Array(ct))}`;
+}
+
+export async function openSecret(pepper: string, endpointId: string, sealed: string): Promise<string> {
+  const [version, iv, ct] = sealed.split(".");
+  if (version !== "v1" || !iv || !ct) throw new Error("unreadable sealed webhook secret");
+  const bytes = (b64: string) => Uint8Array.from(atob(b64), (c) => c.charCodeAt(0));
+  const plain = await crypto.subtle.decrypt({ name: "AES-GCM", iv: bytes(iv), additionalData: new TextEncoder().encode(endpointId) }, await secretsKey(pepper), bytes(ct));
+  return new TextDecoder().decode(plain);
+}
