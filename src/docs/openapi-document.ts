@@ -81,7 +81,9 @@ export function openApiDocument(app: OpenAPIHono<AppEnv>, origin: string): Doc {
           add("422", "The request does not match the contract, or the Idempotency-Key is malformed.", "ValidationErrorResponse");
         }
       }
-      if ((op.parameters?.length ?? 0) > 0 || op.requestBody) {
+      // The C2PA Soft Binding Resolution API answers contract violations with 400, as its own OpenAPI says.
+      const c2paContract = path.startsWith("/v1/soft-binding-resolution/");
+      if (!c2paContract && ((op.parameters?.length ?? 0) > 0 || op.requestBody)) {
         add("422", "The request does not match the contract (`svc.request.invalid`, with `field_details`), or a cursor is unusable (`svc.cursor.invalid`).", "ValidationErrorResponse");
       }
       if (op.requestBody) {

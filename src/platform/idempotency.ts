@@ -138,7 +138,8 @@ export async function sweepIdempotencyRecords(db: Database, now: number): Promis
  * - same key, same request, completed: the stored response is replayed (header `Idempotent-Replayed: true`);
  * - same key, different request: 409 `svc.idempotency.key_reused`;
  * - same key while the first request still runs: 409 `svc.idempotency.request_in_progress` with Retry-After;
- * - a 5xx outcome releases the key, so the retry runs the operation again.
+ * - a 5xx outcome, a 429 or an error marked `retryable` releases the key, so the retry (which clients are told
+ *   to send with the same key) runs the operation again instead of replaying the refusal.
  */
 export const idempotency: MiddlewareHandler<AppEnv> = async (c, next) => {
   const operation = c.get("operation");
@@ -188,14 +189,25 @@ export const idempotency: MiddlewareHandler<AppEnv> = async (c, next) => {
     throw error;
   }
   const res = c.res;
-  if (res.status >= 500) {
+  const body = await res.clone().text();
+  if (res.status >= 500 || (res.status >= 400 && isRetryableError(res.status, body))) {
     await releaseIdempotencyKey(db, scope);
     return;
   }
   await completeIdempotencyKey(db, scope, {
     status: res.status,
     contentType: res.headers.get("content-type"),
-    body: await res.clone().text(),
+    body,
     withhold: operation.policy.replay === "secret_not_replayable" && res.status < 300,
   });
 };
+
+/** A refusal the client is told to retry with the same key: 429, or an error envelope with `retryable: true`. */
+function isRetryableError(status: number, body: string): boolean {
+  if (status === 429) return true;
+  try {
+    return (JSON.parse(body) as { retryable?: unknown }).retryable === true;
+  } catch {
+    return false;
+  }
+}

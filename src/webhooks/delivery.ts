@@ -293,6 +293,13 @@ async function attemptAndRecord(env: Bindings, row: DeliveryRow, attemptNumber: 
       sql: "EXISTS (SELECT 1 FROM webhook_endpoints WHERE id = ? AND state = 'disabled' AND disabled_reason = 'consecutive_failures' AND updated_at = ?)",
       binds: [row.endpoint_id, finishedAt],
     }),
+    // The attempt that tipped the endpoint over ended its delivery rather than scheduling a retry.
+    d1
+      .prepare(
+        `UPDATE webhook_attempts SET outcome = 'ended' WHERE delivery_id = ? AND attempt_number = ?
+            AND EXISTS (SELECT 1 FROM webhook_deliveries WHERE id = ? AND status = 'dead' AND terminal_reason = 'endpoint_auto_disabled')`,
+      )
+      .bind(row.id, attemptNumber, row.id),
   ]);
   if (status === "pending" && nextAttemptAt !== null) await sendDeliver(env, row.id, nextAttemptAt - Date.now());
 }

@@ -31,8 +31,11 @@ export function registerSendWebhookTest(app: Router) {
   app.openapi(route, async (c) => {
     const { tenantId } = principalOf(c);
     const endpointId = c.req.valid("param").endpoint_id;
-    // Existence first, so another tenant's id answers 404 without spending anyone's allowance.
-    if (!(await findEndpoint(c.env.DB, tenantId, endpointId))) failure({ status: "not_found" });
+    // State first, so a request refused anyway (unknown, deleted, disabled) spends none of the allowance.
+    const endpoint = await findEndpoint(c.env.DB, tenantId, endpointId);
+    if (!endpoint) failure({ status: "not_found" });
+    if (endpoint.state === "deleted") failure({ status: "deleted" });
+    if (endpoint.state !== "active") failure({ status: "conflict", code: "svc.webhooks.endpoint_disabled", message: "The endpoint is disabled; enable it to send a test event." });
     const limiter = c.env.RATE_LIMITER.get(c.env.RATE_LIMITER.idFromName(`webhook-test:${endpointId}`));
     const decision = await limiter.limit(TEST_EVENTS_PER_HOUR, 3600);
     if (!decision.allowed) {

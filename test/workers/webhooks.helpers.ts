@@ -1,0 +1,134 @@
+import { expect } from "vitest";
+import { api, json, testEnv } from "./helpers";
+
+/* Shared by webhooks.happy / webhooks.error / webhooks.security (route tests of the webhook endpoints API). */
+
+export const CATALOG = "svc.customer-events.v1";
+export const ENDPOINT_ID = /^whe_[a-z2-7]{16}$/;
+export const DELIVERY_ID = /^whd_[a-z2-7]{16}$/;
+export const EVENT_ID = /^whevt_[a-z2-7]{16}$/;
+export const SECRET = /^whsec_[A-Za-z0-9+/]{43}=$/;
+export const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
+/** Well-formed ids that no tenant has. */
+export const UNKNOWN_ENDPOINT = "whe_aaaaaaaaaaaaaaaa";
+export const UNKNOWN_DELIVERY = "whd_aaaaaaaaaaaaaaaa";
+export const UNKNOWN_EVENT = "whevt_aaaaaaaaaaaaaaaa";
+
+export const HOOK_URL = "https://hooks.example.com/svc";
+
+export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+export function createBody(overrides: Record<string, unknown> = {}): Record<string, unknown> {
+  return { url: HOOK_URL, event_catalog_version: CATALOG, events: ["asset.signed"], ...overrides };
+}
+
+export function createRaw(key: string, body: unknown = createBody(), headers?: Record<string, string>): Promise<Response> {
+  return api("/v1/webhook-endpoints", { method: "POST", key, body, headers });
+}
+
+/** Creates an endpoint and asserts 201; returns the endpoint view and its one-time secret. */
+export async function createEndpoint(key: string, overrides: Record<string, unknown> = {}): Promise<{ endpoint: any; secret: string; id: string }> {
+  const res = await createRaw(key, createBody(overrides));
+  const text = await res.text();
+  expect(res.status, text).toBe(201);
+  const body = JSON.parse(text);
+  return { endpoint: body.endpoint, secret: body.secret, id: body.endpoint.endpoint_id };
+}
+
+/** POST (or another write method) with an optional JSON body and headers. */
+export function write(key: string | null, path: string, options: { method?: string; body?: unknown; headers?: Record<string, string> } = {}): Promise<Response> {
+  return api(path, { method: options.method ?? "POST", key, body: options.body, headers: options.headers });
+}
+
+export async function getEndpoint(key: string, id: string): Promise<any> {
+  const res = await api(`/v1/webhook-endpoints/${id}`, { key });
+  expect(res.status).toBe(200);
+  return json(res);
+}
+
+export async function getDelivery(key: string, id: string): Promise<any> {
+  const res = await api(`/v1/webhook-endpoints/deliveries/${id}`, { key });
+  expect(res.status).toBe(200);
+  return json(res);
+}
+
+export async function listDeliveries(key: string, endpointId: string, query = ""): Promise<any> {
+  const res = await api(`/v1/webhook-endpoints/${endpointId}/deliveries${query}`, { key });
+  expect(res.status).toBe(200);
+  return json(res);
+}
+
+export async function listAttempts(key: string, deliveryId: string, query = ""): Promise<any> {
+  const res = await api(`/v1/webhook-endpoints/deliveries/${deliveryId}/attempts${query}`, { key });
+  expect(res.status).toBe(200);
+  return json(res);
+}
+
+/** Sends a test event and asserts 202; returns `{delivery_id, event_id}`. */
+export async function sendTest(key: string, endpointId: string): Promise<{ delivery_id: string; event_id: string }> {
+  const res = await write(key, `/v1/webhook-endpoints/${endpointId}/test`);
+  const text = await res.text();
+  expect(res.status, text).toBe(202);
+  return JSON.parse(text);
+}
+
+/**
+ * Polls a delivery until `attempt_count >= n` and the attempt is recorded (status no longer `delivering`).
+ * Bounded: 100 × 100 ms. The real queue consumer attempts within about a second.
+ */
+export async function waitForAttempts(key: string, deliveryId: string, n = 1): Promise<any> {
+  let last: any;
+  for (let i = 0; i < 100; i++) {
+    last = await getDelivery(key, deliveryId);
+    if (last.attempt_count >= n && last.status !== "delivering") {
+      const attempts = await listAttempts(key, deliveryId);
+      if (attempts.data.length >= n) return last;
+    }
+    await sleep(100);
+  }
+  throw new Error(`delivery ${deliveryId} did not reach ${n} attempt(s): ${JSON.stringify(last)}`);
+}
+
+/** Asserts the reason-coded error envelope (SPEC "Errors") and returns the body. */
+export async function expectError(res: Response, status: number, code: string): Promise<any> {
+  const text = await res.text();
+  expect(res.status, text).toBe(status);
+  const body = JSON.parse(text);
+  expect(body.code, text).toBe(code);
+  expect(typeof body.message).toBe("string");
+  expect(body.message.length).toBeGreaterThan(0);
+  expect(body.request_id).toMatch(/^req_[a-z2-7]{16}$/);
+  expect(res.headers.get("x-request-id")).toBe(body.request_id);
+  expect(typeof body.retryable).toBe("boolean");
+  expect(Array.isArray(body.field_details)).toBe(true);
+  expect(body.documentation_url).toContain(encodeURIComponent(code));
+  return body;
+}
+
+/** A customer event written straight to the outbox (what a publishing job does), already fanned out. */
+export async function insertCustomerEvent(tenantId: string, type: "asset.signed" | "asset.watermarked", id: string): Promise<void> {
+  const now = Date.now();
+  const body = JSON.stringify({ id, type, event_catalog_version: CATALOG, timestamp: new Date(now).toISOString(), test: false, data: {} });
+  await testEnv.DB.prepare("INSERT INTO webhook_events (id, tenant_id, type, body, test, target_endpoint_id, fanned_out_at, created_at) VALUES (?, ?, ?, ?, 0, NULL, ?, ?)")
+    .bind(id, tenantId, type, body, now, now)
+    .run();
+}
+
+/** A fresh, well-formed event id. */
+export function eventId(): string {
+  const alphabet = "abcdefghijklmnopqrstuvwxyz234567";
+  const bytes = crypto.getRandomValues(new Uint8Array(16));
+  return "whevt_" + [...bytes].map((b) => alphabet[b % 32]).join("");
+}
+
+/** Every property name anywhere in a JSON value. */
+export function keysDeep(value: unknown, into: string[] = []): string[] {
+  if (Array.isArray(value)) for (const v of value) keysDeep(v, into);
+  else if (value && typeof value === "object") {
+    for (const [k, v] of Object.entries(value)) {
+      into.push(k);
+      keysDeep(v, into);
+    }
+  }
+  return into;
+}
