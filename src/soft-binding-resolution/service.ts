@@ -112,6 +112,11 @@ async function contentMatches(db: D1Database, image: ImageServices, pixels: Rgba
   const fingerprinter = image.fingerprinters.get(algorithm.algorithm);
   const computed = fingerprinter?.compute(pixels);
   if (!computed || computed.status !== "computed") return [];
+  // A featureless image (PDQ quality under the gate) shares its ISCC code with unrelated images: no exact lookup.
+  if (algorithm.algorithm === "iscc-image") {
+    const texture = image.fingerprinters.get("pdq")?.compute(pixels);
+    if (texture?.status === "computed" && (texture.quality ?? 0) < PDQ_MIN_QUALITY) return [];
+  }
   // A PDQ hash of low quality says little about the image: it is neither indexed nor looked up.
   if (algorithm.lookup === "pdq" && (computed.quality ?? 0) < PDQ_MIN_QUALITY) return [];
   return (await lookup(db, algorithm, computed.bits, options)).map((match) => ({ match, score: algorithm.lookup === "pdq" ? pdqScore(match.distance) : 100 }));

@@ -79,15 +79,21 @@ async function durableFacts(env: Bindings, image: ImageServices | null, subject:
   let fingerprint: DurableFacts["fingerprint"] = null;
   const iscc = image.fingerprinters.get("iscc-image");
   const pdq = image.fingerprinters.get("pdq");
-  if (iscc) {
+  // PDQ's quality says whether the image has texture; a featureless image (flat, a bare gradient) shares its ISCC
+  // code with unrelated images (measured in bench/fingerprint-recall.mjs), so its exact ISCC hit proves nothing.
+  const pdqComputed = pdq?.compute(pixels);
+  const featureless = pdqComputed?.status === "computed" && (pdqComputed.quality ?? 0) < PDQ_MIN_QUALITY;
+  if (iscc && featureless) {
+    warnings.push(`The iscc-image code is not looked up: the image has too little texture (PDQ quality ${pdqComputed.quality} < ${PDQ_MIN_QUALITY}), and such images share codes with unrelated ones.`);
+  } else if (iscc) {
     const computed = iscc.compute(pixels);
     if (computed.status === "computed") {
       const row = await exactMatch(env.DB, "iscc-image", hex(computed.bits));
       fingerprint = { match: row ? { kind: "fingerprint", algorithm: "iscc-image", publication_id: row.publication_id, manifest_id: row.manifest_label, distance: 0, score: 1 } : null };
     } else warnings.push(`The iscc-image fingerprint could not be computed: ${computed.message}`);
   }
-  if (pdq && !fingerprint?.match) {
-    const computed = pdq.compute(pixels);
+  if (pdqComputed && !fingerprint?.match) {
+    const computed = pdqComputed;
     if (computed.status === "computed" && (computed.quality ?? 0) >= PDQ_MIN_QUALITY) {
       const row = await nearestPdq(env.DB, computed.bits);
       const match: SoftBindingMatch | null = row

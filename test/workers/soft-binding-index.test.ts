@@ -83,4 +83,31 @@ describe("soft-binding index: PDQ by multi-index hashing", () => {
     expect(verdict.matches[0]).toMatchObject({ kind: "fingerprint", publication_id: job.result.publication_id });
     expect(verdict.does_not_prove.join(" ")).toMatch(/not proof|strong evidence/);
   });
+
+  it("a featureless image's ISCC code is not looked up: another flat image does not match a published flat one", async () => {
+    const { fingerprinters, codec } = await imageServices();
+    const flat = (w: number, h: number, v: number): RgbaImage => ({ width: w, height: h, data: new Uint8Array(w * h * 4).fill(v) });
+    const published = fingerprinters.get("iscc-image")!.compute(flat(600, 400, 200));
+    if (published.status !== "computed") throw new Error("iscc");
+    // Registered as a publication the way the batch does (an ISCC row only: a flat image's PDQ is never indexed).
+    await db
+      .prepare("INSERT INTO assets (id, tenant_id, kind, status, publication_id, manifest_label, created_at, updated_at) VALUES ('ast_flatflatflatflat', 'ten_indexindexindex', 'image', 'published', 'pub_flatflatflatflat', 'urn:c2pa:flat', 0, 0)")
+      .run();
+    await db
+      .prepare("INSERT INTO soft_bindings (publication_id, algorithm, tenant_id, asset_id, job_id, kind, value, bits, created_at) VALUES ('pub_flatflatflatflat', 'iscc-image', 'ten_indexindexindex', 'ast_flatflatflatflat', 'job_x', 'fingerprint', ?, ?, 0)")
+      .bind(published.value, hex(published.bits))
+      .run();
+    // A different flat image (other size and shade) has the same ISCC code...
+    const other = flat(500, 700, 90);
+    const otherCode = fingerprinters.get("iscc-image")!.compute(other);
+    expect(otherCode.status === "computed" && hex(otherCode.bits)).toBe(hex(published.bits));
+    // ...and verification does not take that as provenance.
+    const encoded = await codec.encode(other, "image/png", new Uint8Array());
+    if (encoded.status !== "encoded") throw new Error("encode");
+    const verdict = await json(await verifyFile(encoded.bytes));
+    expect(verdict.status).toBe("no_provenance_found");
+    expect(verdict.matches ?? []).toHaveLength(0);
+    expect(verdict.warnings.join(" ")).toMatch(/iscc-image code is not looked up/);
+  });
 });
+
