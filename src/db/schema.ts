@@ -475,6 +475,8 @@ export const webhookDeliveries = sqliteTable(
     eventType: text("event_type").notNull(),
     status: text("status", { enum: ["pending", "delivering", "delivered", "failed", "dead"] }).notNull(),
     attemptCount: integer("attempt_count").notNull().default(0),
+    /** `attempt_count` when the delivery was last replayed: the retry schedule restarts from there. */
+    attemptBase: integer("attempt_base").notNull().default(0),
     replayCount: integer("replay_count").notNull().default(0),
     nextAttemptAt: integer("next_attempt_at"),
     /** While `delivering`: when the attempt's claim lapses (its Worker is presumed dead). */
@@ -489,6 +491,9 @@ export const webhookDeliveries = sqliteTable(
     uniqueIndex("webhook_deliveries_endpoint_event_idx").on(t.endpointId, t.eventId),
     index("webhook_deliveries_endpoint_created_idx").on(t.endpointId, t.createdAt, t.id),
     index("webhook_deliveries_status_next_idx").on(t.status, t.nextAttemptAt),
+    index("webhook_deliveries_status_lease_idx").on(t.status, t.leaseUntil),
+    index("webhook_deliveries_event_idx").on(t.eventId),
+    index("webhook_deliveries_created_idx").on(t.createdAt),
   ],
 );
 
@@ -510,5 +515,5 @@ export const webhookAttempts = sqliteTable(
     /** Time spent waiting for the endpoint's Durable Object gate (ms); internal, for the benchmark. */
     gateMs: integer("gate_ms").notNull().default(0),
   },
-  (t) => [primaryKey({ columns: [t.deliveryId, t.attemptNumber] })],
+  (t) => [primaryKey({ columns: [t.deliveryId, t.attemptNumber] }), index("webhook_attempts_started_idx").on(t.startedAt)],
 );

@@ -5,7 +5,7 @@ import { ApiError } from "../platform/errors";
 import { errorResponse, json } from "../platform/openapi";
 import { AlgParam, MaxResultsParam, ScopeParam, SoftBindingQueryResultSchema, ValueParam } from "./schemas";
 import { matchByBinding } from "./service";
-import { lookupOptions, MAX_QUERY_STRING, matchesOrThrow, registry, RESOLUTION_PREFIX, TAG } from "./shared";
+import { chargeContentLookup, lookupOptions, MAX_QUERY_STRING, matchesOrThrow, registry, RESOLUTION_PREFIX, TAG } from "./shared";
 
 /** A query string too long for GET answers 414 before it is parsed. */
 const queryLengthGuard: MiddlewareHandler = async (c, next) => {
@@ -48,6 +48,7 @@ export function registerQueryByBinding(app: Router) {
     async (c) => {
       const query = c.req.valid("query");
       const options = lookupOptions(c, query);
+      await chargeContentLookup(c, "binding");
       const result = await matchByBinding(c.env.DB, registry(c), { alg: query.alg, value: query.value }, options);
       return c.json(matchesOrThrow(result, "query"), 200);
     },

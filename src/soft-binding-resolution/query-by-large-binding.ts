@@ -5,7 +5,7 @@ import { ApiError } from "../platform/errors";
 import { errorResponse, json } from "../platform/openapi";
 import { MaxResultsParam, ScopeParam, SoftBindingQueryResultSchema, SoftBindingQuerySchema } from "./schemas";
 import { matchByBinding } from "./service";
-import { lookupOptions, matchesOrThrow, registry, RESOLUTION_PREFIX, TAG } from "./shared";
+import { chargeContentLookup, lookupOptions, matchesOrThrow, registry, RESOLUTION_PREFIX, TAG } from "./shared";
 
 /** The body is JSON: anything else answers 415 before it is parsed. */
 const jsonOnly: MiddlewareHandler = async (c, next) => {
@@ -45,6 +45,7 @@ export function registerQueryByLargeBinding(app: Router) {
       const query = c.req.valid("query");
       const body = c.req.valid("json");
       const options = lookupOptions(c, query);
+      await chargeContentLookup(c, "binding");
       const result = await matchByBinding(c.env.DB, registry(c), { alg: body.alg, value: body.value }, options);
       return c.json(matchesOrThrow(result, "body"), 200);
     },

@@ -62,28 +62,32 @@ export function matchesOrThrow(result: ContentMatchResult, location: "query" | "
 }
 
 /**
- * Content lookups decode and analyse media, so they are rate limited like POST /v1/verify, in their own
+ * Lookups (by content: decoding and analysing media; by binding: index reads) are rate limited like POST /v1/verify, in their own
  * RateLimiter buckets: per tenant with a key (SVC_VERIFY_TENANT_RATE_PER_MINUTE, default 600), else per
  * network address (a keyed hash of it, never the address; PUBLIC_VERIFY_PER_MINUTE).
  */
-export async function chargeContentLookup(c: AppContext) {
+/** Anonymous byBinding lookups per minute per network address. */
+export const PUBLIC_BINDING_LOOKUPS_PER_MINUTE = 120;
+
+export async function chargeContentLookup(c: AppContext, kind: "content" | "binding" = "content") {
   const principal = c.get("principal");
   let bucket: string;
   let perMinute: number;
   if (principal.kind === "api_key") {
-    bucket = `sbr_tenant:${principal.tenantId}`;
+    bucket = `sbr_${kind}_tenant:${principal.tenantId}`;
     perMinute = Number(c.env.SVC_VERIFY_TENANT_RATE_PER_MINUTE ?? "600") || 600;
   } else {
     const ip = c.req.header("cf-connecting-ip") ?? "unknown";
     const secret = c.env.SVC_CAPABILITY_SECRET ?? c.env.SVC_KEY_PEPPER ?? "svc-public-resolution";
-    bucket = `sbr_public:${base64url((await hmacSha256(secret, ip)).slice(0, 16))}`;
-    perMinute = PUBLIC_VERIFY_PER_MINUTE;
+    bucket = `sbr_${kind}_public:${base64url((await hmacSha256(secret, ip)).slice(0, 16))}`;
+    // A binding lookup reads the index only (no media work): a looser public limit than content lookups.
+    perMinute = kind === "content" ? PUBLIC_VERIFY_PER_MINUTE : PUBLIC_BINDING_LOOKUPS_PER_MINUTE;
   }
   const limiter = c.env.RATE_LIMITER.get(c.env.RATE_LIMITER.idFromName(bucket));
   const decision = await limiter.limit(perMinute, 60, 1);
   if (decision.allowed) return;
   const retryAfter = Math.max(1, Math.ceil(decision.retryAfterMs / 1000));
-  throw new ApiError("svc.resolution.rate_limited", `At most ${perMinute} content lookups per minute; retry in ${retryAfter} s.`, {
-    headers: { "Retry-After": String(retryAfter), "RateLimit-Policy": `"soft-binding-content";q=${perMinute};w=60` },
+  throw new ApiError("svc.resolution.rate_limited", `At most ${perMinute} lookups per minute; retry in ${retryAfter} s.`, {
+    headers: { "Retry-After": String(retryAfter), "RateLimit-Policy": `"soft-binding-${kind}";q=${perMinute};w=60` },
   });
 }

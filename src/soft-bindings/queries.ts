@@ -11,6 +11,13 @@ export const PDQ_MATCH_DISTANCE = 31;
 /** Below this PDQ quality a hash says little about the image (upstream advice): it is neither indexed nor looked up. */
 export const PDQ_MIN_QUALITY = 50;
 const BANDS = 16;
+/**
+ * At most this many candidates per band probe: it bounds the work of one lookup on a very large index, or of a
+ * crafted query, to 16 × 256 hashes. A random hash shares a band (± one bit) with about 0.4% of the index, so
+ * below ~60,000 PDQ-indexed assets no probe reaches the cap; above it, a crowded band may drop a true match from
+ * that probe, and the lookup then relies on the other bands it shares with the query (a near copy shares many).
+ */
+const PROBE_CANDIDATE_LIMIT = 256;
 
 /** At most this many matches are returned by one lookup, whatever the caller asks for. */
 export const MAX_MATCHES = 100;
@@ -110,22 +117,30 @@ export async function nearestPdqMatches(
   const maxDistance = Math.min(options.maxDistance ?? PDQ_MATCH_DISTANCE, PDQ_MATCH_DISTANCE);
   const probes = pdqBandValues(bits).map((value, band) => {
     const values = [value, ...Array.from({ length: 16 }, (_, k) => value ^ (1 << k))];
-    return db.prepare(`SELECT DISTINCT publication_id FROM pdq_bands WHERE band = ? AND value IN (${values.map(() => "?").join(",")})`).bind(band, ...values);
+    return db
+      .prepare(`SELECT DISTINCT publication_id FROM pdq_bands WHERE band = ? AND value IN (${values.map(() => "?").join(",")}) LIMIT ${PROBE_CANDIDATE_LIMIT}`)
+      .bind(band, ...values);
   });
   const results = await db.batch<{ publication_id: string }>(probes);
   const candidates = [...new Set(results.flatMap((r) => r.results.map((x) => x.publication_id)))];
   const filter = filterSql(options);
   const found: (IndexedMatch & { created_at: number })[] = [];
-  // Candidates are few by construction; fetch their full hashes in chunks within D1's bound-parameter limit.
+  // Candidates are few by construction (and bounded per probe); fetch their full hashes in chunks within D1's
+  // bound-parameter limit, in one batch.
+  const chunks: D1PreparedStatement[] = [];
   for (let i = 0; i < candidates.length; i += 90) {
     const chunk = candidates.slice(i, i + 90);
-    const rows = await db
-      .prepare(
-        `SELECT sb.publication_id, sb.bits, sb.created_at, a.manifest_label FROM soft_bindings sb JOIN assets a ON a.id = sb.asset_id AND a.publication_id = sb.publication_id
-          WHERE sb.algorithm = 'pdq' AND sb.publication_id IN (${chunk.map(() => "?").join(",")})${filter.sql}`,
-      )
-      .bind(...chunk, ...filter.binds)
-      .all<{ publication_id: string; bits: string; created_at: number; manifest_label: string | null }>();
+    chunks.push(
+      db
+        .prepare(
+          `SELECT sb.publication_id, sb.bits, sb.created_at, a.manifest_label FROM soft_bindings sb JOIN assets a ON a.id = sb.asset_id AND a.publication_id = sb.publication_id
+            WHERE sb.algorithm = 'pdq' AND sb.publication_id IN (${chunk.map(() => "?").join(",")})${filter.sql}`,
+        )
+        .bind(...chunk, ...filter.binds),
+    );
+  }
+  const fetched = chunks.length > 0 ? await db.batch<{ publication_id: string; bits: string; created_at: number; manifest_label: string | null }>(chunks) : [];
+  for (const rows of fetched) {
     for (const row of rows.results) {
       const distance = hamming(bits, fromHex(row.bits));
       if (distance <= maxDistance) found.push({ publication_id: row.publication_id, algorithm: "pdq", manifest_label: row.manifest_label, distance, created_at: row.created_at });

@@ -42,7 +42,7 @@ export function retrySchedule(env: Bindings): readonly number[] {
 /** What one attempt produced, before any bookkeeping. */
 export type AttemptResult =
   | { kind: "answer"; status: number; bodySha256: string; retryAfterSeconds: number | null }
-  | { kind: "error"; error: "timeout" | "network_error" }
+  | { kind: "error"; error: "timeout" | "network_error" | "internal_error" }
   | { kind: "refused"; transient: boolean };
 
 export type AttemptVerdict = { outcome: "acknowledged" } | { outcome: "retry" } | { outcome: "ended"; reason: TerminalReason };
@@ -92,9 +92,11 @@ export async function sendDeliverMany(env: Bindings, deliveryIds: readonly strin
   }
 }
 
+/** Queues take at most 100 messages per sendBatch. */
 export async function sendFanout(env: Bindings, eventIds: readonly string[]): Promise<void> {
-  if (eventIds.length === 0) return;
-  await env.WEBHOOKS_QUEUE.sendBatch(eventIds.map((id) => ({ body: { type: FANOUT_MESSAGE, event_id: id } })));
+  for (let i = 0; i < eventIds.length; i += 100) {
+    await env.WEBHOOKS_QUEUE.sendBatch(eventIds.slice(i, i + 100).map((id) => ({ body: { type: FANOUT_MESSAGE, event_id: id } })));
+  }
 }
 
 /** Statement that ends an endpoint's unfinished deliveries (disable, delete, auto-disable), under `guard`. */
@@ -127,13 +129,15 @@ export async function fanOutEvent(env: Bindings, eventId: string): Promise<void>
           .all<{ id: string }>();
     const now = Date.now();
     await d1.batch([
+      // Each insert re-checks its endpoint: one disabled or deleted since the read above gets no delivery.
       ...endpoints.results.map((e) =>
         d1
           .prepare(
             `INSERT INTO webhook_deliveries (id, tenant_id, endpoint_id, event_id, event_type, status, attempt_count, replay_count, next_attempt_at, created_at, updated_at)
-             VALUES (?, ?, ?, ?, ?, 'pending', 0, 0, ?, ?, ?) ON CONFLICT (endpoint_id, event_id) DO NOTHING`,
+             SELECT ?, ?, ?, ?, ?, 'pending', 0, 0, ?, ?, ? WHERE EXISTS (SELECT 1 FROM webhook_endpoints WHERE id = ? AND state = 'active')
+             ON CONFLICT (endpoint_id, event_id) DO NOTHING`,
           )
-          .bind(newId("webhookDelivery"), event.tenant_id, e.id, event.id, event.type, now, now, now),
+          .bind(newId("webhookDelivery"), event.tenant_id, e.id, event.id, event.type, now, now, now, e.id),
       ),
       d1.prepare("UPDATE webhook_events SET fanned_out_at = ? WHERE id = ? AND fanned_out_at IS NULL").bind(now, event.id),
     ]);
@@ -150,12 +154,17 @@ interface DeliveryRow {
   event_type: string;
   status: string;
   attempt_count: number;
+  attempt_base: number;
   next_attempt_at: number | null;
   lease_until: number | null;
-  url: string;
-  endpoint_state: string;
+  endpoint_state: "active" | "disabled" | "deleted";
   max_concurrency: number;
   rate_limit_per_minute: number;
+}
+
+/** What an attempt sends, read again after the claim so a changed URL or a retired secret is never used. */
+interface AttemptTarget {
+  url: string;
   secret_ciphertext: string;
   previous_secret_ciphertext: string | null;
   body: string;
@@ -172,22 +181,32 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
  * Makes at most one attempt of a delivery and schedules what follows. Invariants: an attempt holds a lease of
  * its endpoint's gate for its whole duration (so `max_concurrency` and `rate_limit_per_minute` hold across all
  * Workers); it runs only after claiming the row (pending and due, or delivering with a lapsed claim), so two
- * copies of a message never send twice at once; its outcome is recorded only by the claim that made it.
+ * copies of a message never send twice at once; its outcome is recorded only by the claim that made it; and a
+ * delivery never makes more attempts than the schedule allows since its last replay, whatever fails.
  */
 export async function deliverOnce(env: Bindings, deliveryId: string, deps: DeliveryDeps = { fetcher: fetch, random: Math.random }): Promise<void> {
   const d1 = env.DB;
   const row = await d1
     .prepare(
-      `SELECT d.id, d.tenant_id, d.endpoint_id, d.event_id, d.event_type, d.status, d.attempt_count, d.next_attempt_at, d.lease_until,
-              e.url, e.state AS endpoint_state, e.max_concurrency, e.rate_limit_per_minute, e.secret_ciphertext, e.previous_secret_ciphertext, ev.body
-         FROM webhook_deliveries d JOIN webhook_endpoints e ON e.id = d.endpoint_id JOIN webhook_events ev ON ev.id = d.event_id
+      `SELECT d.id, d.tenant_id, d.endpoint_id, d.event_id, d.event_type, d.status, d.attempt_count, d.attempt_base, d.next_attempt_at, d.lease_until,
+              e.state AS endpoint_state, e.max_concurrency, e.rate_limit_per_minute
+         FROM webhook_deliveries d JOIN webhook_endpoints e ON e.id = d.endpoint_id
         WHERE d.id = ?`,
     )
     .bind(deliveryId)
     .first<DeliveryRow>();
-  if (!row || (row.status !== "pending" && row.status !== "delivering") || row.endpoint_state !== "active") return;
-
+  if (!row || (row.status !== "pending" && row.status !== "delivering")) return;
   let now = Date.now();
+  // Created or replayed just as its endpoint was disabled or deleted: fence it like the others, visibly.
+  if (row.endpoint_state !== "active") {
+    await fence(d1, row, row.endpoint_state === "deleted" ? "endpoint_deleted" : "endpoint_disabled", now);
+    return;
+  }
+  const maxAttempts = retrySchedule(env).length + 1;
+  if (row.attempt_count - row.attempt_base >= maxAttempts && (row.status === "pending" || (row.lease_until ?? 0) <= now)) {
+    await fence(d1, row, "retries_exhausted", now);
+    return;
+  }
   // Another Worker holds the claim: come back when it lapses (its own completion schedules what follows).
   if (row.status === "delivering" && (row.lease_until ?? 0) > now) return sendDeliver(env, deliveryId, row.lease_until! - now + 1000);
   if (row.status === "pending" && (row.next_attempt_at ?? 0) > now) {
@@ -200,7 +219,12 @@ export async function deliverOnce(env: Bindings, deliveryId: string, deps: Deliv
   const config: GateConfig = { maxConcurrency: row.max_concurrency, ratePerMinute: row.rate_limit_per_minute, leaseMs: LEASE_MS };
   const gateStarted = Date.now();
   const lease = await gate.acquire(config, GATE_WAIT_MS);
-  if (!lease.granted) return sendDeliver(env, deliveryId, lease.retryAfterMs);
+  if (!lease.granted) {
+    // Moving next_attempt_at with the message keeps the sweep off rows whose message is alive (no duplicates).
+    const due = Date.now() + lease.retryAfterMs;
+    await d1.prepare("UPDATE webhook_deliveries SET next_attempt_at = ? WHERE id = ? AND status = 'pending'").bind(due, deliveryId).run();
+    return sendDeliver(env, deliveryId, lease.retryAfterMs);
+  }
   const gateMs = Date.now() - gateStarted;
   try {
     now = Date.now();
@@ -208,28 +232,56 @@ export async function deliverOnce(env: Bindings, deliveryId: string, deps: Deliv
       .prepare(
         `UPDATE webhook_deliveries SET status = 'delivering', attempt_count = attempt_count + 1, lease_until = ?, updated_at = ?
           WHERE id = ? AND ((status = 'pending' AND COALESCE(next_attempt_at, 0) <= ?) OR (status = 'delivering' AND lease_until <= ?))
+            AND attempt_count - attempt_base < ?
             AND EXISTS (SELECT 1 FROM webhook_endpoints WHERE id = ? AND state = 'active')
-        RETURNING attempt_count`,
+        RETURNING attempt_count, attempt_base`,
       )
-      .bind(now + LEASE_MS, now, deliveryId, now, now, row.endpoint_id)
-      .first<{ attempt_count: number }>();
+      .bind(now + LEASE_MS, now, deliveryId, now, now, maxAttempts, row.endpoint_id)
+      .first<{ attempt_count: number; attempt_base: number }>();
     if (!claim) return;
-    await attemptAndRecord(env, row, claim.attempt_count, gateMs, deps);
+    await attemptAndRecord(env, row, claim.attempt_count, claim.attempt_count - claim.attempt_base, gateMs, deps);
   } finally {
     await gate.release(lease.leaseId);
   }
 }
 
-async function attemptAndRecord(env: Bindings, row: DeliveryRow, attemptNumber: number, gateMs: number, deps: DeliveryDeps): Promise<void> {
-  const d1 = env.DB;
-  const pepper = env.SVC_KEY_PEPPER;
-  if (!pepper) throw new Error("SVC_KEY_PEPPER is not configured: webhook secrets cannot be opened");
-  // New secret first, then the outgoing one during a rotation overlap.
-  const secrets = [await openSecret(pepper, row.endpoint_id, row.secret_ciphertext)];
-  if (row.previous_secret_ciphertext) secrets.push(await openSecret(pepper, row.endpoint_id, row.previous_secret_ciphertext));
+/** Ends an unfinished delivery that can no longer be attempted. */
+async function fence(d1: D1Database, row: DeliveryRow, reason: TerminalReason, now: number): Promise<void> {
+  await d1
+    .prepare(
+      `UPDATE webhook_deliveries SET status = 'dead', terminal_reason = ?, next_attempt_at = NULL, lease_until = NULL, updated_at = ?
+        WHERE id = ? AND status IN ('pending', 'delivering') AND (status = 'pending' OR lease_until <= ?)`,
+    )
+    .bind(reason, now, row.id, now)
+    .run();
+}
 
+async function attemptAndRecord(env: Bindings, row: DeliveryRow, attemptNumber: number, sinceReplay: number, gateMs: number, deps: DeliveryDeps): Promise<void> {
+  const d1 = env.DB;
   const startedAt = Date.now();
-  const result = await attempt(env, row, attemptNumber, secrets, deps.fetcher);
+  let result: AttemptResult;
+  let secretCount = 0;
+  try {
+    const target = await d1
+      .prepare(
+        `SELECT e.url, e.secret_ciphertext, e.previous_secret_ciphertext, ev.body
+           FROM webhook_endpoints e JOIN webhook_events ev ON ev.id = ? WHERE e.id = ?`,
+      )
+      .bind(row.event_id, row.endpoint_id)
+      .first<AttemptTarget>();
+    if (!target) throw new Error("the endpoint or the event row is missing");
+    const pepper = env.SVC_KEY_PEPPER;
+    if (!pepper) throw new Error("SVC_KEY_PEPPER is not configured: webhook secrets cannot be opened");
+    // New secret first, then the outgoing one during a rotation overlap.
+    const secrets = [await openSecret(pepper, row.endpoint_id, target.secret_ciphertext)];
+    if (target.previous_secret_ciphertext) secrets.push(await openSecret(pepper, row.endpoint_id, target.previous_secret_ciphertext));
+    secretCount = secrets.length;
+    result = await attempt(env, row, target, attemptNumber, secrets, deps.fetcher);
+  } catch (error) {
+    // Our side failed (configuration, storage): recorded like any failed attempt, so the schedule still ends it.
+    console.error(JSON.stringify({ level: "error", problem: "webhook attempt could not be made", delivery_id: row.id, error: String(error) }));
+    result = { kind: "error", error: "internal_error" };
+  }
   const finishedAt = Date.now();
   const verdict = judgeAttempt(result);
   const retryAfterSeconds = result.kind === "answer" ? result.retryAfterSeconds : null;
@@ -241,7 +293,7 @@ async function attemptAndRecord(env: Bindings, row: DeliveryRow, attemptNumber: 
     status = "failed";
     terminalReason = verdict.reason;
   } else {
-    const delay = nextAttemptDelayMs(retrySchedule(env), attemptNumber, retryAfterSeconds, deps.random);
+    const delay = nextAttemptDelayMs(retrySchedule(env), sinceReplay, retryAfterSeconds, deps.random);
     if (delay === null) {
       status = "dead";
       terminalReason = "retries_exhausted";
@@ -253,6 +305,8 @@ async function attemptAndRecord(env: Bindings, row: DeliveryRow, attemptNumber: 
   const answered = result.kind === "answer" ? result : null;
   const error = result.kind === "error" ? result.error : result.kind === "refused" ? "destination_refused" : answered && answered.status >= 300 && answered.status < 400 ? "redirect_not_followed" : null;
   const failed = verdict.outcome !== "acknowledged";
+  // The endpoint's streak moves only if this claim's outcome was recorded (not if its claim lapsed meanwhile).
+  const recorded = { sql: "EXISTS (SELECT 1 FROM webhook_deliveries WHERE id = ? AND attempt_count = ? AND updated_at = ? AND lease_until IS NULL)", binds: [row.id, attemptNumber, finishedAt] };
   await d1.batch([
     d1
       .prepare(
@@ -267,10 +321,10 @@ async function attemptAndRecord(env: Bindings, row: DeliveryRow, attemptNumber: 
         finishedAt - startedAt,
         answered?.status ?? null,
         answered?.bodySha256 ?? null,
-        verdict.outcome === "retry" && status === "pending" ? "retry_scheduled" : verdict.outcome === "acknowledged" ? "acknowledged" : "ended",
+        status === "pending" ? "retry_scheduled" : verdict.outcome === "acknowledged" ? "acknowledged" : "ended",
         error,
         retryAfterSeconds,
-        secrets.length,
+        secretCount,
         gateMs,
       ),
     d1
@@ -280,15 +334,15 @@ async function attemptAndRecord(env: Bindings, row: DeliveryRow, attemptNumber: 
       )
       .bind(status, nextAttemptAt, answered?.status ?? null, answered?.bodySha256 ?? null, terminalReason, finishedAt, row.id, attemptNumber),
     d1
-      .prepare(`UPDATE webhook_endpoints SET consecutive_failures = ${failed ? "consecutive_failures + 1" : "0"} WHERE id = ? AND state = 'active'`)
-      .bind(row.endpoint_id),
+      .prepare(`UPDATE webhook_endpoints SET consecutive_failures = ${failed ? "consecutive_failures + 1" : "0"} WHERE id = ? AND state = 'active' AND ${recorded.sql}`)
+      .bind(row.endpoint_id, ...recorded.binds),
     // Auto-disable, and fence what is unfinished, when the failure streak reaches the endpoint's threshold.
     d1
       .prepare(
         `UPDATE webhook_endpoints SET state = 'disabled', disabled_reason = 'consecutive_failures', updated_at = ?
-          WHERE id = ? AND state = 'active' AND consecutive_failures >= auto_disable_after_failures`,
+          WHERE id = ? AND state = 'active' AND consecutive_failures >= auto_disable_after_failures AND ${recorded.sql}`,
       )
-      .bind(finishedAt, row.endpoint_id),
+      .bind(finishedAt, row.endpoint_id, ...recorded.binds),
     fenceDeliveriesStatement(d1, row.endpoint_id, "endpoint_auto_disabled", finishedAt, {
       sql: "EXISTS (SELECT 1 FROM webhook_endpoints WHERE id = ? AND state = 'disabled' AND disabled_reason = 'consecutive_failures' AND updated_at = ?)",
       binds: [row.endpoint_id, finishedAt],
@@ -305,10 +359,10 @@ async function attemptAndRecord(env: Bindings, row: DeliveryRow, attemptNumber: 
 }
 
 /** One POST: destination re-checked, signed, no redirects followed, bounded in time and in what is read back. */
-async function attempt(env: Bindings, row: DeliveryRow, attemptNumber: number, secrets: string[], fetcher: typeof fetch): Promise<AttemptResult> {
-  const check = await checkWebhookDestination(env, row.url);
+async function attempt(env: Bindings, row: DeliveryRow, target: AttemptTarget, attemptNumber: number, secrets: string[], fetcher: typeof fetch): Promise<AttemptResult> {
+  const check = await checkWebhookDestination(env, target.url);
   if (check.status === "refused") return { kind: "refused", transient: check.transient === true };
-  const signed = await signWebhook({ id: row.event_id, timestampSeconds: Math.floor(Date.now() / 1000), body: row.body }, secrets);
+  const signed = await signWebhook({ id: row.event_id, timestampSeconds: Math.floor(Date.now() / 1000), body: target.body }, secrets);
   const headers: Record<string, string> = {
     "content-type": "application/json",
     "user-agent": "svc-webhooks/1",
@@ -323,7 +377,7 @@ async function attempt(env: Bindings, row: DeliveryRow, attemptNumber: number, s
     "svc-attempt": String(attemptNumber),
   };
   try {
-    const res = await fetcher(check.url.toString(), { method: "POST", headers, body: row.body, redirect: "manual", signal: AbortSignal.timeout(ATTEMPT_TIMEOUT_MS) });
+    const res = await fetcher(check.url.toString(), { method: "POST", headers, body: target.body, redirect: "manual", signal: AbortSignal.timeout(ATTEMPT_TIMEOUT_MS) });
     const bodySha256 = await hashPrefix(res, RESPONSE_HASH_LIMIT);
     return { kind: "answer", status: res.status, bodySha256, retryAfterSeconds: parseRetryAfter(res.headers.get("retry-after"), Date.now()) };
   } catch (error) {
@@ -357,22 +411,52 @@ async function hashPrefix(res: Response, limit: number): Promise<string> {
   return hex(await crypto.subtle.digest("SHA-256", bytes));
 }
 
+/** Delivery records (events, deliveries, attempts) are kept this long; deleted endpoints until their retain_until. */
+export const DELIVERY_RETENTION_MS = 30 * 86_400_000;
+const SWEEP_BATCH = 500;
+
 /**
- * Cron: re-sends what a dead Worker never sent. Events not fanned out a minute after they were written, pending
- * deliveries a minute overdue, and deliveries whose claim lapsed a minute ago get their message again. Bounded.
+ * Cron: re-sends what a dead Worker never sent, and forgets what is past retention. Events not fanned out a
+ * minute after they were written, pending deliveries a minute overdue (a live message keeps moving
+ * next_attempt_at forward, so those are the lost ones), and deliveries whose claim lapsed a minute ago get their
+ * message again. Each part is bounded and runs even if another fails.
  */
-export async function sweepWebhooks(env: Bindings, now = Date.now()): Promise<{ events: number; deliveries: number }> {
+export async function sweepWebhooks(env: Bindings, now = Date.now()): Promise<{ events: number; deliveries: number; purged: number }> {
   const d1 = env.DB;
   const stale = now - 60_000;
-  const events = await d1.prepare("SELECT id FROM webhook_events WHERE fanned_out_at IS NULL AND created_at < ? ORDER BY created_at LIMIT 500").bind(stale).all<{ id: string }>();
-  await sendFanout(env, events.results.map((e) => e.id));
-  const deliveries = await d1
-    .prepare(
-      `SELECT id FROM webhook_deliveries WHERE (status = 'pending' AND next_attempt_at < ?) OR (status = 'delivering' AND lease_until < ?)
-        ORDER BY next_attempt_at LIMIT 500`,
-    )
-    .bind(stale, stale)
-    .all<{ id: string }>();
-  await sendDeliverMany(env, deliveries.results.map((d) => d.id));
-  return { events: events.results.length, deliveries: deliveries.results.length };
+  const out = { events: 0, deliveries: 0, purged: 0 };
+  const parts: Promise<void>[] = [
+    (async () => {
+      const events = await d1.prepare("SELECT id FROM webhook_events WHERE fanned_out_at IS NULL AND created_at < ? ORDER BY fanned_out_at, created_at LIMIT ?").bind(stale, SWEEP_BATCH).all<{ id: string }>();
+      await sendFanout(env, events.results.map((e) => e.id));
+      out.events = events.results.length;
+    })(),
+    (async () => {
+      // Two indexed scans (status, next_attempt_at) and (status, lease_until), each bounded, rather than one OR.
+      const [pending, lapsed] = await d1.batch<{ id: string }>([
+        d1.prepare("SELECT id FROM webhook_deliveries WHERE status = 'pending' AND next_attempt_at < ? ORDER BY status, next_attempt_at LIMIT ?").bind(stale, SWEEP_BATCH),
+        d1.prepare("SELECT id FROM webhook_deliveries WHERE status = 'delivering' AND lease_until < ? ORDER BY status, lease_until LIMIT ?").bind(stale, SWEEP_BATCH),
+      ]);
+      const ids = [...pending!.results, ...lapsed!.results].map((d) => d.id);
+      await sendDeliverMany(env, ids);
+      out.deliveries = ids.length;
+    })(),
+    (async () => {
+      const before = now - DELIVERY_RETENTION_MS;
+      const results = await d1.batch([
+        d1.prepare("DELETE FROM webhook_attempts WHERE rowid IN (SELECT rowid FROM webhook_attempts WHERE started_at < ? LIMIT ?)").bind(before, SWEEP_BATCH * 4),
+        d1
+          .prepare("DELETE FROM webhook_deliveries WHERE id IN (SELECT id FROM webhook_deliveries WHERE created_at < ? AND status IN ('delivered', 'failed', 'dead') LIMIT ?)")
+          .bind(before, SWEEP_BATCH),
+        d1
+          .prepare("DELETE FROM webhook_events WHERE id IN (SELECT id FROM webhook_events WHERE created_at < ? AND fanned_out_at IS NOT NULL LIMIT ?) AND NOT EXISTS (SELECT 1 FROM webhook_deliveries d WHERE d.event_id = webhook_events.id)")
+          .bind(before, SWEEP_BATCH),
+        d1.prepare("DELETE FROM webhook_endpoints WHERE state = 'deleted' AND retain_until < ? AND NOT EXISTS (SELECT 1 FROM webhook_deliveries d WHERE d.endpoint_id = webhook_endpoints.id)").bind(now),
+      ]);
+      out.purged = results.reduce((n, r) => n + (r.meta.changes ?? 0), 0);
+    })(),
+  ];
+  const settled = await Promise.allSettled(parts);
+  for (const r of settled) if (r.status === "rejected") console.error(JSON.stringify({ level: "error", problem: "webhook sweep part failed", error: String(r.reason) }));
+  return out;
 }

@@ -166,9 +166,9 @@ export const WebhookAttemptResponseSchema = z
     response_body_sha256: z.string().nullable().openapi({ description: "SHA-256 (hex) of the first 64 KiB of the body.", example: null }),
     outcome: z.enum(["acknowledged", "retry_scheduled", "ended"]).openapi({ description: "What the attempt led to.", example: "retry_scheduled" }),
     error: z
-      .enum(["timeout", "network_error", "redirect_not_followed", "destination_refused"])
+      .enum(["timeout", "network_error", "redirect_not_followed", "destination_refused", "internal_error"])
       .nullable()
-      .openapi({ description: "Why no usable answer came, when none did.", example: null }),
+      .openapi({ description: "Why no usable answer came, when none did (`internal_error`: the service could not make the attempt; retried like a network error).", example: null }),
     retry_after_seconds: z.number().int().nullable().openapi({ description: "The receiver's Retry-After, when it sent one (honoured: the next attempt is no sooner).", example: 2 }),
     signature_count: z.number().int().openapi({ description: "Signatures sent in `webhook-signature` (2 during a rotation overlap).", example: 1 }),
   })

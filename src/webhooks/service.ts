@@ -97,7 +97,7 @@ export interface AttemptRow {
   response_code: number | null;
   response_body_sha256: string | null;
   outcome: "acknowledged" | "retry_scheduled" | "ended";
-  error: "timeout" | "network_error" | "redirect_not_followed" | "destination_refused" | null;
+  error: "timeout" | "network_error" | "redirect_not_followed" | "destination_refused" | "internal_error" | null;
   retry_after_seconds: number | null;
   signature_count: number;
 }
@@ -232,17 +232,18 @@ export async function updateEndpoint(
     const dest = await destination(env, patch.url);
     if (dest.status === "refused") return { status: "destination_refused", reason: dest.reason };
   }
-  const r = current.row;
+  // Only the named fields are written, so two PATCHes of different fields never undo each other.
   await env.DB.prepare(
-    `UPDATE webhook_endpoints SET url = ?, events = ?, max_concurrency = ?, rate_limit_per_minute = ?, auto_disable_after_failures = ?, updated_at = ?
+    `UPDATE webhook_endpoints SET url = COALESCE(?, url), events = COALESCE(?, events), max_concurrency = COALESCE(?, max_concurrency),
+       rate_limit_per_minute = COALESCE(?, rate_limit_per_minute), auto_disable_after_failures = COALESCE(?, auto_disable_after_failures), updated_at = ?
       WHERE id = ? AND tenant_id = ? AND state != 'deleted'`,
   )
     .bind(
-      patch.url ?? r.url,
-      events ?? r.events,
-      patch.max_concurrency ?? r.max_concurrency,
-      patch.rate_limit_per_minute ?? r.rate_limit_per_minute,
-      patch.auto_disable_after_failures ?? r.auto_disable_after_failures,
+      patch.url ?? null,
+      events ?? null,
+      patch.max_concurrency ?? null,
+      patch.rate_limit_per_minute ?? null,
+      patch.auto_disable_after_failures ?? null,
       Date.now(),
       endpointId,
       tenantId,
@@ -349,10 +350,11 @@ export async function sendTestEvent(env: Bindings, tenantId: string, endpointId:
       now,
       now,
     ),
+    // Only while the endpoint is active: a disable or delete committed meanwhile fences it first.
     env.DB.prepare(
       `INSERT INTO webhook_deliveries (id, tenant_id, endpoint_id, event_id, event_type, status, attempt_count, replay_count, next_attempt_at, created_at, updated_at)
-       VALUES (?, ?, ?, ?, ?, 'pending', 0, 0, ?, ?, ?)`,
-    ).bind(deliveryId, tenantId, endpointId, eventId, TEST_EVENT_TYPE, now, now, now),
+       SELECT ?, ?, ?, ?, ?, 'pending', 0, 0, ?, ?, ? WHERE EXISTS (SELECT 1 FROM webhook_endpoints WHERE id = ? AND state = 'active')`,
+    ).bind(deliveryId, tenantId, endpointId, eventId, TEST_EVENT_TYPE, now, now, now, endpointId),
   ]);
   await sendDeliver(env, deliveryId);
   return { status: "queued", deliveryId, eventId };
@@ -373,7 +375,7 @@ export async function replayDelivery(env: Bindings, tenantId: string, deliveryId
   if (!delivery) return { status: "not_found" };
   const now = Date.now();
   const result = await env.DB.prepare(
-    `UPDATE webhook_deliveries SET status = 'pending', replay_count = replay_count + 1, next_attempt_at = ?, terminal_reason = NULL, updated_at = ?
+    `UPDATE webhook_deliveries SET status = 'pending', replay_count = replay_count + 1, attempt_base = attempt_count, next_attempt_at = ?, terminal_reason = NULL, updated_at = ?
       WHERE id = ? AND tenant_id = ? AND status IN ('delivered', 'failed', 'dead')
         AND EXISTS (SELECT 1 FROM webhook_endpoints WHERE id = ? AND state = 'active')`,
   )
@@ -415,13 +417,13 @@ export async function replayEvent(env: Bindings, tenantId: string, eventId: stri
     const row = await d1
       .prepare(
         `INSERT INTO webhook_deliveries (id, tenant_id, endpoint_id, event_id, event_type, status, attempt_count, replay_count, next_attempt_at, created_at, updated_at)
-         VALUES (?, ?, ?, ?, ?, 'pending', 0, 0, ?, ?, ?)
-         ON CONFLICT (endpoint_id, event_id) DO UPDATE SET status = 'pending', replay_count = replay_count + 1, next_attempt_at = excluded.next_attempt_at,
-           terminal_reason = NULL, updated_at = excluded.updated_at
+         SELECT ?, ?, ?, ?, ?, 'pending', 0, 0, ?, ?, ? WHERE EXISTS (SELECT 1 FROM webhook_endpoints WHERE id = ? AND state = 'active')
+         ON CONFLICT (endpoint_id, event_id) DO UPDATE SET status = 'pending', replay_count = replay_count + 1, attempt_base = attempt_count,
+           next_attempt_at = excluded.next_attempt_at, terminal_reason = NULL, updated_at = excluded.updated_at
          WHERE webhook_deliveries.status IN ('delivered', 'failed', 'dead')
          RETURNING id`,
       )
-      .bind(fresh, tenantId, endpoint.id, event.id, event.type, now, now, now)
+      .bind(fresh, tenantId, endpoint.id, event.id, event.type, now, now, now, endpoint.id)
       .first<{ id: string }>();
     if (row) queued.push(row.id);
   }

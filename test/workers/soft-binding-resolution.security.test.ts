@@ -181,4 +181,26 @@ describe("public content lookups are rate limited per network address", () => {
     // Binding lookups are index reads, not media work: not charged to the content bucket.
     expect((await api(`${SBR}/matches/byBinding?alg=io.iscc.v0&value=AAAAAAAAAAA=`, { headers: { "cf-connecting-ip": ip } })).status).toBe(200);
   });
+
+  it("binding lookups have their own, looser public limit: 120 per minute per address, then 429", async () => {
+    const ip = "198.18.0.99";
+    const lookup = () => api(`${SBR}/matches/byBinding?alg=io.iscc.v0&value=AAAAAAAAAAA=`, { headers: { "cf-connecting-ip": ip } });
+    // The bucket drains at 2 per second while the loop runs, so a few more than 120 may pass before the refusal.
+    let allowed = 0;
+    let refused: Response | null = null;
+    for (let i = 0; i < 140 && !refused; i++) {
+      const res = await lookup();
+      if (res.status === 429) refused = res;
+      else {
+        expect(res.status).toBe(200);
+        allowed++;
+      }
+    }
+    expect(allowed).toBeGreaterThanOrEqual(120);
+    expect(allowed).toBeLessThan(140);
+    if (!refused) throw new Error("never refused");
+    expect(refused.headers.get("ratelimit-policy")).toContain("q=120");
+    expect(Number(refused.headers.get("retry-after"))).toBeGreaterThanOrEqual(1);
+  });
 });
+

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { newId } from "../../src/platform/ids";
-import { sweepWebhooks } from "../../src/webhooks/delivery";
+import { deliverOnce, sweepWebhooks } from "../../src/webhooks/delivery";
 import { api, createTenant, fixture, json, testEnv, uploadAsset, waitForJob } from "./helpers";
 
 /** The outbox: events commit with the publication, and the sweep fans out what a dead Worker never did. */
@@ -82,5 +82,97 @@ describe("webhook outbox", () => {
       await new Promise((r) => setTimeout(r, 100));
     }
     expect(delivery).toMatchObject({ attempt_count: 1, status: "pending" });
+  });
+});
+
+describe("webhook delivery recovery", () => {
+  async function endpoint(key: string) {
+    const res = await api("/v1/webhook-endpoints", { method: "POST", key, body: { url: "https://hooks.example.com/recovery", event_catalog_version: "svc.customer-events.v1", events: ["asset.signed"] } });
+    expect(res.status).toBe(201);
+    return (await json(res)).endpoint.endpoint_id as string;
+  }
+  async function pendingDelivery(tenantId: string, endpointId: string, fields: { attempt_count?: number; attempt_base?: number } = {}) {
+    const eventId = newId("webhookEvent");
+    const deliveryId = newId("webhookDelivery");
+    const now = Date.now();
+    await testEnv.DB.batch([
+      testEnv.DB.prepare("INSERT INTO webhook_events (id, tenant_id, type, body, test, fanned_out_at, created_at) VALUES (?, ?, 'asset.signed', '{}', 0, ?, ?)").bind(eventId, tenantId, now, now),
+      testEnv.DB.prepare(
+        "INSERT INTO webhook_deliveries (id, tenant_id, endpoint_id, event_id, event_type, status, attempt_count, attempt_base, replay_count, next_attempt_at, created_at, updated_at) VALUES (?, ?, ?, ?, 'asset.signed', 'pending', ?, ?, 0, ?, ?, ?)",
+      ).bind(deliveryId, tenantId, endpointId, eventId, fields.attempt_count ?? 0, fields.attempt_base ?? 0, now, now, now),
+    ]);
+    return deliveryId;
+  }
+  const row = (id: string) => testEnv.DB.prepare("SELECT status, terminal_reason, attempt_count FROM webhook_deliveries WHERE id = ?").bind(id).first<{ status: string; terminal_reason: string | null; attempt_count: number }>();
+
+  it("a pending delivery whose endpoint was disabled meanwhile is fenced when its message arrives, not left pending", async () => {
+    const { key, tenantId } = await createTenant();
+    const endpointId = await endpoint(key);
+    await api(`/v1/webhook-endpoints/${endpointId}/disable`, { method: "POST", key });
+    const deliveryId = await pendingDelivery(tenantId, endpointId);
+    await deliverOnce(testEnv, deliveryId);
+    expect(await row(deliveryId)).toMatchObject({ status: "dead", terminal_reason: "endpoint_disabled", attempt_count: 0 });
+  });
+
+  it("a delivery that has used its attempts since the last replay ends as retries_exhausted instead of trying again", async () => {
+    const { key, tenantId } = await createTenant();
+    const endpointId = await endpoint(key);
+    const deliveryId = await pendingDelivery(tenantId, endpointId, { attempt_count: 13, attempt_base: 3 });
+    await deliverOnce(testEnv, deliveryId);
+    expect(await row(deliveryId)).toMatchObject({ status: "dead", terminal_reason: "retries_exhausted", attempt_count: 13 });
+  });
+
+  it("an attempt the service cannot make (its secret will not open) is recorded and retried on the schedule, never looping silently", async () => {
+    const { key, tenantId } = await createTenant();
+    const endpointId = await endpoint(key);
+    await testEnv.DB.prepare("UPDATE webhook_endpoints SET secret_ciphertext = 'v1.AAAA.AAAA' WHERE id = ?").bind(endpointId).run();
+    const deliveryId = await pendingDelivery(tenantId, endpointId);
+    await deliverOnce(testEnv, deliveryId);
+    expect(await row(deliveryId)).toMatchObject({ status: "pending", attempt_count: 1 });
+    const attempts = await json(await api(`/v1/webhook-endpoints/deliveries/${deliveryId}/attempts`, { key }));
+    expect(attempts.data[0]).toMatchObject({ attempt_number: 1, outcome: "retry_scheduled", error: "internal_error", response_code: null });
+  });
+
+  it("a replay restarts the retry schedule: the first retry after it waits the first step, not a late one", async () => {
+    const { key, tenantId } = await createTenant();
+    const endpointId = await endpoint(key);
+    const deliveryId = await pendingDelivery(tenantId, endpointId, { attempt_count: 9, attempt_base: 9 });
+    await deliverOnce(testEnv, deliveryId);
+    const after = await testEnv.DB.prepare("SELECT status, attempt_count, next_attempt_at, updated_at FROM webhook_deliveries WHERE id = ?").bind(deliveryId).first<{ status: string; attempt_count: number; next_attempt_at: number; updated_at: number }>();
+    expect(after).toMatchObject({ status: "pending", attempt_count: 10 });
+    // Attempt 1 since the replay failed (no network here): the next waits the schedule's first step, 5 s ± 10%.
+    expect(after!.next_attempt_at - after!.updated_at).toBeGreaterThanOrEqual(4_500);
+    expect(after!.next_attempt_at - after!.updated_at).toBeLessThanOrEqual(5_500);
+  });
+
+  it("the sweep re-sends more than 100 stranded events (Queues take 100 per batch) and still re-sends stalled deliveries", async () => {
+    const { key, tenantId } = await createTenant();
+    await endpoint(key);
+    const old = Date.now() - 300_000;
+    const ids = Array.from({ length: 130 }, () => newId("webhookEvent"));
+    await testEnv.DB.batch(ids.map((id) => testEnv.DB.prepare("INSERT INTO webhook_events (id, tenant_id, type, body, test, created_at) VALUES (?, ?, 'asset.watermarked', '{}', 0, ?)").bind(id, tenantId, old)));
+    const swept = await sweepWebhooks(testEnv);
+    expect(swept.events).toBeGreaterThanOrEqual(130);
+    for (let i = 0; i < 100; i++) {
+      const left = await testEnv.DB.prepare(`SELECT COUNT(*) AS n FROM webhook_events WHERE tenant_id = ? AND fanned_out_at IS NULL`).bind(tenantId).first<{ n: number }>();
+      if (left?.n === 0) break;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    expect((await testEnv.DB.prepare("SELECT COUNT(*) AS n FROM webhook_events WHERE tenant_id = ? AND fanned_out_at IS NULL").bind(tenantId).first<{ n: number }>())?.n).toBe(0);
+  });
+
+  it("forgets delivery records past retention and deleted endpoints past theirs", async () => {
+    const { key, tenantId } = await createTenant();
+    const endpointId = await endpoint(key);
+    const deliveryId = await pendingDelivery(tenantId, endpointId);
+    const longAgo = Date.now() - 31 * 86_400_000;
+    await testEnv.DB.batch([
+      testEnv.DB.prepare("UPDATE webhook_deliveries SET status = 'delivered', created_at = ? WHERE id = ?").bind(longAgo, deliveryId),
+      testEnv.DB.prepare("UPDATE webhook_events SET created_at = ? WHERE id = (SELECT event_id FROM webhook_deliveries WHERE id = ?)").bind(longAgo, deliveryId),
+      testEnv.DB.prepare("UPDATE webhook_endpoints SET state = 'deleted', deleted_at = ?, retain_until = ? WHERE id = ?").bind(longAgo, longAgo + 1, endpointId),
+    ]);
+    await sweepWebhooks(testEnv);
+    expect(await row(deliveryId)).toBeNull();
+    expect(await testEnv.DB.prepare("SELECT id FROM webhook_endpoints WHERE id = ?").bind(endpointId).first()).toBeNull();
   });
 });

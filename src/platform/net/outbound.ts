@@ -14,6 +14,7 @@ const NON_PUBLIC = [
   "169.254.0.0/16",
   "172.16.0.0/12",
   "192.0.0.0/24",
+  "192.88.99.0/24",
   "192.0.2.0/24",
   "192.168.0.0/16",
   "198.18.0.0/15",
@@ -21,20 +22,27 @@ const NON_PUBLIC = [
   "203.0.113.0/24",
   "224.0.0.0/4",
   "240.0.0.0/4",
-  "::/128",
-  "::1/128",
+  "::/96",
   "::ffff:0:0/96",
   "64:ff9b::/96",
+  "64:ff9b:1::/48",
   "100::/64",
+  "2001::/32",
   "2001:db8::/32",
+  "2002::/16",
   "fc00::/7",
   "fe80::/10",
+  "fec0::/10",
   "ff00::/8",
 ]
   .map(parseCidr)
   .filter((c): c is Cidr => c !== null);
 
-/** Whether an IP address (v4 or v6 bytes) is publicly routable. IPv4-mapped IPv6 is judged as its IPv4. */
+/**
+ * Whether an IP address (v4 or v6 bytes) is publicly routable. IPv4-mapped IPv6 is judged as its IPv4; the
+ * transition ranges that embed an IPv4 address (IPv4-compatible ::/96, 6to4 2002::/16, Teredo 2001::/32, NAT64)
+ * are refused whole, since they can reach any IPv4 address, private ones included.
+ */
 export function isPublicAddress(ip: Uint8Array): boolean {
   if (ip.length === 16 && ip.slice(0, 10).every((b) => b === 0) && ip[10] === 0xff && ip[11] === 0xff) return isPublicAddress(ip.slice(12));
   return !NON_PUBLIC.some((c) => cidrContains(c, ip));
@@ -51,7 +59,10 @@ export function dohResolver(fetcher: typeof fetch = fetch, endpoint = "https://c
       for (const type of ["A", "AAAA"]) {
         const res = await fetcher(`${endpoint}?name=${encodeURIComponent(host)}&type=${type}`, { headers: { accept: "application/dns-json" }, signal: AbortSignal.timeout(3000) });
         if (!res.ok) return null;
-        const body = (await res.json()) as { Answer?: { type: number; data: string }[] };
+        const body = (await res.json()) as { Status?: number; Answer?: { type: number; data: string }[] };
+        // RFC 8427 Status: 0 NOERROR (use the answers), 3 NXDOMAIN (no addresses); anything else (SERVFAIL, …)
+        // is a failure to resolve now, not an answer.
+        if (body.Status !== 0 && body.Status !== 3) return null;
         for (const a of body.Answer ?? []) if (a.type === 1 || a.type === 28) answers.push(a.data);
       }
       return answers;
@@ -81,7 +92,8 @@ export async function checkDestination(
     return { status: "refused", reason: "The URL is not a valid absolute URL." };
   }
   if (url.username || url.password) return { status: "refused", reason: "The URL must not carry credentials." };
-  const host = url.hostname.replace(/^\[|\]$/g, "").toLowerCase();
+  // One trailing dot is the same fully qualified name ("localhost." is localhost).
+  const host = url.hostname.replace(/^\[|\]$/g, "").toLowerCase().replace(/\.$/, "");
   const literal = parseIp(host);
   const loopback = literal ? !isPublicAddress(literal) && (host === "::1" || host.startsWith("127.")) : host === "localhost";
   if (options.allowLoopbackHttp && loopback && (url.protocol === "http:" || url.protocol === "https:")) return { status: "allowed", url };
