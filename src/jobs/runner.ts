@@ -189,7 +189,8 @@ async function signStep(
   if (!bytes) throw new StepFailure("svc.jobs.source_unavailable", "The uploaded bytes could not be read back unchanged.");
   const format = formatOf(source.mediaType)!;
   const plan: ManifestPlan = {
-    title: filename ?? `${job.assetId}.${format.extension}`,
+    // The customer's filename, else a neutral one: the manifest is public (the resolution API serves it), ids are not.
+    title: filename ?? `untitled.${format.extension}`,
     media_type: source.mediaType,
     intent: admitted.ai_declaration ? { kind: "created", digital_source_type: admitted.ai_declaration.digital_source_type } : { kind: "opened" },
     assertions: softBindingAssertions([

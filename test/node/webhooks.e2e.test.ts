@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { randomUUID } from "node:crypto";
 import { fixtureBytes, type SignedService, startSignedService, uploadAsset } from "../support/svc-client";
 import { type Answer, type Received, until, WebhookReceiver } from "../support/webhook-receiver";
+import { prng } from "../workers/prng";
 
 const receiver = new WebhookReceiver();
 let svc: SignedService;
@@ -57,18 +58,6 @@ async function delivery(id: string) {
   const res = await svc.call("GET", `/v1/webhook-endpoints/deliveries/${id}`);
   expect(res.status, res.text).toBe(200);
   return res.body;
-}
-
-/** Seeded, so a failing run can be replayed: mulberry32. */
-function prng(seed: number) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 /** The largest number of requests that arrived within any 60-second window. */
