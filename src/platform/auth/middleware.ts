@@ -89,7 +89,8 @@ export const authenticate: MiddlewareHandler<AppEnv> = async (c, next) => {
     throw new ApiError("API_KEY_IP_NOT_ALLOWED", "This key may not be used from this network address.");
   }
   const scopes = new Set((JSON.parse(found.key.scopes) as string[]).filter(isScope)) as ReadonlySet<Scope>;
-  if (!scopes.has(policy.scope)) throw new HttpProblem(403, FORBIDDEN_SCOPE_DETAIL);
+  const routeChecksScope = policy.auth === "optional_bearer" && policy.scopeCheck === "route";
+  if (!scopes.has(policy.scope) && !routeChecksScope) throw new HttpProblem(403, FORBIDDEN_SCOPE_DETAIL);
   if (restrictions.rate_limit_per_minute !== null) await chargeKeyRate(c.env, found.key.id, restrictions.rate_limit_per_minute, 1);
 
   c.set("principal", {

@@ -14,7 +14,15 @@ export type OperationPolicy =
    * The public variant without a credential (the route applies its own anonymous limits); with one, a bearer
    * call like any other, except that a bad credential answers 401 `svc.auth.invalid_key` (SPEC "Verification").
    */
-  | { auth: "optional_bearer"; scope: Scope }
+  | {
+      auth: "optional_bearer";
+      scope: Scope;
+      /**
+       * "route": the scope gates only what the route says needs it (the tenant-scoped soft-binding lookups); a
+       * key without it is served what an anonymous caller would be, rather than refused.
+       */
+      scopeCheck?: "route";
+    }
   | {
       auth: "bearer";
       scope: Scope;
@@ -98,11 +106,11 @@ export const OPERATION_POLICIES: Record<string, OperationPolicy> = {
   "GET /v1/verify/{manifest_id}": { auth: "bearer", scope: "recovery:read" },
 
   // C2PA Soft Binding Resolution API (src/soft-binding-resolution): public lookups over published assets; a key
-  // holding recovery:read may narrow them to its own tenant (`scope=tenant`).
-  "GET /v1/soft-binding-resolution/matches/byBinding": { auth: "optional_bearer", scope: "recovery:read" },
-  "POST /v1/soft-binding-resolution/matches/byBinding": { auth: "optional_bearer", scope: "recovery:read" },
-  "POST /v1/soft-binding-resolution/matches/byContent": { auth: "optional_bearer", scope: "recovery:read" },
-  "GET /v1/soft-binding-resolution/manifests/{manifestId}": { auth: "optional_bearer", scope: "recovery:read" },
+  // holding recovery:read may narrow them to its own tenant (`scope=tenant`); any valid key may do what anyone may.
+  "GET /v1/soft-binding-resolution/matches/byBinding": { auth: "optional_bearer", scope: "recovery:read", scopeCheck: "route" },
+  "POST /v1/soft-binding-resolution/matches/byBinding": { auth: "optional_bearer", scope: "recovery:read", scopeCheck: "route" },
+  "POST /v1/soft-binding-resolution/matches/byContent": { auth: "optional_bearer", scope: "recovery:read", scopeCheck: "route" },
+  "GET /v1/soft-binding-resolution/manifests/{manifestId}": { auth: "optional_bearer", scope: "recovery:read", scopeCheck: "route" },
   "GET /v1/soft-binding-resolution/services/supportedAlgorithms": { auth: "none" },
 
   // Transparency log (public, read-only)
