@@ -493,7 +493,7 @@ export const webhookDeliveries = sqliteTable(
     index("webhook_deliveries_status_next_idx").on(t.status, t.nextAttemptAt),
     index("webhook_deliveries_status_lease_idx").on(t.status, t.leaseUntil),
     index("webhook_deliveries_event_idx").on(t.eventId),
-    index("webhook_deliveries_created_idx").on(t.createdAt),
+    index("webhook_deliveries_updated_idx").on(t.updatedAt),
   ],
 );
 

@@ -73,19 +73,21 @@ export function registerSignBatch(app: Router) {
         if (result.status === "admitted") {
           const job = jobView(result.job, result.steps);
           c.executionCtx.waitUntil(enqueueJob(c.env, result.job).catch(() => undefined));
-          await completeIdempotencyKey(db, scope, { status: 202, contentType: "application/json", body: JSON.stringify(job), withhold: false });
+          await completeIdempotencyKey(db, scope, claim.lease, { status: 202, contentType: "application/json", body: JSON.stringify(job), withhold: false });
           items.push({ index, status: 202, job, error: null });
         } else {
           const error =
             result.status === "asset_not_found"
               ? errorBody("svc.resource.not_found", "The asset does not exist for this tenant.", ctx)
               : errorBody(result.code, result.message, ctx, result.field ? { fieldDetails: [result.field] } : {});
-          const status = ERROR_CODES[error.code as keyof typeof ERROR_CODES].status;
-          await completeIdempotencyKey(db, scope, { status, contentType: "application/json", body: JSON.stringify(error), withhold: false });
+          const { status, retryable } = ERROR_CODES[error.code as keyof typeof ERROR_CODES];
+          // A retryable refusal (e.g. the asset is busy) is not kept: the retry with the same key runs again, as in POST /v1/sign.
+          if (retryable) await releaseIdempotencyKey(db, scope, claim.lease);
+          else await completeIdempotencyKey(db, scope, claim.lease, { status, contentType: "application/json", body: JSON.stringify(error), withhold: false });
           items.push({ index, status, job: null, error });
         }
       } catch (error) {
-        await releaseIdempotencyKey(db, scope);
+        await releaseIdempotencyKey(db, scope, claim.lease);
         throw error;
       }
     }

@@ -178,7 +178,7 @@ export const ERROR_CODES = {
   "svc.resolution.rate_limited": {
     status: 429,
     retryable: true,
-    summary: "Too many content lookups: without a key 10 per minute per network address, with one the tenant's per-minute limit. Wait Retry-After seconds.",
+    summary: "Too many lookups: without a key 10 content lookups or 120 binding lookups per minute per network address; with one the tenant's per-minute limit. Wait Retry-After seconds.",
   },
   "svc.dependency.unavailable": { status: 503, retryable: true, summary: "A storage dependency did not answer in time. Retry later." },
   "svc.webhooks.destination_refused": {

@@ -31,7 +31,8 @@ function scopeWhere(scope: IdempotencyScope) {
 }
 
 type Claim =
-  | { status: "claimed" }
+  /** `lease`: the claim's locked_until, which identifies it: only its holder may complete or release the key. */
+  | { status: "claimed"; lease: number }
   | { status: "replay"; row: Row }
   | { status: "conflict"; reason: "key_reused" | "in_progress"; retryAfterSeconds?: number };
 
@@ -60,7 +61,7 @@ export async function claimIdempotencyKey(
       })
       .onConflictDoNothing()
       .returning({ key: idempotencyRecords.idempotencyKey });
-    if (inserted.length === 1) return { status: "claimed" };
+    if (inserted.length === 1) return { status: "claimed", lease: now + IDEMPOTENCY_LEASE_MS };
 
     const where = scopeWhere(scope);
     const [row] = await db.select().from(idempotencyRecords).where(where).limit(1);
@@ -80,15 +81,21 @@ export async function claimIdempotencyKey(
       .set({ lockedUntil: now + IDEMPOTENCY_LEASE_MS })
       .where(and(where, eq(idempotencyRecords.state, "in_flight"), eq(idempotencyRecords.lockedUntil, row.lockedUntil)))
       .returning({ key: idempotencyRecords.idempotencyKey });
-    if (taken.length === 1) return { status: "claimed" };
+    if (taken.length === 1) return { status: "claimed", lease: now + IDEMPOTENCY_LEASE_MS };
   }
   return { status: "conflict", reason: "in_progress", retryAfterSeconds: 1 };
 }
 
 /** Stores the outcome of a claimed request for replay (`withhold`: a one-time secret was in it; store none). */
+/** The holder's own row: a request whose lease lapsed and was taken over must not touch the new holder's row. */
+function heldWhere(scope: IdempotencyScope, lease: number) {
+  return and(scopeWhere(scope), eq(idempotencyRecords.state, "in_flight"), eq(idempotencyRecords.lockedUntil, lease));
+}
+
 export async function completeIdempotencyKey(
   db: Database,
   scope: IdempotencyScope,
+  lease: number,
   response: { status: number; contentType: string | null; body: string; withhold: boolean },
 ) {
   await db
@@ -100,12 +107,12 @@ export async function completeIdempotencyKey(
       responseBody: response.withhold ? null : response.body,
       secretWithheld: response.withhold,
     })
-    .where(scopeWhere(scope));
+    .where(heldWhere(scope, lease));
 }
 
-/** Frees a claimed key (the request failed with a 5xx or threw), so a retry runs the operation again. */
-export async function releaseIdempotencyKey(db: Database, scope: IdempotencyScope) {
-  await db.delete(idempotencyRecords).where(scopeWhere(scope));
+/** Frees a claimed key (the request failed with a 5xx, a retryable refusal, or threw), so a retry runs the operation again. */
+export async function releaseIdempotencyKey(db: Database, scope: IdempotencyScope, lease: number) {
+  await db.delete(idempotencyRecords).where(heldWhere(scope, lease));
 }
 
 /**
@@ -185,16 +192,16 @@ export const idempotency: MiddlewareHandler<AppEnv> = async (c, next) => {
   try {
     await next();
   } catch (error) {
-    await releaseIdempotencyKey(db, scope);
+    await releaseIdempotencyKey(db, scope, claim.lease);
     throw error;
   }
   const res = c.res;
   const body = await res.clone().text();
   if (res.status >= 500 || (res.status >= 400 && isRetryableError(res.status, body))) {
-    await releaseIdempotencyKey(db, scope);
+    await releaseIdempotencyKey(db, scope, claim.lease);
     return;
   }
-  await completeIdempotencyKey(db, scope, {
+  await completeIdempotencyKey(db, scope, claim.lease, {
     status: res.status,
     contentType: res.headers.get("content-type"),
     body,

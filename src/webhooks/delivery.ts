@@ -199,12 +199,17 @@ export async function deliverOnce(env: Bindings, deliveryId: string, deps: Deliv
   let now = Date.now();
   // Created or replayed just as its endpoint was disabled or deleted: fence it like the others, visibly.
   if (row.endpoint_state !== "active") {
-    await fence(d1, row, row.endpoint_state === "deleted" ? "endpoint_deleted" : "endpoint_disabled", now);
+    // Re-checked in the statement: an enable committed since the read leaves the delivery alone.
+    await fence(d1, row, row.endpoint_state === "deleted" ? "endpoint_deleted" : "endpoint_disabled", now, {
+      sql: "NOT EXISTS (SELECT 1 FROM webhook_endpoints WHERE id = ? AND state = 'active')",
+      binds: [row.endpoint_id],
+    });
     return;
   }
   const maxAttempts = retrySchedule(env).length + 1;
   if (row.attempt_count - row.attempt_base >= maxAttempts && (row.status === "pending" || (row.lease_until ?? 0) <= now)) {
-    await fence(d1, row, "retries_exhausted", now);
+    // Re-checked in the statement: a replay committed since the read (attempt_base reset) leaves it alone.
+    await fence(d1, row, "retries_exhausted", now, { sql: "attempt_count - attempt_base >= ?", binds: [maxAttempts] });
     return;
   }
   // Another Worker holds the claim: come back when it lapses (its own completion schedules what follows).
@@ -221,8 +226,17 @@ export async function deliverOnce(env: Bindings, deliveryId: string, deps: Deliv
   const lease = await gate.acquire(config, GATE_WAIT_MS);
   if (!lease.granted) {
     // Moving next_attempt_at with the message keeps the sweep off rows whose message is alive (no duplicates).
+    // Never earlier than a backoff another copy already scheduled; a lapsed claim is pushed likewise.
     const due = Date.now() + lease.retryAfterMs;
-    await d1.prepare("UPDATE webhook_deliveries SET next_attempt_at = ? WHERE id = ? AND status = 'pending'").bind(due, deliveryId).run();
+    await d1
+      .prepare(
+        `UPDATE webhook_deliveries SET
+           next_attempt_at = CASE WHEN status = 'pending' THEN MAX(COALESCE(next_attempt_at, 0), ?) ELSE next_attempt_at END,
+           lease_until = CASE WHEN status = 'delivering' AND lease_until <= ? THEN ? ELSE lease_until END
+         WHERE id = ? AND status IN ('pending', 'delivering')`,
+      )
+      .bind(due, Date.now(), due, deliveryId)
+      .run();
     return sendDeliver(env, deliveryId, lease.retryAfterMs);
   }
   const gateMs = Date.now() - gateStarted;
@@ -245,31 +259,32 @@ export async function deliverOnce(env: Bindings, deliveryId: string, deps: Deliv
   }
 }
 
-/** Ends an unfinished delivery that can no longer be attempted. */
-async function fence(d1: D1Database, row: DeliveryRow, reason: TerminalReason, now: number): Promise<void> {
+/** Ends an unfinished delivery that can no longer be attempted, if `still` (the reason) holds when it runs. */
+async function fence(d1: D1Database, row: DeliveryRow, reason: TerminalReason, now: number, still: { sql: string; binds: unknown[] }): Promise<void> {
   await d1
     .prepare(
       `UPDATE webhook_deliveries SET status = 'dead', terminal_reason = ?, next_attempt_at = NULL, lease_until = NULL, updated_at = ?
-        WHERE id = ? AND status IN ('pending', 'delivering') AND (status = 'pending' OR lease_until <= ?)`,
+        WHERE id = ? AND status IN ('pending', 'delivering') AND (status = 'pending' OR lease_until <= ?) AND ${still.sql}`,
     )
-    .bind(reason, now, row.id, now)
+    .bind(reason, now, row.id, now, ...still.binds)
     .run();
 }
 
 async function attemptAndRecord(env: Bindings, row: DeliveryRow, attemptNumber: number, sinceReplay: number, gateMs: number, deps: DeliveryDeps): Promise<void> {
   const d1 = env.DB;
+  const target = await d1
+    .prepare(
+      `SELECT e.url, e.secret_ciphertext, e.previous_secret_ciphertext, ev.body
+         FROM webhook_endpoints e JOIN webhook_events ev ON ev.id = ? WHERE e.id = ? AND e.state = 'active'`,
+    )
+    .bind(row.event_id, row.endpoint_id)
+    .first<AttemptTarget>();
+  // Disabled or deleted since the claim: its fence already ended this delivery; nothing is sent or recorded.
+  if (!target) return;
   const startedAt = Date.now();
   let result: AttemptResult;
   let secretCount = 0;
   try {
-    const target = await d1
-      .prepare(
-        `SELECT e.url, e.secret_ciphertext, e.previous_secret_ciphertext, ev.body
-           FROM webhook_endpoints e JOIN webhook_events ev ON ev.id = ? WHERE e.id = ?`,
-      )
-      .bind(row.event_id, row.endpoint_id)
-      .first<AttemptTarget>();
-    if (!target) throw new Error("the endpoint or the event row is missing");
     const pepper = env.SVC_KEY_PEPPER;
     if (!pepper) throw new Error("SVC_KEY_PEPPER is not configured: webhook secrets cannot be opened");
     // New secret first, then the outgoing one during a rotation overlap.
@@ -445,11 +460,15 @@ export async function sweepWebhooks(env: Bindings, now = Date.now()): Promise<{ 
       const before = now - DELIVERY_RETENTION_MS;
       const results = await d1.batch([
         d1.prepare("DELETE FROM webhook_attempts WHERE rowid IN (SELECT rowid FROM webhook_attempts WHERE started_at < ? LIMIT ?)").bind(before, SWEEP_BATCH * 4),
+        // By last change, so a delivery replayed recently is kept with its attempts.
         d1
-          .prepare("DELETE FROM webhook_deliveries WHERE id IN (SELECT id FROM webhook_deliveries WHERE created_at < ? AND status IN ('delivered', 'failed', 'dead') LIMIT ?)")
+          .prepare("DELETE FROM webhook_deliveries WHERE id IN (SELECT id FROM webhook_deliveries WHERE updated_at < ? AND status IN ('delivered', 'failed', 'dead') LIMIT ?)")
           .bind(before, SWEEP_BATCH),
         d1
-          .prepare("DELETE FROM webhook_events WHERE id IN (SELECT id FROM webhook_events WHERE created_at < ? AND fanned_out_at IS NOT NULL LIMIT ?) AND NOT EXISTS (SELECT 1 FROM webhook_deliveries d WHERE d.event_id = webhook_events.id)")
+          .prepare(
+            `DELETE FROM webhook_events WHERE id IN (SELECT id FROM webhook_events e WHERE e.created_at < ? AND e.fanned_out_at IS NOT NULL
+               AND NOT EXISTS (SELECT 1 FROM webhook_deliveries d WHERE d.event_id = e.id) LIMIT ?)`,
+          )
           .bind(before, SWEEP_BATCH),
         d1.prepare("DELETE FROM webhook_endpoints WHERE state = 'deleted' AND retain_until < ? AND NOT EXISTS (SELECT 1 FROM webhook_deliveries d WHERE d.endpoint_id = webhook_endpoints.id)").bind(now),
       ]);

@@ -2,7 +2,7 @@ import type { Bindings } from "../env";
 import { iso } from "../platform/openapi";
 import { newId } from "../platform/ids";
 import { checkWebhookDestination } from "./destination";
-import { fenceDeliveriesStatement, sendDeliver, sendDeliverMany } from "./delivery";
+import { fenceDeliveriesStatement, sendDeliverMany } from "./delivery";
 import { EVENT_CATALOG_VERSION, isCustomerEventType, TEST_EVENT_TYPE, testEventBody, type CustomerEventType } from "./events";
 import { DELIVERY_CONTROL_DEFAULTS, type TerminalReason } from "./schemas";
 import { generateWebhookSecret, sealSecret } from "./signing";
@@ -330,6 +330,18 @@ export async function completeSecretOverlap(d1: D1Database, tenantId: string, en
   return reread(d1, tenantId, endpointId);
 }
 
+/**
+ * Sends the deliver messages of rows already committed as pending and due. A failure here must not fail the
+ * request (the change is done, and a retry would do it twice): the cron sweep sends what this could not.
+ */
+async function nudge(env: Bindings, deliveryIds: string[]): Promise<void> {
+  try {
+    await sendDeliverMany(env, deliveryIds);
+  } catch (error) {
+    console.warn(JSON.stringify({ level: "warn", problem: "deliver message not sent; the sweep will send it", deliveries: deliveryIds.length, error: String(error) }));
+  }
+}
+
 export type TestResult = MutationResult | { status: "queued"; deliveryId: string; eventId: string };
 
 /** A synthetic signed `webhook.test` event with a delivery to this endpoint only (the caller applies the hourly limit). */
@@ -340,7 +352,7 @@ export async function sendTestEvent(env: Bindings, tenantId: string, endpointId:
   const eventId = newId("webhookEvent");
   const deliveryId = newId("webhookDelivery");
   const now = Date.now();
-  await env.DB.batch([
+  const written = await env.DB.batch([
     env.DB.prepare("INSERT INTO webhook_events (id, tenant_id, type, body, test, target_endpoint_id, fanned_out_at, created_at) VALUES (?, ?, ?, ?, 1, ?, ?, ?)").bind(
       eventId,
       tenantId,
@@ -356,7 +368,8 @@ export async function sendTestEvent(env: Bindings, tenantId: string, endpointId:
        SELECT ?, ?, ?, ?, ?, 'pending', 0, 0, ?, ?, ? WHERE EXISTS (SELECT 1 FROM webhook_endpoints WHERE id = ? AND state = 'active')`,
     ).bind(deliveryId, tenantId, endpointId, eventId, TEST_EVENT_TYPE, now, now, now, endpointId),
   ]);
-  await sendDeliver(env, deliveryId);
+  if (written[1]!.meta.changes !== 1) return { status: "conflict", code: "svc.webhooks.endpoint_disabled", message: "The endpoint was disabled meanwhile; enable it to send a test event." };
+  await nudge(env, [deliveryId]);
   return { status: "queued", deliveryId, eventId };
 }
 
@@ -382,7 +395,7 @@ export async function replayDelivery(env: Bindings, tenantId: string, deliveryId
     .bind(now, now, deliveryId, tenantId, delivery.endpoint_id)
     .run();
   if (result.meta.changes === 1) {
-    await sendDeliver(env, deliveryId);
+    await nudge(env, [deliveryId]);
     return { status: "replayed", eventId: delivery.event_id };
   }
   const endpoint = await env.DB.prepare("SELECT state FROM webhook_endpoints WHERE id = ?").bind(delivery.endpoint_id).first<{ state: string }>();
@@ -428,6 +441,6 @@ export async function replayEvent(env: Bindings, tenantId: string, eventId: stri
     if (row) queued.push(row.id);
   }
   await d1.prepare("UPDATE webhook_events SET fanned_out_at = COALESCE(fanned_out_at, ?) WHERE id = ?").bind(now, event.id).run();
-  await sendDeliverMany(env, queued);
+  await nudge(env, queued);
   return { status: "replayed", eventId: event.id, deliveryCount: queued.length };
 }

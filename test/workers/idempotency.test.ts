@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { createApp } from "../../src/app";
 import { database } from "../../src/db/client";
 import { OPERATION_POLICIES } from "../../src/platform/auth/policy";
-import { claimIdempotencyKey, IDEMPOTENCY_LEASE_MS } from "../../src/platform/idempotency";
+import { claimIdempotencyKey, completeIdempotencyKey, IDEMPOTENCY_LEASE_MS, releaseIdempotencyKey } from "../../src/platform/idempotency";
 import { api, createTenant, json, testEnv } from "./helpers";
 
 describe("Idempotency-Key on real operations", () => {
@@ -155,4 +155,25 @@ describe("Idempotency middleware with a controllable operation", () => {
     const res = await call(key, "lapsed");
     expect(res.status).toBe(201);
   });
+
+  it("a holder whose lease was taken over can neither release nor complete the new holder's claim", async () => {
+    const { tenantId } = await createTenant();
+    const db = database(testEnv.DB);
+    const scope = { tenantId, operation: "POST /test/idempotent", key: "taken-over" };
+    const past = Date.now() - IDEMPOTENCY_LEASE_MS - 1000;
+    const first = await claimIdempotencyKey(db, scope, "f".repeat(64), past);
+    const second = await claimIdempotencyKey(db, scope, "f".repeat(64), Date.now());
+    if (first.status !== "claimed" || second.status !== "claimed") throw new Error("both claims expected");
+    expect(second.lease).not.toBe(first.lease);
+    // The first holder wakes up late and fails: its release must not free the second holder's key...
+    await releaseIdempotencyKey(db, scope, first.lease);
+    expect((await claimIdempotencyKey(db, scope, "f".repeat(64), Date.now())).status).toBe("conflict");
+    // ...nor may it complete it with its own response.
+    await completeIdempotencyKey(db, scope, first.lease, { status: 200, contentType: "application/json", body: "{}", withhold: false });
+    expect((await claimIdempotencyKey(db, scope, "f".repeat(64), Date.now())).status).toBe("conflict");
+    await completeIdempotencyKey(db, scope, second.lease, { status: 201, contentType: "application/json", body: '{"ok":true}', withhold: false });
+    const replay = await claimIdempotencyKey(db, scope, "f".repeat(64), Date.now());
+    expect(replay.status === "replay" && replay.row.responseStatus).toBe(201);
+  });
 });
+

@@ -167,12 +167,20 @@ describe("webhook delivery recovery", () => {
     const deliveryId = await pendingDelivery(tenantId, endpointId);
     const longAgo = Date.now() - 31 * 86_400_000;
     await testEnv.DB.batch([
-      testEnv.DB.prepare("UPDATE webhook_deliveries SET status = 'delivered', created_at = ? WHERE id = ?").bind(longAgo, deliveryId),
+      testEnv.DB.prepare("UPDATE webhook_deliveries SET status = 'delivered', created_at = ?, updated_at = ? WHERE id = ?").bind(longAgo, longAgo, deliveryId),
       testEnv.DB.prepare("UPDATE webhook_events SET created_at = ? WHERE id = (SELECT event_id FROM webhook_deliveries WHERE id = ?)").bind(longAgo, deliveryId),
       testEnv.DB.prepare("UPDATE webhook_endpoints SET state = 'deleted', deleted_at = ?, retain_until = ? WHERE id = ?").bind(longAgo, longAgo + 1, endpointId),
     ]);
+    // A delivery created long ago but changed recently (a replay) is kept.
+    const replayed = await pendingDelivery(tenantId, endpointId);
+    await testEnv.DB.prepare("UPDATE webhook_deliveries SET status = 'delivered', created_at = ? WHERE id = ?").bind(longAgo, replayed).run();
     await sweepWebhooks(testEnv);
     expect(await row(deliveryId)).toBeNull();
+    expect(await row(replayed)).not.toBeNull();
+    // The deleted endpoint past its retention goes once no delivery refers to it.
+    expect(await testEnv.DB.prepare("SELECT id FROM webhook_endpoints WHERE id = ?").bind(endpointId).first()).not.toBeNull();
+    await testEnv.DB.prepare("DELETE FROM webhook_deliveries WHERE id = ?").bind(replayed).run();
+    await sweepWebhooks(testEnv);
     expect(await testEnv.DB.prepare("SELECT id FROM webhook_endpoints WHERE id = ?").bind(endpointId).first()).toBeNull();
   });
 });
