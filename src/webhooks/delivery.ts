@@ -2,6 +2,7 @@ import type { Bindings } from "../env";
 import type { GateConfig } from "../durable-objects/webhook-endpoint-gate";
 import { hex } from "../platform/encoding";
 import { newId } from "../platform/ids";
+import { readBodyPrefix } from "../platform/net/outbound";
 import { checkWebhookDestination } from "./destination";
 import type { TerminalReason } from "./schemas";
 import { openSecret, signWebhook } from "./signing";
@@ -401,29 +402,7 @@ async function attempt(env: Bindings, row: DeliveryRow, target: AttemptTarget, a
 }
 
 async function hashPrefix(res: Response, limit: number): Promise<string> {
-  const reader = res.body?.getReader();
-  const chunks: Uint8Array[] = [];
-  let total = 0;
-  if (reader) {
-    try {
-      while (total < limit) {
-        const { done, value } = await reader.read();
-        if (done) break;
-        const take = value.subarray(0, limit - total);
-        chunks.push(take);
-        total += take.length;
-      }
-    } finally {
-      await reader.cancel().catch(() => undefined);
-    }
-  }
-  const bytes = new Uint8Array(total);
-  let offset = 0;
-  for (const c of chunks) {
-    bytes.set(c, offset);
-    offset += c.length;
-  }
-  return hex(await crypto.subtle.digest("SHA-256", bytes));
+  return hex(await crypto.subtle.digest("SHA-256", (await readBodyPrefix(res, limit)).bytes));
 }
 
 /** Delivery records (events, deliveries, attempts) are kept this long; deleted endpoints until their retain_until. */

@@ -20,6 +20,7 @@
  */
 import * as asn1js from "asn1js";
 import * as pkijs from "pkijs";
+import { readBodyPrefix } from "../../platform/net/outbound";
 import { pemBlocks } from "./tsa";
 
 const OID_SHA1 = "1.3.14.3.2.26";
@@ -523,13 +524,13 @@ async function fetchResponse(
     if (Number.isFinite(declared) && declared > limits.maxBytes) {
       return { ok: false, reason: "too_large", detail: `declared ${declared} bytes, more than ${limits.maxBytes}` };
     }
-    const reading = readBounded(response, limits.maxBytes);
+    const reading = readBodyPrefix(response, limits.maxBytes);
     reading.catch(() => undefined);
-    const body = await Promise.race([reading, deadline]);
-    if (body === TIMED_OUT) return { ok: false, reason: "timeout", detail: `body not read within ${limits.timeoutMs} ms` };
-    if (body === null) return { ok: false, reason: "too_large", detail: `more than ${limits.maxBytes} bytes` };
+    const read = await Promise.race([reading, deadline]);
+    if (read === TIMED_OUT) return { ok: false, reason: "timeout", detail: `body not read within ${limits.timeoutMs} ms` };
+    if (read.truncated) return { ok: false, reason: "too_large", detail: `more than ${limits.maxBytes} bytes` };
     response = undefined; // consumed
-    return { ok: true, body };
+    return { ok: true, body: read.bytes };
   } catch (error) {
     if (controller.signal.aborted) return { ok: false, reason: "timeout", detail: `no answer within ${limits.timeoutMs} ms` };
     return { ok: false, reason: "network_error", detail: String((error as Error)?.message ?? error) };
@@ -538,31 +539,6 @@ async function fetchResponse(
     if (response?.body && !response.bodyUsed) response.body.cancel().catch(() => undefined);
     controller.abort(); // releases whatever is still pending
   }
-}
-
-/** The body, or null once it exceeds `maxBytes` (the stream is cancelled then). */
-async function readBounded(response: Response, maxBytes: number): Promise<Uint8Array | null> {
-  if (!response.body) return new Uint8Array(0);
-  const reader = response.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let total = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    total += value.byteLength;
-    if (total > maxBytes) {
-      await reader.cancel().catch(() => undefined);
-      return null;
-    }
-    chunks.push(value);
-  }
-  const out = new Uint8Array(total);
-  let offset = 0;
-  for (const chunk of chunks) {
-    out.set(chunk, offset);
-    offset += chunk.byteLength;
-  }
-  return out;
 }
 
 type Failure = { reason: OcspUnavailableReason; detail: string };

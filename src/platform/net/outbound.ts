@@ -123,28 +123,46 @@ export async function boundedGet(url: URL, options: { maxBytes: number; timeoutM
     if (!res.ok) return { status: "failed", reason: `The server answered ${res.status}.` };
     const declared = Number(res.headers.get("content-length") ?? "0");
     if (declared > options.maxBytes) return { status: "failed", reason: `The body is larger than ${options.maxBytes} bytes.` };
-    const reader = res.body?.getReader();
-    if (!reader) return { status: "ok", bytes: new Uint8Array(), contentType: res.headers.get("content-type") };
-    const chunks: Uint8Array[] = [];
-    let total = 0;
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      total += value.length;
-      if (total > options.maxBytes) {
-        await reader.cancel();
-        return { status: "failed", reason: `The body is larger than ${options.maxBytes} bytes.` };
-      }
-      chunks.push(value);
-    }
-    const bytes = new Uint8Array(total);
-    let o = 0;
-    for (const c of chunks) {
-      bytes.set(c, o);
-      o += c.length;
-    }
+    const { bytes, truncated } = await readBodyPrefix(res, options.maxBytes);
+    if (truncated) return { status: "failed", reason: `The body is larger than ${options.maxBytes} bytes.` };
     return { status: "ok", bytes, contentType: res.headers.get("content-type") };
   } catch (error) {
     return { status: "failed", reason: (error as Error)?.name === "TimeoutError" ? "The request timed out." : "The request failed." };
   }
+}
+
+/**
+ * Reads at most `maxBytes` of a response body: the bytes, and whether more followed (the rest is cancelled
+ * unread). The one bounded reader for bodies from addresses the service does not control.
+ */
+export async function readBodyPrefix(res: Response, maxBytes: number): Promise<{ bytes: Uint8Array; truncated: boolean }> {
+  const reader = res.body?.getReader();
+  if (!reader) return { bytes: new Uint8Array(0), truncated: false };
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  let truncated = false;
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      const room = maxBytes - total;
+      if (value.byteLength > room) {
+        if (room > 0) chunks.push(value.subarray(0, room));
+        total += Math.max(0, room);
+        truncated = true;
+        break;
+      }
+      chunks.push(value);
+      total += value.byteLength;
+    }
+  } finally {
+    if (truncated) await reader.cancel().catch(() => undefined);
+  }
+  const bytes = new Uint8Array(total);
+  let offset = 0;
+  for (const chunk of chunks) {
+    bytes.set(chunk, offset);
+    offset += chunk.byteLength;
+  }
+  return { bytes, truncated };
 }
