@@ -8,7 +8,7 @@ export interface GateConfig {
 }
 
 export type GateDecision =
-  | { granted: true; leaseId: string; waitedMs: number }
+  | { granted: true; leaseId: string }
   | { granted: false; reason: "concurrency" | "rate"; retryAfterMs: number };
 
 interface State {
@@ -57,7 +57,7 @@ export class WebhookEndpointGate extends DurableObject<Env> {
     this.state.leases[leaseId] = now + config.leaseMs;
     // Not awaited: the output gate holds the reply until the write is durable.
     void this.ctx.storage.put("state", this.state);
-    return { granted: true, leaseId, waitedMs: 0 };
+    return { granted: true, leaseId };
   }
 
   /** Grants a lease now, or within `maxWaitMs` (default: no wait), or says when to come back. */
@@ -66,7 +66,7 @@ export class WebhookEndpointGate extends DurableObject<Env> {
     for (let round = 0; round < 10_000; round++) {
       const now = Date.now();
       const decision = this.decide(config, now);
-      if (decision.granted) return { ...decision, waitedMs: now - started };
+      if (decision.granted) return decision;
       const remaining = started + maxWaitMs - now;
       // A full rate window cannot free up sooner than its oldest grant leaves; a busy slot can, at any release.
       if (remaining <= 0 || (decision.reason === "rate" && decision.retryAfterMs > remaining)) return decision;

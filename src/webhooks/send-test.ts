@@ -5,7 +5,7 @@ import { ApiError } from "../platform/errors";
 import { errorResponse, IdempotencyKeyHeader, json, NOT_FOUND } from "../platform/openapi";
 import { failure } from "./http";
 import { EndpointIdParams, TestEventResponseSchema } from "./schemas";
-import { findEndpoint, sendTestEvent } from "./service";
+import { findEndpoint, sendTestEvent, testEventRefusal } from "./service";
 
 /** SPEC "Limits": webhook test events, 10 per hour per endpoint. */
 export const TEST_EVENTS_PER_HOUR = 10;
@@ -34,15 +34,15 @@ export function registerSendWebhookTest(app: Router) {
     // State first, so a request refused anyway (unknown, deleted, disabled) spends none of the allowance.
     const endpoint = await findEndpoint(c.env.DB, tenantId, endpointId);
     if (!endpoint) failure({ status: "not_found" });
-    if (endpoint.state === "deleted") failure({ status: "deleted" });
-    if (endpoint.state !== "active") failure({ status: "conflict", code: "svc.webhooks.endpoint_disabled", message: "The endpoint is disabled; enable it to send a test event." });
+    const refusal = testEventRefusal(endpoint);
+    if (refusal) failure(refusal);
     const limiter = c.env.RATE_LIMITER.get(c.env.RATE_LIMITER.idFromName(`webhook-test:${endpointId}`));
     const decision = await limiter.limit(TEST_EVENTS_PER_HOUR, 3600);
     if (!decision.allowed) {
       const retryAfter = String(Math.max(1, Math.ceil(decision.retryAfterMs / 1000)));
       throw new ApiError("svc.ratelimit.exceeded", `At most ${TEST_EVENTS_PER_HOUR} test events per hour per endpoint.`, { headers: { "retry-after": retryAfter } });
     }
-    const result = await sendTestEvent(c.env, tenantId, endpointId);
+    const result = await sendTestEvent(c.env, endpoint);
     if (result.status !== "queued") failure(result.status === "ok" ? { status: "not_found" } : result);
     return c.json({ delivery_id: result.deliveryId, event_id: result.eventId }, 202);
   });

@@ -345,10 +345,15 @@ async function nudge(env: Bindings, deliveryIds: string[]): Promise<void> {
 export type TestResult = MutationResult | { status: "queued"; deliveryId: string; eventId: string };
 
 /** A synthetic signed `webhook.test` event with a delivery to this endpoint only (the caller applies the hourly limit). */
-export async function sendTestEvent(env: Bindings, tenantId: string, endpointId: string): Promise<TestResult> {
-  const current = await mutable(env.DB, tenantId, endpointId);
-  if (current.status !== "ok") return current;
-  if (current.row.state !== "active") return { status: "conflict", code: "svc.webhooks.endpoint_disabled", message: "The endpoint is disabled; enable it to send a test event." };
+/** Why an endpoint takes no test event now (checked before the hourly allowance is charged), or null. */
+export function testEventRefusal(row: EndpointRow): Exclude<MutationResult, { status: "ok" }> | null {
+  if (row.state === "deleted") return { status: "deleted" };
+  if (row.state !== "active") return { status: "conflict", code: "svc.webhooks.endpoint_disabled", message: "The endpoint is disabled; enable it to send a test event." };
+  return null;
+}
+
+export async function sendTestEvent(env: Bindings, endpoint: EndpointRow): Promise<TestResult> {
+  const { tenant_id: tenantId, id: endpointId } = endpoint;
   const eventId = newId("webhookEvent");
   const deliveryId = newId("webhookDelivery");
   const now = Date.now();
