@@ -21,6 +21,7 @@ import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { IMAGE_DECODE_LIMITS, SVC_IMAGE_WATERMARK } from "../../src/catalog/algorithms";
 import type { RgbaImage, WatermarkDetectResult, WatermarkEmbedResult, WatermarkStrength } from "../../src/media/types";
+import { prng as rng } from "../workers/prng";
 import { WasmWatermarker, WATERMARK_ALGORITHM, WATERMARK_STRENGTH_PSNR_DB, watermarkFalsePositiveBound } from "../../src/media/watermark";
 
 const ROOT = join(import.meta.dirname, "..", "..");
@@ -33,18 +34,7 @@ const watermarkModule = compileWasm(readFileSync(WASM));
 const wm = new WasmWatermarker(watermarkModule);
 
 // ---------------------------------------------------------------------------------------------------------
-// Generated images
-
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+// Generated images (seeded with the shared mulberry32 PRNG)
 
 /** Smooth value noise summed over octaves, roughly in [-0.5, 0.5]. */
 function fractal(w: number, h: number, rnd: () => number, base: number, octaves: number, persistence: number): Float32Array {
