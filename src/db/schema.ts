@@ -41,6 +41,12 @@ export const apiKeys = sqliteTable(
     successorKeyId: text("successor_key_id"),
     rotationDeadline: integer("rotation_deadline"),
     predecessorKeyId: text("predecessor_key_id"),
+    /**
+     * The rotation this key began, as a state machine: null (none) → overlapping → completed | canceled, and an
+     * overlapping rotation whose deadline passed is lapsed (derived, never stored). Only a canceled rotation may be
+     * followed by a new one; no move leaves completed or lapsed, and none reactivates a retired key.
+     */
+    rotationState: text("rotation_state", { enum: ["overlapping", "completed", "canceled"] }),
     /** JSON `{ version, output_retention_days, updated_at }`; null: outputs are kept until deleted. */
     retention: text("retention"),
   },
