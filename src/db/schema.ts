@@ -393,12 +393,19 @@ export const pdqBands = sqliteTable(
   (t) => [primaryKey({ columns: [t.publicationId, t.band] }), index("pdq_bands_lookup_idx").on(t.band, t.value)],
 );
 
-/** Cursors released early with DELETE /v1/history/snapshots: their traversal ends (422 on further use). */
-export const releasedCursors = sqliteTable("released_cursors", {
-  mac: text("mac").primaryKey(),
-  tenantId: text("tenant_id").notNull(),
-  expiresAt: integer("expires_at").notNull(),
-});
+/**
+ * Traversals released early with DELETE /v1/history/snapshots: every cursor of the traversal answers 422 from then
+ * on. Keyed by tenant too, so one tenant's release never touches another's traversal.
+ */
+export const releasedTraversals = sqliteTable(
+  "released_traversals",
+  {
+    tenantId: text("tenant_id").notNull(),
+    traversal: text("traversal").notNull(),
+    expiresAt: integer("expires_at").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.tenantId, t.traversal] }), index("released_traversals_expires_idx").on(t.expiresAt)],
+);
 
 /** Recent requests of API keys: metadata only (never bodies, headers or secrets), written best effort. */
 export const apiRequestLogs = sqliteTable(
