@@ -120,7 +120,9 @@ export const uploads = sqliteTable(
     objectId: text("object_id").notNull(),
     r2Key: text("r2_key").notNull(),
     mode: text("mode", { enum: ["single", "multipart"] }).notNull(),
-    status: text("status", { enum: ["initiated", "completed", "aborted", "expired"] }).notNull(),
+    status: text("status", { enum: ["initiated", "completed", "aborted", "expired", "failed"] }).notNull(),
+    /** Why a `failed` upload failed: the reason code its complete answered (a multipart whose parts were spent). */
+    errorCode: text("error_code"),
     declaredMediaType: text("declared_media_type").notNull(),
     byteLength: integer("byte_length").notNull(),
     sha256: text("sha256").notNull(),
@@ -144,7 +146,7 @@ export const assets = sqliteTable(
     kind: text("kind").notNull(),
     mediaType: text("media_type"),
     status: text("status", {
-      enum: ["awaiting_upload", "uploaded", "processing", "published", "failed", "upload_aborted", "upload_expired", "retention_expired"],
+      enum: ["awaiting_upload", "uploaded", "processing", "published", "failed", "upload_aborted", "upload_expired", "upload_failed", "retention_expired"],
     }).notNull(),
     filename: text("filename"),
     sourceObjectId: text("source_object_id"),
@@ -192,10 +194,16 @@ export const jobs = sqliteTable(
     publicationId: text("publication_id"),
     verificationId: text("verification_id"),
     attempts: integer("attempts").notNull().default(0),
+    /** While running: when the runner's lease lapses; the cron sweep re-queues (or fails) a job past it. */
+    leaseExpiresAt: integer("lease_expires_at"),
     createdAt: integer("created_at").notNull(),
     updatedAt: integer("updated_at").notNull(),
   },
-  (t) => [index("jobs_tenant_created_idx").on(t.tenantId, t.createdAt, t.id), index("jobs_tenant_asset_idx").on(t.tenantId, t.assetId)],
+  (t) => [
+    index("jobs_tenant_created_idx").on(t.tenantId, t.createdAt, t.id),
+    index("jobs_tenant_asset_idx").on(t.tenantId, t.assetId),
+    index("jobs_state_updated_idx").on(t.state, t.updatedAt),
+  ],
 );
 
 /** One row per recipe step of a job; `output` records what a completed step wrote, so redelivery skips it. */
