@@ -5,7 +5,7 @@ import { NextCursorSchema } from "../platform/pagination";
 import { Timestamp } from "../platform/openapi";
 import { AssetIdSchema, ObjectIdSchema, Sha256Schema } from "../uploads/schemas";
 
-export const ASSET_STATUSES = ["awaiting_upload", "uploaded", "processing", "published", "failed", "upload_aborted", "upload_expired", "retention_expired"] as const;
+export const ASSET_STATUSES = ["awaiting_upload", "uploaded", "processing", "published", "failed", "upload_aborted", "upload_expired", "upload_failed", "retention_expired"] as const;
 
 export const PublicationResponseSchema = z
   .object({
