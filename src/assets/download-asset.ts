@@ -64,9 +64,26 @@ export async function downloadOf(
   const sidecar = asset.sidecarObjectId ? await objectOf(db, tenantId, asset.sidecarObjectId) : null;
   const expiresAt = Date.now() + DOWNLOAD_TTL_MS;
   const filename = `${asset.id}.${formatOf(output.mediaType)!.extension}`;
-  const request = await presign(env, origin, { method: "GET", key: output.r2Key, workerPath: `/storage/objects/${output.id}`, expiresAt, byteLength: null, headers: {} });
+  // Served as attachments under these names wherever the URL points (R2 presigned origin or, locally, the Worker).
+  const request = await presign(env, origin, {
+    method: "GET",
+    key: output.r2Key,
+    workerPath: `/storage/objects/${output.id}`,
+    expiresAt,
+    byteLength: null,
+    headers: {},
+    served: { mediaType: output.mediaType, filename, disposition: "attachment" },
+  });
   const sidecarRequest = sidecar
-    ? await presign(env, origin, { method: "GET", key: sidecar.r2Key, workerPath: `/storage/objects/${sidecar.id}`, expiresAt, byteLength: null, headers: {} })
+    ? await presign(env, origin, {
+        method: "GET",
+        key: sidecar.r2Key,
+        workerPath: `/storage/objects/${sidecar.id}`,
+        expiresAt,
+        byteLength: null,
+        headers: {},
+        served: { mediaType: sidecar.mediaType, filename: `${filename}.c2pa`, disposition: "attachment" },
+      })
     : null;
   return {
     url: request.url,

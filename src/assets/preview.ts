@@ -10,6 +10,7 @@ import { hmacSha256, timingSafeEqual } from "../platform/crypto";
 import { base64url, fromBase64url, hex, utf8 } from "../platform/encoding";
 import { ApiError } from "../platform/errors";
 import { errorResponse, json, NOT_FOUND, Timestamp } from "../platform/openapi";
+import { servedObjectHeaders } from "../platform/served-object";
 import { objectOf } from "./queries";
 import { AssetParams } from "./schemas";
 import { AssetIdSchema, Sha256Schema } from "../uploads/schemas";
@@ -122,7 +123,7 @@ const redeemPreview = createRoute({
     }),
   },
   responses: {
-    200: { description: "The JPEG.", content: { "image/jpeg": { schema: z.string().openapi({ format: "binary", description: "JPEG bytes." }) } } },
+    200: { description: "The JPEG (inline, with `X-Content-Type-Options: nosniff` and `Content-Security-Policy: sandbox; default-src 'none'`).", content: { "image/jpeg": { schema: z.string().openapi({ format: "binary", description: "JPEG bytes." }) } } },
     404: errorResponse(`Every unusable capability: \`svc.resource.not_found\`, "${NOT_AVAILABLE}"`),
   },
 });
@@ -165,6 +166,10 @@ export function registerPreviewRoutes(app: Router) {
     if (!asset || asset.publicationId !== claims.publicationId || asset.status !== "published") throw gone();
     const stored = await c.env.OBJECTS.get(previewKey(claims.tenantId, claims.publicationId));
     if (!stored) throw gone();
-    return c.body(stored.body, 200, { "Content-Type": "image/jpeg", "Content-Length": String(stored.size), "Cache-Control": "private, no-store" });
+    return c.body(stored.body, 200, {
+      ...servedObjectHeaders({ mediaType: "image/jpeg", filename: `${asset_id}-preview.jpg`, disposition: "inline" }),
+      "Content-Length": String(stored.size),
+      "Cache-Control": "private, no-store",
+    });
   });
 }

@@ -2,6 +2,7 @@ import { createRoute, z } from "@hono/zod-openapi";
 import type { Router } from "../app-types";
 import { ApiError } from "../platform/errors";
 import { errorResponse } from "../platform/openapi";
+import { servedObjectHeaders } from "../platform/served-object";
 import { MANIFEST_ID_EXAMPLE } from "./schemas";
 import { manifestStore } from "./service";
 import { RESOLUTION_PREFIX, TAG } from "./shared";
@@ -45,7 +46,10 @@ const route = createRoute({
   responses: {
     200: {
       description: "Successful operation: the manifest store.",
-      headers: { ETag: { description: "SHA-256 (hex) of the returned bytes, quoted.", schema: { type: "string" } } },
+      headers: {
+        ETag: { description: "SHA-256 (hex) of the returned bytes, quoted.", schema: { type: "string" } },
+        "Content-Disposition": { description: '`attachment; filename="manifest.c2pa"`.', schema: { type: "string" } },
+      },
       content: { "application/c2pa": { schema: z.string().openapi({ type: "string", format: "binary", description: "A C2PA Manifest Store (JUMBF)." }) } },
     },
     400: errorResponse("Invalid C2PA Manifest Id supplied (`svc.resolution.invalid_request`)."),
@@ -61,12 +65,12 @@ export function registerGetManifest(app: Router) {
       const activeOnly = c.req.valid("query").returnActiveManifest === "true";
       const found = await manifestStore(c.env, manifestId, { activeOnly });
       if (found.status === "not_found") throw new ApiError("svc.resource.not_found", "No published asset has a C2PA manifest with this id.");
+      // Public bytes a signer wrote: an attachment with nosniff and the sandbox CSP, like every served object.
       return c.body(found.store as Uint8Array<ArrayBuffer>, 200, {
-        "content-type": "application/c2pa",
+        ...servedObjectHeaders({ mediaType: "application/c2pa", filename: "manifest.c2pa", disposition: "attachment" }),
         "content-length": String(found.store.length),
         etag: `"${found.sha256}"`,
         "cache-control": "public, max-age=300",
-        "x-content-type-options": "nosniff",
       });
     },
   );

@@ -2,6 +2,8 @@ import { AwsClient } from "aws4fetch";
 import type { Bindings } from "../env";
 import { hmacSha256, timingSafeEqual } from "../platform/crypto";
 import { base64url, fromBase64url } from "../platform/encoding";
+import { ApiError } from "../platform/errors";
+import { presignedResponseParams, type ServedObject } from "../platform/served-object";
 
 /*
  * Storage capabilities: short-lived URLs that carry their own authority, so clients never send the API key to
@@ -43,6 +45,14 @@ export async function verifyCapability(secret: string, claims: CapabilityClaims,
   return claims.expiresAt > now ? { status: "valid" } : { status: "expired" };
 }
 
+/**
+ * Whether the Worker itself may serve stored objects (GET /storage/objects/...): only in development. In
+ * production the API origin (where the verify page and documentation live) never serves uploaded bytes.
+ */
+export function workerServesObjects(env: Pick<Bindings, "SVC_ENVIRONMENT">): boolean {
+  return env.SVC_ENVIRONMENT === "development";
+}
+
 function s3Client(env: Bindings): { client: AwsClient; base: string } | null {
   if (!env.SVC_R2_S3_ENDPOINT || !env.SVC_R2_ACCESS_KEY_ID || !env.SVC_R2_SECRET_ACCESS_KEY || !env.SVC_R2_BUCKET) return null;
   return {
@@ -51,7 +61,12 @@ function s3Client(env: Bindings): { client: AwsClient; base: string } | null {
   };
 }
 
-/** Chooses the presigning method: R2 SigV4 in production, a Worker-served capability otherwise. */
+/**
+ * Chooses the presigning method: R2 SigV4 when R2's S3 credentials are configured, a Worker-served capability
+ * otherwise. Production serves objects from the R2 presigned origin, never from the API origin: there a GET
+ * without R2 credentials is refused (503) rather than minted as a Worker-served URL, and presigned GETs carry
+ * `response-content-type` / `response-content-disposition` so R2 answers with the type and an attachment.
+ */
 export async function presign(
   env: Bindings,
   origin: string,
@@ -65,6 +80,8 @@ export async function presign(
     headers: Record<string, string>;
     /** Multipart part: SigV4 needs the part number and R2 upload id in the query. */
     part?: { number: number; uploadId: string };
+    /** GET: how the object is to be served (type, filename); signed into an R2 URL as S3 response overrides. */
+    served?: ServedObject;
   },
 ): Promise<PresignedRequest> {
   const expires_at = new Date(request.expiresAt).toISOString();
@@ -75,9 +92,15 @@ export async function presign(
       url.searchParams.set("partNumber", String(request.part.number));
       url.searchParams.set("uploadId", request.part.uploadId);
     }
+    if (request.method === "GET" && request.served) {
+      for (const [name, value] of Object.entries(presignedResponseParams(request.served))) url.searchParams.set(name, value);
+    }
     url.searchParams.set("X-Amz-Expires", String(Math.max(1, Math.floor((request.expiresAt - Date.now()) / 1000))));
     const signed = await s3.client.sign(url.toString(), { method: request.method, headers: request.headers, aws: { signQuery: true, allHeaders: true } });
     return { method: request.method, url: signed.url, headers: request.headers, expires_at };
+  }
+  if (request.method === "GET" && !workerServesObjects(env)) {
+    throw new ApiError("svc.dependency.unavailable", "Downloads are served from R2's presigned origin, and R2's S3 credentials are not configured.");
   }
   if (!env.SVC_CAPABILITY_SECRET) throw new Error("no capability secret configured");
   const resource = request.part ? `${request.key}#part=${request.part.number}` : request.key;

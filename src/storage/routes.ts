@@ -9,12 +9,16 @@ import { idSchema } from "../platform/ids";
 import { errorResponse } from "../platform/openapi";
 import { getUploadById, type UploadRow } from "../uploads/queries";
 import { uploadIsOpen } from "../uploads/service";
-import { type CapabilityClaims, verifyCapability } from "./capabilities";
+import { formatOf } from "../catalog/formats";
+import { servedAnswerHeaders, servedObjectHeaders } from "../platform/served-object";
+import { type CapabilityClaims, verifyCapability, workerServesObjects } from "./capabilities";
 
 /*
  * The Worker-served storage locations behind presigned URLs (used when R2's S3 credentials are not
  * configured: locally, in tests). They answer like object storage (an ETag header, bodies are raw bytes) and
- * refuse anything but the exact request the capability was issued for.
+ * refuse anything but the exact request the capability was issued for. Downloads are development only:
+ * production serves objects from R2's presigned origin, never the API origin. Every answer carries nosniff and
+ * the sandbox CSP, and a download is always an attachment (platform/served-object.ts).
  */
 
 const CapabilityQuery = z.object({
@@ -90,7 +94,10 @@ const getObject = createRoute({
   description: "The `url` of a download or sidecar manifest. GET it with exactly the returned headers before it expires; check the bytes against `sha256` and `byte_length`.",
   request: { params: z.object({ object_id: idSchema("object", "Object id.").openapi({ param: { name: "object_id", in: "path" } }) }), query: CapabilityQuery },
   responses: {
-    200: { description: "The object's bytes.", content: { "application/octet-stream": { schema: z.string().openapi({ format: "binary", description: "Raw bytes." }) } } },
+    200: {
+      description: "The object's bytes, as an attachment (`Content-Disposition: attachment` with the filename), with `X-Content-Type-Options: nosniff` and `Content-Security-Policy: sandbox; default-src 'none'`.",
+      content: { "application/octet-stream": { schema: z.string().openapi({ format: "binary", description: "Raw bytes." }) } },
+    },
     403: StorageErrors[403],
     404: errorResponse("The object is gone (`svc.resource.not_found`)."),
   },
@@ -112,7 +119,7 @@ export function storageRoutes() {
       if (error instanceof ApiError) throw error;
       throw new ApiError("svc.storage.length_mismatch", `This URL takes exactly ${upload.byteLength} bytes.`);
     }
-    return c.body(null, 200, { ETag: stored?.httpEtag ?? "" });
+    return c.body(null, 200, { ...servedAnswerHeaders(), ETag: stored?.httpEtag ?? "" });
   });
 
   app.openapi(putPart, async (c) => {
@@ -134,26 +141,29 @@ export function storageRoutes() {
       if (error instanceof ApiError) throw error;
       throw new ApiError("svc.storage.length_mismatch", `This part takes exactly ${declared.byte_length} bytes.`);
     }
-    return c.body(null, 200, { ETag: etag });
+    return c.body(null, 200, { ...servedAnswerHeaders(), ETag: etag });
   });
 
   app.openapi(getObject, async (c) => {
     const { object_id } = c.req.valid("param");
     const { expires, signature } = c.req.valid("query");
+    // Production serves objects from R2's presigned origin only (see presign); the API origin never does.
+    if (!workerServesObjects(c.env)) throw new ApiError("svc.storage.capability_invalid");
     const [row] = await database(c.env.DB).select().from(objects).where(eq(objects.id, object_id)).limit(1);
     if (!row) throw new ApiError("svc.storage.capability_invalid");
     await authorize(c.env.SVC_CAPABILITY_SECRET, { method: "GET", resource: row.r2Key, expiresAt: Number(expires), byteLength: null }, signature);
     // Serve only the pinned bytes: a changed etag means the key was overwritten and is not served.
     const stored = await c.env.OBJECTS.get(row.r2Key, { onlyIf: { etagMatches: row.etag } });
     if (!stored || !("body" in stored)) throw new ApiError("svc.resource.not_found", "The object's bytes are not available.");
-    const headers: Record<string, string> = {
-      "Content-Type": row.mediaType,
+    // Always an attachment under the download's filename (the asset id plus the container's extension when the
+    // row names none: a sidecar format's published bytes are its source object), with nosniff and the sandbox.
+    const filename = row.filename ?? (formatOf(row.mediaType) ? `${row.assetId}.${formatOf(row.mediaType)!.extension}` : null);
+    return c.body(stored.body, 200, {
+      ...servedObjectHeaders({ mediaType: row.mediaType, filename, disposition: "attachment" }),
       "Content-Length": String(row.byteLength),
       ETag: stored.httpEtag,
       "Cache-Control": "private, no-store",
-    };
-    if (row.filename) headers["Content-Disposition"] = `attachment; filename="${row.filename}"`;
-    return c.body(stored.body, 200, headers);
+    });
   });
 
   return app;

@@ -5,9 +5,10 @@ import { database, type Database } from "../db/client";
 import { verificationReports, verifications } from "../db/schema";
 import { notFound, principalOf } from "../platform/context";
 import { sha256Hex } from "../platform/crypto";
-import { utf8 } from "../platform/encoding";
+import { base64, utf8 } from "../platform/encoding";
 import { idSchema, newId } from "../platform/ids";
 import { IdempotencyKeyHeader, iso, json, NOT_FOUND, Timestamp } from "../platform/openapi";
+import { servedObjectHeaders } from "../platform/served-object";
 import { renderReportHtml, renderReportJson, reportDocument, REPORT_VERSION, VerificationReportDocumentSchema, type VerificationRow } from "./report-render";
 
 /*
@@ -137,6 +138,16 @@ export async function loadVerification(db: Database, tenantId: string, id: strin
   return row ?? null;
 }
 
+/**
+ * The CSP source allowing a stored report's own `<style>` element, by its hash: the renderer writes exactly one
+ * and escapes every stored value, so it is the renderer's. None: styles stay blocked.
+ */
+async function styleSource(html: string): Promise<string> {
+  const style = /<style>([\s\S]*?)<\/style>/.exec(html)?.[1];
+  if (style === undefined) return "'none'";
+  return `'sha256-${base64(new Uint8Array(await crypto.subtle.digest("SHA-256", utf8(style))))}'`;
+}
+
 /** `"abc"`, `W/"abc"`, lists and `*`: does If-None-Match name this entity? */
 function etagMatches(header: string | undefined, sha256: string): boolean {
   if (!header) return false;
@@ -182,20 +193,23 @@ export function registerReports(app: Router) {
       .limit(1);
     if (!row) throw notFound("report");
     const sha256 = format === "html" ? row.htmlSha256 : row.jsonSha256;
+    const served = servedObjectHeaders({
+      mediaType: FORMATS[format].mediaType,
+      filename: filename(row, format),
+      disposition: "inline",
+      // Rendered by the service with every stored value escaped. The HTML needs nothing but its own <style>
+      // (allowed by hash); in the sandbox a browser opening it runs nothing and gets no network access at all.
+      serviceRendered: { extraCsp: format === "html" ? [`style-src ${await styleSource(row.html)}`, "base-uri 'none'", "form-action 'none'", "frame-ancestors 'none'"] : [] },
+    });
     const headers: Record<string, string> = {
       ETag: `"${sha256}"`,
       // Immutable bytes, but access is rechecked: revalidate (cheaply, with the ETag) rather than serve from cache.
       "Cache-Control": "private, no-cache",
       "X-Content-Type-Options": "nosniff",
+      "Content-Security-Policy": served["Content-Security-Policy"]!,
     };
     if (etagMatches(c.req.header("if-none-match"), sha256)) return c.body(null, 304, headers);
     const body = format === "html" ? row.html : row.json;
-    return c.body(body, 200, {
-      ...headers,
-      "Content-Type": FORMATS[format].mediaType,
-      "Content-Disposition": `inline; filename="${filename(row, format)}"`,
-      // The HTML needs nothing but its own inline style; a browser opening it gets no network access at all.
-      ...(format === "html" ? { "Content-Security-Policy": "default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'", "Referrer-Policy": "no-referrer" } : {}),
-    });
+    return c.body(body, 200, { ...served, ...headers, ...(format === "html" ? { "Referrer-Policy": "no-referrer" } : {}) });
   });
 }
