@@ -22,7 +22,9 @@ const route = createRoute({
   },
   responses: {
     201: json(IssuedApiKeyResponseSchema, "The key and its one-time secret."),
-    403: errorResponse("A requested scope is not held by the calling key (`svc.api_keys.scope_not_grantable`)."),
+    403: errorResponse(
+      "A requested scope is not held by the calling key (`svc.api_keys.scope_not_grantable`), or the requested expiry is later than the calling key's (`svc.api_keys.outranks_caller`).",
+    ),
   },
 });
 
@@ -34,13 +36,15 @@ export function registerCreateApiKey(app: Router) {
     const result = await createApiKey(database(c.env.DB), pepper, principalOf(c), {
       name: body.name,
       scopes: body.scopes,
-      expiresAt: body.expires_at ? Date.parse(body.expires_at) : null,
+      expiresAt: body.expires_at === undefined ? undefined : body.expires_at === null ? null : Date.parse(body.expires_at),
     });
     switch (result.status) {
       case "created":
         return c.json({ api_key: apiKeyView(result.row), secret: result.secret }, 201);
       case "scope_not_grantable":
         throw new ApiError("svc.api_keys.scope_not_grantable", `The calling key does not hold: ${result.scopes.join(", ")}.`);
+      case "outranks_caller":
+        throw new ApiError("svc.api_keys.outranks_caller", `The calling key may not issue this key: ${result.detail}.`);
       case "invalid_expiry":
         throw new ApiError("svc.request.invalid", "expires_at must be in the future.", {
           fieldDetails: [{ location: "body", field: "expires_at", code: "too_small", message: "Must be in the future." }],

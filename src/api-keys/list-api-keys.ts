@@ -1,6 +1,7 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import type { Router } from "../app-types";
 import { database } from "../db/client";
+import { releasedCheck } from "../history/snapshots";
 import { principalOf } from "../platform/context";
 import { json } from "../platform/openapi";
 import { pageOf, pageQuerySchema, pageRequest } from "../platform/pagination";
@@ -23,9 +24,10 @@ export function registerListApiKeys(app: Router) {
   app.openapi(route, async (c) => {
     const principal = principalOf(c);
     const binding = { tenantId: principal.tenantId, collection: "api_keys" };
-    const page = await pageRequest(c.env.SVC_CURSOR_SECRET, binding, c.req.valid("query"));
-    const rows = await listKeys(database(c.env.DB), principal.tenantId, page);
+    const db = database(c.env.DB);
+    const page = await pageRequest(c.env.SVC_CURSOR_SECRET, binding, c.req.valid("query"), Date.now(), releasedCheck(db, principal.tenantId));
+    const rows = await listKeys(db, principal.tenantId, page);
     const { rows: items, nextCursor } = await pageOf(c.env.SVC_CURSOR_SECRET, binding, page, rows);
-    return c.json({ items: items.map(apiKeyView), next_cursor: nextCursor }, 200);
+    return c.json({ items: items.map((row) => apiKeyView(row)), next_cursor: nextCursor }, 200);
   });
 }

@@ -4,6 +4,7 @@ import type { MiddlewareHandler } from "hono";
 import type { Router } from "../app-types";
 import { database, type Database } from "../db/client";
 import { apiRequestLogs } from "../db/schema";
+import { releasedCheck } from "../history/snapshots";
 import type { AppEnv } from "../platform/context";
 import { principalOf } from "../platform/context";
 import { idSchema } from "../platform/ids";
@@ -105,7 +106,7 @@ export function registerRequestLogRoutes(app: Router) {
     const { api_key_id, cursor, limit } = c.req.valid("query");
     const tenantId = principalOf(c).tenantId;
     const binding = { tenantId, collection: `api-request-logs?api_key_id=${api_key_id ?? ""}` };
-    const page = await pageRequest(c.env.SVC_CURSOR_SECRET, binding, { cursor, limit });
+    const page = await pageRequest(c.env.SVC_CURSOR_SECRET, binding, { cursor, limit }, Date.now(), releasedCheck(database(c.env.DB), tenantId));
     const after = page.after;
     const rows = await database(c.env.DB)
       .select()

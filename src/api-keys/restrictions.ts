@@ -6,6 +6,7 @@ import { parseCidr } from "../platform/net/cidr";
 import { errorResponse, json, NOT_FOUND, Timestamp } from "../platform/openapi";
 import { type KeyRestrictions, restrictionsOf } from "./controls";
 import { ApiKeyParams } from "./get-api-key";
+import { requireAuthorityOver } from "./guard";
 import { getKey } from "./queries";
 import { replaceControl } from "./versioned-control";
 
@@ -51,7 +52,11 @@ const putRoute = createRoute({
   description:
     "A versioned IP allowlist (requests from elsewhere answer 403 `API_KEY_IP_NOT_ALLOWED`; the client address is CF-Connecting-IP) and a request rate limit enforced exactly by a Durable Object per key (429 `API_KEY_RATE_LIMITED` with Retry-After and RateLimit-Policy). Both apply from the key's next request.",
   request: { params: ApiKeyParams, body: { content: { "application/json": { schema: PutRestrictionsSchema } }, required: true } },
-  responses: { 200: json(RestrictionsResponseSchema, "The new restrictions."), ...NOT_FOUND, 409: errorResponse("expected_version is stale (`svc.api_keys.version_conflict`).") },
+  responses: {
+    200: json(RestrictionsResponseSchema, "The new restrictions."),
+    ...NOT_FOUND,
+    403: errorResponse("The calling key does not cover this key, or the new restrictions would be looser than its own (`svc.api_keys.outranks_caller`)."),
+    409: errorResponse("expected_version is stale (`svc.api_keys.version_conflict`).") },
 });
 
 export function registerRestrictionRoutes(app: Router) {
@@ -66,6 +71,9 @@ export function registerRestrictionRoutes(app: Router) {
     const body = c.req.valid("json");
     const key = await getKey(db, tenantId, c.req.valid("param").api_key_id);
     if (!key) throw notFound("API key");
+    const proposed = { ...restrictionsOf(key.restrictions), ip_allowlist: body.ip_allowlist.map((v) => v.trim()), rate_limit_per_minute: body.rate_limit_per_minute };
+    // Both the key as it is and as it would be: a key cannot loosen itself or a key it covers beyond its own grant.
+    await requireAuthorityOver(c, [key, { ...key, restrictions: JSON.stringify(proposed) }]);
     const next = await replaceControl<KeyRestrictions>(db, key, "restrictions", restrictionsOf(key.restrictions), body.expected_version, {
       ip_allowlist: body.ip_allowlist.map((v) => v.trim()),
       rate_limit_per_minute: body.rate_limit_per_minute,

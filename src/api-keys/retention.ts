@@ -6,6 +6,7 @@ import { ApiError } from "../platform/errors";
 import { errorResponse, json, NOT_FOUND, Timestamp } from "../platform/openapi";
 import { type KeyRetention, retentionCeilingDays, retentionOf } from "./controls";
 import { ApiKeyParams } from "./get-api-key";
+import { requireAuthorityOver } from "./guard";
 import { getKey } from "./queries";
 import { replaceControl } from "./versioned-control";
 
@@ -67,6 +68,7 @@ export function registerRetentionRoutes(app: Router) {
     const body = c.req.valid("json");
     const key = await getKey(db, tenantId, c.req.valid("param").api_key_id);
     if (!key) throw notFound("API key");
+    await requireAuthorityOver(c, [key]);
     const creator = key.createdByKeyId ? await getKey(db, tenantId, key.createdByKeyId) : null;
     const ceiling = retentionCeilingDays(creator);
     // Keeping outputs indefinitely (null) is only allowed when the creator key keeps them indefinitely too.

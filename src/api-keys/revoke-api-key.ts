@@ -5,6 +5,8 @@ import { notFound, principalOf } from "../platform/context";
 import { ApiError } from "../platform/errors";
 import { errorResponse, IdempotencyKeyHeader, json, NOT_FOUND } from "../platform/openapi";
 import { ApiKeyParams } from "./get-api-key";
+import { requireAuthorityOver } from "./guard";
+import { getKey } from "./queries";
 import { ApiKeyResponseSchema } from "./schemas";
 import { apiKeyView, revokeApiKey } from "./service";
 
@@ -19,13 +21,19 @@ const route = createRoute({
   responses: {
     200: json(ApiKeyResponseSchema, "The revoked key."),
     ...NOT_FOUND,
+    403: errorResponse("The calling key does not cover this key (`svc.api_keys.outranks_caller`)."),
     409: errorResponse("Already revoked (`svc.api_keys.already_revoked`)."),
   },
 });
 
 export function registerRevokeApiKey(app: Router) {
   app.openapi(route, async (c) => {
-    const result = await revokeApiKey(database(c.env.DB), principalOf(c).tenantId, c.req.valid("param").api_key_id);
+    const db = database(c.env.DB);
+    const tenantId = principalOf(c).tenantId;
+    const target = await getKey(db, tenantId, c.req.valid("param").api_key_id);
+    if (!target) throw notFound("API key");
+    await requireAuthorityOver(c, [target]);
+    const result = await revokeApiKey(db, tenantId, target.id);
     switch (result.status) {
       case "revoked":
         return c.json(apiKeyView(result.row), 200);

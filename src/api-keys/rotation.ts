@@ -5,6 +5,8 @@ import { notFound, principalOf } from "../platform/context";
 import { ApiError } from "../platform/errors";
 import { errorResponse, IdempotencyKeyHeader, json, NOT_FOUND, Timestamp } from "../platform/openapi";
 import { ApiKeyParams } from "./get-api-key";
+import { requireAuthorityOver } from "./guard";
+import { getKey } from "./queries";
 import { ApiKeyResponseSchema } from "./schemas";
 import { apiKeyView, DEFAULT_ROTATION_OVERLAP_S, finishRotation, rotateApiKey } from "./service";
 
@@ -49,7 +51,12 @@ const rotate = createRoute({
     headers: z.object({ "idempotency-key": IdempotencyKeyHeader }),
     body: { content: { "application/json": { schema: RotateRequestSchema } }, required: false },
   },
-  responses: { 201: json(RotateResponseSchema, "The successor and its one-time secret."), ...NOT_FOUND, 409: errorResponse("Revoked, or a rotation already in progress (`svc.api_keys.rotation_in_progress`).") },
+  responses: {
+    201: json(RotateResponseSchema, "The successor and its one-time secret."),
+    ...NOT_FOUND,
+    403: errorResponse("The calling key does not cover this key (`svc.api_keys.outranks_caller`): a key may rotate only keys whose scopes it holds and whose restrictions are at least as tight as its own."),
+    409: errorResponse("Revoked or expired (`svc.api_keys.already_revoked`), a rotation already overlapping (`svc.api_keys.rotation_in_progress`), or the key's rotation completed or lapsed (`svc.api_keys.rotation_ended`)."),
+  },
 });
 
 const finishRoute = (how: "complete" | "cancel") =>
@@ -61,7 +68,14 @@ const finishRoute = (how: "complete" | "cancel") =>
     summary: how === "complete" ? "Complete a rotation (retire the old key)" : "Cancel a rotation (revoke the successor)",
     description: how === "complete" ? "Call on the outgoing key once the successor is deployed: the outgoing key stops working at once." : "Call on the outgoing key: the undeployed successor is revoked and the outgoing key works as before.",
     request: { params: ApiKeyParams, headers: z.object({ "idempotency-key": IdempotencyKeyHeader }) },
-    responses: { 200: json(RotationResultSchema, "Both keys after the change."), ...NOT_FOUND, 409: errorResponse("No rotation in progress (`svc.api_keys.no_rotation`).") },
+    responses: {
+      200: json(RotationResultSchema, "Both keys after the change."),
+      ...NOT_FOUND,
+      403: errorResponse("The calling key does not cover this key or its successor (`svc.api_keys.outranks_caller`)."),
+      409: errorResponse(
+        "No rotation was begun (`svc.api_keys.no_rotation`), the rotation already ended — completed, canceled, lapsed, or the successor was revoked (`svc.api_keys.rotation_ended`) — or the key is revoked (`svc.api_keys.already_revoked`). No move leaves an ended rotation and none reactivates a retired key.",
+      ),
+    },
   });
 
 export function registerRotationRoutes(app: Router) {
@@ -69,10 +83,17 @@ export function registerRotationRoutes(app: Router) {
     const pepper = c.env.SVC_KEY_PEPPER;
     if (!pepper) throw new ApiError("svc.auth.unavailable");
     const body = c.req.header("content-type")?.includes("json") ? c.req.valid("json") : { overlap_seconds: DEFAULT_ROTATION_OVERLAP_S };
-    const result = await rotateApiKey(database(c.env.DB), pepper, principalOf(c).tenantId, c.req.valid("param").api_key_id, body.overlap_seconds);
+    const db = database(c.env.DB);
+    const tenantId = principalOf(c).tenantId;
+    const target = await getKey(db, tenantId, c.req.valid("param").api_key_id);
+    if (!target) throw notFound("API key");
+    // The successor inherits the target's grant exactly, so covering the target covers the successor.
+    await requireAuthorityOver(c, [target]);
+    const result = await rotateApiKey(db, pepper, tenantId, target.id, body.overlap_seconds);
     if (result.status === "not_found") throw notFound("API key");
-    if (result.status === "revoked") throw new ApiError("svc.api_keys.already_revoked");
+    if (result.status === "revoked") throw new ApiError("svc.api_keys.already_revoked", "The key is revoked or expired; only a working key can be rotated.");
     if (result.status === "in_progress") throw new ApiError("svc.api_keys.rotation_in_progress");
+    if (result.status === "ended") throw new ApiError("svc.api_keys.rotation_ended", `This key's rotation is ${result.state}; it cannot be rotated again.`);
     return c.json(
       {
         api_key: apiKeyView(result.successor),
@@ -85,9 +106,24 @@ export function registerRotationRoutes(app: Router) {
   });
   for (const how of ["complete", "cancel"] as const) {
     app.openapi(finishRoute(how), async (c) => {
-      const result = await finishRotation(database(c.env.DB), principalOf(c).tenantId, c.req.valid("param").api_key_id, how);
+      const db = database(c.env.DB);
+      const tenantId = principalOf(c).tenantId;
+      const target = await getKey(db, tenantId, c.req.valid("param").api_key_id);
+      if (!target) throw notFound("API key");
+      const successor = target.successorKeyId ? await getKey(db, tenantId, target.successorKeyId) : null;
+      await requireAuthorityOver(c, successor ? [target, successor] : [target]);
+      const result = await finishRotation(db, tenantId, target.id, how);
       if (result.status === "not_found") throw notFound("API key");
       if (result.status === "no_rotation") throw new ApiError("svc.api_keys.no_rotation");
+      if (result.status === "revoked") throw new ApiError("svc.api_keys.already_revoked");
+      if (result.status === "ended") {
+        throw new ApiError(
+          "svc.api_keys.rotation_ended",
+          result.state === "successor_revoked"
+            ? "The successor was revoked, so completing would leave no working key: cancel the rotation to keep this key."
+            : `This key's rotation is already ${result.state}; nothing moves out of it.`,
+        );
+      }
       return c.json({ api_key: apiKeyView(result.key), successor: apiKeyView(result.successor) }, 200);
     });
   }

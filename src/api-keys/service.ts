@@ -4,24 +4,47 @@ import type { Scope } from "../platform/auth/scopes";
 import { newId } from "../platform/ids";
 import { iso } from "../platform/openapi";
 import type { AuthenticatedPrincipal } from "../platform/principal";
-import { and, eq, isNull } from "drizzle-orm";
+import { and, eq, gt, isNull, or, sql } from "drizzle-orm";
 import { apiKeys } from "../db/schema";
+import { covers, type CoverDecision, grantOf, type KeyGrant } from "./authority";
+import { restrictionsOf } from "./controls";
 import { type ApiKeyRow, getKey, insertKey, revokeKey } from "./queries";
 
 /** Domain logic of API keys: no HTTP here; results are discriminated unions. */
 
-export function apiKeyView(row: ApiKeyRow) {
+/** A key's status as a caller sees it: the stored status, plus expiry and a lapsed rotation overlap read at `now`. */
+export function keyStatus(row: ApiKeyRow, now = Date.now()): "active" | "expired" | "revoked" {
+  if (row.status === "revoked") return "revoked";
+  if (row.expiresAt !== null && row.expiresAt <= now) return "expired";
+  if (rotationStateOf(row, now) === "lapsed") return "expired";
+  return "active";
+}
+
+export type RotationState = "overlapping" | "completed" | "canceled" | "lapsed";
+
+/** The state of the rotation this key began (null: none). An overlapping rotation past its deadline has lapsed. */
+export function rotationStateOf(row: ApiKeyRow, now = Date.now()): RotationState | null {
+  if (row.rotationState === null) return null;
+  if (row.rotationState === "overlapping" && row.rotationDeadline !== null && row.rotationDeadline <= now) return "lapsed";
+  return row.rotationState;
+}
+
+export function apiKeyView(row: ApiKeyRow, now = Date.now()) {
+  const rotation = rotationStateOf(row, now);
   return {
     api_key_id: row.id,
     name: row.name,
     display_prefix: row.displayPrefix,
     scopes: JSON.parse(row.scopes) as Scope[],
-    status: row.status,
+    status: keyStatus(row, now),
     created_at: iso(row.createdAt),
     expires_at: iso(row.expiresAt),
     revoked_at: iso(row.revokedAt),
     last_used_at: iso(row.lastUsedAt),
-    rotation: row.successorKeyId && row.rotationDeadline !== null ? { successor_key_id: row.successorKeyId, overlap_ends_at: iso(row.rotationDeadline) } : null,
+    rotation:
+      rotation && row.successorKeyId
+        ? { state: rotation, successor_key_id: row.successorKeyId, overlap_ends_at: iso(row.rotationDeadline) }
+        : null,
     predecessor_key_id: row.predecessorKeyId,
   };
 }
@@ -29,18 +52,34 @@ export function apiKeyView(row: ApiKeyRow) {
 export type CreateKeyResult =
   | { status: "created"; row: ApiKeyRow; secret: string }
   | { status: "scope_not_grantable"; scopes: Scope[] }
-  | { status: "invalid_expiry" };
+  | { status: "invalid_expiry" }
+  | { status: "outranks_caller"; detail: string };
 
+/**
+ * Issues a key the caller covers (see authority.ts): scopes it holds; its IP allowlist and rate limit copied from
+ * the caller; its expiry the caller's unless an earlier one is asked for (`expiresAt` undefined: inherit; null: none,
+ * which only a key without expiry may grant).
+ */
 export async function createApiKey(
   db: Database,
   pepper: string,
   principal: AuthenticatedPrincipal,
-  input: { name: string; scopes: Scope[]; expiresAt: number | null },
+  input: { name: string; scopes: Scope[]; expiresAt: number | null | undefined },
   now = Date.now(),
 ): Promise<CreateKeyResult> {
   const notHeld = input.scopes.filter((s) => !principal.scopes.has(s));
   if (notHeld.length > 0) return { status: "scope_not_grantable", scopes: notHeld };
-  if (input.expiresAt !== null && input.expiresAt <= now) return { status: "invalid_expiry" };
+  if (input.expiresAt !== undefined && input.expiresAt !== null && input.expiresAt <= now) return { status: "invalid_expiry" };
+  const actor = await getKey(db, principal.tenantId, principal.apiKeyId);
+  if (!actor) return { status: "outranks_caller", detail: "the calling key no longer exists" };
+  const actorRestrictions = restrictionsOf(actor.restrictions);
+  const inherited =
+    actorRestrictions.ip_allowlist.length > 0 || actorRestrictions.rate_limit_per_minute !== null
+      ? { ...actorRestrictions, version: 1, updated_at: new Date(now).toISOString() }
+      : null;
+  const expiresAt = input.expiresAt === undefined ? actor.expiresAt : input.expiresAt;
+  const decision = covers(grantOf(actor), { scopes: input.scopes, expiresAt, ipAllowlist: inherited?.ip_allowlist ?? [], ratePerMinute: inherited?.rate_limit_per_minute ?? null });
+  if (!decision.covered) return { status: "outranks_caller", detail: decision.detail };
   const secret = generateApiKeySecret();
   const row: ApiKeyRow = {
     id: newId("apiKey"),
@@ -51,19 +90,35 @@ export async function createApiKey(
     scopes: JSON.stringify(input.scopes),
     status: "active",
     createdAt: now,
-    expiresAt: input.expiresAt,
+    expiresAt,
     revokedAt: null,
     lastUsedAt: null,
     createdByKeyId: principal.apiKeyId,
-    restrictions: null,
+    restrictions: inherited ? JSON.stringify(inherited) : null,
     signingProfile: null,
     successorKeyId: null,
     rotationDeadline: null,
     predecessorKeyId: null,
     retention: null,
+    rotationState: null,
   };
   await insertKey(db, row);
   return { status: "created", row, secret };
+}
+
+/**
+ * Whether the calling key covers every target grant (the key hierarchy rule of authority.ts). Loads the caller's
+ * own row, so restrictions changed since authentication count.
+ */
+export async function authorityOver(db: Database, principal: AuthenticatedPrincipal, targets: KeyGrant[]): Promise<CoverDecision> {
+  const actor = await getKey(db, principal.tenantId, principal.apiKeyId);
+  if (!actor) return { covered: false, reason: "scopes", detail: "the calling key no longer exists" };
+  const grant = grantOf(actor);
+  for (const target of targets) {
+    const decision = covers(grant, target);
+    if (!decision.covered) return decision;
+  }
+  return { covered: true };
 }
 
 export type RevokeKeyResult = { status: "revoked"; row: ApiKeyRow } | { status: "not_found" } | { status: "already_revoked" };
@@ -81,17 +136,20 @@ export type RotateKeyResult =
   | { status: "rotated"; predecessor: ApiKeyRow; successor: ApiKeyRow; secret: string }
   | { status: "not_found" }
   | { status: "revoked" }
-  | { status: "in_progress" };
+  | { status: "in_progress" }
+  | { status: "ended"; state: RotationState };
 
 /**
- * Begins a bounded rollover: a successor with the same scopes and controls, shown once; the old key keeps
- * working until the overlap ends (or the rotation is completed), then stops on its own.
+ * Begins a bounded rollover (none | canceled → overlapping): a successor with exactly the same scopes, expiry and
+ * controls, shown once; the old key keeps working until the overlap ends (or the rotation is completed).
  */
 export async function rotateApiKey(db: Database, pepper: string, tenantId: string, keyId: string, overlapSeconds: number, now = Date.now()): Promise<RotateKeyResult> {
   const key = await getKey(db, tenantId, keyId);
   if (!key) return { status: "not_found" };
-  if (key.status !== "active" || (key.rotationDeadline !== null && key.rotationDeadline <= now)) return { status: "revoked" };
-  if (key.successorKeyId) return { status: "in_progress" };
+  const state = rotationStateOf(key, now);
+  if (state === "overlapping") return { status: "in_progress" };
+  if (state === "completed" || state === "lapsed") return { status: "ended", state };
+  if (keyStatus(key, now) !== "active") return { status: "revoked" };
   const secret = generateApiKeySecret();
   const successor: ApiKeyRow = {
     ...key,
@@ -103,39 +161,99 @@ export async function rotateApiKey(db: Database, pepper: string, tenantId: strin
     revokedAt: null,
     successorKeyId: null,
     rotationDeadline: null,
+    rotationState: null,
     predecessorKeyId: key.id,
   };
   const deadline = now + overlapSeconds * 1000;
+  // Only one rotation can move the predecessor to `overlapping` (a conditional statement); a loser deletes the
+  // successor it inserted, whose secret was never shown to anyone.
   const [, updated] = await db.batch([
     db.insert(apiKeys).values(successor),
     db
       .update(apiKeys)
-      .set({ successorKeyId: successor.id, rotationDeadline: deadline })
-      .where(and(eq(apiKeys.id, key.id), eq(apiKeys.status, "active"), isNull(apiKeys.successorKeyId)))
+      .set({ successorKeyId: successor.id, rotationDeadline: deadline, rotationState: "overlapping" })
+      .where(
+        and(
+          eq(apiKeys.id, key.id),
+          eq(apiKeys.tenantId, tenantId),
+          eq(apiKeys.status, "active"),
+          or(isNull(apiKeys.rotationState), eq(apiKeys.rotationState, "canceled")),
+          or(isNull(apiKeys.expiresAt), gt(apiKeys.expiresAt, now)),
+        ),
+      )
       .returning({ id: apiKeys.id }),
   ]);
   if (updated.length !== 1) {
     await db.delete(apiKeys).where(eq(apiKeys.id, successor.id));
     return { status: "in_progress" };
   }
-  return { status: "rotated", predecessor: { ...key, successorKeyId: successor.id, rotationDeadline: deadline }, successor, secret };
+  return { status: "rotated", predecessor: { ...key, successorKeyId: successor.id, rotationDeadline: deadline, rotationState: "overlapping" }, successor, secret };
 }
 
-export type FinishRotationResult = { status: "done"; key: ApiKeyRow; successor: ApiKeyRow } | { status: "not_found" } | { status: "no_rotation" };
+export type FinishRotationResult =
+  | { status: "done"; key: ApiKeyRow; successor: ApiKeyRow }
+  | { status: "not_found" }
+  | { status: "no_rotation" }
+  | { status: "ended"; state: RotationState | "successor_revoked" }
+  | { status: "revoked" };
 
-/** complete: retires the outgoing key. cancel: revokes the undeployed successor and keeps the old key as it was. */
+/**
+ * overlapping → completed (retires the outgoing key) or → canceled (revokes the undeployed successor; the outgoing
+ * key works as before). Every other move is refused, and each transition is one conditional statement, so a
+ * complete racing a cancel, or either racing the deadline, has exactly one winner.
+ */
 export async function finishRotation(db: Database, tenantId: string, keyId: string, how: "complete" | "cancel", now = Date.now()): Promise<FinishRotationResult> {
   const key = await getKey(db, tenantId, keyId);
   if (!key) return { status: "not_found" };
-  if (!key.successorKeyId) return { status: "no_rotation" };
-  const successorId = key.successorKeyId;
+  const refusal = await finishRefusal(db, key, how, now);
+  if (refusal) return refusal;
+  const successorId = key.successorKeyId!;
+  const live = and(
+    eq(apiKeys.id, key.id),
+    eq(apiKeys.tenantId, tenantId),
+    eq(apiKeys.status, "active"),
+    eq(apiKeys.rotationState, "overlapping"),
+    eq(apiKeys.successorKeyId, successorId),
+    gt(apiKeys.rotationDeadline, now),
+  );
+  let won: { id: string }[];
   if (how === "complete") {
-    await db.update(apiKeys).set({ status: "revoked", revokedAt: now, rotationDeadline: null }).where(and(eq(apiKeys.id, key.id), eq(apiKeys.tenantId, tenantId)));
+    const successorLive = sql`EXISTS (SELECT 1 FROM api_keys s WHERE s.id = ${successorId} AND s.status = 'active')`;
+    won = await db.update(apiKeys).set({ status: "revoked", revokedAt: now, rotationState: "completed" }).where(and(live, successorLive)).returning({ id: apiKeys.id });
   } else {
-    await db.batch([
-      db.update(apiKeys).set({ status: "revoked", revokedAt: now }).where(and(eq(apiKeys.id, successorId), eq(apiKeys.tenantId, tenantId))),
-      db.update(apiKeys).set({ successorKeyId: null, rotationDeadline: null }).where(and(eq(apiKeys.id, key.id), eq(apiKeys.tenantId, tenantId))),
+    const [moved] = await db.batch([
+      db.update(apiKeys).set({ rotationState: "canceled", rotationDeadline: null }).where(live).returning({ id: apiKeys.id }),
+      // Revokes the successor only if this request moved the predecessor to canceled just now.
+      db
+        .update(apiKeys)
+        .set({ status: "revoked", revokedAt: now })
+        .where(
+          and(
+            eq(apiKeys.id, successorId),
+            eq(apiKeys.tenantId, tenantId),
+            eq(apiKeys.status, "active"),
+            sql`EXISTS (SELECT 1 FROM api_keys p WHERE p.id = ${key.id} AND p.rotation_state = 'canceled' AND p.successor_key_id = ${successorId} AND p.rotation_deadline IS NULL)`,
+          ),
+        ),
     ]);
+    won = moved;
+  }
+  if (won.length !== 1) {
+    const again = await getKey(db, tenantId, keyId);
+    return (again && (await finishRefusal(db, again, how, now))) ?? { status: "ended", state: "completed" };
   }
   return { status: "done", key: (await getKey(db, tenantId, key.id))!, successor: (await getKey(db, tenantId, successorId))! };
+}
+
+/** Why a complete/cancel cannot move this key's rotation, or null when it can. */
+async function finishRefusal(db: Database, key: ApiKeyRow, how: "complete" | "cancel", now: number): Promise<Exclude<FinishRotationResult, { status: "done" }> | null> {
+  const state = rotationStateOf(key, now);
+  if (state === null || !key.successorKeyId) return { status: "no_rotation" };
+  if (state !== "overlapping") return { status: "ended", state };
+  if (key.status !== "active") return { status: "revoked" };
+  if (how === "complete") {
+    const successor = await getKey(db, key.tenantId, key.successorKeyId);
+    if (!successor || successor.status !== "active") return { status: "ended", state: "successor_revoked" };
+  }
+  return null;
 }

@@ -6,6 +6,7 @@ import { notFound, principalOf } from "../platform/context";
 import { errorResponse, json, NOT_FOUND, Timestamp } from "../platform/openapi";
 import { type SigningProfile, signingProfileOf } from "./controls";
 import { ApiKeyParams } from "./get-api-key";
+import { requireAuthorityOver } from "./guard";
 import { getKey } from "./queries";
 import { replaceControl } from "./versioned-control";
 
@@ -68,6 +69,7 @@ export function registerSigningProfileRoutes(app: Router) {
     const body = c.req.valid("json");
     const key = await getKey(db, tenantId, c.req.valid("param").api_key_id);
     if (!key) throw notFound("API key");
+    await requireAuthorityOver(c, [key]);
     const next = await replaceControl<SigningProfile>(db, key, "signingProfile", signingProfileOf(key.signingProfile), body.expected_version, {
       default_recipe_id: body.default_recipe_id,
       allowed_recipe_ids: body.allowed_recipe_ids,

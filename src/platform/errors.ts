@@ -139,6 +139,18 @@ export const ERROR_CODES = {
   "svc.sign.asset_busy": { status: 409, retryable: true, summary: "A job for this asset is still running; wait for it or cancel it." },
   "svc.sign.asset_published": { status: 409, retryable: false, summary: "The asset is already published; an asset is published once." },
   "svc.jobs.terminal": { status: 409, retryable: false, summary: "The job is already in a terminal state." },
+  "svc.sign.batch_exceeds_rate_limit": {
+    status: 422,
+    retryable: false,
+    summary: "The batch has more items than the key's per-minute rate limit can ever allow (a batch spends one request per item): split it into batches of at most that many items.",
+  },
+  "svc.sign.option_not_allowed": { status: 403, retryable: false, summary: "The key's signing profile does not allow this watermark algorithm, watermark strength or fingerprint algorithm." },
+  "svc.uploads.failed": {
+    status: 409,
+    retryable: false,
+    summary: "The upload failed and cannot be completed (a multipart upload whose assembled bytes did not match what was declared spends its parts); the message names the reason code. Create a new upload.",
+  },
+  "svc.uploads.storage_unavailable": { status: 503, retryable: true, summary: "Object storage did not complete the upload; the upload is unchanged. Retry complete with the same parts." },
   "svc.assets.not_published": { status: 409, retryable: true, summary: "The asset has no published output yet; wait for its job to complete." },
   "svc.assets.preview_unavailable": { status: 409, retryable: false, summary: "No preview is rendered for this asset (its media type or size is outside what the preview renderer decodes)." },
   API_KEY_IP_NOT_ALLOWED: { status: 403, retryable: false, summary: "This key is restricted to client networks that do not include the caller's address." },
@@ -149,6 +161,16 @@ export const ERROR_CODES = {
   },
   "svc.api_keys.rotation_in_progress": { status: 409, retryable: false, summary: "The key already has an undeployed successor: complete or cancel that rotation first." },
   "svc.api_keys.no_rotation": { status: 409, retryable: false, summary: "The key has no rotation in progress." },
+  "svc.api_keys.rotation_ended": {
+    status: 409,
+    retryable: false,
+    summary: "The key's rotation already ended (completed, canceled, or its overlap lapsed; or its successor was revoked): nothing moves out of an ended rotation and no retired key comes back.",
+  },
+  "svc.api_keys.outranks_caller": {
+    status: 403,
+    retryable: false,
+    summary: "The calling key does not cover the target key: a key may create, rotate, revoke or change the controls only of keys whose scopes it holds and whose restrictions are at least as tight as its own (expiry no later, IP allowlist within its own, rate limit no higher).",
+  },
   "svc.api_keys.version_conflict": { status: 409, retryable: false, summary: "expected_version does not match the stored version: read it again and retry." },
   "svc.api_keys.retention_exceeds_ceiling": { status: 422, retryable: false, summary: "The retention exceeds what this key may set (the tenant ceiling, or its creator key's retention)." },
   "svc.assets.retention_expired": { status: 410, retryable: false, summary: "The asset's retention has passed: its stored media were deleted; its records remain." },
@@ -181,6 +203,11 @@ export const ERROR_CODES = {
     summary: "Too many lookups: without a key 10 content lookups or 120 binding lookups per minute per network address; with one the tenant's per-minute limit. Wait Retry-After seconds.",
   },
   "svc.dependency.unavailable": { status: 503, retryable: true, summary: "A storage dependency did not answer in time. Retry later." },
+  "svc.deployment.not_configured": {
+    status: 503,
+    retryable: true,
+    summary: "This deployment lacks required configuration (a secret, or a production setting) and serves only its health probes until an operator completes it. Retry later.",
+  },
   "svc.webhooks.destination_refused": {
     status: 422,
     retryable: false,
