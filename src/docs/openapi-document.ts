@@ -3,12 +3,92 @@ import { OPERATION_POLICIES } from "../platform/auth/policy";
 import { SCOPES } from "../platform/auth/scopes";
 import { ErrorResponseSchema, HttpErrorResponseSchema, ValidationErrorResponseSchema } from "../platform/errors";
 import type { AppEnv } from "../platform/context";
+import { IDEMPOTENCY_KEY_MAX_LENGTH, IDEMPOTENCY_KEY_PATTERN } from "../platform/idempotency";
 
 type Doc = ReturnType<OpenAPIHono<AppEnv>["getOpenAPI31Document"]>;
-type Operation = { security?: unknown; responses?: Record<string, unknown>; parameters?: unknown[]; requestBody?: unknown; [k: string]: unknown };
+type Parameter = { name: string; in: string; required?: boolean; schema?: unknown; description?: string; [k: string]: unknown };
+type Response = {
+  description: string;
+  headers?: Record<string, unknown>;
+  content?: Record<string, { schema?: SchemaRef & { anyOf?: SchemaRef[] }; [k: string]: unknown }>;
+  [k: string]: unknown;
+};
+type SchemaRef = { $ref?: string; [k: string]: unknown };
+type Operation = { security?: unknown; responses?: Record<string, Response>; parameters?: Parameter[]; requestBody?: unknown; [k: string]: unknown };
 
 const METHODS = ["get", "put", "post", "delete", "patch", "head", "options"] as const;
-const ref = (name: string) => ({ content: { "application/json": { schema: { $ref: `#/components/schemas/${name}` } } } });
+const schemaRef = (name: string): SchemaRef => ({ $ref: `#/components/schemas/${name}` });
+const ref = (name: string) => ({ content: { "application/json": { schema: schemaRef(name) } } });
+const headerRef = (name: string) => ({ $ref: `#/components/headers/${name}` });
+
+/** Response headers shared by every rate-limited answer (429). */
+const RATE_LIMIT_HEADERS = {
+  "Retry-After": {
+    description: "Whole seconds to wait before retrying (with the same Idempotency-Key for a write).",
+    required: true,
+    schema: { type: "integer", minimum: 1, example: 12 },
+  },
+  "RateLimit-Policy": {
+    description: "The limit that refused the request (IETF RateLimit header fields), e.g. `\"key\";q=60;w=60`: at most q requests per w seconds.",
+    schema: { type: "string", example: '"key";q=60;w=60' },
+  },
+  RateLimit: {
+    description: "Remaining quota and seconds until it resets, e.g. `\"key\";r=0;t=12` (sent with `API_KEY_RATE_LIMITED`).",
+    schema: { type: "string", example: '"key";r=0;t=12' },
+  },
+} as const;
+
+/**
+ * Adds `extra` to a documented response: creates it, or merges it into what the route already documents (both
+ * descriptions kept, the body schemas joined with anyOf, headers added) so no route-specific answer is lost.
+ */
+function mergeResponse(responses: Record<string, Response>, status: string, extra: { description: string; schemas: string[]; headers?: string[] }) {
+  const existing = responses[status];
+  const json = existing?.content?.["application/json"];
+  if (existing && existing.content && !json) return; // a non-JSON answer the route documents itself
+  const present = json?.schema ? (json.schema.anyOf ?? [json.schema]) : [];
+  const refs = new Set(present.map((s) => s.$ref).filter((r): r is string => Boolean(r)));
+  const schemas = [...present, ...extra.schemas.map(schemaRef).filter((s) => !refs.has(s.$ref!))];
+  // anyOf, not oneOf: a ValidationErrorResponse is also a valid ErrorResponse.
+  const schema = schemas.length === 1 ? schemas[0]! : { anyOf: schemas };
+  const merged: Response = {
+    ...existing,
+    description: existing ? `${existing.description} ${extra.description}` : extra.description,
+    content: { ...existing?.content, "application/json": { ...json, schema } },
+  };
+  if (extra.headers?.length) merged.headers = { ...existing?.headers, ...Object.fromEntries(extra.headers.map((h) => [h, headerRef(h)])) };
+  responses[status] = merged;
+}
+
+/**
+ * Makes the Idempotency-Key header parameter say what src/platform/idempotency.ts enforces: present exactly on
+ * operations the policy table marks, `required` exactly where a request without it is refused (422
+ * `svc.idempotency.key_required`). The route's own schema (e.g. the batch's shorter maximum) is kept.
+ */
+function syncIdempotencyHeader(op: Operation, idempotency: "optional" | "required" | undefined) {
+  const params = (op.parameters ??= []);
+  const at = params.findIndex((p) => p.in === "header" && p.name.toLowerCase() === "idempotency-key");
+  if (!idempotency) {
+    if (at >= 0) params.splice(at, 1);
+    if (params.length === 0) delete op.parameters;
+    return;
+  }
+  const required = idempotency === "required";
+  const param: Parameter =
+    at >= 0
+      ? params[at]!
+      : {
+          name: "idempotency-key",
+          in: "header",
+          schema: { type: "string", maxLength: IDEMPOTENCY_KEY_MAX_LENGTH, pattern: IDEMPOTENCY_KEY_PATTERN.source },
+          description: "A fresh UUID per logical operation, reused when retrying it. Replays return the stored response; a different request under the same key answers 409.",
+        };
+  param.required = required;
+  if (required && !String(param.description ?? "").startsWith("Required")) {
+    param.description = `Required: a request without it answers 422 \`svc.idempotency.key_required\`. ${param.description ?? ""}`.trim();
+  }
+  if (at < 0) params.push(param);
+}
 
 /** Registers the shared error envelopes so every operation can reference them. */
 export function registerSharedSchemas(app: OpenAPIHono<AppEnv>) {
@@ -21,6 +101,7 @@ export function registerSharedSchemas(app: OpenAPIHono<AppEnv>) {
     bearerFormat: "svc_live_ API key",
     description: "An API key: `Authorization: Bearer svc_live_...`. Scopes per operation are listed in `x-svc-scope`.",
   });
+  for (const [name, header] of Object.entries(RATE_LIMIT_HEADERS)) app.openAPIRegistry.registerComponent("headers", name, header);
 }
 
 /**
@@ -64,21 +145,42 @@ export function openApiDocument(app: OpenAPIHono<AppEnv>, origin: string): Doc {
       if (policy.auth === "none" || policy.auth === "capability") {
         op.security = [];
         if (policy.auth === "capability") op["x-svc-capability"] = true;
-      } else if (policy.auth === "optional_bearer") {
-        // Public without a credential, bearer with one (`{}` in OpenAPI security means "no credential").
-        op.security = [{ bearer: [] }, {}];
-        op["x-svc-scope"] = policy.scope;
-        add("401", "A credential was sent but is invalid (`svc.auth.invalid_key`); send a valid key, or none for the public variant.", "ErrorResponse");
-        add("403", `The key lacks the \`${policy.scope}\` scope, or the identity is deactivated.`, "HttpErrorResponse");
       } else {
-        op.security = [{ bearer: [] }];
-        op["x-svc-scope"] = policy.scope;
-        add("401", "Credential missing, malformed, expired, revoked or invalid; one identical body whatever the cause.", "HttpErrorResponse");
-        add("403", `The key lacks the \`${policy.scope}\` scope, or the identity is deactivated.`, "HttpErrorResponse");
-        add("503", "Credential verification unavailable (`svc.auth.unavailable`); retry.", "ErrorResponse");
-        if (policy.idempotency) {
-          add("409", "Idempotency-Key reused for a different request, still in progress, or a one-time secret that cannot be replayed.", "ErrorResponse");
-          add("422", "The request does not match the contract, or the Idempotency-Key is malformed.", "ValidationErrorResponse");
+        if (policy.auth === "optional_bearer") {
+          // Public without a credential, bearer with one (`{}` in OpenAPI security means "no credential").
+          op.security = [{ bearer: [] }, {}];
+          op["x-svc-scope"] = policy.scope;
+          add("401", "A credential was sent but is invalid (`svc.auth.invalid_key`); send a valid key, or none for the public variant.", "ErrorResponse");
+        } else {
+          op.security = [{ bearer: [] }];
+          op["x-svc-scope"] = policy.scope;
+          add("401", "Credential missing, malformed, expired, revoked or invalid; one identical body whatever the cause.", "HttpErrorResponse");
+        }
+        // What src/platform/auth/middleware.ts answers to every keyed request, whatever the route adds.
+        mergeResponse(responses, "403", {
+          description: `The key lacks the \`${policy.scope}\` scope, or the identity is deactivated (\`HttpErrorResponse\`: \`detail\` only); or the key is used from a network outside its IP allowlist (\`API_KEY_IP_NOT_ALLOWED\`, \`ErrorResponse\`).`,
+          schemas: ["HttpErrorResponse", "ErrorResponse"],
+        });
+        mergeResponse(responses, "429", {
+          description: "The key's request rate limit is reached (`API_KEY_RATE_LIMITED`, with `Retry-After` and `RateLimit-Policy`); the refused request used no capacity: wait and retry with the same Idempotency-Key.",
+          schemas: ["ErrorResponse"],
+          headers: Object.keys(RATE_LIMIT_HEADERS),
+        });
+        if (policy.auth === "bearer") {
+          add("503", "Credential verification unavailable (`svc.auth.unavailable`); retry.", "ErrorResponse");
+          syncIdempotencyHeader(op, policy.idempotency);
+          if (policy.idempotency) {
+            add("409", "Idempotency-Key reused for a different request, still in progress, or a one-time secret that cannot be replayed.", "ErrorResponse");
+            const contract = responses["422"] ? "" : "The request does not match the contract (`svc.request.invalid`, with `field_details`). ";
+            mergeResponse(responses, "422", {
+              description:
+                contract +
+                (policy.idempotency === "required"
+                  ? "The Idempotency-Key header is missing (`svc.idempotency.key_required`) or malformed (`svc.idempotency.key_invalid`)."
+                  : "The Idempotency-Key header is malformed (`svc.idempotency.key_invalid`)."),
+              schemas: ["ValidationErrorResponse", "ErrorResponse"],
+            });
+          }
         }
       }
       // The C2PA Soft Binding Resolution API answers contract violations with 400, as its own OpenAPI says.

@@ -1,10 +1,12 @@
+import SwaggerParser from "@apidevtools/swagger-parser";
 import { Validator } from "@seriousme/openapi-schema-validator";
 import { describe, expect, it } from "vitest";
 import { createApp, META_PATHS } from "../../src/app";
 import { openApiDocument } from "../../src/docs/openapi-document";
 import { OPERATION_POLICIES, openApiPath } from "../../src/platform/auth/policy";
 
-const app = createApp();
+// The development app: everything production serves plus the /dev/* routes the policy table classifies.
+const app = createApp({ development: true });
 const doc = openApiDocument(app, "http://127.0.0.1:8787") as any;
 const METHODS = ["get", "put", "post", "delete", "patch"];
 const operations = Object.entries(doc.paths as Record<string, Record<string, any>>).flatMap(([path, item]) =>
@@ -17,6 +19,51 @@ describe("OpenAPI document", () => {
     const result = await new Validator().validate(doc);
     expect(result.errors ?? []).toEqual([]);
     expect(result.valid).toBe(true);
+  });
+
+  it("#13.18 passes a second, independent validator (swagger-parser: schema, $refs resolved, unique operation ids)", async () => {
+    // A deep copy: the parser dereferences in place.
+    const api = await SwaggerParser.validate(structuredClone(doc));
+    expect(api.info.title).toBe(doc.info.title);
+  });
+
+  it("#13.18 marks Idempotency-Key exactly as the idempotency middleware enforces it (present iff taken, required iff refused without it)", () => {
+    const wrong: string[] = [];
+    for (const { path, method, op } of operations) {
+      const policy = OPERATION_POLICIES[`${method.toUpperCase()} ${path}`]!;
+      // src/platform/idempotency.ts acts only on bearer operations the table marks.
+      const taken = policy.auth === "bearer" ? policy.idempotency : undefined;
+      const params = (op.parameters ?? []).filter((p: any) => p.in === "header" && p.name.toLowerCase() === "idempotency-key");
+      const where = `${method.toUpperCase()} ${path}`;
+      if (params.length !== (taken ? 1 : 0)) wrong.push(`${where}: ${params.length} Idempotency-Key parameters, policy ${taken ?? "none"}`);
+      else if (taken && params[0].required !== (taken === "required")) wrong.push(`${where}: required=${params[0].required}, policy ${taken}`);
+      if (taken === "required" && !JSON.stringify(op.responses["422"] ?? {}).includes("svc.idempotency.key_required")) wrong.push(`${where}: 422 does not name key_required`);
+    }
+    expect(wrong).toEqual([]);
+  });
+
+  it("#13.18 documents 429 API_KEY_RATE_LIMITED with Retry-After and a 403 error envelope on every keyed operation", () => {
+    expect(doc.components.headers["Retry-After"]).toMatchObject({ required: true, schema: { type: "integer" } });
+    const refs = (response: any) => {
+      const schema = response?.content?.["application/json"]?.schema ?? {};
+      return [schema, ...(schema.anyOf ?? [])].map((s: any) => s.$ref).filter(Boolean);
+    };
+    let keyed = 0;
+    for (const { path, method, op } of operations) {
+      const policy = OPERATION_POLICIES[`${method.toUpperCase()} ${path}`]!;
+      const where = `${method.toUpperCase()} ${path}`;
+      if (policy.auth !== "bearer" && policy.auth !== "optional_bearer") {
+        expect(JSON.stringify(op.responses["429"] ?? {}), where).not.toContain("API_KEY_RATE_LIMITED");
+        continue;
+      }
+      keyed++;
+      expect(op.responses["429"]?.description, where).toContain("API_KEY_RATE_LIMITED");
+      expect(op.responses["429"].headers?.["Retry-After"], where).toEqual({ $ref: "#/components/headers/Retry-After" });
+      expect(refs(op.responses["429"]), where).toContain("#/components/schemas/ErrorResponse");
+      expect(refs(op.responses["403"]), where).toEqual(expect.arrayContaining(["#/components/schemas/ErrorResponse", "#/components/schemas/HttpErrorResponse"]));
+      expect(op.responses["403"].description, where).toContain("API_KEY_IP_NOT_ALLOWED");
+    }
+    expect(keyed).toBeGreaterThan(50);
   });
 
   it("lists every route the app serves (documentation pages aside)", () => {
