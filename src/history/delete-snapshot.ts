@@ -2,8 +2,8 @@ import { createRoute, z } from "@hono/zod-openapi";
 import type { Router } from "../app-types";
 import { database } from "../db/client";
 import { principalOf } from "../platform/context";
-import { cursorMac, invalidCursor } from "../platform/pagination";
-import { releaseCursor } from "./snapshots";
+import { traversalOf } from "../platform/pagination";
+import { releaseTraversal } from "./snapshots";
 
 const route = createRoute({
   method: "delete",
@@ -11,10 +11,13 @@ const route = createRoute({
   operationId: "releaseHistorySnapshot",
   tags: ["History"],
   summary: "Release a traversal early",
-  description: "Ends the snapshot traversal a cursor belongs to: the cursor (and the pages after it) answer 422 `svc.cursor.invalid` from now on.",
+  description:
+    "Ends the snapshot traversal a cursor belongs to, on whichever list it came from: that cursor and every other cursor of the same traversal " +
+    "(earlier or later pages) answer 422 `svc.cursor.invalid` from now on. Other traversals, and other tenants' traversals, are untouched. " +
+    "Releasing twice answers 204 again. A cursor that is not this tenant's, tampered, non-canonical or expired answers 422 `svc.cursor.invalid`.",
   request: {
     query: z.object({
-      cursor: z.string().openapi({ description: "A `next_cursor` of a history list (`^[A-Za-z0-9_-]+$`, at most 256 chars).", example: "eyJ2IjoxfQabcdefghijABCDEFGHIJ01" }),
+      cursor: z.string().openapi({ description: "A `next_cursor` of any list (`^[A-Za-z0-9_-]+$`, at most 256 chars).", example: "eyJ2IjoxfQabcdefghijABCDEFGHIJ01" }),
     }),
   },
   responses: { 204: { description: "Released." } },
@@ -22,9 +25,10 @@ const route = createRoute({
 
 export function registerReleaseHistorySnapshot(app: Router) {
   app.openapi(route, async (c) => {
-    const mac = cursorMac(c.req.valid("query").cursor);
-    if (!mac) throw invalidCursor();
-    await releaseCursor(database(c.env.DB), principalOf(c).tenantId, mac);
+    const tenantId = principalOf(c).tenantId;
+    // Verified for this tenant first: another tenant's cursor names nothing this tenant may release.
+    const traversal = await traversalOf(c.env.SVC_CURSOR_SECRET, tenantId, c.req.valid("query").cursor);
+    await releaseTraversal(database(c.env.DB), tenantId, traversal);
     return c.body(null, 204);
   });
 }

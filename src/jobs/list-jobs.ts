@@ -1,6 +1,7 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import type { Router } from "../app-types";
 import { database } from "../db/client";
+import { releasedCheck } from "../history/snapshots";
 import { principalOf } from "../platform/context";
 import { json } from "../platform/openapi";
 import { pageOf, pageQuerySchema, pageRequest } from "../platform/pagination";
@@ -30,8 +31,8 @@ export function registerListJobs(app: Router) {
     const { kind, state, cursor, limit } = c.req.valid("query");
     const tenantId = principalOf(c).tenantId;
     const binding = { tenantId, collection: `jobs?kind=${kind ?? ""}&state=${state ?? ""}` };
-    const page = await pageRequest(c.env.SVC_CURSOR_SECRET, binding, { cursor, limit });
     const db = database(c.env.DB);
+    const page = await pageRequest(c.env.SVC_CURSOR_SECRET, binding, { cursor, limit }, Date.now(), releasedCheck(db, tenantId));
     const { rows, nextCursor } = await pageOf(c.env.SVC_CURSOR_SECRET, binding, page, await listJobs(db, tenantId, { kind, state }, page));
     const steps = await stepsOf(db, rows.map((r) => r.id));
     return c.json({ items: rows.map((r) => jobView(r, steps.get(r.id) ?? [])), next_cursor: nextCursor }, 200);

@@ -13,8 +13,12 @@ export function hex(bytes: ArrayBuffer | Uint8Array): string {
   return out;
 }
 
-/** Bytes of a lower- or upper-case hex string of even length (callers pass hex they wrote themselves). */
+/**
+ * Bytes of lowercase hex of even length, the only spelling `hex` writes (callers pass hex they wrote themselves).
+ * Anything else throws: a second spelling of the same bytes would be a second key for one value.
+ */
 export function fromHex(text: string): Uint8Array {
+  if (!/^(?:[0-9a-f]{2})*$/.test(text)) throw new RangeError("not lowercase hex of even length");
   const out = new Uint8Array(text.length >> 1);
   for (let i = 0; i < out.length; i++) out[i] = parseInt(text.slice(i * 2, i * 2 + 2), 16);
   return out;
@@ -33,16 +37,39 @@ export function base64url(bytes: Uint8Array): string {
   return btoa(binary).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
 }
 
-/** Decodes unpadded base64url; returns null for anything that is not strictly base64url. */
+function bytesOfBinary(binary: string): Uint8Array {
+  const out = new Uint8Array(binary.length);
+  for (let i = 0; i < binary.length; i++) out[i] = binary.charCodeAt(i);
+  return out;
+}
+
+/*
+ * Decoders accept only the canonical encoding: the one string the matching encoder writes for those bytes.
+ * The last character of a base64 string has unused low bits (4 for 1 byte left over, 2 for 2), and a lenient
+ * decoder ignores them, so up to 16 spellings decode to one MAC or secret. Every spelling but the canonical one
+ * is refused (re-encoding and comparing rules out padding, the other alphabet and whitespace as well).
+ */
+
+/** Decodes unpadded base64url (RFC 4648 §5); null for anything but the canonical encoding of some bytes. */
 export function fromBase64url(text: string): Uint8Array | null {
   if (!/^[A-Za-z0-9_-]*$/.test(text) || text.length % 4 === 1) return null;
-  const padded = text.replace(/-/g, "+").replace(/_/g, "/") + "===".slice((text.length + 3) % 4);
+  let out: Uint8Array;
   try {
-    const binary = atob(padded);
-    const out = new Uint8Array(binary.length);
-    for (let i = 0; i < binary.length; i++) out[i] = binary.charCodeAt(i);
-    return out;
+    out = bytesOfBinary(atob(text.replace(/-/g, "+").replace(/_/g, "/") + "===".slice((text.length + 3) % 4)));
   } catch {
     return null;
   }
+  return base64url(out) === text ? out : null;
+}
+
+/** Decodes padded standard base64 (RFC 4648 §4); null for anything but the canonical encoding of some bytes. */
+export function fromBase64(text: string): Uint8Array | null {
+  if (!/^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/.test(text)) return null;
+  let out: Uint8Array;
+  try {
+    out = bytesOfBinary(atob(text));
+  } catch {
+    return null;
+  }
+  return base64(out) === text ? out : null;
 }

@@ -27,7 +27,8 @@ export const SHARE_DEFAULT_SECONDS = 7 * 24 * 3600;
 export const SHARE_MIN_SECONDS = 60;
 export const SHARE_MAX_SECONDS = 30 * 24 * 3600;
 /** 32 random bytes in unpadded base64url. */
-const TOKEN_PATTERN = /^[A-Za-z0-9_-]{43}$/;
+/** 32 bytes in canonical base64url: 43 chars, the last one's 2 unused bits zero (no other spelling of the bytes). */
+const TOKEN_PATTERN = /^[A-Za-z0-9_-]{42}[AEIMQUYcgkosw048]$/;
 
 const VerificationParams = z.object({
   verification_id: idSchema("verification", "Verification id.").openapi({ param: { name: "verification_id", in: "path" } }),
@@ -47,8 +48,8 @@ export const VerificationShareSchema = z
   .openapi("VerificationShare", { description: "Share metadata. The token is never stored and never shown again after issue." });
 
 const IssuedShareSchema = VerificationShareSchema.extend({
-  token: z.string().regex(TOKEN_PATTERN).openapi({ description: "The capability: 32 random bytes, base64url. Shown once; only its SHA-256 is stored.", example: "q1z7bH3vJmW0pXo4eR9tY2uI5oP8aS6dF1gH3jK4lZx" }),
-  url: z.string().openapi({ description: "Path that serves the shared projection to anyone holding the token (no API key).", example: "/v1/shared-verifications/q1z7bH3vJmW0pXo4eR9tY2uI5oP8aS6dF1gH3jK4lZx" }),
+  token: z.string().regex(TOKEN_PATTERN).openapi({ description: "The capability: 32 random bytes, base64url. Shown once; only its SHA-256 is stored.", example: "q1z7bH3vJmW0pXo4eR9tY2uI5oP8aS6dF1gH3jK4lZw" }),
+  url: z.string().openapi({ description: "Path that serves the shared projection to anyone holding the token (no API key).", example: "/v1/shared-verifications/q1z7bH3vJmW0pXo4eR9tY2uI5oP8aS6dF1gH3jK4lZw" }),
 }).openapi("IssuedVerificationShare", { description: "A new share and its one-time token." });
 
 const CreateShareRequestSchema = z
@@ -134,7 +135,7 @@ const sharedRouteDef = createRoute({
     "A malformed, unknown, expired or closed token answers one identical 404. Responses carry `Cache-Control: no-store` and `Referrer-Policy: no-referrer`.",
   request: {
     params: z.object({
-      token: z.string().openapi({ param: { name: "token", in: "path" }, description: "The share token (43 base64url chars).", example: "q1z7bH3vJmW0pXo4eR9tY2uI5oP8aS6dF1gH3jK4lZx" }),
+      token: z.string().openapi({ param: { name: "token", in: "path" }, description: "The share token (43 base64url chars).", example: "q1z7bH3vJmW0pXo4eR9tY2uI5oP8aS6dF1gH3jK4lZw" }),
     }),
   },
   responses: {

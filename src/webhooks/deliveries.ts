@@ -1,5 +1,7 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import type { Router } from "../app-types";
+import { database } from "../db/client";
+import { releasedCheck } from "../history/snapshots";
 import { notFound, principalOf } from "../platform/context";
 import { json, NOT_FOUND } from "../platform/openapi";
 import { pageOf, pageQuerySchema, pageRequest } from "../platform/pagination";
@@ -52,7 +54,7 @@ export function registerDeliveryRoutes(app: Router) {
     const query = c.req.valid("query");
     if (!(await findEndpoint(c.env.DB, tenantId, endpointId))) throw notFound("webhook endpoint");
     const binding = { tenantId, collection: `webhook_deliveries?endpoint=${endpointId}&status=${query.status ?? ""}` };
-    const page = await pageRequest(c.env.SVC_CURSOR_SECRET, binding, query);
+    const page = await pageRequest(c.env.SVC_CURSOR_SECRET, binding, query, Date.now(), releasedCheck(database(c.env.DB), tenantId));
     const after = page.after;
     const rows = await c.env.DB.prepare(
       `SELECT * FROM webhook_deliveries WHERE endpoint_id = ? AND tenant_id = ? AND created_at <= ? AND (? IS NULL OR status = ?)
@@ -77,7 +79,7 @@ export function registerDeliveryRoutes(app: Router) {
     if (!(await findDelivery(c.env.DB, tenantId, deliveryId))) throw notFound("webhook delivery");
     // Attempts are append-only and numbered: the cursor's position is the last attempt number served.
     const binding = { tenantId, collection: `webhook_attempts?delivery=${deliveryId}` };
-    const page = await pageRequest(c.env.SVC_CURSOR_SECRET, binding, c.req.valid("query"));
+    const page = await pageRequest(c.env.SVC_CURSOR_SECRET, binding, c.req.valid("query"), Date.now(), releasedCheck(database(c.env.DB), tenantId));
     const rows = await c.env.DB.prepare("SELECT * FROM webhook_attempts WHERE delivery_id = ? AND tenant_id = ? AND attempt_number > ? ORDER BY attempt_number LIMIT ?")
       .bind(deliveryId, tenantId, page.after?.createdAt ?? 0, page.limit + 1)
       .all<AttemptRow>();

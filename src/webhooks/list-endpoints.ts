@@ -1,5 +1,7 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import type { Router } from "../app-types";
+import { database } from "../db/client";
+import { releasedCheck } from "../history/snapshots";
 import { principalOf } from "../platform/context";
 import { json } from "../platform/openapi";
 import { pageOf, pageQuerySchema, pageRequest } from "../platform/pagination";
@@ -31,7 +33,7 @@ export function registerListWebhookEndpoints(app: Router) {
     const { tenantId } = principalOf(c);
     const query = c.req.valid("query");
     const binding = { tenantId, collection: `webhook_endpoints?include_deleted=${query.include_deleted}` };
-    const page = await pageRequest(c.env.SVC_CURSOR_SECRET, binding, query);
+    const page = await pageRequest(c.env.SVC_CURSOR_SECRET, binding, query, Date.now(), releasedCheck(database(c.env.DB), tenantId));
     const after = page.after;
     const rows = await c.env.DB.prepare(
       `SELECT * FROM webhook_endpoints WHERE tenant_id = ? AND created_at <= ?

@@ -1,4 +1,4 @@
-import { base64 } from "../platform/encoding";
+import { base64, fromBase64 } from "../platform/encoding";
 
 /*
  * Standard Webhooks signing (https://www.standardwebhooks.com, symmetric scheme): the secret is `whsec_` +
@@ -14,16 +14,11 @@ export function generateWebhookSecret(): string {
   return SECRET_PREFIX + base64(crypto.getRandomValues(new Uint8Array(SECRET_BYTES)));
 }
 
-/** The HMAC key of a `whsec_` secret (the base64-decoded part after the prefix); null when malformed. */
+/** The HMAC key of a `whsec_` secret (the canonical base64 after the prefix); null when malformed or non-canonical. */
 export function secretKeyBytes(secret: string): Uint8Array | null {
   if (!secret.startsWith(SECRET_PREFIX)) return null;
-  try {
-    const binary = atob(secret.slice(SECRET_PREFIX.length));
-    if (binary.length === 0) return null;
-    return Uint8Array.from(binary, (c) => c.charCodeAt(0));
-  } catch {
-    return null;
-  }
+  const bytes = fromBase64(secret.slice(SECRET_PREFIX.length));
+  return bytes && bytes.length > 0 ? bytes : null;
 }
 
 export interface SignedHeaders {

@@ -60,7 +60,7 @@ describe("cursor pagination", () => {
 
     const flip = (s: string, i: number) => s.slice(0, i) + (s[i] === "A" ? "B" : "A") + s.slice(i + 1);
     const secret = testEnv.SVC_CURSOR_SECRET!;
-    const position = { snapshot: Date.now(), after: { createdAt: Date.now(), id: "key_aaaaaaaaaaaaaaaa" } };
+    const position = { traversal: "AAAAAAAAAAAA", snapshot: Date.now(), after: { createdAt: Date.now(), id: "key_aaaaaaaaaaaaaaaa" } };
     const cases: Record<string, string> = {
       "payload byte flipped": flip(good, 3),
       "MAC byte flipped": flip(good, good.length - 2),

@@ -2,9 +2,12 @@ import { hmacSha256, timingSafeEqual } from "../crypto";
 import { hex, utf8 } from "../encoding";
 import { base32 } from "../ids";
 
-/** `svc_live_` + 52 chars of `[a-z2-7]`: 256 random bits. */
+/**
+ * `svc_live_` + 52 chars of `[a-z2-7]`: 256 random bits in 260, so the last char carries one bit and four zero
+ * bits (`a` or `q`). Only that canonical spelling is a key: the other 15 last chars spell the same bytes.
+ */
 export const API_KEY_PREFIX = "svc_live_";
-export const API_KEY_PATTERN = /^svc_live_[a-z2-7]{52}$/;
+export const API_KEY_PATTERN = /^svc_live_[a-z2-7]{51}[aq]$/;
 
 export function generateApiKeySecret(): string {
   return API_KEY_PREFIX + base32(crypto.getRandomValues(new Uint8Array(32)));
