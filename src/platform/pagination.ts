@@ -168,7 +168,7 @@ export function pageQuerySchema(max: number, fallback: number) {
     // Shape rules are checked by decodeCursor, so every unusable cursor gets the same 422 body.
     cursor: z.string().optional().openapi({
       description:
-        "Opaque cursor from the previous page's `next_cursor` (`^[A-Za-z0-9_-]+$`, at most 256 chars). Bound to this tenant, list and filters; valid for 24 hours.",
+        "Opaque cursor from the previous page's `next_cursor` (`^[A-Za-z0-9_-]+$`, at most 256 chars). Bound to this tenant, list and filters; valid for 24 hours, or until its traversal is released with DELETE /v1/history/snapshots.",
     }),
     limit: z.coerce
       .number()
