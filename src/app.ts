@@ -12,6 +12,7 @@ import { anchorRoutes } from "./anchoring/routes";
 import { BY_CONTENT_PATH, softBindingResolutionRoutes } from "./soft-binding-resolution";
 import { webhookRoutes } from "./webhooks";
 import { VERIFY_MAX_BYTES } from "./verifications/verify";
+import { JSON_BODY_MAXIMUM_BYTES, VERIFY_REQUEST_MAXIMUM_BYTES } from "./catalog/limits";
 import { capabilityRoutes } from "./capabilities";
 import { registerGetConnectCatalog } from "./connect/get-connect-catalog";
 import { openApiDocument, registerSharedSchemas } from "./docs/openapi-document";
@@ -29,7 +30,7 @@ import { systemRoutes } from "./system";
 import { validationHook } from "./platform/validation";
 
 /** JSON bodies of API operations; media never travels through these routes. */
-export const MAX_JSON_BODY_BYTES = 1024 * 1024;
+export const MAX_JSON_BODY_BYTES = JSON_BODY_MAXIMUM_BYTES;
 
 /** Paths served outside the API contract (documentation), anonymous and not in the OpenAPI document. */
 export const META_PATHS = ["/openapi.json", "/docs", "/docs/errors", "/docs/verification-statuses", "/docs/verification-statuses.json", "/verify"] as const;
@@ -50,7 +51,7 @@ export function createApp() {
   });
   // POST /v1/verify takes files (multipart), bounded separately; every other API body is JSON.
   const verifyLimit = bodyLimit({
-    maxSize: VERIFY_MAX_BYTES + 64 * 1024,
+    maxSize: VERIFY_REQUEST_MAXIMUM_BYTES,
     onError: () => {
       throw new ApiError("svc.request.too_large", `Files to verify are limited to ${VERIFY_MAX_BYTES} bytes.`);
     },

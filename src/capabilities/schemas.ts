@@ -44,11 +44,40 @@ const AlgorithmSchema = z
   .object({
     algorithm: z.string().openapi({ description: "Algorithm name as accepted by the sign request.", example: "pdq" }),
     modality: z.enum(["image", "audio", "video"]).openapi({ description: "Media modality.", example: "image" }),
-    default: z.boolean().openapi({ description: "Part of the default set for its modality.", example: false }),
+    default: z.boolean().openapi({ description: "What a sign request that names no algorithm of this kind gets for its modality in this deployment (the watermark, or one of the default fingerprints).", example: false }),
+    recommended: z.boolean().openapi({ description: "The contract's recommended default for its modality, whether or not this deployment has it (a learned model without weights is recommended but not the default here).", example: false }),
     locked: z.boolean().openapi({ description: "Always computed when signing (fingerprints only).", example: false }),
     availability: AvailabilitySchema,
   })
   .openapi("AlgorithmCapability");
+
+const bytes = (description: string, example: number) => z.number().int().openapi({ description, example });
+
+const LimitsSchema = z
+  .object({
+    embedded_signing_maximum_bytes: bytes("Largest upload of a format whose manifest is embedded (signing holds it in memory); sidecar formats take `media[].upload.maximum_bytes`.", 10485760),
+    decode_maximum_pixels: z.number().int().openapi({ description: "Most pixels an image may have for work that decodes it (watermark, fingerprints, previews, content lookups); signing alone is bounded by bytes.", example: 12000000 }),
+    watermark_minimum_edge_pixels: z.number().int().openapi({ description: "The image watermark needs at least this many pixels on the image's shorter side.", example: 128 }),
+    json_body_maximum_bytes: bytes("Largest JSON request body.", 1048576),
+    multipart: z
+      .object({
+        minimum_part_bytes: bytes("Every part but the last is at least this large.", 5242880),
+        maximum_parts: z.number().int().openapi({ description: "Most parts of one multipart upload.", example: 10000 }),
+      })
+      .openapi({ description: "Multipart upload limits." }),
+    sign_batch_maximum_items: z.number().int().openapi({ description: "Most items of one POST /v1/sign/batch.", example: 100 }),
+    verify: z
+      .object({
+        file_maximum_bytes: bytes("Largest `file` part of POST /v1/verify.", 26214400),
+        manifest_maximum_bytes: bytes("Largest `manifest` (sidecar .c2pa) part of POST /v1/verify.", 10485760),
+        manifest_uri_maximum_bytes: bytes("Largest manifest store fetched from `manifest_uri`.", 10485760),
+        request_maximum_bytes: bytes("Largest multipart body of POST /v1/verify (a full-size file and manifest together, plus framing).", 36765696),
+        larger_files: z.string().openapi({ description: "How to verify a file larger than `file_maximum_bytes`, and why the limit is below the largest upload." }),
+      })
+      .openapi({ description: "Verification limits." }),
+    content_lookup_maximum_bytes: bytes("Largest asset sent to POST /v1/soft-binding-resolution/matches/byContent.", 26214400),
+  })
+  .openapi("ServiceLimits", { description: "Every size, pixel and count limit the service enforces, with the value it enforces." });
 
 export const CapabilitiesResponseSchema = z
   .object({
@@ -101,6 +130,7 @@ export const CapabilitiesResponseSchema = z
       .openapi({ description: "Recipes. A sidecar recipe is listed only while at least one of its formats is enabled." }),
     watermark_algorithms: z.array(AlgorithmSchema).openapi({ description: "Watermark algorithms and their availability." }),
     fingerprint_algorithms: z.array(AlgorithmSchema).openapi({ description: "Fingerprint algorithms and their availability." }),
+    limits: LimitsSchema,
   })
   .openapi("CapabilitiesResponse");
 

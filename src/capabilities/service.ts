@@ -1,5 +1,7 @@
 
+import { type AlgorithmDefinition, isEffectiveDefault } from "../catalog/algorithms";
 import { FORMATS, maximumBytesOf } from "../catalog/formats";
+import { publishedLimits } from "../catalog/limits";
 import { RECIPE_CATALOG_VERSION, type RecipeDefinition } from "../catalog/recipes";
 import { type CapabilityRegistry, definitionSha256, type RecipeStatus } from "../catalog/registry";
 
@@ -28,6 +30,7 @@ export async function recipeView(status: RecipeStatus) {
 
 export function capabilitiesView(registry: CapabilityRegistry) {
   const recipes = registry.recipes();
+  const available = (a: AlgorithmDefinition) => registry.algorithmAvailability(a).available;
   const algorithm = (kind: "watermark" | "fingerprint") =>
     registry
       .algorithms()
@@ -35,7 +38,9 @@ export function capabilitiesView(registry: CapabilityRegistry) {
       .map(({ algorithm, availability }) => ({
         algorithm: algorithm.algorithm,
         modality: algorithm.modality,
-        default: algorithm.is_default,
+        // What a sign request naming none gets here (e.g. our svc-wm-tiledss-1 while pixelseal has no weights).
+        default: isEffectiveDefault(algorithm, available),
+        recommended: algorithm.is_default,
         locked: algorithm.locked ?? false,
         availability,
       }));
@@ -68,6 +73,7 @@ export function capabilitiesView(registry: CapabilityRegistry) {
       })),
     watermark_algorithms: algorithm("watermark"),
     fingerprint_algorithms: algorithm("fingerprint"),
+    limits: publishedLimits(),
   };
 }
 

@@ -1,3 +1,5 @@
+import { DECODE_MAXIMUM_PIXELS, WATERMARK_MINIMUM_EDGE_PIXELS } from "./limits";
+
 /**
  * Watermark and fingerprint algorithms of SPEC "Sign request", per modality, in SPEC's order (first listed is
  * the default). Each names the capability that must be installed for it to work.
@@ -34,7 +36,7 @@ export const SVC_IMAGE_WATERMARK = "svc-wm-tiledss-1";
  * What images the image watermark and fingerprints accept, checked at admission from the inspected size so a
  * job never starts on an image it cannot finish. The watermarker's conformance test holds it to these.
  */
-export const IMAGE_DECODE_LIMITS = { watermark_minimum_edge: 128, maximum_pixels: 12_000_000 } as const;
+export const IMAGE_DECODE_LIMITS = { watermark_minimum_edge: WATERMARK_MINIMUM_EDGE_PIXELS, maximum_pixels: DECODE_MAXIMUM_PIXELS } as const;
 
 export const ALGORITHMS: readonly AlgorithmDefinition[] = [
   wm("audioseal-mm02-4", "audio", true, true),
@@ -74,4 +76,19 @@ export function defaultAlgorithm(
 ): AlgorithmDefinition | undefined {
   const offered = ALGORITHMS.filter((a) => a.kind === kind && a.modality === modality);
   return offered.find((a) => a.is_default && available(a)) ?? offered.find(available);
+}
+
+/**
+ * The fingerprints a request gets when it names none: SPEC's defaults that this deployment has, plus the
+ * locked one (always computed where fingerprints are). Capabilities report exactly this set as `default`.
+ */
+export function defaultFingerprints(modality: AlgorithmModality, available: (a: AlgorithmDefinition) => boolean): AlgorithmDefinition[] {
+  return ALGORITHMS.filter((a) => a.kind === "fingerprint" && a.modality === modality && (a.is_default || a.locked) && available(a));
+}
+
+/** Whether a request naming no algorithm of this kind gets `algorithm` in this deployment. */
+export function isEffectiveDefault(algorithm: AlgorithmDefinition, available: (a: AlgorithmDefinition) => boolean): boolean {
+  return algorithm.kind === "watermark"
+    ? defaultAlgorithm("watermark", algorithm.modality, available) === algorithm
+    : defaultFingerprints(algorithm.modality, available).includes(algorithm);
 }

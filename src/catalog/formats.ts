@@ -1,3 +1,5 @@
+import { EMBEDDED_SIGNING_MAXIMUM_BYTES, UPLOAD_MAXIMUM_BYTES_BY_MODALITY } from "./limits";
+
 /**
  * Every reviewed format of SPEC "Formats". `lane` says how a manifest travels with it; `watermark` whether a
  * watermark recipe can apply (decoded embedded formats, except audio/mp4). Whether a format is *enabled* is
@@ -19,28 +21,18 @@ export interface FormatDefinition {
   sidecar_recipe?: string;
 }
 
-const MiB = 1024 * 1024;
-
 /**
- * Upload ceilings. Sidecar formats never pass through the C2PA engine (only their hash does), so they take up
- * to these per-modality sizes. Embedded signing holds the asset in wasm memory (about 8× its size, measured),
- * so embedded and structural formats stop at EMBEDDED_MAXIMUM_BYTES to stay inside the 128 MB isolate.
+ * Upload ceilings (values in limits.ts, published by GET /v1/capabilities). Sidecar formats never pass through
+ * the C2PA engine (only their hash does), so they take the per-modality sizes; embedded and structural formats
+ * stop at EMBEDDED_MAXIMUM_BYTES, since embedded signing holds the asset in wasm memory.
  */
-export const EMBEDDED_MAXIMUM_BYTES = 10 * MiB;
+export const EMBEDDED_MAXIMUM_BYTES = EMBEDDED_SIGNING_MAXIMUM_BYTES;
 
 export function maximumBytesOf(format: FormatDefinition): number {
   return format.lane === "sidecar" ? MAXIMUM_BYTES[format.modality] : Math.min(EMBEDDED_MAXIMUM_BYTES, MAXIMUM_BYTES[format.modality]);
 }
 
-export const MAXIMUM_BYTES: Record<Modality, number> = {
-  image: 50 * MiB,
-  audio: 50 * MiB,
-  video: 50 * MiB,
-  document: 50 * MiB,
-  font: 20 * MiB,
-  model: 50 * MiB,
-  text: 20 * MiB,
-};
+export const MAXIMUM_BYTES: Record<Modality, number> = UPLOAD_MAXIMUM_BYTES_BY_MODALITY;
 
 function embedded(media_type: string, modality: Modality, extension: string, watermark = true): FormatDefinition {
   return { media_type, modality, lane: "embedded", decoded: true, watermark, extension };

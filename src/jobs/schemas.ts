@@ -1,5 +1,6 @@
 import { z } from "@hono/zod-openapi";
 import { SVC_IMAGE_WATERMARK } from "../catalog/algorithms";
+import { SIGN_BATCH_MAXIMUM_ITEMS } from "../catalog/limits";
 import { idSchema } from "../platform/ids";
 import { NextCursorSchema } from "../platform/pagination";
 import { Timestamp } from "../platform/openapi";
@@ -142,7 +143,7 @@ export const CancelJobRequestSchema = z
   .openapi("CancelJobRequest");
 
 export const SignBatchRequestSchema = z
-  .object({ items: z.array(SignRequestSchema).min(1).max(100).openapi({ description: "1 to 100 sign requests; each item's `mode` is ignored (always asynchronous)." }) })
+  .object({ items: z.array(SignRequestSchema).min(1).max(SIGN_BATCH_MAXIMUM_ITEMS).openapi({ description: "1 to 100 sign requests; each item's `mode` is ignored (always asynchronous)." }) })
   .openapi("SignBatchRequest");
 
 export const JobParams = z.object({ job_id: JobIdSchema.openapi({ param: { name: "job_id", in: "path" } }) });

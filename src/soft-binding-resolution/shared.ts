@@ -1,6 +1,7 @@
 import type { Hook } from "@hono/zod-openapi";
 import type { ZodError } from "zod";
 import { registryFor } from "../catalog/installed";
+import { CONTENT_LOOKUP_MAXIMUM_BYTES } from "../catalog/limits";
 import type { AppContext } from "../platform/context";
 import { hmacSha256 } from "../platform/crypto";
 import { base64url } from "../platform/encoding";
@@ -15,7 +16,7 @@ import type { ContentMatchResult, LookupOptions, ResolutionMatch } from "./servi
 export const RESOLUTION_PREFIX = "/v1/soft-binding-resolution";
 /** The one operation that takes media (bounded like POST /v1/verify, not by the 1 MiB JSON limit). */
 export const BY_CONTENT_PATH = `${RESOLUTION_PREFIX}/matches/byContent`;
-export const BY_CONTENT_MAX_BYTES = 25 * 1024 * 1024;
+export const BY_CONTENT_MAX_BYTES = CONTENT_LOOKUP_MAXIMUM_BYTES;
 /** Longer query strings answer 414 (C2PA: "Query too long, consider using POST instead"). */
 export const MAX_QUERY_STRING = 4096;
 export const TAG = "Soft binding resolution (C2PA)";

@@ -1,4 +1,5 @@
 import { formatOf, maximumBytesOf } from "../catalog/formats";
+import { MULTIPART_MAXIMUM_PARTS, MULTIPART_MINIMUM_PART_BYTES } from "../catalog/limits";
 import type { CapabilityRegistry } from "../catalog/registry";
 import type { Database } from "../db/client";
 import { hex } from "../platform/encoding";
@@ -10,8 +11,8 @@ import { closeUpload, expiredUploads, getUpload, insertUploadWithAsset, pinUploa
 /** Domain logic of uploads: no HTTP here; every outcome is a discriminated union. */
 
 export const UPLOAD_TTL_MS = 60 * 60 * 1000;
-export const MIN_PART_BYTES = 5 * 1024 * 1024;
-export const MAX_PARTS = 10_000;
+export const MIN_PART_BYTES = MULTIPART_MINIMUM_PART_BYTES;
+export const MAX_PARTS = MULTIPART_MAXIMUM_PARTS;
 
 export function objectKey(tenantId: string, objectId: string): string {
   return `t/${tenantId}/o/${objectId}`;

@@ -2,6 +2,7 @@ import { createRoute, z } from "@hono/zod-openapi";
 import { and, desc, eq } from "drizzle-orm";
 import type { Router } from "../app-types";
 import { formatOf } from "../catalog/formats";
+import { MANIFEST_STORE_MAXIMUM_BYTES, VERIFY_FILE_MAXIMUM_BYTES } from "../catalog/limits";
 import { database } from "../db/client";
 import { assets, objects, verifications } from "../db/schema";
 import type { Bindings } from "../env";
@@ -19,8 +20,8 @@ import { VerificationResultSchema, VerifyFormRequestSchema, VerifyJsonRequestSch
 
 /** SPEC "Limits": the public variant allows 10 requests per minute per IP. */
 export const PUBLIC_VERIFY_PER_MINUTE = 10;
-export const VERIFY_MAX_BYTES = 25 * 1024 * 1024;
-const MANIFEST_URI_MAX_BYTES = 10 * 1024 * 1024;
+export const VERIFY_MAX_BYTES = VERIFY_FILE_MAXIMUM_BYTES;
+const MANIFEST_URI_MAX_BYTES = MANIFEST_STORE_MAXIMUM_BYTES;
 const MANIFEST_URI_TIMEOUT_MS = 5000;
 
 const verifyRoute = createRoute({
@@ -101,8 +102,8 @@ function sniffedType(bytes: Uint8Array, claimed: string): string | null {
   return null;
 }
 
-async function readBounded(file: File): Promise<Uint8Array> {
-  if (file.size > VERIFY_MAX_BYTES) throw new ApiError("svc.request.too_large", `Files are limited to ${VERIFY_MAX_BYTES} bytes.`);
+async function readBounded(file: File, maxBytes = VERIFY_MAX_BYTES): Promise<Uint8Array> {
+  if (file.size > maxBytes) throw new ApiError("svc.request.too_large", `Files are limited to ${maxBytes} bytes.`);
   return new Uint8Array(await file.arrayBuffer());
 }
 
@@ -115,7 +116,7 @@ async function subjectOf(c: AppContext): Promise<{ subject: VerifySubject; subje
     const bytes = await readBounded(form.file);
     const mediaType = sniffedType(bytes, form.file.type);
     if (!mediaType) throw new ApiError("svc.verify.unsupported_file_type", "The file is not one of the reviewed formats (see GET /v1/capabilities).");
-    const manifestStore = form.manifest ? await readBounded(form.manifest) : undefined;
+    const manifestStore = form.manifest ? await readBounded(form.manifest, MANIFEST_STORE_MAXIMUM_BYTES) : undefined;
     return { subject: { bytes, mediaType, ...(manifestStore ? { manifestStore } : {}) }, subjectType: "uploaded_object", assetId: null, objectId: null };
   }
   if (/^application\/json/i.test(type)) {

@@ -3,7 +3,8 @@ import { eq } from "drizzle-orm";
 import { database } from "../../src/db/client";
 import { apiKeys } from "../../src/db/schema";
 import { ALL_SCOPES } from "../../src/platform/auth/scopes";
-import { api, createTenant, json, testEnv } from "../workers/helpers";
+import { exports } from "cloudflare:workers";
+import { api, BASE, createTenant, json, testEnv } from "../workers/helpers";
 
 /**
  * #13.18: the served /openapi.json agrees with what the service enforces, checked against the running Worker
@@ -102,4 +103,28 @@ describe("#13.18 the served OpenAPI document matches enforcement", () => {
     for (const field of envelope.required) expect(body403, field).toHaveProperty(field);
     expect(refsOf(documented.responses["403"])).toContain("#/components/schemas/ErrorResponse");
   });
+});
+
+describe("#13.19 limits are consistent and published", () => {
+  it("#13.19 POST /v1/verify accepts a full-size file together with a sidecar manifest, within the published limits", async () => {
+    const { key } = await createTenant({ scopes: [...ALL_SCOPES] });
+    const { limits } = await json(await api("/v1/capabilities", { key }));
+    // A file at the published maximum plus a sidecar manifest well under its own published maximum.
+    const file = new Uint8Array(limits.verify.file_maximum_bytes).fill(0x61);
+    const manifest = new Uint8Array(256 * 1024).fill(0x7b);
+    expect(manifest.length).toBeLessThanOrEqual(limits.verify.manifest_maximum_bytes);
+    const form = new FormData();
+    form.append("file", new File([file], "big.txt", { type: "text/plain" }));
+    form.append("manifest", new File([manifest], "big.txt.c2pa", { type: "application/c2pa" }));
+    const res = await exports.default.fetch(new Request(`${BASE}/v1/verify`, { method: "POST", headers: { authorization: `Bearer ${key}` }, body: form }));
+    const body = await res.text();
+    expect(res.status, body.slice(0, 300)).toBe(200);
+
+    // One byte over the published file limit is refused with the error envelope.
+    const over = new FormData();
+    over.append("file", new File([new Uint8Array(limits.verify.file_maximum_bytes + 1)], "over.txt", { type: "text/plain" }));
+    const refused = await exports.default.fetch(new Request(`${BASE}/v1/verify`, { method: "POST", headers: { authorization: `Bearer ${key}` }, body: over }));
+    expect(refused.status).toBe(413);
+    expect((await json(refused)).code).toBe("svc.request.too_large");
+  }, 120_000);
 });

@@ -1,7 +1,10 @@
+import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { FORMATS } from "../../src/catalog/formats";
 import { RECIPES } from "../../src/catalog/recipes";
-import { api, createTenant, json, testEnv } from "./helpers";
+import { database } from "../../src/db/client";
+import { jobs } from "../../src/db/schema";
+import { api, createTenant, fixture, json, testEnv, uploadAsset } from "./helpers";
 
 describe("capabilities and catalogs", () => {
   it("GET /v1/capabilities reports exactly what this deployment's pipelines handle", async () => {
@@ -39,6 +42,62 @@ describe("capabilities and catalogs", () => {
     expect(iscc).toMatchObject({ locked: true, default: true, availability: { available: true } });
     const dinov2 = body.fingerprint_algorithms.find((a: { algorithm: string }) => a.algorithm === "dinov2");
     expect(dinov2.availability).toMatchObject({ available: false, reason: "model_weights_not_installed" });
+  });
+
+  it("#13.19 the default image watermark reported by capabilities is the one jobs use (svc-wm-tiledss-1), not an unavailable learned model", async () => {
+    const { key } = await createTenant();
+    const caps = await json(await api("/v1/capabilities", { key }));
+    type Alg = { algorithm: string; modality: string; default: boolean; recommended: boolean; availability: { available: boolean } };
+    const image = (list: Alg[]) => list.filter((a) => a.modality === "image");
+    const defaults = (list: Alg[]) => image(list).filter((a) => a.default).map((a) => a.algorithm).sort();
+    expect(defaults(caps.watermark_algorithms)).toEqual(["svc-wm-tiledss-1"]);
+    expect(image(caps.watermark_algorithms).find((a) => a.algorithm === "pixelseal")).toMatchObject({ default: false, recommended: true, availability: { available: false } });
+    // A default is something this deployment can run, for every kind and modality.
+    for (const a of [...caps.watermark_algorithms, ...caps.fingerprint_algorithms] as Alg[]) if (a.default) expect(a.availability.available, a.algorithm).toBe(true);
+
+    // What a sign request naming no algorithm is really admitted with.
+    const { assetId } = await uploadAsset(key, fixture("sample-1mp.jpg"), "image/jpeg", "photo.jpg");
+    const res = await api("/v1/sign", { method: "POST", key, body: { asset_id: assetId, recipe_id: "rcp_system_watermark_then_sign" }, headers: { "idempotency-key": crypto.randomUUID() } });
+    expect(res.status).toBe(202);
+    const [row] = await database(testEnv.DB).select({ admitted: jobs.admitted }).from(jobs).where(eq(jobs.id, (await json(res)).job_id));
+    const admitted = JSON.parse(row!.admitted) as { watermark_algorithm: string; fingerprint_algorithms: string[] };
+    expect([admitted.watermark_algorithm]).toEqual(defaults(caps.watermark_algorithms));
+    expect([...admitted.fingerprint_algorithms].sort()).toEqual(defaults(caps.fingerprint_algorithms));
+  });
+
+  it("#13.19 every size, pixel and count limit the service enforces is published by GET /v1/capabilities with the enforced value", async () => {
+    const { key } = await createTenant();
+    const caps = await json(await api("/v1/capabilities", { key }));
+    const limits = caps.limits;
+    expect(limits).toMatchObject({
+      embedded_signing_maximum_bytes: 10 * 1024 * 1024,
+      decode_maximum_pixels: 12_000_000,
+      watermark_minimum_edge_pixels: 128,
+      sign_batch_maximum_items: 100,
+      multipart: { minimum_part_bytes: 5 * 1024 * 1024, maximum_parts: 10_000 },
+    });
+    // Verification accepts what a sidecar may be, or says why not and what to do instead.
+    const largestSidecar = Math.max(...caps.media.filter((m: { manifest_delivery: string }) => m.manifest_delivery === "sidecar").map((m: { upload: { maximum_bytes: number } }) => m.upload.maximum_bytes));
+    if (limits.verify.file_maximum_bytes < largestSidecar) expect(limits.verify.larger_files).toContain("POST /v1/verifications");
+    expect(limits.verify.manifest_maximum_bytes).toBeGreaterThanOrEqual(limits.verify.manifest_uri_maximum_bytes);
+    expect(limits.verify.request_maximum_bytes).toBeGreaterThan(limits.verify.file_maximum_bytes + limits.verify.manifest_maximum_bytes);
+
+    // The published values are the enforced ones, at the edge.
+    const jpeg = caps.media.find((m: { media_type: string }) => m.media_type === "image/jpeg");
+    expect(jpeg.upload.maximum_bytes).toBe(limits.embedded_signing_maximum_bytes);
+    const upload = (byte_length: number) =>
+      api("/v1/uploads", { method: "POST", key, body: { byte_length, declared_media_type: "image/jpeg", mode: "single", sha256: "0".repeat(64), filename: "a.jpg" } });
+    expect((await upload(jpeg.upload.maximum_bytes)).status).toBe(201);
+    const over = await upload(jpeg.upload.maximum_bytes + 1);
+    expect(over.status).toBe(422);
+    expect((await json(over)).code).toBe("svc.uploads.too_large");
+    const item = { asset_id: "ast_abcdefghij234567", recipe_id: "rcp_system_sign_only" };
+    const batch = (n: number) => api("/v1/sign/batch", { method: "POST", key, body: { items: Array.from({ length: n }, () => item) }, headers: { "idempotency-key": crypto.randomUUID() } });
+    const tooMany = await batch(limits.sign_batch_maximum_items + 1);
+    expect(tooMany.status).toBe(422);
+    expect(JSON.stringify(await json(tooMany))).toContain("items");
+    const bigJson = await api("/v1/api-keys", { method: "POST", key, rawBody: JSON.stringify({ name: "x".repeat(limits.json_body_maximum_bytes) }), headers: { "content-type": "application/json" } });
+    expect(bigJson.status).toBe(413);
   });
 
   it("without a signing credential nothing is offered for signing", async () => {

@@ -9,6 +9,7 @@ import encodeWebp, { init as initWebpEncode } from "@jsquash/webp/encode";
 import * as UTIFModule from "utif2";
 import type { ImageCodec, ImageDecodeResult, ImageEncodeResult, RgbaImage } from "../types";
 import { estimateJpegQuality, metadataSegments, withSegments } from "./jpeg-segments";
+import { DECODE_MAXIMUM_PIXELS } from "../../catalog/limits";
 
 /**
  * The compiled codec modules. workerd cannot compile wasm from bytes, so they are imported as modules there
@@ -61,7 +62,7 @@ function isLosslessWebp(bytes: Uint8Array): boolean {
 export class JsquashImageCodec implements ImageCodec {
   readonly mediaTypes = ["image/jpeg", "image/png", "image/webp", "image/tiff", "image/avif"] as const;
   /** 12 MP is 48 MB of RGBA; with the codec's own copy that is what a 128 MB isolate can afford. */
-  readonly maxPixels = 12_000_000;
+  readonly maxPixels = DECODE_MAXIMUM_PIXELS;
   #ready: Promise<unknown> | null = null;
 
   constructor(private readonly modules: CodecModules) {}

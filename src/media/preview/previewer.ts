@@ -7,6 +7,7 @@ import jpegEncWasm from "@jsquash/jpeg/codec/enc/mozjpeg_enc.wasm";
 import pngWasm from "@jsquash/png/codec/pkg/squoosh_png_bg.wasm";
 import type { PreviewResult, Previewer } from "../types";
 import { downscaleToRgb, previewSize } from "./downscale";
+import { DECODE_MAXIMUM_PIXELS } from "../../catalog/limits";
 
 /**
  * JPEG previews with the jSquash codecs (MozJPEG and the Squoosh PNG decoder, wasm imported as modules, as
@@ -15,7 +16,7 @@ import { downscaleToRgb, previewSize } from "./downscale";
 export class JsquashPreviewer implements Previewer {
   readonly mediaTypes = ["image/jpeg", "image/png"] as const;
   /** 12 MP decodes to 48 MB of RGBA; with the codec's own copy that is the most a 128 MB isolate can afford. */
-  readonly maxSourcePixels = 12_000_000;
+  readonly maxSourcePixels = DECODE_MAXIMUM_PIXELS;
   #ready: Promise<void> | null = null;
 
   private init(): Promise<void> {

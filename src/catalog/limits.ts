@@ -1,0 +1,86 @@
+/**
+ * Every size, pixel and count limit the service enforces, in one place. The enforcing code reads these
+ * constants and GET /v1/capabilities publishes them (`limits`, and `media[].upload.maximum_bytes`), so what a
+ * client is told and what it is refused cannot drift apart. Pure values; no HTTP.
+ */
+
+const KiB = 1024;
+const MiB = 1024 * KiB;
+
+/**
+ * Embedded signing holds the asset in wasm memory (about 8× its size, measured), so embedded and structural
+ * formats stop here to stay inside the 128 MB isolate. Sidecar formats never pass through the C2PA engine (only
+ * their hash does) and take the per-modality ceiling below.
+ */
+export const EMBEDDED_SIGNING_MAXIMUM_BYTES = 10 * MiB;
+
+/** Upload ceilings per media modality (sidecar formats; embedded ones are further capped by the line above). */
+export const UPLOAD_MAXIMUM_BYTES_BY_MODALITY = {
+  image: 50 * MiB,
+  audio: 50 * MiB,
+  video: 50 * MiB,
+  document: 50 * MiB,
+  font: 20 * MiB,
+  model: 50 * MiB,
+  text: 20 * MiB,
+} as const;
+
+/** Multipart uploads: every part but the last at least this large (the storage API's own minimum). */
+export const MULTIPART_MINIMUM_PART_BYTES = 5 * MiB;
+/** Multipart uploads: at most this many parts. */
+export const MULTIPART_MAXIMUM_PARTS = 10_000;
+
+/**
+ * Work that decodes pixels (watermark, fingerprints, previews, content lookups): 12 MP is 48 MB of RGBA; with
+ * the codec's own copy that is what a 128 MB isolate can afford. Signing alone is bounded by bytes, not pixels.
+ */
+export const DECODE_MAXIMUM_PIXELS = 12_000_000;
+/** The image watermark needs at least this many pixels on the shorter side. */
+export const WATERMARK_MINIMUM_EDGE_PIXELS = 128;
+
+/** POST /v1/sign/batch: items per request. */
+export const SIGN_BATCH_MAXIMUM_ITEMS = 100;
+
+/** Every JSON request body. */
+export const JSON_BODY_MAXIMUM_BYTES = 1 * MiB;
+
+/** POST /v1/verify: the `file` part (multipart). */
+export const VERIFY_FILE_MAXIMUM_BYTES = 25 * MiB;
+/**
+ * A C2PA manifest store the service reads: the `manifest` (sidecar `.c2pa`) part of POST /v1/verify and a
+ * store fetched from `manifest_uri`. One bound for both, so whatever may be published at a manifest URI may
+ * also be sent beside the file.
+ */
+export const MANIFEST_STORE_MAXIMUM_BYTES = 10 * MiB;
+/** Multipart framing (boundaries, part headers) allowed on top of the parts themselves. */
+const MULTIPART_OVERHEAD_BYTES = 64 * KiB;
+/** POST /v1/verify: the whole multipart body (a full-size file and a full-size sidecar manifest together). */
+export const VERIFY_REQUEST_MAXIMUM_BYTES = VERIFY_FILE_MAXIMUM_BYTES + MANIFEST_STORE_MAXIMUM_BYTES + MULTIPART_OVERHEAD_BYTES;
+
+/** POST /v1/soft-binding-resolution/matches/byContent: the asset sent as the body. */
+export const CONTENT_LOOKUP_MAXIMUM_BYTES = 25 * MiB;
+
+/** Why POST /v1/verify's file limit is below the largest upload, and what to do for larger files. */
+export const VERIFY_LARGER_FILES_NOTE =
+  "A file is parsed in memory with its manifest, so POST /v1/verify takes files up to `verify.file_maximum_bytes` (sidecar formats upload up to `media[].upload.maximum_bytes`). " +
+  "Verify a larger file without sending it again: JSON `asset_id` for one of your published assets, or upload it (POST /v1/uploads) and POST /v1/verifications with its `object_id`; the stored sidecar manifest is found by the service.";
+
+/** The `limits` object of GET /v1/capabilities: each value is the constant the enforcing code reads. */
+export function publishedLimits() {
+  return {
+    embedded_signing_maximum_bytes: EMBEDDED_SIGNING_MAXIMUM_BYTES,
+    decode_maximum_pixels: DECODE_MAXIMUM_PIXELS,
+    watermark_minimum_edge_pixels: WATERMARK_MINIMUM_EDGE_PIXELS,
+    json_body_maximum_bytes: JSON_BODY_MAXIMUM_BYTES,
+    multipart: { minimum_part_bytes: MULTIPART_MINIMUM_PART_BYTES, maximum_parts: MULTIPART_MAXIMUM_PARTS },
+    sign_batch_maximum_items: SIGN_BATCH_MAXIMUM_ITEMS,
+    verify: {
+      file_maximum_bytes: VERIFY_FILE_MAXIMUM_BYTES,
+      manifest_maximum_bytes: MANIFEST_STORE_MAXIMUM_BYTES,
+      manifest_uri_maximum_bytes: MANIFEST_STORE_MAXIMUM_BYTES,
+      request_maximum_bytes: VERIFY_REQUEST_MAXIMUM_BYTES,
+      larger_files: VERIFY_LARGER_FILES_NOTE,
+    },
+    content_lookup_maximum_bytes: CONTENT_LOOKUP_MAXIMUM_BYTES,
+  };
+}
