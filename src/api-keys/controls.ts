@@ -30,12 +30,32 @@ export function ipAllowed(restrictions: KeyRestrictions, clientIp: string | null
   });
 }
 
+export type WatermarkStrengthName = "subtle" | "balanced" | "robust";
+
+/**
+ * A key's signing defaults and allowed sets, read by admission (src/jobs/admission.ts) on the key's next sign.
+ * Fields added after the first version are optional: a stored profile without them means "system default, any".
+ * Defaults apply only where the recipe uses them (a sign-only recipe ignores watermark defaults); every
+ * `allowed_*` set also bounds what a request names explicitly (403 svc.sign.option_not_allowed).
+ */
 export interface SigningProfile {
   version: number;
   /** Recipe used by POST /v1/sign when the request names none. */
   default_recipe_id: string | null;
   /** Recipes this key may sign with; null: any available recipe. */
   allowed_recipe_ids: string[] | null;
+  /** Watermark used when a request names none, for assets of the modality it is offered for; null: the system default. */
+  default_watermark_algorithm?: string | null;
+  /** Watermark algorithms this key may use; null: any available. */
+  allowed_watermark_algorithms?: string[] | null;
+  /** Strength used when a request names none; null: balanced. */
+  default_watermark_strength?: WatermarkStrengthName | null;
+  /** Strengths this key may use; null: any. */
+  allowed_watermark_strengths?: WatermarkStrengthName[] | null;
+  /** Fingerprint set used when a request names none (those offered for the asset's modality); null: the system defaults. */
+  default_fingerprint_algorithms?: string[] | null;
+  /** Fingerprint algorithms a request may name; null: any available. The locked image ISCC code is always added. */
+  allowed_fingerprint_algorithms?: string[] | null;
   updated_at: string | null;
 }
 

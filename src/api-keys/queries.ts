@@ -61,9 +61,16 @@ export async function insertKey(db: Database, row: typeof apiKeys.$inferInsert) 
 export async function revokeKey(db: Database, tenantId: string, keyId: string, now: number) {
   const rows = await db
     .update(apiKeys)
-    // Revoking an outgoing key mid-rotation retires it: its rotation is completed (the successor keeps working).
-    .set({ status: "revoked", revokedAt: now, rotationState: sql`CASE WHEN ${apiKeys.rotationState} = 'overlapping' THEN 'completed' ELSE ${apiKeys.rotationState} END` })
-    .where(and(eq(apiKeys.tenantId, tenantId), eq(apiKeys.id, keyId), eq(apiKeys.status, "active")))
+    .set({ status: "revoked", revokedAt: now })
+    .where(
+      and(
+        eq(apiKeys.tenantId, tenantId),
+        eq(apiKeys.id, keyId),
+        eq(apiKeys.status, "active"),
+        // Not while a rotation overlaps (see revokeApiKey); a lapsed one may be revoked.
+        sql`NOT (coalesce(${apiKeys.rotationState}, '') = 'overlapping' AND ${apiKeys.rotationDeadline} > ${now})`,
+      ),
+    )
     .returning();
   return rows[0] ?? null;
 }

@@ -23,13 +23,25 @@ const RestrictionsResponseSchema = z
 const PutRestrictionsSchema = z
   .object({
     ip_allowlist: z
-      .array(z.string().max(64).refine((v) => parseCidr(v) !== null, { message: "Not an IPv4 or IPv6 address or CIDR range." }))
+      .array(
+        z
+          .string()
+          .max(64)
+          .refine((v) => parseCidr(v) !== null, { message: "Not an IPv4 or IPv6 address or CIDR range." })
+          // Client addresses in IPv4-mapped form are matched as IPv4, so a mapped range would never match: name the IPv4 range.
+          .refine((v) => !isIpv4MappedRange(v), { message: "Write IPv4-mapped ranges (::ffff:a.b.c.d) as the IPv4 range they name." }),
+      )
       .max(100)
       .openapi({ description: "CIDR ranges or single addresses; empty for any address.", example: ["203.0.113.0/24"] }),
     rate_limit_per_minute: z.number().int().min(1).max(100_000).nullable().openapi({ description: "Requests per minute; null for no key-level limit.", example: 60 }),
     expected_version: z.number().int().min(0).optional().openapi({ description: "The version last read; the change is refused (409) if it moved since.", example: 1 }),
   })
   .openapi("PutApiKeyRestrictionsRequest");
+
+function isIpv4MappedRange(text: string): boolean {
+  const b = parseCidr(text)?.bytes;
+  return !!b && b.length === 16 && b.subarray(0, 10).every((x) => x === 0) && b[10] === 0xff && b[11] === 0xff;
+}
 
 const view = (keyId: string, r: KeyRestrictions) => ({ api_key_id: keyId, ...r });
 

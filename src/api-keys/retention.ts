@@ -68,7 +68,9 @@ export function registerRetentionRoutes(app: Router) {
     const body = c.req.valid("json");
     const key = await getKey(db, tenantId, c.req.valid("param").api_key_id);
     if (!key) throw notFound("API key");
-    await requireAuthorityOver(c, [key]);
+    const proposedRetention = { ...retentionOf(key.retention), output_retention_days: body.output_retention_days };
+    // The key as it is and as it would be: no key lengthens its own (or a covered key's) retention past its own.
+    await requireAuthorityOver(c, [key, { ...key, retention: JSON.stringify(proposedRetention) }]);
     const creator = key.createdByKeyId ? await getKey(db, tenantId, key.createdByKeyId) : null;
     const ceiling = retentionCeilingDays(creator);
     // Keeping outputs indefinitely (null) is only allowed when the creator key keeps them indefinitely too.

@@ -16,13 +16,14 @@ const route = createRoute({
   operationId: "revokeApiKey",
   tags: ["API keys"],
   summary: "Revoke an API key",
-  description: "Revokes the key at once; its next request answers 401. The record stays readable with status `revoked`.",
+  description:
+    "Revokes the key at once; its next request answers 401. The record stays readable with status `revoked`. Keys this key created are separate keys and stay as they are. While the key's rotation overlaps, revoke is refused: complete the rotation (retires this key, keeps the successor) or cancel it (revokes the successor) first.",
   request: { params: ApiKeyParams, headers: z.object({ "idempotency-key": IdempotencyKeyHeader }) },
   responses: {
     200: json(ApiKeyResponseSchema, "The revoked key."),
     ...NOT_FOUND,
     403: errorResponse("The calling key does not cover this key (`svc.api_keys.outranks_caller`)."),
-    409: errorResponse("Already revoked (`svc.api_keys.already_revoked`)."),
+    409: errorResponse("Already revoked (`svc.api_keys.already_revoked`), or rotating (`svc.api_keys.rotation_in_progress`: complete or cancel the rotation first, so no successor is left alive unseen)."),
   },
 });
 
@@ -41,6 +42,11 @@ export function registerRevokeApiKey(app: Router) {
         throw notFound("API key");
       case "already_revoked":
         throw new ApiError("svc.api_keys.already_revoked");
+      case "rotating":
+        throw new ApiError(
+          "svc.api_keys.rotation_in_progress",
+          "The key is rotating: complete the rotation to retire it and keep its successor, or cancel it to revoke the successor, then revoke.",
+        );
     }
   });
 }

@@ -89,10 +89,11 @@ export function registerRotationRoutes(app: Router) {
     if (!target) throw notFound("API key");
     // The successor inherits the target's grant exactly, so covering the target covers the successor.
     await requireAuthorityOver(c, [target]);
-    const result = await rotateApiKey(db, pepper, tenantId, target.id, body.overlap_seconds);
+    const result = await rotateApiKey(db, pepper, target, body.overlap_seconds);
     if (result.status === "not_found") throw notFound("API key");
     if (result.status === "revoked") throw new ApiError("svc.api_keys.already_revoked", "The key is revoked or expired; only a working key can be rotated.");
     if (result.status === "in_progress") throw new ApiError("svc.api_keys.rotation_in_progress");
+    if (result.status === "changed") throw new ApiError("svc.api_keys.version_conflict", "The key changed while it was being rotated: read it again and retry.");
     if (result.status === "ended") throw new ApiError("svc.api_keys.rotation_ended", `This key's rotation is ${result.state}; it cannot be rotated again.`);
     return c.json(
       {

@@ -78,7 +78,12 @@ export async function createApiKey(
       ? { ...actorRestrictions, version: 1, updated_at: new Date(now).toISOString() }
       : null;
   const expiresAt = input.expiresAt === undefined ? actor.expiresAt : input.expiresAt;
-  const decision = covers(grantOf(actor), { scopes: input.scopes, expiresAt, ipAllowlist: inherited?.ip_allowlist ?? [], ratePerMinute: inherited?.rate_limit_per_minute ?? null });
+  // The signing profile's allowed sets and the output retention are ceilings too: the child starts with the caller's.
+  const stamp = { version: 1, updated_at: new Date(now).toISOString() };
+  const signingProfile = actor.signingProfile ? JSON.stringify({ ...JSON.parse(actor.signingProfile), ...stamp }) : null;
+  const retention = actor.retention ? JSON.stringify({ ...JSON.parse(actor.retention), ...stamp }) : null;
+  const child = { scopes: JSON.stringify(input.scopes), expiresAt, restrictions: inherited ? JSON.stringify(inherited) : null, signingProfile, retention };
+  const decision = covers(grantOf(actor), grantOf(child));
   if (!decision.covered) return { status: "outranks_caller", detail: decision.detail };
   const secret = generateApiKeySecret();
   const row: ApiKeyRow = {
@@ -94,12 +99,12 @@ export async function createApiKey(
     revokedAt: null,
     lastUsedAt: null,
     createdByKeyId: principal.apiKeyId,
-    restrictions: inherited ? JSON.stringify(inherited) : null,
-    signingProfile: null,
+    restrictions: child.restrictions,
+    signingProfile,
     successorKeyId: null,
     rotationDeadline: null,
     predecessorKeyId: null,
-    retention: null,
+    retention,
     rotationState: null,
   };
   await insertKey(db, row);
@@ -121,13 +126,18 @@ export async function authorityOver(db: Database, principal: AuthenticatedPrinci
   return { covered: true };
 }
 
-export type RevokeKeyResult = { status: "revoked"; row: ApiKeyRow } | { status: "not_found" } | { status: "already_revoked" };
+export type RevokeKeyResult = { status: "revoked"; row: ApiKeyRow } | { status: "not_found" } | { status: "already_revoked" } | { status: "rotating" };
 
+/**
+ * Revokes a key at once. Refused while the key's rotation overlaps: revoking would leave the undeployed successor
+ * alive unseen (a leaked key may have rotated itself) or cut off a deployed one; complete or cancel says which.
+ */
 export async function revokeApiKey(db: Database, tenantId: string, keyId: string, now = Date.now()): Promise<RevokeKeyResult> {
   const revoked = await revokeKey(db, tenantId, keyId, now);
   if (revoked) return { status: "revoked", row: revoked };
   const existing = await getKey(db, tenantId, keyId);
-  return existing ? { status: "already_revoked" } : { status: "not_found" };
+  if (!existing) return { status: "not_found" };
+  return existing.status === "active" && rotationStateOf(existing, now) === "overlapping" ? { status: "rotating" } : { status: "already_revoked" };
 }
 
 export const DEFAULT_ROTATION_OVERLAP_S = 24 * 60 * 60;
@@ -137,15 +147,15 @@ export type RotateKeyResult =
   | { status: "not_found" }
   | { status: "revoked" }
   | { status: "in_progress" }
+  | { status: "changed" }
   | { status: "ended"; state: RotationState };
 
 /**
  * Begins a bounded rollover (none | canceled → overlapping): a successor with exactly the same scopes, expiry and
  * controls, shown once; the old key keeps working until the overlap ends (or the rotation is completed).
  */
-export async function rotateApiKey(db: Database, pepper: string, tenantId: string, keyId: string, overlapSeconds: number, now = Date.now()): Promise<RotateKeyResult> {
-  const key = await getKey(db, tenantId, keyId);
-  if (!key) return { status: "not_found" };
+export async function rotateApiKey(db: Database, pepper: string, key: ApiKeyRow, overlapSeconds: number, now = Date.now()): Promise<RotateKeyResult> {
+  const tenantId = key.tenantId;
   const state = rotationStateOf(key, now);
   if (state === "overlapping") return { status: "in_progress" };
   if (state === "completed" || state === "lapsed") return { status: "ended", state };
@@ -179,13 +189,22 @@ export async function rotateApiKey(db: Database, pepper: string, tenantId: strin
           eq(apiKeys.status, "active"),
           or(isNull(apiKeys.rotationState), eq(apiKeys.rotationState, "canceled")),
           or(isNull(apiKeys.expiresAt), gt(apiKeys.expiresAt, now)),
+          // The successor copies `key` as read (and as the caller's authority was checked against): if its grant
+          // changed since, nothing moves and the caller retries.
+          eq(apiKeys.scopes, key.scopes),
+          key.restrictions === null ? isNull(apiKeys.restrictions) : eq(apiKeys.restrictions, key.restrictions),
+          key.signingProfile === null ? isNull(apiKeys.signingProfile) : eq(apiKeys.signingProfile, key.signingProfile),
+          key.retention === null ? isNull(apiKeys.retention) : eq(apiKeys.retention, key.retention),
+          // A canceled rotation's successor must be revoked before another begins.
+          sql`NOT EXISTS (SELECT 1 FROM api_keys s WHERE s.id = api_keys.successor_key_id AND s.status = 'active')`,
         ),
       )
       .returning({ id: apiKeys.id }),
   ]);
   if (updated.length !== 1) {
     await db.delete(apiKeys).where(eq(apiKeys.id, successor.id));
-    return { status: "in_progress" };
+    const again = await getKey(db, tenantId, key.id);
+    return again && rotationStateOf(again, now) === "overlapping" ? { status: "in_progress" } : { status: "changed" };
   }
   return { status: "rotated", predecessor: { ...key, successorKeyId: successor.id, rotationDeadline: deadline, rotationState: "overlapping" }, successor, secret };
 }
@@ -218,7 +237,7 @@ export async function finishRotation(db: Database, tenantId: string, keyId: stri
   );
   let won: { id: string }[];
   if (how === "complete") {
-    const successorLive = sql`EXISTS (SELECT 1 FROM api_keys s WHERE s.id = ${successorId} AND s.status = 'active')`;
+    const successorLive = sql`EXISTS (SELECT 1 FROM api_keys s WHERE s.id = ${successorId} AND ${liveKeySql("s", now)})`;
     won = await db.update(apiKeys).set({ status: "revoked", revokedAt: now, rotationState: "completed" }).where(and(live, successorLive)).returning({ id: apiKeys.id });
   } else {
     const [moved] = await db.batch([
@@ -253,7 +272,13 @@ async function finishRefusal(db: Database, key: ApiKeyRow, how: "complete" | "ca
   if (key.status !== "active") return { status: "revoked" };
   if (how === "complete") {
     const successor = await getKey(db, key.tenantId, key.successorKeyId);
-    if (!successor || successor.status !== "active") return { status: "ended", state: "successor_revoked" };
+    if (!successor || keyStatus(successor, now) !== "active") return { status: "ended", state: "successor_revoked" };
   }
   return null;
+}
+
+/** SQL twin of `keyStatus(row) === "active"` (what the auth middleware accepts, tenant status aside). */
+export function liveKeySql(alias: string, now: number) {
+  const a = sql.raw(alias);
+  return sql`${a}.status = 'active' AND (${a}.expires_at IS NULL OR ${a}.expires_at > ${now}) AND NOT (coalesce(${a}.rotation_state, '') = 'overlapping' AND ${a}.rotation_deadline <= ${now})`;
 }

@@ -1,4 +1,4 @@
-import { and, count, eq, max } from "drizzle-orm";
+import { and, count, eq, max, sql } from "drizzle-orm";
 import type { Database } from "../db/client";
 import { apiKeys, tenants } from "../db/schema";
 
@@ -7,10 +7,18 @@ export async function getTenant(db: Database, tenantId: string) {
   return rows[0] ?? null;
 }
 
-export async function keyStats(db: Database, tenantId: string) {
+/** Keys that authenticate now: the same rule as the API-key view's `active` status. */
+export async function keyStats(db: Database, tenantId: string, now = Date.now()) {
   const [row] = await db
     .select({ active: count(), newest: max(apiKeys.createdAt), lastUsed: max(apiKeys.lastUsedAt) })
     .from(apiKeys)
-    .where(and(eq(apiKeys.tenantId, tenantId), eq(apiKeys.status, "active")));
+    .where(
+      and(
+        eq(apiKeys.tenantId, tenantId),
+        eq(apiKeys.status, "active"),
+        sql`(${apiKeys.expiresAt} IS NULL OR ${apiKeys.expiresAt} > ${now})`,
+        sql`NOT (coalesce(${apiKeys.rotationState}, '') = 'overlapping' AND ${apiKeys.rotationDeadline} <= ${now})`,
+      ),
+    );
   return { active: row?.active ?? 0, newestCreatedAt: row?.newest ?? null, lastUsedAt: row?.lastUsed ?? null };
 }

@@ -208,3 +208,66 @@ describe("#13.3 child keys never outlive or out-rank their parent", () => {
     expect((await put(`/v1/api-keys/${k.keyId}/restrictions`, k.key, { ip_allowlist: ["203.0.113.0/28"], rate_limit_per_minute: 50 })).status).toBe(200);
   });
 });
+
+describe("#13.1–3 review findings: every ceiling of a key is part of its grant", () => {
+  it("#13.1 a key confined by its signing profile cannot widen it, and its children start confined", async () => {
+    const t = await createTenant();
+    const k = await addKey(t.tenantId, { scopes: ["api_keys:read", "api_keys:write", "sign:write"] });
+    const profile = { default_recipe_id: "rcp_system_sign_only", allowed_recipe_ids: ["rcp_system_sign_only"] };
+    expect((await put(`/v1/api-keys/${k.keyId}/signing-profile`, t.key, profile)).status).toBe(200);
+    const widen = await put(`/v1/api-keys/${k.keyId}/signing-profile`, k.key, { default_recipe_id: null, allowed_recipe_ids: null });
+    expect(widen.status).toBe(403);
+    expect((await json(widen)).code).toBe("svc.api_keys.outranks_caller");
+    const child = await json(await post("/v1/api-keys", k.key, { name: "c", scopes: ["sign:write"] }));
+    const childProfile = await json(await get(`/v1/api-keys/${child.api_key.api_key_id}/signing-profile`, t.key));
+    expect(childProfile.allowed_recipe_ids).toEqual(["rcp_system_sign_only"]);
+  });
+
+  it("#13.1 a key with a retention cannot lengthen its own, and its children inherit it", async () => {
+    const t = await createTenant();
+    const k = await addKey(t.tenantId, { scopes: ["api_keys:read", "api_keys:write"] });
+    expect((await put(`/v1/api-keys/${k.keyId}/retention`, t.key, { output_retention_days: 30 })).status).toBe(200);
+    expect((await put(`/v1/api-keys/${k.keyId}/retention`, k.key, { output_retention_days: 3650 })).status).toBe(403);
+    expect((await put(`/v1/api-keys/${k.keyId}/retention`, k.key, { output_retention_days: 7 })).status).toBe(200);
+    const child = await json(await post("/v1/api-keys", k.key, { name: "c", scopes: ["api_keys:read"] }));
+    expect((await json(await get(`/v1/api-keys/${child.api_key.api_key_id}/retention`, t.key))).output_retention_days).toBe(7);
+  });
+
+  it("#13.2 a rotating key cannot be revoked (complete or cancel says which key survives)", async () => {
+    const t = await createTenant();
+    const k = await addKey(t.tenantId, { scopes: ["api_keys:read"] });
+    const rotated = await json(await post(`/v1/api-keys/${k.keyId}/rotate`, t.key, { overlap_seconds: 3600 }));
+    const res = await api(`/v1/api-keys/${k.keyId}`, { method: "DELETE", key: t.key, headers: idem() });
+    expect(res.status).toBe(409);
+    expect((await json(res)).code).toBe("svc.api_keys.rotation_in_progress");
+    expect((await post(`/v1/api-keys/${k.keyId}/rotation/cancel`, t.key)).status).toBe(200);
+    expect((await api(`/v1/api-keys/${k.keyId}`, { method: "DELETE", key: t.key, headers: idem() })).status).toBe(200);
+    expect((await get("/v1/me", rotated.secret)).status).toBe(401);
+    expect((await get("/v1/me", k.key)).status).toBe(401);
+  });
+
+  it("#13.2 complete needs a successor that still authenticates (not one whose own overlap lapsed)", async () => {
+    const t = await createTenant();
+    const p = await addKey(t.tenantId, { scopes: ["api_keys:read"] });
+    const s1 = await json(await post(`/v1/api-keys/${p.keyId}/rotate`, t.key, { overlap_seconds: 3600 }));
+    const s1Id = s1.api_key.api_key_id;
+    expect((await post(`/v1/api-keys/${s1Id}/rotate`, t.key, { overlap_seconds: 3600 })).status).toBe(201);
+    await setDeadlineInPast(s1Id);
+    const res = await post(`/v1/api-keys/${p.keyId}/rotation/complete`, t.key);
+    expect(res.status).toBe(409);
+    expect((await get(`/v1/api-keys/${p.keyId}`, p.key)).status).toBe(200);
+  });
+
+  it("#13.3 IPv4-mapped allowlist ranges are refused (they would never match)", async () => {
+    const t = await createTenant();
+    const res = await put(`/v1/api-keys/${t.keyId}/restrictions`, t.key, { ip_allowlist: ["::ffff:203.0.113.0/120"], rate_limit_per_minute: null });
+    expect(res.status).toBe(422);
+  });
+
+  it("#13.2 onboarding counts only keys that authenticate", async () => {
+    const t = await createTenant();
+    await addKey(t.tenantId, { scopes: ["jobs:read"], expiresAt: Date.now() - 1000 });
+    const onboarding = await json(await get("/v1/developer-onboarding", t.key));
+    expect(JSON.stringify(onboarding.api_keys)).toMatch(/"active_count":1\b/);
+  });
+});
