@@ -32,7 +32,8 @@ export default defineConfig(async () => {
         {
           plugins: [
             cloudflareTest({
-              wrangler: { configPath: "./wrangler.toml" },
+              // The local development environment of wrangler.toml ([env.dev]); the top level is production.
+              wrangler: { configPath: "./wrangler.toml", environment: "dev" },
               miniflare: {
                 bindings: {
                   TEST_MIGRATIONS: migrations,

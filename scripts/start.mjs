@@ -1,4 +1,5 @@
-// `npm start`: local D1 migrations, a dev tenant and all-scope key (created once), then `wrangler dev`.
+// `npm start`: local D1 migrations, a dev tenant and all-scope key (created once), then `wrangler dev --env dev`
+// (the development environment of wrangler.toml; its top level is production).
 import { execFileSync, spawn } from "node:child_process";
 import { join } from "node:path";
 import {
@@ -6,6 +7,7 @@ import {
   createKey,
   createTenantWithKey,
   DEV_ENV,
+  DEV_WRANGLER_ENV,
   ensureDevVars,
   keyIsActive,
   port,
@@ -44,7 +46,7 @@ console.error(`svc: the same two lines are in ${DEV_ENV}; a fresh key: npm run d
 // Development switches read from the environment (never written to .dev.vars, so they last one run).
 const devVars = process.env.SVC_WEBHOOKS_ALLOW_LOOPBACK === "1" ? ["--var", "SVC_WEBHOOKS_ALLOW_LOOPBACK:1"] : [];
 if (devVars.length) console.error("svc: SVC_WEBHOOKS_ALLOW_LOOPBACK=1 — webhook endpoints may use http://127.0.0.1 receivers");
-const child = spawn(join(ROOT, "node_modules", ".bin", "wrangler"), ["dev", "--ip", "127.0.0.1", "--port", String(port()), ...devVars], {
+const child = spawn(join(ROOT, "node_modules", ".bin", "wrangler"), ["dev", ...DEV_WRANGLER_ENV, "--ip", "127.0.0.1", "--port", String(port()), ...devVars], {
   cwd: ROOT,
   env: QUIET_ENV,
   stdio: ["inherit", "inherit", "inherit"],

@@ -26,7 +26,8 @@ import { onError, onNotFound } from "./platform/error-mapper";
 import { ApiError } from "./platform/errors";
 import { idempotency } from "./platform/idempotency";
 import { requestId } from "./platform/request-id";
-import { systemRoutes } from "./system";
+import { developmentRoutes, systemRoutes } from "./system";
+import { requireConfiguredDeployment } from "./system/deployment";
 import { validationHook } from "./platform/validation";
 
 /** JSON bodies of API operations; media never travels through these routes. */
@@ -35,13 +36,21 @@ export const MAX_JSON_BODY_BYTES = JSON_BODY_MAXIMUM_BYTES;
 /** Paths served outside the API contract (documentation), anonymous and not in the OpenAPI document. */
 export const META_PATHS = ["/openapi.json", "/docs", "/docs/errors", "/docs/verification-statuses", "/docs/verification-statuses.json", "/verify"] as const;
 
+/** How to build the application. */
+export interface AppOptions {
+  /** Mount the development routes (/dev/*). Only for SVC_ENVIRONMENT "development"; default: production. */
+  development?: boolean;
+}
+
 /**
- * Builds the application: request id → body limit → authentication and the policy table → idempotency →
- * the routes of each API area → one error mapper. Pure: no bindings are touched until a request arrives.
+ * Builds the application: request id → deployment check (production refuses to serve while misconfigured) →
+ * body limit → authentication and the policy table → idempotency → the routes of each API area → one error
+ * mapper. Pure: no bindings are touched until a request arrives.
  */
-export function createApp() {
+export function createApp(options: AppOptions = {}) {
   const app = new OpenAPIHono<AppEnv>({ defaultHook: validationHook });
   app.use("*", requestId);
+  app.use("*", requireConfiguredDeployment);
   // API operations only: storage routes take media bodies and enforce their exact length themselves.
   const limit = bodyLimit({
     maxSize: MAX_JSON_BODY_BYTES,
@@ -57,12 +66,13 @@ export function createApp() {
     },
   });
   app.use("/v1/*", (c, next) => (c.req.path === "/v1/verify" || c.req.path === BY_CONTENT_PATH ? verifyLimit(c, next) : limit(c, next)));
-  app.use("/dev/*", limit);
+  if (options.development) app.use("/dev/*", limit);
   app.use("*", requestLog);
   app.use("*", authenticate);
   app.use("*", idempotency);
 
   app.route("/", systemRoutes());
+  if (options.development) app.route("/", developmentRoutes());
   app.route("/", capabilityRoutes());
   app.route("/", identityRoutes());
   app.route("/", apiKeyRoutes());

@@ -54,3 +54,12 @@ export type Bindings = Env & {
   /** Webhook retry schedule: comma-separated delays in seconds before attempts 2, 3, … (default: Standard Webhooks' schedule over ~3 days). */
   SVC_WEBHOOK_RETRY_SCHEDULE?: string;
 };
+
+/**
+ * Development mode (wrangler.toml's [env.dev]: `npm start` and the workerd tests): development routes are
+ * mounted and development material (dev TSA, dev OCSP responder, static DNS hosts) may be used. Anything else,
+ * including a missing or misspelt SVC_ENVIRONMENT, is production.
+ */
+export function isDevelopment(env: { SVC_ENVIRONMENT?: string }): boolean {
+  return env.SVC_ENVIRONMENT === "development";
+}

@@ -1,6 +1,6 @@
-import { createApp } from "./app";
+import { type App, createApp } from "./app";
 import { database } from "./db/client";
-import type { Bindings } from "./env";
+import { type Bindings, isDevelopment } from "./env";
 import { sweepIdempotencyRecords } from "./platform/idempotency";
 import { QUEUES, JOB_HANDLERS, WEBHOOK_HANDLERS } from "./queues";
 import { dispatchBatch } from "./queues/dispatch";
@@ -16,7 +16,11 @@ import { sweepWebhooks } from "./webhooks/delivery";
 export { RateLimiter } from "./durable-objects/rate-limiter";
 export { WebhookEndpointGate } from "./durable-objects/webhook-endpoint-gate";
 
-const app = createApp();
+/** One app per mode, built on first use: development routes exist only in the development app. */
+const apps: { development?: App; production?: App } = {};
+function appFor(env: Bindings): App {
+  return isDevelopment(env) ? (apps.development ??= createApp({ development: true })) : (apps.production ??= createApp());
+}
 
 /** Cron sweeps: each is idempotent and bounded, and one failing does not stop the others. */
 async function sweep(env: Bindings) {
@@ -37,7 +41,7 @@ async function sweep(env: Bindings) {
 }
 
 export default {
-  fetch: app.fetch,
+  fetch: (request, env, ctx) => appFor(env).fetch(request, env, ctx),
 
   async queue(batch, env) {
     if (batch.queue === QUEUES.jobs) return dispatchBatch(batch, env, JOB_HANDLERS);

@@ -29,6 +29,8 @@ export const QUIET_ENV = {
 };
 
 const WRANGLER = join(ROOT, "node_modules", ".bin", "wrangler");
+/** The wrangler.toml environment of local development; the top level is production. */
+export const DEV_WRANGLER_ENV = ["--env", "dev"];
 
 export function wrangler(args, options = {}) {
   return execFileSync(WRANGLER, args, { cwd: ROOT, env: QUIET_ENV, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"], ...options });
@@ -91,13 +93,13 @@ export async function ensureDevVars() {
 }
 
 export function applyMigrations() {
-  wrangler(["d1", "migrations", "apply", "DB", "--local"]);
+  wrangler(["d1", "migrations", "apply", "DB", "--local", ...DEV_WRANGLER_ENV]);
 }
 
 const sql = (value) => (value === null ? "NULL" : typeof value === "number" ? String(value) : `'${String(value).replace(/'/g, "''")}'`);
 
 export function d1(command) {
-  const out = wrangler(["d1", "execute", "DB", "--local", "--json", "--command", command]);
+  const out = wrangler(["d1", "execute", "DB", "--local", ...DEV_WRANGLER_ENV, "--json", "--command", command]);
   const parsed = JSON.parse(out);
   return parsed[0]?.results ?? [];
 }

@@ -3,8 +3,7 @@ import type { ZodError } from "zod";
 import { registryFor } from "../catalog/installed";
 import { CONTENT_LOOKUP_MAXIMUM_BYTES } from "../catalog/limits";
 import type { AppContext } from "../platform/context";
-import { hmacSha256 } from "../platform/crypto";
-import { base64url } from "../platform/encoding";
+import { anonymousRateBuckets, chargeRateBuckets, type RateBucket } from "../platform/client-address";
 import { ApiError, FORBIDDEN_SCOPE_DETAIL, HttpProblem } from "../platform/errors";
 import { fieldDetailsOf } from "../platform/validation";
 import { lookupScope, type RequestedLookupScope } from "../soft-bindings/lookup-scope";
@@ -72,20 +71,13 @@ export const PUBLIC_BINDING_LOOKUPS_PER_MINUTE = 120;
 
 export async function chargeContentLookup(c: AppContext, kind: "content" | "binding" = "content") {
   const principal = c.get("principal");
-  let bucket: string;
-  let perMinute: number;
-  if (principal.kind === "api_key") {
-    bucket = `sbr_${kind}_tenant:${principal.tenantId}`;
-    perMinute = Number(c.env.SVC_VERIFY_TENANT_RATE_PER_MINUTE ?? "600") || 600;
-  } else {
-    const ip = c.req.header("cf-connecting-ip") ?? "unknown";
-    const secret = c.env.SVC_CAPABILITY_SECRET ?? c.env.SVC_KEY_PEPPER ?? "svc-public-resolution";
-    bucket = `sbr_${kind}_public:${base64url((await hmacSha256(secret, ip)).slice(0, 16))}`;
-    // A binding lookup reads the index only (no media work): a looser public limit than content lookups.
-    perMinute = kind === "content" ? PUBLIC_VERIFY_PER_MINUTE : PUBLIC_BINDING_LOOKUPS_PER_MINUTE;
-  }
-  const limiter = c.env.RATE_LIMITER.get(c.env.RATE_LIMITER.idFromName(bucket));
-  const decision = await limiter.limit(perMinute, 60, 1);
+  // Without a key: the caller's network address, or the unattributed buckets when none is known (client-address.ts).
+  // A binding lookup reads the index only (no media work): a looser public limit than content lookups.
+  const buckets: RateBucket[] =
+    principal.kind === "api_key"
+      ? [{ name: `sbr_${kind}_tenant:${principal.tenantId}`, perMinute: Number(c.env.SVC_VERIFY_TENANT_RATE_PER_MINUTE ?? "600") || 600 }]
+      : await anonymousRateBuckets(c.req.raw.headers, c.env, `sbr_${kind}_public`, kind === "content" ? PUBLIC_VERIFY_PER_MINUTE : PUBLIC_BINDING_LOOKUPS_PER_MINUTE);
+  const { decision, perMinute } = await chargeRateBuckets(c.env.RATE_LIMITER, buckets);
   if (decision.allowed) return;
   const retryAfter = Math.max(1, Math.ceil(decision.retryAfterMs / 1000));
   throw new ApiError("svc.resolution.rate_limited", `At most ${perMinute} lookups per minute; retry in ${retryAfter} s.`, {

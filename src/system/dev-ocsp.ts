@@ -2,7 +2,7 @@ import { createRoute, z } from "@hono/zod-openapi";
 import type { Router } from "../app-types";
 import { database, type Database } from "../db/client";
 import { devOcspRevocations } from "../db/schema";
-import type { Bindings } from "../env";
+import { type Bindings, isDevelopment } from "../env";
 import { respondOcsp, type DevOcspResponder, type DevRevocation } from "../media/c2pa/ocsp";
 import { ApiError } from "../platform/errors";
 import { errorResponse, json } from "../platform/openapi";
@@ -17,7 +17,7 @@ const MAX_REQUEST_BYTES = 16 * 1024;
 
 /** The dev responder's credentials, or null when this is not a development deployment with a dev PKI. */
 export function devOcspResponder(env: Bindings): DevOcspResponder | null {
-  if (env.SVC_ENVIRONMENT !== "development" || !env.SVC_OCSP_RESPONDER_CERT_PEM || !env.SVC_OCSP_RESPONDER_KEY_PEM || !env.SVC_OCSP_CA_CERT_PEM) return null;
+  if (!isDevelopment(env) || !env.SVC_OCSP_RESPONDER_CERT_PEM || !env.SVC_OCSP_RESPONDER_KEY_PEM || !env.SVC_OCSP_CA_CERT_PEM) return null;
   return { certPem: env.SVC_OCSP_RESPONDER_CERT_PEM, keyPkcs8Pem: env.SVC_OCSP_RESPONDER_KEY_PEM, caCertPem: env.SVC_OCSP_CA_CERT_PEM };
 }
 

@@ -1,5 +1,6 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import type { Router } from "../app-types";
+import { isDevelopment } from "../env";
 import { respondTimestamp } from "../media/c2pa/tsa";
 import { ApiError } from "../platform/errors";
 import { errorResponse } from "../platform/openapi";
@@ -24,7 +25,7 @@ const route = createRoute({
 
 export function registerPostDevTsa(app: Router) {
   app.openapi(route, async (c) => {
-    if (c.env.SVC_ENVIRONMENT !== "development" || !c.env.SVC_TSA_CHAIN_PEM || !c.env.SVC_TSA_KEY_PEM) {
+    if (!isDevelopment(c.env) || !c.env.SVC_TSA_CHAIN_PEM || !c.env.SVC_TSA_KEY_PEM) {
       throw new ApiError("svc.route.not_found", "No operation at POST /dev/tsa in this deployment.");
     }
     const body = new Uint8Array(await c.req.arrayBuffer());

@@ -19,10 +19,6 @@ export async function databaseAnswers(env: Bindings, timeoutMs = 2000): Promise<
   }
 }
 
-/** Secrets without which authenticated operations cannot work. */
-export function requiredSecretsPresent(env: Bindings): boolean {
-  return Boolean(env.SVC_KEY_PEPPER && env.SVC_CURSOR_SECRET && env.SVC_CAPABILITY_SECRET);
-}
 
 /**
  * Governance authorities. None is built yet, so each reports false: a probe never claims an authority

@@ -9,8 +9,7 @@ import type { Bindings } from "../env";
 import { imageServices, mediaInspector } from "../media";
 import { ensureC2paEngineLazily, revocationCheck } from "./verify-engines";
 import { notFound, principalOf, type AppContext } from "../platform/context";
-import { hmacSha256 } from "../platform/crypto";
-import { base64url } from "../platform/encoding";
+import { anonymousRateBuckets, chargeRateBuckets, type RateBucket } from "../platform/client-address";
 import { ApiError } from "../platform/errors";
 import { newId } from "../platform/ids";
 import { errorResponse, json, NOT_FOUND } from "../platform/openapi";
@@ -67,19 +66,12 @@ const getRoute = createRoute({
 /** The rate-limit bucket of a caller: the tenant, or a keyed hash of the network address (never the address). */
 async function chargeVerify(c: AppContext) {
   const principal = c.get("principal");
-  let bucket: string;
-  let perMinute: number;
-  if (principal.kind === "api_key") {
-    bucket = `verify_tenant:${principal.tenantId}`;
-    perMinute = Number(c.env.SVC_VERIFY_TENANT_RATE_PER_MINUTE ?? "600") || 600;
-  } else {
-    const ip = c.req.header("cf-connecting-ip") ?? "unknown";
-    const secret = c.env.SVC_CAPABILITY_SECRET ?? c.env.SVC_KEY_PEPPER ?? "svc-public-verify";
-    bucket = `verify_public:${base64url((await hmacSha256(secret, ip)).slice(0, 16))}`;
-    perMinute = PUBLIC_VERIFY_PER_MINUTE;
-  }
-  const limiter = c.env.RATE_LIMITER.get(c.env.RATE_LIMITER.idFromName(bucket));
-  const decision = await limiter.limit(perMinute, 60, 1);
+  // Without a key: the caller's network address, or the unattributed buckets when none is known (client-address.ts).
+  const buckets: RateBucket[] =
+    principal.kind === "api_key"
+      ? [{ name: `verify_tenant:${principal.tenantId}`, perMinute: Number(c.env.SVC_VERIFY_TENANT_RATE_PER_MINUTE ?? "600") || 600 }]
+      : await anonymousRateBuckets(c.req.raw.headers, c.env, "verify_public", PUBLIC_VERIFY_PER_MINUTE);
+  const { decision, perMinute } = await chargeRateBuckets(c.env.RATE_LIMITER, buckets);
   if (decision.allowed) return;
   const retryAfter = Math.max(1, Math.ceil(decision.retryAfterMs / 1000));
   throw new ApiError("svc.ratelimit.exceeded", `At most ${perMinute} verifications per minute; retry in ${retryAfter} s.`, {

@@ -12,6 +12,7 @@ import {
   UNAUTHORIZED_DETAIL,
 } from "../errors";
 import { ipAllowed, restrictionsOf, retentionOf } from "../../api-keys/controls";
+import { knownClientAddress } from "../client-address";
 import { bearerKeyOf, hashApiKeySecret, hashesEqual } from "./keys";
 import { openApiPath, policyFor } from "./policy";
 import { isScope, type Scope } from "./scopes";
@@ -85,7 +86,7 @@ export const authenticate: MiddlewareHandler<AppEnv> = async (c, next) => {
   if (found.tenantStatus !== "active") throw new HttpProblem(403, FORBIDDEN_IDENTITY_DETAIL);
 
   const restrictions = restrictionsOf(found.key.restrictions);
-  if (!ipAllowed(restrictions, c.req.header("cf-connecting-ip") ?? null)) {
+  if (!ipAllowed(restrictions, knownClientAddress(c.req.raw.headers, c.env))) {
     throw new ApiError("API_KEY_IP_NOT_ALLOWED", "This key may not be used from this network address.");
   }
   const scopes = new Set((JSON.parse(found.key.scopes) as string[]).filter(isScope)) as ReadonlySet<Scope>;

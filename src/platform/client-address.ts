@@ -1,0 +1,113 @@
+import { hmacSha256 } from "./crypto";
+import { base64url } from "./encoding";
+import { parseIp } from "./net/cidr";
+
+/*
+ * The caller's network address, for key IP allowlists and the rate limits of anonymous public operations.
+ *
+ * Trust: the address is CF-Connecting-IP, and only when SVC_TRUST_CF_CONNECTING_IP is "true". wrangler.toml sets
+ * it at the top level (production behind Cloudflare: the edge sets the header and replaces any value a client
+ * sent) and in [env.dev] (wrangler dev sets the header to the TCP peer's address, 127.0.0.1 locally, unless the
+ * caller sent one, so a local caller can try an allowlist). Anywhere else, e.g. a Worker reachable other than
+ * through Cloudflare, leave it unset or "false": the header is then whatever the caller wrote, so no address is
+ * known. Unknown is never a shared "unknown" address: an allowlisted key is refused, and anonymous callers are
+ * charged as described at anonymousRateBuckets.
+ */
+
+/** The settings this module reads (a subset of the Worker's bindings). */
+export interface ClientAddressSettings {
+  SVC_TRUST_CF_CONNECTING_IP?: string;
+  SVC_CAPABILITY_SECRET?: string;
+  SVC_KEY_PEPPER?: string;
+}
+
+/** The caller's address as this deployment knows it, or why it does not. */
+export type ClientAddress =
+  | { known: true; address: string; bytes: Uint8Array }
+  | { known: false; reason: "untrusted" | "absent" | "malformed" };
+
+export function clientAddress(headers: Headers, env: ClientAddressSettings): ClientAddress {
+  if (env.SVC_TRUST_CF_CONNECTING_IP !== "true") return { known: false, reason: "untrusted" };
+  const header = headers.get("cf-connecting-ip")?.trim();
+  if (!header) return { known: false, reason: "absent" };
+  const bytes = parseIp(header);
+  return bytes ? { known: true, address: header, bytes } : { known: false, reason: "malformed" };
+}
+
+/** The address for an IP allowlist check: null when unknown (a key with an allowlist is then refused). */
+export function knownClientAddress(headers: Headers, env: ClientAddressSettings): string | null {
+  const found = clientAddress(headers, env);
+  return found.known ? found.address : null;
+}
+
+/** One RateLimiter bucket: its Durable Object name and its limit per minute. */
+export interface RateBucket {
+  name: string;
+  perMinute: number;
+}
+
+/** The shared pool of callers without a known address allows this many times the per-caller limit. */
+export const UNATTRIBUTED_POOL_FACTOR = 10;
+
+/**
+ * The buckets an anonymous call is charged to, narrowest first. Bucket names carry a keyed hash, never an address.
+ *
+ * - Known address: one bucket per address; an IPv6 caller per /64 (what one subscriber is given), since a
+ *   bucket per IPv6 address would let one party spread over 2^64 buckets.
+ * - Unknown address: no shared "unknown" bucket that one party could drain for everyone. The call is charged to a
+ *   bucket per request fingerprint (User-Agent and Accept-Language) at the per-caller limit, so one client alone
+ *   hits its own limit long before the shared pool, and then to the unattributed pool at
+ *   UNATTRIBUTED_POOL_FACTOR times the limit, so rotating fingerprints buys no unlimited use either. Only a party
+ *   that forges fingerprints and sends ten callers' worth can fill the pool; callers with a known address never
+ *   share it. Behind Cloudflare every request has an address, so the pool serves misconfigured or internal callers.
+ */
+export async function anonymousRateBuckets(headers: Headers, env: ClientAddressSettings, family: string, perMinute: number): Promise<RateBucket[]> {
+  const secret = env.SVC_CAPABILITY_SECRET ?? env.SVC_KEY_PEPPER ?? "svc-rate-buckets";
+  const keyed = async (data: string | Uint8Array) => base64url((await hmacSha256(secret, data)).slice(0, 16));
+  const found = clientAddress(headers, env);
+  if (found.known) {
+    const prefix = found.bytes.length === 16 ? found.bytes.slice(0, 8) : found.bytes;
+    return [{ name: `${family}:${await keyed(prefix)}`, perMinute }];
+  }
+  const fingerprint = JSON.stringify([headers.get("user-agent") ?? "", headers.get("accept-language") ?? ""]);
+  return [
+    { name: `${family}_unattributed:${await keyed(fingerprint)}`, perMinute },
+    { name: `${family}_unattributed_pool`, perMinute: perMinute * UNATTRIBUTED_POOL_FACTOR },
+  ];
+}
+
+/** A RateLimiter decision (src/durable-objects/rate-limiter.ts), as much of it as callers read. */
+export interface BucketDecision {
+  allowed: boolean;
+  retryAfterMs: number;
+}
+
+interface RateLimiterNamespace {
+  idFromName(name: string): DurableObjectId;
+  get(id: DurableObjectId): { limit(limit: number, periodSeconds: number, cost?: number): Promise<BucketDecision> };
+}
+
+/**
+ * Charges `cost` to each bucket in order (per minute) and stops at the first refusal, which spends nothing there;
+ * narrowest first, so a caller already over its own limit never drains a shared pool. Answers the deciding
+ * bucket's decision and limit (the last bucket's when all allow).
+ */
+export async function chargeRateBuckets(namespace: RateLimiterNamespace, buckets: RateBucket[], cost = 1): Promise<{ decision: BucketDecision; perMinute: number }> {
+  let last: { decision: BucketDecision; perMinute: number } = { decision: { allowed: true, retryAfterMs: 0 }, perMinute: 0 };
+  for (const bucket of buckets) {
+    const decision = await namespace.get(namespace.idFromName(bucket.name)).limit(bucket.perMinute, 60, cost);
+    last = { decision, perMinute: bucket.perMinute };
+    if (!decision.allowed) break;
+  }
+  return last;
+}
+
+/** Charges an anonymous call of `family` (see anonymousRateBuckets). */
+export async function chargeAnonymousCaller(
+  env: ClientAddressSettings & { RATE_LIMITER: RateLimiterNamespace },
+  headers: Headers,
+  family: string,
+  perMinute: number,
+): Promise<{ decision: BucketDecision; perMinute: number }> {
+  return chargeRateBuckets(env.RATE_LIMITER, await anonymousRateBuckets(headers, env, family, perMinute));
+}
