@@ -3,10 +3,10 @@ import type { Router } from "../app-types";
 import { database } from "../db/client";
 import { mediaInspector } from "../media";
 import { notFound, principalOf } from "../platform/context";
-import { ApiError, type ErrorCode } from "../platform/errors";
+import { ApiError } from "../platform/errors";
 import { errorResponse, IdempotencyKeyHeader, json, NOT_FOUND } from "../platform/openapi";
 import { CompleteUploadRequestSchema, CompleteUploadResponseSchema, UploadParams } from "./schemas";
-import { completeUpload } from "./service";
+import { completeUpload, INSPECTION_CODES } from "./service";
 
 const route = createRoute({
   method: "post",
@@ -15,7 +15,7 @@ const route = createRoute({
   tags: ["Uploads"],
   summary: "Complete an upload",
   description:
-    "Checks the stored bytes against the declared `byte_length` and `sha256`, sniffs their real format (a declared type the bytes contradict is refused), and pins them as an immutable object. Completing an already completed upload returns the same result.",
+    "Checks the stored bytes against the declared `byte_length` and `sha256`, sniffs their real format (a declared type the bytes contradict is refused), and pins them as an immutable object. Completing an already completed upload returns the same result. A refused single upload stays open (PUT the right bytes and complete again); a multipart upload whose assembled bytes are refused has spent its parts and becomes `failed` (later calls answer 409 `svc.uploads.failed` naming the reason). Wrong or missing part ETags leave the upload open. A completion racing an abort either pins the bytes (the abort then answers 409) or loses (410).",
   request: {
     params: UploadParams,
     headers: z.object({ "idempotency-key": IdempotencyKeyHeader }),
@@ -24,17 +24,12 @@ const route = createRoute({
   responses: {
     200: json(CompleteUploadResponseSchema, "The pinned object."),
     ...NOT_FOUND,
-    409: errorResponse("No bytes uploaded yet (`svc.uploads.bytes_missing`)."),
+    409: errorResponse("No bytes uploaded yet (`svc.uploads.bytes_missing`), or the upload failed for good (`svc.uploads.failed`: a multipart upload whose assembled bytes did not match what was declared)."),
+    503: errorResponse("Object storage did not complete the upload; it is unchanged (`svc.uploads.storage_unavailable`, retryable)."),
     410: errorResponse("The upload was aborted or expired (`svc.uploads.gone`)."),
   },
 });
 
-const INSPECTION_CODES: Record<string, ErrorCode> = {
-  unsupported_media_type: "svc.media.unsupported_type",
-  media_type_mismatch: "svc.media.type_mismatch",
-  codec_unsupported: "MEDIA_CODEC_UNSUPPORTED",
-  corrupt: "svc.media.corrupt",
-};
 
 export function registerCompleteUpload(app: Router) {
   app.openapi(route, async (c) => {
@@ -45,6 +40,10 @@ export function registerCompleteUpload(app: Router) {
         throw notFound("upload");
       case "gone":
         throw new ApiError("svc.uploads.gone");
+      case "failed":
+        throw new ApiError("svc.uploads.failed", `This upload failed (${result.errorCode}): its parts were assembled into bytes that did not match what was declared, and cannot be used again. Create a new upload.`);
+      case "storage_unavailable":
+        throw new ApiError("svc.uploads.storage_unavailable");
       case "refused":
         throw new ApiError(result.code, result.message);
       case "media_refused":

@@ -20,8 +20,10 @@ export async function insertUploadWithAsset(db: Database, upload: typeof uploads
 }
 
 /**
- * Pins the object and completes the upload in one batch; the conditional update makes a concurrent second
- * completion a no-op (it then reads the completed row).
+ * Pins the object and completes the upload in one D1 transaction, only while the upload is still `initiated`:
+ * the object row is written by the same statement sequence that moves the upload, so a concurrent abort (which
+ * closes the upload before it deletes the bytes) or a second completion leaves no object record behind.
+ * Returns whether this call completed the upload.
  */
 export async function pinUpload(
   db: Database,
@@ -29,18 +31,35 @@ export async function pinUpload(
   object: typeof objects.$inferInsert,
   asset: { kind: string; mediaType: string },
   now: number,
-) {
-  await db.batch([
-    db.insert(objects).values(object).onConflictDoNothing(),
-    db
-      .update(uploads)
-      .set({ status: "completed", completedAt: now })
-      .where(and(eq(uploads.id, upload.id), eq(uploads.status, "initiated"))),
-    db
-      .update(assets)
-      .set({ status: "uploaded", kind: asset.kind, mediaType: asset.mediaType, sourceObjectId: object.id, updatedAt: now })
-      .where(and(eq(assets.id, upload.assetId), eq(assets.status, "awaiting_upload"))),
+): Promise<boolean> {
+  const d1 = db.$client;
+  const open = "EXISTS (SELECT 1 FROM uploads WHERE id = ? AND status = 'initiated')";
+  const results = await d1.batch([
+    d1
+      .prepare(
+        `INSERT INTO objects (id, tenant_id, asset_id, role, r2_key, etag, byte_length, sha256, media_type, filename, inspection, created_at)
+         SELECT ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ? WHERE ${open} ON CONFLICT DO NOTHING`,
+      )
+      .bind(object.id, object.tenantId, object.assetId, object.role, object.r2Key, object.etag, object.byteLength, object.sha256, object.mediaType, object.filename ?? null, object.inspection ?? null, object.createdAt, upload.id),
+    d1
+      .prepare(`UPDATE assets SET status = 'uploaded', kind = ?, media_type = ?, source_object_id = ?, updated_at = ? WHERE id = ? AND status = 'awaiting_upload' AND ${open}`)
+      .bind(asset.kind, asset.mediaType, object.id, now, upload.assetId, upload.id),
+    d1.prepare("UPDATE uploads SET status = 'completed', completed_at = ? WHERE id = ? AND status = 'initiated'").bind(now, upload.id),
   ]);
+  return (results[2]?.meta.changes ?? 0) === 1;
+}
+
+/** A multipart upload whose parts were spent on bytes that failed their checks: it can never complete. */
+export async function failUpload(db: Database, upload: UploadRow, errorCode: string, now: number): Promise<boolean> {
+  const rows = await db
+    .update(uploads)
+    .set({ status: "failed", errorCode })
+    .where(and(eq(uploads.id, upload.id), eq(uploads.status, "initiated")))
+    .returning({ id: uploads.id });
+  if (rows.length === 1) {
+    await db.update(assets).set({ status: "upload_failed", updatedAt: now }).where(and(eq(assets.id, upload.assetId), eq(assets.status, "awaiting_upload")));
+  }
+  return rows.length === 1;
 }
 
 export async function closeUpload(db: Database, upload: UploadRow, status: "aborted" | "expired", now: number) {

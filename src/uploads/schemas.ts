@@ -7,7 +7,9 @@ export const AssetIdSchema = idSchema("asset", "Asset id (the tenant-visible id;
 export const ObjectIdSchema = idSchema("object", "Immutable stored object id.");
 export const Sha256Schema = z.string().regex(/^[0-9a-f]{64}$/).openapi({ description: "Lowercase hex SHA-256.", example: "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08" });
 
-export const UploadStatusSchema = z.enum(["initiated", "completed", "aborted", "expired"]).openapi({ description: "Upload status.", example: "initiated" });
+export const UploadStatusSchema = z
+  .enum(["initiated", "completed", "aborted", "expired", "failed"])
+  .openapi({ description: "Upload status. `failed`: a multipart upload whose assembled bytes did not match what was declared (its parts are spent); create a new upload.", example: "initiated" });
 
 const HeadersSchema = z.record(z.string(), z.string()).openapi({ description: "Send exactly these headers (and never the API key).", example: { "Content-Type": "image/jpeg" } });
 

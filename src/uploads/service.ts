@@ -6,7 +6,7 @@ import { hex } from "../platform/encoding";
 import { newId } from "../platform/ids";
 import type { FieldDetail } from "../platform/errors";
 import type { InspectionResult, MediaInspector, NormalizedInspectionFacts } from "../media/types";
-import { closeUpload, expiredUploads, getUpload, insertUploadWithAsset, pinUpload, type UploadRow } from "./queries";
+import { closeUpload, expiredUploads, failUpload, getUpload, insertUploadWithAsset, pinUpload, type UploadRow } from "./queries";
 
 /** Domain logic of uploads: no HTTP here; every outcome is a discriminated union. */
 
@@ -84,6 +84,7 @@ export async function createUpload(
     createdAt: now,
     expiresAt: now + UPLOAD_TTL_MS,
     completedAt: null,
+    errorCode: null,
   };
   await insertUploadWithAsset(db, upload, {
     id: assetId,
@@ -119,13 +120,18 @@ export type CompleteUploadResult =
   | { status: "completed"; upload: UploadRow; objectId: string }
   | { status: "not_found" }
   | { status: "gone" }
+  | { status: "failed"; errorCode: string }
+  | { status: "storage_unavailable" }
   | { status: "refused"; code: "svc.uploads.parts_invalid" | "svc.uploads.bytes_missing" | "svc.uploads.length_mismatch" | "svc.uploads.sha256_mismatch"; message: string }
   | { status: "media_refused"; inspection: Exclude<InspectionResult, { status: "ok" }> };
 
 /**
  * Completes an upload: the stored bytes must match the declared length and SHA-256 and really be the declared
- * format; only then is the object pinned. On a mismatch the bytes are deleted and the upload stays open, so
- * the client can PUT the right bytes again before it expires.
+ * format; only then is the object pinned, and only while the upload is still `initiated` (see pinUpload).
+ * On a mismatch the bytes are deleted. A single upload stays open, so the client can PUT the right bytes again;
+ * a multipart upload whose parts were assembled into wrong bytes has spent them, so it becomes `failed` with the
+ * reason code. A storage failure never reaches the client as storage text: it is a reason code, and the upload
+ * stays as it was (retryable).
  */
 export async function completeUpload(
   db: Database,
@@ -138,9 +144,19 @@ export async function completeUpload(
 ): Promise<CompleteUploadResult> {
   const upload = await getUpload(db, tenantId, uploadId);
   if (!upload) return { status: "not_found" };
-  if (upload.status === "completed") return { status: "completed", upload, objectId: upload.objectId };
-  if (!uploadIsOpen(upload, now)) return { status: "gone" };
+  const settled = settledResult(upload, now);
+  if (settled) return settled;
 
+  // Every refusal re-reads the upload: if an abort or another completion settled it meanwhile, that answer wins.
+  const refuse = async (result: CompleteUploadResult, failMultipart: boolean): Promise<CompleteUploadResult> => {
+    if (failMultipart && upload.mode === "multipart" && "code" in result) await failUpload(db, upload, result.code, now);
+    else if (failMultipart && upload.mode === "multipart" && result.status === "media_refused") await failUpload(db, upload, INSPECTION_CODES[result.inspection.status], now);
+    const after = await getUpload(db, tenantId, uploadId);
+    if (after && after.status !== "initiated" && !(failMultipart && after.status === "failed")) return settledResult(after, now) ?? result;
+    return result;
+  };
+
+  let stored: R2ObjectBody | null = null;
   if (upload.mode === "multipart") {
     const declared = JSON.parse(upload.parts ?? "[]") as { part_number: number }[];
     const numbers = parts.map((p) => p.part_number);
@@ -150,27 +166,37 @@ export async function completeUpload(
     try {
       await bucket.resumeMultipartUpload(upload.r2Key, upload.multipartUploadId!).complete(parts.map((p) => ({ partNumber: p.part_number, etag: p.etag })));
     } catch (error) {
-      return { status: "refused", code: "svc.uploads.parts_invalid", message: `The parts could not be assembled: ${String((error as Error).message ?? error)}` };
+      const text = String((error as Error)?.message ?? error);
+      console.warn(JSON.stringify({ level: "warn", upload_id: upload.id, problem: "multipart complete failed", storage: text }));
+      // A concurrent completion may have assembled the parts: then its bytes are checked like ours.
+      stored = await bucket.get(upload.r2Key).catch(() => null);
+      if (!stored) {
+        // R2's "no such multipart upload" (10024): the parts are spent (assembled, then refused; or aborted).
+        if (/\b10024\b/.test(text)) return refuse({ status: "refused", code: "svc.uploads.parts_invalid", message: PARTS_SPENT }, true);
+        // A part R2 does not know, an ETag that does not match, a part too small: the client can fix and retry.
+        if (/\b100(25|11|12|48)\b/.test(text)) return refuse({ status: "refused", code: "svc.uploads.parts_invalid", message: PARTS_UNKNOWN }, false);
+        return { status: "storage_unavailable" };
+      }
     }
   }
 
-  const stored = await bucket.get(upload.r2Key);
-  if (!stored) return { status: "refused", code: "svc.uploads.bytes_missing", message: "No bytes have been uploaded yet." };
+  stored ??= await bucket.get(upload.r2Key);
+  if (!stored) return refuse({ status: "refused", code: "svc.uploads.bytes_missing", message: "No bytes have been uploaded yet." }, false);
   if (stored.size !== upload.byteLength) {
     await stored.body.cancel();
     await bucket.delete(upload.r2Key);
-    return { status: "refused", code: "svc.uploads.length_mismatch", message: `Stored ${stored.size} bytes, declared ${upload.byteLength}.` };
+    return refuse({ status: "refused", code: "svc.uploads.length_mismatch", message: `Stored ${stored.size} bytes, declared ${upload.byteLength}.` }, true);
   }
   const bytes = new Uint8Array(await stored.arrayBuffer());
   const sha256 = hex(await crypto.subtle.digest("SHA-256", bytes));
   if (sha256 !== upload.sha256) {
     await bucket.delete(upload.r2Key);
-    return { status: "refused", code: "svc.uploads.sha256_mismatch", message: `Stored bytes hash to ${sha256}, declared ${upload.sha256}.` };
+    return refuse({ status: "refused", code: "svc.uploads.sha256_mismatch", message: `Stored bytes hash to ${sha256}, declared ${upload.sha256}.` }, true);
   }
   const inspection = inspector.inspect(bytes, upload.declaredMediaType);
   if (inspection.status !== "ok") {
     await bucket.delete(upload.r2Key);
-    return { status: "media_refused", inspection };
+    return refuse({ status: "media_refused", inspection }, true);
   }
   const facts: NormalizedInspectionFacts = inspection.facts;
   await pinUpload(
@@ -192,20 +218,45 @@ export async function completeUpload(
     { kind: facts.modality, mediaType: facts.media_type },
     now,
   );
+  // Pinned by this call or by a concurrent completion; anything else (aborted meanwhile) answers as it is now.
   const after = (await getUpload(db, tenantId, uploadId))!;
-  return { status: "completed", upload: after, objectId: after.objectId };
+  return settledResult(after, now) ?? { status: "refused", code: "svc.uploads.bytes_missing", message: "No bytes have been uploaded yet." };
 }
 
-export type AbortUploadResult = { status: "aborted" | "expired"; upload: UploadRow } | { status: "not_found" } | { status: "already_completed" };
+const PARTS_SPENT = "The parts of this multipart upload can no longer be assembled (they were already used or discarded). Create a new upload.";
+const PARTS_UNKNOWN = "The parts could not be assembled: send every part's ETag exactly as its upload returned it, after every part was uploaded.";
 
+/** Reason codes of a refused media inspection (the complete route answers them). */
+export const INSPECTION_CODES = {
+  unsupported_media_type: "svc.media.unsupported_type",
+  media_type_mismatch: "svc.media.type_mismatch",
+  codec_unsupported: "MEDIA_CODEC_UNSUPPORTED",
+  corrupt: "svc.media.corrupt",
+} as const satisfies Record<Exclude<InspectionResult, { status: "ok" }>["status"], string>;
+
+/** The answer for an upload that is no longer open: completed, failed, or gone (aborted, expired). */
+function settledResult(upload: UploadRow, now: number): CompleteUploadResult | null {
+  if (upload.status === "completed") return { status: "completed", upload, objectId: upload.objectId };
+  if (upload.status === "failed") return { status: "failed", errorCode: upload.errorCode ?? "svc.uploads.parts_invalid" };
+  if (!uploadIsOpen(upload, now)) return { status: "gone" };
+  return null;
+}
+
+export type AbortUploadResult = { status: "aborted" | "expired" | "failed"; upload: UploadRow } | { status: "not_found" } | { status: "already_completed" };
+
+/**
+ * Aborts an initiated upload. The bytes are deleted only by the call that closed the upload: if a completion
+ * pinned it first, the abort answers already_completed and the pinned bytes stay.
+ */
 export async function abortUpload(db: Database, bucket: R2Bucket, tenantId: string, uploadId: string, now = Date.now()): Promise<AbortUploadResult> {
   const upload = await getUpload(db, tenantId, uploadId);
   if (!upload) return { status: "not_found" };
   if (upload.status === "completed") return { status: "already_completed" };
-  if (upload.status === "aborted" || upload.status === "expired") return { status: upload.status, upload };
-  await closeUpload(db, upload, "aborted", now);
-  await discardBytes(bucket, upload);
-  return { status: "aborted", upload: (await getUpload(db, tenantId, uploadId))! };
+  if (upload.status !== "initiated") return { status: upload.status, upload };
+  if (await closeUpload(db, upload, "aborted", now)) await discardBytes(bucket, upload);
+  const after = (await getUpload(db, tenantId, uploadId))!;
+  if (after.status === "completed") return { status: "already_completed" };
+  return { status: after.status as "aborted" | "expired" | "failed", upload: after };
 }
 
 async function discardBytes(bucket: R2Bucket, upload: UploadRow) {
