@@ -44,3 +44,13 @@ export function leakyBucket(state: BucketState, now: number, limit: number, peri
     resetMs: Math.ceil(next.level / ratePerMs),
   };
 }
+
+/**
+ * Gives back `cost` requests a caller was allowed but did not use (a refused request). Draining is linear and
+ * clamped at zero, so charging then refunding leaves the bucket exactly where it would be had the request never
+ * been charged; in between, the units were held like any other request's, so concurrent callers never overspend.
+ */
+export function refundBucket(state: BucketState, now: number, limit: number, periodMs: number, cost: number): BucketState {
+  const level = Math.max(0, state.level - Math.max(0, now - state.updatedAt) * (limit / periodMs));
+  return { level: Math.max(0, level - cost), updatedAt: now };
+}

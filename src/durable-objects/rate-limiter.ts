@@ -1,5 +1,5 @@
 import { DurableObject } from "cloudflare:workers";
-import { type BucketState, EMPTY_BUCKET, leakyBucket } from "./leaky-bucket";
+import { type BucketState, EMPTY_BUCKET, leakyBucket, refundBucket } from "./leaky-bucket";
 
 export interface RateLimitDecision {
   allowed: boolean;
@@ -32,5 +32,12 @@ export class RateLimiter extends DurableObject<Env> {
       void this.ctx.storage.put("bucket", this.bucket);
     }
     return { allowed: decision.allowed, retryAfterMs: decision.retryAfterMs, remaining: decision.remaining, resetMs: decision.resetMs };
+  }
+
+  /** Returns `cost` units an allowed request charged but did not use (it was refused after the charge). */
+  async refund(limit: number, periodSeconds: number, cost: number): Promise<void> {
+    if (!(cost > 0)) return;
+    this.bucket = refundBucket(this.bucket, Date.now(), limit, periodSeconds * 1000, cost);
+    void this.ctx.storage.put("bucket", this.bucket);
   }
 }

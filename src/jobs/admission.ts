@@ -85,16 +85,33 @@ export async function admitSign(
   if (!watermarks && request.watermark_strength) return refuse("svc.sign.option_not_applicable", "watermark_strength needs a watermark recipe.", "watermark_strength");
   if (request.ai_declaration && recipe.kind !== "sign_only") return refuse("svc.sign.option_not_applicable", "ai_declaration needs a sign-only recipe.", "ai_declaration");
 
+  // The key's signing profile: its defaults fill what the request leaves out, its allowed sets bound both.
+  const allowedWatermarks = profile.allowed_watermark_algorithms ?? null;
+  const allowedStrengths = profile.allowed_watermark_strengths ?? null;
+  const allowedFingerprints = profile.allowed_fingerprint_algorithms ?? null;
   let watermarkAlgorithm: string | null = null;
+  let watermarkStrength: AdmittedRequest["watermark_strength"] = null;
   if (watermarks) {
     const offered = ALGORITHMS.filter((a) => a.kind === "watermark" && a.modality === format.modality);
+    const profileDefault = offered.find((a) => a.algorithm === profile.default_watermark_algorithm);
     const chosen = request.watermark_algorithm
       ? offered.find((a) => a.algorithm === request.watermark_algorithm)
-      : defaultAlgorithm("watermark", format.modality as AlgorithmModality, (a) => registry.algorithmAvailability(a).available);
-    if (!chosen && !request.watermark_algorithm) return refuse("svc.sign.algorithm_unavailable", `No watermark for ${format.modality} is available in this deployment.`, "recipe_id");
+      : (profileDefault ??
+        defaultAlgorithm("watermark", format.modality as AlgorithmModality, (a) => registry.algorithmAvailability(a).available && (!allowedWatermarks || allowedWatermarks.includes(a.algorithm))));
+    if (!chosen && !request.watermark_algorithm) {
+      return refuse("svc.sign.algorithm_unavailable", `No watermark for ${format.modality} ${allowedWatermarks ? "that this key's signing profile allows " : ""}is available in this deployment.`, "recipe_id");
+    }
     if (!chosen) return refuse("svc.sign.algorithm_not_offered", `${request.watermark_algorithm} is not offered for ${format.modality}.`, "watermark_algorithm");
     if (!registry.algorithmAvailability(chosen).available) return refuse("svc.sign.algorithm_unavailable", `${chosen.algorithm} is not available in this deployment.`, "watermark_algorithm");
+    if (allowedWatermarks && !allowedWatermarks.includes(chosen.algorithm)) {
+      return refuse("svc.sign.option_not_allowed", `This key's signing profile does not allow the ${chosen.algorithm} watermark.`, "watermark_algorithm");
+    }
     watermarkAlgorithm = chosen.algorithm;
+    watermarkStrength =
+      request.watermark_strength ?? profile.default_watermark_strength ?? (!allowedStrengths || allowedStrengths.includes("balanced") ? "balanced" : allowedStrengths[0]!);
+    if (allowedStrengths && !allowedStrengths.includes(watermarkStrength)) {
+      return refuse("svc.sign.option_not_allowed", `This key's signing profile does not allow watermark strength ${watermarkStrength}.`, "watermark_strength");
+    }
   }
 
   let fingerprints: string[] = [];
@@ -106,23 +123,36 @@ export async function admitSign(
   if (fingerprinting) {
     // The default set is SPEC's defaults that this deployment has (dinov2 needs model weights); naming an
     // unavailable one explicitly is refused below.
+    // The profile's default set applies to the algorithms of it offered for this modality (none: the system's).
+    const profileDefaults = (profile.default_fingerprint_algorithms ?? []).filter((name) => offeredFingerprints.some((a) => a.algorithm === name));
     const names =
-      request.fingerprint_algorithms ?? offeredFingerprints.filter((a) => a.is_default && registry.algorithmAvailability(a).available).map((a) => a.algorithm);
+      request.fingerprint_algorithms ??
+      (profileDefaults.length > 0
+        ? profileDefaults
+        : offeredFingerprints
+            .filter((a) => a.is_default && registry.algorithmAvailability(a).available && (a.locked || !allowedFingerprints || allowedFingerprints.includes(a.algorithm)))
+            .map((a) => a.algorithm));
     for (const name of names) {
       const algorithm = offeredFingerprints.find((a) => a.algorithm === name);
       if (!algorithm) return refuse("svc.sign.algorithm_not_offered", `${name} is not offered for ${format.modality}.`, "fingerprint_algorithms");
       if (!registry.algorithmAvailability(algorithm).available) return refuse("svc.sign.algorithm_unavailable", `${name} is not available in this deployment.`, "fingerprint_algorithms");
+      // The locked fingerprint is always computed, so no profile can exclude it.
+      if (allowedFingerprints && !algorithm.locked && !allowedFingerprints.includes(name)) {
+        return refuse("svc.sign.option_not_allowed", `This key's signing profile does not allow the ${name} fingerprint.`, "fingerprint_algorithms");
+      }
     }
     fingerprints = names;
   }
-  // The locked fingerprint (image ISCC) is always added where it applies.
-  for (const locked of offeredFingerprints.filter((a) => a.locked)) {
+  // The locked fingerprint (image ISCC) is always added where the recipe computes fingerprints (a recipe
+  // without a fingerprint step never decodes for one).
+  for (const locked of fingerprinting ? offeredFingerprints.filter((a) => a.locked) : []) {
     if (!fingerprints.includes(locked.algorithm) && registry.algorithmAvailability(locked).available) fingerprints.push(locked.algorithm);
   }
 
-  // Decoded steps need the pixels: refuse what cannot fit or carry the mark before a job exists.
+  // Decoded steps need the pixels: refuse what cannot fit or carry the mark before a job exists. Only steps
+  // that decode (watermark, fingerprint) are bounded by pixels; signing alone is bounded by bytes (the upload limit).
   const [source] = await db.select({ inspection: objects.inspection }).from(objects).where(and(eq(objects.tenantId, tenantId), eq(objects.id, asset.sourceObjectId!))).limit(1);
-  if (format.modality === "image" && (watermarks || fingerprints.length > 0)) {
+  if (format.modality === "image" && (watermarks || fingerprinting)) {
     const facts = source?.inspection ? (JSON.parse(source.inspection) as { width: number | null; height: number | null }) : null;
     const { width, height } = facts ?? { width: null, height: null };
     if (width !== null && height !== null) {
@@ -142,7 +172,7 @@ export async function admitSign(
     recipe_id: recipe.recipe_id,
     recipe_definition: { version: recipe.version, kind: recipe.kind, lane: recipe.lane, required_steps: recipe.required_steps },
     watermark_algorithm: watermarkAlgorithm,
-    watermark_strength: watermarks ? (request.watermark_strength ?? "balanced") : null,
+    watermark_strength: watermarkStrength,
     fingerprint_algorithms: fingerprints,
     ai_declaration: request.ai_declaration ? { digital_source_type: request.ai_declaration.digital_source_type, model: request.ai_declaration.model ?? null } : null,
     creator_id: request.creator_id ?? null,
@@ -167,7 +197,8 @@ export async function admitSign(
     activePlanRevision: PLAN_REVISION,
     kind: recipe.kind,
     mode: express ? "express" : "standard",
-    state: "queued",
+    // Admitted; `queued` once its queue message is sent (runner.handOver), or `running` when an express run starts it.
+    state: "accepted",
     admitted: JSON.stringify(admitted),
     mediaInspection: source?.inspection ?? null,
     errorCode: null,
@@ -179,6 +210,7 @@ export async function admitSign(
     publicationId: null,
     verificationId: null,
     attempts: 0,
+    leaseExpiresAt: null,
     createdAt: now,
     updatedAt: now,
   };

@@ -1,4 +1,4 @@
-import { and, asc, eq, inArray, lt } from "drizzle-orm";
+import { and, asc, eq, inArray } from "drizzle-orm";
 import type { Database } from "../db/client";
 import { newestFirst, pageWindow } from "../db/keyset";
 import { assets, jobs, jobSteps } from "../db/schema";
@@ -44,13 +44,4 @@ export async function listJobs(
 export async function getAsset(db: Database, tenantId: string, assetId: string) {
   const [row] = await db.select().from(assets).where(and(eq(assets.tenantId, tenantId), eq(assets.id, assetId))).limit(1);
   return row ?? null;
-}
-
-/** Jobs admitted but not picked up in time (their queue message was lost): the cron sweep re-enqueues them. */
-export async function staleQueuedJobs(db: Database, olderThan: number, limit = 100) {
-  return db
-    .select({ id: jobs.id, tenantId: jobs.tenantId })
-    .from(jobs)
-    .where(and(eq(jobs.state, "queued"), lt(jobs.updatedAt, olderThan)))
-    .limit(limit);
 }

@@ -1,5 +1,5 @@
 import { sendFanout } from "../webhooks/delivery";
-import { publicationEventStatements } from "../webhooks/events";
+import { jobEndedEventStatement, publicationEventStatements } from "../webhooks/events";
 import { and, eq, inArray, notInArray } from "drizzle-orm";
 import { formatOf } from "../catalog/formats";
 import { database, type Database } from "../db/client";
@@ -12,7 +12,7 @@ import { PDQ_MIN_QUALITY, pdqBandStatements } from "../soft-bindings/queries";
 import { fromHex, hex } from "../platform/encoding";
 import { newId, randomBase32 } from "../platform/ids";
 import type { AdmittedRequest } from "./admission";
-import type { JobErrorCode } from "./job-errors";
+import { REJECTING_CODES, type JobErrorCode } from "./job-errors";
 import { getJob, stepsOf, type JobRow, type JobStepRow } from "./queries";
 import { TERMINAL_STATES } from "./schemas";
 
@@ -32,8 +32,36 @@ export interface JobServices {
 
 export const JOB_MESSAGE = "job.run";
 
+/**
+ * How long a run holds its job without news (each finished step renews it). A job still `running` past its
+ * lease lost its runner (the isolate crashed, or the queue gave its message up): the cron sweep takes it back.
+ */
+export const JOB_LEASE_MS = 15 * 60 * 1000;
+/** Runs a job may start; at the next start, or when the sweep finds its lease lapsed, it fails (attempts_exhausted). */
+export const MAX_JOB_ATTEMPTS = 6;
+/** An accepted or queued job not started within this long after admission expires instead of running. */
+export const JOB_START_DEADLINE_MS = 24 * 60 * 60 * 1000;
+
 export async function enqueueJob(env: Bindings, job: { id: string; tenantId: string }, options: { delaySeconds?: number } = {}) {
   await env.JOBS_QUEUE.send({ type: JOB_MESSAGE, job_id: job.id, tenant_id: job.tenantId }, options);
+}
+
+/**
+ * Hands an admitted job to the queue: `accepted` becomes `queued` once its message is sent. A failed send
+ * leaves it `accepted` and the cron sweep sends it. Returns the job as it now is (a fast consumer may already run it).
+ */
+export async function handOver(env: Bindings, job: JobRow): Promise<JobRow> {
+  try {
+    await enqueueJob(env, job);
+  } catch (error) {
+    console.error(JSON.stringify({ level: "error", job_id: job.id, problem: "enqueue failed; the sweep sends it", error: String(error) }));
+    return job;
+  }
+  const db = database(env.DB);
+  const now = Date.now();
+  const moved = await db.update(jobs).set({ state: "queued", updatedAt: now }).where(and(eq(jobs.id, job.id), eq(jobs.state, "accepted"))).returning({ id: jobs.id });
+  if (moved.length === 1) return { ...job, state: "queued", updatedAt: now };
+  return (await getJob(db, job.tenantId, job.id)) ?? job;
 }
 
 interface StoredBlob {
@@ -93,11 +121,15 @@ export async function runJob(env: Bindings, services: JobServices, tenantId: str
   let job = await getJob(db, tenantId, jobId);
   if (!job || isTerminal(job.state)) return;
   if (job.cancelRequestedAt !== null) return finishCanceled(db, job);
+  // A job whose runs keep dying (a crash, the CPU or memory limit) is never retried forever.
+  if (job.attempts >= MAX_JOB_ATTEMPTS) return finishJob(env, job, null, "failed", "svc.jobs.attempts_exhausted", attemptsExhaustedMessage(job.attempts));
+  if (job.attempts === 0 && Date.now() - job.createdAt > JOB_START_DEADLINE_MS) return finishJob(env, job, null, "expired", "svc.jobs.expired", startDeadlineMessage());
 
+  const started = Date.now();
   await db
     .update(jobs)
-    .set({ state: "running", attempts: job.attempts + 1, updatedAt: Date.now() })
-    .where(and(eq(jobs.id, job.id), inArray(jobs.state, ["queued", "running"])));
+    .set({ state: "running", attempts: job.attempts + 1, leaseExpiresAt: started + JOB_LEASE_MS, updatedAt: started })
+    .where(and(eq(jobs.id, job.id), inArray(jobs.state, ["accepted", "queued", "running"])));
 
   const steps = (await stepsOf(db, [job.id])).get(job.id) ?? [];
   const admitted = JSON.parse(job.admitted) as AdmittedRequest;
@@ -105,7 +137,7 @@ export async function runJob(env: Bindings, services: JobServices, tenantId: str
   const [source] = asset?.sourceObjectId
     ? await db.select().from(objects).where(and(eq(objects.tenantId, tenantId), eq(objects.id, asset.sourceObjectId))).limit(1)
     : [];
-  if (!asset || !source) return finishFailed(db, job, null, "svc.jobs.source_unavailable", "The asset's source object is missing.");
+  if (!asset || !source) return finishJob(env, job, null, "failed", "svc.jobs.source_unavailable", "The asset's source object is missing.");
 
   let signed: SignOutput | null = null;
   let signedBytes: Uint8Array | null = null;
@@ -161,7 +193,7 @@ export async function runJob(env: Bindings, services: JobServices, tenantId: str
           throw new StepFailure("svc.jobs.step_unavailable", `The ${step.step} step is not installed in this deployment.`);
       }
     } catch (error) {
-      if (error instanceof StepFailure) return finishFailed(db, job, step, error.code, error.message);
+      if (error instanceof StepFailure) return finishJob(env, job, step, REJECTING_CODES.has(error.code) ? "rejected" : "failed", error.code, error.message);
       throw error; // transient: the queue retries the message and the job resumes here
     }
   }
@@ -170,7 +202,8 @@ export async function runJob(env: Bindings, services: JobServices, tenantId: str
 async function completeStep(db: Database, jobId: string, step: string, output: unknown) {
   await db.batch([
     db.update(jobSteps).set({ state: "completed", completedAt: Date.now(), output: JSON.stringify(output) }).where(and(eq(jobSteps.jobId, jobId), eq(jobSteps.step, step))),
-    db.update(jobs).set({ updatedAt: Date.now() }).where(eq(jobs.id, jobId)),
+    // A finished step is news: the lease is renewed.
+    db.update(jobs).set({ updatedAt: Date.now(), leaseExpiresAt: Date.now() + JOB_LEASE_MS }).where(and(eq(jobs.id, jobId), eq(jobs.state, "running"))),
   ]);
 }
 
@@ -309,7 +342,7 @@ async function publishStep(
   const verdict = await reader.read({ bytes: assetBytes, mediaType: source.mediaType, ...(manifestStore ? { manifestStore } : {}) });
   if (verdict.status !== "read" || verdict.check.validation_state === "Invalid" || verdict.check.failure_codes.length > 0) {
     const why = verdict.status === "read" ? verdict.check.failure_codes.join(", ") || verdict.check.validation_state : verdict.status;
-    return finishFailed(db, job, { step: "publish" }, "svc.jobs.output_invalid", `The signed output did not validate: ${why}.`);
+    return finishJob(env, job, { step: "publish" }, "failed", "svc.jobs.output_invalid", `The signed output did not validate: ${why}.`);
   }
   await publish(env, job, source, {
     output: signed.output,
@@ -417,7 +450,7 @@ async function publish(env: Bindings, job: JobRow, source: typeof objects.$infer
   const statements: D1PreparedStatement[] = [
     d1
       .prepare(
-        `UPDATE jobs SET state = 'completed', publication_id = ?, receipt_id = ?, verification_id = ?, terminal_at = ?, updated_at = ?
+        `UPDATE jobs SET state = 'completed', publication_id = ?, receipt_id = ?, verification_id = ?, terminal_at = ?, updated_at = ?, lease_expires_at = NULL
          WHERE id = ? AND state = 'running' AND cancel_requested_at IS NULL AND publication_id IS NULL`,
       )
       .bind(publicationId, receiptId, verificationId, now, now, job.id),
@@ -490,16 +523,52 @@ async function publish(env: Bindings, job: JobRow, source: typeof objects.$infer
   }
 }
 
-async function finishFailed(db: Database, job: JobRow, step: Pick<JobStepRow, "step"> | null, code: JobErrorCode, message: string) {
+export const attemptsExhaustedMessage = (attempts: number) =>
+  `The job's steps stopped before finishing on each of its ${attempts} attempts (the worker crashed or ran out of time); nothing was published.`;
+export const startDeadlineMessage = () => `The job did not start within ${JOB_START_DEADLINE_MS / 3_600_000} hours of admission; nothing was published.`;
+
+/**
+ * Ends a job without a publication (`failed`, `rejected` or `expired`) in one D1 batch: the job row moves only
+ * from a non-terminal state, and everything else in the batch (the step, the asset, the job.failed event in the
+ * webhook outbox) takes effect only if this batch made that move, so a job ends once and announces it once.
+ */
+export async function finishJob(
+  env: Bindings,
+  job: JobRow,
+  step: Pick<JobStepRow, "step"> | null,
+  state: "failed" | "rejected" | "expired",
+  code: JobErrorCode,
+  message: string,
+) {
+  const d1 = env.DB;
   const now = Date.now();
-  await db.batch([
-    db
-      .update(jobs)
-      .set({ state: "failed", errorCode: code, errorMessage: message, terminalAt: now, updatedAt: now })
-      .where(and(eq(jobs.id, job.id), notInArray(jobs.state, [...TERMINAL_STATES]))),
-    ...(step ? [db.update(jobSteps).set({ state: "failed", completedAt: now, errorCode: code }).where(and(eq(jobSteps.jobId, job.id), eq(jobSteps.step, step.step)))] : []),
-    db.update(assets).set({ status: "failed", updatedAt: now }).where(and(eq(assets.id, job.assetId), eq(assets.status, "processing"))),
+  const ended = "EXISTS (SELECT 1 FROM jobs WHERE id = ? AND state = ? AND terminal_at = ? AND error_code = ?)";
+  const guard = [job.id, state, now, code];
+  const terminal = TERMINAL_STATES.map(() => "?").join(", ");
+  const event = jobEndedEventStatement(
+    d1,
+    { tenantId: job.tenantId, at: now, data: { asset_id: job.assetId, job_id: job.id, recipe_id: job.recipeId, state, error_code: code } },
+    { sql: ended, binds: guard },
+  );
+  await d1.batch([
+    d1
+      .prepare(`UPDATE jobs SET state = ?, error_code = ?, error_message = ?, terminal_at = ?, updated_at = ?, lease_expires_at = NULL WHERE id = ? AND state NOT IN (${terminal})`)
+      .bind(state, code, message, now, now, job.id, ...TERMINAL_STATES),
+    event.statement,
+    ...(step ? [d1.prepare(`UPDATE job_steps SET state = 'failed', completed_at = ?, error_code = ? WHERE job_id = ? AND step = ? AND ${ended}`).bind(now, code, job.id, step.step, ...guard)] : []),
+    ...(state === "expired" ? [d1.prepare(`UPDATE job_steps SET state = 'skipped' WHERE job_id = ? AND state IN ('pending', 'running') AND ${ended}`).bind(job.id, ...guard)] : []),
+    // An expired job never ran: its asset is ready to sign again, as after a cancellation.
+    d1
+      .prepare(`UPDATE assets SET status = ?, updated_at = ? WHERE id = ? AND status = 'processing' AND ${ended}`)
+      .bind(state === "expired" ? "uploaded" : "failed", now, job.assetId, ...guard),
   ]);
+  // Nudge the fan-out now; if this Worker dies first, the cron sweep fans the committed event out.
+  try {
+    const committed = await d1.prepare(`SELECT 1 AS ok WHERE ${ended}`).bind(...guard).first();
+    if (committed) await sendFanout(env, [event.eventId]);
+  } catch (error) {
+    console.warn(JSON.stringify({ level: "warn", problem: "webhook fan-out nudge failed; the sweep will fan out", job_id: job.id, error: String(error) }));
+  }
 }
 
 export async function finishCanceled(db: Database, job: JobRow) {
@@ -507,7 +576,7 @@ export async function finishCanceled(db: Database, job: JobRow) {
   await db.batch([
     db
       .update(jobs)
-      .set({ state: "canceled", terminalAt: now, updatedAt: now })
+      .set({ state: "canceled", terminalAt: now, updatedAt: now, leaseExpiresAt: null })
       .where(and(eq(jobs.id, job.id), notInArray(jobs.state, [...TERMINAL_STATES]))),
     db.update(jobSteps).set({ state: "skipped" }).where(and(eq(jobSteps.jobId, job.id), inArray(jobSteps.state, ["pending", "running"]))),
     db.update(assets).set({ status: "uploaded", updatedAt: now }).where(and(eq(assets.id, job.assetId), eq(assets.status, "processing"))),

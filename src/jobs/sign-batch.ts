@@ -2,14 +2,14 @@ import { createRoute, z } from "@hono/zod-openapi";
 import type { Router } from "../app-types";
 import { signingProfileOf } from "../api-keys/controls";
 import { registryFor } from "../catalog/installed";
-import { chargeKeyRate } from "../platform/auth/middleware";
+import { chargeKeyRate, refundKeyRate } from "../platform/auth/middleware";
 import { database } from "../db/client";
 import { principalOf, publicOrigin } from "../platform/context";
-import { ERROR_CODES, ErrorResponseSchema, errorBody } from "../platform/errors";
+import { ApiError, ERROR_CODES, ErrorResponseSchema, errorBody } from "../platform/errors";
 import { claimIdempotencyKey, completeIdempotencyKey, releaseIdempotencyKey, requestFingerprint } from "../platform/idempotency";
 import { json } from "../platform/openapi";
 import { admitSign } from "./admission";
-import { enqueueJob } from "./runner";
+import { handOver } from "./runner";
 import { JobResponseSchema, SignBatchRequestSchema } from "./schemas";
 import { jobView } from "./view";
 
@@ -45,52 +45,70 @@ export function registerSignBatch(app: Router) {
     const tenantId = principal.tenantId;
     const key = c.req.valid("header")["idempotency-key"];
     const batch = c.req.valid("json").items;
-    // One request per item: the middleware charged the first; refused here, nothing is admitted or spent.
-    if (principal.rateLimitPerMinute !== null && batch.length > 1) await chargeKeyRate(c.env, principal.apiKeyId, principal.rateLimitPerMinute, batch.length - 1);
-    const profile = signingProfileOf(principal.signingProfile);
-    const db = database(c.env.DB);
-    const ctx = { requestId: c.get("requestId"), origin: publicOrigin(c) };
-    const items = [];
-    for (const [index, item] of batch.entries()) {
-      const { mode: _ignored, ...request } = item;
-      const scope = { tenantId, operation: "POST /v1/sign", key: `${key}.b${index}` };
-      // The same fingerprint POST /v1/sign computes for this item's JSON, so `<key>.b<i>` works there too.
-      const fingerprint = await requestFingerprint("POST", new URL("/v1/sign", "http://svc"), new TextEncoder().encode(JSON.stringify(item)));
-      const claim = await claimIdempotencyKey(db, scope, fingerprint, Date.now());
-      if (claim.status === "replay") {
-        const body = JSON.parse(claim.row.responseBody ?? "null");
-        const ok = (claim.row.responseStatus ?? 500) < 300;
-        items.push({ index, status: claim.row.responseStatus ?? 500, job: ok ? body : null, error: ok ? null : body });
-        continue;
-      }
-      if (claim.status === "conflict") {
-        const code = claim.reason === "key_reused" ? "svc.idempotency.key_reused" : "svc.idempotency.request_in_progress";
-        items.push({ index, status: ERROR_CODES[code].status, job: null, error: errorBody(code, ERROR_CODES[code].summary, ctx) });
-        continue;
-      }
-      try {
-        const result = await admitSign(db, registryFor(c.env), tenantId, request, { asynchronousOnly: true, profile, outputRetentionDays: principal.outputRetentionDays });
-        if (result.status === "admitted") {
-          const job = jobView(result.job, result.steps);
-          c.executionCtx.waitUntil(enqueueJob(c.env, result.job).catch(() => undefined));
-          await completeIdempotencyKey(db, scope, claim.lease, { status: 202, contentType: "application/json", body: JSON.stringify(job), withhold: false });
-          items.push({ index, status: 202, job, error: null });
-        } else {
-          const error =
-            result.status === "asset_not_found"
-              ? errorBody("svc.resource.not_found", "The asset does not exist for this tenant.", ctx)
-              : errorBody(result.code, result.message, ctx, result.field ? { fieldDetails: [result.field] } : {});
-          const { status, retryable } = ERROR_CODES[error.code as keyof typeof ERROR_CODES];
-          // A retryable refusal (e.g. the asset is busy) is not kept: the retry with the same key runs again, as in POST /v1/sign.
-          if (retryable) await releaseIdempotencyKey(db, scope, claim.lease);
-          else await completeIdempotencyKey(db, scope, claim.lease, { status, contentType: "application/json", body: JSON.stringify(error), withhold: false });
-          items.push({ index, status, job: null, error });
-        }
-      } catch (error) {
-        await releaseIdempotencyKey(db, scope, claim.lease);
-        throw error;
-      }
+    // One request per item: the middleware charged the first; refused here, nothing is admitted or spent (the
+    // middleware gives its unit back on any 4xx). A batch the bucket can never hold is a contract error, not a
+    // 429 whose Retry-After would never come true.
+    const perMinute = principal.rateLimitPerMinute;
+    if (perMinute !== null && batch.length > perMinute) {
+      throw new ApiError("svc.sign.batch_exceeds_rate_limit", `This key allows ${perMinute} requests per minute and a batch spends one per item: send at most ${perMinute} items per batch (this one has ${batch.length}).`, {
+        fieldDetails: [{ location: "body", field: "items", code: "too_big", message: `At most ${perMinute} items for this key.` }],
+      });
+    }
+    if (perMinute !== null && batch.length > 1) await chargeKeyRate(c.env, principal.apiKeyId, perMinute, batch.length - 1);
+    const items: z.infer<typeof BatchItemResultSchema>[] = [];
+    try {
+      await admitItems(items);
+    } finally {
+      // Refused items spend nothing, like a refused POST /v1/sign; nor do items never reached (an error midway).
+      const unspent = batch.length - items.filter((i) => i.status < 400).length;
+      if (perMinute !== null && unspent > 0) await refundKeyRate(c.env, principal.apiKeyId, perMinute, unspent).catch(() => undefined);
     }
     return c.json({ items }, 202);
+
+    async function admitItems(items: z.infer<typeof BatchItemResultSchema>[]) {
+      const profile = signingProfileOf(principal.signingProfile);
+      const db = database(c.env.DB);
+      const ctx = { requestId: c.get("requestId"), origin: publicOrigin(c) };
+      for (const [index, item] of batch.entries()) {
+        const { mode: _ignored, ...request } = item;
+        const scope = { tenantId, operation: "POST /v1/sign", key: `${key}.b${index}` };
+        // The same fingerprint POST /v1/sign computes for this item's JSON, so `<key>.b<i>` works there too.
+        const fingerprint = await requestFingerprint("POST", new URL("/v1/sign", "http://svc"), new TextEncoder().encode(JSON.stringify(item)));
+        const claim = await claimIdempotencyKey(db, scope, fingerprint, Date.now());
+        if (claim.status === "replay") {
+          const body = JSON.parse(claim.row.responseBody ?? "null");
+          const ok = (claim.row.responseStatus ?? 500) < 300;
+          items.push({ index, status: claim.row.responseStatus ?? 500, job: ok ? body : null, error: ok ? null : body });
+          continue;
+        }
+        if (claim.status === "conflict") {
+          const code = claim.reason === "key_reused" ? "svc.idempotency.key_reused" : "svc.idempotency.request_in_progress";
+          items.push({ index, status: ERROR_CODES[code].status, job: null, error: errorBody(code, ERROR_CODES[code].summary, ctx) });
+          continue;
+        }
+        try {
+          const result = await admitSign(db, registryFor(c.env), tenantId, request, { asynchronousOnly: true, profile, outputRetentionDays: principal.outputRetentionDays });
+          if (result.status === "admitted") {
+            // Handed to the queue before answering (accepted → queued); a failed send leaves it accepted for the sweep.
+            const job = jobView(await handOver(c.env, result.job), result.steps);
+            await completeIdempotencyKey(db, scope, claim.lease, { status: 202, contentType: "application/json", body: JSON.stringify(job), withhold: false });
+            items.push({ index, status: 202, job, error: null });
+          } else {
+            const error =
+              result.status === "asset_not_found"
+                ? errorBody("svc.resource.not_found", "The asset does not exist for this tenant.", ctx)
+                : errorBody(result.code, result.message, ctx, result.field ? { fieldDetails: [result.field] } : {});
+            const { status, retryable } = ERROR_CODES[error.code as keyof typeof ERROR_CODES];
+            // A retryable refusal (e.g. the asset is busy) is not kept: the retry with the same key runs again, as in POST /v1/sign.
+            if (retryable) await releaseIdempotencyKey(db, scope, claim.lease);
+            else await completeIdempotencyKey(db, scope, claim.lease, { status, contentType: "application/json", body: JSON.stringify(error), withhold: false });
+            items.push({ index, status, job: null, error });
+          }
+        } catch (error) {
+          await releaseIdempotencyKey(db, scope, claim.lease);
+          throw error;
+        }
+      }
+    }
   });
 }

@@ -10,7 +10,7 @@ import { ApiError } from "../platform/errors";
 import { errorResponse, IdempotencyKeyHeader, json, NOT_FOUND } from "../platform/openapi";
 import { admitSign } from "./admission";
 import { getAsset, getJob, stepsOf, type JobRow } from "./queries";
-import { enqueueJob, runJob } from "./runner";
+import { enqueueJob, handOver, runJob } from "./runner";
 import { ExpressSignResponseSchema, JobResponseSchema, SignRequestSchema } from "./schemas";
 import { jobView } from "./view";
 
@@ -61,9 +61,9 @@ export function registerSign(app: Router) {
       if (express.status === 200) return c.json(express.body, 200);
       return c.json(express.body, 202);
     }
-    // A lost message is re-sent by the cron sweep of queued jobs; the job row is already the truth.
-    c.executionCtx.waitUntil(enqueueJob(c.env, result.job).catch(logEnqueueFailure(result.job)));
-    return c.json(jobView(result.job, result.steps), 202);
+    // Admitted jobs are `accepted` until their queue message is sent (`queued`); a failed send is retried by the
+    // cron sweep, the job row being the truth.
+    return c.json(jobView(await handOver(c.env, result.job), result.steps), 202);
   });
 }
 

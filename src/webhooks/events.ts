@@ -7,7 +7,7 @@ import { newId } from "../platform/ids";
  */
 
 export const EVENT_CATALOG_VERSION = "svc.customer-events.v1";
-export const CUSTOMER_EVENT_TYPES = ["asset.signed", "asset.watermarked"] as const;
+export const CUSTOMER_EVENT_TYPES = ["asset.signed", "asset.watermarked", "job.failed"] as const;
 export type CustomerEventType = (typeof CUSTOMER_EVENT_TYPES)[number];
 /** Sent only by the test operation, to one endpoint; never subscribable. */
 export const TEST_EVENT_TYPE = "webhook.test";
@@ -28,6 +28,12 @@ export const EVENT_CATALOG: readonly EventDescriptor[] = [
     type: "asset.watermarked",
     description: "An asset was watermarked and published; the processed asset is available for download.",
     emitted_when: "A job whose recipe watermarks finishes and publishes its output (watermark-only and watermark-then-sign recipes; those send asset.signed too).",
+  },
+  {
+    type: "job.failed",
+    description: "A job ended without publishing anything: `data.state` is `failed`, `rejected` or `expired` and `data.error_code` says why.",
+    emitted_when:
+      "A job fails (including a job whose steps kept stopping before they finished, after a bounded number of attempts), is rejected at run time for its input, or expires before it started.",
   },
 ];
 
@@ -109,5 +115,40 @@ export function publicationEventStatements(
         .prepare(`INSERT INTO webhook_events (id, tenant_id, type, body, test, target_endpoint_id, fanned_out_at, created_at) SELECT ?, ?, ?, ?, 0, NULL, NULL, ? WHERE ${guard.sql}`)
         .bind(e.id, publication.tenantId, e.type, e.body, publication.at, ...guard.binds),
     ),
+  };
+}
+
+/** What a job.failed event says: ids, the terminal state and the reason code, never media or messages. */
+export interface JobEndedEventData {
+  asset_id: string;
+  job_id: string;
+  recipe_id: string;
+  state: "failed" | "rejected" | "expired";
+  error_code: string;
+}
+
+/**
+ * The outbox row of a `job.failed` event, to run in the batch that ends the job, under its guard (the event is
+ * written only if that batch moved the job to its terminal state). Returns the statement and the event id.
+ */
+export function jobEndedEventStatement(
+  d1: D1Database,
+  ended: { tenantId: string; data: JobEndedEventData; at: number },
+  guard: { sql: string; binds: unknown[] },
+): { statement: D1PreparedStatement; eventId: string } {
+  const id = newId("webhookEvent");
+  const body: EventBody = {
+    id,
+    type: "job.failed",
+    event_catalog_version: EVENT_CATALOG_VERSION,
+    timestamp: new Date(ended.at).toISOString(),
+    test: false,
+    data: { ...ended.data, links: { asset: `/v1/assets/${ended.data.asset_id}`, job: `/v1/jobs/${ended.data.job_id}` } },
+  };
+  return {
+    eventId: id,
+    statement: d1
+      .prepare(`INSERT INTO webhook_events (id, tenant_id, type, body, test, target_endpoint_id, fanned_out_at, created_at) SELECT ?, ?, 'job.failed', ?, 0, NULL, NULL, ? WHERE ${guard.sql}`)
+      .bind(id, ended.tenantId, JSON.stringify(body), ended.at, ...guard.binds),
   };
 }

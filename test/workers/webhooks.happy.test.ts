@@ -397,7 +397,7 @@ describe("webhook endpoints: secret rotation", () => {
 });
 
 describe("webhook endpoints: event catalog", () => {
-  it("lists exactly asset.signed and asset.watermarked of svc.customer-events.v1, no wildcard, no webhook.test", async () => {
+  it("lists exactly asset.signed, asset.watermarked and job.failed of svc.customer-events.v1, no wildcard, no webhook.test", async () => {
     const { key } = await createTenant();
     const res = await api("/v1/webhook-endpoints/event-catalog", { key });
     expect(res.status).toBe(200);
@@ -405,7 +405,7 @@ describe("webhook endpoints: event catalog", () => {
     expect(Object.keys(body).sort()).toEqual(["catalog_version", "events", "wildcard_supported"]);
     expect(body.catalog_version).toBe(CATALOG);
     expect(body.wildcard_supported).toBe(false);
-    expect(body.events.map((e: any) => e.type)).toEqual(["asset.signed", "asset.watermarked"]);
+    expect(body.events.map((e: any) => e.type)).toEqual(["asset.signed", "asset.watermarked", "job.failed"]);
     for (const e of body.events) {
       expect(Object.keys(e).sort()).toEqual(["description", "emitted_when", "type"]);
       expect(e.description.length).toBeGreaterThan(0);
