@@ -32,6 +32,18 @@ export async function chargeKeyRate(env: { RATE_LIMITER: Env["RATE_LIMITER"] }, 
   });
 }
 
+/** Gives back `cost` requests charged by chargeKeyRate for a request that was then refused. */
+export async function refundKeyRate(env: { RATE_LIMITER: Env["RATE_LIMITER"] }, keyId: string, perMinute: number, cost: number) {
+  const limiter = env.RATE_LIMITER.get(env.RATE_LIMITER.idFromName(`api_key:${keyId}`));
+  await limiter.refund(perMinute, 60, cost);
+}
+
+/**
+ * Operations whose refused requests (any 4xx answer) spend no unit of the key's limit: the unit charged before
+ * the handler ran is given back (charge first, refund after, so concurrent requests never overspend).
+ */
+const REFUNDED_WHEN_REFUSED = new Set(["POST /v1/sign", "POST /v1/sign/batch"]);
+
 /** The OpenAPI path of the handler that will answer this request, or null when no operation matches. */
 function operationPathOf(c: Parameters<MiddlewareHandler<AppEnv>>[0]): string | null {
   const method = c.req.method === "HEAD" ? "GET" : c.req.method;
@@ -107,5 +119,9 @@ export const authenticate: MiddlewareHandler<AppEnv> = async (c, next) => {
   if (found.key.lastUsedAt === null || now - found.key.lastUsedAt >= 60_000) {
     c.executionCtx.waitUntil(touchLastUsed(db, found.key.id, now).catch(() => undefined));
   }
-  return next();
+  await next();
+  const perMinute = restrictions.rate_limit_per_minute;
+  if (perMinute !== null && REFUNDED_WHEN_REFUSED.has(key) && c.res.status >= 400 && c.res.status < 500) {
+    await refundKeyRate(c.env, found.key.id, perMinute, 1).catch(() => undefined);
+  }
 };
