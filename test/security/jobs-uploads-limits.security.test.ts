@@ -248,6 +248,44 @@ describe("#13 jobs, uploads and limits", () => {
     expect(rejected).toMatchObject({ state: "rejected", error_code: "svc.jobs.decode_failed", result: null });
     expect(rejected.terminal_at).not.toBeNull();
   }, 60_000);
+
+  it("#13.19 the signing profile holds watermark algorithm, strength and fingerprint defaults and allowed sets, checked against the registry and used by the next sign", async () => {
+    const admin = await createTenant();
+    const signer = await createTenantKeyOf(admin);
+    const put = (body: Record<string, unknown>) => api(`/v1/api-keys/${signer.keyId}/signing-profile`, { method: "PUT", key: admin.key, body: { default_recipe_id: null, allowed_recipe_ids: null, ...body } });
+    const profile = {
+      default_watermark_algorithm: "svc-wm-tiledss-1",
+      allowed_watermark_algorithms: ["svc-wm-tiledss-1"],
+      default_watermark_strength: "robust",
+      allowed_watermark_strengths: ["balanced", "robust"],
+      default_fingerprint_algorithms: ["pdq"],
+      allowed_fingerprint_algorithms: ["pdq"],
+    };
+    const saved = await put(profile);
+    expect(saved.status).toBe(200);
+    expect(await json(saved)).toMatchObject(profile);
+    expect(await json(await api(`/v1/api-keys/${signer.keyId}/signing-profile`, { key: admin.key }))).toMatchObject(profile);
+
+    // Checked against the capability registry and for consistency.
+    const unknown = await put({ default_watermark_algorithm: "no-such-mark" });
+    expect([unknown.status, (await json(unknown)).code]).toEqual([422, "svc.request.invalid"]);
+    const unavailable = await put({ default_watermark_algorithm: "trustmark-q" });
+    expect([unavailable.status, (await json(unavailable)).code]).toEqual([422, "svc.sign.algorithm_unavailable"]);
+    const inconsistent = await put({ default_watermark_strength: "subtle", allowed_watermark_strengths: ["robust"] });
+    expect([inconsistent.status, (await json(inconsistent)).code]).toEqual([422, "svc.request.invalid"]);
+    expect((await json(await api(`/v1/api-keys/${signer.keyId}/signing-profile`, { key: admin.key }))).default_watermark_strength).toBe("robust");
+
+    // The next sign: what the request names must be allowed; what it leaves out comes from the profile.
+    const { assetId } = await uploadAsset(admin.key, fixture("sample-1mp.jpg"), "image/jpeg");
+    const subtle = await sign(signer.key, { asset_id: assetId, recipe_id: "rcp_system_watermark_then_sign", watermark_strength: "subtle" });
+    expect([subtle.status, (await json(subtle)).code]).toEqual([403, "svc.sign.option_not_allowed"]);
+    const iscc = await sign(signer.key, { asset_id: assetId, recipe_id: "rcp_system_watermark_then_sign", fingerprint_algorithms: ["iscc-image", "pdq"] });
+    expect(iscc.status).toBe(202); // the locked ISCC code is always allowed
+    await testEnv.DB.prepare("UPDATE assets SET status = 'uploaded' WHERE id = ?").bind(assetId).run();
+    const admittedJob = await json(await sign(signer.key, { asset_id: assetId, recipe_id: "rcp_system_watermark_then_sign" }));
+    const row = await jobRow(admittedJob.job_id);
+    expect(JSON.parse(row.admitted)).toMatchObject({ watermark_algorithm: "svc-wm-tiledss-1", watermark_strength: "robust", fingerprint_algorithms: ["pdq", "iscc-image"] });
+  }, 60_000);
 });
 
 /** A second key of the same tenant without a rate limit (uploads must not spend the limited key's units). */
