@@ -115,7 +115,11 @@ export const JobResponseSchema = z
     policy_version: z.string().openapi({ description: "Signing policy version at admission.", example: "svc.sign-policy.v1" }),
     active_plan_revision: z.number().int().openapi({ description: "Revision of the tenant's plan at admission (1 until billing plans exist).", example: 1 }),
     mode: z.enum(["standard", "express"]).openapi({ description: "Processing mode.", example: "standard" }),
-    state: z.enum(JOB_STATES).openapi({ description: "Job state; terminal: completed, failed, rejected, canceled, expired.", example: "queued" }),
+    state: z.enum(JOB_STATES).openapi({
+      description:
+        "Job state. `accepted`: admitted, its queue message not yet sent (the cron sweep sends it); `queued`: waiting for a worker; `running`: a worker holds the job's lease, renewed at every finished step (a lapsed lease is queued again by the sweep; after 6 attempts the job fails with `svc.jobs.attempts_exhausted`); `cancel_requested`: cancellation asked while running. Terminal: `completed` (with `result`), `failed` (the service could not finish it), `rejected` (its input cannot be processed, e.g. `svc.jobs.decode_failed`), `canceled`, `expired` (not started within 24 hours of admission, `svc.jobs.expired`). `failed`, `rejected` and `expired` carry `error_code` and send the `job.failed` event.",
+      example: "queued",
+    }),
     progress: JobProgressResponseSchema,
     steps: z.array(JobStepResponseSchema).openapi({ description: "The recipe's steps, in order." }),
     media_inspection: FactsSchema.nullable().openapi({ description: "What inspection found in the source bytes." }),
