@@ -117,7 +117,7 @@ export function openApiDocument(app: OpenAPIHono<AppEnv>, origin: string): Doc {
       description: [
         "Signs media with C2PA manifests, watermarks and fingerprints it, and verifies provenance.",
         "",
-        "**Authentication.** Send `Authorization: Bearer <API_KEY>`. Every 401 has one identical body; 403 means a missing scope.",
+        "**Authentication.** Send `Authorization: Bearer <API_KEY>`. Every 401 has one identical body; 403 means a missing scope or deactivated identity (`HttpErrorResponse`), or a network outside the key's IP allowlist (`API_KEY_IP_NOT_ALLOWED`, `ErrorResponse`).",
         "**Errors.** Reason-coded `ErrorResponse` envelopes; see `/docs/errors` for every code. Every response has an `X-Request-Id` header.",
         "**Rate limits.** A key may carry a per-minute limit: every keyed operation may answer 429 `API_KEY_RATE_LIMITED` with `Retry-After` (whole seconds) and `RateLimit-Policy`; the refused request used no capacity. Size, pixel and count limits are published by `GET /v1/capabilities` (`limits`).",
         "**Idempotency.** Writes take `Idempotency-Key` (`^[!-~]+$`, at most 200 chars; where the parameter is marked required, a request without it answers 422 `svc.idempotency.key_required`), scoped per tenant and operation and kept 24 hours: the same request replays the stored response (header `Idempotent-Replayed: true`); a different request under the same key answers 409 `svc.idempotency.key_reused`; one still running answers 409 `svc.idempotency.request_in_progress` with `Retry-After`. Responses carrying a one-time secret are never stored and answer 409 `secret_not_replayable` on replay.",
