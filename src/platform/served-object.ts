@@ -79,14 +79,15 @@ export function safeFilename(name: string): string {
 
 /**
  * `Content-Disposition` (RFC 6266): the type, then `filename="..."` (printable ASCII only, non-ASCII as `_`),
- * then, when the name is not plain ASCII, `filename*=UTF-8''...` (RFC 5987 percent-encoding) with the real name.
+ * then, when the name is not plain ASCII (or holds `%`), `filename*=UTF-8''...` (RFC 5987 percent-encoding) with the real name.
  */
 export function contentDisposition(disposition: Disposition, filename?: string | null): string {
   const name = filename ? safeFilename(filename) : "";
   if (!name) return disposition;
-  const ascii = name.replace(/[^\x20-\x7e]/g, "_");
+  const ascii = name.replace(/[^\x20-\x7e]/gu, "_");
   const parts = [disposition, `filename="${ascii}"`];
-  if (ascii !== name) {
+  // filename* also when the name holds `%`: some browsers percent-decode a plain filename.
+  if (ascii !== name || ascii.includes("%")) {
     const encoded = [...utf8Bytes(name)].map((b) => (b < 0x80 && ATTR_CHAR.test(String.fromCharCode(b)) ? String.fromCharCode(b) : `%${b.toString(16).toUpperCase().padStart(2, "0")}`)).join("");
     parts.push(`filename*=UTF-8''${encoded}`);
   }

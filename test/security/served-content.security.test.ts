@@ -2,6 +2,7 @@ import { env as rawEnv } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import { createExecutionContext } from "cloudflare:test";
 import { onError } from "../../src/platform/error-mapper";
+import { contentDisposition, servedObjectHeaders } from "../../src/platform/served-object";
 import { presign } from "../../src/storage/capabilities";
 import { storageRoutes } from "../../src/storage/routes";
 import { api, callUrl, createTenant, fixture, json, sha256HexOf, testEnv, uploadAsset, waitForJob } from "../workers/helpers";
@@ -228,5 +229,23 @@ describe("#13.5 content served from our origin", () => {
     // The same capability is served in development.
     const served = await storage.fetch(new Request(`http://svc.test${target.pathname}${target.search}`), testEnv, createExecutionContext());
     expect(served.status).toBe(200);
+  });
+
+  it("#13.5 Content-Disposition is RFC 6266 with an RFC 5987 filename*, and active types are never inline", () => {
+    expect(contentDisposition("attachment", "ast_x.jpg")).toBe('attachment; filename="ast_x.jpg"');
+    expect(contentDisposition("attachment", null)).toBe("attachment");
+    expect(contentDisposition("attachment", "\r\n..")).toBe('attachment; filename="__.."');
+    // Nothing usable left: no filename parameter at all.
+    expect(contentDisposition("attachment", "...")).toBe("attachment");
+    expect(contentDisposition("inline", "r\u00e9sum\u00e9 (1)'*.txt")).toBe(`inline; filename="r_sum_ (1)'*.txt"; filename*=UTF-8''r%C3%A9sum%C3%A9%20%281%29%27%2A.txt`);
+    expect(contentDisposition("attachment", "\u{1F600}.png")).toBe(`attachment; filename="_.png"; filename*=UTF-8''%F0%9F%98%80.png`);
+    expect(contentDisposition("attachment", "a".repeat(300)).length).toBeLessThan(240);
+    for (const mediaType of ["text/html", "text/html; charset=utf-8", "image/svg+xml", "application/xml", "text/xml", "application/xhtml+xml", "application/pdf", "text/javascript", "application/octet-stream", "application/c2pa"]) {
+      const headers = servedObjectHeaders({ mediaType, filename: "f", disposition: "inline" });
+      expect(headers["Content-Disposition"], mediaType).toBe('attachment; filename="f"');
+      expect(headers["X-Content-Type-Options"]).toBe("nosniff");
+      expect(headers["Content-Security-Policy"]).toBe("sandbox; default-src 'none'");
+    }
+    expect(servedObjectHeaders({ mediaType: "image/jpeg", disposition: "inline" })["Content-Disposition"]).toBe("inline");
   });
 });
