@@ -384,6 +384,25 @@ function dl(rows: [string, string][]): string {
   return `<dl>${rows.map(([k, v]) => `<dt>${e(k)}</dt><dd>${v}</dd>`).join("")}</dl>`;
 }
 
+/**
+ * Checks that depend on another one: a payload only exists in a found watermark, a signature, signer or timestamp
+ * only in a found manifest. When the prerequisite is false the check does not apply (it is not a failure).
+ */
+const SIGNAL_PREREQUISITES: Record<string, string> = {
+  watermark_payload_valid: "watermark_present",
+  c2pa_signature_valid: "c2pa_manifest_present",
+  signer_trusted: "c2pa_manifest_present",
+  timestamp_valid: "c2pa_manifest_present",
+  ocsp_status: "c2pa_manifest_present",
+  anchor_match: "c2pa_manifest_present",
+};
+
+function signalCell(name: string, signals: Record<string, boolean | string>): string {
+  const prerequisite = SIGNAL_PREREQUISITES[name];
+  if (prerequisite && signals[prerequisite] === false) return '<span class="muted">not applicable</span>';
+  return signalValue(signals[name]);
+}
+
 function signalValue(v: boolean | string | undefined): string {
   if (v === undefined) return '<span class="muted">not computed</span>';
   if (typeof v === "boolean") return v ? '<span class="yes">yes</span>' : '<span class="no">no</span>';
@@ -424,7 +443,7 @@ export function renderReportHtml(doc: ReportDocument, jsonSha256: string): strin
     .filter((k) => !SIGNAL_LABELS.some(([name]) => name === k))
     .sort();
   const signalRows = [...SIGNAL_LABELS, ...extraSignals.map((k): [string, string] => [k, k])]
-    .map(([name, label]) => `<tr><td>${e(label)}<br><code class="muted">${e(name)}</code></td><td>${signalValue(doc.signals[name])}</td></tr>`)
+    .map(([name, label]) => `<tr><td>${e(label)}<br><code class="muted">${e(name)}</code></td><td>${signalCell(name, doc.signals)}</td></tr>`)
     .join("");
   const m = doc.c2pa;
 

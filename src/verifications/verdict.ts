@@ -11,8 +11,13 @@ export type ManifestFacts =
   | { state: "absent" }
   /** The asset references a remote manifest (not fetched). */
   | { state: "remote"; url: string | null }
-  /** A manifest store is present but the engine could not parse it at all. */
+  /** A manifest store is present but the engine could not parse it, and its signed bytes are not shown changed. */
   | { state: "unreadable"; message: string }
+  /**
+   * A manifest store is present and bytes its claim signature covers (claim, assertions) provably changed, or the
+   * structure carrying them is broken, so the engine could not even parse it (our byte-level check, integrity.ts).
+   */
+  | { state: "tampered"; message: string; active_manifest_label: string | null; signature_valid: boolean }
   | {
       state: "read";
       active_manifest_label: string;
@@ -41,7 +46,24 @@ export interface SoftBindingMatch {
 export interface DurableFacts {
   /** null: not computed (a warning says why). */
   watermark: { present: boolean; payload_valid: boolean; match: SoftBindingMatch | null } | null;
-  fingerprint: { match: SoftBindingMatch | null } | null;
+  /**
+   * `match`: the nearest publication; `candidates`, when given: every publication the fingerprint matched, nearest
+   * first (identical content may be published more than once, by anyone).
+   */
+  fingerprint: { match: SoftBindingMatch | null; candidates?: SoftBindingMatch[] } | null;
+}
+
+/**
+ * A publication whose content is similar to the file's (a fingerprint match), other than the one the file's own
+ * manifest names. Only facts that are public anyway: its manifest and when it was published; never its tenant,
+ * asset or publication ids.
+ */
+export interface RelatedPublication {
+  manifest_id: string | null;
+  published_at: string | null;
+  kind: "fingerprint";
+  algorithm: string;
+  distance: number;
 }
 
 export interface VerdictInput {
@@ -72,6 +94,8 @@ export interface Verdict {
   confidence: number | null;
   signals: Signals;
   matches: SoftBindingMatch[];
+  /** Publications with similar content other than the file's own; informational, never a downgrade. */
+  related: SoftBindingMatch[];
   warnings: string[];
   developer_explanation: string;
   user_explanation: string;
@@ -112,7 +136,28 @@ const ingredientFailures = (m: Extract<ManifestFacts, { state: "read" }>) =>
   [...m.failure_codes.filter((c) => c.startsWith("ingredient.")), ...m.ingredient_failure_codes].filter((c) => !TRUST_ONLY.includes(c));
 const hasPrefix = (codes: string[], prefixes: string[]) => codes.some((c) => prefixes.some((p) => c.startsWith(p)));
 
-/** The signals the facts support; a signal that was not computed is left out (and has a warning). */
+/** The label of the manifest the file carries (read, or read far enough to be shown tampered). */
+function ownLabel(m: ManifestFacts): string | null {
+  return m.state === "read" ? m.active_manifest_label : m.state === "tampered" ? m.active_manifest_label : null;
+}
+
+/**
+ * Which fingerprint match is the file's own: with a manifest, only a publication of that manifest (identical
+ * content published elsewhere, by another tenant or the same one, is only related: a fingerprint is no evidence
+ * the signer put in the file); without one, the nearest publication (recovery).
+ */
+export function fingerprintView(input: VerdictInput): { match: SoftBindingMatch | null; related: SoftBindingMatch[] } {
+  const fp = input.durable.fingerprint;
+  if (!fp) return { match: null, related: [] };
+  const all = fp.candidates ?? (fp.match ? [fp.match] : []);
+  const m = input.manifest;
+  if (m.state === "absent") return { match: all[0] ?? null, related: all.slice(1) };
+  const label = ownLabel(m);
+  const own = label === null ? undefined : all.find((c) => c.manifest_id === label);
+  return { match: own ?? null, related: all.filter((c) => c !== own) };
+}
+
+/** The signals the facts support; a signal that was not computed (or does not apply) is left out. */
 export function signalsOf(input: VerdictInput): Signals {
   const signals: Signals = {};
   const m = input.manifest;
@@ -124,12 +169,14 @@ export function signalsOf(input: VerdictInput): Signals {
     signals.timestamp_valid = m.success_codes.includes("timeStamp.validated") && m.success_codes.includes("timeStamp.trusted") && !has(failures, TIMESTAMP_FAILURES);
     signals.ocsp_status = has(failures, REVOKED) ? "revoked" : input.ocsp;
   }
+  if (m.state === "tampered") signals.c2pa_signature_valid = m.signature_valid;
   const wm = input.durable.watermark;
   if (wm) {
     signals.watermark_present = wm.present;
-    signals.watermark_payload_valid = wm.payload_valid;
+    // Whether a payload is intact applies only to a watermark that was found.
+    if (wm.present) signals.watermark_payload_valid = wm.payload_valid;
   }
-  if (input.durable.fingerprint) signals.fingerprint_match = input.durable.fingerprint.match !== null;
+  if (input.durable.fingerprint) signals.fingerprint_match = fingerprintView(input).match !== null;
   if (input.anchor_match !== null) signals.anchor_match = input.anchor_match;
   return signals;
 }
@@ -137,9 +184,10 @@ export function signalsOf(input: VerdictInput): Signals {
 function statusOf(input: VerdictInput, signals: Signals): StatusCode {
   const m = input.manifest;
   const wmMatch = input.durable.watermark?.match ?? null;
-  const fpMatch = input.durable.fingerprint?.match ?? null;
+  const fpMatch = fingerprintView(input).match;
   if (m.state === "remote") return "remote_manifest_unavailable";
   if (m.state === "unreadable") return "unsupported_manifest";
+  if (m.state === "tampered") return "manifest_tampered";
   if (m.state === "absent") {
     if (wmMatch) return "watermark_only";
     if (fpMatch) return "fingerprint_match_only";
@@ -157,8 +205,8 @@ function statusOf(input: VerdictInput, signals: Signals): StatusCode {
   const known = [...UNTRUSTED, ...EXPIRED, ...TIMESTAMP_FAILURES];
   if (failures.some((c) => !known.includes(c))) return "unsupported_manifest";
   if (!signals.c2pa_signature_valid) return "manifest_tampered";
-  const label = m.active_manifest_label;
-  const conflicting = [wmMatch, fpMatch].some((x) => x && x.manifest_id !== null && x.manifest_id !== label);
+  // Only evidence the signer put in the file can contradict its manifest: a watermark naming another publication.
+  const conflicting = wmMatch !== null && wmMatch.manifest_id !== null && wmMatch.manifest_id !== m.active_manifest_label;
   if (conflicting) return "conflicting_provenance";
   // A broken ingredient makes the manifest's history unconfirmable whoever signed it: say so before trust.
   if (ingredientFailures(m).length > 0) return "ingredient_invalid";
@@ -179,12 +227,12 @@ function confidenceOf(code: StatusCode, input: VerdictInput, signals: Signals): 
       (signals.timestamp_valid ? SIGNAL_WEIGHTS.timestamp_valid : 0) +
       (signals.ocsp_status === "good" ? SIGNAL_WEIGHTS.ocsp_good : 0) +
       (input.durable.watermark?.match ? SIGNAL_WEIGHTS.watermark_match : 0) +
-      (input.durable.fingerprint?.match ? SIGNAL_WEIGHTS.fingerprint_match : 0) +
+      (fingerprintView(input).match ? SIGNAL_WEIGHTS.fingerprint_match : 0) +
       (signals.anchor_match ? SIGNAL_WEIGHTS.anchor_match : 0);
   } else {
     // recovered_match: a base for the match kind, raised by the match's own strength and by corroboration.
     const wm = input.durable.watermark?.match ?? null;
-    const fp = input.durable.fingerprint?.match ?? null;
+    const fp = fingerprintView(input).match;
     score = wm ? 0.6 + 0.2 * wm.score + (fp && fp.publication_id === wm.publication_id ? 0.05 : 0) : fp ? 0.5 + 0.25 * fp.score : 0;
   }
   return Math.round(Math.min(def.confidence_cap ?? 1, score) * 1000) / 1000;
@@ -201,12 +249,15 @@ function developerExplanation(code: StatusCode, input: VerdictInput, signals: Si
     if (m.ingredient_failure_codes.length) parts.push(`ingredient failure codes: ${m.ingredient_failure_codes.join(", ")}`);
   } else if (m.state === "remote") parts.push(`remote manifest reference${m.url ? ` ${m.url}` : ""} not fetched`);
   else if (m.state === "unreadable") parts.push(`manifest store present but unreadable: ${m.message}`);
+  else if (m.state === "tampered") parts.push(`manifest store altered after signing${m.active_manifest_label ? ` (${m.active_manifest_label})` : ""}: ${m.message}`);
   else parts.push("no C2PA manifest store in the bytes");
   if (signals.ocsp_status) parts.push(`OCSP ${signals.ocsp_status}`);
   const wm = input.durable.watermark;
   parts.push(wm ? `watermark ${wm.present ? (wm.match ? `matched ${wm.match.publication_id}` : wm.payload_valid ? "payload valid, unregistered" : "present") : "not detected"}` : "watermark not computed");
   const fp = input.durable.fingerprint;
-  parts.push(fp ? (fp.match ? `fingerprint ${fp.match.algorithm} matched ${fp.match.publication_id} at distance ${fp.match.distance}` : "no fingerprint match") : "fingerprints not computed");
+  const view = fingerprintView(input);
+  parts.push(fp ? (view.match ? `fingerprint ${view.match.algorithm} matched ${view.match.publication_id} at distance ${view.match.distance}` : (input.manifest.state === "absent" ? "no fingerprint match" : "no fingerprint match of this manifest's publication")) : "fingerprints not computed");
+  if (view.related.length) parts.push(`${view.related.length} related publication(s) with similar content (informational)`);
   parts.push(signals.anchor_match === undefined ? "anchor not checked" : signals.anchor_match ? "anchor inclusion proof verified" : "manifest hash not in a sealed anchor batch");
   return parts.join("; ") + ".";
 }
@@ -216,7 +267,8 @@ export function decideVerdict(input: VerdictInput): Verdict {
   const signals = signalsOf(input);
   const status = statusOf(input, signals);
   const def = STATUS_VOCABULARY[status];
-  const matches = [input.durable.watermark?.match, input.durable.fingerprint?.match].filter((x): x is SoftBindingMatch => Boolean(x));
+  const view = fingerprintView(input);
+  const matches = [input.durable.watermark?.match, view.match].filter((x): x is SoftBindingMatch => Boolean(x));
   return {
     status,
     status_vocabulary_version: STATUS_VOCABULARY_VERSION,
@@ -224,6 +276,7 @@ export function decideVerdict(input: VerdictInput): Verdict {
     confidence: confidenceOf(status, input, signals),
     signals,
     matches,
+    related: view.related,
     warnings: input.warnings,
     developer_explanation: developerExplanation(status, input, signals),
     user_explanation: def.user_explanation,

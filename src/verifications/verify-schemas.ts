@@ -41,6 +41,16 @@ const MatchSchema = z
   })
   .openapi("SoftBindingMatch");
 
+const RelatedPublicationSchema = z
+  .object({
+    manifest_id: z.string().nullable().openapi({ description: "That publication's active manifest (null for a watermark-only publication).", example: "urn:c2pa:9b2e6c1d-4f3a-4e8b-9c7d-1a2b3c4d5e6f" }),
+    published_at: z.string().nullable().openapi({ description: "When it was published.", example: "2026-11-20T09:30:00.000Z" }),
+    kind: z.literal("fingerprint").openapi({ description: "How the similarity was found: a perceptual or content fingerprint.", example: "fingerprint" }),
+    algorithm: z.string().openapi({ description: "The fingerprint algorithm.", example: "iscc-image" }),
+    distance: z.number().int().openapi({ description: "Hamming distance (0: identical fingerprint).", example: 0 }),
+  })
+  .openapi("RelatedPublication");
+
 const SignalsSchema = z
   .object({
     c2pa_manifest_present: z.boolean().optional().openapi({ description: "A C2PA manifest store was found.", example: true }),
@@ -52,8 +62,8 @@ const SignalsSchema = z
       .optional()
       .openapi({ description: "Revocation of the signing certificate (RFC 6960); `unavailable` comes with a warning.", example: "good" }),
     watermark_present: z.boolean().optional().openapi({ description: "Our watermark was detected in the pixels.", example: true }),
-    watermark_payload_valid: z.boolean().optional().openapi({ description: "Its payload passed error correction and its checksum.", example: true }),
-    fingerprint_match: z.boolean().optional().openapi({ description: "A fingerprint of the content matches a published asset.", example: true }),
+    watermark_payload_valid: z.boolean().optional().openapi({ description: "Its payload passed error correction and its checksum. Absent when no watermark was found (not applicable).", example: true }),
+    fingerprint_match: z.boolean().optional().openapi({ description: "A fingerprint of the content matches a published asset: for a file with a manifest, that manifest's own publication (similar content published elsewhere is listed in `related_publications`).", example: true }),
     anchor_match: z.boolean().optional().openapi({ description: "The manifest's hash is in a sealed transparency-log batch and its inclusion proof verifies.", example: true }),
   })
   .openapi({ description: "Per-signal results. A signal that was not computed is absent, and a warning says why." });
@@ -88,7 +98,14 @@ export const VerificationResultSchema = z
     confidence: z.number().min(0).max(1).nullable().openapi({ description: "Weighted aggregate of the signals under the status's fixed rule; null for hard failures.", example: 0.95 }),
     signals: SignalsSchema,
     claims: ClaimsSchema.nullable().openapi({ description: "What the manifest says, when there is one." }),
-    matches: z.array(MatchSchema).openapi({ description: "Soft-binding matches (watermark, fingerprints), used for watermark_only and fingerprint_match_only." }),
+    matches: z.array(MatchSchema).openapi({
+      description:
+        "Soft-binding matches (watermark, fingerprints), used for watermark_only and fingerprint_match_only. For a file with a manifest, only matches of that manifest's publication, or a decoded watermark: a watermark naming another publication than the manifest (evidence the signer put in the file) is the one thing that yields `conflicting_provenance`.",
+    }),
+    related_publications: z.array(RelatedPublicationSchema).openapi({
+      description:
+        "Other publications whose content is similar to the file's (a fingerprint match), by any tenant, including the same content signed again. Informational: they never downgrade a valid manifest. Only public facts are shown (the publication's manifest id and publication time), never its owner, asset or publication ids; only publications still published are listed.",
+    }),
     warnings: z.array(z.string()).openapi({ description: "Non-fatal issues, including every signal that was not computed and why.", example: [] }),
     developer_explanation: z.string().openapi({ description: "Technical summary naming the underlying C2PA validation codes.", example: "status verified_manifest; c2pa-rs validation_state Trusted ..." }),
     user_explanation: z.string().openapi({ description: "Plain-language summary for anyone.", example: "This file carries intact Content Credentials from a trusted signer." }),

@@ -6,9 +6,9 @@ import { extractManifestStore } from "../media/c2pa/jumbf";
 import { verifyManifest, type ManifestClaims, type SignerSummary } from "../media/c2pa/verifier";
 import type { ImageServices } from "../media/types";
 import { hex } from "../platform/encoding";
-import { exactMatch, nearestPdq, PDQ_MATCH_DISTANCE, PDQ_MIN_QUALITY } from "../soft-bindings/queries";
+import { exactMatch, exactMatches, nearestPdqMatches, PDQ_MATCH_DISTANCE, PDQ_MIN_QUALITY, type IndexedMatch } from "../soft-bindings/queries";
 import { verificationTrustAnchors } from "./trust";
-import { decideVerdict, type DurableFacts, type OcspStatus, type SoftBindingMatch, type Verdict } from "./verdict";
+import { decideVerdict, type DurableFacts, type OcspStatus, type RelatedPublication, type SoftBindingMatch, type Verdict } from "./verdict";
 
 /*
  * One verification: every signal computed for real, or reported as not computed with a warning, then the
@@ -36,11 +36,41 @@ export interface VerifyServices {
 }
 
 export interface VerificationOutcome extends Verdict {
+  /** `related` as shown to anyone: public facts of still-published publications only. */
+  related_publications: RelatedPublication[];
   claims: ManifestClaims | null;
   manifest_id: string | null;
   signer: SignerSummary | null;
   media_type: string;
   assertion_labels: string[];
+}
+
+/**
+ * Publications one fingerprint lookup considers: identical content may be published several times (the same
+ * photograph signed twice), and the file's own publication must be among them to be recognized as its own.
+ */
+const FINGERPRINT_CANDIDATES = 10;
+
+/**
+ * The public face of related publications: their manifest and publication time, only while still published
+ * (a withdrawn or expired publication says nothing more to anyone).
+ */
+async function relatedPublications(env: Bindings, related: SoftBindingMatch[]): Promise<RelatedPublication[]> {
+  if (related.length === 0) return [];
+  const ids = [...new Set(related.map((r) => r.publication_id))];
+  const rows = await env.DB.prepare(`SELECT publication_id, published_at FROM assets WHERE status = 'published' AND publication_id IN (${ids.map(() => "?").join(", ")})`)
+    .bind(...ids)
+    .all<{ publication_id: string; published_at: number | null }>();
+  const publishedAt = new Map(rows.results.map((r) => [r.publication_id, r.published_at]));
+  const seen = new Set<string>();
+  const out: RelatedPublication[] = [];
+  for (const r of related) {
+    if (!publishedAt.has(r.publication_id) || seen.has(r.publication_id)) continue;
+    seen.add(r.publication_id);
+    const at = publishedAt.get(r.publication_id);
+    out.push({ manifest_id: r.manifest_id, published_at: typeof at === "number" ? new Date(at).toISOString() : null, kind: "fingerprint", algorithm: r.algorithm, distance: r.distance });
+  }
+  return out;
 }
 
 async function durableFacts(env: Bindings, image: ImageServices | null, subject: VerifySubject, warnings: string[]): Promise<DurableFacts> {
@@ -88,18 +118,24 @@ async function durableFacts(env: Bindings, image: ImageServices | null, subject:
   } else if (iscc) {
     const computed = iscc.compute(pixels);
     if (computed.status === "computed") {
-      const row = await exactMatch(env.DB, "iscc-image", hex(computed.bits));
-      fingerprint = { match: row ? { kind: "fingerprint", algorithm: "iscc-image", publication_id: row.publication_id, manifest_id: row.manifest_label, distance: 0, score: 1 } : null };
+      const rows = await exactMatches(env.DB, "iscc-image", hex(computed.bits), { limit: FINGERPRINT_CANDIDATES });
+      const candidates = rows.map((row): SoftBindingMatch => ({ kind: "fingerprint", algorithm: "iscc-image", publication_id: row.publication_id, manifest_id: row.manifest_label, distance: 0, score: 1 }));
+      fingerprint = { match: candidates[0] ?? null, candidates };
     } else warnings.push(`The iscc-image fingerprint could not be computed: ${computed.message}`);
   }
   if (pdqComputed && !fingerprint?.match) {
     const computed = pdqComputed;
     if (computed.status === "computed" && (computed.quality ?? 0) >= PDQ_MIN_QUALITY) {
-      const row = await nearestPdq(env.DB, computed.bits);
-      const match: SoftBindingMatch | null = row
-        ? { kind: "fingerprint", algorithm: "pdq", publication_id: row.publication_id, manifest_id: row.manifest_label, distance: row.distance, score: Math.round((1 - row.distance / (PDQ_MATCH_DISTANCE + 1)) * 1000) / 1000 }
-        : null;
-      fingerprint = { match };
+      const rows = await nearestPdqMatches(env.DB, computed.bits, { limit: FINGERPRINT_CANDIDATES });
+      const candidates = rows.map((row: IndexedMatch): SoftBindingMatch => ({
+        kind: "fingerprint",
+        algorithm: "pdq",
+        publication_id: row.publication_id,
+        manifest_id: row.manifest_label,
+        distance: row.distance,
+        score: Math.round((1 - row.distance / (PDQ_MATCH_DISTANCE + 1)) * 1000) / 1000,
+      }));
+      fingerprint = { match: candidates[0] ?? null, candidates };
     } else if (computed.status === "computed") {
       warnings.push(`The PDQ fingerprint is not looked up: its quality (${computed.quality}) is below ${PDQ_MIN_QUALITY}, too little texture to match reliably.`);
       fingerprint ??= { match: null };
@@ -145,6 +181,7 @@ export async function verifySubject(env: Bindings, services: VerifyServices, sub
     verificationTrustAnchors(env),
     services.ensureEngine,
   );
+  warnings.push(...manifest.warnings);
   if (subject.manifestOnly && manifest.facts.state === "read") {
     // A bare store hashes itself against its data-hash assertion: that is not a finding about any asset.
     manifest.facts.failure_codes = manifest.facts.failure_codes.filter((c) => !c.endsWith("Hash.mismatch"));
@@ -170,8 +207,9 @@ export async function verifySubject(env: Bindings, services: VerifyServices, sub
   const verdict = decideVerdict({ manifest: manifest.facts, ocsp, durable, anchor_match: anchor, warnings });
   return {
     ...verdict,
+    related_publications: await relatedPublications(env, verdict.related),
     claims: manifest.claims,
-    manifest_id: manifest.facts.state === "read" ? manifest.facts.active_manifest_label : null,
+    manifest_id: manifest.facts.state === "read" || manifest.facts.state === "tampered" ? manifest.facts.active_manifest_label : null,
     signer: manifest.signer,
     media_type: subject.mediaType,
     assertion_labels: manifest.assertion_labels,

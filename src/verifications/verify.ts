@@ -7,6 +7,7 @@ import { database } from "../db/client";
 import { assets, objects, verifications } from "../db/schema";
 import type { Bindings } from "../env";
 import { imageServices, mediaInspector } from "../media";
+import { canonicalMediaType, sniff } from "../media/inspect";
 import { ensureC2paEngineLazily, revocationCheck } from "./verify-engines";
 import { notFound, principalOf, type AppContext } from "../platform/context";
 import { anonymousRateBuckets, chargeRateBuckets, type RateBucket } from "../platform/client-address";
@@ -90,8 +91,39 @@ function sniffedType(bytes: Uint8Array, claimed: string): string | null {
     if (r.status === "ok") return r.facts.media_type;
     if (r.status === "media_type_mismatch") return r.sniffed;
     if (r.status === "codec_unsupported" && declared !== "application/octet-stream") return declared;
+    if (r.status === "corrupt") return damagedType(bytes, claimed);
   }
   return null;
+}
+
+/**
+ * Media types of each container the sniffer recognizes by its leading bytes; the first is the default when the
+ * client's declaration does not pick another of the same container.
+ */
+const CONTAINER_TYPES: Record<string, string[]> = {
+  jpeg: ["image/jpeg"],
+  png: ["image/png"],
+  gif: ["image/gif"],
+  jxl: ["image/jxl"],
+  pdf: ["application/pdf"],
+  flac: ["audio/flac"],
+  "mpeg-audio": ["audio/mpeg"],
+  riff: ["image/webp", "audio/wav", "video/x-msvideo"],
+  tiff: ["image/tiff", "image/x-adobe-dng"],
+  isobmff: ["video/mp4", "video/quicktime", "image/heic", "image/heif", "image/avif", "audio/mp4"],
+};
+
+/**
+ * A truncated or damaged file of a recognized container still gets a verdict (its manifest, if any, says whether
+ * the bytes are what was signed): the type comes from the leading bytes, never from the claim alone.
+ */
+function damagedType(bytes: Uint8Array, claimed: string): string | null {
+  const s = sniff(bytes);
+  if (s.status !== "corrupt") return null;
+  const types = CONTAINER_TYPES[s.container];
+  if (!types) return null;
+  const declared = canonicalMediaType(claimed || "");
+  return declared && types.includes(declared) ? declared : types[0]!;
 }
 
 async function readBounded(file: File, maxBytes = VERIFY_MAX_BYTES): Promise<Uint8Array> {
@@ -160,6 +192,7 @@ export function resultBody(outcome: VerificationOutcome): StoredResult {
     signals: outcome.signals,
     claims: outcome.claims,
     matches: outcome.matches,
+    related_publications: outcome.related_publications,
     warnings: outcome.warnings,
     developer_explanation: outcome.developer_explanation,
     user_explanation: outcome.user_explanation,
@@ -220,6 +253,7 @@ export function registerVerify(app: Router) {
     const notAfter = stored.signer?.not_after ? Date.parse(stored.signer.not_after) : NaN;
     const seconds = Number.isFinite(notAfter) ? Math.max(0, Math.floor((notAfter - Date.now()) / 1000)) : 0;
     c.header("Cache-Control", `private, max-age=${seconds}`);
-    return c.json({ ...stored, verification_id: row.id }, 200);
+    // Results stored before related publications were reported carry none.
+    return c.json({ ...stored, related_publications: stored.related_publications ?? [], verification_id: row.id }, 200);
   });
 }

@@ -234,7 +234,12 @@ const SCRIPT_SOURCE = String.raw`(function () {
     ]));
     return p;
   }
-  function signalState(key, v, failure) {
+  // A check that depends on another one does not apply when that one is "No" (a payload needs a watermark).
+  var NEEDS = { watermark_payload_valid: "watermark_present", c2pa_signature_valid: "c2pa_manifest_present",
+    signer_trusted: "c2pa_manifest_present", timestamp_valid: "c2pa_manifest_present", ocsp_status: "c2pa_manifest_present",
+    anchor_match: "c2pa_manifest_present" };
+  function signalState(key, v, failure, sig) {
+    if (NEEDS.hasOwnProperty(key) && sig && sig[NEEDS[key]] === false) return ["na", "Not applicable", "\u2013", ""];
     if (key === "ocsp_status") {
       if (v === "good") return ["yes", "Yes", "\u2713", "The issuer confirms the certificate is good."];
       if (v === "revoked") return ["no", "No", "\u2715", "The issuer revoked the certificate."];
@@ -253,7 +258,7 @@ const SCRIPT_SOURCE = String.raw`(function () {
     Object.keys(sig).forEach(function (k) { if (known.indexOf(k) < 0) rows.push([k, k.replace(/_/g, " "), false]); });
     var tbody = el("tbody");
     rows.forEach(function (row) {
-      var st = signalState(row[0], sig[row[0]], row[2]);
+      var st = signalState(row[0], sig[row[0]], row[2], sig);
       var th = el("th", null, row[1]);
       th.scope = "row";
       var state = el("span", "state s-" + (st[4] || st[0]), [hide(el("span", "mark", st[2])), st[1]]);
@@ -280,6 +285,21 @@ const SCRIPT_SOURCE = String.raw`(function () {
         ["Its credentials", m.manifest_id ? code(m.manifest_id) : "None recorded"],
         ["Match strength", typeof m.score === "number" ? Math.round(m.score * 100) + "%" : null],
         ["Distance", fp && typeof m.distance === "number" ? String(m.distance) : null],
+        ["Algorithm", m.algorithm ? code(m.algorithm) : null]
+      ])));
+    });
+    return p;
+  }
+  function relatedPanel(rs) {
+    var p = panel("Related publications", "related");
+    p.appendChild(el("p", "muted", "Similar content was also published elsewhere. This is for information only and does not change the result above."));
+    rs.forEach(function (m) {
+      if (!m || typeof m !== "object") return;
+      p.appendChild(el("div", "match", kv([
+        ["Its credentials", m.manifest_id ? code(m.manifest_id) : "None recorded"],
+        ["Published", m.published_at ? timeEl(m.published_at) : null],
+        ["Found through", m.kind === "fingerprint" ? "Content fingerprint" : str(m.kind)],
+        ["Distance", typeof m.distance === "number" ? String(m.distance) : null],
         ["Algorithm", m.algorithm ? code(m.algorithm) : null]
       ])));
     });
@@ -315,6 +335,7 @@ const SCRIPT_SOURCE = String.raw`(function () {
     if (r.claims && typeof r.claims === "object") parts.push(claimsPanel(r.claims));
     parts.push(signalsPanel(r.signals && typeof r.signals === "object" ? r.signals : {}));
     if (Array.isArray(r.matches) && r.matches.length) parts.push(matchesPanel(r.matches));
+    if (Array.isArray(r.related_publications) && r.related_publications.length) parts.push(relatedPanel(r.related_publications));
     if (Array.isArray(r.warnings) && r.warnings.length) parts.push(listPanel("Warnings", r.warnings, "", "warnings"));
     parts.push(techPanel(r));
     details.replaceChildren.apply(details, parts);

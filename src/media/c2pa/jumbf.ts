@@ -457,10 +457,56 @@ function extract(b: Uint8Array, mediaType: string): ExtractManifestStoreResult {
   return fromScan(b);
 }
 
+type JpegPacket = { z: number; data: Uint8Array; /** the APP11 segment, marker included */ segment: [number, number] };
+
 /** JPEG: the APP11 JUMBF packets of the box instance whose superbox is the C2PA store, in sequence order. */
 function fromJpeg(b: Uint8Array): ExtractManifestStoreResult {
+  const { instances, walkError, sawScan } = walkJpegApp11(b);
+  let found: { en: number; packets: JpegPacket[] } | null = null;
+  for (const instance of c2paInstances(instances)) {
+    if (found) return malformed("JPEG holds more than one C2PA manifest store");
+    found = instance;
+  }
+  if (!found) {
+    if (walkError && !sawScan) return malformed(`JPEG: ${walkError}`);
+    return notFound("no C2PA manifest store in the JPEG's APP11 segments");
+  }
+  return reassembleJumbfPackets(found.packets);
+}
+
+/** The APP11 box instances whose first packet starts a C2PA store superbox. */
+function c2paInstances(instances: Map<number, JpegPacket[]>): { en: number; packets: JpegPacket[] }[] {
+  const out: { en: number; packets: JpegPacket[] }[] = [];
+  for (const [en, packets] of instances) {
+    const first = packets.find((p) => p.z === 1);
+    if (!first) continue;
+    // The first packet holds the superbox header (whose length is the whole store's) and the description box.
+    const d = first.data;
+    if (d.length < 8 || fourcc(d, 4) !== "jumb") continue;
+    if (!isC2paDescriptionAt(d, u32(d, 0) === 1 ? 16 : 8)) continue;
+    out.push({ en, packets });
+  }
+  return out;
+}
+
+/**
+ * Every C2PA manifest store instance of a JPEG (C2PA allows one; a file may carry more when something was added),
+ * each with its store (or why it cannot be reassembled) and the byte ranges of its APP11 segments, so a caller
+ * can read each one on its own. Never throws.
+ */
+export function jpegManifestStoreInstances(b: Uint8Array): { store: ExtractManifestStoreResult; segments: [number, number][] }[] {
+  try {
+    if (!(b.length >= 3 && b[0] === 0xff && b[1] === 0xd8 && b[2] === 0xff)) return [];
+    return c2paInstances(walkJpegApp11(b).instances).map((i) => ({ store: reassembleJumbfPackets(i.packets), segments: i.packets.map((p) => p.segment) }));
+  } catch {
+    return [];
+  }
+}
+
+/** Walks a JPEG's marker segments, collecting APP11 JUMBF packets by box instance (En). */
+function walkJpegApp11(b: Uint8Array): { instances: Map<number, JpegPacket[]>; walkError: string | null; sawScan: boolean } {
   // En → packets (Z, payload after the 8-byte CI/En/Z prefix)
-  const instances = new Map<number, { z: number; data: Uint8Array }[]>();
+  const instances = new Map<number, JpegPacket[]>();
   let pos = 2;
   let sawScan = false;
   let walkError: string | null = null;
@@ -497,7 +543,7 @@ function fromJpeg(b: Uint8Array): ExtractManifestStoreResult {
       const z = u32(b, start + 4);
       let packets = instances.get(en);
       if (!packets) instances.set(en, (packets = []));
-      packets.push({ z, data: b.subarray(start + 8, end) });
+      packets.push({ z, data: b.subarray(start + 8, end), segment: [pos - 2, end] });
     }
     pos = end;
     if (marker === 0xda) {
@@ -521,22 +567,7 @@ function fromJpeg(b: Uint8Array): ExtractManifestStoreResult {
     }
   }
 
-  let found: { en: number; packets: { z: number; data: Uint8Array }[] } | null = null;
-  for (const [en, packets] of instances) {
-    const first = packets.find((p) => p.z === 1);
-    if (!first) continue;
-    // The first packet holds the superbox header (whose length is the whole store's) and the description box.
-    const d = first.data;
-    if (d.length < 8 || fourcc(d, 4) !== "jumb") continue;
-    if (!isC2paDescriptionAt(d, u32(d, 0) === 1 ? 16 : 8)) continue;
-    if (found) return malformed("JPEG holds more than one C2PA manifest store");
-    found = { en, packets };
-  }
-  if (!found) {
-    if (walkError && !sawScan) return malformed(`JPEG: ${walkError}`);
-    return notFound("no C2PA manifest store in the JPEG's APP11 segments");
-  }
-  return reassembleJumbfPackets(found.packets);
+  return { instances, walkError, sawScan };
 }
 
 

@@ -1,5 +1,7 @@
 import type { ManifestFacts } from "../../verifications/verdict";
 import { verifySettingsJson, WasmReader } from "./engine";
+import { checkStoreIntegrity } from "./integrity";
+import { extractManifestStore, jpegManifestStoreInstances } from "./jumbf";
 import { applySidecarBinding } from "./reader";
 
 /*
@@ -111,16 +113,104 @@ function signerOf(cr: CrJsonSignature, label: string): SignerSummary | null {
   };
 }
 
+type VerifyInput = { bytes: Uint8Array; mediaType: string; manifestStore?: Uint8Array; manifestOnly?: boolean };
+
+const nothing = { claims: null, signer: null, assertion_labels: [] };
+
 /**
- * Invariant: never throws; a file without a manifest is `absent`, a reference to a remote manifest is `remote`
- * (remote fetching is off in the engine: the service fetches manifest URIs itself, through its SSRF guard),
- * anything the engine cannot parse is `unreadable` with its message.
+ * Invariant: never throws; a file without a manifest is `absent` (whatever the engine says about a type it does
+ * not read), a reference to a remote manifest is `remote` (remote fetching is off in the engine: the service
+ * fetches manifest URIs itself, through its SSRF guard). Every store found is also checked byte for byte
+ * (integrity.ts): a store whose signed bytes changed is `tampered` even when the engine cannot parse it, or a
+ * tamper failure code is added when the engine missed it; only a store the engine refuses although its signed
+ * bytes are intact is `unreadable` (a form the engine does not support). A JPEG carrying several stores is read
+ * store by store, and the conflict is reported (see multipleStores).
  */
-export async function verifyManifest(
-  input: { bytes: Uint8Array; mediaType: string; manifestStore?: Uint8Array; manifestOnly?: boolean },
-  trustAnchorsPem: string | null,
-  ensureEngine: () => void,
-): Promise<ManifestVerification> {
+export async function verifyManifest(input: VerifyInput, trustAnchorsPem: string | null, ensureEngine: () => void): Promise<ManifestVerification & { warnings: string[] }> {
+  const result = await engineVerify(input, trustAnchorsPem, ensureEngine);
+  const facts = result.facts;
+  if (facts.state === "absent" || facts.state === "remote") return { ...result, warnings: [] };
+  const located = input.manifestStore ? extractManifestStore(input.manifestStore, "application/c2pa") : extractManifestStore(input.bytes, input.mediaType);
+  if (facts.state === "unreadable") {
+    // The engine refuses types it does not read ("UnsupportedType"): with no store in the bytes, there is no manifest.
+    if (located.status === "not_found") return { facts: { state: "absent" }, ...nothing, warnings: [] };
+    if (located.status === "malformed") {
+      if (!input.manifestStore && /more than one/.test(located.message)) {
+        const several = await multipleStores(input, trustAnchorsPem, ensureEngine);
+        if (several) return several;
+      }
+      return { facts: { state: "tampered", message: located.message, active_manifest_label: null, signature_valid: false }, ...nothing, warnings: [] };
+    }
+    const integrity = await checkStoreIntegrity(located.store);
+    if (integrity.status === "tampered") {
+      return { facts: { state: "tampered", message: `${integrity.reason} (${facts.message})`, active_manifest_label: null, signature_valid: integrity.signatureValid }, ...nothing, warnings: [] };
+    }
+    return { ...result, warnings: [] };
+  }
+  if (facts.state !== "read") return { ...result, warnings: [] };
+  // Read: the engine hashes assertions as it re-serializes them, so a change it cannot see is still looked for.
+  if (located.status === "ok") {
+    const integrity = await checkStoreIntegrity(located.store, facts.active_manifest_label);
+    if (integrity.status === "tampered") {
+      const code = integrity.signatureValid ? "assertion.hashedURI.mismatch" : "claimSignature.mismatch";
+      if (!facts.failure_codes.includes(code)) facts.failure_codes.push(code);
+      facts.validation_state = "Invalid";
+    }
+  }
+  return { ...result, warnings: [] };
+}
+
+/**
+ * A JPEG with several C2PA stores (C2PA allows one): each is read on its own, from the file without the other
+ * stores' segments. The verdict follows the store that reads best; since the file as given also holds bytes
+ * its signature does not cover, its hard binding cannot match the file (dataHash mismatch). Null when no store
+ * reads at all (the caller reports the file as tampered).
+ */
+async function multipleStores(input: VerifyInput, trustAnchorsPem: string | null, ensureEngine: () => void): Promise<(ManifestVerification & { warnings: string[] }) | null> {
+  const instances = jpegManifestStoreInstances(input.bytes);
+  if (instances.length < 2) return null;
+  const readings: { index: number; verification: ManifestVerification }[] = [];
+  for (const [index, instance] of instances.entries()) {
+    const others = instances.filter((_, i) => i !== index).flatMap((o) => o.segments);
+    const verification = await verifyManifest({ ...input, bytes: withoutRanges(input.bytes, others) }, trustAnchorsPem, ensureEngine);
+    readings.push({ index, verification });
+  }
+  const failures = (v: ManifestVerification) => (v.facts.state === "read" ? v.facts.failure_codes.length : Number.POSITIVE_INFINITY);
+  const best = readings.filter((r) => r.verification.facts.state === "read").sort((a, b) => failures(a.verification) - failures(b.verification))[0];
+  if (!best || best.verification.facts.state !== "read") return null;
+  const describe = (r: { index: number; verification: ManifestVerification }) => {
+    const f = r.verification.facts;
+    return `store ${r.index + 1}: ${f.state === "read" ? `${f.active_manifest_label} (${f.failure_codes.length ? f.failure_codes.join(", ") : "valid"})` : f.state === "tampered" || f.state === "unreadable" ? `${f.state}, ${f.message}` : f.state}`;
+  };
+  const facts = best.verification.facts;
+  if (!facts.failure_codes.includes("assertion.dataHash.mismatch")) facts.failure_codes.push("assertion.dataHash.mismatch");
+  facts.informational_codes.push("svc.manifest.multipleStores");
+  facts.validation_state = "Invalid";
+  return {
+    ...best.verification,
+    warnings: [
+      `The file holds ${instances.length} C2PA manifest stores where C2PA allows one; each was read on its own (${readings.map(describe).join("; ")}). ` +
+        `The verdict follows store ${best.index + 1}; the other data was added outside what its signature covers, so the file is not the one that was signed.`,
+    ],
+  };
+}
+
+function withoutRanges(bytes: Uint8Array, ranges: [number, number][]): Uint8Array {
+  const sorted = [...ranges].sort((a, b) => a[0] - b[0]);
+  const out = new Uint8Array(bytes.length - sorted.reduce((n, [s, e]) => n + (e - s), 0));
+  let from = 0;
+  let o = 0;
+  for (const [s, e] of sorted) {
+    out.set(bytes.subarray(from, s), o);
+    o += s - from;
+    from = e;
+  }
+  out.set(bytes.subarray(from), o);
+  return out;
+}
+
+/** The reference engine's reading alone (see verifyManifest). */
+async function engineVerify(input: VerifyInput, trustAnchorsPem: string | null, ensureEngine: () => void): Promise<ManifestVerification> {
   let reader: WasmReader | null = null;
   try {
     ensureEngine();
