@@ -197,7 +197,7 @@ describe("#13.5 content served from our origin", () => {
       SVC_R2_ACCESS_KEY_ID: "AKIDEXAMPLE",
       SVC_R2_SECRET_ACCESS_KEY: "wJalrXUtnFEMI/K7MDENG+bPxRfiCYEXAMPLEKEY",
       SVC_R2_BUCKET: "svc-objects",
-    };
+    } as unknown as typeof testEnv;
     const request = {
       method: "GET" as const,
       key: "t/ten_x/o/aob_y",
@@ -215,7 +215,7 @@ describe("#13.5 content served from our origin", () => {
     expect(signed.searchParams.get("X-Amz-Signature")).toMatch(/^[0-9a-f]{64}$/);
 
     // Without R2's credentials, production refuses to mint a download on the API origin, and the API origin refuses to serve one.
-    const noR2 = { ...testEnv, SVC_ENVIRONMENT: "production" };
+    const noR2 = { ...testEnv, SVC_ENVIRONMENT: "production" } as unknown as typeof testEnv;
     await expect(presign(noR2, "https://api.example", request)).rejects.toMatchObject({ code: "svc.dependency.unavailable" });
     const { assetId } = html;
     const download = await json(await api(`/v1/assets/${assetId}/download`, { method: "POST", key }));

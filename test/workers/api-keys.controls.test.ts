@@ -13,11 +13,16 @@ describe("key restrictions", () => {
     const put = await api(`/v1/api-keys/${key.id}/restrictions`, { method: "PUT", key: admin.key, body: { ip_allowlist: [], rate_limit_per_minute: 60 } });
     expect(put.status).toBe(200);
     expect(await json(put)).toMatchObject({ version: 1, rate_limit_per_minute: 60 });
+    const started = Date.now();
     const results = await Promise.all(Array.from({ length: 200 }, () => api("/v1/me", { key: key.secret })));
+    const elapsedS = (Date.now() - started) / 1000;
     const ok = results.filter((r) => r.status === 200);
     const limited = results.filter((r) => r.status === 429);
-    expect(ok).toHaveLength(60);
-    expect(limited).toHaveLength(140);
+    // Exact means: the 60 of a full bucket, plus what the bucket refilled (one a second) while the burst was in
+    // flight — on a loaded machine 200 requests can take a few seconds, so a fixed 60 would be a flaky promise.
+    expect(ok.length).toBeGreaterThanOrEqual(60);
+    expect(ok.length).toBeLessThanOrEqual(60 + Math.ceil(elapsedS));
+    expect(ok.length + limited.length).toBe(200);
     for (const res of limited) {
       expect(Number(res.headers.get("retry-after"))).toBeGreaterThanOrEqual(1);
       expect(Number(res.headers.get("retry-after"))).toBeLessThanOrEqual(2);
