@@ -50,6 +50,17 @@ export interface AppOptions {
 export function createApp(options: AppOptions = {}) {
   const app = new OpenAPIHono<AppEnv>({ defaultHook: validationHook });
   app.use("*", requestId);
+  // Every answer, JSON and error envelopes included, is read as the type it declares and never sniffed into
+  // something active (stored objects add their own sandbox CSP and disposition: platform/served-object.ts).
+  app.use("*", async (c, next) => {
+    await next();
+    try {
+      c.res.headers.set("X-Content-Type-Options", "nosniff");
+    } catch {
+      c.res = new Response(c.res.body, c.res); // a passed-through response's headers are immutable
+      c.res.headers.set("X-Content-Type-Options", "nosniff");
+    }
+  });
   app.use("*", requireConfiguredDeployment);
   // API operations only: storage routes take media bodies and enforce their exact length themselves.
   const limit = bodyLimit({

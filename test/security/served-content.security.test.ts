@@ -248,4 +248,10 @@ describe("#13.5 content served from our origin", () => {
     }
     expect(servedObjectHeaders({ mediaType: "image/jpeg", disposition: "inline" })["Content-Disposition"]).toBe("inline");
   });
+
+  it("#13.5 every API answer, JSON and error envelopes included, carries nosniff", async () => {
+    for (const res of [await api("/v1/capabilities", { key }), await api("/v1/assets/ast_doesnotexist0000", { key }), await api("/v1/nope"), await api("/healthz")]) {
+      expect(res.headers.get("x-content-type-options"), String(res.url)).toBe("nosniff");
+    }
+  });
 });
