@@ -1,4 +1,5 @@
 import { DurableObject } from "cloudflare:workers";
+import { rateRoom, SEND_WITHIN_MS } from "./gate-window";
 
 export interface GateConfig {
   maxConcurrency: number;
@@ -8,21 +9,24 @@ export interface GateConfig {
 }
 
 export type GateDecision =
-  | { granted: true; leaseId: string }
+  /** `sendBy`: start the request by then, or ask for a fresh grant first (regrant). */
+  | { granted: true; leaseId: string; sendBy: number }
   | { granted: false; reason: "concurrency" | "rate"; retryAfterMs: number };
 
 interface State {
-  /** Grant times (ms) within the last minute, oldest first: the exact sliding-window rate log. */
+  /** Grant times (ms) within the gate window, oldest first: the exact sliding-window rate log. */
   grants: number[];
+  /** Lease id → expiry (ms). */
   leases: Record<string, number>;
+  /** Lease id → the time of its grant in `grants` (absent in state stored before margins existed). */
+  grantedAt?: Record<string, number>;
 }
-
-const WINDOW_MS = 60_000;
 
 /**
  * One gate per webhook endpoint. Invariant: at most `maxConcurrency` unexpired leases exist at once and
- * at most `ratePerMinute` leases are granted in any 60-second window (a sliding log, not a bucket that would
- * let a burst and a refill both land in one minute), across every Worker instance, because every
+ * at most `ratePerMinute` leases are granted in any window of 60 seconds plus the send margin (a sliding log, not
+ * a bucket that would let a burst and a refill both land in one minute; the margin, see gate-window.ts, keeps
+ * the limit true at the receiver, where arrivals lag grants), across every Worker instance, because every
  * delivery attempt to the endpoint acquires its lease here, and each decision is made on state updated before
  * any await. A caller may wait (bounded) for a slot instead of being refused: waiters are woken in arrival
  * order when a lease is released, so a busy endpoint is served without polling.
@@ -39,34 +43,60 @@ export class WebhookEndpointGate extends DurableObject<Env> {
     });
   }
 
-  private decide(config: GateConfig, now: number): GateDecision {
-    for (const [id, expiresAt] of Object.entries(this.state.leases)) if (expiresAt <= now) delete this.state.leases[id];
-    const active = Object.values(this.state.leases);
-    if (active.length >= config.maxConcurrency) {
-      return { granted: false, reason: "concurrency", retryAfterMs: Math.max(1, Math.min(...active) - now) };
+  /** Decides a new lease, or (`renewing`) a fresh grant for a held lease whose first grant went unused. */
+  private decide(config: GateConfig, now: number, renewing?: string): GateDecision {
+    const grantedAt = (this.state.grantedAt ??= {});
+    for (const [id, expiresAt] of Object.entries(this.state.leases)) {
+      if (expiresAt > now) continue;
+      delete this.state.leases[id];
+      delete grantedAt[id];
     }
     const grants = this.state.grants;
-    while (grants.length > 0 && grants[0]! <= now - WINDOW_MS) grants.shift();
-    if (grants.length >= config.ratePerMinute) {
-      // The grant that frees a slot is the one `ratePerMinute` back (the limit may have been lowered since).
-      const freeing = grants[grants.length - config.ratePerMinute]!;
-      return { granted: false, reason: "rate", retryAfterMs: Math.max(1, freeing + WINDOW_MS - now) };
+    if (renewing !== undefined) {
+      if (this.state.leases[renewing] === undefined) return { granted: false, reason: "concurrency", retryAfterMs: 1000 };
+      // Its first grant was never sent: it leaves the log (a renewal takes a new place, never two).
+      const unused = grantedAt[renewing];
+      const at = unused === undefined ? -1 : grants.indexOf(unused);
+      if (at >= 0) grants.splice(at, 1);
+      delete grantedAt[renewing];
+    } else {
+      const active = Object.values(this.state.leases);
+      if (active.length >= config.maxConcurrency) {
+        return { granted: false, reason: "concurrency", retryAfterMs: Math.max(1, Math.min(...active) - now) };
+      }
     }
-    const leaseId = crypto.randomUUID();
+    const room = rateRoom(grants, now, config.ratePerMinute);
+    if (!room.room) return { granted: false, reason: "rate", retryAfterMs: room.retryAfterMs };
+    const leaseId = renewing ?? crypto.randomUUID();
     grants.push(now);
-    this.state.leases[leaseId] = now + config.leaseMs;
+    grantedAt[leaseId] = now;
+    if (renewing === undefined) this.state.leases[leaseId] = now + config.leaseMs;
     // Not awaited: the output gate holds the reply until the write is durable.
     void this.ctx.storage.put("state", this.state);
-    return { granted: true, leaseId };
+    return { granted: true, leaseId, sendBy: now + SEND_WITHIN_MS };
   }
 
   /** Grants a lease now, or within `maxWaitMs` (default: no wait), or says when to come back. */
   async acquire(config: GateConfig, maxWaitMs = 0): Promise<GateDecision> {
+    return this.waitFor(config, maxWaitMs);
+  }
+
+  /**
+   * For a sender that could not start its request by `sendBy`: a fresh grant for its lease, now or within
+   * `maxWaitMs`, so the request still counts where it arrives. Refused: do not send on this lease.
+   */
+  async regrant(leaseId: string, config: GateConfig, maxWaitMs = 0): Promise<GateDecision> {
+    return this.waitFor(config, maxWaitMs, leaseId);
+  }
+
+  private async waitFor(config: GateConfig, maxWaitMs: number, renewing?: string): Promise<GateDecision> {
     const started = Date.now();
     for (let round = 0; round < 10_000; round++) {
       const now = Date.now();
-      const decision = this.decide(config, now);
+      const decision = this.decide(config, now, renewing);
       if (decision.granted) return decision;
+      // A renewal whose lease is gone has nothing to wait for.
+      if (renewing !== undefined && decision.reason === "concurrency") return decision;
       const remaining = started + maxWaitMs - now;
       // A full rate window cannot free up sooner than its oldest grant leaves; a busy slot can, at any release.
       if (remaining <= 0 || (decision.reason === "rate" && decision.retryAfterMs > remaining)) return decision;
@@ -89,6 +119,7 @@ export class WebhookEndpointGate extends DurableObject<Env> {
   async release(leaseId: string): Promise<void> {
     if (this.state.leases[leaseId] === undefined) return;
     delete this.state.leases[leaseId];
+    if (this.state.grantedAt) delete this.state.grantedAt[leaseId];
     void this.ctx.storage.put("state", this.state);
     this.waiters.shift()?.();
   }

@@ -24,6 +24,11 @@ export const ATTEMPT_TIMEOUT_MS = 15_000;
 const LEASE_MS = ATTEMPT_TIMEOUT_MS + 10_000;
 /** How long a consumer waits at the gate for a slot before handing the message back to the queue. */
 const GATE_WAIT_MS = 20_000;
+/** How long a sender that missed its grant's send-by time waits for a fresh grant (see durable-objects/gate-window.ts). */
+const REGRANT_WAIT_MS = 5_000;
+
+/** The gate refused a fresh grant to a late sender: nothing is sent, and the attempt is recorded as ours (internal_error). */
+class GrantLapsed extends Error {}
 /** The answer's body is hashed up to this many bytes, then the rest is discarded unread. */
 const RESPONSE_HASH_LIMIT = 64 * 1024;
 /** Cloudflare Queues delays a message at most 12 hours; longer waits are re-sent on arrival. */
@@ -254,7 +259,13 @@ export async function deliverOnce(env: Bindings, deliveryId: string, deps: Deliv
       .bind(now + LEASE_MS, now, deliveryId, now, now, maxAttempts, row.endpoint_id)
       .first<{ attempt_count: number; attempt_base: number }>();
     if (!claim) return;
-    await attemptAndRecord(env, row, claim.attempt_count, claim.attempt_count - claim.attempt_base, gateMs, deps);
+    // The gate's margin covers a request started within SEND_WITHIN_MS of its grant; a later one takes a fresh grant.
+    const send = deps.fetcher; // called unbound: workerd's fetch refuses another `this`
+    const fetcher: typeof fetch = async (input, init) => {
+      if (Date.now() > lease.sendBy && !(await gate.regrant(lease.leaseId, config, REGRANT_WAIT_MS)).granted) throw new GrantLapsed("no fresh gate grant");
+      return send(input, init);
+    };
+    await attemptAndRecord(env, row, claim.attempt_count, claim.attempt_count - claim.attempt_base, gateMs, { ...deps, fetcher });
   } finally {
     await gate.release(lease.leaseId);
   }
@@ -397,6 +408,7 @@ async function attempt(env: Bindings, row: DeliveryRow, target: AttemptTarget, a
     const bodySha256 = await hashPrefix(res, RESPONSE_HASH_LIMIT);
     return { kind: "answer", status: res.status, bodySha256, retryAfterSeconds: parseRetryAfter(res.headers.get("retry-after"), Date.now()) };
   } catch (error) {
+    if (error instanceof GrantLapsed) throw error;
     return { kind: "error", error: (error as Error)?.name === "TimeoutError" ? "timeout" : "network_error" };
   }
 }

@@ -49,7 +49,8 @@ export async function startWorker(options: { script?: string; bindings: Record<s
       queueProducers: { JOBS_QUEUE: "svc-jobs", WEBHOOKS_QUEUE: "svc-webhooks" },
       queueConsumers: { "svc-jobs": { maxBatchTimeout: 1, maxRetries: 3 }, "svc-webhooks": { maxBatchTimeout: 1, maxRetries: 3 } },
       durableObjects: { RATE_LIMITER: "RateLimiter", WEBHOOK_GATE: "WebhookEndpointGate" },
-      bindings: { SVC_SOURCE_REVISION: "test", SVC_ENVIRONMENT: "development", ...options.bindings },
+      // wrangler.toml's [env.dev] settings (the bundle is the same for every environment; its vars are not).
+      bindings: { SVC_SOURCE_REVISION: "test", SVC_ENVIRONMENT: "development", SVC_TRUST_CF_CONNECTING_IP: "true", ...options.bindings },
     } as never),
   );
   const db = (await mf.getD1Database("DB")) as unknown as D1DatabaseLike;

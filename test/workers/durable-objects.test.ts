@@ -1,5 +1,6 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
+import { GATE_WINDOW_MS } from "../../src/durable-objects/gate-window";
 
 describe("RateLimiter Durable Object", () => {
   it("is exact under concurrency: 200 concurrent requests at 60/min → exactly 60 allowed", async () => {
@@ -93,7 +94,7 @@ describe("WebhookEndpointGate Durable Object", () => {
     expect(refused.granted).toBe(false);
   });
 
-  it("the rate is a sliding 60-second window: a refusal says when the oldest grant leaves it", async () => {
+  it("the rate is a sliding window of 60 s plus the send margin: a refusal says when the oldest grant leaves it", async () => {
     const gate = env.WEBHOOK_GATE.get(env.WEBHOOK_GATE.idFromName("whe_window"));
     const config = { maxConcurrency: 20, ratePerMinute: 2, leaseMs: 30_000 };
     const a = await gate.acquire(config);
@@ -103,8 +104,24 @@ describe("WebhookEndpointGate Durable Object", () => {
     expect(c.granted).toBe(false);
     if (c.granted) throw new Error("unreachable");
     expect(c.reason).toBe("rate");
-    expect(c.retryAfterMs).toBeGreaterThan(58_000);
-    expect(c.retryAfterMs).toBeLessThanOrEqual(60_000);
+    expect(c.retryAfterMs).toBeGreaterThan(GATE_WINDOW_MS - 2_000);
+    expect(c.retryAfterMs).toBeLessThanOrEqual(GATE_WINDOW_MS);
+  });
+
+  it("#13.16 a late sender's regrant moves its unused grant to now, never adding a second; a released lease gets none", async () => {
+    const gate = env.WEBHOOK_GATE.get(env.WEBHOOK_GATE.idFromName("whe_regrant"));
+    const config = { maxConcurrency: 20, ratePerMinute: 2, leaseMs: 30_000 };
+    const a = await gate.acquire(config);
+    const b = await gate.acquire(config);
+    if (!a.granted || !b.granted) throw new Error("acquire refused");
+    expect(a.sendBy).toBeGreaterThan(Date.now());
+    const renewed = await gate.regrant(a.leaseId, config);
+    expect(renewed).toMatchObject({ granted: true, leaseId: a.leaseId });
+    // Still two grants in the window, so a third is refused.
+    expect((await gate.acquire(config)).granted).toBe(false);
+    await gate.release(b.leaseId);
+    expect((await gate.regrant(b.leaseId, config)).granted).toBe(false);
+    expect(await gate.inFlight()).toBe(1);
   });
 });
 
