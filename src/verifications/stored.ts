@@ -10,6 +10,8 @@ import { idSchema, newId } from "../platform/ids";
 import { errorResponse, IdempotencyKeyHeader, iso, json, NOT_FOUND, Timestamp } from "../platform/openapi";
 import { ObjectIdSchema } from "../uploads/schemas";
 import { ensureC2paEngineLazily, revocationCheck } from "./verify-engines";
+import type { ManifestCheck } from "../media/types";
+import { decideVerdict } from "./verdict";
 import { verifySubject } from "./verify-service";
 import { VerificationResultSchema } from "./verify-schemas";
 import { resultBody } from "./verify";
@@ -29,10 +31,16 @@ const MAX_ATTEMPTS = 5;
 const StoredVerificationSchema = z
   .object({
     verification_id: idSchema("verification", "Verification id (also the id of its evidence once completed)."),
-    state: z.enum(["queued", "running", "completed", "failed"]).openapi({ description: "Durable status; `completed` and `failed` are terminal.", example: "completed" }),
-    object_id: ObjectIdSchema,
+    subject_type: z
+      .enum(["uploaded_object", "stored_object", "public_url", "asset", "manifest", "receipt"])
+      .openapi({ description: "What was verified: `stored_object` for POST /v1/verifications, `uploaded_object`/`asset`/`manifest` for an authenticated POST /v1/verify, `asset` for a job's publication-time verification.", example: "stored_object" }),
+    state: z.enum(["queued", "running", "completed", "failed"]).openapi({ description: "Durable status; `completed` and `failed` are terminal. A verification made synchronously is `completed` from the start.", example: "completed" }),
+    object_id: ObjectIdSchema.nullable().openapi({ description: "The checked stored object; null for a file uploaded to POST /v1/verify (never stored) or a manifest URI." }),
     evidence_id: z.string().nullable().openapi({ description: "GET /v1/verification-evidence/{evidence_id}; present once completed.", example: "vfy_abcdefghij234567" }),
-    result: VerificationResultSchema.nullable().openapi({ description: "The verification result; present only when completed." }),
+    result: VerificationResultSchema.nullable().openapi({
+      description:
+        "The verification result; present when completed. For a job's publication-time verification it is derived from the reference engine's codes recorded at publication (OCSP, watermark and fingerprints were not part of that check; see the evidence), and null for a watermark-only publication, whose check was the watermark read-back.",
+    }),
     error_code: z.string().nullable().openapi({ description: "Why it failed (`svc.verifications.object_unavailable`).", example: null }),
     error_message: z.string().nullable().openapi({ description: "Human-readable reason.", example: null }),
     created_at: Timestamp("When it was accepted."),
@@ -60,22 +68,62 @@ const getRouteDef = createRoute({
   path: "/v1/verifications/{verification_id}",
   operationId: "getVerification",
   tags: ["Verification"],
-  summary: "Stored-object verification status",
+  summary: "A verification, by its id",
+  description:
+    "Resolves every `verification_id` the API hands out (one `vfy_` namespace): the durable status of a stored-object verification (POST /v1/verifications: `queued`, `running`, then `completed` or `failed`), and, `completed` from the start, every verification record made otherwise: an authenticated POST /v1/verify, and a job's publication-time verification (the `verification_id` of a completed job's result and of its receipt). A completed one is also readable at GET /v1/verification-evidence/{verification_id} (`evidence_id`) and GET /v1/verification-history/{verification_id}.",
   request: { params: z.object({ verification_id: idSchema("verification", "Verification id.").openapi({ param: { name: "verification_id", in: "path" } }) }) },
   responses: { 200: json(StoredVerificationSchema, "The durable status."), ...NOT_FOUND },
 });
 
 type RequestRow = typeof verificationRequests.$inferSelect;
+type RecordRow = typeof verifications.$inferSelect;
+type Result = z.infer<typeof VerificationResultSchema>;
+
+/**
+ * The result of a verification record: as answered (verify calls, stored-object checks), or, for a job's
+ * publication-time check, the verdict of the engine codes it recorded (null for a watermark-only publication).
+ */
+function resultOf(record: RecordRow): Result | null {
+  const evidence = JSON.parse(record.evidence) as { result?: Omit<Result, "verification_id">; check?: ManifestCheck | null };
+  if (evidence.result) return { ...evidence.result, related_publications: evidence.result.related_publications ?? [], verification_id: record.id };
+  const check = evidence.check;
+  if (!check?.active_manifest_label) return null;
+  const verdict = decideVerdict({
+    manifest: { state: "read", ...check, active_manifest_label: check.active_manifest_label, ingredient_failure_codes: [] },
+    ocsp: "not_checked",
+    durable: { watermark: null, fingerprint: null },
+    anchor_match: null,
+    warnings: ["A publication-time check of the signed output: the reference engine's codes only (revocation, watermark, fingerprints and the anchor log were not part of it)."],
+  });
+  const { overall: _overall, related: _related, ...rest } = verdict;
+  return { ...rest, related_publications: [], claims: null, manifest_id: check.active_manifest_label, signer: null, media_type: record.sourceMediaType ?? "application/octet-stream", verification_id: record.id };
+}
+
+/** A verification record made synchronously (verify call, publication check): completed from the start. */
+function recordView(record: RecordRow) {
+  return {
+    verification_id: record.id,
+    subject_type: record.subjectType,
+    state: "completed" as const,
+    object_id: record.objectId,
+    evidence_id: record.id,
+    result: resultOf(record),
+    error_code: null,
+    error_message: null,
+    created_at: iso(record.createdAt),
+    completed_at: iso(record.validatedAt),
+  };
+}
 
 async function view(db: ReturnType<typeof database>, row: RequestRow) {
-  let result: z.infer<typeof VerificationResultSchema> | null = null;
+  let result: Result | null = null;
   if (row.state === "completed") {
     const [record] = await db.select().from(verifications).where(and(eq(verifications.tenantId, row.tenantId), eq(verifications.id, row.id))).limit(1);
-    const stored = record ? (JSON.parse(record.evidence) as { result?: Omit<z.infer<typeof VerificationResultSchema>, "verification_id"> }).result : undefined;
-    if (stored) result = { ...stored, verification_id: row.id };
+    if (record) result = resultOf(record);
   }
   return {
     verification_id: row.id,
+    subject_type: "stored_object" as const,
     state: row.state,
     object_id: row.objectId,
     evidence_id: row.state === "completed" ? row.id : null,
@@ -108,13 +156,14 @@ export function registerStoredVerifications(app: Router) {
 
   app.openapi(getRouteDef, async (c) => {
     const db = database(c.env.DB);
-    const [row] = await db
-      .select()
-      .from(verificationRequests)
-      .where(and(eq(verificationRequests.tenantId, principalOf(c).tenantId), eq(verificationRequests.id, c.req.valid("param").verification_id)))
-      .limit(1);
-    if (!row) throw notFound("verification");
-    return c.json(await view(db, row), 200);
+    const tenantId = principalOf(c).tenantId;
+    const id = c.req.valid("param").verification_id;
+    const [row] = await db.select().from(verificationRequests).where(and(eq(verificationRequests.tenantId, tenantId), eq(verificationRequests.id, id))).limit(1);
+    if (row) return c.json(await view(db, row), 200);
+    // Every other verification id the API hands out names a record written when it was made.
+    const [record] = await db.select().from(verifications).where(and(eq(verifications.tenantId, tenantId), eq(verifications.id, id))).limit(1);
+    if (!record) throw notFound("verification");
+    return c.json(recordView(record), 200);
   });
 }
 

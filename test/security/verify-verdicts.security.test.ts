@@ -210,4 +210,37 @@ describe("#13 verification verdicts", () => {
     expect(cell("signer_trusted")).toContain("not applicable");
     expect(cell("watermark_payload_valid")).not.toContain('class="no"');
   });
+
+  it("#13.9 every verification_id the API hands out resolves at GET /v1/verifications/{id}, its evidence and its history", async () => {
+    const { key } = await createTenant();
+    const signed = await signedCopy(key, fixture("sample.jpg"), "image/jpeg");
+    const receipt = await json(await api(`/v1/receipts/${signed.job.result.receipt_id}`, { key }));
+    const verified = await json(await verifyFile(signed.bytes, { key }));
+    const asset = await json(await api(`/v1/assets/${signed.assetId}`, { key }));
+    const stored = await json(await api("/v1/verifications", { method: "POST", key, body: { object_id: asset.publication.object_id }, headers: { "idempotency-key": crypto.randomUUID() } }));
+    const handedOut: [string, string][] = [
+      ["job result", signed.job.result.verification_id],
+      ["receipt", receipt.evidence.verification_id],
+      ["POST /v1/verify", verified.verification_id],
+      ["POST /v1/verifications", stored.verification_id],
+    ];
+    for (const [where, id] of handedOut) {
+      expect(id, where).toMatch(/^vfy_[a-z2-7]{16}$/);
+      const res = await api(`/v1/verifications/${id}`, { key });
+      const body = await json(res);
+      expect(res.status, `${where}: ${JSON.stringify(body)}`).toBe(200);
+      expect(body.verification_id, where).toBe(id);
+    }
+    const fromJob = await json(await api(`/v1/verifications/${signed.job.result.verification_id}`, { key }));
+    expect(fromJob).toMatchObject({ state: "completed", subject_type: "asset", evidence_id: signed.job.result.verification_id, result: { status: "verified_manifest", manifest_id: verified.manifest_id } });
+    const fromVerify = await json(await api(`/v1/verifications/${verified.verification_id}`, { key }));
+    expect(fromVerify).toMatchObject({ state: "completed", subject_type: "uploaded_object", object_id: null, result: { status: verified.status, verification_id: verified.verification_id } });
+    for (const id of [signed.job.result.verification_id, verified.verification_id]) {
+      expect((await api(`/v1/verification-evidence/${id}`, { key })).status).toBe(200);
+      expect((await api(`/v1/verification-history/${id}`, { key })).status).toBe(200);
+    }
+    // Another tenant resolves none of them.
+    const other = await createTenant();
+    for (const [, id] of handedOut) expect((await api(`/v1/verifications/${id}`, { key: other.key })).status).toBe(404);
+  });
 });
