@@ -77,6 +77,11 @@ describe("decideVerdict", () => {
     ["stripped copy, fingerprint only", input({ manifest: { state: "absent" }, durable: { watermark: { present: false, payload_valid: false, match: null }, fingerprint: { match: { ...match("fingerprint"), score: 0.5, distance: 15 } } } }), "fingerprint_match_only", 0.625],
     ["unregistered watermark", input({ manifest: { state: "absent" }, durable: { watermark: { present: true, payload_valid: true, match: null }, fingerprint: { match: null } } }), "durable_credential_unresolved", null],
     ["nothing", input({ manifest: { state: "absent" }, durable: { watermark: { present: false, payload_valid: false, match: null }, fingerprint: { match: null } } }), "no_provenance_found", null],
+    // #13.8: a fingerprint is no evidence the signer put in the file: similar content elsewhere never downgrades.
+    ["fingerprint points elsewhere (same content published again)", input({ durable: { watermark: { present: false, payload_valid: false, match: null }, fingerprint: { match: match("fingerprint", "urn:c2pa:other", "pub_bbbbbbbbbbbbbbbb") } } }), "verified_manifest", 0.7],
+    ["fingerprint candidates: the own publication among others", input({ durable: { watermark: null, fingerprint: { match: match("fingerprint", "urn:c2pa:other", "pub_bbbbbbbbbbbbbbbb"), candidates: [match("fingerprint", "urn:c2pa:other", "pub_bbbbbbbbbbbbbbbb"), match("fingerprint")] } } }), "verified_manifest_and_fingerprint_match"],
+    // #13.7: signed bytes changed so the engine could not even parse the store.
+    ["store altered beyond parsing", input({ manifest: { state: "tampered", message: "the claim signature does not verify over the claim bytes", active_manifest_label: null, signature_valid: false } }), "manifest_tampered", null],
   ];
 
   for (const [name, facts, status, confidence] of cases) {
@@ -89,6 +94,17 @@ describe("decideVerdict", () => {
       expect(verdict).toEqual(decideVerdict(facts)); // deterministic
     });
   }
+
+  it("#13.8 related publications: other fingerprint matches are listed apart, never in matches; a payload check without a watermark does not apply", () => {
+    const own = match("fingerprint");
+    const other = match("fingerprint", "urn:c2pa:other", "pub_bbbbbbbbbbbbbbbb");
+    const v = decideVerdict(input({ durable: { watermark: { present: false, payload_valid: false, match: null }, fingerprint: { match: other, candidates: [other, own] } } }));
+    expect(v.matches).toEqual([own]);
+    expect(v.related).toEqual([other]);
+    expect(v.signals.fingerprint_match).toBe(true);
+    expect(v.signals.watermark_present).toBe(false);
+    expect(v.signals.watermark_payload_valid).toBeUndefined();
+  });
 
   it("a tampered manifest carries only the computed signals, confidence null and empty proves (SPEC)", () => {
     const v = decideVerdict(input({ manifest: read({ validation_state: "Invalid", success_codes: [], failure_codes: ["claimSignature.mismatch"] }), ocsp: "not_checked" }));
