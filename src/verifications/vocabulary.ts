@@ -94,9 +94,9 @@ export const STATUS_VOCABULARY: Record<StatusCode, StatusDefinition> = {
     overall: "indeterminate",
     confidence_rule: null,
     confidence_cap: null,
-    summary: "The manifest is valid, but the watermark or fingerprint points to a different publication.",
+    summary: "The manifest is valid, but the watermark decoded from the file names a different publication.",
     user_explanation:
-      "This file has valid Content Credentials, but its invisible watermark or fingerprint belongs to a different signed publication. Someone may have re-signed content that was first published by someone else.",
+      "This file has valid Content Credentials, but its invisible watermark belongs to a different signed publication. Someone may have re-signed content that was first published by someone else.",
     proves: ["The manifest in the file is intact and was signed.", "The content was previously published with different credentials."],
     does_not_prove: ["Which of the two publications is the original.", NOT_TRUTH],
   },
