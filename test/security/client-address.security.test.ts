@@ -49,7 +49,7 @@ describe("#13.15 client addresses", () => {
     const me = (env: Bindings, ip?: string) => fetchWith(env, "/v1/me", { headers: { authorization: `Bearer ${key}`, ...(ip ? { "cf-connecting-ip": ip } : {}) } });
     expect((await me(devEnv, "198.51.100.7")).status).toBe(200);
     expect((await me(devEnv, "203.0.113.9")).status).toBe(403);
-    const untrusting = { ...devEnv, SVC_TRUST_CF_CONNECTING_IP: "false" } as Bindings;
+    const untrusting = { ...devEnv, SVC_TRUST_CF_CONNECTING_IP: "false" } as unknown as Bindings;
     const refused = await me(untrusting, "198.51.100.7");
     expect(refused.status).toBe(403);
     expect((await json(refused)).code).toBe("API_KEY_IP_NOT_ALLOWED");
