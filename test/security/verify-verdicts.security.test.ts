@@ -123,6 +123,15 @@ describe("#13 verification verdicts", () => {
       expect(body.status, body.developer_explanation).toBe("asset_tampered");
       expect(body.manifest_id).toMatch(/^urn:c2pa:/);
     }
+    // Without a manifest, a damaged file is simply one without provenance (never "tampered credentials").
+    const unsigned = fixture("sample.jpg");
+    const cut = await json(await verifyFile(unsigned.slice(0, unsigned.length - 1), { key }));
+    expect(cut.status, cut.developer_explanation).toBe("no_provenance_found");
+    const broken = unsigned.slice();
+    broken[2] = 0x00; // the first marker after SOI is gone
+    ensureC2paEngine();
+    const outcome = await verifySubject(testEnv, { ensureEngine: ensureC2paEngine, image: null, revocation: null }, { bytes: broken, mediaType: "image/jpeg" });
+    expect(outcome.status, outcome.developer_explanation).toBe("no_provenance_found");
   });
 
   it("#13.7 an extra bogus C2PA segment does not hide the valid embedded manifest: every store is read and the conflict reported", async () => {

@@ -1,6 +1,7 @@
 import type { ManifestFacts } from "../../verifications/verdict";
 import { verifySettingsJson, WasmReader } from "./engine";
 import { checkStoreIntegrity } from "./integrity";
+import { isC2paJumbfContent } from "../inspect/c2pa-markers";
 import { extractManifestStore, jpegManifestStoreInstances } from "./jumbf";
 import { applySidecarBinding } from "./reader";
 
@@ -134,6 +135,8 @@ export async function verifyManifest(input: VerifyInput, trustAnchorsPem: string
   if (facts.state === "unreadable") {
     // The engine refuses types it does not read ("UnsupportedType"): with no store in the bytes, there is no manifest.
     if (located.status === "not_found") return { facts: { state: "absent" }, ...nothing, warnings: [] };
+    // A damaged container (a broken marker before any store) with no C2PA store anywhere in its bytes: no manifest.
+    if (located.status === "malformed" && !containsC2paStoreBox(input.manifestStore ?? input.bytes)) return { facts: { state: "absent" }, ...nothing, warnings: [] };
     if (located.status === "malformed") {
       if (!input.manifestStore && /more than one/.test(located.message)) {
         const several = await multipleStores(input, trustAnchorsPem, ensureEngine);
@@ -193,6 +196,14 @@ async function multipleStores(input: VerifyInput, trustAnchorsPem: string | null
         `The verdict follows store ${best.index + 1}; the other data was added outside what its signature covers, so the file is not the one that was signed.`,
     ],
   };
+}
+
+/** Whether the bytes hold, anywhere, the description box (`jumd`) of a C2PA manifest store. Linear. */
+function containsC2paStoreBox(bytes: Uint8Array): boolean {
+  for (let i = bytes.indexOf(0x6a, 4); i >= 0; i = bytes.indexOf(0x6a, i + 1)) {
+    if (bytes[i + 1] === 0x75 && bytes[i + 2] === 0x6d && bytes[i + 3] === 0x64 && isC2paJumbfContent(bytes, i - 4, bytes.length)) return true;
+  }
+  return false;
 }
 
 function withoutRanges(bytes: Uint8Array, ranges: [number, number][]): Uint8Array {
