@@ -166,6 +166,20 @@ describe("#13 verification verdicts", () => {
       expect(body.status, `${name}: ${body.developer_explanation}`).toBe("asset_tampered");
       expect(body.warnings.join(" "), name).toMatch(/2 C2PA manifest stores/);
     }
+    // The same in a PNG: a second, altered caBX chunk beside the signed one.
+    const png = (await signedCopy(key, fixture("sample.png"), "image/png")).bytes;
+    const validPng = await json(await verifyFile(png, { key }));
+    expect(validPng.status).toBe("verified_manifest");
+    let at = 8;
+    while (at + 8 < png.length && String.fromCharCode(...png.subarray(at + 4, at + 8)) !== "caBX") at += 12 + new DataView(png.buffer, png.byteOffset + at, 4).getUint32(0);
+    const chunk = png.slice(at, at + 12 + new DataView(png.buffer, png.byteOffset + at, 4).getUint32(0));
+    const flipAt = Math.floor(chunk.length / 20);
+    chunk[flipAt] = chunk[flipAt]! ^ 0x10;
+    const twoPng = concat(png.subarray(0, at), chunk, png.subarray(at));
+    const pngBody = await json(await verifyFile(twoPng, { key }));
+    expect(pngBody.manifest_id).toBe(validPng.manifest_id);
+    expect(pngBody.status, pngBody.developer_explanation).toBe("asset_tampered");
+    expect(pngBody.warnings.join(" ")).toMatch(/2 C2PA manifest stores/);
   });
 
   it("#13.8 the same photograph signed twice (watermark_then_sign), by the same tenant or another: each output verifies on its own manifest; the others are related publications with public facts only", async () => {

@@ -503,6 +503,27 @@ export function jpegManifestStoreInstances(b: Uint8Array): { store: ExtractManif
   }
 }
 
+/**
+ * Every C2PA manifest store of a JPEG (APP11 instances) or PNG (`caBX` chunks), each with the byte ranges that
+ * carry it: see jpegManifestStoreInstances. Other containers: none (their readers report a second store as
+ * malformed). Never throws.
+ */
+export function manifestStoreInstances(b: Uint8Array): { store: ExtractManifestStoreResult; segments: [number, number][] }[] {
+  if (b.length >= 8 && u32(b, 0) === 0x89504e47 && u32(b, 4) === 0x0d0a1a0a) {
+    const out: { store: ExtractManifestStoreResult; segments: [number, number][] }[] = [];
+    for (let pos = 8; pos + 12 <= b.length; ) {
+      const length = u32(b, pos);
+      if (length > b.length - pos - 12) break;
+      const type = fourcc(b, pos + 4);
+      if (type === "caBX") out.push({ store: checkedStore(b.subarray(pos + 8, pos + 8 + length), "png-cabx"), segments: [[pos, pos + 12 + length]] });
+      pos += 12 + length;
+      if (type === "IEND") break;
+    }
+    return out;
+  }
+  return jpegManifestStoreInstances(b);
+}
+
 /** Walks a JPEG's marker segments, collecting APP11 JUMBF packets by box instance (En). */
 function walkJpegApp11(b: Uint8Array): { instances: Map<number, JpegPacket[]>; walkError: string | null; sawScan: boolean } {
   // En → packets (Z, payload after the 8-byte CI/En/Z prefix)

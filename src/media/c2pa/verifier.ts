@@ -2,7 +2,7 @@ import type { ManifestFacts } from "../../verifications/verdict";
 import { verifySettingsJson, WasmReader } from "./engine";
 import { checkStoreIntegrity } from "./integrity";
 import { isC2paJumbfContent } from "../inspect/c2pa-markers";
-import { extractManifestStore, jpegManifestStoreInstances } from "./jumbf";
+import { extractManifestStore, manifestStoreInstances } from "./jumbf";
 import { applySidecarBinding } from "./reader";
 
 /*
@@ -125,7 +125,7 @@ const nothing = { claims: null, signer: null, assertion_labels: [] };
  * (integrity.ts): a store whose signed bytes changed is `tampered` even when the engine cannot parse it, or a
  * tamper failure code is added when the engine missed it; only a store the engine refuses although its signed
  * bytes are intact is `unreadable` (a form the engine does not support). A JPEG carrying several stores is read
- * store by store, and the conflict is reported (see multipleStores).
+ * store by store, and the conflict is reported (see multipleStores); so is a PNG.
  */
 export async function verifyManifest(input: VerifyInput, trustAnchorsPem: string | null, ensureEngine: () => void): Promise<ManifestVerification & { warnings: string[] }> {
   const result = await engineVerify(input, trustAnchorsPem, ensureEngine);
@@ -164,13 +164,13 @@ export async function verifyManifest(input: VerifyInput, trustAnchorsPem: string
 }
 
 /**
- * A JPEG with several C2PA stores (C2PA allows one): each is read on its own, from the file without the other
- * stores' segments. The verdict follows the store that reads best; since the file as given also holds bytes
+ * A JPEG or PNG with several C2PA stores (C2PA allows one): each is read on its own, from the file without the
+ * other stores' segments (APP11 segments, caBX chunks). The verdict follows the store that reads best; since the file as given also holds bytes
  * its signature does not cover, its hard binding cannot match the file (dataHash mismatch). Null when no store
  * reads at all (the caller reports the file as tampered).
  */
 async function multipleStores(input: VerifyInput, trustAnchorsPem: string | null, ensureEngine: () => void): Promise<(ManifestVerification & { warnings: string[] }) | null> {
-  const instances = jpegManifestStoreInstances(input.bytes);
+  const instances = manifestStoreInstances(input.bytes);
   if (instances.length < 2) return null;
   const readings: { index: number; verification: ManifestVerification }[] = [];
   for (const [index, instance] of instances.entries()) {
