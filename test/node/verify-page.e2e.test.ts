@@ -263,6 +263,7 @@ describe("verify page rendering against stubbed POST /v1/verify answers (Chromiu
       { kind: "watermark", algorithm: "svc-wm-tiledss-1", publication_id: "pub_abcdefghij234567", manifest_id: `urn:c2pa:${"x".repeat(120)}`, distance: 0, score: 0.97 },
       { kind: "fingerprint", algorithm: "pdq", publication_id: "pub_zyxwvutsrq765432", manifest_id: null, distance: 12, score: 0.9 },
     ],
+    related_publications: [{ manifest_id: "urn:c2pa:related-elsewhere", published_at: "2026-11-20T09:30:00.000Z", kind: "fingerprint", algorithm: "iscc-image", distance: 0 }],
     warnings: [hostile, "The anchor log was not checked: no anchor is configured."],
     developer_explanation: `status watermark_only; ${hostile}`,
     user_explanation: hostile,
@@ -313,14 +314,17 @@ describe("verify page rendering against stubbed POST /v1/verify answers (Chromiu
     expect(await state("watermark_present")).toBe("yes");
     expect(await state("c2pa_manifest_present")).toBe("no");
     expect(await state("signer_trusted")).toBe("na");
-    expect(await state("ocsp_status")).toBe("unk");
+    // Without a manifest, manifest checks do not apply (#13.8): "Not applicable", never a red "No".
+    expect(await state("ocsp_status")).toBe("na");
     expect(await state("future_signal")).toBe("yes");
-    expect(await page.locator('#details tr[data-signal="signer_trusted"]').innerText()).toMatch(/Not checked/);
+    expect(await page.locator('#details tr[data-signal="signer_trusted"]').innerText()).toMatch(/Not applicable/);
     // Matches for recovered copies.
     const matches = await page.locator("#details .panel.matches").innerText();
     expect(matches).toMatch(/Invisible watermark/);
     expect(matches).toMatch(/Content fingerprint/);
     expect(matches).toMatch(/97%/);
+    // Similar content elsewhere (#13.8): listed apart, for information.
+    expect(await page.locator("#details .panel.related").innerText()).toMatch(/urn:c2pa:related-elsewhere[\s\S]*Content fingerprint/);
     await page.setViewportSize({ width: 320, height: 800 });
     await noHorizontalOverflow(page);
   });
