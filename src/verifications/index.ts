@@ -17,9 +17,9 @@ import { registerShares } from "./shares";
 import { VerificationEvidenceResponseSchema, VerificationHistoryResponseSchema } from "./schemas";
 
 /*
- * Read side of verification records. Today every record is a completed job's check of its own output, made
- * with the reference engine at publication; stored-object and public verification (which add records) come with
- * the verification area.
+ * Read side of verification records: a completed job's check of its own output (made with the reference engine
+ * at publication), an authenticated POST /v1/verify, and a completed stored-object verification. All share one
+ * `vfy_` namespace, so every id resolves here (evidence, history) and at GET /v1/verifications/{id} (stored.ts).
  */
 
 const Params = z.object({ verification_id: idSchema("verification", "Verification id.").openapi({ param: { name: "verification_id", in: "path" } }) });
