@@ -73,3 +73,14 @@ export function fromBase64(text: string): Uint8Array | null {
   }
   return base64(out) === text ? out : null;
 }
+
+/** One array holding `parts` end to end. */
+export function concatBytes(parts: readonly Uint8Array[]): Uint8Array<ArrayBuffer> {
+  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
+  let offset = 0;
+  for (const p of parts) {
+    out.set(p, offset);
+    offset += p.length;
+  }
+  return out;
+}

@@ -4,6 +4,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { ensureC2paEngine } from "../../src/media/c2pa/engine-workerd";
+import { concatBytes } from "../../src/platform/encoding";
 import { extractManifestStore, parseJumbf, type JumbfSuperbox } from "../../src/media/c2pa/jumbf";
 import { verifySubject } from "../../src/verifications/verify-service";
 import { api, createTenant, fixture, json, testEnv } from "../workers/helpers";
@@ -27,15 +28,7 @@ function firstApp11(bytes: Uint8Array): [number, number] {
   throw new Error("no APP11 segment");
 }
 
-const concat = (...parts: Uint8Array[]) => {
-  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
-  let o = 0;
-  for (const p of parts) {
-    out.set(p, o);
-    o += p.length;
-  }
-  return out;
-};
+const concat = (...parts: Uint8Array[]) => concatBytes(parts);
 
 describe("#13 verification verdicts", () => {
   it("#13.6 a plain text file without a sidecar has no manifest: no_provenance_found, c2pa_manifest_present false", async () => {

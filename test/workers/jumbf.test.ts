@@ -8,6 +8,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { type CborValue, encodeCbor } from "../../src/media/c2pa/cose";
 import { ensureC2paEngine } from "../../src/media/c2pa/engine-workerd";
+import { concatBytes } from "../../src/platform/encoding";
 import {
   activeManifestSignature,
   extractManifestStore,
@@ -90,15 +91,7 @@ function credentialsFromAsset(bytes: Uint8Array, mediaType: string) {
   return { extracted, signature, credentials };
 }
 
-const concat = (...parts: Uint8Array[]) => {
-  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
-  let o = 0;
-  for (const p of parts) {
-    out.set(p, o);
-    o += p.length;
-  }
-  return out;
-};
+const concat = (...parts: Uint8Array[]) => concatBytes(parts);
 const ascii = (s: string) => new TextEncoder().encode(s);
 const u32be = (n: number) => Uint8Array.of(n >>> 24, (n >>> 16) & 0xff, (n >>> 8) & 0xff, n & 0xff);
 

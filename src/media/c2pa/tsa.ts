@@ -8,6 +8,7 @@
  * the imprint, the CMS signature (over the DER re-encoding of the signed attributes, so those must be in DER
  * SET OF order), the TSA certificate's profile (EKU timeStamping) and its chain to the trust anchors.
  */
+import { concatBytes } from "../../platform/encoding";
 import * as asn1js from "asn1js";
 import * as pkijs from "pkijs";
 
@@ -318,14 +319,7 @@ function rejection(failBit: number, message: string): Uint8Array {
 function octetStringContent(block: asn1js.OctetString): Uint8Array {
   // A constructed (BER) OCTET STRING keeps its pieces in valueBlock.value; DER ones hold the bytes directly.
   if (block.idBlock.isConstructed) {
-    const parts = block.valueBlock.value.map((p) => (p as asn1js.OctetString).valueBlock.valueHexView);
-    const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
-    let offset = 0;
-    for (const p of parts) {
-      out.set(p, offset);
-      offset += p.length;
-    }
-    return out;
+    return concatBytes(block.valueBlock.value.map((p) => (p as asn1js.OctetString).valueBlock.valueHexView));
   }
   return block.valueBlock.valueHexView;
 }
