@@ -44,7 +44,7 @@ describe("create: contract bounds (422 svc.request.invalid)", () => {
     ["events missing", { url: HOOK_URL, event_catalog_version: CATALOG }, "events"],
     ["events empty", createBody({ events: [] }), "events"],
     ["events not an array", createBody({ events: "asset.signed" }), "events"],
-    ["more events than the catalog has", createBody({ events: ["asset.signed", "asset.watermarked", "asset.signed"] }), "events"],
+    ["more events than the catalog has", createBody({ events: ["asset.signed", "asset.watermarked", "job.failed", "asset.signed"] }), "events"],
   ];
 
   it.each(cases)("%s → 422 naming the field", async (_label, body, field) => {
