@@ -12,6 +12,7 @@ import { sweepExpiredUploads } from "./uploads/service";
 import { sealPending } from "./anchoring/log";
 import { requeueStaleVerifications } from "./verifications/stored";
 import { sweepWebhooks } from "./webhooks/delivery";
+import { checkDeployment } from "./system/deployment";
 
 export { RateLimiter } from "./durable-objects/rate-limiter";
 export { WebhookEndpointGate } from "./durable-objects/webhook-endpoint-gate";
@@ -40,10 +41,21 @@ async function sweep(env: Bindings) {
   for (const r of results) if (r.status === "rejected") console.error(JSON.stringify({ level: "error", problem: "sweep failed", error: String(r.reason) }));
 }
 
+/** Development always runs; production only once checkDeployment passes (the same rule the API answers by). */
+function deploymentReady(env: Bindings): boolean {
+  if (isDevelopment(env)) return true;
+  const check = checkDeployment(env);
+  if (!check.ready) console.error(JSON.stringify({ level: "error", problem: "deployment not configured: background work paused", missing: check.problems }));
+  return check.ready;
+}
+
 export default {
   fetch: (request, env, ctx) => appFor(env).fetch(request, env, ctx),
 
   async queue(batch, env) {
+    // An unconfigured production Worker does no background work either (it would sign with fallbacks): the
+    // messages wait in the queue until an operator completes the configuration.
+    if (!deploymentReady(env)) return batch.retryAll({ delaySeconds: 60 });
     if (batch.queue === QUEUES.jobs) return dispatchBatch(batch, env, JOB_HANDLERS);
     if (batch.queue === QUEUES.webhooks) return dispatchBatch(batch, env, WEBHOOK_HANDLERS, { concurrent: true });
     console.error(JSON.stringify({ level: "error", problem: "batch from an unknown queue", queue: batch.queue }));
@@ -51,6 +63,7 @@ export default {
   },
 
   async scheduled(_controller, env, ctx) {
+    if (!deploymentReady(env)) return;
     ctx.waitUntil(sweep(env));
   },
 } satisfies ExportedHandler<Bindings>;

@@ -16,8 +16,18 @@ export type DeploymentCheck = { ready: true } | { ready: false; problems: string
 
 /** Secrets every deployment needs. */
 const REQUIRED_SECRETS = ["SVC_KEY_PEPPER", "SVC_CURSOR_SECRET", "SVC_CAPABILITY_SECRET"] as const;
-/** Secrets a production deployment needs besides: a signing service with no signer is not ready. */
-const REQUIRED_IN_PRODUCTION = ["SVC_C2PA_SIGNER_CHAIN_PEM", "SVC_C2PA_SIGNER_KEY_PEM"] as const;
+/**
+ * Secrets a production deployment needs besides: a signing service with no signer is not ready, and production
+ * serves stored objects only from R2's presigned origin (never the API origin), which needs R2's S3 credentials.
+ */
+const REQUIRED_IN_PRODUCTION = [
+  "SVC_C2PA_SIGNER_CHAIN_PEM",
+  "SVC_C2PA_SIGNER_KEY_PEM",
+  "SVC_R2_S3_ENDPOINT",
+  "SVC_R2_ACCESS_KEY_ID",
+  "SVC_R2_SECRET_ACCESS_KEY",
+  "SVC_R2_BUCKET",
+] as const;
 
 export function checkDeployment(env: Bindings): DeploymentCheck {
   const problems: string[] = [];

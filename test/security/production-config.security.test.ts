@@ -1,5 +1,5 @@
 /// <reference types="vite/client" />
-import { createExecutionContext, waitOnExecutionContext } from "cloudflare:test";
+import { createExecutionContext, createMessageBatch, getQueueResult, waitOnExecutionContext } from "cloudflare:test";
 import { env as rawEnv } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import wranglerToml from "../../wrangler.toml?raw";
@@ -36,7 +36,8 @@ function varsOf(section: string): Record<string, string> {
 
 /** The production configuration: the top level's vars, and real (not development) TSA settings. */
 function productionEnv(overrides: Partial<Record<keyof Bindings, string | undefined>> = {}): Bindings {
-  return { ...devEnv, ...varsOf(""), SVC_TSA_URL: "https://tsa.example.test/rfc3161", ...overrides } as Bindings;
+  const r2 = { SVC_R2_S3_ENDPOINT: "https://accountid.r2.cloudflarestorage.com", SVC_R2_ACCESS_KEY_ID: "id", SVC_R2_SECRET_ACCESS_KEY: "secret", SVC_R2_BUCKET: "svc-objects" };
+  return { ...devEnv, ...varsOf(""), ...r2, SVC_TSA_URL: "https://tsa.example.test/rfc3161", ...overrides } as Bindings;
 }
 
 async function fetchWith(env: Bindings, path: string, init: RequestInit = {}): Promise<Response> {
@@ -84,7 +85,7 @@ describe("#13.17 production is the safe default", () => {
     expect(caps.status, await caps.clone().text()).toBe(200);
   });
 
-  for (const missing of ["SVC_KEY_PEPPER", "SVC_CURSOR_SECRET", "SVC_CAPABILITY_SECRET", "SVC_C2PA_SIGNER_CHAIN_PEM", "SVC_C2PA_SIGNER_KEY_PEM"] as const) {
+  for (const missing of ["SVC_KEY_PEPPER", "SVC_CURSOR_SECRET", "SVC_CAPABILITY_SECRET", "SVC_C2PA_SIGNER_CHAIN_PEM", "SVC_C2PA_SIGNER_KEY_PEM", "SVC_R2_ACCESS_KEY_ID"] as const) {
     it(`#13.17 a production Worker without ${missing} refuses to serve: readiness 503, API 503 with the envelope`, async () => {
       const { key } = await createTenant();
       const prod = productionEnv({ [missing]: undefined });
@@ -125,5 +126,20 @@ describe("#13.17 production is the safe default", () => {
       const res = await fetchWith(env, "/dev/tsa", { method: "POST", headers: { "content-type": "application/timestamp-query" }, body: new Uint8Array([1]) });
       expect(res.status, String(value)).toBe(404);
     }
+  });
+
+  it("#13.17 an unconfigured production Worker does no background work: queue messages wait, the cron sweeps nothing", async () => {
+    const unconfigured = productionEnv({ SVC_TSA_URL: "internal" });
+    const batch = createMessageBatch("svc-jobs", [{ id: "m1", timestamp: new Date(), attempts: 1, body: { type: "unregistered" } }]);
+    const ctx = createExecutionContext();
+    await worker.queue(batch as MessageBatch<unknown>, unconfigured);
+    const result = await getQueueResult(batch, ctx);
+    expect(result.retryBatch.retry).toBe(true);
+    expect(result.explicitAcks).toEqual([]);
+    // The configured production Worker consumes the same message.
+    const batch2 = createMessageBatch("svc-jobs", [{ id: "m2", timestamp: new Date(), attempts: 1, body: { type: "unregistered" } }]);
+    const ctx2 = createExecutionContext();
+    await worker.queue(batch2 as MessageBatch<unknown>, productionEnv());
+    expect((await getQueueResult(batch2, ctx2)).explicitAcks).toEqual(["m2"]);
   });
 });

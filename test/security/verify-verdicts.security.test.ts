@@ -127,6 +127,26 @@ describe("#13 verification verdicts", () => {
     expect(outcome.status, outcome.developer_explanation).toBe("no_provenance_found");
   });
 
+  it("#13.7 a file crafted with many C2PA stores buys no per-store verifications: it reads manifest_tampered at once", async () => {
+    const { key } = await createTenant();
+    const { bytes } = await signedCopy(key, fixture("sample.jpg"), "image/jpeg");
+    const [start, end] = firstApp11(bytes);
+    const segment = bytes.slice(start, end);
+    const junk: Uint8Array[] = [];
+    for (let en = 10; en < 50; en++) {
+      const j = segment.slice(0, 200);
+      j[2] = 0;
+      j[3] = 198;
+      j[6] = en >> 8;
+      j[7] = en & 0xff;
+      j.fill(0x41, 80);
+      junk.push(j);
+    }
+    const body = await json(await verifyFile(concat(bytes.subarray(0, end), ...junk, bytes.subarray(end)), { key }));
+    expect(body.status, body.developer_explanation).toBe("manifest_tampered");
+    expect(body.warnings.join(" ")).not.toMatch(/C2PA manifest stores/);
+  });
+
   it("#13.7 an extra bogus C2PA segment does not hide the valid embedded manifest: every store is read and the conflict reported", async () => {
     const { key } = await createTenant();
     const { bytes } = await signedCopy(key, fixture("sample.jpg"), "image/jpeg");

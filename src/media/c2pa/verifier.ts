@@ -169,9 +169,14 @@ export async function verifyManifest(input: VerifyInput, trustAnchorsPem: string
  * its signature does not cover, its hard binding cannot match the file (dataHash mismatch). Null when no store
  * reads at all (the caller reports the file as tampered).
  */
+/** The most C2PA stores of one file read one by one (C2PA allows one; a stray second is the case worth reading). */
+export const MAX_STORES_READ = 4;
+
 async function multipleStores(input: VerifyInput, trustAnchorsPem: string | null, ensureEngine: () => void): Promise<(ManifestVerification & { warnings: string[] }) | null> {
   const instances = manifestStoreInstances(input.bytes);
-  if (instances.length < 2) return null;
+  // Each store costs a full verification of the file: a file crafted with thousands of stores must not buy
+  // thousands of them with one request. More than a few is tampering by itself.
+  if (instances.length < 2 || instances.length > MAX_STORES_READ) return null;
   const readings: { index: number; verification: ManifestVerification }[] = [];
   for (const [index, instance] of instances.entries()) {
     const others = instances.filter((_, i) => i !== index).flatMap((o) => o.segments);
