@@ -40,6 +40,13 @@ export function knownClientAddress(headers: Headers, env: ClientAddressSettings)
   return found.known ? found.address : null;
 }
 
+/** Cloudflare's documented source address of Workers subrequests (2a06:98c0:3600::103). */
+const WORKERS_EGRESS = parseIp("2a06:98c0:3600::103")!;
+
+function isWorkersEgress(bytes: Uint8Array): boolean {
+  return bytes.length === WORKERS_EGRESS.length && bytes.every((b, i) => b === WORKERS_EGRESS[i]);
+}
+
 /** One RateLimiter bucket: its Durable Object name and its limit per minute. */
 export interface RateBucket {
   name: string;
@@ -65,7 +72,9 @@ export async function anonymousRateBuckets(headers: Headers, env: ClientAddressS
   const secret = env.SVC_CAPABILITY_SECRET ?? env.SVC_KEY_PEPPER ?? "svc-rate-buckets";
   const keyed = async (data: string | Uint8Array) => base64url((await hmacSha256(secret, data)).slice(0, 16));
   const found = clientAddress(headers, env);
-  if (found.known) {
+  // Every Cloudflare Worker's subrequest arrives from one address: charged to it, one hostile Worker would use up
+  // the public limit of every integrator calling from Workers. Such calls are unattributed instead.
+  if (found.known && !isWorkersEgress(found.bytes)) {
     const prefix = found.bytes.length === 16 ? found.bytes.slice(0, 8) : found.bytes;
     return [{ name: `${family}:${await keyed(prefix)}`, perMinute }];
   }

@@ -67,6 +67,17 @@ describe("#13.15 client addresses", () => {
     expect((await publicVerify({ "cf-connecting-ip": "192.0.2.200" })).status).not.toBe(429);
   });
 
+  it("#13.15 calls from Cloudflare Workers (one shared egress address) are not charged to that address's bucket", async () => {
+    const family = `test_egress_${crypto.randomUUID()}`;
+    const perMinute = 2;
+    const charge = (ua: string) => chargeAnonymousCaller(devEnv, new Headers({ "user-agent": ua, "cf-connecting-ip": "2a06:98c0:3600::103" }), family, perMinute);
+    // One Worker exhausting its limit...
+    for (let i = 0; i < perMinute; i++) expect((await charge("hostile-worker")).decision.allowed).toBe(true);
+    expect((await charge("hostile-worker")).decision.allowed).toBe(false);
+    // ...leaves another integrator's Worker served.
+    expect((await charge("integrator-worker")).decision.allowed).toBe(true);
+  });
+
   it("#13.15 rotating request fingerprints without an address is bounded by the unattributed pool", async () => {
     const family = `test_pool_${crypto.randomUUID()}`;
     const perMinute = 2;
