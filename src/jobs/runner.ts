@@ -1,6 +1,6 @@
 import { sendFanout } from "../webhooks/delivery";
 import { jobEndedEventStatement, publicationEventStatements } from "../webhooks/events";
-import { and, eq, inArray, notInArray } from "drizzle-orm";
+import { and, eq, inArray, isNull, lt, notInArray, or } from "drizzle-orm";
 import { formatOf } from "../catalog/formats";
 import { database, type Database } from "../db/client";
 import { assets, jobs, jobSteps, objects } from "../db/schema";
@@ -126,11 +126,38 @@ export async function runJob(env: Bindings, services: JobServices, tenantId: str
   if (job.attempts === 0 && Date.now() - job.createdAt > JOB_START_DEADLINE_MS) return finishJob(env, job, null, "expired", "svc.jobs.expired", startDeadlineMessage());
 
   const started = Date.now();
-  await db
+  // Take the job: only one runner holds a live lease. A duplicate message (a redelivery, the sweep, express mode's
+  // safety net) for a job another runner holds is dropped without spending an attempt; if that runner dies, the
+  // sweep re-queues the job when its lease lapses.
+  const taken = await db
     .update(jobs)
     .set({ state: "running", attempts: job.attempts + 1, leaseExpiresAt: started + JOB_LEASE_MS, updatedAt: started })
-    .where(and(eq(jobs.id, job.id), inArray(jobs.state, ["accepted", "queued", "running"])));
+    .where(
+      and(
+        eq(jobs.id, job.id),
+        eq(jobs.attempts, job.attempts),
+        or(inArray(jobs.state, ["accepted", "queued"]), and(eq(jobs.state, "running"), or(isNull(jobs.leaseExpiresAt), lt(jobs.leaseExpiresAt, started)))),
+      ),
+    )
+    .returning({ id: jobs.id });
+  if (taken.length === 0) return;
+  try {
+    return await runTakenJob(env, services, tenantId, job);
+  } catch (error) {
+    // A transient failure is retried by the queue: give the lease back so the retry may take the job at once.
+    await db
+      .update(jobs)
+      .set({ leaseExpiresAt: Date.now() })
+      .where(and(eq(jobs.id, job.id), eq(jobs.state, "running")))
+      .catch(() => undefined);
+    throw error;
+  }
+}
 
+/** The body of a run, once this runner holds the job's lease. */
+async function runTakenJob(env: Bindings, services: JobServices, tenantId: string, taken: JobRow): Promise<void> {
+  const db = database(env.DB);
+  let job = taken;
   const steps = (await stepsOf(db, [job.id])).get(job.id) ?? [];
   const admitted = JSON.parse(job.admitted) as AdmittedRequest;
   const [asset] = await db.select().from(assets).where(and(eq(assets.tenantId, tenantId), eq(assets.id, job.assetId))).limit(1);
@@ -152,7 +179,7 @@ export async function runJob(env: Bindings, services: JobServices, tenantId: str
       if (step.step === "fingerprint") fingerprinted = JSON.parse(step.output!) as FingerprintOutput;
       continue;
     }
-    job = (await getJob(db, tenantId, jobId))!;
+    job = (await getJob(db, tenantId, taken.id))!;
     if (job.cancelRequestedAt !== null) return finishCanceled(db, job);
     await db.update(jobSteps).set({ state: "running", startedAt: Date.now() }).where(and(eq(jobSteps.jobId, job.id), eq(jobSteps.step, step.step)));
     try {

@@ -222,6 +222,18 @@ describe("#13 jobs, uploads and limits", () => {
     expect((await jobRow(job.id)).state).toBe("failed");
   }, 90_000);
 
+  it("#13.13 two runners for one job (a duplicate message while the lease is live): one runs, the other spends no attempt", async () => {
+    const { tenant, job } = await admitted();
+    const real = await mediaServices(testEnv);
+    let reads = 0; // the reader checks every output once per run
+    const services: JobServices = { ...real, reader: { read: (...args: Parameters<typeof real.reader.read>) => (reads++, real.reader.read(...args)) } };
+    await Promise.all([runner.runJob(testEnv, services, tenant.tenantId, job.id), runner.runJob(testEnv, services, tenant.tenantId, job.id)]);
+    const row = await jobRow(job.id);
+    expect(row.state).toBe("completed");
+    expect(row.attempts).toBe(1);
+    expect(reads).toBe(1);
+  });
+
   it("#13.13 accepted, rejected and expired are reached: admitted-not-queued, input refused at run time, never started in time", async () => {
     // accepted: admitted, not yet handed to the queue; the sweep hands it over.
     const a = await admitted();
