@@ -93,7 +93,7 @@ describe("#13 jobs, uploads and limits", () => {
     const jobId = (await json(res)).job_id;
     // Run it here as the queue would (its consumer may run it too: runs are idempotent).
     await runner.runJob(testEnv, await mediaServices(testEnv), tenantId, jobId);
-    const done = await waitForJob(key, jobId, 45_000);
+    const done = await waitForJob(key, jobId, 90_000);
     expect(done).toMatchObject({ state: "completed", error_code: null });
   }, 180_000);
 
@@ -194,7 +194,7 @@ describe("#13 jobs, uploads and limits", () => {
     for (const o of objects.results) expect(await testEnv.OBJECTS.head(o.r2_key), `object ${o.id} has no bytes`).not.toBeNull();
     const completed = await testEnv.DB.prepare("SELECT COUNT(*) AS n FROM uploads WHERE tenant_id = ? AND status = 'completed'").bind(tenant.tenantId).first<{ n: number }>();
     expect(objects.results.length).toBe(completed!.n);
-  }, 60_000);
+  }, 180_000);
 
   it("#13.13 a job whose step keeps crashing is re-queued when its lease lapses, then failed with a code and job.failed", async () => {
     // One crash, then the lease lapses: the sweep re-queues it and the queue finishes it.
@@ -202,7 +202,7 @@ describe("#13 jobs, uploads and limits", () => {
     await expect(runner.runJob(testEnv, await crashingServices(), once.tenant.tenantId, once.job.id)).rejects.toThrow("the isolate died here");
     expect((await jobRow(once.job.id)).state).toBe("running");
     await sweep.requeueStaleJobs(testEnv, Date.now() + LEASE_MS + 1000);
-    expect((await waitForJob(once.tenant.key, once.job.id, 30_000)).state).toBe("completed");
+    expect((await waitForJob(once.tenant.key, once.job.id, 90_000)).state).toBe("completed");
 
     // Crashing on every attempt: after the bounded attempts the sweep fails it, with job.failed in the outbox.
     const { tenant, assetId, job } = await admitted();
@@ -220,7 +220,7 @@ describe("#13 jobs, uploads and limits", () => {
     // A late redelivery changes nothing.
     await runner.runJob(testEnv, services, tenant.tenantId, job.id);
     expect((await jobRow(job.id)).state).toBe("failed");
-  }, 90_000);
+  }, 240_000);
 
   it("#13.13 two runners for one job (a duplicate message while the lease is live): one runs, the other spends no attempt", async () => {
     const { tenant, job } = await admitted();
@@ -259,7 +259,7 @@ describe("#13 jobs, uploads and limits", () => {
     const rejected = await json(await api(`/v1/jobs/${r.job.id}`, { key: tenant.key }));
     expect(rejected).toMatchObject({ state: "rejected", error_code: "svc.jobs.decode_failed", result: null });
     expect(rejected.terminal_at).not.toBeNull();
-  }, 60_000);
+  }, 180_000);
 
   it("#13.19 the signing profile holds watermark algorithm, strength and fingerprint defaults and allowed sets, checked against the registry and used by the next sign", async () => {
     const admin = await createTenant();
@@ -297,7 +297,7 @@ describe("#13 jobs, uploads and limits", () => {
     const admittedJob = await json(await sign(signer.key, { asset_id: assetId, recipe_id: "rcp_system_watermark_then_sign" }));
     const row = await jobRow(admittedJob.job_id);
     expect(JSON.parse(row.admitted)).toMatchObject({ watermark_algorithm: "svc-wm-tiledss-1", watermark_strength: "robust", fingerprint_algorithms: ["pdq", "iscc-image"] });
-  }, 60_000);
+  }, 180_000);
 });
 
 /** A second key of the same tenant without a rate limit (uploads must not spend the limited key's units). */

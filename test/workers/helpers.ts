@@ -103,7 +103,7 @@ export async function uploadAsset(key: string, bytes: Uint8Array, mediaType: str
 }
 
 /** Polls a job until it is terminal (the queue consumer runs it in the background). */
-export async function waitForJob(key: string, jobId: string, timeoutMs = 30_000): Promise<any> {
+export async function waitForJob(key: string, jobId: string, timeoutMs = 90_000): Promise<any> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const job = await (await api(`/v1/jobs/${jobId}`, { key })).json<any>();

@@ -143,7 +143,7 @@ describe("verification reports", () => {
     const r1 = await json(await createReport(tenant.key, first.verification_id));
     const r2 = await json(await createReport(tenant.key, second.verification_id));
     expect(r1.formats.json.sha256).not.toBe(r2.formats.json.sha256);
-  }, 90_000);
+  }, 180_000);
 
   it("a job's publication-time self-check renders as a publication check", async () => {
     const { tenant, checkId } = setup;

@@ -133,7 +133,7 @@ describe("verification shares", () => {
     const page = await list(tenant.key, verificationId, "?cursor=tampered");
     expect(page.status).toBe(422);
     expect((await json(page)).code).toBe("svc.cursor.invalid");
-  }, 90_000);
+  }, 180_000);
 
   it("close → the token answers the one 404; closing again keeps closed_at", async () => {
     const { tenant, verifyId } = setup;
@@ -177,7 +177,7 @@ describe("verification shares", () => {
     expect((await shared(share.token)).status).toBe(200);
     await testEnv.DB.prepare("UPDATE tenants SET status = 'deactivated' WHERE id = ?").bind(tenant.tenantId).run();
     await expectGone(await shared(share.token));
-  }, 90_000);
+  }, 180_000);
 
   it("Idempotency-Key is required, and a completed issue is never replayed (secret_not_replayable)", async () => {
     const { tenant, verifyId } = setup;
