@@ -96,8 +96,12 @@ export async function presign(
       for (const [name, value] of Object.entries(presignedResponseParams(request.served))) url.searchParams.set(name, value);
     }
     url.searchParams.set("X-Amz-Expires", String(Math.max(1, Math.floor((request.expiresAt - Date.now()) / 1000))));
-    const signed = await s3.client.sign(url.toString(), { method: request.method, headers: request.headers, aws: { signQuery: true, allHeaders: true } });
-    return { method: request.method, url: signed.url, headers: request.headers, expires_at };
+    // A whole-object PUT may create its key once: the URL stays valid until it expires whatever the upload's state,
+    // so without this it could overwrite bytes already completed and pinned (R2 honours If-None-Match on PutObject;
+    // the header is signed, so the client must send it).
+    const headers = request.method === "PUT" && !request.part ? { ...request.headers, "If-None-Match": "*" } : request.headers;
+    const signed = await s3.client.sign(url.toString(), { method: request.method, headers, aws: { signQuery: true, allHeaders: true } });
+    return { method: request.method, url: signed.url, headers, expires_at };
   }
   if (request.method === "GET" && !workerServesObjects(env)) {
     throw new ApiError("svc.dependency.unavailable", "Downloads are served from R2's presigned origin, and R2's S3 credentials are not configured.");

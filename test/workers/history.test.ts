@@ -39,6 +39,9 @@ describe("presigned URLs in production (R2's S3 API)", () => {
     expect(url.searchParams.get("X-Amz-Signature")).toMatch(/^[0-9a-f]{64}$/);
     expect(Number(url.searchParams.get("X-Amz-Expires"))).toBeGreaterThan(3500);
     expect(url.searchParams.get("X-Amz-SignedHeaders")).toContain("content-type");
+    // Create-once: the signed If-None-Match keeps a still-valid upload URL from overwriting completed bytes.
+    expect(single.headers["If-None-Match"]).toBe("*");
+    expect(url.searchParams.get("X-Amz-SignedHeaders")).toContain("if-none-match");
     const part = await presign(env, "http://ignored", { method: "PUT", key: "t/ten_x/o/aob_y", workerPath: "/unused", expiresAt, byteLength: 10, headers: {}, part: { number: 2, uploadId: "abc" } });
     const partUrl = new URL(part.url);
     expect(partUrl.searchParams.get("partNumber")).toBe("2");
