@@ -5,6 +5,7 @@ import { admitSign } from "../../src/jobs/admission";
 import * as runner from "../../src/jobs/runner";
 import * as sweep from "../../src/jobs/sweep";
 import { mediaServices } from "../../src/media";
+import { concatBytes } from "../../src/platform/encoding";
 import type { JobServices } from "../../src/jobs/runner";
 import { api, callUrl, createTenant, fixture, json, sha256HexOf, testEnv, uploadAsset, waitForJob } from "../workers/helpers";
 
@@ -46,13 +47,7 @@ async function blackPng(width: number, height: number): Promise<Uint8Array> {
   const raw = new Uint8Array((width + 1) * height); // filter byte 0 and black pixels on every row
   const compressed = new Uint8Array(await new Response(new Blob([raw]).stream().pipeThrough(new CompressionStream("deflate"))).arrayBuffer());
   const parts = [new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), chunk("IHDR", ihdr), chunk("IDAT", compressed), chunk("IEND", new Uint8Array())];
-  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
-  let offset = 0;
-  for (const p of parts) {
-    out.set(p, offset);
-    offset += p.length;
-  }
-  return out;
+  return concatBytes(parts);
 }
 
 async function limitKey(keyId: string, perMinute: number) {
