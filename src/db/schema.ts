@@ -107,7 +107,8 @@ export const objects = sqliteTable(
     inspection: text("inspection"),
     createdAt: integer("created_at").notNull(),
   },
-  (t) => [index("objects_tenant_asset_idx").on(t.tenantId, t.assetId)],
+  // by r2_key: the upload sweep checks that no object pins a key before deleting it
+  (t) => [index("objects_tenant_asset_idx").on(t.tenantId, t.assetId), index("objects_r2_key_idx").on(t.r2Key)],
 );
 
 export const uploads = sqliteTable(
@@ -134,8 +135,17 @@ export const uploads = sqliteTable(
     createdAt: integer("created_at").notNull(),
     expiresAt: integer("expires_at").notNull(),
     completedAt: integer("completed_at"),
+    /**
+     * When the cron sweep deleted whatever an aborted, expired or failed upload's URLs could still write (the key,
+     * a live R2 multipart upload) after those URLs had expired; null until then. Marks the upload swept once.
+     */
+    sweptAt: integer("swept_at"),
   },
-  (t) => [index("uploads_status_expires_idx").on(t.status, t.expiresAt), index("uploads_tenant_idx").on(t.tenantId, t.createdAt)],
+  (t) => [
+    index("uploads_status_expires_idx").on(t.status, t.expiresAt),
+    index("uploads_tenant_idx").on(t.tenantId, t.createdAt),
+    index("uploads_sweep_idx").on(t.status, t.sweptAt, t.expiresAt),
+  ],
 );
 
 export const assets = sqliteTable(
