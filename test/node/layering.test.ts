@@ -1,0 +1,192 @@
+import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { dirname, join, relative, resolve, sep } from "node:path";
+import { describe, expect, it } from "vitest";
+
+/**
+ * Issue #14: dependencies point one way. This test reads every `src/**\/*.ts` file, collects its relative imports
+ * (`import … from "…"`, `export … from "…"`, `import "…"`, `import("…")`, type-only ones included: a type is an
+ * arrow too), resolves them to files, and checks each arrow against the rules below.
+ *
+ * Layers (paths relative to `src/`):
+ * - area: every folder `src/<area>/` except the non-area folders in NON_AREA (the API's resources: assets, jobs, …).
+ * - platform: cross-cutting HTTP plumbing and utilities. media: the C2PA/image engine. db: drizzle schema and client.
+ * - `app.ts` and `index.ts` wire everything together and may import anything; `env.ts` (the Worker's bindings) and
+ *   `app-types.ts` (the router type) are declarations every layer may use.
+ *
+ * Today's breaches are listed in KNOWN_VIOLATIONS, each awaiting its #14 fix. The list may only shrink: a new breach
+ * fails, and so does an entry whose breach is gone (delete it when you fix it).
+ */
+
+const SRC = resolve(import.meta.dirname, "..", "..", "src");
+
+/** Folders under src/ that are not API areas. */
+const NON_AREA = new Set(["platform", "media", "db", "dev", "docs", "durable-objects", "queues", "catalog"]);
+
+/**
+ * What media may use besides itself: media is "nothing of the API". Allowed are the pure helpers of platform (bytes,
+ * CBOR, hashing, the outbound network guard: no Hono, no D1, no request context, no error envelope), the static
+ * catalogue of formats, limits and algorithms (catalog/ except installed.ts, which sits above media: it asks media
+ * what is installed), and env.ts (the bindings media reads its signer and trust anchors from).
+ */
+const MEDIA_MAY_IMPORT = [
+  /^media\//,
+  /^env\.ts$/,
+  /^platform\/(encoding|cbor|crypto)\.ts$/,
+  /^platform\/net\//,
+  /^catalog\/(?!installed\.ts$)[^/]+\.ts$/,
+];
+
+/** Files that wire the application together: only app.ts and index.ts (and the wiring folders) may import them. */
+const WIRING = /^(app\.ts|index\.ts|queues\/|durable-objects\/|docs\/|dev\/)/;
+
+/**
+ * Today's breaches, "from → to" (paths relative to src/), each with the #14 fix it awaits. Delete an entry when its
+ * fix lands; the test fails while a fixed entry is still listed.
+ */
+const KNOWN_VIOLATIONS: Record<string, string> = {
+  "platform/auth/middleware.ts → api-keys/queries.ts":
+    "auth reads the key row (findKeyByHash, touchLastUsed) from the area; #14: a key lookup port in platform, implemented by the api-keys repo",
+  "platform/auth/middleware.ts → api-keys/controls.ts":
+    "auth applies per-key controls (ipAllowed, restrictionsOf, retentionOf); #14: move those pure rules to platform/auth or pass them in",
+  "media/c2pa/verifier.ts → verifications/verdict.ts":
+    "type ManifestFacts lives in verifications; #14: shared types live where both sides may import them (media/types.ts)",
+  "jobs/sign.ts → assets/download-asset.ts":
+    "sign reuses downloadOf from the download route file; #14: move downloadOf to assets' service",
+  "assets/index.ts → history/delete-snapshot.ts":
+    "history is mounted inside assets; #14: app.ts mounts history as its own area",
+  "soft-binding-resolution/query-by-content.ts → verifications/verify.ts":
+    "PUBLIC_VERIFY_PER_MINUTE is defined in the verify route file; #14: move the limit to catalog/limits.ts (or one rate-limit module)",
+  "soft-binding-resolution/shared.ts → verifications/verify.ts":
+    "PUBLIC_VERIFY_PER_MINUTE is defined in the verify route file; #14: move the limit to catalog/limits.ts (or one rate-limit module)",
+  "verify-page/index.ts → verifications/verify.ts":
+    "VERIFY_MAX_BYTES is defined in the verify route file; #14: move the limit to catalog/limits.ts",
+  "verifications/verify-engines.ts → system/dev-ocsp.ts":
+    "verification wires the development OCSP responder from a system route file; #14: development-only code moves to src/dev/",
+};
+
+type Rule = "platform imports no area, media or wiring" | "media imports nothing of the API" | "db imports no area, media or wiring" | "no area imports another area's route file";
+
+function sourceFiles(dir: string): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const path = join(dir, name);
+    if (statSync(path).isDirectory()) return sourceFiles(path);
+    return name.endsWith(".ts") ? [path] : [];
+  });
+}
+
+/** Path relative to src/ with forward slashes. */
+function rel(path: string): string {
+  return relative(SRC, path).split(sep).join("/");
+}
+
+// Static imports and re-exports at the start of a line (so comments and strings that mention "import" do not count),
+// a bare side-effect import, and import("…") (dynamic imports and type-level import types).
+const STATIC = /^[ \t]*(?:import|export)\b[^;"'`]*?\bfrom\s*["']([^"']+)["']/gm;
+const BARE = /^[ \t]*import\s*["']([^"']+)["']/gm;
+const DYNAMIC = /\bimport\(\s*["']([^"']+)["']\s*\)/g;
+
+function specifiers(text: string): string[] {
+  return [...text.matchAll(STATIC), ...text.matchAll(BARE), ...text.matchAll(DYNAMIC)].map((m) => m[1]!);
+}
+
+/** The src file a relative specifier names, "outside" for a file outside src/ (built wasm), null if none is found. */
+function resolveImport(from: string, specifier: string): string | "outside" | null {
+  const base = resolve(dirname(from), specifier.replace(/\.js$/, ""));
+  if (!base.startsWith(SRC + sep)) return "outside";
+  for (const candidate of [base, `${base}.ts`, join(base, "index.ts")]) {
+    if (candidate.endsWith(".ts") && existsSync(candidate) && statSync(candidate).isFile()) return candidate;
+  }
+  return null;
+}
+
+const files = sourceFiles(SRC);
+const edges: { from: string; to: string }[] = [];
+const unresolved: string[] = [];
+for (const file of files) {
+  const seen = new Set<string>();
+  for (const specifier of specifiers(readFileSync(file, "utf8"))) {
+    if (!specifier.startsWith(".")) continue; // packages are not layers
+    const target = resolveImport(file, specifier);
+    if (target === "outside") continue;
+    if (target === null) {
+      unresolved.push(`${rel(file)}: ${specifier}`);
+      continue;
+    }
+    if (seen.has(target)) continue;
+    seen.add(target);
+    edges.push({ from: rel(file), to: rel(target) });
+  }
+}
+
+/** The area a file belongs to, or null for non-area folders and top-level files. */
+function areaOf(path: string): string | null {
+  const slash = path.indexOf("/");
+  if (slash < 0) return null;
+  const folder = path.slice(0, slash);
+  return NON_AREA.has(folder) ? null : folder;
+}
+
+/** A file that defines or mounts routes: createRoute(…), a router, or an exported register…(app). */
+const routeFileCache = new Map<string, boolean>();
+function isRouteFile(path: string): boolean {
+  let known = routeFileCache.get(path);
+  if (known === undefined) {
+    const text = readFileSync(join(SRC, path), "utf8");
+    known = /\bcreateRoute\(|\bcreateRouter\(|\bnew (?:OpenAPI)?Hono\b|\bexport (?:async )?function register[A-Z]/.test(text);
+    routeFileCache.set(path, known);
+  }
+  return known;
+}
+
+function broken(from: string, to: string): Rule | null {
+  if (from === "app.ts" || from === "index.ts") return null;
+  const toArea = areaOf(to);
+  if (from.startsWith("platform/") && (toArea !== null || to.startsWith("media/") || WIRING.test(to))) {
+    return "platform imports no area, media or wiring";
+  }
+  if (from.startsWith("media/") && !MEDIA_MAY_IMPORT.some((allowed) => allowed.test(to))) return "media imports nothing of the API";
+  if (from.startsWith("db/") && (toArea !== null || to.startsWith("media/") || WIRING.test(to))) return "db imports no area, media or wiring";
+  const fromArea = areaOf(from);
+  if (fromArea !== null && toArea !== null && fromArea !== toArea && isRouteFile(to)) return "no area imports another area's route file";
+  return null;
+}
+
+const violations = new Map<string, Rule>();
+for (const { from, to } of edges) {
+  const rule = broken(from, to);
+  if (rule) violations.set(`${from} → ${to}`, rule);
+}
+
+describe("layering (#14: dependencies point one way)", () => {
+  it("#14 the import scan reads the source: every relative import resolves, and the known wiring is seen", () => {
+    expect(unresolved).toEqual([]);
+    expect(edges.length).toBeGreaterThan(500);
+    expect(edges).toContainEqual({ from: "app.ts", to: "platform/context.ts" });
+    // Multi-line type-only import, and a dynamic import.
+    expect(edges).toContainEqual({ from: "media/index.ts", to: "media/c2pa/engine-workerd.ts" });
+  });
+
+  it("#14 the rules catch an arrow that points the wrong way", () => {
+    expect(broken("platform/anything.ts", "assets/queries.ts")).toBe("platform imports no area, media or wiring");
+    expect(broken("platform/anything.ts", "media/index.ts")).toBe("platform imports no area, media or wiring");
+    expect(broken("media/anything.ts", "platform/context.ts")).toBe("media imports nothing of the API");
+    expect(broken("media/anything.ts", "jobs/queries.ts")).toBe("media imports nothing of the API");
+    expect(broken("media/anything.ts", "catalog/installed.ts")).toBe("media imports nothing of the API");
+    expect(broken("media/anything.ts", "platform/encoding.ts")).toBeNull();
+    expect(broken("db/anything.ts", "webhooks/queries.ts")).toBe("db imports no area, media or wiring");
+    expect(broken("jobs/anything.ts", "assets/index.ts")).toBe("no area imports another area's route file");
+    expect(broken("jobs/anything.ts", "assets/queries.ts")).toBeNull();
+    expect(broken("assets/anything.ts", "platform/context.ts")).toBeNull();
+    expect(broken("app.ts", "assets/index.ts")).toBeNull();
+  });
+
+  it("#14 no new arrow points the wrong way (fix it, or, only with a reason and an issue, list it in KNOWN_VIOLATIONS)", () => {
+    const fresh = [...violations].filter(([pair]) => !(pair in KNOWN_VIOLATIONS)).map(([pair, rule]) => `${pair}  (${rule})`);
+    expect(fresh).toEqual([]);
+  });
+
+  it("#14 KNOWN_VIOLATIONS only shrinks: an entry whose arrow is gone must be deleted", () => {
+    const fixed = Object.keys(KNOWN_VIOLATIONS).filter((pair) => !violations.has(pair));
+    expect(fixed).toEqual([]);
+  });
+});
