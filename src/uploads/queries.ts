@@ -1,4 +1,4 @@
-import { and, eq, lt } from "drizzle-orm";
+import { and, eq, inArray, isNull, lt } from "drizzle-orm";
 import type { Database } from "../db/client";
 import { assets, objects, uploads } from "../db/schema";
 
@@ -79,4 +79,30 @@ export async function closeUpload(db: Database, upload: UploadRow, status: "abor
 
 export async function expiredUploads(db: Database, now: number, limit = 100) {
   return db.select().from(uploads).where(and(eq(uploads.status, "initiated"), lt(uploads.expiresAt, now))).limit(limit);
+}
+
+/** Closed uploads (aborted, expired, failed) not yet swept whose URLs expired before `cutoff`; oldest first. */
+export async function closedUnsweptUploads(db: Database, cutoff: number, limit = 100) {
+  return db
+    .select()
+    .from(uploads)
+    .where(and(inArray(uploads.status, ["aborted", "expired", "failed"]), isNull(uploads.sweptAt), lt(uploads.expiresAt, cutoff)))
+    .orderBy(uploads.expiresAt)
+    .limit(limit);
+}
+
+/** Whether an object row pins this R2 key (its bytes are a completed upload's or an output's). */
+export async function keyIsPinned(db: Database, r2Key: string): Promise<boolean> {
+  const [row] = await db.select({ id: objects.id }).from(objects).where(eq(objects.r2Key, r2Key)).limit(1);
+  return row !== undefined;
+}
+
+/** Marks a closed upload swept; returns whether this call marked it (a concurrent sweep may have). */
+export async function markUploadSwept(db: Database, uploadId: string, now: number): Promise<boolean> {
+  const rows = await db
+    .update(uploads)
+    .set({ sweptAt: now })
+    .where(and(eq(uploads.id, uploadId), isNull(uploads.sweptAt), inArray(uploads.status, ["aborted", "expired", "failed"])))
+    .returning({ id: uploads.id });
+  return rows.length === 1;
 }

@@ -6,7 +6,7 @@ import { hex } from "../platform/encoding";
 import { newId } from "../platform/ids";
 import type { FieldDetail } from "../platform/errors";
 import type { InspectionResult, MediaInspector, NormalizedInspectionFacts } from "../media/types";
-import { closeUpload, expiredUploads, failUpload, getUpload, insertUploadWithAsset, pinUpload, type UploadRow } from "./queries";
+import { closedUnsweptUploads, closeUpload, expiredUploads, failUpload, getUpload, insertUploadWithAsset, keyIsPinned, markUploadSwept, pinUpload, type UploadRow } from "./queries";
 
 /** Domain logic of uploads: no HTTP here; every outcome is a discriminated union. */
 
@@ -85,6 +85,7 @@ export async function createUpload(
     expiresAt: now + UPLOAD_TTL_MS,
     completedAt: null,
     errorCode: null,
+    sweptAt: null,
   };
   await insertUploadWithAsset(db, upload, {
     id: assetId,
@@ -264,7 +265,19 @@ async function discardBytes(bucket: R2Bucket, upload: UploadRow) {
   await bucket.delete(upload.r2Key);
 }
 
-/** Cron: initiated uploads past their expiry become `expired` and their bytes are removed. */
+/**
+ * How long after an upload's expiry its URLs are taken as dead: a presigned R2 URL may outlive `expires_at` by
+ * up to a second (X-Amz-Expires is at least 1 s), and R2's clock may differ a little from the Worker's.
+ */
+export const UPLOAD_URL_GRACE_MS = 5 * 60 * 1000;
+/** Closed uploads swept per cron run; the rest wait for the next run. */
+export const CLOSED_UPLOAD_SWEEP_BATCH = 100;
+
+/**
+ * Cron: initiated uploads past their expiry become `expired` and their bytes are removed. Then closed uploads
+ * (aborted, expired, failed) whose URLs have expired are swept once (see sweepClosedUploads). Returns how many
+ * uploads either step handled.
+ */
 export async function sweepExpiredUploads(db: Database, bucket: R2Bucket, now = Date.now()): Promise<number> {
   let count = 0;
   for (const upload of await expiredUploads(db, now)) {
@@ -272,6 +285,22 @@ export async function sweepExpiredUploads(db: Database, bucket: R2Bucket, now = 
       await discardBytes(bucket, upload);
       count++;
     }
+  }
+  return count + (await sweepClosedUploads(db, bucket, now));
+}
+
+/**
+ * Why: closing an upload deletes its bytes, but its URLs stay valid until the upload's expiry (a presigned R2 URL
+ * cannot be revoked), so a late PUT can create the key again, and a failed multipart abort leaves parts. Once those
+ * URLs are dead nothing can write there any more, so one last delete (and multipart abort) per closed upload leaves
+ * nothing behind. A key some object row pins is never deleted. Deletes come before the mark, so a run that fails
+ * midway leaves the upload for the next run; the mark makes each upload swept once.
+ */
+export async function sweepClosedUploads(db: Database, bucket: R2Bucket, now = Date.now(), limit = CLOSED_UPLOAD_SWEEP_BATCH): Promise<number> {
+  let count = 0;
+  for (const upload of await closedUnsweptUploads(db, now - UPLOAD_URL_GRACE_MS, limit)) {
+    if (!(await keyIsPinned(db, upload.r2Key))) await discardBytes(bucket, upload);
+    if (await markUploadSwept(db, upload.id, now)) count++;
   }
   return count;
 }
