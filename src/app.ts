@@ -11,7 +11,7 @@ import { verificationRoutes } from "./verifications";
 import { anchorRoutes } from "./anchoring/routes";
 import { BY_CONTENT_PATH, softBindingResolutionRoutes } from "./soft-binding-resolution";
 import { webhookRoutes } from "./webhooks";
-import { VERIFY_MAX_BYTES } from "./verifications/verify";
+import { VERIFY_FILE_MAXIMUM_BYTES as VERIFY_MAX_BYTES } from "./catalog/limits";
 import { JSON_BODY_MAXIMUM_BYTES, VERIFY_REQUEST_MAXIMUM_BYTES } from "./catalog/limits";
 import { capabilityRoutes } from "./capabilities";
 import { registerGetConnectCatalog } from "./connect/get-connect-catalog";

@@ -46,6 +46,9 @@ export const JSON_BODY_MAXIMUM_BYTES = 1 * MiB;
 
 /** POST /v1/verify: the `file` part (multipart). */
 export const VERIFY_FILE_MAXIMUM_BYTES = 25 * MiB;
+
+/** Public (keyless) POST /v1/verify and content lookups per minute per caller (see platform/client-address). */
+export const PUBLIC_VERIFY_PER_MINUTE = 10;
 /**
  * A C2PA manifest store the service reads: the `manifest` (sidecar `.c2pa`) part of POST /v1/verify and a
  * store fetched from `manifest_uri`. One bound for both, so whatever may be published at a manifest URI may

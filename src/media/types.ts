@@ -199,3 +199,26 @@ export interface ImageServices {
   watermarker: Watermarker;
   fingerprinters: ReadonlyMap<string, Fingerprinter>;
 }
+
+/** What the C2PA reader found. Codes are c2pa-rs validation status codes (C2PA §15.2.1). */
+export type ManifestFacts =
+  | { state: "absent" }
+  /** The asset references a remote manifest (not fetched). */
+  | { state: "remote"; url: string | null }
+  /** A manifest store is present but the engine could not parse it, and its signed bytes are not shown changed. */
+  | { state: "unreadable"; message: string }
+  /**
+   * A manifest store is present and bytes its claim signature covers (claim, assertions) provably changed, or the
+   * structure carrying them is broken, so the engine could not even parse it (our byte-level check, integrity.ts).
+   */
+  | { state: "tampered"; message: string; active_manifest_label: string | null; signature_valid: boolean }
+  | {
+      state: "read";
+      active_manifest_label: string;
+      validation_state: "Trusted" | "Valid" | "Invalid";
+      success_codes: string[];
+      informational_codes: string[];
+      failure_codes: string[];
+      /** Failures reported for ingredients (not the active manifest). */
+      ingredient_failure_codes: string[];
+    };

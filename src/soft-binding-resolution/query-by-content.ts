@@ -6,7 +6,7 @@ import { errorResponse, json } from "../platform/openapi";
 import { AlgParam, MaxResultsParam, ScopeParam, SoftBindingQueryResultSchema, ValueParam } from "./schemas";
 import { matchByContent } from "./service";
 import { BY_CONTENT_MAX_BYTES, chargeContentLookup, lookupOptions, matchesOrThrow, registry, RESOLUTION_PREFIX, TAG } from "./shared";
-import { PUBLIC_VERIFY_PER_MINUTE } from "../verifications/verify";
+import { PUBLIC_VERIFY_PER_MINUTE } from "../catalog/limits";
 
 /** The media type families of the C2PA requestBody; the bytes themselves decide what the asset is. */
 const FAMILIES = ["image", "audio", "video", "application", "model", "text"] as const;

@@ -8,7 +8,7 @@ import { ApiError, FORBIDDEN_SCOPE_DETAIL, HttpProblem } from "../platform/error
 import { fieldDetailsOf } from "../platform/validation";
 import { lookupScope, type RequestedLookupScope } from "../soft-bindings/lookup-scope";
 import { MAX_MATCHES } from "../soft-bindings/queries";
-import { PUBLIC_VERIFY_PER_MINUTE } from "../verifications/verify";
+import { PUBLIC_VERIFY_PER_MINUTE } from "../catalog/limits";
 import type { ContentMatchResult, LookupOptions, ResolutionMatch } from "./service";
 
 /** Where the C2PA paths are served: the API's `servers[].url` for a C2PA client is `<origin>/v1/soft-binding-resolution`. */

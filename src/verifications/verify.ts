@@ -2,7 +2,7 @@ import { createRoute, z } from "@hono/zod-openapi";
 import { and, desc, eq } from "drizzle-orm";
 import type { Router } from "../app-types";
 import { formatOf } from "../catalog/formats";
-import { MANIFEST_STORE_MAXIMUM_BYTES, VERIFY_FILE_MAXIMUM_BYTES } from "../catalog/limits";
+import { MANIFEST_STORE_MAXIMUM_BYTES, PUBLIC_VERIFY_PER_MINUTE, VERIFY_FILE_MAXIMUM_BYTES } from "../catalog/limits";
 import { database } from "../db/client";
 import { assets, objects, verifications } from "../db/schema";
 import type { Bindings } from "../env";
@@ -19,8 +19,6 @@ import { verifySubject, type VerificationOutcome, type VerifySubject } from "./v
 import { VerificationResultSchema, VerifyFormRequestSchema, VerifyJsonRequestSchema } from "./verify-schemas";
 
 /** SPEC "Limits": the public variant allows 10 requests per minute per IP. */
-export const PUBLIC_VERIFY_PER_MINUTE = 10;
-export const VERIFY_MAX_BYTES = VERIFY_FILE_MAXIMUM_BYTES;
 const MANIFEST_URI_MAX_BYTES = MANIFEST_STORE_MAXIMUM_BYTES;
 const MANIFEST_URI_TIMEOUT_MS = 5000;
 
@@ -126,7 +124,7 @@ function damagedType(bytes: Uint8Array, claimed: string): string | null {
   return declared && types.includes(declared) ? declared : types[0]!;
 }
 
-async function readBounded(file: File, maxBytes = VERIFY_MAX_BYTES): Promise<Uint8Array> {
+async function readBounded(file: File, maxBytes = VERIFY_FILE_MAXIMUM_BYTES): Promise<Uint8Array> {
   if (file.size > maxBytes) throw new ApiError("svc.request.too_large", `Files are limited to ${maxBytes} bytes.`);
   return new Uint8Array(await file.arrayBuffer());
 }

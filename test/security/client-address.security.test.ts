@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import type { Bindings } from "../../src/env";
 import worker from "../../src/index";
 import { anonymousRateBuckets, chargeAnonymousCaller, clientAddress, UNATTRIBUTED_POOL_FACTOR } from "../../src/platform/client-address";
-import { PUBLIC_VERIFY_PER_MINUTE } from "../../src/verifications/verify";
+import { PUBLIC_VERIFY_PER_MINUTE } from "../../src/catalog/limits";
 import { api, createTenant, json } from "../workers/helpers";
 
 /*

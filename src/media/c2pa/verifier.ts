@@ -1,4 +1,4 @@
-import type { ManifestFacts } from "../../verifications/verdict";
+import type { ManifestFacts } from "../types";
 import { verifySettingsJson, WasmReader } from "./engine";
 import { checkStoreIntegrity } from "./integrity";
 import { isC2paJumbfContent } from "../inspect/c2pa-markers";
