@@ -3,6 +3,7 @@ import { bodyLimit } from "hono/body-limit";
 import { apiKeyRoutes } from "./api-keys";
 import { requestLog } from "./api-keys/request-logs";
 import { assetRoutes } from "./assets";
+import { historyRoutes } from "./history";
 import { jobRoutes } from "./jobs";
 import { receiptRoutes } from "./receipts";
 import { storageRoutes } from "./storage/routes";
@@ -90,6 +91,7 @@ export function createApp(options: AppOptions = {}) {
   app.route("/", uploadRoutes());
   app.route("/", jobRoutes());
   app.route("/", assetRoutes());
+  app.route("/", historyRoutes());
   app.route("/", receiptRoutes());
   app.route("/", verificationRoutes());
   app.route("/", anchorRoutes());

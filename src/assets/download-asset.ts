@@ -1,20 +1,12 @@
-import { createRoute, type z } from "@hono/zod-openapi";
-import type { Database } from "../db/client";
-import type { Bindings } from "../env";
+import { createRoute } from "@hono/zod-openapi";
 import type { Router } from "../app-types";
-import { formatOf } from "../catalog/formats";
 import { database } from "../db/client";
 import { getAsset } from "../jobs/queries";
 import { notFound, principalOf, publicOrigin } from "../platform/context";
-import { sha256Hex } from "../platform/crypto";
 import { ApiError } from "../platform/errors";
 import { errorResponse, json, NOT_FOUND } from "../platform/openapi";
-import { presign } from "../storage/capabilities";
-import { objectOf } from "./queries";
+import { downloadOf } from "./downloads";
 import { AssetParams, DownloadResponseSchema } from "./schemas";
-
-/** Download capabilities are short-lived: request a new one after expiry. */
-export const DOWNLOAD_TTL_MS = 15 * 60 * 1000;
 
 const route = createRoute({
   method: "post",
@@ -45,59 +37,4 @@ export function registerDownloadAsset(app: Router) {
     if (!download) throw new ApiError("svc.assets.not_published");
     return c.json(download, 200);
   });
-}
-
-/**
- * A fresh download capability for a published asset's bytes (and its sidecar manifest), or null when the
- * published object is missing. Shared by POST /v1/assets/{id}/download and the express sign answer.
- */
-export async function downloadOf(
-  env: Bindings,
-  origin: string,
-  db: Database,
-  tenantId: string,
-  asset: { id: string; publishedObjectId: string | null; sidecarObjectId: string | null },
-): Promise<z.infer<typeof DownloadResponseSchema> | null> {
-  if (!asset.publishedObjectId) return null;
-  const output = await objectOf(db, tenantId, asset.publishedObjectId);
-  if (!output) return null;
-  const sidecar = asset.sidecarObjectId ? await objectOf(db, tenantId, asset.sidecarObjectId) : null;
-  const expiresAt = Date.now() + DOWNLOAD_TTL_MS;
-  const filename = `${asset.id}.${formatOf(output.mediaType)!.extension}`;
-  // Served as attachments under these names wherever the URL points (R2 presigned origin or, locally, the Worker).
-  const request = await presign(env, origin, {
-    method: "GET",
-    key: output.r2Key,
-    workerPath: `/storage/objects/${output.id}`,
-    expiresAt,
-    byteLength: null,
-    headers: {},
-    served: { mediaType: output.mediaType, filename, disposition: "attachment" },
-  });
-  const sidecarRequest = sidecar
-    ? await presign(env, origin, {
-        method: "GET",
-        key: sidecar.r2Key,
-        workerPath: `/storage/objects/${sidecar.id}`,
-        expiresAt,
-        byteLength: null,
-        headers: {},
-        served: { mediaType: sidecar.mediaType, filename: `${filename}.c2pa`, disposition: "attachment" },
-      })
-    : null;
-  return {
-    url: request.url,
-    method: "GET" as const,
-    headers: request.headers,
-    expires_at: request.expires_at,
-    byte_length: output.byteLength,
-    sha256: output.sha256,
-    filename,
-    media_type: output.mediaType,
-    storage_version_sha256: await sha256Hex(`${output.id}:${output.etag}`),
-    sidecar_manifest:
-      sidecar && sidecarRequest
-        ? { url: sidecarRequest.url, headers: sidecarRequest.headers, sha256: sidecar.sha256, byte_length: sidecar.byteLength, filename: `${filename}.c2pa` }
-        : null,
-  };
 }

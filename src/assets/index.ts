@@ -1,4 +1,3 @@
-import { registerReleaseHistorySnapshot } from "../history/delete-snapshot";
 import { createRouter } from "../platform/context";
 import { registerDownloadAsset } from "./download-asset";
 import { registerGetAsset } from "./get-asset";
@@ -13,6 +12,5 @@ export function assetRoutes() {
   registerGetAssetDetail(app);
   registerDownloadAsset(app);
   registerPreviewRoutes(app);
-  registerReleaseHistorySnapshot(app);
   return app;
 }

@@ -1,7 +1,7 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import type { Router } from "../app-types";
 import { signingProfileOf } from "../api-keys/controls";
-import { downloadOf } from "../assets/download-asset";
+import { downloadOf } from "../assets/downloads";
 import { registryFor } from "../catalog/installed";
 import { database } from "../db/client";
 import { mediaServices } from "../media";

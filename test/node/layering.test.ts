@@ -48,10 +48,6 @@ const KNOWN_VIOLATIONS: Record<string, string> = {
     "auth reads the key row (findKeyByHash, touchLastUsed) from the area; #14: a key lookup port in platform, implemented by the api-keys repo",
   "platform/auth/middleware.ts → api-keys/controls.ts":
     "auth applies per-key controls (ipAllowed, restrictionsOf, retentionOf); #14: move those pure rules to platform/auth or pass them in",
-  "jobs/sign.ts → assets/download-asset.ts":
-    "sign reuses downloadOf from the download route file; #14: move downloadOf to assets' service",
-  "assets/index.ts → history/delete-snapshot.ts":
-    "history is mounted inside assets; #14: app.ts mounts history as its own area",
   "verifications/verify-engines.ts → system/dev-ocsp.ts":
     "verification wires the development OCSP responder from a system route file; #14: development-only code moves to src/dev/",
 };
