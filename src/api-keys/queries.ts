@@ -92,3 +92,9 @@ export async function updateControl(
     .returning({ id: apiKeys.id });
   return rows.length === 1;
 }
+
+/** SQL twin of `keyStatus(row) === "active"` (what the auth middleware accepts, tenant status aside), over the `api_keys` row named `alias`. */
+export function liveKeySql(alias: string, now: number) {
+  const a = sql.raw(alias);
+  return sql`${a}.status = 'active' AND (${a}.expires_at IS NULL OR ${a}.expires_at > ${now}) AND NOT (coalesce(${a}.rotation_state, '') = 'overlapping' AND ${a}.rotation_deadline <= ${now})`;
+}

@@ -8,7 +8,7 @@ import { and, eq, gt, isNull, or, sql } from "drizzle-orm";
 import { apiKeys } from "../db/schema";
 import { covers, type CoverDecision, grantOf, type KeyGrant } from "./authority";
 import { restrictionsOf } from "./controls";
-import { type ApiKeyRow, getKey, insertKey, revokeKey } from "./queries";
+import { type ApiKeyRow, getKey, insertKey, liveKeySql, revokeKey } from "./queries";
 
 /** Domain logic of API keys: no HTTP here; results are discriminated unions. */
 
@@ -275,10 +275,4 @@ async function finishRefusal(db: Database, key: ApiKeyRow, how: "complete" | "ca
     if (!successor || keyStatus(successor, now) !== "active") return { status: "ended", state: "successor_revoked" };
   }
   return null;
-}
-
-/** SQL twin of `keyStatus(row) === "active"` (what the auth middleware accepts, tenant status aside). */
-export function liveKeySql(alias: string, now: number) {
-  const a = sql.raw(alias);
-  return sql`${a}.status = 'active' AND (${a}.expires_at IS NULL OR ${a}.expires_at > ${now}) AND NOT (coalesce(${a}.rotation_state, '') = 'overlapping' AND ${a}.rotation_deadline <= ${now})`;
 }

@@ -1,4 +1,5 @@
-import { and, count, eq, max, sql } from "drizzle-orm";
+import { and, count, eq, max } from "drizzle-orm";
+import { liveKeySql } from "../api-keys/queries";
 import type { Database } from "../db/client";
 import { apiKeys, tenants } from "../db/schema";
 
@@ -12,13 +13,6 @@ export async function keyStats(db: Database, tenantId: string, now = Date.now())
   const [row] = await db
     .select({ active: count(), newest: max(apiKeys.createdAt), lastUsed: max(apiKeys.lastUsedAt) })
     .from(apiKeys)
-    .where(
-      and(
-        eq(apiKeys.tenantId, tenantId),
-        eq(apiKeys.status, "active"),
-        sql`(${apiKeys.expiresAt} IS NULL OR ${apiKeys.expiresAt} > ${now})`,
-        sql`NOT (coalesce(${apiKeys.rotationState}, '') = 'overlapping' AND ${apiKeys.rotationDeadline} <= ${now})`,
-      ),
-    );
+    .where(and(eq(apiKeys.tenantId, tenantId), liveKeySql("api_keys", now)));
   return { active: row?.active ?? 0, newestCreatedAt: row?.newest ?? null, lastUsedAt: row?.lastUsed ?? null };
 }

@@ -1,3 +1,4 @@
+import type { Principal } from "./principal";
 import { hmacSha256 } from "./crypto";
 import { base64url } from "./encoding";
 import { parseIp } from "./net/cidr";
@@ -111,12 +112,19 @@ export async function chargeRateBuckets(namespace: RateLimiterNamespace, buckets
   return last;
 }
 
-/** Charges an anonymous call of `family` (see anonymousRateBuckets). */
-export async function chargeAnonymousCaller(
-  env: ClientAddressSettings & { RATE_LIMITER: RateLimiterNamespace },
+/**
+ * The buckets of a public-or-keyed operation of `family`: with a key, one per tenant at
+ * SVC_VERIFY_TENANT_RATE_PER_MINUTE (default 600); without, the caller's (anonymousRateBuckets) at `publicPerMinute`.
+ */
+export async function callerRateBuckets(
+  principal: Principal,
   headers: Headers,
+  env: ClientAddressSettings & { SVC_VERIFY_TENANT_RATE_PER_MINUTE?: string },
   family: string,
-  perMinute: number,
-): Promise<{ decision: BucketDecision; perMinute: number }> {
-  return chargeRateBuckets(env.RATE_LIMITER, await anonymousRateBuckets(headers, env, family, perMinute));
+  publicPerMinute: number,
+): Promise<RateBucket[]> {
+  if (principal.kind === "api_key") {
+    return [{ name: `${family}_tenant:${principal.tenantId}`, perMinute: Number(env.SVC_VERIFY_TENANT_RATE_PER_MINUTE ?? "600") || 600 }];
+  }
+  return anonymousRateBuckets(headers, env, `${family}_public`, publicPerMinute);
 }

@@ -3,7 +3,7 @@ import type { ZodError } from "zod";
 import { registryFor } from "../catalog/installed";
 import { CONTENT_LOOKUP_MAXIMUM_BYTES } from "../catalog/limits";
 import type { AppContext } from "../platform/context";
-import { anonymousRateBuckets, chargeRateBuckets, type RateBucket } from "../platform/client-address";
+import { callerRateBuckets, chargeRateBuckets } from "../platform/client-address";
 import { ApiError, FORBIDDEN_SCOPE_DETAIL, HttpProblem } from "../platform/errors";
 import { fieldDetailsOf } from "../platform/validation";
 import { lookupScope, type RequestedLookupScope } from "../soft-bindings/lookup-scope";
@@ -70,13 +70,10 @@ export function matchesOrThrow(result: ContentMatchResult, location: "query" | "
 export const PUBLIC_BINDING_LOOKUPS_PER_MINUTE = 120;
 
 export async function chargeContentLookup(c: AppContext, kind: "content" | "binding" = "content") {
-  const principal = c.get("principal");
   // Without a key: the caller's network address, or the unattributed buckets when none is known (client-address.ts).
   // A binding lookup reads the index only (no media work): a looser public limit than content lookups.
-  const buckets: RateBucket[] =
-    principal.kind === "api_key"
-      ? [{ name: `sbr_${kind}_tenant:${principal.tenantId}`, perMinute: Number(c.env.SVC_VERIFY_TENANT_RATE_PER_MINUTE ?? "600") || 600 }]
-      : await anonymousRateBuckets(c.req.raw.headers, c.env, `sbr_${kind}_public`, kind === "content" ? PUBLIC_VERIFY_PER_MINUTE : PUBLIC_BINDING_LOOKUPS_PER_MINUTE);
+  const publicPerMinute = kind === "content" ? PUBLIC_VERIFY_PER_MINUTE : PUBLIC_BINDING_LOOKUPS_PER_MINUTE;
+  const buckets = await callerRateBuckets(c.get("principal"), c.req.raw.headers, c.env, `sbr_${kind}`, publicPerMinute);
   const { decision, perMinute } = await chargeRateBuckets(c.env.RATE_LIMITER, buckets);
   if (decision.allowed) return;
   const retryAfter = Math.max(1, Math.ceil(decision.retryAfterMs / 1000));

@@ -10,7 +10,7 @@ import { imageServices, mediaInspector } from "../media";
 import { canonicalMediaType, sniff } from "../media/inspect";
 import { ensureC2paEngineLazily, revocationCheck } from "./verify-engines";
 import { notFound, principalOf, type AppContext } from "../platform/context";
-import { anonymousRateBuckets, chargeRateBuckets, type RateBucket } from "../platform/client-address";
+import { callerRateBuckets, chargeRateBuckets } from "../platform/client-address";
 import { ApiError } from "../platform/errors";
 import { newId } from "../platform/ids";
 import { errorResponse, json, NOT_FOUND } from "../platform/openapi";
@@ -64,12 +64,8 @@ const getRoute = createRoute({
 
 /** The rate-limit bucket of a caller: the tenant, or a keyed hash of the network address (never the address). */
 async function chargeVerify(c: AppContext) {
-  const principal = c.get("principal");
   // Without a key: the caller's network address, or the unattributed buckets when none is known (client-address.ts).
-  const buckets: RateBucket[] =
-    principal.kind === "api_key"
-      ? [{ name: `verify_tenant:${principal.tenantId}`, perMinute: Number(c.env.SVC_VERIFY_TENANT_RATE_PER_MINUTE ?? "600") || 600 }]
-      : await anonymousRateBuckets(c.req.raw.headers, c.env, "verify_public", PUBLIC_VERIFY_PER_MINUTE);
+  const buckets = await callerRateBuckets(c.get("principal"), c.req.raw.headers, c.env, "verify", PUBLIC_VERIFY_PER_MINUTE);
   const { decision, perMinute } = await chargeRateBuckets(c.env.RATE_LIMITER, buckets);
   if (decision.allowed) return;
   const retryAfter = Math.max(1, Math.ceil(decision.retryAfterMs / 1000));

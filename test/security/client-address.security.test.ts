@@ -3,7 +3,11 @@ import { env as rawEnv } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import type { Bindings } from "../../src/env";
 import worker from "../../src/index";
-import { anonymousRateBuckets, chargeAnonymousCaller, clientAddress, UNATTRIBUTED_POOL_FACTOR } from "../../src/platform/client-address";
+import { anonymousRateBuckets, chargeRateBuckets, clientAddress, UNATTRIBUTED_POOL_FACTOR } from "../../src/platform/client-address";
+
+/** Charges an anonymous call of `family`, as the public routes do. */
+const chargeAnonymousCaller = async (env: typeof devEnv, headers: Headers, family: string, perMinute: number) =>
+  chargeRateBuckets(env.RATE_LIMITER, await anonymousRateBuckets(headers, env, family, perMinute));
 import { PUBLIC_VERIFY_PER_MINUTE } from "../../src/catalog/limits";
 import { api, createTenant, json } from "../workers/helpers";
 

@@ -23,8 +23,7 @@ import { isScope, type Scope } from "./scopes";
  * a refused request spends nothing.
  */
 export async function chargeKeyRate(env: { RATE_LIMITER: Env["RATE_LIMITER"] }, keyId: string, perMinute: number, cost: number) {
-  const limiter = env.RATE_LIMITER.get(env.RATE_LIMITER.idFromName(`api_key:${keyId}`));
-  const decision = await limiter.limit(perMinute, 60, cost);
+  const decision = await keyLimiter(env, keyId).limit(perMinute, 60, cost);
   if (decision.allowed) return;
   const retryAfter = Math.max(1, Math.ceil(decision.retryAfterMs / 1000));
   throw new ApiError("API_KEY_RATE_LIMITED", `This key allows ${perMinute} requests per minute; retry in ${retryAfter} s.`, {
@@ -34,8 +33,12 @@ export async function chargeKeyRate(env: { RATE_LIMITER: Env["RATE_LIMITER"] }, 
 
 /** Gives back `cost` requests charged by chargeKeyRate for a request that was then refused. */
 export async function refundKeyRate(env: { RATE_LIMITER: Env["RATE_LIMITER"] }, keyId: string, perMinute: number, cost: number) {
-  const limiter = env.RATE_LIMITER.get(env.RATE_LIMITER.idFromName(`api_key:${keyId}`));
-  await limiter.refund(perMinute, 60, cost);
+  await keyLimiter(env, keyId).refund(perMinute, 60, cost);
+}
+
+/** The one RateLimiter Durable Object that counts a key's requests. */
+function keyLimiter(env: { RATE_LIMITER: Env["RATE_LIMITER"] }, keyId: string) {
+  return env.RATE_LIMITER.get(env.RATE_LIMITER.idFromName(`api_key:${keyId}`));
 }
 
 /**
