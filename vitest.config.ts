@@ -1,6 +1,6 @@
-import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-plugin";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
+import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-plugin";
 import { defineConfig } from "vitest/config";
 // With the extension (Vite's future native config loader needs it); tsconfig.node.json lacks
 // allowImportingTsExtensions, hence the expected TS5097.
@@ -67,7 +67,12 @@ export default defineConfig(async () => {
             }),
           ],
           // Jobs run on the real queue consumer in the background; under a loaded 2-core CI machine a flow can take seconds.
-          test: { name: "workers", include: ["test/workers/**/*.test.ts", "test/security/**/*.test.ts"], setupFiles: ["./test/workers/setup.ts"], testTimeout: 120_000 },
+          test: {
+            name: "workers",
+            include: ["test/workers/**/*.test.ts", "test/security/**/*.test.ts"],
+            setupFiles: ["./test/workers/setup.ts"],
+            testTimeout: 120_000,
+          },
         },
         { test: { name: "node", include: ["test/node/**/*.test.ts"], environment: "node", testTimeout: 60_000 } },
       ],

@@ -35,9 +35,19 @@ function buildBundle() {
     `export { IsccImageFingerprinter, PdqFingerprinter, hammingDistance } from "./src/media/fingerprint/index.ts";`,
     `export { pdqBandValues, PDQ_MATCH_DISTANCE, PDQ_MIN_QUALITY } from "./src/soft-bindings/queries.ts";`,
   ].join("\n");
-  execFileSync(join(root, "node_modules", ".bin", "esbuild"),
-    ["--bundle", "--platform=node", "--format=esm", "--loader=ts", "--sourcefile=fingerprint-entry.ts", `--outfile=${bundlePath}`, "--log-level=error"],
-    { cwd: root, input: entry });
+  execFileSync(
+    join(root, "node_modules", ".bin", "esbuild"),
+    [
+      "--bundle",
+      "--platform=node",
+      "--format=esm",
+      "--loader=ts",
+      "--sourcefile=fingerprint-entry.ts",
+      `--outfile=${bundlePath}`,
+      "--log-level=error",
+    ],
+    { cwd: root, input: entry },
+  );
 }
 
 // ------------------------------------------------------------------------------------------------------------
@@ -46,21 +56,49 @@ function buildBundle() {
 
 const FAMILIES = [
   // [family, weight %]: makeImage kinds, then ours
-  ["photo", 14], ["photo-textured", 9], ["highkey", 6], ["lowkey", 3], ["shapes", 9], ["noise", 5], ["stripes", 5],
-  ["gradient", 3], ["flat", 1], ["document", 5], ["text", 8], ["cells", 10], ["fields", 12], ["waves", 10],
+  ["photo", 14],
+  ["photo-textured", 9],
+  ["highkey", 6],
+  ["lowkey", 3],
+  ["shapes", 9],
+  ["noise", 5],
+  ["stripes", 5],
+  ["gradient", 3],
+  ["flat", 1],
+  ["document", 5],
+  ["text", 8],
+  ["cells", 10],
+  ["fields", 12],
+  ["waves", 10],
 ];
-const MAKEIMAGE_KINDS = new Set(["photo", "photo-textured", "highkey", "lowkey", "shapes", "noise", "stripes", "gradient", "flat", "document"]);
+const MAKEIMAGE_KINDS = new Set([
+  "photo",
+  "photo-textured",
+  "highkey",
+  "lowkey",
+  "shapes",
+  "noise",
+  "stripes",
+  "gradient",
+  "flat",
+  "document",
+]);
 
 /** The image spec of corpus index `id` (indexed set: seeds 1..; unindexed distractors: seeds from 1,000,000). */
 function specOf(id, rng, distractor = false) {
   const seed = (distractor ? 1_000_000 : 1) + id;
   const r = rng(seed * 2654435761);
-  let pick = r() * 100, family = FAMILIES[0][0];
+  let pick = r() * 100,
+    family = FAMILIES[0][0];
   for (const [f, w] of FAMILIES) {
-    if (pick < w) { family = f; break; }
+    if (pick < w) {
+      family = f;
+      break;
+    }
     pick -= w;
   }
-  const W = 256 + Math.floor(r() * 769), H = 256 + Math.floor(r() * 769);
+  const W = 256 + Math.floor(r() * 769),
+    H = 256 + Math.floor(r() * 769);
   return { id, family, W, H, seed };
 }
 
@@ -69,113 +107,177 @@ function makeCorpusImage(lib, { family, W, H, seed }) {
   const rnd = lib.rng(seed * 40503 + 99991);
   const d = new Uint8Array(W * H * 4);
   const put = (i, r, g, b) => {
-    d[4 * i] = r < 0 ? 0 : r > 255 ? 255 : r;
-    d[4 * i + 1] = g < 0 ? 0 : g > 255 ? 255 : g;
-    d[4 * i + 2] = b < 0 ? 0 : b > 255 ? 255 : b;
+    d[4 * i] = r < 0 ? 0 : Math.min(r, 255);
+    d[4 * i + 1] = g < 0 ? 0 : Math.min(g, 255);
+    d[4 * i + 2] = b < 0 ? 0 : Math.min(b, 255);
     d[4 * i + 3] = 255;
   };
   const colour = () => [rnd() * 255, rnd() * 255, rnd() * 255];
   if (family === "cells") {
     // Voronoi mosaic: 6..55 cells, each with its own colour and shading slope, dark borders, fine grain
     const K = 6 + Math.floor(rnd() * 50);
-    const px = new Float64Array(K), py = new Float64Array(K), cr = new Float64Array(K), cg = new Float64Array(K), cb = new Float64Array(K), gx = new Float64Array(K), gy = new Float64Array(K);
-    for (let k = 0; k < K; k++) { px[k] = rnd() * W; py[k] = rnd() * H; cr[k] = rnd() * 255; cg[k] = rnd() * 255; cb[k] = rnd() * 255; gx[k] = (rnd() - 0.5) * 120 / W; gy[k] = (rnd() - 0.5) * 120 / H; }
+    const px = new Float64Array(K),
+      py = new Float64Array(K),
+      cr = new Float64Array(K),
+      cg = new Float64Array(K),
+      cb = new Float64Array(K),
+      gx = new Float64Array(K),
+      gy = new Float64Array(K);
+    for (let k = 0; k < K; k++) {
+      px[k] = rnd() * W;
+      py[k] = rnd() * H;
+      cr[k] = rnd() * 255;
+      cg[k] = rnd() * 255;
+      cb[k] = rnd() * 255;
+      gx[k] = ((rnd() - 0.5) * 120) / W;
+      gy[k] = ((rnd() - 0.5) * 120) / H;
+    }
     const border = 2 + rnd() * 6;
     // per 32x32 tile, only the seeds that can be the nearest or second nearest to one of its pixels (exact: a seed
     // farther from the tile than the second smallest farthest-corner distance never is), in seed order
-    const tw = Math.ceil(W / 32), th = Math.ceil(H / 32), tiles = [];
-    for (let ty = 0; ty < th; ty++) for (let tx = 0; tx < tw; tx++) {
-      const x0 = tx * 32, x1 = Math.min(W, x0 + 32) - 1, y0 = ty * 32, y1 = Math.min(H, y0 + 32) - 1;
-      const near = new Float64Array(K), far = new Float64Array(K);
-      for (let k = 0; k < K; k++) {
-        const nx = Math.max(x0 - px[k], 0, px[k] - x1), ny = Math.max(y0 - py[k], 0, py[k] - y1);
-        const fx = Math.max(px[k] - x0, x1 - px[k]), fy = Math.max(py[k] - y0, y1 - py[k]);
-        near[k] = nx * nx + ny * ny;
-        far[k] = fx * fx + fy * fy;
+    const tw = Math.ceil(W / 32),
+      th = Math.ceil(H / 32),
+      tiles = [];
+    for (let ty = 0; ty < th; ty++)
+      for (let tx = 0; tx < tw; tx++) {
+        const x0 = tx * 32,
+          x1 = Math.min(W, x0 + 32) - 1,
+          y0 = ty * 32,
+          y1 = Math.min(H, y0 + 32) - 1;
+        const near = new Float64Array(K),
+          far = new Float64Array(K);
+        for (let k = 0; k < K; k++) {
+          const nx = Math.max(x0 - px[k], 0, px[k] - x1),
+            ny = Math.max(y0 - py[k], 0, py[k] - y1);
+          const fx = Math.max(px[k] - x0, x1 - px[k]),
+            fy = Math.max(py[k] - y0, y1 - py[k]);
+          near[k] = nx * nx + ny * ny;
+          far[k] = fx * fx + fy * fy;
+        }
+        const bound = [...far].sort((a, b) => a - b)[Math.min(1, K - 1)];
+        tiles.push(Int32Array.from({ length: K }, (_, k) => k).filter((k) => near[k] <= bound));
       }
-      const bound = [...far].sort((a, b) => a - b)[Math.min(1, K - 1)];
-      tiles.push(Int32Array.from({ length: K }, (_, k) => k).filter((k) => near[k] <= bound));
-    }
-    for (let y = 0; y < H; y++) for (let x = 0; x < W; x++) {
-      let b1 = 0, d1 = Infinity, d2 = Infinity;
-      const cand = tiles[(y >> 5) * tw + (x >> 5)];
-      for (let c = 0; c < cand.length; c++) {
-        const k = cand[c], dx = x - px[k], dy = y - py[k], dd = dx * dx + dy * dy;
-        if (dd < d1) { d2 = d1; d1 = dd; b1 = k; } else if (dd < d2) d2 = dd;
+    for (let y = 0; y < H; y++)
+      for (let x = 0; x < W; x++) {
+        let b1 = 0,
+          d1 = Infinity,
+          d2 = Infinity;
+        const cand = tiles[(y >> 5) * tw + (x >> 5)];
+        for (let c = 0; c < cand.length; c++) {
+          const k = cand[c],
+            dx = x - px[k],
+            dy = y - py[k],
+            dd = dx * dx + dy * dy;
+          if (dd < d1) {
+            d2 = d1;
+            d1 = dd;
+            b1 = k;
+          } else if (dd < d2) d2 = dd;
+        }
+        const edge = Math.sqrt(d2) - Math.sqrt(d1) < border ? 0.35 : 1;
+        const s = (x - px[b1]) * gx[b1] + (y - py[b1]) * gy[b1] + (rnd() - 0.5) * 12;
+        put(y * W + x, (cr[b1] + s) * edge, (cg[b1] + s) * edge, (cb[b1] + s) * edge);
       }
-      const edge = Math.sqrt(d2) - Math.sqrt(d1) < border ? 0.35 : 1;
-      const s = (x - px[b1]) * gx[b1] + (y - py[b1]) * gy[b1] + (rnd() - 0.5) * 12;
-      put(y * W + x, (cr[b1] + s) * edge, (cg[b1] + s) * edge, (cb[b1] + s) * edge);
-    }
   } else if (family === "fields") {
     // photo-like: smooth low-frequency field posterized into 3..6 regions with sharp edges, lit by a ramp, grain
     const n = lib.fractal(W, H, rnd, Math.max(W, H) / (1 + rnd() * 3), 3, 0.5);
     const L = 3 + Math.floor(rnd() * 4);
     const cuts = Array.from({ length: L - 1 }, () => (rnd() - 0.5) * 0.5).sort((a, b) => a - b);
     const cols = Array.from({ length: L }, colour);
-    const ang = rnd() * 2 * Math.PI, ca = Math.cos(ang) / W, sa = Math.sin(ang) / H, light = 40 + rnd() * 80;
-    for (let y = 0; y < H; y++) for (let x = 0; x < W; x++) {
-      const i = y * W + x, v = n[i];
-      let l = 0;
-      while (l < L - 1 && v > cuts[l]) l++;
-      const c = cols[l], s = ((x - W / 2) * ca + (y - H / 2) * sa) * light + v * 60 + (rnd() - 0.5) * 10;
-      put(i, c[0] + s, c[1] + s, c[2] + s);
-    }
+    const ang = rnd() * 2 * Math.PI,
+      ca = Math.cos(ang) / W,
+      sa = Math.sin(ang) / H,
+      light = 40 + rnd() * 80;
+    for (let y = 0; y < H; y++)
+      for (let x = 0; x < W; x++) {
+        const i = y * W + x,
+          v = n[i];
+        let l = 0;
+        while (l < L - 1 && v > cuts[l]) l++;
+        const c = cols[l],
+          s = ((x - W / 2) * ca + (y - H / 2) * sa) * light + v * 60 + (rnd() - 0.5) * 10;
+        put(i, c[0] + s, c[1] + s, c[2] + s);
+      }
   } else if (family === "waves") {
     // interference of 3..6 plane and circular waves (wavelengths 1/16..1/3 of the short side), two-colour map, grain
-    const m = 3 + Math.floor(rnd() * 4), S = Math.min(W, H);
-    const v = new Float32Array(W * H), rowS = new Float64Array(W), rowC = new Float64Array(W);
+    const m = 3 + Math.floor(rnd() * 4),
+      S = Math.min(W, H);
+    const v = new Float32Array(W * H),
+      rowS = new Float64Array(W),
+      rowC = new Float64Array(W);
     let tot = 0;
     for (let w = 0; w < m; w++) {
-      const k = (2 * Math.PI) / (S * (1 / 16 + rnd() * (1 / 3 - 1 / 16))), a = rnd() * 2 * Math.PI, ph = rnd() * 6.3, amp = 0.3 + rnd();
+      const k = (2 * Math.PI) / (S * (1 / 16 + rnd() * (1 / 3 - 1 / 16))),
+        a = rnd() * 2 * Math.PI,
+        ph = rnd() * 6.3,
+        amp = 0.3 + rnd();
       tot += amp;
       if (rnd() < 0.4) {
-        const cx = rnd() * W, cy = rnd() * H;
-        for (let y = 0; y < H; y++) for (let x = 0; x < W; x++) {
-          const dx = x - cx, dy = y - cy;
-          v[y * W + x] += amp * Math.sin(k * Math.sqrt(dx * dx + dy * dy) + ph);
-        }
+        const cx = rnd() * W,
+          cy = rnd() * H;
+        for (let y = 0; y < H; y++)
+          for (let x = 0; x < W; x++) {
+            const dx = x - cx,
+              dy = y - cy;
+            v[y * W + x] += amp * Math.sin(k * Math.sqrt(dx * dx + dy * dy) + ph);
+          }
       } else {
         // sin(kx x + ky y + ph) = sin(kx x) cos(ky y + ph) + cos(kx x) sin(ky y + ph)
-        const kx = k * Math.cos(a), ky = k * Math.sin(a);
-        for (let x = 0; x < W; x++) { rowS[x] = Math.sin(kx * x); rowC[x] = Math.cos(kx * x); }
+        const kx = k * Math.cos(a),
+          ky = k * Math.sin(a);
+        for (let x = 0; x < W; x++) {
+          rowS[x] = Math.sin(kx * x);
+          rowC[x] = Math.cos(kx * x);
+        }
         for (let y = 0; y < H; y++) {
-          const cy = amp * Math.cos(ky * y + ph), sy = amp * Math.sin(ky * y + ph);
+          const cy = amp * Math.cos(ky * y + ph),
+            sy = amp * Math.sin(ky * y + ph);
           for (let x = 0, i = y * W; x < W; x++, i++) v[i] += rowS[x] * cy + rowC[x] * sy;
         }
       }
     }
-    const c1 = colour(), c2 = colour();
+    const c1 = colour(),
+      c2 = colour();
     for (let i = 0; i < W * H; i++) {
-      const t = 0.5 + (0.5 * v[i]) / tot, g = (rnd() - 0.5) * 8;
+      const t = 0.5 + (0.5 * v[i]) / tot,
+        g = (rnd() - 0.5) * 8;
       put(i, c1[0] * (1 - t) + c2[0] * t + g, c1[1] * (1 - t) + c2[1] * t + g, c1[2] * (1 - t) + c2[2] * t + g);
     }
   } else {
     // text: a page with random margins, 1..3 columns, line heights, headings, glyph-like 3x5 patterns and 0..2 figures (drawn over the text)
-    const bg = [235 + rnd() * 20, 232 + rnd() * 23, 225 + rnd() * 30], ink = [rnd() * 60, rnd() * 60, rnd() * 80];
+    const bg = [235 + rnd() * 20, 232 + rnd() * 23, 225 + rnd() * 30],
+      ink = [rnd() * 60, rnd() * 60, rnd() * 80];
     for (let i = 0; i < W * H; i++) put(i, bg[0], bg[1], bg[2]);
-    const margin = 10 + Math.floor(rnd() * 0.12 * W), cols = 1 + Math.floor(rnd() * 3), gutter = 10 + Math.floor(rnd() * 20);
+    const margin = 10 + Math.floor(rnd() * 0.12 * W),
+      cols = 1 + Math.floor(rnd() * 3),
+      gutter = 10 + Math.floor(rnd() * 20);
     const colW = Math.floor((W - 2 * margin - (cols - 1) * gutter) / cols);
     const figures = Array.from({ length: Math.floor(rnd() * 3) }, () => {
-      const fw = Math.floor((0.2 + rnd() * 0.4) * W), fh = Math.floor((0.15 + rnd() * 0.3) * H);
+      const fw = Math.floor((0.2 + rnd() * 0.4) * W),
+        fh = Math.floor((0.15 + rnd() * 0.3) * H);
       return { x: Math.floor(rnd() * (W - fw)), y: Math.floor(rnd() * (H - fh)), w: fw, h: fh, a: colour(), b: colour() };
     });
     for (let c = 0; c < cols && colW > 20; c++) {
       const x0 = margin + c * (colW + gutter);
-      let y = margin + Math.floor(rnd() * 30), lines = 0;
+      let y = margin + Math.floor(rnd() * 30),
+        lines = 0;
       while (y < H - margin && lines++ < 500) {
-        const heading = rnd() < 0.08, lh = heading ? 16 + Math.floor(rnd() * 16) : 6 + Math.floor(rnd() * 10), cw = Math.max(3, Math.round(lh * 0.6));
+        const heading = rnd() < 0.08,
+          lh = heading ? 16 + Math.floor(rnd() * 16) : 6 + Math.floor(rnd() * 10),
+          cw = Math.max(3, Math.round(lh * 0.6));
         if (y + lh > H - margin) break;
         const lineEnd = x0 + (rnd() < 0.15 ? Math.floor(colW * (0.2 + rnd() * 0.6)) : colW);
-        let x = x0 + (rnd() < 0.1 ? 2 * cw : 0), words = 0;
+        let x = x0 + (rnd() < 0.1 ? 2 * cw : 0),
+          words = 0;
         while (x < lineEnd - cw && words++ < 200) {
           const nChars = 1 + Math.floor(rnd() * 9);
           for (let ch = 0; ch < nChars && x + cw <= lineEnd; ch++, x += cw) {
             const glyph = Math.floor(rnd() * 32768);
-            for (let yy = 0; yy < lh - 2; yy++) for (let xx = 0; xx < cw - 1; xx++) {
-              const bit = Math.min(4, Math.floor((yy * 5) / (lh - 2))) * 3 + Math.min(2, Math.floor((xx * 3) / (cw - 1)));
-              if ((glyph >> bit) & 1) put((y + yy) * W + x + xx, ink[0], ink[1], ink[2]);
-            }
+            for (let yy = 0; yy < lh - 2; yy++)
+              for (let xx = 0; xx < cw - 1; xx++) {
+                const bit = Math.min(4, Math.floor((yy * 5) / (lh - 2))) * 3 + Math.min(2, Math.floor((xx * 3) / (cw - 1)));
+                if ((glyph >> bit) & 1) put((y + yy) * W + x + xx, ink[0], ink[1], ink[2]);
+              }
           }
           x += cw;
         }
@@ -184,10 +286,11 @@ function makeCorpusImage(lib, { family, W, H, seed }) {
     }
     for (const f of figures) {
       const n = lib.fractal(f.w, f.h, rnd, Math.max(f.w, f.h) / 3, 4, 0.6);
-      for (let y = 0; y < f.h; y++) for (let x = 0; x < f.w; x++) {
-        const t = Math.min(1, Math.max(0, 0.5 + 1.6 * n[y * f.w + x]));
-        put((f.y + y) * W + f.x + x, f.a[0] * (1 - t) + f.b[0] * t, f.a[1] * (1 - t) + f.b[1] * t, f.a[2] * (1 - t) + f.b[2] * t);
-      }
+      for (let y = 0; y < f.h; y++)
+        for (let x = 0; x < f.w; x++) {
+          const t = Math.min(1, Math.max(0, 0.5 + 1.6 * n[y * f.w + x]));
+          put((f.y + y) * W + f.x + x, f.a[0] * (1 - t) + f.b[0] * t, f.a[1] * (1 - t) + f.b[1] * t, f.a[2] * (1 - t) + f.b[2] * t);
+        }
     }
   }
   return { width: W, height: H, data: d };
@@ -197,15 +300,25 @@ function makeCorpusImage(lib, { family, W, H, seed }) {
 // Transformations (applied to the query set; bench/lib/images.mjs has the codecs and pixel operations)
 
 const TRANSFORM_NAMES = [
-  "none", "JPEG q75", "JPEG q50", "resize 50%", "crop 10% (corner)", "crop 10% (centred)", "crop 10% + JPEG q75",
-  "brightness +20%", "brightness -20%", "screenshot (75% + PNG)",
+  "none",
+  "JPEG q75",
+  "JPEG q50",
+  "resize 50%",
+  "crop 10% (corner)",
+  "crop 10% (centred)",
+  "crop 10% + JPEG q75",
+  "brightness +20%",
+  "brightness -20%",
+  "screenshot (75% + PNG)",
 ];
 function transforms(lib) {
   const cut = (n, f) => Math.round(n * f);
-  const corner = (im) => lib.crop(im, cut(im.width, 0.1), cut(im.height, 0.1), im.width - cut(im.width, 0.1), im.height - cut(im.height, 0.1));
-  const centred = (im) => lib.crop(im, cut(im.width, 0.05), cut(im.height, 0.05), im.width - 2 * cut(im.width, 0.05), im.height - 2 * cut(im.height, 0.05));
+  const corner = (im) =>
+    lib.crop(im, cut(im.width, 0.1), cut(im.height, 0.1), im.width - cut(im.width, 0.1), im.height - cut(im.height, 0.1));
+  const centred = (im) =>
+    lib.crop(im, cut(im.width, 0.05), cut(im.height, 0.05), im.width - 2 * cut(im.width, 0.05), im.height - 2 * cut(im.height, 0.05));
   const t = {
-    "none": async (im) => im,
+    none: async (im) => im,
     "JPEG q75": (im) => lib.jpeg(im, 75),
     "JPEG q50": (im) => lib.jpeg(im, 50),
     "resize 50%": async (im) => lib.resize(im, Math.round(im.width / 2), Math.round(im.height / 2)),
@@ -231,7 +344,8 @@ if (!isMainThread) {
   const iscc = new F.IsccImageFingerprinter(module);
   const TRANSFORMS = transforms(lib);
   const fingerprint = (img) => {
-    const p = pdq.compute(img), c = iscc.compute(img);
+    const p = pdq.compute(img),
+      c = iscc.compute(img);
     if (p.status !== "computed" || c.status !== "computed") throw new Error(`fingerprint failed: ${p.message ?? c.message}`);
     return { pdq: p.bits, quality: p.quality, iscc: c.bits };
   };
@@ -264,7 +378,8 @@ async function main() {
   const quick = process.argv.includes("--quick");
   const verbose = process.argv.includes("--verbose");
   const wArg = process.argv.indexOf("--workers");
-  const nWorkers = wArg > 0 ? Math.max(1, Math.min(16, Number(process.argv[wArg + 1]) || 1)) : Math.max(1, Math.min(4, availableParallelism()));
+  const nWorkers =
+    wArg > 0 ? Math.max(1, Math.min(16, Number(process.argv[wArg + 1]) || 1)) : Math.max(1, Math.min(4, availableParallelism()));
   const TARGET_INDEXED = quick ? 200 : 1000;
   const QUERY_EVERY = 4; // every 4th generated image, if PDQ-indexed, is a query (about 250 of 1,000)
   const N_DISTRACTORS = quick ? 60 : 250;
@@ -281,21 +396,33 @@ async function main() {
   async function runAll(specs) {
     const out = new Array(specs.length);
     let next = 0;
-    await Promise.all(workers.map((w) => new Promise((resolve, reject) => {
-      const give = () => {
-        if (next >= specs.length) { for (const e of ["message", "error", "exit"]) w.removeAllListeners(e); resolve(); return; }
-        w.postMessage({ ...specs[next], slot: next });
-        next++;
-      };
-      w.on("message", (r) => {
-        if (r.error) { reject(new Error(`image ${r.id} (${r.family}): ${r.error}`)); return; }
-        out[r.slot] = r;
-        give();
-      });
-      w.on("error", reject);
-      w.on("exit", (code) => reject(new Error(`worker thread exited (${code})`)));
-      give();
-    })));
+    await Promise.all(
+      workers.map(
+        (w) =>
+          new Promise((resolve, reject) => {
+            const give = () => {
+              if (next >= specs.length) {
+                for (const e of ["message", "error", "exit"]) w.removeAllListeners(e);
+                resolve();
+                return;
+              }
+              w.postMessage({ ...specs[next], slot: next });
+              next++;
+            };
+            w.on("message", (r) => {
+              if (r.error) {
+                reject(new Error(`image ${r.id} (${r.family}): ${r.error}`));
+                return;
+              }
+              out[r.slot] = r;
+              give();
+            });
+            w.on("error", reject);
+            w.on("exit", (code) => reject(new Error(`worker thread exited (${code})`)));
+            give();
+          }),
+      ),
+    );
     return out;
   }
 
@@ -329,7 +456,8 @@ async function main() {
   for (const g of generated) {
     const k = hex(g.iscc);
     const list = isccIndex.get(k);
-    if (list) list.push(g.id); else isccIndex.set(k, [g.id]);
+    if (list) list.push(g.id);
+    else isccIndex.set(k, [g.id]);
   }
   const pdqOf = new Map();
   const bands = Array.from({ length: 16 }, () => new Map()); // band -> value -> ids (the pdq_bands table)
@@ -338,7 +466,8 @@ async function main() {
     pdqOf.set(g.id, g.pdq);
     pdqBandValues(g.pdq).forEach((v, b) => {
       const list = bands[b].get(v);
-      if (list) list.push(g.id); else bands[b].set(v, [g.id]);
+      if (list) list.push(g.id);
+      else bands[b].set(v, [g.id]);
     });
   }
   const indexMs = performance.now() - tIndex;
@@ -387,13 +516,31 @@ async function main() {
 
   // --- 3. lookups
   const queries = generated.filter((g) => g.transformed);
-  const rows = new Map(TRANSFORM_NAMES.map((n) => [n, {
-    n: 0, lookedUp: 0, pdqTop: 0, pdqIn: 0, pdqFalse: 0, pdqDist: [], cand: 0,
-    isccExact: 0, isccExactFalse: 0, isccDist: [], isccNear: 0, isccNearFalse: 0,
-    svcRight: 0, svcWrong: 0,
-  }]));
+  const rows = new Map(
+    TRANSFORM_NAMES.map((n) => [
+      n,
+      {
+        n: 0,
+        lookedUp: 0,
+        pdqTop: 0,
+        pdqIn: 0,
+        pdqFalse: 0,
+        pdqDist: [],
+        cand: 0,
+        isccExact: 0,
+        isccExactFalse: 0,
+        isccDist: [],
+        isccNear: 0,
+        isccNearFalse: 0,
+        svcRight: 0,
+        svcWrong: 0,
+      },
+    ]),
+  );
   const falseMatches = [];
-  let lookupMs = 0, lookups = 0, scanMismatch = 0;
+  let lookupMs = 0,
+    lookups = 0,
+    scanMismatch = 0;
   const t0 = performance.now();
   for (const q of queries) {
     for (const t of q.transformed) {
@@ -403,11 +550,17 @@ async function main() {
       row.isccDist.push(hammingDistance(t.iscc, q.iscc));
       // ISCC exact (what the service does first)
       const ex = isccExact(t.iscc);
-      if (ex && ex.includes(q.id)) row.isccExact++;
-      if (ex && ex[0] !== q.id) { row.isccExactFalse++; falseMatches.push({ fp: "iscc exact", q, t: t.name, other: ex[0], distance: 0 }); }
+      if (ex?.includes(q.id)) row.isccExact++;
+      if (ex && ex[0] !== q.id) {
+        row.isccExactFalse++;
+        falseMatches.push({ fp: "iscc exact", q, t: t.name, other: ex[0], distance: 0 });
+      }
       const near = isccNearest(t.iscc);
       if (near?.id === q.id) row.isccNear++;
-      else if (near) { row.isccNearFalse++; falseMatches.push({ fp: `iscc <=${ISCC_NEAR}`, q, t: t.name, other: near.id, distance: near.distance }); }
+      else if (near) {
+        row.isccNearFalse++;
+        falseMatches.push({ fp: `iscc <=${ISCC_NEAR}`, q, t: t.name, other: near.id, distance: near.distance });
+      }
       // PDQ (the service's band lookup), only when the query's quality is enough
       let pdqBest = null;
       if (t.quality >= PDQ_MIN_QUALITY) {
@@ -419,7 +572,10 @@ async function main() {
         row.cand += r.candidates;
         pdqBest = r.best;
         if (r.best?.id === q.id) row.pdqTop++;
-        else if (r.best) { row.pdqFalse++; falseMatches.push({ fp: "pdq", q, t: t.name, other: r.best.id, distance: r.best.distance }); }
+        else if (r.best) {
+          row.pdqFalse++;
+          falseMatches.push({ fp: "pdq", q, t: t.name, other: r.best.id, distance: r.best.distance });
+        }
         if (r.within.includes(q.id)) row.pdqIn++;
         const scan = scanPdq(t.pdq);
         if ((scan?.distance ?? -1) !== (r.best?.distance ?? -1)) scanMismatch++;
@@ -437,9 +593,15 @@ async function main() {
   const dis = { n: distractors.length, lookedUp: 0, pdq: 0, iscc: 0, isccNear: 0, svc: 0, cand: 0, nearestPdq: [] };
   for (const g of distractors) {
     const ex = isccExact(g.iscc);
-    if (ex) { dis.iscc++; falseMatches.push({ fp: "iscc exact", q: g, t: "unindexed", other: ex[0], distance: 0 }); }
+    if (ex) {
+      dis.iscc++;
+      falseMatches.push({ fp: "iscc exact", q: g, t: "unindexed", other: ex[0], distance: 0 });
+    }
     const near = isccNearest(g.iscc);
-    if (near) { dis.isccNear++; falseMatches.push({ fp: `iscc <=${ISCC_NEAR}`, q: g, t: "unindexed", other: near.id, distance: near.distance }); }
+    if (near) {
+      dis.isccNear++;
+      falseMatches.push({ fp: `iscc <=${ISCC_NEAR}`, q: g, t: "unindexed", other: near.id, distance: near.distance });
+    }
     let hit = null;
     if (g.quality >= PDQ_MIN_QUALITY) {
       dis.lookedUp++;
@@ -449,7 +611,10 @@ async function main() {
       lookups++;
       dis.cand += r.candidates;
       hit = r.best;
-      if (r.best) { dis.pdq++; falseMatches.push({ fp: "pdq", q: g, t: "unindexed", other: r.best.id, distance: r.best.distance }); }
+      if (r.best) {
+        dis.pdq++;
+        falseMatches.push({ fp: "pdq", q: g, t: "unindexed", other: r.best.id, distance: r.best.distance });
+      }
       let nearest = 256;
       for (const h of pdqOf.values()) nearest = Math.min(nearest, hammingDistance(g.pdq, h));
       dis.nearestPdq.push(nearest);
@@ -459,7 +624,8 @@ async function main() {
 
   // near-duplicates inside the corpus itself (how distinct the indexed images are, to PDQ and to ISCC)
   const ids = [...pdqOf.keys()];
-  let dupPairs = 0, minPair = 256;
+  let dupPairs = 0,
+    minPair = 256;
   const nearestNeighbour = [];
   const dupList = [];
   for (let i = 0; i < ids.length; i++) {
@@ -468,7 +634,10 @@ async function main() {
       if (i === j) continue;
       const d = hammingDistance(pdqOf.get(ids[i]), pdqOf.get(ids[j]));
       if (d < nn) nn = d;
-      if (j > i && d <= PDQ_MATCH_DISTANCE) { dupPairs++; dupList.push([ids[i], ids[j], d]); }
+      if (j > i && d <= PDQ_MATCH_DISTANCE) {
+        dupPairs++;
+        dupList.push([ids[i], ids[j], d]);
+      }
     }
     nearestNeighbour.push(nn);
     minPair = Math.min(minPair, nn);
@@ -479,8 +648,15 @@ async function main() {
   const pad = (s, n) => String(s).padEnd(n);
   const lpad = (s, n) => String(s).padStart(n);
   const pct = (a, b) => (b ? `${((100 * a) / b).toFixed(1)}%` : "-");
-  const median = (xs) => { if (!xs.length) return "-"; const s = [...xs].sort((a, b) => a - b); return s[s.length >> 1]; };
-  const pctl = (xs, p) => { const s = [...xs].sort((a, b) => a - b); return s[Math.min(s.length - 1, Math.floor(p * s.length))]; };
+  const median = (xs) => {
+    if (!xs.length) return "-";
+    const s = [...xs].sort((a, b) => a - b);
+    return s[s.length >> 1];
+  };
+  const pctl = (xs, p) => {
+    const s = [...xs].sort((a, b) => a - b);
+    return s[Math.min(s.length - 1, Math.floor(p * s.length))];
+  };
   const famCount = (list) => {
     const m = new Map();
     for (const g of list) m.set(g.family, (m.get(g.family) ?? 0) + 1);
@@ -489,52 +665,110 @@ async function main() {
   const excluded = generated.filter((g) => g.quality < PDQ_MIN_QUALITY);
   const exFam = famCount(excluded);
   const sizes = generated.map((g) => g.W * g.H);
-  const cpuGen = generated.reduce((a, g) => a + g.genMs, 0), cpuFp = generated.reduce((a, g) => a + g.fpMs, 0);
+  const cpuGen = generated.reduce((a, g) => a + g.genMs, 0),
+    cpuFp = generated.reduce((a, g) => a + g.fpMs, 0);
 
-  console.log(`Fingerprint recall of the original among ${pdqOf.size} indexed assets (PDQ) / ${generated.length} (ISCC), after transformations, and false matches`);
+  console.log(
+    `Fingerprint recall of the original among ${pdqOf.size} indexed assets (PDQ) / ${generated.length} (ISCC), after transformations, and false matches`,
+  );
   console.log("");
-  console.log(`corpus: ${generated.length} generated images (seeded; ${FAMILIES.length} families; ${Math.min(...generated.map((g) => Math.min(g.W, g.H)))}..${Math.max(...generated.map((g) => Math.max(g.W, g.H)))} px per side, ` +
-    `${(Math.min(...sizes) / 1e6).toFixed(2)}..${(Math.max(...sizes) / 1e6).toFixed(2)} MP). Every image's ISCC code is indexed; its PDQ hash only with quality >= ${PDQ_MIN_QUALITY}:`);
-  console.log(`  PDQ-indexed ${pdqOf.size}; excluded for quality < ${PDQ_MIN_QUALITY}: ${excluded.length} (${[...exFam].sort((a, b) => b[1] - a[1]).map(([f, n]) => `${f} ${n}/${famCount(generated).get(f)}`).join(", ")})`);
+  console.log(
+    `corpus: ${generated.length} generated images (seeded; ${FAMILIES.length} families; ${Math.min(...generated.map((g) => Math.min(g.W, g.H)))}..${Math.max(...generated.map((g) => Math.max(g.W, g.H)))} px per side, ` +
+      `${(Math.min(...sizes) / 1e6).toFixed(2)}..${(Math.max(...sizes) / 1e6).toFixed(2)} MP). Every image's ISCC code is indexed; its PDQ hash only with quality >= ${PDQ_MIN_QUALITY}:`,
+  );
+  console.log(
+    `  PDQ-indexed ${pdqOf.size}; excluded for quality < ${PDQ_MIN_QUALITY}: ${excluded.length} (${[...exFam]
+      .sort((a, b) => b[1] - a[1])
+      .map(([f, n]) => `${f} ${n}/${famCount(generated).get(f)}`)
+      .join(", ")})`,
+  );
   console.log(`  families (generated): ${[...famCount(generated)].map(([f, n]) => `${f} ${n}`).join(", ")}`);
-  console.log(`  distinctness: nearest other indexed PDQ hash per image: min ${minPair}, 1st percentile ${pctl(nearestNeighbour, 0.01)}, median ${median(nearestNeighbour)} bits; ` +
-    `pairs within ${PDQ_MATCH_DISTANCE}: ${dupPairs}${dupList.length ? ` (${dupList.slice(0, 5).map(([a, b, d]) => `#${a} ${byId.get(a).family} ~ #${b} ${byId.get(b).family}: ${d}`).join("; ")})` : ""}; ` +
-    `ISCC codes shared by several images: ${isccShared.length} (${isccShared.reduce((a, l) => a + l.length, 0)} images${isccShared.length ? `: ${[...famCount(isccShared.flat().map((id) => byId.get(id)))].map(([f, n]) => `${f} ${n}`).join(", ")}` : ""})`);
-  console.log(`  queries: ${queries.length} indexed originals (every ${QUERY_EVERY}th generated image that is PDQ-indexed), each under ${TRANSFORM_NAMES.length} transformations = ${queries.length * TRANSFORM_NAMES.length} lookups`);
+  console.log(
+    `  distinctness: nearest other indexed PDQ hash per image: min ${minPair}, 1st percentile ${pctl(nearestNeighbour, 0.01)}, median ${median(nearestNeighbour)} bits; ` +
+      `pairs within ${PDQ_MATCH_DISTANCE}: ${dupPairs}${
+        dupList.length
+          ? ` (${dupList
+              .slice(0, 5)
+              .map(([a, b, d]) => `#${a} ${byId.get(a).family} ~ #${b} ${byId.get(b).family}: ${d}`)
+              .join("; ")})`
+          : ""
+      }; ` +
+      `ISCC codes shared by several images: ${isccShared.length} (${isccShared.reduce((a, l) => a + l.length, 0)} images${isccShared.length ? `: ${[...famCount(isccShared.flat().map((id) => byId.get(id)))].map(([f, n]) => `${f} ${n}`).join(", ")}` : ""})`,
+  );
+  console.log(
+    `  queries: ${queries.length} indexed originals (every ${QUERY_EVERY}th generated image that is PDQ-indexed), each under ${TRANSFORM_NAMES.length} transformations = ${queries.length * TRANSFORM_NAMES.length} lookups`,
+  );
   console.log("");
-  console.log(`PDQ (service lookup: 16 x 16-bit bands, each value and its 16 one-bit neighbours probed, then exact Hamming <= ${PDQ_MATCH_DISTANCE}; query quality >= ${PDQ_MIN_QUALITY})`);
-  console.log(`  ${pad("transformation", 24)} ${lpad("looked up", 10)} ${lpad("recall@1", 9)} ${lpad("recall", 8)} ${lpad("false", 6)} ${lpad("false %", 8)} ${lpad("median d", 9)} ${lpad("p90 d", 6)} ${lpad("cand./q", 8)}`);
+  console.log(
+    `PDQ (service lookup: 16 x 16-bit bands, each value and its 16 one-bit neighbours probed, then exact Hamming <= ${PDQ_MATCH_DISTANCE}; query quality >= ${PDQ_MIN_QUALITY})`,
+  );
+  console.log(
+    `  ${pad("transformation", 24)} ${lpad("looked up", 10)} ${lpad("recall@1", 9)} ${lpad("recall", 8)} ${lpad("false", 6)} ${lpad("false %", 8)} ${lpad("median d", 9)} ${lpad("p90 d", 6)} ${lpad("cand./q", 8)}`,
+  );
   for (const [name, r] of rows) {
-    console.log(`  ${pad(name, 24)} ${lpad(`${r.lookedUp}/${r.n}`, 10)} ${lpad(pct(r.pdqTop, r.n), 9)} ${lpad(pct(r.pdqIn, r.n), 8)} ${lpad(r.pdqFalse, 6)} ${lpad(pct(r.pdqFalse, r.lookedUp), 8)} ${lpad(median(r.pdqDist), 9)} ${lpad(pctl(r.pdqDist, 0.9), 6)} ${lpad((r.cand / Math.max(1, r.lookedUp)).toFixed(1), 8)}`);
+    console.log(
+      `  ${pad(name, 24)} ${lpad(`${r.lookedUp}/${r.n}`, 10)} ${lpad(pct(r.pdqTop, r.n), 9)} ${lpad(pct(r.pdqIn, r.n), 8)} ${lpad(r.pdqFalse, 6)} ${lpad(pct(r.pdqFalse, r.lookedUp), 8)} ${lpad(median(r.pdqDist), 9)} ${lpad(pctl(r.pdqDist, 0.9), 6)} ${lpad((r.cand / Math.max(1, r.lookedUp)).toFixed(1), 8)}`,
+    );
   }
-  console.log(`  ${pad("unindexed (distinct)", 24)} ${lpad(`${dis.lookedUp}/${dis.n}`, 10)} ${lpad("-", 9)} ${lpad("-", 8)} ${lpad(dis.pdq, 6)} ${lpad(pct(dis.pdq, dis.lookedUp), 8)} ${lpad(`(${median(dis.nearestPdq)})`, 9)} ${lpad("", 6)} ${lpad((dis.cand / Math.max(1, dis.lookedUp)).toFixed(1), 8)}`);
-  console.log(`  recall@1: the returned nearest match is the original (share of all queries; a query under quality ${PDQ_MIN_QUALITY} is not looked up = miss); recall: the original`);
-  console.log(`  is among the matches <= ${PDQ_MATCH_DISTANCE}; false: a different asset returned as the nearest (% of lookups); d: Hamming distance to the original's hash`);
-  console.log(`  (all queries; unindexed row: median distance to the nearest indexed hash); cand./q: distinct candidates per lookup from the band probes, of ${pdqOf.size} indexed.`);
-  console.log(`  band index vs brute-force scan of all ${pdqOf.size} hashes: ${scanMismatch} of ${lookups} lookups differ (0 expected: with 16 bands, any hash within 31 bits differs in <= 1 bit in some band)`);
+  console.log(
+    `  ${pad("unindexed (distinct)", 24)} ${lpad(`${dis.lookedUp}/${dis.n}`, 10)} ${lpad("-", 9)} ${lpad("-", 8)} ${lpad(dis.pdq, 6)} ${lpad(pct(dis.pdq, dis.lookedUp), 8)} ${lpad(`(${median(dis.nearestPdq)})`, 9)} ${lpad("", 6)} ${lpad((dis.cand / Math.max(1, dis.lookedUp)).toFixed(1), 8)}`,
+  );
+  console.log(
+    `  recall@1: the returned nearest match is the original (share of all queries; a query under quality ${PDQ_MIN_QUALITY} is not looked up = miss); recall: the original`,
+  );
+  console.log(
+    `  is among the matches <= ${PDQ_MATCH_DISTANCE}; false: a different asset returned as the nearest (% of lookups); d: Hamming distance to the original's hash`,
+  );
+  console.log(
+    `  (all queries; unindexed row: median distance to the nearest indexed hash); cand./q: distinct candidates per lookup from the band probes, of ${pdqOf.size} indexed.`,
+  );
+  console.log(
+    `  band index vs brute-force scan of all ${pdqOf.size} hashes: ${scanMismatch} of ${lookups} lookups differ (0 expected: with 16 bands, any hash within 31 bits differs in <= 1 bit in some band)`,
+  );
   console.log("");
-  console.log(`ISCC image code, 64 bits (service: exact lookup; "<= ${ISCC_NEAR}": nearest code within ${ISCC_NEAR} bits by brute-force scan, NOT done by the service)`);
-  console.log(`  ${pad("transformation", 24)} ${lpad("exact recall", 13)} ${lpad("exact false", 12)} ${lpad(`<=${ISCC_NEAR} recall@1`, 15)} ${lpad(`<=${ISCC_NEAR} false`, 10)} ${lpad("median d", 9)} ${lpad("p90 d", 6)}`);
+  console.log(
+    `ISCC image code, 64 bits (service: exact lookup; "<= ${ISCC_NEAR}": nearest code within ${ISCC_NEAR} bits by brute-force scan, NOT done by the service)`,
+  );
+  console.log(
+    `  ${pad("transformation", 24)} ${lpad("exact recall", 13)} ${lpad("exact false", 12)} ${lpad(`<=${ISCC_NEAR} recall@1`, 15)} ${lpad(`<=${ISCC_NEAR} false`, 10)} ${lpad("median d", 9)} ${lpad("p90 d", 6)}`,
+  );
   for (const [name, r] of rows) {
-    console.log(`  ${pad(name, 24)} ${lpad(pct(r.isccExact, r.n), 13)} ${lpad(r.isccExactFalse, 12)} ${lpad(pct(r.isccNear, r.n), 15)} ${lpad(r.isccNearFalse, 10)} ${lpad(median(r.isccDist), 9)} ${lpad(pctl(r.isccDist, 0.9), 6)}`);
+    console.log(
+      `  ${pad(name, 24)} ${lpad(pct(r.isccExact, r.n), 13)} ${lpad(r.isccExactFalse, 12)} ${lpad(pct(r.isccNear, r.n), 15)} ${lpad(r.isccNearFalse, 10)} ${lpad(median(r.isccDist), 9)} ${lpad(pctl(r.isccDist, 0.9), 6)}`,
+    );
   }
-  console.log(`  ${pad("unindexed (distinct)", 24)} ${lpad("-", 13)} ${lpad(dis.iscc, 12)} ${lpad("-", 15)} ${lpad(dis.isccNear, 10)}   (of ${dis.n})`);
-  console.log(`  exact false: the earliest asset registered under the query's code is another one; d: Hamming distance to the original's code (of 64)`);
+  console.log(
+    `  ${pad("unindexed (distinct)", 24)} ${lpad("-", 13)} ${lpad(dis.iscc, 12)} ${lpad("-", 15)} ${lpad(dis.isccNear, 10)}   (of ${dis.n})`,
+  );
+  console.log(
+    `  exact false: the earliest asset registered under the query's code is another one; d: Hamming distance to the original's code (of 64)`,
+  );
   console.log("");
-  console.log(`Service verification order (ISCC exact hit answers when the query's PDQ quality >= ${PDQ_MIN_QUALITY}, else PDQ nearest): right asset / wrong asset / no match, of ${queries.length} per row`);
-  for (const [name, r] of rows) console.log(`  ${pad(name, 24)} ${lpad(pct(r.svcRight, r.n), 7)} ${lpad(r.svcWrong, 5)} ${lpad(r.n - r.svcRight - r.svcWrong, 5)}`);
+  console.log(
+    `Service verification order (ISCC exact hit answers when the query's PDQ quality >= ${PDQ_MIN_QUALITY}, else PDQ nearest): right asset / wrong asset / no match, of ${queries.length} per row`,
+  );
+  for (const [name, r] of rows)
+    console.log(`  ${pad(name, 24)} ${lpad(pct(r.svcRight, r.n), 7)} ${lpad(r.svcWrong, 5)} ${lpad(r.n - r.svcRight - r.svcWrong, 5)}`);
   console.log(`  ${pad("unindexed (distinct)", 24)} ${lpad("-", 7)} ${lpad(dis.svc, 5)} ${lpad(dis.n - dis.svc, 5)}`);
   if (falseMatches.length) {
     console.log("");
-    console.log(`false matches (${falseMatches.length}${verbose ? "" : "; first 10, --verbose for all"}): query (family, size, PDQ quality) -> returned indexed asset, at distance`);
+    console.log(
+      `false matches (${falseMatches.length}${verbose ? "" : "; first 10, --verbose for all"}): query (family, size, PDQ quality) -> returned indexed asset, at distance`,
+    );
     for (const f of verbose ? falseMatches : falseMatches.slice(0, 10)) {
       const o = byId.get(f.other);
-      console.log(`  ${f.fp} ${f.t}: ${f.t === "unindexed" ? "unindexed #" : "#"}${f.q.id} ${f.q.family} ${f.q.W}x${f.q.H} (q ${f.q.quality}) -> #${o.id} ${o.family} ${o.W}x${o.H} (q ${o.quality}) at ${f.distance}`);
+      console.log(
+        `  ${f.fp} ${f.t}: ${f.t === "unindexed" ? "unindexed #" : "#"}${f.q.id} ${f.q.family} ${f.q.W}x${f.q.H} (q ${f.q.quality}) -> #${o.id} ${o.family} ${o.W}x${o.H} (q ${o.quality}) at ${f.distance}`,
+      );
     }
   }
   console.log("");
-  console.log(`timing (${nWorkers} worker threads, Node ${process.version}): corpus + fingerprints + transformations ${genWallMs.toFixed(0)} ms wall ` +
-    `(${generated.length + distractors.length} images; per image: generation ${(cpuGen / generated.length).toFixed(1)} ms, PDQ + ISCC ${(cpuFp / generated.length).toFixed(1)} ms, mean ${(sizes.reduce((a, b) => a + b, 0) / sizes.length / 1e6).toFixed(2)} MP)`);
-  console.log(`  index build (ISCC map + 16 band maps): ${indexMs.toFixed(1)} ms wall; PDQ band lookups: ${lookups} in ${lookupMs.toFixed(1)} ms wall (${((1000 * lookupMs) / lookups).toFixed(1)} µs each); ` +
-    `query loop incl. brute-force checks ${queryLoopMs.toFixed(0)} ms; total ${((performance.now() - tStart) / 1000).toFixed(1)} s`);
+  console.log(
+    `timing (${nWorkers} worker threads, Node ${process.version}): corpus + fingerprints + transformations ${genWallMs.toFixed(0)} ms wall ` +
+      `(${generated.length + distractors.length} images; per image: generation ${(cpuGen / generated.length).toFixed(1)} ms, PDQ + ISCC ${(cpuFp / generated.length).toFixed(1)} ms, mean ${(sizes.reduce((a, b) => a + b, 0) / sizes.length / 1e6).toFixed(2)} MP)`,
+  );
+  console.log(
+    `  index build (ISCC map + 16 band maps): ${indexMs.toFixed(1)} ms wall; PDQ band lookups: ${lookups} in ${lookupMs.toFixed(1)} ms wall (${((1000 * lookupMs) / lookups).toFixed(1)} µs each); ` +
+      `query loop incl. brute-force checks ${queryLoopMs.toFixed(0)} ms; total ${((performance.now() - tStart) / 1000).toFixed(1)} s`,
+  );
 }

@@ -11,15 +11,24 @@ const script = bundleWorker();
 const pepper = randomBytes(32).toString("base64url");
 const worker = await startWorker({
   script,
-  bindings: { SVC_KEY_PEPPER: pepper, SVC_CURSOR_SECRET: randomBytes(32).toString("base64url"), SVC_CAPABILITY_SECRET: randomBytes(32).toString("base64url") },
+  bindings: {
+    SVC_KEY_PEPPER: pepper,
+    SVC_CURSOR_SECRET: randomBytes(32).toString("base64url"),
+    SVC_CAPABILITY_SECRET: randomBytes(32).toString("base64url"),
+  },
 });
 const mf = worker.mf;
 const db = worker.db;
 const key = `svc_live_${"a".repeat(52)}`;
-await db.prepare("INSERT INTO tenants (id, name, status, created_at) VALUES ('ten_benchbenchbench', 'bench', 'active', ?)").bind(Date.now()).run();
+await db
+  .prepare("INSERT INTO tenants (id, name, status, created_at) VALUES ('ten_benchbenchbench', 'bench', 'active', ?)")
+  .bind(Date.now())
+  .run();
 const scopes = JSON.stringify(["capabilities:read", "identity:read", "jobs:read", "api_keys:read"]);
 await db
-  .prepare("INSERT INTO api_keys (id, tenant_id, name, secret_hash, display_prefix, scopes, status, created_at) VALUES ('key_benchbenchbench', 'ten_benchbenchbench', 'bench', ?, 'svc_live_aaaaaa', ?, 'active', ?)")
+  .prepare(
+    "INSERT INTO api_keys (id, tenant_id, name, secret_hash, display_prefix, scopes, status, created_at) VALUES ('key_benchbenchbench', 'ten_benchbenchbench', 'bench', ?, 'svc_live_aaaaaa', ?, 'active', ?)",
+  )
   .bind(createHmac("sha256", pepper).update(key).digest("hex"), scopes, Date.now())
   .run();
 
@@ -27,7 +36,18 @@ let clients = 0;
 async function measure(path, { auth = false, requests = 2000, concurrency = 8, body = null } = {}) {
   const headers = auth ? { authorization: `Bearer ${key}` } : {};
   // A POST body is rebuilt per request; each request comes from its own address (the public verify limit is per IP).
-  const init = () => (body ? { method: "POST", body: body(), headers: { ...headers, "content-type": `multipart/form-data; boundary=${BOUNDARY}`, "cf-connecting-ip": `10.${(++clients >> 16) & 255}.${(clients >> 8) & 255}.${clients & 255}` } } : { headers });
+  const init = () =>
+    body
+      ? {
+          method: "POST",
+          body: body(),
+          headers: {
+            ...headers,
+            "content-type": `multipart/form-data; boundary=${BOUNDARY}`,
+            "cf-connecting-ip": `10.${(++clients >> 16) & 255}.${(clients >> 8) & 255}.${clients & 255}`,
+          },
+        }
+      : { headers };
   for (let i = 0; i < 50; i++) await (await mf.dispatchFetch(`http://bench.local${path}`, init())).arrayBuffer();
   const latencies = [];
   let next = 0;
@@ -74,7 +94,13 @@ const base = rows[0][1];
 console.log(`\nPlatform request cost on bare Miniflare (${new Date().toISOString()}, 2000 requests, 8 in flight)\n`);
 console.log("operation".padEnd(48), "req/s".padStart(8), "× base".padStart(8), "p50 ms".padStart(8), "p99 ms".padStart(8));
 for (const [name, r] of rows) {
-  console.log(name.padEnd(48), r.rps.toFixed(0).padStart(8), (base.rps / r.rps).toFixed(2).padStart(8), r.p50.toFixed(2).padStart(8), r.p99.toFixed(2).padStart(8));
+  console.log(
+    name.padEnd(48),
+    r.rps.toFixed(0).padStart(8),
+    (base.rps / r.rps).toFixed(2).padStart(8),
+    r.p50.toFixed(2).padStart(8),
+    r.p99.toFixed(2).padStart(8),
+  );
 }
 const bytes = statSync(script).size;
 // Everything wrangler would upload: the script plus every wasm module beside it, each gzipped as Cloudflare counts.

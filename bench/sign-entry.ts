@@ -2,13 +2,13 @@
 // same c2pa-wasm module the Worker uses.
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
-import { c2paEngineMemoryBytes, initC2paEngine } from "../src/media/c2pa/engine";
 import { mintDevPki } from "../src/media/c2pa/dev-pki";
-import { C2paSigner } from "../src/media/c2pa/signer";
+import { c2paEngineMemoryBytes, initC2paEngine } from "../src/media/c2pa/engine";
 import { C2paManifestReader } from "../src/media/c2pa/reader";
+import { C2paSigner } from "../src/media/c2pa/signer";
 
-export { c2paEngineMemoryBytes };
 export { verifyManifest } from "../src/media/c2pa/verifier";
+export { c2paEngineMemoryBytes };
 
 export async function setup() {
   const require = createRequire(import.meta.url);

@@ -8,7 +8,18 @@ import { join } from "node:path";
 const ROOT = join(import.meta.dirname, "..");
 const OUT = join(ROOT, "dist", "bench");
 mkdirSync(OUT, { recursive: true });
-execFileSync(join(ROOT, "node_modules", ".bin", "esbuild"), [join(ROOT, "bench", "sign-entry.ts"), "--bundle", "--platform=node", "--format=esm", `--outfile=${join(OUT, "sign-entry.mjs")}`, "--log-level=error"], { cwd: ROOT });
+execFileSync(
+  join(ROOT, "node_modules", ".bin", "esbuild"),
+  [
+    join(ROOT, "bench", "sign-entry.ts"),
+    "--bundle",
+    "--platform=node",
+    "--format=esm",
+    `--outfile=${join(OUT, "sign-entry.mjs")}`,
+    "--log-level=error",
+  ],
+  { cwd: ROOT },
+);
 const { setup, c2paEngineMemoryBytes, verifyManifest } = await import(join(OUT, "sign-entry.mjs"));
 
 /** A photo-sized JPEG made with ffmpeg (a Mandelbrot with film grain, so it compresses like a photo). */
@@ -16,7 +27,22 @@ function jpeg(width, height) {
   const file = join(OUT, `bench-${width}x${height}.jpg`);
   if (!existsSync(file)) {
     try {
-      execFileSync("ffmpeg", ["-loglevel", "error", "-y", "-f", "lavfi", "-i", `mandelbrot=size=${width}x${height}`, "-vf", "noise=alls=8:allf=t", "-frames:v", "1", "-q:v", "3", file]);
+      execFileSync("ffmpeg", [
+        "-loglevel",
+        "error",
+        "-y",
+        "-f",
+        "lavfi",
+        "-i",
+        `mandelbrot=size=${width}x${height}`,
+        "-vf",
+        "noise=alls=8:allf=t",
+        "-frames:v",
+        "1",
+        "-q:v",
+        "3",
+        file,
+      ]);
     } catch {
       return null;
     }
@@ -33,8 +59,19 @@ const p50 = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const { signer: timed, untimed, reader, trustAnchorsPem } = await setup();
 const plan = { title: "bench.jpg", media_type: "image/jpeg", intent: { kind: "opened" }, assertions: [] };
 
-console.log(`\nSign-only cost (${new Date().toISOString()}, Node ${process.version}, c2pa-wasm 0.13.3, ES256 + in-process RFC 3161 timestamp)\n`);
-console.log("asset".padEnd(22), "bytes".padStart(10), "sha256 ms".padStart(10), "sign ms".padStart(9), "× sha256".padStart(9), "wasm MiB".padStart(9), "rss MiB".padStart(8), "valid");
+console.log(
+  `\nSign-only cost (${new Date().toISOString()}, Node ${process.version}, c2pa-wasm 0.13.3, ES256 + in-process RFC 3161 timestamp)\n`,
+);
+console.log(
+  "asset".padEnd(22),
+  "bytes".padStart(10),
+  "sha256 ms".padStart(10),
+  "sign ms".padStart(9),
+  "× sha256".padStart(9),
+  "wasm MiB".padStart(9),
+  "rss MiB".padStart(8),
+  "valid",
+);
 for (const [label, w, h, runs, signer] of [
   ["1 MP JPEG (1280x800)", 1280, 800, 15, timed],
   ["  same, no timestamp", 1280, 800, 15, untimed],
@@ -98,6 +135,10 @@ console.log("Target: 1 MP sign <= 10 ms CPU; a 12 MP job inside the 128 MB Worke
     }
     console.log(`\nVerify a signed 1 MP JPEG (${signed.bytes.length} bytes), ms p50 over ${runs} runs`);
     console.log("service verifyManifest (c2pa-wasm)".padEnd(40), p50(ours).toFixed(1).padStart(8), `  ${status}`);
-    console.log("reference reader (c2pa-node, native)".padEnd(40), p50(native).toFixed(1).padStart(8), `  ratio ${(p50(ours) / p50(native)).toFixed(2)}×`);
+    console.log(
+      "reference reader (c2pa-node, native)".padEnd(40),
+      p50(native).toFixed(1).padStart(8),
+      `  ratio ${(p50(ours) / p50(native)).toFixed(2)}×`,
+    );
   }
 }

@@ -3,8 +3,8 @@
 // receiver is a Node HTTP server verifying every request with `standardwebhooks`. Baseline in the same run:
 // the same receiver POSTed to directly from Node at the same total concurrency.
 import { createHmac, randomBytes, randomUUID } from "node:crypto";
-import { startWorker } from "../test/support/worker.ts";
 import { until, WebhookReceiver } from "../test/support/webhook-receiver.ts";
+import { startWorker } from "../test/support/worker.ts";
 
 const ENDPOINTS = 20;
 const TESTS_PER_ENDPOINT = 10; // SPEC: 10 test events per hour per endpoint
@@ -14,12 +14,22 @@ const receiver = new WebhookReceiver();
 await receiver.start();
 const pepper = randomBytes(32).toString("base64url");
 const worker = await startWorker({
-  bindings: { SVC_KEY_PEPPER: pepper, SVC_CURSOR_SECRET: randomBytes(32).toString("base64url"), SVC_CAPABILITY_SECRET: randomBytes(32).toString("base64url"), SVC_WEBHOOKS_ALLOW_LOOPBACK: "1" },
+  bindings: {
+    SVC_KEY_PEPPER: pepper,
+    SVC_CURSOR_SECRET: randomBytes(32).toString("base64url"),
+    SVC_CAPABILITY_SECRET: randomBytes(32).toString("base64url"),
+    SVC_WEBHOOKS_ALLOW_LOOPBACK: "1",
+  },
 });
 const key = `svc_live_${"b".repeat(52)}`;
-await worker.db.prepare("INSERT INTO tenants (id, name, status, created_at) VALUES ('ten_benchwebhooksaa', 'bench', 'active', ?)").bind(Date.now()).run();
 await worker.db
-  .prepare("INSERT INTO api_keys (id, tenant_id, name, secret_hash, display_prefix, scopes, status, created_at) VALUES ('key_benchwebhooksaa', 'ten_benchwebhooksaa', 'bench', ?, 'svc_live_bbbbbb', ?, 'active', ?)")
+  .prepare("INSERT INTO tenants (id, name, status, created_at) VALUES ('ten_benchwebhooksaa', 'bench', 'active', ?)")
+  .bind(Date.now())
+  .run();
+await worker.db
+  .prepare(
+    "INSERT INTO api_keys (id, tenant_id, name, secret_hash, display_prefix, scopes, status, created_at) VALUES ('key_benchwebhooksaa', 'ten_benchwebhooksaa', 'bench', ?, 'svc_live_bbbbbb', ?, 'active', ?)",
+  )
   .bind(createHmac("sha256", pepper).update(key).digest("hex"), JSON.stringify(["webhooks:read", "webhooks:write"]), Date.now())
   .run();
 const svc = {
@@ -45,7 +55,13 @@ try {
     const path = `/bench-${i}`;
     const route = receiver.route(path);
     const created = await svc.call("POST", "/v1/webhook-endpoints", {
-      body: { url: receiver.url(path), event_catalog_version: "svc.customer-events.v1", events: ["asset.watermarked"], max_concurrency: 20, rate_limit_per_minute: 600 },
+      body: {
+        url: receiver.url(path),
+        event_catalog_version: "svc.customer-events.v1",
+        events: ["asset.watermarked"],
+        max_concurrency: 20,
+        rate_limit_per_minute: 600,
+      },
       idempotencyKey: true,
     });
     if (created.status !== 201) throw new Error(`create endpoint: ${created.status} ${created.text}`);
@@ -104,7 +120,11 @@ try {
     Array.from({ length: 20 }, async () => {
       while (next < n) {
         next++;
-        const res = await fetch(receiver.url("/direct"), { method: "POST", headers: { "content-type": "application/json", "webhook-id": `d${next}` }, body: "{}" });
+        const res = await fetch(receiver.url("/direct"), {
+          method: "POST",
+          headers: { "content-type": "application/json", "webhook-id": `d${next}` },
+          body: "{}",
+        });
         await res.arrayBuffer();
       }
     }),
@@ -118,11 +138,18 @@ try {
   console.log("\nWebhook delivery (bench/webhooks.mjs): 20 endpoints, local receiver, every request verified with standardwebhooks");
   console.log("| round | deliveries | seconds | deliveries/s |");
   console.log("|---|---:|---:|---:|");
-  rounds.forEach((r, i) => console.log(`| ${i === 0 ? "test events" : `replay ${i}`} | ${r.deliveries} | ${r.seconds.toFixed(2)} | ${(r.deliveries / r.seconds).toFixed(1)} |`));
+  for (const [i, r] of rounds.entries())
+    console.log(
+      `| ${i === 0 ? "test events" : `replay ${i}`} | ${r.deliveries} | ${r.seconds.toFixed(2)} | ${(r.deliveries / r.seconds).toFixed(1)} |`,
+    );
   console.log(`| all | ${total} | ${seconds.toFixed(2)} | ${rps.toFixed(1)} |`);
   console.log(`receiver saw ${received()} requests, ${acked()} acknowledged, ${unverified} failing signature verification`);
-  console.log(`baseline: direct POSTs from Node to the same receiver ${directRps.toFixed(0)}/s → delivery pipeline costs ${(directRps / rps).toFixed(1)}× a bare POST`);
-  console.log(`DO gate per delivery: mean ${mean(gate).toFixed(2)} ms, p50 ${pct(gate, 0.5)} ms, p99 ${pct(gate, 0.99)} ms; attempt (sign + POST + read) mean ${mean(attempt).toFixed(2)} ms, p50 ${pct(attempt, 0.5)} ms → gate/attempt ${(mean(gate) / Math.max(0.01, mean(attempt))).toFixed(2)}×`);
+  console.log(
+    `baseline: direct POSTs from Node to the same receiver ${directRps.toFixed(0)}/s → delivery pipeline costs ${(directRps / rps).toFixed(1)}× a bare POST`,
+  );
+  console.log(
+    `DO gate per delivery: mean ${mean(gate).toFixed(2)} ms, p50 ${pct(gate, 0.5)} ms, p99 ${pct(gate, 0.99)} ms; attempt (sign + POST + read) mean ${mean(attempt).toFixed(2)} ms, p50 ${pct(attempt, 0.5)} ms → gate/attempt ${(mean(gate) / Math.max(0.01, mean(attempt))).toFixed(2)}×`,
+  );
 } finally {
   await svc.dispose();
   await receiver.stop();

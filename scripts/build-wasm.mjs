@@ -22,7 +22,9 @@ const newest = (dir) =>
   }, 0);
 
 const asc = join(root, "node_modules", ".bin", "asc");
-const kernels = readdirSync(wasmDir, { withFileTypes: true }).filter((e) => e.isDirectory() && e.name !== "build" && existsSync(join(wasmDir, e.name, "index.ts")));
+const kernels = readdirSync(wasmDir, { withFileTypes: true }).filter(
+  (e) => e.isDirectory() && e.name !== "build" && existsSync(join(wasmDir, e.name, "index.ts")),
+);
 for (const { name } of kernels) {
   const src = join(wasmDir, name);
   const out = join(outDir, `${name}.wasm`);

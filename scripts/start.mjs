@@ -12,9 +12,9 @@ import {
   keyIsActive,
   port,
   QUIET_ENV,
+  ROOT,
   readDevEnvKey,
   readState,
-  ROOT,
   tenantExists,
   writeDevFiles,
 } from "./lib/dev.mjs";
@@ -46,10 +46,14 @@ console.error(`svc: the same two lines are in ${DEV_ENV}; a fresh key: npm run d
 // Development switches read from the environment (never written to .dev.vars, so they last one run).
 const devVars = process.env.SVC_WEBHOOKS_ALLOW_LOOPBACK === "1" ? ["--var", "SVC_WEBHOOKS_ALLOW_LOOPBACK:1"] : [];
 if (devVars.length) console.error("svc: SVC_WEBHOOKS_ALLOW_LOOPBACK=1 — webhook endpoints may use http://127.0.0.1 receivers");
-const child = spawn(join(ROOT, "node_modules", ".bin", "wrangler"), ["dev", ...DEV_WRANGLER_ENV, "--ip", "127.0.0.1", "--port", String(port()), ...devVars], {
-  cwd: ROOT,
-  env: QUIET_ENV,
-  stdio: ["inherit", "inherit", "inherit"],
-});
+const child = spawn(
+  join(ROOT, "node_modules", ".bin", "wrangler"),
+  ["dev", ...DEV_WRANGLER_ENV, "--ip", "127.0.0.1", "--port", String(port()), ...devVars],
+  {
+    cwd: ROOT,
+    env: QUIET_ENV,
+    stdio: ["inherit", "inherit", "inherit"],
+  },
+);
 for (const signal of ["SIGINT", "SIGTERM"]) process.on(signal, () => child.kill(signal));
 child.on("exit", (code, signal) => process.exit(code ?? (signal ? 1 : 0)));

@@ -1,41 +1,47 @@
 import { OpenAPIHono } from "@hono/zod-openapi";
 import { bodyLimit } from "hono/body-limit";
+import { anchorRoutes } from "./anchoring/routes";
 import { apiKeyRoutes } from "./api-keys";
 import { requestLog } from "./api-keys/request-logs";
 import { assetRoutes } from "./assets";
-import { historyRoutes } from "./history";
-import { jobRoutes } from "./jobs";
-import { receiptRoutes } from "./receipts";
-import { storageRoutes } from "./storage/routes";
-import { uploadRoutes } from "./uploads";
-import { verificationRoutes } from "./verifications";
-import { anchorRoutes } from "./anchoring/routes";
-import { BY_CONTENT_PATH, softBindingResolutionRoutes } from "./soft-binding-resolution";
-import { webhookRoutes } from "./webhooks";
-import { VERIFY_FILE_MAXIMUM_BYTES as VERIFY_MAX_BYTES } from "./catalog/limits";
-import { JSON_BODY_MAXIMUM_BYTES, VERIFY_REQUEST_MAXIMUM_BYTES } from "./catalog/limits";
 import { capabilityRoutes } from "./capabilities";
+import { JSON_BODY_MAXIMUM_BYTES, VERIFY_FILE_MAXIMUM_BYTES as VERIFY_MAX_BYTES, VERIFY_REQUEST_MAXIMUM_BYTES } from "./catalog/limits";
 import { registerGetConnectCatalog } from "./connect/get-connect-catalog";
 import { openApiDocument, registerSharedSchemas } from "./docs/openapi-document";
 import { apiReferencePage, errorCodesPage, verificationStatusesPage } from "./docs/pages";
-import { SIGNAL_WEIGHTS, STATUS_CODES, STATUS_VOCABULARY, STATUS_VOCABULARY_VERSION } from "./verifications/vocabulary";
-import { registerVerifyPage } from "./verify-page";
+import { historyRoutes } from "./history";
 import { identityRoutes } from "./identity";
+import { jobRoutes } from "./jobs";
 import { authenticate } from "./platform/auth/middleware";
 import { type AppEnv, createRouter, publicOrigin } from "./platform/context";
 import { onError, onNotFound } from "./platform/error-mapper";
 import { ApiError } from "./platform/errors";
 import { idempotency } from "./platform/idempotency";
 import { requestId } from "./platform/request-id";
+import { validationHook } from "./platform/validation";
+import { receiptRoutes } from "./receipts";
+import { BY_CONTENT_PATH, softBindingResolutionRoutes } from "./soft-binding-resolution";
+import { storageRoutes } from "./storage/routes";
 import { developmentRoutes, systemRoutes } from "./system";
 import { requireConfiguredDeployment } from "./system/deployment";
-import { validationHook } from "./platform/validation";
+import { uploadRoutes } from "./uploads";
+import { verificationRoutes } from "./verifications";
+import { SIGNAL_WEIGHTS, STATUS_CODES, STATUS_VOCABULARY, STATUS_VOCABULARY_VERSION } from "./verifications/vocabulary";
+import { registerVerifyPage } from "./verify-page";
+import { webhookRoutes } from "./webhooks";
 
 /** JSON bodies of API operations; media never travels through these routes. */
 export const MAX_JSON_BODY_BYTES = JSON_BODY_MAXIMUM_BYTES;
 
 /** Paths served outside the API contract (documentation), anonymous and not in the OpenAPI document. */
-export const META_PATHS = ["/openapi.json", "/docs", "/docs/errors", "/docs/verification-statuses", "/docs/verification-statuses.json", "/verify"] as const;
+export const META_PATHS = [
+  "/openapi.json",
+  "/docs",
+  "/docs/errors",
+  "/docs/verification-statuses",
+  "/docs/verification-statuses.json",
+  "/verify",
+] as const;
 
 /** How to build the application. */
 export interface AppOptions {
@@ -107,7 +113,13 @@ export function createApp(options: AppOptions = {}) {
   app.get("/docs", (c) => c.html(apiReferencePage(openApiDocument(app, publicOrigin(c)) as never)));
   app.get("/docs/errors", (c) => c.html(errorCodesPage()));
   app.get("/docs/verification-statuses", (c) => c.html(verificationStatusesPage()));
-  app.get("/docs/verification-statuses.json", (c) => c.json({ status_vocabulary_version: STATUS_VOCABULARY_VERSION, signal_weights: SIGNAL_WEIGHTS, statuses: STATUS_CODES.map((code) => STATUS_VOCABULARY[code]) }));
+  app.get("/docs/verification-statuses.json", (c) =>
+    c.json({
+      status_vocabulary_version: STATUS_VOCABULARY_VERSION,
+      signal_weights: SIGNAL_WEIGHTS,
+      statuses: STATUS_CODES.map((code) => STATUS_VOCABULARY[code]),
+    }),
+  );
   registerVerifyPage(app);
 
   app.onError(onError);

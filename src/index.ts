@@ -1,18 +1,18 @@
+import { sealPending } from "./anchoring/log";
+import { sweepRequestLogs } from "./api-keys/request-logs";
 import { type App, createApp } from "./app";
+import { sweepExpiredRetention } from "./assets/retention";
 import { database } from "./db/client";
 import { type Bindings, isDevelopment } from "./env";
-import { sweepIdempotencyRecords } from "./platform/idempotency";
-import { QUEUES, JOB_HANDLERS, WEBHOOK_HANDLERS } from "./queues";
-import { dispatchBatch } from "./queues/dispatch";
 import { sweepReleasedCursors } from "./history/snapshots";
-import { sweepRequestLogs } from "./api-keys/request-logs";
-import { sweepExpiredRetention } from "./assets/retention";
 import { requeueStaleJobs } from "./jobs/sweep";
+import { sweepIdempotencyRecords } from "./platform/idempotency";
+import { JOB_HANDLERS, QUEUES, WEBHOOK_HANDLERS } from "./queues";
+import { dispatchBatch } from "./queues/dispatch";
+import { checkDeployment } from "./system/deployment";
 import { sweepExpiredUploads } from "./uploads/service";
-import { sealPending } from "./anchoring/log";
 import { requeueStaleVerifications } from "./verifications/stored";
 import { sweepWebhooks } from "./webhooks/delivery";
-import { checkDeployment } from "./system/deployment";
 
 export { RateLimiter } from "./durable-objects/rate-limiter";
 export { WebhookEndpointGate } from "./durable-objects/webhook-endpoint-gate";
@@ -38,14 +38,18 @@ async function sweep(env: Bindings) {
     requeueStaleVerifications(env, now),
     sweepWebhooks(env, now),
   ]);
-  for (const r of results) if (r.status === "rejected") console.error(JSON.stringify({ level: "error", problem: "sweep failed", error: String(r.reason) }));
+  for (const r of results)
+    if (r.status === "rejected") console.error(JSON.stringify({ level: "error", problem: "sweep failed", error: String(r.reason) }));
 }
 
 /** Development always runs; production only once checkDeployment passes (the same rule the API answers by). */
 function deploymentReady(env: Bindings): boolean {
   if (isDevelopment(env)) return true;
   const check = checkDeployment(env);
-  if (!check.ready) console.error(JSON.stringify({ level: "error", problem: "deployment not configured: background work paused", missing: check.problems }));
+  if (!check.ready)
+    console.error(
+      JSON.stringify({ level: "error", problem: "deployment not configured: background work paused", missing: check.problems }),
+    );
   return check.ready;
 }
 

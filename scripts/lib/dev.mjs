@@ -5,9 +5,9 @@ import { createHmac, randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { mintAnchorKeyPem, mintDevPki } from "../../src/media/c2pa/dev-pki.ts";
 import { SCOPES } from "../../src/platform/auth/scopes.ts";
 import { base32, newId } from "../../src/platform/ids.ts";
-import { mintAnchorKeyPem, mintDevPki } from "../../src/media/c2pa/dev-pki.ts";
 
 export { newId };
 
@@ -127,7 +127,9 @@ export function createKey(pepper, tenantId, name) {
 
 export function createTenantWithKey(pepper, name, email) {
   const tenantId = newId("tenant");
-  d1(`INSERT INTO tenants (id, name, contact_email, status, created_at) VALUES (${[tenantId, name, email, "active", Date.now()].map(sql).join(", ")})`);
+  d1(
+    `INSERT INTO tenants (id, name, contact_email, status, created_at) VALUES (${[tenantId, name, email, "active", Date.now()].map(sql).join(", ")})`,
+  );
   return { tenantId, ...createKey(pepper, tenantId, `${name} (all scopes)`) };
 }
 

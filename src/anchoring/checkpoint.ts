@@ -62,7 +62,9 @@ export type CheckpointVerification =
   | { status: "valid"; origin: string; treeSize: number; rootHash: Uint8Array }
   | { status: "invalid"; reason: CheckpointInvalidReason };
 
-export type NoteVerification = { status: "valid"; text: string } | { status: "invalid"; reason: Extract<CheckpointInvalidReason, "malformed_note" | "bad_public_key" | "no_signature" | "bad_signature"> };
+export type NoteVerification =
+  | { status: "valid"; text: string }
+  | { status: "invalid"; reason: Extract<CheckpointInvalidReason, "malformed_note" | "bad_public_key" | "no_signature" | "bad_signature"> };
 
 /** An ECDSA P-256 public key: a CryptoKey (extractable, so its SPKI can be hashed) or its DER SPKI bytes. */
 export type CheckpointPublicKey = CryptoKey | Uint8Array;
@@ -74,7 +76,8 @@ export type CheckpointPublicKey = CryptoKey | Uint8Array;
 export function formatCheckpointBody(body: CheckpointBody): string {
   if (!isOrigin(body.origin)) throw new TypeError("origin must be 1..255 printable ASCII characters, no space or '+'");
   if (!Number.isSafeInteger(body.treeSize) || body.treeSize < 0) throw new TypeError("treeSize must be a non-negative safe integer");
-  if (!(body.rootHash instanceof Uint8Array) || body.rootHash.length !== HASH_SIZE) throw new TypeError(`rootHash must be ${HASH_SIZE} bytes`);
+  if (!(body.rootHash instanceof Uint8Array) || body.rootHash.length !== HASH_SIZE)
+    throw new TypeError(`rootHash must be ${HASH_SIZE} bytes`);
   return `${body.origin}\n${body.treeSize}\n${toBase64(body.rootHash)}\n${CHECKPOINT_FORMAT}\n`;
 }
 
@@ -90,7 +93,7 @@ function readBody(text: unknown): CheckpointBody | "malformed_body" | "unsupport
   if (lines.length < 3) return "malformed_body";
   const [origin, size, root, format, ...rest] = lines as [string, string, string, string | undefined, ...string[]];
   if (!isOrigin(origin)) return "malformed_body";
-  if (format !== CHECKPOINT_FORMAT) return format && format.startsWith("c2pa-manifest-log/checkpoint/") ? "unsupported_format" : "malformed_body";
+  if (format !== CHECKPOINT_FORMAT) return format?.startsWith("c2pa-manifest-log/checkpoint/") ? "unsupported_format" : "malformed_body";
   if (rest.length > 0 || !/^(0|[1-9][0-9]{0,15})$/.test(size)) return "malformed_body";
   const treeSize = Number(size);
   const rootHash = fromBase64(root);
@@ -108,7 +111,8 @@ function isOrigin(value: unknown): value is string {
 
 /** Key id of a public key: the first 4 bytes of SHA-256 of its DER SubjectPublicKeyInfo. */
 export async function checkpointKeyId(publicKey: CheckpointPublicKey): Promise<Uint8Array> {
-  const spki = publicKey instanceof Uint8Array ? publicKey : new Uint8Array(await crypto.subtle.exportKey("spki", publicKey) as ArrayBuffer);
+  const spki =
+    publicKey instanceof Uint8Array ? publicKey : new Uint8Array((await crypto.subtle.exportKey("spki", publicKey)) as ArrayBuffer);
   return new Uint8Array(await crypto.subtle.digest("SHA-256", spki)).slice(0, 4);
 }
 
@@ -118,7 +122,8 @@ export async function checkpointKeyId(publicKey: CheckpointPublicKey): Promise<U
  */
 export async function checkpointVerifierKey(name: string, publicKey: CheckpointPublicKey): Promise<string> {
   if (!isKeyName(name)) throw new TypeError("key name must be non-empty, with no spaces or '+'");
-  const spki = publicKey instanceof Uint8Array ? publicKey : new Uint8Array(await crypto.subtle.exportKey("spki", publicKey) as ArrayBuffer);
+  const spki =
+    publicKey instanceof Uint8Array ? publicKey : new Uint8Array((await crypto.subtle.exportKey("spki", publicKey)) as ArrayBuffer);
   const keyId = await checkpointKeyId(spki);
   return `${name}+${hex(keyId)}+${toBase64(concat(Uint8Array.of(SIGNATURE_TYPE_ECDSA), spki))}`;
 }
@@ -133,7 +138,7 @@ async function resolvePublicKey(publicKey: unknown): Promise<{ key: CryptoKey; s
     if (!(publicKey instanceof CryptoKey) || publicKey.type !== "public") return null;
     const algorithm = publicKey.algorithm as { name?: string; namedCurve?: string };
     if (algorithm.name !== "ECDSA" || algorithm.namedCurve !== "P-256") return null;
-    return { key: publicKey, spki: new Uint8Array(await crypto.subtle.exportKey("spki", publicKey) as ArrayBuffer) };
+    return { key: publicKey, spki: new Uint8Array((await crypto.subtle.exportKey("spki", publicKey)) as ArrayBuffer) };
   } catch {
     return null;
   }
@@ -148,11 +153,13 @@ async function resolvePublicKey(publicKey: unknown): Promise<{ key: CryptoKey; s
  * Throws TypeError on invalid arguments; WebCrypto errors (wrong key type) propagate.
  */
 export async function signNote(text: string, privateKey: CryptoKey, name: string, keyId: Uint8Array): Promise<string> {
-  if (typeof text !== "string" || text.length === 0 || !text.endsWith("\n") || !isNoteText(text)) throw new TypeError("note text must be non-empty, end in a newline and hold no other control characters");
+  if (typeof text !== "string" || text.length === 0 || !text.endsWith("\n") || !isNoteText(text))
+    throw new TypeError("note text must be non-empty, end in a newline and hold no other control characters");
   if (!isKeyName(name)) throw new TypeError("key name must be non-empty, with no spaces or '+'");
   if (!(keyId instanceof Uint8Array) || keyId.length !== 4) throw new TypeError("keyId must be 4 bytes");
   const algorithm = privateKey.algorithm as { name?: string; namedCurve?: string };
-  if (privateKey.type !== "private" || algorithm.name !== "ECDSA" || algorithm.namedCurve !== "P-256") throw new TypeError("privateKey must be an ECDSA P-256 private key");
+  if (privateKey.type !== "private" || algorithm.name !== "ECDSA" || algorithm.namedCurve !== "P-256")
+    throw new TypeError("privateKey must be an ECDSA P-256 private key");
   const raw = new Uint8Array(await crypto.subtle.sign(ECDSA_SIGN, privateKey, new TextEncoder().encode(text)));
   return `${text}\n${SIGNATURE_PREFIX}${name} ${toBase64(concat(keyId, ecdsaRawToDer(raw)))}\n`;
 }
@@ -234,7 +241,11 @@ export async function signCheckpoint(body: CheckpointBody, privateKey: CryptoKey
  * Verifies a checkpoint note: a canonical version 1 body, signed by `publicKey` under the key name = its origin
  * (and, with `options.origin`, of that log). Never throws.
  */
-export async function verifyCheckpoint(note: string, publicKey: CheckpointPublicKey, options: { origin?: string } = {}): Promise<CheckpointVerification> {
+export async function verifyCheckpoint(
+  note: string,
+  publicKey: CheckpointPublicKey,
+  options: { origin?: string } = {},
+): Promise<CheckpointVerification> {
   try {
     const parsed = parseNote(note);
     if (!parsed) return { status: "invalid", reason: "malformed_note" };

@@ -1,4 +1,4 @@
-import { asc, desc, eq, isNull, isNotNull } from "drizzle-orm";
+import { asc, desc, eq, isNotNull, isNull } from "drizzle-orm";
 import { database } from "../db/client";
 import { anchorCheckpoints, anchorEntries } from "../db/schema";
 import type { Bindings } from "../env";
@@ -20,7 +20,6 @@ const SEAL_BATCH = 5000;
 export function anchorOrigin(env: Bindings): string {
   return env.SVC_ANCHOR_ORIGIN ?? DEFAULT_ANCHOR_ORIGIN;
 }
-
 
 function pemBody(pem: string): Uint8Array {
   const b64 = pem.replace(/-----(BEGIN|END) [A-Z ]+-----/g, "").replace(/\s+/g, "");
@@ -44,7 +43,13 @@ export function logKeys(env: Bindings): Promise<LogKeys> | null {
       const privateKey = await crypto.subtle.importKey("pkcs8", pemBody(pem), { name: "ECDSA", namedCurve: "P-256" }, true, ["sign"]);
       // The public half from the private JWK (x, y), so one secret configures the log.
       const jwk = (await crypto.subtle.exportKey("jwk", privateKey)) as JsonWebKey;
-      const publicKey = await crypto.subtle.importKey("jwk", { kty: "EC", crv: "P-256", x: jwk.x, y: jwk.y }, { name: "ECDSA", namedCurve: "P-256" }, true, ["verify"]);
+      const publicKey = await crypto.subtle.importKey(
+        "jwk",
+        { kty: "EC", crv: "P-256", x: jwk.x, y: jwk.y },
+        { name: "ECDSA", namedCurve: "P-256" },
+        true,
+        ["verify"],
+      );
       return { privateKey, publicKey, keyId: await checkpointKeyId(publicKey) };
     })();
     keyCache.set(pem, keys);
@@ -58,14 +63,24 @@ export async function manifestLeafHash(manifestSha256Hex: string, publicationId:
 }
 
 /** The statement the publication batch runs to append its manifest (guarded like every statement there). */
-export async function anchorEntryStatement(d1: D1Database, entry: { publicationId: string; tenantId: string; manifestSha256: string; createdAt: number }, guard: { sql: string; binds: unknown[] }) {
+export async function anchorEntryStatement(
+  d1: D1Database,
+  entry: { publicationId: string; tenantId: string; manifestSha256: string; createdAt: number },
+  guard: { sql: string; binds: unknown[] },
+) {
   const leaf = await manifestLeafHash(entry.manifestSha256, entry.publicationId);
   return d1
-    .prepare(`INSERT INTO anchor_entries (publication_id, tenant_id, manifest_sha256, leaf_hash, leaf_index, sealed_tree_size, inclusion_proof, created_at) SELECT ?, ?, ?, ?, NULL, NULL, NULL, ? WHERE ${guard.sql}`)
+    .prepare(
+      `INSERT INTO anchor_entries (publication_id, tenant_id, manifest_sha256, leaf_hash, leaf_index, sealed_tree_size, inclusion_proof, created_at) SELECT ?, ?, ?, ?, NULL, NULL, NULL, ? WHERE ${guard.sql}`,
+    )
     .bind(entry.publicationId, entry.tenantId, entry.manifestSha256, leaf, entry.createdAt, ...guard.binds);
 }
 
-export type SealResult = { status: "sealed"; tree_size: number; added: number } | { status: "nothing_pending" } | { status: "not_configured" } | { status: "lost_race" };
+export type SealResult =
+  | { status: "sealed"; tree_size: number; added: number }
+  | { status: "nothing_pending" }
+  | { status: "not_configured" }
+  | { status: "lost_race" };
 
 /**
  * Seals pending entries into a new signed checkpoint. Concurrency: the batch inserts the checkpoint row keyed by
@@ -77,26 +92,37 @@ export async function sealPending(env: Bindings, now = Date.now()): Promise<Seal
   if (!keysPromise) return { status: "not_configured" };
   const keys = await keysPromise;
   const db = database(env.DB);
-  const pending = await db.select().from(anchorEntries).where(isNull(anchorEntries.leafIndex)).orderBy(asc(anchorEntries.createdAt), asc(anchorEntries.publicationId)).limit(SEAL_BATCH);
+  const pending = await db
+    .select()
+    .from(anchorEntries)
+    .where(isNull(anchorEntries.leafIndex))
+    .orderBy(asc(anchorEntries.createdAt), asc(anchorEntries.publicationId))
+    .limit(SEAL_BATCH);
   if (pending.length === 0) return { status: "nothing_pending" };
-  const sealed = await db.select({ leafHash: anchorEntries.leafHash }).from(anchorEntries).where(isNotNull(anchorEntries.leafIndex)).orderBy(asc(anchorEntries.leafIndex));
+  const sealed = await db
+    .select({ leafHash: anchorEntries.leafHash })
+    .from(anchorEntries)
+    .where(isNotNull(anchorEntries.leafIndex))
+    .orderBy(asc(anchorEntries.leafIndex));
   const oldSize = sealed.length;
   const leaves = [...sealed.map((r) => fromHex(r.leafHash)), ...pending.map((r) => fromHex(r.leafHash))];
   const tree = await MerkleTree.fromLeafHashes(leaves);
   const note = await signCheckpoint({ origin: anchorOrigin(env), treeSize: tree.size, rootHash: tree.root() }, keys.privateKey, keys.keyId);
   const statements: D1PreparedStatement[] = [
-    env.DB.prepare("INSERT INTO anchor_checkpoints (tree_size, root_hash, note, sealed_at) VALUES (?, ?, ?, ?)").bind(tree.size, hex(tree.root()), note, now),
+    env.DB.prepare("INSERT INTO anchor_checkpoints (tree_size, root_hash, note, sealed_at) VALUES (?, ?, ?, ?)").bind(
+      tree.size,
+      hex(tree.root()),
+      note,
+      now,
+    ),
   ];
   for (let k = 0; k < pending.length; k++) {
     const index = oldSize + k;
     const proof = (await tree.inclusionProof(index)).map((p) => hex(p));
     statements.push(
-      env.DB.prepare("UPDATE anchor_entries SET leaf_index = ?, sealed_tree_size = ?, inclusion_proof = ? WHERE publication_id = ? AND leaf_index IS NULL").bind(
-        index,
-        tree.size,
-        JSON.stringify(proof),
-        pending[k]!.publicationId,
-      ),
+      env.DB.prepare(
+        "UPDATE anchor_entries SET leaf_index = ?, sealed_tree_size = ?, inclusion_proof = ? WHERE publication_id = ? AND leaf_index IS NULL",
+      ).bind(index, tree.size, JSON.stringify(proof), pending[k]!.publicationId),
     );
   }
   try {

@@ -104,7 +104,7 @@ export class MerkleTree {
     for (let start = 0; start < n; start += DIGEST_BATCH) {
       const batch = entries.slice(start, start + DIGEST_BATCH);
       const hashes = await Promise.all(batch.map((entry) => leafHash(entry)));
-      hashes.forEach((hash, k) => base.set(hash, (start + k) * HASH_SIZE));
+      for (const [k, hash] of hashes.entries()) base.set(hash, (start + k) * HASH_SIZE);
     }
     return MerkleTree.fromLevel0(n, base);
   }
@@ -408,9 +408,11 @@ export interface ManifestLeaf {
  */
 export function encodeManifestLeaf(leaf: ManifestLeaf): Uint8Array {
   if (!isHash(leaf.manifestSha256)) throw new TypeError(`manifestSha256 must be ${HASH_SIZE} bytes`);
-  if (typeof leaf.publicationId !== "string" || LONE_SURROGATE.test(leaf.publicationId)) throw new TypeError("publicationId must be a well-formed string");
+  if (typeof leaf.publicationId !== "string" || LONE_SURROGATE.test(leaf.publicationId))
+    throw new TypeError("publicationId must be a well-formed string");
   const id = new TextEncoder().encode(leaf.publicationId);
-  if (id.length === 0 || id.length > MAX_PUBLICATION_ID_BYTES) throw new TypeError(`publicationId must be 1..${MAX_PUBLICATION_ID_BYTES} UTF-8 bytes`);
+  if (id.length === 0 || id.length > MAX_PUBLICATION_ID_BYTES)
+    throw new TypeError(`publicationId must be 1..${MAX_PUBLICATION_ID_BYTES} UTF-8 bytes`);
   const out = new Uint8Array(1 + HASH_SIZE + 2 + id.length);
   out[0] = MANIFEST_LEAF_VERSION;
   out.set(leaf.manifestSha256, 1);

@@ -19,8 +19,14 @@ const CheckpointSchema = z
     origin: z.string().openapi({ description: "The log's name (first line of the checkpoint).", example: "svc.local/manifest-log" }),
     tree_size: z.number().int().openapi({ description: "Entries in the tree.", example: 42 }),
     root_hash: z.string().openapi({ description: "RFC 6962 root hash (hex).", example: "5f3a…" }),
-    checkpoint: z.string().openapi({ description: "The signed note (C2SP tlog-checkpoint in a signed-note, ECDSA P-256).", example: "svc.local/manifest-log\n42\n…" }),
-    verifier_key: z.string().nullable().openapi({ description: "The log's verifier key in signed-note form (`<origin>+<key id>+<base64 key>`).", example: "svc.local/manifest-log+1a2b3c4d+Ag…" }),
+    checkpoint: z.string().openapi({
+      description: "The signed note (C2SP tlog-checkpoint in a signed-note, ECDSA P-256).",
+      example: "svc.local/manifest-log\n42\n…",
+    }),
+    verifier_key: z.string().nullable().openapi({
+      description: "The log's verifier key in signed-note form (`<origin>+<key id>+<base64 key>`).",
+      example: "svc.local/manifest-log+1a2b3c4d+Ag…",
+    }),
     sealed_at: z.string().openapi({ description: "When the checkpoint was signed.", example: "2026-11-22T10:00:00.000Z" }),
   })
   .openapi("AnchorCheckpoint");
@@ -31,7 +37,8 @@ const latestRoute = createRoute({
   operationId: "getAnchorCheckpoint",
   tags: ["Transparency log"],
   summary: "Latest signed checkpoint",
-  description: "The newest signed tree head of the manifest transparency log. Public; receipts carry inclusion proofs against checkpoints like this one.",
+  description:
+    "The newest signed tree head of the manifest transparency log. Public; receipts carry inclusion proofs against checkpoints like this one.",
   responses: { 200: json(CheckpointSchema, "The checkpoint."), ...NOT_FOUND },
 });
 
@@ -41,7 +48,15 @@ const bySizeRoute = createRoute({
   operationId: "getAnchorCheckpointBySize",
   tags: ["Transparency log"],
   summary: "A signed checkpoint by tree size",
-  request: { params: z.object({ tree_size: z.coerce.number().int().min(1).openapi({ param: { name: "tree_size", in: "path" }, description: "Tree size.", example: 42 }) }) },
+  request: {
+    params: z.object({
+      tree_size: z.coerce
+        .number()
+        .int()
+        .min(1)
+        .openapi({ param: { name: "tree_size", in: "path" }, description: "Tree size.", example: 42 }),
+    }),
+  },
   responses: { 200: json(CheckpointSchema, "The checkpoint."), ...NOT_FOUND },
 });
 
@@ -89,7 +104,11 @@ export function anchorRoutes() {
     return c.json(await view(c.env, row), 200);
   });
   app.openapi(bySizeRoute, async (c) => {
-    const [row] = await database(c.env.DB).select().from(anchorCheckpoints).where(eq(anchorCheckpoints.treeSize, c.req.valid("param").tree_size)).limit(1);
+    const [row] = await database(c.env.DB)
+      .select()
+      .from(anchorCheckpoints)
+      .where(eq(anchorCheckpoints.treeSize, c.req.valid("param").tree_size))
+      .limit(1);
     if (!row) throw notFound("checkpoint");
     return c.json(await view(c.env, row), 200);
   });
@@ -98,7 +117,11 @@ export function anchorRoutes() {
     if (first > second) throw new ApiError("svc.request.invalid", "`first` must not exceed `second`.");
     const db = database(c.env.DB);
     for (const size of [first, second]) {
-      const [row] = await db.select({ s: anchorCheckpoints.treeSize }).from(anchorCheckpoints).where(eq(anchorCheckpoints.treeSize, size)).limit(1);
+      const [row] = await db
+        .select({ s: anchorCheckpoints.treeSize })
+        .from(anchorCheckpoints)
+        .where(eq(anchorCheckpoints.treeSize, size))
+        .limit(1);
       if (!row) throw notFound("checkpoint");
     }
     const leaves = await db
@@ -112,4 +135,3 @@ export function anchorRoutes() {
   });
   return app;
 }
-

@@ -57,25 +57,47 @@ export function rangeWithin(inner: string, outer: string): boolean {
 export function covers(actor: KeyGrant, target: KeyGrant): CoverDecision {
   const held = new Set(actor.scopes);
   const missing = target.scopes.filter((s) => !held.has(s));
-  if (missing.length > 0) return { covered: false, reason: "scopes", detail: `the target key holds scopes the calling key lacks: ${missing.join(", ")}` };
+  if (missing.length > 0)
+    return { covered: false, reason: "scopes", detail: `the target key holds scopes the calling key lacks: ${missing.join(", ")}` };
   if (actor.expiresAt !== null && (target.expiresAt === null || target.expiresAt > actor.expiresAt)) {
     return { covered: false, reason: "expiry", detail: "the target key would outlive the calling key (its expiry must be no later)" };
   }
   if (actor.ipAllowlist.length > 0) {
-    const outside = target.ipAllowlist.length === 0 ? ["any address"] : target.ipAllowlist.filter((r) => !actor.ipAllowlist.some((o) => rangeWithin(r, o)));
-    if (outside.length > 0) return { covered: false, reason: "ip_allowlist", detail: `the target key may be used from networks the calling key may not: ${outside.join(", ")}` };
+    const outside =
+      target.ipAllowlist.length === 0
+        ? ["any address"]
+        : target.ipAllowlist.filter((r) => !actor.ipAllowlist.some((o) => rangeWithin(r, o)));
+    if (outside.length > 0)
+      return {
+        covered: false,
+        reason: "ip_allowlist",
+        detail: `the target key may be used from networks the calling key may not: ${outside.join(", ")}`,
+      };
   }
   if (actor.ratePerMinute !== null && (target.ratePerMinute === null || target.ratePerMinute > actor.ratePerMinute)) {
-    return { covered: false, reason: "rate_limit", detail: `the target key's rate limit must be at most the calling key's ${actor.ratePerMinute} per minute` };
+    return {
+      covered: false,
+      reason: "rate_limit",
+      detail: `the target key's rate limit must be at most the calling key's ${actor.ratePerMinute} per minute`,
+    };
   }
   for (const [name, allowed] of Object.entries(actor.allowedSets)) {
     if (allowed === null) continue;
     const target_ = target.allowedSets[name] ?? null;
     const outside = target_ === null ? ["any"] : target_.filter((v) => !allowed.includes(v));
-    if (outside.length > 0) return { covered: false, reason: "signing_profile", detail: `the target key's signing profile allows more than the calling key's (${name}: ${outside.join(", ")})` };
+    if (outside.length > 0)
+      return {
+        covered: false,
+        reason: "signing_profile",
+        detail: `the target key's signing profile allows more than the calling key's (${name}: ${outside.join(", ")})`,
+      };
   }
   if (actor.retentionDays !== null && (target.retentionDays === null || target.retentionDays > actor.retentionDays)) {
-    return { covered: false, reason: "retention", detail: `the target key's output retention must be at most the calling key's ${actor.retentionDays} days` };
+    return {
+      covered: false,
+      reason: "retention",
+      detail: `the target key's output retention must be at most the calling key's ${actor.retentionDays} days`,
+    };
   }
   return { covered: true };
 }

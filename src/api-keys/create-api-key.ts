@@ -1,10 +1,9 @@
-import { createRoute } from "@hono/zod-openapi";
+import { createRoute, z } from "@hono/zod-openapi";
 import type { Router } from "../app-types";
 import { database } from "../db/client";
 import { principalOf } from "../platform/context";
 import { ApiError } from "../platform/errors";
 import { errorResponse, IdempotencyKeyHeader, json } from "../platform/openapi";
-import { z } from "@hono/zod-openapi";
 import { CreateApiKeyRequestSchema, IssuedApiKeyResponseSchema } from "./schemas";
 import { apiKeyView, createApiKey } from "./service";
 

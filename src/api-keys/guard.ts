@@ -1,6 +1,6 @@
+import { database } from "../db/client";
 import type { AppContext } from "../platform/context";
 import { principalOf } from "../platform/context";
-import { database } from "../db/client";
 import { ApiError } from "../platform/errors";
 import { grantOf, type KeyGrant } from "./authority";
 import type { ApiKeyRow } from "./queries";

@@ -25,7 +25,13 @@ export function registerListApiKeys(app: Router) {
     const principal = principalOf(c);
     const binding = { tenantId: principal.tenantId, collection: "api_keys" };
     const db = database(c.env.DB);
-    const page = await pageRequest(c.env.SVC_CURSOR_SECRET, binding, c.req.valid("query"), Date.now(), releasedCheck(db, principal.tenantId));
+    const page = await pageRequest(
+      c.env.SVC_CURSOR_SECRET,
+      binding,
+      c.req.valid("query"),
+      Date.now(),
+      releasedCheck(db, principal.tenantId),
+    );
     const rows = await listKeys(db, principal.tenantId, page);
     const { rows: items, nextCursor } = await pageOf(c.env.SVC_CURSOR_SECRET, binding, page, rows);
     return c.json({ items: items.map((row) => apiKeyView(row)), next_cursor: nextCursor }, 200);

@@ -42,13 +42,7 @@ export async function listKeys(
   return db
     .select()
     .from(apiKeys)
-    .where(
-      and(
-        eq(apiKeys.tenantId, tenantId),
-        pageWindow(apiKeys.createdAt, apiKeys.id, page),
-        
-      ),
-    )
+    .where(and(eq(apiKeys.tenantId, tenantId), pageWindow(apiKeys.createdAt, apiKeys.id, page)))
     .orderBy(...newestFirst(apiKeys.createdAt, apiKeys.id))
     .limit(page.limit + 1);
 }
@@ -88,7 +82,13 @@ export async function updateControl(
   const rows = await db
     .update(apiKeys)
     .set({ [column]: json })
-    .where(and(eq(apiKeys.tenantId, tenantId), eq(apiKeys.id, keyId), expectedJson === null ? sql`${current} IS NULL` : eq(current, expectedJson)))
+    .where(
+      and(
+        eq(apiKeys.tenantId, tenantId),
+        eq(apiKeys.id, keyId),
+        expectedJson === null ? sql`${current} IS NULL` : eq(current, expectedJson),
+      ),
+    )
     .returning({ id: apiKeys.id });
   return rows.length === 1;
 }

@@ -2,7 +2,7 @@ import { createRoute, z } from "@hono/zod-openapi";
 import { and, count, desc, eq, gte, lt, lte, max, or, sql } from "drizzle-orm";
 import type { MiddlewareHandler } from "hono";
 import type { Router } from "../app-types";
-import { database, type Database } from "../db/client";
+import { type Database, database } from "../db/client";
 import { apiRequestLogs } from "../db/schema";
 import { releasedCheck } from "../history/snapshots";
 import type { AppEnv } from "../platform/context";
@@ -34,7 +34,16 @@ export const requestLog: MiddlewareHandler<AppEnv> = async (c, next) => {
     durationMs: Date.now() - started,
     createdAt: started,
   };
-  c.executionCtx.waitUntil(database(c.env.DB).insert(apiRequestLogs).values(row).onConflictDoNothing().then(() => undefined, () => undefined));
+  c.executionCtx.waitUntil(
+    database(c.env.DB)
+      .insert(apiRequestLogs)
+      .values(row)
+      .onConflictDoNothing()
+      .then(
+        () => undefined,
+        () => undefined,
+      ),
+  );
 };
 
 export async function sweepRequestLogs(db: Database, now = Date.now()) {
@@ -63,9 +72,17 @@ const listRoute = createRoute({
   operationId: "listApiRequestLogs",
   tags: ["API keys"],
   summary: "Recent requests of the tenant's keys",
-  description: "Metadata only (never bodies, headers or secrets), newest first, kept 30 days, best effort: a request whose log write failed is simply absent. Requests refused before a key was recognised (401, 429) are not logged.",
+  description:
+    "Metadata only (never bodies, headers or secrets), newest first, kept 30 days, best effort: a request whose log write failed is simply absent. Requests refused before a key was recognised (401, 429) are not logged.",
   request: { query: z.object({ ...filters, ...pageQuerySchema(100, 50) }) },
-  responses: { 200: json(z.object({ items: z.array(RequestLogSchema).openapi({ description: "Requests, newest first." }), next_cursor: NextCursorSchema }).openapi("ApiRequestLogPage"), "One page of request logs.") },
+  responses: {
+    200: json(
+      z
+        .object({ items: z.array(RequestLogSchema).openapi({ description: "Requests, newest first." }), next_cursor: NextCursorSchema })
+        .openapi("ApiRequestLogPage"),
+      "One page of request logs.",
+    ),
+  },
 });
 
 const summaryRoute = createRoute({
@@ -75,7 +92,16 @@ const summaryRoute = createRoute({
   tags: ["API keys"],
   summary: "Summary of recent requests",
   description: "Counts over the logged requests since `since` (default: 24 hours ago), by status class and by operation.",
-  request: { query: z.object({ ...filters, since: z.string().datetime().optional().openapi({ description: "Start of the window (at most 30 days back).", example: "2026-11-21T00:00:00Z" }) }) },
+  request: {
+    query: z.object({
+      ...filters,
+      since: z
+        .string()
+        .datetime()
+        .optional()
+        .openapi({ description: "Start of the window (at most 30 days back).", example: "2026-11-21T00:00:00Z" }),
+    }),
+  },
   responses: {
     200: json(
       z
@@ -83,7 +109,9 @@ const summaryRoute = createRoute({
           window_start: Timestamp("Start of the window."),
           window_end: Timestamp("End of the window (now)."),
           total: z.number().int().openapi({ description: "Requests logged in the window.", example: 120 }),
-          by_status_class: z.record(z.string(), z.number().int()).openapi({ description: "Counts by status class.", example: { "2xx": 110, "4xx": 10 } }),
+          by_status_class: z
+            .record(z.string(), z.number().int())
+            .openapi({ description: "Counts by status class.", example: { "2xx": 110, "4xx": 10 } }),
           by_operation: z
             .array(
               z.object({
@@ -106,7 +134,13 @@ export function registerRequestLogRoutes(app: Router) {
     const { api_key_id, cursor, limit } = c.req.valid("query");
     const tenantId = principalOf(c).tenantId;
     const binding = { tenantId, collection: `api-request-logs?api_key_id=${api_key_id ?? ""}` };
-    const page = await pageRequest(c.env.SVC_CURSOR_SECRET, binding, { cursor, limit }, Date.now(), releasedCheck(database(c.env.DB), tenantId));
+    const page = await pageRequest(
+      c.env.SVC_CURSOR_SECRET,
+      binding,
+      { cursor, limit },
+      Date.now(),
+      releasedCheck(database(c.env.DB), tenantId),
+    );
     const after = page.after;
     const rows = await database(c.env.DB)
       .select()
@@ -116,15 +150,33 @@ export function registerRequestLogRoutes(app: Router) {
           eq(apiRequestLogs.tenantId, tenantId),
           api_key_id ? eq(apiRequestLogs.apiKeyId, api_key_id) : undefined,
           lte(apiRequestLogs.createdAt, page.snapshot),
-          after ? or(lt(apiRequestLogs.createdAt, after.createdAt), and(eq(apiRequestLogs.createdAt, after.createdAt), lt(apiRequestLogs.requestId, after.id))) : undefined,
+          after
+            ? or(
+                lt(apiRequestLogs.createdAt, after.createdAt),
+                and(eq(apiRequestLogs.createdAt, after.createdAt), lt(apiRequestLogs.requestId, after.id)),
+              )
+            : undefined,
         ),
       )
       .orderBy(desc(apiRequestLogs.createdAt), desc(apiRequestLogs.requestId))
       .limit(page.limit + 1);
-    const { rows: items, nextCursor } = await pageOf(c.env.SVC_CURSOR_SECRET, binding, page, rows.map((r) => ({ ...r, id: r.requestId })));
+    const { rows: items, nextCursor } = await pageOf(
+      c.env.SVC_CURSOR_SECRET,
+      binding,
+      page,
+      rows.map((r) => ({ ...r, id: r.requestId })),
+    );
     return c.json(
       {
-        items: items.map((r) => ({ request_id: r.requestId, api_key_id: r.apiKeyId, method: r.method, operation: r.operation, status: r.status, duration_ms: r.durationMs, created_at: iso(r.createdAt) })),
+        items: items.map((r) => ({
+          request_id: r.requestId,
+          api_key_id: r.apiKeyId,
+          method: r.method,
+          operation: r.operation,
+          status: r.status,
+          duration_ms: r.durationMs,
+          created_at: iso(r.createdAt),
+        })),
         next_cursor: nextCursor,
       },
       200,
@@ -136,10 +188,18 @@ export function registerRequestLogRoutes(app: Router) {
     const tenantId = principalOf(c).tenantId;
     const now = Date.now();
     const start = Math.max(since ? Date.parse(since) : now - 24 * 3600 * 1000, now - REQUEST_LOG_RETENTION_MS);
-    const where = and(eq(apiRequestLogs.tenantId, tenantId), api_key_id ? eq(apiRequestLogs.apiKeyId, api_key_id) : undefined, gte(apiRequestLogs.createdAt, start));
+    const where = and(
+      eq(apiRequestLogs.tenantId, tenantId),
+      api_key_id ? eq(apiRequestLogs.apiKeyId, api_key_id) : undefined,
+      gte(apiRequestLogs.createdAt, start),
+    );
     const db = database(c.env.DB);
     const [byClass, byOperation] = await Promise.all([
-      db.select({ cls: sql<number>`${apiRequestLogs.status} / 100`, n: count() }).from(apiRequestLogs).where(where).groupBy(sql`${apiRequestLogs.status} / 100`),
+      db
+        .select({ cls: sql<number>`${apiRequestLogs.status} / 100`, n: count() })
+        .from(apiRequestLogs)
+        .where(where)
+        .groupBy(sql`${apiRequestLogs.status} / 100`),
       db
         .select({ method: apiRequestLogs.method, operation: apiRequestLogs.operation, n: count(), last: max(apiRequestLogs.createdAt) })
         .from(apiRequestLogs)

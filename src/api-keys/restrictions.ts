@@ -14,8 +14,15 @@ const RestrictionsResponseSchema = z
   .object({
     api_key_id: z.string().openapi({ description: "The key.", example: "key_abcdefghij234567" }),
     version: z.number().int().min(0).openapi({ description: "Bumped by every change; 0 until first set.", example: 2 }),
-    ip_allowlist: z.array(z.string()).openapi({ description: "CIDR ranges (IPv4 or IPv6) the key may be used from; empty means any.", example: ["203.0.113.0/24", "2001:db8::/32"] }),
-    rate_limit_per_minute: z.number().int().nullable().openapi({ description: "Requests per minute for this key; null for none.", example: 60 }),
+    ip_allowlist: z.array(z.string()).openapi({
+      description: "CIDR ranges (IPv4 or IPv6) the key may be used from; empty means any.",
+      example: ["203.0.113.0/24", "2001:db8::/32"],
+    }),
+    rate_limit_per_minute: z
+      .number()
+      .int()
+      .nullable()
+      .openapi({ description: "Requests per minute for this key; null for none.", example: 60 }),
     updated_at: Timestamp("When they last changed.").nullable(),
   })
   .openapi("ApiKeyRestrictionsResponse");
@@ -33,8 +40,19 @@ const PutRestrictionsSchema = z
       )
       .max(100)
       .openapi({ description: "CIDR ranges or single addresses; empty for any address.", example: ["203.0.113.0/24"] }),
-    rate_limit_per_minute: z.number().int().min(1).max(100_000).nullable().openapi({ description: "Requests per minute; null for no key-level limit.", example: 60 }),
-    expected_version: z.number().int().min(0).optional().openapi({ description: "The version last read; the change is refused (409) if it moved since.", example: 1 }),
+    rate_limit_per_minute: z
+      .number()
+      .int()
+      .min(1)
+      .max(100_000)
+      .nullable()
+      .openapi({ description: "Requests per minute; null for no key-level limit.", example: 60 }),
+    expected_version: z
+      .number()
+      .int()
+      .min(0)
+      .optional()
+      .openapi({ description: "The version last read; the change is refused (409) if it moved since.", example: 1 }),
   })
   .openapi("PutApiKeyRestrictionsRequest");
 
@@ -67,8 +85,11 @@ const putRoute = createRoute({
   responses: {
     200: json(RestrictionsResponseSchema, "The new restrictions."),
     ...NOT_FOUND,
-    403: errorResponse("The calling key does not cover this key, or the new restrictions would be looser than its own (`svc.api_keys.outranks_caller`)."),
-    409: errorResponse("expected_version is stale (`svc.api_keys.version_conflict`).") },
+    403: errorResponse(
+      "The calling key does not cover this key, or the new restrictions would be looser than its own (`svc.api_keys.outranks_caller`).",
+    ),
+    409: errorResponse("expected_version is stale (`svc.api_keys.version_conflict`)."),
+  },
 });
 
 export function registerRestrictionRoutes(app: Router) {
@@ -83,7 +104,11 @@ export function registerRestrictionRoutes(app: Router) {
     const body = c.req.valid("json");
     const key = await getKey(db, tenantId, c.req.valid("param").api_key_id);
     if (!key) throw notFound("API key");
-    const proposed = { ...restrictionsOf(key.restrictions), ip_allowlist: body.ip_allowlist.map((v) => v.trim()), rate_limit_per_minute: body.rate_limit_per_minute };
+    const proposed = {
+      ...restrictionsOf(key.restrictions),
+      ip_allowlist: body.ip_allowlist.map((v) => v.trim()),
+      rate_limit_per_minute: body.rate_limit_per_minute,
+    };
     // Both the key as it is and as it would be: a key cannot loosen itself or a key it covers beyond its own grant.
     await requireAuthorityOver(c, [key, { ...key, restrictions: JSON.stringify(proposed) }]);
     const next = await replaceControl<KeyRestrictions>(db, key, "restrictions", restrictionsOf(key.restrictions), body.expected_version, {

@@ -14,16 +14,33 @@ const RetentionResponseSchema = z
   .object({
     api_key_id: z.string().openapi({ description: "The key.", example: "key_abcdefghij234567" }),
     version: z.number().int().min(0).openapi({ description: "Bumped by every change; 0 until first set.", example: 1 }),
-    output_retention_days: z.number().int().nullable().openapi({ description: "Days the published outputs of jobs this key admits are kept; null: until deleted.", example: 30 }),
-    ceiling_days: z.number().int().openapi({ description: "The most this key may set: the tenant ceiling, or less if the key that created it keeps less.", example: 3650 }),
+    output_retention_days: z
+      .number()
+      .int()
+      .nullable()
+      .openapi({ description: "Days the published outputs of jobs this key admits are kept; null: until deleted.", example: 30 }),
+    ceiling_days: z.number().int().openapi({
+      description: "The most this key may set: the tenant ceiling, or less if the key that created it keeps less.",
+      example: 3650,
+    }),
     updated_at: Timestamp("When it last changed.").nullable(),
   })
   .openapi("ApiKeyRetentionResponse");
 
 const PutRetentionSchema = z
   .object({
-    output_retention_days: z.number().int().min(1).nullable().openapi({ description: "Days to keep outputs of future admissions; null to keep them until deleted.", example: 30 }),
-    expected_version: z.number().int().min(0).optional().openapi({ description: "The version last read; refused (409) if it moved since.", example: 0 }),
+    output_retention_days: z
+      .number()
+      .int()
+      .min(1)
+      .nullable()
+      .openapi({ description: "Days to keep outputs of future admissions; null to keep them until deleted.", example: 30 }),
+    expected_version: z
+      .number()
+      .int()
+      .min(0)
+      .optional()
+      .openapi({ description: "The version last read; refused (409) if it moved since.", example: 0 }),
   })
   .openapi("PutApiKeyRetentionRequest");
 

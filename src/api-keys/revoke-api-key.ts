@@ -23,7 +23,9 @@ const route = createRoute({
     200: json(ApiKeyResponseSchema, "The revoked key."),
     ...NOT_FOUND,
     403: errorResponse("The calling key does not cover this key (`svc.api_keys.outranks_caller`)."),
-    409: errorResponse("Already revoked (`svc.api_keys.already_revoked`), or rotating (`svc.api_keys.rotation_in_progress`: complete or cancel the rotation first, so no successor is left alive unseen)."),
+    409: errorResponse(
+      "Already revoked (`svc.api_keys.already_revoked`), or rotating (`svc.api_keys.rotation_in_progress`: complete or cancel the rotation first, so no successor is left alive unseen).",
+    ),
   },
 });
 

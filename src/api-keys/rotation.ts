@@ -25,7 +25,7 @@ const RotateRequestSchema = z
 const RotateResponseSchema = z
   .object({
     api_key: ApiKeyResponseSchema.openapi({ description: "The successor key." }),
-    secret: z.string().openapi({ description: "The successor's secret, shown once.", example: "svc_live_" + "b".repeat(52) }),
+    secret: z.string().openapi({ description: "The successor's secret, shown once.", example: `svc_live_${"b".repeat(52)}` }),
     predecessor: ApiKeyResponseSchema.openapi({ description: "The outgoing key, with its overlap end." }),
     overlap_ends_at: Timestamp("When the outgoing key stops working unless the rotation is cancelled."),
   })
@@ -54,8 +54,12 @@ const rotate = createRoute({
   responses: {
     201: json(RotateResponseSchema, "The successor and its one-time secret."),
     ...NOT_FOUND,
-    403: errorResponse("The calling key does not cover this key (`svc.api_keys.outranks_caller`): a key may rotate only keys whose scopes it holds and whose restrictions are at least as tight as its own."),
-    409: errorResponse("Revoked or expired (`svc.api_keys.already_revoked`), a rotation already overlapping (`svc.api_keys.rotation_in_progress`), or the key's rotation completed or lapsed (`svc.api_keys.rotation_ended`)."),
+    403: errorResponse(
+      "The calling key does not cover this key (`svc.api_keys.outranks_caller`): a key may rotate only keys whose scopes it holds and whose restrictions are at least as tight as its own.",
+    ),
+    409: errorResponse(
+      "Revoked or expired (`svc.api_keys.already_revoked`), a rotation already overlapping (`svc.api_keys.rotation_in_progress`), or the key's rotation completed or lapsed (`svc.api_keys.rotation_ended`).",
+    ),
   },
 });
 
@@ -66,7 +70,10 @@ const finishRoute = (how: "complete" | "cancel") =>
     operationId: how === "complete" ? "completeApiKeyRotation" : "cancelApiKeyRotation",
     tags: ["API keys"],
     summary: how === "complete" ? "Complete a rotation (retire the old key)" : "Cancel a rotation (revoke the successor)",
-    description: how === "complete" ? "Call on the outgoing key once the successor is deployed: the outgoing key stops working at once." : "Call on the outgoing key: the undeployed successor is revoked and the outgoing key works as before.",
+    description:
+      how === "complete"
+        ? "Call on the outgoing key once the successor is deployed: the outgoing key stops working at once."
+        : "Call on the outgoing key: the undeployed successor is revoked and the outgoing key works as before.",
     request: { params: ApiKeyParams, headers: z.object({ "idempotency-key": IdempotencyKeyHeader }) },
     responses: {
       200: json(RotationResultSchema, "Both keys after the change."),
@@ -91,10 +98,13 @@ export function registerRotationRoutes(app: Router) {
     await requireAuthorityOver(c, [target]);
     const result = await rotateApiKey(db, pepper, target, body.overlap_seconds);
     if (result.status === "not_found") throw notFound("API key");
-    if (result.status === "revoked") throw new ApiError("svc.api_keys.already_revoked", "The key is revoked or expired; only a working key can be rotated.");
+    if (result.status === "revoked")
+      throw new ApiError("svc.api_keys.already_revoked", "The key is revoked or expired; only a working key can be rotated.");
     if (result.status === "in_progress") throw new ApiError("svc.api_keys.rotation_in_progress");
-    if (result.status === "changed") throw new ApiError("svc.api_keys.version_conflict", "The key changed while it was being rotated: read it again and retry.");
-    if (result.status === "ended") throw new ApiError("svc.api_keys.rotation_ended", `This key's rotation is ${result.state}; it cannot be rotated again.`);
+    if (result.status === "changed")
+      throw new ApiError("svc.api_keys.version_conflict", "The key changed while it was being rotated: read it again and retry.");
+    if (result.status === "ended")
+      throw new ApiError("svc.api_keys.rotation_ended", `This key's rotation is ${result.state}; it cannot be rotated again.`);
     return c.json(
       {
         api_key: apiKeyView(result.successor),

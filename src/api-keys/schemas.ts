@@ -4,7 +4,9 @@ import { idSchema } from "../platform/ids";
 import { Timestamp } from "../platform/openapi";
 import { NextCursorSchema } from "../platform/pagination";
 
-export const ScopeSchema = z.enum(Object.keys(SCOPES) as [Scope, ...Scope[]]).openapi("Scope", { description: "An API-key scope.", example: "capabilities:read" });
+export const ScopeSchema = z
+  .enum(Object.keys(SCOPES) as [Scope, ...Scope[]])
+  .openapi("Scope", { description: "An API-key scope.", example: "capabilities:read" });
 
 export const ApiKeyIdSchema = idSchema("apiKey", "API key id.");
 
@@ -12,7 +14,10 @@ export const ApiKeyResponseSchema = z
   .object({
     api_key_id: ApiKeyIdSchema,
     name: z.string().openapi({ description: "Label chosen at creation.", example: "CI pipeline" }),
-    display_prefix: z.string().openapi({ description: "First characters of the secret, to tell keys apart. The secret itself is never returned again.", example: "svc_live_abcdef" }),
+    display_prefix: z.string().openapi({
+      description: "First characters of the secret, to tell keys apart. The secret itself is never returned again.",
+      example: "svc_live_abcdef",
+    }),
     scopes: z.array(ScopeSchema).openapi({ description: "Scopes the key holds." }),
     status: z.enum(["active", "expired", "revoked"]).openapi({
       description:
@@ -31,11 +36,16 @@ export const ApiKeyResponseSchema = z
           example: "overlapping",
         }),
         successor_key_id: z.string().openapi({ description: "The successor issued by rotate.", example: "key_bcdefghij2345678" }),
-        overlap_ends_at: Timestamp("When this key stops (or stopped) working unless the rotation is finished first; null once canceled.").nullable(),
+        overlap_ends_at: Timestamp(
+          "When this key stops (or stopped) working unless the rotation is finished first; null once canceled.",
+        ).nullable(),
       })
       .nullable()
       .openapi({ description: "The latest rotation this (outgoing) key began, or null." }),
-    predecessor_key_id: z.string().nullable().openapi({ description: "The key this one succeeded, if it was issued by a rotation.", example: null }),
+    predecessor_key_id: z
+      .string()
+      .nullable()
+      .openapi({ description: "The key this one succeeded, if it was issued by a rotation.", example: null }),
   })
   .openapi("ApiKeyResponse");
 
@@ -58,7 +68,13 @@ export const CreateApiKeyRequestSchema = z
 export const IssuedApiKeyResponseSchema = z
   .object({
     api_key: ApiKeyResponseSchema,
-    secret: z.string().regex(/^svc_live_[a-z2-7]{52}$/).openapi({ description: "The key. Shown once; store it as a server-side secret (SVC_API_KEY).", example: "svc_live_" + "a".repeat(52) }),
+    secret: z
+      .string()
+      .regex(/^svc_live_[a-z2-7]{52}$/)
+      .openapi({
+        description: "The key. Shown once; store it as a server-side secret (SVC_API_KEY).",
+        example: `svc_live_${"a".repeat(52)}`,
+      }),
   })
   .openapi("IssuedApiKeyResponse");
 
@@ -72,7 +88,9 @@ export const ScopeListResponseSchema = z
       .array(
         z.object({
           scope: ScopeSchema,
-          description: z.string().openapi({ description: "What the scope allows.", example: "Read capabilities, image profiles and the recipe catalog." }),
+          description: z
+            .string()
+            .openapi({ description: "What the scope allows.", example: "Read capabilities, image profiles and the recipe catalog." }),
         }),
       )
       .openapi({ description: "Every scope a key can hold." }),

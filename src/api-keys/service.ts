@@ -1,12 +1,12 @@
+import { and, eq, gt, isNull, or, sql } from "drizzle-orm";
 import type { Database } from "../db/client";
+import { apiKeys } from "../db/schema";
 import { displayPrefixOf, generateApiKeySecret, hashApiKeySecret } from "../platform/auth/keys";
 import type { Scope } from "../platform/auth/scopes";
 import { newId } from "../platform/ids";
 import { iso } from "../platform/openapi";
 import type { AuthenticatedPrincipal } from "../platform/principal";
-import { and, eq, gt, isNull, or, sql } from "drizzle-orm";
-import { apiKeys } from "../db/schema";
-import { covers, type CoverDecision, grantOf, type KeyGrant } from "./authority";
+import { type CoverDecision, covers, grantOf, type KeyGrant } from "./authority";
 import { restrictionsOf } from "./controls";
 import { type ApiKeyRow, getKey, insertKey, liveKeySql, revokeKey } from "./queries";
 
@@ -82,7 +82,13 @@ export async function createApiKey(
   const stamp = { version: 1, updated_at: new Date(now).toISOString() };
   const signingProfile = actor.signingProfile ? JSON.stringify({ ...JSON.parse(actor.signingProfile), ...stamp }) : null;
   const retention = actor.retention ? JSON.stringify({ ...JSON.parse(actor.retention), ...stamp }) : null;
-  const child = { scopes: JSON.stringify(input.scopes), expiresAt, restrictions: inherited ? JSON.stringify(inherited) : null, signingProfile, retention };
+  const child = {
+    scopes: JSON.stringify(input.scopes),
+    expiresAt,
+    restrictions: inherited ? JSON.stringify(inherited) : null,
+    signingProfile,
+    retention,
+  };
   const decision = covers(grantOf(actor), grantOf(child));
   if (!decision.covered) return { status: "outranks_caller", detail: decision.detail };
   const secret = generateApiKeySecret();
@@ -126,7 +132,11 @@ export async function authorityOver(db: Database, principal: AuthenticatedPrinci
   return { covered: true };
 }
 
-export type RevokeKeyResult = { status: "revoked"; row: ApiKeyRow } | { status: "not_found" } | { status: "already_revoked" } | { status: "rotating" };
+export type RevokeKeyResult =
+  | { status: "revoked"; row: ApiKeyRow }
+  | { status: "not_found" }
+  | { status: "already_revoked" }
+  | { status: "rotating" };
 
 /**
  * Revokes a key at once. Refused while the key's rotation overlaps: revoking would leave the undeployed successor
@@ -137,7 +147,9 @@ export async function revokeApiKey(db: Database, tenantId: string, keyId: string
   if (revoked) return { status: "revoked", row: revoked };
   const existing = await getKey(db, tenantId, keyId);
   if (!existing) return { status: "not_found" };
-  return existing.status === "active" && rotationStateOf(existing, now) === "overlapping" ? { status: "rotating" } : { status: "already_revoked" };
+  return existing.status === "active" && rotationStateOf(existing, now) === "overlapping"
+    ? { status: "rotating" }
+    : { status: "already_revoked" };
 }
 
 export const DEFAULT_ROTATION_OVERLAP_S = 24 * 60 * 60;
@@ -154,7 +166,13 @@ export type RotateKeyResult =
  * Begins a bounded rollover (none | canceled → overlapping): a successor with exactly the same scopes, expiry and
  * controls, shown once; the old key keeps working until the overlap ends (or the rotation is completed).
  */
-export async function rotateApiKey(db: Database, pepper: string, key: ApiKeyRow, overlapSeconds: number, now = Date.now()): Promise<RotateKeyResult> {
+export async function rotateApiKey(
+  db: Database,
+  pepper: string,
+  key: ApiKeyRow,
+  overlapSeconds: number,
+  now = Date.now(),
+): Promise<RotateKeyResult> {
   const tenantId = key.tenantId;
   const state = rotationStateOf(key, now);
   if (state === "overlapping") return { status: "in_progress" };
@@ -206,7 +224,12 @@ export async function rotateApiKey(db: Database, pepper: string, key: ApiKeyRow,
     const again = await getKey(db, tenantId, key.id);
     return again && rotationStateOf(again, now) === "overlapping" ? { status: "in_progress" } : { status: "changed" };
   }
-  return { status: "rotated", predecessor: { ...key, successorKeyId: successor.id, rotationDeadline: deadline, rotationState: "overlapping" }, successor, secret };
+  return {
+    status: "rotated",
+    predecessor: { ...key, successorKeyId: successor.id, rotationDeadline: deadline, rotationState: "overlapping" },
+    successor,
+    secret,
+  };
 }
 
 export type FinishRotationResult =
@@ -221,7 +244,13 @@ export type FinishRotationResult =
  * key works as before). Every other move is refused, and each transition is one conditional statement, so a
  * complete racing a cancel, or either racing the deadline, has exactly one winner.
  */
-export async function finishRotation(db: Database, tenantId: string, keyId: string, how: "complete" | "cancel", now = Date.now()): Promise<FinishRotationResult> {
+export async function finishRotation(
+  db: Database,
+  tenantId: string,
+  keyId: string,
+  how: "complete" | "cancel",
+  now = Date.now(),
+): Promise<FinishRotationResult> {
   const key = await getKey(db, tenantId, keyId);
   if (!key) return { status: "not_found" };
   const refusal = await finishRefusal(db, key, how, now);
@@ -238,7 +267,11 @@ export async function finishRotation(db: Database, tenantId: string, keyId: stri
   let won: { id: string }[];
   if (how === "complete") {
     const successorLive = sql`EXISTS (SELECT 1 FROM api_keys s WHERE s.id = ${successorId} AND ${liveKeySql("s", now)})`;
-    won = await db.update(apiKeys).set({ status: "revoked", revokedAt: now, rotationState: "completed" }).where(and(live, successorLive)).returning({ id: apiKeys.id });
+    won = await db
+      .update(apiKeys)
+      .set({ status: "revoked", revokedAt: now, rotationState: "completed" })
+      .where(and(live, successorLive))
+      .returning({ id: apiKeys.id });
   } else {
     const [moved] = await db.batch([
       db.update(apiKeys).set({ rotationState: "canceled", rotationDeadline: null }).where(live).returning({ id: apiKeys.id }),
@@ -265,7 +298,12 @@ export async function finishRotation(db: Database, tenantId: string, keyId: stri
 }
 
 /** Why a complete/cancel cannot move this key's rotation, or null when it can. */
-async function finishRefusal(db: Database, key: ApiKeyRow, how: "complete" | "cancel", now: number): Promise<Exclude<FinishRotationResult, { status: "done" }> | null> {
+async function finishRefusal(
+  db: Database,
+  key: ApiKeyRow,
+  how: "complete" | "cancel",
+  now: number,
+): Promise<Exclude<FinishRotationResult, { status: "done" }> | null> {
   const state = rotationStateOf(key, now);
   if (state === null || !key.successorKeyId) return { status: "no_rotation" };
   if (state !== "overlapping") return { status: "ended", state };

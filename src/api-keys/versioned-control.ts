@@ -19,6 +19,7 @@ export async function replaceControl<T extends Control>(
 ): Promise<T> {
   if (expectedVersion !== undefined && expectedVersion !== current.version) throw new ApiError("svc.api_keys.version_conflict");
   const next = { ...fields, version: current.version + 1, updated_at: new Date().toISOString() } as T;
-  if (!(await updateControl(db, key.tenantId, key.id, column, key[column], JSON.stringify(next)))) throw new ApiError("svc.api_keys.version_conflict");
+  if (!(await updateControl(db, key.tenantId, key.id, column, key[column], JSON.stringify(next))))
+    throw new ApiError("svc.api_keys.version_conflict");
   return next;
 }

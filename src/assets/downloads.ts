@@ -60,7 +60,13 @@ export async function downloadOf(
     storage_version_sha256: await sha256Hex(`${output.id}:${output.etag}`),
     sidecar_manifest:
       sidecar && sidecarRequest
-        ? { url: sidecarRequest.url, headers: sidecarRequest.headers, sha256: sidecar.sha256, byte_length: sidecar.byteLength, filename: `${filename}.c2pa` }
+        ? {
+            url: sidecarRequest.url,
+            headers: sidecarRequest.headers,
+            sha256: sidecar.sha256,
+            byte_length: sidecar.byteLength,
+            filename: `${filename}.c2pa`,
+          }
         : null,
   };
 }

@@ -6,8 +6,8 @@ import { getAsset } from "../jobs/queries";
 import { notFound, principalOf } from "../platform/context";
 import { iso, json, NOT_FOUND, Timestamp } from "../platform/openapi";
 import { NextCursorSchema, pageOf, pageRequest } from "../platform/pagination";
-import { assetJobs, assetVerifications } from "./queries";
 import { VerificationHistoryResponseSchema } from "../verifications/schemas";
+import { assetJobs, assetVerifications } from "./queries";
 import { AssetParams, AssetResponseSchema, WorkspaceGovernanceSchema } from "./schemas";
 import { assetView, verificationHistoryView, WORKSPACE_GOVERNANCE } from "./view";
 
@@ -47,13 +47,20 @@ const route = createRoute({
               z.object({
                 action: z.enum(["download", "sign"]).openapi({ description: "What can be done.", example: "download" }),
                 available: z.boolean().openapi({ description: "Whether it is possible now.", example: true }),
-                operation: z.string().openapi({ description: "The operation that does it.", example: "POST /v1/assets/{asset_id}/download" }),
+                operation: z
+                  .string()
+                  .openapi({ description: "The operation that does it.", example: "POST /v1/assets/{asset_id}/download" }),
               }),
             )
             .openapi({ description: "Next actions." }),
-          activity: z.object({ items: z.array(ActivitySchema).openapi({ description: "Newest first." }), next_cursor: NextCursorSchema }).openapi({ description: "Jobs of this asset." }),
+          activity: z
+            .object({ items: z.array(ActivitySchema).openapi({ description: "Newest first." }), next_cursor: NextCursorSchema })
+            .openapi({ description: "Jobs of this asset." }),
           verification_history: z
-            .object({ items: z.array(VerificationHistoryResponseSchema).openapi({ description: "Newest first." }), next_cursor: NextCursorSchema })
+            .object({
+              items: z.array(VerificationHistoryResponseSchema).openapi({ description: "Newest first." }),
+              next_cursor: NextCursorSchema,
+            })
             .openapi({ description: "Verifications of this asset." }),
           as_of: Timestamp("The snapshot time of this response."),
           workspace_governance: WorkspaceGovernanceSchema,
@@ -78,9 +85,25 @@ export function registerGetAssetDetail(app: Router) {
     const activityBinding = { tenantId, collection: `asset-activity/${asset.id}` };
     const verificationBinding = { tenantId, collection: `asset-verifications/${asset.id}` };
     const activityPage = await pageRequest(c.env.SVC_CURSOR_SECRET, activityBinding, { cursor: activity_cursor, limit }, now, released);
-    const verificationPage = await pageRequest(c.env.SVC_CURSOR_SECRET, verificationBinding, { cursor: verification_cursor, limit }, now, released);
-    const activity = await pageOf(c.env.SVC_CURSOR_SECRET, activityBinding, activityPage, await assetJobs(db, tenantId, asset.id, activityPage));
-    const history = await pageOf(c.env.SVC_CURSOR_SECRET, verificationBinding, verificationPage, await assetVerifications(db, tenantId, asset.id, verificationPage));
+    const verificationPage = await pageRequest(
+      c.env.SVC_CURSOR_SECRET,
+      verificationBinding,
+      { cursor: verification_cursor, limit },
+      now,
+      released,
+    );
+    const activity = await pageOf(
+      c.env.SVC_CURSOR_SECRET,
+      activityBinding,
+      activityPage,
+      await assetJobs(db, tenantId, asset.id, activityPage),
+    );
+    const history = await pageOf(
+      c.env.SVC_CURSOR_SECRET,
+      verificationBinding,
+      verificationPage,
+      await assetVerifications(db, tenantId, asset.id, verificationPage),
+    );
     return c.json(
       {
         asset: assetView(asset),
@@ -89,7 +112,14 @@ export function registerGetAssetDetail(app: Router) {
           { action: "sign" as const, available: asset.status === "uploaded" || asset.status === "failed", operation: "POST /v1/sign" },
         ],
         activity: {
-          items: activity.rows.map((j) => ({ type: "job" as const, job_id: j.id, recipe_id: j.recipeId, state: j.state, at: iso(j.createdAt), terminal_at: iso(j.terminalAt) })),
+          items: activity.rows.map((j) => ({
+            type: "job" as const,
+            job_id: j.id,
+            recipe_id: j.recipeId,
+            state: j.state,
+            at: iso(j.createdAt),
+            terminal_at: iso(j.terminalAt),
+          })),
           next_cursor: activity.nextCursor,
         },
         verification_history: { items: history.rows.map(verificationHistoryView), next_cursor: history.nextCursor },

@@ -11,9 +11,9 @@ import { base64url, fromBase64url, hex, utf8 } from "../platform/encoding";
 import { ApiError } from "../platform/errors";
 import { errorResponse, json, NOT_FOUND, Timestamp } from "../platform/openapi";
 import { servedObjectHeaders } from "../platform/served-object";
+import { AssetIdSchema, Sha256Schema } from "../uploads/schemas";
 import { objectOf } from "./queries";
 import { AssetParams } from "./schemas";
-import { AssetIdSchema, Sha256Schema } from "../uploads/schemas";
 
 /*
  * Previews: a JPEG of the published image, at most 512 px on its longest edge, rendered once per publication and
@@ -40,14 +40,23 @@ async function readCapability(secret: string, token: string, now = Date.now()) {
   if (!mac || !timingSafeEqual(mac, (await hmacSha256(secret, `svc.preview.v1\n${payload}`)).slice(0, 16))) return null;
   try {
     const [v, tenantId, assetId, publicationId, expiresAt] = JSON.parse(new TextDecoder().decode(fromBase64url(payload)!)) as unknown[];
-    if (v !== 1 || typeof tenantId !== "string" || typeof assetId !== "string" || typeof publicationId !== "string" || typeof expiresAt !== "number") return null;
+    if (
+      v !== 1 ||
+      typeof tenantId !== "string" ||
+      typeof assetId !== "string" ||
+      typeof publicationId !== "string" ||
+      typeof expiresAt !== "number"
+    )
+      return null;
     return expiresAt > now ? { tenantId, assetId, publicationId } : null;
   } catch {
     return null;
   }
 }
 
-type Rendered = { status: "ready"; bytes: Uint8Array | null; width: number; height: number; sha256: string; byteLength: number } | { status: "unavailable"; message: string };
+type Rendered =
+  | { status: "ready"; bytes: Uint8Array | null; width: number; height: number; sha256: string; byteLength: number }
+  | { status: "unavailable"; message: string };
 
 /** The stored preview of this publication, rendered on first request. */
 async function ensurePreview(env: Bindings, tenantId: string, asset: NonNullable<Awaited<ReturnType<typeof getAsset>>>): Promise<Rendered> {
@@ -58,7 +67,8 @@ async function ensurePreview(env: Bindings, tenantId: string, asset: NonNullable
     return { status: "ready", bytes: null, width: Number(m.width), height: Number(m.height), sha256: m.sha256!, byteLength: existing.size };
   }
   const renderer = await previewer();
-  if (!asset.mediaType || !renderer.mediaTypes.includes(asset.mediaType)) return { status: "unavailable", message: `No preview is rendered for ${asset.mediaType}.` };
+  if (!asset.mediaType || !renderer.mediaTypes.includes(asset.mediaType))
+    return { status: "unavailable", message: `No preview is rendered for ${asset.mediaType}.` };
   const source = asset.sourceObjectId ? await objectOf(database(env.DB), tenantId, asset.sourceObjectId) : null;
   const facts = source?.inspection ? (JSON.parse(source.inspection) as NormalizedInspectionFacts) : null;
   if (!facts?.width || !facts.height || facts.width * facts.height > renderer.maxSourcePixels) {
@@ -67,7 +77,11 @@ async function ensurePreview(env: Bindings, tenantId: string, asset: NonNullable
   const output = await objectOf(database(env.DB), tenantId, asset.publishedObjectId!);
   const stored = output ? await env.OBJECTS.get(output.r2Key, { onlyIf: { etagMatches: output.etag } }) : null;
   if (!stored || !("body" in stored)) return { status: "unavailable", message: "The published bytes are not available." };
-  const result = await renderer.render({ bytes: new Uint8Array(await (stored as R2ObjectBody).arrayBuffer()), mediaType: asset.mediaType, maxEdge: PREVIEW_MAX_EDGE });
+  const result = await renderer.render({
+    bytes: new Uint8Array(await (stored as R2ObjectBody).arrayBuffer()),
+    mediaType: asset.mediaType,
+    maxEdge: PREVIEW_MAX_EDGE,
+  });
   if (result.status !== "rendered") return { status: "unavailable", message: result.message };
   const sha256 = hex(await crypto.subtle.digest("SHA-256", result.jpeg));
   await env.OBJECTS.put(key, result.jpeg, {
@@ -119,11 +133,18 @@ const redeemPreview = createRoute({
   request: {
     params: z.object({
       asset_id: AssetIdSchema.openapi({ param: { name: "asset_id", in: "path" } }),
-      capability: z.string().openapi({ param: { name: "capability", in: "path" }, description: "The capability (`^[A-Za-z0-9_-]+$`, at most 1024 chars).", example: "WzEsInRlbl9hYmMiXQabcdefghij0123456789AB" }),
+      capability: z.string().openapi({
+        param: { name: "capability", in: "path" },
+        description: "The capability (`^[A-Za-z0-9_-]+$`, at most 1024 chars).",
+        example: "WzEsInRlbl9hYmMiXQabcdefghij0123456789AB",
+      }),
     }),
   },
   responses: {
-    200: { description: "The JPEG (inline, with `X-Content-Type-Options: nosniff` and `Content-Security-Policy: sandbox; default-src 'none'`).", content: { "image/jpeg": { schema: z.string().openapi({ format: "binary", description: "JPEG bytes." }) } } },
+    200: {
+      description: "The JPEG (inline, with `X-Content-Type-Options: nosniff` and `Content-Security-Policy: sandbox; default-src 'none'`).",
+      content: { "image/jpeg": { schema: z.string().openapi({ format: "binary", description: "JPEG bytes." }) } },
+    },
     404: errorResponse(`Every unusable capability: \`svc.resource.not_found\`, "${NOT_AVAILABLE}"`),
   },
 });
@@ -138,7 +159,12 @@ export function registerPreviewRoutes(app: Router) {
     const preview = await ensurePreview(c.env, tenantId, asset);
     if (preview.status !== "ready") throw new ApiError("svc.assets.preview_unavailable", preview.message);
     const expiresAt = Date.now() + PREVIEW_TTL_MS;
-    const token = await mintCapability(c.env.SVC_CAPABILITY_SECRET, { tenantId, assetId: asset.id, publicationId: asset.publicationId, expiresAt });
+    const token = await mintCapability(c.env.SVC_CAPABILITY_SECRET, {
+      tenantId,
+      assetId: asset.id,
+      publicationId: asset.publicationId,
+      expiresAt,
+    });
     c.header("Cache-Control", "no-store");
     return c.json(
       {

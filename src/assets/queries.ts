@@ -48,14 +48,7 @@ export async function assetJobs(db: Database, tenantId: string, assetId: string,
   return db
     .select()
     .from(jobs)
-    .where(
-      and(
-        eq(jobs.tenantId, tenantId),
-        eq(jobs.assetId, assetId),
-        pageWindow(jobs.createdAt, jobs.id, page),
-        
-      ),
-    )
+    .where(and(eq(jobs.tenantId, tenantId), eq(jobs.assetId, assetId), pageWindow(jobs.createdAt, jobs.id, page)))
     .orderBy(...newestFirst(jobs.createdAt, jobs.id))
     .limit(page.limit + 1);
 }
@@ -69,7 +62,6 @@ export async function assetVerifications(db: Database, tenantId: string, assetId
         eq(verifications.tenantId, tenantId),
         eq(verifications.assetId, assetId),
         pageWindow(verifications.createdAt, verifications.id, page),
-        
       ),
     )
     .orderBy(...newestFirst(verifications.createdAt, verifications.id))
@@ -77,6 +69,10 @@ export async function assetVerifications(db: Database, tenantId: string, assetId
 }
 
 export async function objectOf(db: Database, tenantId: string, objectId: string) {
-  const [row] = await db.select().from(objects).where(and(eq(objects.tenantId, tenantId), eq(objects.id, objectId))).limit(1);
+  const [row] = await db
+    .select()
+    .from(objects)
+    .where(and(eq(objects.tenantId, tenantId), eq(objects.id, objectId)))
+    .limit(1);
   return row ?? null;
 }

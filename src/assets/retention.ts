@@ -14,7 +14,10 @@ export async function sweepExpiredRetention(db: Database, bucket: R2Bucket, now 
     .where(and(eq(assets.status, "published"), isNotNull(assets.retentionUntil), lt(assets.retentionUntil, now)))
     .limit(limit);
   for (const asset of due) {
-    const stored = await db.select({ key: objects.r2Key }).from(objects).where(and(eq(objects.tenantId, asset.tenantId), eq(objects.assetId, asset.id)));
+    const stored = await db
+      .select({ key: objects.r2Key })
+      .from(objects)
+      .where(and(eq(objects.tenantId, asset.tenantId), eq(objects.assetId, asset.id)));
     const keys = stored.map((o) => o.key);
     if (asset.publicationId) keys.push(`t/${asset.tenantId}/previews/${asset.publicationId}/512.jpg`);
     if (keys.length > 0) await bucket.delete(keys);

@@ -11,7 +11,8 @@ const route = createRoute({
   operationId: "getCapabilities",
   tags: ["Capabilities"],
   summary: "Capability discovery",
-  description: "The authority for what this deployment accepts now: formats, recipes, watermark and fingerprint algorithms, each with its availability.",
+  description:
+    "The authority for what this deployment accepts now: formats, recipes, watermark and fingerprint algorithms, each with its availability.",
   responses: { 200: json(CapabilitiesResponseSchema, "Capabilities of this deployment.") },
 });
 

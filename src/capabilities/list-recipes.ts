@@ -12,7 +12,8 @@ const route = createRoute({
   operationId: "listRecipes",
   tags: ["Capabilities"],
   summary: "Recipe catalog",
-  description: "Every recipe with its name, summary, version, definition hash, ordered capabilities and steps, and the media types it accepts now.",
+  description:
+    "Every recipe with its name, summary, version, definition hash, ordered capabilities and steps, and the media types it accepts now.",
   responses: { 200: json(RecipeListResponseSchema, "The recipe catalog.") },
 });
 

@@ -3,40 +3,75 @@ import { MEDIA_TYPES } from "../catalog/formats";
 import { RECIPE_CATALOG_VERSION } from "../catalog/recipes";
 import { UNAVAILABLE_REASONS } from "../catalog/registry";
 
-export const MediaTypeSchema = z.enum(MEDIA_TYPES).openapi("MediaType", { description: "A reviewed media type (SPEC Formats).", example: "image/jpeg" });
+export const MediaTypeSchema = z
+  .enum(MEDIA_TYPES)
+  .openapi("MediaType", { description: "A reviewed media type (SPEC Formats).", example: "image/jpeg" });
 
 export const AvailabilitySchema = z
   .object({
     available: z.boolean().openapi({ description: "Whether this works in this deployment now.", example: false }),
-    reason: z.enum(UNAVAILABLE_REASONS).nullable().openapi({ description: "Why it is unavailable; null when available.", example: "capability_not_installed" }),
-    missing_capabilities: z.array(z.string()).openapi({ description: "Pipelines this deployment lacks for it.", example: ["c2pa.sign.embedded"] }),
+    reason: z
+      .enum(UNAVAILABLE_REASONS)
+      .nullable()
+      .openapi({ description: "Why it is unavailable; null when available.", example: "capability_not_installed" }),
+    missing_capabilities: z
+      .array(z.string())
+      .openapi({ description: "Pipelines this deployment lacks for it.", example: ["c2pa.sign.embedded"] }),
   })
   .openapi("Availability");
 
 export const RecipeCatalogResponseSchema = z
   .object({
-    recipe_id: z.string().regex(/^rcp_[a-z0-9_]{3,64}$/).openapi({ description: "Recipe id.", example: "rcp_system_sign_only" }),
-    recipe_url: z.string().regex(/^\/v1\/recipes\/rcp_[a-z0-9_]{3,64}$/).openapi({ description: "Path of this recipe.", example: "/v1/recipes/rcp_system_sign_only" }),
+    recipe_id: z
+      .string()
+      .regex(/^rcp_[a-z0-9_]{3,64}$/)
+      .openapi({ description: "Recipe id.", example: "rcp_system_sign_only" }),
+    recipe_url: z
+      .string()
+      .regex(/^\/v1\/recipes\/rcp_[a-z0-9_]{3,64}$/)
+      .openapi({ description: "Path of this recipe.", example: "/v1/recipes/rcp_system_sign_only" }),
     name: z.string().max(200).openapi({ description: "Display name.", example: "Sign only" }),
-    summary: z.string().openapi({ description: "What the recipe does, in one sentence.", example: "Embed a signed C2PA manifest; the media is otherwise unchanged." }),
-    kind: z.enum(["sign_only", "watermark_only", "watermark_then_sign"]).openapi({ description: "What the recipe does to the media.", example: "sign_only" }),
-    version: z.number().int().min(1).openapi({ description: "Definition version; any change to the definition is a new version.", example: 1 }),
+    summary: z.string().openapi({
+      description: "What the recipe does, in one sentence.",
+      example: "Embed a signed C2PA manifest; the media is otherwise unchanged.",
+    }),
+    kind: z
+      .enum(["sign_only", "watermark_only", "watermark_then_sign"])
+      .openapi({ description: "What the recipe does to the media.", example: "sign_only" }),
+    version: z
+      .number()
+      .int()
+      .min(1)
+      .openapi({ description: "Definition version; any change to the definition is a new version.", example: 1 }),
     schema_version: z.string().max(100).openapi({ description: "Schema of the definition.", example: "svc.recipe.v1" }),
     catalog_version: z.literal(RECIPE_CATALOG_VERSION).openapi({ description: "Catalog version." }),
-    definition_sha256: z.string().regex(/^[0-9a-f]{64}$/).openapi({ description: "SHA-256 (lowercase hex) of the definition's canonical JSON.", example: "0".repeat(64) }),
+    definition_sha256: z
+      .string()
+      .regex(/^[0-9a-f]{64}$/)
+      .openapi({ description: "SHA-256 (lowercase hex) of the definition's canonical JSON.", example: "0".repeat(64) }),
     available: z.boolean().openapi({ description: "Whether the recipe can run in this deployment now.", example: false }),
-    unavailable_reason: z.enum(UNAVAILABLE_REASONS).nullable().openapi({ description: "Why not; null when available.", example: "capability_not_installed" }),
-    required_capabilities: z.array(z.string()).openapi({ description: "Pipelines the recipe needs, in order.", example: ["media.inspect", "c2pa.sign.embedded", "storage.publish"] }),
+    unavailable_reason: z
+      .enum(UNAVAILABLE_REASONS)
+      .nullable()
+      .openapi({ description: "Why not; null when available.", example: "capability_not_installed" }),
+    required_capabilities: z.array(z.string()).openapi({
+      description: "Pipelines the recipe needs, in order.",
+      example: ["media.inspect", "c2pa.sign.embedded", "storage.publish"],
+    }),
     required_steps: z.array(z.string()).openapi({ description: "Job steps, in order.", example: ["inspect", "sign", "publish"] }),
     media_types: z.array(MediaTypeSchema).openapi({ description: "Media types the recipe is designed for." }),
-    supported_media_types: z.array(MediaTypeSchema).openapi({ description: "Media types it accepts in this deployment now (empty while unavailable)." }),
+    supported_media_types: z
+      .array(MediaTypeSchema)
+      .openapi({ description: "Media types it accepts in this deployment now (empty while unavailable)." }),
   })
   .openapi("RecipeCatalogResponse");
 
 export const RecipeListResponseSchema = z
   .object({
     catalog_version: z.literal(RECIPE_CATALOG_VERSION).openapi({ description: "Catalog version." }),
-    recipes: z.array(RecipeCatalogResponseSchema).openapi({ description: "Every recipe of the catalog, with its availability in this deployment." }),
+    recipes: z
+      .array(RecipeCatalogResponseSchema)
+      .openapi({ description: "Every recipe of the catalog, with its availability in this deployment." }),
   })
   .openapi("RecipeListResponse");
 
@@ -44,8 +79,16 @@ const AlgorithmSchema = z
   .object({
     algorithm: z.string().openapi({ description: "Algorithm name as accepted by the sign request.", example: "pdq" }),
     modality: z.enum(["image", "audio", "video"]).openapi({ description: "Media modality.", example: "image" }),
-    default: z.boolean().openapi({ description: "What a sign request that names no algorithm of this kind gets for its modality in this deployment (the watermark, or one of the default fingerprints).", example: false }),
-    recommended: z.boolean().openapi({ description: "The contract's recommended default for its modality, whether or not this deployment has it (a learned model without weights is recommended but not the default here).", example: false }),
+    default: z.boolean().openapi({
+      description:
+        "What a sign request that names no algorithm of this kind gets for its modality in this deployment (the watermark, or one of the default fingerprints).",
+      example: false,
+    }),
+    recommended: z.boolean().openapi({
+      description:
+        "The contract's recommended default for its modality, whether or not this deployment has it (a learned model without weights is recommended but not the default here).",
+      example: false,
+    }),
     locked: z.boolean().openapi({ description: "Always computed when signing (fingerprints only).", example: false }),
     availability: AvailabilitySchema,
   })
@@ -55,9 +98,19 @@ const bytes = (description: string, example: number) => z.number().int().openapi
 
 const LimitsSchema = z
   .object({
-    embedded_signing_maximum_bytes: bytes("Largest upload of a format whose manifest is embedded (signing holds it in memory); sidecar formats take `media[].upload.maximum_bytes`.", 10485760),
-    decode_maximum_pixels: z.number().int().openapi({ description: "Most pixels an image may have for work that decodes it (watermark, fingerprints, previews, content lookups); signing alone is bounded by bytes.", example: 12000000 }),
-    watermark_minimum_edge_pixels: z.number().int().openapi({ description: "The image watermark needs at least this many pixels on the image's shorter side.", example: 128 }),
+    embedded_signing_maximum_bytes: bytes(
+      "Largest upload of a format whose manifest is embedded (signing holds it in memory); sidecar formats take `media[].upload.maximum_bytes`.",
+      10485760,
+    ),
+    decode_maximum_pixels: z.number().int().openapi({
+      description:
+        "Most pixels an image may have for work that decodes it (watermark, fingerprints, previews, content lookups); signing alone is bounded by bytes.",
+      example: 12000000,
+    }),
+    watermark_minimum_edge_pixels: z
+      .number()
+      .int()
+      .openapi({ description: "The image watermark needs at least this many pixels on the image's shorter side.", example: 128 }),
     json_body_maximum_bytes: bytes("Largest JSON request body.", 1048576),
     multipart: z
       .object({
@@ -71,8 +124,13 @@ const LimitsSchema = z
         file_maximum_bytes: bytes("Largest `file` part of POST /v1/verify.", 26214400),
         manifest_maximum_bytes: bytes("Largest `manifest` (sidecar .c2pa) part of POST /v1/verify.", 10485760),
         manifest_uri_maximum_bytes: bytes("Largest manifest store fetched from `manifest_uri`.", 10485760),
-        request_maximum_bytes: bytes("Largest multipart body of POST /v1/verify (a full-size file and manifest together, plus framing).", 36765696),
-        larger_files: z.string().openapi({ description: "How to verify a file larger than `file_maximum_bytes`, and why the limit is below the largest upload." }),
+        request_maximum_bytes: bytes(
+          "Largest multipart body of POST /v1/verify (a full-size file and manifest together, plus framing).",
+          36765696,
+        ),
+        larger_files: z.string().openapi({
+          description: "How to verify a file larger than `file_maximum_bytes`, and why the limit is below the largest upload.",
+        }),
       })
       .openapi({ description: "Verification limits." }),
     content_lookup_maximum_bytes: bytes("Largest asset sent to POST /v1/soft-binding-resolution/matches/byContent.", 26214400),
@@ -93,7 +151,9 @@ export const CapabilitiesResponseSchema = z
     capture: z
       .object({
         available: z.boolean().openapi({ description: "Capture admission (device attestation) is offered.", example: false }),
-        attestation_kinds: z.array(z.enum(["app_attest", "play_integrity", "hardware_key_attestation"])).openapi({ description: "Attestation kinds accepted now." }),
+        attestation_kinds: z
+          .array(z.enum(["app_attest", "play_integrity", "hardware_key_attestation"]))
+          .openapi({ description: "Attestation kinds accepted now." }),
         reason: z.string().nullable().openapi({ description: "Why capture is unavailable.", example: "capability_not_installed" }),
       })
       .openapi({ description: "Capture admission capability." }),
@@ -102,8 +162,13 @@ export const CapabilitiesResponseSchema = z
         z.object({
           media_type: MediaTypeSchema,
           modality: z.string().openapi({ description: "Media family.", example: "image" }),
-          manifest_delivery: z.enum(["embedded", "sidecar"]).openapi({ description: "Whether the manifest is embedded or delivered as a .c2pa file beside the asset.", example: "embedded" }),
-          watermark_offered: z.boolean().openapi({ description: "Whether watermark recipes can apply to this type (by design).", example: true }),
+          manifest_delivery: z.enum(["embedded", "sidecar"]).openapi({
+            description: "Whether the manifest is embedded or delivered as a .c2pa file beside the asset.",
+            example: "embedded",
+          }),
+          watermark_offered: z
+            .boolean()
+            .openapi({ description: "Whether watermark recipes can apply to this type (by design).", example: true }),
           extension: z.string().openapi({ description: "File extension of downloads.", example: "jpg" }),
           availability: AvailabilitySchema,
           upload: z
@@ -114,7 +179,9 @@ export const CapabilitiesResponseSchema = z
             .openapi({ description: "Upload limits." }),
         }),
       )
-      .openapi({ description: "Every reviewed format. Submit only those with `availability.available` true, within `upload.maximum_bytes`." }),
+      .openapi({
+        description: "Every reviewed format. Submit only those with `availability.available` true, within `upload.maximum_bytes`.",
+      }),
     recipes: z
       .array(
         z.object({
@@ -123,7 +190,11 @@ export const CapabilitiesResponseSchema = z
           version: z.number().int().openapi({ description: "Active version.", example: 1 }),
           availability: AvailabilitySchema,
           active: z
-            .object({ supported_media_types: z.array(MediaTypeSchema).openapi({ description: "Exactly the enabled formats this recipe accepts now." }) })
+            .object({
+              supported_media_types: z
+                .array(MediaTypeSchema)
+                .openapi({ description: "Exactly the enabled formats this recipe accepts now." }),
+            })
             .openapi({ description: "What the recipe's active version accepts in this deployment now." }),
         }),
       )
@@ -136,31 +207,37 @@ export const CapabilitiesResponseSchema = z
 
 export const ImageProfilesResponseSchema = z
   .object({
-    profiles: z.array(
-      z
-        .object({
-          profile_id: z.string().openapi({ description: "Profile id (the media type's short name).", example: "jpeg" }),
-          media_type: MediaTypeSchema,
-          accepted: z
-            .object({
-              operations: z.array(z.enum(["sign", "watermark", "fingerprint"])).openapi({ description: "Operations that work on this type now." }),
-              recipes: z.array(z.string()).openapi({ description: "Recipes accepting this type now." }),
-              watermark_algorithms: z.array(z.string()).openapi({ description: "Watermark algorithms available now." }),
-              fingerprint_algorithms: z.array(z.string()).openapi({ description: "Fingerprint algorithms available now." }),
-            })
-            .openapi({ description: "What works now. Only these fields describe accepted capability." }),
-          planned: z
-            .object({
-              operations: z.array(z.enum(["sign", "watermark", "fingerprint"])).openapi({ description: "Operations the reviewed design covers." }),
-              recipes: z.array(z.string()).openapi({ description: "Recipes designed for this type." }),
-            })
-            .openapi({ description: "The reviewed envelope; not a promise of availability." }),
-          limits: z
-            .object({ maximum_bytes: z.number().int().openapi({ description: "Upload ceiling in bytes.", example: 52428800 }) })
-            .openapi({ description: "Limits." }),
-          availability: AvailabilitySchema,
-        })
-        .openapi("ImageProfile"),
-    ).openapi({ description: "One profile per reviewed image format with an embedded manifest." }),
+    profiles: z
+      .array(
+        z
+          .object({
+            profile_id: z.string().openapi({ description: "Profile id (the media type's short name).", example: "jpeg" }),
+            media_type: MediaTypeSchema,
+            accepted: z
+              .object({
+                operations: z
+                  .array(z.enum(["sign", "watermark", "fingerprint"]))
+                  .openapi({ description: "Operations that work on this type now." }),
+                recipes: z.array(z.string()).openapi({ description: "Recipes accepting this type now." }),
+                watermark_algorithms: z.array(z.string()).openapi({ description: "Watermark algorithms available now." }),
+                fingerprint_algorithms: z.array(z.string()).openapi({ description: "Fingerprint algorithms available now." }),
+              })
+              .openapi({ description: "What works now. Only these fields describe accepted capability." }),
+            planned: z
+              .object({
+                operations: z
+                  .array(z.enum(["sign", "watermark", "fingerprint"]))
+                  .openapi({ description: "Operations the reviewed design covers." }),
+                recipes: z.array(z.string()).openapi({ description: "Recipes designed for this type." }),
+              })
+              .openapi({ description: "The reviewed envelope; not a promise of availability." }),
+            limits: z
+              .object({ maximum_bytes: z.number().int().openapi({ description: "Upload ceiling in bytes.", example: 52428800 }) })
+              .openapi({ description: "Limits." }),
+            availability: AvailabilitySchema,
+          })
+          .openapi("ImageProfile"),
+      )
+      .openapi({ description: "One profile per reviewed image format with an embedded manifest." }),
   })
   .openapi("ImageProfilesResponse");

@@ -1,4 +1,3 @@
-
 import { type AlgorithmDefinition, isEffectiveDefault } from "../catalog/algorithms";
 import { FORMATS, maximumBytesOf } from "../catalog/formats";
 import { publishedLimits } from "../catalog/limits";
@@ -114,4 +113,3 @@ export function imageProfilesView(registry: CapabilityRegistry) {
     }),
   };
 }
-

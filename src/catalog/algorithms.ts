@@ -36,7 +36,10 @@ export const SVC_IMAGE_WATERMARK = "svc-wm-tiledss-1";
  * What images the image watermark and fingerprints accept, checked at admission from the inspected size so a
  * job never starts on an image it cannot finish. The watermarker's conformance test holds it to these.
  */
-export const IMAGE_DECODE_LIMITS = { watermark_minimum_edge: WATERMARK_MINIMUM_EDGE_PIXELS, maximum_pixels: DECODE_MAXIMUM_PIXELS } as const;
+export const IMAGE_DECODE_LIMITS = {
+  watermark_minimum_edge: WATERMARK_MINIMUM_EDGE_PIXELS,
+  maximum_pixels: DECODE_MAXIMUM_PIXELS,
+} as const;
 
 export const ALGORITHMS: readonly AlgorithmDefinition[] = [
   wm("audioseal-mm02-4", "audio", true, true),

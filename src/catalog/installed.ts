@@ -2,7 +2,7 @@ import type { Bindings } from "../env";
 import { signingConfigured } from "../media";
 import { C2PA_EMBEDDED_MEDIA_TYPES } from "../media/c2pa/signer";
 import { SVC_IMAGE_WATERMARK } from "./algorithms";
-import { CapabilityRegistry, type CapabilityProvider } from "./registry";
+import { type CapabilityProvider, CapabilityRegistry } from "./registry";
 
 /** What the image codec (src/media/codecs) decodes and re-encodes: the watermark and fingerprints work on these. */
 export const IMAGE_PIPELINE_MEDIA_TYPES = ["image/jpeg", "image/png", "image/webp", "image/tiff", "image/avif"];
@@ -23,7 +23,13 @@ export function installedProviders(config: { signing: boolean }): CapabilityProv
     { capability: "media.inspect", media_types: "*" },
     { capability: "storage.publish", media_types: "*" },
   ];
-  for (const capability of ["watermark.embed", `watermark.${SVC_IMAGE_WATERMARK}`, "fingerprint.compute", "fingerprint.iscc-image", "fingerprint.pdq"]) {
+  for (const capability of [
+    "watermark.embed",
+    `watermark.${SVC_IMAGE_WATERMARK}`,
+    "fingerprint.compute",
+    "fingerprint.iscc-image",
+    "fingerprint.pdq",
+  ]) {
     providers.push({ capability, media_types: IMAGE_PIPELINE_MEDIA_TYPES });
   }
   if (config.signing) {

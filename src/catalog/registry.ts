@@ -1,5 +1,5 @@
 import { sha256Hex } from "../platform/crypto";
-import { ALGORITHMS, capabilityOfAlgorithm, type AlgorithmDefinition } from "./algorithms";
+import { ALGORITHMS, type AlgorithmDefinition, capabilityOfAlgorithm } from "./algorithms";
 import { canonicalJson } from "./canonical-json";
 import { FORMATS, type FormatDefinition } from "./formats";
 import { RECIPES, type RecipeDefinition } from "./recipes";
@@ -34,9 +34,7 @@ export class CapabilityRegistry {
   constructor(private readonly providers: readonly CapabilityProvider[]) {}
 
   provides(capability: string, mediaType: string): boolean {
-    return this.providers.some(
-      (p) => p.capability === capability && (p.media_types === "*" || p.media_types.includes(mediaType)),
-    );
+    return this.providers.some((p) => p.capability === capability && (p.media_types === "*" || p.media_types.includes(mediaType)));
   }
 
   private installedAnywhere(capability: string): boolean {

@@ -8,19 +8,39 @@ export function connectCatalog(origin: string) {
     api_reference_url: `${origin}/openapi.json`,
     authorization_header: "Authorization: Bearer <SVC_API_KEY>",
     processing_modes: [
-      g("standard", "Standard (asynchronous)", "POST /v1/sign answers 202 with a job; poll GET /v1/jobs/{job_id} (first after 1 s, doubling to 30 s, with jitter) or subscribe to webhooks."),
-      g("express", "Express", "For the express watermark-then-sign recipes on JPEG, PNG, WebP, TIFF and AVIF, the job runs in the request and answers 200 with the download when it finishes in time, else 202."),
+      g(
+        "standard",
+        "Standard (asynchronous)",
+        "POST /v1/sign answers 202 with a job; poll GET /v1/jobs/{job_id} (first after 1 s, doubling to 30 s, with jitter) or subscribe to webhooks.",
+      ),
+      g(
+        "express",
+        "Express",
+        "For the express watermark-then-sign recipes on JPEG, PNG, WebP, TIFF and AVIF, the job runs in the request and answers 200 with the download when it finishes in time, else 202.",
+      ),
     ],
     clients: [
       g("curl", "curl", `curl -H "Authorization: Bearer $SVC_API_KEY" ${origin}/v1/capabilities`),
-      g("fetch", "JavaScript fetch", `await fetch("${origin}/v1/capabilities", { headers: { Authorization: \`Bearer \${process.env.SVC_API_KEY}\` } })`),
+      g(
+        "fetch",
+        "JavaScript fetch",
+        `await fetch("${origin}/v1/capabilities", { headers: { Authorization: \`Bearer \${process.env.SVC_API_KEY}\` } })`,
+      ),
     ],
     templates: [
-      g("idempotent-write", "Idempotent write", "Send Idempotency-Key: <fresh UUID> on every write; reuse it when retrying the same operation."),
+      g(
+        "idempotent-write",
+        "Idempotent write",
+        "Send Idempotency-Key: <fresh UUID> on every write; reuse it when retrying the same operation.",
+      ),
     ],
     canonical_calls: [
       g("capabilities", "1. Read capabilities", "GET /v1/capabilities"),
-      g("upload", "2. Create an upload", "POST /v1/uploads, then PUT the bytes to upload.url with exactly upload.headers, then POST /v1/uploads/{upload_id}/complete"),
+      g(
+        "upload",
+        "2. Create an upload",
+        "POST /v1/uploads, then PUT the bytes to upload.url with exactly upload.headers, then POST /v1/uploads/{upload_id}/complete",
+      ),
       g("sign", "3. Sign", "POST /v1/sign with asset_id and recipe_id"),
       g("poll", "4. Poll the job", "GET /v1/jobs/{job_id} until a terminal state"),
       g("download", "5. Download", "POST /v1/assets/{asset_id}/download, then GET url with exactly headers"),
@@ -38,11 +58,21 @@ export function connectCatalog(origin: string) {
       g("SVC_API_KEY", "SVC_API_KEY", "A server-side API key (svc_live_...)."),
     ],
     safety_statements: [
-      g("server-only-key", "Keys are server-side secrets", "Never embed an API key in a browser, app or repository; it is shown once at creation."),
-      g("no-key-to-storage", "Capabilities carry their own authority", "Upload and download URLs take exactly the headers returned with them; never send the API key to them."),
+      g(
+        "server-only-key",
+        "Keys are server-side secrets",
+        "Never embed an API key in a browser, app or repository; it is shown once at creation.",
+      ),
+      g(
+        "no-key-to-storage",
+        "Capabilities carry their own authority",
+        "Upload and download URLs take exactly the headers returned with them; never send the API key to them.",
+      ),
       g("log-request-id", "Log request ids, not keys", "Log the request_id of errors; never log the key."),
     ],
-    connection_modes: [g("https", "HTTPS REST", "JSON over HTTPS; uploads and downloads go directly to object storage through short-lived capabilities.")],
+    connection_modes: [
+      g("https", "HTTPS REST", "JSON over HTTPS; uploads and downloads go directly to object storage through short-lived capabilities."),
+    ],
     ai_actions: [
       g("read-capabilities", "Read capabilities", "Safe, read-only: GET /v1/capabilities."),
       g("verify", "Verify a file", "Read-only analysis: POST /v1/verify."),
@@ -56,6 +86,12 @@ export function connectCatalog(origin: string) {
       g("batch", "Batch sign", "1 to 100 items per POST /v1/sign/batch."),
       g("pages", "Page sizes", "History lists 1 to 100 (default 25); webhook lists 1 to 100 (default 50)."),
     ],
-    cost_guidance: [g("pricing", "Read prices from the API", "Prices and quotas are not inferable from request counts; read GET /v1/billing/pricing and GET /v1/usage.")],
+    cost_guidance: [
+      g(
+        "pricing",
+        "Read prices from the API",
+        "Prices and quotas are not inferable from request counts; read GET /v1/billing/pricing and GET /v1/usage.",
+      ),
+    ],
   };
 }

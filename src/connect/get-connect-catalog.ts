@@ -11,7 +11,8 @@ const route = createRoute({
   operationId: "getConnectCatalog",
   tags: ["Catalog"],
   summary: "Integration catalog",
-  description: "Anonymous. Facts an integrator (or an AI assistant) needs to connect: origin, auth header, canonical calls, errors, limits.",
+  description:
+    "Anonymous. Facts an integrator (or an AI assistant) needs to connect: origin, auth header, canonical calls, errors, limits.",
   responses: { 200: json(ConnectCatalogResponseSchema, "The connect catalog.") },
 });
 

@@ -4,7 +4,10 @@ const Guidance = z
   .object({
     id: z.string().openapi({ description: "Stable id of the entry.", example: "curl" }),
     title: z.string().openapi({ description: "Short title.", example: "curl" }),
-    text: z.string().openapi({ description: "The guidance itself.", example: "curl -H \"Authorization: Bearer $SVC_API_KEY\" $SVC_API_BASE_URL/v1/capabilities" }),
+    text: z.string().openapi({
+      description: "The guidance itself.",
+      example: 'curl -H "Authorization: Bearer $SVC_API_KEY" $SVC_API_BASE_URL/v1/capabilities',
+    }),
   })
   .openapi("ConnectGuidance");
 

@@ -8,7 +8,10 @@ import type { PageRequest } from "../platform/pagination";
  */
 export function pageWindow(createdAt: SQLiteColumn, id: SQLiteColumn, page: Pick<PageRequest, "snapshot" | "after">) {
   const after = page.after;
-  return and(lte(createdAt, page.snapshot), after ? or(lt(createdAt, after.createdAt), and(eq(createdAt, after.createdAt), lt(id, after.id))) : undefined);
+  return and(
+    lte(createdAt, page.snapshot),
+    after ? or(lt(createdAt, after.createdAt), and(eq(createdAt, after.createdAt), lt(id, after.id))) : undefined,
+  );
 }
 
 export function newestFirst(createdAt: SQLiteColumn, id: SQLiteColumn) {

@@ -9,7 +9,9 @@ export const tenants = sqliteTable("tenants", {
   id: text("id").primaryKey(),
   name: text("name").notNull(),
   contactEmail: text("contact_email"),
-  status: text("status", { enum: ["active", "deactivated"] }).notNull().default("active"),
+  status: text("status", { enum: ["active", "deactivated"] })
+    .notNull()
+    .default("active"),
   createdAt: integer("created_at").notNull(),
 });
 
@@ -27,7 +29,9 @@ export const apiKeys = sqliteTable(
     displayPrefix: text("display_prefix").notNull(),
     /** JSON array of scope names. */
     scopes: text("scopes").notNull(),
-    status: text("status", { enum: ["active", "revoked"] }).notNull().default("active"),
+    status: text("status", { enum: ["active", "revoked"] })
+      .notNull()
+      .default("active"),
     createdAt: integer("created_at").notNull(),
     expiresAt: integer("expires_at"),
     revokedAt: integer("revoked_at"),
@@ -50,10 +54,7 @@ export const apiKeys = sqliteTable(
     /** JSON `{ version, output_retention_days, updated_at }`; null: outputs are kept until deleted. */
     retention: text("retention"),
   },
-  (t) => [
-    uniqueIndex("api_keys_secret_hash_uq").on(t.secretHash),
-    index("api_keys_tenant_created_idx").on(t.tenantId, t.createdAt, t.id),
-  ],
+  (t) => [uniqueIndex("api_keys_secret_hash_uq").on(t.secretHash), index("api_keys_tenant_created_idx").on(t.tenantId, t.createdAt, t.id)],
 );
 
 /**
@@ -77,12 +78,8 @@ export const idempotencyRecords = sqliteTable(
     createdAt: integer("created_at").notNull(),
     expiresAt: integer("expires_at").notNull(),
   },
-  (t) => [
-    primaryKey({ columns: [t.tenantId, t.operation, t.idempotencyKey] }),
-    index("idempotency_records_expires_idx").on(t.expiresAt),
-  ],
+  (t) => [primaryKey({ columns: [t.tenantId, t.operation, t.idempotencyKey] }), index("idempotency_records_expires_idx").on(t.expiresAt)],
 );
-
 
 /**
  * Immutable stored objects (`aob_`). `r2_key` never changes meaning once written: an upload's bytes are
@@ -156,7 +153,17 @@ export const assets = sqliteTable(
     kind: text("kind").notNull(),
     mediaType: text("media_type"),
     status: text("status", {
-      enum: ["awaiting_upload", "uploaded", "processing", "published", "failed", "upload_aborted", "upload_expired", "upload_failed", "retention_expired"],
+      enum: [
+        "awaiting_upload",
+        "uploaded",
+        "processing",
+        "published",
+        "failed",
+        "upload_aborted",
+        "upload_expired",
+        "upload_failed",
+        "retention_expired",
+      ],
     }).notNull(),
     filename: text("filename"),
     sourceObjectId: text("source_object_id"),
@@ -173,7 +180,11 @@ export const assets = sqliteTable(
     createdAt: integer("created_at").notNull(),
     updatedAt: integer("updated_at").notNull(),
   },
-  (t) => [index("assets_tenant_created_idx").on(t.tenantId, t.createdAt, t.id), index("assets_retention_idx").on(t.retentionUntil), index("assets_manifest_label_idx").on(t.manifestLabel)],
+  (t) => [
+    index("assets_tenant_created_idx").on(t.tenantId, t.createdAt, t.id),
+    index("assets_retention_idx").on(t.retentionUntil),
+    index("assets_manifest_label_idx").on(t.manifestLabel),
+  ],
 );
 
 export const jobs = sqliteTable(
@@ -253,7 +264,9 @@ export const verifications = sqliteTable(
   {
     id: text("id").primaryKey(),
     tenantId: text("tenant_id").notNull(),
-    subjectType: text("subject_type", { enum: ["uploaded_object", "stored_object", "public_url", "asset", "manifest", "receipt"] }).notNull(),
+    subjectType: text("subject_type", {
+      enum: ["uploaded_object", "stored_object", "public_url", "asset", "manifest", "receipt"],
+    }).notNull(),
     overall: text("overall", { enum: ["valid", "invalid", "indeterminate", "recovered"] }).notNull(),
     assetId: text("asset_id"),
     jobId: text("job_id"),
@@ -272,7 +285,10 @@ export const verifications = sqliteTable(
     createdAt: integer("created_at").notNull(),
     validatedAt: integer("validated_at").notNull(),
   },
-  (t) => [index("verifications_tenant_created_idx").on(t.tenantId, t.createdAt, t.id), index("verifications_tenant_manifest_idx").on(t.tenantId, t.manifestId, t.createdAt)],
+  (t) => [
+    index("verifications_tenant_created_idx").on(t.tenantId, t.createdAt, t.id),
+    index("verifications_tenant_manifest_idx").on(t.tenantId, t.manifestId, t.createdAt),
+  ],
 );
 
 /**
@@ -321,7 +337,11 @@ export const anchorEntries = sqliteTable(
     inclusionProof: text("inclusion_proof"),
     createdAt: integer("created_at").notNull(),
   },
-  (t) => [uniqueIndex("anchor_entries_leaf_idx").on(t.leafIndex), index("anchor_entries_manifest_idx").on(t.manifestSha256), index("anchor_entries_pending_idx").on(t.leafIndex, t.createdAt)],
+  (t) => [
+    uniqueIndex("anchor_entries_leaf_idx").on(t.leafIndex),
+    index("anchor_entries_manifest_idx").on(t.manifestSha256),
+    index("anchor_entries_pending_idx").on(t.leafIndex, t.createdAt),
+  ],
 );
 
 /** Signed tree heads: one per sealing, append-only; `tree_size` is unique, so two sealers cannot both win. */
@@ -358,7 +378,10 @@ export const verificationRequests = sqliteTable(
     updatedAt: integer("updated_at").notNull(),
     completedAt: integer("completed_at"),
   },
-  (t) => [index("verification_requests_tenant_idx").on(t.tenantId, t.createdAt), index("verification_requests_state_idx").on(t.state, t.updatedAt)],
+  (t) => [
+    index("verification_requests_tenant_idx").on(t.tenantId, t.createdAt),
+    index("verification_requests_state_idx").on(t.state, t.updatedAt),
+  ],
 );
 
 /** Immutable verification reports: the same evidence always renders the same bytes (hashes recorded). */
@@ -392,7 +415,10 @@ export const verificationShares = sqliteTable(
     closedAt: integer("closed_at"),
     createdAt: integer("created_at").notNull(),
   },
-  (t) => [uniqueIndex("verification_shares_token_idx").on(t.tokenHash), index("verification_shares_tenant_verification_idx").on(t.tenantId, t.verificationId, t.createdAt)],
+  (t) => [
+    uniqueIndex("verification_shares_token_idx").on(t.tokenHash),
+    index("verification_shares_tenant_verification_idx").on(t.tenantId, t.verificationId, t.createdAt),
+  ],
 );
 
 /**
@@ -439,7 +465,10 @@ export const apiRequestLogs = sqliteTable(
     durationMs: integer("duration_ms").notNull(),
     createdAt: integer("created_at").notNull(),
   },
-  (t) => [index("api_request_logs_tenant_created_idx").on(t.tenantId, t.createdAt, t.requestId), index("api_request_logs_created_idx").on(t.createdAt)],
+  (t) => [
+    index("api_request_logs_tenant_created_idx").on(t.tenantId, t.createdAt, t.requestId),
+    index("api_request_logs_created_idx").on(t.createdAt),
+  ],
 );
 
 /**
@@ -492,7 +521,10 @@ export const webhookEvents = sqliteTable(
     fannedOutAt: integer("fanned_out_at"),
     createdAt: integer("created_at").notNull(),
   },
-  (t) => [index("webhook_events_fanout_idx").on(t.fannedOutAt, t.createdAt), index("webhook_events_tenant_created_idx").on(t.tenantId, t.createdAt)],
+  (t) => [
+    index("webhook_events_fanout_idx").on(t.fannedOutAt, t.createdAt),
+    index("webhook_events_tenant_created_idx").on(t.tenantId, t.createdAt),
+  ],
 );
 
 /** One delivery per (endpoint, event); replays reuse it and count in `replay_count`. */

@@ -1,8 +1,8 @@
 import type { OpenAPIHono } from "@hono/zod-openapi";
 import { OPERATION_POLICIES } from "../platform/auth/policy";
 import { SCOPES } from "../platform/auth/scopes";
-import { ErrorResponseSchema, HttpErrorResponseSchema, ValidationErrorResponseSchema } from "../platform/errors";
 import type { AppEnv } from "../platform/context";
+import { ErrorResponseSchema, HttpErrorResponseSchema, ValidationErrorResponseSchema } from "../platform/errors";
 import { IDEMPOTENCY_KEY_MAX_LENGTH, IDEMPOTENCY_KEY_PATTERN } from "../platform/idempotency";
 
 type Doc = ReturnType<OpenAPIHono<AppEnv>["getOpenAPI31Document"]>;
@@ -14,7 +14,13 @@ type Response = {
   [k: string]: unknown;
 };
 type SchemaRef = { $ref?: string; [k: string]: unknown };
-type Operation = { security?: unknown; responses?: Record<string, Response>; parameters?: Parameter[]; requestBody?: unknown; [k: string]: unknown };
+type Operation = {
+  security?: unknown;
+  responses?: Record<string, Response>;
+  parameters?: Parameter[];
+  requestBody?: unknown;
+  [k: string]: unknown;
+};
 
 const METHODS = ["get", "put", "post", "delete", "patch", "head", "options"] as const;
 const schemaRef = (name: string): SchemaRef => ({ $ref: `#/components/schemas/${name}` });
@@ -29,11 +35,12 @@ const RATE_LIMIT_HEADERS = {
     schema: { type: "integer", minimum: 1, example: 12 },
   },
   "RateLimit-Policy": {
-    description: "The limit that refused the request (IETF RateLimit header fields), e.g. `\"key\";q=60;w=60`: at most q requests per w seconds.",
+    description:
+      'The limit that refused the request (IETF RateLimit header fields), e.g. `"key";q=60;w=60`: at most q requests per w seconds.',
     schema: { type: "string", example: '"key";q=60;w=60' },
   },
   RateLimit: {
-    description: "Remaining quota and seconds until it resets, e.g. `\"key\";r=0;t=12` (sent with `API_KEY_RATE_LIMITED`).",
+    description: 'Remaining quota and seconds until it resets, e.g. `"key";r=0;t=12` (sent with `API_KEY_RATE_LIMITED`).',
     schema: { type: "string", example: '"key";r=0;t=12' },
   },
 } as const;
@@ -42,10 +49,14 @@ const RATE_LIMIT_HEADERS = {
  * Adds `extra` to a documented response: creates it, or merges it into what the route already documents (both
  * descriptions kept, the body schemas joined with anyOf, headers added) so no route-specific answer is lost.
  */
-function mergeResponse(responses: Record<string, Response>, status: string, extra: { description: string; schemas: string[]; headers?: string[] }) {
+function mergeResponse(
+  responses: Record<string, Response>,
+  status: string,
+  extra: { description: string; schemas: string[]; headers?: string[] },
+) {
   const existing = responses[status];
   const json = existing?.content?.["application/json"];
-  if (existing && existing.content && !json) return; // a non-JSON answer the route documents itself
+  if (existing?.content && !json) return; // a non-JSON answer the route documents itself
   const present = json?.schema ? (json.schema.anyOf ?? [json.schema]) : [];
   const refs = new Set(present.map((s) => s.$ref).filter((r): r is string => Boolean(r)));
   const schemas = [...present, ...extra.schemas.map(schemaRef).filter((s) => !refs.has(s.$ref!))];
@@ -81,7 +92,8 @@ function syncIdempotencyHeader(op: Operation, idempotency: "optional" | "require
           name: "idempotency-key",
           in: "header",
           schema: { type: "string", maxLength: IDEMPOTENCY_KEY_MAX_LENGTH, pattern: IDEMPOTENCY_KEY_PATTERN.source },
-          description: "A fresh UUID per logical operation, reused when retrying it. Replays return the stored response; a different request under the same key answers 409.",
+          description:
+            "A fresh UUID per logical operation, reused when retrying it. Replays return the stored response; a different request under the same key answers 409.",
         };
   param.required = required;
   if (required && !String(param.description ?? "").startsWith("Required")) {
@@ -123,7 +135,9 @@ export function openApiDocument(app: OpenAPIHono<AppEnv>, origin: string): Doc {
         "**Idempotency.** Writes take `Idempotency-Key` (`^[!-~]+$`, at most 200 chars; where the parameter is marked required, a request without it answers 422 `svc.idempotency.key_required`), scoped per tenant and operation and kept 24 hours: the same request replays the stored response (header `Idempotent-Replayed: true`); a different request under the same key answers 409 `svc.idempotency.key_reused`; one still running answers 409 `svc.idempotency.request_in_progress` with `Retry-After`. Responses carrying a one-time secret are never stored and answer 409 `secret_not_replayable` on replay.",
         "**Pagination.** Lists return `next_cursor`, an opaque HMAC-signed cursor bound to the tenant, list and filters and valid 24 hours. Pages are snapshot-consistent: a traversal sees the rows that existed when its first page was read. A tampered, expired, other-tenant or other-list cursor answers 422 `svc.cursor.invalid` with one stable body.",
         "",
-        `**Scopes.** ${Object.keys(SCOPES).map((s) => `\`${s}\``).join(", ")}.`,
+        `**Scopes.** ${Object.keys(SCOPES)
+          .map((s) => `\`${s}\``)
+          .join(", ")}.`,
       ].join("\n"),
     },
     servers: [{ url: origin }],
@@ -151,11 +165,19 @@ export function openApiDocument(app: OpenAPIHono<AppEnv>, origin: string): Doc {
           // Public without a credential, bearer with one (`{}` in OpenAPI security means "no credential").
           op.security = [{ bearer: [] }, {}];
           op["x-svc-scope"] = policy.scope;
-          add("401", "A credential was sent but is invalid (`svc.auth.invalid_key`); send a valid key, or none for the public variant.", "ErrorResponse");
+          add(
+            "401",
+            "A credential was sent but is invalid (`svc.auth.invalid_key`); send a valid key, or none for the public variant.",
+            "ErrorResponse",
+          );
         } else {
           op.security = [{ bearer: [] }];
           op["x-svc-scope"] = policy.scope;
-          add("401", "Credential missing, malformed, expired, revoked or invalid; one identical body whatever the cause.", "HttpErrorResponse");
+          add(
+            "401",
+            "Credential missing, malformed, expired, revoked or invalid; one identical body whatever the cause.",
+            "HttpErrorResponse",
+          );
         }
         // What src/platform/auth/middleware.ts answers to every keyed request, whatever the route adds.
         mergeResponse(responses, "403", {
@@ -163,7 +185,8 @@ export function openApiDocument(app: OpenAPIHono<AppEnv>, origin: string): Doc {
           schemas: ["HttpErrorResponse", "ErrorResponse"],
         });
         mergeResponse(responses, "429", {
-          description: "The key's request rate limit is reached (`API_KEY_RATE_LIMITED`, with `Retry-After` and `RateLimit-Policy`); the refused request used no capacity: wait and retry with the same Idempotency-Key.",
+          description:
+            "The key's request rate limit is reached (`API_KEY_RATE_LIMITED`, with `Retry-After` and `RateLimit-Policy`); the refused request used no capacity: wait and retry with the same Idempotency-Key.",
           schemas: ["ErrorResponse"],
           headers: Object.keys(RATE_LIMIT_HEADERS),
         });
@@ -171,8 +194,14 @@ export function openApiDocument(app: OpenAPIHono<AppEnv>, origin: string): Doc {
           add("503", "Credential verification unavailable (`svc.auth.unavailable`); retry.", "ErrorResponse");
           syncIdempotencyHeader(op, policy.idempotency);
           if (policy.idempotency) {
-            add("409", "Idempotency-Key reused for a different request, still in progress, or a one-time secret that cannot be replayed.", "ErrorResponse");
-            const contract = responses["422"] ? "" : "The request does not match the contract (`svc.request.invalid`, with `field_details`). ";
+            add(
+              "409",
+              "Idempotency-Key reused for a different request, still in progress, or a one-time secret that cannot be replayed.",
+              "ErrorResponse",
+            );
+            const contract = responses["422"]
+              ? ""
+              : "The request does not match the contract (`svc.request.invalid`, with `field_details`). ";
             mergeResponse(responses, "422", {
               description:
                 contract +
@@ -187,7 +216,11 @@ export function openApiDocument(app: OpenAPIHono<AppEnv>, origin: string): Doc {
       // The C2PA Soft Binding Resolution API answers contract violations with 400, as its own OpenAPI says.
       const c2paContract = path.startsWith("/v1/soft-binding-resolution/");
       if (!c2paContract && ((op.parameters?.length ?? 0) > 0 || op.requestBody)) {
-        add("422", "The request does not match the contract (`svc.request.invalid`, with `field_details`), or a cursor is unusable (`svc.cursor.invalid`).", "ValidationErrorResponse");
+        add(
+          "422",
+          "The request does not match the contract (`svc.request.invalid`, with `field_details`), or a cursor is unusable (`svc.cursor.invalid`).",
+          "ValidationErrorResponse",
+        );
       }
       if (op.requestBody) {
         add("413", "The request body is too large (`svc.request.too_large`).", "ErrorResponse");

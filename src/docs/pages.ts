@@ -1,10 +1,10 @@
-import { SIGNAL_WEIGHTS, STATUS_CODES, STATUS_VOCABULARY, STATUS_VOCABULARY_VERSION } from "../verifications/vocabulary";
 import { JOB_ERROR_CODES } from "../jobs/job-errors";
-import { ERROR_CODES, ERROR_CODE_LIST } from "../platform/errors";
+import { ERROR_CODE_LIST, ERROR_CODES } from "../platform/errors";
+import { SIGNAL_WEIGHTS, STATUS_CODES, STATUS_VOCABULARY, STATUS_VOCABULARY_VERSION } from "../verifications/vocabulary";
 
 /** Server-rendered reference pages: no script, no framework, readable without JavaScript. */
 
-const escape = (s: string) =>
+const escapeHtml = (s: string) =>
   s.replace(/[&<>"']/g, (ch) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[ch]!);
 
 const STYLE = `body{font:15px/1.5 system-ui,sans-serif;max-width:60rem;margin:2rem auto;padding:0 1rem;color:#1b1b1b}
@@ -15,7 +15,7 @@ table{border-collapse:collapse;width:100%}td,th{border-bottom:1px solid #eee;tex
 .tag{margin-top:2rem}`;
 
 function page(title: string, body: string): string {
-  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><title>${escape(title)}</title><style>${STYLE}</style></head><body>${body}</body></html>`;
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><title>${escapeHtml(title)}</title><style>${STYLE}</style></head><body>${body}</body></html>`;
 }
 
 interface DocLike {
@@ -43,44 +43,54 @@ export function apiReferencePage(doc: DocLike): string {
       if (!op || typeof op !== "object" || !("responses" in op)) continue;
       const tag = op.tags?.[0] ?? "Other";
       const params = (op.parameters ?? [])
-        .map((p) => `<tr><td><code>${escape(p.name)}</code></td><td>${escape(p.in)}${p.required ? ", required" : ""}</td><td>${escape(p.description ?? "")}</td></tr>`)
+        .map(
+          (p) =>
+            `<tr><td><code>${escapeHtml(p.name)}</code></td><td>${escapeHtml(p.in)}${p.required ? ", required" : ""}</td><td>${escapeHtml(p.description ?? "")}</td></tr>`,
+        )
         .join("");
-      const bodyRef = Object.values(op.requestBody?.content ?? {})[0]?.schema?.$ref?.split("/").pop();
+      const bodyRef = Object.values(op.requestBody?.content ?? {})[0]
+        ?.schema?.$ref?.split("/")
+        .pop();
       const responses = Object.entries(op.responses ?? {})
-        .map(([status, r]) => `<tr><td><code>${escape(status)}</code></td><td>${escape(r.description ?? "")}</td></tr>`)
+        .map(([status, r]) => `<tr><td><code>${escapeHtml(status)}</code></td><td>${escapeHtml(r.description ?? "")}</td></tr>`)
         .join("");
-      const auth = op["x-svc-scope"] ? `Bearer key with scope <code>${escape(op["x-svc-scope"])}</code>` : "No credential";
-      const html = `<section class="op" id="${escape(op.operationId ?? `${method}-${path}`)}"><h3><span class="m">${escape(method)}</span> <code>${escape(path)}</code></h3>
-<p><strong>${escape(op.summary ?? "")}</strong>${op.description ? ` ${escape(op.description)}` : ""}</p><p>${auth}.</p>
+      const auth = op["x-svc-scope"] ? `Bearer key with scope <code>${escapeHtml(op["x-svc-scope"])}</code>` : "No credential";
+      const html = `<section class="op" id="${escapeHtml(op.operationId ?? `${method}-${path}`)}"><h3><span class="m">${escapeHtml(method)}</span> <code>${escapeHtml(path)}</code></h3>
+<p><strong>${escapeHtml(op.summary ?? "")}</strong>${op.description ? ` ${escapeHtml(op.description)}` : ""}</p><p>${auth}.</p>
 ${params ? `<table><tr><th>Parameter</th><th>In</th><th>Description</th></tr>${params}</table>` : ""}
-${bodyRef ? `<p>Request body: <code>${escape(bodyRef)}</code> (see <a href="/openapi.json">openapi.json</a>)</p>` : ""}
+${bodyRef ? `<p>Request body: <code>${escapeHtml(bodyRef)}</code> (see <a href="/openapi.json">openapi.json</a>)</p>` : ""}
 <table><tr><th>Status</th><th>Meaning</th></tr>${responses}</table></section>`;
       byTag.set(tag, [...(byTag.get(tag) ?? []), html]);
     }
   }
-  const toc = [...byTag.keys()].map((t) => `<a href="#tag-${escape(t)}">${escape(t)}</a>`).join(" · ");
+  const toc = [...byTag.keys()].map((t) => `<a href="#tag-${escapeHtml(t)}">${escapeHtml(t)}</a>`).join(" · ");
   const sections = [...byTag.entries()]
-    .map(([tag, ops]) => `<h2 class="tag" id="tag-${escape(tag)}">${escape(tag)}</h2>${ops.join("")}`)
+    .map(([tag, ops]) => `<h2 class="tag" id="tag-${escapeHtml(tag)}">${escapeHtml(tag)}</h2>${ops.join("")}`)
     .join("");
   const intro = (doc.info.description ?? "")
     .split("\n")
     .filter(Boolean)
-    .map((line) => `<p>${escape(line).replace(/\*\*(.+?)\*\*/g, "<strong>$1</strong>").replace(/`([^`]+)`/g, "<code>$1</code>")}</p>`)
+    .map(
+      (line) =>
+        `<p>${escapeHtml(line)
+          .replace(/\*\*(.+?)\*\*/g, "<strong>$1</strong>")
+          .replace(/`([^`]+)`/g, "<code>$1</code>")}</p>`,
+    )
     .join("");
   return page(
     `${doc.info.title} API reference`,
-    `<h1>${escape(doc.info.title)} <small>v${escape(doc.info.version)}</small></h1>${intro}
+    `<h1>${escapeHtml(doc.info.title)} <small>v${escapeHtml(doc.info.version)}</small></h1>${intro}
 <p>Machine-readable: <a href="/openapi.json">/openapi.json</a> (OpenAPI 3.1). Error codes: <a href="/docs/errors">/docs/errors</a>.</p><nav>${toc}</nav>${sections}`,
   );
 }
 
 export function errorCodesPage(): string {
   const jobRows = Object.entries(JOB_ERROR_CODES)
-    .map(([code, meaning]) => `<tr id="${escape(code)}"><td><code>${escape(code)}</code></td><td>${escape(meaning)}</td></tr>`)
+    .map(([code, meaning]) => `<tr id="${escapeHtml(code)}"><td><code>${escapeHtml(code)}</code></td><td>${escapeHtml(meaning)}</td></tr>`)
     .join("");
   const rows = ERROR_CODE_LIST.map((code) => {
     const e = ERROR_CODES[code];
-    return `<tr id="${escape(code)}"><td><code>${escape(code)}</code></td><td>${e.status}</td><td>${e.retryable ? "yes" : "no"}</td><td>${escape(e.summary)}</td></tr>`;
+    return `<tr id="${escapeHtml(code)}"><td><code>${escapeHtml(code)}</code></td><td>${e.status}</td><td>${e.retryable ? "yes" : "no"}</td><td>${escapeHtml(e.summary)}</td></tr>`;
   }).join("");
   return page(
     "svc error codes",
@@ -95,12 +105,13 @@ export function errorCodesPage(): string {
 export function verificationStatusesPage(): string {
   const rows = STATUS_CODES.map((code) => {
     const d = STATUS_VOCABULARY[code];
-    const list = (items: string[]) => (items.length ? `<ul>${items.map((i) => `<li>${escape(i)}</li>`).join("")}</ul>` : "<p>nothing</p>");
+    const list = (items: string[]) =>
+      items.length ? `<ul>${items.map((i) => `<li>${escapeHtml(i)}</li>`).join("")}</ul>` : "<p>nothing</p>";
     const rule = d.confidence_rule === null ? "null (hard failure or undetermined)" : `${d.confidence_rule}, at most ${d.confidence_cap}`;
-    return `<tr id="${escape(code)}"><td><code>${escape(code)}</code><br>${escape(d.overall)}</td><td>${escape(d.summary)}<p><em>${escape(d.user_explanation)}</em></p></td><td>${escape(rule)}</td><td>${list(d.proves)}</td><td>${list(d.does_not_prove)}</td></tr>`;
+    return `<tr id="${escapeHtml(code)}"><td><code>${escapeHtml(code)}</code><br>${escapeHtml(d.overall)}</td><td>${escapeHtml(d.summary)}<p><em>${escapeHtml(d.user_explanation)}</em></p></td><td>${escapeHtml(rule)}</td><td>${list(d.proves)}</td><td>${list(d.does_not_prove)}</td></tr>`;
   }).join("");
   const weights = Object.entries(SIGNAL_WEIGHTS)
-    .map(([k, v]) => `<code>${escape(k)}</code> ${v}`)
+    .map(([k, v]) => `<code>${escapeHtml(k)}</code> ${v}`)
     .join(", ");
   return page(
     "svc verification statuses",

@@ -10,8 +10,7 @@ export interface GateConfig {
 
 export type GateDecision =
   /** `sendBy`: start the request by then, or ask for a fresh grant first (regrant). */
-  | { granted: true; leaseId: string; sendBy: number }
-  | { granted: false; reason: "concurrency" | "rate"; retryAfterMs: number };
+  { granted: true; leaseId: string; sendBy: number } | { granted: false; reason: "concurrency" | "rate"; retryAfterMs: number };
 
 interface State {
   /** Grant times (ms) within the gate window, oldest first: the exact sliding-window rate log. */

@@ -17,7 +17,10 @@ const route = createRoute({
     "Releasing twice answers 204 again. A cursor that is not this tenant's, tampered, non-canonical or expired answers 422 `svc.cursor.invalid`.",
   request: {
     query: z.object({
-      cursor: z.string().openapi({ description: "A `next_cursor` of any list (`^[A-Za-z0-9_-]+$`, at most 256 chars).", example: "eyJ2IjoxfQabcdefghijABCDEFGHIJ01" }),
+      cursor: z.string().openapi({
+        description: "A `next_cursor` of any list (`^[A-Za-z0-9_-]+$`, at most 256 chars).",
+        example: "eyJ2IjoxfQabcdefghijABCDEFGHIJ01",
+      }),
     }),
   },
   responses: { 204: { description: "Released." } },

@@ -29,7 +29,10 @@ export function releasedCheck(db: Database, tenantId: string): ReleaseCheck {
  * can go once that (plus the in-flight margin) has passed. Releasing twice keeps the first record.
  */
 export async function releaseTraversal(db: Database, tenantId: string, traversal: string, now = Date.now()) {
-  await db.insert(releasedTraversals).values({ tenantId, traversal, expiresAt: now + CURSOR_TTL_MS + IN_FLIGHT_MARGIN_MS }).onConflictDoNothing();
+  await db
+    .insert(releasedTraversals)
+    .values({ tenantId, traversal, expiresAt: now + CURSOR_TTL_MS + IN_FLIGHT_MARGIN_MS })
+    .onConflictDoNothing();
 }
 
 /** Cron: a released traversal's cursors have all expired by themselves, so its record can go. */

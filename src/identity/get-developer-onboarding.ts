@@ -21,7 +21,9 @@ const route = createRoute({
 export function registerGetDeveloperOnboarding(app: Router) {
   app.openapi(route, async (c) => {
     const stats = await keyStats(database(c.env.DB), principalOf(c).tenantId);
-    const signing = registryFor(c.env).recipes().some((r) => r.available);
+    const signing = registryFor(c.env)
+      .recipes()
+      .some((r) => r.available);
     return c.json(
       {
         api_keys: {
@@ -40,7 +42,12 @@ export function registerGetDeveloperOnboarding(app: Router) {
           { step: "sign" as const, operation: "POST /v1/sign", available: signing, completed: null },
           // Served operations are exactly the classified ones, so these follow the build rather than a flag.
           { step: "verify" as const, operation: "POST /v1/verify", available: "POST /v1/verify" in OPERATION_POLICIES, completed: null },
-          { step: "webhooks" as const, operation: "POST /v1/webhook-endpoints", available: "POST /v1/webhook-endpoints" in OPERATION_POLICIES, completed: null },
+          {
+            step: "webhooks" as const,
+            operation: "POST /v1/webhook-endpoints",
+            available: "POST /v1/webhook-endpoints" in OPERATION_POLICIES,
+            completed: null,
+          },
         ],
       },
       200,

@@ -18,9 +18,14 @@ export const MeResponseSchema = z
   .openapi("MeResponse");
 
 const Step = z.object({
-  step: z.enum(["create_api_key", "read_capabilities", "upload", "sign", "verify", "webhooks"]).openapi({ description: "Onboarding step.", example: "create_api_key" }),
+  step: z
+    .enum(["create_api_key", "read_capabilities", "upload", "sign", "verify", "webhooks"])
+    .openapi({ description: "Onboarding step.", example: "create_api_key" }),
   available: z.boolean().openapi({ description: "Whether this deployment can perform the step now.", example: true }),
-  completed: z.boolean().nullable().openapi({ description: "Whether the tenant has done it; null where the service does not track it.", example: true }),
+  completed: z
+    .boolean()
+    .nullable()
+    .openapi({ description: "Whether the tenant has done it; null where the service does not track it.", example: true }),
   operation: z.string().openapi({ description: "The operation that performs it.", example: "POST /v1/api-keys" }),
 });
 

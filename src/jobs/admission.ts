@@ -1,17 +1,17 @@
+import type { z } from "@hono/zod-openapi";
 import { and, eq, inArray } from "drizzle-orm";
-import { ALGORITHMS, defaultAlgorithm, IMAGE_DECODE_LIMITS, type AlgorithmModality } from "../catalog/algorithms";
+import { NO_SIGNING_PROFILE, type SigningProfile } from "../api-keys/controls";
+import { ALGORITHMS, type AlgorithmModality, defaultAlgorithm, IMAGE_DECODE_LIMITS } from "../catalog/algorithms";
 import { formatOf } from "../catalog/formats";
 import { recipeById } from "../catalog/recipes";
 import type { CapabilityRegistry } from "../catalog/registry";
 import type { Database } from "../db/client";
-import { assets, jobs, jobSteps, objects } from "../db/schema";
+import { assets, jobSteps, jobs, objects } from "../db/schema";
 import type { ErrorCode, FieldDetail } from "../platform/errors";
 import { newId } from "../platform/ids";
 import type { JobRow, JobStepRow } from "./queries";
 import { getAsset } from "./queries";
 import type { SignRequestSchema } from "./schemas";
-import type { z } from "@hono/zod-openapi";
-import { NO_SIGNING_PROFILE, type SigningProfile } from "../api-keys/controls";
 
 export const SIGN_POLICY_VERSION = "svc.sign-policy.v1";
 /** Revision of the tenant's plan at admission; billing plans do not exist yet, so every job is admitted under 1. */
@@ -61,29 +61,40 @@ export async function admitSign(
   if (!asset) return { status: "asset_not_found" };
   const profile = options.profile ?? NO_SIGNING_PROFILE;
   const recipeId = request.recipe_id ?? profile.default_recipe_id;
-  if (!recipeId) return refuse("svc.request.invalid", "recipe_id is required: this key's signing profile names no default recipe.", "recipe_id");
+  if (!recipeId)
+    return refuse("svc.request.invalid", "recipe_id is required: this key's signing profile names no default recipe.", "recipe_id");
   const recipe = recipeById(recipeId);
   if (!recipe) return refuse("svc.sign.recipe_unknown", `No recipe ${recipeId} exists.`, "recipe_id");
   if (profile.allowed_recipe_ids && !profile.allowed_recipe_ids.includes(recipe.recipe_id)) {
     return refuse("svc.sign.recipe_not_allowed", `This key's signing profile does not allow ${recipe.recipe_id}.`, "recipe_id");
   }
 
-  if (asset.status === "published") return refuse("svc.sign.asset_published", "The asset is already published; upload the media again to sign it anew.");
+  if (asset.status === "published")
+    return refuse("svc.sign.asset_published", "The asset is already published; upload the media again to sign it anew.");
   if (asset.status === "processing") return refuse("svc.sign.asset_busy", "A job for this asset is still running.");
-  if (asset.status !== "uploaded" && asset.status !== "failed") return refuse("svc.sign.asset_not_uploaded", "The asset's upload is not completed.");
+  if (asset.status !== "uploaded" && asset.status !== "failed")
+    return refuse("svc.sign.asset_not_uploaded", "The asset's upload is not completed.");
   const mediaType = asset.mediaType!;
   const format = formatOf(mediaType)!;
 
   const status = registry.recipeStatus(recipe);
-  if (!status.available) return refuse("svc.sign.recipe_unavailable", `${recipe.recipe_id} is not available in this deployment (${status.reason}).`, "recipe_id");
+  if (!status.available)
+    return refuse(
+      "svc.sign.recipe_unavailable",
+      `${recipe.recipe_id} is not available in this deployment (${status.reason}).`,
+      "recipe_id",
+    );
   if (!status.active_media_types.includes(mediaType)) {
     return refuse("svc.sign.media_type_not_supported", `${recipe.recipe_id} does not accept ${mediaType} in this deployment.`, "recipe_id");
   }
 
   const watermarks = recipe.kind !== "sign_only";
-  if (!watermarks && request.watermark_algorithm) return refuse("svc.sign.option_not_applicable", "watermark_algorithm needs a watermark recipe.", "watermark_algorithm");
-  if (!watermarks && request.watermark_strength) return refuse("svc.sign.option_not_applicable", "watermark_strength needs a watermark recipe.", "watermark_strength");
-  if (request.ai_declaration && recipe.kind !== "sign_only") return refuse("svc.sign.option_not_applicable", "ai_declaration needs a sign-only recipe.", "ai_declaration");
+  if (!watermarks && request.watermark_algorithm)
+    return refuse("svc.sign.option_not_applicable", "watermark_algorithm needs a watermark recipe.", "watermark_algorithm");
+  if (!watermarks && request.watermark_strength)
+    return refuse("svc.sign.option_not_applicable", "watermark_strength needs a watermark recipe.", "watermark_strength");
+  if (request.ai_declaration && recipe.kind !== "sign_only")
+    return refuse("svc.sign.option_not_applicable", "ai_declaration needs a sign-only recipe.", "ai_declaration");
 
   // The key's signing profile: its defaults fill what the request leaves out, its allowed sets bound both.
   const allowedWatermarks = profile.allowed_watermark_algorithms ?? null;
@@ -97,20 +108,44 @@ export async function admitSign(
     const chosen = request.watermark_algorithm
       ? offered.find((a) => a.algorithm === request.watermark_algorithm)
       : (profileDefault ??
-        defaultAlgorithm("watermark", format.modality as AlgorithmModality, (a) => registry.algorithmAvailability(a).available && (!allowedWatermarks || allowedWatermarks.includes(a.algorithm))));
+        defaultAlgorithm(
+          "watermark",
+          format.modality as AlgorithmModality,
+          (a) => registry.algorithmAvailability(a).available && (!allowedWatermarks || allowedWatermarks.includes(a.algorithm)),
+        ));
     if (!chosen && !request.watermark_algorithm) {
-      return refuse("svc.sign.algorithm_unavailable", `No watermark for ${format.modality} ${allowedWatermarks ? "that this key's signing profile allows " : ""}is available in this deployment.`, "recipe_id");
+      return refuse(
+        "svc.sign.algorithm_unavailable",
+        `No watermark for ${format.modality} ${allowedWatermarks ? "that this key's signing profile allows " : ""}is available in this deployment.`,
+        "recipe_id",
+      );
     }
-    if (!chosen) return refuse("svc.sign.algorithm_not_offered", `${request.watermark_algorithm} is not offered for ${format.modality}.`, "watermark_algorithm");
-    if (!registry.algorithmAvailability(chosen).available) return refuse("svc.sign.algorithm_unavailable", `${chosen.algorithm} is not available in this deployment.`, "watermark_algorithm");
+    if (!chosen)
+      return refuse(
+        "svc.sign.algorithm_not_offered",
+        `${request.watermark_algorithm} is not offered for ${format.modality}.`,
+        "watermark_algorithm",
+      );
+    if (!registry.algorithmAvailability(chosen).available)
+      return refuse("svc.sign.algorithm_unavailable", `${chosen.algorithm} is not available in this deployment.`, "watermark_algorithm");
     if (allowedWatermarks && !allowedWatermarks.includes(chosen.algorithm)) {
-      return refuse("svc.sign.option_not_allowed", `This key's signing profile does not allow the ${chosen.algorithm} watermark.`, "watermark_algorithm");
+      return refuse(
+        "svc.sign.option_not_allowed",
+        `This key's signing profile does not allow the ${chosen.algorithm} watermark.`,
+        "watermark_algorithm",
+      );
     }
     watermarkAlgorithm = chosen.algorithm;
     watermarkStrength =
-      request.watermark_strength ?? profile.default_watermark_strength ?? (!allowedStrengths || allowedStrengths.includes("balanced") ? "balanced" : allowedStrengths[0]!);
+      request.watermark_strength ??
+      profile.default_watermark_strength ??
+      (!allowedStrengths || allowedStrengths.includes("balanced") ? "balanced" : allowedStrengths[0]!);
     if (allowedStrengths && !allowedStrengths.includes(watermarkStrength)) {
-      return refuse("svc.sign.option_not_allowed", `This key's signing profile does not allow watermark strength ${watermarkStrength}.`, "watermark_strength");
+      return refuse(
+        "svc.sign.option_not_allowed",
+        `This key's signing profile does not allow watermark strength ${watermarkStrength}.`,
+        "watermark_strength",
+      );
     }
   }
 
@@ -124,21 +159,34 @@ export async function admitSign(
     // The default set is SPEC's defaults that this deployment has (dinov2 needs model weights); naming an
     // unavailable one explicitly is refused below.
     // The profile's default set applies to the algorithms of it offered for this modality (none: the system's).
-    const profileDefaults = (profile.default_fingerprint_algorithms ?? []).filter((name) => offeredFingerprints.some((a) => a.algorithm === name));
+    const profileDefaults = (profile.default_fingerprint_algorithms ?? []).filter((name) =>
+      offeredFingerprints.some((a) => a.algorithm === name),
+    );
     const names =
       request.fingerprint_algorithms ??
       (profileDefaults.length > 0
         ? profileDefaults
         : offeredFingerprints
-            .filter((a) => a.is_default && registry.algorithmAvailability(a).available && (a.locked || !allowedFingerprints || allowedFingerprints.includes(a.algorithm)))
+            .filter(
+              (a) =>
+                a.is_default &&
+                registry.algorithmAvailability(a).available &&
+                (a.locked || !allowedFingerprints || allowedFingerprints.includes(a.algorithm)),
+            )
             .map((a) => a.algorithm));
     for (const name of names) {
       const algorithm = offeredFingerprints.find((a) => a.algorithm === name);
-      if (!algorithm) return refuse("svc.sign.algorithm_not_offered", `${name} is not offered for ${format.modality}.`, "fingerprint_algorithms");
-      if (!registry.algorithmAvailability(algorithm).available) return refuse("svc.sign.algorithm_unavailable", `${name} is not available in this deployment.`, "fingerprint_algorithms");
+      if (!algorithm)
+        return refuse("svc.sign.algorithm_not_offered", `${name} is not offered for ${format.modality}.`, "fingerprint_algorithms");
+      if (!registry.algorithmAvailability(algorithm).available)
+        return refuse("svc.sign.algorithm_unavailable", `${name} is not available in this deployment.`, "fingerprint_algorithms");
       // The locked fingerprint is always computed, so no profile can exclude it.
       if (allowedFingerprints && !algorithm.locked && !allowedFingerprints.includes(name)) {
-        return refuse("svc.sign.option_not_allowed", `This key's signing profile does not allow the ${name} fingerprint.`, "fingerprint_algorithms");
+        return refuse(
+          "svc.sign.option_not_allowed",
+          `This key's signing profile does not allow the ${name} fingerprint.`,
+          "fingerprint_algorithms",
+        );
       }
     }
     fingerprints = names;
@@ -151,30 +199,48 @@ export async function admitSign(
 
   // Decoded steps need the pixels: refuse what cannot fit or carry the mark before a job exists. Only steps
   // that decode (watermark, fingerprint) are bounded by pixels; signing alone is bounded by bytes (the upload limit).
-  const [source] = await db.select({ inspection: objects.inspection }).from(objects).where(and(eq(objects.tenantId, tenantId), eq(objects.id, asset.sourceObjectId!))).limit(1);
+  const [source] = await db
+    .select({ inspection: objects.inspection })
+    .from(objects)
+    .where(and(eq(objects.tenantId, tenantId), eq(objects.id, asset.sourceObjectId!)))
+    .limit(1);
   if (format.modality === "image" && (watermarks || fingerprinting)) {
     const facts = source?.inspection ? (JSON.parse(source.inspection) as { width: number | null; height: number | null }) : null;
     const { width, height } = facts ?? { width: null, height: null };
     if (width !== null && height !== null) {
       if (width * height > IMAGE_DECODE_LIMITS.maximum_pixels) {
-        return refuse("svc.sign.image_dimensions_unsupported", `The image has ${width * height} pixels; watermarking and fingerprinting decode at most ${IMAGE_DECODE_LIMITS.maximum_pixels}.`, "asset_id");
+        return refuse(
+          "svc.sign.image_dimensions_unsupported",
+          `The image has ${width * height} pixels; watermarking and fingerprinting decode at most ${IMAGE_DECODE_LIMITS.maximum_pixels}.`,
+          "asset_id",
+        );
       }
       if (watermarks && Math.min(width, height) < IMAGE_DECODE_LIMITS.watermark_minimum_edge) {
-        return refuse("svc.sign.image_dimensions_unsupported", `The image is ${width}x${height}; the watermark needs at least ${IMAGE_DECODE_LIMITS.watermark_minimum_edge} pixels on the shorter side.`, "asset_id");
+        return refuse(
+          "svc.sign.image_dimensions_unsupported",
+          `The image is ${width}x${height}; the watermark needs at least ${IMAGE_DECODE_LIMITS.watermark_minimum_edge} pixels on the shorter side.`,
+          "asset_id",
+        );
       }
     }
   }
 
   if (request.creator_id) return refuse("svc.sign.creator_unknown", "No enrolled creator identity has this id.", "creator_id");
 
-  const express = !options.asynchronousOnly && request.mode === "express" && recipe.express && ["image/jpeg", "image/png", "image/webp", "image/tiff", "image/avif"].includes(mediaType);
+  const express =
+    !options.asynchronousOnly &&
+    request.mode === "express" &&
+    recipe.express &&
+    ["image/jpeg", "image/png", "image/webp", "image/tiff", "image/avif"].includes(mediaType);
   const admitted: AdmittedRequest = {
     recipe_id: recipe.recipe_id,
     recipe_definition: { version: recipe.version, kind: recipe.kind, lane: recipe.lane, required_steps: recipe.required_steps },
     watermark_algorithm: watermarkAlgorithm,
     watermark_strength: watermarkStrength,
     fingerprint_algorithms: fingerprints,
-    ai_declaration: request.ai_declaration ? { digital_source_type: request.ai_declaration.digital_source_type, model: request.ai_declaration.model ?? null } : null,
+    ai_declaration: request.ai_declaration
+      ? { digital_source_type: request.ai_declaration.digital_source_type, model: request.ai_declaration.model ?? null }
+      : null,
     creator_id: request.creator_id ?? null,
     output_retention_days: options.outputRetentionDays ?? null,
   };

@@ -21,7 +21,11 @@ const route = createRoute({
     headers: z.object({ "idempotency-key": IdempotencyKeyHeader }),
     body: { content: { "application/json": { schema: CancelJobRequestSchema } }, required: false },
   },
-  responses: { 200: json(JobResponseSchema, "The job after the request."), ...NOT_FOUND, 409: errorResponse("Already terminal (`svc.jobs.terminal`).") },
+  responses: {
+    200: json(JobResponseSchema, "The job after the request."),
+    ...NOT_FOUND,
+    409: errorResponse("Already terminal (`svc.jobs.terminal`)."),
+  },
 });
 
 export function registerCancelJob(app: Router) {

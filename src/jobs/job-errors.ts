@@ -8,13 +8,16 @@ export const JOB_ERROR_CODES = {
   "svc.jobs.output_invalid": "The signed output did not validate with the reference engine, so it was not published.",
   "svc.jobs.media_unsupported": "The engine does not support this media type.",
   "svc.jobs.decode_failed": "The image could not be decoded for watermarking or fingerprinting.",
-  "svc.jobs.watermark_failed": "The watermark could not be embedded, or did not read back from the encoded output, so nothing was published.",
+  "svc.jobs.watermark_failed":
+    "The watermark could not be embedded, or did not read back from the encoded output, so nothing was published.",
   "svc.jobs.fingerprint_failed": "A fingerprint could not be computed.",
   // Stored-object verifications (POST /v1/verifications) report theirs here too.
-  "svc.verifications.object_unavailable": "The object's bytes are no longer stored (deleted by retention, or changed), so the verification failed.",
+  "svc.verifications.object_unavailable":
+    "The object's bytes are no longer stored (deleted by retention, or changed), so the verification failed.",
   "svc.verifications.failed": "The verification could not be completed after several attempts.",
   "svc.jobs.step_unavailable": "A step of the recipe is not installed in this deployment.",
-  "svc.jobs.attempts_exhausted": "The job's steps stopped before finishing on every one of its bounded attempts (the worker crashed or ran out of time), so it failed and nothing was published. Sign the asset again.",
+  "svc.jobs.attempts_exhausted":
+    "The job's steps stopped before finishing on every one of its bounded attempts (the worker crashed or ran out of time), so it failed and nothing was published. Sign the asset again.",
   "svc.jobs.expired": "The job was not started before its start deadline, so it expired without running. Sign the asset again.",
 } as const;
 

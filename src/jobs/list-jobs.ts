@@ -18,7 +18,10 @@ const route = createRoute({
   description: "The tenant's jobs, newest first, snapshot-consistent.",
   request: {
     query: z.object({
-      kind: z.enum(["sign_only", "watermark_only", "watermark_then_sign"]).optional().openapi({ description: "Only jobs of this recipe kind.", example: "sign_only" }),
+      kind: z
+        .enum(["sign_only", "watermark_only", "watermark_then_sign"])
+        .optional()
+        .openapi({ description: "Only jobs of this recipe kind.", example: "sign_only" }),
       state: z.enum(JOB_STATES).optional().openapi({ description: "Only jobs in this state.", example: "completed" }),
       ...pageQuerySchema(100, 25),
     }),
@@ -34,7 +37,10 @@ export function registerListJobs(app: Router) {
     const db = database(c.env.DB);
     const page = await pageRequest(c.env.SVC_CURSOR_SECRET, binding, { cursor, limit }, Date.now(), releasedCheck(db, tenantId));
     const { rows, nextCursor } = await pageOf(c.env.SVC_CURSOR_SECRET, binding, page, await listJobs(db, tenantId, { kind, state }, page));
-    const steps = await stepsOf(db, rows.map((r) => r.id));
+    const steps = await stepsOf(
+      db,
+      rows.map((r) => r.id),
+    );
     return c.json({ items: rows.map((r) => jobView(r, steps.get(r.id) ?? [])), next_cursor: nextCursor }, 200);
   });
 }

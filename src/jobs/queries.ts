@@ -1,13 +1,17 @@
 import { and, asc, eq, inArray } from "drizzle-orm";
 import type { Database } from "../db/client";
 import { newestFirst, pageWindow } from "../db/keyset";
-import { assets, jobs, jobSteps } from "../db/schema";
+import { assets, jobSteps, jobs } from "../db/schema";
 
 export type JobRow = typeof jobs.$inferSelect;
 export type JobStepRow = typeof jobSteps.$inferSelect;
 
 export async function getJob(db: Database, tenantId: string, jobId: string) {
-  const [row] = await db.select().from(jobs).where(and(eq(jobs.tenantId, tenantId), eq(jobs.id, jobId))).limit(1);
+  const [row] = await db
+    .select()
+    .from(jobs)
+    .where(and(eq(jobs.tenantId, tenantId), eq(jobs.id, jobId)))
+    .limit(1);
   return row ?? null;
 }
 
@@ -34,7 +38,6 @@ export async function listJobs(
         pageWindow(jobs.createdAt, jobs.id, page),
         filters.kind ? eq(jobs.kind, filters.kind as JobRow["kind"]) : undefined,
         filters.state ? eq(jobs.state, filters.state as JobRow["state"]) : undefined,
-        
       ),
     )
     .orderBy(...newestFirst(jobs.createdAt, jobs.id))
@@ -42,6 +45,10 @@ export async function listJobs(
 }
 
 export async function getAsset(db: Database, tenantId: string, assetId: string) {
-  const [row] = await db.select().from(assets).where(and(eq(assets.tenantId, tenantId), eq(assets.id, assetId))).limit(1);
+  const [row] = await db
+    .select()
+    .from(assets)
+    .where(and(eq(assets.tenantId, tenantId), eq(assets.id, assetId)))
+    .limit(1);
   return row ?? null;
 }

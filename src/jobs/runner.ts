@@ -1,19 +1,19 @@
-import { sendFanout } from "../webhooks/delivery";
-import { jobEndedEventStatement, publicationEventStatements } from "../webhooks/events";
 import { and, eq, inArray, isNull, lt, notInArray, or } from "drizzle-orm";
-import { formatOf } from "../catalog/formats";
-import { database, type Database } from "../db/client";
-import { assets, jobs, jobSteps, objects } from "../db/schema";
-import type { Bindings } from "../env";
-import type { ImageServices, ManifestCheck, ManifestPlan, ManifestReader, RgbaImage, Signer, WatermarkStrength } from "../media/types";
-import { softBindingAssertions } from "../media/soft-binding";
 import { anchorEntryStatement } from "../anchoring/log";
-import { PDQ_MIN_QUALITY, pdqBandStatements } from "../soft-bindings/queries";
+import { formatOf } from "../catalog/formats";
+import { type Database, database } from "../db/client";
+import { assets, jobSteps, jobs, objects } from "../db/schema";
+import type { Bindings } from "../env";
+import { softBindingAssertions } from "../media/soft-binding";
+import type { ImageServices, ManifestCheck, ManifestPlan, ManifestReader, RgbaImage, Signer, WatermarkStrength } from "../media/types";
 import { fromHex, hex } from "../platform/encoding";
 import { newId, randomBase32 } from "../platform/ids";
+import { PDQ_MIN_QUALITY, pdqBandStatements } from "../soft-bindings/queries";
+import { sendFanout } from "../webhooks/delivery";
+import { jobEndedEventStatement, publicationEventStatements } from "../webhooks/events";
 import type { AdmittedRequest } from "./admission";
-import { REJECTING_CODES, type JobErrorCode } from "./job-errors";
-import { getJob, stepsOf, type JobRow, type JobStepRow } from "./queries";
+import { type JobErrorCode, REJECTING_CODES } from "./job-errors";
+import { getJob, type JobRow, type JobStepRow, stepsOf } from "./queries";
 import { TERMINAL_STATES } from "./schemas";
 
 /*
@@ -59,7 +59,11 @@ export async function handOver(env: Bindings, job: JobRow): Promise<JobRow> {
   }
   const db = database(env.DB);
   const now = Date.now();
-  const moved = await db.update(jobs).set({ state: "queued", updatedAt: now }).where(and(eq(jobs.id, job.id), eq(jobs.state, "accepted"))).returning({ id: jobs.id });
+  const moved = await db
+    .update(jobs)
+    .set({ state: "queued", updatedAt: now })
+    .where(and(eq(jobs.id, job.id), eq(jobs.state, "accepted")))
+    .returning({ id: jobs.id });
   if (moved.length === 1) return { ...job, state: "queued", updatedAt: now };
   return (await getJob(db, job.tenantId, job.id)) ?? job;
 }
@@ -118,12 +122,14 @@ async function read(bucket: R2Bucket, key: string, etag: string): Promise<Uint8A
 /** Runs (or resumes) one job. Returns when the job is terminal or a transient error was thrown for a retry. */
 export async function runJob(env: Bindings, services: JobServices, tenantId: string, jobId: string): Promise<void> {
   const db = database(env.DB);
-  let job = await getJob(db, tenantId, jobId);
+  const job = await getJob(db, tenantId, jobId);
   if (!job || isTerminal(job.state)) return;
   if (job.cancelRequestedAt !== null) return finishCanceled(db, job);
   // A job whose runs keep dying (a crash, the CPU or memory limit) is never retried forever.
-  if (job.attempts >= MAX_JOB_ATTEMPTS) return finishJob(env, job, null, "failed", "svc.jobs.attempts_exhausted", attemptsExhaustedMessage(job.attempts));
-  if (job.attempts === 0 && Date.now() - job.createdAt > JOB_START_DEADLINE_MS) return finishJob(env, job, null, "expired", "svc.jobs.expired", startDeadlineMessage());
+  if (job.attempts >= MAX_JOB_ATTEMPTS)
+    return finishJob(env, job, null, "failed", "svc.jobs.attempts_exhausted", attemptsExhaustedMessage(job.attempts));
+  if (job.attempts === 0 && Date.now() - job.createdAt > JOB_START_DEADLINE_MS)
+    return finishJob(env, job, null, "expired", "svc.jobs.expired", startDeadlineMessage());
 
   const started = Date.now();
   // Take the job: only one runner holds a live lease. A duplicate message (a redelivery, the sweep, express mode's
@@ -136,7 +142,10 @@ export async function runJob(env: Bindings, services: JobServices, tenantId: str
       and(
         eq(jobs.id, job.id),
         eq(jobs.attempts, job.attempts),
-        or(inArray(jobs.state, ["accepted", "queued"]), and(eq(jobs.state, "running"), or(isNull(jobs.leaseExpiresAt), lt(jobs.leaseExpiresAt, started)))),
+        or(
+          inArray(jobs.state, ["accepted", "queued"]),
+          and(eq(jobs.state, "running"), or(isNull(jobs.leaseExpiresAt), lt(jobs.leaseExpiresAt, started))),
+        ),
       ),
     )
     .returning({ id: jobs.id });
@@ -160,9 +169,17 @@ async function runTakenJob(env: Bindings, services: JobServices, tenantId: strin
   let job = taken;
   const steps = (await stepsOf(db, [job.id])).get(job.id) ?? [];
   const admitted = JSON.parse(job.admitted) as AdmittedRequest;
-  const [asset] = await db.select().from(assets).where(and(eq(assets.tenantId, tenantId), eq(assets.id, job.assetId))).limit(1);
+  const [asset] = await db
+    .select()
+    .from(assets)
+    .where(and(eq(assets.tenantId, tenantId), eq(assets.id, job.assetId)))
+    .limit(1);
   const [source] = asset?.sourceObjectId
-    ? await db.select().from(objects).where(and(eq(objects.tenantId, tenantId), eq(objects.id, asset.sourceObjectId))).limit(1)
+    ? await db
+        .select()
+        .from(objects)
+        .where(and(eq(objects.tenantId, tenantId), eq(objects.id, asset.sourceObjectId)))
+        .limit(1)
     : [];
   if (!asset || !source) return finishJob(env, job, null, "failed", "svc.jobs.source_unavailable", "The asset's source object is missing.");
 
@@ -181,7 +198,10 @@ async function runTakenJob(env: Bindings, services: JobServices, tenantId: strin
     }
     job = (await getJob(db, tenantId, taken.id))!;
     if (job.cancelRequestedAt !== null) return finishCanceled(db, job);
-    await db.update(jobSteps).set({ state: "running", startedAt: Date.now() }).where(and(eq(jobSteps.jobId, job.id), eq(jobSteps.step, step.step)));
+    await db
+      .update(jobSteps)
+      .set({ state: "running", startedAt: Date.now() })
+      .where(and(eq(jobSteps.jobId, job.id), eq(jobSteps.step, step.step)));
     try {
       switch (step.step) {
         case "inspect": {
@@ -220,7 +240,8 @@ async function runTakenJob(env: Bindings, services: JobServices, tenantId: strin
           throw new StepFailure("svc.jobs.step_unavailable", `The ${step.step} step is not installed in this deployment.`);
       }
     } catch (error) {
-      if (error instanceof StepFailure) return finishJob(env, job, step, REJECTING_CODES.has(error.code) ? "rejected" : "failed", error.code, error.message);
+      if (error instanceof StepFailure)
+        return finishJob(env, job, step, REJECTING_CODES.has(error.code) ? "rejected" : "failed", error.code, error.message);
       throw error; // transient: the queue retries the message and the job resumes here
     }
   }
@@ -228,9 +249,15 @@ async function runTakenJob(env: Bindings, services: JobServices, tenantId: strin
 
 async function completeStep(db: Database, jobId: string, step: string, output: unknown) {
   await db.batch([
-    db.update(jobSteps).set({ state: "completed", completedAt: Date.now(), output: JSON.stringify(output) }).where(and(eq(jobSteps.jobId, jobId), eq(jobSteps.step, step))),
+    db
+      .update(jobSteps)
+      .set({ state: "completed", completedAt: Date.now(), output: JSON.stringify(output) })
+      .where(and(eq(jobSteps.jobId, jobId), eq(jobSteps.step, step))),
     // A finished step is news: the lease is renewed.
-    db.update(jobs).set({ updatedAt: Date.now(), leaseExpiresAt: Date.now() + JOB_LEASE_MS }).where(and(eq(jobs.id, jobId), eq(jobs.state, "running"))),
+    db
+      .update(jobs)
+      .set({ updatedAt: Date.now(), leaseExpiresAt: Date.now() + JOB_LEASE_MS })
+      .where(and(eq(jobs.id, jobId), eq(jobs.state, "running"))),
   ]);
 }
 
@@ -245,14 +272,18 @@ async function signStep(
   fingerprinted: FingerprintOutput | null,
 ): Promise<{ output: SignOutput; bytes: Uint8Array | null }> {
   // A watermark recipe signs the watermarked bytes; every other recipe signs the upload itself.
-  const bytes = watermarked ? await read(env.OBJECTS, watermarked.output.key, watermarked.output.etag) : await read(env.OBJECTS, source.r2Key, source.etag);
+  const bytes = watermarked
+    ? await read(env.OBJECTS, watermarked.output.key, watermarked.output.etag)
+    : await read(env.OBJECTS, source.r2Key, source.etag);
   if (!bytes) throw new StepFailure("svc.jobs.source_unavailable", "The uploaded bytes could not be read back unchanged.");
   const format = formatOf(source.mediaType)!;
   const plan: ManifestPlan = {
     // The customer's filename, else a neutral one: the manifest is public (the resolution API serves it), ids are not.
     title: filename ?? `untitled.${format.extension}`,
     media_type: source.mediaType,
-    intent: admitted.ai_declaration ? { kind: "created", digital_source_type: admitted.ai_declaration.digital_source_type } : { kind: "opened" },
+    intent: admitted.ai_declaration
+      ? { kind: "created", digital_source_type: admitted.ai_declaration.digital_source_type }
+      : { kind: "opened" },
     assertions: softBindingAssertions([
       ...(watermarked ? [{ algorithm: watermarked.algorithm, bits: fromHex(watermarked.payload) }] : []),
       ...(fingerprinted?.fingerprints ?? []).map((f) => ({ algorithm: f.algorithm, bits: fromHex(f.bits) })),
@@ -265,7 +296,10 @@ async function signStep(
   if (result.status === "failed") {
     // The engine's own text is internal (Rust error names); the customer gets a stable explanation.
     console.warn(JSON.stringify({ level: "warn", job_id: job.id, problem: "signing failed", engine: result.message }));
-    throw new StepFailure("svc.jobs.sign_failed", "The C2PA engine could not sign this file: it is malformed or uses a structure the engine does not support.");
+    throw new StepFailure(
+      "svc.jobs.sign_failed",
+      "The C2PA engine could not sign this file: it is malformed or uses a structure the engine does not support.",
+    );
   }
   const base = `t/${job.tenantId}/jobs/${job.id}/sign`;
   const manifest = await put(env.OBJECTS, `${base}/manifest.c2pa`, result.manifest_store, "application/c2pa");
@@ -283,7 +317,6 @@ function imageServices(services: JobServices): ImageServices {
   return services.image;
 }
 
-
 async function decodeOrFail(image: ImageServices, bytes: Uint8Array, mediaType: string): Promise<RgbaImage> {
   const decoded = await image.codec.decode(bytes, mediaType);
   if (decoded.status !== "decoded") throw new StepFailure("svc.jobs.decode_failed", decoded.message);
@@ -291,7 +324,12 @@ async function decodeOrFail(image: ImageServices, bytes: Uint8Array, mediaType: 
 }
 
 /** The pixels that will be published: the watermarked output when there is one, else the upload. */
-async function decodePublished(env: Bindings, image: ImageServices, source: typeof objects.$inferSelect, watermarked: WatermarkOutput | null): Promise<RgbaImage> {
+async function decodePublished(
+  env: Bindings,
+  image: ImageServices,
+  source: typeof objects.$inferSelect,
+  watermarked: WatermarkOutput | null,
+): Promise<RgbaImage> {
   const blob = watermarked ? watermarked.output : { key: source.r2Key, etag: source.etag };
   const bytes = await read(env.OBJECTS, blob.key, blob.etag);
   if (!bytes) throw new StepFailure("svc.jobs.source_unavailable", "The bytes to fingerprint could not be read back unchanged.");
@@ -311,7 +349,8 @@ async function watermarkStep(
   source: typeof objects.$inferSelect,
 ): Promise<{ output: WatermarkOutput; pixels: RgbaImage }> {
   const algorithm = admitted.watermark_algorithm;
-  if (algorithm !== image.watermarker.algorithm) throw new StepFailure("svc.jobs.step_unavailable", `The ${algorithm} watermark is not installed in this deployment.`);
+  if (algorithm !== image.watermarker.algorithm)
+    throw new StepFailure("svc.jobs.step_unavailable", `The ${algorithm} watermark is not installed in this deployment.`);
   const strength = admitted.watermark_strength ?? "balanced";
   const bytes = await read(env.OBJECTS, source.r2Key, source.etag);
   if (!bytes) throw new StepFailure("svc.jobs.source_unavailable", "The uploaded bytes could not be read back unchanged.");
@@ -334,7 +373,15 @@ async function watermarkStep(
   }
   const stored = await put(env.OBJECTS, `t/${job.tenantId}/jobs/${job.id}/watermark/output`, encoded, source.mediaType);
   return {
-    output: { output: stored, algorithm, strength, payload: hex(payload), psnr_db: Math.round(psnr * 100) / 100, width: readBack.width, height: readBack.height },
+    output: {
+      output: stored,
+      algorithm,
+      strength,
+      payload: hex(payload),
+      psnr_db: Math.round(psnr * 100) / 100,
+      width: readBack.width,
+      height: readBack.height,
+    },
     pixels: readBack,
   };
 }
@@ -343,7 +390,8 @@ function fingerprintStep(image: ImageServices, admitted: AdmittedRequest, pixels
   const fingerprints: FingerprintOutput["fingerprints"] = [];
   for (const algorithm of admitted.fingerprint_algorithms) {
     const fingerprinter = image.fingerprinters.get(algorithm);
-    if (!fingerprinter) throw new StepFailure("svc.jobs.step_unavailable", `The ${algorithm} fingerprint is not installed in this deployment.`);
+    if (!fingerprinter)
+      throw new StepFailure("svc.jobs.step_unavailable", `The ${algorithm} fingerprint is not installed in this deployment.`);
     const result = fingerprinter.compute(pixels);
     if (result.status !== "computed") throw new StepFailure("svc.jobs.fingerprint_failed", result.message);
     fingerprints.push({ algorithm, value: result.value, bits: hex(result.bits), quality: result.quality });
@@ -363,7 +411,9 @@ async function publishStep(
 ): Promise<void> {
   const sidecar = signed.output === null;
   // Check our own output with the reference engine before anything is published.
-  const assetBytes = sidecar ? await read(env.OBJECTS, source.r2Key, source.etag) : (signedBytes ?? (await read(env.OBJECTS, signed.output!.key, signed.output!.etag)));
+  const assetBytes = sidecar
+    ? await read(env.OBJECTS, source.r2Key, source.etag)
+    : (signedBytes ?? (await read(env.OBJECTS, signed.output!.key, signed.output!.etag)));
   const manifestStore = sidecar ? await read(env.OBJECTS, signed.manifest.key, signed.manifest.etag) : undefined;
   if (!assetBytes || manifestStore === null) throw new Error("signed output not readable yet"); // transient
   const verdict = await reader.read({ bytes: assetBytes, mediaType: source.mediaType, ...(manifestStore ? { manifestStore } : {}) });
@@ -384,8 +434,21 @@ async function publishStep(
 }
 
 /** Watermark-only recipes: the watermarked output (its mark already read back) is published without a manifest. */
-async function publishUnsigned(env: Bindings, job: JobRow, source: typeof objects.$inferSelect, watermarked: WatermarkOutput, durable: DurableCredentials) {
-  await publish(env, job, source, { output: watermarked.output, sidecarManifest: null, manifestSha256: null, manifestLabel: null, check: null, durable });
+async function publishUnsigned(
+  env: Bindings,
+  job: JobRow,
+  source: typeof objects.$inferSelect,
+  watermarked: WatermarkOutput,
+  durable: DurableCredentials,
+) {
+  await publish(env, job, source, {
+    output: watermarked.output,
+    sidecarManifest: null,
+    manifestSha256: null,
+    manifestLabel: null,
+    check: null,
+    durable,
+  });
   const db = database(env.DB);
   const after = (await getJob(db, job.tenantId, job.id))!;
   if (after.state !== "completed" && !isTerminal(after.state) && after.cancelRequestedAt !== null) await finishCanceled(db, after);
@@ -432,10 +495,22 @@ async function publish(env: Bindings, job: JobRow, source: typeof objects.$infer
       byte_length: plan.output?.byte_length ?? source.byteLength,
     },
     source: { object_id: source.id, sha256: source.sha256, byte_length: source.byteLength },
-    sidecar_manifest: plan.sidecarManifest ? { object_id: sidecarObjectId, sha256: plan.sidecarManifest.sha256, byte_length: plan.sidecarManifest.byte_length } : null,
+    sidecar_manifest: plan.sidecarManifest
+      ? { object_id: sidecarObjectId, sha256: plan.sidecarManifest.sha256, byte_length: plan.sidecarManifest.byte_length }
+      : null,
     manifest: plan.check ? { active_manifest_label: plan.manifestLabel, validation_state: plan.check.validation_state } : null,
-    watermark: watermark ? { algorithm: watermark.algorithm, strength: watermark.strength, payload: watermark.payload, psnr_db: watermark.psnr_db, read_back: true } : null,
-    fingerprints: fingerprints ? fingerprints.fingerprints.map((f) => ({ algorithm: f.algorithm, value: f.value, quality: f.quality })) : [],
+    watermark: watermark
+      ? {
+          algorithm: watermark.algorithm,
+          strength: watermark.strength,
+          payload: watermark.payload,
+          psnr_db: watermark.psnr_db,
+          read_back: true,
+        }
+      : null,
+    fingerprints: fingerprints
+      ? fingerprints.fingerprints.map((f) => ({ algorithm: f.algorithm, value: f.value, quality: f.quality }))
+      : [],
     recipe: { recipe_id: job.recipeId, version: job.recipeVersion },
     publication_id: publicationId,
     verification_id: verificationId,
@@ -447,7 +522,21 @@ async function publish(env: Bindings, job: JobRow, source: typeof objects.$infer
         `INSERT INTO objects (id, tenant_id, asset_id, role, r2_key, etag, byte_length, sha256, media_type, filename, inspection, created_at)
          SELECT ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, NULL, ? WHERE ${ours}`,
       )
-      .bind(id, job.tenantId, job.assetId, role, blob.key, blob.etag, blob.byte_length, blob.sha256, mediaType, name, now, job.id, publicationId);
+      .bind(
+        id,
+        job.tenantId,
+        job.assetId,
+        role,
+        blob.key,
+        blob.etag,
+        blob.byte_length,
+        blob.sha256,
+        mediaType,
+        name,
+        now,
+        job.id,
+        publicationId,
+      );
   const bindings = [
     ...(watermark ? [{ kind: "watermark", algorithm: watermark.algorithm, value: watermark.payload, bits: watermark.payload }] : []),
     ...(fingerprints?.fingerprints ?? []).map((f) => ({ kind: "fingerprint", algorithm: f.algorithm, value: f.value, bits: f.bits })),
@@ -481,15 +570,32 @@ async function publish(env: Bindings, job: JobRow, source: typeof objects.$infer
          WHERE id = ? AND state = 'running' AND cancel_requested_at IS NULL AND publication_id IS NULL`,
       )
       .bind(publicationId, receiptId, verificationId, now, now, job.id),
-    ...(plan.output ? [insertObject(outputObjectId, plan.check ? "signed_output" : "watermarked_output", plan.output, source.mediaType, filename)] : []),
-    ...(plan.sidecarManifest ? [insertObject(sidecarObjectId!, "sidecar_manifest", plan.sidecarManifest, "application/c2pa", `${filename}.c2pa`)] : []),
+    ...(plan.output
+      ? [insertObject(outputObjectId, plan.check ? "signed_output" : "watermarked_output", plan.output, source.mediaType, filename)]
+      : []),
+    ...(plan.sidecarManifest
+      ? [insertObject(sidecarObjectId!, "sidecar_manifest", plan.sidecarManifest, "application/c2pa", `${filename}.c2pa`)]
+      : []),
     d1
       .prepare(
         `UPDATE assets SET status = 'published', publication_id = ?, published_object_id = ?, sidecar_object_id = ?, published_job_id = ?,
            published_recipe_id = ?, published_at = ?, manifest_label = ?, retention_until = ?, updated_at = ?
          WHERE id = ? AND publication_id IS NULL AND ${ours}`,
       )
-      .bind(publicationId, outputObjectId, sidecarObjectId, job.id, job.recipeId, now, plan.manifestLabel, retentionUntil, now, job.assetId, job.id, publicationId),
+      .bind(
+        publicationId,
+        outputObjectId,
+        sidecarObjectId,
+        job.id,
+        job.recipeId,
+        now,
+        plan.manifestLabel,
+        retentionUntil,
+        now,
+        job.assetId,
+        job.id,
+        publicationId,
+      ),
     d1
       .prepare(`INSERT INTO receipts (id, tenant_id, asset_id, job_id, evidence, created_at) SELECT ?, ?, ?, ?, ?, ? WHERE ${ours}`)
       .bind(receiptId, job.tenantId, job.assetId, job.id, JSON.stringify(evidence), now, job.id, publicationId),
@@ -532,7 +638,13 @@ async function publish(env: Bindings, job: JobRow, source: typeof objects.$infer
         .bind(publicationId, b.algorithm, job.tenantId, job.assetId, job.id, b.kind, b.value, b.bits, now, job.id, publicationId),
     ),
     ...(plan.manifestSha256
-      ? [await anchorEntryStatement(d1, { publicationId, tenantId: job.tenantId, manifestSha256: plan.manifestSha256, createdAt: now }, { sql: ours, binds: [job.id, publicationId] })]
+      ? [
+          await anchorEntryStatement(
+            d1,
+            { publicationId, tenantId: job.tenantId, manifestSha256: plan.manifestSha256, createdAt: now },
+            { sql: ours, binds: [job.id, publicationId] },
+          ),
+        ]
       : []),
     // The customer events of this publication (the webhook outbox), committed with it or not at all.
     ...events.statements,
@@ -543,16 +655,27 @@ async function publish(env: Bindings, job: JobRow, source: typeof objects.$infer
   await d1.batch(statements);
   // Nudge the fan-out now; if this Worker dies first, the cron sweep fans the committed events out.
   try {
-    const committed = await d1.prepare("SELECT publication_id FROM jobs WHERE id = ?").bind(job.id).first<{ publication_id: string | null }>();
+    const committed = await d1
+      .prepare("SELECT publication_id FROM jobs WHERE id = ?")
+      .bind(job.id)
+      .first<{ publication_id: string | null }>();
     if (committed?.publication_id === publicationId) await sendFanout(env, events.eventIds);
   } catch (error) {
-    console.warn(JSON.stringify({ level: "warn", problem: "webhook fan-out nudge failed; the sweep will fan out", job_id: job.id, error: String(error) }));
+    console.warn(
+      JSON.stringify({
+        level: "warn",
+        problem: "webhook fan-out nudge failed; the sweep will fan out",
+        job_id: job.id,
+        error: String(error),
+      }),
+    );
   }
 }
 
 export const attemptsExhaustedMessage = (attempts: number) =>
   `The job's steps stopped before finishing on each of its ${attempts} attempts (the worker crashed or ran out of time); nothing was published.`;
-export const startDeadlineMessage = () => `The job did not start within ${JOB_START_DEADLINE_MS / 3_600_000} hours of admission; nothing was published.`;
+export const startDeadlineMessage = () =>
+  `The job did not start within ${JOB_START_DEADLINE_MS / 3_600_000} hours of admission; nothing was published.`;
 
 /**
  * Ends a job without a publication (`failed`, `rejected` or `expired`) in one D1 batch: the job row moves only
@@ -579,11 +702,25 @@ export async function finishJob(
   );
   await d1.batch([
     d1
-      .prepare(`UPDATE jobs SET state = ?, error_code = ?, error_message = ?, terminal_at = ?, updated_at = ?, lease_expires_at = NULL WHERE id = ? AND state NOT IN (${terminal})`)
+      .prepare(
+        `UPDATE jobs SET state = ?, error_code = ?, error_message = ?, terminal_at = ?, updated_at = ?, lease_expires_at = NULL WHERE id = ? AND state NOT IN (${terminal})`,
+      )
       .bind(state, code, message, now, now, job.id, ...TERMINAL_STATES),
     event.statement,
-    ...(step ? [d1.prepare(`UPDATE job_steps SET state = 'failed', completed_at = ?, error_code = ? WHERE job_id = ? AND step = ? AND ${ended}`).bind(now, code, job.id, step.step, ...guard)] : []),
-    ...(state === "expired" ? [d1.prepare(`UPDATE job_steps SET state = 'skipped' WHERE job_id = ? AND state IN ('pending', 'running') AND ${ended}`).bind(job.id, ...guard)] : []),
+    ...(step
+      ? [
+          d1
+            .prepare(`UPDATE job_steps SET state = 'failed', completed_at = ?, error_code = ? WHERE job_id = ? AND step = ? AND ${ended}`)
+            .bind(now, code, job.id, step.step, ...guard),
+        ]
+      : []),
+    ...(state === "expired"
+      ? [
+          d1
+            .prepare(`UPDATE job_steps SET state = 'skipped' WHERE job_id = ? AND state IN ('pending', 'running') AND ${ended}`)
+            .bind(job.id, ...guard),
+        ]
+      : []),
     // An expired job never ran: its asset is ready to sign again, as after a cancellation.
     d1
       .prepare(`UPDATE assets SET status = ?, updated_at = ? WHERE id = ? AND status = 'processing' AND ${ended}`)
@@ -591,10 +728,20 @@ export async function finishJob(
   ]);
   // Nudge the fan-out now; if this Worker dies first, the cron sweep fans the committed event out.
   try {
-    const committed = await d1.prepare(`SELECT 1 AS ok WHERE ${ended}`).bind(...guard).first();
+    const committed = await d1
+      .prepare(`SELECT 1 AS ok WHERE ${ended}`)
+      .bind(...guard)
+      .first();
     if (committed) await sendFanout(env, [event.eventId]);
   } catch (error) {
-    console.warn(JSON.stringify({ level: "warn", problem: "webhook fan-out nudge failed; the sweep will fan out", job_id: job.id, error: String(error) }));
+    console.warn(
+      JSON.stringify({
+        level: "warn",
+        problem: "webhook fan-out nudge failed; the sweep will fan out",
+        job_id: job.id,
+        error: String(error),
+      }),
+    );
   }
 }
 
@@ -605,7 +752,13 @@ export async function finishCanceled(db: Database, job: JobRow) {
       .update(jobs)
       .set({ state: "canceled", terminalAt: now, updatedAt: now, leaseExpiresAt: null })
       .where(and(eq(jobs.id, job.id), notInArray(jobs.state, [...TERMINAL_STATES]))),
-    db.update(jobSteps).set({ state: "skipped" }).where(and(eq(jobSteps.jobId, job.id), inArray(jobSteps.state, ["pending", "running"]))),
-    db.update(assets).set({ status: "uploaded", updatedAt: now }).where(and(eq(assets.id, job.assetId), eq(assets.status, "processing"))),
+    db
+      .update(jobSteps)
+      .set({ state: "skipped" })
+      .where(and(eq(jobSteps.jobId, job.id), inArray(jobSteps.state, ["pending", "running"]))),
+    db
+      .update(assets)
+      .set({ status: "uploaded", updatedAt: now })
+      .where(and(eq(assets.id, job.assetId), eq(assets.status, "processing"))),
   ]);
 }

@@ -1,18 +1,31 @@
 import { z } from "@hono/zod-openapi";
+import { DownloadResponseSchema } from "../assets/schemas";
 import { SVC_IMAGE_WATERMARK } from "../catalog/algorithms";
 import { SIGN_BATCH_MAXIMUM_ITEMS } from "../catalog/limits";
 import { idSchema } from "../platform/ids";
-import { NextCursorSchema } from "../platform/pagination";
 import { Timestamp } from "../platform/openapi";
-import { DownloadResponseSchema } from "../assets/schemas";
+import { NextCursorSchema } from "../platform/pagination";
 import { AssetIdSchema } from "../uploads/schemas";
 
-export const JOB_STATES = ["accepted", "queued", "running", "cancel_requested", "completed", "canceled", "expired", "rejected", "failed"] as const;
+export const JOB_STATES = [
+  "accepted",
+  "queued",
+  "running",
+  "cancel_requested",
+  "completed",
+  "canceled",
+  "expired",
+  "rejected",
+  "failed",
+] as const;
 export const TERMINAL_STATES = ["completed", "canceled", "expired", "rejected", "failed"] as const;
 export type JobState = (typeof JOB_STATES)[number];
 
 export const JobIdSchema = idSchema("job", "Job id.");
-export const RecipeIdSchema = z.string().regex(/^rcp_[a-z0-9_]{3,64}$/).openapi({ description: "Recipe id.", example: "rcp_system_sign_only" });
+export const RecipeIdSchema = z
+  .string()
+  .regex(/^rcp_[a-z0-9_]{3,64}$/)
+  .openapi({ description: "Recipe id.", example: "rcp_system_sign_only" });
 
 /** IPTC digital source types a declaration may state (C2PA `digitalSourceType`). */
 export const DIGITAL_SOURCE_TYPES = [
@@ -26,10 +39,17 @@ export const DIGITAL_SOURCE_TYPES = [
 export const AiDeclarationRequestSchema = z
   .object({
     digital_source_type: z.enum(DIGITAL_SOURCE_TYPES).openapi({
-      description: "IPTC digital source type recorded with the c2pa.created action (http://cv.iptc.org/newscodes/digitalsourcetype/<value>).",
+      description:
+        "IPTC digital source type recorded with the c2pa.created action (http://cv.iptc.org/newscodes/digitalsourcetype/<value>).",
       example: "trainedAlgorithmicMedia",
     }),
-    model: z.string().min(1).max(200).nullable().optional().openapi({ description: "Generative model name, recorded as the action's software agent.", example: "example-diffusion-2" }),
+    model: z
+      .string()
+      .min(1)
+      .max(200)
+      .nullable()
+      .optional()
+      .openapi({ description: "Generative model name, recorded as the action's software agent.", example: "example-diffusion-2" }),
   })
   .openapi("AiDeclarationRequest");
 
@@ -37,24 +57,49 @@ export const SignRequestSchema = z
   .object({
     asset_id: AssetIdSchema,
     recipe_id: RecipeIdSchema.nullable().optional(),
-    mode: z.enum(["express", "standard"]).nullable().optional().openapi({ description: "`express` runs rcp_system_watermark_then_sign and rcp_system_express_watermark_then_sign on JPEG, PNG, WebP, TIFF or AVIF images in the request and answers 200 with `download` when the job finishes within the bounded wait; otherwise, and for every other recipe or media type, the job runs on the ordinary pipeline and the answer is 202. Omitted means standard.", example: "standard" }),
+    mode: z.enum(["express", "standard"]).nullable().optional().openapi({
+      description:
+        "`express` runs rcp_system_watermark_then_sign and rcp_system_express_watermark_then_sign on JPEG, PNG, WebP, TIFF or AVIF images in the request and answers 200 with `download` when the job finishes within the bounded wait; otherwise, and for every other recipe or media type, the job runs on the ordinary pipeline and the answer is 202. Omitted means standard.",
+      example: "standard",
+    }),
     watermark_algorithm: z
-      .enum(["audioseal", "audioseal-mm02-4", "pixelseal", "trustmark-b", "trustmark-c", "trustmark-p", "trustmark-q", "videoseal-image", SVC_IMAGE_WATERMARK, "pixelseal-video", "videoseal"])
+      .enum([
+        "audioseal",
+        "audioseal-mm02-4",
+        "pixelseal",
+        "trustmark-b",
+        "trustmark-c",
+        "trustmark-p",
+        "trustmark-q",
+        "videoseal-image",
+        SVC_IMAGE_WATERMARK,
+        "pixelseal-video",
+        "videoseal",
+      ])
       .nullable()
       .optional()
       .openapi({
         description: `Watermark recipes only; must be offered and available for the media type. Omitted: SPEC's default for the modality when available, else ${SVC_IMAGE_WATERMARK} for images (our own watermark; the learned models need weights this deployment does not have; see GET /v1/capabilities).`,
         example: SVC_IMAGE_WATERMARK,
       }),
-    watermark_strength: z.enum(["subtle", "balanced", "robust"]).nullable().optional().openapi({ description: "Watermark recipes only; default balanced.", example: "balanced" }),
+    watermark_strength: z
+      .enum(["subtle", "balanced", "robust"])
+      .nullable()
+      .optional()
+      .openapi({ description: "Watermark recipes only; default balanced.", example: "balanced" }),
     fingerprint_algorithms: z
       .array(z.enum(["chromaprint", "audfprint", "iscc-audio", "iscc-image", "dinov2", "pdq", "dinov2-lsh256", "tmk-pdqf", "vpdq"]))
       .min(1)
       .refine((a) => new Set(a).size === a.length, { message: "Each algorithm may be named once." })
       .nullable()
       .optional()
-      .openapi({ description: "Replaces the default fingerprint set; the locked image ISCC code is always added.", example: ["iscc-image", "pdq"] }),
-    ai_declaration: AiDeclarationRequestSchema.nullable().optional().openapi({ description: "Declares generative-model origin; sign-only recipes only." }),
+      .openapi({
+        description: "Replaces the default fingerprint set; the locked image ISCC code is always added.",
+        example: ["iscc-image", "pdq"],
+      }),
+    ai_declaration: AiDeclarationRequestSchema.nullable()
+      .optional()
+      .openapi({ description: "Declares generative-model origin; sign-only recipes only." }),
     creator_id: idSchema("creatorIdentity", "Enrolled creator to attribute.").nullable().optional(),
   })
   .openapi("SignRequest");
@@ -81,7 +126,10 @@ export const JobProgressResponseSchema = z
 export const JobResultResponseSchema = z
   .object({
     receipt_id: idSchema("receipt", "Receipt of the publication."),
-    publication_id: z.string().regex(/^pub_[a-z2-7]{16}$/).openapi({ description: "Publication id.", example: "pub_abcdefghij234567" }),
+    publication_id: z
+      .string()
+      .regex(/^pub_[a-z2-7]{16}$/)
+      .openapi({ description: "Publication id.", example: "pub_abcdefghij234567" }),
     verification_id: idSchema("verification", "Verification evidence of the published output, readable at once."),
   })
   .openapi("JobResultResponse");
@@ -113,7 +161,10 @@ export const JobResponseSchema = z
     recipe_id: RecipeIdSchema,
     recipe_version: z.number().int().min(1).openapi({ description: "Recipe version the job was admitted with.", example: 1 }),
     policy_version: z.string().openapi({ description: "Signing policy version at admission.", example: "svc.sign-policy.v1" }),
-    active_plan_revision: z.number().int().openapi({ description: "Revision of the tenant's plan at admission (1 until billing plans exist).", example: 1 }),
+    active_plan_revision: z
+      .number()
+      .int()
+      .openapi({ description: "Revision of the tenant's plan at admission (1 until billing plans exist).", example: 1 }),
     mode: z.enum(["standard", "express"]).openapi({ description: "Processing mode.", example: "standard" }),
     state: z.enum(JOB_STATES).openapi({
       description:
@@ -143,11 +194,19 @@ export const JobPageSchema = z
   .openapi("JobPage");
 
 export const CancelJobRequestSchema = z
-  .object({ reason: z.string().max(500).nullable().optional().openapi({ description: "Why, for the record.", example: "Uploaded the wrong file" }) })
+  .object({
+    reason: z.string().max(500).nullable().optional().openapi({ description: "Why, for the record.", example: "Uploaded the wrong file" }),
+  })
   .openapi("CancelJobRequest");
 
 export const SignBatchRequestSchema = z
-  .object({ items: z.array(SignRequestSchema).min(1).max(SIGN_BATCH_MAXIMUM_ITEMS).openapi({ description: "1 to 100 sign requests; each item's `mode` is ignored (always asynchronous)." }) })
+  .object({
+    items: z
+      .array(SignRequestSchema)
+      .min(1)
+      .max(SIGN_BATCH_MAXIMUM_ITEMS)
+      .openapi({ description: "1 to 100 sign requests; each item's `mode` is ignored (always asynchronous)." }),
+  })
   .openapi("SignBatchRequest");
 
 export const JobParams = z.object({ job_id: JobIdSchema.openapi({ param: { name: "job_id", in: "path" } }) });

@@ -1,17 +1,26 @@
 import { and, eq, inArray } from "drizzle-orm";
 import type { Database } from "../db/client";
 import { jobs } from "../db/schema";
+import { getJob, type JobRow, type JobStepRow, stepsOf } from "./queries";
 import { finishCanceled } from "./runner";
-import { getJob, stepsOf, type JobRow, type JobStepRow } from "./queries";
 
-export type CancelResult = { status: "canceled" | "cancel_requested"; job: JobRow; steps: JobStepRow[] } | { status: "not_found" } | { status: "terminal"; job: JobRow };
+export type CancelResult =
+  | { status: "canceled" | "cancel_requested"; job: JobRow; steps: JobStepRow[] }
+  | { status: "not_found" }
+  | { status: "terminal"; job: JobRow };
 
 /**
  * Requests cancellation. A job that has not started is canceled at once; a running one is marked
  * `cancel_requested` and the runner stops before its next step. Publication checks the mark in the same
  * transaction, so a cancelled job never publishes.
  */
-export async function cancelJob(db: Database, tenantId: string, jobId: string, reason: string | null, now = Date.now()): Promise<CancelResult> {
+export async function cancelJob(
+  db: Database,
+  tenantId: string,
+  jobId: string,
+  reason: string | null,
+  now = Date.now(),
+): Promise<CancelResult> {
   const job = await getJob(db, tenantId, jobId);
   if (!job) return { status: "not_found" };
   if (["completed", "canceled", "expired", "rejected", "failed"].includes(job.state)) return { status: "terminal", job };

@@ -1,9 +1,9 @@
 import { createRoute, z } from "@hono/zod-openapi";
-import type { Router } from "../app-types";
 import { signingProfileOf } from "../api-keys/controls";
+import type { Router } from "../app-types";
 import { registryFor } from "../catalog/installed";
-import { chargeKeyRate, refundKeyRate } from "../platform/auth/middleware";
 import { database } from "../db/client";
+import { chargeKeyRate, refundKeyRate } from "../platform/auth/middleware";
 import { principalOf, publicOrigin } from "../platform/context";
 import { ApiError, ERROR_CODES, ErrorResponseSchema, errorBody } from "../platform/errors";
 import { claimIdempotencyKey, completeIdempotencyKey, releaseIdempotencyKey, requestFingerprint } from "../platform/idempotency";
@@ -16,7 +16,10 @@ import { jobView } from "./view";
 const BatchItemResultSchema = z
   .object({
     index: z.number().int().min(0).openapi({ description: "Position of the item in the request.", example: 0 }),
-    status: z.number().int().openapi({ description: "What POST /v1/sign would have answered for this item alone: 202, or an error status.", example: 202 }),
+    status: z
+      .number()
+      .int()
+      .openapi({ description: "What POST /v1/sign would have answered for this item alone: 202, or an error status.", example: 202 }),
     job: JobResponseSchema.nullable().openapi({ description: "The admitted job (also on replay)." }),
     error: ErrorResponseSchema.nullable().openapi({ description: "Why the item was refused." }),
   })
@@ -32,11 +35,22 @@ const route = createRoute({
     "Admits each item in order and independently: a refused item reports its own status and error without rolling back the others. Item i uses the idempotency key `<Idempotency-Key>.b<i>` for POST /v1/sign, so replaying the batch returns the same jobs. Items always run asynchronously.",
   request: {
     headers: z.object({
-      "idempotency-key": z.string().max(196).regex(/^[!-~]+$/).openapi({ description: "Required; at most 196 characters (item keys append `.b<i>`).", example: "batch-2026-11-22-001" }),
+      "idempotency-key": z
+        .string()
+        .max(196)
+        .regex(/^[!-~]+$/)
+        .openapi({ description: "Required; at most 196 characters (item keys append `.b<i>`).", example: "batch-2026-11-22-001" }),
     }),
     body: { content: { "application/json": { schema: SignBatchRequestSchema } }, required: true },
   },
-  responses: { 202: json(z.object({ items: z.array(BatchItemResultSchema).openapi({ description: "One result per item, in request order." }) }).openapi("SignBatchResponse"), "Per-item results.") },
+  responses: {
+    202: json(
+      z
+        .object({ items: z.array(BatchItemResultSchema).openapi({ description: "One result per item, in request order." }) })
+        .openapi("SignBatchResponse"),
+      "Per-item results.",
+    ),
+  },
 });
 
 export function registerSignBatch(app: Router) {
@@ -50,9 +64,13 @@ export function registerSignBatch(app: Router) {
     // 429 whose Retry-After would never come true.
     const perMinute = principal.rateLimitPerMinute;
     if (perMinute !== null && batch.length > perMinute) {
-      throw new ApiError("svc.sign.batch_exceeds_rate_limit", `This key allows ${perMinute} requests per minute and a batch spends one per item: send at most ${perMinute} items per batch (this one has ${batch.length}).`, {
-        fieldDetails: [{ location: "body", field: "items", code: "too_big", message: `At most ${perMinute} items for this key.` }],
-      });
+      throw new ApiError(
+        "svc.sign.batch_exceeds_rate_limit",
+        `This key allows ${perMinute} requests per minute and a batch spends one per item: send at most ${perMinute} items per batch (this one has ${batch.length}).`,
+        {
+          fieldDetails: [{ location: "body", field: "items", code: "too_big", message: `At most ${perMinute} items for this key.` }],
+        },
+      );
     }
     if (perMinute !== null && batch.length > 1) await chargeKeyRate(c.env, principal.apiKeyId, perMinute, batch.length - 1);
     const items: z.infer<typeof BatchItemResultSchema>[] = [];
@@ -73,7 +91,11 @@ export function registerSignBatch(app: Router) {
         const { mode: _ignored, ...request } = item;
         const scope = { tenantId, operation: "POST /v1/sign", key: `${key}.b${index}` };
         // The same fingerprint POST /v1/sign computes for this item's JSON, so `<key>.b<i>` works there too.
-        const fingerprint = await requestFingerprint("POST", new URL("/v1/sign", "http://svc"), new TextEncoder().encode(JSON.stringify(item)));
+        const fingerprint = await requestFingerprint(
+          "POST",
+          new URL("/v1/sign", "http://svc"),
+          new TextEncoder().encode(JSON.stringify(item)),
+        );
         const claim = await claimIdempotencyKey(db, scope, fingerprint, Date.now());
         if (claim.status === "replay") {
           const body = JSON.parse(claim.row.responseBody ?? "null");
@@ -87,11 +109,20 @@ export function registerSignBatch(app: Router) {
           continue;
         }
         try {
-          const result = await admitSign(db, registryFor(c.env), tenantId, request, { asynchronousOnly: true, profile, outputRetentionDays: principal.outputRetentionDays });
+          const result = await admitSign(db, registryFor(c.env), tenantId, request, {
+            asynchronousOnly: true,
+            profile,
+            outputRetentionDays: principal.outputRetentionDays,
+          });
           if (result.status === "admitted") {
             // Handed to the queue before answering (accepted → queued); a failed send leaves it accepted for the sweep.
             const job = jobView(await handOver(c.env, result.job), result.steps);
-            await completeIdempotencyKey(db, scope, claim.lease, { status: 202, contentType: "application/json", body: JSON.stringify(job), withhold: false });
+            await completeIdempotencyKey(db, scope, claim.lease, {
+              status: 202,
+              contentType: "application/json",
+              body: JSON.stringify(job),
+              withhold: false,
+            });
             items.push({ index, status: 202, job, error: null });
           } else {
             const error =
@@ -101,7 +132,13 @@ export function registerSignBatch(app: Router) {
             const { status, retryable } = ERROR_CODES[error.code as keyof typeof ERROR_CODES];
             // A retryable refusal (e.g. the asset is busy) is not kept: the retry with the same key runs again, as in POST /v1/sign.
             if (retryable) await releaseIdempotencyKey(db, scope, claim.lease);
-            else await completeIdempotencyKey(db, scope, claim.lease, { status, contentType: "application/json", body: JSON.stringify(error), withhold: false });
+            else
+              await completeIdempotencyKey(db, scope, claim.lease, {
+                status,
+                contentType: "application/json",
+                body: JSON.stringify(error),
+                withhold: false,
+              });
             items.push({ index, status, job: null, error });
           }
         } catch (error) {

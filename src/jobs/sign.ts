@@ -1,15 +1,15 @@
 import { createRoute, z } from "@hono/zod-openapi";
-import type { Router } from "../app-types";
 import { signingProfileOf } from "../api-keys/controls";
+import type { Router } from "../app-types";
 import { downloadOf } from "../assets/downloads";
 import { registryFor } from "../catalog/installed";
 import { database } from "../db/client";
 import { mediaServices } from "../media";
-import { notFound, principalOf, publicOrigin, type AppContext } from "../platform/context";
+import { type AppContext, notFound, principalOf, publicOrigin } from "../platform/context";
 import { ApiError } from "../platform/errors";
 import { errorResponse, IdempotencyKeyHeader, json, NOT_FOUND } from "../platform/openapi";
 import { admitSign } from "./admission";
-import { getAsset, getJob, stepsOf, type JobRow } from "./queries";
+import { getAsset, getJob, type JobRow, stepsOf } from "./queries";
 import { enqueueJob, handOver, runJob } from "./runner";
 import { ExpressSignResponseSchema, JobResponseSchema, SignRequestSchema } from "./schemas";
 import { jobView } from "./view";
@@ -38,7 +38,10 @@ const route = createRoute({
   },
   responses: {
     200: json(ExpressSignResponseSchema, "Express mode only: the job completed within the wait; `download` fetches the output."),
-    202: json(JobResponseSchema, "The admitted job (standard mode, or an express job still running or not completed at the end of the wait)."),
+    202: json(
+      JobResponseSchema,
+      "The admitted job (standard mode, or an express job still running or not completed at the end of the wait).",
+    ),
     ...NOT_FOUND,
     409: errorResponse("The asset is not uploaded, busy or already published."),
   },
@@ -74,7 +77,11 @@ async function runExpress(c: AppContext, admitted: JobRow) {
   await enqueueJob(env, admitted, { delaySeconds: EXPRESS_SAFETY_NET_SECONDS }).catch(logEnqueueFailure(admitted));
   const run = mediaServices(env)
     .then((services) => runJob(env, services, tenantId, admitted.id))
-    .catch((e) => console.warn(JSON.stringify({ level: "warn", job_id: admitted.id, problem: "express run interrupted; the queue finishes it", error: String(e) })));
+    .catch((e) =>
+      console.warn(
+        JSON.stringify({ level: "warn", job_id: admitted.id, problem: "express run interrupted; the queue finishes it", error: String(e) }),
+      ),
+    );
   c.executionCtx.waitUntil(run);
   let timer: ReturnType<typeof setTimeout> | undefined;
   await Promise.race([run, new Promise((resolve) => (timer = setTimeout(resolve, EXPRESS_WAIT_MS)))]);

@@ -2,7 +2,16 @@ import { and, eq, inArray, isNull, lt, or } from "drizzle-orm";
 import { database } from "../db/client";
 import { jobs } from "../db/schema";
 import type { Bindings } from "../env";
-import { attemptsExhaustedMessage, enqueueJob, finishCanceled, finishJob, JOB_LEASE_MS, JOB_START_DEADLINE_MS, MAX_JOB_ATTEMPTS, startDeadlineMessage } from "./runner";
+import {
+  attemptsExhaustedMessage,
+  enqueueJob,
+  finishCanceled,
+  finishJob,
+  JOB_LEASE_MS,
+  JOB_START_DEADLINE_MS,
+  MAX_JOB_ATTEMPTS,
+  startDeadlineMessage,
+} from "./runner";
 
 export { JOB_LEASE_MS, JOB_START_DEADLINE_MS, MAX_JOB_ATTEMPTS };
 
@@ -45,7 +54,10 @@ export async function requeueStaleJobs(env: Bindings, now = Date.now()): Promise
     }
     await enqueueJob(env, job);
     // Queued now, and touched so the next sweep waits another full period before sending again.
-    await db.update(jobs).set({ state: "queued", updatedAt: now }).where(and(eq(jobs.id, job.id), inArray(jobs.state, ["accepted", "queued"])));
+    await db
+      .update(jobs)
+      .set({ state: "queued", updatedAt: now })
+      .where(and(eq(jobs.id, job.id), inArray(jobs.state, ["accepted", "queued"])));
     result.sent++;
   }
 

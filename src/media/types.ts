@@ -93,7 +93,10 @@ export interface ManifestCheck {
   asset_binding_checked: boolean;
 }
 
-export type ManifestReadResult = { status: "read"; check: ManifestCheck } | { status: "no_manifest" } | { status: "failed"; message: string };
+export type ManifestReadResult =
+  | { status: "read"; check: ManifestCheck }
+  | { status: "no_manifest" }
+  | { status: "failed"; message: string };
 
 /**
  * Reads and validates C2PA manifests. Invariant: it reports only what the engine computed; a check it could not

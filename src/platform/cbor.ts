@@ -57,8 +57,8 @@ export interface CborDecodeOptions {
 }
 
 export type CborDecodeResult =
-  | { status: "ok"; value: CborItem; /** bytes the item took */ length: number }
-  | { status: "malformed"; message: string; /** where the problem was found */ offset: number };
+  | { status: "ok"; value: CborItem /** bytes the item took */; length: number }
+  | { status: "malformed"; message: string /** where the problem was found */; offset: number };
 
 export const DEFAULT_CBOR_MAX_DEPTH = 64;
 
@@ -80,7 +80,9 @@ export function decodeCbor(bytes: Uint8Array, options: CborDecodeOptions = {}): 
 
 /** Whether `value` is a CBOR tag item. */
 export function isCborTag(value: unknown): value is CborTag {
-  return typeof value === "object" && value !== null && !(value instanceof Map) && !Array.isArray(value) && "tag" in value && "value" in value;
+  return (
+    typeof value === "object" && value !== null && !(value instanceof Map) && !Array.isArray(value) && "tag" in value && "value" in value
+  );
 }
 
 class CborError extends Error {

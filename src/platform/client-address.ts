@@ -1,7 +1,7 @@
-import type { Principal } from "./principal";
 import { hmacSha256 } from "./crypto";
 import { base64url } from "./encoding";
 import { parseIp } from "./net/cidr";
+import type { Principal } from "./principal";
 
 /*
  * The caller's network address, for key IP allowlists and the rate limits of anonymous public operations.
@@ -69,7 +69,12 @@ export const UNATTRIBUTED_POOL_FACTOR = 10;
  *   that forges fingerprints and sends ten callers' worth can fill the pool; callers with a known address never
  *   share it. Behind Cloudflare every request has an address, so the pool serves misconfigured or internal callers.
  */
-export async function anonymousRateBuckets(headers: Headers, env: ClientAddressSettings, family: string, perMinute: number): Promise<RateBucket[]> {
+export async function anonymousRateBuckets(
+  headers: Headers,
+  env: ClientAddressSettings,
+  family: string,
+  perMinute: number,
+): Promise<RateBucket[]> {
   const secret = env.SVC_CAPABILITY_SECRET ?? env.SVC_KEY_PEPPER ?? "svc-rate-buckets";
   const keyed = async (data: string | Uint8Array) => base64url((await hmacSha256(secret, data)).slice(0, 16));
   const found = clientAddress(headers, env);
@@ -102,7 +107,11 @@ interface RateLimiterNamespace {
  * narrowest first, so a caller already over its own limit never drains a shared pool. Answers the deciding
  * bucket's decision and limit (the last bucket's when all allow).
  */
-export async function chargeRateBuckets(namespace: RateLimiterNamespace, buckets: RateBucket[], cost = 1): Promise<{ decision: BucketDecision; perMinute: number }> {
+export async function chargeRateBuckets(
+  namespace: RateLimiterNamespace,
+  buckets: RateBucket[],
+  cost = 1,
+): Promise<{ decision: BucketDecision; perMinute: number }> {
   let last: { decision: BucketDecision; perMinute: number } = { decision: { allowed: true, retryAfterMs: 0 }, perMinute: 0 };
   for (const bucket of buckets) {
     const decision = await namespace.get(namespace.idFromName(bucket.name)).limit(bucket.perMinute, 60, cost);

@@ -26,7 +26,8 @@ export const ERROR_CODES = {
   "svc.cursor.invalid": {
     status: 422,
     retryable: false,
-    summary: "The pagination cursor is malformed, tampered with, expired, or belongs to another tenant, collection or filter set. Start again without a cursor.",
+    summary:
+      "The pagination cursor is malformed, tampered with, expired, or belongs to another tenant, collection or filter set. Start again without a cursor.",
   },
   "svc.idempotency.key_invalid": {
     status: 422,
@@ -47,7 +48,8 @@ export const ERROR_CODES = {
   secret_not_replayable: {
     status: 409,
     retryable: false,
-    summary: "The command already completed, and its one-time secret is never stored, so the response cannot be replayed. Read the resource, or start a new command with a new key.",
+    summary:
+      "The command already completed, and its one-time secret is never stored, so the response cannot be replayed. Read the resource, or start a new command with a new key.",
   },
   "svc.auth.unavailable": {
     status: 503,
@@ -59,7 +61,11 @@ export const ERROR_CODES = {
     retryable: false,
     summary: "The credential on a call that may be made without one is invalid: send a valid key, or none for the public variant.",
   },
-  "svc.verify.no_input": { status: 400, retryable: false, summary: "Nothing to verify: send a multipart `file`, or JSON with `asset_id` or `manifest_uri`." },
+  "svc.verify.no_input": {
+    status: 400,
+    retryable: false,
+    summary: "Nothing to verify: send a multipart `file`, or JSON with `asset_id` or `manifest_uri`.",
+  },
   "svc.verify.unsupported_file_type": {
     status: 415,
     retryable: false,
@@ -68,7 +74,8 @@ export const ERROR_CODES = {
   "svc.verify.manifest_uri_refused": {
     status: 422,
     retryable: false,
-    summary: "The manifest URI is not allowed: it must be https on a configured manifest host, resolve to a public address, and answer without redirects to other hosts within the size and time bounds.",
+    summary:
+      "The manifest URI is not allowed: it must be https on a configured manifest host, resolve to a public address, and answer without redirects to other hosts within the size and time bounds.",
   },
   "svc.verify.manifest_uri_unavailable": {
     status: 502,
@@ -96,43 +103,91 @@ export const ERROR_CODES = {
     retryable: false,
     summary: "The declared media type is reviewed but not enabled in this deployment (see media[].availability in GET /v1/capabilities).",
   },
-  "svc.uploads.too_large": { status: 422, retryable: false, summary: "byte_length exceeds media[].upload.maximum_bytes for this media type." },
+  "svc.uploads.too_large": {
+    status: 422,
+    retryable: false,
+    summary: "byte_length exceeds media[].upload.maximum_bytes for this media type.",
+  },
   "svc.uploads.parts_invalid": {
     status: 422,
     retryable: false,
-    summary: "Multipart parts are inconsistent: numbered 1..n without gaps, sizes summing to byte_length, every part but the last at least 5 MiB, and on completion each part with the ETag its upload returned.",
+    summary:
+      "Multipart parts are inconsistent: numbered 1..n without gaps, sizes summing to byte_length, every part but the last at least 5 MiB, and on completion each part with the ETag its upload returned.",
   },
   "svc.uploads.gone": { status: 410, retryable: false, summary: "The upload was aborted or has expired. Create a new upload." },
   "svc.uploads.already_completed": { status: 409, retryable: false, summary: "The upload is already completed; its bytes are pinned." },
-  "svc.uploads.bytes_missing": { status: 409, retryable: true, summary: "No bytes have been uploaded yet: PUT them to upload.url (or each part) first." },
-  "svc.uploads.length_mismatch": { status: 422, retryable: false, summary: "The stored bytes do not have the declared byte_length. Upload the exact bytes again." },
-  "svc.uploads.sha256_mismatch": { status: 422, retryable: false, summary: "The stored bytes do not match the declared sha256. Upload the exact bytes again." },
+  "svc.uploads.bytes_missing": {
+    status: 409,
+    retryable: true,
+    summary: "No bytes have been uploaded yet: PUT them to upload.url (or each part) first.",
+  },
+  "svc.uploads.length_mismatch": {
+    status: 422,
+    retryable: false,
+    summary: "The stored bytes do not have the declared byte_length. Upload the exact bytes again.",
+  },
+  "svc.uploads.sha256_mismatch": {
+    status: 422,
+    retryable: false,
+    summary: "The stored bytes do not match the declared sha256. Upload the exact bytes again.",
+  },
   "svc.media.unsupported_type": { status: 422, retryable: false, summary: "The bytes are not any reviewed format." },
   "svc.media.type_mismatch": { status: 422, retryable: false, summary: "The bytes are a different format than the declared media type." },
   MEDIA_CODEC_UNSUPPORTED: {
     status: 422,
     retryable: false,
-    summary: "The container is reviewed but its codecs are not (video/mp4 takes one H.264 8-bit 4:2:0 track and at most one AAC-LC track, non-fragmented).",
+    summary:
+      "The container is reviewed but its codecs are not (video/mp4 takes one H.264 8-bit 4:2:0 track and at most one AAC-LC track, non-fragmented).",
   },
   "svc.media.corrupt": { status: 422, retryable: false, summary: "The bytes are truncated or malformed." },
-  "svc.storage.capability_invalid": { status: 403, retryable: false, summary: "The storage URL's signature does not match. Use the URL and headers exactly as returned." },
+  "svc.storage.capability_invalid": {
+    status: 403,
+    retryable: false,
+    summary: "The storage URL's signature does not match. Use the URL and headers exactly as returned.",
+  },
   "svc.storage.capability_expired": { status: 403, retryable: false, summary: "The storage URL has expired. Request a new one." },
-  "svc.storage.length_mismatch": { status: 422, retryable: false, summary: "The request body does not have the exact length this URL was issued for." },
-  "svc.storage.upload_closed": { status: 409, retryable: false, summary: "The upload no longer accepts bytes (completed, aborted or expired)." },
+  "svc.storage.length_mismatch": {
+    status: 422,
+    retryable: false,
+    summary: "The request body does not have the exact length this URL was issued for.",
+  },
+  "svc.storage.upload_closed": {
+    status: 409,
+    retryable: false,
+    summary: "The upload no longer accepts bytes (completed, aborted or expired).",
+  },
   "svc.sign.recipe_unknown": { status: 422, retryable: false, summary: "No recipe with this id exists (see GET /v1/recipes)." },
-  "svc.sign.recipe_unavailable": { status: 422, retryable: false, summary: "The recipe is not available in this deployment (see GET /v1/capabilities)." },
-  "svc.sign.media_type_not_supported": { status: 422, retryable: false, summary: "The recipe does not accept the asset's media type in this deployment." },
+  "svc.sign.recipe_unavailable": {
+    status: 422,
+    retryable: false,
+    summary: "The recipe is not available in this deployment (see GET /v1/capabilities).",
+  },
+  "svc.sign.media_type_not_supported": {
+    status: 422,
+    retryable: false,
+    summary: "The recipe does not accept the asset's media type in this deployment.",
+  },
   "svc.sign.option_not_applicable": {
     status: 422,
     retryable: false,
-    summary: "A field does not apply to this recipe: watermark fields need a watermark recipe, ai_declaration a sign-only recipe, fingerprint_algorithms a fingerprinting recipe.",
+    summary:
+      "A field does not apply to this recipe: watermark fields need a watermark recipe, ai_declaration a sign-only recipe, fingerprint_algorithms a fingerprinting recipe.",
   },
-  "svc.sign.algorithm_not_offered": { status: 422, retryable: false, summary: "The algorithm is not offered for the asset's media modality." },
-  "svc.sign.algorithm_unavailable": { status: 422, retryable: false, summary: "The algorithm is offered but not available in this deployment (for example, model weights are not installed)." },
+  "svc.sign.algorithm_not_offered": {
+    status: 422,
+    retryable: false,
+    summary: "The algorithm is not offered for the asset's media modality.",
+  },
+  "svc.sign.algorithm_unavailable": {
+    status: 422,
+    retryable: false,
+    summary: "The algorithm is offered but not available in this deployment (for example, model weights are not installed).",
+  },
   "svc.sign.image_dimensions_unsupported": {
     status: 422,
     retryable: false,
-    summary: "The image cannot carry this recipe's watermark: its shorter side is below the watermark's minimum, or it has more pixels than this deployment decodes (see GET /v1/capabilities).",
+    summary:
+      "The image cannot carry this recipe's watermark: its shorter side is below the watermark's minimum, or it has more pixels than this deployment decodes (see GET /v1/capabilities).",
   },
   "svc.sign.creator_unknown": { status: 422, retryable: false, summary: "No enrolled creator identity has this id." },
   "svc.sign.asset_not_uploaded": { status: 409, retryable: false, summary: "The asset's upload is not completed." },
@@ -142,38 +197,79 @@ export const ERROR_CODES = {
   "svc.sign.batch_exceeds_rate_limit": {
     status: 422,
     retryable: false,
-    summary: "The batch has more items than the key's per-minute rate limit can ever allow (a batch spends one request per item): split it into batches of at most that many items.",
+    summary:
+      "The batch has more items than the key's per-minute rate limit can ever allow (a batch spends one request per item): split it into batches of at most that many items.",
   },
-  "svc.sign.option_not_allowed": { status: 403, retryable: false, summary: "The key's signing profile does not allow this watermark algorithm, watermark strength or fingerprint algorithm." },
+  "svc.sign.option_not_allowed": {
+    status: 403,
+    retryable: false,
+    summary: "The key's signing profile does not allow this watermark algorithm, watermark strength or fingerprint algorithm.",
+  },
   "svc.uploads.failed": {
     status: 409,
     retryable: false,
-    summary: "The upload failed and cannot be completed (a multipart upload whose assembled bytes did not match what was declared spends its parts); the message names the reason code. Create a new upload.",
+    summary:
+      "The upload failed and cannot be completed (a multipart upload whose assembled bytes did not match what was declared spends its parts); the message names the reason code. Create a new upload.",
   },
-  "svc.uploads.storage_unavailable": { status: 503, retryable: true, summary: "Object storage did not complete the upload; the upload is unchanged. Retry complete with the same parts." },
-  "svc.assets.not_published": { status: 409, retryable: true, summary: "The asset has no published output yet; wait for its job to complete." },
-  "svc.assets.preview_unavailable": { status: 409, retryable: false, summary: "No preview is rendered for this asset (its media type or size is outside what the preview renderer decodes)." },
-  API_KEY_IP_NOT_ALLOWED: { status: 403, retryable: false, summary: "This key is restricted to client networks that do not include the caller's address." },
+  "svc.uploads.storage_unavailable": {
+    status: 503,
+    retryable: true,
+    summary: "Object storage did not complete the upload; the upload is unchanged. Retry complete with the same parts.",
+  },
+  "svc.assets.not_published": {
+    status: 409,
+    retryable: true,
+    summary: "The asset has no published output yet; wait for its job to complete.",
+  },
+  "svc.assets.preview_unavailable": {
+    status: 409,
+    retryable: false,
+    summary: "No preview is rendered for this asset (its media type or size is outside what the preview renderer decodes).",
+  },
+  API_KEY_IP_NOT_ALLOWED: {
+    status: 403,
+    retryable: false,
+    summary: "This key is restricted to client networks that do not include the caller's address.",
+  },
   API_KEY_RATE_LIMITED: {
     status: 429,
     retryable: true,
-    summary: "This key's request rate limit is reached. Wait Retry-After seconds and retry with the same Idempotency-Key; the refused request used no capacity.",
+    summary:
+      "This key's request rate limit is reached. Wait Retry-After seconds and retry with the same Idempotency-Key; the refused request used no capacity.",
   },
-  "svc.api_keys.rotation_in_progress": { status: 409, retryable: false, summary: "The key already has an undeployed successor: complete or cancel that rotation first." },
+  "svc.api_keys.rotation_in_progress": {
+    status: 409,
+    retryable: false,
+    summary: "The key already has an undeployed successor: complete or cancel that rotation first.",
+  },
   "svc.api_keys.no_rotation": { status: 409, retryable: false, summary: "The key has no rotation in progress." },
   "svc.api_keys.rotation_ended": {
     status: 409,
     retryable: false,
-    summary: "The key's rotation already ended (completed, canceled, or its overlap lapsed; or its successor was revoked): nothing moves out of an ended rotation and no retired key comes back.",
+    summary:
+      "The key's rotation already ended (completed, canceled, or its overlap lapsed; or its successor was revoked): nothing moves out of an ended rotation and no retired key comes back.",
   },
   "svc.api_keys.outranks_caller": {
     status: 403,
     retryable: false,
-    summary: "The calling key does not cover the target key: a key may create, rotate, revoke or change the controls only of keys whose scopes it holds and whose restrictions are at least as tight as its own (expiry no later, IP allowlist within its own, rate limit no higher).",
+    summary:
+      "The calling key does not cover the target key: a key may create, rotate, revoke or change the controls only of keys whose scopes it holds and whose restrictions are at least as tight as its own (expiry no later, IP allowlist within its own, rate limit no higher).",
   },
-  "svc.api_keys.version_conflict": { status: 409, retryable: false, summary: "expected_version does not match the stored version: read it again and retry." },
-  "svc.api_keys.retention_exceeds_ceiling": { status: 422, retryable: false, summary: "The retention exceeds what this key may set (the tenant ceiling, or its creator key's retention)." },
-  "svc.assets.retention_expired": { status: 410, retryable: false, summary: "The asset's retention has passed: its stored media were deleted; its records remain." },
+  "svc.api_keys.version_conflict": {
+    status: 409,
+    retryable: false,
+    summary: "expected_version does not match the stored version: read it again and retry.",
+  },
+  "svc.api_keys.retention_exceeds_ceiling": {
+    status: 422,
+    retryable: false,
+    summary: "The retention exceeds what this key may set (the tenant ceiling, or its creator key's retention).",
+  },
+  "svc.assets.retention_expired": {
+    status: 410,
+    retryable: false,
+    summary: "The asset's retention has passed: its stored media were deleted; its records remain.",
+  },
   "svc.sign.recipe_not_allowed": { status: 403, retryable: false, summary: "The key's signing profile does not allow this recipe." },
   "svc.resolution.invalid_request": {
     status: 400,
@@ -184,42 +280,73 @@ export const ERROR_CODES = {
   "svc.resolution.algorithm_unsupported": {
     status: 400,
     retryable: false,
-    summary: "This service does not resolve soft bindings of this algorithm; GET /v1/soft-binding-resolution/services/supportedAlgorithms lists those it does.",
+    summary:
+      "This service does not resolve soft bindings of this algorithm; GET /v1/soft-binding-resolution/services/supportedAlgorithms lists those it does.",
   },
-  "svc.resolution.query_too_long": { status: 414, retryable: false, summary: "The query string is too long for GET; send the query as JSON with POST /v1/soft-binding-resolution/matches/byBinding." },
+  "svc.resolution.query_too_long": {
+    status: 414,
+    retryable: false,
+    summary: "The query string is too long for GET; send the query as JSON with POST /v1/soft-binding-resolution/matches/byBinding.",
+  },
   "svc.resolution.unsupported_asset_type": {
     status: 415,
     retryable: false,
-    summary: "The uploaded asset is not a media type whose soft bindings this service computes (JPEG, PNG, WebP, TIFF and AVIF images), or its bytes could not be decoded.",
+    summary:
+      "The uploaded asset is not a media type whose soft bindings this service computes (JPEG, PNG, WebP, TIFF and AVIF images), or its bytes could not be decoded.",
   },
   "svc.resolution.credential_required": {
     status: 401,
     retryable: false,
-    summary: "`scope=tenant` searches only the caller's own publications, so it needs an API key holding recovery:read; omit `scope` to search every published asset.",
+    summary:
+      "`scope=tenant` searches only the caller's own publications, so it needs an API key holding recovery:read; omit `scope` to search every published asset.",
   },
   "svc.resolution.rate_limited": {
     status: 429,
     retryable: true,
-    summary: "Too many lookups: without a key 10 content lookups or 120 binding lookups per minute per network address; with one the tenant's per-minute limit. Wait Retry-After seconds.",
+    summary:
+      "Too many lookups: without a key 10 content lookups or 120 binding lookups per minute per network address; with one the tenant's per-minute limit. Wait Retry-After seconds.",
   },
   "svc.dependency.unavailable": { status: 503, retryable: true, summary: "A storage dependency did not answer in time. Retry later." },
   "svc.deployment.not_configured": {
     status: 503,
     retryable: true,
-    summary: "This deployment lacks required configuration (a secret, or a production setting) and serves only its health probes until an operator completes it. Retry later.",
+    summary:
+      "This deployment lacks required configuration (a secret, or a production setting) and serves only its health probes until an operator completes it. Retry later.",
   },
   "svc.webhooks.destination_refused": {
     status: 422,
     retryable: false,
-    summary: "The webhook URL violates the destination policy: https only, at most 2048 characters, no credentials, and neither the host nor what it resolves to may be loopback, private, link-local or metadata.",
+    summary:
+      "The webhook URL violates the destination policy: https only, at most 2048 characters, no credentials, and neither the host nor what it resolves to may be loopback, private, link-local or metadata.",
   },
-  "svc.webhooks.subscription_invalid": { status: 422, retryable: false, summary: "The subscription names an event that is not in the event catalog (exact names only; no wildcards; webhook.test cannot be subscribed to)." },
-  "svc.webhooks.endpoint_limit": { status: 409, retryable: false, summary: "The tenant has the maximum number of webhook endpoints; delete one first." },
-  "svc.webhooks.endpoint_deleted": { status: 409, retryable: false, summary: "The webhook endpoint is deleted: it stays readable for its retention period and refuses every change." },
+  "svc.webhooks.subscription_invalid": {
+    status: 422,
+    retryable: false,
+    summary:
+      "The subscription names an event that is not in the event catalog (exact names only; no wildcards; webhook.test cannot be subscribed to).",
+  },
+  "svc.webhooks.endpoint_limit": {
+    status: 409,
+    retryable: false,
+    summary: "The tenant has the maximum number of webhook endpoints; delete one first.",
+  },
+  "svc.webhooks.endpoint_deleted": {
+    status: 409,
+    retryable: false,
+    summary: "The webhook endpoint is deleted: it stays readable for its retention period and refuses every change.",
+  },
   "svc.webhooks.endpoint_disabled": { status: 409, retryable: false, summary: "The webhook endpoint is disabled; enable it first." },
-  "svc.webhooks.rotation_in_progress": { status: 409, retryable: false, summary: "A secret rotation overlap is already open; complete it before rotating again." },
+  "svc.webhooks.rotation_in_progress": {
+    status: 409,
+    retryable: false,
+    summary: "A secret rotation overlap is already open; complete it before rotating again.",
+  },
   "svc.webhooks.no_secret_overlap": { status: 409, retryable: false, summary: "No secret rotation overlap is open on this endpoint." },
-  "svc.webhooks.delivery_in_progress": { status: 409, retryable: true, summary: "The delivery is still pending or in flight; replay it once it has finished." },
+  "svc.webhooks.delivery_in_progress": {
+    status: 409,
+    retryable: true,
+    summary: "The delivery is still pending or in flight; replay it once it has finished.",
+  },
   "svc.internal": {
     status: 500,
     retryable: true,
@@ -287,10 +414,20 @@ export const FieldDetailSchema = z
 export const ErrorResponseSchema = z
   .object({
     code: z.string().openapi({ description: "Stable reason code; branch on it, never on the message.", example: "svc.resource.not_found" }),
-    message: z.string().openapi({ description: "Human-readable explanation; may change.", example: "The resource does not exist for this tenant." }),
-    request_id: z.string().openapi({ description: "Id of this request; also sent as the X-Request-Id header. Quote it when asking for help.", example: "req_abcdefghij234567" }),
-    retryable: z.boolean().openapi({ description: "Whether retrying the same request (with the same Idempotency-Key) can succeed.", example: false }),
-    documentation_url: z.string().url().openapi({ description: "Where this code is documented.", example: "https://api.example.com/docs/errors#svc.resource.not_found" }),
+    message: z
+      .string()
+      .openapi({ description: "Human-readable explanation; may change.", example: "The resource does not exist for this tenant." }),
+    request_id: z.string().openapi({
+      description: "Id of this request; also sent as the X-Request-Id header. Quote it when asking for help.",
+      example: "req_abcdefghij234567",
+    }),
+    retryable: z
+      .boolean()
+      .openapi({ description: "Whether retrying the same request (with the same Idempotency-Key) can succeed.", example: false }),
+    documentation_url: z
+      .string()
+      .url()
+      .openapi({ description: "Where this code is documented.", example: "https://api.example.com/docs/errors#svc.resource.not_found" }),
     field_details: z.array(FieldDetailSchema).openapi({ description: "Per-field problems for contract violations; empty otherwise." }),
     job_reference: z
       .object({

@@ -1,7 +1,7 @@
 import { and, eq, lt } from "drizzle-orm";
 import type { MiddlewareHandler } from "hono";
 import { canonicalJson } from "../catalog/canonical-json";
-import { database, type Database } from "../db/client";
+import { type Database, database } from "../db/client";
 import { idempotencyRecords } from "../db/schema";
 import type { AppEnv } from "./context";
 import { sha256Hex } from "./crypto";
@@ -40,12 +40,7 @@ type Claim =
  * Claims (tenant, operation, key) for one request fingerprint. A claim is an `in_flight` row with a lease;
  * only the request holding it runs the operation. Expired completed rows and lapsed leases are taken over.
  */
-export async function claimIdempotencyKey(
-  db: Database,
-  scope: IdempotencyScope,
-  requestSha256: string,
-  now: number,
-): Promise<Claim> {
+export async function claimIdempotencyKey(db: Database, scope: IdempotencyScope, requestSha256: string, now: number): Promise<Claim> {
   for (let attempt = 0; attempt < 3; attempt++) {
     const inserted = await db
       .insert(idempotencyRecords)
@@ -151,7 +146,7 @@ export async function sweepIdempotencyRecords(db: Database, now: number): Promis
 export const idempotency: MiddlewareHandler<AppEnv> = async (c, next) => {
   const operation = c.get("operation");
   const principal = c.get("principal");
-  if (!operation || operation.policy.auth !== "bearer" || !operation.policy.idempotency || principal.kind !== "api_key") {
+  if (operation?.policy.auth !== "bearer" || !operation.policy.idempotency || principal.kind !== "api_key") {
     return next();
   }
   const key = c.req.header("idempotency-key");
@@ -162,7 +157,12 @@ export const idempotency: MiddlewareHandler<AppEnv> = async (c, next) => {
   if (key.length > IDEMPOTENCY_KEY_MAX_LENGTH || !IDEMPOTENCY_KEY_PATTERN.test(key)) {
     throw new ApiError("svc.idempotency.key_invalid", undefined, {
       fieldDetails: [
-        { location: "header", field: "Idempotency-Key", code: "invalid_string", message: "Must match ^[!-~]+$ with at most 200 characters." },
+        {
+          location: "header",
+          field: "Idempotency-Key",
+          code: "invalid_string",
+          message: "Must match ^[!-~]+$ with at most 200 characters.",
+        },
       ],
     });
   }

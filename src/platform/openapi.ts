@@ -16,12 +16,12 @@ export const IdempotencyKeyHeader = z
   .regex(/^[!-~]+$/)
   .optional()
   .openapi({
-    description: "A fresh UUID per logical operation, reused when retrying it. Replays return the stored response; a different request under the same key answers 409.",
+    description:
+      "A fresh UUID per logical operation, reused when retrying it. Replays return the stored response; a different request under the same key answers 409.",
     example: "6f1f7d0e-6b8a-4f7a-9d1e-2f3c4b5a6d7e",
   });
 
-export const Timestamp = (description: string) =>
-  z.string().datetime().openapi({ description, example: "2026-11-22T10:00:00.000Z" });
+export const Timestamp = (description: string) => z.string().datetime().openapi({ description, example: "2026-11-22T10:00:00.000Z" });
 
 export function iso(ms: number): string;
 export function iso(ms: number | null): string | null;

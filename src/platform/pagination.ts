@@ -51,7 +51,17 @@ function newTraversal(): string {
 export async function encodeCursor(secret: string, binding: CursorBinding, position: CursorPosition, now = Date.now()): Promise<string> {
   const tag = await collectionTag(binding.collection);
   const payload = base64url(
-    utf8(JSON.stringify([VERSION, position.traversal, tag, position.snapshot, now + CURSOR_TTL_MS, position.after.createdAt, position.after.id])),
+    utf8(
+      JSON.stringify([
+        VERSION,
+        position.traversal,
+        tag,
+        position.snapshot,
+        now + CURSOR_TTL_MS,
+        position.after.createdAt,
+        position.after.id,
+      ]),
+    ),
   );
   const mac = base64url((await hmacSha256(secret, macInput(binding.tenantId, payload))).slice(0, 16));
   return payload + mac;
@@ -158,7 +168,11 @@ export async function pageOf<Row extends { createdAt: number; id: string }>(
   const page = rows.slice(0, request.limit);
   const last = page[page.length - 1]!;
   if (!secret) throw new ApiError("svc.dependency.unavailable", "Cursor signing is unavailable: no cursor secret is configured.");
-  const nextCursor = await encodeCursor(secret, binding, { traversal: request.traversal, snapshot: request.snapshot, after: { createdAt: last.createdAt, id: last.id } });
+  const nextCursor = await encodeCursor(secret, binding, {
+    traversal: request.traversal,
+    snapshot: request.snapshot,
+    after: { createdAt: last.createdAt, id: last.id },
+  });
   return { rows: page, nextCursor };
 }
 
@@ -180,7 +194,7 @@ export function pageQuerySchema(max: number, fallback: number) {
   };
 }
 
-export const NextCursorSchema = z
-  .string()
-  .nullable()
-  .openapi({ description: "Cursor of the next page, or null on the last page. Pages are snapshot-consistent: rows created after the first page are not included." });
+export const NextCursorSchema = z.string().nullable().openapi({
+  description:
+    "Cursor of the next page, or null on the last page. Pages are snapshot-consistent: rows created after the first page are not included.",
+});

@@ -88,7 +88,11 @@ export function contentDisposition(disposition: Disposition, filename?: string |
   const parts = [disposition, `filename="${ascii}"`];
   // filename* also when the name holds `%`: some browsers percent-decode a plain filename.
   if (ascii !== name || ascii.includes("%")) {
-    const encoded = [...utf8Bytes(name)].map((b) => (b < 0x80 && ATTR_CHAR.test(String.fromCharCode(b)) ? String.fromCharCode(b) : `%${b.toString(16).toUpperCase().padStart(2, "0")}`)).join("");
+    const encoded = [...utf8Bytes(name)]
+      .map((b) =>
+        b < 0x80 && ATTR_CHAR.test(String.fromCharCode(b)) ? String.fromCharCode(b) : `%${b.toString(16).toUpperCase().padStart(2, "0")}`,
+      )
+      .join("");
     parts.push(`filename*=UTF-8''${encoded}`);
   }
   return parts.join("; ");

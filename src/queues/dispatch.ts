@@ -23,12 +23,25 @@ export function retryDelaySeconds(attempt: number): number {
  * unknown type is logged and acknowledged, since retrying it can never succeed. `concurrent` runs the
  * batch's messages at once (webhook deliveries, which mostly wait on the network and on their endpoint's gate).
  */
-export async function dispatchBatch(batch: MessageBatch<unknown>, env: Bindings, handlers: HandlerRegistry, options: { concurrent?: boolean } = {}): Promise<void> {
+export async function dispatchBatch(
+  batch: MessageBatch<unknown>,
+  env: Bindings,
+  handlers: HandlerRegistry,
+  options: { concurrent?: boolean } = {},
+): Promise<void> {
   const run = async (message: Message<unknown>) => {
     const body = message.body as Partial<QueueMessageBody> | null;
     const handler = body && typeof body === "object" && typeof body.type === "string" ? handlers[body.type] : undefined;
     if (!handler) {
-      console.warn(JSON.stringify({ level: "warn", queue: batch.queue, message_id: message.id, problem: "no handler for message", type: body?.type ?? null }));
+      console.warn(
+        JSON.stringify({
+          level: "warn",
+          queue: batch.queue,
+          message_id: message.id,
+          problem: "no handler for message",
+          type: body?.type ?? null,
+        }),
+      );
       message.ack();
       return;
     }

@@ -1,13 +1,13 @@
 import { createRoute, z } from "@hono/zod-openapi";
+import { anchorProofOf } from "../anchoring/log";
 import { database } from "../db/client";
+import type { Bindings } from "../env";
 import { releasedCheck } from "../history/snapshots";
 import { createRouter, notFound, principalOf } from "../platform/context";
 import { idSchema } from "../platform/ids";
 import { json, NOT_FOUND } from "../platform/openapi";
 import { pageOf, pageQuerySchema, pageRequest } from "../platform/pagination";
-import { anchorProofOf } from "../anchoring/log";
-import type { Bindings } from "../env";
-import { getReceipt, listReceipts, receiptView, type ReceiptRow } from "./queries";
+import { getReceipt, listReceipts, type ReceiptRow, receiptView } from "./queries";
 import { ReceiptPageSchema, ReceiptResponseSchema } from "./schemas";
 
 const getRoute = createRoute({
@@ -53,7 +53,12 @@ export function receiptRoutes() {
     const db = database(c.env.DB);
     const binding = { tenantId, collection: `receipts?asset_id=${asset_id ?? ""}&job_id=${job_id ?? ""}` };
     const page = await pageRequest(c.env.SVC_CURSOR_SECRET, binding, { cursor, limit }, Date.now(), releasedCheck(db, tenantId));
-    const { rows, nextCursor } = await pageOf(c.env.SVC_CURSOR_SECRET, binding, page, await listReceipts(db, tenantId, { asset_id, job_id }, page));
+    const { rows, nextCursor } = await pageOf(
+      c.env.SVC_CURSOR_SECRET,
+      binding,
+      page,
+      await listReceipts(db, tenantId, { asset_id, job_id }, page),
+    );
     return c.json({ items: await Promise.all(rows.map((r) => withAnchor(c.env, r))), next_cursor: nextCursor }, 200);
   });
   app.openapi(getRoute, async (c) => {

@@ -7,11 +7,20 @@ import type { PageRequest } from "../platform/pagination";
 export type ReceiptRow = typeof receipts.$inferSelect;
 
 export async function getReceipt(db: Database, tenantId: string, receiptId: string) {
-  const [row] = await db.select().from(receipts).where(and(eq(receipts.tenantId, tenantId), eq(receipts.id, receiptId))).limit(1);
+  const [row] = await db
+    .select()
+    .from(receipts)
+    .where(and(eq(receipts.tenantId, tenantId), eq(receipts.id, receiptId)))
+    .limit(1);
   return row ?? null;
 }
 
-export async function listReceipts(db: Database, tenantId: string, filters: { asset_id?: string | undefined; job_id?: string | undefined }, page: PageRequest) {
+export async function listReceipts(
+  db: Database,
+  tenantId: string,
+  filters: { asset_id?: string | undefined; job_id?: string | undefined },
+  page: PageRequest,
+) {
   return db
     .select()
     .from(receipts)
@@ -21,7 +30,6 @@ export async function listReceipts(db: Database, tenantId: string, filters: { as
         pageWindow(receipts.createdAt, receipts.id, page),
         filters.asset_id ? eq(receipts.assetId, filters.asset_id) : undefined,
         filters.job_id ? eq(receipts.jobId, filters.job_id) : undefined,
-        
       ),
     )
     .orderBy(...newestFirst(receipts.createdAt, receipts.id))
@@ -29,5 +37,11 @@ export async function listReceipts(db: Database, tenantId: string, filters: { as
 }
 
 export function receiptView(row: ReceiptRow) {
-  return { receipt_id: row.id, asset_id: row.assetId, job_id: row.jobId, created_at: new Date(row.createdAt).toISOString(), evidence: JSON.parse(row.evidence) };
+  return {
+    receipt_id: row.id,
+    asset_id: row.assetId,
+    job_id: row.jobId,
+    created_at: new Date(row.createdAt).toISOString(),
+    evidence: JSON.parse(row.evidence),
+  };
 }

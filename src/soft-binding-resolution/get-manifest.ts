@@ -28,7 +28,11 @@ const route = createRoute({
         .string()
         .max(256)
         .regex(MANIFEST_ID)
-        .openapi({ param: { name: "manifestId", in: "path" }, description: "Identifier of the C2PA Manifest to return (its label, URL-encoded), as a match's `manifestId`.", example: MANIFEST_ID_EXAMPLE }),
+        .openapi({
+          param: { name: "manifestId", in: "path" },
+          description: "Identifier of the C2PA Manifest to return (its label, URL-encoded), as a match's `manifestId`.",
+          example: MANIFEST_ID_EXAMPLE,
+        }),
     }),
     query: z.object({
       returnActiveManifest: z
@@ -50,7 +54,11 @@ const route = createRoute({
         ETag: { description: "SHA-256 (hex) of the returned bytes, quoted.", schema: { type: "string" } },
         "Content-Disposition": { description: '`attachment; filename="manifest.c2pa"`.', schema: { type: "string" } },
       },
-      content: { "application/c2pa": { schema: z.string().openapi({ type: "string", format: "binary", description: "A C2PA Manifest Store (JUMBF)." }) } },
+      content: {
+        "application/c2pa": {
+          schema: z.string().openapi({ type: "string", format: "binary", description: "A C2PA Manifest Store (JUMBF)." }),
+        },
+      },
     },
     400: errorResponse("Invalid C2PA Manifest Id supplied (`svc.resolution.invalid_request`)."),
     404: errorResponse("C2PA Manifest Id not found among published assets (`svc.resource.not_found`)."),
@@ -58,20 +66,17 @@ const route = createRoute({
 });
 
 export function registerGetManifest(app: Router) {
-  app.openapi(
-    route,
-    async (c) => {
-      const { manifestId } = c.req.valid("param");
-      const activeOnly = c.req.valid("query").returnActiveManifest === "true";
-      const found = await manifestStore(c.env, manifestId, { activeOnly });
-      if (found.status === "not_found") throw new ApiError("svc.resource.not_found", "No published asset has a C2PA manifest with this id.");
-      // Public bytes a signer wrote: an attachment with nosniff and the sandbox CSP, like every served object.
-      return c.body(found.store as Uint8Array<ArrayBuffer>, 200, {
-        ...servedObjectHeaders({ mediaType: "application/c2pa", filename: "manifest.c2pa", disposition: "attachment" }),
-        "content-length": String(found.store.length),
-        etag: `"${found.sha256}"`,
-        "cache-control": "public, max-age=300",
-      });
-    },
-  );
+  app.openapi(route, async (c) => {
+    const { manifestId } = c.req.valid("param");
+    const activeOnly = c.req.valid("query").returnActiveManifest === "true";
+    const found = await manifestStore(c.env, manifestId, { activeOnly });
+    if (found.status === "not_found") throw new ApiError("svc.resource.not_found", "No published asset has a C2PA manifest with this id.");
+    // Public bytes a signer wrote: an attachment with nosniff and the sandbox CSP, like every served object.
+    return c.body(found.store as Uint8Array<ArrayBuffer>, 200, {
+      ...servedObjectHeaders({ mediaType: "application/c2pa", filename: "manifest.c2pa", disposition: "attachment" }),
+      "content-length": String(found.store.length),
+      etag: `"${found.sha256}"`,
+      "cache-control": "public, max-age=300",
+    });
+  });
 }

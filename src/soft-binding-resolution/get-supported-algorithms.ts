@@ -3,7 +3,7 @@ import type { Router } from "../app-types";
 import { json } from "../platform/openapi";
 import { resolvableAlgorithms } from "./algorithms";
 import { SoftBindingAlgListSchema } from "./schemas";
-import { registry, RESOLUTION_PREFIX, TAG } from "./shared";
+import { RESOLUTION_PREFIX, registry, TAG } from "./shared";
 
 const route = createRoute({
   method: "get",

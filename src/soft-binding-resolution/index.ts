@@ -1,5 +1,5 @@
-import { HTTPException } from "hono/http-exception";
 import { OpenAPIHono } from "@hono/zod-openapi";
+import { HTTPException } from "hono/http-exception";
 import type { AppEnv } from "../platform/context";
 import { onError } from "../platform/error-mapper";
 import { ApiError } from "../platform/errors";

@@ -9,7 +9,10 @@ import { type JumbfSuperbox, parseJumbf } from "../media/c2pa/jumbf";
 /** Content types of a manifest superbox: standard manifest, update manifest. */
 const MANIFEST_TYPES = new Set(["c2ma", "c2um"]);
 
-export type ActiveManifestStoreResult = { status: "ok"; store: Uint8Array } | { status: "not_found"; message: string } | { status: "malformed"; message: string };
+export type ActiveManifestStoreResult =
+  | { status: "ok"; store: Uint8Array }
+  | { status: "not_found"; message: string }
+  | { status: "malformed"; message: string };
 
 function u32(b: Uint8Array, at: number): number {
   return b[at]! * 0x100_0000 + ((b[at + 1]! << 16) | (b[at + 2]! << 8) | b[at + 3]!);
@@ -34,7 +37,8 @@ export function activeManifestStore(store: Uint8Array, label: string): ActiveMan
   // The store's description box follows its header (8 bytes, or 16 with an XLBox); parseJumbf has checked it.
   const header = u32(store, 0) === 1 ? 16 : 8;
   const descriptionLength = u32(store, header);
-  if (descriptionLength < 8 || header + descriptionLength > store.length) return { status: "malformed", message: "the store's description box has no usable length" };
+  if (descriptionLength < 8 || header + descriptionLength > store.length)
+    return { status: "malformed", message: "the store's description box has no usable length" };
   const description = store.subarray(header, header + descriptionLength);
   const manifest = store.subarray(active.offset, active.offset + active.length);
   const total = 8 + description.length + manifest.length;

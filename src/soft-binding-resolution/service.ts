@@ -4,7 +4,14 @@ import type { CapabilityRegistry } from "../catalog/registry";
 import type { ImageServices, MediaInspector, RgbaImage } from "../media/types";
 import { sha256Hex } from "../platform/crypto";
 import { hex } from "../platform/encoding";
-import { exactMatches, type IndexedMatch, type MatchFilter, nearestPdqMatches, PDQ_MATCH_DISTANCE, PDQ_MIN_QUALITY } from "../soft-bindings/queries";
+import {
+  exactMatches,
+  type IndexedMatch,
+  type MatchFilter,
+  nearestPdqMatches,
+  PDQ_MATCH_DISTANCE,
+  PDQ_MIN_QUALITY,
+} from "../soft-bindings/queries";
 import { decodeBindingValue, type ResolvableAlgorithm, resolvableAlgorithm, resolvableAlgorithms } from "./algorithms";
 import { activeManifestStore } from "./manifest-store";
 import { publishedManifest } from "./queries";
@@ -61,22 +68,40 @@ function parseQuery(registry: CapabilityRegistry, query: BindingQuery, fields: {
   const algorithm = resolvableAlgorithm(registry, query.alg);
   if (!algorithm) {
     const supported = resolvableAlgorithms(registry).map((a) => a.alg);
-    return { status: "algorithm_unsupported" as const, message: `${fields.alg} ${JSON.stringify(query.alg)} is not resolved by this service; it resolves ${supported.join(", ")}.` };
+    return {
+      status: "algorithm_unsupported" as const,
+      message: `${fields.alg} ${JSON.stringify(query.alg)} is not resolved by this service; it resolves ${supported.join(", ")}.`,
+    };
   }
   const bits = decodeBindingValue(query.value);
   if (!bits) return { status: "invalid_value" as const, field: fields.value, message: `${fields.value} must be base64.` };
   if (bits.length !== algorithm.bytes) {
-    return { status: "invalid_value" as const, field: fields.value, message: `${fields.value} must be base64 of ${algorithm.bytes} bytes for ${algorithm.alg}; it decodes to ${bits.length}.` };
+    return {
+      status: "invalid_value" as const,
+      field: fields.value,
+      message: `${fields.value} must be base64 of ${algorithm.bytes} bytes for ${algorithm.alg}; it decodes to ${bits.length}.`,
+    };
   }
   return { status: "ok" as const, algorithm, bits };
 }
 
 /** GET and POST /matches/byBinding: the manifests whose publications carry this soft-binding value. */
-export async function matchByBinding(db: D1Database, registry: CapabilityRegistry, query: BindingQuery, options: LookupOptions): Promise<MatchResult> {
+export async function matchByBinding(
+  db: D1Database,
+  registry: CapabilityRegistry,
+  query: BindingQuery,
+  options: LookupOptions,
+): Promise<MatchResult> {
   const parsed = parseQuery(registry, query, { alg: "alg", value: "value" });
   if (parsed.status !== "ok") return parsed;
   const found = await lookup(db, parsed.algorithm, parsed.bits, options);
-  return { status: "ok", matches: merge(found.map((match) => ({ match, score: parsed.algorithm.lookup === "pdq" ? pdqScore(match.distance) : 100 })), options.maxResults) };
+  return {
+    status: "ok",
+    matches: merge(
+      found.map((match) => ({ match, score: parsed.algorithm.lookup === "pdq" ? pdqScore(match.distance) : 100 })),
+      options.maxResults,
+    ),
+  };
 }
 
 export interface ContentQuery {
@@ -87,7 +112,10 @@ export interface ContentQuery {
   hint?: BindingQuery;
 }
 
-export type ContentMatchResult = MatchResult | { status: "unsupported_asset_type"; message: string } | { status: "too_large"; message: string };
+export type ContentMatchResult =
+  | MatchResult
+  | { status: "unsupported_asset_type"; message: string }
+  | { status: "too_large"; message: string };
 
 /** The real media type of the bytes (the client's Content-Type is not trusted) and the image size, or why not. */
 function sniffImage(inspector: MediaInspector, bytes: Uint8Array) {
@@ -96,14 +124,29 @@ function sniffImage(inspector: MediaInspector, bytes: Uint8Array) {
   if (inspected.status === "ok" && IMAGE_PIPELINE_MEDIA_TYPES.includes(inspected.facts.media_type)) {
     return { status: "ok" as const, mediaType: inspected.facts.media_type, width: inspected.facts.width, height: inspected.facts.height };
   }
-  const what = inspected.status === "ok" ? inspected.facts.media_type : inspected.status === "corrupt" ? "a truncated or malformed file" : "no reviewed format";
-  return { status: "unsupported" as const, message: `The asset is ${what}; soft bindings are computed for ${IMAGE_PIPELINE_MEDIA_TYPES.join(", ")} only.` };
+  const what =
+    inspected.status === "ok"
+      ? inspected.facts.media_type
+      : inspected.status === "corrupt"
+        ? "a truncated or malformed file"
+        : "no reviewed format";
+  return {
+    status: "unsupported" as const,
+    message: `The asset is ${what}; soft bindings are computed for ${IMAGE_PIPELINE_MEDIA_TYPES.join(", ")} only.`,
+  };
 }
 
 /** The index matches of one algorithm computed from the pixels (none when the algorithm cannot apply to them). */
-async function contentMatches(db: D1Database, image: ImageServices, pixels: RgbaImage, algorithm: ResolvableAlgorithm, options: LookupOptions) {
+async function contentMatches(
+  db: D1Database,
+  image: ImageServices,
+  pixels: RgbaImage,
+  algorithm: ResolvableAlgorithm,
+  options: LookupOptions,
+) {
   if (algorithm.kind === "watermark") {
-    if (image.watermarker.algorithm !== algorithm.algorithm || Math.min(pixels.width, pixels.height) < image.watermarker.minimumEdge) return [];
+    if (image.watermarker.algorithm !== algorithm.algorithm || Math.min(pixels.width, pixels.height) < image.watermarker.minimumEdge)
+      return [];
     const detected = image.watermarker.detect(pixels);
     if (detected.status !== "detected") return [];
     const score = Math.round(100 * Math.max(0, Math.min(1, detected.confidence)));
@@ -111,7 +154,7 @@ async function contentMatches(db: D1Database, image: ImageServices, pixels: Rgba
   }
   const fingerprinter = image.fingerprinters.get(algorithm.algorithm);
   const computed = fingerprinter?.compute(pixels);
-  if (!computed || computed.status !== "computed") return [];
+  if (computed?.status !== "computed") return [];
   // A featureless image (PDQ quality under the gate) shares its ISCC code with unrelated images: no exact lookup.
   if (algorithm.algorithm === "iscc-image") {
     const texture = image.fingerprinters.get("pdq")?.compute(pixels);
@@ -119,7 +162,10 @@ async function contentMatches(db: D1Database, image: ImageServices, pixels: Rgba
   }
   // A PDQ hash of low quality says little about the image: it is neither indexed nor looked up.
   if (algorithm.lookup === "pdq" && (computed.quality ?? 0) < PDQ_MIN_QUALITY) return [];
-  return (await lookup(db, algorithm, computed.bits, options)).map((match) => ({ match, score: algorithm.lookup === "pdq" ? pdqScore(match.distance) : 100 }));
+  return (await lookup(db, algorithm, computed.bits, options)).map((match) => ({
+    match,
+    score: algorithm.lookup === "pdq" ? pdqScore(match.distance) : 100,
+  }));
 }
 
 /**
@@ -136,7 +182,11 @@ export async function matchByContent(
   let algorithms = resolvableAlgorithms(registry);
   if (query.alg !== undefined) {
     const chosen = resolvableAlgorithm(registry, query.alg);
-    if (!chosen) return { status: "algorithm_unsupported", message: `alg ${JSON.stringify(query.alg)} is not resolved by this service; it resolves ${algorithms.map((a) => a.alg).join(", ")}.` };
+    if (!chosen)
+      return {
+        status: "algorithm_unsupported",
+        message: `alg ${JSON.stringify(query.alg)} is not resolved by this service; it resolves ${algorithms.map((a) => a.alg).join(", ")}.`,
+      };
     algorithms = [chosen];
   }
   const hint = query.hint ? parseQuery(registry, query.hint, { alg: "hintAlg", value: "hintValue" }) : null;
@@ -145,17 +195,24 @@ export async function matchByContent(
   const sniffed = sniffImage(media.inspector, query.bytes);
   if (sniffed.status !== "ok") return { status: "unsupported_asset_type", message: sniffed.message };
   if (sniffed.width !== null && sniffed.height !== null && sniffed.width * sniffed.height > IMAGE_DECODE_LIMITS.maximum_pixels) {
-    return { status: "too_large", message: `The image has ${sniffed.width * sniffed.height} pixels; content lookups decode at most ${IMAGE_DECODE_LIMITS.maximum_pixels}.` };
+    return {
+      status: "too_large",
+      message: `The image has ${sniffed.width * sniffed.height} pixels; content lookups decode at most ${IMAGE_DECODE_LIMITS.maximum_pixels}.`,
+    };
   }
   const image = await media.image();
   const decoded = await image.codec.decode(query.bytes, sniffed.mediaType);
   if (decoded.status === "too_large") return { status: "too_large", message: decoded.message };
-  if (decoded.status !== "decoded") return { status: "unsupported_asset_type", message: `The ${sniffed.mediaType} asset could not be decoded: ${decoded.message}` };
+  if (decoded.status !== "decoded")
+    return { status: "unsupported_asset_type", message: `The ${sniffed.mediaType} asset could not be decoded: ${decoded.message}` };
 
   const found: { match: IndexedMatch; score: number }[] = [];
   for (const algorithm of algorithms) found.push(...(await contentMatches(db, image, decoded.image, algorithm, options)));
   if (hint) {
-    const scored = (await lookup(db, hint.algorithm, hint.bits, options)).map((match) => ({ match, score: hint.algorithm.lookup === "pdq" ? pdqScore(match.distance) : 100 }));
+    const scored = (await lookup(db, hint.algorithm, hint.bits, options)).map((match) => ({
+      match,
+      score: hint.algorithm.lookup === "pdq" ? pdqScore(match.distance) : 100,
+    }));
     found.push(...scored);
   }
   return { status: "ok", matches: merge(found, options.maxResults) };
@@ -168,7 +225,11 @@ export type ManifestResult = { status: "ok"; store: Uint8Array; sha256: string }
  * (the bytes the sign step wrote, checked against their recorded ETag and SHA-256), or only its active manifest.
  * A store recorded but unreadable is a service failure (thrown), never a silent 404.
  */
-export async function manifestStore(env: { DB: D1Database; OBJECTS: R2Bucket }, manifestId: string, options: { activeOnly: boolean }): Promise<ManifestResult> {
+export async function manifestStore(
+  env: { DB: D1Database; OBJECTS: R2Bucket },
+  manifestId: string,
+  options: { activeOnly: boolean },
+): Promise<ManifestResult> {
   const stored = await publishedManifest(env.DB, manifestId);
   if (!stored) return { status: "not_found" };
   const object = await env.OBJECTS.get(stored.key, { onlyIf: { etagMatches: stored.etag } });

@@ -1,14 +1,13 @@
 import type { Hook } from "@hono/zod-openapi";
 import type { ZodError } from "zod";
 import { registryFor } from "../catalog/installed";
-import { CONTENT_LOOKUP_MAXIMUM_BYTES } from "../catalog/limits";
-import type { AppContext } from "../platform/context";
+import { CONTENT_LOOKUP_MAXIMUM_BYTES, PUBLIC_VERIFY_PER_MINUTE } from "../catalog/limits";
 import { callerRateBuckets, chargeRateBuckets } from "../platform/client-address";
+import type { AppContext } from "../platform/context";
 import { ApiError, FORBIDDEN_SCOPE_DETAIL, HttpProblem } from "../platform/errors";
 import { fieldDetailsOf } from "../platform/validation";
 import { lookupScope, type RequestedLookupScope } from "../soft-bindings/lookup-scope";
 import { MAX_MATCHES } from "../soft-bindings/queries";
-import { PUBLIC_VERIFY_PER_MINUTE } from "../catalog/limits";
 import type { ContentMatchResult, LookupOptions, ResolutionMatch } from "./service";
 
 /** Where the C2PA paths are served: the API's `servers[].url` for a C2PA client is `<origin>/v1/soft-binding-resolution`. */
@@ -25,9 +24,13 @@ export const TAG = "Soft binding resolution (C2PA)";
 export const resolutionHook: Hook<any, any, any, any> = (result) => {
   if (!result.success) {
     const details = fieldDetailsOf(result.error as ZodError, result.target);
-    throw new ApiError("svc.resolution.invalid_request", `The request ${details[0]?.location ?? "input"} is invalid: ${details.map((d) => d.field).join(", ")}.`, {
-      fieldDetails: details,
-    });
+    throw new ApiError(
+      "svc.resolution.invalid_request",
+      `The request ${details[0]?.location ?? "input"} is invalid: ${details.map((d) => d.field).join(", ")}.`,
+      {
+        fieldDetails: details,
+      },
+    );
   }
 };
 

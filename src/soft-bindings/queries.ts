@@ -45,9 +45,16 @@ export function pdqBandValues(bits: Uint8Array): number[] {
 }
 
 /** The statements that index a publication's PDQ hash (run inside the publication batch, under its guard). */
-export function pdqBandStatements(d1: D1Database, publicationId: string, bits: Uint8Array, guard: { sql: string; binds: unknown[] }): D1PreparedStatement[] {
+export function pdqBandStatements(
+  d1: D1Database,
+  publicationId: string,
+  bits: Uint8Array,
+  guard: { sql: string; binds: unknown[] },
+): D1PreparedStatement[] {
   return pdqBandValues(bits).map((value, band) =>
-    d1.prepare(`INSERT INTO pdq_bands (publication_id, band, value) SELECT ?, ?, ? WHERE ${guard.sql}`).bind(publicationId, band, value, ...guard.binds),
+    d1
+      .prepare(`INSERT INTO pdq_bands (publication_id, band, value) SELECT ?, ?, ? WHERE ${guard.sql}`)
+      .bind(publicationId, band, value, ...guard.binds),
   );
 }
 
@@ -62,7 +69,6 @@ function hamming(a: Uint8Array, b: Uint8Array): number {
   for (let i = 0; i < a.length; i++) d += popcount8(a[i]! ^ b[i]!);
   return d;
 }
-
 
 /** The WHERE conditions (and their binds) of a MatchFilter, over `soft_bindings sb JOIN assets a`. */
 function filterSql(filter: MatchFilter): { sql: string; binds: unknown[] } {
@@ -84,7 +90,12 @@ function boundedLimit(limit: number): number {
  * Exact lookups (watermark payloads, ISCC codes): the publications registered under the value, earliest first,
  * at most `limit` (≤ MAX_MATCHES).
  */
-export async function exactMatches(db: D1Database, algorithm: string, bitsHex: string, options: MatchFilter & { limit: number }): Promise<IndexedMatch[]> {
+export async function exactMatches(
+  db: D1Database,
+  algorithm: string,
+  bitsHex: string,
+  options: MatchFilter & { limit: number },
+): Promise<IndexedMatch[]> {
   const filter = filterSql(options);
   const rows = await db
     .prepare(
@@ -98,7 +109,12 @@ export async function exactMatches(db: D1Database, algorithm: string, bitsHex: s
 }
 
 /** An exact lookup (watermark payloads, ISCC codes): the earliest publication registered under the value. */
-export async function exactMatch(db: D1Database, algorithm: string, bitsHex: string, filter: MatchFilter = {}): Promise<IndexedMatch | null> {
+export async function exactMatch(
+  db: D1Database,
+  algorithm: string,
+  bitsHex: string,
+  filter: MatchFilter = {},
+): Promise<IndexedMatch | null> {
   return (await exactMatches(db, algorithm, bitsHex, { ...filter, limit: 1 }))[0] ?? null;
 }
 
@@ -118,7 +134,9 @@ export async function nearestPdqMatches(
   const probes = pdqBandValues(bits).map((value, band) => {
     const values = [value, ...Array.from({ length: 16 }, (_, k) => value ^ (1 << k))];
     return db
-      .prepare(`SELECT DISTINCT publication_id FROM pdq_bands WHERE band = ? AND value IN (${values.map(() => "?").join(",")}) LIMIT ${PROBE_CANDIDATE_LIMIT}`)
+      .prepare(
+        `SELECT DISTINCT publication_id FROM pdq_bands WHERE band = ? AND value IN (${values.map(() => "?").join(",")}) LIMIT ${PROBE_CANDIDATE_LIMIT}`,
+      )
       .bind(band, ...values);
   });
   const results = await db.batch<{ publication_id: string }>(probes);
@@ -139,11 +157,21 @@ export async function nearestPdqMatches(
         .bind(...chunk, ...filter.binds),
     );
   }
-  const fetched = chunks.length > 0 ? await db.batch<{ publication_id: string; bits: string; created_at: number; manifest_label: string | null }>(chunks) : [];
+  const fetched =
+    chunks.length > 0
+      ? await db.batch<{ publication_id: string; bits: string; created_at: number; manifest_label: string | null }>(chunks)
+      : [];
   for (const rows of fetched) {
     for (const row of rows.results) {
       const distance = hamming(bits, fromHex(row.bits));
-      if (distance <= maxDistance) found.push({ publication_id: row.publication_id, algorithm: "pdq", manifest_label: row.manifest_label, distance, created_at: row.created_at });
+      if (distance <= maxDistance)
+        found.push({
+          publication_id: row.publication_id,
+          algorithm: "pdq",
+          manifest_label: row.manifest_label,
+          distance,
+          created_at: row.created_at,
+        });
     }
   }
   found.sort((a, b) => a.distance - b.distance || a.created_at - b.created_at || (a.publication_id < b.publication_id ? -1 : 1));

@@ -38,7 +38,12 @@ export async function signCapability(secret: string, claims: CapabilityClaims): 
 
 export type CapabilityCheck = { status: "valid" } | { status: "invalid" } | { status: "expired" };
 
-export async function verifyCapability(secret: string, claims: CapabilityClaims, signature: string, now = Date.now()): Promise<CapabilityCheck> {
+export async function verifyCapability(
+  secret: string,
+  claims: CapabilityClaims,
+  signature: string,
+  now = Date.now(),
+): Promise<CapabilityCheck> {
   const presented = fromBase64url(signature);
   const expected = await hmacSha256(secret, message(claims));
   if (!presented || !timingSafeEqual(presented, expected)) return { status: "invalid" };
@@ -56,7 +61,12 @@ export function workerServesObjects(env: Pick<Bindings, "SVC_ENVIRONMENT">): boo
 function s3Client(env: Bindings): { client: AwsClient; base: string } | null {
   if (!env.SVC_R2_S3_ENDPOINT || !env.SVC_R2_ACCESS_KEY_ID || !env.SVC_R2_SECRET_ACCESS_KEY || !env.SVC_R2_BUCKET) return null;
   return {
-    client: new AwsClient({ accessKeyId: env.SVC_R2_ACCESS_KEY_ID, secretAccessKey: env.SVC_R2_SECRET_ACCESS_KEY, service: "s3", region: "auto" }),
+    client: new AwsClient({
+      accessKeyId: env.SVC_R2_ACCESS_KEY_ID,
+      secretAccessKey: env.SVC_R2_SECRET_ACCESS_KEY,
+      service: "s3",
+      region: "auto",
+    }),
     base: `${env.SVC_R2_S3_ENDPOINT.replace(/\/+$/, "")}/${env.SVC_R2_BUCKET}`,
   };
 }
@@ -104,7 +114,10 @@ export async function presign(
     return { method: request.method, url: signed.url, headers, expires_at };
   }
   if (request.method === "GET" && !workerServesObjects(env)) {
-    throw new ApiError("svc.dependency.unavailable", "Downloads are served from R2's presigned origin, and R2's S3 credentials are not configured.");
+    throw new ApiError(
+      "svc.dependency.unavailable",
+      "Downloads are served from R2's presigned origin, and R2's S3 credentials are not configured.",
+    );
   }
   if (!env.SVC_CAPABILITY_SECRET) throw new Error("no capability secret configured");
   const resource = request.part ? `${request.key}#part=${request.part.number}` : request.key;

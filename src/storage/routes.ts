@@ -1,16 +1,16 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import { eq } from "drizzle-orm";
 import type { Router } from "../app-types";
+import { formatOf } from "../catalog/formats";
 import { database } from "../db/client";
 import { objects } from "../db/schema";
 import { createRouter } from "../platform/context";
 import { ApiError } from "../platform/errors";
 import { idSchema } from "../platform/ids";
 import { errorResponse } from "../platform/openapi";
+import { servedAnswerHeaders, servedObjectHeaders } from "../platform/served-object";
 import { getUploadById, type UploadRow } from "../uploads/queries";
 import { uploadIsOpen } from "../uploads/service";
-import { formatOf } from "../catalog/formats";
-import { servedAnswerHeaders, servedObjectHeaders } from "../platform/served-object";
 import { type CapabilityClaims, verifyCapability, workerServesObjects } from "./capabilities";
 
 /*
@@ -22,8 +22,14 @@ import { type CapabilityClaims, verifyCapability, workerServesObjects } from "./
  */
 
 const CapabilityQuery = z.object({
-  expires: z.string().regex(/^\d{1,16}$/).openapi({ description: "Expiry (ms since epoch), as issued.", example: "1763800000000" }),
-  signature: z.string().regex(/^[A-Za-z0-9_-]{43}$/).openapi({ description: "Capability signature, as issued.", example: "a".repeat(43) }),
+  expires: z
+    .string()
+    .regex(/^\d{1,16}$/)
+    .openapi({ description: "Expiry (ms since epoch), as issued.", example: "1763800000000" }),
+  signature: z
+    .string()
+    .regex(/^[A-Za-z0-9_-]{43}$/)
+    .openapi({ description: "Capability signature, as issued.", example: "a".repeat(43) }),
 });
 
 const StorageErrors = {
@@ -63,8 +69,12 @@ const putUpload = createRoute({
   operationId: "putUploadContent",
   tags: ["Storage"],
   summary: "Send an upload's bytes (presigned)",
-  description: "The `upload.url` of a single upload. Send exactly the declared bytes with the returned headers; no API key. Answers 200 with an ETag header.",
-  request: { params: z.object({ upload_id: idSchema("upload", "Upload id.").openapi({ param: { name: "upload_id", in: "path" } }) }), query: CapabilityQuery },
+  description:
+    "The `upload.url` of a single upload. Send exactly the declared bytes with the returned headers; no API key. Answers 200 with an ETag header.",
+  request: {
+    params: z.object({ upload_id: idSchema("upload", "Upload id.").openapi({ param: { name: "upload_id", in: "path" } }) }),
+    query: CapabilityQuery,
+  },
   responses: { 200: { description: "Stored. The ETag header identifies the bytes." }, ...StorageErrors },
 });
 
@@ -78,7 +88,12 @@ const putPart = createRoute({
   request: {
     params: z.object({
       upload_id: idSchema("upload", "Upload id.").openapi({ param: { name: "upload_id", in: "path" } }),
-      part_number: z.coerce.number().int().min(1).max(10000).openapi({ param: { name: "part_number", in: "path" }, description: "Part number.", example: 1 }),
+      part_number: z.coerce
+        .number()
+        .int()
+        .min(1)
+        .max(10000)
+        .openapi({ param: { name: "part_number", in: "path" }, description: "Part number.", example: 1 }),
     }),
     query: CapabilityQuery,
   },
@@ -91,11 +106,16 @@ const getObject = createRoute({
   operationId: "getObjectContent",
   tags: ["Storage"],
   summary: "Download an object (presigned)",
-  description: "The `url` of a download or sidecar manifest. GET it with exactly the returned headers before it expires; check the bytes against `sha256` and `byte_length`.",
-  request: { params: z.object({ object_id: idSchema("object", "Object id.").openapi({ param: { name: "object_id", in: "path" } }) }), query: CapabilityQuery },
+  description:
+    "The `url` of a download or sidecar manifest. GET it with exactly the returned headers before it expires; check the bytes against `sha256` and `byte_length`.",
+  request: {
+    params: z.object({ object_id: idSchema("object", "Object id.").openapi({ param: { name: "object_id", in: "path" } }) }),
+    query: CapabilityQuery,
+  },
   responses: {
     200: {
-      description: "The object's bytes, as an attachment (`Content-Disposition: attachment` with the filename), with `X-Content-Type-Options: nosniff` and `Content-Security-Policy: sandbox; default-src 'none'`.",
+      description:
+        "The object's bytes, as an attachment (`Content-Disposition: attachment` with the filename), with `X-Content-Type-Options: nosniff` and `Content-Security-Policy: sandbox; default-src 'none'`.",
       content: { "application/octet-stream": { schema: z.string().openapi({ format: "binary", description: "Raw bytes." }) } },
     },
     403: StorageErrors[403],
@@ -110,11 +130,17 @@ export function storageRoutes() {
     const { upload_id } = c.req.valid("param");
     const { expires, signature } = c.req.valid("query");
     const upload = await openUpload(c.env, upload_id);
-    await authorize(c.env.SVC_CAPABILITY_SECRET, { method: "PUT", resource: upload.r2Key, expiresAt: Number(expires), byteLength: upload.byteLength }, signature);
+    await authorize(
+      c.env.SVC_CAPABILITY_SECRET,
+      { method: "PUT", resource: upload.r2Key, expiresAt: Number(expires), byteLength: upload.byteLength },
+      signature,
+    );
     if (upload.mode !== "single" || !uploadIsOpen(upload)) throw new ApiError("svc.storage.upload_closed");
     let stored: R2Object | null;
     try {
-      stored = await c.env.OBJECTS.put(upload.r2Key, exactBody(c.req.raw, upload.byteLength), { httpMetadata: { contentType: upload.declaredMediaType } });
+      stored = await c.env.OBJECTS.put(upload.r2Key, exactBody(c.req.raw, upload.byteLength), {
+        httpMetadata: { contentType: upload.declaredMediaType },
+      });
     } catch (error) {
       if (error instanceof ApiError) throw error;
       throw new ApiError("svc.storage.length_mismatch", `This URL takes exactly ${upload.byteLength} bytes.`);
@@ -126,16 +152,26 @@ export function storageRoutes() {
     const { upload_id, part_number } = c.req.valid("param");
     const { expires, signature } = c.req.valid("query");
     const upload = await openUpload(c.env, upload_id);
-    const declared = (JSON.parse(upload.parts ?? "[]") as { part_number: number; byte_length: number }[]).find((p) => p.part_number === part_number);
+    const declared = (JSON.parse(upload.parts ?? "[]") as { part_number: number; byte_length: number }[]).find(
+      (p) => p.part_number === part_number,
+    );
     await authorize(
       c.env.SVC_CAPABILITY_SECRET,
-      { method: "PUT", resource: `${upload.r2Key}#part=${part_number}`, expiresAt: Number(expires), byteLength: declared?.byte_length ?? -1 },
+      {
+        method: "PUT",
+        resource: `${upload.r2Key}#part=${part_number}`,
+        expiresAt: Number(expires),
+        byteLength: declared?.byte_length ?? -1,
+      },
       signature,
     );
     if (upload.mode !== "multipart" || !declared || !uploadIsOpen(upload)) throw new ApiError("svc.storage.upload_closed");
     let etag: string;
     try {
-      const part = await c.env.OBJECTS.resumeMultipartUpload(upload.r2Key, upload.multipartUploadId!).uploadPart(part_number, exactBody(c.req.raw, declared.byte_length));
+      const part = await c.env.OBJECTS.resumeMultipartUpload(upload.r2Key, upload.multipartUploadId!).uploadPart(
+        part_number,
+        exactBody(c.req.raw, declared.byte_length),
+      );
       etag = part.etag;
     } catch (error) {
       if (error instanceof ApiError) throw error;
@@ -151,7 +187,11 @@ export function storageRoutes() {
     if (!workerServesObjects(c.env)) throw new ApiError("svc.storage.capability_invalid");
     const [row] = await database(c.env.DB).select().from(objects).where(eq(objects.id, object_id)).limit(1);
     if (!row) throw new ApiError("svc.storage.capability_invalid");
-    await authorize(c.env.SVC_CAPABILITY_SECRET, { method: "GET", resource: row.r2Key, expiresAt: Number(expires), byteLength: null }, signature);
+    await authorize(
+      c.env.SVC_CAPABILITY_SECRET,
+      { method: "GET", resource: row.r2Key, expiresAt: Number(expires), byteLength: null },
+      signature,
+    );
     // Serve only the pinned bytes: a changed etag means the key was overwritten and is not served.
     const stored = await c.env.OBJECTS.get(row.r2Key, { onlyIf: { etagMatches: row.etag } });
     if (!stored || !("body" in stored)) throw new ApiError("svc.resource.not_found", "The object's bytes are not available.");
@@ -168,4 +208,3 @@ export function storageRoutes() {
 
   return app;
 }
-

@@ -58,5 +58,8 @@ export const requireConfiguredDeployment: MiddlewareHandler<AppEnv> = async (c, 
     reported = summary;
     console.error(JSON.stringify({ level: "error", problem: "deployment not configured: serving 503", missing: check.problems }));
   }
-  throw new ApiError("svc.deployment.not_configured", "This deployment is not completely configured; until an operator completes it only the health probes answer.");
+  throw new ApiError(
+    "svc.deployment.not_configured",
+    "This deployment is not completely configured; until an operator completes it only the health probes answer.",
+  );
 };

@@ -1,9 +1,9 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import type { Router } from "../app-types";
-import { database, type Database } from "../db/client";
+import { type Database, database } from "../db/client";
 import { devOcspRevocations } from "../db/schema";
 import { type Bindings, isDevelopment } from "../env";
-import { respondOcsp, type DevOcspResponder, type DevRevocation } from "../media/c2pa/ocsp";
+import { type DevOcspResponder, type DevRevocation, respondOcsp } from "../media/c2pa/ocsp";
 import { ApiError } from "../platform/errors";
 import { errorResponse, json } from "../platform/openapi";
 
@@ -41,17 +41,37 @@ const ocspRoute = createRoute({
   summary: "Development OCSP responder (RFC 6960)",
   description:
     "Development deployments only: answers a DER OCSPRequest (`application/ocsp-request`) for certificates of the dev intermediate CA, signed by a delegated responder certificate (EKU OCSPSigning). Serials revoked with POST /dev/ocsp/revocations are reported revoked. Absent (404) in production.",
-  request: { body: { content: { "application/ocsp-request": { schema: z.string().openapi({ format: "binary", description: "DER OCSPRequest." }) } }, required: true } },
+  request: {
+    body: {
+      content: { "application/ocsp-request": { schema: z.string().openapi({ format: "binary", description: "DER OCSPRequest." }) } },
+      required: true,
+    },
+  },
   responses: {
-    200: { description: "DER OCSPResponse.", content: { "application/ocsp-response": { schema: z.string().openapi({ format: "binary", description: "DER OCSPResponse." }) } } },
+    200: {
+      description: "DER OCSPResponse.",
+      content: { "application/ocsp-response": { schema: z.string().openapi({ format: "binary", description: "DER OCSPResponse." }) } },
+    },
     404: errorResponse("Not a development deployment, or no dev responder configured."),
   },
 });
 
 const RevocationSchema = z
   .object({
-    serial_number: z.string().regex(/^[0-9a-fA-F]{1,64}$/).openapi({ description: "Certificate serial number in hex (as GET /v1/verify reports it in `signer.serial_number`).", example: "5d47814b0ba2fa1e59b163291949c8e5" }),
-    reason: z.number().int().min(0).max(10).optional().openapi({ description: "CRLReason code (RFC 5280 §5.3.1), e.g. 1 keyCompromise.", example: 1 }),
+    serial_number: z
+      .string()
+      .regex(/^[0-9a-fA-F]{1,64}$/)
+      .openapi({
+        description: "Certificate serial number in hex (as GET /v1/verify reports it in `signer.serial_number`).",
+        example: "5d47814b0ba2fa1e59b163291949c8e5",
+      }),
+    reason: z
+      .number()
+      .int()
+      .min(0)
+      .max(10)
+      .optional()
+      .openapi({ description: "CRLReason code (RFC 5280 §5.3.1), e.g. 1 keyCompromise.", example: 1 }),
   })
   .openapi("DevOcspRevocation");
 

@@ -11,7 +11,8 @@ const route = createRoute({
   operationId: "getReadyz",
   tags: ["Health"],
   summary: "Readiness",
-  description: "200 when D1 answers and the deployment is completely configured (required secrets present; in production also the signing credentials and no development material); otherwise 503 with a bounded body that names no dependency.",
+  description:
+    "200 when D1 answers and the deployment is completely configured (required secrets present; in production also the signing credentials and no development material); otherwise 503 with a bounded body that names no dependency.",
   responses: {
     200: json(ReadinessResponseSchema, "Ready to serve."),
     503: json(ReadinessResponseSchema, "A required adapter is unavailable."),

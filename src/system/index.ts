@@ -1,9 +1,9 @@
 import { createRouter } from "../platform/context";
+import { registerDevOcsp } from "./dev-ocsp";
 import { registerGetHealthz } from "./get-healthz";
 import { registerGetHealthzDb } from "./get-healthz-db";
 import { registerGetReadyz } from "./get-readyz";
 import { registerGetReadyzGovernance } from "./get-readyz-governance";
-import { registerDevOcsp } from "./dev-ocsp";
 import { registerPostDevTsa } from "./post-dev-tsa";
 
 /** Probes: unversioned, anonymous. */

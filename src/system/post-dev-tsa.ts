@@ -16,9 +16,17 @@ const route = createRoute({
   summary: "Development time-stamping authority (RFC 3161)",
   description:
     "Development deployments only: answers an RFC 3161 TimeStampReq (`application/timestamp-query`) with a TimeStampResp signed by the dev TSA certificate (chained to `.svc/dev-root.pem`), so local tools can timestamp as the signer does. Absent (404) in production.",
-  request: { body: { content: { "application/timestamp-query": { schema: z.string().openapi({ format: "binary", description: "DER TimeStampReq." }) } }, required: true } },
+  request: {
+    body: {
+      content: { "application/timestamp-query": { schema: z.string().openapi({ format: "binary", description: "DER TimeStampReq." }) } },
+      required: true,
+    },
+  },
   responses: {
-    200: { description: "DER TimeStampResp.", content: { "application/timestamp-reply": { schema: z.string().openapi({ format: "binary", description: "DER TimeStampResp." }) } } },
+    200: {
+      description: "DER TimeStampResp.",
+      content: { "application/timestamp-reply": { schema: z.string().openapi({ format: "binary", description: "DER TimeStampResp." }) } },
+    },
     404: errorResponse("Not a development deployment, or no dev TSA configured."),
   },
 });

@@ -19,7 +19,6 @@ export async function databaseAnswers(env: Bindings, timeoutMs = 2000): Promise<
   }
 }
 
-
 /**
  * Governance authorities. None is built yet, so each reports false: a probe never claims an authority
  * that does not exist. Each area that adds one reports its own health here.

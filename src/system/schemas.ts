@@ -9,18 +9,28 @@ export const HealthResponseSchema = z
   .openapi("HealthResponse");
 
 export const DatabaseHealthResponseSchema = z
-  .object({ status: z.enum(["ok", "unavailable"]).openapi({ description: "Whether D1 answered a trivial query within 2 seconds.", example: "ok" }) })
+  .object({
+    status: z.enum(["ok", "unavailable"]).openapi({ description: "Whether D1 answered a trivial query within 2 seconds.", example: "ok" }),
+  })
   .openapi("DatabaseHealthResponse");
 
 export const ReadinessResponseSchema = z
-  .object({ status: z.enum(["ready", "unavailable"]).openapi({ description: "Whether every required adapter is configured and answering.", example: "ready" }) })
+  .object({
+    status: z
+      .enum(["ready", "unavailable"])
+      .openapi({ description: "Whether every required adapter is configured and answering.", example: "ready" }),
+  })
   .openapi("ReadinessResponse");
 
 export const GovernanceReadinessResponseSchema = z
   .object({
-    capture_authority: z.boolean().openapi({ description: "Capture admission (device attestation) can decide admissions.", example: false }),
+    capture_authority: z
+      .boolean()
+      .openapi({ description: "Capture admission (device attestation) can decide admissions.", example: false }),
     commercial_authority: z.boolean().openapi({ description: "Billing can admit and charge work.", example: false }),
     derived_index_reconciler: z.boolean().openapi({ description: "The soft-binding index reconciler runs.", example: false }),
-    status: z.enum(["ready", "not_ready"]).openapi({ description: "`ready` only when all three authorities are ready.", example: "not_ready" }),
+    status: z
+      .enum(["ready", "not_ready"])
+      .openapi({ description: "`ready` only when all three authorities are ready.", example: "not_ready" }),
   })
   .openapi("GovernanceReadinessResponse");

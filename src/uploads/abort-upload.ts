@@ -13,7 +13,8 @@ const route = createRoute({
   operationId: "abortUpload",
   tags: ["Uploads"],
   summary: "Abort an upload",
-  description: "Stops an initiated upload and removes its staged bytes and URLs. Aborting an aborted or expired upload returns its status again.",
+  description:
+    "Stops an initiated upload and removes its staged bytes and URLs. Aborting an aborted or expired upload returns its status again.",
   request: { params: UploadParams, headers: z.object({ "idempotency-key": IdempotencyKeyHeader }) },
   responses: {
     200: json(AbortUploadResponseSchema, "The upload's status."),

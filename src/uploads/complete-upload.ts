@@ -24,24 +24,35 @@ const route = createRoute({
   responses: {
     200: json(CompleteUploadResponseSchema, "The pinned object."),
     ...NOT_FOUND,
-    409: errorResponse("No bytes uploaded yet (`svc.uploads.bytes_missing`), or the upload failed for good (`svc.uploads.failed`: a multipart upload whose assembled bytes did not match what was declared)."),
+    409: errorResponse(
+      "No bytes uploaded yet (`svc.uploads.bytes_missing`), or the upload failed for good (`svc.uploads.failed`: a multipart upload whose assembled bytes did not match what was declared).",
+    ),
     503: errorResponse("Object storage did not complete the upload; it is unchanged (`svc.uploads.storage_unavailable`, retryable)."),
     410: errorResponse("The upload was aborted or expired (`svc.uploads.gone`)."),
   },
 });
 
-
 export function registerCompleteUpload(app: Router) {
   app.openapi(route, async (c) => {
     const { upload_id } = c.req.valid("param");
-    const result = await completeUpload(database(c.env.DB), c.env.OBJECTS, mediaInspector(), principalOf(c).tenantId, upload_id, c.req.valid("json").parts);
+    const result = await completeUpload(
+      database(c.env.DB),
+      c.env.OBJECTS,
+      mediaInspector(),
+      principalOf(c).tenantId,
+      upload_id,
+      c.req.valid("json").parts,
+    );
     switch (result.status) {
       case "not_found":
         throw notFound("upload");
       case "gone":
         throw new ApiError("svc.uploads.gone");
       case "failed":
-        throw new ApiError("svc.uploads.failed", `This upload failed (${result.errorCode}): its parts were assembled into bytes that did not match what was declared, and cannot be used again. Create a new upload.`);
+        throw new ApiError(
+          "svc.uploads.failed",
+          `This upload failed (${result.errorCode}): its parts were assembled into bytes that did not match what was declared, and cannot be used again. Create a new upload.`,
+        );
       case "storage_unavailable":
         throw new ApiError("svc.uploads.storage_unavailable");
       case "refused":

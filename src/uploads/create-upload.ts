@@ -54,7 +54,13 @@ export function registerCreateUpload(app: Router) {
           headers,
           part: { number: part.part_number, uploadId: upload.multipartUploadId! },
         });
-        return { part_number: part.part_number, byte_length: part.byte_length, method: "PUT" as const, url: request.url, headers: request.headers };
+        return {
+          part_number: part.part_number,
+          byte_length: part.byte_length,
+          method: "PUT" as const,
+          url: request.url,
+          headers: request.headers,
+        };
       }),
     );
     return c.json(

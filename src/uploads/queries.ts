@@ -5,7 +5,11 @@ import { assets, objects, uploads } from "../db/schema";
 export type UploadRow = typeof uploads.$inferSelect;
 
 export async function getUpload(db: Database, tenantId: string, uploadId: string) {
-  const [row] = await db.select().from(uploads).where(and(eq(uploads.tenantId, tenantId), eq(uploads.id, uploadId))).limit(1);
+  const [row] = await db
+    .select()
+    .from(uploads)
+    .where(and(eq(uploads.tenantId, tenantId), eq(uploads.id, uploadId)))
+    .limit(1);
   return row ?? null;
 }
 
@@ -40,9 +44,25 @@ export async function pinUpload(
         `INSERT INTO objects (id, tenant_id, asset_id, role, r2_key, etag, byte_length, sha256, media_type, filename, inspection, created_at)
          SELECT ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ? WHERE ${open} ON CONFLICT DO NOTHING`,
       )
-      .bind(object.id, object.tenantId, object.assetId, object.role, object.r2Key, object.etag, object.byteLength, object.sha256, object.mediaType, object.filename ?? null, object.inspection ?? null, object.createdAt, upload.id),
+      .bind(
+        object.id,
+        object.tenantId,
+        object.assetId,
+        object.role,
+        object.r2Key,
+        object.etag,
+        object.byteLength,
+        object.sha256,
+        object.mediaType,
+        object.filename ?? null,
+        object.inspection ?? null,
+        object.createdAt,
+        upload.id,
+      ),
     d1
-      .prepare(`UPDATE assets SET status = 'uploaded', kind = ?, media_type = ?, source_object_id = ?, updated_at = ? WHERE id = ? AND status = 'awaiting_upload' AND ${open}`)
+      .prepare(
+        `UPDATE assets SET status = 'uploaded', kind = ?, media_type = ?, source_object_id = ?, updated_at = ? WHERE id = ? AND status = 'awaiting_upload' AND ${open}`,
+      )
       .bind(asset.kind, asset.mediaType, object.id, now, upload.assetId, upload.id),
     d1.prepare("UPDATE uploads SET status = 'completed', completed_at = ? WHERE id = ? AND status = 'initiated'").bind(now, upload.id),
   ]);
@@ -57,7 +77,10 @@ export async function failUpload(db: Database, upload: UploadRow, errorCode: str
     .where(and(eq(uploads.id, upload.id), eq(uploads.status, "initiated")))
     .returning({ id: uploads.id });
   if (rows.length === 1) {
-    await db.update(assets).set({ status: "upload_failed", updatedAt: now }).where(and(eq(assets.id, upload.assetId), eq(assets.status, "awaiting_upload")));
+    await db
+      .update(assets)
+      .set({ status: "upload_failed", updatedAt: now })
+      .where(and(eq(assets.id, upload.assetId), eq(assets.status, "awaiting_upload")));
   }
   return rows.length === 1;
 }
@@ -78,7 +101,11 @@ export async function closeUpload(db: Database, upload: UploadRow, status: "abor
 }
 
 export async function expiredUploads(db: Database, now: number, limit = 100) {
-  return db.select().from(uploads).where(and(eq(uploads.status, "initiated"), lt(uploads.expiresAt, now))).limit(limit);
+  return db
+    .select()
+    .from(uploads)
+    .where(and(eq(uploads.status, "initiated"), lt(uploads.expiresAt, now)))
+    .limit(limit);
 }
 
 /** Closed uploads (aborted, expired, failed) not yet swept whose URLs expired before `cutoff`; oldest first. */

@@ -2,11 +2,22 @@ import { formatOf, maximumBytesOf } from "../catalog/formats";
 import { MULTIPART_MAXIMUM_PARTS, MULTIPART_MINIMUM_PART_BYTES } from "../catalog/limits";
 import type { CapabilityRegistry } from "../catalog/registry";
 import type { Database } from "../db/client";
-import { hex } from "../platform/encoding";
-import { newId } from "../platform/ids";
-import type { FieldDetail } from "../platform/errors";
 import type { InspectionResult, MediaInspector, NormalizedInspectionFacts } from "../media/types";
-import { closedUnsweptUploads, closeUpload, expiredUploads, failUpload, getUpload, insertUploadWithAsset, keyIsPinned, markUploadSwept, pinUpload, type UploadRow } from "./queries";
+import { hex } from "../platform/encoding";
+import type { FieldDetail } from "../platform/errors";
+import { newId } from "../platform/ids";
+import {
+  closedUnsweptUploads,
+  closeUpload,
+  expiredUploads,
+  failUpload,
+  getUpload,
+  insertUploadWithAsset,
+  keyIsPinned,
+  markUploadSwept,
+  pinUpload,
+  type UploadRow,
+} from "./queries";
 
 /** Domain logic of uploads: no HTTP here; every outcome is a discriminated union. */
 
@@ -29,7 +40,12 @@ export interface CreateUploadInput {
 
 export type CreateUploadResult =
   | { status: "created"; upload: UploadRow }
-  | { status: "refused"; code: "svc.uploads.media_type_unknown" | "svc.uploads.media_type_unavailable" | "svc.uploads.too_large" | "svc.uploads.parts_invalid"; message: string; field: FieldDetail };
+  | {
+      status: "refused";
+      code: "svc.uploads.media_type_unknown" | "svc.uploads.media_type_unavailable" | "svc.uploads.too_large" | "svc.uploads.parts_invalid";
+      message: string;
+      field: FieldDetail;
+    };
 
 function field(name: string, code: string, message: string): FieldDetail {
   return { location: "body", field: name, code, message };
@@ -45,7 +61,12 @@ export async function createUpload(
 ): Promise<CreateUploadResult> {
   const format = formatOf(input.declared_media_type);
   if (!format) {
-    return { status: "refused", code: "svc.uploads.media_type_unknown", message: `${input.declared_media_type} is not a reviewed format.`, field: field("declared_media_type", "unknown_media_type", "Not a reviewed format.") };
+    return {
+      status: "refused",
+      code: "svc.uploads.media_type_unknown",
+      message: `${input.declared_media_type} is not a reviewed format.`,
+      field: field("declared_media_type", "unknown_media_type", "Not a reviewed format."),
+    };
   }
   const availability = registry.formatAvailability(format);
   if (!availability.available) {
@@ -58,15 +79,34 @@ export async function createUpload(
   }
   const maximum = maximumBytesOf(format);
   if (input.byte_length > maximum) {
-    return { status: "refused", code: "svc.uploads.too_large", message: `At most ${maximum} bytes for ${format.media_type}.`, field: field("byte_length", "too_big", `At most ${maximum}.`) };
+    return {
+      status: "refused",
+      code: "svc.uploads.too_large",
+      message: `At most ${maximum} bytes for ${format.media_type}.`,
+      field: field("byte_length", "too_big", `At most ${maximum}.`),
+    };
   }
-  const partsProblem = input.mode === "multipart" ? checkDeclaredParts(input.parts, input.byte_length) : input.parts.length > 0 ? "parts are only used with mode multipart" : null;
-  if (partsProblem) return { status: "refused", code: "svc.uploads.parts_invalid", message: partsProblem, field: field("parts", "invalid_parts", partsProblem) };
+  const partsProblem =
+    input.mode === "multipart"
+      ? checkDeclaredParts(input.parts, input.byte_length)
+      : input.parts.length > 0
+        ? "parts are only used with mode multipart"
+        : null;
+  if (partsProblem)
+    return {
+      status: "refused",
+      code: "svc.uploads.parts_invalid",
+      message: partsProblem,
+      field: field("parts", "invalid_parts", partsProblem),
+    };
 
   const assetId = newId("asset");
   const objectId = newId("object");
   const key = objectKey(tenantId, objectId);
-  const multipartUploadId = input.mode === "multipart" ? (await bucket.createMultipartUpload(key, { httpMetadata: { contentType: format.media_type } })).uploadId : null;
+  const multipartUploadId =
+    input.mode === "multipart"
+      ? (await bucket.createMultipartUpload(key, { httpMetadata: { contentType: format.media_type } })).uploadId
+      : null;
   const upload: UploadRow = {
     id: newId("upload"),
     tenantId,
@@ -123,7 +163,11 @@ export type CompleteUploadResult =
   | { status: "gone" }
   | { status: "failed"; errorCode: string }
   | { status: "storage_unavailable" }
-  | { status: "refused"; code: "svc.uploads.parts_invalid" | "svc.uploads.bytes_missing" | "svc.uploads.length_mismatch" | "svc.uploads.sha256_mismatch"; message: string }
+  | {
+      status: "refused";
+      code: "svc.uploads.parts_invalid" | "svc.uploads.bytes_missing" | "svc.uploads.length_mismatch" | "svc.uploads.sha256_mismatch";
+      message: string;
+    }
   | { status: "media_refused"; inspection: Exclude<InspectionResult, { status: "ok" }> };
 
 /**
@@ -151,7 +195,8 @@ export async function completeUpload(
   // Every refusal re-reads the upload: if an abort or another completion settled it meanwhile, that answer wins.
   const refuse = async (result: CompleteUploadResult, failMultipart: boolean): Promise<CompleteUploadResult> => {
     if (failMultipart && upload.mode === "multipart" && "code" in result) await failUpload(db, upload, result.code, now);
-    else if (failMultipart && upload.mode === "multipart" && result.status === "media_refused") await failUpload(db, upload, INSPECTION_CODES[result.inspection.status], now);
+    else if (failMultipart && upload.mode === "multipart" && result.status === "media_refused")
+      await failUpload(db, upload, INSPECTION_CODES[result.inspection.status], now);
     const after = await getUpload(db, tenantId, uploadId);
     if (after && after.status !== "initiated" && !(failMultipart && after.status === "failed")) return settledResult(after, now) ?? result;
     return result;
@@ -162,10 +207,16 @@ export async function completeUpload(
     const declared = JSON.parse(upload.parts ?? "[]") as { part_number: number }[];
     const numbers = parts.map((p) => p.part_number);
     if (numbers.length !== declared.length || numbers.some((n, i) => n !== i + 1)) {
-      return { status: "refused", code: "svc.uploads.parts_invalid", message: "Send every declared part, in order, with the ETag its upload returned." };
+      return {
+        status: "refused",
+        code: "svc.uploads.parts_invalid",
+        message: "Send every declared part, in order, with the ETag its upload returned.",
+      };
     }
     try {
-      await bucket.resumeMultipartUpload(upload.r2Key, upload.multipartUploadId!).complete(parts.map((p) => ({ partNumber: p.part_number, etag: p.etag })));
+      await bucket
+        .resumeMultipartUpload(upload.r2Key, upload.multipartUploadId!)
+        .complete(parts.map((p) => ({ partNumber: p.part_number, etag: p.etag })));
     } catch (error) {
       const text = String((error as Error)?.message ?? error);
       console.warn(JSON.stringify({ level: "warn", upload_id: upload.id, problem: "multipart complete failed", storage: text }));
@@ -175,7 +226,8 @@ export async function completeUpload(
         // R2's "no such multipart upload" (10024): the parts are spent (assembled, then refused; or aborted).
         if (/\b10024\b/.test(text)) return refuse({ status: "refused", code: "svc.uploads.parts_invalid", message: PARTS_SPENT }, true);
         // A part R2 does not know, an ETag that does not match, a part too small: the client can fix and retry.
-        if (/\b100(25|11|12|48)\b/.test(text)) return refuse({ status: "refused", code: "svc.uploads.parts_invalid", message: PARTS_UNKNOWN }, false);
+        if (/\b100(25|11|12|48)\b/.test(text))
+          return refuse({ status: "refused", code: "svc.uploads.parts_invalid", message: PARTS_UNKNOWN }, false);
         return { status: "storage_unavailable" };
       }
     }
@@ -186,13 +238,19 @@ export async function completeUpload(
   if (stored.size !== upload.byteLength) {
     await stored.body.cancel();
     await bucket.delete(upload.r2Key);
-    return refuse({ status: "refused", code: "svc.uploads.length_mismatch", message: `Stored ${stored.size} bytes, declared ${upload.byteLength}.` }, true);
+    return refuse(
+      { status: "refused", code: "svc.uploads.length_mismatch", message: `Stored ${stored.size} bytes, declared ${upload.byteLength}.` },
+      true,
+    );
   }
   const bytes = new Uint8Array(await stored.arrayBuffer());
   const sha256 = hex(await crypto.subtle.digest("SHA-256", bytes));
   if (sha256 !== upload.sha256) {
     await bucket.delete(upload.r2Key);
-    return refuse({ status: "refused", code: "svc.uploads.sha256_mismatch", message: `Stored bytes hash to ${sha256}, declared ${upload.sha256}.` }, true);
+    return refuse(
+      { status: "refused", code: "svc.uploads.sha256_mismatch", message: `Stored bytes hash to ${sha256}, declared ${upload.sha256}.` },
+      true,
+    );
   }
   const inspection = inspector.inspect(bytes, upload.declaredMediaType);
   if (inspection.status !== "ok") {
@@ -224,8 +282,10 @@ export async function completeUpload(
   return settledResult(after, now) ?? { status: "refused", code: "svc.uploads.bytes_missing", message: "No bytes have been uploaded yet." };
 }
 
-const PARTS_SPENT = "The parts of this multipart upload can no longer be assembled (they were already used or discarded). Create a new upload.";
-const PARTS_UNKNOWN = "The parts could not be assembled: send every part's ETag exactly as its upload returned it, after every part was uploaded.";
+const PARTS_SPENT =
+  "The parts of this multipart upload can no longer be assembled (they were already used or discarded). Create a new upload.";
+const PARTS_UNKNOWN =
+  "The parts could not be assembled: send every part's ETag exactly as its upload returned it, after every part was uploaded.";
 
 /** Reason codes of a refused media inspection (the complete route answers them). */
 export const INSPECTION_CODES = {
@@ -243,13 +303,22 @@ function settledResult(upload: UploadRow, now: number): CompleteUploadResult | n
   return null;
 }
 
-export type AbortUploadResult = { status: "aborted" | "expired" | "failed"; upload: UploadRow } | { status: "not_found" } | { status: "already_completed" };
+export type AbortUploadResult =
+  | { status: "aborted" | "expired" | "failed"; upload: UploadRow }
+  | { status: "not_found" }
+  | { status: "already_completed" };
 
 /**
  * Aborts an initiated upload. The bytes are deleted only by the call that closed the upload: if a completion
  * pinned it first, the abort answers already_completed and the pinned bytes stay.
  */
-export async function abortUpload(db: Database, bucket: R2Bucket, tenantId: string, uploadId: string, now = Date.now()): Promise<AbortUploadResult> {
+export async function abortUpload(
+  db: Database,
+  bucket: R2Bucket,
+  tenantId: string,
+  uploadId: string,
+  now = Date.now(),
+): Promise<AbortUploadResult> {
   const upload = await getUpload(db, tenantId, uploadId);
   if (!upload) return { status: "not_found" };
   if (upload.status === "completed") return { status: "already_completed" };
@@ -261,7 +330,11 @@ export async function abortUpload(db: Database, bucket: R2Bucket, tenantId: stri
 }
 
 async function discardBytes(bucket: R2Bucket, upload: UploadRow) {
-  if (upload.multipartUploadId) await bucket.resumeMultipartUpload(upload.r2Key, upload.multipartUploadId).abort().catch(() => undefined);
+  if (upload.multipartUploadId)
+    await bucket
+      .resumeMultipartUpload(upload.r2Key, upload.multipartUploadId)
+      .abort()
+      .catch(() => undefined);
   await bucket.delete(upload.r2Key);
 }
 
@@ -296,7 +369,12 @@ export async function sweepExpiredUploads(db: Database, bucket: R2Bucket, now = 
  * nothing behind. A key some object row pins is never deleted. Deletes come before the mark, so a run that fails
  * midway leaves the upload for the next run; the mark makes each upload swept once.
  */
-export async function sweepClosedUploads(db: Database, bucket: R2Bucket, now = Date.now(), limit = CLOSED_UPLOAD_SWEEP_BATCH): Promise<number> {
+export async function sweepClosedUploads(
+  db: Database,
+  bucket: R2Bucket,
+  now = Date.now(),
+  limit = CLOSED_UPLOAD_SWEEP_BATCH,
+): Promise<number> {
   let count = 0;
   for (const upload of await closedUnsweptUploads(db, now - UPLOAD_URL_GRACE_MS, limit)) {
     if (!(await keyIsPinned(db, upload.r2Key))) await discardBytes(bucket, upload);

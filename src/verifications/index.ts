@@ -10,11 +10,11 @@ import { createRouter, notFound, principalOf } from "../platform/context";
 import { idSchema } from "../platform/ids";
 import { iso, json, NOT_FOUND } from "../platform/openapi";
 import { NextCursorSchema, pageOf, pageQuerySchema, pageRequest } from "../platform/pagination";
-import { registerVerify } from "./verify";
-import { registerStoredVerifications } from "./stored";
 import { registerReports } from "./reports";
-import { registerShares } from "./shares";
 import { VerificationEvidenceResponseSchema, VerificationHistoryResponseSchema } from "./schemas";
+import { registerShares } from "./shares";
+import { registerStoredVerifications } from "./stored";
+import { registerVerify } from "./verify";
 
 /*
  * Read side of verification records: a completed job's check of its own output (made with the reference engine
@@ -22,7 +22,9 @@ import { VerificationEvidenceResponseSchema, VerificationHistoryResponseSchema }
  * `vfy_` namespace, so every id resolves here (evidence, history) and at GET /v1/verifications/{id} (stored.ts).
  */
 
-const Params = z.object({ verification_id: idSchema("verification", "Verification id.").openapi({ param: { name: "verification_id", in: "path" } }) });
+const Params = z.object({
+  verification_id: idSchema("verification", "Verification id.").openapi({ param: { name: "verification_id", in: "path" } }),
+});
 
 const evidenceRoute = createRoute({
   method: "get",
@@ -30,7 +32,8 @@ const evidenceRoute = createRoute({
   operationId: "getVerificationEvidence",
   tags: ["Verification"],
   summary: "Verification evidence",
-  description: "The complete, privacy-safe evidence of a verification: what was checked and every code the engine reported. Readable at once for a completed job's own `verification_id`.",
+  description:
+    "The complete, privacy-safe evidence of a verification: what was checked and every code the engine reported. Readable at once for a completed job's own `verification_id`.",
   request: { params: Params },
   responses: { 200: json(VerificationEvidenceResponseSchema, "The evidence."), ...NOT_FOUND },
 });
@@ -54,12 +57,28 @@ const listRoute = createRoute({
   description: "Newest first, snapshot-consistent.",
   request: {
     query: z.object({
-      overall: z.enum(["valid", "invalid", "indeterminate", "recovered"]).optional().openapi({ description: "Only this outcome.", example: "valid" }),
-      subject_type: z.enum(["uploaded_object", "stored_object", "public_url", "asset", "manifest", "receipt"]).optional().openapi({ description: "Only this subject type.", example: "asset" }),
+      overall: z
+        .enum(["valid", "invalid", "indeterminate", "recovered"])
+        .optional()
+        .openapi({ description: "Only this outcome.", example: "valid" }),
+      subject_type: z
+        .enum(["uploaded_object", "stored_object", "public_url", "asset", "manifest", "receipt"])
+        .optional()
+        .openapi({ description: "Only this subject type.", example: "asset" }),
       ...pageQuerySchema(100, 25),
     }),
   },
-  responses: { 200: json(z.object({ items: z.array(VerificationHistoryResponseSchema).openapi({ description: "Newest first." }), next_cursor: NextCursorSchema }).openapi("VerificationPage"), "One page.") },
+  responses: {
+    200: json(
+      z
+        .object({
+          items: z.array(VerificationHistoryResponseSchema).openapi({ description: "Newest first." }),
+          next_cursor: NextCursorSchema,
+        })
+        .openapi("VerificationPage"),
+      "One page.",
+    ),
+  },
 });
 
 export function verificationRoutes() {
@@ -69,7 +88,11 @@ export function verificationRoutes() {
   registerReports(app);
   registerShares(app);
   const load = async (db: ReturnType<typeof database>, tenantId: string, id: string) => {
-    const [row] = await db.select().from(verifications).where(and(eq(verifications.tenantId, tenantId), eq(verifications.id, id))).limit(1);
+    const [row] = await db
+      .select()
+      .from(verifications)
+      .where(and(eq(verifications.tenantId, tenantId), eq(verifications.id, id)))
+      .limit(1);
     return row ?? null;
   };
   app.openapi(evidenceRoute, async (c) => {
@@ -78,7 +101,15 @@ export function verificationRoutes() {
     const stored = JSON.parse(row.evidence) as {
       check?: ManifestCheck | null;
       engine: string | null;
-      result?: { status: string; status_vocabulary_version: string; confidence: number | null; signals: Record<string, boolean | string>; manifest_id: string | null; warnings: string[]; developer_explanation: string };
+      result?: {
+        status: string;
+        status_vocabulary_version: string;
+        confidence: number | null;
+        signals: Record<string, boolean | string>;
+        manifest_id: string | null;
+        warnings: string[];
+        developer_explanation: string;
+      };
     };
     const r = stored.result;
     return c.json(

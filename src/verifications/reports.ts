@@ -1,7 +1,7 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import { and, eq } from "drizzle-orm";
 import type { Router } from "../app-types";
-import { database, type Database } from "../db/client";
+import { type Database, database } from "../db/client";
 import { verificationReports, verifications } from "../db/schema";
 import { notFound, principalOf } from "../platform/context";
 import { sha256Hex } from "../platform/crypto";
@@ -9,7 +9,14 @@ import { base64, utf8 } from "../platform/encoding";
 import { idSchema, newId } from "../platform/ids";
 import { IdempotencyKeyHeader, iso, json, NOT_FOUND, Timestamp } from "../platform/openapi";
 import { servedObjectHeaders } from "../platform/served-object";
-import { renderReportHtml, renderReportJson, reportDocument, REPORT_VERSION, VerificationReportDocumentSchema, type VerificationRow } from "./report-render";
+import {
+  REPORT_VERSION,
+  renderReportHtml,
+  renderReportJson,
+  reportDocument,
+  VerificationReportDocumentSchema,
+  type VerificationRow,
+} from "./report-render";
 
 /*
  * Deterministic verification reports. POST renders the stored verification row (nothing else: no clock, no
@@ -22,18 +29,35 @@ import { renderReportHtml, renderReportJson, reportDocument, REPORT_VERSION, Ver
 const VerificationParams = z.object({
   verification_id: idSchema("verification", "Verification id.").openapi({ param: { name: "verification_id", in: "path" } }),
 });
-const ReportParams = z.object({ report_id: idSchema("verificationReport", "Report id.").openapi({ param: { name: "report_id", in: "path" } }) });
+const ReportParams = z.object({
+  report_id: idSchema("verificationReport", "Report id.").openapi({ param: { name: "report_id", in: "path" } }),
+});
 
-const FORMATS = { html: { mediaType: "text/html; charset=utf-8", ext: "html" }, json: { mediaType: "application/json; charset=utf-8", ext: "json" } } as const;
+const FORMATS = {
+  html: { mediaType: "text/html; charset=utf-8", ext: "html" },
+  json: { mediaType: "application/json; charset=utf-8", ext: "json" },
+} as const;
 type Format = keyof typeof FORMATS;
 
 const ReportFormatSchema = z
   .object({
-    url: z.string().openapi({ description: "Path that serves this format (GET, `recovery:read`).", example: "/v1/verification-reports/vrp_abcdefghij234567?format=html" }),
+    url: z.string().openapi({
+      description: "Path that serves this format (GET, `recovery:read`).",
+      example: "/v1/verification-reports/vrp_abcdefghij234567?format=html",
+    }),
     media_type: z.string().openapi({ description: "Content-Type it is served with.", example: "text/html; charset=utf-8" }),
-    sha256: z.string().regex(/^[0-9a-f]{64}$/).openapi({ description: "SHA-256 (hex) of the exact bytes; also the ETag. The same evidence always gives the same hash.", example: "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08" }),
+    sha256: z
+      .string()
+      .regex(/^[0-9a-f]{64}$/)
+      .openapi({
+        description: "SHA-256 (hex) of the exact bytes; also the ETag. The same evidence always gives the same hash.",
+        example: "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08",
+      }),
     byte_length: z.number().int().openapi({ description: "Size of the exact bytes.", example: 14210 }),
-    filename: z.string().openapi({ description: "File name it is served under (Content-Disposition).", example: "verification-report-vfy_abcdefghij234567.html" }),
+    filename: z.string().openapi({
+      description: "File name it is served under (Content-Disposition).",
+      example: "verification-report-vfy_abcdefghij234567.html",
+    }),
   })
   .openapi("VerificationReportFormat");
 
@@ -41,12 +65,19 @@ export const VerificationReportResponseSchema = z
   .object({
     report_id: idSchema("verificationReport", "Report id."),
     verification_id: idSchema("verification", "The verification the report renders."),
-    report_version: z.string().openapi({ description: "The renderer that made the documents; a new renderer is a new version, never a silent change.", example: REPORT_VERSION }),
+    report_version: z.string().openapi({
+      description: "The renderer that made the documents; a new renderer is a new version, never a silent change.",
+      example: REPORT_VERSION,
+    }),
     created_at: Timestamp("When this report was recorded (not part of the documents)."),
     formats: z
       .object({
-        html: ReportFormatSchema.openapi({ description: "Self-contained, print-friendly HTML for people: no scripts, no links, no external resources." }),
-        json: ReportFormatSchema.openapi({ description: "Canonical JSON (sorted keys, no white space) for machines: `VerificationReportDocument`." }),
+        html: ReportFormatSchema.openapi({
+          description: "Self-contained, print-friendly HTML for people: no scripts, no links, no external resources.",
+        }),
+        json: ReportFormatSchema.openapi({
+          description: "Canonical JSON (sorted keys, no white space) for machines: `VerificationReportDocument`.",
+        }),
       })
       .openapi({ description: "The two renderings of the same evidence." }),
   })
@@ -63,7 +94,10 @@ const createRouteDef = createRoute({
     "Only the stored record is rendered (never the current time or a new id), so the same evidence always gives byte-identical documents and the same `sha256`; each call records a new report id. No body.",
   request: { params: VerificationParams, headers: z.object({ "idempotency-key": IdempotencyKeyHeader }) },
   responses: {
-    201: { ...json(VerificationReportResponseSchema, "The report and where to download each format."), headers: { Location: { description: "Path of the report.", schema: { type: "string" } } } },
+    201: {
+      ...json(VerificationReportResponseSchema, "The report and where to download each format."),
+      headers: { Location: { description: "Path of the report.", schema: { type: "string" } } },
+    },
     ...NOT_FOUND,
   },
 });
@@ -80,10 +114,16 @@ const getRouteDef = createRoute({
   request: {
     params: ReportParams,
     query: z.object({
-      format: z.enum(["json", "html"]).default("json").openapi({ description: "Which rendering to download (default `json`).", example: "html" }),
+      format: z
+        .enum(["json", "html"])
+        .default("json")
+        .openapi({ description: "Which rendering to download (default `json`).", example: "html" }),
     }),
     headers: z.object({
-      "if-none-match": z.string().max(200).optional().openapi({ description: "An ETag from an earlier download; when it matches, 304 without a body.", example: '"9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08"' }),
+      "if-none-match": z.string().max(200).optional().openapi({
+        description: "An ETag from an earlier download; when it matches, 304 without a body.",
+        example: '"9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08"',
+      }),
     }),
   },
   responses: {
@@ -91,7 +131,10 @@ const getRouteDef = createRoute({
       description: "The report in the requested format.",
       headers: {
         ETag: { description: "The quoted SHA-256 (hex) of the body.", schema: { type: "string" } },
-        "Content-Disposition": { description: "`inline; filename=\"verification-report-<verification_id>.<html|json>\"`.", schema: { type: "string" } },
+        "Content-Disposition": {
+          description: '`inline; filename="verification-report-<verification_id>.<html|json>"`.',
+          schema: { type: "string" },
+        },
       },
       content: {
         "application/json": { schema: VerificationReportDocumentSchema },
@@ -105,7 +148,8 @@ const getRouteDef = createRoute({
 
 type ReportRow = typeof verificationReports.$inferSelect;
 
-const filename = (row: Pick<ReportRow, "verificationId">, format: Format) => `verification-report-${row.verificationId}.${FORMATS[format].ext}`;
+const filename = (row: Pick<ReportRow, "verificationId">, format: Format) =>
+  `verification-report-${row.verificationId}.${FORMATS[format].ext}`;
 
 export function reportView(row: ReportRow) {
   const format = (f: Format, text: string, sha256: string) => ({
@@ -134,7 +178,11 @@ export async function renderReport(verification: VerificationRow) {
 }
 
 export async function loadVerification(db: Database, tenantId: string, id: string): Promise<VerificationRow | null> {
-  const [row] = await db.select().from(verifications).where(and(eq(verifications.tenantId, tenantId), eq(verifications.id, id))).limit(1);
+  const [row] = await db
+    .select()
+    .from(verifications)
+    .where(and(eq(verifications.tenantId, tenantId), eq(verifications.id, id)))
+    .limit(1);
   return row ?? null;
 }
 
@@ -199,7 +247,12 @@ export function registerReports(app: Router) {
       disposition: "inline",
       // Rendered by the service with every stored value escaped. The HTML needs nothing but its own <style>
       // (allowed by hash); in the sandbox a browser opening it runs nothing and gets no network access at all.
-      serviceRendered: { extraCsp: format === "html" ? [`style-src ${await styleSource(row.html)}`, "base-uri 'none'", "form-action 'none'", "frame-ancestors 'none'"] : [] },
+      serviceRendered: {
+        extraCsp:
+          format === "html"
+            ? [`style-src ${await styleSource(row.html)}`, "base-uri 'none'", "form-action 'none'", "frame-ancestors 'none'"]
+            : [],
+      },
     });
     const headers: Record<string, string> = {
       ETag: `"${sha256}"`,

@@ -3,7 +3,7 @@ import { and, eq, isNull } from "drizzle-orm";
 import type { Router } from "../app-types";
 import { database } from "../db/client";
 import { newestFirst, pageWindow } from "../db/keyset";
-import { tenants, verifications, verificationShares } from "../db/schema";
+import { tenants, verificationShares, verifications } from "../db/schema";
 import { releasedCheck } from "../history/snapshots";
 import { notFound, principalOf } from "../platform/context";
 import { sha256Hex, timingSafeEqual } from "../platform/crypto";
@@ -39,8 +39,13 @@ export const VerificationShareSchema = z
   .object({
     share_id: idSchema("verificationShare", "Share id."),
     verification_id: idSchema("verification", "The verification it shares."),
-    label: z.string().nullable().openapi({ description: "Your label for the share (who it was given to); never shown to its holder.", example: "Fact-check desk, Example Daily" }),
-    state: z.enum(["active", "expired", "closed"]).openapi({ description: "`active` until `expires_at` or until closed; `closed` wins over `expired`.", example: "active" }),
+    label: z.string().nullable().openapi({
+      description: "Your label for the share (who it was given to); never shown to its holder.",
+      example: "Fact-check desk, Example Daily",
+    }),
+    state: z
+      .enum(["active", "expired", "closed"])
+      .openapi({ description: "`active` until `expires_at` or until closed; `closed` wins over `expired`.", example: "active" }),
     created_at: Timestamp("When the share was issued."),
     expires_at: Timestamp("When the token stops working."),
     closed_at: Timestamp("When the share was closed; null while it is not.").nullable(),
@@ -48,8 +53,14 @@ export const VerificationShareSchema = z
   .openapi("VerificationShare", { description: "Share metadata. The token is never stored and never shown again after issue." });
 
 const IssuedShareSchema = VerificationShareSchema.extend({
-  token: z.string().regex(TOKEN_PATTERN).openapi({ description: "The capability: 32 random bytes, base64url. Shown once; only its SHA-256 is stored.", example: "q1z7bH3vJmW0pXo4eR9tY2uI5oP8aS6dF1gH3jK4lZw" }),
-  url: z.string().openapi({ description: "Path that serves the shared projection to anyone holding the token (no API key).", example: "/v1/shared-verifications/q1z7bH3vJmW0pXo4eR9tY2uI5oP8aS6dF1gH3jK4lZw" }),
+  token: z.string().regex(TOKEN_PATTERN).openapi({
+    description: "The capability: 32 random bytes, base64url. Shown once; only its SHA-256 is stored.",
+    example: "q1z7bH3vJmW0pXo4eR9tY2uI5oP8aS6dF1gH3jK4lZw",
+  }),
+  url: z.string().openapi({
+    description: "Path that serves the shared projection to anyone holding the token (no API key).",
+    example: "/v1/shared-verifications/q1z7bH3vJmW0pXo4eR9tY2uI5oP8aS6dF1gH3jK4lZw",
+  }),
 }).openapi("IssuedVerificationShare", { description: "A new share and its one-time token." });
 
 const CreateShareRequestSchema = z
@@ -61,27 +72,57 @@ const CreateShareRequestSchema = z
       .max(SHARE_MAX_SECONDS)
       .default(SHARE_DEFAULT_SECONDS)
       .openapi({ description: `Lifetime of the token: ${SHARE_MIN_SECONDS} s to 30 days (default 7 days).`, example: 86400 }),
-    label: z.string().trim().min(1).max(200).nullable().optional().openapi({ description: "Your label for the share (at most 200 chars); never shown to its holder.", example: "Fact-check desk, Example Daily" }),
+    label: z.string().trim().min(1).max(200).nullable().optional().openapi({
+      description: "Your label for the share (at most 200 chars); never shown to its holder.",
+      example: "Fact-check desk, Example Daily",
+    }),
   })
   .openapi("CreateVerificationShareRequest");
 
 const SharePageSchema = z
-  .object({ items: z.array(VerificationShareSchema).openapi({ description: "Shares of the verification, newest first (every state)." }), next_cursor: NextCursorSchema })
+  .object({
+    items: z.array(VerificationShareSchema).openapi({ description: "Shares of the verification, newest first (every state)." }),
+    next_cursor: NextCursorSchema,
+  })
   .openapi("VerificationSharePage");
 
 export const SharedVerificationSchema = z
   .object({
-    status: z.string().nullable().openapi({ description: "Status code of the closed vocabulary (null for a signing job's publication-time check, which has none).", example: "verified_manifest" }),
-    status_vocabulary_version: z.string().nullable().openapi({ description: "Status vocabulary of `status` (table at /docs/verification-statuses).", example: "svc.verification-status.v1" }),
+    status: z.string().nullable().openapi({
+      description: "Status code of the closed vocabulary (null for a signing job's publication-time check, which has none).",
+      example: "verified_manifest",
+    }),
+    status_vocabulary_version: z.string().nullable().openapi({
+      description: "Status vocabulary of `status` (table at /docs/verification-statuses).",
+      example: "svc.verification-status.v1",
+    }),
     overall: z.enum(["valid", "invalid", "indeterminate", "recovered"]).openapi({ description: "Overall outcome.", example: "valid" }),
-    confidence: z.number().nullable().openapi({ description: "Confidence, 0 to 1 (null for hard failures and publication checks).", example: 0.95 }),
-    user_explanation: z.string().openapi({ description: "Plain-language summary.", example: "This file carries intact Content Credentials from a trusted signer. Nothing in the file has changed since it was signed." }),
-    proves: z.array(z.string()).openapi({ description: "What the evidence supports.", example: ["The file is byte-for-byte what the signer signed (the hard binding matches)."] }),
-    does_not_prove: z.array(z.string()).openapi({ description: "What it does not.", example: ["That the content is true, or that the scene or event it shows happened as shown."] }),
+    confidence: z
+      .number()
+      .nullable()
+      .openapi({ description: "Confidence, 0 to 1 (null for hard failures and publication checks).", example: 0.95 }),
+    user_explanation: z.string().openapi({
+      description: "Plain-language summary.",
+      example: "This file carries intact Content Credentials from a trusted signer. Nothing in the file has changed since it was signed.",
+    }),
+    proves: z.array(z.string()).openapi({
+      description: "What the evidence supports.",
+      example: ["The file is byte-for-byte what the signer signed (the hard binding matches)."],
+    }),
+    does_not_prove: z.array(z.string()).openapi({
+      description: "What it does not.",
+      example: ["That the content is true, or that the scene or event it shows happened as shown."],
+    }),
     validated_at: Timestamp("When validation ran."),
-    signer_organization: z.string().nullable().openapi({ description: "Organization (O) of the signing certificate, when the verification read one.", example: "Example News" }),
+    signer_organization: z
+      .string()
+      .nullable()
+      .openapi({ description: "Organization (O) of the signing certificate, when the verification read one.", example: "Example News" }),
   })
-  .openapi("SharedVerification", { description: "The minimal projection a share grants: the outcome and who signed. No tenant, asset, object or manifest ids, no codes, no evidence." });
+  .openapi("SharedVerification", {
+    description:
+      "The minimal projection a share grants: the outcome and who signed. No tenant, asset, object or manifest ids, no codes, no evidence.",
+  });
 
 const listRouteDef = createRoute({
   method: "get",
@@ -117,7 +158,8 @@ const closeRouteDef = createRoute({
   operationId: "closeVerificationShare",
   tags: ["Verification"],
   summary: "Close a share",
-  description: "Revokes the share at once: its token answers 404 from now on. Closing a closed share changes nothing and answers the same `closed_at`.",
+  description:
+    "Revokes the share at once: its token answers 404 from now on. Closing a closed share changes nothing and answers the same `closed_at`.",
   request: { params: ShareParams, headers: z.object({ "idempotency-key": IdempotencyKeyHeader }) },
   responses: { 200: json(VerificationShareSchema, "The closed share."), ...NOT_FOUND },
 });
@@ -135,7 +177,11 @@ const sharedRouteDef = createRoute({
     "A malformed, unknown, expired or closed token answers one identical 404. Responses carry `Cache-Control: no-store` and `Referrer-Policy: no-referrer`.",
   request: {
     params: z.object({
-      token: z.string().openapi({ param: { name: "token", in: "path" }, description: "The share token (43 base64url chars).", example: "q1z7bH3vJmW0pXo4eR9tY2uI5oP8aS6dF1gH3jK4lZw" }),
+      token: z.string().openapi({
+        param: { name: "token", in: "path" },
+        description: "The share token (43 base64url chars).",
+        example: "q1z7bH3vJmW0pXo4eR9tY2uI5oP8aS6dF1gH3jK4lZw",
+      }),
     }),
   },
   responses: {
@@ -177,7 +223,13 @@ export function registerShares(app: Router) {
     const rows = await db
       .select()
       .from(verificationShares)
-      .where(and(eq(verificationShares.tenantId, tenantId), eq(verificationShares.verificationId, verificationId), pageWindow(verificationShares.createdAt, verificationShares.id, page)))
+      .where(
+        and(
+          eq(verificationShares.tenantId, tenantId),
+          eq(verificationShares.verificationId, verificationId),
+          pageWindow(verificationShares.createdAt, verificationShares.id, page),
+        ),
+      )
       .orderBy(...newestFirst(verificationShares.createdAt, verificationShares.id))
       .limit(page.limit + 1);
     const { rows: items, nextCursor } = await pageOf(c.env.SVC_CURSOR_SECRET, binding, page, rows);
@@ -188,7 +240,9 @@ export function registerShares(app: Router) {
   app.openapi(createRouteDef, async (c) => {
     const tenantId = principalOf(c).tenantId;
     const verificationId = c.req.valid("param").verification_id;
-    const body = c.req.header("content-type")?.includes("json") ? c.req.valid("json") : { expires_in_seconds: SHARE_DEFAULT_SECONDS, label: null };
+    const body = c.req.header("content-type")?.includes("json")
+      ? c.req.valid("json")
+      : { expires_in_seconds: SHARE_DEFAULT_SECONDS, label: null };
     const db = database(c.env.DB);
     if (!(await loadVerification(db, tenantId, verificationId))) throw notFound("verification");
     const token = base64url(crypto.getRandomValues(new Uint8Array(32)));
@@ -216,7 +270,10 @@ export function registerShares(app: Router) {
     const db = database(c.env.DB);
     const where = and(eq(verificationShares.tenantId, tenantId), eq(verificationShares.id, shareId));
     // Only the first close sets closed_at; later ones (and concurrent ones) leave it as it is.
-    await db.update(verificationShares).set({ closedAt: Date.now() }).where(and(where, isNull(verificationShares.closedAt)));
+    await db
+      .update(verificationShares)
+      .set({ closedAt: Date.now() })
+      .where(and(where, isNull(verificationShares.closedAt)));
     const [row] = await db.select().from(verificationShares).where(where).limit(1);
     if (!row) throw notFound("share");
     return c.json(shareView(row), 200);

@@ -5,16 +5,16 @@ import { database } from "../db/client";
 import { assets, objects, verificationRequests, verifications } from "../db/schema";
 import type { Bindings } from "../env";
 import { imageServices } from "../media";
+import type { ManifestCheck } from "../media/types";
 import { notFound, principalOf } from "../platform/context";
 import { idSchema, newId } from "../platform/ids";
 import { errorResponse, IdempotencyKeyHeader, iso, json, NOT_FOUND, Timestamp } from "../platform/openapi";
 import { ObjectIdSchema } from "../uploads/schemas";
-import { ensureC2paEngineLazily, revocationCheck } from "./verify-engines";
-import type { ManifestCheck } from "../media/types";
 import { decideVerdict } from "./verdict";
-import { verifySubject } from "./verify-service";
-import { VerificationResultSchema } from "./verify-schemas";
 import { resultBody } from "./verify";
+import { ensureC2paEngineLazily, revocationCheck } from "./verify-engines";
+import { VerificationResultSchema } from "./verify-schemas";
+import { verifySubject } from "./verify-service";
 
 /*
  * Stored-object verification (SPEC "Stored-object verification"): the caller names an immutable object; the
@@ -31,12 +31,23 @@ const MAX_ATTEMPTS = 5;
 const StoredVerificationSchema = z
   .object({
     verification_id: idSchema("verification", "Verification id (also the id of its evidence once completed)."),
-    subject_type: z
-      .enum(["uploaded_object", "stored_object", "public_url", "asset", "manifest", "receipt"])
-      .openapi({ description: "What was verified: `stored_object` for POST /v1/verifications, `uploaded_object`/`asset`/`manifest` for an authenticated POST /v1/verify, `asset` for a job's publication-time verification.", example: "stored_object" }),
-    state: z.enum(["queued", "running", "completed", "failed"]).openapi({ description: "Durable status; `completed` and `failed` are terminal. A verification made synchronously is `completed` from the start.", example: "completed" }),
-    object_id: ObjectIdSchema.nullable().openapi({ description: "The checked stored object; null for a file uploaded to POST /v1/verify (never stored) or a manifest URI." }),
-    evidence_id: z.string().nullable().openapi({ description: "GET /v1/verification-evidence/{evidence_id}; present once completed.", example: "vfy_abcdefghij234567" }),
+    subject_type: z.enum(["uploaded_object", "stored_object", "public_url", "asset", "manifest", "receipt"]).openapi({
+      description:
+        "What was verified: `stored_object` for POST /v1/verifications, `uploaded_object`/`asset`/`manifest` for an authenticated POST /v1/verify, `asset` for a job's publication-time verification.",
+      example: "stored_object",
+    }),
+    state: z.enum(["queued", "running", "completed", "failed"]).openapi({
+      description:
+        "Durable status; `completed` and `failed` are terminal. A verification made synchronously is `completed` from the start.",
+      example: "completed",
+    }),
+    object_id: ObjectIdSchema.nullable().openapi({
+      description: "The checked stored object; null for a file uploaded to POST /v1/verify (never stored) or a manifest URI.",
+    }),
+    evidence_id: z
+      .string()
+      .nullable()
+      .openapi({ description: "GET /v1/verification-evidence/{evidence_id}; present once completed.", example: "vfy_abcdefghij234567" }),
     result: VerificationResultSchema.nullable().openapi({
       description:
         "The verification result; present when completed. For a job's publication-time verification it is derived from the reference engine's codes recorded at publication (OCSP, watermark and fingerprints were not part of that check; see the evidence), and null for a watermark-only publication, whose check was the watermark read-back.",
@@ -58,7 +69,10 @@ const createRouteDef = createRoute({
     "Accepts an immutable stored object (`aob_`) for asynchronous verification on the jobs queue and answers 202; poll GET /v1/verifications/{verification_id} (first after 1 s, doubling to 30 s). For a file published with a sidecar manifest, send the file's object id: the service finds the stored manifest itself.",
   request: {
     headers: z.object({ "idempotency-key": IdempotencyKeyHeader }),
-    body: { content: { "application/json": { schema: z.object({ object_id: ObjectIdSchema }).openapi("CreateVerificationRequest") } }, required: true },
+    body: {
+      content: { "application/json": { schema: z.object({ object_id: ObjectIdSchema }).openapi("CreateVerificationRequest") } },
+      required: true,
+    },
   },
   responses: { 202: json(StoredVerificationSchema, "Accepted."), ...NOT_FOUND, 409: errorResponse("Idempotency conflict.") },
 });
@@ -71,7 +85,11 @@ const getRouteDef = createRoute({
   summary: "A verification, by its id",
   description:
     "Resolves every `verification_id` the API hands out (one `vfy_` namespace): the durable status of a stored-object verification (POST /v1/verifications: `queued`, `running`, then `completed` or `failed`), and, `completed` from the start, every verification record made otherwise: an authenticated POST /v1/verify, and a job's publication-time verification (the `verification_id` of a completed job's result and of its receipt). A completed one is also readable at GET /v1/verification-evidence/{verification_id} (`evidence_id`) and GET /v1/verification-history/{verification_id}.",
-  request: { params: z.object({ verification_id: idSchema("verification", "Verification id.").openapi({ param: { name: "verification_id", in: "path" } }) }) },
+  request: {
+    params: z.object({
+      verification_id: idSchema("verification", "Verification id.").openapi({ param: { name: "verification_id", in: "path" } }),
+    }),
+  },
   responses: { 200: json(StoredVerificationSchema, "The durable status."), ...NOT_FOUND },
 });
 
@@ -85,7 +103,8 @@ type Result = z.infer<typeof VerificationResultSchema>;
  */
 function resultOf(record: RecordRow): Result | null {
   const evidence = JSON.parse(record.evidence) as { result?: Omit<Result, "verification_id">; check?: ManifestCheck | null };
-  if (evidence.result) return { ...evidence.result, related_publications: evidence.result.related_publications ?? [], verification_id: record.id };
+  if (evidence.result)
+    return { ...evidence.result, related_publications: evidence.result.related_publications ?? [], verification_id: record.id };
   const check = evidence.check;
   if (!check?.active_manifest_label) return null;
   const verdict = decideVerdict({
@@ -93,10 +112,20 @@ function resultOf(record: RecordRow): Result | null {
     ocsp: "not_checked",
     durable: { watermark: null, fingerprint: null },
     anchor_match: null,
-    warnings: ["A publication-time check of the signed output: the reference engine's codes only (revocation, watermark, fingerprints and the anchor log were not part of it)."],
+    warnings: [
+      "A publication-time check of the signed output: the reference engine's codes only (revocation, watermark, fingerprints and the anchor log were not part of it).",
+    ],
   });
   const { overall: _overall, related: _related, ...rest } = verdict;
-  return { ...rest, related_publications: [], claims: null, manifest_id: check.active_manifest_label, signer: null, media_type: record.sourceMediaType ?? "application/octet-stream", verification_id: record.id };
+  return {
+    ...rest,
+    related_publications: [],
+    claims: null,
+    manifest_id: check.active_manifest_label,
+    signer: null,
+    media_type: record.sourceMediaType ?? "application/octet-stream",
+    verification_id: record.id,
+  };
 }
 
 /** A verification record made synchronously (verify call, publication check): completed from the start. */
@@ -118,7 +147,11 @@ function recordView(record: RecordRow) {
 async function view(db: ReturnType<typeof database>, row: RequestRow) {
   let result: Result | null = null;
   if (row.state === "completed") {
-    const [record] = await db.select().from(verifications).where(and(eq(verifications.tenantId, row.tenantId), eq(verifications.id, row.id))).limit(1);
+    const [record] = await db
+      .select()
+      .from(verifications)
+      .where(and(eq(verifications.tenantId, row.tenantId), eq(verifications.id, row.id)))
+      .limit(1);
     if (record) result = resultOf(record);
   }
   return {
@@ -144,10 +177,25 @@ export function registerStoredVerifications(app: Router) {
     const tenantId = principalOf(c).tenantId;
     const db = database(c.env.DB);
     const { object_id } = c.req.valid("json");
-    const [object] = await db.select({ id: objects.id }).from(objects).where(and(eq(objects.tenantId, tenantId), eq(objects.id, object_id))).limit(1);
+    const [object] = await db
+      .select({ id: objects.id })
+      .from(objects)
+      .where(and(eq(objects.tenantId, tenantId), eq(objects.id, object_id)))
+      .limit(1);
     if (!object) throw notFound("object");
     const now = Date.now();
-    const row: RequestRow = { id: newId("verification"), tenantId, objectId: object_id, state: "queued", errorCode: null, errorMessage: null, attempts: 0, createdAt: now, updatedAt: now, completedAt: null };
+    const row: RequestRow = {
+      id: newId("verification"),
+      tenantId,
+      objectId: object_id,
+      state: "queued",
+      errorCode: null,
+      errorMessage: null,
+      attempts: 0,
+      createdAt: now,
+      updatedAt: now,
+      completedAt: null,
+    };
     await db.insert(verificationRequests).values(row);
     // A lost message is re-sent by the cron sweep; the row is the truth.
     c.executionCtx.waitUntil(enqueueVerification(c.env, row).catch(() => undefined));
@@ -158,10 +206,18 @@ export function registerStoredVerifications(app: Router) {
     const db = database(c.env.DB);
     const tenantId = principalOf(c).tenantId;
     const id = c.req.valid("param").verification_id;
-    const [row] = await db.select().from(verificationRequests).where(and(eq(verificationRequests.tenantId, tenantId), eq(verificationRequests.id, id))).limit(1);
+    const [row] = await db
+      .select()
+      .from(verificationRequests)
+      .where(and(eq(verificationRequests.tenantId, tenantId), eq(verificationRequests.id, id)))
+      .limit(1);
     if (row) return c.json(await view(db, row), 200);
     // Every other verification id the API hands out names a record written when it was made.
-    const [record] = await db.select().from(verifications).where(and(eq(verifications.tenantId, tenantId), eq(verifications.id, id))).limit(1);
+    const [record] = await db
+      .select()
+      .from(verifications)
+      .where(and(eq(verifications.tenantId, tenantId), eq(verifications.id, id)))
+      .limit(1);
     if (!record) throw notFound("verification");
     return c.json(recordView(record), 200);
   });
@@ -187,14 +243,32 @@ async function fail(db: ReturnType<typeof database>, id: string, code: string, m
  */
 export async function runStoredVerification(env: Bindings, tenantId: string, id: string): Promise<void> {
   const db = database(env.DB);
-  const [row] = await db.select().from(verificationRequests).where(and(eq(verificationRequests.tenantId, tenantId), eq(verificationRequests.id, id))).limit(1);
+  const [row] = await db
+    .select()
+    .from(verificationRequests)
+    .where(and(eq(verificationRequests.tenantId, tenantId), eq(verificationRequests.id, id)))
+    .limit(1);
   if (!row || row.state === "completed" || row.state === "failed") return;
-  if (row.attempts >= MAX_ATTEMPTS) return fail(db, id, "svc.verifications.failed", "The verification could not be completed after several attempts.");
-  await db.update(verificationRequests).set({ state: "running", attempts: row.attempts + 1, updatedAt: Date.now() }).where(eq(verificationRequests.id, id));
+  if (row.attempts >= MAX_ATTEMPTS)
+    return fail(db, id, "svc.verifications.failed", "The verification could not be completed after several attempts.");
+  await db
+    .update(verificationRequests)
+    .set({ state: "running", attempts: row.attempts + 1, updatedAt: Date.now() })
+    .where(eq(verificationRequests.id, id));
 
-  const [object] = await db.select().from(objects).where(and(eq(objects.tenantId, tenantId), eq(objects.id, row.objectId))).limit(1);
+  const [object] = await db
+    .select()
+    .from(objects)
+    .where(and(eq(objects.tenantId, tenantId), eq(objects.id, row.objectId)))
+    .limit(1);
   const bytes = object ? await readObject(env, object) : null;
-  if (!object || !bytes) return fail(db, id, "svc.verifications.object_unavailable", "The object's bytes are no longer stored (deleted by retention, or changed).");
+  if (!object || !bytes)
+    return fail(
+      db,
+      id,
+      "svc.verifications.object_unavailable",
+      "The object's bytes are no longer stored (deleted by retention, or changed).",
+    );
 
   // A file published with a sidecar: the service finds the stored manifest beside it.
   let manifestStore: Uint8Array | undefined;
@@ -204,7 +278,11 @@ export async function runStoredVerification(env: Bindings, tenantId: string, id:
     .where(and(eq(assets.tenantId, tenantId), eq(assets.publishedObjectId, object.id)))
     .limit(1);
   if (published?.sidecarObjectId) {
-    const [sidecar] = await db.select().from(objects).where(and(eq(objects.tenantId, tenantId), eq(objects.id, published.sidecarObjectId))).limit(1);
+    const [sidecar] = await db
+      .select()
+      .from(objects)
+      .where(and(eq(objects.tenantId, tenantId), eq(objects.id, published.sidecarObjectId)))
+      .limit(1);
     manifestStore = (sidecar && (await readObject(env, sidecar))) || undefined;
   }
 
@@ -237,7 +315,9 @@ export async function runStoredVerification(env: Bindings, tenantId: string, id:
       now,
       id,
     ),
-    env.DB.prepare("UPDATE verification_requests SET state = 'completed', updated_at = ?, completed_at = ? WHERE id = ? AND state IN ('queued', 'running')").bind(now, now, id),
+    env.DB.prepare(
+      "UPDATE verification_requests SET state = 'completed', updated_at = ?, completed_at = ? WHERE id = ? AND state IN ('queued', 'running')",
+    ).bind(now, now, id),
   ]);
 }
 
@@ -250,6 +330,15 @@ export async function requeueStaleVerifications(env: Bindings, now = Date.now())
     .where(and(inArray(verificationRequests.state, ["queued", "running"]), lt(verificationRequests.updatedAt, now - STALE_VERIFICATION_MS)))
     .limit(100);
   for (const row of stale) await enqueueVerification(env, row);
-  if (stale.length > 0) await db.update(verificationRequests).set({ updatedAt: now }).where(inArray(verificationRequests.id, stale.map((r) => r.id)));
+  if (stale.length > 0)
+    await db
+      .update(verificationRequests)
+      .set({ updatedAt: now })
+      .where(
+        inArray(
+          verificationRequests.id,
+          stale.map((r) => r.id),
+        ),
+      );
   return stale.length;
 }

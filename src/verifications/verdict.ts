@@ -83,7 +83,12 @@ export interface Verdict {
   does_not_prove: string[];
 }
 
-const ASSET_TAMPER = ["assertion.dataHash.mismatch", "assertion.bmffHash.mismatch", "assertion.boxesHash.mismatch", "assertion.collectionHash.mismatch"];
+const ASSET_TAMPER = [
+  "assertion.dataHash.mismatch",
+  "assertion.bmffHash.mismatch",
+  "assertion.boxesHash.mismatch",
+  "assertion.collectionHash.mismatch",
+];
 const MANIFEST_TAMPER_PREFIXES = [
   "claimSignature.mismatch",
   "claimSignature.missing",
@@ -108,7 +113,12 @@ const UNTRUSTED = ["signingCredential.untrusted", "signingCredential.invalid"];
 const TIMESTAMP_FAILURES = ["timeStamp.mismatch", "timeStamp.malformed", "timeStamp.outsideValidity", "timeStamp.untrusted"];
 
 /** Codes about trust rather than integrity: an ingredient signed by an untrusted key is not a broken ingredient. */
-const TRUST_ONLY = ["signingCredential.untrusted", "signingCredential.ocsp.skipped", "signingCredential.ocsp.inaccessible", "timeStamp.untrusted"];
+const TRUST_ONLY = [
+  "signingCredential.untrusted",
+  "signingCredential.ocsp.skipped",
+  "signingCredential.ocsp.inaccessible",
+  "timeStamp.untrusted",
+];
 
 const has = (codes: string[], set: string[]) => codes.some((c) => set.includes(c));
 /** Integrity failures of ingredients, whether the engine lists them on the active manifest or per ingredient. */
@@ -145,8 +155,12 @@ export function signalsOf(input: VerdictInput): Signals {
   if (m.state === "read") {
     const failures = m.failure_codes;
     signals.c2pa_signature_valid = m.success_codes.includes("claimSignature.validated") && !hasPrefix(failures, ["claimSignature."]);
-    signals.signer_trusted = m.validation_state === "Trusted" || (m.success_codes.includes("signingCredential.trusted") && !has(failures, UNTRUSTED));
-    signals.timestamp_valid = m.success_codes.includes("timeStamp.validated") && m.success_codes.includes("timeStamp.trusted") && !has(failures, TIMESTAMP_FAILURES);
+    signals.signer_trusted =
+      m.validation_state === "Trusted" || (m.success_codes.includes("signingCredential.trusted") && !has(failures, UNTRUSTED));
+    signals.timestamp_valid =
+      m.success_codes.includes("timeStamp.validated") &&
+      m.success_codes.includes("timeStamp.trusted") &&
+      !has(failures, TIMESTAMP_FAILURES);
     signals.ocsp_status = has(failures, REVOKED) ? "revoked" : input.ocsp;
   }
   if (m.state === "tampered") signals.c2pa_signature_valid = m.signature_valid;
@@ -229,17 +243,36 @@ function developerExplanation(code: StatusCode, input: VerdictInput, signals: Si
     if (m.ingredient_failure_codes.length) parts.push(`ingredient failure codes: ${m.ingredient_failure_codes.join(", ")}`);
   } else if (m.state === "remote") parts.push(`remote manifest reference${m.url ? ` ${m.url}` : ""} not fetched`);
   else if (m.state === "unreadable") parts.push(`manifest store present but unreadable: ${m.message}`);
-  else if (m.state === "tampered") parts.push(`manifest store altered after signing${m.active_manifest_label ? ` (${m.active_manifest_label})` : ""}: ${m.message}`);
+  else if (m.state === "tampered")
+    parts.push(`manifest store altered after signing${m.active_manifest_label ? ` (${m.active_manifest_label})` : ""}: ${m.message}`);
   else parts.push("no C2PA manifest store in the bytes");
   if (signals.ocsp_status) parts.push(`OCSP ${signals.ocsp_status}`);
   const wm = input.durable.watermark;
-  parts.push(wm ? `watermark ${wm.present ? (wm.match ? `matched ${wm.match.publication_id}` : wm.payload_valid ? "payload valid, unregistered" : "present") : "not detected"}` : "watermark not computed");
+  parts.push(
+    wm
+      ? `watermark ${wm.present ? (wm.match ? `matched ${wm.match.publication_id}` : wm.payload_valid ? "payload valid, unregistered" : "present") : "not detected"}`
+      : "watermark not computed",
+  );
   const fp = input.durable.fingerprint;
   const view = fingerprintView(input);
-  parts.push(fp ? (view.match ? `fingerprint ${view.match.algorithm} matched ${view.match.publication_id} at distance ${view.match.distance}` : (input.manifest.state === "absent" ? "no fingerprint match" : "no fingerprint match of this manifest's publication")) : "fingerprints not computed");
+  parts.push(
+    fp
+      ? view.match
+        ? `fingerprint ${view.match.algorithm} matched ${view.match.publication_id} at distance ${view.match.distance}`
+        : input.manifest.state === "absent"
+          ? "no fingerprint match"
+          : "no fingerprint match of this manifest's publication"
+      : "fingerprints not computed",
+  );
   if (view.related.length) parts.push(`${view.related.length} related publication(s) with similar content (informational)`);
-  parts.push(signals.anchor_match === undefined ? "anchor not checked" : signals.anchor_match ? "anchor inclusion proof verified" : "manifest hash not in a sealed anchor batch");
-  return parts.join("; ") + ".";
+  parts.push(
+    signals.anchor_match === undefined
+      ? "anchor not checked"
+      : signals.anchor_match
+        ? "anchor inclusion proof verified"
+        : "manifest hash not in a sealed anchor batch",
+  );
+  return `${parts.join("; ")}.`;
 }
 
 /** The verdict for a set of facts. Invariant: the same facts always give the same verdict. */

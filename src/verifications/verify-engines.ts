@@ -36,19 +36,27 @@ function ocspFetcher(env: Bindings): OcspFetcher {
  */
 export function revocationCheck(env: Bindings): RevocationCheck {
   return async (store, activeLabel) => {
-    if (!store) return { status: "unavailable", warning: "OCSP not checked: the signer's certificate could not be read from the manifest store." };
+    if (!store)
+      return { status: "unavailable", warning: "OCSP not checked: the signer's certificate could not be read from the manifest store." };
     const signature = activeManifestSignature(store, activeLabel);
     const credentials = signature.status === "ok" ? signerCredentials(signature.cose) : null;
-    if (!credentials || credentials.status !== "ok" || credentials.chain.length < 2) {
+    if (credentials?.status !== "ok" || credentials.chain.length < 2) {
       return { status: "unavailable", warning: "OCSP not checked: the manifest's certificate chain does not include the signer's issuer." };
     }
     const dev = devOcspResponder(env) !== null;
-    const result = await checkOcsp({ cert: credentials.chain[0]!, issuer: credentials.chain[1]!, fetcher: ocspFetcher(env), cache: dev ? null : ocspCache });
+    const result = await checkOcsp({
+      cert: credentials.chain[0]!,
+      issuer: credentials.chain[1]!,
+      fetcher: ocspFetcher(env),
+      cache: dev ? null : ocspCache,
+    });
     if (result.status === "unavailable") {
-      const why = result.reason === "no_ocsp_url" ? "the signing certificate names no OCSP responder" : `the responder could not be used (${result.reason})`;
+      const why =
+        result.reason === "no_ocsp_url"
+          ? "the signing certificate names no OCSP responder"
+          : `the responder could not be used (${result.reason})`;
       return { status: "unavailable", warning: `The signer's revocation status is unknown: ${why}.` };
     }
     return { status: result.status };
   };
 }
-

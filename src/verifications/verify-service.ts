@@ -1,14 +1,21 @@
+import { anchorMatch } from "../anchoring/log";
 import { IMAGE_DECODE_LIMITS, SVC_IMAGE_WATERMARK } from "../catalog/algorithms";
 import { IMAGE_PIPELINE_MEDIA_TYPES } from "../catalog/installed";
 import type { Bindings } from "../env";
-import { anchorMatch } from "../anchoring/log";
 import { extractManifestStore } from "../media/c2pa/jumbf";
-import { verifyManifest, type ManifestClaims, type SignerSummary } from "../media/c2pa/verifier";
+import { type ManifestClaims, type SignerSummary, verifyManifest } from "../media/c2pa/verifier";
 import type { ImageServices } from "../media/types";
 import { hex } from "../platform/encoding";
-import { exactMatch, exactMatches, nearestPdqMatches, PDQ_MATCH_DISTANCE, PDQ_MIN_QUALITY, type IndexedMatch } from "../soft-bindings/queries";
+import {
+  exactMatch,
+  exactMatches,
+  type IndexedMatch,
+  nearestPdqMatches,
+  PDQ_MATCH_DISTANCE,
+  PDQ_MIN_QUALITY,
+} from "../soft-bindings/queries";
 import { verificationTrustAnchors } from "./trust";
-import { decideVerdict, type DurableFacts, type OcspStatus, type RelatedPublication, type SoftBindingMatch, type Verdict } from "./verdict";
+import { type DurableFacts, decideVerdict, type OcspStatus, type RelatedPublication, type SoftBindingMatch, type Verdict } from "./verdict";
 
 /*
  * One verification: every signal computed for real, or reported as not computed with a warning, then the
@@ -58,7 +65,9 @@ const FINGERPRINT_CANDIDATES = 10;
 async function relatedPublications(env: Bindings, related: SoftBindingMatch[]): Promise<RelatedPublication[]> {
   if (related.length === 0) return [];
   const ids = [...new Set(related.map((r) => r.publication_id))];
-  const rows = await env.DB.prepare(`SELECT publication_id, published_at FROM assets WHERE status = 'published' AND publication_id IN (${ids.map(() => "?").join(", ")})`)
+  const rows = await env.DB.prepare(
+    `SELECT publication_id, published_at FROM assets WHERE status = 'published' AND publication_id IN (${ids.map(() => "?").join(", ")})`,
+  )
     .bind(...ids)
     .all<{ publication_id: string; published_at: number | null }>();
   const publishedAt = new Map(rows.results.map((r) => [r.publication_id, r.published_at]));
@@ -68,7 +77,13 @@ async function relatedPublications(env: Bindings, related: SoftBindingMatch[]): 
     if (!publishedAt.has(r.publication_id) || seen.has(r.publication_id)) continue;
     seen.add(r.publication_id);
     const at = publishedAt.get(r.publication_id);
-    out.push({ manifest_id: r.manifest_id, published_at: typeof at === "number" ? new Date(at).toISOString() : null, kind: "fingerprint", algorithm: r.algorithm, distance: r.distance });
+    out.push({
+      manifest_id: r.manifest_id,
+      published_at: typeof at === "number" ? new Date(at).toISOString() : null,
+      kind: "fingerprint",
+      algorithm: r.algorithm,
+      distance: r.distance,
+    });
   }
   return out;
 }
@@ -77,7 +92,9 @@ async function durableFacts(env: Bindings, image: ImageServices | null, subject:
   const none: DurableFacts = { watermark: null, fingerprint: null };
   if (subject.manifestOnly) return none; // no pixels: nothing to detect or fingerprint, and nothing to warn about
   if (!IMAGE_PIPELINE_MEDIA_TYPES.includes(subject.mediaType)) {
-    warnings.push(`Watermark and fingerprint signals are not computed for ${subject.mediaType}: this deployment decodes only JPEG, PNG, WebP, TIFF and AVIF images.`);
+    warnings.push(
+      `Watermark and fingerprint signals are not computed for ${subject.mediaType}: this deployment decodes only JPEG, PNG, WebP, TIFF and AVIF images.`,
+    );
     return none;
   }
   if (!image) {
@@ -92,7 +109,9 @@ async function durableFacts(env: Bindings, image: ImageServices | null, subject:
   const pixels = decoded.image;
   let watermark: DurableFacts["watermark"] = null;
   if (Math.min(pixels.width, pixels.height) < IMAGE_DECODE_LIMITS.watermark_minimum_edge) {
-    warnings.push(`The watermark is not checked: the image is smaller than ${IMAGE_DECODE_LIMITS.watermark_minimum_edge} pixels on its shorter side.`);
+    warnings.push(
+      `The watermark is not checked: the image is smaller than ${IMAGE_DECODE_LIMITS.watermark_minimum_edge} pixels on its shorter side.`,
+    );
   } else {
     const detected = image.watermarker.detect(pixels);
     if (detected.status === "failed") warnings.push(`The watermark could not be checked: ${detected.message}`);
@@ -100,7 +119,14 @@ async function durableFacts(env: Bindings, image: ImageServices | null, subject:
     else {
       const row = await exactMatch(env.DB, SVC_IMAGE_WATERMARK, hex(detected.payload));
       const match: SoftBindingMatch | null = row
-        ? { kind: "watermark", algorithm: SVC_IMAGE_WATERMARK, publication_id: row.publication_id, manifest_id: row.manifest_label, distance: 0, score: detected.confidence }
+        ? {
+            kind: "watermark",
+            algorithm: SVC_IMAGE_WATERMARK,
+            publication_id: row.publication_id,
+            manifest_id: row.manifest_label,
+            distance: 0,
+            score: detected.confidence,
+          }
         : null;
       watermark = { present: true, payload_valid: true, match };
     }
@@ -114,12 +140,23 @@ async function durableFacts(env: Bindings, image: ImageServices | null, subject:
   const pdqComputed = pdq?.compute(pixels);
   const featureless = pdqComputed?.status === "computed" && (pdqComputed.quality ?? 0) < PDQ_MIN_QUALITY;
   if (iscc && featureless) {
-    warnings.push(`The iscc-image code is not looked up: the image has too little texture (PDQ quality ${pdqComputed.quality} < ${PDQ_MIN_QUALITY}), and such images share codes with unrelated ones.`);
+    warnings.push(
+      `The iscc-image code is not looked up: the image has too little texture (PDQ quality ${pdqComputed.quality} < ${PDQ_MIN_QUALITY}), and such images share codes with unrelated ones.`,
+    );
   } else if (iscc) {
     const computed = iscc.compute(pixels);
     if (computed.status === "computed") {
       const rows = await exactMatches(env.DB, "iscc-image", hex(computed.bits), { limit: FINGERPRINT_CANDIDATES });
-      const candidates = rows.map((row): SoftBindingMatch => ({ kind: "fingerprint", algorithm: "iscc-image", publication_id: row.publication_id, manifest_id: row.manifest_label, distance: 0, score: 1 }));
+      const candidates = rows.map(
+        (row): SoftBindingMatch => ({
+          kind: "fingerprint",
+          algorithm: "iscc-image",
+          publication_id: row.publication_id,
+          manifest_id: row.manifest_label,
+          distance: 0,
+          score: 1,
+        }),
+      );
       fingerprint = { match: candidates[0] ?? null, candidates };
     } else warnings.push(`The iscc-image fingerprint could not be computed: ${computed.message}`);
   }
@@ -127,17 +164,21 @@ async function durableFacts(env: Bindings, image: ImageServices | null, subject:
     const computed = pdqComputed;
     if (computed.status === "computed" && (computed.quality ?? 0) >= PDQ_MIN_QUALITY) {
       const rows = await nearestPdqMatches(env.DB, computed.bits, { limit: FINGERPRINT_CANDIDATES });
-      const candidates = rows.map((row: IndexedMatch): SoftBindingMatch => ({
-        kind: "fingerprint",
-        algorithm: "pdq",
-        publication_id: row.publication_id,
-        manifest_id: row.manifest_label,
-        distance: row.distance,
-        score: Math.round((1 - row.distance / (PDQ_MATCH_DISTANCE + 1)) * 1000) / 1000,
-      }));
+      const candidates = rows.map(
+        (row: IndexedMatch): SoftBindingMatch => ({
+          kind: "fingerprint",
+          algorithm: "pdq",
+          publication_id: row.publication_id,
+          manifest_id: row.manifest_label,
+          distance: row.distance,
+          score: Math.round((1 - row.distance / (PDQ_MATCH_DISTANCE + 1)) * 1000) / 1000,
+        }),
+      );
       fingerprint = { match: candidates[0] ?? null, candidates };
     } else if (computed.status === "computed") {
-      warnings.push(`The PDQ fingerprint is not looked up: its quality (${computed.quality}) is below ${PDQ_MIN_QUALITY}, too little texture to match reliably.`);
+      warnings.push(
+        `The PDQ fingerprint is not looked up: its quality (${computed.quality}) is below ${PDQ_MIN_QUALITY}, too little texture to match reliably.`,
+      );
       fingerprint ??= { match: null };
     } else warnings.push(`The pdq fingerprint could not be computed: ${computed.message}`);
   }
@@ -165,7 +206,9 @@ async function anchorSignal(env: Bindings, store: Uint8Array | null, warnings: s
       warnings.push("The manifest is in the transparency log but its batch is not sealed yet; anchoring is checked once it is.");
       return null;
     case "proof_failed":
-      warnings.push("The transparency log has an entry for this manifest, but its inclusion proof did not verify against the signed checkpoint.");
+      warnings.push(
+        "The transparency log has an entry for this manifest, but its inclusion proof did not verify against the signed checkpoint.",
+      );
       return false;
     default:
       warnings.push("Transparency anchoring is not checked: no log key is configured in this deployment.");
@@ -177,7 +220,12 @@ async function anchorSignal(env: Bindings, store: Uint8Array | null, warnings: s
 export async function verifySubject(env: Bindings, services: VerifyServices, subject: VerifySubject): Promise<VerificationOutcome> {
   const warnings: string[] = [];
   const manifest = await verifyManifest(
-    { bytes: subject.bytes, mediaType: subject.mediaType, ...(subject.manifestStore ? { manifestStore: subject.manifestStore } : {}), ...(subject.manifestOnly ? { manifestOnly: true } : {}) },
+    {
+      bytes: subject.bytes,
+      mediaType: subject.mediaType,
+      ...(subject.manifestStore ? { manifestStore: subject.manifestStore } : {}),
+      ...(subject.manifestOnly ? { manifestOnly: true } : {}),
+    },
     verificationTrustAnchors(env),
     services.ensureEngine,
   );
@@ -185,11 +233,15 @@ export async function verifySubject(env: Bindings, services: VerifyServices, sub
   if (subject.manifestOnly && manifest.facts.state === "read") {
     // A bare store hashes itself against its data-hash assertion: that is not a finding about any asset.
     manifest.facts.failure_codes = manifest.facts.failure_codes.filter((c) => !c.endsWith("Hash.mismatch"));
-    warnings.push("Only the manifest was verified: without the asset's bytes, its hard binding (that the file is unchanged) was not checked.");
+    warnings.push(
+      "Only the manifest was verified: without the asset's bytes, its hard binding (that the file is unchanged) was not checked.",
+    );
   }
 
   if (manifest.facts.state === "read" && manifest.facts.informational_codes.includes("svc.sidecar.binding.unsupported")) {
-    warnings.push("The sidecar manifest's hard binding uses exclusions or an algorithm this service cannot check against the file, so it was not shown that the file is unchanged.");
+    warnings.push(
+      "The sidecar manifest's hard binding uses exclusions or an algorithm this service cannot check against the file, so it was not shown that the file is unchanged.",
+    );
   }
   // OCSP and the anchor log both need the raw manifest store: locate it in the bytes once.
   const store = manifest.facts.state === "read" ? (subject.manifestStore ?? storeIn(subject)) : null;

@@ -8,15 +8,15 @@ import { assets, objects, verifications } from "../db/schema";
 import type { Bindings } from "../env";
 import { imageServices, mediaInspector } from "../media";
 import { canonicalMediaType, sniff } from "../media/inspect";
-import { ensureC2paEngineLazily, revocationCheck } from "./verify-engines";
-import { notFound, principalOf, type AppContext } from "../platform/context";
 import { callerRateBuckets, chargeRateBuckets } from "../platform/client-address";
+import { type AppContext, notFound, principalOf } from "../platform/context";
 import { ApiError } from "../platform/errors";
 import { newId } from "../platform/ids";
-import { errorResponse, json, NOT_FOUND } from "../platform/openapi";
 import { boundedGet, checkDestination, dohResolver } from "../platform/net/outbound";
-import { verifySubject, type VerificationOutcome, type VerifySubject } from "./verify-service";
+import { errorResponse, json, NOT_FOUND } from "../platform/openapi";
+import { ensureC2paEngineLazily, revocationCheck } from "./verify-engines";
 import { VerificationResultSchema, VerifyFormRequestSchema, VerifyJsonRequestSchema } from "./verify-schemas";
+import { type VerificationOutcome, type VerifySubject, verifySubject } from "./verify-service";
 
 /** SPEC "Limits": the public variant allows 10 requests per minute per IP. */
 const MANIFEST_URI_MAX_BYTES = MANIFEST_STORE_MAXIMUM_BYTES;
@@ -43,7 +43,9 @@ const verifyRoute = createRoute({
     400: errorResponse("Nothing to verify (`svc.verify.no_input`)."),
     404: errorResponse("`asset_id` names no asset of yours, or it is not published."),
     413: errorResponse("The file is larger than 25 MiB (`svc.request.too_large`)."),
-    415: errorResponse("The file is not a reviewed format (`svc.verify.unsupported_file_type`), or the body is neither JSON nor multipart."),
+    415: errorResponse(
+      "The file is not a reviewed format (`svc.verify.unsupported_file_type`), or the body is neither JSON nor multipart.",
+    ),
     422: errorResponse("`manifest_uri` refused by the outbound guard (`svc.verify.manifest_uri_refused`)."),
     429: errorResponse("Rate limit (`svc.ratelimit.exceeded`), with Retry-After."),
     502: errorResponse("`manifest_uri` could not be fetched (`svc.verify.manifest_uri_unavailable`)."),
@@ -58,7 +60,19 @@ const getRoute = createRoute({
   summary: "The stored result for a manifest",
   description:
     "The most recent result your verifications computed for this manifest (its active manifest label, e.g. `urn:c2pa:...`). A manifest never changes, so the result is cached for its lifetime: until the signing certificate expires (Cache-Control says how long).",
-  request: { params: z.object({ manifest_id: z.string().min(1).max(200).openapi({ param: { name: "manifest_id", in: "path" }, description: "Active manifest label.", example: "urn:c2pa:3fa85f64-5717-4562-b3fc-2c963f66afa6" }) }) },
+  request: {
+    params: z.object({
+      manifest_id: z
+        .string()
+        .min(1)
+        .max(200)
+        .openapi({
+          param: { name: "manifest_id", in: "path" },
+          description: "Active manifest label.",
+          example: "urn:c2pa:3fa85f64-5717-4562-b3fc-2c963f66afa6",
+        }),
+    }),
+  },
   responses: { 200: json(VerificationResultSchema, "The stored result."), ...NOT_FOUND },
 });
 
@@ -126,16 +140,27 @@ async function readBounded(file: File, maxBytes = VERIFY_FILE_MAXIMUM_BYTES): Pr
 }
 
 /** The subject from the request body; every refusal is an error envelope. */
-async function subjectOf(c: AppContext): Promise<{ subject: VerifySubject; subjectType: "uploaded_object" | "asset" | "manifest"; assetId: string | null; objectId: string | null }> {
+async function subjectOf(c: AppContext): Promise<{
+  subject: VerifySubject;
+  subjectType: "uploaded_object" | "asset" | "manifest";
+  assetId: string | null;
+  objectId: string | null;
+}> {
   const type = c.req.header("content-type") ?? "";
   if (/^multipart\/form-data/i.test(type)) {
     const form = c.req.valid("form" as never) as { file?: File; manifest?: File };
     if (!form.file) throw new ApiError("svc.verify.no_input", "Send the file in the multipart field `file`.");
     const bytes = await readBounded(form.file);
     const mediaType = sniffedType(bytes, form.file.type);
-    if (!mediaType) throw new ApiError("svc.verify.unsupported_file_type", "The file is not one of the reviewed formats (see GET /v1/capabilities).");
+    if (!mediaType)
+      throw new ApiError("svc.verify.unsupported_file_type", "The file is not one of the reviewed formats (see GET /v1/capabilities).");
     const manifestStore = form.manifest ? await readBounded(form.manifest, MANIFEST_STORE_MAXIMUM_BYTES) : undefined;
-    return { subject: { bytes, mediaType, ...(manifestStore ? { manifestStore } : {}) }, subjectType: "uploaded_object", assetId: null, objectId: null };
+    return {
+      subject: { bytes, mediaType, ...(manifestStore ? { manifestStore } : {}) },
+      subjectType: "uploaded_object",
+      assetId: null,
+      objectId: null,
+    };
   }
   if (/^application\/json/i.test(type)) {
     const body = c.req.valid("json" as never) as { asset_id?: string; manifest_uri?: string };
@@ -143,37 +168,68 @@ async function subjectOf(c: AppContext): Promise<{ subject: VerifySubject; subje
     if (body.manifest_uri) return manifestUriSubject(c.env, body.manifest_uri);
     throw new ApiError("svc.verify.no_input", "Send `asset_id` or `manifest_uri`, or a multipart `file`.");
   }
-  if (!type && (c.req.header("content-length") ?? "0") === "0") throw new ApiError("svc.verify.no_input", "Send a multipart `file`, or JSON with `asset_id` or `manifest_uri`.");
+  if (!type && (c.req.header("content-length") ?? "0") === "0")
+    throw new ApiError("svc.verify.no_input", "Send a multipart `file`, or JSON with `asset_id` or `manifest_uri`.");
   throw new ApiError("svc.request.unsupported_media_type", "Send multipart/form-data or application/json.");
 }
 
 async function assetSubject(c: AppContext, assetId: string) {
   const principal = c.get("principal");
-  if (principal.kind !== "api_key") throw new ApiError("svc.auth.invalid_key", "Verifying an asset by id needs an API key with verify:write; the public variant takes a file.");
+  if (principal.kind !== "api_key")
+    throw new ApiError(
+      "svc.auth.invalid_key",
+      "Verifying an asset by id needs an API key with verify:write; the public variant takes a file.",
+    );
   const db = database(c.env.DB);
-  const [asset] = await db.select().from(assets).where(and(eq(assets.tenantId, principal.tenantId), eq(assets.id, assetId))).limit(1);
+  const [asset] = await db
+    .select()
+    .from(assets)
+    .where(and(eq(assets.tenantId, principal.tenantId), eq(assets.id, assetId)))
+    .limit(1);
   if (!asset?.publishedObjectId) throw notFound("asset");
-  const [output] = await db.select().from(objects).where(and(eq(objects.tenantId, principal.tenantId), eq(objects.id, asset.publishedObjectId))).limit(1);
+  const [output] = await db
+    .select()
+    .from(objects)
+    .where(and(eq(objects.tenantId, principal.tenantId), eq(objects.id, asset.publishedObjectId)))
+    .limit(1);
   const stored = output ? await c.env.OBJECTS.get(output.r2Key, { onlyIf: { etagMatches: output.etag } }) : null;
   if (!output || !stored || !("body" in stored)) throw notFound("asset");
   const bytes = new Uint8Array(await (stored as R2ObjectBody).arrayBuffer());
   let manifestStore: Uint8Array | undefined;
   if (asset.sidecarObjectId) {
-    const [sidecar] = await db.select().from(objects).where(and(eq(objects.tenantId, principal.tenantId), eq(objects.id, asset.sidecarObjectId))).limit(1);
+    const [sidecar] = await db
+      .select()
+      .from(objects)
+      .where(and(eq(objects.tenantId, principal.tenantId), eq(objects.id, asset.sidecarObjectId)))
+      .limit(1);
     const got = sidecar ? await c.env.OBJECTS.get(sidecar.r2Key) : null;
     if (got) manifestStore = new Uint8Array(await got.arrayBuffer());
   }
-  return { subject: { bytes, mediaType: output.mediaType, ...(manifestStore ? { manifestStore } : {}) }, subjectType: "asset" as const, assetId: asset.id, objectId: output.id };
+  return {
+    subject: { bytes, mediaType: output.mediaType, ...(manifestStore ? { manifestStore } : {}) },
+    subjectType: "asset" as const,
+    assetId: asset.id,
+    objectId: output.id,
+  };
 }
 
 async function manifestUriSubject(env: Bindings, uri: string) {
-  const hosts = (env.SVC_MANIFEST_HOSTS ?? "").split(",").map((h) => h.trim().toLowerCase()).filter(Boolean);
-  if (hosts.length === 0) throw new ApiError("svc.verify.manifest_uri_refused", "This deployment has no manifest host configured, so verify-by-URI is off.");
+  const hosts = (env.SVC_MANIFEST_HOSTS ?? "")
+    .split(",")
+    .map((h) => h.trim().toLowerCase())
+    .filter(Boolean);
+  if (hosts.length === 0)
+    throw new ApiError("svc.verify.manifest_uri_refused", "This deployment has no manifest host configured, so verify-by-URI is off.");
   const checked = await checkDestination(uri, { resolver: dohResolver(), allowedHosts: hosts });
   if (checked.status === "refused") throw new ApiError("svc.verify.manifest_uri_refused", checked.reason);
   const fetched = await boundedGet(checked.url, { maxBytes: MANIFEST_URI_MAX_BYTES, timeoutMs: MANIFEST_URI_TIMEOUT_MS });
   if (fetched.status === "failed") throw new ApiError("svc.verify.manifest_uri_unavailable", fetched.reason);
-  return { subject: { bytes: fetched.bytes, mediaType: "application/c2pa", manifestStore: fetched.bytes, manifestOnly: true }, subjectType: "manifest" as const, assetId: null, objectId: null };
+  return {
+    subject: { bytes: fetched.bytes, mediaType: "application/c2pa", manifestStore: fetched.bytes, manifestOnly: true },
+    subjectType: "manifest" as const,
+    assetId: null,
+    objectId: null,
+  };
 }
 
 type StoredResult = Omit<z.infer<typeof VerificationResultSchema>, "verification_id">;
@@ -203,7 +259,11 @@ export function registerVerify(app: Router) {
     await chargeVerify(c);
     const { subject, subjectType, assetId, objectId } = await subjectOf(c);
     if (!formatOf(subject.mediaType) && subject.mediaType !== "application/c2pa") throw new ApiError("svc.verify.unsupported_file_type");
-    const outcome = await verifySubject(c.env, { ensureEngine: await ensureC2paEngineLazily(), image: await imageServices().catch(() => null), revocation: revocationCheck(c.env) }, subject);
+    const outcome = await verifySubject(
+      c.env,
+      { ensureEngine: await ensureC2paEngineLazily(), image: await imageServices().catch(() => null), revocation: revocationCheck(c.env) },
+      subject,
+    );
     const body = resultBody(outcome);
     const principal = c.get("principal");
     if (principal.kind !== "api_key") return c.json({ ...body, verification_id: null }, 200);
@@ -222,7 +282,13 @@ export function registerVerify(app: Router) {
         policyVersion: null,
         sourceByteLength: subject.bytes.length,
         sourceMediaType: subject.mediaType,
-        validationPath: outcome.manifest_id ? (subject.manifestStore ? "c2pa.sidecar" : "c2pa.embedded") : outcome.matches.length ? "soft_binding" : null,
+        validationPath: outcome.manifest_id
+          ? subject.manifestStore
+            ? "c2pa.sidecar"
+            : "c2pa.embedded"
+          : outcome.matches.length
+            ? "soft_binding"
+            : null,
         evidence: JSON.stringify({ result: body, engine: "c2pa-wasm 0.13.3" }),
         status: outcome.status,
         statusVocabularyVersion: outcome.status_vocabulary_version,

@@ -62,7 +62,11 @@ export const STATUS_VOCABULARY: Record<StatusCode, StatusDefinition> = {
       "The credentials were signed by a certificate that chains to a trusted anchor.",
       "The invisible watermark in the pixels points to this same publication, so the credential belongs to these pixels.",
     ],
-    does_not_prove: [NOT_TRUTH, "Who took the photo or made the content, unless the manifest names them and that identity was verified.", NOT_EDITS_BEFORE],
+    does_not_prove: [
+      NOT_TRUTH,
+      "Who took the photo or made the content, unless the manifest names them and that identity was verified.",
+      NOT_EDITS_BEFORE,
+    ],
   },
   verified_manifest_and_fingerprint_match: {
     code: "verified_manifest_and_fingerprint_match",
@@ -77,7 +81,11 @@ export const STATUS_VOCABULARY: Record<StatusCode, StatusDefinition> = {
       "The credentials were signed by a certificate that chains to a trusted anchor.",
       "The content matches the fingerprint recorded for this publication.",
     ],
-    does_not_prove: [NOT_TRUTH, "Who took the photo or made the content, unless the manifest names them and that identity was verified.", NOT_EDITS_BEFORE],
+    does_not_prove: [
+      NOT_TRUTH,
+      "Who took the photo or made the content, unless the manifest names them and that identity was verified.",
+      NOT_EDITS_BEFORE,
+    ],
   },
   verified_manifest: {
     code: "verified_manifest",
@@ -85,9 +93,17 @@ export const STATUS_VOCABULARY: Record<StatusCode, StatusDefinition> = {
     confidence_rule: "weighted_signals",
     confidence_cap: 0.95,
     summary: "Valid manifest from a trusted signer; the file is unchanged since signing.",
-    user_explanation: "This file carries intact Content Credentials from a trusted signer. Nothing in the file has changed since it was signed.",
-    proves: ["The file is byte-for-byte what the signer signed (the hard binding matches).", "The credentials were signed by a certificate that chains to a trusted anchor."],
-    does_not_prove: [NOT_TRUTH, "Who took the photo or made the content, unless the manifest names them and that identity was verified.", NOT_EDITS_BEFORE],
+    user_explanation:
+      "This file carries intact Content Credentials from a trusted signer. Nothing in the file has changed since it was signed.",
+    proves: [
+      "The file is byte-for-byte what the signer signed (the hard binding matches).",
+      "The credentials were signed by a certificate that chains to a trusted anchor.",
+    ],
+    does_not_prove: [
+      NOT_TRUTH,
+      "Who took the photo or made the content, unless the manifest names them and that identity was verified.",
+      NOT_EDITS_BEFORE,
+    ],
   },
   conflicting_provenance: {
     code: "conflicting_provenance",
@@ -117,7 +133,8 @@ export const STATUS_VOCABULARY: Record<StatusCode, StatusDefinition> = {
     confidence_rule: null,
     confidence_cap: null,
     summary: "The signer's certificate was revoked by its issuer.",
-    user_explanation: "The certificate used to sign this file has been revoked by the authority that issued it, so these Content Credentials should not be trusted.",
+    user_explanation:
+      "The certificate used to sign this file has been revoked by the authority that issued it, so these Content Credentials should not be trusted.",
     proves: [],
     does_not_prove: ["That the file was tampered with.", "Who signed the file."],
   },
@@ -179,7 +196,8 @@ export const STATUS_VOCABULARY: Record<StatusCode, StatusDefinition> = {
     confidence_rule: null,
     confidence_cap: null,
     summary: "The file points to a remote manifest that was not fetched.",
-    user_explanation: "This file says its Content Credentials are stored online, but they were not retrieved, so they could not be checked.",
+    user_explanation:
+      "This file says its Content Credentials are stored online, but they were not retrieved, so they could not be checked.",
     proves: ["The file refers to Content Credentials stored elsewhere."],
     does_not_prove: ["Anything those credentials say."],
   },
@@ -191,7 +209,10 @@ export const STATUS_VOCABULARY: Record<StatusCode, StatusDefinition> = {
     summary: "No manifest in the file, but its invisible watermark points to a publication signed here.",
     user_explanation:
       "This copy has no Content Credentials attached, but an invisible watermark in the image points to an original that was signed and published. The linked credentials describe that original.",
-    proves: ["The image carries our watermark with a payload registered to the matched publication.", "The matched original was published with the credentials linked here."],
+    proves: [
+      "The image carries our watermark with a payload registered to the matched publication.",
+      "The matched original was published with the credentials linked here.",
+    ],
     does_not_prove: [
       "That this copy is unchanged: a watermark survives re-encoding, resizing and cropping, so the copy may differ from the original.",
       NOT_TRUTH,
@@ -229,7 +250,8 @@ export const STATUS_VOCABULARY: Record<StatusCode, StatusDefinition> = {
     confidence_rule: null,
     confidence_cap: null,
     summary: "No manifest, no watermark and no fingerprint match.",
-    user_explanation: "We found no Content Credentials, watermark or matching publication for this file. That does not mean it is fake: most files carry no provenance at all.",
+    user_explanation:
+      "We found no Content Credentials, watermark or matching publication for this file. That does not mean it is fake: most files carry no provenance at all.",
     proves: [],
     does_not_prove: ["That the file is fake or manipulated.", "That it is authentic."],
   },

@@ -1,6 +1,6 @@
 import type { OpenAPIHono } from "@hono/zod-openapi";
-import type { AppEnv } from "../platform/context";
 import { VERIFY_FILE_MAXIMUM_BYTES as VERIFY_MAX_BYTES } from "../catalog/limits";
+import type { AppEnv } from "../platform/context";
 import { buildVerifyPage, type VerifyPage } from "./page";
 
 let built: Promise<VerifyPage> | null = null;

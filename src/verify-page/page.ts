@@ -480,13 +480,17 @@ const PLACEHOLDER = "/*__CONFIG__*/null";
 
 /** JSON that is safe inside a <script> element (no `</script`, no line separators). */
 function scriptJson(value: unknown): string {
-  return JSON.stringify(value).replace(/</g, "\\u003c").replace(/\u2028/g, "\\u2028").replace(/\u2029/g, "\\u2029");
+  return JSON.stringify(value)
+    .replace(/</g, "\\u003c")
+    .replace(/\u2028/g, "\\u2028")
+    .replace(/\u2029/g, "\\u2029");
 }
 
 export function verifyPageScript(options: VerifyPageOptions): string {
   const config = { maxBytes: options.maxBytes, endpoint: options.endpoint ?? "/v1/verify", titles: STATUS_TITLES };
   const script = SCRIPT_SOURCE.replace(PLACEHOLDER, () => scriptJson(config));
-  if (/<\/(script|style)/i.test(script) || /<\/style/i.test(STYLE)) throw new Error("verify page: an inline block would close its element early");
+  if (/<\/(script|style)/i.test(script) || /<\/style/i.test(STYLE))
+    throw new Error("verify page: an inline block would close its element early");
   return script;
 }
 

@@ -21,7 +21,9 @@ const route = createRoute({
   },
   responses: {
     201: json(IssuedWebhookEndpointResponseSchema, "The endpoint and its one-time secret."),
-    409: errorResponse(`\`secret_not_replayable\` for a replayed completed create; \`svc.webhooks.endpoint_limit\` at ${MAX_ENDPOINTS_PER_TENANT} endpoints; an Idempotency-Key conflict.`),
+    409: errorResponse(
+      `\`secret_not_replayable\` for a replayed completed create; \`svc.webhooks.endpoint_limit\` at ${MAX_ENDPOINTS_PER_TENANT} endpoints; an Idempotency-Key conflict.`,
+    ),
     422: errorResponse("`svc.webhooks.destination_refused` or `svc.webhooks.subscription_invalid`, or a malformed body."),
   },
 });
@@ -31,7 +33,11 @@ export function registerCreateWebhookEndpoint(app: Router) {
     const pepper = c.env.SVC_KEY_PEPPER;
     if (!pepper) throw new ApiError("svc.auth.unavailable");
     const result = await createEndpoint(c.env, pepper, principalOf(c).tenantId, c.req.valid("json"));
-    if (result.status === "limit_reached") throw new ApiError("svc.webhooks.endpoint_limit", `A tenant may have ${MAX_ENDPOINTS_PER_TENANT} webhook endpoints; delete one first.`);
+    if (result.status === "limit_reached")
+      throw new ApiError(
+        "svc.webhooks.endpoint_limit",
+        `A tenant may have ${MAX_ENDPOINTS_PER_TENANT} webhook endpoints; delete one first.`,
+      );
     if (result.status !== "created") failure(result);
     return c.json({ endpoint: endpointView(result.row), secret: result.secret }, 201);
   });

@@ -5,7 +5,13 @@ import { releasedCheck } from "../history/snapshots";
 import { notFound, principalOf } from "../platform/context";
 import { json, NOT_FOUND } from "../platform/openapi";
 import { pageOf, pageQuerySchema, pageRequest } from "../platform/pagination";
-import { DeliveryIdParams, EndpointIdParams, WebhookAttemptPageSchema, WebhookDeliveryPageSchema, WebhookDeliveryResponseSchema } from "./schemas";
+import {
+  DeliveryIdParams,
+  EndpointIdParams,
+  WebhookAttemptPageSchema,
+  WebhookDeliveryPageSchema,
+  WebhookDeliveryResponseSchema,
+} from "./schemas";
 import { type AttemptRow, attemptView, type DeliveryRow, deliveryView, findDelivery, findEndpoint } from "./service";
 
 const list = createRoute({
@@ -14,12 +20,16 @@ const list = createRoute({
   operationId: "listWebhookDeliveries",
   tags: ["Webhook endpoints"],
   summary: "List an endpoint's deliveries",
-  description: "Deliveries to the endpoint, newest first, optionally of one status. Bounded pages (1 to 100, default 50), snapshot-consistent cursor.",
+  description:
+    "Deliveries to the endpoint, newest first, optionally of one status. Bounded pages (1 to 100, default 50), snapshot-consistent cursor.",
   request: {
     params: EndpointIdParams,
     query: z.object({
       ...pageQuerySchema(100, 50),
-      status: z.enum(["pending", "delivering", "delivered", "failed", "dead"]).optional().openapi({ description: "Only deliveries in this status.", example: "failed" }),
+      status: z
+        .enum(["pending", "delivering", "delivered", "failed", "dead"])
+        .optional()
+        .openapi({ description: "Only deliveries in this status.", example: "failed" }),
     }),
   },
   responses: { 200: json(WebhookDeliveryPageSchema, "One page of deliveries."), ...NOT_FOUND },
@@ -61,9 +71,25 @@ export function registerDeliveryRoutes(app: Router) {
          AND (? IS NULL OR created_at < ? OR (created_at = ? AND id < ?))
        ORDER BY created_at DESC, id DESC LIMIT ?`,
     )
-      .bind(endpointId, tenantId, page.snapshot, query.status ?? null, query.status ?? null, after?.createdAt ?? null, after?.createdAt ?? 0, after?.createdAt ?? 0, after?.id ?? "", page.limit + 1)
+      .bind(
+        endpointId,
+        tenantId,
+        page.snapshot,
+        query.status ?? null,
+        query.status ?? null,
+        after?.createdAt ?? null,
+        after?.createdAt ?? 0,
+        after?.createdAt ?? 0,
+        after?.id ?? "",
+        page.limit + 1,
+      )
       .all<DeliveryRow>();
-    const { rows: items, nextCursor } = await pageOf(c.env.SVC_CURSOR_SECRET, binding, page, rows.results.map((r) => ({ ...r, createdAt: r.created_at })));
+    const { rows: items, nextCursor } = await pageOf(
+      c.env.SVC_CURSOR_SECRET,
+      binding,
+      page,
+      rows.results.map((r) => ({ ...r, createdAt: r.created_at })),
+    );
     return c.json({ data: items.map(deliveryView), next_cursor: nextCursor }, 200);
   });
 
@@ -79,11 +105,24 @@ export function registerDeliveryRoutes(app: Router) {
     if (!(await findDelivery(c.env.DB, tenantId, deliveryId))) throw notFound("webhook delivery");
     // Attempts are append-only and numbered: the cursor's position is the last attempt number served.
     const binding = { tenantId, collection: `webhook_attempts?delivery=${deliveryId}` };
-    const page = await pageRequest(c.env.SVC_CURSOR_SECRET, binding, c.req.valid("query"), Date.now(), releasedCheck(database(c.env.DB), tenantId));
-    const rows = await c.env.DB.prepare("SELECT * FROM webhook_attempts WHERE delivery_id = ? AND tenant_id = ? AND attempt_number > ? ORDER BY attempt_number LIMIT ?")
+    const page = await pageRequest(
+      c.env.SVC_CURSOR_SECRET,
+      binding,
+      c.req.valid("query"),
+      Date.now(),
+      releasedCheck(database(c.env.DB), tenantId),
+    );
+    const rows = await c.env.DB.prepare(
+      "SELECT * FROM webhook_attempts WHERE delivery_id = ? AND tenant_id = ? AND attempt_number > ? ORDER BY attempt_number LIMIT ?",
+    )
       .bind(deliveryId, tenantId, page.after?.createdAt ?? 0, page.limit + 1)
       .all<AttemptRow>();
-    const { rows: items, nextCursor } = await pageOf(c.env.SVC_CURSOR_SECRET, binding, page, rows.results.map((r) => ({ ...r, createdAt: r.attempt_number, id: String(r.attempt_number) })));
+    const { rows: items, nextCursor } = await pageOf(
+      c.env.SVC_CURSOR_SECRET,
+      binding,
+      page,
+      rows.results.map((r) => ({ ...r, createdAt: r.attempt_number, id: String(r.attempt_number) })),
+    );
     return c.json({ data: items.map(attemptView), next_cursor: nextCursor }, 200);
   });
 }

@@ -1,5 +1,5 @@
-import type { Bindings } from "../env";
 import type { GateConfig } from "../durable-objects/webhook-endpoint-gate";
+import type { Bindings } from "../env";
 import { hex } from "../platform/encoding";
 import { newId } from "../platform/ids";
 import { readBodyPrefix } from "../platform/net/outbound";
@@ -80,7 +80,12 @@ export function parseRetryAfter(value: string | null, now: number): number | nul
  * Milliseconds until the next attempt after `attemptsMade` attempts, or null when the schedule is spent.
  * Jitter ±10% spreads retries; a Retry-After is a floor (the next attempt is never sooner).
  */
-export function nextAttemptDelayMs(schedule: readonly number[], attemptsMade: number, retryAfterSeconds: number | null, random = Math.random): number | null {
+export function nextAttemptDelayMs(
+  schedule: readonly number[],
+  attemptsMade: number,
+  retryAfterSeconds: number | null,
+  random = Math.random,
+): number | null {
   const base = schedule[attemptsMade - 1];
   if (base === undefined) return null;
   const jittered = base * 1000 * (0.9 + 0.2 * random());
@@ -106,7 +111,13 @@ export async function sendFanout(env: Bindings, eventIds: readonly string[]): Pr
 }
 
 /** Statement that ends an endpoint's unfinished deliveries (disable, delete, auto-disable), under `guard`. */
-export function fenceDeliveriesStatement(d1: D1Database, endpointId: string, reason: TerminalReason, now: number, guard: { sql: string; binds: unknown[] }): D1PreparedStatement {
+export function fenceDeliveriesStatement(
+  d1: D1Database,
+  endpointId: string,
+  reason: TerminalReason,
+  now: number,
+  guard: { sql: string; binds: unknown[] },
+): D1PreparedStatement {
   return d1
     .prepare(
       `UPDATE webhook_deliveries SET status = 'dead', terminal_reason = ?, next_attempt_at = NULL, lease_until = NULL, updated_at = ?
@@ -128,9 +139,14 @@ export async function fanOutEvent(env: Bindings, eventId: string): Promise<void>
   if (!event) return;
   if (event.fanned_out_at === null) {
     const endpoints = event.target_endpoint_id
-      ? await d1.prepare("SELECT id FROM webhook_endpoints WHERE id = ? AND tenant_id = ? AND state = 'active'").bind(event.target_endpoint_id, event.tenant_id).all<{ id: string }>()
+      ? await d1
+          .prepare("SELECT id FROM webhook_endpoints WHERE id = ? AND tenant_id = ? AND state = 'active'")
+          .bind(event.target_endpoint_id, event.tenant_id)
+          .all<{ id: string }>()
       : await d1
-          .prepare("SELECT id FROM webhook_endpoints WHERE tenant_id = ? AND state = 'active' AND EXISTS (SELECT 1 FROM json_each(webhook_endpoints.events) WHERE value = ?)")
+          .prepare(
+            "SELECT id FROM webhook_endpoints WHERE tenant_id = ? AND state = 'active' AND EXISTS (SELECT 1 FROM json_each(webhook_endpoints.events) WHERE value = ?)",
+          )
           .bind(event.tenant_id, event.type)
           .all<{ id: string }>();
     const now = Date.now();
@@ -148,8 +164,14 @@ export async function fanOutEvent(env: Bindings, eventId: string): Promise<void>
       d1.prepare("UPDATE webhook_events SET fanned_out_at = ? WHERE id = ? AND fanned_out_at IS NULL").bind(now, event.id),
     ]);
   }
-  const due = await d1.prepare("SELECT id FROM webhook_deliveries WHERE event_id = ? AND status = 'pending' AND attempt_count = 0").bind(eventId).all<{ id: string }>();
-  await sendDeliverMany(env, due.results.map((d) => d.id));
+  const due = await d1
+    .prepare("SELECT id FROM webhook_deliveries WHERE event_id = ? AND status = 'pending' AND attempt_count = 0")
+    .bind(eventId)
+    .all<{ id: string }>();
+  await sendDeliverMany(
+    env,
+    due.results.map((d) => d.id),
+  );
 }
 
 interface DeliveryRow {
@@ -190,7 +212,11 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
  * copies of a message never send twice at once; its outcome is recorded only by the claim that made it; and a
  * delivery never makes more attempts than the schedule allows since its last replay, whatever fails.
  */
-export async function deliverOnce(env: Bindings, deliveryId: string, deps: DeliveryDeps = { fetcher: fetch, random: Math.random }): Promise<void> {
+export async function deliverOnce(
+  env: Bindings,
+  deliveryId: string,
+  deps: DeliveryDeps = { fetcher: fetch, random: Math.random },
+): Promise<void> {
   const d1 = env.DB;
   const row = await d1
     .prepare(
@@ -262,7 +288,8 @@ export async function deliverOnce(env: Bindings, deliveryId: string, deps: Deliv
     // The gate's margin covers a request started within SEND_WITHIN_MS of its grant; a later one takes a fresh grant.
     const send = deps.fetcher; // called unbound: workerd's fetch refuses another `this`
     const fetcher: typeof fetch = async (input, init) => {
-      if (Date.now() > lease.sendBy && !(await gate.regrant(lease.leaseId, config, REGRANT_WAIT_MS)).granted) throw new GrantLapsed("no fresh gate grant");
+      if (Date.now() > lease.sendBy && !(await gate.regrant(lease.leaseId, config, REGRANT_WAIT_MS)).granted)
+        throw new GrantLapsed("no fresh gate grant");
       return send(input, init);
     };
     await attemptAndRecord(env, row, claim.attempt_count, claim.attempt_count - claim.attempt_base, gateMs, { ...deps, fetcher });
@@ -272,7 +299,13 @@ export async function deliverOnce(env: Bindings, deliveryId: string, deps: Deliv
 }
 
 /** Ends an unfinished delivery that can no longer be attempted, if `still` (the reason) holds when it runs. */
-async function fence(d1: D1Database, row: DeliveryRow, reason: TerminalReason, now: number, still: { sql: string; binds: unknown[] }): Promise<void> {
+async function fence(
+  d1: D1Database,
+  row: DeliveryRow,
+  reason: TerminalReason,
+  now: number,
+  still: { sql: string; binds: unknown[] },
+): Promise<void> {
   await d1
     .prepare(
       `UPDATE webhook_deliveries SET status = 'dead', terminal_reason = ?, next_attempt_at = NULL, lease_until = NULL, updated_at = ?
@@ -282,7 +315,14 @@ async function fence(d1: D1Database, row: DeliveryRow, reason: TerminalReason, n
     .run();
 }
 
-async function attemptAndRecord(env: Bindings, row: DeliveryRow, attemptNumber: number, sinceReplay: number, gateMs: number, deps: DeliveryDeps): Promise<void> {
+async function attemptAndRecord(
+  env: Bindings,
+  row: DeliveryRow,
+  attemptNumber: number,
+  sinceReplay: number,
+  gateMs: number,
+  deps: DeliveryDeps,
+): Promise<void> {
   const d1 = env.DB;
   const target = await d1
     .prepare(
@@ -306,7 +346,9 @@ async function attemptAndRecord(env: Bindings, row: DeliveryRow, attemptNumber: 
     result = await attempt(env, row, target, attemptNumber, secrets, deps.fetcher);
   } catch (error) {
     // Our side failed (configuration, storage): recorded like any failed attempt, so the schedule still ends it.
-    console.error(JSON.stringify({ level: "error", problem: "webhook attempt could not be made", delivery_id: row.id, error: String(error) }));
+    console.error(
+      JSON.stringify({ level: "error", problem: "webhook attempt could not be made", delivery_id: row.id, error: String(error) }),
+    );
     result = { kind: "error", error: "internal_error" };
   }
   const finishedAt = Date.now();
@@ -330,10 +372,20 @@ async function attemptAndRecord(env: Bindings, row: DeliveryRow, attemptNumber: 
     }
   }
   const answered = result.kind === "answer" ? result : null;
-  const error = result.kind === "error" ? result.error : result.kind === "refused" ? "destination_refused" : answered && answered.status >= 300 && answered.status < 400 ? "redirect_not_followed" : null;
+  const error =
+    result.kind === "error"
+      ? result.error
+      : result.kind === "refused"
+        ? "destination_refused"
+        : answered && answered.status >= 300 && answered.status < 400
+          ? "redirect_not_followed"
+          : null;
   const failed = verdict.outcome !== "acknowledged";
   // The endpoint's streak moves only if this claim's outcome was recorded (not if its claim lapsed meanwhile).
-  const recorded = { sql: "EXISTS (SELECT 1 FROM webhook_deliveries WHERE id = ? AND attempt_count = ? AND updated_at = ? AND lease_until IS NULL)", binds: [row.id, attemptNumber, finishedAt] };
+  const recorded = {
+    sql: "EXISTS (SELECT 1 FROM webhook_deliveries WHERE id = ? AND attempt_count = ? AND updated_at = ? AND lease_until IS NULL)",
+    binds: [row.id, attemptNumber, finishedAt],
+  };
   await d1.batch([
     d1
       .prepare(
@@ -359,9 +411,20 @@ async function attemptAndRecord(env: Bindings, row: DeliveryRow, attemptNumber: 
         `UPDATE webhook_deliveries SET status = ?, next_attempt_at = ?, lease_until = NULL, response_code = ?, response_body_sha256 = ?, terminal_reason = ?, updated_at = ?
           WHERE id = ? AND status = 'delivering' AND attempt_count = ?`,
       )
-      .bind(status, nextAttemptAt, answered?.status ?? null, answered?.bodySha256 ?? null, terminalReason, finishedAt, row.id, attemptNumber),
+      .bind(
+        status,
+        nextAttemptAt,
+        answered?.status ?? null,
+        answered?.bodySha256 ?? null,
+        terminalReason,
+        finishedAt,
+        row.id,
+        attemptNumber,
+      ),
     d1
-      .prepare(`UPDATE webhook_endpoints SET consecutive_failures = ${failed ? "consecutive_failures + 1" : "0"} WHERE id = ? AND state = 'active' AND ${recorded.sql}`)
+      .prepare(
+        `UPDATE webhook_endpoints SET consecutive_failures = ${failed ? "consecutive_failures + 1" : "0"} WHERE id = ? AND state = 'active' AND ${recorded.sql}`,
+      )
       .bind(row.endpoint_id, ...recorded.binds),
     // Auto-disable, and fence what is unfinished, when the failure streak reaches the endpoint's threshold.
     d1
@@ -386,7 +449,14 @@ async function attemptAndRecord(env: Bindings, row: DeliveryRow, attemptNumber: 
 }
 
 /** One POST: destination re-checked, signed, no redirects followed, bounded in time and in what is read back. */
-async function attempt(env: Bindings, row: DeliveryRow, target: AttemptTarget, attemptNumber: number, secrets: string[], fetcher: typeof fetch): Promise<AttemptResult> {
+async function attempt(
+  env: Bindings,
+  row: DeliveryRow,
+  target: AttemptTarget,
+  attemptNumber: number,
+  secrets: string[],
+  fetcher: typeof fetch,
+): Promise<AttemptResult> {
   const check = await checkWebhookDestination(env, target.url);
   if (check.status === "refused") return { kind: "refused", transient: check.transient === true };
   const signed = await signWebhook({ id: row.event_id, timestampSeconds: Math.floor(Date.now() / 1000), body: target.body }, secrets);
@@ -404,9 +474,20 @@ async function attempt(env: Bindings, row: DeliveryRow, target: AttemptTarget, a
     "svc-attempt": String(attemptNumber),
   };
   try {
-    const res = await fetcher(check.url.toString(), { method: "POST", headers, body: target.body, redirect: "manual", signal: AbortSignal.timeout(ATTEMPT_TIMEOUT_MS) });
+    const res = await fetcher(check.url.toString(), {
+      method: "POST",
+      headers,
+      body: target.body,
+      redirect: "manual",
+      signal: AbortSignal.timeout(ATTEMPT_TIMEOUT_MS),
+    });
     const bodySha256 = await hashPrefix(res, RESPONSE_HASH_LIMIT);
-    return { kind: "answer", status: res.status, bodySha256, retryAfterSeconds: parseRetryAfter(res.headers.get("retry-after"), Date.now()) };
+    return {
+      kind: "answer",
+      status: res.status,
+      bodySha256,
+      retryAfterSeconds: parseRetryAfter(res.headers.get("retry-after"), Date.now()),
+    };
   } catch (error) {
     if (error instanceof GrantLapsed) throw error;
     return { kind: "error", error: (error as Error)?.name === "TimeoutError" ? "timeout" : "network_error" };
@@ -433,15 +514,27 @@ export async function sweepWebhooks(env: Bindings, now = Date.now()): Promise<{ 
   const out = { events: 0, deliveries: 0, purged: 0 };
   const parts: Promise<void>[] = [
     (async () => {
-      const events = await d1.prepare("SELECT id FROM webhook_events WHERE fanned_out_at IS NULL AND created_at < ? ORDER BY fanned_out_at, created_at LIMIT ?").bind(stale, SWEEP_BATCH).all<{ id: string }>();
-      await sendFanout(env, events.results.map((e) => e.id));
+      const events = await d1
+        .prepare("SELECT id FROM webhook_events WHERE fanned_out_at IS NULL AND created_at < ? ORDER BY fanned_out_at, created_at LIMIT ?")
+        .bind(stale, SWEEP_BATCH)
+        .all<{ id: string }>();
+      await sendFanout(
+        env,
+        events.results.map((e) => e.id),
+      );
       out.events = events.results.length;
     })(),
     (async () => {
       // Two indexed scans (status, next_attempt_at) and (status, lease_until), each bounded, rather than one OR.
       const [pending, lapsed] = await d1.batch<{ id: string }>([
-        d1.prepare("SELECT id FROM webhook_deliveries WHERE status = 'pending' AND next_attempt_at < ? ORDER BY status, next_attempt_at LIMIT ?").bind(stale, SWEEP_BATCH),
-        d1.prepare("SELECT id FROM webhook_deliveries WHERE status = 'delivering' AND lease_until < ? ORDER BY status, lease_until LIMIT ?").bind(stale, SWEEP_BATCH),
+        d1
+          .prepare(
+            "SELECT id FROM webhook_deliveries WHERE status = 'pending' AND next_attempt_at < ? ORDER BY status, next_attempt_at LIMIT ?",
+          )
+          .bind(stale, SWEEP_BATCH),
+        d1
+          .prepare("SELECT id FROM webhook_deliveries WHERE status = 'delivering' AND lease_until < ? ORDER BY status, lease_until LIMIT ?")
+          .bind(stale, SWEEP_BATCH),
       ]);
       const ids = [...pending!.results, ...lapsed!.results].map((d) => d.id);
       await sendDeliverMany(env, ids);
@@ -450,10 +543,14 @@ export async function sweepWebhooks(env: Bindings, now = Date.now()): Promise<{ 
     (async () => {
       const before = now - DELIVERY_RETENTION_MS;
       const results = await d1.batch([
-        d1.prepare("DELETE FROM webhook_attempts WHERE rowid IN (SELECT rowid FROM webhook_attempts WHERE started_at < ? LIMIT ?)").bind(before, SWEEP_BATCH * 4),
+        d1
+          .prepare("DELETE FROM webhook_attempts WHERE rowid IN (SELECT rowid FROM webhook_attempts WHERE started_at < ? LIMIT ?)")
+          .bind(before, SWEEP_BATCH * 4),
         // By last change, so a delivery replayed recently is kept with its attempts.
         d1
-          .prepare("DELETE FROM webhook_deliveries WHERE id IN (SELECT id FROM webhook_deliveries WHERE updated_at < ? AND status IN ('delivered', 'failed', 'dead') LIMIT ?)")
+          .prepare(
+            "DELETE FROM webhook_deliveries WHERE id IN (SELECT id FROM webhook_deliveries WHERE updated_at < ? AND status IN ('delivered', 'failed', 'dead') LIMIT ?)",
+          )
           .bind(before, SWEEP_BATCH),
         d1
           .prepare(
@@ -461,12 +558,18 @@ export async function sweepWebhooks(env: Bindings, now = Date.now()): Promise<{ 
                AND NOT EXISTS (SELECT 1 FROM webhook_deliveries d WHERE d.event_id = e.id) LIMIT ?)`,
           )
           .bind(before, SWEEP_BATCH),
-        d1.prepare("DELETE FROM webhook_endpoints WHERE state = 'deleted' AND retain_until < ? AND NOT EXISTS (SELECT 1 FROM webhook_deliveries d WHERE d.endpoint_id = webhook_endpoints.id)").bind(now),
+        d1
+          .prepare(
+            "DELETE FROM webhook_endpoints WHERE state = 'deleted' AND retain_until < ? AND NOT EXISTS (SELECT 1 FROM webhook_deliveries d WHERE d.endpoint_id = webhook_endpoints.id)",
+          )
+          .bind(now),
       ]);
       out.purged = results.reduce((n, r) => n + (r.meta.changes ?? 0), 0);
     })(),
   ];
   const settled = await Promise.allSettled(parts);
-  for (const r of settled) if (r.status === "rejected") console.error(JSON.stringify({ level: "error", problem: "webhook sweep part failed", error: String(r.reason) }));
+  for (const r of settled)
+    if (r.status === "rejected")
+      console.error(JSON.stringify({ level: "error", problem: "webhook sweep part failed", error: String(r.reason) }));
   return out;
 }

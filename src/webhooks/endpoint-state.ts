@@ -14,9 +14,14 @@ const disable = createRoute({
   operationId: "disableWebhookEndpoint",
   tags: ["Webhook endpoints"],
   summary: "Disable a webhook endpoint",
-  description: "Stops deliveries: unfinished ones end visibly as `dead` with `endpoint_disabled` (replay them after enabling). Disabling a disabled endpoint changes nothing.",
+  description:
+    "Stops deliveries: unfinished ones end visibly as `dead` with `endpoint_disabled` (replay them after enabling). Disabling a disabled endpoint changes nothing.",
   request,
-  responses: { 200: json(WebhookEndpointResponseSchema, "The disabled endpoint."), ...NOT_FOUND, 409: errorResponse("`svc.webhooks.endpoint_deleted`.") },
+  responses: {
+    200: json(WebhookEndpointResponseSchema, "The disabled endpoint."),
+    ...NOT_FOUND,
+    409: errorResponse("`svc.webhooks.endpoint_deleted`."),
+  },
 });
 
 const enable = createRoute({
@@ -25,7 +30,8 @@ const enable = createRoute({
   operationId: "enableWebhookEndpoint",
   tags: ["Webhook endpoints"],
   summary: "Enable a webhook endpoint",
-  description: "Checks the destination against the policy again, then resumes deliveries for new events, with the failure streak reset. Enabling an active endpoint changes nothing.",
+  description:
+    "Checks the destination against the policy again, then resumes deliveries for new events, with the failure streak reset. Enabling an active endpoint changes nothing.",
   request,
   responses: {
     200: json(WebhookEndpointResponseSchema, "The active endpoint."),
@@ -36,6 +42,10 @@ const enable = createRoute({
 });
 
 export function registerEndpointStateRoutes(app: Router) {
-  app.openapi(disable, async (c) => c.json(endpointView(endpointOrThrow(await disableEndpoint(c.env.DB, principalOf(c).tenantId, c.req.valid("param").endpoint_id))), 200));
-  app.openapi(enable, async (c) => c.json(endpointView(endpointOrThrow(await enableEndpoint(c.env, principalOf(c).tenantId, c.req.valid("param").endpoint_id))), 200));
+  app.openapi(disable, async (c) =>
+    c.json(endpointView(endpointOrThrow(await disableEndpoint(c.env.DB, principalOf(c).tenantId, c.req.valid("param").endpoint_id))), 200),
+  );
+  app.openapi(enable, async (c) =>
+    c.json(endpointView(endpointOrThrow(await enableEndpoint(c.env, principalOf(c).tenantId, c.req.valid("param").endpoint_id))), 200),
+  );
 }

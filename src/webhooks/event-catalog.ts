@@ -16,5 +16,7 @@ const route = createRoute({
 });
 
 export function registerGetEventCatalog(app: Router) {
-  app.openapi(route, (c) => c.json({ catalog_version: EVENT_CATALOG_VERSION, events: [...EVENT_CATALOG], wildcard_supported: false as const }, 200));
+  app.openapi(route, (c) =>
+    c.json({ catalog_version: EVENT_CATALOG_VERSION, events: [...EVENT_CATALOG], wildcard_supported: false as const }, 200),
+  );
 }

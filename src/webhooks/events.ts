@@ -27,11 +27,13 @@ export const EVENT_CATALOG: readonly EventDescriptor[] = [
   {
     type: "asset.watermarked",
     description: "An asset was watermarked and published; the processed asset is available for download.",
-    emitted_when: "A job whose recipe watermarks finishes and publishes its output (watermark-only and watermark-then-sign recipes; those send asset.signed too).",
+    emitted_when:
+      "A job whose recipe watermarks finishes and publishes its output (watermark-only and watermark-then-sign recipes; those send asset.signed too).",
   },
   {
     type: "job.failed",
-    description: "A job ended without publishing anything: `data.state` is `failed`, `rejected` or `expired` and `data.error_code` says why.",
+    description:
+      "A job ended without publishing anything: `data.state` is `failed`, `rejected` or `expired` and `data.error_code` says why.",
     emitted_when:
       "A job fails (including a job whose steps kept stopping before they finished, after a bounded number of attempts), is rejected at run time for its input, or expires before it started.",
   },
@@ -103,7 +105,10 @@ export function publicationEventStatements(
   publication: { tenantId: string; signed: boolean; watermarked: boolean; data: AssetEventData; at: number },
   guard: { sql: string; binds: unknown[] },
 ): { statements: D1PreparedStatement[]; eventIds: string[] } {
-  const types: CustomerEventType[] = [...(publication.signed ? (["asset.signed"] as const) : []), ...(publication.watermarked ? (["asset.watermarked"] as const) : [])];
+  const types: CustomerEventType[] = [
+    ...(publication.signed ? (["asset.signed"] as const) : []),
+    ...(publication.watermarked ? (["asset.watermarked"] as const) : []),
+  ];
   const events = types.map((type) => {
     const id = newId("webhookEvent");
     return { id, type, body: JSON.stringify(assetEventBody(id, type, publication.data, publication.at)) };
@@ -112,7 +117,9 @@ export function publicationEventStatements(
     eventIds: events.map((e) => e.id),
     statements: events.map((e) =>
       d1
-        .prepare(`INSERT INTO webhook_events (id, tenant_id, type, body, test, target_endpoint_id, fanned_out_at, created_at) SELECT ?, ?, ?, ?, 0, NULL, NULL, ? WHERE ${guard.sql}`)
+        .prepare(
+          `INSERT INTO webhook_events (id, tenant_id, type, body, test, target_endpoint_id, fanned_out_at, created_at) SELECT ?, ?, ?, ?, 0, NULL, NULL, ? WHERE ${guard.sql}`,
+        )
         .bind(e.id, publication.tenantId, e.type, e.body, publication.at, ...guard.binds),
     ),
   };
@@ -148,7 +155,9 @@ export function jobEndedEventStatement(
   return {
     eventId: id,
     statement: d1
-      .prepare(`INSERT INTO webhook_events (id, tenant_id, type, body, test, target_endpoint_id, fanned_out_at, created_at) SELECT ?, ?, 'job.failed', ?, 0, NULL, NULL, ? WHERE ${guard.sql}`)
+      .prepare(
+        `INSERT INTO webhook_events (id, tenant_id, type, body, test, target_endpoint_id, fanned_out_at, created_at) SELECT ?, ?, 'job.failed', ?, 0, NULL, NULL, ? WHERE ${guard.sql}`,
+      )
       .bind(id, ended.tenantId, JSON.stringify(body), ended.at, ...guard.binds),
   };
 }

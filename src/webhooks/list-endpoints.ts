@@ -14,7 +14,8 @@ const route = createRoute({
   operationId: "listWebhookEndpoints",
   tags: ["Webhook endpoints"],
   summary: "List webhook endpoints",
-  description: "The tenant's endpoints, newest first. Deleted endpoints (within their retention) only with `include_deleted=true`. Snapshot-consistent cursor pagination.",
+  description:
+    "The tenant's endpoints, newest first. Deleted endpoints (within their retention) only with `include_deleted=true`. Snapshot-consistent cursor pagination.",
   request: {
     query: z.object({
       ...pageQuerySchema(100, 50),
@@ -41,7 +42,17 @@ export function registerListWebhookEndpoints(app: Router) {
          AND (? IS NULL OR created_at < ? OR (created_at = ? AND id < ?))
        ORDER BY created_at DESC, id DESC LIMIT ?`,
     )
-      .bind(tenantId, page.snapshot, query.include_deleted ? 1 : 0, Date.now(), after?.createdAt ?? null, after?.createdAt ?? 0, after?.createdAt ?? 0, after?.id ?? "", page.limit + 1)
+      .bind(
+        tenantId,
+        page.snapshot,
+        query.include_deleted ? 1 : 0,
+        Date.now(),
+        after?.createdAt ?? null,
+        after?.createdAt ?? 0,
+        after?.createdAt ?? 0,
+        after?.id ?? "",
+        page.limit + 1,
+      )
       .all<EndpointRow>();
     const { rows: items, nextCursor } = await pageOf(
       c.env.SVC_CURSOR_SECRET,

@@ -33,7 +33,11 @@ const complete = createRoute({
   summary: "Complete a secret rotation overlap",
   description: "Retires the outgoing secret: from the next attempt only the new secret signs.",
   request,
-  responses: { 200: json(WebhookEndpointResponseSchema, "The endpoint with one secret."), ...NOT_FOUND, 409: errorResponse("`svc.webhooks.no_secret_overlap` or `svc.webhooks.endpoint_deleted`.") },
+  responses: {
+    200: json(WebhookEndpointResponseSchema, "The endpoint with one secret."),
+    ...NOT_FOUND,
+    409: errorResponse("`svc.webhooks.no_secret_overlap` or `svc.webhooks.endpoint_deleted`."),
+  },
 });
 
 export function registerSecretRotationRoutes(app: Router) {
@@ -44,5 +48,10 @@ export function registerSecretRotationRoutes(app: Router) {
     if (result.status !== "rotated") failure(result.status === "ok" ? { status: "not_found" } : result);
     return c.json({ endpoint: endpointView(result.row), secret: result.secret }, 200);
   });
-  app.openapi(complete, async (c) => c.json(endpointView(endpointOrThrow(await completeSecretOverlap(c.env.DB, principalOf(c).tenantId, c.req.valid("param").endpoint_id))), 200));
+  app.openapi(complete, async (c) =>
+    c.json(
+      endpointView(endpointOrThrow(await completeSecretOverlap(c.env.DB, principalOf(c).tenantId, c.req.valid("param").endpoint_id))),
+      200,
+    ),
+  );
 }

@@ -17,7 +17,7 @@ const route = createRoute({
   tags: ["Webhook endpoints"],
   summary: "Send a test event (preview)",
   description:
-    "Queues a synthetic, signed `webhook.test` event (`\"test\": true`) to this endpoint only, delivered like any other (gate, retries, attempts). At most 10 per hour per endpoint; beyond that 429 with Retry-After, and the refused request queues nothing.",
+    'Queues a synthetic, signed `webhook.test` event (`"test": true`) to this endpoint only, delivered like any other (gate, retries, attempts). At most 10 per hour per endpoint; beyond that 429 with Retry-After, and the refused request queues nothing.',
   request: { params: EndpointIdParams, headers: z.object({ "idempotency-key": IdempotencyKeyHeader }) },
   responses: {
     202: json(TestEventResponseSchema, "The queued test delivery."),
@@ -40,7 +40,9 @@ export function registerSendWebhookTest(app: Router) {
     const decision = await limiter.limit(TEST_EVENTS_PER_HOUR, 3600);
     if (!decision.allowed) {
       const retryAfter = String(Math.max(1, Math.ceil(decision.retryAfterMs / 1000)));
-      throw new ApiError("svc.ratelimit.exceeded", `At most ${TEST_EVENTS_PER_HOUR} test events per hour per endpoint.`, { headers: { "retry-after": retryAfter } });
+      throw new ApiError("svc.ratelimit.exceeded", `At most ${TEST_EVENTS_PER_HOUR} test events per hour per endpoint.`, {
+        headers: { "retry-after": retryAfter },
+      });
     }
     const result = await sendTestEvent(c.env, endpoint);
     if (result.status !== "queued") failure(result.status === "ok" ? { status: "not_found" } : result);

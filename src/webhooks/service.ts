@@ -1,9 +1,9 @@
 import type { Bindings } from "../env";
-import { iso } from "../platform/openapi";
 import { newId } from "../platform/ids";
-import { checkWebhookDestination } from "./destination";
+import { iso } from "../platform/openapi";
 import { fenceDeliveriesStatement, sendDeliverMany } from "./delivery";
-import { EVENT_CATALOG_VERSION, isCustomerEventType, TEST_EVENT_TYPE, testEventBody, type CustomerEventType } from "./events";
+import { checkWebhookDestination } from "./destination";
+import { type CustomerEventType, EVENT_CATALOG_VERSION, isCustomerEventType, TEST_EVENT_TYPE, testEventBody } from "./events";
 import { DELIVERY_CONTROL_DEFAULTS, type TerminalReason } from "./schemas";
 import { generateWebhookSecret, sealSecret } from "./signing";
 
@@ -130,7 +130,11 @@ export type SubscriptionCheck = { status: "ok"; events: CustomerEventType[] } | 
 export function checkSubscription(events: readonly string[]): SubscriptionCheck {
   const unknown = events.filter((e) => !isCustomerEventType(e));
   if (unknown.length > 0) {
-    const hint = unknown.some((e) => e.includes("*")) ? " Wildcards are not supported; name each event." : unknown.includes(TEST_EVENT_TYPE) ? " webhook.test is sent only by the test operation and cannot be subscribed to." : "";
+    const hint = unknown.some((e) => e.includes("*"))
+      ? " Wildcards are not supported; name each event."
+      : unknown.includes(TEST_EVENT_TYPE)
+        ? " webhook.test is sent only by the test operation and cannot be subscribed to."
+        : "";
     return { status: "invalid", message: `Not in the event catalog ${EVENT_CATALOG_VERSION}: ${unknown.join(", ")}.${hint}` };
   }
   if (new Set(events).size !== events.length) return { status: "invalid", message: "Each event may be named once." };
@@ -154,7 +158,13 @@ export async function createEndpoint(
   env: Bindings,
   pepper: string,
   tenantId: string,
-  input: { url: string; events: string[]; max_concurrency?: number | undefined; rate_limit_per_minute?: number | undefined; auto_disable_after_failures?: number | undefined },
+  input: {
+    url: string;
+    events: string[];
+    max_concurrency?: number | undefined;
+    rate_limit_per_minute?: number | undefined;
+    auto_disable_after_failures?: number | undefined;
+  },
 ): Promise<CreateResult> {
   const subscription = checkSubscription(input.events);
   if (subscription.status === "invalid") return { status: "subscription_invalid", message: subscription.message };
@@ -188,7 +198,21 @@ export async function createEndpoint(
     `INSERT INTO webhook_endpoints (id, tenant_id, url, event_catalog_version, events, max_concurrency, rate_limit_per_minute, auto_disable_after_failures, state, consecutive_failures, secret_ciphertext, created_at, updated_at)
      SELECT ?, ?, ?, ?, ?, ?, ?, ?, 'active', 0, ?, ?, ? WHERE (SELECT COUNT(*) FROM webhook_endpoints WHERE tenant_id = ? AND state != 'deleted') < ?`,
   )
-    .bind(row.id, tenantId, row.url, row.event_catalog_version, row.events, row.max_concurrency, row.rate_limit_per_minute, row.auto_disable_after_failures, row.secret_ciphertext, now, now, tenantId, MAX_ENDPOINTS_PER_TENANT)
+    .bind(
+      row.id,
+      tenantId,
+      row.url,
+      row.event_catalog_version,
+      row.events,
+      row.max_concurrency,
+      row.rate_limit_per_minute,
+      row.auto_disable_after_failures,
+      row.secret_ciphertext,
+      now,
+      now,
+      tenantId,
+      MAX_ENDPOINTS_PER_TENANT,
+    )
     .run();
   if (inserted.meta.changes !== 1) return { status: "limit_reached" };
   return { status: "created", row, secret };
@@ -200,9 +224,17 @@ export type MutationResult =
   | { status: "deleted" }
   | { status: "destination_refused"; reason: string }
   | { status: "subscription_invalid"; message: string }
-  | { status: "conflict"; code: "svc.webhooks.endpoint_disabled" | "svc.webhooks.rotation_in_progress" | "svc.webhooks.no_secret_overlap"; message: string };
+  | {
+      status: "conflict";
+      code: "svc.webhooks.endpoint_disabled" | "svc.webhooks.rotation_in_progress" | "svc.webhooks.no_secret_overlap";
+      message: string;
+    };
 
-async function mutable(d1: D1Database, tenantId: string, endpointId: string): Promise<{ status: "ok"; row: EndpointRow } | { status: "not_found" } | { status: "deleted" }> {
+async function mutable(
+  d1: D1Database,
+  tenantId: string,
+  endpointId: string,
+): Promise<{ status: "ok"; row: EndpointRow } | { status: "not_found" } | { status: "deleted" }> {
   const row = await findEndpoint(d1, tenantId, endpointId);
   if (!row) return { status: "not_found" };
   if (row.state === "deleted") return { status: "deleted" };
@@ -218,7 +250,13 @@ export async function updateEndpoint(
   env: Bindings,
   tenantId: string,
   endpointId: string,
-  patch: { url?: string | undefined; events?: string[] | undefined; max_concurrency?: number | undefined; rate_limit_per_minute?: number | undefined; auto_disable_after_failures?: number | undefined },
+  patch: {
+    url?: string | undefined;
+    events?: string[] | undefined;
+    max_concurrency?: number | undefined;
+    rate_limit_per_minute?: number | undefined;
+    auto_disable_after_failures?: number | undefined;
+  },
 ): Promise<MutationResult> {
   const current = await mutable(env.DB, tenantId, endpointId);
   if (current.status !== "ok") return current;
@@ -276,9 +314,14 @@ export async function disableEndpoint(d1: D1Database, tenantId: string, endpoint
   const now = Date.now();
   await d1.batch([
     d1
-      .prepare("UPDATE webhook_endpoints SET state = 'disabled', disabled_reason = 'manual', updated_at = ? WHERE id = ? AND tenant_id = ? AND state = 'active'")
+      .prepare(
+        "UPDATE webhook_endpoints SET state = 'disabled', disabled_reason = 'manual', updated_at = ? WHERE id = ? AND tenant_id = ? AND state = 'active'",
+      )
       .bind(now, endpointId, tenantId),
-    fenceDeliveriesStatement(d1, endpointId, "endpoint_disabled", now, { sql: "EXISTS (SELECT 1 FROM webhook_endpoints WHERE id = ? AND state = 'disabled')", binds: [endpointId] }),
+    fenceDeliveriesStatement(d1, endpointId, "endpoint_disabled", now, {
+      sql: "EXISTS (SELECT 1 FROM webhook_endpoints WHERE id = ? AND state = 'disabled')",
+      binds: [endpointId],
+    }),
   ]);
   return reread(d1, tenantId, endpointId);
 }
@@ -299,11 +342,20 @@ export async function enableEndpoint(env: Bindings, tenantId: string, endpointId
 }
 
 /** Rotation: the new secret signs first and the outgoing one still signs until the overlap is completed. */
-export async function rotateSecret(d1: D1Database, pepper: string, tenantId: string, endpointId: string): Promise<MutationResult | { status: "rotated"; row: EndpointRow; secret: string }> {
+export async function rotateSecret(
+  d1: D1Database,
+  pepper: string,
+  tenantId: string,
+  endpointId: string,
+): Promise<MutationResult | { status: "rotated"; row: EndpointRow; secret: string }> {
   const current = await mutable(d1, tenantId, endpointId);
   if (current.status !== "ok") return current;
   if (current.row.previous_secret_ciphertext) {
-    return { status: "conflict", code: "svc.webhooks.rotation_in_progress", message: "A rotation overlap is already open: complete it (secret-overlap/complete) before rotating again." };
+    return {
+      status: "conflict",
+      code: "svc.webhooks.rotation_in_progress",
+      message: "A rotation overlap is already open: complete it (secret-overlap/complete) before rotating again.",
+    };
   }
   const secret = generateWebhookSecret();
   const now = Date.now();
@@ -314,7 +366,12 @@ export async function rotateSecret(d1: D1Database, pepper: string, tenantId: str
     )
     .bind(await sealSecret(pepper, endpointId, secret), now, now, endpointId, tenantId, current.row.secret_ciphertext)
     .run();
-  if (result.meta.changes !== 1) return { status: "conflict", code: "svc.webhooks.rotation_in_progress", message: "The secret changed concurrently; read the endpoint and try again." };
+  if (result.meta.changes !== 1)
+    return {
+      status: "conflict",
+      code: "svc.webhooks.rotation_in_progress",
+      message: "The secret changed concurrently; read the endpoint and try again.",
+    };
   const row = await findEndpoint(d1, tenantId, endpointId);
   return row ? { status: "rotated", row, secret } : { status: "not_found" };
 }
@@ -322,9 +379,12 @@ export async function rotateSecret(d1: D1Database, pepper: string, tenantId: str
 export async function completeSecretOverlap(d1: D1Database, tenantId: string, endpointId: string): Promise<MutationResult> {
   const current = await mutable(d1, tenantId, endpointId);
   if (current.status !== "ok") return current;
-  if (!current.row.previous_secret_ciphertext) return { status: "conflict", code: "svc.webhooks.no_secret_overlap", message: "No rotation overlap is open: only one secret signs." };
+  if (!current.row.previous_secret_ciphertext)
+    return { status: "conflict", code: "svc.webhooks.no_secret_overlap", message: "No rotation overlap is open: only one secret signs." };
   await d1
-    .prepare("UPDATE webhook_endpoints SET previous_secret_ciphertext = NULL, secret_rotated_at = NULL, updated_at = ? WHERE id = ? AND tenant_id = ? AND state != 'deleted'")
+    .prepare(
+      "UPDATE webhook_endpoints SET previous_secret_ciphertext = NULL, secret_rotated_at = NULL, updated_at = ? WHERE id = ? AND tenant_id = ? AND state != 'deleted'",
+    )
     .bind(Date.now(), endpointId, tenantId)
     .run();
   return reread(d1, tenantId, endpointId);
@@ -338,7 +398,14 @@ async function nudge(env: Bindings, deliveryIds: string[]): Promise<void> {
   try {
     await sendDeliverMany(env, deliveryIds);
   } catch (error) {
-    console.warn(JSON.stringify({ level: "warn", problem: "deliver message not sent; the sweep will send it", deliveries: deliveryIds.length, error: String(error) }));
+    console.warn(
+      JSON.stringify({
+        level: "warn",
+        problem: "deliver message not sent; the sweep will send it",
+        deliveries: deliveryIds.length,
+        error: String(error),
+      }),
+    );
   }
 }
 
@@ -348,7 +415,12 @@ export type TestResult = MutationResult | { status: "queued"; deliveryId: string
 /** Why an endpoint takes no test event now (checked before the hourly allowance is charged), or null. */
 export function testEventRefusal(row: EndpointRow): Exclude<MutationResult, { status: "ok" }> | null {
   if (row.state === "deleted") return { status: "deleted" };
-  if (row.state !== "active") return { status: "conflict", code: "svc.webhooks.endpoint_disabled", message: "The endpoint is disabled; enable it to send a test event." };
+  if (row.state !== "active")
+    return {
+      status: "conflict",
+      code: "svc.webhooks.endpoint_disabled",
+      message: "The endpoint is disabled; enable it to send a test event.",
+    };
   return null;
 }
 
@@ -358,22 +430,21 @@ export async function sendTestEvent(env: Bindings, endpoint: EndpointRow): Promi
   const deliveryId = newId("webhookDelivery");
   const now = Date.now();
   const written = await env.DB.batch([
-    env.DB.prepare("INSERT INTO webhook_events (id, tenant_id, type, body, test, target_endpoint_id, fanned_out_at, created_at) VALUES (?, ?, ?, ?, 1, ?, ?, ?)").bind(
-      eventId,
-      tenantId,
-      TEST_EVENT_TYPE,
-      JSON.stringify(testEventBody(eventId, endpointId, now)),
-      endpointId,
-      now,
-      now,
-    ),
+    env.DB.prepare(
+      "INSERT INTO webhook_events (id, tenant_id, type, body, test, target_endpoint_id, fanned_out_at, created_at) VALUES (?, ?, ?, ?, 1, ?, ?, ?)",
+    ).bind(eventId, tenantId, TEST_EVENT_TYPE, JSON.stringify(testEventBody(eventId, endpointId, now)), endpointId, now, now),
     // Only while the endpoint is active: a disable or delete committed meanwhile fences it first.
     env.DB.prepare(
       `INSERT INTO webhook_deliveries (id, tenant_id, endpoint_id, event_id, event_type, status, attempt_count, replay_count, next_attempt_at, created_at, updated_at)
        SELECT ?, ?, ?, ?, ?, 'pending', 0, 0, ?, ?, ? WHERE EXISTS (SELECT 1 FROM webhook_endpoints WHERE id = ? AND state = 'active')`,
     ).bind(deliveryId, tenantId, endpointId, eventId, TEST_EVENT_TYPE, now, now, now, endpointId),
   ]);
-  if (written[1]!.meta.changes !== 1) return { status: "conflict", code: "svc.webhooks.endpoint_disabled", message: "The endpoint was disabled meanwhile; enable it to send a test event." };
+  if (written[1]!.meta.changes !== 1)
+    return {
+      status: "conflict",
+      code: "svc.webhooks.endpoint_disabled",
+      message: "The endpoint was disabled meanwhile; enable it to send a test event.",
+    };
   await nudge(env, [deliveryId]);
   return { status: "queued", deliveryId, eventId };
 }
@@ -385,7 +456,11 @@ export async function findDelivery(d1: D1Database, tenantId: string, deliveryId:
 export type ReplayResult =
   | { status: "replayed"; eventId: string }
   | { status: "not_found" }
-  | { status: "conflict"; code: "svc.webhooks.delivery_in_progress" | "svc.webhooks.endpoint_disabled" | "svc.webhooks.endpoint_deleted"; message: string };
+  | {
+      status: "conflict";
+      code: "svc.webhooks.delivery_in_progress" | "svc.webhooks.endpoint_disabled" | "svc.webhooks.endpoint_deleted";
+      message: string;
+    };
 
 /** Authorizes one more delivery of the original event (same body, same `webhook-id`) and raises `replay_count`. */
 export async function replayDelivery(env: Bindings, tenantId: string, deliveryId: string): Promise<ReplayResult> {
@@ -403,10 +478,22 @@ export async function replayDelivery(env: Bindings, tenantId: string, deliveryId
     await nudge(env, [deliveryId]);
     return { status: "replayed", eventId: delivery.event_id };
   }
-  const endpoint = await env.DB.prepare("SELECT state FROM webhook_endpoints WHERE id = ?").bind(delivery.endpoint_id).first<{ state: string }>();
-  if (endpoint?.state === "deleted") return { status: "conflict", code: "svc.webhooks.endpoint_deleted", message: "The endpoint is deleted; its deliveries cannot be replayed." };
-  if (endpoint?.state !== "active") return { status: "conflict", code: "svc.webhooks.endpoint_disabled", message: "The endpoint is disabled; enable it, then replay." };
-  return { status: "conflict", code: "svc.webhooks.delivery_in_progress", message: "The delivery is still pending or in flight; replay it once it has finished." };
+  const endpoint = await env.DB.prepare("SELECT state FROM webhook_endpoints WHERE id = ?")
+    .bind(delivery.endpoint_id)
+    .first<{ state: string }>();
+  if (endpoint?.state === "deleted")
+    return {
+      status: "conflict",
+      code: "svc.webhooks.endpoint_deleted",
+      message: "The endpoint is deleted; its deliveries cannot be replayed.",
+    };
+  if (endpoint?.state !== "active")
+    return { status: "conflict", code: "svc.webhooks.endpoint_disabled", message: "The endpoint is disabled; enable it, then replay." };
+  return {
+    status: "conflict",
+    code: "svc.webhooks.delivery_in_progress",
+    message: "The delivery is still pending or in flight; replay it once it has finished.",
+  };
 }
 
 export type EventReplayResult = { status: "replayed"; eventId: string; deliveryCount: number } | { status: "not_found" };
@@ -423,9 +510,14 @@ export async function replayEvent(env: Bindings, tenantId: string, eventId: stri
     .first<{ id: string; type: string; target_endpoint_id: string | null }>();
   if (!event) return { status: "not_found" };
   const endpoints = event.target_endpoint_id
-    ? await d1.prepare("SELECT id FROM webhook_endpoints WHERE id = ? AND tenant_id = ? AND state = 'active'").bind(event.target_endpoint_id, tenantId).all<{ id: string }>()
+    ? await d1
+        .prepare("SELECT id FROM webhook_endpoints WHERE id = ? AND tenant_id = ? AND state = 'active'")
+        .bind(event.target_endpoint_id, tenantId)
+        .all<{ id: string }>()
     : await d1
-        .prepare("SELECT id FROM webhook_endpoints WHERE tenant_id = ? AND state = 'active' AND EXISTS (SELECT 1 FROM json_each(webhook_endpoints.events) WHERE value = ?)")
+        .prepare(
+          "SELECT id FROM webhook_endpoints WHERE tenant_id = ? AND state = 'active' AND EXISTS (SELECT 1 FROM json_each(webhook_endpoints.events) WHERE value = ?)",
+        )
         .bind(tenantId, event.type)
         .all<{ id: string }>();
   const now = Date.now();

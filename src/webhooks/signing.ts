@@ -28,7 +28,10 @@ export interface SignedHeaders {
 }
 
 /** Signs one message with each secret; the header value lists one `v1,` signature per secret, in order. */
-export async function signWebhook(message: { id: string; timestampSeconds: number; body: string }, secrets: readonly string[]): Promise<SignedHeaders> {
+export async function signWebhook(
+  message: { id: string; timestampSeconds: number; body: string },
+  secrets: readonly string[],
+): Promise<SignedHeaders> {
   if (secrets.length === 0) throw new Error("at least one secret is needed to sign");
   const content = new TextEncoder().encode(`${message.id}.${message.timestampSeconds}.${message.body}`);
   const signatures: string[] = [];
@@ -59,7 +62,11 @@ async function secretsKey(pepper: string): Promise<CryptoKey> {
 
 export async function sealSecret(pepper: string, endpointId: string, secret: string): Promise<string> {
   const iv = crypto.getRandomValues(new Uint8Array(12));
-  const ct = await crypto.subtle.encrypt({ name: "AES-GCM", iv, additionalData: new TextEncoder().encode(endpointId) }, await secretsKey(pepper), new TextEncoder().encode(secret));
+  const ct = await crypto.subtle.encrypt(
+    { name: "AES-GCM", iv, additionalData: new TextEncoder().encode(endpointId) },
+    await secretsKey(pepper),
+    new TextEncoder().encode(secret),
+  );
   return `v1.${base64(iv)}.${base64(new Uint8Array(ct))}`;
 }
 
@@ -67,6 +74,10 @@ export async function openSecret(pepper: string, endpointId: string, sealed: str
   const [version, iv, ct] = sealed.split(".");
   if (version !== "v1" || !iv || !ct) throw new Error("unreadable sealed webhook secret");
   const bytes = (b64: string) => Uint8Array.from(atob(b64), (c) => c.charCodeAt(0));
-  const plain = await crypto.subtle.decrypt({ name: "AES-GCM", iv: bytes(iv), additionalData: new TextEncoder().encode(endpointId) }, await secretsKey(pepper), bytes(ct));
+  const plain = await crypto.subtle.decrypt(
+    { name: "AES-GCM", iv: bytes(iv), additionalData: new TextEncoder().encode(endpointId) },
+    await secretsKey(pepper),
+    bytes(ct),
+  );
   return new TextDecoder().decode(plain);
 }

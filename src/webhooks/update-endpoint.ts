@@ -36,12 +36,18 @@ const remove = createRoute({
   description:
     "Soft delete: no further attempts, unfinished deliveries end as `dead` (`endpoint_deleted`), the secrets are erased, and the record stays readable for 30 days, refusing every change (409 `svc.webhooks.endpoint_deleted`, also for a second delete).",
   request: { params: EndpointIdParams, headers: z.object({ "idempotency-key": IdempotencyKeyHeader }) },
-  responses: { 200: json(WebhookEndpointResponseSchema, "The deleted endpoint."), ...NOT_FOUND, 409: errorResponse("`svc.webhooks.endpoint_deleted`.") },
+  responses: {
+    200: json(WebhookEndpointResponseSchema, "The deleted endpoint."),
+    ...NOT_FOUND,
+    409: errorResponse("`svc.webhooks.endpoint_deleted`."),
+  },
 });
 
 export function registerUpdateWebhookEndpoint(app: Router) {
   app.openapi(update, async (c) => {
-    const row = endpointOrThrow(await updateEndpoint(c.env, principalOf(c).tenantId, c.req.valid("param").endpoint_id, c.req.valid("json")));
+    const row = endpointOrThrow(
+      await updateEndpoint(c.env, principalOf(c).tenantId, c.req.valid("param").endpoint_id, c.req.valid("json")),
+    );
     return c.json(endpointView(row), 200);
   });
 }

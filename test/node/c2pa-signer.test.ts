@@ -8,25 +8,13 @@ import { join } from "node:path";
 import * as pkijs from "pkijs";
 import { beforeAll, describe, expect, it } from "vitest";
 import { buildCoseSign1, encodeCbor, protectedHeaderBytes, sigTst2Data } from "../../src/media/c2pa/cose";
-import { type CborItem, type CborTag, decodeCbor as decodeCborResult } from "../../src/platform/cbor";
 import { type DevPki, type DevPkiAlgorithm, mintDevPki } from "../../src/media/c2pa/dev-pki";
 import { c2paEngineMemoryBytes, initC2paEngine } from "../../src/media/c2pa/engine";
 import { C2PA_EMBEDDED_MEDIA_TYPES, C2paSigner, CREATOR_ASSERTION_LABEL } from "../../src/media/c2pa/signer";
-import {
-  buildTimeStampRequest,
-  extractTimeStampToken,
-  requestTimestamp,
-  respondTimestamp,
-  tsaConfigFrom,
-} from "../../src/media/c2pa/tsa";
+import { buildTimeStampRequest, extractTimeStampToken, requestTimestamp, respondTimestamp, tsaConfigFrom } from "../../src/media/c2pa/tsa";
 import type { ManifestPlan } from "../../src/media/types";
-import {
-  type ConformanceSample,
-  expectTrusted,
-  referenceVerdict,
-  runSignerConformance,
-  tamperOriginalData,
-} from "./signer-conformance";
+import { type CborItem, type CborTag, decodeCbor as decodeCborResult } from "../../src/platform/cbor";
+import { type ConformanceSample, expectTrusted, referenceVerdict, runSignerConformance, tamperOriginalData } from "./signer-conformance";
 
 const require = createRequire(import.meta.url);
 const FIXTURES = join(import.meta.dirname, "..", "fixtures", "media");
@@ -320,7 +308,12 @@ describe("COSE_Sign1 builder", () => {
       expect(cose.length).toBe(reserveSize);
       const decoded = decodeCbor(cose) as CborTag;
       expect(decoded.tag).toBe(18);
-      const [protectedHeader, unprotected, detached, signature] = decoded.value as [Uint8Array, Map<string, unknown> | Record<string, unknown>, null, Uint8Array];
+      const [protectedHeader, unprotected, detached, signature] = decoded.value as [
+        Uint8Array,
+        Map<string, unknown> | Record<string, unknown>,
+        null,
+        Uint8Array,
+      ];
       expect(new Uint8Array(protectedHeader)).toEqual(protectedHeaderBytes("ES256", [cert]));
       expect(detached).toBeNull();
       expect(new Uint8Array(signature)).toEqual(new Uint8Array(64).fill(7));
@@ -330,7 +323,13 @@ describe("COSE_Sign1 builder", () => {
   });
 
   it("refuses a reserve size smaller than the content", async () => {
-    const build = buildCoseSign1({ algorithm: "ES256", certChainDer: [cert], payload: new Uint8Array(1), sign: fakeSignature, reserveSize: 100 });
+    const build = buildCoseSign1({
+      algorithm: "ES256",
+      certChainDer: [cert],
+      payload: new Uint8Array(1),
+      sign: fakeSignature,
+      reserveSize: 100,
+    });
     await expect(build).rejects.toThrow(/does not fit/);
   });
 

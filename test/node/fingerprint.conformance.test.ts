@@ -14,11 +14,12 @@
  * The vectors live in test/fixtures/fp-vectors (copied from ../shared/fp-vectors; see its README); without them
  * this file fails, it never skips.
  */
-import decodeJpeg, { init as initJpegDecode } from "@jsquash/jpeg/decode";
-import encodeJpeg, { init as initJpegEncode } from "@jsquash/jpeg/encode";
+
 import { createHash } from "node:crypto";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
+import decodeJpeg, { init as initJpegDecode } from "@jsquash/jpeg/decode";
+import encodeJpeg, { init as initJpegEncode } from "@jsquash/jpeg/encode";
 import { beforeAll, describe, expect, it } from "vitest";
 import {
   base32Decode,
@@ -27,12 +28,12 @@ import {
   encodeIsccUnit,
   FingerprintKernel,
   hammingDistance,
-  isccImageCode,
   IsccImageFingerprinter,
+  isccImageCode,
+  PdqFingerprinter,
   pdqBit,
   pdqBitsFromHex,
   pdqHex,
-  PdqFingerprinter,
 } from "../../src/media/fingerprint";
 import type { FingerprintResult, RgbaImage } from "../../src/media/types";
 
@@ -69,7 +70,12 @@ async function decodeFile(path: string): Promise<RgbaImage> {
 }
 
 async function reencode(image: RgbaImage, quality: number): Promise<RgbaImage> {
-  const frame = { data: new Uint8ClampedArray(image.data.buffer, image.data.byteOffset, image.data.length), width: image.width, height: image.height, colorSpace: "srgb" };
+  const frame = {
+    data: new Uint8ClampedArray(image.data.buffer, image.data.byteOffset, image.data.length),
+    width: image.width,
+    height: image.height,
+    colorSpace: "srgb",
+  };
   const bytes = await encodeJpeg(frame as unknown as Parameters<typeof encodeJpeg>[0], { quality });
   const img = await decodeJpeg(bytes);
   return { width: img.width, height: img.height, data: new Uint8Array(img.data.buffer, img.data.byteOffset, img.data.length) };
@@ -84,7 +90,7 @@ function halve(image: RgbaImage): RgbaImage {
   for (let y = 0; y < h; y++) {
     for (let x = 0; x < w; x++) {
       for (let c = 0; c < 4; c++) {
-        const a = ((2 * y) * image.width + 2 * x) * 4 + c;
+        const a = (2 * y * image.width + 2 * x) * 4 + c;
         const b = a + image.width * 4;
         out[(y * w + x) * 4 + c] = (s[a]! + s[a + 4]! + s[b]! + s[b + 4]! + 2) >> 2;
       }
@@ -107,8 +113,16 @@ type Px = [number, number, number, number];
 
 const SYNTHETIC: Record<string, [number, number, (x: number, y: number) => Px]> = {
   "alpha-gradient": [97, 61, (x, y) => [(x * 7) & 255, (y * 13) & 255, (x * y) & 255, n8(x, y, 1)]],
-  bordered: [300, 200, (x, y) => (x < 20 || y < 35 || x > 260 || y > 180 ? [10, 200, 30, 255] : [(3 * x + y) & 255, (5 * y) & 255, n8(x, y, 2), 255])],
-  "transparent-border": [120, 90, (x, y) => (x < 15 || y < 9 || x >= 100 || y >= 70 ? [n8(x, y, 3), 0, 0, 0] : [n8(x, y, 4), (x * 2) & 255, (y * 3) & 255, 255])],
+  bordered: [
+    300,
+    200,
+    (x, y) => (x < 20 || y < 35 || x > 260 || y > 180 ? [10, 200, 30, 255] : [(3 * x + y) & 255, (5 * y) & 255, n8(x, y, 2), 255]),
+  ],
+  "transparent-border": [
+    120,
+    90,
+    (x, y) => (x < 15 || y < 9 || x >= 100 || y >= 70 ? [n8(x, y, 3), 0, 0, 0] : [n8(x, y, 4), (x * 2) & 255, (y * 3) & 255, 255]),
+  ],
   "single-pixel": [1, 1, () => [12, 34, 56, 200]],
   "3x7": [3, 7, (x, y) => [x * 80, y * 30, 200, 255]],
   "wide-strip": [1500, 9, (x, y) => [(x * 11 + y * 3) & 255, (x >> 2) & 255, (y * 40) & 255, 255]],
@@ -204,19 +218,58 @@ const SYNTHETIC_REFERENCE: Record<string, { iscc: [string, string, string]; pdq:
  * 9.4 (as above; [pixels SHA-256 prefix, 64-bit code]) and PDQ from the C++ reference ([hash, quality]).
  */
 const JPEG_REFERENCE: Record<string, { iscc: [string, string]; pdq: [string, number] }> = {
-  "images/misc-images/small.jpg": { iscc: ["00ddeef56c61e420", "ISCC:EEA7R6HY6DYPBYGA"], pdq: ["0007001f003f003f007f00ff00ff00ff01ff01ff01ff03ff03ff03ff03ff03ff", 0] },
-  "images/misc-images/wee.jpg": { iscc: ["5a9a0c710b7f5397", "ISCC:EEA54WR5FESSKZRH"], pdq: ["6227401f601ff4ccafcc9fad4b0d95d371a2eb7265a3285234d228ca94deeb2d", 100] },
-  "images/reg-test-input/labelme-subset/q0003.jpg": { iscc: ["fa2cd16dd5b8ade6", "ISCC:EEAYA72EO5IV2AL7"], pdq: ["54a9f7c321d1443c43ba566e21d4a13989a3553f1472611cbbc5fda59e03b677", 3] },
-  "images/reg-test-input/labelme-subset/q0004.jpg": { iscc: ["e5872116da8105fb", "ISCC:EEAYRLFRVSYVVTVZ"], pdq: ["992d44af36d69e6ca6b812585928bac11def254ef5398c6d07466c9abcc65b92", 4] },
-  "images/reg-test-input/labelme-subset/q0122.jpg": { iscc: ["cd473e2e18b8e776", "ISCC:EEAYBAD7F5O7VRDF"], pdq: ["cfb2009ddd21c6dab0046a7745b5984757a8a4535b3377aea2591d32b33ff940", 100] },
-  "images/reg-test-input/labelme-subset/q0291.jpg": { iscc: ["d5bbe6d1169cb833", "ISCC:EEA7M4XANGQDLB3W"], pdq: ["a0fe94f1e5cc1cc8dd855948498dc9243f7ca27336f036d7f212b74bc103c9a7", 100] },
-  "images/reg-test-input/labelme-subset/q0746.jpg": { iscc: ["71277ef7123f06a2", "ISCC:EEA6CKUV4JK4UVY6"], pdq: ["1049d96239e24d4dca2c55512b8bdb77425f4dbcf575a0a95555aaab5554aaaa", 100] },
-  "images/reg-test-input/labelme-subset/q1050.jpg": { iscc: ["e7684b6c2b6d80fd", "ISCC:EEA6FBU42QL72WUC"], pdq: ["489db672e9190276d452aeab41eba20f02375fe4092d88defdf491a5c55c5f70", 100] },
-  "images/reg-test-input/labelme-subset/q2821.jpg": { iscc: ["5dfae0a181fba0cf", "ISCC:EEA33SFXIAL5QFPJ"], pdq: ["b150231ffae4710ffcf4f18bb574b109a576f14bb8543189f8743289f174b109", 100] },
-  "images/bridge-mods/aaa-orig.jpg": { iscc: ["65b2f9bb0af64bb4", "ISCC:EEA2ZIU4DQZ5YI6X"], pdq: ["f8f8f0cee0f4a84f06370a22038f63f0b36e2ed596621e1d33e6b39c4e9c9b22", 100] },
-  "images/bridge-mods/shrink-a-lot.jpg": { iscc: ["affde4eb8f093678", "ISCC:EEA2ZIU4DQZ5YI6X"], pdq: ["d0f8f1ccc0f4a84d0a370a3a228f67f0b36e2ed5b6623e1d33e6339c4e9c9b22", 100] },
-  "images/bridge-mods/square-128x128.jpg": { iscc: ["9c3c65cd18aaf038", "ISCC:EEA2ZIU4DQZ5YI6X"], pdq: ["d8f8f1eec0f4a84f0e37022a078f63f0b36e2ed596621e1d33e6239c4e9c9b22", 100] },
-  "images/bridge-mods/square-256x256.jpg": { iscc: ["d0362bd827f377a1", "ISCC:EEA2ZIU4DQZ5YI6X"], pdq: ["d8f8f0cec4f4a84f0637022a078f67f0b36e2ee5b6621e1d33e6239c4e9c9b22", 100] },
+  "images/misc-images/small.jpg": {
+    iscc: ["00ddeef56c61e420", "ISCC:EEA7R6HY6DYPBYGA"],
+    pdq: ["0007001f003f003f007f00ff00ff00ff01ff01ff01ff03ff03ff03ff03ff03ff", 0],
+  },
+  "images/misc-images/wee.jpg": {
+    iscc: ["5a9a0c710b7f5397", "ISCC:EEA54WR5FESSKZRH"],
+    pdq: ["6227401f601ff4ccafcc9fad4b0d95d371a2eb7265a3285234d228ca94deeb2d", 100],
+  },
+  "images/reg-test-input/labelme-subset/q0003.jpg": {
+    iscc: ["fa2cd16dd5b8ade6", "ISCC:EEAYA72EO5IV2AL7"],
+    pdq: ["54a9f7c321d1443c43ba566e21d4a13989a3553f1472611cbbc5fda59e03b677", 3],
+  },
+  "images/reg-test-input/labelme-subset/q0004.jpg": {
+    iscc: ["e5872116da8105fb", "ISCC:EEAYRLFRVSYVVTVZ"],
+    pdq: ["992d44af36d69e6ca6b812585928bac11def254ef5398c6d07466c9abcc65b92", 4],
+  },
+  "images/reg-test-input/labelme-subset/q0122.jpg": {
+    iscc: ["cd473e2e18b8e776", "ISCC:EEAYBAD7F5O7VRDF"],
+    pdq: ["cfb2009ddd21c6dab0046a7745b5984757a8a4535b3377aea2591d32b33ff940", 100],
+  },
+  "images/reg-test-input/labelme-subset/q0291.jpg": {
+    iscc: ["d5bbe6d1169cb833", "ISCC:EEA7M4XANGQDLB3W"],
+    pdq: ["a0fe94f1e5cc1cc8dd855948498dc9243f7ca27336f036d7f212b74bc103c9a7", 100],
+  },
+  "images/reg-test-input/labelme-subset/q0746.jpg": {
+    iscc: ["71277ef7123f06a2", "ISCC:EEA6CKUV4JK4UVY6"],
+    pdq: ["1049d96239e24d4dca2c55512b8bdb77425f4dbcf575a0a95555aaab5554aaaa", 100],
+  },
+  "images/reg-test-input/labelme-subset/q1050.jpg": {
+    iscc: ["e7684b6c2b6d80fd", "ISCC:EEA6FBU42QL72WUC"],
+    pdq: ["489db672e9190276d452aeab41eba20f02375fe4092d88defdf491a5c55c5f70", 100],
+  },
+  "images/reg-test-input/labelme-subset/q2821.jpg": {
+    iscc: ["5dfae0a181fba0cf", "ISCC:EEA33SFXIAL5QFPJ"],
+    pdq: ["b150231ffae4710ffcf4f18bb574b109a576f14bb8543189f8743289f174b109", 100],
+  },
+  "images/bridge-mods/aaa-orig.jpg": {
+    iscc: ["65b2f9bb0af64bb4", "ISCC:EEA2ZIU4DQZ5YI6X"],
+    pdq: ["f8f8f0cee0f4a84f06370a22038f63f0b36e2ed596621e1d33e6b39c4e9c9b22", 100],
+  },
+  "images/bridge-mods/shrink-a-lot.jpg": {
+    iscc: ["affde4eb8f093678", "ISCC:EEA2ZIU4DQZ5YI6X"],
+    pdq: ["d0f8f1ccc0f4a84d0a370a3a228f67f0b36e2ed5b6623e1d33e6339c4e9c9b22", 100],
+  },
+  "images/bridge-mods/square-128x128.jpg": {
+    iscc: ["9c3c65cd18aaf038", "ISCC:EEA2ZIU4DQZ5YI6X"],
+    pdq: ["d8f8f1eec0f4a84f0e37022a078f63f0b36e2ed596621e1d33e6239c4e9c9b22", 100],
+  },
+  "images/bridge-mods/square-256x256.jpg": {
+    iscc: ["d0362bd827f377a1", "ISCC:EEA2ZIU4DQZ5YI6X"],
+    pdq: ["d8f8f0cec4f4a84f0637022a078f67f0b36e2ee5b6621e1d33e6239c4e9c9b22", 100],
+  },
 };
 
 // ---------------------------------------------------------------- vectors
@@ -225,7 +278,10 @@ interface IsccVector {
   inputs: [number[], number];
   outputs: { iscc: string };
 }
-const isccData = JSON.parse(readFileSync(join(VECTORS, "iscc", "data.json"), "utf8")) as Record<string, Record<string, { inputs: unknown[]; outputs: Record<string, unknown> }>>;
+const isccData = JSON.parse(readFileSync(join(VECTORS, "iscc", "data.json"), "utf8")) as Record<
+  string,
+  Record<string, { inputs: unknown[]; outputs: Record<string, unknown> }>
+>;
 const imageVectors = Object.entries(isccData.gen_image_code_v0 ?? {}) as [string, IsccVector][];
 
 interface PdqRow {
@@ -319,7 +375,15 @@ describe("ISCC Content-Code Image v0", () => {
 
 describe("ISCC codec helpers", () => {
   it("encodes base32 as RFC 4648 (test vectors, no padding)", () => {
-    const cases: [string, string][] = [["", ""], ["f", "MY"], ["fo", "MZXQ"], ["foo", "MZXW6"], ["foob", "MZXW6YQ"], ["fooba", "MZXW6YTB"], ["foobar", "MZXW6YTBOI"]];
+    const cases: [string, string][] = [
+      ["", ""],
+      ["f", "MY"],
+      ["fo", "MZXQ"],
+      ["foo", "MZXW6"],
+      ["foob", "MZXW6YQ"],
+      ["fooba", "MZXW6YTB"],
+      ["foobar", "MZXW6YTBOI"],
+    ];
     for (const [text, b32] of cases) {
       const bytes = new TextEncoder().encode(text);
       expect(base32Encode(bytes)).toBe(b32);
@@ -372,7 +436,9 @@ describe("PDQ", () => {
     for (const row of pdqRows) {
       const r = computed(pdq.compute(decoded.get(row.file)!));
       const distance = hammingDistance(r.bits, pdqBitsFromHex(row.hash));
-      report.push(`${row.file.padEnd(48)} distance ${String(distance).padStart(2)}  quality ${r.quality}${row.quality === null ? "" : ` (expected ${row.quality})`}`);
+      report.push(
+        `${row.file.padEnd(48)} distance ${String(distance).padStart(2)}  quality ${r.quality}${row.quality === null ? "" : ` (expected ${row.quality})`}`,
+      );
       expect(distance, row.file).toBeLessThanOrEqual(16);
       if (row.quality !== null) expect(r.quality, row.file).toBe(row.quality);
     }
@@ -392,7 +458,11 @@ describe("PDQ", () => {
   it("feeds images as columns with the same result on photos (the path of images over 65536 px wide)", () => {
     const k = FingerprintKernel.of(fingerprintModule);
     const e = k.exports;
-    for (const file of ["images/bridge-mods/aaa-orig.jpg", "images/reg-test-input/labelme-subset/q2821.jpg", "images/misc-images/wee.jpg"]) {
+    for (const file of [
+      "images/bridge-mods/aaa-orig.jpg",
+      "images/reg-test-input/labelme-subset/q2821.jpg",
+      "images/misc-images/wee.jpg",
+    ]) {
       const image = decoded.get(file)!;
       const rows = computed(pdq.compute(image));
       const { width: w, height: h, data } = image;
@@ -443,7 +513,12 @@ describe("determinism and robustness", () => {
 
   it("stays close under JPEG re-encoding and 50% downscaling", async () => {
     const report: string[] = [];
-    for (const file of ["images/bridge-mods/aaa-orig.jpg", "images/reg-test-input/labelme-subset/q0291.jpg", "images/reg-test-input/labelme-subset/q1050.jpg", "images/reg-test-input/labelme-subset/q2821.jpg"]) {
+    for (const file of [
+      "images/bridge-mods/aaa-orig.jpg",
+      "images/reg-test-input/labelme-subset/q0291.jpg",
+      "images/reg-test-input/labelme-subset/q1050.jpg",
+      "images/reg-test-input/labelme-subset/q2821.jpg",
+    ]) {
       const image = decoded.get(file)!;
       const p0 = computed(pdq.compute(image));
       const i0 = computed(iscc.compute(image));
@@ -496,7 +571,8 @@ describe("fuzz", () => {
       const h = 1 + Math.floor(rand() * rand() * 512);
       const data = new Uint8Array(w * h * 4);
       const mode = i % 3;
-      for (let j = 0; j < data.length; j++) data[j] = mode === 0 ? Math.floor(rand() * 256) : mode === 1 && (j & 3) === 3 ? 255 : (j * 7 + Math.floor(rand() * 4)) & 255;
+      for (let j = 0; j < data.length; j++)
+        data[j] = mode === 0 ? Math.floor(rand() * 256) : mode === 1 && (j & 3) === 3 ? 255 : (j * 7 + Math.floor(rand() * 4)) & 255;
       check({ width: w, height: h, data }, `${w}x${h} #${i}`);
     }
     check({ width: 1, height: 1, data: new Uint8Array([0, 0, 0, 0]) }, "1x1 transparent");
@@ -504,7 +580,17 @@ describe("fuzz", () => {
 
   it("never throws on huge aspect ratios", () => {
     const rand = rng(7);
-    for (const [w, h] of [[100000, 1], [1, 100000], [70000, 3], [3, 70000], [200000, 5], [5, 200000], [65537, 6], [65536, 7], [2, 1_000_000]] as const) {
+    for (const [w, h] of [
+      [100000, 1],
+      [1, 100000],
+      [70000, 3],
+      [3, 70000],
+      [200000, 5],
+      [5, 200000],
+      [65537, 6],
+      [65536, 7],
+      [2, 1_000_000],
+    ] as const) {
       const data = new Uint8Array(w * h * 4);
       for (let j = 0; j < data.length; j++) data[j] = Math.floor(rand() * 256);
       check({ width: w, height: h, data }, `${w}x${h}`);
@@ -554,7 +640,10 @@ describe("cost", () => {
 
   it("fingerprints 1 MP and 12 MP within a few MB of kernel memory", () => {
     const report: string[] = [];
-    for (const [w, h] of [[1000, 1000], [4000, 3000]] as const) {
+    for (const [w, h] of [
+      [1000, 1000],
+      [4000, 3000],
+    ] as const) {
       const image = photoLike(w, h);
       for (const f of [iscc, pdq]) {
         computed(f.compute(image));

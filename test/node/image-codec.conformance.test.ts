@@ -91,7 +91,9 @@ describe("JsquashImageCodec", () => {
   it("estimates the IJG quality of encoder output", async () => {
     for (const q of [50, 75, 90]) {
       const jpeg = await import("@jsquash/jpeg/encode");
-      const bytes = new Uint8Array(await jpeg.default(pattern(16, 16) as unknown as Parameters<typeof jpeg.default>[0], { quality: q, quant_table: 0 }));
+      const bytes = new Uint8Array(
+        await jpeg.default(pattern(16, 16) as unknown as Parameters<typeof jpeg.default>[0], { quality: q, quant_table: 0 }),
+      );
       const estimate = estimateJpegQuality(bytes);
       expect(Math.abs((estimate ?? 0) - q), `q${q} → ${estimate}`).toBeLessThanOrEqual(2);
     }
@@ -99,7 +101,7 @@ describe("JsquashImageCodec", () => {
 
   it("fuzz: random and truncated bytes never throw", async () => {
     let seed = 7;
-    const rand = () => ((seed = (seed * 1103515245 + 12345) >>> 0) / 2 ** 32);
+    const rand = () => (seed = (seed * 1103515245 + 12345) >>> 0) / 2 ** 32;
     const seeds = [fixture("sample.jpg"), fixture("sample.png"), fixture("sample.tif"), fixture("sample.avif")];
     for (let n = 0; n < 200; n++) {
       const base = seeds[n % seeds.length]!;

@@ -52,7 +52,11 @@ const KNOWN_VIOLATIONS: Record<string, string> = {
     "verification wires the development OCSP responder from a system route file; #14: development-only code moves to src/dev/",
 };
 
-type Rule = "platform imports no area, media or wiring" | "media imports nothing of the API" | "db imports no area, media or wiring" | "no area imports another area's route file";
+type Rule =
+  | "platform imports no area, media or wiring"
+  | "media imports nothing of the API"
+  | "db imports no area, media or wiring"
+  | "no area imports another area's route file";
 
 function sourceFiles(dir: string): string[] {
   return readdirSync(dir).flatMap((name) => {
@@ -133,7 +137,8 @@ function broken(from: string, to: string): Rule | null {
     return "platform imports no area, media or wiring";
   }
   if (from.startsWith("media/") && !MEDIA_MAY_IMPORT.some((allowed) => allowed.test(to))) return "media imports nothing of the API";
-  if (from.startsWith("db/") && (toArea !== null || to.startsWith("media/") || WIRING.test(to))) return "db imports no area, media or wiring";
+  if (from.startsWith("db/") && (toArea !== null || to.startsWith("media/") || WIRING.test(to)))
+    return "db imports no area, media or wiring";
   const fromArea = areaOf(from);
   if (fromArea !== null && toArea !== null && fromArea !== toArea && isRouteFile(to)) return "no area imports another area's route file";
   return null;

@@ -36,8 +36,10 @@ describe("OpenAPI document", () => {
       const params = (op.parameters ?? []).filter((p: any) => p.in === "header" && p.name.toLowerCase() === "idempotency-key");
       const where = `${method.toUpperCase()} ${path}`;
       if (params.length !== (taken ? 1 : 0)) wrong.push(`${where}: ${params.length} Idempotency-Key parameters, policy ${taken ?? "none"}`);
-      else if (taken && params[0].required !== (taken === "required")) wrong.push(`${where}: required=${params[0].required}, policy ${taken}`);
-      if (taken === "required" && !JSON.stringify(op.responses["422"] ?? {}).includes("svc.idempotency.key_required")) wrong.push(`${where}: 422 does not name key_required`);
+      else if (taken && params[0].required !== (taken === "required"))
+        wrong.push(`${where}: required=${params[0].required}, policy ${taken}`);
+      if (taken === "required" && !JSON.stringify(op.responses["422"] ?? {}).includes("svc.idempotency.key_required"))
+        wrong.push(`${where}: 422 does not name key_required`);
     }
     expect(wrong).toEqual([]);
   });
@@ -60,7 +62,9 @@ describe("OpenAPI document", () => {
       expect(op.responses["429"]?.description, where).toContain("API_KEY_RATE_LIMITED");
       expect(op.responses["429"].headers?.["Retry-After"], where).toEqual({ $ref: "#/components/headers/Retry-After" });
       expect(refs(op.responses["429"]), where).toContain("#/components/schemas/ErrorResponse");
-      expect(refs(op.responses["403"]), where).toEqual(expect.arrayContaining(["#/components/schemas/ErrorResponse", "#/components/schemas/HttpErrorResponse"]));
+      expect(refs(op.responses["403"]), where).toEqual(
+        expect.arrayContaining(["#/components/schemas/ErrorResponse", "#/components/schemas/HttpErrorResponse"]),
+      );
       expect(op.responses["403"].description, where).toContain("API_KEY_IP_NOT_ALLOWED");
     }
     expect(keyed).toBeGreaterThan(50);
@@ -117,7 +121,7 @@ describe("OpenAPI document", () => {
     const visit = (schema: any, where: string) => {
       if (!schema || typeof schema !== "object") return;
       for (const [name, prop] of Object.entries<any>(schema.properties ?? {})) {
-        const described = prop.description || prop.$ref || prop.allOf || (prop.anyOf && prop.anyOf.some((s: any) => s.$ref || s.description));
+        const described = prop.description || prop.$ref || prop.allOf || prop.anyOf?.some((s: any) => s.$ref || s.description);
         if (!described) undocumented.push(`${where}.${name}`);
         visit(prop, `${where}.${name}`);
       }

@@ -14,13 +14,20 @@ describe("README", () => {
 
   it("#13.20 'What works today' names the built areas and does not call them unbuilt", () => {
     const today = readme.slice(readme.indexOf("**What works today:**"), readme.indexOf("## Set up"));
-    for (const area of ["watermark", "fingerprints", "POST /v1/verify", "Webhooks", "Soft Binding Resolution API"]) expect(today).toContain(area);
+    for (const area of ["watermark", "fingerprints", "POST /v1/verify", "Webhooks", "Soft Binding Resolution API"])
+      expect(today).toContain(area);
     expect(today).not.toMatch(/verification[^.]*not built|webhooks are not built/i);
   });
 
   it("#13.20 has a Security model: key hierarchy, origins, client addresses, secrets", () => {
     const model = readme.slice(readme.indexOf("## Security model"), readme.indexOf("## Architecture"));
-    for (const topic of ["Key hierarchy", "Secrets at rest and comparisons", "What is served from which origin", "Client addresses", "Production is the default"]) {
+    for (const topic of [
+      "Key hierarchy",
+      "Secrets at rest and comparisons",
+      "What is served from which origin",
+      "Client addresses",
+      "Production is the default",
+    ]) {
       expect(model).toContain(topic);
     }
   });

@@ -1,10 +1,10 @@
 import { describe, expect, it } from "vitest";
+import { capabilitiesView, imageProfilesView } from "../../src/capabilities/service";
 import { canonicalJson } from "../../src/catalog/canonical-json";
 import { FORMATS } from "../../src/catalog/formats";
 import { installedProviders } from "../../src/catalog/installed";
-import { recipeById, RECIPES } from "../../src/catalog/recipes";
+import { RECIPES, recipeById } from "../../src/catalog/recipes";
 import { CapabilityRegistry, definitionSha256 } from "../../src/catalog/registry";
-import { capabilitiesView, imageProfilesView } from "../../src/capabilities/service";
 
 describe("capability registry", () => {
   it("without a signing credential, only the watermark-only recipe is available (it writes no manifest), for the decoded image types", () => {
@@ -15,7 +15,12 @@ describe("capability registry", () => {
     const available = registry.recipes().filter((r) => r.available);
     expect(available.map((r) => r.recipe.recipe_id)).toEqual(["rcp_system_watermark_only"]);
     expect([...available[0]!.active_media_types].sort()).toEqual(images);
-    expect(registry.recipes().filter((r) => !r.available).every((r) => r.reason === "capability_not_installed")).toBe(true);
+    expect(
+      registry
+        .recipes()
+        .filter((r) => !r.available)
+        .every((r) => r.reason === "capability_not_installed"),
+    ).toBe(true);
   });
 
   it("a recipe becomes available for exactly the media types every required pipeline covers", () => {
@@ -53,7 +58,10 @@ describe("capability registry", () => {
   });
 
   it("learned algorithms stay unavailable for want of weights, even when a pipeline claims them", () => {
-    const registry = new CapabilityRegistry([{ capability: "watermark.pixelseal", media_types: "*" }, { capability: "fingerprint.pdq", media_types: "*" }]);
+    const registry = new CapabilityRegistry([
+      { capability: "watermark.pixelseal", media_types: "*" },
+      { capability: "fingerprint.pdq", media_types: "*" },
+    ]);
     const byName = Object.fromEntries(registry.algorithms().map((a) => [a.algorithm.algorithm, a.availability]));
     expect(byName.pixelseal).toMatchObject({ available: false, reason: "model_weights_not_installed" });
     expect(byName.dinov2).toMatchObject({ available: false, reason: "model_weights_not_installed" });

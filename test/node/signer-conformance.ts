@@ -10,7 +10,7 @@
  */
 import { Reader } from "@contentauth/c2pa-node";
 import { describe, expect, it } from "vitest";
-import type { ManifestPlan, SignResult, Signer } from "../../src/media/types";
+import type { ManifestPlan, Signer, SignResult } from "../../src/media/types";
 
 export interface ConformanceSample {
   name: string;
@@ -65,8 +65,7 @@ export async function referenceVerdict(
     : await Reader.fromAsset(asset, settings);
   if (!reader) throw new Error("reference reader found no manifest");
   const store = reader.json() as any;
-  const codes = (kind: string): string[] =>
-    (store.validation_results?.activeManifest?.[kind] ?? []).map((c: { code: string }) => c.code);
+  const codes = (kind: string): string[] => (store.validation_results?.activeManifest?.[kind] ?? []).map((c: { code: string }) => c.code);
   return {
     state: store.validation_state,
     activeLabel: store.active_manifest,
@@ -176,7 +175,10 @@ export function runSignerConformance(options: SignerConformanceOptions): void {
         tampered[tampered.length >> 1]! ^= 0x01;
         const after = await referenceVerdict(options.trustAnchorsPem(), sample.mediaType, tampered, result.manifest_store);
         expect(after.state).toBe("Invalid");
-        expect(after.failure.some((c) => /^assertion\.(data|bmff|box)Hash\.mismatch$/.test(c)), after.failure.join()).toBe(true);
+        expect(
+          after.failure.some((c) => /^assertion\.(data|bmff|box)Hash\.mismatch$/.test(c)),
+          after.failure.join(),
+        ).toBe(true);
       }
     });
 
@@ -196,9 +198,7 @@ export function runSignerConformance(options: SignerConformanceOptions): void {
       for (const mediaType of signer.embeddedMediaTypes) {
         for (const bytes of [garbage, new Uint8Array(0)]) {
           const result = await signer.signEmbedded({ bytes, plan: plan(mediaType) });
-          expect(["failed", "unsupported_media_type"], `${mediaType}: ${JSON.stringify(result).slice(0, 200)}`).toContain(
-            result.status,
-          );
+          expect(["failed", "unsupported_media_type"], `${mediaType}: ${JSON.stringify(result).slice(0, 200)}`).toContain(result.status);
           if (result.status !== "signed") expect(typeof result.message).toBe("string");
         }
       }

@@ -11,9 +11,9 @@ import {
   download,
   fixtureBytes,
   putBytes,
+  type SignedService,
   signAndWait,
   startSignedService,
-  type SignedService,
 } from "../support/svc-client";
 import { referenceVerdict } from "./signer-conformance";
 
@@ -30,7 +30,14 @@ afterAll(async () => {
 /** Deterministic pseudo-random bytes (SHA-256 in counter mode), so a failure reproduces. */
 function garbage(length: number, seed = "garbage"): Uint8Array {
   const out = new Uint8Array(length);
-  for (let i = 0; i * 32 < length; i++) out.set(createHash("sha256").update(`${seed}:${i}`).digest().subarray(0, Math.min(32, length - i * 32)), i * 32);
+  for (let i = 0; i * 32 < length; i++)
+    out.set(
+      createHash("sha256")
+        .update(`${seed}:${i}`)
+        .digest()
+        .subarray(0, Math.min(32, length - i * 32)),
+      i * 32,
+    );
   return out;
 }
 
@@ -52,7 +59,9 @@ function expectError(res: { status: number; text: string; body: any }, status: n
 describe.concurrent("upload refusals, end to end", () => {
   it("a wrong sha256 → 422 svc.uploads.sha256_mismatch at complete", async () => {
     const bytes = fixtureBytes("sample.png");
-    const created = await createUpload(svc, bytes, "image/png", "a.png", { sha256: createHash("sha256").update("other bytes").digest("hex") });
+    const created = await createUpload(svc, bytes, "image/png", "a.png", {
+      sha256: createHash("sha256").update("other bytes").digest("hex"),
+    });
     expect(created.status, created.text).toBe(201);
     expect((await putBytes(svc, created.body, bytes)).status).toBe(200);
     expectError(await completeUpload(svc, created.body.upload_id), 422, "svc.uploads.sha256_mismatch");
@@ -78,28 +87,31 @@ describe.concurrent("upload refusals, end to end", () => {
   it.each([
     ["fewer", -10],
     ["more", +10],
-  ])("a streamed body (no Content-Length) with %s bytes than declared → 422 svc.storage.length_mismatch; nothing is stored", async (_what, delta) => {
-    const bytes = fixtureBytes("sample.png");
-    const created = await createUpload(svc, bytes, "image/png", "a.png");
-    expect(created.status).toBe(201);
-    const other = delta < 0 ? bytes.subarray(0, bytes.length + delta) : new Uint8Array([...bytes, ...new Uint8Array(delta)]);
-    const body = new ReadableStream<Uint8Array>({
-      start(controller) {
-        controller.enqueue(other.slice());
-        controller.close();
-      },
-    });
-    const put = (await svc.worker.mf.dispatchFetch(created.body.upload.url, {
-      method: "PUT",
-      headers: created.body.upload.headers,
-      body,
-      duplex: "half",
-    } as never)) as unknown as Response;
-    const text = await put.text();
-    expect(put.status, text).toBe(422);
-    expect(JSON.parse(text).code).toBe("svc.storage.length_mismatch");
-    expectError(await completeUpload(svc, created.body.upload_id), 409, "svc.uploads.bytes_missing");
-  });
+  ])(
+    "a streamed body (no Content-Length) with %s bytes than declared → 422 svc.storage.length_mismatch; nothing is stored",
+    async (_what, delta) => {
+      const bytes = fixtureBytes("sample.png");
+      const created = await createUpload(svc, bytes, "image/png", "a.png");
+      expect(created.status).toBe(201);
+      const other = delta < 0 ? bytes.subarray(0, bytes.length + delta) : new Uint8Array([...bytes, ...new Uint8Array(delta)]);
+      const body = new ReadableStream<Uint8Array>({
+        start(controller) {
+          controller.enqueue(other.slice());
+          controller.close();
+        },
+      });
+      const put = (await svc.worker.mf.dispatchFetch(created.body.upload.url, {
+        method: "PUT",
+        headers: created.body.upload.headers,
+        body,
+        duplex: "half",
+      } as never)) as unknown as Response;
+      const text = await put.text();
+      expect(put.status, text).toBe(422);
+      expect(JSON.parse(text).code).toBe("svc.storage.length_mismatch");
+      expectError(await completeUpload(svc, created.body.upload_id), 409, "svc.uploads.bytes_missing");
+    },
+  );
 
   it("PNG bytes declared image/jpeg → 422 svc.media.type_mismatch", async () => {
     const id = await stage(fixtureBytes("sample.png"), "image/jpeg", "a.jpg");
@@ -119,13 +131,18 @@ describe.concurrent("upload refusals, end to end", () => {
     expectError(await completeUpload(svc, id), 422, ["svc.media.corrupt", "svc.media.unsupported_type"]);
   });
 
-  it.each(["sample-hevc.mp4", "sample-10bit.mp4", "sample-fragmented.mp4", "sample-heaac.mp4", "sample-extra-track.mp4", "sample-two-audio.mp4", "sample-hdr.mp4"])(
-    "%s as video/mp4 → 422 MEDIA_CODEC_UNSUPPORTED at complete",
-    async (name) => {
-      const id = await stage(fixtureBytes(name), "video/mp4", name);
-      expectError(await completeUpload(svc, id), 422, "MEDIA_CODEC_UNSUPPORTED");
-    },
-  );
+  it.each([
+    "sample-hevc.mp4",
+    "sample-10bit.mp4",
+    "sample-fragmented.mp4",
+    "sample-heaac.mp4",
+    "sample-extra-track.mp4",
+    "sample-two-audio.mp4",
+    "sample-hdr.mp4",
+  ])("%s as video/mp4 → 422 MEDIA_CODEC_UNSUPPORTED at complete", async (name) => {
+    const id = await stage(fixtureBytes(name), "video/mp4", name);
+    expectError(await completeUpload(svc, id), 422, "MEDIA_CODEC_UNSUPPORTED");
+  });
 });
 
 /** What happened to each truncated file, for the log. */
@@ -163,30 +180,34 @@ describe.concurrent("truncated files (cut at 50%): a clear 4xx at complete, or a
     t("sample.pdf", "application/pdf", "rcp_private_sidecar_document_sign_only"),
     t("sample.txt", "text/plain", "rcp_private_sidecar_text_sign_only"),
     t("sample.txt", "text/plain", "rcp_private_sidecar_text_sign_only", 38), // inside the UTF-8 sequence of "—"
-  ])("%s", async (name, { fixture, mediaType, recipe, cut }) => {
-    const full = fixtureBytes(fixture);
-    const bytes = full.slice(0, cut ?? full.length >> 1);
-    const id = await stage(bytes, mediaType, fixture);
-    const completed = await completeUpload(svc, id);
-    expect(completed.status, completed.text).not.toBeGreaterThanOrEqual(500);
-    if (completed.status !== 200) {
-      expect(completed.status, completed.text).toBeGreaterThanOrEqual(400);
-      expect(completed.body?.code, completed.text).toMatch(/^svc\.media\.|^MEDIA_/);
-      outcomes.set(name, `${completed.status} ${completed.body.code} at complete (${completed.body.message})`);
-      return;
-    }
-    const job = await signAndWait(svc, completed.body.asset_id, recipe);
-    if (job.state === "completed") {
-      // Accepted as a whole file: then its output must stand up to the reference reader.
-      const { bytes: out, sidecar } = await download(svc, completed.body.asset_id);
-      const verdict = await referenceVerdict(svc.pki.rootCertPem, mediaType, out, sidecar ?? undefined);
-      outcomes.set(name, `accepted and signed; reference reader: ${verdict.state} [${verdict.failure.join(", ")}]`);
-      expect(verdict.failure).toEqual([]);
-      expect(verdict.state).toBe("Trusted");
-      return;
-    }
-    outcomes.set(name, `complete 200, job ${job.state} ${job.error_code} (${job.error_message})`);
-    expect(job.state, JSON.stringify(job)).toBe("failed");
-    expect(job.error_code, JSON.stringify(job)).toMatch(/^svc\./);
-  }, 60_000);
+  ])(
+    "%s",
+    async (name, { fixture, mediaType, recipe, cut }) => {
+      const full = fixtureBytes(fixture);
+      const bytes = full.slice(0, cut ?? full.length >> 1);
+      const id = await stage(bytes, mediaType, fixture);
+      const completed = await completeUpload(svc, id);
+      expect(completed.status, completed.text).not.toBeGreaterThanOrEqual(500);
+      if (completed.status !== 200) {
+        expect(completed.status, completed.text).toBeGreaterThanOrEqual(400);
+        expect(completed.body?.code, completed.text).toMatch(/^svc\.media\.|^MEDIA_/);
+        outcomes.set(name, `${completed.status} ${completed.body.code} at complete (${completed.body.message})`);
+        return;
+      }
+      const job = await signAndWait(svc, completed.body.asset_id, recipe);
+      if (job.state === "completed") {
+        // Accepted as a whole file: then its output must stand up to the reference reader.
+        const { bytes: out, sidecar } = await download(svc, completed.body.asset_id);
+        const verdict = await referenceVerdict(svc.pki.rootCertPem, mediaType, out, sidecar ?? undefined);
+        outcomes.set(name, `accepted and signed; reference reader: ${verdict.state} [${verdict.failure.join(", ")}]`);
+        expect(verdict.failure).toEqual([]);
+        expect(verdict.state).toBe("Trusted");
+        return;
+      }
+      outcomes.set(name, `complete 200, job ${job.state} ${job.error_code} (${job.error_message})`);
+      expect(job.state, JSON.stringify(job)).toBe("failed");
+      expect(job.error_code, JSON.stringify(job)).toMatch(/^svc\./);
+    },
+    60_000,
+  );
 });

@@ -8,7 +8,7 @@
  * own POST /v1/verify must agree: `verified_manifest` for the output, `asset_tampered` for the flipped copy.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { download, fixtureBytes, sha256Hex, signAndWait, startSignedService, type SignedService, uploadAsset } from "../support/svc-client";
+import { download, fixtureBytes, type SignedService, sha256Hex, signAndWait, startSignedService, uploadAsset } from "../support/svc-client";
 import { referenceVerdict } from "./signer-conformance";
 
 /**
@@ -29,7 +29,14 @@ interface Case {
 }
 
 const EMBEDDED = "rcp_system_sign_only";
-const embedded = (fixture: string, mediaType: string, binding: Binding, label = fixture): Case => ({ label, fixture, mediaType, recipe: EMBEDDED, delivery: "embedded", binding });
+const embedded = (fixture: string, mediaType: string, binding: Binding, label = fixture): Case => ({
+  label,
+  fixture,
+  mediaType,
+  recipe: EMBEDDED,
+  delivery: "embedded",
+  binding,
+});
 
 const CASES: Case[] = [
   embedded("sample.jpg", "image/jpeg", "dataHash"),
@@ -51,8 +58,22 @@ const CASES: Case[] = [
   embedded("sample.avi", "video/x-msvideo", "dataHash"),
   embedded("sample-container.jxl", "image/jxl", "dataHash"),
   embedded("sample.dng", "image/x-adobe-dng", "dataHash"),
-  { label: "sample.pdf (sidecar)", fixture: "sample.pdf", mediaType: "application/pdf", recipe: "rcp_private_sidecar_document_sign_only", delivery: "sidecar", binding: "dataHash" },
-  { label: "sample.txt (sidecar)", fixture: "sample.txt", mediaType: "text/plain", recipe: "rcp_private_sidecar_text_sign_only", delivery: "sidecar", binding: "dataHash" },
+  {
+    label: "sample.pdf (sidecar)",
+    fixture: "sample.pdf",
+    mediaType: "application/pdf",
+    recipe: "rcp_private_sidecar_document_sign_only",
+    delivery: "sidecar",
+    binding: "dataHash",
+  },
+  {
+    label: "sample.txt (sidecar)",
+    fixture: "sample.txt",
+    mediaType: "text/plain",
+    recipe: "rcp_private_sidecar_text_sign_only",
+    delivery: "sidecar",
+    binding: "dataHash",
+  },
 ];
 
 let svc: SignedService;
@@ -68,76 +89,94 @@ afterAll(async () => {
 /** Per format, for the log: what the reference reader said. */
 const seen = new Map<string, { success: string[]; tampered: string[]; tamperedAt: string }>();
 afterAll(() => {
-  for (const [label, s] of seen) console.log(`${label}: Trusted [${[...new Set(s.success)].join(", ")}]; flipped ${s.tamperedAt} → Invalid [${s.tampered.join(", ")}]`);
+  for (const [label, s] of seen)
+    console.log(`${label}: Trusted [${[...new Set(s.success)].join(", ")}]; flipped ${s.tamperedAt} → Invalid [${s.tampered.join(", ")}]`);
 });
 
 describe.concurrent("signing end to end, every supported format, checked by c2pa-node", () => {
-  it.each(CASES.map((c) => [c.label, c] as const))("%s", async (_label, c) => {
-    // Discovery: the format is enabled and the recipe accepts it now.
-    const caps = await svc.call("GET", "/v1/capabilities");
-    expect(caps.status).toBe(200);
-    const format = caps.body.media.find((m: { media_type: string }) => m.media_type === c.mediaType);
-    expect(format, `${c.mediaType} not listed`).toBeDefined();
-    expect(format.availability.available, JSON.stringify(format)).toBe(true);
-    expect(format.manifest_delivery).toBe(c.delivery);
-    const recipe = caps.body.recipes.find((r: { recipe_id: string }) => r.recipe_id === c.recipe);
-    expect(recipe, `${c.recipe} not listed`).toBeDefined();
-    expect(recipe.active.supported_media_types).toContain(c.mediaType);
+  it.each(CASES.map((c) => [c.label, c] as const))(
+    "%s",
+    async (_label, c) => {
+      // Discovery: the format is enabled and the recipe accepts it now.
+      const caps = await svc.call("GET", "/v1/capabilities");
+      expect(caps.status).toBe(200);
+      const format = caps.body.media.find((m: { media_type: string }) => m.media_type === c.mediaType);
+      expect(format, `${c.mediaType} not listed`).toBeDefined();
+      expect(format.availability.available, JSON.stringify(format)).toBe(true);
+      expect(format.manifest_delivery).toBe(c.delivery);
+      const recipe = caps.body.recipes.find((r: { recipe_id: string }) => r.recipe_id === c.recipe);
+      expect(recipe, `${c.recipe} not listed`).toBeDefined();
+      expect(recipe.active.supported_media_types).toContain(c.mediaType);
 
-    // Upload, sign, poll.
-    const source = fixtureBytes(c.fixture);
-    const { assetId } = await uploadAsset(svc, source, c.mediaType, c.fixture);
-    const job = await signAndWait(svc, assetId, c.recipe);
-    expect(job.state, JSON.stringify(job)).toBe("completed");
-    expect(job.error_code).toBeNull();
-    expect(job.result).toMatchObject({ receipt_id: expect.stringMatching(/^rct_/), publication_id: expect.any(String), verification_id: expect.stringMatching(/^vfy_/) });
-    expect(job.steps.every((s: { state: string }) => s.state === "completed"), JSON.stringify(job.steps)).toBe(true);
-    expect(job.media_inspection.media_type).toBe(c.mediaType);
+      // Upload, sign, poll.
+      const source = fixtureBytes(c.fixture);
+      const { assetId } = await uploadAsset(svc, source, c.mediaType, c.fixture);
+      const job = await signAndWait(svc, assetId, c.recipe);
+      expect(job.state, JSON.stringify(job)).toBe("completed");
+      expect(job.error_code).toBeNull();
+      expect(job.result).toMatchObject({
+        receipt_id: expect.stringMatching(/^rct_/),
+        publication_id: expect.any(String),
+        verification_id: expect.stringMatching(/^vfy_/),
+      });
+      expect(
+        job.steps.every((s: { state: string }) => s.state === "completed"),
+        JSON.stringify(job.steps),
+      ).toBe(true);
+      expect(job.media_inspection.media_type).toBe(c.mediaType);
 
-    // Download with exactly the returned headers; the bytes match what the API promised.
-    const { download: d, bytes, sidecar } = await download(svc, assetId);
-    expect(d.media_type).toBe(c.mediaType);
-    expect(d.filename).toBe(`${assetId}.${format.extension}`);
-    expect(bytes.length).toBe(d.byte_length);
-    expect(sha256Hex(bytes)).toBe(d.sha256);
-    if (c.delivery === "sidecar") {
-      expect(sidecar, "sidecar_manifest missing").not.toBeNull();
-      expect(sidecar!.length).toBe(d.sidecar_manifest.byte_length);
-      expect(sha256Hex(sidecar!)).toBe(d.sidecar_manifest.sha256);
-      expect(d.sidecar_manifest.filename).toBe(`${d.filename}.c2pa`);
-      expect(Buffer.from(bytes).equals(Buffer.from(source)), "sidecar signing changed the file").toBe(true);
-    } else {
-      expect(d.sidecar_manifest).toBeNull();
-      expect(bytes.length).toBeGreaterThan(source.length);
-    }
+      // Download with exactly the returned headers; the bytes match what the API promised.
+      const { download: d, bytes, sidecar } = await download(svc, assetId);
+      expect(d.media_type).toBe(c.mediaType);
+      expect(d.filename).toBe(`${assetId}.${format.extension}`);
+      expect(bytes.length).toBe(d.byte_length);
+      expect(sha256Hex(bytes)).toBe(d.sha256);
+      if (c.delivery === "sidecar") {
+        expect(sidecar, "sidecar_manifest missing").not.toBeNull();
+        expect(sidecar!.length).toBe(d.sidecar_manifest.byte_length);
+        expect(sha256Hex(sidecar!)).toBe(d.sidecar_manifest.sha256);
+        expect(d.sidecar_manifest.filename).toBe(`${d.filename}.c2pa`);
+        expect(Buffer.from(bytes).equals(Buffer.from(source)), "sidecar signing changed the file").toBe(true);
+      } else {
+        expect(d.sidecar_manifest).toBeNull();
+        expect(bytes.length).toBeGreaterThan(source.length);
+      }
 
-    // The reference reader: Trusted, timestamp validated and trusted, the hard binding matches.
-    const receipt = await svc.call("GET", `/v1/receipts/${job.result.receipt_id}`);
-    expect(receipt.status).toBe(200);
-    const verdict = await referenceVerdict(svc.pki.rootCertPem, c.mediaType, bytes, sidecar ?? undefined);
-    expect(verdict.failure, JSON.stringify(verdict.store.validation_results)).toEqual([]);
-    expect(verdict.state).toBe("Trusted");
-    expect(verdict.activeLabel).toBe(receipt.body.evidence.manifest.active_manifest_label);
-    expect(verdict.success).toEqual(
-      expect.arrayContaining(["claimSignature.validated", "signingCredential.trusted", "timeStamp.validated", "timeStamp.trusted", `assertion.${c.binding}.match`]),
-    );
+      // The reference reader: Trusted, timestamp validated and trusted, the hard binding matches.
+      const receipt = await svc.call("GET", `/v1/receipts/${job.result.receipt_id}`);
+      expect(receipt.status).toBe(200);
+      const verdict = await referenceVerdict(svc.pki.rootCertPem, c.mediaType, bytes, sidecar ?? undefined);
+      expect(verdict.failure, JSON.stringify(verdict.store.validation_results)).toEqual([]);
+      expect(verdict.state).toBe("Trusted");
+      expect(verdict.activeLabel).toBe(receipt.body.evidence.manifest.active_manifest_label);
+      expect(verdict.success).toEqual(
+        expect.arrayContaining([
+          "claimSignature.validated",
+          "signingCredential.trusted",
+          "timeStamp.validated",
+          "timeStamp.trusted",
+          `assertion.${c.binding}.match`,
+        ]),
+      );
 
-    // One flipped bit in the media data, far from the manifest → the binding's mismatch.
-    const { tampered, where } = c.delivery === "sidecar" ? flipMiddle(bytes) : flipMediaData(bytes, source, c.mediaType);
-    const after = await referenceVerdict(svc.pki.rootCertPem, c.mediaType, tampered, sidecar ?? undefined);
-    expect(after.state).toBe("Invalid");
-    expect(after.failure, JSON.stringify(after.store.validation_results)).toContain(`assertion.${c.binding}.mismatch`);
-    seen.set(c.label, { success: verdict.success, tampered: after.failure, tamperedAt: where });
+      // One flipped bit in the media data, far from the manifest → the binding's mismatch.
+      const { tampered, where } = c.delivery === "sidecar" ? flipMiddle(bytes) : flipMediaData(bytes, source, c.mediaType);
+      const after = await referenceVerdict(svc.pki.rootCertPem, c.mediaType, tampered, sidecar ?? undefined);
+      expect(after.state).toBe("Invalid");
+      expect(after.failure, JSON.stringify(after.store.validation_results)).toContain(`assertion.${c.binding}.mismatch`);
+      seen.set(c.label, { success: verdict.success, tampered: after.failure, tamperedAt: where });
 
-    // The service's own verify agrees: the untouched output is the top status a sign-only output can have, the
-    // flipped copy is tampered.
-    const ours = await svc.verify(bytes, sidecar ?? undefined);
-    expect(ours.status, ours.text).toBe(200);
-    expect(ours.body.status, ours.body.developer_explanation).toBe("verified_manifest");
-    expect(ours.body.manifest_id).toBe(receipt.body.evidence.manifest.active_manifest_label);
-    const broken = await svc.verify(tampered, sidecar ?? undefined);
-    expect(broken.body.status, broken.body.developer_explanation).toBe("asset_tampered");
-  }, 90_000);
+      // The service's own verify agrees: the untouched output is the top status a sign-only output can have, the
+      // flipped copy is tampered.
+      const ours = await svc.verify(bytes, sidecar ?? undefined);
+      expect(ours.status, ours.text).toBe(200);
+      expect(ours.body.status, ours.body.developer_explanation).toBe("verified_manifest");
+      expect(ours.body.manifest_id).toBe(receipt.body.evidence.manifest.active_manifest_label);
+      const broken = await svc.verify(tampered, sidecar ?? undefined);
+      expect(broken.body.status, broken.body.developer_explanation).toBe("asset_tampered");
+    },
+    90_000,
+  );
 });
 
 // ---------------------------------------------------------------------------------------------------------

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { verificationTrustAnchors } from "../../src/verifications/trust/index.ts";
 import { C2PA_TRUST_LIST_PEM, C2PA_TSA_TRUST_LIST_PEM } from "../../src/verifications/trust/c2pa-trust-list.ts";
+import { verificationTrustAnchors } from "../../src/verifications/trust/index.ts";
 
 const count = (pem: string | null) => (pem?.match(/-----BEGIN CERTIFICATE-----/g) ?? []).length;
 

@@ -15,12 +15,12 @@ import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:
 import { createServer, type Server } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { chromium, type BrowserContext, type Page } from "playwright-core";
+import { type BrowserContext, chromium, type Page } from "playwright-core";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { STATUS_CODES, STATUS_VOCABULARY } from "../../src/verifications/vocabulary";
 import { buildVerifyPage } from "../../src/verify-page/page";
 import { STATUS_TITLES } from "../../src/verify-page/titles";
-import { download, fixtureBytes, signAndWait, startSignedService, type SignedService, uploadAsset } from "../support/svc-client";
+import { download, fixtureBytes, type SignedService, signAndWait, startSignedService, uploadAsset } from "../support/svc-client";
 
 const CHROMIUM = "/usr/bin/chromium";
 const ROOT = join(import.meta.dirname, "..", "..");
@@ -76,7 +76,9 @@ beforeAll(async () => {
   scratch = mkdtempSync(join(tmpdir(), "svc-verify-page-"));
   mkdirSync(ARTIFACTS, { recursive: true });
   if (!existsSync(CHROMIUM)) {
-    launchError = new Error(`${CHROMIUM} is missing: the verify page browser tests need Debian's Chromium (apt-get install -y chromium; .ci/run installs it).`);
+    launchError = new Error(
+      `${CHROMIUM} is missing: the verify page browser tests need Debian's Chromium (apt-get install -y chromium; .ci/run installs it).`,
+    );
     return;
   }
   try {
@@ -111,10 +113,14 @@ async function noHorizontalOverflow(page: Page) {
     const client: number = doc.documentElement.clientWidth;
     const offenders: string[] = [...doc.querySelectorAll("body *")]
       .filter((e: any) => e.getBoundingClientRect().right > client + 0.5)
-      .map((e: any) => `${e.tagName.toLowerCase()}${e.id ? `#${e.id}` : ""}${e.className ? `.${String(e.className).replace(/ /g, ".")}` : ""}`);
+      .map(
+        (e: any) => `${e.tagName.toLowerCase()}${e.id ? `#${e.id}` : ""}${e.className ? `.${String(e.className).replace(/ /g, ".")}` : ""}`,
+      );
     return { scroll: doc.documentElement.scrollWidth as number, client, offenders };
   });
-  expect(scroll, `page is ${scroll}px wide in a ${client}px viewport; too wide: ${offenders.slice(0, 8).join(", ")}`).toBeLessThanOrEqual(client);
+  expect(scroll, `page is ${scroll}px wide in a ${client}px viewport; too wide: ${offenders.slice(0, 8).join(", ")}`).toBeLessThanOrEqual(
+    client,
+  );
 }
 
 describe("verify page end to end (Worker bundle in Miniflare, Chromium)", () => {
@@ -234,7 +240,10 @@ describe("verify page rendering against stubbed POST /v1/verify answers (Chromiu
   });
 
   /** Opens the page with POST /v1/verify answered by `answer`; returns the page and the requests seen. */
-  async function stubbed(answer: { status: number; headers?: Record<string, string>; body: unknown }, viewport?: { width: number; height: number }) {
+  async function stubbed(
+    answer: { status: number; headers?: Record<string, string>; body: unknown },
+    viewport?: { width: number; height: number },
+  ) {
     const page = await newPage(viewport);
     const requests: { method: string; contentType: string; authorization: string | null; cookie: string | null; body: string }[] = [];
     await page.route("**/v1/verify", async (route) => {
@@ -246,7 +255,11 @@ describe("verify page rendering against stubbed POST /v1/verify answers (Chromiu
         cookie: await r.headerValue("cookie"),
         body: r.postDataBuffer()?.toString("latin1") ?? "",
       });
-      await route.fulfill({ status: answer.status, headers: { "content-type": "application/json", ...answer.headers }, body: JSON.stringify(answer.body) });
+      await route.fulfill({
+        status: answer.status,
+        headers: { "content-type": "application/json", ...answer.headers },
+        body: JSON.stringify(answer.body),
+      });
     });
     await page.goto(`${origin}/verify`);
     return { page, requests };
@@ -257,20 +270,56 @@ describe("verify page rendering against stubbed POST /v1/verify answers (Chromiu
     status: "watermark_only",
     status_vocabulary_version: "svc.verification-status.v1",
     confidence: 0.82,
-    signals: { c2pa_manifest_present: false, watermark_present: true, watermark_payload_valid: true, ocsp_status: "unavailable", future_signal: true },
-    claims: { origin: hostile, generator: "svc 0.1.0", model: null, ai_generated: null, ai_assisted: true, created_at: "2026-11-22T10:00:00Z" },
+    signals: {
+      c2pa_manifest_present: false,
+      watermark_present: true,
+      watermark_payload_valid: true,
+      ocsp_status: "unavailable",
+      future_signal: true,
+    },
+    claims: {
+      origin: hostile,
+      generator: "svc 0.1.0",
+      model: null,
+      ai_generated: null,
+      ai_assisted: true,
+      created_at: "2026-11-22T10:00:00Z",
+    },
     matches: [
-      { kind: "watermark", algorithm: "svc-wm-tiledss-1", publication_id: "pub_abcdefghij234567", manifest_id: `urn:c2pa:${"x".repeat(120)}`, distance: 0, score: 0.97 },
+      {
+        kind: "watermark",
+        algorithm: "svc-wm-tiledss-1",
+        publication_id: "pub_abcdefghij234567",
+        manifest_id: `urn:c2pa:${"x".repeat(120)}`,
+        distance: 0,
+        score: 0.97,
+      },
       { kind: "fingerprint", algorithm: "pdq", publication_id: "pub_zyxwvutsrq765432", manifest_id: null, distance: 12, score: 0.9 },
     ],
-    related_publications: [{ manifest_id: "urn:c2pa:related-elsewhere", published_at: "2026-11-20T09:30:00.000Z", kind: "fingerprint", algorithm: "iscc-image", distance: 0 }],
+    related_publications: [
+      {
+        manifest_id: "urn:c2pa:related-elsewhere",
+        published_at: "2026-11-20T09:30:00.000Z",
+        kind: "fingerprint",
+        algorithm: "iscc-image",
+        distance: 0,
+      },
+    ],
     warnings: [hostile, "The anchor log was not checked: no anchor is configured."],
     developer_explanation: `status watermark_only; ${hostile}`,
     user_explanation: hostile,
     proves: [hostile],
     does_not_prove: ["That this copy is unchanged."],
     manifest_id: null,
-    signer: { common_name: hostile, organization: null, issuer: "Example CA", serial_number: "5d47814b0ba2fa1e", not_after: "2027-11-22T00:00:00Z", timestamp: null, timestamp_authority: null },
+    signer: {
+      common_name: hostile,
+      organization: null,
+      issuer: "Example CA",
+      serial_number: "5d47814b0ba2fa1e",
+      not_after: "2027-11-22T00:00:00Z",
+      timestamp: null,
+      timestamp_authority: null,
+    },
     media_type: "image/png",
     verification_id: null,
     ...over,
@@ -333,7 +382,13 @@ describe("verify page rendering against stubbed POST /v1/verify answers (Chromiu
     const { page } = await stubbed({
       status: 429,
       headers: { "retry-after": "42" },
-      body: { error: { code: "svc.ratelimit.exceeded", message: "At most 10 verifications per minute; retry in 42 s.", request_id: "req_abcdefghij234567" } },
+      body: {
+        error: {
+          code: "svc.ratelimit.exceeded",
+          message: "At most 10 verifications per minute; retry in 42 s.",
+          request_id: "req_abcdefghij234567",
+        },
+      },
     });
     await page.setInputFiles("#file", filePath);
     const v = await verdict(page);
@@ -347,7 +402,10 @@ describe("verify page rendering against stubbed POST /v1/verify answers (Chromiu
   });
 
   it("error envelopes show their message, flat or nested", async () => {
-    const { page } = await stubbed({ status: 415, body: { code: "svc.verify.unsupported_file_type", message: "The file is not one of the reviewed formats." } });
+    const { page } = await stubbed({
+      status: 415,
+      body: { code: "svc.verify.unsupported_file_type", message: "The file is not one of the reviewed formats." },
+    });
     await page.setInputFiles("#file", filePath);
     const v = await verdict(page);
     expect(v.title).toBe("This kind of file cannot be checked");
@@ -361,7 +419,10 @@ describe("verify page rendering against stubbed POST /v1/verify answers (Chromiu
   });
 
   it("the drop zone works from the keyboard (Tab, Space opens the picker) and by dropping a file", async () => {
-    const { page, requests } = await stubbed({ status: 200, body: result({ status: "no_provenance_found", proves: [], matches: [], claims: null, signer: null }) });
+    const { page, requests } = await stubbed({
+      status: 200,
+      body: result({ status: "no_provenance_found", proves: [], matches: [], claims: null, signer: null }),
+    });
     // Listen first (Playwright then intercepts the picker), then reach the file input with Tab and open it with Space.
     const chooser = page.waitForEvent("filechooser", { timeout: 15_000 });
     await page.bringToFront();

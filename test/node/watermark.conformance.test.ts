@@ -13,16 +13,17 @@
  *
  * Images are generated in code (seeded). The measured rates over many images are in bench/watermark-robustness.mjs.
  */
-import decodeJpeg, { init as initJpegDecode } from "@jsquash/jpeg/decode";
-import encodeJpeg, { init as initJpegEncode } from "@jsquash/jpeg/encode";
+
 import { createHash } from "node:crypto";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
+import decodeJpeg, { init as initJpegDecode } from "@jsquash/jpeg/decode";
+import encodeJpeg, { init as initJpegEncode } from "@jsquash/jpeg/encode";
 import { beforeAll, describe, expect, it } from "vitest";
 import { IMAGE_DECODE_LIMITS, SVC_IMAGE_WATERMARK } from "../../src/catalog/algorithms";
 import type { RgbaImage, WatermarkDetectResult, WatermarkEmbedResult, WatermarkStrength } from "../../src/media/types";
+import { WATERMARK_ALGORITHM, WATERMARK_STRENGTH_PSNR_DB, WasmWatermarker, watermarkFalsePositiveBound } from "../../src/media/watermark";
 import { prng as rng } from "../workers/prng";
-import { WasmWatermarker, WATERMARK_ALGORITHM, WATERMARK_STRENGTH_PSNR_DB, watermarkFalsePositiveBound } from "../../src/media/watermark";
 
 const ROOT = join(import.meta.dirname, "..", "..");
 const WASM = join(ROOT, "wasm", "build", "watermark.wasm");
@@ -46,9 +47,15 @@ function fractal(w: number, h: number, rnd: () => number, base: number, octaves:
     const gw = Math.ceil(w / cell) + 2;
     const grid = Float32Array.from({ length: gw * (Math.ceil(h / cell) + 2) }, () => rnd());
     for (let y = 0; y < h; y++) {
-      const v = y / cell, j = Math.floor(v), fy = v - j, sy = fy * fy * (3 - 2 * fy);
+      const v = y / cell,
+        j = Math.floor(v),
+        fy = v - j,
+        sy = fy * fy * (3 - 2 * fy);
       for (let x = 0; x < w; x++) {
-        const u = x / cell, i = Math.floor(u), fx = u - i, sx = fx * fx * (3 - 2 * fx);
+        const u = x / cell,
+          i = Math.floor(u),
+          fx = u - i,
+          sx = fx * fx * (3 - 2 * fx);
         const g = (k: number) => grid[k] ?? 0;
         const top = g(j * gw + i) * (1 - sx) + g(j * gw + i + 1) * sx;
         const bottom = g((j + 1) * gw + i) * (1 - sx) + g((j + 1) * gw + i + 1) * sx;
@@ -99,7 +106,10 @@ function makeImage(kind: Kind, width: number, height: number, seed: number, alph
       for (let i = 0; i < n; i++) put(i, c[0], c[1], c[2]);
       for (let s = 0; s < 12; s++) {
         const col = [rnd() * 255, rnd() * 255, rnd() * 255] as const;
-        const cx = rnd() * width, cy = rnd() * height, r = (0.05 + rnd() * 0.25) * Math.min(width, height), circle = rnd() < 0.5;
+        const cx = rnd() * width,
+          cy = rnd() * height,
+          r = (0.05 + rnd() * 0.25) * Math.min(width, height),
+          circle = rnd() < 0.5;
         for (let y = Math.max(0, Math.floor(cy - r)); y < Math.min(height, cy + r); y++)
           for (let x = Math.max(0, Math.floor(cx - r)); x < Math.min(width, cx + r); x++)
             if (!circle || (x - cx) ** 2 + (y - cy) ** 2 <= r * r) put(y * width + x, col[0], col[1], col[2]);
@@ -111,7 +121,8 @@ function makeImage(kind: Kind, width: number, height: number, seed: number, alph
       for (let y0 = 20; y0 + 12 < height - 20; y0 += 24) {
         for (let x = 20; x < width - 40; ) {
           const w = 10 + Math.floor(rnd() * 40);
-          for (let y = y0; y < y0 + 12; y++) for (let xx = x; xx < Math.min(width - 20, x + w); xx++) if ((xx * 7 + y * 3) % 5 < 3) put(y * width + xx, 20, 20, 30);
+          for (let y = y0; y < y0 + 12; y++)
+            for (let xx = x; xx < Math.min(width - 20, x + w); xx++) if ((xx * 7 + y * 3) % 5 < 3) put(y * width + xx, 20, 20, 30);
           x += w + 8;
         }
       }
@@ -119,7 +130,8 @@ function makeImage(kind: Kind, width: number, height: number, seed: number, alph
     }
     case "stripes": {
       const period = 3 + rnd() * 20;
-      for (let y = 0; y < height; y++) for (let x = 0; x < width; x++) put(y * width + x, 128 + 100 * Math.sin((2 * Math.PI * (x + 0.5 * y)) / period), 120, 110);
+      for (let y = 0; y < height; y++)
+        for (let x = 0; x < width; x++) put(y * width + x, 128 + 100 * Math.sin((2 * Math.PI * (x + 0.5 * y)) / period), 120, 110);
       break;
     }
     case "photo":
@@ -166,7 +178,9 @@ function lumaPsnr(a: RgbaImage, b: RgbaImage): number {
   let se = 0;
   for (let i = 0; i < a.data.length; i += 4) {
     const d =
-      0.299 * ((a.data[i] ?? 0) - (b.data[i] ?? 0)) + 0.587 * ((a.data[i + 1] ?? 0) - (b.data[i + 1] ?? 0)) + 0.114 * ((a.data[i + 2] ?? 0) - (b.data[i + 2] ?? 0));
+      0.299 * ((a.data[i] ?? 0) - (b.data[i] ?? 0)) +
+      0.587 * ((a.data[i + 1] ?? 0) - (b.data[i + 1] ?? 0)) +
+      0.114 * ((a.data[i + 2] ?? 0) - (b.data[i + 2] ?? 0));
     se += d * d;
   }
   const mse = se / (a.width * a.height);
@@ -177,7 +191,12 @@ function lumaPsnr(a: RgbaImage, b: RgbaImage): number {
 // Attacks
 
 async function jpeg(image: RgbaImage, quality: number): Promise<RgbaImage> {
-  const frame = { data: new Uint8ClampedArray(image.data.buffer, image.data.byteOffset, image.data.length), width: image.width, height: image.height, colorSpace: "srgb" };
+  const frame = {
+    data: new Uint8ClampedArray(image.data.buffer, image.data.byteOffset, image.data.length),
+    width: image.width,
+    height: image.height,
+    colorSpace: "srgb",
+  };
   const bytes = await encodeJpeg(frame as unknown as Parameters<typeof encodeJpeg>[0], { quality });
   const img = await decodeJpeg(bytes);
   return { width: img.width, height: img.height, data: new Uint8Array(img.data.buffer, img.data.byteOffset, img.data.length) };
@@ -187,7 +206,8 @@ async function jpeg(image: RgbaImage, quality: number): Promise<RgbaImage> {
 function resize(image: RgbaImage, w2: number, h2: number): RgbaImage {
   const { width: w, height: h, data } = image;
   const out = new Uint8Array(w2 * h2 * 4);
-  const sx = w / w2, sy = h / h2;
+  const sx = w / w2,
+    sy = h / h2;
   for (let y = 0; y < h2; y++)
     for (let x = 0; x < w2; x++) {
       const acc = [0, 0, 0, 0];
@@ -207,7 +227,8 @@ function resize(image: RgbaImage, w2: number, h2: number): RgbaImage {
 
 function crop(image: RgbaImage, x0: number, y0: number, w2: number, h2: number): RgbaImage {
   const out = new Uint8Array(w2 * h2 * 4);
-  for (let y = 0; y < h2; y++) out.set(image.data.subarray(4 * ((y + y0) * image.width + x0), 4 * ((y + y0) * image.width + x0 + w2)), 4 * y * w2);
+  for (let y = 0; y < h2; y++)
+    out.set(image.data.subarray(4 * ((y + y0) * image.width + x0), 4 * ((y + y0) * image.width + x0 + w2)), 4 * y * w2);
   return { width: w2, height: h2, data: out };
 }
 
@@ -255,10 +276,12 @@ describe("watermark: the interface's constants", () => {
 describe("watermark: BCH(127,78) in the kernel", () => {
   const kernel = new WebAssembly.Instance(watermarkModule, {}).exports as unknown as { bchSelfTest(errors: number, seed: number): number };
   it("corrects every error count up to t = 7", () => {
-    for (let errors = 0; errors <= 7; errors++) for (let seed = 1; seed <= 40; seed++) expect(kernel.bchSelfTest(errors, seed * 977 + errors)).toBe(errors);
+    for (let errors = 0; errors <= 7; errors++)
+      for (let seed = 1; seed <= 40; seed++) expect(kernel.bchSelfTest(errors, seed * 977 + errors)).toBe(errors);
   });
   it("never returns the sent data with 8 to 20 errors (fails or miscorrects)", () => {
-    for (let errors = 8; errors <= 20; errors++) for (let seed = 1; seed <= 20; seed++) expect(kernel.bchSelfTest(errors, seed * 131 + errors)).toBeLessThan(0);
+    for (let errors = 8; errors <= 20; errors++)
+      for (let seed = 1; seed <= 20; seed++) expect(kernel.bchSelfTest(errors, seed * 131 + errors)).toBeLessThan(0);
   });
 });
 
@@ -306,7 +329,11 @@ describe("watermark: detect(embed(x, p)) = p", () => {
   });
 
   it.each(["subtle", "balanced", "robust"] as WatermarkStrength[])("at %s: round trip, PSNR near its target", (strength) => {
-    for (const [kind, w, h] of [["photo", 1000, 750], ["noise", 700, 500], ["gradient", 600, 600]] as [Kind, number, number][]) {
+    for (const [kind, w, h] of [
+      ["photo", 1000, 750],
+      ["noise", 700, 500],
+      ["gradient", 600, 600],
+    ] as [Kind, number, number][]) {
       const image = makeImage(kind, w, h, 5);
       const payload = payloadFor(w * 3 + h);
       const e = embedded(wm.embed({ image, payload, strength }));
@@ -330,7 +357,12 @@ describe("watermark: detect(embed(x, p)) = p", () => {
 
   it("carries any payload (all zeros, all ones, single bits)", () => {
     const image = makeImage("photo", 640, 480, 77);
-    for (const payload of [new Uint8Array(8), new Uint8Array(8).fill(255), Uint8Array.of(128, 0, 0, 0, 0, 0, 0, 0), Uint8Array.of(0, 0, 0, 0, 0, 0, 0, 1)]) {
+    for (const payload of [
+      new Uint8Array(8),
+      new Uint8Array(8).fill(255),
+      Uint8Array.of(128, 0, 0, 0, 0, 0, 0, 0),
+      Uint8Array.of(0, 0, 0, 0, 0, 0, 0, 1),
+    ]) {
       expect(payloadOf(wm.detect(embedded(wm.embed({ image, payload, strength: "balanced" })).image))).toBe(hex(payload));
     }
   });
@@ -359,7 +391,14 @@ describe("watermark: detect(embed(x, p)) = p", () => {
 describe("watermark: unmarked images", () => {
   it("are not detected (30 images of every kind and size)", () => {
     const kinds: Kind[] = ["photo", "textured", "noise", "gradient", "shapes", "document", "stripes", "white", "black", "grey", "random"];
-    const sizes = [[1024, 768], [640, 480], [300, 200], [128, 128], [900, 1200], [2000, 200]] as const;
+    const sizes = [
+      [1024, 768],
+      [640, 480],
+      [300, 200],
+      [128, 128],
+      [900, 1200],
+      [2000, 200],
+    ] as const;
     for (let i = 0; i < 30; i++) {
       const [w, h] = sizes[i % sizes.length] ?? [256, 256];
       const d = wm.detect(makeImage(kinds[i % kinds.length] ?? "photo", w, h, 4000 + i));
@@ -388,9 +427,25 @@ describe("watermark: robustness at balanced", () => {
   const attacks: [string, (img: RgbaImage) => Promise<RgbaImage> | RgbaImage][] = [
     ["JPEG q75", (img) => jpeg(img, 75)],
     ["resize 50%", (img) => resize(img, Math.round(img.width / 2), Math.round(img.height / 2))],
-    ["crop 10% (corner)", (img) => crop(img, Math.round(img.width * 0.1), Math.round(img.height * 0.1), img.width - Math.round(img.width * 0.1), img.height - Math.round(img.height * 0.1))],
-    ["crop 10% (both sides of the width)", (img) => crop(img, Math.round(img.width * 0.05), 0, img.width - 2 * Math.round(img.width * 0.05), img.height)],
-    ["crop 10% + JPEG q75", (img) => jpeg(crop(img, 0, 0, img.width - Math.round(img.width * 0.1), img.height - Math.round(img.height * 0.1)), 75)],
+    [
+      "crop 10% (corner)",
+      (img) =>
+        crop(
+          img,
+          Math.round(img.width * 0.1),
+          Math.round(img.height * 0.1),
+          img.width - Math.round(img.width * 0.1),
+          img.height - Math.round(img.height * 0.1),
+        ),
+    ],
+    [
+      "crop 10% (both sides of the width)",
+      (img) => crop(img, Math.round(img.width * 0.05), 0, img.width - 2 * Math.round(img.width * 0.05), img.height),
+    ],
+    [
+      "crop 10% + JPEG q75",
+      (img) => jpeg(crop(img, 0, 0, img.width - Math.round(img.width * 0.1), img.height - Math.round(img.height * 0.1)), 75),
+    ],
     ["brightness +20%", (img) => brightness(img, 1.2)],
     ["brightness -20%", (img) => brightness(img, 0.8)],
   ];
@@ -404,7 +459,12 @@ describe("watermark: robustness at balanced", () => {
 
 describe("watermark: sizes and malformed input", () => {
   it("is too_small below 128 px on the shorter side (and detect says not_detected)", () => {
-    for (const [w, h] of [[127, 500], [500, 127], [64, 64], [1, 1]] as const) {
+    for (const [w, h] of [
+      [127, 500],
+      [500, 127],
+      [64, 64],
+      [1, 1],
+    ] as const) {
       const image = makeImage("photo", w, h, 1);
       expect(wm.embed({ image, payload: payloadFor(1), strength: "balanced" }).status).toBe("too_small");
       expect(wm.detect(image).status).toBe("not_detected");

@@ -8,7 +8,8 @@ describe("webhook attempt rules", () => {
     for (const s of [200, 201, 202, 204, 299]) expect(judgeAttempt(answer(s))).toEqual({ outcome: "acknowledged" });
     for (const s of [408, 425, 429, 500, 502, 503, 504, 599]) expect(judgeAttempt(answer(s))).toEqual({ outcome: "retry" });
     for (const s of [301, 302, 307, 308]) expect(judgeAttempt(answer(s))).toEqual({ outcome: "ended", reason: "redirect_not_followed" });
-    for (const s of [400, 401, 403, 404, 409, 410, 413, 422]) expect(judgeAttempt(answer(s))).toEqual({ outcome: "ended", reason: "receiver_rejected" });
+    for (const s of [400, 401, 403, 404, 409, 410, 413, 422])
+      expect(judgeAttempt(answer(s))).toEqual({ outcome: "ended", reason: "receiver_rejected" });
     expect(judgeAttempt({ kind: "error", error: "timeout" })).toEqual({ outcome: "retry" });
     expect(judgeAttempt({ kind: "error", error: "network_error" })).toEqual({ outcome: "retry" });
     expect(judgeAttempt({ kind: "refused", transient: true })).toEqual({ outcome: "retry" });

@@ -1,5 +1,5 @@
-import { describe, expect, it } from "vitest";
 import { Webhook } from "standardwebhooks";
+import { describe, expect, it } from "vitest";
 import { generateWebhookSecret, openSecret, sealSecret, secretKeyBytes, signWebhook } from "../../src/webhooks/signing";
 
 // The published Standard Webhooks test vector (the reference libraries' own signing test).
@@ -14,7 +14,11 @@ const VECTOR = {
 describe("Standard Webhooks signing", () => {
   it("reproduces the published test vector", async () => {
     const headers = await signWebhook({ id: VECTOR.id, timestampSeconds: VECTOR.timestamp, body: VECTOR.body }, [VECTOR.secret]);
-    expect(headers).toEqual({ "webhook-id": VECTOR.id, "webhook-timestamp": String(VECTOR.timestamp), "webhook-signature": VECTOR.signature });
+    expect(headers).toEqual({
+      "webhook-id": VECTOR.id,
+      "webhook-timestamp": String(VECTOR.timestamp),
+      "webhook-signature": VECTOR.signature,
+    });
     // And the reference library agrees with the vector under its own signer.
     expect(new Webhook(VECTOR.secret).sign(VECTOR.id, new Date(VECTOR.timestamp * 1000), VECTOR.body)).toBe(VECTOR.signature);
   });
@@ -22,12 +26,15 @@ describe("Standard Webhooks signing", () => {
   it("signs with every secret of a rotation overlap; the reference library verifies each alone", async () => {
     const [fresh, outgoing, stranger] = [generateWebhookSecret(), generateWebhookSecret(), generateWebhookSecret()];
     const body = JSON.stringify({ id: "whevt_abcdefghij234567", type: "asset.signed", data: { asset_id: "ast_abcdefghij234567" } });
-    const headers = await signWebhook({ id: "whevt_abcdefghij234567", timestampSeconds: Math.floor(Date.now() / 1000), body }, [fresh, outgoing]);
+    const headers = await signWebhook({ id: "whevt_abcdefghij234567", timestampSeconds: Math.floor(Date.now() / 1000), body }, [
+      fresh,
+      outgoing,
+    ]);
     expect(headers["webhook-signature"].split(" ")).toHaveLength(2);
     expect(new Webhook(fresh).verify(body, { ...headers })).toEqual(JSON.parse(body));
     expect(new Webhook(outgoing).verify(body, { ...headers })).toEqual(JSON.parse(body));
     expect(() => new Webhook(stranger).verify(body, { ...headers })).toThrow();
-    expect(() => new Webhook(fresh).verify(body + " ", { ...headers })).toThrow();
+    expect(() => new Webhook(fresh).verify(`${body} `, { ...headers })).toThrow();
   });
 
   it("secrets are whsec_ + base64 of 32 random bytes, and refuse to sign when malformed", async () => {

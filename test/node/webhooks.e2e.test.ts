@@ -4,12 +4,13 @@
  * the unmodified `standardwebhooks` library. Retries run on a 1-second schedule (SVC_WEBHOOK_RETRY_SCHEDULE)
  * and loopback http is allowed (SVC_WEBHOOKS_ALLOW_LOOPBACK=1, development only) so the receiver is reachable.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
 import { randomUUID } from "node:crypto";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { GATE_WINDOW_MS, RATE_WINDOW_MS, rateRoom, SEND_MARGIN_MS } from "../../src/durable-objects/gate-window";
 import { fixtureBytes, type SignedService, startSignedService, uploadAsset } from "../support/svc-client";
 import { type Answer, type Received, until, WebhookReceiver } from "../support/webhook-receiver";
 import { prng } from "../workers/prng";
-import { GATE_WINDOW_MS, RATE_WINDOW_MS, rateRoom, SEND_MARGIN_MS } from "../../src/durable-objects/gate-window";
 
 const receiver = new WebhookReceiver();
 let svc: SignedService;
@@ -46,7 +47,10 @@ async function deliveriesOf(endpointId: string): Promise<any[]> {
   const all: any[] = [];
   let cursor: string | null = null;
   for (let page = 0; page < 20; page++) {
-    const res: { status: number; text: string; body: any } = await svc.call("GET", `/v1/webhook-endpoints/${endpointId}/deliveries?limit=100${cursor ? `&cursor=${cursor}` : ""}`);
+    const res: { status: number; text: string; body: any } = await svc.call(
+      "GET",
+      `/v1/webhook-endpoints/${endpointId}/deliveries?limit=100${cursor ? `&cursor=${cursor}` : ""}`,
+    );
     expect(res.status, res.text).toBe(200);
     all.push(...res.body.data);
     cursor = res.body.next_cursor;
@@ -124,20 +128,32 @@ describe.concurrent("webhook delivery to a real receiver", () => {
   it("delivers 50 real asset.signed events: exactly once despite a 50%-failing receiver, ≤ max_concurrency in flight, ≤ rate_limit_per_minute", async () => {
     const random = prng(20261122);
     const failures: Answer[] = [{ status: 500 }, { status: 503 }, { status: 408 }, { status: 429 }, { status: 502, drop: true }];
-    const flaky = await endpointFor("/flaky", { events: ["asset.signed"], max_concurrency: 5, auto_disable_after_failures: 100 }, () => (random() < 0.5 ? failures[Math.floor(random() * failures.length)]! : { status: 204 }));
-    const slow = await endpointFor("/slow", { events: ["asset.signed"], max_concurrency: 2, rate_limit_per_minute: 600 }, () => ({ status: 200, delayMs: 150 }));
+    const flaky = await endpointFor("/flaky", { events: ["asset.signed"], max_concurrency: 5, auto_disable_after_failures: 100 }, () =>
+      random() < 0.5 ? failures[Math.floor(random() * failures.length)]! : { status: 204 },
+    );
+    const slow = await endpointFor("/slow", { events: ["asset.signed"], max_concurrency: 2, rate_limit_per_minute: 600 }, () => ({
+      status: 200,
+      delayMs: 150,
+    }));
     const limited = await endpointFor("/limited", { events: ["asset.signed"], max_concurrency: 20, rate_limit_per_minute: 40 });
 
     const jpeg = fixtureBytes("sample.jpg");
     const assets = new Set<string>();
     for (let i = 0; i < 50; i++) {
       const { assetId } = await uploadAsset(svc, jpeg, "image/jpeg", `e2e-${i}.jpg`);
-      const signed = await svc.call("POST", "/v1/sign", { body: { asset_id: assetId, recipe_id: "rcp_system_sign_only" }, idempotencyKey: true });
+      const signed = await svc.call("POST", "/v1/sign", {
+        body: { asset_id: assetId, recipe_id: "rcp_system_sign_only" },
+        idempotencyKey: true,
+      });
       expect(signed.status, signed.text).toBe(202);
       assets.add(assetId);
     }
 
-    await until(() => flaky.route.acknowledged.size === 50 && slow.route.acknowledged.size === 50, 90_000, "50 acknowledged events at /flaky and /slow");
+    await until(
+      () => flaky.route.acknowledged.size === 50 && slow.route.acknowledged.size === 50,
+      90_000,
+      "50 acknowledged events at /flaky and /slow",
+    );
     // 40 a minute: the last 10 cannot arrive before the first ones leave the 60-second window.
     await until(() => limited.route.acknowledged.size === 50, 150_000, "50 acknowledged events at /limited");
 
@@ -180,7 +196,13 @@ describe.concurrent("webhook delivery to a real receiver", () => {
     await until(async () => (await delivery(test.body.delivery_id)).status === "failed", 20_000, "the delivery to fail");
     await new Promise((r) => setTimeout(r, 2_500));
     expect(rejecting.route.received).toHaveLength(1);
-    expect(await delivery(test.body.delivery_id)).toMatchObject({ status: "failed", attempt_count: 1, response_code: 400, terminal_reason: "receiver_rejected", event_type: "webhook.test" });
+    expect(await delivery(test.body.delivery_id)).toMatchObject({
+      status: "failed",
+      attempt_count: 1,
+      response_code: 400,
+      terminal_reason: "receiver_rejected",
+      event_type: "webhook.test",
+    });
     expect(JSON.parse(rejecting.route.received[0]!.body)).toMatchObject({ type: "webhook.test", test: true, id: test.body.event_id });
 
     const key = randomUUID();
@@ -193,7 +215,9 @@ describe.concurrent("webhook delivery to a real receiver", () => {
   }, 60_000);
 
   it("a 429 with Retry-After: 2 is retried no sooner than 2 seconds later", async () => {
-    const throttled = await endpointFor("/throttle", {}, (_r, n) => (n === 1 ? { status: 429, headers: { "retry-after": "2" } } : { status: 200 }));
+    const throttled = await endpointFor("/throttle", {}, (_r, n) =>
+      n === 1 ? { status: 429, headers: { "retry-after": "2" } } : { status: 200 },
+    );
     const test = await svc.call("POST", `/v1/webhook-endpoints/${throttled.id}/test`, { idempotencyKey: true });
     expect(test.status, test.text).toBe(202);
     await until(async () => (await delivery(test.body.delivery_id)).status === "delivered", 30_000, "the throttled delivery");
@@ -236,7 +260,12 @@ describe.concurrent("webhook delivery to a real receiver", () => {
     await until(async () => (await svc.call("GET", `/v1/webhook-endpoints/${down.id}`)).body.state === "disabled", 30_000, "auto-disable");
     const endpoint = (await svc.call("GET", `/v1/webhook-endpoints/${down.id}`)).body;
     expect(endpoint).toMatchObject({ state: "disabled", disabled_reason: "consecutive_failures", consecutive_failures: 3 });
-    expect(await delivery(first.body.delivery_id)).toMatchObject({ status: "dead", terminal_reason: "endpoint_auto_disabled", attempt_count: 3, response_code: 503 });
+    expect(await delivery(first.body.delivery_id)).toMatchObject({
+      status: "dead",
+      terminal_reason: "endpoint_auto_disabled",
+      attempt_count: 3,
+      response_code: 503,
+    });
     expect(down.route.received).toHaveLength(3);
     // Disabled endpoints take no test events; enabling revalidates and starts a fresh streak.
     expect((await svc.call("POST", `/v1/webhook-endpoints/${down.id}/test`, { idempotencyKey: true })).status).toBe(409);
@@ -245,8 +274,18 @@ describe.concurrent("webhook delivery to a real receiver", () => {
   }, 60_000);
 
   it("allowing loopback for local receivers still refuses private, link-local and metadata destinations", async () => {
-    for (const url of ["http://10.0.0.1/hook", "https://10.0.0.1/hook", "http://169.254.169.254/latest/meta-data", "https://192.168.1.10/", "http://[fd00::1]/", "http://example.com/hook"]) {
-      const res = await svc.call("POST", "/v1/webhook-endpoints", { body: { url, event_catalog_version: "svc.customer-events.v1", events: ["asset.signed"] }, idempotencyKey: true });
+    for (const url of [
+      "http://10.0.0.1/hook",
+      "https://10.0.0.1/hook",
+      "http://169.254.169.254/latest/meta-data",
+      "https://192.168.1.10/",
+      "http://[fd00::1]/",
+      "http://example.com/hook",
+    ]) {
+      const res = await svc.call("POST", "/v1/webhook-endpoints", {
+        body: { url, event_catalog_version: "svc.customer-events.v1", events: ["asset.signed"] },
+        idempotencyKey: true,
+      });
       expect(res.status, url).toBe(422);
       expect(res.body.code).toBe("svc.webhooks.destination_refused");
     }
@@ -259,18 +298,30 @@ describe("events of watermarking jobs", () => {
     const image = fixtureBytes("sample-1mp.jpg");
     const first = await uploadAsset(svc, image, "image/jpeg", "wm-sign.jpg");
     const second = await uploadAsset(svc, image, "image/jpeg", "wm-only.jpg");
-    for (const [assetId, recipe] of [[first.assetId, "rcp_system_watermark_then_sign"], [second.assetId, "rcp_system_watermark_only"]] as const) {
+    for (const [assetId, recipe] of [
+      [first.assetId, "rcp_system_watermark_then_sign"],
+      [second.assetId, "rcp_system_watermark_only"],
+    ] as const) {
       const res = await svc.call("POST", "/v1/sign", { body: { asset_id: assetId, recipe_id: recipe }, idempotencyKey: true });
       expect(res.status, res.text).toBe(202);
     }
     const ofAsset = (assetId: string) => both.route.received.map((r) => JSON.parse(r.body)).filter((e) => e.data.asset_id === assetId);
     await until(() => ofAsset(first.assetId).length === 2 && ofAsset(second.assetId).length === 1, 90_000, "three asset events");
-    const [signedEvent, watermarkedEvent] = ["asset.signed", "asset.watermarked"].map((t) => ofAsset(first.assetId).find((e) => e.type === t));
-    expect(signedEvent.data).toMatchObject({ recipe_id: "rcp_system_watermark_then_sign", watermark_algorithm: "svc-wm-tiledss-1", media_type: "image/jpeg" });
+    const [signedEvent, watermarkedEvent] = ["asset.signed", "asset.watermarked"].map((t) =>
+      ofAsset(first.assetId).find((e) => e.type === t),
+    );
+    expect(signedEvent.data).toMatchObject({
+      recipe_id: "rcp_system_watermark_then_sign",
+      watermark_algorithm: "svc-wm-tiledss-1",
+      media_type: "image/jpeg",
+    });
     expect(signedEvent.data.manifest_label).toMatch(/^urn:/);
     expect(watermarkedEvent.data.publication_id).toBe(signedEvent.data.publication_id);
     expect(watermarkedEvent.id).not.toBe(signedEvent.id);
-    expect(ofAsset(second.assetId)[0]).toMatchObject({ type: "asset.watermarked", data: { manifest_label: null, watermark_algorithm: "svc-wm-tiledss-1" } });
+    expect(ofAsset(second.assetId)[0]).toMatchObject({
+      type: "asset.watermarked",
+      data: { manifest_label: null, watermark_algorithm: "svc-wm-tiledss-1" },
+    });
     expect(both.route.received.every((r) => r.verifiedWith[0])).toBe(true);
   }, 120_000);
 });

@@ -21,7 +21,10 @@ async function narrowKey(tenantId: string) {
 }
 
 async function setDeadlineInPast(keyId: string) {
-  await database(testEnv.DB).update(apiKeys).set({ rotationDeadline: Date.now() - 1000 }).where(eq(apiKeys.id, keyId));
+  await database(testEnv.DB)
+    .update(apiKeys)
+    .set({ rotationDeadline: Date.now() - 1000 })
+    .where(eq(apiKeys.id, keyId));
 }
 
 describe("#13.1 a narrow key cannot act on a broader key", () => {
@@ -61,7 +64,10 @@ describe("#13.1 a narrow key cannot act on a broader key", () => {
     const t = await createTenant();
     const narrow = await narrowKey(t.tenantId);
     const child = await json(await post("/v1/api-keys", narrow.key, { name: "child", scopes: ["api_keys:read"] }));
-    expect((await put(`/v1/api-keys/${child.api_key.api_key_id}/restrictions`, narrow.key, { ip_allowlist: [], rate_limit_per_minute: 10 })).status).toBe(200);
+    expect(
+      (await put(`/v1/api-keys/${child.api_key.api_key_id}/restrictions`, narrow.key, { ip_allowlist: [], rate_limit_per_minute: 10 }))
+        .status,
+    ).toBe(200);
     expect((await post(`/v1/api-keys/${child.api_key.api_key_id}/rotate`, narrow.key, { overlap_seconds: 3600 })).status).toBe(201);
     expect((await post(`/v1/api-keys/${narrow.keyId}/rotate`, narrow.key, { overlap_seconds: 3600 })).status).toBe(201);
   });
@@ -70,7 +76,9 @@ describe("#13.1 a narrow key cannot act on a broader key", () => {
     const t = await createTenant();
     const expiresAt = Date.now() + 86_400_000;
     const k = await addKey(t.tenantId, { scopes: ["api_keys:read", "api_keys:write", "jobs:read"], expiresAt });
-    expect((await put(`/v1/api-keys/${k.keyId}/restrictions`, t.key, { ip_allowlist: ["203.0.113.0/24"], rate_limit_per_minute: 50 })).status).toBe(200);
+    expect(
+      (await put(`/v1/api-keys/${k.keyId}/restrictions`, t.key, { ip_allowlist: ["203.0.113.0/24"], rate_limit_per_minute: 50 })).status,
+    ).toBe(200);
     const rotated = await json(await post(`/v1/api-keys/${k.keyId}/rotate`, k.key, { overlap_seconds: 3600 }));
     const successorId = rotated.api_key.api_key_id;
     expect(rotated.api_key.scopes).toEqual(["api_keys:read", "api_keys:write", "jobs:read"]);
@@ -131,7 +139,10 @@ describe("#13.2 rotation is a state machine", () => {
   it("#13.2 a concurrent complete and cancel have exactly one winner", async () => {
     for (let i = 0; i < 5; i++) {
       const { t, k, successorId } = await rotating();
-      const [a, b] = await Promise.all([post(`/v1/api-keys/${k.keyId}/rotation/complete`, t.key), post(`/v1/api-keys/${k.keyId}/rotation/cancel`, t.key)]);
+      const [a, b] = await Promise.all([
+        post(`/v1/api-keys/${k.keyId}/rotation/complete`, t.key),
+        post(`/v1/api-keys/${k.keyId}/rotation/cancel`, t.key),
+      ]);
       expect([a.status, b.status].sort()).toEqual([200, 409]);
       const pred = await json(await get(`/v1/api-keys/${k.keyId}`, t.key));
       const succ = await json(await get(`/v1/api-keys/${successorId}`, t.key));
@@ -171,7 +182,11 @@ describe("#13.3 child keys never outlive or out-rank their parent", () => {
     const forever = await post("/v1/api-keys", parent.key, { name: "c", scopes: ["jobs:read"], expires_at: null });
     expect(forever.status).toBe(403);
     expect((await json(forever)).code).toBe("svc.api_keys.outranks_caller");
-    const later = await post("/v1/api-keys", parent.key, { name: "c", scopes: ["jobs:read"], expires_at: new Date(expiresAt + 60_000).toISOString() });
+    const later = await post("/v1/api-keys", parent.key, {
+      name: "c",
+      scopes: ["jobs:read"],
+      expires_at: new Date(expiresAt + 60_000).toISOString(),
+    });
     expect(later.status).toBe(403);
     const inherited = await post("/v1/api-keys", parent.key, { name: "c", scopes: ["jobs:read"] });
     expect(inherited.status).toBe(201);
@@ -181,20 +196,28 @@ describe("#13.3 child keys never outlive or out-rank their parent", () => {
   it("#13.3 a key with an IP allowlist and a rate limit mints children that inherit both", async () => {
     const t = await createTenant();
     const parent = await addKey(t.tenantId, { scopes: ["api_keys:read", "api_keys:write", "jobs:read"] });
-    expect((await put(`/v1/api-keys/${parent.keyId}/restrictions`, t.key, { ip_allowlist: ["203.0.113.0/24"], rate_limit_per_minute: 100 })).status).toBe(200);
+    expect(
+      (await put(`/v1/api-keys/${parent.keyId}/restrictions`, t.key, { ip_allowlist: ["203.0.113.0/24"], rate_limit_per_minute: 100 }))
+        .status,
+    ).toBe(200);
     const child = await json(await post("/v1/api-keys", parent.key, { name: "c", scopes: ["jobs:read"] }));
     const r = await json(await get(`/v1/api-keys/${child.api_key.api_key_id}/restrictions`, t.key));
     expect(r.ip_allowlist).toEqual(["203.0.113.0/24"]);
     expect(r.rate_limit_per_minute).toBe(100);
     // ...and cannot then loosen the child beyond its own grant.
-    const loosen = await put(`/v1/api-keys/${child.api_key.api_key_id}/restrictions`, parent.key, { ip_allowlist: [], rate_limit_per_minute: 100 });
+    const loosen = await put(`/v1/api-keys/${child.api_key.api_key_id}/restrictions`, parent.key, {
+      ip_allowlist: [],
+      rate_limit_per_minute: 100,
+    });
     expect(loosen.status).toBe(403);
   });
 
   it("#13.3 a restricted key cannot lift its own restrictions, but may tighten them", async () => {
     const t = await createTenant();
     const k = await addKey(t.tenantId, { scopes: ["api_keys:read", "api_keys:write"] });
-    expect((await put(`/v1/api-keys/${k.keyId}/restrictions`, t.key, { ip_allowlist: ["203.0.113.0/24"], rate_limit_per_minute: 100 })).status).toBe(200);
+    expect(
+      (await put(`/v1/api-keys/${k.keyId}/restrictions`, t.key, { ip_allowlist: ["203.0.113.0/24"], rate_limit_per_minute: 100 })).status,
+    ).toBe(200);
     for (const body of [
       { ip_allowlist: [], rate_limit_per_minute: 100 },
       { ip_allowlist: ["203.0.113.0/16"], rate_limit_per_minute: 100 },
@@ -205,7 +228,9 @@ describe("#13.3 child keys never outlive or out-rank their parent", () => {
       expect(res.status).toBe(403);
       expect((await json(res)).code).toBe("svc.api_keys.outranks_caller");
     }
-    expect((await put(`/v1/api-keys/${k.keyId}/restrictions`, k.key, { ip_allowlist: ["203.0.113.0/28"], rate_limit_per_minute: 50 })).status).toBe(200);
+    expect(
+      (await put(`/v1/api-keys/${k.keyId}/restrictions`, k.key, { ip_allowlist: ["203.0.113.0/28"], rate_limit_per_minute: 50 })).status,
+    ).toBe(200);
   });
 });
 
@@ -260,7 +285,10 @@ describe("#13.1–3 review findings: every ceiling of a key is part of its grant
 
   it("#13.3 IPv4-mapped allowlist ranges are refused (they would never match)", async () => {
     const t = await createTenant();
-    const res = await put(`/v1/api-keys/${t.keyId}/restrictions`, t.key, { ip_allowlist: ["::ffff:203.0.113.0/120"], rate_limit_per_minute: null });
+    const res = await put(`/v1/api-keys/${t.keyId}/restrictions`, t.key, {
+      ip_allowlist: ["::ffff:203.0.113.0/120"],
+      rate_limit_per_minute: null,
+    });
     expect(res.status).toBe(422);
   });
 

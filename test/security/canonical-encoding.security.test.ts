@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { secretKeyBytes } from "../../src/webhooks/signing";
 import { bearerKeyOf } from "../../src/platform/auth/keys";
 import { base64url, fromBase64, fromBase64url, fromHex } from "../../src/platform/encoding";
+import { secretKeyBytes } from "../../src/webhooks/signing";
 import { addKey, api, callUrl, createTenant, json, sha256HexOf } from "../workers/helpers";
 
 /*
@@ -30,7 +30,15 @@ describe("#13.4 canonical decoding", () => {
     const bytes = Uint8Array.from({ length: 16 }, (_, i) => i * 17);
     const canonical = base64url(bytes);
     expect(fromBase64url(canonical)).toEqual(bytes);
-    for (const bad of [lastCharVariant(canonical, B64URL), canonical + "==", canonical.replace(/_/g, "/"), canonical.slice(0, -1), `${canonical} `, "A", "AB=C"]) {
+    for (const bad of [
+      lastCharVariant(canonical, B64URL),
+      `${canonical}==`,
+      canonical.replace(/_/g, "/"),
+      canonical.slice(0, -1),
+      `${canonical} `,
+      "A",
+      "AB=C",
+    ]) {
       expect(fromBase64url(bad), bad).toBeNull();
     }
     expect(fromBase64url("AB")).toBeNull(); // 0b000000_000001: the last 4 bits must be zero
@@ -69,7 +77,13 @@ describe("#13.4 canonical decoding", () => {
     const created = await api("/v1/uploads", {
       method: "POST",
       key: t.key,
-      body: { byte_length: bytes.length, declared_media_type: "image/png", mode: "single", sha256: await sha256HexOf(bytes), filename: "x.png" },
+      body: {
+        byte_length: bytes.length,
+        declared_media_type: "image/png",
+        mode: "single",
+        sha256: await sha256HexOf(bytes),
+        filename: "x.png",
+      },
     });
     expect(created.status).toBe(201);
     const upload = (await json(created)).upload as { url: string; method: string; headers: Record<string, string> };
@@ -102,13 +116,14 @@ describe("#13.4 canonical decoding", () => {
   });
 
   it("#13.4 a webhook secret is read only in its canonical padded base64", () => {
-    const secret = "whsec_" + btoa(String.fromCharCode(...Uint8Array.from({ length: 32 }, (_, i) => (255 - i * 7) & 255)));
+    const secret = `whsec_${btoa(String.fromCharCode(...Uint8Array.from({ length: 32 }, (_, i) => (255 - i * 7) & 255)))}`;
     expect(secret).toMatch(/[+/]/);
     expect(secretKeyBytes(secret)).toHaveLength(32);
     const body = secret.slice("whsec_".length);
     const B64 = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
     const lastData = body.length - 2; // the char before "=" holds the unused bits
-    const variant = "whsec_" + body.slice(0, lastData) + B64[B64.indexOf(body[lastData]!) ^ 1] + "=";
-    for (const bad of [variant, secret.slice(0, -1), secret.replace(/\+/g, "-").replace(/\//g, "_")]) expect(secretKeyBytes(bad), bad).toBeNull();
+    const variant = `whsec_${body.slice(0, lastData)}${B64[B64.indexOf(body[lastData]!) ^ 1]}=`;
+    for (const bad of [variant, secret.slice(0, -1), secret.replace(/\+/g, "-").replace(/\//g, "_")])
+      expect(secretKeyBytes(bad), bad).toBeNull();
   });
 });

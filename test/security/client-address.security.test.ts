@@ -8,6 +8,7 @@ import { anonymousRateBuckets, chargeRateBuckets, clientAddress, UNATTRIBUTED_PO
 /** Charges an anonymous call of `family`, as the public routes do. */
 const chargeAnonymousCaller = async (env: typeof devEnv, headers: Headers, family: string, perMinute: number) =>
   chargeRateBuckets(env.RATE_LIMITER, await anonymousRateBuckets(headers, env, family, perMinute));
+
 import { PUBLIC_VERIFY_PER_MINUTE } from "../../src/catalog/limits";
 import { api, createTenant, json } from "../workers/helpers";
 
@@ -27,8 +28,7 @@ async function fetchWith(env: Bindings, path: string, init: RequestInit = {}): P
 }
 
 /** An anonymous POST /v1/verify that is charged and then refused cheaply (nothing to verify: 400). */
-const publicVerify = (headers: Record<string, string>) =>
-  api("/v1/verify", { method: "POST", body: {}, headers: { ...headers } });
+const publicVerify = (headers: Record<string, string>) => api("/v1/verify", { method: "POST", body: {}, headers: { ...headers } });
 
 describe("#13.15 client addresses", () => {
   it("#13.15 CF-Connecting-IP is the address only when SVC_TRUST_CF_CONNECTING_IP is true; malformed or absent is unknown", () => {
@@ -38,19 +38,32 @@ describe("#13.15 client addresses", () => {
       expect(clientAddress(headers, { SVC_TRUST_CF_CONNECTING_IP: trust }), String(trust)).toEqual({ known: false, reason: "untrusted" });
     }
     expect(clientAddress(new Headers(), { SVC_TRUST_CF_CONNECTING_IP: "true" })).toEqual({ known: false, reason: "absent" });
-    expect(clientAddress(new Headers({ "cf-connecting-ip": "unknown" }), { SVC_TRUST_CF_CONNECTING_IP: "true" })).toEqual({ known: false, reason: "malformed" });
-    expect(clientAddress(new Headers({ "cf-connecting-ip": "198.51.100.7, 10.0.0.1" }), { SVC_TRUST_CF_CONNECTING_IP: "true" })).toEqual({ known: false, reason: "malformed" });
+    expect(clientAddress(new Headers({ "cf-connecting-ip": "unknown" }), { SVC_TRUST_CF_CONNECTING_IP: "true" })).toEqual({
+      known: false,
+      reason: "malformed",
+    });
+    expect(clientAddress(new Headers({ "cf-connecting-ip": "198.51.100.7, 10.0.0.1" }), { SVC_TRUST_CF_CONNECTING_IP: "true" })).toEqual({
+      known: false,
+      reason: "malformed",
+    });
     // The local default: [env.dev] trusts what wrangler dev sets (the TCP peer, or what a local caller sent).
     expect(devEnv.SVC_TRUST_CF_CONNECTING_IP).toBe("true");
   });
 
   it("#13.15 an IP allowlist is checked against a trusted address only: untrusted, the header admits nobody", async () => {
     const admin = await createTenant();
-    const issued = await json(await api("/v1/api-keys", { method: "POST", key: admin.key, body: { name: "allowlisted", scopes: ["identity:read"] } }));
+    const issued = await json(
+      await api("/v1/api-keys", { method: "POST", key: admin.key, body: { name: "allowlisted", scopes: ["identity:read"] } }),
+    );
     const key = issued.secret as string;
-    const set = await api(`/v1/api-keys/${issued.api_key.api_key_id}/restrictions`, { method: "PUT", key: admin.key, body: { ip_allowlist: ["198.51.100.0/24"], rate_limit_per_minute: null } });
+    const set = await api(`/v1/api-keys/${issued.api_key.api_key_id}/restrictions`, {
+      method: "PUT",
+      key: admin.key,
+      body: { ip_allowlist: ["198.51.100.0/24"], rate_limit_per_minute: null },
+    });
     expect(set.status, await set.clone().text()).toBe(200);
-    const me = (env: Bindings, ip?: string) => fetchWith(env, "/v1/me", { headers: { authorization: `Bearer ${key}`, ...(ip ? { "cf-connecting-ip": ip } : {}) } });
+    const me = (env: Bindings, ip?: string) =>
+      fetchWith(env, "/v1/me", { headers: { authorization: `Bearer ${key}`, ...(ip ? { "cf-connecting-ip": ip } : {}) } });
     expect((await me(devEnv, "198.51.100.7")).status).toBe(200);
     expect((await me(devEnv, "203.0.113.9")).status).toBe(403);
     const untrusting = { ...devEnv, SVC_TRUST_CF_CONNECTING_IP: "false" } as unknown as Bindings;
@@ -74,7 +87,8 @@ describe("#13.15 client addresses", () => {
   it("#13.15 calls from Cloudflare Workers (one shared egress address) are not charged to that address's bucket", async () => {
     const family = `test_egress_${crypto.randomUUID()}`;
     const perMinute = 2;
-    const charge = (ua: string) => chargeAnonymousCaller(devEnv, new Headers({ "user-agent": ua, "cf-connecting-ip": "2a06:98c0:3600::103" }), family, perMinute);
+    const charge = (ua: string) =>
+      chargeAnonymousCaller(devEnv, new Headers({ "user-agent": ua, "cf-connecting-ip": "2a06:98c0:3600::103" }), family, perMinute);
     // One Worker exhausting its limit...
     for (let i = 0; i < perMinute; i++) expect((await charge("hostile-worker")).decision.allowed).toBe(true);
     expect((await charge("hostile-worker")).decision.allowed).toBe(false);
@@ -87,7 +101,8 @@ describe("#13.15 client addresses", () => {
     const perMinute = 2;
     const charge = (ua: string, ip?: string) =>
       chargeAnonymousCaller(devEnv, new Headers({ "user-agent": ua, ...(ip ? { "cf-connecting-ip": ip } : {}) }), family, perMinute);
-    for (let i = 0; i < perMinute * UNATTRIBUTED_POOL_FACTOR; i++) expect((await charge(`rotating-${i}`)).decision.allowed, String(i)).toBe(true);
+    for (let i = 0; i < perMinute * UNATTRIBUTED_POOL_FACTOR; i++)
+      expect((await charge(`rotating-${i}`)).decision.allowed, String(i)).toBe(true);
     const refused = await charge("rotating-fresh");
     expect(refused.decision.allowed).toBe(false);
     expect(refused.perMinute).toBe(perMinute * UNATTRIBUTED_POOL_FACTOR);
@@ -114,7 +129,8 @@ describe("#13.15 client addresses", () => {
     expect(await anonymousRateBuckets(new Headers({ "cf-connecting-ip": "192.0.2.2" }), devEnv, "f", 10)).not.toEqual(v4);
     expect(JSON.stringify([a, v4])).not.toMatch(/192\.0\.2|2001:db8/);
     // Through the route: one /64 shares the public verify limit.
-    for (let i = 0; i < PUBLIC_VERIFY_PER_MINUTE; i++) expect((await publicVerify({ "cf-connecting-ip": `2001:db8:77:1::${i + 1}` })).status).not.toBe(429);
+    for (let i = 0; i < PUBLIC_VERIFY_PER_MINUTE; i++)
+      expect((await publicVerify({ "cf-connecting-ip": `2001:db8:77:1::${i + 1}` })).status).not.toBe(429);
     expect((await publicVerify({ "cf-connecting-ip": "2001:db8:77:1::abcd" })).status).toBe(429);
     expect((await publicVerify({ "cf-connecting-ip": "2001:db8:77:2::1" })).status).not.toBe(429);
   });

@@ -1,9 +1,9 @@
-import { describe, expect, it } from "vitest";
+import { exports } from "cloudflare:workers";
 import { eq } from "drizzle-orm";
+import { describe, expect, it } from "vitest";
 import { database } from "../../src/db/client";
 import { apiKeys } from "../../src/db/schema";
 import { ALL_SCOPES } from "../../src/platform/auth/scopes";
-import { exports } from "cloudflare:workers";
 import { api, BASE, createTenant, json, testEnv } from "../workers/helpers";
 
 /**
@@ -20,7 +20,9 @@ async function servedDocument(): Promise<Doc> {
 }
 
 function operations(doc: Doc) {
-  return Object.entries(doc.paths).flatMap(([path, item]) => METHODS.filter((m) => item[m]).map((method) => ({ path, method, op: item[method]! })));
+  return Object.entries(doc.paths).flatMap(([path, item]) =>
+    METHODS.filter((m) => item[m]).map((method) => ({ path, method, op: item[method]! })),
+  );
 }
 
 const keyed = (op: Op) => JSON.stringify(op.security ?? []).includes("bearer");
@@ -52,7 +54,9 @@ describe("#13.18 the served OpenAPI document matches enforcement", () => {
       const refused = res.status === 422 && body.includes('"svc.idempotency.key_required"');
       if (refused) required++;
       if (refused !== (param?.required === true)) {
-        mismatches.push(`${method.toUpperCase()} ${path}: refused without the key=${refused}, documented required=${param?.required === true}`);
+        mismatches.push(
+          `${method.toUpperCase()} ${path}: refused without the key=${refused}, documented required=${param?.required === true}`,
+        );
       }
     }
     expect(mismatches).toEqual([]);
@@ -73,7 +77,8 @@ describe("#13.18 the served OpenAPI document matches enforcement", () => {
       }
       const r403 = op.responses["403"];
       if (!r403) missing.push(`${where}: no 403`);
-      else if (!refsOf(r403).includes("#/components/schemas/ErrorResponse")) missing.push(`${where}: 403 without the ErrorResponse envelope`);
+      else if (!refsOf(r403).includes("#/components/schemas/ErrorResponse"))
+        missing.push(`${where}: 403 without the ErrorResponse envelope`);
     }
     expect(missing).toEqual([]);
   });
@@ -116,14 +121,18 @@ describe("#13.19 limits are consistent and published", () => {
     const form = new FormData();
     form.append("file", new File([file], "big.txt", { type: "text/plain" }));
     form.append("manifest", new File([manifest], "big.txt.c2pa", { type: "application/c2pa" }));
-    const res = await exports.default.fetch(new Request(`${BASE}/v1/verify`, { method: "POST", headers: { authorization: `Bearer ${key}` }, body: form }));
+    const res = await exports.default.fetch(
+      new Request(`${BASE}/v1/verify`, { method: "POST", headers: { authorization: `Bearer ${key}` }, body: form }),
+    );
     const body = await res.text();
     expect(res.status, body.slice(0, 300)).toBe(200);
 
     // One byte over the published file limit is refused with the error envelope.
     const over = new FormData();
     over.append("file", new File([new Uint8Array(limits.verify.file_maximum_bytes + 1)], "over.txt", { type: "text/plain" }));
-    const refused = await exports.default.fetch(new Request(`${BASE}/v1/verify`, { method: "POST", headers: { authorization: `Bearer ${key}` }, body: over }));
+    const refused = await exports.default.fetch(
+      new Request(`${BASE}/v1/verify`, { method: "POST", headers: { authorization: `Bearer ${key}` }, body: over }),
+    );
     expect(refused.status).toBe(413);
     expect((await json(refused)).code).toBe("svc.request.too_large");
   }, 120_000);

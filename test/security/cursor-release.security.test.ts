@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { database } from "../../src/db/client";
 import { jobs } from "../../src/db/schema";
 import { newId } from "../../src/platform/ids";
-import { addKey, api, createTenant, json, testEnv, type TestTenant } from "../workers/helpers";
+import { addKey, api, createTenant, json, type TestTenant, testEnv } from "../workers/helpers";
 import { createEndpoint } from "../workers/webhooks.helpers";
 
 /*
@@ -72,7 +72,12 @@ describe("#13.14 cursor releases", () => {
       if (logs.items.length >= 3) break;
       await new Promise((r) => setTimeout(r, 50));
     }
-    for (const path of ["/v1/jobs?limit=1", "/v1/api-keys?limit=1", "/v1/webhook-endpoints?limit=1", `/v1/api-request-logs?limit=1&api_key_id=${t.keyId}`]) {
+    for (const path of [
+      "/v1/jobs?limit=1",
+      "/v1/api-keys?limit=1",
+      "/v1/webhook-endpoints?limit=1",
+      `/v1/api-request-logs?limit=1&api_key_id=${t.keyId}`,
+    ]) {
       const cursor = await nextCursor(path, t.key);
       expect((await release(cursor, t.key)).status, path).toBe(204);
       await expectRefused(`${path}&cursor=${cursor}`, t.key);

@@ -2,21 +2,22 @@ import { describe, expect, it } from "vitest";
 import { registryFor } from "../../src/catalog/installed";
 import { database } from "../../src/db/client";
 import { admitSign } from "../../src/jobs/admission";
+import type { JobServices } from "../../src/jobs/runner";
 import * as runner from "../../src/jobs/runner";
 import * as sweep from "../../src/jobs/sweep";
 import { mediaServices } from "../../src/media";
 import { concatBytes } from "../../src/platform/encoding";
-import type { JobServices } from "../../src/jobs/runner";
 import { api, callUrl, createTenant, fixture, json, sha256HexOf, testEnv, uploadAsset, waitForJob } from "../workers/helpers";
 
-const sign = (key: string, body: unknown, idem: string = crypto.randomUUID()) => api("/v1/sign", { method: "POST", key, body, headers: { "idempotency-key": idem } });
+const sign = (key: string, body: unknown, idem: string = crypto.randomUUID()) =>
+  api("/v1/sign", { method: "POST", key, body, headers: { "idempotency-key": idem } });
 const signBatch = (key: string, items: unknown[], idem: string = crypto.randomUUID()) =>
   api("/v1/sign/batch", { method: "POST", key, body: { items }, headers: { "idempotency-key": idem } });
 
 /** Numbers the sweep and runner export after the fix; the fallbacks keep this file loadable on older code. */
-const LEASE_MS: number = (runner as Record<string, unknown>).JOB_LEASE_MS as number ?? 15 * 60_000;
-const MAX_ATTEMPTS: number = (runner as Record<string, unknown>).MAX_JOB_ATTEMPTS as number ?? 6;
-const START_DEADLINE_MS: number = (sweep as Record<string, unknown>).JOB_START_DEADLINE_MS as number ?? 24 * 3_600_000;
+const LEASE_MS: number = ((runner as Record<string, unknown>).JOB_LEASE_MS as number) ?? 15 * 60_000;
+const MAX_ATTEMPTS: number = ((runner as Record<string, unknown>).MAX_JOB_ATTEMPTS as number) ?? 6;
+const START_DEADLINE_MS: number = ((sweep as Record<string, unknown>).JOB_START_DEADLINE_MS as number) ?? 24 * 3_600_000;
 
 /** A grayscale PNG of the given size, all black (a few KB of bytes, many pixels). */
 async function blackPng(width: number, height: number): Promise<Uint8Array> {
@@ -45,8 +46,15 @@ async function blackPng(width: number, height: number): Promise<Uint8Array> {
   v.setUint32(4, height);
   ihdr.set([8, 0, 0, 0, 0], 8); // 8-bit grayscale
   const raw = new Uint8Array((width + 1) * height); // filter byte 0 and black pixels on every row
-  const compressed = new Uint8Array(await new Response(new Blob([raw]).stream().pipeThrough(new CompressionStream("deflate"))).arrayBuffer());
-  const parts = [new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), chunk("IHDR", ihdr), chunk("IDAT", compressed), chunk("IEND", new Uint8Array())];
+  const compressed = new Uint8Array(
+    await new Response(new Blob([raw]).stream().pipeThrough(new CompressionStream("deflate"))).arrayBuffer(),
+  );
+  const parts = [
+    new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    chunk("IHDR", ihdr),
+    chunk("IDAT", compressed),
+    chunk("IEND", new Uint8Array()),
+  ];
   return concatBytes(parts);
 }
 
@@ -121,8 +129,12 @@ describe("#13 jobs, uploads and limits", () => {
 
     // The whole capacity is still there: three real signs pass, the fourth is limited.
     const assets = [];
-    for (let i = 0; i < 3; i++) assets.push((await uploadAsset((await createTenantKeyOf(tenant)).key, fixture("sample.jpg"), "image/jpeg")).assetId);
-    const batch = await signBatch(tenant.key, assets.map((asset_id) => ({ asset_id, recipe_id: "rcp_system_sign_only" })));
+    for (let i = 0; i < 3; i++)
+      assets.push((await uploadAsset((await createTenantKeyOf(tenant)).key, fixture("sample.jpg"), "image/jpeg")).assetId);
+    const batch = await signBatch(
+      tenant.key,
+      assets.map((asset_id) => ({ asset_id, recipe_id: "rcp_system_sign_only" })),
+    );
     expect(batch.status).toBe(202);
     expect((await json(batch)).items.map((i: { status: number }) => i.status)).toEqual([202, 202, 202]);
     expect((await sign(tenant.key, { asset_id: "ast_aaaaaaaaaaaaaaaa", recipe_id: "rcp_system_sign_only" })).status).toBe(429);
@@ -135,7 +147,13 @@ describe("#13 jobs, uploads and limits", () => {
       const res = await api("/v1/uploads", {
         method: "POST",
         key,
-        body: { byte_length: bytes.length, declared_media_type: "image/jpeg", mode: "multipart", sha256, parts: [{ part_number: 1, byte_length: bytes.length }] },
+        body: {
+          byte_length: bytes.length,
+          declared_media_type: "image/jpeg",
+          mode: "multipart",
+          sha256,
+          parts: [{ part_number: 1, byte_length: bytes.length }],
+        },
       });
       expect(res.status).toBe(201);
       const upload = await json(res);
@@ -143,7 +161,8 @@ describe("#13 jobs, uploads and limits", () => {
       expect(put.status).toBe(200);
       return { id: upload.upload_id as string, etag: put.headers.get("etag")!.replaceAll('"', "") };
     };
-    const complete = (id: string, parts: unknown[]) => api(`/v1/uploads/${id}/complete`, { method: "POST", key, body: { parts }, headers: { "idempotency-key": crypto.randomUUID() } });
+    const complete = (id: string, parts: unknown[]) =>
+      api(`/v1/uploads/${id}/complete`, { method: "POST", key, body: { parts }, headers: { "idempotency-key": crypto.randomUUID() } });
     const noStorageText = (body: { message: string }) => {
       expect(body.message).not.toMatch(/\(\d{5}\)|multipart upload|completeMultipartUpload|R2|Error:/i);
     };
@@ -174,27 +193,48 @@ describe("#13 jobs, uploads and limits", () => {
     const sha256 = await sha256HexOf(bytes);
     for (let i = 0; i < 16; i++) {
       const created = await json(
-        await api("/v1/uploads", { method: "POST", key: tenant.key, body: { byte_length: bytes.length, declared_media_type: "image/jpeg", mode: "single", sha256 } }),
+        await api("/v1/uploads", {
+          method: "POST",
+          key: tenant.key,
+          body: { byte_length: bytes.length, declared_media_type: "image/jpeg", mode: "single", sha256 },
+        }),
       );
       expect((await callUrl(created.upload.url, { method: "PUT", headers: created.upload.headers, body: bytes })).status).toBe(200);
-      const doComplete = () => api(`/v1/uploads/${created.upload_id}/complete`, { method: "POST", key: tenant.key, body: {}, headers: { "idempotency-key": crypto.randomUUID() } });
-      const doAbort = () => api(`/v1/uploads/${created.upload_id}/abort`, { method: "POST", key: tenant.key, headers: { "idempotency-key": crypto.randomUUID() } });
+      const doComplete = () =>
+        api(`/v1/uploads/${created.upload_id}/complete`, {
+          method: "POST",
+          key: tenant.key,
+          body: {},
+          headers: { "idempotency-key": crypto.randomUUID() },
+        });
+      const doAbort = () =>
+        api(`/v1/uploads/${created.upload_id}/abort`, {
+          method: "POST",
+          key: tenant.key,
+          headers: { "idempotency-key": crypto.randomUUID() },
+        });
       const [c, a] = i % 2 === 0 ? await Promise.all([doComplete(), doAbort()]) : (await Promise.all([doAbort(), doComplete()])).reverse();
       expect([200, 410]).toContain(c!.status);
       expect([200, 409]).toContain(a!.status);
       // Exactly one of them won.
       expect(c!.status === 200).toBe(a!.status === 409);
     }
-    const objects = await testEnv.DB.prepare("SELECT id, r2_key FROM objects WHERE tenant_id = ?").bind(tenant.tenantId).all<{ id: string; r2_key: string }>();
+    const objects = await testEnv.DB.prepare("SELECT id, r2_key FROM objects WHERE tenant_id = ?")
+      .bind(tenant.tenantId)
+      .all<{ id: string; r2_key: string }>();
     for (const o of objects.results) expect(await testEnv.OBJECTS.head(o.r2_key), `object ${o.id} has no bytes`).not.toBeNull();
-    const completed = await testEnv.DB.prepare("SELECT COUNT(*) AS n FROM uploads WHERE tenant_id = ? AND status = 'completed'").bind(tenant.tenantId).first<{ n: number }>();
+    const completed = await testEnv.DB.prepare("SELECT COUNT(*) AS n FROM uploads WHERE tenant_id = ? AND status = 'completed'")
+      .bind(tenant.tenantId)
+      .first<{ n: number }>();
     expect(objects.results.length).toBe(completed!.n);
   }, 180_000);
 
   it("#13.13 a job whose step keeps crashing is re-queued when its lease lapses, then failed with a code and job.failed", async () => {
     // One crash, then the lease lapses: the sweep re-queues it and the queue finishes it.
     const once = await admitted();
-    await expect(runner.runJob(testEnv, await crashingServices(), once.tenant.tenantId, once.job.id)).rejects.toThrow("the isolate died here");
+    await expect(runner.runJob(testEnv, await crashingServices(), once.tenant.tenantId, once.job.id)).rejects.toThrow(
+      "the isolate died here",
+    );
     expect((await jobRow(once.job.id)).state).toBe("running");
     await sweep.requeueStaleJobs(testEnv, Date.now() + LEASE_MS + 1000);
     expect((await waitForJob(once.tenant.key, once.job.id, 90_000)).state).toBe("completed");
@@ -209,9 +249,16 @@ describe("#13 jobs, uploads and limits", () => {
     expect(failed).toMatchObject({ state: "failed", error_code: "svc.jobs.attempts_exhausted", result: null });
     expect(failed.terminal_at).not.toBeNull();
     expect((await json(await api(`/v1/assets/${assetId}`, { key: tenant.key }))).status).toBe("failed");
-    const events = await testEnv.DB.prepare("SELECT type, body FROM webhook_events WHERE tenant_id = ?").bind(tenant.tenantId).all<{ type: string; body: string }>();
+    const events = await testEnv.DB.prepare("SELECT type, body FROM webhook_events WHERE tenant_id = ?")
+      .bind(tenant.tenantId)
+      .all<{ type: string; body: string }>();
     expect(events.results.map((e) => e.type)).toEqual(["job.failed"]);
-    expect(JSON.parse(events.results[0]!.body).data).toMatchObject({ job_id: job.id, asset_id: assetId, state: "failed", error_code: "svc.jobs.attempts_exhausted" });
+    expect(JSON.parse(events.results[0]!.body).data).toMatchObject({
+      job_id: job.id,
+      asset_id: assetId,
+      state: "failed",
+      error_code: "svc.jobs.attempts_exhausted",
+    });
     // A late redelivery changes nothing.
     await runner.runJob(testEnv, services, tenant.tenantId, job.id);
     expect((await jobRow(job.id)).state).toBe("failed");
@@ -221,8 +268,14 @@ describe("#13 jobs, uploads and limits", () => {
     const { tenant, job } = await admitted();
     const real = await mediaServices(testEnv);
     let reads = 0; // the reader checks every output once per run
-    const services: JobServices = { ...real, reader: { read: (...args: Parameters<typeof real.reader.read>) => (reads++, real.reader.read(...args)) } };
-    await Promise.all([runner.runJob(testEnv, services, tenant.tenantId, job.id), runner.runJob(testEnv, services, tenant.tenantId, job.id)]);
+    const services: JobServices = {
+      ...real,
+      reader: { read: (...args: Parameters<typeof real.reader.read>) => (reads++, real.reader.read(...args)) },
+    };
+    await Promise.all([
+      runner.runJob(testEnv, services, tenant.tenantId, job.id),
+      runner.runJob(testEnv, services, tenant.tenantId, job.id),
+    ]);
     const row = await jobRow(job.id);
     expect(row.state).toBe("completed");
     expect(row.attempts).toBe(1);
@@ -245,11 +298,25 @@ describe("#13 jobs, uploads and limits", () => {
     // rejected: the input cannot be processed (the image does not decode): a reason, not a crash.
     const tenant = await createTenant();
     const { assetId } = await uploadAsset(tenant.key, fixture("sample-1mp.jpg"), "image/jpeg");
-    const r = await admitSign(database(testEnv.DB), registryFor(testEnv), tenant.tenantId, { asset_id: assetId, recipe_id: "rcp_system_watermark_then_sign" });
+    const r = await admitSign(database(testEnv.DB), registryFor(testEnv), tenant.tenantId, {
+      asset_id: assetId,
+      recipe_id: "rcp_system_watermark_then_sign",
+    });
     if (r.status !== "admitted") throw new Error(JSON.stringify(r));
     const real = await mediaServices(testEnv);
     const image = real.image!;
-    const undecodable: JobServices = { ...real, image: { ...image, codec: { mediaTypes: image.codec.mediaTypes, maxPixels: image.codec.maxPixels, encode: image.codec.encode.bind(image.codec), decode: async () => ({ status: "unsupported", message: "no" }) } } };
+    const undecodable: JobServices = {
+      ...real,
+      image: {
+        ...image,
+        codec: {
+          mediaTypes: image.codec.mediaTypes,
+          maxPixels: image.codec.maxPixels,
+          encode: image.codec.encode.bind(image.codec),
+          decode: async () => ({ status: "unsupported", message: "no" }),
+        },
+      },
+    };
     await runner.runJob(testEnv, undecodable, tenant.tenantId, r.job.id);
     const rejected = await json(await api(`/v1/jobs/${r.job.id}`, { key: tenant.key }));
     expect(rejected).toMatchObject({ state: "rejected", error_code: "svc.jobs.decode_failed", result: null });
@@ -259,7 +326,12 @@ describe("#13 jobs, uploads and limits", () => {
   it("#13.19 the signing profile holds watermark algorithm, strength and fingerprint defaults and allowed sets, checked against the registry and used by the next sign", async () => {
     const admin = await createTenant();
     const signer = await createTenantKeyOf(admin);
-    const put = (body: Record<string, unknown>) => api(`/v1/api-keys/${signer.keyId}/signing-profile`, { method: "PUT", key: admin.key, body: { default_recipe_id: null, allowed_recipe_ids: null, ...body } });
+    const put = (body: Record<string, unknown>) =>
+      api(`/v1/api-keys/${signer.keyId}/signing-profile`, {
+        method: "PUT",
+        key: admin.key,
+        body: { default_recipe_id: null, allowed_recipe_ids: null, ...body },
+      });
     const profile = {
       default_watermark_algorithm: "svc-wm-tiledss-1",
       allowed_watermark_algorithms: ["svc-wm-tiledss-1"],
@@ -280,18 +352,28 @@ describe("#13 jobs, uploads and limits", () => {
     expect([unavailable.status, (await json(unavailable)).code]).toEqual([422, "svc.sign.algorithm_unavailable"]);
     const inconsistent = await put({ default_watermark_strength: "subtle", allowed_watermark_strengths: ["robust"] });
     expect([inconsistent.status, (await json(inconsistent)).code]).toEqual([422, "svc.request.invalid"]);
-    expect((await json(await api(`/v1/api-keys/${signer.keyId}/signing-profile`, { key: admin.key }))).default_watermark_strength).toBe("robust");
+    expect((await json(await api(`/v1/api-keys/${signer.keyId}/signing-profile`, { key: admin.key }))).default_watermark_strength).toBe(
+      "robust",
+    );
 
     // The next sign: what the request names must be allowed; what it leaves out comes from the profile.
     const { assetId } = await uploadAsset(admin.key, fixture("sample-1mp.jpg"), "image/jpeg");
     const subtle = await sign(signer.key, { asset_id: assetId, recipe_id: "rcp_system_watermark_then_sign", watermark_strength: "subtle" });
     expect([subtle.status, (await json(subtle)).code]).toEqual([403, "svc.sign.option_not_allowed"]);
-    const iscc = await sign(signer.key, { asset_id: assetId, recipe_id: "rcp_system_watermark_then_sign", fingerprint_algorithms: ["iscc-image", "pdq"] });
+    const iscc = await sign(signer.key, {
+      asset_id: assetId,
+      recipe_id: "rcp_system_watermark_then_sign",
+      fingerprint_algorithms: ["iscc-image", "pdq"],
+    });
     expect(iscc.status).toBe(202); // the locked ISCC code is always allowed
     await testEnv.DB.prepare("UPDATE assets SET status = 'uploaded' WHERE id = ?").bind(assetId).run();
     const admittedJob = await json(await sign(signer.key, { asset_id: assetId, recipe_id: "rcp_system_watermark_then_sign" }));
     const row = await jobRow(admittedJob.job_id);
-    expect(JSON.parse(row.admitted)).toMatchObject({ watermark_algorithm: "svc-wm-tiledss-1", watermark_strength: "robust", fingerprint_algorithms: ["pdq", "iscc-image"] });
+    expect(JSON.parse(row.admitted)).toMatchObject({
+      watermark_algorithm: "svc-wm-tiledss-1",
+      watermark_strength: "robust",
+      fingerprint_algorithms: ["pdq", "iscc-image"],
+    });
   }, 180_000);
 });
 

@@ -2,10 +2,10 @@
 import { createExecutionContext, createMessageBatch, getQueueResult, waitOnExecutionContext } from "cloudflare:test";
 import { env as rawEnv } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import wranglerToml from "../../wrangler.toml?raw";
 import { createApp } from "../../src/app";
 import type { Bindings } from "../../src/env";
 import worker from "../../src/index";
+import wranglerToml from "../../wrangler.toml?raw";
 import { createTenant } from "../workers/helpers";
 
 /*
@@ -36,7 +36,12 @@ function varsOf(section: string): Record<string, string> {
 
 /** The production configuration: the top level's vars, and real (not development) TSA settings. */
 function productionEnv(overrides: Partial<Record<keyof Bindings, string | undefined>> = {}): Bindings {
-  const r2 = { SVC_R2_S3_ENDPOINT: "https://accountid.r2.cloudflarestorage.com", SVC_R2_ACCESS_KEY_ID: "id", SVC_R2_SECRET_ACCESS_KEY: "secret", SVC_R2_BUCKET: "svc-objects" };
+  const r2 = {
+    SVC_R2_S3_ENDPOINT: "https://accountid.r2.cloudflarestorage.com",
+    SVC_R2_ACCESS_KEY_ID: "id",
+    SVC_R2_SECRET_ACCESS_KEY: "secret",
+    SVC_R2_BUCKET: "svc-objects",
+  };
   return { ...devEnv, ...varsOf(""), ...r2, SVC_TSA_URL: "https://tsa.example.test/rfc3161", ...overrides } as Bindings;
 }
 
@@ -48,7 +53,13 @@ async function fetchWith(env: Bindings, path: string, init: RequestInit = {}): P
 }
 
 /** Every development route (src/system/dev-*), as the development app mounts them. */
-const DEV_ROUTES = [...new Set(createApp({ development: true }).routes.filter((r) => r.path.startsWith("/dev/") && r.method !== "ALL").map((r) => `${r.method} ${r.path}`))];
+const DEV_ROUTES = [
+  ...new Set(
+    createApp({ development: true })
+      .routes.filter((r) => r.path.startsWith("/dev/") && r.method !== "ALL")
+      .map((r) => `${r.method} ${r.path}`),
+  ),
+];
 
 describe("#13.17 production is the safe default", () => {
   it("#13.17 wrangler.toml's top level is production; development is the explicit [env.dev] environment", () => {
@@ -64,7 +75,8 @@ describe("#13.17 production is the safe default", () => {
     for (const route of DEV_ROUTES) {
       const [method, path] = route.split(" ") as [string, string];
       for (const contentType of ["application/timestamp-query", "application/ocsp-request", "application/json"]) {
-        const body = contentType === "application/json" ? JSON.stringify({ serial_number: "01" }) : new Uint8Array([0x30, 0x03, 0x02, 0x01, 0x01]);
+        const body =
+          contentType === "application/json" ? JSON.stringify({ serial_number: "01" }) : new Uint8Array([0x30, 0x03, 0x02, 0x01, 0x01]);
         const res = await fetchWith(prod, path, { method, headers: { "content-type": contentType }, body });
         expect(res.status, `${route} (${contentType})`).toBe(404);
         expect(((await res.json()) as { code: string }).code).toBe("svc.route.not_found");
@@ -74,7 +86,15 @@ describe("#13.17 production is the safe default", () => {
     expect(Object.keys(doc.paths).length).toBeGreaterThan(10);
     expect(Object.keys(doc.paths).filter((p) => p.startsWith("/dev/"))).toEqual([]);
     // The development app still serves them.
-    expect((await fetchWith(devEnv, "/dev/tsa", { method: "POST", headers: { "content-type": "application/timestamp-query" }, body: new Uint8Array([1]) })).status).not.toBe(404);
+    expect(
+      (
+        await fetchWith(devEnv, "/dev/tsa", {
+          method: "POST",
+          headers: { "content-type": "application/timestamp-query" },
+          body: new Uint8Array([1]),
+        })
+      ).status,
+    ).not.toBe(404);
   });
 
   it("#13.17 a completely configured production Worker is ready and serves", async () => {
@@ -85,7 +105,14 @@ describe("#13.17 production is the safe default", () => {
     expect(caps.status, await caps.clone().text()).toBe(200);
   });
 
-  for (const missing of ["SVC_KEY_PEPPER", "SVC_CURSOR_SECRET", "SVC_CAPABILITY_SECRET", "SVC_C2PA_SIGNER_CHAIN_PEM", "SVC_C2PA_SIGNER_KEY_PEM", "SVC_R2_ACCESS_KEY_ID"] as const) {
+  for (const missing of [
+    "SVC_KEY_PEPPER",
+    "SVC_CURSOR_SECRET",
+    "SVC_CAPABILITY_SECRET",
+    "SVC_C2PA_SIGNER_CHAIN_PEM",
+    "SVC_C2PA_SIGNER_KEY_PEM",
+    "SVC_R2_ACCESS_KEY_ID",
+  ] as const) {
     it(`#13.17 a production Worker without ${missing} refuses to serve: readiness 503, API 503 with the envelope`, async () => {
       const { key } = await createTenant();
       const prod = productionEnv({ [missing]: undefined });
@@ -96,7 +123,14 @@ describe("#13.17 production is the safe default", () => {
       expect((await fetchWith(prod, "/healthz")).status).toBe(200);
       for (const [path, init] of [
         ["/v1/capabilities", { headers: { authorization: `Bearer ${key}` } }],
-        ["/v1/verify", { method: "POST", headers: { "content-type": "application/json", "cf-connecting-ip": "192.0.2.77" }, body: JSON.stringify({ manifest_uri: "https://example.com/m.c2pa" }) }],
+        [
+          "/v1/verify",
+          {
+            method: "POST",
+            headers: { "content-type": "application/json", "cf-connecting-ip": "192.0.2.77" },
+            body: JSON.stringify({ manifest_uri: "https://example.com/m.c2pa" }),
+          },
+        ],
         ["/docs", {}],
       ] as [string, RequestInit][]) {
         const res = await fetchWith(prod, path, init);
@@ -123,7 +157,11 @@ describe("#13.17 production is the safe default", () => {
   it("#13.17 a missing or misspelt SVC_ENVIRONMENT is production, not development", async () => {
     for (const value of [undefined, "dev", "Development"]) {
       const env = productionEnv({ SVC_ENVIRONMENT: value });
-      const res = await fetchWith(env, "/dev/tsa", { method: "POST", headers: { "content-type": "application/timestamp-query" }, body: new Uint8Array([1]) });
+      const res = await fetchWith(env, "/dev/tsa", {
+        method: "POST",
+        headers: { "content-type": "application/timestamp-query" },
+        body: new Uint8Array([1]),
+      });
       expect(res.status, String(value)).toBe(404);
     }
   });

@@ -1,6 +1,6 @@
+import { createExecutionContext } from "cloudflare:test";
 import { env as rawEnv } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
-import { createExecutionContext } from "cloudflare:test";
 import { onError } from "../../src/platform/error-mapper";
 import { contentDisposition, servedObjectHeaders } from "../../src/platform/served-object";
 import { presign } from "../../src/storage/capabilities";
@@ -17,8 +17,12 @@ const db = (rawEnv as unknown as { DB: D1Database }).DB;
 const utf8 = (text: string) => new TextEncoder().encode(text);
 
 /** A hostile page: if a browser ever renders it from the API origin, it runs with that origin's rights. */
-const HOSTILE_HTML = utf8("<!DOCTYPE html><html><body><script>fetch('/v1/api-keys').then(r=>r.text()).then(alert)</script></body></html>\n");
-const HOSTILE_XML = utf8('<?xml version="1.0"?><html xmlns="http://www.w3.org/1999/xhtml"><script>alert(document.domain)</script></html>\n');
+const HOSTILE_HTML = utf8(
+  "<!DOCTYPE html><html><body><script>fetch('/v1/api-keys').then(r=>r.text()).then(alert)</script></body></html>\n",
+);
+const HOSTILE_XML = utf8(
+  '<?xml version="1.0"?><html xmlns="http://www.w3.org/1999/xhtml"><script>alert(document.domain)</script></html>\n',
+);
 const HOSTILE_FILENAME = "<script>alert(1)</script>.html";
 
 interface Published {
@@ -30,7 +34,12 @@ interface Published {
 
 async function publish(key: string, bytes: Uint8Array, mediaType: string, recipeId: string, filename = "file"): Promise<Published> {
   const { assetId } = await uploadAsset(key, bytes, mediaType, filename);
-  const started = await api("/v1/sign", { method: "POST", key, body: { asset_id: assetId, recipe_id: recipeId }, headers: { "idempotency-key": crypto.randomUUID() } });
+  const started = await api("/v1/sign", {
+    method: "POST",
+    key,
+    body: { asset_id: assetId, recipe_id: recipeId },
+    headers: { "idempotency-key": crypto.randomUUID() },
+  });
   expect(started.status, await started.clone().text()).toBe(202);
   const job = await waitForJob(key, (await json(started)).job_id, 60_000);
   expect(job.state, JSON.stringify(job)).toBe("completed");
@@ -115,7 +124,11 @@ describe("#13.5 content served from our origin", () => {
   it("#13.5 upload capability answers carry nosniff and a sandbox CSP", async () => {
     const bytes = utf8("plain text\n");
     const created = await json(
-      await api("/v1/uploads", { method: "POST", key, body: { byte_length: bytes.length, declared_media_type: "text/plain", mode: "single", sha256: await sha256HexOf(bytes) } }),
+      await api("/v1/uploads", {
+        method: "POST",
+        key,
+        body: { byte_length: bytes.length, declared_media_type: "text/plain", mode: "single", sha256: await sha256HexOf(bytes) },
+      }),
     );
     const put = await callUrl(created.upload.url, { method: created.upload.method, headers: created.upload.headers, body: bytes });
     expect(put.status).toBe(200);
@@ -136,7 +149,11 @@ describe("#13.5 content served from our origin", () => {
 
   it("#13.5 reports carry nosniff and a sandbox CSP, and never reflect uploaded content unescaped", async () => {
     // The publication-time check of the hostile HTML: its manifest title is the customer's file name.
-    const created = await api(`/v1/verification-evidence/${html.job.result.verification_id}/reports`, { method: "POST", key, headers: { "idempotency-key": crypto.randomUUID() } });
+    const created = await api(`/v1/verification-evidence/${html.job.result.verification_id}/reports`, {
+      method: "POST",
+      key,
+      headers: { "idempotency-key": crypto.randomUUID() },
+    });
     expect(created.status, await created.clone().text()).toBe(201);
     const report = await json(created);
     for (const format of ["html", "json"] as const) {
@@ -223,7 +240,11 @@ describe("#13.5 content served from our origin", () => {
     const storage = storageRoutes();
     storage.onError(onError);
     const production = { ...testEnv, SVC_ENVIRONMENT: "production" };
-    const refused = await storage.fetch(new Request(`http://svc.test${target.pathname}${target.search}`), production, createExecutionContext());
+    const refused = await storage.fetch(
+      new Request(`http://svc.test${target.pathname}${target.search}`),
+      production,
+      createExecutionContext(),
+    );
     expect(refused.status).toBe(403);
     expect((await json(refused)).code).toBe("svc.storage.capability_invalid");
     // The same capability is served in development.
@@ -237,10 +258,23 @@ describe("#13.5 content served from our origin", () => {
     expect(contentDisposition("attachment", "\r\n..")).toBe('attachment; filename="__.."');
     // Nothing usable left: no filename parameter at all.
     expect(contentDisposition("attachment", "...")).toBe("attachment");
-    expect(contentDisposition("inline", "r\u00e9sum\u00e9 (1)'*.txt")).toBe(`inline; filename="r_sum_ (1)'*.txt"; filename*=UTF-8''r%C3%A9sum%C3%A9%20%281%29%27%2A.txt`);
+    expect(contentDisposition("inline", "r\u00e9sum\u00e9 (1)'*.txt")).toBe(
+      `inline; filename="r_sum_ (1)'*.txt"; filename*=UTF-8''r%C3%A9sum%C3%A9%20%281%29%27%2A.txt`,
+    );
     expect(contentDisposition("attachment", "\u{1F600}.png")).toBe(`attachment; filename="_.png"; filename*=UTF-8''%F0%9F%98%80.png`);
     expect(contentDisposition("attachment", "a".repeat(300)).length).toBeLessThan(240);
-    for (const mediaType of ["text/html", "text/html; charset=utf-8", "image/svg+xml", "application/xml", "text/xml", "application/xhtml+xml", "application/pdf", "text/javascript", "application/octet-stream", "application/c2pa"]) {
+    for (const mediaType of [
+      "text/html",
+      "text/html; charset=utf-8",
+      "image/svg+xml",
+      "application/xml",
+      "text/xml",
+      "application/xhtml+xml",
+      "application/pdf",
+      "text/javascript",
+      "application/octet-stream",
+      "application/c2pa",
+    ]) {
       const headers = servedObjectHeaders({ mediaType, filename: "f", disposition: "inline" });
       expect(headers["Content-Disposition"], mediaType).toBe('attachment; filename="f"');
       expect(headers["X-Content-Type-Options"]).toBe("nosniff");
@@ -250,7 +284,12 @@ describe("#13.5 content served from our origin", () => {
   });
 
   it("#13.5 every API answer, JSON and error envelopes included, carries nosniff", async () => {
-    for (const res of [await api("/v1/capabilities", { key }), await api("/v1/assets/ast_doesnotexist0000", { key }), await api("/v1/nope"), await api("/healthz")]) {
+    for (const res of [
+      await api("/v1/capabilities", { key }),
+      await api("/v1/assets/ast_doesnotexist0000", { key }),
+      await api("/v1/nope"),
+      await api("/healthz"),
+    ]) {
       expect(res.headers.get("x-content-type-options"), String(res.url)).toBe("nosniff");
     }
   });

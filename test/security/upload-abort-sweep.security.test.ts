@@ -16,9 +16,12 @@ async function create(key: string, bytes: Uint8Array, mediaType: string, overrid
   expect(res.status, await res.clone().text()).toBe(201);
   return json(res);
 }
-const abort = (key: string, uploadId: string) => api(`/v1/uploads/${uploadId}/abort`, { method: "POST", key, body: {}, headers: { "idempotency-key": crypto.randomUUID() } });
+const abort = (key: string, uploadId: string) =>
+  api(`/v1/uploads/${uploadId}/abort`, { method: "POST", key, body: {}, headers: { "idempotency-key": crypto.randomUUID() } });
 const row = (uploadId: string) =>
-  testEnv.DB.prepare("SELECT * FROM uploads WHERE id = ?").bind(uploadId).first<{ r2_key: string; multipart_upload_id: string | null; status: string; expires_at: number }>();
+  testEnv.DB.prepare("SELECT * FROM uploads WHERE id = ?")
+    .bind(uploadId)
+    .first<{ r2_key: string; multipart_upload_id: string | null; status: string; expires_at: number }>();
 const sweep = (now: number) => sweepExpiredUploads(database(testEnv.DB), testEnv.OBJECTS, now);
 
 describe("uploads: bytes written after an upload closed", () => {
@@ -52,7 +55,9 @@ describe("uploads: bytes written after an upload closed", () => {
     expect(pinnedRow.status).toBe("completed");
     const forced = await create(key, png, "image/png");
     const forcedRow = (await row(forced.upload_id))!;
-    await testEnv.DB.prepare("UPDATE uploads SET status = 'failed', r2_key = ? WHERE id = ?").bind(pinnedRow.r2_key, forced.upload_id).run();
+    await testEnv.DB.prepare("UPDATE uploads SET status = 'failed', r2_key = ? WHERE id = ?")
+      .bind(pinnedRow.r2_key, forced.upload_id)
+      .run();
 
     // While the URLs are valid, a sweep expires nothing here and deletes nothing.
     await sweep(Date.now());
@@ -64,14 +69,18 @@ describe("uploads: bytes written after an upload closed", () => {
     await testEnv.OBJECTS.put(expiringRow.r2_key, png);
 
     // Once every URL has expired, the sweep removes the late bytes and the live multipart upload.
-    const later = Math.max(abortedRow.expires_at, expiringRow.expires_at, multipartRow.expires_at, forcedRow.expires_at) + GRACE_MS + 60_000;
+    const later =
+      Math.max(abortedRow.expires_at, expiringRow.expires_at, multipartRow.expires_at, forcedRow.expires_at) + GRACE_MS + 60_000;
     expect(later).toBeGreaterThan(Date.now() + UPLOAD_TTL_MS);
     await sweep(later);
     expect(await testEnv.OBJECTS.head(abortedRow.r2_key)).toBeNull();
     expect(await testEnv.OBJECTS.head(expiringRow.r2_key)).toBeNull();
     const assembled = await testEnv.OBJECTS.resumeMultipartUpload(multipartRow.r2_key, multipartRow.multipart_upload_id!)
       .complete([{ partNumber: 1, etag: partEtag }])
-      .then(() => "assembled", () => "aborted");
+      .then(
+        () => "assembled",
+        () => "aborted",
+      );
     expect(assembled).toBe("aborted");
     expect(await testEnv.OBJECTS.head(multipartRow.r2_key)).toBeNull();
 

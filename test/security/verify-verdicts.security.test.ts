@@ -4,8 +4,8 @@
  */
 import { describe, expect, it } from "vitest";
 import { ensureC2paEngine } from "../../src/media/c2pa/engine-workerd";
+import { extractManifestStore, type JumbfSuperbox, parseJumbf } from "../../src/media/c2pa/jumbf";
 import { concatBytes } from "../../src/platform/encoding";
-import { extractManifestStore, parseJumbf, type JumbfSuperbox } from "../../src/media/c2pa/jumbf";
 import { verifySubject } from "../../src/verifications/verify-service";
 import { api, createTenant, fixture, json, testEnv } from "../workers/helpers";
 import { prng } from "../workers/prng";
@@ -62,10 +62,12 @@ describe("#13 verification verdicts", () => {
     for (const box of manifest.children) {
       if (box.kind !== "superbox") continue;
       if (box.description.label === "c2pa.assertions") {
-        for (const a of box.children) if (a.kind === "superbox") ranges.push({ label: a.description.label ?? "?", from: a.offset + 8, to: a.offset + a.length });
+        for (const a of box.children)
+          if (a.kind === "superbox") ranges.push({ label: a.description.label ?? "?", from: a.offset + 8, to: a.offset + a.length });
       }
       if (box.description.label?.startsWith("c2pa.claim")) {
-        for (const c of box.children) if (c.kind === "content") ranges.push({ label: box.description.label, from: c.offset + 8, to: c.offset + c.length });
+        for (const c of box.children)
+          if (c.kind === "content") ranges.push({ label: box.description.label, from: c.offset + 8, to: c.offset + c.length });
       }
     }
     expect(ranges.map((r) => r.label)).toEqual(expect.arrayContaining(["c2pa.hash.data", "c2pa.actions.v2", "c2pa.claim.v2"]));
@@ -90,9 +92,15 @@ describe("#13 verification verdicts", () => {
         const tampered = bytes.slice();
         tampered[at] = tampered[at]! ^ (1 << bit);
         // The route's own verification (services without the image pipeline: the pixels did not change).
-        const outcome = await verifySubject(testEnv, { ensureEngine: ensureC2paEngine, image: null, revocation: null }, { bytes: tampered, mediaType: "image/jpeg" });
-        if (outcome.status !== "manifest_tampered") wrong.push(`${label} byte ${at} bit ${bit}: ${outcome.status} (${outcome.developer_explanation.slice(0, 200)})`);
-        else if (outcome.signals.c2pa_manifest_present !== true || outcome.confidence !== null) wrong.push(`${label} byte ${at} bit ${bit}: signals ${JSON.stringify(outcome.signals)}`);
+        const outcome = await verifySubject(
+          testEnv,
+          { ensureEngine: ensureC2paEngine, image: null, revocation: null },
+          { bytes: tampered, mediaType: "image/jpeg" },
+        );
+        if (outcome.status !== "manifest_tampered")
+          wrong.push(`${label} byte ${at} bit ${bit}: ${outcome.status} (${outcome.developer_explanation.slice(0, 200)})`);
+        else if (outcome.signals.c2pa_manifest_present !== true || outcome.confidence !== null)
+          wrong.push(`${label} byte ${at} bit ${bit}: signals ${JSON.stringify(outcome.signals)}`);
       }
     }
     expect(wrong, wrong.slice(0, 10).join("\n")).toEqual([]);
@@ -123,7 +131,11 @@ describe("#13 verification verdicts", () => {
     const broken = unsigned.slice();
     broken[2] = 0x00; // the first marker after SOI is gone
     ensureC2paEngine();
-    const outcome = await verifySubject(testEnv, { ensureEngine: ensureC2paEngine, image: null, revocation: null }, { bytes: broken, mediaType: "image/jpeg" });
+    const outcome = await verifySubject(
+      testEnv,
+      { ensureEngine: ensureC2paEngine, image: null, revocation: null },
+      { bytes: broken, mediaType: "image/jpeg" },
+    );
     expect(outcome.status, outcome.developer_explanation).toBe("no_provenance_found");
   });
 
@@ -184,7 +196,8 @@ describe("#13 verification verdicts", () => {
     const validPng = await json(await verifyFile(png, { key }));
     expect(validPng.status).toBe("verified_manifest");
     let at = 8;
-    while (at + 8 < png.length && String.fromCharCode(...png.subarray(at + 4, at + 8)) !== "caBX") at += 12 + new DataView(png.buffer, png.byteOffset + at, 4).getUint32(0);
+    while (at + 8 < png.length && String.fromCharCode(...png.subarray(at + 4, at + 8)) !== "caBX")
+      at += 12 + new DataView(png.buffer, png.byteOffset + at, 4).getUint32(0);
     const chunk = png.slice(at, at + 12 + new DataView(png.buffer, png.byteOffset + at, 4).getUint32(0));
     const flipAt = Math.floor(chunk.length / 20);
     chunk[flipAt] = chunk[flipAt]! ^ 0x10;
@@ -211,7 +224,9 @@ describe("#13 verification verdicts", () => {
       const own = ids[[1, 2, 0][index]!]!;
       const body = await json(await verifyFile(copy.bytes));
       expect(body.status, body.developer_explanation).not.toBe("conflicting_provenance");
-      expect(["verified_manifest_and_watermark_match", "verified_manifest_and_fingerprint_match", "verified_manifest"]).toContain(body.status);
+      expect(["verified_manifest_and_watermark_match", "verified_manifest_and_fingerprint_match", "verified_manifest"]).toContain(
+        body.status,
+      );
       expect(body.manifest_id).toBe(own);
       // Matches are the file's own publication only; the others are related, with public facts.
       for (const m of body.matches) expect(m.manifest_id).toBe(own);
@@ -223,21 +238,27 @@ describe("#13 verification verdicts", () => {
       }
       // Nothing private of any tenant: names, asset ids, other publications' ids.
       const text = JSON.stringify(body);
-      for (const secret of ["Owner Newsroom Private Name", "Other Agency Private Name", first.assetId, second.assetId, third.assetId]) expect(text).not.toContain(secret);
+      for (const secret of ["Owner Newsroom Private Name", "Other Agency Private Name", first.assetId, second.assetId, third.assetId])
+        expect(text).not.toContain(secret);
       for (const [k, m] of manifests.entries()) if (ids[k] !== own) expect(text).not.toContain(m.publication_id);
       // A check that does not apply is not reported as a failure.
       if (body.signals.watermark_present === false) expect(body.signals.watermark_payload_valid).toBeUndefined();
     }
   }, 240_000);
 
-  it("#13.8 the verify page and reports read \"not applicable\" for checks that do not apply, never a red No", async () => {
+  it('#13.8 the verify page and reports read "not applicable" for checks that do not apply, never a red No', async () => {
     const page = await (await api("/verify")).text();
     expect(page).toContain("Not applicable");
     expect(page).toMatch(/watermark_payload_valid: "watermark_present"/);
     const { key } = await createTenant();
     const body = await json(await verifyFile(fixture("sample.png"), { key }));
     expect(body.status).toBe("no_provenance_found");
-    const made = await api(`/v1/verification-evidence/${body.verification_id}/reports`, { method: "POST", key, body: {}, headers: { "idempotency-key": crypto.randomUUID() } });
+    const made = await api(`/v1/verification-evidence/${body.verification_id}/reports`, {
+      method: "POST",
+      key,
+      body: {},
+      headers: { "idempotency-key": crypto.randomUUID() },
+    });
     expect(made.status, await made.clone().text()).toBeLessThan(300);
     const report = await json(made);
     const html = await (await api(`/v1/verification-reports/${report.report_id}?format=html`, { key })).text();
@@ -253,7 +274,14 @@ describe("#13 verification verdicts", () => {
     const receipt = await json(await api(`/v1/receipts/${signed.job.result.receipt_id}`, { key }));
     const verified = await json(await verifyFile(signed.bytes, { key }));
     const asset = await json(await api(`/v1/assets/${signed.assetId}`, { key }));
-    const stored = await json(await api("/v1/verifications", { method: "POST", key, body: { object_id: asset.publication.object_id }, headers: { "idempotency-key": crypto.randomUUID() } }));
+    const stored = await json(
+      await api("/v1/verifications", {
+        method: "POST",
+        key,
+        body: { object_id: asset.publication.object_id },
+        headers: { "idempotency-key": crypto.randomUUID() },
+      }),
+    );
     const handedOut: [string, string][] = [
       ["job result", signed.job.result.verification_id],
       ["receipt", receipt.evidence.verification_id],
@@ -268,9 +296,19 @@ describe("#13 verification verdicts", () => {
       expect(body.verification_id, where).toBe(id);
     }
     const fromJob = await json(await api(`/v1/verifications/${signed.job.result.verification_id}`, { key }));
-    expect(fromJob).toMatchObject({ state: "completed", subject_type: "asset", evidence_id: signed.job.result.verification_id, result: { status: "verified_manifest", manifest_id: verified.manifest_id } });
+    expect(fromJob).toMatchObject({
+      state: "completed",
+      subject_type: "asset",
+      evidence_id: signed.job.result.verification_id,
+      result: { status: "verified_manifest", manifest_id: verified.manifest_id },
+    });
     const fromVerify = await json(await api(`/v1/verifications/${verified.verification_id}`, { key }));
-    expect(fromVerify).toMatchObject({ state: "completed", subject_type: "uploaded_object", object_id: null, result: { status: verified.status, verification_id: verified.verification_id } });
+    expect(fromVerify).toMatchObject({
+      state: "completed",
+      subject_type: "uploaded_object",
+      object_id: null,
+      result: { status: verified.status, verification_id: verified.verification_id },
+    });
     for (const id of [signed.job.result.verification_id, verified.verification_id]) {
       expect((await api(`/v1/verification-evidence/${id}`, { key })).status).toBe(200);
       expect((await api(`/v1/verification-history/${id}`, { key })).status).toBe(200);

@@ -74,8 +74,18 @@ export async function startSignedService(options: { bindings?: Record<string, st
     .bind(tenantId, "E2E", "e2e@example.test", now)
     .run();
   await worker.db
-    .prepare("INSERT INTO api_keys (id, tenant_id, name, secret_hash, display_prefix, scopes, status, created_at) VALUES (?, ?, ?, ?, ?, ?, 'active', ?)")
-    .bind(newId("apiKey"), tenantId, "e2e", createHmac("sha256", pepper).update(key).digest("hex"), key.slice(0, 15), JSON.stringify(ALL_SCOPES), now)
+    .prepare(
+      "INSERT INTO api_keys (id, tenant_id, name, secret_hash, display_prefix, scopes, status, created_at) VALUES (?, ?, ?, ?, ?, ?, 'active', ?)",
+    )
+    .bind(
+      newId("apiKey"),
+      tenantId,
+      "e2e",
+      createHmac("sha256", pepper).update(key).digest("hex"),
+      key.slice(0, 15),
+      JSON.stringify(ALL_SCOPES),
+      now,
+    )
     .run();
 
   const call: SignedService["call"] = async (method, path, options = {}) => {
@@ -93,15 +103,29 @@ export async function startSignedService(options: { bindings?: Record<string, st
     return { status: res.status, headers: res.headers, text, body };
   };
   const callUrl: SignedService["callUrl"] = (url, init) =>
-    worker.mf.dispatchFetch(url, { method: init.method, headers: init.headers ?? {}, body: init.body } as never) as unknown as Promise<Response>;
+    worker.mf.dispatchFetch(url, {
+      method: init.method,
+      headers: init.headers ?? {},
+      body: init.body,
+    } as never) as unknown as Promise<Response>;
 
   // Built by hand: Miniflare's dispatchFetch does not serialize Node's FormData.
   const verify: SignedService["verify"] = async (file, manifest) => {
     const boundary = `svc${randomUUID().replace(/-/g, "")}`;
     const part = (name: string, bytes: Uint8Array) =>
-      Buffer.concat([Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${name}"; filename="${name}.bin"\r\nContent-Type: application/octet-stream\r\n\r\n`), Buffer.from(bytes), Buffer.from("\r\n")]);
+      Buffer.concat([
+        Buffer.from(
+          `--${boundary}\r\nContent-Disposition: form-data; name="${name}"; filename="${name}.bin"\r\nContent-Type: application/octet-stream\r\n\r\n`,
+        ),
+        Buffer.from(bytes),
+        Buffer.from("\r\n"),
+      ]);
     const body = Buffer.concat([part("file", file), ...(manifest ? [part("manifest", manifest)] : []), Buffer.from(`--${boundary}--\r\n`)]);
-    const res = await worker.fetch("/v1/verify", { method: "POST", headers: { authorization: `Bearer ${key}`, "content-type": `multipart/form-data; boundary=${boundary}` }, body });
+    const res = await worker.fetch("/v1/verify", {
+      method: "POST",
+      headers: { authorization: `Bearer ${key}`, "content-type": `multipart/form-data; boundary=${boundary}` },
+      body,
+    });
     const text = await res.text();
     return { status: res.status, headers: res.headers, text, body: JSON.parse(text) };
   };
@@ -124,7 +148,13 @@ export async function createUpload(
   lie: { byte_length?: number; sha256?: string } = {},
 ): Promise<ApiResult<CreatedUpload>> {
   return svc.call<CreatedUpload>("POST", "/v1/uploads", {
-    body: { byte_length: lie.byte_length ?? bytes.length, declared_media_type: mediaType, mode: "single", sha256: lie.sha256 ?? sha256Hex(bytes), filename },
+    body: {
+      byte_length: lie.byte_length ?? bytes.length,
+      declared_media_type: mediaType,
+      mode: "single",
+      sha256: lie.sha256 ?? sha256Hex(bytes),
+      filename,
+    },
   });
 }
 
@@ -138,7 +168,12 @@ export function completeUpload(svc: SignedService, uploadId: string): Promise<Ap
 }
 
 /** Create, PUT, complete; throws with the error body on any refusal. Returns the asset id. */
-export async function uploadAsset(svc: SignedService, bytes: Uint8Array, mediaType: string, filename: string): Promise<{ assetId: string; uploadId: string }> {
+export async function uploadAsset(
+  svc: SignedService,
+  bytes: Uint8Array,
+  mediaType: string,
+  filename: string,
+): Promise<{ assetId: string; uploadId: string }> {
   const created = await createUpload(svc, bytes, mediaType, filename);
   if (created.status !== 201) throw new Error(`create upload ${mediaType}: ${created.status} ${created.text}`);
   const put = await putBytes(svc, created.body, bytes);

@@ -105,7 +105,8 @@ export class WebhookReceiver {
       return;
     }
     record.status = answer.status;
-    if (answer.status >= 200 && answer.status < 300) route.acknowledged.set(record.webhookId, (route.acknowledged.get(record.webhookId) ?? 0) + 1);
+    if (answer.status >= 200 && answer.status < 300)
+      route.acknowledged.set(record.webhookId, (route.acknowledged.get(record.webhookId) ?? 0) + 1);
     res.writeHead(answer.status, { "content-type": "text/plain", ...answer.headers }).end(`answered ${answer.status}`);
   }
 }

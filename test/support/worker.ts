@@ -14,7 +14,11 @@ const QUIET = { ...process.env, WRANGLER_SEND_METRICS: "false", CLOUDFLARE_CF_FE
 
 /** Bundles src/ with wrangler (offline) into a fresh directory; returns the entry script path. */
 export function bundleWorker(outdir = mkdtempSync(join(tmpdir(), "svc-bundle-"))): string {
-  execFileSync(join(ROOT, "node_modules", ".bin", "wrangler"), ["deploy", "--dry-run", "--outdir", outdir], { cwd: ROOT, env: QUIET, stdio: "ignore" });
+  execFileSync(join(ROOT, "node_modules", ".bin", "wrangler"), ["deploy", "--dry-run", "--outdir", outdir], {
+    cwd: ROOT,
+    env: QUIET,
+    stdio: "ignore",
+  });
   return join(outdir, "index.js");
 }
 
@@ -27,7 +31,10 @@ export interface RunningWorker {
 }
 
 interface D1DatabaseLike {
-  prepare(sql: string): { bind(...values: unknown[]): { run(): Promise<unknown>; all(): Promise<{ results: unknown[] }> }; run(): Promise<unknown> };
+  prepare(sql: string): {
+    bind(...values: unknown[]): { run(): Promise<unknown>; all(): Promise<{ results: unknown[] }> };
+    run(): Promise<unknown>;
+  };
 }
 
 export async function startWorker(options: { script?: string; bindings: Record<string, string> }): Promise<RunningWorker> {
@@ -54,7 +61,9 @@ export async function startWorker(options: { script?: string; bindings: Record<s
     } as never),
   );
   const db = (await mf.getD1Database("DB")) as unknown as D1DatabaseLike;
-  for (const file of readdirSync(join(ROOT, "migrations")).filter((f) => f.endsWith(".sql")).sort()) {
+  for (const file of readdirSync(join(ROOT, "migrations"))
+    .filter((f) => f.endsWith(".sql"))
+    .sort()) {
     for (const statement of readFileSync(join(ROOT, "migrations", file), "utf8").split("--> statement-breakpoint")) {
       if (statement.trim()) await db.prepare(statement).run();
     }

@@ -30,9 +30,15 @@ describe("manifest transparency log", () => {
       const receipt = await json(await api(`/v1/receipts/${copy.job.result.receipt_id}`, { key }));
       const anchor = receipt.evidence.anchor;
       expect(anchor).toMatchObject({ status: "sealed", tree_size: 2 });
-      const body = parseCheckpointBody(anchor.checkpoint.split("\n\n")[0] + "\n")!;
+      const body = parseCheckpointBody(`${anchor.checkpoint.split("\n\n")[0]}\n`)!;
       expect(
-        await verifyInclusion({ leafHash: fromHex(anchor.leaf_hash), index: anchor.leaf_index, treeSize: anchor.tree_size, proof: anchor.inclusion_proof.map(fromHex), rootHash: body.rootHash }),
+        await verifyInclusion({
+          leafHash: fromHex(anchor.leaf_hash),
+          index: anchor.leaf_index,
+          treeSize: anchor.tree_size,
+          proof: anchor.inclusion_proof.map(fromHex),
+          rootHash: body.rootHash,
+        }),
       ).toBe(true);
       const verdict = await json(await verifyFile(copy.bytes));
       expect(verdict.signals.anchor_match, JSON.stringify(verdict.warnings)).toBe(true);
@@ -48,7 +54,13 @@ describe("manifest transparency log", () => {
     const older = await json(await publicGet("/v1/anchor/checkpoints/2"));
     const consistency = await json(await publicGet("/v1/anchor/consistency?first=2&second=3"));
     expect(
-      await verifyConsistency({ oldSize: 2, newSize: 3, oldRoot: fromHex(older.root_hash), newRoot: fromHex(latest.root_hash), proof: consistency.proof.map(fromHex) }),
+      await verifyConsistency({
+        oldSize: 2,
+        newSize: 3,
+        oldRoot: fromHex(older.root_hash),
+        newRoot: fromHex(latest.root_hash),
+        proof: consistency.proof.map(fromHex),
+      }),
     ).toBe(true);
 
     // A file never published here is simply not in the log.

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import {
-  type CheckpointBody,
   CHECKPOINT_FORMAT,
+  type CheckpointBody,
   checkpointKeyId,
   checkpointVerifierKey,
   formatCheckpointBody,
@@ -35,7 +35,7 @@ const hexes = (proof: Uint8Array[]) => proof.map(toHex);
 
 function flipBit(bytes: Uint8Array, bit: number): Uint8Array {
   const out = bytes.slice();
-  out[Math.floor(bit / 8) % out.length]! ^= 1 << bit % 8;
+  out[Math.floor(bit / 8) % out.length]! ^= 1 << (bit % 8);
   return out;
 }
 
@@ -83,19 +83,74 @@ const CT_ROOTS = [
 ];
 /** Known inclusion proofs over CT_LEAVES: [index (0-based), tree size, path]. */
 const CT_INCLUSION: Array<[number, number, string[]]> = [
-  [0, 8, ["96a296d224f285c67bee93c30f8a309157f0daa35dc5b87e410b78630a09cfc7", "5f083f0a1a33ca076a95279832580db3e0ef4584bdff1f54c8a360f50de3031e", "6b47aaf29ee3c2af9af889bc1fb9254dabd31177f16232dd6aab035ca39bf6e4"]],
-  [5, 8, ["bc1a0643b12e4d2d7c77918f44e0f4f79a838b6cf9ec5b5c283e1f4d88599e6b", "ca854ea128ed050b41b35ffc1b87b8eb2bde461e9e3b5596ece6b9d5975a0ae0", "d37ee418976dd95753c1c73862b9398fa2a2cf9b4ff0fdfe8b30cd95209614b7"]],
+  [
+    0,
+    8,
+    [
+      "96a296d224f285c67bee93c30f8a309157f0daa35dc5b87e410b78630a09cfc7",
+      "5f083f0a1a33ca076a95279832580db3e0ef4584bdff1f54c8a360f50de3031e",
+      "6b47aaf29ee3c2af9af889bc1fb9254dabd31177f16232dd6aab035ca39bf6e4",
+    ],
+  ],
+  [
+    5,
+    8,
+    [
+      "bc1a0643b12e4d2d7c77918f44e0f4f79a838b6cf9ec5b5c283e1f4d88599e6b",
+      "ca854ea128ed050b41b35ffc1b87b8eb2bde461e9e3b5596ece6b9d5975a0ae0",
+      "d37ee418976dd95753c1c73862b9398fa2a2cf9b4ff0fdfe8b30cd95209614b7",
+    ],
+  ],
   [2, 3, ["fac54203e7cc696cf0dfcb42c92a1d9dbaf70ad9e621f4bd8d98662f00e3c125"]],
-  [1, 5, ["6e340b9cffb37a989ca544e6bb780a2c78901d3fb33738768511a30617afa01d", "5f083f0a1a33ca076a95279832580db3e0ef4584bdff1f54c8a360f50de3031e", "bc1a0643b12e4d2d7c77918f44e0f4f79a838b6cf9ec5b5c283e1f4d88599e6b"]],
+  [
+    1,
+    5,
+    [
+      "6e340b9cffb37a989ca544e6bb780a2c78901d3fb33738768511a30617afa01d",
+      "5f083f0a1a33ca076a95279832580db3e0ef4584bdff1f54c8a360f50de3031e",
+      "bc1a0643b12e4d2d7c77918f44e0f4f79a838b6cf9ec5b5c283e1f4d88599e6b",
+    ],
+  ],
   [0, 1, []],
 ];
 /** Known consistency proofs over CT_LEAVES: [old size, new size, path]. */
 const CT_CONSISTENCY: Array<[number, number, string[]]> = [
   [1, 1, []],
-  [1, 8, ["96a296d224f285c67bee93c30f8a309157f0daa35dc5b87e410b78630a09cfc7", "5f083f0a1a33ca076a95279832580db3e0ef4584bdff1f54c8a360f50de3031e", "6b47aaf29ee3c2af9af889bc1fb9254dabd31177f16232dd6aab035ca39bf6e4"]],
-  [6, 8, ["0ebc5d3437fbe2db158b9f126a1d118e308181031d0a949f8dededebc558ef6a", "ca854ea128ed050b41b35ffc1b87b8eb2bde461e9e3b5596ece6b9d5975a0ae0", "d37ee418976dd95753c1c73862b9398fa2a2cf9b4ff0fdfe8b30cd95209614b7"]],
-  [2, 5, ["5f083f0a1a33ca076a95279832580db3e0ef4584bdff1f54c8a360f50de3031e", "bc1a0643b12e4d2d7c77918f44e0f4f79a838b6cf9ec5b5c283e1f4d88599e6b"]],
-  [6, 7, ["0ebc5d3437fbe2db158b9f126a1d118e308181031d0a949f8dededebc558ef6a", "b08693ec2e721597130641e8211e7eedccb4c26413963eee6c1e2ed16ffb1a5f", "d37ee418976dd95753c1c73862b9398fa2a2cf9b4ff0fdfe8b30cd95209614b7"]],
+  [
+    1,
+    8,
+    [
+      "96a296d224f285c67bee93c30f8a309157f0daa35dc5b87e410b78630a09cfc7",
+      "5f083f0a1a33ca076a95279832580db3e0ef4584bdff1f54c8a360f50de3031e",
+      "6b47aaf29ee3c2af9af889bc1fb9254dabd31177f16232dd6aab035ca39bf6e4",
+    ],
+  ],
+  [
+    6,
+    8,
+    [
+      "0ebc5d3437fbe2db158b9f126a1d118e308181031d0a949f8dededebc558ef6a",
+      "ca854ea128ed050b41b35ffc1b87b8eb2bde461e9e3b5596ece6b9d5975a0ae0",
+      "d37ee418976dd95753c1c73862b9398fa2a2cf9b4ff0fdfe8b30cd95209614b7",
+    ],
+  ],
+  [
+    2,
+    5,
+    [
+      "5f083f0a1a33ca076a95279832580db3e0ef4584bdff1f54c8a360f50de3031e",
+      "bc1a0643b12e4d2d7c77918f44e0f4f79a838b6cf9ec5b5c283e1f4d88599e6b",
+    ],
+  ],
+  [
+    6,
+    7,
+    [
+      "0ebc5d3437fbe2db158b9f126a1d118e308181031d0a949f8dededebc558ef6a",
+      "b08693ec2e721597130641e8211e7eedccb4c26413963eee6c1e2ed16ffb1a5f",
+      "d37ee418976dd95753c1c73862b9398fa2a2cf9b4ff0fdfe8b30cd95209614b7",
+    ],
+  ],
 ];
 
 /**
@@ -126,14 +181,18 @@ class ReferenceTree {
     const n = hi - lo;
     if (n === 1) return [];
     const k = split(n);
-    return m < k ? [...(await this.path(m, lo, lo + k)), await this.mth(lo + k, hi)] : [...(await this.path(m - k, lo + k, hi)), await this.mth(lo, lo + k)];
+    return m < k
+      ? [...(await this.path(m, lo, lo + k)), await this.mth(lo + k, hi)]
+      : [...(await this.path(m - k, lo + k, hi)), await this.mth(lo, lo + k)];
   }
 
   async subproof(m: number, lo: number, hi: number, b: boolean): Promise<Uint8Array[]> {
     const n = hi - lo;
     if (m === n) return b ? [] : [await this.mth(lo, hi)];
     const k = split(n);
-    return m <= k ? [...(await this.subproof(m, lo, lo + k, b)), await this.mth(lo + k, hi)] : [...(await this.subproof(m - k, lo + k, hi, false)), await this.mth(lo, lo + k)];
+    return m <= k
+      ? [...(await this.subproof(m, lo, lo + k, b)), await this.mth(lo + k, hi)]
+      : [...(await this.subproof(m - k, lo + k, hi, false)), await this.mth(lo, lo + k)];
   }
 }
 
@@ -159,13 +218,18 @@ const MAX_LEAVES = 64;
 
 /** Indices other than i to probe a proof for leaf i of n with: all of 0..n for small n, else neighbours, bit flips and the ends. */
 function otherIndices(i: number, n: number): number[] {
-  const indices = n <= 24 ? Array.from({ length: n + 1 }, (_, j) => j) : [0, 1, i - 2, i - 1, i + 1, i + 2, i ^ 1, i ^ 2, i ^ 4, i ^ 8, i ^ 16, i ^ 32, n - 1, n, n + 1];
+  const indices =
+    n <= 24
+      ? Array.from({ length: n + 1 }, (_, j) => j)
+      : [0, 1, i - 2, i - 1, i + 1, i + 2, i ^ 1, i ^ 2, i ^ 4, i ^ 8, i ^ 16, i ^ 32, n - 1, n, n + 1];
   return [...new Set(indices)].filter((j) => j !== i && j >= 0);
 }
 
 /** Tree sizes other than n to probe a proof with: all of 0..64 for small n, else the neighbourhood, powers of two and the ends. */
 function otherSizes(n: number, exhaustive = n <= 24): number[] {
-  const sizes = exhaustive ? Array.from({ length: MAX_LEAVES + 1 }, (_, s) => s) : [0, 1, 2, n - 3, n - 2, n - 1, n + 1, n + 2, n + 3, 16, 32, 63, 64, Math.floor(n / 2)];
+  const sizes = exhaustive
+    ? Array.from({ length: MAX_LEAVES + 1 }, (_, s) => s)
+    : [0, 1, 2, n - 3, n - 2, n - 1, n + 1, n + 2, n + 3, 16, 32, 63, 64, Math.floor(n / 2)];
   return [...new Set(sizes)].filter((s) => s !== n && s >= 0 && s <= MAX_LEAVES);
 }
 
@@ -183,8 +247,12 @@ describe("RFC 6962 Merkle tree hashes", () => {
   it("hash leaves and nodes with the 0x00 / 0x01 domain separation", async () => {
     for (const [i, leaf] of CT_LEAVES.entries()) expect(toHex(await leafHash(leaf))).toBe(CT_LEAF_HASHES[i]);
     // Level 1 of the 8-leaf tree (transparency-dev/merkle testonly.NodeHashes).
-    expect(toHex(await nodeHash(fromHex(CT_LEAF_HASHES[0]!), fromHex(CT_LEAF_HASHES[1]!)))).toBe("fac54203e7cc696cf0dfcb42c92a1d9dbaf70ad9e621f4bd8d98662f00e3c125");
-    expect(toHex(await nodeHash(fromHex(CT_LEAF_HASHES[6]!), fromHex(CT_LEAF_HASHES[7]!)))).toBe("ca854ea128ed050b41b35ffc1b87b8eb2bde461e9e3b5596ece6b9d5975a0ae0");
+    expect(toHex(await nodeHash(fromHex(CT_LEAF_HASHES[0]!), fromHex(CT_LEAF_HASHES[1]!)))).toBe(
+      "fac54203e7cc696cf0dfcb42c92a1d9dbaf70ad9e621f4bd8d98662f00e3c125",
+    );
+    expect(toHex(await nodeHash(fromHex(CT_LEAF_HASHES[6]!), fromHex(CT_LEAF_HASHES[7]!)))).toBe(
+      "ca854ea128ed050b41b35ffc1b87b8eb2bde461e9e3b5596ece6b9d5975a0ae0",
+    );
   });
 
   it("give the known CT roots for the trees of 0..8 test leaves", async () => {
@@ -204,12 +272,16 @@ describe("RFC 6962 Merkle tree hashes", () => {
     for (const [index, size, path] of CT_INCLUSION) {
       const proof = await inclusionProof(leafHashes.slice(0, size), index);
       expect(hexes(proof), `PATH(${index}, ${size})`).toEqual(path);
-      expect(await verifyInclusion({ leafHash: leafHashes[index]!, index, treeSize: size, proof, rootHash: fromHex(CT_ROOTS[size]!) })).toBe(true);
+      expect(
+        await verifyInclusion({ leafHash: leafHashes[index]!, index, treeSize: size, proof, rootHash: fromHex(CT_ROOTS[size]!) }),
+      ).toBe(true);
     }
     for (const [oldSize, newSize, path] of CT_CONSISTENCY) {
       const proof = await consistencyProof(leafHashes.slice(0, newSize), oldSize);
       expect(hexes(proof), `PROOF(${oldSize}, ${newSize})`).toEqual(path);
-      expect(await verifyConsistency({ oldSize, newSize, oldRoot: fromHex(CT_ROOTS[oldSize]!), newRoot: fromHex(CT_ROOTS[newSize]!), proof })).toBe(true);
+      expect(
+        await verifyConsistency({ oldSize, newSize, oldRoot: fromHex(CT_ROOTS[oldSize]!), newRoot: fromHex(CT_ROOTS[newSize]!), proof }),
+      ).toBe(true);
     }
   });
 
@@ -264,14 +336,24 @@ describe("RFC 6962 Merkle tree hashes", () => {
       const proof = await tree.inclusionProof(index);
       expect(proof.length).toBe(pathLength(index, n));
       expect(await verifyInclusion({ leafHash: leafHashes[index]!, index, treeSize: n, proof, rootHash: root })).toBe(true);
-      expect(await verifyInclusion({ leafHash: leafHashes[index]!, index, treeSize: n, proof, rootHash: flipBit(root, index) })).toBe(false);
+      expect(await verifyInclusion({ leafHash: leafHashes[index]!, index, treeSize: n, proof, rootHash: flipBit(root, index) })).toBe(
+        false,
+      );
     }
     for (const oldSize of [1, 12_345, 65_536, 99_999]) {
       const proof = await tree.consistencyProof(oldSize);
       expect(await verifyConsistency({ oldSize, newSize: n, oldRoot: await tree.rootAt(oldSize), newRoot: root, proof })).toBe(true);
     }
     // A proof at an earlier sealed size, from the bigger tree, verifies against that size's root.
-    expect(await verifyInclusion({ leafHash: leafHashes[4_242]!, index: 4_242, treeSize: 50_001, proof: await tree.inclusionProof(4_242, 50_001), rootHash: await tree.rootAt(50_001) })).toBe(true);
+    expect(
+      await verifyInclusion({
+        leafHash: leafHashes[4_242]!,
+        index: 4_242,
+        treeSize: 50_001,
+        proof: await tree.inclusionProof(4_242, 50_001),
+        rootHash: await tree.rootAt(50_001),
+      }),
+    ).toBe(true);
     console.log(`100k-leaf tree: built in ${buildMs} ms`);
   });
 });
@@ -293,20 +375,45 @@ describe("inclusion proof verification (RFC 9162 §2.1.3.2)", () => {
         bad.push(["index -1", { ...claim, index: -1 }]);
         // Every other tree size with its own root, and the doubled / halved size with this root.
         for (const size of otherSizes(n)) if (size > 0) bad.push([`size ${size}`, { ...claim, treeSize: size, rootHash: roots[size]! }]);
-        bad.push(["size * 2", { ...claim, treeSize: n * 2 }], ["size / 2", { ...claim, treeSize: Math.floor(n / 2) }], ["size 0", { ...claim, treeSize: 0 }]);
+        bad.push(
+          ["size * 2", { ...claim, treeSize: n * 2 }],
+          ["size / 2", { ...claim, treeSize: Math.floor(n / 2) }],
+          ["size 0", { ...claim, treeSize: 0 }],
+        );
         // Single-bit flips in each proof element, the leaf and the root.
-        proof.forEach((_, k) => bad.push([`proof[${k}] bit`, { ...claim, proof: proof.map((p, x) => (x === k ? flipBit(p, i * 7 + n * 13 + k * 31) : p)) }]));
-        bad.push(["leaf bit", { ...claim, leafHash: flipBit(claim.leafHash, i + n) }], ["root bit", { ...claim, rootHash: flipBit(claim.rootHash, i * n) }]);
-        bad.push(["other leaf", { ...claim, leafHash: leafHashes[(i + 1) % MAX_LEAVES]! }], ["empty-tree root", { ...claim, rootHash: roots[0]! }]);
+        proof.forEach((_, k) =>
+          bad.push([`proof[${k}] bit`, { ...claim, proof: proof.map((p, x) => (x === k ? flipBit(p, i * 7 + n * 13 + k * 31) : p)) }]),
+        );
+        bad.push(
+          ["leaf bit", { ...claim, leafHash: flipBit(claim.leafHash, i + n) }],
+          ["root bit", { ...claim, rootHash: flipBit(claim.rootHash, i * n) }],
+        );
+        bad.push(
+          ["other leaf", { ...claim, leafHash: leafHashes[(i + 1) % MAX_LEAVES]! }],
+          ["empty-tree root", { ...claim, rootHash: roots[0]! }],
+        );
         // Proof shape: extra or missing or reordered elements, wrong element sizes.
-        bad.push(["trailing zero hash", { ...claim, proof: [...proof, zero] }], ["trailing root", { ...claim, proof: [...proof, claim.rootHash] }]);
-        bad.push(["leading zero hash", { ...claim, proof: [zero, ...proof] }], ["leading root", { ...claim, proof: [claim.rootHash, ...proof] }]);
+        bad.push(
+          ["trailing zero hash", { ...claim, proof: [...proof, zero] }],
+          ["trailing root", { ...claim, proof: [...proof, claim.rootHash] }],
+        );
+        bad.push(
+          ["leading zero hash", { ...claim, proof: [zero, ...proof] }],
+          ["leading root", { ...claim, proof: [claim.rootHash, ...proof] }],
+        );
         bad.push(["trailing empty element", { ...claim, proof: [...proof, new Uint8Array(0)] }]);
         if (proof.length > 0) {
           bad.push(["truncated", { ...claim, proof: proof.slice(0, -1) }], ["first dropped", { ...claim, proof: proof.slice(1) }]);
-          bad.push(["short element", { ...claim, proof: [proof[0]!.subarray(0, 31), ...proof.slice(1)] }], ["long element", { ...claim, proof: [new Uint8Array([...proof[0]!, 0]), ...proof.slice(1)] }]);
+          bad.push(
+            ["short element", { ...claim, proof: [proof[0]!.subarray(0, 31), ...proof.slice(1)] }],
+            ["long element", { ...claim, proof: [new Uint8Array([...proof[0]!, 0]), ...proof.slice(1)] }],
+          );
         }
-        if (proof.length > 1) bad.push(["reversed", { ...claim, proof: [...proof].reverse() }], ["inserted", { ...claim, proof: [proof[0]!, zero, ...proof.slice(1)] }]);
+        if (proof.length > 1)
+          bad.push(
+            ["reversed", { ...claim, proof: [...proof].reverse() }],
+            ["inserted", { ...claim, proof: [proof[0]!, zero, ...proof.slice(1)] }],
+          );
         for (const [what, probe] of bad) {
           expect(await verifyInclusion(probe), `${label}: ${what}`).toBe(false);
           checked++;
@@ -318,17 +425,29 @@ describe("inclusion proof verification (RFC 9162 §2.1.3.2)", () => {
 
   it("rejects every single-bit flip of every proof element (exhaustive over 256 bits) for sample proofs", async () => {
     const { leafHashes, tree, roots } = await fixtureTree(MAX_LEAVES);
-    for (const [i, n] of [[5, 8], [37, 64], [62, 63], [20, 21]] as const) {
+    for (const [i, n] of [
+      [5, 8],
+      [37, 64],
+      [62, 63],
+      [20, 21],
+    ] as const) {
       const proof = await tree.inclusionProof(i, n);
       for (let k = 0; k < proof.length; k++) {
         for (let bit = 0; bit < 256; bit++) {
           const flipped = proof.map((p, x) => (x === k ? flipBit(p, bit) : p));
-          expect(await verifyInclusion({ leafHash: leafHashes[i]!, index: i, treeSize: n, proof: flipped, rootHash: roots[n]! }), `${i}/${n} proof[${k}] bit ${bit}`).toBe(false);
+          expect(
+            await verifyInclusion({ leafHash: leafHashes[i]!, index: i, treeSize: n, proof: flipped, rootHash: roots[n]! }),
+            `${i}/${n} proof[${k}] bit ${bit}`,
+          ).toBe(false);
         }
       }
       for (let bit = 0; bit < 256; bit++) {
-        expect(await verifyInclusion({ leafHash: flipBit(leafHashes[i]!, bit), index: i, treeSize: n, proof, rootHash: roots[n]! })).toBe(false);
-        expect(await verifyInclusion({ leafHash: leafHashes[i]!, index: i, treeSize: n, proof, rootHash: flipBit(roots[n]!, bit) })).toBe(false);
+        expect(await verifyInclusion({ leafHash: flipBit(leafHashes[i]!, bit), index: i, treeSize: n, proof, rootHash: roots[n]! })).toBe(
+          false,
+        );
+        expect(await verifyInclusion({ leafHash: leafHashes[i]!, index: i, treeSize: n, proof, rootHash: flipBit(roots[n]!, bit) })).toBe(
+          false,
+        );
       }
     }
   });
@@ -341,7 +460,13 @@ describe("inclusion proof verification (RFC 9162 §2.1.3.2)", () => {
     const [, size, root] = (checkpoint as { text: string }).text.split("\n");
     expect(Number(size)).toBe(REKOR_ENTRY.treeSize);
     expect(toHex(fromB64(root!))).toBe(REKOR_ENTRY.rootHash);
-    const claim = { leafHash: await leafHash(body), index: REKOR_ENTRY.index, treeSize: REKOR_ENTRY.treeSize, proof: REKOR_ENTRY.hashes.map(fromHex), rootHash: fromHex(REKOR_ENTRY.rootHash) };
+    const claim = {
+      leafHash: await leafHash(body),
+      index: REKOR_ENTRY.index,
+      treeSize: REKOR_ENTRY.treeSize,
+      proof: REKOR_ENTRY.hashes.map(fromHex),
+      rootHash: fromHex(REKOR_ENTRY.rootHash),
+    };
     expect(await verifyInclusion(claim)).toBe(true);
     expect(await verifyInclusion({ ...claim, index: claim.index - 1 })).toBe(false);
     expect(await verifyInclusion({ ...claim, treeSize: claim.treeSize + 1 })).toBe(false);
@@ -364,21 +489,45 @@ describe("consistency proof verification (RFC 9162 §2.1.4.2)", () => {
         const bad: Array<[string, typeof claim]> = [];
         // Other sizes, each with the root of that size.
         // (Size 0 with the empty-tree root and an empty proof is the valid trivial claim 0 -> n.)
-        for (const size of otherSizes(m, n <= 24)) if (size > 0 || proof.length > 0) bad.push([`old size ${size}`, { ...claim, oldSize: size, oldRoot: roots[size]! }]);
+        for (const size of otherSizes(m, n <= 24))
+          if (size > 0 || proof.length > 0) bad.push([`old size ${size}`, { ...claim, oldSize: size, oldRoot: roots[size]! }]);
         for (const size of otherSizes(n)) bad.push([`new size ${size}`, { ...claim, newSize: size, newRoot: roots[size]! }]);
         bad.push(["old size - 1, same root", { ...claim, oldSize: m - 1 }], ["old size + 1, same root", { ...claim, oldSize: m + 1 }]);
-        bad.push(["new size * 2, same root", { ...claim, newSize: n * 2 }], ["new size / 2, same root", { ...claim, newSize: Math.floor(n / 2) }]);
+        bad.push(
+          ["new size * 2, same root", { ...claim, newSize: n * 2 }],
+          ["new size / 2, same root", { ...claim, newSize: Math.floor(n / 2) }],
+        );
         // Roots.
-        bad.push(["old root bit", { ...claim, oldRoot: flipBit(claim.oldRoot, m + n) }], ["new root bit", { ...claim, newRoot: flipBit(claim.newRoot, m * n) }]);
+        bad.push(
+          ["old root bit", { ...claim, oldRoot: flipBit(claim.oldRoot, m + n) }],
+          ["new root bit", { ...claim, newRoot: flipBit(claim.newRoot, m * n) }],
+        );
         if (m !== n) bad.push(["swapped roots", { ...claim, oldRoot: claim.newRoot, newRoot: claim.oldRoot }]);
         // Single-bit flips in each proof element.
-        proof.forEach((_, k) => bad.push([`proof[${k}] bit`, { ...claim, proof: proof.map((p, x) => (x === k ? flipBit(p, m * 5 + n * 11 + k * 29) : p)) }]));
+        proof.forEach((_, k) =>
+          bad.push([`proof[${k}] bit`, { ...claim, proof: proof.map((p, x) => (x === k ? flipBit(p, m * 5 + n * 11 + k * 29) : p)) }]),
+        );
         // Proof shape.
-        bad.push(["trailing zero hash", { ...claim, proof: [...proof, zero] }], ["trailing old root", { ...claim, proof: [...proof, claim.oldRoot] }], ["trailing new root", { ...claim, proof: [...proof, claim.newRoot] }]);
-        bad.push(["leading zero hash", { ...claim, proof: [zero, ...proof] }], ["leading old root", { ...claim, proof: [claim.oldRoot, ...proof] }], ["leading new root", { ...claim, proof: [claim.newRoot, ...proof] }]);
+        bad.push(
+          ["trailing zero hash", { ...claim, proof: [...proof, zero] }],
+          ["trailing old root", { ...claim, proof: [...proof, claim.oldRoot] }],
+          ["trailing new root", { ...claim, proof: [...proof, claim.newRoot] }],
+        );
+        bad.push(
+          ["leading zero hash", { ...claim, proof: [zero, ...proof] }],
+          ["leading old root", { ...claim, proof: [claim.oldRoot, ...proof] }],
+          ["leading new root", { ...claim, proof: [claim.newRoot, ...proof] }],
+        );
         if (proof.length > 0) {
-          bad.push(["empty proof", { ...claim, proof: [] }], ["truncated", { ...claim, proof: proof.slice(0, -1) }], ["first dropped", { ...claim, proof: proof.slice(1) }]);
-          bad.push(["leading proof[0]", { ...claim, proof: [proof[0]!, ...proof] }], ["short element", { ...claim, proof: [proof[0]!.subarray(1), ...proof.slice(1)] }]);
+          bad.push(
+            ["empty proof", { ...claim, proof: [] }],
+            ["truncated", { ...claim, proof: proof.slice(0, -1) }],
+            ["first dropped", { ...claim, proof: proof.slice(1) }],
+          );
+          bad.push(
+            ["leading proof[0]", { ...claim, proof: [proof[0]!, ...proof] }],
+            ["short element", { ...claim, proof: [proof[0]!.subarray(1), ...proof.slice(1)] }],
+          );
         }
         if (proof.length > 1) bad.push(["reversed", { ...claim, proof: [...proof].reverse() }]);
         for (const [what, probe] of bad) {
@@ -411,20 +560,34 @@ describe("verifiers given garbage", () => {
     const { leafHashes, tree, roots } = await fixtureTree(16);
     const anything = (): unknown => {
       switch (rand.int(14)) {
-        case 0: return undefined;
-        case 1: return null;
-        case 2: return rand.int(40) - 8;
-        case 3: return [NaN, Infinity, -Infinity, -0, 0.5, 2 ** 53, 2 ** 64, Number.MAX_SAFE_INTEGER, -1][rand.int(9)];
-        case 4: return rand.bytes(rand.int(70));
-        case 5: return rand.bytes(32);
-        case 6: return Array.from({ length: rand.int(8) }, () => rand.bytes(rand.int(3) === 0 ? rand.int(40) : 32));
-        case 7: return Array.from({ length: rand.int(200) }, () => rand.bytes(32));
-        case 8: return "deadbeef";
-        case 9: return { length: 4 };
-        case 10: return [null, 1, "x"];
-        case 11: return BigInt(rand.int(16));
-        case 12: return leafHashes[rand.int(16)];
-        default: return roots[rand.int(17)];
+        case 0:
+          return undefined;
+        case 1:
+          return null;
+        case 2:
+          return rand.int(40) - 8;
+        case 3:
+          return [NaN, Infinity, -Infinity, -0, 0.5, 2 ** 53, 2 ** 64, Number.MAX_SAFE_INTEGER, -1][rand.int(9)];
+        case 4:
+          return rand.bytes(rand.int(70));
+        case 5:
+          return rand.bytes(32);
+        case 6:
+          return Array.from({ length: rand.int(8) }, () => rand.bytes(rand.int(3) === 0 ? rand.int(40) : 32));
+        case 7:
+          return Array.from({ length: rand.int(200) }, () => rand.bytes(32));
+        case 8:
+          return "deadbeef";
+        case 9:
+          return { length: 4 };
+        case 10:
+          return [null, 1, "x"];
+        case 11:
+          return BigInt(rand.int(16));
+        case 12:
+          return leafHashes[rand.int(16)];
+        default:
+          return roots[rand.int(17)];
       }
     };
     let accepted = 0;
@@ -439,7 +602,22 @@ describe("verifiers given garbage", () => {
     }
     // Trivially consistent pairs (0 -> n with the empty root, equal sizes and roots) can come up by chance; nothing else.
     expect(accepted).toBeLessThan(30);
-    for (const junk of [undefined, null, 42, "claim", [], { proof: null }, new Proxy({}, { get: () => { throw new Error("boom"); } })]) {
+    for (const junk of [
+      undefined,
+      null,
+      42,
+      "claim",
+      [],
+      { proof: null },
+      new Proxy(
+        {},
+        {
+          get: () => {
+            throw new Error("boom");
+          },
+        },
+      ),
+    ]) {
       expect(await verifyInclusion(junk as never)).toBe(false);
       expect(await verifyConsistency(junk as never)).toBe(false);
     }
@@ -467,7 +645,14 @@ describe("manifest leaf encoding", () => {
     expect(() => encodeManifestLeaf({ manifestSha256, publicationId: "" })).toThrow(TypeError);
     expect(() => encodeManifestLeaf({ manifestSha256, publicationId: "x".repeat(1025) })).toThrow(TypeError);
     expect(() => encodeManifestLeaf({ manifestSha256, publicationId: "\ud800" })).toThrow(TypeError);
-    for (const bad of [leaf.subarray(1), Uint8Array.of(2, ...leaf.subarray(1)), Uint8Array.of(...leaf, 0), leaf.subarray(0, leaf.length - 1), Uint8Array.of(...leaf.subarray(0, 33), 0, 0), Uint8Array.of(...leaf.subarray(0, 33), 0, 1, 0xff)]) {
+    for (const bad of [
+      leaf.subarray(1),
+      Uint8Array.of(2, ...leaf.subarray(1)),
+      Uint8Array.of(...leaf, 0),
+      leaf.subarray(0, leaf.length - 1),
+      Uint8Array.of(...leaf.subarray(0, 33), 0, 0),
+      Uint8Array.of(...leaf.subarray(0, 33), 0, 1, 0xff),
+    ]) {
       expect(decodeManifestLeaf(bad)).toBeNull();
     }
     const rand = prng(7);
@@ -564,7 +749,12 @@ describe("checkpoints", () => {
   it("ignore other signature lines (witness cosignatures, rotated keys) but not a bad one of their own key", async () => {
     const { keys, keyId, note } = await signedFixture();
     const other = await p256();
-    const witness = await signNote(formatCheckpointBody({ origin: ORIGIN, treeSize: 8, rootHash: fromHex(CT_ROOTS[8]!) }), other.privateKey, "witness.example/w1", await checkpointKeyId(other.publicKey));
+    const witness = await signNote(
+      formatCheckpointBody({ origin: ORIGIN, treeSize: 8, rootHash: fromHex(CT_ROOTS[8]!) }),
+      other.privateKey,
+      "witness.example/w1",
+      await checkpointKeyId(other.publicKey),
+    );
     const witnessLine = witness.split("\n").at(-2)!;
     const cosigned = `${note}${witnessLine}\n`;
     expect(await verifyCheckpoint(cosigned, keys.publicKey)).toMatchObject({ status: "valid" });
@@ -576,25 +766,44 @@ describe("checkpoints", () => {
     expect(await verifyCheckpoint(rotated, keys.publicKey)).toEqual({ status: "invalid", reason: "no_signature" });
     // The first line of our key decides: a bad one before a good one rejects.
     const badOwn = forgedLine(note.split("\n").at(-2)!);
-    expect(await verifyCheckpoint(note.replace("\n\n", `\n\n${badOwn}\n`), keys.publicKey)).toEqual({ status: "invalid", reason: "bad_signature" });
+    expect(await verifyCheckpoint(note.replace("\n\n", `\n\n${badOwn}\n`), keys.publicKey)).toEqual({
+      status: "invalid",
+      reason: "bad_signature",
+    });
     expect(keyId.length).toBe(4);
   });
 
   it("interoperate with the signed-note ECDSA format of Sigstore Rekor and transparency-dev (known answers)", async () => {
     // Key ids and verifier keys of transparency-dev/formats note_verifier_test.go.
-    const rekorKey = "rekor.sigstore.dev+c0d23d6a+AjBZMBMGByqGSM49AgEGCCqGSM49AwEHA0IABNhtmPtrWm3U1eQXBogSMdGvXwBcK5AW5i0hrZLOC96l+smGNM7nwZ4QvFK/4sueRoVj//QP22Ni4Qt9DPfkWLc=";
-    const pixelKey = "pixel6_transparency_log+91c16e30+AjBZMBMGByqGSM49AgEGCCqGSM49AwEHA0IABN+4x0Jk1yTwvLFI9A4NDdGZcX0aiWVdWM5XJVy0M4VWD3AvyW5Q6Hs9A0mcDkpUoYgn+KKPNzFC0H3nN3q6JQ8=";
+    const rekorKey =
+      "rekor.sigstore.dev+c0d23d6a+AjBZMBMGByqGSM49AgEGCCqGSM49AwEHA0IABNhtmPtrWm3U1eQXBogSMdGvXwBcK5AW5i0hrZLOC96l+smGNM7nwZ4QvFK/4sueRoVj//QP22Ni4Qt9DPfkWLc=";
+    const pixelKey =
+      "pixel6_transparency_log+91c16e30+AjBZMBMGByqGSM49AgEGCCqGSM49AwEHA0IABN+4x0Jk1yTwvLFI9A4NDdGZcX0aiWVdWM5XJVy0M4VWD3AvyW5Q6Hs9A0mcDkpUoYgn+KKPNzFC0H3nN3q6JQ8=";
     const pixelSpki = fromB64(pixelKey.split("+").slice(2).join("+")).subarray(1);
     expect(toHex(await checkpointKeyId(REKOR_SPKI))).toBe("c0d23d6a");
     expect(await checkpointVerifierKey("rekor.sigstore.dev", REKOR_SPKI)).toBe(rekorKey);
     expect(await checkpointVerifierKey("pixel6_transparency_log", pixelSpki)).toBe(pixelKey);
-    const rekorNote = "Rekor\n798034\nf+7CoKgXKE/tNys9TTXcr/ad6U/K3xvznmzew9y6SP0=\n\n\u2014 rekor.sigstore.dev wNI9ajBEAiARInWIWyCdyG27CO6LPnPekyw20qO0YJfoaPaowGp/XgIgc+qEHS3+GKVClgqq20uDLet7MCoTURUCRdxwWBHHufk=\n";
-    const pixelNote = "DEFAULT\n10\nbsWRucJU5xJPHb5eBdOm6+DM+VelCZBuvtI3sHERJ9Y=\n\n\u2014 pixel6_transparency_log kcFuMDBFAiEAhqMAP8P6qf6QxtUJhzMhbN+MbZ9dwfUHzGQJmffJHtoCIGD0cNe47dHWBoPwYdgBCepB06/+g5O1FmYjXl06owL4\n";
-    expect(await verifyNote(rekorNote, { name: "rekor.sigstore.dev", publicKey: REKOR_SPKI })).toEqual({ status: "valid", text: "Rekor\n798034\nf+7CoKgXKE/tNys9TTXcr/ad6U/K3xvznmzew9y6SP0=\n" });
+    const rekorNote =
+      "Rekor\n798034\nf+7CoKgXKE/tNys9TTXcr/ad6U/K3xvznmzew9y6SP0=\n\n\u2014 rekor.sigstore.dev wNI9ajBEAiARInWIWyCdyG27CO6LPnPekyw20qO0YJfoaPaowGp/XgIgc+qEHS3+GKVClgqq20uDLet7MCoTURUCRdxwWBHHufk=\n";
+    const pixelNote =
+      "DEFAULT\n10\nbsWRucJU5xJPHb5eBdOm6+DM+VelCZBuvtI3sHERJ9Y=\n\n\u2014 pixel6_transparency_log kcFuMDBFAiEAhqMAP8P6qf6QxtUJhzMhbN+MbZ9dwfUHzGQJmffJHtoCIGD0cNe47dHWBoPwYdgBCepB06/+g5O1FmYjXl06owL4\n";
+    expect(await verifyNote(rekorNote, { name: "rekor.sigstore.dev", publicKey: REKOR_SPKI })).toEqual({
+      status: "valid",
+      text: "Rekor\n798034\nf+7CoKgXKE/tNys9TTXcr/ad6U/K3xvznmzew9y6SP0=\n",
+    });
     expect(await verifyNote(pixelNote, { name: "pixel6_transparency_log", publicKey: pixelSpki })).toMatchObject({ status: "valid" });
-    expect(await verifyNote(rekorNote, { name: "bananas.sigstore.dev", publicKey: REKOR_SPKI })).toEqual({ status: "invalid", reason: "no_signature" });
-    expect(await verifyNote(rekorNote.replace("798034", "798035"), { name: "rekor.sigstore.dev", publicKey: REKOR_SPKI })).toEqual({ status: "invalid", reason: "bad_signature" });
-    expect(await verifyNote(pixelNote, { name: "pixel6_transparency_log", publicKey: REKOR_SPKI })).toEqual({ status: "invalid", reason: "no_signature" });
+    expect(await verifyNote(rekorNote, { name: "bananas.sigstore.dev", publicKey: REKOR_SPKI })).toEqual({
+      status: "invalid",
+      reason: "no_signature",
+    });
+    expect(await verifyNote(rekorNote.replace("798034", "798035"), { name: "rekor.sigstore.dev", publicKey: REKOR_SPKI })).toEqual({
+      status: "invalid",
+      reason: "bad_signature",
+    });
+    expect(await verifyNote(pixelNote, { name: "pixel6_transparency_log", publicKey: REKOR_SPKI })).toEqual({
+      status: "invalid",
+      reason: "no_signature",
+    });
     // Valid notes, but not checkpoints of this log's format.
     expect(await verifyCheckpoint(rekorNote, REKOR_SPKI)).toEqual({ status: "invalid", reason: "malformed_body" });
   });
@@ -605,8 +814,11 @@ describe("checkpoints", () => {
     for (const origin of ["", "has space", "has+plus", "tab\tin", "ünïcode", "x".repeat(256)]) {
       await expect(signCheckpoint({ origin, treeSize: 1, rootHash }, keys.privateKey, keyId)).rejects.toThrow(TypeError);
     }
-    for (const treeSize of [-1, 1.5, NaN, 2 ** 53]) await expect(signCheckpoint({ origin: ORIGIN, treeSize, rootHash }, keys.privateKey, keyId)).rejects.toThrow(TypeError);
-    await expect(signCheckpoint({ origin: ORIGIN, treeSize: 1, rootHash: rootHash.subarray(1) }, keys.privateKey, keyId)).rejects.toThrow(TypeError);
+    for (const treeSize of [-1, 1.5, NaN, 2 ** 53])
+      await expect(signCheckpoint({ origin: ORIGIN, treeSize, rootHash }, keys.privateKey, keyId)).rejects.toThrow(TypeError);
+    await expect(signCheckpoint({ origin: ORIGIN, treeSize: 1, rootHash: rootHash.subarray(1) }, keys.privateKey, keyId)).rejects.toThrow(
+      TypeError,
+    );
     await expect(signCheckpoint({ origin: ORIGIN, treeSize: 1, rootHash }, keys.privateKey, keyId.subarray(1))).rejects.toThrow(TypeError);
     await expect(signCheckpoint({ origin: ORIGIN, treeSize: 1, rootHash }, keys.publicKey, keyId)).rejects.toThrow(TypeError);
     const p384 = (await crypto.subtle.generateKey({ name: "ECDSA", namedCurve: "P-384" }, true, ["sign", "verify"])) as CryptoKeyPair;
@@ -671,7 +883,9 @@ function forgedLine(line: string): string {
 
 // rekor.sigstore.dev public key (DER SPKI) and one of its log entries with the inclusion proof and checkpoint it
 // returned (entry, proof and checkpoint as published in docker/attest's tlog tests).
-const REKOR_SPKI = fromB64("MFkwEwYHKoZIzj0CAQYIKoZIzj0DAQcDQgAE2G2Y+2tabdTV5BcGiBIx0a9fAFwrkBbmLSGtks4L3qX6yYY0zufBnhC8Ur/iy55GhWP/9A/bY2LhC30M9+RYtw==");
+const REKOR_SPKI = fromB64(
+  "MFkwEwYHKoZIzj0CAQYIKoZIzj0DAQcDQgAE2G2Y+2tabdTV5BcGiBIx0a9fAFwrkBbmLSGtks4L3qX6yYY0zufBnhC8Ur/iy55GhWP/9A/bY2LhC30M9+RYtw==",
+);
 const REKOR_ENTRY = {
   body: "eyJhcGlWZXJzaW9uIjoiMC4wLjEiLCJraW5kIjoiaGFzaGVkcmVrb3JkIiwic3BlYyI6eyJkYXRhIjp7Imhhc2giOnsiYWxnb3JpdGhtIjoic2hhMjU2IiwidmFsdWUiOiI5Zjg2ZDA4MTg4NGM3ZDY1OWEyZmVhYTBjNTVhZDAxNWEzYmY0ZjFiMmIwYjgyMmNkMTVkNmMxNWIwZjAwYTA4In19LCJzaWduYXR1cmUiOnsiY29udGVudCI6Ik1FUUNJQUlyVUZGUzBIYmNzZjc5L08yajVXdHl2R2Vvd1NVSXpZcDlBM2IwWnREVUFpQVQxZU42ZjFyVmVWa011REFlN3dxWkJ2bE5LY2VsajNVVDNmaWhyQjZSY2c9PSIsInB1YmxpY0tleSI6eyJjb250ZW50IjoiTFMwdExTMUNSVWRKVGlCRFJWSlVTVVpKUTBGVVJTMHRMUzB0Q2sxSlNVSlZla05DSzJGQlJFRm5SVU5CWjBWQ1RVRnZSME5EY1VkVFRUUTVRa0ZOUTAxQk9IaEVWRUZNUW1kT1ZrSkJUVlJDU0ZKc1l6TlJkMGhvWTA0S1RXcE5lRTFxU1ROTlZHdDVUWHBWTlZkb1kwNU5hbEY0VFdwSk1rMVVhM2xOZWxVMVYycEJVRTFSTUhkRGQxbEVWbEZSUkVWM1VqQmFXRTR3VFVacmR3cEZkMWxJUzI5YVNYcHFNRU5CVVZsSlMyOWFTWHBxTUVSQlVXTkVVV2RCUlVRMFZpdFNSV2g0SzJGeFYwZzNlV3hOVFVSSVlXaE9UVzVOVEZOUFNsQXZDamxyUVcwNWJIQXJNMjF4V1ZSQmFGVlNjbUUyVDBRMVVYZzRXbUprSzJWMVVIbFFhemw1SzNjdloxZEhSRUk1ZW00dlNXd3hTMDVIVFVWUmQwUm5XVVFLVmxJd1VFRlJTQzlDUVZGRVFXZGxRVTFDVFVkQk1WVmtTbEZSVFUxQmIwZERRM05IUVZGVlJrSjNUVVJOUVhkSFFURlZaRVYzUlVJdmQxRkRUVUZCZHdwRWQxbEVWbEl3VWtKQlozZENiMGxGWkVkV2VtUkVRVXRDWjJkeGFHdHFUMUJSVVVSQlowNUtRVVJDUjBGcFJVRTNOMjFFTDFSbVJtRlJVemxrWlhRMENqbFhaRk41YURKT1VTOUZiMVJtYVVGdFFtaHVWblpEVTNSUVowTkpVVU1yZDNSdllpOU9iMUp4T0c5cU4wZDNibTVKYUZKVGRDOVJNbmtyVXpoUkwzSUthRkpVYW5GaE9HZExRVDA5Q2kwdExTMHRSVTVFSUVORlVsUkpSa2xEUVZSRkxTMHRMUzBLIn19fX0=",
   index: 55_510_965,

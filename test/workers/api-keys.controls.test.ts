@@ -1,7 +1,10 @@
 import { describe, expect, it } from "vitest";
 import { api, createTenant, fixture, json, uploadAsset, waitForJob } from "./helpers";
 
-async function newKey(adminKey: string, scopes: string[] = ["identity:read", "api_keys:read", "api_keys:write", "sign:write", "jobs:read", "uploads:write"]) {
+async function newKey(
+  adminKey: string,
+  scopes: string[] = ["identity:read", "api_keys:read", "api_keys:write", "sign:write", "jobs:read", "uploads:write"],
+) {
   const issued = await json(await api("/v1/api-keys", { method: "POST", key: adminKey, body: { name: "controlled", scopes } }));
   return { id: issued.api_key.api_key_id as string, secret: issued.secret as string };
 }
@@ -10,7 +13,11 @@ describe("key restrictions", () => {
   it("rate limiting is exact under concurrency: 200 concurrent requests at 60/min → exactly 60 succeed", async () => {
     const admin = await createTenant();
     const key = await newKey(admin.key);
-    const put = await api(`/v1/api-keys/${key.id}/restrictions`, { method: "PUT", key: admin.key, body: { ip_allowlist: [], rate_limit_per_minute: 60 } });
+    const put = await api(`/v1/api-keys/${key.id}/restrictions`, {
+      method: "PUT",
+      key: admin.key,
+      body: { ip_allowlist: [], rate_limit_per_minute: 60 },
+    });
     expect(put.status).toBe(200);
     expect(await json(put)).toMatchObject({ version: 1, rate_limit_per_minute: 60 });
     const started = Date.now();
@@ -37,7 +44,11 @@ describe("key restrictions", () => {
   it("an IP allowlist with IPv4 and IPv6 ranges admits only those networks (CF-Connecting-IP)", async () => {
     const admin = await createTenant();
     const key = await newKey(admin.key);
-    await api(`/v1/api-keys/${key.id}/restrictions`, { method: "PUT", key: admin.key, body: { ip_allowlist: ["203.0.113.0/24", "2001:db8::/32", "192.0.2.7"], rate_limit_per_minute: null } });
+    await api(`/v1/api-keys/${key.id}/restrictions`, {
+      method: "PUT",
+      key: admin.key,
+      body: { ip_allowlist: ["203.0.113.0/24", "2001:db8::/32", "192.0.2.7"], rate_limit_per_minute: null },
+    });
     const from = async (ip: string | null) => {
       const res = await api("/v1/me", { key: key.secret, headers: ip ? { "cf-connecting-ip": ip } : {} });
       return res.status === 403 ? (await json(res)).code : res.status;
@@ -51,18 +62,34 @@ describe("key restrictions", () => {
     expect(await from("::ffff:203.0.113.9")).toBe(200);
     expect(await from(null)).toBe("API_KEY_IP_NOT_ALLOWED");
     // Clearing the list applies from the next request.
-    await api(`/v1/api-keys/${key.id}/restrictions`, { method: "PUT", key: admin.key, body: { ip_allowlist: [], rate_limit_per_minute: null } });
+    await api(`/v1/api-keys/${key.id}/restrictions`, {
+      method: "PUT",
+      key: admin.key,
+      body: { ip_allowlist: [], rate_limit_per_minute: null },
+    });
     expect(await from("198.51.100.1")).toBe(200);
   });
 
   it("refuses malformed ranges and stale versions", async () => {
     const admin = await createTenant();
     const key = await newKey(admin.key);
-    const bad = await api(`/v1/api-keys/${key.id}/restrictions`, { method: "PUT", key: admin.key, body: { ip_allowlist: ["10.0.0.0/33"], rate_limit_per_minute: null } });
+    const bad = await api(`/v1/api-keys/${key.id}/restrictions`, {
+      method: "PUT",
+      key: admin.key,
+      body: { ip_allowlist: ["10.0.0.0/33"], rate_limit_per_minute: null },
+    });
     expect(bad.status).toBe(422);
     expect((await json(bad)).field_details[0].field).toBe("ip_allowlist.0");
-    await api(`/v1/api-keys/${key.id}/restrictions`, { method: "PUT", key: admin.key, body: { ip_allowlist: [], rate_limit_per_minute: 10 } });
-    const stale = await api(`/v1/api-keys/${key.id}/restrictions`, { method: "PUT", key: admin.key, body: { ip_allowlist: [], rate_limit_per_minute: 20, expected_version: 0 } });
+    await api(`/v1/api-keys/${key.id}/restrictions`, {
+      method: "PUT",
+      key: admin.key,
+      body: { ip_allowlist: [], rate_limit_per_minute: 10 },
+    });
+    const stale = await api(`/v1/api-keys/${key.id}/restrictions`, {
+      method: "PUT",
+      key: admin.key,
+      body: { ip_allowlist: [], rate_limit_per_minute: 20, expected_version: 0 },
+    });
     expect(stale.status).toBe(409);
     expect((await json(stale)).code).toBe("svc.api_keys.version_conflict");
     expect((await json(await api(`/v1/api-keys/${key.id}/restrictions`, { key: admin.key }))).version).toBe(1);
@@ -104,7 +131,11 @@ describe("key rotation", () => {
   it("the successor inherits scopes and restrictions", async () => {
     const admin = await createTenant();
     const old = await newKey(admin.key, ["identity:read"]);
-    await api(`/v1/api-keys/${old.id}/restrictions`, { method: "PUT", key: admin.key, body: { ip_allowlist: ["203.0.113.0/24"], rate_limit_per_minute: null } });
+    await api(`/v1/api-keys/${old.id}/restrictions`, {
+      method: "PUT",
+      key: admin.key,
+      body: { ip_allowlist: ["203.0.113.0/24"], rate_limit_per_minute: null },
+    });
     const rotated = await json(await api(`/v1/api-keys/${old.id}/rotate`, { method: "POST", key: admin.key, body: {} }));
     expect(rotated.api_key.scopes).toEqual(["identity:read"]);
     expect((await api("/v1/me", { key: rotated.secret, headers: { "cf-connecting-ip": "198.51.100.1" } })).status).toBe(403);
@@ -116,7 +147,8 @@ describe("signing profile", () => {
     const admin = await createTenant();
     const key = await newKey(admin.key, ["sign:write", "jobs:read", "uploads:write", "identity:read"]);
     const { assetId } = await uploadAsset(admin.key, fixture("sample.jpg"), "image/jpeg");
-    const sign = (body: unknown) => api("/v1/sign", { method: "POST", key: key.secret, body, headers: { "idempotency-key": crypto.randomUUID() } });
+    const sign = (body: unknown) =>
+      api("/v1/sign", { method: "POST", key: key.secret, body, headers: { "idempotency-key": crypto.randomUUID() } });
     expect((await json(await sign({ asset_id: assetId }))).code).toBe("svc.request.invalid");
     const put = await api(`/v1/api-keys/${key.id}/signing-profile`, {
       method: "PUT",

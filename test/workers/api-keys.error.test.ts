@@ -31,7 +31,11 @@ describe("API keys: bad input", () => {
 
   it("an expiry in the past is refused", async () => {
     const { key } = await createTenant();
-    const res = await api("/v1/api-keys", { method: "POST", key, body: { name: "x", scopes: ["identity:read"], expires_at: "2000-01-01T00:00:00Z" } });
+    const res = await api("/v1/api-keys", {
+      method: "POST",
+      key,
+      body: { name: "x", scopes: ["identity:read"], expires_at: "2000-01-01T00:00:00Z" },
+    });
     expect(res.status).toBe(422);
     expect((await json(res)).field_details[0].field).toBe("expires_at");
   });

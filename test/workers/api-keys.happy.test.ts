@@ -27,7 +27,20 @@ describe("API keys", () => {
     const { key } = await createTenant();
     const body = await json(await api("/v1/api-keys/scopes", { key }));
     const names = body.scopes.map((s: { scope: string }) => s.scope);
-    for (const s of ["capabilities:read", "identity:read", "jobs:read", "uploads:write", "sign:write", "assets:read", "verify:write", "recovery:read", "webhooks:write", "billing:read", "billing:write", "creators:disclose"]) {
+    for (const s of [
+      "capabilities:read",
+      "identity:read",
+      "jobs:read",
+      "uploads:write",
+      "sign:write",
+      "assets:read",
+      "verify:write",
+      "recovery:read",
+      "webhooks:write",
+      "billing:read",
+      "billing:write",
+      "creators:disclose",
+    ]) {
       expect(names).toContain(s);
     }
   });

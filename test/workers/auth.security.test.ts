@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { UNAUTHORIZED_DETAIL } from "../../src/platform/errors";
 import { OPERATION_POLICIES } from "../../src/platform/auth/policy";
+import { UNAUTHORIZED_DETAIL } from "../../src/platform/errors";
 import { addKey, api, createTenant, json } from "./helpers";
 
 describe("authentication", () => {
@@ -8,7 +8,7 @@ describe("authentication", () => {
     const { tenantId } = await createTenant();
     const revoked = await addKey(tenantId, { status: "revoked" });
     const expired = await addKey(tenantId, { expiresAt: Date.now() - 1000 });
-    const unknown = "svc_live_" + "a".repeat(52);
+    const unknown = `svc_live_${"a".repeat(52)}`;
     const cases: Record<string, Record<string, string>> = {
       missing: {},
       malformed: { authorization: "Bearer not-a-key" },
@@ -46,7 +46,9 @@ describe("authentication", () => {
   it("every bearer operation refuses a key that lacks its scope", async () => {
     for (const [operation, policy] of Object.entries(OPERATION_POLICIES)) {
       if (policy.auth !== "bearer") continue;
-      const others = (["capabilities:read", "identity:read", "jobs:read", "api_keys:read", "api_keys:write"] as const).filter((s) => s !== policy.scope);
+      const others = (["capabilities:read", "identity:read", "jobs:read", "api_keys:read", "api_keys:write"] as const).filter(
+        (s) => s !== policy.scope,
+      );
       const { key } = await createTenant({ scopes: [...others] });
       const [method, path] = operation.split(" ") as [string, string];
       const concrete = path.replace("{recipe_id}", "rcp_system_sign_only").replace("{api_key_id}", "key_abcdefghij234567");
@@ -67,7 +69,7 @@ describe("authentication", () => {
     const other = await createTenant();
     expect((await api("/v1/me", { key })).status).toBe(200);
     // Revoke it with another key of the same tenant.
-    const tenantKey = await addKey((await (await api("/v1/me", { key })).json() as { public_id: string }).public_id);
+    const tenantKey = await addKey(((await (await api("/v1/me", { key })).json()) as { public_id: string }).public_id);
     expect((await api(`/v1/api-keys/${keyId}`, { method: "DELETE", key: tenantKey.key })).status).toBe(200);
     expect((await api("/v1/me", { key })).status).toBe(401);
     expect((await api("/v1/me", { key: other.key })).status).toBe(200);

@@ -16,21 +16,49 @@ describe("capabilities and catalogs", () => {
     expect(body.media.map((m: { media_type: string }) => m.media_type).sort()).toEqual(FORMATS.map((f) => f.media_type).sort());
     const media = Object.fromEntries(body.media.map((m: { media_type: string }) => [m.media_type, m]));
     // Embedded formats the signer's round trip proves, and every sidecar format, are enabled.
-    for (const type of ["image/jpeg", "image/png", "image/webp", "image/tiff", "image/avif", "image/heic", "image/gif", "image/svg+xml", "video/mp4", "video/quicktime", "audio/mpeg", "audio/wav", "audio/flac", "audio/mp4", "application/pdf", "text/plain"]) {
+    for (const type of [
+      "image/jpeg",
+      "image/png",
+      "image/webp",
+      "image/tiff",
+      "image/avif",
+      "image/heic",
+      "image/gif",
+      "image/svg+xml",
+      "video/mp4",
+      "video/quicktime",
+      "audio/mpeg",
+      "audio/wav",
+      "audio/flac",
+      "audio/mp4",
+      "application/pdf",
+      "text/plain",
+    ]) {
       expect(media[type].availability, type).toMatchObject({ available: true, reason: null });
       expect(media[type].upload.maximum_bytes).toBeGreaterThan(0);
     }
     expect(media["application/pdf"].manifest_delivery).toBe("sidecar");
     // The engine cannot embed into image/heic-sequence: it stays unavailable, with the missing pipeline named.
-    expect(media["image/heic-sequence"].availability).toMatchObject({ available: false, reason: "capability_not_installed", missing_capabilities: ["c2pa.sign.embedded"] });
+    expect(media["image/heic-sequence"].availability).toMatchObject({
+      available: false,
+      reason: "capability_not_installed",
+      missing_capabilities: ["c2pa.sign.embedded"],
+    });
 
     const recipes = Object.fromEntries(body.recipes.map((r: { recipe_id: string }) => [r.recipe_id, r]));
     expect(recipes.rcp_system_sign_only.availability.available).toBe(true);
     expect(recipes.rcp_system_sign_only.active.supported_media_types).toContain("image/jpeg");
-    expect(recipes.rcp_private_sidecar_document_sign_only.active.supported_media_types).toEqual(expect.arrayContaining(["application/pdf"]));
+    expect(recipes.rcp_private_sidecar_document_sign_only.active.supported_media_types).toEqual(
+      expect.arrayContaining(["application/pdf"]),
+    );
     // The watermark and fingerprint pipelines (our wasm kernels) cover the five decoded image types.
     const decodedImages = ["image/avif", "image/jpeg", "image/png", "image/tiff", "image/webp"];
-    for (const id of ["rcp_system_watermark_then_sign", "rcp_system_watermark_only", "rcp_system_express_watermark_then_sign", "rcp_system_sign"]) {
+    for (const id of [
+      "rcp_system_watermark_then_sign",
+      "rcp_system_watermark_only",
+      "rcp_system_express_watermark_then_sign",
+      "rcp_system_sign",
+    ]) {
       expect(recipes[id].availability, id).toMatchObject({ available: true });
       expect([...recipes[id].active.supported_media_types].sort(), id).toEqual(decodedImages);
     }
@@ -49,17 +77,34 @@ describe("capabilities and catalogs", () => {
     const caps = await json(await api("/v1/capabilities", { key }));
     type Alg = { algorithm: string; modality: string; default: boolean; recommended: boolean; availability: { available: boolean } };
     const image = (list: Alg[]) => list.filter((a) => a.modality === "image");
-    const defaults = (list: Alg[]) => image(list).filter((a) => a.default).map((a) => a.algorithm).sort();
+    const defaults = (list: Alg[]) =>
+      image(list)
+        .filter((a) => a.default)
+        .map((a) => a.algorithm)
+        .sort();
     expect(defaults(caps.watermark_algorithms)).toEqual(["svc-wm-tiledss-1"]);
-    expect(image(caps.watermark_algorithms).find((a) => a.algorithm === "pixelseal")).toMatchObject({ default: false, recommended: true, availability: { available: false } });
+    expect(image(caps.watermark_algorithms).find((a) => a.algorithm === "pixelseal")).toMatchObject({
+      default: false,
+      recommended: true,
+      availability: { available: false },
+    });
     // A default is something this deployment can run, for every kind and modality.
-    for (const a of [...caps.watermark_algorithms, ...caps.fingerprint_algorithms] as Alg[]) if (a.default) expect(a.availability.available, a.algorithm).toBe(true);
+    for (const a of [...caps.watermark_algorithms, ...caps.fingerprint_algorithms] as Alg[])
+      if (a.default) expect(a.availability.available, a.algorithm).toBe(true);
 
     // What a sign request naming no algorithm is really admitted with.
     const { assetId } = await uploadAsset(key, fixture("sample-1mp.jpg"), "image/jpeg", "photo.jpg");
-    const res = await api("/v1/sign", { method: "POST", key, body: { asset_id: assetId, recipe_id: "rcp_system_watermark_then_sign" }, headers: { "idempotency-key": crypto.randomUUID() } });
+    const res = await api("/v1/sign", {
+      method: "POST",
+      key,
+      body: { asset_id: assetId, recipe_id: "rcp_system_watermark_then_sign" },
+      headers: { "idempotency-key": crypto.randomUUID() },
+    });
     expect(res.status).toBe(202);
-    const [row] = await database(testEnv.DB).select({ admitted: jobs.admitted }).from(jobs).where(eq(jobs.id, (await json(res)).job_id));
+    const [row] = await database(testEnv.DB)
+      .select({ admitted: jobs.admitted })
+      .from(jobs)
+      .where(eq(jobs.id, (await json(res)).job_id));
     const admitted = JSON.parse(row!.admitted) as { watermark_algorithm: string; fingerprint_algorithms: string[] };
     expect([admitted.watermark_algorithm]).toEqual(defaults(caps.watermark_algorithms));
     expect([...admitted.fingerprint_algorithms].sort()).toEqual(defaults(caps.fingerprint_algorithms));
@@ -77,7 +122,11 @@ describe("capabilities and catalogs", () => {
       multipart: { minimum_part_bytes: 5 * 1024 * 1024, maximum_parts: 10_000 },
     });
     // Verification accepts what a sidecar may be, or says why not and what to do instead.
-    const largestSidecar = Math.max(...caps.media.filter((m: { manifest_delivery: string }) => m.manifest_delivery === "sidecar").map((m: { upload: { maximum_bytes: number } }) => m.upload.maximum_bytes));
+    const largestSidecar = Math.max(
+      ...caps.media
+        .filter((m: { manifest_delivery: string }) => m.manifest_delivery === "sidecar")
+        .map((m: { upload: { maximum_bytes: number } }) => m.upload.maximum_bytes),
+    );
     if (limits.verify.file_maximum_bytes < largestSidecar) expect(limits.verify.larger_files).toContain("POST /v1/verifications");
     expect(limits.verify.manifest_maximum_bytes).toBeGreaterThanOrEqual(limits.verify.manifest_uri_maximum_bytes);
     expect(limits.verify.request_maximum_bytes).toBeGreaterThan(limits.verify.file_maximum_bytes + limits.verify.manifest_maximum_bytes);
@@ -86,17 +135,32 @@ describe("capabilities and catalogs", () => {
     const jpeg = caps.media.find((m: { media_type: string }) => m.media_type === "image/jpeg");
     expect(jpeg.upload.maximum_bytes).toBe(limits.embedded_signing_maximum_bytes);
     const upload = (byte_length: number) =>
-      api("/v1/uploads", { method: "POST", key, body: { byte_length, declared_media_type: "image/jpeg", mode: "single", sha256: "0".repeat(64), filename: "a.jpg" } });
+      api("/v1/uploads", {
+        method: "POST",
+        key,
+        body: { byte_length, declared_media_type: "image/jpeg", mode: "single", sha256: "0".repeat(64), filename: "a.jpg" },
+      });
     expect((await upload(jpeg.upload.maximum_bytes)).status).toBe(201);
     const over = await upload(jpeg.upload.maximum_bytes + 1);
     expect(over.status).toBe(422);
     expect((await json(over)).code).toBe("svc.uploads.too_large");
     const item = { asset_id: "ast_abcdefghij234567", recipe_id: "rcp_system_sign_only" };
-    const batch = (n: number) => api("/v1/sign/batch", { method: "POST", key, body: { items: Array.from({ length: n }, () => item) }, headers: { "idempotency-key": crypto.randomUUID() } });
+    const batch = (n: number) =>
+      api("/v1/sign/batch", {
+        method: "POST",
+        key,
+        body: { items: Array.from({ length: n }, () => item) },
+        headers: { "idempotency-key": crypto.randomUUID() },
+      });
     const tooMany = await batch(limits.sign_batch_maximum_items + 1);
     expect(tooMany.status).toBe(422);
     expect(JSON.stringify(await json(tooMany))).toContain("items");
-    const bigJson = await api("/v1/api-keys", { method: "POST", key, rawBody: JSON.stringify({ name: "x".repeat(limits.json_body_maximum_bytes) }), headers: { "content-type": "application/json" } });
+    const bigJson = await api("/v1/api-keys", {
+      method: "POST",
+      key,
+      rawBody: JSON.stringify({ name: "x".repeat(limits.json_body_maximum_bytes) }),
+      headers: { "content-type": "application/json" },
+    });
     expect(bigJson.status).toBe(413);
   });
 
@@ -105,7 +169,11 @@ describe("capabilities and catalogs", () => {
     const { default: worker } = await import("../../src/index");
     const { key } = await createTenant();
     const env = { ...testEnv, SVC_C2PA_SIGNER_CHAIN_PEM: undefined, SVC_C2PA_SIGNER_KEY_PEM: undefined };
-    const res = await worker.fetch(new Request("http://svc.test/v1/capabilities", { headers: { authorization: `Bearer ${key}` } }), env, createExecutionContext());
+    const res = await worker.fetch(
+      new Request("http://svc.test/v1/capabilities", { headers: { authorization: `Bearer ${key}` } }),
+      env,
+      createExecutionContext(),
+    );
     const body = (await res.json()) as { media: { availability: { available: boolean } }[] };
     expect(body.media.every((m) => !m.availability.available)).toBe(true);
   });
@@ -118,10 +186,19 @@ describe("capabilities and catalogs", () => {
     expect(ids).toEqual(RECIPES.map((r) => r.recipe_id));
     expect(ids).toEqual(
       expect.arrayContaining([
-        "rcp_system_express_watermark_then_sign", "rcp_system_sign", "rcp_system_sign_only", "rcp_system_watermark_only",
-        "rcp_system_watermark_then_sign", "rcp_system_watermark_then_sign_unfingerprinted", "rcp_system_structural_sign_only",
-        "rcp_private_sidecar_audio_sign_only", "rcp_private_sidecar_document_sign_only", "rcp_private_sidecar_font_sign_only",
-        "rcp_private_sidecar_image_sign_only", "rcp_private_sidecar_model_sign_only", "rcp_private_sidecar_text_sign_only",
+        "rcp_system_express_watermark_then_sign",
+        "rcp_system_sign",
+        "rcp_system_sign_only",
+        "rcp_system_watermark_only",
+        "rcp_system_watermark_then_sign",
+        "rcp_system_watermark_then_sign_unfingerprinted",
+        "rcp_system_structural_sign_only",
+        "rcp_private_sidecar_audio_sign_only",
+        "rcp_private_sidecar_document_sign_only",
+        "rcp_private_sidecar_font_sign_only",
+        "rcp_private_sidecar_image_sign_only",
+        "rcp_private_sidecar_model_sign_only",
+        "rcp_private_sidecar_text_sign_only",
         "rcp_private_sidecar_video_sign_only",
       ]),
     );
@@ -154,7 +231,9 @@ describe("capabilities and catalogs", () => {
     const body = await json(await api("/v1/image-profiles", { key }));
     const jpeg = body.profiles.find((p: { media_type: string }) => p.media_type === "image/jpeg");
     expect(jpeg.accepted.operations).toEqual(expect.arrayContaining(["sign", "watermark", "fingerprint"]));
-    expect(jpeg.accepted.recipes).toEqual(expect.arrayContaining(["rcp_system_sign_only", "rcp_system_watermark_then_sign", "rcp_system_express_watermark_then_sign"]));
+    expect(jpeg.accepted.recipes).toEqual(
+      expect.arrayContaining(["rcp_system_sign_only", "rcp_system_watermark_then_sign", "rcp_system_express_watermark_then_sign"]),
+    );
     expect(jpeg.accepted.watermark_algorithms).toEqual(["svc-wm-tiledss-1"]);
     expect([...jpeg.accepted.fingerprint_algorithms].sort()).toEqual(["iscc-image", "pdq"]);
     expect(jpeg.planned.operations).toEqual(expect.arrayContaining(["sign", "watermark", "fingerprint"]));

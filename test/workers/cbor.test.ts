@@ -82,8 +82,20 @@ describe("RFC 8949 Appendix A examples", () => {
     ["8301820203820405", [1, [2, 3], [4, 5]]],
     ["98190102030405060708090a0b0c0d0e0f101112131415161718181819", range(1, 25)],
     ["a0", new Map()],
-    ["a201020304", new Map([[1, 2], [3, 4]])],
-    ["a26161016162820203", new Map<CborItem, CborItem>([["a", 1], ["b", [2, 3]]])],
+    [
+      "a201020304",
+      new Map([
+        [1, 2],
+        [3, 4],
+      ]),
+    ],
+    [
+      "a26161016162820203",
+      new Map<CborItem, CborItem>([
+        ["a", 1],
+        ["b", [2, 3]],
+      ]),
+    ],
     ["826161a161626163", ["a", new Map([["b", "c"]])]],
     ["a56161614161626142616361436164614461656145", new Map(["a", "b", "c", "d", "e"].map((k) => [k, k.toUpperCase()]))],
     ["5f42010243030405ff", hexBytes("0102030405")],
@@ -94,9 +106,21 @@ describe("RFC 8949 Appendix A examples", () => {
     ["83018202039f0405ff", [1, [2, 3], [4, 5]]],
     ["83019f0203ff820405", [1, [2, 3], [4, 5]]],
     ["9f0102030405060708090a0b0c0d0e0f101112131415161718181819ff", range(1, 25)],
-    ["bf61610161629f0203ffff", new Map<CborItem, CborItem>([["a", 1], ["b", [2, 3]]])],
+    [
+      "bf61610161629f0203ffff",
+      new Map<CborItem, CborItem>([
+        ["a", 1],
+        ["b", [2, 3]],
+      ]),
+    ],
     ["826161bf61626163ff", ["a", new Map([["b", "c"]])]],
-    ["bf6346756ef563416d7421ff", new Map<CborItem, CborItem>([["Fun", true], ["Amt", -2]])],
+    [
+      "bf6346756ef563416d7421ff",
+      new Map<CborItem, CborItem>([
+        ["Fun", true],
+        ["Amt", -2],
+      ]),
+    ],
   ])("%s", (hex, expected) => {
     expect(decode(hex)).toStrictEqual(expected);
   });
@@ -129,33 +153,113 @@ describe("RFC 8949 Appendix A examples", () => {
 describe("RFC 8949 Appendix F: not well-formed", () => {
   it.each([
     // End of input in a head
-    "18", "19", "1a", "1b", "1901", "1a0102", "1b01020304050607", "38", "58", "78", "98", "9a01ff00", "b8", "d8", "f8", "f900", "fa0000", "fb000000",
+    "18",
+    "19",
+    "1a",
+    "1b",
+    "1901",
+    "1a0102",
+    "1b01020304050607",
+    "38",
+    "58",
+    "78",
+    "98",
+    "9a01ff00",
+    "b8",
+    "d8",
+    "f8",
+    "f900",
+    "fa0000",
+    "fb000000",
     // Definite-length strings with short data
-    "41", "61", "5affffffff00", "5bffffffffffffffff010203", "7affffffff00", "7b7fffffffffffffff010203",
+    "41",
+    "61",
+    "5affffffff00",
+    "5bffffffffffffffff010203",
+    "7affffffff00",
+    "7b7fffffffffffffff010203",
     // Definite-length maps and arrays not closed with enough items
-    "81", "818181818181818181", "8200", "a1", "a20102", "a100", "a2000000",
+    "81",
+    "818181818181818181",
+    "8200",
+    "a1",
+    "a20102",
+    "a100",
+    "a2000000",
     // Tag number not followed by tag content
     "c0",
     // Indefinite-length strings not closed by a break
-    "5f4100", "7f6100",
+    "5f4100",
+    "7f6100",
     // Indefinite-length maps and arrays not closed by a break
-    "9f", "9f0102", "bf", "bf01020102", "819f", "9f8000", "9f9f9f9f9fffffffff", "9f819f819f9fffffff",
+    "9f",
+    "9f0102",
+    "bf",
+    "bf01020102",
+    "819f",
+    "9f8000",
+    "9f9f9f9f9fffffffff",
+    "9f819f819f9fffffff",
     // Reserved additional information values
-    "1c", "1d", "1e", "3c", "3d", "3e", "5c", "5d", "5e", "7c", "7d", "7e", "9c", "9d", "9e", "bc", "bd", "be", "dc", "dd", "de", "fc", "fd", "fe",
+    "1c",
+    "1d",
+    "1e",
+    "3c",
+    "3d",
+    "3e",
+    "5c",
+    "5d",
+    "5e",
+    "7c",
+    "7d",
+    "7e",
+    "9c",
+    "9d",
+    "9e",
+    "bc",
+    "bd",
+    "be",
+    "dc",
+    "dd",
+    "de",
+    "fc",
+    "fd",
+    "fe",
     // Reserved two-byte encodings of simple values
-    "f800", "f801", "f818", "f81f",
+    "f800",
+    "f801",
+    "f818",
+    "f81f",
     // Indefinite-length string chunks not of the correct type
-    "5f00ff", "5f21ff", "5f6100ff", "5f80ff", "5fa0ff", "5fc000ff", "5fe0ff", "7f4100ff",
+    "5f00ff",
+    "5f21ff",
+    "5f6100ff",
+    "5f80ff",
+    "5fa0ff",
+    "5fc000ff",
+    "5fe0ff",
+    "7f4100ff",
     // Indefinite-length string chunks not definite length
-    "5f5f4100ffff", "7f7f6100ffff",
+    "5f5f4100ffff",
+    "7f7f6100ffff",
     // Break occurring on its own outside of an indefinite-length item
     "ff",
     // Break occurring in a definite-length array or map or a tag
-    "81ff", "8200ff", "a1ff", "a1ff00", "a100ff", "a20000ff", "9f81ff", "9f829f819f9fffffffff",
+    "81ff",
+    "8200ff",
+    "a1ff",
+    "a1ff00",
+    "a100ff",
+    "a20000ff",
+    "9f81ff",
+    "9f829f819f9fffffffff",
     // Break in an indefinite-length map that would lead to an odd number of items (break in a value position)
-    "bf00ff", "bf000000ff",
+    "bf00ff",
+    "bf000000ff",
     // Major type 0, 1, 6 with additional information 31
-    "1f", "3f", "df",
+    "1f",
+    "3f",
+    "df",
   ])("%s is malformed", (hex) => {
     const r = decodeCbor(hexBytes(hex));
     expect(r.status).toBe("malformed");
@@ -177,7 +281,14 @@ describe("validity and bounds", () => {
   });
 
   it("duplicate map keys are malformed, compared by value", () => {
-    for (const hex of ["a201020103", "a2616101616102", "a2410001410002", "bf0102010300ff", "a2f6f6f601", "a21bffffffffffffffff001bffffffffffffffff01"]) {
+    for (const hex of [
+      "a201020103",
+      "a2616101616102",
+      "a2410001410002",
+      "bf0102010300ff",
+      "a2f6f6f601",
+      "a21bffffffffffffffff001bffffffffffffffff01",
+    ]) {
       expect(decodeCbor(hexBytes(hex)).status, hex).toBe("malformed");
     }
     expect(decodeCbor(hexBytes("a2010220 02")).status).toBe("ok"); // 1 and -1 differ
@@ -212,7 +323,13 @@ describe("validity and bounds", () => {
     expect(decodeCbor(deep("81", 64, "00")).status).toBe("ok");
     expect(decodeCbor(deep("81", 65, "00")).status).toBe("malformed");
     expect(decodeCbor(deep("81", 10, "00"), { maxDepth: 5 }).status).toBe("malformed");
-    for (const [prefix, tail] of [["81", "00"], ["a100", "00"], ["c6", "00"], ["9f", ""], ["bf00", ""]] as const) {
+    for (const [prefix, tail] of [
+      ["81", "00"],
+      ["a100", "00"],
+      ["c6", "00"],
+      ["9f", ""],
+      ["bf00", ""],
+    ] as const) {
       const input = deep(prefix, 200_000, tail);
       const started = performance.now();
       const r = decodeCbor(input);
@@ -230,13 +347,13 @@ describe("validity and bounds", () => {
       "9affffffff00",
       "bbffffffffffffffff0000",
       "ba7fffffff0000",
-      "990400" + "00".repeat(1023), // 1024 items, 1024 bytes left
+      `990400${"00".repeat(1023)}`, // 1024 items, 1024 bytes left
     ]) {
       expect(decodeCbor(hexBytes(hex)).status, hex).toBe("malformed");
     }
-    expect(decodeCbor(hexBytes("990400" + "00".repeat(1024))).status).toBe("ok");
+    expect(decodeCbor(hexBytes(`990400${"00".repeat(1024)}`)).status).toBe("ok");
     // A map of n pairs needs 2n bytes.
-    expect(decodeCbor(hexBytes("a3" + "0000".repeat(2) + "00")).status).toBe("malformed");
+    expect(decodeCbor(hexBytes(`a3${"0000".repeat(2)}00`)).status).toBe("malformed");
   });
 
   it("never throws on random or mutated input, and stays fast", () => {
@@ -247,7 +364,11 @@ describe("validity and bounds", () => {
       t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
       return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
     };
-    const seeds = ["bf6346756ef563416d7421ff", "d28443a10126a10442313154546869732069732074686520636f6e74656e742e58406520bbaf", "9f018202039f0405ffff"].map(hexBytes);
+    const seeds = [
+      "bf6346756ef563416d7421ff",
+      "d28443a10126a10442313154546869732069732074686520636f6e74656e742e58406520bbaf",
+      "9f018202039f0405ffff",
+    ].map(hexBytes);
     const started = performance.now();
     for (let i = 0; i < 5000; i++) {
       let bytes: Uint8Array;

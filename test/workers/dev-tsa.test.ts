@@ -1,10 +1,12 @@
+import { exports } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { buildTimeStampRequest, extractTimeStampToken } from "../../src/media/c2pa/tsa";
 import { BASE, json } from "./helpers";
-import { exports } from "cloudflare:workers";
 
 const post = (body: Uint8Array) =>
-  exports.default.fetch(new Request(`${BASE}/dev/tsa`, { method: "POST", headers: { "content-type": "application/timestamp-query" }, body }));
+  exports.default.fetch(
+    new Request(`${BASE}/dev/tsa`, { method: "POST", headers: { "content-type": "application/timestamp-query" }, body }),
+  );
 
 describe("POST /dev/tsa (development TSA)", () => {
   it("answers an RFC 3161 request with a token for its imprint and nonce", async () => {

@@ -124,4 +124,3 @@ describe("WebhookEndpointGate Durable Object", () => {
     expect(await gate.inFlight()).toBe(1);
   });
 });
-

@@ -28,14 +28,24 @@ describe("error envelope", () => {
 
   it("a body without a JSON content type is refused with 415", async () => {
     const { key } = await createTenant();
-    const res = await api("/v1/api-keys", { method: "POST", key, rawBody: '{"name":"x","scopes":["identity:read"]}', headers: { "content-type": "text/plain" } });
+    const res = await api("/v1/api-keys", {
+      method: "POST",
+      key,
+      rawBody: '{"name":"x","scopes":["identity:read"]}',
+      headers: { "content-type": "text/plain" },
+    });
     expect(res.status).toBe(415);
     expect((await json(res)).code).toBe("svc.request.unsupported_media_type");
   });
 
   it("a body over the limit answers 413 svc.request.too_large", async () => {
     const { key } = await createTenant();
-    const res = await api("/v1/api-keys", { method: "POST", key, rawBody: "x".repeat(MAX_JSON_BODY_BYTES + 1), headers: { "content-type": "application/json" } });
+    const res = await api("/v1/api-keys", {
+      method: "POST",
+      key,
+      rawBody: "x".repeat(MAX_JSON_BODY_BYTES + 1),
+      headers: { "content-type": "application/json" },
+    });
     expect(res.status).toBe(413);
     expect((await json(res)).code).toBe("svc.request.too_large");
   });

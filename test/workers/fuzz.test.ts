@@ -2,7 +2,6 @@ import { describe, expect, it } from "vitest";
 import { api, createTenant } from "./helpers";
 import { prng } from "./prng";
 
-
 const SEEDS = [
   '{"name":"CI","scopes":["capabilities:read"]}',
   '{"name":"x","scopes":["identity:read"],"expires_at":"2030-01-01T00:00:00Z"}',
@@ -11,7 +10,29 @@ const SEEDS = [
   "null",
   '{"name":{"$gt":""},"scopes":"all"}',
 ];
-const TOKENS = ['"', "{", "}", "[", "]", ",", ":", "\\", "\\u0000", "\u0000", "1e309", "-0", "true", "null", "\ud800", "é", " ", "\n", "9".repeat(40), '"__proto__"', '{"constructor":{"prototype":{}}}'];
+const TOKENS = [
+  '"',
+  "{",
+  "}",
+  "[",
+  "]",
+  ",",
+  ":",
+  "\\",
+  "\\u0000",
+  "\u0000",
+  "1e309",
+  "-0",
+  "true",
+  "null",
+  "\ud800",
+  "é",
+  " ",
+  "\n",
+  "9".repeat(40),
+  '"__proto__"',
+  '{"constructor":{"prototype":{}}}',
+];
 
 function mutate(input: string, rand: () => number): string {
   let s = input;
@@ -65,14 +86,34 @@ describe("fuzz: the JSON API never answers 500 and always uses the envelope", ()
     const { key } = await createTenant();
     const rand = prng(7);
     const pick = <T>(xs: T[]) => xs[Math.floor(rand() * xs.length)]!;
-    const noise = () =>
-      Array.from({ length: Math.floor(rand() * 40) }, () => String.fromCharCode(Math.floor(rand() * 0x7f))).join("");
+    const noise = () => Array.from({ length: Math.floor(rand() * 40) }, () => String.fromCharCode(Math.floor(rand() * 0x7f))).join("");
     const paths = [
-      "/v1/api-keys", "/v1/api-keys/", "/v1/recipes/", "/v1/capabilities", "/v1/me", "/healthz", "/v1/api-keys/key_",
-      "/v1/uploads", "/v1/uploads/upl_", "/v1/sign", "/v1/sign/batch", "/v1/jobs/", "/v1/assets/", "/v1/assets/ast_",
-      "/v1/receipts", "/v1/history/snapshots", "/storage/uploads/upl_", "/storage/objects/aob_", "/dev/tsa",
-      "/v1/verification-evidence/vfy_", "/v1/verifications", "/v1/api-request-logs", "/v1/api-request-logs/summary",
-      "/v1/api-keys/key_aaaaaaaaaaaaaaaa/restrictions", "/v1/api-keys/key_aaaaaaaaaaaaaaaa/rotate", "/v1/api-keys/key_aaaaaaaaaaaaaaaa/retention",
+      "/v1/api-keys",
+      "/v1/api-keys/",
+      "/v1/recipes/",
+      "/v1/capabilities",
+      "/v1/me",
+      "/healthz",
+      "/v1/api-keys/key_",
+      "/v1/uploads",
+      "/v1/uploads/upl_",
+      "/v1/sign",
+      "/v1/sign/batch",
+      "/v1/jobs/",
+      "/v1/assets/",
+      "/v1/assets/ast_",
+      "/v1/receipts",
+      "/v1/history/snapshots",
+      "/storage/uploads/upl_",
+      "/storage/objects/aob_",
+      "/dev/tsa",
+      "/v1/verification-evidence/vfy_",
+      "/v1/verifications",
+      "/v1/api-request-logs",
+      "/v1/api-request-logs/summary",
+      "/v1/api-keys/key_aaaaaaaaaaaaaaaa/restrictions",
+      "/v1/api-keys/key_aaaaaaaaaaaaaaaa/rotate",
+      "/v1/api-keys/key_aaaaaaaaaaaaaaaa/retention",
       "/v1/assets/ast_aaaaaaaaaaaaaaaa/preview/",
     ];
     for (let i = 0; i < 1000; i++) {

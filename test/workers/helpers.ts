@@ -1,9 +1,9 @@
 import { env, exports } from "cloudflare:workers";
 import { database } from "../../src/db/client";
 import { apiKeys, tenants } from "../../src/db/schema";
-import { generateApiKeySecret, hashApiKeySecret, displayPrefixOf } from "../../src/platform/auth/keys";
-import { ALL_SCOPES, type Scope } from "../../src/platform/auth/scopes";
 import type { Bindings } from "../../src/env";
+import { displayPrefixOf, generateApiKeySecret, hashApiKeySecret } from "../../src/platform/auth/keys";
+import { ALL_SCOPES, type Scope } from "../../src/platform/auth/scopes";
 import { newId } from "../../src/platform/ids";
 
 export const testEnv = env as unknown as Bindings;
@@ -16,10 +16,18 @@ export interface TestTenant {
 }
 
 /** A tenant and one API key written straight to D1 (what `npm start` does for the dev tenant). */
-export async function createTenant(options: { scopes?: Scope[]; name?: string; status?: "active" | "deactivated" } = {}): Promise<TestTenant> {
+export async function createTenant(
+  options: { scopes?: Scope[]; name?: string; status?: "active" | "deactivated" } = {},
+): Promise<TestTenant> {
   const db = database(testEnv.DB);
   const tenantId = newId("tenant");
-  await db.insert(tenants).values({ id: tenantId, name: options.name ?? "Test", contactEmail: "t@example.test", status: options.status ?? "active", createdAt: Date.now() });
+  await db.insert(tenants).values({
+    id: tenantId,
+    name: options.name ?? "Test",
+    contactEmail: "t@example.test",
+    status: options.status ?? "active",
+    createdAt: Date.now(),
+  });
   const { keyId, key } = await addKey(tenantId, { scopes: options.scopes });
   return { tenantId, keyId, key };
 }
@@ -78,25 +86,46 @@ export async function sha256HexOf(bytes: Uint8Array): Promise<string> {
 }
 
 /** Calls a URL the API returned (storage capability), with exactly the headers it returned. */
-export async function callUrl(url: string, init: { method: string; headers?: Record<string, string>; body?: Uint8Array }): Promise<Response> {
+export async function callUrl(
+  url: string,
+  init: { method: string; headers?: Record<string, string>; body?: Uint8Array },
+): Promise<Response> {
   const target = new URL(url);
   return exports.default.fetch(
-    new Request(`${BASE}${target.pathname}${target.search}`, { method: init.method, headers: init.headers, body: init.body as BodyInit | undefined }),
+    new Request(`${BASE}${target.pathname}${target.search}`, {
+      method: init.method,
+      headers: init.headers,
+      body: init.body as BodyInit | undefined,
+    }),
   );
 }
 
 /** Upload bytes through the public flow: create, PUT to the presigned URL, complete. Returns the asset id. */
-export async function uploadAsset(key: string, bytes: Uint8Array, mediaType: string, filename = "file"): Promise<{ assetId: string; uploadId: string; objectId: string }> {
+export async function uploadAsset(
+  key: string,
+  bytes: Uint8Array,
+  mediaType: string,
+  filename = "file",
+): Promise<{ assetId: string; uploadId: string; objectId: string }> {
   const created = await api("/v1/uploads", {
     method: "POST",
     key,
     body: { byte_length: bytes.length, declared_media_type: mediaType, mode: "single", sha256: await sha256HexOf(bytes), filename },
   });
   if (created.status !== 201) throw new Error(`create upload: ${created.status} ${await created.text()}`);
-  const upload = await created.json<{ upload_id: string; asset_id: string; upload: { url: string; method: string; headers: Record<string, string> } }>();
+  const upload = await created.json<{
+    upload_id: string;
+    asset_id: string;
+    upload: { url: string; method: string; headers: Record<string, string> };
+  }>();
   const put = await callUrl(upload.upload.url, { method: upload.upload.method, headers: upload.upload.headers, body: bytes });
   if (put.status !== 200) throw new Error(`put: ${put.status} ${await put.text()}`);
-  const completed = await api(`/v1/uploads/${upload.upload_id}/complete`, { method: "POST", key, body: {}, headers: { "idempotency-key": crypto.randomUUID() } });
+  const completed = await api(`/v1/uploads/${upload.upload_id}/complete`, {
+    method: "POST",
+    key,
+    body: {},
+    headers: { "idempotency-key": crypto.randomUUID() },
+  });
   if (completed.status !== 200) throw new Error(`complete: ${completed.status} ${await completed.text()}`);
   const done = await completed.json<{ asset_object_id: string }>();
   return { assetId: upload.asset_id, uploadId: upload.upload_id, objectId: done.asset_object_id };

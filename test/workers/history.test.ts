@@ -5,7 +5,8 @@ import { api, createTenant, fixture, json, testEnv, uploadAsset } from "./helper
 describe("DELETE /v1/history/snapshots", () => {
   it("releases a traversal: its cursor answers 422 afterwards, other traversals go on", async () => {
     const { key } = await createTenant();
-    for (const name of ["sample.jpg", "sample.png", "sample.gif"]) await uploadAsset(key, fixture(name), name.endsWith("png") ? "image/png" : name.endsWith("gif") ? "image/gif" : "image/jpeg");
+    for (const name of ["sample.jpg", "sample.png", "sample.gif"])
+      await uploadAsset(key, fixture(name), name.endsWith("png") ? "image/png" : name.endsWith("gif") ? "image/gif" : "image/jpeg");
     const first = await json(await api("/v1/assets?limit=1", { key }));
     const other = await json(await api("/v1/assets?limit=2", { key }));
     expect(first.total_count).toBe(3);
@@ -31,7 +32,14 @@ describe("presigned URLs in production (R2's S3 API)", () => {
       SVC_R2_BUCKET: "svc-objects",
     };
     const expiresAt = Date.now() + 3600_000;
-    const single = await presign(env, "http://ignored", { method: "PUT", key: "t/ten_x/o/aob_y", workerPath: "/unused", expiresAt, byteLength: 10, headers: { "Content-Type": "image/png" } });
+    const single = await presign(env, "http://ignored", {
+      method: "PUT",
+      key: "t/ten_x/o/aob_y",
+      workerPath: "/unused",
+      expiresAt,
+      byteLength: 10,
+      headers: { "Content-Type": "image/png" },
+    });
     const url = new URL(single.url);
     expect(url.origin + url.pathname).toBe("https://accountid.r2.cloudflarestorage.com/svc-objects/t/ten_x/o/aob_y");
     expect(url.searchParams.get("X-Amz-Algorithm")).toBe("AWS4-HMAC-SHA256");
@@ -42,7 +50,15 @@ describe("presigned URLs in production (R2's S3 API)", () => {
     // Create-once: the signed If-None-Match keeps a still-valid upload URL from overwriting completed bytes.
     expect(single.headers["If-None-Match"]).toBe("*");
     expect(url.searchParams.get("X-Amz-SignedHeaders")).toContain("if-none-match");
-    const part = await presign(env, "http://ignored", { method: "PUT", key: "t/ten_x/o/aob_y", workerPath: "/unused", expiresAt, byteLength: 10, headers: {}, part: { number: 2, uploadId: "abc" } });
+    const part = await presign(env, "http://ignored", {
+      method: "PUT",
+      key: "t/ten_x/o/aob_y",
+      workerPath: "/unused",
+      expiresAt,
+      byteLength: 10,
+      headers: {},
+      part: { number: 2, uploadId: "abc" },
+    });
     const partUrl = new URL(part.url);
     expect(partUrl.searchParams.get("partNumber")).toBe("2");
     expect(partUrl.searchParams.get("uploadId")).toBe("abc");

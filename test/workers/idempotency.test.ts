@@ -54,24 +54,40 @@ describe("Idempotency-Key on real operations", () => {
     const a = await createTenant();
     const b = await createTenant();
     const headers = { "idempotency-key": "shared-key" };
-    expect((await api("/v1/api-keys", { method: "POST", key: a.key, headers, body: { name: "a", scopes: ["identity:read"] } })).status).toBe(201);
-    expect((await api("/v1/api-keys", { method: "POST", key: b.key, headers, body: { name: "b", scopes: ["identity:read"] } })).status).toBe(201);
+    expect(
+      (await api("/v1/api-keys", { method: "POST", key: a.key, headers, body: { name: "a", scopes: ["identity:read"] } })).status,
+    ).toBe(201);
+    expect(
+      (await api("/v1/api-keys", { method: "POST", key: b.key, headers, body: { name: "b", scopes: ["identity:read"] } })).status,
+    ).toBe(201);
     expect((await api("/v1/api-keys/key_aaaaaaaaaaaaaaaa", { method: "DELETE", key: a.key, headers })).status).toBe(404);
   });
 
-  it.each([["has a space", "a b"], ["too long", "x".repeat(201)], ["non-ASCII", "clé"], ["empty", ""]])(
-    "an Idempotency-Key that %s answers 422",
-    async (_label, value) => {
-      const { key } = await createTenant();
-      const res = await api("/v1/api-keys", { method: "POST", key, headers: { "idempotency-key": value }, body: { name: "x", scopes: ["identity:read"] } });
-      expect(res.status).toBe(422);
-      expect((await json(res)).code).toBe("svc.idempotency.key_invalid");
-    },
-  );
+  it.each([
+    ["has a space", "a b"],
+    ["too long", "x".repeat(201)],
+    ["non-ASCII", "clé"],
+    ["empty", ""],
+  ])("an Idempotency-Key that %s answers 422", async (_label, value) => {
+    const { key } = await createTenant();
+    const res = await api("/v1/api-keys", {
+      method: "POST",
+      key,
+      headers: { "idempotency-key": value },
+      body: { name: "x", scopes: ["identity:read"] },
+    });
+    expect(res.status).toBe(422);
+    expect((await json(res)).code).toBe("svc.idempotency.key_invalid");
+  });
 
   it("accepts a key of exactly 200 printable characters", async () => {
     const { key } = await createTenant();
-    const res = await api("/v1/api-keys", { method: "POST", key, headers: { "idempotency-key": "!~".repeat(100) }, body: { name: "x", scopes: ["identity:read"] } });
+    const res = await api("/v1/api-keys", {
+      method: "POST",
+      key,
+      headers: { "idempotency-key": "!~".repeat(100) },
+      body: { name: "x", scopes: ["identity:read"] },
+    });
     expect(res.status).toBe(201);
   });
 });
@@ -171,9 +187,13 @@ describe("Idempotency middleware with a controllable operation", () => {
     // ...nor may it complete it with its own response.
     await completeIdempotencyKey(db, scope, first.lease, { status: 200, contentType: "application/json", body: "{}", withhold: false });
     expect((await claimIdempotencyKey(db, scope, "f".repeat(64), Date.now())).status).toBe("conflict");
-    await completeIdempotencyKey(db, scope, second.lease, { status: 201, contentType: "application/json", body: '{"ok":true}', withhold: false });
+    await completeIdempotencyKey(db, scope, second.lease, {
+      status: 201,
+      contentType: "application/json",
+      body: '{"ok":true}',
+      withhold: false,
+    });
     const replay = await claimIdempotencyKey(db, scope, "f".repeat(64), Date.now());
     expect(replay.status === "replay" && replay.row.responseStatus).toBe(201);
   });
 });
-

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { registryFor } from "../../src/catalog/installed";
 import { database } from "../../src/db/client";
 import { admitSign } from "../../src/jobs/admission";
-import { runJob, type JobServices } from "../../src/jobs/runner";
+import { type JobServices, runJob } from "../../src/jobs/runner";
 import { mediaServices } from "../../src/media";
 import { api, createTenant, fixture, json, testEnv, uploadAsset } from "./helpers";
 
@@ -10,7 +10,10 @@ import { api, createTenant, fixture, json, testEnv, uploadAsset } from "./helper
 async function admittedJob() {
   const tenant = await createTenant();
   const { assetId } = await uploadAsset(tenant.key, fixture("sample.jpg"), "image/jpeg");
-  const result = await admitSign(database(testEnv.DB), registryFor(testEnv), tenant.tenantId, { asset_id: assetId, recipe_id: "rcp_system_sign_only" });
+  const result = await admitSign(database(testEnv.DB), registryFor(testEnv), tenant.tenantId, {
+    asset_id: assetId,
+    recipe_id: "rcp_system_sign_only",
+  });
   if (result.status !== "admitted") throw new Error(JSON.stringify(result));
   return { tenant, assetId, jobId: result.job.id };
 }
@@ -85,7 +88,9 @@ describe("job runner under at-least-once delivery", () => {
     expect(done.state).toBe("completed");
     expect(await count("receipts", "job_id", jobId)).toBe(1);
     expect(await count("objects", "asset_id", assetId)).toBe(2);
-    const published = await testEnv.DB.prepare("SELECT publication_id FROM assets WHERE id = ?").bind(assetId).first<{ publication_id: string }>();
+    const published = await testEnv.DB.prepare("SELECT publication_id FROM assets WHERE id = ?")
+      .bind(assetId)
+      .first<{ publication_id: string }>();
     expect(published!.publication_id).toBe(done.result.publication_id);
   });
 
@@ -94,7 +99,12 @@ describe("job runner under at-least-once delivery", () => {
     // Cancel between the sign step and publication.
     const { services } = await countingServices({
       beforeRead: async () => {
-        const res = await api(`/v1/jobs/${jobId}/cancel`, { method: "POST", key: tenant.key, body: { reason: "changed my mind" }, headers: { "idempotency-key": crypto.randomUUID() } });
+        const res = await api(`/v1/jobs/${jobId}/cancel`, {
+          method: "POST",
+          key: tenant.key,
+          body: { reason: "changed my mind" },
+          headers: { "idempotency-key": crypto.randomUUID() },
+        });
         expect((await json(res)).state).toBe("cancel_requested");
       },
     });
@@ -111,7 +121,8 @@ describe("job runner under at-least-once delivery", () => {
 
   it("a queued job is cancelled at once, and a terminal one refuses cancellation", async () => {
     const { tenant, jobId } = await admittedJob();
-    const cancel = () => api(`/v1/jobs/${jobId}/cancel`, { method: "POST", key: tenant.key, body: {}, headers: { "idempotency-key": crypto.randomUUID() } });
+    const cancel = () =>
+      api(`/v1/jobs/${jobId}/cancel`, { method: "POST", key: tenant.key, body: {}, headers: { "idempotency-key": crypto.randomUUID() } });
     const first = await json(await cancel());
     expect(first.state).toBe("canceled");
     expect(first.terminal_at).not.toBeNull();

@@ -8,7 +8,6 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { type CborValue, encodeCbor } from "../../src/media/c2pa/cose";
 import { ensureC2paEngine } from "../../src/media/c2pa/engine-workerd";
-import { concatBytes } from "../../src/platform/encoding";
 import {
   activeManifestSignature,
   extractManifestStore,
@@ -21,6 +20,7 @@ import { c2paSignerFromBindings } from "../../src/media/c2pa/signer";
 import { pemBlocks } from "../../src/media/c2pa/tsa";
 import type { ManifestPlan } from "../../src/media/types";
 import { decodeCbor } from "../../src/platform/cbor";
+import { concatBytes } from "../../src/platform/encoding";
 import { fixture, testEnv } from "./helpers";
 import { loadX509 } from "./x509";
 
@@ -184,7 +184,15 @@ describe("signer credentials of every embedded format", () => {
     expect(extractManifestStore(r.bytes, "application/pdf").status).toBe("not_found");
     // Declared a sidecar: bytes that are no box are malformed, a JUMBF box of something else has no store.
     expect(extractManifestStore(fixture("sample.png"), "application/c2pa").status).toBe("malformed");
-    const other = concat(u32be(8 + 8 + 17 + 6), ascii("jumb"), u32be(8 + 17 + 6), ascii("jumd"), new Uint8Array(16), Uint8Array.of(3), ascii("other\0"));
+    const other = concat(
+      u32be(8 + 8 + 17 + 6),
+      ascii("jumb"),
+      u32be(8 + 17 + 6),
+      ascii("jumd"),
+      new Uint8Array(16),
+      Uint8Array.of(3),
+      ascii("other\0"),
+    );
     expect(extractManifestStore(other, "application/c2pa").status).toBe("not_found");
   });
 });
@@ -212,7 +220,15 @@ describe("JPEG APP11", () => {
     const packets = packetize(store, 16, 4000, 7);
     expect(packets.length).toBeGreaterThan(3);
     // Another JUMBF box (not C2PA) under its own instance number, interleaved.
-    const other = concat(u32be(8 + 8 + 17 + 6), ascii("jumb"), u32be(8 + 17 + 6), ascii("jumd"), new Uint8Array(16), Uint8Array.of(3), ascii("other\0"));
+    const other = concat(
+      u32be(8 + 8 + 17 + 6),
+      ascii("jumb"),
+      u32be(8 + 17 + 6),
+      ascii("jumd"),
+      new Uint8Array(16),
+      Uint8Array.of(3),
+      ascii("other\0"),
+    );
     const shuffled = [packets[2]!, { en: 1, z: 1, data: other }, packets[0]!, ...packets.slice(3).reverse(), packets[1]!];
     const extracted = extractManifestStore(jpegWith(shuffled), "image/jpeg");
     expect(extracted).toMatchObject({ status: "ok", carrier: "jpeg-app11" });
@@ -277,7 +293,15 @@ describe("manifest store structure", () => {
     expect(activeManifestSignature(new Uint8Array(0)).status).toBe("malformed");
     expect(activeManifestSignature(fixture("sample.png")).status).toBe("malformed");
     // A well-formed JUMBF superbox that is not a C2PA store.
-    const other = concat(u32be(8 + 8 + 17 + 6), ascii("jumb"), u32be(8 + 17 + 6), ascii("jumd"), new Uint8Array(16), Uint8Array.of(3), ascii("other\0"));
+    const other = concat(
+      u32be(8 + 8 + 17 + 6),
+      ascii("jumb"),
+      u32be(8 + 17 + 6),
+      ascii("jumd"),
+      new Uint8Array(16),
+      Uint8Array.of(3),
+      ascii("other\0"),
+    );
     expect(parseJumbf(other).status).toBe("ok");
     expect(activeManifestSignature(other).status).toBe("not_found");
     // Superboxes nested deeper than MAX_JUMBF_DEPTH.
@@ -291,7 +315,10 @@ describe("manifest store structure", () => {
     const overrun = store.slice();
     overrun.set(u32be(store.length + 1), 0);
     expect(parseJumbf(overrun).status).toBe("malformed");
-    expect(parseJumbf(concat(u32be(8 + 8 + 19), ascii("jumb"), u32be(8 + 19), ascii("jumd"), new Uint8Array(16), Uint8Array.of(3), ascii("ab"))).status).toBe("malformed");
+    expect(
+      parseJumbf(concat(u32be(8 + 8 + 19), ascii("jumb"), u32be(8 + 19), ascii("jumd"), new Uint8Array(16), Uint8Array.of(3), ascii("ab")))
+        .status,
+    ).toBe("malformed");
     expect(parseJumbf(concat(u32be(16), ascii("jumb"), u32be(8), ascii("json"))).status).toBe("malformed");
   });
 });
@@ -302,42 +329,141 @@ describe("COSE_Sign1 headers", () => {
   const ocsp1 = Uint8Array.of(0x30, 9, 1);
   const ocsp2 = Uint8Array.of(0x30, 9, 2);
   const sign1 = (protectedMap: [CborValue, CborValue][] | null, unprotected: [CborValue, CborValue][] = [], tag: number | null = 18) => {
-    const body: CborValue = [protectedMap ? encodeCbor({ map: protectedMap }) : new Uint8Array(0), { map: unprotected }, null, new Uint8Array(64)];
+    const body: CborValue = [
+      protectedMap ? encodeCbor({ map: protectedMap }) : new Uint8Array(0),
+      { map: unprotected },
+      null,
+      new Uint8Array(64),
+    ];
     return encodeCbor(tag === null ? body : { tag, value: body });
   };
 
-  it("reads x5chain from the protected header (array or single bstr, label 33 or \"x5chain\")", () => {
-    expect(signerCredentials(sign1([[1, -7], [33, [leaf, ca]]]))).toStrictEqual({
+  it('reads x5chain from the protected header (array or single bstr, label 33 or "x5chain")', () => {
+    expect(
+      signerCredentials(
+        sign1([
+          [1, -7],
+          [33, [leaf, ca]],
+        ]),
+      ),
+    ).toStrictEqual({
       status: "ok",
       chain: [leaf, ca],
       stapledOcsp: [],
       algorithm: "ES256",
       chainHeader: "protected",
     });
-    expect(signerCredentials(sign1([[1, -35], [33, leaf]]))).toMatchObject({ status: "ok", chain: [leaf], algorithm: "ES384" });
-    expect(signerCredentials(sign1([[1, -8], ["x5chain", [leaf]]]))).toMatchObject({ status: "ok", chain: [leaf], algorithm: "Ed25519" });
-    expect(signerCredentials(sign1([[1, -65535], [33, leaf]]))).toMatchObject({ status: "ok", algorithm: "cose:-65535" });
+    expect(
+      signerCredentials(
+        sign1([
+          [1, -35],
+          [33, leaf],
+        ]),
+      ),
+    ).toMatchObject({ status: "ok", chain: [leaf], algorithm: "ES384" });
+    expect(
+      signerCredentials(
+        sign1([
+          [1, -8],
+          ["x5chain", [leaf]],
+        ]),
+      ),
+    ).toMatchObject({ status: "ok", chain: [leaf], algorithm: "Ed25519" });
+    expect(
+      signerCredentials(
+        sign1([
+          [1, -65535],
+          [33, leaf],
+        ]),
+      ),
+    ).toMatchObject({ status: "ok", algorithm: "cose:-65535" });
     expect(signerCredentials(sign1([[33, leaf]]))).toMatchObject({ status: "ok", algorithm: null });
     // Untagged COSE_Sign1 is accepted too.
-    expect(signerCredentials(sign1([[1, -7], [33, leaf]], [], null))).toMatchObject({ status: "ok", chain: [leaf] });
+    expect(
+      signerCredentials(
+        sign1(
+          [
+            [1, -7],
+            [33, leaf],
+          ],
+          [],
+          null,
+        ),
+      ),
+    ).toMatchObject({ status: "ok", chain: [leaf] });
   });
 
   it("falls back to the unprotected header, and returns stapled OCSP responses of rVals", () => {
-    const r = signerCredentials(sign1([[1, -7]], [[33, [leaf, ca]], ["rVals", { map: [["ocspVals", [ocsp1, ocsp2]]] }]]));
-    expect(r).toStrictEqual({ status: "ok", chain: [leaf, ca], stapledOcsp: [ocsp1, ocsp2], algorithm: "ES256", chainHeader: "unprotected" });
-    expect(signerCredentials(sign1([[1, -7], [33, leaf]], [["rVals", { map: [["ocspVals", [ocsp1, 5]]] }]]))).toMatchObject({ stapledOcsp: [ocsp1] });
-    expect(signerCredentials(sign1([[1, -7], [33, leaf]], [["rVals", [ocsp1]]]))).toMatchObject({ status: "ok", stapledOcsp: [] });
+    const r = signerCredentials(
+      sign1(
+        [[1, -7]],
+        [
+          [33, [leaf, ca]],
+          ["rVals", { map: [["ocspVals", [ocsp1, ocsp2]]] }],
+        ],
+      ),
+    );
+    expect(r).toStrictEqual({
+      status: "ok",
+      chain: [leaf, ca],
+      stapledOcsp: [ocsp1, ocsp2],
+      algorithm: "ES256",
+      chainHeader: "unprotected",
+    });
+    expect(
+      signerCredentials(
+        sign1(
+          [
+            [1, -7],
+            [33, leaf],
+          ],
+          [["rVals", { map: [["ocspVals", [ocsp1, 5]]] }]],
+        ),
+      ),
+    ).toMatchObject({ stapledOcsp: [ocsp1] });
+    expect(
+      signerCredentials(
+        sign1(
+          [
+            [1, -7],
+            [33, leaf],
+          ],
+          [["rVals", [ocsp1]]],
+        ),
+      ),
+    ).toMatchObject({ status: "ok", stapledOcsp: [] });
   });
 
   it("refuses ambiguous or malformed chains and non-COSE_Sign1 structures", () => {
     const malformed: [string, Uint8Array][] = [
-      ["x5chain in both headers", sign1([[1, -7], [33, leaf]], [[33, ca]])],
-      ["33 and \"x5chain\" in one header", sign1([[33, leaf], ["x5chain", ca]])],
+      [
+        "x5chain in both headers",
+        sign1(
+          [
+            [1, -7],
+            [33, leaf],
+          ],
+          [[33, ca]],
+        ),
+      ],
+      [
+        '33 and "x5chain" in one header',
+        sign1([
+          [33, leaf],
+          ["x5chain", ca],
+        ]),
+      ],
       ["empty array", sign1([[33, []]])],
       ["empty certificate", sign1([[33, new Uint8Array(0)]])],
       ["integer in the chain", sign1([[33, [leaf, 7]]])],
       ["text chain", sign1([[33, "cert"]])],
-      ["alg neither int nor text", sign1([[1, [1]], [33, leaf]])],
+      [
+        "alg neither int nor text",
+        sign1([
+          [1, [1]],
+          [33, leaf],
+        ]),
+      ],
       ["COSE_Sign (tag 98)", sign1([[33, leaf]], [], 98)],
       ["three items", encodeCbor({ tag: 18, value: [new Uint8Array(0), { map: [] }, null] })],
       ["protected header not a bstr", encodeCbor({ tag: 18, value: [{ map: [] }, { map: [] }, null, new Uint8Array(0)] })],
@@ -458,7 +584,14 @@ describe("hostile input", () => {
       } else {
         // Random bytes, some behind a real container signature.
         const random = crypto.getRandomValues(new Uint8Array(Math.floor(rand() * 4096)));
-        const prefixes = [new Uint8Array(0), Uint8Array.of(0xff, 0xd8, 0xff), Uint8Array.of(0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a), ascii("GIF89a"), ascii("<svg "), concat(u32be(4096), ascii("jumb"))];
+        const prefixes = [
+          new Uint8Array(0),
+          Uint8Array.of(0xff, 0xd8, 0xff),
+          Uint8Array.of(0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a),
+          ascii("GIF89a"),
+          ascii("<svg "),
+          concat(u32be(4096), ascii("jumb")),
+        ];
         const bytes = concat(prefixes[i % prefixes.length]!, random);
         for (const mediaType of ["image/jpeg", "image/svg+xml", "application/c2pa", "application/octet-stream"]) {
           expect(STATUSES).toContain(extractManifestStore(bytes, mediaType).status);
@@ -488,7 +621,10 @@ describe("hostile input", () => {
       candidates,
       new Uint8Array(size).fill(0x6a), // "jjjj…"
       new Uint8Array(size).fill(0xff), // a JPEG of fill bytes
-      concat(Uint8Array.of(0xff, 0xd8), ...Array.from({ length: 60_000 }, (_, i) => app11(1, i + 2, concat(u32be(0xffffffff), ascii("jumb"))))),
+      concat(
+        Uint8Array.of(0xff, 0xd8),
+        ...Array.from({ length: 60_000 }, (_, i) => app11(1, i + 2, concat(u32be(0xffffffff), ascii("jumb")))),
+      ),
       concat(ascii("GIF89a"), new Uint8Array(7), new Uint8Array(size).fill(0x21)),
       concat(ascii("<svg><c2pa:manifest>"), new Uint8Array(size).fill(0x41)),
       concat(u32be(0), ascii("jumb"), u32be(size), ascii("jumd"), new Uint8Array(16), Uint8Array.of(3), new Uint8Array(size).fill(0x61)),

@@ -2,7 +2,6 @@ import type * as X509 from "@peculiar/x509";
 import * as asn1js from "asn1js";
 import * as pkijs from "pkijs";
 import { describe, expect, it } from "vitest";
-import { prng } from "./prng";
 import {
   buildOcspRequest,
   checkOcsp,
@@ -16,6 +15,7 @@ import {
   serialNumberHex,
   verifyOcspResponse,
 } from "../../src/media/c2pa/ocsp";
+import { prng } from "./prng";
 import { loadX509 } from "./x509";
 
 const x509 = await loadX509();
@@ -181,7 +181,11 @@ function basicOf(der: Uint8Array): { outer: pkijs.OCSPResponse; basic: pkijs.Bas
 }
 
 /** Edits a response's signed data and signs it again (with the issuing CA's key unless told otherwise). */
-async function resign(der: Uint8Array, edit: (data: pkijs.ResponseData) => void, key: CryptoKey = intermediate.keys.privateKey): Promise<Uint8Array> {
+async function resign(
+  der: Uint8Array,
+  edit: (data: pkijs.ResponseData) => void,
+  key: CryptoKey = intermediate.keys.privateKey,
+): Promise<Uint8Array> {
   const { outer, basic } = basicOf(der);
   edit(basic.tbsResponseData);
   await basic.sign(key, "SHA-256");
@@ -266,7 +270,8 @@ describe("checkOcsp against the dev responder", () => {
 
   it("passes on an authorized unknown", async () => {
     const fake = devResponder(asCa, {
-      rewriteResponse: (der) => resign(der, (data) => void (data.responses[0]!.certStatus = new asn1js.Primitive({ idBlock: { tagClass: 3, tagNumber: 2 } }))),
+      rewriteResponse: (der) =>
+        resign(der, (data) => void (data.responses[0]!.certStatus = new asn1js.Primitive({ idBlock: { tagClass: 3, tagNumber: 2 } }))),
     });
     expect(await check(fake.fetcher)).toMatchObject({ status: "unknown", responder_url: OCSP_URL });
   });
@@ -275,7 +280,10 @@ describe("checkOcsp against the dev responder", () => {
     const fake = devResponder(asCa, {
       rewriteRequest: (der) =>
         editRequest(der, async (req) => {
-          req.tbsRequest.requestList[0]!.reqCert = await pkijs.CertID.create(pk(signer), { hashAlgorithm: "SHA-256", issuerCertificate: pk(intermediate) });
+          req.tbsRequest.requestList[0]!.reqCert = await pkijs.CertID.create(pk(signer), {
+            hashAlgorithm: "SHA-256",
+            issuerCertificate: pk(intermediate),
+          });
         }),
     });
     expect((await check(fake.fetcher)).status).toBe("good");
@@ -411,7 +419,10 @@ describe("binding, nonce and freshness", () => {
     const fake = devResponder(asCa, {
       rewriteResponse: (der) =>
         resign(der, (data) => {
-          data.responseExtensions = [...(data.responseExtensions ?? []), new pkijs.Extension({ extnID: "2.25.1", critical: true, extnValue: new asn1js.Null().toBER(false) })];
+          data.responseExtensions = [
+            ...(data.responseExtensions ?? []),
+            new pkijs.Extension({ extnID: "2.25.1", critical: true, extnValue: new asn1js.Null().toBER(false) }),
+          ];
         }),
     });
     expectUnavailable(await check(fake.fetcher), "malformed");
@@ -432,7 +443,9 @@ describe("transport failures", () => {
     expect(Date.now() - started).toBeLessThan(2_000);
     let aborted = false;
     const honouring: OcspFetcher = (req) =>
-      new Promise((_, reject) => req.signal.addEventListener("abort", () => ((aborted = true), reject(new DOMException("aborted", "AbortError")))));
+      new Promise((_, reject) =>
+        req.signal.addEventListener("abort", () => ((aborted = true), reject(new DOMException("aborted", "AbortError")))),
+      );
     expectUnavailable(await check(honouring, { timeoutMs: 50 }), "timeout");
     expect(aborted).toBe(true);
   });
@@ -474,7 +487,12 @@ describe("transport failures", () => {
 
   it("no AIA OCSP URL: unavailable without a request", async () => {
     let called = false;
-    const result = await checkOcsp({ cert: noAia.der, issuer: intermediate.der, now: NOW, fetcher: async () => ((called = true), new Response(null)) });
+    const result = await checkOcsp({
+      cert: noAia.der,
+      issuer: intermediate.der,
+      now: NOW,
+      fetcher: async () => ((called = true), new Response(null)),
+    });
     expect(result).toMatchObject({ status: "unavailable", reason: "no_ocsp_url", responder_url: null });
     expect(called).toBe(false);
   });
@@ -483,7 +501,10 @@ describe("transport failures", () => {
     let called = false;
     const fetcher: OcspFetcher = async () => ((called = true), new Response(null));
     expectUnavailable(await checkOcsp({ cert: signer.der, issuer: root.der, fetcher, now: NOW }), "issuer_mismatch");
-    expectUnavailable(await checkOcsp({ cert: signer.der.slice(0, 100), issuer: intermediate.der, fetcher, now: NOW }), "invalid_certificate");
+    expectUnavailable(
+      await checkOcsp({ cert: signer.der.slice(0, 100), issuer: intermediate.der, fetcher, now: NOW }),
+      "invalid_certificate",
+    );
     expect(called).toBe(false);
   });
 });
@@ -575,7 +596,6 @@ describe("dev responder", () => {
   });
 });
 
-
 function mutate(input: Uint8Array, rand: () => number): Uint8Array {
   let bytes = input.slice();
   const edits = 1 + Math.floor(rand() * 3);
@@ -644,7 +664,8 @@ describe("fuzz", () => {
     const rand = prng(0xface);
     const request = await buildOcspRequest(signer.der, intermediate.der);
     for (let i = 0; i < 100; i++) {
-      const input = i % 2 ? mutate(request.der, rand) : Uint8Array.from({ length: Math.floor(rand() * 200) }, () => Math.floor(rand() * 256));
+      const input =
+        i % 2 ? mutate(request.der, rand) : Uint8Array.from({ length: Math.floor(rand() * 200) }, () => Math.floor(rand() * 256));
       const der = await respondOcsp(input, asCa, new Map(), NOW);
       expect([0, 1]).toContain(pkijs.OCSPResponse.fromBER(der).responseStatus.valueBlock.valueDec);
     }

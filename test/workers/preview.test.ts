@@ -3,7 +3,14 @@ import { api, callUrl, createTenant, fixture, json, sha256HexOf, uploadAsset, wa
 
 async function published(key: string, name: string, type: string) {
   const { assetId } = await uploadAsset(key, fixture(name), type);
-  const job = await json(await api("/v1/sign", { method: "POST", key, body: { asset_id: assetId, recipe_id: "rcp_system_sign_only" }, headers: { "idempotency-key": crypto.randomUUID() } }));
+  const job = await json(
+    await api("/v1/sign", {
+      method: "POST",
+      key,
+      body: { asset_id: assetId, recipe_id: "rcp_system_sign_only" },
+      headers: { "idempotency-key": crypto.randomUUID() },
+    }),
+  );
   expect((await waitForJob(key, job.job_id)).state).toBe("completed");
   return assetId;
 }

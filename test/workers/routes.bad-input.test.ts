@@ -8,7 +8,14 @@ import { api, createTenant } from "./helpers";
  * `message` (ErrorResponse) or `detail` (HttpErrorResponse).
  */
 const BAD_IDS = ["whe_abcdefghij234567", "nope", "%00", "x".repeat(300), "..%2f..%2fetc", "urn:uuid:00000000-0000-0000-0000-000000000000"];
-const BAD_QUERIES = ["?limit=0", "?limit=99999999999999999999", "?cursor=%FF%FE", "?include_deleted=maybe&status=zzz", "?alg=&value=%%%", "?maxResults=-1&scope=everything"];
+const BAD_QUERIES = [
+  "?limit=0",
+  "?limit=99999999999999999999",
+  "?cursor=%FF%FE",
+  "?include_deleted=maybe&status=zzz",
+  "?alg=&value=%%%",
+  "?maxResults=-1&scope=everything",
+];
 const BAD_BODIES: { type: string; body: string }[] = [
   { type: "application/json", body: "{" },
   { type: "application/json", body: '{"url":7,"events":"asset.signed","max_concurrency":1e309}' },
@@ -32,7 +39,10 @@ describe("bad input to every documented operation", () => {
           calls.push({
             method: method.toUpperCase(),
             path,
-            init: { headers: { "idempotency-key": `bad-${i}-${calls.length}`, ...(withBody ? { "content-type": bad.type } : {}) }, ...(withBody ? { body: bad.body } : {}) },
+            init: {
+              headers: { "idempotency-key": `bad-${i}-${calls.length}`, ...(withBody ? { "content-type": bad.type } : {}) },
+              ...(withBody ? { body: bad.body } : {}),
+            },
           });
         }
       }
@@ -50,7 +60,8 @@ describe("bad input to every documented operation", () => {
         } catch {
           body = null;
         }
-        const envelope = body !== null && ((typeof body.code === "string" && typeof body.message === "string") || typeof body.detail === "string");
+        const envelope =
+          body !== null && ((typeof body.code === "string" && typeof body.message === "string") || typeof body.detail === "string");
         if (!envelope) failures.push(`${call.method} ${call.path} → ${res.status} without the error envelope: ${text.slice(0, 120)}`);
       }
     }

@@ -1,22 +1,43 @@
 import { describe, expect, it } from "vitest";
 import { api, createTenant, fixture, json, sha256HexOf, uploadAsset, waitForJob } from "./helpers";
 
-const sign = (key: string, body: unknown, idem: string = crypto.randomUUID()) => api("/v1/sign", { method: "POST", key, body, headers: { "idempotency-key": idem } });
+const sign = (key: string, body: unknown, idem: string = crypto.randomUUID()) =>
+  api("/v1/sign", { method: "POST", key, body, headers: { "idempotency-key": idem } });
 
 describe("POST /v1/sign: every rule of the sign request", () => {
   it.each([
     [{ recipe_id: null }, 422, "svc.request.invalid", "recipe_id"],
     [{ recipe_id: "rcp_nonexistent" }, 422, "svc.sign.recipe_unknown", "recipe_id"],
     [{ recipe_id: "rcp_system_watermark_then_sign" }, 422, "svc.sign.image_dimensions_unsupported", "asset_id"],
-    [{ recipe_id: "rcp_system_watermark_then_sign", watermark_algorithm: "trustmark-q" }, 422, "svc.sign.algorithm_unavailable", "watermark_algorithm"],
-    [{ recipe_id: "rcp_system_watermark_then_sign", fingerprint_algorithms: ["chromaprint"] }, 422, "svc.sign.algorithm_not_offered", "fingerprint_algorithms"],
+    [
+      { recipe_id: "rcp_system_watermark_then_sign", watermark_algorithm: "trustmark-q" },
+      422,
+      "svc.sign.algorithm_unavailable",
+      "watermark_algorithm",
+    ],
+    [
+      { recipe_id: "rcp_system_watermark_then_sign", fingerprint_algorithms: ["chromaprint"] },
+      422,
+      "svc.sign.algorithm_not_offered",
+      "fingerprint_algorithms",
+    ],
     [{ recipe_id: "rcp_system_sign_only", watermark_algorithm: "pixelseal" }, 422, "svc.sign.option_not_applicable", "watermark_algorithm"],
     [{ recipe_id: "rcp_system_sign_only", watermark_strength: "robust" }, 422, "svc.sign.option_not_applicable", "watermark_strength"],
-    [{ recipe_id: "rcp_system_sign_only", fingerprint_algorithms: ["pdq"] }, 422, "svc.sign.option_not_applicable", "fingerprint_algorithms"],
+    [
+      { recipe_id: "rcp_system_sign_only", fingerprint_algorithms: ["pdq"] },
+      422,
+      "svc.sign.option_not_applicable",
+      "fingerprint_algorithms",
+    ],
     [{ recipe_id: "rcp_system_sign_only", creator_id: "crid_abcdefghij234567" }, 422, "svc.sign.creator_unknown", "creator_id"],
     [{ recipe_id: "rcp_private_sidecar_text_sign_only" }, 422, "svc.sign.media_type_not_supported", "recipe_id"],
     [{ recipe_id: "rcp_system_sign_only", fingerprint_algorithms: ["pdq", "pdq"] }, 422, "svc.request.invalid", "fingerprint_algorithms"],
-    [{ recipe_id: "rcp_system_sign_only", ai_declaration: { digital_source_type: "madeUp" } }, 422, "svc.request.invalid", "ai_declaration.digital_source_type"],
+    [
+      { recipe_id: "rcp_system_sign_only", ai_declaration: { digital_source_type: "madeUp" } },
+      422,
+      "svc.request.invalid",
+      "ai_declaration.digital_source_type",
+    ],
   ])("%j → %i %s", async (overrides, status, code, field) => {
     const { key } = await createTenant();
     const { assetId } = await uploadAsset(key, fixture("sample.jpg"), "image/jpeg");
@@ -51,9 +72,15 @@ describe("POST /v1/sign: every rule of the sign request", () => {
     const { key } = await createTenant();
     const bytes = fixture("sample.jpg");
     const pending = await json(
-      await api("/v1/uploads", { method: "POST", key, body: { byte_length: bytes.length, declared_media_type: "image/jpeg", mode: "single", sha256: await sha256HexOf(bytes) } }),
+      await api("/v1/uploads", {
+        method: "POST",
+        key,
+        body: { byte_length: bytes.length, declared_media_type: "image/jpeg", mode: "single", sha256: await sha256HexOf(bytes) },
+      }),
     );
-    expect((await json(await sign(key, { asset_id: pending.asset_id, recipe_id: "rcp_system_sign_only" }))).code).toBe("svc.sign.asset_not_uploaded");
+    expect((await json(await sign(key, { asset_id: pending.asset_id, recipe_id: "rcp_system_sign_only" }))).code).toBe(
+      "svc.sign.asset_not_uploaded",
+    );
 
     const { assetId } = await uploadAsset(key, bytes, "image/jpeg");
     const first = await json(await sign(key, { asset_id: assetId, recipe_id: "rcp_system_sign_only" }));
@@ -104,7 +131,10 @@ describe("POST /v1/sign/batch", () => {
 
   it.each([
     [{ items: [] }, { "idempotency-key": "k" }],
-    [{ items: Array.from({ length: 101 }, () => ({ asset_id: "ast_aaaaaaaaaaaaaaaa", recipe_id: "rcp_system_sign_only" })) }, { "idempotency-key": "k" }],
+    [
+      { items: Array.from({ length: 101 }, () => ({ asset_id: "ast_aaaaaaaaaaaaaaaa", recipe_id: "rcp_system_sign_only" })) },
+      { "idempotency-key": "k" },
+    ],
     [{ items: [{ asset_id: "ast_aaaaaaaaaaaaaaaa", recipe_id: "rcp_system_sign_only" }] }, { "idempotency-key": "x".repeat(197) }],
   ])("refuses a malformed batch (%#)", async (body, headers) => {
     const { key } = await createTenant();

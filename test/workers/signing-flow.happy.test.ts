@@ -4,7 +4,12 @@ import { ensureC2paEngine } from "../../src/media/c2pa/engine-workerd";
 import { api, callUrl, createTenant, fixture, json, sha256HexOf, testEnv, uploadAsset, waitForJob } from "./helpers";
 
 async function signAndDownload(key: string, assetId: string, recipeId: string) {
-  const started = await api("/v1/sign", { method: "POST", key, body: { asset_id: assetId, recipe_id: recipeId }, headers: { "idempotency-key": crypto.randomUUID() } });
+  const started = await api("/v1/sign", {
+    method: "POST",
+    key,
+    body: { asset_id: assetId, recipe_id: recipeId },
+    headers: { "idempotency-key": crypto.randomUUID() },
+  });
   expect(started.status, await started.clone().text()).toBe(202);
   const job = await json(started);
   expect(job).toMatchObject({ asset_id: assetId, recipe_id: recipeId, state: "queued", result: null });
@@ -27,7 +32,11 @@ describe("the typical flow, over HTTP", () => {
     const { job, download, bytes } = await signAndDownload(key, assetId, "rcp_system_sign_only");
 
     expect(job.progress).toMatchObject({ completed_steps: 3, total_steps: 3, percent: 100 });
-    expect(job.steps.map((s: { step: string; state: string }) => [s.step, s.state])).toEqual([["inspect", "completed"], ["sign", "completed"], ["publish", "completed"]]);
+    expect(job.steps.map((s: { step: string; state: string }) => [s.step, s.state])).toEqual([
+      ["inspect", "completed"],
+      ["sign", "completed"],
+      ["publish", "completed"],
+    ]);
     expect(job.media_inspection).toMatchObject({ media_type: "image/jpeg", width: expect.any(Number), height: expect.any(Number) });
     expect(job.result.receipt_id).toMatch(/^rct_[a-z2-7]{16}$/);
     expect(job.result.verification_id).toMatch(/^vfy_[a-z2-7]{16}$/);
@@ -43,17 +52,31 @@ describe("the typical flow, over HTTP", () => {
 
     const asset = await json(await api(`/v1/assets/${assetId}`, { key }));
     expect(asset).toMatchObject({ asset_id: assetId, kind: "image", media_type: "image/jpeg", status: "published" });
-    expect(asset.publication).toMatchObject({ publication_id: job.result.publication_id, job_id: job.job_id, recipe_id: "rcp_system_sign_only", manifest_delivery: "embedded" });
+    expect(asset.publication).toMatchObject({
+      publication_id: job.result.publication_id,
+      job_id: job.job_id,
+      recipe_id: "rcp_system_sign_only",
+      manifest_delivery: "embedded",
+    });
 
     const receipt = await json(await api(`/v1/receipts/${job.result.receipt_id}`, { key }));
     expect(receipt).toMatchObject({ receipt_id: job.result.receipt_id, asset_id: assetId, job_id: job.job_id });
-    expect(receipt.evidence).toMatchObject({ variant: "signing", source: { object_id: objectId }, output: { object_id: asset.publication.object_id, sha256: download.sha256 } });
+    expect(receipt.evidence).toMatchObject({
+      variant: "signing",
+      source: { object_id: objectId },
+      output: { object_id: asset.publication.object_id, sha256: download.sha256 },
+    });
     expect(receipt.evidence.manifest.validation_state).toBe("Trusted");
 
     const receipts = await json(await api(`/v1/receipts?asset_id=${assetId}`, { key }));
     expect(receipts.items.map((r: { receipt_id: string }) => r.receipt_id)).toEqual([job.result.receipt_id]);
     const detail = await json(await api(`/v1/assets/${assetId}/detail`, { key }));
-    expect(detail.verification_history.items[0]).toMatchObject({ verification_id: job.result.verification_id, overall: "valid", subject_type: "asset", job_id: job.job_id });
+    expect(detail.verification_history.items[0]).toMatchObject({
+      verification_id: job.result.verification_id,
+      overall: "valid",
+      subject_type: "asset",
+      job_id: job.job_id,
+    });
     expect(detail.activity.items[0]).toMatchObject({ job_id: job.job_id, state: "completed" });
     const listed = await json(await api("/v1/assets?status=published", { key }));
     expect(listed.total_count).toBe(1);
@@ -91,6 +114,9 @@ describe("the typical flow, over HTTP", () => {
     ensureC2paEngine();
     const store = JSON.parse((await WasmReader.fromBytes("image/png", bytes, verifySettingsJson(testEnv.SVC_TRUST_ANCHORS_PEM))).json());
     const actions = store.manifests[store.active_manifest].assertions.find((a: { label: string }) => a.label.startsWith("c2pa.actions"));
-    expect(actions.data.actions[0]).toMatchObject({ action: "c2pa.created", digitalSourceType: "http://cv.iptc.org/newscodes/digitalsourcetype/trainedAlgorithmicMedia" });
+    expect(actions.data.actions[0]).toMatchObject({
+      action: "c2pa.created",
+      digitalSourceType: "http://cv.iptc.org/newscodes/digitalsourcetype/trainedAlgorithmicMedia",
+    });
   });
 });

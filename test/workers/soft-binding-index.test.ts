@@ -13,11 +13,15 @@ const hex = (b: Uint8Array) => Array.from(b, (x) => x.toString(16).padStart(2, "
 async function register(publicationId: string, bits: Uint8Array) {
   const assetId = `ast_${publicationId.slice(4)}`;
   await db
-    .prepare("INSERT INTO assets (id, tenant_id, kind, status, publication_id, manifest_label, created_at, updated_at) VALUES (?, 'ten_indexindexindex', 'image', 'published', ?, ?, 0, 0)")
+    .prepare(
+      "INSERT INTO assets (id, tenant_id, kind, status, publication_id, manifest_label, created_at, updated_at) VALUES (?, 'ten_indexindexindex', 'image', 'published', ?, ?, 0, 0)",
+    )
     .bind(assetId, publicationId, `urn:c2pa:${publicationId}`)
     .run();
   await db
-    .prepare("INSERT INTO soft_bindings (publication_id, algorithm, tenant_id, asset_id, job_id, kind, value, bits, created_at) VALUES (?, 'pdq', 'ten_indexindexindex', ?, 'job_x', 'fingerprint', ?, ?, 0)")
+    .prepare(
+      "INSERT INTO soft_bindings (publication_id, algorithm, tenant_id, asset_id, job_id, kind, value, bits, created_at) VALUES (?, 'pdq', 'ten_indexindexindex', ?, 'job_x', 'fingerprint', ?, ?, 0)",
+    )
     .bind(publicationId, assetId, hex(bits), hex(bits))
     .run();
   await db.batch(pdqBandStatements(db, publicationId, bits, { sql: "1 = 1", binds: [] }));
@@ -38,11 +42,16 @@ describe("soft-binding index: PDQ by multi-index hashing", () => {
     const rand = (seed: number) => Uint8Array.from({ length: 32 }, (_, i) => (seed * 131 + i * 7919) & 255);
     const target = rand(7);
     await register("pub_targettargettarg", target);
-    for (let i = 0; i < 200; i++) await register(`pub_other${String(i).padStart(11, "0")}`.slice(0, 20), crypto.getRandomValues(new Uint8Array(32)));
+    for (let i = 0; i < 200; i++)
+      await register(`pub_other${String(i).padStart(11, "0")}`.slice(0, 20), crypto.getRandomValues(new Uint8Array(32)));
     for (const d of [0, 1, 15, 16, 17, 30, 31]) {
       for (let trial = 0; trial < 5; trial++) {
         const found = await nearestPdq(db, flip(target, d, d * 100 + trial));
-        expect(found, `distance ${d}`).toMatchObject({ publication_id: "pub_targettargettarg", distance: d, manifest_label: "urn:c2pa:pub_targettargettarg" });
+        expect(found, `distance ${d}`).toMatchObject({
+          publication_id: "pub_targettargettarg",
+          distance: d,
+          manifest_label: "urn:c2pa:pub_targettargettarg",
+        });
       }
     }
     expect(await nearestPdq(db, flip(target, 40, 1))).toBeNull();
@@ -51,7 +60,8 @@ describe("soft-binding index: PDQ by multi-index hashing", () => {
   it("a published, fingerprinted image recovered from a resized copy without its manifest → fingerprint_match_only", async () => {
     const { key } = await createTenant();
     const { codec } = await imageServices();
-    const w = 480, h = 360;
+    const w = 480,
+      h = 360;
     const data = new Uint8Array(w * h * 4);
     for (let y = 0; y < h; y++)
       for (let x = 0; x < w; x++) {
@@ -74,7 +84,8 @@ describe("soft-binding index: PDQ by multi-index hashing", () => {
       for (let x = 0; x < w / 2; x++)
         for (let c = 0; c < 4; c++) {
           const at = (yy: number, xx: number) => decoded.image.data[(yy * w + xx) * 4 + c]!;
-          half[(y * (w / 2) + x) * 4 + c] = (at(2 * y, 2 * x) + at(2 * y + 1, 2 * x) + at(2 * y, 2 * x + 1) + at(2 * y + 1, 2 * x + 1)) >> 2;
+          half[(y * (w / 2) + x) * 4 + c] =
+            (at(2 * y, 2 * x) + at(2 * y + 1, 2 * x) + at(2 * y, 2 * x + 1) + at(2 * y + 1, 2 * x + 1)) >> 2;
         }
     const copy = await codec.encode({ width: w / 2, height: h / 2, data: half }, "image/jpeg", new Uint8Array());
     if (copy.status !== "encoded") throw new Error("encode copy");
@@ -91,10 +102,14 @@ describe("soft-binding index: PDQ by multi-index hashing", () => {
     if (published.status !== "computed") throw new Error("iscc");
     // Registered as a publication the way the batch does (an ISCC row only: a flat image's PDQ is never indexed).
     await db
-      .prepare("INSERT INTO assets (id, tenant_id, kind, status, publication_id, manifest_label, created_at, updated_at) VALUES ('ast_flatflatflatflat', 'ten_indexindexindex', 'image', 'published', 'pub_flatflatflatflat', 'urn:c2pa:flat', 0, 0)")
+      .prepare(
+        "INSERT INTO assets (id, tenant_id, kind, status, publication_id, manifest_label, created_at, updated_at) VALUES ('ast_flatflatflatflat', 'ten_indexindexindex', 'image', 'published', 'pub_flatflatflatflat', 'urn:c2pa:flat', 0, 0)",
+      )
       .run();
     await db
-      .prepare("INSERT INTO soft_bindings (publication_id, algorithm, tenant_id, asset_id, job_id, kind, value, bits, created_at) VALUES ('pub_flatflatflatflat', 'iscc-image', 'ten_indexindexindex', 'ast_flatflatflatflat', 'job_x', 'fingerprint', ?, ?, 0)")
+      .prepare(
+        "INSERT INTO soft_bindings (publication_id, algorithm, tenant_id, asset_id, job_id, kind, value, bits, created_at) VALUES ('pub_flatflatflatflat', 'iscc-image', 'ten_indexindexindex', 'ast_flatflatflatflat', 'job_x', 'fingerprint', ?, ?, 0)",
+      )
       .bind(published.value, hex(published.bits))
       .run();
     // A different flat image (other size and shade) has the same ISCC code...
@@ -110,4 +125,3 @@ describe("soft-binding index: PDQ by multi-index hashing", () => {
     expect(verdict.warnings.join(" ")).toMatch(/iscc-image code is not looked up/);
   });
 });
-

@@ -1,10 +1,10 @@
-import { env as rawEnv, exports } from "cloudflare:workers";
+import { exports, env as rawEnv } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import { SVC_IMAGE_WATERMARK } from "../../src/catalog/algorithms";
 import { imageServices } from "../../src/media";
 import { verifySettingsJson, WasmReader } from "../../src/media/c2pa/engine";
 import { ensureC2paEngine } from "../../src/media/c2pa/engine-workerd";
-import { extractManifestStore, parseJumbf, type JumbfSuperbox } from "../../src/media/c2pa/jumbf";
+import { extractManifestStore, type JumbfSuperbox, parseJumbf } from "../../src/media/c2pa/jumbf";
 import type { RgbaImage } from "../../src/media/types";
 import { api, BASE, callUrl, createTenant, fixture, json, sha256HexOf, testEnv, uploadAsset, waitForJob } from "./helpers";
 
@@ -18,7 +18,8 @@ const db = (rawEnv as unknown as { DB: D1Database }).DB;
 const b64 = (bytes: Uint8Array) => btoa(String.fromCharCode(...bytes));
 const unb64 = (text: string) => Uint8Array.from(atob(text), (c) => c.charCodeAt(0));
 const fromHex = (text: string) => Uint8Array.from(text.match(/../g)!, (h) => parseInt(h, 16));
-const q = (params: Record<string, string | number>) => new URLSearchParams(Object.entries(params).map(([k, v]) => [k, String(v)])).toString();
+const q = (params: Record<string, string | number>) =>
+  new URLSearchParams(Object.entries(params).map(([k, v]) => [k, String(v)])).toString();
 
 async function sign(key: string, body: Record<string, unknown>) {
   const res = await api("/v1/sign", { method: "POST", key, body, headers: { "idempotency-key": crypto.randomUUID() } });
@@ -64,7 +65,8 @@ async function reencode(bytes: Uint8Array, mediaType: string, transform: (image:
 }
 
 function halfSize(image: RgbaImage): RgbaImage {
-  const w = image.width >> 1, h = image.height >> 1;
+  const w = image.width >> 1,
+    h = image.height >> 1;
   const data = new Uint8Array(w * h * 4);
   for (let y = 0; y < h; y++)
     for (let x = 0; x < w; x++)
@@ -79,7 +81,7 @@ function halfSize(image: RgbaImage): RgbaImage {
 function photo(width: number, height: number, seed: number): RgbaImage {
   const data = new Uint8Array(width * height * 4);
   let s = seed;
-  const rand = () => ((s = (s * 1664525 + 1013904223) >>> 0) / 2 ** 32);
+  const rand = () => (s = (s * 1664525 + 1013904223) >>> 0) / 2 ** 32;
   for (let y = 0; y < height; y++)
     for (let x = 0; x < width; x++) {
       const i = (y * width + x) * 4;
@@ -121,7 +123,10 @@ let published: Awaited<ReturnType<typeof publish>>;
 
 beforeAll(async () => {
   ({ key } = await createTenant());
-  published = await publish(key, fixture("sample-1mp.jpg"), "image/jpeg", { recipe_id: "rcp_system_watermark_then_sign", fingerprint_algorithms: ["iscc-image", "pdq"] });
+  published = await publish(key, fixture("sample-1mp.jpg"), "image/jpeg", {
+    recipe_id: "rcp_system_watermark_then_sign",
+    fingerprint_algorithms: ["iscc-image", "pdq"],
+  });
 }, 120_000);
 
 describe("GET /services/supportedAlgorithms", () => {
@@ -129,7 +134,10 @@ describe("GET /services/supportedAlgorithms", () => {
     const res = await api(`${SBR}/services/supportedAlgorithms`);
     expect(res.status).toBe(200);
     const body = await json(res);
-    expect(body).toEqual({ watermarks: [{ alg: `svc.watermark.${SVC_IMAGE_WATERMARK}` }], fingerprints: [{ alg: "io.iscc.v0" }, { alg: "svc.fingerprint.pdq.1" }] });
+    expect(body).toEqual({
+      watermarks: [{ alg: `svc.watermark.${SVC_IMAGE_WATERMARK}` }],
+      fingerprints: [{ alg: "io.iscc.v0" }, { alg: "svc.fingerprint.pdq.1" }],
+    });
     // Learned models need weights this deployment does not have: never listed.
     expect(JSON.stringify(body)).not.toMatch(/trustmark|pixelseal|videoseal|dinov2|audioseal/i);
     // Exactly the set the manifests carry, and each listed alg is accepted by byBinding.
@@ -148,7 +156,9 @@ describe("matches/byBinding", () => {
     const bindings = await softBindingsOf(published.bytes, "image/jpeg");
     expect(bindings).toHaveLength(3);
     // The watermark binding is the payload the receipt reports, base64 as in the manifest.
-    expect(bindings.find((b) => b.alg.startsWith("svc.watermark."))!.value).toBe(b64(fromHex(published.receipt.evidence.watermark.payload)));
+    expect(bindings.find((b) => b.alg.startsWith("svc.watermark."))!.value).toBe(
+      b64(fromHex(published.receipt.evidence.watermark.payload)),
+    );
     for (const { alg, value } of bindings) {
       const got = await api(`${SBR}/matches/byBinding?${q({ alg, value })}`);
       expect(got.status, alg).toBe(200);
@@ -171,7 +181,9 @@ describe("matches/byBinding", () => {
   });
 
   it("an unknown value answers no matches; URL-safe base64 without padding is accepted", async () => {
-    expect(await json(await api(`${SBR}/matches/byBinding?${q({ alg: "io.iscc.v0", value: b64(crypto.getRandomValues(new Uint8Array(8))) })}`))).toEqual({ matches: [] });
+    expect(
+      await json(await api(`${SBR}/matches/byBinding?${q({ alg: "io.iscc.v0", value: b64(crypto.getRandomValues(new Uint8Array(8))) })}`)),
+    ).toEqual({ matches: [] });
     const wm = b64(fromHex(published.receipt.evidence.watermark.payload)).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
     const res = await json(await api(`${SBR}/matches/byBinding?alg=svc.watermark.${SVC_IMAGE_WATERMARK}&value=${wm}`));
     expect(res.matches[0].manifestId).toBe(published.manifestId);
@@ -185,7 +197,10 @@ describe("matches/byBinding", () => {
     const { key: other } = await createTenant();
     const source = fixture("sample.png");
     const first = await publish(key, source, "image/png", { recipe_id: "rcp_system_sign", fingerprint_algorithms: ["iscc-image", "pdq"] });
-    const second = await publish(other, source, "image/png", { recipe_id: "rcp_system_sign", fingerprint_algorithms: ["iscc-image", "pdq"] });
+    const second = await publish(other, source, "image/png", {
+      recipe_id: "rcp_system_sign",
+      fingerprint_algorithms: ["iscc-image", "pdq"],
+    });
     const iscc = (await softBindingsOf(first.bytes, "image/png")).find((b) => b.alg === "io.iscc.v0")!;
     expect((await softBindingsOf(second.bytes, "image/png")).find((b) => b.alg === "io.iscc.v0")!.value).toBe(iscc.value);
     const all = await json(await api(`${SBR}/matches/byBinding?${q(iscc)}`));
@@ -193,7 +208,9 @@ describe("matches/byBinding", () => {
       { manifestId: first.manifestId, similarityScore: 100 },
       { manifestId: second.manifestId, similarityScore: 100 },
     ]);
-    expect((await json(await api(`${SBR}/matches/byBinding?${q({ ...iscc, maxResults: 1 })}`))).matches).toEqual([{ manifestId: first.manifestId, similarityScore: 100 }]);
+    expect((await json(await api(`${SBR}/matches/byBinding?${q({ ...iscc, maxResults: 1 })}`))).matches).toEqual([
+      { manifestId: first.manifestId, similarityScore: 100 },
+    ]);
     const posted = await json(await api(`${SBR}/matches/byBinding?maxResults=1`, { method: "POST", body: iscc }));
     expect(posted.matches).toHaveLength(1);
   });
@@ -210,7 +227,9 @@ describe("matches/byContent", () => {
     expect(body.matches[0].manifestId).toBe(published.manifestId);
     expect(body.matches[0].similarityScore).toBeGreaterThan(60);
     // The watermark alone finds it too; the media type comes from the bytes, not the Content-Type.
-    const wm = await json(await byContent(stripped, { alg: `svc.watermark.${SVC_IMAGE_WATERMARK}` }, { "content-type": "application/octet-stream" }));
+    const wm = await json(
+      await byContent(stripped, { alg: `svc.watermark.${SVC_IMAGE_WATERMARK}` }, { "content-type": "application/octet-stream" }),
+    );
     expect(wm.matches.map((m: { manifestId: string }) => m.manifestId)).toEqual([published.manifestId]);
   });
 
@@ -229,7 +248,11 @@ describe("matches/byContent", () => {
     if (encoded.status !== "encoded") throw new Error("encode");
     expect(await json(await byContent(encoded.bytes, {}, { "content-type": "image/png" }))).toEqual({ matches: [] });
     const hinted = await json(
-      await byContent(encoded.bytes, { hintAlg: `svc.watermark.${SVC_IMAGE_WATERMARK}`, hintValue: b64(fromHex(published.receipt.evidence.watermark.payload)) }, { "content-type": "image/png" }),
+      await byContent(
+        encoded.bytes,
+        { hintAlg: `svc.watermark.${SVC_IMAGE_WATERMARK}`, hintValue: b64(fromHex(published.receipt.evidence.watermark.payload)) },
+        { "content-type": "image/png" },
+      ),
     );
     expect(hinted).toEqual({ matches: [{ manifestId: published.manifestId, similarityScore: 100 }] });
   });
@@ -248,13 +271,18 @@ describe("GET /manifests/{manifestId}", () => {
     const sha256 = await sha256HexOf(store);
     expect(res.headers.get("etag")).toBe(`"${sha256}"`);
     // The same bytes the transparency log recorded at publication.
-    const anchored = await db.prepare("SELECT manifest_sha256 FROM anchor_entries WHERE publication_id = ?").bind(published.job.result.publication_id).first<{ manifest_sha256: string }>();
+    const anchored = await db
+      .prepare("SELECT manifest_sha256 FROM anchor_entries WHERE publication_id = ?")
+      .bind(published.job.result.publication_id)
+      .first<{ manifest_sha256: string }>();
     expect(anchored?.manifest_sha256).toBe(sha256);
     ensureC2paEngine();
     const reader = await WasmReader.fromBytes("application/c2pa", store, verifySettingsJson(testEnv.SVC_TRUST_ANCHORS_PEM));
     const report = JSON.parse(reader.json());
     expect(report.active_manifest).toBe(published.manifestId);
-    expect(report.manifests[published.manifestId].assertions.filter((a: { label: string }) => a.label.startsWith("c2pa.soft-binding"))).toHaveLength(3);
+    expect(
+      report.manifests[published.manifestId].assertions.filter((a: { label: string }) => a.label.startsWith("c2pa.soft-binding")),
+    ).toHaveLength(3);
     // Unencoded colons in the path work too, and one manifest alone is the whole store.
     const plain = await api(`${SBR}/manifests/${published.manifestId}?returnActiveManifest=true`);
     expect(plain.status).toBe(200);
@@ -263,7 +291,11 @@ describe("GET /manifests/{manifestId}", () => {
 
   it("a sidecar publication: the store is the .c2pa sidecar byte for byte", async () => {
     const pdf = await publish(key, fixture("sample.pdf"), "application/pdf", { recipe_id: "rcp_private_sidecar_document_sign_only" });
-    const sidecar = new Uint8Array(await (await callUrl(pdf.download.sidecar_manifest.url, { method: "GET", headers: pdf.download.sidecar_manifest.headers })).arrayBuffer());
+    const sidecar = new Uint8Array(
+      await (
+        await callUrl(pdf.download.sidecar_manifest.url, { method: "GET", headers: pdf.download.sidecar_manifest.headers })
+      ).arrayBuffer(),
+    );
     const res = await api(`${SBR}/manifests/${encodeURIComponent(pdf.manifestId)}`);
     expect(res.status).toBe(200);
     expect(new Uint8Array(await res.arrayBuffer())).toEqual(sidecar);
@@ -286,7 +318,9 @@ describe("GET /manifests/{manifestId}", () => {
     expect(only.map((m) => m.description.label)).toEqual([resigned.manifestId]);
     // The manifest superbox is copied byte for byte from the full store.
     const inFull = manifestsOf(full)[1]!;
-    expect(active.subarray(only[0]!.offset, only[0]!.offset + only[0]!.length)).toEqual(full.subarray(inFull.offset, inFull.offset + inFull.length));
+    expect(active.subarray(only[0]!.offset, only[0]!.offset + only[0]!.length)).toEqual(
+      full.subarray(inFull.offset, inFull.offset + inFull.length),
+    );
     // The older publication's own manifest is still served as its own store.
     expect((await api(`${SBR}/manifests/${encodeURIComponent(published.manifestId)}`)).status).toBe(200);
   });

@@ -21,7 +21,12 @@ const fromHex = (text: string) => Uint8Array.from(text.match(/../g)!, (h) => par
 
 async function publish(key: string, source: Uint8Array, mediaType: string, body: Record<string, unknown>) {
   const { assetId } = await uploadAsset(key, source, mediaType, "photo");
-  const res = await api("/v1/sign", { method: "POST", key, body: { asset_id: assetId, ...body }, headers: { "idempotency-key": crypto.randomUUID() } });
+  const res = await api("/v1/sign", {
+    method: "POST",
+    key,
+    body: { asset_id: assetId, ...body },
+    headers: { "idempotency-key": crypto.randomUUID() },
+  });
   expect(res.status, await res.clone().text()).toBe(202);
   const job = await waitForJob(key, (await json(res)).job_id, 60_000);
   expect(job.state, JSON.stringify(job)).toBe("completed");
@@ -31,24 +36,46 @@ async function publish(key: string, source: Uint8Array, mediaType: string, body:
 
 /** The ISCC binding of a publication, from the soft-binding index row the publication wrote (hex bits → base64). */
 async function isccOf(publicationId: string): Promise<string> {
-  const row = await testEnv.DB.prepare("SELECT bits FROM soft_bindings WHERE publication_id = ? AND algorithm = 'iscc-image'").bind(publicationId).first<{ bits: string }>();
+  const row = await testEnv.DB.prepare("SELECT bits FROM soft_bindings WHERE publication_id = ? AND algorithm = 'iscc-image'")
+    .bind(publicationId)
+    .first<{ bits: string }>();
   return b64(fromHex(row!.bits));
 }
 
 function byContent(bytes: Uint8Array, ip: string, key?: string) {
   const headers: Record<string, string> = { "content-type": "image/png", "cf-connecting-ip": ip };
   if (key) headers.authorization = `Bearer ${key}`;
-  return exports.default.fetch(new Request(`${BASE}${SBR}/matches/byContent`, { method: "POST", body: bytes as Uint8Array<ArrayBuffer>, headers }));
+  return exports.default.fetch(
+    new Request(`${BASE}${SBR}/matches/byContent`, { method: "POST", body: bytes as Uint8Array<ArrayBuffer>, headers }),
+  );
 }
 
 describe("lookupScope (the policy, pure)", () => {
-  const key = { kind: "api_key", tenantId: "ten_a", apiKeyId: "key_a", rateLimitPerMinute: null, signingProfile: null, outputRetentionDays: null } as const;
+  const key = {
+    kind: "api_key",
+    tenantId: "ten_a",
+    apiKeyId: "key_a",
+    rateLimitPerMinute: null,
+    signingProfile: null,
+    outputRetentionDays: null,
+  } as const;
   it("global for anyone; tenant only for a key holding recovery:read; always resolvable publications only", () => {
-    expect(lookupScope({ kind: "anonymous" }, undefined)).toEqual({ status: "ok", scope: "global", filter: { tenantId: null, resolvableOnly: true } });
+    expect(lookupScope({ kind: "anonymous" }, undefined)).toEqual({
+      status: "ok",
+      scope: "global",
+      filter: { tenantId: null, resolvableOnly: true },
+    });
     expect(lookupScope({ kind: "anonymous" }, "global")).toMatchObject({ scope: "global" });
     expect(lookupScope({ kind: "anonymous" }, "tenant")).toEqual({ status: "credential_required" });
-    expect(lookupScope({ ...key, scopes: new Set(["recovery:read"]) }, undefined)).toMatchObject({ scope: "global", filter: { tenantId: null } });
-    expect(lookupScope({ ...key, scopes: new Set(["recovery:read"]) }, "tenant")).toEqual({ status: "ok", scope: "tenant", filter: { tenantId: "ten_a", resolvableOnly: true } });
+    expect(lookupScope({ ...key, scopes: new Set(["recovery:read"]) }, undefined)).toMatchObject({
+      scope: "global",
+      filter: { tenantId: null },
+    });
+    expect(lookupScope({ ...key, scopes: new Set(["recovery:read"]) }, "tenant")).toEqual({
+      status: "ok",
+      scope: "tenant",
+      filter: { tenantId: "ten_a", resolvableOnly: true },
+    });
     expect(lookupScope({ ...key, scopes: new Set(["assets:read"]) }, "tenant")).toEqual({ status: "scope_missing" });
   });
 });
@@ -64,8 +91,14 @@ describe("tenancy: global by default, tenant-scoped on request", () => {
     a = await createTenant();
     b = await createTenant();
     // The same image published by two tenants: identical fingerprints, two manifests.
-    pa = await publish(a.key, fixture("sample.png"), "image/png", { recipe_id: "rcp_system_sign", fingerprint_algorithms: ["iscc-image", "pdq"] });
-    pb = await publish(b.key, fixture("sample.png"), "image/png", { recipe_id: "rcp_system_sign", fingerprint_algorithms: ["iscc-image", "pdq"] });
+    pa = await publish(a.key, fixture("sample.png"), "image/png", {
+      recipe_id: "rcp_system_sign",
+      fingerprint_algorithms: ["iscc-image", "pdq"],
+    });
+    pb = await publish(b.key, fixture("sample.png"), "image/png", {
+      recipe_id: "rcp_system_sign",
+      fingerprint_algorithms: ["iscc-image", "pdq"],
+    });
     iscc = await isccOf(pa.job.result.publication_id);
     expect(await isccOf(pb.job.result.publication_id)).toBe(iscc);
   }, 120_000);
@@ -76,23 +109,34 @@ describe("tenancy: global by default, tenant-scoped on request", () => {
       const text = await res.text();
       expect(res.status).toBe(200);
       expect(JSON.parse(text).matches.map((m: { manifestId: string }) => m.manifestId)).toEqual([pa.manifestId, pb.manifestId]);
-      for (const secret of [a.tenantId, b.tenantId, pa.assetId, pb.assetId, pa.job.result.publication_id, pa.job.job_id]) expect(text).not.toContain(secret);
+      for (const secret of [a.tenantId, b.tenantId, pa.assetId, pb.assetId, pa.job.result.publication_id, pa.job.job_id])
+        expect(text).not.toContain(secret);
       expect(text).not.toMatch(/ten_|ast_|pub_|job_|key_/);
     }
   });
 
   it("scope=tenant with a recovery:read key sees only its own tenant's publications", async () => {
-    const own = await json(await api(`${SBR}/matches/byBinding?alg=io.iscc.v0&value=${encodeURIComponent(iscc)}&scope=tenant`, { key: a.key }));
+    const own = await json(
+      await api(`${SBR}/matches/byBinding?alg=io.iscc.v0&value=${encodeURIComponent(iscc)}&scope=tenant`, { key: a.key }),
+    );
     expect(own.matches.map((m: { manifestId: string }) => m.manifestId)).toEqual([pa.manifestId]);
-    const theirs = await json(await api(`${SBR}/matches/byBinding?scope=tenant`, { method: "POST", key: b.key, body: { alg: "io.iscc.v0", value: iscc } }));
+    const theirs = await json(
+      await api(`${SBR}/matches/byBinding?scope=tenant`, { method: "POST", key: b.key, body: { alg: "io.iscc.v0", value: iscc } }),
+    );
     expect(theirs.matches.map((m: { manifestId: string }) => m.manifestId)).toEqual([pb.manifestId]);
     // A tenant with no such publication gets nothing, where the global lookup would find two.
     const c = await createTenant({ scopes: ["recovery:read"] });
-    expect(await json(await api(`${SBR}/matches/byBinding?alg=io.iscc.v0&value=${encodeURIComponent(iscc)}&scope=tenant`, { key: c.key }))).toEqual({ matches: [] });
+    expect(
+      await json(await api(`${SBR}/matches/byBinding?alg=io.iscc.v0&value=${encodeURIComponent(iscc)}&scope=tenant`, { key: c.key })),
+    ).toEqual({ matches: [] });
     // By content too.
     const scoped = await json(
       await exports.default.fetch(
-        new Request(`${BASE}${SBR}/matches/byContent?scope=tenant&alg=io.iscc.v0`, { method: "POST", body: fixture("sample.png") as Uint8Array<ArrayBuffer>, headers: { "content-type": "image/png", authorization: `Bearer ${b.key}` } }),
+        new Request(`${BASE}${SBR}/matches/byContent?scope=tenant&alg=io.iscc.v0`, {
+          method: "POST",
+          body: fixture("sample.png") as Uint8Array<ArrayBuffer>,
+          headers: { "content-type": "image/png", authorization: `Bearer ${b.key}` },
+        }),
       ),
     );
     expect(scoped.matches.map((m: { manifestId: string }) => m.manifestId)).toEqual([pb.manifestId]);
@@ -106,11 +150,16 @@ describe("tenancy: global by default, tenant-scoped on request", () => {
     expect((await json(posted)).code).toBe("svc.resolution.credential_required");
 
     const { key: narrow } = await addKey(a.tenantId, { scopes: ["assets:read"] });
-    const tenantScoped = await api(`${SBR}/matches/byBinding?alg=io.iscc.v0&value=${encodeURIComponent(iscc)}&scope=tenant`, { key: narrow });
+    const tenantScoped = await api(`${SBR}/matches/byBinding?alg=io.iscc.v0&value=${encodeURIComponent(iscc)}&scope=tenant`, {
+      key: narrow,
+    });
     expect(tenantScoped.status).toBe(403);
     expect(await json(tenantScoped)).toEqual({ detail: FORBIDDEN_SCOPE_DETAIL });
     // Without the scope, a valid key may still do what anyone may: global lookups and public manifests.
-    for (const path of [`${SBR}/matches/byBinding?alg=io.iscc.v0&value=${encodeURIComponent(iscc)}`, `${SBR}/manifests/${encodeURIComponent(pa.manifestId!)}`]) {
+    for (const path of [
+      `${SBR}/matches/byBinding?alg=io.iscc.v0&value=${encodeURIComponent(iscc)}`,
+      `${SBR}/manifests/${encodeURIComponent(pa.manifestId!)}`,
+    ]) {
       expect((await api(path, { key: narrow })).status, path).toBe(200);
     }
     const { key: revoked } = await addKey(a.tenantId, { status: "revoked" });
@@ -135,24 +184,39 @@ describe("only resolvable publications are found", () => {
     expect(p.manifestId).toBeUndefined();
     const payload = b64(fromHex(p.receipt.evidence.watermark.payload));
     expect(await json(await api(`${SBR}/matches/byBinding?alg=${WM}&value=${encodeURIComponent(payload)}`))).toEqual({ matches: [] });
-    expect(await json(await api(`${SBR}/matches/byBinding?alg=${WM}&value=${encodeURIComponent(payload)}&scope=tenant`, { key }))).toEqual({ matches: [] });
+    expect(await json(await api(`${SBR}/matches/byBinding?alg=${WM}&value=${encodeURIComponent(payload)}&scope=tenant`, { key }))).toEqual({
+      matches: [],
+    });
   });
 
   it("past its retention, a publication is neither matched nor its manifest served", async () => {
     const admin = await createTenant();
-    const issued = await json(await api("/v1/api-keys", { method: "POST", key: admin.key, body: { name: "short-lived", scopes: ["sign:write", "jobs:read", "assets:read", "uploads:write"] } }));
+    const issued = await json(
+      await api("/v1/api-keys", {
+        method: "POST",
+        key: admin.key,
+        body: { name: "short-lived", scopes: ["sign:write", "jobs:read", "assets:read", "uploads:write"] },
+      }),
+    );
     await api(`/v1/api-keys/${issued.api_key.api_key_id}/retention`, { method: "PUT", key: admin.key, body: { output_retention_days: 1 } });
     const { codec } = await imageServices();
     const data = new Uint8Array(300 * 200 * 4).map((_, i) => (i % 4 === 3 ? 255 : ((i >> 2) * 13 + ((i >> 9) & 31) * 7) & 255));
     const encoded = await codec.encode({ width: 300, height: 200, data }, "image/png", new Uint8Array());
     if (encoded.status !== "encoded") throw new Error("encode");
-    const p = await publish(issued.secret, encoded.bytes, "image/png", { recipe_id: "rcp_system_sign", fingerprint_algorithms: ["iscc-image"] });
+    const p = await publish(issued.secret, encoded.bytes, "image/png", {
+      recipe_id: "rcp_system_sign",
+      fingerprint_algorithms: ["iscc-image"],
+    });
     const value = encodeURIComponent(await isccOf(p.job.result.publication_id));
     const manifestPath = `${SBR}/manifests/${encodeURIComponent(p.manifestId!)}`;
-    expect((await json(await api(`${SBR}/matches/byBinding?alg=io.iscc.v0&value=${value}`))).matches).toEqual([{ manifestId: p.manifestId, similarityScore: 100 }]);
+    expect((await json(await api(`${SBR}/matches/byBinding?alg=io.iscc.v0&value=${value}`))).matches).toEqual([
+      { manifestId: p.manifestId, similarityScore: 100 },
+    ]);
     expect((await api(manifestPath)).status).toBe(200);
 
-    const { retention_until } = (await testEnv.DB.prepare("SELECT retention_until FROM assets WHERE id = ?").bind(p.assetId).first<{ retention_until: number }>())!;
+    const { retention_until } = (await testEnv.DB.prepare("SELECT retention_until FROM assets WHERE id = ?")
+      .bind(p.assetId)
+      .first<{ retention_until: number }>())!;
     expect(await sweepExpiredRetention(database(testEnv.DB), testEnv.OBJECTS, retention_until + 1)).toBe(1);
     expect(await json(await api(`${SBR}/matches/byBinding?alg=io.iscc.v0&value=${value}`))).toEqual({ matches: [] });
     const gone = await api(manifestPath);
@@ -181,7 +245,9 @@ describe("public content lookups are rate limited per network address", () => {
     const { key } = await createTenant({ scopes: ["recovery:read"] });
     expect((await byContent(encoded.bytes, ip, key)).status).toBe(200);
     // Binding lookups are index reads, not media work: not charged to the content bucket.
-    expect((await api(`${SBR}/matches/byBinding?alg=io.iscc.v0&value=AAAAAAAAAAA=`, { headers: { "cf-connecting-ip": ip } })).status).toBe(200);
+    expect((await api(`${SBR}/matches/byBinding?alg=io.iscc.v0&value=AAAAAAAAAAA=`, { headers: { "cf-connecting-ip": ip } })).status).toBe(
+      200,
+    );
   });
 
   it("binding lookups have their own, looser public limit: 120 per minute per address, then 429", async () => {
@@ -205,4 +271,3 @@ describe("public content lookups are rate limited per network address", () => {
     expect(Number(refused.headers.get("retry-after"))).toBeGreaterThanOrEqual(1);
   });
 });
-

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { api, createTenant, fixture, json, sha256HexOf, uploadAsset, waitForJob, type TestTenant } from "./helpers";
+import { api, createTenant, fixture, json, sha256HexOf, type TestTenant, uploadAsset, waitForJob } from "./helpers";
 
 /**
  * Every route that takes a tenant-owned id: a second tenant's key must get exactly what a missing id gets
@@ -23,7 +23,14 @@ function publishedAsset(owner: TestTenant) {
   if (!p) {
     p = (async () => {
       const { assetId } = await uploadAsset(owner.key, fixture("sample.png"), "image/png");
-      const job = await json(await api("/v1/sign", { method: "POST", key: owner.key, body: { asset_id: assetId, recipe_id: "rcp_system_sign_only" }, headers: { "idempotency-key": crypto.randomUUID() } }));
+      const job = await json(
+        await api("/v1/sign", {
+          method: "POST",
+          key: owner.key,
+          body: { asset_id: assetId, recipe_id: "rcp_system_sign_only" },
+          headers: { "idempotency-key": crypto.randomUUID() },
+        }),
+      );
       const done = await waitForJob(owner.key, job.job_id);
       return { assetId, jobId: job.job_id as string, receiptId: done.result.receipt_id as string };
     })();
@@ -39,7 +46,11 @@ const ROUTES: IdRoute[] = [
     name: "uploads",
     create: async (owner) => {
       const bytes = fixture("sample.png");
-      const res = await api("/v1/uploads", { method: "POST", key: owner.key, body: { byte_length: bytes.length, declared_media_type: "image/png", mode: "single", sha256: await sha256HexOf(bytes) } });
+      const res = await api("/v1/uploads", {
+        method: "POST",
+        key: owner.key,
+        body: { byte_length: bytes.length, declared_media_type: "image/png", mode: "single", sha256: await sha256HexOf(bytes) },
+      });
       return (await json(res)).upload_id;
     },
     requests: [
@@ -118,7 +129,8 @@ const ROUTES: IdRoute[] = [
   },
   {
     name: "verification evidence: reports and shares",
-    create: async (owner) => (await json(await api(`/v1/jobs/${(await publishedAsset(owner)).jobId}`, { key: owner.key }))).result.verification_id,
+    create: async (owner) =>
+      (await json(await api(`/v1/jobs/${(await publishedAsset(owner)).jobId}`, { key: owner.key }))).result.verification_id,
     requests: [
       { method: "POST", path: (id) => `/v1/verification-evidence/${id}/reports` },
       { method: "GET", path: (id) => `/v1/verification-evidence/${id}/shares` },
@@ -134,7 +146,8 @@ const ROUTES: IdRoute[] = [
   {
     name: "verification reports",
     create: async (owner) => {
-      const verificationId = (await json(await api(`/v1/jobs/${(await publishedAsset(owner)).jobId}`, { key: owner.key }))).result.verification_id;
+      const verificationId = (await json(await api(`/v1/jobs/${(await publishedAsset(owner)).jobId}`, { key: owner.key }))).result
+        .verification_id;
       const res = await api(`/v1/verification-evidence/${verificationId}/reports`, { method: "POST", key: owner.key });
       expect(res.status).toBe(201);
       return (await json(res)).report_id;
@@ -151,14 +164,21 @@ const ROUTES: IdRoute[] = [
   {
     name: "verification shares",
     create: async (owner) => {
-      const verificationId = (await json(await api(`/v1/jobs/${(await publishedAsset(owner)).jobId}`, { key: owner.key }))).result.verification_id;
-      const res = await api(`/v1/verification-evidence/${verificationId}/shares`, { method: "POST", key: owner.key, body: {}, headers: idem() });
+      const verificationId = (await json(await api(`/v1/jobs/${(await publishedAsset(owner)).jobId}`, { key: owner.key }))).result
+        .verification_id;
+      const res = await api(`/v1/verification-evidence/${verificationId}/shares`, {
+        method: "POST",
+        key: owner.key,
+        body: {},
+        headers: idem(),
+      });
       expect(res.status).toBe(201);
       return (await json(res)).share_id;
     },
     requests: [{ method: "POST", path: (id) => `/v1/verification-shares/${id}/close` }],
     ownerCheck: async (owner, id) => {
-      const verificationId = (await json(await api(`/v1/jobs/${(await publishedAsset(owner)).jobId}`, { key: owner.key }))).result.verification_id;
+      const verificationId = (await json(await api(`/v1/jobs/${(await publishedAsset(owner)).jobId}`, { key: owner.key }))).result
+        .verification_id;
       const shares = await json(await api(`/v1/verification-evidence/${verificationId}/shares`, { key: owner.key }));
       expect(shares.items.find((s: { share_id: string }) => s.share_id === id)).toMatchObject({ state: "active", closed_at: null }); // not closed by the intruder
     },
@@ -173,8 +193,18 @@ describe("tenant isolation", () => {
       const intruder = await createTenant({ name: "intruder" });
       const id = await route.create(owner);
       for (const request of route.requests) {
-        const foreign = await api(request.path(id), { method: request.method, key: intruder.key, body: request.body, headers: request.headers });
-        const missing = await api(request.path(route.missingId), { method: request.method, key: intruder.key, body: request.body, headers: { ...request.headers, "idempotency-key": crypto.randomUUID() } });
+        const foreign = await api(request.path(id), {
+          method: request.method,
+          key: intruder.key,
+          body: request.body,
+          headers: request.headers,
+        });
+        const missing = await api(request.path(route.missingId), {
+          method: request.method,
+          key: intruder.key,
+          body: request.body,
+          headers: { ...request.headers, "idempotency-key": crypto.randomUUID() },
+        });
         expect(foreign.status, `${request.method} foreign`).toBe(404);
         expect(missing.status, `${request.method} missing`).toBe(404);
         const a = await json(foreign);

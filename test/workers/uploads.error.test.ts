@@ -112,7 +112,16 @@ describe("uploads: bad input", () => {
     [{ declared_media_type: "image/x-unknown" }, "svc.uploads.media_type_unknown"],
     [{ byte_length: 10 * 1024 * 1024 + 1 }, "svc.uploads.too_large"],
     [{ mode: "multipart", parts: [] }, "svc.uploads.parts_invalid"],
-    [{ mode: "multipart", parts: [{ part_number: 1, byte_length: 10 }, { part_number: 2, byte_length: 10 }] }, "svc.uploads.parts_invalid"],
+    [
+      {
+        mode: "multipart",
+        parts: [
+          { part_number: 1, byte_length: 10 },
+          { part_number: 2, byte_length: 10 },
+        ],
+      },
+      "svc.uploads.parts_invalid",
+    ],
     [{ parts: [{ part_number: 1, byte_length: 10 }] }, "svc.uploads.parts_invalid"],
     [{ sha256: "xyz" }, "svc.request.invalid"],
     [{ declared_media_type: "not a type" }, "svc.request.invalid"],
@@ -144,7 +153,12 @@ describe("uploads: bad input", () => {
       expect(put.status).toBe(200);
       etags.push({ part_number: part.part_number, etag: put.headers.get("etag")! });
     }
-    const done = await api(`/v1/uploads/${body.upload_id}/complete`, { method: "POST", key, body: { parts: etags }, headers: { "idempotency-key": crypto.randomUUID() } });
+    const done = await api(`/v1/uploads/${body.upload_id}/complete`, {
+      method: "POST",
+      key,
+      body: { parts: etags },
+      headers: { "idempotency-key": crypto.randomUUID() },
+    });
     expect(done.status, await done.clone().text()).toBe(200);
     expect((await json(done)).byte_length).toBe(text.length);
   });
@@ -159,7 +173,9 @@ describe("upload expiry", () => {
     const bytes = fixture("sample.png");
     const { body } = await create(key, bytes, "image/png");
     await callUrl(body.upload.url, { method: "PUT", headers: body.upload.headers, body: bytes });
-    const { r2_key } = (await testEnv.DB.prepare("SELECT r2_key FROM uploads WHERE id = ?").bind(body.upload_id).first<{ r2_key: string }>())!;
+    const { r2_key } = (await testEnv.DB.prepare("SELECT r2_key FROM uploads WHERE id = ?")
+      .bind(body.upload_id)
+      .first<{ r2_key: string }>())!;
     expect(await testEnv.OBJECTS.head(r2_key)).not.toBeNull();
     expect(await sweepExpiredUploads(database(testEnv.DB), testEnv.OBJECTS, Date.now())).toBe(0); // not yet
     expect(await sweepExpiredUploads(database(testEnv.DB), testEnv.OBJECTS, Date.now() + UPLOAD_TTL_MS + 1000)).toBeGreaterThanOrEqual(1);

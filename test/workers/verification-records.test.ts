@@ -5,12 +5,26 @@ describe("a completed job's own verification evidence", () => {
   it("is readable at once through evidence, history and the list", async () => {
     const { key } = await createTenant();
     const { assetId } = await uploadAsset(key, fixture("sample.png"), "image/png");
-    const job = await json(await api("/v1/sign", { method: "POST", key, body: { asset_id: assetId, recipe_id: "rcp_system_sign_only" }, headers: { "idempotency-key": crypto.randomUUID() } }));
+    const job = await json(
+      await api("/v1/sign", {
+        method: "POST",
+        key,
+        body: { asset_id: assetId, recipe_id: "rcp_system_sign_only" },
+        headers: { "idempotency-key": crypto.randomUUID() },
+      }),
+    );
     const done = await waitForJob(key, job.job_id);
     const id = done.result.verification_id;
 
     const evidence = await json(await api(`/v1/verification-evidence/${id}`, { key }));
-    expect(evidence).toMatchObject({ verification_id: id, subject_type: "asset", overall: "valid", asset_id: assetId, job_id: job.job_id, validation_path: "c2pa.embedded" });
+    expect(evidence).toMatchObject({
+      verification_id: id,
+      subject_type: "asset",
+      overall: "valid",
+      asset_id: assetId,
+      job_id: job.job_id,
+      validation_path: "c2pa.embedded",
+    });
     expect(evidence.manifest.validation_state).toBe("Trusted");
     expect(evidence.manifest.asset_binding_checked).toBe(true);
     expect(evidence.manifest.success_codes).toEqual(expect.arrayContaining(["claimSignature.validated", "timeStamp.validated"]));
@@ -18,7 +32,12 @@ describe("a completed job's own verification evidence", () => {
     expect(evidence.object.media_type).toBe("image/png");
 
     const history = await json(await api(`/v1/verification-history/${id}`, { key }));
-    expect(history).toMatchObject({ verification_id: id, verification_url: `/v1/verification-history/${id}`, overall: "valid", job_id: job.job_id });
+    expect(history).toMatchObject({
+      verification_id: id,
+      verification_url: `/v1/verification-history/${id}`,
+      overall: "valid",
+      job_id: job.job_id,
+    });
     const list = await json(await api("/v1/verifications?overall=valid&subject_type=asset", { key }));
     expect(list.items.map((v: { verification_id: string }) => v.verification_id)).toEqual([id]);
     expect((await json(await api("/v1/verifications?overall=invalid", { key }))).items).toEqual([]);
@@ -28,7 +47,14 @@ describe("a completed job's own verification evidence", () => {
     const owner = await createTenant();
     const other = await createTenant();
     const { assetId } = await uploadAsset(owner.key, fixture("sample.png"), "image/png");
-    const job = await json(await api("/v1/sign", { method: "POST", key: owner.key, body: { asset_id: assetId, recipe_id: "rcp_system_sign_only" }, headers: { "idempotency-key": crypto.randomUUID() } }));
+    const job = await json(
+      await api("/v1/sign", {
+        method: "POST",
+        key: owner.key,
+        body: { asset_id: assetId, recipe_id: "rcp_system_sign_only" },
+        headers: { "idempotency-key": crypto.randomUUID() },
+      }),
+    );
     const id = (await waitForJob(owner.key, job.job_id)).result.verification_id;
     for (const path of [`/v1/verification-evidence/${id}`, `/v1/verification-history/${id}`]) {
       const foreign = await api(path, { key: other.key });

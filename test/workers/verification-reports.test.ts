@@ -1,6 +1,13 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { canonicalJson } from "../../src/catalog/canonical-json";
-import { escapeHtml, renderReportHtml, renderReportJson, reportDocument, REPORT_VERSION, type VerificationRow } from "../../src/verifications/report-render";
+import {
+  escapeHtml,
+  REPORT_VERSION,
+  renderReportHtml,
+  renderReportJson,
+  reportDocument,
+  type VerificationRow,
+} from "../../src/verifications/report-render";
 import { addKey, api, createTenant, fixture, json, sha256HexOf, type TestTenant } from "./helpers";
 import { signedCopy, verifyFile } from "./verify-helpers";
 
@@ -22,7 +29,8 @@ beforeAll(async () => {
   setup = { tenant, checkId: job.result.verification_id, verifyId: verifyBody.verification_id, verifyBody };
 }, 120_000);
 
-const createReport = (key: string, verificationId: string, headers?: Record<string, string>) => api(`/v1/verification-evidence/${verificationId}/reports`, { method: "POST", key, headers });
+const createReport = (key: string, verificationId: string, headers?: Record<string, string>) =>
+  api(`/v1/verification-evidence/${verificationId}/reports`, { method: "POST", key, headers });
 
 async function download(key: string, url: string, headers?: Record<string, string>) {
   const res = await api(url, { key, headers });
@@ -33,7 +41,24 @@ async function download(key: string, url: string, headers?: Record<string, strin
 /** What a self-contained document must never contain: scripts, links, or anything fetched from elsewhere. */
 function expectSelfContained(html: string) {
   const lower = html.toLowerCase();
-  for (const banned of ["<script", "<link", "<img", "<iframe", "<object", "<embed", "<form", "<base", " src=", " href=", "url(", "@import", "http://", "https://", "javascript:", " on"]) {
+  for (const banned of [
+    "<script",
+    "<link",
+    "<img",
+    "<iframe",
+    "<object",
+    "<embed",
+    "<form",
+    "<base",
+    " src=",
+    " href=",
+    "url(",
+    "@import",
+    "http://",
+    "https://",
+    "javascript:",
+    " on",
+  ]) {
     if (banned === " on") expect(lower, "event handler attribute").not.toMatch(/<[^>]+\son[a-z]+\s*=/);
     else expect(lower, banned).not.toContain(banned);
   }
@@ -166,7 +191,9 @@ describe("verification reports", () => {
     expect(doc.subject.job_id).toMatch(/^job_/);
     expect(doc.c2pa.manifest_id).toMatch(/^urn:c2pa:/);
     expect(doc.c2pa.success_codes).toEqual(expect.arrayContaining(["claimSignature.validated", "timeStamp.validated"]));
-    expect(doc.proves).toEqual(expect.arrayContaining(["The published bytes were byte-for-byte what was signed (the hard binding matched)."]));
+    expect(doc.proves).toEqual(
+      expect.arrayContaining(["The published bytes were byte-for-byte what was signed (the hard binding matched)."]),
+    );
     expect(doc.does_not_prove.length).toBeGreaterThan(0);
     const { text: html } = await download(tenant.key, report.formats.html.url);
     expectSelfContained(html);
@@ -204,7 +231,15 @@ describe("verification reports", () => {
           proves: [hostile],
           does_not_prove: [],
           manifest_id: hostile,
-          signer: { common_name: hostile, organization: hostile, issuer: null, serial_number: null, not_after: null, timestamp: null, timestamp_authority: null },
+          signer: {
+            common_name: hostile,
+            organization: hostile,
+            issuer: null,
+            serial_number: null,
+            not_after: null,
+            timestamp: null,
+            timestamp_authority: null,
+          },
           media_type: "image/jpeg",
         },
       }),
@@ -225,7 +260,11 @@ describe("verification reports", () => {
     expect(html).not.toMatch(/<[^>]+\son[a-z]+\s*=/i);
     expect(html).toContain("&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt;");
     // Only well-formed code tokens are taken from the explanation.
-    expect(doc.c2pa).toMatchObject({ validation_state: "Valid", failure_codes: ["signingCredential.untrusted"], success_codes: ["claimSignature.validated"] });
+    expect(doc.c2pa).toMatchObject({
+      validation_state: "Valid",
+      failure_codes: ["signingCredential.untrusted"],
+      success_codes: ["claimSignature.validated"],
+    });
     expect(doc.title).toBe("Intact credentials from an untrusted signer");
   });
 

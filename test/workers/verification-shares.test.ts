@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { addKey, api, createTenant, fixture, json, sha256HexOf, testEnv, type TestTenant } from "./helpers";
+import { addKey, api, createTenant, fixture, json, sha256HexOf, type TestTenant, testEnv } from "./helpers";
 import { signedCopy, verifyFile } from "./verify-helpers";
 
 /** One tenant with two verification records: a job's publication-time self-check and an authenticated verify call. */
@@ -23,13 +23,29 @@ beforeAll(async () => {
 }, 120_000);
 
 const issue = (key: string, verificationId: string, body?: unknown, idempotencyKey: string | null = crypto.randomUUID()) =>
-  api(`/v1/verification-evidence/${verificationId}/shares`, { method: "POST", key, body, headers: idempotencyKey ? { "idempotency-key": idempotencyKey } : {} });
-const list = (key: string, verificationId: string, query = "") => api(`/v1/verification-evidence/${verificationId}/shares${query}`, { key });
+  api(`/v1/verification-evidence/${verificationId}/shares`, {
+    method: "POST",
+    key,
+    body,
+    headers: idempotencyKey ? { "idempotency-key": idempotencyKey } : {},
+  });
+const list = (key: string, verificationId: string, query = "") =>
+  api(`/v1/verification-evidence/${verificationId}/shares${query}`, { key });
 const close = (key: string, shareId: string) => api(`/v1/verification-shares/${shareId}/close`, { method: "POST", key });
 /** The anonymous read: no API key at all. */
 const shared = (token: string) => api(`/v1/shared-verifications/${token}`);
 
-const PROJECTION_KEYS = ["confidence", "does_not_prove", "overall", "proves", "signer_organization", "status", "status_vocabulary_version", "user_explanation", "validated_at"];
+const PROJECTION_KEYS = [
+  "confidence",
+  "does_not_prove",
+  "overall",
+  "proves",
+  "signer_organization",
+  "status",
+  "status_vocabulary_version",
+  "user_explanation",
+  "validated_at",
+];
 
 /** The one 404 every unusable token gets (request id aside), with the privacy headers. */
 async function expectGone(res: Response) {
@@ -74,7 +90,24 @@ describe("verification shares", () => {
       signer_organization: verifyBody.signer.organization,
     });
     // Nothing that identifies the tenant, its resources or the evidence.
-    for (const secret of [tenant.tenantId, verifyId, assetId, jobId, share.share_id, verifyBody.manifest_id, verifyBody.signer.serial_number, "vfy_", "ten_", "ast_", "aob_", "job_", "pub_", "urn:c2pa", "claimSignature", "Fact-check desk"]) {
+    for (const secret of [
+      tenant.tenantId,
+      verifyId,
+      assetId,
+      jobId,
+      share.share_id,
+      verifyBody.manifest_id,
+      verifyBody.signer.serial_number,
+      "vfy_",
+      "ten_",
+      "ast_",
+      "aob_",
+      "job_",
+      "pub_",
+      "urn:c2pa",
+      "claimSignature",
+      "Fact-check desk",
+    ]) {
       expect(text, secret).not.toContain(secret);
     }
   });
@@ -86,7 +119,13 @@ describe("verification shares", () => {
     const body = await json(res);
     expect(res.status).toBe(200);
     expect(Object.keys(body).sort()).toEqual(PROJECTION_KEYS);
-    expect(body).toMatchObject({ status: null, status_vocabulary_version: null, overall: "valid", confidence: null, signer_organization: null });
+    expect(body).toMatchObject({
+      status: null,
+      status_vocabulary_version: null,
+      overall: "valid",
+      confidence: null,
+      signer_organization: null,
+    });
     expect(body.proves.length).toBeGreaterThan(0);
     expect(body.does_not_prove.length).toBeGreaterThan(0);
   });
@@ -94,7 +133,9 @@ describe("verification shares", () => {
   it("the token is stored only as its SHA-256", async () => {
     const { tenant, verifyId } = setup;
     const share = await json(await issue(tenant.key, verifyId, { label: "hash check" }));
-    const row = await testEnv.DB.prepare("SELECT * FROM verification_shares WHERE id = ?").bind(share.share_id).first<Record<string, unknown>>();
+    const row = await testEnv.DB.prepare("SELECT * FROM verification_shares WHERE id = ?")
+      .bind(share.share_id)
+      .first<Record<string, unknown>>();
     expect(row).not.toBeNull();
     expect(row!.token_hash).toBe(await sha256HexOf(new TextEncoder().encode(share.token)));
     expect(JSON.stringify(row)).not.toContain(share.token);
@@ -108,10 +149,14 @@ describe("verification shares", () => {
     const { bytes } = await signedCopy(tenant.key, fixture("sample.png"), "image/png");
     const verificationId = (await json(await verifyFile(bytes, { key: tenant.key }))).verification_id;
     const issued = [];
-    for (const label of ["first", "second", "third"]) issued.push(await json(await issue(tenant.key, verificationId, { label, expires_in_seconds: 3600 })));
+    for (const label of ["first", "second", "third"])
+      issued.push(await json(await issue(tenant.key, verificationId, { label, expires_in_seconds: 3600 })));
     // Distinct creation times (two issues within one millisecond would order by id).
     const base = Date.now() - 10_000;
-    for (const [i, s] of issued.entries()) await testEnv.DB.prepare("UPDATE verification_shares SET created_at = ? WHERE id = ?").bind(base + i * 1000, s.share_id).run();
+    for (const [i, s] of issued.entries())
+      await testEnv.DB.prepare("UPDATE verification_shares SET created_at = ? WHERE id = ?")
+        .bind(base + i * 1000, s.share_id)
+        .run();
     const all = await json(await list(tenant.key, verificationId));
     expect(all.items.map((s: { share_id: string }) => s.share_id)).toEqual(issued.map((s) => s.share_id).reverse());
     expect(all.next_cursor).toBeNull();
@@ -149,12 +194,15 @@ describe("verification shares", () => {
 
     const unknown = await expectGone(await shared("A".repeat(43)));
     expect(await expectGone(await shared(share.token))).toEqual(unknown);
-    for (const malformed of ["abc", share.token + "x", share.token.slice(0, 42) + ".", "%00", "x".repeat(2000)]) {
+    for (const malformed of ["abc", `${share.token}x`, `${share.token.slice(0, 42)}.`, "%00", "x".repeat(2000)]) {
       expect(await expectGone(await shared(malformed)), malformed).toEqual(unknown);
     }
     expect(unknown.code).toBe("svc.resource.not_found");
     const listed = await json(await list(tenant.key, verifyId, "?limit=100"));
-    expect(listed.items.find((s: { share_id: string }) => s.share_id === share.share_id)).toMatchObject({ state: "closed", closed_at: body.closed_at });
+    expect(listed.items.find((s: { share_id: string }) => s.share_id === share.share_id)).toMatchObject({
+      state: "closed",
+      closed_at: body.closed_at,
+    });
   });
 
   it("an expired share answers the same 404 and lists as expired", async () => {
@@ -162,7 +210,9 @@ describe("verification shares", () => {
     const share = await json(await issue(tenant.key, verifyId, { expires_in_seconds: 60 }));
     expect(Date.parse(share.expires_at) - Date.parse(share.created_at)).toBe(60_000);
     expect((await shared(share.token)).status).toBe(200);
-    await testEnv.DB.prepare("UPDATE verification_shares SET expires_at = ? WHERE id = ?").bind(Date.now() - 1, share.share_id).run();
+    await testEnv.DB.prepare("UPDATE verification_shares SET expires_at = ? WHERE id = ?")
+      .bind(Date.now() - 1, share.share_id)
+      .run();
     const unknown = await expectGone(await shared("B".repeat(43)));
     expect(await expectGone(await shared(share.token))).toEqual(unknown);
     const listed = await json(await list(tenant.key, verifyId, "?limit=100"));
@@ -201,7 +251,11 @@ describe("verification shares", () => {
 
   it("a body is optional; its fields are validated", async () => {
     const { tenant, verifyId } = setup;
-    const bare = await api(`/v1/verification-evidence/${verifyId}/shares`, { method: "POST", key: tenant.key, headers: { "idempotency-key": crypto.randomUUID() } });
+    const bare = await api(`/v1/verification-evidence/${verifyId}/shares`, {
+      method: "POST",
+      key: tenant.key,
+      headers: { "idempotency-key": crypto.randomUUID() },
+    });
     const share = await json(bare);
     expect(bare.status, JSON.stringify(share)).toBe(201);
     expect(share.label).toBeNull();
@@ -227,11 +281,19 @@ describe("verification shares", () => {
     const { tenant, verifyId } = setup;
     const share = await json(await issue(tenant.key, verifyId));
 
-    for (const res of [await list(tenant.key, "nope"), await issue(tenant.key, "vsh_abcdefghij234567"), await close(tenant.key, "vfy_abcdefghij234567")]) {
+    for (const res of [
+      await list(tenant.key, "nope"),
+      await issue(tenant.key, "vsh_abcdefghij234567"),
+      await close(tenant.key, "vfy_abcdefghij234567"),
+    ]) {
       expect(res.status).toBe(422);
       expect((await json(res)).code).toBe("svc.request.invalid");
     }
-    for (const res of [await list(tenant.key, "vfy_aaaaaaaaaaaaaaaa"), await issue(tenant.key, "vfy_aaaaaaaaaaaaaaaa"), await close(tenant.key, "vsh_aaaaaaaaaaaaaaaa")]) {
+    for (const res of [
+      await list(tenant.key, "vfy_aaaaaaaaaaaaaaaa"),
+      await issue(tenant.key, "vfy_aaaaaaaaaaaaaaaa"),
+      await close(tenant.key, "vsh_aaaaaaaaaaaaaaaa"),
+    ]) {
       expect(res.status).toBe(404);
       expect((await json(res)).code).toBe("svc.resource.not_found");
     }

@@ -46,12 +46,19 @@ describe("stored-object verification", () => {
     const { assetId } = await signedCopy(key, fixture("sample.png"), "image/png");
     const asset = await json(await api(`/v1/assets/${assetId}`, { key }));
     const accepted = await json(await start(key, asset.publication.object_id));
-    await Promise.all([runStoredVerification(testEnv, tenantId, accepted.verification_id), runStoredVerification(testEnv, tenantId, accepted.verification_id)]);
-    const count = await (env as unknown as { DB: D1Database }).DB.prepare("SELECT COUNT(*) AS n FROM verifications WHERE id = ?").bind(accepted.verification_id).first<{ n: number }>();
+    await Promise.all([
+      runStoredVerification(testEnv, tenantId, accepted.verification_id),
+      runStoredVerification(testEnv, tenantId, accepted.verification_id),
+    ]);
+    const count = await (env as unknown as { DB: D1Database }).DB.prepare("SELECT COUNT(*) AS n FROM verifications WHERE id = ?")
+      .bind(accepted.verification_id)
+      .first<{ n: number }>();
     expect(count!.n).toBe(1);
 
     // Delete the bytes behind the object: the check fails with a reason, never a 500.
-    const row = await (env as unknown as { DB: D1Database }).DB.prepare("SELECT r2_key FROM objects WHERE id = ?").bind(asset.publication.object_id).first<{ r2_key: string }>();
+    const row = await (env as unknown as { DB: D1Database }).DB.prepare("SELECT r2_key FROM objects WHERE id = ?")
+      .bind(asset.publication.object_id)
+      .first<{ r2_key: string }>();
     await testEnv.OBJECTS.delete(row!.r2_key);
     const second = await json(await start(key, asset.publication.object_id));
     const failed = await waitForVerification(key, second.verification_id);

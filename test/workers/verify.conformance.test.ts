@@ -31,7 +31,10 @@ declare global {
 }
 
 /** File path → `data:<type>;base64,…` URL of every fixture (Vite inlines them at transform time). */
-const INLINED = import.meta.glob("../fixtures/c2pa/*.{jpg,mp4,pdf}", { query: "?inline", import: "default", eager: true }) as Record<string, string>;
+const INLINED = import.meta.glob("../fixtures/c2pa/*.{jpg,mp4,pdf}", { query: "?inline", import: "default", eager: true }) as Record<
+  string,
+  string
+>;
 
 /** A fixture of test/fixtures/c2pa as bytes. */
 function c2paFixture(name: string): Uint8Array {
@@ -84,7 +87,11 @@ async function verifyUpload(bytes: Uint8Array, name: string, type: string, manif
   form.append("file", new File([bytes as Uint8Array<ArrayBuffer>], name, { type }));
   if (manifest) form.append("manifest", new File([manifest as Uint8Array<ArrayBuffer>], "manifest.c2pa", { type: "application/c2pa" }));
   const headers = { "cf-connecting-ip": `192.0.2.${nextAddress++}` };
-  const res = await (exports as unknown as { default: Fetcher }).default.fetch(`${BASE}/v1/verify`, { method: "POST", body: form, headers });
+  const res = await (exports as unknown as { default: Fetcher }).default.fetch(`${BASE}/v1/verify`, {
+    method: "POST",
+    body: form,
+    headers,
+  });
   const body = await json(res);
   expect(res.status, JSON.stringify(body)).toBe(200);
   return body;
@@ -106,8 +113,18 @@ function engineCodes(developerExplanation: string): EngineCodes {
     return m ? [...new Set(m[1]!.split(", ").map((c) => c.trim()))] : [];
   };
   const state = /c2pa-rs validation_state (\w+)/.exec(developerExplanation)?.[1] ?? null;
-  const other = /(remote manifest reference[^;]*|manifest store present but unreadable: [^;]*|no C2PA manifest store in the bytes)/.exec(developerExplanation)?.[1] ?? null;
-  return { validation_state: state, failure: list("failure"), informational: list("informational"), ingredient_failure: list("ingredient failure"), success: list("success"), other };
+  const other =
+    /(remote manifest reference[^;]*|manifest store present but unreadable: [^;]*|no C2PA manifest store in the bytes)/.exec(
+      developerExplanation,
+    )?.[1] ?? null;
+  return {
+    validation_state: state,
+    failure: list("failure"),
+    informational: list("informational"),
+    ingredient_failure: list("ingredient failure"),
+    success: list("success"),
+    other,
+  };
 }
 
 interface Row {
@@ -160,10 +177,23 @@ afterAll(() => {
 
 describe("POST /v1/verify on public C2PA fixtures", () => {
   it("valid manifest from the c2pa test CA (adobe-20220124-CA.jpg) → valid_manifest_untrusted_signer", async () => {
-    const { body, engine } = await conformance("adobe-20220124-CA.jpg", c2paFixture("adobe-20220124-CA.jpg"), "CA.jpg", "image/jpeg", "valid_manifest_untrusted_signer");
+    const { body, engine } = await conformance(
+      "adobe-20220124-CA.jpg",
+      c2paFixture("adobe-20220124-CA.jpg"),
+      "CA.jpg",
+      "image/jpeg",
+      "valid_manifest_untrusted_signer",
+    );
     expect(engine.failure).toEqual(["signingCredential.untrusted"]);
-    expect(engine.success).toEqual(expect.arrayContaining(["claimSignature.validated", "assertion.dataHash.match", "assertion.hashedURI.match"]));
-    expect(body.signals).toMatchObject({ c2pa_manifest_present: true, c2pa_signature_valid: true, signer_trusted: false, timestamp_valid: true });
+    expect(engine.success).toEqual(
+      expect.arrayContaining(["claimSignature.validated", "assertion.dataHash.match", "assertion.hashedURI.match"]),
+    );
+    expect(body.signals).toMatchObject({
+      c2pa_manifest_present: true,
+      c2pa_signature_valid: true,
+      signer_trusted: false,
+      timestamp_valid: true,
+    });
     expect(body.signer).toMatchObject(C2PA_TEST_SIGNER);
     expect(body.claims).toMatchObject({ origin: "C2PA Test Signing Cert", ai_generated: false });
     expect(body.manifest_id).toBe("contentauth:urn:uuid:04cdf4ec-f713-4e47-a8d6-7af56501ce4b");
@@ -175,7 +205,13 @@ describe("POST /v1/verify on public C2PA fixtures", () => {
   });
 
   it("tampered claim signature (adobe-20220124-E-sig-CA.jpg) → manifest_tampered", async () => {
-    const { body, engine } = await conformance("adobe-20220124-E-sig-CA.jpg", c2paFixture("adobe-20220124-E-sig-CA.jpg"), "E-sig-CA.jpg", "image/jpeg", "manifest_tampered");
+    const { body, engine } = await conformance(
+      "adobe-20220124-E-sig-CA.jpg",
+      c2paFixture("adobe-20220124-E-sig-CA.jpg"),
+      "E-sig-CA.jpg",
+      "image/jpeg",
+      "manifest_tampered",
+    );
     expect(engine.failure).toContain("claimSignature.mismatch");
     expect(body.signals).toMatchObject({ c2pa_manifest_present: true, c2pa_signature_valid: false, signer_trusted: false });
     expect(body.status).toBe("manifest_tampered");
@@ -184,7 +220,13 @@ describe("POST /v1/verify on public C2PA fixtures", () => {
   });
 
   it("tampered asset bytes (adobe-20220124-XCA.jpg) → asset_tampered; the manifest itself is intact", async () => {
-    const { body, engine } = await conformance("adobe-20220124-XCA.jpg", c2paFixture("adobe-20220124-XCA.jpg"), "XCA.jpg", "image/jpeg", "asset_tampered");
+    const { body, engine } = await conformance(
+      "adobe-20220124-XCA.jpg",
+      c2paFixture("adobe-20220124-XCA.jpg"),
+      "XCA.jpg",
+      "image/jpeg",
+      "asset_tampered",
+    );
     expect(engine.failure).toContain("assertion.dataHash.mismatch");
     expect(engine.success).toContain("claimSignature.validated");
     expect(body.signals).toMatchObject({ c2pa_manifest_present: true, c2pa_signature_valid: true, signer_trusted: false });
@@ -194,7 +236,13 @@ describe("POST /v1/verify on public C2PA fixtures", () => {
   });
 
   it("tampered assertion (adobe-20220124-E-uri-CA.jpg: an actions parameter edited after signing) → manifest_tampered", async () => {
-    const { body, engine } = await conformance("adobe-20220124-E-uri-CA.jpg", c2paFixture("adobe-20220124-E-uri-CA.jpg"), "E-uri-CA.jpg", "image/jpeg", "manifest_tampered");
+    const { body, engine } = await conformance(
+      "adobe-20220124-E-uri-CA.jpg",
+      c2paFixture("adobe-20220124-E-uri-CA.jpg"),
+      "E-uri-CA.jpg",
+      "image/jpeg",
+      "manifest_tampered",
+    );
     expect(engine.failure).toContain("assertion.hashedURI.mismatch");
     // The claim's own signature still verifies: what changed is an assertion the claim hashes.
     expect(body.signals).toMatchObject({ c2pa_manifest_present: true, c2pa_signature_valid: true, signer_trusted: false });
@@ -213,7 +261,12 @@ describe("POST /v1/verify on public C2PA fixtures", () => {
     expect(engine.failure).toEqual(["signingCredential.untrusted"]);
     expect(engine.success).toEqual(expect.arrayContaining(["claimSignature.validated", "assertion.dataHash.match"]));
     expect(body.media_type).toBe("application/pdf");
-    expect(body.signals).toMatchObject({ c2pa_manifest_present: true, c2pa_signature_valid: true, signer_trusted: false, timestamp_valid: true });
+    expect(body.signals).toMatchObject({
+      c2pa_manifest_present: true,
+      c2pa_signature_valid: true,
+      signer_trusted: false,
+      timestamp_valid: true,
+    });
     expect(body.signer).toMatchObject({ organization: "Adobe Inc.", issuer: "Adobe Systems Incorporated" });
     // Its c2pa.edited action names trainedAlgorithmicMedia by Adobe Firefly.
     expect(body.claims).toMatchObject({ origin: "Adobe Inc.", ai_generated: true, model: "Adobe Firefly" });
@@ -223,14 +276,26 @@ describe("POST /v1/verify on public C2PA fixtures", () => {
 
   it("PDF with one content byte changed (derived from the Adobe Express PDF) → asset_tampered", async () => {
     const tampered = flipAfter(c2paFixture("adobe-20240110-single_manifest_store.pdf"), "stream", 100);
-    const { body, engine } = await conformance("adobe-20240110-single_manifest_store.pdf, 1 bit flipped (derived)", tampered, "tampered.pdf", "application/pdf", "asset_tampered");
+    const { body, engine } = await conformance(
+      "adobe-20240110-single_manifest_store.pdf, 1 bit flipped (derived)",
+      tampered,
+      "tampered.pdf",
+      "application/pdf",
+      "asset_tampered",
+    );
     expect(engine.failure).toContain("assertion.dataHash.mismatch");
     expect(body.signals).toMatchObject({ c2pa_signature_valid: true });
     expect(body.status).toBe("asset_tampered");
   });
 
   it("MP4 with an embedded manifest (c2pa-rs video1.mp4, BMFF hash) → valid_manifest_untrusted_signer", async () => {
-    const { body, engine } = await conformance("video1.mp4", c2paFixture("video1.mp4"), "video1.mp4", "video/mp4", "valid_manifest_untrusted_signer");
+    const { body, engine } = await conformance(
+      "video1.mp4",
+      c2paFixture("video1.mp4"),
+      "video1.mp4",
+      "video/mp4",
+      "valid_manifest_untrusted_signer",
+    );
     expect(engine.failure).toEqual(["signingCredential.untrusted"]);
     expect(engine.success).toEqual(expect.arrayContaining(["claimSignature.validated", "assertion.bmffHash.match"]));
     expect(body.media_type).toBe("video/mp4");
@@ -242,7 +307,13 @@ describe("POST /v1/verify on public C2PA fixtures", () => {
 
   it("MP4 with one media byte changed (derived from video1.mp4) → asset_tampered (bmffHash.mismatch)", async () => {
     const tampered = flipAfter(c2paFixture("video1.mp4"), "mdat", 5000);
-    const { body, engine } = await conformance("video1.mp4, 1 bit flipped in mdat (derived)", tampered, "video1.mp4", "video/mp4", "asset_tampered");
+    const { body, engine } = await conformance(
+      "video1.mp4, 1 bit flipped in mdat (derived)",
+      tampered,
+      "video1.mp4",
+      "video/mp4",
+      "asset_tampered",
+    );
     expect(engine.failure).toContain("assertion.bmffHash.mismatch");
     expect(body.signals).toMatchObject({ c2pa_signature_valid: true });
     expect(body.status).toBe("asset_tampered");
@@ -250,7 +321,9 @@ describe("POST /v1/verify on public C2PA fixtures", () => {
 
   it("remote manifest only (c2pa-rs cloud.jpg: an XMP dcterms:provenance URL, nothing embedded) → remote_manifest_unavailable", async () => {
     const { body } = await conformance("cloud.jpg", c2paFixture("cloud.jpg"), "cloud.jpg", "image/jpeg", "remote_manifest_unavailable");
-    expect(body.developer_explanation).toContain("https://cai-manifests.adobe.com/manifests/adobe-urn-uuid-5f37e182-3687-462e-a7fb-573462780391");
+    expect(body.developer_explanation).toContain(
+      "https://cai-manifests.adobe.com/manifests/adobe-urn-uuid-5f37e182-3687-462e-a7fb-573462780391",
+    );
     expect(body.signals.c2pa_manifest_present).toBe(true);
     // Nothing was checked, so no signature verdict can be claimed (today the signal is false; absent would be
     // more exact, since "a signal that was not computed is left out").
@@ -262,7 +335,13 @@ describe("POST /v1/verify on public C2PA fixtures", () => {
   });
 
   it("no manifest (adobe-20220124-A.jpg) → no_provenance_found", async () => {
-    const { body } = await conformance("adobe-20220124-A.jpg", c2paFixture("adobe-20220124-A.jpg"), "A.jpg", "image/jpeg", "no_provenance_found");
+    const { body } = await conformance(
+      "adobe-20220124-A.jpg",
+      c2paFixture("adobe-20220124-A.jpg"),
+      "A.jpg",
+      "image/jpeg",
+      "no_provenance_found",
+    );
     expect(body.signals.c2pa_manifest_present).toBe(false);
     expect(body.claims).toBeNull();
     expect(body.status).toBe("no_provenance_found");
@@ -283,8 +362,19 @@ describe("POST /v1/verify on public C2PA fixtures", () => {
     // `contentauth:…` → `contentbeef:…`). The same edit on CIE-sig-CA.jpg: the engine reports exactly E-clm's
     // codes (ingredient.manifest.missing and assertion.hashedURI.mismatch on c2pa.ingredient). The active
     // manifest no longer matches what was signed, so the credentials as a whole are tampered.
-    const bytes = patched(c2paFixture("adobe-20220124-CIE-sig-CA.jpg"), "contentauth:urn:uuid:04cdf4ec", 1, "contentbeef:urn:uuid:04cdf4ec");
-    const { body, engine } = await conformance("CIE-sig-CA.jpg, ingredient reference edited (derived, E-clm technique)", bytes, "E-clm-CIE-sig-CA.jpg", "image/jpeg", "manifest_tampered");
+    const bytes = patched(
+      c2paFixture("adobe-20220124-CIE-sig-CA.jpg"),
+      "contentauth:urn:uuid:04cdf4ec",
+      1,
+      "contentbeef:urn:uuid:04cdf4ec",
+    );
+    const { body, engine } = await conformance(
+      "CIE-sig-CA.jpg, ingredient reference edited (derived, E-clm technique)",
+      bytes,
+      "E-clm-CIE-sig-CA.jpg",
+      "image/jpeg",
+      "manifest_tampered",
+    );
     expect(engine.failure).toEqual(expect.arrayContaining(["ingredient.manifest.missing", "assertion.hashedURI.mismatch"]));
     expect(body.status).toBe("manifest_tampered");
   });
@@ -296,8 +386,19 @@ describe("POST /v1/verify on public C2PA fixtures", () => {
     // the ingredient delta). An expert says: the file's own credentials are intact, its ingredient's provenance
     // is missing → ingredient_invalid. Today the verdict has no rule for `ingredient.manifest.missing` in the
     // active manifest's failure list and answers unsupported_manifest.
-    const bytes = patched(c2paFixture("adobe-20220124-CIE-sig-CA.jpg"), "contentauth:urn:uuid:04cdf4ec", 0, "contentbeef:urn:uuid:04cdf4ec");
-    const { body, engine } = await conformance("CIE-sig-CA.jpg, ingredient manifest renamed in the store (derived)", bytes, "missing-ingredient.jpg", "image/jpeg", "ingredient_invalid");
+    const bytes = patched(
+      c2paFixture("adobe-20220124-CIE-sig-CA.jpg"),
+      "contentauth:urn:uuid:04cdf4ec",
+      0,
+      "contentbeef:urn:uuid:04cdf4ec",
+    );
+    const { body, engine } = await conformance(
+      "CIE-sig-CA.jpg, ingredient manifest renamed in the store (derived)",
+      bytes,
+      "missing-ingredient.jpg",
+      "image/jpeg",
+      "ingredient_invalid",
+    );
     expect(engine.failure).toContain("ingredient.manifest.missing");
     expect(engine.failure).not.toContain("assertion.hashedURI.mismatch");
     expect(engine.success).toEqual(expect.arrayContaining(["claimSignature.validated", "assertion.dataHash.match"]));
@@ -312,7 +413,13 @@ describe("POST /v1/verify on public C2PA fixtures", () => {
     // and signingCredential.untrusted), and verifier.ts reads only the deltas; the verdict also checks an
     // untrusted signer before ingredients. An expert says ingredient_invalid: the file's own credentials say
     // the material it was made from has an invalid signature (contentcredentials.org/verify: "Invalid signature").
-    const { body, engine } = await conformance("adobe-20220124-CIE-sig-CA.jpg", c2paFixture("adobe-20220124-CIE-sig-CA.jpg"), "CIE-sig-CA.jpg", "image/jpeg", "ingredient_invalid");
+    const { body, engine } = await conformance(
+      "adobe-20220124-CIE-sig-CA.jpg",
+      c2paFixture("adobe-20220124-CIE-sig-CA.jpg"),
+      "CIE-sig-CA.jpg",
+      "image/jpeg",
+      "ingredient_invalid",
+    );
     expect(engine.failure).toEqual(["signingCredential.untrusted"]);
     expect(body.signals).toMatchObject({ c2pa_manifest_present: true, c2pa_signature_valid: true, signer_trusted: false });
     expect(body.status).toBe("ingredient_invalid");
@@ -326,7 +433,13 @@ describe("POST /v1/verify on public C2PA fixtures", () => {
     // Credentials are intact") because an untrusted signer is ranked before ingredient failures.
     const bytes = patched(c2paFixture("adobe-20220124-CIE-sig-CA.jpg"), "brightnesscontrast", 0, "brightnessdeadbeef");
     expect(await sha256HexOf(bytes)).toBe("ce3d1e504d97cc24c76491323db3269810e75576e0bafd6d10d1dac75bafb638");
-    const { body, engine } = await conformance("adobe-20220124-E-uri-CIE-sig-CA.jpg (rebuilt byte-exact)", bytes, "E-uri-CIE-sig-CA.jpg", "image/jpeg", "ingredient_invalid");
+    const { body, engine } = await conformance(
+      "adobe-20220124-E-uri-CIE-sig-CA.jpg (rebuilt byte-exact)",
+      bytes,
+      "E-uri-CIE-sig-CA.jpg",
+      "image/jpeg",
+      "ingredient_invalid",
+    );
     expect(engine.validation_state).toBe("Invalid");
     expect(engine.failure).toEqual(["signingCredential.untrusted"]);
     expect(engine.ingredient_failure).toContain("assertion.hashedURI.mismatch");
@@ -344,7 +457,14 @@ describe("POST /v1/verify on public C2PA fixtures", () => {
     const bytes = c2paFixture("adobe-20220124-CA.jpg");
     const extracted = extractManifestStore(bytes, "image/jpeg");
     if (extracted.status !== "ok") throw new Error(`no store in CA.jpg: ${JSON.stringify(extracted)}`);
-    const { body, engine } = await conformance("adobe-20220124-CA.jpg + its own store as sidecar (status only; binding warning checked apart)", bytes, "CA.jpg", "image/jpeg", "valid_manifest_untrusted_signer", extracted.store);
+    const { body, engine } = await conformance(
+      "adobe-20220124-CA.jpg + its own store as sidecar (status only; binding warning checked apart)",
+      bytes,
+      "CA.jpg",
+      "image/jpeg",
+      "valid_manifest_untrusted_signer",
+      extracted.store,
+    );
     expect(body.manifest_id).toBe("contentauth:urn:uuid:04cdf4ec-f713-4e47-a8d6-7af56501ce4b");
     expect(engine.failure).not.toContain("assertion.dataHash.mismatch");
     expect(body.status).toBe("valid_manifest_untrusted_signer");

@@ -4,7 +4,11 @@ import { api, BASE, createTenant, fixture, json } from "./helpers";
 import { verifyFile } from "./verify-helpers";
 
 const post = (body: BodyInit | null, headers: Record<string, string> = {}) =>
-  (exports as unknown as { default: Fetcher }).default.fetch(`${BASE}/v1/verify`, { method: "POST", body, headers: { "cf-connecting-ip": "192.0.2.10", ...headers } });
+  (exports as unknown as { default: Fetcher }).default.fetch(`${BASE}/v1/verify`, {
+    method: "POST",
+    body,
+    headers: { "cf-connecting-ip": "192.0.2.10", ...headers },
+  });
 
 describe("POST /v1/verify: errors are the SPEC's envelopes", () => {
   it("no input → 400 svc.verify.no_input (empty body, empty JSON, multipart without file)", async () => {
@@ -26,7 +30,7 @@ describe("POST /v1/verify: errors are the SPEC's envelopes", () => {
   });
 
   it("an invalid key → 401 svc.auth.invalid_key (not the public variant)", async () => {
-    const res = await verifyFile(fixture("sample.jpg"), { key: "svc_live_" + "a".repeat(52) });
+    const res = await verifyFile(fixture("sample.jpg"), { key: `svc_live_${"a".repeat(52)}` });
     expect(res.status).toBe(401);
     expect((await json(res)).code).toBe("svc.auth.invalid_key");
     const malformed = await post(new FormData(), { authorization: "Basic abc" });
@@ -46,7 +50,13 @@ describe("POST /v1/verify: errors are the SPEC's envelopes", () => {
   });
 
   it("manifest_uri: refused without configured hosts, and for private or non-https targets", async () => {
-    for (const uri of ["https://manifests.example.com/a.c2pa", "http://127.0.0.1/a.c2pa", "https://169.254.169.254/latest", "file:///etc/passwd", "not a url"]) {
+    for (const uri of [
+      "https://manifests.example.com/a.c2pa",
+      "http://127.0.0.1/a.c2pa",
+      "https://169.254.169.254/latest",
+      "file:///etc/passwd",
+      "not a url",
+    ]) {
       const res = await post(JSON.stringify({ manifest_uri: uri }), { "content-type": "application/json" });
       expect(res.status, uri).toBe(422);
     }

@@ -66,9 +66,18 @@ describe("POST /v1/verify (authenticated)", () => {
     const again = await api(`/v1/verify/${encodeURIComponent(body.manifest_id)}`, { key });
     expect(again.status).toBe(200);
     expect(again.headers.get("cache-control")).toMatch(/^private, max-age=\d+$/);
-    expect(await json(again)).toMatchObject({ status: "verified_manifest", verification_id: body.verification_id, manifest_id: body.manifest_id });
+    expect(await json(again)).toMatchObject({
+      status: "verified_manifest",
+      verification_id: body.verification_id,
+      manifest_id: body.manifest_id,
+    });
     const evidence = await json(await api(`/v1/verification-evidence/${body.verification_id}`, { key }));
-    expect(evidence).toMatchObject({ subject_type: "uploaded_object", overall: "valid", manifest: null, verdict: { status: "verified_manifest", manifest_id: body.manifest_id } });
+    expect(evidence).toMatchObject({
+      subject_type: "uploaded_object",
+      overall: "valid",
+      manifest: null,
+      verdict: { status: "verified_manifest", manifest_id: body.manifest_id },
+    });
     const history = await json(await api(`/v1/verification-history/${body.verification_id}`, { key }));
     expect(history.status_vocabulary_version).toBe("svc.verification-status.v1");
     const other = await createTenant();
@@ -87,7 +96,9 @@ describe("POST /v1/verify (authenticated)", () => {
   it("a sidecar-signed PDF verifies with its manifest beside it", async () => {
     const { key } = await createTenant();
     const { bytes, download } = await signedCopy(key, fixture("sample.pdf"), "application/pdf", "rcp_private_sidecar_document_sign_only");
-    const store = new Uint8Array(await (await callUrl(download.sidecar_manifest.url, { method: "GET", headers: download.sidecar_manifest.headers })).arrayBuffer());
+    const store = new Uint8Array(
+      await (await callUrl(download.sidecar_manifest.url, { method: "GET", headers: download.sidecar_manifest.headers })).arrayBuffer(),
+    );
     const body = await json(await verifyFile(bytes, { manifest: store }));
     expect(body.status, body.developer_explanation).toBe("verified_manifest");
   });

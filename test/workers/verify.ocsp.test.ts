@@ -5,7 +5,11 @@ import { signedCopy, verifyFile } from "./verify-helpers";
 
 // Its own file: revoking the dev signer affects every later verification in the same test storage.
 const post = (path: string, body: unknown) =>
-  (exports as unknown as { default: Fetcher }).default.fetch(`${BASE}${path}`, { method: "POST", body: JSON.stringify(body), headers: { "content-type": "application/json" } });
+  (exports as unknown as { default: Fetcher }).default.fetch(`${BASE}${path}`, {
+    method: "POST",
+    body: JSON.stringify(body),
+    headers: { "content-type": "application/json" },
+  });
 
 describe("OCSP of the signer (dev responder)", () => {
   it("good, then revoked after POST /dev/ocsp/revocations → signer_revoked", async () => {

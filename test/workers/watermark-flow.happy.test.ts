@@ -1,9 +1,9 @@
 import { env as rawEnv } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { SVC_IMAGE_WATERMARK } from "../../src/catalog/algorithms";
+import { imageServices } from "../../src/media";
 import { verifySettingsJson, WasmReader } from "../../src/media/c2pa/engine";
 import { ensureC2paEngine } from "../../src/media/c2pa/engine-workerd";
-import { imageServices } from "../../src/media";
 import type { RgbaImage } from "../../src/media/types";
 import { api, callUrl, createTenant, fixture, json, sha256HexOf, testEnv, uploadAsset, waitForJob } from "./helpers";
 import { verifyFile } from "./verify-helpers";
@@ -12,7 +12,7 @@ import { verifyFile } from "./verify-helpers";
 function photo(width: number, height: number, seed = 1): RgbaImage {
   const data = new Uint8Array(width * height * 4);
   let s = seed;
-  const rand = () => ((s = (s * 1664525 + 1013904223) >>> 0) / 2 ** 32);
+  const rand = () => (s = (s * 1664525 + 1013904223) >>> 0) / 2 ** 32;
   for (let y = 0; y < height; y++)
     for (let x = 0; x < width; x++) {
       const i = (y * width + x) * 4;
@@ -68,7 +68,11 @@ describe("watermark recipes, over HTTP", () => {
   it("watermark then sign (standard): the output carries the mark, the manifest declares it and the fingerprints, the index has them", async () => {
     const { key, tenantId } = await createTenant();
     const { assetId } = await uploadAsset(key, fixture("sample-1mp.jpg"), "image/jpeg", "photo.jpg");
-    const res = await sign(key, { asset_id: assetId, recipe_id: "rcp_system_watermark_then_sign", fingerprint_algorithms: ["iscc-image", "pdq"] });
+    const res = await sign(key, {
+      asset_id: assetId,
+      recipe_id: "rcp_system_watermark_then_sign",
+      fingerprint_algorithms: ["iscc-image", "pdq"],
+    });
     expect(res.status, await res.clone().text()).toBe(202);
     const job = await waitForJob(key, (await json(res)).job_id, 60_000);
     expect(job.state, JSON.stringify(job)).toBe("completed");
@@ -95,14 +99,22 @@ describe("watermark recipes, over HTTP", () => {
     const reader = await WasmReader.fromBytes("image/jpeg", bytes, verifySettingsJson(testEnv.SVC_TRUST_ANCHORS_PEM));
     const store = JSON.parse(reader.json());
     expect(store.validation_state).toBe("Trusted");
-    const softBindings = store.manifests[store.active_manifest].assertions.filter((a: { label: string }) => a.label.startsWith("c2pa.soft-binding"));
-    expect(softBindings.map((a: { data: { alg: string } }) => a.data.alg).sort()).toEqual([`svc.watermark.${SVC_IMAGE_WATERMARK}`, "io.iscc.v0", "svc.fingerprint.pdq.1"].sort());
+    const softBindings = store.manifests[store.active_manifest].assertions.filter((a: { label: string }) =>
+      a.label.startsWith("c2pa.soft-binding"),
+    );
+    expect(softBindings.map((a: { data: { alg: string } }) => a.data.alg).sort()).toEqual(
+      [`svc.watermark.${SVC_IMAGE_WATERMARK}`, "io.iscc.v0", "svc.fingerprint.pdq.1"].sort(),
+    );
 
     // The service's verify: the output is the top status; a copy stripped of its manifest by re-encoding
     // outside the service (decode + encode, no metadata) is recovered through its watermark.
     const verdict = await json(await verifyFile(bytes, { key }));
     expect(verdict.status, verdict.developer_explanation).toBe("verified_manifest_and_watermark_match");
-    expect(verdict.matches[0]).toMatchObject({ kind: "watermark", publication_id: job.result.publication_id, manifest_id: verdict.manifest_id });
+    expect(verdict.matches[0]).toMatchObject({
+      kind: "watermark",
+      publication_id: job.result.publication_id,
+      manifest_id: verdict.manifest_id,
+    });
     const { codec } = await imageServices();
     const decodedOutput = await codec.decode(bytes, "image/jpeg");
     if (decodedOutput.status !== "decoded") throw new Error("decode failed");
@@ -111,10 +123,15 @@ describe("watermark recipes, over HTTP", () => {
     const recovered = await json(await verifyFile(stripped.bytes, { key }));
     expect(recovered.status, recovered.developer_explanation).toBe("watermark_only");
     expect(recovered.signals).toMatchObject({ c2pa_manifest_present: false, watermark_present: true, watermark_payload_valid: true });
-    expect(recovered.matches.find((m: { kind: string }) => m.kind === "watermark")).toMatchObject({ publication_id: job.result.publication_id, manifest_id: verdict.manifest_id });
+    expect(recovered.matches.find((m: { kind: string }) => m.kind === "watermark")).toMatchObject({
+      publication_id: job.result.publication_id,
+      manifest_id: verdict.manifest_id,
+    });
     expect(recovered.confidence).toBeGreaterThan(0.6);
 
-    const rows = await (rawEnv as unknown as { DB: D1Database }).DB.prepare("SELECT algorithm, kind, value FROM soft_bindings WHERE tenant_id = ? ORDER BY algorithm")
+    const rows = await (rawEnv as unknown as { DB: D1Database }).DB.prepare(
+      "SELECT algorithm, kind, value FROM soft_bindings WHERE tenant_id = ? ORDER BY algorithm",
+    )
       .bind(tenantId)
       .all<{ algorithm: string; kind: string; value: string }>();
     expect(rows.results.map((r) => [r.algorithm, r.kind])).toEqual([

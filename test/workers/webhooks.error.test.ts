@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { api, createTenant, json, testEnv, type TestTenant } from "./helpers";
+import { api, createTenant, json, type TestTenant, testEnv } from "./helpers";
 import {
   CATALOG,
   createBody,
@@ -18,7 +18,7 @@ import {
   write,
 } from "./webhooks.helpers";
 
-const LONG_URL = "https://hooks.example.com/" + "a".repeat(2049 - "https://hooks.example.com/".length);
+const LONG_URL = `https://hooks.example.com/${"a".repeat(2049 - "https://hooks.example.com/".length)}`;
 
 describe("create: contract bounds (422 svc.request.invalid)", () => {
   let tenant: TestTenant;
@@ -44,7 +44,11 @@ describe("create: contract bounds (422 svc.request.invalid)", () => {
     ["events missing", { url: HOOK_URL, event_catalog_version: CATALOG }, "events"],
     ["events empty", createBody({ events: [] }), "events"],
     ["events not an array", createBody({ events: "asset.signed" }), "events"],
-    ["more events than the catalog has", createBody({ events: ["asset.signed", "asset.watermarked", "job.failed", "asset.signed"] }), "events"],
+    [
+      "more events than the catalog has",
+      createBody({ events: ["asset.signed", "asset.watermarked", "job.failed", "asset.signed"] }),
+      "events",
+    ],
   ];
 
   it.each(cases)("%s → 422 naming the field", async (_label, body, field) => {
@@ -63,7 +67,12 @@ describe("create: contract bounds (422 svc.request.invalid)", () => {
   });
 
   it("malformed JSON → 422", async () => {
-    const res = await api("/v1/webhook-endpoints", { method: "POST", key: tenant.key, rawBody: "{\"url\":", headers: { "content-type": "application/json" } });
+    const res = await api("/v1/webhook-endpoints", {
+      method: "POST",
+      key: tenant.key,
+      rawBody: '{"url":',
+      headers: { "content-type": "application/json" },
+    });
     await expectError(res, 422, "svc.request.invalid");
   });
 
@@ -143,7 +152,20 @@ describe("destination policy (422 svc.webhooks.destination_refused)", () => {
 
   it("PATCH to a refused destination → 422 and the endpoint is unchanged", async () => {
     const { id, endpoint } = await createEndpoint(tenant.key);
-    for (const url of ["http://hooks.example.com/x", "https://user:pw@hooks.example.com/", "https://127.0.0.1/", "https://10.0.0.1/", "https://169.254.169.254/latest/meta-data", "https://[::1]/", "https://localhost/", "https://private.example.com/", "https://loopback.example.com/", "https://metadata.example.com/", "https://v6loop.example.com/", "https://mixed.example.com/"]) {
+    for (const url of [
+      "http://hooks.example.com/x",
+      "https://user:pw@hooks.example.com/",
+      "https://127.0.0.1/",
+      "https://10.0.0.1/",
+      "https://169.254.169.254/latest/meta-data",
+      "https://[::1]/",
+      "https://localhost/",
+      "https://private.example.com/",
+      "https://loopback.example.com/",
+      "https://metadata.example.com/",
+      "https://v6loop.example.com/",
+      "https://mixed.example.com/",
+    ]) {
       const res = await write(tenant.key, `/v1/webhook-endpoints/${id}`, { method: "PATCH", body: { url, max_concurrency: 7 } });
       const error = await expectError(res, 422, "svc.webhooks.destination_refused");
       expect(error.field_details[0]).toMatchObject({ location: "body", field: "url", code: "destination_refused" });
@@ -197,7 +219,11 @@ describe("one-time secrets and Idempotency-Key", () => {
     expect(error.retryable).toBe(false);
     expect(JSON.stringify(error)).not.toContain(created.secret);
     // A different body under the same key is a key conflict.
-    await expectError(await createRaw(key, createBody({ url: `${HOOK_URL}/other` }), { "idempotency-key": idem }), 409, "svc.idempotency.key_reused");
+    await expectError(
+      await createRaw(key, createBody({ url: `${HOOK_URL}/other` }), { "idempotency-key": idem }),
+      409,
+      "svc.idempotency.key_reused",
+    );
     const list = await json(await api("/v1/webhook-endpoints", { key }));
     expect(list.data.map((e: any) => e.endpoint_id)).toEqual([created.endpoint.endpoint_id]);
     // A fresh key creates a new endpoint.
@@ -211,7 +237,11 @@ describe("one-time secrets and Idempotency-Key", () => {
     const first = await write(key, `/v1/webhook-endpoints/${id}/rotate-secret`, { headers: { "idempotency-key": idem } });
     expect(first.status).toBe(200);
     const rotated = await json(first);
-    const error = await expectError(await write(key, `/v1/webhook-endpoints/${id}/rotate-secret`, { headers: { "idempotency-key": idem } }), 409, "secret_not_replayable");
+    const error = await expectError(
+      await write(key, `/v1/webhook-endpoints/${id}/rotate-secret`, { headers: { "idempotency-key": idem } }),
+      409,
+      "secret_not_replayable",
+    );
     expect(JSON.stringify(error)).not.toContain(rotated.secret);
     expect(await getEndpoint(key, id)).toEqual(rotated.endpoint);
   });
@@ -247,12 +277,25 @@ describe("state conflicts (409)", () => {
       expect(error.retryable).toBe(false);
     }
     // Its (fenced) delivery cannot be replayed either.
-    await expectError(await write(key, `/v1/webhook-endpoints/deliveries/${test.delivery_id}/replay`, { headers: { "idempotency-key": crypto.randomUUID() } }), 409, "svc.webhooks.endpoint_deleted");
+    await expectError(
+      await write(key, `/v1/webhook-endpoints/deliveries/${test.delivery_id}/replay`, {
+        headers: { "idempotency-key": crypto.randomUUID() },
+      }),
+      409,
+      "svc.webhooks.endpoint_deleted",
+    );
     // Replaying the event reaches no endpoint.
-    expect(await json(await write(key, `/v1/webhook-events/${test.event_id}/replay`))).toEqual({ event_id: test.event_id, delivery_count: 0 });
+    expect(await json(await write(key, `/v1/webhook-events/${test.event_id}/replay`))).toEqual({
+      event_id: test.event_id,
+      delivery_count: 0,
+    });
     expect(await getEndpoint(key, id)).toEqual(deleted);
     expect((await listDeliveries(key, id)).data.map((d: any) => d.delivery_id)).toEqual([test.delivery_id]);
-    expect(await getDelivery(key, test.delivery_id)).toMatchObject({ status: "dead", terminal_reason: "endpoint_deleted", replay_count: 0 });
+    expect(await getDelivery(key, test.delivery_id)).toMatchObject({
+      status: "dead",
+      terminal_reason: "endpoint_deleted",
+      replay_count: 0,
+    });
   });
 
   it("secret-overlap/complete without an open overlap → 409 svc.webhooks.no_secret_overlap", async () => {
@@ -270,7 +313,11 @@ describe("state conflicts (409)", () => {
     const { key } = await createTenant();
     const { id } = await createEndpoint(key);
     const first = await json(await write(key, `/v1/webhook-endpoints/${id}/rotate-secret`));
-    const error = await expectError(await write(key, `/v1/webhook-endpoints/${id}/rotate-secret`), 409, "svc.webhooks.rotation_in_progress");
+    const error = await expectError(
+      await write(key, `/v1/webhook-endpoints/${id}/rotate-secret`),
+      409,
+      "svc.webhooks.rotation_in_progress",
+    );
     expect(JSON.stringify(error)).not.toMatch(/whsec_/);
     expect(await getEndpoint(key, id)).toEqual(first.endpoint);
   });
@@ -287,7 +334,8 @@ describe("state conflicts (409)", () => {
     const { key } = await createTenant();
     const { id } = await createEndpoint(key);
     expect((await write(key, `/v1/webhook-endpoints/${id}/disable`)).status).toBe(200);
-    for (let i = 0; i < 10; i++) await expectError(await write(key, `/v1/webhook-endpoints/${id}/test`), 409, "svc.webhooks.endpoint_disabled");
+    for (let i = 0; i < 10; i++)
+      await expectError(await write(key, `/v1/webhook-endpoints/${id}/test`), 409, "svc.webhooks.endpoint_disabled");
     expect((await write(key, `/v1/webhook-endpoints/${id}/enable`)).status).toBe(200);
     // Nothing was queued, so the allowance of 10 test events is untouched.
     const res = await write(key, `/v1/webhook-endpoints/${id}/test`);
@@ -353,7 +401,11 @@ describe("delivery replay errors", () => {
     expect((await write(key, `/v1/webhook-endpoints/${id}/disable`)).status).toBe(200);
     expect((await write(key, `/v1/webhook-endpoints/${id}/enable`)).status).toBe(200);
     await expectError(await write(key, `/v1/webhook-endpoints/deliveries/${test.delivery_id}/replay`), 422, "svc.idempotency.key_required");
-    await expectError(await write(key, `/v1/webhook-endpoints/deliveries/${test.delivery_id}/replay`, { headers: { "idempotency-key": "two words" } }), 422, "svc.idempotency.key_invalid");
+    await expectError(
+      await write(key, `/v1/webhook-endpoints/deliveries/${test.delivery_id}/replay`, { headers: { "idempotency-key": "two words" } }),
+      422,
+      "svc.idempotency.key_invalid",
+    );
     expect(await getDelivery(key, test.delivery_id)).toMatchObject({ status: "dead", replay_count: 0 });
   });
 
@@ -361,11 +413,23 @@ describe("delivery replay errors", () => {
     const { key } = await createTenant();
     const { id } = await createEndpoint(key);
     const test = await sendTest(key, id);
-    const error = await expectError(await write(key, `/v1/webhook-endpoints/deliveries/${test.delivery_id}/replay`, { headers: { "idempotency-key": crypto.randomUUID() } }), 409, "svc.webhooks.delivery_in_progress");
+    const error = await expectError(
+      await write(key, `/v1/webhook-endpoints/deliveries/${test.delivery_id}/replay`, {
+        headers: { "idempotency-key": crypto.randomUUID() },
+      }),
+      409,
+      "svc.webhooks.delivery_in_progress",
+    );
     expect(error.retryable).toBe(true);
     // Still in progress after its first (failed, retried) attempt.
     await waitForAttempts(key, test.delivery_id);
-    await expectError(await write(key, `/v1/webhook-endpoints/deliveries/${test.delivery_id}/replay`, { headers: { "idempotency-key": crypto.randomUUID() } }), 409, "svc.webhooks.delivery_in_progress");
+    await expectError(
+      await write(key, `/v1/webhook-endpoints/deliveries/${test.delivery_id}/replay`, {
+        headers: { "idempotency-key": crypto.randomUUID() },
+      }),
+      409,
+      "svc.webhooks.delivery_in_progress",
+    );
     expect(await getDelivery(key, test.delivery_id)).toMatchObject({ replay_count: 0, status: "pending" });
   });
 
@@ -374,7 +438,11 @@ describe("delivery replay errors", () => {
     const { id } = await createEndpoint(key);
     const test = await sendTest(key, id);
     const idem = crypto.randomUUID();
-    await expectError(await write(key, `/v1/webhook-endpoints/deliveries/${test.delivery_id}/replay`, { headers: { "idempotency-key": idem } }), 409, "svc.webhooks.delivery_in_progress");
+    await expectError(
+      await write(key, `/v1/webhook-endpoints/deliveries/${test.delivery_id}/replay`, { headers: { "idempotency-key": idem } }),
+      409,
+      "svc.webhooks.delivery_in_progress",
+    );
     expect((await write(key, `/v1/webhook-endpoints/${id}/disable`)).status).toBe(200);
     expect((await write(key, `/v1/webhook-endpoints/${id}/enable`)).status).toBe(200);
     const retry = await write(key, `/v1/webhook-endpoints/deliveries/${test.delivery_id}/replay`, { headers: { "idempotency-key": idem } });
@@ -392,8 +460,14 @@ describe("delivery replay errors", () => {
     expect((await write(key, `/v1/webhook-endpoints/${id}/disable`)).status).toBe(200);
     expect((await write(key, `/v1/webhook-endpoints/${id}/enable`)).status).toBe(200);
     const idem = crypto.randomUUID();
-    expect((await write(key, `/v1/webhook-endpoints/deliveries/${a.delivery_id}/replay`, { headers: { "idempotency-key": idem } })).status).toBe(200);
-    await expectError(await write(key, `/v1/webhook-endpoints/deliveries/${b.delivery_id}/replay`, { headers: { "idempotency-key": idem } }), 409, "svc.idempotency.key_reused");
+    expect(
+      (await write(key, `/v1/webhook-endpoints/deliveries/${a.delivery_id}/replay`, { headers: { "idempotency-key": idem } })).status,
+    ).toBe(200);
+    await expectError(
+      await write(key, `/v1/webhook-endpoints/deliveries/${b.delivery_id}/replay`, { headers: { "idempotency-key": idem } }),
+      409,
+      "svc.idempotency.key_reused",
+    );
     expect(await getDelivery(key, b.delivery_id)).toMatchObject({ status: "dead", replay_count: 0 });
   });
 
@@ -402,8 +476,18 @@ describe("delivery replay errors", () => {
     const { id } = await createEndpoint(key);
     const test = await sendTest(key, id);
     expect((await write(key, `/v1/webhook-endpoints/${id}/disable`)).status).toBe(200);
-    await expectError(await write(key, `/v1/webhook-endpoints/deliveries/${test.delivery_id}/replay`, { headers: { "idempotency-key": crypto.randomUUID() } }), 409, "svc.webhooks.endpoint_disabled");
-    expect(await getDelivery(key, test.delivery_id)).toMatchObject({ status: "dead", terminal_reason: "endpoint_disabled", replay_count: 0 });
+    await expectError(
+      await write(key, `/v1/webhook-endpoints/deliveries/${test.delivery_id}/replay`, {
+        headers: { "idempotency-key": crypto.randomUUID() },
+      }),
+      409,
+      "svc.webhooks.endpoint_disabled",
+    );
+    expect(await getDelivery(key, test.delivery_id)).toMatchObject({
+      status: "dead",
+      terminal_reason: "endpoint_disabled",
+      replay_count: 0,
+    });
   });
 });
 
@@ -467,7 +551,11 @@ describe("pagination errors", () => {
     const { key } = await createTenant();
     const { id } = await createEndpoint(key);
     const test = await sendTest(key, id);
-    for (const base of ["/v1/webhook-endpoints", `/v1/webhook-endpoints/${id}/deliveries`, `/v1/webhook-endpoints/deliveries/${test.delivery_id}/attempts`]) {
+    for (const base of [
+      "/v1/webhook-endpoints",
+      `/v1/webhook-endpoints/${id}/deliveries`,
+      `/v1/webhook-endpoints/deliveries/${test.delivery_id}/attempts`,
+    ]) {
       for (const limit of ["0", "101", "-1", "1.5", "abc", ""]) {
         const error = await expectError(await api(`${base}?limit=${limit}`, { key }), 422, "svc.request.invalid");
         expect(error.field_details[0], `${base}?limit=${limit}`).toMatchObject({ location: "query", field: "limit" });
@@ -497,12 +585,24 @@ describe("pagination errors", () => {
 
     const bad = ["garbage", "x".repeat(300), tampered];
     for (const c of bad) {
-      const error = await expectError(await api(`/v1/webhook-endpoints?limit=1&cursor=${encodeURIComponent(c)}`, { key }), 422, "svc.cursor.invalid");
+      const error = await expectError(
+        await api(`/v1/webhook-endpoints?limit=1&cursor=${encodeURIComponent(c)}`, { key }),
+        422,
+        "svc.cursor.invalid",
+      );
       expect(error.field_details[0]).toMatchObject({ location: "query", field: "cursor" });
     }
     // Bound to its filters and its collection.
-    await expectError(await api(`/v1/webhook-endpoints?limit=1&include_deleted=true&cursor=${encodeURIComponent(cursor)}`, { key }), 422, "svc.cursor.invalid");
-    await expectError(await api(`/v1/webhook-endpoints/${ids[0]}/deliveries?cursor=${encodeURIComponent(cursor)}`, { key }), 422, "svc.cursor.invalid");
+    await expectError(
+      await api(`/v1/webhook-endpoints?limit=1&include_deleted=true&cursor=${encodeURIComponent(cursor)}`, { key }),
+      422,
+      "svc.cursor.invalid",
+    );
+    await expectError(
+      await api(`/v1/webhook-endpoints/${ids[0]}/deliveries?cursor=${encodeURIComponent(cursor)}`, { key }),
+      422,
+      "svc.cursor.invalid",
+    );
 
     // A deliveries cursor is bound to its endpoint and status filter.
     const t1 = await sendTest(key, ids[0]!);
@@ -510,10 +610,26 @@ describe("pagination errors", () => {
     const dpage = await json(await api(`/v1/webhook-endpoints/${ids[0]}/deliveries?limit=1`, { key }));
     const dcursor: string = dpage.next_cursor;
     expect(typeof dcursor).toBe("string");
-    await expectError(await api(`/v1/webhook-endpoints/${ids[1]}/deliveries?limit=1&cursor=${encodeURIComponent(dcursor)}`, { key }), 422, "svc.cursor.invalid");
-    await expectError(await api(`/v1/webhook-endpoints/${ids[0]}/deliveries?limit=1&status=pending&cursor=${encodeURIComponent(dcursor)}`, { key }), 422, "svc.cursor.invalid");
-    await expectError(await api(`/v1/webhook-endpoints/deliveries/${t1.delivery_id}/attempts?cursor=${encodeURIComponent(dcursor)}`, { key }), 422, "svc.cursor.invalid");
-    await expectError(await api(`/v1/webhook-endpoints/deliveries/${t1.delivery_id}/attempts?cursor=garbage`, { key }), 422, "svc.cursor.invalid");
+    await expectError(
+      await api(`/v1/webhook-endpoints/${ids[1]}/deliveries?limit=1&cursor=${encodeURIComponent(dcursor)}`, { key }),
+      422,
+      "svc.cursor.invalid",
+    );
+    await expectError(
+      await api(`/v1/webhook-endpoints/${ids[0]}/deliveries?limit=1&status=pending&cursor=${encodeURIComponent(dcursor)}`, { key }),
+      422,
+      "svc.cursor.invalid",
+    );
+    await expectError(
+      await api(`/v1/webhook-endpoints/deliveries/${t1.delivery_id}/attempts?cursor=${encodeURIComponent(dcursor)}`, { key }),
+      422,
+      "svc.cursor.invalid",
+    );
+    await expectError(
+      await api(`/v1/webhook-endpoints/deliveries/${t1.delivery_id}/attempts?cursor=garbage`, { key }),
+      422,
+      "svc.cursor.invalid",
+    );
     // The cursor still works where it belongs.
     expect((await api(`/v1/webhook-endpoints?limit=1&cursor=${encodeURIComponent(cursor)}`, { key })).status).toBe(200);
   });

@@ -12,8 +12,8 @@ import {
   getDelivery,
   getEndpoint,
   HOOK_URL,
-  insertCustomerEvent,
   ISO,
+  insertCustomerEvent,
   listAttempts,
   listDeliveries,
   SECRET,
@@ -59,9 +59,26 @@ describe("webhook endpoints: create, read, list", () => {
 
   it("creates with every control at its bounds, both events, and a public IPv6 destination", async () => {
     const { key } = await createTenant();
-    const low = await createEndpoint(key, { url: "https://hooks2.example.com/a?b=c", events: ["asset.watermarked", "asset.signed"], max_concurrency: 1, rate_limit_per_minute: 1, auto_disable_after_failures: 1 });
-    expect(low.endpoint).toMatchObject({ url: "https://hooks2.example.com/a?b=c", events: ["asset.watermarked", "asset.signed"], max_concurrency: 1, rate_limit_per_minute: 1, auto_disable_after_failures: 1 });
-    const high = await createEndpoint(key, { url: "https://hooks.example.com:8443/" + "p".repeat(2048 - "https://hooks.example.com:8443/".length), max_concurrency: 20, rate_limit_per_minute: 600, auto_disable_after_failures: 100 });
+    const low = await createEndpoint(key, {
+      url: "https://hooks2.example.com/a?b=c",
+      events: ["asset.watermarked", "asset.signed"],
+      max_concurrency: 1,
+      rate_limit_per_minute: 1,
+      auto_disable_after_failures: 1,
+    });
+    expect(low.endpoint).toMatchObject({
+      url: "https://hooks2.example.com/a?b=c",
+      events: ["asset.watermarked", "asset.signed"],
+      max_concurrency: 1,
+      rate_limit_per_minute: 1,
+      auto_disable_after_failures: 1,
+    });
+    const high = await createEndpoint(key, {
+      url: `https://hooks.example.com:8443/${"p".repeat(2048 - "https://hooks.example.com:8443/".length)}`,
+      max_concurrency: 20,
+      rate_limit_per_minute: 600,
+      auto_disable_after_failures: 100,
+    });
     expect(high.endpoint.url.length).toBe(2048);
     expect(high.endpoint).toMatchObject({ max_concurrency: 20, rate_limit_per_minute: 600, auto_disable_after_failures: 100 });
     expect(low.id).not.toBe(high.id);
@@ -176,7 +193,13 @@ describe("webhook endpoints: disable and enable", () => {
     expect(d).toMatchObject({ endpoint_id: id, state: "disabled", disabled_reason: "manual" });
 
     const delivery = await getDelivery(key, test.delivery_id);
-    expect(delivery).toMatchObject({ delivery_id: test.delivery_id, status: "dead", terminal_reason: "endpoint_disabled", next_attempt_at: null, replay_count: 0 });
+    expect(delivery).toMatchObject({
+      delivery_id: test.delivery_id,
+      status: "dead",
+      terminal_reason: "endpoint_disabled",
+      next_attempt_at: null,
+      replay_count: 0,
+    });
     // Visible through the status filter.
     expect((await listDeliveries(key, id, "?status=dead")).data.map((x: any) => x.delivery_id)).toEqual([test.delivery_id]);
     expect((await listDeliveries(key, id, "?status=pending")).data).toEqual([]);
@@ -201,7 +224,11 @@ describe("webhook endpoints: disable and enable", () => {
     const test = await sendTest(key, id);
     const delivery = await waitForAttempts(key, test.delivery_id);
     expect(delivery).toMatchObject({ attempt_count: 1, status: "dead", terminal_reason: "endpoint_auto_disabled", next_attempt_at: null });
-    expect(await getEndpoint(key, id)).toMatchObject({ state: "disabled", disabled_reason: "consecutive_failures", consecutive_failures: 1 });
+    expect(await getEndpoint(key, id)).toMatchObject({
+      state: "disabled",
+      disabled_reason: "consecutive_failures",
+      consecutive_failures: 1,
+    });
     const enabled = await json(await write(key, `/v1/webhook-endpoints/${id}/enable`));
     expect(enabled).toMatchObject({ state: "active", disabled_reason: null, consecutive_failures: 0 });
   });
@@ -221,7 +248,13 @@ describe("webhook endpoints: test event, deliveries, attempts and replay", () =>
     const list = await listDeliveries(key, id);
     expect(list.next_cursor).toBeNull();
     expect(list.data.length).toBe(1);
-    expect(list.data[0]).toMatchObject({ delivery_id: test.delivery_id, event_id: test.event_id, event_type: "webhook.test", replay_count: 0, terminal_reason: null });
+    expect(list.data[0]).toMatchObject({
+      delivery_id: test.delivery_id,
+      event_id: test.event_id,
+      event_type: "webhook.test",
+      replay_count: 0,
+      terminal_reason: null,
+    });
     expect(list.data[0].created_at).toMatch(ISO);
 
     const delivery = await waitForAttempts(key, test.delivery_id);
@@ -438,7 +471,11 @@ describe("webhook endpoints: delete", () => {
     expect(Math.abs(Date.parse(deleted.deleted_at) - Date.now())).toBeLessThan(60_000);
 
     expect(await getEndpoint(key, id)).toEqual(deleted);
-    expect(await getDelivery(key, test.delivery_id)).toMatchObject({ status: "dead", terminal_reason: "endpoint_deleted", next_attempt_at: null });
+    expect(await getDelivery(key, test.delivery_id)).toMatchObject({
+      status: "dead",
+      terminal_reason: "endpoint_deleted",
+      next_attempt_at: null,
+    });
     // Its deliveries stay inspectable while the endpoint is retained.
     expect((await listDeliveries(key, id)).data.map((d: any) => d.delivery_id)).toEqual([test.delivery_id]);
     expect((await json(await api("/v1/webhook-endpoints", { key }))).data).toEqual([]);
@@ -450,7 +487,9 @@ describe("webhook endpoints: delete", () => {
     const { id } = await createEndpoint(key);
     expect((await write(key, `/v1/webhook-endpoints/${id}`, { method: "DELETE" })).status).toBe(200);
     // Stands in for 30 days passing.
-    await testEnv.DB.prepare("UPDATE webhook_endpoints SET retain_until = ? WHERE id = ?").bind(Date.now() - 1000, id).run();
+    await testEnv.DB.prepare("UPDATE webhook_endpoints SET retain_until = ? WHERE id = ?")
+      .bind(Date.now() - 1000, id)
+      .run();
     expect((await api(`/v1/webhook-endpoints/${id}`, { key })).status).toBe(404);
     expect((await api(`/v1/webhook-endpoints/${id}/deliveries`, { key })).status).toBe(404);
     expect((await write(key, `/v1/webhook-endpoints/${id}`, { method: "PATCH", body: { max_concurrency: 3 } })).status).toBe(404);

@@ -27,7 +27,10 @@ export function createRaw(key: string, body: unknown = createBody(), headers?: R
 }
 
 /** Creates an endpoint and asserts 201; returns the endpoint view and its one-time secret. */
-export async function createEndpoint(key: string, overrides: Record<string, unknown> = {}): Promise<{ endpoint: any; secret: string; id: string }> {
+export async function createEndpoint(
+  key: string,
+  overrides: Record<string, unknown> = {},
+): Promise<{ endpoint: any; secret: string; id: string }> {
   const res = await createRaw(key, createBody(overrides));
   const text = await res.text();
   expect(res.status, text).toBe(201);
@@ -36,7 +39,11 @@ export async function createEndpoint(key: string, overrides: Record<string, unkn
 }
 
 /** POST (or another write method) with an optional JSON body and headers. */
-export function write(key: string | null, path: string, options: { method?: string; body?: unknown; headers?: Record<string, string> } = {}): Promise<Response> {
+export function write(
+  key: string | null,
+  path: string,
+  options: { method?: string; body?: unknown; headers?: Record<string, string> } = {},
+): Promise<Response> {
   return api(path, { method: options.method ?? "POST", key, body: options.body, headers: options.headers });
 }
 
@@ -109,7 +116,9 @@ export async function expectError(res: Response, status: number, code: string): 
 export async function insertCustomerEvent(tenantId: string, type: "asset.signed" | "asset.watermarked", id: string): Promise<void> {
   const now = Date.now();
   const body = JSON.stringify({ id, type, event_catalog_version: CATALOG, timestamp: new Date(now).toISOString(), test: false, data: {} });
-  await testEnv.DB.prepare("INSERT INTO webhook_events (id, tenant_id, type, body, test, target_endpoint_id, fanned_out_at, created_at) VALUES (?, ?, ?, ?, 0, NULL, ?, ?)")
+  await testEnv.DB.prepare(
+    "INSERT INTO webhook_events (id, tenant_id, type, body, test, target_endpoint_id, fanned_out_at, created_at) VALUES (?, ?, ?, ?, 0, NULL, ?, ?)",
+  )
     .bind(id, tenantId, type, body, now, now)
     .run();
 }
@@ -118,7 +127,7 @@ export async function insertCustomerEvent(tenantId: string, type: "asset.signed"
 export function eventId(): string {
   const alphabet = "abcdefghijklmnopqrstuvwxyz234567";
   const bytes = crypto.getRandomValues(new Uint8Array(16));
-  return "whevt_" + [...bytes].map((b) => alphabet[b % 32]).join("");
+  return `whevt_${[...bytes].map((b) => alphabet[b % 32]).join("")}`;
 }
 
 /** Every property name anywhere in a JSON value. */

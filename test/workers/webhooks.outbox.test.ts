@@ -6,7 +6,11 @@ import { api, createTenant, fixture, json, testEnv, uploadAsset, waitForJob } fr
 /** The outbox: events commit with the publication, and the sweep fans out what a dead Worker never did. */
 describe("webhook outbox", () => {
   async function endpoint(key: string, events: string[]) {
-    const res = await api("/v1/webhook-endpoints", { method: "POST", key, body: { url: "https://hooks.example.com/outbox", event_catalog_version: "svc.customer-events.v1", events } });
+    const res = await api("/v1/webhook-endpoints", {
+      method: "POST",
+      key,
+      body: { url: "https://hooks.example.com/outbox", event_catalog_version: "svc.customer-events.v1", events },
+    });
     expect(res.status).toBe(201);
     return (await json(res)).endpoint.endpoint_id as string;
   }
@@ -16,15 +20,35 @@ describe("webhook outbox", () => {
     const subscribed = await endpoint(key, ["asset.signed"]);
     const other = await endpoint(key, ["asset.watermarked"]);
     const { assetId } = await uploadAsset(key, fixture("sample.jpg"), "image/jpeg", "outbox.jpg");
-    const started = await json(await api("/v1/sign", { method: "POST", key, body: { asset_id: assetId, recipe_id: "rcp_system_sign_only" }, headers: { "idempotency-key": crypto.randomUUID() } }));
+    const started = await json(
+      await api("/v1/sign", {
+        method: "POST",
+        key,
+        body: { asset_id: assetId, recipe_id: "rcp_system_sign_only" },
+        headers: { "idempotency-key": crypto.randomUUID() },
+      }),
+    );
     const job = await waitForJob(key, started.job_id);
     expect(job.state).toBe("completed");
 
-    const events = await testEnv.DB.prepare("SELECT id, type, body FROM webhook_events WHERE tenant_id = ?").bind(tenantId).all<{ id: string; type: string; body: string }>();
+    const events = await testEnv.DB.prepare("SELECT id, type, body FROM webhook_events WHERE tenant_id = ?")
+      .bind(tenantId)
+      .all<{ id: string; type: string; body: string }>();
     expect(events.results.map((e) => e.type)).toEqual(["asset.signed"]);
     const body = JSON.parse(events.results[0]!.body);
-    expect(body).toMatchObject({ id: events.results[0]!.id, type: "asset.signed", event_catalog_version: "svc.customer-events.v1", test: false });
-    expect(body.data).toMatchObject({ asset_id: assetId, job_id: started.job_id, publication_id: job.result.publication_id, recipe_id: "rcp_system_sign_only", watermark_algorithm: null });
+    expect(body).toMatchObject({
+      id: events.results[0]!.id,
+      type: "asset.signed",
+      event_catalog_version: "svc.customer-events.v1",
+      test: false,
+    });
+    expect(body.data).toMatchObject({
+      asset_id: assetId,
+      job_id: started.job_id,
+      publication_id: job.result.publication_id,
+      recipe_id: "rcp_system_sign_only",
+      watermark_algorithm: null,
+    });
 
     // The nudge after the commit fans out at once: one delivery, to the subscribed endpoint only.
     let deliveries: any[] = [];
@@ -42,7 +66,9 @@ describe("webhook outbox", () => {
     const subscribed = await endpoint(key, ["asset.watermarked"]);
     const eventId = newId("webhookEvent");
     const twoMinutesAgo = Date.now() - 120_000;
-    await testEnv.DB.prepare("INSERT INTO webhook_events (id, tenant_id, type, body, test, created_at) VALUES (?, ?, 'asset.watermarked', ?, 0, ?)")
+    await testEnv.DB.prepare(
+      "INSERT INTO webhook_events (id, tenant_id, type, body, test, created_at) VALUES (?, ?, 'asset.watermarked', ?, 0, ?)",
+    )
       .bind(eventId, tenantId, JSON.stringify({ id: eventId, type: "asset.watermarked" }), twoMinutesAgo)
       .run();
     const swept = await sweepWebhooks(testEnv);
@@ -53,7 +79,9 @@ describe("webhook outbox", () => {
       if (deliveries.length === 0) await new Promise((r) => setTimeout(r, 100));
     }
     expect(deliveries.map((d) => d.event_id)).toEqual([eventId]);
-    const row = await testEnv.DB.prepare("SELECT fanned_out_at FROM webhook_events WHERE id = ?").bind(eventId).first<{ fanned_out_at: number | null }>();
+    const row = await testEnv.DB.prepare("SELECT fanned_out_at FROM webhook_events WHERE id = ?")
+      .bind(eventId)
+      .first<{ fanned_out_at: number | null }>();
     expect(row?.fanned_out_at).not.toBeNull();
     // A second sweep finds nothing left to fan out for it, and no second delivery appears.
     await sweepWebhooks(testEnv);
@@ -68,7 +96,9 @@ describe("webhook outbox", () => {
     const deliveryId = newId("webhookDelivery");
     const old = Date.now() - 180_000;
     await testEnv.DB.batch([
-      testEnv.DB.prepare("INSERT INTO webhook_events (id, tenant_id, type, body, test, fanned_out_at, created_at) VALUES (?, ?, 'asset.signed', '{}', 0, ?, ?)").bind(eventId, tenantId, old, old),
+      testEnv.DB.prepare(
+        "INSERT INTO webhook_events (id, tenant_id, type, body, test, fanned_out_at, created_at) VALUES (?, ?, 'asset.signed', '{}', 0, ?, ?)",
+      ).bind(eventId, tenantId, old, old),
       testEnv.DB.prepare(
         "INSERT INTO webhook_deliveries (id, tenant_id, endpoint_id, event_id, event_type, status, attempt_count, replay_count, next_attempt_at, created_at, updated_at) VALUES (?, ?, ?, ?, 'asset.signed', 'pending', 0, 0, ?, ?, ?)",
       ).bind(deliveryId, tenantId, subscribed, eventId, old, old, old),
@@ -87,7 +117,11 @@ describe("webhook outbox", () => {
 
 describe("webhook delivery recovery", () => {
   async function endpoint(key: string) {
-    const res = await api("/v1/webhook-endpoints", { method: "POST", key, body: { url: "https://hooks.example.com/recovery", event_catalog_version: "svc.customer-events.v1", events: ["asset.signed"] } });
+    const res = await api("/v1/webhook-endpoints", {
+      method: "POST",
+      key,
+      body: { url: "https://hooks.example.com/recovery", event_catalog_version: "svc.customer-events.v1", events: ["asset.signed"] },
+    });
     expect(res.status).toBe(201);
     return (await json(res)).endpoint.endpoint_id as string;
   }
@@ -96,14 +130,19 @@ describe("webhook delivery recovery", () => {
     const deliveryId = newId("webhookDelivery");
     const now = Date.now();
     await testEnv.DB.batch([
-      testEnv.DB.prepare("INSERT INTO webhook_events (id, tenant_id, type, body, test, fanned_out_at, created_at) VALUES (?, ?, 'asset.signed', '{}', 0, ?, ?)").bind(eventId, tenantId, now, now),
+      testEnv.DB.prepare(
+        "INSERT INTO webhook_events (id, tenant_id, type, body, test, fanned_out_at, created_at) VALUES (?, ?, 'asset.signed', '{}', 0, ?, ?)",
+      ).bind(eventId, tenantId, now, now),
       testEnv.DB.prepare(
         "INSERT INTO webhook_deliveries (id, tenant_id, endpoint_id, event_id, event_type, status, attempt_count, attempt_base, replay_count, next_attempt_at, created_at, updated_at) VALUES (?, ?, ?, ?, 'asset.signed', 'pending', ?, ?, 0, ?, ?, ?)",
       ).bind(deliveryId, tenantId, endpointId, eventId, fields.attempt_count ?? 0, fields.attempt_base ?? 0, now, now, now),
     ]);
     return deliveryId;
   }
-  const row = (id: string) => testEnv.DB.prepare("SELECT status, terminal_reason, attempt_count FROM webhook_deliveries WHERE id = ?").bind(id).first<{ status: string; terminal_reason: string | null; attempt_count: number }>();
+  const row = (id: string) =>
+    testEnv.DB.prepare("SELECT status, terminal_reason, attempt_count FROM webhook_deliveries WHERE id = ?")
+      .bind(id)
+      .first<{ status: string; terminal_reason: string | null; attempt_count: number }>();
 
   it("a pending delivery whose endpoint was disabled meanwhile is fenced when its message arrives, not left pending", async () => {
     const { key, tenantId } = await createTenant();
@@ -138,7 +177,9 @@ describe("webhook delivery recovery", () => {
     const endpointId = await endpoint(key);
     const deliveryId = await pendingDelivery(tenantId, endpointId, { attempt_count: 9, attempt_base: 9 });
     await deliverOnce(testEnv, deliveryId);
-    const after = await testEnv.DB.prepare("SELECT status, attempt_count, next_attempt_at, updated_at FROM webhook_deliveries WHERE id = ?").bind(deliveryId).first<{ status: string; attempt_count: number; next_attempt_at: number; updated_at: number }>();
+    const after = await testEnv.DB.prepare("SELECT status, attempt_count, next_attempt_at, updated_at FROM webhook_deliveries WHERE id = ?")
+      .bind(deliveryId)
+      .first<{ status: string; attempt_count: number; next_attempt_at: number; updated_at: number }>();
     expect(after).toMatchObject({ status: "pending", attempt_count: 10 });
     // Attempt 1 since the replay failed (no network here): the next waits the schedule's first step, 5 s ± 10%.
     expect(after!.next_attempt_at - after!.updated_at).toBeGreaterThanOrEqual(4_500);
@@ -150,15 +191,29 @@ describe("webhook delivery recovery", () => {
     await endpoint(key);
     const old = Date.now() - 300_000;
     const ids = Array.from({ length: 130 }, () => newId("webhookEvent"));
-    await testEnv.DB.batch(ids.map((id) => testEnv.DB.prepare("INSERT INTO webhook_events (id, tenant_id, type, body, test, created_at) VALUES (?, ?, 'asset.watermarked', '{}', 0, ?)").bind(id, tenantId, old)));
+    await testEnv.DB.batch(
+      ids.map((id) =>
+        testEnv.DB.prepare(
+          "INSERT INTO webhook_events (id, tenant_id, type, body, test, created_at) VALUES (?, ?, 'asset.watermarked', '{}', 0, ?)",
+        ).bind(id, tenantId, old),
+      ),
+    );
     const swept = await sweepWebhooks(testEnv);
     expect(swept.events).toBeGreaterThanOrEqual(130);
     for (let i = 0; i < 100; i++) {
-      const left = await testEnv.DB.prepare(`SELECT COUNT(*) AS n FROM webhook_events WHERE tenant_id = ? AND fanned_out_at IS NULL`).bind(tenantId).first<{ n: number }>();
+      const left = await testEnv.DB.prepare(`SELECT COUNT(*) AS n FROM webhook_events WHERE tenant_id = ? AND fanned_out_at IS NULL`)
+        .bind(tenantId)
+        .first<{ n: number }>();
       if (left?.n === 0) break;
       await new Promise((r) => setTimeout(r, 100));
     }
-    expect((await testEnv.DB.prepare("SELECT COUNT(*) AS n FROM webhook_events WHERE tenant_id = ? AND fanned_out_at IS NULL").bind(tenantId).first<{ n: number }>())?.n).toBe(0);
+    expect(
+      (
+        await testEnv.DB.prepare("SELECT COUNT(*) AS n FROM webhook_events WHERE tenant_id = ? AND fanned_out_at IS NULL")
+          .bind(tenantId)
+          .first<{ n: number }>()
+      )?.n,
+    ).toBe(0);
   });
 
   it("forgets delivery records past retention and deleted endpoints past theirs", async () => {
@@ -167,13 +222,26 @@ describe("webhook delivery recovery", () => {
     const deliveryId = await pendingDelivery(tenantId, endpointId);
     const longAgo = Date.now() - 31 * 86_400_000;
     await testEnv.DB.batch([
-      testEnv.DB.prepare("UPDATE webhook_deliveries SET status = 'delivered', created_at = ?, updated_at = ? WHERE id = ?").bind(longAgo, longAgo, deliveryId),
-      testEnv.DB.prepare("UPDATE webhook_events SET created_at = ? WHERE id = (SELECT event_id FROM webhook_deliveries WHERE id = ?)").bind(longAgo, deliveryId),
-      testEnv.DB.prepare("UPDATE webhook_endpoints SET state = 'deleted', deleted_at = ?, retain_until = ? WHERE id = ?").bind(longAgo, longAgo + 1, endpointId),
+      testEnv.DB.prepare("UPDATE webhook_deliveries SET status = 'delivered', created_at = ?, updated_at = ? WHERE id = ?").bind(
+        longAgo,
+        longAgo,
+        deliveryId,
+      ),
+      testEnv.DB.prepare("UPDATE webhook_events SET created_at = ? WHERE id = (SELECT event_id FROM webhook_deliveries WHERE id = ?)").bind(
+        longAgo,
+        deliveryId,
+      ),
+      testEnv.DB.prepare("UPDATE webhook_endpoints SET state = 'deleted', deleted_at = ?, retain_until = ? WHERE id = ?").bind(
+        longAgo,
+        longAgo + 1,
+        endpointId,
+      ),
     ]);
     // A delivery created long ago but changed recently (a replay) is kept.
     const replayed = await pendingDelivery(tenantId, endpointId);
-    await testEnv.DB.prepare("UPDATE webhook_deliveries SET status = 'delivered', created_at = ? WHERE id = ?").bind(longAgo, replayed).run();
+    await testEnv.DB.prepare("UPDATE webhook_deliveries SET status = 'delivered', created_at = ? WHERE id = ?")
+      .bind(longAgo, replayed)
+      .run();
     await sweepWebhooks(testEnv);
     expect(await row(deliveryId)).toBeNull();
     expect(await row(replayed)).not.toBeNull();

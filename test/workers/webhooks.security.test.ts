@@ -81,7 +81,9 @@ describe("tenancy", () => {
     expect(await getEndpoint(a.tenant.key, a.active.id)).toEqual(beforeActive);
     expect(await getEndpoint(a.tenant.key, a.other.id)).toEqual(beforeOther);
     expect(await getDelivery(a.tenant.key, a.test.delivery_id)).toEqual(beforeDelivery);
-    expect(await json(await api(`/v1/webhook-endpoints/deliveries/${a.test.delivery_id}/attempts`, { key: a.tenant.key }))).toEqual(beforeAttempts);
+    expect(await json(await api(`/v1/webhook-endpoints/deliveries/${a.test.delivery_id}/attempts`, { key: a.tenant.key }))).toEqual(
+      beforeAttempts,
+    );
     expect((await listDeliveries(a.tenant.key, a.active.id)).data).toEqual([]);
     expect((await json(await api("/v1/webhook-endpoints?include_deleted=true", { key: a.tenant.key }))).data.length).toBe(2);
     // B sees none of A's endpoints.
@@ -108,7 +110,11 @@ describe("tenancy", () => {
     await createEndpoint(b.key);
     const page = await json(await api("/v1/webhook-endpoints?limit=1", { key: a.key }));
     expect(typeof page.next_cursor).toBe("string");
-    await expectError(await api(`/v1/webhook-endpoints?limit=1&cursor=${encodeURIComponent(page.next_cursor)}`, { key: b.key }), 422, "svc.cursor.invalid");
+    await expectError(
+      await api(`/v1/webhook-endpoints?limit=1&cursor=${encodeURIComponent(page.next_cursor)}`, { key: b.key }),
+      422,
+      "svc.cursor.invalid",
+    );
   });
 
   it("Idempotency-Keys are per tenant: another tenant's key value neither replays nor conflicts", async () => {
@@ -179,7 +185,7 @@ describe("scopes and authentication", () => {
     const before = await getEndpoint(owner.key, id);
     const credentials: (Record<string, string> | undefined)[] = [
       undefined,
-      { authorization: "Bearer svc_live_" + "a".repeat(52) },
+      { authorization: `Bearer svc_live_${"a".repeat(52)}` },
       { authorization: "Bearer not-a-key" },
       { authorization: `Basic ${btoa("user:pw")}` },
     ];
@@ -214,7 +220,10 @@ describe("secrets", () => {
       expect(text, label).not.toContain("whsec_");
       expect(text, label).not.toMatch(/ciphertext/i);
       const secretKeys = keysDeep(JSON.parse(text)).filter((k) => /secret/i.test(k));
-      expect(secretKeys.every((k) => k === "secret_overlap"), `${label}: ${secretKeys.join(",")}`).toBe(true);
+      expect(
+        secretKeys.every((k) => k === "secret_overlap"),
+        `${label}: ${secretKeys.join(",")}`,
+      ).toBe(true);
     };
     const reads = async (phase: string) => {
       await check(`${phase} list`, await api("/v1/webhook-endpoints", { key }));
@@ -249,15 +258,25 @@ describe("secrets", () => {
     const res = await createRaw(key, createBody(), { "idempotency-key": idemCreate });
     expect(res.status).toBe(201);
     const created = await json(res);
-    const row = await testEnv.DB.prepare("SELECT * FROM webhook_endpoints WHERE id = ?").bind(created.endpoint.endpoint_id).first<Record<string, unknown>>();
+    const row = await testEnv.DB.prepare("SELECT * FROM webhook_endpoints WHERE id = ?")
+      .bind(created.endpoint.endpoint_id)
+      .first<Record<string, unknown>>();
     const dump = JSON.stringify(row);
     expect(dump).not.toContain(created.secret);
     expect(dump).not.toContain(created.secret.slice("whsec_".length));
     expect(String(row!.secret_ciphertext)).toMatch(/^v1\./);
 
     const idemRotate = crypto.randomUUID();
-    const rotated = await json(await write(key, `/v1/webhook-endpoints/${created.endpoint.endpoint_id}/rotate-secret`, { headers: { "idempotency-key": idemRotate } }));
-    const records = await testEnv.DB.prepare("SELECT idempotency_key, response_body, secret_withheld FROM idempotency_records WHERE tenant_id = ?").bind(tenantId).all<Record<string, unknown>>();
+    const rotated = await json(
+      await write(key, `/v1/webhook-endpoints/${created.endpoint.endpoint_id}/rotate-secret`, {
+        headers: { "idempotency-key": idemRotate },
+      }),
+    );
+    const records = await testEnv.DB.prepare(
+      "SELECT idempotency_key, response_body, secret_withheld FROM idempotency_records WHERE tenant_id = ?",
+    )
+      .bind(tenantId)
+      .all<Record<string, unknown>>();
     const stored = JSON.stringify(records.results);
     expect(records.results.length).toBe(2);
     for (const r of records.results) {
@@ -266,7 +285,9 @@ describe("secrets", () => {
     }
     expect(stored).not.toContain(created.secret);
     expect(stored).not.toContain(rotated.secret);
-    const rowAfter = JSON.stringify(await testEnv.DB.prepare("SELECT * FROM webhook_endpoints WHERE id = ?").bind(created.endpoint.endpoint_id).first());
+    const rowAfter = JSON.stringify(
+      await testEnv.DB.prepare("SELECT * FROM webhook_endpoints WHERE id = ?").bind(created.endpoint.endpoint_id).first(),
+    );
     expect(rowAfter).not.toContain(rotated.secret);
     expect(rowAfter).not.toContain(created.secret);
   });

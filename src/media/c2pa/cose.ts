@@ -182,12 +182,7 @@ function encodeSign1(protectedHeader: Uint8Array, unprotected: [CborValue, CborV
   return encodeCbor({ tag: 18, value: [protectedHeader, { map: unprotected }, null, signature] });
 }
 
-function padToSize(
-  protectedHeader: Uint8Array,
-  unprotected: [CborValue, CborValue][],
-  signature: Uint8Array,
-  size: number,
-): Uint8Array {
+function padToSize(protectedHeader: Uint8Array, unprotected: [CborValue, CborValue][], signature: Uint8Array, size: number): Uint8Array {
   const unpadded = encodeSign1(protectedHeader, unprotected, signature);
   if (unpadded.length === size) return unpadded;
   for (const extra of [[], [["pad2", new Uint8Array(0)]]] as [CborValue, CborValue][][]) {
@@ -212,8 +207,6 @@ function padToSize(
  */
 export function webCryptoSigner(algorithm: CoseAlgorithm, key: CryptoKey): (data: Uint8Array) => Promise<Uint8Array> {
   const params: { name: string; hash?: string } =
-    algorithm === "Ed25519"
-      ? { name: "Ed25519" }
-      : { name: "ECDSA", hash: algorithm === "ES384" ? "SHA-384" : "SHA-256" };
+    algorithm === "Ed25519" ? { name: "Ed25519" } : { name: "ECDSA", hash: algorithm === "ES384" ? "SHA-384" : "SHA-256" };
   return async (data) => new Uint8Array(await crypto.subtle.sign(params, key, data));
 }

@@ -195,9 +195,7 @@ async function exportPkcs8(key: CryptoKey): Promise<Uint8Array> {
 function distinguishedName(cn: string): pkijs.RelativeDistinguishedNames {
   const rdn = (type: string, value: string) =>
     new asn1js.Set({
-      value: [
-        new asn1js.Sequence({ value: [new asn1js.ObjectIdentifier({ value: type }), new asn1js.Utf8String({ value })] }),
-      ],
+      value: [new asn1js.Sequence({ value: [new asn1js.ObjectIdentifier({ value: type }), new asn1js.Utf8String({ value })] })],
     });
   const der = new asn1js.Sequence({ value: [rdn(OID.organization, "svc dev"), rdn(OID.commonName, cn)] }).toBER(false);
   return pkijs.RelativeDistinguishedNames.fromBER(der);
@@ -250,11 +248,7 @@ function bitString(bytes: Uint8Array, unusedBits: number): asn1js.BitString {
 }
 
 function extKeyUsage(oids: string[], critical: boolean): pkijs.Extension {
-  return extension(
-    OID.extKeyUsage,
-    critical,
-    new asn1js.Sequence({ value: oids.map((value) => new asn1js.ObjectIdentifier({ value })) }),
-  );
+  return extension(OID.extKeyUsage, critical, new asn1js.Sequence({ value: oids.map((value) => new asn1js.ObjectIdentifier({ value })) }));
 }
 
 function subjectKeyId(keyId: Uint8Array): pkijs.Extension {

@@ -1,8 +1,8 @@
 import * as asn1js from "asn1js";
 import * as pkijs from "pkijs";
-import { decodeCbor, isCborTag, type CborItem } from "../../platform/cbor";
+import { type CborItem, decodeCbor, isCborTag } from "../../platform/cbor";
 import { sigStructure } from "./cose";
-import { activeManifestSignature, parseJumbf, signerCredentials, type JumbfBox, type JumbfSuperbox } from "./jumbf";
+import { activeManifestSignature, type JumbfBox, type JumbfSuperbox, parseJumbf, signerCredentials } from "./jumbf";
 
 /*
  * Our own integrity check of a manifest store, byte for byte: does the active manifest's claim signature verify
@@ -151,9 +151,12 @@ export async function checkStoreIntegrity(store: Uint8Array, activeLabel?: strin
   try {
     const parsed = parseJumbf(store);
     if (parsed.status !== "ok") return tampered(`the manifest store's box structure is broken: ${parsed.message}`);
-    const manifests = superboxes(parsed.root).filter((c) => c.description.contentType !== null && MANIFEST_TYPES.has(c.description.contentType));
+    const manifests = superboxes(parsed.root).filter(
+      (c) => c.description.contentType !== null && MANIFEST_TYPES.has(c.description.contentType),
+    );
     if (manifests.length === 0) return tampered("the manifest store holds no manifest");
-    const manifest = (activeLabel ? manifests.find((m) => m.description.label === activeLabel) : undefined) ?? manifests[manifests.length - 1]!;
+    const manifest =
+      (activeLabel ? manifests.find((m) => m.description.label === activeLabel) : undefined) ?? manifests[manifests.length - 1]!;
     const label = manifest.description.label;
     if (!label) return tampered("the active manifest has no label");
     const claimBoxes = superboxes(manifest).filter((b) => CLAIM_LABELS.has(b.description.label ?? ""));
@@ -162,7 +165,8 @@ export async function checkStoreIntegrity(store: Uint8Array, activeLabel?: strin
     const signature = activeManifestSignature(store, label);
     if (signature.status !== "ok") return tampered(`manifest ${label}: ${signature.message}`);
     const verified = await verifyClaimSignature(signature.cose, claimBytes);
-    if (verified === "unsupported") return { status: "unknown", reason: "the claim signature uses an algorithm or key this check does not implement" };
+    if (verified === "unsupported")
+      return { status: "unknown", reason: "the claim signature uses an algorithm or key this check does not implement" };
     if (verified === "invalid") return tampered("the claim signature does not verify over the claim bytes");
     // The claim is exactly what was signed; every assertion it references must hash to what it says.
     const claim = decodeCbor(claimBytes);

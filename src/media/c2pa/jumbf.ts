@@ -76,7 +76,7 @@ export type JumbfBox = JumbfSuperbox | JumbfContentBox;
 export type ParseJumbfResult = { status: "ok"; root: JumbfSuperbox } | Malformed;
 
 export type ActiveManifestSignatureResult =
-  | { status: "ok"; /** label of the manifest (its URN) */ manifestLabel: string; /** COSE_Sign1 bytes (a copy) */ cose: Uint8Array }
+  | { status: "ok" /** label of the manifest (its URN) */; manifestLabel: string /** COSE_Sign1 bytes (a copy) */; cose: Uint8Array }
   | Failure;
 
 export type SignerCredentialsResult =
@@ -306,13 +306,12 @@ export function activeManifestSignature(store: Uint8Array, activeLabel?: string 
   }
   const manifestLabel = manifest.description.label;
   if (!manifestLabel) return malformed("the active manifest has no label");
-  const signatures = manifest.children.filter(
-    (c): c is JumbfSuperbox => c.kind === "superbox" && c.description.label === SIGNATURE_LABEL,
-  );
+  const signatures = manifest.children.filter((c): c is JumbfSuperbox => c.kind === "superbox" && c.description.label === SIGNATURE_LABEL);
   if (signatures.length === 0) return notFound(`manifest ${manifestLabel} has no ${SIGNATURE_LABEL} box`);
   if (signatures.length > 1) return malformed(`manifest ${manifestLabel} has several ${SIGNATURE_LABEL} boxes`);
   const content = signatures[0]!.children.filter((c): c is JumbfContentBox => c.kind === "content" && c.type === "cbor");
-  if (content.length !== 1) return malformed(`${SIGNATURE_LABEL} of ${manifestLabel} must hold exactly one cbor box (has ${content.length})`);
+  if (content.length !== 1)
+    return malformed(`${SIGNATURE_LABEL} of ${manifestLabel} must hold exactly one cbor box (has ${content.length})`);
   return { status: "ok", manifestLabel, cose: content[0]!.payload.slice() };
 }
 
@@ -404,7 +403,7 @@ function credentialsOf(coseBytes: Uint8Array): SignerCredentialsResult {
 function x5chainOf(header: Map<CborItem, CborItem>): Uint8Array[] | null | string {
   const byLabel = header.get(HEADER_X5CHAIN);
   const byName = header.get("x5chain");
-  if (byLabel !== undefined && byName !== undefined) return "header has x5chain under both 33 and \"x5chain\"";
+  if (byLabel !== undefined && byName !== undefined) return 'header has x5chain under both 33 and "x5chain"';
   const value = byLabel ?? byName;
   if (value === undefined) return null;
   if (value instanceof Uint8Array) return value.length > 0 ? [value] : "x5chain certificate is empty";
@@ -452,12 +451,12 @@ function extract(b: Uint8Array, mediaType: string): ExtractManifestStoreResult {
   }
   if (b.length >= 3 && b[0] === 0xff && b[1] === 0xd8 && b[2] === 0xff) return fromJpeg(b);
   if (b.length >= 8 && u32(b, 0) === 0x89504e47 && u32(b, 4) === 0x0d0a1a0a) return fromPng(b);
-  if (b.length >= 6 && (fourcc(b, 0) === "GIF8") && (b[4] === 0x37 || b[4] === 0x39) && b[5] === 0x61) return fromGif(b);
+  if (b.length >= 6 && fourcc(b, 0) === "GIF8" && (b[4] === 0x37 || b[4] === 0x39) && b[5] === 0x61) return fromGif(b);
   if (mediaType === "image/svg+xml" || looksLikeXml(b)) return fromSvg(b);
   return fromScan(b);
 }
 
-type JpegPacket = { z: number; data: Uint8Array; /** the APP11 segment, marker included */ segment: [number, number] };
+type JpegPacket = { z: number; data: Uint8Array /** the APP11 segment, marker included */; segment: [number, number] };
 
 /** JPEG: the APP11 JUMBF packets of the box instance whose superbox is the C2PA store, in sequence order. */
 function fromJpeg(b: Uint8Array): ExtractManifestStoreResult {
@@ -497,7 +496,10 @@ function c2paInstances(instances: Map<number, JpegPacket[]>): { en: number; pack
 export function jpegManifestStoreInstances(b: Uint8Array): { store: ExtractManifestStoreResult; segments: [number, number][] }[] {
   try {
     if (!(b.length >= 3 && b[0] === 0xff && b[1] === 0xd8 && b[2] === 0xff)) return [];
-    return c2paInstances(walkJpegApp11(b).instances).map((i) => ({ store: reassembleJumbfPackets(i.packets), segments: i.packets.map((p) => p.segment) }));
+    return c2paInstances(walkJpegApp11(b).instances).map((i) => ({
+      store: reassembleJumbfPackets(i.packets),
+      segments: i.packets.map((p) => p.segment),
+    }));
   } catch {
     return [];
   }
@@ -515,7 +517,8 @@ export function manifestStoreInstances(b: Uint8Array): { store: ExtractManifestS
       const length = u32(b, pos);
       if (length > b.length - pos - 12) break;
       const type = fourcc(b, pos + 4);
-      if (type === "caBX") out.push({ store: checkedStore(b.subarray(pos + 8, pos + 8 + length), "png-cabx"), segments: [[pos, pos + 12 + length]] });
+      if (type === "caBX")
+        out.push({ store: checkedStore(b.subarray(pos + 8, pos + 8 + length), "png-cabx"), segments: [[pos, pos + 12 + length]] });
       pos += 12 + length;
       if (type === "IEND") break;
     }
@@ -591,7 +594,6 @@ function walkJpegApp11(b: Uint8Array): { instances: Map<number, JpegPacket[]>; w
   return { instances, walkError, sawScan };
 }
 
-
 function reassembleJumbfPackets(packets: { z: number; data: Uint8Array }[]): ExtractManifestStoreResult {
   const sorted = [...packets].sort((x, y) => x.z - y.z);
   for (let i = 0; i < sorted.length; i++) {
@@ -658,7 +660,8 @@ function fromGif(b: Uint8Array): ExtractManifestStoreResult {
   const screenFlags = b[10]!;
   if (screenFlags & 0x80) pos += 3 * (1 << ((screenFlags & 0x07) + 1));
   let store: Uint8Array | null = null;
-  const fail = (message: string): ExtractManifestStoreResult => (store ? checkedStore(store, "gif-extension") : malformed(`GIF: ${message}`));
+  const fail = (message: string): ExtractManifestStoreResult =>
+    store ? checkedStore(store, "gif-extension") : malformed(`GIF: ${message}`);
   /** Skips data sub-blocks from `at`; returns the position after the terminator, or -1 when truncated. */
   const skipSubBlocks = (at: number): number => {
     while (at < b.length) {
@@ -674,7 +677,13 @@ function fromGif(b: Uint8Array): ExtractManifestStoreResult {
     if (introducer === 0x21) {
       if (pos + 2 > b.length) return fail("truncated extension");
       const label = b[pos + 1]!;
-      if (label === 0xff && pos + 3 + 11 <= b.length && b[pos + 2] === 11 && fourcc(b, pos + 3) === "C2PA" && fourcc(b, pos + 7) === "_GIF") {
+      if (
+        label === 0xff &&
+        pos + 3 + 11 <= b.length &&
+        b[pos + 2] === 11 &&
+        fourcc(b, pos + 3) === "C2PA" &&
+        fourcc(b, pos + 7) === "_GIF"
+      ) {
         if (store) return malformed("GIF holds more than one C2PA extension");
         const dataStart = pos + 14;
         const after = skipSubBlocks(dataStart);

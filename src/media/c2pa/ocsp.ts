@@ -261,10 +261,7 @@ export interface OcspRequest {
  * responder must understand), no requestor name, unsigned, plus a 32-octet nonce extension (RFC 8954).
  * Throws only if a DER certificate does not parse.
  */
-export async function buildOcspRequest(
-  cert: Uint8Array | pkijs.Certificate,
-  issuer: Uint8Array | pkijs.Certificate,
-): Promise<OcspRequest> {
+export async function buildOcspRequest(cert: Uint8Array | pkijs.Certificate, issuer: Uint8Array | pkijs.Certificate): Promise<OcspRequest> {
   const certId = await certIdOf(asCertificate(cert), asCertificate(issuer), "SHA-1");
   const nonce = crypto.getRandomValues(new Uint8Array(NONCE_LENGTH));
   const nonceExtnValue = new Uint8Array(new asn1js.OctetString({ valueHex: nonce }).toBER(false));
@@ -289,7 +286,7 @@ export function ocspResponderUrl(cert: Uint8Array | pkijs.Certificate): string |
       const [method, location] = description.valueBlock.value;
       if (!(method instanceof asn1js.ObjectIdentifier) || method.valueBlock.toString() !== OID_AD_OCSP) continue;
       // accessLocation is a GeneralName; only uniformResourceIdentifier [6] IMPLICIT IA5String is usable.
-      if (!location || location.idBlock.tagClass !== 3 || location.idBlock.tagNumber !== 6 || location.idBlock.isConstructed) continue;
+      if (location?.idBlock.tagClass !== 3 || location.idBlock.tagNumber !== 6 || location.idBlock.isConstructed) continue;
       const text = String.fromCharCode(...(location as asn1js.Primitive).valueBlock.valueHexView);
       const url = parseUrl(text);
       if (url && (url.protocol === "http:" || url.protocol === "https:")) return url.href;
@@ -352,7 +349,11 @@ export async function checkOcsp(options: CheckOcspOptions): Promise<OcspResult> 
   // Binds the issuer to the certificate before its key hash keys the cache and authorizes responders.
   const issued = await issuedBy(cert, issuer);
   if (issued === "unsupported") {
-    return unavailable("unsupported_algorithm", `certificate signature algorithm ${cert.signatureAlgorithm.algorithmId} is not accepted`, null);
+    return unavailable(
+      "unsupported_algorithm",
+      `certificate signature algorithm ${cert.signatureAlgorithm.algorithmId} is not accepted`,
+      null,
+    );
   }
   if (issued !== "valid") return unavailable("issuer_mismatch", "the given issuer did not sign the certificate", null);
   const url = ocspResponderUrl(cert);
@@ -584,7 +585,12 @@ async function authenticateResponder(basic: pkijs.BasicOCSPResponse, issuer: pki
   for (const candidate of candidates) {
     if (!(await responderIdNames(responderId, candidate))) continue;
     named++;
-    const outcome = await verifySignature(basic.tbsResponseData.tbsView, basic.signature, candidate.subjectPublicKeyInfo, basic.signatureAlgorithm);
+    const outcome = await verifySignature(
+      basic.tbsResponseData.tbsView,
+      basic.signature,
+      candidate.subjectPublicKeyInfo,
+      basic.signatureAlgorithm,
+    );
     if (outcome === "unsupported") unsupported = true;
     if (outcome === "valid") signedBy.push(candidate);
   }
@@ -650,10 +656,7 @@ async function responderIdNames(responderId: unknown, cert: pkijs.Certificate): 
   }
 }
 
-type CertStatus =
-  | { kind: "good" }
-  | { kind: "unknown" }
-  | { kind: "revoked"; revokedAt: Date; reason: RevocationReason | null };
+type CertStatus = { kind: "good" } | { kind: "unknown" } | { kind: "revoked"; revokedAt: Date; reason: RevocationReason | null };
 
 /**
  * The SingleResponse whose CertID is ours, whatever hash algorithm the responder used for it. Several matching
@@ -872,7 +875,13 @@ export async function respondOcsp(
         responderID: new asn1js.OctetString({ valueHex: loaded.keyId }),
         producedAt: thisUpdate,
         responses,
-        ...(nonce ? { responseExtensions: [new pkijs.Extension({ extnID: OID_OCSP_NONCE, extnValue: toArrayBuffer(nonce.extnValue.valueBlock.valueHexView) })] } : {}),
+        ...(nonce
+          ? {
+              responseExtensions: [
+                new pkijs.Extension({ extnID: OID_OCSP_NONCE, extnValue: toArrayBuffer(nonce.extnValue.valueBlock.valueHexView) }),
+              ],
+            }
+          : {}),
       }),
       ...(loaded.delegated ? { certs: [loaded.signer] } : {}),
     });
@@ -896,7 +905,9 @@ async function namesCa(certID: pkijs.CertID, ca: pkijs.Certificate): Promise<boo
   if (!hash) return false;
   const nameHash = await digest(hash, derOf(ca.subject.toSchema()));
   const keyHash = await digest(hash, ca.subjectPublicKeyInfo.subjectPublicKey.valueBlock.valueHexView);
-  return equalBytes(nameHash, certID.issuerNameHash.valueBlock.valueHexView) && equalBytes(keyHash, certID.issuerKeyHash.valueBlock.valueHexView);
+  return (
+    equalBytes(nameHash, certID.issuerNameHash.valueBlock.valueHexView) && equalBytes(keyHash, certID.issuerKeyHash.valueBlock.valueHexView)
+  );
 }
 
 function statusBlock(revocation: DevRevocation | undefined): asn1js.BaseBlock {
@@ -1012,7 +1023,10 @@ function normalizedSerialHex(bytes: Uint8Array): string {
 
 /** A caller's serial key ("00AB:CD", "0x…") in `serialNumberHex` form. */
 function normalizeHexKey(serial: string): string {
-  const digits = serial.toLowerCase().replace(/^0x/, "").replace(/[^0-9a-f]/g, "");
+  const digits = serial
+    .toLowerCase()
+    .replace(/^0x/, "")
+    .replace(/[^0-9a-f]/g, "");
   const even = digits.length % 2 ? `0${digits}` : digits;
   const trimmed = even.replace(/^(00)+(?=..)/, "");
   return trimmed;
@@ -1041,4 +1055,3 @@ function equalBytes(a: Uint8Array, b: Uint8Array): boolean {
   for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
   return true;
 }
-

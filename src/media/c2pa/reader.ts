@@ -74,7 +74,12 @@ export class C2paManifestReader implements ManifestReader {
  * engine's self-comparison of the store and compares the active manifest's `c2pa.hash.data` (no exclusions)
  * with the SHA-256 of the whole asset. Mutates `check`; `asset_binding_checked` tells whether it could.
  */
-export async function applySidecarBinding(crJson: string, activeLabel: string, asset: Uint8Array, check: Pick<ManifestCheck, "success_codes" | "informational_codes" | "failure_codes" | "asset_binding_checked" | "validation_state">) {
+export async function applySidecarBinding(
+  crJson: string,
+  activeLabel: string,
+  asset: Uint8Array,
+  check: Pick<ManifestCheck, "success_codes" | "informational_codes" | "failure_codes" | "asset_binding_checked" | "validation_state">,
+) {
   const cr = JSON.parse(crJson) as CrJson;
   // Drop the engine's self-comparison of the store (see the class comment); keep every other failure.
   check.failure_codes = check.failure_codes.filter((code) => code !== "assertion.dataHash.mismatch");
@@ -89,5 +94,6 @@ export async function applySidecarBinding(crJson: string, activeLabel: string, a
     if (hex(actual) === hex(expected)) check.success_codes.push("assertion.dataHash.match");
     else check.failure_codes.push("assertion.dataHash.mismatch");
   }
-  check.validation_state = check.failure_codes.length > 0 ? "Invalid" : check.success_codes.includes("signingCredential.trusted") ? "Trusted" : "Valid";
+  check.validation_state =
+    check.failure_codes.length > 0 ? "Invalid" : check.success_codes.includes("signingCredential.trusted") ? "Trusted" : "Valid";
 }

@@ -4,13 +4,8 @@
  */
 import * as asn1js from "asn1js";
 import * as pkijs from "pkijs";
-import type { ManifestPlan, SignResult, Signer } from "../types";
-import {
-  buildCoseSign1,
-  C2PA_ALGORITHM_NAMES,
-  type CoseAlgorithm,
-  webCryptoSigner,
-} from "./cose";
+import type { ManifestPlan, Signer, SignResult } from "../types";
+import { buildCoseSign1, C2PA_ALGORITHM_NAMES, type CoseAlgorithm, webCryptoSigner } from "./cose";
 import { ByteSource, isC2paEngineReady, WasmBuilder } from "./engine";
 import { pemBlocks, requestTimestamp, type TsaConfig, tsaConfigFrom } from "./tsa";
 
@@ -132,9 +127,7 @@ export class C2paSigner implements Signer {
     // the engine, as the parent ingredient, so that their provenance chain is kept.
     const hash = new Uint8Array(await crypto.subtle.digest("SHA-256", bytes));
     const parent =
-      plan.intent.kind === "opened" && this.embeddedMediaTypes.includes(mediaType) && containsManifestStore(bytes)
-        ? bytes
-        : undefined;
+      plan.intent.kind === "opened" && this.embeddedMediaTypes.includes(mediaType) && containsManifestStore(bytes) ? bytes : undefined;
     const result = await this.#run({
       source: new Uint8Array(0),
       plan,
@@ -318,10 +311,7 @@ function normalizeMediaType(mediaType: string): string {
 async function importPrivateKey(pem: string, algorithm: CoseAlgorithm): Promise<CryptoKey> {
   const der = pemBlocks(pem, "PRIVATE KEY")[0];
   if (!der) throw new Error("signer key: no PKCS#8 PEM block (BEGIN PRIVATE KEY)");
-  const params =
-    algorithm === "Ed25519"
-      ? { name: "Ed25519" }
-      : { name: "ECDSA", namedCurve: algorithm === "ES384" ? "P-384" : "P-256" };
+  const params = algorithm === "Ed25519" ? { name: "Ed25519" } : { name: "ECDSA", namedCurve: algorithm === "ES384" ? "P-384" : "P-256" };
   return crypto.subtle.importKey("pkcs8", der, params, false, ["sign"]);
 }
 
@@ -350,7 +340,7 @@ function toBytes(value: Uint8Array | number[] | ArrayBuffer): Uint8Array {
  */
 export function activeManifestLabel(store: Uint8Array): string | null {
   const top = readBox(store, 0);
-  if (!top || top.type !== "jumb") return null;
+  if (top?.type !== "jumb") return null;
   let last: string | null = null;
   let offset = top.contentStart;
   let first = true;

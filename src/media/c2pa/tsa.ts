@@ -8,9 +8,10 @@
  * the imprint, the CMS signature (over the DER re-encoding of the signed attributes, so those must be in DER
  * SET OF order), the TSA certificate's profile (EKU timeStamping) and its chain to the trust anchors.
  */
-import { concatBytes } from "../../platform/encoding";
+
 import * as asn1js from "asn1js";
 import * as pkijs from "pkijs";
+import { concatBytes } from "../../platform/encoding";
 
 const OID_SHA256 = "2.16.840.1.101.3.4.2.1";
 const OID_SHA384 = "2.16.840.1.101.3.4.2.2";

@@ -1,7 +1,7 @@
+import { isC2paJumbfContent } from "../inspect/c2pa-markers";
 import type { ManifestFacts } from "../types";
 import { verifySettingsJson, WasmReader } from "./engine";
 import { checkStoreIntegrity } from "./integrity";
-import { isC2paJumbfContent } from "../inspect/c2pa-markers";
 import { extractManifestStore, manifestStoreInstances } from "./jumbf";
 import { applySidecarBinding } from "./reader";
 
@@ -61,8 +61,14 @@ interface StoreJson {
     {
       claim_generator_info?: { name?: string; version?: string }[];
       claim_generator?: string;
-      ingredients?: { validation_status?: { code: string }[]; validation_results?: { activeManifest?: { failure?: { code: string }[] } } }[];
-      assertions?: { label: string; data?: { actions?: { action?: string; digitalSourceType?: string; softwareAgent?: string | { name?: string }; when?: string }[] } }[];
+      ingredients?: {
+        validation_status?: { code: string }[];
+        validation_results?: { activeManifest?: { failure?: { code: string }[] } };
+      }[];
+      assertions?: {
+        label: string;
+        data?: { actions?: { action?: string; digitalSourceType?: string; softwareAgent?: string | { name?: string }; when?: string }[] };
+      }[];
       signature_info?: { issuer?: string; common_name?: string; cert_serial_number?: string; time?: string };
     }
   >;
@@ -72,7 +78,12 @@ interface CrJsonSignature {
   manifests?: {
     label: string;
     signature?: {
-      certificateInfo?: { serialNumber?: string; issuer?: Record<string, string>; subject?: Record<string, string>; validity?: { notAfter?: string } };
+      certificateInfo?: {
+        serialNumber?: string;
+        issuer?: Record<string, string>;
+        subject?: Record<string, string>;
+        validity?: { notAfter?: string };
+      };
       timeStampInfo?: { timestamp?: string; certificateInfo?: { subject?: Record<string, string> } };
     };
   }[];
@@ -127,26 +138,46 @@ const nothing = { claims: null, signer: null, assertion_labels: [] };
  * bytes are intact is `unreadable` (a form the engine does not support). A JPEG carrying several stores is read
  * store by store, and the conflict is reported (see multipleStores); so is a PNG.
  */
-export async function verifyManifest(input: VerifyInput, trustAnchorsPem: string | null, ensureEngine: () => void): Promise<ManifestVerification & { warnings: string[] }> {
+export async function verifyManifest(
+  input: VerifyInput,
+  trustAnchorsPem: string | null,
+  ensureEngine: () => void,
+): Promise<ManifestVerification & { warnings: string[] }> {
   const result = await engineVerify(input, trustAnchorsPem, ensureEngine);
   const facts = result.facts;
   if (facts.state === "absent" || facts.state === "remote") return { ...result, warnings: [] };
-  const located = input.manifestStore ? extractManifestStore(input.manifestStore, "application/c2pa") : extractManifestStore(input.bytes, input.mediaType);
+  const located = input.manifestStore
+    ? extractManifestStore(input.manifestStore, "application/c2pa")
+    : extractManifestStore(input.bytes, input.mediaType);
   if (facts.state === "unreadable") {
     // The engine refuses types it does not read ("UnsupportedType"): with no store in the bytes, there is no manifest.
     if (located.status === "not_found") return { facts: { state: "absent" }, ...nothing, warnings: [] };
     // A damaged container (a broken marker before any store) with no C2PA store anywhere in its bytes: no manifest.
-    if (located.status === "malformed" && !containsC2paStoreBox(input.manifestStore ?? input.bytes)) return { facts: { state: "absent" }, ...nothing, warnings: [] };
+    if (located.status === "malformed" && !containsC2paStoreBox(input.manifestStore ?? input.bytes))
+      return { facts: { state: "absent" }, ...nothing, warnings: [] };
     if (located.status === "malformed") {
       if (!input.manifestStore && /more than one/.test(located.message)) {
         const several = await multipleStores(input, trustAnchorsPem, ensureEngine);
         if (several) return several;
       }
-      return { facts: { state: "tampered", message: located.message, active_manifest_label: null, signature_valid: false }, ...nothing, warnings: [] };
+      return {
+        facts: { state: "tampered", message: located.message, active_manifest_label: null, signature_valid: false },
+        ...nothing,
+        warnings: [],
+      };
     }
     const integrity = await checkStoreIntegrity(located.store);
     if (integrity.status === "tampered") {
-      return { facts: { state: "tampered", message: `${integrity.reason} (${facts.message})`, active_manifest_label: null, signature_valid: integrity.signatureValid }, ...nothing, warnings: [] };
+      return {
+        facts: {
+          state: "tampered",
+          message: `${integrity.reason} (${facts.message})`,
+          active_manifest_label: null,
+          signature_valid: integrity.signatureValid,
+        },
+        ...nothing,
+        warnings: [],
+      };
     }
     return { ...result, warnings: [] };
   }
@@ -172,20 +203,26 @@ export async function verifyManifest(input: VerifyInput, trustAnchorsPem: string
 /** The most C2PA stores of one file read one by one (C2PA allows one; a stray second is the case worth reading). */
 export const MAX_STORES_READ = 4;
 
-async function multipleStores(input: VerifyInput, trustAnchorsPem: string | null, ensureEngine: () => void): Promise<(ManifestVerification & { warnings: string[] }) | null> {
+async function multipleStores(
+  input: VerifyInput,
+  trustAnchorsPem: string | null,
+  ensureEngine: () => void,
+): Promise<(ManifestVerification & { warnings: string[] }) | null> {
   const instances = manifestStoreInstances(input.bytes);
   // Each store costs a full verification of the file: a file crafted with thousands of stores must not buy
   // thousands of them with one request. More than a few is tampering by itself.
   if (instances.length < 2 || instances.length > MAX_STORES_READ) return null;
   const readings: { index: number; verification: ManifestVerification }[] = [];
-  for (const [index, instance] of instances.entries()) {
+  for (const index of instances.keys()) {
     const others = instances.filter((_, i) => i !== index).flatMap((o) => o.segments);
     const verification = await verifyManifest({ ...input, bytes: withoutRanges(input.bytes, others) }, trustAnchorsPem, ensureEngine);
     readings.push({ index, verification });
   }
   const failures = (v: ManifestVerification) => (v.facts.state === "read" ? v.facts.failure_codes.length : Number.POSITIVE_INFINITY);
-  const best = readings.filter((r) => r.verification.facts.state === "read").sort((a, b) => failures(a.verification) - failures(b.verification))[0];
-  if (!best || best.verification.facts.state !== "read") return null;
+  const best = readings
+    .filter((r) => r.verification.facts.state === "read")
+    .sort((a, b) => failures(a.verification) - failures(b.verification))[0];
+  if (best?.verification.facts.state !== "read") return null;
   const describe = (r: { index: number; verification: ManifestVerification }) => {
     const f = r.verification.facts;
     return `store ${r.index + 1}: ${f.state === "read" ? `${f.active_manifest_label} (${f.failure_codes.length ? f.failure_codes.join(", ") : "valid"})` : f.state === "tampered" || f.state === "unreadable" ? `${f.state}, ${f.message}` : f.state}`;
@@ -206,7 +243,8 @@ async function multipleStores(input: VerifyInput, trustAnchorsPem: string | null
 /** Whether the bytes hold, anywhere, the description box (`jumd`) of a C2PA manifest store. Linear. */
 function containsC2paStoreBox(bytes: Uint8Array): boolean {
   for (let i = bytes.indexOf(0x6a, 4); i >= 0; i = bytes.indexOf(0x6a, i + 1)) {
-    if (bytes[i + 1] === 0x75 && bytes[i + 2] === 0x6d && bytes[i + 3] === 0x64 && isC2paJumbfContent(bytes, i - 4, bytes.length)) return true;
+    if (bytes[i + 1] === 0x75 && bytes[i + 2] === 0x6d && bytes[i + 3] === 0x64 && isC2paJumbfContent(bytes, i - 4, bytes.length))
+      return true;
   }
   return false;
 }
@@ -241,7 +279,10 @@ async function engineVerify(input: VerifyInput, trustAnchorsPem: string | null, 
     const signer = signerOf(JSON.parse(crJson) as CrJsonSignature, label);
     const active = store.validation_results?.activeManifest;
     const check = {
-      validation_state: (store.validation_state === "Trusted" || store.validation_state === "Valid" ? store.validation_state : "Invalid") as "Trusted" | "Valid" | "Invalid",
+      validation_state: (store.validation_state === "Trusted" || store.validation_state === "Valid" ? store.validation_state : "Invalid") as
+        | "Trusted"
+        | "Valid"
+        | "Invalid",
       success_codes: codes(active?.success),
       informational_codes: codes(active?.informational),
       failure_codes: codes(active?.failure),
@@ -260,7 +301,10 @@ async function engineVerify(input: VerifyInput, trustAnchorsPem: string | null, 
         // Failures the engine found now, plus those the signer recorded in the ingredient assertions.
         ingredient_failure_codes: [
           ...(store.validation_results?.ingredientDeltas ?? []).flatMap((d) => codes(d.validationDeltas?.failure)),
-          ...(store.manifests?.[label]?.ingredients ?? []).flatMap((i) => [...codes(i.validation_status), ...codes(i.validation_results?.activeManifest?.failure)]),
+          ...(store.manifests?.[label]?.ingredients ?? []).flatMap((i) => [
+            ...codes(i.validation_status),
+            ...codes(i.validation_results?.activeManifest?.failure),
+          ]),
         ],
       },
       claims: claimsOf(store, label, signer),

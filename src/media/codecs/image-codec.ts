@@ -7,9 +7,9 @@ import encodePng from "@jsquash/png/encode";
 import decodeWebp, { init as initWebpDecode } from "@jsquash/webp/decode";
 import encodeWebp, { init as initWebpEncode } from "@jsquash/webp/encode";
 import * as UTIFModule from "utif2";
+import { DECODE_MAXIMUM_PIXELS } from "../../catalog/limits";
 import type { ImageCodec, ImageDecodeResult, ImageEncodeResult, RgbaImage } from "../types";
 import { estimateJpegQuality, metadataSegments, withSegments } from "./jpeg-segments";
-import { DECODE_MAXIMUM_PIXELS } from "../../catalog/limits";
 
 /**
  * The compiled codec modules. workerd cannot compile wasm from bytes, so they are imported as modules there
@@ -82,7 +82,8 @@ export class JsquashImageCodec implements ImageCodec {
   }
 
   async decode(bytes: Uint8Array, mediaType: string): Promise<ImageDecodeResult> {
-    if (!(this.mediaTypes as readonly string[]).includes(mediaType)) return { status: "unsupported", message: `${mediaType} is not decoded here.` };
+    if (!(this.mediaTypes as readonly string[]).includes(mediaType))
+      return { status: "unsupported", message: `${mediaType} is not decoded here.` };
     try {
       await this.init();
       const buffer = bytes.slice().buffer as ArrayBuffer;
@@ -104,8 +105,12 @@ export class JsquashImageCodec implements ImageCodec {
           decoded = decodeTiff(buffer, this.maxPixels);
       }
       if (!decoded) return { status: "failed", message: "The image could not be decoded." };
-      if (decoded.width * decoded.height > this.maxPixels) return { status: "too_large", message: `The image has more than ${this.maxPixels} pixels.` };
-      const data = decoded.data instanceof Uint8Array ? decoded.data : new Uint8Array(decoded.data.buffer, decoded.data.byteOffset, decoded.data.length);
+      if (decoded.width * decoded.height > this.maxPixels)
+        return { status: "too_large", message: `The image has more than ${this.maxPixels} pixels.` };
+      const data =
+        decoded.data instanceof Uint8Array
+          ? decoded.data
+          : new Uint8Array(decoded.data.buffer, decoded.data.byteOffset, decoded.data.length);
       return { status: "decoded", image: { width: decoded.width, height: decoded.height, data } };
     } catch (error) {
       if (error instanceof TooLarge) return { status: "too_large", message: error.message };

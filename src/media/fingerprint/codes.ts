@@ -79,9 +79,16 @@ function pushVarnibble(bits: number[], n: number): void {
   };
   if (!Number.isInteger(n) || n < 0 || n >= 4680) throw new RangeError(`ISCC header value out of range: ${n}`);
   if (n < 8) put(n, 4);
-  else if (n < 72) put(0b10, 2), put(n - 8, 6);
-  else if (n < 584) put(0b110, 3), put(n - 72, 9);
-  else put(0b1110, 4), put(n - 584, 12);
+  else if (n < 72) {
+    put(0b10, 2);
+    put(n - 8, 6);
+  } else if (n < 584) {
+    put(0b110, 3);
+    put(n - 72, 9);
+  } else {
+    put(0b1110, 4);
+    put(n - 584, 12);
+  }
 }
 
 const STANDARD_LENGTH_TYPES: readonly number[] = [0, 1, 2, 3, 4, 7];
@@ -108,7 +115,7 @@ export function encodeIsccUnit(unit: Omit<IsccUnit, "bitLength"> & { bitLength?:
   for (const v of [unit.mainType, unit.subType, unit.version, lengthField]) pushVarnibble(bits, v);
   while (bits.length % 8) bits.push(0);
   const header = new Uint8Array(bits.length / 8);
-  bits.forEach((b, i) => (header[i >> 3]! |= b << (7 - (i & 7))));
+  for (const [i, b] of bits.entries()) header[i >> 3]! |= b << (7 - (i & 7));
   const body = unit.digest.subarray(0, bitLength / 8);
   const all = new Uint8Array(header.length + body.length);
   all.set(header);

@@ -3,5 +3,6 @@
  * computed by the AssemblyScript kernel wasm/fingerprint (see kernel.ts), plus the pure helpers to write, read
  * and compare their values.
  */
-export { FingerprintKernel, IsccImageFingerprinter, PdqFingerprinter, type IsccNormalizeResult } from "./kernel";
+
 export * from "./codes";
+export { FingerprintKernel, IsccImageFingerprinter, type IsccNormalizeResult, PdqFingerprinter } from "./kernel";

@@ -40,7 +40,17 @@ export class FingerprintKernel {
   private constructor(module: WebAssembly.Module) {
     const instance = new WebAssembly.Instance(module, {});
     const e = instance.exports as unknown as KernelExports;
-    for (const name of ["isccBegin", "isccScan", "isccPrepare", "isccResample", "isccFinish", "isccHashPixels", "pdqBegin", "pdqPush", "pdqFinish"] as const) {
+    for (const name of [
+      "isccBegin",
+      "isccScan",
+      "isccPrepare",
+      "isccResample",
+      "isccFinish",
+      "isccHashPixels",
+      "pdqBegin",
+      "pdqPush",
+      "pdqFinish",
+    ] as const) {
       if (typeof e[name] !== "function") throw new Error(`fingerprint kernel: export ${name} missing (stale wasm/build/fingerprint.wasm?)`);
     }
     this.exports = e;
@@ -74,7 +84,8 @@ export class FingerprintKernel {
 function checkImage(image: RgbaImage): string | null {
   if (!image || typeof image !== "object") return "no image";
   const { width, height, data } = image;
-  if (!Number.isSafeInteger(width) || !Number.isSafeInteger(height) || width <= 0 || height <= 0) return `invalid dimensions ${width}x${height}`;
+  if (!Number.isSafeInteger(width) || !Number.isSafeInteger(height) || width <= 0 || height <= 0)
+    return `invalid dimensions ${width}x${height}`;
   if (!(data instanceof Uint8Array)) return "pixel data is not a Uint8Array";
   if (data.length !== width * height * 4) return `pixel data is ${data.length} bytes, expected ${width * height * 4} (RGBA)`;
   if (width > 0x7fffffff || height > 0x7fffffff) return "image too large";
@@ -88,7 +99,15 @@ function errorMessage(e: unknown): string {
 }
 
 /** Copies `data[start, end)` into the kernel's staging area chunk by chunk, calling `push` with each length. */
-function stream(k: FingerprintKernel, staging: number, chunk: number, data: Uint8Array, start: number, end: number, push: (bytes: number) => void): void {
+function stream(
+  k: FingerprintKernel,
+  staging: number,
+  chunk: number,
+  data: Uint8Array,
+  start: number,
+  end: number,
+  push: (bytes: number) => void,
+): void {
   const mem = k.bytes();
   for (let off = start; off < end; off += chunk) {
     const n = Math.min(chunk, end - off);
@@ -115,7 +134,8 @@ export class IsccImageFingerprinter implements Fingerprinter {
   /** `bitLength`: 32..256, a multiple of 32 (iscc-core's default is 64). */
   constructor(module: WebAssembly.Module | FingerprintKernel, options: { bitLength?: number } = {}) {
     const bits = options.bitLength ?? 64;
-    if (!Number.isInteger(bits) || bits < 32 || bits > 256 || bits % 32 !== 0) throw new RangeError(`ISCC image code length must be 32..256 in steps of 32: ${bits}`);
+    if (!Number.isInteger(bits) || bits < 32 || bits > 256 || bits % 32 !== 0)
+      throw new RangeError(`ISCC image code length must be 32..256 in steps of 32: ${bits}`);
     this.bitLength = bits;
     this.#kernel = FingerprintKernel.of(module);
   }
@@ -157,7 +177,7 @@ export class IsccImageFingerprinter implements Fingerprinter {
    */
   fromPixels(pixels: ArrayLike<number>): FingerprintResult {
     try {
-      if (!pixels || pixels.length !== 1024) return failed("iscc-image: expected 1024 normalized pixels (32x32)");
+      if (pixels?.length !== 1024) return failed("iscc-image: expected 1024 normalized pixels (32x32)");
       const k = this.#kernel;
       const at = k.address(k.exports.ISCC_PIXELS);
       const mem = k.bytes();

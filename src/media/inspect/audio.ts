@@ -1,5 +1,5 @@
-import { corrupt, latin1, startsWith, u16be, u24be, u32be, u8 } from "./bytes";
-import { detection, positiveInt, seconds, type Detection } from "./detection";
+import { corrupt, latin1, startsWith, u8, u16be, u24be, u32be } from "./bytes";
+import { type Detection, detection, positiveInt, seconds } from "./detection";
 
 /**
  * Elementary audio streams: ID3v2-prefixed files, MPEG-1/2/2.5 audio layers I–III (MP3), AAC in ADTS or

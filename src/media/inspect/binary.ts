@@ -1,5 +1,5 @@
 import { corrupt, fourcc, latin1, startsWith, u16be, u16le, u32be, u32le } from "./bytes";
-import { detection, type Detection } from "./detection";
+import { type Detection, detection } from "./detection";
 
 // ---- OpenType / TrueType (sfnt)
 
@@ -58,7 +58,10 @@ export function parseNpy(b: Uint8Array): Detection {
   const shape = /'shape'\s*:\s*\(([^)]*)\)/.exec(header)?.[1];
   if (descr === undefined || shape === undefined) corrupt("NPY header lacks descr or shape");
   const size = itemSize(descr);
-  const dims = shape.split(",").map((x) => x.trim()).filter((x) => x !== "");
+  const dims = shape
+    .split(",")
+    .map((x) => x.trim())
+    .filter((x) => x !== "");
   if (size !== null && dims.every((d) => /^\d+$/.test(d))) {
     const total = dims.reduce((acc, d) => acc * Number(d), 1) * size;
     if (start + headerLength + total > b.length) corrupt("NPY array data truncated");

@@ -1,4 +1,4 @@
-import { BitReader, CorruptError, u16be, u8, unescapeRbsp } from "./bytes";
+import { BitReader, CorruptError, u8, u16be, unescapeRbsp } from "./bytes";
 
 /** What a codec configuration record tells about the coded pictures. */
 export interface VideoConfig {
@@ -268,16 +268,16 @@ export function parseAudioSpecificConfig(b: Uint8Array, start: number, end: numb
 
 /** MPEG-4 objectTypeIndication values (ISO 14496-1 table 5) that name an audio codec outright. */
 const OBJECT_TYPES: Record<number, string> = {
-  0x66: "aac-main",
-  0x67: "aac-lc",
-  0x68: "aac-ssr",
-  0x69: "mp3",
-  0x6b: "mp3",
-  0xa5: "ac3",
-  0xa6: "eac3",
-  0xa9: "dts",
-  0xad: "opus",
-  0xdd: "vorbis",
+  102: "aac-main",
+  103: "aac-lc",
+  104: "aac-ssr",
+  105: "mp3",
+  107: "mp3",
+  165: "ac3",
+  166: "eac3",
+  169: "dts",
+  173: "opus",
+  221: "vorbis",
 };
 
 function descriptorHeader(b: Uint8Array, pos: number, end: number): { tag: number; size: number; body: number } {
@@ -309,7 +309,9 @@ export function parseEsds(b: Uint8Array, start: number, end: number): { objectTy
       const objectType = u8(b, d.body);
       const dcEnd = d.body + d.size;
       let p = d.body + 13;
-      let audio: AudioConfig | null = OBJECT_TYPES[objectType] ? { codec: OBJECT_TYPES[objectType]!, sample_rate: null, channels: null } : null;
+      let audio: AudioConfig | null = OBJECT_TYPES[objectType]
+        ? { codec: OBJECT_TYPES[objectType]!, sample_rate: null, channels: null }
+        : null;
       while (p + 2 <= dcEnd) {
         const s = descriptorHeader(b, p, dcEnd);
         if (s.tag === 5 && objectType === 0x40 && s.size > 0) audio = parseAudioSpecificConfig(b, s.body, s.body + s.size);

@@ -1,5 +1,5 @@
 import { corrupt, indexOf, latin1, startsWith, u16le, u32le, u64le } from "./bytes";
-import { detection, type Detection } from "./detection";
+import { type Detection, detection } from "./detection";
 
 // ---- PDF
 

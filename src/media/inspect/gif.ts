@@ -1,5 +1,5 @@
-import { corrupt, latin1, startsWith, u16le, u8 } from "./bytes";
-import { detection, positiveInt, seconds, type Detection } from "./detection";
+import { corrupt, latin1, startsWith, u8, u16le } from "./bytes";
+import { type Detection, detection, positiveInt, seconds } from "./detection";
 
 export function isGif(b: Uint8Array): boolean {
   return startsWith(b, "GIF87a") || startsWith(b, "GIF89a");

@@ -1,10 +1,10 @@
 import { FORMATS, formatOf } from "../../catalog/formats";
 import type { InspectionResult, MediaInspector, NormalizedInspectionFacts } from "../types";
 import { blankFacts, type Detection } from "./detection";
-import { sniff, type SniffResult } from "./sniff";
+import { type SniffResult, sniff } from "./sniff";
 
-export { sniff, type SniffResult } from "./sniff";
 export type { Detection, MeasuredFacts } from "./detection";
+export { type SniffResult, sniff } from "./sniff";
 
 /**
  * Declared media types that mean a reviewed format under another name. Matching is case-insensitive and
@@ -109,7 +109,10 @@ export function decide(s: SniffResult, declared: string, byteLength: number): In
   if (!d) return { status: "unsupported_media_type", message: "the bytes are not any reviewed format" };
   if (d.media_type === null) {
     const families = d.also.length > 0 ? `; declare it as ${d.also.join(" or ")}` : "";
-    return { status: "unsupported_media_type", message: `the bytes are ${d.label ?? d.container}, not a reviewed format by itself${families}` };
+    return {
+      status: "unsupported_media_type",
+      message: `the bytes are ${d.label ?? d.container}, not a reviewed format by itself${families}`,
+    };
   }
   const shown = canonical ?? declared.trim();
   return {

@@ -1,7 +1,7 @@
-import { CorruptError, corrupt, equalBytes, fourcc, latin1, u16be, u32be, u64be, u8 } from "./bytes";
+import { CorruptError, corrupt, equalBytes, fourcc, latin1, u8, u16be, u32be, u64be } from "./bytes";
 import { C2PA_BMFF_UUID } from "./c2pa-markers";
-import { parseAv1C, parseAvcC, parseEsds, parseHvcC, parseVpcC, type AudioConfig, type VideoConfig } from "./codecs";
-import { detection, positiveInt, rate, seconds, type Detection, type MeasuredFacts } from "./detection";
+import { type AudioConfig, parseAv1C, parseAvcC, parseEsds, parseHvcC, parseVpcC, type VideoConfig } from "./codecs";
+import { type Detection, detection, type MeasuredFacts, positiveInt, rate, seconds } from "./detection";
 
 /**
  * ISO base media file format (ISO/IEC 14496-12) and QuickTime: MP4, M4A, MOV, HEIF/HEIC, AVIF and their
@@ -111,16 +111,54 @@ export interface Track {
 }
 
 const VIDEO_CODECS: Record<string, string> = {
-  avc1: "h264", avc2: "h264", avc3: "h264", avc4: "h264",
-  hvc1: "hevc", hev1: "hevc", hvc2: "hevc", hev2: "hevc", dvh1: "hevc", dvhe: "hevc",
-  av01: "av1", vp08: "vp8", vp09: "vp9", mp4v: "mpeg4", s263: "h263", h263: "h263",
-  jpeg: "mjpeg", mjpa: "mjpeg", mjpb: "mjpeg",
-  apch: "prores", apcn: "prores", apcs: "prores", apco: "prores", ap4h: "prores", ap4x: "prores",
+  avc1: "h264",
+  avc2: "h264",
+  avc3: "h264",
+  avc4: "h264",
+  hvc1: "hevc",
+  hev1: "hevc",
+  hvc2: "hevc",
+  hev2: "hevc",
+  dvh1: "hevc",
+  dvhe: "hevc",
+  av01: "av1",
+  vp08: "vp8",
+  vp09: "vp9",
+  mp4v: "mpeg4",
+  s263: "h263",
+  h263: "h263",
+  jpeg: "mjpeg",
+  mjpa: "mjpeg",
+  mjpb: "mjpeg",
+  apch: "prores",
+  apcn: "prores",
+  apcs: "prores",
+  apco: "prores",
+  ap4h: "prores",
+  ap4x: "prores",
 };
 const AUDIO_CODECS: Record<string, string> = {
-  "ac-3": "ac3", "ec-3": "eac3", "ac-4": "ac4", Opus: "opus", fLaC: "flac", alac: "alac", ".mp3": "mp3",
-  samr: "amr-nb", sawb: "amr-wb", ulaw: "mulaw", alaw: "alaw",
-  lpcm: "pcm", sowt: "pcm", twos: "pcm", in24: "pcm", in32: "pcm", fl32: "pcm", fl64: "pcm", "raw ": "pcm", ipcm: "pcm", fpcm: "pcm",
+  "ac-3": "ac3",
+  "ec-3": "eac3",
+  "ac-4": "ac4",
+  Opus: "opus",
+  fLaC: "flac",
+  alac: "alac",
+  ".mp3": "mp3",
+  samr: "amr-nb",
+  sawb: "amr-wb",
+  ulaw: "mulaw",
+  alaw: "alaw",
+  lpcm: "pcm",
+  sowt: "pcm",
+  twos: "pcm",
+  in24: "pcm",
+  in32: "pcm",
+  fl32: "pcm",
+  fl64: "pcm",
+  "raw ": "pcm",
+  ipcm: "pcm",
+  fpcm: "pcm",
 };
 const VISUAL = new Set([...Object.keys(VIDEO_CODECS), "encv"]);
 const AUDIO = new Set([...Object.keys(AUDIO_CODECS), "mp4a", "enca"]);
@@ -440,7 +478,8 @@ export function parseIsobmff(b: Uint8Array): Detection {
   const image = metaBox ? parseMeta(b, metaBox) : null;
   const fragmented = (movie?.fragmented ?? false) || top.some((x) => x.type === "moof");
   const c2pa = top.some(
-    (x) => x.type === "uuid" && x.end - x.body >= 16 && equalBytes(b, x.body, C2PA_BMFF_UUID) && latin1(b, x.body + 20, x.end, 8) === "manifest",
+    (x) =>
+      x.type === "uuid" && x.end - x.body >= 16 && equalBytes(b, x.body, C2PA_BMFF_UUID) && latin1(b, x.body + 20, x.end, 8) === "manifest",
   );
 
   if (!movie && !image && !top.some((x) => x.type === "moof")) corrupt("ISOBMFF file without moov, image meta or moof");
@@ -501,7 +540,8 @@ export function parseIsobmff(b: Uint8Array): Detection {
       else if (!cfg || cfg.bit_depth === null) violations.push("H.264 bit depth could not be read (no SPS in avcC)");
       else {
         if (cfg.bit_depth !== 8) violations.push(`${cfg.bit_depth}-bit video is not supported (8-bit only)`);
-        if (cfg.chroma_subsampling !== "4:2:0") violations.push(`chroma subsampling ${cfg.chroma_subsampling ?? "unknown"} is not supported (4:2:0 only)`);
+        if (cfg.chroma_subsampling !== "4:2:0")
+          violations.push(`chroma subsampling ${cfg.chroma_subsampling ?? "unknown"} is not supported (4:2:0 only)`);
       }
       const transfer = v.entry?.transfer ?? null;
       if (transfer === 16 || transfer === 18) violations.push(`HDR video (${transfer === 16 ? "PQ" : "HLG"} transfer) is not supported`);

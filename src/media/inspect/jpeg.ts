@@ -1,6 +1,6 @@
-import { corrupt, u16be, u8 } from "./bytes";
+import { corrupt, u8, u16be } from "./bytes";
 import { isC2paJumbfBox } from "./c2pa-markers";
-import { detection, positiveInt, type Detection } from "./detection";
+import { type Detection, detection, positiveInt } from "./detection";
 
 /** JPEG (ITU T.81): SOI, then marker segments; the entropy-coded data after SOS is scanned for the next marker. */
 export function isJpeg(b: Uint8Array): boolean {

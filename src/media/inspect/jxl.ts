@@ -1,6 +1,6 @@
-import { LsbBitReader, corrupt, fourcc, startsWith } from "./bytes";
+import { corrupt, fourcc, LsbBitReader, startsWith } from "./bytes";
 import { isC2paJumbfContent } from "./c2pa-markers";
-import { detection, positiveInt, type Detection } from "./detection";
+import { type Detection, detection, positiveInt } from "./detection";
 import { boxes } from "./isobmff";
 
 /** JPEG XL (ISO/IEC 18181): a bare codestream (FF 0A) or the box container that starts with a 'JXL ' box. */
@@ -10,7 +10,16 @@ export function isJxl(b: Uint8Array): boolean {
   return (b.length >= 2 && b[0] === 0xff && b[1] === 0x0a) || startsWith(b, CONTAINER_SIGNATURE);
 }
 
-const RATIOS: ReadonlyArray<readonly [number, number]> = [[1, 1], [1, 1], [12, 10], [4, 3], [3, 2], [16, 9], [5, 4], [2, 1]];
+const RATIOS: ReadonlyArray<readonly [number, number]> = [
+  [1, 1],
+  [1, 1],
+  [12, 10],
+  [4, 3],
+  [3, 2],
+  [16, 9],
+  [5, 4],
+  [2, 1],
+];
 
 /** SizeHeader and the start of ImageMetadata (18181-1 A.2, A.6). Bit depth is read only when no extra fields precede it. */
 function codestreamHeader(b: Uint8Array, start: number, end: number): { width: number; height: number; bits: number | null } {
@@ -28,7 +37,8 @@ function codestreamHeader(b: Uint8Array, start: number, end: number): { width: n
   else width = Math.floor((height * RATIOS[ratio]![0]) / RATIOS[ratio]![1]);
   let bits: number | null = null;
   try {
-    if (r.flag()) bits = 8; // all_default
+    if (r.flag())
+      bits = 8; // all_default
     else if (!r.flag()) {
       // no extra fields: BitDepth follows directly
       const float = r.flag();
@@ -50,12 +60,13 @@ export function parseJxl(b: Uint8Array): Detection {
   } else {
     const top = boxes(b, 0, b.length, 0);
     const ftyp = top[1];
-    if (!ftyp || ftyp.type !== "ftyp" || ftyp.end - ftyp.body < 4 || fourcc(b, ftyp.body) !== "jxl ") corrupt("JPEG XL container without jxl ftyp");
+    if (ftyp?.type !== "ftyp" || ftyp.end - ftyp.body < 4 || fourcc(b, ftyp.body) !== "jxl ") corrupt("JPEG XL container without jxl ftyp");
     c2pa = top.some((x) => x.type === "jumb" && isC2paJumbfContent(b, x.body, x.end));
     const jxlc = top.find((x) => x.type === "jxlc");
     const jxlp = top.find((x) => x.type === "jxlp");
     if (jxlc) header = codestreamHeader(b, jxlc.body, jxlc.end);
-    else if (jxlp) header = codestreamHeader(b, jxlp.body + 4, jxlp.end); // a 4-byte part index comes first
+    else if (jxlp)
+      header = codestreamHeader(b, jxlp.body + 4, jxlp.end); // a 4-byte part index comes first
     else corrupt("JPEG XL container without codestream");
   }
   return detection("image/jxl", "jxl", {

@@ -1,5 +1,5 @@
-import { corrupt, fourcc, startsWith, u32be, u8 } from "./bytes";
-import { detection, positiveInt, type Detection } from "./detection";
+import { corrupt, fourcc, startsWith, u8, u32be } from "./bytes";
+import { type Detection, detection, positiveInt } from "./detection";
 
 const SIGNATURE = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a];
 

@@ -1,5 +1,5 @@
-import { corrupt, fourcc, startsWith, u16le, u24le, u32le, u64le, u8 } from "./bytes";
-import { detection, positiveInt, rate, seconds, type Detection } from "./detection";
+import { corrupt, fourcc, startsWith, u8, u16le, u24le, u32le, u64le } from "./bytes";
+import { type Detection, detection, positiveInt, rate, seconds } from "./detection";
 
 /** RIFF (and its 64-bit variants RF64/BW64): WebP, WAVE, AVI; any other form is a generic RIFF file. */
 export function isRiff(b: Uint8Array): boolean {
@@ -138,19 +138,19 @@ function webp(b: Uint8Array, top: Chunk[], c2pa: boolean): Detection {
 }
 
 const WAVE_CODECS: Record<number, string> = {
-  0x0001: "pcm",
-  0x0002: "adpcm-ms",
-  0x0003: "pcm-float",
-  0x0006: "alaw",
-  0x0007: "mulaw",
-  0x0011: "adpcm-ima",
-  0x0050: "mp2",
-  0x0055: "mp3",
-  0x00ff: "aac",
-  0x1610: "aac",
-  0x2000: "ac3",
-  0x2001: "dts",
-  0xf1ac: "flac",
+  1: "pcm",
+  2: "adpcm-ms",
+  3: "pcm-float",
+  6: "alaw",
+  7: "mulaw",
+  17: "adpcm-ima",
+  80: "mp2",
+  85: "mp3",
+  255: "aac",
+  5648: "aac",
+  8192: "ac3",
+  8193: "dts",
+  61868: "flac",
 };
 
 function waveCodec(b: Uint8Array, c: Chunk): string {
@@ -185,12 +185,35 @@ function wave(b: Uint8Array, top: Chunk[], c2pa: boolean): Detection {
 }
 
 const AVI_VIDEO: Record<string, string> = {
-  MJPG: "mjpeg", AVRN: "mjpeg", LJPG: "mjpeg", JPGL: "mjpeg", DMB1: "mjpeg",
-  H264: "h264", X264: "h264", AVC1: "h264", DAVC: "h264", VSSH: "h264",
-  HEVC: "hevc", H265: "hevc", HVC1: "hevc", HEV1: "hevc",
-  XVID: "mpeg4", DIVX: "mpeg4", DX50: "mpeg4", FMP4: "mpeg4", MP4V: "mpeg4",
-  MP42: "msmpeg4", MP43: "msmpeg4", DIV3: "msmpeg4",
-  VP80: "vp8", VP90: "vp9", AV01: "av1", DVSD: "dv", FFV1: "ffv1", MPG1: "mpeg1", MPG2: "mpeg2",
+  MJPG: "mjpeg",
+  AVRN: "mjpeg",
+  LJPG: "mjpeg",
+  JPGL: "mjpeg",
+  DMB1: "mjpeg",
+  H264: "h264",
+  X264: "h264",
+  AVC1: "h264",
+  DAVC: "h264",
+  VSSH: "h264",
+  HEVC: "hevc",
+  H265: "hevc",
+  HVC1: "hevc",
+  HEV1: "hevc",
+  XVID: "mpeg4",
+  DIVX: "mpeg4",
+  DX50: "mpeg4",
+  FMP4: "mpeg4",
+  MP4V: "mpeg4",
+  MP42: "msmpeg4",
+  MP43: "msmpeg4",
+  DIV3: "msmpeg4",
+  VP80: "vp8",
+  VP90: "vp9",
+  AV01: "av1",
+  DVSD: "dv",
+  FFV1: "ffv1",
+  MPG1: "mpeg1",
+  MPG2: "mpeg2",
 };
 
 function aviVideoCodec(code: string): string {

@@ -1,5 +1,5 @@
 import { corrupt, indexOf, latin1 } from "./bytes";
-import { detection, positiveInt, type Detection } from "./detection";
+import { type Detection, detection, positiveInt } from "./detection";
 
 /**
  * Text formats: strictly valid UTF-8 (optional BOM) with no NUL byte. Markup is recognised from the prolog
@@ -112,7 +112,11 @@ function svgSize(tag: string | null): { width: number | null; height: number | n
   const attrs = attributes(tag);
   let width = svgLength(attrs.get("width"));
   let height = svgLength(attrs.get("height"));
-  const box = attrs.get("viewBox")?.trim().split(/[\s,]+/).map(Number);
+  const box = attrs
+    .get("viewBox")
+    ?.trim()
+    .split(/[\s,]+/)
+    .map(Number);
   if (box && box.length === 4 && box.every(Number.isFinite)) {
     width ??= positiveInt(Math.round(box[2]!));
     height ??= positiveInt(Math.round(box[3]!));
@@ -140,12 +144,11 @@ export function parseText(b: Uint8Array): Detection {
     const selfClosed = p.rootTag?.trimEnd().endsWith("/>") && tail.endsWith("/>");
     if (!selfClosed && !/<\/(?:[\w.-]+:)?svg\s*>$/i.test(tail)) corrupt("SVG document is not closed (truncated?)");
     const { width, height } = svgSize(p.rootTag);
-    return detection(
-      "image/svg+xml",
-      "xml",
-      { width, height, has_c2pa_manifest: indexOf(b, "c2pa:manifest") >= 0 },
-      ["application/xml", "text/xml", "text/plain"],
-    );
+    return detection("image/svg+xml", "xml", { width, height, has_c2pa_manifest: indexOf(b, "c2pa:manifest") >= 0 }, [
+      "application/xml",
+      "text/xml",
+      "text/plain",
+    ]);
   }
   if (local === "html" && (p.xmlDeclaration || (p.rootTag !== null && attributes(p.rootTag).get("xmlns") === XHTML_NS))) {
     return detection("application/xhtml+xml", "xml", {}, ["text/html", "application/xml", "text/xml", "text/plain"]);

@@ -1,5 +1,5 @@
 import { corrupt, startsWith, u16be, u16le, u32be, u32le, u64be, u64le } from "./bytes";
-import { detection, positiveInt, type Detection } from "./detection";
+import { type Detection, detection, positiveInt } from "./detection";
 
 /** TIFF and BigTIFF, either byte order; DNG and other TIFF-based raws share the structure. */
 export function isTiff(b: Uint8Array): boolean {
@@ -11,7 +11,24 @@ export function isTiff(b: Uint8Array): boolean {
   );
 }
 
-const TYPE_SIZES: Record<number, number> = { 1: 1, 2: 1, 3: 2, 4: 4, 5: 8, 6: 1, 7: 1, 8: 2, 9: 4, 10: 8, 11: 4, 12: 8, 13: 4, 16: 8, 17: 8, 18: 8 };
+const TYPE_SIZES: Record<number, number> = {
+  1: 1,
+  2: 1,
+  3: 2,
+  4: 4,
+  5: 8,
+  6: 1,
+  7: 1,
+  8: 2,
+  9: 4,
+  10: 8,
+  11: 4,
+  12: 8,
+  13: 4,
+  16: 8,
+  17: 8,
+  18: 8,
+};
 const MAX_IFDS = 256;
 const MAX_VALUES = 1 << 20;
 
@@ -162,7 +179,8 @@ export function parseTiff(b: Uint8Array): Detection {
   let chroma: string | null = null;
   if (primary.values.get(TAG.photometric)?.[0] === 6) {
     const [h, v] = primary.values.get(TAG.ycbcrSubsampling) ?? [2, 2];
-    chroma = h === 1 && v === 1 ? "4:4:4" : h === 2 && v === 1 ? "4:2:2" : h === 2 && v === 2 ? "4:2:0" : h === 4 && v === 1 ? "4:1:1" : null;
+    chroma =
+      h === 1 && v === 1 ? "4:4:4" : h === 2 && v === 1 ? "4:2:2" : h === 2 && v === 2 ? "4:2:0" : h === 4 && v === 1 ? "4:1:1" : null;
   }
   const facts = {
     width: positiveInt(width),

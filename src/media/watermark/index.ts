@@ -4,9 +4,9 @@
  * wasm/watermark (see kernel.ts for the wrapper, wasm/watermark/index.ts for the algorithm).
  */
 export {
-  WasmWatermarker,
   WATERMARK_ALGORITHM,
   WATERMARK_STRENGTH_PSNR_DB,
-  watermarkFalsePositiveBound,
+  WasmWatermarker,
   type WatermarkDetectDiagnostics,
+  watermarkFalsePositiveBound,
 } from "./kernel";

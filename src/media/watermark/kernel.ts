@@ -1,4 +1,4 @@
-import type { RgbaImage, WatermarkDetectResult, WatermarkEmbedResult, WatermarkStrength, Watermarker } from "../types";
+import type { RgbaImage, WatermarkDetectResult, WatermarkEmbedResult, Watermarker, WatermarkStrength } from "../types";
 
 /**
  * Our own invisible image watermark: a tile-periodic, keyed spread-spectrum pattern in luma on a canonical
@@ -109,12 +109,14 @@ export class WasmWatermarker implements Watermarker {
       const { image, payload, strength } = input;
       const invalid = checkImage(image);
       if (invalid) return { status: "failed", message: invalid };
-      if (!(payload instanceof Uint8Array) || payload.length !== 8) return { status: "failed", message: "The payload must be 8 bytes (64 bits)." };
+      if (!(payload instanceof Uint8Array) || payload.length !== 8)
+        return { status: "failed", message: "The payload must be 8 bytes (64 bits)." };
       const targetDb = WATERMARK_STRENGTH_PSNR_DB[strength];
       if (typeof targetDb !== "number") return { status: "failed", message: `Unknown strength ${String(strength)}.` };
       if (Math.min(image.width, image.height) < MINIMUM_EDGE) return tooSmall();
       const k = this.#k;
-      if (k.setup(image.width, image.height) !== 0) return { status: "too_small", message: "The image is too elongated to carry the watermark." };
+      if (k.setup(image.width, image.height) !== 0)
+        return { status: "too_small", message: "The image is too elongated to carry the watermark." };
       this.#luma(image.data, image.width, image.height);
       this.#heap().set(payload, k.payloadPtr());
       k.embedPrepare(targetDb);
@@ -149,7 +151,12 @@ export class WasmWatermarker implements Watermarker {
       const ptr = k.payloadPtr();
       const payload = this.#heap().slice(ptr, ptr + 8);
       const bitErrors = k.resultBitErrors();
-      return { status: "detected", payload, confidence: confidence(k.resultSyncZ(), bitErrors, k.codeCorrectable()), bit_errors: bitErrors };
+      return {
+        status: "detected",
+        payload,
+        confidence: confidence(k.resultSyncZ(), bitErrors, k.codeCorrectable()),
+        bit_errors: bitErrors,
+      };
     } catch (error) {
       return { status: "failed", message: `Watermark kernel error: ${String((error as Error)?.message ?? error)}` };
     }
@@ -198,9 +205,11 @@ export class WasmWatermarker implements Watermarker {
 }
 
 function checkImage(image: RgbaImage): string | null {
-  if (!image || !Number.isSafeInteger(image.width) || !Number.isSafeInteger(image.height) || image.width <= 0 || image.height <= 0) return "The image dimensions are invalid.";
+  if (!image || !Number.isSafeInteger(image.width) || !Number.isSafeInteger(image.height) || image.width <= 0 || image.height <= 0)
+    return "The image dimensions are invalid.";
   const data: unknown = image.data;
-  if (!(data instanceof Uint8Array || data instanceof Uint8ClampedArray) || data.length !== image.width * image.height * 4) return "The image data must be width x height x 4 bytes (RGBA).";
+  if (!(data instanceof Uint8Array || data instanceof Uint8ClampedArray) || data.length !== image.width * image.height * 4)
+    return "The image data must be width x height x 4 bytes (RGBA).";
   if (image.width > 65_535 || image.height > 65_535) return "The image is too large.";
   return null;
 }

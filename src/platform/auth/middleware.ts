@@ -1,7 +1,9 @@
 import type { MiddlewareHandler } from "hono";
 import { matchedRoutes } from "hono/route";
+import { ipAllowed, restrictionsOf, retentionOf } from "../../api-keys/controls";
 import { findKeyByHash, touchLastUsed } from "../../api-keys/queries";
 import { database } from "../../db/client";
+import { knownClientAddress } from "../client-address";
 import type { AppEnv } from "../context";
 import {
   ApiError,
@@ -11,8 +13,6 @@ import {
   HttpProblem,
   UNAUTHORIZED_DETAIL,
 } from "../errors";
-import { ipAllowed, restrictionsOf, retentionOf } from "../../api-keys/controls";
-import { knownClientAddress } from "../client-address";
 import { bearerKeyOf, hashApiKeySecret, hashesEqual } from "./keys";
 import { openApiPath, policyFor } from "./policy";
 import { isScope, type Scope } from "./scopes";
@@ -74,7 +74,10 @@ export const authenticate: MiddlewareHandler<AppEnv> = async (c, next) => {
   if (policy.auth === "optional_bearer" && c.req.header("authorization") === undefined) return next();
   const unauthorized = () =>
     policy.auth === "optional_bearer"
-      ? new ApiError("svc.auth.invalid_key", "The API key is missing, malformed, expired, revoked or unknown. Send a valid key, or none for the public variant.")
+      ? new ApiError(
+          "svc.auth.invalid_key",
+          "The API key is missing, malformed, expired, revoked or unknown. Send a valid key, or none for the public variant.",
+        )
       : new HttpProblem(401, UNAUTHORIZED_DETAIL);
 
   const pepper = c.env.SVC_KEY_PEPPER;

@@ -96,7 +96,12 @@ export const OPERATION_POLICIES: Record<string, OperationPolicy> = {
   "POST /v1/verification-evidence/{verification_id}/reports": { auth: "bearer", scope: "recovery:read", idempotency: "optional" },
   "GET /v1/verification-reports/{report_id}": { auth: "bearer", scope: "recovery:read" },
   "GET /v1/verification-evidence/{verification_id}/shares": { auth: "bearer", scope: "recovery:read" },
-  "POST /v1/verification-evidence/{verification_id}/shares": { auth: "bearer", scope: "verify:write", idempotency: "required", replay: "secret_not_replayable" },
+  "POST /v1/verification-evidence/{verification_id}/shares": {
+    auth: "bearer",
+    scope: "verify:write",
+    idempotency: "required",
+    replay: "secret_not_replayable",
+  },
   "POST /v1/verification-shares/{share_id}/close": { auth: "bearer", scope: "verify:write", idempotency: "optional" },
   /** Anonymous: the share token in the path is the authority; the route checks it (one 404 for every bad token). */
   "GET /v1/shared-verifications/{token}": { auth: "none" },
@@ -142,7 +147,12 @@ export const OPERATION_POLICIES: Record<string, OperationPolicy> = {
   "PUT /v1/api-keys/{api_key_id}/restrictions": { auth: "bearer", scope: "api_keys:write" },
   "GET /v1/api-keys/{api_key_id}/signing-profile": { auth: "bearer", scope: "api_keys:read" },
   "PUT /v1/api-keys/{api_key_id}/signing-profile": { auth: "bearer", scope: "api_keys:write" },
-  "POST /v1/api-keys/{api_key_id}/rotate": { auth: "bearer", scope: "api_keys:write", idempotency: "optional", replay: "secret_not_replayable" },
+  "POST /v1/api-keys/{api_key_id}/rotate": {
+    auth: "bearer",
+    scope: "api_keys:write",
+    idempotency: "optional",
+    replay: "secret_not_replayable",
+  },
   "POST /v1/api-keys/{api_key_id}/rotation/complete": { auth: "bearer", scope: "api_keys:write", idempotency: "optional" },
   "POST /v1/api-keys/{api_key_id}/rotation/cancel": { auth: "bearer", scope: "api_keys:write", idempotency: "optional" },
 
@@ -155,7 +165,12 @@ export const OPERATION_POLICIES: Record<string, OperationPolicy> = {
   "DELETE /v1/webhook-endpoints/{endpoint_id}": { auth: "bearer", scope: "webhooks:write", idempotency: "optional" },
   "POST /v1/webhook-endpoints/{endpoint_id}/disable": { auth: "bearer", scope: "webhooks:write", idempotency: "optional" },
   "POST /v1/webhook-endpoints/{endpoint_id}/enable": { auth: "bearer", scope: "webhooks:write", idempotency: "optional" },
-  "POST /v1/webhook-endpoints/{endpoint_id}/rotate-secret": { auth: "bearer", scope: "webhooks:write", idempotency: "optional", replay: "secret_not_replayable" },
+  "POST /v1/webhook-endpoints/{endpoint_id}/rotate-secret": {
+    auth: "bearer",
+    scope: "webhooks:write",
+    idempotency: "optional",
+    replay: "secret_not_replayable",
+  },
   "POST /v1/webhook-endpoints/{endpoint_id}/secret-overlap/complete": { auth: "bearer", scope: "webhooks:write", idempotency: "optional" },
   "POST /v1/webhook-endpoints/{endpoint_id}/test": { auth: "bearer", scope: "webhooks:write", idempotency: "optional" },
   "GET /v1/webhook-endpoints/{endpoint_id}/deliveries": { auth: "bearer", scope: "webhooks:read" },

@@ -17,7 +17,8 @@ export const SCOPES = {
   "billing:write": "Change billing settings and create billing intents.",
   "creators:disclose": "Decrypt a creator identity's disclosed name and e-mail.",
   "api_keys:read": "List and read API keys (never their secrets).",
-  "api_keys:write": "Create, revoke and rotate API keys and set their restrictions, signing profiles and retention; a new key can only hold scopes of the key that creates it.",
+  "api_keys:write":
+    "Create, revoke and rotate API keys and set their restrictions, signing profiles and retention; a new key can only hold scopes of the key that creates it.",
   "webhooks:read": "Read webhook endpoints, deliveries, attempts and the event catalog.",
   "creators:read": "Read creator identities and the disclosure policy (never names or e-mails).",
   "creators:write": "Enroll and withdraw creator identities and set the disclosure policy.",

@@ -47,7 +47,7 @@ export function parseIp(text: string): Uint8Array | null {
   const v4 = parseIpv4(text);
   if (v4) return v4;
   const v6 = parseIpv6(text.replace(/^\[|\]$/g, ""));
-  if (v6 && v6.subarray(0, 10).every((b) => b === 0) && v6[10] === 0xff && v6[11] === 0xff) return v6.slice(12);
+  if (v6?.subarray(0, 10).every((b) => b === 0) && v6[10] === 0xff && v6[11] === 0xff) return v6.slice(12);
   return v6;
 }
 

@@ -1,4 +1,4 @@
-import { cidrContains, parseCidr, parseIp, type Cidr } from "./cidr";
+import { type Cidr, cidrContains, parseCidr, parseIp } from "./cidr";
 
 /*
  * The guard for every fetch the service makes to an address a caller chose (manifest URIs, webhook
@@ -57,7 +57,10 @@ export function dohResolver(fetcher: typeof fetch = fetch, endpoint = "https://c
     try {
       const answers: string[] = [];
       for (const type of ["A", "AAAA"]) {
-        const res = await fetcher(`${endpoint}?name=${encodeURIComponent(host)}&type=${type}`, { headers: { accept: "application/dns-json" }, signal: AbortSignal.timeout(3000) });
+        const res = await fetcher(`${endpoint}?name=${encodeURIComponent(host)}&type=${type}`, {
+          headers: { accept: "application/dns-json" },
+          signal: AbortSignal.timeout(3000),
+        });
         if (!res.ok) return null;
         const body = (await res.json()) as { Status?: number; Answer?: { type: number; data: string }[] };
         // RFC 8427 Status: 0 NOERROR (use the answers), 3 NXDOMAIN (no addresses); anything else (SERVFAIL, …)
@@ -93,12 +96,16 @@ export async function checkDestination(
   }
   if (url.username || url.password) return { status: "refused", reason: "The URL must not carry credentials." };
   // One trailing dot is the same fully qualified name ("localhost." is localhost).
-  const host = url.hostname.replace(/^\[|\]$/g, "").toLowerCase().replace(/\.$/, "");
+  const host = url.hostname
+    .replace(/^\[|\]$/g, "")
+    .toLowerCase()
+    .replace(/\.$/, "");
   const literal = parseIp(host);
   const loopback = literal ? !isPublicAddress(literal) && (host === "::1" || host.startsWith("127.")) : host === "localhost";
   if (options.allowLoopbackHttp && loopback && (url.protocol === "http:" || url.protocol === "https:")) return { status: "allowed", url };
   if (url.protocol !== "https:") return { status: "refused", reason: "Only https URLs are allowed." };
-  if (options.allowedHosts && !options.allowedHosts.includes(host)) return { status: "refused", reason: `${host} is not a configured manifest host.` };
+  if (options.allowedHosts && !options.allowedHosts.includes(host))
+    return { status: "refused", reason: `${host} is not a configured manifest host.` };
   if (literal) return isPublicAddress(literal) ? { status: "allowed", url } : { status: "refused", reason: "The address is not public." };
   if (host === "localhost" || host.endsWith(".localhost") || host.endsWith(".internal") || !host.includes(".")) {
     return { status: "refused", reason: "The host name is not public." };
@@ -116,10 +123,14 @@ export async function checkDestination(
 export type BoundedFetch = { status: "ok"; bytes: Uint8Array; contentType: string | null } | { status: "failed"; reason: string };
 
 /** GETs an allowed URL: no redirects followed, at most `maxBytes`, within `timeoutMs`. Never throws. */
-export async function boundedGet(url: URL, options: { maxBytes: number; timeoutMs: number; fetcher?: typeof fetch }): Promise<BoundedFetch> {
+export async function boundedGet(
+  url: URL,
+  options: { maxBytes: number; timeoutMs: number; fetcher?: typeof fetch },
+): Promise<BoundedFetch> {
   try {
     const res = await (options.fetcher ?? fetch)(url.toString(), { redirect: "manual", signal: AbortSignal.timeout(options.timeoutMs) });
-    if (res.status >= 300 && res.status < 400) return { status: "failed", reason: `The server redirected (${res.status}); redirects are not followed.` };
+    if (res.status >= 300 && res.status < 400)
+      return { status: "failed", reason: `The server redirected (${res.status}); redirects are not followed.` };
     if (!res.ok) return { status: "failed", reason: `The server answered ${res.status}.` };
     const declared = Number(res.headers.get("content-length") ?? "0");
     if (declared > options.maxBytes) return { status: "failed", reason: `The body is larger than ${options.maxBytes} bytes.` };

@@ -27,8 +27,7 @@ async function readWithEngine(
   const reader = await WasmReader.fromBytes(mediaType, bytes, verifySettingsJson(trustAnchorsPem));
   try {
     const store = JSON.parse(reader.json());
-    const codes = (kind: string): string[] =>
-      (store.validation_results?.activeManifest?.[kind] ?? []).map((c: { code: string }) => c.code);
+    const codes = (kind: string): string[] => (store.validation_results?.activeManifest?.[kind] ?? []).map((c: { code: string }) => c.code);
     return {
       state: store.validation_state,
       success: codes("success"),

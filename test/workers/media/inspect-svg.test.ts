@@ -16,6 +16,8 @@ describe("SVG completeness", () => {
 
   it("accepts closed, self-closed and prefixed roots", () => {
     expect(inspector.inspect(text('<svg xmlns="http://www.w3.org/2000/svg" width="1" height="1"/>\n'), "image/svg+xml").status).toBe("ok");
-    expect(inspector.inspect(text('<?xml version="1.0"?><s:svg xmlns:s="http://www.w3.org/2000/svg"><s:g/></s:svg>'), "image/svg+xml").status).toBe("ok");
+    expect(
+      inspector.inspect(text('<?xml version="1.0"?><s:svg xmlns:s="http://www.w3.org/2000/svg"><s:g/></s:svg>'), "image/svg+xml").status,
+    ).toBe("ok");
   });
 });

@@ -8,9 +8,8 @@ import { describe, expect, it } from "vitest";
 import { FORMATS } from "../../../src/catalog/formats";
 import { ByteSniffingInspector } from "../../../src/media/inspect/index";
 import { fixture } from "../helpers";
-import { CONTRACT_VIOLATIONS, FIXTURE_FACTS, assertValidResult } from "./inspector-conformance";
 import { prng } from "../prng";
-
+import { assertValidResult, CONTRACT_VIOLATIONS, FIXTURE_FACTS } from "./inspector-conformance";
 
 const SEED = 0x5eed1e55;
 const CASES_PER_FIXTURE = 400;

@@ -8,10 +8,10 @@ import { FORMATS } from "../../../src/catalog/formats";
 import { BitReader, CorruptError } from "../../../src/media/inspect/bytes";
 import { C2PA_BMFF_UUID, C2PA_STORE_JUMBF_UUID } from "../../../src/media/inspect/c2pa-markers";
 import { parseAudioSpecificConfig, parseAvcC } from "../../../src/media/inspect/codecs";
-import { ByteSniffingInspector, MEDIA_TYPE_ALIASES, canonicalMediaType, sniff } from "../../../src/media/inspect/index";
+import { ByteSniffingInspector, canonicalMediaType, MEDIA_TYPE_ALIASES, sniff } from "../../../src/media/inspect/index";
 import type { InspectionResult, NormalizedInspectionFacts } from "../../../src/media/types";
 import { fixture } from "../helpers";
-import { FIXTURE_FACTS, assertValidResult, noise, runInspectorConformance } from "./inspector-conformance";
+import { assertValidResult, FIXTURE_FACTS, noise, runInspectorConformance } from "./inspector-conformance";
 
 const inspector = new ByteSniffingInspector();
 runInspectorConformance("ByteSniffingInspector", inspector);
@@ -94,13 +94,59 @@ function zip(entries: [string, Uint8Array][]): Uint8Array {
   let offset = 0;
   for (const [name, data] of entries) {
     const n = bytes(name);
-    const local = concat([0x50, 0x4b, 3, 4], le16(10), le16(0), le16(0), le16(0), le16(0), le32(0), le32(data.length), le32(data.length), le16(n.length), le16(0), n, data);
-    centrals.push(concat([0x50, 0x4b, 1, 2], le16(20), le16(10), le16(0), le16(0), le16(0), le16(0), le32(0), le32(data.length), le32(data.length), le16(n.length), le16(0), le16(0), le16(0), le16(0), le32(0), le32(offset), n));
+    const local = concat(
+      [0x50, 0x4b, 3, 4],
+      le16(10),
+      le16(0),
+      le16(0),
+      le16(0),
+      le16(0),
+      le32(0),
+      le32(data.length),
+      le32(data.length),
+      le16(n.length),
+      le16(0),
+      n,
+      data,
+    );
+    centrals.push(
+      concat(
+        [0x50, 0x4b, 1, 2],
+        le16(20),
+        le16(10),
+        le16(0),
+        le16(0),
+        le16(0),
+        le16(0),
+        le32(0),
+        le32(data.length),
+        le32(data.length),
+        le16(n.length),
+        le16(0),
+        le16(0),
+        le16(0),
+        le16(0),
+        le32(0),
+        le32(offset),
+        n,
+      ),
+    );
     locals.push(local);
     offset += local.length;
   }
   const cd = concat(...centrals);
-  return concat(...locals, cd, [0x50, 0x4b, 5, 6], le16(0), le16(0), le16(entries.length), le16(entries.length), le32(cd.length), le32(offset), le16(0));
+  return concat(
+    ...locals,
+    cd,
+    [0x50, 0x4b, 5, 6],
+    le16(0),
+    le16(0),
+    le16(entries.length),
+    le16(entries.length),
+    le32(cd.length),
+    le32(offset),
+    le16(0),
+  );
 }
 /** A minimal little-endian TIFF: 1x1 grey, one strip, and optionally a C2PA tag (52545). */
 function tiff(withC2pa: boolean, loop = false): Uint8Array {
@@ -117,7 +163,9 @@ function tiff(withC2pa: boolean, loop = false): Uint8Array {
   const dataAt = 8 + ifdSize;
   const ifd = concat(
     le16(entries.length),
-    ...entries.map(([tag, type, count, value]) => concat(le16(tag), le16(type), le32(count), le32(tag === 273 ? dataAt : tag === 52545 ? 0x61706332 : value))),
+    ...entries.map(([tag, type, count, value]) =>
+      concat(le16(tag), le16(type), le32(count), le32(tag === 273 ? dataAt : tag === 52545 ? 0x61706332 : value)),
+    ),
     le32(loop ? 8 : 0),
   );
   return concat([0x49, 0x49, 0x2a, 0], le32(8), ifd, [0x80]);
@@ -131,12 +179,34 @@ function ok(r: InspectionResult): NormalizedInspectionFacts {
 
 describe("ByteSniffingInspector: containers", () => {
   const containers: Record<string, string> = {
-    "sample.jpg": "jpeg", "sample.png": "png", "sample.webp": "riff-webp", "sample.tif": "tiff", "sample.dng": "tiff",
-    "sample.avif": "isobmff", "sample.heic": "isobmff", "sample.gif": "gif", "sample.svg": "xml", "sample.jxl": "jxl",
-    "sample-container.jxl": "jxl", "sample.mp4": "isobmff", "sample.mov": "isobmff", "sample.m4a": "isobmff",
-    "sample.avi": "riff-avi", "sample.mp3": "mpeg-audio", "sample.wav": "riff-wave", "sample.flac": "flac",
-    "sample.pdf": "pdf", "sample.zip": "zip", "sample.epub": "zip", "sample.txt": "text", "sample.html": "html",
-    "sample.xml": "xml", "sample.otf": "sfnt", "sample.npy": "npy", "sample.pkl": "pickle", "sample.pt": "zip",
+    "sample.jpg": "jpeg",
+    "sample.png": "png",
+    "sample.webp": "riff-webp",
+    "sample.tif": "tiff",
+    "sample.dng": "tiff",
+    "sample.avif": "isobmff",
+    "sample.heic": "isobmff",
+    "sample.gif": "gif",
+    "sample.svg": "xml",
+    "sample.jxl": "jxl",
+    "sample-container.jxl": "jxl",
+    "sample.mp4": "isobmff",
+    "sample.mov": "isobmff",
+    "sample.m4a": "isobmff",
+    "sample.avi": "riff-avi",
+    "sample.mp3": "mpeg-audio",
+    "sample.wav": "riff-wave",
+    "sample.flac": "flac",
+    "sample.pdf": "pdf",
+    "sample.zip": "zip",
+    "sample.epub": "zip",
+    "sample.txt": "text",
+    "sample.html": "html",
+    "sample.xml": "xml",
+    "sample.otf": "sfnt",
+    "sample.npy": "npy",
+    "sample.pkl": "pickle",
+    "sample.pt": "zip",
   };
   for (const [file, container] of Object.entries(containers)) {
     it(`${file} → ${container}`, () => {
@@ -174,42 +244,86 @@ describe("ByteSniffingInspector: containers", () => {
 describe("ByteSniffingInspector: C2PA manifest carriers", () => {
   const jumbf = c2paJumbf();
   const cases: [string, string, () => Uint8Array][] = [
-    ["JPEG APP11 JUMBF", "image/jpeg", () => {
-      const jpg = fixture("sample.jpg");
-      const payload = concat(bytes("JP"), [0, 1], [0, 0, 0, 1], jumbf);
-      return concat(jpg.subarray(0, 2), [0xff, 0xeb], [(payload.length + 2) >> 8, (payload.length + 2) & 255], payload, jpg.subarray(2));
-    }],
-    ["PNG caBX", "image/png", () => {
-      const png = fixture("sample.png");
-      return concat(png.subarray(0, png.length - 12), pngChunk("caBX", jumbf), png.subarray(png.length - 12));
-    }],
+    [
+      "JPEG APP11 JUMBF",
+      "image/jpeg",
+      () => {
+        const jpg = fixture("sample.jpg");
+        const payload = concat(bytes("JP"), [0, 1], [0, 0, 0, 1], jumbf);
+        return concat(jpg.subarray(0, 2), [0xff, 0xeb], [(payload.length + 2) >> 8, (payload.length + 2) & 255], payload, jpg.subarray(2));
+      },
+    ],
+    [
+      "PNG caBX",
+      "image/png",
+      () => {
+        const png = fixture("sample.png");
+        return concat(png.subarray(0, png.length - 12), pngChunk("caBX", jumbf), png.subarray(png.length - 12));
+      },
+    ],
     ["WebP C2PA chunk", "image/webp", () => withRiffChunk(fixture("sample.webp"), "C2PA", jumbf)],
     ["WAV C2PA chunk", "audio/wav", () => withRiffChunk(fixture("sample.wav"), "C2PA", jumbf)],
     ["AVI C2PA chunk", "video/x-msvideo", () => withRiffChunk(fixture("sample.avi"), "C2PA", jumbf)],
-    ["MP4 uuid box", "video/mp4", () => concat(fixture("sample.mp4"), box("uuid", C2PA_BMFF_UUID, [0, 0, 0, 0], bytes("manifest\0"), new Uint8Array(8), jumbf))],
-    ["HEIC uuid box", "image/heic", () => concat(fixture("sample.heic"), box("uuid", C2PA_BMFF_UUID, [0, 0, 0, 0], bytes("manifest\0"), new Uint8Array(8), jumbf))],
+    [
+      "MP4 uuid box",
+      "video/mp4",
+      () => concat(fixture("sample.mp4"), box("uuid", C2PA_BMFF_UUID, [0, 0, 0, 0], bytes("manifest\0"), new Uint8Array(8), jumbf)),
+    ],
+    [
+      "HEIC uuid box",
+      "image/heic",
+      () => concat(fixture("sample.heic"), box("uuid", C2PA_BMFF_UUID, [0, 0, 0, 0], bytes("manifest\0"), new Uint8Array(8), jumbf)),
+    ],
     ["JPEG XL jumb box", "image/jxl", () => concat(fixture("sample-container.jxl"), jumbf)],
-    ["GIF application extension", "image/gif", () => {
-      const gif = fixture("sample.gif");
-      return concat(gif.subarray(0, gif.length - 1), [0x21, 0xff, 0x0b], bytes("C2PA_GIF"), [1, 0, 0], [4], bytes("abcd"), [0], [0x3b]);
-    }],
+    [
+      "GIF application extension",
+      "image/gif",
+      () => {
+        const gif = fixture("sample.gif");
+        return concat(gif.subarray(0, gif.length - 1), [0x21, 0xff, 0x0b], bytes("C2PA_GIF"), [1, 0, 0], [4], bytes("abcd"), [0], [0x3b]);
+      },
+    ],
     ["TIFF tag 52545", "image/tiff", () => tiff(true)],
     ["MP3 ID3 GEOB", "audio/mpeg", () => concat(id3WithGeob("application/c2pa"), fixture("sample.mp3"))],
     ["FLAC behind ID3 GEOB", "audio/flac", () => concat(id3WithGeob("application/x-c2pa-manifest-store"), fixture("sample.flac"))],
-    ["SVG c2pa:manifest", "image/svg+xml", () => {
-      const svg = new TextDecoder().decode(fixture("sample.svg"));
-      return enc.encode(svg.replace("</svg>", "<metadata><c2pa:manifest>AAAA</c2pa:manifest></metadata></svg>"));
-    }],
-    ["PDF C2PA_Manifest relationship", "application/pdf", () => {
-      const pdf = fixture("sample.pdf");
-      return concat(pdf.subarray(0, 15), bytes("9 0 obj << /Type /Filespec /AFRelationship /C2PA_Manifest >> endobj\n"), pdf.subarray(15));
-    }],
-    ["ZIP content_credential.c2pa", "application/x-zip-based", () => zip([["a.txt", bytes("a")], ["META-INF/content_credential.c2pa", jumbf]])],
-    ["OpenType C2PA table", "font/otf", () => {
-      const otf = fixture("sample.otf").slice();
-      otf.set(bytes("C2PA"), indexOf(otf, bytes("post")));
-      return otf;
-    }],
+    [
+      "SVG c2pa:manifest",
+      "image/svg+xml",
+      () => {
+        const svg = new TextDecoder().decode(fixture("sample.svg"));
+        return enc.encode(svg.replace("</svg>", "<metadata><c2pa:manifest>AAAA</c2pa:manifest></metadata></svg>"));
+      },
+    ],
+    [
+      "PDF C2PA_Manifest relationship",
+      "application/pdf",
+      () => {
+        const pdf = fixture("sample.pdf");
+        return concat(
+          pdf.subarray(0, 15),
+          bytes("9 0 obj << /Type /Filespec /AFRelationship /C2PA_Manifest >> endobj\n"),
+          pdf.subarray(15),
+        );
+      },
+    ],
+    [
+      "ZIP content_credential.c2pa",
+      "application/x-zip-based",
+      () =>
+        zip([
+          ["a.txt", bytes("a")],
+          ["META-INF/content_credential.c2pa", jumbf],
+        ]),
+    ],
+    [
+      "OpenType C2PA table",
+      "font/otf",
+      () => {
+        const otf = fixture("sample.otf").slice();
+        otf.set(bytes("C2PA"), indexOf(otf, bytes("post")));
+        return otf;
+      },
+    ],
   ];
   for (const [label, declared, make] of cases) {
     it(`${label}: detected`, () => {
@@ -227,7 +341,13 @@ describe("ByteSniffingInspector: C2PA manifest carriers", () => {
     const jpg = fixture("sample.jpg");
     const other = c2paJumbf("xmp", new Uint8Array(16));
     const payload = concat(bytes("JP"), [0, 1], [0, 0, 0, 1], other);
-    const app11 = concat(jpg.subarray(0, 2), [0xff, 0xeb], [(payload.length + 2) >> 8, (payload.length + 2) & 255], payload, jpg.subarray(2));
+    const app11 = concat(
+      jpg.subarray(0, 2),
+      [0xff, 0xeb],
+      [(payload.length + 2) >> 8, (payload.length + 2) & 255],
+      payload,
+      jpg.subarray(2),
+    );
     expect(ok(inspector.inspect(app11, "image/jpeg")).has_c2pa_manifest).toBe(false);
     expect(ok(inspector.inspect(concat(id3WithGeob("image/png"), fixture("sample.mp3")), "audio/mpeg")).has_c2pa_manifest).toBe(false);
     const merkle = concat(fixture("sample.mp4"), box("uuid", C2PA_BMFF_UUID, [0, 0, 0, 0], bytes("merkle\0")));
@@ -268,7 +388,7 @@ describe("ByteSniffingInspector: codec configuration", () => {
     const asc = Uint8Array.from(bits.padEnd(Math.ceil(bits.length / 8) * 8, "0").match(/.{8}/g)!, (x) => parseInt(x, 2));
     expect(parseAudioSpecificConfig(asc, 0, asc.length)).toEqual({ codec: "he-aac", sample_rate: 44100, channels: 2 });
     // the same with sbrPresentFlag 0 stays AAC-LC (what ffmpeg writes)
-    const lcBits = bits.slice(0, 32) + "0";
+    const lcBits = `${bits.slice(0, 32)}0`;
     const lc = Uint8Array.from(lcBits.padEnd(40, "0").match(/.{8}/g)!, (x) => parseInt(x, 2));
     expect(parseAudioSpecificConfig(lc, 0, lc.length).codec).toBe("aac-lc");
   });
@@ -339,8 +459,30 @@ describe("ByteSniffingInspector: documented edge cases", () => {
         [0xff, 0xda, 0, 8, 1, 1, 0, 0, 63, 0, 0x12, 0x34, 0xff, 0x00, 0xff, 0xd0, 0x56, 0xff, 0xd9],
       );
     expect(ok(inspector.inspect(jpeg([[1, 0x11, 0]]), "image/jpeg"))).toMatchObject({ width: 32, height: 16, chroma_subsampling: "4:0:0" });
-    expect(ok(inspector.inspect(jpeg([[1, 0x21, 0], [2, 0x11, 1], [3, 0x11, 1]]), "image/jpeg")).chroma_subsampling).toBe("4:2:2");
-    expect(ok(inspector.inspect(jpeg([[1, 0x11, 0], [2, 0x11, 1], [3, 0x11, 1]]), "image/jpeg")).chroma_subsampling).toBe("4:4:4");
+    expect(
+      ok(
+        inspector.inspect(
+          jpeg([
+            [1, 0x21, 0],
+            [2, 0x11, 1],
+            [3, 0x11, 1],
+          ]),
+          "image/jpeg",
+        ),
+      ).chroma_subsampling,
+    ).toBe("4:2:2");
+    expect(
+      ok(
+        inspector.inspect(
+          jpeg([
+            [1, 0x11, 0],
+            [2, 0x11, 1],
+            [3, 0x11, 1],
+          ]),
+          "image/jpeg",
+        ),
+      ).chroma_subsampling,
+    ).toBe("4:4:4");
   });
 
   it("rejects a PNG chunk with a bad CRC, a TIFF IFD loop, and a TTF with a table past the end", () => {

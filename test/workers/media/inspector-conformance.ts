@@ -13,7 +13,15 @@ type Expected = Partial<NormalizedInspectionFacts> & { media_type: string };
 
 /** Each fixture, declared as its own type, inspects `ok` with these facts (durations compared to 0.05 s). */
 export const FIXTURE_FACTS: Record<string, Expected> = {
-  "sample.jpg": { media_type: "image/jpeg", modality: "image", width: 64, height: 48, bit_depth: 8, chroma_subsampling: "4:2:0", has_c2pa_manifest: false },
+  "sample.jpg": {
+    media_type: "image/jpeg",
+    modality: "image",
+    width: 64,
+    height: 48,
+    bit_depth: 8,
+    chroma_subsampling: "4:2:0",
+    has_c2pa_manifest: false,
+  },
   "sample-1mp.jpg": { media_type: "image/jpeg", modality: "image", width: 1280, height: 800, bit_depth: 8, chroma_subsampling: "4:2:0" },
   "sample.png": { media_type: "image/png", modality: "image", width: 64, height: 48, bit_depth: 8, has_c2pa_manifest: false },
   "sample.webp": { media_type: "image/webp", modality: "image", width: 64, height: 48, chroma_subsampling: "4:2:0" },
@@ -26,17 +34,87 @@ export const FIXTURE_FACTS: Record<string, Expected> = {
   "sample.jxl": { media_type: "image/jxl", modality: "image", width: 64, height: 48 },
   "sample-container.jxl": { media_type: "image/jxl", modality: "image", width: 64, height: 48 },
   "sample.mp4": {
-    media_type: "video/mp4", modality: "video", width: 64, height: 48, duration_seconds: 1, frames_per_second: 10,
-    video_codec: "h264", audio_codec: "aac-lc", bit_depth: 8, chroma_subsampling: "4:2:0", sample_rate: 44100, channels: 1,
+    media_type: "video/mp4",
+    modality: "video",
+    width: 64,
+    height: 48,
+    duration_seconds: 1,
+    frames_per_second: 10,
+    video_codec: "h264",
+    audio_codec: "aac-lc",
+    bit_depth: 8,
+    chroma_subsampling: "4:2:0",
+    sample_rate: 44100,
+    channels: 1,
     has_c2pa_manifest: false,
   },
-  "sample-video-only.mp4": { media_type: "video/mp4", modality: "video", width: 64, height: 48, video_codec: "h264", audio_codec: null, bit_depth: 8 },
-  "sample.mov": { media_type: "video/quicktime", modality: "video", width: 64, height: 48, duration_seconds: 1, video_codec: "h264", audio_codec: "aac-lc" },
-  "sample.avi": { media_type: "video/x-msvideo", modality: "video", width: 64, height: 48, duration_seconds: 1, frames_per_second: 5, video_codec: "mjpeg", audio_codec: "pcm", sample_rate: 8000, channels: 1 },
-  "sample.mp3": { media_type: "audio/mpeg", modality: "audio", duration_seconds: 1.045, audio_codec: "mp3", sample_rate: 44100, channels: 1, video_codec: null, width: null },
-  "sample.wav": { media_type: "audio/wav", modality: "audio", duration_seconds: 1, audio_codec: "pcm", bit_depth: 16, sample_rate: 8000, channels: 1 },
-  "sample.flac": { media_type: "audio/flac", modality: "audio", duration_seconds: 1, audio_codec: "flac", bit_depth: 16, sample_rate: 8000, channels: 1 },
-  "sample.m4a": { media_type: "audio/mp4", modality: "audio", duration_seconds: 1, audio_codec: "aac-lc", sample_rate: 44100, channels: 1, video_codec: null },
+  "sample-video-only.mp4": {
+    media_type: "video/mp4",
+    modality: "video",
+    width: 64,
+    height: 48,
+    video_codec: "h264",
+    audio_codec: null,
+    bit_depth: 8,
+  },
+  "sample.mov": {
+    media_type: "video/quicktime",
+    modality: "video",
+    width: 64,
+    height: 48,
+    duration_seconds: 1,
+    video_codec: "h264",
+    audio_codec: "aac-lc",
+  },
+  "sample.avi": {
+    media_type: "video/x-msvideo",
+    modality: "video",
+    width: 64,
+    height: 48,
+    duration_seconds: 1,
+    frames_per_second: 5,
+    video_codec: "mjpeg",
+    audio_codec: "pcm",
+    sample_rate: 8000,
+    channels: 1,
+  },
+  "sample.mp3": {
+    media_type: "audio/mpeg",
+    modality: "audio",
+    duration_seconds: 1.045,
+    audio_codec: "mp3",
+    sample_rate: 44100,
+    channels: 1,
+    video_codec: null,
+    width: null,
+  },
+  "sample.wav": {
+    media_type: "audio/wav",
+    modality: "audio",
+    duration_seconds: 1,
+    audio_codec: "pcm",
+    bit_depth: 16,
+    sample_rate: 8000,
+    channels: 1,
+  },
+  "sample.flac": {
+    media_type: "audio/flac",
+    modality: "audio",
+    duration_seconds: 1,
+    audio_codec: "flac",
+    bit_depth: 16,
+    sample_rate: 8000,
+    channels: 1,
+  },
+  "sample.m4a": {
+    media_type: "audio/mp4",
+    modality: "audio",
+    duration_seconds: 1,
+    audio_codec: "aac-lc",
+    sample_rate: 44100,
+    channels: 1,
+    video_codec: null,
+  },
   "sample.pdf": { media_type: "application/pdf", modality: "document" },
   "sample.epub": { media_type: "application/epub+zip", modality: "document" },
   "sample.odt": { media_type: "application/vnd.oasis.opendocument.text", modality: "document" },
@@ -98,8 +176,15 @@ export function assertValidResult(r: InspectionResult, label = ""): void {
       for (const [key, kind] of Object.entries(FACT_KEYS)) {
         const v = (f as unknown as Record<string, unknown>)[key];
         const ok =
-          kind === "string" ? typeof v === "string" : kind === "boolean" ? typeof v === "boolean" : kind === "number" ? Number.isFinite(v) :
-          kind === "number|null" ? v === null || (typeof v === "number" && Number.isFinite(v) && v >= 0) : v === null || typeof v === "string";
+          kind === "string"
+            ? typeof v === "string"
+            : kind === "boolean"
+              ? typeof v === "boolean"
+              : kind === "number"
+                ? Number.isFinite(v)
+                : kind === "number|null"
+                  ? v === null || (typeof v === "number" && Number.isFinite(v) && v >= 0)
+                  : v === null || typeof v === "string";
         expect(ok, `${label} facts.${key}=${String(v)}`).toBe(true);
       }
       expect(REVIEWED.has(f.media_type), `${label} media_type ${f.media_type}`).toBe(true);

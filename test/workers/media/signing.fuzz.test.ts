@@ -49,7 +49,10 @@ describe("fuzz: mutated files through inspection and signing", () => {
       if (inspection.status !== "ok") continue;
       tally.inspected_ok++;
       if (tally.inspected_ok > 250) continue; // signing costs ~20 ms; 250 signed mutations bound the run time
-      const result = await signer.signEmbedded({ bytes, plan: { title: name, media_type: type, intent: { kind: "opened" }, assertions: [] } });
+      const result = await signer.signEmbedded({
+        bytes,
+        plan: { title: name, media_type: type, intent: { kind: "opened" }, assertions: [] },
+      });
       expect(["signed", "failed", "unsupported_media_type"], `case ${i}`).toContain(result.status);
       if (result.status === "signed") {
         tally.signed++;
