@@ -13,7 +13,7 @@ import { historyRoutes } from "./history";
 import { identityRoutes } from "./identity";
 import { jobRoutes } from "./jobs";
 import { authenticate } from "./platform/auth/middleware";
-import { type AppEnv, createRouter, publicOrigin } from "./platform/context";
+import { type AppEnv, contextServices, createRouter, publicOrigin } from "./platform/context";
 import { onError, onNotFound } from "./platform/error-mapper";
 import { ApiError } from "./platform/errors";
 import { idempotency } from "./platform/idempotency";
@@ -57,6 +57,7 @@ export interface AppOptions {
 export function createApp(options: AppOptions = {}) {
   const app = new OpenAPIHono<AppEnv>({ defaultHook: validationHook });
   app.use("*", requestId);
+  app.use("*", contextServices);
   // Every answer, JSON and error envelopes included, is read as the type it declares and never sniffed into
   // something active (stored objects add their own sandbox CSP and disposition: platform/served-object.ts).
   app.use("*", async (c, next) => {

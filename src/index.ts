@@ -7,6 +7,7 @@ import { type Bindings, isDevelopment } from "./env";
 import { sweepReleasedCursors } from "./history/snapshots";
 import { requeueStaleJobs } from "./jobs/sweep";
 import { sweepIdempotencyRecords } from "./platform/idempotency";
+import { log } from "./platform/logger";
 import { JOB_HANDLERS, QUEUES, WEBHOOK_HANDLERS } from "./queues";
 import { dispatchBatch } from "./queues/dispatch";
 import { checkDeployment } from "./system/deployment";
@@ -38,18 +39,14 @@ async function sweep(env: Bindings) {
     requeueStaleVerifications(env, now),
     sweepWebhooks(env, now),
   ]);
-  for (const r of results)
-    if (r.status === "rejected") console.error(JSON.stringify({ level: "error", problem: "sweep failed", error: String(r.reason) }));
+  for (const r of results) if (r.status === "rejected") log.error("sweep failed", { error: String(r.reason) });
 }
 
 /** Development always runs; production only once checkDeployment passes (the same rule the API answers by). */
 function deploymentReady(env: Bindings): boolean {
   if (isDevelopment(env)) return true;
   const check = checkDeployment(env);
-  if (!check.ready)
-    console.error(
-      JSON.stringify({ level: "error", problem: "deployment not configured: background work paused", missing: check.problems }),
-    );
+  if (!check.ready) log.error("deployment not configured: background work paused", { missing: check.problems });
   return check.ready;
 }
 
@@ -62,7 +59,7 @@ export default {
     if (!deploymentReady(env)) return batch.retryAll({ delaySeconds: 60 });
     if (batch.queue === QUEUES.jobs) return dispatchBatch(batch, env, JOB_HANDLERS);
     if (batch.queue === QUEUES.webhooks) return dispatchBatch(batch, env, WEBHOOK_HANDLERS, { concurrent: true });
-    console.error(JSON.stringify({ level: "error", problem: "batch from an unknown queue", queue: batch.queue }));
+    log.error("batch from an unknown queue", { queue: batch.queue });
     batch.retryAll();
   },
 

@@ -24,6 +24,7 @@
  *   (name, key id) is not its key; the first line that matches its key decides.
  */
 
+import { equalBytes, hex } from "../platform/bytes";
 import { HASH_SIZE } from "./merkle";
 
 /** The fourth line of every version 1 checkpoint body. */
@@ -208,7 +209,7 @@ async function checkSignature(note: ParsedNote, name: string, publicKey: unknown
   const resolved = await resolvePublicKey(publicKey);
   if (!resolved) return { status: "invalid", reason: "bad_public_key" };
   const keyId = await checkpointKeyId(resolved.spki);
-  const line = note.signatures.find((s) => s.name === name && bytesEqual(s.keyId, keyId));
+  const line = note.signatures.find((s) => s.name === name && equalBytes(s.keyId, keyId));
   if (!line) return { status: "invalid", reason: "no_signature" };
   const raw = ecdsaDerToRaw(line.signature);
   if (!raw) return { status: "invalid", reason: "bad_signature" };
@@ -304,14 +305,6 @@ function concat(a: Uint8Array, b: Uint8Array): Uint8Array {
   out.set(a, 0);
   out.set(b, a.length);
   return out;
-}
-
-function bytesEqual(a: Uint8Array, b: Uint8Array): boolean {
-  return a.length === b.length && a.every((byte, i) => byte === b[i]);
-}
-
-function hex(bytes: Uint8Array): string {
-  return Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
 }
 
 function toBase64(bytes: Uint8Array): string {

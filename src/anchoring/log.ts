@@ -2,7 +2,7 @@ import { asc, desc, eq, isNotNull, isNull } from "drizzle-orm";
 import { database } from "../db/client";
 import { anchorCheckpoints, anchorEntries } from "../db/schema";
 import type { Bindings } from "../env";
-import { fromHex, hex } from "../platform/encoding";
+import { fromHex, hex } from "../platform/bytes";
 import { checkpointKeyId, checkpointVerifierKey, signCheckpoint, verifyCheckpoint } from "./checkpoint";
 import { encodeManifestLeaf, leafHash, MerkleTree, verifyInclusion } from "./merkle";
 

@@ -2,8 +2,8 @@ import { createRoute, z } from "@hono/zod-openapi";
 import { asc, eq, lte } from "drizzle-orm";
 import { database } from "../db/client";
 import { anchorCheckpoints, anchorEntries } from "../db/schema";
+import { fromHex, hex } from "../platform/bytes";
 import { createRouter, notFound } from "../platform/context";
-import { fromHex, hex } from "../platform/encoding";
 import { ApiError } from "../platform/errors";
 import { json, NOT_FOUND } from "../platform/openapi";
 import { anchorOrigin, latestCheckpoint, verifierKey } from "./log";
@@ -104,7 +104,7 @@ export function anchorRoutes() {
     return c.json(await view(c.env, row), 200);
   });
   app.openapi(bySizeRoute, async (c) => {
-    const [row] = await database(c.env.DB)
+    const [row] = await c.var.db
       .select()
       .from(anchorCheckpoints)
       .where(eq(anchorCheckpoints.treeSize, c.req.valid("param").tree_size))
@@ -115,7 +115,7 @@ export function anchorRoutes() {
   app.openapi(consistencyRoute, async (c) => {
     const { first, second } = c.req.valid("query");
     if (first > second) throw new ApiError("svc.request.invalid", "`first` must not exceed `second`.");
-    const db = database(c.env.DB);
+    const db = c.var.db;
     for (const size of [first, second]) {
       const [row] = await db
         .select({ s: anchorCheckpoints.treeSize })

@@ -32,7 +32,7 @@ export function registerCreateApiKey(app: Router) {
     const body = c.req.valid("json");
     const pepper = c.env.SVC_KEY_PEPPER;
     if (!pepper) throw new ApiError("svc.auth.unavailable");
-    const result = await createApiKey(database(c.env.DB), pepper, principalOf(c), {
+    const result = await createApiKey(c.var.db, pepper, principalOf(c), {
       name: body.name,
       scopes: body.scopes,
       expiresAt: body.expires_at === undefined ? undefined : body.expires_at === null ? null : Date.parse(body.expires_at),

@@ -21,7 +21,7 @@ const route = createRoute({
 
 export function registerGetApiKey(app: Router) {
   app.openapi(route, async (c) => {
-    const row = await getKey(database(c.env.DB), principalOf(c).tenantId, c.req.valid("param").api_key_id);
+    const row = await getKey(c.var.db, principalOf(c).tenantId, c.req.valid("param").api_key_id);
     if (!row) throw notFound("API key");
     return c.json(apiKeyView(row), 200);
   });

@@ -13,6 +13,6 @@ import { authorityOver } from "./service";
  */
 export async function requireAuthorityOver(c: AppContext, targets: (ApiKeyRow | KeyGrant)[]): Promise<void> {
   const grants = targets.map((t) => ("secretHash" in t ? grantOf(t) : t));
-  const decision = await authorityOver(database(c.env.DB), principalOf(c), grants);
+  const decision = await authorityOver(c.var.db, principalOf(c), grants);
   if (!decision.covered) throw new ApiError("svc.api_keys.outranks_caller", `The calling key may not manage this key: ${decision.detail}.`);
 }

@@ -24,7 +24,7 @@ export function registerListApiKeys(app: Router) {
   app.openapi(route, async (c) => {
     const principal = principalOf(c);
     const binding = { tenantId: principal.tenantId, collection: "api_keys" };
-    const db = database(c.env.DB);
+    const db = c.var.db;
     const page = await pageRequest(
       c.env.SVC_CURSOR_SECRET,
       binding,

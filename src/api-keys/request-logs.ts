@@ -35,7 +35,7 @@ export const requestLog: MiddlewareHandler<AppEnv> = async (c, next) => {
     createdAt: started,
   };
   c.executionCtx.waitUntil(
-    database(c.env.DB)
+    c.var.db
       .insert(apiRequestLogs)
       .values(row)
       .onConflictDoNothing()
@@ -134,15 +134,9 @@ export function registerRequestLogRoutes(app: Router) {
     const { api_key_id, cursor, limit } = c.req.valid("query");
     const tenantId = principalOf(c).tenantId;
     const binding = { tenantId, collection: `api-request-logs?api_key_id=${api_key_id ?? ""}` };
-    const page = await pageRequest(
-      c.env.SVC_CURSOR_SECRET,
-      binding,
-      { cursor, limit },
-      Date.now(),
-      releasedCheck(database(c.env.DB), tenantId),
-    );
+    const page = await pageRequest(c.env.SVC_CURSOR_SECRET, binding, { cursor, limit }, Date.now(), releasedCheck(c.var.db, tenantId));
     const after = page.after;
-    const rows = await database(c.env.DB)
+    const rows = await c.var.db
       .select()
       .from(apiRequestLogs)
       .where(
@@ -193,7 +187,7 @@ export function registerRequestLogRoutes(app: Router) {
       api_key_id ? eq(apiRequestLogs.apiKeyId, api_key_id) : undefined,
       gte(apiRequestLogs.createdAt, start),
     );
-    const db = database(c.env.DB);
+    const db = c.var.db;
     const [byClass, byOperation] = await Promise.all([
       db
         .select({ cls: sql<number>`${apiRequestLogs.status} / 100`, n: count() })

@@ -72,7 +72,7 @@ const putRoute = createRoute({
 
 export function registerRetentionRoutes(app: Router) {
   app.openapi(getRoute, async (c) => {
-    const db = database(c.env.DB);
+    const db = c.var.db;
     const tenantId = principalOf(c).tenantId;
     const key = await getKey(db, tenantId, c.req.valid("param").api_key_id);
     if (!key) throw notFound("API key");
@@ -80,7 +80,7 @@ export function registerRetentionRoutes(app: Router) {
     return c.json({ api_key_id: key.id, ...retentionOf(key.retention), ceiling_days: retentionCeilingDays(creator) }, 200);
   });
   app.openapi(putRoute, async (c) => {
-    const db = database(c.env.DB);
+    const db = c.var.db;
     const tenantId = principalOf(c).tenantId;
     const body = c.req.valid("json");
     const key = await getKey(db, tenantId, c.req.valid("param").api_key_id);

@@ -31,7 +31,7 @@ const route = createRoute({
 
 export function registerRevokeApiKey(app: Router) {
   app.openapi(route, async (c) => {
-    const db = database(c.env.DB);
+    const db = c.var.db;
     const tenantId = principalOf(c).tenantId;
     const target = await getKey(db, tenantId, c.req.valid("param").api_key_id);
     if (!target) throw notFound("API key");

@@ -90,7 +90,7 @@ export function registerRotationRoutes(app: Router) {
     const pepper = c.env.SVC_KEY_PEPPER;
     if (!pepper) throw new ApiError("svc.auth.unavailable");
     const body = c.req.header("content-type")?.includes("json") ? c.req.valid("json") : { overlap_seconds: DEFAULT_ROTATION_OVERLAP_S };
-    const db = database(c.env.DB);
+    const db = c.var.db;
     const tenantId = principalOf(c).tenantId;
     const target = await getKey(db, tenantId, c.req.valid("param").api_key_id);
     if (!target) throw notFound("API key");
@@ -117,7 +117,7 @@ export function registerRotationRoutes(app: Router) {
   });
   for (const how of ["complete", "cancel"] as const) {
     app.openapi(finishRoute(how), async (c) => {
-      const db = database(c.env.DB);
+      const db = c.var.db;
       const tenantId = principalOf(c).tenantId;
       const target = await getKey(db, tenantId, c.req.valid("param").api_key_id);
       if (!target) throw notFound("API key");

@@ -251,12 +251,12 @@ const putRoute = createRoute({
 
 export function registerSigningProfileRoutes(app: Router) {
   app.openapi(getRoute, async (c) => {
-    const key = await getKey(database(c.env.DB), principalOf(c).tenantId, c.req.valid("param").api_key_id);
+    const key = await getKey(c.var.db, principalOf(c).tenantId, c.req.valid("param").api_key_id);
     if (!key) throw notFound("API key");
     return c.json(view(key.id, signingProfileOf(key.signingProfile)), 200);
   });
   app.openapi(putRoute, async (c) => {
-    const db = database(c.env.DB);
+    const db = c.var.db;
     const tenantId = principalOf(c).tenantId;
     const body = c.req.valid("json");
     const key = await getKey(db, tenantId, c.req.valid("param").api_key_id);

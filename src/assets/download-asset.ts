@@ -28,7 +28,7 @@ const route = createRoute({
 export function registerDownloadAsset(app: Router) {
   app.openapi(route, async (c) => {
     const tenantId = principalOf(c).tenantId;
-    const db = database(c.env.DB);
+    const db = c.var.db;
     const asset = await getAsset(db, tenantId, c.req.valid("param").asset_id);
     if (!asset) throw notFound("asset");
     if (asset.status === "retention_expired") throw new ApiError("svc.assets.retention_expired");

@@ -75,7 +75,7 @@ const route = createRoute({
 export function registerGetAssetDetail(app: Router) {
   app.openapi(route, async (c) => {
     const tenantId = principalOf(c).tenantId;
-    const db = database(c.env.DB);
+    const db = c.var.db;
     const { asset_id } = c.req.valid("param");
     const { verification_cursor, activity_cursor, limit } = c.req.valid("query");
     const asset = await getAsset(db, tenantId, asset_id);

@@ -19,7 +19,7 @@ const route = createRoute({
 
 export function registerGetAsset(app: Router) {
   app.openapi(route, async (c) => {
-    const asset = await getAsset(database(c.env.DB), principalOf(c).tenantId, c.req.valid("param").asset_id);
+    const asset = await getAsset(c.var.db, principalOf(c).tenantId, c.req.valid("param").asset_id);
     if (!asset) throw notFound("asset");
     return c.json(assetView(asset), 200);
   });

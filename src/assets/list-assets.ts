@@ -48,7 +48,7 @@ export function registerListAssets(app: Router) {
   app.openapi(route, async (c) => {
     const { cursor, limit, ...filters } = c.req.valid("query");
     const tenantId = principalOf(c).tenantId;
-    const db = database(c.env.DB);
+    const db = c.var.db;
     const binding = {
       tenantId,
       collection: `assets?${new URLSearchParams(Object.entries(filters).filter(([, v]) => v !== undefined) as [string, string][]).toString()}`,

@@ -5,9 +5,9 @@ import type { Bindings } from "../env";
 import { getAsset } from "../jobs/queries";
 import { previewer } from "../media";
 import type { NormalizedInspectionFacts } from "../media/types";
+import { base64url, fromBase64url, hex, utf8 } from "../platform/bytes";
 import { notFound, principalOf, publicOrigin } from "../platform/context";
 import { hmacSha256, timingSafeEqual } from "../platform/crypto";
-import { base64url, fromBase64url, hex, utf8 } from "../platform/encoding";
 import { ApiError } from "../platform/errors";
 import { errorResponse, json, NOT_FOUND, Timestamp } from "../platform/openapi";
 import { servedObjectHeaders } from "../platform/served-object";
@@ -152,7 +152,7 @@ const redeemPreview = createRoute({
 export function registerPreviewRoutes(app: Router) {
   app.openapi(createPreview, async (c) => {
     const tenantId = principalOf(c).tenantId;
-    const asset = await getAsset(database(c.env.DB), tenantId, c.req.valid("param").asset_id);
+    const asset = await getAsset(c.var.db, tenantId, c.req.valid("param").asset_id);
     if (!asset) throw notFound("asset");
     if (!asset.publicationId) throw new ApiError("svc.assets.not_published");
     if (!c.env.SVC_CAPABILITY_SECRET) throw new ApiError("svc.dependency.unavailable", "Preview capabilities are not configured.");
@@ -188,7 +188,7 @@ export function registerPreviewRoutes(app: Router) {
     // One answer for every failure, so a capability never reveals why it does not work.
     const gone = () => new ApiError("svc.resource.not_found", NOT_AVAILABLE);
     if (!claims || claims.assetId !== asset_id) throw gone();
-    const asset = await getAsset(database(c.env.DB), claims.tenantId, asset_id);
+    const asset = await getAsset(c.var.db, claims.tenantId, asset_id);
     if (!asset || asset.publicationId !== claims.publicationId || asset.status !== "published") throw gone();
     const stored = await c.env.OBJECTS.get(previewKey(claims.tenantId, claims.publicationId));
     if (!stored) throw gone();

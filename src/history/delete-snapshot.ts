@@ -31,7 +31,7 @@ export function registerReleaseHistorySnapshot(app: Router) {
     const tenantId = principalOf(c).tenantId;
     // Verified for this tenant first: another tenant's cursor names nothing this tenant may release.
     const traversal = await traversalOf(c.env.SVC_CURSOR_SECRET, tenantId, c.req.valid("query").cursor);
-    await releaseTraversal(database(c.env.DB), tenantId, traversal);
+    await releaseTraversal(c.var.db, tenantId, traversal);
     return c.body(null, 204);
   });
 }

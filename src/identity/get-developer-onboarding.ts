@@ -20,7 +20,7 @@ const route = createRoute({
 
 export function registerGetDeveloperOnboarding(app: Router) {
   app.openapi(route, async (c) => {
-    const stats = await keyStats(database(c.env.DB), principalOf(c).tenantId);
+    const stats = await keyStats(c.var.db, principalOf(c).tenantId);
     const signing = registryFor(c.env)
       .recipes()
       .some((r) => r.available);

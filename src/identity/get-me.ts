@@ -19,7 +19,7 @@ const route = createRoute({
 export function registerGetMe(app: Router) {
   app.openapi(route, async (c) => {
     const principal = principalOf(c);
-    const tenant = await getTenant(database(c.env.DB), principal.tenantId);
+    const tenant = await getTenant(c.var.db, principal.tenantId);
     if (!tenant) throw new Error("authenticated tenant vanished");
     return c.json(
       {

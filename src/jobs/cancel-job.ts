@@ -31,7 +31,7 @@ const route = createRoute({
 export function registerCancelJob(app: Router) {
   app.openapi(route, async (c) => {
     const body = c.req.header("content-type")?.includes("json") ? c.req.valid("json") : {};
-    const result = await cancelJob(database(c.env.DB), principalOf(c).tenantId, c.req.valid("param").job_id, body.reason ?? null);
+    const result = await cancelJob(c.var.db, principalOf(c).tenantId, c.req.valid("param").job_id, body.reason ?? null);
     if (result.status === "not_found") throw notFound("job");
     if (result.status === "terminal") throw new ApiError("svc.jobs.terminal", `The job is already ${result.job.state}.`);
     return c.json(jobView(result.job, result.steps), 200);

@@ -19,7 +19,7 @@ const route = createRoute({
 
 export function registerGetJob(app: Router) {
   app.openapi(route, async (c) => {
-    const db = database(c.env.DB);
+    const db = c.var.db;
     const job = await getJob(db, principalOf(c).tenantId, c.req.valid("param").job_id);
     if (!job) throw notFound("job");
     return c.json(jobView(job, (await stepsOf(db, [job.id])).get(job.id) ?? []), 200);

@@ -34,7 +34,7 @@ export function registerListJobs(app: Router) {
     const { kind, state, cursor, limit } = c.req.valid("query");
     const tenantId = principalOf(c).tenantId;
     const binding = { tenantId, collection: `jobs?kind=${kind ?? ""}&state=${state ?? ""}` };
-    const db = database(c.env.DB);
+    const db = c.var.db;
     const page = await pageRequest(c.env.SVC_CURSOR_SECRET, binding, { cursor, limit }, Date.now(), releasedCheck(db, tenantId));
     const { rows, nextCursor } = await pageOf(c.env.SVC_CURSOR_SECRET, binding, page, await listJobs(db, tenantId, { kind, state }, page));
     const steps = await stepsOf(

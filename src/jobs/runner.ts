@@ -6,7 +6,7 @@ import { assets, jobSteps, jobs, objects } from "../db/schema";
 import type { Bindings } from "../env";
 import { softBindingAssertions } from "../media/soft-binding";
 import type { ImageServices, ManifestCheck, ManifestPlan, ManifestReader, RgbaImage, Signer, WatermarkStrength } from "../media/types";
-import { fromHex, hex } from "../platform/encoding";
+import { fromHex, hex } from "../platform/bytes";
 import { newId, randomBase32 } from "../platform/ids";
 import { PDQ_MIN_QUALITY, pdqBandStatements } from "../soft-bindings/queries";
 import { sendFanout } from "../webhooks/delivery";

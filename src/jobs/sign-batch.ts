@@ -85,7 +85,7 @@ export function registerSignBatch(app: Router) {
 
     async function admitItems(items: z.infer<typeof BatchItemResultSchema>[]) {
       const profile = signingProfileOf(principal.signingProfile);
-      const db = database(c.env.DB);
+      const db = c.var.db;
       const ctx = { requestId: c.get("requestId"), origin: publicOrigin(c) };
       for (const [index, item] of batch.entries()) {
         const { mode: _ignored, ...request } = item;

@@ -1,5 +1,5 @@
 import { ALGORITHMS } from "../catalog/algorithms";
-import { base64 } from "../platform/encoding";
+import { base64 } from "../platform/bytes";
 
 /**
  * `c2pa.soft-binding` assertions (C2PA 2.x §"Soft binding"): one per watermark or fingerprint, so a reader

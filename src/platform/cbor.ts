@@ -23,6 +23,7 @@
  * array of n items needs at least n more bytes, a map 2n), nesting deeper than `maxDepth` (arrays, maps and tags)
  * is malformed, and the work is linear in the input size.
  */
+import { hex } from "./bytes";
 
 /** A decoded CBOR data item. */
 export type CborItem =
@@ -332,7 +333,7 @@ class Decoder {
   private checkKey(map: Map<CborItem, CborItem>, seen: Set<string>, key: CborItem, at: number): void {
     let duplicate: boolean;
     if (key instanceof Uint8Array) {
-      const id = `b:${hexOf(key)}`;
+      const id = `b:${hex(key)}`;
       duplicate = seen.has(id);
       seen.add(id);
     } else if (key !== null && typeof key === "object") {
@@ -346,12 +347,6 @@ class Decoder {
     }
     if (duplicate) this.fail("duplicate map key", at);
   }
-}
-
-function hexOf(bytes: Uint8Array): string {
-  let out = "";
-  for (const b of bytes) out += (b < 16 ? "0" : "") + b.toString(16);
-  return out;
 }
 
 /** IEEE 754 half precision (RFC 8949 Appendix D). */

@@ -1,5 +1,5 @@
+import { base64url } from "./bytes";
 import { hmacSha256 } from "./crypto";
-import { base64url } from "./encoding";
 import { parseIp } from "./net/cidr";
 import type { Principal } from "./principal";
 

@@ -1,13 +1,19 @@
 import { OpenAPIHono } from "@hono/zod-openapi";
-import type { Context } from "hono";
+import type { Context, MiddlewareHandler } from "hono";
+import { type Database, database } from "../db/client";
 import type { Bindings } from "../env";
 import type { OperationPolicy } from "./auth/policy";
 import { ApiError } from "./errors";
+import { type Logger, withFields } from "./logger";
 import type { AuthenticatedPrincipal, Principal } from "./principal";
 import { validationHook } from "./validation";
 
 export interface Variables {
   requestId: string;
+  /** The D1 database through drizzle, built once per request (set by `contextServices`). */
+  db: Database;
+  /** The structured logger; every line carries this request's id. */
+  log: Logger;
   principal: Principal;
   /** The policy entry of the operation being served (set by the auth middleware). */
   operation: { key: string; policy: OperationPolicy } | null;
@@ -19,6 +25,13 @@ export interface AppEnv {
 }
 
 export type AppContext = Context<AppEnv>;
+
+/** Puts the request's typed services on the context, once: `c.var.db`, `c.var.log`. Runs right after the request id. */
+export const contextServices: MiddlewareHandler<AppEnv> = async (c, next) => {
+  c.set("db", database(c.env.DB));
+  c.set("log", withFields({ request_id: c.get("requestId") }));
+  await next();
+};
 
 /** A router for one API area; mounted with `app.route()`. */
 export function createRouter() {

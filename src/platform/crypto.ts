@@ -1,4 +1,4 @@
-import { hex, utf8 } from "./encoding";
+import { hex, utf8 } from "./bytes";
 
 // Imported keys per secret, so the pepper and cursor secret are imported once per isolate, not per request.
 const hmacKeys = new Map<string, Promise<CryptoKey>>();

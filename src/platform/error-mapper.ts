@@ -2,6 +2,7 @@ import type { ErrorHandler, NotFoundHandler } from "hono";
 import { HTTPException } from "hono/http-exception";
 import { type AppEnv, publicOrigin } from "./context";
 import { ApiError, ERROR_CODES, errorBody, HttpProblem } from "./errors";
+import { log } from "./logger";
 import { REQUEST_ID_HEADER } from "./request-id";
 
 const JSON_HEADERS = { "content-type": "application/json; charset=utf-8", "cache-control": "no-store" };
@@ -30,7 +31,7 @@ export const onError: ErrorHandler<AppEnv> = (err, c) => {
   } else if (err instanceof HTTPException && err.status === 413) {
     apiError = new ApiError("svc.request.too_large");
   } else {
-    console.error(JSON.stringify({ level: "error", request_id: requestId, error: String(err), stack: (err as Error)?.stack }));
+    log.error("unhandled error", { request_id: requestId, error: String(err), stack: (err as Error)?.stack });
     apiError = new ApiError("svc.internal");
   }
   for (const [k, v] of Object.entries(apiError.extra.headers ?? {})) headers.set(k, v);

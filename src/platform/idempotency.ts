@@ -168,7 +168,7 @@ export const idempotency: MiddlewareHandler<AppEnv> = async (c, next) => {
   }
 
   const fingerprint = await requestFingerprint(c.req.method, new URL(c.req.url), new Uint8Array(await c.req.arrayBuffer()));
-  const db = database(c.env.DB);
+  const db = c.var.db;
   const scope: IdempotencyScope = { tenantId: principal.tenantId, operation: operation.key, key };
   const claim = await claimIdempotencyKey(db, scope, fingerprint, Date.now());
 

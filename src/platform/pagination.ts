@@ -1,6 +1,6 @@
 import { z } from "@hono/zod-openapi";
+import { base64url, fromBase64url, utf8 } from "./bytes";
 import { hmacSha256, timingSafeEqual } from "./crypto";
-import { base64url, fromBase64url, utf8 } from "./encoding";
 import { ApiError } from "./errors";
 
 /*

@@ -1,4 +1,5 @@
 import type { Bindings } from "../env";
+import { log } from "../platform/logger";
 
 /** A queue message names its handler; the D1 row it points at is the truth (messages carry ids only). */
 export interface QueueMessageBody {
@@ -33,15 +34,7 @@ export async function dispatchBatch(
     const body = message.body as Partial<QueueMessageBody> | null;
     const handler = body && typeof body === "object" && typeof body.type === "string" ? handlers[body.type] : undefined;
     if (!handler) {
-      console.warn(
-        JSON.stringify({
-          level: "warn",
-          queue: batch.queue,
-          message_id: message.id,
-          problem: "no handler for message",
-          type: body?.type ?? null,
-        }),
-      );
+      log.warn("no handler for message", { queue: batch.queue, message_id: message.id, type: body?.type ?? null });
       message.ack();
       return;
     }
@@ -49,7 +42,7 @@ export async function dispatchBatch(
       await handler(body as QueueMessageBody, env, message.attempts);
       message.ack();
     } catch (error) {
-      console.error(JSON.stringify({ level: "error", queue: batch.queue, message_id: message.id, type: body?.type, error: String(error) }));
+      log.error("queue message failed; retried", { queue: batch.queue, message_id: message.id, type: body?.type, error: String(error) });
       message.retry({ delaySeconds: retryDelaySeconds(message.attempts) });
     }
   };

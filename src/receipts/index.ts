@@ -50,7 +50,7 @@ export function receiptRoutes() {
   app.openapi(listRoute, async (c) => {
     const { asset_id, job_id, cursor, limit } = c.req.valid("query");
     const tenantId = principalOf(c).tenantId;
-    const db = database(c.env.DB);
+    const db = c.var.db;
     const binding = { tenantId, collection: `receipts?asset_id=${asset_id ?? ""}&job_id=${job_id ?? ""}` };
     const page = await pageRequest(c.env.SVC_CURSOR_SECRET, binding, { cursor, limit }, Date.now(), releasedCheck(db, tenantId));
     const { rows, nextCursor } = await pageOf(
@@ -62,7 +62,7 @@ export function receiptRoutes() {
     return c.json({ items: await Promise.all(rows.map((r) => withAnchor(c.env, r))), next_cursor: nextCursor }, 200);
   });
   app.openapi(getRoute, async (c) => {
-    const row = await getReceipt(database(c.env.DB), principalOf(c).tenantId, c.req.valid("param").receipt_id);
+    const row = await getReceipt(c.var.db, principalOf(c).tenantId, c.req.valid("param").receipt_id);
     if (!row) throw notFound("receipt");
     return c.json(await withAnchor(c.env, row), 200);
   });

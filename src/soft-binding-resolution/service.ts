@@ -2,8 +2,8 @@ import { IMAGE_DECODE_LIMITS } from "../catalog/algorithms";
 import { IMAGE_PIPELINE_MEDIA_TYPES } from "../catalog/installed";
 import type { CapabilityRegistry } from "../catalog/registry";
 import type { ImageServices, MediaInspector, RgbaImage } from "../media/types";
+import { hex } from "../platform/bytes";
 import { sha256Hex } from "../platform/crypto";
-import { hex } from "../platform/encoding";
 import {
   exactMatches,
   type IndexedMatch,

@@ -1,4 +1,4 @@
-import { fromHex } from "../platform/encoding";
+import { fromHex } from "../platform/bytes";
 /*
  * Lookups in the soft-binding index (tables `soft_bindings` and `pdq_bands`, written by the publication batch).
  * Global by default: a published asset's provenance is public, so any verifier may recover it; matches name the

@@ -1,7 +1,7 @@
 import { AwsClient } from "aws4fetch";
 import type { Bindings } from "../env";
+import { base64url, fromBase64url } from "../platform/bytes";
 import { hmacSha256, timingSafeEqual } from "../platform/crypto";
-import { base64url, fromBase64url } from "../platform/encoding";
 import { ApiError } from "../platform/errors";
 import { presignedResponseParams, type ServedObject } from "../platform/served-object";
 

@@ -185,7 +185,7 @@ export function storageRoutes() {
     const { expires, signature } = c.req.valid("query");
     // Production serves objects from R2's presigned origin only (see presign); the API origin never does.
     if (!workerServesObjects(c.env)) throw new ApiError("svc.storage.capability_invalid");
-    const [row] = await database(c.env.DB).select().from(objects).where(eq(objects.id, object_id)).limit(1);
+    const [row] = await c.var.db.select().from(objects).where(eq(objects.id, object_id)).limit(1);
     if (!row) throw new ApiError("svc.storage.capability_invalid");
     await authorize(
       c.env.SVC_CAPABILITY_SECRET,

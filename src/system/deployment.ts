@@ -3,6 +3,7 @@ import type { Bindings } from "../env";
 import { isDevelopment } from "../env";
 import type { AppEnv } from "../platform/context";
 import { ApiError } from "../platform/errors";
+import { log } from "../platform/logger";
 
 /**
  * What a deployment must have before it serves. Pure: reads settings, touches no binding.
@@ -56,7 +57,7 @@ export const requireConfiguredDeployment: MiddlewareHandler<AppEnv> = async (c, 
   const summary = check.problems.join("; ");
   if (summary !== reported) {
     reported = summary;
-    console.error(JSON.stringify({ level: "error", problem: "deployment not configured: serving 503", missing: check.problems }));
+    log.error("deployment not configured: serving 503", { missing: check.problems });
   }
   throw new ApiError(
     "svc.deployment.not_configured",

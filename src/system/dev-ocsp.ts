@@ -102,7 +102,7 @@ export function registerDevOcsp(app: Router) {
     let serialHex = serial_number.toLowerCase();
     if (serialHex.length % 2 === 1) serialHex = `0${serialHex}`;
     while (serialHex.length > 2 && serialHex.startsWith("00")) serialHex = serialHex.slice(2);
-    await database(c.env.DB)
+    await c.var.db
       .insert(devOcspRevocations)
       .values({ serialHex, revokedAt: Date.now(), reason: reason ?? null })
       .onConflictDoNothing();

@@ -25,7 +25,7 @@ const route = createRoute({
 
 export function registerAbortUpload(app: Router) {
   app.openapi(route, async (c) => {
-    const result = await abortUpload(database(c.env.DB), c.env.OBJECTS, principalOf(c).tenantId, c.req.valid("param").upload_id);
+    const result = await abortUpload(c.var.db, c.env.OBJECTS, principalOf(c).tenantId, c.req.valid("param").upload_id);
     switch (result.status) {
       case "not_found":
         throw notFound("upload");

@@ -36,7 +36,7 @@ export function registerCompleteUpload(app: Router) {
   app.openapi(route, async (c) => {
     const { upload_id } = c.req.valid("param");
     const result = await completeUpload(
-      database(c.env.DB),
+      c.var.db,
       c.env.OBJECTS,
       mediaInspector(),
       principalOf(c).tenantId,

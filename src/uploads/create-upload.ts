@@ -27,7 +27,7 @@ const route = createRoute({
 export function registerCreateUpload(app: Router) {
   app.openapi(route, async (c) => {
     const body = c.req.valid("json");
-    const result = await createUpload(database(c.env.DB), c.env.OBJECTS, registryFor(c.env), principalOf(c).tenantId, body);
+    const result = await createUpload(c.var.db, c.env.OBJECTS, registryFor(c.env), principalOf(c).tenantId, body);
     if (result.status === "refused") throw new ApiError(result.code, result.message, { fieldDetails: [result.field] });
     const { upload } = result;
     const origin = publicOrigin(c);

@@ -3,7 +3,7 @@ import { MULTIPART_MAXIMUM_PARTS, MULTIPART_MINIMUM_PART_BYTES } from "../catalo
 import type { CapabilityRegistry } from "../catalog/registry";
 import type { Database } from "../db/client";
 import type { InspectionResult, MediaInspector, NormalizedInspectionFacts } from "../media/types";
-import { hex } from "../platform/encoding";
+import { hex } from "../platform/bytes";
 import type { FieldDetail } from "../platform/errors";
 import { newId } from "../platform/ids";
 import {

@@ -1,7 +1,7 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import { and, eq } from "drizzle-orm";
 import { verificationHistoryView } from "../assets/view";
-import { database } from "../db/client";
+import type { database } from "../db/client";
 import { newestFirst, pageWindow } from "../db/keyset";
 import { verifications } from "../db/schema";
 import { releasedCheck } from "../history/snapshots";
@@ -96,7 +96,7 @@ export function verificationRoutes() {
     return row ?? null;
   };
   app.openapi(evidenceRoute, async (c) => {
-    const row = await load(database(c.env.DB), principalOf(c).tenantId, c.req.valid("param").verification_id);
+    const row = await load(c.var.db, principalOf(c).tenantId, c.req.valid("param").verification_id);
     if (!row) throw notFound("verification");
     const stored = JSON.parse(row.evidence) as {
       check?: ManifestCheck | null;
@@ -141,14 +141,14 @@ export function verificationRoutes() {
     );
   });
   app.openapi(historyRoute, async (c) => {
-    const row = await load(database(c.env.DB), principalOf(c).tenantId, c.req.valid("param").verification_id);
+    const row = await load(c.var.db, principalOf(c).tenantId, c.req.valid("param").verification_id);
     if (!row) throw notFound("verification");
     return c.json(verificationHistoryView(row), 200);
   });
   app.openapi(listRoute, async (c) => {
     const { overall, subject_type, cursor, limit } = c.req.valid("query");
     const tenantId = principalOf(c).tenantId;
-    const db = database(c.env.DB);
+    const db = c.var.db;
     const binding = { tenantId, collection: `verifications?overall=${overall ?? ""}&subject_type=${subject_type ?? ""}` };
     const page = await pageRequest(c.env.SVC_CURSOR_SECRET, binding, { cursor, limit }, Date.now(), releasedCheck(db, tenantId));
     const rows = await db

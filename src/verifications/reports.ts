@@ -3,9 +3,9 @@ import { and, eq } from "drizzle-orm";
 import type { Router } from "../app-types";
 import { type Database, database } from "../db/client";
 import { verificationReports, verifications } from "../db/schema";
+import { base64, utf8 } from "../platform/bytes";
 import { notFound, principalOf } from "../platform/context";
 import { sha256Hex } from "../platform/crypto";
-import { base64, utf8 } from "../platform/encoding";
 import { idSchema, newId } from "../platform/ids";
 import { IdempotencyKeyHeader, iso, json, NOT_FOUND, Timestamp } from "../platform/openapi";
 import { servedObjectHeaders } from "../platform/served-object";
@@ -208,7 +208,7 @@ function etagMatches(header: string | undefined, sha256: string): boolean {
 export function registerReports(app: Router) {
   app.openapi(createRouteDef, async (c) => {
     const tenantId = principalOf(c).tenantId;
-    const db = database(c.env.DB);
+    const db = c.var.db;
     const verification = await loadVerification(db, tenantId, c.req.valid("param").verification_id);
     if (!verification) throw notFound("verification");
     const rendered = await renderReport(verification);
@@ -234,7 +234,7 @@ export function registerReports(app: Router) {
     const tenantId = principalOf(c).tenantId;
     const { report_id } = c.req.valid("param");
     const format = c.req.valid("query").format;
-    const [row] = await database(c.env.DB)
+    const [row] = await c.var.db
       .select()
       .from(verificationReports)
       .where(and(eq(verificationReports.tenantId, tenantId), eq(verificationReports.id, report_id)))

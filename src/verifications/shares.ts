@@ -5,9 +5,9 @@ import { database } from "../db/client";
 import { newestFirst, pageWindow } from "../db/keyset";
 import { tenants, verificationShares, verifications } from "../db/schema";
 import { releasedCheck } from "../history/snapshots";
+import { base64url, utf8 } from "../platform/bytes";
 import { notFound, principalOf } from "../platform/context";
 import { sha256Hex, timingSafeEqual } from "../platform/crypto";
-import { base64url, utf8 } from "../platform/encoding";
 import { ApiError } from "../platform/errors";
 import { idSchema, newId } from "../platform/ids";
 import { errorResponse, IdempotencyKeyHeader, iso, json, NOT_FOUND, Timestamp } from "../platform/openapi";
@@ -216,7 +216,7 @@ export function registerShares(app: Router) {
     const tenantId = principalOf(c).tenantId;
     const verificationId = c.req.valid("param").verification_id;
     const { cursor, limit } = c.req.valid("query");
-    const db = database(c.env.DB);
+    const db = c.var.db;
     if (!(await loadVerification(db, tenantId, verificationId))) throw notFound("verification");
     const binding = { tenantId, collection: `verification_shares?verification_id=${verificationId}` };
     const page = await pageRequest(c.env.SVC_CURSOR_SECRET, binding, { cursor, limit }, Date.now(), releasedCheck(db, tenantId));
@@ -243,7 +243,7 @@ export function registerShares(app: Router) {
     const body = c.req.header("content-type")?.includes("json")
       ? c.req.valid("json")
       : { expires_in_seconds: SHARE_DEFAULT_SECONDS, label: null };
-    const db = database(c.env.DB);
+    const db = c.var.db;
     if (!(await loadVerification(db, tenantId, verificationId))) throw notFound("verification");
     const token = base64url(crypto.getRandomValues(new Uint8Array(32)));
     const now = Date.now();
@@ -267,7 +267,7 @@ export function registerShares(app: Router) {
   app.openapi(closeRouteDef, async (c) => {
     const tenantId = principalOf(c).tenantId;
     const shareId = c.req.valid("param").share_id;
-    const db = database(c.env.DB);
+    const db = c.var.db;
     const where = and(eq(verificationShares.tenantId, tenantId), eq(verificationShares.id, shareId));
     // Only the first close sets closed_at; later ones (and concurrent ones) leave it as it is.
     await db
@@ -284,7 +284,7 @@ export function registerShares(app: Router) {
     const wellFormed = TOKEN_PATTERN.test(presented);
     // Hash and look up even a malformed token, so the time taken does not tell malformed from unknown.
     const hash = await shareTokenHash(wellFormed ? presented : "malformed");
-    const db = database(c.env.DB);
+    const db = c.var.db;
     const [found] = await db
       .select({ share: verificationShares, tenantStatus: tenants.status })
       .from(verificationShares)

@@ -175,7 +175,7 @@ export async function enqueueVerification(env: Bindings, row: { id: string; tena
 export function registerStoredVerifications(app: Router) {
   app.openapi(createRouteDef, async (c) => {
     const tenantId = principalOf(c).tenantId;
-    const db = database(c.env.DB);
+    const db = c.var.db;
     const { object_id } = c.req.valid("json");
     const [object] = await db
       .select({ id: objects.id })
@@ -203,7 +203,7 @@ export function registerStoredVerifications(app: Router) {
   });
 
   app.openapi(getRouteDef, async (c) => {
-    const db = database(c.env.DB);
+    const db = c.var.db;
     const tenantId = principalOf(c).tenantId;
     const id = c.req.valid("param").verification_id;
     const [row] = await db

@@ -5,7 +5,7 @@ import type { Bindings } from "../env";
 import { extractManifestStore } from "../media/c2pa/jumbf";
 import { type ManifestClaims, type SignerSummary, verifyManifest } from "../media/c2pa/verifier";
 import type { ImageServices } from "../media/types";
-import { hex } from "../platform/encoding";
+import { hex } from "../platform/bytes";
 import {
   exactMatch,
   exactMatches,

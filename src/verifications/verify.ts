@@ -180,7 +180,7 @@ async function assetSubject(c: AppContext, assetId: string) {
       "svc.auth.invalid_key",
       "Verifying an asset by id needs an API key with verify:write; the public variant takes a file.",
     );
-  const db = database(c.env.DB);
+  const db = c.var.db;
   const [asset] = await db
     .select()
     .from(assets)
@@ -269,39 +269,37 @@ export function registerVerify(app: Router) {
     if (principal.kind !== "api_key") return c.json({ ...body, verification_id: null }, 200);
     const now = Date.now();
     const verificationId = newId("verification");
-    await database(c.env.DB)
-      .insert(verifications)
-      .values({
-        id: verificationId,
-        tenantId: principal.tenantId,
-        subjectType,
-        overall: outcome.overall,
-        assetId,
-        jobId: null,
-        objectId,
-        policyVersion: null,
-        sourceByteLength: subject.bytes.length,
-        sourceMediaType: subject.mediaType,
-        validationPath: outcome.manifest_id
-          ? subject.manifestStore
-            ? "c2pa.sidecar"
-            : "c2pa.embedded"
-          : outcome.matches.length
-            ? "soft_binding"
-            : null,
-        evidence: JSON.stringify({ result: body, engine: "c2pa-wasm 0.13.3" }),
-        status: outcome.status,
-        statusVocabularyVersion: outcome.status_vocabulary_version,
-        manifestId: outcome.manifest_id,
-        createdAt: now,
-        validatedAt: now,
-      });
+    await c.var.db.insert(verifications).values({
+      id: verificationId,
+      tenantId: principal.tenantId,
+      subjectType,
+      overall: outcome.overall,
+      assetId,
+      jobId: null,
+      objectId,
+      policyVersion: null,
+      sourceByteLength: subject.bytes.length,
+      sourceMediaType: subject.mediaType,
+      validationPath: outcome.manifest_id
+        ? subject.manifestStore
+          ? "c2pa.sidecar"
+          : "c2pa.embedded"
+        : outcome.matches.length
+          ? "soft_binding"
+          : null,
+      evidence: JSON.stringify({ result: body, engine: "c2pa-wasm 0.13.3" }),
+      status: outcome.status,
+      statusVocabularyVersion: outcome.status_vocabulary_version,
+      manifestId: outcome.manifest_id,
+      createdAt: now,
+      validatedAt: now,
+    });
     return c.json({ ...body, verification_id: verificationId }, 200);
   });
 
   app.openapi(getRoute, async (c) => {
     const tenantId = principalOf(c).tenantId;
-    const [row] = await database(c.env.DB)
+    const [row] = await c.var.db
       .select()
       .from(verifications)
       .where(and(eq(verifications.tenantId, tenantId), eq(verifications.manifestId, c.req.valid("param").manifest_id)))

@@ -64,7 +64,7 @@ export function registerDeliveryRoutes(app: Router) {
     const query = c.req.valid("query");
     if (!(await findEndpoint(c.env.DB, tenantId, endpointId))) throw notFound("webhook endpoint");
     const binding = { tenantId, collection: `webhook_deliveries?endpoint=${endpointId}&status=${query.status ?? ""}` };
-    const page = await pageRequest(c.env.SVC_CURSOR_SECRET, binding, query, Date.now(), releasedCheck(database(c.env.DB), tenantId));
+    const page = await pageRequest(c.env.SVC_CURSOR_SECRET, binding, query, Date.now(), releasedCheck(c.var.db, tenantId));
     const after = page.after;
     const rows = await c.env.DB.prepare(
       `SELECT * FROM webhook_deliveries WHERE endpoint_id = ? AND tenant_id = ? AND created_at <= ? AND (? IS NULL OR status = ?)
@@ -105,13 +105,7 @@ export function registerDeliveryRoutes(app: Router) {
     if (!(await findDelivery(c.env.DB, tenantId, deliveryId))) throw notFound("webhook delivery");
     // Attempts are append-only and numbered: the cursor's position is the last attempt number served.
     const binding = { tenantId, collection: `webhook_attempts?delivery=${deliveryId}` };
-    const page = await pageRequest(
-      c.env.SVC_CURSOR_SECRET,
-      binding,
-      c.req.valid("query"),
-      Date.now(),
-      releasedCheck(database(c.env.DB), tenantId),
-    );
+    const page = await pageRequest(c.env.SVC_CURSOR_SECRET, binding, c.req.valid("query"), Date.now(), releasedCheck(c.var.db, tenantId));
     const rows = await c.env.DB.prepare(
       "SELECT * FROM webhook_attempts WHERE delivery_id = ? AND tenant_id = ? AND attempt_number > ? ORDER BY attempt_number LIMIT ?",
     )

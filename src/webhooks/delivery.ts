@@ -1,6 +1,6 @@
 import type { GateConfig } from "../durable-objects/webhook-endpoint-gate";
 import type { Bindings } from "../env";
-import { hex } from "../platform/encoding";
+import { hex } from "../platform/bytes";
 import { newId } from "../platform/ids";
 import { readBodyPrefix } from "../platform/net/outbound";
 import { checkWebhookDestination } from "./destination";

@@ -34,7 +34,7 @@ export function registerListWebhookEndpoints(app: Router) {
     const { tenantId } = principalOf(c);
     const query = c.req.valid("query");
     const binding = { tenantId, collection: `webhook_endpoints?include_deleted=${query.include_deleted}` };
-    const page = await pageRequest(c.env.SVC_CURSOR_SECRET, binding, query, Date.now(), releasedCheck(database(c.env.DB), tenantId));
+    const page = await pageRequest(c.env.SVC_CURSOR_SECRET, binding, query, Date.now(), releasedCheck(c.var.db, tenantId));
     const after = page.after;
     const rows = await c.env.DB.prepare(
       `SELECT * FROM webhook_endpoints WHERE tenant_id = ? AND created_at <= ?

@@ -1,4 +1,4 @@
-import { base64, fromBase64 } from "../platform/encoding";
+import { base64, fromBase64 } from "../platform/bytes";
 
 /*
  * Standard Webhooks signing (https://www.standardwebhooks.com, symmetric scheme): the secret is `whsec_` +

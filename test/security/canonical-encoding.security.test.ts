@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { bearerKeyOf } from "../../src/platform/auth/keys";
-import { base64url, fromBase64, fromBase64url, fromHex } from "../../src/platform/encoding";
+import { base64url, fromBase64, fromBase64url, fromHex } from "../../src/platform/bytes";
 import { secretKeyBytes } from "../../src/webhooks/signing";
 import { addKey, api, callUrl, createTenant, json, sha256HexOf } from "../workers/helpers";
 

@@ -6,7 +6,7 @@ import type { JobServices } from "../../src/jobs/runner";
 import * as runner from "../../src/jobs/runner";
 import * as sweep from "../../src/jobs/sweep";
 import { mediaServices } from "../../src/media";
-import { concatBytes } from "../../src/platform/encoding";
+import { concatBytes } from "../../src/platform/bytes";
 import { api, callUrl, createTenant, fixture, json, sha256HexOf, testEnv, uploadAsset, waitForJob } from "../workers/helpers";
 
 const sign = (key: string, body: unknown, idem: string = crypto.randomUUID()) =>

@@ -5,7 +5,7 @@
 import { describe, expect, it } from "vitest";
 import { ensureC2paEngine } from "../../src/media/c2pa/engine-workerd";
 import { extractManifestStore, type JumbfSuperbox, parseJumbf } from "../../src/media/c2pa/jumbf";
-import { concatBytes } from "../../src/platform/encoding";
+import { concatBytes } from "../../src/platform/bytes";
 import { verifySubject } from "../../src/verifications/verify-service";
 import { api, createTenant, fixture, json, testEnv } from "../workers/helpers";
 import { prng } from "../workers/prng";

@@ -20,7 +20,7 @@ import { c2paSignerFromBindings } from "../../src/media/c2pa/signer";
 import { pemBlocks } from "../../src/media/c2pa/tsa";
 import type { ManifestPlan } from "../../src/media/types";
 import { decodeCbor } from "../../src/platform/cbor";
-import { concatBytes } from "../../src/platform/encoding";
+import { concatBytes } from "../../src/platform/bytes";
 import { fixture, testEnv } from "./helpers";
 import { loadX509 } from "./x509";
 

@@ -20,6 +20,7 @@
  */
 import * as asn1js from "asn1js";
 import * as pkijs from "pkijs";
+import { equalBytes, hex } from "../../platform/bytes";
 import { readBodyPrefix } from "../../platform/net/outbound";
 import { pemBlocks } from "./tsa";
 
@@ -481,7 +482,7 @@ function isCurrent(entry: OcspVerdict, now: Date): boolean {
 }
 
 function cacheKeyOf(id: OcspCertId): string {
-  return `ocsp:v1:${toHex(id.issuerNameHash)}:${toHex(id.issuerKeyHash)}:${normalizedSerialHex(id.serialNumber)}`;
+  return `ocsp:v1:${hex(id.issuerNameHash)}:${hex(id.issuerKeyHash)}:${normalizedSerialHex(id.serialNumber)}`;
 }
 
 type Fetched = { ok: true; body: Uint8Array } | { ok: false; reason: OcspUnavailableReason; detail: string };
@@ -1018,7 +1019,7 @@ function trimLeadingZeros(bytes: Uint8Array): Uint8Array {
 }
 
 function normalizedSerialHex(bytes: Uint8Array): string {
-  return toHex(trimLeadingZeros(bytes));
+  return hex(trimLeadingZeros(bytes));
 }
 
 /** A caller's serial key ("00AB:CD", "0x…") in `serialNumberHex` form. */
@@ -1040,18 +1041,6 @@ function parseUrl(text: string): URL | null {
   }
 }
 
-function toHex(bytes: Uint8Array): string {
-  let out = "";
-  for (const b of bytes) out += b.toString(16).padStart(2, "0");
-  return out;
-}
-
 function toArrayBuffer(bytes: Uint8Array): ArrayBuffer {
   return bytes.slice().buffer;
-}
-
-function equalBytes(a: Uint8Array, b: Uint8Array): boolean {
-  if (a.length !== b.length) return false;
-  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
-  return true;
 }

@@ -1,4 +1,4 @@
-import { hex } from "../../platform/encoding";
+import { hex } from "../../platform/bytes";
 import type { ManifestCheck, ManifestReader, ManifestReadResult } from "../types";
 import { verifySettingsJson, WasmReader } from "./engine";
 

@@ -11,7 +11,7 @@
 
 import * as asn1js from "asn1js";
 import * as pkijs from "pkijs";
-import { concatBytes } from "../../platform/encoding";
+import { concatBytes, equalBytes } from "../../platform/bytes";
 
 const OID_SHA256 = "2.16.840.1.101.3.4.2.1";
 const OID_SHA384 = "2.16.840.1.101.3.4.2.2";
@@ -342,10 +342,6 @@ function compareBytes(a: Uint8Array, b: Uint8Array): number {
   const n = Math.min(a.length, b.length);
   for (let i = 0; i < n; i++) if (a[i] !== b[i]) return a[i]! - b[i]!;
   return a.length - b.length;
-}
-
-function equalBytes(a: Uint8Array, b: Uint8Array): boolean {
-  return a.length === b.length && compareBytes(a, b) === 0;
 }
 
 /** DER bodies of the PEM blocks with `label`, in order. */

@@ -1,3 +1,4 @@
+import { equalBytes } from "../../platform/bytes";
 import type { RgbaImage, WatermarkDetectResult, WatermarkEmbedResult, Watermarker, WatermarkStrength } from "../types";
 
 /**
@@ -226,12 +227,6 @@ function confidence(syncZ: number, bitErrors: number, t: number): number {
   const sync = Math.min(1, Math.max(0, (syncZ - SYNC_Z_MIN) / 15));
   const bits = 1 - Math.min(1, bitErrors / (t + 1));
   return round2(0.5 * sync + 0.5 * bits);
-}
-
-function equalBytes(a: Uint8Array, b: Uint8Array): boolean {
-  if (a.length !== b.length) return false;
-  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
-  return true;
 }
 
 function round2(x: number): number {

@@ -1,5 +1,5 @@
+import { hex, utf8 } from "../bytes";
 import { hmacSha256, timingSafeEqual } from "../crypto";
-import { hex, utf8 } from "../encoding";
 import { base32 } from "../ids";
 
 /**

@@ -88,7 +88,7 @@ export const authenticate: MiddlewareHandler<AppEnv> = async (c, next) => {
   const hash = await hashApiKeySecret(pepper, presented ?? "svc_live_malformed");
   if (!presented) throw unauthorized();
 
-  const db = database(c.env.DB);
+  const db = c.var.db;
   const found = await findKeyByHash(db, hash);
   const now = Date.now();
   if (

@@ -84,3 +84,13 @@ export function concatBytes(parts: readonly Uint8Array[]): Uint8Array<ArrayBuffe
   }
   return out;
 }
+
+/**
+ * Whether two byte strings are equal. Not constant-time: for public values (digests, certificates, hashes). Compare
+ * secrets with `timingSafeEqual` (platform/crypto.ts).
+ */
+export function equalBytes(a: Uint8Array, b: Uint8Array): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
