@@ -1,6 +1,5 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import { asc, eq, lte } from "drizzle-orm";
-import { database } from "../db/client";
 import { anchorCheckpoints, anchorEntries } from "../db/schema";
 import { fromHex, hex } from "../platform/bytes";
 import { createRouter, notFound } from "../platform/context";

@@ -1,4 +1,3 @@
-import { database } from "../db/client";
 import type { AppContext } from "../platform/context";
 import { principalOf } from "../platform/context";
 import { ApiError } from "../platform/errors";

@@ -2,7 +2,7 @@ import { createRoute, z } from "@hono/zod-openapi";
 import { and, count, desc, eq, gte, lt, lte, max, or, sql } from "drizzle-orm";
 import type { MiddlewareHandler } from "hono";
 import type { Router } from "../app-types";
-import { type Database, database } from "../db/client";
+import type { Database } from "../db/client";
 import { apiRequestLogs } from "../db/schema";
 import { releasedCheck } from "../history/snapshots";
 import type { AppEnv } from "../platform/context";

@@ -1,6 +1,5 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import type { Router } from "../app-types";
-import { database } from "../db/client";
 import { notFound, principalOf } from "../platform/context";
 import { parseCidr } from "../platform/net/cidr";
 import { errorResponse, json, NOT_FOUND, Timestamp } from "../platform/openapi";

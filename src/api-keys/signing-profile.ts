@@ -3,7 +3,6 @@ import type { Router } from "../app-types";
 import { ALGORITHMS } from "../catalog/algorithms";
 import { registryFor } from "../catalog/installed";
 import { recipeById } from "../catalog/recipes";
-import { database } from "../db/client";
 import { notFound, principalOf } from "../platform/context";
 import { ApiError, type FieldDetail } from "../platform/errors";
 import { errorResponse, json, NOT_FOUND, Timestamp } from "../platform/openapi";

@@ -1,6 +1,5 @@
 import { createRoute } from "@hono/zod-openapi";
 import type { Router } from "../app-types";
-import { database } from "../db/client";
 import { getAsset } from "../jobs/queries";
 import { notFound, principalOf, publicOrigin } from "../platform/context";
 import { ApiError } from "../platform/errors";

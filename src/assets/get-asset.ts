@@ -1,6 +1,5 @@
 import { createRoute } from "@hono/zod-openapi";
 import type { Router } from "../app-types";
-import { database } from "../db/client";
 import { getAsset } from "../jobs/queries";
 import { notFound, principalOf } from "../platform/context";
 import { json, NOT_FOUND } from "../platform/openapi";

@@ -1,6 +1,5 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import type { Router } from "../app-types";
-import { database } from "../db/client";
 import { principalOf } from "../platform/context";
 import { traversalOf } from "../platform/pagination";
 import { releaseTraversal } from "./snapshots";

@@ -1,7 +1,6 @@
 import { createRoute } from "@hono/zod-openapi";
 import type { Router } from "../app-types";
 import { registryFor } from "../catalog/installed";
-import { database } from "../db/client";
 import { OPERATION_POLICIES } from "../platform/auth/policy";
 import { principalOf } from "../platform/context";
 import { iso, json } from "../platform/openapi";

@@ -1,6 +1,5 @@
 import { createRoute } from "@hono/zod-openapi";
 import type { Router } from "../app-types";
-import { database } from "../db/client";
 import { principalOf } from "../platform/context";
 import { json } from "../platform/openapi";
 import { getTenant } from "./queries";

@@ -2,7 +2,6 @@ import { createRoute, z } from "@hono/zod-openapi";
 import { signingProfileOf } from "../api-keys/controls";
 import type { Router } from "../app-types";
 import { registryFor } from "../catalog/installed";
-import { database } from "../db/client";
 import { chargeKeyRate, refundKeyRate } from "../platform/auth/middleware";
 import { principalOf, publicOrigin } from "../platform/context";
 import { ApiError, ERROR_CODES, ErrorResponseSchema, errorBody } from "../platform/errors";

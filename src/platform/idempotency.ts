@@ -1,7 +1,7 @@
 import { and, eq, lt } from "drizzle-orm";
 import type { MiddlewareHandler } from "hono";
 import { canonicalJson } from "../catalog/canonical-json";
-import { type Database, database } from "../db/client";
+import type { Database } from "../db/client";
 import { idempotencyRecords } from "../db/schema";
 import type { AppEnv } from "./context";
 import { sha256Hex } from "./crypto";

@@ -1,6 +1,5 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import { anchorProofOf } from "../anchoring/log";
-import { database } from "../db/client";
 import type { Bindings } from "../env";
 import { releasedCheck } from "../history/snapshots";
 import { createRouter, notFound, principalOf } from "../platform/context";

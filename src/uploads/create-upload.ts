@@ -1,7 +1,6 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import type { Router } from "../app-types";
 import { registryFor } from "../catalog/installed";
-import { database } from "../db/client";
 import { principalOf, publicOrigin } from "../platform/context";
 import { ApiError } from "../platform/errors";
 import { IdempotencyKeyHeader, json } from "../platform/openapi";

@@ -1,7 +1,7 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import { and, eq } from "drizzle-orm";
 import type { Router } from "../app-types";
-import { type Database, database } from "../db/client";
+import type { Database } from "../db/client";
 import { verificationReports, verifications } from "../db/schema";
 import { base64, utf8 } from "../platform/bytes";
 import { notFound, principalOf } from "../platform/context";

@@ -1,7 +1,6 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import { and, eq, isNull } from "drizzle-orm";
 import type { Router } from "../app-types";
-import { database } from "../db/client";
 import { newestFirst, pageWindow } from "../db/keyset";
 import { tenants, verificationShares, verifications } from "../db/schema";
 import { releasedCheck } from "../history/snapshots";

@@ -3,7 +3,6 @@ import { and, desc, eq } from "drizzle-orm";
 import type { Router } from "../app-types";
 import { formatOf } from "../catalog/formats";
 import { MANIFEST_STORE_MAXIMUM_BYTES, PUBLIC_VERIFY_PER_MINUTE, VERIFY_FILE_MAXIMUM_BYTES } from "../catalog/limits";
-import { database } from "../db/client";
 import { assets, objects, verifications } from "../db/schema";
 import type { Bindings } from "../env";
 import { imageServices, mediaInspector } from "../media";

@@ -1,6 +1,5 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import type { Router } from "../app-types";
-import { database } from "../db/client";
 import { releasedCheck } from "../history/snapshots";
 import { notFound, principalOf } from "../platform/context";
 import { json, NOT_FOUND } from "../platform/openapi";

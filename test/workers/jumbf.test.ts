@@ -19,8 +19,8 @@ import {
 import { c2paSignerFromBindings } from "../../src/media/c2pa/signer";
 import { pemBlocks } from "../../src/media/c2pa/tsa";
 import type { ManifestPlan } from "../../src/media/types";
-import { decodeCbor } from "../../src/platform/cbor";
 import { concatBytes } from "../../src/platform/bytes";
+import { decodeCbor } from "../../src/platform/cbor";
 import { fixture, testEnv } from "./helpers";
 import { loadX509 } from "./x509";
 

@@ -2,7 +2,6 @@ import type { MiddlewareHandler } from "hono";
 import { matchedRoutes } from "hono/route";
 import { ipAllowed, restrictionsOf, retentionOf } from "../../api-keys/controls";
 import { findKeyByHash, touchLastUsed } from "../../api-keys/queries";
-import { database } from "../../db/client";
 import { knownClientAddress } from "../client-address";
 import type { AppEnv } from "../context";
 import {
