@@ -1,121 +1,120 @@
-import { createRoute, z } from "@hono/zod-openapi";
-import type { Router } from "../app-types";
-import { releasedCheck } from "../history/snapshots";
-import { notFound, principalOf } from "../platform/context";
-import { json, NOT_FOUND } from "../platform/openapi";
-import { pageOf, pageQuerySchema, pageRequest } from "../platform/pagination";
-import {
-  DeliveryIdParams,
-  EndpointIdParams,
-  WebhookAttemptPageSchema,
-  WebhookDeliveryPageSchema,
-  WebhookDeliveryResponseSchema,
-} from "./schemas";
-import { type AttemptRow, attemptView, type DeliveryRow, deliveryView, findDelivery, findEndpoint } from "./service";
+import type { Bindings } from "../env";
+import { newId } from "../platform/ids";
+import { TEST_EVENT_TYPE, testEventBody } from "./events";
+import { nudge } from "./queue";
+import { findDelivery, insertDeliveryStatement, restartFinishedDelivery, upsertReplayedDelivery } from "./repo/deliveries";
+import { activeRecipients, type EndpointRow, endpointState } from "./repo/endpoints";
+import { findTenantEvent, insertTestEventStatement, markFannedOutKeepingFirst } from "./repo/events";
+import type { MutationResult } from "./service";
 
-const list = createRoute({
-  method: "get",
-  path: "/v1/webhook-endpoints/{endpoint_id}/deliveries",
-  operationId: "listWebhookDeliveries",
-  tags: ["Webhook endpoints"],
-  summary: "List an endpoint's deliveries",
-  description:
-    "Deliveries to the endpoint, newest first, optionally of one status. Bounded pages (1 to 100, default 50), snapshot-consistent cursor.",
-  request: {
-    params: EndpointIdParams,
-    query: z.object({
-      ...pageQuerySchema(100, 50),
-      status: z
-        .enum(["pending", "delivering", "delivered", "failed", "dead"])
-        .optional()
-        .openapi({ description: "Only deliveries in this status.", example: "failed" }),
+/*
+ * Commands that queue deliveries on request: the test event and the replays of a delivery or an event. No HTTP
+ * here: results are discriminated unions that the routes turn into responses.
+ */
+
+export { type AttemptRow, type DeliveryRow, findDelivery, listAttempts, listDeliveries } from "./repo/deliveries";
+
+export type TestResult = MutationResult | { status: "queued"; deliveryId: string; eventId: string };
+
+/** Why an endpoint takes no test event now (checked before the hourly allowance is charged), or null. */
+export function testEventRefusal(row: EndpointRow): Exclude<MutationResult, { status: "ok" }> | null {
+  if (row.state === "deleted") return { status: "deleted" };
+  if (row.state !== "active")
+    return {
+      status: "conflict",
+      code: "svc.webhooks.endpoint_disabled",
+      message: "The endpoint is disabled; enable it to send a test event.",
+    };
+  return null;
+}
+
+/** A synthetic signed `webhook.test` event with a delivery to this endpoint only (the caller applies the hourly limit). */
+export async function sendTestEvent(env: Bindings, endpoint: EndpointRow): Promise<TestResult> {
+  const { tenant_id: tenantId, id: endpointId } = endpoint;
+  const eventId = newId("webhookEvent");
+  const deliveryId = newId("webhookDelivery");
+  const now = Date.now();
+  const written = await env.DB.batch([
+    insertTestEventStatement(env.DB, {
+      id: eventId,
+      tenantId,
+      type: TEST_EVENT_TYPE,
+      body: JSON.stringify(testEventBody(eventId, endpointId, now)),
+      endpointId,
+      now,
     }),
-  },
-  responses: { 200: json(WebhookDeliveryPageSchema, "One page of deliveries."), ...NOT_FOUND },
-});
+    // Only while the endpoint is active: a disable or delete committed meanwhile fences it first.
+    insertDeliveryStatement(env.DB, { id: deliveryId, tenantId, endpointId, eventId, eventType: TEST_EVENT_TYPE, now }, "fail"),
+  ]);
+  if (written[1]!.meta.changes !== 1)
+    return {
+      status: "conflict",
+      code: "svc.webhooks.endpoint_disabled",
+      message: "The endpoint was disabled meanwhile; enable it to send a test event.",
+    };
+  await nudge(env, [deliveryId]);
+  return { status: "queued", deliveryId, eventId };
+}
 
-const get = createRoute({
-  method: "get",
-  path: "/v1/webhook-endpoints/deliveries/{delivery_id}",
-  operationId: "getWebhookDelivery",
-  tags: ["Webhook endpoints"],
-  summary: "Get a delivery",
-  description: "One delivery: status, counts, next attempt and the last answer.",
-  request: { params: DeliveryIdParams },
-  responses: { 200: json(WebhookDeliveryResponseSchema, "The delivery."), ...NOT_FOUND },
-});
+export type ReplayResult =
+  | { status: "replayed"; eventId: string }
+  | { status: "not_found" }
+  | {
+      status: "conflict";
+      code: "svc.webhooks.delivery_in_progress" | "svc.webhooks.endpoint_disabled" | "svc.webhooks.endpoint_deleted";
+      message: string;
+    };
 
-const attempts = createRoute({
-  method: "get",
-  path: "/v1/webhook-endpoints/deliveries/{delivery_id}/attempts",
-  operationId: "listWebhookDeliveryAttempts",
-  tags: ["Webhook endpoints"],
-  summary: "List a delivery's attempts",
-  description: "Every attempt of the delivery, oldest first (1 to 100 per page, default 50).",
-  request: { params: DeliveryIdParams, query: z.object(pageQuerySchema(100, 50)) },
-  responses: { 200: json(WebhookAttemptPageSchema, "One page of attempts."), ...NOT_FOUND },
-});
+/** Authorizes one more delivery of the original event (same body, same `webhook-id`) and raises `replay_count`. */
+export async function replayDelivery(env: Bindings, tenantId: string, deliveryId: string): Promise<ReplayResult> {
+  const delivery = await findDelivery(env.DB, tenantId, deliveryId);
+  if (!delivery) return { status: "not_found" };
+  const now = Date.now();
+  if (await restartFinishedDelivery(env.DB, tenantId, deliveryId, delivery.endpoint_id, now)) {
+    await nudge(env, [deliveryId]);
+    return { status: "replayed", eventId: delivery.event_id };
+  }
+  const state = await endpointState(env.DB, delivery.endpoint_id);
+  if (state === "deleted")
+    return {
+      status: "conflict",
+      code: "svc.webhooks.endpoint_deleted",
+      message: "The endpoint is deleted; its deliveries cannot be replayed.",
+    };
+  if (state !== "active")
+    return { status: "conflict", code: "svc.webhooks.endpoint_disabled", message: "The endpoint is disabled; enable it, then replay." };
+  return {
+    status: "conflict",
+    code: "svc.webhooks.delivery_in_progress",
+    message: "The delivery is still pending or in flight; replay it once it has finished.",
+  };
+}
 
-export function registerDeliveryRoutes(app: Router) {
-  app.openapi(list, async (c) => {
-    const { tenantId } = principalOf(c);
-    const endpointId = c.req.valid("param").endpoint_id;
-    const query = c.req.valid("query");
-    if (!(await findEndpoint(c.env.DB, tenantId, endpointId))) throw notFound("webhook endpoint");
-    const binding = { tenantId, collection: `webhook_deliveries?endpoint=${endpointId}&status=${query.status ?? ""}` };
-    const page = await pageRequest(c.env.SVC_CURSOR_SECRET, binding, query, Date.now(), releasedCheck(c.var.db, tenantId));
-    const after = page.after;
-    const rows = await c.env.DB.prepare(
-      `SELECT * FROM webhook_deliveries WHERE endpoint_id = ? AND tenant_id = ? AND created_at <= ? AND (? IS NULL OR status = ?)
-         AND (? IS NULL OR created_at < ? OR (created_at = ? AND id < ?))
-       ORDER BY created_at DESC, id DESC LIMIT ?`,
-    )
-      .bind(
-        endpointId,
-        tenantId,
-        page.snapshot,
-        query.status ?? null,
-        query.status ?? null,
-        after?.createdAt ?? null,
-        after?.createdAt ?? 0,
-        after?.createdAt ?? 0,
-        after?.id ?? "",
-        page.limit + 1,
-      )
-      .all<DeliveryRow>();
-    const { rows: items, nextCursor } = await pageOf(
-      c.env.SVC_CURSOR_SECRET,
-      binding,
-      page,
-      rows.results.map((r) => ({ ...r, createdAt: r.created_at })),
-    );
-    return c.json({ data: items.map(deliveryView), next_cursor: nextCursor }, 200);
-  });
+export type EventReplayResult = { status: "replayed"; eventId: string; deliveryCount: number } | { status: "not_found" };
 
-  app.openapi(get, async (c) => {
-    const row = await findDelivery(c.env.DB, principalOf(c).tenantId, c.req.valid("param").delivery_id);
-    if (!row) throw notFound("webhook delivery");
-    return c.json(deliveryView(row), 200);
-  });
-
-  app.openapi(attempts, async (c) => {
-    const { tenantId } = principalOf(c);
-    const deliveryId = c.req.valid("param").delivery_id;
-    if (!(await findDelivery(c.env.DB, tenantId, deliveryId))) throw notFound("webhook delivery");
-    // Attempts are append-only and numbered: the cursor's position is the last attempt number served.
-    const binding = { tenantId, collection: `webhook_attempts?delivery=${deliveryId}` };
-    const page = await pageRequest(c.env.SVC_CURSOR_SECRET, binding, c.req.valid("query"), Date.now(), releasedCheck(c.var.db, tenantId));
-    const rows = await c.env.DB.prepare(
-      "SELECT * FROM webhook_attempts WHERE delivery_id = ? AND tenant_id = ? AND attempt_number > ? ORDER BY attempt_number LIMIT ?",
-    )
-      .bind(deliveryId, tenantId, page.after?.createdAt ?? 0, page.limit + 1)
-      .all<AttemptRow>();
-    const { rows: items, nextCursor } = await pageOf(
-      c.env.SVC_CURSOR_SECRET,
-      binding,
-      page,
-      rows.results.map((r) => ({ ...r, createdAt: r.attempt_number, id: String(r.attempt_number) })),
-    );
-    return c.json({ data: items.map(attemptView), next_cursor: nextCursor }, 200);
-  });
+/**
+ * Replays an event to every active endpoint that is subscribed to it now (its target only, for a test event):
+ * finished deliveries start again, endpoints without one get one; deliveries still in progress are left alone.
+ */
+export async function replayEvent(env: Bindings, tenantId: string, eventId: string): Promise<EventReplayResult> {
+  const d1 = env.DB;
+  const event = await findTenantEvent(d1, tenantId, eventId);
+  if (!event) return { status: "not_found" };
+  const endpoints = await activeRecipients(d1, { ...event, tenant_id: tenantId });
+  const now = Date.now();
+  const queued: string[] = [];
+  for (const endpoint of endpoints) {
+    const id = await upsertReplayedDelivery(d1, {
+      id: newId("webhookDelivery"),
+      tenantId,
+      endpointId: endpoint.id,
+      eventId: event.id,
+      eventType: event.type,
+      now,
+    });
+    if (id) queued.push(id);
+  }
+  await markFannedOutKeepingFirst(d1, event.id, now);
+  await nudge(env, queued);
+  return { status: "replayed", eventId: event.id, deliveryCount: queued.length };
 }

@@ -1,5 +1,3 @@
-import { newId } from "../platform/ids";
-
 /*
  * The customer event catalog (SPEC "Events", version svc.customer-events.v1) and the event body.
  * The body follows the Standard Webhooks payload shape, thin: ids and links to fetch the full resources,
@@ -95,36 +93,6 @@ export function testEventBody(id: string, endpointId: string, at: number): Event
   };
 }
 
-/**
- * Outbox rows for a publication, to run inside the publication batch under its guard: `asset.signed` when the
- * job signed, `asset.watermarked` when it watermarked (both for watermark-then-sign). Returns the statements and
- * the event ids (to nudge the fan-out after the commit; the cron sweep fans out any the nudge missed).
- */
-export function publicationEventStatements(
-  d1: D1Database,
-  publication: { tenantId: string; signed: boolean; watermarked: boolean; data: AssetEventData; at: number },
-  guard: { sql: string; binds: unknown[] },
-): { statements: D1PreparedStatement[]; eventIds: string[] } {
-  const types: CustomerEventType[] = [
-    ...(publication.signed ? (["asset.signed"] as const) : []),
-    ...(publication.watermarked ? (["asset.watermarked"] as const) : []),
-  ];
-  const events = types.map((type) => {
-    const id = newId("webhookEvent");
-    return { id, type, body: JSON.stringify(assetEventBody(id, type, publication.data, publication.at)) };
-  });
-  return {
-    eventIds: events.map((e) => e.id),
-    statements: events.map((e) =>
-      d1
-        .prepare(
-          `INSERT INTO webhook_events (id, tenant_id, type, body, test, target_endpoint_id, fanned_out_at, created_at) SELECT ?, ?, ?, ?, 0, NULL, NULL, ? WHERE ${guard.sql}`,
-        )
-        .bind(e.id, publication.tenantId, e.type, e.body, publication.at, ...guard.binds),
-    ),
-  };
-}
-
 /** What a job.failed event says: ids, the terminal state and the reason code, never media or messages. */
 export interface JobEndedEventData {
   asset_id: string;
@@ -134,30 +102,5 @@ export interface JobEndedEventData {
   error_code: string;
 }
 
-/**
- * The outbox row of a `job.failed` event, to run in the batch that ends the job, under its guard (the event is
- * written only if that batch moved the job to its terminal state). Returns the statement and the event id.
- */
-export function jobEndedEventStatement(
-  d1: D1Database,
-  ended: { tenantId: string; data: JobEndedEventData; at: number },
-  guard: { sql: string; binds: unknown[] },
-): { statement: D1PreparedStatement; eventId: string } {
-  const id = newId("webhookEvent");
-  const body: EventBody = {
-    id,
-    type: "job.failed",
-    event_catalog_version: EVENT_CATALOG_VERSION,
-    timestamp: new Date(ended.at).toISOString(),
-    test: false,
-    data: { ...ended.data, links: { asset: `/v1/assets/${ended.data.asset_id}`, job: `/v1/jobs/${ended.data.job_id}` } },
-  };
-  return {
-    eventId: id,
-    statement: d1
-      .prepare(
-        `INSERT INTO webhook_events (id, tenant_id, type, body, test, target_endpoint_id, fanned_out_at, created_at) SELECT ?, ?, 'job.failed', ?, 0, NULL, NULL, ? WHERE ${guard.sql}`,
-      )
-      .bind(id, ended.tenantId, JSON.stringify(body), ended.at, ...guard.binds),
-  };
-}
+// The outbox statements live in the repo; re-exported here so the job runner keeps importing the events module.
+export { jobEndedEventStatement, publicationEventStatements } from "./repo/events";

@@ -218,11 +218,6 @@ const KNOWN_D1_OUTSIDE_REPO: readonly string[] = [
   "verifications/stored.ts",
   "verifications/verify-service.ts",
   "verifications/verify.ts",
-  "webhooks/deliveries.ts",
-  "webhooks/delivery.ts",
-  "webhooks/events.ts",
-  "webhooks/list-endpoints.ts",
-  "webhooks/service.ts",
 ];
 
 const IS_REPO = /(^|\/)repo(\.ts|\/[^/]+\.ts)$/;

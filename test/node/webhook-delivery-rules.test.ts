@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { DEFAULT_RETRY_SCHEDULE, judgeAttempt, nextAttemptDelayMs, parseRetryAfter } from "../../src/webhooks/delivery";
+import { DEFAULT_RETRY_SCHEDULE, judgeAttempt, nextAttemptDelayMs, parseRetryAfter } from "../../src/webhooks/retry-policy";
 
 const answer = (status: number) => ({ kind: "answer" as const, status, bodySha256: "0".repeat(64), retryAfterSeconds: null });
 

@@ -1,11 +1,12 @@
 import { createRoute, z } from "@hono/zod-openapi";
-import type { Router } from "../app-types";
-import { principalOf } from "../platform/context";
-import { ApiError } from "../platform/errors";
-import { errorResponse, IdempotencyKeyHeader, json, NOT_FOUND } from "../platform/openapi";
-import { failure } from "./http";
-import { EndpointIdParams, TestEventResponseSchema } from "./schemas";
-import { findEndpoint, sendTestEvent, testEventRefusal } from "./service";
+import type { Router } from "../../app-types";
+import { principalOf } from "../../platform/context";
+import { ApiError } from "../../platform/errors";
+import { errorResponse, IdempotencyKeyHeader, json, NOT_FOUND } from "../../platform/openapi";
+import { sendTestEvent, testEventRefusal } from "../deliveries";
+import { failure } from "../http";
+import { EndpointIdParams, TestEventResponseSchema } from "../schemas";
+import { findEndpoint } from "../service";
 
 /** SPEC "Limits": webhook test events, 10 per hour per endpoint. */
 export const TEST_EVENTS_PER_HOUR = 10;
@@ -27,7 +28,7 @@ const route = createRoute({
   },
 });
 
-export function registerSendWebhookTest(app: Router) {
+export function register(app: Router) {
   app.openapi(route, async (c) => {
     const { tenantId } = principalOf(c);
     const endpointId = c.req.valid("param").endpoint_id;

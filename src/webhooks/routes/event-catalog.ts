@@ -1,8 +1,8 @@
 import { createRoute } from "@hono/zod-openapi";
-import type { Router } from "../app-types";
-import { json } from "../platform/openapi";
-import { EVENT_CATALOG, EVENT_CATALOG_VERSION } from "./events";
-import { EventCatalogResponseSchema } from "./schemas";
+import type { Router } from "../../app-types";
+import { json } from "../../platform/openapi";
+import { EVENT_CATALOG, EVENT_CATALOG_VERSION } from "../events";
+import { EventCatalogResponseSchema } from "../schemas";
 
 const route = createRoute({
   method: "get",
@@ -15,7 +15,7 @@ const route = createRoute({
   responses: { 200: json(EventCatalogResponseSchema, "The catalog.") },
 });
 
-export function registerGetEventCatalog(app: Router) {
+export function register(app: Router) {
   app.openapi(route, (c) =>
     c.json({ catalog_version: EVENT_CATALOG_VERSION, events: [...EVENT_CATALOG], wildcard_supported: false as const }, 200),
   );

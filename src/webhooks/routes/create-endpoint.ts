@@ -1,11 +1,12 @@
 import { createRoute, z } from "@hono/zod-openapi";
-import type { Router } from "../app-types";
-import { principalOf } from "../platform/context";
-import { ApiError } from "../platform/errors";
-import { errorResponse, IdempotencyKeyHeader, json } from "../platform/openapi";
-import { failure } from "./http";
-import { CreateWebhookEndpointRequestSchema, IssuedWebhookEndpointResponseSchema } from "./schemas";
-import { createEndpoint, endpointView, MAX_ENDPOINTS_PER_TENANT } from "./service";
+import type { Router } from "../../app-types";
+import { principalOf } from "../../platform/context";
+import { ApiError } from "../../platform/errors";
+import { errorResponse, IdempotencyKeyHeader, json } from "../../platform/openapi";
+import { failure } from "../http";
+import { CreateWebhookEndpointRequestSchema, IssuedWebhookEndpointResponseSchema } from "../schemas";
+import { createEndpoint, MAX_ENDPOINTS_PER_TENANT } from "../service";
+import { endpointView } from "../views";
 
 const route = createRoute({
   method: "post",
@@ -28,7 +29,7 @@ const route = createRoute({
   },
 });
 
-export function registerCreateWebhookEndpoint(app: Router) {
+export function register(app: Router) {
   app.openapi(route, async (c) => {
     const pepper = c.env.SVC_KEY_PEPPER;
     if (!pepper) throw new ApiError("svc.auth.unavailable");

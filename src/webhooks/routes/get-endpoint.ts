@@ -1,9 +1,10 @@
 import { createRoute } from "@hono/zod-openapi";
-import type { Router } from "../app-types";
-import { notFound, principalOf } from "../platform/context";
-import { json, NOT_FOUND } from "../platform/openapi";
-import { EndpointIdParams, WebhookEndpointResponseSchema } from "./schemas";
-import { endpointView, findEndpoint } from "./service";
+import type { Router } from "../../app-types";
+import { notFound, principalOf } from "../../platform/context";
+import { json, NOT_FOUND } from "../../platform/openapi";
+import { EndpointIdParams, WebhookEndpointResponseSchema } from "../schemas";
+import { findEndpoint } from "../service";
+import { endpointView } from "../views";
 
 const route = createRoute({
   method: "get",
@@ -16,7 +17,7 @@ const route = createRoute({
   responses: { 200: json(WebhookEndpointResponseSchema, "The endpoint."), ...NOT_FOUND },
 });
 
-export function registerGetWebhookEndpoint(app: Router) {
+export function register(app: Router) {
   app.openapi(route, async (c) => {
     const row = await findEndpoint(c.env.DB, principalOf(c).tenantId, c.req.valid("param").endpoint_id);
     if (!row) throw notFound("webhook endpoint");

@@ -1,11 +1,12 @@
 import { createRoute, z } from "@hono/zod-openapi";
-import type { Router } from "../app-types";
-import { principalOf } from "../platform/context";
-import { ApiError } from "../platform/errors";
-import { errorResponse, IdempotencyKeyHeader, json, NOT_FOUND } from "../platform/openapi";
-import { endpointOrThrow, failure } from "./http";
-import { EndpointIdParams, IssuedWebhookEndpointResponseSchema, WebhookEndpointResponseSchema } from "./schemas";
-import { completeSecretOverlap, endpointView, rotateSecret } from "./service";
+import type { Router } from "../../app-types";
+import { principalOf } from "../../platform/context";
+import { ApiError } from "../../platform/errors";
+import { errorResponse, IdempotencyKeyHeader, json, NOT_FOUND } from "../../platform/openapi";
+import { failure } from "../http";
+import { EndpointIdParams, IssuedWebhookEndpointResponseSchema } from "../schemas";
+import { rotateSecret } from "../service";
+import { endpointView } from "../views";
 
 const request = { params: EndpointIdParams, headers: z.object({ "idempotency-key": IdempotencyKeyHeader }) };
 
@@ -25,22 +26,7 @@ const rotate = createRoute({
   },
 });
 
-const complete = createRoute({
-  method: "post",
-  path: "/v1/webhook-endpoints/{endpoint_id}/secret-overlap/complete",
-  operationId: "completeWebhookSecretOverlap",
-  tags: ["Webhook endpoints"],
-  summary: "Complete a secret rotation overlap",
-  description: "Retires the outgoing secret: from the next attempt only the new secret signs.",
-  request,
-  responses: {
-    200: json(WebhookEndpointResponseSchema, "The endpoint with one secret."),
-    ...NOT_FOUND,
-    409: errorResponse("`svc.webhooks.no_secret_overlap` or `svc.webhooks.endpoint_deleted`."),
-  },
-});
-
-export function registerSecretRotationRoutes(app: Router) {
+export function register(app: Router) {
   app.openapi(rotate, async (c) => {
     const pepper = c.env.SVC_KEY_PEPPER;
     if (!pepper) throw new ApiError("svc.auth.unavailable");
@@ -48,10 +34,4 @@ export function registerSecretRotationRoutes(app: Router) {
     if (result.status !== "rotated") failure(result.status === "ok" ? { status: "not_found" } : result);
     return c.json({ endpoint: endpointView(result.row), secret: result.secret }, 200);
   });
-  app.openapi(complete, async (c) =>
-    c.json(
-      endpointView(endpointOrThrow(await completeSecretOverlap(c.env.DB, principalOf(c).tenantId, c.req.valid("param").endpoint_id))),
-      200,
-    ),
-  );
 }

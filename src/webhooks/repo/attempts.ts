@@ -1,0 +1,193 @@
+import type { TerminalReason } from "../schemas";
+import { fenceDeliveriesStatement } from "./endpoints";
+
+/*
+ * The delivery engine's D1 statements: read a delivery with its endpoint's controls, claim it, fence it, push it
+ * back, and record an attempt's outcome. Typed raw SQL: each is a conditional UPDATE (some with RETURNING) whose
+ * WHERE makes concurrent copies of a message harmless, and the record is one batch.
+ */
+
+/** A delivery joined with its endpoint's state and controls. Invariant: read before the claim, so re-checked in each write. */
+export interface EngineDeliveryRow {
+  id: string;
+  tenant_id: string;
+  endpoint_id: string;
+  event_id: string;
+  event_type: string;
+  status: string;
+  attempt_count: number;
+  attempt_base: number;
+  next_attempt_at: number | null;
+  lease_until: number | null;
+  endpoint_state: "active" | "disabled" | "deleted";
+  max_concurrency: number;
+  rate_limit_per_minute: number;
+}
+
+/** What an attempt sends, read again after the claim so a changed URL or a retired secret is never used. */
+export interface AttemptTarget {
+  url: string;
+  secret_ciphertext: string;
+  previous_secret_ciphertext: string | null;
+  body: string;
+}
+
+export async function loadDelivery(d1: D1Database, deliveryId: string): Promise<EngineDeliveryRow | null> {
+  return d1
+    .prepare(
+      `SELECT d.id, d.tenant_id, d.endpoint_id, d.event_id, d.event_type, d.status, d.attempt_count, d.attempt_base, d.next_attempt_at, d.lease_until,
+              e.state AS endpoint_state, e.max_concurrency, e.rate_limit_per_minute
+         FROM webhook_deliveries d JOIN webhook_endpoints e ON e.id = d.endpoint_id
+        WHERE d.id = ?`,
+    )
+    .bind(deliveryId)
+    .first<EngineDeliveryRow>();
+}
+
+/** Ends an unfinished delivery that can no longer be attempted (not one whose claim is live), if `still` holds when it runs. */
+export async function fenceDelivery(
+  d1: D1Database,
+  deliveryId: string,
+  reason: TerminalReason,
+  now: number,
+  still: { sql: string; binds: unknown[] },
+): Promise<void> {
+  await d1
+    .prepare(
+      `UPDATE webhook_deliveries SET status = 'dead', terminal_reason = ?, next_attempt_at = NULL, lease_until = NULL, updated_at = ?
+        WHERE id = ? AND status IN ('pending', 'delivering') AND (status = 'pending' OR lease_until <= ?) AND ${still.sql}`,
+    )
+    .bind(reason, now, deliveryId, now, ...still.binds)
+    .run();
+}
+
+/**
+ * Moves a delivery's due time to `due` with its message (the gate said wait): never earlier than a backoff another
+ * copy already scheduled; a lapsed claim is pushed likewise.
+ */
+export async function postponeDelivery(d1: D1Database, deliveryId: string, due: number, now: number): Promise<void> {
+  await d1
+    .prepare(
+      `UPDATE webhook_deliveries SET
+           next_attempt_at = CASE WHEN status = 'pending' THEN MAX(COALESCE(next_attempt_at, 0), ?) ELSE next_attempt_at END,
+           lease_until = CASE WHEN status = 'delivering' AND lease_until <= ? THEN ? ELSE lease_until END
+         WHERE id = ? AND status IN ('pending', 'delivering')`,
+    )
+    .bind(due, now, due, deliveryId)
+    .run();
+}
+
+/**
+ * Claims a delivery for one attempt (pending and due, or delivering with a lapsed claim; attempts left; endpoint
+ * active) until `leaseUntil`. Null when another copy claimed it or it is no longer attemptable.
+ */
+export async function claimDelivery(
+  d1: D1Database,
+  c: { deliveryId: string; endpointId: string; now: number; leaseUntil: number; maxAttempts: number },
+): Promise<{ attempt_count: number; attempt_base: number } | null> {
+  return d1
+    .prepare(
+      `UPDATE webhook_deliveries SET status = 'delivering', attempt_count = attempt_count + 1, lease_until = ?, updated_at = ?
+          WHERE id = ? AND ((status = 'pending' AND COALESCE(next_attempt_at, 0) <= ?) OR (status = 'delivering' AND lease_until <= ?))
+            AND attempt_count - attempt_base < ?
+            AND EXISTS (SELECT 1 FROM webhook_endpoints WHERE id = ? AND state = 'active')
+        RETURNING attempt_count, attempt_base`,
+    )
+    .bind(c.leaseUntil, c.now, c.deliveryId, c.now, c.now, c.maxAttempts, c.endpointId)
+    .first<{ attempt_count: number; attempt_base: number }>();
+}
+
+/** The URL, secrets and body of an attempt, or null when the endpoint is no longer active. */
+export async function attemptTarget(d1: D1Database, eventId: string, endpointId: string): Promise<AttemptTarget | null> {
+  return d1
+    .prepare(
+      `SELECT e.url, e.secret_ciphertext, e.previous_secret_ciphertext, ev.body
+         FROM webhook_endpoints e JOIN webhook_events ev ON ev.id = ? WHERE e.id = ? AND e.state = 'active'`,
+    )
+    .bind(eventId, endpointId)
+    .first<AttemptTarget>();
+}
+
+/** One attempt's outcome, as `recordAttempt` writes it. */
+export interface AttemptRecord {
+  deliveryId: string;
+  tenantId: string;
+  endpointId: string;
+  attemptNumber: number;
+  startedAt: number;
+  finishedAt: number;
+  responseCode: number | null;
+  responseBodySha256: string | null;
+  outcome: "acknowledged" | "retry_scheduled" | "ended";
+  error: string | null;
+  retryAfterSeconds: number | null;
+  signatureCount: number;
+  gateMs: number;
+  status: "delivered" | "pending" | "failed" | "dead";
+  nextAttemptAt: number | null;
+  terminalReason: TerminalReason | null;
+  failed: boolean;
+}
+
+/**
+ * Records an attempt in one batch: the attempt row, the delivery's new state (only by the claim that made it),
+ * the endpoint's failure streak (only if that state was recorded), and the auto-disable with its fence when the
+ * streak reaches the endpoint's threshold.
+ */
+export async function recordAttempt(d1: D1Database, r: AttemptRecord): Promise<void> {
+  // The endpoint's streak moves only if this claim's outcome was recorded (not if its claim lapsed meanwhile).
+  const recorded = {
+    sql: "EXISTS (SELECT 1 FROM webhook_deliveries WHERE id = ? AND attempt_count = ? AND updated_at = ? AND lease_until IS NULL)",
+    binds: [r.deliveryId, r.attemptNumber, r.finishedAt],
+  };
+  await d1.batch([
+    d1
+      .prepare(
+        `INSERT INTO webhook_attempts (delivery_id, attempt_number, tenant_id, started_at, duration_ms, response_code, response_body_sha256, outcome, error, retry_after_seconds, signature_count, gate_ms)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING`,
+      )
+      .bind(
+        r.deliveryId,
+        r.attemptNumber,
+        r.tenantId,
+        r.startedAt,
+        r.finishedAt - r.startedAt,
+        r.responseCode,
+        r.responseBodySha256,
+        r.outcome,
+        r.error,
+        r.retryAfterSeconds,
+        r.signatureCount,
+        r.gateMs,
+      ),
+    d1
+      .prepare(
+        `UPDATE webhook_deliveries SET status = ?, next_attempt_at = ?, lease_until = NULL, response_code = ?, response_body_sha256 = ?, terminal_reason = ?, updated_at = ?
+          WHERE id = ? AND status = 'delivering' AND attempt_count = ?`,
+      )
+      .bind(r.status, r.nextAttemptAt, r.responseCode, r.responseBodySha256, r.terminalReason, r.finishedAt, r.deliveryId, r.attemptNumber),
+    d1
+      .prepare(
+        `UPDATE webhook_endpoints SET consecutive_failures = ${r.failed ? "consecutive_failures + 1" : "0"} WHERE id = ? AND state = 'active' AND ${recorded.sql}`,
+      )
+      .bind(r.endpointId, ...recorded.binds),
+    // Auto-disable, and fence what is unfinished, when the failure streak reaches the endpoint's threshold.
+    d1
+      .prepare(
+        `UPDATE webhook_endpoints SET state = 'disabled', disabled_reason = 'consecutive_failures', updated_at = ?
+          WHERE id = ? AND state = 'active' AND consecutive_failures >= auto_disable_after_failures AND ${recorded.sql}`,
+      )
+      .bind(r.finishedAt, r.endpointId, ...recorded.binds),
+    fenceDeliveriesStatement(d1, r.endpointId, "endpoint_auto_disabled", r.finishedAt, {
+      sql: "EXISTS (SELECT 1 FROM webhook_endpoints WHERE id = ? AND state = 'disabled' AND disabled_reason = 'consecutive_failures' AND updated_at = ?)",
+      binds: [r.endpointId, r.finishedAt],
+    }),
+    // The attempt that tipped the endpoint over ended its delivery rather than scheduling a retry.
+    d1
+      .prepare(
+        `UPDATE webhook_attempts SET outcome = 'ended' WHERE delivery_id = ? AND attempt_number = ?
+            AND EXISTS (SELECT 1 FROM webhook_deliveries WHERE id = ? AND status = 'dead' AND terminal_reason = 'endpoint_auto_disabled')`,
+      )
+      .bind(r.deliveryId, r.attemptNumber, r.deliveryId),
+  ]);
+}

@@ -1,0 +1,157 @@
+import type { TerminalReason } from "../schemas";
+
+/*
+ * D1 statements on webhook_deliveries and webhook_attempts as the API reads and replays them (the delivery
+ * engine's claim and record statements are in repo/attempts.ts). Typed raw SQL: the inserts are INSERT … SELECT
+ * guarded by the endpoint's state, and the replay is an upsert with RETURNING.
+ */
+
+/** A webhook_deliveries row as served. Invariant: `next_attempt_at` is meaningful only while `pending`. */
+export interface DeliveryRow {
+  id: string;
+  endpoint_id: string;
+  event_id: string;
+  event_type: string;
+  status: "pending" | "delivering" | "delivered" | "failed" | "dead";
+  attempt_count: number;
+  replay_count: number;
+  next_attempt_at: number | null;
+  response_code: number | null;
+  response_body_sha256: string | null;
+  terminal_reason: TerminalReason | null;
+  created_at: number;
+}
+
+/** A webhook_attempts row as served. Invariant: append-only, numbered from 1 per delivery. */
+export interface AttemptRow {
+  attempt_number: number;
+  started_at: number;
+  duration_ms: number;
+  response_code: number | null;
+  response_body_sha256: string | null;
+  outcome: "acknowledged" | "retry_scheduled" | "ended";
+  error: "timeout" | "network_error" | "redirect_not_followed" | "destination_refused" | "internal_error" | null;
+  retry_after_seconds: number | null;
+  signature_count: number;
+}
+
+export async function findDelivery(d1: D1Database, tenantId: string, deliveryId: string): Promise<DeliveryRow | null> {
+  return d1.prepare("SELECT * FROM webhook_deliveries WHERE id = ? AND tenant_id = ?").bind(deliveryId, tenantId).first<DeliveryRow>();
+}
+
+/** A pending delivery due at `now`, inserted only while its endpoint is active; ignored if (endpoint, event) has one. */
+export function insertDeliveryStatement(
+  d1: D1Database,
+  d: { id: string; tenantId: string; endpointId: string; eventId: string; eventType: string; now: number },
+  onConflict: "fail" | "ignore",
+): D1PreparedStatement {
+  return d1
+    .prepare(
+      `INSERT INTO webhook_deliveries (id, tenant_id, endpoint_id, event_id, event_type, status, attempt_count, replay_count, next_attempt_at, created_at, updated_at)
+       SELECT ?, ?, ?, ?, ?, 'pending', 0, 0, ?, ?, ? WHERE EXISTS (SELECT 1 FROM webhook_endpoints WHERE id = ? AND state = 'active')${
+         onConflict === "ignore" ? "\n             ON CONFLICT (endpoint_id, event_id) DO NOTHING" : ""
+       }`,
+    )
+    .bind(d.id, d.tenantId, d.endpointId, d.eventId, d.eventType, d.now, d.now, d.now, d.endpointId);
+}
+
+/** Makes a finished delivery pending again (one more replay) if its endpoint is active. */
+export async function restartFinishedDelivery(
+  d1: D1Database,
+  tenantId: string,
+  deliveryId: string,
+  endpointId: string,
+  now: number,
+): Promise<boolean> {
+  const result = await d1
+    .prepare(
+      `UPDATE webhook_deliveries SET status = 'pending', replay_count = replay_count + 1, attempt_base = attempt_count, next_attempt_at = ?, terminal_reason = NULL, updated_at = ?
+      WHERE id = ? AND tenant_id = ? AND status IN ('delivered', 'failed', 'dead')
+        AND EXISTS (SELECT 1 FROM webhook_endpoints WHERE id = ? AND state = 'active')`,
+    )
+    .bind(now, now, deliveryId, tenantId, endpointId)
+    .run();
+  return result.meta.changes === 1;
+}
+
+/**
+ * A replay of an event to one endpoint: a new pending delivery, or the finished one started again; a delivery
+ * still in progress is left alone. Returns the id of the delivery queued, or null.
+ */
+export async function upsertReplayedDelivery(
+  d1: D1Database,
+  d: { id: string; tenantId: string; endpointId: string; eventId: string; eventType: string; now: number },
+): Promise<string | null> {
+  const row = await d1
+    .prepare(
+      `INSERT INTO webhook_deliveries (id, tenant_id, endpoint_id, event_id, event_type, status, attempt_count, replay_count, next_attempt_at, created_at, updated_at)
+         SELECT ?, ?, ?, ?, ?, 'pending', 0, 0, ?, ?, ? WHERE EXISTS (SELECT 1 FROM webhook_endpoints WHERE id = ? AND state = 'active')
+         ON CONFLICT (endpoint_id, event_id) DO UPDATE SET status = 'pending', replay_count = replay_count + 1, attempt_base = attempt_count,
+           next_attempt_at = excluded.next_attempt_at, terminal_reason = NULL, updated_at = excluded.updated_at
+         WHERE webhook_deliveries.status IN ('delivered', 'failed', 'dead')
+         RETURNING id`,
+    )
+    .bind(d.id, d.tenantId, d.endpointId, d.eventId, d.eventType, d.now, d.now, d.now, d.endpointId)
+    .first<{ id: string }>();
+  return row?.id ?? null;
+}
+
+/** Deliveries of an event not attempted yet (the fan-out sends their first message). */
+export async function firstAttemptsDue(d1: D1Database, eventId: string): Promise<string[]> {
+  const due = await d1
+    .prepare("SELECT id FROM webhook_deliveries WHERE event_id = ? AND status = 'pending' AND attempt_count = 0")
+    .bind(eventId)
+    .all<{ id: string }>();
+  return due.results.map((d) => d.id);
+}
+
+/** One page (plus one row) of an endpoint's deliveries, newest first, as of `snapshot`, optionally of one status. */
+export async function listDeliveries(
+  d1: D1Database,
+  q: {
+    tenantId: string;
+    endpointId: string;
+    snapshot: number;
+    status: string | null;
+    after: { createdAt: number; id: string } | null | undefined;
+    limit: number;
+  },
+): Promise<DeliveryRow[]> {
+  const rows = await d1
+    .prepare(
+      `SELECT * FROM webhook_deliveries WHERE endpoint_id = ? AND tenant_id = ? AND created_at <= ? AND (? IS NULL OR status = ?)
+         AND (? IS NULL OR created_at < ? OR (created_at = ? AND id < ?))
+       ORDER BY created_at DESC, id DESC LIMIT ?`,
+    )
+    .bind(
+      q.endpointId,
+      q.tenantId,
+      q.snapshot,
+      q.status,
+      q.status,
+      q.after?.createdAt ?? null,
+      q.after?.createdAt ?? 0,
+      q.after?.createdAt ?? 0,
+      q.after?.id ?? "",
+      q.limit,
+    )
+    .all<DeliveryRow>();
+  return rows.results;
+}
+
+/** Up to `limit` attempts of a delivery after attempt number `after`, oldest first. */
+export async function listAttempts(
+  d1: D1Database,
+  tenantId: string,
+  deliveryId: string,
+  after: number,
+  limit: number,
+): Promise<AttemptRow[]> {
+  const rows = await d1
+    .prepare(
+      "SELECT * FROM webhook_attempts WHERE delivery_id = ? AND tenant_id = ? AND attempt_number > ? ORDER BY attempt_number LIMIT ?",
+    )
+    .bind(deliveryId, tenantId, after, limit)
+    .all<AttemptRow>();
+  return rows.results;
+}
