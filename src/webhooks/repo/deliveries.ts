@@ -1,9 +1,13 @@
+import { and, eq } from "drizzle-orm";
+import { database } from "../../db/client";
+import { webhookDeliveries } from "../../db/schema";
 import type { TerminalReason } from "../schemas";
 
 /*
  * D1 statements on webhook_deliveries and webhook_attempts as the API reads and replays them (the delivery
- * engine's claim and record statements are in repo/attempts.ts). Typed raw SQL: the inserts are INSERT … SELECT
- * guarded by the endpoint's state, and the replay is an upsert with RETURNING.
+ * engine's claim and record statements are in repo/attempts.ts). Drizzle for the plain read; typed raw SQL for
+ * the rest: the inserts are INSERT … SELECT guarded by the endpoint's state, the replay an upsert with RETURNING,
+ * and the rows are served in their column names.
  */
 
 /** A webhook_deliveries row as served. Invariant: `next_attempt_at` is meaningful only while `pending`. */
@@ -98,11 +102,12 @@ export async function upsertReplayedDelivery(
 
 /** Deliveries of an event not attempted yet (the fan-out sends their first message). */
 export async function firstAttemptsDue(d1: D1Database, eventId: string): Promise<string[]> {
-  const due = await d1
-    .prepare("SELECT id FROM webhook_deliveries WHERE event_id = ? AND status = 'pending' AND attempt_count = 0")
-    .bind(eventId)
-    .all<{ id: string }>();
-  return due.results.map((d) => d.id);
+  const due = await database(d1)
+    .select({ id: webhookDeliveries.id })
+    .from(webhookDeliveries)
+    .where(and(eq(webhookDeliveries.eventId, eventId), eq(webhookDeliveries.status, "pending"), eq(webhookDeliveries.attemptCount, 0)))
+    .all();
+  return due.map((d) => d.id);
 }
 
 /** One page (plus one row) of an endpoint's deliveries, newest first, as of `snapshot`, optionally of one status. */

@@ -1,7 +1,10 @@
+import { eq } from "drizzle-orm";
+import { database } from "../../db/client";
+import { webhookEndpoints } from "../../db/schema";
 import type { TerminalReason } from "../schemas";
 
 /*
- * D1 statements on webhook_endpoints. Typed raw SQL rather than drizzle: the rows are read and served in their
+ * D1 statements on webhook_endpoints. Mostly typed raw SQL rather than drizzle: the rows are read and served in their
  * column names (snake_case) and most writes carry a guard (limit in the insert, state in the WHERE) that makes a
  * race harmless; the guards are part of each statement and must stay there.
  */
@@ -36,8 +39,13 @@ export async function findEndpoint(d1: D1Database, tenantId: string, endpointId:
     .first<EndpointRow>();
 }
 
-export async function endpointState(d1: D1Database, endpointId: string): Promise<string | undefined> {
-  const row = await d1.prepare("SELECT state FROM webhook_endpoints WHERE id = ?").bind(endpointId).first<{ state: string }>();
+/** The state of an endpoint of any tenant (undefined once purged). */
+export async function endpointState(d1: D1Database, endpointId: string): Promise<EndpointRow["state"] | undefined> {
+  const row = await database(d1)
+    .select({ state: webhookEndpoints.state })
+    .from(webhookEndpoints)
+    .where(eq(webhookEndpoints.id, endpointId))
+    .get();
   return row?.state;
 }
 

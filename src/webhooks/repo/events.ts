@@ -1,3 +1,6 @@
+import { and, eq } from "drizzle-orm";
+import { database } from "../../db/client";
+import { webhookEvents } from "../../db/schema";
 import { newId } from "../../platform/ids";
 import {
   type AssetEventData,
@@ -23,10 +26,18 @@ export interface EventRow {
 }
 
 export async function findEvent(d1: D1Database, eventId: string): Promise<EventRow | null> {
-  return d1
-    .prepare("SELECT id, tenant_id, type, target_endpoint_id, fanned_out_at FROM webhook_events WHERE id = ?")
-    .bind(eventId)
-    .first<EventRow>();
+  const row = await database(d1)
+    .select({
+      id: webhookEvents.id,
+      tenant_id: webhookEvents.tenantId,
+      type: webhookEvents.type,
+      target_endpoint_id: webhookEvents.targetEndpointId,
+      fanned_out_at: webhookEvents.fannedOutAt,
+    })
+    .from(webhookEvents)
+    .where(eq(webhookEvents.id, eventId))
+    .get();
+  return row ?? null;
 }
 
 export async function findTenantEvent(
@@ -34,10 +45,12 @@ export async function findTenantEvent(
   tenantId: string,
   eventId: string,
 ): Promise<{ id: string; type: string; target_endpoint_id: string | null } | null> {
-  return d1
-    .prepare("SELECT id, type, target_endpoint_id FROM webhook_events WHERE id = ? AND tenant_id = ?")
-    .bind(eventId, tenantId)
-    .first<{ id: string; type: string; target_endpoint_id: string | null }>();
+  const row = await database(d1)
+    .select({ id: webhookEvents.id, type: webhookEvents.type, target_endpoint_id: webhookEvents.targetEndpointId })
+    .from(webhookEvents)
+    .where(and(eq(webhookEvents.id, eventId), eq(webhookEvents.tenantId, tenantId)))
+    .get();
+  return row ?? null;
 }
 
 /** The fan-out's mark, set once (a second fan-out of the same event finds it set and creates nothing). */
