@@ -1,4 +1,5 @@
 import type { Bindings } from "../env";
+import { log } from "../platform/logger";
 import { checkDestination, type DestinationCheck, dohResolver, type Resolver } from "../platform/net/outbound";
 
 /** SPEC "Webhook endpoint": destination URLs are at most 2048 characters. */
@@ -20,7 +21,7 @@ export function webhookResolver(env: Bindings): Resolver {
     try {
       hosts = JSON.parse(env.SVC_DEV_DNS_HOSTS) as Record<string, string[]>;
     } catch {
-      console.warn(JSON.stringify({ level: "warn", problem: "SVC_DEV_DNS_HOSTS is not a JSON object; ignored" }));
+      log.warn("SVC_DEV_DNS_HOSTS is not a JSON object; ignored");
     }
   }
   return async (host) => (Array.isArray(hosts[host]) ? hosts[host]! : doh(host));
