@@ -1,18 +1,18 @@
 import { createRoute, z } from "@hono/zod-openapi";
-import { signingProfileOf } from "../api-keys/controls";
-import type { Router } from "../app-types";
-import { downloadOf } from "../assets/downloads";
-import { registryFor } from "../catalog/installed";
-import { database } from "../db/client";
-import { mediaServices } from "../media";
-import { type AppContext, notFound, principalOf, publicOrigin } from "../platform/context";
-import { ApiError } from "../platform/errors";
-import { errorResponse, IdempotencyKeyHeader, json, NOT_FOUND } from "../platform/openapi";
-import { admitSign } from "./admission";
-import { getAsset, getJob, type JobRow, stepsOf } from "./queries";
-import { enqueueJob, handOver, runJob } from "./runner";
-import { ExpressSignResponseSchema, JobResponseSchema, SignRequestSchema } from "./schemas";
-import { jobView } from "./view";
+import { signingProfileOf } from "../../api-keys/controls";
+import type { Router } from "../../app-types";
+import { downloadOf } from "../../assets/downloads";
+import { registryFor } from "../../catalog/installed";
+import { database } from "../../db/client";
+import { mediaServices } from "../../media";
+import { type AppContext, notFound, principalOf, publicOrigin } from "../../platform/context";
+import { ApiError } from "../../platform/errors";
+import { errorResponse, IdempotencyKeyHeader, json, NOT_FOUND } from "../../platform/openapi";
+import { admitSign } from "../admission";
+import { getAsset, getJob, type JobRow, stepsOf } from "../repo";
+import { enqueueJob, handOver, runJob } from "../runner";
+import { ExpressSignResponseSchema, JobResponseSchema, SignRequestSchema } from "../schemas";
+import { jobView } from "../view";
 
 /** How long an express request waits for its job before answering 202 (the job goes on either way). */
 export const EXPRESS_WAIT_MS = 10_000;
