@@ -1,6 +1,6 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import type { Router } from "../app-types";
-import { releasedCheck } from "../history/snapshots";
+import { releasedCheck } from "../history/repo";
 import { getAsset } from "../jobs/repo";
 import { notFound, principalOf } from "../platform/context";
 import { iso, json, NOT_FOUND, Timestamp } from "../platform/openapi";
