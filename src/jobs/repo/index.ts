@@ -16,7 +16,7 @@ export type JobRow = typeof jobs.$inferSelect;
 export type JobStepRow = typeof jobSteps.$inferSelect;
 export type ObjectRow = typeof objects.$inferSelect;
 
-/** How long a run holds its job without news; see runner.ts (JOB_LEASE_MS), passed in so the repo has no policy. */
+/** How long a run holds its job without news (policy.ts JOB_LEASE_MS), passed in so the repo holds no policy. */
 type LeaseMs = number;
 
 export async function getJob(db: Database, tenantId: string, jobId: string) {
