@@ -4,7 +4,7 @@ import { type App, createApp } from "./app";
 import { sweepExpiredRetention } from "./assets/retention";
 import { database } from "./db/client";
 import { type Bindings, isDevelopment } from "./env";
-import { sweepReleasedCursors } from "./history/snapshots";
+import { sweepReleasedCursors } from "./history/repo";
 import { requeueStaleJobs } from "./jobs/sweep";
 import { sweepIdempotencyRecords } from "./platform/idempotency";
 import { log } from "./platform/logger";

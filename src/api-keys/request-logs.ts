@@ -4,7 +4,7 @@ import type { MiddlewareHandler } from "hono";
 import type { Router } from "../app-types";
 import type { Database } from "../db/client";
 import { apiRequestLogs } from "../db/schema";
-import { releasedCheck } from "../history/snapshots";
+import { releasedCheck } from "../history/repo";
 import type { AppEnv } from "../platform/context";
 import { principalOf } from "../platform/context";
 import { idSchema } from "../platform/ids";

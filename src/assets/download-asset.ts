@@ -1,6 +1,6 @@
 import { createRoute } from "@hono/zod-openapi";
 import type { Router } from "../app-types";
-import { getAsset } from "../jobs/queries";
+import { getAsset } from "../jobs/repo";
 import { notFound, principalOf, publicOrigin } from "../platform/context";
 import { ApiError } from "../platform/errors";
 import { errorResponse, json, NOT_FOUND } from "../platform/openapi";

@@ -1,7 +1,7 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import type { Router } from "../app-types";
-import { releasedCheck } from "../history/snapshots";
-import { getAsset } from "../jobs/queries";
+import { releasedCheck } from "../history/repo";
+import { getAsset } from "../jobs/repo";
 import { notFound, principalOf } from "../platform/context";
 import { iso, json, NOT_FOUND, Timestamp } from "../platform/openapi";
 import { NextCursorSchema, pageOf, pageRequest } from "../platform/pagination";

@@ -1,6 +1,6 @@
 import { createRoute } from "@hono/zod-openapi";
 import type { Router } from "../app-types";
-import { getAsset } from "../jobs/queries";
+import { getAsset } from "../jobs/repo";
 import { notFound, principalOf } from "../platform/context";
 import { json, NOT_FOUND } from "../platform/openapi";
 import { AssetParams, AssetResponseSchema } from "./schemas";

@@ -2,7 +2,7 @@ import { createRoute, z } from "@hono/zod-openapi";
 import type { Router } from "../app-types";
 import { database } from "../db/client";
 import type { Bindings } from "../env";
-import { getAsset } from "../jobs/queries";
+import { getAsset } from "../jobs/repo";
 import { previewer } from "../media";
 import type { NormalizedInspectionFacts } from "../media/types";
 import { base64url, fromBase64url, hex, utf8 } from "../platform/bytes";

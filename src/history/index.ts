@@ -1,5 +1,5 @@
 import { createRouter } from "../platform/context";
-import { registerReleaseHistorySnapshot } from "./delete-snapshot";
+import { registerReleaseHistorySnapshot } from "./routes/delete-snapshot";
 
 /** History: releasing a pagination traversal (DELETE /v1/history/snapshots), for every list of the API. */
 export function historyRoutes() {

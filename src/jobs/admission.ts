@@ -1,16 +1,13 @@
 import type { z } from "@hono/zod-openapi";
-import { and, eq, inArray } from "drizzle-orm";
 import { NO_SIGNING_PROFILE, type SigningProfile } from "../api-keys/controls";
 import { ALGORITHMS, type AlgorithmModality, defaultAlgorithm, IMAGE_DECODE_LIMITS } from "../catalog/algorithms";
 import { formatOf } from "../catalog/formats";
 import { recipeById } from "../catalog/recipes";
 import type { CapabilityRegistry } from "../catalog/registry";
 import type { Database } from "../db/client";
-import { assets, jobSteps, jobs, objects } from "../db/schema";
 import type { ErrorCode, FieldDetail } from "../platform/errors";
 import { newId } from "../platform/ids";
-import type { JobRow, JobStepRow } from "./queries";
-import { getAsset } from "./queries";
+import { claimAssetForJob, getAsset, insertJob, type JobRow, type JobStepRow, objectInspection } from "./repo";
 import type { SignRequestSchema } from "./schemas";
 
 export const SIGN_POLICY_VERSION = "svc.sign-policy.v1";
@@ -199,11 +196,7 @@ export async function admitSign(
 
   // Decoded steps need the pixels: refuse what cannot fit or carry the mark before a job exists. Only steps
   // that decode (watermark, fingerprint) are bounded by pixels; signing alone is bounded by bytes (the upload limit).
-  const [source] = await db
-    .select({ inspection: objects.inspection })
-    .from(objects)
-    .where(and(eq(objects.tenantId, tenantId), eq(objects.id, asset.sourceObjectId!)))
-    .limit(1);
+  const source = await objectInspection(db, tenantId, asset.sourceObjectId!);
   if (format.modality === "image" && (watermarks || fingerprinting)) {
     const facts = source?.inspection ? (JSON.parse(source.inspection) as { width: number | null; height: number | null }) : null;
     const { width, height } = facts ?? { width: null, height: null };
@@ -246,12 +239,8 @@ export async function admitSign(
   };
 
   // Claim the asset first: only one request can move it to processing.
-  const claimed = await db
-    .update(assets)
-    .set({ status: "processing", updatedAt: now })
-    .where(and(eq(assets.tenantId, tenantId), eq(assets.id, asset.id), inArray(assets.status, ["uploaded", "failed"])))
-    .returning({ id: assets.id });
-  if (claimed.length !== 1) return refuse("svc.sign.asset_busy", "A job for this asset is already running.");
+  if (!(await claimAssetForJob(db, tenantId, asset.id, now)))
+    return refuse("svc.sign.asset_busy", "A job for this asset is already running.");
 
   const job: JobRow = {
     id: newId("job"),
@@ -291,11 +280,6 @@ export async function admitSign(
     output: null,
     errorCode: null,
   }));
-  try {
-    await db.batch([db.insert(jobs).values(job), db.insert(jobSteps).values(steps)]);
-  } catch (error) {
-    await db.update(assets).set({ status: asset.status, updatedAt: now }).where(eq(assets.id, asset.id));
-    throw error;
-  }
+  await insertJob(db, job, steps, asset.status);
   return { status: "admitted", job, steps };
 }

@@ -1,9 +1,9 @@
 import { createRouter } from "../platform/context";
-import { registerCancelJob } from "./cancel-job";
-import { registerGetJob } from "./get-job";
-import { registerListJobs } from "./list-jobs";
-import { registerSign } from "./sign";
-import { registerSignBatch } from "./sign-batch";
+import { registerCancelJob } from "./routes/cancel-job";
+import { registerGetJob } from "./routes/get-job";
+import { registerListJobs } from "./routes/list-jobs";
+import { registerSign } from "./routes/sign";
+import { registerSignBatch } from "./routes/sign-batch";
 
 export function jobRoutes() {
   const app = createRouter();

@@ -1,9 +1,7 @@
-import { and, eq, inArray } from "drizzle-orm";
 import type { Database } from "../db/client";
-import { jobs } from "../db/schema";
-import { getJob, type JobRow, type JobStepRow, stepsOf } from "./queries";
-import { finishCanceled } from "./runner";
+import { finishCanceled, getJob, type JobRow, type JobStepRow, requestCancel, stepsOf } from "./repo";
 
+/** The outcome of a cancel request; `job` and `steps` are as they are after it. */
 export type CancelResult =
   | { status: "canceled" | "cancel_requested"; job: JobRow; steps: JobStepRow[] }
   | { status: "not_found" }
@@ -24,10 +22,7 @@ export async function cancelJob(
   const job = await getJob(db, tenantId, jobId);
   if (!job) return { status: "not_found" };
   if (["completed", "canceled", "expired", "rejected", "failed"].includes(job.state)) return { status: "terminal", job };
-  await db
-    .update(jobs)
-    .set({ state: "cancel_requested", cancelRequestedAt: job.cancelRequestedAt ?? now, cancelReason: reason, updatedAt: now })
-    .where(and(eq(jobs.id, job.id), inArray(jobs.state, ["accepted", "queued", "running", "cancel_requested"])));
+  await requestCancel(db, job, reason, now);
   let after = (await getJob(db, tenantId, jobId))!;
   if (job.state === "queued" || job.state === "accepted") {
     await finishCanceled(db, after);

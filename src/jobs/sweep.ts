@@ -1,17 +1,9 @@
-import { and, eq, inArray, isNull, lt, or } from "drizzle-orm";
 import { database } from "../db/client";
-import { jobs } from "../db/schema";
 import type { Bindings } from "../env";
-import {
-  attemptsExhaustedMessage,
-  enqueueJob,
-  finishCanceled,
-  finishJob,
-  JOB_LEASE_MS,
-  JOB_START_DEADLINE_MS,
-  MAX_JOB_ATTEMPTS,
-  startDeadlineMessage,
-} from "./runner";
+import { finishCanceled, finishJob } from "./finish";
+import { attemptsExhaustedMessage, JOB_LEASE_MS, JOB_START_DEADLINE_MS, MAX_JOB_ATTEMPTS, startDeadlineMessage } from "./policy";
+import { lapsedJobs, requeueLapsed, touchQueued, unstartedJobs } from "./repo";
+import { enqueueJob } from "./runner";
 
 export { JOB_LEASE_MS, JOB_START_DEADLINE_MS, MAX_JOB_ATTEMPTS };
 
@@ -41,11 +33,7 @@ export async function requeueStaleJobs(env: Bindings, now = Date.now()): Promise
   const db = database(env.DB);
   const result: JobSweepResult = { sent: 0, requeued: 0, failed: 0, expired: 0, canceled: 0 };
 
-  const unstarted = await db
-    .select()
-    .from(jobs)
-    .where(and(inArray(jobs.state, ["accepted", "queued"]), lt(jobs.updatedAt, now - STALE_QUEUED_MS)))
-    .limit(100);
+  const unstarted = await unstartedJobs(db, now - STALE_QUEUED_MS);
   for (const job of unstarted) {
     if (job.attempts === 0 && job.createdAt < now - JOB_START_DEADLINE_MS) {
       await finishJob(env, job, null, "expired", "svc.jobs.expired", startDeadlineMessage());
@@ -54,19 +42,11 @@ export async function requeueStaleJobs(env: Bindings, now = Date.now()): Promise
     }
     await enqueueJob(env, job);
     // Queued now, and touched so the next sweep waits another full period before sending again.
-    await db
-      .update(jobs)
-      .set({ state: "queued", updatedAt: now })
-      .where(and(eq(jobs.id, job.id), inArray(jobs.state, ["accepted", "queued"])));
+    await touchQueued(db, job.id, now);
     result.sent++;
   }
 
-  const leaseLapsed = or(lt(jobs.leaseExpiresAt, now), and(isNull(jobs.leaseExpiresAt), lt(jobs.updatedAt, now - JOB_LEASE_MS)));
-  const lapsed = await db
-    .select()
-    .from(jobs)
-    .where(and(inArray(jobs.state, ["running", "cancel_requested"]), leaseLapsed))
-    .limit(100);
+  const lapsed = await lapsedJobs(db, now, JOB_LEASE_MS);
   for (const job of lapsed) {
     if (job.state === "cancel_requested") {
       await finishCanceled(db, job);
@@ -75,12 +55,7 @@ export async function requeueStaleJobs(env: Bindings, now = Date.now()): Promise
       await finishJob(env, job, null, "failed", "svc.jobs.attempts_exhausted", attemptsExhaustedMessage(job.attempts));
       result.failed++;
     } else {
-      const taken = await db
-        .update(jobs)
-        .set({ state: "queued", leaseExpiresAt: null, updatedAt: now })
-        .where(and(eq(jobs.id, job.id), eq(jobs.state, "running"), leaseLapsed))
-        .returning({ id: jobs.id });
-      if (taken.length === 1) {
+      if (await requeueLapsed(db, job.id, now, JOB_LEASE_MS)) {
         await enqueueJob(env, job);
         result.requeued++;
       }

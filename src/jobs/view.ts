@@ -1,6 +1,6 @@
 import type { NormalizedInspectionFacts } from "../media/types";
 import { iso } from "../platform/openapi";
-import type { JobRow, JobStepRow } from "./queries";
+import type { JobRow, JobStepRow } from "./repo";
 
 /** The public JobResponse of a job row and its steps. Invariant: `result` only for completed jobs. */
 export function jobView(job: JobRow, steps: JobStepRow[]) {

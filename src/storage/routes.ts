@@ -9,7 +9,7 @@ import { ApiError } from "../platform/errors";
 import { idSchema } from "../platform/ids";
 import { errorResponse } from "../platform/openapi";
 import { servedAnswerHeaders, servedObjectHeaders } from "../platform/served-object";
-import { getUploadById, type UploadRow } from "../uploads/queries";
+import { getUploadById, type UploadRow } from "../uploads/repo";
 import { uploadIsOpen } from "../uploads/service";
 import { type CapabilityClaims, verifyCapability, workerServesObjects } from "./capabilities";
 

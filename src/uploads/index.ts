@@ -1,7 +1,7 @@
 import { createRouter } from "../platform/context";
-import { registerAbortUpload } from "./abort-upload";
-import { registerCompleteUpload } from "./complete-upload";
-import { registerCreateUpload } from "./create-upload";
+import { registerAbortUpload } from "./routes/abort-upload";
+import { registerCompleteUpload } from "./routes/complete-upload";
+import { registerCreateUpload } from "./routes/create-upload";
 
 export function uploadRoutes() {
   const app = createRouter();

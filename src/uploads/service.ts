@@ -6,6 +6,7 @@ import type { InspectionResult, MediaInspector, NormalizedInspectionFacts } from
 import { hex } from "../platform/bytes";
 import type { FieldDetail } from "../platform/errors";
 import { newId } from "../platform/ids";
+import { log } from "../platform/logger";
 import {
   closedUnsweptUploads,
   closeUpload,
@@ -17,7 +18,7 @@ import {
   markUploadSwept,
   pinUpload,
   type UploadRow,
-} from "./queries";
+} from "./repo";
 
 /** Domain logic of uploads: no HTTP here; every outcome is a discriminated union. */
 
@@ -219,7 +220,7 @@ export async function completeUpload(
         .complete(parts.map((p) => ({ partNumber: p.part_number, etag: p.etag })));
     } catch (error) {
       const text = String((error as Error)?.message ?? error);
-      console.warn(JSON.stringify({ level: "warn", upload_id: upload.id, problem: "multipart complete failed", storage: text }));
+      log.warn("multipart complete failed", { upload_id: upload.id, storage: text });
       // A concurrent completion may have assembled the parts: then its bytes are checked like ours.
       stored = await bucket.get(upload.r2Key).catch(() => null);
       if (!stored) {

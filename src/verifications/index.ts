@@ -4,7 +4,7 @@ import { verificationHistoryView } from "../assets/view";
 import type { database } from "../db/client";
 import { newestFirst, pageWindow } from "../db/keyset";
 import { verifications } from "../db/schema";
-import { releasedCheck } from "../history/snapshots";
+import { releasedCheck } from "../history/repo";
 import type { ManifestCheck } from "../media/types";
 import { createRouter, notFound, principalOf } from "../platform/context";
 import { idSchema } from "../platform/ids";

@@ -3,7 +3,7 @@ import { and, eq, isNull } from "drizzle-orm";
 import type { Router } from "../app-types";
 import { newestFirst, pageWindow } from "../db/keyset";
 import { tenants, verificationShares, verifications } from "../db/schema";
-import { releasedCheck } from "../history/snapshots";
+import { releasedCheck } from "../history/repo";
 import { base64url, utf8 } from "../platform/bytes";
 import { notFound, principalOf } from "../platform/context";
 import { sha256Hex, timingSafeEqual } from "../platform/crypto";

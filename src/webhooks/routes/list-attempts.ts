@@ -1,6 +1,6 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import type { Router } from "../../app-types";
-import { releasedCheck } from "../../history/snapshots";
+import { releasedCheck } from "../../history/repo";
 import { notFound, principalOf } from "../../platform/context";
 import { json, NOT_FOUND } from "../../platform/openapi";
 import { pageOf, pageQuerySchema, pageRequest } from "../../platform/pagination";

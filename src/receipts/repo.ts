@@ -4,6 +4,7 @@ import { newestFirst, pageWindow } from "../db/keyset";
 import { receipts } from "../db/schema";
 import type { PageRequest } from "../platform/pagination";
 
+/** A receipt as stored: `evidence` is the JSON the publication transaction wrote, never changed afterwards. */
 export type ReceiptRow = typeof receipts.$inferSelect;
 
 export async function getReceipt(db: Database, tenantId: string, receiptId: string) {
@@ -34,14 +35,4 @@ export async function listReceipts(
     )
     .orderBy(...newestFirst(receipts.createdAt, receipts.id))
     .limit(page.limit + 1);
-}
-
-export function receiptView(row: ReceiptRow) {
-  return {
-    receipt_id: row.id,
-    asset_id: row.assetId,
-    job_id: row.jobId,
-    created_at: new Date(row.createdAt).toISOString(),
-    evidence: JSON.parse(row.evidence),
-  };
 }

@@ -1,11 +1,11 @@
 import { createRoute, z } from "@hono/zod-openapi";
-import type { Router } from "../app-types";
-import { mediaInspector } from "../media";
-import { notFound, principalOf } from "../platform/context";
-import { ApiError } from "../platform/errors";
-import { errorResponse, IdempotencyKeyHeader, json, NOT_FOUND } from "../platform/openapi";
-import { CompleteUploadRequestSchema, CompleteUploadResponseSchema, UploadParams } from "./schemas";
-import { completeUpload, INSPECTION_CODES } from "./service";
+import type { Router } from "../../app-types";
+import { mediaInspector } from "../../media";
+import { notFound, principalOf } from "../../platform/context";
+import { ApiError } from "../../platform/errors";
+import { errorResponse, IdempotencyKeyHeader, json, NOT_FOUND } from "../../platform/openapi";
+import { CompleteUploadRequestSchema, CompleteUploadResponseSchema, UploadParams } from "../schemas";
+import { completeUpload, INSPECTION_CODES } from "../service";
 
 const route = createRoute({
   method: "post",

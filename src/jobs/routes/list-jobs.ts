@@ -1,12 +1,12 @@
 import { createRoute, z } from "@hono/zod-openapi";
-import type { Router } from "../app-types";
-import { releasedCheck } from "../history/snapshots";
-import { principalOf } from "../platform/context";
-import { json } from "../platform/openapi";
-import { pageOf, pageQuerySchema, pageRequest } from "../platform/pagination";
-import { listJobs, stepsOf } from "./queries";
-import { JOB_STATES, JobPageSchema } from "./schemas";
-import { jobView } from "./view";
+import type { Router } from "../../app-types";
+import { releasedCheck } from "../../history/repo";
+import { principalOf } from "../../platform/context";
+import { json } from "../../platform/openapi";
+import { pageOf, pageQuerySchema, pageRequest } from "../../platform/pagination";
+import { listJobs, stepsOf } from "../repo";
+import { JOB_STATES, JobPageSchema } from "../schemas";
+import { jobView } from "../view";
 
 const route = createRoute({
   method: "get",

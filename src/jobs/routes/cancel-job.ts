@@ -1,11 +1,11 @@
 import { createRoute, z } from "@hono/zod-openapi";
-import type { Router } from "../app-types";
-import { notFound, principalOf } from "../platform/context";
-import { ApiError } from "../platform/errors";
-import { errorResponse, IdempotencyKeyHeader, json, NOT_FOUND } from "../platform/openapi";
-import { CancelJobRequestSchema, JobParams, JobResponseSchema } from "./schemas";
-import { cancelJob } from "./service";
-import { jobView } from "./view";
+import type { Router } from "../../app-types";
+import { notFound, principalOf } from "../../platform/context";
+import { ApiError } from "../../platform/errors";
+import { errorResponse, IdempotencyKeyHeader, json, NOT_FOUND } from "../../platform/openapi";
+import { CancelJobRequestSchema, JobParams, JobResponseSchema } from "../schemas";
+import { cancelJob } from "../service";
+import { jobView } from "../view";
 
 const route = createRoute({
   method: "post",

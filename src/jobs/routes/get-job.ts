@@ -1,10 +1,10 @@
 import { createRoute } from "@hono/zod-openapi";
-import type { Router } from "../app-types";
-import { notFound, principalOf } from "../platform/context";
-import { json, NOT_FOUND } from "../platform/openapi";
-import { getJob, stepsOf } from "./queries";
-import { JobParams, JobResponseSchema } from "./schemas";
-import { jobView } from "./view";
+import type { Router } from "../../app-types";
+import { notFound, principalOf } from "../../platform/context";
+import { json, NOT_FOUND } from "../../platform/openapi";
+import { getJob, stepsOf } from "../repo";
+import { JobParams, JobResponseSchema } from "../schemas";
+import { jobView } from "../view";
 
 const route = createRoute({
   method: "get",

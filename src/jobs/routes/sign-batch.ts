@@ -1,16 +1,16 @@
 import { createRoute, z } from "@hono/zod-openapi";
-import { signingProfileOf } from "../api-keys/controls";
-import type { Router } from "../app-types";
-import { registryFor } from "../catalog/installed";
-import { chargeKeyRate, refundKeyRate } from "../platform/auth/middleware";
-import { principalOf, publicOrigin } from "../platform/context";
-import { ApiError, ERROR_CODES, ErrorResponseSchema, errorBody } from "../platform/errors";
-import { claimIdempotencyKey, completeIdempotencyKey, releaseIdempotencyKey, requestFingerprint } from "../platform/idempotency";
-import { json } from "../platform/openapi";
-import { admitSign } from "./admission";
-import { handOver } from "./runner";
-import { JobResponseSchema, SignBatchRequestSchema } from "./schemas";
-import { jobView } from "./view";
+import { signingProfileOf } from "../../api-keys/controls";
+import type { Router } from "../../app-types";
+import { registryFor } from "../../catalog/installed";
+import { chargeKeyRate, refundKeyRate } from "../../platform/auth/middleware";
+import { principalOf, publicOrigin } from "../../platform/context";
+import { ApiError, ERROR_CODES, ErrorResponseSchema, errorBody } from "../../platform/errors";
+import { claimIdempotencyKey, completeIdempotencyKey, releaseIdempotencyKey, requestFingerprint } from "../../platform/idempotency";
+import { json } from "../../platform/openapi";
+import { admitSign } from "../admission";
+import { handOver } from "../runner";
+import { JobResponseSchema, SignBatchRequestSchema } from "../schemas";
+import { jobView } from "../view";
 
 const BatchItemResultSchema = z
   .object({

@@ -1,12 +1,12 @@
 import { createRoute, z } from "@hono/zod-openapi";
-import type { Router } from "../app-types";
-import { registryFor } from "../catalog/installed";
-import { principalOf, publicOrigin } from "../platform/context";
-import { ApiError } from "../platform/errors";
-import { IdempotencyKeyHeader, json } from "../platform/openapi";
-import { presign } from "../storage/capabilities";
-import { CreateUploadRequestSchema, CreateUploadResponseSchema } from "./schemas";
-import { createUpload } from "./service";
+import type { Router } from "../../app-types";
+import { registryFor } from "../../catalog/installed";
+import { principalOf, publicOrigin } from "../../platform/context";
+import { ApiError } from "../../platform/errors";
+import { IdempotencyKeyHeader, json } from "../../platform/openapi";
+import { presign } from "../../storage/capabilities";
+import { CreateUploadRequestSchema, CreateUploadResponseSchema } from "../schemas";
+import { createUpload } from "../service";
 
 const route = createRoute({
   method: "post",

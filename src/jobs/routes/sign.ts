@@ -1,18 +1,18 @@
 import { createRoute, z } from "@hono/zod-openapi";
-import { signingProfileOf } from "../api-keys/controls";
-import type { Router } from "../app-types";
-import { downloadOf } from "../assets/downloads";
-import { registryFor } from "../catalog/installed";
-import { database } from "../db/client";
-import { mediaServices } from "../media";
-import { type AppContext, notFound, principalOf, publicOrigin } from "../platform/context";
-import { ApiError } from "../platform/errors";
-import { errorResponse, IdempotencyKeyHeader, json, NOT_FOUND } from "../platform/openapi";
-import { admitSign } from "./admission";
-import { getAsset, getJob, type JobRow, stepsOf } from "./queries";
-import { enqueueJob, handOver, runJob } from "./runner";
-import { ExpressSignResponseSchema, JobResponseSchema, SignRequestSchema } from "./schemas";
-import { jobView } from "./view";
+import { signingProfileOf } from "../../api-keys/controls";
+import type { Router } from "../../app-types";
+import { downloadOf } from "../../assets/downloads";
+import { registryFor } from "../../catalog/installed";
+import { mediaServices } from "../../media";
+import { type AppContext, notFound, principalOf, publicOrigin } from "../../platform/context";
+import { ApiError } from "../../platform/errors";
+import { log } from "../../platform/logger";
+import { errorResponse, IdempotencyKeyHeader, json, NOT_FOUND } from "../../platform/openapi";
+import { admitSign } from "../admission";
+import { getAsset, getJob, type JobRow, stepsOf } from "../repo";
+import { enqueueJob, handOver, runJob } from "../runner";
+import { ExpressSignResponseSchema, JobResponseSchema, SignRequestSchema } from "../schemas";
+import { jobView } from "../view";
 
 /** How long an express request waits for its job before answering 202 (the job goes on either way). */
 export const EXPRESS_WAIT_MS = 10_000;
@@ -47,13 +47,12 @@ const route = createRoute({
   },
 });
 
-const logEnqueueFailure = (job: JobRow) => (e: unknown) =>
-  console.error(JSON.stringify({ level: "error", job_id: job.id, problem: "enqueue failed", error: String(e) }));
+const logEnqueueFailure = (job: JobRow) => (e: unknown) => log.error("enqueue failed", { job_id: job.id, error: String(e) });
 
 export function registerSign(app: Router) {
   app.openapi(route, async (c) => {
     const principal = principalOf(c);
-    const result = await admitSign(database(c.env.DB), registryFor(c.env), principal.tenantId, c.req.valid("json"), {
+    const result = await admitSign(c.var.db, registryFor(c.env), principal.tenantId, c.req.valid("json"), {
       profile: signingProfileOf(principal.signingProfile),
       outputRetentionDays: principal.outputRetentionDays,
     });
@@ -77,17 +76,13 @@ async function runExpress(c: AppContext, admitted: JobRow) {
   await enqueueJob(env, admitted, { delaySeconds: EXPRESS_SAFETY_NET_SECONDS }).catch(logEnqueueFailure(admitted));
   const run = mediaServices(env)
     .then((services) => runJob(env, services, tenantId, admitted.id))
-    .catch((e) =>
-      console.warn(
-        JSON.stringify({ level: "warn", job_id: admitted.id, problem: "express run interrupted; the queue finishes it", error: String(e) }),
-      ),
-    );
+    .catch((e) => log.warn("express run interrupted; the queue finishes it", { job_id: admitted.id, error: String(e) }));
   c.executionCtx.waitUntil(run);
   let timer: ReturnType<typeof setTimeout> | undefined;
   await Promise.race([run, new Promise((resolve) => (timer = setTimeout(resolve, EXPRESS_WAIT_MS)))]);
   clearTimeout(timer);
 
-  const db = database(env.DB);
+  const db = c.var.db;
   const job = (await getJob(db, tenantId, admitted.id))!;
   const steps = (await stepsOf(db, [job.id])).get(job.id) ?? [];
   const view = jobView(job, steps);

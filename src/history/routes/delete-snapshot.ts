@@ -1,8 +1,8 @@
 import { createRoute, z } from "@hono/zod-openapi";
-import type { Router } from "../app-types";
-import { principalOf } from "../platform/context";
-import { traversalOf } from "../platform/pagination";
-import { releaseTraversal } from "./snapshots";
+import type { Router } from "../../app-types";
+import { principalOf } from "../../platform/context";
+import { traversalOf } from "../../platform/pagination";
+import { releaseTraversal } from "../repo";
 
 const route = createRoute({
   method: "delete",

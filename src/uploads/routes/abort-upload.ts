@@ -1,10 +1,10 @@
 import { createRoute, z } from "@hono/zod-openapi";
-import type { Router } from "../app-types";
-import { notFound, principalOf } from "../platform/context";
-import { ApiError } from "../platform/errors";
-import { errorResponse, IdempotencyKeyHeader, json, NOT_FOUND } from "../platform/openapi";
-import { AbortUploadResponseSchema, UploadParams } from "./schemas";
-import { abortUpload } from "./service";
+import type { Router } from "../../app-types";
+import { notFound, principalOf } from "../../platform/context";
+import { ApiError } from "../../platform/errors";
+import { errorResponse, IdempotencyKeyHeader, json, NOT_FOUND } from "../../platform/openapi";
+import { AbortUploadResponseSchema, UploadParams } from "../schemas";
+import { abortUpload } from "../service";
 
 const route = createRoute({
   method: "post",

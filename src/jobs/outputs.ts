@@ -1,0 +1,58 @@
+import type { ManifestCheck, WatermarkStrength } from "../media/types";
+
+/*
+ * What each step records in job_steps.output (JSON): a redelivered job resumes from these, so their shapes are
+ * part of the stored data, not just of this code.
+ */
+
+/** An object a step wrote to R2; `etag` pins the exact bytes for the steps that read it back. */
+export interface StoredBlob {
+  key: string;
+  etag: string;
+  sha256: string;
+  byte_length: number;
+}
+
+/** The watermark step's output: the mark read back from the encoded bytes before this was recorded. */
+export interface WatermarkOutput {
+  output: StoredBlob;
+  algorithm: string;
+  strength: WatermarkStrength;
+  /** The 64-bit payload as 16 hex digits: the id the soft-binding index maps back to this publication. */
+  payload: string;
+  psnr_db: number;
+  width: number;
+  height: number;
+}
+
+/** The fingerprint step's output, one entry per admitted algorithm, in admission order. */
+export interface FingerprintOutput {
+  fingerprints: { algorithm: string; value: string; bits: string; quality: number | null }[];
+}
+
+/** The sign step's output: the manifest store is always written; `output` only on the embedded lane. */
+export interface SignOutput {
+  /** The signed asset (embedded lane); null for sidecars, whose asset bytes stay the source object. */
+  output: StoredBlob | null;
+  manifest: StoredBlob;
+  active_manifest_label: string;
+}
+
+/** The soft bindings a publication records (and indexes), from the watermark and fingerprint steps. */
+export interface DurableCredentials {
+  watermark: WatermarkOutput | null;
+  fingerprints: FingerprintOutput | null;
+}
+
+/** What one publication makes public; every field was produced (and checked) by an earlier step. */
+export interface PublicationPlan {
+  /** The bytes to publish; null when the upload itself is published unchanged (sidecar lane). */
+  output: StoredBlob | null;
+  sidecarManifest: StoredBlob | null;
+  /** SHA-256 of the manifest store written (embedded or sidecar): the transparency log's entry. */
+  manifestSha256: string | null;
+  manifestLabel: string | null;
+  /** The reference engine's check of our output; null for an unsigned (watermark-only) publication. */
+  check: ManifestCheck | null;
+  durable: DurableCredentials;
+}

@@ -1,0 +1,304 @@
+import { and, asc, eq, inArray, isNull, lt, notInArray, or } from "drizzle-orm";
+import type { Database } from "../../db/client";
+import { newestFirst, pageWindow } from "../../db/keyset";
+import { assets, jobSteps, jobs, objects } from "../../db/schema";
+import { jobEndedEventStatement } from "../../webhooks/events";
+import type { JobErrorCode } from "../job-errors";
+import { TERMINAL_STATES } from "../schemas";
+
+/*
+ * The jobs repository: every D1 statement of the jobs area except the publication transaction (./publication.ts).
+ * Each state move is a conditional update on the state it expects, so a redelivered message, the cron sweep and a
+ * concurrent runner never move a job twice.
+ */
+
+export type JobRow = typeof jobs.$inferSelect;
+export type JobStepRow = typeof jobSteps.$inferSelect;
+export type ObjectRow = typeof objects.$inferSelect;
+
+/** How long a run holds its job without news (policy.ts JOB_LEASE_MS), passed in so the repo holds no policy. */
+type LeaseMs = number;
+
+export async function getJob(db: Database, tenantId: string, jobId: string) {
+  const [row] = await db
+    .select()
+    .from(jobs)
+    .where(and(eq(jobs.tenantId, tenantId), eq(jobs.id, jobId)))
+    .limit(1);
+  return row ?? null;
+}
+
+export async function stepsOf(db: Database, jobIds: string[]) {
+  if (jobIds.length === 0) return new Map<string, JobStepRow[]>();
+  const rows = await db.select().from(jobSteps).where(inArray(jobSteps.jobId, jobIds)).orderBy(asc(jobSteps.position));
+  const byJob = new Map<string, JobStepRow[]>();
+  for (const row of rows) byJob.set(row.jobId, [...(byJob.get(row.jobId) ?? []), row]);
+  return byJob;
+}
+
+export async function listJobs(
+  db: Database,
+  tenantId: string,
+  filters: { kind?: string | undefined; state?: string | undefined },
+  page: { snapshot: number; after: { createdAt: number; id: string } | null; limit: number },
+) {
+  return db
+    .select()
+    .from(jobs)
+    .where(
+      and(
+        eq(jobs.tenantId, tenantId),
+        pageWindow(jobs.createdAt, jobs.id, page),
+        filters.kind ? eq(jobs.kind, filters.kind as JobRow["kind"]) : undefined,
+        filters.state ? eq(jobs.state, filters.state as JobRow["state"]) : undefined,
+      ),
+    )
+    .orderBy(...newestFirst(jobs.createdAt, jobs.id))
+    .limit(page.limit + 1);
+}
+
+export async function getAsset(db: Database, tenantId: string, assetId: string) {
+  const [row] = await db
+    .select()
+    .from(assets)
+    .where(and(eq(assets.tenantId, tenantId), eq(assets.id, assetId)))
+    .limit(1);
+  return row ?? null;
+}
+
+/** The asset a job signs and its source object (the upload), or null when either is gone. */
+export async function jobSource(db: Database, tenantId: string, assetId: string) {
+  const asset = await getAsset(db, tenantId, assetId);
+  const [source] = asset?.sourceObjectId
+    ? await db
+        .select()
+        .from(objects)
+        .where(and(eq(objects.tenantId, tenantId), eq(objects.id, asset.sourceObjectId)))
+        .limit(1)
+    : [];
+  return asset && source ? { asset, source } : null;
+}
+
+/** The inspection facts stored with an object (admission bounds decoded steps by them). */
+export async function objectInspection(db: Database, tenantId: string, objectId: string) {
+  const [source] = await db
+    .select({ inspection: objects.inspection })
+    .from(objects)
+    .where(and(eq(objects.tenantId, tenantId), eq(objects.id, objectId)))
+    .limit(1);
+  return source ?? null;
+}
+
+/** Admission's claim: only one request can move the asset to processing. Returns whether this call did. */
+export async function claimAssetForJob(db: Database, tenantId: string, assetId: string, now: number): Promise<boolean> {
+  const claimed = await db
+    .update(assets)
+    .set({ status: "processing", updatedAt: now })
+    .where(and(eq(assets.tenantId, tenantId), eq(assets.id, assetId), inArray(assets.status, ["uploaded", "failed"])))
+    .returning({ id: assets.id });
+  return claimed.length === 1;
+}
+
+/** Writes an admitted job and its steps in one batch; if that fails, the asset's claim is given back (to `previousStatus`). */
+export async function insertJob(db: Database, job: JobRow, steps: JobStepRow[], previousStatus: typeof assets.$inferSelect.status) {
+  try {
+    await db.batch([db.insert(jobs).values(job), db.insert(jobSteps).values(steps)]);
+  } catch (error) {
+    await db.update(assets).set({ status: previousStatus, updatedAt: job.createdAt }).where(eq(assets.id, job.assetId));
+    throw error;
+  }
+}
+
+/** `accepted` → `queued` once its message is sent. Returns whether this call moved it. */
+export async function markQueued(db: Database, jobId: string, now: number): Promise<boolean> {
+  const moved = await db
+    .update(jobs)
+    .set({ state: "queued", updatedAt: now })
+    .where(and(eq(jobs.id, jobId), eq(jobs.state, "accepted")))
+    .returning({ id: jobs.id });
+  return moved.length === 1;
+}
+
+/**
+ * Takes the job for a run: only one runner holds a live lease. Succeeds from `accepted`/`queued`, or from a
+ * `running` job whose lease lapsed, and only at the attempt count read. Returns whether this call took it.
+ */
+export async function takeJob(db: Database, job: JobRow, started: number, leaseMs: LeaseMs): Promise<boolean> {
+  const taken = await db
+    .update(jobs)
+    .set({ state: "running", attempts: job.attempts + 1, leaseExpiresAt: started + leaseMs, updatedAt: started })
+    .where(
+      and(
+        eq(jobs.id, job.id),
+        eq(jobs.attempts, job.attempts),
+        or(
+          inArray(jobs.state, ["accepted", "queued"]),
+          and(eq(jobs.state, "running"), or(isNull(jobs.leaseExpiresAt), lt(jobs.leaseExpiresAt, started))),
+        ),
+      ),
+    )
+    .returning({ id: jobs.id });
+  return taken.length === 1;
+}
+
+/** Gives a running job's lease back (after a transient failure), so the queue's retry may take it at once. */
+export async function releaseLease(db: Database, jobId: string, now: number) {
+  await db
+    .update(jobs)
+    .set({ leaseExpiresAt: now })
+    .where(and(eq(jobs.id, jobId), eq(jobs.state, "running")));
+}
+
+export async function markStepRunning(db: Database, jobId: string, step: string, now: number) {
+  await db
+    .update(jobSteps)
+    .set({ state: "running", startedAt: now })
+    .where(and(eq(jobSteps.jobId, jobId), eq(jobSteps.step, step)));
+}
+
+/** Records a finished step and its output; a finished step is news, so the lease is renewed in the same batch. */
+export async function completeStep(db: Database, jobId: string, step: string, output: unknown, leaseMs: LeaseMs) {
+  await db.batch([
+    db
+      .update(jobSteps)
+      .set({ state: "completed", completedAt: Date.now(), output: JSON.stringify(output) })
+      .where(and(eq(jobSteps.jobId, jobId), eq(jobSteps.step, step))),
+    db
+      .update(jobs)
+      .set({ updatedAt: Date.now(), leaseExpiresAt: Date.now() + leaseMs })
+      .where(and(eq(jobs.id, jobId), eq(jobs.state, "running"))),
+  ]);
+}
+
+/** Marks a cancellation request on a job that has not ended (the first request's time is kept). */
+export async function requestCancel(db: Database, job: JobRow, reason: string | null, now: number) {
+  await db
+    .update(jobs)
+    .set({ state: "cancel_requested", cancelRequestedAt: job.cancelRequestedAt ?? now, cancelReason: reason, updatedAt: now })
+    .where(and(eq(jobs.id, job.id), inArray(jobs.state, ["accepted", "queued", "running", "cancel_requested"])));
+}
+
+/** Ends a job as `canceled`: its unfinished steps are skipped and its asset is ready to sign again. */
+export async function finishCanceled(db: Database, job: JobRow) {
+  const now = Date.now();
+  await db.batch([
+    db
+      .update(jobs)
+      .set({ state: "canceled", terminalAt: now, updatedAt: now, leaseExpiresAt: null })
+      .where(and(eq(jobs.id, job.id), notInArray(jobs.state, [...TERMINAL_STATES]))),
+    db
+      .update(jobSteps)
+      .set({ state: "skipped" })
+      .where(and(eq(jobSteps.jobId, job.id), inArray(jobSteps.state, ["pending", "running"]))),
+    db
+      .update(assets)
+      .set({ status: "uploaded", updatedAt: now })
+      .where(and(eq(assets.id, job.assetId), eq(assets.status, "processing"))),
+  ]);
+}
+
+/** The outcome of endJob: the job.failed event written with it, and how to learn whether this batch ended the job. */
+export interface EndedJob {
+  eventId: string;
+  /** True when this batch made the job's terminal move (and so its event exists). */
+  committed(): Promise<boolean>;
+}
+
+/**
+ * Ends a job without a publication (`failed`, `rejected` or `expired`) in one D1 batch: the job row moves only
+ * from a non-terminal state, and everything else in the batch (the step, the asset, the job.failed event in the
+ * webhook outbox) takes effect only if this batch made that move, so a job ends once and announces it once.
+ */
+export async function endJob(
+  d1: D1Database,
+  job: JobRow,
+  step: Pick<JobStepRow, "step"> | null,
+  state: "failed" | "rejected" | "expired",
+  code: JobErrorCode,
+  message: string,
+): Promise<EndedJob> {
+  const now = Date.now();
+  const ended = "EXISTS (SELECT 1 FROM jobs WHERE id = ? AND state = ? AND terminal_at = ? AND error_code = ?)";
+  const guard = [job.id, state, now, code];
+  const terminal = TERMINAL_STATES.map(() => "?").join(", ");
+  const event = jobEndedEventStatement(
+    d1,
+    { tenantId: job.tenantId, at: now, data: { asset_id: job.assetId, job_id: job.id, recipe_id: job.recipeId, state, error_code: code } },
+    { sql: ended, binds: guard },
+  );
+  await d1.batch([
+    d1
+      .prepare(
+        `UPDATE jobs SET state = ?, error_code = ?, error_message = ?, terminal_at = ?, updated_at = ?, lease_expires_at = NULL WHERE id = ? AND state NOT IN (${terminal})`,
+      )
+      .bind(state, code, message, now, now, job.id, ...TERMINAL_STATES),
+    event.statement,
+    ...(step
+      ? [
+          d1
+            .prepare(`UPDATE job_steps SET state = 'failed', completed_at = ?, error_code = ? WHERE job_id = ? AND step = ? AND ${ended}`)
+            .bind(now, code, job.id, step.step, ...guard),
+        ]
+      : []),
+    ...(state === "expired"
+      ? [
+          d1
+            .prepare(`UPDATE job_steps SET state = 'skipped' WHERE job_id = ? AND state IN ('pending', 'running') AND ${ended}`)
+            .bind(job.id, ...guard),
+        ]
+      : []),
+    // An expired job never ran: its asset is ready to sign again, as after a cancellation.
+    d1
+      .prepare(`UPDATE assets SET status = ?, updated_at = ? WHERE id = ? AND status = 'processing' AND ${ended}`)
+      .bind(state === "expired" ? "uploaded" : "failed", now, job.assetId, ...guard),
+  ]);
+  return {
+    eventId: event.eventId,
+    committed: async () =>
+      Boolean(
+        await d1
+          .prepare(`SELECT 1 AS ok WHERE ${ended}`)
+          .bind(...guard)
+          .first(),
+      ),
+  };
+}
+
+/** Sweep: accepted or queued jobs untouched since `before` (their message may be lost). */
+export async function unstartedJobs(db: Database, before: number) {
+  return db
+    .select()
+    .from(jobs)
+    .where(and(inArray(jobs.state, ["accepted", "queued"]), lt(jobs.updatedAt, before)))
+    .limit(100);
+}
+
+/** Sweep: the job was sent again; queued now, and touched so the next sweep waits a full period. */
+export async function touchQueued(db: Database, jobId: string, now: number) {
+  await db
+    .update(jobs)
+    .set({ state: "queued", updatedAt: now })
+    .where(and(eq(jobs.id, jobId), inArray(jobs.state, ["accepted", "queued"])));
+}
+
+const leaseLapsed = (now: number, leaseMs: LeaseMs) =>
+  or(lt(jobs.leaseExpiresAt, now), and(isNull(jobs.leaseExpiresAt), lt(jobs.updatedAt, now - leaseMs)));
+
+/** Sweep: running (or cancel-requested) jobs whose lease lapsed: their runner died or the queue gave up. */
+export async function lapsedJobs(db: Database, now: number, leaseMs: LeaseMs) {
+  return db
+    .select()
+    .from(jobs)
+    .where(and(inArray(jobs.state, ["running", "cancel_requested"]), leaseLapsed(now, leaseMs)))
+    .limit(100);
+}
+
+/** Sweep: a lapsed running job back to `queued`, only while its lease is still lapsed. Returns whether this call did it. */
+export async function requeueLapsed(db: Database, jobId: string, now: number, leaseMs: LeaseMs): Promise<boolean> {
+  const taken = await db
+    .update(jobs)
+    .set({ state: "queued", leaseExpiresAt: null, updatedAt: now })
+    .where(and(eq(jobs.id, jobId), eq(jobs.state, "running"), leaseLapsed(now, leaseMs)))
+    .returning({ id: jobs.id });
+  return taken.length === 1;
+}

@@ -1,0 +1,221 @@
+import { anchorEntryStatement } from "../../anchoring/log";
+import { formatOf } from "../../catalog/formats";
+import type { objects } from "../../db/schema";
+import { fromHex } from "../../platform/bytes";
+import { newId, randomBase32 } from "../../platform/ids";
+import { PDQ_MIN_QUALITY, pdqBandStatements } from "../../soft-bindings/queries";
+import { publicationEventStatements } from "../../webhooks/events";
+import type { AdmittedRequest } from "../admission";
+import type { PublicationPlan, StoredBlob } from "../outputs";
+import type { JobRow } from ".";
+
+/*
+ * The publication transaction: ten tables written in one D1 batch (D1 runs a batch as one transaction). The first
+ * statement moves the job to `completed` with this attempt's publication id, only while it is running, not
+ * cancelled and not yet published; every later statement is guarded by `ours` (that move happened), so the asset is
+ * published exactly once, or not at all, however often a run is redelivered or raced.
+ */
+
+/** A committed-or-not publication attempt: the ids it used, and the webhook events it wrote to the outbox. */
+export interface PublicationAttempt {
+  publicationId: string;
+  /** The outbox events of this attempt; they exist only if the publication committed (see publicationCommitted). */
+  eventIds: string[];
+}
+
+/** Runs the publication batch. Whether it took effect is publicationCommitted's answer (the batch itself never fails on a lost race). */
+export async function publishBatch(
+  d1: D1Database,
+  job: JobRow,
+  source: typeof objects.$inferSelect,
+  plan: PublicationPlan,
+): Promise<PublicationAttempt> {
+  const now = Date.now();
+  const publicationId = `pub_${randomBase32(16)}`;
+  const receiptId = newId("receipt");
+  const verificationId = newId("verification");
+  const sidecar = plan.sidecarManifest !== null;
+  const outputObjectId = plan.output ? newId("object") : source.id;
+  const sidecarObjectId = sidecar ? newId("object") : null;
+  const extension = formatOf(source.mediaType)!.extension;
+  const filename = `${job.assetId}.${extension}`;
+  const retentionDays = (JSON.parse(job.admitted) as AdmittedRequest).output_retention_days;
+  const retentionUntil = retentionDays === null || retentionDays === undefined ? null : now + retentionDays * 86_400_000;
+  const ours = "EXISTS (SELECT 1 FROM jobs WHERE id = ? AND publication_id = ?)";
+  const { watermark, fingerprints } = plan.durable;
+  const validationPath = plan.check ? (sidecar ? "c2pa.sidecar" : "c2pa.embedded") : "watermark";
+  const evidence = {
+    variant: sidecar ? "sidecar_signing" : plan.check ? "signing" : "watermarking",
+    output: {
+      object_id: outputObjectId,
+      media_type: source.mediaType,
+      sha256: plan.output?.sha256 ?? source.sha256,
+      byte_length: plan.output?.byte_length ?? source.byteLength,
+    },
+    source: { object_id: source.id, sha256: source.sha256, byte_length: source.byteLength },
+    sidecar_manifest: plan.sidecarManifest
+      ? { object_id: sidecarObjectId, sha256: plan.sidecarManifest.sha256, byte_length: plan.sidecarManifest.byte_length }
+      : null,
+    manifest: plan.check ? { active_manifest_label: plan.manifestLabel, validation_state: plan.check.validation_state } : null,
+    watermark: watermark
+      ? {
+          algorithm: watermark.algorithm,
+          strength: watermark.strength,
+          payload: watermark.payload,
+          psnr_db: watermark.psnr_db,
+          read_back: true,
+        }
+      : null,
+    fingerprints: fingerprints
+      ? fingerprints.fingerprints.map((f) => ({ algorithm: f.algorithm, value: f.value, quality: f.quality }))
+      : [],
+    recipe: { recipe_id: job.recipeId, version: job.recipeVersion },
+    publication_id: publicationId,
+    verification_id: verificationId,
+    published_at: new Date(now).toISOString(),
+  };
+  const insertObject = (id: string, role: string, blob: StoredBlob, mediaType: string, name: string) =>
+    d1
+      .prepare(
+        `INSERT INTO objects (id, tenant_id, asset_id, role, r2_key, etag, byte_length, sha256, media_type, filename, inspection, created_at)
+         SELECT ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, NULL, ? WHERE ${ours}`,
+      )
+      .bind(
+        id,
+        job.tenantId,
+        job.assetId,
+        role,
+        blob.key,
+        blob.etag,
+        blob.byte_length,
+        blob.sha256,
+        mediaType,
+        name,
+        now,
+        job.id,
+        publicationId,
+      );
+  const bindings = [
+    ...(watermark ? [{ kind: "watermark", algorithm: watermark.algorithm, value: watermark.payload, bits: watermark.payload }] : []),
+    ...(fingerprints?.fingerprints ?? []).map((f) => ({ kind: "fingerprint", algorithm: f.algorithm, value: f.value, bits: f.bits })),
+  ];
+
+  const events = publicationEventStatements(
+    d1,
+    {
+      tenantId: job.tenantId,
+      signed: plan.check !== null,
+      watermarked: watermark !== null,
+      at: now,
+      data: {
+        asset_id: job.assetId,
+        job_id: job.id,
+        publication_id: publicationId,
+        receipt_id: receiptId,
+        media_type: source.mediaType,
+        recipe_id: job.recipeId,
+        manifest_label: plan.manifestLabel,
+        watermark_algorithm: watermark?.algorithm ?? null,
+      },
+    },
+    { sql: ours, binds: [job.id, publicationId] },
+  );
+
+  const statements: D1PreparedStatement[] = [
+    d1
+      .prepare(
+        `UPDATE jobs SET state = 'completed', publication_id = ?, receipt_id = ?, verification_id = ?, terminal_at = ?, updated_at = ?, lease_expires_at = NULL
+         WHERE id = ? AND state = 'running' AND cancel_requested_at IS NULL AND publication_id IS NULL`,
+      )
+      .bind(publicationId, receiptId, verificationId, now, now, job.id),
+    ...(plan.output
+      ? [insertObject(outputObjectId, plan.check ? "signed_output" : "watermarked_output", plan.output, source.mediaType, filename)]
+      : []),
+    ...(plan.sidecarManifest
+      ? [insertObject(sidecarObjectId!, "sidecar_manifest", plan.sidecarManifest, "application/c2pa", `${filename}.c2pa`)]
+      : []),
+    d1
+      .prepare(
+        `UPDATE assets SET status = 'published', publication_id = ?, published_object_id = ?, sidecar_object_id = ?, published_job_id = ?,
+           published_recipe_id = ?, published_at = ?, manifest_label = ?, retention_until = ?, updated_at = ?
+         WHERE id = ? AND publication_id IS NULL AND ${ours}`,
+      )
+      .bind(
+        publicationId,
+        outputObjectId,
+        sidecarObjectId,
+        job.id,
+        job.recipeId,
+        now,
+        plan.manifestLabel,
+        retentionUntil,
+        now,
+        job.assetId,
+        job.id,
+        publicationId,
+      ),
+    d1
+      .prepare(`INSERT INTO receipts (id, tenant_id, asset_id, job_id, evidence, created_at) SELECT ?, ?, ?, ?, ?, ? WHERE ${ours}`)
+      .bind(receiptId, job.tenantId, job.assetId, job.id, JSON.stringify(evidence), now, job.id, publicationId),
+    d1
+      .prepare(
+        `INSERT INTO verifications (id, tenant_id, subject_type, overall, asset_id, job_id, object_id, policy_version, source_byte_length, source_media_type, validation_path, evidence, created_at, validated_at)
+         SELECT ?, ?, 'asset', 'valid', ?, ?, ?, ?, ?, ?, ?, ?, ?, ? WHERE ${ours}`,
+      )
+      .bind(
+        verificationId,
+        job.tenantId,
+        job.assetId,
+        job.id,
+        outputObjectId,
+        job.policyVersion,
+        evidence.output.byte_length,
+        source.mediaType,
+        validationPath,
+        JSON.stringify({
+          check: plan.check,
+          watermark_read_back: watermark ? { algorithm: watermark.algorithm, payload_matches: true } : null,
+          checked_at: new Date(now).toISOString(),
+          engine: plan.check ? "c2pa-wasm 0.13.3" : null,
+        }),
+        now,
+        now,
+        job.id,
+        publicationId,
+      ),
+    // PDQ hashes of enough quality are also cut into bands for near lookups (multi-index hashing).
+    ...(fingerprints?.fingerprints ?? [])
+      .filter((f) => f.algorithm === "pdq" && (f.quality ?? 0) >= PDQ_MIN_QUALITY)
+      .flatMap((f) => pdqBandStatements(d1, publicationId, fromHex(f.bits), { sql: ours, binds: [job.id, publicationId] })),
+    ...bindings.map((b) =>
+      d1
+        .prepare(
+          `INSERT INTO soft_bindings (publication_id, algorithm, tenant_id, asset_id, job_id, kind, value, bits, created_at)
+           SELECT ?, ?, ?, ?, ?, ?, ?, ?, ? WHERE ${ours}`,
+        )
+        .bind(publicationId, b.algorithm, job.tenantId, job.assetId, job.id, b.kind, b.value, b.bits, now, job.id, publicationId),
+    ),
+    ...(plan.manifestSha256
+      ? [
+          await anchorEntryStatement(
+            d1,
+            { publicationId, tenantId: job.tenantId, manifestSha256: plan.manifestSha256, createdAt: now },
+            { sql: ours, binds: [job.id, publicationId] },
+          ),
+        ]
+      : []),
+    // The customer events of this publication (the webhook outbox), committed with it or not at all.
+    ...events.statements,
+    d1
+      .prepare(`UPDATE job_steps SET state = 'completed', completed_at = ?, output = ? WHERE job_id = ? AND step = 'publish' AND ${ours}`)
+      .bind(now, JSON.stringify({ publication_id: publicationId }), job.id, job.id, publicationId),
+  ];
+  await d1.batch(statements);
+  return { publicationId, eventIds: events.eventIds };
+}
+
+/** Did this attempt's publication commit (the job carries its publication id)? */
+export async function publicationCommitted(d1: D1Database, jobId: string, publicationId: string): Promise<boolean> {
+  const committed = await d1.prepare("SELECT publication_id FROM jobs WHERE id = ?").bind(jobId).first<{ publication_id: string | null }>();
+  return committed?.publication_id === publicationId;
+}

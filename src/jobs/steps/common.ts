@@ -1,0 +1,41 @@
+import type { ImageServices, RgbaImage } from "../../media/types";
+import { hex } from "../../platform/bytes";
+import type { JobErrorCode } from "../job-errors";
+import type { StoredBlob } from "../outputs";
+import type { JobServices } from "../runner";
+
+/**
+ * A step's permanent failure: the job ends (`failed`, or `rejected` for the codes in REJECTING_CODES) with this
+ * code and message. Anything else a step throws is transient and the queue retries the message.
+ */
+export class StepFailure extends Error {
+  constructor(
+    readonly code: JobErrorCode,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+export async function put(bucket: R2Bucket, key: string, bytes: Uint8Array, contentType: string): Promise<StoredBlob> {
+  const stored = await bucket.put(key, bytes, { httpMetadata: { contentType } });
+  return { key, etag: stored!.etag, sha256: hex(await crypto.subtle.digest("SHA-256", bytes)), byte_length: bytes.length };
+}
+
+/** The object's bytes, only while its etag still matches (null otherwise): a step never reads bytes it did not check. */
+export async function read(bucket: R2Bucket, key: string, etag: string): Promise<Uint8Array | null> {
+  const stored = await bucket.get(key, { onlyIf: { etagMatches: etag } });
+  if (!stored || !("body" in stored)) return null;
+  return new Uint8Array(await stored.arrayBuffer());
+}
+
+export function imageServices(services: JobServices): ImageServices {
+  if (!services.image) throw new StepFailure("svc.jobs.step_unavailable", "The image pipeline is not installed in this deployment.");
+  return services.image;
+}
+
+export async function decodeOrFail(image: ImageServices, bytes: Uint8Array, mediaType: string): Promise<RgbaImage> {
+  const decoded = await image.codec.decode(bytes, mediaType);
+  if (decoded.status !== "decoded") throw new StepFailure("svc.jobs.decode_failed", decoded.message);
+  return decoded.image;
+}

@@ -1,0 +1,78 @@
+import type { Bindings } from "../../env";
+import type { ManifestReader } from "../../media/types";
+import { log } from "../../platform/logger";
+import { sendFanout } from "../../webhooks/delivery";
+import type { DurableCredentials, PublicationPlan, SignOutput, WatermarkOutput } from "../outputs";
+import type { JobRow, ObjectRow } from "../repo";
+import { publicationCommitted, publishBatch } from "../repo/publication";
+import { read } from "./common";
+
+/**
+ * What the publish step did. `submitted`: the publication batch ran; it took effect unless the job was cancelled
+ * or another run published first (the batch's guard), which the runner reads back from the job.
+ * `output_invalid`: our own signed output failed the reference engine's check, so nothing was published.
+ */
+export type PublishOutcome = { status: "submitted" } | { status: "output_invalid"; message: string };
+
+/** Signed recipes: the output is checked with the reference engine, then published with its manifest. */
+export async function publishSigned(
+  env: Bindings,
+  reader: ManifestReader,
+  job: JobRow,
+  source: ObjectRow,
+  signed: SignOutput,
+  signedBytes: Uint8Array | null,
+  durable: DurableCredentials,
+): Promise<PublishOutcome> {
+  const sidecar = signed.output === null;
+  // Check our own output with the reference engine before anything is published.
+  const assetBytes = sidecar
+    ? await read(env.OBJECTS, source.r2Key, source.etag)
+    : (signedBytes ?? (await read(env.OBJECTS, signed.output!.key, signed.output!.etag)));
+  const manifestStore = sidecar ? await read(env.OBJECTS, signed.manifest.key, signed.manifest.etag) : undefined;
+  if (!assetBytes || manifestStore === null) throw new Error("signed output not readable yet"); // transient
+  const verdict = await reader.read({ bytes: assetBytes, mediaType: source.mediaType, ...(manifestStore ? { manifestStore } : {}) });
+  if (verdict.status !== "read" || verdict.check.validation_state === "Invalid" || verdict.check.failure_codes.length > 0) {
+    const why = verdict.status === "read" ? verdict.check.failure_codes.join(", ") || verdict.check.validation_state : verdict.status;
+    return { status: "output_invalid", message: `The signed output did not validate: ${why}.` };
+  }
+  await publish(env, job, source, {
+    output: signed.output,
+    sidecarManifest: sidecar ? signed.manifest : null,
+    manifestSha256: signed.manifest.sha256,
+    manifestLabel: signed.active_manifest_label,
+    check: verdict.check,
+    durable,
+  });
+  return { status: "submitted" };
+}
+
+/** Watermark-only recipes: the watermarked output (its mark already read back) is published without a manifest. */
+export async function publishUnsigned(
+  env: Bindings,
+  job: JobRow,
+  source: ObjectRow,
+  watermarked: WatermarkOutput,
+  durable: DurableCredentials,
+): Promise<PublishOutcome> {
+  await publish(env, job, source, {
+    output: watermarked.output,
+    sidecarManifest: null,
+    manifestSha256: null,
+    manifestLabel: null,
+    check: null,
+    durable,
+  });
+  return { status: "submitted" };
+}
+
+/** The publication transaction (repo/publication.ts), then a nudge of the webhook fan-out for its events. */
+async function publish(env: Bindings, job: JobRow, source: ObjectRow, plan: PublicationPlan) {
+  const attempt = await publishBatch(env.DB, job, source, plan);
+  // Nudge the fan-out now; if this Worker dies first, the cron sweep fans the committed events out.
+  try {
+    if (await publicationCommitted(env.DB, job.id, attempt.publicationId)) await sendFanout(env, attempt.eventIds);
+  } catch (error) {
+    log.warn("webhook fan-out nudge failed; the sweep will fan out", { job_id: job.id, error: String(error) });
+  }
+}

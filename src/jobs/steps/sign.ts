@@ -1,0 +1,61 @@
+import { formatOf } from "../../catalog/formats";
+import type { Bindings } from "../../env";
+import { softBindingAssertions } from "../../media/soft-binding";
+import type { ManifestPlan, Signer } from "../../media/types";
+import { fromHex } from "../../platform/bytes";
+import { log } from "../../platform/logger";
+import type { AdmittedRequest } from "../admission";
+import type { FingerprintOutput, SignOutput, WatermarkOutput } from "../outputs";
+import type { JobRow, ObjectRow } from "../repo";
+import { put, read, StepFailure } from "./common";
+
+/**
+ * Signs the bytes to publish (the watermarked output, else the upload) with a manifest that carries the soft
+ * bindings of the earlier steps, and stores the manifest store (and, on the embedded lane, the signed asset).
+ * Returns the signed bytes too, so the publish step's check need not read them back.
+ */
+export async function signStep(
+  env: Bindings,
+  signer: Signer,
+  job: JobRow,
+  admitted: AdmittedRequest,
+  filename: string | null,
+  source: ObjectRow,
+  watermarked: WatermarkOutput | null,
+  fingerprinted: FingerprintOutput | null,
+): Promise<{ output: SignOutput; bytes: Uint8Array | null }> {
+  // A watermark recipe signs the watermarked bytes; every other recipe signs the upload itself.
+  const bytes = watermarked
+    ? await read(env.OBJECTS, watermarked.output.key, watermarked.output.etag)
+    : await read(env.OBJECTS, source.r2Key, source.etag);
+  if (!bytes) throw new StepFailure("svc.jobs.source_unavailable", "The uploaded bytes could not be read back unchanged.");
+  const format = formatOf(source.mediaType)!;
+  const plan: ManifestPlan = {
+    // The customer's filename, else a neutral one: the manifest is public (the resolution API serves it), ids are not.
+    title: filename ?? `untitled.${format.extension}`,
+    media_type: source.mediaType,
+    intent: admitted.ai_declaration
+      ? { kind: "created", digital_source_type: admitted.ai_declaration.digital_source_type }
+      : { kind: "opened" },
+    assertions: softBindingAssertions([
+      ...(watermarked ? [{ algorithm: watermarked.algorithm, bits: fromHex(watermarked.payload) }] : []),
+      ...(fingerprinted?.fingerprints ?? []).map((f) => ({ algorithm: f.algorithm, bits: fromHex(f.bits) })),
+    ]),
+    creator: null,
+  };
+  const sidecar = format.lane === "sidecar";
+  const result = sidecar ? await signer.signSidecar({ bytes, plan }) : await signer.signEmbedded({ bytes, plan });
+  if (result.status === "unsupported_media_type") throw new StepFailure("svc.jobs.media_unsupported", result.message);
+  if (result.status === "failed") {
+    // The engine's own text is internal (Rust error names); the customer gets a stable explanation.
+    log.warn("signing failed", { job_id: job.id, engine: result.message });
+    throw new StepFailure(
+      "svc.jobs.sign_failed",
+      "The C2PA engine could not sign this file: it is malformed or uses a structure the engine does not support.",
+    );
+  }
+  const base = `t/${job.tenantId}/jobs/${job.id}/sign`;
+  const manifest = await put(env.OBJECTS, `${base}/manifest.c2pa`, result.manifest_store, "application/c2pa");
+  const output = sidecar ? null : await put(env.OBJECTS, `${base}/output`, result.bytes, source.mediaType);
+  return { output: { output, manifest, active_manifest_label: result.active_manifest_label }, bytes: sidecar ? null : result.bytes };
+}
