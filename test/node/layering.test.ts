@@ -97,6 +97,7 @@ for (const file of files) {
   const seen = new Set<string>();
   for (const specifier of specifiers(readFileSync(file, "utf8"))) {
     if (!specifier.startsWith(".")) continue; // packages are not layers
+    if (/\.json$/.test(specifier)) continue; // data files (the trust list) are not layers
     const target = resolveImport(file, specifier);
     if (target === "outside") continue;
     if (target === null) {
