@@ -4,7 +4,7 @@ import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-plugin";
 import { defineConfig } from "vitest/config";
 // With the extension (Vite's future native config loader needs it); tsconfig.node.json lacks
 // allowImportingTsExtensions, hence the expected TS5097.
-import { mintAnchorKeyPem, mintDevPki } from "./src/media/c2pa/dev-pki.ts";
+import { mintAnchorKeyPem, mintDevPki } from "./src/dev/pki.ts";
 
 /** Media fixtures (test/fixtures/media) handed to workerd tests as one binding: file name → base64 bytes. */
 function mediaFixtures(): Record<string, string> {

@@ -2,7 +2,7 @@
 // same c2pa-wasm module the Worker uses.
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
-import { mintDevPki } from "../src/media/c2pa/dev-pki";
+import { mintDevPki } from "../src/dev/pki";
 import { c2paEngineMemoryBytes, initC2paEngine } from "../src/media/c2pa/engine";
 import { C2paManifestReader } from "../src/media/c2pa/reader";
 import { C2paSigner } from "../src/media/c2pa/signer";

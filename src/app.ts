@@ -7,11 +7,13 @@ import { assetRoutes } from "./assets";
 import { capabilityRoutes } from "./capabilities";
 import { JSON_BODY_MAXIMUM_BYTES, VERIFY_FILE_MAXIMUM_BYTES as VERIFY_MAX_BYTES, VERIFY_REQUEST_MAXIMUM_BYTES } from "./catalog/limits";
 import { registerGetConnectCatalog } from "./connect/get-connect-catalog";
+import { developmentRoutes, devOcsp } from "./dev";
 import { openApiDocument, registerSharedSchemas } from "./docs/openapi-document";
 import { apiReferencePage, errorCodesPage, verificationStatusesPage } from "./docs/pages";
 import { historyRoutes } from "./history";
 import { identityRoutes } from "./identity";
 import { jobRoutes } from "./jobs";
+import { installDevOcsp } from "./media/c2pa/ocsp-dev-port";
 import { authenticate } from "./platform/auth/middleware";
 import { type AppEnv, contextServices, createRouter, publicOrigin } from "./platform/context";
 import { onError, onNotFound } from "./platform/error-mapper";
@@ -22,7 +24,7 @@ import { validationHook } from "./platform/validation";
 import { receiptRoutes } from "./receipts";
 import { BY_CONTENT_PATH, softBindingResolutionRoutes } from "./soft-binding-resolution";
 import { storageRoutes } from "./storage/routes";
-import { developmentRoutes, systemRoutes } from "./system";
+import { systemRoutes } from "./system";
 import { requireConfiguredDeployment } from "./system/deployment";
 import { uploadRoutes } from "./uploads";
 import { verificationRoutes } from "./verifications";
@@ -42,6 +44,10 @@ export const META_PATHS = [
   "/docs/verification-statuses.json",
   "/verify",
 ] as const;
+
+// Verification answers the dev PKI's OCSP responder in process (a Worker cannot fetch itself); areas may not import
+// src/dev/, so the wiring hands it to media's port. It answers only in development (null credentials elsewhere).
+installDevOcsp(devOcsp);
 
 /** How to build the application. */
 export interface AppOptions {

@@ -5,7 +5,7 @@ import { createHmac, randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { mintAnchorKeyPem, mintDevPki } from "../../src/media/c2pa/dev-pki.ts";
+import { mintAnchorKeyPem, mintDevPki } from "../../src/dev/pki.ts";
 import { SCOPES } from "../../src/platform/auth/scopes.ts";
 import { base32, newId } from "../../src/platform/ids.ts";
 

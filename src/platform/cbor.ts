@@ -1,5 +1,6 @@
 /**
- * A small, strict CBOR decoder (RFC 8949) for untrusted input: COSE structures (RFC 9052) in C2PA manifests.
+ * The CBOR module: the deterministic encoder (cbor-encode.ts, re-exported here) and a small, strict CBOR
+ * decoder (RFC 8949) for untrusted input: COSE structures (RFC 9052) in C2PA manifests.
  *
  * What it returns (`CborItem`):
  *  - unsigned and negative integers (major types 0, 1) as `number` when they are safe integers (|n| < 2^53),
@@ -24,6 +25,8 @@
  * is malformed, and the work is linear in the input size.
  */
 import { hex } from "./bytes";
+
+export { type CborValue, cborHeadSize, encodeCbor } from "./cbor-encode";
 
 /** A decoded CBOR data item. */
 export type CborItem =

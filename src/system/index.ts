@@ -1,10 +1,8 @@
 import { createRouter } from "../platform/context";
-import { registerDevOcsp } from "./dev-ocsp";
 import { registerGetHealthz } from "./get-healthz";
 import { registerGetHealthzDb } from "./get-healthz-db";
 import { registerGetReadyz } from "./get-readyz";
 import { registerGetReadyzGovernance } from "./get-readyz-governance";
-import { registerPostDevTsa } from "./post-dev-tsa";
 
 /** Probes: unversioned, anonymous. */
 export function systemRoutes() {
@@ -13,17 +11,5 @@ export function systemRoutes() {
   registerGetHealthzDb(app);
   registerGetReadyz(app);
   registerGetReadyzGovernance(app);
-  return app;
-}
-
-/**
- * Development routes (dev TSA, dev OCSP responder and its revocations), mounted only in a development app
- * (createApp({ development: true })): a production Worker has no such route, not even in its OpenAPI document.
- * Each handler also re-checks SVC_ENVIRONMENT, so a production env reaching a development app still gets 404.
- */
-export function developmentRoutes() {
-  const app = createRouter();
-  registerPostDevTsa(app);
-  registerDevOcsp(app);
   return app;
 }

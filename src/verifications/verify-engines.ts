@@ -1,7 +1,7 @@
 import type { Bindings } from "../env";
 import { activeManifestSignature, signerCredentials } from "../media/c2pa/jumbf";
 import { checkOcsp, InMemoryOcspCache, type OcspFetcher } from "../media/c2pa/ocsp";
-import { answerDevOcsp, devOcspResponder } from "../system/dev-ocsp";
+import { answerDevOcsp, devOcspResponder } from "../media/c2pa/ocsp-dev-port";
 import type { RevocationCheck } from "./verify-service";
 
 /** The C2PA engine loader (a `.wasm` module import, so workerd only and imported on first use). */

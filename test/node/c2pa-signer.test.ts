@@ -7,13 +7,13 @@ import { createRequire } from "node:module";
 import { join } from "node:path";
 import * as pkijs from "pkijs";
 import { beforeAll, describe, expect, it } from "vitest";
-import { buildCoseSign1, encodeCbor, protectedHeaderBytes, sigTst2Data } from "../../src/media/c2pa/cose";
-import { type DevPki, type DevPkiAlgorithm, mintDevPki } from "../../src/media/c2pa/dev-pki";
+import { type DevPki, type DevPkiAlgorithm, mintDevPki } from "../../src/dev/pki";
+import { buildCoseSign1, protectedHeaderBytes, sigTst2Data } from "../../src/media/c2pa/cose";
 import { c2paEngineMemoryBytes, initC2paEngine } from "../../src/media/c2pa/engine";
 import { C2PA_EMBEDDED_MEDIA_TYPES, C2paSigner, CREATOR_ASSERTION_LABEL } from "../../src/media/c2pa/signer";
 import { buildTimeStampRequest, extractTimeStampToken, requestTimestamp, respondTimestamp, tsaConfigFrom } from "../../src/media/c2pa/tsa";
 import type { ManifestPlan } from "../../src/media/types";
-import { type CborItem, type CborTag, decodeCbor as decodeCborResult } from "../../src/platform/cbor";
+import { type CborItem, type CborTag, decodeCbor as decodeCborResult, encodeCbor } from "../../src/platform/cbor";
 import { type ConformanceSample, expectTrusted, referenceVerdict, runSignerConformance, tamperOriginalData } from "./signer-conformance";
 
 const require = createRequire(import.meta.url);

@@ -7,7 +7,7 @@
 import { createHash, createHmac, randomBytes, randomUUID } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { type DevPki, mintDevPki } from "../../src/media/c2pa/dev-pki";
+import { type DevPki, mintDevPki } from "../../src/dev/pki";
 import { generateApiKeySecret } from "../../src/platform/auth/keys";
 import { ALL_SCOPES } from "../../src/platform/auth/scopes";
 import { newId } from "../../src/platform/ids";

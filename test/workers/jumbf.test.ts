@@ -6,7 +6,6 @@
  * hostile input: nothing throws, nothing hangs.
  */
 import { beforeAll, describe, expect, it } from "vitest";
-import { type CborValue, encodeCbor } from "../../src/media/c2pa/cose";
 import { ensureC2paEngine } from "../../src/media/c2pa/engine-workerd";
 import {
   activeManifestSignature,
@@ -20,7 +19,7 @@ import { c2paSignerFromBindings } from "../../src/media/c2pa/signer";
 import { pemBlocks } from "../../src/media/c2pa/tsa";
 import type { ManifestPlan } from "../../src/media/types";
 import { concatBytes } from "../../src/platform/bytes";
-import { decodeCbor } from "../../src/platform/cbor";
+import { type CborValue, decodeCbor, encodeCbor } from "../../src/platform/cbor";
 import { fixture, testEnv } from "./helpers";
 import { loadX509 } from "./x509";
 

@@ -2,19 +2,18 @@ import type * as X509 from "@peculiar/x509";
 import * as asn1js from "asn1js";
 import * as pkijs from "pkijs";
 import { describe, expect, it } from "vitest";
+import { type DevRevocation, respondOcsp } from "../../src/dev/ocsp-responder";
 import {
   buildOcspRequest,
   checkOcsp,
-  type DevOcspResponder,
-  type DevRevocation,
   InMemoryOcspCache,
   type OcspFetcher,
   type OcspResult,
   ocspResponderUrl,
-  respondOcsp,
   serialNumberHex,
   verifyOcspResponse,
 } from "../../src/media/c2pa/ocsp";
+import type { DevOcspResponder } from "../../src/media/c2pa/ocsp-dev-port";
 import { prng } from "./prng";
 import { loadX509 } from "./x509";
 

@@ -2,92 +2,16 @@ import { CorruptError, corrupt, equalBytes, fourcc, latin1, u8, u16be, u32be, u6
 import { C2PA_BMFF_UUID } from "./c2pa-markers";
 import { type AudioConfig, parseAv1C, parseAvcC, parseEsds, parseHvcC, parseVpcC, type VideoConfig } from "./codecs";
 import { type Detection, detection, type MeasuredFacts, positiveInt, rate, seconds } from "./detection";
+import { type Box, boxes, child, children, printable, timing } from "./isobmff-box";
+import { type HeifImage, parseMeta } from "./isobmff-heif";
+
+export { type Box, boxes, isIsobmff } from "./isobmff-box";
 
 /**
  * ISO base media file format (ISO/IEC 14496-12) and QuickTime: MP4, M4A, MOV, HEIF/HEIC, AVIF and their
  * sequences. Boxes are walked with every size checked against its parent; descent is explicit (moov → trak →
  * mdia → minf → stbl → stsd → sample entry), so nesting depth is bounded by construction and by MAX_DEPTH.
  */
-
-/** One box: [start, end) lies inside its parent, `body` is where the payload starts (after size, type, largesize). */
-export interface Box {
-  type: string;
-  start: number;
-  body: number;
-  end: number;
-}
-
-const MAX_DEPTH = 12;
-/** Keeps the box list of one level small enough for a 128 MB isolate (a file of 8-byte boxes would not be). */
-const MAX_BOXES_PER_LEVEL = 200_000;
-const FIRST_BOX_TYPES = new Set(["ftyp", "styp", "moov", "mdat", "free", "skip", "wide", "pnot"]);
-
-export function isIsobmff(b: Uint8Array): boolean {
-  if (b.length < 8) return false;
-  const type = String.fromCharCode(b[4]!, b[5]!, b[6]!, b[7]!);
-  if (!FIRST_BOX_TYPES.has(type)) return false;
-  const size = u32be(b, 0);
-  return size === 1 || size === 0 || size >= 8;
-}
-
-/** Child boxes of [start, end). A size that overruns the parent is corruption; so is a partial header. */
-export function boxes(b: Uint8Array, start: number, end: number, depth: number): Box[] {
-  if (depth > MAX_DEPTH) corrupt("boxes nested too deeply");
-  const out: Box[] = [];
-  let pos = start;
-  while (pos < end) {
-    const left = end - pos;
-    if (left < 8) {
-      // QuickTime allows a 32-bit zero terminator at the end of some atom lists.
-      if (left === 4 && u32be(b, pos) === 0) break;
-      corrupt("box header truncated");
-    }
-    let size = u32be(b, pos);
-    const type = fourcc(b, pos + 4);
-    let header = 8;
-    if (size === 1) {
-      if (left < 16) corrupt("box header truncated");
-      size = u64be(b, pos + 8);
-      header = 16;
-    } else if (size === 0) {
-      size = left; // runs to the end of its parent
-    }
-    if (size < header || size > left) corrupt(`'${printable(type)}' box overruns its parent`);
-    if (out.length >= MAX_BOXES_PER_LEVEL) corrupt("too many boxes in one level");
-    out.push({ type, start: pos, body: pos + header, end: pos + size });
-    pos += size;
-  }
-  return out;
-}
-
-function printable(type: string): string {
-  return type.replace(/[^\x20-\x7e]/g, "?");
-}
-
-function child(list: Box[], type: string): Box | undefined {
-  return list.find((x) => x.type === type);
-}
-
-function children(b: Uint8Array, box: Box | undefined, depth: number, skip = 0): Box[] {
-  return box ? boxes(b, box.body + skip, box.end, depth) : [];
-}
-
-/** Timescale and duration from mvhd/mdhd (version 0 or 1). An all-ones duration means unknown. */
-function timing(b: Uint8Array, box: Box | undefined): { timescale: number; duration: number } {
-  if (!box) return { timescale: 0, duration: 0 };
-  const v1 = u8(b, box.body) === 1;
-  if (box.end - box.body < (v1 ? 32 : 20)) corrupt(`'${box.type}' box too short`);
-  const timescale = u32be(b, box.body + (v1 ? 20 : 12));
-  let duration: number;
-  if (v1) {
-    duration = u32be(b, box.body + 24) === 0xffffffff ? 0 : u64be(b, box.body + 24);
-  } else {
-    duration = u32be(b, box.body + 16);
-    if (duration === 0xffffffff) duration = 0;
-  }
-  return { timescale, duration };
-}
-
 interface SampleEntry {
   format: string;
   codec: string | null;
@@ -299,136 +223,6 @@ function parseMoov(b: Uint8Array, moov: Box, quicktime: boolean): Movie {
   }
   const tracks = kids.filter((k) => k.type === "trak").map((t) => parseTrak(b, t, quicktime));
   return { timescale, duration, fragmented: mvex !== undefined, tracks };
-}
-
-interface HeifImage {
-  width: number | null;
-  height: number | null;
-  config: VideoConfig | null;
-  bits: number | null;
-}
-
-/** HEIF `meta` (ISO/IEC 23008-12): the primary item, its `ispe` size and its codec configuration. */
-function parseMeta(b: Uint8Array, meta: Box): HeifImage | null {
-  // ISO `meta` is a full box; QuickTime's is not. Tell them apart by where `hdlr` sits.
-  const full = meta.end - meta.body >= 12 && fourcc(b, meta.body + 8) === "hdlr";
-  const kids = boxes(b, meta.body + (full ? 4 : 0), meta.end, 1);
-  const hdlr = child(kids, "hdlr");
-  if (!hdlr || hdlr.end - hdlr.body < 12 || fourcc(b, hdlr.body + 8) !== "pict") return null;
-  const pitm = child(kids, "pitm");
-  if (!pitm) corrupt("HEIF without a primary item");
-  const primary = u8(b, pitm.body) === 0 ? u16be(b, pitm.body + 4) : u32be(b, pitm.body + 4);
-
-  const types = new Map<number, string>();
-  const iinf = child(kids, "iinf");
-  if (iinf) {
-    const v0 = u8(b, iinf.body) === 0;
-    for (const infe of boxes(b, iinf.body + (v0 ? 6 : 8), iinf.end, 2)) {
-      if (infe.type !== "infe") continue;
-      const version = u8(b, infe.body);
-      if (version < 2) continue;
-      const id = version === 2 ? u16be(b, infe.body + 4) : u32be(b, infe.body + 4);
-      const typeAt = infe.body + (version === 2 ? 8 : 10);
-      types.set(id, fourcc(b, typeAt));
-    }
-  }
-
-  const iloc = child(kids, "iloc");
-  if (iloc) checkItemLocations(b, iloc);
-
-  const props: Box[] = [];
-  const assoc = new Map<number, number[]>();
-  const iprp = children(b, child(kids, "iprp"), 2);
-  const ipco = child(iprp, "ipco");
-  if (ipco) props.push(...boxes(b, ipco.body, ipco.end, 3));
-  const ipma = child(iprp, "ipma");
-  if (ipma) {
-    const version = u8(b, ipma.body);
-    const wide = (u8(b, ipma.body + 3) & 1) === 1;
-    const count = u32be(b, ipma.body + 4);
-    let pos = ipma.body + 8;
-    for (let i = 0; i < count; i++) {
-      if (pos >= ipma.end) corrupt("ipma entries overrun the box");
-      const id = version < 1 ? u16be(b, pos) : u32be(b, pos);
-      pos += version < 1 ? 2 : 4;
-      const n = u8(b, pos++);
-      const list: number[] = [];
-      for (let k = 0; k < n; k++) {
-        const index = wide ? u16be(b, pos) & 0x7fff : u8(b, pos) & 0x7f;
-        pos += wide ? 2 : 1;
-        list.push(index);
-      }
-      if (pos > ipma.end) corrupt("ipma entries overrun the box");
-      assoc.set(id, list);
-    }
-  }
-  const propsOf = (id: number) => (assoc.get(id) ?? []).map((i) => props[i - 1]).filter((p): p is Box => p !== undefined);
-
-  const coded = (t: string | undefined) => t === "hvc1" || t === "av01" || t === "jpeg";
-  const primaryType = types.get(primary);
-  if (types.size > 0 && primaryType === undefined) corrupt("HEIF primary item has no item info");
-  const codedId = coded(primaryType) ? primary : [...types].find(([, t]) => coded(t))?.[0];
-
-  let width: number | null = null;
-  let height: number | null = null;
-  for (const p of propsOf(primary)) {
-    if (p.type === "ispe" && p.end - p.body >= 12) {
-      width = positiveInt(u32be(b, p.body + 4));
-      height = positiveInt(u32be(b, p.body + 8));
-    }
-  }
-  let config: VideoConfig | null = null;
-  let bits: number | null = null;
-  for (const p of propsOf(codedId ?? primary)) {
-    try {
-      if (p.type === "hvcC") config = parseHvcC(b, p.body, p.end);
-      else if (p.type === "av1C") config = parseAv1C(b, p.body, p.end);
-    } catch (err) {
-      if (!(err instanceof CorruptError)) throw err;
-      corrupt(`${p.type}: ${err.message}`);
-    }
-    if (p.type === "pixi" && p.end - p.body >= 6) bits = u8(b, p.body + 5);
-  }
-  return { width, height, config, bits };
-}
-
-/** iloc extents stored in the file (construction method 0) must lie inside it: a cut-off image fails here. */
-function checkItemLocations(b: Uint8Array, iloc: Box): void {
-  const version = u8(b, iloc.body);
-  if (version > 2) return;
-  const sizes = u16be(b, iloc.body + 4);
-  const offsetSize = sizes >> 12;
-  const lengthSize = (sizes >> 8) & 15;
-  const baseSize = (sizes >> 4) & 15;
-  const indexSize = version >= 1 ? sizes & 15 : 0;
-  for (const s of [offsetSize, lengthSize, baseSize, indexSize]) if (s !== 0 && s !== 4 && s !== 8) corrupt("iloc field size invalid");
-  const read = (at: number, size: number) => (size === 0 ? 0 : size === 4 ? u32be(b, at) : u64be(b, at));
-  let pos = iloc.body + 6;
-  const count = version < 2 ? u16be(b, pos) : u32be(b, pos);
-  pos += version < 2 ? 2 : 4;
-  for (let i = 0; i < count; i++) {
-    if (pos >= iloc.end) corrupt("iloc entries overrun the box");
-    pos += version < 2 ? 2 : 4; // item_ID
-    let method = 0;
-    if (version >= 1) {
-      method = u16be(b, pos) & 15;
-      pos += 2;
-    }
-    pos += 2; // data_reference_index
-    const base = read(pos, baseSize);
-    pos += baseSize;
-    const extents = u16be(b, pos);
-    pos += 2;
-    for (let k = 0; k < extents; k++) {
-      pos += indexSize;
-      const offset = read(pos, offsetSize);
-      pos += offsetSize;
-      const length = read(pos, lengthSize);
-      pos += lengthSize;
-      if (pos > iloc.end) corrupt("iloc entries overrun the box");
-      if (method === 0 && base + offset + length > b.length) corrupt("HEIF item data overruns the file");
-    }
-  }
 }
 
 const HEIC_STILL = new Set(["heic", "heix", "heim", "heis"]);

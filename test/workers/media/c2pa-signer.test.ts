@@ -4,7 +4,7 @@
  * with a validated timestamp.
  */
 import { describe, expect, it } from "vitest";
-import { mintDevPki } from "../../../src/media/c2pa/dev-pki";
+import { mintDevPki } from "../../../src/dev/pki";
 import { verifySettingsJson, WasmReader } from "../../../src/media/c2pa/engine";
 import { ensureC2paEngine } from "../../../src/media/c2pa/engine-workerd";
 import { C2paSigner, c2paSignerFromBindings } from "../../../src/media/c2pa/signer";

@@ -1,16 +1,18 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import type { Router } from "../app-types";
-import { type Database, database } from "../db/client";
-import { devOcspRevocations } from "../db/schema";
+import { database } from "../db/client";
 import { type Bindings, isDevelopment } from "../env";
-import { type DevOcspResponder, type DevRevocation, respondOcsp } from "../media/c2pa/ocsp";
+import type { DevOcsp, DevOcspResponder } from "../media/c2pa/ocsp-dev-port";
 import { ApiError } from "../platform/errors";
 import { errorResponse, json } from "../platform/openapi";
+import { respondOcsp } from "./ocsp-responder";
+import { devRevocations, insertRevocation } from "./repo";
 
 /*
  * The development OCSP responder (RFC 6960) for the dev PKI: the dev signer's certificate names it in its AIA
- * extension, verification answers it in process, and POST /dev/ocsp serves it to other tools. Revocations are
- * set with POST /dev/ocsp/revocations. Absent (404) outside development.
+ * extension, verification answers it in process (through the port media/c2pa/ocsp-dev-port.ts, which app.ts
+ * hands `devOcsp`), and POST /dev/ocsp serves it to other tools. Revocations are set with
+ * POST /dev/ocsp/revocations. Absent (404) outside development.
  */
 
 const MAX_REQUEST_BYTES = 16 * 1024;
@@ -21,15 +23,13 @@ export function devOcspResponder(env: Bindings): DevOcspResponder | null {
   return { certPem: env.SVC_OCSP_RESPONDER_CERT_PEM, keyPkcs8Pem: env.SVC_OCSP_RESPONDER_KEY_PEM, caCertPem: env.SVC_OCSP_CA_CERT_PEM };
 }
 
-export async function devRevocations(db: Database): Promise<Map<string, DevRevocation>> {
-  const rows = await db.select().from(devOcspRevocations);
-  return new Map(rows.map((r) => [r.serialHex, { revokedAt: new Date(r.revokedAt), ...(r.reason !== null ? { reason: r.reason } : {}) }]));
-}
-
 /** Answers one DER OCSPRequest with the dev responder (used in process and by POST /dev/ocsp). */
 export async function answerDevOcsp(env: Bindings, responder: DevOcspResponder, requestDer: Uint8Array): Promise<Uint8Array> {
   return respondOcsp(requestDer, responder, await devRevocations(database(env.DB)), new Date());
 }
+
+/** What the wiring installs into media's port: the dev responder, answered with the current revocations. */
+export const devOcsp: DevOcsp = { responder: devOcspResponder, answer: answerDevOcsp };
 
 const notHere = (path: string) => new ApiError("svc.route.not_found", `No operation at POST ${path} in this deployment.`);
 
@@ -102,10 +102,7 @@ export function registerDevOcsp(app: Router) {
     let serialHex = serial_number.toLowerCase();
     if (serialHex.length % 2 === 1) serialHex = `0${serialHex}`;
     while (serialHex.length > 2 && serialHex.startsWith("00")) serialHex = serialHex.slice(2);
-    await c.var.db
-      .insert(devOcspRevocations)
-      .values({ serialHex, revokedAt: Date.now(), reason: reason ?? null })
-      .onConflictDoNothing();
+    await insertRevocation(c.var.db, serialHex, reason ?? null);
     return c.json({ serial_number: serialHex, ...(reason !== undefined ? { reason } : {}) }, 201);
   });
 }
