@@ -2,6 +2,7 @@ import { OpenAPIHono } from "@hono/zod-openapi";
 import { bodyLimit } from "hono/body-limit";
 import { anchorRoutes } from "./anchoring/routes";
 import { apiKeyRoutes } from "./api-keys";
+import { apiKeyLookup } from "./api-keys/repo";
 import { requestLog } from "./api-keys/request-logs";
 import { assetRoutes } from "./assets";
 import { capabilityRoutes } from "./capabilities";
@@ -87,7 +88,7 @@ export function createApp(options: AppOptions = {}) {
   app.use("/v1/*", (c, next) => (c.req.path === "/v1/verify" || c.req.path === BY_CONTENT_PATH ? verifyLimit(c, next) : limit(c, next)));
   if (options.development) app.use("/dev/*", limit);
   app.use("*", requestLog);
-  app.use("*", authenticate);
+  app.use("*", authenticate(apiKeyLookup));
   app.use("*", idempotency);
 
   app.route("/", systemRoutes());

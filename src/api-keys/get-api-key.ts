@@ -2,7 +2,7 @@ import { createRoute, z } from "@hono/zod-openapi";
 import type { Router } from "../app-types";
 import { notFound, principalOf } from "../platform/context";
 import { json, NOT_FOUND } from "../platform/openapi";
-import { getKey } from "./queries";
+import { getKey } from "./repo";
 import { ApiKeyIdSchema, ApiKeyResponseSchema } from "./schemas";
 import { apiKeyView } from "./service";
 

@@ -4,7 +4,7 @@ import { releasedCheck } from "../history/snapshots";
 import { principalOf } from "../platform/context";
 import { json } from "../platform/openapi";
 import { pageOf, pageQuerySchema, pageRequest } from "../platform/pagination";
-import { listKeys } from "./queries";
+import { listKeys } from "./repo";
 import { ApiKeyPageSchema } from "./schemas";
 import { apiKeyView } from "./service";
 

@@ -6,7 +6,7 @@ import { errorResponse, json, NOT_FOUND, Timestamp } from "../platform/openapi";
 import { type KeyRestrictions, restrictionsOf } from "./controls";
 import { ApiKeyParams } from "./get-api-key";
 import { requireAuthorityOver } from "./guard";
-import { getKey } from "./queries";
+import { getKey } from "./repo";
 import { replaceControl } from "./versioned-control";
 
 const RestrictionsResponseSchema = z

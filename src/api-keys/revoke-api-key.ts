@@ -5,7 +5,7 @@ import { ApiError } from "../platform/errors";
 import { errorResponse, IdempotencyKeyHeader, json, NOT_FOUND } from "../platform/openapi";
 import { ApiKeyParams } from "./get-api-key";
 import { requireAuthorityOver } from "./guard";
-import { getKey } from "./queries";
+import { getKey } from "./repo";
 import { ApiKeyResponseSchema } from "./schemas";
 import { apiKeyView, revokeApiKey } from "./service";
 

@@ -5,7 +5,7 @@ import { ApiError } from "../platform/errors";
 import { errorResponse, IdempotencyKeyHeader, json, NOT_FOUND, Timestamp } from "../platform/openapi";
 import { ApiKeyParams } from "./get-api-key";
 import { requireAuthorityOver } from "./guard";
-import { getKey } from "./queries";
+import { getKey } from "./repo";
 import { ApiKeyResponseSchema } from "./schemas";
 import { apiKeyView, DEFAULT_ROTATION_OVERLAP_S, finishRotation, rotateApiKey } from "./service";
 

@@ -8,7 +8,7 @@ import { iso } from "../platform/openapi";
 import type { AuthenticatedPrincipal } from "../platform/principal";
 import { type CoverDecision, covers, grantOf, type KeyGrant } from "./authority";
 import { restrictionsOf } from "./controls";
-import { type ApiKeyRow, getKey, insertKey, liveKeySql, revokeKey } from "./queries";
+import { type ApiKeyRow, getKey, insertKey, liveKeySql, revokeKey } from "./repo";
 
 /** Domain logic of API keys: no HTTP here; results are discriminated unions. */
 

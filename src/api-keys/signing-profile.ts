@@ -9,7 +9,7 @@ import { errorResponse, json, NOT_FOUND, Timestamp } from "../platform/openapi";
 import { type SigningProfile, signingProfileOf } from "./controls";
 import { ApiKeyParams } from "./get-api-key";
 import { requireAuthorityOver } from "./guard";
-import { getKey } from "./queries";
+import { getKey } from "./repo";
 import { replaceControl } from "./versioned-control";
 
 const RecipeId = z

@@ -1,6 +1,6 @@
 import type { Database } from "../db/client";
 import { ApiError } from "../platform/errors";
-import { type ApiKeyRow, updateControl } from "./queries";
+import { type ApiKeyRow, updateControl } from "./repo";
 
 type Control = { version: number; updated_at: string | null };
 type Column = "restrictions" | "signingProfile" | "retention";

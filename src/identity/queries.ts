@@ -1,5 +1,5 @@
 import { and, count, eq, max } from "drizzle-orm";
-import { liveKeySql } from "../api-keys/queries";
+import { liveKeySql } from "../api-keys/repo";
 import type { Database } from "../db/client";
 import { apiKeys, tenants } from "../db/schema";
 

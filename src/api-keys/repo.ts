@@ -2,6 +2,8 @@ import { and, eq, lt, or, sql } from "drizzle-orm";
 import type { Database } from "../db/client";
 import { newestFirst, pageWindow } from "../db/keyset";
 import { apiKeys, tenants } from "../db/schema";
+import type { KeyCredential, KeyLookup } from "../platform/auth/key-lookup";
+import { restrictionsOf, retentionOf } from "./controls";
 
 export type ApiKeyRow = typeof apiKeys.$inferSelect;
 
@@ -22,6 +24,34 @@ export async function touchLastUsed(db: Database, keyId: string, now: number) {
     .update(apiKeys)
     .set({ lastUsedAt: now })
     .where(and(eq(apiKeys.id, keyId), or(sql`${apiKeys.lastUsedAt} IS NULL`, lt(apiKeys.lastUsedAt, now - 60_000))));
+}
+
+/** The api-keys side of authentication's key port: the stored row and its controls, as platform/auth reads them. */
+export const apiKeyLookup: KeyLookup = {
+  async findByHash(db, secretHash) {
+    const found = await findKeyByHash(db, secretHash);
+    return found && credentialOf(found.key, found.tenantStatus);
+  },
+  touchLastUsed,
+};
+
+function credentialOf(key: ApiKeyRow, tenantStatus: string): KeyCredential {
+  const restrictions = restrictionsOf(key.restrictions);
+  return {
+    id: key.id,
+    tenantId: key.tenantId,
+    secretHash: key.secretHash,
+    status: key.status,
+    expiresAt: key.expiresAt,
+    rotationDeadline: key.rotationDeadline,
+    lastUsedAt: key.lastUsedAt,
+    scopes: JSON.parse(key.scopes) as string[],
+    ipAllowlist: restrictions.ip_allowlist,
+    rateLimitPerMinute: restrictions.rate_limit_per_minute,
+    signingProfile: key.signingProfile,
+    outputRetentionDays: retentionOf(key.retention).output_retention_days,
+    tenantStatus,
+  };
 }
 
 export async function getKey(db: Database, tenantId: string, keyId: string) {
