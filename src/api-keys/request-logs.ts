@@ -1,18 +1,13 @@
 import { createRoute, z } from "@hono/zod-openapi";
-import { and, count, desc, eq, gte, lt, lte, max, or, sql } from "drizzle-orm";
 import type { MiddlewareHandler } from "hono";
 import type { Router } from "../app-types";
-import type { Database } from "../db/client";
-import { apiRequestLogs } from "../db/schema";
 import { releasedCheck } from "../history/snapshots";
 import type { AppEnv } from "../platform/context";
 import { principalOf } from "../platform/context";
 import { idSchema } from "../platform/ids";
 import { iso, json, Timestamp } from "../platform/openapi";
 import { NextCursorSchema, pageOf, pageQuerySchema, pageRequest } from "../platform/pagination";
-
-/** Request logs are kept this long, then swept. */
-export const REQUEST_LOG_RETENTION_MS = 30 * 24 * 60 * 60 * 1000;
+import { insertRequestLog, listRequestLogs, REQUEST_LOG_RETENTION_MS, summarizeRequestLogs } from "./repo/request-logs";
 
 /**
  * Records each request made with an API key after it is answered: method, operation template, status and
@@ -35,20 +30,12 @@ export const requestLog: MiddlewareHandler<AppEnv> = async (c, next) => {
     createdAt: started,
   };
   c.executionCtx.waitUntil(
-    c.var.db
-      .insert(apiRequestLogs)
-      .values(row)
-      .onConflictDoNothing()
-      .then(
-        () => undefined,
-        () => undefined,
-      ),
+    insertRequestLog(c.var.db, row).then(
+      () => undefined,
+      () => undefined,
+    ),
   );
 };
-
-export async function sweepRequestLogs(db: Database, now = Date.now()) {
-  await db.delete(apiRequestLogs).where(lt(apiRequestLogs.createdAt, now - REQUEST_LOG_RETENTION_MS));
-}
 
 const RequestLogSchema = z
   .object({
@@ -135,25 +122,7 @@ export function registerRequestLogRoutes(app: Router) {
     const tenantId = principalOf(c).tenantId;
     const binding = { tenantId, collection: `api-request-logs?api_key_id=${api_key_id ?? ""}` };
     const page = await pageRequest(c.env.SVC_CURSOR_SECRET, binding, { cursor, limit }, Date.now(), releasedCheck(c.var.db, tenantId));
-    const after = page.after;
-    const rows = await c.var.db
-      .select()
-      .from(apiRequestLogs)
-      .where(
-        and(
-          eq(apiRequestLogs.tenantId, tenantId),
-          api_key_id ? eq(apiRequestLogs.apiKeyId, api_key_id) : undefined,
-          lte(apiRequestLogs.createdAt, page.snapshot),
-          after
-            ? or(
-                lt(apiRequestLogs.createdAt, after.createdAt),
-                and(eq(apiRequestLogs.createdAt, after.createdAt), lt(apiRequestLogs.requestId, after.id)),
-              )
-            : undefined,
-        ),
-      )
-      .orderBy(desc(apiRequestLogs.createdAt), desc(apiRequestLogs.requestId))
-      .limit(page.limit + 1);
+    const rows = await listRequestLogs(c.var.db, tenantId, api_key_id, page);
     const { rows: items, nextCursor } = await pageOf(
       c.env.SVC_CURSOR_SECRET,
       binding,
@@ -182,25 +151,7 @@ export function registerRequestLogRoutes(app: Router) {
     const tenantId = principalOf(c).tenantId;
     const now = Date.now();
     const start = Math.max(since ? Date.parse(since) : now - 24 * 3600 * 1000, now - REQUEST_LOG_RETENTION_MS);
-    const where = and(
-      eq(apiRequestLogs.tenantId, tenantId),
-      api_key_id ? eq(apiRequestLogs.apiKeyId, api_key_id) : undefined,
-      gte(apiRequestLogs.createdAt, start),
-    );
-    const db = c.var.db;
-    const [byClass, byOperation] = await Promise.all([
-      db
-        .select({ cls: sql<number>`${apiRequestLogs.status} / 100`, n: count() })
-        .from(apiRequestLogs)
-        .where(where)
-        .groupBy(sql`${apiRequestLogs.status} / 100`),
-      db
-        .select({ method: apiRequestLogs.method, operation: apiRequestLogs.operation, n: count(), last: max(apiRequestLogs.createdAt) })
-        .from(apiRequestLogs)
-        .where(where)
-        .groupBy(apiRequestLogs.method, apiRequestLogs.operation)
-        .orderBy(desc(count())),
-    ]);
+    const { byClass, byOperation } = await summarizeRequestLogs(c.var.db, tenantId, api_key_id, start);
     return c.json(
       {
         window_start: iso(start),

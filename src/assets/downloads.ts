@@ -4,7 +4,7 @@ import type { Database } from "../db/client";
 import type { Bindings } from "../env";
 import { sha256Hex } from "../platform/crypto";
 import { presign } from "../storage/capabilities";
-import { objectOf } from "./queries";
+import { objectOf } from "./repo";
 import type { DownloadResponseSchema } from "./schemas";
 
 /** Download capabilities are short-lived: request a new one after expiry. */

@@ -6,7 +6,7 @@ import { notFound, principalOf } from "../platform/context";
 import { iso, json, NOT_FOUND, Timestamp } from "../platform/openapi";
 import { NextCursorSchema, pageOf, pageRequest } from "../platform/pagination";
 import { VerificationHistoryResponseSchema } from "../verifications/schemas";
-import { assetJobs, assetVerifications } from "./queries";
+import { assetJobs, assetVerifications } from "./repo";
 import { AssetParams, AssetResponseSchema, WorkspaceGovernanceSchema } from "./schemas";
 import { assetView, verificationHistoryView, WORKSPACE_GOVERNANCE } from "./view";
 

@@ -4,7 +4,7 @@ import { releasedCheck } from "../history/snapshots";
 import { principalOf } from "../platform/context";
 import { json } from "../platform/openapi";
 import { pageOf, pageQuerySchema, pageRequest } from "../platform/pagination";
-import { listAssets } from "./queries";
+import { listAssets } from "./repo";
 import { ASSET_STATUSES, AssetPageSchema } from "./schemas";
 import { assetView, WORKSPACE_GOVERNANCE } from "./view";
 

@@ -12,7 +12,7 @@ import { ApiError } from "../platform/errors";
 import { errorResponse, json, NOT_FOUND, Timestamp } from "../platform/openapi";
 import { servedObjectHeaders } from "../platform/served-object";
 import { AssetIdSchema, Sha256Schema } from "../uploads/schemas";
-import { objectOf } from "./queries";
+import { objectOf } from "./repo";
 import { AssetParams } from "./schemas";
 
 /*

@@ -4,7 +4,7 @@ import { registryFor } from "../catalog/installed";
 import { OPERATION_POLICIES } from "../platform/auth/policy";
 import { principalOf } from "../platform/context";
 import { iso, json } from "../platform/openapi";
-import { keyStats } from "./queries";
+import { keyStats } from "./repo";
 import { DeveloperOnboardingResponseSchema } from "./schemas";
 
 const route = createRoute({

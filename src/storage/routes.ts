@@ -1,9 +1,7 @@
 import { createRoute, z } from "@hono/zod-openapi";
-import { eq } from "drizzle-orm";
 import type { Router } from "../app-types";
 import { formatOf } from "../catalog/formats";
 import { database } from "../db/client";
-import { objects } from "../db/schema";
 import { createRouter } from "../platform/context";
 import { ApiError } from "../platform/errors";
 import { idSchema } from "../platform/ids";
@@ -12,6 +10,7 @@ import { servedAnswerHeaders, servedObjectHeaders } from "../platform/served-obj
 import { getUploadById, type UploadRow } from "../uploads/queries";
 import { uploadIsOpen } from "../uploads/service";
 import { type CapabilityClaims, verifyCapability, workerServesObjects } from "./capabilities";
+import { objectById } from "./repo";
 
 /*
  * The Worker-served storage locations behind presigned URLs (used when R2's S3 credentials are not
@@ -185,7 +184,7 @@ export function storageRoutes() {
     const { expires, signature } = c.req.valid("query");
     // Production serves objects from R2's presigned origin only (see presign); the API origin never does.
     if (!workerServesObjects(c.env)) throw new ApiError("svc.storage.capability_invalid");
-    const [row] = await c.var.db.select().from(objects).where(eq(objects.id, object_id)).limit(1);
+    const row = await objectById(c.var.db, object_id);
     if (!row) throw new ApiError("svc.storage.capability_invalid");
     await authorize(
       c.env.SVC_CAPABILITY_SECRET,

@@ -1,4 +1,4 @@
-import { and, count, eq, gte, lte, sql } from "drizzle-orm";
+import { and, count, eq, gte, inArray, isNotNull, lt, lte, sql } from "drizzle-orm";
 import type { Database } from "../db/client";
 import { newestFirst, pageWindow } from "../db/keyset";
 import { assets, jobs, objects, verifications } from "../db/schema";
@@ -75,4 +75,30 @@ export async function objectOf(db: Database, tenantId: string, objectId: string)
     .where(and(eq(objects.tenantId, tenantId), eq(objects.id, objectId)))
     .limit(1);
   return row ?? null;
+}
+
+/** Published assets whose retention has passed, at most `limit`. */
+export async function assetsPastRetention(db: Database, now: number, limit: number) {
+  return db
+    .select({ id: assets.id, tenantId: assets.tenantId, publicationId: assets.publicationId })
+    .from(assets)
+    .where(and(eq(assets.status, "published"), isNotNull(assets.retentionUntil), lt(assets.retentionUntil, now)))
+    .limit(limit);
+}
+
+/** The R2 keys of every object stored for an asset. */
+export async function objectKeysOf(db: Database, tenantId: string, assetId: string) {
+  const stored = await db
+    .select({ key: objects.r2Key })
+    .from(objects)
+    .where(and(eq(objects.tenantId, tenantId), eq(objects.assetId, assetId)));
+  return stored.map((o) => o.key);
+}
+
+/** published → retention_expired; an asset no longer published is left as it is. */
+export async function markRetentionExpired(db: Database, assetId: string, now: number) {
+  await db
+    .update(assets)
+    .set({ status: "retention_expired", updatedAt: now })
+    .where(and(inArray(assets.id, [assetId]), eq(assets.status, "published")));
 }
