@@ -3,7 +3,7 @@ import { formatOf } from "../catalog/formats";
 import type { Database } from "../db/client";
 import type { Bindings } from "../env";
 import { sha256Hex } from "../platform/crypto";
-import { presign } from "../storage/capabilities";
+import { presign } from "../storage/signed-urls";
 import { objectOf } from "./repo";
 import type { DownloadResponseSchema } from "./schemas";
 

@@ -9,8 +9,8 @@ import { errorResponse } from "../platform/openapi";
 import { servedAnswerHeaders, servedObjectHeaders } from "../platform/served-object";
 import { getUploadById, type UploadRow } from "../uploads/queries";
 import { uploadIsOpen } from "../uploads/service";
-import { type CapabilityClaims, verifyCapability, workerServesObjects } from "./capabilities";
 import { objectById } from "./repo";
+import { type SignedUrlClaims, verifySignedUrl, workerServesObjects } from "./signed-urls";
 
 /*
  * The Worker-served storage locations behind presigned URLs (used when R2's S3 credentials are not
@@ -36,9 +36,9 @@ const StorageErrors = {
   409: errorResponse("The upload no longer accepts bytes (`svc.storage.upload_closed`)."),
 };
 
-async function authorize(secret: string | undefined, claims: CapabilityClaims, signature: string) {
+async function authorize(secret: string | undefined, claims: SignedUrlClaims, signature: string) {
   if (!secret) throw new ApiError("svc.dependency.unavailable", "Storage capabilities are not configured.");
-  const check = await verifyCapability(secret, claims, signature);
+  const check = await verifySignedUrl(secret, claims, signature);
   if (check.status === "invalid") throw new ApiError("svc.storage.capability_invalid");
   if (check.status === "expired") throw new ApiError("svc.storage.capability_expired");
 }

@@ -4,8 +4,8 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { contextServices, createRouter } from "../../src/platform/context";
 import { onError } from "../../src/platform/error-mapper";
 import { contentDisposition, servedObjectHeaders } from "../../src/platform/served-object";
-import { presign } from "../../src/storage/capabilities";
 import { storageRoutes } from "../../src/storage/routes";
+import { presign } from "../../src/storage/signed-urls";
 import { api, callUrl, createTenant, fixture, json, sha256HexOf, testEnv, uploadAsset, waitForJob } from "../workers/helpers";
 
 /*

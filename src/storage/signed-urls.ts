@@ -6,13 +6,15 @@ import { ApiError } from "../platform/errors";
 import { presignedResponseParams, type ServedObject } from "../platform/served-object";
 
 /*
- * Storage capabilities: short-lived URLs that carry their own authority, so clients never send the API key to
+ * Signed storage URLs (the contract calls them capabilities: the SVC_CAPABILITY_SECRET, the `capability` auth
+ * kind and the svc.storage.capability_* errors keep that name): short-lived URLs that carry their own authority, so clients never send the API key to
  * a storage location. With R2's S3 credentials configured (production) they are SigV4-presigned R2 URLs;
  * otherwise (local, tests) the Worker serves them itself under /storage/..., authorized by an HMAC over
  * method, object key, expiry and exact length, checked in constant time.
  */
 
-export interface CapabilityClaims {
+/** What a Worker-served signed URL authorizes. Invariant: the HMAC covers every field, so none can be changed alone. */
+export interface SignedUrlClaims {
   method: "GET" | "PUT";
   /** The R2 object key (plus `#part=N` for multipart parts). */
   resource: string;
@@ -21,6 +23,7 @@ export interface CapabilityClaims {
   byteLength: number | null;
 }
 
+/** A request the client makes itself, against storage. Invariant: it works until `expires_at` and not after. */
 export interface PresignedRequest {
   method: "GET" | "PUT";
   url: string;
@@ -28,22 +31,22 @@ export interface PresignedRequest {
   expires_at: string;
 }
 
-function message(c: CapabilityClaims): string {
+function message(c: SignedUrlClaims): string {
   return `svc.capability.v1\n${c.method}\n${c.resource}\n${c.expiresAt}\n${c.byteLength ?? "-"}`;
 }
 
-export async function signCapability(secret: string, claims: CapabilityClaims): Promise<string> {
+export async function signUrl(secret: string, claims: SignedUrlClaims): Promise<string> {
   return base64url(await hmacSha256(secret, message(claims)));
 }
 
-export type CapabilityCheck = { status: "valid" } | { status: "invalid" } | { status: "expired" };
+export type SignedUrlCheck = { status: "valid" } | { status: "invalid" } | { status: "expired" };
 
-export async function verifyCapability(
+export async function verifySignedUrl(
   secret: string,
-  claims: CapabilityClaims,
+  claims: SignedUrlClaims,
   signature: string,
   now = Date.now(),
-): Promise<CapabilityCheck> {
+): Promise<SignedUrlCheck> {
   const presented = fromBase64url(signature);
   const expected = await hmacSha256(secret, message(claims));
   if (!presented || !timingSafeEqual(presented, expected)) return { status: "invalid" };
@@ -121,7 +124,7 @@ export async function presign(
   }
   if (!env.SVC_CAPABILITY_SECRET) throw new Error("no capability secret configured");
   const resource = request.part ? `${request.key}#part=${request.part.number}` : request.key;
-  const signature = await signCapability(env.SVC_CAPABILITY_SECRET, {
+  const signature = await signUrl(env.SVC_CAPABILITY_SECRET, {
     method: request.method,
     resource,
     expiresAt: request.expiresAt,
