@@ -1,13 +1,13 @@
 import { createRoute, z } from "@hono/zod-openapi";
-import type { Router } from "../app-types";
-import { notFound, principalOf } from "../platform/context";
-import { ApiError } from "../platform/errors";
-import { errorResponse, IdempotencyKeyHeader, json, NOT_FOUND } from "../platform/openapi";
+import type { Router } from "../../app-types";
+import { notFound, principalOf } from "../../platform/context";
+import { ApiError } from "../../platform/errors";
+import { errorResponse, IdempotencyKeyHeader, json, NOT_FOUND } from "../../platform/openapi";
+import { requireAuthorityOver } from "../guard";
+import { getKey } from "../repo";
+import { ApiKeyResponseSchema } from "../schemas";
+import { apiKeyView, revokeApiKey } from "../service";
 import { ApiKeyParams } from "./get-api-key";
-import { requireAuthorityOver } from "./guard";
-import { getKey } from "./repo";
-import { ApiKeyResponseSchema } from "./schemas";
-import { apiKeyView, revokeApiKey } from "./service";
 
 const route = createRoute({
   method: "delete",

@@ -1,10 +1,10 @@
 import { createRoute, z } from "@hono/zod-openapi";
-import type { Router } from "../app-types";
-import { notFound, principalOf } from "../platform/context";
-import { json, NOT_FOUND } from "../platform/openapi";
-import { getKey } from "./repo";
-import { ApiKeyIdSchema, ApiKeyResponseSchema } from "./schemas";
-import { apiKeyView } from "./service";
+import type { Router } from "../../app-types";
+import { notFound, principalOf } from "../../platform/context";
+import { json, NOT_FOUND } from "../../platform/openapi";
+import { getKey } from "../repo";
+import { ApiKeyIdSchema, ApiKeyResponseSchema } from "../schemas";
+import { apiKeyView } from "../service";
 
 export const ApiKeyParams = z.object({ api_key_id: ApiKeyIdSchema.openapi({ param: { name: "api_key_id", in: "path" } }) });
 

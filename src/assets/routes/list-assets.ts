@@ -1,12 +1,12 @@
 import { createRoute, z } from "@hono/zod-openapi";
-import type { Router } from "../app-types";
-import { releasedCheck } from "../history/snapshots";
-import { principalOf } from "../platform/context";
-import { json } from "../platform/openapi";
-import { pageOf, pageQuerySchema, pageRequest } from "../platform/pagination";
-import { listAssets } from "./repo";
-import { ASSET_STATUSES, AssetPageSchema } from "./schemas";
-import { assetView, WORKSPACE_GOVERNANCE } from "./view";
+import type { Router } from "../../app-types";
+import { releasedCheck } from "../../history/snapshots";
+import { principalOf } from "../../platform/context";
+import { json } from "../../platform/openapi";
+import { pageOf, pageQuerySchema, pageRequest } from "../../platform/pagination";
+import { listAssets } from "../repo";
+import { ASSET_STATUSES, AssetPageSchema } from "../schemas";
+import { assetView, WORKSPACE_GOVERNANCE } from "../view";
 
 const route = createRoute({
   method: "get",

@@ -1,12 +1,12 @@
 import { createRoute, z } from "@hono/zod-openapi";
-import type { Router } from "../app-types";
-import { releasedCheck } from "../history/snapshots";
-import { principalOf } from "../platform/context";
-import { json } from "../platform/openapi";
-import { pageOf, pageQuerySchema, pageRequest } from "../platform/pagination";
-import { listKeys } from "./repo";
-import { ApiKeyPageSchema } from "./schemas";
-import { apiKeyView } from "./service";
+import type { Router } from "../../app-types";
+import { releasedCheck } from "../../history/snapshots";
+import { principalOf } from "../../platform/context";
+import { json } from "../../platform/openapi";
+import { pageOf, pageQuerySchema, pageRequest } from "../../platform/pagination";
+import { listKeys } from "../repo";
+import { ApiKeyPageSchema } from "../schemas";
+import { apiKeyView } from "../service";
 
 const route = createRoute({
   method: "get",

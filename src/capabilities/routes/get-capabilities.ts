@@ -1,9 +1,9 @@
 import { createRoute } from "@hono/zod-openapi";
-import type { Router } from "../app-types";
-import { registryFor } from "../catalog/installed";
-import { json } from "../platform/openapi";
-import { CapabilitiesResponseSchema } from "./schemas";
-import { capabilitiesView } from "./service";
+import type { Router } from "../../app-types";
+import { registryFor } from "../../catalog/installed";
+import { json } from "../../platform/openapi";
+import { CapabilitiesResponseSchema } from "../schemas";
+import { capabilitiesView } from "../service";
 
 const route = createRoute({
   method: "get",

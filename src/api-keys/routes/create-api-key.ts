@@ -1,10 +1,10 @@
 import { createRoute, z } from "@hono/zod-openapi";
-import type { Router } from "../app-types";
-import { principalOf } from "../platform/context";
-import { ApiError } from "../platform/errors";
-import { errorResponse, IdempotencyKeyHeader, json } from "../platform/openapi";
-import { CreateApiKeyRequestSchema, IssuedApiKeyResponseSchema } from "./schemas";
-import { apiKeyView, createApiKey } from "./service";
+import type { Router } from "../../app-types";
+import { principalOf } from "../../platform/context";
+import { ApiError } from "../../platform/errors";
+import { errorResponse, IdempotencyKeyHeader, json } from "../../platform/openapi";
+import { CreateApiKeyRequestSchema, IssuedApiKeyResponseSchema } from "../schemas";
+import { apiKeyView, createApiKey } from "../service";
 
 const route = createRoute({
   method: "post",

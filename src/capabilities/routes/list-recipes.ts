@@ -1,10 +1,10 @@
 import { createRoute } from "@hono/zod-openapi";
-import type { Router } from "../app-types";
-import { registryFor } from "../catalog/installed";
-import { RECIPE_CATALOG_VERSION } from "../catalog/recipes";
-import { json } from "../platform/openapi";
-import { RecipeListResponseSchema } from "./schemas";
-import { recipeView } from "./service";
+import type { Router } from "../../app-types";
+import { registryFor } from "../../catalog/installed";
+import { RECIPE_CATALOG_VERSION } from "../../catalog/recipes";
+import { json } from "../../platform/openapi";
+import { RecipeListResponseSchema } from "../schemas";
+import { recipeView } from "../service";
 
 const route = createRoute({
   method: "get",

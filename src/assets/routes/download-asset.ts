@@ -1,11 +1,11 @@
 import { createRoute } from "@hono/zod-openapi";
-import type { Router } from "../app-types";
-import { getAsset } from "../jobs/queries";
-import { notFound, principalOf, publicOrigin } from "../platform/context";
-import { ApiError } from "../platform/errors";
-import { errorResponse, json, NOT_FOUND } from "../platform/openapi";
-import { downloadOf } from "./downloads";
-import { AssetParams, DownloadResponseSchema } from "./schemas";
+import type { Router } from "../../app-types";
+import { getAsset } from "../../jobs/queries";
+import { notFound, principalOf, publicOrigin } from "../../platform/context";
+import { ApiError } from "../../platform/errors";
+import { errorResponse, json, NOT_FOUND } from "../../platform/openapi";
+import { downloadOf } from "../downloads";
+import { AssetParams, DownloadResponseSchema } from "../schemas";
 
 const route = createRoute({
   method: "post",

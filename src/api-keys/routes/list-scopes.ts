@@ -1,8 +1,8 @@
 import { createRoute } from "@hono/zod-openapi";
-import type { Router } from "../app-types";
-import { ALL_SCOPES, SCOPES } from "../platform/auth/scopes";
-import { json } from "../platform/openapi";
-import { ScopeListResponseSchema } from "./schemas";
+import type { Router } from "../../app-types";
+import { ALL_SCOPES, SCOPES } from "../../platform/auth/scopes";
+import { json } from "../../platform/openapi";
+import { ScopeListResponseSchema } from "../schemas";
 
 const route = createRoute({
   method: "get",

@@ -1,19 +1,19 @@
 import { createRoute, z } from "@hono/zod-openapi";
-import type { Router } from "../app-types";
-import { database } from "../db/client";
-import type { Bindings } from "../env";
-import { getAsset } from "../jobs/queries";
-import { previewer } from "../media";
-import type { NormalizedInspectionFacts } from "../media/types";
-import { base64url, fromBase64url, hex, utf8 } from "../platform/bytes";
-import { notFound, principalOf, publicOrigin } from "../platform/context";
-import { hmacSha256, timingSafeEqual } from "../platform/crypto";
-import { ApiError } from "../platform/errors";
-import { errorResponse, json, NOT_FOUND, Timestamp } from "../platform/openapi";
-import { servedObjectHeaders } from "../platform/served-object";
-import { AssetIdSchema, Sha256Schema } from "../uploads/schemas";
-import { objectOf } from "./repo";
-import { AssetParams } from "./schemas";
+import type { Router } from "../../app-types";
+import { database } from "../../db/client";
+import type { Bindings } from "../../env";
+import { getAsset } from "../../jobs/queries";
+import { previewer } from "../../media";
+import type { NormalizedInspectionFacts } from "../../media/types";
+import { base64url, fromBase64url, hex, utf8 } from "../../platform/bytes";
+import { notFound, principalOf, publicOrigin } from "../../platform/context";
+import { hmacSha256, timingSafeEqual } from "../../platform/crypto";
+import { ApiError } from "../../platform/errors";
+import { errorResponse, json, NOT_FOUND, Timestamp } from "../../platform/openapi";
+import { servedObjectHeaders } from "../../platform/served-object";
+import { AssetIdSchema, Sha256Schema } from "../../uploads/schemas";
+import { objectOf } from "../repo";
+import { AssetParams } from "../schemas";
 
 /*
  * Previews: a JPEG of the published image, at most 512 px on its longest edge, rendered once per publication and

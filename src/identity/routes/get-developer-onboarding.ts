@@ -1,11 +1,11 @@
 import { createRoute } from "@hono/zod-openapi";
-import type { Router } from "../app-types";
-import { registryFor } from "../catalog/installed";
-import { OPERATION_POLICIES } from "../platform/auth/policy";
-import { principalOf } from "../platform/context";
-import { iso, json } from "../platform/openapi";
-import { keyStats } from "./repo";
-import { DeveloperOnboardingResponseSchema } from "./schemas";
+import type { Router } from "../../app-types";
+import { registryFor } from "../../catalog/installed";
+import { OPERATION_POLICIES } from "../../platform/auth/policy";
+import { principalOf } from "../../platform/context";
+import { iso, json } from "../../platform/openapi";
+import { keyStats } from "../repo";
+import { DeveloperOnboardingResponseSchema } from "../schemas";
 
 const route = createRoute({
   method: "get",

@@ -1,10 +1,10 @@
 import { createRoute } from "@hono/zod-openapi";
-import type { Router } from "../app-types";
-import { getAsset } from "../jobs/queries";
-import { notFound, principalOf } from "../platform/context";
-import { json, NOT_FOUND } from "../platform/openapi";
-import { AssetParams, AssetResponseSchema } from "./schemas";
-import { assetView } from "./view";
+import type { Router } from "../../app-types";
+import { getAsset } from "../../jobs/queries";
+import { notFound, principalOf } from "../../platform/context";
+import { json, NOT_FOUND } from "../../platform/openapi";
+import { AssetParams, AssetResponseSchema } from "../schemas";
+import { assetView } from "../view";
 
 const route = createRoute({
   method: "get",

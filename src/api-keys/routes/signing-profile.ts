@@ -1,16 +1,12 @@
-import { createRoute, z } from "@hono/zod-openapi";
-import type { Router } from "../app-types";
-import { ALGORITHMS } from "../catalog/algorithms";
-import { registryFor } from "../catalog/installed";
-import { recipeById } from "../catalog/recipes";
-import { notFound, principalOf } from "../platform/context";
-import { ApiError, type FieldDetail } from "../platform/errors";
-import { errorResponse, json, NOT_FOUND, Timestamp } from "../platform/openapi";
-import { type SigningProfile, signingProfileOf } from "./controls";
-import { ApiKeyParams } from "./get-api-key";
-import { requireAuthorityOver } from "./guard";
-import { getKey } from "./repo";
-import { replaceControl } from "./versioned-control";
+import { z } from "@hono/zod-openapi";
+import type { Router } from "../../app-types";
+import { ALGORITHMS } from "../../catalog/algorithms";
+import { registryFor } from "../../catalog/installed";
+import { recipeById } from "../../catalog/recipes";
+import { ApiError, type FieldDetail } from "../../platform/errors";
+import { Timestamp } from "../../platform/openapi";
+import { type SigningProfile, signingProfileOf } from "../controls";
+import { registerKeyControl } from "./key-control";
 
 const RecipeId = z
   .string()
@@ -222,48 +218,28 @@ function unavailableDefaults(
   return details;
 }
 
-const getRoute = createRoute({
-  method: "get",
-  path: "/v1/api-keys/{api_key_id}/signing-profile",
-  operationId: "getApiKeySigningProfile",
-  tags: ["API keys"],
-  summary: "Get a key's signing profile",
-  request: { params: ApiKeyParams },
-  responses: { 200: json(ProfileResponseSchema, "The signing profile."), ...NOT_FOUND },
-});
-
-const putRoute = createRoute({
-  method: "put",
-  path: "/v1/api-keys/{api_key_id}/signing-profile",
-  operationId: "putApiKeySigningProfile",
-  tags: ["API keys"],
-  summary: "Replace a key's signing profile",
-  description:
-    "Signing defaults and allowed sets for POST /v1/sign with this key (recipe; watermark algorithm and strength; fingerprint set), effective from its next sign; admitted jobs keep what they were admitted with. The body replaces the whole profile: an omitted field is reset (null: the system default, or any). Defaults fill what a sign request leaves out, where the recipe uses them; allowed sets also bound what a request names (403 `svc.sign.option_not_allowed`, `svc.sign.recipe_not_allowed`). Algorithms are checked against the capability registry: unknown names answer 422 `svc.request.invalid`, a default this deployment cannot run answers 422 `svc.sign.algorithm_unavailable`.",
-  request: { params: ApiKeyParams, body: { content: { "application/json": { schema: PutProfileSchema } }, required: true } },
-  responses: {
-    200: json(ProfileResponseSchema, "The new profile."),
-    ...NOT_FOUND,
-    409: errorResponse("expected_version is stale (`svc.api_keys.version_conflict`)."),
-  },
-});
-
+/** GET and PUT /v1/api-keys/{api_key_id}/signing-profile. */
 export function registerSigningProfileRoutes(app: Router) {
-  app.openapi(getRoute, async (c) => {
-    const key = await getKey(c.var.db, principalOf(c).tenantId, c.req.valid("param").api_key_id);
-    if (!key) throw notFound("API key");
-    return c.json(view(key.id, signingProfileOf(key.signingProfile)), 200);
-  });
-  app.openapi(putRoute, async (c) => {
-    const db = c.var.db;
-    const tenantId = principalOf(c).tenantId;
-    const body = c.req.valid("json");
-    const key = await getKey(db, tenantId, c.req.valid("param").api_key_id);
-    if (!key) throw notFound("API key");
-    const unavailable = unavailableDefaults(c.env, body);
-    if (unavailable.length > 0)
-      throw new ApiError("svc.sign.algorithm_unavailable", unavailable.map((d) => d.message).join(" "), { fieldDetails: unavailable });
-    const fields = {
+  registerKeyControl<SigningProfile, z.infer<typeof PutProfileSchema>, undefined>(app, {
+    segment: "signing-profile",
+    noun: "SigningProfile",
+    column: "signingProfile",
+    read: signingProfileOf,
+    responseSchema: ProfileResponseSchema,
+    bodySchema: PutProfileSchema,
+    get: { summary: "Get a key's signing profile", ok: "The signing profile." },
+    put: {
+      summary: "Replace a key's signing profile",
+      description:
+        "Signing defaults and allowed sets for POST /v1/sign with this key (recipe; watermark algorithm and strength; fingerprint set), effective from its next sign; admitted jobs keep what they were admitted with. The body replaces the whole profile: an omitted field is reset (null: the system default, or any). Defaults fill what a sign request leaves out, where the recipe uses them; allowed sets also bound what a request names (403 `svc.sign.option_not_allowed`, `svc.sign.recipe_not_allowed`). Algorithms are checked against the capability registry: unknown names answer 422 `svc.request.invalid`, a default this deployment cannot run answers 422 `svc.sign.algorithm_unavailable`.",
+      ok: "The new profile.",
+    },
+    validate: (c, body) => {
+      const unavailable = unavailableDefaults(c.env, body);
+      if (unavailable.length > 0)
+        throw new ApiError("svc.sign.algorithm_unavailable", unavailable.map((d) => d.message).join(" "), { fieldDetails: unavailable });
+    },
+    fields: (body) => ({
       default_recipe_id: body.default_recipe_id,
       allowed_recipe_ids: body.allowed_recipe_ids,
       default_watermark_algorithm: body.default_watermark_algorithm ?? null,
@@ -272,18 +248,7 @@ export function registerSigningProfileRoutes(app: Router) {
       allowed_watermark_strengths: body.allowed_watermark_strengths ?? null,
       default_fingerprint_algorithms: body.default_fingerprint_algorithms ?? null,
       allowed_fingerprint_algorithms: body.allowed_fingerprint_algorithms ?? null,
-    };
-    const proposedProfile = { ...signingProfileOf(key.signingProfile), ...fields };
-    // The key as it is and as it would be: no key widens its own (or a covered key's) allowed sets past its own.
-    await requireAuthorityOver(c, [key, { ...key, signingProfile: JSON.stringify(proposedProfile) }]);
-    const next = await replaceControl<SigningProfile>(
-      db,
-      key,
-      "signingProfile",
-      signingProfileOf(key.signingProfile),
-      body.expected_version,
-      fields,
-    );
-    return c.json(view(key.id, next), 200);
+    }),
+    view,
   });
 }

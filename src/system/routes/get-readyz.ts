@@ -1,9 +1,9 @@
 import { createRoute } from "@hono/zod-openapi";
-import type { Router } from "../app-types";
-import { json } from "../platform/openapi";
-import { checkDeployment } from "./deployment";
-import { databaseAnswers } from "./probes";
-import { ReadinessResponseSchema } from "./schemas";
+import type { Router } from "../../app-types";
+import { json } from "../../platform/openapi";
+import { checkDeployment } from "../deployment";
+import { databaseAnswers } from "../probes";
+import { ReadinessResponseSchema } from "../schemas";
 
 const route = createRoute({
   method: "get",

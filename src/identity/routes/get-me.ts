@@ -1,9 +1,9 @@
 import { createRoute } from "@hono/zod-openapi";
-import type { Router } from "../app-types";
-import { principalOf } from "../platform/context";
-import { json } from "../platform/openapi";
-import { getTenant } from "./repo";
-import { MeResponseSchema } from "./schemas";
+import type { Router } from "../../app-types";
+import { principalOf } from "../../platform/context";
+import { json } from "../../platform/openapi";
+import { getTenant } from "../repo";
+import { MeResponseSchema } from "../schemas";
 
 const route = createRoute({
   method: "get",

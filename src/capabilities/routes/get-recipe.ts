@@ -1,11 +1,11 @@
 import { createRoute, z } from "@hono/zod-openapi";
-import type { Router } from "../app-types";
-import { registryFor } from "../catalog/installed";
-import { recipeById } from "../catalog/recipes";
-import { ApiError } from "../platform/errors";
-import { json, NOT_FOUND } from "../platform/openapi";
-import { RecipeCatalogResponseSchema } from "./schemas";
-import { recipeView } from "./service";
+import type { Router } from "../../app-types";
+import { registryFor } from "../../catalog/installed";
+import { recipeById } from "../../catalog/recipes";
+import { ApiError } from "../../platform/errors";
+import { json, NOT_FOUND } from "../../platform/openapi";
+import { RecipeCatalogResponseSchema } from "../schemas";
+import { recipeView } from "../service";
 
 const route = createRoute({
   method: "get",

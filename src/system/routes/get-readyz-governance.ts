@@ -1,8 +1,8 @@
 import { createRoute } from "@hono/zod-openapi";
-import type { Router } from "../app-types";
-import { json } from "../platform/openapi";
-import { governanceAuthorities } from "./probes";
-import { GovernanceReadinessResponseSchema } from "./schemas";
+import type { Router } from "../../app-types";
+import { json } from "../../platform/openapi";
+import { governanceAuthorities } from "../probes";
+import { GovernanceReadinessResponseSchema } from "../schemas";
 
 const route = createRoute({
   method: "get",

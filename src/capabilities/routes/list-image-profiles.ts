@@ -1,9 +1,9 @@
 import { createRoute } from "@hono/zod-openapi";
-import type { Router } from "../app-types";
-import { registryFor } from "../catalog/installed";
-import { json } from "../platform/openapi";
-import { ImageProfilesResponseSchema } from "./schemas";
-import { imageProfilesView } from "./service";
+import type { Router } from "../../app-types";
+import { registryFor } from "../../catalog/installed";
+import { json } from "../../platform/openapi";
+import { ImageProfilesResponseSchema } from "../schemas";
+import { imageProfilesView } from "../service";
 
 const route = createRoute({
   method: "get",

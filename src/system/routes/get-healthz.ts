@@ -1,7 +1,7 @@
 import { createRoute } from "@hono/zod-openapi";
-import type { Router } from "../app-types";
-import { json } from "../platform/openapi";
-import { HealthResponseSchema } from "./schemas";
+import type { Router } from "../../app-types";
+import { json } from "../../platform/openapi";
+import { HealthResponseSchema } from "../schemas";
 
 const route = createRoute({
   method: "get",

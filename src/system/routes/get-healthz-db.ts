@@ -1,8 +1,8 @@
 import { createRoute } from "@hono/zod-openapi";
-import type { Router } from "../app-types";
-import { json } from "../platform/openapi";
-import { databaseAnswers } from "./probes";
-import { DatabaseHealthResponseSchema } from "./schemas";
+import type { Router } from "../../app-types";
+import { json } from "../../platform/openapi";
+import { databaseAnswers } from "../probes";
+import { DatabaseHealthResponseSchema } from "../schemas";
 
 const route = createRoute({
   method: "get",
