@@ -7,7 +7,7 @@ import { requestLog } from "./api-keys/request-logs";
 import { assetRoutes } from "./assets";
 import { capabilityRoutes } from "./capabilities";
 import { JSON_BODY_MAXIMUM_BYTES, VERIFY_FILE_MAXIMUM_BYTES as VERIFY_MAX_BYTES, VERIFY_REQUEST_MAXIMUM_BYTES } from "./catalog/limits";
-import { registerGetConnectCatalog } from "./connect/get-connect-catalog";
+import { registerGetConnectCatalog } from "./connect/routes/get-connect-catalog";
 import { openApiDocument, registerSharedSchemas } from "./docs/openapi-document";
 import { apiReferencePage, errorCodesPage, verificationStatusesPage } from "./docs/pages";
 import { historyRoutes } from "./history";

@@ -1,9 +1,9 @@
 import { createRoute } from "@hono/zod-openapi";
-import type { Router } from "../app-types";
-import { publicOrigin } from "../platform/context";
-import { json } from "../platform/openapi";
-import { connectCatalog } from "./catalog";
-import { ConnectCatalogResponseSchema } from "./schemas";
+import type { Router } from "../../app-types";
+import { publicOrigin } from "../../platform/context";
+import { json } from "../../platform/openapi";
+import { connectCatalog } from "../catalog";
+import { ConnectCatalogResponseSchema } from "../schemas";
 
 const route = createRoute({
   method: "get",
