@@ -2,11 +2,12 @@ import { OpenAPIHono } from "@hono/zod-openapi";
 import { bodyLimit } from "hono/body-limit";
 import { anchorRoutes } from "./anchoring/routes";
 import { apiKeyRoutes } from "./api-keys";
+import { apiKeyLookup } from "./api-keys/repo";
 import { requestLog } from "./api-keys/request-logs";
 import { assetRoutes } from "./assets";
 import { capabilityRoutes } from "./capabilities";
 import { JSON_BODY_MAXIMUM_BYTES, VERIFY_FILE_MAXIMUM_BYTES as VERIFY_MAX_BYTES, VERIFY_REQUEST_MAXIMUM_BYTES } from "./catalog/limits";
-import { registerGetConnectCatalog } from "./connect/get-connect-catalog";
+import { registerGetConnectCatalog } from "./connect/routes/get-connect-catalog";
 import { developmentRoutes, devOcsp } from "./dev";
 import { openApiDocument, registerSharedSchemas } from "./docs/openapi-document";
 import { apiReferencePage, errorCodesPage, verificationStatusesPage } from "./docs/pages";
@@ -93,7 +94,7 @@ export function createApp(options: AppOptions = {}) {
   app.use("/v1/*", (c, next) => (c.req.path === "/v1/verify" || c.req.path === BY_CONTENT_PATH ? verifyLimit(c, next) : limit(c, next)));
   if (options.development) app.use("/dev/*", limit);
   app.use("*", requestLog);
-  app.use("*", authenticate);
+  app.use("*", authenticate(apiKeyLookup));
   app.use("*", idempotency);
 
   app.route("/", systemRoutes());

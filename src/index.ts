@@ -1,5 +1,5 @@
 import { sealPending } from "./anchoring/log";
-import { sweepRequestLogs } from "./api-keys/request-logs";
+import { sweepRequestLogs } from "./api-keys/repo/request-logs";
 import { type App, createApp } from "./app";
 import { sweepExpiredRetention } from "./assets/retention";
 import { database } from "./db/client";

@@ -1,6 +1,6 @@
 import { cidrContains, parseCidr } from "../platform/net/cidr";
 import { restrictionsOf, retentionOf, signingProfileOf } from "./controls";
-import type { ApiKeyRow } from "./queries";
+import type { ApiKeyRow } from "./repo";
 
 /**
  * The key hierarchy rule. A key may create, rotate, finish the rotation of, revoke, or change the controls of a key

@@ -1,5 +1,3 @@
-import { cidrContains, parseCidr, parseIp } from "../platform/net/cidr";
-
 /**
  * Per-key controls stored on the key row. Each is versioned: a PUT replaces it whole and bumps the version,
  * and it applies from the key's next request (the auth middleware reads the row on every request).
@@ -17,17 +15,6 @@ export const NO_RESTRICTIONS: KeyRestrictions = { version: 0, ip_allowlist: [], 
 
 export function restrictionsOf(json: string | null): KeyRestrictions {
   return json ? (JSON.parse(json) as KeyRestrictions) : NO_RESTRICTIONS;
-}
-
-/** Whether `clientIp` may use a key with these restrictions. An unknown client address never passes a list. */
-export function ipAllowed(restrictions: KeyRestrictions, clientIp: string | null): boolean {
-  if (restrictions.ip_allowlist.length === 0) return true;
-  const ip = clientIp ? parseIp(clientIp) : null;
-  if (!ip) return false;
-  return restrictions.ip_allowlist.some((range) => {
-    const cidr = parseCidr(range);
-    return cidr !== null && cidrContains(cidr, ip);
-  });
 }
 
 export type WatermarkStrengthName = "subtle" | "balanced" | "robust";

@@ -2,7 +2,7 @@ import type { AppContext } from "../platform/context";
 import { principalOf } from "../platform/context";
 import { ApiError } from "../platform/errors";
 import { grantOf, type KeyGrant } from "./authority";
-import type { ApiKeyRow } from "./queries";
+import type { ApiKeyRow } from "./repo";
 import { authorityOver } from "./service";
 
 /**

@@ -1,14 +1,14 @@
 import { createRouter } from "../platform/context";
-import { registerCreateApiKey } from "./create-api-key";
-import { registerGetApiKey } from "./get-api-key";
-import { registerListApiKeys } from "./list-api-keys";
-import { registerListApiKeyScopes } from "./list-scopes";
-import { registerRequestLogRoutes } from "./request-logs";
-import { registerRestrictionRoutes } from "./restrictions";
-import { registerRetentionRoutes } from "./retention";
-import { registerRevokeApiKey } from "./revoke-api-key";
-import { registerRotationRoutes } from "./rotation";
-import { registerSigningProfileRoutes } from "./signing-profile";
+import { registerCreateApiKey } from "./routes/create-api-key";
+import { registerGetApiKey } from "./routes/get-api-key";
+import { registerListApiKeys } from "./routes/list-api-keys";
+import { registerListApiKeyScopes } from "./routes/list-scopes";
+import { registerRequestLogRoutes } from "./routes/request-logs";
+import { registerRestrictionRoutes } from "./routes/restrictions";
+import { registerRetentionRoutes } from "./routes/retention";
+import { registerRevokeApiKey } from "./routes/revoke-api-key";
+import { registerRotationRoutes } from "./routes/rotation";
+import { registerSigningProfileRoutes } from "./routes/signing-profile";
 
 export function apiKeyRoutes() {
   const app = createRouter();

@@ -1,6 +1,4 @@
-import { and, eq, gt, isNull, or, sql } from "drizzle-orm";
 import type { Database } from "../db/client";
-import { apiKeys } from "../db/schema";
 import { displayPrefixOf, generateApiKeySecret, hashApiKeySecret } from "../platform/auth/keys";
 import type { Scope } from "../platform/auth/scopes";
 import { newId } from "../platform/ids";
@@ -8,7 +6,7 @@ import { iso } from "../platform/openapi";
 import type { AuthenticatedPrincipal } from "../platform/principal";
 import { type CoverDecision, covers, grantOf, type KeyGrant } from "./authority";
 import { restrictionsOf } from "./controls";
-import { type ApiKeyRow, getKey, insertKey, liveKeySql, revokeKey } from "./queries";
+import { type ApiKeyRow, beginRotation, cancelRotation, completeRotation, getKey, insertKey, revokeKey } from "./repo";
 
 /** Domain logic of API keys: no HTTP here; results are discriminated unions. */
 
@@ -193,34 +191,7 @@ export async function rotateApiKey(
     predecessorKeyId: key.id,
   };
   const deadline = now + overlapSeconds * 1000;
-  // Only one rotation can move the predecessor to `overlapping` (a conditional statement); a loser deletes the
-  // successor it inserted, whose secret was never shown to anyone.
-  const [, updated] = await db.batch([
-    db.insert(apiKeys).values(successor),
-    db
-      .update(apiKeys)
-      .set({ successorKeyId: successor.id, rotationDeadline: deadline, rotationState: "overlapping" })
-      .where(
-        and(
-          eq(apiKeys.id, key.id),
-          eq(apiKeys.tenantId, tenantId),
-          eq(apiKeys.status, "active"),
-          or(isNull(apiKeys.rotationState), eq(apiKeys.rotationState, "canceled")),
-          or(isNull(apiKeys.expiresAt), gt(apiKeys.expiresAt, now)),
-          // The successor copies `key` as read (and as the caller's authority was checked against): if its grant
-          // changed since, nothing moves and the caller retries.
-          eq(apiKeys.scopes, key.scopes),
-          key.restrictions === null ? isNull(apiKeys.restrictions) : eq(apiKeys.restrictions, key.restrictions),
-          key.signingProfile === null ? isNull(apiKeys.signingProfile) : eq(apiKeys.signingProfile, key.signingProfile),
-          key.retention === null ? isNull(apiKeys.retention) : eq(apiKeys.retention, key.retention),
-          // A canceled rotation's successor must be revoked before another begins.
-          sql`NOT EXISTS (SELECT 1 FROM api_keys s WHERE s.id = api_keys.successor_key_id AND s.status = 'active')`,
-        ),
-      )
-      .returning({ id: apiKeys.id }),
-  ]);
-  if (updated.length !== 1) {
-    await db.delete(apiKeys).where(eq(apiKeys.id, successor.id));
+  if (!(await beginRotation(db, key, successor, deadline, now))) {
     const again = await getKey(db, tenantId, key.id);
     return again && rotationStateOf(again, now) === "overlapping" ? { status: "in_progress" } : { status: "changed" };
   }
@@ -256,41 +227,8 @@ export async function finishRotation(
   const refusal = await finishRefusal(db, key, how, now);
   if (refusal) return refusal;
   const successorId = key.successorKeyId!;
-  const live = and(
-    eq(apiKeys.id, key.id),
-    eq(apiKeys.tenantId, tenantId),
-    eq(apiKeys.status, "active"),
-    eq(apiKeys.rotationState, "overlapping"),
-    eq(apiKeys.successorKeyId, successorId),
-    gt(apiKeys.rotationDeadline, now),
-  );
-  let won: { id: string }[];
-  if (how === "complete") {
-    const successorLive = sql`EXISTS (SELECT 1 FROM api_keys s WHERE s.id = ${successorId} AND ${liveKeySql("s", now)})`;
-    won = await db
-      .update(apiKeys)
-      .set({ status: "revoked", revokedAt: now, rotationState: "completed" })
-      .where(and(live, successorLive))
-      .returning({ id: apiKeys.id });
-  } else {
-    const [moved] = await db.batch([
-      db.update(apiKeys).set({ rotationState: "canceled", rotationDeadline: null }).where(live).returning({ id: apiKeys.id }),
-      // Revokes the successor only if this request moved the predecessor to canceled just now.
-      db
-        .update(apiKeys)
-        .set({ status: "revoked", revokedAt: now })
-        .where(
-          and(
-            eq(apiKeys.id, successorId),
-            eq(apiKeys.tenantId, tenantId),
-            eq(apiKeys.status, "active"),
-            sql`EXISTS (SELECT 1 FROM api_keys p WHERE p.id = ${key.id} AND p.rotation_state = 'canceled' AND p.successor_key_id = ${successorId} AND p.rotation_deadline IS NULL)`,
-          ),
-        ),
-    ]);
-    won = moved;
-  }
-  if (won.length !== 1) {
+  const won = how === "complete" ? await completeRotation(db, key, successorId, now) : await cancelRotation(db, key, successorId, now);
+  if (!won) {
     const again = await getKey(db, tenantId, keyId);
     return (again && (await finishRefusal(db, again, how, now))) ?? { status: "ended", state: "completed" };
   }

@@ -1,9 +1,11 @@
 import type { Database } from "../db/client";
 import { ApiError } from "../platform/errors";
-import { type ApiKeyRow, updateControl } from "./queries";
+import { type ApiKeyRow, updateControl } from "./repo";
 
-type Control = { version: number; updated_at: string | null };
-type Column = "restrictions" | "signingProfile" | "retention";
+/** What every versioned key control carries besides its own fields. */
+export type Control = { version: number; updated_at: string | null };
+/** The key row's columns that hold a versioned control (JSON). */
+export type ControlColumn = "restrictions" | "signingProfile" | "retention";
 
 /**
  * Replaces one versioned key control (restrictions, signing profile, retention): refuses a stale
@@ -12,7 +14,7 @@ type Column = "restrictions" | "signingProfile" | "retention";
 export async function replaceControl<T extends Control>(
   db: Database,
   key: ApiKeyRow,
-  column: Column,
+  column: ControlColumn,
   current: T,
   expectedVersion: number | undefined,
   fields: Omit<T, "version" | "updated_at">,

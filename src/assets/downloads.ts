@@ -3,8 +3,8 @@ import { formatOf } from "../catalog/formats";
 import type { Database } from "../db/client";
 import type { Bindings } from "../env";
 import { sha256Hex } from "../platform/crypto";
-import { presign } from "../storage/capabilities";
-import { objectOf } from "./queries";
+import { presign } from "../storage/signed-urls";
+import { objectOf } from "./repo";
 import type { DownloadResponseSchema } from "./schemas";
 
 /** Download capabilities are short-lived: request a new one after expiry. */

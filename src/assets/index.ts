@@ -1,9 +1,9 @@
 import { createRouter } from "../platform/context";
-import { registerDownloadAsset } from "./download-asset";
-import { registerGetAsset } from "./get-asset";
-import { registerGetAssetDetail } from "./get-asset-detail";
-import { registerListAssets } from "./list-assets";
-import { registerPreviewRoutes } from "./preview";
+import { registerDownloadAsset } from "./routes/download-asset";
+import { registerGetAsset } from "./routes/get-asset";
+import { registerGetAssetDetail } from "./routes/get-asset-detail";
+import { registerListAssets } from "./routes/list-assets";
+import { registerPreviewRoutes } from "./routes/preview";
 
 export function assetRoutes() {
   const app = createRouter();

@@ -1,7 +1,7 @@
 import { formatOf } from "../catalog/formats";
 import type { verifications } from "../db/schema";
 import { iso } from "../platform/openapi";
-import type { AssetRow } from "./queries";
+import type { AssetRow } from "./repo";
 
 export function assetView(asset: AssetRow) {
   const format = asset.mediaType ? formatOf(asset.mediaType) : undefined;

@@ -1,8 +1,8 @@
 import { createRouter } from "../platform/context";
-import { registerGetCapabilities } from "./get-capabilities";
-import { registerGetRecipe } from "./get-recipe";
-import { registerListImageProfiles } from "./list-image-profiles";
-import { registerListRecipes } from "./list-recipes";
+import { registerGetCapabilities } from "./routes/get-capabilities";
+import { registerGetRecipe } from "./routes/get-recipe";
+import { registerListImageProfiles } from "./routes/list-image-profiles";
+import { registerListRecipes } from "./routes/list-recipes";
 
 export function capabilityRoutes() {
   const app = createRouter();

@@ -1,6 +1,6 @@
 import { createRouter } from "../platform/context";
-import { registerGetDeveloperOnboarding } from "./get-developer-onboarding";
-import { registerGetMe } from "./get-me";
+import { registerGetDeveloperOnboarding } from "./routes/get-developer-onboarding";
+import { registerGetMe } from "./routes/get-me";
 
 export function identityRoutes() {
   const app = createRouter();

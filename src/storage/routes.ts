@@ -1,9 +1,7 @@
 import { createRoute, z } from "@hono/zod-openapi";
-import { eq } from "drizzle-orm";
 import type { Router } from "../app-types";
 import { formatOf } from "../catalog/formats";
 import { database } from "../db/client";
-import { objects } from "../db/schema";
 import { createRouter } from "../platform/context";
 import { ApiError } from "../platform/errors";
 import { idSchema } from "../platform/ids";
@@ -11,7 +9,8 @@ import { errorResponse } from "../platform/openapi";
 import { servedAnswerHeaders, servedObjectHeaders } from "../platform/served-object";
 import { getUploadById, type UploadRow } from "../uploads/repo";
 import { uploadIsOpen } from "../uploads/service";
-import { type CapabilityClaims, verifyCapability, workerServesObjects } from "./capabilities";
+import { objectById } from "./repo";
+import { type SignedUrlClaims, verifySignedUrl, workerServesObjects } from "./signed-urls";
 
 /*
  * The Worker-served storage locations behind presigned URLs (used when R2's S3 credentials are not
@@ -37,9 +36,9 @@ const StorageErrors = {
   409: errorResponse("The upload no longer accepts bytes (`svc.storage.upload_closed`)."),
 };
 
-async function authorize(secret: string | undefined, claims: CapabilityClaims, signature: string) {
+async function authorize(secret: string | undefined, claims: SignedUrlClaims, signature: string) {
   if (!secret) throw new ApiError("svc.dependency.unavailable", "Storage capabilities are not configured.");
-  const check = await verifyCapability(secret, claims, signature);
+  const check = await verifySignedUrl(secret, claims, signature);
   if (check.status === "invalid") throw new ApiError("svc.storage.capability_invalid");
   if (check.status === "expired") throw new ApiError("svc.storage.capability_expired");
 }
@@ -185,7 +184,7 @@ export function storageRoutes() {
     const { expires, signature } = c.req.valid("query");
     // Production serves objects from R2's presigned origin only (see presign); the API origin never does.
     if (!workerServesObjects(c.env)) throw new ApiError("svc.storage.capability_invalid");
-    const [row] = await c.var.db.select().from(objects).where(eq(objects.id, object_id)).limit(1);
+    const row = await objectById(c.var.db, object_id);
     if (!row) throw new ApiError("svc.storage.capability_invalid");
     await authorize(
       c.env.SVC_CAPABILITY_SECRET,

@@ -1,8 +1,8 @@
 import { createRouter } from "../platform/context";
-import { registerGetHealthz } from "./get-healthz";
-import { registerGetHealthzDb } from "./get-healthz-db";
-import { registerGetReadyz } from "./get-readyz";
-import { registerGetReadyzGovernance } from "./get-readyz-governance";
+import { registerGetHealthz } from "./routes/get-healthz";
+import { registerGetHealthzDb } from "./routes/get-healthz-db";
+import { registerGetReadyz } from "./routes/get-readyz";
+import { registerGetReadyzGovernance } from "./routes/get-readyz-governance";
 
 /** Probes: unversioned, anonymous. */
 export function systemRoutes() {

@@ -1,4 +1,5 @@
 import type { Bindings } from "../env";
+import { selectOne } from "./repo";
 
 /** Runs `SELECT 1` against D1, bounded to `timeoutMs`. */
 export async function databaseAnswers(env: Bindings, timeoutMs = 2000): Promise<boolean> {
@@ -7,13 +8,7 @@ export async function databaseAnswers(env: Bindings, timeoutMs = 2000): Promise<
     timer = setTimeout(() => resolve(false), timeoutMs);
   });
   try {
-    return await Promise.race([
-      env.DB.prepare("SELECT 1 AS one")
-        .first<{ one: number }>()
-        .then((row: { one: number } | null) => row?.one === 1)
-        .catch(() => false),
-      timeout,
-    ]);
+    return await Promise.race([selectOne(env.DB), timeout]);
   } finally {
     if (timer !== undefined) clearTimeout(timer);
   }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { ipAllowed, NO_RESTRICTIONS } from "../../src/api-keys/controls";
+import { NO_RESTRICTIONS } from "../../src/api-keys/controls";
+import { ipAllowed } from "../../src/platform/auth/ip-allowlist";
 import { cidrContains, parseCidr, parseIp } from "../../src/platform/net/cidr";
 
 describe("CIDR matching", () => {

@@ -1,10 +1,11 @@
 import { createExecutionContext } from "cloudflare:test";
 import { env as rawEnv } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
+import { contextServices, createRouter } from "../../src/platform/context";
 import { onError } from "../../src/platform/error-mapper";
 import { contentDisposition, servedObjectHeaders } from "../../src/platform/served-object";
-import { presign } from "../../src/storage/capabilities";
 import { storageRoutes } from "../../src/storage/routes";
+import { presign } from "../../src/storage/signed-urls";
 import { api, callUrl, createTenant, fixture, json, sha256HexOf, testEnv, uploadAsset, waitForJob } from "../workers/helpers";
 
 /*
@@ -237,7 +238,10 @@ describe("#13.5 content served from our origin", () => {
     const { assetId } = html;
     const download = await json(await api(`/v1/assets/${assetId}/download`, { method: "POST", key }));
     const target = new URL(download.url);
-    const storage = storageRoutes();
+    // The storage router alone, behind the context middleware app.ts puts in front of every route (c.var.db).
+    const storage = createRouter();
+    storage.use("*", contextServices);
+    storage.route("/", storageRoutes());
     storage.onError(onError);
     const production = { ...testEnv, SVC_ENVIRONMENT: "production" };
     const refused = await storage.fetch(

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { presign } from "../../src/storage/capabilities";
+import { presign } from "../../src/storage/signed-urls";
 import { api, createTenant, fixture, json, testEnv, uploadAsset } from "./helpers";
 
 describe("DELETE /v1/history/snapshots", () => {

@@ -1,7 +1,5 @@
 import type { MiddlewareHandler } from "hono";
 import { matchedRoutes } from "hono/route";
-import { ipAllowed, restrictionsOf, retentionOf } from "../../api-keys/controls";
-import { findKeyByHash, touchLastUsed } from "../../api-keys/queries";
 import { knownClientAddress } from "../client-address";
 import type { AppEnv } from "../context";
 import {
@@ -12,6 +10,8 @@ import {
   HttpProblem,
   UNAUTHORIZED_DETAIL,
 } from "../errors";
+import { ipAllowed } from "./ip-allowlist";
+import type { KeyLookup } from "./key-lookup";
 import { bearerKeyOf, hashApiKeySecret, hashesEqual } from "./keys";
 import { openApiPath, policyFor } from "./policy";
 import { isScope, type Scope } from "./scopes";
@@ -54,79 +54,81 @@ function operationPathOf(c: Parameters<MiddlewareHandler<AppEnv>>[0]): string | 
 }
 
 /**
- * Resolves the caller and enforces the policy table before any handler runs.
+ * Resolves the caller and enforces the policy table before any handler runs; keys are read through `keys` (the
+ * api-keys repo, passed in by app.ts).
  * Invariant: a handler of a bearer operation only ever runs with an authenticated principal that holds the
  * operation's scope; every credential failure answers the same 401 body.
  */
-export const authenticate: MiddlewareHandler<AppEnv> = async (c, next) => {
-  c.set("principal", { kind: "anonymous" });
-  const path = operationPathOf(c);
-  if (path === null) {
-    c.set("operation", null);
-    return next(); // no operation here: the not-found handler answers
-  }
-  const { key, policy } = policyFor(c.req.method === "HEAD" ? "GET" : c.req.method, path);
-  if (!policy) throw new HttpProblem(403, FORBIDDEN_UNCLASSIFIED_DETAIL);
-  c.set("operation", { key, policy });
-  if (policy.auth === "none" || policy.auth === "capability") return next();
-  // The public variant: no credential at all is anonymous; a credential that is present must be valid.
-  if (policy.auth === "optional_bearer" && c.req.header("authorization") === undefined) return next();
-  const unauthorized = () =>
-    policy.auth === "optional_bearer"
-      ? new ApiError(
-          "svc.auth.invalid_key",
-          "The API key is missing, malformed, expired, revoked or unknown. Send a valid key, or none for the public variant.",
-        )
-      : new HttpProblem(401, UNAUTHORIZED_DETAIL);
+export const authenticate =
+  (keys: KeyLookup): MiddlewareHandler<AppEnv> =>
+  async (c, next) => {
+    c.set("principal", { kind: "anonymous" });
+    const path = operationPathOf(c);
+    if (path === null) {
+      c.set("operation", null);
+      return next(); // no operation here: the not-found handler answers
+    }
+    const { key, policy } = policyFor(c.req.method === "HEAD" ? "GET" : c.req.method, path);
+    if (!policy) throw new HttpProblem(403, FORBIDDEN_UNCLASSIFIED_DETAIL);
+    c.set("operation", { key, policy });
+    if (policy.auth === "none" || policy.auth === "capability") return next();
+    // The public variant: no credential at all is anonymous; a credential that is present must be valid.
+    if (policy.auth === "optional_bearer" && c.req.header("authorization") === undefined) return next();
+    const unauthorized = () =>
+      policy.auth === "optional_bearer"
+        ? new ApiError(
+            "svc.auth.invalid_key",
+            "The API key is missing, malformed, expired, revoked or unknown. Send a valid key, or none for the public variant.",
+          )
+        : new HttpProblem(401, UNAUTHORIZED_DETAIL);
 
-  const pepper = c.env.SVC_KEY_PEPPER;
-  if (!pepper) throw new ApiError("svc.auth.unavailable", "Credential verification is unavailable: no key pepper is configured.");
+    const pepper = c.env.SVC_KEY_PEPPER;
+    if (!pepper) throw new ApiError("svc.auth.unavailable", "Credential verification is unavailable: no key pepper is configured.");
 
-  const presented = bearerKeyOf(c.req.header("authorization"));
-  // Hash even a malformed credential so the time taken does not tell malformed from unknown.
-  const hash = await hashApiKeySecret(pepper, presented ?? "svc_live_malformed");
-  if (!presented) throw unauthorized();
+    const presented = bearerKeyOf(c.req.header("authorization"));
+    // Hash even a malformed credential so the time taken does not tell malformed from unknown.
+    const hash = await hashApiKeySecret(pepper, presented ?? "svc_live_malformed");
+    if (!presented) throw unauthorized();
 
-  const db = c.var.db;
-  const found = await findKeyByHash(db, hash);
-  const now = Date.now();
-  if (
-    !found ||
-    !hashesEqual(found.key.secretHash, hash) ||
-    found.key.status !== "active" ||
-    (found.key.expiresAt !== null && found.key.expiresAt <= now) ||
-    // A rotated key stops at the end of its overlap even if the rotation was never completed.
-    (found.key.rotationDeadline !== null && found.key.rotationDeadline <= now)
-  ) {
-    throw unauthorized();
-  }
-  if (found.tenantStatus !== "active") throw new HttpProblem(403, FORBIDDEN_IDENTITY_DETAIL);
+    const db = c.var.db;
+    const found = await keys.findByHash(db, hash);
+    const now = Date.now();
+    if (
+      !found ||
+      !hashesEqual(found.secretHash, hash) ||
+      found.status !== "active" ||
+      (found.expiresAt !== null && found.expiresAt <= now) ||
+      // A rotated key stops at the end of its overlap even if the rotation was never completed.
+      (found.rotationDeadline !== null && found.rotationDeadline <= now)
+    ) {
+      throw unauthorized();
+    }
+    if (found.tenantStatus !== "active") throw new HttpProblem(403, FORBIDDEN_IDENTITY_DETAIL);
 
-  const restrictions = restrictionsOf(found.key.restrictions);
-  if (!ipAllowed(restrictions, knownClientAddress(c.req.raw.headers, c.env))) {
-    throw new ApiError("API_KEY_IP_NOT_ALLOWED", "This key may not be used from this network address.");
-  }
-  const scopes = new Set((JSON.parse(found.key.scopes) as string[]).filter(isScope)) as ReadonlySet<Scope>;
-  const routeChecksScope = policy.auth === "optional_bearer" && policy.scopeCheck === "route";
-  if (!scopes.has(policy.scope) && !routeChecksScope) throw new HttpProblem(403, FORBIDDEN_SCOPE_DETAIL);
-  if (restrictions.rate_limit_per_minute !== null) await chargeKeyRate(c.env, found.key.id, restrictions.rate_limit_per_minute, 1);
+    if (!ipAllowed({ ip_allowlist: found.ipAllowlist }, knownClientAddress(c.req.raw.headers, c.env))) {
+      throw new ApiError("API_KEY_IP_NOT_ALLOWED", "This key may not be used from this network address.");
+    }
+    const scopes = new Set(found.scopes.filter(isScope)) as ReadonlySet<Scope>;
+    const routeChecksScope = policy.auth === "optional_bearer" && policy.scopeCheck === "route";
+    if (!scopes.has(policy.scope) && !routeChecksScope) throw new HttpProblem(403, FORBIDDEN_SCOPE_DETAIL);
+    const perMinute = found.rateLimitPerMinute;
+    if (perMinute !== null) await chargeKeyRate(c.env, found.id, perMinute, 1);
 
-  c.set("principal", {
-    kind: "api_key",
-    tenantId: found.key.tenantId,
-    apiKeyId: found.key.id,
-    scopes,
-    rateLimitPerMinute: restrictions.rate_limit_per_minute,
-    signingProfile: found.key.signingProfile,
-    outputRetentionDays: retentionOf(found.key.retention).output_retention_days,
-  });
-  // last_used_at is kept to the minute: write only when the stored value is older than that.
-  if (found.key.lastUsedAt === null || now - found.key.lastUsedAt >= 60_000) {
-    c.executionCtx.waitUntil(touchLastUsed(db, found.key.id, now).catch(() => undefined));
-  }
-  await next();
-  const perMinute = restrictions.rate_limit_per_minute;
-  if (perMinute !== null && REFUNDED_WHEN_REFUSED.has(key) && c.res.status >= 400 && c.res.status < 500) {
-    await refundKeyRate(c.env, found.key.id, perMinute, 1).catch(() => undefined);
-  }
-};
+    c.set("principal", {
+      kind: "api_key",
+      tenantId: found.tenantId,
+      apiKeyId: found.id,
+      scopes,
+      rateLimitPerMinute: perMinute,
+      signingProfile: found.signingProfile,
+      outputRetentionDays: found.outputRetentionDays,
+    });
+    // last_used_at is kept to the minute: write only when the stored value is older than that.
+    if (found.lastUsedAt === null || now - found.lastUsedAt >= 60_000) {
+      c.executionCtx.waitUntil(keys.touchLastUsed(db, found.id, now).catch(() => undefined));
+    }
+    await next();
+    if (perMinute !== null && REFUNDED_WHEN_REFUSED.has(key) && c.res.status >= 400 && c.res.status < 500) {
+      await refundKeyRate(c.env, found.id, perMinute, 1).catch(() => undefined);
+    }
+  };

@@ -4,7 +4,7 @@ import { registryFor } from "../../catalog/installed";
 import { principalOf, publicOrigin } from "../../platform/context";
 import { ApiError } from "../../platform/errors";
 import { IdempotencyKeyHeader, json } from "../../platform/openapi";
-import { presign } from "../../storage/capabilities";
+import { presign } from "../../storage/signed-urls";
 import { CreateUploadRequestSchema, CreateUploadResponseSchema } from "../schemas";
 import { createUpload } from "../service";
 

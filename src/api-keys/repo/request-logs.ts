@@ -1,0 +1,68 @@
+import { and, count, desc, eq, gte, lt, lte, max, or, sql } from "drizzle-orm";
+import type { Database } from "../../db/client";
+import { apiRequestLogs } from "../../db/schema";
+
+/** Request logs are kept this long, then swept. */
+export const REQUEST_LOG_RETENTION_MS = 30 * 24 * 60 * 60 * 1000;
+
+export type ApiRequestLogRow = typeof apiRequestLogs.$inferSelect;
+
+/** Best effort: a log already written for this request id is left as it is. */
+export async function insertRequestLog(db: Database, row: typeof apiRequestLogs.$inferInsert) {
+  await db.insert(apiRequestLogs).values(row).onConflictDoNothing();
+}
+
+export async function sweepRequestLogs(db: Database, now = Date.now()) {
+  await db.delete(apiRequestLogs).where(lt(apiRequestLogs.createdAt, now - REQUEST_LOG_RETENTION_MS));
+}
+
+/** Newest first, keyset-paginated on (created_at, request_id), bounded by the snapshot time the traversal started at. */
+export async function listRequestLogs(
+  db: Database,
+  tenantId: string,
+  apiKeyId: string | undefined,
+  page: { snapshot: number; after: { createdAt: number; id: string } | null; limit: number },
+) {
+  const after = page.after;
+  return db
+    .select()
+    .from(apiRequestLogs)
+    .where(
+      and(
+        eq(apiRequestLogs.tenantId, tenantId),
+        apiKeyId ? eq(apiRequestLogs.apiKeyId, apiKeyId) : undefined,
+        lte(apiRequestLogs.createdAt, page.snapshot),
+        after
+          ? or(
+              lt(apiRequestLogs.createdAt, after.createdAt),
+              and(eq(apiRequestLogs.createdAt, after.createdAt), lt(apiRequestLogs.requestId, after.id)),
+            )
+          : undefined,
+      ),
+    )
+    .orderBy(desc(apiRequestLogs.createdAt), desc(apiRequestLogs.requestId))
+    .limit(page.limit + 1);
+}
+
+/** Counts since `start` by status class and by operation (most used first). */
+export async function summarizeRequestLogs(db: Database, tenantId: string, apiKeyId: string | undefined, start: number) {
+  const where = and(
+    eq(apiRequestLogs.tenantId, tenantId),
+    apiKeyId ? eq(apiRequestLogs.apiKeyId, apiKeyId) : undefined,
+    gte(apiRequestLogs.createdAt, start),
+  );
+  const [byClass, byOperation] = await Promise.all([
+    db
+      .select({ cls: sql<number>`${apiRequestLogs.status} / 100`, n: count() })
+      .from(apiRequestLogs)
+      .where(where)
+      .groupBy(sql`${apiRequestLogs.status} / 100`),
+    db
+      .select({ method: apiRequestLogs.method, operation: apiRequestLogs.operation, n: count(), last: max(apiRequestLogs.createdAt) })
+      .from(apiRequestLogs)
+      .where(where)
+      .groupBy(apiRequestLogs.method, apiRequestLogs.operation)
+      .orderBy(desc(count())),
+  ]);
+  return { byClass, byOperation };
+}

@@ -1,0 +1,90 @@
+import { createRoute, type z } from "@hono/zod-openapi";
+import type { Router } from "../../app-types";
+import { type AppContext, notFound, principalOf } from "../../platform/context";
+import { errorResponse, json, NOT_FOUND } from "../../platform/openapi";
+import { requireAuthorityOver } from "../guard";
+import { type ApiKeyRow, getKey } from "../repo";
+import { type Control, type ControlColumn, replaceControl } from "../versioned-control";
+import { ApiKeyParams } from "./get-api-key";
+
+/**
+ * One versioned per-key control (restrictions, signing profile, retention), served as GET and PUT
+ * `/v1/api-keys/{api_key_id}/<segment>`. Every control is read the same way and replaced the same way: the key must
+ * exist for the tenant, the caller must cover the key both as it is and as it would be, and a PUT replaces the whole
+ * control through replaceControl (stale `expected_version`: 409).
+ * Invariant: `fields(body)` is both what the authority check sees and what is stored.
+ */
+export interface KeyControl<T extends Control, Body extends { expected_version?: number | undefined }, Extra> {
+  /** Path segment after the key id. */
+  segment: string;
+  /** The operationIds' noun: getApiKey<noun>, putApiKey<noun>. */
+  noun: string;
+  column: ControlColumn;
+  read(stored: string | null): T;
+  responseSchema: z.ZodTypeAny;
+  bodySchema: z.ZodType<Body>;
+  get: { summary: string; ok: string };
+  put: { summary: string; description: string; ok: string; responses?: Record<number, ReturnType<typeof errorResponse>> };
+  fields(body: Body): Omit<T, "version" | "updated_at">;
+  /** Refusals that come before the authority check (nothing is read but the body). */
+  validate?(c: AppContext, body: Body): void;
+  /** What GET shows besides the control itself. */
+  shown?(c: AppContext, key: ApiKeyRow): Promise<Extra>;
+  /** Refusals after the authority check; what PUT shows besides the control. */
+  admit?(c: AppContext, key: ApiKeyRow, body: Body): Promise<Extra>;
+  view(keyId: string, control: T, extra: Extra | undefined): object;
+}
+
+/** Registers GET and PUT for one key control. */
+export function registerKeyControl<T extends Control, Body extends { expected_version?: number | undefined }, Extra>(
+  app: Router,
+  control: KeyControl<T, Body, Extra>,
+) {
+  const path = `/v1/api-keys/{api_key_id}/${control.segment}`;
+  const getRoute = createRoute({
+    method: "get",
+    path,
+    operationId: `getApiKey${control.noun}`,
+    tags: ["API keys"],
+    summary: control.get.summary,
+    request: { params: ApiKeyParams },
+    responses: { 200: json(control.responseSchema, control.get.ok), ...NOT_FOUND },
+  });
+  const putRoute = createRoute({
+    method: "put",
+    path,
+    operationId: `putApiKey${control.noun}`,
+    tags: ["API keys"],
+    summary: control.put.summary,
+    description: control.put.description,
+    request: { params: ApiKeyParams, body: { content: { "application/json": { schema: control.bodySchema } }, required: true } },
+    responses: {
+      200: json(control.responseSchema, control.put.ok),
+      ...NOT_FOUND,
+      ...control.put.responses,
+      409: errorResponse("expected_version is stale (`svc.api_keys.version_conflict`)."),
+    },
+  });
+
+  app.openapi(getRoute, async (c) => {
+    const key = await getKey(c.var.db, principalOf(c).tenantId, c.req.valid("param").api_key_id);
+    if (!key) throw notFound("API key");
+    const extra = control.shown ? await control.shown(c, key) : undefined;
+    return c.json(control.view(key.id, control.read(key[control.column]), extra) as never, 200);
+  });
+  app.openapi(putRoute, async (c) => {
+    const db = c.var.db;
+    const tenantId = principalOf(c).tenantId;
+    const body = c.req.valid("json") as Body;
+    const key = await getKey(db, tenantId, c.req.valid("param").api_key_id);
+    if (!key) throw notFound("API key");
+    control.validate?.(c, body);
+    const current = control.read(key[control.column]);
+    const fields = control.fields(body);
+    // Both the key as it is and as it would be: a key cannot loosen itself or a key it covers beyond its own grant.
+    await requireAuthorityOver(c, [key, { ...key, [control.column]: JSON.stringify({ ...current, ...fields }) }]);
+    const extra = control.admit ? await control.admit(c, key, body) : undefined;
+    const next = await replaceControl<T>(db, key, control.column, current, body.expected_version, fields);
+    return c.json(control.view(key.id, next, extra) as never, 200);
+  });
+}

@@ -1,0 +1,53 @@
+import { createRoute, z } from "@hono/zod-openapi";
+import type { Router } from "../../app-types";
+import { notFound, principalOf } from "../../platform/context";
+import { ApiError } from "../../platform/errors";
+import { errorResponse, IdempotencyKeyHeader, json, NOT_FOUND } from "../../platform/openapi";
+import { requireAuthorityOver } from "../guard";
+import { getKey } from "../repo";
+import { ApiKeyResponseSchema } from "../schemas";
+import { apiKeyView, revokeApiKey } from "../service";
+import { ApiKeyParams } from "./get-api-key";
+
+const route = createRoute({
+  method: "delete",
+  path: "/v1/api-keys/{api_key_id}",
+  operationId: "revokeApiKey",
+  tags: ["API keys"],
+  summary: "Revoke an API key",
+  description:
+    "Revokes the key at once; its next request answers 401. The record stays readable with status `revoked`. Keys this key created are separate keys and stay as they are. While the key's rotation overlaps, revoke is refused: complete the rotation (retires this key, keeps the successor) or cancel it (revokes the successor) first.",
+  request: { params: ApiKeyParams, headers: z.object({ "idempotency-key": IdempotencyKeyHeader }) },
+  responses: {
+    200: json(ApiKeyResponseSchema, "The revoked key."),
+    ...NOT_FOUND,
+    403: errorResponse("The calling key does not cover this key (`svc.api_keys.outranks_caller`)."),
+    409: errorResponse(
+      "Already revoked (`svc.api_keys.already_revoked`), or rotating (`svc.api_keys.rotation_in_progress`: complete or cancel the rotation first, so no successor is left alive unseen).",
+    ),
+  },
+});
+
+export function registerRevokeApiKey(app: Router) {
+  app.openapi(route, async (c) => {
+    const db = c.var.db;
+    const tenantId = principalOf(c).tenantId;
+    const target = await getKey(db, tenantId, c.req.valid("param").api_key_id);
+    if (!target) throw notFound("API key");
+    await requireAuthorityOver(c, [target]);
+    const result = await revokeApiKey(db, tenantId, target.id);
+    switch (result.status) {
+      case "revoked":
+        return c.json(apiKeyView(result.row), 200);
+      case "not_found":
+        throw notFound("API key");
+      case "already_revoked":
+        throw new ApiError("svc.api_keys.already_revoked");
+      case "rotating":
+        throw new ApiError(
+          "svc.api_keys.rotation_in_progress",
+          "The key is rotating: complete the rotation to retire it and keep its successor, or cancel it to revoke the successor, then revoke.",
+        );
+    }
+  });
+}

@@ -1,0 +1,104 @@
+import { and, count, eq, gte, inArray, isNotNull, lt, lte, sql } from "drizzle-orm";
+import type { Database } from "../db/client";
+import { newestFirst, pageWindow } from "../db/keyset";
+import { assets, jobs, objects, verifications } from "../db/schema";
+import type { PageRequest } from "../platform/pagination";
+
+export type AssetRow = typeof assets.$inferSelect;
+
+export interface AssetFilters {
+  kind?: string | undefined;
+  status?: string | undefined;
+  media?: string | undefined;
+  from?: number | undefined;
+  recipe_id?: string | undefined;
+  verification_outcome?: string | undefined;
+}
+
+function filtered(tenantId: string, f: AssetFilters, snapshot: number) {
+  return and(
+    eq(assets.tenantId, tenantId),
+    lte(assets.createdAt, snapshot),
+    f.kind ? eq(assets.kind, f.kind) : undefined,
+    f.status ? eq(assets.status, f.status as AssetRow["status"]) : undefined,
+    f.media ? sql`lower(${assets.mediaType}) = lower(${f.media})` : undefined,
+    f.from !== undefined ? gte(assets.createdAt, f.from) : undefined,
+    f.recipe_id ? eq(assets.publishedRecipeId, f.recipe_id) : undefined,
+    f.verification_outcome
+      ? sql`EXISTS (SELECT 1 FROM ${verifications} WHERE ${verifications.assetId} = ${assets.id} AND ${verifications.tenantId} = ${assets.tenantId} AND ${verifications.overall} = ${f.verification_outcome})`
+      : undefined,
+  );
+}
+
+export async function listAssets(db: Database, tenantId: string, f: AssetFilters, page: PageRequest) {
+  const where = filtered(tenantId, f, page.snapshot);
+  const [rows, [total]] = await Promise.all([
+    db
+      .select()
+      .from(assets)
+      .where(and(where, pageWindow(assets.createdAt, assets.id, page)))
+      .orderBy(...newestFirst(assets.createdAt, assets.id))
+      .limit(page.limit + 1),
+    db.select({ n: count() }).from(assets).where(where),
+  ]);
+  return { rows, total: total?.n ?? 0 };
+}
+
+export async function assetJobs(db: Database, tenantId: string, assetId: string, page: PageRequest) {
+  return db
+    .select()
+    .from(jobs)
+    .where(and(eq(jobs.tenantId, tenantId), eq(jobs.assetId, assetId), pageWindow(jobs.createdAt, jobs.id, page)))
+    .orderBy(...newestFirst(jobs.createdAt, jobs.id))
+    .limit(page.limit + 1);
+}
+
+export async function assetVerifications(db: Database, tenantId: string, assetId: string, page: PageRequest) {
+  return db
+    .select()
+    .from(verifications)
+    .where(
+      and(
+        eq(verifications.tenantId, tenantId),
+        eq(verifications.assetId, assetId),
+        pageWindow(verifications.createdAt, verifications.id, page),
+      ),
+    )
+    .orderBy(...newestFirst(verifications.createdAt, verifications.id))
+    .limit(page.limit + 1);
+}
+
+export async function objectOf(db: Database, tenantId: string, objectId: string) {
+  const [row] = await db
+    .select()
+    .from(objects)
+    .where(and(eq(objects.tenantId, tenantId), eq(objects.id, objectId)))
+    .limit(1);
+  return row ?? null;
+}
+
+/** Published assets whose retention has passed, at most `limit`. */
+export async function assetsPastRetention(db: Database, now: number, limit: number) {
+  return db
+    .select({ id: assets.id, tenantId: assets.tenantId, publicationId: assets.publicationId })
+    .from(assets)
+    .where(and(eq(assets.status, "published"), isNotNull(assets.retentionUntil), lt(assets.retentionUntil, now)))
+    .limit(limit);
+}
+
+/** The R2 keys of every object stored for an asset. */
+export async function objectKeysOf(db: Database, tenantId: string, assetId: string) {
+  const stored = await db
+    .select({ key: objects.r2Key })
+    .from(objects)
+    .where(and(eq(objects.tenantId, tenantId), eq(objects.assetId, assetId)));
+  return stored.map((o) => o.key);
+}
+
+/** published → retention_expired; an asset no longer published is left as it is. */
+export async function markRetentionExpired(db: Database, assetId: string, now: number) {
+  await db
+    .update(assets)
+    .set({ status: "retention_expired", updatedAt: now })
+    .where(and(inArray(assets.id, [assetId]), eq(assets.status, "published")));
+}

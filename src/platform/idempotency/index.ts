@@ -1,0 +1,123 @@
+import type { MiddlewareHandler } from "hono";
+import { canonicalJson } from "../../catalog/canonical-json";
+import type { AppEnv } from "../context";
+import { sha256Hex } from "../crypto";
+import { ApiError } from "../errors";
+import { claimIdempotencyKey, completeIdempotencyKey, type IdempotencyScope, releaseIdempotencyKey } from "./repo";
+
+// The claim statements live in the repo; callers (sign-batch, the cron sweep, tests) keep importing them from here.
+export {
+  claimIdempotencyKey,
+  completeIdempotencyKey,
+  IDEMPOTENCY_LEASE_MS,
+  IDEMPOTENCY_TTL_MS,
+  type IdempotencyScope,
+  releaseIdempotencyKey,
+  sweepIdempotencyRecords,
+} from "./repo";
+
+export const IDEMPOTENCY_KEY_PATTERN = /^[!-~]+$/;
+export const IDEMPOTENCY_KEY_MAX_LENGTH = 200;
+/**
+ * What "the same request" means: method, path, query and the body; a JSON body counts by its canonical form
+ * (key order and white space do not matter), anything else by its exact bytes.
+ */
+export async function requestFingerprint(method: string, url: URL, body: Uint8Array): Promise<string> {
+  if (body.length > 0) {
+    try {
+      body = new TextEncoder().encode(canonicalJson(JSON.parse(new TextDecoder("utf-8", { fatal: true, ignoreBOM: false }).decode(body))));
+    } catch {
+      // not JSON: the exact bytes count
+    }
+  }
+  const head = new TextEncoder().encode(`${method}\n${url.pathname}\n${url.search}\n`);
+  const all = new Uint8Array(head.length + body.length);
+  all.set(head);
+  all.set(body, head.length);
+  return sha256Hex(all);
+}
+
+/**
+ * Idempotency-Key handling for write operations marked in the policy table. The key is scoped per tenant and
+ * operation; the request fingerprint covers method, path, query and the exact body bytes.
+ * - same key, same request, completed: the stored response is replayed (header `Idempotent-Replayed: true`);
+ * - same key, different request: 409 `svc.idempotency.key_reused`;
+ * - same key while the first request still runs: 409 `svc.idempotency.request_in_progress` with Retry-After;
+ * - a 5xx outcome, a 429 or an error marked `retryable` releases the key, so the retry (which clients are told
+ *   to send with the same key) runs the operation again instead of replaying the refusal.
+ */
+export const idempotency: MiddlewareHandler<AppEnv> = async (c, next) => {
+  const operation = c.get("operation");
+  const principal = c.get("principal");
+  if (operation?.policy.auth !== "bearer" || !operation.policy.idempotency || principal.kind !== "api_key") {
+    return next();
+  }
+  const key = c.req.header("idempotency-key");
+  if (key === undefined) {
+    if (operation.policy.idempotency === "required") throw new ApiError("svc.idempotency.key_required");
+    return next();
+  }
+  if (key.length > IDEMPOTENCY_KEY_MAX_LENGTH || !IDEMPOTENCY_KEY_PATTERN.test(key)) {
+    throw new ApiError("svc.idempotency.key_invalid", undefined, {
+      fieldDetails: [
+        {
+          location: "header",
+          field: "Idempotency-Key",
+          code: "invalid_string",
+          message: "Must match ^[!-~]+$ with at most 200 characters.",
+        },
+      ],
+    });
+  }
+
+  const fingerprint = await requestFingerprint(c.req.method, new URL(c.req.url), new Uint8Array(await c.req.arrayBuffer()));
+  const db = c.var.db;
+  const scope: IdempotencyScope = { tenantId: principal.tenantId, operation: operation.key, key };
+  const claim = await claimIdempotencyKey(db, scope, fingerprint, Date.now());
+
+  if (claim.status === "conflict") {
+    if (claim.reason === "key_reused") throw new ApiError("svc.idempotency.key_reused");
+    throw new ApiError("svc.idempotency.request_in_progress", undefined, {
+      headers: { "Retry-After": String(claim.retryAfterSeconds ?? 1) },
+    });
+  }
+  if (claim.status === "replay") {
+    if (claim.row.secretWithheld) throw new ApiError("secret_not_replayable");
+    return new Response(claim.row.responseBody, {
+      status: claim.row.responseStatus ?? 200,
+      headers: {
+        "content-type": claim.row.responseContentType ?? "application/json",
+        "idempotent-replayed": "true",
+      },
+    });
+  }
+
+  try {
+    await next();
+  } catch (error) {
+    await releaseIdempotencyKey(db, scope, claim.lease);
+    throw error;
+  }
+  const res = c.res;
+  const body = await res.clone().text();
+  if (res.status >= 500 || (res.status >= 400 && isRetryableError(res.status, body))) {
+    await releaseIdempotencyKey(db, scope, claim.lease);
+    return;
+  }
+  await completeIdempotencyKey(db, scope, claim.lease, {
+    status: res.status,
+    contentType: res.headers.get("content-type"),
+    body,
+    withhold: operation.policy.replay === "secret_not_replayable" && res.status < 300,
+  });
+};
+
+/** A refusal the client is told to retry with the same key: 429, or an error envelope with `retryable: true`. */
+function isRetryableError(status: number, body: string): boolean {
+  if (status === 429) return true;
+  try {
+    return (JSON.parse(body) as { retryable?: unknown }).retryable === true;
+  } catch {
+    return false;
+  }
+}
