@@ -8,7 +8,7 @@ import { softBindingAssertions } from "../media/soft-binding";
 import type { ImageServices, ManifestCheck, ManifestPlan, ManifestReader, RgbaImage, Signer, WatermarkStrength } from "../media/types";
 import { fromHex, hex } from "../platform/bytes";
 import { newId, randomBase32 } from "../platform/ids";
-import { PDQ_MIN_QUALITY, pdqBandStatements } from "../soft-bindings/queries";
+import { PDQ_MIN_QUALITY, pdqBandStatements } from "../soft-bindings/repo";
 import { sendFanout } from "../webhooks/delivery";
 import { jobEndedEventStatement, publicationEventStatements } from "../webhooks/events";
 import type { AdmittedRequest } from "./admission";

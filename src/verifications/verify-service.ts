@@ -6,14 +6,7 @@ import { extractManifestStore } from "../media/c2pa/jumbf";
 import { type ManifestClaims, type SignerSummary, verifyManifest } from "../media/c2pa/verifier";
 import type { ImageServices } from "../media/types";
 import { hex } from "../platform/bytes";
-import {
-  exactMatch,
-  exactMatches,
-  type IndexedMatch,
-  nearestPdqMatches,
-  PDQ_MATCH_DISTANCE,
-  PDQ_MIN_QUALITY,
-} from "../soft-bindings/queries";
+import { exactMatch, exactMatches, type IndexedMatch, nearestPdqMatches, PDQ_MATCH_DISTANCE, PDQ_MIN_QUALITY } from "../soft-bindings/repo";
 import { verificationTrustAnchors } from "./trust";
 import { type DurableFacts, decideVerdict, type OcspStatus, type RelatedPublication, type SoftBindingMatch, type Verdict } from "./verdict";
 

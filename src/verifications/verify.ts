@@ -7,12 +7,12 @@ import { assets, objects, verifications } from "../db/schema";
 import type { Bindings } from "../env";
 import { imageServices, mediaInspector } from "../media";
 import { canonicalMediaType, sniff } from "../media/inspect";
-import { callerRateBuckets, chargeRateBuckets } from "../platform/client-address";
 import { type AppContext, notFound, principalOf } from "../platform/context";
 import { ApiError } from "../platform/errors";
 import { newId } from "../platform/ids";
 import { boundedGet, checkDestination, dohResolver } from "../platform/net/outbound";
 import { errorResponse, json, NOT_FOUND } from "../platform/openapi";
+import { chargeCaller } from "../platform/rate-limit";
 import { ensureC2paEngineLazily, revocationCheck } from "./verify-engines";
 import { VerificationResultSchema, VerifyFormRequestSchema, VerifyJsonRequestSchema } from "./verify-schemas";
 import { type VerificationOutcome, type VerifySubject, verifySubject } from "./verify-service";
@@ -76,14 +76,13 @@ const getRoute = createRoute({
 });
 
 /** The rate-limit bucket of a caller: the tenant, or a keyed hash of the network address (never the address). */
-async function chargeVerify(c: AppContext) {
-  // Without a key: the caller's network address, or the unattributed buckets when none is known (client-address.ts).
-  const buckets = await callerRateBuckets(c.get("principal"), c.req.raw.headers, c.env, "verify", PUBLIC_VERIFY_PER_MINUTE);
-  const { decision, perMinute } = await chargeRateBuckets(c.env.RATE_LIMITER, buckets);
-  if (decision.allowed) return;
-  const retryAfter = Math.max(1, Math.ceil(decision.retryAfterMs / 1000));
-  throw new ApiError("svc.ratelimit.exceeded", `At most ${perMinute} verifications per minute; retry in ${retryAfter} s.`, {
-    headers: { "Retry-After": String(retryAfter), "RateLimit-Policy": `"verify";q=${perMinute};w=60` },
+function chargeVerify(c: AppContext) {
+  return chargeCaller(c, {
+    family: "verify",
+    publicPerMinute: PUBLIC_VERIFY_PER_MINUTE,
+    code: "svc.ratelimit.exceeded",
+    noun: "verifications",
+    policy: "verify",
   });
 }
 

@@ -206,8 +206,6 @@ const KNOWN_D1_OUTSIDE_REPO: readonly string[] = [
   "jobs/sweep.ts",
   "platform/idempotency.ts",
   "receipts/queries.ts",
-  "soft-binding-resolution/queries.ts",
-  "soft-bindings/queries.ts",
   "storage/routes.ts",
   "system/dev-ocsp.ts",
   "system/probes.ts",
