@@ -1,15 +1,12 @@
 import { createRoute, z } from "@hono/zod-openapi";
-import { and, eq } from "drizzle-orm";
 import { verificationHistoryView } from "../assets/view";
-import type { database } from "../db/client";
-import { newestFirst, pageWindow } from "../db/keyset";
-import { verifications } from "../db/schema";
 import { releasedCheck } from "../history/snapshots";
 import type { ManifestCheck } from "../media/types";
 import { createRouter, notFound, principalOf } from "../platform/context";
 import { idSchema } from "../platform/ids";
 import { iso, json, NOT_FOUND } from "../platform/openapi";
 import { NextCursorSchema, pageOf, pageQuerySchema, pageRequest } from "../platform/pagination";
+import { findVerification, listVerifications } from "./repo";
 import { registerReports } from "./reports";
 import { VerificationEvidenceResponseSchema, VerificationHistoryResponseSchema } from "./schemas";
 import { registerShares } from "./shares";
@@ -87,16 +84,8 @@ export function verificationRoutes() {
   registerStoredVerifications(app);
   registerReports(app);
   registerShares(app);
-  const load = async (db: ReturnType<typeof database>, tenantId: string, id: string) => {
-    const [row] = await db
-      .select()
-      .from(verifications)
-      .where(and(eq(verifications.tenantId, tenantId), eq(verifications.id, id)))
-      .limit(1);
-    return row ?? null;
-  };
   app.openapi(evidenceRoute, async (c) => {
-    const row = await load(c.var.db, principalOf(c).tenantId, c.req.valid("param").verification_id);
+    const row = await findVerification(c.var.db, principalOf(c).tenantId, c.req.valid("param").verification_id);
     if (!row) throw notFound("verification");
     const stored = JSON.parse(row.evidence) as {
       check?: ManifestCheck | null;
@@ -141,7 +130,7 @@ export function verificationRoutes() {
     );
   });
   app.openapi(historyRoute, async (c) => {
-    const row = await load(c.var.db, principalOf(c).tenantId, c.req.valid("param").verification_id);
+    const row = await findVerification(c.var.db, principalOf(c).tenantId, c.req.valid("param").verification_id);
     if (!row) throw notFound("verification");
     return c.json(verificationHistoryView(row), 200);
   });
@@ -151,19 +140,7 @@ export function verificationRoutes() {
     const db = c.var.db;
     const binding = { tenantId, collection: `verifications?overall=${overall ?? ""}&subject_type=${subject_type ?? ""}` };
     const page = await pageRequest(c.env.SVC_CURSOR_SECRET, binding, { cursor, limit }, Date.now(), releasedCheck(db, tenantId));
-    const rows = await db
-      .select()
-      .from(verifications)
-      .where(
-        and(
-          eq(verifications.tenantId, tenantId),
-          overall ? eq(verifications.overall, overall) : undefined,
-          subject_type ? eq(verifications.subjectType, subject_type) : undefined,
-          pageWindow(verifications.createdAt, verifications.id, page),
-        ),
-      )
-      .orderBy(...newestFirst(verifications.createdAt, verifications.id))
-      .limit(page.limit + 1);
+    const rows = await listVerifications(db, tenantId, { overall, subjectType: subject_type }, page);
     const { rows: items, nextCursor } = await pageOf(c.env.SVC_CURSOR_SECRET, binding, page, rows);
     return c.json({ items: items.map(verificationHistoryView), next_cursor: nextCursor }, 200);
   });
