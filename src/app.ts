@@ -23,7 +23,7 @@ import { idempotency } from "./platform/idempotency";
 import { requestId } from "./platform/request-id";
 import { validationHook } from "./platform/validation";
 import { receiptRoutes } from "./receipts";
-import { BY_CONTENT_PATH, softBindingResolutionRoutes } from "./soft-binding-resolution";
+import { BY_CONTENT_PATH, softBindingResolutionRoutes } from "./soft-bindings";
 import { storageRoutes } from "./storage/routes";
 import { systemRoutes } from "./system";
 import { requireConfiguredDeployment } from "./system/deployment";

@@ -1,10 +1,19 @@
-import { asc, desc, eq, isNotNull, isNull } from "drizzle-orm";
 import { database } from "../db/client";
-import { anchorCheckpoints, anchorEntries } from "../db/schema";
 import type { Bindings } from "../env";
 import { fromHex, hex } from "../platform/bytes";
 import { checkpointKeyId, checkpointVerifierKey, signCheckpoint, verifyCheckpoint } from "./checkpoint";
 import { encodeManifestLeaf, leafHash, MerkleTree, verifyInclusion } from "./merkle";
+import {
+  type CheckpointRow,
+  checkpointOfSize,
+  entriesOfManifest,
+  entryOfPublication,
+  insertEntryStatement,
+  newestCheckpoint,
+  pendingEntries,
+  sealBatch,
+  sealedLeafHashes,
+} from "./repo";
 
 /*
  * The manifest transparency log on D1 (design: README.md in this folder). Entries are appended by the
@@ -69,11 +78,7 @@ export async function anchorEntryStatement(
   guard: { sql: string; binds: unknown[] },
 ) {
   const leaf = await manifestLeafHash(entry.manifestSha256, entry.publicationId);
-  return d1
-    .prepare(
-      `INSERT INTO anchor_entries (publication_id, tenant_id, manifest_sha256, leaf_hash, leaf_index, sealed_tree_size, inclusion_proof, created_at) SELECT ?, ?, ?, ?, NULL, NULL, NULL, ? WHERE ${guard.sql}`,
-    )
-    .bind(entry.publicationId, entry.tenantId, entry.manifestSha256, leaf, entry.createdAt, ...guard.binds);
+  return insertEntryStatement(d1, { ...entry, leafHash: leaf }, guard);
 }
 
 export type SealResult =
@@ -92,41 +97,21 @@ export async function sealPending(env: Bindings, now = Date.now()): Promise<Seal
   if (!keysPromise) return { status: "not_configured" };
   const keys = await keysPromise;
   const db = database(env.DB);
-  const pending = await db
-    .select()
-    .from(anchorEntries)
-    .where(isNull(anchorEntries.leafIndex))
-    .orderBy(asc(anchorEntries.createdAt), asc(anchorEntries.publicationId))
-    .limit(SEAL_BATCH);
+  const pending = await pendingEntries(db, SEAL_BATCH);
   if (pending.length === 0) return { status: "nothing_pending" };
-  const sealed = await db
-    .select({ leafHash: anchorEntries.leafHash })
-    .from(anchorEntries)
-    .where(isNotNull(anchorEntries.leafIndex))
-    .orderBy(asc(anchorEntries.leafIndex));
+  const sealed = await sealedLeafHashes(db);
   const oldSize = sealed.length;
   const leaves = [...sealed.map((r) => fromHex(r.leafHash)), ...pending.map((r) => fromHex(r.leafHash))];
   const tree = await MerkleTree.fromLeafHashes(leaves);
   const note = await signCheckpoint({ origin: anchorOrigin(env), treeSize: tree.size, rootHash: tree.root() }, keys.privateKey, keys.keyId);
-  const statements: D1PreparedStatement[] = [
-    env.DB.prepare("INSERT INTO anchor_checkpoints (tree_size, root_hash, note, sealed_at) VALUES (?, ?, ?, ?)").bind(
-      tree.size,
-      hex(tree.root()),
-      note,
-      now,
-    ),
-  ];
+  const sequenced: { publicationId: string; leafIndex: number; inclusionProof: string }[] = [];
   for (let k = 0; k < pending.length; k++) {
     const index = oldSize + k;
     const proof = (await tree.inclusionProof(index)).map((p) => hex(p));
-    statements.push(
-      env.DB.prepare(
-        "UPDATE anchor_entries SET leaf_index = ?, sealed_tree_size = ?, inclusion_proof = ? WHERE publication_id = ? AND leaf_index IS NULL",
-      ).bind(index, tree.size, JSON.stringify(proof), pending[k]!.publicationId),
-    );
+    sequenced.push({ publicationId: pending[k]!.publicationId, leafIndex: index, inclusionProof: JSON.stringify(proof) });
   }
   try {
-    await env.DB.batch(statements);
+    await sealBatch(env.DB, { treeSize: tree.size, rootHash: hex(tree.root()), note, sealedAt: now }, sequenced);
   } catch (error) {
     if (/UNIQUE|PRIMARY KEY|constraint/i.test(String(error))) return { status: "lost_race" };
     throw error;
@@ -146,12 +131,12 @@ export interface AnchorProof {
 /** A publication's place in the log, for its receipt. */
 export async function anchorProofOf(env: Bindings, publicationId: string): Promise<AnchorProof | null> {
   const db = database(env.DB);
-  const [entry] = await db.select().from(anchorEntries).where(eq(anchorEntries.publicationId, publicationId)).limit(1);
+  const entry = await entryOfPublication(db, publicationId);
   if (!entry) return null;
   if (entry.leafIndex === null || entry.sealedTreeSize === null) {
     return { status: "pending", leaf_index: null, tree_size: null, leaf_hash: entry.leafHash, inclusion_proof: [], checkpoint: null };
   }
-  const [checkpoint] = await db.select().from(anchorCheckpoints).where(eq(anchorCheckpoints.treeSize, entry.sealedTreeSize)).limit(1);
+  const checkpoint = await checkpointOfSize(db, entry.sealedTreeSize);
   return {
     status: "sealed",
     leaf_index: entry.leafIndex,
@@ -170,8 +155,7 @@ export async function verifierKey(env: Bindings): Promise<string | null> {
 
 /** The newest signed checkpoint, or null before the first sealing. */
 export async function latestCheckpoint(env: Bindings) {
-  const [row] = await database(env.DB).select().from(anchorCheckpoints).orderBy(desc(anchorCheckpoints.treeSize)).limit(1);
-  return row ?? null;
+  return newestCheckpoint(database(env.DB));
 }
 
 export type AnchorCheck = { status: "matched" | "not_found" | "pending" | "proof_failed" } | { status: "not_configured" };
@@ -185,12 +169,12 @@ export async function anchorMatch(env: Bindings, manifestSha256Hex: string): Pro
   if (!keysPromise) return { status: "not_configured" };
   const keys = await keysPromise;
   const db = database(env.DB);
-  const entries = await db.select().from(anchorEntries).where(eq(anchorEntries.manifestSha256, manifestSha256Hex)).limit(5);
+  const entries = await entriesOfManifest(db, manifestSha256Hex, 5);
   if (entries.length === 0) return { status: "not_found" };
   const sealed = entries.filter((e) => e.leafIndex !== null && e.sealedTreeSize !== null);
   if (sealed.length === 0) return { status: "pending" };
   for (const entry of sealed) {
-    const [checkpoint] = await db.select().from(anchorCheckpoints).where(eq(anchorCheckpoints.treeSize, entry.sealedTreeSize!)).limit(1);
+    const checkpoint = await checkpointOfSize(db, entry.sealedTreeSize!);
     if (!checkpoint) continue;
     const head = await verifyCheckpoint(checkpoint.note, keys.publicKey, { origin: anchorOrigin(env) });
     if (head.status !== "valid" || head.treeSize !== entry.sealedTreeSize) continue;
@@ -206,4 +190,16 @@ export async function anchorMatch(env: Bindings, manifestSha256Hex: string): Pro
     if (ok) return { status: "matched" };
   }
   return { status: "proof_failed" };
+}
+
+/** The public view of a signed checkpoint. */
+export async function checkpointView(env: Bindings, row: CheckpointRow) {
+  return {
+    origin: anchorOrigin(env),
+    tree_size: row.treeSize,
+    root_hash: row.rootHash,
+    checkpoint: row.note,
+    verifier_key: await verifierKey(env),
+    sealed_at: new Date(row.sealedAt).toISOString(),
+  };
 }

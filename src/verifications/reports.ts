@@ -1,14 +1,12 @@
 import { createRoute, z } from "@hono/zod-openapi";
-import { and, eq } from "drizzle-orm";
 import type { Router } from "../app-types";
-import type { Database } from "../db/client";
-import { verificationReports, verifications } from "../db/schema";
 import { base64, utf8 } from "../platform/bytes";
 import { notFound, principalOf } from "../platform/context";
 import { sha256Hex } from "../platform/crypto";
 import { idSchema, newId } from "../platform/ids";
 import { IdempotencyKeyHeader, iso, json, NOT_FOUND, Timestamp } from "../platform/openapi";
 import { servedObjectHeaders } from "../platform/served-object";
+import { findReport, findVerification, insertReport, type ReportRow } from "./repo";
 import {
   REPORT_VERSION,
   renderReportHtml,
@@ -146,8 +144,6 @@ const getRouteDef = createRoute({
   },
 });
 
-type ReportRow = typeof verificationReports.$inferSelect;
-
 const filename = (row: Pick<ReportRow, "verificationId">, format: Format) =>
   `verification-report-${row.verificationId}.${FORMATS[format].ext}`;
 
@@ -177,15 +173,6 @@ export async function renderReport(verification: VerificationRow) {
   return { json, jsonSha256, html, htmlSha256: await sha256Hex(html) };
 }
 
-export async function loadVerification(db: Database, tenantId: string, id: string): Promise<VerificationRow | null> {
-  const [row] = await db
-    .select()
-    .from(verifications)
-    .where(and(eq(verifications.tenantId, tenantId), eq(verifications.id, id)))
-    .limit(1);
-  return row ?? null;
-}
-
 /**
  * The CSP source allowing a stored report's own `<style>` element, by its hash: the renderer writes exactly one
  * and escapes every stored value, so it is the renderer's. None: styles stay blocked.
@@ -209,36 +196,29 @@ export function registerReports(app: Router) {
   app.openapi(createRouteDef, async (c) => {
     const tenantId = principalOf(c).tenantId;
     const db = c.var.db;
-    const verification = await loadVerification(db, tenantId, c.req.valid("param").verification_id);
+    const verification = await findVerification(db, tenantId, c.req.valid("param").verification_id);
     if (!verification) throw notFound("verification");
     const rendered = await renderReport(verification);
-    const [row] = await db
-      .insert(verificationReports)
-      .values({
-        id: newId("verificationReport"),
-        tenantId,
-        verificationId: verification.id,
-        reportVersion: REPORT_VERSION,
-        html: rendered.html,
-        json: rendered.json,
-        htmlSha256: rendered.htmlSha256,
-        jsonSha256: rendered.jsonSha256,
-        createdAt: Date.now(),
-      })
-      .returning();
-    c.header("Location", `/v1/verification-reports/${row!.id}`);
-    return c.json(reportView(row!), 201);
+    const row = await insertReport(db, {
+      id: newId("verificationReport"),
+      tenantId,
+      verificationId: verification.id,
+      reportVersion: REPORT_VERSION,
+      html: rendered.html,
+      json: rendered.json,
+      htmlSha256: rendered.htmlSha256,
+      jsonSha256: rendered.jsonSha256,
+      createdAt: Date.now(),
+    });
+    c.header("Location", `/v1/verification-reports/${row.id}`);
+    return c.json(reportView(row), 201);
   });
 
   app.openapi(getRouteDef, async (c) => {
     const tenantId = principalOf(c).tenantId;
     const { report_id } = c.req.valid("param");
     const format = c.req.valid("query").format;
-    const [row] = await c.var.db
-      .select()
-      .from(verificationReports)
-      .where(and(eq(verificationReports.tenantId, tenantId), eq(verificationReports.id, report_id)))
-      .limit(1);
+    const row = await findReport(c.var.db, tenantId, report_id);
     if (!row) throw notFound("report");
     const sha256 = format === "html" ? row.htmlSha256 : row.jsonSha256;
     const served = servedObjectHeaders({

@@ -1,4 +1,5 @@
 import { z } from "@hono/zod-openapi";
+import { idSchema } from "../platform/ids";
 import { Timestamp } from "../platform/openapi";
 
 export const VerificationHistoryResponseSchema = z
@@ -90,3 +91,8 @@ export const VerificationEvidenceResponseSchema = z
     policy_version: z.string().nullable().openapi({ description: "Policy version.", example: "svc.sign-policy.v1" }),
   })
   .openapi("VerificationEvidenceResponse");
+
+/** The `verification_id` path parameter. */
+export const VerificationIdParams = z.object({
+  verification_id: idSchema("verification", "Verification id.").openapi({ param: { name: "verification_id", in: "path" } }),
+});

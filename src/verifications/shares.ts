@@ -1,8 +1,5 @@
 import { createRoute, z } from "@hono/zod-openapi";
-import { and, eq, isNull } from "drizzle-orm";
 import type { Router } from "../app-types";
-import { newestFirst, pageWindow } from "../db/keyset";
-import { tenants, verificationShares, verifications } from "../db/schema";
 import { releasedCheck } from "../history/repo";
 import { base64url, utf8 } from "../platform/bytes";
 import { notFound, principalOf } from "../platform/context";
@@ -11,8 +8,8 @@ import { ApiError } from "../platform/errors";
 import { idSchema, newId } from "../platform/ids";
 import { errorResponse, IdempotencyKeyHeader, iso, json, NOT_FOUND, Timestamp } from "../platform/openapi";
 import { NextCursorSchema, pageOf, pageQuerySchema, pageRequest } from "../platform/pagination";
+import { closeShare, findVerification, insertShare, listShares, type ShareRow, shareByTokenHash } from "./repo";
 import { reportDocument, sharedProjection } from "./report-render";
-import { loadVerification } from "./reports";
 
 /*
  * Share capabilities of a verification. Issuing one returns a random token once (32 bytes from the CSPRNG,
@@ -189,8 +186,6 @@ const sharedRouteDef = createRoute({
   },
 });
 
-type ShareRow = typeof verificationShares.$inferSelect;
-
 export function shareView(row: ShareRow, now = Date.now()) {
   return {
     share_id: row.id,
@@ -216,21 +211,10 @@ export function registerShares(app: Router) {
     const verificationId = c.req.valid("param").verification_id;
     const { cursor, limit } = c.req.valid("query");
     const db = c.var.db;
-    if (!(await loadVerification(db, tenantId, verificationId))) throw notFound("verification");
+    if (!(await findVerification(db, tenantId, verificationId))) throw notFound("verification");
     const binding = { tenantId, collection: `verification_shares?verification_id=${verificationId}` };
     const page = await pageRequest(c.env.SVC_CURSOR_SECRET, binding, { cursor, limit }, Date.now(), releasedCheck(db, tenantId));
-    const rows = await db
-      .select()
-      .from(verificationShares)
-      .where(
-        and(
-          eq(verificationShares.tenantId, tenantId),
-          eq(verificationShares.verificationId, verificationId),
-          pageWindow(verificationShares.createdAt, verificationShares.id, page),
-        ),
-      )
-      .orderBy(...newestFirst(verificationShares.createdAt, verificationShares.id))
-      .limit(page.limit + 1);
+    const rows = await listShares(db, tenantId, verificationId, page);
     const { rows: items, nextCursor } = await pageOf(c.env.SVC_CURSOR_SECRET, binding, page, rows);
     const now = Date.now();
     return c.json({ items: items.map((r) => shareView(r, now)), next_cursor: nextCursor }, 200);
@@ -243,37 +227,28 @@ export function registerShares(app: Router) {
       ? c.req.valid("json")
       : { expires_in_seconds: SHARE_DEFAULT_SECONDS, label: null };
     const db = c.var.db;
-    if (!(await loadVerification(db, tenantId, verificationId))) throw notFound("verification");
+    if (!(await findVerification(db, tenantId, verificationId))) throw notFound("verification");
     const token = base64url(crypto.getRandomValues(new Uint8Array(32)));
     const now = Date.now();
-    const [row] = await db
-      .insert(verificationShares)
-      .values({
-        id: newId("verificationShare"),
-        tenantId,
-        verificationId,
-        tokenHash: await shareTokenHash(token),
-        label: body.label ?? null,
-        expiresAt: now + body.expires_in_seconds * 1000,
-        closedAt: null,
-        createdAt: now,
-      })
-      .returning();
+    const row = await insertShare(db, {
+      id: newId("verificationShare"),
+      tenantId,
+      verificationId,
+      tokenHash: await shareTokenHash(token),
+      label: body.label ?? null,
+      expiresAt: now + body.expires_in_seconds * 1000,
+      closedAt: null,
+      createdAt: now,
+    });
     c.header("Cache-Control", "no-store");
-    return c.json({ ...shareView(row!, now), token, url: `/v1/shared-verifications/${token}` }, 201);
+    return c.json({ ...shareView(row, now), token, url: `/v1/shared-verifications/${token}` }, 201);
   });
 
   app.openapi(closeRouteDef, async (c) => {
     const tenantId = principalOf(c).tenantId;
     const shareId = c.req.valid("param").share_id;
-    const db = c.var.db;
-    const where = and(eq(verificationShares.tenantId, tenantId), eq(verificationShares.id, shareId));
     // Only the first close sets closed_at; later ones (and concurrent ones) leave it as it is.
-    await db
-      .update(verificationShares)
-      .set({ closedAt: Date.now() })
-      .where(and(where, isNull(verificationShares.closedAt)));
-    const [row] = await db.select().from(verificationShares).where(where).limit(1);
+    const row = await closeShare(c.var.db, tenantId, shareId, Date.now());
     if (!row) throw notFound("share");
     return c.json(shareView(row), 200);
   });
@@ -284,21 +259,12 @@ export function registerShares(app: Router) {
     // Hash and look up even a malformed token, so the time taken does not tell malformed from unknown.
     const hash = await shareTokenHash(wellFormed ? presented : "malformed");
     const db = c.var.db;
-    const [found] = await db
-      .select({ share: verificationShares, tenantStatus: tenants.status })
-      .from(verificationShares)
-      .innerJoin(tenants, eq(tenants.id, verificationShares.tenantId))
-      .where(eq(verificationShares.tokenHash, hash))
-      .limit(1);
+    const found = await shareByTokenHash(db, hash);
     const gone = () => new ApiError("svc.resource.not_found", NOT_SHARED, { headers: PRIVATE_HEADERS });
     const share = found?.share;
     if (!wellFormed || !share || !timingSafeEqual(utf8(share.tokenHash), utf8(hash))) throw gone();
     if (share.closedAt !== null || share.expiresAt <= Date.now() || found.tenantStatus !== "active") throw gone();
-    const [verification] = await db
-      .select()
-      .from(verifications)
-      .where(and(eq(verifications.tenantId, share.tenantId), eq(verifications.id, share.verificationId)))
-      .limit(1);
+    const verification = await findVerification(db, share.tenantId, share.verificationId);
     if (!verification) throw gone();
     for (const [k, v] of Object.entries(PRIVATE_HEADERS)) c.header(k, v);
     return c.json(sharedProjection(reportDocument(verification)), 200);

@@ -1,8 +1,6 @@
 import { createRoute, z } from "@hono/zod-openapi";
-import { and, eq, inArray, lt } from "drizzle-orm";
 import type { Router } from "../app-types";
-import { database } from "../db/client";
-import { assets, objects, verificationRequests, verifications } from "../db/schema";
+import { type Database, database } from "../db/client";
 import type { Bindings } from "../env";
 import { imageServices } from "../media";
 import type { ManifestCheck } from "../media/types";
@@ -10,6 +8,20 @@ import { notFound, principalOf } from "../platform/context";
 import { idSchema, newId } from "../platform/ids";
 import { errorResponse, IdempotencyKeyHeader, iso, json, NOT_FOUND, Timestamp } from "../platform/openapi";
 import { ObjectIdSchema } from "../uploads/schemas";
+import {
+  completeRequest,
+  failOpenRequest,
+  findObject,
+  findRequest,
+  findVerification,
+  insertRequest,
+  markRequestRunning,
+  publishedSidecarOf,
+  type RequestRow,
+  staleRequests,
+  touchRequests,
+  type VerificationRow,
+} from "./repo";
 import { decideVerdict } from "./verdict";
 import { resultBody } from "./verify";
 import { ensureC2paEngineLazily, revocationCheck } from "./verify-engines";
@@ -93,8 +105,7 @@ const getRouteDef = createRoute({
   responses: { 200: json(StoredVerificationSchema, "The durable status."), ...NOT_FOUND },
 });
 
-type RequestRow = typeof verificationRequests.$inferSelect;
-type RecordRow = typeof verifications.$inferSelect;
+type RecordRow = VerificationRow;
 type Result = z.infer<typeof VerificationResultSchema>;
 
 /**
@@ -144,14 +155,10 @@ function recordView(record: RecordRow) {
   };
 }
 
-async function view(db: ReturnType<typeof database>, row: RequestRow) {
+async function view(db: Database, row: RequestRow) {
   let result: Result | null = null;
   if (row.state === "completed") {
-    const [record] = await db
-      .select()
-      .from(verifications)
-      .where(and(eq(verifications.tenantId, row.tenantId), eq(verifications.id, row.id)))
-      .limit(1);
+    const record = await findVerification(db, row.tenantId, row.id);
     if (record) result = resultOf(record);
   }
   return {
@@ -177,12 +184,7 @@ export function registerStoredVerifications(app: Router) {
     const tenantId = principalOf(c).tenantId;
     const db = c.var.db;
     const { object_id } = c.req.valid("json");
-    const [object] = await db
-      .select({ id: objects.id })
-      .from(objects)
-      .where(and(eq(objects.tenantId, tenantId), eq(objects.id, object_id)))
-      .limit(1);
-    if (!object) throw notFound("object");
+    if (!(await findObject(db, tenantId, object_id))) throw notFound("object");
     const now = Date.now();
     const row: RequestRow = {
       id: newId("verification"),
@@ -196,7 +198,7 @@ export function registerStoredVerifications(app: Router) {
       updatedAt: now,
       completedAt: null,
     };
-    await db.insert(verificationRequests).values(row);
+    await insertRequest(db, row);
     // A lost message is re-sent by the cron sweep; the row is the truth.
     c.executionCtx.waitUntil(enqueueVerification(c.env, row).catch(() => undefined));
     return c.json(await view(db, row), 202);
@@ -206,18 +208,10 @@ export function registerStoredVerifications(app: Router) {
     const db = c.var.db;
     const tenantId = principalOf(c).tenantId;
     const id = c.req.valid("param").verification_id;
-    const [row] = await db
-      .select()
-      .from(verificationRequests)
-      .where(and(eq(verificationRequests.tenantId, tenantId), eq(verificationRequests.id, id)))
-      .limit(1);
+    const row = await findRequest(db, tenantId, id);
     if (row) return c.json(await view(db, row), 200);
     // Every other verification id the API hands out names a record written when it was made.
-    const [record] = await db
-      .select()
-      .from(verifications)
-      .where(and(eq(verifications.tenantId, tenantId), eq(verifications.id, id)))
-      .limit(1);
+    const record = await findVerification(db, tenantId, id);
     if (!record) throw notFound("verification");
     return c.json(recordView(record), 200);
   });
@@ -229,12 +223,8 @@ async function readObject(env: Bindings, o: { r2Key: string; etag: string }): Pr
   return new Uint8Array(await (stored as R2ObjectBody).arrayBuffer());
 }
 
-async function fail(db: ReturnType<typeof database>, id: string, code: string, message: string) {
-  const now = Date.now();
-  await db
-    .update(verificationRequests)
-    .set({ state: "failed", errorCode: code, errorMessage: message, updatedAt: now, completedAt: now })
-    .where(and(eq(verificationRequests.id, id), inArray(verificationRequests.state, ["queued", "running"])));
+function fail(db: Database, id: string, code: string, message: string) {
+  return failOpenRequest(db, id, code, message, Date.now());
 }
 
 /**
@@ -243,24 +233,13 @@ async function fail(db: ReturnType<typeof database>, id: string, code: string, m
  */
 export async function runStoredVerification(env: Bindings, tenantId: string, id: string): Promise<void> {
   const db = database(env.DB);
-  const [row] = await db
-    .select()
-    .from(verificationRequests)
-    .where(and(eq(verificationRequests.tenantId, tenantId), eq(verificationRequests.id, id)))
-    .limit(1);
+  const row = await findRequest(db, tenantId, id);
   if (!row || row.state === "completed" || row.state === "failed") return;
   if (row.attempts >= MAX_ATTEMPTS)
     return fail(db, id, "svc.verifications.failed", "The verification could not be completed after several attempts.");
-  await db
-    .update(verificationRequests)
-    .set({ state: "running", attempts: row.attempts + 1, updatedAt: Date.now() })
-    .where(eq(verificationRequests.id, id));
+  await markRequestRunning(db, id, row.attempts + 1, Date.now());
 
-  const [object] = await db
-    .select()
-    .from(objects)
-    .where(and(eq(objects.tenantId, tenantId), eq(objects.id, row.objectId)))
-    .limit(1);
+  const object = await findObject(db, tenantId, row.objectId);
   const bytes = object ? await readObject(env, object) : null;
   if (!object || !bytes)
     return fail(
@@ -272,17 +251,9 @@ export async function runStoredVerification(env: Bindings, tenantId: string, id:
 
   // A file published with a sidecar: the service finds the stored manifest beside it.
   let manifestStore: Uint8Array | undefined;
-  const [published] = await db
-    .select({ sidecarObjectId: assets.sidecarObjectId })
-    .from(assets)
-    .where(and(eq(assets.tenantId, tenantId), eq(assets.publishedObjectId, object.id)))
-    .limit(1);
+  const published = await publishedSidecarOf(db, tenantId, object.id);
   if (published?.sidecarObjectId) {
-    const [sidecar] = await db
-      .select()
-      .from(objects)
-      .where(and(eq(objects.tenantId, tenantId), eq(objects.id, published.sidecarObjectId)))
-      .limit(1);
+    const sidecar = await findObject(db, tenantId, published.sidecarObjectId);
     manifestStore = (sidecar && (await readObject(env, sidecar))) || undefined;
   }
 
@@ -293,52 +264,39 @@ export async function runStoredVerification(env: Bindings, tenantId: string, id:
   );
   const body = resultBody(outcome);
   const now = Date.now();
-  const open = "EXISTS (SELECT 1 FROM verification_requests WHERE id = ? AND state IN ('queued', 'running'))";
-  await env.DB.batch([
-    env.DB.prepare(
-      `INSERT INTO verifications (id, tenant_id, subject_type, overall, asset_id, job_id, object_id, policy_version, source_byte_length, source_media_type, validation_path, evidence, status, status_vocabulary_version, manifest_id, created_at, validated_at)
-       SELECT ?, ?, 'stored_object', ?, ?, NULL, ?, NULL, ?, ?, ?, ?, ?, ?, ?, ?, ? WHERE ${open}`,
-    ).bind(
-      id,
-      tenantId,
-      outcome.overall,
-      object.assetId,
-      object.id,
-      bytes.length,
-      object.mediaType,
-      outcome.manifest_id ? (manifestStore ? "c2pa.sidecar" : "c2pa.embedded") : outcome.matches.length ? "soft_binding" : null,
-      JSON.stringify({ result: body, engine: "c2pa-wasm 0.13.3" }),
-      outcome.status,
-      outcome.status_vocabulary_version,
-      outcome.manifest_id,
-      now,
-      now,
-      id,
-    ),
-    env.DB.prepare(
-      "UPDATE verification_requests SET state = 'completed', updated_at = ?, completed_at = ? WHERE id = ? AND state IN ('queued', 'running')",
-    ).bind(now, now, id),
-  ]);
+  await completeRequest(env.DB, {
+    id,
+    tenantId,
+    overall: outcome.overall,
+    assetId: object.assetId,
+    objectId: object.id,
+    sourceByteLength: bytes.length,
+    sourceMediaType: object.mediaType,
+    validationPath: outcome.manifest_id
+      ? manifestStore
+        ? "c2pa.sidecar"
+        : "c2pa.embedded"
+      : outcome.matches.length
+        ? "soft_binding"
+        : null,
+    evidence: JSON.stringify({ result: body, engine: "c2pa-wasm 0.13.3" }),
+    status: outcome.status,
+    statusVocabularyVersion: outcome.status_vocabulary_version,
+    manifestId: outcome.manifest_id,
+    now,
+  });
 }
 
 /** Cron: re-send checks whose message was lost or whose consumer died. */
 export async function requeueStaleVerifications(env: Bindings, now = Date.now()) {
   const db = database(env.DB);
-  const stale = await db
-    .select()
-    .from(verificationRequests)
-    .where(and(inArray(verificationRequests.state, ["queued", "running"]), lt(verificationRequests.updatedAt, now - STALE_VERIFICATION_MS)))
-    .limit(100);
+  const stale = await staleRequests(db, now - STALE_VERIFICATION_MS);
   for (const row of stale) await enqueueVerification(env, row);
   if (stale.length > 0)
-    await db
-      .update(verificationRequests)
-      .set({ updatedAt: now })
-      .where(
-        inArray(
-          verificationRequests.id,
-          stale.map((r) => r.id),
-        ),
-      );
+    await touchRequests(
+      db,
+      stale.map((r) => r.id),
+      now,
+    );
   return stale.length;
 }

@@ -6,14 +6,8 @@ import { extractManifestStore } from "../media/c2pa/jumbf";
 import { type ManifestClaims, type SignerSummary, verifyManifest } from "../media/c2pa/verifier";
 import type { ImageServices } from "../media/types";
 import { hex } from "../platform/bytes";
-import {
-  exactMatch,
-  exactMatches,
-  type IndexedMatch,
-  nearestPdqMatches,
-  PDQ_MATCH_DISTANCE,
-  PDQ_MIN_QUALITY,
-} from "../soft-bindings/queries";
+import { exactMatch, exactMatches, type IndexedMatch, nearestPdqMatches, PDQ_MATCH_DISTANCE, PDQ_MIN_QUALITY } from "../soft-bindings/repo";
+import { publishedAtOf } from "./repo";
 import { verificationTrustAnchors } from "./trust";
 import { type DurableFacts, decideVerdict, type OcspStatus, type RelatedPublication, type SoftBindingMatch, type Verdict } from "./verdict";
 
@@ -65,12 +59,7 @@ const FINGERPRINT_CANDIDATES = 10;
 async function relatedPublications(env: Bindings, related: SoftBindingMatch[]): Promise<RelatedPublication[]> {
   if (related.length === 0) return [];
   const ids = [...new Set(related.map((r) => r.publication_id))];
-  const rows = await env.DB.prepare(
-    `SELECT publication_id, published_at FROM assets WHERE status = 'published' AND publication_id IN (${ids.map(() => "?").join(", ")})`,
-  )
-    .bind(...ids)
-    .all<{ publication_id: string; published_at: number | null }>();
-  const publishedAt = new Map(rows.results.map((r) => [r.publication_id, r.published_at]));
+  const publishedAt = await publishedAtOf(env.DB, ids);
   const seen = new Set<string>();
   const out: RelatedPublication[] = [];
   for (const r of related) {

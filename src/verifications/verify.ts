@@ -1,18 +1,17 @@
 import { createRoute, z } from "@hono/zod-openapi";
-import { and, desc, eq } from "drizzle-orm";
 import type { Router } from "../app-types";
 import { formatOf } from "../catalog/formats";
 import { MANIFEST_STORE_MAXIMUM_BYTES, PUBLIC_VERIFY_PER_MINUTE, VERIFY_FILE_MAXIMUM_BYTES } from "../catalog/limits";
-import { assets, objects, verifications } from "../db/schema";
 import type { Bindings } from "../env";
 import { imageServices, mediaInspector } from "../media";
 import { canonicalMediaType, sniff } from "../media/inspect";
-import { callerRateBuckets, chargeRateBuckets } from "../platform/client-address";
 import { type AppContext, notFound, principalOf } from "../platform/context";
 import { ApiError } from "../platform/errors";
 import { newId } from "../platform/ids";
 import { boundedGet, checkDestination, dohResolver } from "../platform/net/outbound";
 import { errorResponse, json, NOT_FOUND } from "../platform/openapi";
+import { chargeCaller } from "../platform/rate-limit";
+import { findAsset, findObject, insertVerification, latestVerificationOfManifest } from "./repo";
 import { ensureC2paEngineLazily, revocationCheck } from "./verify-engines";
 import { VerificationResultSchema, VerifyFormRequestSchema, VerifyJsonRequestSchema } from "./verify-schemas";
 import { type VerificationOutcome, type VerifySubject, verifySubject } from "./verify-service";
@@ -76,14 +75,13 @@ const getRoute = createRoute({
 });
 
 /** The rate-limit bucket of a caller: the tenant, or a keyed hash of the network address (never the address). */
-async function chargeVerify(c: AppContext) {
-  // Without a key: the caller's network address, or the unattributed buckets when none is known (client-address.ts).
-  const buckets = await callerRateBuckets(c.get("principal"), c.req.raw.headers, c.env, "verify", PUBLIC_VERIFY_PER_MINUTE);
-  const { decision, perMinute } = await chargeRateBuckets(c.env.RATE_LIMITER, buckets);
-  if (decision.allowed) return;
-  const retryAfter = Math.max(1, Math.ceil(decision.retryAfterMs / 1000));
-  throw new ApiError("svc.ratelimit.exceeded", `At most ${perMinute} verifications per minute; retry in ${retryAfter} s.`, {
-    headers: { "Retry-After": String(retryAfter), "RateLimit-Policy": `"verify";q=${perMinute};w=60` },
+function chargeVerify(c: AppContext) {
+  return chargeCaller(c, {
+    family: "verify",
+    publicPerMinute: PUBLIC_VERIFY_PER_MINUTE,
+    code: "svc.ratelimit.exceeded",
+    noun: "verifications",
+    policy: "verify",
   });
 }
 
@@ -180,27 +178,15 @@ async function assetSubject(c: AppContext, assetId: string) {
       "Verifying an asset by id needs an API key with verify:write; the public variant takes a file.",
     );
   const db = c.var.db;
-  const [asset] = await db
-    .select()
-    .from(assets)
-    .where(and(eq(assets.tenantId, principal.tenantId), eq(assets.id, assetId)))
-    .limit(1);
+  const asset = await findAsset(db, principal.tenantId, assetId);
   if (!asset?.publishedObjectId) throw notFound("asset");
-  const [output] = await db
-    .select()
-    .from(objects)
-    .where(and(eq(objects.tenantId, principal.tenantId), eq(objects.id, asset.publishedObjectId)))
-    .limit(1);
+  const output = await findObject(db, principal.tenantId, asset.publishedObjectId);
   const stored = output ? await c.env.OBJECTS.get(output.r2Key, { onlyIf: { etagMatches: output.etag } }) : null;
   if (!output || !stored || !("body" in stored)) throw notFound("asset");
   const bytes = new Uint8Array(await (stored as R2ObjectBody).arrayBuffer());
   let manifestStore: Uint8Array | undefined;
   if (asset.sidecarObjectId) {
-    const [sidecar] = await db
-      .select()
-      .from(objects)
-      .where(and(eq(objects.tenantId, principal.tenantId), eq(objects.id, asset.sidecarObjectId)))
-      .limit(1);
+    const sidecar = await findObject(db, principal.tenantId, asset.sidecarObjectId);
     const got = sidecar ? await c.env.OBJECTS.get(sidecar.r2Key) : null;
     if (got) manifestStore = new Uint8Array(await got.arrayBuffer());
   }
@@ -268,7 +254,7 @@ export function registerVerify(app: Router) {
     if (principal.kind !== "api_key") return c.json({ ...body, verification_id: null }, 200);
     const now = Date.now();
     const verificationId = newId("verification");
-    await c.var.db.insert(verifications).values({
+    await insertVerification(c.var.db, {
       id: verificationId,
       tenantId: principal.tenantId,
       subjectType,
@@ -298,12 +284,7 @@ export function registerVerify(app: Router) {
 
   app.openapi(getRoute, async (c) => {
     const tenantId = principalOf(c).tenantId;
-    const [row] = await c.var.db
-      .select()
-      .from(verifications)
-      .where(and(eq(verifications.tenantId, tenantId), eq(verifications.manifestId, c.req.valid("param").manifest_id)))
-      .orderBy(desc(verifications.createdAt))
-      .limit(1);
+    const row = await latestVerificationOfManifest(c.var.db, tenantId, c.req.valid("param").manifest_id);
     if (!row) throw notFound("verification");
     const stored = (JSON.parse(row.evidence) as { result?: StoredResult }).result;
     if (!stored) throw notFound("verification");

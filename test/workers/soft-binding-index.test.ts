@@ -2,7 +2,7 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { imageServices } from "../../src/media";
 import type { RgbaImage } from "../../src/media/types";
-import { nearestPdq, pdqBandStatements } from "../../src/soft-bindings/queries";
+import { nearestPdq, pdqBandStatements } from "../../src/soft-bindings/repo";
 import { api, createTenant, json } from "./helpers";
 import { signedCopy, verifyFile } from "./verify-helpers";
 

@@ -5,7 +5,7 @@ import { SVC_IMAGE_WATERMARK } from "../../src/catalog/algorithms";
 import { database } from "../../src/db/client";
 import { imageServices } from "../../src/media";
 import { FORBIDDEN_SCOPE_DETAIL } from "../../src/platform/errors";
-import { lookupScope } from "../../src/soft-bindings/lookup-scope";
+import { lookupScope } from "../../src/soft-bindings/service";
 import { addKey, api, BASE, createTenant, fixture, json, testEnv, uploadAsset, waitForJob } from "./helpers";
 
 /*

@@ -3,7 +3,7 @@ import { formatOf } from "../../catalog/formats";
 import type { objects } from "../../db/schema";
 import { fromHex } from "../../platform/bytes";
 import { newId, randomBase32 } from "../../platform/ids";
-import { PDQ_MIN_QUALITY, pdqBandStatements } from "../../soft-bindings/queries";
+import { PDQ_MIN_QUALITY, pdqBandStatements } from "../../soft-bindings/repo";
 import { publicationEventStatements } from "../../webhooks/events";
 import type { AdmittedRequest } from "../admission";
 import type { PublicationPlan, StoredBlob } from "../outputs";

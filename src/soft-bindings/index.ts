@@ -3,15 +3,15 @@ import { HTTPException } from "hono/http-exception";
 import type { AppEnv } from "../platform/context";
 import { onError } from "../platform/error-mapper";
 import { ApiError } from "../platform/errors";
-import { registerGetManifest } from "./get-manifest";
-import { registerGetSupportedAlgorithms } from "./get-supported-algorithms";
-import { registerQueryByBinding } from "./query-by-binding";
-import { registerQueryByContent } from "./query-by-content";
-import { registerQueryByLargeBinding } from "./query-by-large-binding";
+import { registerGetManifest } from "./routes/get-manifest";
+import { registerGetSupportedAlgorithms } from "./routes/get-supported-algorithms";
+import { registerQueryByBinding } from "./routes/query-by-binding";
+import { registerQueryByContent } from "./routes/query-by-content";
+import { registerQueryByLargeBinding } from "./routes/query-by-large-binding";
 
-import { resolutionHook } from "./shared";
+import { resolutionHook } from "./routes/shared";
 
-export { BY_CONTENT_PATH, RESOLUTION_PREFIX } from "./shared";
+export { BY_CONTENT_PATH, RESOLUTION_PREFIX } from "./routes/shared";
 
 /**
  * The C2PA Soft Binding Resolution API (C2PA 2.2 "Soft Binding API" §1.4), served under

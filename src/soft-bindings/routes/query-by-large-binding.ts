@@ -1,10 +1,10 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import type { MiddlewareHandler } from "hono";
-import type { Router } from "../app-types";
-import { ApiError } from "../platform/errors";
-import { errorResponse, json } from "../platform/openapi";
-import { MaxResultsParam, ScopeParam, SoftBindingQueryResultSchema, SoftBindingQuerySchema } from "./schemas";
-import { matchByBinding } from "./service";
+import type { Router } from "../../app-types";
+import { ApiError } from "../../platform/errors";
+import { errorResponse, json } from "../../platform/openapi";
+import { MaxResultsParam, ScopeParam, SoftBindingQueryResultSchema, SoftBindingQuerySchema } from "../schemas";
+import { matchByBinding } from "../service";
 import { chargeContentLookup, lookupOptions, matchesOrThrow, RESOLUTION_PREFIX, registry, TAG } from "./shared";
 
 /** The body is JSON: anything else answers 415 before it is parsed. */

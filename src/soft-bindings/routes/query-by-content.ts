@@ -1,11 +1,11 @@
 import { createRoute, z } from "@hono/zod-openapi";
-import type { Router } from "../app-types";
-import { PUBLIC_VERIFY_PER_MINUTE } from "../catalog/limits";
-import { imageServices, mediaInspector } from "../media";
-import { ApiError } from "../platform/errors";
-import { errorResponse, json } from "../platform/openapi";
-import { AlgParam, MaxResultsParam, ScopeParam, SoftBindingQueryResultSchema, ValueParam } from "./schemas";
-import { matchByContent } from "./service";
+import type { Router } from "../../app-types";
+import { PUBLIC_VERIFY_PER_MINUTE } from "../../catalog/limits";
+import { imageServices, mediaInspector } from "../../media";
+import { ApiError } from "../../platform/errors";
+import { errorResponse, json } from "../../platform/openapi";
+import { AlgParam, MaxResultsParam, ScopeParam, SoftBindingQueryResultSchema, ValueParam } from "../schemas";
+import { matchByContent } from "../service";
 import { BY_CONTENT_MAX_BYTES, chargeContentLookup, lookupOptions, matchesOrThrow, RESOLUTION_PREFIX, registry, TAG } from "./shared";
 
 /** The media type families of the C2PA requestBody; the bytes themselves decide what the asset is. */

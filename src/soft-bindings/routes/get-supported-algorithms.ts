@@ -1,8 +1,8 @@
 import { createRoute } from "@hono/zod-openapi";
-import type { Router } from "../app-types";
-import { json } from "../platform/openapi";
-import { resolvableAlgorithms } from "./algorithms";
-import { SoftBindingAlgListSchema } from "./schemas";
+import type { Router } from "../../app-types";
+import { json } from "../../platform/openapi";
+import { resolvableAlgorithms } from "../algorithms";
+import { SoftBindingAlgListSchema } from "../schemas";
 import { RESOLUTION_PREFIX, registry, TAG } from "./shared";
 
 const route = createRoute({

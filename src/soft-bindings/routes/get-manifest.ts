@@ -1,10 +1,10 @@
 import { createRoute, z } from "@hono/zod-openapi";
-import type { Router } from "../app-types";
-import { ApiError } from "../platform/errors";
-import { errorResponse } from "../platform/openapi";
-import { servedObjectHeaders } from "../platform/served-object";
-import { MANIFEST_ID_EXAMPLE } from "./schemas";
-import { manifestStore } from "./service";
+import type { Router } from "../../app-types";
+import { ApiError } from "../../platform/errors";
+import { errorResponse } from "../../platform/openapi";
+import { servedObjectHeaders } from "../../platform/served-object";
+import { MANIFEST_ID_EXAMPLE } from "../schemas";
+import { manifestStore } from "../service";
 import { RESOLUTION_PREFIX, TAG } from "./shared";
 
 /**

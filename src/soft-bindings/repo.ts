@@ -3,7 +3,7 @@ import { fromHex } from "../platform/bytes";
  * Lookups in the soft-binding index (tables `soft_bindings` and `pdq_bands`, written by the publication batch).
  * Global by default: a published asset's provenance is public, so any verifier may recover it; matches name the
  * publication and its manifest, never the owning tenant. `MatchFilter` narrows a lookup to one tenant (a customer
- * searching its own publications, see lookup-scope.ts) and to publications that can still be resolved.
+ * searching its own publications, see lookupScope in service.ts) and to publications that can still be resolved.
  */
 
 /** PDQ matches count up to this Hamming distance (ThreatExchange's recommended threshold for 256-bit PDQ). */
@@ -181,4 +181,35 @@ export async function nearestPdqMatches(
 /** The nearest published PDQ hash within PDQ_MATCH_DISTANCE (see nearestPdqMatches), or null. */
 export async function nearestPdq(db: D1Database, bits: Uint8Array, filter: MatchFilter = {}): Promise<IndexedMatch | null> {
   return (await nearestPdqMatches(db, bits, { ...filter, limit: 1 }))[0] ?? null;
+}
+
+/*
+ * Where a published manifest store lives. The sign step records the store it wrote (R2 key, ETag, SHA-256) in
+ * its `job_steps` output; the publication batch names the job (`assets.published_job_id`) and the active
+ * manifest's label (`assets.manifest_label`). For a sidecar publication that blob is also the sidecar object;
+ * for an embedded one it is exactly the store embedded in the signed file (and the one the anchor log hashed).
+ */
+
+export interface StoredManifest {
+  key: string;
+  etag: string;
+  sha256: string;
+  byte_length: number;
+}
+
+/**
+ * The stored manifest store of the publication whose active manifest is `manifestId`, when that publication is
+ * still resolvable (asset `published`: not past its retention). Null when there is none.
+ */
+export async function publishedManifest(db: D1Database, manifestId: string): Promise<StoredManifest | null> {
+  const row = await db
+    .prepare(
+      `SELECT s.output FROM assets a JOIN job_steps s ON s.job_id = a.published_job_id AND s.tenant_id = a.tenant_id AND s.step = 'sign' AND s.state = 'completed'
+        WHERE a.manifest_label = ? AND a.status = 'published' ORDER BY a.published_at ASC LIMIT 1`,
+    )
+    .bind(manifestId)
+    .first<{ output: string | null }>();
+  if (!row?.output) return null;
+  const manifest = (JSON.parse(row.output) as { manifest?: StoredManifest }).manifest;
+  return manifest?.key && manifest.etag && manifest.sha256 ? manifest : null;
 }

@@ -1,14 +1,14 @@
 import type { Hook } from "@hono/zod-openapi";
 import type { ZodError } from "zod";
-import { registryFor } from "../catalog/installed";
-import { CONTENT_LOOKUP_MAXIMUM_BYTES, PUBLIC_VERIFY_PER_MINUTE } from "../catalog/limits";
-import { callerRateBuckets, chargeRateBuckets } from "../platform/client-address";
-import type { AppContext } from "../platform/context";
-import { ApiError, FORBIDDEN_SCOPE_DETAIL, HttpProblem } from "../platform/errors";
-import { fieldDetailsOf } from "../platform/validation";
-import { lookupScope, type RequestedLookupScope } from "../soft-bindings/lookup-scope";
-import { MAX_MATCHES } from "../soft-bindings/queries";
-import type { ContentMatchResult, LookupOptions, ResolutionMatch } from "./service";
+import { registryFor } from "../../catalog/installed";
+import { CONTENT_LOOKUP_MAXIMUM_BYTES, PUBLIC_VERIFY_PER_MINUTE } from "../../catalog/limits";
+import type { AppContext } from "../../platform/context";
+import { ApiError, FORBIDDEN_SCOPE_DETAIL, HttpProblem } from "../../platform/errors";
+import { chargeCaller } from "../../platform/rate-limit";
+import { fieldDetailsOf } from "../../platform/validation";
+import { MAX_MATCHES } from "../repo";
+import type { ContentMatchResult, LookupOptions, ResolutionMatch } from "../service";
+import { lookupScope, type RequestedLookupScope } from "../service";
 
 /** Where the C2PA paths are served: the API's `servers[].url` for a C2PA client is `<origin>/v1/soft-binding-resolution`. */
 export const RESOLUTION_PREFIX = "/v1/soft-binding-resolution";
@@ -72,15 +72,15 @@ export function matchesOrThrow(result: ContentMatchResult, location: "query" | "
 /** Anonymous byBinding lookups per minute per network address. */
 export const PUBLIC_BINDING_LOOKUPS_PER_MINUTE = 120;
 
-export async function chargeContentLookup(c: AppContext, kind: "content" | "binding" = "content") {
+export function chargeContentLookup(c: AppContext, kind: "content" | "binding" = "content") {
   // Without a key: the caller's network address, or the unattributed buckets when none is known (client-address.ts).
   // A binding lookup reads the index only (no media work): a looser public limit than content lookups.
   const publicPerMinute = kind === "content" ? PUBLIC_VERIFY_PER_MINUTE : PUBLIC_BINDING_LOOKUPS_PER_MINUTE;
-  const buckets = await callerRateBuckets(c.get("principal"), c.req.raw.headers, c.env, `sbr_${kind}`, publicPerMinute);
-  const { decision, perMinute } = await chargeRateBuckets(c.env.RATE_LIMITER, buckets);
-  if (decision.allowed) return;
-  const retryAfter = Math.max(1, Math.ceil(decision.retryAfterMs / 1000));
-  throw new ApiError("svc.resolution.rate_limited", `At most ${perMinute} lookups per minute; retry in ${retryAfter} s.`, {
-    headers: { "Retry-After": String(retryAfter), "RateLimit-Policy": `"soft-binding-${kind}";q=${perMinute};w=60` },
+  return chargeCaller(c, {
+    family: `sbr_${kind}`,
+    publicPerMinute,
+    code: "svc.resolution.rate_limited",
+    noun: "lookups",
+    policy: `soft-binding-${kind}`,
   });
 }

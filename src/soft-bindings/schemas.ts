@@ -1,5 +1,5 @@
 import { z } from "@hono/zod-openapi";
-import { MAX_MATCHES } from "../soft-bindings/queries";
+import { MAX_MATCHES } from "./repo";
 
 /*
  * The schemas of the C2PA Soft Binding Resolution API (C2PA 2.2 "Soft Binding API", §1.4 OpenAPI 3.0.3:

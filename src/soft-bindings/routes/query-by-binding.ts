@@ -1,10 +1,10 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import type { MiddlewareHandler } from "hono";
-import type { Router } from "../app-types";
-import { ApiError } from "../platform/errors";
-import { errorResponse, json } from "../platform/openapi";
-import { AlgParam, MaxResultsParam, ScopeParam, SoftBindingQueryResultSchema, ValueParam } from "./schemas";
-import { matchByBinding } from "./service";
+import type { Router } from "../../app-types";
+import { ApiError } from "../../platform/errors";
+import { errorResponse, json } from "../../platform/openapi";
+import { AlgParam, MaxResultsParam, ScopeParam, SoftBindingQueryResultSchema, ValueParam } from "../schemas";
+import { matchByBinding } from "../service";
 import { chargeContentLookup, lookupOptions, MAX_QUERY_STRING, matchesOrThrow, RESOLUTION_PREFIX, registry, TAG } from "./shared";
 
 /** A query string too long for GET answers 414 before it is parsed. */

@@ -4,6 +4,9 @@ import type { CapabilityRegistry } from "../catalog/registry";
 import type { ImageServices, MediaInspector, RgbaImage } from "../media/types";
 import { hex } from "../platform/bytes";
 import { sha256Hex } from "../platform/crypto";
+import type { Principal } from "../platform/principal";
+import { decodeBindingValue, type ResolvableAlgorithm, resolvableAlgorithm, resolvableAlgorithms } from "./algorithms";
+import { activeManifestStore } from "./manifest-store";
 import {
   exactMatches,
   type IndexedMatch,
@@ -11,14 +14,12 @@ import {
   nearestPdqMatches,
   PDQ_MATCH_DISTANCE,
   PDQ_MIN_QUALITY,
-} from "../soft-bindings/queries";
-import { decodeBindingValue, type ResolvableAlgorithm, resolvableAlgorithm, resolvableAlgorithms } from "./algorithms";
-import { activeManifestStore } from "./manifest-store";
-import { publishedManifest } from "./queries";
+  publishedManifest,
+} from "./repo";
 
 /*
  * The domain of the C2PA Soft Binding Resolution API: no HTTP types. Lookups go through the soft-binding index
- * (src/soft-bindings/queries.ts); content is decoded, watermark-detected and fingerprinted by the same media
+ * (repo.ts); content is decoded, watermark-detected and fingerprinted by the same media
  * services the jobs and POST /v1/verify use. Results are discriminated unions; the routes map them to HTTP.
  */
 
@@ -241,4 +242,28 @@ export async function manifestStore(
   const active = activeManifestStore(bytes, manifestId);
   if (active.status !== "ok") throw new Error(`active manifest of ${manifestId}: ${active.message}`);
   return { status: "ok", store: active.store, sha256: active.store === bytes ? sha256 : await sha256Hex(active.store) };
+}
+
+/**
+ * Who may search which part of the soft-binding index (pure, no I/O).
+ *
+ * - `global` (the default, for anyone, with or without a key): every tenant's publications that are still
+ *   resolvable. A published asset's provenance is public; matches name the manifest, never the tenant.
+ * - `tenant`: only the caller's own tenant's publications. It needs an API key holding `recovery:read`; an
+ *   anonymous caller gets `credential_required`, a key without the scope `scope_missing`.
+ *
+ * Either way only resolvable publications are searched: published (not past retention) and with a manifest.
+ */
+export type RequestedLookupScope = "global" | "tenant";
+
+export type LookupScopeDecision =
+  | { status: "ok"; scope: "global" | "tenant"; filter: Required<MatchFilter> }
+  | { status: "credential_required" }
+  | { status: "scope_missing" };
+
+export function lookupScope(principal: Principal, requested: RequestedLookupScope | undefined): LookupScopeDecision {
+  if ((requested ?? "global") === "global") return { status: "ok", scope: "global", filter: { tenantId: null, resolvableOnly: true } };
+  if (principal.kind !== "api_key") return { status: "credential_required" };
+  if (!principal.scopes.has("recovery:read")) return { status: "scope_missing" };
+  return { status: "ok", scope: "tenant", filter: { tenantId: principal.tenantId, resolvableOnly: true } };
 }

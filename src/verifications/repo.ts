@@ -1,0 +1,266 @@
+import { and, desc, eq, inArray, isNull, lt } from "drizzle-orm";
+import type { Database } from "../db/client";
+import { newestFirst, pageWindow } from "../db/keyset";
+import { assets, objects, tenants, verificationReports, verificationRequests, verificationShares, verifications } from "../db/schema";
+import type { PageRequest } from "../platform/pagination";
+
+/*
+ * Every D1 statement of the verification area: records (`verifications`), stored-object requests
+ * (`verification_requests`), reports and shares, and the asset/object reads a verification's subject needs.
+ * Tenant-scoped reads always filter by tenant; only the share-token lookup is global (the token is the credential).
+ */
+
+export type VerificationRow = typeof verifications.$inferSelect;
+export type VerificationInsert = typeof verifications.$inferInsert;
+export type RequestRow = typeof verificationRequests.$inferSelect;
+export type ReportRow = typeof verificationReports.$inferSelect;
+export type ShareRow = typeof verificationShares.$inferSelect;
+type Page = Pick<PageRequest, "snapshot" | "after" | "limit">;
+
+// ── verification records ─────────────────────────────────────────────────────────────────────────────────────
+
+export async function findVerification(db: Database, tenantId: string, id: string): Promise<VerificationRow | null> {
+  const [row] = await db
+    .select()
+    .from(verifications)
+    .where(and(eq(verifications.tenantId, tenantId), eq(verifications.id, id)))
+    .limit(1);
+  return row ?? null;
+}
+
+/** The tenant's newest record of this active manifest label. */
+export async function latestVerificationOfManifest(db: Database, tenantId: string, manifestId: string): Promise<VerificationRow | null> {
+  const [row] = await db
+    .select()
+    .from(verifications)
+    .where(and(eq(verifications.tenantId, tenantId), eq(verifications.manifestId, manifestId)))
+    .orderBy(desc(verifications.createdAt))
+    .limit(1);
+  return row ?? null;
+}
+
+export async function insertVerification(db: Database, row: VerificationInsert): Promise<void> {
+  await db.insert(verifications).values(row);
+}
+
+/** One page (limit + 1 rows, for the next cursor) of the tenant's records, newest first. */
+export function listVerifications(
+  db: Database,
+  tenantId: string,
+  filter: { overall?: VerificationRow["overall"] | undefined; subjectType?: VerificationRow["subjectType"] | undefined },
+  page: Page,
+): Promise<VerificationRow[]> {
+  return db
+    .select()
+    .from(verifications)
+    .where(
+      and(
+        eq(verifications.tenantId, tenantId),
+        filter.overall ? eq(verifications.overall, filter.overall) : undefined,
+        filter.subjectType ? eq(verifications.subjectType, filter.subjectType) : undefined,
+        pageWindow(verifications.createdAt, verifications.id, page),
+      ),
+    )
+    .orderBy(...newestFirst(verifications.createdAt, verifications.id))
+    .limit(page.limit + 1);
+}
+
+// ── subjects: assets and objects ─────────────────────────────────────────────────────────────────────────────
+
+export async function findAsset(db: Database, tenantId: string, assetId: string) {
+  const [row] = await db
+    .select()
+    .from(assets)
+    .where(and(eq(assets.tenantId, tenantId), eq(assets.id, assetId)))
+    .limit(1);
+  return row ?? null;
+}
+
+export async function findObject(db: Database, tenantId: string, objectId: string) {
+  const [row] = await db
+    .select()
+    .from(objects)
+    .where(and(eq(objects.tenantId, tenantId), eq(objects.id, objectId)))
+    .limit(1);
+  return row ?? null;
+}
+
+/** The sidecar object id of the asset whose published output is this object, if any asset publishes it. */
+export async function publishedSidecarOf(
+  db: Database,
+  tenantId: string,
+  objectId: string,
+): Promise<{ sidecarObjectId: string | null } | null> {
+  const [row] = await db
+    .select({ sidecarObjectId: assets.sidecarObjectId })
+    .from(assets)
+    .where(and(eq(assets.tenantId, tenantId), eq(assets.publishedObjectId, objectId)))
+    .limit(1);
+  return row ?? null;
+}
+
+/** Publication times of those of `publicationIds` still published (any tenant: a publication's time is public). */
+export async function publishedAtOf(d1: D1Database, publicationIds: string[]): Promise<Map<string, number | null>> {
+  const rows = await d1
+    .prepare(
+      `SELECT publication_id, published_at FROM assets WHERE status = 'published' AND publication_id IN (${publicationIds.map(() => "?").join(", ")})`,
+    )
+    .bind(...publicationIds)
+    .all<{ publication_id: string; published_at: number | null }>();
+  return new Map(rows.results.map((r) => [r.publication_id, r.published_at]));
+}
+
+// ── stored-object verification requests ──────────────────────────────────────────────────────────────────────
+
+export async function findRequest(db: Database, tenantId: string, id: string): Promise<RequestRow | null> {
+  const [row] = await db
+    .select()
+    .from(verificationRequests)
+    .where(and(eq(verificationRequests.tenantId, tenantId), eq(verificationRequests.id, id)))
+    .limit(1);
+  return row ?? null;
+}
+
+export async function insertRequest(db: Database, row: RequestRow): Promise<void> {
+  await db.insert(verificationRequests).values(row);
+}
+
+export async function markRequestRunning(db: Database, id: string, attempts: number, now: number): Promise<void> {
+  await db.update(verificationRequests).set({ state: "running", attempts, updatedAt: now }).where(eq(verificationRequests.id, id));
+}
+
+/** Fails a request still open (queued or running); a terminal one is left as it is. */
+export async function failOpenRequest(db: Database, id: string, code: string, message: string, now: number): Promise<void> {
+  await db
+    .update(verificationRequests)
+    .set({ state: "failed", errorCode: code, errorMessage: message, updatedAt: now, completedAt: now })
+    .where(and(eq(verificationRequests.id, id), inArray(verificationRequests.state, ["queued", "running"])));
+}
+
+/** The stored-object record a completion writes (its subject type, job and policy are fixed). */
+export interface StoredRecord {
+  id: string;
+  tenantId: string;
+  overall: string;
+  assetId: string | null;
+  objectId: string;
+  sourceByteLength: number;
+  sourceMediaType: string;
+  validationPath: string | null;
+  evidence: string;
+  status: string;
+  statusVocabularyVersion: string;
+  manifestId: string | null;
+  now: number;
+}
+
+/**
+ * The record and the request's completion as one batch; the insert is conditional on the request still being
+ * open, so a redelivered message never writes twice.
+ */
+export async function completeRequest(d1: D1Database, r: StoredRecord): Promise<void> {
+  const open = "EXISTS (SELECT 1 FROM verification_requests WHERE id = ? AND state IN ('queued', 'running'))";
+  await d1.batch([
+    d1
+      .prepare(
+        `INSERT INTO verifications (id, tenant_id, subject_type, overall, asset_id, job_id, object_id, policy_version, source_byte_length, source_media_type, validation_path, evidence, status, status_vocabulary_version, manifest_id, created_at, validated_at)
+       SELECT ?, ?, 'stored_object', ?, ?, NULL, ?, NULL, ?, ?, ?, ?, ?, ?, ?, ?, ? WHERE ${open}`,
+      )
+      .bind(
+        r.id,
+        r.tenantId,
+        r.overall,
+        r.assetId,
+        r.objectId,
+        r.sourceByteLength,
+        r.sourceMediaType,
+        r.validationPath,
+        r.evidence,
+        r.status,
+        r.statusVocabularyVersion,
+        r.manifestId,
+        r.now,
+        r.now,
+        r.id,
+      ),
+    d1
+      .prepare(
+        "UPDATE verification_requests SET state = 'completed', updated_at = ?, completed_at = ? WHERE id = ? AND state IN ('queued', 'running')",
+      )
+      .bind(r.now, r.now, r.id),
+  ]);
+}
+
+/** Open requests not touched since `before` (at most 100). */
+export function staleRequests(db: Database, before: number): Promise<RequestRow[]> {
+  return db
+    .select()
+    .from(verificationRequests)
+    .where(and(inArray(verificationRequests.state, ["queued", "running"]), lt(verificationRequests.updatedAt, before)))
+    .limit(100);
+}
+
+export async function touchRequests(db: Database, ids: string[], now: number): Promise<void> {
+  await db.update(verificationRequests).set({ updatedAt: now }).where(inArray(verificationRequests.id, ids));
+}
+
+// ── reports ──────────────────────────────────────────────────────────────────────────────────────────────────
+
+export async function insertReport(db: Database, row: ReportRow): Promise<ReportRow> {
+  const [inserted] = await db.insert(verificationReports).values(row).returning();
+  return inserted!;
+}
+
+export async function findReport(db: Database, tenantId: string, id: string): Promise<ReportRow | null> {
+  const [row] = await db
+    .select()
+    .from(verificationReports)
+    .where(and(eq(verificationReports.tenantId, tenantId), eq(verificationReports.id, id)))
+    .limit(1);
+  return row ?? null;
+}
+
+// ── shares ───────────────────────────────────────────────────────────────────────────────────────────────────
+
+/** One page (limit + 1 rows) of a verification's shares, newest first. */
+export function listShares(db: Database, tenantId: string, verificationId: string, page: Page): Promise<ShareRow[]> {
+  return db
+    .select()
+    .from(verificationShares)
+    .where(
+      and(
+        eq(verificationShares.tenantId, tenantId),
+        eq(verificationShares.verificationId, verificationId),
+        pageWindow(verificationShares.createdAt, verificationShares.id, page),
+      ),
+    )
+    .orderBy(...newestFirst(verificationShares.createdAt, verificationShares.id))
+    .limit(page.limit + 1);
+}
+
+export async function insertShare(db: Database, row: ShareRow): Promise<ShareRow> {
+  const [inserted] = await db.insert(verificationShares).values(row).returning();
+  return inserted!;
+}
+
+/** Closes a share (only the first close sets closed_at) and reads it back; null when the tenant has no such share. */
+export async function closeShare(db: Database, tenantId: string, shareId: string, now: number): Promise<ShareRow | null> {
+  const where = and(eq(verificationShares.tenantId, tenantId), eq(verificationShares.id, shareId));
+  await db
+    .update(verificationShares)
+    .set({ closedAt: now })
+    .where(and(where, isNull(verificationShares.closedAt)));
+  const [row] = await db.select().from(verificationShares).where(where).limit(1);
+  return row ?? null;
+}
+
+/** The share whose token hashes to `tokenHash` (any tenant) and its tenant's status. */
+export async function shareByTokenHash(db: Database, tokenHash: string) {
+  const [found] = await db
+    .select({ share: verificationShares, tenantStatus: tenants.status })
+    .from(verificationShares)
+    .innerJoin(tenants, eq(tenants.id, verificationShares.tenantId))
+    .where(eq(verificationShares.tokenHash, tokenHash))
+    .limit(1);
+  return found ?? null;
+}
