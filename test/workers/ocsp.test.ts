@@ -15,7 +15,7 @@ import {
   serialNumberHex,
   verifyOcspResponse,
 } from "../../src/media/c2pa/ocsp";
-import { prng } from "./prng";
+import { prng } from "../support/prng";
 import { loadX509 } from "./x509";
 
 const x509 = await loadX509();
