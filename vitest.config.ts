@@ -1,7 +1,7 @@
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-plugin";
-import { defineConfig } from "vitest/config";
+import { configDefaults, defineConfig } from "vitest/config";
 // With the extension (Vite's future native config loader needs it); tsconfig.node.json lacks
 // allowImportingTsExtensions, hence the expected TS5097.
 import { mintAnchorKeyPem, mintDevPki } from "./src/dev/pki.ts";
@@ -14,9 +14,16 @@ function mediaFixtures(): Record<string, string> {
 }
 
 /**
- * Two projects: `workers` runs inside workerd with the real bindings of wrangler.toml (local D1, R2, Queues,
- * Durable Objects); `node` runs what needs Node (OpenAPI validation with ajv, which workerd forbids because it
- * compiles code at run time; the dev scripts).
+ * Node-side files that start the whole Worker (the wrangler bundle in Miniflare, or `npm start`): the e2e project.
+ * Matched by file name so new end-to-end suites (`*.e2e.test.ts`) land there without editing this list.
+ */
+const E2E = ["test/node/**/*.e2e.test.ts", "test/node/signing-e2e*.test.ts", "test/node/dev-scripts.test.ts"];
+
+/**
+ * Three projects, one `vitest run`: `workers` runs inside workerd with the real bindings of wrangler.toml (local
+ * D1, R2, Queues, Durable Objects); `node` runs what needs Node (OpenAPI validation with ajv, which workerd forbids
+ * because it compiles code at run time; conformance against c2pa-node); `e2e` runs the real Worker bundle in
+ * Miniflare (and `npm start`), bundled once per run by its globalSetup.
  */
 export default defineConfig(async () => {
   const migrations = await readD1Migrations("./migrations");
@@ -74,7 +81,24 @@ export default defineConfig(async () => {
             testTimeout: 120_000,
           },
         },
-        { test: { name: "node", include: ["test/node/**/*.test.ts"], environment: "node", testTimeout: 60_000 } },
+        {
+          test: {
+            name: "node",
+            include: ["test/node/**/*.test.ts"],
+            exclude: [...configDefaults.exclude, ...E2E],
+            environment: "node",
+            testTimeout: 60_000,
+          },
+        },
+        {
+          test: {
+            name: "e2e",
+            include: E2E,
+            environment: "node",
+            globalSetup: ["./test/support/global-setup.ts"],
+            testTimeout: 60_000,
+          },
+        },
       ],
     },
   };

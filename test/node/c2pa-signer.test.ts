@@ -289,7 +289,9 @@ describe("C2paSigner with the reference reader", () => {
     const result = await signer.signEmbedded({ bytes: sample("sample.png", "image/png").bytes, plan: plan("k.png", "image/png") });
     if (result.status !== "signed") throw new Error(JSON.stringify(result));
     expectTrusted(await referenceVerdict(p.rootCertPem, "image/png", result.bytes), result, false);
-    expect(() => new C2paSigner({ certChainPem: p.signerChainPem, privateKey: key, algorithm: "Ed25519" })).toThrow();
+    expect(() => new C2paSigner({ certChainPem: p.signerChainPem, privateKey: key, algorithm: "Ed25519" })).toThrow(
+      "C2paSigner: algorithm Ed25519 does not match the ES256 certificate",
+    );
   });
 });
 
@@ -406,6 +408,6 @@ describe("RFC 3161 client and dev responder", () => {
     expect(tsaConfigFrom({})).toBeNull();
     expect(tsaConfigFrom({ url: "https://tsa.example/" })).toEqual({ kind: "remote", url: "https://tsa.example/" });
     expect(tsaConfigFrom({ url: "internal", ...creds() })).toMatchObject({ kind: "internal" });
-    expect(() => tsaConfigFrom({ url: "internal" })).toThrow();
+    expect(() => tsaConfigFrom({ url: "internal" })).toThrow('TSA URL "internal" needs the TSA certificate chain and key');
   });
 });

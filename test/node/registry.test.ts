@@ -121,6 +121,6 @@ describe("recipe definitions", () => {
 
   it("canonical JSON sorts keys at every depth and drops undefined", () => {
     expect(canonicalJson({ b: 1, a: { d: [1, { z: 1, y: 2 }], c: undefined } })).toBe('{"a":{"d":[1,{"y":2,"z":1}]},"b":1}');
-    expect(() => canonicalJson({ x: Number.NaN })).toThrow();
+    expect(() => canonicalJson({ x: Number.NaN })).toThrow(new TypeError("non-finite number"));
   });
 });

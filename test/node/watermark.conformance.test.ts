@@ -23,7 +23,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { IMAGE_DECODE_LIMITS, SVC_IMAGE_WATERMARK } from "../../src/catalog/algorithms";
 import type { RgbaImage, WatermarkDetectResult, WatermarkEmbedResult, WatermarkStrength } from "../../src/media/types";
 import { WATERMARK_ALGORITHM, WATERMARK_STRENGTH_PSNR_DB, WasmWatermarker, watermarkFalsePositiveBound } from "../../src/media/watermark";
-import { prng as rng } from "../workers/prng";
+import { prng as rng } from "../support/prng";
 
 const ROOT = join(import.meta.dirname, "..", "..");
 const WASM = join(ROOT, "wasm", "build", "watermark.wasm");

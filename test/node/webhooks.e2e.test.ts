@@ -8,9 +8,9 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { GATE_WINDOW_MS, RATE_WINDOW_MS, rateRoom, SEND_MARGIN_MS } from "../../src/durable-objects/gate-window";
+import { prng } from "../support/prng";
 import { fixtureBytes, type SignedService, startSignedService, uploadAsset } from "../support/svc-client";
 import { type Answer, type Received, until, WebhookReceiver } from "../support/webhook-receiver";
-import { prng } from "../workers/prng";
 
 const receiver = new WebhookReceiver();
 let svc: SignedService;

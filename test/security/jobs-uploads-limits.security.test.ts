@@ -242,7 +242,8 @@ describe("#13 jobs, uploads and limits", () => {
     // Crashing on every attempt: after the bounded attempts the sweep fails it, with job.failed in the outbox.
     const { tenant, assetId, job } = await admitted();
     const services = await crashingServices();
-    for (let i = 0; i < MAX_ATTEMPTS; i++) await expect(runner.runJob(testEnv, services, tenant.tenantId, job.id)).rejects.toThrow();
+    for (let i = 0; i < MAX_ATTEMPTS; i++)
+      await expect(runner.runJob(testEnv, services, tenant.tenantId, job.id)).rejects.toThrow("the isolate died here");
     expect((await jobRow(job.id)).state).toBe("running");
     await sweep.requeueStaleJobs(testEnv, Date.now() + LEASE_MS + 1000);
     const failed = await json(await api(`/v1/jobs/${job.id}`, { key: tenant.key }));

@@ -7,8 +7,8 @@ import { ensureC2paEngine } from "../../src/media/c2pa/engine-workerd";
 import { extractManifestStore, type JumbfSuperbox, parseJumbf } from "../../src/media/c2pa/jumbf";
 import { concatBytes } from "../../src/platform/bytes";
 import { verifySubject } from "../../src/verifications/verify-service";
+import { prng } from "../support/prng";
 import { api, createTenant, fixture, json, testEnv } from "../workers/helpers";
-import { prng } from "../workers/prng";
 import { signedCopy, verifyFile } from "../workers/verify-helpers";
 
 /** Where `store` sits in `bytes` (a single-segment JPEG store is stored contiguously). */

@@ -7,6 +7,7 @@
 import { createHash, createHmac, randomBytes, randomUUID } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
+import { vi } from "vitest";
 import { type DevPki, mintDevPki } from "../../src/dev/pki";
 import { generateApiKeySecret } from "../../src/platform/auth/keys";
 import { ALL_SCOPES } from "../../src/platform/auth/scopes";
@@ -186,21 +187,23 @@ export async function uploadAsset(
 
 export const TERMINAL_JOB_STATES = ["completed", "failed", "rejected", "canceled", "expired"];
 
-/** POST /v1/sign (202 expected; throws otherwise) and poll the job until terminal (200 ms, backing off to 1 s). */
+/** POST /v1/sign (202 expected; throws otherwise) and poll the job until terminal (every 250 ms). */
 export async function signAndWait(svc: SignedService, assetId: string, recipeId: string, timeoutMs = 60_000): Promise<any> {
   const started = await svc.call("POST", "/v1/sign", { body: { asset_id: assetId, recipe_id: recipeId }, idempotencyKey: true });
   if (started.status !== 202) throw new Error(`sign ${assetId} with ${recipeId}: ${started.status} ${started.text}`);
   const jobId: string = started.body.job_id;
-  const deadline = Date.now() + timeoutMs;
-  let delay = 200;
-  for (;;) {
-    const job = await svc.call("GET", `/v1/jobs/${jobId}`);
-    if (job.status !== 200) throw new Error(`GET job ${jobId}: ${job.status} ${job.text}`);
-    if (TERMINAL_JOB_STATES.includes(job.body.state)) return job.body;
-    if (Date.now() > deadline) throw new Error(`job ${jobId} still ${job.body.state} after ${timeoutMs} ms: ${job.text}`);
-    await new Promise((r) => setTimeout(r, delay));
-    delay = Math.min(1000, Math.round(delay * 1.5));
-  }
+  // A refused GET ends the wait at once (returned, thrown below); only a job still running is retried.
+  const job = await vi.waitFor(
+    async () => {
+      const job = await svc.call("GET", `/v1/jobs/${jobId}`);
+      if (job.status === 200 && !TERMINAL_JOB_STATES.includes(job.body.state))
+        throw new Error(`job ${jobId} still ${job.body.state} after ${timeoutMs} ms: ${job.text}`);
+      return job;
+    },
+    { timeout: timeoutMs, interval: 250 },
+  );
+  if (job.status !== 200) throw new Error(`GET job ${jobId}: ${job.status} ${job.text}`);
+  return job.body;
 }
 
 export interface Downloaded {

@@ -12,6 +12,12 @@ import { convertV4MiniflareOptions, Miniflare } from "miniflare";
 const ROOT = join(import.meta.dirname, "..", "..");
 const QUIET = { ...process.env, WRANGLER_SEND_METRICS: "false", CLOUDFLARE_CF_FETCH_ENABLED: "false", WRANGLER_HIDE_BANNER: "true" };
 
+/**
+ * The environment variable through which a bundle made once per run reaches every test file: the e2e project's
+ * globalSetup (test/support/global-setup.ts) sets it before the test workers start, and they inherit it.
+ */
+export const WORKER_BUNDLE_ENV = "SVC_TEST_WORKER_BUNDLE";
+
 /** Bundles src/ with wrangler (offline) into a fresh directory; returns the entry script path. */
 export function bundleWorker(outdir = mkdtempSync(join(tmpdir(), "svc-bundle-"))): string {
   execFileSync(join(ROOT, "node_modules", ".bin", "wrangler"), ["deploy", "--dry-run", "--outdir", outdir], {
@@ -37,8 +43,9 @@ interface D1DatabaseLike {
   };
 }
 
+/** Starts the bundle at `script`; by default the run's shared bundle, else (plain Node, e.g. a bench) a fresh one. */
 export async function startWorker(options: { script?: string; bindings: Record<string, string> }): Promise<RunningWorker> {
-  const script = options.script ?? bundleWorker();
+  const script = options.script ?? process.env[WORKER_BUNDLE_ENV] ?? bundleWorker();
   const mf = new Miniflare(
     convertV4MiniflareOptions({
       // Every file of the bundle as an explicit module (miniflare 5's v4 adapter refuses `modulesRules`).

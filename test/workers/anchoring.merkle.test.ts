@@ -24,6 +24,7 @@ import {
   verifyConsistency,
   verifyInclusion,
 } from "../../src/anchoring/merkle";
+import { prng } from "../support/prng";
 
 // ---------------------------------------------------------------------------------------------------------------
 // Helpers
@@ -39,16 +40,9 @@ function flipBit(bytes: Uint8Array, bit: number): Uint8Array {
   return out;
 }
 
-/** Deterministic PRNG (mulberry32) so a failing fuzz case can be replayed. */
-function prng(seed: number) {
-  let a = seed >>> 0;
-  const next = () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
+/** Integer and byte draws from the shared PRNG, so a failing fuzz case can be replayed from its seed. */
+function draws(seed: number) {
+  const next = prng(seed);
   const int = (n: number) => Math.floor(next() * n);
   const bytes = (n: number) => Uint8Array.from({ length: n }, () => int(256));
   return { next, int, bytes };
@@ -556,7 +550,7 @@ describe("consistency proof verification (RFC 9162 §2.1.4.2)", () => {
 
 describe("verifiers given garbage", () => {
   it("return false and never throw", async () => {
-    const rand = prng(0xc0ffee);
+    const rand = draws(0xc0ffee);
     const { leafHashes, tree, roots } = await fixtureTree(16);
     const anything = (): unknown => {
       switch (rand.int(14)) {
@@ -655,7 +649,7 @@ describe("manifest leaf encoding", () => {
     ]) {
       expect(decodeManifestLeaf(bad)).toBeNull();
     }
-    const rand = prng(7);
+    const rand = draws(7);
     for (let round = 0; round < 2000; round++) {
       const bytes = rand.bytes(rand.int(80));
       if (round % 2 === 0 && bytes.length > 0) bytes[0] = 1;
@@ -838,7 +832,7 @@ describe("checkpoints", () => {
 
   it("never throw on garbage, mutated notes or odd keys", async () => {
     const { keys, note } = await signedFixture();
-    const rand = prng(42);
+    const rand = draws(42);
     const alphabet = ["\n", "\n\n", "\u2014 ", " ", "+", "=", "A", "z", "0", "/", ORIGIN, CHECKPOINT_FORMAT, "\ud800", "\u0000", "\r", "8"];
     let valid = 0;
     for (let round = 0; round < 1500; round++) {

@@ -5,6 +5,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { type CborItem, decodeCbor } from "../../src/platform/cbor";
+import { prng } from "../support/prng";
 
 const hexBytes = (hex: string) => Uint8Array.from(hex.replace(/\s/g, "").match(/../g) ?? [], (h) => parseInt(h, 16));
 const enc = (s: string) => new TextEncoder().encode(s);
@@ -357,13 +358,7 @@ describe("validity and bounds", () => {
   });
 
   it("never throws on random or mutated input, and stays fast", () => {
-    let seed = 42;
-    const rand = () => {
-      seed = (seed + 0x6d2b79f5) | 0;
-      let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-      t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-      return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-    };
+    const rand = prng(42);
     const seeds = [
       "bf6346756ef563416d7421ff",
       "d28443a10126a10442313154546869732069732074686520636f6e74656e742e58406520bbaf",

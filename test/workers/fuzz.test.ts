@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
+import { prng } from "../support/prng";
 import { api, createTenant } from "./helpers";
-import { prng } from "./prng";
 
 const SEEDS = [
   '{"name":"CI","scopes":["capabilities:read"]}',

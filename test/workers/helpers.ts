@@ -1,4 +1,5 @@
 import { env, exports } from "cloudflare:workers";
+import { vi } from "vitest";
 import { database } from "../../src/db/client";
 import { apiKeys, tenants } from "../../src/db/schema";
 import type { Bindings } from "../../src/env";
@@ -131,13 +132,15 @@ export async function uploadAsset(
   return { assetId: upload.asset_id, uploadId: upload.upload_id, objectId: done.asset_object_id };
 }
 
-/** Polls a job until it is terminal (the queue consumer runs it in the background). */
-export async function waitForJob(key: string, jobId: string, timeoutMs = 90_000): Promise<any> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const job = await (await api(`/v1/jobs/${jobId}`, { key })).json<any>();
-    if (["completed", "failed", "rejected", "canceled", "expired"].includes(job.state)) return job;
-    if (Date.now() > deadline) throw new Error(`job ${jobId} still ${job.state}`);
-    await new Promise((r) => setTimeout(r, 200));
-  }
+/** Polls a job until it is terminal (the queue consumer runs it in the background); the last state on timeout. */
+export function waitForJob(key: string, jobId: string, timeoutMs = 90_000): Promise<any> {
+  return vi.waitFor(
+    async () => {
+      const job = await (await api(`/v1/jobs/${jobId}`, { key })).json<any>();
+      if (!["completed", "failed", "rejected", "canceled", "expired"].includes(job.state))
+        throw new Error(`job ${jobId} still ${job.state}`);
+      return job;
+    },
+    { timeout: timeoutMs, interval: 200 },
+  );
 }

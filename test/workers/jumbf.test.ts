@@ -20,6 +20,7 @@ import { pemBlocks } from "../../src/media/c2pa/tsa";
 import type { ManifestPlan } from "../../src/media/types";
 import { concatBytes } from "../../src/platform/bytes";
 import { type CborValue, decodeCbor, encodeCbor } from "../../src/platform/cbor";
+import { prng } from "../support/prng";
 import { fixture, testEnv } from "./helpers";
 import { loadX509 } from "./x509";
 
@@ -476,16 +477,6 @@ describe("COSE_Sign1 headers", () => {
     expect(signerCredentials(sign1(null)).status).toBe("not_found");
   });
 });
-
-/** Deterministic PRNG (mulberry32) so a failing case can be replayed from its seed. */
-function prng(seed: number) {
-  return () => {
-    seed = (seed + 0x6d2b79f5) | 0;
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 describe("hostile input", () => {
   const FUZZ_FORMATS: [string, string][] = [

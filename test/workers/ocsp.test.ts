@@ -14,7 +14,7 @@ import {
   verifyOcspResponse,
 } from "../../src/media/c2pa/ocsp";
 import type { DevOcspResponder } from "../../src/media/c2pa/ocsp-dev-port";
-import { prng } from "./prng";
+import { prng } from "../support/prng";
 import { loadX509 } from "./x509";
 
 const x509 = await loadX509();

@@ -1,7 +1,7 @@
 import { exports } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
+import { prng } from "../support/prng";
 import { BASE, createTenant, fixture } from "./helpers";
-import { prng } from "./prng";
 import { signedCopy } from "./verify-helpers";
 
 const fetchApp = (path: string, init: RequestInit) => (exports as unknown as { default: Fetcher }).default.fetch(`${BASE}${path}`, init);

@@ -1,4 +1,4 @@
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { newId } from "../../src/platform/ids";
 import { deliverOnce, sweepWebhooks } from "../../src/webhooks/delivery";
 import { api, createTenant, fixture, json, testEnv, uploadAsset, waitForJob } from "./helpers";
@@ -51,11 +51,14 @@ describe("webhook outbox", () => {
     });
 
     // The nudge after the commit fans out at once: one delivery, to the subscribed endpoint only.
-    let deliveries: any[] = [];
-    for (let i = 0; i < 50 && deliveries.length === 0; i++) {
-      deliveries = (await json(await api(`/v1/webhook-endpoints/${subscribed}/deliveries`, { key }))).data;
-      if (deliveries.length === 0) await new Promise((r) => setTimeout(r, 100));
-    }
+    const deliveries: any[] = await vi.waitFor(
+      async () => {
+        const { data } = await json(await api(`/v1/webhook-endpoints/${subscribed}/deliveries`, { key }));
+        expect(data).not.toHaveLength(0);
+        return data;
+      },
+      { timeout: 30_000, interval: 100 },
+    );
     expect(deliveries).toHaveLength(1);
     expect(deliveries[0]).toMatchObject({ event_id: body.id, event_type: "asset.signed" });
     expect((await json(await api(`/v1/webhook-endpoints/${other}/deliveries`, { key }))).data).toHaveLength(0);
@@ -73,11 +76,14 @@ describe("webhook outbox", () => {
       .run();
     const swept = await sweepWebhooks(testEnv);
     expect(swept.events).toBeGreaterThanOrEqual(1);
-    let deliveries: any[] = [];
-    for (let i = 0; i < 50 && deliveries.length === 0; i++) {
-      deliveries = (await json(await api(`/v1/webhook-endpoints/${subscribed}/deliveries`, { key }))).data;
-      if (deliveries.length === 0) await new Promise((r) => setTimeout(r, 100));
-    }
+    const deliveries: any[] = await vi.waitFor(
+      async () => {
+        const { data } = await json(await api(`/v1/webhook-endpoints/${subscribed}/deliveries`, { key }));
+        expect(data).not.toHaveLength(0);
+        return data;
+      },
+      { timeout: 30_000, interval: 100 },
+    );
     expect(deliveries.map((d) => d.event_id)).toEqual([eventId]);
     const row = await testEnv.DB.prepare("SELECT fanned_out_at FROM webhook_events WHERE id = ?")
       .bind(eventId)
@@ -105,12 +111,14 @@ describe("webhook outbox", () => {
     ]);
     expect((await sweepWebhooks(testEnv)).deliveries).toBeGreaterThanOrEqual(1);
     // The re-sent message makes the attempt (to an unreachable host here: a recorded network error, retry scheduled).
-    let delivery: any = null;
-    for (let i = 0; i < 50; i++) {
-      delivery = await json(await api(`/v1/webhook-endpoints/deliveries/${deliveryId}`, { key }));
-      if (delivery.attempt_count >= 1 && delivery.status !== "delivering") break;
-      await new Promise((r) => setTimeout(r, 100));
-    }
+    const delivery = await vi.waitFor(
+      async () => {
+        const found = await json(await api(`/v1/webhook-endpoints/deliveries/${deliveryId}`, { key }));
+        expect(found.attempt_count >= 1 && found.status !== "delivering", JSON.stringify(found)).toBe(true);
+        return found;
+      },
+      { timeout: 30_000, interval: 100 },
+    );
     expect(delivery).toMatchObject({ attempt_count: 1, status: "pending" });
   });
 });
@@ -200,13 +208,15 @@ describe("webhook delivery recovery", () => {
     );
     const swept = await sweepWebhooks(testEnv);
     expect(swept.events).toBeGreaterThanOrEqual(130);
-    for (let i = 0; i < 100; i++) {
-      const left = await testEnv.DB.prepare(`SELECT COUNT(*) AS n FROM webhook_events WHERE tenant_id = ? AND fanned_out_at IS NULL`)
-        .bind(tenantId)
-        .first<{ n: number }>();
-      if (left?.n === 0) break;
-      await new Promise((r) => setTimeout(r, 100));
-    }
+    await vi.waitFor(
+      async () => {
+        const left = await testEnv.DB.prepare(`SELECT COUNT(*) AS n FROM webhook_events WHERE tenant_id = ? AND fanned_out_at IS NULL`)
+          .bind(tenantId)
+          .first<{ n: number }>();
+        expect(left?.n).toBe(0);
+      },
+      { timeout: 30_000, interval: 100 },
+    );
     expect(
       (
         await testEnv.DB.prepare("SELECT COUNT(*) AS n FROM webhook_events WHERE tenant_id = ? AND fanned_out_at IS NULL")

@@ -1,16 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { mediaInspector, mediaServices } from "../../../src/media";
+import { prng } from "../../support/prng";
 import { fixture, testEnv } from "../helpers";
-
-/** Deterministic PRNG (mulberry32): a failing case replays from its seed and index. */
-function prng(seed: number) {
-  return () => {
-    seed = (seed + 0x6d2b79f5) | 0;
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 function mutate(input: Uint8Array, rand: () => number): Uint8Array {
   const out = new Uint8Array(input);
