@@ -56,7 +56,7 @@ function sourceFiles(dir: string): string[] {
   return readdirSync(dir).flatMap((name) => {
     const path = join(dir, name);
     if (statSync(path).isDirectory()) return sourceFiles(path);
-    return name.endsWith(".ts") ? [path] : [];
+    return /\.tsx?$/.test(name) ? [path] : [];
   });
 }
 
@@ -79,8 +79,8 @@ function specifiers(text: string): string[] {
 function resolveImport(from: string, specifier: string): string | "outside" | null {
   const base = resolve(dirname(from), specifier.replace(/\.js$/, ""));
   if (!base.startsWith(SRC + sep)) return "outside";
-  for (const candidate of [base, `${base}.ts`, join(base, "index.ts")]) {
-    if (candidate.endsWith(".ts") && existsSync(candidate) && statSync(candidate).isFile()) return candidate;
+  for (const candidate of [base, `${base}.ts`, `${base}.tsx`, join(base, "index.ts")]) {
+    if (/\.tsx?$/.test(candidate) && existsSync(candidate) && statSync(candidate).isFile()) return candidate;
   }
   return null;
 }
