@@ -1,6 +1,6 @@
 import { raw } from "hono/html";
 import type { Child } from "hono/jsx";
-import type { ReportDocument } from "../report-render";
+import type { ReportDocument } from "./document-schema";
 import {
   C2paValidation,
   Claims,

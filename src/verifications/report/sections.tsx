@@ -1,5 +1,5 @@
 import { raw } from "hono/html";
-import type { ReportDocument } from "../report-render";
+import type { ReportDocument } from "./document-schema";
 import { CodeList, code, Dl, List, Muted, orDash } from "./parts";
 import { SignalsTable } from "./signals";
 
