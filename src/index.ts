@@ -13,7 +13,7 @@ import { dispatchBatch } from "./queues/dispatch";
 import { checkDeployment } from "./system/deployment";
 import { sweepExpiredUploads } from "./uploads/service";
 import { requeueStaleVerifications } from "./verifications/stored";
-import { sweepWebhooks } from "./webhooks/delivery";
+import { sweepWebhooks } from "./webhooks/sweep";
 
 export { RateLimiter } from "./durable-objects/rate-limiter";
 export { WebhookEndpointGate } from "./durable-objects/webhook-endpoint-gate";

@@ -1,6 +1,6 @@
 import type { Bindings } from "../env";
 import { log } from "../platform/logger";
-import { sendFanout } from "../webhooks/delivery";
+import { sendFanout } from "../webhooks/queue";
 import type { JobErrorCode } from "./job-errors";
 import { endJob, type JobRow, type JobStepRow } from "./repo";
 

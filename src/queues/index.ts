@@ -1,7 +1,9 @@
 import { JOB_MESSAGE, runJob } from "../jobs/runner";
 import { mediaServices } from "../media";
 import { runStoredVerification, VERIFICATION_MESSAGE } from "../verifications/stored";
-import { DELIVER_MESSAGE, deliverOnce, FANOUT_MESSAGE, fanOutEvent } from "../webhooks/delivery";
+import { deliverOnce } from "../webhooks/delivery";
+import { fanOutEvent } from "../webhooks/fan-out";
+import { DELIVER_MESSAGE, FANOUT_MESSAGE } from "../webhooks/queue";
 import type { HandlerRegistry } from "./dispatch";
 
 /**

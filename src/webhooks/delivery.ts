@@ -25,11 +25,6 @@ import { openSecret, signWebhook } from "./signing";
  * dead Worker never sent.
  */
 
-// The queue consumer, the cron and the job runner import the engine from here.
-export { fanOutEvent } from "./fan-out";
-export { DELIVER_MESSAGE, FANOUT_MESSAGE, sendFanout } from "./queue";
-export { sweepWebhooks } from "./sweep";
-
 /** Standard Webhooks recommends 15–30 s for receivers to answer. */
 export const ATTEMPT_TIMEOUT_MS = 15_000;
 /** A claim (and its gate lease) outlives the attempt's timeout; after that the Worker is presumed dead. */

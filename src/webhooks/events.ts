@@ -101,6 +101,3 @@ export interface JobEndedEventData {
   state: "failed" | "rejected" | "expired";
   error_code: string;
 }
-
-// The outbox statements live in the repo; re-exported here so the job runner keeps importing the events module.
-export { jobEndedEventStatement, publicationEventStatements } from "./repo/events";

@@ -1,6 +1,7 @@
 import { describe, expect, it, vi } from "vitest";
 import { newId } from "../../src/platform/ids";
-import { deliverOnce, sweepWebhooks } from "../../src/webhooks/delivery";
+import { deliverOnce } from "../../src/webhooks/delivery";
+import { sweepWebhooks } from "../../src/webhooks/sweep";
 import { api, createTenant, fixture, json, testEnv, uploadAsset, waitForJob } from "./helpers";
 
 /** The outbox: events commit with the publication, and the sweep fans out what a dead Worker never did. */

@@ -2,7 +2,7 @@ import { and, asc, eq, inArray, isNull, lt, notInArray, or } from "drizzle-orm";
 import type { Database } from "../../db/client";
 import { newestFirst, pageWindow } from "../../db/keyset";
 import { assets, jobSteps, jobs, objects } from "../../db/schema";
-import { jobEndedEventStatement } from "../../webhooks/events";
+import { jobEndedEventStatement } from "../../webhooks/repo/events";
 import type { JobErrorCode } from "../job-errors";
 import { TERMINAL_STATES } from "../schemas";
 

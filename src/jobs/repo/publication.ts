@@ -4,7 +4,7 @@ import type { objects } from "../../db/schema";
 import { fromHex } from "../../platform/bytes";
 import { newId, randomBase32 } from "../../platform/ids";
 import { PDQ_MIN_QUALITY, pdqBandStatements } from "../../soft-bindings/repo";
-import { publicationEventStatements } from "../../webhooks/events";
+import { publicationEventStatements } from "../../webhooks/repo/events";
 import type { AdmittedRequest } from "../admission";
 import type { PublicationPlan, StoredBlob } from "../outputs";
 import type { JobRow } from ".";

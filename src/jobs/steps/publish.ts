@@ -1,7 +1,7 @@
 import type { Bindings } from "../../env";
 import type { ManifestReader } from "../../media/types";
 import { log } from "../../platform/logger";
-import { sendFanout } from "../../webhooks/delivery";
+import { sendFanout } from "../../webhooks/queue";
 import type { DurableCredentials, PublicationPlan, SignOutput, WatermarkOutput } from "../outputs";
 import type { JobRow, ObjectRow } from "../repo";
 import { publicationCommitted, publishBatch } from "../repo/publication";
