@@ -68,6 +68,16 @@ export async function assetVerifications(db: Database, tenantId: string, assetId
     .limit(page.limit + 1);
 }
 
+/** One asset of the tenant, or null. */
+export async function getAsset(db: Database, tenantId: string, assetId: string) {
+  const [row] = await db
+    .select()
+    .from(assets)
+    .where(and(eq(assets.tenantId, tenantId), eq(assets.id, assetId)))
+    .limit(1);
+  return row ?? null;
+}
+
 export async function objectOf(db: Database, tenantId: string, objectId: string) {
   const [row] = await db
     .select()

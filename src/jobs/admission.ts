@@ -1,5 +1,6 @@
 import type { z } from "@hono/zod-openapi";
 import { NO_SIGNING_PROFILE, type SigningProfile } from "../api-keys/controls";
+import { getAsset } from "../assets/repo";
 import { ALGORITHMS, type AlgorithmModality, defaultAlgorithm, IMAGE_DECODE_LIMITS } from "../catalog/algorithms";
 import { formatOf } from "../catalog/formats";
 import { recipeById } from "../catalog/recipes";
@@ -7,7 +8,7 @@ import type { CapabilityRegistry } from "../catalog/registry";
 import type { Database } from "../db/client";
 import type { ErrorCode, FieldDetail } from "../platform/errors";
 import { newId } from "../platform/ids";
-import { claimAssetForJob, getAsset, insertJob, type JobRow, type JobStepRow, objectInspection } from "./repo";
+import { claimAssetForJob, insertJob, type JobRow, type JobStepRow, objectInspection } from "./repo";
 import type { SignRequestSchema } from "./schemas";
 
 export const SIGN_POLICY_VERSION = "svc.sign-policy.v1";

@@ -1,10 +1,10 @@
 import { createRoute } from "@hono/zod-openapi";
 import type { Router } from "../../app-types";
-import { getAsset } from "../../jobs/repo";
 import { notFound, principalOf, publicOrigin } from "../../platform/context";
 import { ApiError } from "../../platform/errors";
 import { errorResponse, json, NOT_FOUND } from "../../platform/openapi";
 import { downloadOf } from "../downloads";
+import { getAsset } from "../repo";
 import { AssetParams, DownloadResponseSchema } from "../schemas";
 
 const route = createRoute({

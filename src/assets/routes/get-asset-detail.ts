@@ -1,12 +1,11 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import type { Router } from "../../app-types";
 import { releasedCheck } from "../../history/repo";
-import { getAsset } from "../../jobs/repo";
 import { notFound, principalOf } from "../../platform/context";
 import { iso, json, NOT_FOUND, Timestamp } from "../../platform/openapi";
 import { NextCursorSchema, pageOf, pageRequest } from "../../platform/pagination";
 import { VerificationHistoryResponseSchema } from "../../verifications/schemas";
-import { assetJobs, assetVerifications } from "../repo";
+import { assetJobs, assetVerifications, getAsset } from "../repo";
 import { AssetParams, AssetResponseSchema, WorkspaceGovernanceSchema } from "../schemas";
 import { assetView, verificationHistoryView, WORKSPACE_GOVERNANCE } from "../view";
 

@@ -1,8 +1,8 @@
 import { createRoute } from "@hono/zod-openapi";
 import type { Router } from "../../app-types";
-import { getAsset } from "../../jobs/repo";
 import { notFound, principalOf } from "../../platform/context";
 import { json, NOT_FOUND } from "../../platform/openapi";
+import { getAsset } from "../repo";
 import { AssetParams, AssetResponseSchema } from "../schemas";
 import { assetView } from "../view";
 

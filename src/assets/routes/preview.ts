@@ -2,7 +2,6 @@ import { createRoute, z } from "@hono/zod-openapi";
 import type { Router } from "../../app-types";
 import { database } from "../../db/client";
 import type { Bindings } from "../../env";
-import { getAsset } from "../../jobs/repo";
 import { previewer } from "../../media";
 import type { NormalizedInspectionFacts } from "../../media/types";
 import { base64url, fromBase64url, hex, utf8 } from "../../platform/bytes";
@@ -12,7 +11,7 @@ import { ApiError } from "../../platform/errors";
 import { errorResponse, json, NOT_FOUND, Timestamp } from "../../platform/openapi";
 import { servedObjectHeaders } from "../../platform/served-object";
 import { AssetIdSchema, Sha256Schema } from "../../uploads/schemas";
-import { objectOf } from "../repo";
+import { getAsset, objectOf } from "../repo";
 import { AssetParams } from "../schemas";
 
 /*

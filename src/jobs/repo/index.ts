@@ -1,4 +1,5 @@
 import { and, asc, eq, inArray, isNull, lt, notInArray, or } from "drizzle-orm";
+import { getAsset } from "../../assets/repo";
 import type { Database } from "../../db/client";
 import { newestFirst, pageWindow } from "../../db/keyset";
 import { assets, jobSteps, jobs, objects } from "../../db/schema";
@@ -55,15 +56,6 @@ export async function listJobs(
     )
     .orderBy(...newestFirst(jobs.createdAt, jobs.id))
     .limit(page.limit + 1);
-}
-
-export async function getAsset(db: Database, tenantId: string, assetId: string) {
-  const [row] = await db
-    .select()
-    .from(assets)
-    .where(and(eq(assets.tenantId, tenantId), eq(assets.id, assetId)))
-    .limit(1);
-  return row ?? null;
 }
 
 /** The asset a job signs and its source object (the upload), or null when either is gone. */
