@@ -2,10 +2,11 @@ import { createRouter } from "../platform/context";
 import { registerReports } from "./reports";
 import { register as getEvidence } from "./routes/get-evidence";
 import { register as getHistory } from "./routes/get-history";
+import { register as getVerifyResult } from "./routes/get-verify-result";
 import { register as listVerifications } from "./routes/list-verifications";
+import { register as verify } from "./routes/verify";
 import { registerShares } from "./shares";
 import { registerStoredVerifications } from "./stored";
-import { registerVerify } from "./verify";
 
 /*
  * Read side of verification records: a completed job's check of its own output (made with the reference engine
@@ -15,7 +16,8 @@ import { registerVerify } from "./verify";
 
 export function verificationRoutes() {
   const app = createRouter();
-  registerVerify(app);
+  verify(app);
+  getVerifyResult(app);
   registerStoredVerifications(app);
   registerReports(app);
   registerShares(app);

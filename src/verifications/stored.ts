@@ -23,10 +23,10 @@ import {
   type VerificationRow,
 } from "./repo";
 import { decideVerdict } from "./verdict";
-import { resultBody } from "./verify";
 import { ensureC2paEngineLazily, revocationCheck } from "./verify-engines";
 import { VerificationResultSchema } from "./verify-schemas";
 import { verifySubject } from "./verify-service";
+import { resultBody } from "./verify-subject";
 
 /*
  * Stored-object verification (SPEC "Stored-object verification"): the caller names an immutable object; the
