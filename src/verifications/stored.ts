@@ -22,9 +22,9 @@ import {
   touchRequests,
   type VerificationRow,
 } from "./repo";
+import { VerificationResultSchema } from "./schemas";
 import { decideVerdict } from "./verdict";
 import { ensureC2paEngineLazily, revocationCheck } from "./verify-engines";
-import { VerificationResultSchema } from "./verify-schemas";
 import { verifySubject } from "./verify-service";
 import { resultBody } from "./verify-subject";
 

@@ -5,7 +5,7 @@ import { mediaInspector } from "../media";
 import { canonicalMediaType, sniff } from "../media/inspect";
 import { ApiError } from "../platform/errors";
 import { boundedGet, checkDestination, dohResolver } from "../platform/net/outbound";
-import type { VerificationResultSchema } from "./verify-schemas";
+import type { VerificationResultSchema } from "./schemas";
 import type { VerificationOutcome } from "./verify-service";
 
 /*

@@ -3,7 +3,7 @@ import type { Router } from "../../app-types";
 import { notFound, principalOf } from "../../platform/context";
 import { json, NOT_FOUND } from "../../platform/openapi";
 import { latestVerificationOfManifest } from "../repo";
-import { VerificationResultSchema } from "../verify-schemas";
+import { VerificationResultSchema } from "../schemas";
 import type { StoredResult } from "../verify-subject";
 
 const getRoute = createRoute({

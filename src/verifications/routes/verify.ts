@@ -9,8 +9,8 @@ import { newId } from "../../platform/ids";
 import { errorResponse, json } from "../../platform/openapi";
 import { chargeCaller } from "../../platform/rate-limit";
 import { findAsset, findObject, insertVerification } from "../repo";
+import { VerificationResultSchema, VerifyFormRequestSchema, VerifyJsonRequestSchema } from "../schemas";
 import { ensureC2paEngineLazily, revocationCheck } from "../verify-engines";
-import { VerificationResultSchema, VerifyFormRequestSchema, VerifyJsonRequestSchema } from "../verify-schemas";
 import { type VerifySubject, verifySubject } from "../verify-service";
 import { manifestUriSubject, readBounded, resultBody, sniffedType } from "../verify-subject";
 
