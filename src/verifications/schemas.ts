@@ -1,7 +1,7 @@
 import { z } from "@hono/zod-openapi";
 import { idSchema } from "../platform/ids";
 import { Timestamp } from "../platform/openapi";
-import { AssetIdSchema } from "../uploads/schemas";
+import { AssetIdSchema, ObjectIdSchema } from "../uploads/schemas";
 import { STATUS_CODES, STATUS_VOCABULARY_VERSION } from "./vocabulary";
 
 export const VerificationHistoryResponseSchema = z
@@ -283,3 +283,35 @@ export const VerificationResultSchema = z
     }),
   })
   .openapi("VerificationResult");
+
+/** A stored-object verification's durable status, or a synchronously made record (completed from the start). */
+export const StoredVerificationSchema = z
+  .object({
+    verification_id: idSchema("verification", "Verification id (also the id of its evidence once completed)."),
+    subject_type: z.enum(["uploaded_object", "stored_object", "public_url", "asset", "manifest", "receipt"]).openapi({
+      description:
+        "What was verified: `stored_object` for POST /v1/verifications, `uploaded_object`/`asset`/`manifest` for an authenticated POST /v1/verify, `asset` for a job's publication-time verification.",
+      example: "stored_object",
+    }),
+    state: z.enum(["queued", "running", "completed", "failed"]).openapi({
+      description:
+        "Durable status; `completed` and `failed` are terminal. A verification made synchronously is `completed` from the start.",
+      example: "completed",
+    }),
+    object_id: ObjectIdSchema.nullable().openapi({
+      description: "The checked stored object; null for a file uploaded to POST /v1/verify (never stored) or a manifest URI.",
+    }),
+    evidence_id: z
+      .string()
+      .nullable()
+      .openapi({ description: "GET /v1/verification-evidence/{evidence_id}; present once completed.", example: "vfy_abcdefghij234567" }),
+    result: VerificationResultSchema.nullable().openapi({
+      description:
+        "The verification result; present when completed. For a job's publication-time verification it is derived from the reference engine's codes recorded at publication (OCSP, watermark and fingerprints were not part of that check; see the evidence), and null for a watermark-only publication, whose check was the watermark read-back.",
+    }),
+    error_code: z.string().nullable().openapi({ description: "Why it failed (`svc.verifications.object_unavailable`).", example: null }),
+    error_message: z.string().nullable().openapi({ description: "Human-readable reason.", example: null }),
+    created_at: Timestamp("When it was accepted."),
+    completed_at: Timestamp("When it reached a terminal state.").nullable(),
+  })
+  .openapi("StoredVerificationResponse");
