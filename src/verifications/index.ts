@@ -1,11 +1,13 @@
 import { createRouter } from "../platform/context";
 import { registerReports } from "./reports";
+import { register as createVerification } from "./routes/create-verification";
 import { register as getEvidence } from "./routes/get-evidence";
 import { register as getHistory } from "./routes/get-history";
+import { register as getVerification } from "./routes/get-verification";
+import { register as getVerifyResult } from "./routes/get-verify-result";
 import { register as listVerifications } from "./routes/list-verifications";
+import { register as verify } from "./routes/verify";
 import { registerShares } from "./shares";
-import { registerStoredVerifications } from "./stored";
-import { registerVerify } from "./verify";
 
 /*
  * Read side of verification records: a completed job's check of its own output (made with the reference engine
@@ -15,8 +17,10 @@ import { registerVerify } from "./verify";
 
 export function verificationRoutes() {
   const app = createRouter();
-  registerVerify(app);
-  registerStoredVerifications(app);
+  verify(app);
+  getVerifyResult(app);
+  createVerification(app);
+  getVerification(app);
   registerReports(app);
   registerShares(app);
   getEvidence(app);

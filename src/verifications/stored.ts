@@ -1,20 +1,15 @@
-import { createRoute, z } from "@hono/zod-openapi";
-import type { Router } from "../app-types";
+import type { z } from "@hono/zod-openapi";
 import { type Database, database } from "../db/client";
 import type { Bindings } from "../env";
 import { imageServices } from "../media";
 import type { ManifestCheck } from "../media/types";
-import { notFound, principalOf } from "../platform/context";
-import { idSchema, newId } from "../platform/ids";
-import { errorResponse, IdempotencyKeyHeader, iso, json, NOT_FOUND, Timestamp } from "../platform/openapi";
-import { ObjectIdSchema } from "../uploads/schemas";
+import { iso } from "../platform/openapi";
 import {
   completeRequest,
   failOpenRequest,
   findObject,
   findRequest,
   findVerification,
-  insertRequest,
   markRequestRunning,
   publishedSidecarOf,
   type RequestRow,
@@ -22,11 +17,11 @@ import {
   touchRequests,
   type VerificationRow,
 } from "./repo";
+import type { VerificationResultSchema } from "./schemas";
 import { decideVerdict } from "./verdict";
-import { resultBody } from "./verify";
 import { ensureC2paEngineLazily, revocationCheck } from "./verify-engines";
-import { VerificationResultSchema } from "./verify-schemas";
 import { verifySubject } from "./verify-service";
+import { resultBody } from "./verify-subject";
 
 /*
  * Stored-object verification (SPEC "Stored-object verification"): the caller names an immutable object; the
@@ -39,71 +34,6 @@ export const VERIFICATION_MESSAGE = "verification.run";
 /** A queued or running check untouched for this long lost its message or its consumer: send it again. */
 export const STALE_VERIFICATION_MS = 2 * 60 * 1000;
 const MAX_ATTEMPTS = 5;
-
-const StoredVerificationSchema = z
-  .object({
-    verification_id: idSchema("verification", "Verification id (also the id of its evidence once completed)."),
-    subject_type: z.enum(["uploaded_object", "stored_object", "public_url", "asset", "manifest", "receipt"]).openapi({
-      description:
-        "What was verified: `stored_object` for POST /v1/verifications, `uploaded_object`/`asset`/`manifest` for an authenticated POST /v1/verify, `asset` for a job's publication-time verification.",
-      example: "stored_object",
-    }),
-    state: z.enum(["queued", "running", "completed", "failed"]).openapi({
-      description:
-        "Durable status; `completed` and `failed` are terminal. A verification made synchronously is `completed` from the start.",
-      example: "completed",
-    }),
-    object_id: ObjectIdSchema.nullable().openapi({
-      description: "The checked stored object; null for a file uploaded to POST /v1/verify (never stored) or a manifest URI.",
-    }),
-    evidence_id: z
-      .string()
-      .nullable()
-      .openapi({ description: "GET /v1/verification-evidence/{evidence_id}; present once completed.", example: "vfy_abcdefghij234567" }),
-    result: VerificationResultSchema.nullable().openapi({
-      description:
-        "The verification result; present when completed. For a job's publication-time verification it is derived from the reference engine's codes recorded at publication (OCSP, watermark and fingerprints were not part of that check; see the evidence), and null for a watermark-only publication, whose check was the watermark read-back.",
-    }),
-    error_code: z.string().nullable().openapi({ description: "Why it failed (`svc.verifications.object_unavailable`).", example: null }),
-    error_message: z.string().nullable().openapi({ description: "Human-readable reason.", example: null }),
-    created_at: Timestamp("When it was accepted."),
-    completed_at: Timestamp("When it reached a terminal state.").nullable(),
-  })
-  .openapi("StoredVerificationResponse");
-
-const createRouteDef = createRoute({
-  method: "post",
-  path: "/v1/verifications",
-  operationId: "createVerification",
-  tags: ["Verification"],
-  summary: "Verify a stored object",
-  description:
-    "Accepts an immutable stored object (`aob_`) for asynchronous verification on the jobs queue and answers 202; poll GET /v1/verifications/{verification_id} (first after 1 s, doubling to 30 s). For a file published with a sidecar manifest, send the file's object id: the service finds the stored manifest itself.",
-  request: {
-    headers: z.object({ "idempotency-key": IdempotencyKeyHeader }),
-    body: {
-      content: { "application/json": { schema: z.object({ object_id: ObjectIdSchema }).openapi("CreateVerificationRequest") } },
-      required: true,
-    },
-  },
-  responses: { 202: json(StoredVerificationSchema, "Accepted."), ...NOT_FOUND, 409: errorResponse("Idempotency conflict.") },
-});
-
-const getRouteDef = createRoute({
-  method: "get",
-  path: "/v1/verifications/{verification_id}",
-  operationId: "getVerification",
-  tags: ["Verification"],
-  summary: "A verification, by its id",
-  description:
-    "Resolves every `verification_id` the API hands out (one `vfy_` namespace): the durable status of a stored-object verification (POST /v1/verifications: `queued`, `running`, then `completed` or `failed`), and, `completed` from the start, every verification record made otherwise: an authenticated POST /v1/verify, and a job's publication-time verification (the `verification_id` of a completed job's result and of its receipt). A completed one is also readable at GET /v1/verification-evidence/{verification_id} (`evidence_id`) and GET /v1/verification-history/{verification_id}.",
-  request: {
-    params: z.object({
-      verification_id: idSchema("verification", "Verification id.").openapi({ param: { name: "verification_id", in: "path" } }),
-    }),
-  },
-  responses: { 200: json(StoredVerificationSchema, "The durable status."), ...NOT_FOUND },
-});
 
 type RecordRow = VerificationRow;
 type Result = z.infer<typeof VerificationResultSchema>;
@@ -140,7 +70,7 @@ function resultOf(record: RecordRow): Result | null {
 }
 
 /** A verification record made synchronously (verify call, publication check): completed from the start. */
-function recordView(record: RecordRow) {
+export function recordView(record: RecordRow) {
   return {
     verification_id: record.id,
     subject_type: record.subjectType,
@@ -155,7 +85,7 @@ function recordView(record: RecordRow) {
   };
 }
 
-async function view(db: Database, row: RequestRow) {
+export async function view(db: Database, row: RequestRow) {
   let result: Result | null = null;
   if (row.state === "completed") {
     const record = await findVerification(db, row.tenantId, row.id);
@@ -177,44 +107,6 @@ async function view(db: Database, row: RequestRow) {
 
 export async function enqueueVerification(env: Bindings, row: { id: string; tenantId: string }) {
   await env.JOBS_QUEUE.send({ type: VERIFICATION_MESSAGE, verification_id: row.id, tenant_id: row.tenantId });
-}
-
-export function registerStoredVerifications(app: Router) {
-  app.openapi(createRouteDef, async (c) => {
-    const tenantId = principalOf(c).tenantId;
-    const db = c.var.db;
-    const { object_id } = c.req.valid("json");
-    if (!(await findObject(db, tenantId, object_id))) throw notFound("object");
-    const now = Date.now();
-    const row: RequestRow = {
-      id: newId("verification"),
-      tenantId,
-      objectId: object_id,
-      state: "queued",
-      errorCode: null,
-      errorMessage: null,
-      attempts: 0,
-      createdAt: now,
-      updatedAt: now,
-      completedAt: null,
-    };
-    await insertRequest(db, row);
-    // A lost message is re-sent by the cron sweep; the row is the truth.
-    c.executionCtx.waitUntil(enqueueVerification(c.env, row).catch(() => undefined));
-    return c.json(await view(db, row), 202);
-  });
-
-  app.openapi(getRouteDef, async (c) => {
-    const db = c.var.db;
-    const tenantId = principalOf(c).tenantId;
-    const id = c.req.valid("param").verification_id;
-    const row = await findRequest(db, tenantId, id);
-    if (row) return c.json(await view(db, row), 200);
-    // Every other verification id the API hands out names a record written when it was made.
-    const record = await findVerification(db, tenantId, id);
-    if (!record) throw notFound("verification");
-    return c.json(recordView(record), 200);
-  });
 }
 
 async function readObject(env: Bindings, o: { r2Key: string; etag: string }): Promise<Uint8Array | null> {
