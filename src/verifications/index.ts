@@ -12,7 +12,7 @@ import { registerShares } from "./shares";
 /*
  * Read side of verification records: a completed job's check of its own output (made with the reference engine
  * at publication), an authenticated POST /v1/verify, and a completed stored-object verification. All share one
- * `vfy_` namespace, so every id resolves here (evidence, history) and at GET /v1/verifications/{id} (stored.ts).
+ * `vfy_` namespace, so every id resolves here (evidence, history) and at GET /v1/verifications/{id} (routes/get-verification.ts).
  */
 
 export function verificationRoutes() {

@@ -1,7 +1,7 @@
 import { and, desc, eq, inArray, isNull, lt } from "drizzle-orm";
 import type { Database } from "../db/client";
 import { newestFirst, pageWindow } from "../db/keyset";
-import { assets, objects, tenants, verificationReports, verificationRequests, verificationShares, verifications } from "../db/schema";
+import { assets, tenants, verificationReports, verificationRequests, verificationShares, verifications } from "../db/schema";
 import type { PageRequest } from "../platform/pagination";
 
 /*
@@ -65,25 +65,7 @@ export function listVerifications(
     .limit(page.limit + 1);
 }
 
-// ── subjects: assets and objects ─────────────────────────────────────────────────────────────────────────────
-
-export async function findAsset(db: Database, tenantId: string, assetId: string) {
-  const [row] = await db
-    .select()
-    .from(assets)
-    .where(and(eq(assets.tenantId, tenantId), eq(assets.id, assetId)))
-    .limit(1);
-  return row ?? null;
-}
-
-export async function findObject(db: Database, tenantId: string, objectId: string) {
-  const [row] = await db
-    .select()
-    .from(objects)
-    .where(and(eq(objects.tenantId, tenantId), eq(objects.id, objectId)))
-    .limit(1);
-  return row ?? null;
-}
+// ── subjects: published objects (single assets and objects are read through the assets repo) ──────────────────
 
 /** The sidecar object id of the asset whose published output is this object, if any asset publishes it. */
 export async function publishedSidecarOf(

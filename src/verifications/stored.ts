@@ -1,4 +1,5 @@
 import type { z } from "@hono/zod-openapi";
+import { objectOf } from "../assets/repo";
 import { type Database, database } from "../db/client";
 import type { Bindings } from "../env";
 import { imageServices } from "../media";
@@ -7,7 +8,6 @@ import { iso } from "../platform/openapi";
 import {
   completeRequest,
   failOpenRequest,
-  findObject,
   findRequest,
   findVerification,
   markRequestRunning,
@@ -131,7 +131,7 @@ export async function runStoredVerification(env: Bindings, tenantId: string, id:
     return fail(db, id, "svc.verifications.failed", "The verification could not be completed after several attempts.");
   await markRequestRunning(db, id, row.attempts + 1, Date.now());
 
-  const object = await findObject(db, tenantId, row.objectId);
+  const object = await objectOf(db, tenantId, row.objectId);
   const bytes = object ? await readObject(env, object) : null;
   if (!object || !bytes)
     return fail(
@@ -145,7 +145,7 @@ export async function runStoredVerification(env: Bindings, tenantId: string, id:
   let manifestStore: Uint8Array | undefined;
   const published = await publishedSidecarOf(db, tenantId, object.id);
   if (published?.sidecarObjectId) {
-    const sidecar = await findObject(db, tenantId, published.sidecarObjectId);
+    const sidecar = await objectOf(db, tenantId, published.sidecarObjectId);
     manifestStore = (sidecar && (await readObject(env, sidecar))) || undefined;
   }
 

@@ -1,10 +1,11 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import type { Router } from "../../app-types";
+import { objectOf } from "../../assets/repo";
 import { notFound, principalOf } from "../../platform/context";
 import { newId } from "../../platform/ids";
 import { errorResponse, IdempotencyKeyHeader, json, NOT_FOUND } from "../../platform/openapi";
 import { ObjectIdSchema } from "../../uploads/schemas";
-import { findObject, insertRequest, type RequestRow } from "../repo";
+import { insertRequest, type RequestRow } from "../repo";
 import { StoredVerificationSchema } from "../schemas";
 import { enqueueVerification, view } from "../stored";
 
@@ -31,7 +32,7 @@ export function register(app: Router) {
     const tenantId = principalOf(c).tenantId;
     const db = c.var.db;
     const { object_id } = c.req.valid("json");
-    if (!(await findObject(db, tenantId, object_id))) throw notFound("object");
+    if (!(await objectOf(db, tenantId, object_id))) throw notFound("object");
     const now = Date.now();
     const row: RequestRow = {
       id: newId("verification"),

@@ -1,5 +1,6 @@
 import { createRoute } from "@hono/zod-openapi";
 import type { Router } from "../../app-types";
+import { getAsset, objectOf } from "../../assets/repo";
 import { formatOf } from "../../catalog/formats";
 import { MANIFEST_STORE_MAXIMUM_BYTES, PUBLIC_VERIFY_PER_MINUTE } from "../../catalog/limits";
 import { imageServices } from "../../media";
@@ -8,7 +9,7 @@ import { ApiError } from "../../platform/errors";
 import { newId } from "../../platform/ids";
 import { errorResponse, json } from "../../platform/openapi";
 import { chargeCaller } from "../../platform/rate-limit";
-import { findAsset, findObject, insertVerification } from "../repo";
+import { insertVerification } from "../repo";
 import { VerificationResultSchema, VerifyFormRequestSchema, VerifyJsonRequestSchema } from "../schemas";
 import { ensureC2paEngineLazily, revocationCheck } from "../verify-engines";
 import { type VerifySubject, verifySubject } from "../verify-service";
@@ -98,15 +99,15 @@ async function assetSubject(c: AppContext, assetId: string) {
       "Verifying an asset by id needs an API key with verify:write; the public variant takes a file.",
     );
   const db = c.var.db;
-  const asset = await findAsset(db, principal.tenantId, assetId);
+  const asset = await getAsset(db, principal.tenantId, assetId);
   if (!asset?.publishedObjectId) throw notFound("asset");
-  const output = await findObject(db, principal.tenantId, asset.publishedObjectId);
+  const output = await objectOf(db, principal.tenantId, asset.publishedObjectId);
   const stored = output ? await c.env.OBJECTS.get(output.r2Key, { onlyIf: { etagMatches: output.etag } }) : null;
   if (!output || !stored || !("body" in stored)) throw notFound("asset");
   const bytes = new Uint8Array(await (stored as R2ObjectBody).arrayBuffer());
   let manifestStore: Uint8Array | undefined;
   if (asset.sidecarObjectId) {
-    const sidecar = await findObject(db, principal.tenantId, asset.sidecarObjectId);
+    const sidecar = await objectOf(db, principal.tenantId, asset.sidecarObjectId);
     const got = sidecar ? await c.env.OBJECTS.get(sidecar.r2Key) : null;
     if (got) manifestStore = new Uint8Array(await got.arrayBuffer());
   }
