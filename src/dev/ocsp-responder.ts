@@ -20,7 +20,7 @@ import {
   wholeSeconds,
 } from "../media/c2pa/ocsp-der";
 import type { DevOcspResponder } from "../media/c2pa/ocsp-dev-port";
-import { pemBlocks } from "../media/c2pa/tsa";
+import { pemBlocks } from "../media/c2pa/tsa-der";
 import { equalBytes } from "../platform/bytes";
 
 /** The dev responder answers at most this many Requests in one OCSPRequest (RFC 5019 clients send one). */

@@ -1,7 +1,7 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import type { Router } from "../app-types";
 import { isDevelopment } from "../env";
-import { respondTimestamp } from "../media/c2pa/tsa";
+import { respondTimestamp } from "../media/c2pa/tsa-responder";
 import { ApiError } from "../platform/errors";
 import { errorResponse } from "../platform/openapi";
 

@@ -4,8 +4,6 @@ import { sendFanout } from "../webhooks/queue";
 import type { JobErrorCode } from "./job-errors";
 import { endJob, type JobRow, type JobStepRow } from "./repo";
 
-export { finishCanceled } from "./repo";
-
 /**
  * Ends a job without a publication (`failed`, `rejected` or `expired`): one D1 batch (repo endJob) that ends the
  * job once and writes its job.failed event with it, then a nudge of the webhook fan-out.

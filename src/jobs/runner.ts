@@ -3,20 +3,28 @@ import type { Bindings } from "../env";
 import type { ImageServices, ManifestReader, RgbaImage, Signer } from "../media/types";
 import { log } from "../platform/logger";
 import type { AdmittedRequest } from "./admission";
-import { finishCanceled, finishJob } from "./finish";
+import { finishJob } from "./finish";
 import { REJECTING_CODES } from "./job-errors";
 import type { DurableCredentials, FingerprintOutput, SignOutput, WatermarkOutput } from "./outputs";
 import { attemptsExhaustedMessage, JOB_LEASE_MS, JOB_START_DEADLINE_MS, MAX_JOB_ATTEMPTS, startDeadlineMessage } from "./policy";
-import { completeStep, getJob, type JobRow, jobSource, markQueued, markStepRunning, releaseLease, stepsOf, takeJob } from "./repo";
+import {
+  completeStep,
+  finishCanceled,
+  getJob,
+  type JobRow,
+  jobSource,
+  markQueued,
+  markStepRunning,
+  releaseLease,
+  stepsOf,
+  takeJob,
+} from "./repo";
 import { TERMINAL_STATES } from "./schemas";
 import { imageServices, StepFailure } from "./steps/common";
 import { decodePublished, fingerprintStep } from "./steps/fingerprint";
 import { type PublishOutcome, publishSigned, publishUnsigned } from "./steps/publish";
 import { signStep } from "./steps/sign";
 import { watermarkStep } from "./steps/watermark";
-
-export { finishCanceled, finishJob } from "./finish";
-export { attemptsExhaustedMessage, JOB_LEASE_MS, JOB_START_DEADLINE_MS, MAX_JOB_ATTEMPTS, startDeadlineMessage } from "./policy";
 
 /*
  * The job runner, driven by the jobs queue (at-least-once delivery). Each step (steps/) records its completion and

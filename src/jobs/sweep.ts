@@ -1,8 +1,8 @@
 import { database } from "../db/client";
 import type { Bindings } from "../env";
-import { finishCanceled, finishJob } from "./finish";
+import { finishJob } from "./finish";
 import { attemptsExhaustedMessage, JOB_LEASE_MS, JOB_START_DEADLINE_MS, MAX_JOB_ATTEMPTS, startDeadlineMessage } from "./policy";
-import { lapsedJobs, requeueLapsed, touchQueued, unstartedJobs } from "./repo";
+import { finishCanceled, lapsedJobs, requeueLapsed, touchQueued, unstartedJobs } from "./repo";
 import { enqueueJob } from "./runner";
 
 export { JOB_LEASE_MS, JOB_START_DEADLINE_MS, MAX_JOB_ATTEMPTS };

@@ -26,8 +26,6 @@
  */
 import { hex } from "./bytes";
 
-export { type CborValue, cborHeadSize, encodeCbor } from "./cbor-encode";
-
 /** A decoded CBOR data item. */
 export type CborItem =
   | number

@@ -1,4 +1,4 @@
-import { type JumbfSuperbox, parseJumbf } from "../media/c2pa/jumbf";
+import { type JumbfSuperbox, parseJumbf } from "../media/c2pa/jumbf-box";
 
 /*
  * `returnActiveManifest=true` of GET /manifests/{manifestId}: a manifest store holding only the active manifest.

@@ -18,7 +18,6 @@ import { STATUS_CODES, STATUS_VOCABULARY, type StatusCode } from "./vocabulary";
 import { REPORT_VERSION, type ReportDocument } from "./report/document-schema";
 
 // The JSON document's schema lives in ./report/document-schema.ts, the HTML components in ./report/*.tsx.
-export { REPORT_VERSION, type ReportDocument, VerificationReportDocumentSchema } from "./report/document-schema";
 
 export type VerificationRow = typeof verifications.$inferSelect;
 
@@ -297,8 +296,6 @@ export function renderReportJson(doc: ReportDocument): string {
 export function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]!);
 }
-
-export { renderReportHtml } from "./report/html";
 
 /** The minimal projection a share exposes: the outcome and its explanations, and who signed. No ids, no codes. */
 export function sharedProjection(doc: ReportDocument) {

@@ -7,14 +7,9 @@ import { idSchema, newId } from "../platform/ids";
 import { IdempotencyKeyHeader, iso, json, NOT_FOUND, Timestamp } from "../platform/openapi";
 import { servedObjectHeaders } from "../platform/served-object";
 import { findReport, findVerification, insertReport, type ReportRow } from "./repo";
-import {
-  REPORT_VERSION,
-  renderReportHtml,
-  renderReportJson,
-  reportDocument,
-  VerificationReportDocumentSchema,
-  type VerificationRow,
-} from "./report-render";
+import { REPORT_VERSION, VerificationReportDocumentSchema } from "./report/document-schema";
+import { renderReportHtml } from "./report/html";
+import { renderReportJson, reportDocument, type VerificationRow } from "./report-render";
 
 /*
  * Deterministic verification reports. POST renders the stored verification row (nothing else: no clock, no

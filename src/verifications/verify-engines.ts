@@ -1,5 +1,5 @@
 import type { Bindings } from "../env";
-import { activeManifestSignature, signerCredentials } from "../media/c2pa/jumbf";
+import { activeManifestSignature, signerCredentials } from "../media/c2pa/jumbf-signature";
 import { checkOcsp, InMemoryOcspCache, type OcspFetcher } from "../media/c2pa/ocsp";
 import { answerDevOcsp, devOcspResponder } from "../media/c2pa/ocsp-dev-port";
 import type { RevocationCheck } from "./verify-service";

@@ -2,7 +2,7 @@ import { anchorMatch } from "../anchoring/log";
 import { IMAGE_DECODE_LIMITS, SVC_IMAGE_WATERMARK } from "../catalog/algorithms";
 import { IMAGE_PIPELINE_MEDIA_TYPES } from "../catalog/installed";
 import type { Bindings } from "../env";
-import { extractManifestStore } from "../media/c2pa/jumbf";
+import { extractManifestStore } from "../media/c2pa/jumbf-carriers";
 import { type ManifestClaims, type SignerSummary, verifyManifest } from "../media/c2pa/verifier";
 import type { ImageServices } from "../media/types";
 import { hex } from "../platform/bytes";

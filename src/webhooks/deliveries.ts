@@ -12,8 +12,6 @@ import type { MutationResult } from "./service";
  * here: results are discriminated unions that the routes turn into responses.
  */
 
-export { type AttemptRow, type DeliveryRow, findDelivery, listAttempts, listDeliveries } from "./repo/deliveries";
-
 export type TestResult = MutationResult | { status: "queued"; deliveryId: string; eventId: string };
 
 /** Why an endpoint takes no test event now (checked before the hourly allowance is charged), or null. */

@@ -1,6 +1,7 @@
 import { notFound } from "../platform/context";
 import { ApiError } from "../platform/errors";
-import type { EndpointRow, MutationResult } from "./service";
+import type { EndpointRow } from "./repo/endpoints";
+import type { MutationResult } from "./service";
 
 /** The API error of a command's failure variant. */
 export function failure(result: Exclude<MutationResult, { status: "ok" }>): never {

@@ -21,8 +21,6 @@ import { generateWebhookSecret, sealSecret } from "./signing";
  * discriminated unions that the routes turn into responses.
  */
 
-export { type EndpointRow, findEndpoint, listEndpoints } from "./repo/endpoints";
-
 /** Endpoints a tenant may have at once (deleted ones do not count). */
 export const MAX_ENDPOINTS_PER_TENANT = 50;
 /** A deleted endpoint stays readable this long. */

@@ -11,9 +11,11 @@ import { type DevPki, type DevPkiAlgorithm, mintDevPki } from "../../src/dev/pki
 import { buildCoseSign1, protectedHeaderBytes, sigTst2Data } from "../../src/media/c2pa/cose";
 import { c2paEngineMemoryBytes, initC2paEngine } from "../../src/media/c2pa/engine";
 import { C2PA_EMBEDDED_MEDIA_TYPES, C2paSigner, CREATOR_ASSERTION_LABEL } from "../../src/media/c2pa/signer";
-import { buildTimeStampRequest, extractTimeStampToken, requestTimestamp, respondTimestamp, tsaConfigFrom } from "../../src/media/c2pa/tsa";
+import { buildTimeStampRequest, extractTimeStampToken, requestTimestamp, tsaConfigFrom } from "../../src/media/c2pa/tsa";
+import { respondTimestamp } from "../../src/media/c2pa/tsa-responder";
 import type { ManifestPlan } from "../../src/media/types";
-import { type CborItem, type CborTag, decodeCbor as decodeCborResult, encodeCbor } from "../../src/platform/cbor";
+import { type CborItem, type CborTag, decodeCbor as decodeCborResult } from "../../src/platform/cbor";
+import { encodeCbor } from "../../src/platform/cbor-encode";
 import { type ConformanceSample, expectTrusted, referenceVerdict, runSignerConformance, tamperOriginalData } from "./signer-conformance";
 
 const require = createRequire(import.meta.url);

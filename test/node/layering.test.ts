@@ -31,7 +31,7 @@ const NON_AREA = new Set(["platform", "media", "db", "dev", "docs", "durable-obj
 const MEDIA_MAY_IMPORT = [
   /^media\//,
   /^env\.ts$/,
-  /^platform\/(bytes|cbor|crypto|logger)\.ts$/,
+  /^platform\/(bytes|cbor|cbor-encode|crypto|logger)\.ts$/,
   /^platform\/net\//,
   /^catalog\/(?!installed\.ts$)[^/]+\.ts$/,
 ];

@@ -4,7 +4,8 @@
  */
 import { describe, expect, it } from "vitest";
 import { ensureC2paEngine } from "../../src/media/c2pa/engine-workerd";
-import { extractManifestStore, type JumbfSuperbox, parseJumbf } from "../../src/media/c2pa/jumbf";
+import { type JumbfSuperbox, parseJumbf } from "../../src/media/c2pa/jumbf-box";
+import { extractManifestStore } from "../../src/media/c2pa/jumbf-carriers";
 import { concatBytes } from "../../src/platform/bytes";
 import { verifySubject } from "../../src/verifications/verify-service";
 import { prng } from "../support/prng";

@@ -7,19 +7,15 @@
  */
 import { beforeAll, describe, expect, it } from "vitest";
 import { ensureC2paEngine } from "../../src/media/c2pa/engine-workerd";
-import {
-  activeManifestSignature,
-  extractManifestStore,
-  type JumbfSuperbox,
-  MAX_JUMBF_DEPTH,
-  parseJumbf,
-  signerCredentials,
-} from "../../src/media/c2pa/jumbf";
+import { type JumbfSuperbox, MAX_JUMBF_DEPTH, parseJumbf } from "../../src/media/c2pa/jumbf-box";
+import { extractManifestStore } from "../../src/media/c2pa/jumbf-carriers";
+import { activeManifestSignature, signerCredentials } from "../../src/media/c2pa/jumbf-signature";
 import { c2paSignerFromBindings } from "../../src/media/c2pa/signer";
-import { pemBlocks } from "../../src/media/c2pa/tsa";
+import { pemBlocks } from "../../src/media/c2pa/tsa-der";
 import type { ManifestPlan } from "../../src/media/types";
 import { concatBytes } from "../../src/platform/bytes";
-import { type CborValue, decodeCbor, encodeCbor } from "../../src/platform/cbor";
+import { decodeCbor } from "../../src/platform/cbor";
+import { type CborValue, encodeCbor } from "../../src/platform/cbor-encode";
 import { prng } from "../support/prng";
 import { fixture, testEnv } from "./helpers";
 import { loadX509 } from "./x509";

@@ -11,9 +11,9 @@ import {
   type OcspResult,
   ocspResponderUrl,
   serialNumberHex,
-  verifyOcspResponse,
 } from "../../src/media/c2pa/ocsp";
 import type { DevOcspResponder } from "../../src/media/c2pa/ocsp-dev-port";
+import { verifyOcspResponse } from "../../src/media/c2pa/ocsp-verify";
 import { prng } from "../support/prng";
 import { loadX509 } from "./x509";
 

@@ -4,7 +4,8 @@ import { SVC_IMAGE_WATERMARK } from "../../src/catalog/algorithms";
 import { imageServices } from "../../src/media";
 import { verifySettingsJson, WasmReader } from "../../src/media/c2pa/engine";
 import { ensureC2paEngine } from "../../src/media/c2pa/engine-workerd";
-import { extractManifestStore, type JumbfSuperbox, parseJumbf } from "../../src/media/c2pa/jumbf";
+import { type JumbfSuperbox, parseJumbf } from "../../src/media/c2pa/jumbf-box";
+import { extractManifestStore } from "../../src/media/c2pa/jumbf-carriers";
 import type { RgbaImage } from "../../src/media/types";
 import { api, BASE, callUrl, createTenant, fixture, json, sha256HexOf, testEnv, uploadAsset, waitForJob } from "./helpers";
 

@@ -1,13 +1,8 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { canonicalJson } from "../../src/catalog/canonical-json";
-import {
-  escapeHtml,
-  REPORT_VERSION,
-  renderReportHtml,
-  renderReportJson,
-  reportDocument,
-  type VerificationRow,
-} from "../../src/verifications/report-render";
+import { REPORT_VERSION } from "../../src/verifications/report/document-schema";
+import { renderReportHtml } from "../../src/verifications/report/html";
+import { escapeHtml, renderReportJson, reportDocument, type VerificationRow } from "../../src/verifications/report-render";
 import { addKey, api, createTenant, fixture, json, sha256HexOf, type TestTenant } from "./helpers";
 import { signedCopy, verifyFile } from "./verify-helpers";
 

@@ -20,7 +20,7 @@
 import { exports } from "cloudflare:workers";
 import type { ImportGlobFunction } from "vite/types/importGlob.d.ts";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { extractManifestStore } from "../../src/media/c2pa/jumbf";
+import { extractManifestStore } from "../../src/media/c2pa/jumbf-carriers";
 import { BASE, json, sha256HexOf } from "./helpers";
 
 declare global {

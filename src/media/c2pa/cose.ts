@@ -5,7 +5,7 @@
  * CBOR comes from platform/cbor.ts (its deterministic encoder: the exact byte length and the signed protected
  * header bytes depend on shortest-form encoding).
  */
-import { type CborValue, cborHeadSize, encodeCbor } from "../../platform/cbor";
+import { type CborValue, cborHeadSize, encodeCbor } from "../../platform/cbor-encode";
 
 /** COSE algorithms the signer supports, with their IANA COSE algorithm ids. */
 export type CoseAlgorithm = "ES256" | "ES384" | "Ed25519";

@@ -2,7 +2,8 @@ import * as asn1js from "asn1js";
 import * as pkijs from "pkijs";
 import { type CborItem, decodeCbor, isCborTag } from "../../platform/cbor";
 import { sigStructure } from "./cose";
-import { activeManifestSignature, type JumbfBox, type JumbfSuperbox, parseJumbf, signerCredentials } from "./jumbf";
+import { type JumbfBox, type JumbfSuperbox, parseJumbf } from "./jumbf-box";
+import { activeManifestSignature, signerCredentials } from "./jumbf-signature";
 
 /*
  * Our own integrity check of a manifest store, byte for byte: does the active manifest's claim signature verify

@@ -31,21 +31,3 @@
  * By job: jumbf-box.ts (result types, boxes, parseJumbf), jumbf-signature.ts (the active manifest's signature
  * and its credentials), jumbf-carriers.ts (finding the store in each container).
  */
-export {
-  type ActiveManifestSignatureResult,
-  type ExtractManifestStoreResult,
-  type Failure,
-  type JumbfBox,
-  type JumbfContentBox,
-  type JumbfDescription,
-  type JumbfSuperbox,
-  MAX_JUMBF_DEPTH,
-  type Malformed,
-  type ManifestStoreCarrier,
-  type NotFound,
-  type ParseJumbfResult,
-  parseJumbf,
-  type SignerCredentialsResult,
-} from "./jumbf-box";
-export { extractManifestStore, jpegManifestStoreInstances, manifestStoreInstances } from "./jumbf-carriers";
-export { activeManifestSignature, signerCredentials } from "./jumbf-signature";

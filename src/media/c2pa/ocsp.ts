@@ -37,9 +37,6 @@ import {
 } from "./ocsp-der";
 import { issuedBy, unavailable, verifyOcspResponse } from "./ocsp-verify";
 
-export type { RevocationReason } from "./ocsp-der";
-export { type VerifyOcspContext, verifyOcspResponse } from "./ocsp-verify";
-
 /** Length of the nonce the client sends: RFC 8954 §2.1 requires 32 octets from new clients. */
 const NONCE_LENGTH = 32;
 const DEFAULT_TIMEOUT_MS = 3_000;

@@ -8,9 +8,8 @@ import type { ManifestPlan, Signer, SignResult } from "../types";
 import { buildCoseSign1, C2PA_ALGORITHM_NAMES, type CoseAlgorithm, webCryptoSigner } from "./cose";
 import { ByteSource, isC2paEngineReady, WasmBuilder } from "./engine";
 import { activeManifestLabel, containsManifestStore } from "./signed-store";
-import { pemBlocks, requestTimestamp, type TsaConfig, tsaConfigFrom } from "./tsa";
-
-export { activeManifestLabel, containsManifestStore } from "./signed-store";
+import { requestTimestamp, type TsaConfig, tsaConfigFrom } from "./tsa";
+import { pemBlocks } from "./tsa-der";
 
 /**
  * Media types the engine embeds into, each proven by the reference-reader round trip in

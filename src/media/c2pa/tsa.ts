@@ -15,9 +15,6 @@ import { equalBytes } from "../../platform/bytes";
 import { OID_SHA256, OID_SIGNED_DATA, OID_TST_INFO, octetStringContent, positiveInteger } from "./tsa-der";
 import { respondTimestamp } from "./tsa-responder";
 
-export { pemBlocks } from "./tsa-der";
-export { DEV_TSA_POLICY_OID, type DevTsaCredentials, respondTimestamp } from "./tsa-responder";
-
 /** Where timestamps come from: a remote RFC 3161 TSA, or the dev responder called in process. */
 export type TsaConfig =
   | {

@@ -2,7 +2,7 @@ import { isC2paJumbfContent } from "../inspect/c2pa-markers";
 import type { ManifestFacts } from "../types";
 import { verifySettingsJson, WasmReader } from "./engine";
 import { checkStoreIntegrity } from "./integrity";
-import { extractManifestStore, manifestStoreInstances } from "./jumbf";
+import { extractManifestStore, manifestStoreInstances } from "./jumbf-carriers";
 import { applySidecarBinding } from "./reader";
 
 /*

@@ -5,8 +5,6 @@ import { type Detection, detection, type MeasuredFacts, positiveInt, rate, secon
 import { type Box, boxes, child, children, printable, timing } from "./isobmff-box";
 import { type HeifImage, parseMeta } from "./isobmff-heif";
 
-export { type Box, boxes, isIsobmff } from "./isobmff-box";
-
 /**
  * ISO base media file format (ISO/IEC 14496-12) and QuickTime: MP4, M4A, MOV, HEIF/HEIC, AVIF and their
  * sequences. Boxes are walked with every size checked against its parent; descent is explicit (moov → trak →

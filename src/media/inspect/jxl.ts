@@ -1,7 +1,7 @@
 import { corrupt, fourcc, LsbBitReader, startsWith } from "./bytes";
 import { isC2paJumbfContent } from "./c2pa-markers";
 import { type Detection, detection, positiveInt } from "./detection";
-import { boxes } from "./isobmff";
+import { boxes } from "./isobmff-box";
 
 /** JPEG XL (ISO/IEC 18181): a bare codestream (FF 0A) or the box container that starts with a 'JXL ' box. */
 const CONTAINER_SIGNATURE = [0x00, 0x00, 0x00, 0x0c, 0x4a, 0x58, 0x4c, 0x20, 0x0d, 0x0a, 0x87, 0x0a];

@@ -2,7 +2,7 @@ import { createRoute } from "@hono/zod-openapi";
 import type { Router } from "../../app-types";
 import { notFound, principalOf } from "../../platform/context";
 import { json, NOT_FOUND } from "../../platform/openapi";
-import { findDelivery } from "../deliveries";
+import { findDelivery } from "../repo/deliveries";
 import { DeliveryIdParams, WebhookDeliveryResponseSchema } from "../schemas";
 import { deliveryView } from "../views";
 

@@ -2,8 +2,8 @@ import { createRoute } from "@hono/zod-openapi";
 import type { Router } from "../../app-types";
 import { notFound, principalOf } from "../../platform/context";
 import { json, NOT_FOUND } from "../../platform/openapi";
+import { findEndpoint } from "../repo/endpoints";
 import { EndpointIdParams, WebhookEndpointResponseSchema } from "../schemas";
-import { findEndpoint } from "../service";
 import { endpointView } from "../views";
 
 const route = createRoute({

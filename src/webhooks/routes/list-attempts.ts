@@ -4,7 +4,7 @@ import { releasedCheck } from "../../history/repo";
 import { notFound, principalOf } from "../../platform/context";
 import { json, NOT_FOUND } from "../../platform/openapi";
 import { pageOf, pageQuerySchema, pageRequest } from "../../platform/pagination";
-import { findDelivery, listAttempts } from "../deliveries";
+import { findDelivery, listAttempts } from "../repo/deliveries";
 import { DeliveryIdParams, WebhookAttemptPageSchema } from "../schemas";
 import { attemptView } from "../views";
 

@@ -4,9 +4,9 @@ import { releasedCheck } from "../../history/repo";
 import { notFound, principalOf } from "../../platform/context";
 import { json, NOT_FOUND } from "../../platform/openapi";
 import { pageOf, pageQuerySchema, pageRequest } from "../../platform/pagination";
-import { listDeliveries } from "../deliveries";
+import { listDeliveries } from "../repo/deliveries";
+import { findEndpoint } from "../repo/endpoints";
 import { EndpointIdParams, WebhookDeliveryPageSchema } from "../schemas";
-import { findEndpoint } from "../service";
 import { deliveryView } from "../views";
 
 const list = createRoute({

@@ -4,8 +4,8 @@ import { releasedCheck } from "../../history/repo";
 import { principalOf } from "../../platform/context";
 import { json } from "../../platform/openapi";
 import { pageOf, pageQuerySchema, pageRequest } from "../../platform/pagination";
+import { listEndpoints } from "../repo/endpoints";
 import { WebhookEndpointPageSchema } from "../schemas";
-import { listEndpoints } from "../service";
 import { endpointView } from "../views";
 
 const route = createRoute({

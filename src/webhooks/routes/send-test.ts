@@ -5,8 +5,8 @@ import { ApiError } from "../../platform/errors";
 import { errorResponse, IdempotencyKeyHeader, json, NOT_FOUND } from "../../platform/openapi";
 import { sendTestEvent, testEventRefusal } from "../deliveries";
 import { failure } from "../http";
+import { findEndpoint } from "../repo/endpoints";
 import { EndpointIdParams, TestEventResponseSchema } from "../schemas";
-import { findEndpoint } from "../service";
 
 /** SPEC "Limits": webhook test events, 10 per hour per endpoint. */
 export const TEST_EVENTS_PER_HOUR = 10;
