@@ -76,6 +76,7 @@ export default defineConfig(async () => {
           // Jobs run on the real queue consumer in the background; under a loaded 2-core CI machine a flow can take seconds.
           test: {
             name: "workers",
+            isolate: false,
             include: ["test/workers/**/*.test.ts", "test/security/**/*.test.ts"],
             setupFiles: ["./test/workers/setup.ts"],
             testTimeout: 120_000,
