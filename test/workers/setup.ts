@@ -14,7 +14,4 @@ const tables = await db
     "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT LIKE '_cf_%' AND name <> 'd1_migrations'",
   )
   .all<{ name: string }>();
-await db.batch([
-  db.prepare("PRAGMA defer_foreign_keys = true"),
-  ...tables.results.map(({ name }) => db.prepare(`DELETE FROM "${name}"`)),
-]);
+await db.batch([db.prepare("PRAGMA defer_foreign_keys = true"), ...tables.results.map(({ name }) => db.prepare(`DELETE FROM "${name}"`))]);
