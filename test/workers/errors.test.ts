@@ -69,6 +69,8 @@ describe("error envelope", () => {
       throw new TypeError("secret internal detail at /src/x.ts:1");
     });
     const res = await app.fetch(new Request("http://svc.test/test/throws"), testEnv, createExecutionContext());
+    // Files share modules (isolate: false): other files must not see the test-only operation.
+    delete OPERATION_POLICIES["GET /test/throws"];
     expect(res.status).toBe(500);
     const text = await res.text();
     expect(text).not.toContain("secret internal detail");

@@ -1,5 +1,5 @@
 import { createExecutionContext } from "cloudflare:test";
-import { describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 import { createApp } from "../../src/app";
 import { database } from "../../src/db/client";
 import { OPERATION_POLICIES } from "../../src/platform/auth/policy";
@@ -94,7 +94,11 @@ describe("Idempotency-Key on real operations", () => {
 
 describe("Idempotency middleware with a controllable operation", () => {
   // A test-only operation mounted on a real app instance, so in-flight and failure cases can be driven.
+  // Files share modules (isolate: false): the entry goes when the file ends, or other files would see the operation.
   OPERATION_POLICIES["POST /test/idempotent"] = { auth: "bearer", scope: "identity:read", idempotency: "required" };
+  afterAll(() => {
+    delete OPERATION_POLICIES["POST /test/idempotent"];
+  });
   const app = createApp();
   let gate: Promise<void> = Promise.resolve();
   let failNext = false;
