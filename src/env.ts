@@ -1,3 +1,5 @@
+import { configOf } from "./platform/config";
+
 /**
  * Bindings of the Worker: what wrangler.toml declares (generated into worker-configuration.d.ts by
  * `npm run cf-typegen`) plus the secrets, which are never in wrangler.toml and may be absent.
@@ -61,5 +63,5 @@ export type Bindings = Env & {
  * including a missing or misspelt SVC_ENVIRONMENT, is production.
  */
 export function isDevelopment(env: { SVC_ENVIRONMENT?: string }): boolean {
-  return env.SVC_ENVIRONMENT === "development";
+  return configOf(env).environment === "development";
 }

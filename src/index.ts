@@ -3,9 +3,10 @@ import { sweepRequestLogs } from "./api-keys/repo/request-logs";
 import { type App, createApp } from "./app";
 import { sweepExpiredRetention } from "./assets/retention";
 import { database } from "./db/client";
-import { type Bindings, isDevelopment } from "./env";
+import type { Bindings } from "./env";
 import { sweepReleasedCursors } from "./history/repo";
 import { requeueStaleJobs } from "./jobs/sweep";
+import { configOf } from "./platform/config";
 import { sweepIdempotencyRecords } from "./platform/idempotency";
 import { log } from "./platform/logger";
 import { JOB_HANDLERS, QUEUES, WEBHOOK_HANDLERS } from "./queues";
@@ -21,7 +22,9 @@ export { WebhookEndpointGate } from "./durable-objects/webhook-endpoint-gate";
 /** One app per mode, built on first use: development routes exist only in the development app. */
 const apps: { development?: App; production?: App } = {};
 function appFor(env: Bindings): App {
-  return isDevelopment(env) ? (apps.development ??= createApp({ development: true })) : (apps.production ??= createApp());
+  return configOf(env).environment === "development"
+    ? (apps.development ??= createApp({ development: true }))
+    : (apps.production ??= createApp());
 }
 
 /** Cron sweeps: each is idempotent and bounded, and one failing does not stop the others. */
@@ -44,7 +47,7 @@ async function sweep(env: Bindings) {
 
 /** Development always runs; production only once checkDeployment passes (the same rule the API answers by). */
 function deploymentReady(env: Bindings): boolean {
-  if (isDevelopment(env)) return true;
+  if (configOf(env).environment === "development") return true;
   const check = checkDeployment(env);
   if (!check.ready) log.error("deployment not configured: background work paused", { missing: check.problems });
   return check.ready;

@@ -1,6 +1,7 @@
 import { database } from "../db/client";
 import type { Bindings } from "../env";
 import { fromHex, hex } from "../platform/bytes";
+import { configOf } from "../platform/config";
 import { checkpointKeyId, checkpointVerifierKey, signCheckpoint, verifyCheckpoint } from "./checkpoint";
 import { encodeManifestLeaf, leafHash, MerkleTree, verifyInclusion } from "./merkle";
 import {
@@ -27,7 +28,7 @@ export const DEFAULT_ANCHOR_ORIGIN = "svc.local/manifest-log";
 const SEAL_BATCH = 5000;
 
 export function anchorOrigin(env: Bindings): string {
-  return env.SVC_ANCHOR_ORIGIN ?? DEFAULT_ANCHOR_ORIGIN;
+  return configOf(env).anchorOrigin ?? DEFAULT_ANCHOR_ORIGIN;
 }
 
 function pemBody(pem: string): Uint8Array {

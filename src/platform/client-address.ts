@@ -1,4 +1,5 @@
 import { base64url } from "./bytes";
+import { configOf } from "./config";
 import { hmacSha256 } from "./crypto";
 import { parseIp } from "./net/cidr";
 import type { Principal } from "./principal";
@@ -28,7 +29,7 @@ export type ClientAddress =
   | { known: false; reason: "untrusted" | "absent" | "malformed" };
 
 export function clientAddress(headers: Headers, env: ClientAddressSettings): ClientAddress {
-  if (env.SVC_TRUST_CF_CONNECTING_IP !== "true") return { known: false, reason: "untrusted" };
+  if (!configOf(env).trustCfConnectingIp) return { known: false, reason: "untrusted" };
   const header = headers.get("cf-connecting-ip")?.trim();
   if (!header) return { known: false, reason: "absent" };
   const bytes = parseIp(header);
@@ -133,7 +134,7 @@ export async function callerRateBuckets(
   publicPerMinute: number,
 ): Promise<RateBucket[]> {
   if (principal.kind === "api_key") {
-    return [{ name: `${family}_tenant:${principal.tenantId}`, perMinute: Number(env.SVC_VERIFY_TENANT_RATE_PER_MINUTE ?? "600") || 600 }];
+    return [{ name: `${family}_tenant:${principal.tenantId}`, perMinute: configOf(env).verifyTenantRatePerMinute }];
   }
   return anonymousRateBuckets(headers, env, `${family}_public`, publicPerMinute);
 }

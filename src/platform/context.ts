@@ -3,6 +3,7 @@ import type { Context, MiddlewareHandler } from "hono";
 import { type Database, database } from "../db/client";
 import type { Bindings } from "../env";
 import type { OperationPolicy } from "./auth/policy";
+import { type Config, configOf } from "./config";
 import { ApiError } from "./errors";
 import { type Logger, withFields } from "./logger";
 import type { AuthenticatedPrincipal, Principal } from "./principal";
@@ -10,6 +11,8 @@ import { validationHook } from "./validation";
 
 export interface Variables {
   requestId: string;
+  /** The deployment's settings, parsed from env once per env object (set by `contextServices`). */
+  config: Config;
   /** The D1 database through drizzle, built once per request (set by `contextServices`). */
   db: Database;
   /** The structured logger; every line carries this request's id. */
@@ -26,8 +29,12 @@ export interface AppEnv {
 
 export type AppContext = Context<AppEnv>;
 
-/** Puts the request's typed services on the context, once: `c.var.db`, `c.var.log`. Runs right after the request id. */
+/**
+ * Puts the request's typed services on the context, once: `c.var.config`, `c.var.db`, `c.var.log`. Runs right
+ * after the request id.
+ */
 export const contextServices: MiddlewareHandler<AppEnv> = async (c, next) => {
+  c.set("config", configOf(c.env));
   c.set("db", database(c.env.DB));
   c.set("log", withFields({ request_id: c.get("requestId") }));
   await next();
@@ -45,9 +52,9 @@ export function principalOf(c: AppContext): AuthenticatedPrincipal {
   return principal;
 }
 
-/** Public origin for absolute links. */
+/** Public origin for absolute links. Reads configOf, not c.var.config: error envelopes need it before contextServices ran. */
 export function publicOrigin(c: AppContext): string {
-  return (c.env.SVC_PUBLIC_BASE_URL ?? new URL(c.req.url).origin).replace(/\/+$/, "");
+  return configOf(c.env).publicBaseUrl ?? new URL(c.req.url).origin;
 }
 
 export function notFound(what = "resource"): ApiError {

@@ -1,6 +1,6 @@
 import type { MiddlewareHandler } from "hono";
 import type { Bindings } from "../env";
-import { isDevelopment } from "../env";
+import { configOf } from "../platform/config";
 import type { AppEnv } from "../platform/context";
 import { ApiError } from "../platform/errors";
 import { log } from "../platform/logger";
@@ -32,11 +32,12 @@ const REQUIRED_IN_PRODUCTION = [
 
 export function checkDeployment(env: Bindings): DeploymentCheck {
   const problems: string[] = [];
-  const production = !isDevelopment(env);
+  const config = configOf(env);
+  const production = config.environment === "production";
   for (const name of [...REQUIRED_SECRETS, ...(production ? REQUIRED_IN_PRODUCTION : [])]) {
     if (!env[name]?.trim()) problems.push(`${name} is not set`);
   }
-  if (production && env.SVC_TSA_URL?.trim() === "internal") problems.push('SVC_TSA_URL is "internal" (the development TSA) in production');
+  if (production && config.tsaUrl?.trim() === "internal") problems.push('SVC_TSA_URL is "internal" (the development TSA) in production');
   return problems.length === 0 ? { ready: true } : { ready: false, problems };
 }
 
@@ -51,7 +52,7 @@ let reported = "";
  * names nothing; the log names what is missing (once per isolate and problem set).
  */
 export const requireConfiguredDeployment: MiddlewareHandler<AppEnv> = async (c, next) => {
-  if (isDevelopment(c.env) || PROBE_PATHS.includes(c.req.path)) return next();
+  if (c.var.config.environment === "development" || PROBE_PATHS.includes(c.req.path)) return next();
   const check = checkDeployment(c.env);
   if (check.ready) return next();
   const summary = check.problems.join("; ");

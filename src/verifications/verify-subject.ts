@@ -3,6 +3,7 @@ import { MANIFEST_STORE_MAXIMUM_BYTES, VERIFY_FILE_MAXIMUM_BYTES } from "../cata
 import type { Bindings } from "../env";
 import { mediaInspector } from "../media";
 import { canonicalMediaType, sniff } from "../media/inspect";
+import { configOf } from "../platform/config";
 import { ApiError } from "../platform/errors";
 import { boundedGet, checkDestination, dohResolver } from "../platform/net/outbound";
 import type { VerificationResultSchema } from "./schemas";
@@ -68,10 +69,7 @@ export async function readBounded(file: File, maxBytes = VERIFY_FILE_MAXIMUM_BYT
 }
 
 export async function manifestUriSubject(env: Bindings, uri: string) {
-  const hosts = (env.SVC_MANIFEST_HOSTS ?? "")
-    .split(",")
-    .map((h) => h.trim().toLowerCase())
-    .filter(Boolean);
+  const hosts = configOf(env).manifestHosts;
   if (hosts.length === 0)
     throw new ApiError("svc.verify.manifest_uri_refused", "This deployment has no manifest host configured, so verify-by-URI is off.");
   const checked = await checkDestination(uri, { resolver: dohResolver(), allowedHosts: hosts });

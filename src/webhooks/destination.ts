@@ -1,14 +1,9 @@
 import type { Bindings } from "../env";
-import { log } from "../platform/logger";
+import { configOf } from "../platform/config";
 import { checkDestination, type DestinationCheck, dohResolver, type Resolver } from "../platform/net/outbound";
 
 /** SPEC "Webhook endpoint": destination URLs are at most 2048 characters. */
 export const WEBHOOK_URL_MAX_LENGTH = 2048;
-
-/** Development settings are honoured only in the development environment, never in production. */
-function isDevelopment(env: Bindings): boolean {
-  return env.SVC_ENVIRONMENT === "development";
-}
 
 /**
  * The resolver for destination checks: DNS over HTTPS, preceded in development by SVC_DEV_DNS_HOSTS (a static
@@ -16,15 +11,12 @@ function isDevelopment(env: Bindings): boolean {
  */
 export function webhookResolver(env: Bindings): Resolver {
   const doh = dohResolver();
-  let hosts: Record<string, string[]> = {};
-  if (isDevelopment(env) && env.SVC_DEV_DNS_HOSTS) {
-    try {
-      hosts = JSON.parse(env.SVC_DEV_DNS_HOSTS) as Record<string, string[]>;
-    } catch {
-      log.warn("SVC_DEV_DNS_HOSTS is not a JSON object; ignored");
-    }
-  }
-  return async (host) => (Array.isArray(hosts[host]) ? hosts[host]! : doh(host));
+  // Empty outside development (configOf honours the development settings there only).
+  const hosts = configOf(env).devDnsHosts;
+  return async (host) => {
+    const addresses = hosts[host];
+    return addresses ? [...addresses] : doh(host);
+  };
 }
 
 /**
@@ -36,7 +28,7 @@ export function webhookResolver(env: Bindings): Resolver {
 export function checkWebhookDestination(env: Bindings, url: string, resolver: Resolver = webhookResolver(env)): Promise<DestinationCheck> {
   return checkDestination(url, {
     resolver,
-    allowLoopbackHttp: isDevelopment(env) && env.SVC_WEBHOOKS_ALLOW_LOOPBACK === "1",
+    allowLoopbackHttp: configOf(env).webhooksAllowLoopback,
     maxLength: WEBHOOK_URL_MAX_LENGTH,
   });
 }

@@ -1,4 +1,5 @@
 import type { Bindings } from "../env";
+import { configOf } from "../platform/config";
 import type { TerminalReason } from "./schemas";
 
 /*
@@ -11,11 +12,9 @@ export const DEFAULT_RETRY_SCHEDULE = [5, 300, 1_800, 7_200, 18_000, 36_000, 50_
 /** A Retry-After above this is capped (a receiver cannot park a delivery for longer than a day per attempt). */
 const MAX_RETRY_AFTER_SECONDS = 86_400;
 
+/** SVC_WEBHOOK_RETRY_SCHEDULE when set and well formed, else DEFAULT_RETRY_SCHEDULE. */
 export function retrySchedule(env: Bindings): readonly number[] {
-  const raw = env.SVC_WEBHOOK_RETRY_SCHEDULE;
-  if (!raw) return DEFAULT_RETRY_SCHEDULE;
-  const parsed = raw.split(",").map((s) => Number(s.trim()));
-  return parsed.every((n) => Number.isFinite(n) && n >= 0) && parsed.length > 0 ? parsed : DEFAULT_RETRY_SCHEDULE;
+  return configOf(env).webhookRetrySchedule ?? DEFAULT_RETRY_SCHEDULE;
 }
 
 /** What one attempt produced, before any bookkeeping. */

@@ -14,7 +14,5 @@ const route = createRoute({
 });
 
 export function registerGetHealthz(app: Router) {
-  app.openapi(route, (c) =>
-    c.json({ service: "svc", source_revision: c.env.SVC_SOURCE_REVISION ?? "unknown", status: "ok" as const }, 200),
-  );
+  app.openapi(route, (c) => c.json({ service: "svc", source_revision: c.var.config.sourceRevision, status: "ok" as const }, 200));
 }

@@ -1,4 +1,5 @@
 import type { Bindings } from "../../env";
+import { configOf } from "../../platform/config";
 import { C2PA_TRUST_LIST_PEM } from "./c2pa-trust-list";
 
 /**
@@ -7,7 +8,7 @@ import { C2PA_TRUST_LIST_PEM } from "./c2pa-trust-list";
  * Publication-time self-checks use the deployment's anchors only (they check our own signer).
  */
 export function verificationTrustAnchors(env: Pick<Bindings, "SVC_TRUST_ANCHORS_PEM" | "SVC_C2PA_TRUST_LIST">): string | null {
-  const parts = [env.SVC_TRUST_ANCHORS_PEM, env.SVC_C2PA_TRUST_LIST === "off" ? null : C2PA_TRUST_LIST_PEM].filter((p): p is string =>
+  const parts = [env.SVC_TRUST_ANCHORS_PEM, configOf(env).c2paTrustList ? C2PA_TRUST_LIST_PEM : null].filter((p): p is string =>
     Boolean(p?.trim()),
   );
   return parts.length > 0 ? `${parts.map((p) => p.trim()).join("\n")}\n` : null;
