@@ -1,5 +1,5 @@
 import { AwsClient } from "aws4fetch";
-import type { Bindings } from "../env";
+import { type Bindings, isDevelopment } from "../env";
 import { base64url, fromBase64url } from "../platform/bytes";
 import { hmacSha256, timingSafeEqual } from "../platform/crypto";
 import { ApiError } from "../platform/errors";
@@ -58,7 +58,7 @@ export async function verifySignedUrl(
  * production the API origin (where the verify page and documentation live) never serves uploaded bytes.
  */
 export function workerServesObjects(env: Pick<Bindings, "SVC_ENVIRONMENT">): boolean {
-  return env.SVC_ENVIRONMENT === "development";
+  return isDevelopment(env);
 }
 
 function s3Client(env: Bindings): { client: AwsClient; base: string } | null {
