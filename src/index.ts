@@ -8,6 +8,7 @@ import { sweepReleasedCursors } from "./history/repo";
 import { requeueStaleJobs } from "./jobs/sweep";
 import { sweepIdempotencyRecords } from "./platform/idempotency";
 import { log } from "./platform/logger";
+import { rewrapDataKeys } from "./platform/sealing";
 import { JOB_HANDLERS, QUEUES, WEBHOOK_HANDLERS } from "./queues";
 import { dispatchBatch } from "./queues/dispatch";
 import { checkDeployment } from "./system/deployment";
@@ -38,6 +39,7 @@ async function sweep(env: Bindings) {
     sealPending(env, now),
     requeueStaleVerifications(env, now),
     sweepWebhooks(env, now),
+    rewrapDataKeys(db, env, now),
   ]);
   for (const r of results) if (r.status === "rejected") log.error("sweep failed", { error: String(r.reason) });
 }
