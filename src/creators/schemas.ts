@@ -164,13 +164,10 @@ export const CreatorDisclosureResponseSchema = z
     end_user: z
       .object({
         name: z.string().nullable().openapi({ description: "The creator's name; null when none was enrolled.", example: "<name>" }),
-        email: z
-          .string()
-          .optional()
-          .openapi({
-            description: "The creator's normalised e-mail; present only where the policy is `name_and_email`.",
-            example: "<email>",
-          }),
+        email: z.string().optional().openapi({
+          description: "The creator's normalised e-mail; present only where the policy is `name_and_email`.",
+          example: "<email>",
+        }),
       })
       .nullable()
       .openapi({ description: "The creator, only when `disclosed`, and only the fields the policy allows this audience." }),
@@ -195,13 +192,10 @@ export const CreatorDisclosureResponseSchema = z
       .openapi({
         description: "Lets a verifier holding a disclosed identity check it against a manifest; null when the policy is `none`.",
       }),
-    creator_ref: z
-      .string()
-      .nullable()
-      .openapi({
-        description: "The opaque reference manifests carry; null when the policy is `none`.",
-        example: "cref_abcdefghijklmnopqrstuvwxyz",
-      }),
+    creator_ref: z.string().nullable().openapi({
+      description: "The opaque reference manifests carry; null when the policy is `none`.",
+      example: "cref_abcdefghijklmnopqrstuvwxyz",
+    }),
   })
   .openapi("CreatorDisclosureResponse", { description: "What the policy lets this audience know about a creator identity." });
 
