@@ -139,7 +139,7 @@ describe("without a data master key", () => {
     const ada = await enrolled(t.key, "ada@news.test", "Ada");
     for (const missing of [undefined, "", "not-a-key-ring", "k1:c2hvcnQ"]) {
       const env = { ...testEnv, SVC_DATA_MASTER_KEYS: missing };
-      const call = (path: string, init: RequestInit = {}) =>
+      const call = (path: string, init: { method?: string; body?: string } = {}) =>
         worker.fetch(
           new Request(`http://svc.test${path}`, {
             ...init,
