@@ -42,6 +42,11 @@ function levelFor(policy: EffectivePolicy, audience: Audience): ConsoleDisclosur
   return "name_and_email";
 }
 
+/**
+ * The disclosure of one identity for `audience`. By `creatorRef` (a manifest's reference, whatever its tenant) callers
+ * outside the owning tenant must ask for `public`. `operator` sees name and e-mail whatever the policy: only operator
+ * tooling may ask for it (the API refuses it to every key).
+ */
 export async function discloseCreator(
   db: Database,
   env: { SVC_DATA_MASTER_KEYS?: string },
