@@ -22,7 +22,7 @@ const route = createRoute({
     201: json(CreatorIdentityResponseSchema, "The new identity."),
     200: json(CreatorIdentityResponseSchema, "The tenant's existing active identity for this e-mail."),
     503: errorResponse(
-      "`svc.creators.sealing_unavailable`: personal data cannot be encrypted now (no data master key configured); retry later.",
+      "`svc.creators.sealing_unavailable`: personal data cannot be encrypted now (no data master key configured, or the tenant's data key cannot be unwrapped); or credential verification is unavailable (`svc.auth.unavailable`). Retry later.",
     ),
   },
 });
