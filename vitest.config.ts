@@ -59,6 +59,8 @@ export default defineConfig(async () => {
                   SVC_OCSP_RESPONDER_KEY_PEM: pki.ocsp!.responderKeyPkcs8Pem,
                   SVC_OCSP_CA_CERT_PEM: pki.ocsp!.caCertPem,
                   SVC_CAPABILITY_SECRET: "test-capability-secret-0123456789abcdef0123",
+                  // Envelope encryption of creator personal data: one current master key (tests add others to rotate).
+                  SVC_DATA_MASTER_KEYS: "test1:dGVzdC1kYXRhLW1hc3Rlci1rZXktMDAwMDAwMDAwMS0",
                   // A static host map (development only) so webhook destination checks resolve without network DNS.
                   SVC_DEV_DNS_HOSTS: JSON.stringify({
                     "hooks.example.com": ["93.184.215.14"],

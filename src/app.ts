@@ -8,6 +8,7 @@ import { assetRoutes } from "./assets";
 import { capabilityRoutes } from "./capabilities";
 import { JSON_BODY_MAXIMUM_BYTES, VERIFY_FILE_MAXIMUM_BYTES as VERIFY_MAX_BYTES, VERIFY_REQUEST_MAXIMUM_BYTES } from "./catalog/limits";
 import { registerGetConnectCatalog } from "./connect/routes/get-connect-catalog";
+import { creatorRoutes } from "./creators";
 import { developmentRoutes, devOcsp } from "./dev";
 import { openApiDocument, registerSharedSchemas } from "./docs/openapi-document";
 import { apiReferencePage, errorCodesPage, verificationStatusesPage } from "./docs/pages";
@@ -111,6 +112,7 @@ export function createApp(options: AppOptions = {}) {
   app.route("/", anchorRoutes());
   app.route("/", softBindingResolutionRoutes());
   app.route("/", webhookRoutes());
+  app.route("/", creatorRoutes());
   app.route("/", storageRoutes());
   const catalog = createRouter();
   registerGetConnectCatalog(catalog);

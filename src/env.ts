@@ -55,6 +55,8 @@ export type Bindings = Env & {
   SVC_DEV_DNS_HOSTS?: string;
   /** Webhook retry schedule: comma-separated delays in seconds before attempts 2, 3, … (default: Standard Webhooks' schedule over ~3 days). */
   SVC_WEBHOOK_RETRY_SCHEDULE?: string;
+  /** Data master keys "kid:base64url(32 bytes),…", first current (src/platform/sealing.ts); none: creator enrolment 503, disclosure `unavailable`. */
+  SVC_DATA_MASTER_KEYS?: string;
 };
 
 /**

@@ -9,6 +9,7 @@ import { requeueStaleJobs } from "./jobs/sweep";
 import { configOf } from "./platform/config";
 import { sweepIdempotencyRecords } from "./platform/idempotency";
 import { log } from "./platform/logger";
+import { rewrapDataKeys } from "./platform/sealing";
 import { JOB_HANDLERS, QUEUES, WEBHOOK_HANDLERS } from "./queues";
 import { dispatchBatch } from "./queues/dispatch";
 import { checkDeployment } from "./system/deployment";
@@ -41,6 +42,7 @@ async function sweep(env: Bindings) {
     sealPending(env, now),
     requeueStaleVerifications(env, now),
     sweepWebhooks(env, now),
+    rewrapDataKeys(db, env, now),
   ]);
   for (const r of results) if (r.status === "rejected") log.error("sweep failed", { error: String(r.reason) });
 }

@@ -64,6 +64,7 @@ export async function ensureDevVars() {
     SVC_KEY_PEPPER: () => randomBytes(32).toString("base64url"),
     SVC_CURSOR_SECRET: () => randomBytes(32).toString("base64url"),
     SVC_CAPABILITY_SECRET: () => randomBytes(32).toString("base64url"),
+    SVC_DATA_MASTER_KEYS: () => `dev1:${randomBytes(32).toString("base64url")}`,
   };
   let text = existing;
   const add = (name, value) => {

@@ -1,3 +1,4 @@
+import { sql } from "drizzle-orm";
 import { index, integer, primaryKey, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 
 /*
@@ -579,4 +580,72 @@ export const webhookAttempts = sqliteTable(
     gateMs: integer("gate_ms").notNull().default(0),
   },
   (t) => [primaryKey({ columns: [t.deliveryId, t.attemptNumber] }), index("webhook_attempts_started_idx").on(t.startedAt)],
+);
+
+/**
+ * Per-tenant data keys of envelope encryption (src/platform/sealing.ts). `wrapped` is the 32-byte data key
+ * encrypted (AES-GCM) under the master key `master_key_id` of SVC_DATA_MASTER_KEYS; the plaintext key is never
+ * stored. Rotation re-wraps this row only: sealed records name the data key, never the master key.
+ */
+export const tenantDataKeys = sqliteTable(
+  "tenant_data_keys",
+  {
+    id: text("id").primaryKey(),
+    tenantId: text("tenant_id").notNull(),
+    masterKeyId: text("master_key_id").notNull(),
+    /** base64url(iv ‖ AES-GCM ciphertext ‖ tag) of the data key; AAD binds tenant, data key id and master key id. */
+    wrapped: text("wrapped").notNull(),
+    createdAt: integer("created_at").notNull(),
+    rewrappedAt: integer("rewrapped_at"),
+  },
+  (t) => [uniqueIndex("tenant_data_keys_tenant_uq").on(t.tenantId), index("tenant_data_keys_master_idx").on(t.masterKeyId)],
+);
+
+/** A tenant's creator disclosure policy (src/creators); no row: the defaults. */
+export const creatorDisclosurePolicies = sqliteTable("creator_disclosure_policies", {
+  tenantId: text("tenant_id").primaryKey(),
+  brandName: text("brand_name").notNull(),
+  consoleDisclosure: text("console_disclosure", { enum: ["none", "attributed", "name", "name_and_email"] }).notNull(),
+  shareDisclosure: text("share_disclosure", { enum: ["none", "attributed", "name"] }).notNull(),
+  noticeVersion: text("notice_version"),
+  updatedAt: integer("updated_at").notNull(),
+  updatedByKeyId: text("updated_by_key_id").notNull(),
+});
+
+/**
+ * Enrolled creator identities (src/creators). The e-mail, name and commitment salt are only ever stored sealed
+ * (AES-GCM under the tenant data key `data_key_id`, AAD = tenant, id and field); `email_lookup` is an HMAC of the
+ * normalised e-mail under a key derived from the data key, so "this subject is already enrolled" never needs the
+ * plaintext. At most one active identity per (tenant, e-mail). Erasure wipes the sealed fields and the salt.
+ */
+export const creatorIdentities = sqliteTable(
+  "creator_identities",
+  {
+    id: text("id").primaryKey(),
+    tenantId: text("tenant_id").notNull(),
+    status: text("status", { enum: ["active", "withdrawn", "erased"] }).notNull(),
+    assuranceLevel: text("assurance_level", { enum: ["self_asserted", "verified"] }).notNull(),
+    dataKeyId: text("data_key_id"),
+    emailLookup: text("email_lookup"),
+    emailSealed: text("email_sealed"),
+    nameSealed: text("name_sealed"),
+    saltSealed: text("salt_sealed"),
+    displayNamePresent: integer("display_name_present", { mode: "boolean" }).notNull(),
+    /** Opaque reference carried in manifests (`cref_` + 26 base32 chars); never changes. */
+    creatorRef: text("creator_ref").notNull(),
+    /** Lowercase hex SHA-256(salt ‖ canonical identity); never changes. */
+    commitment: text("commitment").notNull(),
+    /** JSON of the CreatorConsentRequest exactly as given. */
+    consent: text("consent").notNull(),
+    consentRecordedAt: integer("consent_recorded_at").notNull(),
+    consentApiKeyId: text("consent_api_key_id").notNull(),
+    createdAt: integer("created_at").notNull(),
+    withdrawnAt: integer("withdrawn_at"),
+    erasedAt: integer("erased_at"),
+  },
+  (t) => [
+    uniqueIndex("creator_identities_ref_uq").on(t.creatorRef),
+    uniqueIndex("creator_identities_active_email_uq").on(t.tenantId, t.emailLookup).where(sql`status = 'active'`),
+    index("creator_identities_tenant_created_idx").on(t.tenantId, t.createdAt, t.id),
+  ],
 );

@@ -347,6 +347,18 @@ export const ERROR_CODES = {
     retryable: true,
     summary: "The delivery is still pending or in flight; replay it once it has finished.",
   },
+  "svc.creators.sealing_unavailable": {
+    status: 503,
+    retryable: true,
+    summary:
+      "Personal data cannot be encrypted or decrypted now: no data master key is configured, or the tenant's data key cannot be unwrapped. Retry later.",
+  },
+  "svc.creators.erased": { status: 409, retryable: false, summary: "The creator identity is erased; nothing about it can change." },
+  "svc.creators.audience_not_allowed": {
+    status: 403,
+    retryable: false,
+    summary: "The operator audience of a creator disclosure is reserved to the service operator and never reachable with an API key.",
+  },
   "svc.internal": {
     status: 500,
     retryable: true,

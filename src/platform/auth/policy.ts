@@ -178,6 +178,15 @@ export const OPERATION_POLICIES: Record<string, OperationPolicy> = {
   "GET /v1/webhook-endpoints/deliveries/{delivery_id}/attempts": { auth: "bearer", scope: "webhooks:read" },
   "POST /v1/webhook-endpoints/deliveries/{delivery_id}/replay": { auth: "bearer", scope: "webhooks:write", idempotency: "required" },
   "POST /v1/webhook-events/{event_id}/replay": { auth: "bearer", scope: "webhooks:write", idempotency: "optional" },
+
+  // Creators: only the disclosure decrypts, so only it needs creators:disclose
+  "GET /v1/creator-disclosure-policy": { auth: "bearer", scope: "creators:read" },
+  "PUT /v1/creator-disclosure-policy": { auth: "bearer", scope: "creators:write" },
+  "GET /v1/creator-identities": { auth: "bearer", scope: "creators:read" },
+  "POST /v1/creator-identities": { auth: "bearer", scope: "creators:write", idempotency: "required" },
+  "GET /v1/creator-identities/{creator_identity_id}": { auth: "bearer", scope: "creators:read" },
+  "GET /v1/creator-identities/{creator_identity_id}/disclosure": { auth: "bearer", scope: "creators:disclose" },
+  "POST /v1/creator-identities/{creator_identity_id}/withdraw": { auth: "bearer", scope: "creators:write", idempotency: "optional" },
 };
 
 /** `/v1/recipes/:recipe_id` (Hono) → `/v1/recipes/{recipe_id}` (OpenAPI). */
