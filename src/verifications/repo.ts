@@ -1,6 +1,6 @@
 import { and, desc, eq, inArray, isNull, lt } from "drizzle-orm";
 import type { Database } from "../db/client";
-import { newestFirst, pageWindow } from "../db/keyset";
+import { keysetPage } from "../db/keyset";
 import { assets, tenants, verificationReports, verificationRequests, verificationShares, verifications } from "../db/schema";
 import type { PageRequest } from "../platform/pagination";
 
@@ -50,19 +50,12 @@ export function listVerifications(
   filter: { overall?: VerificationRow["overall"] | undefined; subjectType?: VerificationRow["subjectType"] | undefined },
   page: Page,
 ): Promise<VerificationRow[]> {
-  return db
-    .select()
-    .from(verifications)
-    .where(
-      and(
-        eq(verifications.tenantId, tenantId),
-        filter.overall ? eq(verifications.overall, filter.overall) : undefined,
-        filter.subjectType ? eq(verifications.subjectType, filter.subjectType) : undefined,
-        pageWindow(verifications.createdAt, verifications.id, page),
-      ),
-    )
-    .orderBy(...newestFirst(verifications.createdAt, verifications.id))
-    .limit(page.limit + 1);
+  const where = and(
+    eq(verifications.tenantId, tenantId),
+    filter.overall ? eq(verifications.overall, filter.overall) : undefined,
+    filter.subjectType ? eq(verifications.subjectType, filter.subjectType) : undefined,
+  );
+  return keysetPage(db, verifications, where, page);
 }
 
 // ── subjects: published objects (single assets and objects are read through the assets repo) ──────────────────
@@ -206,18 +199,8 @@ export async function findReport(db: Database, tenantId: string, id: string): Pr
 
 /** One page (limit + 1 rows) of a verification's shares, newest first. */
 export function listShares(db: Database, tenantId: string, verificationId: string, page: Page): Promise<ShareRow[]> {
-  return db
-    .select()
-    .from(verificationShares)
-    .where(
-      and(
-        eq(verificationShares.tenantId, tenantId),
-        eq(verificationShares.verificationId, verificationId),
-        pageWindow(verificationShares.createdAt, verificationShares.id, page),
-      ),
-    )
-    .orderBy(...newestFirst(verificationShares.createdAt, verificationShares.id))
-    .limit(page.limit + 1);
+  const where = and(eq(verificationShares.tenantId, tenantId), eq(verificationShares.verificationId, verificationId));
+  return keysetPage(db, verificationShares, where, page);
 }
 
 export async function insertShare(db: Database, row: ShareRow): Promise<ShareRow> {
