@@ -1,6 +1,6 @@
 import { and, count, eq, gte, inArray, isNotNull, lt, lte, sql } from "drizzle-orm";
 import type { Database } from "../db/client";
-import { newestFirst, pageWindow } from "../db/keyset";
+import { keysetPage } from "../db/keyset";
 import { assets, jobs, objects, verifications } from "../db/schema";
 import type { PageRequest } from "../platform/pagination";
 
@@ -32,40 +32,16 @@ function filtered(tenantId: string, f: AssetFilters, snapshot: number) {
 
 export async function listAssets(db: Database, tenantId: string, f: AssetFilters, page: PageRequest) {
   const where = filtered(tenantId, f, page.snapshot);
-  const [rows, [total]] = await Promise.all([
-    db
-      .select()
-      .from(assets)
-      .where(and(where, pageWindow(assets.createdAt, assets.id, page)))
-      .orderBy(...newestFirst(assets.createdAt, assets.id))
-      .limit(page.limit + 1),
-    db.select({ n: count() }).from(assets).where(where),
-  ]);
+  const [rows, [total]] = await Promise.all([keysetPage(db, assets, where, page), db.select({ n: count() }).from(assets).where(where)]);
   return { rows, total: total?.n ?? 0 };
 }
 
-export async function assetJobs(db: Database, tenantId: string, assetId: string, page: PageRequest) {
-  return db
-    .select()
-    .from(jobs)
-    .where(and(eq(jobs.tenantId, tenantId), eq(jobs.assetId, assetId), pageWindow(jobs.createdAt, jobs.id, page)))
-    .orderBy(...newestFirst(jobs.createdAt, jobs.id))
-    .limit(page.limit + 1);
+export function assetJobs(db: Database, tenantId: string, assetId: string, page: PageRequest) {
+  return keysetPage(db, jobs, and(eq(jobs.tenantId, tenantId), eq(jobs.assetId, assetId)), page);
 }
 
-export async function assetVerifications(db: Database, tenantId: string, assetId: string, page: PageRequest) {
-  return db
-    .select()
-    .from(verifications)
-    .where(
-      and(
-        eq(verifications.tenantId, tenantId),
-        eq(verifications.assetId, assetId),
-        pageWindow(verifications.createdAt, verifications.id, page),
-      ),
-    )
-    .orderBy(...newestFirst(verifications.createdAt, verifications.id))
-    .limit(page.limit + 1);
+export function assetVerifications(db: Database, tenantId: string, assetId: string, page: PageRequest) {
+  return keysetPage(db, verifications, and(eq(verifications.tenantId, tenantId), eq(verifications.assetId, assetId)), page);
 }
 
 /** One asset of the tenant, or null. */

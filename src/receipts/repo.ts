@@ -1,6 +1,6 @@
 import { and, eq } from "drizzle-orm";
 import type { Database } from "../db/client";
-import { newestFirst, pageWindow } from "../db/keyset";
+import { keysetPage } from "../db/keyset";
 import { receipts } from "../db/schema";
 import type { PageRequest } from "../platform/pagination";
 
@@ -22,17 +22,10 @@ export async function listReceipts(
   filters: { asset_id?: string | undefined; job_id?: string | undefined },
   page: PageRequest,
 ) {
-  return db
-    .select()
-    .from(receipts)
-    .where(
-      and(
-        eq(receipts.tenantId, tenantId),
-        pageWindow(receipts.createdAt, receipts.id, page),
-        filters.asset_id ? eq(receipts.assetId, filters.asset_id) : undefined,
-        filters.job_id ? eq(receipts.jobId, filters.job_id) : undefined,
-      ),
-    )
-    .orderBy(...newestFirst(receipts.createdAt, receipts.id))
-    .limit(page.limit + 1);
+  const where = and(
+    eq(receipts.tenantId, tenantId),
+    filters.asset_id ? eq(receipts.assetId, filters.asset_id) : undefined,
+    filters.job_id ? eq(receipts.jobId, filters.job_id) : undefined,
+  );
+  return keysetPage(db, receipts, where, page);
 }

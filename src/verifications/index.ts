@@ -1,18 +1,23 @@
 import { createRouter } from "../platform/context";
-import { registerReports } from "./reports";
+import { register as closeShare } from "./routes/close-share";
+import { register as createReport } from "./routes/create-report";
+import { register as createShare } from "./routes/create-share";
 import { register as createVerification } from "./routes/create-verification";
 import { register as getEvidence } from "./routes/get-evidence";
 import { register as getHistory } from "./routes/get-history";
+import { register as getReport } from "./routes/get-report";
+import { register as getSharedVerification } from "./routes/get-shared-verification";
 import { register as getVerification } from "./routes/get-verification";
 import { register as getVerifyResult } from "./routes/get-verify-result";
+import { register as listShares } from "./routes/list-shares";
 import { register as listVerifications } from "./routes/list-verifications";
 import { register as verify } from "./routes/verify";
-import { registerShares } from "./shares";
 
 /*
- * Read side of verification records: a completed job's check of its own output (made with the reference engine
- * at publication), an authenticated POST /v1/verify, and a completed stored-object verification. All share one
- * `vfy_` namespace, so every id resolves here (evidence, history) and at GET /v1/verifications/{id} (routes/get-verification.ts).
+ * The verification area in one list: POST /v1/verify, stored-object verifications, the records every check
+ * writes (a verify call, a stored-object check, a job's publication-time check of its own output), reports
+ * rendered from a record, and shares of one. Records share one `vfy_` namespace, so every id resolves at
+ * GET /v1/verifications/{id} (routes/get-verification.ts), and a completed one as evidence and history.
  */
 
 export function verificationRoutes() {
@@ -21,8 +26,12 @@ export function verificationRoutes() {
   getVerifyResult(app);
   createVerification(app);
   getVerification(app);
-  registerReports(app);
-  registerShares(app);
+  createReport(app);
+  getReport(app);
+  listShares(app);
+  createShare(app);
+  closeShare(app);
+  getSharedVerification(app);
   getEvidence(app);
   getHistory(app);
   listVerifications(app);

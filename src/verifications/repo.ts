@@ -1,7 +1,8 @@
 import { and, desc, eq, inArray, isNull, lt } from "drizzle-orm";
 import type { Database } from "../db/client";
-import { newestFirst, pageWindow } from "../db/keyset";
+import { keysetPage } from "../db/keyset";
 import { assets, tenants, verificationReports, verificationRequests, verificationShares, verifications } from "../db/schema";
+import { tenantRow } from "../db/tenant-row";
 import type { PageRequest } from "../platform/pagination";
 
 /*
@@ -19,13 +20,8 @@ type Page = Pick<PageRequest, "snapshot" | "after" | "limit">;
 
 // ── verification records ─────────────────────────────────────────────────────────────────────────────────────
 
-export async function findVerification(db: Database, tenantId: string, id: string): Promise<VerificationRow | null> {
-  const [row] = await db
-    .select()
-    .from(verifications)
-    .where(and(eq(verifications.tenantId, tenantId), eq(verifications.id, id)))
-    .limit(1);
-  return row ?? null;
+export function findVerification(db: Database, tenantId: string, id: string): Promise<VerificationRow | null> {
+  return tenantRow(db, verifications, tenantId, id);
 }
 
 /** The tenant's newest record of this active manifest label. */
@@ -50,19 +46,12 @@ export function listVerifications(
   filter: { overall?: VerificationRow["overall"] | undefined; subjectType?: VerificationRow["subjectType"] | undefined },
   page: Page,
 ): Promise<VerificationRow[]> {
-  return db
-    .select()
-    .from(verifications)
-    .where(
-      and(
-        eq(verifications.tenantId, tenantId),
-        filter.overall ? eq(verifications.overall, filter.overall) : undefined,
-        filter.subjectType ? eq(verifications.subjectType, filter.subjectType) : undefined,
-        pageWindow(verifications.createdAt, verifications.id, page),
-      ),
-    )
-    .orderBy(...newestFirst(verifications.createdAt, verifications.id))
-    .limit(page.limit + 1);
+  const where = and(
+    eq(verifications.tenantId, tenantId),
+    filter.overall ? eq(verifications.overall, filter.overall) : undefined,
+    filter.subjectType ? eq(verifications.subjectType, filter.subjectType) : undefined,
+  );
+  return keysetPage(db, verifications, where, page);
 }
 
 // ── subjects: published objects (single assets and objects are read through the assets repo) ──────────────────
@@ -94,13 +83,8 @@ export async function publishedAtOf(d1: D1Database, publicationIds: string[]): P
 
 // ── stored-object verification requests ──────────────────────────────────────────────────────────────────────
 
-export async function findRequest(db: Database, tenantId: string, id: string): Promise<RequestRow | null> {
-  const [row] = await db
-    .select()
-    .from(verificationRequests)
-    .where(and(eq(verificationRequests.tenantId, tenantId), eq(verificationRequests.id, id)))
-    .limit(1);
-  return row ?? null;
+export function findRequest(db: Database, tenantId: string, id: string): Promise<RequestRow | null> {
+  return tenantRow(db, verificationRequests, tenantId, id);
 }
 
 export async function insertRequest(db: Database, row: RequestRow): Promise<void> {
@@ -193,31 +177,16 @@ export async function insertReport(db: Database, row: ReportRow): Promise<Report
   return inserted!;
 }
 
-export async function findReport(db: Database, tenantId: string, id: string): Promise<ReportRow | null> {
-  const [row] = await db
-    .select()
-    .from(verificationReports)
-    .where(and(eq(verificationReports.tenantId, tenantId), eq(verificationReports.id, id)))
-    .limit(1);
-  return row ?? null;
+export function findReport(db: Database, tenantId: string, id: string): Promise<ReportRow | null> {
+  return tenantRow(db, verificationReports, tenantId, id);
 }
 
 // ── shares ───────────────────────────────────────────────────────────────────────────────────────────────────
 
 /** One page (limit + 1 rows) of a verification's shares, newest first. */
 export function listShares(db: Database, tenantId: string, verificationId: string, page: Page): Promise<ShareRow[]> {
-  return db
-    .select()
-    .from(verificationShares)
-    .where(
-      and(
-        eq(verificationShares.tenantId, tenantId),
-        eq(verificationShares.verificationId, verificationId),
-        pageWindow(verificationShares.createdAt, verificationShares.id, page),
-      ),
-    )
-    .orderBy(...newestFirst(verificationShares.createdAt, verificationShares.id))
-    .limit(page.limit + 1);
+  const where = and(eq(verificationShares.tenantId, tenantId), eq(verificationShares.verificationId, verificationId));
+  return keysetPage(db, verificationShares, where, page);
 }
 
 export async function insertShare(db: Database, row: ShareRow): Promise<ShareRow> {

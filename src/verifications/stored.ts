@@ -21,7 +21,7 @@ import type { VerificationResultSchema } from "./schemas";
 import { decideVerdict } from "./verdict";
 import { ensureC2paEngineLazily, revocationCheck } from "./verify-engines";
 import { verifySubject } from "./verify-service";
-import { resultBody } from "./verify-subject";
+import { recordedOutcome, resultBody } from "./verify-subject";
 
 /*
  * Stored-object verification (SPEC "Stored-object verification"): the caller names an immutable object; the
@@ -159,22 +159,11 @@ export async function runStoredVerification(env: Bindings, tenantId: string, id:
   await completeRequest(env.DB, {
     id,
     tenantId,
-    overall: outcome.overall,
     assetId: object.assetId,
     objectId: object.id,
     sourceByteLength: bytes.length,
     sourceMediaType: object.mediaType,
-    validationPath: outcome.manifest_id
-      ? manifestStore
-        ? "c2pa.sidecar"
-        : "c2pa.embedded"
-      : outcome.matches.length
-        ? "soft_binding"
-        : null,
-    evidence: JSON.stringify({ result: body, engine: "c2pa-wasm 0.13.3" }),
-    status: outcome.status,
-    statusVocabularyVersion: outcome.status_vocabulary_version,
-    manifestId: outcome.manifest_id,
+    ...recordedOutcome(outcome, body, manifestStore !== undefined),
     now,
   });
 }

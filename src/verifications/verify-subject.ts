@@ -2,6 +2,7 @@ import type { z } from "@hono/zod-openapi";
 import { MANIFEST_STORE_MAXIMUM_BYTES, VERIFY_FILE_MAXIMUM_BYTES } from "../catalog/limits";
 import type { Bindings } from "../env";
 import { mediaInspector } from "../media";
+import { C2PA_ENGINE } from "../media/c2pa/engine-version";
 import { canonicalMediaType, sniff } from "../media/inspect";
 import { configOf } from "../platform/config";
 import { ApiError } from "../platform/errors";
@@ -11,7 +12,7 @@ import type { VerificationOutcome } from "./verify-service";
 
 /*
  * The subject of a verify call, without HTTP: what the bytes really are, bounded reads, a manifest fetched by
- * URI through the outbound guard, and the result body that is answered and stored.
+ * URI through the outbound guard, the result body that is answered and stored, and the record it is stored in.
  */
 
 const MANIFEST_URI_MAX_BYTES = MANIFEST_STORE_MAXIMUM_BYTES;
@@ -104,5 +105,20 @@ export function resultBody(outcome: VerificationOutcome): StoredResult {
     manifest_id: outcome.manifest_id,
     signer: outcome.signer,
     media_type: outcome.media_type,
+  };
+}
+
+/**
+ * The outcome columns of the verification record a check writes, the same for a verify call and a stored-object
+ * check (the caller adds the subject's facts). `sidecar`: the manifest store came beside the file, not inside it.
+ */
+export function recordedOutcome(outcome: VerificationOutcome, body: StoredResult, sidecar: boolean) {
+  return {
+    overall: outcome.overall,
+    validationPath: outcome.manifest_id ? (sidecar ? "c2pa.sidecar" : "c2pa.embedded") : outcome.matches.length ? "soft_binding" : null,
+    evidence: JSON.stringify({ result: body, engine: C2PA_ENGINE }),
+    status: outcome.status,
+    statusVocabularyVersion: outcome.status_vocabulary_version,
+    manifestId: outcome.manifest_id,
   };
 }

@@ -1,7 +1,7 @@
 import { and, asc, eq, inArray, isNull, lt, notInArray, or } from "drizzle-orm";
 import { getAsset } from "../../assets/repo";
 import type { Database } from "../../db/client";
-import { newestFirst, pageWindow } from "../../db/keyset";
+import { keysetPage } from "../../db/keyset";
 import { assets, jobSteps, jobs, objects } from "../../db/schema";
 import { jobEndedEventStatement } from "../../webhooks/repo/events";
 import type { JobErrorCode } from "../job-errors";
@@ -43,19 +43,12 @@ export async function listJobs(
   filters: { kind?: string | undefined; state?: string | undefined },
   page: { snapshot: number; after: { createdAt: number; id: string } | null; limit: number },
 ) {
-  return db
-    .select()
-    .from(jobs)
-    .where(
-      and(
-        eq(jobs.tenantId, tenantId),
-        pageWindow(jobs.createdAt, jobs.id, page),
-        filters.kind ? eq(jobs.kind, filters.kind as JobRow["kind"]) : undefined,
-        filters.state ? eq(jobs.state, filters.state as JobRow["state"]) : undefined,
-      ),
-    )
-    .orderBy(...newestFirst(jobs.createdAt, jobs.id))
-    .limit(page.limit + 1);
+  const where = and(
+    eq(jobs.tenantId, tenantId),
+    filters.kind ? eq(jobs.kind, filters.kind as JobRow["kind"]) : undefined,
+    filters.state ? eq(jobs.state, filters.state as JobRow["state"]) : undefined,
+  );
+  return keysetPage(db, jobs, where, page);
 }
 
 /** The asset a job signs and its source object (the upload), or null when either is gone. */

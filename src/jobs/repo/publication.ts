@@ -1,6 +1,7 @@
 import { anchorEntryStatement } from "../../anchoring/log";
 import { formatOf } from "../../catalog/formats";
 import type { objects } from "../../db/schema";
+import { C2PA_ENGINE } from "../../media/c2pa/engine-version";
 import { fromHex } from "../../platform/bytes";
 import { newId, randomBase32 } from "../../platform/ids";
 import { PDQ_MIN_QUALITY, pdqBandStatements } from "../../soft-bindings/repo";
@@ -176,7 +177,7 @@ export async function publishBatch(
           check: plan.check,
           watermark_read_back: watermark ? { algorithm: watermark.algorithm, payload_matches: true } : null,
           checked_at: new Date(now).toISOString(),
-          engine: plan.check ? "c2pa-wasm 0.13.3" : null,
+          engine: plan.check ? C2PA_ENGINE : null,
         }),
         now,
         now,

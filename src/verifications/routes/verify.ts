@@ -13,7 +13,7 @@ import { insertVerification } from "../repo";
 import { VerificationResultSchema, VerifyFormRequestSchema, VerifyJsonRequestSchema } from "../schemas";
 import { ensureC2paEngineLazily, revocationCheck } from "../verify-engines";
 import { type VerifySubject, verifySubject } from "../verify-service";
-import { manifestUriSubject, readBounded, resultBody, sniffedType } from "../verify-subject";
+import { manifestUriSubject, readBounded, recordedOutcome, resultBody, sniffedType } from "../verify-subject";
 
 const verifyRoute = createRoute({
   method: "post",
@@ -138,24 +138,13 @@ export function register(app: Router) {
       id: verificationId,
       tenantId: principal.tenantId,
       subjectType,
-      overall: outcome.overall,
       assetId,
       jobId: null,
       objectId,
       policyVersion: null,
       sourceByteLength: subject.bytes.length,
       sourceMediaType: subject.mediaType,
-      validationPath: outcome.manifest_id
-        ? subject.manifestStore
-          ? "c2pa.sidecar"
-          : "c2pa.embedded"
-        : outcome.matches.length
-          ? "soft_binding"
-          : null,
-      evidence: JSON.stringify({ result: body, engine: "c2pa-wasm 0.13.3" }),
-      status: outcome.status,
-      statusVocabularyVersion: outcome.status_vocabulary_version,
-      manifestId: outcome.manifest_id,
+      ...recordedOutcome(outcome, body, subject.manifestStore !== undefined),
       createdAt: now,
       validatedAt: now,
     });
