@@ -5,6 +5,7 @@ import { ALGORITHMS, type AlgorithmModality, defaultAlgorithm, IMAGE_DECODE_LIMI
 import { formatOf } from "../catalog/formats";
 import { recipeById } from "../catalog/recipes";
 import type { CapabilityRegistry } from "../catalog/registry";
+import { attributionFor } from "../creators/disclosure";
 import type { Database } from "../db/client";
 import type { ErrorCode, FieldDetail } from "../platform/errors";
 import { newId } from "../platform/ids";
@@ -26,6 +27,11 @@ export interface AdmittedRequest {
   fingerprint_algorithms: string[];
   ai_declaration: { digital_source_type: string; model: string | null } | null;
   creator_id: string | null;
+  /**
+   * The attributed creator as the manifest will carry it: an opaque reference and a salted commitment, never a name
+   * or e-mail. Frozen at admission: withdrawing the identity later stops disclosure, not a job already admitted.
+   */
+  creator?: { creator_ref: string; commitment: string } | null;
   /** From the admitting key's retention: days the published outputs are kept (null: until deleted). */
   output_retention_days: number | null;
 }
@@ -219,7 +225,19 @@ export async function admitSign(
     }
   }
 
-  if (request.creator_id) return refuse("svc.sign.creator_unknown", "No enrolled creator identity has this id.", "creator_id");
+  let creator: AdmittedRequest["creator"] = null;
+  if (request.creator_id) {
+    const attribution = await attributionFor(db, tenantId, request.creator_id);
+    if (attribution.status === "unknown")
+      return refuse("svc.sign.creator_unknown", "No enrolled creator identity has this id.", "creator_id");
+    if (attribution.status !== "active")
+      return refuse(
+        "svc.sign.creator_inactive",
+        `The creator identity is ${attribution.status}: it can no longer be attributed. Enrol the creator again to attribute new work.`,
+        "creator_id",
+      );
+    creator = { creator_ref: attribution.creator_ref, commitment: attribution.commitment };
+  }
 
   const express =
     !options.asynchronousOnly &&
@@ -236,6 +254,7 @@ export async function admitSign(
       ? { digital_source_type: request.ai_declaration.digital_source_type, model: request.ai_declaration.model ?? null }
       : null,
     creator_id: request.creator_id ?? null,
+    creator,
     output_retention_days: options.outputRetentionDays ?? null,
   };
 

@@ -190,6 +190,11 @@ export const ERROR_CODES = {
       "The image cannot carry this recipe's watermark: its shorter side is below the watermark's minimum, or it has more pixels than this deployment decodes (see GET /v1/capabilities).",
   },
   "svc.sign.creator_unknown": { status: 422, retryable: false, summary: "No enrolled creator identity has this id." },
+  "svc.sign.creator_inactive": {
+    status: 422,
+    retryable: false,
+    summary: "The creator identity is withdrawn or erased and can no longer be attributed; enrol the creator again.",
+  },
   "svc.sign.asset_not_uploaded": { status: 409, retryable: false, summary: "The asset's upload is not completed." },
   "svc.sign.asset_busy": { status: 409, retryable: true, summary: "A job for this asset is still running; wait for it or cancel it." },
   "svc.sign.asset_published": { status: 409, retryable: false, summary: "The asset is already published; an asset is published once." },

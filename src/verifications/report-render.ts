@@ -1,4 +1,5 @@
 import { canonicalJson } from "../catalog/canonical-json";
+import { DISCLOSURE_STATES } from "../creators/schemas";
 import type { verifications } from "../db/schema";
 import { STATUS_CODES, STATUS_VOCABULARY, type StatusCode } from "./vocabulary";
 
@@ -114,6 +115,21 @@ function claimsOf(v: unknown): ReportDocument["claims"] {
     ai_generated: bool(c.ai_generated),
     ai_assisted: bool(c.ai_assisted),
     created_at: str(c.created_at),
+    ...("creator" in c ? { creator: creatorOf(c.creator) } : {}),
+  };
+}
+
+function creatorOf(v: unknown): NonNullable<ReportDocument["claims"]>["creator"] {
+  const c = obj(v);
+  if (!c || typeof c.creator_ref !== "string" || typeof c.commitment !== "string") return null;
+  const state = str(c.disclosure_state);
+  return {
+    creator_ref: c.creator_ref,
+    commitment: c.commitment,
+    attributed_by_service: c.attributed_by_service === true,
+    disclosure_state: DISCLOSURE_STATES.find((s) => s === state) ?? null,
+    name: str(c.name),
+    brand_name: str(c.brand_name),
   };
 }
 

@@ -1,4 +1,5 @@
 import { z } from "@hono/zod-openapi";
+import { DISCLOSURE_STATES } from "../creators/schemas";
 import { idSchema } from "../platform/ids";
 import { Timestamp } from "../platform/openapi";
 import { AssetIdSchema, ObjectIdSchema } from "../uploads/schemas";
@@ -201,6 +202,35 @@ const SignalsSchema = z
   })
   .openapi({ description: "Per-signal results. A signal that was not computed is absent, and a warning says why." });
 
+export const VerificationCreatorSchema = z
+  .object({
+    creator_ref: z.string().openapi({
+      description: "The opaque creator reference the manifest carries (never a name or e-mail).",
+      example: "cref_abcdefghijklmnopqrstuvwxyz",
+    }),
+    commitment: z.string().openapi({
+      description:
+        "The manifest's salted commitment to the identity (hex SHA-256). A party given the identity and its salt by the tenant's disclosure can recompute it.",
+      example: "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08",
+    }),
+    attributed_by_service: z.boolean().openapi({
+      description:
+        "True when this service signed the manifest, it is valid, and the reference names a creator enrolled here; a reference in any other manifest is only the signer's claim, and nothing more is looked up.",
+      example: true,
+    }),
+    disclosure_state: z.enum(DISCLOSURE_STATES).nullable().openapi({
+      description:
+        "What the signing tenant's share policy (`share_disclosure`) lets anyone see: `disclosed` (the name), `withheld` (reference only), `withdrawn`, `erased`, `unavailable`. Null when not attributed by the service.",
+      example: "disclosed",
+    }),
+    name: z.string().nullable().openapi({ description: "The creator's name, when the share policy discloses it.", example: "Ada Example" }),
+    brand_name: z
+      .string()
+      .nullable()
+      .openapi({ description: "The signing tenant's brand, when its share policy attributes work.", example: "Example News" }),
+  })
+  .openapi("VerificationCreator");
+
 const ClaimsSchema = z
   .object({
     origin: z
@@ -218,6 +248,10 @@ const ClaimsSchema = z
       .string()
       .nullable()
       .openapi({ description: "Signing time (the trusted timestamp when present).", example: "2026-11-22T10:00:00Z" }),
+    creator: VerificationCreatorSchema.nullable().optional().openapi({
+      description:
+        "The creator the manifest attributes (its `svc.creator` assertion), or null when it names none. Absent in results stored before creator attribution existed.",
+    }),
   })
   .openapi("VerificationClaims");
 

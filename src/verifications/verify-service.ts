@@ -1,12 +1,14 @@
 import { anchorMatch } from "../anchoring/log";
 import { IMAGE_DECODE_LIMITS, SVC_IMAGE_WATERMARK } from "../catalog/algorithms";
 import { IMAGE_PIPELINE_MEDIA_TYPES } from "../catalog/installed";
+import { database } from "../db/client";
 import type { Bindings } from "../env";
 import { extractManifestStore } from "../media/c2pa/jumbf-carriers";
 import { type ManifestClaims, type SignerSummary, verifyManifest } from "../media/c2pa/verifier";
 import type { ImageServices } from "../media/types";
 import { hex } from "../platform/bytes";
 import { exactMatch, exactMatches, type IndexedMatch, nearestPdqMatches, PDQ_MATCH_DISTANCE, PDQ_MIN_QUALITY } from "../soft-bindings/repo";
+import { type VerifiedCreator, verifiedCreator } from "./creator";
 import { publishedAtOf } from "./repo";
 import { verificationTrustAnchors } from "./trust";
 import { type DurableFacts, decideVerdict, type OcspStatus, type RelatedPublication, type SoftBindingMatch, type Verdict } from "./verdict";
@@ -39,7 +41,8 @@ export interface VerifyServices {
 export interface VerificationOutcome extends Verdict {
   /** `related` as shown to anyone: public facts of still-published publications only. */
   related_publications: RelatedPublication[];
-  claims: ManifestClaims | null;
+  /** What the manifest says, with the creator it names as anyone may see it (see creator.ts). */
+  claims: (ManifestClaims & { creator: VerifiedCreator | null }) | null;
   manifest_id: string | null;
   signer: SignerSummary | null;
   media_type: string;
@@ -249,7 +252,9 @@ export async function verifySubject(env: Bindings, services: VerifyServices, sub
   return {
     ...verdict,
     related_publications: await relatedPublications(env, verdict.related),
-    claims: manifest.claims,
+    claims: manifest.claims
+      ? { ...manifest.claims, creator: await verifiedCreator(database(env.DB), env, manifest.creator_assertion, verdict, manifest.signer) }
+      : null,
     manifest_id: manifest.facts.state === "read" || manifest.facts.state === "tampered" ? manifest.facts.active_manifest_label : null,
     signer: manifest.signer,
     media_type: subject.mediaType,

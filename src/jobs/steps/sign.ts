@@ -41,7 +41,7 @@ export async function signStep(
       ...(watermarked ? [{ algorithm: watermarked.algorithm, bits: fromHex(watermarked.payload) }] : []),
       ...(fingerprinted?.fingerprints ?? []).map((f) => ({ algorithm: f.algorithm, bits: fromHex(f.bits) })),
     ]),
-    creator: null,
+    creator: admitted.creator ?? null,
   };
   const sidecar = format.lane === "sidecar";
   const result = sidecar ? await signer.signSidecar({ bytes, plan }) : await signer.signEmbedded({ bytes, plan });

@@ -4,6 +4,7 @@ import { verifySettingsJson, WasmReader } from "./engine";
 import { checkStoreIntegrity } from "./integrity";
 import { extractManifestStore, manifestStoreInstances } from "./jumbf-carriers";
 import { applySidecarBinding } from "./reader";
+import { CREATOR_ASSERTION_LABEL } from "./signer";
 
 /*
  * Reads a manifest for verification: the engine's validation codes (active manifest and ingredients), the claims
@@ -40,6 +41,17 @@ export interface ManifestVerification {
   signer: SignerSummary | null;
   /** The active manifest's assertion labels (for the "details on demand" view). */
   assertion_labels: string[];
+  /**
+   * The active manifest's creator assertion (`svc.creator`) as written, when it has a well-formed one. What it
+   * claims is only a claim: the caller decides whether the manifest is one this service signed.
+   */
+  creator_assertion?: CreatorAssertion | null;
+}
+
+/** An opaque creator reference and the salted commitment to the identity (hex SHA-256), never personal data. */
+export interface CreatorAssertion {
+  creator_ref: string;
+  commitment: string;
 }
 
 const GENERATED = "http://cv.iptc.org/newscodes/digitalsourcetype/trainedAlgorithmicMedia";
@@ -67,7 +79,11 @@ interface StoreJson {
       }[];
       assertions?: {
         label: string;
-        data?: { actions?: { action?: string; digitalSourceType?: string; softwareAgent?: string | { name?: string }; when?: string }[] };
+        data?: {
+          actions?: { action?: string; digitalSourceType?: string; softwareAgent?: string | { name?: string }; when?: string }[];
+          creator_ref?: unknown;
+          commitment?: unknown;
+        };
       }[];
       signature_info?: { issuer?: string; common_name?: string; cert_serial_number?: string; time?: string };
     }
@@ -107,6 +123,15 @@ function claimsOf(store: StoreJson, label: string, signer: SignerSummary | null)
     ai_assisted: types.length ? types.some((t) => ASSISTED.includes(t)) : false,
     created_at: signer?.timestamp ?? manifest?.signature_info?.time ?? actions.find((a) => a.when)?.when ?? null,
   };
+}
+
+function creatorAssertionOf(store: StoreJson, label: string): CreatorAssertion | null {
+  const data = store.manifests?.[label]?.assertions?.find((a) => a.label === CREATOR_ASSERTION_LABEL)?.data;
+  const ref = data?.creator_ref;
+  const commitment = data?.commitment;
+  return typeof ref === "string" && typeof commitment === "string" && ref.length <= 64 && /^[0-9a-f]{64}$/.test(commitment)
+    ? { creator_ref: ref, commitment }
+    : null;
 }
 
 function signerOf(cr: CrJsonSignature, label: string): SignerSummary | null {
@@ -310,6 +335,7 @@ async function engineVerify(input: VerifyInput, trustAnchorsPem: string | null, 
       claims: claimsOf(store, label, signer),
       signer,
       assertion_labels: (store.manifests?.[label]?.assertions ?? []).map((a) => a.label),
+      creator_assertion: creatorAssertionOf(store, label),
     };
   } catch (error) {
     const message = String((error as Error)?.message ?? error);

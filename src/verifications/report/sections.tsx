@@ -49,6 +49,13 @@ export function Signer({ doc }: DocProps) {
   );
 }
 
+/** The creator as the verification showed it: a name only where the signing tenant's share policy disclosed one. */
+function creatorLine(c: NonNullable<NonNullable<DocProps["doc"]["claims"]>["creator"]>): string {
+  if (!c.attributed_by_service) return `${c.creator_ref} (claimed by the signer; not attributed by this service)`;
+  const who = c.disclosure_state === "disclosed" && c.name ? c.name : c.creator_ref;
+  return `${who}${c.brand_name ? `, ${c.brand_name}` : ""} (${c.disclosure_state ?? "unavailable"})`;
+}
+
 export function Claims({ doc }: DocProps) {
   const c = doc.claims;
   return (
@@ -63,6 +70,7 @@ export function Claims({ doc }: DocProps) {
             ["Declared AI generated", orDash(c.ai_generated)],
             ["Declared AI assisted", orDash(c.ai_assisted)],
             ["Created", orDash(c.created_at)],
+            ...(c.creator ? [["Creator", creatorLine(c.creator)] as [string, string]] : []),
           ]}
         />
       ) : (
