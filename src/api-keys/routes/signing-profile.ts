@@ -24,6 +24,9 @@ const FingerprintName = z
   .openapi({ description: "A fingerprint algorithm of the capability catalog.", example: "pdq" });
 const Strength = z.enum(["subtle", "balanced", "robust"]).openapi({ description: "Watermark strength.", example: "balanced" });
 const unique = (a: readonly string[]) => new Set(a).size === a.length;
+/** A set of fingerprint algorithms in a PUT body (the default set, or the allowed one). */
+const fingerprintSet = () =>
+  z.array(FingerprintName).min(1).max(20).refine(unique, { message: "Each algorithm may be named once." }).nullable().optional();
 
 const ProfileResponseSchema = z
   .object({
@@ -104,29 +107,14 @@ const PutProfileSchema = z
       .nullable()
       .optional()
       .openapi({ description: "Allowed strengths; omitted or null for any.", example: ["balanced", "robust"] }),
-    default_fingerprint_algorithms: z
-      .array(FingerprintName)
-      .min(1)
-      .max(20)
-      .refine(unique, { message: "Each algorithm may be named once." })
-      .nullable()
-      .optional()
-      .openapi({
-        description:
-          "Default fingerprint set; each must be available in this deployment and allowed. Omitted or null: the system defaults.",
-        example: ["pdq"],
-      }),
-    allowed_fingerprint_algorithms: z
-      .array(FingerprintName)
-      .min(1)
-      .max(20)
-      .refine(unique, { message: "Each algorithm may be named once." })
-      .nullable()
-      .optional()
-      .openapi({
-        description: "Allowed fingerprint algorithms; omitted or null for any. The locked image ISCC code is always computed.",
-        example: ["pdq"],
-      }),
+    default_fingerprint_algorithms: fingerprintSet().openapi({
+      description: "Default fingerprint set; each must be available in this deployment and allowed. Omitted or null: the system defaults.",
+      example: ["pdq"],
+    }),
+    allowed_fingerprint_algorithms: fingerprintSet().openapi({
+      description: "Allowed fingerprint algorithms; omitted or null for any. The locked image ISCC code is always computed.",
+      example: ["pdq"],
+    }),
     expected_version: z
       .number()
       .int()
