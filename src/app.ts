@@ -9,13 +9,14 @@ import { capabilityRoutes } from "./capabilities";
 import { JSON_BODY_MAXIMUM_BYTES, VERIFY_FILE_MAXIMUM_BYTES as VERIFY_MAX_BYTES, VERIFY_REQUEST_MAXIMUM_BYTES } from "./catalog/limits";
 import { registerGetConnectCatalog } from "./connect/routes/get-connect-catalog";
 import { creatorRoutes } from "./creators";
-import { developmentRoutes, devOcsp } from "./dev";
+import { developmentRoutes, devOcsp, devTsa } from "./dev";
 import { openApiDocument, registerSharedSchemas } from "./docs/openapi-document";
 import { apiReferencePage, errorCodesPage, verificationStatusesPage } from "./docs/pages";
 import { historyRoutes } from "./history";
 import { identityRoutes } from "./identity";
 import { jobRoutes } from "./jobs";
 import { installDevOcsp } from "./media/c2pa/ocsp-dev-port";
+import { installDevTsa } from "./media/c2pa/tsa-dev-port";
 import { authenticate } from "./platform/auth/middleware";
 import { type AppEnv, contextServices, createRouter, publicOrigin } from "./platform/context";
 import { onError, onNotFound } from "./platform/error-mapper";
@@ -50,6 +51,8 @@ export const META_PATHS = [
 // Verification answers the dev PKI's OCSP responder in process (a Worker cannot fetch itself); areas may not import
 // src/dev/, so the wiring hands it to media's port. It answers only in development (null credentials elsewhere).
 installDevOcsp(devOcsp);
+// Likewise the dev TSA for the signer's TSA URL "internal" (which the deployment check refuses in production).
+installDevTsa(devTsa);
 
 /** How to build the application. */
 export interface AppOptions {

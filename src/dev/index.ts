@@ -3,6 +3,7 @@ import { registerDevOcsp } from "./ocsp";
 import { registerPostDevTsa } from "./tsa";
 
 export { devOcsp } from "./ocsp";
+export { devTsa } from "./tsa";
 
 /**
  * Development routes (dev TSA, dev OCSP responder and its revocations), mounted only in a development app

@@ -1,9 +1,13 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import type { Router } from "../app-types";
 import { isDevelopment } from "../env";
-import { respondTimestamp } from "../media/c2pa/tsa-responder";
+import type { DevTimestampResponder } from "../media/c2pa/tsa-dev-port";
 import { ApiError } from "../platform/errors";
 import { errorResponse } from "../platform/openapi";
+import { respondTimestamp } from "./tsa-responder";
+
+/** What the wiring installs into media's port (tsa-dev-port.ts): the signer's TSA URL "internal" answers here. */
+export const devTsa: DevTimestampResponder = respondTimestamp;
 
 /** RFC 3161 requests are a few hundred bytes; anything much larger is not one. */
 const MAX_REQUEST_BYTES = 16 * 1024;

@@ -8,11 +8,12 @@ import { join } from "node:path";
 import * as pkijs from "pkijs";
 import { beforeAll, describe, expect, it } from "vitest";
 import { type DevPki, type DevPkiAlgorithm, mintDevPki } from "../../src/dev/pki";
+import { respondTimestamp } from "../../src/dev/tsa-responder";
 import { buildCoseSign1, protectedHeaderBytes, sigTst2Data } from "../../src/media/c2pa/cose";
 import { c2paEngineMemoryBytes, initC2paEngine } from "../../src/media/c2pa/engine";
 import { C2PA_EMBEDDED_MEDIA_TYPES, C2paSigner, CREATOR_ASSERTION_LABEL } from "../../src/media/c2pa/signer";
 import { buildTimeStampRequest, extractTimeStampToken, requestTimestamp, tsaConfigFrom } from "../../src/media/c2pa/tsa";
-import { respondTimestamp } from "../../src/media/c2pa/tsa-responder";
+import { installDevTsa } from "../../src/media/c2pa/tsa-dev-port";
 import type { ManifestPlan } from "../../src/media/types";
 import { type CborItem, type CborTag, decodeCbor as decodeCborResult } from "../../src/platform/cbor";
 import { encodeCbor } from "../../src/platform/cbor-encode";
@@ -81,6 +82,7 @@ beforeAll(async () => {
   // Node compiles wasm from bytes (workerd cannot; there the engine comes from a module import).
   const { compile } = WebAssembly as unknown as { compile(bytes: Uint8Array): Promise<WebAssembly.Module> };
   initC2paEngine(await compile(readFileSync(wasmPath)));
+  installDevTsa(respondTimestamp); // TSA URL "internal" without the app, which installs it in a Worker
   for (const algorithm of ["ES256", "ES384", "Ed25519"] as const) pkis.set(algorithm, await mintDevPki({ algorithm }));
 });
 

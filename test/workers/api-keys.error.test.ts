@@ -1,5 +1,9 @@
-import { describe, expect, it } from "vitest";
-import { api, createTenant, json } from "./helpers";
+import { eq } from "drizzle-orm";
+import { describe, expect, it, vi } from "vitest";
+import { database } from "../../src/db/client";
+import { apiKeys } from "../../src/db/schema";
+import { UNAUTHORIZED_DETAIL } from "../../src/platform/errors";
+import { addKey, api, createTenant, json, testEnv } from "./helpers";
 
 describe("API keys: bad input", () => {
   it("a key cannot grant scopes it lacks", async () => {
@@ -45,5 +49,48 @@ describe("API keys: bad input", () => {
     const res = await api("/v1/api-keys/ast_abcdefghij234567", { key });
     expect(res.status).toBe(422);
     expect((await json(res)).field_details[0]).toMatchObject({ location: "path", field: "api_key_id" });
+  });
+});
+
+describe("API keys: stored controls that cannot be read (review finding)", () => {
+  /** Overwrites one stored JSON column of a key, as a bad migration or a hand edit could leave it. */
+  async function corrupt(keyId: string, column: "scopes" | "restrictions" | "retention", value: string) {
+    await database(testEnv.DB)
+      .update(apiKeys)
+      .set({ [column]: value })
+      .where(eq(apiKeys.id, keyId));
+  }
+
+  it("a revoked key with malformed stored JSON is still refused as a credential (401), not a 500", async () => {
+    const { tenantId } = await createTenant();
+    const revoked = await addKey(tenantId, { status: "revoked" });
+    await corrupt(revoked.keyId, "restrictions", "{not json");
+    await corrupt(revoked.keyId, "scopes", "[");
+    const res = await api("/v1/me", { key: revoked.key });
+    expect(res.status).toBe(401);
+    expect(await json(res)).toEqual({ detail: UNAUTHORIZED_DETAIL });
+  });
+
+  it.each([
+    ["restrictions", "{not json"],
+    ["restrictions", '{"version":1}'],
+    ["scopes", '"identity:read"'],
+    ["retention", '{"output_retention_days":"forever"}'],
+  ] as const)("an active key whose %s hold %s fails closed: 503 svc.auth.unavailable, logged without the value", async (column, value) => {
+    const { keyId, key } = await createTenant();
+    await corrupt(keyId, column, value);
+    const errors = vi.spyOn(console, "error").mockImplementation(() => undefined);
+    try {
+      const res = await api("/v1/me", { key });
+      expect(res.status).toBe(503);
+      expect(await json(res)).toMatchObject({ code: "svc.auth.unavailable", retryable: true });
+      const lines = errors.mock.calls.map((args) => String(args[0])).filter((line) => line.includes("api key controls unreadable"));
+      expect(lines).toHaveLength(1);
+      expect(JSON.parse(lines[0]!)).toMatchObject({ level: "error", api_key_id: keyId, columns: [column] });
+      expect(lines[0]).not.toContain(value);
+      expect(lines[0]).not.toContain(key);
+    } finally {
+      errors.mockRestore();
+    }
   });
 });

@@ -3,7 +3,7 @@ import type { Database } from "../../db/client";
 import { newestFirst, pageWindow } from "../../db/keyset";
 import { apiKeys, tenants } from "../../db/schema";
 import type { KeyCredential, KeyLookup } from "../../platform/auth/key-lookup";
-import { restrictionsOf, retentionOf } from "../controls";
+import { type KeyRestrictions, type KeyRetention, NO_RESTRICTIONS, NO_RETENTION } from "../controls";
 
 export type ApiKeyRow = typeof apiKeys.$inferSelect;
 
@@ -36,8 +36,7 @@ export const apiKeyLookup: KeyLookup = {
 };
 
 function credentialOf(key: ApiKeyRow, tenantStatus: string): KeyCredential {
-  const restrictions = restrictionsOf(key.restrictions);
-  return {
+  const state = {
     id: key.id,
     tenantId: key.tenantId,
     secretHash: key.secretHash,
@@ -45,13 +44,58 @@ function credentialOf(key: ApiKeyRow, tenantStatus: string): KeyCredential {
     expiresAt: key.expiresAt,
     rotationDeadline: key.rotationDeadline,
     lastUsedAt: key.lastUsedAt,
-    scopes: JSON.parse(key.scopes) as string[],
-    ipAllowlist: restrictions.ip_allowlist,
-    rateLimitPerMinute: restrictions.rate_limit_per_minute,
     signingProfile: key.signingProfile,
-    outputRetentionDays: retentionOf(key.retention).output_retention_days,
     tenantStatus,
   };
+  // Stored JSON is read without trusting it: a value that does not parse, or parses to the wrong shape, makes the
+  // credential unreadable (authentication then fails closed) instead of throwing into a 500.
+  const scopes = readJson(key.scopes, (v): v is string[] => Array.isArray(v) && v.every((s) => typeof s === "string"));
+  const restrictions = !key.restrictions ? NO_RESTRICTIONS : readJson(key.restrictions, isRestrictions);
+  const retention = !key.retention ? NO_RETENTION : readJson(key.retention, isRetention);
+  if (scopes === undefined || restrictions === undefined || retention === undefined) {
+    const unreadable = [
+      scopes === undefined && "scopes",
+      restrictions === undefined && "restrictions",
+      retention === undefined && "retention",
+    ];
+    return { ...state, controls: "unreadable", unreadable: unreadable.filter((c): c is string => c !== false) };
+  }
+  return {
+    ...state,
+    controls: "read",
+    scopes,
+    ipAllowlist: restrictions.ip_allowlist,
+    rateLimitPerMinute: restrictions.rate_limit_per_minute,
+    outputRetentionDays: retention.output_retention_days,
+  };
+}
+
+/** The parsed value when `json` parses and passes `shape`, else undefined. */
+function readJson<T>(json: string, shape: (value: unknown) => value is T): T | undefined {
+  try {
+    const value: unknown = JSON.parse(json);
+    return shape(value) ? value : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+const isNumberOrNull = (v: unknown) => v === null || (typeof v === "number" && Number.isFinite(v));
+
+function isRestrictions(v: unknown): v is KeyRestrictions {
+  const r = v as Partial<KeyRestrictions> | null;
+  return (
+    typeof r === "object" &&
+    r !== null &&
+    Array.isArray(r.ip_allowlist) &&
+    r.ip_allowlist.every((c) => typeof c === "string") &&
+    isNumberOrNull(r.rate_limit_per_minute)
+  );
+}
+
+function isRetention(v: unknown): v is KeyRetention {
+  const r = v as Partial<KeyRetention> | null;
+  return typeof r === "object" && r !== null && isNumberOrNull(r.output_retention_days);
 }
 
 export async function getKey(db: Database, tenantId: string, keyId: string) {

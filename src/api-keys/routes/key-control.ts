@@ -1,11 +1,17 @@
-import { createRoute, type z } from "@hono/zod-openapi";
+import { createRoute, z } from "@hono/zod-openapi";
 import type { Router } from "../../app-types";
-import { type AppContext, notFound, principalOf } from "../../platform/context";
+import { type AppContext, principalOf } from "../../platform/context";
 import { errorResponse, json, NOT_FOUND } from "../../platform/openapi";
 import { requireAuthorityOver } from "../guard";
-import { type ApiKeyRow, getKey } from "../repo";
+import type { ApiKeyRow } from "../repo";
 import { type Control, type ControlColumn, replaceControl } from "../versioned-control";
-import { ApiKeyParams } from "./get-api-key";
+import { ApiKeyParams, keyOrNotFound } from "./get-api-key";
+
+/** The fields every key control's response starts with: whose control it is, and its version. */
+export const controlResponseFields = (versionExample: number) => ({
+  api_key_id: z.string().openapi({ description: "The key.", example: "key_abcdefghij234567" }),
+  version: z.number().int().min(0).openapi({ description: "Bumped by every change; 0 until first set.", example: versionExample }),
+});
 
 /**
  * One versioned per-key control (restrictions, signing profile, retention), served as GET and PUT
@@ -67,8 +73,7 @@ export function registerKeyControl<T extends Control, Body extends { expected_ve
   });
 
   app.openapi(getRoute, async (c) => {
-    const key = await getKey(c.var.db, principalOf(c).tenantId, c.req.valid("param").api_key_id);
-    if (!key) throw notFound("API key");
+    const key = await keyOrNotFound(c.var.db, principalOf(c).tenantId, c.req.valid("param").api_key_id);
     const extra = control.shown ? await control.shown(c, key) : undefined;
     return c.json(control.view(key.id, control.read(key[control.column]), extra) as never, 200);
   });
@@ -76,8 +81,7 @@ export function registerKeyControl<T extends Control, Body extends { expected_ve
     const db = c.var.db;
     const tenantId = principalOf(c).tenantId;
     const body = c.req.valid("json") as Body;
-    const key = await getKey(db, tenantId, c.req.valid("param").api_key_id);
-    if (!key) throw notFound("API key");
+    const key = await keyOrNotFound(db, tenantId, c.req.valid("param").api_key_id);
     control.validate?.(c, body);
     const current = control.read(key[control.column]);
     const fields = control.fields(body);

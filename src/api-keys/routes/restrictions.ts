@@ -3,12 +3,11 @@ import type { Router } from "../../app-types";
 import { parseCidr } from "../../platform/net/cidr";
 import { errorResponse, Timestamp } from "../../platform/openapi";
 import { type KeyRestrictions, restrictionsOf } from "../controls";
-import { registerKeyControl } from "./key-control";
+import { controlResponseFields, registerKeyControl } from "./key-control";
 
 const RestrictionsResponseSchema = z
   .object({
-    api_key_id: z.string().openapi({ description: "The key.", example: "key_abcdefghij234567" }),
-    version: z.number().int().min(0).openapi({ description: "Bumped by every change; 0 until first set.", example: 2 }),
+    ...controlResponseFields(2),
     ip_allowlist: z.array(z.string()).openapi({
       description: "CIDR ranges (IPv4 or IPv6) the key may be used from; empty means any.",
       example: ["203.0.113.0/24", "2001:db8::/32"],

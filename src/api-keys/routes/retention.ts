@@ -5,12 +5,11 @@ import { ApiError } from "../../platform/errors";
 import { Timestamp } from "../../platform/openapi";
 import { type KeyRetention, retentionCeilingDays, retentionOf } from "../controls";
 import { type ApiKeyRow, getKey } from "../repo";
-import { registerKeyControl } from "./key-control";
+import { controlResponseFields, registerKeyControl } from "./key-control";
 
 const RetentionResponseSchema = z
   .object({
-    api_key_id: z.string().openapi({ description: "The key.", example: "key_abcdefghij234567" }),
-    version: z.number().int().min(0).openapi({ description: "Bumped by every change; 0 until first set.", example: 1 }),
+    ...controlResponseFields(1),
     output_retention_days: z
       .number()
       .int()

@@ -1,13 +1,12 @@
-import { createRoute, z } from "@hono/zod-openapi";
+import { createRoute } from "@hono/zod-openapi";
 import type { Router } from "../../app-types";
 import { notFound, principalOf } from "../../platform/context";
 import { ApiError } from "../../platform/errors";
-import { errorResponse, IdempotencyKeyHeader, json, NOT_FOUND } from "../../platform/openapi";
+import { errorResponse, json, NOT_FOUND } from "../../platform/openapi";
 import { requireAuthorityOver } from "../guard";
-import { getKey } from "../repo";
 import { ApiKeyResponseSchema } from "../schemas";
 import { apiKeyView, revokeApiKey } from "../service";
-import { ApiKeyParams } from "./get-api-key";
+import { KeyCommandRequest, keyOrNotFound } from "./get-api-key";
 
 const route = createRoute({
   method: "delete",
@@ -17,7 +16,7 @@ const route = createRoute({
   summary: "Revoke an API key",
   description:
     "Revokes the key at once; its next request answers 401. The record stays readable with status `revoked`. Keys this key created are separate keys and stay as they are. While the key's rotation overlaps, revoke is refused: complete the rotation (retires this key, keeps the successor) or cancel it (revokes the successor) first.",
-  request: { params: ApiKeyParams, headers: z.object({ "idempotency-key": IdempotencyKeyHeader }) },
+  request: KeyCommandRequest,
   responses: {
     200: json(ApiKeyResponseSchema, "The revoked key."),
     ...NOT_FOUND,
@@ -32,8 +31,7 @@ export function registerRevokeApiKey(app: Router) {
   app.openapi(route, async (c) => {
     const db = c.var.db;
     const tenantId = principalOf(c).tenantId;
-    const target = await getKey(db, tenantId, c.req.valid("param").api_key_id);
-    if (!target) throw notFound("API key");
+    const target = await keyOrNotFound(db, tenantId, c.req.valid("param").api_key_id);
     await requireAuthorityOver(c, [target]);
     const result = await revokeApiKey(db, tenantId, target.id);
     switch (result.status) {

@@ -7,7 +7,7 @@ import { requireAuthorityOver } from "../guard";
 import { getKey } from "../repo";
 import { ApiKeyResponseSchema } from "../schemas";
 import { apiKeyView, DEFAULT_ROTATION_OVERLAP_S, finishRotation, rotateApiKey } from "../service";
-import { ApiKeyParams } from "./get-api-key";
+import { ApiKeyParams, KeyCommandRequest, keyOrNotFound } from "./get-api-key";
 
 const RotateRequestSchema = z
   .object({
@@ -73,7 +73,7 @@ const finishRoute = (how: "complete" | "cancel") =>
       how === "complete"
         ? "Call on the outgoing key once the successor is deployed: the outgoing key stops working at once."
         : "Call on the outgoing key: the undeployed successor is revoked and the outgoing key works as before.",
-    request: { params: ApiKeyParams, headers: z.object({ "idempotency-key": IdempotencyKeyHeader }) },
+    request: KeyCommandRequest,
     responses: {
       200: json(RotationResultSchema, "Both keys after the change."),
       ...NOT_FOUND,
@@ -91,8 +91,7 @@ export function registerRotationRoutes(app: Router) {
     const body = c.req.header("content-type")?.includes("json") ? c.req.valid("json") : { overlap_seconds: DEFAULT_ROTATION_OVERLAP_S };
     const db = c.var.db;
     const tenantId = principalOf(c).tenantId;
-    const target = await getKey(db, tenantId, c.req.valid("param").api_key_id);
-    if (!target) throw notFound("API key");
+    const target = await keyOrNotFound(db, tenantId, c.req.valid("param").api_key_id);
     // The successor inherits the target's grant exactly, so covering the target covers the successor.
     await requireAuthorityOver(c, [target]);
     const result = await rotateApiKey(db, pepper, target, body.overlap_seconds);
@@ -118,8 +117,7 @@ export function registerRotationRoutes(app: Router) {
     app.openapi(finishRoute(how), async (c) => {
       const db = c.var.db;
       const tenantId = principalOf(c).tenantId;
-      const target = await getKey(db, tenantId, c.req.valid("param").api_key_id);
-      if (!target) throw notFound("API key");
+      const target = await keyOrNotFound(db, tenantId, c.req.valid("param").api_key_id);
       const successor = target.successorKeyId ? await getKey(db, tenantId, target.successorKeyId) : null;
       await requireAuthorityOver(c, successor ? [target, successor] : [target]);
       const result = await finishRotation(db, tenantId, target.id, how);

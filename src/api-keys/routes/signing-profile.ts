@@ -6,7 +6,7 @@ import { recipeById } from "../../catalog/recipes";
 import { ApiError, type FieldDetail } from "../../platform/errors";
 import { Timestamp } from "../../platform/openapi";
 import { type SigningProfile, signingProfileOf } from "../controls";
-import { registerKeyControl } from "./key-control";
+import { controlResponseFields, registerKeyControl } from "./key-control";
 
 const RecipeId = z
   .string()
@@ -24,11 +24,13 @@ const FingerprintName = z
   .openapi({ description: "A fingerprint algorithm of the capability catalog.", example: "pdq" });
 const Strength = z.enum(["subtle", "balanced", "robust"]).openapi({ description: "Watermark strength.", example: "balanced" });
 const unique = (a: readonly string[]) => new Set(a).size === a.length;
+/** A set of fingerprint algorithms in a PUT body (the default set, or the allowed one). */
+const fingerprintSet = () =>
+  z.array(FingerprintName).min(1).max(20).refine(unique, { message: "Each algorithm may be named once." }).nullable().optional();
 
 const ProfileResponseSchema = z
   .object({
-    api_key_id: z.string().openapi({ description: "The key.", example: "key_abcdefghij234567" }),
-    version: z.number().int().min(0).openapi({ description: "Bumped by every change; 0 until first set.", example: 1 }),
+    ...controlResponseFields(1),
     default_recipe_id: z
       .string()
       .nullable()
@@ -105,29 +107,14 @@ const PutProfileSchema = z
       .nullable()
       .optional()
       .openapi({ description: "Allowed strengths; omitted or null for any.", example: ["balanced", "robust"] }),
-    default_fingerprint_algorithms: z
-      .array(FingerprintName)
-      .min(1)
-      .max(20)
-      .refine(unique, { message: "Each algorithm may be named once." })
-      .nullable()
-      .optional()
-      .openapi({
-        description:
-          "Default fingerprint set; each must be available in this deployment and allowed. Omitted or null: the system defaults.",
-        example: ["pdq"],
-      }),
-    allowed_fingerprint_algorithms: z
-      .array(FingerprintName)
-      .min(1)
-      .max(20)
-      .refine(unique, { message: "Each algorithm may be named once." })
-      .nullable()
-      .optional()
-      .openapi({
-        description: "Allowed fingerprint algorithms; omitted or null for any. The locked image ISCC code is always computed.",
-        example: ["pdq"],
-      }),
+    default_fingerprint_algorithms: fingerprintSet().openapi({
+      description: "Default fingerprint set; each must be available in this deployment and allowed. Omitted or null: the system defaults.",
+      example: ["pdq"],
+    }),
+    allowed_fingerprint_algorithms: fingerprintSet().openapi({
+      description: "Allowed fingerprint algorithms; omitted or null for any. The locked image ISCC code is always computed.",
+      example: ["pdq"],
+    }),
     expected_version: z
       .number()
       .int()
@@ -171,10 +158,8 @@ const PutProfileSchema = z
   )
   .openapi("PutApiKeySigningProfileRequest");
 
-/** The stored profile with every field present (profiles stored before a field existed read it as null). */
-const view = (keyId: string, p: SigningProfile) => ({
-  api_key_id: keyId,
-  version: p.version,
+/** A profile's own fields, every one present: a field a stored profile (stored before it existed) or a body omits reads null. */
+const profileFields = (p: Omit<SigningProfile, "version" | "updated_at">): Required<Omit<SigningProfile, "version" | "updated_at">> => ({
   default_recipe_id: p.default_recipe_id,
   allowed_recipe_ids: p.allowed_recipe_ids,
   default_watermark_algorithm: p.default_watermark_algorithm ?? null,
@@ -183,6 +168,13 @@ const view = (keyId: string, p: SigningProfile) => ({
   allowed_watermark_strengths: p.allowed_watermark_strengths ?? null,
   default_fingerprint_algorithms: p.default_fingerprint_algorithms ?? null,
   allowed_fingerprint_algorithms: p.allowed_fingerprint_algorithms ?? null,
+});
+
+/** The stored profile as GET and PUT show it. */
+const view = (keyId: string, p: SigningProfile) => ({
+  api_key_id: keyId,
+  version: p.version,
+  ...profileFields(p),
   updated_at: p.updated_at,
 });
 
@@ -239,16 +231,7 @@ export function registerSigningProfileRoutes(app: Router) {
       if (unavailable.length > 0)
         throw new ApiError("svc.sign.algorithm_unavailable", unavailable.map((d) => d.message).join(" "), { fieldDetails: unavailable });
     },
-    fields: (body) => ({
-      default_recipe_id: body.default_recipe_id,
-      allowed_recipe_ids: body.allowed_recipe_ids,
-      default_watermark_algorithm: body.default_watermark_algorithm ?? null,
-      allowed_watermark_algorithms: body.allowed_watermark_algorithms ?? null,
-      default_watermark_strength: body.default_watermark_strength ?? null,
-      allowed_watermark_strengths: body.allowed_watermark_strengths ?? null,
-      default_fingerprint_algorithms: body.default_fingerprint_algorithms ?? null,
-      allowed_fingerprint_algorithms: body.allowed_fingerprint_algorithms ?? null,
-    }),
+    fields: profileFields,
     view,
   });
 }

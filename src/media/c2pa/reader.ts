@@ -63,7 +63,9 @@ export class C2paManifestReader implements ManifestReader {
       return { status: "read", check };
     } catch (error) {
       const message = String((error as Error)?.message ?? error);
-      if (/no\s*(jumbf|manifest|c2pa)|not found/i.test(message)) return { status: "no_manifest" };
+      // The engine's not-found errors (e.g. `C2pa(JumbfNotFound)` for an APP11 segment that is no JUMBF), as the
+      // verifier reads them (verifier.ts): no manifest, not a failure.
+      if (/no\s*(jumbf|manifest|c2pa)|not found|JumbfNotFound|ProvenanceMissing/i.test(message)) return { status: "no_manifest" };
       return { status: "failed", message };
     }
   }

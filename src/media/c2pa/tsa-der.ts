@@ -1,4 +1,4 @@
-/** The DER pieces the RFC 3161 client (tsa.ts) and the in-process TSA responder (tsa-responder.ts) share. */
+/** The DER pieces the RFC 3161 client (tsa.ts) and the dev TSA responder (src/dev/tsa-responder.ts) share. */
 import type * as asn1js from "asn1js";
 import { concatBytes } from "../../platform/bytes";
 

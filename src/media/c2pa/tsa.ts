@@ -1,6 +1,7 @@
 /**
- * RFC 3161 time-stamping: a client for a remote TSA and for the in-process dev responder (tsa-responder.ts), both
- * producing the TimeStampToken that C2PA stores in the COSE unprotected header `sigTst2`.
+ * RFC 3161 time-stamping: a client for a remote TSA and for the in-process dev responder (src/dev/tsa-responder.ts,
+ * reached through the port tsa-dev-port.ts), both producing the TimeStampToken that C2PA stores in the COSE
+ * unprotected header `sigTst2`.
  *
  * What C2PA v2 timestamps (c2pa-rs `sigtst.rs`): the SHA-256 message imprint of
  * ["CounterSignature", protected, h'', bstr(cbor(bstr(signature)))] (see `sigTst2Data` in cose.ts), and the
@@ -13,7 +14,7 @@ import * as asn1js from "asn1js";
 import * as pkijs from "pkijs";
 import { equalBytes } from "../../platform/bytes";
 import { OID_SHA256, OID_SIGNED_DATA, OID_TST_INFO, octetStringContent, positiveInteger } from "./tsa-der";
-import { respondTimestamp } from "./tsa-responder";
+import { answerDevTimestamp } from "./tsa-dev-port";
 
 /** Where timestamps come from: a remote RFC 3161 TSA, or the dev responder called in process. */
 export type TsaConfig =
@@ -111,14 +112,14 @@ export function extractTimeStampToken(responseDer: Uint8Array, expected: TimeSta
 
 /**
  * Obtains a TimeStampToken (DER ContentInfo) over `data` from the configured TSA. Remote TSAs get an HTTP POST
- * of `application/timestamp-query`; "internal" runs `respondTimestamp` in process. Either way the answer passes
+ * of `application/timestamp-query`; "internal" asks the installed dev TSA in process (tsa-dev-port.ts). Either way the answer passes
  * `extractTimeStampToken` (status, imprint, nonce) before it is returned.
  */
 export async function requestTimestamp(data: Uint8Array, config: TsaConfig, now: Date = new Date()): Promise<Uint8Array> {
   const request = await buildTimeStampRequest(data);
   let responseDer: Uint8Array;
   if (config.kind === "internal") {
-    responseDer = await respondTimestamp(request.der, { chainPem: config.chainPem, keyPkcs8Pem: config.keyPkcs8Pem }, now);
+    responseDer = await answerDevTimestamp(request.der, { chainPem: config.chainPem, keyPkcs8Pem: config.keyPkcs8Pem }, now);
   } else {
     const doFetch = config.fetch ?? fetch;
     const response = await doFetch(config.url, {

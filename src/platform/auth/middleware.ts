@@ -104,6 +104,12 @@ export const authenticate =
       throw unauthorized();
     }
     if (found.tenantStatus !== "active") throw new HttpProblem(403, FORBIDDEN_IDENTITY_DETAIL);
+    // Fail closed on a usable key whose stored controls cannot be read: the fault is ours, not the caller's key, so
+    // 503 (retryable) rather than the 401 that would tell its holder the key is invalid. Column names only are logged.
+    if (found.controls === "unreadable") {
+      c.var.log.error("api key controls unreadable", { api_key_id: found.id, columns: found.unreadable });
+      throw new ApiError("svc.auth.unavailable", "Credential verification is unavailable for this key. Retry later.");
+    }
 
     if (!ipAllowed({ ip_allowlist: found.ipAllowlist }, knownClientAddress(c.req.raw.headers, c.env))) {
       throw new ApiError("API_KEY_IP_NOT_ALLOWED", "This key may not be used from this network address.");

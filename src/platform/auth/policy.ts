@@ -30,6 +30,31 @@ export type OperationPolicy =
       replay?: "stored_response" | "secret_not_replayable";
     };
 
+/** Anonymous: probes, public catalogues, documentation. */
+const ANONYMOUS: OperationPolicy = Object.freeze({ auth: "none" });
+/** A storage location: the signed URL is the authority. */
+const CAPABILITY: OperationPolicy = Object.freeze({ auth: "capability" });
+
+/** An API key holding `scope`; a write names whether it takes an Idempotency-Key. */
+function bearer(scope: Scope, idempotency?: "optional" | "required"): OperationPolicy {
+  return idempotency ? { auth: "bearer", scope, idempotency } : { auth: "bearer", scope };
+}
+
+/** A write whose response carries a one-time secret: never stored, so a replayed Idempotency-Key cannot replay it. */
+function oneTimeSecret(scope: Scope, idempotency: "optional" | "required" = "optional"): OperationPolicy {
+  return { auth: "bearer", scope, idempotency, replay: "secret_not_replayable" };
+}
+
+/** The public variant: anonymous without a credential, a bearer call holding `scope` with one. */
+function publicOrBearer(scope: Scope): OperationPolicy {
+  return { auth: "optional_bearer", scope };
+}
+
+/** Public lookups a key holding `scope` may narrow to its tenant; the route checks the scope (see scopeCheck). */
+function publicOrTenant(scope: Scope): OperationPolicy {
+  return { auth: "optional_bearer", scope, scopeCheck: "route" };
+}
+
 /**
  * The route-and-scope policy table, keyed `METHOD /path/{param}` exactly as in the OpenAPI document.
  * Invariant: an operation served by the app but missing here is denied (403) to every caller, and a test
@@ -38,155 +63,135 @@ export type OperationPolicy =
  */
 export const OPERATION_POLICIES: Record<string, OperationPolicy> = {
   // Probes and public catalogs
-  "GET /healthz": { auth: "none" },
-  "GET /healthz/db": { auth: "none" },
-  "GET /readyz": { auth: "none" },
-  "GET /readyz/governance": { auth: "none" },
-  "GET /v1/connect-catalog": { auth: "none" },
-  "POST /dev/tsa": { auth: "none" },
-  "POST /dev/ocsp": { auth: "none" },
-  "POST /dev/ocsp/revocations": { auth: "none" },
+  "GET /healthz": ANONYMOUS,
+  "GET /healthz/db": ANONYMOUS,
+  "GET /readyz": ANONYMOUS,
+  "GET /readyz/governance": ANONYMOUS,
+  "GET /v1/connect-catalog": ANONYMOUS,
+  "POST /dev/tsa": ANONYMOUS,
+  "POST /dev/ocsp": ANONYMOUS,
+  "POST /dev/ocsp/revocations": ANONYMOUS,
 
   // Documentation (outside the API contract; see META_PATHS in app.ts)
-  "GET /openapi.json": { auth: "none" },
-  "GET /docs": { auth: "none" },
-  "GET /docs/errors": { auth: "none" },
-  "GET /docs/verification-statuses": { auth: "none" },
-  "GET /docs/verification-statuses.json": { auth: "none" },
-  "GET /verify": { auth: "none" },
+  "GET /openapi.json": ANONYMOUS,
+  "GET /docs": ANONYMOUS,
+  "GET /docs/errors": ANONYMOUS,
+  "GET /docs/verification-statuses": ANONYMOUS,
+  "GET /docs/verification-statuses.json": ANONYMOUS,
+  "GET /verify": ANONYMOUS,
 
   // Capabilities, recipes, identity
-  "GET /v1/capabilities": { auth: "bearer", scope: "capabilities:read" },
-  "GET /v1/image-profiles": { auth: "bearer", scope: "capabilities:read" },
-  "GET /v1/recipes": { auth: "bearer", scope: "jobs:read" },
-  "GET /v1/recipes/{recipe_id}": { auth: "bearer", scope: "jobs:read" },
-  "GET /v1/me": { auth: "bearer", scope: "identity:read" },
-  "GET /v1/developer-onboarding": { auth: "bearer", scope: "identity:read" },
+  "GET /v1/capabilities": bearer("capabilities:read"),
+  "GET /v1/image-profiles": bearer("capabilities:read"),
+  "GET /v1/recipes": bearer("jobs:read"),
+  "GET /v1/recipes/{recipe_id}": bearer("jobs:read"),
+  "GET /v1/me": bearer("identity:read"),
+  "GET /v1/developer-onboarding": bearer("identity:read"),
 
   // Uploads
-  "POST /v1/uploads": { auth: "bearer", scope: "uploads:write", idempotency: "optional" },
-  "POST /v1/uploads/{upload_id}/complete": { auth: "bearer", scope: "uploads:write", idempotency: "required" },
-  "POST /v1/uploads/{upload_id}/abort": { auth: "bearer", scope: "uploads:write", idempotency: "optional" },
+  "POST /v1/uploads": bearer("uploads:write", "optional"),
+  "POST /v1/uploads/{upload_id}/complete": bearer("uploads:write", "required"),
+  "POST /v1/uploads/{upload_id}/abort": bearer("uploads:write", "optional"),
 
   // Jobs
-  "POST /v1/sign": { auth: "bearer", scope: "sign:write", idempotency: "required" },
-  "POST /v1/sign/batch": { auth: "bearer", scope: "sign:write", idempotency: "required" },
-  "GET /v1/jobs": { auth: "bearer", scope: "jobs:read" },
-  "GET /v1/jobs/{job_id}": { auth: "bearer", scope: "jobs:read" },
-  "POST /v1/jobs/{job_id}/cancel": { auth: "bearer", scope: "sign:write", idempotency: "required" },
+  "POST /v1/sign": bearer("sign:write", "required"),
+  "POST /v1/sign/batch": bearer("sign:write", "required"),
+  "GET /v1/jobs": bearer("jobs:read"),
+  "GET /v1/jobs/{job_id}": bearer("jobs:read"),
+  "POST /v1/jobs/{job_id}/cancel": bearer("sign:write", "required"),
 
   // Assets, downloads, receipts, history
-  "GET /v1/assets": { auth: "bearer", scope: "assets:read" },
-  "GET /v1/assets/{asset_id}": { auth: "bearer", scope: "assets:read" },
-  "GET /v1/assets/{asset_id}/detail": { auth: "bearer", scope: "assets:read" },
-  "POST /v1/assets/{asset_id}/download": { auth: "bearer", scope: "assets:read" },
-  "POST /v1/assets/{asset_id}/preview": { auth: "bearer", scope: "assets:read" },
-  "GET /v1/assets/{asset_id}/preview/{capability}": { auth: "capability" },
-  "GET /v1/receipts": { auth: "bearer", scope: "assets:read" },
-  "GET /v1/receipts/{receipt_id}": { auth: "bearer", scope: "assets:read" },
-  "DELETE /v1/history/snapshots": { auth: "bearer", scope: "assets:read" },
+  "GET /v1/assets": bearer("assets:read"),
+  "GET /v1/assets/{asset_id}": bearer("assets:read"),
+  "GET /v1/assets/{asset_id}/detail": bearer("assets:read"),
+  "POST /v1/assets/{asset_id}/download": bearer("assets:read"),
+  "POST /v1/assets/{asset_id}/preview": bearer("assets:read"),
+  "GET /v1/assets/{asset_id}/preview/{capability}": CAPABILITY,
+  "GET /v1/receipts": bearer("assets:read"),
+  "GET /v1/receipts/{receipt_id}": bearer("assets:read"),
+  "DELETE /v1/history/snapshots": bearer("assets:read"),
 
   // Verification records (read side)
-  "GET /v1/verification-evidence/{verification_id}": { auth: "bearer", scope: "recovery:read" },
-  "GET /v1/verification-history/{verification_id}": { auth: "bearer", scope: "recovery:read" },
-  "GET /v1/verifications": { auth: "bearer", scope: "recovery:read" },
-  "POST /v1/verifications": { auth: "bearer", scope: "verify:write", idempotency: "required" },
-  "GET /v1/verifications/{verification_id}": { auth: "bearer", scope: "recovery:read" },
+  "GET /v1/verification-evidence/{verification_id}": bearer("recovery:read"),
+  "GET /v1/verification-history/{verification_id}": bearer("recovery:read"),
+  "GET /v1/verifications": bearer("recovery:read"),
+  "POST /v1/verifications": bearer("verify:write", "required"),
+  "GET /v1/verifications/{verification_id}": bearer("recovery:read"),
   // Reports render stored evidence (a read of it); shares hand a minimal projection to whoever holds the token.
-  "POST /v1/verification-evidence/{verification_id}/reports": { auth: "bearer", scope: "recovery:read", idempotency: "optional" },
-  "GET /v1/verification-reports/{report_id}": { auth: "bearer", scope: "recovery:read" },
-  "GET /v1/verification-evidence/{verification_id}/shares": { auth: "bearer", scope: "recovery:read" },
-  "POST /v1/verification-evidence/{verification_id}/shares": {
-    auth: "bearer",
-    scope: "verify:write",
-    idempotency: "required",
-    replay: "secret_not_replayable",
-  },
-  "POST /v1/verification-shares/{share_id}/close": { auth: "bearer", scope: "verify:write", idempotency: "optional" },
+  "POST /v1/verification-evidence/{verification_id}/reports": bearer("recovery:read", "optional"),
+  "GET /v1/verification-reports/{report_id}": bearer("recovery:read"),
+  "GET /v1/verification-evidence/{verification_id}/shares": bearer("recovery:read"),
+  "POST /v1/verification-evidence/{verification_id}/shares": oneTimeSecret("verify:write", "required"),
+  "POST /v1/verification-shares/{share_id}/close": bearer("verify:write", "optional"),
   /** Anonymous: the share token in the path is the authority; the route checks it (one 404 for every bad token). */
-  "GET /v1/shared-verifications/{token}": { auth: "none" },
+  "GET /v1/shared-verifications/{token}": ANONYMOUS,
 
   // Verification
-  "POST /v1/verify": { auth: "optional_bearer", scope: "verify:write" },
-  "GET /v1/verify/{manifest_id}": { auth: "bearer", scope: "recovery:read" },
+  "POST /v1/verify": publicOrBearer("verify:write"),
+  "GET /v1/verify/{manifest_id}": bearer("recovery:read"),
 
   // C2PA Soft Binding Resolution API (src/soft-binding-resolution): public lookups over published assets; a key
   // holding recovery:read may narrow them to its own tenant (`scope=tenant`); any valid key may do what anyone may.
-  "GET /v1/soft-binding-resolution/matches/byBinding": { auth: "optional_bearer", scope: "recovery:read", scopeCheck: "route" },
-  "POST /v1/soft-binding-resolution/matches/byBinding": { auth: "optional_bearer", scope: "recovery:read", scopeCheck: "route" },
-  "POST /v1/soft-binding-resolution/matches/byContent": { auth: "optional_bearer", scope: "recovery:read", scopeCheck: "route" },
-  "GET /v1/soft-binding-resolution/manifests/{manifestId}": { auth: "optional_bearer", scope: "recovery:read", scopeCheck: "route" },
-  "GET /v1/soft-binding-resolution/services/supportedAlgorithms": { auth: "none" },
+  "GET /v1/soft-binding-resolution/matches/byBinding": publicOrTenant("recovery:read"),
+  "POST /v1/soft-binding-resolution/matches/byBinding": publicOrTenant("recovery:read"),
+  "POST /v1/soft-binding-resolution/matches/byContent": publicOrTenant("recovery:read"),
+  "GET /v1/soft-binding-resolution/manifests/{manifestId}": publicOrTenant("recovery:read"),
+  "GET /v1/soft-binding-resolution/services/supportedAlgorithms": ANONYMOUS,
 
   // Transparency log (public, read-only)
-  "GET /v1/anchor/checkpoint": { auth: "none" },
-  "GET /v1/anchor/checkpoints/{tree_size}": { auth: "none" },
-  "GET /v1/anchor/consistency": { auth: "none" },
+  "GET /v1/anchor/checkpoint": ANONYMOUS,
+  "GET /v1/anchor/checkpoints/{tree_size}": ANONYMOUS,
+  "GET /v1/anchor/consistency": ANONYMOUS,
 
   // Storage capabilities (Worker-served presigned locations)
-  "PUT /storage/uploads/{upload_id}": { auth: "capability" },
-  "PUT /storage/uploads/{upload_id}/parts/{part_number}": { auth: "capability" },
-  "GET /storage/objects/{object_id}": { auth: "capability" },
+  "PUT /storage/uploads/{upload_id}": CAPABILITY,
+  "PUT /storage/uploads/{upload_id}/parts/{part_number}": CAPABILITY,
+  "GET /storage/objects/{object_id}": CAPABILITY,
 
   // API keys
-  "GET /v1/api-keys": { auth: "bearer", scope: "api_keys:read" },
-  "POST /v1/api-keys": {
-    auth: "bearer",
-    scope: "api_keys:write",
-    idempotency: "optional",
-    replay: "secret_not_replayable",
-  },
-  "GET /v1/api-keys/scopes": { auth: "bearer", scope: "api_keys:read" },
-  "GET /v1/api-keys/{api_key_id}": { auth: "bearer", scope: "api_keys:read" },
-  "DELETE /v1/api-keys/{api_key_id}": { auth: "bearer", scope: "api_keys:write", idempotency: "optional" },
-  "GET /v1/api-keys/{api_key_id}/restrictions": { auth: "bearer", scope: "api_keys:read" },
-  "GET /v1/api-keys/{api_key_id}/retention": { auth: "bearer", scope: "api_keys:read" },
-  "PUT /v1/api-keys/{api_key_id}/retention": { auth: "bearer", scope: "api_keys:write" },
-  "GET /v1/api-request-logs": { auth: "bearer", scope: "api_keys:read" },
-  "GET /v1/api-request-logs/summary": { auth: "bearer", scope: "api_keys:read" },
-  "PUT /v1/api-keys/{api_key_id}/restrictions": { auth: "bearer", scope: "api_keys:write" },
-  "GET /v1/api-keys/{api_key_id}/signing-profile": { auth: "bearer", scope: "api_keys:read" },
-  "PUT /v1/api-keys/{api_key_id}/signing-profile": { auth: "bearer", scope: "api_keys:write" },
-  "POST /v1/api-keys/{api_key_id}/rotate": {
-    auth: "bearer",
-    scope: "api_keys:write",
-    idempotency: "optional",
-    replay: "secret_not_replayable",
-  },
-  "POST /v1/api-keys/{api_key_id}/rotation/complete": { auth: "bearer", scope: "api_keys:write", idempotency: "optional" },
-  "POST /v1/api-keys/{api_key_id}/rotation/cancel": { auth: "bearer", scope: "api_keys:write", idempotency: "optional" },
+  "GET /v1/api-keys": bearer("api_keys:read"),
+  "POST /v1/api-keys": oneTimeSecret("api_keys:write"),
+  "GET /v1/api-keys/scopes": bearer("api_keys:read"),
+  "GET /v1/api-keys/{api_key_id}": bearer("api_keys:read"),
+  "DELETE /v1/api-keys/{api_key_id}": bearer("api_keys:write", "optional"),
+  "GET /v1/api-keys/{api_key_id}/restrictions": bearer("api_keys:read"),
+  "GET /v1/api-keys/{api_key_id}/retention": bearer("api_keys:read"),
+  "PUT /v1/api-keys/{api_key_id}/retention": bearer("api_keys:write"),
+  "GET /v1/api-request-logs": bearer("api_keys:read"),
+  "GET /v1/api-request-logs/summary": bearer("api_keys:read"),
+  "PUT /v1/api-keys/{api_key_id}/restrictions": bearer("api_keys:write"),
+  "GET /v1/api-keys/{api_key_id}/signing-profile": bearer("api_keys:read"),
+  "PUT /v1/api-keys/{api_key_id}/signing-profile": bearer("api_keys:write"),
+  "POST /v1/api-keys/{api_key_id}/rotate": oneTimeSecret("api_keys:write"),
+  "POST /v1/api-keys/{api_key_id}/rotation/complete": bearer("api_keys:write", "optional"),
+  "POST /v1/api-keys/{api_key_id}/rotation/cancel": bearer("api_keys:write", "optional"),
 
   // Webhook endpoints, deliveries and events
-  "GET /v1/webhook-endpoints": { auth: "bearer", scope: "webhooks:read" },
-  "POST /v1/webhook-endpoints": { auth: "bearer", scope: "webhooks:write", idempotency: "optional", replay: "secret_not_replayable" },
-  "GET /v1/webhook-endpoints/event-catalog": { auth: "bearer", scope: "webhooks:read" },
-  "GET /v1/webhook-endpoints/{endpoint_id}": { auth: "bearer", scope: "webhooks:read" },
-  "PATCH /v1/webhook-endpoints/{endpoint_id}": { auth: "bearer", scope: "webhooks:write", idempotency: "optional" },
-  "DELETE /v1/webhook-endpoints/{endpoint_id}": { auth: "bearer", scope: "webhooks:write", idempotency: "optional" },
-  "POST /v1/webhook-endpoints/{endpoint_id}/disable": { auth: "bearer", scope: "webhooks:write", idempotency: "optional" },
-  "POST /v1/webhook-endpoints/{endpoint_id}/enable": { auth: "bearer", scope: "webhooks:write", idempotency: "optional" },
-  "POST /v1/webhook-endpoints/{endpoint_id}/rotate-secret": {
-    auth: "bearer",
-    scope: "webhooks:write",
-    idempotency: "optional",
-    replay: "secret_not_replayable",
-  },
-  "POST /v1/webhook-endpoints/{endpoint_id}/secret-overlap/complete": { auth: "bearer", scope: "webhooks:write", idempotency: "optional" },
-  "POST /v1/webhook-endpoints/{endpoint_id}/test": { auth: "bearer", scope: "webhooks:write", idempotency: "optional" },
-  "GET /v1/webhook-endpoints/{endpoint_id}/deliveries": { auth: "bearer", scope: "webhooks:read" },
-  "GET /v1/webhook-endpoints/deliveries/{delivery_id}": { auth: "bearer", scope: "webhooks:read" },
-  "GET /v1/webhook-endpoints/deliveries/{delivery_id}/attempts": { auth: "bearer", scope: "webhooks:read" },
-  "POST /v1/webhook-endpoints/deliveries/{delivery_id}/replay": { auth: "bearer", scope: "webhooks:write", idempotency: "required" },
-  "POST /v1/webhook-events/{event_id}/replay": { auth: "bearer", scope: "webhooks:write", idempotency: "optional" },
+  "GET /v1/webhook-endpoints": bearer("webhooks:read"),
+  "POST /v1/webhook-endpoints": oneTimeSecret("webhooks:write"),
+  "GET /v1/webhook-endpoints/event-catalog": bearer("webhooks:read"),
+  "GET /v1/webhook-endpoints/{endpoint_id}": bearer("webhooks:read"),
+  "PATCH /v1/webhook-endpoints/{endpoint_id}": bearer("webhooks:write", "optional"),
+  "DELETE /v1/webhook-endpoints/{endpoint_id}": bearer("webhooks:write", "optional"),
+  "POST /v1/webhook-endpoints/{endpoint_id}/disable": bearer("webhooks:write", "optional"),
+  "POST /v1/webhook-endpoints/{endpoint_id}/enable": bearer("webhooks:write", "optional"),
+  "POST /v1/webhook-endpoints/{endpoint_id}/rotate-secret": oneTimeSecret("webhooks:write"),
+  "POST /v1/webhook-endpoints/{endpoint_id}/secret-overlap/complete": bearer("webhooks:write", "optional"),
+  "POST /v1/webhook-endpoints/{endpoint_id}/test": bearer("webhooks:write", "optional"),
+  "GET /v1/webhook-endpoints/{endpoint_id}/deliveries": bearer("webhooks:read"),
+  "GET /v1/webhook-endpoints/deliveries/{delivery_id}": bearer("webhooks:read"),
+  "GET /v1/webhook-endpoints/deliveries/{delivery_id}/attempts": bearer("webhooks:read"),
+  "POST /v1/webhook-endpoints/deliveries/{delivery_id}/replay": bearer("webhooks:write", "required"),
+  "POST /v1/webhook-events/{event_id}/replay": bearer("webhooks:write", "optional"),
 
   // Creators: only the disclosure decrypts, so only it needs creators:disclose
-  "GET /v1/creator-disclosure-policy": { auth: "bearer", scope: "creators:read" },
-  "PUT /v1/creator-disclosure-policy": { auth: "bearer", scope: "creators:write" },
-  "GET /v1/creator-identities": { auth: "bearer", scope: "creators:read" },
-  "POST /v1/creator-identities": { auth: "bearer", scope: "creators:write", idempotency: "required" },
-  "GET /v1/creator-identities/{creator_identity_id}": { auth: "bearer", scope: "creators:read" },
-  "GET /v1/creator-identities/{creator_identity_id}/disclosure": { auth: "bearer", scope: "creators:disclose" },
-  "POST /v1/creator-identities/{creator_identity_id}/withdraw": { auth: "bearer", scope: "creators:write", idempotency: "optional" },
+  "GET /v1/creator-disclosure-policy": bearer("creators:read"),
+  "PUT /v1/creator-disclosure-policy": bearer("creators:write"),
+  "GET /v1/creator-identities": bearer("creators:read"),
+  "POST /v1/creator-identities": bearer("creators:write", "required"),
+  "GET /v1/creator-identities/{creator_identity_id}": bearer("creators:read"),
+  "GET /v1/creator-identities/{creator_identity_id}/disclosure": bearer("creators:disclose"),
+  "POST /v1/creator-identities/{creator_identity_id}/withdraw": bearer("creators:write", "optional"),
 };
 
 /** `/v1/recipes/:recipe_id` (Hono) → `/v1/recipes/{recipe_id}` (OpenAPI). */

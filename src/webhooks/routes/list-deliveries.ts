@@ -1,13 +1,13 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import type { Router } from "../../app-types";
-import { releasedCheck } from "../../history/repo";
 import { notFound, principalOf } from "../../platform/context";
 import { json, NOT_FOUND } from "../../platform/openapi";
-import { pageOf, pageQuerySchema, pageRequest } from "../../platform/pagination";
+import { pageQuerySchema } from "../../platform/pagination";
 import { listDeliveries } from "../repo/deliveries";
 import { findEndpoint } from "../repo/endpoints";
 import { EndpointIdParams, WebhookDeliveryPageSchema } from "../schemas";
 import { deliveryView } from "../views";
+import { listPage } from "./list-page";
 
 const list = createRoute({
   method: "get",
@@ -37,21 +37,21 @@ export function register(app: Router) {
     const query = c.req.valid("query");
     if (!(await findEndpoint(c.env.DB, tenantId, endpointId))) throw notFound("webhook endpoint");
     const binding = { tenantId, collection: `webhook_deliveries?endpoint=${endpointId}&status=${query.status ?? ""}` };
-    const page = await pageRequest(c.env.SVC_CURSOR_SECRET, binding, query, Date.now(), releasedCheck(c.var.db, tenantId));
-    const rows = await listDeliveries(c.env.DB, {
-      tenantId,
-      endpointId,
-      snapshot: page.snapshot,
-      status: query.status ?? null,
-      after: page.after,
-      limit: page.limit + 1,
-    });
-    const { rows: items, nextCursor } = await pageOf(
-      c.env.SVC_CURSOR_SECRET,
+    const page = await listPage(
+      c,
       binding,
-      page,
-      rows.map((r) => ({ ...r, createdAt: r.created_at })),
+      query,
+      (p) =>
+        listDeliveries(c.env.DB, {
+          tenantId,
+          endpointId,
+          snapshot: p.snapshot,
+          status: query.status ?? null,
+          after: p.after,
+          limit: p.limit,
+        }),
+      deliveryView,
     );
-    return c.json({ data: items.map(deliveryView), next_cursor: nextCursor }, 200);
+    return c.json(page, 200);
   });
 }

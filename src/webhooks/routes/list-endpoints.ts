@@ -1,12 +1,12 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import type { Router } from "../../app-types";
-import { releasedCheck } from "../../history/repo";
 import { principalOf } from "../../platform/context";
 import { json } from "../../platform/openapi";
-import { pageOf, pageQuerySchema, pageRequest } from "../../platform/pagination";
+import { pageQuerySchema } from "../../platform/pagination";
 import { listEndpoints } from "../repo/endpoints";
 import { WebhookEndpointPageSchema } from "../schemas";
 import { endpointView } from "../views";
+import { listPage } from "./list-page";
 
 const route = createRoute({
   method: "get",
@@ -34,21 +34,21 @@ export function register(app: Router) {
     const { tenantId } = principalOf(c);
     const query = c.req.valid("query");
     const binding = { tenantId, collection: `webhook_endpoints?include_deleted=${query.include_deleted}` };
-    const page = await pageRequest(c.env.SVC_CURSOR_SECRET, binding, query, Date.now(), releasedCheck(c.var.db, tenantId));
-    const rows = await listEndpoints(c.env.DB, {
-      tenantId,
-      snapshot: page.snapshot,
-      includeDeleted: query.include_deleted,
-      now: Date.now(),
-      after: page.after,
-      limit: page.limit + 1,
-    });
-    const { rows: items, nextCursor } = await pageOf(
-      c.env.SVC_CURSOR_SECRET,
+    const page = await listPage(
+      c,
       binding,
-      page,
-      rows.map((r) => ({ ...r, createdAt: r.created_at })),
+      query,
+      (p) =>
+        listEndpoints(c.env.DB, {
+          tenantId,
+          snapshot: p.snapshot,
+          includeDeleted: query.include_deleted,
+          now: Date.now(),
+          after: p.after,
+          limit: p.limit,
+        }),
+      endpointView,
     );
-    return c.json({ data: items.map(endpointView), next_cursor: nextCursor }, 200);
+    return c.json(page, 200);
   });
 }

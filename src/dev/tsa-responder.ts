@@ -1,6 +1,7 @@
 /**
- * The in-process RFC 3161 responder of the dev TSA: it answers POST /dev/tsa (src/dev/tsa.ts) and the signer's
- * TSA URL "internal" (tsa.ts). It needs the TSA certificate chain and key of the bindings (the dev PKI mints them).
+ * The in-process RFC 3161 responder of the dev TSA: it answers POST /dev/tsa (tsa.ts) and the signer's TSA URL
+ * "internal" (through the port media/c2pa/tsa-dev-port.ts, installed by app.ts). It needs the TSA certificate chain
+ * and key of the bindings (the dev PKI mints them).
  */
 import * as asn1js from "asn1js";
 import * as pkijs from "pkijs";
@@ -16,7 +17,8 @@ import {
   OID_TST_INFO,
   pemBlocks,
   positiveInteger,
-} from "./tsa-der";
+} from "../media/c2pa/tsa-der";
+import type { DevTsaCredentials } from "../media/c2pa/tsa-dev-port";
 
 /** TSA policy of the dev responder: a UUID-derived OID (X.667), which anyone may mint without registration. */
 export const DEV_TSA_POLICY_OID = "2.25.196193726874021316389416497838219131652";
@@ -30,13 +32,6 @@ const FAIL_BAD_REQUEST = 2;
 const FAIL_BAD_DATA_FORMAT = 5;
 const FAIL_UNACCEPTED_POLICY = 15;
 const FAIL_SYSTEM_FAILURE = 25;
-
-/** Where timestamps come from: a remote RFC 3161 TSA, or the dev responder called in process. */
-/** The dev TSA's credentials: certificate chain (TSA leaf first, then intermediates) and PKCS#8 key (ECDSA). */
-export interface DevTsaCredentials {
-  chainPem: string;
-  keyPkcs8Pem: string;
-}
 
 interface LoadedTsa {
   chain: pkijs.Certificate[];
