@@ -7,7 +7,7 @@
 import { describe, expect, it } from "vitest";
 import { FORMATS } from "../../../src/catalog/formats";
 import type { InspectionResult, MediaInspector, NormalizedInspectionFacts } from "../../../src/media/types";
-import { fixture } from "../helpers";
+import { fixture } from "../support/helpers";
 
 type Expected = Partial<NormalizedInspectionFacts> & { media_type: string };
 
