@@ -5,6 +5,7 @@
  */
 import { createHash } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { seededBytes } from "../../support/prng";
 import { referenceVerdict } from "../../support/signer-conformance";
 import {
   completeUpload,
@@ -27,19 +28,8 @@ afterAll(async () => {
   await svc?.dispose();
 });
 
-/** Deterministic pseudo-random bytes (SHA-256 in counter mode), so a failure reproduces. */
-function garbage(length: number, seed = "garbage"): Uint8Array {
-  const out = new Uint8Array(length);
-  for (let i = 0; i * 32 < length; i++)
-    out.set(
-      createHash("sha256")
-        .update(`${seed}:${i}`)
-        .digest()
-        .subarray(0, Math.min(32, length - i * 32)),
-      i * 32,
-    );
-  return out;
-}
+/** Deterministic pseudo-random bytes (the shared seeded PRNG), so a failure reproduces. */
+const garbage = (length: number, seed = 0x6a7b) => seededBytes(length, seed);
 
 /** Create and PUT `bytes` honestly as `mediaType`; returns the upload id (the caller completes). */
 async function stage(bytes: Uint8Array, mediaType: string, filename: string): Promise<string> {

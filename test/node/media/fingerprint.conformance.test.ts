@@ -36,6 +36,7 @@ import {
   pdqHex,
 } from "../../../src/media/fingerprint";
 import type { FingerprintResult, RgbaImage } from "../../../src/media/types";
+import { prng } from "../../support/prng";
 
 const ROOT = join(import.meta.dirname, "..", "..", "..");
 const VECTORS = join(ROOT, "test", "fixtures", "fp-vectors");
@@ -540,14 +541,6 @@ describe("determinism and robustness", () => {
 });
 
 describe("fuzz", () => {
-  function rng(seed: number) {
-    let s = seed >>> 0;
-    return () => {
-      s = (Math.imul(s, 1664525) + 1013904223) >>> 0;
-      return s / 4294967296;
-    };
-  }
-
   function check(image: RgbaImage, label: string): void {
     for (const f of [iscc, iscc256, pdq]) {
       let r1: FingerprintResult | undefined;
@@ -565,7 +558,7 @@ describe("fuzz", () => {
   }
 
   it("never throws on random images of random sizes (1x1 to 512 px, random bytes and alpha)", () => {
-    const rand = rng(20240601);
+    const rand = prng(20240601);
     for (let i = 0; i < 250; i++) {
       const w = 1 + Math.floor(rand() * rand() * 512);
       const h = 1 + Math.floor(rand() * rand() * 512);
@@ -579,7 +572,7 @@ describe("fuzz", () => {
   });
 
   it("never throws on huge aspect ratios", () => {
-    const rand = rng(7);
+    const rand = prng(7);
     for (const [w, h] of [
       [100000, 1],
       [1, 100000],

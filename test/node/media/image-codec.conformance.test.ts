@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import { estimateJpegQuality, metadataSegments, withSegments } from "../../../src/media/codecs/jpeg-segments.ts";
 import type { RgbaImage } from "../../../src/media/types.ts";
 import { nodeImageCodec } from "../../support/node-codec.ts";
+import { prng } from "../../support/prng.ts";
 
 // Conformance of the ImageCodec (types.ts): decode → encode → decode keeps dimensions for every format,
 // lossless formats stay exact, JPEG keeps its metadata segments, and no input makes either method throw.
@@ -100,8 +101,7 @@ describe("JsquashImageCodec", () => {
   });
 
   it("fuzz: random and truncated bytes never throw", async () => {
-    let seed = 7;
-    const rand = () => (seed = (seed * 1103515245 + 12345) >>> 0) / 2 ** 32;
+    const rand = prng(7);
     const seeds = [fixture("sample.jpg"), fixture("sample.png"), fixture("sample.tif"), fixture("sample.avif")];
     for (let n = 0; n < 200; n++) {
       const base = seeds[n % seeds.length]!;

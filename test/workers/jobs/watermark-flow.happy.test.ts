@@ -5,14 +5,14 @@ import { imageServices } from "../../../src/media";
 import { verifySettingsJson, WasmReader } from "../../../src/media/c2pa/engine";
 import { ensureC2paEngine } from "../../../src/media/c2pa/engine-workerd";
 import type { RgbaImage } from "../../../src/media/types";
+import { prng } from "../../support/prng";
 import { api, callUrl, createTenant, fixture, json, sha256HexOf, testEnv, uploadAsset, waitForJob } from "../support/helpers";
 import { verifyFile } from "../support/verify-helpers";
 
 /** A photo-like test image: smooth gradients, a few shapes and mild texture. */
 function photo(width: number, height: number, seed = 1): RgbaImage {
   const data = new Uint8Array(width * height * 4);
-  let s = seed;
-  const rand = () => (s = (s * 1664525 + 1013904223) >>> 0) / 2 ** 32;
+  const rand = prng(seed);
   for (let y = 0; y < height; y++)
     for (let x = 0; x < width; x++) {
       const i = (y * width + x) * 4;

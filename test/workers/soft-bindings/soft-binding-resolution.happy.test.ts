@@ -7,6 +7,7 @@ import { ensureC2paEngine } from "../../../src/media/c2pa/engine-workerd";
 import { type JumbfSuperbox, parseJumbf } from "../../../src/media/c2pa/jumbf-box";
 import { extractManifestStore } from "../../../src/media/c2pa/jumbf-carriers";
 import type { RgbaImage } from "../../../src/media/types";
+import { prng } from "../../support/prng";
 import { api, BASE, callUrl, createTenant, fixture, json, sha256HexOf, testEnv, uploadAsset, waitForJob } from "../support/helpers";
 
 /*
@@ -81,8 +82,7 @@ function halfSize(image: RgbaImage): RgbaImage {
 /** A photo-like image unrelated to the fixtures. */
 function photo(width: number, height: number, seed: number): RgbaImage {
   const data = new Uint8Array(width * height * 4);
-  let s = seed;
-  const rand = () => (s = (s * 1664525 + 1013904223) >>> 0) / 2 ** 32;
+  const rand = prng(seed);
   for (let y = 0; y < height; y++)
     for (let x = 0; x < width; x++) {
       const i = (y * width + x) * 4;
