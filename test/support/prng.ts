@@ -12,10 +12,14 @@ export function prng(seed: number): () => number {
   };
 }
 
-/** `length` pseudo-random bytes from `seed` (see prng). */
-export function seededBytes(length: number, seed: number): Uint8Array {
-  const rand = prng(seed);
+/** `length` bytes drawn from `rand` (a prng), so random bytes inside a seeded fuzz loop replay from its seed too. */
+export function randomBytes(rand: () => number, length: number): Uint8Array {
   const out = new Uint8Array(length);
   for (let i = 0; i < length; i++) out[i] = Math.floor(rand() * 256);
   return out;
+}
+
+/** `length` pseudo-random bytes from `seed` (see prng). */
+export function seededBytes(length: number, seed: number): Uint8Array {
+  return randomBytes(prng(seed), length);
 }

@@ -16,7 +16,7 @@ import type { ManifestPlan } from "../../../src/media/types";
 import { concatBytes } from "../../../src/platform/bytes";
 import { decodeCbor } from "../../../src/platform/cbor";
 import { type CborValue, encodeCbor } from "../../../src/platform/cbor-encode";
-import { prng } from "../../support/prng";
+import { prng, randomBytes } from "../../support/prng";
 import { fixture, testEnv } from "../support/helpers";
 import { loadX509 } from "../support/x509";
 
@@ -518,7 +518,7 @@ describe("hostile input", () => {
           b = concat(b.subarray(0, at), b.subarray(Math.min(b.length, at + 1 + Math.floor(rand() * 64))));
           break;
         case 3:
-          b = concat(b.subarray(0, at), crypto.getRandomValues(new Uint8Array(1 + Math.floor(rand() * 16))), b.subarray(at));
+          b = concat(b.subarray(0, at), randomBytes(rand, 1 + Math.floor(rand() * 16)), b.subarray(at));
           break;
         case 4:
           b = concat(b.subarray(0, at), b.subarray(at, at + 64), b.subarray(at)); // duplicate a span
@@ -569,7 +569,7 @@ describe("hostile input", () => {
         expect(["ok", "malformed"]).toContain(decodeCbor(cose).status);
       } else {
         // Random bytes, some behind a real container signature.
-        const random = crypto.getRandomValues(new Uint8Array(Math.floor(rand() * 4096)));
+        const random = randomBytes(rand, Math.floor(rand() * 4096));
         const prefixes = [
           new Uint8Array(0),
           Uint8Array.of(0xff, 0xd8, 0xff),

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { type CborItem, decodeCbor } from "../../../src/platform/cbor";
-import { prng } from "../../support/prng";
+import { prng, randomBytes } from "../../support/prng";
 
 const hexBytes = (hex: string) => Uint8Array.from(hex.replace(/\s/g, "").match(/../g) ?? [], (h) => parseInt(h, 16));
 const enc = (s: string) => new TextEncoder().encode(s);
@@ -368,7 +368,7 @@ describe("validity and bounds", () => {
     for (let i = 0; i < 5000; i++) {
       let bytes: Uint8Array;
       if (i % 2 === 0) {
-        bytes = crypto.getRandomValues(new Uint8Array(1 + Math.floor(rand() * 64)));
+        bytes = randomBytes(rand, 1 + Math.floor(rand() * 64));
       } else {
         bytes = seeds[i % seeds.length]!.slice();
         for (let k = 0; k < 3; k++) bytes[Math.floor(rand() * bytes.length)] = Math.floor(rand() * 256);
