@@ -17,7 +17,7 @@ function mediaFixtures(): Record<string, string> {
  * Node-side files that start the whole Worker (the wrangler bundle in Miniflare, or `npm start`): the e2e project.
  * Matched by file name so new end-to-end suites (`*.e2e.test.ts`) land there without editing this list.
  */
-const E2E = ["test/node/**/*.e2e.test.ts", "test/node/signing-e2e*.test.ts", "test/node/dev-scripts.test.ts"];
+const E2E = ["test/node/**/*.e2e.test.ts", "test/node/jobs/signing-e2e*.test.ts", "test/node/project/dev-scripts.test.ts"];
 
 /**
  * Three projects, one `vitest run`: `workers` runs inside workerd with the real bindings of wrangler.toml (local
@@ -79,8 +79,8 @@ export default defineConfig(async () => {
           test: {
             name: "workers",
             isolate: false,
-            include: ["test/workers/**/*.test.ts", "test/security/**/*.test.ts"],
-            setupFiles: ["./test/workers/setup.ts"],
+            include: ["test/workers/**/*.test.ts"],
+            setupFiles: ["./test/workers/support/setup.ts"],
             testTimeout: 120_000,
           },
         },

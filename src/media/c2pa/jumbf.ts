@@ -9,7 +9,7 @@
  *   signerCredentials(cose)                → x5chain (leaf first), stapled OCSP responses, algorithm
  *
  * Where the store sits (C2PA specification, "Embedding manifests into various file formats"; checked against
- * what c2pa-wasm 0.13.3 writes, see test/workers/jumbf.test.ts):
+ * what c2pa-wasm 0.13.3 writes, see test/workers/media/jumbf.test.ts):
  *  - JPEG: APP11 segments, each "JP" (common identifier), En (box instance, 2 bytes), Z (packet sequence, 4
  *    bytes, from 1), then box bytes; the first packet has the superbox header (LBox, TBox, XLBox if LBox = 1) and
  *    its start, every later packet repeats that header before the next part (ISO/IEC 19566-5, JPEG 1 embedding).

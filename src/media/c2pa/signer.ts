@@ -13,7 +13,7 @@ import { pemBlocks } from "./tsa-der";
 
 /**
  * Media types the engine embeds into, each proven by the reference-reader round trip in
- * test/node/c2pa-signer.test.ts (c2pa-wasm 0.13.3 signs, c2pa-node 0.8.0 judges it Trusted).
+ * test/node/media/c2pa-signer.test.ts (c2pa-wasm 0.13.3 signs, c2pa-node 0.8.0 judges it Trusted).
  */
 export const C2PA_EMBEDDED_MEDIA_TYPES: readonly string[] = [
   "image/jpeg",

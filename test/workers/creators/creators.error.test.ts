@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { eraseCreator } from "../../../src/creators/service";
 import { database } from "../../../src/db/client";
 import worker from "../../../src/index";
-import { api, createTenant, json, testEnv } from "../helpers";
+import { api, createTenant, json, testEnv } from "../support/helpers";
 import { CONSENT, enrol, enrolled, expectError, idem } from "./helpers";
 
 const UNKNOWN = "crid_abcdefghij234567";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { api, createTenant, json, testEnv } from "../helpers";
+import { api, createTenant, json, testEnv } from "../support/helpers";
 import { CONSENT, enrol, enrolled, idem, recomputeCommitment } from "./helpers";
 
 describe("creator disclosure policy", () => {

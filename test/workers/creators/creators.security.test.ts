@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { ALL_SCOPES, type Scope } from "../../../src/platform/auth/scopes";
 import { FORBIDDEN_SCOPE_DETAIL } from "../../../src/platform/errors";
-import { addKey, api, createTenant, json, testEnv } from "../helpers";
+import { addKey, api, createTenant, json, testEnv } from "../support/helpers";
 import { CONSENT, enrol, enrolled, expectError, idem } from "./helpers";
 
 type Op = { method: string; path: string; body?: unknown; scope: Scope };

@@ -1,5 +1,5 @@
 import { expect } from "vitest";
-import { api } from "../helpers";
+import { api } from "../support/helpers";
 
 export const CONSENT = { basis: "consent", obtained_at: "2026-11-20T09:00:00.000Z", notice_version: "2026-10", reference: "rec-1" };
 

@@ -6,7 +6,7 @@ import { database } from "../../../src/db/client";
 import worker from "../../../src/index";
 import { base64url } from "../../../src/platform/bytes";
 import { lookupHash, masterKeyRing, open, rewrapDataKeys, seal, tenantDataKey } from "../../../src/platform/sealing";
-import { testEnv } from "../helpers";
+import { testEnv } from "../support/helpers";
 import { CONSENT, recomputeCommitment } from "./helpers";
 
 const db = () => database(testEnv.DB);

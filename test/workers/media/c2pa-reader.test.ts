@@ -6,8 +6,8 @@ import { describe, expect, it } from "vitest";
 import { ensureC2paEngine } from "../../../src/media/c2pa/engine-workerd";
 import { C2paManifestReader } from "../../../src/media/c2pa/reader";
 import { concatBytes } from "../../../src/platform/bytes";
-import { fixture, json, testEnv } from "../helpers";
-import { verifyFile } from "../verify-helpers";
+import { fixture, json, testEnv } from "../support/helpers";
+import { verifyFile } from "../support/verify-helpers";
 
 /** sample.jpg with an APP11 (JPEG XT / JUMBF) segment right after SOI whose content is no JUMBF box. */
 function jpegWithBogusApp11(): Uint8Array {

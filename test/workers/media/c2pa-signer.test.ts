@@ -9,7 +9,7 @@ import { verifySettingsJson, WasmReader } from "../../../src/media/c2pa/engine";
 import { ensureC2paEngine } from "../../../src/media/c2pa/engine-workerd";
 import { C2paSigner, c2paSignerFromBindings } from "../../../src/media/c2pa/signer";
 import type { ManifestPlan } from "../../../src/media/types";
-import { fixture, testEnv } from "../helpers";
+import { fixture, testEnv } from "../support/helpers";
 
 interface ReaderVerdict {
   state: string;

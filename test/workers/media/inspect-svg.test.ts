@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { ByteSniffingInspector } from "../../../src/media/inspect";
-import { fixture } from "../helpers";
+import { fixture } from "../support/helpers";
 
 describe("SVG completeness", () => {
   const inspector = new ByteSniffingInspector();

@@ -8,7 +8,7 @@ import { describe, expect, it } from "vitest";
 import { FORMATS } from "../../../src/catalog/formats";
 import { ByteSniffingInspector } from "../../../src/media/inspect/index";
 import { prng } from "../../support/prng";
-import { fixture } from "../helpers";
+import { fixture } from "../support/helpers";
 import { assertValidResult, CONTRACT_VIOLATIONS, FIXTURE_FACTS } from "./inspector-conformance";
 
 const SEED = 0x5eed1e55;

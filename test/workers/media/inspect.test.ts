@@ -10,7 +10,7 @@ import { C2PA_BMFF_UUID, C2PA_STORE_JUMBF_UUID } from "../../../src/media/inspec
 import { parseAudioSpecificConfig, parseAvcC } from "../../../src/media/inspect/codecs";
 import { ByteSniffingInspector, canonicalMediaType, MEDIA_TYPE_ALIASES, sniff } from "../../../src/media/inspect/index";
 import type { InspectionResult, NormalizedInspectionFacts } from "../../../src/media/types";
-import { fixture } from "../helpers";
+import { fixture } from "../support/helpers";
 import { assertValidResult, FIXTURE_FACTS, noise, runInspectorConformance } from "./inspector-conformance";
 
 const inspector = new ByteSniffingInspector();

@@ -7,7 +7,8 @@
 import { describe, expect, it } from "vitest";
 import { FORMATS } from "../../../src/catalog/formats";
 import type { InspectionResult, MediaInspector, NormalizedInspectionFacts } from "../../../src/media/types";
-import { fixture } from "../helpers";
+import { seededBytes } from "../../support/prng";
+import { fixture } from "../support/helpers";
 
 type Expected = Partial<NormalizedInspectionFacts> & { media_type: string };
 
@@ -222,17 +223,9 @@ function expectFacts(r: InspectionResult, expected: Expected, byteLength: number
   }
 }
 
-/** Deterministic byte noise. */
+/** Deterministic byte noise (the shared seeded PRNG). */
 export function noise(length: number, seed: number): Uint8Array {
-  const out = new Uint8Array(length);
-  let x = seed >>> 0 || 1;
-  for (let i = 0; i < length; i++) {
-    x ^= x << 13;
-    x ^= x >>> 17;
-    x ^= x << 5;
-    out[i] = (x >>> 0) & 0xff;
-  }
-  return out;
+  return seededBytes(length, seed);
 }
 
 export function runInspectorConformance(name: string, inspector: MediaInspector): void {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { mediaInspector, mediaServices } from "../../../src/media";
 import { prng } from "../../support/prng";
-import { fixture, testEnv } from "../helpers";
+import { fixture, testEnv } from "../support/helpers";
 
 function mutate(input: Uint8Array, rand: () => number): Uint8Array {
   const out = new Uint8Array(input);

@@ -1,0 +1,127 @@
+import { env } from "cloudflare:workers";
+import { describe, expect, it } from "vitest";
+import { imageServices } from "../../../src/media";
+import type { RgbaImage } from "../../../src/media/types";
+import { nearestPdq, pdqBandStatements } from "../../../src/soft-bindings/repo";
+import { api, createTenant, json } from "../support/helpers";
+import { signedCopy, verifyFile } from "../support/verify-helpers";
+
+const db = (env as unknown as { DB: D1Database }).DB;
+const hex = (b: Uint8Array) => Array.from(b, (x) => x.toString(16).padStart(2, "0")).join("");
+
+/** Registers a publication with a PDQ hash the way the publication batch does (asset row, binding, bands). */
+async function register(publicationId: string, bits: Uint8Array) {
+  const assetId = `ast_${publicationId.slice(4)}`;
+  await db
+    .prepare(
+      "INSERT INTO assets (id, tenant_id, kind, status, publication_id, manifest_label, created_at, updated_at) VALUES (?, 'ten_indexindexindex', 'image', 'published', ?, ?, 0, 0)",
+    )
+    .bind(assetId, publicationId, `urn:c2pa:${publicationId}`)
+    .run();
+  await db
+    .prepare(
+      "INSERT INTO soft_bindings (publication_id, algorithm, tenant_id, asset_id, job_id, kind, value, bits, created_at) VALUES (?, 'pdq', 'ten_indexindexindex', ?, 'job_x', 'fingerprint', ?, ?, 0)",
+    )
+    .bind(publicationId, assetId, hex(bits), hex(bits))
+    .run();
+  await db.batch(pdqBandStatements(db, publicationId, bits, { sql: "1 = 1", binds: [] }));
+}
+
+function flip(bits: Uint8Array, n: number, seed: number): Uint8Array {
+  const out = bits.slice();
+  // n distinct bit positions: 97 is odd, so k ↦ (start + 97k) mod 256 never repeats within 256 steps.
+  for (let k = 0; k < n; k++) {
+    const p = (seed * 13 + k * 97) % 256;
+    out[p >> 3] = out[p >> 3]! ^ (1 << (p & 7));
+  }
+  return out;
+}
+
+describe("soft-binding index: PDQ by multi-index hashing", () => {
+  it("finds the nearest hash within distance 31, whatever bits differ, and nothing at 32 or more", async () => {
+    const rand = (seed: number) => Uint8Array.from({ length: 32 }, (_, i) => (seed * 131 + i * 7919) & 255);
+    const target = rand(7);
+    await register("pub_targettargettarg", target);
+    for (let i = 0; i < 200; i++)
+      await register(`pub_other${String(i).padStart(11, "0")}`.slice(0, 20), crypto.getRandomValues(new Uint8Array(32)));
+    for (const d of [0, 1, 15, 16, 17, 30, 31]) {
+      for (let trial = 0; trial < 5; trial++) {
+        const found = await nearestPdq(db, flip(target, d, d * 100 + trial));
+        expect(found, `distance ${d}`).toMatchObject({
+          publication_id: "pub_targettargettarg",
+          distance: d,
+          manifest_label: "urn:c2pa:pub_targettargettarg",
+        });
+      }
+    }
+    expect(await nearestPdq(db, flip(target, 40, 1))).toBeNull();
+  });
+
+  it("a published, fingerprinted image recovered from a resized copy without its manifest → fingerprint_match_only", async () => {
+    const { key } = await createTenant();
+    const { codec } = await imageServices();
+    const w = 480,
+      h = 360;
+    const data = new Uint8Array(w * h * 4);
+    for (let y = 0; y < h; y++)
+      for (let x = 0; x < w; x++) {
+        const i = (y * w + x) * 4;
+        data[i] = (x * 3 + ((y >> 4) & 1) * 60) & 255;
+        data[i + 1] = (y * 2 + ((x >> 5) & 1) * 90) & 255;
+        data[i + 2] = ((x ^ y) * 5) & 255;
+        data[i + 3] = 255;
+      }
+    const source = await codec.encode({ width: w, height: h, data } satisfies RgbaImage, "image/png", new Uint8Array());
+    if (source.status !== "encoded") throw new Error("encode");
+    const { job, bytes } = await signedCopy(key, source.bytes, "image/png", "rcp_system_sign");
+    const receipt = await json(await api(`/v1/receipts/${job.result.receipt_id}`, { key }));
+    expect(receipt.evidence.fingerprints.map((f: { algorithm: string }) => f.algorithm)).toContain("iscc-image");
+    // Half size, re-encoded as JPEG: no manifest, no watermark (sign recipe), only the content is left.
+    const decoded = await codec.decode(bytes, "image/png");
+    if (decoded.status !== "decoded") throw new Error("decode");
+    const half = new Uint8Array((w / 2) * (h / 2) * 4);
+    for (let y = 0; y < h / 2; y++)
+      for (let x = 0; x < w / 2; x++)
+        for (let c = 0; c < 4; c++) {
+          const at = (yy: number, xx: number) => decoded.image.data[(yy * w + xx) * 4 + c]!;
+          half[(y * (w / 2) + x) * 4 + c] =
+            (at(2 * y, 2 * x) + at(2 * y + 1, 2 * x) + at(2 * y, 2 * x + 1) + at(2 * y + 1, 2 * x + 1)) >> 2;
+        }
+    const copy = await codec.encode({ width: w / 2, height: h / 2, data: half }, "image/jpeg", new Uint8Array());
+    if (copy.status !== "encoded") throw new Error("encode copy");
+    const verdict = await json(await verifyFile(copy.bytes));
+    expect(verdict.status, verdict.developer_explanation).toBe("fingerprint_match_only");
+    expect(verdict.matches[0]).toMatchObject({ kind: "fingerprint", publication_id: job.result.publication_id });
+    expect(verdict.does_not_prove.join(" ")).toMatch(/not proof|strong evidence/);
+  });
+
+  it("a featureless image's ISCC code is not looked up: another flat image does not match a published flat one", async () => {
+    const { fingerprinters, codec } = await imageServices();
+    const flat = (w: number, h: number, v: number): RgbaImage => ({ width: w, height: h, data: new Uint8Array(w * h * 4).fill(v) });
+    const published = fingerprinters.get("iscc-image")!.compute(flat(600, 400, 200));
+    if (published.status !== "computed") throw new Error("iscc");
+    // Registered as a publication the way the batch does (an ISCC row only: a flat image's PDQ is never indexed).
+    await db
+      .prepare(
+        "INSERT INTO assets (id, tenant_id, kind, status, publication_id, manifest_label, created_at, updated_at) VALUES ('ast_flatflatflatflat', 'ten_indexindexindex', 'image', 'published', 'pub_flatflatflatflat', 'urn:c2pa:flat', 0, 0)",
+      )
+      .run();
+    await db
+      .prepare(
+        "INSERT INTO soft_bindings (publication_id, algorithm, tenant_id, asset_id, job_id, kind, value, bits, created_at) VALUES ('pub_flatflatflatflat', 'iscc-image', 'ten_indexindexindex', 'ast_flatflatflatflat', 'job_x', 'fingerprint', ?, ?, 0)",
+      )
+      .bind(published.value, hex(published.bits))
+      .run();
+    // A different flat image (other size and shade) has the same ISCC code...
+    const other = flat(500, 700, 90);
+    const otherCode = fingerprinters.get("iscc-image")!.compute(other);
+    expect(otherCode.status === "computed" && hex(otherCode.bits)).toBe(hex(published.bits));
+    // ...and verification does not take that as provenance.
+    const encoded = await codec.encode(other, "image/png", new Uint8Array());
+    if (encoded.status !== "encoded") throw new Error("encode");
+    const verdict = await json(await verifyFile(encoded.bytes));
+    expect(verdict.status).toBe("no_provenance_found");
+    expect(verdict.matches ?? []).toHaveLength(0);
+    expect(verdict.warnings.join(" ")).toMatch(/iscc-image code is not looked up/);
+  });
+});

@@ -1,0 +1,40 @@
+import { exports } from "cloudflare:workers";
+import { describe, expect, it } from "vitest";
+import { BASE, createTenant, fixture, json } from "../support/helpers";
+import { signedCopy, verifyFile } from "../support/verify-helpers";
+
+// Its own file: revoking the dev signer affects every later verification in the same test storage.
+const post = (path: string, body: unknown) =>
+  (exports as unknown as { default: Fetcher }).default.fetch(`${BASE}${path}`, {
+    method: "POST",
+    body: JSON.stringify(body),
+    headers: { "content-type": "application/json" },
+  });
+
+describe("OCSP of the signer (dev responder)", () => {
+  it("good, then revoked after POST /dev/ocsp/revocations → signer_revoked", async () => {
+    const { key } = await createTenant();
+    const { bytes } = await signedCopy(key, fixture("sample.jpg"), "image/jpeg");
+    const before = await json(await verifyFile(bytes));
+    expect(before.signals.ocsp_status, JSON.stringify(before.warnings)).toBe("good");
+    expect(before.status).toBe("verified_manifest");
+
+    const revoked = await post("/dev/ocsp/revocations", { serial_number: before.signer.serial_number, reason: 1 });
+    expect(revoked.status).toBe(201);
+    const after = await json(await verifyFile(bytes));
+    expect(after.status, after.developer_explanation).toBe("signer_revoked");
+    expect(after.signals.ocsp_status).toBe("revoked");
+    expect(after.confidence).toBeNull();
+    expect(after.proves).toEqual([]);
+  });
+
+  it("POST /dev/ocsp answers DER OCSP requests; garbage gets a malformedRequest response, not a 500", async () => {
+    const res = await (exports as unknown as { default: Fetcher }).default.fetch(`${BASE}/dev/ocsp`, {
+      method: "POST",
+      body: new Uint8Array([0x30, 0x03, 0x02, 0x01, 0x00]),
+      headers: { "content-type": "application/ocsp-request" },
+    });
+    expect(res.status).toBe(200);
+    expect(res.headers.get("content-type")).toBe("application/ocsp-response");
+  });
+});
