@@ -100,7 +100,12 @@ export const SignRequestSchema = z
     ai_declaration: AiDeclarationRequestSchema.nullable()
       .optional()
       .openapi({ description: "Declares generative-model origin; sign-only recipes only." }),
-    creator_id: idSchema("creatorIdentity", "Enrolled creator to attribute.").nullable().optional(),
+    creator_id: idSchema(
+      "creatorIdentity",
+      "An active creator identity of this tenant to attribute (POST /v1/creator-identities). The manifest carries only an opaque `creator_ref` and a salted commitment (assertion `svc.creator`), never the name or e-mail. An unknown id answers 422 `svc.sign.creator_unknown`; a withdrawn or erased identity 422 `svc.sign.creator_inactive`.",
+    )
+      .nullable()
+      .optional(),
   })
   .openapi("SignRequest");
 
