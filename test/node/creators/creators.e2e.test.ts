@@ -70,7 +70,9 @@ describe("creators end to end (#15)", () => {
     // The reference reader: Trusted, and the active manifest carries our creator assertion.
     const reference = await referenceVerdict(svc.pki.rootCertPem, "image/jpeg", bytes);
     expect(reference.state, JSON.stringify(reference.failure)).toBe("Trusted");
-    const assertion = reference.store.manifests[reference.activeLabel!].assertions.find((a: { label: string }) => a.label === "svc.creator");
+    const assertion = reference.store.manifests[reference.activeLabel!].assertions.find(
+      (a: { label: string }) => a.label === "svc.creator",
+    );
     expect(assertion?.data).toEqual({
       creator_ref: expect.stringMatching(/^cref_[a-z2-7]{26}$/),
       commitment: expect.stringMatching(/^[0-9a-f]{64}$/),
