@@ -3,6 +3,10 @@ import { idSchema } from "../platform/ids";
 import { Timestamp } from "../platform/openapi";
 import { NextCursorSchema } from "../platform/pagination";
 
+/** Lone surrogates would be sealed as U+FFFD but committed to as escapes: the commitment could not be re-checked. */
+const wellFormed = (s: string) => !/\p{Cs}/u.test(s);
+const WELL_FORMED = "Must be well-formed Unicode (no lone surrogate code units).";
+
 export const CreatorIdSchema = idSchema("creatorIdentity", "Creator identity id.");
 
 export const CreatorIdParams = z.object({ creator_identity_id: CreatorIdSchema });
@@ -47,6 +51,7 @@ export const PutCreatorDisclosurePolicySchema = z
       .trim()
       .min(1)
       .max(200)
+      .refine(wellFormed, WELL_FORMED)
       .openapi({ description: "Name the tenant is shown as, 1 to 200 characters.", example: "Example Newsroom" }),
     console_disclosure: ConsoleDisclosureSchema.default("name_and_email"),
     share_disclosure: ShareDisclosureSchema.default("name"),
@@ -90,12 +95,13 @@ export const CreateCreatorIdentityRequestSchema = z
       .string()
       .max(320)
       .regex(/^\s*[^\s@]+@[^\s@]+\.[^\s@]+\s*$/, "Not an e-mail address.")
+      .refine(wellFormed, WELL_FORMED)
       .openapi({
         description:
           "The creator's e-mail, at most 320 characters. Stored only encrypted; trimmed and lowercased (the normalised form is what is disclosed and committed to).",
         example: "<email>",
       }),
-    name: z.string().trim().min(1).max(200).nullable().optional().openapi({
+    name: z.string().trim().min(1).max(200).refine(wellFormed, WELL_FORMED).nullable().optional().openapi({
       description: "The creator's display name (1 to 200 characters), or null. Stored only encrypted.",
       example: "<name>",
     }),

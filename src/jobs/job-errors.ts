@@ -11,6 +11,8 @@ export const JOB_ERROR_CODES = {
   "svc.jobs.watermark_failed":
     "The watermark could not be embedded, or did not read back from the encoded output, so nothing was published.",
   "svc.jobs.fingerprint_failed": "A fingerprint could not be computed.",
+  "svc.jobs.creator_inactive":
+    "The creator identity the job attributes was withdrawn or erased after the job was admitted, so nothing was signed or published.",
   // Stored-object verifications (POST /v1/verifications) report theirs here too.
   "svc.verifications.object_unavailable":
     "The object's bytes are no longer stored (deleted by retention, or changed), so the verification failed.",
@@ -24,4 +26,8 @@ export const JOB_ERROR_CODES = {
 export type JobErrorCode = keyof typeof JOB_ERROR_CODES;
 
 /** Codes that say the job's input cannot be processed (the job ends `rejected`, not `failed`). */
-export const REJECTING_CODES: ReadonlySet<JobErrorCode> = new Set<JobErrorCode>(["svc.jobs.media_unsupported", "svc.jobs.decode_failed"]);
+export const REJECTING_CODES: ReadonlySet<JobErrorCode> = new Set<JobErrorCode>([
+  "svc.jobs.media_unsupported",
+  "svc.jobs.decode_failed",
+  "svc.jobs.creator_inactive",
+]);

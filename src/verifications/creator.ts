@@ -2,18 +2,17 @@ import { discloseCreator } from "../creators/disclosure";
 import type { DisclosureState } from "../creators/schemas";
 import type { Database } from "../db/client";
 import type { Bindings } from "../env";
-import { serialNumberHex } from "../media/c2pa/ocsp";
-import { normalizeHexKey } from "../media/c2pa/ocsp-der";
 import { pemBlocks } from "../media/c2pa/tsa-der";
-import type { CreatorAssertion, SignerSummary } from "../media/c2pa/verifier";
+import type { CreatorAssertion } from "../media/c2pa/verifier";
+import { equalBytes } from "../platform/bytes";
 import type { Verdict } from "./verdict";
 
 /**
  * The creator a verified file names, as anyone may see it. A manifest's `svc.creator` assertion is only a claim:
  * anyone can copy a reference into a manifest of their own. The service stands behind it (and looks it up) only
- * when the manifest is valid and signed with this deployment's own signing certificate, and the commitment in the
- * file is the identity's; then the signing tenant's `share_disclosure` decides what is shown (the public audience
- * of the creators area, which is the only code that decrypts).
+ * when the manifest is valid, bound to the bytes given, signed with this deployment's own signing certificate, and
+ * the commitment in the file is the identity's; then the signing tenant's `share_disclosure` decides what is shown
+ * (the public audience of the creators area, whose disclosure.ts is the only code that decrypts).
  */
 export interface VerifiedCreator {
   creator_ref: string;
@@ -28,32 +27,42 @@ export interface VerifiedCreator {
   brand_name: string | null;
 }
 
-const ownSerials = new Map<string, string | null>();
+const ownLeaves = new Map<string, Uint8Array | null>();
 
-/** Serial (normalized hex) of this deployment's signing certificate, the first of its configured chain. */
-function ownSignerSerial(env: Pick<Bindings, "SVC_C2PA_SIGNER_CHAIN_PEM">): string | null {
+/** DER of this deployment's signing certificate: the first of its configured chain. */
+function ownSignerLeaf(env: Pick<Bindings, "SVC_C2PA_SIGNER_CHAIN_PEM">): Uint8Array | null {
   const pem = env.SVC_C2PA_SIGNER_CHAIN_PEM;
   if (!pem) return null;
-  let serial = ownSerials.get(pem);
-  if (serial === undefined) {
-    const leaf = pemBlocks(pem, "CERTIFICATE")[0];
-    try {
-      serial = leaf ? serialNumberHex(leaf) : null;
-    } catch {
-      serial = null;
-    }
-    ownSerials.set(pem, serial);
+  let leaf = ownLeaves.get(pem);
+  if (leaf === undefined) {
+    leaf = pemBlocks(pem, "CERTIFICATE")[0] ?? null;
+    ownLeaves.set(pem, leaf);
   }
-  return serial;
+  return leaf;
 }
 
-export async function verifiedCreator(
-  db: Database,
-  env: Bindings,
-  assertion: CreatorAssertion | null | undefined,
-  verdict: Pick<Verdict, "overall">,
-  signer: SignerSummary | null,
-): Promise<VerifiedCreator | null> {
+/** What the verification established about the manifest that names the creator. */
+export interface CreatorEvidence {
+  assertion: CreatorAssertion | null | undefined;
+  /** The verdict's overall outcome. */
+  overall: Verdict["overall"];
+  /** The active manifest's signing certificate (DER) from its COSE x5chain, when it could be read. */
+  signerLeaf: Uint8Array | null;
+  /**
+   * The file's bytes were checked against the manifest's hard binding: false for a manifest given alone
+   * (manifest_uri) and for a sidecar whose binding this service cannot check.
+   */
+  bindingChecked: boolean;
+}
+
+/**
+ * Invariant: `attributed_by_service` is true only when the manifest is valid, its binding to these very bytes was
+ * checked, it was signed with exactly this deployment's certificate (byte-equal DER, not just a serial), the
+ * commitment in the file is the identity's, and the signing tenant's share policy attributes work at all
+ * (`share_disclosure` `none` adds nothing to what the file says).
+ */
+export async function verifiedCreator(db: Database, env: Bindings, evidence: CreatorEvidence): Promise<VerifiedCreator | null> {
+  const { assertion } = evidence;
   if (!assertion) return null;
   const claimed: VerifiedCreator = {
     ...assertion,
@@ -62,19 +71,29 @@ export async function verifiedCreator(
     name: null,
     brand_name: null,
   };
-  const own = ownSignerSerial(env);
-  const signedHere = own !== null && signer?.serial_number != null && normalizeHexKey(signer.serial_number) === own;
-  if (verdict.overall !== "valid" || !signedHere) return claimed;
+  const own = ownSignerLeaf(env);
+  const signedHere = own !== null && evidence.signerLeaf !== null && equalBytes(own, evidence.signerLeaf);
+  if (evidence.overall !== "valid" || !evidence.bindingChecked || !signedHere) return claimed;
   const result = await discloseCreator(db, env, { creatorRef: assertion.creator_ref }, "public");
   if (result.status !== "ok") return claimed;
   const disclosure = result.disclosure;
-  // The reference alone is not enough: the commitment in the file must be the identity's (when the policy shows it).
-  if (disclosure.commitment && disclosure.commitment.value !== assertion.commitment) return claimed;
+  // Policy `none`: nothing is said beyond the file, not even the identity's state.
+  if (!disclosure.creator_ref || !disclosure.commitment) return claimed;
+  // The reference alone is not enough: the commitment in the file must be the identity's.
+  if (disclosure.commitment.value !== assertion.commitment) return claimed;
   return {
     ...assertion,
     attributed_by_service: true,
     disclosure_state: disclosure.disclosure_state,
     name: disclosure.disclosure_state === "disclosed" ? (disclosure.end_user?.name ?? null) : null,
-    brand_name: disclosure.creator_ref ? disclosure.tenant.brand_name : null,
+    brand_name: disclosure.tenant.brand_name,
   };
+}
+
+/**
+ * What a stored verification keeps of the creator: the file's own statement and whether the service attributed it,
+ * never the name or brand (stored results, reports and shares outlive a withdrawal; the live answer does not).
+ */
+export function storedCreator(creator: VerifiedCreator | null): VerifiedCreator | null {
+  return creator ? { ...creator, disclosure_state: null, name: null, brand_name: null } : null;
 }

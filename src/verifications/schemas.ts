@@ -215,7 +215,7 @@ export const VerificationCreatorSchema = z
     }),
     attributed_by_service: z.boolean().openapi({
       description:
-        "True when this service signed the manifest, it is valid, and the reference names a creator enrolled here; a reference in any other manifest is only the signer's claim, and nothing more is looked up.",
+        "True when the manifest is valid, bound to the bytes given (not a manifest alone, nor a sidecar whose binding cannot be checked), signed with this deployment's own certificate, its commitment is that of a creator enrolled here, and the signing tenant's share policy attributes work; otherwise the reference is only the signer's claim and nothing more is said.",
       example: true,
     }),
     disclosure_state: z.enum(DISCLOSURE_STATES).nullable().openapi({
@@ -250,7 +250,7 @@ const ClaimsSchema = z
       .openapi({ description: "Signing time (the trusted timestamp when present).", example: "2026-11-22T10:00:00Z" }),
     creator: VerificationCreatorSchema.nullable().optional().openapi({
       description:
-        "The creator the manifest attributes (its `svc.creator` assertion), or null when it names none. Absent in results stored before creator attribution existed.",
+        "The creator the manifest attributes (its `svc.creator` assertion), or null when it names none. Stored results (a verification read back, its reports and shares) keep the reference, commitment and `attributed_by_service` only, never the name or brand: those are looked up live, so a withdrawal applies. Absent in results stored before creator attribution existed.",
     }),
   })
   .openapi("VerificationClaims");

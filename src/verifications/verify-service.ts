@@ -4,6 +4,7 @@ import { IMAGE_PIPELINE_MEDIA_TYPES } from "../catalog/installed";
 import { database } from "../db/client";
 import type { Bindings } from "../env";
 import { extractManifestStore } from "../media/c2pa/jumbf-carriers";
+import { activeManifestSignature, signerCredentials } from "../media/c2pa/jumbf-signature";
 import { type ManifestClaims, type SignerSummary, verifyManifest } from "../media/c2pa/verifier";
 import type { ImageServices } from "../media/types";
 import { hex } from "../platform/bytes";
@@ -208,6 +209,15 @@ async function anchorSignal(env: Bindings, store: Uint8Array | null, warnings: s
   }
 }
 
+/** The active manifest's signing certificate (DER), from the COSE x5chain of its claim signature. */
+function signerLeafOf(store: Uint8Array, facts: { state: string; active_manifest_label?: string | null }): Uint8Array | null {
+  if (facts.state !== "read" || !facts.active_manifest_label) return null;
+  const signature = activeManifestSignature(store, facts.active_manifest_label);
+  if (signature.status !== "ok") return null;
+  const credentials = signerCredentials(signature.cose);
+  return credentials.status === "ok" ? (credentials.chain[0] ?? null) : null;
+}
+
 /** Verifies one subject. Invariant: never throws for any bytes; every signal not computed has a warning. */
 export async function verifySubject(env: Bindings, services: VerifyServices, subject: VerifySubject): Promise<VerificationOutcome> {
   const warnings: string[] = [];
@@ -253,7 +263,18 @@ export async function verifySubject(env: Bindings, services: VerifyServices, sub
     ...verdict,
     related_publications: await relatedPublications(env, verdict.related),
     claims: manifest.claims
-      ? { ...manifest.claims, creator: await verifiedCreator(database(env.DB), env, manifest.creator_assertion, verdict, manifest.signer) }
+      ? {
+          ...manifest.claims,
+          creator: await verifiedCreator(database(env.DB), env, {
+            assertion: manifest.creator_assertion,
+            overall: verdict.overall,
+            signerLeaf: manifest.creator_assertion && store ? signerLeafOf(store, manifest.facts) : null,
+            bindingChecked:
+              !subject.manifestOnly &&
+              manifest.facts.state === "read" &&
+              !manifest.facts.informational_codes.includes("svc.sidecar.binding.unsupported"),
+          }),
+        }
       : null,
     manifest_id: manifest.facts.state === "read" || manifest.facts.state === "tampered" ? manifest.facts.active_manifest_label : null,
     signer: manifest.signer,

@@ -7,6 +7,7 @@ import { canonicalMediaType, sniff } from "../media/inspect";
 import { configOf } from "../platform/config";
 import { ApiError } from "../platform/errors";
 import { boundedGet, checkDestination, dohResolver } from "../platform/net/outbound";
+import { storedCreator } from "./creator";
 import type { VerificationResultSchema } from "./schemas";
 import type { VerificationOutcome } from "./verify-service";
 
@@ -111,12 +112,16 @@ export function resultBody(outcome: VerificationOutcome): StoredResult {
 /**
  * The outcome columns of the verification record a check writes, the same for a verify call and a stored-object
  * check (the caller adds the subject's facts). `sidecar`: the manifest store came beside the file, not inside it.
+ * The stored result keeps no creator name or brand (storedCreator): records, reports and shares outlive a withdrawal.
  */
 export function recordedOutcome(outcome: VerificationOutcome, body: StoredResult, sidecar: boolean) {
   return {
     overall: outcome.overall,
     validationPath: outcome.manifest_id ? (sidecar ? "c2pa.sidecar" : "c2pa.embedded") : outcome.matches.length ? "soft_binding" : null,
-    evidence: JSON.stringify({ result: body, engine: C2PA_ENGINE }),
+    evidence: JSON.stringify({
+      result: body.claims ? { ...body, claims: { ...body.claims, creator: storedCreator(body.claims.creator ?? null) } } : body,
+      engine: C2PA_ENGINE,
+    }),
     status: outcome.status,
     statusVocabularyVersion: outcome.status_vocabulary_version,
     manifestId: outcome.manifest_id,

@@ -94,6 +94,7 @@ export function registerSignBatch(app: Router) {
           "POST",
           new URL("/v1/sign", "http://svc"),
           new TextEncoder().encode(JSON.stringify(item)),
+          c.env.SVC_KEY_PEPPER ?? "",
         );
         const claim = await claimIdempotencyKey(db, scope, fingerprint, Date.now());
         if (claim.status === "replay") {

@@ -1,4 +1,6 @@
 import { formatOf } from "../../catalog/formats";
+import { attributionFor } from "../../creators/disclosure";
+import { database } from "../../db/client";
 import type { Bindings } from "../../env";
 import { softBindingAssertions } from "../../media/soft-binding";
 import type { ManifestPlan, Signer } from "../../media/types";
@@ -29,6 +31,13 @@ export async function signStep(
     ? await read(env.OBJECTS, watermarked.output.key, watermarked.output.etag)
     : await read(env.OBJECTS, source.r2Key, source.etag);
   if (!bytes) throw new StepFailure("svc.jobs.source_unavailable", "The uploaded bytes could not be read back unchanged.");
+  // Attribution is decided at admission, and checked again here: a creator withdrawn while the job waited is not
+  // attributed in a new publication.
+  if (admitted.creator && admitted.creator_id) {
+    const attribution = await attributionFor(database(env.DB), job.tenantId, admitted.creator_id);
+    if (attribution.status !== "active" || attribution.creator_ref !== admitted.creator.creator_ref)
+      throw new StepFailure("svc.jobs.creator_inactive", "The creator identity this job attributes is no longer active.");
+  }
   const format = formatOf(source.mediaType)!;
   const plan: ManifestPlan = {
     // The customer's filename, else a neutral one: the manifest is public (the resolution API serves it), ids are not.

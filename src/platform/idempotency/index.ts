@@ -1,7 +1,8 @@
 import type { MiddlewareHandler } from "hono";
 import { canonicalJson } from "../../catalog/canonical-json";
+import { hex } from "../bytes";
 import type { AppEnv } from "../context";
-import { sha256Hex } from "../crypto";
+import { hmacSha256 } from "../crypto";
 import { ApiError } from "../errors";
 import { claimIdempotencyKey, completeIdempotencyKey, type IdempotencyScope, releaseIdempotencyKey } from "./repo";
 
@@ -20,9 +21,11 @@ export const IDEMPOTENCY_KEY_PATTERN = /^[!-~]+$/;
 export const IDEMPOTENCY_KEY_MAX_LENGTH = 200;
 /**
  * What "the same request" means: method, path, query and the body; a JSON body counts by its canonical form
- * (key order and white space do not matter), anything else by its exact bytes.
+ * (key order and white space do not matter), anything else by its exact bytes. Keyed (HMAC under `secret`, the
+ * server's key pepper) so a stored fingerprint is no dictionary oracle for what a body held: an enrolment's
+ * e-mail, for one.
  */
-export async function requestFingerprint(method: string, url: URL, body: Uint8Array): Promise<string> {
+export async function requestFingerprint(method: string, url: URL, body: Uint8Array, secret: string): Promise<string> {
   if (body.length > 0) {
     try {
       body = new TextEncoder().encode(canonicalJson(JSON.parse(new TextDecoder("utf-8", { fatal: true, ignoreBOM: false }).decode(body))));
@@ -34,7 +37,7 @@ export async function requestFingerprint(method: string, url: URL, body: Uint8Ar
   const all = new Uint8Array(head.length + body.length);
   all.set(head);
   all.set(body, head.length);
-  return sha256Hex(all);
+  return hex(await hmacSha256(secret, all));
 }
 
 /**
@@ -70,7 +73,13 @@ export const idempotency: MiddlewareHandler<AppEnv> = async (c, next) => {
     });
   }
 
-  const fingerprint = await requestFingerprint(c.req.method, new URL(c.req.url), new Uint8Array(await c.req.arrayBuffer()));
+  // An authenticated request got here, so the pepper is configured (without it authentication answers 503).
+  const fingerprint = await requestFingerprint(
+    c.req.method,
+    new URL(c.req.url),
+    new Uint8Array(await c.req.arrayBuffer()),
+    c.env.SVC_KEY_PEPPER ?? "",
+  );
   const db = c.var.db;
   const scope: IdempotencyScope = { tenantId: principal.tenantId, operation: operation.key, key };
   const claim = await claimIdempotencyKey(db, scope, fingerprint, Date.now());

@@ -3,6 +3,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { createApp } from "../../../src/app";
 import { database } from "../../../src/db/client";
 import { OPERATION_POLICIES } from "../../../src/platform/auth/policy";
+import { utf8 } from "../../../src/platform/bytes";
 import {
   claimIdempotencyKey,
   completeIdempotencyKey,
@@ -174,8 +175,9 @@ describe("Idempotency middleware with a controllable operation", () => {
     const scope = { tenantId, operation: "POST /test/idempotent", key: "lapsed" };
     const past = Date.now() - IDEMPOTENCY_LEASE_MS - 1000;
     // Claim with the fingerprint a real request would have, as of a time whose lease has lapsed.
-    const { sha256Hex } = await import("../../../src/platform/crypto");
-    const fingerprint = await sha256Hex("POST\n/test/idempotent\n\n{}"); // canonical JSON of {} is {}
+    // Keyed with the pepper (a stored fingerprint is no oracle for the body); canonical JSON of {} is {}.
+    const { requestFingerprint } = await import("../../../src/platform/idempotency");
+    const fingerprint = await requestFingerprint("POST", new URL("http://svc.test/test/idempotent"), utf8("{}"), testEnv.SVC_KEY_PEPPER!);
     expect((await claimIdempotencyKey(db, scope, fingerprint, past)).status).toBe("claimed");
     const res = await call(key, "lapsed");
     expect(res.status).toBe(201);
