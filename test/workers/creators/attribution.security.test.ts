@@ -80,7 +80,12 @@ describe("creator attribution in verify (#15)", () => {
 
     await setSharePolicy("attributed");
     const attributed = (await json(await verifyFile(signed))).claims.creator;
-    expect(attributed).toMatchObject({ attributed_by_service: true, disclosure_state: "withheld", name: null, brand_name: "Daily Tribune" });
+    expect(attributed).toMatchObject({
+      attributed_by_service: true,
+      disclosure_state: "withheld",
+      name: null,
+      brand_name: "Daily Tribune",
+    });
 
     await setSharePolicy("none");
     const none = (await json(await verifyFile(signed))).claims.creator;
