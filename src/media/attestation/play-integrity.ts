@@ -62,7 +62,7 @@ async function playAppsOf(trust: AttestationTrust): Promise<PlayApp[]> {
     const packageName = app.androidPackageName;
     if (!packageName || !app.playIntegrityDecryptionKey || !app.playIntegrityVerificationKeyPem) continue;
     const decryptionKey = fromBase64(app.playIntegrityDecryptionKey.trim());
-    if (!decryptionKey || decryptionKey.length !== 32) continue;
+    if (decryptionKey?.length !== 32) continue;
     try {
       // ES256 import fails for anything but an EC P-256 SPKI, so a misconfigured key cannot widen the algorithm.
       const verificationKey = await importSPKI(app.playIntegrityVerificationKeyPem, "ES256");
