@@ -226,11 +226,15 @@ export class PlayIntegrityVerifier implements AttestationVerifier {
     if (match === null) return this.#invalid("requestPackageName is not the app whose keys opened the token");
     const { verdict } = match;
 
-    const ageMs = check.now.getTime() - verdict.timestampMillis;
+    const nowMs = check.now instanceof Date ? check.now.getTime() : Number.NaN;
+    // An invalid clock would make every comparison false and so pass the window: refuse instead.
+    if (!Number.isFinite(nowMs)) return this.#invalid("no valid verification time");
+    const ageMs = nowMs - verdict.timestampMillis;
     if (ageMs > this.#maxAgeMs) return this.#invalid("verdict is older than the freshness window");
     if (-ageMs > this.#maxFutureSkewMs) return this.#invalid("verdict timestamp is in the future");
 
-    const challenge = bindingBytesOf(verdict.binding.value);
+    // An empty echo could only match an empty challenge, which no caller should ever bind.
+    const challenge = verdict.binding.value === "" ? null : bindingBytesOf(verdict.binding.value);
     if (challenge === null) return this.#invalid(`requestDetails.${verdict.binding.field} is not base64url`);
     if (!equalBytes(challenge, check.expectedChallenge)) {
       return this.#invalid(`requestDetails.${verdict.binding.field} does not bind the expected challenge`);

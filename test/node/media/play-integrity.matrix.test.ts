@@ -166,6 +166,11 @@ describe("Play Integrity: freshness (15 min back, 2 min ahead by default)", () =
     expect(await at(-2 * MINUTE - 1)).toMatchObject({ status: "invalid", detail: "verdict timestamp is in the future" });
   });
 
+  it("is invalid without a valid verification time", async () => {
+    const token = await mintIntegrityToken(verdictAt(), keys);
+    expect(await run(token, undefined, new Date(Number.NaN))).toMatchObject({ status: "invalid", detail: "no valid verification time" });
+  });
+
   it("honours configured windows", async () => {
     const strict = new PlayIntegrityVerifier({ maxAgeMs: MINUTE, maxFutureSkewMs: 0 });
     const token = await mintIntegrityToken(verdictAt(), keys);
@@ -222,6 +227,9 @@ describe("Play Integrity: challenge binding", () => {
       },
       (r) => {
         r["requestHash"] = hex(challenge);
+      },
+      (r) => {
+        r["requestHash"] = "";
       },
     ];
     for (const edit of edits) {
