@@ -146,6 +146,16 @@ describe("Play Integrity: keys and tampering", () => {
     expect((await run(a128)).status).toBe("invalid");
   });
 
+  it("opens a DEF-compressed token, but not one that inflates beyond 64 KiB", async () => {
+    const zip = { alg: "A256KW", enc: "A256GCM", zip: "DEF" };
+    const jws = await signVerdict(verdictAt(), keys.signingKey);
+    expect((await run(await encryptText(jws, keys.decryptionKey, zip))).status).toBe("verified");
+    const bomb = await signVerdict({ ...verdictAt(), padding: " ".repeat(100_000) }, keys.signingKey);
+    const token = await encryptText(bomb, keys.decryptionKey, zip);
+    expect(token.length).toBeLessThan(10_000);
+    expect((await run(token)).status).toBe("invalid");
+  });
+
   it("refuses statements that are not one compact JWE", async () => {
     const token = await mintIntegrityToken(verdictAt(), keys);
     const jws = await signVerdict(verdictAt(), keys.signingKey);
