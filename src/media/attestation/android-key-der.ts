@@ -4,6 +4,7 @@
  * throws `AndroidKeyFormatError` on malformed input; the verifier turns that into `invalid`.
  */
 import * as asn1js from "asn1js";
+import { equalBytes } from "../../platform/bytes";
 
 export const KEY_DESCRIPTION_OID = "1.3.6.1.4.1.11129.2.1.17";
 
@@ -62,9 +63,9 @@ export function smallInt(block: asn1js.AsnType | undefined, what: string): numbe
   if (!(block instanceof asn1js.Integer) && !(block instanceof asn1js.Enumerated)) fail(`${what}: expected an INTEGER`);
   const v = block.valueBlock.valueHexView;
   if (v.length === 0 || (v[0]! & 0x80) !== 0) fail(`${what}: negative or empty INTEGER`);
-  if (v.length > 7) fail(`${what}: INTEGER too large`);
   let n = 0;
   for (const b of v) n = n * 256 + b;
+  if (!Number.isSafeInteger(n)) fail(`${what}: INTEGER too large`);
   return n;
 }
 
@@ -100,6 +101,7 @@ export function parseCertificate(der: Uint8Array): RawCertificate {
   let i = 0;
   if (tbs[0] && tbs[0].idBlock.tagClass === 3 && tbs[0].idBlock.tagNumber === 0) i = 1; // explicit version
   const serial = tbs[i];
+  const innerAlg = tbs[i + 1];
   const issuer = tbs[i + 2];
   const validity = tbs[i + 3];
   const subject = tbs[i + 4];
@@ -117,6 +119,8 @@ export function parseCertificate(der: Uint8Array): RawCertificate {
       extensions.set(id, octets(parts[parts.length - 1], "extension value"));
     }
   }
+  // The outer algorithm is outside the signature; it must repeat the signed one (RFC 5280 4.1.1.2).
+  if (!innerAlg || !equalBytes(bytesOf(innerAlg), bytesOf(algBlock))) fail("certificate: signature algorithm differs from the signed one");
   if (!(sigBlock instanceof asn1js.BitString) || sigBlock.valueBlock.unusedBits !== 0) fail("certificate: bad signature BIT STRING");
   const serialHex = Array.from(serial.valueBlock.valueHexView, (b) => b.toString(16).padStart(2, "0"))
     .join("")

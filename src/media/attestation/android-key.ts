@@ -108,6 +108,18 @@ async function walk(chain: RawCertificate[], anchored: number, now: Date, expiry
   });
 }
 
+/** Status-list keys normalised like `serialHex` (lowercase, no leading zeros), so an operator's casing cannot hide a match. */
+function listedSerials(entries: Record<string, unknown>): Set<string> {
+  return new Set(
+    Object.keys(entries).map((k) =>
+      k
+        .trim()
+        .toLowerCase()
+        .replace(/^0+(?=.)/, ""),
+    ),
+  );
+}
+
 function appFacts(list: AuthorizationList["applicationId"], trust: AttestationTrust) {
   if (!list || list.packages.length === 0) return { app_id: null, app_trusted: false, app_version: null };
   const digests = list.signatureDigests.map((d) => hex(d));
@@ -140,7 +152,7 @@ async function facts(leaf: RawCertificate, chain: RawCertificate[], kd: KeyDescr
   const rot = hw.rootOfTrust ?? sw.rootOfTrust;
   const state = rot ? BOOT_STATES[rot.verifiedBootState] : "unverified";
   if (!state) throw new AndroidKeyFormatError(`rootOfTrust: unknown verifiedBootState ${rot?.verifiedBootState}`);
-  const revocations = trust.androidRevocations;
+  const listed = trust.androidRevocations ? listedSerials(trust.androidRevocations.entries) : null;
   return {
     kind: "hardware_key_attestation",
     provider_class: "android_key_attestation",
@@ -157,7 +169,7 @@ async function facts(leaf: RawCertificate, chain: RawCertificate[], kd: KeyDescr
     app_recognition: null,
     environment: null,
     issued_at: null,
-    revoked: revocations ? chain.some((c) => Object.hasOwn(revocations.entries, c.serialHex)) : null,
+    revoked: listed ? chain.some((c) => listed.has(c.serialHex)) : null,
   };
 }
 
@@ -176,6 +188,8 @@ export function createAndroidKeyVerifier(options: AndroidKeyVerifierOptions = {}
       const roots = loadRoots(check.trust);
       if (!roots) return { status: "unavailable", detail: "no readable Google attestation roots configured", verifier_version: version };
       try {
+        // An Invalid Date compares false both ways and would silently disable every validity check.
+        if (Number.isNaN(check.now.getTime())) throw new Invalid("no valid verification time");
         if (check.statement.length > MAX_STATEMENT_CHARS) throw new Invalid("statement too large");
         const chain = pemCertificates(check.statement).map(parseCertificate);
         if (chain.length < 2 || chain.length > MAX_CERTS) throw new Invalid(`chain of ${chain.length} certificates`);

@@ -246,6 +246,9 @@ describe("Android key attestation: app identity and revocation", () => {
     const listed = { version: "r1", entries: { ...sample.entries, [ders[2]!.serialHex]: { status: "REVOKED", reason: "KEY_COMPROMISE" } } };
     const revoked = await check(pixel6, { trust: trust({ androidRevocations: listed }) });
     expect(revoked.status === "verified" && revoked.facts.revoked).toBe(true);
+    const casing = { version: "r2", entries: { [`00${ders[1]!.serialHex.toUpperCase()}`]: { status: "SUSPENDED" } } };
+    const cased = await check(pixel6, { trust: trust({ androidRevocations: casing }) });
+    expect(cased.status === "verified" && cased.facts.revoked).toBe(true);
     const clean = await check(pixel6, { trust: trust({ androidRevocations: { version: "r0", entries: sample.entries } }) });
     expect(clean.status === "verified" && clean.facts.revoked).toBe(false);
   });

@@ -222,6 +222,18 @@ describe("Android key attestation: minted chains (test CA as the configured root
     expect(detail(await verify(factory, {}, new Date("2031-06-01T00:00:00Z")))).toBe("verified");
   });
 
+  it("refuses a certificate whose outer signature algorithm differs from the signed one", async () => {
+    const { pem } = await chain();
+    const ders = pem
+      .split(/(?=-----BEGIN CERTIFICATE-----)/)
+      .map((b) => new Uint8Array(Buffer.from(b.replace(/-----[A-Z ]+-----|\s/g, ""), "base64")));
+    const leaf = ders[0]!;
+    const ecdsaSha256 = Buffer.from("06082a8648ce3d040302", "hex");
+    const at = Buffer.from(leaf).lastIndexOf(ecdsaSha256);
+    leaf[at + ecdsaSha256.length - 1] = 0x03; // outer algorithm → ecdsa-with-SHA384
+    expect(detail(await verify(toPem(ders)))).toMatch(/invalid: certificate: signature algorithm differs/);
+  });
+
   it("never throws and never verifies when the configured roots are unreadable", async () => {
     const { pem } = await chain();
     const r = await createAndroidKeyVerifier().verify({
@@ -231,5 +243,6 @@ describe("Android key attestation: minted chains (test CA as the configured root
       now: NOW,
     });
     expect(r.status).toBe("unavailable");
+    expect(detail(await verify(pem, {}, new Date(Number.NaN)))).toMatch(/invalid: no valid verification time/);
   });
 });
