@@ -8,11 +8,13 @@ import * as pkijs from "pkijs";
 
 export const KEY_DESCRIPTION_OID = "1.3.6.1.4.1.11129.2.1.17";
 
+/** A minted key pair and its SPKI DER. */
 export interface Party {
   keys: CryptoKeyPair;
   spki: Uint8Array;
 }
 
+/** A fresh ECDSA P-256 party. */
 export async function mintParty(): Promise<Party> {
   const keys = (await crypto.subtle.generateKey({ name: "ECDSA", namedCurve: "P-256" }, true, ["sign", "verify"])) as CryptoKeyPair;
   return { keys, spki: new Uint8Array((await crypto.subtle.exportKey("spki", keys.publicKey)) as ArrayBuffer) };
@@ -27,11 +29,13 @@ export function dn(pairs: [string, string][]): Uint8Array {
   return new Uint8Array(new asn1js.Sequence({ value: pairs.map(rdn) }).toBER(false));
 }
 
+/** Attribute types for `dn`. */
 export const O = "2.5.4.10";
 export const CN = "2.5.4.3";
 
 let serial = 0x1000;
 
+/** A v3 certificate with the given names, dates and (non-critical) extensions, signed ECDSA/SHA-256 by `issuerKey`. */
 export async function mintCert(args: {
   subject: Uint8Array;
   issuer: Uint8Array;
@@ -64,10 +68,12 @@ export function tagged(tag: number, value: asn1js.BaseBlock): asn1js.BaseBlock {
   return new asn1js.Constructed({ idBlock: { tagClass: 3, tagNumber: tag }, value: [value] });
 }
 
+/** An INTEGER. */
 export function int(n: number): asn1js.Integer {
   return new asn1js.Integer({ value: n });
 }
 
+/** hardware/softwareEnforced entry 704: RootOfTrust (zero boot key and hash). */
 export function rootOfTrustEntry(state: number, locked: boolean): asn1js.BaseBlock {
   return tagged(
     704,
@@ -82,6 +88,7 @@ export function rootOfTrustEntry(state: number, locked: boolean): asn1js.BaseBlo
   );
 }
 
+/** Entry 709: attestationApplicationId (OCTET STRING holding the DER of packages and signer digests). */
 export function applicationIdEntry(packages: [string, number][], digests: Uint8Array[]): asn1js.BaseBlock {
   const inner = new asn1js.Sequence({
     value: [
@@ -97,6 +104,7 @@ export function applicationIdEntry(packages: [string, number][], digests: Uint8A
   return tagged(709, new asn1js.OctetString({ valueHex: inner.toBER(false) }));
 }
 
+/** A KeyDescription (attestation/KeyMint version 300) with the given levels, challenge and authorization lists. */
 export function keyDescription(args: {
   challenge: Uint8Array;
   attestationSecurityLevel?: number;
@@ -120,6 +128,7 @@ export function keyDescription(args: {
   );
 }
 
+/** PEM text of the certificates in order (the statement encoding the verifier takes). */
 export function toPem(ders: Uint8Array[]): string {
   return ders
     .map((der) => {

@@ -6,6 +6,7 @@
 import * as asn1js from "asn1js";
 import { equalBytes } from "../../platform/bytes";
 
+/** The Android key attestation extension (KeyDescription) OID. */
 export const KEY_DESCRIPTION_OID = "1.3.6.1.4.1.11129.2.1.17";
 
 /** Thrown for any structural problem in a certificate or the KeyDescription; its message is safe to report. */
@@ -162,6 +163,7 @@ const TAG_OS_VERSION = 705;
 const TAG_OS_PATCH_LEVEL = 706;
 const TAG_ATTESTATION_APPLICATION_ID = 709;
 
+/** The device's boot state as the secure environment attests it. */
 export interface RootOfTrust {
   verifiedBootKey: Uint8Array;
   deviceLocked: boolean;
@@ -178,6 +180,7 @@ export interface AuthorizationList {
   applicationId?: { packages: { name: string; version: number }[]; signatureDigests: Uint8Array[] };
 }
 
+/** The decoded KeyDescription; invariant: every field present and of its ASN.1 type (uniqueId kept, unused). */
 export interface KeyDescription {
   attestationVersion: number;
   /** 0 software, 1 trusted environment, 2 StrongBox. */

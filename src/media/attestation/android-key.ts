@@ -39,6 +39,7 @@ import {
 } from "./android-key-der";
 import type { AttestationCheck, AttestationResult, AttestationTrust, AttestationVerifier, AttestedFacts } from "./types";
 
+/** Recorded on every decision; bump when a policy choice above changes. */
 export const ANDROID_KEY_VERIFIER_VERSION = "svc-android-key/1";
 
 /** SHA-256 of the SPKI of the AOSP software attestation roots (EC P-256, RSA-1024): recognised, never trusted. */
@@ -50,6 +51,7 @@ export const ANDROID_SOFTWARE_ROOT_SPKI_SHA256: readonly string[] = [
 /** "google": expiry ignored for factory chains, enforced for remotely provisioned ones; "strict": enforced everywhere. */
 export type AndroidExpiryPolicy = "google" | "strict";
 
+/** Verifier policy; the default is Google's (expiry "google"). */
 export interface AndroidKeyVerifierOptions {
   expiry?: AndroidExpiryPolicy;
 }
