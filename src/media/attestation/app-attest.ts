@@ -70,7 +70,7 @@ function parseStatement(text: string): { attestationObject: Uint8Array; keyId: U
   const attestationObject = typeof attestation_object === "string" ? fromBase64(attestation_object) : null;
   const keyId = typeof key_id === "string" ? fromBase64(key_id) : null;
   if (!attestationObject) return "attestation_object is not canonical base64";
-  if (!keyId || keyId.length !== 32) return "key_id is not canonical base64 of 32 bytes";
+  if (keyId?.length !== 32) return "key_id is not canonical base64 of 32 bytes";
   return { attestationObject, keyId };
 }
 
