@@ -55,7 +55,7 @@ async function issue(args: {
     extensions.push(new pkijs.Extension({ extnID: "2.5.29.19", critical: true, extnValue: bc.toBER(false) }));
   }
   if (extensions.length > 0) cert.extensions = extensions;
-  const hash = (args.issuerKey.algorithm as EcKeyAlgorithm).namedCurve === "P-384" ? "SHA-384" : "SHA-256";
+  const hash = (args.issuerKey.algorithm as { namedCurve?: string }).namedCurve === "P-384" ? "SHA-384" : "SHA-256";
   await cert.sign(args.issuerKey, hash);
   return new Uint8Array(cert.toSchema(true).toBER(false));
 }
