@@ -37,9 +37,12 @@ export interface ParsedCert {
 export function parseCertificate(der: Uint8Array): ParsedCert | null {
   try {
     const asn = asn1js.fromBER(der);
-    // A trailing byte or a BER-only form would let two encodings stand for one certificate.
     if (asn.offset !== der.length || asn.result.error) return null;
-    return { der, cert: new pkijs.Certificate({ schema: asn.result }) };
+    const cert = new pkijs.Certificate({ schema: asn.result });
+    // asn1js is lenient (an off-by-one outer length, a SET tag for the SEQUENCE): only the unsigned envelope around
+    // the signed TBS could differ, so require the canonical DER re-encoding. One certificate, one byte string.
+    if (!equalBytes(new Uint8Array(cert.toSchema(true).toBER(false)), der)) return null;
+    return { der, cert };
   } catch {
     return null;
   }

@@ -256,3 +256,60 @@ describe("App Attest assertions (real vectors)", () => {
     });
   }
 });
+
+/** Where `needle` starts in `haystack` (-1 if absent). */
+function indexOf(haystack: Uint8Array, needle: Uint8Array): number {
+  outer: for (let i = 0; i + needle.length <= haystack.length; i++) {
+    for (let j = 0; j < needle.length; j++) if (haystack[i + j] !== needle[j]) continue outer;
+    return i;
+  }
+  return -1;
+}
+
+describe("a flipped bit anywhere is invalid (sweeps)", () => {
+  it("every third byte of a real attestation object outside the receipt; the receipt itself is not verified", async () => {
+    const vector = load("warden-iphone11-ios16-production.json");
+    const a = vector.attestation!;
+    const object = b64(a.attestationObjectBase64);
+    const decoded = decodeCbor(object);
+    if (decoded.status !== "ok") throw new Error("vector does not decode");
+    const receipt = ((decoded.value as Map<string, unknown>).get("attStmt") as Map<string, unknown>).get("receipt") as Uint8Array;
+    const start = indexOf(object, receipt);
+    expect(start).toBeGreaterThan(0);
+    const check = (bytes: Uint8Array) =>
+      verifier.verify({
+        statement: statementOf(bytes, a.keyIdBase64),
+        expectedChallenge: b64(a.challenge.base64),
+        trust: trustFor(vector.appId, false),
+        now: new Date(a.verifyAt),
+      });
+    const survivors: number[] = [];
+    for (let i = 0; i < object.length; i += 3) {
+      if (i >= start && i < start + receipt.length) continue;
+      if ((await check(flipped(object, i))).status !== "invalid") survivors.push(i);
+    }
+    expect(survivors).toEqual([]);
+    // Policy: Apple's receipt rides along unverified (admissions do not need it).
+    expect((await check(flipped(object, start + 100))).status).toBe("verified");
+  });
+
+  it("every byte of every real assertion", async () => {
+    for (const entry of withAssertions) {
+      const vector = load(entry.file);
+      for (const s of vector.assertions) {
+        const bytes = b64(s.assertionBase64);
+        const base = {
+          clientData: b64(s.clientDataBase64),
+          publicKeySpki: b64(s.publicKeySpkiBase64),
+          previousCounter: 0,
+          appId: vector.appId,
+          trust: trustFor(vector.appId, true),
+        };
+        for (let i = 0; i < bytes.length; i++) {
+          const result = await verifyAppAttestAssertion({ ...base, assertion: base64(flipped(bytes, i)) });
+          expect(result.status, `${entry.file} byte ${i}`).toBe("invalid");
+        }
+      }
+    }
+  });
+});
