@@ -102,8 +102,9 @@ export async function verifyChain(chain: ParsedCert[], roots: ParsedCert[], now:
   if (chain.length === 0) return "empty certificate chain";
   for (let i = 0; i < chain.length; i++) {
     const { cert, der } = chain[i]!;
-    if (roots.some((r) => equalBytes(r.der, der))) return i === 0 ? "the leaf is a root certificate" : null;
     if (!validAt(cert, now)) return `certificate ${i} is not valid at the verification time`;
+    // A chain may carry the configured root itself: it ends there (its place was checked by the step before).
+    if (roots.some((r) => equalBytes(r.der, der))) return i === 0 ? "the leaf is a root certificate" : null;
     const next = chain[i + 1];
     if (next) {
       if (!isCa(next.cert)) return `certificate ${i + 1} is not a CA`;
