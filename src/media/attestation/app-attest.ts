@@ -8,7 +8,8 @@
  *    No other members. Both base64 strings must be canonical (what `base64EncodedString()` writes).
  *  - The app passes clientDataHash = SHA-256(challenge bytes) to `attestKey`, where the challenge bytes are exactly
  *    the `expectedChallenge` the server binds the enrolment to. So the leaf's nonce extension must equal
- *    SHA-256(authData ‖ SHA-256(expectedChallenge)).
+ *    SHA-256(authData ‖ SHA-256(expectedChallenge)). Facts report `challenge` = expectedChallenge (what the nonce
+ *    commits to), `key_id` = standard base64 of the key id, `public_key_spki` = the leaf key's P-256 SPKI DER.
  *  - Assertions: `verifyAppAttestAssertion` with the base64 CBOR `generateAssertion` returned and the exact
  *    clientData bytes whose SHA-256 the app passed as clientDataHash.
  *
