@@ -95,7 +95,11 @@ function organizations(name: asn1js.AsnType): string[] {
 
 /** Parses one DER certificate; invariant: every byte field is exactly what the issuer signed or named. */
 export function parseCertificate(der: Uint8Array): RawCertificate {
-  const cert = children(decode(der, "certificate"), "certificate");
+  const outer = decode(der, "certificate");
+  // BER leniency must not let other bytes pass for a signed certificate (asn1js reads a SET tag or a non-minimal
+  // length here): accept only the one canonical DER encoding of what was parsed.
+  if (!(outer instanceof asn1js.Sequence) || !equalBytes(new Uint8Array(outer.toBER(false)), der)) fail("certificate: not canonical DER");
+  const cert = children(outer, "certificate");
   if (cert.length !== 3) fail("certificate: expected tbs, algorithm, signature");
   const [tbsBlock, algBlock, sigBlock] = cert as [asn1js.AsnType, asn1js.AsnType, asn1js.AsnType];
   const tbs = children(tbsBlock, "tbsCertificate");
