@@ -229,3 +229,202 @@ describe("capture admission gates: one crafted submission per reason", () => {
     }
   });
 });
+
+/** Facts of a verified App Attest assertion as the capture area maps them (key and counter of the identity). */
+function appAttest(counter: number): Mutation {
+  return (i) => {
+    i.identity.kind = "app_attest";
+    i.submission.attestation_kind = "app_attest";
+    Object.assign(i.identity.enrolled, { app_id: "TEAMID1234.com.example.camera", key_id: "a2V5", counter: 5 });
+    Object.assign(i.identity.enrolled, { os_version: null, os_patch_level: null, app_version: null });
+    i.policy.minimum_security_level = "strongbox";
+    i.attestation = {
+      status: "verified",
+      verifier_version: "svc-app-attest/1",
+      facts: {
+        ...androidFacts(),
+        kind: "app_attest",
+        provider_class: "apple_app_attest",
+        app_id: "TEAMID1234.com.example.camera",
+        key_id: "a2V5",
+        counter,
+        security_level: null,
+        boot: null,
+        os_version: null,
+        os_patch_level: null,
+        app_version: null,
+        environment: "production",
+        revoked: null,
+      },
+    };
+  };
+}
+
+/** Facts of a verified Play Integrity verdict. */
+const playIntegrity: Mutation = (i) => {
+  i.identity.kind = "play_integrity";
+  i.submission.attestation_kind = "play_integrity";
+  Object.assign(i.identity.enrolled, {
+    key_id: null,
+    os_version: null,
+    os_patch_level: null,
+    last_evidence_issued_at: "2026-11-25T09:00:00.000Z",
+  });
+  i.policy.minimum_security_level = "software";
+  i.attestation = {
+    status: "verified",
+    verifier_version: "svc-play-integrity/1",
+    facts: {
+      ...androidFacts(),
+      kind: "play_integrity",
+      provider_class: "google_play_integrity",
+      key_id: null,
+      public_key_spki: null,
+      security_level: null,
+      boot: null,
+      os_version: null,
+      os_patch_level: null,
+      device_integrity: ["MEETS_BASIC_INTEGRITY", "MEETS_DEVICE_INTEGRITY"],
+      app_recognition: "PLAY_RECOGNIZED",
+      environment: "production",
+      issued_at: "2026-11-25T09:59:00.000Z",
+      revoked: null,
+    },
+  };
+};
+
+const facts = (change: (f: AttestedFacts) => void) => onFacts(change);
+const reasonOf = (...mutations: Mutation[]) => decideAdmission(craft(...mutations)).failed_gates;
+
+describe("capture admission gates: each gate's rules", () => {
+  it("App Attest: a strictly larger counter passes; equal or lower is counter_replay; another key is request_mismatch", () => {
+    expect(reasonOf(appAttest(6))).toEqual([]);
+    expect(reasonOf(appAttest(5))).toEqual(["counter_replay"]);
+    expect(reasonOf(appAttest(0))).toEqual(["counter_replay"]);
+    expect(
+      reasonOf(
+        appAttest(6),
+        facts((f) => void (f.key_id = "b3RoZXI=")),
+      ),
+    ).toEqual(["request_mismatch"]);
+    // Secure Enclave keys meet a strongbox minimum; App Attest states no boot fact, so verified boot asks nothing more.
+    expect(decideAdmission(craft(appAttest(6))).not_evaluated).toEqual([]);
+  });
+
+  it("App Attest: a development key is an app identity mismatch unless the policy allows development", () => {
+    const dev = facts((f) => void (f.environment = "development"));
+    expect(reasonOf(appAttest(6), dev)).toEqual(["app_identity_mismatch"]);
+    expect(reasonOf(appAttest(6), dev, (i) => void i.policy.allowed_environments.push("development"))).toEqual([]);
+  });
+
+  it("Play Integrity: integrity verdicts stand for boot state and security level; app verdict for app identity", () => {
+    expect(reasonOf(playIntegrity)).toEqual([]);
+    expect(
+      reasonOf(
+        playIntegrity,
+        facts((f) => void (f.device_integrity = ["MEETS_BASIC_INTEGRITY"])),
+      ),
+    ).toEqual(["boot_state"]);
+    expect(reasonOf(playIntegrity, (i) => void (i.policy.minimum_security_level = "tee"))).toEqual(["security_level"]);
+    const strong = facts((f) => void f.device_integrity.push("MEETS_STRONG_INTEGRITY"));
+    expect(reasonOf(playIntegrity, strong, (i) => void (i.policy.minimum_security_level = "tee"))).toEqual([]);
+    expect(reasonOf(playIntegrity, strong, (i) => void (i.policy.minimum_security_level = "strongbox"))).toEqual(["security_level"]);
+    expect(
+      reasonOf(
+        playIntegrity,
+        facts((f) => void (f.app_recognition = "UNRECOGNIZED_VERSION")),
+      ),
+    ).toEqual(["app_identity_mismatch"]);
+    expect(
+      reasonOf(
+        playIntegrity,
+        facts((f) => void (f.app_recognition = null)),
+      ),
+    ).toEqual(["app_identity_mismatch"]);
+  });
+
+  it("clock_rollback: an older verdict than the last accepted one, or a decision clock behind the last beyond tolerance", () => {
+    expect(
+      reasonOf(
+        playIntegrity,
+        facts((f) => void (f.issued_at = "2026-11-25T08:59:59.999Z")),
+      ),
+    ).toEqual(["clock_rollback"]);
+    const behind = (i: GateInput) => void (i.identity.enrolled.last_attested_at = "2026-11-25T10:00:30.000Z");
+    expect(reasonOf(behind)).toEqual(["clock_rollback"]);
+    expect(reasonOf(behind, (i) => void (i.policy.clock_skew_tolerance_ms = 30_000))).toEqual([]);
+    expect(reasonOf((i) => void (i.identity.enrolled.last_attested_at = "yesterday"))).toEqual(["clock_rollback"]);
+    expect(reasonOf((i) => void (i.now = new Date(Number.NaN)))).toContain("clock_rollback");
+    expect(reasonOf((i) => void (i.identity.enrolled.last_attested_at = null))).toEqual([]);
+  });
+
+  it("request_mismatch: challenge unknown, another identity's, expired, used, wrong secret; evidence of another kind or binding", () => {
+    const cases: Mutation[] = [
+      (i) => void (i.challenge = null),
+      (i) => void (i.challenge!.capture_identity_id = "cid_bbbbbbbbbbbbbbbb"),
+      (i) => void (i.challenge!.expires_at = NOW.toISOString()),
+      (i) => void (i.challenge!.expires_at = "soon"),
+      (i) => void (i.challenge!.secret_matches = false),
+      (i) => void (i.submission.attestation_kind = "play_integrity"),
+      facts((f) => void (f.kind = "play_integrity")),
+      facts((f) => void (f.challenge = new Uint8Array(32))),
+      facts((f) => void (f.challenge = null)),
+      (i) => void (i.submission.expected_binding = new Uint8Array(31).fill(7)),
+    ];
+    for (const [n, mutate] of cases.entries()) expect(reasonOf(mutate), `case ${n}`).toEqual(["request_mismatch"]);
+    // Android attests a fresh key per challenge: its key id is not compared with the enrolled one.
+    expect(reasonOf(facts((f) => void (f.key_id = "33".repeat(32))))).toEqual([]);
+  });
+
+  it("evidence_invalid also covers a chain on the revocation list, whose facts are then not used", () => {
+    const d = decideAdmission(craft(facts((f) => void Object.assign(f, { revoked: true, app_trusted: false }))));
+    expect(d.failed_gates).toEqual(["evidence_invalid"]);
+    expect(d.not_evaluated).toEqual(FACT_GATES);
+  });
+
+  it("app identity, downgrades and boot: each comparison", () => {
+    expect(reasonOf(facts((f) => void (f.app_id = "com.example.other")))).toEqual(["app_identity_mismatch"]);
+    expect(reasonOf(facts((f) => void (f.os_version = 140000)))).toEqual(["os_downgrade"]);
+    expect(reasonOf(facts((f) => void Object.assign(f, { os_version: 160000, os_patch_level: 202509 })))).toEqual(["os_downgrade"]);
+    expect(reasonOf(facts((f) => void Object.assign(f, { os_version: 160000, os_patch_level: 202511, app_version: 13 })))).toEqual([]);
+    expect(reasonOf(facts((f) => void (f.boot = { state: "self_signed", device_locked: true })))).toEqual(["boot_state"]);
+    expect(reasonOf(facts((f) => void (f.boot = { state: "verified", device_locked: false })))).toEqual(["boot_state"]);
+    expect(reasonOf(facts((f) => void (f.boot = null)))).toEqual(["boot_state"]);
+    const unlocked = facts((f) => void (f.boot = { state: "unverified", device_locked: false }));
+    expect(reasonOf(unlocked, (i) => void (i.policy.require_verified_boot = false))).toEqual([]);
+    expect(reasonOf(facts((f) => void (f.security_level = "tee")))).toEqual([]);
+  });
+
+  it("media_substitution: the stored hash must equal the bound one, both known and canonical", () => {
+    expect(reasonOf((i) => void (i.submission.statement_media_sha256 = null))).toEqual(["media_substitution"]);
+    expect(reasonOf((i) => void (i.submission.upload_sha256 = null))).toEqual(["media_substitution"]);
+    const upper = (i: GateInput) =>
+      void Object.assign(i.submission, { upload_sha256: MEDIA.toUpperCase(), statement_media_sha256: MEDIA.toUpperCase() });
+    expect(reasonOf(upper)).toEqual(["media_substitution"]);
+  });
+
+  it("versions: configured governance and commercial sources are named; an impossible version string is refused", () => {
+    const d = decideAdmission(
+      craft(
+        (i) => void (i.governance = { status: "allowed", policy_version: "holds-7" }),
+        (i) => void (i.commercial = { status: "allowed", policy_version: "wallet-3" }),
+        (i) => void (i.trust.revocation_version = null),
+      ),
+    );
+    expect(d.reason).toBe("passed");
+    expect(d.versions.admission_policy_version).toBe("svc.capture-admission.v1+commercial:wallet-3+governance:holds-7");
+    expect(d.versions.admission_policy_version).toBe(
+      admissionPolicyVersion({ status: "allowed", policy_version: "holds-7" }, { status: "allowed", policy_version: "wallet-3" }),
+    );
+    expect(d.versions.governance_policy_version).toBe("holds-7");
+    expect(d.versions.revocation_snapshot_version).toBe("none");
+    expect(() => decideAdmission(craft((i) => void (i.policy.capture_policy_version = "v".repeat(129))))).toThrow(RangeError);
+  });
+
+  it("pure: the same input gives the same decision and is left unchanged", () => {
+    const input = craft(...TABLE.filter((_, n) => n % 3 === 0).map(([, m]) => m));
+    const before = structuredClone(input);
+    expect(decideAdmission(input)).toEqual(decideAdmission(input));
+    expect(input).toEqual(before);
+  });
+});
