@@ -206,6 +206,9 @@ export async function rewrapDataKeys(db: Database, env: { SVC_DATA_MASTER_KEYS?:
     if (rows.length < 100) break;
     after = rows[rows.length - 1]!.id;
   }
-  if (report.rewrapped > 0 || report.unreadable > 0) log.info("data keys rewrapped", { ...report, master_key_id: ring.current.id });
+  // While a rotation is under way (more than one key configured) every sweep reports, zeros included: the operator
+  // drops the old key after consecutive zero reports.
+  if (report.rewrapped > 0 || report.unreadable > 0 || ring.byId.size > 1)
+    log.info("data keys rewrapped", { ...report, master_key_id: ring.current.id, configured_keys: ring.byId.size });
   return report;
 }
