@@ -192,6 +192,10 @@ export const OPERATION_POLICIES: Record<string, OperationPolicy> = {
   "GET /v1/creator-identities/{creator_identity_id}": bearer("creators:read"),
   "GET /v1/creator-identities/{creator_identity_id}/disclosure": bearer("creators:disclose"),
   "POST /v1/creator-identities/{creator_identity_id}/withdraw": bearer("creators:write", "optional"),
+
+  // Capture: enrolment and challenges answer one-time secrets
+  "POST /v1/capture-identity-enrollments": oneTimeSecret("capture:write"),
+  "POST /v1/capture-identities": bearer("capture:write", "optional"),
 };
 
 /** `/v1/recipes/:recipe_id` (Hono) → `/v1/recipes/{recipe_id}` (OpenAPI). */
