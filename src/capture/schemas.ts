@@ -99,13 +99,10 @@ export const CaptureIdentityResponseSchema = z
     attestation_kind: AttestationKindSchema,
     provider_class: z.enum(PROVIDER_CLASSES).openapi({ description: "Who attested the identity.", example: "apple_app_attest" }),
     platform: z.enum(PLATFORMS).openapi({ description: "`ios` for App Attest, `android` otherwise.", example: "ios" }),
-    app_id: z
-      .string()
-      .nullable()
-      .openapi({
-        description: "The attested app: Apple `TEAMID.bundle.id` or Android package.",
-        example: "TEAM123456.com.example.capture",
-      }),
+    app_id: z.string().nullable().openapi({
+      description: "The attested app: Apple `TEAMID.bundle.id` or Android package.",
+      example: "TEAM123456.com.example.capture",
+    }),
     key_id: z.string().nullable().openapi({
       description:
         "The provider's key identity: App Attest key id (standard base64), Android attested key's SPKI SHA-256 (hex); null for Play Integrity.",

@@ -195,7 +195,10 @@ export const OPERATION_POLICIES: Record<string, OperationPolicy> = {
 
   // Capture: enrolment and challenges answer one-time secrets
   "POST /v1/capture-identity-enrollments": oneTimeSecret("capture:write"),
+  "GET /v1/capture-identities": bearer("capture:read"),
   "POST /v1/capture-identities": bearer("capture:write", "optional"),
+  "GET /v1/capture-identities/{capture_identity_id}": bearer("capture:read"),
+  "POST /v1/capture-identities/{capture_identity_id}/revoke": bearer("capture:write", "optional"),
 };
 
 /** `/v1/recipes/:recipe_id` (Hono) → `/v1/recipes/{recipe_id}` (OpenAPI). */

@@ -102,3 +102,18 @@ export async function expectError(res: Response, status: number, code: string): 
   expect(body.request_id).toMatch(/^req_[a-z2-7]{16}$/);
   return body;
 }
+
+/** Enrols and completes an identity of `kind` (App Attest or Play Integrity); returns the 201 body. */
+export async function enrolledIdentity(key: string, kind: "app_attest" | "play_integrity" = "app_attest", installationId = installation()) {
+  const e = await enrolment(key, kind, installationId);
+  const statement =
+    kind === "app_attest" ? (await appAttestStatement(e.challenge_secret)).statement : await playStatement(e.challenge_secret);
+  const res = await complete(key, {
+    capture_identity_enrollment_id: e.capture_identity_enrollment_id,
+    attestation_kind: kind,
+    challenge_secret: e.challenge_secret,
+    statement,
+  });
+  expect(res.status, await res.clone().text()).toBe(201);
+  return res.json() as Promise<any>;
+}
