@@ -1,13 +1,15 @@
 import { and, eq, isNull, or, type SQL } from "drizzle-orm";
 import type { Database } from "../db/client";
 import { keysetPage } from "../db/keyset";
-import { captureIdentities, captureIdentityEnrollments } from "../db/schema";
+import { captureAdmissionChallenges, captureIdentities, captureIdentityEnrollments } from "../db/schema";
 import type { PageRequest } from "../platform/pagination";
 
 /** A capture_identity_enrollments row. Invariant: the secret only as its SHA-256; completed at most once. */
 export type EnrollmentRow = typeof captureIdentityEnrollments.$inferSelect;
 /** A capture_identities row. Invariant: `state` only moves active → revoked. */
 export type IdentityRow = typeof captureIdentities.$inferSelect;
+/** A capture_admission_challenges row. Invariant: the secret only as its SHA-256; `used_at` set at most once. */
+export type ChallengeRow = typeof captureAdmissionChallenges.$inferSelect;
 
 export async function insertEnrollment(db: Database, row: EnrollmentRow): Promise<void> {
   await db.insert(captureIdentityEnrollments).values(row);
@@ -110,4 +112,18 @@ export async function markRevoked(db: Database, tenantId: string, id: string, ap
     .where(and(eq(captureIdentities.tenantId, tenantId), eq(captureIdentities.id, id), eq(captureIdentities.state, "active")))
     .returning();
   return rows[0] ?? null;
+}
+
+export async function insertChallenge(db: Database, row: ChallengeRow): Promise<void> {
+  await db.insert(captureAdmissionChallenges).values(row);
+}
+
+export async function findChallenge(db: Database, tenantId: string, id: string): Promise<ChallengeRow | null> {
+  return (
+    (await db
+      .select()
+      .from(captureAdmissionChallenges)
+      .where(and(eq(captureAdmissionChallenges.tenantId, tenantId), eq(captureAdmissionChallenges.id, id)))
+      .get()) ?? null
+  );
 }

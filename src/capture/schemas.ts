@@ -137,3 +137,21 @@ export const CaptureIdentityPageSchema = z
     next_cursor: NextCursorSchema,
   })
   .openapi("CaptureIdentityPage", { description: "One page of capture identities." });
+
+export const ChallengeIdSchema = idSchema("captureChallenge", "Admission challenge id.");
+
+export const CreateChallengeRequestSchema = z
+  .object({ capture_identity_id: CaptureIdentityIdSchema })
+  .strict()
+  .openapi("CaptureAdmissionChallengeRequest", { description: "Asks for a single-use admission challenge for one identity." });
+
+export const ChallengeResponseSchema = z
+  .object({
+    capture_identity_id: CaptureIdentityIdSchema,
+    challenge_id: ChallengeIdSchema,
+    challenge_secret: ChallengeSecretSchema.openapi({
+      description: "Returned once, never again (only its SHA-256 is stored). Single use: one admission consumes it.",
+    }),
+    expires_at: Timestamp("The challenge must be used before this instant (10 minutes after creation)."),
+  })
+  .openapi("CaptureAdmissionChallengeResponse", { description: "A single-use admission challenge." });

@@ -7,12 +7,16 @@ import { base64, base64url, equalBytes, fromBase64url, utf8 } from "../platform/
 import { sha256Hex, timingSafeEqual } from "../platform/crypto";
 import { newId } from "../platform/ids";
 import { iso } from "../platform/openapi";
+import type { GateChallenge } from "./gates-types";
 import {
+  type ChallengeRow,
   type EnrollmentRow,
   findActiveConflict,
+  findChallenge,
   findEnrollment,
   findIdentity,
   type IdentityRow,
+  insertChallenge,
   insertEnrollment,
   insertIdentityCompletingEnrollment,
   markRevoked,
@@ -28,6 +32,8 @@ import {
 
 /** How long an enrolment challenge can be completed. */
 export const ENROLLMENT_TTL_MS = 10 * 60_000;
+/** How long an admission challenge can be used (one capture, taken and uploaded right after asking). */
+export const CHALLENGE_TTL_MS = 10 * 60_000;
 
 const VERIFIERS: Record<AttestationKind, AttestationVerifier> = {
   app_attest: new AppAttestVerifier(),
@@ -267,5 +273,49 @@ export function identityView(row: IdentityRow) {
     verifier_version: row.verifierVersion,
     enrolled_at: iso(row.createdAt),
     revoked_at: iso(row.revokedAt),
+  };
+}
+
+export type ChallengeResult = { status: "created"; row: ChallengeRow; secret: string } | { status: "not_found" } | { status: "revoked" };
+
+/**
+ * Issues a single-use admission challenge for an active identity of the tenant. The secret is in the result only
+ * (its SHA-256 is stored); its 32 decoded bytes are what the admission's evidence is bound to.
+ */
+export async function createChallenge(
+  db: Database,
+  input: { tenantId: string; apiKeyId: string; capture_identity_id: string },
+  now = Date.now(),
+): Promise<ChallengeResult> {
+  const identity = await findIdentity(db, input.tenantId, input.capture_identity_id);
+  if (!identity) return { status: "not_found" };
+  if (identity.state !== "active") return { status: "revoked" };
+  const secret = newChallengeSecret();
+  const row: ChallengeRow = {
+    id: newId("captureChallenge"),
+    tenantId: input.tenantId,
+    captureIdentityId: identity.id,
+    secretHash: await sha256Hex(secret),
+    expiresAt: now + CHALLENGE_TTL_MS,
+    createdAt: now,
+    createdByKeyId: input.apiKeyId,
+    usedAt: null,
+  };
+  await insertChallenge(db, row);
+  return { status: "created", row, secret };
+}
+
+/**
+ * The admission gates' view of a submitted challenge (gates-types.ts `GateChallenge`): null when the tenant has no
+ * such challenge; the secret compared in constant time against the stored hash. Consuming it is the admission's job.
+ */
+export async function gateChallengeOf(db: Database, tenantId: string, challengeId: string, secret: string): Promise<GateChallenge | null> {
+  const row = await findChallenge(db, tenantId, challengeId);
+  if (!row) return null;
+  return {
+    capture_identity_id: row.captureIdentityId,
+    expires_at: new Date(row.expiresAt).toISOString(),
+    used: row.usedAt !== null,
+    secret_matches: await secretMatches(secret, row.secretHash),
   };
 }

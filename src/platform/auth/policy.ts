@@ -199,6 +199,7 @@ export const OPERATION_POLICIES: Record<string, OperationPolicy> = {
   "POST /v1/capture-identities": bearer("capture:write", "optional"),
   "GET /v1/capture-identities/{capture_identity_id}": bearer("capture:read"),
   "POST /v1/capture-identities/{capture_identity_id}/revoke": bearer("capture:write", "optional"),
+  "POST /v1/capture-admission-challenges": oneTimeSecret("capture:write", "required"),
 };
 
 /** `/v1/recipes/:recipe_id` (Hono) → `/v1/recipes/{recipe_id}` (OpenAPI). */
