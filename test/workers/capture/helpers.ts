@@ -2,6 +2,21 @@ import { createExecutionContext } from "cloudflare:test";
 import { expect } from "vitest";
 import worker from "../../../src/index";
 import { fromBase64, fromBase64url, fromHex } from "../../../src/platform/bytes";
+import {
+  applicationIdEntry,
+  CN,
+  dn,
+  int,
+  KEY_DESCRIPTION_OID,
+  keyDescription,
+  mintCert,
+  mintParty,
+  O,
+  type Party,
+  rootOfTrustEntry,
+  tagged,
+  toPem,
+} from "../../support/android-key-mint";
 import { type MintAttestationOptions, mintAttestation, type TestCa } from "../../support/app-attest-mint";
 import { b64url, mintIntegrityToken, type PlayTestKeys, playVerdict } from "../../support/play-integrity-mint";
 import { api, testEnv } from "../support/helpers";
@@ -116,4 +131,40 @@ export async function enrolledIdentity(key: string, kind: "app_attest" | "play_i
   });
   expect(res.status, await res.clone().text()).toBe(201);
   return res.json() as Promise<any>;
+}
+
+/** An Android key attestation chain (PEM, leaf first) under the committed test Google root, bound to `secret`. */
+export async function androidStatement(secret: string, leaf?: Party): Promise<{ pem: string; leaf: Party }> {
+  const rootKey = await pkcs8(CAPTURE_TEST_MATERIAL.googleRootKeyPkcs8, "P-256");
+  const rootName = dn([
+    [O, "Test Google"],
+    [CN, "Test Hardware Attestation Root"],
+  ]);
+  const interName = dn([[CN, "Test TEE attestation key"]]);
+  const intermediate = await mintParty();
+  const leafParty = leaf ?? (await mintParty());
+  const now = Date.now();
+  const interDer = await mintCert({
+    subject: interName,
+    issuer: rootName,
+    subjectSpki: intermediate.spki,
+    issuerKey: rootKey,
+    notBefore: new Date(now - 86_400_000),
+    notAfter: new Date(now + 365 * 86_400_000),
+  });
+  const kd = keyDescription({
+    challenge: fromBase64url(secret)!,
+    softwareEnforced: [applicationIdEntry([[TEST_ANDROID_PACKAGE, 42]], [fromHex(TEST_ANDROID_SIGNING_DIGEST)])],
+    hardwareEnforced: [rootOfTrustEntry(0, true), tagged(705, int(150000)), tagged(706, int(202610))],
+  });
+  const leafDer = await mintCert({
+    subject: dn([[CN, "Android Keystore Key"]]),
+    issuer: interName,
+    subjectSpki: leafParty.spki,
+    issuerKey: intermediate.keys.privateKey,
+    notBefore: new Date(now - 60_000),
+    notAfter: new Date(now + 365 * 86_400_000),
+    extensions: [{ oid: KEY_DESCRIPTION_OID, value: kd }],
+  });
+  return { pem: toPem([leafDer, interDer, derOfPem(CAPTURE_TEST_MATERIAL.googleRootPem)]), leaf: leafParty };
 }
