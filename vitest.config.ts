@@ -5,6 +5,7 @@ import { configDefaults, defineConfig } from "vitest/config";
 // With the extension (Vite's future native config loader needs it); tsconfig.node.json lacks
 // allowImportingTsExtensions, hence the expected TS5097.
 import { mintAnchorKeyPem, mintDevPki } from "./src/dev/pki.ts";
+import { captureTestTrustJson } from "./test/workers/capture/trust-fixture.ts";
 
 /** Media fixtures (test/fixtures/media) handed to workerd tests as one binding: file name → base64 bytes. */
 function mediaFixtures(): Record<string, string> {
@@ -60,6 +61,8 @@ export default defineConfig(async () => {
                   SVC_OCSP_CA_CERT_PEM: pki.ocsp!.caCertPem,
                   SVC_CAPABILITY_SECRET: "test-capability-secret-0123456789abcdef0123",
                   // Envelope encryption of creator personal data: one current master key (tests add others to rotate).
+                  // Capture trust: test CAs standing in for Apple and Google (test/workers/capture/trust-fixture.ts).
+                  SVC_CAPTURE_TRUST: captureTestTrustJson(),
                   SVC_DATA_MASTER_KEYS: "test1:dGVzdC1kYXRhLW1hc3Rlci1rZXktMDAwMDAwMDAwMS0",
                   // A static host map (development only) so webhook destination checks resolve without network DNS.
                   SVC_DEV_DNS_HOSTS: JSON.stringify({

@@ -6,6 +6,7 @@ import { apiKeyLookup } from "./api-keys/repo";
 import { requestLog } from "./api-keys/request-logs";
 import { assetRoutes } from "./assets";
 import { capabilityRoutes } from "./capabilities";
+import { captureRoutes } from "./capture";
 import { JSON_BODY_MAXIMUM_BYTES, VERIFY_FILE_MAXIMUM_BYTES as VERIFY_MAX_BYTES, VERIFY_REQUEST_MAXIMUM_BYTES } from "./catalog/limits";
 import { registerGetConnectCatalog } from "./connect/routes/get-connect-catalog";
 import { creatorRoutes } from "./creators";
@@ -116,6 +117,7 @@ export function createApp(options: AppOptions = {}) {
   app.route("/", softBindingResolutionRoutes());
   app.route("/", webhookRoutes());
   app.route("/", creatorRoutes());
+  app.route("/", captureRoutes());
   app.route("/", storageRoutes());
   const catalog = createRouter();
   registerGetConnectCatalog(catalog);

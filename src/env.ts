@@ -57,6 +57,8 @@ export type Bindings = Env & {
   SVC_WEBHOOK_RETRY_SCHEDULE?: string;
   /** Data master keys "kid:base64url(32 bytes),…", first current (src/platform/sealing.ts); none: creator enrolment 503, disclosure `unavailable`. */
   SVC_DATA_MASTER_KEYS?: string;
+  /** Capture attestation trust: JSON of AttestationTrust (src/media/attestation/types.ts); none: capture enrolment answers 503. */
+  SVC_CAPTURE_TRUST?: string;
 };
 
 /**

@@ -649,3 +649,98 @@ export const creatorIdentities = sqliteTable(
     index("creator_identities_tenant_created_idx").on(t.tenantId, t.createdAt, t.id),
   ],
 );
+
+/**
+ * Capture identity enrolments (src/capture): a one-time challenge for a device app instance to attest a key to.
+ * Only SHA-256 of the challenge secret is stored. Completed once: `capture_identity_id` and the completing
+ * statement's SHA-256 are recorded, so the same completion replays and any other is refused.
+ */
+export const captureIdentityEnrollments = sqliteTable(
+  "capture_identity_enrollments",
+  {
+    id: text("id").primaryKey(),
+    tenantId: text("tenant_id").notNull(),
+    attestationKind: text("attestation_kind", { enum: ["app_attest", "play_integrity", "hardware_key_attestation"] }).notNull(),
+    installationIdSha256: text("installation_id_sha256").notNull(),
+    /** Lowercase hex SHA-256 of the 43-character challenge secret (its ASCII text). */
+    secretHash: text("secret_hash").notNull(),
+    expiresAt: integer("expires_at").notNull(),
+    createdAt: integer("created_at").notNull(),
+    createdByKeyId: text("created_by_key_id").notNull(),
+    completedAt: integer("completed_at"),
+    statementSha256: text("statement_sha256"),
+    captureIdentityId: text("capture_identity_id"),
+  },
+  (t) => [index("capture_identity_enrollments_tenant_created_idx").on(t.tenantId, t.createdAt, t.id)],
+);
+
+/**
+ * Capture identities (src/capture): a device app instance whose key a provider attested. The enrolment facts are
+ * the identity's first version (`identity_version` 1); admissions move the version forward. At most one active
+ * identity per (tenant, provider class, key id) and per (tenant, installation); one identity per enrolment.
+ */
+export const captureIdentities = sqliteTable(
+  "capture_identities",
+  {
+    id: text("id").primaryKey(),
+    tenantId: text("tenant_id").notNull(),
+    state: text("state", { enum: ["active", "revoked"] }).notNull(),
+    enrollmentId: text("enrollment_id").notNull(),
+    attestationKind: text("attestation_kind", { enum: ["app_attest", "play_integrity", "hardware_key_attestation"] }).notNull(),
+    providerClass: text("provider_class", {
+      enum: ["apple_app_attest", "google_play_integrity", "android_key_attestation", "other"],
+    }).notNull(),
+    platform: text("platform", { enum: ["ios", "android"] }).notNull(),
+    installationIdSha256: text("installation_id_sha256").notNull(),
+    appId: text("app_id"),
+    keyId: text("key_id"),
+    /** base64 SPKI DER of the attested key (App Attest assertions are checked against it). */
+    publicKeySpki: text("public_key_spki"),
+    counter: integer("counter"),
+    securityLevel: text("security_level", { enum: ["strongbox", "tee", "software"] }),
+    bootState: text("boot_state", { enum: ["verified", "self_signed", "unverified", "failed"] }),
+    deviceLocked: integer("device_locked", { mode: "boolean" }),
+    osVersion: integer("os_version"),
+    osPatchLevel: integer("os_patch_level"),
+    appVersion: integer("app_version"),
+    environment: text("environment", { enum: ["production", "development"] }),
+    /** JSON array of Play Integrity device verdict labels. */
+    deviceIntegrity: text("device_integrity").notNull(),
+    appRecognition: text("app_recognition"),
+    trustSnapshotVersion: text("trust_snapshot_version").notNull(),
+    revocationSnapshotVersion: text("revocation_snapshot_version"),
+    verifierVersion: text("verifier_version").notNull(),
+    identityVersion: integer("identity_version").notNull(),
+    identityVersionId: text("identity_version_id").notNull(),
+    /** The first version's id (what a replayed enrolment completion answers). */
+    enrolledVersionId: text("enrolled_version_id").notNull(),
+    lastAttestedAt: integer("last_attested_at").notNull(),
+    lastEvidenceIssuedAt: integer("last_evidence_issued_at"),
+    createdAt: integer("created_at").notNull(),
+    revokedAt: integer("revoked_at"),
+    revokedByKeyId: text("revoked_by_key_id"),
+  },
+  (t) => [
+    uniqueIndex("capture_identities_enrollment_uq").on(t.enrollmentId),
+    uniqueIndex("capture_identities_active_key_uq").on(t.tenantId, t.providerClass, t.keyId).where(sql`state = 'active'`),
+    uniqueIndex("capture_identities_active_installation_uq").on(t.tenantId, t.installationIdSha256).where(sql`state = 'active'`),
+    index("capture_identities_tenant_created_idx").on(t.tenantId, t.createdAt, t.id),
+  ],
+);
+
+/** Single-use admission challenges (src/capture). Only SHA-256 of the secret is stored; `used_at` set by the admission that consumes it. */
+export const captureAdmissionChallenges = sqliteTable(
+  "capture_admission_challenges",
+  {
+    id: text("id").primaryKey(),
+    tenantId: text("tenant_id").notNull(),
+    captureIdentityId: text("capture_identity_id").notNull(),
+    /** Lowercase hex SHA-256 of the 43-character challenge secret (its ASCII text). */
+    secretHash: text("secret_hash").notNull(),
+    expiresAt: integer("expires_at").notNull(),
+    createdAt: integer("created_at").notNull(),
+    createdByKeyId: text("created_by_key_id").notNull(),
+    usedAt: integer("used_at"),
+  },
+  (t) => [index("capture_admission_challenges_identity_idx").on(t.tenantId, t.captureIdentityId, t.createdAt)],
+);

@@ -364,6 +364,54 @@ export const ERROR_CODES = {
     retryable: false,
     summary: "The operator audience of a creator disclosure is reserved to the service operator and never reachable with an API key.",
   },
+  "svc.capture.trust_unavailable": {
+    status: 503,
+    retryable: true,
+    summary: "No capture trust snapshot is configured (or it is malformed), so attestations cannot be checked. Retry later.",
+  },
+  "svc.capture.evidence_unavailable": {
+    status: 503,
+    retryable: true,
+    summary: "The trust snapshot has nothing to check this attestation kind with (no roots or app keys for it). Retry later.",
+  },
+  "svc.capture.evidence_invalid": {
+    status: 422,
+    retryable: false,
+    summary:
+      "The attestation statement does not verify (format, signature, chain, or binding to the enrolment challenge); no identity was created.",
+  },
+  "svc.capture.app_untrusted": {
+    status: 422,
+    retryable: false,
+    summary: "The attestation verifies but names an app (or signing certificate or environment) the deployment does not trust.",
+  },
+  "svc.capture.attestation_kind_mismatch": {
+    status: 422,
+    retryable: false,
+    summary: "The attestation kind differs from the one the enrolment was created for.",
+  },
+  "svc.capture.challenge_secret_mismatch": {
+    status: 422,
+    retryable: false,
+    summary: "The challenge secret is not the one issued with this enrolment or challenge.",
+  },
+  "svc.capture.enrollment_expired": {
+    status: 409,
+    retryable: false,
+    summary: "The enrolment expired before it was completed; create a new enrolment.",
+  },
+  "svc.capture.enrollment_completed": {
+    status: 409,
+    retryable: false,
+    summary: "The enrolment was already completed with a different statement; create a new enrolment.",
+  },
+  "svc.capture.identity_conflict": {
+    status: 409,
+    retryable: false,
+    summary:
+      "The attested key or the installation is already enrolled under another active capture identity of this tenant; revoke it first.",
+  },
+  "svc.capture.identity_revoked": { status: 409, retryable: false, summary: "The capture identity is revoked; enrol the device again." },
   "svc.internal": {
     status: 500,
     retryable: true,

@@ -192,6 +192,14 @@ export const OPERATION_POLICIES: Record<string, OperationPolicy> = {
   "GET /v1/creator-identities/{creator_identity_id}": bearer("creators:read"),
   "GET /v1/creator-identities/{creator_identity_id}/disclosure": bearer("creators:disclose"),
   "POST /v1/creator-identities/{creator_identity_id}/withdraw": bearer("creators:write", "optional"),
+
+  // Capture: enrolment and challenges answer one-time secrets
+  "POST /v1/capture-identity-enrollments": oneTimeSecret("capture:write"),
+  "GET /v1/capture-identities": bearer("capture:read"),
+  "POST /v1/capture-identities": bearer("capture:write", "optional"),
+  "GET /v1/capture-identities/{capture_identity_id}": bearer("capture:read"),
+  "POST /v1/capture-identities/{capture_identity_id}/revoke": bearer("capture:write", "optional"),
+  "POST /v1/capture-admission-challenges": oneTimeSecret("capture:write", "required"),
 };
 
 /** `/v1/recipes/:recipe_id` (Hono) → `/v1/recipes/{recipe_id}` (OpenAPI). */

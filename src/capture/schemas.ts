@@ -1,0 +1,157 @@
+import { z } from "@hono/zod-openapi";
+import { idSchema } from "../platform/ids";
+import { Timestamp } from "../platform/openapi";
+import { NextCursorSchema } from "../platform/pagination";
+
+/*
+ * Request and response shapes of the capture identity operations (SPEC "Capture"). The parts SPEC leaves "not
+ * shown" (the enrolment request, the identity detail, revocation) are ours and documented on each field.
+ */
+
+export const ATTESTATION_KINDS = ["app_attest", "play_integrity", "hardware_key_attestation"] as const;
+export const PROVIDER_CLASSES = ["apple_app_attest", "google_play_integrity", "android_key_attestation", "other"] as const;
+export const PLATFORMS = ["ios", "android"] as const;
+export const IDENTITY_STATES = ["active", "revoked"] as const;
+
+/** SPEC "Limits": capture `statement` 349528 characters. */
+export const MAX_STATEMENT_CHARS = 349_528;
+
+export const CaptureIdentityIdSchema = idSchema("captureIdentity", "Capture identity id.");
+export const EnrollmentIdSchema = idSchema("captureEnrollment", "Capture identity enrolment id.");
+export const IdentityVersionIdSchema = idSchema("identityVersion", "Id of one version of the identity's accepted facts.");
+export const CaptureIdentityIdParams = z.object({ capture_identity_id: CaptureIdentityIdSchema });
+
+const STATEMENT_ENCODINGS =
+  '`app_attest`: the JSON text `{"attestation_object": <standard base64 of the CBOR attestKey returned>, "key_id": <standard base64 of the 32-byte key id generateKey returned>}`, with clientDataHash = SHA-256(challenge bytes). `play_integrity`: the integrity token exactly as the Play Integrity library returned it (compact JWE), requested with `requestHash` (standard request) or `nonce` (classic) = the `challenge_secret` text itself. `hardware_key_attestation`: the KeyStore certificate chain as PEM text, leaf first, for a key generated with `setAttestationChallenge(challenge bytes)`. The challenge bytes are the 32 bytes the `challenge_secret` encodes (base64url without padding).';
+
+export const AttestationKindSchema = z.enum(ATTESTATION_KINDS).openapi({
+  description: "The provider evidence the app presents: Apple App Attest, Google Play Integrity, or Android hardware key attestation.",
+  example: "app_attest",
+});
+
+export const ChallengeSecretSchema = z
+  .string()
+  .regex(/^[A-Za-z0-9_-]{43}$/)
+  .openapi({
+    description: "The 43-character secret of the challenge: base64url (no padding) of 32 random bytes, the challenge bytes.",
+    example: "q3Jt7cVh0m3Jv2l8d6Zx1nqC0s5rY9gWfE4bTkLpA2o",
+  });
+
+const InstallationIdSchema = z
+  .string()
+  .regex(/^[0-9a-f]{64}$/)
+  .openapi({
+    description:
+      "64 lowercase hex: SHA-256 of an id the app generates once per installation and keeps (a reinstall or restore makes a new one). Admissions compare it (`reinstall_restore`).",
+    example: "4f2c0a9e0d1b7c3e5a6f8b9d0c1e2f3a4b5c6d7e8f9a0b1c2d3e4f5a6b7c8d9e",
+  });
+
+export const CreateEnrollmentRequestSchema = z
+  .object({ attestation_kind: AttestationKindSchema, installation_id_sha256: InstallationIdSchema })
+  .strict()
+  .openapi("CaptureIdentityEnrollmentRequest", { description: "Starts the enrolment of one app installation." });
+
+export const EnrollmentResponseSchema = z
+  .object({
+    capture_identity_enrollment_id: EnrollmentIdSchema,
+    attestation_kind: AttestationKindSchema,
+    challenge_secret: ChallengeSecretSchema.openapi({
+      description:
+        "Returned once, never again (only its SHA-256 is stored). Its 32 decoded bytes are the challenge the attestation must be bound to; see POST /v1/capture-identities for each kind's binding.",
+    }),
+    expires_at: Timestamp("The enrolment must be completed before this instant (10 minutes after creation)."),
+  })
+  .openapi("CaptureIdentityEnrollmentResponse", { description: "An enrolment challenge." });
+
+export const CreateIdentityRequestSchema = z
+  .object({
+    capture_identity_enrollment_id: EnrollmentIdSchema,
+    attestation_kind: AttestationKindSchema.openapi({ description: "Must equal the enrolment's kind." }),
+    challenge_secret: ChallengeSecretSchema.openapi({ description: "The enrolment's challenge secret, as returned." }),
+    statement: z
+      .string()
+      .min(1)
+      .max(MAX_STATEMENT_CHARS)
+      .openapi({ description: `The attestation, at most ${MAX_STATEMENT_CHARS} characters. ${STATEMENT_ENCODINGS}`, example: "{...}" }),
+  })
+  .strict()
+  .openapi("CaptureIdentityCreateRequest", { description: "Completes an enrolment with the device's attestation." });
+
+export const IdentityCreatedResponseSchema = z
+  .object({
+    capture_identity_id: CaptureIdentityIdSchema,
+    enrolled_at: Timestamp("When the enrolment was completed."),
+    identity_version: z.number().int().min(1).openapi({ description: "Version of the identity's facts: 1 at enrolment.", example: 1 }),
+    identity_version_id: IdentityVersionIdSchema,
+  })
+  .openapi("CaptureIdentityCreateResponse", { description: "The enrolled identity (its first version)." });
+
+const version = (description: string) => z.string().max(128).openapi({ description, example: "svc-app-attest/1" });
+
+export const CaptureIdentityResponseSchema = z
+  .object({
+    capture_identity_id: CaptureIdentityIdSchema,
+    state: z.enum(IDENTITY_STATES).openapi({
+      description:
+        "`active`: may request challenges and submit admissions. `revoked`: terminal; admissions answer `capture_identity_revoked`.",
+      example: "active",
+    }),
+    attestation_kind: AttestationKindSchema,
+    provider_class: z.enum(PROVIDER_CLASSES).openapi({ description: "Who attested the identity.", example: "apple_app_attest" }),
+    platform: z.enum(PLATFORMS).openapi({ description: "`ios` for App Attest, `android` otherwise.", example: "ios" }),
+    app_id: z.string().nullable().openapi({
+      description: "The attested app: Apple `TEAMID.bundle.id` or Android package.",
+      example: "TEAM123456.com.example.capture",
+    }),
+    key_id: z.string().nullable().openapi({
+      description:
+        "The provider's key identity: App Attest key id (standard base64), Android attested key's SPKI SHA-256 (hex); null for Play Integrity.",
+      example: "bXktYXBwLWF0dGVzdC1rZXktaWQtMzItYnl0ZXMtbG9uZyE=",
+    }),
+    installation_id_sha256: InstallationIdSchema,
+    environment: z
+      .enum(["production", "development"])
+      .nullable()
+      .openapi({ description: "Attested environment, when the provider says.", example: "production" }),
+    security_level: z
+      .enum(["strongbox", "tee", "software"])
+      .nullable()
+      .openapi({ description: "Android key storage, when attested.", example: null }),
+    os_version: z.number().int().nullable().openapi({ description: "Attested OS version (Android key attestation).", example: null }),
+    os_patch_level: z.number().int().nullable().openapi({ description: "Attested OS patch level (YYYYMM).", example: null }),
+    app_version: z.number().int().nullable().openapi({ description: "Attested app version code.", example: null }),
+    counter: z.number().int().nullable().openapi({ description: "Highest App Attest counter accepted (0 at enrolment).", example: 0 }),
+    identity_version: z.number().int().min(1).openapi({ description: "Current version of the accepted facts.", example: 1 }),
+    identity_version_id: IdentityVersionIdSchema,
+    trust_snapshot_version: version("Trust snapshot the enrolment was verified under."),
+    revocation_snapshot_version: version("Android revocation list version at enrolment; null for other kinds.").nullable(),
+    verifier_version: version("Verifier that checked the enrolment."),
+    enrolled_at: Timestamp("When the enrolment was completed."),
+    revoked_at: Timestamp("When the identity was revoked.").nullable(),
+  })
+  .openapi("CaptureIdentityResponse", { description: "A capture identity and the facts it was enrolled with." });
+
+export const CaptureIdentityPageSchema = z
+  .object({
+    items: z.array(CaptureIdentityResponseSchema).openapi({ description: "Identities, newest first." }),
+    next_cursor: NextCursorSchema,
+  })
+  .openapi("CaptureIdentityPage", { description: "One page of capture identities." });
+
+export const ChallengeIdSchema = idSchema("captureChallenge", "Admission challenge id.");
+
+export const CreateChallengeRequestSchema = z
+  .object({ capture_identity_id: CaptureIdentityIdSchema })
+  .strict()
+  .openapi("CaptureAdmissionChallengeRequest", { description: "Asks for a single-use admission challenge for one identity." });
+
+export const ChallengeResponseSchema = z
+  .object({
+    capture_identity_id: CaptureIdentityIdSchema,
+    challenge_id: ChallengeIdSchema,
+    challenge_secret: ChallengeSecretSchema.openapi({
+      description: "Returned once, never again (only its SHA-256 is stored). Single use: one admission consumes it.",
+    }),
+    expires_at: Timestamp("The challenge must be used before this instant (10 minutes after creation)."),
+  })
+  .openapi("CaptureAdmissionChallengeResponse", { description: "A single-use admission challenge." });
