@@ -104,7 +104,15 @@ const GATES: Record<GateReason, Gate> = {
 
   capture_identity_conflict: ({ identity }) => verdict(identity.conflict),
 
-  evidence_unavailable: ({ attestation }) => verdict(attestation.status === "unavailable"),
+  // An Android chain checked without a revocation status list proves nothing about leaked attestation keys (the
+  // keyboxes that root tools replay): without the list there is no usable evidence.
+  evidence_unavailable: ({ attestation }) =>
+    verdict(
+      attestation.status === "unavailable" ||
+        (attestation.status === "verified" &&
+          attestation.facts.provider_class === "android_key_attestation" &&
+          attestation.facts.revoked === null),
+    ),
 
   // A chain on the configured revocation list is no evidence: Google withdrew trust in that key.
   evidence_invalid: ({ attestation }) =>
@@ -134,11 +142,15 @@ const GATES: Record<GateReason, Gate> = {
   security_level: needsFacts(({ policy }, f) => RANK[effectiveSecurityLevel(f)] < RANK[policy.minimum_security_level]),
 
   boot_state: needsFacts(({ policy }, f) => {
+    // Play Integrity's device verdict is its only word on the device: always required, whatever the boot policy,
+    // and at least MEETS_DEVICE_INTEGRITY (an empty required list would let a device with no verdict through).
+    if (f.provider_class === "google_play_integrity") {
+      const required = policy.required_device_integrity.length ? policy.required_device_integrity : ["MEETS_DEVICE_INTEGRITY"];
+      if (!required.every((label) => f.device_integrity.includes(label))) return true;
+    }
     if (!policy.require_verified_boot) return false;
     if (f.boot !== null) return f.boot.state !== "verified" || !f.boot.device_locked;
-    if (f.provider_class === "google_play_integrity") {
-      return !policy.required_device_integrity.every((label) => f.device_integrity.includes(label));
-    }
+    if (f.provider_class === "google_play_integrity") return false;
     // App Attest evidence carries no boot fact, so this policy asks nothing more of it; any other provider without
     // one cannot show a verified boot.
     return f.provider_class !== "apple_app_attest";
@@ -147,8 +159,10 @@ const GATES: Record<GateReason, Gate> = {
   // An identity that has a counter (App Attest) must present a strictly larger one; a missing counter proves nothing.
   counter_replay: needsFacts(({ identity }, f) => {
     const last = identity.enrolled.counter;
-    if (last === null) return false;
-    return f.counter === null || f.counter <= last;
+    // An App Attest identity always has a counter: a missing or non-finite one is no proof of freshness.
+    if (last === null) return identity.kind === "app_attest";
+    if (!Number.isFinite(last)) return true;
+    return f.counter === null || !Number.isFinite(f.counter) || f.counter <= last;
   }),
 
   clock_rollback: ({ now, identity, policy }, facts) => {
@@ -157,7 +171,9 @@ const GATES: Record<GateReason, Gate> = {
     const { last_attested_at, last_evidence_issued_at } = identity.enrolled;
     if (last_attested_at !== null) {
       const last = instant(last_attested_at);
-      if (Number.isNaN(last) || decidedAt < last - Math.max(0, policy.clock_skew_tolerance_ms)) return "fail";
+      const tolerance = policy.clock_skew_tolerance_ms;
+      if (!Number.isFinite(tolerance) || tolerance < 0) return "fail";
+      if (Number.isNaN(last) || decidedAt < last - tolerance) return "fail";
     }
     // The provider's own clock must not go backwards either (an older verdict presented after a newer one).
     if (facts?.issued_at && last_evidence_issued_at !== null) {
@@ -181,7 +197,9 @@ const GATES: Record<GateReason, Gate> = {
     if (facts === null) return "pass";
     if (facts.kind !== identity.kind) return "fail";
     // Only App Attest has a stable key per identity; Android attests a fresh key per challenge, Play Integrity none.
-    if (identity.kind === "app_attest" && identity.enrolled.key_id !== null && facts.key_id !== identity.enrolled.key_id) return "fail";
+    if (identity.kind === "app_attest" && (identity.enrolled.key_id === null || facts.key_id !== identity.enrolled.key_id)) return "fail";
+    // Our challenges are 32 bytes: a short binding binds nothing.
+    if (submission.expected_binding.length < 16) return "fail";
     // Verifiers already require this binding; checked again so the decision never rests on one component.
     return verdict(facts.challenge === null || !equalBytes(facts.challenge, submission.expected_binding));
   },

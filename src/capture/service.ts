@@ -219,6 +219,9 @@ export async function completeEnrollment(
   if (result.status === "invalid") return { status: "evidence_invalid", detail: result.detail };
   const facts = result.facts;
   if (facts.revoked === true) return { status: "evidence_invalid", detail: "the attestation chain is revoked" };
+  // Without a revocation status list an Android chain says nothing about leaked attestation keys: not usable.
+  if (facts.provider_class === "android_key_attestation" && facts.revoked === null)
+    return { status: "evidence_unavailable", detail: "no Android revocation status list is configured" };
   // The verifier guarantees the binding; checked again because an identity must never rest on another challenge.
   if (!facts.challenge || !equalBytes(facts.challenge, challenge)) return { status: "evidence_invalid", detail: "challenge mismatch" };
   if (!facts.app_trusted) return { status: "app_untrusted" };

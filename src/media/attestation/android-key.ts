@@ -67,10 +67,14 @@ async function sha256Hex(bytes: Uint8Array): Promise<string> {
   return hex(await crypto.subtle.digest("SHA-256", new Uint8Array(bytes)));
 }
 
-function loadRoots(trust: AttestationTrust): RawCertificate[] | null {
-  if (!trust.googleRootsPem?.trim()) return null;
+async function loadRoots(trust: AttestationTrust | undefined): Promise<RawCertificate[] | null> {
+  if (!trust?.googleRootsPem?.trim()) return null;
   try {
-    const roots = pemCertificates(trust.googleRootsPem).map(parseCertificate);
+    const roots: RawCertificate[] = [];
+    for (const root of pemCertificates(trust.googleRootsPem).map(parseCertificate)) {
+      // The AOSP software root's private key is public: configured by mistake, it must still anchor nothing.
+      if (!ANDROID_SOFTWARE_ROOT_SPKI_SHA256.includes(await sha256Hex(root.spki))) roots.push(root);
+    }
     return roots.length > 0 ? roots : null;
   } catch {
     return null;
@@ -151,7 +155,10 @@ async function facts(leaf: RawCertificate, chain: RawCertificate[], kd: KeyDescr
   const weaker = SECURITY_LEVELS[Math.min(SECURITY_LEVELS.indexOf(attLevel), SECURITY_LEVELS.indexOf(kmLevel))]!;
   const hw = kd.hardwareEnforced;
   const sw = kd.softwareEnforced;
-  const rot = hw.rootOfTrust ?? sw.rootOfTrust;
+  // softwareEnforced is what the Android OS says, not the secure hardware: for a TEE or StrongBox key the boot
+  // state and OS versions count only when the hardware enforces them (absent there: unverified, unlocked, unknown).
+  const hardware = weaker !== "software";
+  const rot = hardware ? hw.rootOfTrust : (hw.rootOfTrust ?? sw.rootOfTrust);
   const state = rot ? BOOT_STATES[rot.verifiedBootState] : "unverified";
   if (!state) throw new AndroidKeyFormatError(`rootOfTrust: unknown verifiedBootState ${rot?.verifiedBootState}`);
   const listed = trust.androidRevocations ? listedSerials(trust.androidRevocations.entries) : null;
@@ -165,8 +172,8 @@ async function facts(leaf: RawCertificate, chain: RawCertificate[], kd: KeyDescr
     challenge: kd.attestationChallenge,
     security_level: weaker,
     boot: { state, device_locked: rot?.deviceLocked ?? false },
-    os_version: hw.osVersion ?? sw.osVersion ?? null,
-    os_patch_level: hw.osPatchLevel ?? sw.osPatchLevel ?? null,
+    os_version: hardware ? (hw.osVersion ?? null) : (hw.osVersion ?? sw.osVersion ?? null),
+    os_patch_level: hardware ? (hw.osPatchLevel ?? null) : (hw.osPatchLevel ?? sw.osPatchLevel ?? null),
     device_integrity: [],
     app_recognition: null,
     environment: null,
@@ -187,12 +194,15 @@ export function createAndroidKeyVerifier(options: AndroidKeyVerifierOptions = {}
     kind: "hardware_key_attestation",
     version,
     async verify(check: AttestationCheck): Promise<AttestationResult> {
-      const roots = loadRoots(check.trust);
+      const roots = await loadRoots(check.trust);
       if (!roots) return { status: "unavailable", detail: "no readable Google attestation roots configured", verifier_version: version };
       try {
         // An Invalid Date compares false both ways and would silently disable every validity check.
         if (Number.isNaN(check.now.getTime())) throw new Invalid("no valid verification time");
-        if (check.statement.length > MAX_STATEMENT_CHARS) throw new Invalid("statement too large");
+        if (typeof check.statement !== "string" || check.statement.length > MAX_STATEMENT_CHARS) throw new Invalid("statement too large");
+        // An empty challenge binds nothing (the service's own are 32 bytes; real vectors use shorter ones).
+        if (!(check.expectedChallenge instanceof Uint8Array) || check.expectedChallenge.length === 0)
+          throw new Invalid("empty expected challenge");
         const chain = pemCertificates(check.statement).map(parseCertificate);
         if (chain.length < 2 || chain.length > MAX_CERTS) throw new Invalid(`chain of ${chain.length} certificates`);
         const leaf = chain[0]!;

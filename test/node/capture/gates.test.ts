@@ -382,6 +382,37 @@ describe("capture admission gates: each gate's rules", () => {
     expect(d.not_evaluated).toEqual(FACT_GATES);
   });
 
+  it("review: an Android chain checked without a revocation list is evidence_unavailable", () => {
+    expect(reasonOf(facts((f) => void Object.assign(f, { revoked: null })))).toEqual(["evidence_unavailable"]);
+  });
+
+  it("review: Play Integrity needs a device verdict even when the policy asks no verified boot; an empty required list means MEETS_DEVICE_INTEGRITY", () => {
+    const noLabels = facts((f) => void Object.assign(f, { device_integrity: [] }));
+    const lax: Mutation = (i) => void Object.assign(i.policy, { require_verified_boot: false, required_device_integrity: [] });
+    expect(reasonOf(playIntegrity, lax)).toEqual([]);
+    expect(reasonOf(playIntegrity, lax, noLabels)).toContain("boot_state");
+    expect(reasonOf(playIntegrity, noLabels)).toContain("boot_state");
+  });
+
+  it("review: an App Attest identity without a counter or key id, a non-finite tolerance, a short binding never pass", () => {
+    const noCounter: Mutation = (i) => void Object.assign(i.identity.enrolled, { counter: null });
+    expect(reasonOf(appAttest(6), noCounter)).toContain("counter_replay");
+    const nanCounter: Mutation = (i) => void Object.assign(i.identity.enrolled, { counter: Number.NaN });
+    expect(reasonOf(appAttest(6), nanCounter)).toContain("counter_replay");
+    const noKey: Mutation = (i) => void Object.assign(i.identity.enrolled, { key_id: null });
+    expect(reasonOf(appAttest(6), noKey)).toContain("request_mismatch");
+    const nanTolerance: Mutation = (i) => void Object.assign(i.policy, { clock_skew_tolerance_ms: Number.NaN });
+    const d = decideAdmission(
+      craft(nanTolerance, (i) => void Object.assign(i.identity.enrolled, { last_attested_at: "2026-11-25T09:00:00.000Z" })),
+    );
+    expect(d.failed_gates).toContain("clock_rollback");
+    const shortBinding: Mutation = (i) => {
+      i.submission.expected_binding = new Uint8Array(8).fill(7);
+      if (i.attestation.status === "verified") i.attestation.facts.challenge = new Uint8Array(8).fill(7);
+    };
+    expect(reasonOf(shortBinding)).toContain("request_mismatch");
+  });
+
   it("app identity, downgrades and boot: each comparison", () => {
     expect(reasonOf(facts((f) => void (f.app_id = "com.example.other")))).toEqual(["app_identity_mismatch"]);
     expect(reasonOf(facts((f) => void (f.os_version = 140000)))).toEqual(["os_downgrade"]);

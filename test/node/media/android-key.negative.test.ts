@@ -124,11 +124,12 @@ describe("Android key attestation: minted chains (test CA as the configured root
     expect(detail(await verify((await chain({ hardwareEnforced: twice })).pem))).toMatch(/invalid: .*tag 704 repeated/);
   });
 
-  it("treats an absent RootOfTrust as unverified and unlocked; reads one from softwareEnforced", async () => {
+  it("treats an absent RootOfTrust as unverified and unlocked; a hardware key ignores one in softwareEnforced", async () => {
     const none = await verify((await chain({ hardwareEnforced: [] })).pem);
     expect(none.status === "verified" && none.facts.boot).toEqual({ state: "unverified", device_locked: false });
-    const sw = await verify((await chain({ hardwareEnforced: [], softwareEnforced: [rootOfTrustEntry(1, true)] })).pem);
-    expect(sw.status === "verified" && sw.facts.boot).toEqual({ state: "self_signed", device_locked: true });
+    // softwareEnforced is the OS's word: it cannot claim a verified, locked boot for a TEE key.
+    const sw = await verify((await chain({ hardwareEnforced: [], softwareEnforced: [rootOfTrustEntry(0, true)] })).pem);
+    expect(sw.status === "verified" && sw.facts.boot).toEqual({ state: "unverified", device_locked: false });
   });
 
   it("refuses unknown enumerations (security level, boot state)", async () => {

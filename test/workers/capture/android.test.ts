@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { api, createTenant, json } from "../support/helpers";
-import { androidStatement, complete, enrolment, expectError } from "./helpers";
+import { androidStatement, callWith, complete, enrolment, expectError } from "./helpers";
+import { captureTestTrustJson } from "./trust-fixture";
 
 const body = (e: any, statement: string) => ({
   capture_identity_enrollment_id: e.capture_identity_enrollment_id,
@@ -30,6 +31,19 @@ describe("Android hardware key attestation enrolment", () => {
       verifier_version: "svc-android-key/1",
     });
     expect(detail.key_id).toMatch(/^[0-9a-f]{64}$/);
+  });
+
+  it("without a revocation status list a genuine chain is not usable: 503 evidence_unavailable (a leaked keybox would pass)", async () => {
+    const t = await createTenant();
+    const e = await enrolment(t.key, "hardware_key_attestation");
+    const { androidRevocations: _none, ...trust } = JSON.parse(captureTestTrustJson());
+    const res = await callWith(
+      { SVC_CAPTURE_TRUST: JSON.stringify(trust) },
+      "/v1/capture-identities",
+      t.key,
+      body(e, (await androidStatement(e.challenge_secret)).pem),
+    );
+    await expectError(res, 503, "svc.capture.evidence_unavailable");
   });
 
   it("the same attested key under a second active identity: 409 identity_conflict; after revocation it enrols again", async () => {
