@@ -48,7 +48,8 @@ const devVars = process.env.SVC_WEBHOOKS_ALLOW_LOOPBACK === "1" ? ["--var", "SVC
 if (devVars.length) console.error("svc: SVC_WEBHOOKS_ALLOW_LOOPBACK=1 — webhook endpoints may use http://127.0.0.1 receivers");
 const child = spawn(
   join(ROOT, "node_modules", ".bin", "wrangler"),
-  ["dev", ...DEV_WRANGLER_ENV, "--ip", "127.0.0.1", "--port", String(port()), ...devVars],
+  // --test-scheduled: GET /__scheduled runs the cron sweeps at once (`npm run data-keys:rewrap` uses it).
+  ["dev", ...DEV_WRANGLER_ENV, "--ip", "127.0.0.1", "--port", String(port()), "--test-scheduled", ...devVars],
   {
     cwd: ROOT,
     env: QUIET_ENV,
