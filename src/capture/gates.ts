@@ -1,4 +1,4 @@
-import type { AttestedFacts } from "../media/attestation/types";
+import type { AttestationResult, AttestedFacts } from "../media/attestation/types";
 import { equalBytes } from "../platform/bytes";
 import {
   ADMISSION_REASONS,
@@ -94,6 +94,23 @@ export function effectiveSecurityLevel(facts: AttestedFacts): SecurityLevel {
   return "software";
 }
 
+/**
+ * Whether verified evidence can be used at all, the one rule shared by enrolment and admission: a chain on the
+ * configured revocation list is invalid (Google withdrew trust in that key), and an Android chain checked without a
+ * revocation list is unavailable (it says nothing about leaked attestation keys, the keyboxes root tools replay).
+ */
+export function evidenceStanding(
+  attestation: AttestationResult,
+): { status: "usable"; facts: AttestedFacts } | { status: "invalid"; detail: string } | { status: "unavailable"; detail: string } {
+  if (attestation.status === "invalid") return { status: "invalid", detail: attestation.detail };
+  if (attestation.status === "unavailable") return { status: "unavailable", detail: attestation.detail };
+  const f = attestation.facts;
+  if (f.revoked === true) return { status: "invalid", detail: "the attestation chain is revoked" };
+  if (f.provider_class === "android_key_attestation" && f.revoked === null)
+    return { status: "unavailable", detail: "no Android revocation status list is configured" };
+  return { status: "usable", facts: f };
+}
+
 function needsFacts(check: (input: GateInput, facts: AttestedFacts) => boolean): Gate {
   return (input, facts) => (facts === null ? "not_evaluated" : verdict(check(input, facts)));
 }
@@ -106,17 +123,9 @@ const GATES: Record<GateReason, Gate> = {
 
   // An Android chain checked without a revocation status list proves nothing about leaked attestation keys (the
   // keyboxes that root tools replay): without the list there is no usable evidence.
-  evidence_unavailable: ({ attestation }) =>
-    verdict(
-      attestation.status === "unavailable" ||
-        (attestation.status === "verified" &&
-          attestation.facts.provider_class === "android_key_attestation" &&
-          attestation.facts.revoked === null),
-    ),
+  evidence_unavailable: ({ attestation }) => verdict(evidenceStanding(attestation).status === "unavailable"),
 
-  // A chain on the configured revocation list is no evidence: Google withdrew trust in that key.
-  evidence_invalid: ({ attestation }) =>
-    verdict(attestation.status === "invalid" || (attestation.status === "verified" && attestation.facts.revoked === true)),
+  evidence_invalid: ({ attestation }) => verdict(evidenceStanding(attestation).status === "invalid"),
 
   app_identity_mismatch: needsFacts(({ identity, policy }, f) => {
     if (!f.app_trusted) return true;

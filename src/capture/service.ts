@@ -7,6 +7,7 @@ import { base64, base64url, equalBytes, fromBase64url, utf8 } from "../platform/
 import { sha256Hex, timingSafeEqual } from "../platform/crypto";
 import { newId } from "../platform/ids";
 import { iso } from "../platform/openapi";
+import { evidenceStanding } from "./gates";
 import type { GateChallenge } from "./gates-types";
 import {
   type ChallengeRow,
@@ -215,13 +216,10 @@ export async function completeEnrollment(
     trust,
     now: new Date(now),
   });
-  if (result.status === "unavailable") return { status: "evidence_unavailable", detail: result.detail };
-  if (result.status === "invalid") return { status: "evidence_invalid", detail: result.detail };
-  const facts = result.facts;
-  if (facts.revoked === true) return { status: "evidence_invalid", detail: "the attestation chain is revoked" };
-  // Without a revocation status list an Android chain says nothing about leaked attestation keys: not usable.
-  if (facts.provider_class === "android_key_attestation" && facts.revoked === null)
-    return { status: "evidence_unavailable", detail: "no Android revocation status list is configured" };
+  const standing = evidenceStanding(result);
+  if (standing.status === "unavailable") return { status: "evidence_unavailable", detail: standing.detail };
+  if (standing.status === "invalid") return { status: "evidence_invalid", detail: standing.detail };
+  const facts = standing.facts;
   // The verifier guarantees the binding; checked again because an identity must never rest on another challenge.
   if (!facts.challenge || !equalBytes(facts.challenge, challenge)) return { status: "evidence_invalid", detail: "challenge mismatch" };
   if (!facts.app_trusted) return { status: "app_untrusted" };

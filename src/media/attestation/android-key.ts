@@ -26,6 +26,7 @@
  *   its status (REVOKED and SUSPENDED both withdraw trust); null when no list is configured.
  */
 import { equalBytes, hex } from "../../platform/bytes";
+import { sha256Hex } from "../../platform/crypto";
 import { verifySignedBy } from "./android-key-chain";
 import {
   AndroidKeyFormatError,
@@ -62,10 +63,6 @@ const SECURITY_LEVELS = ["software", "tee", "strongbox"] as const;
 const BOOT_STATES = ["verified", "self_signed", "unverified", "failed"] as const;
 
 class Invalid extends Error {}
-
-async function sha256Hex(bytes: Uint8Array): Promise<string> {
-  return hex(await crypto.subtle.digest("SHA-256", new Uint8Array(bytes)));
-}
 
 async function loadRoots(trust: AttestationTrust | undefined): Promise<RawCertificate[] | null> {
   if (!trust?.googleRootsPem?.trim()) return null;

@@ -8,7 +8,7 @@ import { mediaServices } from "../../../src/media";
 import { extractManifestStore } from "../../../src/media/c2pa/jumbf-carriers";
 import { pemBlocks } from "../../../src/media/c2pa/tsa-der";
 import { verifiedCreator } from "../../../src/verifications/creator";
-import { api, createTenant, fixture, json, testEnv, uploadAsset, waitForJob } from "../support/helpers";
+import { api, callUrl, createTenant, fixture, json, testEnv, uploadAsset, waitForJob } from "../support/helpers";
 import { verifyFile } from "../support/verify-helpers";
 import { enrolled, idem } from "./helpers";
 
@@ -68,7 +68,6 @@ beforeAll(async () => {
   const job = await signWithCreator(assetId);
   expect(job.state, JSON.stringify(job)).toBe("completed");
   const d = await json(await api(`/v1/assets/${assetId}/download`, { method: "POST", key }));
-  const { callUrl } = await import("../support/helpers");
   signed = new Uint8Array(await (await callUrl(d.url, { method: "GET", headers: d.headers })).arrayBuffer());
 }, 120_000);
 
