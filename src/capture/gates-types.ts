@@ -49,7 +49,7 @@ export type SecurityLevel = "software" | "tee" | "strongbox";
 export interface GateIdentity {
   capture_identity_id: string;
   state: "active" | "revoked";
-  /** True when the identity's key or installation is also enrolled under another identity (found by the area). */
+  /** True when the installation (or the Android key) presented belongs to another active identity of the tenant (found by the area). */
   conflict: boolean;
   kind: AttestationKind;
   enrolled: {

@@ -43,7 +43,7 @@ const MAX_VERSION_CHARS = 128;
 export const REASON_MEANINGS: Record<AdmissionReason, string> = {
   passed: "every gate passed; a signing job was created",
   capture_identity_revoked: "the capture identity was revoked (terminal)",
-  capture_identity_conflict: "the identity's key or installation is also enrolled under another identity",
+  capture_identity_conflict: "the installation (or the Android key) presented belongs to another active identity of the tenant",
   evidence_unavailable: "the deployment has nothing configured to check this kind of evidence (roots, app keys)",
   evidence_invalid: "the statement does not verify (format, signature, chain, binding) or its chain is revoked",
   app_identity_mismatch: "the evidence names an app that is not trusted, not the enrolled one, or from a refused environment",

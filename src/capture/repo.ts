@@ -1,7 +1,8 @@
-import { and, eq, isNull, or, type SQL } from "drizzle-orm";
+import { and, eq, gte, isNull, lte, ne, or, type SQL } from "drizzle-orm";
 import type { Database } from "../db/client";
 import { keysetPage } from "../db/keyset";
-import { captureAdmissionChallenges, captureIdentities, captureIdentityEnrollments } from "../db/schema";
+import { captureAdmissionChallenges, captureAdmissions, captureIdentities, captureIdentityEnrollments, objects } from "../db/schema";
+import { type JobRow, type JobStepRow, jobInsertStatements } from "../jobs/repo";
 import type { PageRequest } from "../platform/pagination";
 
 /** A capture_identity_enrollments row. Invariant: the secret only as its SHA-256; completed at most once. */
@@ -10,6 +11,10 @@ export type EnrollmentRow = typeof captureIdentityEnrollments.$inferSelect;
 export type IdentityRow = typeof captureIdentities.$inferSelect;
 /** A capture_admission_challenges row. Invariant: the secret only as its SHA-256; `used_at` set at most once. */
 export type ChallengeRow = typeof captureAdmissionChallenges.$inferSelect;
+/** A capture_admissions row. Invariant: written once, never updated (a decision is terminal). */
+export type AdmissionRow = typeof captureAdmissions.$inferSelect;
+/** A stored object row (the upload an admission names). */
+export type UploadObjectRow = typeof objects.$inferSelect;
 
 export async function insertEnrollment(db: Database, row: EnrollmentRow): Promise<void> {
   await db.insert(captureIdentityEnrollments).values(row);
@@ -126,4 +131,153 @@ export async function findChallenge(db: Database, tenantId: string, id: string):
       .where(and(eq(captureAdmissionChallenges.tenantId, tenantId), eq(captureAdmissionChallenges.id, id)))
       .get()) ?? null
   );
+}
+
+export async function findAdmission(db: Database, tenantId: string, id: string): Promise<AdmissionRow | null> {
+  return (
+    (await db
+      .select()
+      .from(captureAdmissions)
+      .where(and(eq(captureAdmissions.tenantId, tenantId), eq(captureAdmissions.id, id)))
+      .get()) ?? null
+  );
+}
+
+export async function findAdmissionBySubmission(db: Database, tenantId: string, submissionSha256: string): Promise<AdmissionRow | null> {
+  return (
+    (await db
+      .select()
+      .from(captureAdmissions)
+      .where(and(eq(captureAdmissions.tenantId, tenantId), eq(captureAdmissions.submissionSha256, submissionSha256)))
+      .get()) ?? null
+  );
+}
+
+/** The tenant's stored object `id`, any role (the admission checks it is an upload). */
+export async function findObject(db: Database, tenantId: string, id: string): Promise<UploadObjectRow | null> {
+  return (
+    (await db
+      .select()
+      .from(objects)
+      .where(and(eq(objects.tenantId, tenantId), eq(objects.id, id)))
+      .get()) ?? null
+  );
+}
+
+/**
+ * Another active identity of the tenant (not `selfId`) holding this installation, or this key of this provider
+ * class: evidence presented for one identity that belongs to another.
+ */
+export async function findOtherHolder(
+  db: Database,
+  tenantId: string,
+  selfId: string,
+  installationIdSha256: string,
+  key: { providerClass: IdentityRow["providerClass"]; keyId: string } | null,
+): Promise<IdentityRow | null> {
+  const sameKey = key ? and(eq(captureIdentities.providerClass, key.providerClass), eq(captureIdentities.keyId, key.keyId)) : undefined;
+  return (
+    (await db
+      .select()
+      .from(captureIdentities)
+      .where(
+        and(
+          eq(captureIdentities.tenantId, tenantId),
+          ne(captureIdentities.id, selfId),
+          eq(captureIdentities.state, "active"),
+          or(eq(captureIdentities.installationIdSha256, installationIdSha256), sameKey),
+        ),
+      )
+      .get()) ?? null
+  );
+}
+
+/** What a passing admission moves forward on its identity (null members are left as they are). */
+export interface IdentityAdvance {
+  counter: number | null;
+  os_version: number | null;
+  os_patch_level: number | null;
+  app_version: number | null;
+  last_attested_at: number;
+  last_evidence_issued_at: number | null;
+  /** Set when the accepted facts changed: the identity's new version. */
+  next_version: { identity_version: number; identity_version_id: string } | null;
+}
+
+export type AdmissionWrite = "written" | "duplicate_submission" | "challenge_taken";
+
+/**
+ * Writes one decision in one transaction: the admission, the challenge it consumed (if any), on a pass the identity's
+ * advance and the signing job. Nothing is written when it answers other than "written": "duplicate_submission"
+ * (the same submission was stored concurrently) or "challenge_taken" (another admission consumed the challenge).
+ */
+export async function writeAdmission(
+  db: Database,
+  admission: AdmissionRow,
+  advance: IdentityAdvance | null,
+  job: { job: JobRow; steps: JobStepRow[] } | null,
+): Promise<AdmissionWrite> {
+  const statements = [
+    db.insert(captureAdmissions).values(admission),
+    ...(admission.consumedChallengeId
+      ? [
+          db
+            .update(captureAdmissionChallenges)
+            .set({ usedAt: admission.createdAt })
+            .where(
+              and(
+                eq(captureAdmissionChallenges.tenantId, admission.tenantId),
+                eq(captureAdmissionChallenges.id, admission.consumedChallengeId),
+              ),
+            ),
+        ]
+      : []),
+    ...(advance ? [identityAdvanceStatement(db, admission, advance)] : []),
+    ...(job ? jobInsertStatements(db, job.job, job.steps) : []),
+  ];
+  try {
+    await db.batch(statements as unknown as Parameters<typeof db.batch>[0]);
+    return "written";
+  } catch (error) {
+    const message = String((error as Error)?.message ?? error);
+    if (!message.includes("UNIQUE constraint failed")) throw error;
+    if (message.includes("submission_sha256")) return "duplicate_submission";
+    if (message.includes("consumed_challenge_id")) return "challenge_taken";
+    throw error;
+  }
+}
+
+function identityAdvanceStatement(db: Database, admission: AdmissionRow, advance: IdentityAdvance) {
+  const set: Partial<IdentityRow> = { lastAttestedAt: advance.last_attested_at };
+  if (advance.counter !== null) set.counter = advance.counter;
+  if (advance.os_version !== null) set.osVersion = advance.os_version;
+  if (advance.os_patch_level !== null) set.osPatchLevel = advance.os_patch_level;
+  if (advance.app_version !== null) set.appVersion = advance.app_version;
+  if (advance.last_evidence_issued_at !== null) set.lastEvidenceIssuedAt = advance.last_evidence_issued_at;
+  if (advance.next_version) {
+    set.identityVersion = advance.next_version.identity_version;
+    set.identityVersionId = advance.next_version.identity_version_id;
+  }
+  return db
+    .update(captureIdentities)
+    .set(set)
+    .where(and(eq(captureIdentities.tenantId, admission.tenantId), eq(captureIdentities.id, admission.captureIdentityId)));
+}
+
+export interface AdmissionFilters {
+  decision?: AdmissionRow["decision"] | undefined;
+  capture_identity_id?: string | undefined;
+  /** Epoch ms, inclusive. */
+  decided_from?: number | undefined;
+  /** Epoch ms, inclusive. */
+  decided_through?: number | undefined;
+}
+
+export function listAdmissions(db: Database, tenantId: string, filters: AdmissionFilters, page: PageRequest) {
+  const where: (SQL | undefined)[] = [eq(captureAdmissions.tenantId, tenantId)];
+  if (filters.decision) where.push(eq(captureAdmissions.decision, filters.decision));
+  if (filters.capture_identity_id) where.push(eq(captureAdmissions.captureIdentityId, filters.capture_identity_id));
+  if (filters.decided_from !== undefined) where.push(gte(captureAdmissions.createdAt, filters.decided_from));
+  if (filters.decided_through !== undefined) where.push(lte(captureAdmissions.createdAt, filters.decided_through));
+  return keysetPage(db, captureAdmissions, and(...where), page);
 }

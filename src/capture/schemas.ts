@@ -2,6 +2,7 @@ import { z } from "@hono/zod-openapi";
 import { idSchema } from "../platform/ids";
 import { Timestamp } from "../platform/openapi";
 import { NextCursorSchema } from "../platform/pagination";
+import { ADMISSION_REASONS, GATE_ORDER, type GateReason, REASON_MEANINGS } from "./gates";
 
 /*
  * Request and response shapes of the capture identity operations (SPEC "Capture"). The parts SPEC leaves "not
@@ -155,3 +156,114 @@ export const ChallengeResponseSchema = z
     expires_at: Timestamp("The challenge must be used before this instant (10 minutes after creation)."),
   })
   .openapi("CaptureAdmissionChallengeResponse", { description: "A single-use admission challenge." });
+
+export const CaptureAdmissionIdSchema = idSchema("captureAdmission", "Capture admission id.");
+export const CaptureAdmissionIdParams = z.object({ capture_admission_id: CaptureAdmissionIdSchema });
+
+const AdmissionReasonSchema = z.enum(ADMISSION_REASONS).openapi({
+  description: `Why the admission passed or was rejected: the first failed gate in the fixed order, or \`passed\`. ${ADMISSION_REASONS.map((r) => `\`${r}\`: ${REASON_MEANINGS[r]}`).join("; ")}.`,
+  example: "passed",
+});
+
+const GateListSchema = (description: string) =>
+  z.array(z.enum(GATE_ORDER as [GateReason, ...GateReason[]])).openapi({ description, example: [] });
+
+const ADMISSION_STATEMENTS =
+  'Bound to binding = SHA-256("svc.capture-admission.v1" ‖ the 32 challenge bytes `challenge_secret` encodes ‖ the 32-byte SHA-256 of the captured file as uploaded). A JSON object with exactly these string members: always `media_sha256` (64 lowercase hex of the captured file); `app_attest`: `assertion` (standard base64 of generateAssertion with clientDataHash = SHA-256(binding), signed by the enrolled key; its counter must exceed the last accepted one); `play_integrity`: `token` (the integrity token requested with requestHash = base64url of binding, no padding); `hardware_key_attestation`: `certificate_chain` (PEM, leaf first, of a fresh key generated with setAttestationChallenge(binding)) and `signature` (standard base64 of SHA256withECDSA or SHA256withRSA over binding by the key enrolled with this identity).';
+
+export const CreateAdmissionRequestSchema = z
+  .object({
+    attestation_kind: AttestationKindSchema.openapi({ description: "The evidence kind; must be the identity's." }),
+    capture_identity_id: CaptureIdentityIdSchema,
+    challenge_id: ChallengeIdSchema,
+    challenge_secret: ChallengeSecretSchema.openapi({ description: "The challenge's secret, as returned when it was issued." }),
+    installation_id_sha256: InstallationIdSchema,
+    statement: z
+      .string()
+      .min(1)
+      .max(MAX_STATEMENT_CHARS)
+      .openapi({
+        description: `The admission evidence, at most ${MAX_STATEMENT_CHARS} characters. ${ADMISSION_STATEMENTS}`,
+        example: "{...}",
+      }),
+    upload_object_id: z
+      .string()
+      .regex(/^aob_[a-z2-7]{16}$/)
+      .openapi({
+        description:
+          "The captured file: the `asset_object_id` its completed upload answered. Its stored SHA-256 must be the statement's `media_sha256`.",
+        example: "aob_2m4k6n7p2q3r4s5t",
+      }),
+    sensor_evidence: z.record(z.string(), z.unknown()).nullable().optional().openapi({
+      description:
+        "Optional app-defined sensor readings for the capture (at most 65,536 characters as JSON, 16 levels). Not stored: its SHA-256 (canonical JSON) is recorded and stated in the manifest's `svc.capture` assertion.",
+      example: null,
+    }),
+    sensor_schema_version: z
+      .string()
+      .min(1)
+      .max(128)
+      .nullable()
+      .optional()
+      .openapi({ description: "Version of the app's sensor evidence format; given exactly when `sensor_evidence` is.", example: null }),
+  })
+  .strict()
+  .openapi("CaptureAdmissionRequest", { description: "One capture submitted for admission." });
+
+export const AdmissionResultSchema = z
+  .object({
+    capture_admission_id: CaptureAdmissionIdSchema,
+    decision: z.enum(["pass", "reject"]).openapi({ description: "Terminal decision.", example: "pass" }),
+    reason: AdmissionReasonSchema,
+    failed_gates: GateListSchema("Every failed gate, in gate order (empty on a pass)."),
+    job_id: z
+      .string()
+      .regex(/^job_[a-z2-7]{16}$/)
+      .nullable()
+      .openapi({
+        description: "The signing job a pass created (GET /v1/jobs/{job_id}); null on a reject.",
+        example: "job_2m4k6n7p2q3r4s5t",
+      }),
+  })
+  .openapi("CaptureAdmissionResult", { description: "The decision on one submission." });
+
+const versionString = (description: string, example: string) => z.string().min(1).max(128).openapi({ description, example });
+
+export const AdmissionDetailSchema = AdmissionResultSchema.extend({
+  capture_identity_id: CaptureIdentityIdSchema,
+  challenge_id: ChallengeIdSchema,
+  attestation_kind: AttestationKindSchema,
+  provider_class: z.enum(PROVIDER_CLASSES).openapi({ description: "Who attested the identity.", example: "apple_app_attest" }),
+  upload_object_id: z.string().openapi({ description: "The captured file's stored object.", example: "aob_2m4k6n7p2q3r4s5t" }),
+  asset_id: z.string().openapi({ description: "The asset the capture publishes into.", example: "ast_2m4k6n7p2q3r4s5t" }),
+  not_evaluated: GateListSchema(
+    "Gates that could not run because their inputs did not exist (e.g. device facts of evidence that did not verify); never counted as failed.",
+  ),
+  decided_at: Timestamp("When the decision was made (evidence verified at this instant)."),
+  identity_version_id: IdentityVersionIdSchema.openapi({
+    description:
+      "The identity version the decision rests on: the new version a pass created when the attested OS, patch level or app version moved forward, else the version checked against.",
+  }),
+  admission_policy_version: versionString(
+    "The gates' version with the governance and commercial sources consulted (`not_configured` until those exist).",
+    "svc.capture-admission.v1+commercial:not_configured+governance:not_configured",
+  ),
+  capture_policy_id: z
+    .string()
+    .regex(/^cpv_[a-z2-7]{16}$/)
+    .openapi({ description: "The capture policy applied.", example: "cpv_standardcapture2" }),
+  capture_policy_version: versionString("Version of that policy.", "svc.capture-policy.standard.1"),
+  governance_policy_version: versionString("Governance (legal hold) policy consulted, or `not_configured`.", "not_configured"),
+  verifier_version: versionString("The attestation verifier that checked the evidence.", "svc-app-attest/1"),
+  trust_snapshot_version: versionString("The trust snapshot (roots, apps) in force.", "trust-2026-11-25"),
+  revocation_snapshot_version: versionString("The Android revocation list consulted, or `none` for other kinds.", "none"),
+  evidence_schema_version: versionString("Format of the statement.", "svc.capture-statement.v1"),
+  sensor_schema_version: z.string().nullable().openapi({ description: "As submitted.", example: null }),
+}).openapi("CaptureAdmission", { description: "A stored admission decision with every version it was made under." });
+
+export const AdmissionPageSchema = z
+  .object({
+    items: z.array(AdmissionDetailSchema).openapi({ description: "Admissions, newest first." }),
+    next_cursor: NextCursorSchema,
+  })
+  .openapi("CaptureAdmissionPage", { description: "One page of capture admissions." });

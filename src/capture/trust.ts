@@ -1,13 +1,46 @@
 import { z } from "zod";
 import type { AttestationTrust } from "../media/attestation/types";
 import { log } from "../platform/logger";
+import type { GatePolicy } from "./gates-types";
 
 /*
  * The capture trust snapshot: the secret SVC_CAPTURE_TRUST holds the JSON of `AttestationTrust` (roots, trusted
  * apps, revocation list, version). It is a secret (Play Integrity decryption keys), so it is read here and not in
  * platform/config.ts; parsed once per env object. Absent or malformed: operations that need it answer 503
  * `svc.capture.trust_unavailable` (a malformed value is logged once by name, never its content).
+ *
+ * The same JSON may carry `capturePolicy`, the admission policy (GatePolicy); without it DEFAULT_CAPTURE_POLICY
+ * applies. Its id and version are recorded on every admission.
  */
+
+/**
+ * The admission policy when the operator configures none: hardware-backed keys (TEE or better), verified boot on a
+ * locked device, Play's device integrity verdict and a Play-recognised app, production evidence only, 5 minutes of
+ * clock skew between an identity's attestations.
+ */
+export const DEFAULT_CAPTURE_POLICY: GatePolicy = {
+  capture_policy_id: "cpv_standardcapture2",
+  capture_policy_version: "svc.capture-policy.standard.1",
+  minimum_security_level: "tee",
+  require_verified_boot: true,
+  required_device_integrity: ["MEETS_DEVICE_INTEGRITY"],
+  allowed_app_recognition: ["PLAY_RECOGNIZED"],
+  allowed_environments: ["production"],
+  clock_skew_tolerance_ms: 5 * 60_000,
+};
+
+const policySchema = z
+  .object({
+    capture_policy_id: z.string().regex(/^cpv_[a-z2-7]{16}$/),
+    capture_policy_version: z.string().min(1).max(128),
+    minimum_security_level: z.enum(["software", "tee", "strongbox"]),
+    require_verified_boot: z.boolean(),
+    required_device_integrity: z.array(z.string().min(1)),
+    allowed_app_recognition: z.array(z.string().min(1)),
+    allowed_environments: z.array(z.enum(["production", "development"])),
+    clock_skew_tolerance_ms: z.number().int().min(0).max(86_400_000),
+  })
+  .strict();
 
 const appSchema = z
   .object({
@@ -32,11 +65,12 @@ const trustSchema = z
         entries: z.record(z.string(), z.object({ status: z.string(), reason: z.string().optional() })),
       })
       .optional(),
+    capturePolicy: policySchema.optional(),
   })
   .strict();
 
-/** The snapshot, or why there is none. */
-export type TrustLoad = { status: "ok"; trust: AttestationTrust } | { status: "absent" } | { status: "malformed" };
+/** The snapshot and the admission policy, or why there is none. */
+export type TrustLoad = { status: "ok"; trust: AttestationTrust; policy: GatePolicy } | { status: "absent" } | { status: "malformed" };
 
 const parsed = new WeakMap<object, TrustLoad>();
 
@@ -49,7 +83,9 @@ function parseTrust(raw: string | undefined): TrustLoad {
     return { status: "malformed" };
   }
   const result = trustSchema.safeParse(json);
-  return result.success ? { status: "ok", trust: result.data as AttestationTrust } : { status: "malformed" };
+  if (!result.success) return { status: "malformed" };
+  const { capturePolicy, ...trust } = result.data;
+  return { status: "ok", trust: trust as AttestationTrust, policy: capturePolicy ?? DEFAULT_CAPTURE_POLICY };
 }
 
 /**

@@ -744,3 +744,57 @@ export const captureAdmissionChallenges = sqliteTable(
   },
   (t) => [index("capture_admission_challenges_identity_idx").on(t.tenantId, t.captureIdentityId, t.createdAt)],
 );
+
+/**
+ * Capture admissions (src/capture): one decision each, terminal. `submission_sha256` identifies the submission (a
+ * replay answers the stored row); `consumed_challenge_id` is set when the decision consumed its challenge, and is
+ * unique, so two admissions can never both use one challenge even when they race.
+ */
+export const captureAdmissions = sqliteTable(
+  "capture_admissions",
+  {
+    id: text("id").primaryKey(),
+    tenantId: text("tenant_id").notNull(),
+    captureIdentityId: text("capture_identity_id").notNull(),
+    challengeId: text("challenge_id").notNull(),
+    consumedChallengeId: text("consumed_challenge_id"),
+    /** Lowercase hex SHA-256 of the canonical submission (see capture/admissions.ts `submissionDigest`). */
+    submissionSha256: text("submission_sha256").notNull(),
+    attestationKind: text("attestation_kind", { enum: ["app_attest", "play_integrity", "hardware_key_attestation"] }).notNull(),
+    providerClass: text("provider_class", {
+      enum: ["apple_app_attest", "google_play_integrity", "android_key_attestation", "other"],
+    }).notNull(),
+    installationIdSha256: text("installation_id_sha256").notNull(),
+    uploadObjectId: text("upload_object_id").notNull(),
+    assetId: text("asset_id").notNull(),
+    statementSha256: text("statement_sha256").notNull(),
+    /** SHA-256 of the canonical JSON of `sensor_evidence` (the evidence itself is not stored). */
+    sensorEvidenceSha256: text("sensor_evidence_sha256"),
+    sensorSchemaVersion: text("sensor_schema_version"),
+    decision: text("decision", { enum: ["pass", "reject"] }).notNull(),
+    reason: text("reason").notNull(),
+    /** JSON array of admission reasons, gate order. */
+    failedGates: text("failed_gates").notNull(),
+    /** JSON array of the gates not evaluated (their inputs did not exist). */
+    notEvaluated: text("not_evaluated").notNull(),
+    jobId: text("job_id"),
+    identityVersionId: text("identity_version_id").notNull(),
+    admissionPolicyVersion: text("admission_policy_version").notNull(),
+    capturePolicyId: text("capture_policy_id").notNull(),
+    capturePolicyVersion: text("capture_policy_version").notNull(),
+    governancePolicyVersion: text("governance_policy_version").notNull(),
+    verifierVersion: text("verifier_version").notNull(),
+    trustSnapshotVersion: text("trust_snapshot_version").notNull(),
+    revocationSnapshotVersion: text("revocation_snapshot_version").notNull(),
+    evidenceSchemaVersion: text("evidence_schema_version").notNull(),
+    createdByKeyId: text("created_by_key_id").notNull(),
+    /** The decision time (`decided_at`). */
+    createdAt: integer("created_at").notNull(),
+  },
+  (t) => [
+    uniqueIndex("capture_admissions_submission_uq").on(t.tenantId, t.submissionSha256),
+    uniqueIndex("capture_admissions_consumed_challenge_uq").on(t.consumedChallengeId),
+    index("capture_admissions_tenant_created_idx").on(t.tenantId, t.createdAt, t.id),
+    index("capture_admissions_identity_idx").on(t.tenantId, t.captureIdentityId, t.createdAt),
+  ],
+);

@@ -34,6 +34,27 @@ export interface AdmittedRequest {
   creator?: { creator_ref: string; commitment: string } | null;
   /** From the admitting key's retention: days the published outputs are kept (null: until deleted). */
   output_retention_days: number | null;
+  /**
+   * Set when a capture admission created the job (src/capture): what the manifest's `svc.capture` assertion states.
+   * Frozen at the admission decision.
+   */
+  capture?: CaptureClaim | null;
+}
+
+/** The capture admission a job publishes, as its manifest states it (no identity or device data). */
+export interface CaptureClaim {
+  capture_admission_id: string;
+  provider_class: string;
+  verifier_version: string;
+  trust_snapshot_version: string;
+  admission_policy_version: string;
+  capture_policy_id: string;
+  capture_policy_version: string;
+  decided_at: string;
+  /** SHA-256 (hex) of the captured file the device attested, = the uploaded bytes. */
+  media_sha256: string;
+  sensor_evidence_sha256: string | null;
+  sensor_schema_version: string | null;
 }
 
 export type AdmissionResult =
@@ -41,7 +62,13 @@ export type AdmissionResult =
   | { status: "asset_not_found" }
   | { status: "refused"; code: ErrorCode; message: string; field?: FieldDetail };
 
-const refuse = (code: ErrorCode, message: string, field?: string): AdmissionResult => ({
+/** A job checked and built but not written: `assetStatus` is what the asset's claim moves from (and back on failure). */
+export type SignPlan =
+  | { status: "planned"; job: JobRow; steps: JobStepRow[]; assetStatus: "uploaded" | "failed" }
+  | { status: "asset_not_found" }
+  | { status: "refused"; code: ErrorCode; message: string; field?: FieldDetail };
+
+const refuse = (code: ErrorCode, message: string, field?: string): Extract<AdmissionResult, { status: "refused" }> => ({
   status: "refused",
   code,
   message,
@@ -58,9 +85,39 @@ export async function admitSign(
   registry: CapabilityRegistry,
   tenantId: string,
   request: SignRequest,
-  options: { asynchronousOnly?: boolean; profile?: SigningProfile; outputRetentionDays?: number | null } = {},
+  options: SignOptions = {},
   now = Date.now(),
 ): Promise<AdmissionResult> {
+  const plan = await planSign(db, registry, tenantId, request, options, now);
+  if (plan.status !== "planned") return plan;
+  // Claim the asset first: only one request can move it to processing.
+  if (!(await claimAssetForJob(db, tenantId, plan.job.assetId, now)))
+    return refuse("svc.sign.asset_busy", "A job for this asset is already running.");
+  await insertJob(db, plan.job, plan.steps, plan.assetStatus);
+  return { status: "admitted", job: plan.job, steps: plan.steps };
+}
+
+export interface SignOptions {
+  asynchronousOnly?: boolean;
+  profile?: SigningProfile;
+  outputRetentionDays?: number | null;
+  /** The capture admission creating this job (its manifest then carries `svc.capture`). */
+  capture?: CaptureClaim;
+}
+
+/**
+ * Checks a sign request and builds its job and steps without writing anything or claiming the asset. Invariant:
+ * `planned` only when every rule of SPEC "Sign request" holds for the asset as read now; the caller claims the asset
+ * (`claimAssetForJob`) and writes the rows, alone (admitSign) or inside its own batch (a capture admission).
+ */
+export async function planSign(
+  db: Database,
+  registry: CapabilityRegistry,
+  tenantId: string,
+  request: SignRequest,
+  options: SignOptions = {},
+  now = Date.now(),
+): Promise<SignPlan> {
   const asset = await getAsset(db, tenantId, request.asset_id);
   if (!asset) return { status: "asset_not_found" };
   const profile = options.profile ?? NO_SIGNING_PROFILE;
@@ -256,11 +313,8 @@ export async function admitSign(
     creator_id: request.creator_id ?? null,
     creator,
     output_retention_days: options.outputRetentionDays ?? null,
+    ...(options.capture ? { capture: options.capture } : {}),
   };
-
-  // Claim the asset first: only one request can move it to processing.
-  if (!(await claimAssetForJob(db, tenantId, asset.id, now)))
-    return refuse("svc.sign.asset_busy", "A job for this asset is already running.");
 
   const job: JobRow = {
     id: newId("job"),
@@ -300,6 +354,5 @@ export async function admitSign(
     output: null,
     errorCode: null,
   }));
-  await insertJob(db, job, steps, asset.status);
-  return { status: "admitted", job, steps };
+  return { status: "planned", job, steps, assetStatus: asset.status };
 }

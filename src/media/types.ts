@@ -59,6 +59,11 @@ export interface ManifestPlan {
   assertions: { label: string; data: unknown }[];
   /** Opaque creator reference and commitment, never a name or e-mail. */
   creator?: { creator_ref: string; commitment: string } | null;
+  /**
+   * The capture admission that let this file be signed (assertion `svc.capture`): provider class, verifier and
+   * policy versions, the attested media SHA-256; never an identity, key or installation id.
+   */
+  capture?: Record<string, string | null> | null;
 }
 
 export type SignResult =

@@ -412,6 +412,17 @@ export const ERROR_CODES = {
       "The attested key or the installation is already enrolled under another active capture identity of this tenant; revoke it first.",
   },
   "svc.capture.identity_revoked": { status: 409, retryable: false, summary: "The capture identity is revoked; enrol the device again." },
+  "svc.capture.upload_object_invalid": {
+    status: 422,
+    retryable: false,
+    summary: "upload_object_id names a stored object that is not an asset's uploaded source (an output or sidecar).",
+  },
+  "svc.capture.sensor_evidence_invalid": {
+    status: 422,
+    retryable: false,
+    summary:
+      "sensor_evidence and sensor_schema_version must be given together, nest at most 16 levels and stay within 65,536 characters as JSON.",
+  },
   "svc.internal": {
     status: 500,
     retryable: true,

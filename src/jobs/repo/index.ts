@@ -87,11 +87,24 @@ export async function claimAssetForJob(db: Database, tenantId: string, assetId: 
 /** Writes an admitted job and its steps in one batch; if that fails, the asset's claim is given back (to `previousStatus`). */
 export async function insertJob(db: Database, job: JobRow, steps: JobStepRow[], previousStatus: typeof assets.$inferSelect.status) {
   try {
-    await db.batch([db.insert(jobs).values(job), db.insert(jobSteps).values(steps)]);
+    await db.batch(jobInsertStatements(db, job, steps));
   } catch (error) {
-    await db.update(assets).set({ status: previousStatus, updatedAt: job.createdAt }).where(eq(assets.id, job.assetId));
+    await releaseAssetClaim(db, job, previousStatus);
     throw error;
   }
+}
+
+/** The statements writing a job and its steps, for a caller's own batch (a capture admission writes its decision with them). */
+export function jobInsertStatements(db: Database, job: JobRow, steps: JobStepRow[]) {
+  return [db.insert(jobs).values(job), db.insert(jobSteps).values(steps)] as const;
+}
+
+/** Gives an asset claimed for `job` back to `previousStatus` (the job was not written). */
+export async function releaseAssetClaim(db: Database, job: JobRow, previousStatus: typeof assets.$inferSelect.status) {
+  await db
+    .update(assets)
+    .set({ status: previousStatus, updatedAt: job.createdAt })
+    .where(and(eq(assets.tenantId, job.tenantId), eq(assets.id, job.assetId), eq(assets.status, "processing")));
 }
 
 /** `accepted` → `queued` once its message is sent. Returns whether this call moved it. */

@@ -51,6 +51,7 @@ export async function signStep(
       ...(fingerprinted?.fingerprints ?? []).map((f) => ({ algorithm: f.algorithm, bits: fromHex(f.bits) })),
     ]),
     creator: admitted.creator ?? null,
+    capture: admitted.capture ? { ...admitted.capture } : null,
   };
   const sidecar = format.lane === "sidecar";
   const result = sidecar ? await signer.signSidecar({ bytes, plan }) : await signer.signEmbedded({ bytes, plan });

@@ -39,6 +39,8 @@ export const C2PA_EMBEDDED_MEDIA_TYPES: readonly string[] = [
 
 /** Label of the assertion carrying the opaque creator reference (never a name or e-mail). */
 export const CREATOR_ASSERTION_LABEL = "svc.creator";
+/** Label of the assertion stating the capture admission a file passed (device attestation gate). */
+export const CAPTURE_ASSERTION_LABEL = "svc.capture";
 
 const IPTC_DIGITAL_SOURCE_TYPE = "http://cv.iptc.org/newscodes/digitalsourcetype/";
 const C2PA_DIGITAL_SOURCE_TYPE = "http://c2pa.org/digitalsourcetype/";
@@ -203,6 +205,7 @@ export class C2paSigner implements Signer {
         data: { creator_ref: plan.creator.creator_ref, commitment: plan.creator.commitment },
       });
     }
+    if (plan.capture) assertions.push({ label: CAPTURE_ASSERTION_LABEL, data: { ...plan.capture } });
     const definition: Record<string, unknown> = {
       claim_generator_info: [{ name: this.#claimGenerator.name, version: this.#claimGenerator.version }],
       title: plan.title,

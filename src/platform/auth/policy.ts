@@ -200,6 +200,9 @@ export const OPERATION_POLICIES: Record<string, OperationPolicy> = {
   "GET /v1/capture-identities/{capture_identity_id}": bearer("capture:read"),
   "POST /v1/capture-identities/{capture_identity_id}/revoke": bearer("capture:write", "optional"),
   "POST /v1/capture-admission-challenges": oneTimeSecret("capture:write", "required"),
+  "GET /v1/capture-admissions": bearer("capture:read"),
+  "POST /v1/capture-admissions": bearer("capture:write", "optional"),
+  "GET /v1/capture-admissions/{capture_admission_id}": bearer("capture:read"),
 };
 
 /** `/v1/recipes/:recipe_id` (Hono) → `/v1/recipes/{recipe_id}` (OpenAPI). */

@@ -2,6 +2,7 @@ import { createRoute, z } from "@hono/zod-openapi";
 import type { Router } from "../../app-types";
 import { base64, utf8 } from "../../platform/bytes";
 import { notFound, principalOf } from "../../platform/context";
+import { etagMatches } from "../../platform/etag";
 import { NOT_FOUND } from "../../platform/openapi";
 import { servedObjectHeaders } from "../../platform/served-object";
 import { VerificationReportDocumentSchema } from "../report/document-schema";
@@ -60,15 +61,6 @@ async function styleSource(html: string): Promise<string> {
   const style = /<style>([\s\S]*?)<\/style>/.exec(html)?.[1];
   if (style === undefined) return "'none'";
   return `'sha256-${base64(new Uint8Array(await crypto.subtle.digest("SHA-256", utf8(style))))}'`;
-}
-
-/** `"abc"`, `W/"abc"`, lists and `*`: does If-None-Match name this entity? */
-function etagMatches(header: string | undefined, sha256: string): boolean {
-  if (!header) return false;
-  return header.split(",").some((t) => {
-    const tag = t.trim();
-    return tag === "*" || tag === `"${sha256}"` || tag === `W/"${sha256}"`;
-  });
 }
 
 export function register(app: Router) {

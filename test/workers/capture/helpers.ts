@@ -85,14 +85,23 @@ export async function playKeys(): Promise<PlayTestKeys> {
   };
 }
 
-/** A Play Integrity token for the test app whose requestHash is the secret text (= base64url of its bytes). */
-export async function playStatement(secret: string, packageName = TEST_ANDROID_PACKAGE): Promise<string> {
+/**
+ * A Play Integrity token for the test app whose requestHash is the secret text (= base64url of its bytes), or
+ * base64url of `challenge` when given (an admission binding); `edit` changes the verdict before it is signed.
+ */
+export async function playStatement(
+  secret: string,
+  packageName = TEST_ANDROID_PACKAGE,
+  edit?: (verdict: any) => void,
+  challenge?: Uint8Array,
+): Promise<string> {
   const verdict = playVerdict({
     packageName,
-    challenge: fromBase64url(secret)!,
+    challenge: challenge ?? fromBase64url(secret)!,
     timestampMillis: Date.now() - 1000,
     digestsB64url: [b64url(fromHex(TEST_ANDROID_SIGNING_DIGEST))],
   });
+  edit?.(verdict);
   return mintIntegrityToken(verdict, await playKeys());
 }
 
@@ -133,8 +142,26 @@ export async function enrolledIdentity(key: string, kind: "app_attest" | "play_i
   return res.json() as Promise<any>;
 }
 
-/** An Android key attestation chain (PEM, leaf first) under the committed test Google root, bound to `secret`. */
-export async function androidStatement(secret: string, leaf?: Party): Promise<{ pem: string; leaf: Party }> {
+/** What an Android test attestation states (defaults: verified boot, locked, TEE, OS 15.0.0, patch 2026-10, app 42). */
+export interface AndroidFacts {
+  bootState?: number;
+  locked?: boolean;
+  securityLevel?: number;
+  osVersion?: number;
+  patchLevel?: number;
+  appVersion?: number;
+}
+
+/**
+ * An Android key attestation chain (PEM, leaf first) under the committed test Google root, bound to `secret` (its
+ * 32 bytes) or to `challenge` when given (an admission binding).
+ */
+export async function androidStatement(
+  secret: string,
+  leaf?: Party,
+  facts: AndroidFacts = {},
+  challenge?: Uint8Array,
+): Promise<{ pem: string; leaf: Party }> {
   const rootKey = await pkcs8(CAPTURE_TEST_MATERIAL.googleRootKeyPkcs8, "P-256");
   const rootName = dn([
     [O, "Test Google"],
@@ -153,9 +180,15 @@ export async function androidStatement(secret: string, leaf?: Party): Promise<{ 
     notAfter: new Date(now + 365 * 86_400_000),
   });
   const kd = keyDescription({
-    challenge: fromBase64url(secret)!,
-    softwareEnforced: [applicationIdEntry([[TEST_ANDROID_PACKAGE, 42]], [fromHex(TEST_ANDROID_SIGNING_DIGEST)])],
-    hardwareEnforced: [rootOfTrustEntry(0, true), tagged(705, int(150000)), tagged(706, int(202610))],
+    challenge: challenge ?? fromBase64url(secret)!,
+    attestationSecurityLevel: facts.securityLevel ?? 1,
+    keymasterSecurityLevel: facts.securityLevel ?? 1,
+    softwareEnforced: [applicationIdEntry([[TEST_ANDROID_PACKAGE, facts.appVersion ?? 42]], [fromHex(TEST_ANDROID_SIGNING_DIGEST)])],
+    hardwareEnforced: [
+      rootOfTrustEntry(facts.bootState ?? 0, facts.locked ?? true),
+      tagged(705, int(facts.osVersion ?? 150000)),
+      tagged(706, int(facts.patchLevel ?? 202610)),
+    ],
   });
   const leafDer = await mintCert({
     subject: dn([[CN, "Android Keystore Key"]]),

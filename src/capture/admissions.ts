@@ -1,0 +1,402 @@
+import { getAsset } from "../assets/repo";
+import { canonicalJson } from "../catalog/canonical-json";
+import { formatOf } from "../catalog/formats";
+import { recipeById } from "../catalog/recipes";
+import type { CapabilityRegistry } from "../catalog/registry";
+import type { Database } from "../db/client";
+import { type CaptureClaim, planSign, type SignPlan } from "../jobs/admission";
+import { claimAssetForJob, releaseAssetClaim } from "../jobs/repo";
+import type { AttestationKind, AttestationTrust } from "../media/attestation/types";
+import { sha256Hex } from "../platform/crypto";
+import { newId } from "../platform/ids";
+import { ADMISSION_STATEMENT_VERSION, admissionEvidence } from "./evidence";
+import { decideAdmission, evidenceStanding } from "./gates";
+import type { AdmissionDecision, AdmissionReason, GateChallenge, GateInput, GatePolicy, GateReason } from "./gates-types";
+import {
+  type AdmissionRow,
+  findAdmissionBySubmission,
+  findIdentity,
+  findObject,
+  findOtherHolder,
+  type IdentityAdvance,
+  type IdentityRow,
+  writeAdmission,
+} from "./repo";
+import { gateChallengeOf } from "./service";
+
+/*
+ * Capture admissions (issue #16): one submission → one terminal decision by the gates (gates.ts), stored once.
+ * A pass creates the signing job in the same transaction. No HTTP here.
+ *
+ * Order of work: replay (the same submission answers its stored decision, whatever has changed since) → the named
+ * identity and upload must exist (404 otherwise: nothing to decide about) → the evidence is verified → the gates
+ * decide → on a pass the job is planned and the asset claimed → one batch writes everything. A race on the
+ * challenge or the asset is decided again with what the race revealed, never written twice.
+ */
+
+/** Sensor evidence bounds: serialized size and nesting. */
+export const MAX_SENSOR_EVIDENCE_CHARS = 65_536;
+const MAX_SENSOR_DEPTH = 16;
+
+/** Recipes a capture may be signed with, in preference order: media unchanged, fingerprints recorded when possible. */
+const CAPTURE_RECIPES = ["rcp_system_sign", "rcp_system_sign_only"] as const;
+
+export interface AdmissionSubmission {
+  attestation_kind: AttestationKind;
+  capture_identity_id: string;
+  challenge_id: string;
+  challenge_secret: string;
+  installation_id_sha256: string;
+  statement: string;
+  upload_object_id: string;
+  sensor_evidence?: Record<string, unknown> | null | undefined;
+  sensor_schema_version?: string | null | undefined;
+}
+
+export interface AdmissionContext {
+  db: Database;
+  registry: CapabilityRegistry;
+  /** The trust snapshot and policy, or null when none is configured (admissions then answer trust_unavailable). */
+  trust: { trust: AttestationTrust; policy: GatePolicy } | null;
+  /** The signing pipeline's queue is bound (jobs can be handed over). */
+  queueAvailable: boolean;
+}
+
+export interface AdmissionPrincipal {
+  tenantId: string;
+  apiKeyId: string;
+  outputRetentionDays: number | null;
+}
+
+export type AdmissionOutcome =
+  | { status: "created" | "replayed"; row: AdmissionRow }
+  | { status: "identity_not_found" }
+  | { status: "upload_not_found" }
+  | { status: "not_an_upload" }
+  | { status: "sensor_evidence_invalid"; message: string }
+  | { status: "trust_unavailable" };
+
+function depthOf(value: unknown, depth = 0): number {
+  if (depth > MAX_SENSOR_DEPTH || value === null || typeof value !== "object") return depth;
+  let deepest = depth;
+  for (const member of Object.values(value)) deepest = Math.max(deepest, depthOf(member, depth + 1));
+  return deepest;
+}
+
+/** SHA-256 of the sensor evidence's canonical JSON, or why it is refused. */
+async function sensorDigest(
+  submission: AdmissionSubmission,
+): Promise<{ status: "ok"; sha256: string | null } | { status: "invalid"; message: string }> {
+  const evidence = submission.sensor_evidence ?? null;
+  const version = submission.sensor_schema_version ?? null;
+  if ((evidence === null) !== (version === null))
+    return { status: "invalid", message: "sensor_evidence and sensor_schema_version are given together or not at all." };
+  if (evidence === null) return { status: "ok", sha256: null };
+  if (depthOf(evidence) > MAX_SENSOR_DEPTH)
+    return { status: "invalid", message: `sensor_evidence nests deeper than ${MAX_SENSOR_DEPTH} levels.` };
+  const text = canonicalJson(evidence);
+  if (text.length > MAX_SENSOR_EVIDENCE_CHARS)
+    return { status: "invalid", message: `sensor_evidence is over ${MAX_SENSOR_EVIDENCE_CHARS} characters as JSON.` };
+  return { status: "ok", sha256: await sha256Hex(text) };
+}
+
+/** The submission's identity for replay: every member, the secret and statement by their SHA-256. */
+export async function submissionDigest(submission: AdmissionSubmission, sensorSha256: string | null): Promise<string> {
+  return sha256Hex(
+    canonicalJson({
+      attestation_kind: submission.attestation_kind,
+      capture_identity_id: submission.capture_identity_id,
+      challenge_id: submission.challenge_id,
+      challenge_secret_sha256: await sha256Hex(submission.challenge_secret),
+      installation_id_sha256: submission.installation_id_sha256,
+      statement_sha256: await sha256Hex(submission.statement),
+      upload_object_id: submission.upload_object_id,
+      sensor_evidence_sha256: sensorSha256,
+      sensor_schema_version: submission.sensor_schema_version ?? null,
+    }),
+  );
+}
+
+/** The recipe a capture of `mediaType` is signed with here, or null when this deployment can sign none. */
+function captureRecipeFor(registry: CapabilityRegistry, mediaType: string): string | null {
+  const candidates = [...CAPTURE_RECIPES, formatOf(mediaType)?.sidecar_recipe].filter((id): id is string => !!id);
+  for (const id of candidates) {
+    const recipe = recipeById(id);
+    if (recipe && registry.recipeStatus(recipe).active_media_types.includes(mediaType)) return id;
+  }
+  return null;
+}
+
+const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
+
+function gateIdentity(row: IdentityRow, conflict: boolean): GateInput["identity"] {
+  return {
+    capture_identity_id: row.id,
+    state: row.state,
+    conflict,
+    kind: row.attestationKind,
+    enrolled: {
+      app_id: row.appId,
+      key_id: row.keyId,
+      installation_id_sha256: row.installationIdSha256,
+      os_version: row.osVersion,
+      os_patch_level: row.osPatchLevel,
+      app_version: row.appVersion,
+      counter: row.counter,
+      last_attested_at: iso(row.lastAttestedAt),
+      last_evidence_issued_at: iso(row.lastEvidenceIssuedAt),
+    },
+  };
+}
+
+/** Whether a challenge this decision saw is consumed by it: the identity's own, unused, unexpired, secret right. */
+function consumes(challenge: GateChallenge | null, identityId: string, now: number): boolean {
+  return (
+    challenge !== null &&
+    challenge.capture_identity_id === identityId &&
+    !challenge.used &&
+    challenge.secret_matches &&
+    now < Date.parse(challenge.expires_at)
+  );
+}
+
+/** What a pass moves forward on the identity; a new version when the attested device or app facts changed. */
+function advanceOf(identity: IdentityRow, input: GateInput, now: number): IdentityAdvance {
+  const facts = input.attestation.status === "verified" ? input.attestation.facts : null;
+  const changed =
+    facts !== null &&
+    ((facts.os_version !== null && facts.os_version !== identity.osVersion) ||
+      (facts.os_patch_level !== null && facts.os_patch_level !== identity.osPatchLevel) ||
+      (facts.app_version !== null && facts.app_version !== identity.appVersion));
+  const issued = facts?.issued_at ? Date.parse(facts.issued_at) : Number.NaN;
+  return {
+    counter: facts?.counter ?? null,
+    os_version: facts?.os_version ?? null,
+    os_patch_level: facts?.os_patch_level ?? null,
+    app_version: facts?.app_version ?? null,
+    last_attested_at: now,
+    last_evidence_issued_at: Number.isNaN(issued) ? null : issued,
+    next_version: changed ? { identity_version: identity.identityVersion + 1, identity_version_id: newId("identityVersion") } : null,
+  };
+}
+
+/**
+ * Decides and stores one admission. Invariants: the same submission (same members, secret and statement) always
+ * answers its first stored decision (`replayed`); a challenge is consumed by at most one admission; a `pass` is
+ * stored only together with its signing job, the consumed challenge and the identity's advance, in one
+ * transaction; every decision is the gates' (`decideAdmission`) over evidence verified at `now`.
+ */
+export async function submitAdmission(
+  ctx: AdmissionContext,
+  principal: AdmissionPrincipal,
+  submission: AdmissionSubmission,
+  now = Date.now(),
+): Promise<AdmissionOutcome> {
+  const { db } = ctx;
+  const { tenantId } = principal;
+  const sensor = await sensorDigest(submission);
+  if (sensor.status === "invalid") return { status: "sensor_evidence_invalid", message: sensor.message };
+  const digest = await submissionDigest(submission, sensor.sha256);
+  const stored = await findAdmissionBySubmission(db, tenantId, digest);
+  if (stored) return { status: "replayed", row: stored };
+
+  if (!ctx.trust) return { status: "trust_unavailable" };
+  const { trust, policy } = ctx.trust;
+  const identity = await findIdentity(db, tenantId, submission.capture_identity_id);
+  if (!identity) return { status: "identity_not_found" };
+  const object = await findObject(db, tenantId, submission.upload_object_id);
+  if (!object) return { status: "upload_not_found" };
+  const asset = await getAsset(db, tenantId, object.assetId);
+  if (object.role !== "source" || !asset || asset.sourceObjectId !== object.id) return { status: "not_an_upload" };
+
+  const challenge = await gateChallengeOf(db, tenantId, submission.challenge_id, submission.challenge_secret);
+  const evidence = await admissionEvidence({
+    kind: submission.attestation_kind,
+    statement: submission.statement,
+    challengeSecret: submission.challenge_secret,
+    identity,
+    trust,
+    now: new Date(now),
+  });
+  const standing = evidenceStanding(evidence.attestation);
+  const freshKey =
+    standing.status === "usable" && standing.facts.kind === "hardware_key_attestation" && standing.facts.key_id !== null
+      ? { providerClass: standing.facts.provider_class, keyId: standing.facts.key_id }
+      : null;
+  const conflict = (await findOtherHolder(db, tenantId, identity.id, submission.installation_id_sha256, freshKey)) !== null;
+  const recipeId = captureRecipeFor(ctx.registry, object.mediaType);
+
+  const input: GateInput = {
+    now: new Date(now),
+    identity: gateIdentity(identity, conflict),
+    attestation: evidence.attestation,
+    challenge,
+    submission: {
+      attestation_kind: submission.attestation_kind,
+      installation_id_sha256: submission.installation_id_sha256,
+      expected_binding: evidence.expected_binding,
+      upload_sha256: object.sha256,
+      statement_media_sha256: evidence.statement_media_sha256,
+    },
+    policy,
+    trust: {
+      version: trust.version,
+      revocation_version: submission.attestation_kind === "hardware_key_attestation" ? (trust.androidRevocations?.version ?? null) : null,
+    },
+    governance: { status: "not_configured" },
+    // Published, expired or never-completed assets take no new work; `processing` is work in flight (a conflict).
+    asset: { closed: !["uploaded", "failed", "processing"].includes(asset.status) },
+    commercial: { status: "not_configured" },
+    capture_work: { conflict: asset.status === "processing", available: ctx.queueAvailable && recipeId !== null },
+  };
+
+  const admissionId = newId("captureAdmission");
+  // At most three rounds: a lost race on the asset or on the challenge is decided again with what it revealed.
+  for (let round = 0; round < 3; round++) {
+    const decision = decideAdmission(input);
+    let plan: Extract<SignPlan, { status: "planned" }> | null = null;
+    if (decision.decision === "pass") {
+      const claim: CaptureClaim = {
+        capture_admission_id: admissionId,
+        provider_class: identity.providerClass,
+        verifier_version: decision.versions.verifier_version,
+        trust_snapshot_version: decision.versions.trust_snapshot_version,
+        admission_policy_version: decision.versions.admission_policy_version,
+        capture_policy_id: decision.versions.capture_policy_id,
+        capture_policy_version: decision.versions.capture_policy_version,
+        decided_at: new Date(now).toISOString(),
+        media_sha256: object.sha256,
+        sensor_evidence_sha256: sensor.sha256,
+        sensor_schema_version: submission.sensor_schema_version ?? null,
+      };
+      const planned = await planSign(
+        db,
+        ctx.registry,
+        tenantId,
+        { asset_id: asset.id, recipe_id: recipeId! } as Parameters<typeof planSign>[3],
+        { asynchronousOnly: true, capture: claim, outputRetentionDays: principal.outputRetentionDays },
+        now,
+      );
+      if (planned.status !== "planned") {
+        // The spine refuses this work (busy asset, dimensions it cannot decode, ...): the capture cannot be taken.
+        if (planned.status === "refused" && planned.code === "svc.sign.asset_busy") input.capture_work.conflict = true;
+        else input.capture_work.available = false;
+        continue;
+      }
+      if (!(await claimAssetForJob(db, tenantId, asset.id, now))) {
+        input.capture_work.conflict = true;
+        continue;
+      }
+      plan = planned;
+    }
+    const row = admissionRow(admissionId, principal, submission, identity, evidence.attestation.verifier_version, decision, {
+      digest,
+      sensorSha256: sensor.sha256,
+      statementSha256: await sha256Hex(submission.statement),
+      assetId: asset.id,
+      consumedChallengeId: consumes(challenge, identity.id, now) ? submission.challenge_id : null,
+      jobId: plan?.job.id ?? null,
+      now,
+    });
+    const advance = plan ? advanceOf(identity, input, now) : null;
+    if (advance?.next_version) row.identityVersionId = advance.next_version.identity_version_id;
+    const written = await writeAdmission(db, row, advance, plan ? { job: plan.job, steps: plan.steps } : null);
+    if (written === "written") return { status: "created", row };
+    if (plan) await releaseAssetClaim(db, plan.job, plan.assetStatus);
+    if (written === "duplicate_submission") {
+      const first = await findAdmissionBySubmission(db, tenantId, digest);
+      if (first) return { status: "replayed", row: first };
+      throw new Error("capture admission: duplicate submission not found after a unique conflict");
+    }
+    // challenge_taken: another admission consumed it first; this one is decided with the challenge used.
+    input.challenge = challenge === null ? null : { ...challenge, used: true };
+  }
+  throw new Error("capture admission: no decision could be stored after three rounds");
+}
+
+function admissionRow(
+  id: string,
+  principal: AdmissionPrincipal,
+  submission: AdmissionSubmission,
+  identity: IdentityRow,
+  verifierVersion: string,
+  decision: AdmissionDecision,
+  extra: {
+    digest: string;
+    sensorSha256: string | null;
+    statementSha256: string;
+    assetId: string;
+    consumedChallengeId: string | null;
+    jobId: string | null;
+    now: number;
+  },
+): AdmissionRow {
+  return {
+    id,
+    tenantId: principal.tenantId,
+    captureIdentityId: identity.id,
+    challengeId: submission.challenge_id,
+    consumedChallengeId: extra.consumedChallengeId,
+    submissionSha256: extra.digest,
+    attestationKind: submission.attestation_kind,
+    providerClass: identity.providerClass,
+    installationIdSha256: submission.installation_id_sha256,
+    uploadObjectId: submission.upload_object_id,
+    assetId: extra.assetId,
+    statementSha256: extra.statementSha256,
+    sensorEvidenceSha256: extra.sensorSha256,
+    sensorSchemaVersion: submission.sensor_schema_version ?? null,
+    decision: decision.decision,
+    reason: decision.reason,
+    failedGates: JSON.stringify(decision.failed_gates),
+    notEvaluated: JSON.stringify(decision.not_evaluated),
+    jobId: extra.jobId,
+    identityVersionId: identity.identityVersionId,
+    admissionPolicyVersion: decision.versions.admission_policy_version,
+    capturePolicyId: decision.versions.capture_policy_id,
+    capturePolicyVersion: decision.versions.capture_policy_version,
+    governancePolicyVersion: decision.versions.governance_policy_version,
+    verifierVersion: verifierVersion,
+    trustSnapshotVersion: decision.versions.trust_snapshot_version,
+    revocationSnapshotVersion: decision.versions.revocation_snapshot_version,
+    evidenceSchemaVersion: ADMISSION_STATEMENT_VERSION,
+    createdByKeyId: principal.apiKeyId,
+    createdAt: extra.now,
+  };
+}
+
+/** The submission response (SPEC "Admission submission response"). */
+export function admissionResult(row: AdmissionRow) {
+  return {
+    capture_admission_id: row.id,
+    decision: row.decision,
+    reason: row.reason as AdmissionReason,
+    failed_gates: JSON.parse(row.failedGates) as GateReason[],
+    job_id: row.jobId,
+  };
+}
+
+/** The admission detail (SPEC "Admission detail adds"), plus the gates not evaluated and the sensor schema. */
+export function admissionDetail(row: AdmissionRow) {
+  return {
+    ...admissionResult(row),
+    capture_identity_id: row.captureIdentityId,
+    challenge_id: row.challengeId,
+    attestation_kind: row.attestationKind,
+    provider_class: row.providerClass,
+    upload_object_id: row.uploadObjectId,
+    asset_id: row.assetId,
+    not_evaluated: JSON.parse(row.notEvaluated) as GateReason[],
+    decided_at: new Date(row.createdAt).toISOString(),
+    identity_version_id: row.identityVersionId,
+    admission_policy_version: row.admissionPolicyVersion,
+    capture_policy_id: row.capturePolicyId,
+    capture_policy_version: row.capturePolicyVersion,
+    governance_policy_version: row.governancePolicyVersion,
+    verifier_version: row.verifierVersion,
+    trust_snapshot_version: row.trustSnapshotVersion,
+    revocation_snapshot_version: row.revocationSnapshotVersion,
+    evidence_schema_version: row.evidenceSchemaVersion,
+    sensor_schema_version: row.sensorSchemaVersion,
+  };
+}
