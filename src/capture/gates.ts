@@ -264,7 +264,9 @@ function versionsOf(input: GateInput): GateVersions {
  */
 export function decideAdmission(input: GateInput): AdmissionDecision {
   const { attestation } = input;
-  const facts = attestation.status === "verified" && attestation.facts.revoked !== true ? attestation.facts : null;
+  // Facts only from usable evidence (verified, not revoked, and for Android checked against a revocation list).
+  const standing = evidenceStanding(attestation);
+  const facts = standing.status === "usable" ? standing.facts : null;
   const failed: GateReason[] = [];
   const notEvaluated: GateReason[] = [];
   for (const gate of GATE_ORDER) {

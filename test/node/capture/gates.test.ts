@@ -192,6 +192,17 @@ describe("capture admission gates: one crafted submission per reason", () => {
     expectConsistent(d);
   });
 
+  it("review (#16 over HTTP): verified Android facts checked without a revocation list are unavailable, so the fact gates do not run on them", () => {
+    const d = decideAdmission(
+      craft(
+        (i) =>
+          void (i.attestation = { status: "verified", facts: { ...androidFacts(), revoked: null, os_version: 1 }, verifier_version: "v" }),
+      ),
+    );
+    expect(d.failed_gates).toEqual(["evidence_unavailable"]);
+    expect(d.not_evaluated).toEqual(FACT_GATES);
+  });
+
   it("several failures: all listed in gate order, the first is the reason, fact gates skipped without evidence", () => {
     const d = decideAdmission(
       craft(
