@@ -150,11 +150,19 @@ export const CapabilitiesResponseSchema = z
       .openapi({ description: "Versions of the contract this deployment serves." }),
     capture: z
       .object({
-        available: z.boolean().openapi({ description: "Capture admission (device attestation) is offered.", example: false }),
-        attestation_kinds: z
-          .array(z.enum(["app_attest", "play_integrity", "hardware_key_attestation"]))
-          .openapi({ description: "Attestation kinds accepted now." }),
-        reason: z.string().nullable().openapi({ description: "Why capture is unavailable.", example: "capability_not_installed" }),
+        available: z.boolean().openapi({
+          description: "Capture admission (device attestation) is offered: a trust snapshot is configured for at least one kind.",
+          example: true,
+        }),
+        attestation_kinds: z.array(z.enum(["app_attest", "play_integrity", "hardware_key_attestation"])).openapi({
+          description:
+            "Attestation kinds this deployment can verify now (roots, app keys and, for Android, the revocation list configured).",
+        }),
+        reason: z.string().nullable().openapi({
+          description:
+            "Why capture is unavailable: `not_configured` (no trust snapshot), `configuration_invalid` (it does not parse), `no_trusted_apps`; null when available.",
+          example: null,
+        }),
       })
       .openapi({ description: "Capture admission capability." }),
     media: z

@@ -1,3 +1,4 @@
+import type { CaptureCapability } from "../capture/trust";
 import { type AlgorithmDefinition, isEffectiveDefault } from "../catalog/algorithms";
 import { FORMATS, maximumBytesOf } from "../catalog/formats";
 import { publishedLimits } from "../catalog/limits";
@@ -27,7 +28,10 @@ export async function recipeView(status: RecipeStatus) {
   };
 }
 
-export function capabilitiesView(registry: CapabilityRegistry) {
+/** Capture as a deployment without a trust snapshot reports it. */
+const NO_CAPTURE: CaptureCapability = { available: false, attestation_kinds: [], reason: "not_configured" };
+
+export function capabilitiesView(registry: CapabilityRegistry, capture: CaptureCapability = NO_CAPTURE) {
   const recipes = registry.recipes();
   const available = (a: AlgorithmDefinition) => registry.algorithmAvailability(a).available;
   const algorithm = (kind: "watermark" | "fingerprint") =>
@@ -51,7 +55,7 @@ export function capabilitiesView(registry: CapabilityRegistry) {
       recipe_catalog_version: RECIPE_CATALOG_VERSION,
       event_catalog_version: "svc.customer-events.v1",
     },
-    capture: { available: false, attestation_kinds: [], reason: "capability_not_installed" },
+    capture,
     media: registry.formats().map(({ format, availability }) => ({
       media_type: format.media_type,
       modality: format.modality,

@@ -44,7 +44,8 @@ export const REASON_MEANINGS: Record<AdmissionReason, string> = {
   passed: "every gate passed; a signing job was created",
   capture_identity_revoked: "the capture identity was revoked (terminal)",
   capture_identity_conflict: "the installation (or the Android key) presented belongs to another active identity of the tenant",
-  evidence_unavailable: "the deployment has nothing configured to check this kind of evidence (roots, app keys)",
+  evidence_unavailable:
+    "the deployment has nothing configured to check this kind of evidence (roots, app keys), or Android evidence has no revocation list to be checked against",
   evidence_invalid: "the statement does not verify (format, signature, chain, binding) or its chain is revoked",
   app_identity_mismatch: "the evidence names an app that is not trusted, not the enrolled one, or from a refused environment",
   app_downgrade: "the app version is lower than one this identity already attested",
@@ -59,8 +60,9 @@ export const REASON_MEANINGS: Record<AdmissionReason, string> = {
   governance_rejected: "a governance rule (legal hold) refuses the capture",
   asset_closed: "the target asset is closed",
   commercial_rejected: "the account's commercial state (wallet) refuses the work",
-  capture_work_conflict: "another admission for the same upload is in flight",
-  capture_work_unavailable: "the signing pipeline cannot take work now",
+  capture_work_conflict: "a job for the upload's asset is already in flight (another admission's or a sign request's)",
+  capture_work_unavailable:
+    "the signing pipeline cannot take this work (no signer or recipe for the media type, or the image cannot be decoded)",
 };
 
 type Outcome = "pass" | "fail" | "not_evaluated";

@@ -101,3 +101,30 @@ export function captureTrustOf(env: { SVC_CAPTURE_TRUST?: string }): TrustLoad {
   }
   return load;
 }
+
+/** What capability discovery says about capture here (`capture` of GET /v1/capabilities). */
+export interface CaptureCapability {
+  available: boolean;
+  attestation_kinds: ("app_attest" | "play_integrity" | "hardware_key_attestation")[];
+  reason: string | null;
+}
+
+/**
+ * The attestation kinds this deployment can verify: App Attest needs Apple roots and an Apple app id; Play Integrity
+ * an app with both of its keys; Android key attestation Google roots, an Android package and the revocation list
+ * (without it Android evidence is never usable). Invariant: `available` exactly when some kind is listed.
+ */
+export function captureCapability(env: { SVC_CAPTURE_TRUST?: string }): CaptureCapability {
+  const load = captureTrustOf(env);
+  if (load.status === "absent") return { available: false, attestation_kinds: [], reason: "not_configured" };
+  if (load.status === "malformed") return { available: false, attestation_kinds: [], reason: "configuration_invalid" };
+  const { trust } = load;
+  const kinds: CaptureCapability["attestation_kinds"] = [];
+  if (trust.appleRootsPem && trust.apps.some((a) => a.appleAppId)) kinds.push("app_attest");
+  if (trust.apps.some((a) => a.playIntegrityDecryptionKey && a.playIntegrityVerificationKeyPem)) kinds.push("play_integrity");
+  if (trust.googleRootsPem && trust.androidRevocations && trust.apps.some((a) => a.androidPackageName))
+    kinds.push("hardware_key_attestation");
+  return kinds.length > 0
+    ? { available: true, attestation_kinds: kinds, reason: null }
+    : { available: false, attestation_kinds: [], reason: "no_trusted_apps" };
+}

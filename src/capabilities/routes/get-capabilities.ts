@@ -1,5 +1,6 @@
 import { createRoute } from "@hono/zod-openapi";
 import type { Router } from "../../app-types";
+import { captureCapability } from "../../capture/trust";
 import { registryFor } from "../../catalog/installed";
 import { json } from "../../platform/openapi";
 import { CapabilitiesResponseSchema } from "../schemas";
@@ -17,5 +18,5 @@ const route = createRoute({
 });
 
 export function registerGetCapabilities(app: Router) {
-  app.openapi(route, (c) => c.json(capabilitiesView(registryFor(c.env)), 200));
+  app.openapi(route, (c) => c.json(capabilitiesView(registryFor(c.env), captureCapability(c.env)), 200));
 }
