@@ -251,6 +251,7 @@ export async function submitAdmission(
   };
 
   const admissionId = newId("captureAdmission");
+  const statementSha256 = await sha256Hex(submission.statement);
   // At most three rounds: a lost race on the asset or on the challenge is decided again with what it revealed.
   for (let round = 0; round < 3; round++) {
     const decision = decideAdmission(input);
@@ -292,7 +293,7 @@ export async function submitAdmission(
     const row = admissionRow(admissionId, principal, submission, identity, evidence.attestation.verifier_version, decision, {
       digest,
       sensorSha256: sensor.sha256,
-      statementSha256: await sha256Hex(submission.statement),
+      statementSha256,
       assetId: asset.id,
       consumedChallengeId: consumes(challenge, identity.id, now) ? submission.challenge_id : null,
       jobId: plan?.job.id ?? null,
@@ -300,7 +301,14 @@ export async function submitAdmission(
     });
     const advance = plan ? advanceOf(identity, input, now) : null;
     if (advance?.next_version) row.identityVersionId = advance.next_version.identity_version_id;
-    const written = await writeAdmission(db, row, advance, plan ? { job: plan.job, steps: plan.steps } : null);
+    let written: Awaited<ReturnType<typeof writeAdmission>>;
+    try {
+      written = await writeAdmission(db, row, advance, plan ? { job: plan.job, steps: plan.steps } : null);
+    } catch (error) {
+      // Nothing was written (one transaction): the asset must not stay claimed by a job that does not exist.
+      if (plan) await releaseAssetClaim(db, plan.job, plan.assetStatus);
+      throw error;
+    }
     if (written === "written") return { status: "created", row };
     if (plan) await releaseAssetClaim(db, plan.job, plan.assetStatus);
     if (written === "duplicate_submission") {
