@@ -295,7 +295,7 @@ export async function submitAdmission(
       sensorSha256: sensor.sha256,
       statementSha256,
       assetId: asset.id,
-      consumedChallengeId: consumes(challenge, identity.id, now) ? submission.challenge_id : null,
+      consumedChallengeId: consumes(input.challenge, identity.id, now) ? submission.challenge_id : null,
       jobId: plan?.job.id ?? null,
       now,
     });
