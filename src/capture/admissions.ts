@@ -285,6 +285,9 @@ export async function submitAdmission(
         continue;
       }
       if (!(await claimAssetForJob(db, tenantId, asset.id, now))) {
+        // The same submission sent twice at once: the other request holds the claim and is about to store the pass.
+        const twin = await awaitTwin(db, tenantId, digest);
+        if (twin) return { status: "replayed", row: twin };
         input.capture_work.conflict = true;
         continue;
       }
@@ -320,6 +323,18 @@ export async function submitAdmission(
     input.challenge = challenge === null ? null : { ...challenge, used: true };
   }
   throw new Error("capture admission: no decision could be stored after three rounds");
+}
+
+/** How long a request that lost the asset to an identical submission waits for that one's decision (claim → write is one batch). */
+const TWIN_WAIT_MS = 1_500;
+
+async function awaitTwin(db: Database, tenantId: string, digest: string): Promise<AdmissionRow | null> {
+  for (const deadline = Date.now() + TWIN_WAIT_MS; Date.now() < deadline; ) {
+    const stored = await findAdmissionBySubmission(db, tenantId, digest);
+    if (stored) return stored;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  return null;
 }
 
 function admissionRow(
