@@ -1,3 +1,4 @@
+import type { SigningProfile } from "../api-keys/controls";
 import { getAsset } from "../assets/repo";
 import { canonicalJson } from "../catalog/canonical-json";
 import { formatOf } from "../catalog/formats";
@@ -66,6 +67,8 @@ export interface AdmissionPrincipal {
   tenantId: string;
   apiKeyId: string;
   outputRetentionDays: number | null;
+  /** The key's signing profile: a capture is signed within it, like any sign request of that key. */
+  signingProfile: SigningProfile;
 }
 
 export type AdmissionOutcome =
@@ -94,7 +97,13 @@ async function sensorDigest(
   if (evidence === null) return { status: "ok", sha256: null };
   if (depthOf(evidence) > MAX_SENSOR_DEPTH)
     return { status: "invalid", message: `sensor_evidence nests deeper than ${MAX_SENSOR_DEPTH} levels.` };
-  const text = canonicalJson(evidence);
+  let text: string;
+  try {
+    text = canonicalJson(evidence);
+  } catch {
+    // JSON admits 1e400 (Infinity once parsed): no canonical form, so no hash.
+    return { status: "invalid", message: "sensor_evidence holds a number outside the finite range." };
+  }
   if (text.length > MAX_SENSOR_EVIDENCE_CHARS)
     return { status: "invalid", message: `sensor_evidence is over ${MAX_SENSOR_EVIDENCE_CHARS} characters as JSON.` };
   return { status: "ok", sha256: await sha256Hex(text) };
@@ -117,9 +126,11 @@ export async function submissionDigest(submission: AdmissionSubmission, sensorSh
   );
 }
 
-/** The recipe a capture of `mediaType` is signed with here, or null when this deployment can sign none. */
-function captureRecipeFor(registry: CapabilityRegistry, mediaType: string): string | null {
-  const candidates = [...CAPTURE_RECIPES, formatOf(mediaType)?.sidecar_recipe].filter((id): id is string => !!id);
+/** The recipe a capture of `mediaType` is signed with here (within the key's allowed recipes), or null when none fits. */
+function captureRecipeFor(registry: CapabilityRegistry, mediaType: string, profile: SigningProfile): string | null {
+  const candidates = [...CAPTURE_RECIPES, formatOf(mediaType)?.sidecar_recipe].filter(
+    (id): id is string => !!id && (!profile.allowed_recipe_ids || profile.allowed_recipe_ids.includes(id)),
+  );
   for (const id of candidates) {
     const recipe = recipeById(id);
     if (recipe && registry.recipeStatus(recipe).active_media_types.includes(mediaType)) return id;
@@ -202,7 +213,7 @@ export async function submitAdmission(
 
   if (!ctx.trust) return { status: "trust_unavailable" };
   const { trust, policy } = ctx.trust;
-  const identity = await findIdentity(db, tenantId, submission.capture_identity_id);
+  let identity = await findIdentity(db, tenantId, submission.capture_identity_id);
   if (!identity) return { status: "identity_not_found" };
   const object = await findObject(db, tenantId, submission.upload_object_id);
   if (!object) return { status: "upload_not_found" };
@@ -224,7 +235,7 @@ export async function submitAdmission(
       ? { providerClass: standing.facts.provider_class, keyId: standing.facts.key_id }
       : null;
   const conflict = (await findOtherHolder(db, tenantId, identity.id, submission.installation_id_sha256, freshKey)) !== null;
-  const recipeId = captureRecipeFor(ctx.registry, object.mediaType);
+  const recipeId = captureRecipeFor(ctx.registry, object.mediaType, principal.signingProfile);
 
   const input: GateInput = {
     now: new Date(now),
@@ -275,7 +286,7 @@ export async function submitAdmission(
         ctx.registry,
         tenantId,
         { asset_id: asset.id, recipe_id: recipeId! } as Parameters<typeof planSign>[3],
-        { asynchronousOnly: true, capture: claim, outputRetentionDays: principal.outputRetentionDays },
+        { asynchronousOnly: true, capture: claim, outputRetentionDays: principal.outputRetentionDays, profile: principal.signingProfile },
         now,
       );
       if (planned.status !== "planned") {
@@ -314,10 +325,17 @@ export async function submitAdmission(
     }
     if (written === "written") return { status: "created", row };
     if (plan) await releaseAssetClaim(db, plan.job, plan.assetStatus);
-    if (written === "duplicate_submission") {
-      const first = await findAdmissionBySubmission(db, tenantId, digest);
-      if (first) return { status: "replayed", row: first };
-      throw new Error("capture admission: duplicate submission not found after a unique conflict");
+    // Whatever the conflict, the same submission stored meanwhile is the answer.
+    const first = await findAdmissionBySubmission(db, tenantId, digest);
+    if (first) return { status: "replayed", row: first };
+    if (written === "duplicate_submission") throw new Error("capture admission: duplicate submission not found after a unique conflict");
+    if (written === "identity_moved") {
+      // A concurrent pass advanced the identity: decide again against what it now holds (its counter, versions).
+      const fresh = await findIdentity(db, tenantId, identity.id);
+      if (!fresh) throw new Error("capture admission: identity vanished");
+      identity = fresh;
+      input.identity = gateIdentity(fresh, conflict);
+      continue;
     }
     // challenge_taken: another admission consumed it first; this one is decided with the challenge used.
     input.challenge = challenge === null ? null : { ...challenge, used: true };

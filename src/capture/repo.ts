@@ -204,12 +204,14 @@ export interface IdentityAdvance {
   next_version: { identity_version: number; identity_version_id: string } | null;
 }
 
-export type AdmissionWrite = "written" | "duplicate_submission" | "challenge_taken";
+export type AdmissionWrite = "written" | "duplicate_submission" | "challenge_taken" | "identity_moved";
 
 /**
  * Writes one decision in one transaction: the admission, the challenge it consumed (if any), on a pass the identity's
  * advance and the signing job. Nothing is written when it answers other than "written": "duplicate_submission"
- * (the same submission was stored concurrently) or "challenge_taken" (another admission consumed the challenge).
+ * (the same submission was stored concurrently), "challenge_taken" (another admission consumed the challenge) or
+ * "identity_moved" (a concurrent pass moved the identity's facts past what this one read: the database's
+ * capture_identity_forward_only trigger refused to move them back).
  */
 export async function writeAdmission(
   db: Database,
@@ -240,6 +242,7 @@ export async function writeAdmission(
     return "written";
   } catch (error) {
     const message = String((error as Error)?.message ?? error);
+    if (message.includes("svc_capture_identity_moved")) return "identity_moved";
     if (!message.includes("UNIQUE constraint failed")) throw error;
     if (message.includes("submission_sha256")) return "duplicate_submission";
     if (message.includes("consumed_challenge_id")) return "challenge_taken";

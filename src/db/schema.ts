@@ -198,6 +198,8 @@ export const jobs = sqliteTable(
     recipeVersion: integer("recipe_version").notNull(),
     policyVersion: text("policy_version").notNull(),
     activePlanRevision: integer("active_plan_revision").notNull(),
+    /** The pricing version the job's reservation was quoted under; null when the tenant's work is not metered. */
+    pricingVersion: text("pricing_version"),
     kind: text("kind", { enum: ["sign_only", "watermark_only", "watermark_then_sign"] }).notNull(),
     mode: text("mode", { enum: ["standard", "express"] }).notNull(),
     state: text("state", {
@@ -798,3 +800,114 @@ export const captureAdmissions = sqliteTable(
     index("capture_admissions_identity_idx").on(t.tenantId, t.captureIdentityId, t.createdAt),
   ],
 );
+
+/** A tenant's billing account (src/billing): its plan and period. Created on first use with the default plan. */
+export const billingAccounts = sqliteTable("billing_accounts", {
+  tenantId: text("tenant_id").primaryKey(),
+  planId: text("plan_id").notNull(),
+  planRevision: integer("plan_revision").notNull(),
+  status: text("status", { enum: ["active", "past_due", "canceled"] }).notNull(),
+  cancelAtPeriodEnd: integer("cancel_at_period_end", { mode: "boolean" }).notNull(),
+  currentPeriodStart: integer("current_period_start").notNull(),
+  currentPeriodEnd: integer("current_period_end").notNull(),
+  /** The payment provider's customer id, once provisioned. */
+  providerCustomerId: text("provider_customer_id"),
+  createdAt: integer("created_at").notNull(),
+  updatedAt: integer("updated_at").notNull(),
+});
+
+/**
+ * A tenant's prepaid wallet (src/billing): amounts in integer micro-dollars. Exists only once the tenant opted in
+ * (`expected_version` 0); work of a tenant with an enabled wallet is admitted only while its quote fits
+ * balance − reserved (and the monthly limit): triggers on wallet_reservations enforce it inside the admitting batch.
+ */
+export const wallets = sqliteTable("wallets", {
+  tenantId: text("tenant_id").primaryKey(),
+  enabled: integer("enabled", { mode: "boolean" }).notNull(),
+  balanceMicros: integer("balance_micros").notNull(),
+  reservedMicros: integer("reserved_micros").notNull(),
+  /** Month (`YYYY-MM`, UTC) that month_spend_micros counts. */
+  spendMonth: text("spend_month").notNull(),
+  monthSpendMicros: integer("month_spend_micros").notNull(),
+  monthlySpendLimitMicros: integer("monthly_spend_limit_micros"),
+  autoRechargeEnabled: integer("auto_recharge_enabled", { mode: "boolean" }).notNull(),
+  autoRechargeThresholdMicros: integer("auto_recharge_threshold_micros"),
+  autoRechargeAmountMicros: integer("auto_recharge_amount_micros"),
+  rechargePending: integer("recharge_pending", { mode: "boolean" }).notNull(),
+  version: integer("version").notNull(),
+  createdAt: integer("created_at").notNull(),
+  updatedAt: integer("updated_at").notNull(),
+});
+
+/**
+ * One quote held for one admitted job: `held` → `settled` (publication: the charge) or `released` (failure,
+ * cancellation, expiry). Triggers move the wallet's reserved, balance and month spend with each transition, so the
+ * wallet always equals its reservations and transactions. Settled rows are the tenant's charges.
+ */
+export const walletReservations = sqliteTable(
+  "wallet_reservations",
+  {
+    jobId: text("job_id").primaryKey(),
+    tenantId: text("tenant_id").notNull(),
+    amountMicros: integer("amount_micros").notNull(),
+    /** JSON array of quote lines (description, unit, quantity, unit_price, amount in µUSD). */
+    lines: text("lines").notNull(),
+    pricingVersion: text("pricing_version").notNull(),
+    state: text("state", { enum: ["held", "settled", "released"] }).notNull(),
+    createdAt: integer("created_at").notNull(),
+    /** When it was settled or released. */
+    endedAt: integer("ended_at"),
+  },
+  (t) => [index("wallet_reservations_tenant_state_idx").on(t.tenantId, t.state, t.endedAt, t.jobId)],
+);
+
+/** Money in and out of a wallet other than charges: top-ups, refunds, disputes, adjustments (append-only). */
+export const walletTransactions = sqliteTable(
+  "wallet_transactions",
+  {
+    id: text("id").primaryKey(),
+    tenantId: text("tenant_id").notNull(),
+    kind: text("kind", { enum: ["top_up", "refund", "dispute", "adjustment"] }).notNull(),
+    /** Signed µUSD: credits positive, debits negative. */
+    amountMicros: integer("amount_micros").notNull(),
+    /** The provider event that caused it (dedupe key for callbacks), or null. */
+    providerEventId: text("provider_event_id"),
+    createdAt: integer("created_at").notNull(),
+  },
+  (t) => [
+    index("wallet_transactions_tenant_created_idx").on(t.tenantId, t.createdAt, t.id),
+    uniqueIndex("wallet_transactions_event_uq").on(t.providerEventId),
+  ],
+);
+
+/** Checkout and portal intents (src/billing): what the tenant asked the provider for. */
+export const billingIntents = sqliteTable(
+  "billing_intents",
+  {
+    id: text("id").primaryKey(),
+    tenantId: text("tenant_id").notNull(),
+    kind: text("kind", { enum: ["checkout", "portal"] }).notNull(),
+    purpose: text("purpose", { enum: ["subscription", "wallet_top_up", "portal"] }).notNull(),
+    planId: text("plan_id"),
+    amountMicros: integer("amount_micros"),
+    mode: text("mode", { enum: ["simulation", "sandbox", "provider"] }).notNull(),
+    url: text("url"),
+    providerSessionId: text("provider_session_id"),
+    status: text("status", { enum: ["open", "completed", "expired"] }).notNull(),
+    expiresAt: integer("expires_at").notNull(),
+    createdAt: integer("created_at").notNull(),
+  },
+  (t) => [
+    index("billing_intents_tenant_created_idx").on(t.tenantId, t.createdAt),
+    uniqueIndex("billing_intents_session_uq").on(t.providerSessionId),
+  ],
+);
+
+/** Payments callbacks received (POST /webhooks/payments), deduplicated by the provider's event id. */
+export const paymentEvents = sqliteTable("payment_events", {
+  eventId: text("event_id").primaryKey(),
+  type: text("type").notNull(),
+  tenantId: text("tenant_id"),
+  state: text("state", { enum: ["applied", "ignored"] }).notNull(),
+  receivedAt: integer("received_at").notNull(),
+});

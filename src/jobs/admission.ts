@@ -324,6 +324,7 @@ export async function planSign(
     recipeVersion: recipe.version,
     policyVersion: SIGN_POLICY_VERSION,
     activePlanRevision: PLAN_REVISION,
+    pricingVersion: null,
     kind: recipe.kind,
     mode: express ? "express" : "standard",
     // Admitted; `queued` once its queue message is sent (runner.handOver), or `running` when an express run starts it.

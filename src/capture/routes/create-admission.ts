@@ -1,4 +1,5 @@
 import { createRoute, z } from "@hono/zod-openapi";
+import { signingProfileOf } from "../../api-keys/controls";
 import type { Router } from "../../app-types";
 import { registryFor } from "../../catalog/installed";
 import { getJob } from "../../jobs/repo";
@@ -17,7 +18,7 @@ const route = createRoute({
   tags: ["Capture"],
   summary: "Submit a capture for admission",
   description:
-    "Verifies the device's evidence for one captured upload and runs the admission gates in their fixed order (see `reason`). A **pass** creates the signing job (`job_id`, asynchronous; the manifest carries an `svc.capture` assertion naming the provider class, verifier, trust and policy versions and the attested media SHA-256) and consumes the challenge, in one transaction. A **reject** creates no job; it consumes the challenge when the challenge itself was right (the identity's own, unused, unexpired, secret matching). Both are terminal and stored: **201**. The same submission again (every member, the same secret and statement) answers **200** with the identical stored decision, whatever changed since; anything else reusing a consumed challenge is a new submission rejected with `request_mismatch`. 404: unknown `capture_identity_id` or `upload_object_id` (or another tenant's). 422 `svc.capture.upload_object_invalid` (the object is an output, not an upload), `svc.capture.sensor_evidence_invalid`. 503 `svc.capture.trust_unavailable`. Governance (`governance_rejected`) and the wallet (`commercial_rejected`) are not configured in this deployment yet: those gates pass and `admission_policy_version` says `not_configured`.",
+    "Verifies the device's evidence for one captured upload and runs the admission gates in their fixed order (see `reason`). A **pass** creates the signing job (`job_id`, asynchronous, within the calling key's signing profile: `rcp_system_sign` where available, else `rcp_system_sign_only` or the format's sidecar recipe; none allowed or available → `capture_work_unavailable`; the manifest carries an `svc.capture` assertion naming the provider class, verifier, trust and policy versions and the attested media SHA-256) and consumes the challenge, in one transaction. A **reject** creates no job; it consumes the challenge when the challenge itself was right (the identity's own, unused, unexpired, secret matching). Both are terminal and stored: **201**. The same submission again (every member, the same secret and statement) answers **200** with the identical stored decision, whatever changed since; anything else reusing a consumed challenge is a new submission rejected with `request_mismatch`. 404: unknown `capture_identity_id` or `upload_object_id` (or another tenant's). 422 `svc.capture.upload_object_invalid` (the object is an output, not an upload), `svc.capture.sensor_evidence_invalid`. 503 `svc.capture.trust_unavailable`. Governance (`governance_rejected`) and the wallet (`commercial_rejected`) are not configured in this deployment yet: those gates pass and `admission_policy_version` says `not_configured`.",
   request: {
     headers: z.object({ "idempotency-key": IdempotencyKeyHeader.optional() }),
     body: { content: { "application/json": { schema: CreateAdmissionRequestSchema } }, required: true },
@@ -42,7 +43,12 @@ export function register(app: Router) {
         trust: trust.status === "ok" ? { trust: trust.trust, policy: trust.policy } : null,
         queueAvailable: c.env.JOBS_QUEUE !== undefined,
       },
-      { tenantId: principal.tenantId, apiKeyId: principal.apiKeyId, outputRetentionDays: principal.outputRetentionDays },
+      {
+        tenantId: principal.tenantId,
+        apiKeyId: principal.apiKeyId,
+        outputRetentionDays: principal.outputRetentionDays,
+        signingProfile: signingProfileOf(principal.signingProfile),
+      },
       c.req.valid("json"),
     );
     switch (outcome.status) {

@@ -20,7 +20,7 @@ const route = createRoute({
   request: {
     params: CaptureAdmissionIdParams,
     headers: z.object({
-      "if-none-match": z.string().max(200).optional().openapi({
+      "if-none-match": z.string().max(8192).optional().openapi({
         description: "An ETag from an earlier read; when it matches, 304 without a body.",
         example: '"9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08"',
       }),

@@ -264,3 +264,60 @@ describe("App Attest counters and revoked identities", () => {
     expect(await rows("SELECT id FROM jobs WHERE tenant_id = ?", t.tenantId)).toHaveLength(0);
   });
 });
+
+describe("review fixes (#16)", () => {
+  it("two passes at once with counters 31 and 30: the identity's counter never moves back (the later write is decided again)", async () => {
+    const t = await createTenant();
+    const device = await appAttestDevice(t.key);
+    const high = await admissionBody(t.key, device, { counter: 31 });
+    const low = await admissionBody(t.key, device, { counter: 30 });
+    const [a, b] = await Promise.all([admit(t.key, high), admit(t.key, low)]);
+    const decisions = [await json(a), await json(b)];
+    expect([a.status, b.status]).toEqual([201, 201]);
+    const identity = await json(await api(`/v1/capture-identities/${device.capture_identity_id}`, { key: t.key }));
+    expect(identity.counter).toBe(31);
+    // Whichever order they landed in, a pass never left a lower counter behind; a later 31 is a replay.
+    expect(decisions[0].decision).toBe("pass");
+    const again = await json(await admit(t.key, await admissionBody(t.key, device, { counter: 31 })));
+    expect(again.reason).toBe("counter_replay");
+  });
+
+  it("sensor evidence with a number JSON cannot hold exactly (1e400) is refused with 422, not a 500", async () => {
+    const t = await createTenant();
+    const device = await appAttestDevice(t.key);
+    const body = await admissionBody(t.key, device);
+    const raw = JSON.stringify({ ...body, sensor_schema_version: "v1", sensor_evidence: { a: 0 } }).replace('"a":0', '"a":1e400');
+    const res = await api("/v1/capture-admissions", {
+      method: "POST",
+      key: t.key,
+      rawBody: raw,
+      headers: { "content-type": "application/json" },
+    });
+    expect(res.status, await res.clone().text()).toBe(422);
+    expect((await json(res)).code).toBe("svc.capture.sensor_evidence_invalid");
+  });
+
+  it("a pass is signed within the key's signing profile: no allowed recipe fits → capture_work_unavailable", async () => {
+    const t = await createTenant();
+    const device = await appAttestDevice(t.key);
+    await testEnv.DB.prepare("UPDATE api_keys SET signing_profile = ? WHERE id = ?")
+      .bind(
+        JSON.stringify({ version: 1, default_recipe_id: null, allowed_recipe_ids: ["rcp_system_watermark_only"], updated_at: null }),
+        t.keyId,
+      )
+      .run();
+    const result = await json(await admit(t.key, await admissionBody(t.key, device)));
+    expect(result).toMatchObject({ decision: "reject", reason: "capture_work_unavailable", job_id: null });
+  });
+
+  it("If-None-Match lists of any reasonable length are read (the current tag among several answers 304)", async () => {
+    const t = await createTenant();
+    const device = await appAttestDevice(t.key);
+    const created = await json(await admit(t.key, await admissionBody(t.key, device)));
+    const first = await api(`/v1/capture-admissions/${created.capture_admission_id}`, { key: t.key });
+    const tags = [...Array.from({ length: 6 }, (_, i) => `"${String(i).repeat(64)}"`), first.headers.get("etag")!].join(", ");
+    expect(
+      (await api(`/v1/capture-admissions/${created.capture_admission_id}`, { key: t.key, headers: { "if-none-match": tags } })).status,
+    ).toBe(304);
+  });
+});

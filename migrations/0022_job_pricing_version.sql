@@ -1,0 +1,1 @@
+ALTER TABLE `jobs` ADD `pricing_version` text;
