@@ -5,6 +5,7 @@ import { apiKeyRoutes } from "./api-keys";
 import { apiKeyLookup } from "./api-keys/repo";
 import { requestLog } from "./api-keys/request-logs";
 import { assetRoutes } from "./assets";
+import { billingRoutes } from "./billing";
 import { capabilityRoutes } from "./capabilities";
 import { captureRoutes } from "./capture";
 import { JSON_BODY_MAXIMUM_BYTES, VERIFY_FILE_MAXIMUM_BYTES as VERIFY_MAX_BYTES, VERIFY_REQUEST_MAXIMUM_BYTES } from "./catalog/limits";
@@ -118,6 +119,7 @@ export function createApp(options: AppOptions = {}) {
   app.route("/", webhookRoutes());
   app.route("/", creatorRoutes());
   app.route("/", captureRoutes());
+  app.route("/", billingRoutes());
   app.route("/", storageRoutes());
   const catalog = createRouter();
   registerGetConnectCatalog(catalog);
