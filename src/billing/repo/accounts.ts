@@ -1,0 +1,44 @@
+import { eq } from "drizzle-orm";
+import type { Database } from "../../db/client";
+import { billingAccounts, wallets } from "../../db/schema";
+import { DEFAULT_PLAN_ID, planById } from "../pricing";
+
+/** A billing_accounts row. Invariant: one per tenant, created on first use with the default plan. */
+export type AccountRow = typeof billingAccounts.$inferSelect;
+/** A wallets row. Invariant: exists only once the tenant opted in; amounts in integer µUSD. */
+export type WalletRow = typeof wallets.$inferSelect;
+
+/** The calendar month (UTC) containing `now`: [start, end) in epoch ms. */
+export function monthOf(now: number): { start: number; end: number } {
+  const d = new Date(now);
+  return { start: Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), 1), end: Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + 1, 1) };
+}
+
+/** The tenant's account, created with the default plan on first use (idempotent under concurrency). */
+export async function ensureAccount(db: Database, tenantId: string, now = Date.now()): Promise<AccountRow> {
+  const existing = await db.select().from(billingAccounts).where(eq(billingAccounts.tenantId, tenantId)).get();
+  if (existing) return existing;
+  const plan = planById(DEFAULT_PLAN_ID)!;
+  const period = monthOf(now);
+  await db
+    .insert(billingAccounts)
+    .values({
+      tenantId,
+      planId: plan.id,
+      planRevision: plan.revision,
+      status: "active",
+      cancelAtPeriodEnd: false,
+      currentPeriodStart: period.start,
+      currentPeriodEnd: period.end,
+      providerCustomerId: null,
+      createdAt: now,
+      updatedAt: now,
+    })
+    .onConflictDoNothing();
+  return (await db.select().from(billingAccounts).where(eq(billingAccounts.tenantId, tenantId)).get())!;
+}
+
+/** The tenant's wallet, or null before it opted in. */
+export async function findWallet(db: Database, tenantId: string): Promise<WalletRow | null> {
+  return (await db.select().from(wallets).where(eq(wallets.tenantId, tenantId)).get()) ?? null;
+}
