@@ -1,5 +1,6 @@
 import type { SigningProfile } from "../api-keys/controls";
 import { getAsset } from "../assets/repo";
+import { meterJob } from "../billing/metering";
 import { canonicalJson } from "../catalog/canonical-json";
 import { formatOf } from "../catalog/formats";
 import { recipeById } from "../catalog/recipes";
@@ -12,7 +13,7 @@ import { sha256Hex } from "../platform/crypto";
 import { newId } from "../platform/ids";
 import { ADMISSION_STATEMENT_VERSION, admissionEvidence } from "./evidence";
 import { decideAdmission, evidenceStanding } from "./gates";
-import type { AdmissionDecision, AdmissionReason, GateChallenge, GateInput, GatePolicy, GateReason } from "./gates-types";
+import type { AdmissionDecision, AdmissionReason, GateChallenge, GateCommercial, GateInput, GatePolicy, GateReason } from "./gates-types";
 import {
   type AdmissionRow,
   findAdmissionBySubmission,
@@ -21,6 +22,7 @@ import {
   findOtherHolder,
   type IdentityAdvance,
   type IdentityRow,
+  type UploadObjectRow,
   writeAdmission,
 } from "./repo";
 import { gateChallengeOf } from "./service";
@@ -160,6 +162,54 @@ function gateIdentity(row: IdentityRow, conflict: boolean): GateInput["identity"
   };
 }
 
+/** The commercial gate's input: what metering the capture's job would mean for the tenant's wallet now. */
+async function commercialOf(
+  db: Database,
+  tenantId: string,
+  object: UploadObjectRow,
+  recipeId: string,
+  now: number,
+): Promise<GateCommercial> {
+  const inspected = object.inspection
+    ? (JSON.parse(object.inspection) as {
+        width: number | null;
+        height: number | null;
+        duration_seconds: number | null;
+        frames_per_second: number | null;
+      })
+    : null;
+  const metering = await meterJob(
+    db,
+    tenantId,
+    "job_pending",
+    {
+      modality: formatOf(object.mediaType)?.modality ?? "document",
+      recipeKind: recipeById(recipeId)?.kind ?? "sign_only",
+      width: inspected?.width ?? null,
+      height: inspected?.height ?? null,
+      duration_seconds: inspected?.duration_seconds ?? null,
+      frames_per_second: inspected?.frames_per_second ?? null,
+      fingerprintSetChanged: false,
+    },
+    now,
+  );
+  switch (metering.status) {
+    case "unmetered":
+      return { status: "allowed", policy_version: UNMETERED };
+    case "metered":
+      return { status: "allowed", policy_version: metering.pricingVersion };
+    case "unpriced":
+      return { status: "rejected", policy_version: "unpriced" };
+    default:
+      return { status: "rejected", policy_version: metering.pricingVersion };
+  }
+}
+
+/** Recorded as the commercial source of a tenant the wallet does not meter. */
+const UNMETERED = "unmetered";
+
+const commercialVersion = (c: GateCommercial) => (c.status === "not_configured" ? UNMETERED : c.policy_version);
+
 /** Whether a challenge this decision saw is consumed by it: the identity's own, unused, unexpired, secret right. */
 function consumes(challenge: GateChallenge | null, identityId: string, now: number): boolean {
   return (
@@ -257,7 +307,7 @@ export async function submitAdmission(
     governance: { status: "not_configured" },
     // Published, expired or never-completed assets take no new work; `processing` is work in flight (a conflict).
     asset: { closed: !["uploaded", "failed", "processing"].includes(asset.status) },
-    commercial: { status: "not_configured" },
+    commercial: recipeId === null ? { status: "not_configured" } : await commercialOf(db, tenantId, object, recipeId, now),
     capture_work: { conflict: asset.status === "processing", available: ctx.queueAvailable && recipeId !== null },
   };
 
@@ -290,8 +340,10 @@ export async function submitAdmission(
         now,
       );
       if (planned.status !== "planned") {
-        // The spine refuses this work (busy asset, dimensions it cannot decode, ...): the capture cannot be taken.
+        // The spine refuses this work (busy asset, dimensions it cannot decode, the wallet, ...).
         if (planned.status === "refused" && planned.code === "svc.sign.asset_busy") input.capture_work.conflict = true;
+        else if (planned.status === "refused" && planned.code.startsWith("svc.billing."))
+          input.commercial = { status: "rejected", policy_version: commercialVersion(input.commercial) };
         else input.capture_work.available = false;
         continue;
       }
@@ -317,7 +369,7 @@ export async function submitAdmission(
     if (advance?.next_version) row.identityVersionId = advance.next_version.identity_version_id;
     let written: Awaited<ReturnType<typeof writeAdmission>>;
     try {
-      written = await writeAdmission(db, row, advance, plan ? { job: plan.job, steps: plan.steps } : null);
+      written = await writeAdmission(db, row, advance, plan ? { job: plan.job, steps: plan.steps, reservation: plan.reservation } : null);
     } catch (error) {
       // Nothing was written (one transaction): the asset must not stay claimed by a job that does not exist.
       if (plan) await releaseAssetClaim(db, plan.job, plan.assetStatus);
@@ -329,6 +381,10 @@ export async function submitAdmission(
     const first = await findAdmissionBySubmission(db, tenantId, digest);
     if (first) return { status: "replayed", row: first };
     if (written === "duplicate_submission") throw new Error("capture admission: duplicate submission not found after a unique conflict");
+    if (written === "wallet_refused") {
+      input.commercial = { status: "rejected", policy_version: commercialVersion(input.commercial) };
+      continue;
+    }
     if (written === "identity_moved") {
       // A concurrent pass advanced the identity: decide again against what it now holds (its counter, versions).
       const fresh = await findIdentity(db, tenantId, identity.id);

@@ -1,4 +1,5 @@
 import { and, eq, gte, isNull, lte, ne, or, type SQL } from "drizzle-orm";
+import { type ReservationRow, reserveStatement, walletRefusal } from "../billing/repo/reservations";
 import type { Database } from "../db/client";
 import { keysetPage } from "../db/keyset";
 import { captureAdmissionChallenges, captureAdmissions, captureIdentities, captureIdentityEnrollments, objects } from "../db/schema";
@@ -204,22 +205,25 @@ export interface IdentityAdvance {
   next_version: { identity_version: number; identity_version_id: string } | null;
 }
 
-export type AdmissionWrite = "written" | "duplicate_submission" | "challenge_taken" | "identity_moved";
+export type AdmissionWrite = "written" | "duplicate_submission" | "challenge_taken" | "identity_moved" | "wallet_refused";
 
 /**
  * Writes one decision in one transaction: the admission, the challenge it consumed (if any), on a pass the identity's
  * advance and the signing job. Nothing is written when it answers other than "written": "duplicate_submission"
  * (the same submission was stored concurrently), "challenge_taken" (another admission consumed the challenge) or
  * "identity_moved" (a concurrent pass moved the identity's facts past what this one read: the database's
- * capture_identity_forward_only trigger refused to move them back).
+ * capture_identity_forward_only trigger refused to move them back) or "wallet_refused" (the job's reservation no
+ * longer fits the wallet: a concurrent admission took the room).
  */
 export async function writeAdmission(
   db: Database,
   admission: AdmissionRow,
   advance: IdentityAdvance | null,
-  job: { job: JobRow; steps: JobStepRow[] } | null,
+  job: { job: JobRow; steps: JobStepRow[]; reservation: ReservationRow | null } | null,
 ): Promise<AdmissionWrite> {
   const statements = [
+    // The wallet reservation first: its trigger aborts the whole batch when the wallet cannot cover it.
+    ...(job?.reservation ? [reserveStatement(db, job.reservation)] : []),
     db.insert(captureAdmissions).values(admission),
     ...(admission.consumedChallengeId
       ? [
@@ -243,6 +247,7 @@ export async function writeAdmission(
   } catch (error) {
     const message = String((error as Error)?.message ?? error);
     if (message.includes("svc_capture_identity_moved")) return "identity_moved";
+    if (walletRefusal(error) !== null) return "wallet_refused";
     if (!message.includes("UNIQUE constraint failed")) throw error;
     if (message.includes("submission_sha256")) return "duplicate_submission";
     if (message.includes("consumed_challenge_id")) return "challenge_taken";

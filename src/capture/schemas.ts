@@ -245,8 +245,8 @@ export const AdmissionDetailSchema = AdmissionResultSchema.extend({
       "The identity version the decision rests on: the new version a pass created when the attested OS, patch level or app version moved forward, else the version checked against.",
   }),
   admission_policy_version: versionString(
-    "The gates' version with the governance and commercial sources consulted (`not_configured` until those exist).",
-    "svc.capture-admission.v1+commercial:not_configured+governance:not_configured",
+    "The gates' version with the commercial and governance sources consulted: commercial is the pricing version the wallet was checked under, `unmetered` for a tenant the wallet does not meter (or `unpriced`); governance is `not_configured` until legal holds exist.",
+    "svc.capture-admission.v1+commercial:unmetered+governance:not_configured",
   ),
   capture_policy_id: z
     .string()

@@ -1,6 +1,9 @@
 import type { z } from "@hono/zod-openapi";
 import { NO_SIGNING_PROFILE, type SigningProfile } from "../api-keys/controls";
 import { getAsset } from "../assets/repo";
+import { meterJob } from "../billing/metering";
+import { usd } from "../billing/money";
+import { type ReservationRow, walletRefusal } from "../billing/repo/reservations";
 import { ALGORITHMS, type AlgorithmModality, defaultAlgorithm, IMAGE_DECODE_LIMITS } from "../catalog/algorithms";
 import { formatOf } from "../catalog/formats";
 import { recipeById } from "../catalog/recipes";
@@ -13,7 +16,7 @@ import { claimAssetForJob, insertJob, type JobRow, type JobStepRow, objectInspec
 import type { SignRequestSchema } from "./schemas";
 
 export const SIGN_POLICY_VERSION = "svc.sign-policy.v1";
-/** Revision of the tenant's plan at admission; billing plans do not exist yet, so every job is admitted under 1. */
+/** Revision of the default plan: what a job records before the planner reads the tenant's account. */
 export const PLAN_REVISION = 1;
 
 export type SignRequest = z.infer<typeof SignRequestSchema>;
@@ -64,7 +67,14 @@ export type AdmissionResult =
 
 /** A job checked and built but not written: `assetStatus` is what the asset's claim moves from (and back on failure). */
 export type SignPlan =
-  | { status: "planned"; job: JobRow; steps: JobStepRow[]; assetStatus: "uploaded" | "failed" }
+  | {
+      status: "planned";
+      job: JobRow;
+      steps: JobStepRow[];
+      assetStatus: "uploaded" | "failed";
+      /** The wallet reservation to write with the job (metered tenants), else null. */
+      reservation: ReservationRow | null;
+    }
   | { status: "asset_not_found" }
   | { status: "refused"; code: ErrorCode; message: string; field?: FieldDetail };
 
@@ -93,7 +103,18 @@ export async function admitSign(
   // Claim the asset first: only one request can move it to processing.
   if (!(await claimAssetForJob(db, tenantId, plan.job.assetId, now)))
     return refuse("svc.sign.asset_busy", "A job for this asset is already running.");
-  await insertJob(db, plan.job, plan.steps, plan.assetStatus);
+  try {
+    await insertJob(db, plan.job, plan.steps, plan.assetStatus, plan.reservation);
+  } catch (error) {
+    // The database re-checks the wallet inside the batch: another admission may have taken the room since.
+    const refusal = walletRefusal(error);
+    if (refusal === "insufficient")
+      return refuse("svc.billing.insufficient_funds", "The wallet's available balance no longer covers this job's quote.");
+    if (refusal === "monthly_limit")
+      return refuse("svc.billing.monthly_limit_reached", "This job's quote would pass the wallet's monthly spend limit.");
+    if (refusal === "disabled") return refuse("svc.billing.insufficient_funds", "The wallet was turned off while this job was admitted.");
+    throw error;
+  }
   return { status: "admitted", job: plan.job, steps: plan.steps };
 }
 
@@ -211,6 +232,7 @@ export async function planSign(
   }
 
   let fingerprints: string[] = [];
+  let fingerprintSetChanged = false;
   const fingerprinting = recipe.required_steps.includes("fingerprint");
   if (request.fingerprint_algorithms && !fingerprinting) {
     return refuse("svc.sign.option_not_applicable", `${recipe.recipe_id} records no optional fingerprints.`, "fingerprint_algorithms");
@@ -223,9 +245,8 @@ export async function planSign(
     const profileDefaults = (profile.default_fingerprint_algorithms ?? []).filter((name) =>
       offeredFingerprints.some((a) => a.algorithm === name),
     );
-    const names =
-      request.fingerprint_algorithms ??
-      (profileDefaults.length > 0
+    const defaults =
+      profileDefaults.length > 0
         ? profileDefaults
         : offeredFingerprints
             .filter(
@@ -234,7 +255,11 @@ export async function planSign(
                 registry.algorithmAvailability(a).available &&
                 (a.locked || !allowedFingerprints || allowedFingerprints.includes(a.algorithm)),
             )
-            .map((a) => a.algorithm));
+            .map((a) => a.algorithm);
+    const names = request.fingerprint_algorithms ?? defaults;
+    // SPEC "Sign request": only a changed fingerprint set adds a price line.
+    fingerprintSetChanged =
+      request.fingerprint_algorithms !== undefined && [...new Set(names)].sort().join() !== [...new Set(defaults)].sort().join();
     for (const name of names) {
       const algorithm = offeredFingerprints.find((a) => a.algorithm === name);
       if (!algorithm)
@@ -355,5 +380,50 @@ export async function planSign(
     output: null,
     errorCode: null,
   }));
-  return { status: "planned", job, steps, assetStatus: asset.status };
+  const inspected = source?.inspection
+    ? (JSON.parse(source.inspection) as {
+        width: number | null;
+        height: number | null;
+        duration_seconds: number | null;
+        frames_per_second: number | null;
+      })
+    : null;
+  const metering = await meterJob(
+    db,
+    tenantId,
+    job.id,
+    {
+      modality: format.modality,
+      recipeKind: recipe.kind,
+      width: inspected?.width ?? null,
+      height: inspected?.height ?? null,
+      duration_seconds: inspected?.duration_seconds ?? null,
+      frames_per_second: inspected?.frames_per_second ?? null,
+      fingerprintSetChanged,
+    },
+    now,
+  );
+  switch (metering.status) {
+    case "unpriced":
+      return refuse("svc.billing.not_priced", `This work has no price: ${metering.message}`, "asset_id");
+    case "insufficient":
+      return refuse(
+        "svc.billing.insufficient_funds",
+        `The wallet's available balance does not cover this job's quote of USD ${usd(metering.amount)} (${metering.pricingVersion}); top up or wait for admitted work to finish.`,
+      );
+    case "monthly_limit":
+      return refuse(
+        "svc.billing.monthly_limit_reached",
+        `This job's quote of USD ${usd(metering.amount)} would pass the wallet's monthly spend limit.`,
+      );
+  }
+  job.activePlanRevision = metering.planRevision;
+  job.pricingVersion = metering.status === "metered" ? metering.pricingVersion : null;
+  return {
+    status: "planned",
+    job,
+    steps,
+    assetStatus: asset.status,
+    reservation: metering.status === "metered" ? metering.reservation : null,
+  };
 }

@@ -423,6 +423,24 @@ export const ERROR_CODES = {
     summary:
       "sensor_evidence and sensor_schema_version must be given together, nest at most 16 levels and stay within 65,536 characters as JSON.",
   },
+  "svc.billing.insufficient_funds": {
+    status: 402,
+    retryable: false,
+    summary:
+      "The wallet's balance minus the quotes of admitted, unpublished work does not cover this job's quote. Top up (POST /v1/billing/checkout-intents) or wait for admitted work to finish; nothing was created.",
+  },
+  "svc.billing.monthly_limit_reached": {
+    status: 402,
+    retryable: false,
+    summary:
+      "This job's quote would pass the wallet's monthly spend limit; raise the limit or wait for the next month. Nothing was created.",
+  },
+  "svc.billing.not_priced": {
+    status: 422,
+    retryable: false,
+    summary:
+      "The work is outside the pricing envelope (no rate for it, or media facts the prices do not cover), so a metered tenant cannot be admitted for it.",
+  },
   "svc.internal": {
     status: 500,
     retryable: true,

@@ -42,3 +42,14 @@ export async function ensureAccount(db: Database, tenantId: string, now = Date.n
 export async function findWallet(db: Database, tenantId: string): Promise<WalletRow | null> {
   return (await db.select().from(wallets).where(eq(wallets.tenantId, tenantId)).get()) ?? null;
 }
+
+/** The tenant's plan and revision, or null before any billing use created the account. */
+export async function findAccountPlan(db: Database, tenantId: string): Promise<{ planId: string; planRevision: number } | null> {
+  return (
+    (await db
+      .select({ planId: billingAccounts.planId, planRevision: billingAccounts.planRevision })
+      .from(billingAccounts)
+      .where(eq(billingAccounts.tenantId, tenantId))
+      .get()) ?? null
+  );
+}

@@ -1,5 +1,6 @@
 import { and, asc, eq, inArray, isNull, lt, notInArray, or } from "drizzle-orm";
 import { getAsset } from "../../assets/repo";
+import { type ReservationRow, releaseReservationStatement, reserveStatement } from "../../billing/repo/reservations";
 import type { Database } from "../../db/client";
 import { keysetPage } from "../../db/keyset";
 import { assets, jobSteps, jobs, objects } from "../../db/schema";
@@ -85,9 +86,19 @@ export async function claimAssetForJob(db: Database, tenantId: string, assetId: 
 }
 
 /** Writes an admitted job and its steps in one batch; if that fails, the asset's claim is given back (to `previousStatus`). */
-export async function insertJob(db: Database, job: JobRow, steps: JobStepRow[], previousStatus: typeof assets.$inferSelect.status) {
+export async function insertJob(
+  db: Database,
+  job: JobRow,
+  steps: JobStepRow[],
+  previousStatus: typeof assets.$inferSelect.status,
+  reservation: ReservationRow | null = null,
+) {
   try {
-    await db.batch(jobInsertStatements(db, job, steps));
+    // The reservation first: when the wallet cannot cover it, its trigger aborts the batch before the job exists.
+    await db.batch([
+      ...(reservation ? [reserveStatement(db, reservation)] : []),
+      ...jobInsertStatements(db, job, steps),
+    ] as unknown as Parameters<typeof db.batch>[0]);
   } catch (error) {
     await releaseAssetClaim(db, job, previousStatus);
     throw error;
@@ -193,6 +204,8 @@ export async function finishCanceled(db: Database, job: JobRow) {
       .set({ status: "uploaded", updatedAt: now })
       .where(and(eq(assets.id, job.assetId), eq(assets.status, "processing"))),
   ]);
+  // A cancelled job publishes nothing: its quote goes back to the wallet.
+  await releaseReservationStatement(db.$client, job.id, now).run();
 }
 
 /** The outcome of endJob: the job.failed event written with it, and how to learn whether this batch ended the job. */
@@ -245,6 +258,8 @@ export async function endJob(
             .bind(job.id, ...guard),
         ]
       : []),
+    // No publication: the job's quote (if metered) goes back to the wallet.
+    releaseReservationStatement(d1, job.id, now, { sql: ended, binds: guard }),
     // An expired job never ran: its asset is ready to sign again, as after a cancellation.
     d1
       .prepare(`UPDATE assets SET status = ?, updated_at = ? WHERE id = ? AND status = 'processing' AND ${ended}`)

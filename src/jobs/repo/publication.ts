@@ -1,4 +1,5 @@
 import { anchorEntryStatement } from "../../anchoring/log";
+import { settleReservationStatement } from "../../billing/repo/reservations";
 import { formatOf } from "../../catalog/formats";
 import type { objects } from "../../db/schema";
 import { C2PA_ENGINE } from "../../media/c2pa/engine-version";
@@ -207,6 +208,8 @@ export async function publishBatch(
       : []),
     // The customer events of this publication (the webhook outbox), committed with it or not at all.
     ...events.statements,
+    // The job's quote becomes its charge (metered tenants; nothing for others).
+    settleReservationStatement(d1, job.id, now, { sql: ours, binds: [job.id, publicationId] }),
     d1
       .prepare(`UPDATE job_steps SET state = 'completed', completed_at = ?, output = ? WHERE job_id = ? AND step = 'publish' AND ${ours}`)
       .bind(now, JSON.stringify({ publication_id: publicationId }), job.id, job.id, publicationId),

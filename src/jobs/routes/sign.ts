@@ -44,6 +44,9 @@ const route = createRoute({
       "The admitted job (standard mode, or an express job still running or not completed at the end of the wait).",
     ),
     ...NOT_FOUND,
+    402: errorResponse(
+      "Payment required (tenants metered by the prepaid wallet): `svc.billing.insufficient_funds` when the job's quote does not fit the wallet's balance minus the quotes of admitted, unpublished work; `svc.billing.monthly_limit_reached` past the monthly spend limit. Nothing is created.",
+    ),
     409: errorResponse("The asset is not uploaded, busy or already published."),
   },
 });

@@ -79,7 +79,7 @@ describe("capture admissions (#16): a pass signs the capture", () => {
       upload_object_id: body.upload_object_id,
       asset_id: expect.stringMatching(/^ast_/),
       identity_version_id: expect.stringMatching(/^div_[a-z2-7]{16}$/),
-      admission_policy_version: "svc.capture-admission.v1+commercial:not_configured+governance:not_configured",
+      admission_policy_version: "svc.capture-admission.v1+commercial:unmetered+governance:not_configured",
       capture_policy_id: "cpv_standardcapture2",
       capture_policy_version: "svc.capture-policy.standard.1",
       governance_policy_version: "not_configured",

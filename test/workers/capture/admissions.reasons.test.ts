@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { GATE_ORDER } from "../../../src/capture/gates";
 import { ADMISSION_REASONS } from "../../../src/capture/gates-types";
+import { seedWallet } from "../billing/wallet-fixture";
 import { api, createTenant, json, testEnv, waitForJob } from "../support/helpers";
 import {
   type AdmissionBody,
@@ -17,9 +18,9 @@ import { captureTestTrustJson } from "./trust-fixture";
 
 /*
  * Issue #16's table: every admission reason produced over HTTP by one crafted submission (or one crafted deployment
- * state), each failing exactly the gate it aims at. Governance (legal holds, #18) and the wallet (#17) do not exist
- * yet: their gates pass and say `not_configured`, so those two reasons come only from the pure gates table
- * (test/node/capture/gates.test.ts) until then — asserted at the end, not hidden.
+ * state), each failing exactly the gate it aims at. Governance (legal holds, #18) does not exist yet: its gate passes
+ * and says `not_configured`, so that one reason comes only from the pure gates table (test/node/capture/gates.test.ts)
+ * until then — asserted at the end, not hidden.
  */
 
 let key: string;
@@ -161,6 +162,15 @@ describe("admission reasons over HTTP (#16)", () => {
     await decided(await post(await admissionBody(key, device, { upload, counter: 2 })), "asset_closed");
   });
 
+  it("commercial_rejected: the tenant's prepaid wallet cannot cover the capture's signing job", async () => {
+    const t = await createTenant();
+    await seedWallet(t.tenantId, 1_000); // $0.001: less than one image sign
+    const res = await admit(t.key, await admissionBody(t.key, await appAttestDevice(t.key)));
+    const body = await decided(res, "commercial_rejected");
+    const detail = await json(await api(`/v1/capture-admissions/${body.capture_admission_id}`, { key: t.key }));
+    expect(detail.admission_policy_version).toMatch(/^svc\.capture-admission\.v1\+commercial:svc\.pricing\./);
+  });
+
   it("capture_work_conflict: a job for the upload's asset is in flight", async () => {
     const device = await appAttestDevice(key);
     const upload = await capturedUpload(key);
@@ -182,8 +192,8 @@ describe("admission reasons over HTTP (#16)", () => {
 });
 
 afterAll(() => {
-  // Every reason but the two whose authorities do not exist yet was produced above, over HTTP.
-  const pending = ["governance_rejected", "commercial_rejected"];
+  // Every reason but the one whose authority does not exist yet (legal holds, #18) was produced above, over HTTP.
+  const pending = ["governance_rejected"];
   expect([...produced].sort()).toEqual(ADMISSION_REASONS.filter((r) => !pending.includes(r)).sort());
   expect(GATE_ORDER).toEqual(expect.arrayContaining(pending));
 });
