@@ -3,7 +3,7 @@ import type { Database } from "../db/client";
 import { billingAccounts } from "../db/schema";
 import type { Micros } from "./money";
 import { DEFAULT_PLAN_ID, type MediaFamily, type PricedOperation, planById, type QuoteFacts, type QuoteLine, quote } from "./pricing";
-import { findAccountPlan, findWallet } from "./repo/accounts";
+import { findWallet } from "./repo/accounts";
 import type { ReservationRow } from "./repo/reservations";
 
 /*
@@ -73,7 +73,7 @@ export async function meterJob(db: Database, tenantId: string, jobId: string, fa
     .get();
   const planRevision = account?.planRevision ?? planById(DEFAULT_PLAN_ID)!.revision;
   const wallet = await findWallet(db, tenantId);
-  if (!wallet || !wallet.enabled) return { status: "unmetered", planRevision };
+  if (!wallet?.enabled) return { status: "unmetered", planRevision };
   const request = quoteFactsOf(facts);
   if (!request) return { status: "unpriced", message: `No price for ${facts.recipeKind} jobs.` };
   const priced = quote(request);

@@ -7,7 +7,8 @@ import { handOver } from "../../jobs/runner";
 import { notFound, principalOf } from "../../platform/context";
 import { ApiError } from "../../platform/errors";
 import { errorResponse, IdempotencyKeyHeader, json, NOT_FOUND } from "../../platform/openapi";
-import { admissionResult, submitAdmission } from "../admissions";
+import { admissionResult } from "../admission-records";
+import { submitAdmission } from "../admissions";
 import { AdmissionResultSchema, CreateAdmissionRequestSchema } from "../schemas";
 import { captureTrustOf } from "../trust";
 

@@ -5,7 +5,7 @@ import { notFound, principalOf } from "../../platform/context";
 import { sha256Hex } from "../../platform/crypto";
 import { etagMatches } from "../../platform/etag";
 import { json, NOT_FOUND } from "../../platform/openapi";
-import { admissionDetail } from "../admissions";
+import { admissionDetail } from "../admission-records";
 import { findAdmission } from "../repo";
 import { AdmissionDetailSchema, CaptureAdmissionIdParams } from "../schemas";
 

@@ -4,7 +4,7 @@ import { releasedCheck } from "../../history/repo";
 import { principalOf } from "../../platform/context";
 import { json } from "../../platform/openapi";
 import { pageOf, pageQuerySchema, pageRequest } from "../../platform/pagination";
-import { admissionDetail } from "../admissions";
+import { admissionDetail } from "../admission-records";
 import { listAdmissions } from "../repo";
 import { AdmissionPageSchema, CaptureIdentityIdSchema } from "../schemas";
 
