@@ -58,21 +58,21 @@ export const AccountSchema = z
 
 export const PlanSchema = z
   .object({
-    id: z.string().openapi({ example: "payg" }),
-    display_name: z.string().openapi({ example: "Pay as you go" }),
+    id: z.string().openapi({ description: "Plan id.", example: "payg" }),
+    display_name: z.string().openapi({ description: "Display name.", example: "Pay as you go" }),
     revision: z
       .number()
       .int()
       .openapi({ description: "Revision of the plan's terms; jobs record it as `active_plan_revision`.", example: 1 }),
     monthly_price_usd: Usd("Monthly subscription price; 0.00 for pay-as-you-go.", "0.00"),
-    description: z.string(),
+    description: z.string().openapi({ description: "What the plan is for." }),
     caps: CapsSchema,
   })
   .openapi("BillingPlan");
 
 export const PlansResponseSchema = z
   .object({
-    plans: z.array(PlanSchema),
+    plans: z.array(PlanSchema).openapi({ description: "The published plans." }),
     pricing_version: PricingVersion,
     currency: Currency,
     provider_mode: PaymentsModeSchema.nullable().openapi({
@@ -85,27 +85,31 @@ export const PlansResponseSchema = z
 
 export const RateSchema = z
   .object({
-    media_family: z.enum(MEDIA_FAMILIES).openapi({ example: "image" }),
-    operation: z.enum(PRICED_OPERATIONS).openapi({ example: "sign" }),
-    unit: z.enum(["file", "megapixel", "second"]).openapi({ example: "file" }),
+    media_family: z.enum(MEDIA_FAMILIES).openapi({ description: "Media family priced.", example: "image" }),
+    operation: z.enum(PRICED_OPERATIONS).openapi({ description: "Operation priced.", example: "sign" }),
+    unit: z.enum(["file", "megapixel", "second"]).openapi({ description: "What one unit is.", example: "file" }),
     unit_price_usd: Usd("Price per unit (µUSD precision).", "0.002"),
-    description: z.string(),
+    description: z.string().openapi({ description: "What the rate prices.", example: "sign one image" }),
   })
   .openapi("BillingRate");
 
 export const PricingResponseSchema = z
   .object({
     pricing_version: PricingVersion,
-    rates: z.array(RateSchema),
+    rates: z.array(RateSchema).openapi({ description: "Every rate in force; a quote adds one line per matching rate." }),
     fingerprint_set_change: z
       .object({
-        unit: z.literal("file"),
+        unit: z.literal("file").openapi({ description: "Charged once per job." }),
         unit_price_usd: Usd("Added once when a sign request names a fingerprint set other than the recipe's default.", "0.0005"),
-        description: z.string(),
+        description: z.string().openapi({ description: "What the line describes.", example: "changed fingerprint set" }),
       })
       .openapi({ description: "The line added for a changed fingerprint set." }),
     envelope: z
-      .object({ max_megapixels: z.number(), max_duration_seconds: z.number(), max_frames_per_second: z.number() })
+      .object({
+        max_megapixels: z.number().openapi({ description: "Largest image priced, in megapixels.", example: 100 }),
+        max_duration_seconds: z.number().openapi({ description: "Longest audio or video priced, in seconds.", example: 14400 }),
+        max_frames_per_second: z.number().openapi({ description: "Highest frame rate priced.", example: 240 }),
+      })
       .openapi({ description: "What is priced at all: a quote outside it answers 422." }),
     currency: Currency,
     activation: z.literal("requires_explicit_tenant_enrollment").openapi({
@@ -117,8 +121,8 @@ export const PricingResponseSchema = z
 
 export const LineSchema = z
   .object({
-    description: z.string().openapi({ example: "watermark, per megapixel" }),
-    unit: z.enum(["file", "megapixel", "second"]),
+    description: z.string().openapi({ description: "What the line prices.", example: "watermark, per megapixel" }),
+    unit: z.enum(["file", "megapixel", "second"]).openapi({ description: "What one unit is.", example: "megapixel" }),
     quantity: z.string().openapi({ description: "Exact decimal quantity of units.", example: "12.000000" }),
     unit_price_usd: Usd("Price per unit.", "0.0008"),
     amount_usd: Usd("quantity × unit price, rounded up to the micro-dollar.", "0.0096"),
@@ -135,8 +139,10 @@ const DecimalFact = (description: string) =>
 
 export const QuoteRequestSchema = z
   .object({
-    media_family: z.enum(MEDIA_FAMILIES).openapi({ example: "image" }),
-    operation: z.enum(PRICED_OPERATIONS).openapi({ example: "sign" }),
+    media_family: z
+      .enum(MEDIA_FAMILIES)
+      .openapi({ description: "Media family of the work (`live` has no price yet: 422).", example: "image" }),
+    operation: z.enum(PRICED_OPERATIONS).openapi({ description: "The operation to price.", example: "sign" }),
     width: z.number().int().nullable().default(null).openapi({ description: "Pixels; needed for per-megapixel lines.", example: 4000 }),
     height: z.number().int().nullable().default(null).openapi({ description: "Pixels; needed for per-megapixel lines.", example: 3000 }),
     duration_seconds: DecimalFact("Seconds (at most 3 decimals); needed for audio and video."),
@@ -147,12 +153,12 @@ export const QuoteRequestSchema = z
 
 export const QuoteResponseSchema = z
   .object({
-    lines: z.array(LineSchema),
+    lines: z.array(LineSchema).openapi({ description: "One line per matching rate (plus the fingerprint-set line when it applies)." }),
     pricing_version: PricingVersion,
     total_usd: Usd("Sum of the lines.", "0.0116"),
     currency: Currency,
-    estimate_only: z.literal(true),
-    excludes: z.array(z.enum(["subscription", "storage", "egress", "tax"])),
+    estimate_only: z.literal(true).openapi({ description: "Always true: the charge is priced at admission from the server's inspection." }),
+    excludes: z.array(z.enum(["subscription", "storage", "egress", "tax"])).openapi({ description: "What the total does not include." }),
     final_facts_source: z.literal("server_validated_media_inspection").openapi({
       description: "The charge is priced from the server's inspection of the uploaded bytes, not from these facts.",
     }),
@@ -161,7 +167,9 @@ export const QuoteResponseSchema = z
 
 export const AutoRechargeSchema = z
   .object({
-    enabled: z.boolean().openapi({ example: false }),
+    enabled: z
+      .boolean()
+      .openapi({ description: "Whether a recharge starts when balance − reserved falls below the threshold.", example: false }),
     threshold_usd: Usd(
       "Recharge when balance − reserved falls below this (whole cents, 0.00–10000.00); null when off.",
       "20.00",
@@ -172,7 +180,9 @@ export const AutoRechargeSchema = z
 
 export const TransactionSchema = z
   .object({
-    kind: z.enum(["top_up", "refund", "dispute", "adjustment", "charge"]),
+    kind: z
+      .enum(["top_up", "refund", "dispute", "adjustment", "charge"])
+      .openapi({ description: "What moved the balance.", example: "charge" }),
     amount_usd: Usd("Signed: credits positive, debits (charges, refunds, disputes) negative.", "-0.0116"),
     created_at: Timestamp("When it moved the balance."),
     reference: z
@@ -190,8 +200,8 @@ export const WalletSchema = z
     ),
     month_to_date_spend_usd: Usd("Charges settled this UTC calendar month.", "3.21"),
     monthly_spend_limit_usd: Usd("Monthly spend limit, or null for none.", "500.00").nullable(),
-    top_up_min_usd: z.literal("10.00"),
-    top_up_max_usd: z.literal("10000.00"),
+    top_up_min_usd: z.literal("10.00").openapi({ description: "Smallest top-up (and auto-recharge amount)." }),
+    top_up_max_usd: z.literal("10000.00").openapi({ description: "Largest top-up (and auto-recharge amount)." }),
     enabled: z.boolean().openapi({ description: "Whether the tenant's work is metered and admitted against this wallet.", example: true }),
     recharge_pending: z.boolean().openapi({ description: "An automatic recharge was started and has not completed.", example: false }),
     auto_recharge: AutoRechargeSchema,
@@ -217,11 +227,12 @@ export const WalletSettingsRequestSchema = z
   .object({
     auto_recharge: z
       .object({
-        enabled: z.boolean(),
+        enabled: z.boolean().openapi({ description: "Auto-recharge on or off; turning it on needs a console session.", example: false }),
         threshold_usd: CentsText("Required when enabled: 0.00 to 10000.00.", "20.00").nullable().default(null),
         amount_usd: CentsText("Required when enabled: 10.00 to 10000.00.", "50.00").nullable().default(null),
       })
-      .strict(),
+      .strict()
+      .openapi({ description: "The auto-recharge settings wanted (required; send the current ones to leave them unchanged)." }),
     enabled: z
       .boolean()
       .default(true)
@@ -244,9 +255,9 @@ export const ChargeSchema = z
     id: z
       .string()
       .openapi({ description: "Charge id: `chg_` + the job id's suffix (one charge per job).", example: "chg_abcdefghij234567" }),
-    job_id: z.string().openapi({ example: "job_abcdefghij234567" }),
+    job_id: z.string().openapi({ description: "The charged job.", example: "job_abcdefghij234567" }),
     amount_usd: Usd("The settled quote.", "0.0116"),
-    lines: z.array(LineSchema),
+    lines: z.array(LineSchema).openapi({ description: "The quote lines the job was admitted with." }),
     pricing_version: PricingVersion,
     created_at: Timestamp("When the job's publication settled the reservation."),
   })
@@ -254,7 +265,7 @@ export const ChargeSchema = z
 
 export const ChargesPageSchema = z
   .object({
-    items: z.array(ChargeSchema),
+    items: z.array(ChargeSchema).openapi({ description: "Charges, newest first." }),
     next_before: z.string().nullable().openapi({ description: "Pass as `before` for the next (older) page; null on the last page." }),
     currency: Currency,
     provider_charge_created: z
@@ -268,10 +279,14 @@ export const UsageItemSchema = z
     media_family: z
       .string()
       .openapi({ description: "The job's inspected media family (`unknown` when the job record is gone).", example: "image" }),
-    operation: z.enum(["sign", "watermark", "watermark_then_sign"]),
+    operation: z.enum(["sign", "watermark", "watermark_then_sign"]).openapi({ description: "The charged operation.", example: "sign" }),
     jobs: z.number().int().openapi({ description: "Charged jobs.", example: 3 }),
     units: z
-      .object({ file: z.string(), megapixel: z.string(), second: z.string() })
+      .object({
+        file: z.string().openapi({ description: "Files charged per file.", example: "3" }),
+        megapixel: z.string().openapi({ description: "Megapixels charged.", example: "36" }),
+        second: z.string().openapi({ description: "Seconds of audio or video charged.", example: "0" }),
+      })
       .openapi({ description: "Exact decimal sums of the charged quantities per unit." }),
     amount_usd: Usd("Sum of the charges.", "0.0348"),
   })
