@@ -52,7 +52,7 @@ describe("POST /v1/billing/quotes", () => {
     await api("/v1/billing/pricing", { key: t.key });
     const before = await vi.waitFor(async () => {
       const dump = await dumpDatabase();
-      expect(dump.api_request_logs!.length).toBe(1);
+      expect(dump.api_request_logs!.filter((r) => (r as { tenant_id: string }).tenant_id === t.tenantId)).toHaveLength(1);
       return dump;
     });
     for (const body of [
