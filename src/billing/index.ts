@@ -1,4 +1,12 @@
 import { createRouter } from "../platform/context";
+import * as createQuote from "./routes/create-quote";
+import * as getAccount from "./routes/get-account";
+import * as getPricing from "./routes/get-pricing";
+import * as getUsage from "./routes/get-usage";
+import * as getWallet from "./routes/get-wallet";
+import * as listCharges from "./routes/list-charges";
+import * as listPlans from "./routes/list-plans";
+import * as putWalletSettings from "./routes/put-wallet-settings";
 
 /**
  * Billing and usage (SPEC "Billing", issue #17): account, plans, pricing, quotes, the prepaid wallet and its
@@ -6,6 +14,9 @@ import { createRouter } from "../platform/context";
  */
 export function billingRoutes() {
   const app = createRouter();
-  for (const route of [] as { register(app: ReturnType<typeof createRouter>): void }[]) route.register(app);
+  for (const route of [getAccount, listPlans, getPricing, createQuote, getWallet, putWalletSettings, listCharges, getUsage] as {
+    register(app: ReturnType<typeof createRouter>): void;
+  }[])
+    route.register(app);
   return app;
 }

@@ -1,9 +1,7 @@
-import { eq } from "drizzle-orm";
 import type { Database } from "../db/client";
-import { billingAccounts } from "../db/schema";
 import type { Micros } from "./money";
 import { DEFAULT_PLAN_ID, type MediaFamily, type PricedOperation, planById, type QuoteFacts, type QuoteLine, quote } from "./pricing";
-import { findWallet } from "./repo/accounts";
+import { findAccountPlan, findWallet } from "./repo/accounts";
 import type { ReservationRow } from "./repo/reservations";
 
 /*
@@ -66,11 +64,7 @@ function monthToDate(spendMonth: string, spend: Micros, now: number): Micros {
  * same inside the batch (a concurrent admission may have taken the room since).
  */
 export async function meterJob(db: Database, tenantId: string, jobId: string, facts: JobPricingFacts, now: number): Promise<Metering> {
-  const account = await db
-    .select({ planId: billingAccounts.planId, planRevision: billingAccounts.planRevision })
-    .from(billingAccounts)
-    .where(eq(billingAccounts.tenantId, tenantId))
-    .get();
+  const account = await findAccountPlan(db, tenantId);
   const planRevision = account?.planRevision ?? planById(DEFAULT_PLAN_ID)!.revision;
   const wallet = await findWallet(db, tenantId);
   if (!wallet?.enabled) return { status: "unmetered", planRevision };

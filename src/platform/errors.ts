@@ -441,6 +441,30 @@ export const ERROR_CODES = {
     summary:
       "The work is outside the pricing envelope (no rate for it, or media facts the prices do not cover), so a metered tenant cannot be admitted for it.",
   },
+  "svc.billing.quote_outside_envelope": {
+    status: 422,
+    retryable: false,
+    summary:
+      "The quote's media facts are missing, invalid or outside the pricing envelope (see GET /v1/billing/pricing); field_details names the field.",
+  },
+  "svc.billing.wallet_version_conflict": {
+    status: 409,
+    retryable: false,
+    summary:
+      "expected_version is not the wallet's current version (0 only before opting in). Read the wallet again and resend with its version.",
+  },
+  "svc.billing.wallet_opt_out_refused": {
+    status: 409,
+    retryable: false,
+    summary:
+      "The wallet cannot be disabled while its balance is negative or admitted work is reserved. Settle the balance or wait for the work to finish.",
+  },
+  "svc.billing.console_session_required": {
+    status: 403,
+    retryable: false,
+    summary:
+      "Turning auto-recharge on, or changing its threshold or amount while it is on, needs a signed-in console session; an API key may only turn it off or leave it unchanged.",
+  },
   "svc.internal": {
     status: 500,
     retryable: true,

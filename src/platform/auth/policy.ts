@@ -203,6 +203,16 @@ export const OPERATION_POLICIES: Record<string, OperationPolicy> = {
   "GET /v1/capture-admissions": bearer("capture:read"),
   "POST /v1/capture-admissions": bearer("capture:write", "optional"),
   "GET /v1/capture-admissions/{capture_admission_id}": bearer("capture:read"),
+
+  // Billing and usage (#17): quotes read only (they write nothing)
+  "GET /v1/billing/account": bearer("billing:read"),
+  "GET /v1/billing/plans": bearer("billing:read"),
+  "GET /v1/billing/pricing": bearer("billing:read"),
+  "POST /v1/billing/quotes": bearer("billing:read"),
+  "GET /v1/billing/wallet": bearer("billing:read"),
+  "PUT /v1/billing/wallet/settings": bearer("billing:write", "optional"),
+  "GET /v1/billing/charges": bearer("billing:read"),
+  "GET /v1/usage": bearer("billing:read"),
 };
 
 /** `/v1/recipes/:recipe_id` (Hono) → `/v1/recipes/{recipe_id}` (OpenAPI). */
