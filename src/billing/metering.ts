@@ -32,6 +32,35 @@ export type Metering =
   /** Metered, and the wallet cannot cover it now (checked again by the database inside the batch). */
   | { status: "insufficient" | "monthly_limit"; amount: Micros; pricingVersion: string };
 
+/**
+ * The pricing facts of a job from the upload's stored inspection (NormalizedInspectionFacts JSON, or null when the
+ * upload was not inspected): the same facts the pipeline recorded, never the client's claims.
+ */
+export function pricingFactsOf(
+  inspection: string | null,
+  modality: string,
+  recipeKind: string,
+  fingerprintSetChanged = false,
+): JobPricingFacts {
+  const facts = inspection
+    ? (JSON.parse(inspection) as {
+        width?: number | null;
+        height?: number | null;
+        duration_seconds?: number | null;
+        frames_per_second?: number | null;
+      })
+    : {};
+  return {
+    modality,
+    recipeKind,
+    width: facts.width ?? null,
+    height: facts.height ?? null,
+    duration_seconds: facts.duration_seconds ?? null,
+    frames_per_second: facts.frames_per_second ?? null,
+    fingerprintSetChanged,
+  };
+}
+
 const OPERATION_OF: Record<string, PricedOperation> = {
   sign_only: "sign",
   watermark_only: "watermark",

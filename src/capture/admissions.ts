@@ -1,6 +1,6 @@
 import type { SigningProfile } from "../api-keys/controls";
 import { getAsset } from "../assets/repo";
-import { meterJob } from "../billing/metering";
+import { meterJob, pricingFactsOf } from "../billing/metering";
 import { formatOf } from "../catalog/formats";
 import { recipeById } from "../catalog/recipes";
 import type { CapabilityRegistry } from "../catalog/registry";
@@ -119,29 +119,12 @@ async function commercialOf(
   recipeId: string,
   now: number,
 ): Promise<GateCommercial> {
-  const inspected = object.inspection
-    ? (JSON.parse(object.inspection) as {
-        width: number | null;
-        height: number | null;
-        duration_seconds: number | null;
-        frames_per_second: number | null;
-      })
-    : null;
-  const metering = await meterJob(
-    db,
-    tenantId,
-    "job_pending",
-    {
-      modality: formatOf(object.mediaType)?.modality ?? "document",
-      recipeKind: recipeById(recipeId)?.kind ?? "sign_only",
-      width: inspected?.width ?? null,
-      height: inspected?.height ?? null,
-      duration_seconds: inspected?.duration_seconds ?? null,
-      frames_per_second: inspected?.frames_per_second ?? null,
-      fingerprintSetChanged: false,
-    },
-    now,
+  const facts = pricingFactsOf(
+    object.inspection,
+    formatOf(object.mediaType)?.modality ?? "document",
+    recipeById(recipeId)?.kind ?? "sign_only",
   );
+  const metering = await meterJob(db, tenantId, "job_pending", facts, now);
   switch (metering.status) {
     case "unmetered":
       return { status: "allowed", policy_version: UNMETERED };

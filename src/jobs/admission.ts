@@ -1,7 +1,7 @@
 import type { z } from "@hono/zod-openapi";
 import { NO_SIGNING_PROFILE, type SigningProfile } from "../api-keys/controls";
 import { getAsset } from "../assets/repo";
-import { meterJob } from "../billing/metering";
+import { meterJob, pricingFactsOf } from "../billing/metering";
 import { usd } from "../billing/money";
 import { type ReservationRow, walletRefusal } from "../billing/repo/reservations";
 import { ALGORITHMS, type AlgorithmModality, defaultAlgorithm, IMAGE_DECODE_LIMITS } from "../catalog/algorithms";
@@ -380,27 +380,11 @@ export async function planSign(
     output: null,
     errorCode: null,
   }));
-  const inspected = source?.inspection
-    ? (JSON.parse(source.inspection) as {
-        width: number | null;
-        height: number | null;
-        duration_seconds: number | null;
-        frames_per_second: number | null;
-      })
-    : null;
   const metering = await meterJob(
     db,
     tenantId,
     job.id,
-    {
-      modality: format.modality,
-      recipeKind: recipe.kind,
-      width: inspected?.width ?? null,
-      height: inspected?.height ?? null,
-      duration_seconds: inspected?.duration_seconds ?? null,
-      frames_per_second: inspected?.frames_per_second ?? null,
-      fingerprintSetChanged,
-    },
+    pricingFactsOf(source?.inspection ?? null, format.modality, recipe.kind, fingerprintSetChanged),
     now,
   );
   switch (metering.status) {
