@@ -169,7 +169,12 @@ export const JobResponseSchema = z
     active_plan_revision: z
       .number()
       .int()
-      .openapi({ description: "Revision of the tenant's plan at admission (1 until billing plans exist).", example: 1 }),
+      .openapi({ description: "Revision of the tenant's plan (GET /v1/billing/account) at admission.", example: 1 }),
+    pricing_version: z.string().nullable().openapi({
+      description:
+        "The pricing version the job's quote was reserved under (GET /v1/billing/pricing); null when the tenant is not metered by the prepaid wallet.",
+      example: "svc.pricing.2026-11.1",
+    }),
     mode: z.enum(["standard", "express"]).openapi({ description: "Processing mode.", example: "standard" }),
     state: z.enum(JOB_STATES).openapi({
       description:

@@ -14,6 +14,7 @@ export function jobView(job: JobRow, steps: JobStepRow[]) {
     recipe_version: job.recipeVersion,
     policy_version: job.policyVersion,
     active_plan_revision: job.activePlanRevision,
+    pricing_version: job.pricingVersion,
     mode: job.mode,
     state: job.state,
     progress: { completed_steps: completed, total_steps: total, percent: Math.floor((completed * 100) / total), current_step: current },

@@ -33,6 +33,7 @@ describe("metering sign admission (#17)", () => {
     expect(res.status).toBe(202);
     const job = await json(res);
     expect(job.active_plan_revision).toBe(1);
+    expect(job.pricing_version).toBeNull();
     expect(await reservation(job.job_id)).toBeNull();
   });
 
@@ -43,6 +44,7 @@ describe("metering sign admission (#17)", () => {
     const res = await sign(t.key, assetId);
     expect(res.status, await res.clone().text()).toBe(202);
     const job = await json(res);
+    expect(job.pricing_version).toBe(PRICING.pricing_version);
     const held = await reservation(job.job_id);
     expect(held).toMatchObject({ amount_micros: SIGN_ONE_IMAGE, pricing_version: PRICING.pricing_version });
     expect((await waitForJob(t.key, job.job_id)).state).toBe("completed");
