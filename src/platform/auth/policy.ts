@@ -203,6 +203,11 @@ export const OPERATION_POLICIES: Record<string, OperationPolicy> = {
   "GET /v1/capture-admissions": bearer("capture:read"),
   "POST /v1/capture-admissions": bearer("capture:write", "optional"),
   "GET /v1/capture-admissions/{capture_admission_id}": bearer("capture:read"),
+
+  // Billing: intents (the payments callback's credential is its provider signature, checked by the route)
+  "POST /v1/billing/checkout-intents": bearer("billing:write", "optional"),
+  "POST /v1/billing/portal-intents": bearer("billing:write", "optional"),
+  "POST /webhooks/payments": ANONYMOUS,
 };
 
 /** `/v1/recipes/:recipe_id` (Hono) → `/v1/recipes/{recipe_id}` (OpenAPI). */
