@@ -73,11 +73,9 @@ export const PaymentsCallbackResponseSchema = z
         "`applied`: the event changed the wallet or account (checkout completed, refund, dispute). `ignored`: recorded, nothing to do (other event types, events naming no intent of ours).",
       example: "applied",
     }),
-    duplicate: z
-      .boolean()
-      .openapi({
-        description: "True when this event id was already received: the answer repeats its state and nothing changed.",
-        example: false,
-      }),
+    duplicate: z.boolean().openapi({
+      description: "True when this event id was already received: the answer repeats its state and nothing changed.",
+      example: false,
+    }),
   })
   .openapi("PaymentsCallbackResult");

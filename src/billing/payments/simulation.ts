@@ -34,3 +34,35 @@ export class SimulationPayments implements PaymentsProvider {
     return { status: "ok", value: { sessionId: null, url: null, expiresAt: this.now() + 5 * 60 * 1000, customerId: request.customerId } };
   }
 }
+
+/**
+ * The `checkout.session.completed` event the provider would send for a simulated intent, as its exact body. The
+ * event id derives from the intent, so completing the same page twice is a duplicate, never a second credit.
+ */
+export function simulatedCompletionBody(
+  intent: { id: string; tenantId: string; purpose: string; amountMicros: number | null; providerSessionId: string | null },
+  customerId: string,
+  nowMs: number,
+): string {
+  return JSON.stringify({
+    id: `evt_sim_${intent.id}`,
+    object: "event",
+    type: "checkout.session.completed",
+    created: Math.floor(nowMs / 1000),
+    livemode: false,
+    data: {
+      object: {
+        id: intent.providerSessionId ?? `cs_sim_${intent.id}`,
+        object: "checkout.session",
+        client_reference_id: intent.id,
+        customer: customerId,
+        mode: intent.purpose === "wallet_top_up" ? "payment" : "subscription",
+        amount_total: intent.amountMicros === null ? null : intent.amountMicros / 10_000,
+        currency: "usd",
+        payment_status: "paid",
+        status: "complete",
+        metadata: { svc_intent_id: intent.id, svc_tenant_id: intent.tenantId },
+      },
+    },
+  });
+}

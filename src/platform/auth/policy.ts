@@ -71,6 +71,7 @@ export const OPERATION_POLICIES: Record<string, OperationPolicy> = {
   "POST /dev/tsa": ANONYMOUS,
   "POST /dev/ocsp": ANONYMOUS,
   "POST /dev/ocsp/revocations": ANONYMOUS,
+  "GET /dev/payments/checkout/{intent_id}": ANONYMOUS,
 
   // Documentation (outside the API contract; see META_PATHS in app.ts)
   "GET /openapi.json": ANONYMOUS,
