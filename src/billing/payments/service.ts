@@ -175,7 +175,12 @@ async function createIntent(
   }
   const session = answer.value;
   if (session.customerId && !account.providerCustomerId) await saveProviderCustomer(deps.db, tenantId, session.customerId, now);
-  await setIntentSession(deps.db, row.id, session);
+  if (!(await setIntentSession(deps.db, row.id, session))) {
+    // A session id we already hold for another intent: the provider's answer cannot be trusted for this one.
+    await failIntent(deps.db, row.id, now);
+    deps.log.warn("billing provider answered a session id already in use", { intent_id: row.id });
+    return { status: "provider_rejected" };
+  }
   return { status: "ok", intent: { ...row, url: session.url, providerSessionId: session.sessionId, expiresAt: session.expiresAt } };
 }
 

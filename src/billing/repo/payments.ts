@@ -38,16 +38,22 @@ export async function intentRetryAfterSeconds(db: Database, tenantId: string, no
   return Math.max(1, Math.ceil((at + WINDOW_MS - now) / 1000));
 }
 
-/** Records what the provider answered for an intent. */
+/** Records what the provider answered for an intent; false when its session id already belongs to another intent. */
 export async function setIntentSession(
   db: Database,
   intentId: string,
   session: { url: string | null; sessionId: string | null; expiresAt: number },
-): Promise<void> {
-  await db
-    .update(billingIntents)
-    .set({ url: session.url, providerSessionId: session.sessionId, expiresAt: session.expiresAt })
-    .where(eq(billingIntents.id, intentId));
+): Promise<boolean> {
+  try {
+    await db
+      .update(billingIntents)
+      .set({ url: session.url, providerSessionId: session.sessionId, expiresAt: session.expiresAt })
+      .where(eq(billingIntents.id, intentId));
+    return true;
+  } catch (error) {
+    if (String((error as Error)?.message ?? error).includes("UNIQUE constraint failed")) return false;
+    throw error;
+  }
 }
 
 /** An intent the provider refused or could not be reached for: kept (it counts toward the rate) but never completable. */

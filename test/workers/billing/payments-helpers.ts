@@ -7,6 +7,7 @@ import { database } from "../../../src/db/client";
 import { wallets } from "../../../src/db/schema";
 import type { Bindings } from "../../../src/env";
 import worker from "../../../src/index";
+import { randomBase32 } from "../../../src/platform/ids";
 import { BASE, testEnv } from "../support/helpers";
 
 export const SIM_SECRET = DEV_SIMULATION_SECRET;
@@ -129,7 +130,7 @@ export function stripeStandIn(behaviour: () => StandInBehaviour = () => "ok") {
     if (url.pathname === "/v1/customers")
       return Response.json({ id: `cus_standin${n}`, object: "customer", created, livemode: false, metadata: metadataOf(form) });
     if (url.pathname === "/v1/checkout/sessions") {
-      const id = `cs_test_standin${n}`;
+      const id = `cs_test_${randomBase32(24)}`;
       return Response.json({
         id,
         object: "checkout.session",
@@ -180,4 +181,24 @@ export function installStandIn(standIn: ReturnType<typeof stripeStandIn>) {
     const url = input instanceof Request ? input.url : String(input);
     return url.startsWith(STRIPE_BASE) ? standIn.handler(input, init) : original(input, init);
   });
+}
+
+/** A Stripe-shaped event body (the exact bytes to sign). */
+export function eventBody(type: string, object: Record<string, unknown>, extra: Record<string, unknown> = {}): string {
+  return JSON.stringify({
+    id: `evt_test_${randomBase32(20)}`,
+    object: "event",
+    type,
+    created: Math.floor(Date.now() / 1000),
+    livemode: false,
+    data: { object },
+    ...extra,
+  });
+}
+
+/** The signed event a simulated checkout page carries (what its button posts). */
+export function pagePayload(html: string): { body: string; header: string } {
+  const m = /const p=(\{.*?\});document/.exec(html);
+  if (!m) throw new Error("no payload on the page");
+  return JSON.parse(m[1]!);
 }
