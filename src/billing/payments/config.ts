@@ -1,5 +1,4 @@
-import type { Bindings } from "../../env";
-import { isDevelopment } from "../../env";
+import { type Bindings, isDevelopment } from "../../env";
 import type { PaymentsMode } from "./types";
 
 /*
