@@ -71,6 +71,7 @@ export function parsePaymentEvent(rawBody: string): PaymentEvent | null {
       intentId: intentRef(object),
       tenantRef: tenantRef(object),
       amount: Math.max(0, refunded - before) * MICROS_PER_CENT,
+      chargeId: str(object.id),
     };
   }
   if (type === "charge.dispute.created") {
@@ -84,6 +85,7 @@ export function parsePaymentEvent(rawBody: string): PaymentEvent | null {
       intentId: intentRef(object),
       tenantRef: tenantRef(object),
       amount: amount * MICROS_PER_CENT,
+      chargeId: str(object.charge),
     };
   }
   return { kind: "other", eventId, type };

@@ -189,11 +189,14 @@ export type CallbackResult =
   | { status: "unavailable" }
   | { status: "signature_invalid"; stale: boolean }
   | { status: "event_invalid" }
-  | { status: "conflict"; reason: string };
+  | { status: "conflict"; reason: string }
+  | { status: "provider_unreachable" };
 
 export interface CallbackDeps {
   db: Database;
   config: PaymentsConfig;
+  /** Asked only for events that name a charge but no intent (disputes). */
+  provider: PaymentsProvider | null;
   log: Logger;
   now?: number;
 }
@@ -209,7 +212,14 @@ export async function handleCallback(deps: CallbackDeps, rawBody: string, signat
   const seen = await findPaymentEvent(deps.db, event.eventId);
   if (seen) return { status: "accepted", eventId: event.eventId, state: seen.state, duplicate: true };
 
-  const decision = await decide(deps.db, event);
+  let resolved = event;
+  if (event.kind === "debit" && !event.intentId && event.chargeId && deps.provider?.intentOfCharge) {
+    const answer = await deps.provider.intentOfCharge(event.chargeId);
+    // Unreachable: 503, so the provider retries the event later; a refusal leaves it naming no intent (ignored).
+    if (answer.status === "unreachable") return { status: "provider_unreachable" };
+    if (answer.status === "ok" && answer.value && /^bin_[a-z2-7]{16}$/.test(answer.value)) resolved = { ...event, intentId: answer.value };
+  }
+  const decision = await decide(deps.db, resolved);
   if (decision.status === "conflict") {
     deps.log.warn("payments callback conflicts with its intent", { event_id: event.eventId, type: event.type, reason: decision.reason });
     return decision;

@@ -103,6 +103,15 @@ export class StripePayments implements PaymentsProvider {
     });
   }
 
+  async intentOfCharge(chargeId: string): Promise<ProviderResult<string | null>> {
+    return this.call(async () => {
+      const charge = await this.client.charges.retrieve(chargeId);
+      if (typeof charge?.id !== "string") return { status: "rejected", detail: "charge without id" };
+      const ref = charge.metadata?.svc_intent_id;
+      return { status: "ok", value: typeof ref === "string" ? ref : null };
+    });
+  }
+
   private async createCustomer(tenantId: string, intentId: string): Promise<string> {
     // Only the tenant id: no personal data goes to the provider from here.
     const customer = await this.client.customers.create(

@@ -57,6 +57,11 @@ export interface PaymentsProvider {
   readonly mode: PaymentsMode;
   createCheckout(request: CheckoutRequest): Promise<ProviderResult<ProviderSession>>;
   createPortal(request: PortalRequest): Promise<ProviderResult<ProviderSession>>;
+  /**
+   * The intent id a charge carries in its metadata (null when none), for events that name only the charge (a
+   * provider's dispute objects carry no metadata of their own). Absent when every event carries its intent.
+   */
+  intentOfCharge?(chargeId: string): Promise<ProviderResult<string | null>>;
 }
 
 /** A verified callback, reduced to what the service acts on (provider-neutral). */
@@ -82,5 +87,7 @@ export type PaymentEvent =
       intentId: string | null;
       tenantRef: string | null;
       amount: Micros;
+      /** The charge the debit concerns, to find the intent when the object carries no metadata (a provider's disputes). */
+      chargeId: string | null;
     }
   | { kind: "other"; eventId: string; type: string };

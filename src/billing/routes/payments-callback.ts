@@ -1,10 +1,11 @@
 import { z } from "@hono/zod-openapi";
 import type { Router } from "../../app-types";
+import { publicOrigin } from "../../platform/context";
 import { ApiError } from "../../platform/errors";
 import { errorResponse, json } from "../../platform/openapi";
 import { paymentsConfig } from "../payments/config";
 import { PaymentsCallbackResponseSchema } from "../payments/schemas";
-import { handleCallback } from "../payments/service";
+import { handleCallback, paymentsProvider } from "../payments/service";
 
 /** Largest callback body accepted (413 above). */
 export const MAX_CALLBACK_BYTES = 256 * 1024;
@@ -68,7 +69,9 @@ export function register(app: Router) {
       400: errorResponse("`svc.billing.signature_invalid` (missing, wrong or stale signature) or `svc.billing.event_invalid`."),
       409: errorResponse("`svc.billing.identity_conflict`: the event's tenant, customer, session or amount does not match its intent."),
       413: errorResponse("`svc.request.too_large`: body over 256 KiB."),
-      503: errorResponse("`svc.billing.verification_unavailable`: no provider or signing secret configured."),
+      503: errorResponse(
+        "`svc.billing.verification_unavailable`: no provider or signing secret configured; or `svc.billing.provider_unavailable`: a dispute names only its charge and the provider could not be asked which intent it belongs to (the provider retries).",
+      ),
     },
   });
 
@@ -83,7 +86,8 @@ export function register(app: Router) {
     } catch {
       throw new ApiError("svc.billing.signature_invalid");
     }
-    const result = await handleCallback({ db: c.var.db, config, log: c.var.log }, raw, c.req.header("stripe-signature"));
+    const provider = paymentsProvider(config, publicOrigin(c));
+    const result = await handleCallback({ db: c.var.db, config, provider, log: c.var.log }, raw, c.req.header("stripe-signature"));
     switch (result.status) {
       case "accepted":
         return c.json({ event_id: result.eventId, state: result.state, duplicate: result.duplicate }, 202);
@@ -95,6 +99,11 @@ export function register(app: Router) {
         throw new ApiError("svc.billing.event_invalid");
       case "conflict":
         throw new ApiError("svc.billing.identity_conflict");
+      case "provider_unreachable":
+        throw new ApiError(
+          "svc.billing.provider_unavailable",
+          "The payments provider could not be reached to resolve the event; retry later.",
+        );
     }
   });
 }

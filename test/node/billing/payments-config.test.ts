@@ -77,6 +77,7 @@ describe("#17 callback signature and events", () => {
       intentId: "bin_abcdefghij234567",
       tenantRef: null,
       amount: 5_000_000,
+      chargeId: null,
     });
     expect(parsePaymentEvent(JSON.stringify({ id: "e", type: "charge.refunded", data: { object: { amount_refunded: -1 } } }))).toBeNull();
     expect(parsePaymentEvent(JSON.stringify({ id: "e", type: "x.y", data: { object: {} } }))).toEqual({

@@ -191,4 +191,59 @@ describe("#17 POST /webhooks/payments (happy)", () => {
     ).split(",")[1];
     expect((await sendCallback(body2, { header: `t=${t},${unknownSig},${current}`, overrides: SANDBOX })).status).toBe(202);
   });
+  it("sandbox: a dispute names only its charge; the intent is found from the charge's metadata at the provider", async () => {
+    const t = await createTenant();
+    await enableWallet(t.tenantId);
+    const standIn = stripeStandIn();
+    installStandIn(standIn);
+    const intent = await json(
+      await apiWith(SANDBOX, "/v1/billing/checkout-intents", {
+        method: "POST",
+        key: t.key,
+        body: { purpose: "wallet_top_up", amount_usd: "25.00", success_url: `${CONSOLE}/ok`, cancel_url: `${CONSOLE}/no` },
+      }),
+    );
+    const stored = await db().select().from(billingIntents).where(eq(billingIntents.id, intent.id)).get();
+    const stripe = new Stripe("sk_test_sender", { httpClient: Stripe.createFetchHttpClient() });
+    const sign = (payload: string) =>
+      stripe.webhooks.generateTestHeaderStringAsync({ payload, secret: WHSEC, cryptoProvider: Stripe.createSubtleCryptoProvider() });
+    const completed = eventBody("checkout.session.completed", {
+      id: stored!.providerSessionId,
+      object: "checkout.session",
+      mode: "payment",
+      amount_total: 2500,
+      currency: "usd",
+      client_reference_id: intent.id,
+      metadata: { svc_intent_id: intent.id, svc_tenant_id: t.tenantId },
+    });
+    expect(await json(await sendCallback(completed, { header: await sign(completed), overrides: SANDBOX }))).toMatchObject({
+      state: "applied",
+    });
+    standIn.charges.set("ch_standin_1", intent.id);
+    const dispute = eventBody("charge.dispute.created", {
+      id: "dp_1",
+      object: "dispute",
+      amount: 2500,
+      charge: "ch_standin_1",
+      metadata: {},
+    });
+    expect(await json(await sendCallback(dispute, { header: await sign(dispute), overrides: SANDBOX }))).toMatchObject({
+      state: "applied",
+    });
+    expect(await walletBalance(t.tenantId)).toBe(0);
+    // The provider unreachable while resolving: 503, nothing recorded, so its retry applies later.
+    vi.restoreAllMocks();
+    installStandIn(stripeStandIn(() => "network"));
+    const later = eventBody("charge.dispute.created", { id: "dp_2", object: "dispute", amount: 100, charge: "ch_standin_1", metadata: {} });
+    const res = await sendCallback(later, { header: await sign(later), overrides: SANDBOX });
+    expect(res.status).toBe(503);
+    expect((await json(res)).code).toBe("svc.billing.provider_unavailable");
+    expect(
+      await db()
+        .select()
+        .from(paymentEvents)
+        .where(eq(paymentEvents.eventId, JSON.parse(later).id))
+        .get(),
+    ).toBeUndefined();
+  });
 });

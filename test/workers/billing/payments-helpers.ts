@@ -105,6 +105,8 @@ export interface StandInCall {
  */
 export function stripeStandIn(behaviour: () => StandInBehaviour = () => "ok") {
   const calls: StandInCall[] = [];
+  /** Charges GET /v1/charges/{id} answers: id → the intent its metadata names. */
+  const charges = new Map<string, string>();
   let n = 0;
   const handler = async (input: string | URL | Request, init?: RequestInit): Promise<Response> => {
     const request = new Request(input, init);
@@ -150,6 +152,20 @@ export function stripeStandIn(behaviour: () => StandInBehaviour = () => "ok") {
         metadata: metadataOf(form),
       });
     }
+    const charge = /^\/v1\/charges\/([A-Za-z0-9_]+)$/.exec(url.pathname);
+    if (charge && request.method === "GET") {
+      const intent = charges.get(charge[1]!);
+      if (!intent) return Response.json({ error: { type: "invalid_request_error", message: "No such charge" } }, { status: 404 });
+      return Response.json({
+        id: charge[1],
+        object: "charge",
+        amount: 2500,
+        currency: "usd",
+        created,
+        livemode: false,
+        metadata: { svc_intent_id: intent },
+      });
+    }
     if (url.pathname === "/v1/billing_portal/sessions")
       return Response.json({
         id: `bps_standin${n}`,
@@ -162,7 +178,7 @@ export function stripeStandIn(behaviour: () => StandInBehaviour = () => "ok") {
       });
     return Response.json({ error: { type: "invalid_request_error", message: "Unrecognized request URL" } }, { status: 404 });
   };
-  return { calls, handler };
+  return { calls, charges, handler };
 }
 
 function metadataOf(form: URLSearchParams): Record<string, string> {
