@@ -3,8 +3,8 @@ import { DEV_SIMULATION_SECRET, paymentsConfig } from "../../../src/billing/paym
 import { parsePaymentEvent } from "../../../src/billing/payments/events";
 import { signatureHeader, verifySignature } from "../../../src/billing/payments/signature";
 
-const DEV = { SVC_ENVIRONMENT: "development" };
-const PROD = { SVC_ENVIRONMENT: "production" };
+const DEV = { SVC_ENVIRONMENT: "development" } as const;
+const PROD = { SVC_ENVIRONMENT: "production" } as const;
 
 describe("#17 payments configuration", () => {
   it("defaults to simulation in development and to none elsewhere; simulation is never composed in production", () => {
