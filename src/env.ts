@@ -59,6 +59,20 @@ export type Bindings = Env & {
   SVC_DATA_MASTER_KEYS?: string;
   /** Capture attestation trust: JSON of AttestationTrust (src/media/attestation/types.ts); none: capture enrolment answers 503. */
   SVC_CAPTURE_TRUST?: string;
+  /** Payments adapter: "simulation" (development only; its default there), "sandbox" or "provider"; none: billing intents 503. */
+  SVC_PAYMENTS_MODE?: string;
+  /** Stripe secret key (sk_test_/rk_test_ for sandbox, sk_live_/rk_live_ for provider). */
+  SVC_STRIPE_SECRET_KEY?: string;
+  /** Comma-separated Stripe webhook signing secrets (several during rotation); none: POST /webhooks/payments 503. */
+  SVC_STRIPE_WEBHOOK_SECRETS?: string;
+  /** Stripe API base URL of a local stand-in (tests, development; refused in provider mode). */
+  SVC_STRIPE_API_BASE?: string;
+  /** Stripe price per plan, "plan_id=price_…" comma-separated; a plan without one cannot be checked out (503). */
+  SVC_STRIPE_PLAN_PRICES?: string;
+  /** Comma-separated origins checkout success/cancel and portal return URLs may point at. */
+  SVC_CONSOLE_ORIGINS?: string;
+  /** Development only: the secret the simulated checkout signs its callbacks with (default: a fixed dev value). */
+  SVC_PAYMENTS_SIMULATION_SECRET?: string;
 };
 
 /**

@@ -1,5 +1,6 @@
 import { createRouter } from "../platform/context";
 import { registerDevOcsp } from "./ocsp";
+import { registerDevPayments } from "./payments";
 import { registerPostDevTsa } from "./tsa";
 
 export { devOcsp } from "./ocsp";
@@ -14,5 +15,6 @@ export function developmentRoutes() {
   const app = createRouter();
   registerPostDevTsa(app);
   registerDevOcsp(app);
+  registerDevPayments(app);
   return app;
 }

@@ -465,6 +465,60 @@ export const ERROR_CODES = {
     summary:
       "Turning auto-recharge on, or changing its threshold or amount while it is on, needs a signed-in console session; an API key may only turn it off or leave it unchanged.",
   },
+  BILLING_INTENT_RATE_LIMITED: {
+    status: 429,
+    retryable: true,
+    summary:
+      "Checkout and portal intents are limited to 10 a minute per account; the refused request created nothing. Retry after Retry-After seconds.",
+  },
+  redirect_url_not_allowed: {
+    status: 422,
+    retryable: false,
+    summary: "A success, cancel or return URL is not an absolute http(s) URL on one of the deployment's configured console origins.",
+  },
+  "svc.billing.plan_unknown": { status: 422, retryable: false, summary: "The plan is not one of GET /v1/billing/plans." },
+  "svc.billing.plan_required": {
+    status: 422,
+    retryable: false,
+    summary: "A subscription checkout with the provider needs a plan (only the simulation answers an intent without one).",
+  },
+  "svc.billing.wallet_not_enabled": {
+    status: 409,
+    retryable: false,
+    summary: "Top-ups go into an opted-in wallet: enable it first with PUT /v1/billing/wallet/settings (expected_version 0).",
+  },
+  "svc.billing.provider_error": {
+    status: 502,
+    retryable: false,
+    summary: "The payments provider rejected the service's credentials or answered something unusable. Nothing was charged.",
+  },
+  "svc.billing.provider_unavailable": {
+    status: 503,
+    retryable: true,
+    summary: "No payments provider is configured for this deployment, or it could not be reached. Nothing was charged; retry later.",
+  },
+  "svc.billing.plan_not_priced": {
+    status: 503,
+    retryable: true,
+    summary: "The plan has no price with the payments provider in this deployment, so it cannot be checked out.",
+  },
+  "svc.billing.signature_invalid": {
+    status: 400,
+    retryable: false,
+    summary:
+      "The Stripe-Signature header is missing, malformed, not made with a configured secret over the exact body, or its timestamp is more than 300 seconds away.",
+  },
+  "svc.billing.event_invalid": { status: 400, retryable: false, summary: "The signed body is not a payment event this service can read." },
+  "svc.billing.identity_conflict": {
+    status: 409,
+    retryable: false,
+    summary: "The event names a tenant, customer, session or amount that does not match the intent it references; nothing changed.",
+  },
+  "svc.billing.verification_unavailable": {
+    status: 503,
+    retryable: true,
+    summary: "No payments provider or callback signing secret is configured, so callbacks cannot be verified. Retry later.",
+  },
   "svc.internal": {
     status: 500,
     retryable: true,

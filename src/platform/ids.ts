@@ -21,6 +21,8 @@ export const ID_PREFIX = {
   captureEnrollment: "cie",
   captureChallenge: "cch",
   captureAdmission: "cad",
+  billingIntent: "bin",
+  walletTransaction: "wtx",
   capturePolicy: "cpv",
   identityVersion: "div",
   tenant: "ten",

@@ -71,6 +71,7 @@ export const OPERATION_POLICIES: Record<string, OperationPolicy> = {
   "POST /dev/tsa": ANONYMOUS,
   "POST /dev/ocsp": ANONYMOUS,
   "POST /dev/ocsp/revocations": ANONYMOUS,
+  "GET /dev/payments/checkout/{intent_id}": ANONYMOUS,
 
   // Documentation (outside the API contract; see META_PATHS in app.ts)
   "GET /openapi.json": ANONYMOUS,
@@ -213,6 +214,10 @@ export const OPERATION_POLICIES: Record<string, OperationPolicy> = {
   "PUT /v1/billing/wallet/settings": bearer("billing:write", "optional"),
   "GET /v1/billing/charges": bearer("billing:read"),
   "GET /v1/usage": bearer("billing:read"),
+  // Billing: intents (the payments callback's credential is its provider signature, checked by the route)
+  "POST /v1/billing/checkout-intents": bearer("billing:write", "optional"),
+  "POST /v1/billing/portal-intents": bearer("billing:write", "optional"),
+  "POST /webhooks/payments": ANONYMOUS,
 };
 
 /** `/v1/recipes/:recipe_id` (Hono) → `/v1/recipes/{recipe_id}` (OpenAPI). */
