@@ -1,6 +1,7 @@
 import { isDevelopment } from "../../env";
 import { iso } from "../../platform/openapi";
 import { type Micros, usd } from "../money";
+import { type PaymentsEnv, paymentsConfig } from "../payments/config";
 import { lineView, PLANS, type Plan, PRICING, planById, type QuoteLine, type QuoteResult, quote } from "../pricing";
 import { type AccountRow, monthOf, type WalletRow } from "../repo/accounts";
 import type { ChargeRow, Movement } from "../repo/wallet";
@@ -12,14 +13,12 @@ import type { ChargeRow, Movement } from "../repo/wallet";
 export type PaymentsMode = "simulation" | "sandbox" | "provider";
 
 /**
- * The payments mode from SVC_PAYMENTS_MODE: `simulation` when unset in development, null (no provider at all) when
- * unset elsewhere or set to anything unknown. Must agree with src/billing/payments/config.ts (the intents side).
+ * The payments mode the account and plans report: exactly the adapter intents would use (payments/config.ts), so
+ * `sandbox` with a live key, or `simulation` outside development, reports null (no provider).
  */
-export function paymentsModeOf(env: { SVC_ENVIRONMENT?: string; SVC_PAYMENTS_MODE?: string }): PaymentsMode | null {
-  const value = env.SVC_PAYMENTS_MODE?.trim();
-  if (value === "simulation" || value === "sandbox" || value === "provider") return value;
-  if (!value && isDevelopment(env)) return "simulation";
-  return null;
+export function paymentsModeOf(env: PaymentsEnv): PaymentsMode | null {
+  // One reader of the payments settings: the mode shown is the adapter intents would use.
+  return paymentsConfig(env).mode;
 }
 
 /** The calendar month (UTC, `YYYY-MM`) of `now`, as the wallet triggers count month spend. */
