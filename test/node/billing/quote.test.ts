@@ -106,12 +106,14 @@ describe("usage and views helpers", () => {
     expect(chargeId("job_abcdefghij234567")).toBe("chg_abcdefghij234567");
   });
 
-  it("payments mode: simulation by default in development, none elsewhere, explicit values win", () => {
+  it("payments mode: the adapter intents would use (simulation by default in development only; a Stripe key of the mode's kind)", () => {
     expect(paymentsModeOf({ SVC_ENVIRONMENT: "development" })).toBe("simulation");
     expect(paymentsModeOf({ SVC_ENVIRONMENT: "production" })).toBeNull();
-    expect(paymentsModeOf({})).toBeNull();
-    expect(paymentsModeOf({ SVC_ENVIRONMENT: "production", SVC_PAYMENTS_MODE: "provider" })).toBe("provider");
-    expect(paymentsModeOf({ SVC_ENVIRONMENT: "development", SVC_PAYMENTS_MODE: "sandbox" })).toBe("sandbox");
+    expect(paymentsModeOf({ SVC_ENVIRONMENT: "production", SVC_PAYMENTS_MODE: "simulation" })).toBeNull();
+    expect(paymentsModeOf({ SVC_ENVIRONMENT: "production", SVC_PAYMENTS_MODE: "provider" })).toBeNull();
+    expect(paymentsModeOf({ SVC_ENVIRONMENT: "production", SVC_PAYMENTS_MODE: "provider", SVC_STRIPE_SECRET_KEY: "sk_live_x" })).toBe("provider");
+    expect(paymentsModeOf({ SVC_ENVIRONMENT: "production", SVC_PAYMENTS_MODE: "provider", SVC_STRIPE_SECRET_KEY: "sk_test_x" })).toBeNull();
+    expect(paymentsModeOf({ SVC_ENVIRONMENT: "development", SVC_PAYMENTS_MODE: "sandbox", SVC_STRIPE_SECRET_KEY: "sk_test_x" })).toBe("sandbox");
     expect(paymentsModeOf({ SVC_ENVIRONMENT: "production", SVC_PAYMENTS_MODE: "live" })).toBeNull();
   });
 });
