@@ -872,11 +872,17 @@ export const walletTransactions = sqliteTable(
     amountMicros: integer("amount_micros").notNull(),
     /** The provider event that caused it (dedupe key for callbacks), or null. */
     providerEventId: text("provider_event_id"),
+    /** The checkout intent a top-up completes: unique among top-ups, so an intent is credited at most once. */
+    intentId: text("intent_id"),
+    /** The provider charge a refund or dispute is against: refunds debit only the increase over earlier ones. */
+    providerChargeId: text("provider_charge_id"),
     createdAt: integer("created_at").notNull(),
   },
   (t) => [
     index("wallet_transactions_tenant_created_idx").on(t.tenantId, t.createdAt, t.id),
     uniqueIndex("wallet_transactions_event_uq").on(t.providerEventId),
+    uniqueIndex("wallet_transactions_top_up_intent_uq").on(t.intentId).where(sql`kind = 'top_up'`),
+    index("wallet_transactions_charge_idx").on(t.providerChargeId),
   ],
 );
 

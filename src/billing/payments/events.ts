@@ -41,7 +41,8 @@ export function parsePaymentEvent(rawBody: string): PaymentEvent | null {
   const object = body.data.object;
   const previous = isObject(body.data.previous_attributes) ? body.data.previous_attributes : {};
 
-  if (type === "checkout.session.completed") {
+  // A completed checkout, or the later success of a delayed payment method (ACH, SEPA): the same reading.
+  if (type === "checkout.session.completed" || type === "checkout.session.async_payment_succeeded") {
     const amountTotal = object.amount_total === null || object.amount_total === undefined ? null : cents(object.amount_total);
     if (amountTotal === null && object.amount_total !== null && object.amount_total !== undefined) return null;
     return {
@@ -55,14 +56,14 @@ export function parsePaymentEvent(rawBody: string): PaymentEvent | null {
       sessionMode: str(object.mode, 32),
       amountTotalCents: amountTotal,
       currency: str(object.currency, 8),
+      paymentStatus: str(object.payment_status, 32),
     };
   }
   if (type === "charge.refunded") {
+    // amount_refunded is cumulative; Stripe sends no previous value with charge.refunded, so the debit is computed
+    // against what earlier refunds of the charge already debited (repo/payments.ts, atomically).
     const refunded = cents(object.amount_refunded);
     if (refunded === null) return null;
-    // amount_refunded is cumulative: a second partial refund debits only what it adds.
-    const before = previous.amount_refunded === undefined ? 0 : cents(previous.amount_refunded);
-    if (before === null) return null;
     return {
       kind: "debit",
       eventId,
@@ -70,7 +71,7 @@ export function parsePaymentEvent(rawBody: string): PaymentEvent | null {
       reason: "refund",
       intentId: intentRef(object),
       tenantRef: tenantRef(object),
-      amount: Math.max(0, refunded - before) * MICROS_PER_CENT,
+      amount: refunded * MICROS_PER_CENT,
       chargeId: str(object.id),
     };
   }

@@ -243,6 +243,11 @@ export async function handleCallback(deps: CallbackDeps, rawBody: string, signat
     const again = await applyPaymentEvent(deps.db, { event: record("ignored", decision.tenantId) });
     return { status: "accepted", eventId: event.eventId, state: "ignored", duplicate: again === "duplicate" };
   }
+  if (outcome === "intent_completed") {
+    // Another event completed this intent first (concurrently): credited once, this one changes nothing.
+    const again = await applyPaymentEvent(deps.db, { event: record("ignored", decision.tenantId) });
+    return { status: "accepted", eventId: event.eventId, state: "ignored", duplicate: again === "duplicate" };
+  }
   if (outcome === "duplicate") {
     const stored = await findPaymentEvent(deps.db, event.eventId);
     return { status: "accepted", eventId: event.eventId, state: stored?.state ?? "applied", duplicate: true };
@@ -269,10 +274,27 @@ async function decide(db: Database, event: PaymentEvent): Promise<Decision> {
   if (event.kind === "debit") {
     if (intent.purpose !== "wallet_top_up") return { status: "ignore", tenantId: intent.tenantId, reason: "not a top-up" };
     if (event.amount <= 0) return { status: "ignore", tenantId: intent.tenantId, reason: "nothing to debit" };
+    if (event.reason === "refund") {
+      if (!event.chargeId) return { status: "conflict", reason: "a refund names no charge" };
+      return {
+        status: "apply",
+        tenantId: intent.tenantId,
+        // Never more than the top-up itself, whatever the provider reports.
+        effects: {
+          refund: {
+            tenantId: intent.tenantId,
+            chargeId: event.chargeId,
+            refundedTotal: Math.min(event.amount, intent.amountMicros ?? 0),
+          },
+        },
+      };
+    }
     return {
       status: "apply",
       tenantId: intent.tenantId,
-      effects: { walletTransaction: { tenantId: intent.tenantId, kind: event.reason, amount: -event.amount } },
+      effects: {
+        walletTransaction: { tenantId: intent.tenantId, kind: event.reason, amount: -event.amount, chargeId: event.chargeId },
+      },
     };
   }
 
@@ -280,7 +302,11 @@ async function decide(db: Database, event: PaymentEvent): Promise<Decision> {
     return { status: "conflict", reason: "session differs from the intent's" };
   if (event.customerId && account.providerCustomerId && event.customerId !== account.providerCustomerId)
     return { status: "conflict", reason: "customer differs from the account's" };
-  if (intent.status === "completed") return { status: "ignore", tenantId: intent.tenantId, reason: "intent already completed" };
+  // Only an open intent completes (one the provider refused, or one already completed, never does).
+  if (intent.status !== "open") return { status: "ignore", tenantId: intent.tenantId, reason: `intent ${intent.status}` };
+  const paid = event.paymentStatus === "paid" || (intent.purpose === "subscription" && event.paymentStatus === "no_payment_required");
+  // A delayed payment method completes the session unpaid: nothing moves until async_payment_succeeded.
+  if (!paid) return { status: "ignore", tenantId: intent.tenantId, reason: "payment not received" };
   if (intent.purpose === "wallet_top_up") {
     const amount = intent.amountMicros ?? 0;
     if (event.sessionMode !== null && event.sessionMode !== "payment") return { status: "conflict", reason: "not a payment session" };
@@ -290,7 +316,10 @@ async function decide(db: Database, event: PaymentEvent): Promise<Decision> {
     return {
       status: "apply",
       tenantId: intent.tenantId,
-      effects: { walletTransaction: { tenantId: intent.tenantId, kind: "top_up", amount }, completeIntentId: intent.id },
+      effects: {
+        walletTransaction: { tenantId: intent.tenantId, kind: "top_up", amount, intentId: intent.id },
+        completeIntentId: intent.id,
+      },
     };
   }
   if (event.sessionMode !== null && event.sessionMode !== "subscription")

@@ -78,6 +78,8 @@ export type PaymentEvent =
       sessionMode: string | null;
       amountTotalCents: number | null;
       currency: string | null;
+      /** Stripe's `payment_status`: only `paid` (or `no_payment_required` for a subscription) moves anything. */
+      paymentStatus: string | null;
     }
   | {
       kind: "debit";
@@ -86,6 +88,7 @@ export type PaymentEvent =
       reason: "refund" | "dispute";
       intentId: string | null;
       tenantRef: string | null;
+      /** Dispute: the amount disputed. Refund: the charge's cumulative `amount_refunded` (the debit is the increase). */
       amount: Micros;
       /** The charge the debit concerns, to find the intent when the object carries no metadata (a provider's disputes). */
       chargeId: string | null;

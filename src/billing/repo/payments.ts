@@ -92,7 +92,9 @@ export async function findPaymentEvent(db: Database, eventId: string): Promise<P
 export interface EventEffects {
   event: PaymentEventRow;
   /** Signed µUSD into (or out of) the tenant's wallet, keyed by the event id (UNIQUE: once per event). */
-  walletTransaction?: { tenantId: string; kind: "top_up" | "refund" | "dispute"; amount: Micros };
+  walletTransaction?: { tenantId: string; kind: "top_up" | "dispute"; amount: Micros; intentId?: string; chargeId?: string | null };
+  /** A refund: debit what `refundedTotal` (cumulative, µUSD) adds to the refunds already debited for the charge. */
+  refund?: { tenantId: string; chargeId: string; refundedTotal: Micros };
   /** A completed checkout's intent. */
   completeIntentId?: string;
   /** A completed subscription checkout: the account's new plan and its provider customer. */
@@ -104,7 +106,10 @@ export interface EventEffects {
  * (UNIQUE provider_event_id) + intent and account updates. A replay hits a UNIQUE constraint and the whole batch
  * aborts: `duplicate`, nothing changed. `wallet_missing`: the wallet trigger refused (no wallet row).
  */
-export async function applyPaymentEvent(db: Database, effects: EventEffects): Promise<"applied" | "duplicate" | "wallet_missing"> {
+export async function applyPaymentEvent(
+  db: Database,
+  effects: EventEffects,
+): Promise<"applied" | "duplicate" | "wallet_missing" | "intent_completed"> {
   const now = effects.event.receivedAt;
   const statements: BatchItem<"sqlite">[] = [db.insert(paymentEvents).values(effects.event)];
   if (effects.walletTransaction)
@@ -115,6 +120,8 @@ export async function applyPaymentEvent(db: Database, effects: EventEffects): Pr
         kind: effects.walletTransaction.kind,
         amountMicros: effects.walletTransaction.amount,
         providerEventId: effects.event.eventId,
+        intentId: effects.walletTransaction.intentId ?? null,
+        providerChargeId: effects.walletTransaction.chargeId ?? null,
         createdAt: now,
       }),
     );
@@ -137,12 +144,36 @@ export async function applyPaymentEvent(db: Database, effects: EventEffects): Pr
     );
   }
   try {
-    await db.batch(statements as [BatchItem<"sqlite">, ...BatchItem<"sqlite">[]]);
+    if (effects.refund) await refundBatch(db, effects.event, effects.refund);
+    else await db.batch(statements as [BatchItem<"sqlite">, ...BatchItem<"sqlite">[]]);
     return "applied";
   } catch (error) {
     const message = String((error as Error)?.message ?? error);
+    // Checked before the event id: a second completion of one intent is not a replay of the same event.
+    if (message.includes("UNIQUE constraint failed") && message.includes("intent_id")) return "intent_completed";
     if (message.includes("UNIQUE constraint failed")) return "duplicate";
     if (message.includes("svc_wallet_missing")) return "wallet_missing";
     throw error;
   }
+}
+
+/**
+ * A refund's batch (raw statements: the debit is an INSERT … SELECT computed in SQL). The debit is what the charge's
+ * cumulative `refundedTotal` adds to the refunds already debited for it, computed in the one statement that writes
+ * it, so two refund events of one charge can never both debit the same amount; nothing is written when it adds nothing.
+ */
+async function refundBatch(db: Database, event: PaymentEventRow, refund: { tenantId: string; chargeId: string; refundedTotal: Micros }) {
+  const d1 = db.$client;
+  const already = "COALESCE((SELECT -SUM(amount_micros) FROM wallet_transactions WHERE provider_charge_id = ?1 AND kind = 'refund'), 0)";
+  await d1.batch([
+    d1
+      .prepare("INSERT INTO payment_events (event_id, type, tenant_id, state, received_at) VALUES (?, ?, ?, ?, ?)")
+      .bind(event.eventId, event.type, event.tenantId, event.state, event.receivedAt),
+    d1
+      .prepare(
+        `INSERT INTO wallet_transactions (id, tenant_id, kind, amount_micros, provider_event_id, intent_id, provider_charge_id, created_at)
+         SELECT ?2, ?3, 'refund', ${already} - ?4, ?5, NULL, ?1, ?6 WHERE ?4 > ${already}`,
+      )
+      .bind(refund.chargeId, newId("walletTransaction"), refund.tenantId, refund.refundedTotal, event.eventId, event.receivedAt),
+  ]);
 }

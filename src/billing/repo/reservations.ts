@@ -1,4 +1,4 @@
-import { and, eq } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
 import type { Database } from "../../db/client";
 import { walletReservations } from "../../db/schema";
 
@@ -53,4 +53,18 @@ export async function findReservation(db: Database, tenantId: string, jobId: str
       .where(and(eq(walletReservations.tenantId, tenantId), eq(walletReservations.jobId, jobId)))
       .get()) ?? null
   );
+}
+
+/** Releases a cancelled job's held reservation, in the cancel batch: only once the job row is `canceled` in it. */
+export function releaseCanceledStatement(db: Database, jobId: string, now: number) {
+  return db
+    .update(walletReservations)
+    .set({ state: "released", endedAt: now })
+    .where(
+      and(
+        eq(walletReservations.jobId, jobId),
+        eq(walletReservations.state, "held"),
+        sql`EXISTS (SELECT 1 FROM jobs WHERE id = ${jobId} AND state = 'canceled')`,
+      ),
+    );
 }

@@ -1,6 +1,11 @@
 import { and, asc, eq, inArray, isNull, lt, notInArray, or } from "drizzle-orm";
 import { getAsset } from "../../assets/repo";
-import { type ReservationRow, releaseReservationStatement, reserveStatement } from "../../billing/repo/reservations";
+import {
+  type ReservationRow,
+  releaseCanceledStatement,
+  releaseReservationStatement,
+  reserveStatement,
+} from "../../billing/repo/reservations";
 import type { Database } from "../../db/client";
 import { keysetPage } from "../../db/keyset";
 import { assets, jobSteps, jobs, objects } from "../../db/schema";
@@ -203,9 +208,9 @@ export async function finishCanceled(db: Database, job: JobRow) {
       .update(assets)
       .set({ status: "uploaded", updatedAt: now })
       .where(and(eq(assets.id, job.assetId), eq(assets.status, "processing"))),
+    // A cancelled job publishes nothing: its quote goes back to the wallet, in the same transaction.
+    releaseCanceledStatement(db, job.id, now),
   ]);
-  // A cancelled job publishes nothing: its quote goes back to the wallet.
-  await releaseReservationStatement(db.$client, job.id, now).run();
 }
 
 /** The outcome of endJob: the job.failed event written with it, and how to learn whether this batch ended the job. */

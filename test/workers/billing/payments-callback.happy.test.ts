@@ -89,6 +89,7 @@ describe("#17 POST /webhooks/payments (happy)", () => {
       customer: account!.providerCustomerId,
       amount_total: 4900,
       currency: "usd",
+      payment_status: "paid",
       metadata: { svc_intent_id: intent.id, svc_tenant_id: t.tenantId },
     });
     const stripe = new Stripe("sk_test_sender", { httpClient: Stripe.createFetchHttpClient() });
@@ -213,6 +214,7 @@ describe("#17 POST /webhooks/payments (happy)", () => {
       mode: "payment",
       amount_total: 2500,
       currency: "usd",
+      payment_status: "paid",
       client_reference_id: intent.id,
       metadata: { svc_intent_id: intent.id, svc_tenant_id: t.tenantId },
     });

@@ -76,12 +76,12 @@ describe("GET /v1/billing/wallet", () => {
     expect(w.balance_usd).toBe("250.00");
   });
 
-  it("month-to-date spend is 0 when the wallet's spend month is not the current month", async () => {
+  it("month-to-date spend counts only this month: a settlement of an earlier month never moves the spend month back", async () => {
     const t = await createTenant();
     await optIn(t.key);
     await topUp(t.tenantId, 10_000_000);
     await charge(t.tenantId, { media_family: "text", operation: "sign" }, Date.UTC(2020, 0, 15));
-    expect((await walletRow(t.tenantId))?.spend_month).toBe("2020-01");
+    expect((await walletRow(t.tenantId))?.spend_month).toBe(new Date().toISOString().slice(0, 7));
     const w = await wallet(t.key);
     expect(w.month_to_date_spend_usd).toBe("0.00");
     expect(w.balance_usd).toBe("9.999");
