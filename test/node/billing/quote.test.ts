@@ -111,9 +111,13 @@ describe("usage and views helpers", () => {
     expect(paymentsModeOf({ SVC_ENVIRONMENT: "production" })).toBeNull();
     expect(paymentsModeOf({ SVC_ENVIRONMENT: "production", SVC_PAYMENTS_MODE: "simulation" })).toBeNull();
     expect(paymentsModeOf({ SVC_ENVIRONMENT: "production", SVC_PAYMENTS_MODE: "provider" })).toBeNull();
-    expect(paymentsModeOf({ SVC_ENVIRONMENT: "production", SVC_PAYMENTS_MODE: "provider", SVC_STRIPE_SECRET_KEY: "sk_live_x" })).toBe("provider");
+    expect(paymentsModeOf({ SVC_ENVIRONMENT: "production", SVC_PAYMENTS_MODE: "provider", SVC_STRIPE_SECRET_KEY: "sk_live_x" })).toBe(
+      "provider",
+    );
     expect(paymentsModeOf({ SVC_ENVIRONMENT: "production", SVC_PAYMENTS_MODE: "provider", SVC_STRIPE_SECRET_KEY: "sk_test_x" })).toBeNull();
-    expect(paymentsModeOf({ SVC_ENVIRONMENT: "development", SVC_PAYMENTS_MODE: "sandbox", SVC_STRIPE_SECRET_KEY: "sk_test_x" })).toBe("sandbox");
+    expect(paymentsModeOf({ SVC_ENVIRONMENT: "development", SVC_PAYMENTS_MODE: "sandbox", SVC_STRIPE_SECRET_KEY: "sk_test_x" })).toBe(
+      "sandbox",
+    );
     expect(paymentsModeOf({ SVC_ENVIRONMENT: "production", SVC_PAYMENTS_MODE: "live" })).toBeNull();
   });
 });
