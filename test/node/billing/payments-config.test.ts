@@ -58,7 +58,7 @@ describe("#17 callback signature and events", () => {
     expect(await verifySignature(`t=${t},v1=${"0".repeat(64)},${header.split(",")[1]}`, body, ["k2"], t * 1000)).toBe("valid");
   });
 
-  it("reads refunds as the increase of amount_refunded, in µUSD", () => {
+  it("reads a refund as the charge's cumulative amount_refunded, in µUSD (the debit is its increase, computed at write time)", () => {
     const event = parsePaymentEvent(
       JSON.stringify({
         id: "evt_r",
@@ -76,7 +76,7 @@ describe("#17 callback signature and events", () => {
       reason: "refund",
       intentId: "bin_abcdefghij234567",
       tenantRef: null,
-      amount: 5_000_000,
+      amount: 15_000_000,
       chargeId: null,
     });
     expect(parsePaymentEvent(JSON.stringify({ id: "e", type: "charge.refunded", data: { object: { amount_refunded: -1 } } }))).toBeNull();

@@ -15,30 +15,17 @@ import {
   SIM_SECRET,
   sendCallback,
   stripeStandIn,
+  topUpIntent,
   WHSEC,
   walletBalance,
 } from "./payments-helpers";
 
-const LOCAL = "http://svc.test";
 const db = () => database(testEnv.DB);
 afterEach(() => vi.restoreAllMocks());
 
-async function simulatedTopUp(amount = "25.00") {
-  const t = await createTenant();
-  await enableWallet(t.tenantId);
-  const intent = await json(
-    await api("/v1/billing/checkout-intents", {
-      method: "POST",
-      key: t.key,
-      body: { purpose: "wallet_top_up", amount_usd: amount, success_url: `${LOCAL}/ok`, cancel_url: `${LOCAL}/no` },
-    }),
-  );
-  return { t, intent };
-}
-
 describe("#17 POST /webhooks/payments (happy)", () => {
   it("the simulated checkout page completes a top-up through the callback: credited exactly once, a replay is a duplicate", async () => {
-    const { t, intent } = await simulatedTopUp("25.00");
+    const { t, intent } = await topUpIntent("25.00");
     const page = pagePayload(await (await api(`/dev/payments/checkout/${intent.id}`)).text());
     const first = await sendCallback(page.body, { header: page.header });
     expect(first.status).toBe(202);
@@ -58,7 +45,7 @@ describe("#17 POST /webhooks/payments (happy)", () => {
   });
 
   it("the stripe package's own webhook helper verifies what the simulation signed, as a receiver would", async () => {
-    const { intent } = await simulatedTopUp();
+    const { intent } = await topUpIntent();
     const page = pagePayload(await (await api(`/dev/payments/checkout/${intent.id}`)).text());
     const stripe = new Stripe("sk_test_receiver", { httpClient: Stripe.createFetchHttpClient() });
     const event = await stripe.webhooks.constructEventAsync(page.body, page.header, SIM_SECRET, 300, Stripe.createSubtleCryptoProvider());
@@ -106,7 +93,7 @@ describe("#17 POST /webhooks/payments (happy)", () => {
   });
 
   it("refunds (cumulative amount_refunded, only the increase) and disputes debit the wallet", async () => {
-    const { t, intent } = await simulatedTopUp("25.00");
+    const { t, intent } = await topUpIntent("25.00");
     const page = pagePayload(await (await api(`/dev/payments/checkout/${intent.id}`)).text());
     await sendCallback(page.body, { header: page.header });
     const charge = { id: "ch_sim_1", object: "charge", currency: "usd", metadata: { svc_intent_id: intent.id } };

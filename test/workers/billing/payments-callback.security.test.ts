@@ -1,20 +1,10 @@
 import { describe, expect, it } from "vitest";
 import { api, createTenant, json } from "../support/helpers";
-import { enableWallet, eventBody, pagePayload, sendCallback, walletBalance } from "./payments-helpers";
-
-const LOCAL = "http://svc.test";
+import { enableWallet, eventBody, pagePayload, sendCallback, topUpIntent, walletBalance } from "./payments-helpers";
 
 describe("#17 POST /webhooks/payments (security)", () => {
   it("the signature covers the exact raw bytes: a re-serialised or altered body is refused", async () => {
-    const t = await createTenant();
-    await enableWallet(t.tenantId);
-    const intent = await json(
-      await api("/v1/billing/checkout-intents", {
-        method: "POST",
-        key: t.key,
-        body: { purpose: "wallet_top_up", amount_usd: "10.00", success_url: `${LOCAL}/ok`, cancel_url: `${LOCAL}/no` },
-      }),
-    );
+    const { t, intent } = await topUpIntent("10.00");
     const page = pagePayload(await (await api(`/dev/payments/checkout/${intent.id}`)).text());
     const pretty = JSON.stringify(JSON.parse(page.body), null, 2);
     expect((await sendCallback(pretty, { header: page.header })).status).toBe(400);

@@ -8,7 +8,7 @@ import { wallets } from "../../../src/db/schema";
 import type { Bindings } from "../../../src/env";
 import worker from "../../../src/index";
 import { randomBase32 } from "../../../src/platform/ids";
-import { BASE, testEnv } from "../support/helpers";
+import { api, BASE, createTenant, json, testEnv } from "../support/helpers";
 
 export const SIM_SECRET = DEV_SIMULATION_SECRET;
 export const STRIPE_BASE = "http://stripe.test";
@@ -217,4 +217,16 @@ export function pagePayload(html: string): { body: string; header: string } {
   const m = /const p=(\{.*?\});document/.exec(html);
   if (!m) throw new Error("no payload on the page");
   return JSON.parse(m[1]!);
+}
+
+/** A tenant with an enabled, empty wallet and an open top-up checkout intent of `amount` (simulation mode). */
+export async function topUpIntent(amount = "25.00") {
+  const t = await createTenant();
+  await enableWallet(t.tenantId);
+  const res = await api("/v1/billing/checkout-intents", {
+    method: "POST",
+    key: t.key,
+    body: { purpose: "wallet_top_up", amount_usd: amount, success_url: "http://svc.test/ok", cancel_url: "http://svc.test/no" },
+  });
+  return { t, intent: await json(res) };
 }

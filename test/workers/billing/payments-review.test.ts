@@ -1,24 +1,9 @@
 import { describe, expect, it } from "vitest";
-import { api, createTenant, json, testEnv } from "../support/helpers";
-import { enableWallet, eventBody, sendCallback, walletBalance } from "./payments-helpers";
+import { createTenant, json, testEnv } from "../support/helpers";
+import { eventBody, sendCallback, topUpIntent, walletBalance } from "./payments-helpers";
 import { seedWallet, walletOf } from "./wallet-fixture";
 
 /* Issue #17 review: money must arrive once, only when paid, and leave only what was really refunded. */
-
-const LOCAL = "http://svc.test";
-
-async function topUpIntent(amount = "25.00") {
-  const t = await createTenant();
-  await enableWallet(t.tenantId);
-  const intent = await json(
-    await api("/v1/billing/checkout-intents", {
-      method: "POST",
-      key: t.key,
-      body: { purpose: "wallet_top_up", amount_usd: amount, success_url: `${LOCAL}/ok`, cancel_url: `${LOCAL}/no` },
-    }),
-  );
-  return { t, intent };
-}
 
 const completion = (intentId: string, tenantId: string, extra: Record<string, unknown> = {}, type = "checkout.session.completed") =>
   eventBody(type, {
