@@ -1,6 +1,7 @@
+import type { SigningProfile } from "../api-keys/controls";
 import { canonicalJson } from "../catalog/canonical-json";
+import type { AttestationKind } from "../media/attestation/types";
 import { sha256Hex } from "../platform/crypto";
-import type { AdmissionPrincipal, AdmissionSubmission } from "./admissions";
 import { ADMISSION_STATEMENT_VERSION } from "./evidence";
 import type { AdmissionDecision, AdmissionReason, GateReason } from "./gates-types";
 import type { AdmissionRow, IdentityRow } from "./repo";
@@ -9,6 +10,28 @@ import type { AdmissionRow, IdentityRow } from "./repo";
  * The records of capture admissions (issue #16): how a submission is identified for replay, how sensor evidence is
  * reduced to a hash (never stored), the stored row, and its two API views. Pure; admissions.ts holds the rules.
  */
+
+/** One capture submitted for admission (the request body). */
+export interface AdmissionSubmission {
+  attestation_kind: AttestationKind;
+  capture_identity_id: string;
+  challenge_id: string;
+  challenge_secret: string;
+  installation_id_sha256: string;
+  statement: string;
+  upload_object_id: string;
+  sensor_evidence?: Record<string, unknown> | null | undefined;
+  sensor_schema_version?: string | null | undefined;
+}
+
+/** Who submits it: the tenant, the key, and what the key sets for the job a pass creates. */
+export interface AdmissionPrincipal {
+  tenantId: string;
+  apiKeyId: string;
+  outputRetentionDays: number | null;
+  /** The key's signing profile: a capture is signed within it, like any sign request of that key. */
+  signingProfile: SigningProfile;
+}
 
 /** Sensor evidence bounds: serialized size and nesting. */
 export const MAX_SENSOR_EVIDENCE_CHARS = 65_536;

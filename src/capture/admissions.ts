@@ -10,7 +10,10 @@ import { claimAssetForJob, releaseAssetClaim } from "../jobs/repo";
 import type { AttestationKind, AttestationTrust } from "../media/attestation/types";
 import { sha256Hex } from "../platform/crypto";
 import { newId } from "../platform/ids";
-import { admissionRow, sensorDigest, submissionDigest } from "./admission-records";
+import { type AdmissionPrincipal, type AdmissionSubmission, admissionRow, sensorDigest, submissionDigest } from "./admission-records";
+
+export type { AdmissionPrincipal, AdmissionSubmission };
+
 import { admissionEvidence } from "./evidence";
 import { decideAdmission, evidenceStanding } from "./gates";
 import type { GateChallenge, GateCommercial, GateInput, GatePolicy } from "./gates-types";
@@ -40,18 +43,6 @@ import { gateChallengeOf } from "./service";
 /** Recipes a capture may be signed with, in preference order: media unchanged, fingerprints recorded when possible. */
 const CAPTURE_RECIPES = ["rcp_system_sign", "rcp_system_sign_only"] as const;
 
-export interface AdmissionSubmission {
-  attestation_kind: AttestationKind;
-  capture_identity_id: string;
-  challenge_id: string;
-  challenge_secret: string;
-  installation_id_sha256: string;
-  statement: string;
-  upload_object_id: string;
-  sensor_evidence?: Record<string, unknown> | null | undefined;
-  sensor_schema_version?: string | null | undefined;
-}
-
 export interface AdmissionContext {
   db: Database;
   registry: CapabilityRegistry;
@@ -59,14 +50,6 @@ export interface AdmissionContext {
   trust: { trust: AttestationTrust; policy: GatePolicy } | null;
   /** The signing pipeline's queue is bound (jobs can be handed over). */
   queueAvailable: boolean;
-}
-
-export interface AdmissionPrincipal {
-  tenantId: string;
-  apiKeyId: string;
-  outputRetentionDays: number | null;
-  /** The key's signing profile: a capture is signed within it, like any sign request of that key. */
-  signingProfile: SigningProfile;
 }
 
 export type AdmissionOutcome =
