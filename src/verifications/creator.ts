@@ -41,6 +41,12 @@ function ownSignerLeaf(env: Pick<Bindings, "SVC_C2PA_SIGNER_CHAIN_PEM">): Uint8A
   return leaf;
 }
 
+/** Whether a manifest's signing certificate (DER) is exactly this deployment's own (byte-equal, not just a serial). */
+export function signedByThisDeployment(env: Pick<Bindings, "SVC_C2PA_SIGNER_CHAIN_PEM">, signerLeaf: Uint8Array | null): boolean {
+  const own = ownSignerLeaf(env);
+  return own !== null && signerLeaf !== null && equalBytes(own, signerLeaf);
+}
+
 /** What the verification established about the manifest that names the creator. */
 export interface CreatorEvidence {
   assertion: CreatorAssertion | null | undefined;
@@ -71,8 +77,7 @@ export async function verifiedCreator(db: Database, env: Bindings, evidence: Cre
     name: null,
     brand_name: null,
   };
-  const own = ownSignerLeaf(env);
-  const signedHere = own !== null && evidence.signerLeaf !== null && equalBytes(own, evidence.signerLeaf);
+  const signedHere = signedByThisDeployment(env, evidence.signerLeaf);
   if (evidence.overall !== "valid" || !evidence.bindingChecked || !signedHere) return claimed;
   const result = await discloseCreator(db, env, { creatorRef: assertion.creator_ref }, "public");
   if (result.status !== "ok") return claimed;

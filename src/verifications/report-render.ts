@@ -116,6 +116,24 @@ function claimsOf(v: unknown): ReportDocument["claims"] {
     ai_assisted: bool(c.ai_assisted),
     created_at: str(c.created_at),
     ...("creator" in c ? { creator: creatorOf(c.creator) } : {}),
+    ...("capture" in c ? { capture: captureOf(c.capture) } : {}),
+  };
+}
+
+function captureOf(v: unknown): NonNullable<ReportDocument["claims"]>["capture"] {
+  const c = obj(v);
+  const id = c ? str(c.capture_admission_id) : null;
+  const provider = c ? str(c.provider_class) : null;
+  const classes = ["apple_app_attest", "google_play_integrity", "android_key_attestation", "other"] as const;
+  const providerClass = classes.find((k) => k === provider);
+  if (!c || !id || !providerClass) return null;
+  return {
+    capture_admission_id: id,
+    provider_class: providerClass,
+    verifier_version: str(c.verifier_version) ?? "",
+    decided_at: str(c.decided_at) ?? "",
+    media_sha256: str(c.media_sha256) ?? "",
+    attested_by_service: c.attested_by_service === true,
   };
 }
 

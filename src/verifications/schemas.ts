@@ -202,6 +202,29 @@ const SignalsSchema = z
   })
   .openapi({ description: "Per-signal results. A signal that was not computed is absent, and a warning says why." });
 
+/** What a verified file states about its device-attested capture (`svc.capture`), and whether the service stands behind it. */
+export const VerificationCaptureSchema = z
+  .object({
+    capture_admission_id: z
+      .string()
+      .openapi({ description: "The admission that let the capture be signed.", example: "cad_2m4k6n7p2q3r4s5t" }),
+    provider_class: z
+      .enum(["apple_app_attest", "google_play_integrity", "android_key_attestation", "other"])
+      .openapi({ description: "Who attested the capture device.", example: "apple_app_attest" }),
+    verifier_version: z.string().openapi({ description: "The attestation verifier that checked it.", example: "svc-app-attest/1" }),
+    decided_at: z.string().openapi({ description: "When the admission was decided.", example: "2026-11-25T10:00:00.000Z" }),
+    media_sha256: z.string().openapi({
+      description: "SHA-256 of the file as captured and attested (before signing added the manifest).",
+      example: "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08",
+    }),
+    attested_by_service: z.boolean().openapi({
+      description:
+        "True only when the manifest is valid, bound to these bytes and signed with this deployment's own certificate, which signs a capture statement only after a passing device-attestation admission. False: the file merely claims it.",
+      example: true,
+    }),
+  })
+  .openapi("VerificationCapture");
+
 export const VerificationCreatorSchema = z
   .object({
     creator_ref: z.string().openapi({
@@ -251,6 +274,10 @@ const ClaimsSchema = z
     creator: VerificationCreatorSchema.nullable().optional().openapi({
       description:
         "The creator the manifest attributes (its `svc.creator` assertion), or null when it names none. Stored results (a verification read back, its reports and shares) keep the reference, commitment and `attributed_by_service` only, never the name or brand: those are looked up live, so a withdrawal applies. Absent in results stored before creator attribution existed.",
+    }),
+    capture: VerificationCaptureSchema.nullable().optional().openapi({
+      description:
+        "The device-attested capture the manifest states (its `svc.capture` assertion), or null when it states none. Absent in results stored before capture admissions existed.",
     }),
   })
   .openapi("VerificationClaims");

@@ -9,6 +9,7 @@ import { type ManifestClaims, type SignerSummary, verifyManifest } from "../medi
 import type { ImageServices } from "../media/types";
 import { hex } from "../platform/bytes";
 import { exactMatch, exactMatches, type IndexedMatch, nearestPdqMatches, PDQ_MATCH_DISTANCE, PDQ_MIN_QUALITY } from "../soft-bindings/repo";
+import { type VerifiedCapture, verifiedCapture } from "./capture";
 import { type VerifiedCreator, verifiedCreator } from "./creator";
 import { publishedAtOf } from "./repo";
 import { verificationTrustAnchors } from "./trust";
@@ -43,7 +44,7 @@ export interface VerificationOutcome extends Verdict {
   /** `related` as shown to anyone: public facts of still-published publications only. */
   related_publications: RelatedPublication[];
   /** What the manifest says, with the creator it names as anyone may see it (see creator.ts). */
-  claims: (ManifestClaims & { creator: VerifiedCreator | null }) | null;
+  claims: (ManifestClaims & { creator: VerifiedCreator | null; capture: VerifiedCapture | null }) | null;
   manifest_id: string | null;
   signer: SignerSummary | null;
   media_type: string;
@@ -259,21 +260,23 @@ export async function verifySubject(env: Bindings, services: VerifyServices, sub
   const anchor = manifest.facts.state === "read" ? await anchorSignal(env, store, warnings) : null;
 
   const verdict = decideVerdict({ manifest: manifest.facts, ocsp, durable, anchor_match: anchor, warnings });
+  // What the service may stand behind in the manifest's own claims (creator, capture): the same three facts for both.
+  const claimEvidence = {
+    overall: verdict.overall,
+    signerLeaf: (manifest.creator_assertion || manifest.capture_assertion) && store ? signerLeafOf(store, manifest.facts) : null,
+    bindingChecked:
+      !subject.manifestOnly &&
+      manifest.facts.state === "read" &&
+      !manifest.facts.informational_codes.includes("svc.sidecar.binding.unsupported"),
+  };
   return {
     ...verdict,
     related_publications: await relatedPublications(env, verdict.related),
     claims: manifest.claims
       ? {
           ...manifest.claims,
-          creator: await verifiedCreator(database(env.DB), env, {
-            assertion: manifest.creator_assertion,
-            overall: verdict.overall,
-            signerLeaf: manifest.creator_assertion && store ? signerLeafOf(store, manifest.facts) : null,
-            bindingChecked:
-              !subject.manifestOnly &&
-              manifest.facts.state === "read" &&
-              !manifest.facts.informational_codes.includes("svc.sidecar.binding.unsupported"),
-          }),
+          creator: await verifiedCreator(database(env.DB), env, { assertion: manifest.creator_assertion, ...claimEvidence }),
+          capture: verifiedCapture(env, manifest.capture_assertion, claimEvidence),
         }
       : null,
     manifest_id: manifest.facts.state === "read" || manifest.facts.state === "tampered" ? manifest.facts.active_manifest_label : null,

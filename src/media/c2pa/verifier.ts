@@ -4,7 +4,7 @@ import { verifySettingsJson, WasmReader } from "./engine";
 import { checkStoreIntegrity } from "./integrity";
 import { extractManifestStore, manifestStoreInstances } from "./jumbf-carriers";
 import { applySidecarBinding } from "./reader";
-import { CREATOR_ASSERTION_LABEL } from "./signer";
+import { CAPTURE_ASSERTION_LABEL, CREATOR_ASSERTION_LABEL } from "./signer";
 
 /*
  * Reads a manifest for verification: the engine's validation codes (active manifest and ingredients), the claims
@@ -46,6 +46,17 @@ export interface ManifestVerification {
    * claims is only a claim: the caller decides whether the manifest is one this service signed.
    */
   creator_assertion?: CreatorAssertion | null;
+  /** The active manifest's capture assertion (`svc.capture`) as written, when well-formed; only a claim, like the creator's. */
+  capture_assertion?: CaptureAssertion | null;
+}
+
+/** What a capture admission stated in the manifest it let be signed (no identity, key or installation id). */
+export interface CaptureAssertion {
+  capture_admission_id: string;
+  provider_class: "apple_app_attest" | "google_play_integrity" | "android_key_attestation" | "other";
+  verifier_version: string;
+  decided_at: string;
+  media_sha256: string;
 }
 
 /** An opaque creator reference and the salted commitment to the identity (hex SHA-256), never personal data. */
@@ -132,6 +143,26 @@ function creatorAssertionOf(store: StoreJson, label: string): CreatorAssertion |
   return typeof ref === "string" && typeof commitment === "string" && ref.length <= 64 && /^[0-9a-f]{64}$/.test(commitment)
     ? { creator_ref: ref, commitment }
     : null;
+}
+
+function captureAssertionOf(store: StoreJson, label: string): CaptureAssertion | null {
+  const data = store.manifests?.[label]?.assertions?.find((a) => a.label === CAPTURE_ASSERTION_LABEL)?.data as
+    | Record<string, unknown>
+    | undefined;
+  const text = (key: string, max = 128) => {
+    const v = data?.[key];
+    return typeof v === "string" && v.length > 0 && v.length <= max ? v : null;
+  };
+  const id = text("capture_admission_id");
+  const provider = text("provider_class");
+  const verifier = text("verifier_version");
+  const decided = text("decided_at");
+  const media = text("media_sha256");
+  if (!id || !/^cad_[a-z2-7]{16}$/.test(id) || !provider || !verifier || !decided || !media || !/^[0-9a-f]{64}$/.test(media)) return null;
+  const classes = ["apple_app_attest", "google_play_integrity", "android_key_attestation", "other"] as const;
+  const providerClass = classes.find((c) => c === provider);
+  if (!providerClass) return null;
+  return { capture_admission_id: id, provider_class: providerClass, verifier_version: verifier, decided_at: decided, media_sha256: media };
 }
 
 function signerOf(cr: CrJsonSignature, label: string): SignerSummary | null {
@@ -336,6 +367,7 @@ async function engineVerify(input: VerifyInput, trustAnchorsPem: string | null, 
       signer,
       assertion_labels: (store.manifests?.[label]?.assertions ?? []).map((a) => a.label),
       creator_assertion: creatorAssertionOf(store, label),
+      capture_assertion: captureAssertionOf(store, label),
     };
   } catch (error) {
     const message = String((error as Error)?.message ?? error);

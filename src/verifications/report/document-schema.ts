@@ -1,5 +1,5 @@
 import { z } from "@hono/zod-openapi";
-import { VerificationCreatorSchema } from "../schemas";
+import { VerificationCaptureSchema, VerificationCreatorSchema } from "../schemas";
 
 /** The renderer version every report names; a new renderer (any change of its output) is a new version. */
 export const REPORT_VERSION = "svc.verification-report.v1";
@@ -35,6 +35,9 @@ const ReportClaimsSchema = z
     created_at: nullableString("Signing time (the trusted timestamp when present).", "2026-11-22T10:00:00Z"),
     creator: VerificationCreatorSchema.nullable().optional().openapi({
       description: "The creator the manifest attributes, as the verification showed it to anyone (absent in older records).",
+    }),
+    capture: VerificationCaptureSchema.nullable().optional().openapi({
+      description: "The device-attested capture the manifest states (absent in older records).",
     }),
   })
   .openapi("VerificationReportClaims", { description: "What the manifest says." });

@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { extractManifestStore } from "../../../src/media/c2pa/jumbf-carriers";
 import { utf8 } from "../../../src/platform/bytes";
-import { api, callUrl, createTenant, json, waitForJob } from "../support/helpers";
+import { api, callUrl, createTenant, fixture, json, sha256HexOf, waitForJob } from "../support/helpers";
 import { verifyFile } from "../support/verify-helpers";
 import {
   type AppAttestDevice,
@@ -60,6 +60,18 @@ describe("capture admissions (#16): a pass signs the capture", () => {
     const verdict = await json(await verifyFile(signed));
     expect(verdict.status, JSON.stringify(verdict)).toBe("verified_manifest_and_fingerprint_match");
     expect(verdict.developer_explanation).toContain("validation_state Trusted");
+    // Verify states the capture, and that this deployment stands behind it (its own signature over these bytes).
+    expect(verdict.claims.capture).toEqual({
+      capture_admission_id: result.capture_admission_id,
+      provider_class: "apple_app_attest",
+      verifier_version: "svc-app-attest/1",
+      decided_at: detail.decided_at,
+      media_sha256: await sha256HexOf(fixture("sample.jpg")),
+      attested_by_service: true,
+    });
+    // The same manifest store beside other bytes (a sidecar of someone else's image) is only a claim.
+    const elsewhere = await json(await verifyFile(fixture("sample-1mp.jpg"), { manifest: store, name: "other.jpg" }));
+    expect(elsewhere.claims?.capture?.attested_by_service ?? false).toBe(false);
   });
 
   it("the detail carries every version string; If-None-Match with its ETag answers 304", async () => {
