@@ -2,18 +2,7 @@ import { describe, expect, it } from "vitest";
 import { addMicros, parseUsd, usd } from "../../../src/billing/money";
 import { PRICING, type PricedOperation, type QuoteLine } from "../../../src/billing/pricing";
 import { priceRequest } from "../../../src/billing/service/views";
-
-/** A small deterministic PRNG (mulberry32): the same lines every run. */
-function prng(seed: number) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { prng } from "../../support/prng";
 
 /** Independent of money.ts: a decimal USD string from the rate table's own text → BigInt µUSD. */
 function micros(text: string): bigint {
