@@ -1,7 +1,7 @@
 import type { Database } from "../db/client";
 import type { Micros } from "./money";
 import { DEFAULT_PLAN_ID, type MediaFamily, type PricedOperation, planById, type QuoteFacts, type QuoteLine, quote } from "./pricing";
-import { findAccountPlan, findWallet } from "./repo/accounts";
+import { meteringState } from "./repo/accounts";
 import type { ReservationRow } from "./repo/reservations";
 
 /*
@@ -93,9 +93,9 @@ function monthToDate(spendMonth: string, spend: Micros, now: number): Micros {
  * same inside the batch (a concurrent admission may have taken the room since).
  */
 export async function meterJob(db: Database, tenantId: string, jobId: string, facts: JobPricingFacts, now: number): Promise<Metering> {
-  const account = await findAccountPlan(db, tenantId);
-  const planRevision = account?.planRevision ?? planById(DEFAULT_PLAN_ID)!.revision;
-  const wallet = await findWallet(db, tenantId);
+  const state = await meteringState(db, tenantId);
+  const planRevision = state.planRevision ?? planById(DEFAULT_PLAN_ID)!.revision;
+  const { wallet } = state;
   if (!wallet?.enabled) return { status: "unmetered", planRevision };
   const request = quoteFactsOf(facts);
   if (!request) return { status: "unpriced", message: `No price for ${facts.recipeKind} jobs.` };

@@ -108,14 +108,21 @@ export async function admitSign(
   } catch (error) {
     // The database re-checks the wallet inside the batch: another admission may have taken the room since.
     const refusal = walletRefusal(error);
-    if (refusal === "insufficient")
-      return refuse("svc.billing.insufficient_funds", "The wallet's available balance no longer covers this job's quote.");
-    if (refusal === "monthly_limit")
-      return refuse("svc.billing.monthly_limit_reached", "This job's quote would pass the wallet's monthly spend limit.");
-    if (refusal === "disabled") return refuse("svc.billing.insufficient_funds", "The wallet was turned off while this job was admitted.");
-    throw error;
+    if (refusal === null) throw error;
+    return refuseForWallet(refusal === "monthly_limit" ? "monthly_limit" : "insufficient", null);
   }
   return { status: "admitted", job: plan.job, steps: plan.steps };
+}
+
+/** The 402 of a metered admission: the wallet cannot cover the quote (`quote` when it is known here). */
+function refuseForWallet(kind: "insufficient" | "monthly_limit", quote: { amount: number; pricingVersion: string } | null) {
+  const priced = quote ? ` of USD ${usd(quote.amount)} (${quote.pricingVersion})` : "";
+  return kind === "insufficient"
+    ? refuse(
+        "svc.billing.insufficient_funds",
+        `The wallet's available balance does not cover this job's quote${priced}; top up or wait for admitted work to finish.`,
+      )
+    : refuse("svc.billing.monthly_limit_reached", `This job's quote${priced} would pass the wallet's monthly spend limit.`);
 }
 
 export interface SignOptions {
@@ -391,15 +398,8 @@ export async function planSign(
     case "unpriced":
       return refuse("svc.billing.not_priced", `This work has no price: ${metering.message}`, "asset_id");
     case "insufficient":
-      return refuse(
-        "svc.billing.insufficient_funds",
-        `The wallet's available balance does not cover this job's quote of USD ${usd(metering.amount)} (${metering.pricingVersion}); top up or wait for admitted work to finish.`,
-      );
     case "monthly_limit":
-      return refuse(
-        "svc.billing.monthly_limit_reached",
-        `This job's quote of USD ${usd(metering.amount)} would pass the wallet's monthly spend limit.`,
-      );
+      return refuseForWallet(metering.status, metering);
   }
   job.activePlanRevision = metering.planRevision;
   job.pricingVersion = metering.status === "metered" ? metering.pricingVersion : null;

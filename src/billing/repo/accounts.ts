@@ -43,13 +43,14 @@ export async function findWallet(db: Database, tenantId: string): Promise<Wallet
   return (await db.select().from(wallets).where(eq(wallets.tenantId, tenantId)).get()) ?? null;
 }
 
-/** The tenant's plan and revision, or null before any billing use created the account. */
-export async function findAccountPlan(db: Database, tenantId: string): Promise<{ planId: string; planRevision: number } | null> {
-  return (
-    (await db
-      .select({ planId: billingAccounts.planId, planRevision: billingAccounts.planRevision })
-      .from(billingAccounts)
-      .where(eq(billingAccounts.tenantId, tenantId))
-      .get()) ?? null
-  );
+/**
+ * What metering reads for one admission, in one D1 round trip (it runs on every sign): the account's plan revision
+ * (null before any billing use created the account) and the wallet (null before opt-in).
+ */
+export async function meteringState(db: Database, tenantId: string): Promise<{ planRevision: number | null; wallet: WalletRow | null }> {
+  const [account, wallet] = await db.batch([
+    db.select({ planRevision: billingAccounts.planRevision }).from(billingAccounts).where(eq(billingAccounts.tenantId, tenantId)),
+    db.select().from(wallets).where(eq(wallets.tenantId, tenantId)),
+  ]);
+  return { planRevision: account[0]?.planRevision ?? null, wallet: wallet[0] ?? null };
 }
