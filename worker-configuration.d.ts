@@ -11,11 +11,12 @@ interface __BaseEnv_Env {
 	SVC_TRUST_CF_CONNECTING_IP: "true";
 	RATE_LIMITER: DurableObjectNamespace<import("./src/index").RateLimiter>;
 	WEBHOOK_GATE: DurableObjectNamespace<import("./src/index").WebhookEndpointGate>;
+	AUDIT_CHAIN: DurableObjectNamespace<import("./src/index").AuditChain>;
 }
 declare namespace Cloudflare {
 	interface GlobalProps {
 		mainModule: typeof import("./src/index");
-		durableNamespaces: "RateLimiter" | "WebhookEndpointGate";
+		durableNamespaces: "RateLimiter" | "WebhookEndpointGate" | "AuditChain";
 	}
 	interface DevEnv {
 		OBJECTS: R2Bucket;
@@ -27,6 +28,7 @@ declare namespace Cloudflare {
 		SVC_TRUST_CF_CONNECTING_IP: "true";
 		RATE_LIMITER: DurableObjectNamespace<import("./src/index").RateLimiter>;
 		WEBHOOK_GATE: DurableObjectNamespace<import("./src/index").WebhookEndpointGate>;
+		AUDIT_CHAIN: DurableObjectNamespace<import("./src/index").AuditChain>;
 	}
 	interface Env extends __BaseEnv_Env {}
 }

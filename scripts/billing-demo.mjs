@@ -76,9 +76,9 @@ async function upload() {
   );
   const u = c.json.upload;
   const p = await fetch(u.url, { method: u.method, headers: u.headers, body: bytes });
-  if (p.status !== 200) throw new Error("put " + p.status);
+  if (p.status !== 200) throw new Error(`put ${p.status}`);
   const done = await call("POST", `/v1/uploads/${c.json.upload_id}/complete`, {}, idem());
-  if (done.status !== 200) throw new Error("complete " + done.status + JSON.stringify(done.json));
+  if (done.status !== 200) throw new Error(`complete ${done.status}${JSON.stringify(done.json)}`);
   return c.json.asset_id;
 }
 const recipe = "rcp_system_watermark_then_sign";
@@ -105,13 +105,13 @@ const intent = await call(
 log("intent:", intent.status, intent.json.mode, intent.json.url);
 const html = await (await fetch(intent.json.url)).text();
 const payload = JSON.parse(/const p=(\{.*?\});document/.exec(html)[1]);
-const cb = await fetch(BASE + "/webhooks/payments", {
+const cb = await fetch(`${BASE}/webhooks/payments`, {
   method: "POST",
   headers: { "content-type": "application/json", "stripe-signature": payload.header },
   body: payload.body,
 });
 log("callback:", cb.status, await cb.text());
-const cb2 = await fetch(BASE + "/webhooks/payments", {
+const cb2 = await fetch(`${BASE}/webhooks/payments`, {
   method: "POST",
   headers: { "content-type": "application/json", "stripe-signature": payload.header },
   body: payload.body,
@@ -143,9 +143,9 @@ log("wallet after sign:", w.json.balance_usd, "reserved", w.json.reserved_usd, "
 
 // drain: the top-up is refunded in full (signed like the simulation signs its callbacks)
 const secret = process.env.SVC_PAYMENTS_SIMULATION_SECRET ?? "whsec_svc_development_simulation_only";
-const charge = { id: "ch_sim_e2e_" + Date.now(), object: "charge", currency: "usd", metadata: { svc_intent_id: intent.json.id } };
+const charge = { id: `ch_sim_e2e_${Date.now()}`, object: "charge", currency: "usd", metadata: { svc_intent_id: intent.json.id } };
 const body = JSON.stringify({
-  id: "evt_e2e_" + Date.now(),
+  id: `evt_e2e_${Date.now()}`,
   object: "event",
   type: "charge.refunded",
   created: Math.floor(Date.now() / 1000),
@@ -154,7 +154,7 @@ const body = JSON.stringify({
 });
 const t = Math.floor(Date.now() / 1000);
 const sig = createHmac("sha256", secret).update(`${t}.${body}`).digest("hex");
-const r = await fetch(BASE + "/webhooks/payments", {
+const r = await fetch(`${BASE}/webhooks/payments`, {
   method: "POST",
   headers: { "content-type": "application/json", "stripe-signature": `t=${t},v1=${sig}` },
   body,

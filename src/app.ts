@@ -14,11 +14,14 @@ import { creatorRoutes } from "./creators";
 import { developmentRoutes, devOcsp, devTsa } from "./dev";
 import { openApiDocument, registerSharedSchemas } from "./docs/openapi-document";
 import { apiReferencePage, errorCodesPage, verificationStatusesPage } from "./docs/pages";
+import { governanceRoutes } from "./governance";
+import { durableAuditSink } from "./governance/audit/service";
 import { historyRoutes } from "./history";
 import { identityRoutes } from "./identity";
 import { jobRoutes } from "./jobs";
 import { installDevOcsp } from "./media/c2pa/ocsp-dev-port";
 import { installDevTsa } from "./media/c2pa/tsa-dev-port";
+import { auditWrites, installAuditSink } from "./platform/audit";
 import { authenticate } from "./platform/auth/middleware";
 import { type AppEnv, contextServices, createRouter, publicOrigin } from "./platform/context";
 import { onError, onNotFound } from "./platform/error-mapper";
@@ -55,6 +58,8 @@ export const META_PATHS = [
 installDevOcsp(devOcsp);
 // Likewise the dev TSA for the signer's TSA URL "internal" (which the deployment check refuses in production).
 installDevTsa(devTsa);
+// Audit entries go through each tenant's AuditChain Durable Object (governance/audit); platform only knows the port.
+installAuditSink(durableAuditSink);
 
 /** How to build the application. */
 export interface AppOptions {
@@ -64,7 +69,7 @@ export interface AppOptions {
 
 /**
  * Builds the application: request id → deployment check (production refuses to serve while misconfigured) →
- * body limit → authentication and the policy table → idempotency → the routes of each API area → one error
+ * body limit → authentication and the policy table → idempotency → the audit of writes → the routes of each API area → one error
  * mapper. Pure: no bindings are touched until a request arrives.
  */
 export function createApp(options: AppOptions = {}) {
@@ -102,6 +107,8 @@ export function createApp(options: AppOptions = {}) {
   app.use("*", requestLog);
   app.use("*", authenticate(apiKeyLookup));
   app.use("*", idempotency);
+  // Inside idempotency: a replayed answer changed nothing and is not audited again.
+  app.use("*", auditWrites);
 
   app.route("/", systemRoutes());
   if (options.development) app.route("/", developmentRoutes());
@@ -120,6 +127,7 @@ export function createApp(options: AppOptions = {}) {
   app.route("/", creatorRoutes());
   app.route("/", captureRoutes());
   app.route("/", billingRoutes());
+  app.route("/", governanceRoutes());
   app.route("/", storageRoutes());
   const catalog = createRouter();
   registerGetConnectCatalog(catalog);

@@ -17,6 +17,7 @@ import { sweepExpiredUploads } from "./uploads/service";
 import { requeueStaleVerifications } from "./verifications/stored";
 import { sweepWebhooks } from "./webhooks/sweep";
 
+export { AuditChain } from "./durable-objects/audit-chain";
 export { RateLimiter } from "./durable-objects/rate-limiter";
 export { WebhookEndpointGate } from "./durable-objects/webhook-endpoint-gate";
 

@@ -7,7 +7,7 @@ import type { CapabilityRegistry } from "../catalog/registry";
 import type { Database } from "../db/client";
 import { type CaptureClaim, planSign, type SignPlan } from "../jobs/admission";
 import { claimAssetForJob, releaseAssetClaim } from "../jobs/repo";
-import type { AttestationKind, AttestationTrust } from "../media/attestation/types";
+import type { AttestationTrust } from "../media/attestation/types";
 import { sha256Hex } from "../platform/crypto";
 import { newId } from "../platform/ids";
 import { type AdmissionPrincipal, type AdmissionSubmission, admissionRow, sensorDigest, submissionDigest } from "./admission-records";

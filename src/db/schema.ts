@@ -917,3 +917,38 @@ export const paymentEvents = sqliteTable("payment_events", {
   state: text("state", { enum: ["applied", "ignored"] }).notNull(),
   receivedAt: integer("received_at").notNull(),
 });
+
+/**
+ * The tenant's audit log (issue #18): append-only and hash-chained. `seq` counts 1, 2, 3… per tenant with no gap;
+ * `hash` = SHA-256 over the entry's canonical form including `prev_hash` (the previous entry's hash, or 64 zeros for
+ * the first), so a removed, reordered or altered entry breaks every hash after it. Written only through the
+ * AuditChain Durable Object (one writer per tenant); triggers refuse UPDATE and DELETE. Kept after an account
+ * deletion: the audit is what the law asks to keep.
+ */
+export const auditEvents = sqliteTable(
+  "audit_events",
+  {
+    tenantId: text("tenant_id").notNull(),
+    seq: integer("seq").notNull(),
+    id: text("id").notNull(),
+    occurredAt: integer("occurred_at").notNull(),
+    action: text("action").notNull(),
+    outcome: text("outcome", { enum: ["succeeded", "denied", "failed"] }).notNull(),
+    actorKind: text("actor_kind").notNull(),
+    actorId: text("actor_id"),
+    credentialId: text("credential_id"),
+    requestId: text("request_id"),
+    targetType: text("target_type"),
+    targetId: text("target_id"),
+    statusCode: integer("status_code"),
+    detail: text("detail"),
+    prevHash: text("prev_hash").notNull(),
+    hash: text("hash").notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.tenantId, t.seq] }),
+    uniqueIndex("audit_events_id_uq").on(t.id),
+    index("audit_events_tenant_time_idx").on(t.tenantId, t.occurredAt),
+    index("audit_events_tenant_target_idx").on(t.tenantId, t.targetId),
+  ],
+);

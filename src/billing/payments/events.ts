@@ -39,7 +39,6 @@ export function parsePaymentEvent(rawBody: string): PaymentEvent | null {
   const type = str(body.type, 100);
   if (!eventId || !type || !/^[!-~]+$/.test(eventId) || !isObject(body.data) || !isObject(body.data.object)) return null;
   const object = body.data.object;
-  const previous = isObject(body.data.previous_attributes) ? body.data.previous_attributes : {};
 
   // A completed checkout, or the later success of a delayed payment method (ACH, SEPA): the same reading.
   if (type === "checkout.session.completed" || type === "checkout.session.async_payment_succeeded") {

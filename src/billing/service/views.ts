@@ -1,4 +1,3 @@
-import { isDevelopment } from "../../env";
 import { iso } from "../../platform/openapi";
 import { type Micros, usd } from "../money";
 import { type PaymentsEnv, paymentsConfig } from "../payments/config";

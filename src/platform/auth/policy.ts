@@ -218,6 +218,9 @@ export const OPERATION_POLICIES: Record<string, OperationPolicy> = {
   "POST /v1/billing/checkout-intents": bearer("billing:write", "optional"),
   "POST /v1/billing/portal-intents": bearer("billing:write", "optional"),
   "POST /webhooks/payments": ANONYMOUS,
+
+  // Governance (#18): the audit log
+  "GET /v1/governance/audit": bearer("governance:read"),
 };
 
 /** `/v1/recipes/:recipe_id` (Hono) → `/v1/recipes/{recipe_id}` (OpenAPI). */

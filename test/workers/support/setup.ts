@@ -14,4 +14,13 @@ const tables = await db
     "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT LIKE '_cf_%' AND name <> 'd1_migrations'",
   )
   .all<{ name: string }>();
-await db.batch([db.prepare("PRAGMA defer_foreign_keys = true"), ...tables.results.map(({ name }) => db.prepare(`DELETE FROM "${name}"`))]);
+// Append-only tables refuse DELETE by trigger (the audit log): lift those triggers for the wipe and put them back.
+const guards = await db
+  .prepare("SELECT name, sql FROM sqlite_master WHERE type = 'trigger' AND name LIKE '%append_only_delete'")
+  .all<{ name: string; sql: string }>();
+await db.batch([
+  db.prepare("PRAGMA defer_foreign_keys = true"),
+  ...guards.results.map(({ name }) => db.prepare(`DROP TRIGGER "${name}"`)),
+  ...tables.results.map(({ name }) => db.prepare(`DELETE FROM "${name}"`)),
+  ...guards.results.map(({ sql }) => db.prepare(sql)),
+]);

@@ -1,0 +1,172 @@
+import type { MiddlewareHandler } from "hono";
+import type { Bindings } from "../env";
+import type { AppContext, AppEnv } from "./context";
+import { ID_PREFIX } from "./ids";
+import type { Principal } from "./principal";
+
+/**
+ * Who did something, as the audit records it. `api_key` and `console_user` are callers of the API; the two providers
+ * reach us through their signed callbacks; `operator` is a person running an operator script against the database
+ * (legal holds); `service` is the Worker's own background work (an export sealed, a deletion carried out).
+ */
+export type AuditActorKind = "api_key" | "console_user" | "identity_provider" | "payment_provider" | "operator" | "service";
+
+/**
+ * One audit entry before the chain numbers and hashes it.
+ * `action` is the operation key (`POST /v1/api-keys`) for an API write, or a named event (`session.provisioned`,
+ * `creator.disclosure_read`, `export.completed`, …) for anything else. `detail` is small, never holds personal data
+ * or secrets (ids, counts, reasons, field names only) and is stored as canonical JSON.
+ */
+export interface AuditDraft {
+  action: string;
+  outcome: "succeeded" | "denied" | "failed";
+  actorKind: AuditActorKind;
+  actorId: string | null;
+  credentialId: string | null;
+  requestId: string | null;
+  targetType: string | null;
+  targetId: string | null;
+  statusCode: number | null;
+  detail: Record<string, unknown> | null;
+  /** Epoch ms; defaults to the time of appending. */
+  occurredAt?: number;
+}
+
+/**
+ * Where audit entries go (implemented by governance/audit over the AuditChain Durable Object, handed in by app.ts
+ * and the queue wiring so platform never imports an area).
+ * Invariant: `append` resolves only once every draft is durably in the tenant's chain, in the order given, each
+ * hash-linked to the one before; it rejects (and writes nothing for the drafts it rejects) otherwise.
+ */
+export interface AuditSink {
+  append(env: Bindings, tenantId: string, drafts: readonly AuditDraft[]): Promise<void>;
+}
+
+let installed: AuditSink | null = null;
+
+/** Called once by the wiring (app.ts); areas then record through `recordAudit` / `auditOf(c)`. */
+export function installAuditSink(sink: AuditSink) {
+  installed = sink;
+}
+
+/** Appends entries to a tenant's audit chain outside a request (queue consumers, sweeps, callbacks). */
+export async function recordAudit(env: Bindings, tenantId: string, drafts: AuditDraft | readonly AuditDraft[]): Promise<void> {
+  if (!installed) throw new Error("no audit sink installed");
+  await installed.append(env, tenantId, Array.isArray(drafts) ? drafts : [drafts as AuditDraft]);
+}
+
+/** The actor fields of an authenticated principal; null for an anonymous caller (nothing to attribute). */
+export function actorOf(principal: Principal): Pick<AuditDraft, "actorKind" | "actorId" | "credentialId"> | null {
+  if (principal.kind === "api_key") return { actorKind: "api_key", actorId: principal.apiKeyId, credentialId: principal.apiKeyId };
+  return null;
+}
+
+/**
+ * Records a named event done by this request's caller (e.g. a disclosure read, which is not a write but is
+ * security-relevant). Awaited: the caller learns if the audit could not be written.
+ */
+export async function auditRequestEvent(
+  c: AppContext,
+  tenantId: string,
+  event: Pick<AuditDraft, "action" | "targetType" | "targetId"> & Partial<Pick<AuditDraft, "outcome" | "detail" | "statusCode">>,
+) {
+  const actor = actorOf(c.var.principal) ?? { actorKind: "service" as const, actorId: null, credentialId: null };
+  await recordAudit(c.env, tenantId, {
+    outcome: "succeeded",
+    statusCode: null,
+    detail: null,
+    ...event,
+    ...actor,
+    requestId: c.var.requestId,
+  });
+}
+
+const MUTATING = new Set(["POST", "PUT", "PATCH", "DELETE"]);
+/** POST operations that are queries: they change nothing, so they are not audited as writes. */
+const QUERIES = new Set([
+  "POST /v1/billing/quotes",
+  "POST /v1/soft-binding-resolution/matches/byBinding",
+  "POST /v1/soft-binding-resolution/matches/byContent",
+]);
+/** id prefix → the resource type it names, to say what a create made (from the response's id). */
+const TYPE_OF_PREFIX = new Map<string, string>(Object.entries(ID_PREFIX).map(([kind, prefix]) => [prefix, snake(kind)]));
+
+function snake(name: string): string {
+  return name.replace(/[A-Z]/g, (ch) => `_${ch.toLowerCase()}`);
+}
+
+/** What a write acted on: the last path parameter (`/v1/api-keys/{api_key_id}/rotate` → api_key), else the id the response names. */
+async function targetOf(c: AppContext): Promise<{ targetType: string | null; targetId: string | null }> {
+  const params = c.req.param() as Record<string, string>;
+  const names = Object.keys(params);
+  const last = names[names.length - 1];
+  if (last !== undefined) return { targetType: last.replace(/_id$/, ""), targetId: params[last] ?? null };
+  if (c.res.status >= 300 || !c.res.headers.get("content-type")?.includes("application/json")) return { targetType: null, targetId: null };
+  try {
+    const body = (await c.res.clone().json()) as Record<string, unknown>;
+    // The id the answer names at its top level, else in a nested record (`{ secret, api_key: { api_key_id } }`).
+    const found =
+      idIn(body) ?? Object.values(body).reduce<ReturnType<typeof idIn>>((hit, v) => hit ?? (isRecord(v) ? idIn(v) : null), null);
+    if (found) return found;
+  } catch {
+    // not JSON after all: no target named
+  }
+  return { targetType: null, targetId: null };
+}
+
+/**
+ * Appends one audit entry for every write an authenticated caller made, after the handler answered: succeeded
+ * (2xx) or denied (403: the caller may not do this to that). Other refusals (validation, conflicts, limits) changed
+ * nothing and are in the request log, not the audit. An idempotent replay never reaches here (it changed nothing).
+ * The entry is awaited before the answer leaves: a write whose audit entry cannot be appended is logged as an error
+ * (the write itself already happened and is not undone).
+ */
+export const auditWrites: MiddlewareHandler<AppEnv> = async (c, next) => {
+  await next();
+  if (!MUTATING.has(c.req.method)) return;
+  const operation = c.var.operation;
+  const principal = c.var.principal;
+  const actor = principal ? actorOf(principal) : null;
+  if (!operation || !actor || principal.kind === "anonymous" || QUERIES.has(operation.key)) return;
+  const status = c.res.status;
+  const outcome = status >= 200 && status < 300 ? "succeeded" : status === 403 ? "denied" : null;
+  if (!outcome) return;
+  const target = await targetOf(c);
+  const error = outcome === "denied" ? await errorCodeOf(c) : null;
+  try {
+    await recordAudit(c.env, principal.tenantId, {
+      action: operation.key,
+      outcome,
+      ...actor,
+      requestId: c.var.requestId,
+      ...target,
+      statusCode: status,
+      detail: error ? { error_code: error } : null,
+    });
+  } catch (err) {
+    c.var.log.error("audit append failed", { operation: operation.key, error: String(err) });
+  }
+};
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+function idIn(record: Record<string, unknown>): { targetType: string; targetId: string } | null {
+  for (const [field, value] of Object.entries(record)) {
+    if (typeof value !== "string" || !(field === "id" || field.endsWith("_id"))) continue;
+    const type = TYPE_OF_PREFIX.get(value.split("_")[0] ?? "");
+    if (type) return { targetType: type, targetId: value };
+  }
+  return null;
+}
+
+async function errorCodeOf(c: AppContext): Promise<string | null> {
+  try {
+    const body = (await c.res.clone().json()) as { error?: { code?: unknown }; code?: unknown };
+    const code = body.error?.code ?? body.code;
+    return typeof code === "string" ? code.slice(0, 128) : null;
+  } catch {
+    return null;
+  }
+}
