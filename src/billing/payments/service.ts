@@ -185,7 +185,14 @@ async function createIntent(
 }
 
 export type CallbackResult =
-  | { status: "accepted"; eventId: string; state: "applied" | "ignored"; duplicate: boolean }
+  | {
+      status: "accepted";
+      eventId: string;
+      state: "applied" | "ignored";
+      duplicate: boolean;
+      /** Set when this delivery changed a tenant's wallet (the one to audit it for). */
+      applied?: { tenantId: string; type: string; intentId: string | null };
+    }
   | { status: "unavailable" }
   | { status: "signature_invalid"; stale: boolean }
   | { status: "event_invalid" }
@@ -252,7 +259,13 @@ export async function handleCallback(deps: CallbackDeps, rawBody: string, signat
     const stored = await findPaymentEvent(deps.db, event.eventId);
     return { status: "accepted", eventId: event.eventId, state: stored?.state ?? "applied", duplicate: true };
   }
-  return { status: "accepted", eventId: event.eventId, state: "applied", duplicate: false };
+  return {
+    status: "accepted",
+    eventId: event.eventId,
+    state: "applied",
+    duplicate: false,
+    applied: { tenantId: decision.tenantId, type: event.type, intentId: "intentId" in resolved ? (resolved.intentId ?? null) : null },
+  };
 }
 
 type Decision =

@@ -1,5 +1,6 @@
 import { z } from "@hono/zod-openapi";
 import type { Router } from "../../app-types";
+import { recordAudit } from "../../platform/audit";
 import { publicOrigin } from "../../platform/context";
 import { ApiError } from "../../platform/errors";
 import { errorResponse, json } from "../../platform/openapi";
@@ -90,6 +91,21 @@ export function register(app: Router) {
     const result = await handleCallback({ db: c.var.db, config, provider, log: c.var.log }, raw, c.req.header("stripe-signature"));
     switch (result.status) {
       case "accepted":
+        // What changed a wallet is audited in that tenant's log, by the provider (its event id as the actor).
+        if (result.applied) {
+          await recordAudit(c.env, result.applied.tenantId, {
+            action: "payment.event_applied",
+            outcome: "succeeded",
+            actorKind: "payment_provider",
+            actorId: result.eventId,
+            credentialId: null,
+            requestId: c.var.requestId,
+            targetType: result.applied.intentId ? "billing_intent" : null,
+            targetId: result.applied.intentId,
+            statusCode: 202,
+            detail: { event_type: result.applied.type },
+          });
+        }
         return c.json({ event_id: result.eventId, state: result.state, duplicate: result.duplicate }, 202);
       case "unavailable":
         throw new ApiError("svc.billing.verification_unavailable");

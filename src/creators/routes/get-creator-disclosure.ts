@@ -1,5 +1,6 @@
 import { createRoute } from "@hono/zod-openapi";
 import type { Router } from "../../app-types";
+import { auditRequestEvent } from "../../platform/audit";
 import { notFound, principalOf } from "../../platform/context";
 import { ApiError } from "../../platform/errors";
 import { errorResponse, json, NOT_FOUND } from "../../platform/openapi";
@@ -13,7 +14,7 @@ const route = createRoute({
   tags: ["Creators"],
   summary: "Disclose a creator identity",
   description:
-    "The only operation that decrypts a creator's name and e-mail; it needs scope `creators:disclose`. Answers what the tenant's disclosure policy lets the `audience` see: `owning_tenant` per `console_disclosure`, `public` per `share_disclosure` (what a verifier would be shown). `end_user` carries only the allowed fields; `commitment` lets a verifier check a disclosed identity against the value in a manifest: SHA-256(salt ‖ UTF-8 canonical identity) equals `commitment.value`, with the salt given only when the whole canonical identity (name and e-mail) is disclosed. A withdrawn or erased identity answers its state with no personal data. When the identity would be disclosed but cannot be decrypted now (no data master key configured, or its data key unusable) the state is `unavailable` (200): retry later.",
+    "The only operation that decrypts a creator's name and e-mail; it needs scope `creators:disclose`. Answers what the tenant's disclosure policy lets the `audience` see: `owning_tenant` per `console_disclosure`, `public` per `share_disclosure` (what a verifier would be shown). `end_user` carries only the allowed fields; `commitment` lets a verifier check a disclosed identity against the value in a manifest: SHA-256(salt ‖ UTF-8 canonical identity) equals `commitment.value`, with the salt given only when the whole canonical identity (name and e-mail) is disclosed. A withdrawn or erased identity answers its state with no personal data. Every disclosure is recorded in the audit log (`creator.disclosure_read`: who, which audience, which state; never the disclosed values). When the identity would be disclosed but cannot be decrypted now (no data master key configured, or its data key unusable) the state is `unavailable` (200): retry later.",
   request: { params: CreatorIdParams, query: DisclosureQuerySchema },
   responses: {
     200: json(CreatorDisclosureResponseSchema, "The disclosure for this audience."),
@@ -37,6 +38,14 @@ export function register(app: Router) {
     const target = { tenantId: principalOf(c).tenantId, creatorId: c.req.valid("param").creator_identity_id };
     const result = await discloseCreator(c.var.db, c.env, target, audience);
     if (result.status === "not_found") throw notFound("creator identity");
+    // A disclosure decrypts personal data: who read it, for which audience and what was shown is audited before
+    // the answer leaves (a failed append fails the read rather than disclosing unrecorded).
+    await auditRequestEvent(c, target.tenantId, {
+      action: "creator.disclosure_read",
+      targetType: "creator_identity",
+      targetId: target.creatorId,
+      detail: { audience, disclosure_state: result.disclosure.disclosure_state },
+    });
     return c.json(result.disclosure, 200);
   });
 }
