@@ -1,6 +1,7 @@
 import { sealPending } from "./anchoring/log";
 import { sweepRequestLogs } from "./api-keys/repo/request-logs";
 import { type App, createApp } from "./app";
+import { sweepExports } from "./governance/exports/seal";
 import { sweepExpiredRetention } from "./assets/retention";
 import { database } from "./db/client";
 import type { Bindings } from "./env";
@@ -44,6 +45,7 @@ async function sweep(env: Bindings) {
     requeueStaleVerifications(env, now),
     sweepWebhooks(env, now),
     rewrapDataKeys(db, env, now),
+    sweepExports(env, now),
   ]);
   for (const r of results) if (r.status === "rejected") log.error("sweep failed", { error: String(r.reason) });
 }

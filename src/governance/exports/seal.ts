@@ -1,0 +1,218 @@
+import { anchorOrigin, logKeys } from "../../anchoring/log";
+import { signNote } from "../../anchoring/checkpoint";
+import { database } from "../../db/client";
+import type { Bindings } from "../../env";
+import { recordAudit } from "../../platform/audit";
+import { utf8 } from "../../platform/bytes";
+import { sha256Hex } from "../../platform/crypto";
+import { log } from "../../platform/logger";
+import { ArchiveWriter, type ArchivedFile, MemberMismatch } from "./archive";
+import {
+  claimExport,
+  dueForExpiry,
+  type ExportRow,
+  markCompleted,
+  markExpired,
+  markFailed,
+  releaseAttempt,
+  staleExports,
+  updateAttempt,
+} from "./repo";
+import { RECORD_KINDS, SNAPSHOT_START, type SnapshotScope, snapshotObjects, snapshotPage } from "./repo/snapshot";
+import { EXPORT_FAILURES } from "./schemas";
+import { EXPORT_RETENTION_MS, signatureText } from "./service";
+
+/*
+ * The export job (queue message `governance.export`): seals one archive per attempt, from the beginning. An attempt
+ * holds a lease; it is restartable rather than resumable (a partial multipart upload is aborted, never completed),
+ * so the archive is either whole and signed or absent. At-least-once delivery is safe: a message for an export that
+ * another live attempt holds, or that is finished, changes nothing.
+ */
+
+export const EXPORT_MESSAGE = "governance.export";
+/** A running attempt's lease, renewed as it goes; past it the sweep restarts the export. */
+const LEASE_MS = 10 * 60 * 1000;
+/** Attempts before an export fails as interrupted. */
+export const MAX_EXPORT_ATTEMPTS = 3;
+/** Rows per records file (one D1 page; bounds memory). */
+export const RECORDS_PER_FILE = 200;
+const OBJECTS_PER_PAGE = 100;
+/** A queued export untouched this long is sent again by the sweep (its message may have been lost). */
+const QUIET_MS = 5 * 60 * 1000;
+
+export async function enqueueExport(env: Bindings, row: { id: string; tenantId: string }) {
+  await env.JOBS_QUEUE.send({ type: EXPORT_MESSAGE, export_id: row.id, tenant_id: row.tenantId });
+}
+
+/** A definite failure of the export (not of the attempt): it ends `failed` with this code. */
+class ExportFailure extends Error {
+  constructor(readonly code: string) {
+    super(code);
+  }
+}
+
+/** The queue handler. */
+export async function runExport(env: Bindings, exportId: string): Promise<void> {
+  const db = database(env.DB);
+  const now = Date.now();
+  const row = await claimExport(db, exportId, now, now + LEASE_MS);
+  if (!row) return; // finished, or another attempt holds it
+  const attempt = row.attempts;
+  if (row.multipartUploadId) {
+    // The previous attempt's partial archive: never completed, so abort it.
+    await env.OBJECTS.resumeMultipartUpload(row.r2Key, row.multipartUploadId)
+      .abort()
+      .catch(() => undefined);
+  }
+  if (attempt > MAX_EXPORT_ATTEMPTS) return finishFailed(env, row, attempt, EXPORT_FAILURES.interrupted);
+  let upload: R2MultipartUpload | null = null;
+  try {
+    upload = await env.OBJECTS.createMultipartUpload(row.r2Key, { httpMetadata: { contentType: "application/x-tar" } });
+    await updateAttempt(db, row.id, attempt, { multipartUploadId: upload.uploadId, leaseUntil: Date.now() + LEASE_MS }, Date.now());
+    const sealed = await sealArchive(env, row, attempt, upload);
+    const done = Date.now();
+    const completed = await markCompleted(db, row.id, attempt, { ...sealed, expiresAt: done + EXPORT_RETENTION_MS }, done);
+    if (!completed) return; // this attempt lost its lease meanwhile: the newer attempt decides
+    await recordAudit(env, row.tenantId, {
+      action: "export.completed",
+      outcome: "succeeded",
+      actorKind: "service",
+      actorId: null,
+      credentialId: null,
+      requestId: null,
+      targetType: "governance_export",
+      targetId: row.id,
+      statusCode: null,
+      detail: { bytes: sealed.byteLength, files: sealed.fileCount, archive_sha256: sealed.archiveSha256 },
+    });
+  } catch (error) {
+    await upload?.abort().catch(() => undefined);
+    if (error instanceof ExportFailure) return finishFailed(env, row, attempt, error.code);
+    log.error("export attempt failed; retried", { export_id: row.id, attempt, error: String(error) });
+    if (attempt >= MAX_EXPORT_ATTEMPTS) return finishFailed(env, row, attempt, EXPORT_FAILURES.interrupted);
+    await releaseAttempt(db, row.id, attempt, Date.now());
+    throw error; // the message is retried with backoff
+  }
+}
+
+async function finishFailed(env: Bindings, row: ExportRow, attempt: number, code: string) {
+  if (!(await markFailed(database(env.DB), row.id, attempt, code, Date.now()))) return;
+  await recordAudit(env, row.tenantId, {
+    action: "export.failed",
+    outcome: "failed",
+    actorKind: "service",
+    actorId: null,
+    credentialId: null,
+    requestId: null,
+    targetType: "governance_export",
+    targetId: row.id,
+    statusCode: null,
+    detail: { error_code: code },
+  });
+}
+
+/** Writes the whole archive; returns what the record keeps. Throws ExportFailure for a definite failure. */
+async function sealArchive(env: Bindings, row: ExportRow, attempt: number, upload: R2MultipartUpload) {
+  const keysPromise = logKeys(env);
+  if (!keysPromise) throw new ExportFailure(EXPORT_FAILURES.signingUnavailable);
+  const keys = await keysPromise;
+  const db = database(env.DB);
+  const writer = new ArchiveWriter(upload, row.asOf);
+  const files: ArchivedFile[] = [];
+  const counts: Record<string, number> = {};
+  const scope: SnapshotScope = { tenantId: row.tenantId, asOf: row.asOf, auditHeadSeq: row.auditHeadSeq ?? 0 };
+  let pages = 0;
+  const keepLease = async () => {
+    // Every few pages: extend the lease, and stop if another attempt took the export over.
+    if (++pages % 10 !== 0) return;
+    if (!(await updateAttempt(db, row.id, attempt, { leaseUntil: Date.now() + LEASE_MS }, Date.now())))
+      throw new Error("lease lost to a newer attempt");
+  };
+
+  for (const kind of RECORD_KINDS) {
+    counts[kind.name] = 0;
+    let position = SNAPSHOT_START;
+    for (let n = 1; ; n++) {
+      const page = await snapshotPage(env.DB, kind, scope, position, RECORDS_PER_FILE);
+      if (page.rows.length > 0) {
+        const text = `${page.rows.map((r) => JSON.stringify(r)).join("\n")}\n`;
+        files.push(await writer.addBytes(`records/${kind.name}/${String(n).padStart(6, "0")}.jsonl`, utf8(text)));
+        counts[kind.name]! += page.rows.length;
+      }
+      await keepLease();
+      if (!page.next) break;
+      position = page.next;
+    }
+  }
+
+  counts.objects = 0;
+  counts.objects_omitted = 0;
+  const omitted: { object_id: string; reason: string }[] = [];
+  let position = SNAPSHOT_START;
+  for (;;) {
+    const page = await snapshotObjects(env.DB, scope, position, OBJECTS_PER_PAGE);
+    for (const object of page.objects) {
+      if (object.assetStatus === "retention_expired") {
+        // Retention deleted these bytes on the tenant's own rule: listed, not a failure.
+        omitted.push({ object_id: object.id, reason: "retention_expired" });
+        counts.objects_omitted++;
+        continue;
+      }
+      const stored = await env.OBJECTS.get(object.r2Key, { onlyIf: { etagMatches: object.etag } });
+      if (!stored || !("body" in stored)) throw new ExportFailure(EXPORT_FAILURES.objectUnavailable);
+      try {
+        files.push(await writer.addStream(`objects/${object.id}`, object.byteLength, stored.body, object.sha256));
+      } catch (error) {
+        if (error instanceof MemberMismatch) throw new ExportFailure(EXPORT_FAILURES.objectUnavailable);
+        throw error;
+      }
+      counts.objects++;
+    }
+    await keepLease();
+    if (!page.next) break;
+    position = page.next;
+  }
+
+  const manifest = utf8(
+    JSON.stringify(
+      {
+        format: "svc.governance-export.v1",
+        export_id: row.id,
+        tenant_id: row.tenantId,
+        as_of: new Date(row.asOf).toISOString(),
+        audit_head: row.auditHeadSeq !== null ? { seq: row.auditHeadSeq, hash: row.auditHeadHash } : null,
+        counts,
+        omitted_objects: omitted,
+        files,
+      },
+      null,
+      1,
+    ),
+  );
+  const manifestSha256 = await sha256Hex(manifest);
+  await writer.addBytes("manifest.json", manifest);
+  const note = await signNote(signatureText(row.id, row.tenantId, manifestSha256), keys.privateKey, anchorOrigin(env), keys.keyId);
+  await writer.addBytes("manifest.sig", utf8(note));
+  const archive = await writer.finish();
+  return {
+    counts: JSON.stringify(counts),
+    fileCount: files.length + 2,
+    byteLength: archive.byteLength,
+    archiveSha256: archive.sha256,
+    manifestSha256,
+    signature: note,
+  };
+}
+
+/**
+ * Cron: sends stale exports again (a lost message, an attempt whose worker died) and deletes archives past their
+ * expiry (the export becomes `expired`). Bounded per run; idempotent.
+ */
+export async function sweepExports(env: Bindings, now: number, limit = 25): Promise<void> {
+  const db = database(env.DB);
+  for (const row of await staleExports(db, now, QUIET_MS, limit)) await enqueueExport(env, row);
+  for (const row of await dueForExpiry(db, now, limit)) {
+    await env.OBJECTS.delete(row.r2Key);
+    await markExpired(db, row.id, now);
+  }
+}
