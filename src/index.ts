@@ -1,10 +1,10 @@
 import { sealPending } from "./anchoring/log";
 import { sweepRequestLogs } from "./api-keys/repo/request-logs";
 import { type App, createApp } from "./app";
-import { sweepExports } from "./governance/exports/seal";
 import { sweepExpiredRetention } from "./assets/retention";
 import { database } from "./db/client";
 import type { Bindings } from "./env";
+import { sweepExports } from "./governance/exports/seal";
 import { sweepReleasedCursors } from "./history/repo";
 import { requeueStaleJobs } from "./jobs/sweep";
 import { configOf } from "./platform/config";

@@ -1,7 +1,7 @@
 import { and, eq, lt, or, type SQL, sql } from "drizzle-orm";
 import type { Database } from "../../db/client";
-import { governanceExports } from "../../db/schema";
 import { keysetPage } from "../../db/keyset";
+import { governanceExports } from "../../db/schema";
 import type { PageRequest } from "../../platform/pagination";
 
 export type ExportRow = typeof governanceExports.$inferSelect;
@@ -27,12 +27,7 @@ export async function activeExport(db: Database, tenantId: string): Promise<Expo
   const rows = await db
     .select()
     .from(governanceExports)
-    .where(
-      and(
-        eq(governanceExports.tenantId, tenantId),
-        or(eq(governanceExports.state, "queued"), eq(governanceExports.state, "running")),
-      ),
-    )
+    .where(and(eq(governanceExports.tenantId, tenantId), or(eq(governanceExports.state, "queued"), eq(governanceExports.state, "running"))))
     .limit(1);
   return rows[0] ?? null;
 }
@@ -55,10 +50,7 @@ export async function claimExport(db: Database, id: string, now: number, leaseUn
     .where(
       and(
         eq(governanceExports.id, id),
-        or(
-          eq(governanceExports.state, "queued"),
-          and(eq(governanceExports.state, "running"), lt(governanceExports.leaseUntil, now)),
-        ),
+        or(eq(governanceExports.state, "queued"), and(eq(governanceExports.state, "running"), lt(governanceExports.leaseUntil, now))),
       ),
     )
     .returning();

@@ -33,9 +33,7 @@ const DownloadSchema = z
       example: "https://objects.example.com/t/tnt_abcdefghij234567/exports/gex_abcdefghij234567.tar?X-Amz-Signature=…",
     }),
     method: z.literal("GET").openapi({ description: "Always GET.", example: "GET" }),
-    headers: z
-      .record(z.string(), z.string())
-      .openapi({ description: "Send exactly these headers (often none).", example: {} }),
+    headers: z.record(z.string(), z.string()).openapi({ description: "Send exactly these headers (often none).", example: {} }),
     expires_at: Timestamp("The URL stops working at this instant (15 minutes after it was minted); read the export again for a new one."),
     filename: z.string().openapi({ description: "Suggested file name.", example: "gex_abcdefghij234567.tar" }),
     media_type: z.literal("application/x-tar").openapi({ description: "A POSIX ustar archive.", example: "application/x-tar" }),
@@ -51,7 +49,8 @@ const SignatureSchema = z
     }),
     key_name: z.string().openapi({ description: "The signing key's name (the log's origin).", example: "svc.example/manifest-log" }),
     verifier_key: z.string().openapi({
-      description: "The public key in signed-note verifier form `<name>+<hex key id>+base64(0x02 ‖ SPKI)`, as the anchoring checkpoints publish it.",
+      description:
+        "The public key in signed-note verifier form `<name>+<hex key id>+base64(0x02 ‖ SPKI)`, as the anchoring checkpoints publish it.",
       example: "svc.example/manifest-log+1a2b3c4d+AjBZMBMGByqGSM49AgEGCCqGSM49AwEHA0IABA…",
     }),
     note: z.string().openapi({
@@ -101,7 +100,9 @@ export const GovernanceExportSchema = z
     file_count: z.number().int().nullable().openapi({ description: "Members of the archive, manifest included.", example: 61 }),
     bytes: z.number().int().nullable().openapi({ description: "Archive length in bytes; null until completed.", example: 1843200 }),
     archive_sha256: Hex64("SHA-256 (hex) of the whole archive as downloaded; null until completed.").nullable(),
-    manifest_sha256: Hex64("SHA-256 (hex) of the archive's `manifest.json`, the text the signature covers; null until completed.").nullable(),
+    manifest_sha256: Hex64(
+      "SHA-256 (hex) of the archive's `manifest.json`, the text the signature covers; null until completed.",
+    ).nullable(),
     signature: SignatureSchema.nullable().openapi({ description: "The signature over the manifest; null until completed." }),
     download: DownloadSchema.nullable().openapi({ description: "The archive's download, while `completed`; else null." }),
     error_code: z.string().nullable().openapi({
@@ -109,7 +110,10 @@ export const GovernanceExportSchema = z
         "Why it failed: `svc.governance.export_object_unavailable` (a stored object's bytes could not be read or did not match their hash), `svc.governance.export_interrupted` (three attempts did not finish), `svc.governance.export_signing_unavailable` (no signing key configured), `svc.governance.export_too_large`. Null otherwise.",
       example: null,
     }),
-    attempts: z.number().int().openapi({ description: "Attempts started (an interrupted attempt restarts from the beginning).", example: 1 }),
+    attempts: z
+      .number()
+      .int()
+      .openapi({ description: "Attempts started (an interrupted attempt restarts from the beginning).", example: 1 }),
   })
   .openapi("GovernanceExport", {
     description:

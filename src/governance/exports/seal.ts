@@ -1,12 +1,12 @@
-import { anchorOrigin, logKeys } from "../../anchoring/log";
 import { signNote } from "../../anchoring/checkpoint";
+import { anchorOrigin, logKeys } from "../../anchoring/log";
 import { database } from "../../db/client";
 import type { Bindings } from "../../env";
 import { recordAudit } from "../../platform/audit";
 import { utf8 } from "../../platform/bytes";
 import { sha256Hex } from "../../platform/crypto";
 import { log } from "../../platform/logger";
-import { ArchiveWriter, type ArchivedFile, MemberMismatch } from "./archive";
+import { type ArchivedFile, ArchiveWriter, MemberMismatch } from "./archive";
 import {
   claimExport,
   dueForExpiry,

@@ -3,11 +3,11 @@ import { describe, expect, it } from "vitest";
 import { verifyNote } from "../../../src/anchoring/checkpoint";
 import { database } from "../../../src/db/client";
 import { apiKeys, webhookEndpoints } from "../../../src/db/schema";
-import { readTar } from "../../../src/governance/exports/tar";
 import { sweepExports } from "../../../src/governance/exports/seal";
+import { readTar } from "../../../src/governance/exports/tar";
+import { enrolled } from "../creators/helpers";
 import { api, createTenant, fixture, json, sha256HexOf, testEnv, uploadAsset, waitForJob } from "../support/helpers";
 import { createEndpoint } from "../support/webhooks.helpers";
-import { enrolled } from "../creators/helpers";
 import { downloadArchive, exportAndWait, spkiOfVerifierKey } from "./exports.support";
 
 async function signed(key: string, name: string) {
@@ -51,7 +51,12 @@ describe("governance exports", () => {
     const manifestBytes = byName.get("manifest.json")!;
     expect(await sha256HexOf(manifestBytes)).toBe(record.manifest_sha256);
     const manifest = JSON.parse(new TextDecoder().decode(manifestBytes));
-    expect(manifest).toMatchObject({ format: "svc.governance-export.v1", export_id: record.export_id, tenant_id: tenantId, counts: record.counts });
+    expect(manifest).toMatchObject({
+      format: "svc.governance-export.v1",
+      export_id: record.export_id,
+      tenant_id: tenantId,
+      counts: record.counts,
+    });
     for (const file of manifest.files) {
       const bytes = byName.get(file.path);
       expect(bytes, file.path).toBeDefined();
@@ -63,15 +68,18 @@ describe("governance exports", () => {
     // The signature: a signed note by the transparency log's key over the manifest's SHA-256.
     const note = new TextDecoder().decode(byName.get("manifest.sig")!);
     expect(note).toBe(record.signature.note);
-    const verified = await verifyNote(note, { name: record.signature.key_name, publicKey: spkiOfVerifierKey(record.signature.verifier_key) });
+    const verified = await verifyNote(note, {
+      name: record.signature.key_name,
+      publicKey: spkiOfVerifierKey(record.signature.verifier_key),
+    });
     expect(verified).toEqual({
       status: "valid",
       text: `svc-governance-export/v1\n${record.export_id}\n${tenantId}\n${record.manifest_sha256}\n`,
     });
     const tampered = note.replace(record.manifest_sha256, "0".repeat(64));
-    expect((await verifyNote(tampered, { name: record.signature.key_name, publicKey: spkiOfVerifierKey(record.signature.verifier_key) })).status).toBe(
-      "invalid",
-    );
+    expect(
+      (await verifyNote(tampered, { name: record.signature.key_name, publicKey: spkiOfVerifierKey(record.signature.verifier_key) })).status,
+    ).toBe("invalid");
     // …the key the transparency log's checkpoints publish.
     const checkpoint = await api("/v1/anchor/checkpoint", { key });
     if (checkpoint.status === 200) expect((await json(checkpoint)).verifier_key).toBe(record.signature.verifier_key);
@@ -127,6 +135,11 @@ describe("governance exports", () => {
     expect(record.audit_head).toBeNull();
     const members = readTar(await downloadArchive(record));
     // (the request log may hold the POST itself, which began before as_of)
-    expect(members.map((m) => m.name).filter((n) => !n.startsWith("records/api_request_logs/")).sort()).toEqual(["manifest.json", "manifest.sig", "records/api_keys/000001.jsonl", "records/tenant/000001.jsonl"]);
+    expect(
+      members
+        .map((m) => m.name)
+        .filter((n) => !n.startsWith("records/api_request_logs/"))
+        .sort(),
+    ).toEqual(["manifest.json", "manifest.sig", "records/api_keys/000001.jsonl", "records/tenant/000001.jsonl"]);
   });
 });

@@ -1,8 +1,8 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import type { Router } from "../../../app-types";
 import { ApiError } from "../../../platform/errors";
-import { errorResponse } from "../../../platform/openapi";
 import { idSchema } from "../../../platform/ids";
+import { errorResponse } from "../../../platform/openapi";
 import { servedObjectHeaders } from "../../../platform/served-object";
 import { verifySignedUrl, workerServesObjects } from "../../../storage/signed-urls";
 import { exportById } from "../repo";
