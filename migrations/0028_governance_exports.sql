@@ -9,6 +9,7 @@ CREATE TABLE `governance_exports` (
 	`audit_head_hash` text,
 	`r2_key` text NOT NULL,
 	`multipart_upload_id` text,
+	`manifest_upload_id` text,
 	`counts` text,
 	`file_count` integer,
 	`byte_length` integer,

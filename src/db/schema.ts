@@ -976,6 +976,8 @@ export const governanceExports = sqliteTable(
     r2Key: text("r2_key").notNull(),
     /** The R2 multipart upload of the running attempt (aborted when an attempt is restarted or fails). */
     multipartUploadId: text("multipart_upload_id"),
+    /** The attempt's second multipart upload: the manifest, streamed to `<r2_key>.manifest` before joining the archive. */
+    manifestUploadId: text("manifest_upload_id"),
     /** JSON `{ <record kind>: rows }` plus `objects` and `objects_omitted`, once completed. */
     counts: text("counts"),
     fileCount: integer("file_count"),

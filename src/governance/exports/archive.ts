@@ -4,7 +4,9 @@ import { tarEnd, tarHeader, tarPadding } from "./tar";
 /*
  * The archive writer: tar members streamed into one R2 multipart upload. Bytes are gathered into fixed-size parts
  * (R2 wants every part but the last at least 5 MiB and all of one size), so at most one part sits in memory whatever
- * the tenant's size. The archive's SHA-256 and each member's are computed as the bytes pass (DigestStream).
+ * the tenant's size. The archive's SHA-256 and each member's are computed as the bytes pass (DigestStream). The
+ * manifest, whose file list grows with the tenant, is streamed the same way into a second upload while the archive
+ * is written, then streamed into the archive as its last member but one.
  */
 
 /** 5 MiB: R2's smallest part (every part but the last). */
@@ -24,30 +26,28 @@ async function digestOf(stream: DigestStream): Promise<string> {
   return hex(new Uint8Array(await stream.digest));
 }
 
-export class ArchiveWriter {
+/**
+ * Bytes gathered into fixed-size parts of one R2 multipart upload and hashed as they pass. Invariant: at most one
+ * part is held in memory; `finish` completes the upload with exactly the bytes written, in order.
+ */
+export class PartSink {
   private readonly part: Uint8Array;
   private fill = 0;
   private readonly parts: R2UploadedPart[] = [];
-  private readonly total = new crypto.DigestStream("SHA-256");
-  private readonly totalWriter = this.total.getWriter();
+  private readonly digest = new crypto.DigestStream("SHA-256");
+  private readonly digestWriter = this.digest.getWriter();
   private written = 0;
 
   constructor(
     private readonly upload: R2MultipartUpload,
-    private readonly mtimeMs: number,
     partBytes = PART_BYTES,
   ) {
     this.part = new Uint8Array(partBytes);
   }
 
-  /** Bytes of the archive so far. */
-  get byteLength(): number {
-    return this.written;
-  }
-
-  private async write(chunk: Uint8Array) {
+  async write(chunk: Uint8Array) {
     if (chunk.length === 0) return;
-    await this.totalWriter.write(chunk.slice());
+    await this.digestWriter.write(chunk.slice());
     this.written += chunk.length;
     let offset = 0;
     while (offset < chunk.length) {
@@ -61,9 +61,28 @@ export class ArchiveWriter {
 
   private async flush() {
     if (this.fill === 0) return;
-    const uploaded = await this.upload.uploadPart(this.parts.length + 1, this.part.slice(0, this.fill));
-    this.parts.push(uploaded);
+    this.parts.push(await this.upload.uploadPart(this.parts.length + 1, this.part.slice(0, this.fill)));
     this.fill = 0;
+  }
+
+  /** Uploads the last part, completes the upload, and returns the length and SHA-256 of everything written. */
+  async finish(): Promise<{ byteLength: number; sha256: string }> {
+    await this.flush();
+    await this.upload.complete(this.parts);
+    await this.digestWriter.close();
+    return { byteLength: this.written, sha256: await digestOf(this.digest) };
+  }
+}
+
+/** Tar members written into a PartSink (the archive). */
+export class ArchiveWriter {
+  constructor(
+    private readonly sink: PartSink,
+    private readonly mtimeMs: number,
+  ) {}
+
+  private write(chunk: Uint8Array) {
+    return this.sink.write(chunk);
   }
 
   /** A member held in memory (a page of records, the manifest). */
@@ -103,12 +122,9 @@ export class ArchiveWriter {
     return { path, size, sha256 };
   }
 
-  /** Ends the archive, completes the upload and returns its length and SHA-256. */
+  /** Ends the archive and completes its upload: its length and SHA-256. */
   async finish(): Promise<{ byteLength: number; sha256: string }> {
     await this.write(tarEnd());
-    await this.flush();
-    await this.upload.complete(this.parts);
-    await this.totalWriter.close();
-    return { byteLength: this.written, sha256: await digestOf(this.total) };
+    return this.sink.finish();
   }
 }

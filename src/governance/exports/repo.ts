@@ -66,7 +66,7 @@ export async function updateAttempt(
   db: Database,
   id: string,
   attempt: number,
-  fields: { multipartUploadId?: string | null; leaseUntil: number },
+  fields: { multipartUploadId?: string | null; manifestUploadId?: string | null; leaseUntil: number },
   now: number,
 ): Promise<boolean> {
   const rows = await db
@@ -87,7 +87,15 @@ export async function markCompleted(
 ): Promise<boolean> {
   const rows = await db
     .update(governanceExports)
-    .set({ ...fields, state: "completed", completedAt: now, leaseUntil: null, multipartUploadId: null, updatedAt: now })
+    .set({
+      ...fields,
+      state: "completed",
+      completedAt: now,
+      leaseUntil: null,
+      multipartUploadId: null,
+      manifestUploadId: null,
+      updatedAt: now,
+    })
     .where(mine(id, attempt))
     .returning({ id: governanceExports.id });
   return rows.length > 0;
@@ -98,7 +106,15 @@ export async function markFailed(db: Database, id: string, attempt: number | nul
   const open = or(eq(governanceExports.state, "queued"), eq(governanceExports.state, "running"));
   const rows = await db
     .update(governanceExports)
-    .set({ state: "failed", errorCode, completedAt: now, leaseUntil: null, multipartUploadId: null, updatedAt: now })
+    .set({
+      state: "failed",
+      errorCode,
+      completedAt: now,
+      leaseUntil: null,
+      multipartUploadId: null,
+      manifestUploadId: null,
+      updatedAt: now,
+    })
     .where(attempt === null ? and(eq(governanceExports.id, id), open) : mine(id, attempt))
     .returning({ id: governanceExports.id });
   return rows.length > 0;
@@ -108,7 +124,7 @@ export async function markFailed(db: Database, id: string, attempt: number | nul
 export async function releaseAttempt(db: Database, id: string, attempt: number, now: number): Promise<void> {
   await db
     .update(governanceExports)
-    .set({ state: "queued", leaseUntil: null, multipartUploadId: null, updatedAt: now })
+    .set({ state: "queued", leaseUntil: null, multipartUploadId: null, manifestUploadId: null, updatedAt: now })
     .where(mine(id, attempt));
 }
 

@@ -4,9 +4,8 @@ import { database } from "../../db/client";
 import type { Bindings } from "../../env";
 import { recordAudit } from "../../platform/audit";
 import { utf8 } from "../../platform/bytes";
-import { sha256Hex } from "../../platform/crypto";
 import { log } from "../../platform/logger";
-import { type ArchivedFile, ArchiveWriter, MemberMismatch } from "./archive";
+import { type ArchivedFile, ArchiveWriter, MemberMismatch, PartSink } from "./archive";
 import {
   claimExport,
   dueForExpiry,
@@ -58,18 +57,22 @@ export async function runExport(env: Bindings, exportId: string): Promise<void> 
   const row = await claimExport(db, exportId, now, now + LEASE_MS);
   if (!row) return; // finished, or another attempt holds it
   const attempt = row.attempts;
-  if (row.multipartUploadId) {
-    // The previous attempt's partial archive: never completed, so abort it.
-    await env.OBJECTS.resumeMultipartUpload(row.r2Key, row.multipartUploadId)
-      .abort()
-      .catch(() => undefined);
-  }
+  // The previous attempt's partial uploads: never completed, so abort them.
+  await abortUploads(env, row, row.multipartUploadId, row.manifestUploadId);
   if (attempt > MAX_EXPORT_ATTEMPTS) return finishFailed(env, row, attempt, EXPORT_FAILURES.interrupted);
-  let upload: R2MultipartUpload | null = null;
+  const uploads: { archive?: R2MultipartUpload; manifest?: R2MultipartUpload } = {};
   try {
-    upload = await env.OBJECTS.createMultipartUpload(row.r2Key, { httpMetadata: { contentType: "application/x-tar" } });
-    await updateAttempt(db, row.id, attempt, { multipartUploadId: upload.uploadId, leaseUntil: Date.now() + LEASE_MS }, Date.now());
-    const sealed = await sealArchive(env, row, attempt, upload);
+    uploads.archive = await env.OBJECTS.createMultipartUpload(row.r2Key, { httpMetadata: { contentType: "application/x-tar" } });
+    uploads.manifest = await env.OBJECTS.createMultipartUpload(manifestKey(row), { httpMetadata: { contentType: "application/json" } });
+    const recorded = await updateAttempt(
+      db,
+      row.id,
+      attempt,
+      { multipartUploadId: uploads.archive.uploadId, manifestUploadId: uploads.manifest.uploadId, leaseUntil: Date.now() + LEASE_MS },
+      Date.now(),
+    );
+    if (!recorded) throw new Error("lease lost to a newer attempt");
+    const sealed = await sealArchive(env, row, attempt, uploads.archive, uploads.manifest);
     const done = Date.now();
     const completed = await markCompleted(db, row.id, attempt, { ...sealed, expiresAt: done + EXPORT_RETENTION_MS }, done);
     if (!completed) return; // this attempt lost its lease meanwhile: the newer attempt decides
@@ -86,13 +89,31 @@ export async function runExport(env: Bindings, exportId: string): Promise<void> 
       detail: { bytes: sealed.byteLength, files: sealed.fileCount, archive_sha256: sealed.archiveSha256 },
     });
   } catch (error) {
-    await upload?.abort().catch(() => undefined);
+    await abortUploads(env, row, uploads.archive?.uploadId ?? null, uploads.manifest?.uploadId ?? null);
     if (error instanceof ExportFailure) return finishFailed(env, row, attempt, error.code);
     log.error("export attempt failed; retried", { export_id: row.id, attempt, error: String(error) });
     if (attempt >= MAX_EXPORT_ATTEMPTS) return finishFailed(env, row, attempt, EXPORT_FAILURES.interrupted);
     await releaseAttempt(db, row.id, attempt, Date.now());
     throw error; // the message is retried with backoff
   }
+}
+
+/** Where an attempt streams the manifest before it joins the archive (deleted once it has). */
+function manifestKey(row: ExportRow): string {
+  return `${row.r2Key}.manifest`;
+}
+
+/** Aborts an attempt's unfinished uploads (best effort: R2 also expires abandoned multipart uploads). */
+async function abortUploads(env: Bindings, row: ExportRow, archiveUploadId: string | null, manifestUploadId: string | null) {
+  if (archiveUploadId)
+    await env.OBJECTS.resumeMultipartUpload(row.r2Key, archiveUploadId)
+      .abort()
+      .catch(() => undefined);
+  if (manifestUploadId)
+    await env.OBJECTS.resumeMultipartUpload(manifestKey(row), manifestUploadId)
+      .abort()
+      .catch(() => undefined);
+  await env.OBJECTS.delete(manifestKey(row)).catch(() => undefined);
 }
 
 async function finishFailed(env: Bindings, row: ExportRow, attempt: number, code: string) {
@@ -111,16 +132,40 @@ async function finishFailed(env: Bindings, row: ExportRow, attempt: number, code
   });
 }
 
-/** Writes the whole archive; returns what the record keeps. Throws ExportFailure for a definite failure. */
-async function sealArchive(env: Bindings, row: ExportRow, attempt: number, upload: R2MultipartUpload) {
+/**
+ * Writes the whole archive; returns what the record keeps. Throws ExportFailure for a definite failure. Memory stays
+ * bounded: one part buffer per upload, one page of records, one chunk of an object in flight.
+ */
+async function sealArchive(
+  env: Bindings,
+  row: ExportRow,
+  attempt: number,
+  archiveUpload: R2MultipartUpload,
+  manifestUpload: R2MultipartUpload,
+) {
   const keysPromise = logKeys(env);
   if (!keysPromise) throw new ExportFailure(EXPORT_FAILURES.signingUnavailable);
   const keys = await keysPromise;
   const db = database(env.DB);
-  const writer = new ArchiveWriter(upload, row.asOf);
-  const files: ArchivedFile[] = [];
+  const writer = new ArchiveWriter(new PartSink(archiveUpload), row.asOf);
   const counts: Record<string, number> = {};
   const scope: SnapshotScope = { tenantId: row.tenantId, asOf: row.asOf, auditHeadSeq: row.auditHeadSeq ?? 0 };
+
+  // manifest.json, streamed: its `files` list grows with every member (its other fields come last, once known).
+  const manifest = new PartSink(manifestUpload);
+  const head = {
+    format: "svc.governance-export.v1",
+    export_id: row.id,
+    tenant_id: row.tenantId,
+    as_of: new Date(row.asOf).toISOString(),
+    audit_head: row.auditHeadSeq !== null ? { seq: row.auditHeadSeq, hash: row.auditHeadHash } : null,
+  };
+  await manifest.write(utf8(`${JSON.stringify(head).slice(0, -1)},"files":[`));
+  let listed = 0;
+  const list = async (file: ArchivedFile) => {
+    await manifest.write(utf8(`${listed++ === 0 ? "\n" : ",\n"}${JSON.stringify(file)}`));
+  };
+
   let pages = 0;
   const keepLease = async () => {
     // Every few pages: extend the lease, and stop if another attempt took the export over.
@@ -136,8 +181,8 @@ async function sealArchive(env: Bindings, row: ExportRow, attempt: number, uploa
       const page = await snapshotPage(env.DB, kind, scope, position, RECORDS_PER_FILE);
       if (page.rows.length > 0) {
         const text = `${page.rows.map((r) => JSON.stringify(r)).join("\n")}\n`;
-        files.push(await writer.addBytes(`records/${kind.name}/${String(n).padStart(6, "0")}.jsonl`, utf8(text)));
-        counts[kind.name]! += page.rows.length;
+        await list(await writer.addBytes(`records/${kind.name}/${String(n).padStart(6, "0")}.jsonl`, utf8(text)));
+        counts[kind.name] = (counts[kind.name] ?? 0) + page.rows.length;
       }
       await keepLease();
       if (!page.next) break;
@@ -145,61 +190,49 @@ async function sealArchive(env: Bindings, row: ExportRow, attempt: number, uploa
     }
   }
 
-  counts.objects = 0;
-  counts.objects_omitted = 0;
-  const omitted: { object_id: string; reason: string }[] = [];
+  let included = 0;
+  let omitted = 0;
   let position = SNAPSHOT_START;
   for (;;) {
     const page = await snapshotObjects(env.DB, scope, position, OBJECTS_PER_PAGE);
     for (const object of page.objects) {
+      // Retention deleted these bytes on the tenant's own rule: counted, not a failure (the records still list them).
       if (object.assetStatus === "retention_expired") {
-        // Retention deleted these bytes on the tenant's own rule: listed, not a failure.
-        omitted.push({ object_id: object.id, reason: "retention_expired" });
-        counts.objects_omitted++;
+        omitted++;
         continue;
       }
       const stored = await env.OBJECTS.get(object.r2Key, { onlyIf: { etagMatches: object.etag } });
       if (!stored || !("body" in stored)) throw new ExportFailure(EXPORT_FAILURES.objectUnavailable);
       try {
-        files.push(await writer.addStream(`objects/${object.id}`, object.byteLength, stored.body, object.sha256));
+        await list(await writer.addStream(`objects/${object.id}`, object.byteLength, stored.body, object.sha256));
       } catch (error) {
         if (error instanceof MemberMismatch) throw new ExportFailure(EXPORT_FAILURES.objectUnavailable);
         throw error;
       }
-      counts.objects++;
+      included++;
     }
     await keepLease();
     if (!page.next) break;
     position = page.next;
   }
+  counts.objects = included;
+  counts.objects_omitted = omitted;
 
-  const manifest = utf8(
-    JSON.stringify(
-      {
-        format: "svc.governance-export.v1",
-        export_id: row.id,
-        tenant_id: row.tenantId,
-        as_of: new Date(row.asOf).toISOString(),
-        audit_head: row.auditHeadSeq !== null ? { seq: row.auditHeadSeq, hash: row.auditHeadHash } : null,
-        counts,
-        omitted_objects: omitted,
-        files,
-      },
-      null,
-      1,
-    ),
-  );
-  const manifestSha256 = await sha256Hex(manifest);
-  await writer.addBytes("manifest.json", manifest);
-  const note = await signNote(signatureText(row.id, row.tenantId, manifestSha256), keys.privateKey, anchorOrigin(env), keys.keyId);
+  await manifest.write(utf8(`\n],"counts":${JSON.stringify(counts)}}\n`));
+  const sealedManifest = await manifest.finish();
+  const stored = await env.OBJECTS.get(manifestKey(row));
+  if (!stored) throw new Error("the streamed manifest is missing");
+  await writer.addStream("manifest.json", sealedManifest.byteLength, stored.body, sealedManifest.sha256);
+  const note = await signNote(signatureText(row.id, row.tenantId, sealedManifest.sha256), keys.privateKey, anchorOrigin(env), keys.keyId);
   await writer.addBytes("manifest.sig", utf8(note));
   const archive = await writer.finish();
+  await env.OBJECTS.delete(manifestKey(row));
   return {
     counts: JSON.stringify(counts),
-    fileCount: files.length + 2,
+    fileCount: listed + 2,
     byteLength: archive.byteLength,
     archiveSha256: archive.sha256,
-    manifestSha256,
+    manifestSha256: sealedManifest.sha256,
     signature: note,
   };
 }
@@ -212,7 +245,7 @@ export async function sweepExports(env: Bindings, now: number, limit = 25): Prom
   const db = database(env.DB);
   for (const row of await staleExports(db, now, QUIET_MS, limit)) await enqueueExport(env, row);
   for (const row of await dueForExpiry(db, now, limit)) {
-    await env.OBJECTS.delete(row.r2Key);
+    await env.OBJECTS.delete([row.r2Key, manifestKey(row)]);
     await markExpired(db, row.id, now);
   }
 }
