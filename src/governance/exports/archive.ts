@@ -19,6 +19,12 @@ export interface ArchivedFile {
   sha256: string;
 }
 
+/** R2 takes at most this many parts per upload: an archive is at most PART_BYTES × MAX_PARTS (about 48.8 GiB). */
+export const MAX_PARTS = 10_000;
+
+/** Raised when the archive would need more parts than R2 takes: the export fails as too large. */
+export class ArchiveTooLarge extends Error {}
+
 /** Raised when a member's stream does not hold what its row says (length or hash): the export must fail, not seal. */
 export class MemberMismatch extends Error {}
 
@@ -61,6 +67,7 @@ export class PartSink {
 
   private async flush() {
     if (this.fill === 0) return;
+    if (this.parts.length >= MAX_PARTS) throw new ArchiveTooLarge(`more than ${MAX_PARTS} parts`);
     this.parts.push(await this.upload.uploadPart(this.parts.length + 1, this.part.slice(0, this.fill)));
     this.fill = 0;
   }

@@ -104,10 +104,13 @@ export const GovernanceExportSchema = z
       "SHA-256 (hex) of the archive's `manifest.json`, the text the signature covers; null until completed.",
     ).nullable(),
     signature: SignatureSchema.nullable().openapi({ description: "The signature over the manifest; null until completed." }),
-    download: DownloadSchema.nullable().openapi({ description: "The archive's download, while `completed`; else null." }),
+    download: DownloadSchema.nullable().openapi({
+      description:
+        "The archive's download, while `completed`; else null (also null while downloads are not configured in this deployment).",
+    }),
     error_code: z.string().nullable().openapi({
       description:
-        "Why it failed: `svc.governance.export_object_unavailable` (a stored object's bytes could not be read or did not match their hash), `svc.governance.export_interrupted` (three attempts did not finish), `svc.governance.export_signing_unavailable` (no signing key configured), `svc.governance.export_too_large`. Null otherwise.",
+        "Why it failed: `svc.governance.export_object_unavailable` (a stored object's bytes could not be read or did not match their hash), `svc.governance.export_interrupted` (three attempts did not finish), `svc.governance.export_signing_unavailable` (no signing key configured), `svc.governance.export_too_large` (an object of 8 GiB or more, or an archive beyond R2's 10,000 parts of 5 MiB). Null otherwise.",
       example: null,
     }),
     attempts: z

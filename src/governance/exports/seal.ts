@@ -5,7 +5,7 @@ import type { Bindings } from "../../env";
 import { recordAudit } from "../../platform/audit";
 import { utf8 } from "../../platform/bytes";
 import { log } from "../../platform/logger";
-import { type ArchivedFile, ArchiveWriter, MemberMismatch, PartSink } from "./archive";
+import { type ArchivedFile, ArchiveTooLarge, ArchiveWriter, MemberMismatch, PartSink } from "./archive";
 import {
   claimExport,
   dueForExpiry,
@@ -20,6 +20,7 @@ import {
 import { RECORD_KINDS, SNAPSHOT_START, type SnapshotScope, snapshotObjects, snapshotPage } from "./repo/snapshot";
 import { EXPORT_FAILURES } from "./schemas";
 import { EXPORT_RETENTION_MS, signatureText } from "./service";
+import { MAX_MEMBER_BYTES } from "./tar";
 
 /*
  * The export job (queue message `governance.export`): seals one archive per attempt, from the beginning. An attempt
@@ -91,6 +92,7 @@ export async function runExport(env: Bindings, exportId: string): Promise<void> 
   } catch (error) {
     await abortUploads(env, row, uploads.archive?.uploadId ?? null, uploads.manifest?.uploadId ?? null);
     if (error instanceof ExportFailure) return finishFailed(env, row, attempt, error.code);
+    if (error instanceof ArchiveTooLarge) return finishFailed(env, row, attempt, EXPORT_FAILURES.tooLarge);
     log.error("export attempt failed; retried", { export_id: row.id, attempt, error: String(error) });
     if (attempt >= MAX_EXPORT_ATTEMPTS) return finishFailed(env, row, attempt, EXPORT_FAILURES.interrupted);
     await releaseAttempt(db, row.id, attempt, Date.now());
@@ -201,6 +203,7 @@ async function sealArchive(
         omitted++;
         continue;
       }
+      if (object.byteLength > MAX_MEMBER_BYTES) throw new ExportFailure(EXPORT_FAILURES.tooLarge);
       const stored = await env.OBJECTS.get(object.r2Key, { onlyIf: { etagMatches: object.etag } });
       if (!stored || !("body" in stored)) throw new ExportFailure(EXPORT_FAILURES.objectUnavailable);
       try {

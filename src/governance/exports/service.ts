@@ -3,6 +3,7 @@ import { anchorOrigin, logKeys, verifierKey } from "../../anchoring/log";
 import type { Database } from "../../db/client";
 import type { Bindings } from "../../env";
 import type { AuditDraft } from "../../platform/audit";
+import { ApiError } from "../../platform/errors";
 import { newId } from "../../platform/ids";
 import { iso } from "../../platform/openapi";
 import { presign } from "../../storage/signed-urls";
@@ -73,12 +74,22 @@ export async function requestExport(
 
 type ExportView = z.infer<typeof GovernanceExportSchema>;
 
+/** A download URL, or null where none can be minted (production without R2's S3 credentials): the record stays readable. */
+async function presignOrNull(...args: Parameters<typeof presign>) {
+  try {
+    return await presign(...args);
+  } catch (error) {
+    if (error instanceof ApiError) return null;
+    throw error;
+  }
+}
+
 /** The API view of an export; a completed one carries a freshly minted download URL. */
 export async function exportView(env: Bindings, origin: string, row: ExportRow): Promise<ExportView> {
   let download: ExportView["download"] = null;
   if (row.state === "completed") {
     const expiresAt = Math.min(Date.now() + EXPORT_DOWNLOAD_TTL_MS, row.expiresAt ?? Number.POSITIVE_INFINITY);
-    const request = await presign(env, origin, {
+    const request = await presignOrNull(env, origin, {
       method: "GET",
       key: row.r2Key,
       workerPath: `/storage/exports/${row.id}`,
@@ -87,7 +98,7 @@ export async function exportView(env: Bindings, origin: string, row: ExportRow):
       headers: {},
       served: { mediaType: "application/x-tar", filename: archiveFilename(row.id), disposition: "attachment" },
     });
-    download = {
+    download = request && {
       url: request.url,
       method: "GET",
       headers: request.headers,
