@@ -82,7 +82,7 @@ export async function markCompleted(
   db: Database,
   id: string,
   attempt: number,
-  fields: Pick<ExportRow, "counts" | "fileCount" | "byteLength" | "archiveSha256" | "manifestSha256" | "signature" | "expiresAt">,
+  fields: Pick<ExportRow, "r2Key" | "counts" | "fileCount" | "byteLength" | "archiveSha256" | "manifestSha256" | "signature" | "expiresAt">,
   now: number,
 ): Promise<boolean> {
   const rows = await db

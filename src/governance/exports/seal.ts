@@ -19,7 +19,7 @@ import {
 } from "./repo";
 import { RECORD_KINDS, SNAPSHOT_START, type SnapshotScope, snapshotObjects, snapshotPage } from "./repo/snapshot";
 import { EXPORT_FAILURES } from "./schemas";
-import { EXPORT_RETENTION_MS, signatureText } from "./service";
+import { archiveKey, EXPORT_RETENTION_MS, exportPrefix, signatureText } from "./service";
 import { MAX_MEMBER_BYTES } from "./tar";
 
 /*
@@ -59,12 +59,13 @@ export async function runExport(env: Bindings, exportId: string): Promise<void> 
   if (!row) return; // finished, or another attempt holds it
   const attempt = row.attempts;
   // The previous attempt's partial uploads: never completed, so abort them.
-  await abortUploads(env, row, row.multipartUploadId, row.manifestUploadId);
+  await abortUploads(env, archiveKey(row.tenantId, row.id, attempt - 1), row.multipartUploadId, row.manifestUploadId);
   if (attempt > MAX_EXPORT_ATTEMPTS) return finishFailed(env, row, attempt, EXPORT_FAILURES.interrupted);
+  const key = archiveKey(row.tenantId, row.id, attempt);
   const uploads: { archive?: R2MultipartUpload; manifest?: R2MultipartUpload } = {};
   try {
-    uploads.archive = await env.OBJECTS.createMultipartUpload(row.r2Key, { httpMetadata: { contentType: "application/x-tar" } });
-    uploads.manifest = await env.OBJECTS.createMultipartUpload(manifestKey(row), { httpMetadata: { contentType: "application/json" } });
+    uploads.archive = await env.OBJECTS.createMultipartUpload(key, { httpMetadata: { contentType: "application/x-tar" } });
+    uploads.manifest = await env.OBJECTS.createMultipartUpload(manifestKey(key), { httpMetadata: { contentType: "application/json" } });
     const recorded = await updateAttempt(
       db,
       row.id,
@@ -73,9 +74,9 @@ export async function runExport(env: Bindings, exportId: string): Promise<void> 
       Date.now(),
     );
     if (!recorded) throw new Error("lease lost to a newer attempt");
-    const sealed = await sealArchive(env, row, attempt, uploads.archive, uploads.manifest);
+    const sealed = await sealArchive(env, row, attempt, key, uploads.archive, uploads.manifest);
     const done = Date.now();
-    const completed = await markCompleted(db, row.id, attempt, { ...sealed, expiresAt: done + EXPORT_RETENTION_MS }, done);
+    const completed = await markCompleted(db, row.id, attempt, { ...sealed, r2Key: key, expiresAt: done + EXPORT_RETENTION_MS }, done);
     if (!completed) return; // this attempt lost its lease meanwhile: the newer attempt decides
     await recordAudit(env, row.tenantId, {
       action: "export.completed",
@@ -90,7 +91,7 @@ export async function runExport(env: Bindings, exportId: string): Promise<void> 
       detail: { bytes: sealed.byteLength, files: sealed.fileCount, archive_sha256: sealed.archiveSha256 },
     });
   } catch (error) {
-    await abortUploads(env, row, uploads.archive?.uploadId ?? null, uploads.manifest?.uploadId ?? null);
+    await abortUploads(env, key, uploads.archive?.uploadId ?? null, uploads.manifest?.uploadId ?? null);
     if (error instanceof ExportFailure) return finishFailed(env, row, attempt, error.code);
     if (error instanceof ArchiveTooLarge) return finishFailed(env, row, attempt, EXPORT_FAILURES.tooLarge);
     log.error("export attempt failed; retried", { export_id: row.id, attempt, error: String(error) });
@@ -101,25 +102,33 @@ export async function runExport(env: Bindings, exportId: string): Promise<void> 
 }
 
 /** Where an attempt streams the manifest before it joins the archive (deleted once it has). */
-function manifestKey(row: ExportRow): string {
-  return `${row.r2Key}.manifest`;
+function manifestKey(archive: string): string {
+  return `${archive}.manifest`;
 }
 
 /** Aborts an attempt's unfinished uploads (best effort: R2 also expires abandoned multipart uploads). */
-async function abortUploads(env: Bindings, row: ExportRow, archiveUploadId: string | null, manifestUploadId: string | null) {
+async function abortUploads(env: Bindings, archive: string, archiveUploadId: string | null, manifestUploadId: string | null) {
   if (archiveUploadId)
-    await env.OBJECTS.resumeMultipartUpload(row.r2Key, archiveUploadId)
+    await env.OBJECTS.resumeMultipartUpload(archive, archiveUploadId)
       .abort()
       .catch(() => undefined);
   if (manifestUploadId)
-    await env.OBJECTS.resumeMultipartUpload(manifestKey(row), manifestUploadId)
+    await env.OBJECTS.resumeMultipartUpload(manifestKey(archive), manifestUploadId)
       .abort()
       .catch(() => undefined);
-  await env.OBJECTS.delete(manifestKey(row)).catch(() => undefined);
+  await env.OBJECTS.delete(manifestKey(archive)).catch(() => undefined);
+}
+
+/** Deletes everything an export wrote (every attempt's archive and manifest); bounded by R2's list page. */
+async function deleteExportObjects(env: Bindings, row: ExportRow) {
+  const listed = await env.OBJECTS.list({ prefix: exportPrefix(row.tenantId, row.id), limit: 1000 });
+  if (listed.objects.length > 0) await env.OBJECTS.delete(listed.objects.map((o) => o.key));
 }
 
 async function finishFailed(env: Bindings, row: ExportRow, attempt: number, code: string) {
   if (!(await markFailed(database(env.DB), row.id, attempt, code, Date.now()))) return;
+  // Nothing of a failed export is kept (an earlier attempt presumed dead may have completed an upload).
+  await deleteExportObjects(env, row);
   await recordAudit(env, row.tenantId, {
     action: "export.failed",
     outcome: "failed",
@@ -142,6 +151,7 @@ async function sealArchive(
   env: Bindings,
   row: ExportRow,
   attempt: number,
+  key: string,
   archiveUpload: R2MultipartUpload,
   manifestUpload: R2MultipartUpload,
 ) {
@@ -223,13 +233,13 @@ async function sealArchive(
 
   await manifest.write(utf8(`\n],"counts":${JSON.stringify(counts)}}\n`));
   const sealedManifest = await manifest.finish();
-  const stored = await env.OBJECTS.get(manifestKey(row));
+  const stored = await env.OBJECTS.get(manifestKey(key));
   if (!stored) throw new Error("the streamed manifest is missing");
   await writer.addStream("manifest.json", sealedManifest.byteLength, stored.body, sealedManifest.sha256);
   const note = await signNote(signatureText(row.id, row.tenantId, sealedManifest.sha256), keys.privateKey, anchorOrigin(env), keys.keyId);
   await writer.addBytes("manifest.sig", utf8(note));
   const archive = await writer.finish();
-  await env.OBJECTS.delete(manifestKey(row));
+  await env.OBJECTS.delete(manifestKey(key));
   return {
     counts: JSON.stringify(counts),
     fileCount: listed + 2,
@@ -248,7 +258,7 @@ export async function sweepExports(env: Bindings, now: number, limit = 25): Prom
   const db = database(env.DB);
   for (const row of await staleExports(db, now, QUIET_MS, limit)) await enqueueExport(env, row);
   for (const row of await dueForExpiry(db, now, limit)) {
-    await env.OBJECTS.delete([row.r2Key, manifestKey(row)]);
+    await deleteExportObjects(env, row);
     await markExpired(db, row.id, now);
   }
 }

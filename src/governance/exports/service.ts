@@ -18,9 +18,17 @@ export const EXPORT_DOWNLOAD_TTL_MS = 15 * 60 * 1000;
 /** The first line of the signed note's text: names this format. */
 export const EXPORT_SIGNATURE_FORMAT = "svc-governance-export/v1";
 
-/** The R2 key of an export's archive (under the tenant's prefix, like every object of the tenant). */
-export function archiveKey(tenantId: string, exportId: string): string {
-  return `t/${tenantId}/exports/${exportId}.tar`;
+/** Everything an export writes to R2 is under this prefix (under the tenant's, like every object of the tenant). */
+export function exportPrefix(tenantId: string, exportId: string): string {
+  return `t/${tenantId}/exports/${exportId}/`;
+}
+
+/**
+ * The archive key of one attempt. Each attempt writes its own key, so an attempt presumed dead that still completes
+ * its upload can never replace the archive whose hash the record states; the record names the completing attempt's.
+ */
+export function archiveKey(tenantId: string, exportId: string, attempt: number): string {
+  return `${exportPrefix(tenantId, exportId)}${attempt}.tar`;
 }
 
 export function archiveFilename(exportId: string): string {
@@ -63,7 +71,7 @@ export async function requestExport(
     asOf: now,
     auditHeadSeq: head?.seq ?? null,
     auditHeadHash: head?.hash ?? null,
-    r2Key: archiveKey(tenantId, id),
+    r2Key: archiveKey(tenantId, id, 1),
     createdAt: now,
     updatedAt: now,
   });

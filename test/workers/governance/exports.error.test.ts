@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { database } from "../../../src/db/client";
 import { governanceExports, objects } from "../../../src/db/schema";
 import { runExport } from "../../../src/governance/exports/seal";
-import { archiveKey } from "../../../src/governance/exports/service";
+import { archiveKey, exportPrefix } from "../../../src/governance/exports/service";
 import { newId } from "../../../src/platform/ids";
 import { api, createTenant, fixture, json, testEnv, uploadAsset } from "../support/helpers";
 import { downloadArchive, exportAndWait } from "./exports.support";
@@ -21,8 +21,8 @@ async function expectFailedWithoutArchive(key: string, tenantId: string, record:
     archive_sha256: null,
     signature: null,
   });
-  // Nothing half-sealed: no archive object exists.
-  expect(await testEnv.OBJECTS.head(archiveKey(tenantId, record.export_id))).toBeNull();
+  // Nothing half-sealed: no archive object (of any attempt) exists.
+  expect((await testEnv.OBJECTS.list({ prefix: exportPrefix(tenantId, record.export_id) })).objects).toEqual([]);
   const events = await json(await api(`/v1/governance/audit?target_id=${record.export_id}`, { key }));
   expect(events.items[0]).toMatchObject({
     action: "export.failed",
@@ -44,7 +44,7 @@ function insertExport(tenantId: string, fields: Partial<typeof governanceExports
       requestedByKind: "api_key",
       requestedById: null,
       asOf: now,
-      r2Key: archiveKey(tenantId, id),
+      r2Key: archiveKey(tenantId, id, 1),
       createdAt: now,
       updatedAt: now,
       ...fields,
@@ -84,11 +84,11 @@ describe("governance export errors", () => {
   it("restarts an attempt whose lease lapsed (aborting its partial upload), and a redelivered message changes nothing", async () => {
     const { key, tenantId } = await createTenant();
     const id = newId("governanceExport");
-    const partial = await testEnv.OBJECTS.createMultipartUpload(archiveKey(tenantId, id));
+    const partial = await testEnv.OBJECTS.createMultipartUpload(archiveKey(tenantId, id, 1));
     await partial.uploadPart(1, new Uint8Array(1024));
     await insertExport(tenantId, {
       id,
-      r2Key: archiveKey(tenantId, id),
+      r2Key: archiveKey(tenantId, id, 1),
       state: "running",
       attempts: 1,
       leaseUntil: Date.now() - 1,
@@ -97,6 +97,9 @@ describe("governance export errors", () => {
     await runExport(testEnv, id);
     const record = await json(await api(`/v1/governance/exports/${id}`, { key }));
     expect(record).toMatchObject({ state: "completed", attempts: 2 });
+    // The second attempt's archive is the one offered; the first's partial upload was aborted, never completed.
+    const keys = (await testEnv.OBJECTS.list({ prefix: exportPrefix(tenantId, id) })).objects.map((o) => o.key);
+    expect(keys).toEqual([archiveKey(tenantId, id, 2)]);
     const archive = await downloadArchive(record);
     await runExport(testEnv, id);
     const again = await json(await api(`/v1/governance/exports/${id}`, { key }));

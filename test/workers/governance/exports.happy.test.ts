@@ -4,6 +4,7 @@ import { verifyNote } from "../../../src/anchoring/checkpoint";
 import { database } from "../../../src/db/client";
 import { apiKeys, webhookEndpoints } from "../../../src/db/schema";
 import { sweepExports } from "../../../src/governance/exports/seal";
+import { archiveKey, exportPrefix } from "../../../src/governance/exports/service";
 import { readTar } from "../../../src/governance/exports/tar";
 import { enrolled } from "../creators/helpers";
 import { api, createTenant, fixture, json, sha256HexOf, testEnv, uploadAsset, waitForJob } from "../support/helpers";
@@ -121,10 +122,13 @@ describe("governance exports", () => {
     // Listed; and after its expiry the sweep deletes the archive.
     const list = await json(await api("/v1/governance/exports?state=completed", { key }));
     expect(list.items.map((e: any) => e.export_id)).toEqual([record.export_id]);
+    // R2 holds the archive alone (the manifest streamed aside was deleted once it joined the archive).
+    const stored = await testEnv.OBJECTS.list({ prefix: exportPrefix(tenantId, record.export_id) });
+    expect(stored.objects.map((o) => o.key)).toEqual([archiveKey(tenantId, record.export_id, 1)]);
     await sweepExports(testEnv, Date.parse(record.expires_at) + 1);
     const expired = await json(await api(`/v1/governance/exports/${record.export_id}`, { key }));
     expect(expired).toMatchObject({ state: "expired", download: null, expires_at: null });
-    expect(await testEnv.OBJECTS.head(`t/${tenantId}/exports/${record.export_id}.tar`)).toBeNull();
+    expect((await testEnv.OBJECTS.list({ prefix: exportPrefix(tenantId, record.export_id) })).objects).toEqual([]);
   });
 
   it("exports an empty tenant: its own record and the audit of the request only", async () => {
