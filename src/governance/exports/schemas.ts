@@ -44,18 +44,18 @@ const SignatureSchema = z
   .object({
     format: z.literal("signed-note").openapi({
       description:
-        "A signed note (c2sp.org/signed-note, ECDSA P-256 signature type 0x02) made with the transparency log's checkpoint key: the same key and format as GET /v1/anchoring checkpoints, verifiable with `verifier_key` by any signed-note verifier.",
+        "A signed note (c2sp.org/signed-note, ECDSA P-256 signature type 0x02) made with the transparency log's checkpoint key: the same key and format as the checkpoints of GET /v1/anchor/checkpoint, verifiable with `verifier_key` by any signed-note verifier.",
       example: "signed-note",
     }),
     key_name: z.string().openapi({ description: "The signing key's name (the log's origin).", example: "svc.example/manifest-log" }),
     verifier_key: z.string().openapi({
       description:
-        "The public key in signed-note verifier form `<name>+<hex key id>+base64(0x02 ‖ SPKI)`, as the anchoring checkpoints publish it.",
+        "The public key in signed-note verifier form `<name>+<hex key id>+base64(0x02 ‖ SPKI)`: the `verifier_key` GET /v1/anchor/checkpoint publishes.",
       example: "svc.example/manifest-log+1a2b3c4d+AjBZMBMGByqGSM49AgEGCCqGSM49AwEHA0IABA…",
     }),
     note: z.string().openapi({
       description:
-        "The note: text lines `svc-governance-export/v1`, export id, tenant id, `manifest.json`'s SHA-256 (hex), archive-independent; a blank line; the signature line. Also in the archive as `manifest.sig`.",
+        "The note: text lines `svc-governance-export/v1`, export id, tenant id, `manifest.json`'s SHA-256 (hex), each ending in a newline; a blank line; the signature line (`— <key name> base64(key id ‖ DER ECDSA signature over SHA-256 of the text)`). Also in the archive as `manifest.sig`.",
       example: "svc-governance-export/v1\ngex_abcdefghij234567\ntnt_abcdefghij234567\n3b2c…\n\n— svc.example/manifest-log BASE64\n",
     }),
   })
@@ -120,7 +120,7 @@ export const GovernanceExportSchema = z
   })
   .openapi("GovernanceExport", {
     description:
-      "An export of everything the tenant has as of one instant, as one signed archive: records as JSON Lines and stored objects' bytes, with a manifest of SHA-256 hashes.",
+      "An export of everything the tenant has as of one instant, as one signed POSIX ustar archive: `records/<kind>/NNNNNN.jsonl` (rows as stored, column names as in the database, at most 200 per file; API-key secret hashes, webhook secrets, share token hashes, challenge hashes and sealed creator fields are omitted, so no creator e-mail or name appears), `objects/<object id>` (each stored object's bytes; objects retention already deleted are counted in `objects_omitted`), `manifest.json` (`format` `svc.governance-export.v1`, `export_id`, `tenant_id`, `as_of`, `audit_head`, `files`: `{path, size, sha256}` of every member but itself and the signature, `counts`) and `manifest.sig` (the signed note over the manifest's SHA-256). Exact version: D1 has no snapshot spanning many queries, so the version is fixed by time — rows created at or before `as_of` and audit entries up to `audit_head`; rows that change are read as they stand when the archive is sealed, and a row deleted in between is absent.",
   });
 
 export const GovernanceExportPageSchema = z
