@@ -4,6 +4,7 @@ import { type App, createApp } from "./app";
 import { sweepExpiredRetention } from "./assets/retention";
 import { database } from "./db/client";
 import type { Bindings } from "./env";
+import { sweepExports } from "./governance/exports/seal";
 import { sweepReleasedCursors } from "./history/repo";
 import { requeueStaleJobs } from "./jobs/sweep";
 import { configOf } from "./platform/config";
@@ -44,6 +45,7 @@ async function sweep(env: Bindings) {
     requeueStaleVerifications(env, now),
     sweepWebhooks(env, now),
     rewrapDataKeys(db, env, now),
+    sweepExports(env, now),
   ]);
   for (const r of results) if (r.status === "rejected") log.error("sweep failed", { error: String(r.reason) });
 }

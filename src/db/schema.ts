@@ -952,3 +952,53 @@ export const auditEvents = sqliteTable(
     index("audit_events_tenant_target_idx").on(t.tenantId, t.targetId),
   ],
 );
+
+/**
+ * Governance exports (issue #18, src/governance/exports): one archive of a tenant's records and stored objects as of
+ * `as_of`, sealed by a queue job into one R2 object (`r2_key`). queued → running → completed | failed; completed →
+ * expired when the sweep deletes the archive after `expires_at`. At most one queued or running export per tenant
+ * (the partial unique index), so two POSTs can never both start one. `lease_until` bounds a running attempt: past
+ * it the sweep puts the export back on the queue (a restart from scratch; `attempts` caps them).
+ */
+export const governanceExports = sqliteTable(
+  "governance_exports",
+  {
+    id: text("id").primaryKey(),
+    tenantId: text("tenant_id").notNull(),
+    state: text("state", { enum: ["queued", "running", "completed", "failed", "expired"] }).notNull(),
+    requestedByKind: text("requested_by_kind").notNull(),
+    requestedById: text("requested_by_id"),
+    /** The snapshot time: rows created after it are not in the archive. */
+    asOf: integer("as_of").notNull(),
+    /** The audit chain's head when requested (null: empty log); entries after it are not in the archive. */
+    auditHeadSeq: integer("audit_head_seq"),
+    auditHeadHash: text("audit_head_hash"),
+    r2Key: text("r2_key").notNull(),
+    /** The R2 multipart upload of the running attempt (aborted when an attempt is restarted or fails). */
+    multipartUploadId: text("multipart_upload_id"),
+    /** The attempt's second multipart upload: the manifest, streamed to `<r2_key>.manifest` before joining the archive. */
+    manifestUploadId: text("manifest_upload_id"),
+    /** JSON `{ <record kind>: rows }` plus `objects` and `objects_omitted`, once completed. */
+    counts: text("counts"),
+    fileCount: integer("file_count"),
+    byteLength: integer("byte_length"),
+    archiveSha256: text("archive_sha256"),
+    manifestSha256: text("manifest_sha256"),
+    /** The signed note over the manifest's SHA-256 (same key and format as the transparency log's checkpoints). */
+    signature: text("signature"),
+    errorCode: text("error_code"),
+    attempts: integer("attempts").notNull().default(0),
+    leaseUntil: integer("lease_until"),
+    createdAt: integer("created_at").notNull(),
+    startedAt: integer("started_at"),
+    completedAt: integer("completed_at"),
+    /** When the archive is deleted (completed exports). */
+    expiresAt: integer("expires_at"),
+    updatedAt: integer("updated_at").notNull(),
+  },
+  (t) => [
+    index("governance_exports_tenant_created_idx").on(t.tenantId, t.createdAt, t.id),
+    index("governance_exports_state_updated_idx").on(t.state, t.updatedAt),
+    uniqueIndex("governance_exports_active_uq").on(t.tenantId).where(sql`state IN ('queued', 'running')`),
+  ],
+);

@@ -1,9 +1,13 @@
 import { createRouter } from "../platform/context";
 import { register as listAudit } from "./audit/routes/list-audit";
+import { register as createExport } from "./exports/routes/create-export";
+import { register as downloadArchive } from "./exports/routes/download-archive";
+import { register as getExport } from "./exports/routes/get-export";
+import { register as listExports } from "./exports/routes/list-exports";
 
 /** Governance: the audit log, exports, deletions and legal holds (issue #18). */
 export function governanceRoutes() {
   const app = createRouter();
-  for (const register of [listAudit]) register(app);
+  for (const register of [listAudit, createExport, listExports, getExport, downloadArchive]) register(app);
   return app;
 }

@@ -519,6 +519,17 @@ export const ERROR_CODES = {
     retryable: true,
     summary: "No payments provider or callback signing secret is configured, so callbacks cannot be verified. Retry later.",
   },
+  // Governance exports (#18 part 2)
+  "svc.governance.export_in_progress": {
+    status: 409,
+    retryable: true,
+    summary: "The tenant already has an export queued or running (one at a time). Wait for it to finish, then ask again.",
+  },
+  "svc.governance.export_signing_unavailable": {
+    status: 503,
+    retryable: true,
+    summary: "No signing key is configured for export manifests (the transparency log's checkpoint key), so no export can be sealed.",
+  },
   "svc.internal": {
     status: 500,
     retryable: true,

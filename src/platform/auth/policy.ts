@@ -221,6 +221,11 @@ export const OPERATION_POLICIES: Record<string, OperationPolicy> = {
 
   // Governance (#18): the audit log
   "GET /v1/governance/audit": bearer("governance:read"),
+  // Governance (#18 part 2): exports (the archive's Worker-served download: the signed URL is the authority)
+  "POST /v1/governance/exports": bearer("governance:write", "optional"),
+  "GET /v1/governance/exports": bearer("governance:read"),
+  "GET /v1/governance/exports/{export_id}": bearer("governance:read"),
+  "GET /storage/exports/{export_id}": CAPABILITY,
 };
 
 /** `/v1/recipes/:recipe_id` (Hono) → `/v1/recipes/{recipe_id}` (OpenAPI). */

@@ -1,0 +1,149 @@
+import { eq } from "drizzle-orm";
+import { describe, expect, it } from "vitest";
+import { verifyNote } from "../../../src/anchoring/checkpoint";
+import { database } from "../../../src/db/client";
+import { apiKeys, webhookEndpoints } from "../../../src/db/schema";
+import { sweepExports } from "../../../src/governance/exports/seal";
+import { archiveKey, exportPrefix } from "../../../src/governance/exports/service";
+import { readTar } from "../../../src/governance/exports/tar";
+import { enrolled } from "../creators/helpers";
+import { api, createTenant, fixture, json, sha256HexOf, testEnv, uploadAsset, waitForJob } from "../support/helpers";
+import { createEndpoint } from "../support/webhooks.helpers";
+import { downloadArchive, exportAndWait, spkiOfVerifierKey } from "./exports.support";
+
+async function signed(key: string, name: string) {
+  const { assetId } = await uploadAsset(key, fixture("sample.jpg"), "image/jpeg", name);
+  const started = await api("/v1/sign", {
+    method: "POST",
+    key,
+    body: { asset_id: assetId, recipe_id: "rcp_system_sign_only" },
+    headers: { "idempotency-key": crypto.randomUUID() },
+  });
+  expect(started.status, await started.clone().text()).toBe(202);
+  const done = await waitForJob(key, (await json(started)).job_id);
+  expect(done.state).toBe("completed");
+  return assetId;
+}
+
+describe("governance exports", () => {
+  it("seals a tenant with signed assets into an archive whose hashes, manifest and signature all check, and which holds no secret", async () => {
+    const { key, tenantId } = await createTenant();
+    const email = "ada.lovelace@example.test";
+    await enrolled(key, email, "Ada Lovelace");
+    const hook = await createEndpoint(key);
+    const child = await json(await api("/v1/api-keys", { method: "POST", key, body: { name: "CI", scopes: ["identity:read"] } }));
+    const assets = [await signed(key, "a.jpg"), await signed(key, "b.jpg")];
+
+    const record = await exportAndWait(key);
+    expect(record, JSON.stringify(record)).toMatchObject({ state: "completed", error_code: null, attempts: 1 });
+    expect(record.counts).toMatchObject({ assets: 2, jobs: 2, receipts: 2, publications: 2, creator_identities: 1, webhook_endpoints: 1 });
+    expect(record.counts.objects).toBeGreaterThanOrEqual(4);
+    expect(record.download).toMatchObject({ method: "GET", media_type: "application/x-tar", filename: `${record.export_id}.tar` });
+
+    // The archive: its length and SHA-256 are the record's.
+    const archive = await downloadArchive(record);
+    expect(archive.length).toBe(record.bytes);
+    expect(await sha256HexOf(archive)).toBe(record.archive_sha256);
+
+    // Every member the manifest lists is there with that SHA-256 and size, and nothing else is (but the manifest and its signature).
+    const members = readTar(archive);
+    const byName = new Map(members.map((m) => [m.name, m.bytes]));
+    expect(members.length).toBe(record.file_count);
+    const manifestBytes = byName.get("manifest.json")!;
+    expect(await sha256HexOf(manifestBytes)).toBe(record.manifest_sha256);
+    const manifest = JSON.parse(new TextDecoder().decode(manifestBytes));
+    expect(manifest).toMatchObject({
+      format: "svc.governance-export.v1",
+      export_id: record.export_id,
+      tenant_id: tenantId,
+      counts: record.counts,
+    });
+    for (const file of manifest.files) {
+      const bytes = byName.get(file.path);
+      expect(bytes, file.path).toBeDefined();
+      expect(bytes!.length, file.path).toBe(file.size);
+      expect(await sha256HexOf(bytes!), file.path).toBe(file.sha256);
+    }
+    expect(new Set([...manifest.files.map((f: any) => f.path), "manifest.json", "manifest.sig"])).toEqual(new Set(byName.keys()));
+
+    // The signature: a signed note by the transparency log's key over the manifest's SHA-256.
+    const note = new TextDecoder().decode(byName.get("manifest.sig")!);
+    expect(note).toBe(record.signature.note);
+    const verified = await verifyNote(note, {
+      name: record.signature.key_name,
+      publicKey: spkiOfVerifierKey(record.signature.verifier_key),
+    });
+    expect(verified).toEqual({
+      status: "valid",
+      text: `svc-governance-export/v1\n${record.export_id}\n${tenantId}\n${record.manifest_sha256}\n`,
+    });
+    const tampered = note.replace(record.manifest_sha256, "0".repeat(64));
+    expect(
+      (await verifyNote(tampered, { name: record.signature.key_name, publicKey: spkiOfVerifierKey(record.signature.verifier_key) })).status,
+    ).toBe("invalid");
+    // …the key the transparency log's checkpoints publish.
+    const checkpoint = await api("/v1/anchor/checkpoint", { key });
+    if (checkpoint.status === 200) expect((await json(checkpoint)).verifier_key).toBe(record.signature.verifier_key);
+
+    // Records: the published bytes are the asset's download; the audit chain ends at the recorded head.
+    const lines = (prefix: string) =>
+      members
+        .filter((m) => m.name.startsWith(prefix))
+        .flatMap((m) => new TextDecoder().decode(m.bytes).trim().split("\n"))
+        .map((l) => JSON.parse(l));
+    const assetRows = lines("records/assets/");
+    expect(assetRows.map((a) => a.id).sort()).toEqual([...assets].sort());
+    for (const asset of assetRows) {
+      const published = byName.get(`objects/${asset.published_object_id}`)!;
+      const download = await json(await api(`/v1/assets/${asset.id}/download`, { method: "POST", key }));
+      expect(await sha256HexOf(published)).toBe(download.sha256);
+    }
+    const auditRows = lines("records/audit/");
+    expect(auditRows.at(-1)).toMatchObject({ seq: record.audit_head.seq, hash: record.audit_head.hash });
+
+    // No secret: no key secret or hash, no webhook secret or its ciphertext, no creator e-mail.
+    const text = new TextDecoder("latin1").decode(archive);
+    const db = database(testEnv.DB);
+    const keyRow = (await db.select().from(apiKeys).where(eq(apiKeys.id, child.api_key.api_key_id)))[0]!;
+    const hookRow = (await db.select().from(webhookEndpoints).where(eq(webhookEndpoints.id, hook.id)))[0]!;
+    for (const secret of [key, child.secret, keyRow.secretHash, hook.secret, hookRow.secretCiphertext, email, "Ada Lovelace"])
+      expect(text.includes(secret), `archive holds ${secret.slice(0, 6)}…`).toBe(false);
+    for (const column of ["secret_hash", "secret_ciphertext", "email_sealed", "name_sealed", "salt_sealed", "email_lookup"])
+      expect(text.includes(`"${column}"`), column).toBe(false);
+    expect(lines("records/api_keys/").map((k) => k.id)).toContain(child.api_key.api_key_id);
+
+    // Audited: the request, and its completion by the service.
+    const events = await json(await api(`/v1/governance/audit?target_id=${record.export_id}`, { key }));
+    expect(events.items.map((e: any) => [e.action, e.actor.kind, e.outcome])).toEqual([
+      ["export.completed", "service", "succeeded"],
+      ["POST /v1/governance/exports", "api_key", "succeeded"],
+    ]);
+
+    // Listed; and after its expiry the sweep deletes the archive.
+    const list = await json(await api("/v1/governance/exports?state=completed", { key }));
+    expect(list.items.map((e: any) => e.export_id)).toEqual([record.export_id]);
+    // R2 holds the archive alone (the manifest streamed aside was deleted once it joined the archive).
+    const stored = await testEnv.OBJECTS.list({ prefix: exportPrefix(tenantId, record.export_id) });
+    expect(stored.objects.map((o) => o.key)).toEqual([archiveKey(tenantId, record.export_id, 1)]);
+    await sweepExports(testEnv, Date.parse(record.expires_at) + 1);
+    const expired = await json(await api(`/v1/governance/exports/${record.export_id}`, { key }));
+    expect(expired).toMatchObject({ state: "expired", download: null, expires_at: null });
+    expect((await testEnv.OBJECTS.list({ prefix: exportPrefix(tenantId, record.export_id) })).objects).toEqual([]);
+  });
+
+  it("exports an empty tenant: its own record and the audit of the request only", async () => {
+    const { key } = await createTenant();
+    const record = await exportAndWait(key);
+    expect(record.state).toBe("completed");
+    expect(record.counts).toMatchObject({ tenant: 1, api_keys: 1, assets: 0, objects: 0, audit: 0 });
+    expect(record.audit_head).toBeNull();
+    const members = readTar(await downloadArchive(record));
+    // (the request log may hold the POST itself, which began before as_of)
+    expect(
+      members
+        .map((m) => m.name)
+        .filter((n) => !n.startsWith("records/api_request_logs/"))
+        .sort(),
+    ).toEqual(["manifest.json", "manifest.sig", "records/api_keys/000001.jsonl", "records/tenant/000001.jsonl"]);
+  });
+});
