@@ -5,6 +5,7 @@ import { configDefaults, defineConfig } from "vitest/config";
 // With the extension (Vite's future native config loader needs it); tsconfig.node.json lacks
 // allowImportingTsExtensions, hence the expected TS5097.
 import { mintAnchorKeyPem, mintDevPki } from "./src/dev/pki.ts";
+import { DEV_SESSION_AUDIENCE, DEV_SESSION_ISSUER, mintDevSessionKey } from "./src/dev/session-issuer.ts";
 import { captureTestTrustJson } from "./test/workers/capture/trust-fixture.ts";
 
 /** Media fixtures (test/fixtures/media) handed to workerd tests as one binding: file name → base64 bytes. */
@@ -30,6 +31,8 @@ export default defineConfig(async () => {
   const migrations = await readD1Migrations("./migrations");
   // A fresh dev PKI per run: C2PA signer and TSA credentials for workerd tests, its root as the trust anchor.
   const pki = await mintDevPki({ ocspUrl: "http://svc.test/dev/ocsp" });
+  // Console sessions: a fresh dev identity provider per run; tests mint tokens with its private key.
+  const sessionIssuer = await mintDevSessionKey();
   return {
     test: {
       reporters: ["default", "./test/summary-reporter.ts"],
@@ -64,6 +67,12 @@ export default defineConfig(async () => {
                   // Capture trust: test CAs standing in for Apple and Google (test/workers/capture/trust-fixture.ts).
                   SVC_CAPTURE_TRUST: captureTestTrustJson(),
                   SVC_DATA_MASTER_KEYS: "test1:dGVzdC1kYXRhLW1hc3Rlci1rZXktMDAwMDAwMDAwMS0",
+                  // Console sessions (#18): the dev issuer, its public keys inline, and the idp callback's secret.
+                  SVC_SESSION_ISSUER: DEV_SESSION_ISSUER,
+                  SVC_SESSION_AUDIENCE: DEV_SESSION_AUDIENCE,
+                  SVC_SESSION_JWKS: sessionIssuer.jwks,
+                  SVC_DEV_SESSION_KEY_PEM: sessionIssuer.privateKeyPkcs8Pem,
+                  SVC_IDP_WEBHOOK_SECRET: "whsec_dGVzdC1pZHAtd2ViaG9vay1zZWNyZXQtMDEyMzQ1Njc4OQ==",
                   // A static host map (development only) so webhook destination checks resolve without network DNS.
                   SVC_DEV_DNS_HOSTS: JSON.stringify({
                     "hooks.example.com": ["93.184.215.14"],

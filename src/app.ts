@@ -18,6 +18,7 @@ import { governanceRoutes } from "./governance";
 import { durableAuditSink } from "./governance/audit/service";
 import { historyRoutes } from "./history";
 import { identityRoutes } from "./identity";
+import { sessionDirectory } from "./identity/service";
 import { jobRoutes } from "./jobs";
 import { installDevOcsp } from "./media/c2pa/ocsp-dev-port";
 import { installDevTsa } from "./media/c2pa/tsa-dev-port";
@@ -105,7 +106,7 @@ export function createApp(options: AppOptions = {}) {
   app.use("/v1/*", (c, next) => (c.req.path === "/v1/verify" || c.req.path === BY_CONTENT_PATH ? verifyLimit(c, next) : limit(c, next)));
   if (options.development) app.use("/dev/*", limit);
   app.use("*", requestLog);
-  app.use("*", authenticate(apiKeyLookup));
+  app.use("*", authenticate(apiKeyLookup, sessionDirectory));
   app.use("*", idempotency);
   // Inside idempotency: a replayed answer changed nothing and is not audited again.
   app.use("*", auditWrites);

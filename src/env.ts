@@ -73,6 +73,21 @@ export type Bindings = Env & {
   SVC_CONSOLE_ORIGINS?: string;
   /** Development only: the secret the simulated checkout signs its callbacks with (default: a fixed dev value). */
   SVC_PAYMENTS_SIMULATION_SECRET?: string;
+  /**
+   * Console sessions (#18): `Authorization: Bearer <JWT>` from this OIDC issuer (the token's exact `iss`). Sessions
+   * are configured when the issuer, the audience and one key source are all set; otherwise a session token answers 503.
+   */
+  SVC_SESSION_ISSUER?: string;
+  /** Accepted `aud` values, comma-separated (the console's client id at the identity provider). */
+  SVC_SESSION_AUDIENCE?: string;
+  /** The issuer's public keys inline, as a JWKS JSON document (`{"keys":[…]}`; public keys only). Wins over the URL. */
+  SVC_SESSION_JWKS?: string;
+  /** The issuer's JWKS URL (https; cached, an unknown `kid` refetches at most every 30 s). */
+  SVC_SESSION_JWKS_URL?: string;
+  /** Development only: PKCS#8 PEM private key of the dev session issuer (src/dev/session-issuer.ts; `npm run dev:session`). */
+  SVC_DEV_SESSION_KEY_PEM?: string;
+  /** Signing secret of POST /webhooks/idp (`whsec_` + base64, Svix-style); none: the callback answers 503. */
+  SVC_IDP_WEBHOOK_SECRET?: string;
 };
 
 /**

@@ -6,6 +6,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { mintAnchorKeyPem, mintDevPki } from "../../src/dev/pki.ts";
+import { DEV_SESSION_AUDIENCE, DEV_SESSION_ISSUER, mintDevSessionKey } from "../../src/dev/session-issuer.ts";
 import { SCOPES } from "../../src/platform/auth/scopes.ts";
 import { base32, newId } from "../../src/platform/ids.ts";
 
@@ -39,6 +40,9 @@ export function wrangler(args, options = {}) {
 export const newApiKeySecret = () => `svc_live_${base32(randomBytes(32))}`;
 /** Must equal hashApiKeySecret in src/platform/auth/keys.ts (a test checks it). */
 export const hashApiKeySecret = (pepper, secret) => createHmac("sha256", pepper).update(secret).digest("hex");
+
+/** A multi-line value as quoted() wrote it (as read back, or as just added), back to its lines. */
+export const unquoted = (value) => value.replace(/^"(.*)"$/s, "$1").replace(/\\n/g, "\n");
 
 function parseVars(text) {
   const vars = {};
@@ -89,6 +93,15 @@ export async function ensureDevVars() {
     writeFileSync(DEV_ROOT_PEM, `${pki.rootCertPem.trim()}\n`);
   }
   if (!vars.SVC_ANCHOR_KEY_PEM) add("SVC_ANCHOR_KEY_PEM", quoted(await mintAnchorKeyPem()));
+  // Console sessions (#18): the dev identity provider's key pair; the Worker gets its public JWKS inline.
+  if (!vars.SVC_DEV_SESSION_KEY_PEM || !vars.SVC_SESSION_JWKS) {
+    const issuer = await mintDevSessionKey();
+    add("SVC_DEV_SESSION_KEY_PEM", quoted(issuer.privateKeyPkcs8Pem));
+    add("SVC_SESSION_JWKS", `'${issuer.jwks}'`);
+  }
+  if (!vars.SVC_SESSION_ISSUER) add("SVC_SESSION_ISSUER", DEV_SESSION_ISSUER);
+  if (!vars.SVC_SESSION_AUDIENCE) add("SVC_SESSION_AUDIENCE", DEV_SESSION_AUDIENCE);
+  if (!vars.SVC_IDP_WEBHOOK_SECRET) add("SVC_IDP_WEBHOOK_SECRET", `whsec_${randomBytes(24).toString("base64")}`);
   if (text !== existing) writeFileSync(DEV_VARS, text, { mode: 0o600 });
   return vars;
 }

@@ -1,6 +1,6 @@
 import type { Database } from "../db/client";
 import { displayPrefixOf, generateApiKeySecret, hashApiKeySecret } from "../platform/auth/keys";
-import type { Scope } from "../platform/auth/scopes";
+import { ALL_SCOPES, type Scope } from "../platform/auth/scopes";
 import { newId } from "../platform/ids";
 import { iso } from "../platform/openapi";
 import type { AuthenticatedPrincipal } from "../platform/principal";
@@ -47,6 +47,18 @@ export function apiKeyView(row: ApiKeyRow, now = Date.now()) {
   };
 }
 
+/**
+ * The grant a console session acts with: the account's owner, who covers every key (every scope, no expiry, no
+ * restrictions, no signing profile, outputs kept until deleted), so a key it creates inherits no ceiling.
+ */
+const OWNER = {
+  scopes: JSON.stringify(ALL_SCOPES),
+  expiresAt: null,
+  restrictions: null,
+  signingProfile: null,
+  retention: null,
+} as const satisfies Pick<ApiKeyRow, "scopes" | "expiresAt" | "restrictions" | "signingProfile" | "retention">;
+
 export type CreateKeyResult =
   | { status: "created"; row: ApiKeyRow; secret: string }
   | { status: "scope_not_grantable"; scopes: Scope[] }
@@ -68,7 +80,7 @@ export async function createApiKey(
   const notHeld = input.scopes.filter((s) => !principal.scopes.has(s));
   if (notHeld.length > 0) return { status: "scope_not_grantable", scopes: notHeld };
   if (input.expiresAt !== undefined && input.expiresAt !== null && input.expiresAt <= now) return { status: "invalid_expiry" };
-  const actor = await getKey(db, principal.tenantId, principal.apiKeyId);
+  const actor = principal.kind === "session" ? OWNER : await getKey(db, principal.tenantId, principal.apiKeyId);
   if (!actor) return { status: "outranks_caller", detail: "the calling key no longer exists" };
   const actorRestrictions = restrictionsOf(actor.restrictions);
   const inherited =
@@ -102,7 +114,9 @@ export async function createApiKey(
     expiresAt,
     revokedAt: null,
     lastUsedAt: null,
-    createdByKeyId: principal.apiKeyId,
+    createdByKeyId: principal.kind === "api_key" ? principal.apiKeyId : null,
+    // Recorded so the key stops working (403) once its creating user is deactivated or deleted at the provider.
+    createdByUserId: principal.kind === "session" ? principal.userId : null,
     restrictions: child.restrictions,
     signingProfile,
     successorKeyId: null,
@@ -120,7 +134,7 @@ export async function createApiKey(
  * own row, so restrictions changed since authentication count.
  */
 export async function authorityOver(db: Database, principal: AuthenticatedPrincipal, targets: KeyGrant[]): Promise<CoverDecision> {
-  const actor = await getKey(db, principal.tenantId, principal.apiKeyId);
+  const actor = principal.kind === "session" ? OWNER : await getKey(db, principal.tenantId, principal.apiKeyId);
   if (!actor) return { covered: false, reason: "scopes", detail: "the calling key no longer exists" };
   const grant = grantOf(actor);
   for (const target of targets) {

@@ -38,6 +38,8 @@ export const apiKeys = sqliteTable(
     revokedAt: integer("revoked_at"),
     lastUsedAt: integer("last_used_at"),
     createdByKeyId: text("created_by_key_id"),
+    /** The console user (users.id) whose session created this key, or null (created by a key or a script). #18 */
+    createdByUserId: text("created_by_user_id"),
     /** JSON `{ version, ip_allowlist, rate_limit_per_minute, updated_at }`; null: unrestricted (version 0). */
     restrictions: text("restrictions"),
     /** JSON `{ version, default_recipe_id, allowed_recipe_ids, updated_at }`; null: no profile. */
@@ -1002,3 +1004,53 @@ export const governanceExports = sqliteTable(
     uniqueIndex("governance_exports_active_uq").on(t.tenantId).where(sql`state IN ('queued', 'running')`),
   ],
 );
+
+/**
+ * Console users (#18): people who sign in with the configured identity provider. One row per (issuer, subject),
+ * provisioned just in time by the first valid session carrying a verified e-mail, together with a new account. The
+ * e-mail is personal data: stored only sealed under the tenant's data key (`email_sealed`, record = the user id,
+ * field "email"), with `email_index` a keyed blind index (HMAC under the key pepper, global across tenants) that
+ * makes one e-mail belong to at most one user. A deleted user keeps its row (so the subject cannot sign in again
+ * and provision anew) with the e-mail and its index erased.
+ */
+export const users = sqliteTable(
+  "users",
+  {
+    id: text("id").primaryKey(),
+    tenantId: text("tenant_id")
+      .notNull()
+      .references(() => tenants.id),
+    issuer: text("issuer").notNull(),
+    subject: text("subject").notNull(),
+    emailSealed: text("email_sealed"),
+    emailDataKeyId: text("email_data_key_id"),
+    emailIndex: text("email_index"),
+    status: text("status", { enum: ["active", "deactivated", "deleted"] })
+      .notNull()
+      .default("active"),
+    createdAt: integer("created_at").notNull(),
+    updatedAt: integer("updated_at").notNull(),
+    /** Epoch ms of the last sign-in recorded in the audit (at most one a user an hour), or null. */
+    lastSignedInAt: integer("last_signed_in_at"),
+  },
+  (t) => [
+    uniqueIndex("users_issuer_subject_uq").on(t.issuer, t.subject),
+    uniqueIndex("users_email_index_uq").on(t.emailIndex),
+    index("users_tenant_idx").on(t.tenantId),
+  ],
+);
+
+/**
+ * Identity-provider callbacks received (POST /webhooks/idp), deduplicated by their `idp-id`. Written in the same
+ * batch as the user change it applied, so an event is applied at most once; `audited_at` null means its audit entry
+ * is still owed (a replay appends it).
+ */
+export const idpEvents = sqliteTable("idp_events", {
+  id: text("id").primaryKey(),
+  type: text("type").notNull(),
+  tenantId: text("tenant_id"),
+  userId: text("user_id"),
+  result: text("result").notNull(),
+  receivedAt: integer("received_at").notNull(),
+  auditedAt: integer("audited_at"),
+});

@@ -110,8 +110,9 @@ export function registerSharedSchemas(app: OpenAPIHono<AppEnv>) {
   app.openAPIRegistry.registerComponent("securitySchemes", "bearer", {
     type: "http",
     scheme: "bearer",
-    bearerFormat: "svc_live_ API key",
-    description: "An API key: `Authorization: Bearer svc_live_...`. Scopes per operation are listed in `x-svc-scope`.",
+    bearerFormat: "svc_live_ API key, or a console session JWT",
+    description:
+      "An API key (`Authorization: Bearer svc_live_...`) or a signed-in console session (`Authorization: Bearer <JWT>`: an OIDC ID or access token of the deployment's configured identity provider, RS256/ES256/EdDSA, checked for issuer, audience and expiry). The kind is told by shape. Scopes per operation are listed in `x-svc-scope`; a key holds the scopes it was created with, a console session holds every scope and acts as the account's owner (it may create any key, and turn wallet auto-recharge on). The first session of a subject with a verified e-mail provisions its account (409 when the e-mail belongs to another account's user, 422 without a verified e-mail); 503 when sessions are not configured. A user deactivated or deleted at the provider gets 403, with its sessions and with the keys its sessions created.",
   });
   for (const [name, header] of Object.entries(RATE_LIMIT_HEADERS)) app.openAPIRegistry.registerComponent("headers", name, header);
 }

@@ -4,14 +4,28 @@ import { Timestamp } from "../platform/openapi";
 
 export const MeResponseSchema = z
   .object({
-    email: z.string().nullable().openapi({ description: "Contact e-mail of the account, when one is recorded.", example: "dev@localhost" }),
+    email: z.string().nullable().openapi({
+      description:
+        "For a console session, the signed-in user's e-mail (as verified by the identity provider); for an API key, the account's contact e-mail when one is recorded (accounts provisioned by a console sign-in record none).",
+      example: "dev@localhost",
+    }),
     public_id: z.string().openapi({ description: "Public id of the account (tenant).", example: "ten_abcdefghij234567" }),
     tenant_name: z.string().openapi({ description: "Account name.", example: "Development" }),
     credential: z
       .object({
-        kind: z.literal("api_key").openapi({ description: "Kind of credential used for this request." }),
-        api_key_id: z.string().openapi({ description: "The key used.", example: "key_abcdefghij234567" }),
-        scopes: z.array(ScopeSchema).openapi({ description: "Scopes of the key." }),
+        kind: z.enum(["api_key", "session"]).openapi({
+          description: "Kind of credential used for this request: an API key, or a signed-in console session.",
+          example: "api_key",
+        }),
+        api_key_id: z
+          .string()
+          .nullable()
+          .openapi({ description: "The key used; null for a console session.", example: "key_abcdefghij234567" }),
+        user_id: z
+          .string()
+          .nullable()
+          .openapi({ description: "The console user signed in; null for an API key.", example: "usr_abcdefghij234567" }),
+        scopes: z.array(ScopeSchema).openapi({ description: "Scopes the credential holds (a console session holds every scope)." }),
       })
       .openapi({ description: "The credential behind this request." }),
   })
@@ -49,3 +63,18 @@ export const DeveloperOnboardingResponseSchema = z
     steps: z.array(Step).openapi({ description: "Setup checklist, in order." }),
   })
   .openapi("DeveloperOnboardingResponse");
+
+export const IdpCallbackResponseSchema = z
+  .object({
+    status: z.literal("received").openapi({ description: "The callback was verified and recorded.", example: "received" }),
+    result: z.enum(["applied", "unchanged", "unknown_user", "ignored"]).openapi({
+      description:
+        "`applied`: the user changed (deactivated, reactivated, deleted, e-mail changed). `unchanged`: the user already was so. `unknown_user`: no user of ours has that subject. `ignored`: an event type we do not act on.",
+      example: "applied",
+    }),
+    duplicate: z.boolean().openapi({
+      description: "True when this `idp-id` was already received: the answer repeats the first result and nothing changed.",
+      example: false,
+    }),
+  })
+  .openapi("IdpCallbackResponse");

@@ -58,6 +58,8 @@ export async function recordAudit(env: Bindings, tenantId: string, drafts: Audit
 /** The actor fields of an authenticated principal; null for an anonymous caller (nothing to attribute). */
 export function actorOf(principal: Principal): Pick<AuditDraft, "actorKind" | "actorId" | "credentialId"> | null {
   if (principal.kind === "api_key") return { actorKind: "api_key", actorId: principal.apiKeyId, credentialId: principal.apiKeyId };
+  // A session's credential is the provider's token, never stored: the user id names both actor and credential.
+  if (principal.kind === "session") return { actorKind: "console_user", actorId: principal.userId, credentialId: principal.userId };
   return null;
 }
 

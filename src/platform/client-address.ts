@@ -133,7 +133,7 @@ export async function callerRateBuckets(
   family: string,
   publicPerMinute: number,
 ): Promise<RateBucket[]> {
-  if (principal.kind === "api_key") {
+  if (principal.kind !== "anonymous") {
     return [{ name: `${family}_tenant:${principal.tenantId}`, perMinute: configOf(env).verifyTenantRatePerMinute }];
   }
   return anonymousRateBuckets(headers, env, `${family}_public`, publicPerMinute);

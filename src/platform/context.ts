@@ -48,7 +48,8 @@ export function createRouter() {
 /** The authenticated caller of a bearer operation (the auth middleware guarantees one). */
 export function principalOf(c: AppContext): AuthenticatedPrincipal {
   const principal = c.get("principal");
-  if (principal?.kind !== "api_key") throw new Error("bearer operation reached without an authenticated principal");
+  if (principal?.kind !== "api_key" && principal?.kind !== "session")
+    throw new Error("bearer operation reached without an authenticated principal");
   return principal;
 }
 

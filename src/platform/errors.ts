@@ -54,12 +54,50 @@ export const ERROR_CODES = {
   "svc.auth.unavailable": {
     status: 503,
     retryable: true,
-    summary: "Credential verification is unavailable (for example, no key pepper is configured). Retry later.",
+    summary:
+      "Credential verification is unavailable (no key pepper configured, console sessions not configured, or the identity provider's keys unreachable). Retry later.",
   },
   "svc.auth.invalid_key": {
     status: 401,
     retryable: false,
     summary: "The credential on a call that may be made without one is invalid: send a valid key, or none for the public variant.",
+  },
+  "svc.session.email_unverified": {
+    status: 422,
+    retryable: false,
+    summary:
+      "The console session is valid but its user has no account yet, and the token carries no verified e-mail (`email` with `email_verified: true`) to provision one with. Verify the e-mail at the identity provider and sign in again.",
+  },
+  "svc.session.email_conflict": {
+    status: 409,
+    retryable: false,
+    summary:
+      "Just-in-time provisioning conflicted: the session's verified e-mail already belongs to another account's user (under another identity-provider subject). Sign in with that identity, or ask the provider to change the e-mail.",
+  },
+  "svc.session.idp_unavailable": {
+    status: 503,
+    retryable: true,
+    summary:
+      "The identity-provider callback cannot be verified or applied: no signing secret is configured (SVC_IDP_WEBHOOK_SECRET), or personal data cannot be sealed. The provider retries.",
+  },
+  "svc.session.idp_signature_invalid": {
+    status: 400,
+    retryable: false,
+    summary:
+      "The identity-provider callback's idp-id, idp-timestamp or idp-signature header is missing or malformed, no signature matches the exact body, or the timestamp is more than 300 seconds from now.",
+  },
+  "svc.session.idp_event_invalid": { status: 400, retryable: false, summary: "The identity-provider callback's body is not UTF-8 JSON." },
+  "svc.session.idp_event_unprocessable": {
+    status: 422,
+    retryable: false,
+    summary:
+      "The identity-provider callback is JSON but not a usable event: see the IdpEvent schema (type, data.subject; e-mail changes need a verified e-mail).",
+  },
+  "svc.session.idp_identity_conflict": {
+    status: 409,
+    retryable: false,
+    summary:
+      "The identity-provider event conflicts with the user's state: a deleted user cannot be reactivated, and an e-mail another user holds cannot be taken.",
   },
   "svc.verify.no_input": {
     status: 400,

@@ -263,7 +263,7 @@ export type LookupScopeDecision =
 
 export function lookupScope(principal: Principal, requested: RequestedLookupScope | undefined): LookupScopeDecision {
   if ((requested ?? "global") === "global") return { status: "ok", scope: "global", filter: { tenantId: null, resolvableOnly: true } };
-  if (principal.kind !== "api_key") return { status: "credential_required" };
+  if (principal.kind === "anonymous") return { status: "credential_required" };
   if (!principal.scopes.has("recovery:read")) return { status: "scope_missing" };
   return { status: "ok", scope: "tenant", filter: { tenantId: principal.tenantId, resolvableOnly: true } };
 }

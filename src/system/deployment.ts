@@ -38,6 +38,9 @@ export function checkDeployment(env: Bindings): DeploymentCheck {
     if (!env[name]?.trim()) problems.push(`${name} is not set`);
   }
   if (production && config.tsaUrl?.trim() === "internal") problems.push('SVC_TSA_URL is "internal" (the development TSA) in production');
+  // Whoever holds the dev identity provider's private key can mint console sessions: it never belongs in production.
+  if (production && env.SVC_DEV_SESSION_KEY_PEM?.trim())
+    problems.push("SVC_DEV_SESSION_KEY_PEM (the development session issuer's key) is set in production");
   return problems.length === 0 ? { ready: true } : { ready: false, problems };
 }
 

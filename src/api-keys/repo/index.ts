@@ -1,7 +1,7 @@
 import { and, eq, gt, isNull, lt, or, sql } from "drizzle-orm";
 import type { Database } from "../../db/client";
 import { newestFirst, pageWindow } from "../../db/keyset";
-import { apiKeys, tenants } from "../../db/schema";
+import { apiKeys, tenants, users } from "../../db/schema";
 import type { KeyCredential, KeyLookup } from "../../platform/auth/key-lookup";
 import { type KeyRestrictions, type KeyRetention, NO_RESTRICTIONS, NO_RETENTION } from "../controls";
 
@@ -10,9 +10,11 @@ export type ApiKeyRow = typeof apiKeys.$inferSelect;
 /** The key with this hash together with its tenant's status; used only by authentication. */
 export async function findKeyByHash(db: Database, secretHash: string) {
   const rows = await db
-    .select({ key: apiKeys, tenantStatus: tenants.status })
+    .select({ key: apiKeys, tenantStatus: tenants.status, creatorStatus: users.status })
     .from(apiKeys)
     .innerJoin(tenants, eq(tenants.id, apiKeys.tenantId))
+    // The console user whose session created the key (#18): a deactivated or deleted user's keys stop working.
+    .leftJoin(users, eq(users.id, apiKeys.createdByUserId))
     .where(eq(apiKeys.secretHash, secretHash))
     .limit(1);
   return rows[0] ?? null;
@@ -30,12 +32,12 @@ export async function touchLastUsed(db: Database, keyId: string, now: number) {
 export const apiKeyLookup: KeyLookup = {
   async findByHash(db, secretHash) {
     const found = await findKeyByHash(db, secretHash);
-    return found && credentialOf(found.key, found.tenantStatus);
+    return found && credentialOf(found.key, found.tenantStatus, found.creatorStatus);
   },
   touchLastUsed,
 };
 
-function credentialOf(key: ApiKeyRow, tenantStatus: string): KeyCredential {
+function credentialOf(key: ApiKeyRow, tenantStatus: string, creatorStatus: string | null): KeyCredential {
   const state = {
     id: key.id,
     tenantId: key.tenantId,
@@ -46,6 +48,8 @@ function credentialOf(key: ApiKeyRow, tenantStatus: string): KeyCredential {
     lastUsedAt: key.lastUsedAt,
     signingProfile: key.signingProfile,
     tenantStatus,
+    // A key a session created whose user row is gone reads as deleted: fail closed.
+    creatorUserStatus: key.createdByUserId === null ? null : (creatorStatus ?? "deleted"),
   };
   // Stored JSON is read without trusting it: a value that does not parse, or parses to the wrong shape, makes the
   // credential unreadable (authentication then fails closed) instead of throwing into a 500.

@@ -28,9 +28,10 @@ const route = createRoute({
 
 export function register(app: Router) {
   app.openapi(route, async (c) => {
-    const { tenantId } = principalOf(c);
-    // Console sessions arrive with #18: every caller today is an API key.
-    const outcome = await changeSettings(c.var.db, tenantId, { consoleSession: false }, c.req.valid("json"));
+    const principal = principalOf(c);
+    const { tenantId } = principal;
+    // Turning auto-recharge on spends the account's money unattended: only a signed-in person (a console session) may.
+    const outcome = await changeSettings(c.var.db, tenantId, { consoleSession: principal.kind === "session" }, c.req.valid("json"));
     switch (outcome.status) {
       case "ok": {
         const movements = await recentMovements(c.var.db, tenantId, WALLET_TRANSACTIONS);

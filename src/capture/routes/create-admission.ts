@@ -7,6 +7,7 @@ import { handOver } from "../../jobs/runner";
 import { notFound, principalOf } from "../../platform/context";
 import { ApiError } from "../../platform/errors";
 import { errorResponse, IdempotencyKeyHeader, json, NOT_FOUND } from "../../platform/openapi";
+import { actingIdOf } from "../../platform/principal";
 import { admissionResult } from "../admission-records";
 import { submitAdmission } from "../admissions";
 import { AdmissionResultSchema, CreateAdmissionRequestSchema } from "../schemas";
@@ -46,7 +47,7 @@ export function register(app: Router) {
       },
       {
         tenantId: principal.tenantId,
-        apiKeyId: principal.apiKeyId,
+        apiKeyId: actingIdOf(principal),
         outputRetentionDays: principal.outputRetentionDays,
         signingProfile: signingProfileOf(principal.signingProfile),
       },

@@ -3,6 +3,7 @@ import type { Router } from "../../app-types";
 import { notFound, principalOf } from "../../platform/context";
 import { ApiError } from "../../platform/errors";
 import { errorResponse, IdempotencyKeyHeader, json, NOT_FOUND } from "../../platform/openapi";
+import { actingIdOf } from "../../platform/principal";
 import { ChallengeResponseSchema, CreateChallengeRequestSchema } from "../schemas";
 import { createChallenge } from "../service";
 
@@ -27,7 +28,10 @@ const route = createRoute({
 
 export function register(app: Router) {
   app.openapi(route, async (c) => {
-    const { tenantId, apiKeyId } = principalOf(c);
+    const principal = principalOf(c);
+    const { tenantId } = principal;
+    // The column names a key; a console session's acts are attributed to its user (usr_…).
+    const apiKeyId = actingIdOf(principal);
     const result = await createChallenge(c.var.db, { tenantId, apiKeyId, ...c.req.valid("json") });
     if (result.status === "not_found") throw notFound("capture identity");
     if (result.status === "revoked") throw new ApiError("svc.capture.identity_revoked");

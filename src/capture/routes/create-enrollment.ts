@@ -3,6 +3,7 @@ import type { Router } from "../../app-types";
 import { principalOf } from "../../platform/context";
 import { ApiError } from "../../platform/errors";
 import { errorResponse, IdempotencyKeyHeader, json } from "../../platform/openapi";
+import { actingIdOf } from "../../platform/principal";
 import { CreateEnrollmentRequestSchema, EnrollmentResponseSchema } from "../schemas";
 import { createEnrollment } from "../service";
 import { captureTrustOf } from "../trust";
@@ -28,7 +29,10 @@ const route = createRoute({
 export function register(app: Router) {
   app.openapi(route, async (c) => {
     if (captureTrustOf(c.env).status !== "ok") throw new ApiError("svc.capture.trust_unavailable");
-    const { tenantId, apiKeyId } = principalOf(c);
+    const principal = principalOf(c);
+    const { tenantId } = principal;
+    // The column names a key; a console session's acts are attributed to its user (usr_…).
+    const apiKeyId = actingIdOf(principal);
     const { row, secret } = await createEnrollment(c.var.db, { tenantId, apiKeyId, ...c.req.valid("json") });
     return c.json(
       {

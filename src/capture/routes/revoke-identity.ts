@@ -2,6 +2,7 @@ import { createRoute, z } from "@hono/zod-openapi";
 import type { Router } from "../../app-types";
 import { notFound, principalOf } from "../../platform/context";
 import { IdempotencyKeyHeader, json, NOT_FOUND } from "../../platform/openapi";
+import { actingIdOf } from "../../platform/principal";
 import { CaptureIdentityIdParams, CaptureIdentityResponseSchema } from "../schemas";
 import { identityView, revokeIdentity } from "../service";
 
@@ -19,7 +20,10 @@ const route = createRoute({
 
 export function register(app: Router) {
   app.openapi(route, async (c) => {
-    const { tenantId, apiKeyId } = principalOf(c);
+    const principal = principalOf(c);
+    const { tenantId } = principal;
+    // The column names a key; a console session's acts are attributed to its user (usr_…).
+    const apiKeyId = actingIdOf(principal);
     const result = await revokeIdentity(c.var.db, tenantId, c.req.valid("param").capture_identity_id, apiKeyId);
     if (result.status === "not_found") throw notFound("capture identity");
     return c.json(identityView(result.row), 200);

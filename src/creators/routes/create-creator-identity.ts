@@ -3,6 +3,7 @@ import type { Router } from "../../app-types";
 import { principalOf } from "../../platform/context";
 import { ApiError } from "../../platform/errors";
 import { errorResponse, IdempotencyKeyHeader, json } from "../../platform/openapi";
+import { actingIdOf } from "../../platform/principal";
 import { CreateCreatorIdentityRequestSchema, CreatorIdentityResponseSchema } from "../schemas";
 import { creatorView, enrolCreator } from "../service";
 
@@ -29,7 +30,10 @@ const route = createRoute({
 
 export function register(app: Router) {
   app.openapi(route, async (c) => {
-    const { tenantId, apiKeyId } = principalOf(c);
+    const principal = principalOf(c);
+    const { tenantId } = principal;
+    // The column names a key; a console session's acts are attributed to its user (usr_…).
+    const apiKeyId = actingIdOf(principal);
     const result = await enrolCreator(c.var.db, c.env, { tenantId, apiKeyId, ...c.req.valid("json") });
     if (result.status === "unavailable") throw new ApiError("svc.creators.sealing_unavailable");
     return c.json(creatorView(result.row), result.status === "created" ? 201 : 200);

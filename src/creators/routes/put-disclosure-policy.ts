@@ -2,6 +2,7 @@ import { createRoute } from "@hono/zod-openapi";
 import type { Router } from "../../app-types";
 import { principalOf } from "../../platform/context";
 import { json } from "../../platform/openapi";
+import { actingIdOf } from "../../platform/principal";
 import { CreatorDisclosurePolicySchema, PutCreatorDisclosurePolicySchema } from "../schemas";
 import { policyView, replacePolicy } from "../service";
 
@@ -19,7 +20,10 @@ const route = createRoute({
 
 export function register(app: Router) {
   app.openapi(route, async (c) => {
-    const { tenantId, apiKeyId } = principalOf(c);
+    const principal = principalOf(c);
+    const { tenantId } = principal;
+    // The column names a key; a console session's acts are attributed to its user (usr_…).
+    const apiKeyId = actingIdOf(principal);
     return c.json(policyView(await replacePolicy(c.var.db, tenantId, apiKeyId, c.req.valid("json"))), 200);
   });
 }

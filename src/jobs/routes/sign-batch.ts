@@ -71,14 +71,16 @@ export function registerSignBatch(app: Router) {
         },
       );
     }
-    if (perMinute !== null && batch.length > 1) await chargeKeyRate(c.env, principal.apiKeyId, perMinute, batch.length - 1);
+    // Only a key has a per-minute limit (a session's rateLimitPerMinute is null).
+    const keyId = principal.kind === "api_key" ? principal.apiKeyId : null;
+    if (keyId !== null && perMinute !== null && batch.length > 1) await chargeKeyRate(c.env, keyId, perMinute, batch.length - 1);
     const items: z.infer<typeof BatchItemResultSchema>[] = [];
     try {
       await admitItems(items);
     } finally {
       // Refused items spend nothing, like a refused POST /v1/sign; nor do items never reached (an error midway).
       const unspent = batch.length - items.filter((i) => i.status < 400).length;
-      if (perMinute !== null && unspent > 0) await refundKeyRate(c.env, principal.apiKeyId, perMinute, unspent).catch(() => undefined);
+      if (keyId !== null && perMinute !== null && unspent > 0) await refundKeyRate(c.env, keyId, perMinute, unspent).catch(() => undefined);
     }
     return c.json({ items }, 202);
 

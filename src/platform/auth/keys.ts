@@ -33,3 +33,9 @@ export function bearerKeyOf(header: string | undefined | null): string | null {
   const token = match?.[1];
   return token && API_KEY_PATTERN.test(token) ? token : null;
 }
+
+/** The token of `Authorization: Bearer <token>` (printable ASCII), whatever its kind; null for anything else. */
+export function bearerTokenOf(header: string | undefined | null): string | null {
+  if (!header) return null;
+  return /^Bearer ([!-~]+)$/.exec(header)?.[1] ?? null;
+}

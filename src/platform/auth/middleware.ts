@@ -1,7 +1,7 @@
 import type { MiddlewareHandler } from "hono";
 import { matchedRoutes } from "hono/route";
 import { knownClientAddress } from "../client-address";
-import type { AppEnv } from "../context";
+import type { AppContext, AppEnv } from "../context";
 import {
   ApiError,
   FORBIDDEN_IDENTITY_DETAIL,
@@ -10,11 +10,13 @@ import {
   HttpProblem,
   UNAUTHORIZED_DETAIL,
 } from "../errors";
+import type { AuthenticatedPrincipal } from "../principal";
 import { ipAllowed } from "./ip-allowlist";
 import type { KeyLookup } from "./key-lookup";
-import { bearerKeyOf, hashApiKeySecret, hashesEqual } from "./keys";
+import { bearerKeyOf, bearerTokenOf, hashApiKeySecret, hashesEqual } from "./keys";
 import { openApiPath, policyFor } from "./policy";
-import { isScope, type Scope } from "./scopes";
+import { ALL_SCOPES, isScope, type Scope } from "./scopes";
+import { looksLikeSessionToken, type SessionDirectory, sessionVerifier, verifySessionToken } from "./session";
 
 /**
  * Spends `cost` requests of a key's per-minute limit in its RateLimiter Durable Object (exact across isolates).
@@ -55,12 +57,13 @@ function operationPathOf(c: Parameters<MiddlewareHandler<AppEnv>>[0]): string | 
 
 /**
  * Resolves the caller and enforces the policy table before any handler runs; keys are read through `keys` (the
- * api-keys repo, passed in by app.ts).
+ * api-keys repo), console session users through `sessions` (the identity area), both passed in by app.ts. The kind
+ * of credential is told by its shape alone (a JWT has three dot-separated segments; a key never has a dot).
  * Invariant: a handler of a bearer operation only ever runs with an authenticated principal that holds the
  * operation's scope; every credential failure answers the same 401 body.
  */
 export const authenticate =
-  (keys: KeyLookup): MiddlewareHandler<AppEnv> =>
+  (keys: KeyLookup, sessions: SessionDirectory): MiddlewareHandler<AppEnv> =>
   async (c, next) => {
     c.set("principal", { kind: "anonymous" });
     const path = operationPathOf(c);
@@ -81,6 +84,16 @@ export const authenticate =
             "The API key is missing, malformed, expired, revoked or unknown. Send a valid key, or none for the public variant.",
           )
         : new HttpProblem(401, UNAUTHORIZED_DETAIL);
+
+    const token = bearerTokenOf(c.req.header("authorization"));
+    if (token !== null && looksLikeSessionToken(token)) {
+      const principal = await authenticateSession(c, sessions, token, unauthorized);
+      if (!principal.scopes.has(policy.scope) && !(policy.auth === "optional_bearer" && policy.scopeCheck === "route")) {
+        throw new HttpProblem(403, FORBIDDEN_SCOPE_DETAIL);
+      }
+      c.set("principal", principal);
+      return next();
+    }
 
     const pepper = c.env.SVC_KEY_PEPPER;
     if (!pepper) throw new ApiError("svc.auth.unavailable", "Credential verification is unavailable: no key pepper is configured.");
@@ -104,6 +117,8 @@ export const authenticate =
       throw unauthorized();
     }
     if (found.tenantStatus !== "active") throw new HttpProblem(403, FORBIDDEN_IDENTITY_DETAIL);
+    // A key a console session created stops with its user (deactivated or deleted at the identity provider).
+    if (found.creatorUserStatus !== null && found.creatorUserStatus !== "active") throw new HttpProblem(403, FORBIDDEN_IDENTITY_DETAIL);
     // Fail closed on a usable key whose stored controls cannot be read: the fault is ours, not the caller's key, so
     // 503 (retryable) rather than the 401 that would tell its holder the key is invalid. Column names only are logged.
     if (found.controls === "unreadable") {
@@ -138,3 +153,53 @@ export const authenticate =
       await refundKeyRate(c.env, found.id, perMinute, 1).catch(() => undefined);
     }
   };
+
+/** What a console user holds: every scope (the account's owner). Documented in scopes.ts and the OpenAPI security scheme. */
+const SESSION_SCOPES: ReadonlySet<Scope> = new Set(ALL_SCOPES);
+
+/**
+ * A console session: the token verified against the configured issuer, then its user resolved (and provisioned just
+ * in time) by the identity area. Every fault of the token itself answers the caller's one 401 body.
+ */
+async function authenticateSession(
+  c: AppContext,
+  sessions: SessionDirectory,
+  token: string,
+  unauthorized: () => Error,
+): Promise<AuthenticatedPrincipal> {
+  const verifier = sessionVerifier(c.env);
+  if (!verifier) throw new ApiError("svc.auth.unavailable", "Credential verification is unavailable: console sessions are not configured.");
+  const verified = await verifySessionToken(verifier, token);
+  if (verified.status === "unavailable") {
+    throw new ApiError(
+      "svc.auth.unavailable",
+      "Console session verification is unavailable (the identity provider's keys could not be read). Retry later.",
+    );
+  }
+  if (verified.status === "invalid") throw unauthorized();
+  const resolved = await sessions.resolve(
+    { db: c.var.db, env: c.env, requestId: c.var.requestId, waitUntil: (p) => c.executionCtx.waitUntil(p) },
+    verified.claims,
+    Date.now(),
+  );
+  switch (resolved.status) {
+    case "email_unverified":
+      throw new ApiError("svc.session.email_unverified");
+    case "email_conflict":
+      throw new ApiError("svc.session.email_conflict");
+    case "unavailable":
+      throw new ApiError("svc.auth.unavailable", "Account provisioning is unavailable: personal data cannot be sealed. Retry later.");
+    case "ok":
+      break;
+  }
+  if (resolved.tenantStatus !== "active" || resolved.userStatus !== "active") throw new HttpProblem(403, FORBIDDEN_IDENTITY_DETAIL);
+  return {
+    kind: "session",
+    tenantId: resolved.tenantId,
+    userId: resolved.userId,
+    scopes: SESSION_SCOPES,
+    rateLimitPerMinute: null,
+    signingProfile: null,
+    outputRetentionDays: null,
+  };
+}

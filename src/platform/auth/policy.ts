@@ -226,6 +226,9 @@ export const OPERATION_POLICIES: Record<string, OperationPolicy> = {
   "GET /v1/governance/exports": bearer("governance:read"),
   "GET /v1/governance/exports/{export_id}": bearer("governance:read"),
   "GET /storage/exports/{export_id}": CAPABILITY,
+
+  // Console sessions (#18): the identity provider's lifecycle callback (its credential is the signature, checked by the route)
+  "POST /webhooks/idp": ANONYMOUS,
 };
 
 /** `/v1/recipes/:recipe_id` (Hono) → `/v1/recipes/{recipe_id}` (OpenAPI). */

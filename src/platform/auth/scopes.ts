@@ -2,6 +2,9 @@
  * The complete scope vocabulary, designed from every operation of the contract: SPEC names the first twelve;
  * the rest cover the areas SPEC leaves unscoped (key management, webhooks reads, creators, capture, governance,
  * feedback, overview). The policy table may only name scopes from this list (the type enforces it).
+ * An API key holds the scopes it was created with. A console session (#18, a user signed in with the identity
+ * provider) holds every scope: the user acts as the account's owner, covers every key in the key hierarchy, and is
+ * the only caller that may turn wallet auto-recharge on.
  */
 export const SCOPES = {
   "capabilities:read": "Read capabilities, image profiles and the recipe catalog.",

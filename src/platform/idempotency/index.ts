@@ -52,7 +52,7 @@ export async function requestFingerprint(method: string, url: URL, body: Uint8Ar
 export const idempotency: MiddlewareHandler<AppEnv> = async (c, next) => {
   const operation = c.get("operation");
   const principal = c.get("principal");
-  if (operation?.policy.auth !== "bearer" || !operation.policy.idempotency || principal.kind !== "api_key") {
+  if (operation?.policy.auth !== "bearer" || !operation.policy.idempotency || principal.kind === "anonymous") {
     return next();
   }
   const key = c.req.header("idempotency-key");

@@ -42,7 +42,9 @@ function productionEnv(overrides: Partial<Record<keyof Bindings, string | undefi
     SVC_R2_SECRET_ACCESS_KEY: "secret",
     SVC_R2_BUCKET: "svc-objects",
   };
-  return { ...devEnv, ...varsOf(""), ...r2, SVC_TSA_URL: "https://tsa.example.test/rfc3161", ...overrides } as Bindings;
+  // The test bindings carry the dev session issuer's private key (development material production refuses).
+  const noDevIssuer = { SVC_DEV_SESSION_KEY_PEM: undefined };
+  return { ...devEnv, ...varsOf(""), ...r2, ...noDevIssuer, SVC_TSA_URL: "https://tsa.example.test/rfc3161", ...overrides } as Bindings;
 }
 
 async function fetchWith(env: Bindings, path: string, init: RequestInit = {}): Promise<Response> {
@@ -156,6 +158,12 @@ describe("#13.17 production is the safe default", () => {
     expect(res.status).toBe(503);
     // The same bindings in development are ready: the check is production's.
     expect((await fetchWith({ ...prod, SVC_ENVIRONMENT: "development" } as Bindings, "/readyz")).status).toBe(200);
+  });
+
+  it("#18 a production Worker holding the development session issuer's private key is not ready", async () => {
+    const prod = productionEnv({ SVC_DEV_SESSION_KEY_PEM: devEnv.SVC_DEV_SESSION_KEY_PEM });
+    expect((await fetchWith(prod, "/readyz")).status).toBe(503);
+    expect((await fetchWith(productionEnv(), "/readyz")).status).toBe(200);
   });
 
   it("#13.17 a missing or misspelt SVC_ENVIRONMENT is production, not development", async () => {

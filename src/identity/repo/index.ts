@@ -1,7 +1,7 @@
 import { and, count, eq, max } from "drizzle-orm";
-import { liveKeySql } from "../api-keys/repo";
-import type { Database } from "../db/client";
-import { apiKeys, tenants } from "../db/schema";
+import { liveKeySql } from "../../api-keys/repo";
+import type { Database } from "../../db/client";
+import { apiKeys, tenants } from "../../db/schema";
 
 export async function getTenant(db: Database, tenantId: string) {
   const rows = await db.select().from(tenants).where(eq(tenants.id, tenantId)).limit(1);

@@ -1,0 +1,94 @@
+import { and, eq, isNull, lt, or } from "drizzle-orm";
+import type { Database } from "../../db/client";
+import { idpEvents, tenants, users } from "../../db/schema";
+
+/*
+ * The only place that touches the users and idp_events tables (console sessions, #18). Kept beside index.ts (the
+ * account reads of GET /v1/me) so neither grows past a screenful.
+ */
+
+export type UserRow = typeof users.$inferSelect;
+export type IdpEventRow = typeof idpEvents.$inferSelect;
+/** The user columns a lifecycle event may move. */
+export type UserChange = Partial<Pick<UserRow, "status" | "emailSealed" | "emailDataKeyId" | "emailIndex" | "updatedAt">>;
+
+/** The user of (issuer, subject) with its tenant's status, whatever the user's own status. */
+export async function findUserBySubject(db: Database, issuer: string, subject: string) {
+  const rows = await db
+    .select({ user: users, tenantStatus: tenants.status })
+    .from(users)
+    .innerJoin(tenants, eq(tenants.id, users.tenantId))
+    .where(and(eq(users.issuer, issuer), eq(users.subject, subject)))
+    .limit(1);
+  return rows[0] ?? null;
+}
+
+export async function findUserByEmailIndex(db: Database, emailIndex: string): Promise<UserRow | null> {
+  const rows = await db.select().from(users).where(eq(users.emailIndex, emailIndex)).limit(1);
+  return rows[0] ?? null;
+}
+
+export async function getUser(db: Database, tenantId: string, userId: string): Promise<UserRow | null> {
+  const rows = await db
+    .select()
+    .from(users)
+    .where(and(eq(users.tenantId, tenantId), eq(users.id, userId)))
+    .limit(1);
+  return rows[0] ?? null;
+}
+
+/**
+ * Creates the account and its first user in one batch (one transaction): both or neither. False when a unique index
+ * refused the user (the same subject or e-mail provisioned concurrently), and then no account was created either.
+ */
+export async function insertAccountWithUser(db: Database, tenant: typeof tenants.$inferInsert, user: typeof users.$inferInsert) {
+  try {
+    await db.batch([db.insert(tenants).values(tenant), db.insert(users).values(user)]);
+    return true;
+  } catch (err) {
+    if (/UNIQUE constraint failed/i.test(String(err))) return false;
+    throw err;
+  }
+}
+
+/** Records a sign-in at most once an hour: true when this call moved `last_signed_in_at` (and so should audit it). */
+export async function touchSignIn(db: Database, userId: string, now: number, everyMs: number): Promise<boolean> {
+  const moved = await db
+    .update(users)
+    .set({ lastSignedInAt: now })
+    .where(and(eq(users.id, userId), or(isNull(users.lastSignedInAt), lt(users.lastSignedInAt, now - everyMs))))
+    .returning({ id: users.id });
+  return moved.length > 0;
+}
+
+export async function findIdpEvent(db: Database, id: string): Promise<IdpEventRow | null> {
+  const rows = await db.select().from(idpEvents).where(eq(idpEvents.id, id)).limit(1);
+  return rows[0] ?? null;
+}
+
+/**
+ * Applies a lifecycle change to a user and records the callback in one batch, so the change happens at most once
+ * per `idp-id`. `change` null records the callback alone. False when the event id was already recorded (a
+ * concurrent delivery won): nothing changed.
+ */
+export async function applyIdpEvent(
+  db: Database,
+  event: typeof idpEvents.$inferInsert,
+  change: { userId: string; set: UserChange } | null,
+): Promise<"applied" | "duplicate" | "email_taken"> {
+  try {
+    const insert = db.insert(idpEvents).values(event);
+    if (change) await db.batch([insert, db.update(users).set(change.set).where(eq(users.id, change.userId))]);
+    else await insert;
+    return "applied";
+  } catch (err) {
+    const text = String(err);
+    if (/UNIQUE constraint failed: idp_events/i.test(text)) return "duplicate";
+    if (/UNIQUE constraint failed: users\.email_index/i.test(text)) return "email_taken";
+    throw err;
+  }
+}
+
+export async function markIdpEventAudited(db: Database, id: string, now: number) {
+  await db.update(idpEvents).set({ auditedAt: now }).where(eq(idpEvents.id, id));
+}
