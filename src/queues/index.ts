@@ -1,3 +1,4 @@
+import { DELETION_MESSAGE, runDeletion } from "../governance/deletions/service";
 import { JOB_MESSAGE, runJob } from "../jobs/runner";
 import { mediaServices } from "../media";
 import { runStoredVerification, VERIFICATION_MESSAGE } from "../verifications/stored";
@@ -13,6 +14,7 @@ import type { HandlerRegistry } from "./dispatch";
 export const JOB_HANDLERS: HandlerRegistry = {
   [JOB_MESSAGE]: async (body, env) => runJob(env, await mediaServices(env), String(body.tenant_id), String(body.job_id)),
   [VERIFICATION_MESSAGE]: async (body, env) => runStoredVerification(env, String(body.tenant_id), String(body.verification_id)),
+  [DELETION_MESSAGE]: async (body, env, attempt) => runDeletion(env, String(body.tenant_id), String(body.deletion_id), attempt),
 };
 export const WEBHOOK_HANDLERS: HandlerRegistry = {
   [FANOUT_MESSAGE]: async (body, env) => fanOutEvent(env, String(body.event_id)),

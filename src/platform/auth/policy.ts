@@ -221,6 +221,12 @@ export const OPERATION_POLICIES: Record<string, OperationPolicy> = {
 
   // Governance (#18): the audit log
   "GET /v1/governance/audit": bearer("governance:read"),
+
+  // Governance (#18 part 3): deletions and legal holds (holds are placed by the operator, never through the API)
+  "GET /v1/governance/deletions": bearer("governance:read"),
+  "POST /v1/governance/deletions": bearer("governance:write", "optional"),
+  "GET /v1/governance/deletions/{deletion_id}": bearer("governance:read"),
+  "GET /v1/governance/legal-holds": bearer("governance:read"),
 };
 
 /** `/v1/recipes/:recipe_id` (Hono) → `/v1/recipes/{recipe_id}` (OpenAPI). */
