@@ -18,7 +18,7 @@ export const CreateDeletionSchema = z
       .object({
         scope: z.literal("account").openapi({ description: "Delete the whole account.", example: "account" }),
         confirm: z.string().max(64).openapi({
-          description: "The tenant's own id (`ten_…`, as GET /v1/identity answers it), to confirm: any other value answers 422.",
+          description: "The tenant's own id (`ten_…`, the `public_id` GET /v1/me answers), to confirm: any other value answers 422.",
           example: "ten_abcdefghij234567",
         }),
       })
