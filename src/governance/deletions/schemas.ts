@@ -39,13 +39,10 @@ export const DeletionSchema = z
         "`queued` → `running` → `completed`; `refused`: a legal hold covers the target (nothing was removed, or, for a hold placed while it ran, nothing more); `failed`: it stopped after repeated failures (ask again to resume: every step only removes what is still there).",
       example: "completed",
     }),
-    reason_code: z
-      .string()
-      .nullable()
-      .openapi({
-        description: "Why it was refused or failed (`svc.governance.legal_hold_active`, `svc.governance.deletion_failed`); else null.",
-        example: null,
-      }),
+    reason_code: z.string().nullable().openapi({
+      description: "Why it was refused or failed (`svc.governance.legal_hold_active`, `svc.governance.deletion_failed`); else null.",
+      example: null,
+    }),
     legal_hold_id: idSchema("legalHold", "The legal hold that refused it; null otherwise.").nullable(),
     removed: z.record(z.string(), z.number().int().min(0)).openapi({
       description:

@@ -167,7 +167,9 @@ describe("admission reasons over HTTP (#16)", () => {
     expect(detail.governance_policy_version).toBe("svc.governance-capture.v1");
     expect(detail.admission_policy_version).toMatch(/\+governance:svc\.governance-capture\.v1$/);
     // Released: the same asset is admitted again.
-    await testEnv.DB.prepare("UPDATE legal_holds SET released_at = ?, released_by = 'ops' WHERE id = 'lgh_capturecapturecap'").bind(Date.now()).run();
+    await testEnv.DB.prepare("UPDATE legal_holds SET released_at = ?, released_by = 'ops' WHERE id = 'lgh_capturecapturecap'")
+      .bind(Date.now())
+      .run();
     // An account deletion queued for another tenant refuses its captures.
     const t = await createTenant();
     const queued = Date.now();

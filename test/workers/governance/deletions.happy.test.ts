@@ -6,7 +6,9 @@ import { createEndpoint } from "../support/webhooks.helpers";
 import { countRows, fingerprintedAsset, placeHold, releaseHold, waitForDeletion, waitForDeletionRow } from "./governance-helpers";
 
 async function objectKeys(tenantId: string, assetId: string): Promise<string[]> {
-  const rows = await testEnv.DB.prepare("SELECT r2_key FROM objects WHERE tenant_id = ? AND asset_id = ?").bind(tenantId, assetId).all<{ r2_key: string }>();
+  const rows = await testEnv.DB.prepare("SELECT r2_key FROM objects WHERE tenant_id = ? AND asset_id = ?")
+    .bind(tenantId, assetId)
+    .all<{ r2_key: string }>();
   return rows.results.map((r) => r.r2_key);
 }
 
@@ -44,7 +46,9 @@ describe("asset deletion", () => {
     expect((await testEnv.OBJECTS.list({ prefix: `t/${tenantId}/jobs/${signed.job.job_id}/` })).objects).toEqual([]);
     for (const table of ["objects", "jobs", "receipts", "soft_bindings", "verifications", "uploads"])
       expect(await countRows(table, tenantId, assetId), table).toBe(0);
-    const bands = await testEnv.DB.prepare("SELECT COUNT(*) AS n FROM pdq_bands WHERE publication_id = ?").bind(publicationId).first<{ n: number }>();
+    const bands = await testEnv.DB.prepare("SELECT COUNT(*) AS n FROM pdq_bands WHERE publication_id = ?")
+      .bind(publicationId)
+      .first<{ n: number }>();
     expect(bands?.n).toBe(0);
     expect((await api(`/v1/assets/${assetId}`, { key })).status).toBe(404);
     expect((await api(`/v1/jobs/${signed.job.job_id}`, { key })).status).toBe(404);
@@ -54,9 +58,13 @@ describe("asset deletion", () => {
     expect(after.matches ?? []).toHaveLength(0);
 
     // The transparency-log entry stays; the publication is recorded as deleted.
-    const entry = await testEnv.DB.prepare("SELECT publication_id FROM anchor_entries WHERE publication_id = ?").bind(publicationId).first();
+    const entry = await testEnv.DB.prepare("SELECT publication_id FROM anchor_entries WHERE publication_id = ?")
+      .bind(publicationId)
+      .first();
     expect(entry).not.toBeNull();
-    const gone = await testEnv.DB.prepare("SELECT deletion_id FROM deleted_publications WHERE publication_id = ?").bind(publicationId).first();
+    const gone = await testEnv.DB.prepare("SELECT deletion_id FROM deleted_publications WHERE publication_id = ?")
+      .bind(publicationId)
+      .first();
     expect(gone).toEqual({ deletion_id: accepted.deletion_id });
 
     const audit = await json(await api(`/v1/governance/audit?action=deletion.completed`, { key }));
@@ -81,7 +89,9 @@ describe("asset deletion", () => {
     const audit = await json(await api("/v1/governance/audit?action=deletion.refused", { key }));
     expect(audit.items[0]).toMatchObject({ outcome: "denied", detail: { legal_hold_id: holdId } });
     const holds = await json(await api("/v1/governance/legal-holds?status=active", { key }));
-    expect(holds.items).toEqual([expect.objectContaining({ legal_hold_id: holdId, scope: "asset", asset_id: signed.assetId, active: true })]);
+    expect(holds.items).toEqual([
+      expect.objectContaining({ legal_hold_id: holdId, scope: "asset", asset_id: signed.assetId, active: true }),
+    ]);
 
     // An account hold covers every asset too.
     await releaseHold(holdId);
@@ -123,7 +133,11 @@ describe("account deletion", () => {
     await createEndpoint(key);
     expect((await json(await verifyFile(signed.stripped))).status).toBe("fingerprint_match_only");
 
-    const mismatch = await api("/v1/governance/deletions", { method: "POST", key, body: { scope: "account", confirm: "ten_abcdefghij234567" } });
+    const mismatch = await api("/v1/governance/deletions", {
+      method: "POST",
+      key,
+      body: { scope: "account", confirm: "ten_abcdefghij234567" },
+    });
     expect(mismatch.status).toBe(422);
 
     const res = await api("/v1/governance/deletions", { method: "POST", key, body: { scope: "account", confirm: tenantId } });
