@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { sealPending } from "../../../src/anchoring/log";
 import { verifyTenantChain } from "../../../src/governance/audit/service";
 import { addKey, api, createTenant, json, testEnv } from "../support/helpers";
 import { verifyFile } from "../support/verify-helpers";
@@ -27,6 +28,9 @@ describe("asset deletion", () => {
     const keys = await objectKeys(tenantId, assetId);
     expect(keys.length).toBeGreaterThanOrEqual(2);
     expect(await countRows("soft_bindings", tenantId, assetId)).toBeGreaterThan(0);
+
+    // The publication is sealed into the transparency log before the deletion.
+    expect(await sealPending(testEnv)).toMatchObject({ status: "sealed" });
 
     const res = await deleteAsset(key, assetId);
     expect(res.status, await res.clone().text()).toBe(202);
@@ -66,6 +70,10 @@ describe("asset deletion", () => {
       .bind(publicationId)
       .first();
     expect(gone).toEqual({ deletion_id: accepted.deletion_id });
+    // The signed file itself stays provable through the log, which resolves its publication to "deleted".
+    const original = await json(await verifyFile(signed.bytes));
+    expect(original.signals?.anchor_match, JSON.stringify(original.signals)).toBe(true);
+    expect(original.warnings.join(" ")).toContain(`publication (${publicationId}) was deleted by its owner`);
 
     const audit = await json(await api(`/v1/governance/audit?action=deletion.completed`, { key }));
     expect(audit.items[0]).toMatchObject({ actor: { kind: "service" }, target: { type: "governance_deletion", id: accepted.deletion_id } });
