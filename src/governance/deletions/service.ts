@@ -43,6 +43,11 @@ const R2_PAGES_PER_MESSAGE = 5;
 const JOB_STOP_WAIT_SECONDS = 2;
 /** Deliveries of one deletion's message before it is marked failed (the queue retries with backoff before). */
 const MAX_ATTEMPTS = 8;
+/**
+ * How long a deletion may keep going before it is marked failed: it re-queues itself while a cancelled job stops
+ * (bounded by the job lease and the jobs sweep) and while a large account is removed batch by batch.
+ */
+const MAX_DELETION_MS = 24 * 60 * 60 * 1000;
 
 /** What is kept after a deletion, and why (the `retained` list of every deletion record). */
 export const RETAINED = [
@@ -183,7 +188,7 @@ export async function runDeletion(env: Bindings, tenantId: string, deletionId: s
   if (!(await markRunning(db, deletionId, now))) return;
   const deletion = await findDeletion(db, tenantId, deletionId);
   if (!deletion) return;
-  if (attempt > MAX_ATTEMPTS) return fail(env, db, deletion);
+  if (attempt > MAX_ATTEMPTS || now - deletion.createdAt > MAX_DELETION_MS) return fail(env, db, deletion);
   const hold = await holdCovering(db, tenantId, deletion.assetId);
   if (hold.status === "held") {
     if (
