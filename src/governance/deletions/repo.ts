@@ -156,7 +156,9 @@ export async function storedKeysOf(d1: D1Database, tenantId: string, assetId: st
  * recovery index), verifications of the asset or its objects with their reports and shares, receipts, job steps,
  * webhook events about the asset with their deliveries and attempts, capture admissions, jobs, uploads, objects,
  * and last the asset. The publication is recorded as deleted (its log entry stays). Every statement is scoped to
- * the tenant. Returns the rows removed per kind; a second run removes nothing (idempotent).
+ * the tenant. Returns the rows removed per kind; a second run removes nothing (idempotent). Within an account
+ * deletion (`tenantWide`), verifications and webhook records are left to `purgeAccountRows`, which removes all of
+ * them at once: searching them per asset would cost a scan of the tenant's rows for every asset.
  */
 export async function purgeAssetRows(
   d1: D1Database,
@@ -165,6 +167,7 @@ export async function purgeAssetRows(
   publicationId: string | null,
   deletionId: string,
   now: number,
+  tenantWide = false,
 ): Promise<RemovedCounts> {
   const T = tenantId;
   const A = assetId;
@@ -193,7 +196,17 @@ export async function purgeAssetRows(
     ["uploads", "DELETE FROM uploads WHERE tenant_id = ?1 AND asset_id = ?2"],
     ["objects", "DELETE FROM objects WHERE tenant_id = ?1 AND asset_id = ?2"],
   ];
-  const statements = steps.map(([, sql]) => d1.prepare(sql).bind(T, A));
+  const perAssetOnly = new Set([
+    "verification_reports",
+    "verification_shares",
+    "verification_requests",
+    "verifications",
+    "webhook_attempts",
+    "webhook_deliveries",
+    "webhook_events",
+  ]);
+  const chosen = tenantWide ? steps.filter(([kind]) => !perAssetOnly.has(kind)) : steps;
+  const statements = chosen.map(([, sql]) => d1.prepare(sql).bind(T, A));
   if (publicationId) {
     statements.push(
       d1
@@ -206,7 +219,7 @@ export async function purgeAssetRows(
   statements.push(d1.prepare("DELETE FROM assets WHERE tenant_id = ?1 AND id = ?2").bind(T, A));
   const results = await d1.batch(statements);
   const counts: RemovedCounts = {};
-  steps.forEach(([kind], i) => {
+  chosen.forEach(([kind], i) => {
     counts[kind] = results[i]!.meta.changes ?? 0;
   });
   counts.assets = results[results.length - 1]!.meta.changes ?? 0;

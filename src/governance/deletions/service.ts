@@ -151,7 +151,8 @@ export async function enqueueDeletion(env: Bindings, tenantId: string, deletionI
 /** One asset's removal: stopped jobs first, then bytes, then rows. `wait`: a cancelled job is still stopping. */
 type AssetPurge = { status: "purged"; counts: RemovedCounts } | { status: "wait" };
 
-async function purgeAsset(env: Bindings, db: Database, tenantId: string, assetId: string, deletionId: string): Promise<AssetPurge> {
+async function purgeAsset(env: Bindings, db: Database, deletion: DeletionRow, assetId: string): Promise<AssetPurge> {
+  const { tenantId, id: deletionId } = deletion;
   const open = await openJobIdsOf(db, tenantId, assetId);
   for (const jobId of open) await cancelJob(db, tenantId, jobId, "The asset is being deleted.");
   if ((await openJobIdsOf(db, tenantId, assetId)).length > 0) return { status: "wait" };
@@ -161,7 +162,7 @@ async function purgeAsset(env: Bindings, db: Database, tenantId: string, assetId
   if (publicationId) r2Keys.push(`${accountPrefix(tenantId)}previews/${publicationId}/512.jpg`);
   for (const jobId of jobIds) r2Keys.push(...(await listAll(env.OBJECTS, `${accountPrefix(tenantId)}jobs/${jobId}/`)));
   for (let i = 0; i < r2Keys.length; i += 1000) await env.OBJECTS.delete(r2Keys.slice(i, i + 1000));
-  const counts = await purgeAssetRows(env.DB, tenantId, assetId, publicationId, deletionId, Date.now());
+  const counts = await purgeAssetRows(env.DB, tenantId, assetId, publicationId, deletionId, Date.now(), deletion.scope === "account");
   return { status: "purged", counts: { ...counts, stored_objects: r2Keys.length } };
 }
 
@@ -202,7 +203,7 @@ export async function runDeletion(env: Bindings, tenantId: string, deletionId: s
     return;
   }
   if (deletion.scope === "asset") {
-    const purged = await purgeAsset(env, db, tenantId, deletion.assetId!, deletionId);
+    const purged = await purgeAsset(env, db, deletion, deletion.assetId!);
     if (purged.status === "wait") return enqueueDeletion(env, tenantId, deletionId, JOB_STOP_WAIT_SECONDS);
     await addRemoved(db, deletionId, purged.counts, Date.now());
     return complete(env, db, deletion);
@@ -258,7 +259,7 @@ async function runAccountStep(env: Bindings, db: Database, deletion: DeletionRow
 async function purgeAssets(env: Bindings, db: Database, deletion: DeletionRow, assetIds: string[]): Promise<boolean> {
   let waited = false;
   for (const assetId of assetIds) {
-    const purged = await purgeAsset(env, db, deletion.tenantId, assetId, deletion.id);
+    const purged = await purgeAsset(env, db, deletion, assetId);
     if (purged.status === "wait") waited = true;
     else await addRemoved(db, deletion.id, purged.counts, Date.now());
   }
