@@ -6,7 +6,9 @@ import { tenantRow } from "../../db/tenant-row";
 import { TERMINAL_STATES } from "../../jobs/schemas";
 import type { PageRequest } from "../../platform/pagination";
 
+/** A governance_deletions row (invariants on the table in db/schema.ts). */
 export type DeletionRow = typeof governanceDeletions.$inferSelect;
+/** Rows (or stored objects) removed per kind. Invariant: every count is a whole number ≥ 0. */
 export type RemovedCounts = Record<string, number>;
 
 const OPEN = ["queued", "running"] as const;

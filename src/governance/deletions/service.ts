@@ -72,6 +72,7 @@ export const RETAINED = [
   },
 ] as const;
 
+/** What a caller asked to delete, validated by the route's schema. Invariant: `confirm` is compared, never trusted. */
 export type DeletionRequest = { scope: "asset"; assetId: string } | { scope: "account"; confirm: string };
 
 /** The outcome of a deletion request. Invariant: `refused` and `accepted` name a stored deletion record. */

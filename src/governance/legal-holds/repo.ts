@@ -3,6 +3,7 @@ import type { Database } from "../../db/client";
 import { legalHolds } from "../../db/schema";
 import type { PageRequest } from "../../platform/pagination";
 
+/** A legal_holds row (invariants on the table in db/schema.ts). */
 export type LegalHoldRow = typeof legalHolds.$inferSelect;
 
 const active = isNull(legalHolds.releasedAt);
