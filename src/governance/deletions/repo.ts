@@ -1,7 +1,7 @@
 import { and, asc, eq, inArray, notInArray } from "drizzle-orm";
 import type { Database } from "../../db/client";
 import { keysetPage } from "../../db/keyset";
-import { apiKeys, assets, creatorIdentities, governanceDeletions, jobs, tenants } from "../../db/schema";
+import { apiKeys, assets, creatorIdentities, governanceDeletions, jobs, tenants, uploads } from "../../db/schema";
 import { tenantRow } from "../../db/tenant-row";
 import { TERMINAL_STATES } from "../../jobs/schemas";
 import type { PageRequest } from "../../platform/pagination";
@@ -137,6 +137,17 @@ export async function openJobIdsOf(db: Database, tenantId: string, assetId: stri
     .from(jobs)
     .where(and(eq(jobs.tenantId, tenantId), eq(jobs.assetId, assetId), notInArray(jobs.state, [...TERMINAL_STATES])));
   return rows.map((r) => r.id);
+}
+
+/** The asset's multipart uploads still open in R2 (their parts are not objects yet: they must be aborted). */
+export async function openMultipartUploadsOf(db: Database, tenantId: string, assetId: string) {
+  const rows = await db
+    .select({ key: uploads.r2Key, uploadId: uploads.multipartUploadId })
+    .from(uploads)
+    .where(
+      and(eq(uploads.tenantId, tenantId), eq(uploads.assetId, assetId), eq(uploads.mode, "multipart"), eq(uploads.status, "initiated")),
+    );
+  return rows.filter((r): r is { key: string; uploadId: string } => r.uploadId !== null);
 }
 
 /** Every R2 key an asset's rows name: its objects, its uploads' keys, its preview; and its jobs (for their prefixes). */

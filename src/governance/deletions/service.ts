@@ -21,6 +21,7 @@ import {
   markRunning,
   openDeletionOf,
   openJobIdsOf,
+  openMultipartUploadsOf,
   purgeAccountRows,
   purgeAssetRows,
   type RemovedCounts,
@@ -157,6 +158,12 @@ async function purgeAsset(env: Bindings, db: Database, deletion: DeletionRow, as
   const open = await openJobIdsOf(db, tenantId, assetId);
   for (const jobId of open) await cancelJob(db, tenantId, jobId, "The asset is being deleted.");
   if ((await openJobIdsOf(db, tenantId, assetId)).length > 0) return { status: "wait" };
+  for (const open of await openMultipartUploadsOf(db, tenantId, assetId)) {
+    // Already completed or aborted in R2 (a repeated run): nothing left to abort.
+    await env.OBJECTS.resumeMultipartUpload(open.key, open.uploadId)
+      .abort()
+      .catch(() => undefined);
+  }
   const { keys, publicationId, jobIds } = await storedKeysOf(env.DB, tenantId, assetId);
   // Bytes before rows: if this stops half way the rows still name what is left, and the next run removes it.
   const r2Keys = [...keys];

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { api, createTenant, json, testEnv } from "../support/helpers";
+import { api, callUrl, createTenant, fixture, json, sha256HexOf, testEnv } from "../support/helpers";
 import { placeHold, waitForDeletion } from "./governance-helpers";
 
 async function assetWithJob(tenantId: string, assetId: string, jobId: string, state: string) {
@@ -77,6 +77,40 @@ describe("deletions: jobs in flight and holds placed while running", () => {
     const expected = { legal_hold: true, deletion_pending: true, delivery_allowed: true };
     expect((await json(await api("/v1/assets", { key }))).workspace_governance).toEqual(expected);
     expect((await json(await api("/v1/assets/ast_workspaceworkspa/detail", { key }))).workspace_governance).toEqual(expected);
+  });
+
+  it("aborts a multipart upload still open for the asset: its parts can no longer be completed", async () => {
+    const { key, tenantId } = await createTenant();
+    const bytes = fixture("sample.jpg");
+    const created = await api("/v1/uploads", {
+      method: "POST",
+      key,
+      body: {
+        byte_length: bytes.length,
+        declared_media_type: "image/jpeg",
+        mode: "multipart",
+        sha256: await sha256HexOf(bytes),
+        parts: [{ part_number: 1, byte_length: bytes.length }],
+      },
+    });
+    expect(created.status).toBe(201);
+    const upload = await json(created);
+    const put = await callUrl(upload.parts[0].url, { method: "PUT", headers: upload.parts[0].headers, body: bytes });
+    expect(put.status).toBe(200);
+    const row = await testEnv.DB.prepare("SELECT r2_key, multipart_upload_id FROM uploads WHERE id = ?")
+      .bind(upload.upload_id)
+      .first<{ r2_key: string; multipart_upload_id: string }>();
+    const res = await api("/v1/governance/deletions", { method: "POST", key, body: { scope: "asset", asset_id: upload.asset_id } });
+    expect(await waitForDeletion(key, (await json(res)).deletion_id)).toMatchObject({
+      state: "completed",
+      removed: { assets: 1, uploads: 1 },
+    });
+    const etag = put.headers.get("etag")!.replaceAll('"', "");
+    await expect(
+      testEnv.OBJECTS.resumeMultipartUpload(row!.r2_key, row!.multipart_upload_id).complete([{ partNumber: 1, etag }]),
+    ).rejects.toThrow();
+    expect(await testEnv.OBJECTS.get(row!.r2_key)).toBeNull();
+    expect(await testEnv.DB.prepare("SELECT COUNT(*) AS n FROM uploads WHERE tenant_id = ?").bind(tenantId).first()).toEqual({ n: 0 });
   });
 
   it("an unknown asset or deletion answers 404", async () => {
