@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { sealPending } from "../../../src/anchoring/log";
 import { verifyTenantChain } from "../../../src/governance/audit/service";
+import { enrolled } from "../creators/helpers";
 import { addKey, api, createTenant, json, testEnv } from "../support/helpers";
 import { verifyFile } from "../support/verify-helpers";
 import { createEndpoint } from "../support/webhooks.helpers";
@@ -139,6 +140,7 @@ describe("account deletion", () => {
     const other = await addKey(tenantId);
     const signed = await fingerprintedAsset(key);
     await createEndpoint(key);
+    const creator = await enrolled(key, "ada@example.com", "Ada");
     expect((await json(await verifyFile(signed.stripped))).status).toBe("fingerprint_match_only");
 
     const mismatch = await api("/v1/governance/deletions", {
@@ -164,6 +166,15 @@ describe("account deletion", () => {
     const tenant = await testEnv.DB.prepare("SELECT status, name, contact_email FROM tenants WHERE id = ?").bind(tenantId).first();
     expect(tenant).toEqual({ status: "deleted", name: "deleted", contact_email: null });
     expect((await json(await verifyFile(signed.stripped))).matches ?? []).toHaveLength(0);
+    // Creators are erased through #10's rule: personal fields and the salt gone, the opaque reference kept.
+    const erased = await testEnv.DB.prepare(
+      "SELECT status, email_sealed, name_sealed, salt_sealed, email_lookup FROM creator_identities WHERE id = ?",
+    )
+      .bind(creator.creator_id)
+      .first();
+    expect(erased).toEqual({ status: "erased", email_sealed: null, name_sealed: null, salt_sealed: null, email_lookup: null });
+    expect(removed.creators_erased).toBe(1);
+    expect(await countRows("tenant_data_keys", tenantId)).toBe(0);
 
     // The audit stays and still verifies, ending with the deletion's own entry.
     expect(await countRows("audit_events", tenantId)).toBeGreaterThan(0);
