@@ -12,6 +12,7 @@ import {
   insertEntryStatement,
   newestCheckpoint,
   pendingEntries,
+  publicationDeletedAt,
   sealBatch,
   sealedLeafHashes,
 } from "./repo";
@@ -159,7 +160,14 @@ export async function latestCheckpoint(env: Bindings) {
   return newestCheckpoint(database(env.DB));
 }
 
-export type AnchorCheck = { status: "matched" | "not_found" | "pending" | "proof_failed" } | { status: "not_configured" };
+/**
+ * `matched` names the publication whose entry proved inclusion; `deleted_at` is set when its owner deleted it since
+ * (the entry stays provable, but resolves to "deleted", never to a dangling id).
+ */
+export type AnchorCheck =
+  | { status: "matched"; publication_id: string; deleted_at: number | null }
+  | { status: "not_found" | "pending" | "proof_failed" }
+  | { status: "not_configured" };
 
 /**
  * Whether a manifest store (by its SHA-256) is in a sealed batch: the stored proof is recomputed against the
@@ -188,7 +196,8 @@ export async function anchorMatch(env: Bindings, manifestSha256Hex: string): Pro
       proof: (JSON.parse(entry.inclusionProof ?? "[]") as string[]).map(fromHex),
       rootHash: head.rootHash,
     });
-    if (ok) return { status: "matched" };
+    if (ok)
+      return { status: "matched", publication_id: entry.publicationId, deleted_at: await publicationDeletedAt(db, entry.publicationId) };
   }
   return { status: "proof_failed" };
 }

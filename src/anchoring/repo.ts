@@ -1,6 +1,6 @@
 import { asc, desc, eq, isNotNull, isNull, lte } from "drizzle-orm";
 import type { Database } from "../db/client";
-import { anchorCheckpoints, anchorEntries } from "../db/schema";
+import { anchorCheckpoints, anchorEntries, deletedPublications } from "../db/schema";
 
 /*
  * Every D1 statement of the transparency log: entries (`anchor_entries`, appended unsequenced by the publication
@@ -71,6 +71,16 @@ export async function sealBatch(
 export async function entryOfPublication(db: Database, publicationId: string): Promise<AnchorEntryRow | null> {
   const [entry] = await db.select().from(anchorEntries).where(eq(anchorEntries.publicationId, publicationId)).limit(1);
   return entry ?? null;
+}
+
+/** When the publication was deleted by its owner (its log entry stays provable), or null while it was not. */
+export async function publicationDeletedAt(db: Database, publicationId: string): Promise<number | null> {
+  const [row] = await db
+    .select({ at: deletedPublications.deletedAt })
+    .from(deletedPublications)
+    .where(eq(deletedPublications.publicationId, publicationId))
+    .limit(1);
+  return row?.at ?? null;
 }
 
 /** Entries of this manifest store (by SHA-256 hex), at most `limit`. */

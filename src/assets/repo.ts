@@ -1,7 +1,7 @@
 import { and, count, eq, gte, inArray, isNotNull, lt, lte, sql } from "drizzle-orm";
 import type { Database } from "../db/client";
 import { keysetPage } from "../db/keyset";
-import { assets, jobs, objects, verifications } from "../db/schema";
+import { assets, jobs, legalHolds, objects, verifications } from "../db/schema";
 import type { PageRequest } from "../platform/pagination";
 
 export type AssetRow = typeof assets.$inferSelect;
@@ -63,12 +63,19 @@ export async function objectOf(db: Database, tenantId: string, objectId: string)
   return row ?? null;
 }
 
-/** Published assets whose retention has passed, at most `limit`. */
+/** Published assets whose retention has passed, at most `limit`; an asset under an active legal hold (on it or its account) is skipped. */
 export async function assetsPastRetention(db: Database, now: number, limit: number) {
   return db
     .select({ id: assets.id, tenantId: assets.tenantId, publicationId: assets.publicationId })
     .from(assets)
-    .where(and(eq(assets.status, "published"), isNotNull(assets.retentionUntil), lt(assets.retentionUntil, now)))
+    .where(
+      and(
+        eq(assets.status, "published"),
+        isNotNull(assets.retentionUntil),
+        lt(assets.retentionUntil, now),
+        sql`NOT EXISTS (SELECT 1 FROM ${legalHolds} WHERE ${legalHolds.tenantId} = ${assets.tenantId} AND ${legalHolds.releasedAt} IS NULL AND (${legalHolds.scope} = 'account' OR ${legalHolds.assetId} = ${assets.id}))`,
+      ),
+    )
     .limit(limit);
 }
 

@@ -5,6 +5,7 @@ import { assetsPastRetention, markRetentionExpired, objectKeysOf } from "./repo"
  * Cron: assets whose retention has passed lose their stored media (uploaded source, signed output, sidecar and
  * preview); the asset becomes `retention_expired` and its records (jobs, receipts, verifications) stay.
  * Bytes are deleted before the status changes, so a crash leaves the asset to be swept again, never half-kept.
+ * Assets under an active legal hold are skipped until it is released (the hold preserves them).
  */
 export async function sweepExpiredRetention(db: Database, bucket: R2Bucket, now = Date.now(), limit = 50): Promise<number> {
   const due = await assetsPastRetention(db, now, limit);

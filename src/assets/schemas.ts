@@ -87,9 +87,20 @@ export const DownloadResponseSchema = z
 
 export const WorkspaceGovernanceSchema = z
   .object({
-    legal_hold: z.boolean().openapi({ description: "A tenant-wide legal hold blocks deletion and may refuse delivery.", example: false }),
-    deletion_pending: z.boolean().openapi({ description: "A tenant deletion is in progress.", example: false }),
-    delivery_allowed: z.boolean().openapi({ description: "Whether downloads are currently allowed tenant-wide.", example: true }),
+    legal_hold: z.boolean().openapi({
+      description:
+        "An account-wide legal hold is active (GET /v1/governance/legal-holds): nothing of the tenant can be deleted and retention expiry is suspended. It does not withhold delivery.",
+      example: false,
+    }),
+    deletion_pending: z.boolean().openapi({
+      description: "An account deletion is queued or running: assets disappear as it proceeds and new captures are refused.",
+      example: false,
+    }),
+    delivery_allowed: z.boolean().openapi({
+      description:
+        "Whether downloads are currently allowed tenant-wide (no governance rule withholds them: a hold preserves, a deletion removes).",
+      example: true,
+    }),
   })
   .openapi("WorkspaceGovernance");
 

@@ -43,6 +43,3 @@ export function verificationHistoryView(v: typeof verifications.$inferSelect) {
     validation_path: v.validationPath,
   };
 }
-
-/** No governance authority exists yet, so nothing holds or blocks delivery: these are the facts, not defaults. */
-export const WORKSPACE_GOVERNANCE = { legal_hold: false, deletion_pending: false, delivery_allowed: true };

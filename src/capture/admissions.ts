@@ -5,6 +5,7 @@ import { formatOf } from "../catalog/formats";
 import { recipeById } from "../catalog/recipes";
 import type { CapabilityRegistry } from "../catalog/registry";
 import type { Database } from "../db/client";
+import { captureGovernance } from "../governance/deletions/state";
 import { type CaptureClaim, planSign, type SignPlan } from "../jobs/admission";
 import { claimAssetForJob, releaseAssetClaim } from "../jobs/repo";
 import type { AttestationTrust } from "../media/attestation/types";
@@ -219,7 +220,7 @@ export async function submitAdmission(
       version: trust.version,
       revocation_version: submission.attestation_kind === "hardware_key_attestation" ? (trust.androidRevocations?.version ?? null) : null,
     },
-    governance: { status: "not_configured" },
+    governance: await captureGovernance(db, tenantId, asset.id),
     // Published, expired or never-completed assets take no new work; `processing` is work in flight (a conflict).
     asset: { closed: !["uploaded", "failed", "processing"].includes(asset.status) },
     commercial: recipeId === null ? { status: "not_configured" } : await commercialOf(db, tenantId, object, recipeId, now),

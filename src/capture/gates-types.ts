@@ -114,7 +114,7 @@ export interface GatePolicy {
   clock_skew_tolerance_ms: number;
 }
 
-/** Legal holds (#13/#18). Until governance can answer, the area passes `not_configured` and the gate passes. */
+/** Governance (#18): pending deletions and asset legal holds (governance/deletions/state.ts `captureGovernance`). */
 export type GateGovernance = { status: "not_configured" } | { status: "allowed" | "rejected"; policy_version: string };
 
 /** The wallet (#12/#17). Until billing exists, the area passes `not_configured` and the gate passes. */

@@ -57,7 +57,8 @@ export const REASON_MEANINGS: Record<AdmissionReason, string> = {
   reinstall_restore: "the installation id differs from the enrolled one (reinstall or restore onto another install)",
   request_mismatch: "the challenge is unknown, another identity's, expired, used or wrong, or the evidence is bound elsewhere",
   media_substitution: "the uploaded object's SHA-256 is not the one the attested statement binds",
-  governance_rejected: "a governance rule (legal hold) refuses the capture",
+  governance_rejected:
+    "a governance rule refuses the capture (svc.governance-capture.v1): a deletion of the account or of the target asset is queued or running, or a legal hold on the target asset is active",
   asset_closed: "the target asset is closed",
   commercial_rejected: "the account's commercial state (wallet) refuses the work",
   capture_work_conflict: "a job for the upload's asset is already in flight (another admission's or a sign request's)",

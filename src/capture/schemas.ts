@@ -245,15 +245,18 @@ export const AdmissionDetailSchema = AdmissionResultSchema.extend({
       "The identity version the decision rests on: the new version a pass created when the attested OS, patch level or app version moved forward, else the version checked against.",
   }),
   admission_policy_version: versionString(
-    "The gates' version with the commercial and governance sources consulted: commercial is the pricing version the wallet was checked under, `unmetered` for a tenant the wallet does not meter (or `unpriced`); governance is `not_configured` until legal holds exist.",
-    "svc.capture-admission.v1+commercial:unmetered+governance:not_configured",
+    "The gates' version with the commercial and governance sources consulted: commercial is the pricing version the wallet was checked under, `unmetered` for a tenant the wallet does not meter (or `unpriced`); governance is the governance rule's version (`svc.governance-capture.v1`).",
+    "svc.capture-admission.v1+commercial:unmetered+governance:svc.governance-capture.v1",
   ),
   capture_policy_id: z
     .string()
     .regex(/^cpv_[a-z2-7]{16}$/)
     .openapi({ description: "The capture policy applied.", example: "cpv_standardcapture2" }),
   capture_policy_version: versionString("Version of that policy.", "svc.capture-policy.standard.1"),
-  governance_policy_version: versionString("Governance (legal hold) policy consulted, or `not_configured`.", "not_configured"),
+  governance_policy_version: versionString(
+    "Governance policy consulted (`svc.governance-capture.v1`: pending deletions and asset legal holds); `not_configured` in decisions made before it existed.",
+    "svc.governance-capture.v1",
+  ),
   verifier_version: versionString("The attestation verifier that checked the evidence.", "svc-app-attest/1"),
   trust_snapshot_version: versionString("The trust snapshot (roots, apps) in force.", "trust-2026-11-25"),
   revocation_snapshot_version: versionString("The Android revocation list consulted, or `none` for other kinds.", "none"),

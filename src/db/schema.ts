@@ -10,7 +10,7 @@ export const tenants = sqliteTable("tenants", {
   id: text("id").primaryKey(),
   name: text("name").notNull(),
   contactEmail: text("contact_email"),
-  status: text("status", { enum: ["active", "deactivated"] })
+  status: text("status", { enum: ["active", "deactivated", "deleted"] })
     .notNull()
     .default("active"),
   createdAt: integer("created_at").notNull(),
@@ -1005,6 +1005,36 @@ export const governanceExports = sqliteTable(
   ],
 );
 
+/*
+ * Governance: legal holds and deletions (issue #18, part 3). Neither is ever removed by a deletion: they are the
+ * record of what was kept and what was removed, and why.
+ */
+
+/**
+ * Legal holds, placed and released only by the operator (scripts/legal-hold.mjs), never through the API.
+ * Invariant: a hold is active while `released_at` is null; scope `account` covers every asset of the tenant
+ * (`asset_id` null), scope `asset` exactly one (`asset_id` set). `reason` and the operator names are operator
+ * text, never personal data of the tenant's subjects. Rows are never deleted; release only sets the two columns.
+ */
+export const legalHolds = sqliteTable(
+  "legal_holds",
+  {
+    id: text("id").primaryKey(),
+    tenantId: text("tenant_id").notNull(),
+    scope: text("scope", { enum: ["account", "asset"] }).notNull(),
+    assetId: text("asset_id"),
+    reason: text("reason").notNull(),
+    placedBy: text("placed_by").notNull(),
+    placedAt: integer("placed_at").notNull(),
+    releasedBy: text("released_by"),
+    releasedAt: integer("released_at"),
+  },
+  (t) => [
+    index("legal_holds_tenant_placed_idx").on(t.tenantId, t.placedAt, t.id),
+    index("legal_holds_tenant_asset_idx").on(t.tenantId, t.assetId, t.releasedAt),
+  ],
+);
+
 /**
  * Console users (#18): people who sign in with the configured identity provider. One row per (issuer, subject),
  * provisioned just in time by the first valid session carrying a verified e-mail, together with a new account. The
@@ -1041,6 +1071,43 @@ export const users = sqliteTable(
 );
 
 /**
+ * Deletion requests (POST /v1/governance/deletions) and their progress, carried out on the jobs queue.
+ * Invariant: `state` moves queued → running → completed | failed, or queued | running → refused (a legal hold
+ * covers the target); a terminal row never changes again. At most one queued or running deletion per target
+ * (the partial unique index), so a repeated request joins the one in progress. `removed` is a JSON object of
+ * counts per kind, only ever increased, written in the same D1 batch as the rows it counts.
+ */
+export const governanceDeletions = sqliteTable(
+  "governance_deletions",
+  {
+    id: text("id").primaryKey(),
+    tenantId: text("tenant_id").notNull(),
+    scope: text("scope", { enum: ["account", "asset"] }).notNull(),
+    assetId: text("asset_id"),
+    /** `account` or the asset id: what the uniqueness of an active deletion is about. */
+    target: text("target").notNull(),
+    state: text("state", { enum: ["queued", "running", "completed", "refused", "failed"] }).notNull(),
+    /** Why it was refused or failed (a registry code); null otherwise. */
+    reasonCode: text("reason_code"),
+    /** The hold that refused it, when refused. */
+    legalHoldId: text("legal_hold_id"),
+    /** JSON `{ kind: count }` of what was removed so far. */
+    removed: text("removed").notNull(),
+    /** Account scope: the phase reached (`assets`, `tenant`), so a redelivered message resumes there. */
+    phase: text("phase"),
+    requestedBy: text("requested_by"),
+    attempts: integer("attempts").notNull().default(0),
+    createdAt: integer("created_at").notNull(),
+    updatedAt: integer("updated_at").notNull(),
+    completedAt: integer("completed_at"),
+  },
+  (t) => [
+    index("governance_deletions_tenant_created_idx").on(t.tenantId, t.createdAt, t.id),
+    uniqueIndex("governance_deletions_active_target_uq").on(t.tenantId, t.target).where(sql`state IN ('queued', 'running')`),
+  ],
+);
+
+/**
  * Identity-provider callbacks received (POST /webhooks/idp), deduplicated by their `idp-id`. Written in the same
  * batch as the user change it applied, so an event is applied at most once; `audited_at` null means its audit entry
  * is still owed (a replay appends it).
@@ -1053,4 +1120,15 @@ export const idpEvents = sqliteTable("idp_events", {
   result: text("result").notNull(),
   receivedAt: integer("received_at").notNull(),
   auditedAt: integer("audited_at"),
+});
+
+/**
+ * Publications removed by a deletion. Their transparency-log entries stay (the log is append-only and the tree
+ * needs every leaf), so a lookup that lands on one answers "deleted" instead of a dangling id.
+ */
+export const deletedPublications = sqliteTable("deleted_publications", {
+  publicationId: text("publication_id").primaryKey(),
+  tenantId: text("tenant_id").notNull(),
+  deletionId: text("deletion_id").notNull(),
+  deletedAt: integer("deleted_at").notNull(),
 });

@@ -568,6 +568,23 @@ export const ERROR_CODES = {
     retryable: true,
     summary: "No signing key is configured for export manifests (the transparency log's checkpoint key), so no export can be sealed.",
   },
+  // Governance (#18 part 3): deletions and legal holds
+  "svc.governance.legal_hold_active": {
+    status: 409,
+    retryable: false,
+    summary:
+      "A legal hold covers the deletion's target (an account hold covers every asset); nothing was removed. The deletion is recorded as refused; ask again after the hold is released.",
+  },
+  "svc.governance.confirmation_mismatch": {
+    status: 422,
+    retryable: false,
+    summary: "An account deletion must be confirmed with the tenant's own id in `confirm`; nothing was requested.",
+  },
+  "svc.governance.deletion_failed": {
+    status: 500,
+    retryable: false,
+    summary: "A deletion stopped after repeated failures; what it removed so far is counted in its record. Ask again to resume.",
+  },
   "svc.internal": {
     status: 500,
     retryable: true,

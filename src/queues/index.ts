@@ -1,3 +1,4 @@
+import { DELETION_MESSAGE, runDeletion } from "../governance/deletions/service";
 import { EXPORT_MESSAGE, runExport } from "../governance/exports/seal";
 import { JOB_MESSAGE, runJob } from "../jobs/runner";
 import { mediaServices } from "../media";
@@ -15,6 +16,7 @@ export const JOB_HANDLERS: HandlerRegistry = {
   [JOB_MESSAGE]: async (body, env) => runJob(env, await mediaServices(env), String(body.tenant_id), String(body.job_id)),
   [VERIFICATION_MESSAGE]: async (body, env) => runStoredVerification(env, String(body.tenant_id), String(body.verification_id)),
   [EXPORT_MESSAGE]: async (body, env) => runExport(env, String(body.export_id)),
+  [DELETION_MESSAGE]: async (body, env, attempt) => runDeletion(env, String(body.tenant_id), String(body.deletion_id), attempt),
 };
 export const WEBHOOK_HANDLERS: HandlerRegistry = {
   [FANOUT_MESSAGE]: async (body, env) => fanOutEvent(env, String(body.event_id)),

@@ -193,6 +193,10 @@ async function anchorSignal(env: Bindings, store: Uint8Array | null, warnings: s
   const check = await anchorMatch(env, hex(await crypto.subtle.digest("SHA-256", store)));
   switch (check.status) {
     case "matched":
+      if (check.deleted_at !== null)
+        warnings.push(
+          `This manifest's publication (${check.publication_id}) was deleted by its owner on ${new Date(check.deleted_at).toISOString()}; its transparency-log entry still proves it was published.`,
+        );
       return true;
     case "not_found":
       return false;

@@ -1,5 +1,6 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import type { Router } from "../../app-types";
+import { workspaceGovernance } from "../../governance/deletions/state";
 import { releasedCheck } from "../../history/repo";
 import { notFound, principalOf } from "../../platform/context";
 import { iso, json, NOT_FOUND, Timestamp } from "../../platform/openapi";
@@ -7,7 +8,7 @@ import { NextCursorSchema, pageOf, pageRequest } from "../../platform/pagination
 import { VerificationHistoryResponseSchema } from "../../verifications/schemas";
 import { assetJobs, assetVerifications, getAsset } from "../repo";
 import { AssetParams, AssetResponseSchema, WorkspaceGovernanceSchema } from "../schemas";
-import { assetView, verificationHistoryView, WORKSPACE_GOVERNANCE } from "../view";
+import { assetView, verificationHistoryView } from "../view";
 
 const ActivitySchema = z
   .object({
@@ -122,7 +123,7 @@ export function registerGetAssetDetail(app: Router) {
         },
         verification_history: { items: history.rows.map(verificationHistoryView), next_cursor: history.nextCursor },
         as_of: iso(now),
-        workspace_governance: WORKSPACE_GOVERNANCE,
+        workspace_governance: await workspaceGovernance(db, tenantId),
       },
       200,
     );

@@ -1,12 +1,13 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import type { Router } from "../../app-types";
+import { workspaceGovernance } from "../../governance/deletions/state";
 import { releasedCheck } from "../../history/repo";
 import { principalOf } from "../../platform/context";
 import { json } from "../../platform/openapi";
 import { pageOf, pageQuerySchema, pageRequest } from "../../platform/pagination";
 import { listAssets } from "../repo";
 import { ASSET_STATUSES, AssetPageSchema } from "../schemas";
-import { assetView, WORKSPACE_GOVERNANCE } from "../view";
+import { assetView } from "../view";
 
 const route = createRoute({
   method: "get",
@@ -56,7 +57,12 @@ export function registerListAssets(app: Router) {
     const { rows, total } = await listAssets(db, tenantId, { ...filters, from: filters.from ? Date.parse(filters.from) : undefined }, page);
     const { rows: items, nextCursor } = await pageOf(c.env.SVC_CURSOR_SECRET, binding, page, rows);
     return c.json(
-      { items: items.map(assetView), next_cursor: nextCursor, total_count: total, workspace_governance: WORKSPACE_GOVERNANCE },
+      {
+        items: items.map(assetView),
+        next_cursor: nextCursor,
+        total_count: total,
+        workspace_governance: await workspaceGovernance(db, tenantId),
+      },
       200,
     );
   });

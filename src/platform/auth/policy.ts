@@ -229,6 +229,12 @@ export const OPERATION_POLICIES: Record<string, OperationPolicy> = {
 
   // Console sessions (#18): the identity provider's lifecycle callback (its credential is the signature, checked by the route)
   "POST /webhooks/idp": ANONYMOUS,
+
+  // Governance (#18 part 3): deletions and legal holds (holds are placed by the operator, never through the API)
+  "GET /v1/governance/deletions": bearer("governance:read"),
+  "POST /v1/governance/deletions": bearer("governance:write", "optional"),
+  "GET /v1/governance/deletions/{deletion_id}": bearer("governance:read"),
+  "GET /v1/governance/legal-holds": bearer("governance:read"),
 };
 
 /** `/v1/recipes/:recipe_id` (Hono) → `/v1/recipes/{recipe_id}` (OpenAPI). */

@@ -18,9 +18,8 @@ import { captureTestTrustJson } from "./trust-fixture";
 
 /*
  * Issue #16's table: every admission reason produced over HTTP by one crafted submission (or one crafted deployment
- * state), each failing exactly the gate it aims at. Governance (legal holds, #18) does not exist yet: its gate passes
- * and says `not_configured`, so that one reason comes only from the pure gates table (test/node/capture/gates.test.ts)
- * until then — asserted at the end, not hidden.
+ * state), each failing exactly the gate it aims at (governance from #18's legal holds and pending deletions) — the
+ * set of reasons produced is asserted at the end.
  */
 
 let key: string;
@@ -154,6 +153,34 @@ describe("admission reasons over HTTP (#16)", () => {
     await decided(await post(await admissionBody(key, await appAttestDevice(key), { mediaSha256: "ab".repeat(32) })), "media_substitution");
   });
 
+  it("governance_rejected: a legal hold on the upload's asset, or an account deletion queued (rule svc.governance-capture.v1)", async () => {
+    const device = await appAttestDevice(key);
+    const upload = await capturedUpload(key);
+    const tenantId = (await json(await api("/v1/me", { key }))).public_id as string;
+    await testEnv.DB.prepare(
+      "INSERT INTO legal_holds (id, tenant_id, scope, asset_id, reason, placed_by, placed_at) VALUES ('lgh_capturecapturecap', ?, 'asset', ?, 'test', 'ops', ?)",
+    )
+      .bind(tenantId, upload.assetId, Date.now())
+      .run();
+    const body = await decided(await post(await admissionBody(key, device, { upload })), "governance_rejected");
+    const detail = await json(await api(`/v1/capture-admissions/${body.capture_admission_id}`, { key }));
+    expect(detail.governance_policy_version).toBe("svc.governance-capture.v1");
+    expect(detail.admission_policy_version).toMatch(/\+governance:svc\.governance-capture\.v1$/);
+    // Released: the same asset is admitted again.
+    await testEnv.DB.prepare("UPDATE legal_holds SET released_at = ?, released_by = 'ops' WHERE id = 'lgh_capturecapturecap'")
+      .bind(Date.now())
+      .run();
+    // An account deletion queued for another tenant refuses its captures.
+    const t = await createTenant();
+    const queued = Date.now();
+    await testEnv.DB.prepare(
+      "INSERT INTO governance_deletions (id, tenant_id, scope, target, state, removed, created_at, updated_at) VALUES ('gdl_capturecapturecap', ?, 'account', 'account', 'queued', '{}', ?, ?)",
+    )
+      .bind(t.tenantId, queued, queued)
+      .run();
+    await decided(await admit(t.key, await admissionBody(t.key, await appAttestDevice(t.key))), "governance_rejected");
+  });
+
   it("asset_closed: the upload's asset is already published", async () => {
     const device = await appAttestDevice(key);
     const upload = await capturedUpload(key);
@@ -192,8 +219,7 @@ describe("admission reasons over HTTP (#16)", () => {
 });
 
 afterAll(() => {
-  // Every reason but the one whose authority does not exist yet (legal holds, #18) was produced above, over HTTP.
-  const pending = ["governance_rejected"];
-  expect([...produced].sort()).toEqual(ADMISSION_REASONS.filter((r) => !pending.includes(r)).sort());
-  expect(GATE_ORDER).toEqual(expect.arrayContaining(pending));
+  // Every reason was produced above, over HTTP.
+  expect([...produced].sort()).toEqual([...ADMISSION_REASONS].sort());
+  expect(GATE_ORDER).toEqual(expect.arrayContaining(["governance_rejected"]));
 });

@@ -1,0 +1,123 @@
+import { describe, expect, it } from "vitest";
+import { api, callUrl, createTenant, fixture, json, sha256HexOf, testEnv } from "../support/helpers";
+import { placeHold, waitForDeletion } from "./governance-helpers";
+
+async function assetWithJob(tenantId: string, assetId: string, jobId: string, state: string) {
+  const now = Date.now();
+  await testEnv.DB.batch([
+    testEnv.DB.prepare(
+      "INSERT INTO assets (id, tenant_id, kind, status, created_at, updated_at) VALUES (?, ?, 'image', 'processing', ?, ?)",
+    ).bind(assetId, tenantId, now, now),
+    testEnv.DB.prepare(
+      "INSERT INTO jobs (id, tenant_id, asset_id, recipe_id, recipe_version, policy_version, active_plan_revision, kind, mode, state, admitted, attempts, lease_expires_at, created_at, updated_at) VALUES (?, ?, ?, 'rcp_system_sign_only', 1, 'p1', 1, 'sign_only', 'standard', ?, '{}', 1, ?, ?, ?)",
+    ).bind(jobId, tenantId, assetId, state, now + 600_000, now, now),
+  ]);
+}
+
+const jobState = async (jobId: string) =>
+  (await testEnv.DB.prepare("SELECT state, cancel_requested_at FROM jobs WHERE id = ?")
+    .bind(jobId)
+    .first<{ state: string; cancel_requested_at: number | null }>()) ?? null;
+
+describe("deletions: jobs in flight and holds placed while running", () => {
+  it("cancels a queued job at once and removes it with the asset", async () => {
+    const { key, tenantId } = await createTenant();
+    await assetWithJob(tenantId, "ast_queuedqueuedqueu", "job_queuedqueuedqueu", "queued");
+    const res = await api("/v1/governance/deletions", { method: "POST", key, body: { scope: "asset", asset_id: "ast_queuedqueuedqueu" } });
+    expect(res.status).toBe(202);
+    const done = await waitForDeletion(key, (await json(res)).deletion_id);
+    expect(done).toMatchObject({ state: "completed", removed: { assets: 1, jobs: 1 } });
+    expect(await jobState("job_queuedqueuedqueu")).toBeNull();
+  });
+
+  it("asks a running job to stop and waits for it before removing anything", async () => {
+    const { key, tenantId } = await createTenant();
+    await assetWithJob(tenantId, "ast_runningrunningru", "job_runningrunningru", "running");
+    const res = await api("/v1/governance/deletions", { method: "POST", key, body: { scope: "asset", asset_id: "ast_runningrunningru" } });
+    const { deletion_id } = await json(res);
+    // The runner has not stopped yet: the job is marked, the asset is still there, the deletion keeps waiting.
+    await new Promise((r) => setTimeout(r, 1_500));
+    expect(await jobState("job_runningrunningru")).toMatchObject({ state: "cancel_requested" });
+    expect((await api(`/v1/assets/ast_runningrunningru`, { key })).status).toBe(200);
+    expect((await json(await api(`/v1/governance/deletions/${deletion_id}`, { key }))).state).toBe("running");
+    const page = await json(await api("/v1/assets", { key }));
+    expect(page.workspace_governance.deletion_pending).toBe(false);
+    // The runner stops (as it does before its next step): the deletion proceeds.
+    await testEnv.DB.prepare("UPDATE jobs SET state = 'canceled', terminal_at = ? WHERE id = 'job_runningrunningru'")
+      .bind(Date.now())
+      .run();
+    expect(await waitForDeletion(key, deletion_id)).toMatchObject({ state: "completed", removed: { assets: 1, jobs: 1 } });
+    expect((await api(`/v1/assets/ast_runningrunningru`, { key })).status).toBe(404);
+  });
+
+  it("a hold placed while a deletion waits stops it as refused, and the asset stays", async () => {
+    const { key, tenantId } = await createTenant();
+    await assetWithJob(tenantId, "ast_lateholdlatehold", "job_lateholdlatehold", "running");
+    const res = await api("/v1/governance/deletions", { method: "POST", key, body: { scope: "asset", asset_id: "ast_lateholdlatehold" } });
+    const { deletion_id } = await json(res);
+    const holdId = await placeHold(tenantId, "ast_lateholdlatehold");
+    const done = await waitForDeletion(key, deletion_id, 30_000);
+    expect(done).toMatchObject({ state: "refused", legal_hold_id: holdId, reason_code: "svc.governance.legal_hold_active" });
+    expect((await api(`/v1/assets/ast_lateholdlatehold`, { key })).status).toBe(200);
+    const audit = await json(await api("/v1/governance/audit?action=deletion.refused", { key }));
+    expect(audit.items[0]).toMatchObject({ actor: { kind: "service" }, outcome: "denied", target: { id: deletion_id } });
+  });
+
+  it("asset list and detail report a pending account deletion and an account hold", async () => {
+    const { key, tenantId } = await createTenant();
+    await assetWithJob(tenantId, "ast_workspaceworkspa", "job_workspaceworkspa", "completed");
+    const now = Date.now();
+    // Recorded as queued with no message sent: it stays pending for this test.
+    await testEnv.DB.prepare(
+      "INSERT INTO governance_deletions (id, tenant_id, scope, target, state, removed, created_at, updated_at) VALUES ('gdl_workspaceworkspa', ?, 'account', 'account', 'queued', '{}', ?, ?)",
+    )
+      .bind(tenantId, now, now)
+      .run();
+    await placeHold(tenantId);
+    const expected = { legal_hold: true, deletion_pending: true, delivery_allowed: true };
+    expect((await json(await api("/v1/assets", { key }))).workspace_governance).toEqual(expected);
+    expect((await json(await api("/v1/assets/ast_workspaceworkspa/detail", { key }))).workspace_governance).toEqual(expected);
+  });
+
+  it("aborts a multipart upload still open for the asset: its parts can no longer be completed", async () => {
+    const { key, tenantId } = await createTenant();
+    const bytes = fixture("sample.jpg");
+    const created = await api("/v1/uploads", {
+      method: "POST",
+      key,
+      body: {
+        byte_length: bytes.length,
+        declared_media_type: "image/jpeg",
+        mode: "multipart",
+        sha256: await sha256HexOf(bytes),
+        parts: [{ part_number: 1, byte_length: bytes.length }],
+      },
+    });
+    expect(created.status).toBe(201);
+    const upload = await json(created);
+    const put = await callUrl(upload.parts[0].url, { method: "PUT", headers: upload.parts[0].headers, body: bytes });
+    expect(put.status).toBe(200);
+    const row = await testEnv.DB.prepare("SELECT r2_key, multipart_upload_id FROM uploads WHERE id = ?")
+      .bind(upload.upload_id)
+      .first<{ r2_key: string; multipart_upload_id: string }>();
+    const res = await api("/v1/governance/deletions", { method: "POST", key, body: { scope: "asset", asset_id: upload.asset_id } });
+    expect(await waitForDeletion(key, (await json(res)).deletion_id)).toMatchObject({
+      state: "completed",
+      removed: { assets: 1, uploads: 1 },
+    });
+    const etag = put.headers.get("etag")!.replaceAll('"', "");
+    await expect(
+      testEnv.OBJECTS.resumeMultipartUpload(row!.r2_key, row!.multipart_upload_id).complete([{ partNumber: 1, etag }]),
+    ).rejects.toThrow();
+    expect(await testEnv.OBJECTS.get(row!.r2_key)).toBeNull();
+    expect(await testEnv.DB.prepare("SELECT COUNT(*) AS n FROM uploads WHERE tenant_id = ?").bind(tenantId).first()).toEqual({ n: 0 });
+  });
+
+  it("an unknown asset or deletion answers 404", async () => {
+    const { key } = await createTenant();
+    expect(
+      (await api("/v1/governance/deletions", { method: "POST", key, body: { scope: "asset", asset_id: "ast_abcdefghij234567" } })).status,
+    ).toBe(404);
+    expect((await api("/v1/governance/deletions/gdl_abcdefghij234567", { key })).status).toBe(404);
+  });
+});
