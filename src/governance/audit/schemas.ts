@@ -18,7 +18,7 @@ export const AuditEntrySchema = z
     occurred_at: Timestamp("When it happened."),
     action: z.string().openapi({
       description:
-        "What was done: the operation (`METHOD /path` exactly as in this document) for an API write, or a named event: `creator.disclosure_read`, `session.provisioned`, `session.signed_in`, `user.deactivated`, `user.deleted`, `user.reactivated`, `payment.event_applied`, `export.completed`, `export.failed`, `deletion.completed`, `deletion.refused`, `legal_hold.placed`, `legal_hold.released`.",
+        "What was done: the operation (`METHOD /path` exactly as in this document) for an API write, or a named event: `creator.disclosure_read`; `session.provisioned`, `session.signed_in` (at most once a user an hour); `user.deactivated`, `user.reactivated`, `user.deleted`, `user.email_changed` (identity-provider callbacks); `payment.event_applied`; `export.completed`, `export.failed`; `deletion.completed`, `deletion.refused`, `deletion.failed`; `legal_hold.placed`, `legal_hold.released` (by the operator)",
       example: "POST /v1/api-keys/{api_key_id}/rotate",
     }),
     outcome: z.enum(["succeeded", "denied", "failed"]).openapi({

@@ -1,5 +1,6 @@
 import type { MiddlewareHandler } from "hono";
 import { matchedRoutes } from "hono/route";
+import { type AuditDraft, actorOf, recordAudit } from "../audit";
 import { knownClientAddress } from "../client-address";
 import type { AppContext, AppEnv } from "../context";
 import {
@@ -89,6 +90,8 @@ export const authenticate =
     if (token !== null && looksLikeSessionToken(token)) {
       const principal = await authenticateSession(c, sessions, token, unauthorized);
       if (!principal.scopes.has(policy.scope) && !(policy.auth === "optional_bearer" && policy.scopeCheck === "route")) {
+        const actor = actorOf(principal);
+        if (actor) await auditRefusal(c, principal.tenantId, actor, "scope_missing");
         throw new HttpProblem(403, FORBIDDEN_SCOPE_DETAIL);
       }
       c.set("principal", principal);
@@ -116,9 +119,13 @@ export const authenticate =
     ) {
       throw unauthorized();
     }
+    const keyActor = { actorKind: "api_key" as const, actorId: found.id, credentialId: found.id };
     if (found.tenantStatus !== "active") throw new HttpProblem(403, FORBIDDEN_IDENTITY_DETAIL);
     // A key a console session created stops with its user (deactivated or deleted at the identity provider).
-    if (found.creatorUserStatus !== null && found.creatorUserStatus !== "active") throw new HttpProblem(403, FORBIDDEN_IDENTITY_DETAIL);
+    if (found.creatorUserStatus !== null && found.creatorUserStatus !== "active") {
+      await auditRefusal(c, found.tenantId, keyActor, "user_inactive");
+      throw new HttpProblem(403, FORBIDDEN_IDENTITY_DETAIL);
+    }
     // Fail closed on a usable key whose stored controls cannot be read: the fault is ours, not the caller's key, so
     // 503 (retryable) rather than the 401 that would tell its holder the key is invalid. Column names only are logged.
     if (found.controls === "unreadable") {
@@ -127,11 +134,15 @@ export const authenticate =
     }
 
     if (!ipAllowed({ ip_allowlist: found.ipAllowlist }, knownClientAddress(c.req.raw.headers, c.env))) {
+      await auditRefusal(c, found.tenantId, keyActor, "ip_not_allowed");
       throw new ApiError("API_KEY_IP_NOT_ALLOWED", "This key may not be used from this network address.");
     }
     const scopes = new Set(found.scopes.filter(isScope)) as ReadonlySet<Scope>;
     const routeChecksScope = policy.auth === "optional_bearer" && policy.scopeCheck === "route";
-    if (!scopes.has(policy.scope) && !routeChecksScope) throw new HttpProblem(403, FORBIDDEN_SCOPE_DETAIL);
+    if (!scopes.has(policy.scope) && !routeChecksScope) {
+      await auditRefusal(c, found.tenantId, keyActor, "scope_missing");
+      throw new HttpProblem(403, FORBIDDEN_SCOPE_DETAIL);
+    }
     const perMinute = found.rateLimitPerMinute;
     if (perMinute !== null) await chargeKeyRate(c.env, found.id, perMinute, 1);
 
@@ -153,6 +164,34 @@ export const authenticate =
       await refundKeyRate(c.env, found.id, perMinute, 1).catch(() => undefined);
     }
   };
+
+/**
+ * Records a refused request of a known, valid credential (a 403: scope missing, network not allowed, its user
+ * deactivated or deleted) in its tenant's audit log before the refusal is answered. Unknown and invalid credentials
+ * (401) name no tenant and are not audited. A failed append is logged; the refusal stands either way.
+ */
+async function auditRefusal(
+  c: AppContext,
+  tenantId: string,
+  actor: Pick<AuditDraft, "actorKind" | "actorId" | "credentialId">,
+  reason: "scope_missing" | "ip_not_allowed" | "user_inactive",
+) {
+  const operation = c.var.operation;
+  try {
+    await recordAudit(c.env, tenantId, {
+      action: operation?.key ?? `${c.req.method} ${c.req.path}`,
+      outcome: "denied",
+      ...actor,
+      requestId: c.var.requestId,
+      targetType: null,
+      targetId: null,
+      statusCode: 403,
+      detail: { reason },
+    });
+  } catch (error) {
+    c.var.log.error("audit append failed", { operation: operation?.key ?? null, error: String(error) });
+  }
+}
 
 /** What a console user holds: every scope (the account's owner). Documented in scopes.ts and the OpenAPI security scheme. */
 const SESSION_SCOPES: ReadonlySet<Scope> = new Set(ALL_SCOPES);
@@ -192,7 +231,17 @@ async function authenticateSession(
     case "ok":
       break;
   }
-  if (resolved.tenantStatus !== "active" || resolved.userStatus !== "active") throw new HttpProblem(403, FORBIDDEN_IDENTITY_DETAIL);
+  if (resolved.tenantStatus !== "active" || resolved.userStatus !== "active") {
+    if (resolved.tenantStatus === "active") {
+      await auditRefusal(
+        c,
+        resolved.tenantId,
+        { actorKind: "console_user", actorId: resolved.userId, credentialId: resolved.userId },
+        "user_inactive",
+      );
+    }
+    throw new HttpProblem(403, FORBIDDEN_IDENTITY_DETAIL);
+  }
   return {
     kind: "session",
     tenantId: resolved.tenantId,

@@ -28,4 +28,29 @@ describe("audit log security", () => {
     expect(page.items).toHaveLength(2);
     expect(tenantId).toBeTruthy();
   });
+
+  it("records a request refused for a missing scope or a disallowed network, read or write, as denied with the reason", async () => {
+    const { key, tenantId } = await createTenant();
+    const narrow = await json(await api("/v1/api-keys", { method: "POST", key, body: { name: "n", scopes: ["identity:read"] } }));
+    const narrowId = narrow.api_key.api_key_id;
+    expect(
+      (await api("/v1/webhook-endpoints", { method: "POST", key: narrow.secret, body: { url: "https://hooks.example.com/x" } })).status,
+    ).toBe(403);
+    expect((await api("/v1/governance/audit", { key: narrow.secret })).status).toBe(403);
+    const restricted = await api(`/v1/api-keys/${narrowId}/restrictions`, {
+      method: "PUT",
+      key,
+      body: { ip_allowlist: ["203.0.113.0/24"], rate_limit_per_minute: null, expected_version: 0 },
+    });
+    expect(restricted.status, await restricted.clone().text()).toBe(200);
+    expect((await api("/v1/me", { key: narrow.secret, headers: { "cf-connecting-ip": "198.51.100.7" } })).status).toBe(403);
+    const denied = await json(await api(`/v1/governance/audit?actor_id=${narrowId}&outcome=denied`, { key }));
+    expect(denied.items.map((e: any) => [e.action, e.detail.reason])).toEqual([
+      ["GET /v1/me", "ip_not_allowed"],
+      ["GET /v1/governance/audit", "scope_missing"],
+      ["POST /v1/webhook-endpoints", "scope_missing"],
+    ]);
+    expect(denied.items[0]).toMatchObject({ actor: { kind: "api_key" }, credential_id: narrowId, status_code: 403 });
+    expect(tenantId).toBeTruthy();
+  });
 });
