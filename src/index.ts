@@ -3,6 +3,7 @@ import { sweepRequestLogs } from "./api-keys/repo/request-logs";
 import { type App, createApp } from "./app";
 import { sweepExpiredRetention } from "./assets/retention";
 import { database } from "./db/client";
+import { reconcileDerivedIndex } from "./derived-index/service";
 import type { Bindings } from "./env";
 import { sweepReleasedCursors } from "./history/repo";
 import { requeueStaleJobs } from "./jobs/sweep";
@@ -44,6 +45,7 @@ async function sweep(env: Bindings) {
     requeueStaleVerifications(env, now),
     sweepWebhooks(env, now),
     rewrapDataKeys(db, env, now),
+    reconcileDerivedIndex(env, now),
   ]);
   for (const r of results) if (r.status === "rejected") log.error("sweep failed", { error: String(r.reason) });
 }

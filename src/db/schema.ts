@@ -952,3 +952,56 @@ export const auditEvents = sqliteTable(
     index("audit_events_tenant_target_idx").on(t.tenantId, t.targetId),
   ],
 );
+
+/*
+ * Issue #18 part 4: feedback, the derived-index reconciler's run record, and the overview's read indexes.
+ */
+
+/**
+ * Feedback sent with POST /v1/feedback. The message may carry personal data (a name, an e-mail, a description of a
+ * person in a disputed image), so it is only ever stored sealed under the tenant data key (AAD = tenant, id and
+ * field "message"); `message_length` is kept in clear for bounds and triage without opening it. Related ids are
+ * the tenant's own resource ids as given (validated by pattern, not by existence: feedback about a deleted asset
+ * is still feedback).
+ */
+export const feedback = sqliteTable(
+  "feedback",
+  {
+    id: text("id").primaryKey(),
+    tenantId: text("tenant_id").notNull(),
+    kind: text("kind", { enum: ["bug", "idea", "question", "verification_dispute", "other"] }).notNull(),
+    dataKeyId: text("data_key_id").notNull(),
+    messageSealed: text("message_sealed").notNull(),
+    messageLength: integer("message_length").notNull(),
+    relatedAssetId: text("related_asset_id"),
+    relatedJobId: text("related_job_id"),
+    relatedVerificationId: text("related_verification_id"),
+    /** Who sent it (`api_key`, or a console user): the audit log names the same actor. */
+    actorKind: text("actor_kind").notNull(),
+    actorId: text("actor_id"),
+    createdAt: integer("created_at").notNull(),
+  },
+  (t) => [index("feedback_tenant_created_idx").on(t.tenantId, t.createdAt, t.id)],
+);
+
+/**
+ * The derived-index reconciler (src/derived-index): one row per reconciler (today only `soft_bindings`). Each cron
+ * run scans a bounded slice of the index from its cursors, removes entries whose publication no longer has its asset
+ * row, and records when it started and succeeded; `/readyz/governance` reads `last_succeeded_at`.
+ */
+export const derivedIndexRuns = sqliteTable("derived_index_runs", {
+  name: text("name").primaryKey(),
+  lastStartedAt: integer("last_started_at"),
+  lastSucceededAt: integer("last_succeeded_at"),
+  lastFailedAt: integer("last_failed_at"),
+  /** Where the next run resumes: the last (publication_id, algorithm) of soft_bindings scanned, "" from the start. */
+  bindingsCursor: text("bindings_cursor").notNull().default(""),
+  /** The last publication_id of pdq_bands scanned, "" from the start. */
+  bandsCursor: text("bands_cursor").notNull().default(""),
+  lastScanned: integer("last_scanned").notNull().default(0),
+  lastBindingsRemoved: integer("last_bindings_removed").notNull().default(0),
+  lastBandsRemoved: integer("last_bands_removed").notNull().default(0),
+  totalRemoved: integer("total_removed").notNull().default(0),
+  /** Full passes over both indexes completed (each cursor wrapped to the start). */
+  passesCompleted: integer("passes_completed").notNull().default(0),
+});
