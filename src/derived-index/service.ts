@@ -36,7 +36,10 @@ export async function reconcileDerivedIndex(env: Pick<Bindings, "DB">, now = Dat
   const db = database(env.DB);
   const run = await startRun(db, RECONCILER, now);
   try {
-    const [bindings, bands] = await Promise.all([scanBindings(env.DB, run.bindingsCursor, limit), scanBands(env.DB, run.bandsCursor, limit)]);
+    const [bindings, bands] = await Promise.all([
+      scanBindings(env.DB, run.bindingsCursor, limit),
+      scanBands(env.DB, run.bandsCursor, limit),
+    ]);
     const removed = await removeOrphans(env.DB, bindings.orphans, bands.orphans);
     const report: ReconcileReport = {
       scanned: bindings.scanned + bands.scanned,

@@ -519,6 +519,13 @@ export const ERROR_CODES = {
     retryable: true,
     summary: "No payments provider or callback signing secret is configured, so callbacks cannot be verified. Retry later.",
   },
+  // Feedback (#18 part 4)
+  "svc.feedback.sealing_unavailable": {
+    status: 503,
+    retryable: true,
+    summary:
+      "Feedback is stored only encrypted, and it cannot be encrypted now: no data master key is configured, or the tenant's data key cannot be unwrapped. Nothing was stored; retry later.",
+  },
   "svc.internal": {
     status: 500,
     retryable: true,

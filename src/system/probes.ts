@@ -78,10 +78,7 @@ export interface GovernanceAuthorities {
  * - reconciler: the derived-index reconciler succeeded within RECONCILER_FRESHNESS_MS (src/derived-index).
  */
 export async function governanceAuthorities(env: Bindings, now = Date.now(), fetchFn?: FetchFn): Promise<GovernanceAuthorities> {
-  const [commercial, reconciler] = await Promise.all([
-    commercialAuthority(env, now, fetchFn),
-    reconcilerHealth(database(env.DB), now),
-  ]);
+  const [commercial, reconciler] = await Promise.all([commercialAuthority(env, now, fetchFn), reconcilerHealth(database(env.DB), now)]);
   const authorities = {
     capture_authority: captureCapability(env).available,
     commercial_authority: commercial,

@@ -221,6 +221,10 @@ export const OPERATION_POLICIES: Record<string, OperationPolicy> = {
 
   // Governance (#18): the audit log
   "GET /v1/governance/audit": bearer("governance:read"),
+
+  // Overview and feedback (#18 part 4)
+  "GET /v1/overview": bearer("overview:read"),
+  "POST /v1/feedback": bearer("feedback:write", "optional"),
 };
 
 /** `/v1/recipes/:recipe_id` (Hono) → `/v1/recipes/{recipe_id}` (OpenAPI). */
