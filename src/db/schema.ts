@@ -560,6 +560,8 @@ export const webhookDeliveries = sqliteTable(
     index("webhook_deliveries_status_lease_idx").on(t.status, t.leaseUntil),
     index("webhook_deliveries_event_idx").on(t.eventId),
     index("webhook_deliveries_updated_idx").on(t.updatedAt),
+    // The overview's edge-day counts (#18): a tenant's deliveries by creation time.
+    index("webhook_deliveries_tenant_created_idx").on(t.tenantId, t.createdAt),
   ],
 );
 
@@ -1005,3 +1007,24 @@ export const derivedIndexRuns = sqliteTable("derived_index_runs", {
   /** Full passes over both indexes completed (each cursor wrapped to the start). */
   passesCompleted: integer("passes_completed").notNull().default(0),
 });
+
+/**
+ * The overview's per-day counters (src/overview): rows of `jobs` (by state), `verifications` (by overall), `assets`
+ * (by kind) and `webhook_deliveries` (by status) per tenant and UTC day of creation. Kept exact by triggers on those
+ * tables (insert +1; a change of the counted column moves one from the old key to the new; delete −1), in the same
+ * transaction as the row change, so the counters are never stale and need no sweep. The overview sums whole days
+ * here and counts the partial days at its range edges from the rows themselves.
+ */
+export const overviewDaily = sqliteTable(
+  "overview_daily",
+  {
+    tenantId: text("tenant_id").notNull(),
+    figure: text("figure", { enum: ["jobs", "verifications", "assets", "webhook_deliveries"] }).notNull(),
+    /** UTC midnight of the day counted, ms since the epoch. */
+    dayStart: integer("day_start").notNull(),
+    /** The state, outcome, kind or status counted. */
+    key: text("key").notNull(),
+    n: integer("n").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.tenantId, t.figure, t.dayStart, t.key] })],
+);

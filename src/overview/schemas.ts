@@ -51,12 +51,10 @@ const OutcomesFigure = z
 const MediaKindsFigure = z
   .object({
     total: count("Assets created in the range."),
-    by_kind: z
-      .record(z.string(), z.number().int().nonnegative())
-      .openapi({
-        description: "Assets by media family (`image`, `audio`, `video`, …); only families with assets appear.",
-        example: { image: 10 },
-      }),
+    by_kind: z.record(z.string(), z.number().int().nonnegative()).openapi({
+      description: "Assets by media family (`image`, `audio`, `video`, …); only families with assets appear.",
+      example: { image: 10 },
+    }),
   })
   .openapi({ description: "Assets created in the range, by media family." });
 
@@ -158,24 +156,14 @@ const HealthFigure = z
         "`degraded`: a critical attention item; `attention`: a warning item; `ok`: none; `unknown`: neither jobs nor webhooks could be read.",
       example: "ok",
     }),
-    job_failure_rate: z
-      .number()
-      .min(0)
-      .max(1)
-      .nullable()
-      .openapi({
-        description: "Failed or rejected jobs over terminal jobs created in the range; null when none ended (or unavailable).",
-        example: 0.02,
-      }),
-    delivery_failure_rate: z
-      .number()
-      .min(0)
-      .max(1)
-      .nullable()
-      .openapi({
-        description: "Failed or dead deliveries over ended deliveries in the range; null when none ended (or unavailable).",
-        example: 0,
-      }),
+    job_failure_rate: z.number().min(0).max(1).nullable().openapi({
+      description: "Failed or rejected jobs over terminal jobs created in the range; null when none ended (or unavailable).",
+      example: 0.02,
+    }),
+    delivery_failure_rate: z.number().min(0).max(1).nullable().openapi({
+      description: "Failed or dead deliveries over ended deliveries in the range; null when none ended (or unavailable).",
+      example: 0,
+    }),
   })
   .openapi({ description: "The tenant's health, derived from jobs, webhooks and attention (no query of its own)." });
 
@@ -204,7 +192,11 @@ const ComparisonFigure = z
 
 const FreshnessEntry = z.object({
   as_of: instant("When this figure was read."),
-  source: z.literal("live").openapi({ description: "`live`: read from the records at `as_of` (no pre-aggregate).", example: "live" }),
+  source: z.enum(["live", "daily_counters"]).openapi({
+    description:
+      "`live`: read from the records at `as_of`. `daily_counters`: whole days summed from per-day counters that move in the same transaction as the records they count (so just as current), the partial days at the range edges counted from the records.",
+    example: "daily_counters",
+  }),
 });
 
 export const OverviewResponseSchema = z

@@ -29,6 +29,9 @@ const LOW_WALLET_DEFAULT_MICROS: Micros = 10_000_000;
 const JOB_STATES = ["accepted", "queued", "running", "cancel_requested", "completed", "canceled", "expired", "rejected", "failed"] as const;
 const OUTCOMES = ["valid", "invalid", "indeterminate", "recovered"] as const;
 
+/** Figure groups read through overview_daily (the others read their records directly). */
+const COUNTED_FIGURES = new Set<string>(["activity", "jobs", "verification_outcomes", "media_kinds", "webhooks"]);
+
 /** The requested range and the previous one; 12m is twelve calendar months back (UTC), the others exact days. */
 export function windowsOf(range: OverviewRange, now: number): Windows & { unit: "day" | "month" } {
   let start: number;
@@ -55,14 +58,15 @@ export function bucketLabels(start: number, end: number, unit: "day" | "month"):
 }
 
 /** The reads an overview is made of (repo.ts); tests hand a database that fails some of them. */
-type Settled<T> = { ok: true; value: T; at: number } | { ok: false };
+type Settled<T> = { ok: true; value: T; at: number } | { ok: false; error: string };
 
 async function settle<T>(read: () => Promise<T>): Promise<Settled<T>> {
   try {
     const value = await read();
     return { ok: true, value, at: Date.now() };
-  } catch {
-    return { ok: false };
+  } catch (error) {
+    // D1 errors name the statement's problem, never bound values (no tenant data).
+    return { ok: false, error: String(error).slice(0, 200) };
   }
 }
 
@@ -114,12 +118,14 @@ export async function computeOverview(
     api_keys: apiKeys,
   };
   const unavailable: string[] = [];
+  const errors: string[] = [];
   const freshness: OverviewBody["freshness"] = {};
   for (const [name, group] of Object.entries(groups)) {
-    if (group.ok) freshness[name] = { as_of: iso(group.at), source: "live" };
+    if (!group.ok) errors.push(group.error);
+    if (group.ok) freshness[name] = { as_of: iso(group.at), source: COUNTED_FIGURES.has(name) ? "daily_counters" : "live" };
     else unavailable.push(name);
   }
-  if (unavailable.length > 0) log.warn("overview figures unavailable", { figures: unavailable });
+  if (unavailable.length > 0) log.warn("overview figures unavailable", { figures: unavailable, errors });
 
   const jobCounts = jobs.ok ? jobs.value : null;
   const deliveryCounts = webhooks.ok ? webhooks.value.deliveries.current : null;

@@ -40,7 +40,7 @@ describe("GET /readyz/governance", () => {
       return new Response("{}", { status });
     };
     const env = {
-      SVC_ENVIRONMENT: "production",
+      SVC_ENVIRONMENT: "production" as const,
       SVC_PAYMENTS_MODE: "sandbox",
       SVC_STRIPE_SECRET_KEY: "sk_test_readinessok1",
       SVC_STRIPE_API_BASE: "http://stripe.test",
