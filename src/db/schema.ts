@@ -185,6 +185,8 @@ export const assets = sqliteTable(
     index("assets_tenant_created_idx").on(t.tenantId, t.createdAt, t.id),
     index("assets_retention_idx").on(t.retentionUntil),
     index("assets_manifest_label_idx").on(t.manifestLabel),
+    // The overview (#18): media kinds counted from the index alone.
+    index("assets_tenant_created_kind_idx").on(t.tenantId, t.createdAt, t.kind),
   ],
 );
 
@@ -227,6 +229,8 @@ export const jobs = sqliteTable(
     index("jobs_tenant_created_idx").on(t.tenantId, t.createdAt, t.id),
     index("jobs_tenant_asset_idx").on(t.tenantId, t.assetId),
     index("jobs_state_updated_idx").on(t.state, t.updatedAt),
+    // The overview (#18): a tenant's jobs by creation time and state, counted from the index alone.
+    index("jobs_tenant_created_state_idx").on(t.tenantId, t.createdAt, t.state),
   ],
 );
 
@@ -291,6 +295,8 @@ export const verifications = sqliteTable(
   (t) => [
     index("verifications_tenant_created_idx").on(t.tenantId, t.createdAt, t.id),
     index("verifications_tenant_manifest_idx").on(t.tenantId, t.manifestId, t.createdAt),
+    // The overview (#18): outcomes counted from the index alone.
+    index("verifications_tenant_created_overall_idx").on(t.tenantId, t.createdAt, t.overall),
   ],
 );
 
@@ -560,8 +566,8 @@ export const webhookDeliveries = sqliteTable(
     index("webhook_deliveries_status_lease_idx").on(t.status, t.leaseUntil),
     index("webhook_deliveries_event_idx").on(t.eventId),
     index("webhook_deliveries_updated_idx").on(t.updatedAt),
-    // The overview's edge-day counts (#18): a tenant's deliveries by creation time.
-    index("webhook_deliveries_tenant_created_idx").on(t.tenantId, t.createdAt),
+    // The overview (#18): a tenant's deliveries by creation time and status, counted from the index alone.
+    index("webhook_deliveries_tenant_created_status_idx").on(t.tenantId, t.createdAt, t.status),
   ],
 );
 
@@ -1007,24 +1013,3 @@ export const derivedIndexRuns = sqliteTable("derived_index_runs", {
   /** Full passes over both indexes completed (each cursor wrapped to the start). */
   passesCompleted: integer("passes_completed").notNull().default(0),
 });
-
-/**
- * The overview's per-day counters (src/overview): rows of `jobs` (by state), `verifications` (by overall), `assets`
- * (by kind) and `webhook_deliveries` (by status) per tenant and UTC day of creation. Kept exact by triggers on those
- * tables (insert +1; a change of the counted column moves one from the old key to the new; delete −1), in the same
- * transaction as the row change, so the counters are never stale and need no sweep. The overview sums whole days
- * here and counts the partial days at its range edges from the rows themselves.
- */
-export const overviewDaily = sqliteTable(
-  "overview_daily",
-  {
-    tenantId: text("tenant_id").notNull(),
-    figure: text("figure", { enum: ["jobs", "verifications", "assets", "webhook_deliveries"] }).notNull(),
-    /** UTC midnight of the day counted, ms since the epoch. */
-    dayStart: integer("day_start").notNull(),
-    /** The state, outcome, kind or status counted. */
-    key: text("key").notNull(),
-    n: integer("n").notNull(),
-  },
-  (t) => [primaryKey({ columns: [t.tenantId, t.figure, t.dayStart, t.key] })],
-);

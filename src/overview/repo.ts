@@ -1,9 +1,11 @@
 /*
- * The overview's reads (issue #18): one statement per figure group (webhooks: two, run concurrently), each filtered on
- * the tenant first. Counts come from overview_daily (per-day counters kept exact by triggers, migration 0030) for whole
- * UTC days and from the rows themselves for the partial days at the range edges, so a tenant with a million jobs costs
- * a few hundred counter rows plus under three days of rows. Every statement counts two windows at once, the requested
- * range and the previous range of equal length, so the comparison costs no extra query. Windows are [start, end) in ms.
+ * The overview's reads (issue #18): one statement per figure group, each filtered on the tenant first and answered from
+ * a covering index (tenant_id, created_at, counted column; migration 0030), so a count never reads the table rows.
+ * Every statement counts two windows at once, the requested range and the previous range of equal length, so the
+ * comparison costs no extra query. Windows are [start, end) in ms.
+ *
+ * No pre-aggregate: per-day counters kept by triggers were tried and dropped, because D1's `meta.changes` counts
+ * trigger writes and the guarded writes of jobs, assets and webhook deliveries rely on `changes === 1`.
  */
 
 /** The requested range and the previous one of equal length, as ms since the epoch. Invariant: previousStart < start < end. */
@@ -31,75 +33,31 @@ function split(rows: CountRow[]): WindowCounts {
   return out;
 }
 
-export const DAY_MS = 86_400_000;
-const floorDay = (t: number) => Math.floor(t / DAY_MS) * DAY_MS;
-const ceilDay = (t: number) => Math.ceil(t / DAY_MS) * DAY_MS;
-
-/** The counted tables: their overview_daily figure and counted column (constants: never from input). */
-const COUNTED = {
-  jobs: { figure: "jobs", key: "state" },
-  verifications: { figure: "verifications", key: "overall" },
-  assets: { figure: "assets", key: "kind" },
-  webhook_deliveries: { figure: "webhook_deliveries", key: "status" },
-} as const;
-type Counted = keyof typeof COUNTED;
-
-/**
- * The pieces of [from, to) that are not whole UTC days, split at `at` (the boundary between the previous and the
- * current window): at most three short ranges counted from the rows themselves. Every whole day not straddling `at`
- * comes from overview_daily.
- */
-function partialPieces(from: number, at: number, to: number): [number, number][] {
-  const pieces: [number, number][] = [
-    [from, Math.min(ceilDay(from), at)],
-    [Math.max(floorDay(at), from), Math.min(ceilDay(at), to)],
-    [Math.max(floorDay(to), at), to],
-  ];
-  return pieces.filter(([a, b]) => a < b);
-}
-
-/** `(created_at >= ? AND created_at < ?) OR …` for `count` ranges; `0` (false) for none. */
-function ranges(count: number): string {
-  return count === 0 ? "0" : Array.from({ length: count }, () => "(created_at >= ? AND created_at < ?)").join(" OR ");
-}
-
-/**
- * Counts per key of `table` created in the current window [start, end) and the previous one [previousStart, start):
- * whole days from the per-day counters, partial edge days from the rows (each an index range of under a day).
- * Exact: the counters move in the same transaction as the rows. One statement.
- */
-async function countByWindow(d1: D1Database, table: Counted, tenantId: string, w: Windows): Promise<WindowCounts> {
-  const { figure, key } = COUNTED[table];
-  const pieces = partialPieces(w.previousStart, w.start, w.end);
-  // D1 caps compound SELECTs at a few terms: the edge pieces are one SELECT over OR-ed index ranges.
-  const live = `SELECT ${key} AS k, created_at >= ?2 AS current, 1 AS n FROM ${table} WHERE tenant_id = ?1 AND (${ranges(pieces.length)})`;
+/** `SELECT <key>, window, COUNT(*)` over one tenant table's creation time; `table` and `key` are constants of this file. */
+async function countByWindow(d1: D1Database, table: string, key: string, tenantId: string, w: Windows): Promise<WindowCounts> {
   const rows = await d1
     .prepare(
-      `SELECT k, current, SUM(n) AS n FROM (
-         SELECT key AS k, day_start >= ?2 AS current, n FROM overview_daily
-          WHERE tenant_id = ?1 AND figure = '${figure}' AND day_start >= ?3 AND day_start + ${DAY_MS} <= ?4
-            AND NOT (day_start < ?2 AND day_start + ${DAY_MS} > ?2)
-         UNION ALL ${live}
-       ) GROUP BY 1, 2`,
+      `SELECT ${key} AS k, created_at >= ? AS current, COUNT(*) AS n FROM ${table}
+        WHERE tenant_id = ? AND created_at >= ? AND created_at < ? GROUP BY 1, 2`,
     )
-    .bind(tenantId, w.start, ceilDay(w.previousStart), w.end, ...pieces.flat())
+    .bind(w.start, tenantId, w.previousStart, w.end)
     .all<CountRow>();
-  return split(rows.results.filter((r) => r.n !== 0));
+  return split(rows.results);
 }
 
 /** Jobs created in each window, by their state now. */
 export function jobsByState(d1: D1Database, tenantId: string, w: Windows): Promise<WindowCounts> {
-  return countByWindow(d1, "jobs", tenantId, w);
+  return countByWindow(d1, "jobs", "state", tenantId, w);
 }
 
 /** Verifications made in each window, by overall outcome. */
 export function verificationsByOutcome(d1: D1Database, tenantId: string, w: Windows): Promise<WindowCounts> {
-  return countByWindow(d1, "verifications", tenantId, w);
+  return countByWindow(d1, "verifications", "overall", tenantId, w);
 }
 
 /** Assets created in each window, by media family. */
 export function assetsByKind(d1: D1Database, tenantId: string, w: Windows): Promise<WindowCounts> {
-  return countByWindow(d1, "assets", tenantId, w);
+  return countByWindow(d1, "assets", "kind", tenantId, w);
 }
 
 /** One bucket of the activity series: its label (`YYYY-MM-DD` or `YYYY-MM`, UTC) and counts. */
@@ -110,26 +68,15 @@ export interface ActivityRow {
   assets: number;
 }
 
-/**
- * Jobs, verifications and assets created in the current window, per UTC day or month: whole days from the per-day
- * counters, the two partial edge days from the rows. One statement.
- */
+/** Jobs, verifications and assets created in the current window, per UTC day or month: one statement. */
 export async function activitySeries(d1: D1Database, tenantId: string, w: Windows, unit: "day" | "month"): Promise<ActivityRow[]> {
   const format = unit === "day" ? "%Y-%m-%d" : "%Y-%m";
-  const label = (ms: string) => `strftime('${format}', ${ms} / 1000, 'unixepoch')`;
-  const pieces = partialPieces(w.start, w.start, w.end);
-  const live = (table: Counted) =>
-    `SELECT ${label("created_at")} AS bucket, '${COUNTED[table].figure}' AS what, 1 AS n FROM ${table} WHERE tenant_id = ?1 AND (${ranges(pieces.length)})`;
-  const tables: Counted[] = ["jobs", "verifications", "assets"];
+  const part = (table: string, label: string) =>
+    `SELECT strftime('${format}', created_at / 1000, 'unixepoch') AS bucket, '${label}' AS what, COUNT(*) AS n FROM ${table}
+      WHERE tenant_id = ?1 AND created_at >= ?2 AND created_at < ?3 GROUP BY 1`;
   const rows = await d1
-    .prepare(
-      `SELECT bucket, what, SUM(n) AS n FROM (
-         SELECT ${label("day_start")} AS bucket, figure AS what, n FROM overview_daily
-          WHERE tenant_id = ?1 AND figure IN ('jobs', 'verifications', 'assets') AND day_start >= ?2 AND day_start + ${DAY_MS} <= ?3
-         ${tables.map((t) => `UNION ALL ${live(t)}`).join(" ")}
-       ) GROUP BY 1, 2`,
-    )
-    .bind(tenantId, ceilDay(w.start), w.end, ...tables.flatMap(() => pieces.flat()))
+    .prepare(`${part("jobs", "jobs")} UNION ALL ${part("verifications", "verifications")} UNION ALL ${part("assets", "assets")}`)
+    .bind(tenantId, w.start, w.end)
     .all<{ bucket: string; what: "jobs" | "verifications" | "assets"; n: number }>();
   const byBucket = new Map<string, ActivityRow>();
   for (const row of rows.results) {
@@ -146,16 +93,19 @@ export interface WebhookCounts {
   endpoints: Record<string, number>;
 }
 
-/** Deliveries as countByWindow, and endpoints by state now (two statements, concurrently). */
 export async function webhookCounts(d1: D1Database, tenantId: string, w: Windows): Promise<WebhookCounts> {
-  const [deliveries, endpoints] = await Promise.all([
-    countByWindow(d1, "webhook_deliveries", tenantId, w),
-    d1
-      .prepare("SELECT state AS k, COUNT(*) AS n FROM webhook_endpoints WHERE tenant_id = ? GROUP BY 1")
-      .bind(tenantId)
-      .all<{ k: string; n: number }>(),
-  ]);
-  return { deliveries, endpoints: Object.fromEntries(endpoints.results.map((r) => [r.k, r.n])) };
+  const rows = await d1
+    .prepare(
+      `SELECT 'delivery' AS what, status AS k, created_at >= ?1 AS current, COUNT(*) AS n FROM webhook_deliveries
+        WHERE tenant_id = ?2 AND created_at >= ?3 AND created_at < ?4 GROUP BY 2, 3
+       UNION ALL
+       SELECT 'endpoint', state, 1, COUNT(*) FROM webhook_endpoints WHERE tenant_id = ?2 GROUP BY 2`,
+    )
+    .bind(w.start, tenantId, w.previousStart, w.end)
+    .all<CountRow & { what: "delivery" | "endpoint" }>();
+  const endpoints: Record<string, number> = {};
+  for (const row of rows.results) if (row.what === "endpoint" && row.k !== null) endpoints[row.k] = row.n;
+  return { deliveries: split(rows.results.filter((r) => r.what === "delivery")), endpoints };
 }
 
 /** The tenant's plan and wallet (µUSD), null members when there is no account or no wallet yet. */

@@ -192,10 +192,9 @@ const ComparisonFigure = z
 
 const FreshnessEntry = z.object({
   as_of: instant("When this figure was read."),
-  source: z.enum(["live", "daily_counters"]).openapi({
-    description:
-      "`live`: read from the records at `as_of`. `daily_counters`: whole days summed from per-day counters that move in the same transaction as the records they count (so just as current), the partial days at the range edges counted from the records.",
-    example: "daily_counters",
+  source: z.literal("live").openapi({
+    description: "`live`: counted from the records at `as_of` (no pre-aggregate: see the README for the measurement).",
+    example: "live",
   }),
 });
 

@@ -29,9 +29,6 @@ const LOW_WALLET_DEFAULT_MICROS: Micros = 10_000_000;
 const JOB_STATES = ["accepted", "queued", "running", "cancel_requested", "completed", "canceled", "expired", "rejected", "failed"] as const;
 const OUTCOMES = ["valid", "invalid", "indeterminate", "recovered"] as const;
 
-/** Figure groups read through overview_daily (the others read their records directly). */
-const COUNTED_FIGURES = new Set<string>(["activity", "jobs", "verification_outcomes", "media_kinds", "webhooks"]);
-
 /** The requested range and the previous one; 12m is twelve calendar months back (UTC), the others exact days. */
 export function windowsOf(range: OverviewRange, now: number): Windows & { unit: "day" | "month" } {
   let start: number;
@@ -122,7 +119,7 @@ export async function computeOverview(
   const freshness: OverviewBody["freshness"] = {};
   for (const [name, group] of Object.entries(groups)) {
     if (!group.ok) errors.push(group.error);
-    if (group.ok) freshness[name] = { as_of: iso(group.at), source: COUNTED_FIGURES.has(name) ? "daily_counters" : "live" };
+    if (group.ok) freshness[name] = { as_of: iso(group.at), source: "live" };
     else unavailable.push(name);
   }
   if (unavailable.length > 0) log.warn("overview figures unavailable", { figures: unavailable, errors });
@@ -142,22 +139,19 @@ export async function computeOverview(
   const endpoints = webhooks.ok ? { active: webhooks.value.endpoints.active ?? 0, disabled: webhooks.value.endpoints.disabled ?? 0 } : null;
 
   const wallet = quota.ok && quota.value.walletEnabled !== null ? quota.value : null;
-  const walletView = wallet
-    ? (() => {
-        const available = wallet.balanceMicros! - wallet.reservedMicros!;
-        const currentMonth = new Date(now).toISOString().slice(0, 7);
-        return {
-          enabled: wallet.walletEnabled === 1,
-          balance_usd: usd(wallet.balanceMicros!),
-          reserved_usd: usd(wallet.reservedMicros!),
-          available_usd: usd(available),
-          // The stored month spend counts `spend_month` only: a wallet not charged yet this month has spent 0 in it.
-          month_to_date_spend_usd: usd(wallet.spendMonth === currentMonth ? wallet.monthSpendMicros! : 0),
-          monthly_spend_limit_usd: wallet.monthlySpendLimitMicros === null ? null : usd(wallet.monthlySpendLimitMicros),
-          low: available < (wallet.autoRechargeThresholdMicros ?? LOW_WALLET_DEFAULT_MICROS),
-          availableMicros: available,
-        };
-      })()
+  // balance − reserved: what new metered work may still be admitted against.
+  const availableMicros = wallet ? wallet.balanceMicros! - wallet.reservedMicros! : 0;
+  const walletBody = wallet
+    ? {
+        enabled: wallet.walletEnabled === 1,
+        balance_usd: usd(wallet.balanceMicros!),
+        reserved_usd: usd(wallet.reservedMicros!),
+        available_usd: usd(availableMicros),
+        // The stored month spend counts `spend_month` only: a wallet not charged yet this month has spent 0 in it.
+        month_to_date_spend_usd: usd(wallet.spendMonth === new Date(now).toISOString().slice(0, 7) ? wallet.monthSpendMicros! : 0),
+        monthly_spend_limit_usd: wallet.monthlySpendLimitMicros === null ? null : usd(wallet.monthlySpendLimitMicros),
+        low: availableMicros < (wallet.autoRechargeThresholdMicros ?? LOW_WALLET_DEFAULT_MICROS),
+      }
     : null;
 
   // Attention: derived from the groups above; an item whose source is unavailable cannot be shown.
@@ -183,15 +177,13 @@ export async function computeOverview(
       count: endpoints.disabled,
       message: `${plural(endpoints.disabled, "webhook endpoint is", "webhook endpoints are")} disabled: no events reach them.`,
     });
-  if (walletView?.enabled && walletView.low)
+  if (walletBody?.enabled && walletBody.low)
     items.push({
       kind: "low_wallet",
-      severity: walletView.availableMicros <= 0 ? "critical" : "warning",
+      severity: availableMicros <= 0 ? "critical" : "warning",
       count: 1,
       message:
-        walletView.availableMicros <= 0
-          ? "The wallet has nothing available: new metered work is refused."
-          : "The wallet's available balance is low.",
+        availableMicros <= 0 ? "The wallet has nothing available: new metered work is refused." : "The wallet's available balance is low.",
     });
   if (apiKeys.ok && apiKeys.value > 0)
     items.push({
@@ -223,7 +215,6 @@ export async function computeOverview(
   if (!kinds.ok) unavailable.push("comparison.assets");
 
   const series = activity.ok ? new Map(activity.value.map((row) => [row.bucket, row])) : null;
-  const { availableMicros: _internal, ...walletBody } = walletView ?? { availableMicros: 0 };
   return {
     range,
     range_start: iso(w.start),
@@ -244,9 +235,7 @@ export async function computeOverview(
       : null,
     media_kinds: kinds.ok ? { total: sum(kinds.value.current), by_kind: kinds.value.current } : null,
     webhooks: deliveries && endpoints ? { deliveries, endpoints } : null,
-    quota: quota.ok
-      ? { plan: quota.value.planId, wallet: walletView ? (walletBody as NonNullable<OverviewBody["quota"]>["wallet"]) : null }
-      : null,
+    quota: quota.ok ? { plan: quota.value.planId, wallet: walletBody } : null,
     governance: governance.ok ? { audit_entries: governance.value.auditEntries, last_audit_at: iso(governance.value.lastAuditAt) } : null,
     attention: { items, complete: attentionComplete },
     health,

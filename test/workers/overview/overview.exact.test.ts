@@ -27,8 +27,8 @@ async function direct(tenantId: string, from: number, to: number) {
   return Object.fromEntries(rows.results.map((r) => [r.state, r.n]));
 }
 
-describe("the overview's per-day counters", () => {
-  it("match the rows exactly after inserts, state changes and deletes, at every range edge", async () => {
+describe("overview counts against the rows", () => {
+  it("match direct counts exactly after inserts, state changes and deletes, at every range edge", async () => {
     const t = await createTenant();
     const random = prng(18);
     const now = Date.now();
@@ -48,7 +48,7 @@ describe("the overview's per-day counters", () => {
     for (const at of special) ids.push(await seedJob(t.tenantId, "queued", at));
     for (let i = 0; i < 150; i++)
       ids.push(await seedJob(t.tenantId, STATES[Math.floor(random() * STATES.length)]!, now - Math.floor(random() * 70 * DAY)));
-    // Jobs move on and some rows disappear: the counters follow in the same statement.
+    // Jobs move on and some rows disappear.
     for (const id of ids.filter(() => random() < 0.3))
       await testEnv.DB.prepare("UPDATE jobs SET state = ? WHERE id = ?")
         .bind(STATES[Math.floor(random() * STATES.length)], id)
@@ -71,8 +71,5 @@ describe("the overview's per-day counters", () => {
         range,
       ).toBe(total(current));
     }
-    // No counter went negative or kept a stale key.
-    const negative = await testEnv.DB.prepare("SELECT COUNT(*) AS n FROM overview_daily WHERE n < 0").first<{ n: number }>();
-    expect(negative?.n).toBe(0);
   });
 });
