@@ -42,21 +42,25 @@ async function seed(label, sql, ...binds) {
     .run();
   console.log(`seeded ${label} in ${((performance.now() - started) / 1000).toFixed(1)} s`);
 }
-const series = (n) => `WITH RECURSIVE s(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM s WHERE x < ${n})`;
-for (const [t, n] of [
+const series = (n, from = 0) => `WITH RECURSIVE s(x) AS (SELECT ${from + 1} UNION ALL SELECT x + 1 FROM s WHERE x < ${from + n})`;
+// Statements of at most 200,000 rows each: one long statement can outlast the local HTTP bridge's timeout.
+const CHUNK = 200_000;
+for (const [t, total] of [
   [tenant, JOBS],
   ["ten_benchoverviewbb", 200_000],
-]) {
-  await seed(
-    `${n} jobs of ${t}`,
-    `${series(n)} INSERT INTO jobs (id, tenant_id, asset_id, recipe_id, recipe_version, policy_version, active_plan_revision, kind, mode, state, admitted, created_at, updated_at)
+])
+  for (let from = 0; from < total; from += CHUNK) {
+    const n = Math.min(CHUNK, total - from);
+    await seed(
+      `${n} jobs of ${t} (from ${from})`,
+      `${series(n, from)} INSERT INTO jobs (id, tenant_id, asset_id, recipe_id, recipe_version, policy_version, active_plan_revision, kind, mode, state, admitted, created_at, updated_at)
      SELECT 'job_' || ?1 || x, ?1, 'ast_x', 'c2pa-sign', 1, 'p1', 1, 'sign_only', 'standard', json_extract(${STATES}, '$[' || (x % 10) || ']'), '{}',
             ?2 - (x * 7919 % ?3), ?2 FROM s`,
-    t,
-    now,
-    SPAN,
-  );
-}
+      t,
+      now,
+      SPAN,
+    );
+  }
 await seed(
   "200000 verifications",
   `${series(200_000)} INSERT INTO verifications (id, tenant_id, subject_type, overall, evidence, created_at, validated_at)
