@@ -33,3 +33,20 @@ CREATE INDEX `jobs_tenant_created_state_idx` ON `jobs` (`tenant_id`,`created_at`
 CREATE INDEX `verifications_tenant_created_overall_idx` ON `verifications` (`tenant_id`,`created_at`,`overall`);--> statement-breakpoint
 CREATE INDEX `assets_tenant_created_kind_idx` ON `assets` (`tenant_id`,`created_at`,`kind`);--> statement-breakpoint
 CREATE INDEX `webhook_deliveries_tenant_created_status_idx` ON `webhook_deliveries` (`tenant_id`,`created_at`,`status`);
+--> statement-breakpoint
+CREATE TABLE `overview_daily` (
+	`tenant_id` text NOT NULL,
+	`figure` text NOT NULL,
+	`day_start` integer NOT NULL,
+	`key` text NOT NULL,
+	`n` integer NOT NULL,
+	`computed_at` integer NOT NULL,
+	PRIMARY KEY(`tenant_id`, `figure`, `day_start`, `key`)
+);
+--> statement-breakpoint
+CREATE TABLE `overview_aggregates` (
+	`tenant_id` text PRIMARY KEY NOT NULL,
+	`through_day` integer NOT NULL,
+	`oldest_computed_at` integer NOT NULL,
+	`updated_at` integer NOT NULL
+);

@@ -7,6 +7,7 @@ import { reconcileDerivedIndex } from "./derived-index/service";
 import type { Bindings } from "./env";
 import { sweepReleasedCursors } from "./history/repo";
 import { requeueStaleJobs } from "./jobs/sweep";
+import { sweepOverviewAggregates } from "./overview/aggregate";
 import { configOf } from "./platform/config";
 import { sweepIdempotencyRecords } from "./platform/idempotency";
 import { log } from "./platform/logger";
@@ -46,6 +47,7 @@ async function sweep(env: Bindings) {
     sweepWebhooks(env, now),
     rewrapDataKeys(db, env, now),
     reconcileDerivedIndex(env, now),
+    sweepOverviewAggregates(env, now),
   ]);
   for (const r of results) if (r.status === "rejected") log.error("sweep failed", { error: String(r.reason) });
 }

@@ -1013,3 +1013,34 @@ export const derivedIndexRuns = sqliteTable("derived_index_runs", {
   /** Full passes over both indexes completed (each cursor wrapped to the start). */
   passesCompleted: integer("passes_completed").notNull().default(0),
 });
+
+/**
+ * The overview's daily pre-aggregate (src/overview/aggregate.ts): per tenant, figure and UTC day of creation, the
+ * count of rows per counted value (job state, verification outcome, asset kind, delivery status) as of `computed_at`.
+ * Written by the cron sweep only for days that ended at least two days ago; the overview counts later days from the
+ * rows themselves.
+ */
+export const overviewDaily = sqliteTable(
+  "overview_daily",
+  {
+    tenantId: text("tenant_id").notNull(),
+    figure: text("figure", { enum: ["jobs", "verifications", "assets", "webhook_deliveries"] }).notNull(),
+    /** UTC midnight of the day counted, ms since the epoch. */
+    dayStart: integer("day_start").notNull(),
+    key: text("key").notNull(),
+    n: integer("n").notNull(),
+    computedAt: integer("computed_at").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.tenantId, t.figure, t.dayStart, t.key] })],
+);
+
+/**
+ * How far each tenant's daily pre-aggregate reaches. Invariant: every UTC day before `through_day` (of every figure)
+ * has its overview_daily rows (none for a day without rows); `oldest_computed_at` is the earliest computation among them.
+ */
+export const overviewAggregates = sqliteTable("overview_aggregates", {
+  tenantId: text("tenant_id").primaryKey(),
+  throughDay: integer("through_day").notNull(),
+  oldestComputedAt: integer("oldest_computed_at").notNull(),
+  updatedAt: integer("updated_at").notNull(),
+});

@@ -191,9 +191,10 @@ const ComparisonFigure = z
   .openapi({ description: "Totals of the requested range against the previous range of equal length." });
 
 const FreshnessEntry = z.object({
-  as_of: instant("When this figure was read."),
-  source: z.literal("live").openapi({
-    description: "`live`: counted from the records at `as_of` (no pre-aggregate: see the README for the measurement).",
+  as_of: instant("How current the figure is: when it was read, or the pre-aggregate's computation time."),
+  source: z.enum(["live", "daily_aggregate"]).openapi({
+    description:
+      "`live`: counted from the records at `as_of`. `daily_aggregate`: whole UTC days that ended at least two days ago come from a daily pre-aggregate computed at `as_of` (the oldest computation used); later days and the range's partial edge days are counted live. A change to an aggregated day's records after `as_of` (a late state change) shows once that day is re-aggregated.",
     example: "live",
   }),
 });

@@ -2,7 +2,9 @@ import { type Micros, usd } from "../billing/money";
 import { iso } from "../platform/openapi";
 import {
   activitySeries,
+  aggregateReach,
   assetsByKind,
+  ceilDay,
   governanceFlags,
   jobsByState,
   keysExpiring,
@@ -28,6 +30,9 @@ const LOW_WALLET_DEFAULT_MICROS: Micros = 10_000_000;
 
 const JOB_STATES = ["accepted", "queued", "running", "cancel_requested", "completed", "canceled", "expired", "rejected", "failed"] as const;
 const OUTCOMES = ["valid", "invalid", "indeterminate", "recovered"] as const;
+
+/** Figure groups counted through the daily pre-aggregate (the others always read their records). */
+const COUNTED_FIGURES = new Set<string>(["activity", "jobs", "verification_outcomes", "media_kinds", "webhooks"]);
 
 /** The requested range and the previous one; 12m is twelve calendar months back (UTC), the others exact days. */
 export function windowsOf(range: OverviewRange, now: number): Windows & { unit: "day" | "month" } {
@@ -94,12 +99,15 @@ export async function computeOverview(
   log: { warn(message: string, fields?: Record<string, unknown>): void } = { warn: () => undefined },
 ): Promise<OverviewBody> {
   const w = windowsOf(range, now);
+  // How far the daily pre-aggregate reaches; without it (none yet, or unreadable) every count reads the rows: slower, as exact.
+  const reach = await aggregateReach(d1, tenantId).catch(() => ({ throughDay: 0, oldestComputedAt: null }));
+  const through = reach.throughDay;
   const [activity, jobs, outcomes, kinds, webhooks, quota, governance, apiKeys] = await Promise.all([
-    settle(() => activitySeries(d1, tenantId, w, w.unit)),
-    settle(() => jobsByState(d1, tenantId, w)),
-    settle(() => verificationsByOutcome(d1, tenantId, w)),
-    settle(() => assetsByKind(d1, tenantId, w)),
-    settle(() => webhookCounts(d1, tenantId, w)),
+    settle(() => activitySeries(d1, tenantId, w, w.unit, through)),
+    settle(() => jobsByState(d1, tenantId, w, through)),
+    settle(() => verificationsByOutcome(d1, tenantId, w, through)),
+    settle(() => assetsByKind(d1, tenantId, w, through)),
+    settle(() => webhookCounts(d1, tenantId, w, through)),
     settle(() => quotaOf(d1, tenantId)),
     settle(() => governanceFlags(d1, tenantId, w)),
     settle(() => keysExpiring(d1, tenantId, now, now + KEYS_EXPIRING_WITHIN_MS)),
@@ -118,9 +126,17 @@ export async function computeOverview(
   const errors: string[] = [];
   const freshness: OverviewBody["freshness"] = {};
   for (const [name, group] of Object.entries(groups)) {
-    if (!group.ok) errors.push(group.error);
-    if (group.ok) freshness[name] = { as_of: iso(group.at), source: "live" };
-    else unavailable.push(name);
+    if (!group.ok) {
+      errors.push(group.error);
+      unavailable.push(name);
+      continue;
+    }
+    // Counted figures whose window reaches into aggregated days are as old as the aggregate's oldest computation.
+    const from = name === "activity" ? w.start : w.previousStart;
+    const aggregated = COUNTED_FIGURES.has(name) && reach.oldestComputedAt !== null && through > ceilDay(from);
+    freshness[name] = aggregated
+      ? { as_of: iso(reach.oldestComputedAt!), source: "daily_aggregate" }
+      : { as_of: iso(group.at), source: "live" };
   }
   if (unavailable.length > 0) log.warn("overview figures unavailable", { figures: unavailable, errors });
 

@@ -1,4 +1,6 @@
 import { describe, expect, it } from "vitest";
+import { sweepOverviewAggregates } from "../../../src/overview/aggregate";
+import { resetOverviewAggregate } from "../../../src/overview/repo";
 import { computeOverview, windowsOf } from "../../../src/overview/service";
 import { createTenant, testEnv } from "../support/helpers";
 import { seedJob } from "./seed";
@@ -27,8 +29,41 @@ async function direct(tenantId: string, from: number, to: number) {
   return Object.fromEntries(rows.results.map((r) => [r.state, r.n]));
 }
 
+async function perDay(tenantId: string, from: number, to: number) {
+  const rows = await testEnv.DB.prepare(
+    "SELECT strftime('%Y-%m-%d', created_at / 1000, 'unixepoch') AS d, COUNT(*) AS n FROM jobs WHERE tenant_id = ? AND created_at >= ? AND created_at < ? GROUP BY 1",
+  )
+    .bind(tenantId, from, to)
+    .all<{ d: string; n: number }>();
+  return rows.results;
+}
+
+const total = (c: Record<string, number>) => Object.values(c).reduce((a, b) => a + b, 0);
+
+/** Every range's jobs figures, comparison and activity equal direct counts of the rows. */
+async function expectExact(tenantId: string, at: number, source: "live" | "daily_aggregate") {
+  for (const range of ["7d", "30d", "12m"] as const) {
+    const o = await computeOverview(testEnv.DB, tenantId, range, at);
+    const w = windowsOf(range, at);
+    const current = await direct(tenantId, w.start, w.end);
+    const previous = await direct(tenantId, w.previousStart, w.start);
+    expect(o.unavailable, range).toEqual([]);
+    expect(o.freshness.jobs?.source, range).toBe(source);
+    for (const state of STATES)
+      expect(o.jobs!.by_state[state as keyof NonNullable<typeof o.jobs>["by_state"]], `${range} ${state}`).toBe(current[state] ?? 0);
+    expect(o.comparison.jobs, range).toMatchObject({ current: total(current), previous: total(previous) });
+    expect(
+      o.activity!.buckets.reduce((n, b) => n + b.jobs, 0),
+      range,
+    ).toBe(total(current));
+    if (range !== "12m")
+      for (const { d, n } of await perDay(tenantId, w.start, w.end))
+        expect(o.activity!.buckets.find((b) => b.start === d)?.jobs, `${range} ${d}`).toBe(n);
+  }
+}
+
 describe("overview counts against the rows", () => {
-  it("match direct counts exactly after inserts, state changes and deletes, at every range edge", async () => {
+  it("match direct counts exactly, live and through the daily pre-aggregate, at every range edge", async () => {
     const t = await createTenant();
     const random = prng(18);
     const now = Date.now();
@@ -53,23 +88,27 @@ describe("overview counts against the rows", () => {
       await testEnv.DB.prepare("UPDATE jobs SET state = ? WHERE id = ?")
         .bind(STATES[Math.floor(random() * STATES.length)], id)
         .run();
-    for (const id of ids.filter(() => random() < 0.1)) await testEnv.DB.prepare("DELETE FROM jobs WHERE id = ?").bind(id).run();
+    const deleted = new Set(ids.filter(() => random() < 0.1));
+    for (const id of deleted) await testEnv.DB.prepare("DELETE FROM jobs WHERE id = ?").bind(id).run();
 
     const at = now + 1;
-    for (const range of ["7d", "30d", "12m"] as const) {
-      const o = await computeOverview(testEnv.DB, t.tenantId, range, at);
-      const w = windowsOf(range, at);
-      const current = await direct(t.tenantId, w.start, w.end);
-      const previous = await direct(t.tenantId, w.previousStart, w.start);
-      expect(o.unavailable, range).toEqual([]);
-      for (const state of STATES)
-        expect(o.jobs!.by_state[state as keyof NonNullable<typeof o.jobs>["by_state"]], `${range} ${state}`).toBe(current[state] ?? 0);
-      const total = (c: Record<string, number>) => Object.values(c).reduce((a, b) => a + b, 0);
-      expect(o.comparison.jobs, range).toMatchObject({ current: total(current), previous: total(previous) });
-      expect(
-        o.activity!.buckets.reduce((n, b) => n + b.jobs, 0),
-        range,
-      ).toBe(total(current));
-    }
+    await expectExact(t.tenantId, at, "live");
+
+    // The cron sweep pre-aggregates settled days (bounded runs until caught up); every figure stays exact.
+    while ((await sweepOverviewAggregates(testEnv, at)) > 0);
+    const reach = await testEnv.DB.prepare("SELECT through_day FROM overview_aggregates WHERE tenant_id = ?")
+      .bind(t.tenantId)
+      .first<{ through_day: number }>();
+    expect(reach?.through_day).toBe(Math.floor(at / DAY) * DAY - 2 * DAY);
+    await expectExact(t.tenantId, at, "daily_aggregate");
+
+    // A change to an aggregated day shows once the tenant's aggregate is rebuilt (resetOverviewAggregate).
+    const old = ids.find((id) => !deleted.has(id))!;
+    await testEnv.DB.prepare("UPDATE jobs SET state = 'canceled', created_at = ? WHERE id = ?")
+      .bind(now - 40 * DAY, old)
+      .run();
+    await resetOverviewAggregate(testEnv.DB, t.tenantId);
+    while ((await sweepOverviewAggregates(testEnv, at)) > 0);
+    await expectExact(t.tenantId, at, "daily_aggregate");
   });
 });
