@@ -112,3 +112,27 @@ describe("overview counts against the rows", () => {
     await expectExact(t.tenantId, at, "daily_aggregate");
   });
 });
+
+describe("the overview pre-aggregate sweep", () => {
+  it("is bounded: a tenant advances at most 92 days per run, from its oldest row's day, up to two days ago", async () => {
+    const t = await createTenant();
+    const now = Date.now();
+    await seedJob(t.tenantId, "completed", now - 300 * DAY);
+    const reach = async () =>
+      (
+        await testEnv.DB.prepare("SELECT through_day FROM overview_aggregates WHERE tenant_id = ?")
+          .bind(t.tenantId)
+          .first<{ through_day: number }>()
+      )?.through_day;
+    const first = Math.floor((now - 300 * DAY) / DAY) * DAY;
+    await sweepOverviewAggregates(testEnv, now);
+    expect(await reach()).toBe(first + 92 * DAY);
+    await sweepOverviewAggregates(testEnv, now);
+    expect(await reach()).toBe(first + 184 * DAY);
+    while ((await sweepOverviewAggregates(testEnv, now)) > 0);
+    expect(await reach()).toBe(Math.floor(now / DAY) * DAY - 2 * DAY);
+    const o = await computeOverview(testEnv.DB, t.tenantId, "12m", now + 1);
+    expect(o.jobs?.by_state.completed).toBe(1);
+    expect(o.freshness.jobs?.source).toBe("daily_aggregate");
+  });
+});
