@@ -17,9 +17,10 @@ import {
 import type { Figure, OverviewBody, OverviewRange } from "./schemas";
 
 /*
- * The tenant overview: eight figure groups read concurrently, one statement each, then the derived fields (attention,
- * health, comparison) computed from them. A group whose statement fails is null and named in `unavailable`, with every
- * derived field it feeds; nothing is ever filled in for it.
+ * The tenant overview: one primary-key read of the daily pre-aggregate's reach, then eight figure groups read
+ * concurrently, one statement each (webhooks: two), then the derived fields (attention, health, comparison) computed
+ * from them. A group whose statement fails is null and named in `unavailable`, with every derived field it feeds;
+ * nothing is ever filled in for it.
  */
 
 const DAY_MS = 86_400_000;
