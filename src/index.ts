@@ -3,10 +3,12 @@ import { sweepRequestLogs } from "./api-keys/repo/request-logs";
 import { type App, createApp } from "./app";
 import { sweepExpiredRetention } from "./assets/retention";
 import { database } from "./db/client";
+import { reconcileDerivedIndex } from "./derived-index/service";
 import type { Bindings } from "./env";
 import { sweepExports } from "./governance/exports/seal";
 import { sweepReleasedCursors } from "./history/repo";
 import { requeueStaleJobs } from "./jobs/sweep";
+import { sweepOverviewAggregates } from "./overview/aggregate";
 import { configOf } from "./platform/config";
 import { sweepIdempotencyRecords } from "./platform/idempotency";
 import { log } from "./platform/logger";
@@ -46,6 +48,8 @@ async function sweep(env: Bindings) {
     sweepWebhooks(env, now),
     rewrapDataKeys(db, env, now),
     sweepExports(env, now),
+    reconcileDerivedIndex(env, now),
+    sweepOverviewAggregates(env, now),
   ]);
   for (const r of results) if (r.status === "rejected") log.error("sweep failed", { error: String(r.reason) });
 }

@@ -187,6 +187,8 @@ export const assets = sqliteTable(
     index("assets_tenant_created_idx").on(t.tenantId, t.createdAt, t.id),
     index("assets_retention_idx").on(t.retentionUntil),
     index("assets_manifest_label_idx").on(t.manifestLabel),
+    // The overview (#18): media kinds counted from the index alone.
+    index("assets_tenant_created_kind_idx").on(t.tenantId, t.createdAt, t.kind),
   ],
 );
 
@@ -229,6 +231,8 @@ export const jobs = sqliteTable(
     index("jobs_tenant_created_idx").on(t.tenantId, t.createdAt, t.id),
     index("jobs_tenant_asset_idx").on(t.tenantId, t.assetId),
     index("jobs_state_updated_idx").on(t.state, t.updatedAt),
+    // The overview (#18): a tenant's jobs by creation time and state, counted from the index alone.
+    index("jobs_tenant_created_state_idx").on(t.tenantId, t.createdAt, t.state),
   ],
 );
 
@@ -293,6 +297,8 @@ export const verifications = sqliteTable(
   (t) => [
     index("verifications_tenant_created_idx").on(t.tenantId, t.createdAt, t.id),
     index("verifications_tenant_manifest_idx").on(t.tenantId, t.manifestId, t.createdAt),
+    // The overview (#18): outcomes counted from the index alone.
+    index("verifications_tenant_created_overall_idx").on(t.tenantId, t.createdAt, t.overall),
   ],
 );
 
@@ -562,6 +568,8 @@ export const webhookDeliveries = sqliteTable(
     index("webhook_deliveries_status_lease_idx").on(t.status, t.leaseUntil),
     index("webhook_deliveries_event_idx").on(t.eventId),
     index("webhook_deliveries_updated_idx").on(t.updatedAt),
+    // The overview (#18): a tenant's deliveries by creation time and status, counted from the index alone.
+    index("webhook_deliveries_tenant_created_status_idx").on(t.tenantId, t.createdAt, t.status),
   ],
 );
 
@@ -1131,4 +1139,88 @@ export const deletedPublications = sqliteTable("deleted_publications", {
   tenantId: text("tenant_id").notNull(),
   deletionId: text("deletion_id").notNull(),
   deletedAt: integer("deleted_at").notNull(),
+});
+
+/*
+ * Issue #18 part 4: feedback, the derived-index reconciler's run record, and the overview's read indexes.
+ */
+
+/**
+ * Feedback sent with POST /v1/feedback. The message may carry personal data (a name, an e-mail, a description of a
+ * person in a disputed image), so it is only ever stored sealed under the tenant data key (AAD = tenant, id and
+ * field "message"); `message_length` is kept in clear for bounds and triage without opening it. Related ids are
+ * the tenant's own resource ids as given (validated by pattern, not by existence: feedback about a deleted asset
+ * is still feedback).
+ */
+export const feedback = sqliteTable(
+  "feedback",
+  {
+    id: text("id").primaryKey(),
+    tenantId: text("tenant_id").notNull(),
+    kind: text("kind", { enum: ["bug", "idea", "question", "verification_dispute", "other"] }).notNull(),
+    dataKeyId: text("data_key_id").notNull(),
+    messageSealed: text("message_sealed").notNull(),
+    messageLength: integer("message_length").notNull(),
+    relatedAssetId: text("related_asset_id"),
+    relatedJobId: text("related_job_id"),
+    relatedVerificationId: text("related_verification_id"),
+    /** Who sent it (`api_key`, or a console user): the audit log names the same actor. */
+    actorKind: text("actor_kind").notNull(),
+    actorId: text("actor_id"),
+    createdAt: integer("created_at").notNull(),
+  },
+  (t) => [index("feedback_tenant_created_idx").on(t.tenantId, t.createdAt, t.id)],
+);
+
+/**
+ * The derived-index reconciler (src/derived-index): one row per reconciler (today only `soft_bindings`). Each cron
+ * run scans a bounded slice of the index from its cursors, removes entries whose publication no longer has its asset
+ * row, and records when it started and succeeded; `/readyz/governance` reads `last_succeeded_at`.
+ */
+export const derivedIndexRuns = sqliteTable("derived_index_runs", {
+  name: text("name").primaryKey(),
+  lastStartedAt: integer("last_started_at"),
+  lastSucceededAt: integer("last_succeeded_at"),
+  lastFailedAt: integer("last_failed_at"),
+  /** Where the next run resumes: the last (publication_id, algorithm) of soft_bindings scanned, "" from the start. */
+  bindingsCursor: text("bindings_cursor").notNull().default(""),
+  /** The last publication_id of pdq_bands scanned, "" from the start. */
+  bandsCursor: text("bands_cursor").notNull().default(""),
+  lastScanned: integer("last_scanned").notNull().default(0),
+  lastBindingsRemoved: integer("last_bindings_removed").notNull().default(0),
+  lastBandsRemoved: integer("last_bands_removed").notNull().default(0),
+  totalRemoved: integer("total_removed").notNull().default(0),
+  /** Full passes over both indexes completed (each cursor wrapped to the start). */
+  passesCompleted: integer("passes_completed").notNull().default(0),
+});
+
+/**
+ * The overview's daily pre-aggregate (src/overview/aggregate.ts): per tenant, figure and UTC day of creation, the
+ * count of rows per counted value (job state, verification outcome, asset kind, delivery status) as of `computed_at`.
+ * Written by the cron sweep only for days that ended at least two days ago; the overview counts later days from the
+ * rows themselves.
+ */
+export const overviewDaily = sqliteTable(
+  "overview_daily",
+  {
+    tenantId: text("tenant_id").notNull(),
+    figure: text("figure", { enum: ["jobs", "verifications", "assets", "webhook_deliveries"] }).notNull(),
+    /** UTC midnight of the day counted, ms since the epoch. */
+    dayStart: integer("day_start").notNull(),
+    key: text("key").notNull(),
+    n: integer("n").notNull(),
+    computedAt: integer("computed_at").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.tenantId, t.figure, t.dayStart, t.key] })],
+);
+
+/**
+ * How far each tenant's daily pre-aggregate reaches. Invariant: every UTC day before `through_day` (of every figure)
+ * has its overview_daily rows (none for a day without rows); `oldest_computed_at` is the earliest computation among them.
+ */
+export const overviewAggregates = sqliteTable("overview_aggregates", {
+  tenantId: text("tenant_id").primaryKey(),
+  throughDay: integer("through_day").notNull(),
+  oldestComputedAt: integer("oldest_computed_at").notNull(),
+  updatedAt: integer("updated_at").notNull(),
 });

@@ -585,6 +585,13 @@ export const ERROR_CODES = {
     retryable: false,
     summary: "A deletion stopped after repeated failures; what it removed so far is counted in its record. Ask again to resume.",
   },
+  // Feedback (#18 part 4)
+  "svc.feedback.sealing_unavailable": {
+    status: 503,
+    retryable: true,
+    summary:
+      "Feedback is stored only encrypted, and it cannot be encrypted now: no data master key is configured, or the tenant's data key cannot be unwrapped. Nothing was stored; retry later.",
+  },
   "svc.internal": {
     status: 500,
     retryable: true,

@@ -28,7 +28,9 @@ export const GovernanceReadinessResponseSchema = z
       .boolean()
       .openapi({ description: "Capture admission (device attestation) can decide admissions.", example: false }),
     commercial_authority: z.boolean().openapi({ description: "Billing can admit and charge work.", example: false }),
-    derived_index_reconciler: z.boolean().openapi({ description: "The soft-binding index reconciler runs.", example: false }),
+    derived_index_reconciler: z
+      .boolean()
+      .openapi({ description: "The soft-binding index reconciler succeeded within the last 15 minutes.", example: false }),
     status: z
       .enum(["ready", "not_ready"])
       .openapi({ description: "`ready` only when all three authorities are ready.", example: "not_ready" }),

@@ -235,6 +235,10 @@ export const OPERATION_POLICIES: Record<string, OperationPolicy> = {
   "POST /v1/governance/deletions": bearer("governance:write", "optional"),
   "GET /v1/governance/deletions/{deletion_id}": bearer("governance:read"),
   "GET /v1/governance/legal-holds": bearer("governance:read"),
+
+  // Overview and feedback (#18 part 4)
+  "GET /v1/overview": bearer("overview:read"),
+  "POST /v1/feedback": bearer("feedback:write", "optional"),
 };
 
 /** `/v1/recipes/:recipe_id` (Hono) → `/v1/recipes/{recipe_id}` (OpenAPI). */

@@ -1,0 +1,160 @@
+import { eq, sql } from "drizzle-orm";
+import type { Database } from "../db/client";
+import { derivedIndexRuns } from "../db/schema";
+
+/*
+ * Statements of the derived-index reconciler. The index tables (`soft_bindings`, `pdq_bands`) are written by the
+ * publication batch (src/jobs/repo/publication.ts); their source of truth is the asset row that carries the
+ * publication (`assets.id` = asset_id, `assets.publication_id` = publication_id, same tenant).
+ */
+
+export type RunRow = typeof derivedIndexRuns.$inferSelect;
+
+/** The run record of reconciler `name`, or null before its first run. */
+export async function findRun(db: Database, name: string): Promise<RunRow | null> {
+  const rows = await db.select().from(derivedIndexRuns).where(eq(derivedIndexRuns.name, name)).limit(1);
+  return rows[0] ?? null;
+}
+
+/** Marks a run as started (creating the record on first use); returns the record as it stood. */
+export async function startRun(db: Database, name: string, now: number): Promise<RunRow> {
+  await db
+    .insert(derivedIndexRuns)
+    .values({ name, lastStartedAt: now })
+    .onConflictDoUpdate({ target: derivedIndexRuns.name, set: { lastStartedAt: now } });
+  return (await findRun(db, name))!;
+}
+
+/** What one run did, written when it succeeded. */
+export interface RunOutcome {
+  bindingsCursor: string;
+  bandsCursor: string;
+  scanned: number;
+  bindingsRemoved: number;
+  bandsRemoved: number;
+  passCompleted: boolean;
+}
+
+export async function finishRun(db: Database, name: string, now: number, outcome: RunOutcome): Promise<void> {
+  await db
+    .update(derivedIndexRuns)
+    .set({
+      lastSucceededAt: now,
+      bindingsCursor: outcome.bindingsCursor,
+      bandsCursor: outcome.bandsCursor,
+      lastScanned: outcome.scanned,
+      lastBindingsRemoved: outcome.bindingsRemoved,
+      lastBandsRemoved: outcome.bandsRemoved,
+      totalRemoved: sql`${derivedIndexRuns.totalRemoved} + ${outcome.bindingsRemoved + outcome.bandsRemoved}`,
+      passesCompleted: sql`${derivedIndexRuns.passesCompleted} + ${outcome.passCompleted ? 1 : 0}`,
+    })
+    .where(eq(derivedIndexRuns.name, name));
+}
+
+export async function failRun(db: Database, name: string, now: number): Promise<void> {
+  await db.update(derivedIndexRuns).set({ lastFailedAt: now }).where(eq(derivedIndexRuns.name, name));
+}
+
+/** Cursor over soft_bindings: the last (publication_id, algorithm) scanned, joined by a newline; "" from the start. */
+function splitCursor(cursor: string): [string, string] {
+  const at = cursor.indexOf("\n");
+  return at < 0 ? ["", ""] : [cursor.slice(0, at), cursor.slice(at + 1)];
+}
+
+/** One scanned slice of soft_bindings: its orphans and where it ended. */
+export interface BindingsSlice {
+  scanned: number;
+  orphans: { publicationId: string; algorithm: string }[];
+  /** The last row scanned as a cursor, or null when the slice reached the end of the table. */
+  next: string | null;
+}
+
+/**
+ * The next `limit` soft_bindings rows after `cursor` (primary-key order, so each slice is an index range), each with
+ * whether its asset row still carries the publication. One statement.
+ */
+export async function scanBindings(d1: D1Database, cursor: string, limit: number): Promise<BindingsSlice> {
+  const [publicationId, algorithm] = splitCursor(cursor);
+  const rows = await d1
+    .prepare(
+      `SELECT sb.publication_id, sb.algorithm,
+              EXISTS (SELECT 1 FROM assets a WHERE a.id = sb.asset_id AND a.publication_id = sb.publication_id AND a.tenant_id = sb.tenant_id) AS live
+         FROM soft_bindings sb
+        WHERE (sb.publication_id, sb.algorithm) > (?, ?)
+        ORDER BY sb.publication_id, sb.algorithm
+        LIMIT ?`,
+    )
+    .bind(publicationId, algorithm, limit)
+    .all<{ publication_id: string; algorithm: string; live: number }>();
+  const list = rows.results;
+  const last = list[list.length - 1];
+  return {
+    scanned: list.length,
+    orphans: list.filter((r) => r.live !== 1).map((r) => ({ publicationId: r.publication_id, algorithm: r.algorithm })),
+    next: list.length < limit || !last ? null : `${last.publication_id}\n${last.algorithm}`,
+  };
+}
+
+/** One scanned slice of pdq_bands (by publication): publications whose bands have no `pdq` soft binding left. */
+export interface BandsSlice {
+  scanned: number;
+  orphans: string[];
+  next: string | null;
+}
+
+export async function scanBands(d1: D1Database, cursor: string, limit: number): Promise<BandsSlice> {
+  const rows = await d1
+    .prepare(
+      `SELECT p.publication_id,
+              EXISTS (SELECT 1 FROM soft_bindings sb WHERE sb.publication_id = p.publication_id AND sb.algorithm = 'pdq') AS live
+         FROM (SELECT DISTINCT publication_id FROM pdq_bands WHERE publication_id > ? ORDER BY publication_id LIMIT ?) p`,
+    )
+    .bind(cursor, limit)
+    .all<{ publication_id: string; live: number }>();
+  const list = rows.results;
+  const last = list[list.length - 1];
+  return {
+    scanned: list.length,
+    orphans: list.filter((r) => r.live !== 1).map((r) => r.publication_id),
+    next: list.length < limit || !last ? null : last.publication_id,
+  };
+}
+
+/**
+ * Removes orphan soft bindings and then bands, in one batch. Each delete re-checks the orphan condition, so an entry
+ * whose asset was (re)published between the scan and the delete is kept. Returns the rows removed of each table.
+ */
+export async function removeOrphans(
+  d1: D1Database,
+  bindings: readonly { publicationId: string; algorithm: string }[],
+  bandPublications: readonly string[],
+): Promise<{ bindings: number; bands: number }> {
+  const statements = [
+    ...bindings.map((o) =>
+      d1
+        .prepare(
+          `DELETE FROM soft_bindings WHERE publication_id = ? AND algorithm = ?
+             AND NOT EXISTS (SELECT 1 FROM assets a WHERE a.id = soft_bindings.asset_id AND a.publication_id = soft_bindings.publication_id AND a.tenant_id = soft_bindings.tenant_id)`,
+        )
+        .bind(o.publicationId, o.algorithm),
+    ),
+    // Bands of publications whose pdq binding is gone: those just removed above and those found orphaned in the scan.
+    ...[...new Set([...bindings.filter((o) => o.algorithm === "pdq").map((o) => o.publicationId), ...bandPublications])].map((p) =>
+      d1
+        .prepare(
+          `DELETE FROM pdq_bands WHERE publication_id = ?
+             AND NOT EXISTS (SELECT 1 FROM soft_bindings sb WHERE sb.publication_id = pdq_bands.publication_id AND sb.algorithm = 'pdq')`,
+        )
+        .bind(p),
+    ),
+  ];
+  if (statements.length === 0) return { bindings: 0, bands: 0 };
+  const results = await d1.batch(statements);
+  let removedBindings = 0;
+  let removedBands = 0;
+  results.forEach((r, i) => {
+    if (i < bindings.length) removedBindings += r.meta.changes ?? 0;
+    else removedBands += r.meta.changes ?? 0;
+  });
+  return { bindings: removedBindings, bands: removedBands };
+}

@@ -1,0 +1,114 @@
+import { describe, expect, it } from "vitest";
+import { reconcileDerivedIndex } from "../../../src/derived-index/service";
+import { newId } from "../../../src/platform/ids";
+import { api, json, testEnv } from "../support/helpers";
+
+/** A published asset with a watermark and a PDQ binding and its 16 bands, as the publication batch writes them. */
+async function seedPublication(tenantId: string) {
+  const assetId = newId("asset");
+  const publicationId = `pub_${crypto.randomUUID().replaceAll("-", "").slice(0, 16)}`;
+  const now = Date.now();
+  const db = testEnv.DB;
+  await db.batch([
+    db
+      .prepare(
+        "INSERT INTO assets (id, tenant_id, kind, status, publication_id, created_at, updated_at) VALUES (?, ?, 'image', 'published', ?, ?, ?)",
+      )
+      .bind(assetId, tenantId, publicationId, now, now),
+    ...["pdq", "trustmark"].map((algorithm) =>
+      db
+        .prepare(
+          `INSERT INTO soft_bindings (publication_id, algorithm, tenant_id, asset_id, job_id, kind, value, bits, created_at)
+           VALUES (?, ?, ?, ?, ?, ?, 'v', 'ab', ?)`,
+        )
+        .bind(publicationId, algorithm, tenantId, assetId, newId("job"), algorithm === "pdq" ? "fingerprint" : "watermark", now),
+    ),
+    ...Array.from({ length: 16 }, (_, band) =>
+      db.prepare("INSERT INTO pdq_bands (publication_id, band, value) VALUES (?, ?, ?)").bind(publicationId, band, band * 7),
+    ),
+  ]);
+  return { assetId, publicationId };
+}
+
+async function indexRows(publicationId: string) {
+  const db = testEnv.DB;
+  const [bindings, bands] = await db.batch<{ n: number }>([
+    db.prepare("SELECT COUNT(*) AS n FROM soft_bindings WHERE publication_id = ?").bind(publicationId),
+    db.prepare("SELECT COUNT(*) AS n FROM pdq_bands WHERE publication_id = ?").bind(publicationId),
+  ]);
+  return { bindings: bindings!.results[0]!.n, bands: bands!.results[0]!.n };
+}
+
+describe("derived-index reconciler", () => {
+  it("one run removes the index entries of an asset removed by hand, keeps the others, and readiness flips", async () => {
+    const before = await api("/readyz/governance");
+    expect(before.status).toBe(503);
+    expect(await json(before)).toEqual({
+      capture_authority: true,
+      commercial_authority: true,
+      derived_index_reconciler: false,
+      status: "not_ready",
+    });
+
+    const tenantId = newId("tenant");
+    const kept = await seedPublication(tenantId);
+    const orphan = await seedPublication(tenantId);
+    await testEnv.DB.prepare("DELETE FROM assets WHERE id = ?").bind(orphan.assetId).run();
+
+    const report = await reconcileDerivedIndex(testEnv);
+    expect(report).toEqual({ scanned: 6, bindingsRemoved: 2, bandsRemoved: 16, passCompleted: true });
+    expect(await indexRows(orphan.publicationId)).toEqual({ bindings: 0, bands: 0 });
+    expect(await indexRows(kept.publicationId)).toEqual({ bindings: 2, bands: 16 });
+
+    const run = await testEnv.DB.prepare("SELECT * FROM derived_index_runs WHERE name = 'soft_bindings'").first<Record<string, number>>();
+    expect(run).toMatchObject({ last_bindings_removed: 2, last_bands_removed: 16, total_removed: 18, passes_completed: 1 });
+    expect(run!.last_succeeded_at).toBeGreaterThanOrEqual(run!.last_started_at!);
+
+    const after = await api("/readyz/governance");
+    expect(after.status).toBe(200);
+    expect(await json(after)).toEqual({
+      capture_authority: true,
+      commercial_authority: true,
+      derived_index_reconciler: true,
+      status: "ready",
+    });
+
+    // A second run finds nothing more to do (idempotent).
+    expect(await reconcileDerivedIndex(testEnv)).toMatchObject({ bindingsRemoved: 0, bandsRemoved: 0 });
+
+    // A last success older than the bound (15 minutes) no longer counts.
+    await testEnv.DB.prepare("UPDATE derived_index_runs SET last_succeeded_at = ?")
+      .bind(Date.now() - 16 * 60_000)
+      .run();
+    const stale = await api("/readyz/governance");
+    expect(stale.status).toBe(503);
+    expect((await json(stale)).derived_index_reconciler).toBe(false);
+  });
+
+  it("a publication moved to another asset or tenant counts as orphaned; bands without a pdq binding go too", async () => {
+    const tenantId = newId("tenant");
+    const moved = await seedPublication(tenantId);
+    await testEnv.DB.prepare("UPDATE assets SET tenant_id = ? WHERE id = ?").bind(newId("tenant"), moved.assetId).run();
+    const stray = `pub_${crypto.randomUUID().replaceAll("-", "").slice(0, 16)}`;
+    await testEnv.DB.prepare("INSERT INTO pdq_bands (publication_id, band, value) VALUES (?, 0, 1), (?, 1, 2)").bind(stray, stray).run();
+    await reconcileDerivedIndex(testEnv);
+    expect(await indexRows(moved.publicationId)).toEqual({ bindings: 0, bands: 0 });
+    expect(await indexRows(stray)).toEqual({ bindings: 0, bands: 0 });
+  });
+
+  it("each run is bounded: a small limit takes several runs, resuming from its cursors, and then wraps", async () => {
+    await testEnv.DB.batch([testEnv.DB.prepare("DELETE FROM soft_bindings"), testEnv.DB.prepare("DELETE FROM pdq_bands")]);
+    await testEnv.DB.prepare("DELETE FROM derived_index_runs").run();
+    const tenantId = newId("tenant");
+    const orphans = [];
+    for (let i = 0; i < 3; i++) orphans.push(await seedPublication(tenantId));
+    for (const o of orphans) await testEnv.DB.prepare("DELETE FROM assets WHERE id = ?").bind(o.assetId).run();
+    // 6 bindings and 3 publications of bands; 2 rows of each per run.
+    const reports = [];
+    for (let i = 0; i < 4; i++) reports.push(await reconcileDerivedIndex(testEnv, Date.now(), 2));
+    expect(reports.map((r) => r.bindingsRemoved)).toEqual([2, 2, 2, 0]);
+    expect(reports.reduce((n, r) => n + r.bandsRemoved, 0)).toBe(48);
+    expect(reports.some((r) => r.passCompleted)).toBe(true);
+    for (const o of orphans) expect(await indexRows(o.publicationId)).toEqual({ bindings: 0, bands: 0 });
+  });
+});
