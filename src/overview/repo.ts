@@ -223,21 +223,30 @@ export async function keysExpiring(d1: D1Database, tenantId: string, now: number
 }
 
 /**
- * Governance flags: what the governance records say about the tenant. Today: the audit log (entries in the current
- * window, the newest entry's time). Extension point (#18 lead, after the governance parts merge): add legal holds in
- * force, deletions pending and exports in the window here as further columns of this one statement, and their
- * fields in the overview's `governance` schema.
+ * Governance flags: what the governance records say about the tenant, in one statement: the audit log (entries in
+ * the current window, the newest entry's time), legal holds in force (account-wide and per asset), deletions queued
+ * or running, and the newest export (its state and completion time).
  */
 export interface GovernanceFlagsRow {
   auditEntries: number;
   lastAuditAt: number | null;
+  accountHolds: number;
+  assetHolds: number;
+  deletionsPending: number;
+  lastExportState: string | null;
+  lastExportCompletedAt: number | null;
 }
 
 export async function governanceFlags(d1: D1Database, tenantId: string, w: Windows): Promise<GovernanceFlagsRow> {
   const row = await d1
     .prepare(
       `SELECT (SELECT COUNT(*) FROM audit_events WHERE tenant_id = ?1 AND occurred_at >= ?2 AND occurred_at < ?3) AS auditEntries,
-              (SELECT MAX(occurred_at) FROM audit_events WHERE tenant_id = ?1) AS lastAuditAt`,
+              (SELECT MAX(occurred_at) FROM audit_events WHERE tenant_id = ?1) AS lastAuditAt,
+              (SELECT COUNT(*) FROM legal_holds WHERE tenant_id = ?1 AND released_at IS NULL AND scope = 'account') AS accountHolds,
+              (SELECT COUNT(*) FROM legal_holds WHERE tenant_id = ?1 AND released_at IS NULL AND scope = 'asset') AS assetHolds,
+              (SELECT COUNT(*) FROM governance_deletions WHERE tenant_id = ?1 AND state IN ('queued', 'running')) AS deletionsPending,
+              (SELECT state FROM governance_exports WHERE tenant_id = ?1 ORDER BY created_at DESC, id DESC LIMIT 1) AS lastExportState,
+              (SELECT completed_at FROM governance_exports WHERE tenant_id = ?1 ORDER BY created_at DESC, id DESC LIMIT 1) AS lastExportCompletedAt`,
     )
     .bind(tenantId, w.start, w.end)
     .first<GovernanceFlagsRow>();

@@ -124,8 +124,27 @@ const GovernanceFigure = z
   .object({
     audit_entries: count("Audit log entries appended in the range."),
     last_audit_at: instant("The newest audit entry's time, or null when the log is empty.").nullable(),
+    legal_holds: z
+      .object({
+        account: count("Account-wide holds in force (every asset is held)."),
+        assets: count("Holds in force on single assets."),
+      })
+      .openapi({ description: "Legal holds in force now (GET /v1/governance/legal-holds)." }),
+    deletions_pending: count("Deletions queued or running (GET /v1/governance/deletions)."),
+    last_export: z
+      .object({
+        state: z
+          .enum(["queued", "running", "completed", "failed", "expired"])
+          .openapi({ description: "The newest export's state.", example: "completed" }),
+        completed_at: instant("When it completed, or null.").nullable(),
+      })
+      .nullable()
+      .openapi({ description: "The newest export (GET /v1/governance/exports), or null when there has been none." }),
   })
-  .openapi({ description: "Governance flags: the audit log's activity (GET /v1/governance/audit for the entries)." });
+  .openapi({
+    description:
+      "Governance flags: the audit log's activity (GET /v1/governance/audit for the entries), holds in force, deletions pending and the newest export.",
+  });
 
 const AttentionItem = z.object({
   kind: z

@@ -5,6 +5,7 @@ import {
   aggregateReach,
   assetsByKind,
   ceilDay,
+  type GovernanceFlagsRow,
   governanceFlags,
   jobsByState,
   keysExpiring,
@@ -253,7 +254,7 @@ export async function computeOverview(
     media_kinds: kinds.ok ? { total: sum(kinds.value.current), by_kind: kinds.value.current } : null,
     webhooks: deliveries && endpoints ? { deliveries, endpoints } : null,
     quota: quota.ok ? { plan: quota.value.planId, wallet: walletBody } : null,
-    governance: governance.ok ? { audit_entries: governance.value.auditEntries, last_audit_at: iso(governance.value.lastAuditAt) } : null,
+    governance: governance.ok ? governanceView(governance.value) : null,
     attention: { items, complete: attentionComplete },
     health,
     comparison: {
@@ -266,5 +267,18 @@ export async function computeOverview(
     },
     freshness,
     unavailable,
+  };
+}
+
+const EXPORT_STATES = ["queued", "running", "completed", "failed", "expired"] as const;
+
+function governanceView(g: GovernanceFlagsRow) {
+  const state = EXPORT_STATES.find((s) => s === g.lastExportState);
+  return {
+    audit_entries: g.auditEntries,
+    last_audit_at: iso(g.lastAuditAt),
+    legal_holds: { account: g.accountHolds, assets: g.assetHolds },
+    deletions_pending: g.deletionsPending,
+    last_export: state ? { state, completed_at: iso(g.lastExportCompletedAt) } : null,
   };
 }

@@ -3,6 +3,7 @@ import type { Database } from "../../db/client";
 import { database } from "../../db/client";
 import type { Bindings } from "../../env";
 import { cancelJob } from "../../jobs/service";
+import { resetOverviewAggregate } from "../../overview/repo";
 import { recordAudit } from "../../platform/audit";
 import { newId } from "../../platform/ids";
 import { log } from "../../platform/logger";
@@ -276,6 +277,8 @@ async function purgeAssets(env: Bindings, db: Database, deletion: DeletionRow, a
 
 async function complete(env: Bindings, db: Database, deletion: DeletionRow) {
   if (!(await finishDeletion(db, deletion.id, "completed", {}, Date.now()))) return;
+  // The overview's daily counts were taken over rows that are gone now: rebuilt from the rows by the next sweeps.
+  await resetOverviewAggregate(env.DB, deletion.tenantId);
   const after = await findDeletion(db, deletion.tenantId, deletion.id);
   await audit(env, deletion, "deletion.completed", "succeeded", { scope: deletion.scope, removed: JSON.parse(after?.removed ?? "{}") });
 }

@@ -146,7 +146,13 @@ describe("GET /v1/overview", () => {
     const o = await json(await api("/v1/overview?range=7d", { key: t.key }));
     expect(o.jobs.total).toBe(0);
     expect(o.quota).toEqual({ plan: null, wallet: null });
-    expect(o.governance).toEqual({ audit_entries: 0, last_audit_at: null });
+    expect(o.governance).toEqual({
+      audit_entries: 0,
+      last_audit_at: null,
+      legal_holds: { account: 0, assets: 0 },
+      deletions_pending: 0,
+      last_export: null,
+    });
     expect(o.attention).toEqual({ items: [], complete: true });
     expect(o.health).toEqual({ status: "ok", job_failure_rate: null, delivery_failure_rate: null });
     expect(o.unavailable).toEqual([]);
