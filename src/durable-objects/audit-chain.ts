@@ -1,7 +1,7 @@
 import { DurableObject } from "cloudflare:workers";
 import { database } from "../db/client";
 import { type ChainedEntry, canonicalDetail, entryHash, GENESIS_HASH } from "../governance/audit/chain";
-import { chainHead, insertEntries } from "../governance/audit/repo";
+import { chainHead, hashAt, insertEntries } from "../governance/audit/repo";
 import type { AuditDraft } from "../platform/audit";
 import { newId } from "../platform/ids";
 import { log } from "../platform/logger";
@@ -27,7 +27,10 @@ const MAX_ENTRIES_PER_WRITE = 100;
  * write left, so concurrent appends from every Worker instance form one chain without forks or gaps. Appends
  * that arrive while a write is in flight are coalesced into the next write (one D1 batch), so a burst of writes
  * costs a few round trips, not one each. The head is also kept in this object's own storage: a witness outside
- * D1, so a verification can tell a truncated or rewritten tail from an intact one.
+ * D1, so a verification can tell a truncated or rewritten tail from an intact one. The witness never moves back:
+ * when this object (re)reads D1's head and finds that the head it last wrote is gone or different (someone with
+ * database access removed or rewrote the end), it keeps that head as the permanent witness of the break and goes on
+ * chaining after what D1 holds, so the break stays detectable however much is appended afterwards.
  */
 export class AuditChain extends DurableObject<Env> {
   private head: Head | null = null;
@@ -43,9 +46,25 @@ export class AuditChain extends DurableObject<Env> {
     });
   }
 
-  /** The head this object last wrote (seq and hash), or null before its first write. */
+  /**
+   * What verification compares the chain with: the head this object found missing or altered in D1 (kept for
+   * good once found), else the head it last wrote; null before its first write.
+   */
   async witness(): Promise<Head | null> {
-    return (await this.ctx.storage.get<Head>("head")) ?? null;
+    return (await this.ctx.storage.get<Head>("break")) ?? (await this.ctx.storage.get<Head>("head")) ?? null;
+  }
+
+  /** D1's head, after checking that the head this object last wrote is still there as written. */
+  private async loadHead(tenantId: string): Promise<Head | null> {
+    const db = database(this.env.DB);
+    const head = await chainHead(db, tenantId);
+    const written = await this.ctx.storage.get<Head>("head");
+    // D1 may be ahead of what this object wrote (the operator script appends directly), never behind or different.
+    if (written && (await hashAt(db, tenantId, written.seq)) !== written.hash && !(await this.ctx.storage.get<Head>("break"))) {
+      log.error("audit chain end removed or rewritten outside the service", { tenant_id: tenantId, witness_seq: written.seq });
+      await this.ctx.storage.put("break", written);
+    }
+    return head;
   }
 
   private async drain() {
@@ -77,8 +96,7 @@ export class AuditChain extends DurableObject<Env> {
     const tenantId = group[0]!.tenantId;
     for (let attempt = 0; ; attempt++) {
       if (!this.headKnown) {
-        // D1 is the truth; the stored witness only fills in before D1 has anything (it never runs ahead of D1).
-        this.head = await chainHead(db, tenantId);
+        this.head = await this.loadHead(tenantId);
         this.headKnown = true;
       }
       const entries: ChainedEntry[] = [];

@@ -16,6 +16,16 @@ export async function chainHead(db: Database, tenantId: string): Promise<{ seq: 
   return rows[0] ?? null;
 }
 
+/** The hash of the entry at `seq` in a tenant's chain, or null when there is none. */
+export async function hashAt(db: Database, tenantId: string, seq: number): Promise<string | null> {
+  const rows = await db
+    .select({ hash: auditEvents.hash })
+    .from(auditEvents)
+    .where(and(eq(auditEvents.tenantId, tenantId), eq(auditEvents.seq, seq)))
+    .limit(1);
+  return rows[0]?.hash ?? null;
+}
+
 /**
  * Inserts chained entries in one batch (all or none). The (tenant_id, seq) primary key makes a second writer that
  * computed from a stale head fail instead of forking the chain.

@@ -12,7 +12,7 @@ const CONTRACT: string[] = JSON.parse(readFileSync(join(import.meta.dirname, "..
 
 describe("contract coverage", () => {
   it("serves every operation of the contract (111 method + path pairs) in the production OpenAPI document", () => {
-    const doc = openApiDocument(createApp(), "https://api.example.com") as { paths: Record<string, Record<string, unknown>> };
+    const doc = openApiDocument(createApp(), "https://api.example.com") as unknown as { paths: Record<string, Record<string, unknown>> };
     const served = new Set(
       Object.entries(doc.paths).flatMap(([path, item]) =>
         ["get", "put", "post", "delete", "patch"].filter((m) => item[m]).map((m) => `${m.toUpperCase()} ${path}`),

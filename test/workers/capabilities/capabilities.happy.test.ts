@@ -250,7 +250,7 @@ describe("capabilities and catalogs", () => {
       email: "t@example.test",
       public_id: t.tenantId,
       tenant_name: "Test",
-      credential: { kind: "api_key", api_key_id: t.keyId, scopes: ["identity:read"] },
+      credential: { kind: "api_key", api_key_id: t.keyId, user_id: null, scopes: ["identity:read"] },
     });
   });
 

@@ -51,7 +51,18 @@ describe("console sessions", () => {
     const reader = await addKey(session.tenantId, { scopes: ["governance:read"] });
     const page = await json(await api("/v1/governance/audit?verify=true", { key: reader.key }));
     const entries = [...page.items].reverse();
-    expect(entries.map((e: any) => e.action)).toEqual(["session.provisioned", "POST /v1/api-keys", "user.deactivated"]);
+    // …then both refusals after the deactivation, each audited as denied (the user is no longer active).
+    expect(entries.map((e: any) => e.action)).toEqual([
+      "session.provisioned",
+      "POST /v1/api-keys",
+      "user.deactivated",
+      "GET /v1/me",
+      "GET /v1/me",
+    ]);
+    expect(entries.slice(3).map((e: any) => [e.outcome, e.detail.reason])).toEqual([
+      ["denied", "user_inactive"],
+      ["denied", "user_inactive"],
+    ]);
     expect(entries[0]).toMatchObject({ actor: { kind: "console_user", id: session.userId }, target: { type: "user", id: session.userId } });
     expect(entries[1]).toMatchObject({ actor: { kind: "console_user", id: session.userId }, target: { id: api_key.api_key_id } });
     expect(entries[2]).toMatchObject({ actor: { kind: "identity_provider" }, target: { type: "user", id: session.userId } });
