@@ -1,6 +1,7 @@
 import type { MiddlewareHandler } from "hono";
 import type { Bindings } from "../env";
 import type { AppContext, AppEnv } from "./context";
+import { ApiError } from "./errors";
 import { ID_PREFIX } from "./ids";
 import type { Principal } from "./principal";
 
@@ -65,7 +66,8 @@ export function actorOf(principal: Principal): Pick<AuditDraft, "actorKind" | "a
 
 /**
  * Records a named event done by this request's caller (e.g. a disclosure read, which is not a write but is
- * security-relevant). Awaited: the caller learns if the audit could not be written.
+ * security-relevant). Awaited: when the entry cannot be appended the request fails with 503
+ * `svc.audit.unavailable` (retryable) before anything is answered.
  */
 export async function auditRequestEvent(
   c: AppContext,
@@ -73,14 +75,19 @@ export async function auditRequestEvent(
   event: Pick<AuditDraft, "action" | "targetType" | "targetId"> & Partial<Pick<AuditDraft, "outcome" | "detail" | "statusCode">>,
 ) {
   const actor = actorOf(c.var.principal) ?? { actorKind: "service" as const, actorId: null, credentialId: null };
-  await recordAudit(c.env, tenantId, {
-    outcome: "succeeded",
-    statusCode: null,
-    detail: null,
-    ...event,
-    ...actor,
-    requestId: c.var.requestId,
-  });
+  try {
+    await recordAudit(c.env, tenantId, {
+      outcome: "succeeded",
+      statusCode: null,
+      detail: null,
+      ...event,
+      ...actor,
+      requestId: c.var.requestId,
+    });
+  } catch (error) {
+    c.var.log.error("audit append failed", { action: event.action, error: String(error) });
+    throw new ApiError("svc.audit.unavailable");
+  }
 }
 
 const MUTATING = new Set(["POST", "PUT", "PATCH", "DELETE"]);

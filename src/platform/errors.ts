@@ -592,6 +592,13 @@ export const ERROR_CODES = {
     summary:
       "Feedback is stored only encrypted, and it cannot be encrypted now: no data master key is configured, or the tenant's data key cannot be unwrapped. Nothing was stored; retry later.",
   },
+  // The audit log (#18)
+  "svc.audit.unavailable": {
+    status: 503,
+    retryable: true,
+    summary:
+      "The audit log could not record this operation, and it is one that must not happen unrecorded (a disclosure of personal data); nothing was disclosed. Retry.",
+  },
   "svc.internal": {
     status: 500,
     retryable: true,

@@ -22,6 +22,7 @@ const route = createRoute({
       "`svc.creators.audience_not_allowed`: the `operator` audience is reserved to the service operator and never reachable with an API key.",
     ),
     ...NOT_FOUND,
+    503: errorResponse("`svc.audit.unavailable`: the disclosure could not be recorded in the audit log, so nothing was disclosed; retry."),
   },
 });
 

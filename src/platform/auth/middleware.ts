@@ -165,10 +165,19 @@ export const authenticate =
     }
   };
 
+/** A refusal of the same credential, reason and operation is audited at most once a minute per Worker instance. */
+const REFUSAL_AUDIT_INTERVAL_MS = 60_000;
+/** Bounds the isolate's memory of recent refusals; past it the memory starts afresh (a few more entries, never fewer). */
+const REFUSAL_MEMORY_MAX = 10_000;
+const recentRefusals = new Map<string, { at: number; suppressed: number }>();
+
 /**
  * Records a refused request of a known, valid credential (a 403: scope missing, network not allowed, its user
  * deactivated or deleted) in its tenant's audit log before the refusal is answered. Unknown and invalid credentials
- * (401) name no tenant and are not audited. A failed append is logged; the refusal stands either way.
+ * (401) name no tenant and are not audited. Refusals come before any rate limit, so a misbehaving client could
+ * otherwise grow the log (which is never pruned) one entry per request: the same credential, reason and operation
+ * is recorded at most once a minute per Worker instance, the next entry counting the repeats in between
+ * (`detail.repeats`). A failed append is logged; the refusal stands either way.
  */
 async function auditRefusal(
   c: AppContext,
@@ -177,16 +186,26 @@ async function auditRefusal(
   reason: "scope_missing" | "ip_not_allowed" | "user_inactive",
 ) {
   const operation = c.var.operation;
+  const action = operation?.key ?? `${c.req.method} ${c.req.path}`;
+  const memoryKey = `${tenantId}|${actor.credentialId}|${reason}|${action}`;
+  const now = Date.now();
+  const seen = recentRefusals.get(memoryKey);
+  if (seen && now - seen.at < REFUSAL_AUDIT_INTERVAL_MS) {
+    seen.suppressed += 1;
+    return;
+  }
+  if (recentRefusals.size >= REFUSAL_MEMORY_MAX) recentRefusals.clear();
+  recentRefusals.set(memoryKey, { at: now, suppressed: 0 });
   try {
     await recordAudit(c.env, tenantId, {
-      action: operation?.key ?? `${c.req.method} ${c.req.path}`,
+      action,
       outcome: "denied",
       ...actor,
       requestId: c.var.requestId,
       targetType: null,
       targetId: null,
       statusCode: 403,
-      detail: { reason },
+      detail: seen && seen.suppressed > 0 ? { reason, repeats: seen.suppressed } : { reason },
     });
   } catch (error) {
     c.var.log.error("audit append failed", { operation: operation?.key ?? null, error: String(error) });

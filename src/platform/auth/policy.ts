@@ -232,7 +232,7 @@ export const OPERATION_POLICIES: Record<string, OperationPolicy> = {
 
   // Governance (#18 part 3): deletions and legal holds (holds are placed by the operator, never through the API)
   "GET /v1/governance/deletions": bearer("governance:read"),
-  "POST /v1/governance/deletions": bearer("governance:write", "optional"),
+  "POST /v1/governance/deletions": bearer("governance:delete", "optional"),
   "GET /v1/governance/deletions/{deletion_id}": bearer("governance:read"),
   "GET /v1/governance/legal-holds": bearer("governance:read"),
 

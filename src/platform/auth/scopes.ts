@@ -28,7 +28,9 @@ export const SCOPES = {
   "capture:read": "Read capture identities and admissions.",
   "capture:write": "Enroll capture identities, issue challenges, submit admissions and revoke identities.",
   "governance:read": "Read governance exports, deletions, legal holds and the audit log.",
-  "governance:write": "Request exports and deletions.",
+  "governance:write": "Request exports of the tenant's records.",
+  "governance:delete":
+    "Request deletions of assets or of the whole account (kept apart from exports: a key that may export may not delete).",
   "feedback:write": "Send feedback.",
   "overview:read": "Read the tenant overview.",
 } as const;

@@ -60,8 +60,8 @@ describe("deletions and legal holds: tenant isolation and scopes", () => {
     expect(stillThere?.n).toBe(1);
   });
 
-  it("needs governance:write to delete and governance:read to read", async () => {
-    const noWrite = await createTenant({ scopes: ALL_SCOPES.filter((s) => s !== "governance:write") });
+  it("needs governance:delete to delete (governance:write, which exports, is not enough) and governance:read to read", async () => {
+    const noWrite = await createTenant({ scopes: ALL_SCOPES.filter((s) => s !== "governance:delete") });
     await bareAsset(noWrite.tenantId, "ast_scopescopescopes");
     const post = await api("/v1/governance/deletions", {
       method: "POST",
