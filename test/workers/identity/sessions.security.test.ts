@@ -46,6 +46,27 @@ describe("console session security", () => {
     expect((await api("/v1/me", { key: successor })).status).toBe(403);
   });
 
+  it("a key made by a session-created key is bound to the same user: deactivating the user stops the grandchild too", async () => {
+    const session = await signIn();
+    const k1 = (
+      await json(
+        await api("/v1/api-keys", {
+          method: "POST",
+          key: session.token,
+          body: { name: "k1", scopes: ["identity:read", "api_keys:write"] },
+        }),
+      )
+    ).secret as string;
+    const k2res = await api("/v1/api-keys", { method: "POST", key: k1, body: { name: "k2", scopes: ["identity:read", "api_keys:write"] } });
+    expect(k2res.status).toBe(201);
+    const k2 = (await json(k2res)).secret as string;
+    expect((await api("/v1/me", { key: k2 })).status).toBe(200);
+    expect((await postIdp({ type: "user.deactivated", data: { subject: session.subject } })).status).toBe(200);
+    expect((await api("/v1/me", { key: session.token })).status, "session").toBe(403);
+    expect((await api("/v1/me", { key: k1 })).status, "k1").toBe(403);
+    expect((await api("/v1/me", { key: k2 })).status, "k2 (grandchild)").toBe(403);
+  });
+
   it("the idp callback needs no API key and ignores one (its credential is the signature)", async () => {
     const { key } = await createTenant();
     const res = await api("/webhooks/idp", { method: "POST", key, rawBody: "{}", headers: { "content-type": "application/json" } });
