@@ -1128,6 +1128,8 @@ export const idpEvents = sqliteTable("idp_events", {
   result: text("result").notNull(),
   receivedAt: integer("received_at").notNull(),
   auditedAt: integer("audited_at"),
+  /** Epoch ms a delivery claimed appending the audit entry (migration 0031); a claim older than the lease lapses. */
+  auditClaimedAt: integer("audit_claimed_at"),
 });
 
 /**

@@ -1,0 +1,1 @@
+ALTER TABLE `idp_events` ADD `audit_claimed_at` integer;
