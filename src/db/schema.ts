@@ -1133,6 +1133,22 @@ export const idpEvents = sqliteTable("idp_events", {
 });
 
 /**
+ * A deactivation or deletion the identity provider sent for a subject with no user yet (migration 0031), so it is
+ * not lost: just-in-time provisioning refuses such a subject. Invariant: at most one row per (issuer, subject);
+ * "deleted" is final, "deactivated" is removed by a later reactivation.
+ */
+export const idpPendingSubjects = sqliteTable(
+  "idp_pending_subjects",
+  {
+    issuer: text("issuer").notNull(),
+    subject: text("subject").notNull(),
+    status: text("status", { enum: ["deactivated", "deleted"] }).notNull(),
+    receivedAt: integer("received_at").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.issuer, t.subject] })],
+);
+
+/**
  * Publications removed by a deletion. Their transparency-log entries stay (the log is append-only and the tree
  * needs every leaf), so a lookup that lands on one answers "deleted" instead of a dangling id.
  */

@@ -7,11 +7,13 @@ import { type IdpHeaders, idpSecretKey, verifyIdpSignature } from "./idp-signatu
 import {
   applyIdpEvent,
   claimIdpEventAudit,
+  clearPendingDeactivation,
   findIdpEvent,
   findUserByEmailIndex,
   findUserBySubject,
   type IdpEventRow,
   markIdpEventAudited,
+  notePendingSubject,
   releaseIdpEventAudit,
   type UserChange,
   type UserRow,
@@ -21,7 +23,8 @@ import { emailIndexOf, sealEmail } from "./service";
 /*
  * The identity provider's user-lifecycle callback (POST /webhooks/idp): rules without HTTP. Each event names a user
  * by the provider's subject (and optionally its issuer; default the configured session issuer), is applied at most
- * once per `idp-id`, and is audited in the user's account as done by `identity_provider`.
+ * once per `idp-id`, and is audited in the user's account as done by `identity_provider`. A deactivation or
+ * deletion of a subject with no user yet is kept (idp_pending_subjects) and refuses its just-in-time sign-up.
  */
 
 const log = withFields({ component: "idp-callback" });
@@ -107,9 +110,20 @@ export async function handleIdpCallback(ctx: Ctx, headers: IdpHeaders, raw: stri
   if (!issuer) return { status: "unprocessable", message: "data.issuer is required: no session issuer is configured." };
   // Decided on the user as read; the write only lands on that status, so a concurrent event that moved the user
   // first makes this one re-read and decide again (a deletion is never overwritten, see applyIdpEvent).
+  let kept = false;
   for (let attempt = 0; attempt < IDP_APPLY_ATTEMPTS; attempt++) {
     const found = await findUserBySubject(ctx.db, issuer, data.subject);
-    if (!found) return recordedAlone(ctx, { ...record, result: "unknown_user" });
+    if (!found) {
+      // No user yet: a deactivation or deletion is kept so the subject cannot sign up (see provision), then the
+      // user is read once more, as it may have been provisioned meanwhile (provisioning reads the kept one after).
+      if (!kept && (type === "user.deactivated" || type === "user.deleted")) {
+        await notePendingSubject(ctx.db, issuer, data.subject, type === "user.deleted" ? "deleted" : "deactivated", now);
+        kept = true;
+        continue;
+      }
+      if (type === "user.reactivated") await clearPendingDeactivation(ctx.db, issuer, data.subject);
+      return recordedAlone(ctx, { ...record, result: "unknown_user" });
+    }
     const user = found.user;
     const change = await changeOf(ctx, type as IdpEventType, user, data, now);
     if ("status" in change) return change;

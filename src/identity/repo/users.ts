@@ -1,9 +1,9 @@
 import { and, eq, isNull, lt, ne, or, sql } from "drizzle-orm";
 import type { Database } from "../../db/client";
-import { idpEvents, tenants, users } from "../../db/schema";
+import { idpEvents, idpPendingSubjects, tenants, users } from "../../db/schema";
 
 /*
- * The only place that touches the users and idp_events tables (console sessions, #18). Kept beside index.ts (the
+ * The only place that touches the users, idp_events and idp_pending_subjects tables (console sessions, #18). Kept beside index.ts (the
  * account reads of GET /v1/me) so neither grows past a screenful.
  */
 
@@ -137,4 +137,53 @@ export async function releaseIdpEventAudit(db: Database, id: string, claimedAt: 
 
 export async function markIdpEventAudited(db: Database, id: string, now: number) {
   await db.update(idpEvents).set({ auditedAt: now }).where(eq(idpEvents.id, id));
+}
+
+export type PendingStatus = (typeof idpPendingSubjects.$inferSelect)["status"];
+
+/** The deactivation or deletion kept for a subject that had no user when it arrived, or null. */
+export async function findPendingSubject(db: Database, issuer: string, subject: string): Promise<PendingStatus | null> {
+  const rows = await db
+    .select({ status: idpPendingSubjects.status })
+    .from(idpPendingSubjects)
+    .where(and(eq(idpPendingSubjects.issuer, issuer), eq(idpPendingSubjects.subject, subject)))
+    .limit(1);
+  return rows[0]?.status ?? null;
+}
+
+/** Keeps a deactivation or deletion for a subject with no user. A kept deletion stays (deleted is final). */
+export async function notePendingSubject(db: Database, issuer: string, subject: string, status: PendingStatus, now: number) {
+  await db
+    .insert(idpPendingSubjects)
+    .values({ issuer, subject, status, receivedAt: now })
+    .onConflictDoUpdate({
+      target: [idpPendingSubjects.issuer, idpPendingSubjects.subject],
+      set: { status: sql`CASE WHEN ${idpPendingSubjects.status} = 'deleted' THEN 'deleted' ELSE excluded.status END`, receivedAt: now },
+    });
+}
+
+/** A reactivation of a subject with no user: forgets a kept deactivation (never a deletion). */
+export async function clearPendingDeactivation(db: Database, issuer: string, subject: string) {
+  await db
+    .delete(idpPendingSubjects)
+    .where(
+      and(eq(idpPendingSubjects.issuer, issuer), eq(idpPendingSubjects.subject, subject), eq(idpPendingSubjects.status, "deactivated")),
+    );
+}
+
+/**
+ * Applies a kept status to a user provisioned while it was being kept (the two raced): only from active, a deletion
+ * erasing the e-mail as user.deleted does. The user's status afterwards.
+ */
+export async function applyPendingStatus(db: Database, userId: string, status: PendingStatus, now: number) {
+  const set: UserChange =
+    status === "deleted"
+      ? { status, emailSealed: null, emailDataKeyId: null, emailIndex: null, updatedAt: now }
+      : { status, updatedAt: now };
+  await db
+    .update(users)
+    .set(set)
+    .where(and(eq(users.id, userId), eq(users.status, "active")));
+  const rows = await db.select({ status: users.status }).from(users).where(eq(users.id, userId)).limit(1);
+  return rows[0]?.status ?? status;
 }

@@ -218,13 +218,16 @@ export type SessionResolution =
   | { status: "email_unverified" }
   /** No user yet and the verified e-mail already belongs to another account's user (409). */
   | { status: "email_conflict" }
+  /** No user yet, and the identity provider already deactivated or deleted the subject: nothing provisioned (403). */
+  | { status: "inactive" }
   /** Provisioning needs sealing (SVC_DATA_MASTER_KEYS) and it is unavailable (503). */
   | { status: "unavailable" };
 
 /**
  * The port authentication resolves session users through (implemented by the identity area, handed in by app.ts).
  * Invariant: `resolve` returns the one user of (issuer, subject) whatever its status, provisioning an account and
- * user just in time only when none exists and the claims carry a verified e-mail no other user holds.
+ * user just in time only when none exists, the provider sent no deactivation or deletion of the subject, and the
+ * claims carry a verified e-mail no other user holds.
  */
 export interface SessionDirectory {
   resolve(

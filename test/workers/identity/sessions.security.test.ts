@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { database } from "../../../src/db/client";
 import { applyIdpEvent } from "../../../src/identity/repo/users";
 import { api, createTenant, json, testEnv } from "../support/helpers";
-import { postIdp, sessionToken, signIn } from "./session-support";
+import { freshUser, postIdp, sessionToken, signIn } from "./session-support";
 
 describe("console session security", () => {
   it("a session of account A never reads or changes B's resources", async () => {
@@ -150,6 +150,43 @@ describe("console session security", () => {
       ),
     ).toBe("stale");
     expect((await userRow(session.userId))?.status).toBe("deleted");
+  });
+
+  it("a deactivation sent before the subject ever signed in is kept: no sign-up until the provider reactivates it", async () => {
+    const user = freshUser();
+    const sent = await postIdp({ type: "user.deactivated", data: { subject: user.subject } });
+    expect(await json(sent)).toMatchObject({ result: "unknown_user" });
+    const token = await sessionToken({ subject: user.subject, email: user.email });
+    const refused = await api("/v1/me", { key: token });
+    expect(refused.status).toBe(403);
+    expect(refused.headers.get("content-type")).toContain("json");
+    expect(await testEnv.DB.prepare("SELECT id FROM users WHERE subject = ?").bind(user.subject).first()).toBeNull();
+    expect(await json(await postIdp({ type: "user.reactivated", data: { subject: user.subject } }))).toMatchObject({
+      result: "unknown_user",
+    });
+    expect((await api("/v1/me", { key: token })).status).toBe(200);
+  });
+
+  it("a deletion sent before the subject ever signed in is final: no sign-up, not even after a reactivation", async () => {
+    const user = freshUser();
+    await postIdp({ type: "user.deleted", data: { subject: user.subject } });
+    // A later deactivation does not soften the kept deletion, nor does a reactivation lift it.
+    await postIdp({ type: "user.deactivated", data: { subject: user.subject } });
+    await postIdp({ type: "user.reactivated", data: { subject: user.subject } });
+    const token = await sessionToken({ subject: user.subject, email: user.email });
+    expect((await api("/v1/me", { key: token })).status).toBe(403);
+    expect(await testEnv.DB.prepare("SELECT id FROM users WHERE subject = ?").bind(user.subject).first()).toBeNull();
+  });
+
+  it("a deactivation racing the subject's first sign-in is never lost", async () => {
+    let lost = 0;
+    for (let i = 0; i < 6; i++) {
+      const user = freshUser();
+      const token = await sessionToken({ subject: user.subject, email: user.email });
+      await Promise.all([api("/v1/me", { key: token }), postIdp({ type: "user.deactivated", data: { subject: user.subject } })]);
+      if ((await api("/v1/me", { key: token })).status !== 403) lost++;
+    }
+    expect(lost).toBe(0);
   });
 });
 
