@@ -115,8 +115,9 @@ export async function createApiKey(
     revokedAt: null,
     lastUsedAt: null,
     createdByKeyId: principal.kind === "api_key" ? principal.apiKeyId : null,
-    // Recorded so the key stops working (403) once its creating user is deactivated or deleted at the provider.
-    createdByUserId: principal.kind === "session" ? principal.userId : null,
+    // Recorded so the key stops working (403) once its creating user is deactivated or deleted at the provider. A key
+    // made by a key inherits that key's user: otherwise a deactivated user would keep access through a grandchild.
+    createdByUserId: principal.kind === "session" ? principal.userId : (actor as ApiKeyRow).createdByUserId,
     restrictions: child.restrictions,
     signingProfile,
     successorKeyId: null,

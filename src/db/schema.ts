@@ -1128,7 +1128,25 @@ export const idpEvents = sqliteTable("idp_events", {
   result: text("result").notNull(),
   receivedAt: integer("received_at").notNull(),
   auditedAt: integer("audited_at"),
+  /** Epoch ms a delivery claimed appending the audit entry (migration 0031); a claim older than the lease lapses. */
+  auditClaimedAt: integer("audit_claimed_at"),
 });
+
+/**
+ * A deactivation or deletion the identity provider sent for a subject with no user yet (migration 0031), so it is
+ * not lost: just-in-time provisioning refuses such a subject. Invariant: at most one row per (issuer, subject);
+ * "deleted" is final, "deactivated" is removed by a later reactivation.
+ */
+export const idpPendingSubjects = sqliteTable(
+  "idp_pending_subjects",
+  {
+    issuer: text("issuer").notNull(),
+    subject: text("subject").notNull(),
+    status: text("status", { enum: ["deactivated", "deleted"] }).notNull(),
+    receivedAt: integer("received_at").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.issuer, t.subject] })],
+);
 
 /**
  * Publications removed by a deletion. Their transparency-log entries stay (the log is append-only and the tree

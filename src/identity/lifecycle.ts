@@ -6,11 +6,15 @@ import { withFields } from "../platform/logger";
 import { type IdpHeaders, idpSecretKey, verifyIdpSignature } from "./idp-signature";
 import {
   applyIdpEvent,
+  claimIdpEventAudit,
+  clearPendingDeactivation,
   findIdpEvent,
   findUserByEmailIndex,
   findUserBySubject,
   type IdpEventRow,
   markIdpEventAudited,
+  notePendingSubject,
+  releaseIdpEventAudit,
   type UserChange,
   type UserRow,
 } from "./repo/users";
@@ -19,7 +23,8 @@ import { emailIndexOf, sealEmail } from "./service";
 /*
  * The identity provider's user-lifecycle callback (POST /webhooks/idp): rules without HTTP. Each event names a user
  * by the provider's subject (and optionally its issuer; default the configured session issuer), is applied at most
- * once per `idp-id`, and is audited in the user's account as done by `identity_provider`.
+ * once per `idp-id`, and is audited in the user's account as done by `identity_provider`. A deactivation or
+ * deletion of a subject with no user yet is kept (idp_pending_subjects) and refuses its just-in-time sign-up.
  */
 
 const log = withFields({ component: "idp-callback" });
@@ -101,21 +106,43 @@ export async function handleIdpCallback(ctx: Ctx, headers: IdpHeaders, raw: stri
   const { type, data } = event.data;
   const issuer = data.issuer ?? ctx.env.SVC_SESSION_ISSUER?.trim();
   const record = { id, type: type.slice(0, 128), receivedAt: now };
-  if (!(IDP_EVENT_TYPES as readonly string[]).includes(type)) return recorded(ctx, { ...record, result: "ignored" }, null, null);
+  if (!(IDP_EVENT_TYPES as readonly string[]).includes(type)) return recordedAlone(ctx, { ...record, result: "ignored" });
   if (!issuer) return { status: "unprocessable", message: "data.issuer is required: no session issuer is configured." };
-  const found = await findUserBySubject(ctx.db, issuer, data.subject);
-  if (!found) return recorded(ctx, { ...record, result: "unknown_user" }, null, null);
-  const user = found.user;
-  const change = await changeOf(ctx, type as IdpEventType, user, data, now);
-  if ("status" in change) return change;
-  const result: IdpResult = change.set ? "applied" : "unchanged";
-  return recorded(
-    ctx,
-    { ...record, tenantId: user.tenantId, userId: user.id, result },
-    change.set ? { userId: user.id, set: change.set } : null,
-    user,
-  );
+  // Decided on the user as read; the write only lands on that status, so a concurrent event that moved the user
+  // first makes this one re-read and decide again (a deletion is never overwritten, see applyIdpEvent).
+  let kept = false;
+  for (let attempt = 0; attempt < IDP_APPLY_ATTEMPTS; attempt++) {
+    const found = await findUserBySubject(ctx.db, issuer, data.subject);
+    if (!found) {
+      // No user yet: a deactivation or deletion is kept so the subject cannot sign up (see provision), then the
+      // user is read once more, as it may have been provisioned meanwhile (provisioning reads the kept one after).
+      if (!kept && (type === "user.deactivated" || type === "user.deleted")) {
+        await notePendingSubject(ctx.db, issuer, data.subject, type === "user.deleted" ? "deleted" : "deactivated", now);
+        kept = true;
+        continue;
+      }
+      if (type === "user.reactivated") await clearPendingDeactivation(ctx.db, issuer, data.subject);
+      return recordedAlone(ctx, { ...record, result: "unknown_user" });
+    }
+    const user = found.user;
+    const change = await changeOf(ctx, type as IdpEventType, user, data, now);
+    if ("status" in change) return change;
+    const result: IdpResult = change.set ? "applied" : "unchanged";
+    const outcome = await recorded(
+      ctx,
+      { ...record, tenantId: user.tenantId, userId: user.id, result },
+      change.set ? { userId: user.id, from: user.status, set: change.set } : null,
+      user,
+    );
+    if (outcome !== "stale") return outcome;
+  }
+  // Still racing after a few tries: nothing was recorded, so the provider's retry applies it later.
+  log.warn("idp event kept losing a race; left to the provider's retry", { idp_event: type });
+  return { status: "unavailable" };
 }
+
+/** Re-reads of the user before a callback that keeps losing races is answered unavailable (the provider retries). */
+const IDP_APPLY_ATTEMPTS = 4;
 
 type Change = { set: UserChange | null };
 type Ctx = { db: Database; env: Bindings; requestId: string | null };
@@ -159,14 +186,15 @@ async function changeOf(
   }
 }
 
-/** Records the callback (with its change, in one batch), then audits an applied change. */
+/** Records the callback (with its change, in one batch), then audits an applied change. "stale": re-decide. */
 async function recorded(
   ctx: Ctx,
   event: Parameters<typeof applyIdpEvent>[1],
   change: Parameters<typeof applyIdpEvent>[2],
   user: UserRow | null,
-): Promise<IdpCallbackOutcome> {
+): Promise<IdpCallbackOutcome | "stale"> {
   const stored = await applyIdpEvent(ctx.db, event, change);
+  if (stored === "stale") return "stale";
   if (stored === "email_taken") return { status: "conflict", message: "The new e-mail belongs to another user." };
   if (stored === "duplicate") {
     const seen = await findIdpEvent(ctx.db, event.id);
@@ -174,6 +202,12 @@ async function recorded(
   }
   if (event.result === "applied" && user) await auditEvent(ctx, event.id, event.type, user.tenantId, user.id, event.receivedAt);
   return { status: "received", result: event.result as IdpResult, duplicate: false };
+}
+
+/** Records a callback that moves no user (so it is never stale). */
+async function recordedAlone(ctx: Ctx, event: Parameters<typeof applyIdpEvent>[1]): Promise<IdpCallbackOutcome> {
+  const outcome = await recorded(ctx, event, null, null);
+  return outcome === "stale" ? { status: "unavailable" } : outcome;
 }
 
 /** A delivery of an event already recorded: its first result, and the audit entry if it is still owed. */
@@ -185,10 +219,17 @@ async function replay(ctx: Ctx, seen: IdpEventRow, now: number) {
 }
 
 /**
- * Appends the event to the user's account audit, then marks it audited. A failure is logged and left owed: the
- * provider's retry (same idp-id) appends it then.
+ * Appends the event to the user's account audit, then marks it audited. Only the delivery holding the audit claim
+ * appends (concurrent deliveries of one event audit it once). A failure is logged, the claim given back and the entry
+ * left owed: the provider's retry (same idp-id) appends it then.
  */
 async function auditEvent(ctx: Ctx, idpId: string, type: string, tenantId: string, userId: string, now: number) {
+  try {
+    if (!(await claimIdpEventAudit(ctx.db, idpId, now))) return;
+  } catch (err) {
+    log.error("idp event audit claim failed", { idp_event: type, tenant_id: tenantId, error: String(err) });
+    return;
+  }
   try {
     await recordAudit(ctx.env, tenantId, {
       action: AUDIT_ACTION[type as IdpEventType] ?? type,
@@ -205,5 +246,6 @@ async function auditEvent(ctx: Ctx, idpId: string, type: string, tenantId: strin
     await markIdpEventAudited(ctx.db, idpId, now);
   } catch (err) {
     log.error("idp event audit failed", { idp_event: type, tenant_id: tenantId, error: String(err) });
+    await releaseIdpEventAudit(ctx.db, idpId, now).catch(() => undefined);
   }
 }

@@ -69,7 +69,7 @@ export const IdpCallbackResponseSchema = z
     status: z.literal("received").openapi({ description: "The callback was verified and recorded.", example: "received" }),
     result: z.enum(["applied", "unchanged", "unknown_user", "ignored"]).openapi({
       description:
-        "`applied`: the user changed (deactivated, reactivated, deleted, e-mail changed). `unchanged`: the user already was so. `unknown_user`: no user of ours has that subject. `ignored`: an event type we do not act on.",
+        "`applied`: the user changed (deactivated, reactivated, deleted, e-mail changed). `unchanged`: the user already was so. `unknown_user`: no user of ours has that subject (a deactivation or deletion is still kept: that subject cannot sign up until reactivated, or ever once deleted). `ignored`: an event type we do not act on.",
       example: "applied",
     }),
     duplicate: z.boolean().openapi({

@@ -7,7 +7,15 @@ import { hmacSha256 } from "../platform/crypto";
 import { newId } from "../platform/ids";
 import { withFields } from "../platform/logger";
 import { dataKeyById, open, seal, tenantDataKey } from "../platform/sealing";
-import { findUserByEmailIndex, findUserBySubject, insertAccountWithUser, touchSignIn, type UserRow } from "./repo/users";
+import {
+  applyPendingStatus,
+  findPendingSubject,
+  findUserByEmailIndex,
+  findUserBySubject,
+  insertAccountWithUser,
+  touchSignIn,
+  type UserRow,
+} from "./repo/users";
 
 /*
  * Console users (#18): rules without HTTP. A verified session resolves to its user; the first one with a verified
@@ -105,6 +113,8 @@ function noteSignIn(ctx: Context, user: UserRow, now: number) {
  * is the answer.
  */
 async function provision(ctx: Context, claims: SessionClaims, now: number): Promise<SessionResolution> {
+  // The provider deactivated or deleted this subject before it ever signed in: nothing is provisioned.
+  if (await findPendingSubject(ctx.db, claims.issuer, claims.subject)) return { status: "inactive" };
   if (!claims.emailVerified || claims.email === null) return { status: "email_unverified" };
   const emailIndex = await emailIndexOf(ctx.env, claims.email);
   if (emailIndex === null) return { status: "unavailable" };
@@ -157,5 +167,9 @@ async function provision(ctx: Context, claims: SessionClaims, now: number): Prom
   } catch (err) {
     log.error("provisioning audit failed", { tenant_id: tenantId, error: String(err) });
   }
-  return { status: "ok", tenantId, userId, tenantStatus: "active", userStatus: "active" };
+  // Read again after the insert: a deactivation or deletion kept while this user was being created is applied now
+  // (the callback re-reads the user after keeping one, so either side sees the other).
+  const pending = await findPendingSubject(ctx.db, claims.issuer, claims.subject);
+  const userStatus = pending ? await applyPendingStatus(ctx.db, userId, pending, now) : "active";
+  return { status: "ok", tenantId, userId, tenantStatus: "active", userStatus };
 }

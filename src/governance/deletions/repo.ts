@@ -289,7 +289,9 @@ export async function purgeAccountRows(d1: D1Database, tenantId: string): Promis
     ["released_traversals", "DELETE FROM released_traversals WHERE tenant_id = ?1"],
     ["uploads", "DELETE FROM uploads WHERE tenant_id = ?1"],
     // Console users keep their row as deleted (like a user the identity provider deleted: the subject cannot sign
-    // in and provision again under the closed account), their sealed e-mail and its blind index erased.
+    // in and provision again under the closed account), their sealed e-mail and its blind index erased. It erases
+    // whatever the status (a deleted user still holding an e-mail is erased again); the identity callback never
+    // writes to a deleted user (applyIdpEvent), so a racing e-mail change cannot re-store one after this.
     [
       "users",
       "UPDATE users SET status = 'deleted', email_sealed = NULL, email_data_key_id = NULL, email_index = NULL, updated_at = CAST(strftime('%s','now') AS INTEGER) * 1000 WHERE tenant_id = ?1 AND (status <> 'deleted' OR email_index IS NOT NULL)",

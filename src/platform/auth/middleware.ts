@@ -247,6 +247,9 @@ async function authenticateSession(
       throw new ApiError("svc.session.email_conflict");
     case "unavailable":
       throw new ApiError("svc.auth.unavailable", "Account provisioning is unavailable: personal data cannot be sealed. Retry later.");
+    case "inactive":
+      // Like a deactivated or deleted user's session; there is no account to audit the refusal in.
+      throw new HttpProblem(403, FORBIDDEN_IDENTITY_DETAIL);
     case "ok":
       break;
   }

@@ -109,16 +109,58 @@ function remoteKeys(text: string): JWTVerifyGetKey | null {
 export const JWKS_REFETCH_COOLDOWN_MS = 30_000;
 
 /**
+ * Milliseconds after a failed fetch of the remote key set during which no new fetch is tried: requests that need one
+ * answer unavailable (503) at once, so an issuer outage costs one fetch per backoff, not one per request.
+ */
+export const JWKS_FAILURE_BACKOFF_MS = 5_000;
+
+/** The remote key set could not be read (network, timeout, non-200, redirect, not JSON, not a key set): our fault. */
+export class KeySetUnavailable extends Error {
+  override name = "KeySetUnavailable";
+}
+
+/**
+ * Errors a remote key-set fetch raises, as opposed to a token's own faults. jose 6 reports a non-200 answer (a
+ * redirect included: it does not follow them) and a non-JSON body as a plain JOSEError (ERR_JOSE_GENERIC), which
+ * nothing token-related raises; network failures are not JOSE errors at all.
+ */
+function isFetchFailure(err: unknown): boolean {
+  if (!(err instanceof errors.JOSEError)) return true;
+  return err instanceof errors.JWKSTimeout || err instanceof errors.JWKSInvalid || err.code === errors.JOSEError.code;
+}
+
+/**
  * The issuer's key set fetched from `url`: jose caches it (10 minutes), refetches when a token names an unknown
- * `kid` (the issuer rotated) at most once per cooldown, and times out slow answers. `fetchImpl`: tests only.
+ * `kid` (the issuer rotated) at most once per cooldown, and times out slow answers. Invariant: after a failed fetch
+ * no fetch happens for JWKS_FAILURE_BACKOFF_MS; meanwhile tokens verify against the keys still fresh in the cache
+ * (an unknown kid is then simply unknown) or, with none, fail as KeySetUnavailable. `fetchImpl`: tests only.
  */
 export function remoteKeySet(url: URL, fetchImpl?: typeof fetch): JWTVerifyGetKey {
-  return createRemoteJWKSet(url, {
+  const remote = createRemoteJWKSet(url, {
     timeoutDuration: 5000,
     cooldownDuration: JWKS_REFETCH_COOLDOWN_MS,
     cacheMaxAge: 600_000,
     ...(fetchImpl ? { [customFetch]: fetchImpl } : {}),
   });
+  let failedAt = Number.NEGATIVE_INFINITY;
+  // The cached keys as a local set, used only during the backoff (jose's own set would refetch for an unknown kid).
+  let backoffKeys: { text: string; keys: JWTVerifyGetKey } | null = null;
+  return async (header, token) => {
+    if (Date.now() < failedAt + JWKS_FAILURE_BACKOFF_MS) {
+      const jwks = remote.fresh ? remote.jwks() : undefined;
+      if (!jwks) throw new KeySetUnavailable("the key set could not be fetched recently");
+      const text = JSON.stringify(jwks);
+      if (backoffKeys?.text !== text) backoffKeys = { text, keys: createLocalJWKSet(jwks) };
+      return backoffKeys.keys(header, token);
+    }
+    try {
+      return await remote(header, token);
+    } catch (err) {
+      if (!isFetchFailure(err)) throw err;
+      failedAt = Date.now();
+      throw new KeySetUnavailable("the key set could not be fetched", { cause: err });
+    }
+  };
 }
 
 /** What a verified token says about its holder. Invariant: from a token whose signature, issuer, audience and times checked. */
@@ -149,7 +191,8 @@ export async function verifySessionToken(verifier: SessionVerifier, token: strin
       currentDate: new Date(nowMs),
     }));
   } catch (err) {
-    if (err instanceof errors.JWKSTimeout || err instanceof errors.JWKSInvalid || !(err instanceof errors.JOSEError)) {
+    // Only the key set's reading fails this way (remoteKeySet); a local key set never fetches.
+    if (err instanceof KeySetUnavailable || isFetchFailure(err)) {
       log.error("session key set unavailable", { error: err instanceof Error ? err.name : "unknown" });
       return { status: "unavailable" };
     }
@@ -175,13 +218,16 @@ export type SessionResolution =
   | { status: "email_unverified" }
   /** No user yet and the verified e-mail already belongs to another account's user (409). */
   | { status: "email_conflict" }
+  /** No user yet, and the identity provider already deactivated or deleted the subject: nothing provisioned (403). */
+  | { status: "inactive" }
   /** Provisioning needs sealing (SVC_DATA_MASTER_KEYS) and it is unavailable (503). */
   | { status: "unavailable" };
 
 /**
  * The port authentication resolves session users through (implemented by the identity area, handed in by app.ts).
  * Invariant: `resolve` returns the one user of (issuer, subject) whatever its status, provisioning an account and
- * user just in time only when none exists and the claims carry a verified e-mail no other user holds.
+ * user just in time only when none exists, the provider sent no deactivation or deletion of the subject, and the
+ * claims carry a verified e-mail no other user holds.
  */
 export interface SessionDirectory {
   resolve(

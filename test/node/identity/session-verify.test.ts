@@ -115,4 +115,76 @@ describe("a remote key set", () => {
       Date.now = realNow;
     }
   });
+
+  it("an unreadable key set (non-200, redirect, not JSON) is unavailable, and an outage fetches once per backoff", async () => {
+    const { remoteKeySet, JWKS_FAILURE_BACKOFF_MS } = await import("../../../src/platform/auth/session");
+    const a = await tokenWith("ES256");
+    const answers: Record<string, () => Response> = {
+      "503": () => new Response("upstream down", { status: 503 }),
+      redirect: () => new Response(null, { status: 302, headers: { location: "https://elsewhere.example/jwks" } }),
+      "not json": () => new Response("<html>", { status: 200 }),
+      "not a key set": () => new Response(JSON.stringify({ nope: 1 }), { status: 200 }),
+    };
+    for (const [name, answer] of Object.entries(answers)) {
+      let fetches = 0;
+      const fetchImpl = (async () => {
+        fetches += 1;
+        return answer();
+      }) as unknown as typeof fetch;
+      let now = Date.now();
+      const realNow = Date.now;
+      Date.now = () => now;
+      try {
+        const verifier = {
+          issuer: DEV_SESSION_ISSUER,
+          audiences: [DEV_SESSION_AUDIENCE],
+          keys: remoteKeySet(new URL("https://idp.example/jwks"), fetchImpl),
+        };
+        expect((await verifySessionToken(verifier, a.token, now)).status, name).toBe("unavailable");
+        expect((await verifySessionToken(verifier, a.token, now)).status, name).toBe("unavailable");
+        expect(fetches, `${name}: no refetch within the backoff`).toBe(1);
+        now += JWKS_FAILURE_BACKOFF_MS + 1;
+        expect((await verifySessionToken(verifier, a.token, now)).status, name).toBe("unavailable");
+        expect(fetches, `${name}: one refetch after the backoff`).toBe(2);
+      } finally {
+        Date.now = realNow;
+      }
+    }
+  });
+
+  it("during a backoff, keys still fresh in the cache verify and an unknown kid is invalid, without fetching", async () => {
+    const { remoteKeySet, JWKS_FAILURE_BACKOFF_MS, JWKS_REFETCH_COOLDOWN_MS } = await import("../../../src/platform/auth/session");
+    const a = await tokenWith("ES256");
+    const b = await tokenWith("EdDSA");
+    let fetches = 0;
+    let up = true;
+    const fetchImpl = (async () => {
+      fetches += 1;
+      return up ? new Response(a.jwks, { headers: { "content-type": "application/json" } }) : new Response("down", { status: 500 });
+    }) as unknown as typeof fetch;
+    let now = Date.now();
+    const realNow = Date.now;
+    Date.now = () => now;
+    try {
+      const verifier = {
+        issuer: DEV_SESSION_ISSUER,
+        audiences: [DEV_SESSION_AUDIENCE],
+        keys: remoteKeySet(new URL("https://idp.example/jwks"), fetchImpl),
+      };
+      expect((await verifySessionToken(verifier, a.token, now)).status).toBe("valid");
+      up = false;
+      now += JWKS_REFETCH_COOLDOWN_MS + 1000;
+      // An unknown kid after the cooldown refetches once: the fetch fails, so that is our fault.
+      expect((await verifySessionToken(verifier, b.token, now)).status).toBe("unavailable");
+      expect(fetches).toBe(2);
+      expect((await verifySessionToken(verifier, b.token, now)).status).toBe("invalid");
+      expect((await verifySessionToken(verifier, a.token, now)).status).toBe("valid");
+      expect(fetches).toBe(2);
+      now += JWKS_FAILURE_BACKOFF_MS + 1;
+      expect((await verifySessionToken(verifier, b.token, now)).status).toBe("unavailable");
+      expect(fetches).toBe(3);
+    } finally {
+      Date.now = realNow;
+    }
+  });
 });

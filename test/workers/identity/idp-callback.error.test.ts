@@ -89,6 +89,25 @@ describe("POST /webhooks/idp errors", () => {
     expect(await userStatus(session.userId)).toBe("active");
   });
 
+  it("two concurrent deliveries of one idp-id apply and audit the change once", async () => {
+    let doubled = 0;
+    for (let i = 0; i < 4; i++) {
+      const session = await signIn();
+      const id = `msg_dup_${i}_${session.subject}`;
+      const timestamp = Math.floor(Date.now() / 1000);
+      const event = { type: "user.deactivated", data: { subject: session.subject } };
+      const answers = await Promise.all([postIdp(event, { id, timestamp }), postIdp(event, { id, timestamp })]);
+      expect(answers.map((r) => r.status)).toEqual([200, 200]);
+      const bodies = await Promise.all(answers.map((r) => json(r)));
+      expect(bodies.map((b) => b.duplicate).sort()).toEqual([false, true]);
+      const n = await testEnv.DB.prepare("SELECT COUNT(*) AS n FROM audit_events WHERE tenant_id = ? AND action = 'user.deactivated'")
+        .bind(session.tenantId)
+        .first<{ n: number }>();
+      if ((n?.n ?? 0) !== 1) doubled++;
+    }
+    expect(doubled).toBe(0);
+  });
+
   it("unknown users and event types are acknowledged, not errors", async () => {
     expect(await json(await postIdp({ type: "user.deactivated", data: { subject: "nobody" } }))).toMatchObject({ result: "unknown_user" });
     expect(await json(await postIdp({ type: "organization.created", data: { subject: "x" } }))).toMatchObject({ result: "ignored" });
