@@ -4,6 +4,7 @@ import { recordAudit } from "../../platform/audit";
 import { publicOrigin } from "../../platform/context";
 import { ApiError } from "../../platform/errors";
 import { errorResponse, json } from "../../platform/openapi";
+import { readBoundedBody } from "../../platform/raw-body";
 import { paymentsConfig } from "../payments/config";
 import { PaymentsCallbackResponseSchema } from "../payments/schemas";
 import { handleCallback, paymentsProvider } from "../payments/service";
@@ -12,33 +13,6 @@ import { handleCallback, paymentsProvider } from "../payments/service";
 export const MAX_CALLBACK_BYTES = 256 * 1024;
 
 const PATH = "/webhooks/payments";
-
-/** The body as the provider sent it (the signature covers these exact bytes), or null when over the limit. */
-async function readBounded(request: Request): Promise<Uint8Array | null> {
-  const declared = Number(request.headers.get("content-length") ?? "0");
-  if (Number.isFinite(declared) && declared > MAX_CALLBACK_BYTES) return null;
-  if (!request.body) return new Uint8Array();
-  const reader = request.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let total = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    total += value.byteLength;
-    if (total > MAX_CALLBACK_BYTES) {
-      await reader.cancel();
-      return null;
-    }
-    chunks.push(value);
-  }
-  const out = new Uint8Array(total);
-  let offset = 0;
-  for (const chunk of chunks) {
-    out.set(chunk, offset);
-    offset += chunk.byteLength;
-  }
-  return out;
-}
 
 export function register(app: Router) {
   // Documented through the registry, served by a plain handler: the signature covers the exact raw bytes, so no
@@ -79,7 +53,7 @@ export function register(app: Router) {
   app.post(PATH, async (c) => {
     const config = paymentsConfig(c.env);
     if (!config.mode || config.webhookSecrets.length === 0) throw new ApiError("svc.billing.verification_unavailable");
-    const bytes = await readBounded(c.req.raw);
+    const bytes = await readBoundedBody(c.req.raw, MAX_CALLBACK_BYTES);
     if (!bytes) throw new ApiError("svc.request.too_large", `Payment callbacks are limited to ${MAX_CALLBACK_BYTES} bytes.`);
     let raw: string;
     try {

@@ -2,6 +2,7 @@ import { z } from "@hono/zod-openapi";
 import type { Router } from "../../app-types";
 import { ApiError } from "../../platform/errors";
 import { errorResponse, json } from "../../platform/openapi";
+import { readBoundedBody } from "../../platform/raw-body";
 import { IDP_ID_MAX_LENGTH, IDP_SIGNATURE_TOLERANCE_SECONDS, IDP_TIMESTAMP_MAX_LENGTH } from "../idp-signature";
 import { handleIdpCallback, IDP_EVENT_TYPES, IdpEventSchema } from "../lifecycle";
 import { IdpCallbackResponseSchema } from "../schemas";
@@ -10,33 +11,6 @@ import { IdpCallbackResponseSchema } from "../schemas";
 export const MAX_IDP_CALLBACK_BYTES = 64 * 1024;
 
 const PATH = "/webhooks/idp";
-
-/** The body as the provider sent it (the signature covers these exact bytes), or null when over the limit. */
-async function readBounded(request: Request): Promise<Uint8Array | null> {
-  const declared = Number(request.headers.get("content-length") ?? "0");
-  if (Number.isFinite(declared) && declared > MAX_IDP_CALLBACK_BYTES) return null;
-  if (!request.body) return new Uint8Array();
-  const reader = request.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let total = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    total += value.byteLength;
-    if (total > MAX_IDP_CALLBACK_BYTES) {
-      await reader.cancel();
-      return null;
-    }
-    chunks.push(value);
-  }
-  const out = new Uint8Array(total);
-  let offset = 0;
-  for (const chunk of chunks) {
-    out.set(chunk, offset);
-    offset += chunk.byteLength;
-  }
-  return out;
-}
 
 export function register(app: Router) {
   // Documented through the registry, served by a plain handler: the signature covers the exact raw bytes, so no
@@ -86,7 +60,7 @@ export function register(app: Router) {
 
   app.post(PATH, async (c) => {
     if (!c.env.SVC_IDP_WEBHOOK_SECRET) throw new ApiError("svc.session.idp_unavailable");
-    const bytes = await readBounded(c.req.raw);
+    const bytes = await readBoundedBody(c.req.raw, MAX_IDP_CALLBACK_BYTES);
     if (!bytes) throw new ApiError("svc.request.too_large", `Identity-provider callbacks are limited to ${MAX_IDP_CALLBACK_BYTES} bytes.`);
     let raw: string;
     try {
