@@ -1081,7 +1081,7 @@ export const users = sqliteTable(
 /**
  * Deletion requests (POST /v1/governance/deletions) and their progress, carried out on the jobs queue.
  * Invariant: `state` moves queued → running → completed | failed, or queued | running → refused (a legal hold
- * covers the target); a terminal row never changes again. At most one queued or running deletion per target
+ * covers the target); a terminal row's outcome never changes again (only `audited_at` / `audit_claimed_at`). At most one queued or running deletion per target
  * (the partial unique index), so a repeated request joins the one in progress. `removed` is a JSON object of
  * counts per kind, only ever increased, written in the same D1 batch as the rows it counts.
  */
