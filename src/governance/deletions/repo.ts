@@ -82,7 +82,9 @@ export function owedAudits(db: Database, before: number, limit: number): Promise
   return db
     .select()
     .from(governanceDeletions)
-    .where(and(isNotNull(governanceDeletions.completedAt), isNull(governanceDeletions.auditedAt), lt(governanceDeletions.completedAt, before)))
+    .where(
+      and(isNotNull(governanceDeletions.completedAt), isNull(governanceDeletions.auditedAt), lt(governanceDeletions.completedAt, before)),
+    )
     .orderBy(asc(governanceDeletions.completedAt))
     .limit(limit);
 }
@@ -270,8 +272,7 @@ export async function purgeAssetRows(
   const A = assetId;
   // An active hold covering the asset (account-wide or on it) turns every statement into a no-op: the batch is one
   // transaction, so a hold placed after the caller's check either keeps all of the asset's rows or none.
-  const coveringHold =
-    "FROM legal_holds WHERE tenant_id = ?1 AND released_at IS NULL AND (scope = 'account' OR asset_id = ?2)";
+  const coveringHold = "FROM legal_holds WHERE tenant_id = ?1 AND released_at IS NULL AND (scope = 'account' OR asset_id = ?2)";
   const unheld = respectHolds ? ` AND NOT EXISTS (SELECT 1 ${coveringHold})` : "";
   const objectsOfAsset = "SELECT id FROM objects WHERE tenant_id = ?1 AND asset_id = ?2";
   const verificationsOfAsset = `SELECT id FROM verifications WHERE tenant_id = ?1 AND (asset_id = ?2 OR object_id IN (${objectsOfAsset}))`;
@@ -313,7 +314,8 @@ export async function purgeAssetRows(
     statements.push(
       d1
         .prepare(
-          "INSERT OR IGNORE INTO deleted_publications (publication_id, tenant_id, deletion_id, deleted_at) SELECT ?3, ?1, ?4, ?5 WHERE EXISTS (SELECT 1 FROM assets WHERE tenant_id = ?1 AND id = ?2)" + unheld,
+          "INSERT OR IGNORE INTO deleted_publications (publication_id, tenant_id, deletion_id, deleted_at) SELECT ?3, ?1, ?4, ?5 WHERE EXISTS (SELECT 1 FROM assets WHERE tenant_id = ?1 AND id = ?2)" +
+            unheld,
         )
         .bind(T, A, publicationId, deletionId, now),
     );

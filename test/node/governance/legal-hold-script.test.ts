@@ -87,7 +87,10 @@ function fakeD1(tenantId: string, chain: ChainedEntry[], assets: string[] = []) 
 
 /** The entry an INSERT statement carries, read back from its SQL literals (the script's own quoting). */
 function parsedEntry(text: string): ChainedEntry {
-  const values = /(?:VALUES \((.*)\)|SELECT (.*) WHERE EXISTS .*)$/.exec(text)!.slice(1).find((v) => v !== undefined)!;
+  const values = /(?:VALUES \((.*)\)|SELECT (.*) WHERE EXISTS .*)$/
+    .exec(text)!
+    .slice(1)
+    .find((v) => v !== undefined)!;
   const fields: (string | number | null)[] = [];
   const re = /'((?:[^']|'')*)'|(-?\d+)|NULL/g;
   for (let m = re.exec(values); m; m = re.exec(values))

@@ -127,8 +127,8 @@ describe("deletions: jobs in flight and holds placed while running", () => {
 /** An env whose queue refuses every send (the message of a deletion is lost). */
 const brokenQueue = () => quietEnv({ JOBS_QUEUE: { send: async () => Promise.reject(new Error("queue unavailable")) } }).env;
 /** An env whose audit chain cannot be reached (the outcome's audit append fails). */
-const noAudit = (base: ReturnType<typeof quietEnv>["env"]) =>
-  ({
+const noAudit = (base: ReturnType<typeof quietEnv>["env"]): typeof base =>
+  quietEnv({
     ...base,
     AUDIT_CHAIN: {
       idFromName: () => ({}),
@@ -136,7 +136,7 @@ const noAudit = (base: ReturnType<typeof quietEnv>["env"]) =>
         throw new Error("Durable Object overloaded");
       },
     },
-  }) as typeof base;
+  }).env;
 const backdate = (id: string, by: number) =>
   testEnv.DB.prepare("UPDATE governance_deletions SET updated_at = updated_at - ? WHERE id = ?").bind(by, id).run();
 
@@ -237,8 +237,14 @@ describe("deletions: lost messages and lost audits", () => {
                 )
                   .bind(tenantId, now, now)
                   .run();
-                const result = await target.insert(table).values(row as never).onConflictDoNothing().returning(fields as never);
-                await testEnv.DB.prepare("UPDATE governance_deletions SET state = 'completed', completed_at = ? WHERE id = 'gdl_otherotherotheroo'")
+                const result = await target
+                  .insert(table)
+                  .values(row as never)
+                  .onConflictDoNothing()
+                  .returning(fields as never);
+                await testEnv.DB.prepare(
+                  "UPDATE governance_deletions SET state = 'completed', completed_at = ? WHERE id = 'gdl_otherotherotheroo'",
+                )
                   .bind(now)
                   .run();
                 return result;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { ALL_SCOPES } from "../../../src/platform/auth/scopes";
 import { database } from "../../../src/db/client";
 import { requestDeletion, runDeletion } from "../../../src/governance/deletions/service";
+import { ALL_SCOPES } from "../../../src/platform/auth/scopes";
 import { enrolled } from "../creators/helpers";
 import { api, createTenant, fixture, json, testEnv, uploadAsset } from "../support/helpers";
 import { createEndpoint } from "../support/webhooks.helpers";
