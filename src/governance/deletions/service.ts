@@ -105,7 +105,8 @@ export type RequestResult =
 /**
  * Records a deletion and queues its work, or refuses it: a missing asset is not found; an account deletion must be
  * confirmed with the tenant's own id; an active legal hold covering the target refuses it (recorded as `refused`,
- * nothing removed). A target with a deletion already queued or running answers that one (nothing new is queued).
+ * nothing removed). A target with a deletion already queued or running answers that one (nothing new is queued;
+ * its message is sent again if it looks lost, untouched for STALE_DELETION_MS).
  */
 export async function requestDeletion(
   env: Bindings,
