@@ -5,6 +5,7 @@ import { sweepExpiredRetention } from "./assets/retention";
 import { database } from "./db/client";
 import { reconcileDerivedIndex } from "./derived-index/service";
 import type { Bindings } from "./env";
+import { sweepDeletions } from "./governance/deletions/service";
 import { sweepExports } from "./governance/exports/seal";
 import { sweepReleasedCursors } from "./history/repo";
 import { requeueStaleJobs } from "./jobs/sweep";
@@ -48,6 +49,7 @@ async function sweep(env: Bindings) {
     sweepWebhooks(env, now),
     rewrapDataKeys(db, env, now),
     sweepExports(env, now),
+    sweepDeletions(env, now),
     reconcileDerivedIndex(env, now),
     sweepOverviewAggregates(env, now),
   ]);

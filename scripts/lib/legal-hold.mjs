@@ -10,6 +10,13 @@ export const AUDIT_HASH_VERSION = "svc.audit-entry.v1";
 const MAX_REASON = 500;
 const MAX_NAME = 100;
 const ID = (prefix) => new RegExp(`^${prefix}_[a-z2-7]{16}$`);
+/**
+ * What --by and --reason may hold. wrangler rewrites `BEGIN TRANSACTION;` / `COMMIT;` in a command even inside a
+ * quoted literal, so no `;` (nor control characters, backslashes or other SQL-meaningful punctuation) gets through:
+ * the operator's handle is a plain name, a reason is words, numbers and ordinary punctuation.
+ */
+const SAFE_NAME = /^[A-Za-z0-9][A-Za-z0-9._@-]*$/;
+const SAFE_REASON = /^[\p{L}\p{N} .,:_\-/()#&'+@]+$/u;
 /** Appends lost to a concurrent writer (the service's AuditChain object) are retried this many times. */
 const MAX_APPEND_ATTEMPTS = 5;
 
@@ -77,7 +84,8 @@ export function operatorEntry(head, { tenantId, action, operator, holdId, detail
   return { ...unhashed, hash: entryHash(unhashed) };
 }
 
-export function insertEntrySql(e) {
+/** The entry's INSERT; with `onlyIf` (an SQL condition) it inserts nothing unless the condition holds. */
+export function insertEntrySql(e, onlyIf = null) {
   const cols = [
     ["tenant_id", e.tenantId],
     ["seq", e.seq],
@@ -96,7 +104,11 @@ export function insertEntrySql(e) {
     ["prev_hash", e.prevHash],
     ["hash", e.hash],
   ];
-  return `INSERT INTO audit_events (${cols.map(([c]) => c).join(", ")}) VALUES (${cols.map(([, v]) => sql(v)).join(", ")})`;
+  const names = cols.map(([c]) => c).join(", ");
+  const values = cols.map(([, v]) => sql(v)).join(", ");
+  return onlyIf === null
+    ? `INSERT INTO audit_events (${names}) VALUES (${values})`
+    : `INSERT INTO audit_events (${names}) SELECT ${values} WHERE ${onlyIf}`;
 }
 
 const headSql = (tenantId) => `SELECT seq, hash FROM audit_events WHERE tenant_id = ${sql(tenantId)} ORDER BY seq DESC LIMIT 1`;
@@ -105,12 +117,12 @@ const headSql = (tenantId) => `SELECT seq, hash FROM audit_events WHERE tenant_i
  * Appends the audit entry and then runs `then` (the hold's own write) in the same command: an entry that lost its
  * seq to the service's writer fails the whole command before `then` runs, and is computed again from the new head.
  */
-async function appendThen(exec, entryOf, then) {
+async function appendThen(exec, entryOf, then, onlyIf = null) {
   for (let attempt = 1; ; attempt++) {
     const [head] = await exec(headSql(entryOf.tenantId));
     const entry = operatorEntry(head ?? null, entryOf);
     try {
-      await exec(`${insertEntrySql(entry)}; ${then}`);
+      await exec(`${insertEntrySql(entry, onlyIf)}; ${then}`);
       return entry;
     } catch (error) {
       if (attempt >= MAX_APPEND_ATTEMPTS || !/UNIQUE|PRIMARY KEY|constraint/i.test(String(error?.stderr ?? error?.message ?? error)))
@@ -125,6 +137,13 @@ function need(condition, message) {
 
 export class UsageError extends Error {}
 
+function needOperator(by) {
+  need(
+    typeof by === "string" && by.length > 0 && by.length <= MAX_NAME && SAFE_NAME.test(by),
+    `--by is required: the operator's handle (letters, digits and . _ @ -, at most ${MAX_NAME} characters)`,
+  );
+}
+
 /** Places a hold on a tenant (or one of its assets) and audits it as `legal_hold.placed` by the operator. */
 export async function placeHold(exec, { tenant, asset = null, reason, by, now = Date.now() }) {
   need(ID("ten").test(tenant ?? ""), "--tenant must be a tenant id (ten_…)");
@@ -133,10 +152,8 @@ export async function placeHold(exec, { tenant, asset = null, reason, by, now = 
     typeof reason === "string" && reason.trim().length > 0 && reason.length <= MAX_REASON,
     `--reason is required (at most ${MAX_REASON} characters)`,
   );
-  need(
-    typeof by === "string" && by.trim().length > 0 && by.length <= MAX_NAME,
-    `--by is required (the operator's name, at most ${MAX_NAME} characters)`,
-  );
+  need(SAFE_REASON.test(reason), "--reason may hold letters, digits, spaces and . , : _ - / ( ) # & ' + @ only (no ;)");
+  needOperator(by);
   need((await exec(`SELECT id FROM tenants WHERE id = ${sql(tenant)}`)).length === 1, `no tenant ${tenant}`);
   if (asset !== null) {
     need(
@@ -162,23 +179,28 @@ export async function placeHold(exec, { tenant, asset = null, reason, by, now = 
   return { holdId, scope, asset, auditSeq: entry.seq };
 }
 
-/** Releases an active hold and audits it as `legal_hold.released` by the operator. */
+/**
+ * Releases an active hold and audits it as `legal_hold.released` by the operator. Both writes are conditional on the
+ * hold being still active, in one command: of two concurrent releases one releases and is audited, the other
+ * changes nothing, appends nothing and is told the hold was already released.
+ */
 export async function releaseHold(exec, { hold, by, now = Date.now() }) {
   need(ID("lgh").test(hold ?? ""), "--hold must be a legal hold id (lgh_…)");
-  need(
-    typeof by === "string" && by.trim().length > 0 && by.length <= MAX_NAME,
-    `--by is required (the operator's name, at most ${MAX_NAME} characters)`,
-  );
+  needOperator(by);
   const [row] = await exec(`SELECT tenant_id, scope, asset_id, released_at FROM legal_holds WHERE id = ${sql(hold)}`);
   need(row, `no hold ${hold}`);
   need(row.released_at === null, `hold ${hold} was already released`);
   const release = `UPDATE legal_holds SET released_at = ${sql(now)}, released_by = ${sql(by)} WHERE id = ${sql(hold)} AND released_at IS NULL`;
   const detail = row.asset_id ? { scope: row.scope, asset_id: row.asset_id } : { scope: row.scope };
+  const stillActive = `EXISTS (SELECT 1 FROM legal_holds WHERE id = ${sql(hold)} AND released_at IS NULL)`;
   const entry = await appendThen(
     exec,
     { tenantId: row.tenant_id, action: "legal_hold.released", operator: by, holdId: hold, detail, now },
     release,
+    stillActive,
   );
+  const written = await exec(`SELECT id FROM audit_events WHERE tenant_id = ${sql(row.tenant_id)} AND id = ${sql(entry.id)}`);
+  need(written.length === 1, `hold ${hold} was already released (by a concurrent release)`);
   return { holdId: hold, tenantId: row.tenant_id, auditSeq: entry.seq };
 }
 

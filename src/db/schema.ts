@@ -1081,7 +1081,7 @@ export const users = sqliteTable(
 /**
  * Deletion requests (POST /v1/governance/deletions) and their progress, carried out on the jobs queue.
  * Invariant: `state` moves queued → running → completed | failed, or queued | running → refused (a legal hold
- * covers the target); a terminal row never changes again. At most one queued or running deletion per target
+ * covers the target); a terminal row's outcome never changes again (only `audited_at` / `audit_claimed_at`). At most one queued or running deletion per target
  * (the partial unique index), so a repeated request joins the one in progress. `removed` is a JSON object of
  * counts per kind, only ever increased, written in the same D1 batch as the rows it counts.
  */
@@ -1097,7 +1097,10 @@ export const governanceDeletions = sqliteTable(
     state: text("state", { enum: ["queued", "running", "completed", "refused", "failed"] }).notNull(),
     /** Why it was refused or failed (a registry code); null otherwise. */
     reasonCode: text("reason_code"),
-    /** The hold that refused it, when refused. */
+    /**
+     * The hold that refused it, when refused; on a completed account deletion, a hold placed after the account was
+     * closed (past the point of no return: the deletion finished, and the record names the hold that came too late).
+     */
     legalHoldId: text("legal_hold_id"),
     /** JSON `{ kind: count }` of what was removed so far. */
     removed: text("removed").notNull(),
@@ -1108,6 +1111,13 @@ export const governanceDeletions = sqliteTable(
     createdAt: integer("created_at").notNull(),
     updatedAt: integer("updated_at").notNull(),
     completedAt: integer("completed_at"),
+    /**
+     * When the terminal outcome's audit entry (`deletion.completed` / `refused` / `failed`) was appended; null on a
+     * terminal row means it is still owed (a replay or the sweep appends it, once). Null while open.
+     */
+    auditedAt: integer("audited_at"),
+    /** While an audit append is in flight: when it was claimed (a claim older than the lease may be taken over). */
+    auditClaimedAt: integer("audit_claimed_at"),
   },
   (t) => [
     index("governance_deletions_tenant_created_idx").on(t.tenantId, t.createdAt, t.id),

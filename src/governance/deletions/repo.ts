@@ -1,4 +1,4 @@
-import { and, asc, eq, inArray, notInArray } from "drizzle-orm";
+import { and, asc, eq, inArray, isNotNull, isNull, lt, notInArray, or } from "drizzle-orm";
 import type { Database } from "../../db/client";
 import { keysetPage } from "../../db/keyset";
 import { apiKeys, assets, creatorIdentities, governanceDeletions, jobs, tenants, uploads } from "../../db/schema";
@@ -49,6 +49,74 @@ export async function insertDeletion(db: Database, row: typeof governanceDeletio
   return inserted.length === 1;
 }
 
+/**
+ * Open deletions nobody has touched since `before` (their message was never sent, or the queue gave it up): the
+ * sweep sends them again. Oldest first, at most `limit` (the sweep stays bounded).
+ */
+export function staleOpenDeletions(db: Database, before: number, limit: number): Promise<DeletionRow[]> {
+  return db
+    .select()
+    .from(governanceDeletions)
+    .where(and(inArray(governanceDeletions.state, [...OPEN]), lt(governanceDeletions.updatedAt, before)))
+    .orderBy(asc(governanceDeletions.updatedAt))
+    .limit(limit);
+}
+
+/**
+ * Touches an open deletion about to be sent again, only if nobody touched it since it was read (`seenUpdatedAt`):
+ * of two sweeps, or a sweep and a retried POST, one sends. True when this caller should send.
+ */
+export async function touchOpen(db: Database, id: string, seenUpdatedAt: number, now: number): Promise<boolean> {
+  const done = await db
+    .update(governanceDeletions)
+    .set({ updatedAt: now })
+    .where(
+      and(eq(governanceDeletions.id, id), inArray(governanceDeletions.state, [...OPEN]), eq(governanceDeletions.updatedAt, seenUpdatedAt)),
+    )
+    .returning({ id: governanceDeletions.id });
+  return done.length === 1;
+}
+
+/** Terminal deletions finished before `before` whose outcome audit is still owed (at most `limit`). */
+export function owedAudits(db: Database, before: number, limit: number): Promise<DeletionRow[]> {
+  return db
+    .select()
+    .from(governanceDeletions)
+    .where(
+      and(isNotNull(governanceDeletions.completedAt), isNull(governanceDeletions.auditedAt), lt(governanceDeletions.completedAt, before)),
+    )
+    .orderBy(asc(governanceDeletions.completedAt))
+    .limit(limit);
+}
+
+/**
+ * Claims a terminal deletion's owed audit for this caller: true for one caller at a time (a claim older than
+ * `leaseMs` is taken over: its holder died). Never true once the audit is recorded, so it is appended once.
+ */
+export async function claimAudit(db: Database, id: string, now: number, leaseMs: number): Promise<boolean> {
+  const done = await db
+    .update(governanceDeletions)
+    .set({ auditClaimedAt: now })
+    .where(
+      and(
+        eq(governanceDeletions.id, id),
+        isNotNull(governanceDeletions.completedAt),
+        isNull(governanceDeletions.auditedAt),
+        or(isNull(governanceDeletions.auditClaimedAt), lt(governanceDeletions.auditClaimedAt, now - leaseMs)),
+      ),
+    )
+    .returning({ id: governanceDeletions.id });
+  return done.length === 1;
+}
+
+/** The owed audit is recorded (`ok`), or its append failed and the claim is let go for a later try. */
+export async function settleAuditClaim(db: Database, id: string, ok: boolean, now: number) {
+  await db
+    .update(governanceDeletions)
+    .set(ok ? { auditedAt: now, auditClaimedAt: null } : { auditClaimedAt: null })
+    .where(eq(governanceDeletions.id, id));
+}
+
 /** queued → running (also counts the attempt); a terminal deletion is left alone (false). */
 export async function markRunning(db: Database, id: string, now: number): Promise<boolean> {
   const [row] = await db
@@ -77,10 +145,25 @@ export async function finishDeletion(
 ): Promise<boolean> {
   const done = await db
     .update(governanceDeletions)
-    .set({ state, reasonCode: fields.reasonCode ?? null, legalHoldId: fields.legalHoldId ?? null, completedAt: now, updatedAt: now })
+    .set({
+      state,
+      // Omitted fields keep what the row holds (a completed account deletion keeps the late hold it noted).
+      ...(fields.reasonCode !== undefined ? { reasonCode: fields.reasonCode } : {}),
+      ...(fields.legalHoldId !== undefined ? { legalHoldId: fields.legalHoldId } : {}),
+      completedAt: now,
+      updatedAt: now,
+    })
     .where(and(eq(governanceDeletions.id, id), inArray(governanceDeletions.state, [...OPEN])))
     .returning({ id: governanceDeletions.id });
   return done.length === 1;
+}
+
+/** Names a hold placed after the account was closed on the (still running) deletion it came too late to stop. */
+export async function noteLateHold(db: Database, id: string, legalHoldId: string, now: number) {
+  await db
+    .update(governanceDeletions)
+    .set({ legalHoldId, updatedAt: now })
+    .where(and(eq(governanceDeletions.id, id), isNull(governanceDeletions.legalHoldId), inArray(governanceDeletions.state, [...OPEN])));
 }
 
 /** Adds counts to the record (a read-modify-write: only the deletion's own single consumer writes it). */
@@ -171,7 +254,9 @@ export async function storedKeysOf(d1: D1Database, tenantId: string, assetId: st
  * and last the asset. The publication is recorded as deleted (its log entry stays). Every statement is scoped to
  * the tenant. Returns the rows removed per kind; a second run removes nothing (idempotent). Within an account
  * deletion (`tenantWide`), verifications and webhook records are left to `purgeAccountRows`, which removes all of
- * them at once: searching them per asset would cost a scan of the tenant's rows for every asset.
+ * them at once: searching them per asset would cost a scan of the tenant's rows for every asset. With
+ * `respectHolds`, nothing is removed while an active hold covers the asset, and `heldBy` names that hold; without
+ * it (an account deletion past its point of no return) holds are not consulted.
  */
 export async function purgeAssetRows(
   d1: D1Database,
@@ -181,9 +266,14 @@ export async function purgeAssetRows(
   deletionId: string,
   now: number,
   tenantWide = false,
-): Promise<RemovedCounts> {
+  respectHolds = true,
+): Promise<{ counts: RemovedCounts; heldBy: string | null }> {
   const T = tenantId;
   const A = assetId;
+  // An active hold covering the asset (account-wide or on it) turns every statement into a no-op: the batch is one
+  // transaction, so a hold placed after the caller's check either keeps all of the asset's rows or none.
+  const coveringHold = "FROM legal_holds WHERE tenant_id = ?1 AND released_at IS NULL AND (scope = 'account' OR asset_id = ?2)";
+  const unheld = respectHolds ? ` AND NOT EXISTS (SELECT 1 ${coveringHold})` : "";
   const objectsOfAsset = "SELECT id FROM objects WHERE tenant_id = ?1 AND asset_id = ?2";
   const verificationsOfAsset = `SELECT id FROM verifications WHERE tenant_id = ?1 AND (asset_id = ?2 OR object_id IN (${objectsOfAsset}))`;
   const eventsOfAsset =
@@ -219,24 +309,28 @@ export async function purgeAssetRows(
     "webhook_events",
   ]);
   const chosen = tenantWide ? steps.filter(([kind]) => !perAssetOnly.has(kind)) : steps;
-  const statements = chosen.map(([, sql]) => d1.prepare(sql).bind(T, A));
+  const statements = chosen.map(([, sql]) => d1.prepare(sql + unheld).bind(T, A));
   if (publicationId) {
     statements.push(
       d1
         .prepare(
-          "INSERT OR IGNORE INTO deleted_publications (publication_id, tenant_id, deletion_id, deleted_at) SELECT ?3, ?1, ?4, ?5 WHERE EXISTS (SELECT 1 FROM assets WHERE tenant_id = ?1 AND id = ?2)",
+          "INSERT OR IGNORE INTO deleted_publications (publication_id, tenant_id, deletion_id, deleted_at) SELECT ?3, ?1, ?4, ?5 WHERE EXISTS (SELECT 1 FROM assets WHERE tenant_id = ?1 AND id = ?2)" +
+            unheld,
         )
         .bind(T, A, publicationId, deletionId, now),
     );
   }
-  statements.push(d1.prepare("DELETE FROM assets WHERE tenant_id = ?1 AND id = ?2").bind(T, A));
-  const results = await d1.batch(statements);
+  statements.push(d1.prepare(`DELETE FROM assets WHERE tenant_id = ?1 AND id = ?2${unheld}`).bind(T, A));
+  const assetsAt = statements.length - 1;
+  statements.push(d1.prepare(`SELECT id ${coveringHold} ORDER BY placed_at LIMIT 1`).bind(T, A));
+  const results = await d1.batch<{ id: string }>(statements);
   const counts: RemovedCounts = {};
   chosen.forEach(([kind], i) => {
     counts[kind] = results[i]!.meta.changes ?? 0;
   });
-  counts.assets = results[results.length - 1]!.meta.changes ?? 0;
-  return counts;
+  counts.assets = results[assetsAt]!.meta.changes ?? 0;
+  const heldBy = respectHolds ? (results[assetsAt + 1]!.results[0]?.id ?? null) : null;
+  return { counts, heldBy };
 }
 
 /** The tenant's creator identities not yet erased (erased through the creators area's own rule). */

@@ -43,7 +43,10 @@ export const DeletionSchema = z
       description: "Why it was refused or failed (`svc.governance.legal_hold_active`, `svc.governance.deletion_failed`); else null.",
       example: null,
     }),
-    legal_hold_id: idSchema("legalHold", "The legal hold that refused it; null otherwise.").nullable(),
+    legal_hold_id: idSchema(
+      "legalHold",
+      "The legal hold that refused it; on a completed account deletion, a hold placed after the account was already closed (too late to keep anything: the deletion finished); null otherwise.",
+    ).nullable(),
     removed: z.record(z.string(), z.number().int().min(0)).openapi({
       description:
         "What was removed so far, counted per kind: `assets`, `objects` (object records), `stored_objects` (stored bytes: originals, outputs, previews, sidecars, intermediate files), `uploads`, `jobs`, `job_steps`, `receipts`, `verifications`, `verification_reports`, `verification_shares`, `verification_requests`, `soft_bindings` and `pdq_bands` (the watermark and fingerprint recovery index), `webhook_events`, `webhook_deliveries`, `webhook_attempts`, `capture_admissions`; for an account also `api_keys_revoked`, `creators_erased`, `webhook_endpoints`, `capture_identities`, and the other records of the account.",

@@ -14,20 +14,26 @@ import {
   addRemoved,
   assetExists,
   assetIdsOf,
+  claimAudit,
   closeAccount,
   type DeletionRow,
   findDeletion,
   finishDeletion,
   insertDeletion,
   markRunning,
+  noteLateHold,
   openDeletionOf,
   openJobIdsOf,
   openMultipartUploadsOf,
+  owedAudits,
   purgeAccountRows,
   purgeAssetRows,
   type RemovedCounts,
   setPhase,
+  settleAuditClaim,
+  staleOpenDeletions,
   storedKeysOf,
+  touchOpen,
   unerasedCreatorIds,
 } from "./repo";
 
@@ -50,6 +56,18 @@ const MAX_ATTEMPTS = 8;
  * (bounded by the job lease and the jobs sweep) and while a large account is removed batch by batch.
  */
 const MAX_DELETION_MS = 24 * 60 * 60 * 1000;
+/**
+ * An open deletion untouched for this long lost its queue message (the send failed, or the queue gave it up after
+ * its retries): the sweep, or a repeated request, sends it again. Every delivery touches the row, and a running
+ * deletion re-queues itself within seconds, so a live one is never this old.
+ */
+export const STALE_DELETION_MS = 5 * 60 * 1000;
+/** Rows one sweep looks at per kind (stale deletions, owed audits): the cron stays bounded. */
+const SWEEP_LIMIT = 25;
+/** How long an owed-audit claim holds before another caller may take it over (its holder died mid-append). */
+const AUDIT_CLAIM_LEASE_MS = 5 * 60 * 1000;
+/** The sweep leaves a just-finished deletion's audit to the consumer that finished it (and its replays) this long. */
+const AUDIT_GRACE_MS = 60 * 1000;
 
 /** What is kept after a deletion, and why (the `retained` list of every deletion record). */
 export const RETAINED = [
@@ -87,7 +105,8 @@ export type RequestResult =
 /**
  * Records a deletion and queues its work, or refuses it: a missing asset is not found; an account deletion must be
  * confirmed with the tenant's own id; an active legal hold covering the target refuses it (recorded as `refused`,
- * nothing removed). A target with a deletion already queued or running answers that one (nothing new is queued).
+ * nothing removed). A target with a deletion already queued or running answers that one (nothing new is queued;
+ * its message is sent again if it looks lost, untouched for STALE_DELETION_MS).
  */
 export async function requestDeletion(
   env: Bindings,
@@ -120,28 +139,49 @@ export async function requestDeletion(
       reasonCode: "svc.governance.legal_hold_active",
       legalHoldId: hold.hold.id,
       completedAt: now,
+      // The route appends this refusal's audit with the caller's request: nothing is owed by the service.
+      auditedAt: now,
     };
     await insertDeletion(db, refused);
-    return { status: "refused", deletion: { ...refused, phase: null, attempts: 0 }, holdId: hold.hold.id };
+    return {
+      status: "refused",
+      deletion: { ...refused, phase: null, attempts: 0, auditClaimedAt: null },
+      holdId: hold.hold.id,
+    };
   }
-  const open = await openDeletionOf(db, tenantId, target);
-  if (open) return { status: "accepted", deletion: open, created: false };
-  const row = {
-    ...base,
-    id: newId("governanceDeletion"),
-    state: "queued" as const,
-    phase: null,
-    reasonCode: null,
-    legalHoldId: null,
-    attempts: 0,
-    completedAt: null,
-  };
-  if (!(await insertDeletion(db, row))) {
-    const winner = await openDeletionOf(db, tenantId, target);
-    if (winner) return { status: "accepted", deletion: winner, created: false };
+  // A lost insert race means another request's deletion is open, or already finished in the meantime: look again,
+  // so only an id that was really inserted (or is really open) is ever answered.
+  for (let tries = 0; tries < 3; tries++) {
+    const open = await openDeletionOf(db, tenantId, target);
+    if (open) {
+      await resendIfStale(env, db, open, now);
+      return { status: "accepted", deletion: open, created: false };
+    }
+    const row = {
+      ...base,
+      id: newId("governanceDeletion"),
+      state: "queued" as const,
+      phase: null,
+      reasonCode: null,
+      legalHoldId: null,
+      attempts: 0,
+      completedAt: null,
+    };
+    if (await insertDeletion(db, row)) {
+      // Should this send fail, the row stays queued and untouched: the sweep (or a repeated request) sends it.
+      await enqueueDeletion(env, tenantId, row.id);
+      return { status: "accepted", deletion: { ...row, auditedAt: null, auditClaimedAt: null }, created: true };
+    }
   }
-  await enqueueDeletion(env, tenantId, row.id);
-  return { status: "accepted", deletion: row, created: true };
+  throw new Error("deletion insert kept losing to deletions that finished at once");
+}
+
+/** An open deletion whose message was lost (untouched for STALE_DELETION_MS) is sent again, by one caller only. */
+async function resendIfStale(env: Bindings, db: Database, open: DeletionRow, now: number) {
+  if (open.updatedAt >= now - STALE_DELETION_MS) return false;
+  if (!(await touchOpen(db, open.id, open.updatedAt, now))) return false;
+  await enqueueDeletion(env, open.tenantId, open.id);
+  return true;
 }
 
 export async function enqueueDeletion(env: Bindings, tenantId: string, deletionId: string, delaySeconds = 0) {
@@ -151,11 +191,26 @@ export async function enqueueDeletion(env: Bindings, tenantId: string, deletionI
   );
 }
 
-/** One asset's removal: stopped jobs first, then bytes, then rows. `wait`: a cancelled job is still stopping. */
-type AssetPurge = { status: "purged"; counts: RemovedCounts } | { status: "wait" };
+/**
+ * One asset's removal: stopped jobs first, then bytes, then rows. `wait`: a cancelled job is still stopping;
+ * `held`: a hold now covers the asset (placed while the deletion ran), so nothing of it was removed.
+ */
+type AssetPurge = { status: "purged"; counts: RemovedCounts } | { status: "wait" } | { status: "held"; holdId: string };
 
-async function purgeAsset(env: Bindings, db: Database, deletion: DeletionRow, assetId: string): Promise<AssetPurge> {
+/**
+ * Removes one asset. With `respectHolds` (always, except an account deletion past its point of no return) the hold
+ * is checked again right before the bytes go, and the rows' removal itself is conditional on no hold (a hold placed
+ * between the two keeps the rows; only that asset's bytes can be lost to such a race).
+ */
+async function purgeAsset(env: Bindings, db: Database, deletion: DeletionRow, assetId: string, respectHolds: boolean): Promise<AssetPurge> {
   const { tenantId, id: deletionId } = deletion;
+  const held = async () => {
+    if (!respectHolds) return null;
+    const hold = await holdCovering(db, tenantId, assetId);
+    return hold.status === "held" ? hold.hold.id : null;
+  };
+  const before = await held();
+  if (before) return { status: "held", holdId: before };
   const open = await openJobIdsOf(db, tenantId, assetId);
   for (const jobId of open) await cancelJob(db, tenantId, jobId, "The asset is being deleted.");
   if ((await openJobIdsOf(db, tenantId, assetId)).length > 0) return { status: "wait" };
@@ -170,9 +225,13 @@ async function purgeAsset(env: Bindings, db: Database, deletion: DeletionRow, as
   const r2Keys = [...keys];
   if (publicationId) r2Keys.push(`${accountPrefix(tenantId)}previews/${publicationId}/512.jpg`);
   for (const jobId of jobIds) r2Keys.push(...(await listAll(env.OBJECTS, `${accountPrefix(tenantId)}jobs/${jobId}/`)));
+  const justBefore = await held();
+  if (justBefore) return { status: "held", holdId: justBefore };
   for (let i = 0; i < r2Keys.length; i += 1000) await env.OBJECTS.delete(r2Keys.slice(i, i + 1000));
-  const counts = await purgeAssetRows(env.DB, tenantId, assetId, publicationId, deletionId, Date.now(), deletion.scope === "account");
-  return { status: "purged", counts: { ...counts, stored_objects: r2Keys.length } };
+  const tenantWide = deletion.scope === "account";
+  const rows = await purgeAssetRows(env.DB, tenantId, assetId, publicationId, deletionId, Date.now(), tenantWide, respectHolds);
+  if (rows.heldBy) return { status: "held", holdId: rows.heldBy };
+  return { status: "purged", counts: { ...rows.counts, stored_objects: r2Keys.length } };
 }
 
 /** Every key under a (small, per-job) prefix. */
@@ -189,31 +248,34 @@ async function listAll(bucket: R2Bucket, prefix: string): Promise<string[]> {
 
 /**
  * The queue handler: carries a deletion forward by one bounded step and re-queues itself until it is done.
- * Idempotent: a terminal deletion is left alone, and every step removes only what is still there. A legal hold
- * placed after the request stops it before its next step (`refused`; what was removed before stays removed).
+ * Idempotent: a terminal deletion is left alone (but for its outcome audit, appended here if a failure lost it),
+ * and every step removes only what is still there. A legal hold placed after the request stops it before its next
+ * step, and before each asset's removal (`refused`; what was removed before stays removed) — until the account is
+ * closed. That is the point of no return of an account deletion: keys revoked, the tenant closed, and its assets
+ * (what a hold preserves) already removed; a hold placed later cannot keep the account usable, and stopping there
+ * would leave it half-deleted for good. So the deletion finishes, and the record names that hold (`legal_hold_id`
+ * of a completed deletion).
  */
 export async function runDeletion(env: Bindings, tenantId: string, deletionId: string, attempt = 1): Promise<void> {
   const db = database(env.DB);
   const now = Date.now();
-  if (!(await markRunning(db, deletionId, now))) return;
+  if (!(await markRunning(db, deletionId, now))) {
+    await recordOutcome(env, db, tenantId, deletionId);
+    return;
+  }
   const deletion = await findDeletion(db, tenantId, deletionId);
   if (!deletion) return;
   if (attempt > MAX_ATTEMPTS || now - deletion.createdAt > MAX_DELETION_MS) return fail(env, db, deletion);
+  const pastNoReturn = deletion.scope === "account" && deletion.phase === "tenant";
   const hold = await holdCovering(db, tenantId, deletion.assetId);
   if (hold.status === "held") {
-    if (
-      await finishDeletion(db, deletionId, "refused", { reasonCode: "svc.governance.legal_hold_active", legalHoldId: hold.hold.id }, now)
-    ) {
-      await audit(env, deletion, "deletion.refused", "denied", {
-        error_code: "svc.governance.legal_hold_active",
-        legal_hold_id: hold.hold.id,
-      });
-    }
-    return;
+    if (!pastNoReturn) return refuse(env, db, deletion, hold.hold.id);
+    await noteLateHold(db, deletionId, hold.hold.id, now);
   }
   if (deletion.scope === "asset") {
-    const purged = await purgeAsset(env, db, deletion, deletion.assetId!);
+    const purged = await purgeAsset(env, db, deletion, deletion.assetId!, true);
     if (purged.status === "wait") return enqueueDeletion(env, tenantId, deletionId, JOB_STOP_WAIT_SECONDS);
+    if (purged.status === "held") return refuse(env, db, deletion, purged.holdId);
     await addRemoved(db, deletionId, purged.counts, Date.now());
     return complete(env, db, deletion);
   }
@@ -221,26 +283,31 @@ export async function runDeletion(env: Bindings, tenantId: string, deletionId: s
 }
 
 /**
- * One step of an account deletion. Phase `assets` (null): up to ten assets per message until none is left. Then
- * phase `tenant`: keys revoked and the tenant closed (so nothing new arrives), any asset created in the meantime
- * removed, creators erased, the remaining rows removed, and the tenant's R2 prefix swept page by page.
+ * One step of an account deletion. Phase `assets` (null): up to ten assets per message until none is left (each
+ * re-checked against holds). Then, if still no hold, phase `tenant` (the point of no return, see runDeletion): keys
+ * revoked and the tenant closed (so nothing new arrives), any asset created in the meantime removed, creators
+ * erased, the remaining rows removed, and the tenant's R2 prefix swept page by page.
  */
 async function runAccountStep(env: Bindings, db: Database, deletion: DeletionRow): Promise<void> {
   const { tenantId, id } = deletion;
   if (deletion.phase !== "tenant") {
     const batch = await assetIdsOf(db, tenantId, ASSETS_PER_MESSAGE);
     if (batch.length > 0) {
-      const waited = await purgeAssets(env, db, deletion, batch);
-      return enqueueDeletion(env, tenantId, id, waited ? JOB_STOP_WAIT_SECONDS : 0);
+      const step = await purgeAssets(env, db, deletion, batch, true);
+      if (step.status === "held") return refuse(env, db, deletion, step.holdId);
+      return enqueueDeletion(env, tenantId, id, step.status === "wait" ? JOB_STOP_WAIT_SECONDS : 0);
     }
+    // Checked once more right before the point of no return (the step may have run a while since the first check).
+    const hold = await holdCovering(db, tenantId, null);
+    if (hold.status === "held") return refuse(env, db, deletion, hold.hold.id);
     const closed = await closeAccount(db, tenantId, Date.now());
     await addRemoved(db, id, { api_keys_revoked: closed.apiKeys }, Date.now());
     await setPhase(db, id, "tenant", Date.now());
   }
   const stragglers = await assetIdsOf(db, tenantId, ASSETS_PER_MESSAGE);
   if (stragglers.length > 0) {
-    const waited = await purgeAssets(env, db, deletion, stragglers);
-    return enqueueDeletion(env, tenantId, id, waited ? JOB_STOP_WAIT_SECONDS : 0);
+    const step = await purgeAssets(env, db, deletion, stragglers, false);
+    return enqueueDeletion(env, tenantId, id, step.status === "wait" ? JOB_STOP_WAIT_SECONDS : 0);
   }
   let erased = 0;
   for (const creatorId of await unerasedCreatorIds(db, tenantId)) {
@@ -264,29 +331,100 @@ async function runAccountStep(env: Bindings, db: Database, deletion: DeletionRow
   return complete(env, db, deletion);
 }
 
-/** Purges a batch of assets; true when one had a job still stopping (skipped for now). */
-async function purgeAssets(env: Bindings, db: Database, deletion: DeletionRow, assetIds: string[]): Promise<boolean> {
+/**
+ * Purges a batch of assets. `wait`: one had a job still stopping (skipped for now). `held`: a hold now covers one:
+ * the batch stops there (what was removed before it stays removed, counted).
+ */
+async function purgeAssets(
+  env: Bindings,
+  db: Database,
+  deletion: DeletionRow,
+  assetIds: string[],
+  respectHolds: boolean,
+): Promise<{ status: "done" | "wait" } | { status: "held"; holdId: string }> {
   let waited = false;
   for (const assetId of assetIds) {
-    const purged = await purgeAsset(env, db, deletion, assetId);
+    const purged = await purgeAsset(env, db, deletion, assetId, respectHolds);
+    if (purged.status === "held") return purged;
     if (purged.status === "wait") waited = true;
     else await addRemoved(db, deletion.id, purged.counts, Date.now());
   }
-  return waited;
+  return { status: waited ? "wait" : "done" };
 }
 
 async function complete(env: Bindings, db: Database, deletion: DeletionRow) {
   if (!(await finishDeletion(db, deletion.id, "completed", {}, Date.now()))) return;
   // The overview's daily counts were taken over rows that are gone now: rebuilt from the rows by the next sweeps.
   await resetOverviewAggregate(env.DB, deletion.tenantId);
-  const after = await findDeletion(db, deletion.tenantId, deletion.id);
-  await audit(env, deletion, "deletion.completed", "succeeded", { scope: deletion.scope, removed: JSON.parse(after?.removed ?? "{}") });
+  await recordOutcome(env, db, deletion.tenantId, deletion.id);
+}
+
+async function refuse(env: Bindings, db: Database, deletion: DeletionRow, holdId: string) {
+  const done = { reasonCode: "svc.governance.legal_hold_active", legalHoldId: holdId };
+  if (await finishDeletion(db, deletion.id, "refused", done, Date.now())) await recordOutcome(env, db, deletion.tenantId, deletion.id);
 }
 
 async function fail(env: Bindings, db: Database, deletion: DeletionRow) {
   if (!(await finishDeletion(db, deletion.id, "failed", { reasonCode: "svc.governance.deletion_failed" }, Date.now()))) return;
   log.error("deletion failed after repeated attempts", { deletion_id: deletion.id });
-  await audit(env, deletion, "deletion.failed", "failed", { error_code: "svc.governance.deletion_failed" });
+  await recordOutcome(env, db, deletion.tenantId, deletion.id);
+}
+
+/**
+ * Appends a terminal deletion's outcome to the tenant's audit chain if it is still owed (`audited_at` null), under a
+ * claim so two callers (a replayed message, the sweep) never both append it. A failed append lets the claim go and
+ * rethrows: the queue's retry, or the sweep, appends it later. True when this call appended it.
+ */
+async function recordOutcome(env: Bindings, db: Database, tenantId: string, deletionId: string): Promise<boolean> {
+  const row = await findDeletion(db, tenantId, deletionId);
+  if (!row || row.completedAt === null || row.auditedAt !== null) return false;
+  if (!(await claimAudit(db, row.id, Date.now(), AUDIT_CLAIM_LEASE_MS))) return false;
+  let ok = false;
+  try {
+    if (row.state === "completed") {
+      const late = row.legalHoldId ? { late_legal_hold_id: row.legalHoldId } : {};
+      await audit(env, row, "deletion.completed", "succeeded", { removed: JSON.parse(row.removed), ...late });
+    } else if (row.state === "refused") {
+      await audit(env, row, "deletion.refused", "denied", { error_code: row.reasonCode, legal_hold_id: row.legalHoldId });
+    } else {
+      await audit(env, row, "deletion.failed", "failed", { error_code: row.reasonCode });
+    }
+    ok = true;
+  } finally {
+    await settleAuditClaim(db, row.id, ok, Date.now());
+  }
+  return true;
+}
+
+/** What one sweep of the deletions did. */
+export interface DeletionSweepResult {
+  /** Open deletions whose lost message was sent again. */
+  resent: number;
+  /** Terminal deletions whose owed outcome audit was appended. */
+  audited: number;
+}
+
+/**
+ * Cron: no deletion waits forever, and no outcome goes unaudited. An open deletion untouched for STALE_DELETION_MS
+ * is sent again (touched first, conditionally, so a second sweep sends nothing); a terminal one whose audit is
+ * still owed a minute after it finished gets it. At most SWEEP_LIMIT of each per run; a deletion that keeps
+ * failing still ends (`failed`) at MAX_DELETION_MS.
+ */
+export async function sweepDeletions(env: Bindings, now = Date.now()): Promise<DeletionSweepResult> {
+  const db = database(env.DB);
+  const result: DeletionSweepResult = { resent: 0, audited: 0 };
+  for (const row of await staleOpenDeletions(db, now - STALE_DELETION_MS, SWEEP_LIMIT)) {
+    if (await resendIfStale(env, db, row, now)) result.resent++;
+  }
+  for (const row of await owedAudits(db, now - AUDIT_GRACE_MS, SWEEP_LIMIT)) {
+    // One owed audit failing again does not keep the others from being appended.
+    try {
+      if (await recordOutcome(env, db, row.tenantId, row.id)) result.audited++;
+    } catch (error) {
+      log.error("deletion outcome audit still failing", { deletion_id: row.id, error: String(error) });
+    }
+  }
+  return result;
 }
 
 /** The deletion's outcome in the tenant's audit chain, by the service (ids and counts only). */

@@ -7,7 +7,8 @@ export type HoldCheck = { status: "clear" } | { status: "held"; hold: LegalHoldR
 
 /**
  * Holds are placed by the operator (scripts/legal-hold.mjs) to preserve evidence: while one covers a target nothing
- * of it may be removed. An account hold covers every asset; an account deletion is blocked by any active hold.
+ * of it may be removed. An account hold covers every asset; an account deletion is blocked by any active hold —
+ * up to its point of no return (the account closed, its assets gone), after which it finishes (deletions/service.ts).
  */
 export async function holdCovering(db: Database, tenantId: string, assetId: string | null): Promise<HoldCheck> {
   const hold = await activeHoldCovering(db, tenantId, assetId);

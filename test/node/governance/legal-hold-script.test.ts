@@ -64,16 +64,20 @@ function fakeD1(tenantId: string, chain: ChainedEntry[], assets: string[] = []) 
     if (text.startsWith("SELECT id FROM assets")) return assets.filter((a) => text.includes(a)).map((id) => ({ id }));
     if (text.startsWith("SELECT tenant_id, scope, asset_id, released_at FROM legal_holds"))
       return holds.filter((h) => text.includes(String(h.id)));
+    if (text.startsWith("SELECT id FROM audit_events")) return audit.filter((e) => text.includes(`'${e.id}'`)).map((e) => ({ id: e.id }));
     if (text.startsWith("INSERT INTO audit_events")) {
       const [entrySql, then] = text.split("; ");
-      const seq = Number(/VALUES \('[^']*', (\d+),/.exec(entrySql!)![1]);
+      const seq = Number(/(?:VALUES \(|SELECT )'[^']*', (\d+),/.exec(entrySql!)![1]);
       if (audit.some((e) => e.seq === seq)) throw new Error("UNIQUE constraint failed: audit_events.tenant_id, audit_events.seq");
-      audit.push(parsedEntry(entrySql!));
+      // The conditional form (a release): inserts nothing once the hold is released.
+      const onlyIfActive = / WHERE EXISTS \(SELECT 1 FROM legal_holds WHERE id = '([^']+)' AND released_at IS NULL\)$/.exec(entrySql!);
+      if (!onlyIfActive || holds.some((h) => h.id === onlyIfActive[1] && h.released_at === null)) audit.push(parsedEntry(entrySql!));
       if (then?.startsWith("INSERT INTO legal_holds")) {
         const values = /VALUES \((.*)\)$/.exec(then)![1]!.split(", ");
         holds.push({ id: values[0]!.slice(1, -1), tenant_id: tenantId, scope: values[2]!.slice(1, -1), asset_id: null, released_at: null });
       }
-      if (then?.startsWith("UPDATE legal_holds")) for (const h of holds) if (then.includes(String(h.id))) h.released_at = 1;
+      if (then?.startsWith("UPDATE legal_holds"))
+        for (const h of holds) if (then.includes(String(h.id)) && h.released_at === null) h.released_at = 1;
       return [];
     }
     throw new Error(`unexpected SQL: ${text}`);
@@ -83,7 +87,10 @@ function fakeD1(tenantId: string, chain: ChainedEntry[], assets: string[] = []) 
 
 /** The entry an INSERT statement carries, read back from its SQL literals (the script's own quoting). */
 function parsedEntry(text: string): ChainedEntry {
-  const values = /VALUES \((.*)\)$/.exec(text)![1]!;
+  const values = /(?:VALUES \((.*)\)|SELECT (.*) WHERE EXISTS .*)$/
+    .exec(text)!
+    .slice(1)
+    .find((v) => v !== undefined)!;
   const fields: (string | number | null)[] = [];
   const re = /'((?:[^']|'')*)'|(-?\d+)|NULL/g;
   for (let m = re.exec(values); m; m = re.exec(values))
@@ -183,6 +190,28 @@ describe("scripts/legal-hold.mjs", () => {
     ).rejects.toThrow(/no asset/);
     await expect(releaseHold(d1.exec, { hold: "lgh_abcdefghij234567", by: "x" })).rejects.toThrow(/no hold/);
     expect(d1.audit).toEqual([]);
+    // wrangler rewrites `BEGIN TRANSACTION;` / `COMMIT;` even inside literals: no `;` (or odd characters) gets through.
+    const tenant = "ten_abcdefghij234567";
+    await expect(placeHold(d1.exec, { tenant, reason: "Matter 1; COMMIT;", by: "ops.alice" })).rejects.toBeInstanceOf(UsageError);
+    await expect(placeHold(d1.exec, { tenant, reason: "Matter 1", by: "ops; COMMIT;" })).rejects.toBeInstanceOf(UsageError);
+    await expect(placeHold(d1.exec, { tenant, reason: "Matter 1", by: "ops alice\n" })).rejects.toBeInstanceOf(UsageError);
+    await expect(placeHold(d1.exec, { tenant, reason: "Matter\u0000 1", by: "ops.alice" })).rejects.toBeInstanceOf(UsageError);
     expect(parseArgs(["place", "--tenant", "ten_a", "--remote"])).toEqual({ command: "place", options: { tenant: "ten_a", remote: true } });
+  });
+
+  it("two concurrent releases of one hold: one releases and is audited, the other appends nothing and is told", async () => {
+    const tenantId = "ten_abcdefghij234567";
+    const d1 = fakeD1(tenantId, await serviceChain(tenantId));
+    const placed = await placeHold(d1.exec, { tenant: tenantId, reason: "Matter 2026-117 (Müller & Co.)", by: "ops.alice" });
+    const outcomes = await Promise.allSettled([
+      releaseHold(d1.exec, { hold: placed.holdId, by: "ops.bob" }),
+      releaseHold(d1.exec, { hold: placed.holdId, by: "ops.carol" }),
+    ]);
+    expect(outcomes.map((o) => o.status).sort()).toEqual(["fulfilled", "rejected"]);
+    const refused = outcomes.find((o) => o.status === "rejected") as PromiseRejectedResult;
+    expect(refused.reason).toBeInstanceOf(UsageError);
+    expect(String(refused.reason.message)).toMatch(/already released/);
+    expect(d1.audit.filter((e) => e.action === "legal_hold.released")).toHaveLength(1);
+    expect(await verifies(d1.audit)).toMatchObject({ intact: true, entries: 4 });
   });
 });

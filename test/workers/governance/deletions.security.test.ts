@@ -1,7 +1,11 @@
 import { describe, expect, it } from "vitest";
+import { database } from "../../../src/db/client";
+import { requestDeletion, runDeletion } from "../../../src/governance/deletions/service";
 import { ALL_SCOPES } from "../../../src/platform/auth/scopes";
-import { api, createTenant, json, testEnv } from "../support/helpers";
-import { placeHold, waitForDeletion } from "./governance-helpers";
+import { enrolled } from "../creators/helpers";
+import { api, createTenant, fixture, json, testEnv, uploadAsset } from "../support/helpers";
+import { createEndpoint } from "../support/webhooks.helpers";
+import { auditCount, bucketWith, countRows, deletionRow, placeHold, quietEnv, releaseHold, waitForDeletion } from "./governance-helpers";
 
 async function bareAsset(tenantId: string, id: string) {
   await testEnv.DB.prepare(
@@ -99,5 +103,101 @@ describe("deletions and legal holds: tenant isolation and scopes", () => {
     expect((await api("/v1/governance/deletions/ast_malformedmalform", { key })).status).toBe(422);
     expect((await json(await api("/v1/governance/deletions", { key }))).items).toEqual([]);
     expect((await api("/v1/me", { key })).status).toBe(200);
+  });
+});
+
+describe("deletions and legal holds placed while a deletion runs", () => {
+  it("a hold placed on an asset while an account deletion's batch runs keeps that asset: the deletion is refused", async () => {
+    const { key, tenantId } = await createTenant();
+    const a = await uploadAsset(key, fixture("sample.jpg"), "image/jpeg", "a.jpg");
+    await new Promise((r) => setTimeout(r, 5));
+    const b = await uploadAsset(key, fixture("sample.jpg"), "image/jpeg", "b.jpg");
+    let holdId: string | null = null;
+    // The operator places a hold on asset B while asset A's bytes are being removed.
+    const objects = bucketWith("delete", async () => {
+      holdId ??= await placeHold(tenantId, b.assetId);
+    });
+    const { env } = quietEnv({ OBJECTS: objects });
+    const req = await requestDeletion(env, database(testEnv.DB), tenantId, { scope: "account", confirm: tenantId }, null);
+    if (req.status !== "accepted") throw new Error(req.status);
+    await runDeletion(env, tenantId, req.deletion.id, 1);
+    expect(holdId).not.toBeNull();
+    expect(await deletionRow(req.deletion.id)).toMatchObject({ state: "refused", legal_hold_id: holdId });
+    expect(await countRows("assets", tenantId)).toBe(1);
+    expect((await api(`/v1/assets/${b.assetId}`, { key })).status).toBe(200);
+    expect(await testEnv.OBJECTS.head(`t/${tenantId}/o/${b.objectId}`)).not.toBeNull();
+    expect((await api(`/v1/assets/${a.assetId}`, { key })).status).toBe(404);
+    expect(await auditCount(tenantId, "deletion.refused")).toBe(1);
+  });
+
+  it("a hold placed after the last check keeps the asset's rows: their removal is conditional on no hold", async () => {
+    const { key, tenantId } = await createTenant();
+    const { assetId } = await uploadAsset(key, fixture("sample.jpg"), "image/jpeg", "a.jpg");
+    let holdId: string | null = null;
+    // Placed while the asset's own bytes go, after the hold was re-checked for it.
+    const objects = bucketWith("delete", async () => {
+      holdId ??= await placeHold(tenantId, assetId);
+    });
+    const { env } = quietEnv({ OBJECTS: objects });
+    const req = await requestDeletion(env, database(testEnv.DB), tenantId, { scope: "asset", assetId }, null);
+    if (req.status !== "accepted") throw new Error(req.status);
+    await runDeletion(env, tenantId, req.deletion.id, 1);
+    expect(await deletionRow(req.deletion.id)).toMatchObject({ state: "refused", legal_hold_id: holdId });
+    expect(await countRows("assets", tenantId)).toBe(1);
+    expect(await countRows("objects", tenantId, assetId)).toBeGreaterThan(0);
+    expect(await countRows("uploads", tenantId, assetId)).toBeGreaterThan(0);
+  });
+
+  it("past the point of no return (the account closed) a late hold does not strand it: the deletion finishes and names it", async () => {
+    const { key, tenantId } = await createTenant();
+    await uploadAsset(key, fixture("sample.jpg"), "image/jpeg", "a.jpg");
+    await enrolled(key, "ada.lovelace@example.test", "Ada Lovelace");
+    await createEndpoint(key);
+    await testEnv.OBJECTS.put(`t/${tenantId}/exports/gex_aaaaaaaaaaaaaaaa/archive.tar`, "an earlier export archive");
+    let listFails = true;
+    // A transient R2 error during the tenant-phase sweep (after the tenant was closed).
+    const objects = bucketWith("list", async (args) => {
+      if (listFails && (args[0] as { prefix?: string } | undefined)?.prefix === `t/${tenantId}/`) {
+        listFails = false;
+        throw new Error("R2 503");
+      }
+    });
+    const { env } = quietEnv({ OBJECTS: objects });
+    const req = await requestDeletion(env, database(testEnv.DB), tenantId, { scope: "account", confirm: tenantId }, null);
+    if (req.status !== "accepted") throw new Error(req.status);
+    const id = req.deletion.id;
+    await runDeletion(env, tenantId, id, 1); // the assets phase: the one asset
+    await expect(runDeletion(env, tenantId, id, 1)).rejects.toThrow("R2 503"); // closes the tenant, then R2 fails
+    const tenant = await testEnv.DB.prepare("SELECT status FROM tenants WHERE id = ?").bind(tenantId).first<{ status: string }>();
+    expect(tenant?.status).toBe("deleted");
+
+    // The operator places a hold before the queue retries the message.
+    const holdId = await placeHold(tenantId);
+    await runDeletion(env, tenantId, id, 2);
+    expect(await deletionRow(id)).toMatchObject({ state: "completed", legal_hold_id: holdId, reason_code: null });
+    expect(await countRows("tenant_data_keys", tenantId)).toBe(0);
+    expect(await countRows("webhook_endpoints", tenantId)).toBe(0);
+    const creatorsLeft = await testEnv.DB.prepare("SELECT COUNT(*) AS n FROM creator_identities WHERE tenant_id = ? AND status <> 'erased'")
+      .bind(tenantId)
+      .first<{ n: number }>();
+    expect(creatorsLeft?.n).toBe(0);
+    expect((await testEnv.OBJECTS.list({ prefix: `t/${tenantId}/` })).objects).toEqual([]);
+    const entry = await testEnv.DB.prepare("SELECT detail FROM audit_events WHERE tenant_id = ? AND action = 'deletion.completed'")
+      .bind(tenantId)
+      .first<{ detail: string }>();
+    expect(JSON.parse(entry!.detail)).toMatchObject({ late_legal_hold_id: holdId, scope: "account" });
+    await releaseHold(holdId);
+  });
+
+  it("a hold placed before the account is closed refuses it and the account stays open", async () => {
+    const { tenantId } = await createTenant();
+    const { env } = quietEnv();
+    const req = await requestDeletion(env, database(testEnv.DB), tenantId, { scope: "account", confirm: tenantId }, null);
+    if (req.status !== "accepted") throw new Error(req.status);
+    const holdId = await placeHold(tenantId);
+    await runDeletion(env, tenantId, req.deletion.id, 1);
+    expect(await deletionRow(req.deletion.id)).toMatchObject({ state: "refused", legal_hold_id: holdId });
+    const tenant = await testEnv.DB.prepare("SELECT status FROM tenants WHERE id = ?").bind(tenantId).first<{ status: string }>();
+    expect(tenant?.status).toBe("active");
   });
 });

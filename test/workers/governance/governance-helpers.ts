@@ -1,4 +1,5 @@
 import { vi } from "vitest";
+import type { Bindings } from "../../../src/env";
 import { imageServices } from "../../../src/media";
 import type { RgbaImage } from "../../../src/media/types";
 import { newId } from "../../../src/platform/ids";
@@ -82,6 +83,43 @@ export async function countRows(table: string, tenantId: string, assetId?: strin
   const where = assetId ? "tenant_id = ? AND asset_id = ?" : "tenant_id = ?";
   const row = await testEnv.DB.prepare(`SELECT COUNT(*) AS n FROM ${table} WHERE ${where}`)
     .bind(...(assetId ? [tenantId, assetId] : [tenantId]))
+    .first<{ n: number }>();
+  return row?.n ?? 0;
+}
+
+/** The test env with a queue that sends nothing (a test drives `runDeletion` itself); `sent` records the messages. */
+export function quietEnv(overrides: Record<string, unknown> = {}) {
+  const sent: unknown[] = [];
+  const env = { ...testEnv, JOBS_QUEUE: { send: async (m: unknown) => void sent.push(m) }, ...overrides } as unknown as Bindings;
+  return { env, sent };
+}
+
+/** The test bucket with `method` wrapped: `before` runs ahead of each call (it may throw, or place a hold). */
+export function bucketWith(method: "list" | "delete", before: (args: unknown[]) => Promise<void>): R2Bucket {
+  return new Proxy(testEnv.OBJECTS, {
+    get(target, prop) {
+      if (prop === method)
+        return async (...args: unknown[]) => {
+          await before(args);
+          return (target[method] as (...a: unknown[]) => Promise<unknown>).apply(target, args);
+        };
+      const value = (target as unknown as Record<PropertyKey, unknown>)[prop];
+      return typeof value === "function" ? value.bind(target) : value;
+    },
+  });
+}
+
+/** A deletion's row as stored (the columns the tests look at). */
+export function deletionRow(id: string) {
+  return testEnv.DB.prepare("SELECT state, legal_hold_id, reason_code, audited_at, updated_at FROM governance_deletions WHERE id = ?")
+    .bind(id)
+    .first<{ state: string; legal_hold_id: string | null; reason_code: string | null; audited_at: number | null; updated_at: number }>();
+}
+
+/** How many entries of `action` the tenant's audit chain holds. */
+export async function auditCount(tenantId: string, action: string): Promise<number> {
+  const row = await testEnv.DB.prepare("SELECT COUNT(*) AS n FROM audit_events WHERE tenant_id = ? AND action = ?")
+    .bind(tenantId, action)
     .first<{ n: number }>();
   return row?.n ?? 0;
 }
