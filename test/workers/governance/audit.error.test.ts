@@ -18,6 +18,9 @@ function draft(action: string, detail: Record<string, unknown> | null = null): A
   };
 }
 
+/** runInDurableObject, untyped: its generics over the AuditChain instance are too deep for the compiler. */
+const inObject = runInDurableObject as unknown as <T>(stub: unknown, fn: (instance: any) => Promise<T>) => Promise<T>;
+
 function chainOf(tenantId: string) {
   const ns = testEnv.AUDIT_CHAIN;
   return ns.get(ns.idFromName(`audit:${tenantId}`));
@@ -32,7 +35,7 @@ async function actions(key: string): Promise<string[]> {
 describe("AuditChain failures stay with their own caller", () => {
   it("a bad draft coalesced with others rejects its own caller only", async () => {
     const { key, tenantId } = await createTenant();
-    const results = await runInDurableObject(chainOf(tenantId), async (instance: any) => {
+    const results = await inObject(chainOf(tenantId), async (instance): Promise<string[]> => {
       // The first starts a write; the next two wait and are coalesced into one group.
       const first = instance.append(tenantId, [draft("test.first")]);
       const bad = instance.append(tenantId, [draft("test.bad", { n: 1n })]); // a BigInt: no JSON form
@@ -48,7 +51,7 @@ describe("AuditChain failures stay with their own caller", () => {
 
   it("a failed witness update after the entries are written does not reject their callers; the next write catches up", async () => {
     const { key, tenantId } = await createTenant();
-    const outcome = await runInDurableObject(chainOf(tenantId), async (instance: any) => {
+    const outcome = await inObject(chainOf(tenantId), async (instance): Promise<string> => {
       const real = instance.ctx;
       const storage = real.storage;
       let failed = 0;

@@ -31,13 +31,10 @@ const route = createRoute({
       outcome: z.enum(["succeeded", "denied", "failed"]).optional().openapi({ description: "Only this outcome.", example: "denied" }),
       occurred_from: instant("Only entries at or after this instant."),
       occurred_through: instant("Only entries at or before this instant."),
-      verify: z
-        .enum(["true", "false"])
-        .default("false")
-        .openapi({
-          description: "Also verify the chain from its first entry (cost grows with the log's length, up to 200,000 entries per request).",
-          example: "true",
-        }),
+      verify: z.enum(["true", "false"]).default("false").openapi({
+        description: "Also verify the chain from its first entry (cost grows with the log's length, up to 200,000 entries per request).",
+        example: "true",
+      }),
       ...pageQuerySchema(200, 50),
     }),
   },
