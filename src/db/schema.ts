@@ -1005,9 +1005,15 @@ export const governanceExports = sqliteTable(
     /** When the archive is deleted (completed exports). */
     expiresAt: integer("expires_at"),
     updatedAt: integer("updated_at").notNull(),
+    /**
+     * Whether the export's end (export.completed / export.failed) is in the audit log. Set only after the append
+     * succeeded, so an end whose append failed is appended again (redelivery or sweep): at least once, never lost.
+     */
+    audited: integer("audited", { mode: "boolean" }).notNull().default(false),
   },
   (t) => [
     index("governance_exports_tenant_created_idx").on(t.tenantId, t.createdAt, t.id),
+    index("governance_exports_unaudited_idx").on(t.completedAt).where(sql`audited = 0`),
     index("governance_exports_state_updated_idx").on(t.state, t.updatedAt),
     uniqueIndex("governance_exports_active_uq").on(t.tenantId).where(sql`state IN ('queued', 'running')`),
   ],

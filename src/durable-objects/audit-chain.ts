@@ -11,11 +11,29 @@ interface Head {
   hash: string;
 }
 
+/** A draft checked and serialized (detail as canonical JSON) before it joins a group, so it cannot fail the group. */
+type Prepared = Omit<AuditDraft, "detail"> & { detail: string | null };
+
 interface Waiting {
   tenantId: string;
-  drafts: readonly AuditDraft[];
+  drafts: readonly Prepared[];
   resolve: () => void;
   reject: (error: unknown) => void;
+}
+
+const OUTCOMES = new Set(["succeeded", "denied", "failed"]);
+const nullableString = (v: unknown) => v === null || typeof v === "string";
+
+/** Checks a draft's fields (what the table accepts) and serializes its detail; throws on a bad draft. */
+function prepare(d: AuditDraft): Prepared {
+  if (typeof d.action !== "string" || d.action.length === 0) throw new TypeError("audit draft: action missing");
+  if (!OUTCOMES.has(d.outcome)) throw new TypeError("audit draft: unknown outcome");
+  if (typeof d.actorKind !== "string" || d.actorKind.length === 0) throw new TypeError("audit draft: actor kind missing");
+  for (const v of [d.actorId, d.credentialId, d.requestId, d.targetType, d.targetId])
+    if (!nullableString(v)) throw new TypeError("audit draft: ids must be strings or null");
+  if (d.statusCode !== null && !Number.isInteger(d.statusCode)) throw new TypeError("audit draft: status code not an integer");
+  if (d.occurredAt !== undefined && !Number.isFinite(d.occurredAt)) throw new TypeError("audit draft: occurred_at not a time");
+  return { ...d, detail: canonicalDetail(d.detail) }; // throws on what JSON cannot hold (a cycle, a BigInt)
 }
 
 /** At most this many entries go into one D1 batch; more wait for the next. */
@@ -40,8 +58,15 @@ export class AuditChain extends DurableObject<Env> {
 
   append(tenantId: string, drafts: readonly AuditDraft[]): Promise<void> {
     if (drafts.length === 0) return Promise.resolve();
+    // Checked before grouping: a bad draft rejects its own caller only, never the callers coalesced with it.
+    let prepared: Prepared[];
+    try {
+      prepared = drafts.map(prepare);
+    } catch (error) {
+      return Promise.reject(error);
+    }
     return new Promise<void>((resolve, reject) => {
-      this.waiting.push({ tenantId, drafts, resolve, reject });
+      this.waiting.push({ tenantId, drafts: prepared, resolve, reject });
       if (!this.writing) void this.drain();
     });
   }
@@ -82,8 +107,21 @@ export class AuditChain extends DurableObject<Env> {
           await this.write(group);
           for (const w of group) w.resolve();
         } catch (error) {
-          log.error("audit append failed", { error: String(error) });
-          for (const w of group) w.reject(error);
+          if (group.length === 1) {
+            log.error("audit append failed", { error: String(error) });
+            group[0]!.reject(error);
+            continue;
+          }
+          // Whatever failed the group (all or none of it was written): each caller alone, so one failure stays its own.
+          for (const w of group) {
+            try {
+              await this.write([w]);
+              w.resolve();
+            } catch (alone) {
+              log.error("audit append failed", { error: String(alone) });
+              w.reject(alone);
+            }
+          }
         }
       }
     } finally {
@@ -118,7 +156,7 @@ export class AuditChain extends DurableObject<Env> {
             targetType: d.targetType,
             targetId: d.targetId,
             statusCode: d.statusCode,
-            detail: canonicalDetail(d.detail),
+            detail: d.detail,
             prevHash: prev.hash,
           };
           const entry = { ...unhashed, hash: await entryHash(unhashed) };
@@ -135,7 +173,13 @@ export class AuditChain extends DurableObject<Env> {
         continue;
       }
       this.head = prev;
-      await this.ctx.storage.put("head", prev);
+      try {
+        await this.ctx.storage.put("head", prev);
+      } catch (error) {
+        // The entries are written: their callers must not be told otherwise. The witness lags behind D1 (which
+        // loadHead accepts) and catches up with the next write.
+        log.error("audit witness not updated; caught up on the next write", { error: String(error) });
+      }
       return;
     }
   }

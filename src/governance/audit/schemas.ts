@@ -89,8 +89,21 @@ export const AuditVerificationSchema = z
         "The head the chain's writer last recorded outside the database: `matches` it; the log ends `behind` it (entries removed from the end); the entry at that position `differs` (the tail was rewritten); `unchecked` (the chain broke before it); `none` (nothing written yet).",
       example: "matches",
     }),
+    complete: z.boolean().openapi({
+      description:
+        "False when the chain is longer than one request verifies (200,000 entries, read 2,000 per query, to stay within the platform's per-request query budget): `intact` then speaks for the entries up to `checked_through_seq` only, and `witness` is `unchecked` unless it lies within them.",
+      example: true,
+    }),
+    checked_through_seq: z
+      .number()
+      .int()
+      .nullable()
+      .openapi({ description: "The last entry that verified (null when none did).", example: 1200 }),
   })
-  .openapi("AuditVerification");
+  .openapi("AuditVerification", {
+    description:
+      "The chain's verification from its first entry. At most 200,000 entries per request; a longer chain answers `complete: false` with how far it verified, never an error.",
+  });
 
 export const AuditPageSchema = z
   .object({

@@ -30,5 +30,7 @@ export function verificationView(v: AuditVerification) {
     broken_at_seq: v.intact ? null : v.brokenAtSeq,
     reason: v.intact ? null : v.reason,
     witness: v.witness,
+    complete: v.complete,
+    checked_through_seq: v.checkedThroughSeq,
   };
 }

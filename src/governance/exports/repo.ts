@@ -1,4 +1,4 @@
-import { and, eq, lt, or, type SQL, sql } from "drizzle-orm";
+import { and, eq, inArray, lt, or, type SQL, sql } from "drizzle-orm";
 import type { Database } from "../../db/client";
 import { keysetPage } from "../../db/keyset";
 import { governanceExports } from "../../db/schema";
@@ -163,4 +163,51 @@ export async function markExpired(db: Database, id: string, now: number): Promis
 export async function exportById(db: Database, id: string): Promise<ExportRow | null> {
   const rows = await db.select().from(governanceExports).where(eq(governanceExports.id, id)).limit(1);
   return rows[0] ?? null;
+}
+
+/** Marks the export's end as appended to the audit log; false when it already was (the caller appended a second time). */
+export async function markAudited(db: Database, id: string): Promise<boolean> {
+  const rows = await db
+    .update(governanceExports)
+    .set({ audited: true })
+    .where(and(eq(governanceExports.id, id), eq(governanceExports.audited, false)))
+    .returning({ id: governanceExports.id });
+  return rows.length > 0;
+}
+
+/**
+ * Finished exports whose end is not yet in the audit log and finished before `before` (the sweep leaves the attempt
+ * that just finished time to append it itself). Reads the partial index on unaudited rows.
+ */
+export async function unauditedExports(db: Database, before: number, limit: number): Promise<ExportRow[]> {
+  return db
+    .select()
+    .from(governanceExports)
+    .where(
+      and(
+        // Literal, as the partial index states it, so SQLite can use the index.
+        sql`audited = 0`,
+        lt(governanceExports.completedAt, before),
+        inArray(governanceExports.state, ["completed", "failed", "expired"]),
+      ),
+    )
+    .limit(limit);
+}
+
+/** A tenant's exports a deletion ends: queued, running, or completed with an archive still kept. */
+export async function liveExports(db: Database, tenantId: string): Promise<ExportRow[]> {
+  return db
+    .select()
+    .from(governanceExports)
+    .where(and(eq(governanceExports.tenantId, tenantId), inArray(governanceExports.state, ["queued", "running", "completed"])));
+}
+
+/** completed → expired before its time, with the reason in `error_code` (its archive is being deleted). */
+export async function markExpiredEarly(db: Database, id: string, reason: string, now: number): Promise<boolean> {
+  const rows = await db
+    .update(governanceExports)
+    .set({ state: "expired", errorCode: reason, expiresAt: now, updatedAt: now })
+    .where(and(eq(governanceExports.id, id), eq(governanceExports.state, "completed")))
+    .returning({ id: governanceExports.id });
+  return rows.length > 0;
 }

@@ -11,6 +11,8 @@ export const EXPORT_FAILURES = {
   interrupted: "svc.governance.export_interrupted",
   signingUnavailable: "svc.governance.export_signing_unavailable",
   tooLarge: "svc.governance.export_too_large",
+  /** A deletion of the tenant's data completed: a queued or running export fails, a completed one expires early. */
+  endedByDeletion: "svc.governance.export_ended_by_deletion",
 } as const;
 
 const Hex64 = (description: string, example = "3b2c4e0b7a1d3c5e8f6a2b4d0c1e3f5a7b9d1c3e5f7a9b0d2c4e6f8a0b1c3d5e") =>
@@ -66,7 +68,7 @@ export const GovernanceExportSchema = z
     export_id: idSchema("governanceExport", "Export id."),
     state: z.enum(EXPORT_STATES).openapi({
       description:
-        "`queued` → `running` → `completed` (archive ready) or `failed` (see `error_code`; nothing half-sealed is ever offered); `completed` → `expired` when the archive is deleted (7 days after completion).",
+        "`queued` → `running` → `completed` (archive ready) or `failed` (see `error_code`; nothing half-sealed is ever offered); `completed` → `expired` when the archive is deleted (7 days after completion, or at once when a deletion of the tenant's data completes: `error_code` says so).",
       example: "completed",
     }),
     requested_at: Timestamp("When the export was requested."),
@@ -110,7 +112,7 @@ export const GovernanceExportSchema = z
     }),
     error_code: z.string().nullable().openapi({
       description:
-        "Why it failed: `svc.governance.export_object_unavailable` (a stored object's bytes could not be read or did not match their hash), `svc.governance.export_interrupted` (three attempts did not finish), `svc.governance.export_signing_unavailable` (no signing key configured), `svc.governance.export_too_large` (an object of 8 GiB or more, or an archive beyond R2's 10,000 parts of 5 MiB). Null otherwise.",
+        "Why it failed: `svc.governance.export_object_unavailable` (a stored object's bytes could not be read or did not match their hash), `svc.governance.export_interrupted` (three attempts did not finish), `svc.governance.export_signing_unavailable` (no signing key configured), `svc.governance.export_too_large` (an object of 8 GiB or more, an archive beyond R2's 10,000 parts of 5 MiB, or more than about 900,000 records: see the export's description), `svc.governance.export_ended_by_deletion` (a deletion of the tenant's data completed: a queued or running export fails with it, and an `expired` export whose archive was deleted early carries it). Null otherwise.",
       example: null,
     }),
     attempts: z
@@ -120,7 +122,7 @@ export const GovernanceExportSchema = z
   })
   .openapi("GovernanceExport", {
     description:
-      "An export of everything the tenant has as of one instant, as one signed POSIX ustar archive: `records/<kind>/NNNNNN.jsonl` (rows as stored, column names as in the database, at most 200 per file; API-key secret hashes, webhook secrets, share token hashes, challenge hashes and sealed creator fields are omitted, so no creator e-mail or name appears), `objects/<object id>` (each stored object's bytes; objects retention already deleted are counted in `objects_omitted`), `manifest.json` (`format` `svc.governance-export.v1`, `export_id`, `tenant_id`, `as_of`, `audit_head`, `files`: `{path, size, sha256}` of every member but itself and the signature, `counts`) and `manifest.sig` (the signed note over the manifest's SHA-256). Exact version: D1 has no snapshot spanning many queries, so the version is fixed by time — rows created at or before `as_of` and audit entries up to `audit_head`; rows that change are read as they stand when the archive is sealed, and a row deleted in between is absent.",
+      "An export of everything the tenant has as of one instant, as one signed POSIX ustar archive: `records/<kind>/NNNNNN.jsonl` (rows as stored, column names as in the database, at most 1,000 per file; every record of the tenant, console users, legal holds, deletions, exports and feedback included; API-key secret hashes, webhook secrets, share token hashes, challenge hashes, sealed creator fields, users' e-mail fields and feedback's sealed message are omitted, so no e-mail, name or feedback text appears), `objects/<object id>` (each stored object's bytes; objects retention already deleted are counted in `objects_omitted`), `manifest.json` (`format` `svc.governance-export.v1`, `export_id`, `tenant_id`, `as_of`, `audit_head`, `files`: `{path, size, sha256}` of every member but itself and the signature, `counts`) and `manifest.sig` (the signed note over the manifest's SHA-256). Exact version: D1 has no snapshot spanning many queries, so the version is fixed by time — rows created at or before `as_of` and audit entries up to `audit_head`; rows that change are read as they stand when the archive is sealed, and a row deleted in between is absent. Ceiling: one export reads at most about 900,000 records (rows of every kind plus stored objects; each D1 query reads 1,000, within Workers' 1,000 D1 queries per invocation); a larger tenant's export fails with `svc.governance.export_too_large`.",
   });
 
 export const GovernanceExportPageSchema = z

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { verifyTenantChain } from "../../../src/governance/audit/service";
 import { api, createTenant, json, testEnv } from "../support/helpers";
 
 /** Alters the stored log as someone with direct database access would: the append-only triggers lifted first. */
@@ -42,7 +43,16 @@ describe("GET /v1/governance/audit", () => {
     });
     expect(del).toMatchObject({ seq: 2, request_id: requestId, target: { type: "api_key", id: child }, prev_hash: post.hash });
     expect(page.head).toEqual({ seq: 2, hash: del.hash });
-    expect(page.verification).toEqual({ intact: true, entries: 2, last_seq: 2, broken_at_seq: null, reason: null, witness: "matches" });
+    expect(page.verification).toEqual({
+      intact: true,
+      entries: 2,
+      last_seq: 2,
+      broken_at_seq: null,
+      reason: null,
+      witness: "matches",
+      complete: true,
+      checked_through_seq: 2,
+    });
     // Reads are not writes: the list itself added nothing.
     expect((await audit(key)).items).toHaveLength(2);
   });
@@ -76,6 +86,16 @@ describe("GET /v1/governance/audit", () => {
     await tamper("DELETE FROM audit_events WHERE tenant_id = ? AND seq = 4", tenantId);
     // What remains (1, 2) chains, but the writer's witness says entry 4 existed: the tail was removed.
     expect((await audit(key, "?verify=true")).verification).toMatchObject({ intact: true, entries: 2, witness: "behind" });
+  });
+
+  it("stops a verification at its page cap with a partial answer (complete: false, checked_through_seq), never an error", async () => {
+    const { key, tenantId } = await createTenant();
+    for (let i = 0; i < 5; i++) await api("/v1/api-keys", { method: "POST", key, body: { name: `k${i}`, scopes: ["identity:read"] } });
+    const partial = await verifyTenantChain(testEnv, tenantId, { pageSize: 2, maxPages: 2 });
+    expect(partial).toMatchObject({ intact: true, entries: 4, complete: false, checkedThroughSeq: 4, witness: "unchecked" });
+    const whole = await verifyTenantChain(testEnv, tenantId, { pageSize: 2, maxPages: 3 });
+    expect(whole).toMatchObject({ intact: true, entries: 5, complete: true, checkedThroughSeq: 5, witness: "matches" });
+    expect((await audit(key, "?verify=true")).verification).toMatchObject({ complete: true, checked_through_seq: 5 });
   });
 
   it("refuses changes to the log from the application's own database access", async () => {

@@ -2,8 +2,10 @@ import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { database } from "../../../src/db/client";
 import { governanceExports, objects } from "../../../src/db/schema";
-import { runExport } from "../../../src/governance/exports/seal";
+import { durableAuditSink } from "../../../src/governance/audit/service";
+import { expireExportsForDeletion, runExport, sweepExports } from "../../../src/governance/exports/seal";
 import { archiveKey, exportPrefix } from "../../../src/governance/exports/service";
+import { installAuditSink } from "../../../src/platform/audit";
 import { newId } from "../../../src/platform/ids";
 import { api, createTenant, fixture, json, testEnv, uploadAsset } from "../support/helpers";
 import { downloadArchive, exportAndWait } from "./exports.support";
@@ -120,5 +122,76 @@ describe("governance export errors", () => {
     expect((await api("/v1/governance/exports/gex_nope", { key })).status).toBe(422);
     expect((await api("/v1/governance/exports?state=done", { key })).status).toBe(422);
     expect((await api(`/v1/governance/exports/${newId("governanceExport")}`, { key })).status).toBe(404);
+  });
+
+  it("a deletion fails a queued export: its message, delivered after, writes no archive", async () => {
+    const { key, tenantId } = await createTenant();
+    const row = await insertExport(tenantId);
+    await expireExportsForDeletion(testEnv, tenantId);
+    await runExport(testEnv, row.id);
+    const record = await json(await api(`/v1/governance/exports/${row.id}`, { key }));
+    expect(record).toMatchObject({ state: "failed", error_code: "svc.governance.export_ended_by_deletion", download: null });
+    expect((await testEnv.OBJECTS.list({ prefix: exportPrefix(tenantId, row.id) })).objects).toEqual([]);
+    const events = await json(await api(`/v1/governance/audit?target_id=${row.id}`, { key }));
+    expect(events.items.map((e: any) => e.action)).toEqual(["export.failed"]);
+  });
+
+  it("a deletion during a running attempt: the attempt checks before completing its upload and leaves no archive", async () => {
+    const { key, tenantId } = await createTenant();
+    await uploadAsset(key, fixture("sample.jpg"), "image/jpeg", "a.jpg");
+    const row = await insertExport(tenantId);
+    // The deletion completes while the attempt reads its streamed manifest back, just before sealing.
+    const objectsStore = testEnv.OBJECTS;
+    const racing = new Proxy(objectsStore, {
+      get(target, prop) {
+        if (prop === "get")
+          return async (k: string, o?: R2GetOptions) => {
+            if (k.endsWith(".manifest")) await expireExportsForDeletion(testEnv, tenantId);
+            return target.get(k, o);
+          };
+        const value = Reflect.get(target, prop);
+        return typeof value === "function" ? value.bind(target) : value;
+      },
+    });
+    await runExport({ ...testEnv, OBJECTS: racing }, row.id);
+    const record = await json(await api(`/v1/governance/exports/${row.id}`, { key }));
+    expect(record).toMatchObject({ state: "failed", error_code: "svc.governance.export_ended_by_deletion", download: null });
+    expect((await testEnv.OBJECTS.list({ prefix: exportPrefix(tenantId, row.id) })).objects).toEqual([]);
+  });
+
+  it("an export.completed whose audit append failed is appended by the redelivered message, once", async () => {
+    const { key, tenantId } = await createTenant();
+    await uploadAsset(key, fixture("sample.jpg"), "image/jpeg", "a.jpg");
+    const row = await insertExport(tenantId);
+    let calls = 0;
+    installAuditSink({
+      async append(env, t, drafts) {
+        if (drafts.some((d) => d.action === "export.completed") && calls++ === 0) throw new Error("audit DO unavailable (transient)");
+        return durableAuditSink.append(env, t, drafts);
+      },
+    });
+    try {
+      await expect(runExport(testEnv, row.id)).rejects.toThrow("transient");
+      await runExport(testEnv, row.id);
+      await runExport(testEnv, row.id);
+    } finally {
+      installAuditSink(durableAuditSink);
+    }
+    const record = await json(await api(`/v1/governance/exports/${row.id}`, { key }));
+    expect(record.state).toBe("completed");
+    expect((await downloadArchive(record)).length).toBe(record.bytes);
+    const events = await json(await api(`/v1/governance/audit?target_id=${row.id}`, { key }));
+    expect(events.items.map((e: any) => e.action)).toEqual(["export.completed"]);
+  });
+
+  it("the sweep appends an export end the audit log is missing (no redelivery), once", async () => {
+    const { key, tenantId } = await createTenant();
+    const finishedAt = Date.now() - 10 * 60 * 1000;
+    const row = await insertExport(tenantId, { state: "failed", errorCode: "svc.governance.export_interrupted", completedAt: finishedAt });
+    await sweepExports(testEnv, Date.now());
+    await sweepExports(testEnv, Date.now());
+    const events = await json(await api(`/v1/governance/audit?target_id=${row.id}`, { key }));
+    expect(events.items).toHaveLength(1);
+    expect(events.items[0]).toMatchObject({ action: "export.failed", detail: { error_code: "svc.governance.export_interrupted" } });
   });
 });

@@ -3,13 +3,15 @@ import { describe, expect, it } from "vitest";
 import { verifyNote } from "../../../src/anchoring/checkpoint";
 import { database } from "../../../src/db/client";
 import { apiKeys, webhookEndpoints } from "../../../src/db/schema";
-import { sweepExports } from "../../../src/governance/exports/seal";
+import { expireExportsForDeletion, sweepExports } from "../../../src/governance/exports/seal";
 import { archiveKey, exportPrefix } from "../../../src/governance/exports/service";
 import { readTar } from "../../../src/governance/exports/tar";
+import { newId } from "../../../src/platform/ids";
 import { enrolled } from "../creators/helpers";
 import { api, createTenant, fixture, json, sha256HexOf, testEnv, uploadAsset, waitForJob } from "../support/helpers";
 import { createEndpoint } from "../support/webhooks.helpers";
 import { downloadArchive, exportAndWait, spkiOfVerifierKey } from "./exports.support";
+import { placeHold } from "./governance-helpers";
 
 async function signed(key: string, name: string) {
   const { assetId } = await uploadAsset(key, fixture("sample.jpg"), "image/jpeg", name);
@@ -144,6 +146,59 @@ describe("governance exports", () => {
         .map((m) => m.name)
         .filter((n) => !n.startsWith("records/api_request_logs/"))
         .sort(),
-    ).toEqual(["manifest.json", "manifest.sig", "records/api_keys/000001.jsonl", "records/tenant/000001.jsonl"]);
+    ).toEqual([
+      "manifest.json",
+      "manifest.sig",
+      "records/api_keys/000001.jsonl",
+      "records/governance_exports/000001.jsonl",
+      "records/tenant/000001.jsonl",
+    ]);
+  });
+
+  it("claims every record: console users (without e-mail fields), legal holds, deletions, exports and feedback (without the sealed message)", async () => {
+    const { key, tenantId } = await createTenant();
+    const now = Date.now() - 1000;
+    const userId = newId("user");
+    await testEnv.DB.prepare(
+      "INSERT INTO users (id, tenant_id, issuer, subject, email_sealed, email_data_key_id, email_index, status, created_at, updated_at) VALUES (?, ?, 'https://idp.example', 'sub-1', 'SEALED-EMAIL', 'dk_1', 'BLIND-INDEX', 'active', ?, ?)",
+    )
+      .bind(userId, tenantId, now, now)
+      .run();
+    const feedbackId = newId("feedback");
+    await testEnv.DB.prepare(
+      "INSERT INTO feedback (id, tenant_id, kind, data_key_id, message_sealed, message_length, actor_kind, actor_id, created_at) VALUES (?, ?, 'idea', 'dk_1', 'SEALED-MESSAGE', 42, 'api_key', NULL, ?)",
+    )
+      .bind(feedbackId, tenantId, now)
+      .run();
+    const holdId = await placeHold(tenantId);
+    const earlier = await exportAndWait(key);
+    const record = await exportAndWait(key);
+    expect(record.counts).toMatchObject({ users: 1, legal_holds: 1, governance_exports: 2, feedback: 1, governance_deletions: 0 });
+    const members = readTar(await downloadArchive(record));
+    const text = members.map((m) => new TextDecoder().decode(m.bytes)).join("\n");
+    for (const secret of ["SEALED-EMAIL", "BLIND-INDEX", "SEALED-MESSAGE"]) expect(text).not.toContain(secret);
+    const rows = (prefix: string) =>
+      members
+        .filter((m) => m.name.startsWith(prefix))
+        .flatMap((m) => new TextDecoder().decode(m.bytes).trim().split("\n"))
+        .map((l) => JSON.parse(l));
+    expect(rows("records/users/")).toEqual([expect.objectContaining({ id: userId, subject: "sub-1" })]);
+    expect(Object.keys(rows("records/users/")[0])).not.toContain("email_index");
+    expect(rows("records/feedback/")).toEqual([expect.objectContaining({ id: feedbackId, message_length: 42 })]);
+    expect(rows("records/legal_holds/").map((h) => h.id)).toEqual([holdId]);
+    expect(rows("records/governance_exports/").map((e) => e.id)).toContain(earlier.export_id);
+  });
+
+  it("a completed deletion ends the tenant's exports: the archive is deleted from R2 and no download is offered", async () => {
+    const { key, tenantId } = await createTenant();
+    const record = await exportAndWait(key);
+    expect(record.state).toBe("completed");
+    await expireExportsForDeletion(testEnv, tenantId);
+    const after = await json(await api(`/v1/governance/exports/${record.export_id}`, { key }));
+    expect(after).toMatchObject({ state: "expired", download: null, error_code: "svc.governance.export_ended_by_deletion" });
+    expect((await testEnv.OBJECTS.list({ prefix: exportPrefix(tenantId, record.export_id) })).objects).toEqual([]);
+    // Idempotent.
+    await expireExportsForDeletion(testEnv, tenantId);
+    expect((await json(await api(`/v1/governance/exports/${record.export_id}`, { key }))).state).toBe("expired");
   });
 });

@@ -18,7 +18,7 @@ const route = createRoute({
   tags: ["Governance"],
   summary: "Read the audit log",
   description:
-    "The tenant's audit log, newest first: every write made through this API (by API keys and console sessions) and every security-relevant event (disclosure reads, sign-ins and provisioning, identity-provider and payment callbacks, exports, deletions, legal holds), with actor, credential, request, target and time. Append-only and hash-chained: each entry carries the previous entry's hash. `verify=true` checks the whole chain from its first entry (one hash per entry, streamed) and compares its end with the head the chain's writer keeps outside the database, so a removed, altered or rewritten entry is detected. Filters combine; a cursor is bound to its filters.",
+    "The tenant's audit log, newest first: every write made through this API (by API keys and console sessions) and every security-relevant event (disclosure reads, sign-ins and provisioning, identity-provider and payment callbacks, exports, deletions, legal holds), with actor, credential, request, target and time. Append-only and hash-chained: each entry carries the previous entry's hash. `verify=true` checks the whole chain from its first entry (one hash per entry, streamed) and compares its end with the head the chain's writer keeps outside the database, so a removed, altered or rewritten entry is detected; one request verifies at most 200,000 entries (2,000 per query), and a longer chain answers `complete: false` with `checked_through_seq` rather than an error. Filters combine; a cursor is bound to its filters.",
   request: {
     query: z.object({
       action: z.string().max(200).optional().openapi({ description: "Only this action (exact).", example: "POST /v1/api-keys" }),
@@ -31,10 +31,10 @@ const route = createRoute({
       outcome: z.enum(["succeeded", "denied", "failed"]).optional().openapi({ description: "Only this outcome.", example: "denied" }),
       occurred_from: instant("Only entries at or after this instant."),
       occurred_through: instant("Only entries at or before this instant."),
-      verify: z
-        .enum(["true", "false"])
-        .default("false")
-        .openapi({ description: "Also verify the whole chain (cost grows with the log's length).", example: "true" }),
+      verify: z.enum(["true", "false"]).default("false").openapi({
+        description: "Also verify the chain from its first entry (cost grows with the log's length, up to 200,000 entries per request).",
+        example: "true",
+      }),
       ...pageQuerySchema(200, 50),
     }),
   },

@@ -80,6 +80,12 @@ export const RECORD_KINDS: readonly RecordKind[] = [
   { name: "billing_intents", table: "billing_intents", time: "created_at" },
   { name: "payment_events", table: "payment_events", time: "received_at" },
   { name: "api_request_logs", table: "api_request_logs", time: "created_at" },
+  { name: "users", table: "users", time: "created_at", omit: ["email_sealed", "email_data_key_id", "email_index"] },
+  { name: "legal_holds", table: "legal_holds", time: "placed_at" },
+  { name: "governance_deletions", table: "governance_deletions", time: "created_at" },
+  { name: "governance_exports", table: "governance_exports", time: "created_at" },
+  // The message is sealed personal data: its length, kind and links are exported, never the text.
+  { name: "feedback", table: "feedback", time: "created_at", omit: ["message_sealed", "data_key_id"] },
   { name: "audit", table: "audit_events", time: "seq", bound: "seq <= ?3" },
 ];
 
