@@ -8,6 +8,7 @@ import { recordAudit } from "../../platform/audit";
 import { newId } from "../../platform/ids";
 import { log } from "../../platform/logger";
 import { iso } from "../../platform/openapi";
+import { expireExportsForDeletion } from "../exports/seal";
 import { holdCovering } from "../legal-holds/service";
 import {
   accountPrefix,
@@ -353,6 +354,9 @@ async function purgeAssets(
 }
 
 async function complete(env: Bindings, db: Database, deletion: DeletionRow) {
+  // Earlier exports hold copies of what was just removed: their archives go too (idempotent, and before the row is
+  // final, so a failure here retries the message rather than leaving a copy behind).
+  await expireExportsForDeletion(env, deletion.tenantId);
   if (!(await finishDeletion(db, deletion.id, "completed", {}, Date.now()))) return;
   // The overview's daily counts were taken over rows that are gone now: rebuilt from the rows by the next sweeps.
   await resetOverviewAggregate(env.DB, deletion.tenantId);

@@ -3,9 +3,10 @@ import { sealPending } from "../../../src/anchoring/log";
 import { verifyTenantChain } from "../../../src/governance/audit/service";
 import { enrolled } from "../creators/helpers";
 import { signIn } from "../identity/session-support";
-import { addKey, api, createTenant, json, testEnv } from "../support/helpers";
+import { addKey, api, createTenant, fixture, json, testEnv, uploadAsset } from "../support/helpers";
 import { verifyFile } from "../support/verify-helpers";
 import { createEndpoint } from "../support/webhooks.helpers";
+import { exportAndWait } from "./exports.support";
 import { countRows, fingerprintedAsset, placeHold, releaseHold, waitForDeletion, waitForDeletionRow } from "./governance-helpers";
 
 async function objectKeys(tenantId: string, assetId: string): Promise<string[]> {
@@ -219,5 +220,20 @@ describe("account deletion of a console account", () => {
     // The same e-mail under another subject provisions a new account: nothing of the old one holds it.
     const again = await signIn({ email: session.email });
     expect(again.tenantId).not.toBe(session.tenantId);
+  });
+});
+
+describe("deletions and earlier exports", () => {
+  it("an asset deletion ends the tenant's earlier exports: their archive (which holds the asset's bytes) is gone", async () => {
+    const { key, tenantId } = await createTenant();
+    const { assetId } = await uploadAsset(key, fixture("sample.jpg"), "image/jpeg", "private.jpg");
+    const record = await exportAndWait(key);
+    expect(record.state).toBe("completed");
+    const res = await api("/v1/governance/deletions", { method: "POST", key, body: { scope: "asset", asset_id: assetId } });
+    expect(res.status).toBe(202);
+    expect((await waitForDeletion(key, (await json(res)).deletion_id)).state).toBe("completed");
+    const after = await json(await api(`/v1/governance/exports/${record.export_id}`, { key }));
+    expect(after).toMatchObject({ state: "expired", download: null, error_code: "svc.governance.export_ended_by_deletion" });
+    expect((await testEnv.OBJECTS.list({ prefix: `t/${tenantId}/exports/` })).objects).toEqual([]);
   });
 });
