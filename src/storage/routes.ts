@@ -10,6 +10,7 @@ import { servedAnswerHeaders, servedObjectHeaders } from "../platform/served-obj
 import { getUploadById, type UploadRow } from "../uploads/repo";
 import { uploadIsOpen } from "../uploads/service";
 import { objectById } from "./repo";
+import { CapabilityQuery } from "./schemas";
 import { type SignedUrlClaims, verifySignedUrl, workerServesObjects } from "./signed-urls";
 
 /*
@@ -19,17 +20,6 @@ import { type SignedUrlClaims, verifySignedUrl, workerServesObjects } from "./si
  * production serves objects from R2's presigned origin, never the API origin. Every answer carries nosniff and
  * the sandbox CSP, and a download is always an attachment (platform/served-object.ts).
  */
-
-const CapabilityQuery = z.object({
-  expires: z
-    .string()
-    .regex(/^\d{1,16}$/)
-    .openapi({ description: "Expiry (ms since epoch), as issued.", example: "1763800000000" }),
-  signature: z
-    .string()
-    .regex(/^[A-Za-z0-9_-]{43}$/)
-    .openapi({ description: "Capability signature, as issued.", example: "a".repeat(43) }),
-});
 
 const StorageErrors = {
   403: errorResponse("Signature invalid (`svc.storage.capability_invalid`) or expired (`svc.storage.capability_expired`)."),

@@ -1,19 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { verifyTenantChain } from "../../../src/governance/audit/service";
 import { api, createTenant, json, testEnv } from "../support/helpers";
-
-/** Alters the stored log as someone with direct database access would: the append-only triggers lifted first. */
-async function tamper(sql: string, ...binds: unknown[]) {
-  const db = testEnv.DB;
-  const guards = await db
-    .prepare("SELECT name, sql FROM sqlite_master WHERE type = 'trigger' AND name LIKE 'audit_events_append_only%'")
-    .all<{ name: string; sql: string }>();
-  await db.batch([
-    ...guards.results.map(({ name }) => db.prepare(`DROP TRIGGER "${name}"`)),
-    db.prepare(sql).bind(...binds),
-    ...guards.results.map(({ sql: create }) => db.prepare(create)),
-  ]);
-}
+import { tamper } from "./audit-support";
 
 async function audit(key: string, query = "") {
   const res = await api(`/v1/governance/audit${query}`, { key });

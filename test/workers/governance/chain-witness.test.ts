@@ -2,19 +2,7 @@ import { runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { ALL_SCOPES } from "../../../src/platform/auth/scopes";
 import { api, createTenant, json, testEnv } from "../support/helpers";
-
-/** Someone with direct database access: the append-only triggers lifted first. */
-async function tamper(sql: string, ...binds: unknown[]) {
-  const db = testEnv.DB;
-  const guards = await db
-    .prepare("SELECT name, sql FROM sqlite_master WHERE type = 'trigger' AND name LIKE 'audit_events_append_only%'")
-    .all<{ name: string; sql: string }>();
-  await db.batch([
-    ...guards.results.map(({ name }) => db.prepare(`DROP TRIGGER "${name}"`)),
-    db.prepare(sql).bind(...binds),
-    ...guards.results.map(({ sql: create }) => db.prepare(create)),
-  ]);
-}
+import { tamper } from "./audit-support";
 
 const verify = async (key: string) => (await json(await api("/v1/governance/audit?verify=true", { key }))).verification;
 const newKey = (key: string, name: string) => api("/v1/api-keys", { method: "POST", key, body: { name, scopes: ["identity:read"] } });

@@ -4,6 +4,7 @@ import { ApiError } from "../../../platform/errors";
 import { idSchema } from "../../../platform/ids";
 import { errorResponse } from "../../../platform/openapi";
 import { servedObjectHeaders } from "../../../platform/served-object";
+import { CapabilityQuery } from "../../../storage/schemas";
 import { verifySignedUrl, workerServesObjects } from "../../../storage/signed-urls";
 import { exportById } from "../repo";
 import { archiveFilename } from "../service";
@@ -23,16 +24,7 @@ const route = createRoute({
   description: "The `download.url` of a completed export (development only). GET it before it expires; check it against `archive_sha256`.",
   request: {
     params: z.object({ export_id: idSchema("governanceExport", "Export id.").openapi({ param: { name: "export_id", in: "path" } }) }),
-    query: z.object({
-      expires: z
-        .string()
-        .regex(/^\d{1,16}$/)
-        .openapi({ description: "Expiry (ms since epoch), as issued.", example: "1763800000000" }),
-      signature: z
-        .string()
-        .regex(/^[A-Za-z0-9_-]{43}$/)
-        .openapi({ description: "Capability signature, as issued.", example: "a".repeat(43) }),
-    }),
+    query: CapabilityQuery,
   },
   responses: {
     200: {
