@@ -144,7 +144,7 @@ describe("npm start on a fresh copy", () => {
     return { stdout, stop };
   }
 
-  it("prints working credentials, reuses the tenant on restart, and dev:key / dev:tenant issue working keys", async () => {
+  it("prints working credentials, reuses the tenant on restart, and dev:key / dev:tenant / dev:session issue working credentials", async () => {
     const port = await freePort();
     const first = await start(port);
     // The two credential lines come first; wrangler's own output follows.
@@ -183,6 +183,11 @@ describe("npm start on a fresh copy", () => {
     // The other tenant cannot see the dev tenant's keys.
     const list = (await (await fetch(`${printed.SVC_API_BASE_URL}/v1/api-keys`, auth(other.SVC_API_KEY))).json()) as { items: unknown[] };
     expect(list.items).toHaveLength(1);
+    // npm run dev:session: a console session of the dev user signs in (its account provisioned just in time).
+    const session = envOf(run("scripts/dev-session.mjs"));
+    const signedIn = await fetch(`${printed.SVC_API_BASE_URL}/v1/me`, auth(session.SVC_SESSION_TOKEN!));
+    expect(signedIn.status).toBe(200);
+    expect(((await signedIn.json()) as { credential: { kind: string } }).credential.kind).toBe("session");
     await third.stop();
   }, 600_000);
 });
