@@ -1,4 +1,5 @@
 import type { Database } from "../db/client";
+import { previewKey } from "./preview-key";
 import { assetsPastRetention, markRetentionExpired, objectKeysOf } from "./repo";
 
 /**
@@ -11,7 +12,7 @@ export async function sweepExpiredRetention(db: Database, bucket: R2Bucket, now 
   const due = await assetsPastRetention(db, now, limit);
   for (const asset of due) {
     const keys = await objectKeysOf(db, asset.tenantId, asset.id);
-    if (asset.publicationId) keys.push(`t/${asset.tenantId}/previews/${asset.publicationId}/512.jpg`);
+    if (asset.publicationId) keys.push(previewKey(asset.tenantId, asset.publicationId));
     if (keys.length > 0) await bucket.delete(keys);
     await markRetentionExpired(db, asset.id, now);
   }

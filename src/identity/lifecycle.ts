@@ -75,14 +75,6 @@ export type IdpCallbackOutcome =
   | { status: "unprocessable"; message: string }
   | { status: "conflict"; message: string };
 
-/** The audit action of each understood event. */
-const AUDIT_ACTION: Record<IdpEventType, string> = {
-  "user.deactivated": "user.deactivated",
-  "user.reactivated": "user.reactivated",
-  "user.deleted": "user.deleted",
-  "user.email_changed": "user.email_changed",
-};
-
 /** Verifies, deduplicates and applies one callback. `raw` is the exact body the signature covers. */
 export async function handleIdpCallback(ctx: Ctx, headers: IdpHeaders, raw: string, now = Date.now()): Promise<IdpCallbackOutcome> {
   const key = idpSecretKey(ctx.env.SVC_IDP_WEBHOOK_SECRET);
@@ -232,7 +224,8 @@ async function auditEvent(ctx: Ctx, idpId: string, type: string, tenantId: strin
   }
   try {
     await recordAudit(ctx.env, tenantId, {
-      action: AUDIT_ACTION[type as IdpEventType] ?? type,
+      // The audit action is the event's own name (user.deactivated, …).
+      action: type,
       outcome: "succeeded",
       actorKind: "identity_provider",
       actorId: idpId,

@@ -1,10 +1,12 @@
 import { type Micros, usd } from "../billing/money";
+import { JOB_STATES } from "../jobs/schemas";
 import { iso } from "../platform/openapi";
 import {
   activitySeries,
   aggregateReach,
   assetsByKind,
   ceilDay,
+  DAY_MS,
   type GovernanceFlagsRow,
   governanceFlags,
   jobsByState,
@@ -24,13 +26,11 @@ import type { Figure, OverviewBody, OverviewRange } from "./schemas";
  * nothing is ever filled in for it.
  */
 
-const DAY_MS = 86_400_000;
 /** Keys whose expiry falls within this window from now are an attention item. */
 export const KEYS_EXPIRING_WITHIN_MS = 14 * DAY_MS;
 /** Without an auto-recharge threshold, a wallet is low below this (the minimum top-up). */
 const LOW_WALLET_DEFAULT_MICROS: Micros = 10_000_000;
 
-const JOB_STATES = ["accepted", "queued", "running", "cancel_requested", "completed", "canceled", "expired", "rejected", "failed"] as const;
 const OUTCOMES = ["valid", "invalid", "indeterminate", "recovered"] as const;
 
 /** Figure groups counted through the daily pre-aggregate (the others always read their records). */

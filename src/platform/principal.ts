@@ -33,8 +33,3 @@ export type AuthenticatedPrincipal = Exclude<Principal, { kind: "anonymous" }>;
 export function actingIdOf(principal: AuthenticatedPrincipal): string {
   return principal.kind === "api_key" ? principal.apiKeyId : principal.userId;
 }
-
-/** The key's id, or null for a session (key-level controls such as rate limits apply to keys only). */
-export function apiKeyIdOf(principal: AuthenticatedPrincipal): string | null {
-  return principal.kind === "api_key" ? principal.apiKeyId : null;
-}

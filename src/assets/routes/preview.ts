@@ -11,6 +11,7 @@ import { ApiError } from "../../platform/errors";
 import { errorResponse, json, NOT_FOUND, Timestamp } from "../../platform/openapi";
 import { servedObjectHeaders } from "../../platform/served-object";
 import { AssetIdSchema, Sha256Schema } from "../../uploads/schemas";
+import { PREVIEW_MAX_EDGE, previewKey } from "../preview-key";
 import { getAsset, objectOf } from "../repo";
 import { AssetParams } from "../schemas";
 
@@ -21,11 +22,8 @@ import { AssetParams } from "../schemas";
  * superseded or withdrawn publication stops being served.
  */
 
-export const PREVIEW_MAX_EDGE = 512;
 export const PREVIEW_TTL_MS = 10 * 60 * 1000;
 const MAC_CHARS = 22;
-
-const previewKey = (tenantId: string, publicationId: string) => `t/${tenantId}/previews/${publicationId}/${PREVIEW_MAX_EDGE}.jpg`;
 
 async function mintCapability(secret: string, claims: { tenantId: string; assetId: string; publicationId: string; expiresAt: number }) {
   const payload = base64url(utf8(JSON.stringify([1, claims.tenantId, claims.assetId, claims.publicationId, claims.expiresAt])));

@@ -1,3 +1,4 @@
+import { previewKey } from "../../assets/preview-key";
 import { eraseCreator } from "../../creators/service";
 import type { Database } from "../../db/client";
 import { database } from "../../db/client";
@@ -224,7 +225,7 @@ async function purgeAsset(env: Bindings, db: Database, deletion: DeletionRow, as
   const { keys, publicationId, jobIds } = await storedKeysOf(env.DB, tenantId, assetId);
   // Bytes before rows: if this stops half way the rows still name what is left, and the next run removes it.
   const r2Keys = [...keys];
-  if (publicationId) r2Keys.push(`${accountPrefix(tenantId)}previews/${publicationId}/512.jpg`);
+  if (publicationId) r2Keys.push(previewKey(tenantId, publicationId));
   for (const jobId of jobIds) r2Keys.push(...(await listAll(env.OBJECTS, `${accountPrefix(tenantId)}jobs/${jobId}/`)));
   const justBefore = await held();
   if (justBefore) return { status: "held", holdId: justBefore };

@@ -1,4 +1,5 @@
 import { hex } from "../../platform/bytes";
+import { sha256Hex } from "../../platform/crypto";
 import { tarEnd, tarHeader, tarPadding } from "./tar";
 
 /*
@@ -97,7 +98,7 @@ export class ArchiveWriter {
     await this.write(tarHeader(path, bytes.length, this.mtimeMs));
     await this.write(bytes);
     await this.write(tarPadding(bytes.length));
-    return { path, size: bytes.length, sha256: hex(new Uint8Array(await crypto.subtle.digest("SHA-256", bytes))) };
+    return { path, size: bytes.length, sha256: await sha256Hex(bytes) };
   }
 
   /**

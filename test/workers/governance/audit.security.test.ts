@@ -16,7 +16,7 @@ describe("audit log security", () => {
   });
 
   it("records a refused write as denied with its error code, and an unauthenticated one not at all", async () => {
-    const { key, tenantId } = await createTenant();
+    const { key } = await createTenant();
     const narrow = await json(await api("/v1/api-keys", { method: "POST", key, body: { name: "n", scopes: ["api_keys:write"] } }));
     // A key may not grant a scope it does not hold.
     const escalate = await api("/v1/api-keys", { method: "POST", key: narrow.secret, body: { name: "x", scopes: ["billing:write"] } });
@@ -26,11 +26,10 @@ describe("audit log security", () => {
     expect(page.items[0]).toMatchObject({ outcome: "denied", actor: { id: narrow.api_key.api_key_id }, status_code: 403 });
     expect(page.items[0].detail.error_code).toMatch(/^svc\./);
     expect(page.items).toHaveLength(2);
-    expect(tenantId).toBeTruthy();
   });
 
   it("records a request refused for a missing scope or a disallowed network, read or write, as denied with the reason", async () => {
-    const { key, tenantId } = await createTenant();
+    const { key } = await createTenant();
     const narrow = await json(await api("/v1/api-keys", { method: "POST", key, body: { name: "n", scopes: ["identity:read"] } }));
     const narrowId = narrow.api_key.api_key_id;
     expect(
@@ -51,6 +50,5 @@ describe("audit log security", () => {
       ["POST /v1/webhook-endpoints", "scope_missing"],
     ]);
     expect(denied.items[0]).toMatchObject({ actor: { kind: "api_key" }, credential_id: narrowId, status_code: 403 });
-    expect(tenantId).toBeTruthy();
   });
 });

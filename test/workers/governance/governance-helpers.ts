@@ -4,7 +4,7 @@ import { imageServices } from "../../../src/media";
 import type { RgbaImage } from "../../../src/media/types";
 import { newId } from "../../../src/platform/ids";
 import { api, json, testEnv } from "../support/helpers";
-import { signedCopy } from "../support/verify-helpers";
+import { signedCopy, texturedRgba } from "../support/verify-helpers";
 
 /** Places a hold the way the operator script does (a row in legal_holds); returns its id. */
 export async function placeHold(tenantId: string, assetId: string | null = null): Promise<string> {
@@ -52,15 +52,7 @@ export async function fingerprintedAsset(key: string) {
   const { codec } = await imageServices();
   const w = 480;
   const h = 360;
-  const data = new Uint8Array(w * h * 4);
-  for (let y = 0; y < h; y++)
-    for (let x = 0; x < w; x++) {
-      const i = (y * w + x) * 4;
-      data[i] = (x * 3 + ((y >> 4) & 1) * 60) & 255;
-      data[i + 1] = (y * 2 + ((x >> 5) & 1) * 90) & 255;
-      data[i + 2] = ((x ^ y) * 5) & 255;
-      data[i + 3] = 255;
-    }
+  const data = texturedRgba(w, h);
   const source = await codec.encode({ width: w, height: h, data } satisfies RgbaImage, "image/png", new Uint8Array());
   if (source.status !== "encoded") throw new Error("encode");
   const signed = await signedCopy(key, source.bytes, "image/png", "rcp_system_sign");

@@ -4,7 +4,7 @@ import { imageServices } from "../../../src/media";
 import type { RgbaImage } from "../../../src/media/types";
 import { nearestPdq, pdqBandStatements } from "../../../src/soft-bindings/repo";
 import { api, createTenant, json } from "../support/helpers";
-import { signedCopy, verifyFile } from "../support/verify-helpers";
+import { signedCopy, texturedRgba, verifyFile } from "../support/verify-helpers";
 
 const db = (env as unknown as { DB: D1Database }).DB;
 const hex = (b: Uint8Array) => Array.from(b, (x) => x.toString(16).padStart(2, "0")).join("");
@@ -62,15 +62,7 @@ describe("soft-binding index: PDQ by multi-index hashing", () => {
     const { codec } = await imageServices();
     const w = 480,
       h = 360;
-    const data = new Uint8Array(w * h * 4);
-    for (let y = 0; y < h; y++)
-      for (let x = 0; x < w; x++) {
-        const i = (y * w + x) * 4;
-        data[i] = (x * 3 + ((y >> 4) & 1) * 60) & 255;
-        data[i + 1] = (y * 2 + ((x >> 5) & 1) * 90) & 255;
-        data[i + 2] = ((x ^ y) * 5) & 255;
-        data[i + 3] = 255;
-      }
+    const data = texturedRgba(w, h);
     const source = await codec.encode({ width: w, height: h, data } satisfies RgbaImage, "image/png", new Uint8Array());
     if (source.status !== "encoded") throw new Error("encode");
     const { job, bytes } = await signedCopy(key, source.bytes, "image/png", "rcp_system_sign");

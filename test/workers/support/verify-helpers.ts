@@ -26,3 +26,20 @@ export async function signedCopy(key: string, source: Uint8Array, mediaType: str
   const res = await callUrl(d.url, { method: "GET", headers: d.headers });
   return { assetId, job, bytes: new Uint8Array(await res.arrayBuffer()), download: d };
 }
+
+/**
+ * A deterministic textured RGBA image (stripes and a XOR pattern): enough structure for PDQ and ISCC to index it,
+ * unlike a flat or smooth synthetic picture.
+ */
+export function texturedRgba(width: number, height: number): Uint8Array {
+  const data = new Uint8Array(width * height * 4);
+  for (let y = 0; y < height; y++)
+    for (let x = 0; x < width; x++) {
+      const i = (y * width + x) * 4;
+      data[i] = (x * 3 + ((y >> 4) & 1) * 60) & 255;
+      data[i + 1] = (y * 2 + ((x >> 5) & 1) * 90) & 255;
+      data[i + 2] = ((x ^ y) * 5) & 255;
+      data[i + 3] = 255;
+    }
+  return data;
+}
