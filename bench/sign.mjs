@@ -79,11 +79,13 @@ console.log(
 );
 // `node bench/sign.mjs --verify` runs the verify section alone.
 const verifyOnly = process.argv.includes("--verify");
-for (const [label, w, h, runs, signer] of verifyOnly ? [] : [
-  ["1 MP JPEG (1280x800)", 1280, 800, 15, timed],
-  ["  same, no timestamp", 1280, 800, 15, untimed],
-  ["12 MP JPEG (4000x3000)", 4000, 3000, 5, timed],
-]) {
+for (const [label, w, h, runs, signer] of verifyOnly
+  ? []
+  : [
+      ["1 MP JPEG (1280x800)", 1280, 800, 15, timed],
+      ["  same, no timestamp", 1280, 800, 15, untimed],
+      ["12 MP JPEG (4000x3000)", 4000, 3000, 5, timed],
+    ]) {
   const bytes = await jpeg(w, h);
   if (!bytes) {
     console.log(label.padEnd(22), "skipped: ffmpeg is needed to make the test image (apt-get install ffmpeg)");
