@@ -126,7 +126,9 @@ console.log("Target: 1 MP sign <= 10 ms CPU; a 12 MP job inside the 128 MB Worke
 // (c2pa-node, the same c2pa-rs compiled natively) on the same signed 1 MP JPEG (ES256 + RFC 3161 timestamp, as the
 // service signs), in this run, interleaved. The baseline for the goal does the same verification: the same trust
 // settings as the service's (its dev root + the bundled C2PA trust list) and the report rendered (json()). The
-// native read without settings (no trust check at all) is printed too. Wall-clock ms p50.
+// native read without settings (no trust check at all) is printed too. CPU ms p50 (process CPU time, which counts the
+// native reader's worker thread too: the calls run one at a time), as the sign table: on a busy machine wall time
+// mostly measures how often each await waits for a core, and the service's path awaits WebCrypto several times.
 {
   const { Reader } = await import("@contentauth/c2pa-node");
   const bytes = await jpeg(1280, 800);
@@ -141,20 +143,20 @@ console.log("Target: 1 MP sign <= 10 ms CPU; a 12 MP job inside the 128 MB Worke
     let status = "";
     let nativeState = "";
     for (let i = 0; i < runs + 5; i++) {
-      let t = performance.now();
+      let t = cpuMs();
       const v = await verifyManifest({ bytes: signed.bytes, mediaType: "image/jpeg" }, anchors, () => undefined);
-      if (i >= 5) ours.push(performance.now() - t);
+      if (i >= 5) ours.push(cpuMs() - t);
       status = v.facts.state === "read" ? v.facts.validation_state : v.facts.state;
-      t = performance.now();
+      t = cpuMs();
       const r = await Reader.fromAsset({ buffer: Buffer.from(signed.bytes), mimeType: "image/jpeg" }, settings);
       nativeState = r?.json().validation_state ?? "none";
-      if (i >= 5) native.push(performance.now() - t);
-      t = performance.now();
+      if (i >= 5) native.push(cpuMs() - t);
+      t = cpuMs();
       await Reader.fromAsset({ buffer: Buffer.from(signed.bytes), mimeType: "image/jpeg" });
-      if (i >= 5) bare.push(performance.now() - t);
+      if (i >= 5) bare.push(cpuMs() - t);
     }
     const ratio = p50(ours) / p50(native);
-    console.log(`\nVerify a signed 1 MP JPEG (${signed.bytes.length} bytes, timestamped), ms p50 over ${runs} interleaved runs`);
+    console.log(`\nVerify a signed 1 MP JPEG (${signed.bytes.length} bytes, timestamped), CPU ms p50 over ${runs} interleaved runs`);
     console.log("service verifyManifest (c2pa-wasm)".padEnd(46), p50(ours).toFixed(1).padStart(8), `  ${status}`);
     console.log(
       "reference reader, same settings + json()".padEnd(46),
@@ -168,10 +170,10 @@ console.log("Target: 1 MP sign <= 10 ms CPU; a 12 MP job inside the 128 MB Worke
     );
     goal({
       what: "verify a signed 1 MP JPEG, service vs native c2pa-rs reader",
-      figure: `${ratio.toFixed(2)}× (${p50(ours).toFixed(1)} vs ${p50(native).toFixed(1)} ms; ${(p50(ours) / p50(bare)).toFixed(2)}× a read without trust settings)`,
+      figure: `${ratio.toFixed(2)}× (${p50(ours).toFixed(1)} vs ${p50(native).toFixed(1)} CPU ms; ${(p50(ours) / p50(bare)).toFixed(2)}× a read without trust settings)`,
       goal: "≤ 1.2×",
       pass: ratio <= 1.2 && status === nativeState,
-      note: "bench/sign.mjs; same trust settings, p50 of 40 interleaved runs",
+      note: "bench/sign.mjs; same trust settings, CPU ms p50 of 40 interleaved runs",
     });
   }
 }
