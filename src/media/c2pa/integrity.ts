@@ -1,5 +1,6 @@
 import * as asn1js from "asn1js";
 import * as pkijs from "pkijs";
+import { hex } from "../../platform/bytes";
 import { type CborItem, decodeCbor, isCborTag } from "../../platform/cbor";
 import { sigStructure } from "./cose";
 import { type JumbfBox, type JumbfSuperbox, parseJumbf } from "./jumbf-box";
@@ -96,19 +97,8 @@ async function verifyClaimSignature(cose: Uint8Array, claim: Uint8Array): Promis
   if (!params) return "unsupported";
   const credentials = signerCredentials(cose);
   if (credentials.status !== "ok") return "invalid";
-  let key: CryptoKey;
-  try {
-    const cert = pkijs.Certificate.fromBER(credentials.chain[0]!);
-    const info = cert.subjectPublicKeyInfo;
-    // WebCrypto loads RSA keys only under rsaEncryption; an id-RSASSA-PSS key holds the same RSAPublicKey.
-    if (info.algorithm.algorithmId === OID_RSA_PSS) {
-      info.algorithm = new pkijs.AlgorithmIdentifier({ algorithmId: OID_RSA_ENCRYPTION, algorithmParams: new asn1js.Null() });
-    }
-    const spki = new Uint8Array(info.toSchema().toBER(false));
-    key = await crypto.subtle.importKey("spki", spki, params.import, false, ["verify"]);
-  } catch {
-    return "unsupported"; // a key WebCrypto cannot load: not ours to judge
-  }
+  const key = await signerKey(credentials.chain[0]!, alg as number, params.import);
+  if (!key) return "unsupported"; // a key WebCrypto cannot load: not ours to judge
   const data = sigStructure(protectedBytes, claim);
   try {
     if (await crypto.subtle.verify(params.verify, key, signature, data)) return "valid";
@@ -118,6 +108,42 @@ async function verifyClaimSignature(cose: Uint8Array, claim: Uint8Array): Promis
     return raw && (await crypto.subtle.verify(params.verify, key, raw, data)) ? "valid" : "invalid";
   } catch {
     return "invalid";
+  }
+}
+
+/**
+ * The signer's public key, imported from its leaf certificate. Parsing the certificate and importing the key cost
+ * more than the signature check itself, and one signer signs many files, so keys are kept per isolate.
+ * Invariant: the entry is a pure function of its key (the COSE algorithm and the SHA-256 of the exact certificate
+ * bytes), so a hit gives what the import would give; null means WebCrypto cannot load that key. Public data only
+ * (a certificate's key), bounded to KEY_CACHE_MAX entries, oldest first out.
+ */
+const keyCache = new Map<string, Promise<CryptoKey | null>>();
+const KEY_CACHE_MAX = 256;
+
+async function signerKey(certDer: Uint8Array, alg: number, params: ImportParams): Promise<CryptoKey | null> {
+  const id = `${alg}:${hex(new Uint8Array(await crypto.subtle.digest("SHA-256", certDer)))}`;
+  let key = keyCache.get(id);
+  if (!key) {
+    key = importSignerKey(certDer, params);
+    if (keyCache.size >= KEY_CACHE_MAX) keyCache.delete(keyCache.keys().next().value!);
+    keyCache.set(id, key);
+  }
+  return key;
+}
+
+async function importSignerKey(certDer: Uint8Array, params: ImportParams): Promise<CryptoKey | null> {
+  try {
+    const cert = pkijs.Certificate.fromBER(certDer);
+    const info = cert.subjectPublicKeyInfo;
+    // WebCrypto loads RSA keys only under rsaEncryption; an id-RSASSA-PSS key holds the same RSAPublicKey.
+    if (info.algorithm.algorithmId === OID_RSA_PSS) {
+      info.algorithm = new pkijs.AlgorithmIdentifier({ algorithmId: OID_RSA_ENCRYPTION, algorithmParams: new asn1js.Null() });
+    }
+    const spki = new Uint8Array(info.toSchema().toBER(false));
+    return await crypto.subtle.importKey("spki", spki, params, false, ["verify"]);
+  } catch {
+    return null;
   }
 }
 

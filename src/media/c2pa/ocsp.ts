@@ -203,7 +203,11 @@ export interface OcspRequest {
  * Throws only if a DER certificate does not parse.
  */
 export async function buildOcspRequest(cert: Uint8Array | pkijs.Certificate, issuer: Uint8Array | pkijs.Certificate): Promise<OcspRequest> {
-  const certId = await certIdOf(asCertificate(cert), asCertificate(issuer), "SHA-1");
+  return requestFor(await certIdOf(asCertificate(cert), asCertificate(issuer), "SHA-1"));
+}
+
+/** The OCSPRequest of buildOcspRequest for a CertID already made. */
+function requestFor(certId: OcspCertId): OcspRequest {
   const nonce = crypto.getRandomValues(new Uint8Array(NONCE_LENGTH));
   const nonceExtnValue = new Uint8Array(new asn1js.OctetString({ valueHex: nonce }).toBER(false));
   const request = new pkijs.OCSPRequest({
@@ -279,39 +283,16 @@ export interface CheckOcspOptions {
  */
 export async function checkOcsp(options: CheckOcspOptions): Promise<OcspResult> {
   const now = options.now ?? new Date();
-  let cert: pkijs.Certificate;
-  let issuer: pkijs.Certificate;
-  try {
-    cert = asCertificate(options.cert);
-    issuer = asCertificate(options.issuer);
-  } catch {
-    return unavailable("invalid_certificate", "the certificate or its issuer does not parse", null);
-  }
-  // Binds the issuer to the certificate before its key hash keys the cache and authorizes responders.
-  const issued = await issuedBy(cert, issuer);
-  if (issued === "unsupported") {
-    return unavailable(
-      "unsupported_algorithm",
-      `certificate signature algorithm ${cert.signatureAlgorithm.algorithmId} is not accepted`,
-      null,
-    );
-  }
-  if (issued !== "valid") return unavailable("issuer_mismatch", "the given issuer did not sign the certificate", null);
-  const url = ocspResponderUrl(cert);
-  if (!url) return unavailable("no_ocsp_url", "the certificate names no http(s) OCSP responder (AIA)", null);
-
-  let request: OcspRequest;
-  try {
-    request = await buildOcspRequest(cert, issuer);
-  } catch {
-    return unavailable("invalid_certificate", "no CertID could be built for the certificate", url);
-  }
-  const cacheKey = cacheKeyOf(request.certId);
+  const prepared = await preparedPair(options.cert, options.issuer);
+  if (prepared.status === "unavailable") return { ...prepared.result };
+  const { issuer, url, certId } = prepared;
+  const cacheKey = cacheKeyOf(certId);
   // A cached verdict cannot prove freshness the way a required nonce does, so requireNonce bypasses the read.
   if (options.cache && !options.requireNonce) {
     const cached = await options.cache.get(cacheKey).catch(() => null);
     if (cached && isCurrent(cached, now)) return cached;
   }
+  const request = requestFor(certId);
 
   const fetched = await fetchResponse(url, request.der, {
     fetcher: options.fetcher ?? ((req) => fetch(req)),
@@ -331,6 +312,61 @@ export async function checkOcsp(options: CheckOcspOptions): Promise<OcspResult> 
     await options.cache.put(cacheKey, result, new Date(result.next_update)).catch(() => undefined);
   }
   return result;
+}
+
+/** What checkOcsp establishes about a certificate and its issuer before any request: none of it depends on time. */
+type PreparedPair =
+  | { status: "ready"; cert: pkijs.Certificate; issuer: pkijs.Certificate; url: string; certId: OcspCertId }
+  | { status: "unavailable"; result: OcspUnavailable };
+
+/**
+ * Per isolate, the prepared pairs of certificates given as DER (a verification passes the signer's x5chain bytes):
+ * parsing both, checking that the issuer signed the certificate and hashing the CertID cost more than a cached
+ * answer. Invariant: an entry is a pure function of its key, the SHA-256 of both exact DER encodings (no clock, no
+ * network), so a hit gives what preparing again would; the parsed certificates are only read. At most
+ * PREPARED_MAX entries, oldest first out.
+ */
+const preparedPairs = new Map<string, Promise<PreparedPair>>();
+const PREPARED_MAX = 256;
+
+async function preparedPair(cert: Uint8Array | pkijs.Certificate, issuer: Uint8Array | pkijs.Certificate): Promise<PreparedPair> {
+  if (!(cert instanceof Uint8Array) || !(issuer instanceof Uint8Array)) return preparePair(cert, issuer);
+  const sha = async (b: Uint8Array) => hex(new Uint8Array(await crypto.subtle.digest("SHA-256", b)));
+  const key = `${await sha(cert)}:${await sha(issuer)}`;
+  let entry = preparedPairs.get(key);
+  if (!entry) {
+    entry = preparePair(cert.slice(), issuer.slice());
+    if (preparedPairs.size >= PREPARED_MAX) preparedPairs.delete(preparedPairs.keys().next().value!);
+    preparedPairs.set(key, entry);
+  }
+  return entry;
+}
+
+async function preparePair(certInput: Uint8Array | pkijs.Certificate, issuerInput: Uint8Array | pkijs.Certificate): Promise<PreparedPair> {
+  const failed = (result: OcspUnavailable): PreparedPair => ({ status: "unavailable", result });
+  let cert: pkijs.Certificate;
+  let issuer: pkijs.Certificate;
+  try {
+    cert = asCertificate(certInput);
+    issuer = asCertificate(issuerInput);
+  } catch {
+    return failed(unavailable("invalid_certificate", "the certificate or its issuer does not parse", null));
+  }
+  // Binds the issuer to the certificate before its key hash keys the cache and authorizes responders.
+  const issued = await issuedBy(cert, issuer);
+  if (issued === "unsupported") {
+    return failed(
+      unavailable("unsupported_algorithm", `certificate signature algorithm ${cert.signatureAlgorithm.algorithmId} is not accepted`, null),
+    );
+  }
+  if (issued !== "valid") return failed(unavailable("issuer_mismatch", "the given issuer did not sign the certificate", null));
+  const url = ocspResponderUrl(cert);
+  if (!url) return failed(unavailable("no_ocsp_url", "the certificate names no http(s) OCSP responder (AIA)", null));
+  try {
+    return { status: "ready", cert, issuer, url, certId: await certIdOf(cert, issuer, "SHA-1") };
+  } catch {
+    return failed(unavailable("invalid_certificate", "no CertID could be built for the certificate", url));
+  }
 }
 
 function isCurrent(entry: OcspVerdict, now: Date): boolean {

@@ -5,6 +5,7 @@ import { checkStoreIntegrity } from "./integrity";
 import { extractManifestStore, manifestStoreInstances } from "./jumbf-carriers";
 import { applySidecarBinding } from "./reader";
 import { CAPTURE_ASSERTION_LABEL, CREATOR_ASSERTION_LABEL } from "./signer";
+import { anchorsForStore } from "./trust-anchors";
 
 /*
  * Reads a manifest for verification: the engine's validation codes (active manifest and ingredients), the claims
@@ -199,12 +200,12 @@ export async function verifyManifest(
   trustAnchorsPem: string | null,
   ensureEngine: () => void,
 ): Promise<ManifestVerification & { warnings: string[] }> {
-  const result = await engineVerify(input, trustAnchorsPem, ensureEngine);
-  const facts = result.facts;
-  if (facts.state === "absent" || facts.state === "remote") return { ...result, warnings: [] };
   const located = input.manifestStore
     ? extractManifestStore(input.manifestStore, "application/c2pa")
     : extractManifestStore(input.bytes, input.mediaType);
+  const result = await engineVerify(input, anchorsForStore(trustAnchorsPem, located), ensureEngine);
+  const facts = result.facts;
+  if (facts.state === "absent" || facts.state === "remote") return { ...result, warnings: [] };
   if (facts.state === "unreadable") {
     // The engine refuses types it does not read ("UnsupportedType"): with no store in the bytes, there is no manifest.
     if (located.status === "not_found") return { facts: { state: "absent" }, ...nothing, warnings: [] };

@@ -532,6 +532,21 @@ describe("cache", () => {
     expect(fake.requests).toHaveLength(2);
   });
 
+  it("without an answer cache asks every time: the certificate pair is prepared once per isolate, never the answer", async () => {
+    const revoked = new Map<string, DevRevocation>();
+    const fake = devResponder(asCa, { revoked });
+    expect((await check(fake.fetcher)).status).toBe("good");
+    revoked.set(serialNumberHex(signer.der), { revokedAt: NOW });
+    expect((await check(fake.fetcher)).status).toBe("revoked");
+    expect(fake.requests).toHaveLength(2);
+    // A refused pair stays refused when asked again (and a copy is returned: editing one changes no later answer).
+    const first = await checkOcsp({ cert: signer.der, issuer: root.der, fetcher: fake.fetcher, now: NOW });
+    expectUnavailable(first, "issuer_mismatch");
+    if (first.status === "unavailable") first.reason = "timeout";
+    expectUnavailable(await checkOcsp({ cert: signer.der, issuer: root.der, fetcher: fake.fetcher, now: NOW }), "issuer_mismatch");
+    expect(fake.requests).toHaveLength(2);
+  });
+
   it("never caches unavailable", async () => {
     const cache = new InMemoryOcspCache();
     let calls = 0;

@@ -1,0 +1,122 @@
+// Keyed verify on `npm start`: POST /v1/verify (multipart, an all-scope dev API key) of a signed 1 MP JPEG, one
+// request at a time (ms p50) and 8 in flight (req/s), beside GET /healthz with 8 in flight in the same run (the
+// baseline: what the same server answers when a request does no work). The JPEG is signed in this script with the
+// dev PKI of .dev.vars (signer chain + the internal TSA), as the service signs, so the server trusts it.
+// Usage: start the service (`npm start`, or PORT=<port> npm start), then `node bench/verify-keyed.mjs`
+// (SVC_API_BASE_URL / SVC_API_KEY from .svc/dev.env unless set).
+import { execFileSync } from "node:child_process";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { goal } from "./lib/goals.mjs";
+
+const ROOT = join(import.meta.dirname, "..");
+const OUT = join(ROOT, "dist", "bench");
+mkdirSync(OUT, { recursive: true });
+
+const parse = (text) =>
+  Object.fromEntries(
+    text
+      .split("\n")
+      .map((l) => /^([A-Z0-9_]+)=(.*)$/.exec(l.trim()))
+      .filter(Boolean)
+      .map((m) => [m[1], m[2].replace(/^"(.*)"$/s, "$1").replace(/\\n/g, "\n")]),
+  );
+const devEnv = existsSync(join(ROOT, ".svc", "dev.env")) ? parse(readFileSync(join(ROOT, ".svc", "dev.env"), "utf8")) : {};
+const base = process.env.SVC_API_BASE_URL ?? devEnv.SVC_API_BASE_URL ?? "http://127.0.0.1:8787";
+const key = process.env.SVC_API_KEY ?? devEnv.SVC_API_KEY;
+if (!key || !existsSync(join(ROOT, ".dev.vars"))) {
+  console.error("verify-keyed: run `npm start` first (it writes .dev.vars and .svc/dev.env).");
+  process.exit(1);
+}
+const vars = parse(readFileSync(join(ROOT, ".dev.vars"), "utf8"));
+try {
+  const health = await fetch(`${base}/healthz`);
+  if (!health.ok) throw new Error(`HTTP ${health.status}`);
+} catch (error) {
+  console.error(`verify-keyed: ${base} does not answer (${error.message}); start the service first (npm start).`);
+  process.exit(1);
+}
+
+// The signed 1 MP JPEG (a seeded photo-like scene, MozJPEG q90), signed with the dev PKI.
+execFileSync(
+  join(ROOT, "node_modules", ".bin", "esbuild"),
+  [
+    join(ROOT, "bench", "sign-entry.ts"),
+    "--bundle",
+    "--platform=node",
+    "--format=esm",
+    `--outfile=${join(OUT, "sign-entry.mjs")}`,
+    "--log-level=error",
+  ],
+  { cwd: ROOT },
+);
+const { setup, devSigner } = await import(join(OUT, "sign-entry.mjs"));
+await setup(); // instantiates the engine
+const { makeImage, jpegEnc } = await import("./lib/images.mjs");
+const img = makeImage("photo-textured", 1280, 800, 1);
+const raw = new Uint8Array(
+  await jpegEnc.default({ data: new Uint8ClampedArray(img.data.buffer), width: 1280, height: 800, colorSpace: "srgb" }, { quality: 90 }),
+);
+const signer = devSigner({
+  chainPem: vars.SVC_C2PA_SIGNER_CHAIN_PEM,
+  keyPem: vars.SVC_C2PA_SIGNER_KEY_PEM,
+  tsaChainPem: vars.SVC_TSA_CHAIN_PEM,
+  tsaKeyPem: vars.SVC_TSA_KEY_PEM,
+});
+const signed = await signer.signEmbedded({
+  bytes: raw,
+  plan: { title: "bench.jpg", media_type: "image/jpeg", intent: { kind: "opened" }, assertions: [] },
+});
+if (signed.status !== "signed") throw new Error(`signing failed: ${JSON.stringify(signed)}`);
+writeFileSync(join(OUT, "verify-keyed-1mp.jpg"), signed.bytes);
+
+const verify = async () => {
+  const form = new FormData();
+  form.append("file", new Blob([signed.bytes], { type: "image/jpeg" }), "bench.jpg");
+  const res = await fetch(`${base}/v1/verify`, { method: "POST", headers: { authorization: `Bearer ${key}` }, body: form });
+  const body = await res.json();
+  if (res.status !== 200) throw new Error(`POST /v1/verify: HTTP ${res.status} ${JSON.stringify(body).slice(0, 300)}`);
+  return body;
+};
+const healthz = async () => {
+  const res = await fetch(`${base}/healthz`);
+  await res.arrayBuffer();
+  if (!res.ok) throw new Error(`GET /healthz: HTTP ${res.status}`);
+};
+const p50 = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+/** Requests per second with `inFlight` concurrent callers for `count` requests in all. */
+async function throughput(call, count, inFlight) {
+  let next = 0;
+  const t = performance.now();
+  await Promise.all(
+    Array.from({ length: inFlight }, async () => {
+      while (next++ < count) await call();
+    }),
+  );
+  return count / ((performance.now() - t) / 1000);
+}
+
+const first = await verify();
+for (let i = 0; i < 4; i++) await verify(); // warm the isolate (engine init, JIT, caches)
+const alone = [];
+for (let i = 0; i < 20; i++) {
+  const t = performance.now();
+  await verify();
+  alone.push(performance.now() - t);
+}
+await throughput(healthz, 100, 8);
+const health = await throughput(healthz, 400, 8);
+const rate = await throughput(verify, 120, 8);
+
+console.log(`\nKeyed POST /v1/verify of a signed 1 MP JPEG (${signed.bytes.length} bytes) on ${base} (${new Date().toISOString()})`);
+console.log(`  verdict ${first.status ?? first.overall ?? "?"}, manifest ${first.manifest?.validation_state ?? first.manifest_id ?? "?"}`);
+console.log(`  one request alone      ${p50(alone).toFixed(1).padStart(7)} ms p50 (20 requests)`);
+console.log(`  8 in flight            ${rate.toFixed(1).padStart(7)} req/s (120 requests)`);
+console.log(`  GET /healthz, 8 in flight ${health.toFixed(0).padStart(5)} req/s (baseline, same run)`);
+goal({
+  what: "keyed verify of a signed 1 MP JPEG on npm start, 8 in flight",
+  figure: `${rate.toFixed(0)} req/s (${p50(alone).toFixed(0)} ms alone; /healthz ${health.toFixed(0)} req/s)`,
+  goal: "≥ 60 req/s",
+  pass: rate >= 60,
+  note: "bench/verify-keyed.mjs against a running npm start",
+});
