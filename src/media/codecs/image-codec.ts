@@ -1,7 +1,6 @@
 import decodeAvif, { init as initAvifDecode } from "@jsquash/avif/decode";
 import encodeAvif, { init as initAvifEncode } from "@jsquash/avif/encode";
 import decodeJpeg, { init as initJpegDecode } from "@jsquash/jpeg/decode";
-import encodeJpeg, { init as initJpegEncode } from "@jsquash/jpeg/encode";
 import decodePng, { init as initPngDecode } from "@jsquash/png/decode";
 import encodePng from "@jsquash/png/encode";
 import decodeWebp, { init as initWebpDecode } from "@jsquash/webp/decode";
@@ -9,6 +8,7 @@ import encodeWebp, { init as initWebpEncode } from "@jsquash/webp/encode";
 import * as UTIFModule from "utif2";
 import { DECODE_MAXIMUM_PIXELS } from "../../catalog/limits";
 import type { ImageCodec, ImageDecodeResult, ImageEncodeResult, RgbaImage } from "../types";
+import { BaselineJpegEncoder } from "./baseline-jpeg";
 import { estimateJpegQuality, metadataSegments, withSegments } from "./jpeg-segments";
 
 /**
@@ -17,6 +17,7 @@ import { estimateJpegQuality, metadataSegments, withSegments } from "./jpeg-segm
  */
 export interface CodecModules {
   jpegDecode: WebAssembly.Module;
+  /** Our baseline JPEG encoder (wasm/build/jpegenc.wasm), not MozJPEG's: see BaselineJpegEncoder. */
   jpegEncode: WebAssembly.Module;
   png: WebAssembly.Module;
   webpDecode: WebAssembly.Module;
@@ -36,7 +37,7 @@ function frame(image: RgbaImage) {
     width: image.width,
     height: image.height,
     colorSpace: "srgb",
-  } as unknown as Parameters<typeof encodeJpeg>[0];
+  } as unknown as Parameters<typeof encodeWebp>[0];
 }
 
 function isLosslessWebp(bytes: Uint8Array): boolean {
@@ -54,7 +55,8 @@ function isLosslessWebp(bytes: Uint8Array): boolean {
 }
 
 /**
- * JPEG (MozJPEG), PNG, WebP, AVIF (libavif/aom) via jSquash and TIFF via UTIF, behind `ImageCodec`.
+ * JPEG (MozJPEG decode, our baseline encoder), PNG, WebP, AVIF (libavif/aom) via jSquash and TIFF via UTIF,
+ * behind `ImageCodec`.
  * Re-encodes keep what a customer would expect: JPEG at the source's estimated quality (at least 85, so the
  * re-encode itself is not the visible loss) with its EXIF/ICC/XMP segments; PNG and TIFF lossless; WebP
  * lossless when the source was, else quality 90; AVIF quality 92.
@@ -64,6 +66,7 @@ export class JsquashImageCodec implements ImageCodec {
   /** 12 MP is 48 MB of RGBA; with the codec's own copy that is what a 128 MB isolate can afford. */
   readonly maxPixels = DECODE_MAXIMUM_PIXELS;
   #ready: Promise<unknown> | null = null;
+  #jpegEncoder: BaselineJpegEncoder | null = null;
 
   constructor(private readonly modules: CodecModules) {}
 
@@ -71,7 +74,6 @@ export class JsquashImageCodec implements ImageCodec {
     const m = this.modules;
     this.#ready ??= Promise.all([
       asInit(initJpegDecode)(m.jpegDecode),
-      asInit(initJpegEncode)(m.jpegEncode),
       asInit(initPngDecode)(m.png),
       asInit(initWebpDecode)(m.webpDecode),
       asInit(initWebpEncode)(m.webpEncode),
@@ -125,7 +127,9 @@ export class JsquashImageCodec implements ImageCodec {
       switch (mediaType) {
         case "image/jpeg": {
           const quality = Math.max(85, Math.min(98, estimateJpegQuality(source) ?? 92));
-          const jpeg = new Uint8Array(await encodeJpeg(frame(image), { quality, quant_table: 0 }));
+          // Full-resolution chroma from quality 90 up, as MozJPEG's auto-subsampling chose before.
+          this.#jpegEncoder ??= new BaselineJpegEncoder(this.modules.jpegEncode);
+          const jpeg = this.#jpegEncoder.encode(image, quality, quality >= 90 ? "4:4:4" : "4:2:0");
           return { status: "encoded", bytes: withSegments(jpeg, metadataSegments(source)) };
         }
         case "image/png":
