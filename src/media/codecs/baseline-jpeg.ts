@@ -38,7 +38,8 @@ export class BaselineJpegEncoder {
     const k = this.#k;
     const { width, height, data } = image;
     if (data.length !== width * height * 4) throw new Error("The image data must be width x height x 4 bytes (RGBA).");
-    if (k.begin(width, height, Math.round(quality), subsampling === "4:2:0" ? 2 : 1) !== 0) throw new Error("Invalid JPEG encode parameters.");
+    if (k.begin(width, height, Math.round(quality), subsampling === "4:2:0" ? 2 : 1) !== 0)
+      throw new Error("Invalid JPEG encode parameters.");
     const rows = k.stripRows();
     const rowBytes = width * 4;
     for (let y = 0; y < height; y += rows) {
