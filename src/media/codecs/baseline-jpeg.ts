@@ -1,4 +1,4 @@
-import type { RgbaImage } from "../types";
+import type { RgbaImage, RowEncoder } from "../types";
 
 interface KernelExports {
   memory: WebAssembly.Memory;
@@ -35,20 +35,57 @@ export class BaselineJpegEncoder {
   }
 
   encode(image: RgbaImage, quality: number, subsampling: ChromaSubsampling): Uint8Array {
-    const k = this.#k;
     const { width, height, data } = image;
     if (data.length !== width * height * 4) throw new Error("The image data must be width x height x 4 bytes (RGBA).");
-    if (k.begin(width, height, Math.round(quality), subsampling === "4:2:0" ? 2 : 1) !== 0)
-      throw new Error("Invalid JPEG encode parameters.");
-    const rows = k.stripRows();
+    const stream = this.stream(width, height, quality, subsampling);
+    stream.rows(data, height);
+    return stream.finish();
+  }
+
+  /**
+   * The same encode fed with runs of whole rows (any run length), for a producer that never holds the whole
+   * image. One stream at a time per encoder; `restart` begins the image again.
+   */
+  stream(width: number, height: number, quality: number, subsampling: ChromaSubsampling): RowEncoder {
+    const k = this.#k;
+    const q = Math.round(quality);
+    const sub = subsampling === "4:2:0" ? 2 : 1;
     const rowBytes = width * 4;
-    for (let y = 0; y < height; y += rows) {
-      const n = Math.min(rows, height - y);
-      // the memory may have grown (a new buffer) during the previous strip: take a fresh view each time
-      new Uint8Array(k.memory.buffer, k.stripPtr(), n * rowBytes).set(data.subarray(y * rowBytes, (y + n) * rowBytes));
-      k.encodeRows(n);
-    }
-    const length = k.finish();
-    return new Uint8Array(k.memory.buffer, k.outputPtr(), length).slice();
+    let pending = 0; // rows in the kernel's strip, not yet encoded
+    let received = 0;
+    const restart = () => {
+      if (k.begin(width, height, q, sub) !== 0) throw new Error("Invalid JPEG encode parameters.");
+      pending = 0;
+      received = 0;
+    };
+    restart();
+    const stripRows = k.stripRows();
+    return {
+      restart,
+      rows(data: Uint8Array, count: number) {
+        if (received + count > height || data.length < count * rowBytes) throw new Error("More rows than the image has.");
+        let i = 0;
+        while (i < count) {
+          const n = Math.min(stripRows - pending, count - i);
+          // the memory may have grown (a new buffer) during the previous strip: take a fresh view each time
+          new Uint8Array(k.memory.buffer, k.stripPtr() + pending * rowBytes, n * rowBytes).set(
+            data.subarray(i * rowBytes, (i + n) * rowBytes),
+          );
+          pending += n;
+          i += n;
+          if (pending === stripRows) {
+            k.encodeRows(pending);
+            pending = 0;
+          }
+        }
+        received += count;
+      },
+      finish() {
+        if (received !== height) throw new Error("The image's rows are not all in.");
+        if (pending > 0) k.encodeRows(pending);
+        const length = k.finish();
+        return new Uint8Array(k.memory.buffer, k.outputPtr(), length).slice();
+      },
+    };
   }
 }

@@ -7,7 +7,7 @@ import decodeWebp, { init as initWebpDecode } from "@jsquash/webp/decode";
 import encodeWebp, { init as initWebpEncode } from "@jsquash/webp/encode";
 import * as UTIFModule from "utif2";
 import { DECODE_MAXIMUM_PIXELS } from "../../catalog/limits";
-import type { ImageCodec, ImageDecodeResult, ImageEncodeResult, RgbaImage } from "../types";
+import type { ImageCodec, ImageDecodeResult, ImageEncodeResult, RgbaImage, RowEncoder } from "../types";
 import { BaselineJpegEncoder } from "./baseline-jpeg";
 import { estimateJpegQuality, metadataSegments, withSegments } from "./jpeg-segments";
 
@@ -120,17 +120,26 @@ export class JsquashImageCodec implements ImageCodec {
     }
   }
 
+  /** JPEG only: our baseline encoder fed row by row, with the settings and metadata `encode` uses. */
+  async rowEncoder(mediaType: string, width: number, height: number, source: Uint8Array): Promise<RowEncoder | null> {
+    if (mediaType !== "image/jpeg") return null;
+    // The source's quality (at least 85, so the re-encode itself is not the visible loss); full-resolution chroma
+    // from quality 90 up, as MozJPEG's auto-subsampling chose before.
+    const quality = Math.max(85, Math.min(98, estimateJpegQuality(source) ?? 92));
+    this.#jpegEncoder ??= new BaselineJpegEncoder(this.modules.jpegEncode);
+    const stream = this.#jpegEncoder.stream(width, height, quality, quality >= 90 ? "4:4:4" : "4:2:0");
+    return { restart: stream.restart, rows: stream.rows, finish: () => withSegments(stream.finish(), metadataSegments(source)) };
+  }
+
   async encode(image: RgbaImage, mediaType: string, source: Uint8Array): Promise<ImageEncodeResult> {
     try {
       await this.init();
       let out: ArrayBuffer;
       switch (mediaType) {
         case "image/jpeg": {
-          const quality = Math.max(85, Math.min(98, estimateJpegQuality(source) ?? 92));
-          // Full-resolution chroma from quality 90 up, as MozJPEG's auto-subsampling chose before.
-          this.#jpegEncoder ??= new BaselineJpegEncoder(this.modules.jpegEncode);
-          const jpeg = this.#jpegEncoder.encode(image, quality, quality >= 90 ? "4:4:4" : "4:2:0");
-          return { status: "encoded", bytes: withSegments(jpeg, metadataSegments(source)) };
+          const stream = (await this.rowEncoder(mediaType, image.width, image.height, source))!;
+          stream.rows(image.data, image.height);
+          return { status: "encoded", bytes: stream.finish() };
         }
         case "image/png":
           out = await encodePng(frame(image));
