@@ -170,3 +170,29 @@ describe("BaselineJpegEncoder", () => {
     expect(() => encoder.encode({ width: 8, height: 9, data: image.data }, 90, "4:2:0")).toThrow();
   });
 });
+
+describe("streaming", () => {
+  it("rows fed in runs of any length give the same bytes as the one-shot encode; restart begins again", () => {
+    const image = photoLike(123, 77, 9);
+    const rowBytes = image.width * 4;
+    for (const subsampling of ["4:2:0", "4:4:4"] as const) {
+      const whole = encoder.encode(image, 88, subsampling);
+      const stream = encoder.stream(image.width, image.height, 88, subsampling);
+      stream.rows(image.data.subarray(0, 5 * rowBytes), 5); // a pass that is then discarded
+      stream.restart();
+      for (let y = 0, run = 1; y < image.height; y += run, run = (run * 3) % 37 || 1) {
+        const n = Math.min(run, image.height - y);
+        stream.rows(image.data.subarray(y * rowBytes, (y + n) * rowBytes), n);
+      }
+      expect(Buffer.from(stream.finish()).equals(Buffer.from(whole))).toBe(true);
+    }
+  });
+
+  it("refuses a finish before the last row and rows past the last", () => {
+    const image = photoLike(16, 16, 4);
+    const stream = encoder.stream(16, 16, 90, "4:2:0");
+    stream.rows(image.data, 8);
+    expect(() => stream.finish()).toThrow();
+    expect(() => stream.rows(image.data, 9)).toThrow();
+  });
+});
