@@ -31,10 +31,11 @@ export async function setup() {
     return out.bytes;
   };
   /** One watermark step's pixel work, timed per stage (ms); the mark must read back from the encoded bytes. */
-  async function step(source: Uint8Array, encoder: "ours" | "mozjpeg", options: { psnr: boolean } = { psnr: true }) {
+  async function step(source: Uint8Array, encoder: "ours" | "mozjpeg", options: { psnr: boolean; probe?: () => void } = { psnr: true }) {
     const t0 = performance.now();
     let decoded = await codec.decode(source, "image/jpeg");
     if (decoded.status !== "decoded") throw new Error(decoded.message);
+    options.probe?.();
     const width = decoded.image.width;
     const height = decoded.image.height;
     const t1 = performance.now();
@@ -55,11 +56,13 @@ export async function setup() {
       bytes = await mozjpeg(marked.image, source);
     }
     const t3 = performance.now();
+    options.probe?.();
     // as in the step, the source pixels are not held through the read-back (the memory runs measure that)
     const sourcePixels = options.psnr ? decoded.image.data : null;
     decoded = null as unknown as typeof decoded;
     const back = await codec.decode(bytes, "image/jpeg");
     if (back.status !== "decoded") throw new Error(back.message);
+    options.probe?.();
     const found = watermarker.detect(back.image);
     const t4 = performance.now();
     const ok = found.status === "detected" && found.payload.every((b, i) => b === payload[i]);
