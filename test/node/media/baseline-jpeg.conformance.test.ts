@@ -43,7 +43,7 @@ const frame = (image: RgbaImage) =>
     width: image.width,
     height: image.height,
     colorSpace: "srgb",
-  }) as unknown as ImageData;
+  }) as unknown as Parameters<typeof encodeJpeg>[0];
 
 async function decode(bytes: Uint8Array): Promise<RgbaImage> {
   const d = await decodeJpeg(bytes.slice().buffer as ArrayBuffer);

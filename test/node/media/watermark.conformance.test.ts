@@ -511,7 +511,7 @@ describe("watermark: sizes and malformed input", () => {
 
 describe("watermark: embedInto", () => {
   it("hands the sink exactly embed's pixels, row by row, and the same PSNR", () => {
-    const wm = new WasmWatermarker(new WebAssembly.Module(readFileSync(WASM)));
+    const wm = new WasmWatermarker(watermarkModule);
     const rand = rng(11);
     const width = 301;
     const height = 257;
