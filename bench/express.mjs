@@ -86,6 +86,7 @@ async function jobRow() {
     `\nWatermark job pixel work, 12 MP JPEG (4000x3000, q90 source), ms p50 (${new Date().toISOString()}, Node ${process.version})\n`,
   );
   console.log(["encoder".padEnd(34), "decode", " embed", "encode", "d+e+e", "readback", " bytes", "PSNR dB", "mark"].join("  "));
+  console.log("(ours: the marked rows stream into the encoder during the embed, so its encode column is only the final flush)");
   const source12 = await sourceJpeg(4000, 3000);
   const runs = 3;
   const rows = {};
@@ -103,7 +104,14 @@ async function jobRow() {
     const rs = rows[encoder];
     const m = (k) => p50(rs.map((r) => r[k]));
     const total = p50(rs.map((r) => r.decode + r.embed + r.encode));
-    summary[encoder] = { total, encode: m("encode"), bytes: rs[0].bytes, psnr: rs[0].psnr, ok: rs.every((r) => r.readBackOk) };
+    summary[encoder] = {
+      total,
+      decode: m("decode"),
+      encode: m("encode"),
+      bytes: rs[0].bytes,
+      psnr: rs[0].psnr,
+      ok: rs.every((r) => r.readBackOk),
+    };
     console.log(
       [
         label.padEnd(34),
@@ -139,7 +147,7 @@ async function jobRow() {
   const scaled = (s.ours.total / s.mozjpeg.total) * 1251; // the issue's figure for the MozJPEG pipeline: 203 + 125 + 923 ms
   console.log(
     `size ${((s.ours.bytes / s.mozjpeg.bytes - 1) * 100).toFixed(1)} % larger, PSNR ${(s.ours.psnr - s.mozjpeg.psnr).toFixed(2)} dB vs MozJPEG; ` +
-      `encode ${ratio(s.ours.encode / s.mozjpeg.encode)}, decode+embed+encode ${ratio(s.ours.total / s.mozjpeg.total)} of MozJPEG's in this run`,
+      `embed+encode ${ratio((s.ours.total - s.ours.decode) / (s.mozjpeg.total - s.mozjpeg.decode))}, decode+embed+encode ${ratio(s.ours.total / s.mozjpeg.total)} of MozJPEG's in this run`,
   );
   goal({
     what: "watermark job on a 12 MP JPEG (decode + embed + encode), peak memory",
