@@ -8,13 +8,13 @@ import { REJECTING_CODES } from "./job-errors";
 import type { DurableCredentials, FingerprintOutput, SignOutput, WatermarkOutput } from "./outputs";
 import { attemptsExhaustedMessage, JOB_LEASE_MS, JOB_START_DEADLINE_MS, MAX_JOB_ATTEMPTS, startDeadlineMessage } from "./policy";
 import {
+  beginStep,
   completeStep,
   finishCanceled,
   getJob,
   type JobRow,
   jobSource,
   markQueued,
-  markStepRunning,
   releaseLease,
   stepsOf,
   takeJob,
@@ -104,6 +104,8 @@ async function runTakenJob(env: Bindings, services: JobServices, tenantId: strin
   let signed: SignOutput | null = null;
   let signedBytes: Uint8Array | null = null;
   let watermarked: WatermarkOutput | null = null;
+  // The watermarked bytes this run encoded and stored: the sign step signs them without reading them back.
+  let watermarkedBytes: Uint8Array | null = null;
   let fingerprinted: FingerprintOutput | null = null;
   // The published pixels, when this run already decoded them (the watermark step's read-back).
   let pixels: RgbaImage | null = null;
@@ -114,9 +116,8 @@ async function runTakenJob(env: Bindings, services: JobServices, tenantId: strin
       if (step.step === "fingerprint") fingerprinted = JSON.parse(step.output!) as FingerprintOutput;
       continue;
     }
-    job = (await getJob(db, tenantId, taken.id))!;
+    job = (await beginStep(db, tenantId, taken.id, step.step, Date.now()))!;
     if (job.cancelRequestedAt !== null) return finishCanceled(db, job);
-    await markStepRunning(db, job.id, step.step, Date.now());
     try {
       switch (step.step) {
         case "inspect": {
@@ -126,6 +127,7 @@ async function runTakenJob(env: Bindings, services: JobServices, tenantId: strin
         case "watermark": {
           const result = await watermarkStep(env, imageServices(services), job, admitted, source);
           watermarked = result.output;
+          watermarkedBytes = result.bytes;
           pixels = result.pixels;
           await completeStep(db, job.id, step.step, watermarked, JOB_LEASE_MS);
           break;
@@ -139,7 +141,18 @@ async function runTakenJob(env: Bindings, services: JobServices, tenantId: strin
         }
         case "sign": {
           pixels = null; // nothing after this needs the pixels: free them before the engine's copy
-          const result = await signStep(env, services.signer, job, admitted, asset.filename, source, watermarked, fingerprinted);
+          const result = await signStep(
+            env,
+            services.signer,
+            job,
+            admitted,
+            asset.filename,
+            source,
+            watermarked,
+            fingerprinted,
+            watermarkedBytes,
+          );
+          watermarkedBytes = null;
           signed = result.output;
           signedBytes = result.bytes;
           await completeStep(db, job.id, step.step, signed, JOB_LEASE_MS);

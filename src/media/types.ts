@@ -161,7 +161,30 @@ export interface Watermarker {
   readonly minimumEdge: number;
   readonly falsePositiveBound: number;
   embed(input: { image: RgbaImage; payload: Uint8Array; strength: WatermarkStrength }): WatermarkEmbedResult;
+  /**
+   * Like `embed`, but the marked rows go to `sink` strip by strip instead of into a full-size output (one copy of
+   * the image less in memory). On `embedded`, the sink's last pass, from its last `restart`, holds the marked image.
+   */
+  embedInto?(
+    input: { image: RgbaImage; payload: Uint8Array; strength: WatermarkStrength },
+    sink: RowSink,
+  ): Exclude<WatermarkEmbedResult, { status: "embedded" }> | { status: "embedded"; psnr_db: number };
   detect(image: RgbaImage): WatermarkDetectResult;
+}
+
+/**
+ * Receives an image top to bottom in runs of whole RGBA rows. Invariant: after `restart`, rows arrive in order
+ * from row 0, each exactly once; a later `restart` discards the pass so far.
+ */
+export interface RowSink {
+  restart(): void;
+  /** `data` holds `count` whole rows (count x width x 4 bytes), valid only during the call. */
+  rows(data: Uint8Array, count: number): void;
+}
+
+/** A streaming encoder: the rows of one image in, the encoded file out once the last row is in. */
+export interface RowEncoder extends RowSink {
+  finish(): Uint8Array;
 }
 
 export type FingerprintResult =
@@ -199,6 +222,8 @@ export interface ImageCodec {
   decode(bytes: Uint8Array, mediaType: string): Promise<ImageDecodeResult>;
   /** `source`: the original file, for what survives a re-encode (metadata segments, lossless-ness). */
   encode(image: RgbaImage, mediaType: string, source: Uint8Array): Promise<ImageEncodeResult>;
+  /** The same encode, fed row by row (null where the format has no streaming encoder here). */
+  rowEncoder?(mediaType: string, width: number, height: number, source: Uint8Array): Promise<RowEncoder | null>;
 }
 
 /** The decoded-image pipeline of a deployment: codec, our watermark and the fingerprints by algorithm name. */

@@ -12,7 +12,7 @@ export function nodeImageCodec(): JsquashImageCodec {
   const mod = (name: string, file: string) => new Module(readFileSync(join(pkg(name), file)));
   return new JsquashImageCodec({
     jpegDecode: mod("@jsquash/jpeg", "codec/dec/mozjpeg_dec.wasm"),
-    jpegEncode: mod("@jsquash/jpeg", "codec/enc/mozjpeg_enc.wasm"),
+    jpegEncode: new Module(readFileSync(join(import.meta.dirname, "..", "..", "wasm", "build", "jpegenc.wasm"))),
     png: mod("@jsquash/png", "codec/pkg/squoosh_png_bg.wasm"),
     webpDecode: mod("@jsquash/webp", "codec/dec/webp_dec.wasm"),
     webpEncode: mod("@jsquash/webp", "codec/enc/webp_enc_simd.wasm"),

@@ -163,11 +163,36 @@ export async function releaseLease(db: Database, jobId: string, now: number) {
     .where(and(eq(jobs.id, jobId), eq(jobs.state, "running")));
 }
 
-export async function markStepRunning(db: Database, jobId: string, step: string, now: number) {
-  await db
-    .update(jobSteps)
-    .set({ state: "running", startedAt: now })
-    .where(and(eq(jobSteps.jobId, jobId), eq(jobSteps.step, step)));
+/**
+ * Starts a step in one D1 batch (one round trip on the express hot path): the step is marked running unless a
+ * cancellation was requested, and the job is read back after that, so the caller sees a cancellation that landed
+ * before the step's work starts (and then the step was not marked).
+ */
+export async function beginStep(db: Database, tenantId: string, jobId: string, step: string, now: number): Promise<JobRow | null> {
+  const [, rows] = await db.batch([
+    db
+      .update(jobSteps)
+      .set({ state: "running", startedAt: now })
+      .where(
+        and(
+          eq(jobSteps.jobId, jobId),
+          eq(jobSteps.step, step),
+          inArray(
+            jobSteps.jobId,
+            db
+              .select({ id: jobs.id })
+              .from(jobs)
+              .where(and(eq(jobs.id, jobId), isNull(jobs.cancelRequestedAt))),
+          ),
+        ),
+      ),
+    db
+      .select()
+      .from(jobs)
+      .where(and(eq(jobs.tenantId, tenantId), eq(jobs.id, jobId)))
+      .limit(1),
+  ]);
+  return rows[0] ?? null;
 }
 
 /** Records a finished step and its output; a finished step is news, so the lease is renewed in the same batch. */

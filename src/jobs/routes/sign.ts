@@ -87,8 +87,9 @@ async function runExpress(c: AppContext, admitted: JobRow) {
   clearTimeout(timer);
 
   const db = c.var.db;
-  const job = (await getJob(db, tenantId, admitted.id))!;
-  const steps = (await stepsOf(db, [job.id])).get(job.id) ?? [];
+  const [found, stepRows] = await Promise.all([getJob(db, tenantId, admitted.id), stepsOf(db, [admitted.id])]);
+  const job = found!;
+  const steps = stepRows.get(job.id) ?? [];
   const view = jobView(job, steps);
   if (job.state !== "completed") return { status: 202 as const, body: view };
   const asset = await getAsset(db, tenantId, job.assetId);

@@ -25,10 +25,12 @@ export async function signStep(
   source: ObjectRow,
   watermarked: WatermarkOutput | null,
   fingerprinted: FingerprintOutput | null,
+  /** The watermarked bytes when this run encoded (and stored) them; else they are read back from R2. */
+  watermarkedBytes: Uint8Array | null = null,
 ): Promise<{ output: SignOutput; bytes: Uint8Array | null }> {
   // A watermark recipe signs the watermarked bytes; every other recipe signs the upload itself.
   const bytes = watermarked
-    ? await read(env.OBJECTS, watermarked.output.key, watermarked.output.etag)
+    ? (watermarkedBytes ?? (await read(env.OBJECTS, watermarked.output.key, watermarked.output.etag)))
     : await read(env.OBJECTS, source.r2Key, source.etag);
   if (!bytes) throw new StepFailure("svc.jobs.source_unavailable", "The uploaded bytes could not be read back unchanged.");
   // Attribution is decided at admission, and checked again here: a creator withdrawn while the job waited is not

@@ -1,5 +1,5 @@
 import type { Bindings } from "../../env";
-import type { ImageServices, RgbaImage } from "../../media/types";
+import type { ImageServices, RgbaImage, WatermarkStrength } from "../../media/types";
 import { hex } from "../../platform/bytes";
 import type { AdmittedRequest } from "../admission";
 import type { WatermarkOutput } from "../outputs";
@@ -9,7 +9,8 @@ import { decodeOrFail, put, read, StepFailure } from "./common";
 /**
  * Embeds a fresh random 64-bit payload, re-encodes in the upload's format, and reads the mark back from the
  * encoded bytes before anything is stored: an output whose mark did not survive its own encoding is a failure,
- * never published. Returns the decoded read-back pixels for the fingerprint step.
+ * never published. Returns the decoded read-back pixels for the fingerprint step and the stored bytes for the
+ * sign step (so neither reads them back from R2 in the same run).
  */
 export async function watermarkStep(
   env: Bindings,
@@ -17,7 +18,7 @@ export async function watermarkStep(
   job: JobRow,
   admitted: AdmittedRequest,
   source: ObjectRow,
-): Promise<{ output: WatermarkOutput; pixels: RgbaImage }> {
+): Promise<{ output: WatermarkOutput; pixels: RgbaImage; bytes: Uint8Array }> {
   const algorithm = admitted.watermark_algorithm;
   if (algorithm !== image.watermarker.algorithm)
     throw new StepFailure("svc.jobs.step_unavailable", `The ${algorithm} watermark is not installed in this deployment.`);
@@ -25,17 +26,8 @@ export async function watermarkStep(
   const bytes = await read(env.OBJECTS, source.r2Key, source.etag);
   if (!bytes) throw new StepFailure("svc.jobs.source_unavailable", "The uploaded bytes could not be read back unchanged.");
   const payload = crypto.getRandomValues(new Uint8Array(8));
-  let encoded: Uint8Array;
-  let psnr: number;
-  {
-    const original = await decodeOrFail(image, bytes, source.mediaType);
-    const marked = image.watermarker.embed({ image: original, payload, strength });
-    if (marked.status !== "embedded") throw new StepFailure("svc.jobs.watermark_failed", marked.message);
-    psnr = marked.psnr_db;
-    const out = await image.codec.encode(marked.image, source.mediaType, bytes);
-    if (out.status !== "encoded") throw new StepFailure("svc.jobs.watermark_failed", out.message);
-    encoded = out.bytes;
-  } // the original and marked pixels go out of scope before the read-back decode
+  const { encoded, psnr } = await markAndEncode(image, bytes, source.mediaType, payload, strength);
+  // the original pixels are out of scope before the read-back decode
   const readBack = await decodeOrFail(image, encoded, source.mediaType);
   const detected = image.watermarker.detect(readBack);
   if (detected.status !== "detected" || hex(detected.payload) !== hex(payload)) {
@@ -53,5 +45,36 @@ export async function watermarkStep(
       height: readBack.height,
     },
     pixels: readBack,
+    bytes: encoded,
   };
+}
+
+/**
+ * Decodes, embeds and re-encodes. Where the codec streams the format (JPEG), the marked rows go straight into the
+ * encoder and the marked image is never whole in memory (a 12 MP image is 48 MB of RGBA).
+ */
+async function markAndEncode(
+  image: ImageServices,
+  bytes: Uint8Array,
+  mediaType: string,
+  payload: Uint8Array,
+  strength: WatermarkStrength,
+): Promise<{ encoded: Uint8Array; psnr: number }> {
+  const original = await decodeOrFail(image, bytes, mediaType);
+  const { watermarker, codec } = image;
+  const stream = watermarker.embedInto ? await codec.rowEncoder?.(mediaType, original.width, original.height, bytes) : null;
+  if (stream && watermarker.embedInto) {
+    const marked = watermarker.embedInto({ image: original, payload, strength }, stream);
+    if (marked.status !== "embedded") throw new StepFailure("svc.jobs.watermark_failed", marked.message);
+    try {
+      return { encoded: stream.finish(), psnr: marked.psnr_db };
+    } catch (error) {
+      throw new StepFailure("svc.jobs.watermark_failed", `The image could not be encoded: ${String((error as Error)?.message ?? error)}`);
+    }
+  }
+  const marked = watermarker.embed({ image: original, payload, strength });
+  if (marked.status !== "embedded") throw new StepFailure("svc.jobs.watermark_failed", marked.message);
+  const out = await codec.encode(marked.image, mediaType, bytes);
+  if (out.status !== "encoded") throw new StepFailure("svc.jobs.watermark_failed", out.message);
+  return { encoded: out.bytes, psnr: marked.psnr_db };
 }

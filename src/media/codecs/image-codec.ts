@@ -1,14 +1,14 @@
 import decodeAvif, { init as initAvifDecode } from "@jsquash/avif/decode";
 import encodeAvif, { init as initAvifEncode } from "@jsquash/avif/encode";
 import decodeJpeg, { init as initJpegDecode } from "@jsquash/jpeg/decode";
-import encodeJpeg, { init as initJpegEncode } from "@jsquash/jpeg/encode";
 import decodePng, { init as initPngDecode } from "@jsquash/png/decode";
 import encodePng from "@jsquash/png/encode";
 import decodeWebp, { init as initWebpDecode } from "@jsquash/webp/decode";
 import encodeWebp, { init as initWebpEncode } from "@jsquash/webp/encode";
 import * as UTIFModule from "utif2";
 import { DECODE_MAXIMUM_PIXELS } from "../../catalog/limits";
-import type { ImageCodec, ImageDecodeResult, ImageEncodeResult, RgbaImage } from "../types";
+import type { ImageCodec, ImageDecodeResult, ImageEncodeResult, RgbaImage, RowEncoder } from "../types";
+import { BaselineJpegEncoder } from "./baseline-jpeg";
 import { estimateJpegQuality, metadataSegments, withSegments } from "./jpeg-segments";
 
 /**
@@ -17,6 +17,7 @@ import { estimateJpegQuality, metadataSegments, withSegments } from "./jpeg-segm
  */
 export interface CodecModules {
   jpegDecode: WebAssembly.Module;
+  /** Our baseline JPEG encoder (wasm/build/jpegenc.wasm), not MozJPEG's: see BaselineJpegEncoder. */
   jpegEncode: WebAssembly.Module;
   png: WebAssembly.Module;
   webpDecode: WebAssembly.Module;
@@ -36,7 +37,7 @@ function frame(image: RgbaImage) {
     width: image.width,
     height: image.height,
     colorSpace: "srgb",
-  } as unknown as Parameters<typeof encodeJpeg>[0];
+  } as unknown as Parameters<typeof encodeWebp>[0];
 }
 
 function isLosslessWebp(bytes: Uint8Array): boolean {
@@ -54,7 +55,8 @@ function isLosslessWebp(bytes: Uint8Array): boolean {
 }
 
 /**
- * JPEG (MozJPEG), PNG, WebP, AVIF (libavif/aom) via jSquash and TIFF via UTIF, behind `ImageCodec`.
+ * JPEG (MozJPEG decode, our baseline encoder), PNG, WebP, AVIF (libavif/aom) via jSquash and TIFF via UTIF,
+ * behind `ImageCodec`.
  * Re-encodes keep what a customer would expect: JPEG at the source's estimated quality (at least 85, so the
  * re-encode itself is not the visible loss) with its EXIF/ICC/XMP segments; PNG and TIFF lossless; WebP
  * lossless when the source was, else quality 90; AVIF quality 92.
@@ -64,6 +66,7 @@ export class JsquashImageCodec implements ImageCodec {
   /** 12 MP is 48 MB of RGBA; with the codec's own copy that is what a 128 MB isolate can afford. */
   readonly maxPixels = DECODE_MAXIMUM_PIXELS;
   #ready: Promise<unknown> | null = null;
+  #jpegEncoder: BaselineJpegEncoder | null = null;
 
   constructor(private readonly modules: CodecModules) {}
 
@@ -71,7 +74,6 @@ export class JsquashImageCodec implements ImageCodec {
     const m = this.modules;
     this.#ready ??= Promise.all([
       asInit(initJpegDecode)(m.jpegDecode),
-      asInit(initJpegEncode)(m.jpegEncode),
       asInit(initPngDecode)(m.png),
       asInit(initWebpDecode)(m.webpDecode),
       asInit(initWebpEncode)(m.webpEncode),
@@ -118,15 +120,26 @@ export class JsquashImageCodec implements ImageCodec {
     }
   }
 
+  /** JPEG only: our baseline encoder fed row by row, with the settings and metadata `encode` uses. */
+  async rowEncoder(mediaType: string, width: number, height: number, source: Uint8Array): Promise<RowEncoder | null> {
+    if (mediaType !== "image/jpeg") return null;
+    // The source's quality (at least 85, so the re-encode itself is not the visible loss); full-resolution chroma
+    // from quality 90 up, as MozJPEG's auto-subsampling chose before.
+    const quality = Math.max(85, Math.min(98, estimateJpegQuality(source) ?? 92));
+    this.#jpegEncoder ??= new BaselineJpegEncoder(this.modules.jpegEncode);
+    const stream = this.#jpegEncoder.stream(width, height, quality, quality >= 90 ? "4:4:4" : "4:2:0");
+    return { restart: stream.restart, rows: stream.rows, finish: () => withSegments(stream.finish(), metadataSegments(source)) };
+  }
+
   async encode(image: RgbaImage, mediaType: string, source: Uint8Array): Promise<ImageEncodeResult> {
     try {
       await this.init();
       let out: ArrayBuffer;
       switch (mediaType) {
         case "image/jpeg": {
-          const quality = Math.max(85, Math.min(98, estimateJpegQuality(source) ?? 92));
-          const jpeg = new Uint8Array(await encodeJpeg(frame(image), { quality, quant_table: 0 }));
-          return { status: "encoded", bytes: withSegments(jpeg, metadataSegments(source)) };
+          const stream = (await this.rowEncoder(mediaType, image.width, image.height, source))!;
+          stream.rows(image.data, image.height);
+          return { status: "encoded", bytes: stream.finish() };
         }
         case "image/png":
           out = await encodePng(frame(image));

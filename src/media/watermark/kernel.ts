@@ -1,5 +1,5 @@
 import { equalBytes } from "../../platform/bytes";
-import type { RgbaImage, WatermarkDetectResult, WatermarkEmbedResult, Watermarker, WatermarkStrength } from "../types";
+import type { RgbaImage, RowSink, WatermarkDetectResult, WatermarkEmbedResult, Watermarker, WatermarkStrength } from "../types";
 
 /**
  * Our own invisible image watermark: a tile-periodic, keyed spread-spectrum pattern in luma on a canonical
@@ -72,7 +72,7 @@ export function watermarkFalsePositiveBound(n: number, t: number, payloadBits: n
  * compiled module (workerd forbids compiling wasm at run time): in workerd code import the `.wasm` file, in
  * Node compile it with `new WebAssembly.Module(bytes)`. Pixels cross into the kernel's memory in row strips of
  * about 1 MB, so an embed holds the input, the output and a few MB of kernel memory; nothing else is
- * full-size. Not reentrant (one instance, synchronous calls), which is all a Worker isolate needs.
+ * full-size (and embedInto hands the output to a sink strip by strip, so it never holds the output either). Not reentrant (one instance, synchronous calls), which is all a Worker isolate needs.
  */
 export class WasmWatermarker implements Watermarker {
   readonly algorithm = WATERMARK_ALGORITHM;
@@ -106,6 +106,28 @@ export class WasmWatermarker implements Watermarker {
   }
 
   embed(input: { image: RgbaImage; payload: Uint8Array; strength: WatermarkStrength }): WatermarkEmbedResult {
+    const { width, height } = input.image ?? {};
+    let out: Uint8Array | null = null;
+    let at = 0;
+    const result = this.embedInto(input, {
+      restart: () => {
+        out ??= new Uint8Array(width * height * 4);
+        at = 0;
+      },
+      rows: (data, count) => {
+        const n = count * width * 4;
+        out!.set(data.subarray(0, n), at);
+        at += n;
+      },
+    });
+    if (result.status !== "embedded") return result;
+    return { status: "embedded", image: { width, height, data: out! }, psnr_db: result.psnr_db };
+  }
+
+  embedInto(
+    input: { image: RgbaImage; payload: Uint8Array; strength: WatermarkStrength },
+    sink: RowSink,
+  ): Exclude<WatermarkEmbedResult, { status: "embedded" }> | { status: "embedded"; psnr_db: number } {
     try {
       const { image, payload, strength } = input;
       const invalid = checkImage(image);
@@ -121,16 +143,16 @@ export class WasmWatermarker implements Watermarker {
       this.#luma(image.data, image.width, image.height);
       this.#heap().set(payload, k.payloadPtr());
       k.embedPrepare(targetDb);
-      const out = new Uint8Array(image.data.length);
       for (let boost = 0; boost <= SELF_CHECK_BOOSTS; boost++) {
         if (boost > 0) k.boostGain(SELF_CHECK_BOOST);
         // The apply pass also accumulates the output's luma, exactly as detect's luma pass would.
-        const psnr = this.#apply(image.data, out, image.width, image.height);
+        sink.restart();
+        const psnr = this.#apply(image.data, sink, image.width, image.height);
         // Self-check: the detector's first stage must read the payload back from the exact output pixels, so
         // detect(embed(x, p)) = p holds by construction (detect runs the same stage first, deterministically).
         const found = k.detect(1) === 1 && equalBytes(this.#heap().subarray(k.payloadPtr(), k.payloadPtr() + 8), payload);
         this.#diagnostics();
-        if (found) return { status: "embedded", image: { width: image.width, height: image.height, data: out }, psnr_db: round2(psnr) };
+        if (found) return { status: "embedded", psnr_db: round2(psnr) };
       }
       return { status: "failed", message: "The image cannot carry a readable watermark (the self-check failed at the strongest gain)." };
     } catch (error) {
@@ -186,8 +208,8 @@ export class WasmWatermarker implements Watermarker {
     }
   }
 
-  /** Writes input + residual into `out`, strip by strip; returns the luma PSNR. */
-  #apply(input: Uint8Array, out: Uint8Array, width: number, height: number): number {
+  /** Hands input + residual to `sink`, strip by strip; returns the luma PSNR. */
+  #apply(input: Uint8Array, sink: RowSink, width: number, height: number): number {
     const k = this.#k;
     const rows = k.stripRows();
     const ptr = k.stripPtr();
@@ -199,7 +221,7 @@ export class WasmWatermarker implements Watermarker {
       const end = (y + n) * rowBytes;
       this.#heap().set(input.subarray(start, end), ptr);
       k.applyRows(y, n);
-      out.set(this.#heap().subarray(ptr, ptr + (end - start)), start);
+      sink.rows(this.#heap().subarray(ptr, ptr + (end - start)), n);
     }
     return k.applyPsnr();
   }

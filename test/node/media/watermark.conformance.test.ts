@@ -508,3 +508,36 @@ describe("watermark: sizes and malformed input", () => {
     }
   });
 });
+
+describe("watermark: embedInto", () => {
+  it("hands the sink exactly embed's pixels, row by row, and the same PSNR", () => {
+    const wm = new WasmWatermarker(watermarkModule);
+    const rand = rng(11);
+    const width = 301;
+    const height = 257;
+    const data = new Uint8Array(width * height * 4).map((_, i) => (i % 4 === 3 ? 255 : 60 + Math.floor(rand() * 120)));
+    const payload = new Uint8Array([9, 8, 7, 6, 5, 4, 3, 2]);
+    const whole = wm.embed({ image: { width, height, data }, payload, strength: "balanced" });
+    if (whole.status !== "embedded") throw new Error(whole.status);
+    const out = new Uint8Array(data.length);
+    let at = 0;
+    let restarts = 0;
+    const streamed = wm.embedInto(
+      { image: { width, height, data }, payload, strength: "balanced" },
+      {
+        restart: () => {
+          restarts++;
+          at = 0;
+        },
+        rows: (rows, count) => {
+          out.set(rows.subarray(0, count * width * 4), at);
+          at += count * width * 4;
+        },
+      },
+    );
+    expect(streamed).toEqual({ status: "embedded", psnr_db: whole.psnr_db });
+    expect(restarts).toBeGreaterThanOrEqual(1);
+    expect(at).toBe(data.length);
+    expect(Buffer.from(out).equals(Buffer.from(whole.image.data))).toBe(true);
+  });
+});
