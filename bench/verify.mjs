@@ -8,9 +8,9 @@
 // client address (the public limit is per address), so nothing can be answered from a cache of earlier requests.
 // `--skip-start`: only the bare Miniflare row. `--quick`: fewer requests.
 import { spawn } from "node:child_process";
+import { randomBytes } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { randomBytes } from "node:crypto";
 import { bundleWorker, startWorker } from "../test/support/worker.ts";
 import { goal, ratio } from "./lib/goals.mjs";
 
@@ -163,7 +163,12 @@ async function onNpmStart() {
   const photo = await photograph();
   const port = process.env.BENCH_VERIFY_PORT ?? "8802";
   const base = `http://127.0.0.1:${port}`;
-  const child = spawn("npm", ["start"], { cwd: ROOT, env: { ...process.env, PORT: port }, stdio: ["ignore", "ignore", "pipe"], detached: true });
+  const child = spawn("npm", ["start"], {
+    cwd: ROOT,
+    env: { ...process.env, PORT: port },
+    stdio: ["ignore", "ignore", "pipe"],
+    detached: true,
+  });
   let log = "";
   child.stderr.on("data", (d) => {
     log = (log + d).slice(-4000);
