@@ -148,7 +148,7 @@ async function photograph() {
 }
 
 async function waitReady(base, child) {
-  const deadline = Date.now() + 120_000;
+  const deadline = Date.now() + 300_000; // migrations and the first bundle take long on a busy machine
   while (Date.now() < deadline) {
     if (child.exitCode !== null) throw new Error(`npm start exited (${child.exitCode})`);
     try {
@@ -156,7 +156,7 @@ async function waitReady(base, child) {
     } catch {}
     await new Promise((r) => setTimeout(r, 500));
   }
-  throw new Error("npm start was not ready within 120 s");
+  throw new Error("npm start was not ready within 300 s");
 }
 
 async function onNpmStart() {
@@ -215,9 +215,13 @@ async function onNpmStart() {
       pass: parallel.rps >= 40,
     });
   } finally {
-    try {
-      process.kill(-child.pid, "SIGINT");
-    } catch {}
+    // SIGINT stops wrangler dev; SIGTERM as well, for a start still applying its migrations.
+    for (const signal of ["SIGINT", "SIGTERM"]) {
+      try {
+        process.kill(-child.pid, signal);
+      } catch {}
+      await new Promise((r) => setTimeout(r, 1000));
+    }
   }
 }
 
