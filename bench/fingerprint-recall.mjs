@@ -33,7 +33,7 @@ function buildBundle() {
   mkdirSync(dirname(bundlePath), { recursive: true });
   const entry = [
     `export { IsccImageFingerprinter, PdqFingerprinter, hammingDistance } from "./src/media/fingerprint/index.ts";`,
-    `export { pdqBandValues, PDQ_MATCH_DISTANCE, PDQ_MIN_QUALITY } from "./src/soft-bindings/queries.ts";`,
+    `export { pdqBandValues, PDQ_MATCH_DISTANCE, PDQ_MIN_QUALITY } from "./src/soft-bindings/repo.ts";`,
   ].join("\n");
   execFileSync(
     join(root, "node_modules", ".bin", "esbuild"),

@@ -119,63 +119,108 @@ export async function exactMatch(
 }
 
 /**
+ * The condition "shares one of the 16 bands of `bits` up to one bit" (every hash within distance 31 does): 16
+ * indexed probes of at most PROBE_CANDIDATE_LIMIT each, OR-ed (SQLite runs each subquery once on
+ * pdq_bands_lookup_idx, then the primary key of soft_bindings; a compound SELECT of 16 is over workerd's limit).
+ * The band values are integers computed here (never caller text), written inline because 16 × 17 of them exceed
+ * D1's 100 bound parameters.
+ */
+function pdqCandidatesSql(bits: Uint8Array): string {
+  return pdqBandValues(bits)
+    .map((value, band) => {
+      const values = [value, ...Array.from({ length: 16 }, (_, k) => value ^ (1 << k))];
+      return `sb.publication_id IN (SELECT publication_id FROM pdq_bands WHERE band = ${band} AND value IN (${values.join(",")}) LIMIT ${PROBE_CANDIDATE_LIMIT})`;
+    })
+    .join(" OR ");
+}
+
+/** One exact lookup of an `indexMatches` call: a watermark payload or an ISCC code. */
+export interface ExactQuery {
+  algorithm: string;
+  bitsHex: string;
+  limit: number;
+}
+
+/** One PDQ lookup of an `indexMatches` call (see nearestPdqMatches). */
+export interface PdqQuery {
+  bits: Uint8Array;
+  limit: number;
+  maxDistance?: number;
+}
+
+type MatchRow = { publication_id: string; manifest_label: string | null; bits: string; created_at: number };
+
+/**
+ * Several lookups in ONE D1 round trip (one batch, one statement per lookup): each exact query answered as
+ * exactMatches does, the PDQ query as nearestPdqMatches does (probes, candidates and their full hashes in one
+ * statement, exact distances here). Results in the order of the queries; `pdq` is empty when not asked.
+ */
+export async function indexMatches(
+  db: D1Database,
+  queries: { exact: ExactQuery[]; pdq?: PdqQuery | null },
+  options: MatchFilter = {},
+): Promise<{ exact: IndexedMatch[][]; pdq: IndexedMatch[] }> {
+  const filter = filterSql(options);
+  const from = "FROM soft_bindings sb JOIN assets a ON a.id = sb.asset_id AND a.publication_id = sb.publication_id";
+  const statements = queries.exact.map((q) =>
+    db
+      .prepare(
+        `SELECT sb.publication_id, a.manifest_label ${from} WHERE sb.algorithm = ? AND sb.bits = ?${filter.sql} ORDER BY sb.created_at ASC, sb.publication_id ASC LIMIT ?`,
+      )
+      .bind(q.algorithm, q.bitsHex, ...filter.binds, boundedLimit(q.limit)),
+  );
+  const pdq = queries.pdq;
+  if (pdq)
+    statements.push(
+      db
+        .prepare(
+          `SELECT sb.publication_id, a.manifest_label, sb.bits, sb.created_at ${from} WHERE sb.algorithm = 'pdq' AND (${pdqCandidatesSql(pdq.bits)})${filter.sql}`,
+        )
+        .bind(...filter.binds),
+    );
+  if (statements.length === 0) return { exact: [], pdq: [] };
+  const results = statements.length === 1 ? [await statements[0]!.all<MatchRow>()] : await db.batch<MatchRow>(statements);
+  const exact = queries.exact.map((q, i) =>
+    (results[i]?.results ?? []).map((row) => ({
+      publication_id: row.publication_id,
+      algorithm: q.algorithm,
+      manifest_label: row.manifest_label,
+      distance: 0,
+    })),
+  );
+  if (!pdq) return { exact, pdq: [] };
+  const maxDistance = Math.min(pdq.maxDistance ?? PDQ_MATCH_DISTANCE, PDQ_MATCH_DISTANCE);
+  const found: (IndexedMatch & { created_at: number })[] = [];
+  for (const row of results[queries.exact.length]?.results ?? []) {
+    const distance = hamming(pdq.bits, fromHex(row.bits));
+    if (distance <= maxDistance)
+      found.push({
+        publication_id: row.publication_id,
+        algorithm: "pdq",
+        manifest_label: row.manifest_label,
+        distance,
+        created_at: row.created_at,
+      });
+  }
+  found.sort((a, b) => a.distance - b.distance || a.created_at - b.created_at || (a.publication_id < b.publication_id ? -1 : 1));
+  return { exact, pdq: found.slice(0, boundedLimit(pdq.limit)).map(({ created_at: _, ...match }) => match) };
+}
+
+/**
  * The published PDQ hashes within `maxDistance` (default and at most PDQ_MATCH_DISTANCE) of `bits`, nearest
- * first (ties: earliest publication first), at most `limit` (≤ MAX_MATCHES). Multi-index hashing: one batch of
- * 16 indexed probes (each band's value and its 16 one-bit neighbours), then exact distances over the
- * candidates only. With 16 bands of 16 bits, every hash within distance 31 shares a band with the query up to
- * one bit, so the probes miss none.
+ * first (ties: earliest publication first), at most `limit` (≤ MAX_MATCHES). Multi-index hashing: 16 indexed
+ * probes (each band's value and its 16 one-bit neighbours), then exact distances over the candidates only, all
+ * in one statement (indexMatches). With 16 bands of 16 bits, every hash within distance 31 shares a band with
+ * the query up to one bit, so the probes miss none.
  */
 export async function nearestPdqMatches(
   db: D1Database,
   bits: Uint8Array,
   options: MatchFilter & { limit: number; maxDistance?: number },
 ): Promise<IndexedMatch[]> {
-  const maxDistance = Math.min(options.maxDistance ?? PDQ_MATCH_DISTANCE, PDQ_MATCH_DISTANCE);
-  const probes = pdqBandValues(bits).map((value, band) => {
-    const values = [value, ...Array.from({ length: 16 }, (_, k) => value ^ (1 << k))];
-    return db
-      .prepare(
-        `SELECT DISTINCT publication_id FROM pdq_bands WHERE band = ? AND value IN (${values.map(() => "?").join(",")}) LIMIT ${PROBE_CANDIDATE_LIMIT}`,
-      )
-      .bind(band, ...values);
-  });
-  const results = await db.batch<{ publication_id: string }>(probes);
-  const candidates = [...new Set(results.flatMap((r) => r.results.map((x) => x.publication_id)))];
-  const filter = filterSql(options);
-  const found: (IndexedMatch & { created_at: number })[] = [];
-  // Candidates are few by construction (and bounded per probe); fetch their full hashes in chunks within D1's
-  // bound-parameter limit, in one batch.
-  const chunks: D1PreparedStatement[] = [];
-  for (let i = 0; i < candidates.length; i += 90) {
-    const chunk = candidates.slice(i, i + 90);
-    chunks.push(
-      db
-        .prepare(
-          `SELECT sb.publication_id, sb.bits, sb.created_at, a.manifest_label FROM soft_bindings sb JOIN assets a ON a.id = sb.asset_id AND a.publication_id = sb.publication_id
-            WHERE sb.algorithm = 'pdq' AND sb.publication_id IN (${chunk.map(() => "?").join(",")})${filter.sql}`,
-        )
-        .bind(...chunk, ...filter.binds),
-    );
-  }
-  const fetched =
-    chunks.length > 0
-      ? await db.batch<{ publication_id: string; bits: string; created_at: number; manifest_label: string | null }>(chunks)
-      : [];
-  for (const rows of fetched) {
-    for (const row of rows.results) {
-      const distance = hamming(bits, fromHex(row.bits));
-      if (distance <= maxDistance)
-        found.push({
-          publication_id: row.publication_id,
-          algorithm: "pdq",
-          manifest_label: row.manifest_label,
-          distance,
-          created_at: row.created_at,
-        });
-    }
-  }
-  found.sort((a, b) => a.distance - b.distance || a.created_at - b.created_at || (a.publication_id < b.publication_id ? -1 : 1));
-  return found.slice(0, boundedLimit(options.limit)).map(({ created_at: _, ...match }) => match);
+  const { limit, maxDistance, ...filter } = options;
+  const pdq: PdqQuery = { bits, limit, ...(maxDistance !== undefined ? { maxDistance } : {}) };
+  return (await indexMatches(db, { exact: [], pdq }, filter)).pdq;
 }
 
 /** The nearest published PDQ hash within PDQ_MATCH_DISTANCE (see nearestPdqMatches), or null. */

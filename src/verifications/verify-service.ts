@@ -8,7 +8,7 @@ import { activeManifestSignature, signerCredentials } from "../media/c2pa/jumbf-
 import { type ManifestClaims, type SignerSummary, verifyManifest } from "../media/c2pa/verifier";
 import type { ImageServices } from "../media/types";
 import { hex } from "../platform/bytes";
-import { exactMatch, exactMatches, type IndexedMatch, nearestPdqMatches, PDQ_MATCH_DISTANCE, PDQ_MIN_QUALITY } from "../soft-bindings/repo";
+import { type ExactQuery, type IndexedMatch, indexMatches, PDQ_MATCH_DISTANCE, PDQ_MIN_QUALITY } from "../soft-bindings/repo";
 import { type VerifiedCapture, verifiedCapture } from "./capture";
 import { type VerifiedCreator, verifiedCreator } from "./creator";
 import { publishedAtOf } from "./repo";
@@ -101,7 +101,10 @@ async function durableFacts(env: Bindings, image: ImageServices | null, subject:
     return none;
   }
   const pixels = decoded.image;
-  let watermark: DurableFacts["watermark"] = null;
+  // Every signal is computed first, then every index lookup it calls for goes to D1 as one statement.
+  let payload: Uint8Array | null = null;
+  let confidence = 0;
+  let watermarkChecked = false;
   if (Math.min(pixels.width, pixels.height) < IMAGE_DECODE_LIMITS.watermark_minimum_edge) {
     warnings.push(
       `The watermark is not checked: the image is smaller than ${IMAGE_DECODE_LIMITS.watermark_minimum_edge} pixels on its shorter side.`,
@@ -109,30 +112,23 @@ async function durableFacts(env: Bindings, image: ImageServices | null, subject:
   } else {
     const detected = image.watermarker.detect(pixels);
     if (detected.status === "failed") warnings.push(`The watermark could not be checked: ${detected.message}`);
-    else if (detected.status === "not_detected") watermark = { present: false, payload_valid: false, match: null };
     else {
-      const row = await exactMatch(env.DB, SVC_IMAGE_WATERMARK, hex(detected.payload));
-      const match: SoftBindingMatch | null = row
-        ? {
-            kind: "watermark",
-            algorithm: SVC_IMAGE_WATERMARK,
-            publication_id: row.publication_id,
-            manifest_id: row.manifest_label,
-            distance: 0,
-            score: detected.confidence,
-          }
-        : null;
-      watermark = { present: true, payload_valid: true, match };
+      watermarkChecked = true;
+      if (detected.status === "detected") {
+        payload = detected.payload;
+        confidence = detected.confidence;
+      }
     }
   }
   // Fingerprints: the exact ISCC image code first, then the nearest PDQ hash (multi-index lookup, distance ≤ 31).
-  let fingerprint: DurableFacts["fingerprint"] = null;
   const iscc = image.fingerprinters.get("iscc-image");
   const pdq = image.fingerprinters.get("pdq");
   // PDQ's quality says whether the image has texture; a featureless image (flat, a bare gradient) shares its ISCC
   // code with unrelated images (measured in bench/fingerprint-recall.mjs), so its exact ISCC hit proves nothing.
   const pdqComputed = pdq?.compute(pixels);
   const featureless = pdqComputed?.status === "computed" && (pdqComputed.quality ?? 0) < PDQ_MIN_QUALITY;
+  let isccBits: Uint8Array | null = null;
+  let isccLooked = false;
   if (iscc && featureless) {
     warnings.push(
       `The iscc-image code is not looked up: the image has too little texture (PDQ quality ${pdqComputed.quality} < ${PDQ_MIN_QUALITY}), and such images share codes with unrelated ones.`,
@@ -140,25 +136,50 @@ async function durableFacts(env: Bindings, image: ImageServices | null, subject:
   } else if (iscc) {
     const computed = iscc.compute(pixels);
     if (computed.status === "computed") {
-      const rows = await exactMatches(env.DB, "iscc-image", hex(computed.bits), { limit: FINGERPRINT_CANDIDATES });
-      const candidates = rows.map(
-        (row): SoftBindingMatch => ({
-          kind: "fingerprint",
-          algorithm: "iscc-image",
+      isccBits = computed.bits;
+      isccLooked = true;
+    } else warnings.push(`The iscc-image fingerprint could not be computed: ${computed.message}`);
+  }
+  const pdqBits = pdqComputed?.status === "computed" && (pdqComputed.quality ?? 0) >= PDQ_MIN_QUALITY ? pdqComputed.bits : null;
+  const exact: ExactQuery[] = [];
+  if (payload) exact.push({ algorithm: SVC_IMAGE_WATERMARK, bitsHex: hex(payload), limit: 1 });
+  if (isccBits) exact.push({ algorithm: "iscc-image", bitsHex: hex(isccBits), limit: FINGERPRINT_CANDIDATES });
+  const found = await indexMatches(env.DB, { exact, pdq: pdqBits ? { bits: pdqBits, limit: FINGERPRINT_CANDIDATES } : null });
+
+  let watermark: DurableFacts["watermark"] = null;
+  if (payload) {
+    const row = found.exact[0]?.[0];
+    const match: SoftBindingMatch | null = row
+      ? {
+          kind: "watermark",
+          algorithm: SVC_IMAGE_WATERMARK,
           publication_id: row.publication_id,
           manifest_id: row.manifest_label,
           distance: 0,
-          score: 1,
-        }),
-      );
-      fingerprint = { match: candidates[0] ?? null, candidates };
-    } else warnings.push(`The iscc-image fingerprint could not be computed: ${computed.message}`);
+          score: confidence,
+        }
+      : null;
+    watermark = { present: true, payload_valid: true, match };
+  } else if (watermarkChecked) watermark = { present: false, payload_valid: false, match: null };
+
+  let fingerprint: DurableFacts["fingerprint"] = null;
+  if (isccLooked) {
+    const candidates = (found.exact[payload ? 1 : 0] ?? []).map(
+      (row): SoftBindingMatch => ({
+        kind: "fingerprint",
+        algorithm: "iscc-image",
+        publication_id: row.publication_id,
+        manifest_id: row.manifest_label,
+        distance: 0,
+        score: 1,
+      }),
+    );
+    fingerprint = { match: candidates[0] ?? null, candidates };
   }
+  // PDQ answers only when the exact ISCC code found nothing.
   if (pdqComputed && !fingerprint?.match) {
-    const computed = pdqComputed;
-    if (computed.status === "computed" && (computed.quality ?? 0) >= PDQ_MIN_QUALITY) {
-      const rows = await nearestPdqMatches(env.DB, computed.bits, { limit: FINGERPRINT_CANDIDATES });
-      const candidates = rows.map(
+    if (pdqBits) {
+      const candidates = found.pdq.map(
         (row: IndexedMatch): SoftBindingMatch => ({
           kind: "fingerprint",
           algorithm: "pdq",
@@ -169,12 +190,12 @@ async function durableFacts(env: Bindings, image: ImageServices | null, subject:
         }),
       );
       fingerprint = { match: candidates[0] ?? null, candidates };
-    } else if (computed.status === "computed") {
+    } else if (pdqComputed.status === "computed") {
       warnings.push(
-        `The PDQ fingerprint is not looked up: its quality (${computed.quality}) is below ${PDQ_MIN_QUALITY}, too little texture to match reliably.`,
+        `The PDQ fingerprint is not looked up: its quality (${pdqComputed.quality}) is below ${PDQ_MIN_QUALITY}, too little texture to match reliably.`,
       );
       fingerprint ??= { match: null };
-    } else warnings.push(`The pdq fingerprint could not be computed: ${computed.message}`);
+    } else warnings.push(`The pdq fingerprint could not be computed: ${pdqComputed.message}`);
   }
   return { watermark, fingerprint };
 }
@@ -223,19 +244,44 @@ function signerLeafOf(store: Uint8Array, facts: { state: string; active_manifest
   return credentials.status === "ok" ? (credentials.chain[0] ?? null) : null;
 }
 
+const NEEDLES = ["c2pa", "C2PA", "provenance"].map((s) => new TextEncoder().encode(s));
+
+function holds(bytes: Uint8Array, needle: Uint8Array): boolean {
+  for (let i = bytes.indexOf(needle[0]!); i >= 0 && i + needle.length <= bytes.length; i = bytes.indexOf(needle[0]!, i + 1)) {
+    let k = 1;
+    while (k < needle.length && bytes[i + k] === needle[k]) k++;
+    if (k === needle.length) return true;
+  }
+  return false;
+}
+
+/**
+ * A JPEG in whose bytes neither `c2pa`/`C2PA` (the label of every manifest store's JUMBF box) nor `provenance`
+ * (XMP's dcterms:provenance, a remote manifest's reference) occurs cannot carry a manifest, embedded or remote:
+ * the engine and the verifier's own checks can then only conclude `absent`, so they are not run (they cost the
+ * engine's trust-list setup per call). JPEG only: its XMP is never compressed, so a reference cannot hide.
+ */
+function jpegWithoutManifest(subject: VerifySubject): boolean {
+  return (
+    subject.mediaType === "image/jpeg" && !subject.manifestStore && !subject.manifestOnly && !NEEDLES.some((n) => holds(subject.bytes, n))
+  );
+}
+
 /** Verifies one subject. Invariant: never throws for any bytes; every signal not computed has a warning. */
 export async function verifySubject(env: Bindings, services: VerifyServices, subject: VerifySubject): Promise<VerificationOutcome> {
   const warnings: string[] = [];
-  const manifest = await verifyManifest(
-    {
-      bytes: subject.bytes,
-      mediaType: subject.mediaType,
-      ...(subject.manifestStore ? { manifestStore: subject.manifestStore } : {}),
-      ...(subject.manifestOnly ? { manifestOnly: true } : {}),
-    },
-    verificationTrustAnchors(env),
-    services.ensureEngine,
-  );
+  const manifest = jpegWithoutManifest(subject)
+    ? { facts: { state: "absent" as const }, claims: null, signer: null, assertion_labels: [], warnings: [] }
+    : await verifyManifest(
+        {
+          bytes: subject.bytes,
+          mediaType: subject.mediaType,
+          ...(subject.manifestStore ? { manifestStore: subject.manifestStore } : {}),
+          ...(subject.manifestOnly ? { manifestOnly: true } : {}),
+        },
+        verificationTrustAnchors(env),
+        services.ensureEngine,
+      );
   warnings.push(...manifest.warnings);
   if (subject.manifestOnly && manifest.facts.state === "read") {
     // A bare store hashes itself against its data-hash assertion: that is not a finding about any asset.

@@ -1,0 +1,91 @@
+import { env } from "cloudflare:workers";
+import { describe, expect, it } from "vitest";
+import { exactMatches, indexMatches, nearestPdqMatches, pdqBandStatements } from "../../../src/soft-bindings/repo";
+
+/*
+ * #19: a verification's index lookups go to D1 in one round trip (indexMatches). Each answer must be exactly what
+ * the lookup alone answers: same rows, same order, same limits and filters.
+ */
+
+const db = (env as unknown as { DB: D1Database }).DB;
+const hex = (b: Uint8Array) => Array.from(b, (x) => x.toString(16).padStart(2, "0")).join("");
+
+async function publish(n: number, opts: { tenant: string; pdq: Uint8Array; iscc: string; wm: string; status?: string; createdAt: number }) {
+  const pub = `pub_im${String(n).padStart(14, "0")}`;
+  const asset = `ast_im${String(n).padStart(14, "0")}`;
+  await db
+    .prepare(
+      "INSERT INTO assets (id, tenant_id, kind, status, publication_id, manifest_label, created_at, updated_at) VALUES (?, ?, 'image', ?, ?, ?, 0, 0)",
+    )
+    .bind(asset, opts.tenant, opts.status ?? "published", pub, `urn:c2pa:${pub}`)
+    .run();
+  const binding = db.prepare(
+    "INSERT INTO soft_bindings (publication_id, algorithm, tenant_id, asset_id, job_id, kind, value, bits, created_at) VALUES (?, ?, ?, ?, 'job_x', ?, ?, ?, ?)",
+  );
+  await db.batch([
+    binding.bind(pub, "pdq", opts.tenant, asset, "fingerprint", hex(opts.pdq), hex(opts.pdq), opts.createdAt),
+    binding.bind(pub, "iscc-image", opts.tenant, asset, "fingerprint", opts.iscc, opts.iscc, opts.createdAt),
+    binding.bind(pub, "svc-wm-tiledss-1", opts.tenant, asset, "watermark", opts.wm, opts.wm, opts.createdAt),
+    ...pdqBandStatements(db, pub, opts.pdq, { sql: "1 = 1", binds: [] }),
+  ]);
+}
+
+/** Every PDQ hash within distance 31 by a full scan (what the band probes must find), nearest first. */
+async function fullScan(bits: Uint8Array, filter: { tenantId?: string; resolvableOnly?: boolean }, limit: number) {
+  const rows = await db
+    .prepare(
+      "SELECT sb.publication_id, sb.tenant_id, sb.bits, sb.created_at, a.manifest_label, a.status FROM soft_bindings sb JOIN assets a ON a.id = sb.asset_id WHERE sb.algorithm = 'pdq'",
+    )
+    .all<{ publication_id: string; tenant_id: string; bits: string; created_at: number; manifest_label: string; status: string }>();
+  const distance = (h: string) => {
+    let d = 0;
+    for (let i = 0; i < 32; i++) {
+      let x = Number.parseInt(h.slice(2 * i, 2 * i + 2), 16) ^ bits[i]!;
+      for (; x; x &= x - 1) d++;
+    }
+    return d;
+  };
+  return rows.results
+    .filter((r) => (!filter.tenantId || r.tenant_id === filter.tenantId) && (!filter.resolvableOnly || r.status === "published"))
+    .map((r) => ({ ...r, distance: distance(r.bits) }))
+    .filter((r) => r.distance <= 31)
+    .sort((a, b) => a.distance - b.distance || a.created_at - b.created_at || (a.publication_id < b.publication_id ? -1 : 1))
+    .slice(0, limit)
+    .map((r) => ({ publication_id: r.publication_id, algorithm: "pdq", manifest_label: r.manifest_label, distance: r.distance }));
+}
+
+describe("indexMatches: several lookups in one round trip", () => {
+  it("answers each exact and the PDQ lookup exactly as the lookups alone, with filters and limits", async () => {
+    const target = Uint8Array.from({ length: 32 }, (_, i) => (i * 37 + 11) & 255);
+    const near = (k: number) => {
+      const out = target.slice();
+      for (let b = 0; b < k; b++) out[(b * 5) % 32] = out[(b * 5) % 32]! ^ (1 << (b % 8));
+      return out;
+    };
+    for (let i = 0; i < 24; i++) {
+      await publish(i, {
+        tenant: i % 2 ? "ten_imimimimimimimim" : "ten_otherotherother",
+        pdq: i < 12 ? near(i) : crypto.getRandomValues(new Uint8Array(32)),
+        iscc: i < 15 ? "00000000000000aa" : "00000000000000bb",
+        wm: i === 3 ? "0102030405060708" : `ffffffffffff${String(i).padStart(4, "0")}`,
+        status: i === 5 ? "expired" : "published",
+        createdAt: 1000 - i * 10,
+      });
+    }
+    for (const filter of [{}, { tenantId: "ten_imimimimimimimim" }, { resolvableOnly: true }]) {
+      const exact = [
+        { algorithm: "svc-wm-tiledss-1", bitsHex: "0102030405060708", limit: 1 },
+        { algorithm: "iscc-image", bitsHex: "00000000000000aa", limit: 10 },
+        { algorithm: "iscc-image", bitsHex: "00000000000000cc", limit: 10 },
+      ];
+      const together = await indexMatches(db, { exact, pdq: { bits: near(1), limit: 10 } }, filter);
+      for (const [i, q] of exact.entries())
+        expect(together.exact[i]).toEqual(await exactMatches(db, q.algorithm, q.bitsHex, { ...filter, limit: q.limit }));
+      expect(together.pdq).toEqual(await nearestPdqMatches(db, near(1), { ...filter, limit: 10 }));
+      expect(together.pdq).toEqual(await fullScan(near(1), filter, 10));
+      expect(together.pdq.length).toBeGreaterThan(0);
+    }
+    const none = await indexMatches(db, { exact: [] });
+    expect(none).toEqual({ exact: [], pdq: [] });
+  });
+});
