@@ -9,7 +9,7 @@ import { join } from "node:path";
 
 /** Installs crypto.DigestStream (SHA-256 only) when the runtime lacks it. */
 export function installDigestStream(): void {
-  const c = globalThis.crypto as unknown as { DigestStream?: unknown };
+  const c = (globalThis as unknown as { crypto: { DigestStream?: unknown } }).crypto;
   if (c.DigestStream) return;
   class NodeDigestStream extends WritableStream<Uint8Array> {
     readonly digest: Promise<ArrayBuffer>;
@@ -27,7 +27,7 @@ export function installDigestStream(): void {
       this.digest = digest;
     }
   }
-  Object.defineProperty(globalThis.crypto, "DigestStream", { value: NodeDigestStream, configurable: true });
+  Object.defineProperty(c, "DigestStream", { value: NodeDigestStream, configurable: true });
 }
 
 interface Stored {
