@@ -38,22 +38,26 @@ describe("streamed signing over the API", () => {
   it.each([
     ["video/mp4", "large.mp4", () => largeMp4(64 * MiB), "assertion.bmffHash.mismatch"],
     ["audio/wav", "large.wav", () => largeWav(48 * MiB), "assertion.dataHash.mismatch"],
-  ])("%s above the embedded limit: signed, downloaded, Trusted by c2pa-node", { timeout: 240_000 }, async (mediaType, name, make, mismatch) => {
-    const input = make();
-    const { assetId } = await uploadAsset(svc, input, mediaType, name);
-    const job = await signAndWait(svc, assetId, "rcp_system_sign_only", 180_000);
-    expect(job.state, JSON.stringify(job)).toBe("completed");
-    const { bytes } = await download(svc, assetId);
-    expect(bytes.length).toBeGreaterThan(input.length);
-    const verdict = await referenceVerdict(svc.pki.rootCertPem, mediaType, bytes);
-    expect(verdict.failure).toEqual([]);
-    expect(verdict.state).toBe("Trusted");
-    expect(verdict.success).toContain("timeStamp.validated");
-    expect(verdict.store.manifests[verdict.activeLabel!].title).toBe(name);
-    const tampered = bytes.slice();
-    tampered[Math.floor(input.length / 2)]! ^= 1;
-    expect((await referenceVerdict(svc.pki.rootCertPem, mediaType, tampered)).failure).toContain(mismatch);
-  });
+  ])(
+    "%s above the embedded limit: signed, downloaded, Trusted by c2pa-node",
+    { timeout: 240_000 },
+    async (mediaType, name, make, mismatch) => {
+      const input = make();
+      const { assetId } = await uploadAsset(svc, input, mediaType, name);
+      const job = await signAndWait(svc, assetId, "rcp_system_sign_only", 180_000);
+      expect(job.state, JSON.stringify(job)).toBe("completed");
+      const { bytes } = await download(svc, assetId);
+      expect(bytes.length).toBeGreaterThan(input.length);
+      const verdict = await referenceVerdict(svc.pki.rootCertPem, mediaType, bytes);
+      expect(verdict.failure).toEqual([]);
+      expect(verdict.state).toBe("Trusted");
+      expect(verdict.success).toContain("timeStamp.validated");
+      expect(verdict.store.manifests[verdict.activeLabel!].title).toBe(name);
+      const tampered = bytes.slice();
+      tampered[Math.floor(input.length / 2)]! ^= 1;
+      expect((await referenceVerdict(svc.pki.rootCertPem, mediaType, tampered)).failure).toContain(mismatch);
+    },
+  );
 
   it.each([
     ["a truncated large MP4", "video/mp4", () => largeMp4(16 * MiB).subarray(0, 15 * MiB)],
