@@ -8,8 +8,10 @@ import { createRequire } from "node:module";
 import { beforeAll, describe, expect, it } from "vitest";
 import { type DevPki, mintDevPki } from "../../../src/dev/pki";
 import { respondTimestamp } from "../../../src/dev/tsa-responder";
+import { BmffScanner } from "../../../src/media/c2pa/bmff";
 import { initC2paEngine } from "../../../src/media/c2pa/engine";
 import { C2paManifestReader } from "../../../src/media/c2pa/reader";
+import { RiffScanner } from "../../../src/media/c2pa/riff";
 import { C2paSigner } from "../../../src/media/c2pa/signer";
 import { signStreamed, verifyStreamed } from "../../../src/media/c2pa/stream-sign";
 import { installDevTsa } from "../../../src/media/c2pa/tsa-dev-port";
@@ -148,5 +150,32 @@ describe("streamed signing refuses bad input and aborts the upload", () => {
     const bucket = new MemoryBucket();
     const result = await sign(bucket, new Uint8Array(16), "audio/flac");
     expect(result.status).toBe("unsupported");
+  });
+});
+
+describe("scanners are independent of how the stream is chunked", () => {
+  async function digest(
+    scanner: { push(b: Uint8Array): Promise<Uint8Array>; finish(): Promise<Uint8Array> },
+    bytes: Uint8Array,
+    sizes: number[],
+  ) {
+    const out: Uint8Array[] = [];
+    for (let at = 0, i = 0; at < bytes.length; i++) {
+      const n = Math.min(sizes[i % sizes.length]!, bytes.length - at);
+      out.push(await scanner.push(bytes.subarray(at, at + n)));
+      at += n;
+    }
+    return { hash: Buffer.from(await scanner.finish()).toString("hex"), out: Buffer.concat(out) };
+  }
+
+  it.each([[[1]], [[7, 1, 3]], [[4096]], [[1 << 20]]])("chunks of %j bytes: same hash, same output", async (sizes) => {
+    const mp4 = largeMp4(64 * 1024);
+    const wav = largeWav(64 * 1024);
+    const whole = await digest(new BmffScanner(mp4.length, { verify: false }), mp4, [mp4.length]);
+    expect(await digest(new BmffScanner(mp4.length, { verify: false }), mp4, sizes)).toEqual(whole);
+    const riff = () => new RiffScanner(wav.length, { newRiffSize: wav.length + 100 - 8 });
+    const wholeWav = await digest(riff(), wav, [wav.length]);
+    expect(await digest(riff(), wav, sizes)).toEqual(wholeWav);
+    expect(new DataView(wholeWav.out.buffer, wholeWav.out.byteOffset).getUint32(4, true)).toBe(wav.length + 100 - 8);
   });
 });
