@@ -32,7 +32,7 @@ const PORT = Number(process.env.PORT || 8806);
 const BASE = `http://127.0.0.1:${PORT}`;
 const MiB = 2 ** 20;
 const GiB = 2 ** 30;
-const PART = 64 * MiB;
+const PART = 16 * MiB;
 const args = process.argv.slice(2);
 const only = args.includes("--only") ? args[args.indexOf("--only") + 1] : null;
 const clean = args.includes("--clean");
@@ -87,8 +87,12 @@ function startServer() {
     stdio: ["ignore", "pipe", "pipe"],
   });
   let out = "";
-  child.stdout.on("data", (d) => (out += d));
-  child.stderr.on("data", () => undefined);
+  const log = createWriteStream(join(WORK, "npm-start.log"));
+  child.stdout.on("data", (d) => {
+    out += d;
+    log.write(d);
+  });
+  child.stderr.on("data", (d) => log.write(d));
   return { child, output: () => out };
 }
 
@@ -119,7 +123,13 @@ function workerdPids(rootPid) {
 }
 
 function status(pid, field) {
-  const m = new RegExp(`^${field}:\\s+(\\d+) kB`, "m").exec(readFileSync(`/proc/${pid}/status`, "utf8"));
+  let text = "";
+  try {
+    text = readFileSync(`/proc/${pid}/status`, "utf8");
+  } catch {
+    throw new Error(`workerd process ${pid} exited during the run (see ${join(WORK, "npm-start.log")})`);
+  }
+  const m = new RegExp(`^${field}:\\s+(\\d+) kB`, "m").exec(text);
   return m ? Number(m[1]) * 1024 : 0;
 }
 
@@ -138,7 +148,14 @@ function memoryProbe(pids) {
         } catch {}
       }
       peak = rss();
-      timer = setInterval(() => (peak = Math.max(peak, rss())), 50);
+      timer = setInterval(() => {
+        try {
+          peak = Math.max(peak, rss());
+        } catch (error) {
+          console.log(error.message);
+          process.exit(1);
+        }
+      }, 50);
     },
     stop() {
       clearInterval(timer);
@@ -192,10 +209,19 @@ async function upload(file, mediaType) {
   const etags = [];
   for (const part of created.parts) {
     const body = readPart(file, (part.part_number - 1) * PART, part.byte_length);
-    const res = await fetch(part.url, { method: "PUT", headers: part.headers, body });
-    if (res.status !== 200) throw new Error(`PUT part ${part.part_number}: ${res.status} ${await res.text()}`);
-    etags.push({ part_number: part.part_number, etag: res.headers.get("etag") });
-    await res.arrayBuffer();
+    // A part may be sent again (the local dev proxy drops a connection now and then on a loaded machine).
+    for (let attempt = 1; ; attempt++) {
+      try {
+        const res = await fetch(part.url, { method: "PUT", headers: part.headers, body });
+        if (res.status !== 200) throw new Error(`PUT part ${part.part_number}: ${res.status} ${await res.text()}`);
+        etags.push({ part_number: part.part_number, etag: res.headers.get("etag") });
+        await res.arrayBuffer();
+        break;
+      } catch (error) {
+        if (attempt >= 4) throw error;
+        console.log(`  part ${part.part_number}: ${error.message}; sending it again`);
+      }
+    }
   }
   await api("POST", `/v1/uploads/${created.upload_id}/complete`, { parts: etags }, { "idempotency-key": randomUUID() });
   return { assetId: created.asset_id, size, sha256 };
