@@ -252,7 +252,10 @@ async function download(assetId, file) {
 }
 
 async function referenceVerdict(file, mediaType) {
-  const rootPem = readFileSync(join(ROOT, ".svc", "dev-root.pem"), "utf8");
+  // The dev root is the trust anchor npm start configured (.dev.vars, a dotenv value with \n escapes).
+  const quoted = /^SVC_TRUST_ANCHORS_PEM="([^"]*)"/m.exec(readFileSync(join(ROOT, ".dev.vars"), "utf8"));
+  if (!quoted) throw new Error(".dev.vars has no SVC_TRUST_ANCHORS_PEM");
+  const rootPem = quoted[1].replace(/\\n/g, "\n");
   const settings = JSON.stringify({
     verify: { verify_trust: true, verify_timestamp_trust: true, remote_manifest_fetch: false, ocsp_fetch: false },
     trust: { trust_anchors: rootPem },
