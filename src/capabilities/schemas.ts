@@ -102,6 +102,11 @@ const LimitsSchema = z
       "Largest upload of a format whose manifest is embedded (signing holds it in memory); sidecar formats take `media[].upload.maximum_bytes`.",
       10485760,
     ),
+    streamed_signing_maximum_bytes: z.record(z.string(), z.number().int()).openapi({
+      description:
+        "Media types signed by streaming above `embedded_signing_maximum_bytes` (the asset is never held in memory), with their largest upload. Sign-only: watermarks and fingerprints are image-only. FLAC is not streamed.",
+      example: { "video/mp4": 2147483648, "audio/wav": 1073741824 },
+    }),
     decode_maximum_pixels: z.number().int().openapi({
       description:
         "Most pixels an image may have for work that decodes it (watermark, fingerprints, previews, content lookups); signing alone is bounded by bytes.",

@@ -1,4 +1,4 @@
-import { EMBEDDED_SIGNING_MAXIMUM_BYTES, UPLOAD_MAXIMUM_BYTES_BY_MODALITY } from "./limits";
+import { EMBEDDED_SIGNING_MAXIMUM_BYTES, STREAMED_SIGNING_MAXIMUM_BYTES, UPLOAD_MAXIMUM_BYTES_BY_MODALITY } from "./limits";
 
 /**
  * Every reviewed format of SPEC "Formats". `lane` says how a manifest travels with it; `watermark` whether a
@@ -24,11 +24,14 @@ export interface FormatDefinition {
 /**
  * Upload ceilings (values in limits.ts, published by GET /v1/capabilities). Sidecar formats never pass through
  * the C2PA engine (only their hash does), so they take the per-modality sizes; embedded and structural formats
- * stop at EMBEDDED_MAXIMUM_BYTES, since embedded signing holds the asset in wasm memory.
+ * stop at EMBEDDED_MAXIMUM_BYTES, since embedded signing holds the asset in wasm memory, except the formats signed
+ * by streaming above it (STREAMED_SIGNING_MAXIMUM_BYTES).
  */
 export const EMBEDDED_MAXIMUM_BYTES = EMBEDDED_SIGNING_MAXIMUM_BYTES;
 
 export function maximumBytesOf(format: FormatDefinition): number {
+  const streamed = STREAMED_SIGNING_MAXIMUM_BYTES[format.media_type];
+  if (streamed !== undefined) return streamed;
   return format.lane === "sidecar" ? MAXIMUM_BYTES[format.modality] : Math.min(EMBEDDED_MAXIMUM_BYTES, MAXIMUM_BYTES[format.modality]);
 }
 

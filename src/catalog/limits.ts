@@ -14,6 +14,21 @@ const MiB = 1024 * KiB;
  */
 export const EMBEDDED_SIGNING_MAXIMUM_BYTES = 10 * MiB;
 
+const GiB = 1024 * MiB;
+
+/**
+ * Formats signed by streaming above EMBEDDED_SIGNING_MAXIMUM_BYTES (src/media/c2pa/stream-sign.ts): the hard
+ * binding is hashed over an R2 stream and the manifest appended as the last box/chunk, so the asset is never whole
+ * in memory. Sign-only (watermarks and fingerprints are image-only). Their upload ceiling is this, per media type.
+ * FLAC is not streamed: it stays at the embedded limit.
+ */
+export const STREAMED_SIGNING_MAXIMUM_BYTES: Readonly<Record<string, number>> = {
+  "video/mp4": 2 * GiB,
+  "video/quicktime": 2 * GiB,
+  "audio/mp4": 1 * GiB,
+  "audio/wav": 1 * GiB,
+};
+
 /** Upload ceilings per media modality (sidecar formats; embedded ones are further capped by the line above). */
 export const UPLOAD_MAXIMUM_BYTES_BY_MODALITY = {
   image: 50 * MiB,
@@ -72,6 +87,7 @@ export const VERIFY_LARGER_FILES_NOTE =
 export function publishedLimits() {
   return {
     embedded_signing_maximum_bytes: EMBEDDED_SIGNING_MAXIMUM_BYTES,
+    streamed_signing_maximum_bytes: { ...STREAMED_SIGNING_MAXIMUM_BYTES },
     decode_maximum_pixels: DECODE_MAXIMUM_PIXELS,
     watermark_minimum_edge_pixels: WATERMARK_MINIMUM_EDGE_PIXELS,
     json_body_maximum_bytes: JSON_BODY_MAXIMUM_BYTES,

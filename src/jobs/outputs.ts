@@ -36,6 +36,8 @@ export interface SignOutput {
   output: StoredBlob | null;
   manifest: StoredBlob;
   active_manifest_label: string;
+  /** True when the asset was signed by streaming (large media, steps/sign-streamed.ts): checked by streaming too. */
+  streamed?: boolean;
 }
 
 /** The soft bindings a publication records (and indexes), from the watermark and fingerprint steps. */

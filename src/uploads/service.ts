@@ -7,6 +7,7 @@ import { hex } from "../platform/bytes";
 import type { FieldDetail } from "../platform/errors";
 import { newId } from "../platform/ids";
 import { log } from "../platform/logger";
+import { inspectStreamed, isStreamedUpload } from "./large-inspection";
 import {
   closedUnsweptUploads,
   closeUpload,
@@ -244,8 +245,14 @@ export async function completeUpload(
       true,
     );
   }
-  const bytes = new Uint8Array(await stored.arrayBuffer());
-  const sha256 = hex(await crypto.subtle.digest("SHA-256", bytes));
+  // Media signed by streaming is checked as a stream (never whole in memory); everything else in memory.
+  const format = formatOf(upload.declaredMediaType);
+  const streamed =
+    format && (format.modality === "audio" || format.modality === "video") && isStreamedUpload(upload.declaredMediaType, stored.size)
+      ? await inspectStreamed(stored.body, stored.size, upload.declaredMediaType, format.modality)
+      : null;
+  const bytes = streamed ? null : new Uint8Array(await stored.arrayBuffer());
+  const sha256 = streamed ? streamed.sha256 : hex(await crypto.subtle.digest("SHA-256", bytes!));
   if (sha256 !== upload.sha256) {
     await bucket.delete(upload.r2Key);
     return refuse(
@@ -253,7 +260,7 @@ export async function completeUpload(
       true,
     );
   }
-  const inspection = inspector.inspect(bytes, upload.declaredMediaType);
+  const inspection = streamed ? streamed.inspection : inspector.inspect(bytes!, upload.declaredMediaType);
   if (inspection.status !== "ok") {
     await bucket.delete(upload.r2Key);
     return refuse({ status: "media_refused", inspection }, true);

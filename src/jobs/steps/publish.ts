@@ -1,4 +1,5 @@
 import type { Bindings } from "../../env";
+import { verifyStreamed } from "../../media/c2pa/stream-sign";
 import type { ManifestReader } from "../../media/types";
 import { log } from "../../platform/logger";
 import { sendFanout } from "../../webhooks/queue";
@@ -24,6 +25,7 @@ export async function publishSigned(
   signedBytes: Uint8Array | null,
   durable: DurableCredentials,
 ): Promise<PublishOutcome> {
+  if (signed.streamed && signed.output) return publishStreamed(env, reader, job, source, signed, durable);
   const sidecar = signed.output === null;
   // Check our own output with the reference engine before anything is published.
   const assetBytes = sidecar
@@ -39,6 +41,45 @@ export async function publishSigned(
   await publish(env, job, source, {
     output: signed.output,
     sidecarManifest: sidecar ? signed.manifest : null,
+    manifestSha256: signed.manifest.sha256,
+    manifestLabel: signed.active_manifest_label,
+    check: verdict.check,
+    durable,
+  });
+  return { status: "submitted" };
+}
+
+/**
+ * A streamed output (large media) is checked by streaming too (media/c2pa/stream-sign.ts verifyStreamed: the
+ * engine validates the store alone, our code recomputes the hard binding over the stored bytes), then published.
+ */
+async function publishStreamed(
+  env: Bindings,
+  reader: ManifestReader,
+  job: JobRow,
+  source: ObjectRow,
+  signed: SignOutput,
+  durable: DurableCredentials,
+): Promise<PublishOutcome> {
+  const output = signed.output!;
+  const manifestStore = await read(env.OBJECTS, signed.manifest.key, signed.manifest.etag);
+  if (!manifestStore) throw new Error("signed manifest not readable yet"); // transient
+  const verdict = await verifyStreamed({
+    bucket: env.OBJECTS,
+    key: output.key,
+    etag: output.etag,
+    mediaType: source.mediaType,
+    manifestStore,
+    reader,
+  });
+  if (verdict.status === "unavailable") throw new Error("signed output not readable yet"); // transient
+  if (verdict.status !== "read" || verdict.check.validation_state === "Invalid" || verdict.check.failure_codes.length > 0) {
+    const why = verdict.status === "read" ? verdict.check.failure_codes.join(", ") || verdict.check.validation_state : verdict.message;
+    return { status: "output_invalid", message: `The signed output did not validate: ${why}.` };
+  }
+  await publish(env, job, source, {
+    output,
+    sidecarManifest: null,
     manifestSha256: signed.manifest.sha256,
     manifestLabel: signed.active_manifest_label,
     check: verdict.check,

@@ -6,10 +6,12 @@ import { softBindingAssertions } from "../../media/soft-binding";
 import type { ManifestPlan, Signer } from "../../media/types";
 import { fromHex } from "../../platform/bytes";
 import { log } from "../../platform/logger";
+import { isStreamedUpload } from "../../uploads/large-inspection";
 import type { AdmittedRequest } from "../admission";
 import type { FingerprintOutput, SignOutput, WatermarkOutput } from "../outputs";
 import type { JobRow, ObjectRow } from "../repo";
 import { put, read, StepFailure } from "./common";
+import { signStreamedStep } from "./sign-streamed";
 
 /**
  * Signs the bytes to publish (the watermarked output, else the upload) with a manifest that carries the soft
@@ -28,6 +30,9 @@ export async function signStep(
   /** The watermarked bytes when this run encoded (and stored) them; else they are read back from R2. */
   watermarkedBytes: Uint8Array | null = null,
 ): Promise<{ output: SignOutput; bytes: Uint8Array | null }> {
+  // Large media (sign-only: watermarks and fingerprints are image-only) is signed without being held in memory.
+  if (!watermarked && isStreamedUpload(source.mediaType, source.byteLength))
+    return signStreamedStep(env, signer, job, admitted, filename, source);
   // A watermark recipe signs the watermarked bytes; every other recipe signs the upload itself.
   const bytes = watermarked
     ? (watermarkedBytes ?? (await read(env.OBJECTS, watermarked.output.key, watermarked.output.etag)))

@@ -138,15 +138,25 @@ export class C2paSigner implements Signer {
       mediaType,
       format: GENERIC_FORMAT,
       noEmbed: true,
-      hash,
+      binding: dataHashBinding(hash),
       parent,
     });
     return result.status === "signed" ? { ...result, bytes } : result;
   }
 
   /**
+   * The manifest store alone, over a hard binding the caller computed (the streaming signer hashes media it never
+   * holds whole: stream-sign.ts). The engine sees no asset; the plan's parent, if any, is declared without a manifest.
+   */
+  async signManifestStore(input: { plan: ManifestPlan; binding: HardBinding }): Promise<SignResult> {
+    const mediaType = normalizeMediaType(input.plan.media_type);
+    const run = { source: new Uint8Array(0), plan: input.plan, mediaType, format: GENERIC_FORMAT, noEmbed: true };
+    return this.#run({ ...run, binding: input.binding });
+  }
+
+  /**
    * One engine run over `source`: `format` selects the engine's format handler, `mediaType` is what the claim
-   * records; `hash`, when given, is the SHA-256 data hash of the real asset (which the engine then never sees,
+   * records; `binding`, when given, is the hard binding of the real asset (which the engine then never sees,
    * except as `parent`: the bytes to read the parentOf ingredient from, manifest included).
    */
   async #run(run: {
@@ -155,7 +165,7 @@ export class C2paSigner implements Signer {
     mediaType: string;
     format: string;
     noEmbed: boolean;
-    hash?: Uint8Array;
+    binding?: HardBinding;
     parent?: Uint8Array | undefined;
   }): Promise<SignResult> {
     if (!isC2paEngineReady()) return { status: "failed", message: "C2PA engine not initialized" };
@@ -163,7 +173,7 @@ export class C2paSigner implements Signer {
     const callback = { error: null as string | null };
     try {
       const key = await this.#privateKey();
-      const definition = this.#definition(run.plan, run.mediaType, run.hash, !run.parent);
+      const definition = this.#definition(run.plan, run.mediaType, run.binding, !run.parent);
       builder = WasmBuilder.fromJson(JSON.stringify(definition), BUILDER_SETTINGS_JSON);
       if (run.parent) {
         const ingredient = { title: run.plan.title, relationship: "parentOf" };
@@ -197,7 +207,7 @@ export class C2paSigner implements Signer {
     }
   }
 
-  #definition(plan: ManifestPlan, mediaType: string, hash: Uint8Array | undefined, declareParent: boolean) {
+  #definition(plan: ManifestPlan, mediaType: string, binding: HardBinding | undefined, declareParent: boolean) {
     const assertions = plan.assertions.map((a): { label: string; data: unknown } => ({ label: a.label, data: a.data }));
     if (plan.creator) {
       assertions.push({
@@ -212,13 +222,9 @@ export class C2paSigner implements Signer {
       format: mediaType,
       assertions,
     };
-    if (hash) {
-      // A hard binding of our own turns the engine's hashing off. JSON has no bytes: serde reads the hash from an
-      // array of numbers and writes a CBOR byte string.
-      assertions.push({
-        label: "c2pa.hash.data",
-        data: { exclusions: [], name: "jumbf manifest", alg: "sha256", hash: Array.from(hash), pad: [] },
-      });
+    if (binding) {
+      // A hard binding of our own turns the engine's hashing off.
+      assertions.push(binding);
       if (plan.intent.kind === "opened" && declareParent) {
         definition.ingredients = [{ title: plan.title, format: mediaType, relationship: "parentOf" }];
       }
@@ -263,6 +269,20 @@ export class C2paSigner implements Signer {
     }
     return this.#key;
   }
+}
+
+/**
+ * A hard-binding assertion (`c2pa.hash.data`, `c2pa.hash.bmff.v2`, …) as engine JSON. JSON has no bytes: serde reads
+ * byte fields (hash, exclusion values) from arrays of numbers and writes CBOR byte strings.
+ */
+export interface HardBinding {
+  label: string;
+  data: Record<string, unknown>;
+}
+
+/** A data hash over the whole file (no exclusions). */
+function dataHashBinding(hash: Uint8Array): HardBinding {
+  return { label: "c2pa.hash.data", data: { exclusions: [], name: "jumbf manifest", alg: "sha256", hash: Array.from(hash), pad: [] } };
 }
 
 /** Engine format of the generic handler (no parsing). */

@@ -1,0 +1,78 @@
+import { formatOf } from "../../catalog/formats";
+import { attributionFor } from "../../creators/disclosure";
+import { database } from "../../db/client";
+import type { Bindings } from "../../env";
+import { type ManifestStoreSigner, signStreamed } from "../../media/c2pa/stream-sign";
+import type { ManifestPlan, Signer } from "../../media/types";
+import { log } from "../../platform/logger";
+import type { AdmittedRequest } from "../admission";
+import type { SignOutput } from "../outputs";
+import type { JobRow, ObjectRow } from "../repo";
+import { put, StepFailure } from "./common";
+
+/**
+ * The sign step for large media (above the embedded limit; catalog/limits.ts STREAMED_SIGNING_MAXIMUM_BYTES):
+ * the upload is streamed from R2 into a multipart output with the manifest appended (media/c2pa/stream-sign.ts),
+ * never held whole. Sign-only: such media has no watermark or fingerprint step (both are image-only), so the
+ * manifest carries no soft binding. Bad input ends the job with the same codes as the in-memory path.
+ */
+export async function signStreamedStep(
+  env: Bindings,
+  signer: Signer,
+  job: JobRow,
+  admitted: AdmittedRequest,
+  filename: string | null,
+  source: ObjectRow,
+): Promise<{ output: SignOutput; bytes: null }> {
+  if (!isManifestStoreSigner(signer))
+    throw new StepFailure("svc.jobs.step_unavailable", "Streaming signing is not installed in this deployment.");
+  // Attribution is decided at admission and checked again here (as in sign.ts).
+  if (admitted.creator && admitted.creator_id) {
+    const attribution = await attributionFor(database(env.DB), job.tenantId, admitted.creator_id);
+    if (attribution.status !== "active" || attribution.creator_ref !== admitted.creator.creator_ref)
+      throw new StepFailure("svc.jobs.creator_inactive", "The creator identity this job attributes is no longer active.");
+  }
+  const format = formatOf(source.mediaType)!;
+  const plan: ManifestPlan = {
+    title: filename ?? `untitled.${format.extension}`,
+    media_type: source.mediaType,
+    intent: admitted.ai_declaration
+      ? { kind: "created", digital_source_type: admitted.ai_declaration.digital_source_type }
+      : { kind: "opened" },
+    assertions: [],
+    creator: admitted.creator ?? null,
+    capture: admitted.capture ? { ...admitted.capture } : null,
+  };
+  const base = `t/${job.tenantId}/jobs/${job.id}/sign`;
+  const result = await signStreamed({
+    bucket: env.OBJECTS,
+    source: { key: source.r2Key, etag: source.etag },
+    outputKey: `${base}/output`,
+    plan,
+    signer,
+  });
+  switch (result.status) {
+    case "signed": {
+      const manifest = await put(env.OBJECTS, `${base}/manifest.c2pa`, result.manifest_store, "application/c2pa");
+      return {
+        output: { output: result.output, manifest, active_manifest_label: result.active_manifest_label, streamed: true },
+        bytes: null,
+      };
+    }
+    case "source_unavailable":
+      throw new StepFailure("svc.jobs.source_unavailable", "The uploaded bytes could not be read back unchanged.");
+    case "unsupported":
+      throw new StepFailure("svc.jobs.media_unsupported", `This file cannot be signed by streaming: ${result.message}.`);
+    default:
+      // malformed (the upload's structural check passed, so rare) or the engine failed: its text stays internal.
+      log.warn("streamed signing failed", { job_id: job.id, status: result.status, engine: result.message });
+      throw new StepFailure(
+        "svc.jobs.sign_failed",
+        "The C2PA engine could not sign this file: it is malformed or uses a structure the engine does not support.",
+      );
+  }
+}
+
+function isManifestStoreSigner(signer: Signer): signer is Signer & ManifestStoreSigner {
+  return typeof (signer as Partial<ManifestStoreSigner>).signManifestStore === "function";
+}

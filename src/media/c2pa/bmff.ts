@@ -1,0 +1,167 @@
+/**
+ * ISO BMFF (MP4, MOV, M4A) for the streaming signer: the C2PA `c2pa.hash.bmff.v2` hard binding computed over
+ * bytes that arrive in order, and the manifest `uuid` box appended at the END of the file, so that no sample
+ * offset (stco/co64/iloc) moves and the original bytes are copied unchanged.
+ *
+ * The hash (as c2pa-rs 0.90/0.91 computes it, checked against c2pa-node in test/node/media/stream-sign.test.ts):
+ * for every top-level box that is not excluded, in file order, the box's absolute offset as a big-endian u64,
+ * then the whole box (header included). Excluded, as c2pa-wasm's own embedding writes it: the C2PA `uuid` box,
+ * `ftyp`, `mfra`, `free`, `skip`.
+ */
+import { MANIFEST_STORE_MAXIMUM_BYTES } from "../../catalog/limits";
+import { fourcc, u32 } from "./jumbf-box";
+import { type Sha256Stream, StreamMediaError, sha256Stream, u64be } from "./stream-hash";
+
+/** The C2PA manifest box's extended type (C2PA specification, "Embedding manifests into BMFF"). */
+export const C2PA_BOX_UUID = Uint8Array.from([
+  0xd8, 0xfe, 0xc3, 0xd6, 0x1b, 0x0e, 0x48, 0x3c, 0x92, 0x97, 0x58, 0x28, 0x87, 0x7e, 0xc4, 0x81,
+]);
+const EXCLUDED_TYPES = new Set(["ftyp", "mfra", "free", "skip"]);
+/** version/flags (4), purpose "manifest\0" (9), merkle offset u64 (8): what precedes the store in the box. */
+const PURPOSE = new TextEncoder().encode("manifest\u0000");
+const BOX_PREFIX = 8 + 16 + 4 + PURPOSE.length + 8;
+
+/** The `c2pa.hash.bmff.v2` assertion over `hash` (engine JSON: byte fields as number arrays). */
+export function bmffBinding(hash: Uint8Array) {
+  return {
+    label: "c2pa.hash.bmff.v2",
+    data: {
+      exclusions: [
+        { xpath: "/uuid", data: [{ offset: 8, value: Array.from(C2PA_BOX_UUID) }] },
+        { xpath: "/ftyp" },
+        { xpath: "/mfra" },
+        { xpath: "/free" },
+        { xpath: "/skip" },
+      ],
+      alg: "sha256",
+      hash: Array.from(hash),
+      name: "jumbf manifest",
+    },
+  };
+}
+
+/** The top-level manifest box carrying `store`, to append after the last box. */
+export function bmffManifestBox(store: Uint8Array): Uint8Array {
+  const box = new Uint8Array(BOX_PREFIX + store.length);
+  new DataView(box.buffer).setUint32(0, box.length);
+  box.set([0x75, 0x75, 0x69, 0x64], 4); // "uuid"
+  box.set(C2PA_BOX_UUID, 8);
+  box.set(PURPOSE, 28);
+  box.set(store, BOX_PREFIX);
+  return box;
+}
+
+/**
+ * Walks the top-level boxes of a BMFF file fed in order and hashes what the binding covers. Invariants: memory is
+ * bounded (a box header, plus in verify mode the manifest box, at most MANIFEST_STORE_MAXIMUM_BYTES); it throws
+ * StreamMediaError for a file that is not BMFF (no leading `ftyp`, no `moov`), is truncated (a box runs past
+ * `total`), has a box extending "to the end of the file" (size 0: an appended box would fall inside it), or, when
+ * signing, already carries a manifest box. In verify mode the manifest box's store is kept in `store`.
+ */
+export class BmffScanner {
+  store: Uint8Array | null = null;
+  readonly #total: number;
+  readonly #verify: boolean;
+  readonly #hash: Sha256Stream;
+  #pos = 0;
+  #boxStart = 0;
+  readonly #head = new Uint8Array(32);
+  #headLen = 0;
+  #need = 8;
+  #remaining = 0;
+  #mode: "hash" | "skip" | "capture" = "skip";
+  #capture: Uint8Array | null = null;
+  #captured = 0;
+  #boxes = 0;
+  #sawMoov = false;
+
+  constructor(total: number, options: { verify: boolean }, hash: Sha256Stream = sha256Stream()) {
+    this.#total = total;
+    this.#verify = options.verify;
+    this.#hash = hash;
+  }
+
+  /** The next bytes of the file; returns them unchanged (the output copies the original). */
+  async push(bytes: Uint8Array): Promise<Uint8Array> {
+    let at = 0;
+    while (at < bytes.length) {
+      if (this.#remaining > 0) {
+        const n = Math.min(this.#remaining, bytes.length - at);
+        const part = bytes.subarray(at, at + n);
+        if (this.#mode === "hash") await this.#hash.update(part);
+        else if (this.#mode === "capture") {
+          this.#capture!.set(part, this.#captured);
+          this.#captured += n;
+        }
+        at += n;
+        this.#remaining -= n;
+        this.#pos += n;
+        continue;
+      }
+      if (this.#headLen === 0) this.#boxStart = this.#pos;
+      const n = Math.min(this.#need - this.#headLen, bytes.length - at);
+      this.#head.set(bytes.subarray(at, at + n), this.#headLen);
+      this.#headLen += n;
+      at += n;
+      if (this.#headLen === this.#need) await this.#header();
+    }
+    return bytes;
+  }
+
+  /** After the last byte: the binding's hash. */
+  async finish(): Promise<Uint8Array> {
+    if (this.#headLen > 0 || this.#remaining > 0 || this.#pos !== this.#total) {
+      throw new StreamMediaError("malformed", `the file ends inside a box (${this.#pos + this.#headLen} of ${this.#total} bytes)`);
+    }
+    if (!this.#sawMoov) throw new StreamMediaError("malformed", "no moov box: not a playable ISO BMFF file");
+    if (this.#capture) {
+      const c = this.#capture;
+      for (let i = 0; i < PURPOSE.length; i++) {
+        if (c[4 + i] !== PURPOSE[i]) throw new StreamMediaError("malformed", 'the C2PA box\'s purpose is not "manifest"');
+      }
+      this.store = c.subarray(BOX_PREFIX - 24);
+    }
+    return this.#hash.digest();
+  }
+
+  /** A complete header (or the part of it read so far, when more is needed) of the box at #boxStart. */
+  async #header(): Promise<void> {
+    const h = this.#head;
+    const size32 = u32(h, 0);
+    const type = fourcc(h, 4);
+    const headerSize = size32 === 1 ? 16 : 8;
+    if (this.#headLen < headerSize) return void (this.#need = headerSize);
+    if (type === "uuid" && this.#headLen < headerSize + 16) return void (this.#need = headerSize + 16);
+    if (size32 === 0)
+      throw new StreamMediaError("unsupported", `the ${type} box at ${this.#boxStart} runs to the end of the file (size 0)`);
+    const size = size32 === 1 ? u32(h, 8) * 0x1_0000_0000 + u32(h, 12) : size32;
+    if (size < this.#headLen) throw new StreamMediaError("malformed", `box ${type} at ${this.#boxStart}: size ${size} is below its header`);
+    if (this.#boxStart + size > this.#total) {
+      throw new StreamMediaError("malformed", `box ${type} at ${this.#boxStart} runs past the end of the file (truncated?)`);
+    }
+    if (this.#boxes === 0 && type !== "ftyp") throw new StreamMediaError("malformed", "not an ISO BMFF file (no leading ftyp box)");
+    const isManifest = type === "uuid" && C2PA_BOX_UUID.every((b, i) => h[headerSize + i] === b);
+    if (isManifest) {
+      if (!this.#verify) throw new StreamMediaError("unsupported", "the file already carries a C2PA manifest box");
+      if (this.#capture) throw new StreamMediaError("malformed", "two C2PA manifest boxes");
+      const body = size - this.#headLen;
+      if (body < BOX_PREFIX - 24 || body > MANIFEST_STORE_MAXIMUM_BYTES + BOX_PREFIX) {
+        throw new StreamMediaError("malformed", `C2PA manifest box of ${size} bytes`);
+      }
+      this.#capture = new Uint8Array(body);
+      this.#mode = "capture";
+    } else if (EXCLUDED_TYPES.has(type)) {
+      this.#mode = "skip";
+    } else {
+      this.#mode = "hash";
+      await this.#hash.update(u64be(this.#boxStart));
+      await this.#hash.update(h.slice(0, this.#headLen));
+    }
+    if (type === "moov") this.#sawMoov = true;
+    this.#boxes++;
+    this.#pos = this.#boxStart + this.#headLen;
+    this.#remaining = size - this.#headLen;
+    this.#headLen = 0;
+    this.#need = 8;
+  }
+}

@@ -1,0 +1,76 @@
+/**
+ * Completing an upload of media signed by streaming (above the embedded limit, see catalog/limits.ts
+ * STREAMED_SIGNING_MAXIMUM_BYTES): the object is read once as a stream, its SHA-256 computed and its container
+ * walked by the streaming signer's own scanners, so a gigabyte upload is never in memory. What this checks, and
+ * what it does not: the container structure (every top-level box or chunk inside the file, a leading `ftyp` and a
+ * `moov` for BMFF, a RIFF WAVE header whose size matches) and whether a manifest is present; NOT the codec facts
+ * the in-memory inspector reads (dimensions, codecs, duration: null here), which need the whole file.
+ */
+import { EMBEDDED_SIGNING_MAXIMUM_BYTES } from "../catalog/limits";
+import { BmffScanner } from "../media/c2pa/bmff";
+import { RiffScanner } from "../media/c2pa/riff";
+import { forEachChunk, type Sha256Stream, StreamMediaError, sha256Stream } from "../media/c2pa/stream-hash";
+import { STREAMED_MEDIA_TYPES } from "../media/c2pa/stream-sign";
+import type { InspectionResult } from "../media/types";
+import { hex } from "../platform/bytes";
+
+/** The structure walk needs no binding hash (the signer computes its own). */
+const NO_HASH: Sha256Stream = { update: async () => undefined, digest: async () => new Uint8Array(0) };
+
+/** Whether an upload of this type and size is completed by streaming (and signed by streaming later). */
+export function isStreamedUpload(mediaType: string, byteLength: number): boolean {
+  return byteLength > EMBEDDED_SIGNING_MAXIMUM_BYTES && STREAMED_MEDIA_TYPES[mediaType] !== undefined;
+}
+
+/** SHA-256 and structural inspection of a stored object's body, in one pass. Never throws for bad bytes. */
+export async function inspectStreamed(
+  body: ReadableStream<Uint8Array>,
+  byteLength: number,
+  mediaType: string,
+  modality: "audio" | "video",
+): Promise<{ sha256: string; inspection: InspectionResult }> {
+  const container = STREAMED_MEDIA_TYPES[mediaType]!;
+  const whole = sha256Stream();
+  let inspection: InspectionResult | null = null;
+  let hasManifest = false;
+  const refuse = (error: unknown) => {
+    if (!(error instanceof StreamMediaError)) throw error;
+    inspection = { status: "corrupt", message: error.message };
+  };
+  let scanner: BmffScanner | RiffScanner | null = null;
+  try {
+    scanner = container === "bmff" ? new BmffScanner(byteLength, { verify: true }, NO_HASH) : new RiffScanner(byteLength, {}, NO_HASH);
+  } catch (error) {
+    refuse(error);
+  }
+  // The whole body is hashed even after the structure was refused: the declared hash is checked first.
+  await forEachChunk(body, async (chunk) => {
+    await whole.update(chunk);
+    if (scanner && !inspection) await scanner.push(chunk).catch(refuse);
+  });
+  if (scanner && !inspection) {
+    await scanner.finish().catch(refuse);
+    hasManifest = scanner.store !== null;
+  }
+  inspection ??= {
+    status: "ok",
+    facts: {
+      media_type: mediaType,
+      container: container === "bmff" ? "isobmff" : "riff-wave",
+      modality,
+      byte_length: byteLength,
+      width: null,
+      height: null,
+      duration_seconds: null,
+      frames_per_second: null,
+      video_codec: null,
+      audio_codec: null,
+      bit_depth: null,
+      chroma_subsampling: null,
+      sample_rate: null,
+      channels: null,
+      has_c2pa_manifest: hasManifest,
+    },
+  };
+  return { sha256: hex(await whole.digest()), inspection };
+}
