@@ -13,9 +13,23 @@ export const DELIVER_MESSAGE = "webhook.deliver";
 /** Cloudflare Queues delays a message at most 12 hours; longer waits are re-sent on arrival. */
 const MAX_QUEUE_DELAY_SECONDS = 43_200;
 
+const delaySecondsOf = (delayMs: number) => Math.min(MAX_QUEUE_DELAY_SECONDS, Math.max(0, Math.ceil(delayMs / 1000)));
+
 export async function sendDeliver(env: Bindings, deliveryId: string, delayMs = 0): Promise<void> {
-  const delaySeconds = Math.min(MAX_QUEUE_DELAY_SECONDS, Math.max(0, Math.ceil(delayMs / 1000)));
+  const delaySeconds = delaySecondsOf(delayMs);
   await env.WEBHOOKS_QUEUE.send({ type: DELIVER_MESSAGE, delivery_id: deliveryId }, delaySeconds > 0 ? { delaySeconds } : undefined);
+}
+
+/** Deliver messages each with its own delay, 100 per sendBatch. */
+export async function sendDeliverDelayed(env: Bindings, items: readonly { id: string; delayMs: number }[]): Promise<void> {
+  for (let i = 0; i < items.length; i += 100) {
+    await env.WEBHOOKS_QUEUE.sendBatch(
+      items.slice(i, i + 100).map(({ id, delayMs }) => {
+        const delaySeconds = delaySecondsOf(delayMs);
+        return { body: { type: DELIVER_MESSAGE, delivery_id: id }, ...(delaySeconds > 0 ? { delaySeconds } : {}) };
+      }),
+    );
+  }
 }
 
 export async function sendDeliverMany(env: Bindings, deliveryIds: readonly string[]): Promise<void> {
