@@ -94,6 +94,23 @@ async function seedEvents(type, count) {
   return ids.map((e) => e.id);
 }
 
+/** What the database says when a round does not finish (endpoint states, delivery statuses, attempt outcomes). */
+async function diagnosis() {
+  const q = async (sql) => JSON.stringify((await worker.db.prepare(sql).bind().all()).results);
+  return `endpoints ${await q("SELECT state, COUNT(*) AS n FROM webhook_endpoints GROUP BY 1")}; deliveries ${await q(
+    "SELECT status, COUNT(*) AS n FROM webhook_deliveries GROUP BY 1",
+  )}; attempts ${await q("SELECT outcome, error, response_code, COUNT(*) AS n FROM webhook_attempts GROUP BY 1, 2, 3")}`;
+}
+
+/** Waits for `done`, or throws with the database's state. */
+async function waitFor(done, what) {
+  try {
+    await until(done, 120_000, what);
+  } catch (error) {
+    throw new Error(`${error.message}; ${await diagnosis()}`);
+  }
+}
+
 /** Replays every event through the API (8 requests in flight); each queues one delivery per subscribed endpoint. */
 async function replayAll(events, perEvent) {
   let next = 0;
@@ -102,7 +119,8 @@ async function replayAll(events, perEvent) {
       while (next < events.length) {
         const id = events[next++];
         const res = await svc.call("POST", `/v1/webhook-events/${id}/replay`, { idempotencyKey: true });
-        if (res.status !== 200 || res.body.delivery_count !== perEvent) throw new Error(`replay ${id}: ${res.status} ${res.text}`);
+        if (res.status !== 200 || res.body.delivery_count !== perEvent)
+          throw new Error(`replay ${id}: ${res.status} ${res.text}; ${await diagnosis()}`);
       }
     }),
   );
@@ -138,9 +156,9 @@ try {
     const t0 = performance.now();
     await replayAll(events, ENDPOINTS);
     target += events.length * ENDPOINTS;
-    await until(() => acked() >= target, 120_000, `${target} acknowledged deliveries`);
+    await waitFor(() => acked() >= target, `${target} acknowledged deliveries`);
     // A round ends when every delivery is recorded as delivered (a replay leaves unfinished ones alone).
-    await until(unfinishedNone, 120_000, "every delivery recorded");
+    await waitFor(unfinishedNone, "every delivery recorded");
     rounds.push({ deliveries: events.length * ENDPOINTS, seconds: (performance.now() - t0) / 1000 });
   }
   const unverified = endpoints.flatMap((e) => e.route.received).filter((r) => !r.verifiedWith[0]).length;

@@ -88,8 +88,16 @@ export class WebhookEndpointGate extends DurableObject<Env> {
   /**
    * Up to `want` leases in one round trip (a run of deliveries to this endpoint): waits like `acquire` for the
    * first, then takes as many more as concurrency and rate allow at that moment, each decided like a lone acquire.
+   * `release`: leases held until now (the run's previous round), freed first.
    */
-  async acquireMany(config: GateConfig, want: number, maxWaitMs = 0): Promise<GateBatchDecision> {
+  async acquireMany(
+    config: GateConfig,
+    want: number,
+    maxWaitMs = 0,
+    release?: { leaseIds: readonly string[]; unsent?: readonly string[] },
+  ): Promise<GateBatchDecision> {
+    // The previous round's leases, freed in this same round trip before deciding.
+    if (release) await this.releaseMany(release.leaseIds, release.unsent);
     const first = await this.waitFor(config, maxWaitMs);
     if (!first.granted) return first;
     const leases = [{ leaseId: first.leaseId, sendBy: first.sendBy }];

@@ -103,7 +103,14 @@ export async function replayEvent(env: Bindings, tenantId: string, eventId: stri
   // One batch for all its endpoints (#19): each upsert still re-checks its endpoint and its delivery's state.
   const queued = await upsertReplayedDeliveries(
     d1,
-    endpoints.map((endpoint) => ({ id: newId("webhookDelivery"), tenantId, endpointId: endpoint.id, eventId: event.id, eventType: event.type, now })),
+    endpoints.map((endpoint) => ({
+      id: newId("webhookDelivery"),
+      tenantId,
+      endpointId: endpoint.id,
+      eventId: event.id,
+      eventType: event.type,
+      now,
+    })),
   );
   await markFannedOutKeepingFirst(d1, event.id, now);
   await nudge(env, queued);

@@ -5,6 +5,8 @@ import { log } from "../platform/logger";
  * Messages on the webhooks queue carry ids only; D1 is the truth:
  *   webhook.fanout {event_id}     → one delivery row per subscribed active endpoint, then a deliver message each
  *   webhook.deliver {delivery_id} → one attempt (see delivery.ts)
+ *   webhook.deliver {delivery_ids} → one attempt of each, in runs per endpoint (delivery-run.ts); up to
+ *                                    DELIVERIES_PER_MESSAGE ids, so a queue batch of 100 carries thousands
  */
 
 export const FANOUT_MESSAGE = "webhook.fanout";
@@ -32,10 +34,21 @@ export async function sendDeliverDelayed(env: Bindings, items: readonly { id: st
   }
 }
 
+/** Ids per deliver message: 100 ids are ≈ 2.5 KB, far inside a message's 128 KB. */
+export const DELIVERIES_PER_MESSAGE = 100;
+
+/** The ids a deliver message names (one, or a run); [] when it names none. */
+export function deliveryIdsOf(body: Record<string, unknown>): string[] {
+  if (Array.isArray(body.delivery_ids)) return body.delivery_ids.filter((id): id is string => typeof id === "string");
+  return typeof body.delivery_id === "string" ? [body.delivery_id] : [];
+}
+
+/** Deliver messages for deliveries due now, DELIVERIES_PER_MESSAGE ids each, 100 messages per sendBatch. */
 export async function sendDeliverMany(env: Bindings, deliveryIds: readonly string[]): Promise<void> {
-  for (let i = 0; i < deliveryIds.length; i += 100) {
-    await env.WEBHOOKS_QUEUE.sendBatch(deliveryIds.slice(i, i + 100).map((id) => ({ body: { type: DELIVER_MESSAGE, delivery_id: id } })));
-  }
+  const messages: { body: { type: string; delivery_ids: string[] } }[] = [];
+  for (let i = 0; i < deliveryIds.length; i += DELIVERIES_PER_MESSAGE)
+    messages.push({ body: { type: DELIVER_MESSAGE, delivery_ids: deliveryIds.slice(i, i + DELIVERIES_PER_MESSAGE) } });
+  for (let i = 0; i < messages.length; i += 100) await env.WEBHOOKS_QUEUE.sendBatch(messages.slice(i, i + 100));
 }
 
 /** Queues take at most 100 messages per sendBatch. */

@@ -127,29 +127,50 @@ export async function claimDelivery(
 }
 
 /**
- * `claimDelivery` for a run of one endpoint's deliveries, in one statement per 90 ids: each row is claimed under
- * the same conditions, so of two consumers claiming the same ids each row goes to exactly one. Returns the rows won.
+ * `claimDelivery` for a round of one endpoint's deliveries (at most 90: a round is at most max_concurrency), in
+ * one statement whose conditions are claimDelivery's, so of two consumers claiming the same ids each row goes to
+ * exactly one; in the same batch (one transaction, after the claim) the endpoint's URL and secrets as they are
+ * now (null when no longer active) and the bodies of `eventIds` not read yet.
  */
-export async function claimDeliveries(
+export async function claimRound(
   d1: D1Database,
-  c: { deliveryIds: readonly string[]; endpointId: string; now: number; leaseUntil: number; maxAttempts: number },
-): Promise<{ id: string; attempt_count: number; attempt_base: number }[]> {
-  const won: { id: string; attempt_count: number; attempt_base: number }[] = [];
-  for (const ids of chunks(c.deliveryIds)) {
-    const { results } = await d1
+  c: {
+    deliveryIds: readonly string[];
+    endpointId: string;
+    now: number;
+    leaseUntil: number;
+    maxAttempts: number;
+    eventIds: readonly string[];
+  },
+): Promise<{
+  claimed: { id: string; attempt_count: number; attempt_base: number }[];
+  target: RunTarget | null;
+  bodies: Map<string, string>;
+}> {
+  if (c.deliveryIds.length > ID_CHUNK || c.eventIds.length > ID_CHUNK) throw new Error("a claim round names at most 90 deliveries");
+  const statements = [
+    d1
       .prepare(
         `UPDATE webhook_deliveries SET status = 'delivering', attempt_count = attempt_count + 1, lease_until = ?, updated_at = ?
-            WHERE id IN (${marks(ids.length)}) AND endpoint_id = ?
+            WHERE id IN (${marks(c.deliveryIds.length)}) AND endpoint_id = ?
               AND ((status = 'pending' AND COALESCE(next_attempt_at, 0) <= ?) OR (status = 'delivering' AND lease_until <= ?))
               AND attempt_count - attempt_base < ?
               AND EXISTS (SELECT 1 FROM webhook_endpoints WHERE id = ? AND state = 'active')
           RETURNING id, attempt_count, attempt_base`,
       )
-      .bind(c.leaseUntil, c.now, ...ids, c.endpointId, c.now, c.now, c.maxAttempts, c.endpointId)
-      .all<{ id: string; attempt_count: number; attempt_base: number }>();
-    won.push(...results);
-  }
-  return won;
+      .bind(c.leaseUntil, c.now, ...c.deliveryIds, c.endpointId, c.now, c.now, c.maxAttempts, c.endpointId),
+    d1
+      .prepare("SELECT url, secret_ciphertext, previous_secret_ciphertext FROM webhook_endpoints WHERE id = ? AND state = 'active'")
+      .bind(c.endpointId),
+  ];
+  if (c.eventIds.length > 0)
+    statements.push(d1.prepare(`SELECT id, body FROM webhook_events WHERE id IN (${marks(c.eventIds.length)})`).bind(...c.eventIds));
+  const [claim, endpoint, events] = await d1.batch(statements);
+  return {
+    claimed: claim!.results as { id: string; attempt_count: number; attempt_base: number }[],
+    target: (endpoint!.results[0] as RunTarget | undefined) ?? null,
+    bodies: new Map(((events?.results ?? []) as { id: string; body: string }[]).map((r) => [r.id, r.body])),
+  };
 }
 
 /** `postponeDelivery` for many, in one batch. */
@@ -169,26 +190,11 @@ export async function postponeDeliveries(d1: D1Database, deliveryIds: readonly s
   );
 }
 
-/** What a run of attempts to one endpoint sends: its URL and secrets, and each event's body by id. */
+/** What a round of attempts to one endpoint sends to: its URL and secrets, read with the claim. */
 export interface RunTarget {
   url: string;
   secret_ciphertext: string;
   previous_secret_ciphertext: string | null;
-  bodies: Map<string, string>;
-}
-
-/** `attemptTarget` for a run: the endpoint read once (null when no longer active), the bodies in one query. */
-export async function runTarget(d1: D1Database, endpointId: string, eventIds: readonly string[]): Promise<RunTarget | null> {
-  const [endpoint, events] = await d1.batch([
-    d1
-      .prepare("SELECT url, secret_ciphertext, previous_secret_ciphertext FROM webhook_endpoints WHERE id = ? AND state = 'active'")
-      .bind(endpointId),
-    d1.prepare(`SELECT id, body FROM webhook_events WHERE id IN (${marks(eventIds.length)})`).bind(...eventIds),
-  ]);
-  const e = endpoint!.results[0] as Omit<RunTarget, "bodies"> | undefined;
-  if (!e) return null;
-  const bodies = new Map((events!.results as { id: string; body: string }[]).map((r) => [r.id, r.body]));
-  return { url: e.url, secret_ciphertext: e.secret_ciphertext, previous_secret_ciphertext: e.previous_secret_ciphertext, bodies };
 }
 
 /** The URL, secrets and body of an attempt, or null when the endpoint is no longer active. */
