@@ -10,7 +10,12 @@ export interface GateConfig {
 
 export type GateDecision =
   /** `sendBy`: start the request by then, or ask for a fresh grant first (regrant). */
-  { granted: true; leaseId: string; sendBy: number } | { granted: false; reason: "concurrency" | "rate"; retryAfterMs: number };
+  { granted: true; leaseId: string; sendBy: number } | GateRefusal;
+
+export type GateRefusal = { granted: false; reason: "concurrency" | "rate"; retryAfterMs: number };
+
+/** Several leases granted in one call: each is one request's slot and rate grant, exactly as one `acquire`. */
+export type GateBatchDecision = { granted: true; leases: { leaseId: string; sendBy: number }[] } | GateRefusal;
 
 interface State {
   /** Grant times (ms) within the gate window, oldest first: the exact sliding-window rate log. */
@@ -81,6 +86,30 @@ export class WebhookEndpointGate extends DurableObject<Env> {
   }
 
   /**
+   * Up to `want` leases in one round trip (a run of deliveries to this endpoint): waits like `acquire` for the
+   * first, then takes as many more as concurrency and rate allow at that moment, each decided like a lone acquire.
+   * `release`: leases held until now (the run's previous round), freed first.
+   */
+  async acquireMany(
+    config: GateConfig,
+    want: number,
+    maxWaitMs = 0,
+    release?: { leaseIds: readonly string[]; unsent?: readonly string[] },
+  ): Promise<GateBatchDecision> {
+    // The previous round's leases, freed in this same round trip before deciding.
+    if (release) await this.releaseMany(release.leaseIds, release.unsent);
+    const first = await this.waitFor(config, maxWaitMs);
+    if (!first.granted) return first;
+    const leases = [{ leaseId: first.leaseId, sendBy: first.sendBy }];
+    while (leases.length < want) {
+      const next = this.decide(config, Date.now());
+      if (!next.granted) break;
+      leases.push({ leaseId: next.leaseId, sendBy: next.sendBy });
+    }
+    return { granted: true, leases };
+  }
+
+  /**
    * For a sender that could not start its request by `sendBy`: a fresh grant for its lease, now or within
    * `maxWaitMs`, so the request still counts where it arrives. Refused: do not send on this lease.
    */
@@ -116,11 +145,29 @@ export class WebhookEndpointGate extends DurableObject<Env> {
   }
 
   async release(leaseId: string): Promise<void> {
-    if (this.state.leases[leaseId] === undefined) return;
-    delete this.state.leases[leaseId];
-    if (this.state.grantedAt) delete this.state.grantedAt[leaseId];
+    return this.releaseMany([leaseId]);
+  }
+
+  /**
+   * Frees leases in one round trip. `unsent` names those whose request was never started (their delivery was
+   * claimed elsewhere meanwhile): their grants leave the rate log, as a regrant's unused grant does.
+   */
+  async releaseMany(leaseIds: readonly string[], unsent: readonly string[] = []): Promise<void> {
+    const grantedAt = this.state.grantedAt ?? {};
+    let freed = 0;
+    for (const leaseId of leaseIds) {
+      if (this.state.leases[leaseId] === undefined) continue;
+      if (unsent.includes(leaseId) && grantedAt[leaseId] !== undefined) {
+        const at = this.state.grants.indexOf(grantedAt[leaseId]!);
+        if (at >= 0) this.state.grants.splice(at, 1);
+      }
+      delete this.state.leases[leaseId];
+      delete grantedAt[leaseId];
+      freed++;
+    }
+    if (freed === 0) return;
     void this.ctx.storage.put("state", this.state);
-    this.waiters.shift()?.();
+    for (let i = 0; i < freed; i++) this.waiters.shift()?.();
   }
 
   async inFlight(): Promise<number> {

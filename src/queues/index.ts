@@ -3,7 +3,7 @@ import { EXPORT_MESSAGE, runExport } from "../governance/exports/seal";
 import { JOB_MESSAGE, runJob } from "../jobs/runner";
 import { mediaServices } from "../media";
 import { runStoredVerification, VERIFICATION_MESSAGE } from "../verifications/stored";
-import { deliverOnce } from "../webhooks/delivery";
+import { deliverMessages } from "../webhooks/delivery-run";
 import { fanOutEvent } from "../webhooks/fan-out";
 import { DELIVER_MESSAGE, FANOUT_MESSAGE } from "../webhooks/queue";
 import type { HandlerRegistry } from "./dispatch";
@@ -20,7 +20,8 @@ export const JOB_HANDLERS: HandlerRegistry = {
 };
 export const WEBHOOK_HANDLERS: HandlerRegistry = {
   [FANOUT_MESSAGE]: async (body, env) => fanOutEvent(env, String(body.event_id)),
-  [DELIVER_MESSAGE]: async (body, env) => deliverOnce(env, String(body.delivery_id)),
+  // A batch's deliveries share their round trips: one claim, gate call and record per endpoint and round.
+  [DELIVER_MESSAGE]: { batch: (bodies, env) => deliverMessages(env, bodies) },
 };
 
 export const QUEUES = { jobs: "svc-jobs", webhooks: "svc-webhooks" } as const;

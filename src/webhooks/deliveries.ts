@@ -2,7 +2,7 @@ import type { Bindings } from "../env";
 import { newId } from "../platform/ids";
 import { TEST_EVENT_TYPE, testEventBody } from "./events";
 import { nudge } from "./queue";
-import { findDelivery, insertDeliveryStatement, restartFinishedDelivery, upsertReplayedDelivery } from "./repo/deliveries";
+import { findDelivery, insertDeliveryStatement, restartFinishedDelivery, upsertReplayedDeliveries } from "./repo/deliveries";
 import { activeRecipients, type EndpointRow, endpointState } from "./repo/endpoints";
 import { findTenantEvent, insertTestEventStatement, markFannedOutKeepingFirst } from "./repo/events";
 import type { MutationResult } from "./service";
@@ -100,18 +100,18 @@ export async function replayEvent(env: Bindings, tenantId: string, eventId: stri
   if (!event) return { status: "not_found" };
   const endpoints = await activeRecipients(d1, { ...event, tenant_id: tenantId });
   const now = Date.now();
-  const queued: string[] = [];
-  for (const endpoint of endpoints) {
-    const id = await upsertReplayedDelivery(d1, {
+  // One batch for all its endpoints (#19): each upsert still re-checks its endpoint and its delivery's state.
+  const queued = await upsertReplayedDeliveries(
+    d1,
+    endpoints.map((endpoint) => ({
       id: newId("webhookDelivery"),
       tenantId,
       endpointId: endpoint.id,
       eventId: event.id,
       eventType: event.type,
       now,
-    });
-    if (id) queued.push(id);
-  }
+    })),
+  );
   await markFannedOutKeepingFirst(d1, event.id, now);
   await nudge(env, queued);
   return { status: "replayed", eventId: event.id, deliveryCount: queued.length };

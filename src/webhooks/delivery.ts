@@ -2,11 +2,11 @@ import type { GateConfig } from "../durable-objects/webhook-endpoint-gate";
 import type { Bindings } from "../env";
 import { hex } from "../platform/bytes";
 import { log } from "../platform/logger";
-import { readBodyPrefix } from "../platform/net/outbound";
+import { type DestinationCheck, readBodyPrefix } from "../platform/net/outbound";
 import { checkWebhookDestination } from "./destination";
 import { sendDeliver } from "./queue";
 import {
-  type AttemptTarget,
+  type AttemptRecord,
   attemptTarget,
   claimDelivery,
   type EngineDeliveryRow as DeliveryRow,
@@ -17,7 +17,7 @@ import {
 } from "./repo/attempts";
 import { type AttemptResult, judgeAttempt, nextAttemptDelayMs, parseRetryAfter, retrySchedule } from "./retry-policy";
 import type { TerminalReason } from "./schemas";
-import { openSecret, signWebhook } from "./signing";
+import { openSecret, type WebhookSigner, webhookSigner } from "./signing";
 
 /*
  * One delivery attempt: gate lease (per-endpoint Durable Object) → claim → sign → POST → record. Every step is
@@ -28,14 +28,14 @@ import { openSecret, signWebhook } from "./signing";
 /** Standard Webhooks recommends 15–30 s for receivers to answer. */
 export const ATTEMPT_TIMEOUT_MS = 15_000;
 /** A claim (and its gate lease) outlives the attempt's timeout; after that the Worker is presumed dead. */
-const LEASE_MS = ATTEMPT_TIMEOUT_MS + 10_000;
+export const LEASE_MS = ATTEMPT_TIMEOUT_MS + 10_000;
 /** How long a consumer waits at the gate for a slot before handing the message back to the queue. */
-const GATE_WAIT_MS = 20_000;
+export const GATE_WAIT_MS = 20_000;
 /** How long a sender that missed its grant's send-by time waits for a fresh grant (see durable-objects/gate-window.ts). */
-const REGRANT_WAIT_MS = 5_000;
+export const REGRANT_WAIT_MS = 5_000;
 
 /** The gate refused a fresh grant to a late sender: nothing is sent, and the attempt is recorded as ours (internal_error). */
-class GrantLapsed extends Error {}
+export class GrantLapsed extends Error {}
 /** The answer's body is hashed up to this many bytes, then the rest is discarded unread. */
 const RESPONSE_HASH_LIMIT = 64 * 1024;
 export interface DeliveryDeps {
@@ -126,21 +126,57 @@ async function attemptAndRecord(
   // Disabled or deleted since the claim: its fence already ended this delivery; nothing is sent or recorded.
   if (!target) return;
   const startedAt = Date.now();
-  let result: AttemptResult;
-  let secretCount = 0;
+  const sender = await prepareSender(env, row.endpoint_id, target);
+  const result = await attempt(row, target.body, attemptNumber, sender, deps.fetcher);
+  const record = attemptRecord(
+    env,
+    row,
+    { attemptNumber, sinceReplay, gateMs, startedAt, secretCount: sender.secretCount },
+    result,
+    deps.random,
+  );
+  await recordAttempt(d1, record);
+  if (record.status === "pending" && record.nextAttemptAt !== null) await sendDeliver(env, row.id, record.nextAttemptAt - Date.now());
+}
+
+/**
+ * What every attempt to one endpoint at one moment shares: its secrets opened into a signer, and its destination
+ * checked. Prepared once per attempt, or once per run of attempts (delivery-run.ts). `failure`: our side could not
+ * prepare (configuration, a sealed secret that does not open); each attempt is then recorded as internal_error.
+ */
+export type Sender =
+  | { secretCount: number; sign: WebhookSigner; check: DestinationCheck; failure?: undefined }
+  | { secretCount: 0; failure: AttemptResult };
+
+export async function prepareSender(
+  env: Bindings,
+  endpointId: string,
+  target: { url: string; secret_ciphertext: string; previous_secret_ciphertext: string | null },
+): Promise<Sender> {
   try {
     const pepper = env.SVC_KEY_PEPPER;
     if (!pepper) throw new Error("SVC_KEY_PEPPER is not configured: webhook secrets cannot be opened");
     // New secret first, then the outgoing one during a rotation overlap.
-    const secrets = [await openSecret(pepper, row.endpoint_id, target.secret_ciphertext)];
-    if (target.previous_secret_ciphertext) secrets.push(await openSecret(pepper, row.endpoint_id, target.previous_secret_ciphertext));
-    secretCount = secrets.length;
-    result = await attempt(env, row, target, attemptNumber, secrets, deps.fetcher);
+    const secrets = [await openSecret(pepper, endpointId, target.secret_ciphertext)];
+    if (target.previous_secret_ciphertext) secrets.push(await openSecret(pepper, endpointId, target.previous_secret_ciphertext));
+    const sign = await webhookSigner(secrets);
+    const check = await checkWebhookDestination(env, target.url);
+    return { secretCount: secrets.length, sign, check };
   } catch (error) {
     // Our side failed (configuration, storage): recorded like any failed attempt, so the schedule still ends it.
-    log.error("webhook attempt could not be made", { delivery_id: row.id, error: String(error) });
-    result = { kind: "error", error: "internal_error" };
+    log.error("webhook attempt could not be made", { endpoint_id: endpointId, error: String(error) });
+    return { secretCount: 0, failure: { kind: "error", error: "internal_error" } };
   }
+}
+
+/** The record of one attempt's result: the delivery's next state under the retry schedule, and the attempt row. */
+export function attemptRecord(
+  env: Bindings,
+  row: DeliveryRow,
+  a: { attemptNumber: number; sinceReplay: number; gateMs: number; startedAt: number; secretCount: number },
+  result: AttemptResult,
+  random: () => number,
+): AttemptRecord {
   const finishedAt = Date.now();
   const verdict = judgeAttempt(result);
   const retryAfterSeconds = result.kind === "answer" ? result.retryAfterSeconds : null;
@@ -152,7 +188,7 @@ async function attemptAndRecord(
     status = "failed";
     terminalReason = verdict.reason;
   } else {
-    const delay = nextAttemptDelayMs(retrySchedule(env), sinceReplay, retryAfterSeconds, deps.random);
+    const delay = nextAttemptDelayMs(retrySchedule(env), a.sinceReplay, retryAfterSeconds, random);
     if (delay === null) {
       status = "dead";
       terminalReason = "retries_exhausted";
@@ -170,58 +206,63 @@ async function attemptAndRecord(
         : answered && answered.status >= 300 && answered.status < 400
           ? "redirect_not_followed"
           : null;
-  await recordAttempt(d1, {
+  return {
     deliveryId: row.id,
     tenantId: row.tenant_id,
     endpointId: row.endpoint_id,
-    attemptNumber,
-    startedAt,
+    attemptNumber: a.attemptNumber,
+    startedAt: a.startedAt,
     finishedAt,
     responseCode: answered?.status ?? null,
     responseBodySha256: answered?.bodySha256 ?? null,
     outcome: status === "pending" ? "retry_scheduled" : verdict.outcome === "acknowledged" ? "acknowledged" : "ended",
     error,
     retryAfterSeconds,
-    signatureCount: secretCount,
-    gateMs,
+    signatureCount: a.secretCount,
+    gateMs: a.gateMs,
     status,
     nextAttemptAt,
     terminalReason,
     failed: verdict.outcome !== "acknowledged",
-  });
-  if (status === "pending" && nextAttemptAt !== null) await sendDeliver(env, row.id, nextAttemptAt - Date.now());
+  };
 }
 
-/** One POST: destination re-checked, signed, no redirects followed, bounded in time and in what is read back. */
-async function attempt(
-  env: Bindings,
+/** One POST: destination checked (by the sender), signed, no redirects followed, bounded in time and in what is read back. */
+export async function attempt(
   row: DeliveryRow,
-  target: AttemptTarget,
+  body: string,
   attemptNumber: number,
-  secrets: string[],
+  sender: Sender,
   fetcher: typeof fetch,
 ): Promise<AttemptResult> {
-  const check = await checkWebhookDestination(env, target.url);
+  if (sender.failure) return sender.failure;
+  const check = sender.check;
   if (check.status === "refused") return { kind: "refused", transient: check.transient === true };
-  const signed = await signWebhook({ id: row.event_id, timestampSeconds: Math.floor(Date.now() / 1000), body: target.body }, secrets);
-  const headers: Record<string, string> = {
-    "content-type": "application/json",
-    "user-agent": "svc-webhooks/1",
-    ...signed,
-    "idempotency-key": row.event_id,
-    "svc-webhook-id": signed["webhook-id"],
-    "svc-webhook-timestamp": signed["webhook-timestamp"],
-    "svc-webhook-signature": signed["webhook-signature"],
-    "svc-event-type": row.event_type,
-    "svc-delivery-id": row.id,
-    "svc-endpoint-id": row.endpoint_id,
-    "svc-attempt": String(attemptNumber),
-  };
+  let headers: Record<string, string>;
+  try {
+    const signed = await sender.sign({ id: row.event_id, timestampSeconds: Math.floor(Date.now() / 1000), body });
+    headers = {
+      "content-type": "application/json",
+      "user-agent": "svc-webhooks/1",
+      ...signed,
+      "idempotency-key": row.event_id,
+      "svc-webhook-id": signed["webhook-id"],
+      "svc-webhook-timestamp": signed["webhook-timestamp"],
+      "svc-webhook-signature": signed["webhook-signature"],
+      "svc-event-type": row.event_type,
+      "svc-delivery-id": row.id,
+      "svc-endpoint-id": row.endpoint_id,
+      "svc-attempt": String(attemptNumber),
+    };
+  } catch (error) {
+    log.error("webhook attempt could not be signed", { delivery_id: row.id, error: String(error) });
+    return { kind: "error", error: "internal_error" };
+  }
   try {
     const res = await fetcher(check.url.toString(), {
       method: "POST",
       headers,
-      body: target.body,
+      body,
       redirect: "manual",
       signal: AbortSignal.timeout(ATTEMPT_TIMEOUT_MS),
     });
@@ -233,7 +274,8 @@ async function attempt(
       retryAfterSeconds: parseRetryAfter(res.headers.get("retry-after"), Date.now()),
     };
   } catch (error) {
-    if (error instanceof GrantLapsed) throw error;
+    // A lapsed grant is our side: nothing was sent (recorded as internal_error, like any failure of ours).
+    if (error instanceof GrantLapsed) return { kind: "error", error: "internal_error" };
     return { kind: "error", error: (error as Error)?.name === "TimeoutError" ? "timeout" : "network_error" };
   }
 }

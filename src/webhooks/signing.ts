@@ -32,16 +32,27 @@ export async function signWebhook(
   message: { id: string; timestampSeconds: number; body: string },
   secrets: readonly string[],
 ): Promise<SignedHeaders> {
+  return (await webhookSigner(secrets))(message);
+}
+
+/** Signs messages with fixed secrets; the HMAC keys are imported once (a run of deliveries to one endpoint). */
+export type WebhookSigner = (message: { id: string; timestampSeconds: number; body: string }) => Promise<SignedHeaders>;
+
+/** The signer of `secrets` (new first); throws when there is none or one is malformed. */
+export async function webhookSigner(secrets: readonly string[]): Promise<WebhookSigner> {
   if (secrets.length === 0) throw new Error("at least one secret is needed to sign");
-  const content = new TextEncoder().encode(`${message.id}.${message.timestampSeconds}.${message.body}`);
-  const signatures: string[] = [];
+  const keys: CryptoKey[] = [];
   for (const secret of secrets) {
     const raw = secretKeyBytes(secret);
     if (!raw) throw new Error("malformed webhook secret");
-    const key = await crypto.subtle.importKey("raw", raw, { name: "HMAC", hash: "SHA-256" }, false, ["sign"]);
-    signatures.push(`v1,${base64(new Uint8Array(await crypto.subtle.sign("HMAC", key, content)))}`);
+    keys.push(await crypto.subtle.importKey("raw", raw, { name: "HMAC", hash: "SHA-256" }, false, ["sign"]));
   }
-  return { "webhook-id": message.id, "webhook-timestamp": String(message.timestampSeconds), "webhook-signature": signatures.join(" ") };
+  return async (message) => {
+    const content = new TextEncoder().encode(`${message.id}.${message.timestampSeconds}.${message.body}`);
+    const signatures: string[] = [];
+    for (const key of keys) signatures.push(`v1,${base64(new Uint8Array(await crypto.subtle.sign("HMAC", key, content)))}`);
+    return { "webhook-id": message.id, "webhook-timestamp": String(message.timestampSeconds), "webhook-signature": signatures.join(" ") };
+  };
 }
 
 /*
@@ -49,7 +60,22 @@ export async function signWebhook(
  * associated data, so a ciphertext copied to another endpoint's row does not decrypt. Format `v1.<iv>.<ct>`.
  */
 
-async function secretsKey(pepper: string): Promise<CryptoKey> {
+/** The derived key of the last pepper seen: one HKDF per isolate instead of one per secret opened. */
+let derived: { pepper: string; key: Promise<CryptoKey> } | null = null;
+
+function secretsKey(pepper: string): Promise<CryptoKey> {
+  if (derived?.pepper !== pepper) {
+    const key = deriveSecretsKey(pepper);
+    derived = { pepper, key };
+    // A failed derivation is not kept.
+    key.catch(() => {
+      if (derived?.key === key) derived = null;
+    });
+  }
+  return derived.key;
+}
+
+async function deriveSecretsKey(pepper: string): Promise<CryptoKey> {
   const base = await crypto.subtle.importKey("raw", new TextEncoder().encode(pepper), "HKDF", false, ["deriveKey"]);
   return crypto.subtle.deriveKey(
     { name: "HKDF", hash: "SHA-256", salt: new Uint8Array(), info: new TextEncoder().encode("svc.webhook-secret.v1") },

@@ -61,7 +61,10 @@ export async function startWorker(options: { script?: string; bindings: Record<s
       d1Databases: ["DB"],
       r2Buckets: ["OBJECTS"],
       queueProducers: { JOBS_QUEUE: "svc-jobs", WEBHOOKS_QUEUE: "svc-webhooks" },
-      queueConsumers: { "svc-jobs": { maxBatchTimeout: 1, maxRetries: 3 }, "svc-webhooks": { maxBatchTimeout: 1, maxRetries: 3 } },
+      queueConsumers: {
+        "svc-jobs": { maxBatchTimeout: 1, maxRetries: 3 },
+        "svc-webhooks": { maxBatchSize: 100, maxBatchTimeout: 1, maxRetries: 3 },
+      },
       durableObjects: { RATE_LIMITER: "RateLimiter", WEBHOOK_GATE: "WebhookEndpointGate", AUDIT_CHAIN: "AuditChain" },
       // wrangler.toml's [env.dev] settings (the bundle is the same for every environment; its vars are not).
       bindings: { SVC_SOURCE_REVISION: "test", SVC_ENVIRONMENT: "development", SVC_TRUST_CF_CONNECTING_IP: "true", ...options.bindings },

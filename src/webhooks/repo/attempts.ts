@@ -44,6 +44,35 @@ export async function loadDelivery(d1: D1Database, deliveryId: string): Promise<
     .first<EngineDeliveryRow>();
 }
 
+/** D1 binds at most 100 parameters per statement: id lists are read and claimed in chunks of this size. */
+const ID_CHUNK = 90;
+
+function chunks<T>(xs: readonly T[]): T[][] {
+  const out: T[][] = [];
+  for (let i = 0; i < xs.length; i += ID_CHUNK) out.push(xs.slice(i, i + ID_CHUNK));
+  return out;
+}
+
+const marks = (n: number) => Array.from({ length: n }, () => "?").join(", ");
+
+/** `loadDelivery` for many: one query per 90 ids; ids without a row are absent from the map. */
+export async function loadDeliveries(d1: D1Database, deliveryIds: readonly string[]): Promise<Map<string, EngineDeliveryRow>> {
+  const out = new Map<string, EngineDeliveryRow>();
+  for (const ids of chunks(deliveryIds)) {
+    const { results } = await d1
+      .prepare(
+        `SELECT d.id, d.tenant_id, d.endpoint_id, d.event_id, d.event_type, d.status, d.attempt_count, d.attempt_base, d.next_attempt_at, d.lease_until,
+                e.state AS endpoint_state, e.max_concurrency, e.rate_limit_per_minute
+           FROM webhook_deliveries d JOIN webhook_endpoints e ON e.id = d.endpoint_id
+          WHERE d.id IN (${marks(ids.length)})`,
+      )
+      .bind(...ids)
+      .all<EngineDeliveryRow>();
+    for (const row of results) out.set(row.id, row);
+  }
+  return out;
+}
+
 /** Ends an unfinished delivery that can no longer be attempted (not one whose claim is live), if `still` holds when it runs. */
 export async function fenceDelivery(
   d1: D1Database,
@@ -97,6 +126,77 @@ export async function claimDelivery(
     .first<{ attempt_count: number; attempt_base: number }>();
 }
 
+/**
+ * `claimDelivery` for a round of one endpoint's deliveries (at most 90: a round is at most max_concurrency), in
+ * one statement whose conditions are claimDelivery's, so of two consumers claiming the same ids each row goes to
+ * exactly one; in the same batch (one transaction, after the claim) the endpoint's URL and secrets as they are
+ * now (null when no longer active) and the bodies of `eventIds` not read yet.
+ */
+export async function claimRound(
+  d1: D1Database,
+  c: {
+    deliveryIds: readonly string[];
+    endpointId: string;
+    now: number;
+    leaseUntil: number;
+    maxAttempts: number;
+    eventIds: readonly string[];
+  },
+): Promise<{
+  claimed: { id: string; attempt_count: number; attempt_base: number }[];
+  target: RunTarget | null;
+  bodies: Map<string, string>;
+}> {
+  if (c.deliveryIds.length > ID_CHUNK || c.eventIds.length > ID_CHUNK) throw new Error("a claim round names at most 90 deliveries");
+  const statements = [
+    d1
+      .prepare(
+        `UPDATE webhook_deliveries SET status = 'delivering', attempt_count = attempt_count + 1, lease_until = ?, updated_at = ?
+            WHERE id IN (${marks(c.deliveryIds.length)}) AND endpoint_id = ?
+              AND ((status = 'pending' AND COALESCE(next_attempt_at, 0) <= ?) OR (status = 'delivering' AND lease_until <= ?))
+              AND attempt_count - attempt_base < ?
+              AND EXISTS (SELECT 1 FROM webhook_endpoints WHERE id = ? AND state = 'active')
+          RETURNING id, attempt_count, attempt_base`,
+      )
+      .bind(c.leaseUntil, c.now, ...c.deliveryIds, c.endpointId, c.now, c.now, c.maxAttempts, c.endpointId),
+    d1
+      .prepare("SELECT url, secret_ciphertext, previous_secret_ciphertext FROM webhook_endpoints WHERE id = ? AND state = 'active'")
+      .bind(c.endpointId),
+  ];
+  if (c.eventIds.length > 0)
+    statements.push(d1.prepare(`SELECT id, body FROM webhook_events WHERE id IN (${marks(c.eventIds.length)})`).bind(...c.eventIds));
+  const [claim, endpoint, events] = await d1.batch(statements);
+  return {
+    claimed: claim!.results as { id: string; attempt_count: number; attempt_base: number }[],
+    target: (endpoint!.results[0] as RunTarget | undefined) ?? null,
+    bodies: new Map(((events?.results ?? []) as { id: string; body: string }[]).map((r) => [r.id, r.body])),
+  };
+}
+
+/** `postponeDelivery` for many, in one batch. */
+export async function postponeDeliveries(d1: D1Database, deliveryIds: readonly string[], due: number, now: number): Promise<void> {
+  if (deliveryIds.length === 0) return;
+  await d1.batch(
+    chunks(deliveryIds).map((ids) =>
+      d1
+        .prepare(
+          `UPDATE webhook_deliveries SET
+               next_attempt_at = CASE WHEN status = 'pending' THEN MAX(COALESCE(next_attempt_at, 0), ?) ELSE next_attempt_at END,
+               lease_until = CASE WHEN status = 'delivering' AND lease_until <= ? THEN ? ELSE lease_until END
+             WHERE id IN (${marks(ids.length)}) AND status IN ('pending', 'delivering')`,
+        )
+        .bind(due, now, due, ...ids),
+    ),
+  );
+}
+
+/** What a round of attempts to one endpoint sends to: its URL and secrets, read with the claim. */
+export interface RunTarget {
+  url: string;
+  secret_ciphertext: string;
+  previous_secret_ciphertext: string | null;
+}
+
 /** The URL, secrets and body of an attempt, or null when the endpoint is no longer active. */
 export async function attemptTarget(d1: D1Database, eventId: string, endpointId: string): Promise<AttemptTarget | null> {
   return d1
@@ -135,12 +235,25 @@ export interface AttemptRecord {
  * streak reaches the endpoint's threshold.
  */
 export async function recordAttempt(d1: D1Database, r: AttemptRecord): Promise<void> {
+  await recordAttempts(d1, [r]);
+}
+
+/**
+ * Records a run's attempts in one batch (one transaction), in order, each exactly as `recordAttempt` would: the
+ * endpoint's streak moves attempt by attempt, so an auto-disable lands where it would have one by one.
+ */
+export async function recordAttempts(d1: D1Database, records: readonly AttemptRecord[]): Promise<void> {
+  if (records.length === 0) return;
+  await d1.batch(records.flatMap((r) => attemptStatements(d1, r)));
+}
+
+function attemptStatements(d1: D1Database, r: AttemptRecord): D1PreparedStatement[] {
   // The endpoint's streak moves only if this claim's outcome was recorded (not if its claim lapsed meanwhile).
   const recorded = {
     sql: "EXISTS (SELECT 1 FROM webhook_deliveries WHERE id = ? AND attempt_count = ? AND updated_at = ? AND lease_until IS NULL)",
     binds: [r.deliveryId, r.attemptNumber, r.finishedAt],
   };
-  await d1.batch([
+  const statements = [
     d1
       .prepare(
         `INSERT INTO webhook_attempts (delivery_id, attempt_number, tenant_id, started_at, duration_ms, response_code, response_body_sha256, outcome, error, retry_after_seconds, signature_count, gate_ms)
@@ -171,6 +284,10 @@ export async function recordAttempt(d1: D1Database, r: AttemptRecord): Promise<v
         `UPDATE webhook_endpoints SET consecutive_failures = ${r.failed ? "consecutive_failures + 1" : "0"} WHERE id = ? AND state = 'active' AND ${recorded.sql}`,
       )
       .bind(r.endpointId, ...recorded.binds),
+  ];
+  // An acknowledged attempt resets the streak (to 0, below every threshold): the rest could never apply.
+  if (!r.failed) return statements;
+  statements.push(
     // Auto-disable, and fence what is unfinished, when the failure streak reaches the endpoint's threshold.
     d1
       .prepare(
@@ -189,5 +306,6 @@ export async function recordAttempt(d1: D1Database, r: AttemptRecord): Promise<v
             AND EXISTS (SELECT 1 FROM webhook_deliveries WHERE id = ? AND status = 'dead' AND terminal_reason = 'endpoint_auto_disabled')`,
       )
       .bind(r.deliveryId, r.attemptNumber, r.deliveryId),
-  ]);
+  );
+  return statements;
 }

@@ -79,25 +79,29 @@ export async function restartFinishedDelivery(
 }
 
 /**
- * A replay of an event to one endpoint: a new pending delivery, or the finished one started again; a delivery
- * still in progress is left alone. Returns the id of the delivery queued, or null.
+ * Replays of an event to its endpoints, in one batch: for each, a new pending delivery, or the finished one started
+ * again; a delivery still in progress is left alone. Returns the ids of the deliveries queued.
  */
-export async function upsertReplayedDelivery(
+export async function upsertReplayedDeliveries(
   d1: D1Database,
-  d: { id: string; tenantId: string; endpointId: string; eventId: string; eventType: string; now: number },
-): Promise<string | null> {
-  const row = await d1
-    .prepare(
-      `INSERT INTO webhook_deliveries (id, tenant_id, endpoint_id, event_id, event_type, status, attempt_count, replay_count, next_attempt_at, created_at, updated_at)
-         SELECT ?, ?, ?, ?, ?, 'pending', 0, 0, ?, ?, ? WHERE EXISTS (SELECT 1 FROM webhook_endpoints WHERE id = ? AND state = 'active')
-         ON CONFLICT (endpoint_id, event_id) DO UPDATE SET status = 'pending', replay_count = replay_count + 1, attempt_base = attempt_count,
-           next_attempt_at = excluded.next_attempt_at, terminal_reason = NULL, updated_at = excluded.updated_at
-         WHERE webhook_deliveries.status IN ('delivered', 'failed', 'dead')
-         RETURNING id`,
-    )
-    .bind(d.id, d.tenantId, d.endpointId, d.eventId, d.eventType, d.now, d.now, d.now, d.endpointId)
-    .first<{ id: string }>();
-  return row?.id ?? null;
+  deliveries: readonly { id: string; tenantId: string; endpointId: string; eventId: string; eventType: string; now: number }[],
+): Promise<string[]> {
+  if (deliveries.length === 0) return [];
+  const results = await d1.batch<{ id: string }>(
+    deliveries.map((d) =>
+      d1
+        .prepare(
+          `INSERT INTO webhook_deliveries (id, tenant_id, endpoint_id, event_id, event_type, status, attempt_count, replay_count, next_attempt_at, created_at, updated_at)
+             SELECT ?, ?, ?, ?, ?, 'pending', 0, 0, ?, ?, ? WHERE EXISTS (SELECT 1 FROM webhook_endpoints WHERE id = ? AND state = 'active')
+             ON CONFLICT (endpoint_id, event_id) DO UPDATE SET status = 'pending', replay_count = replay_count + 1, attempt_base = attempt_count,
+               next_attempt_at = excluded.next_attempt_at, terminal_reason = NULL, updated_at = excluded.updated_at
+             WHERE webhook_deliveries.status IN ('delivered', 'failed', 'dead')
+             RETURNING id`,
+        )
+        .bind(d.id, d.tenantId, d.endpointId, d.eventId, d.eventType, d.now, d.now, d.now, d.endpointId),
+    ),
+  );
+  return results.flatMap((r) => r.results.map((row) => row.id));
 }
 
 /** Deliveries of an event not attempted yet (the fan-out sends their first message). */

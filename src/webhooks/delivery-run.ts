@@ -1,0 +1,184 @@
+import type { GateConfig } from "../durable-objects/webhook-endpoint-gate";
+import type { Bindings } from "../env";
+import {
+  attempt,
+  attemptRecord,
+  type DeliveryDeps,
+  deliverOnce,
+  GATE_WAIT_MS,
+  GrantLapsed,
+  LEASE_MS,
+  prepareSender,
+  REGRANT_WAIT_MS,
+} from "./delivery";
+import { deliveryIdsOf, sendDeliverDelayed } from "./queue";
+import { claimRound, type EngineDeliveryRow, loadDeliveries, postponeDeliveries, recordAttempts } from "./repo/attempts";
+import { retrySchedule } from "./retry-policy";
+
+/*
+ * A queue batch of deliveries, attempted in runs per endpoint: one read of all the batch's deliveries, then for
+ * each endpoint, round after round, one gate call for as many leases as it allows (acquireMany, which also frees
+ * the previous round's), one D1 batch that claims that many deliveries and reads the endpoint and the event
+ * bodies, the secrets opened and the destination checked once, the POSTs in parallel, and the outcomes recorded
+ * in one D1 batch.
+ * The guarantees are deliverOnce's, per delivery: a lease per request (concurrency and rate exact), a POST only
+ * after its own row was claimed (two consumers claiming the same ids split them), an outcome recorded only by
+ * the claim that made it. A delivery that is not plainly pending and due goes through deliverOnce.
+ */
+
+/** A queue batch's deliver messages: each message is done when all the deliveries it names are (else retried). */
+export async function deliverMessages(env: Bindings, bodies: readonly Record<string, unknown>[]): Promise<(unknown | null)[]> {
+  const named = bodies.map(deliveryIdsOf);
+  const outcomes = await deliverBatch(env, named.flat());
+  const errorOf = new Map<string, unknown>();
+  named.flat().forEach((id, i) => {
+    if (outcomes[i] !== null) errorOf.set(id, outcomes[i]);
+  });
+  return named.map((ids) => ids.map((id) => errorOf.get(id)).find((e) => e !== undefined) ?? null);
+}
+
+/**
+ * Attempts the deliveries named by a batch's messages. Returns, for each id in order, null when its message may
+ * be acknowledged (attempted and recorded, or handed on with its own message) or the error that should retry it.
+ * Invariant: a run's deliveries are recorded before any of its messages is acknowledged; a Worker that dies
+ * mid-run leaves only that run's claimed rows unfinished, and their redelivered messages wait for the claim to lapse.
+ */
+export async function deliverBatch(
+  env: Bindings,
+  deliveryIds: readonly string[],
+  deps: DeliveryDeps = { fetcher: fetch, random: Math.random },
+): Promise<(unknown | null)[]> {
+  const errors = new Map<string, unknown>();
+  const unique = [...new Set(deliveryIds)];
+  let rows: Map<string, EngineDeliveryRow>;
+  try {
+    rows = await loadDeliveries(env.DB, unique);
+  } catch (error) {
+    return deliveryIds.map(() => error);
+  }
+  const now = Date.now();
+  const maxAttempts = retrySchedule(env).length + 1;
+  const runs = new Map<string, EngineDeliveryRow[]>();
+  const single: string[] = [];
+  for (const id of unique) {
+    const row = rows.get(id);
+    if (!row) continue; // deleted (retention): nothing to do
+    if (row.status !== "pending" && row.status !== "delivering") continue; // finished
+    const plain =
+      row.status === "pending" &&
+      row.endpoint_state === "active" &&
+      (row.next_attempt_at ?? 0) <= now &&
+      row.attempt_count - row.attempt_base < maxAttempts;
+    if (plain) runs.set(row.endpoint_id, [...(runs.get(row.endpoint_id) ?? []), row]);
+    else single.push(id);
+  }
+  const fail = (ids: readonly string[]) => (error: unknown) => {
+    for (const id of ids) errors.set(id, error);
+  };
+  await Promise.all([
+    ...single.map((id) => deliverOnce(env, id, deps).catch(fail([id]))),
+    ...[...runs.values()].map((run) => deliverRun(env, run, maxAttempts, deps).catch(fail(run.map((r) => r.id)))),
+  ]);
+  return deliveryIds.map((id) => errors.get(id) ?? null);
+}
+
+/** One endpoint's pending, due deliveries, in rounds of as many leases as its gate grants at once. */
+async function deliverRun(env: Bindings, run: EngineDeliveryRow[], maxAttempts: number, deps: DeliveryDeps): Promise<void> {
+  const d1 = env.DB;
+  const first = run[0]!;
+  const gate = env.WEBHOOK_GATE.get(env.WEBHOOK_GATE.idFromName(first.endpoint_id));
+  const config: GateConfig = { maxConcurrency: first.max_concurrency, ratePerMinute: first.rate_limit_per_minute, leaseMs: LEASE_MS };
+  const queue = run.slice();
+  const bodies = new Map<string, string>(); // event bodies never change: read once per run
+  // The previous round's leases: freed by the next round's acquire (one round trip), or at the end.
+  let held: { leaseIds: string[]; unsent: string[] } | undefined;
+  try {
+    while (queue.length > 0) {
+      const gateStarted = Date.now();
+      const release = held;
+      held = undefined;
+      const grant = await gate.acquireMany(config, queue.length, GATE_WAIT_MS, release);
+      if (!grant.granted) {
+        // As deliverOnce: the due time moves with the message, so the sweep leaves rows whose message is alive.
+        const ids = queue.map((r) => r.id);
+        await postponeDeliveries(d1, ids, Date.now() + grant.retryAfterMs, Date.now());
+        await sendDeliverDelayed(
+          env,
+          ids.map((id) => ({ id, delayMs: grant.retryAfterMs })),
+        );
+        return;
+      }
+      const gateMs = Date.now() - gateStarted;
+      const unsent = new Set(grant.leases.map((l) => l.leaseId));
+      held = { leaseIds: [...unsent], unsent: [] };
+      const round = queue.splice(0, grant.leases.length);
+      const now = Date.now();
+      const {
+        claimed,
+        target,
+        bodies: read,
+      } = await claimRound(d1, {
+        deliveryIds: round.map((r) => r.id),
+        endpointId: first.endpoint_id,
+        now,
+        leaseUntil: now + LEASE_MS,
+        maxAttempts,
+        eventIds: [...new Set(round.map((r) => r.event_id).filter((id) => !bodies.has(id)))],
+      });
+      for (const [id, body] of read) bodies.set(id, body);
+      // Disabled or deleted since the claim: its fence already ended these deliveries; nothing is sent or recorded.
+      if (!target && claimed.length > 0) return;
+      if (!target) continue;
+      const startedAt = Date.now();
+      const sender = claimed.length > 0 ? await prepareSender(env, first.endpoint_id, target) : null;
+      const byId = new Map(round.map((r) => [r.id, r]));
+      const records = await Promise.all(
+        claimed.map(async (c, i) => {
+          const row = byId.get(c.id)!;
+          const lease = grant.leases[i]!;
+          unsent.delete(lease.leaseId);
+          // The gate's margin covers a request started within SEND_WITHIN_MS of its grant; a later one takes a fresh grant.
+          const send = deps.fetcher; // called unbound: workerd's fetch refuses another `this`
+          const fetcher: typeof fetch = async (input, init) => {
+            if (Date.now() > lease.sendBy && !(await gate.regrant(lease.leaseId, config, REGRANT_WAIT_MS)).granted)
+              throw new GrantLapsed("no fresh gate grant");
+            return send(input, init);
+          };
+          const body = bodies.get(row.event_id);
+          const result =
+            body === undefined
+              ? ({ kind: "error", error: "internal_error" } as const)
+              : await attempt(row, body, c.attempt_count, sender!, fetcher);
+          return attemptRecord(
+            env,
+            row,
+            {
+              attemptNumber: c.attempt_count,
+              sinceReplay: c.attempt_count - c.attempt_base,
+              gateMs,
+              startedAt,
+              secretCount: sender!.secretCount,
+            },
+            result,
+            deps.random,
+          );
+        }),
+      );
+      // Leases of deliveries another consumer claimed were never sent on: their grants leave the rate log.
+      held.unsent = [...unsent];
+      if (queue.length === 0) {
+        // The requests are done: the leases are freed while the outcomes are recorded.
+        const last = held;
+        held = undefined;
+        await Promise.all([recordAttempts(d1, records), gate.releaseMany(last.leaseIds, last.unsent)]);
+      } else await recordAttempts(d1, records);
+      const retries = records.filter((r) => r.status === "pending" && r.nextAttemptAt !== null);
+      await sendDeliverDelayed(
+        env,
+        retries.map((r) => ({ id: r.deliveryId, delayMs: r.nextAttemptAt! - Date.now() })),
+      );
+    }
+  } finally {
+    if (held) await gate.releaseMany(held.leaseIds, held.unsent);
+  }
+}
