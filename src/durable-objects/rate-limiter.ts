@@ -20,6 +20,8 @@ export interface LeaseDecision {
 const NAMED = "b:";
 /** How often an object with stored named buckets deletes those that have drained empty. */
 const SWEEP_EVERY_MS = 5 * 60_000;
+/** Named bucket states kept in memory per object; past it the memory starts afresh (storage still has them). */
+const NAMED_IN_MEMORY = 10_000;
 
 /** A stored named bucket: its state and when it will have drained empty (so a sweep needs no limit). */
 interface StoredBucket extends BucketState {
@@ -31,13 +33,15 @@ interface StoredBucket extends BucketState {
  * named buckets per object (`take`/`giveBack`: platform/rate-lease.ts shards bucket names over a fixed set of
  * objects, so a new caller does not create a new object).
  * Invariant: decisions are exact across all Worker instances, because every request for a bucket is decided here,
- * one at a time, on state read and updated synchronously (SQLite-backed storage); a refused request uses no capacity,
+ * one at a time, on state updated before any await; a refused request uses no capacity,
  * and units leased to an isolate are charged here before it spends them, so the isolates together never spend more
  * than the bucket allows. The limit is passed on each call, so a changed restriction applies from the next request.
  */
 export class RateLimiter extends DurableObject<Env> {
   private bucket: BucketState = EMPTY_BUCKET;
   private sweepScheduled = false;
+  /** Named buckets read so far (their stored state; absent: not read yet), so a warm bucket needs no storage read. */
+  private named = new Map<string, BucketState>();
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
@@ -70,7 +74,7 @@ export class RateLimiter extends DurableObject<Env> {
   async take(name: string, limit: number, periodSeconds: number, cost: number, want: number, giveBack = 0): Promise<LeaseDecision> {
     const now = Date.now();
     const periodMs = periodSeconds * 1000;
-    let state = this.read(name);
+    let state = await this.read(name);
     if (giveBack > 0) state = refundBucket(state, now, limit, periodMs, giveBack);
     const decision = leakyBucket(state, now, limit, periodMs, cost);
     if (!decision.allowed) {
@@ -86,21 +90,33 @@ export class RateLimiter extends DurableObject<Env> {
   async giveBack(name: string, limit: number, periodSeconds: number, cost: number): Promise<void> {
     if (!(cost > 0)) return;
     const periodMs = periodSeconds * 1000;
-    this.write(name, refundBucket(this.read(name), Date.now(), limit, periodMs, cost), limit / periodMs);
+    this.write(name, refundBucket(await this.read(name), Date.now(), limit, periodMs, cost), limit / periodMs);
   }
 
-  private read(name: string): BucketState {
-    return this.ctx.storage.kv.get<BucketState>(NAMED + name) ?? EMPTY_BUCKET;
+  /**
+   * The bucket's state. A first read waits on storage, which holds the object's input gate, so no other call
+   * interleaves between this read and the write that follows it.
+   */
+  private async read(name: string): Promise<BucketState> {
+    const known = this.named.get(name);
+    if (known) return known;
+    const stored = (await this.ctx.storage.get<BucketState>(NAMED + name)) ?? EMPTY_BUCKET;
+    if (this.named.size >= NAMED_IN_MEMORY) this.named.clear(); // re-read from storage when next used
+    this.named.set(name, stored);
+    return stored;
   }
 
   /** An empty bucket is deleted rather than stored; one that drains empty later goes at the next sweep. */
   private write(name: string, state: BucketState, ratePerMs: number): void {
+    // Not awaited: the output gate holds the reply until the write is durable.
     if (state.level <= 0) {
-      this.ctx.storage.kv.delete(NAMED + name);
+      this.named.set(name, EMPTY_BUCKET);
+      void this.ctx.storage.delete(NAMED + name);
       return;
     }
     const stored: StoredBucket = { ...state, emptyAt: state.updatedAt + Math.ceil(state.level / ratePerMs) };
-    this.ctx.storage.kv.put(NAMED + name, stored);
+    this.named.set(name, stored);
+    void this.ctx.storage.put(NAMED + name, stored);
     if (!this.sweepScheduled) {
       this.sweepScheduled = true;
       void this.ctx.storage.setAlarm(Date.now() + SWEEP_EVERY_MS);
@@ -111,10 +127,13 @@ export class RateLimiter extends DurableObject<Env> {
   override async alarm(): Promise<void> {
     const now = Date.now();
     let remaining = 0;
-    for (const [key, value] of this.ctx.storage.kv.list<StoredBucket>({ prefix: NAMED })) {
-      if (value.emptyAt <= now) this.ctx.storage.kv.delete(key);
+    const drained: string[] = [];
+    for (const [key, value] of await this.ctx.storage.list<StoredBucket>({ prefix: NAMED })) {
+      if (value.emptyAt <= now) drained.push(key);
       else remaining++;
     }
+    for (let i = 0; i < drained.length; i += 128) await this.ctx.storage.delete(drained.slice(i, i + 128));
+    this.named.clear();
     this.sweepScheduled = remaining > 0;
     if (remaining > 0) await this.ctx.storage.setAlarm(now + SWEEP_EVERY_MS);
   }
