@@ -1,4 +1,5 @@
 import { DurableObject } from "cloudflare:workers";
+import type { LeaseDecision } from "../platform/rate-lease";
 import { type BucketState, EMPTY_BUCKET, leakyBucket, refundBucket } from "./leaky-bucket";
 
 export interface RateLimitDecision {
@@ -6,14 +7,6 @@ export interface RateLimitDecision {
   retryAfterMs: number;
   remaining: number;
   resetMs: number;
-}
-
-/** What `take` answers: the decision for the request, and the extra units leased to the calling isolate. */
-export interface LeaseDecision {
-  allowed: boolean;
-  retryAfterMs: number;
-  /** Units charged on top of the request's cost, for the caller to spend locally (0 when refused). */
-  leased: number;
 }
 
 /** Named buckets (`take`/`giveBack`) are stored under this prefix, apart from the single-bucket API's "bucket". */

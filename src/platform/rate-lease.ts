@@ -1,4 +1,10 @@
-import type { LeaseDecision } from "../durable-objects/rate-limiter";
+/** What the RateLimiter object's `take` answers: the decision for the request, and the extra units leased. */
+export interface LeaseDecision {
+  allowed: boolean;
+  retryAfterMs: number;
+  /** Units charged on top of the request's cost, for the caller to spend locally (0 when refused). */
+  leased: number;
+}
 
 /**
  * An isolate-local lease in front of the RateLimiter Durable Object, for every per-minute limit (per API key, per
