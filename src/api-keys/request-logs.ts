@@ -8,27 +8,21 @@ const FLUSH_DELAY_MS = 25;
 /** Past this many waiting rows the write starts at once. */
 const FLUSH_AT_ROWS = 200;
 
-/** Rows waiting for the next write, and that write (every request whose row waits keeps it alive by waitUntil). */
+/** Rows waiting for a write. */
 let waiting: RequestLogInsert[] = [];
-let scheduled: Promise<void> | null = null;
 
 /**
- * Queues one row for the isolate's next log write: rows of requests answered within FLUSH_DELAY_MS of each other
- * share one D1 batch instead of one write each. Every queued row is covered by the waitUntil of the request that
- * queued it, since the write it joins has not started yet.
+ * Queues one row and, after FLUSH_DELAY_MS, writes every row then waiting in one D1 batch: rows of requests
+ * answered close together share one write, the first of them writing for all, the others finding nothing left.
+ * Each request waits on its own promise only (Workers refuse a promise shared across requests).
  */
-function queueRow(db: Database, row: RequestLogInsert): Promise<void> {
+async function queueRow(db: Database, row: RequestLogInsert): Promise<void> {
   waiting.push(row);
-  if (!scheduled) {
-    scheduled = (async () => {
-      if (waiting.length < FLUSH_AT_ROWS) await new Promise((resolve) => setTimeout(resolve, FLUSH_DELAY_MS));
-      const rows = waiting;
-      waiting = [];
-      scheduled = null;
-      await insertRequestLogs(db, rows);
-    })().catch(() => undefined); // best effort: a failed write drops its rows, never a request
-  }
-  return scheduled;
+  if (waiting.length < FLUSH_AT_ROWS) await new Promise((resolve) => setTimeout(resolve, FLUSH_DELAY_MS));
+  if (waiting.length === 0) return;
+  const rows = waiting;
+  waiting = [];
+  await insertRequestLogs(db, rows).catch(() => undefined); // best effort: a failed write drops its rows, never a request
 }
 
 /**

@@ -46,8 +46,12 @@ interface Lease {
 }
 
 const leases = new Map<string, Lease>();
-/** The call in flight per bucket: this isolate asks the object one request at a time, the others wait for its units. */
-const inflight = new Map<string, Promise<unknown>>();
+/**
+ * Buckets with a call in flight, each with the wake-ups of the requests waiting for it: this isolate asks the object
+ * one request at a time, the others wait for its units. A waiter waits on a promise of its own (Workers refuse a
+ * promise shared across requests), woken when the call ends or after WAIT_MAX_MS.
+ */
+const inflight = new Map<string, Array<() => void>>();
 /** A waiter stops waiting after this long (the call's own request may have been cancelled) and asks itself. */
 const WAIT_MAX_MS = 1_000;
 
@@ -90,21 +94,24 @@ export async function spendRate(
     if (local) return local;
     // Concurrent requests of this isolate for one bucket wait for the call in flight, then spend what it leased:
     // asking in parallel would lease units to requests that no longer need them and refuse the others.
-    const pending = inflight.get(name);
+    const waiters = inflight.get(name);
     const waited = now - started;
-    if (pending && waited < WAIT_MAX_MS) {
+    if (waiters && waited < WAIT_MAX_MS) {
       let timer: ReturnType<typeof setTimeout> | undefined;
-      const timeout = new Promise((resolve) => (timer = setTimeout(resolve, WAIT_MAX_MS - waited)));
-      await Promise.race([pending, timeout]).catch(() => undefined);
+      await new Promise<void>((resolve) => {
+        waiters.push(resolve);
+        timer = setTimeout(resolve, WAIT_MAX_MS - waited);
+      });
       clearTimeout(timer);
       continue;
     }
-    const call = take(namespace, name, perMinute, cost);
-    inflight.set(name, call);
+    const mine: Array<() => void> = [];
+    inflight.set(name, mine);
     try {
-      return await call;
+      return await take(namespace, name, perMinute, cost);
     } finally {
-      if (inflight.get(name) === call) inflight.delete(name);
+      if (inflight.get(name) === mine) inflight.delete(name);
+      for (const wake of mine) wake();
     }
   }
 }
