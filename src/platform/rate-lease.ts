@@ -47,11 +47,12 @@ interface Lease {
 
 const leases = new Map<string, Lease>();
 /**
- * Buckets with a call in flight, each with the wake-ups of the requests waiting for it: this isolate asks the object
- * one request at a time, the others wait for its units. A waiter waits on a promise of its own (Workers refuse a
- * promise shared across requests), woken when the call ends or after WAIT_MAX_MS.
+ * Buckets with a call in flight: this isolate asks the object one request at a time, the others wait for its units.
+ * A waiter polls on a timer of its own (Workers refuse a promise shared, or resolved, across requests) until the
+ * call ends, for at most WAIT_MAX_MS.
  */
-const inflight = new Map<string, Array<() => void>>();
+const inflight = new Map<string, number>(); // bucket → when its call started (a call older than WAIT_MAX_MS is ignored)
+const POLL_MS = 2;
 /** A waiter stops waiting after this long (the call's own request may have been cancelled) and asks itself. */
 const WAIT_MAX_MS = 1_000;
 
@@ -94,24 +95,16 @@ export async function spendRate(
     if (local) return local;
     // Concurrent requests of this isolate for one bucket wait for the call in flight, then spend what it leased:
     // asking in parallel would lease units to requests that no longer need them and refuse the others.
-    const waiters = inflight.get(name);
-    const waited = now - started;
-    if (waiters && waited < WAIT_MAX_MS) {
-      let timer: ReturnType<typeof setTimeout> | undefined;
-      await new Promise<void>((resolve) => {
-        waiters.push(resolve);
-        timer = setTimeout(resolve, WAIT_MAX_MS - waited);
-      });
-      clearTimeout(timer);
+    const since = inflight.get(name);
+    if (since !== undefined && now - since < WAIT_MAX_MS && now - started < WAIT_MAX_MS) {
+      await new Promise((resolve) => setTimeout(resolve, POLL_MS));
       continue;
     }
-    const mine: Array<() => void> = [];
-    inflight.set(name, mine);
+    inflight.set(name, now);
     try {
       return await take(namespace, name, perMinute, cost);
     } finally {
-      if (inflight.get(name) === mine) inflight.delete(name);
-      for (const wake of mine) wake();
+      if (inflight.get(name) === now) inflight.delete(name);
     }
   }
 }
