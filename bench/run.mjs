@@ -6,6 +6,7 @@ import { readdirSync, readFileSync, statSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { gzipSync } from "node:zlib";
 import { bundleWorker, startWorker } from "../test/support/worker.ts";
+import { goal, ratio } from "./lib/goals.mjs";
 
 const script = bundleWorker();
 const pepper = randomBytes(32).toString("base64url");
@@ -82,7 +83,7 @@ const verifyForm = () => verifyBody;
 const rows = [
   ["GET /healthz (baseline)", await measure("/healthz")],
   ["GET /v1/connect-catalog (anonymous JSON)", await measure("/v1/connect-catalog")],
-  ["GET /v1/me (auth: HMAC + D1 key lookup)", await measure("/v1/me", { auth: true })],
+  ["GET /v1/me (auth: HMAC, cached key record)", await measure("/v1/me", { auth: true })],
   ["GET /v1/capabilities (auth + registry view)", await measure("/v1/capabilities", { auth: true })],
   ["GET /v1/recipes (auth + 14 definition hashes)", await measure("/v1/recipes", { auth: true })],
   ["GET /v1/api-keys (auth + keyset page)", await measure("/v1/api-keys", { auth: true })],
@@ -102,6 +103,17 @@ for (const [name, r] of rows) {
     r.p99.toFixed(2).padStart(8),
   );
 }
+// #19: an authenticated request against the anonymous baseline, both measured above in this run.
+const me = rows[2][1];
+const meRatio = me.rps / base.rps;
+const rps = (r) => Math.round(r.rps).toLocaleString("en-US");
+goal({
+  what: "GET /v1/me vs GET /healthz (bare Miniflare)",
+  figure: `${ratio(meRatio)} (${rps(me)} vs ${rps(base)} req/s)`,
+  goal: "≥ 0.7×",
+  pass: meRatio >= 0.7,
+  note: "2000 requests, 8 in flight, one key (warm isolate: key record and account row cached)",
+});
 const bytes = statSync(script).size;
 // Everything wrangler would upload: the script plus every wasm module beside it, each gzipped as Cloudflare counts.
 const dir = dirname(script);

@@ -2,6 +2,7 @@ import { and, eq, gt, isNull, lt, or, sql } from "drizzle-orm";
 import type { Database } from "../../db/client";
 import { newestFirst, pageWindow } from "../../db/keyset";
 import { apiKeys, tenants, users } from "../../db/schema";
+import { forgetCachedKeys, forgetUnknownKeyHash } from "../../platform/auth/key-cache";
 import type { KeyCredential, KeyLookup } from "../../platform/auth/key-lookup";
 import { type KeyRestrictions, type KeyRetention, NO_RESTRICTIONS, NO_RETENTION } from "../controls";
 
@@ -48,6 +49,7 @@ function credentialOf(key: ApiKeyRow, tenantStatus: string, creatorStatus: strin
     lastUsedAt: key.lastUsedAt,
     signingProfile: key.signingProfile,
     tenantStatus,
+    creatorUserId: key.createdByUserId,
     // A key a session created whose user row is gone reads as deleted: fail closed.
     creatorUserStatus: key.createdByUserId === null ? null : (creatorStatus ?? "deleted"),
   };
@@ -125,8 +127,15 @@ export async function listKeys(
     .limit(page.limit + 1);
 }
 
+/*
+ * Every write below that changes what authentication reads forgets the isolate's cached record after it lands
+ * (platform/auth/key-cache.ts), so the change holds from this isolate's next request; other isolates see it
+ * within the cache's bound.
+ */
+
 export async function insertKey(db: Database, row: typeof apiKeys.$inferInsert) {
   await db.insert(apiKeys).values(row);
+  forgetUnknownKeyHash(row.secretHash);
 }
 
 /** Revokes an active key; returns the row, or null when the key does not exist for this tenant. */
@@ -144,6 +153,7 @@ export async function revokeKey(db: Database, tenantId: string, keyId: string, n
       ),
     )
     .returning();
+  forgetCachedKeys({ keyId });
   return rows[0] ?? null;
 }
 
@@ -168,6 +178,7 @@ export async function updateControl(
       ),
     )
     .returning({ id: apiKeys.id });
+  forgetCachedKeys({ keyId });
   return rows.length === 1;
 }
 
@@ -207,8 +218,11 @@ export async function beginRotation(db: Database, key: ApiKeyRow, successor: Api
       )
       .returning({ id: apiKeys.id }),
   ]);
+  forgetUnknownKeyHash(successor.secretHash);
+  forgetCachedKeys({ keyId: key.id });
   if (updated.length === 1) return true;
   await db.delete(apiKeys).where(eq(apiKeys.id, successor.id));
+  forgetCachedKeys({ keyId: successor.id });
   return false;
 }
 
@@ -232,6 +246,8 @@ export async function completeRotation(db: Database, key: ApiKeyRow, successorId
     .set({ status: "revoked", revokedAt: now, rotationState: "completed" })
     .where(and(stillOverlapping(key, successorId, now), successorLive))
     .returning({ id: apiKeys.id });
+  forgetCachedKeys({ keyId: key.id });
+  forgetCachedKeys({ keyId: successorId });
   return won.length === 1;
 }
 
@@ -256,5 +272,7 @@ export async function cancelRotation(db: Database, key: ApiKeyRow, successorId: 
         ),
       ),
   ]);
+  forgetCachedKeys({ keyId: key.id });
+  forgetCachedKeys({ keyId: successorId });
   return moved.length === 1;
 }

@@ -7,9 +7,24 @@ export const REQUEST_LOG_RETENTION_MS = 30 * 24 * 60 * 60 * 1000;
 
 export type ApiRequestLogRow = typeof apiRequestLogs.$inferSelect;
 
-/** Best effort: a log already written for this request id is left as it is. */
-export async function insertRequestLog(db: Database, row: typeof apiRequestLogs.$inferInsert) {
-  await db.insert(apiRequestLogs).values(row).onConflictDoNothing();
+export type RequestLogInsert = typeof apiRequestLogs.$inferInsert;
+
+/** D1 binds at most 100 values per statement; a row binds 8. */
+const ROWS_PER_STATEMENT = 12;
+
+/** Best effort, in one D1 batch: a log already written for a request id is left as it is. */
+export async function insertRequestLogs(db: Database, rows: RequestLogInsert[]) {
+  const statements = [];
+  for (let i = 0; i < rows.length; i += ROWS_PER_STATEMENT) {
+    statements.push(
+      db
+        .insert(apiRequestLogs)
+        .values(rows.slice(i, i + ROWS_PER_STATEMENT))
+        .onConflictDoNothing(),
+    );
+  }
+  const [first, ...rest] = statements;
+  if (first) await db.batch([first, ...rest]);
 }
 
 export async function sweepRequestLogs(db: Database, now = Date.now()) {

@@ -15,7 +15,7 @@ const route = createRoute({
   tags: ["API keys"],
   summary: "Revoke an API key",
   description:
-    "Revokes the key at once; its next request answers 401. The record stays readable with status `revoked`. Keys this key created are separate keys and stay as they are. While the key's rotation overlaps, revoke is refused: complete the rotation (retires this key, keeps the successor) or cancel it (revokes the successor) first.",
+    "Revokes the key: its next request answers 401 (every Worker instance refuses it within 15 seconds, the key cache's bound). The record stays readable with status `revoked`. Keys this key created are separate keys and stay as they are. While the key's rotation overlaps, revoke is refused: complete the rotation (retires this key, keeps the successor) or cancel it (revokes the successor) first.",
   request: KeyCommandRequest,
   responses: {
     200: json(ApiKeyResponseSchema, "The revoked key."),

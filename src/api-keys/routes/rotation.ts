@@ -44,7 +44,7 @@ const rotate = createRoute({
   tags: ["API keys"],
   summary: "Begin a key rotation",
   description:
-    "Issues a successor with the same scopes, restrictions and signing profile, and shows its secret once. Both secrets work until the overlap ends; complete retires the old key at once, cancel revokes the successor. A replayed Idempotency-Key answers 409 `secret_not_replayable`.",
+    "Issues a successor with the same scopes, restrictions and signing profile, and shows its secret once. Both secrets work until the overlap ends; complete retires the old key, cancel revokes the successor (each effective everywhere within 15 seconds, the key cache's bound). A replayed Idempotency-Key answers 409 `secret_not_replayable`.",
   request: {
     params: ApiKeyParams,
     headers: z.object({ "idempotency-key": IdempotencyKeyHeader }),

@@ -4,6 +4,7 @@ import { keysetPage } from "../../db/keyset";
 import { apiKeys, assets, creatorIdentities, governanceDeletions, jobs, tenants, uploads } from "../../db/schema";
 import { tenantRow } from "../../db/tenant-row";
 import { TERMINAL_STATES } from "../../jobs/schemas";
+import { forgetCachedKeys } from "../../platform/auth/key-cache";
 import type { PageRequest } from "../../platform/pagination";
 
 /** A governance_deletions row (invariants on the table in db/schema.ts). */
@@ -353,6 +354,7 @@ export async function closeAccount(db: Database, tenantId: string, now: number):
     .where(and(eq(apiKeys.tenantId, tenantId), eq(apiKeys.status, "active")))
     .returning({ id: apiKeys.id });
   await db.update(tenants).set({ status: "deleted", name: "deleted", contactEmail: null }).where(eq(tenants.id, tenantId));
+  forgetCachedKeys({ tenantId }); // this isolate refuses the keys from now on; others within the key cache's bound
   return { apiKeys: revoked.length };
 }
 

@@ -1,6 +1,7 @@
 import { and, eq, isNull, lt, ne, or, sql } from "drizzle-orm";
 import type { Database } from "../../db/client";
 import { idpEvents, idpPendingSubjects, tenants, users } from "../../db/schema";
+import { forgetCachedKeys } from "../../platform/auth/key-cache";
 
 /*
  * The only place that touches the users, idp_events and idp_pending_subjects tables (console sessions, #18). Kept beside index.ts (the
@@ -95,6 +96,7 @@ export async function applyIdpEvent(
         ${event.receivedAt}, NULL, NULL
       WHERE changes() = 1`);
     const [, inserted] = await db.batch([update, insert]);
+    forgetCachedKeys({ creatorUserId: change.userId }); // the keys this user created follow its status
     return (inserted as D1Result).meta.changes === 1 ? "applied" : "stale";
   } catch (err) {
     // A single query's error is wrapped by drizzle (the driver's message is its cause); a batch's is not.
@@ -184,6 +186,7 @@ export async function applyPendingStatus(db: Database, userId: string, status: P
     .update(users)
     .set(set)
     .where(and(eq(users.id, userId), eq(users.status, "active")));
+  forgetCachedKeys({ creatorUserId: userId });
   const rows = await db.select({ status: users.status }).from(users).where(eq(users.id, userId)).limit(1);
   return rows[0]?.status ?? status;
 }

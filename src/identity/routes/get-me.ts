@@ -2,7 +2,7 @@ import { createRoute } from "@hono/zod-openapi";
 import type { Router } from "../../app-types";
 import { principalOf } from "../../platform/context";
 import { json } from "../../platform/openapi";
-import { getTenant } from "../repo";
+import { getTenantCached } from "../repo";
 import { getUser } from "../repo/users";
 import { MeResponseSchema } from "../schemas";
 import { openEmail } from "../service";
@@ -21,7 +21,7 @@ const route = createRoute({
 export function registerGetMe(app: Router) {
   app.openapi(route, async (c) => {
     const principal = principalOf(c);
-    const tenant = await getTenant(c.var.db, principal.tenantId);
+    const tenant = await getTenantCached(c.var.db, principal.tenantId);
     if (!tenant) throw new Error("authenticated tenant vanished");
     const user = principal.kind === "session" ? await getUser(c.var.db, principal.tenantId, principal.userId) : null;
     return c.json(

@@ -25,6 +25,8 @@ interface KeyState {
   /** JSON of the key's signing profile, passed on to the principal untouched, or null. */
   signingProfile: string | null;
   tenantStatus: string;
+  /** The console user whose session created the key (or whose key did), or null. */
+  creatorUserId: string | null;
   /** Status of the console user whose session created the key (`active`, `deactivated`, `deleted`), or null: created by a key or a script. */
   creatorUserStatus: string | null;
 }

@@ -12,7 +12,9 @@ import {
   UNAUTHORIZED_DETAIL,
 } from "../errors";
 import type { AuthenticatedPrincipal } from "../principal";
+import { refundRate, spendRate } from "../rate-lease";
 import { ipAllowed } from "./ip-allowlist";
+import { keyCache } from "./key-cache";
 import type { KeyLookup } from "./key-lookup";
 import { bearerKeyOf, bearerTokenOf, hashApiKeySecret, hashesEqual } from "./keys";
 import { openApiPath, policyFor } from "./policy";
@@ -20,12 +22,12 @@ import { ALL_SCOPES, isScope, type Scope } from "./scopes";
 import { looksLikeSessionToken, type SessionDirectory, sessionVerifier, verifySessionToken } from "./session";
 
 /**
- * Spends `cost` requests of a key's per-minute limit in its RateLimiter Durable Object (exact across isolates).
- * Refused: 429 API_KEY_RATE_LIMITED with Retry-After in whole seconds and the IETF RateLimit-Policy header;
- * a refused request spends nothing.
+ * Spends `cost` requests of a key's per-minute limit: its bucket in the RateLimiter Durable Objects, through this
+ * isolate's lease (rate-lease.ts: never overspent across isolates). Refused: 429 API_KEY_RATE_LIMITED with
+ * Retry-After in whole seconds and the IETF RateLimit-Policy header; a refused request spends nothing.
  */
 export async function chargeKeyRate(env: { RATE_LIMITER: Env["RATE_LIMITER"] }, keyId: string, perMinute: number, cost: number) {
-  const decision = await keyLimiter(env, keyId).limit(perMinute, 60, cost);
+  const decision = await spendRate(env.RATE_LIMITER, keyBucket(keyId), perMinute, cost);
   if (decision.allowed) return;
   const retryAfter = Math.max(1, Math.ceil(decision.retryAfterMs / 1000));
   throw new ApiError("API_KEY_RATE_LIMITED", `This key allows ${perMinute} requests per minute; retry in ${retryAfter} s.`, {
@@ -35,13 +37,11 @@ export async function chargeKeyRate(env: { RATE_LIMITER: Env["RATE_LIMITER"] }, 
 
 /** Gives back `cost` requests charged by chargeKeyRate for a request that was then refused. */
 export async function refundKeyRate(env: { RATE_LIMITER: Env["RATE_LIMITER"] }, keyId: string, perMinute: number, cost: number) {
-  await keyLimiter(env, keyId).refund(perMinute, 60, cost);
+  await refundRate(env.RATE_LIMITER, keyBucket(keyId), perMinute, cost);
 }
 
-/** The one RateLimiter Durable Object that counts a key's requests. */
-function keyLimiter(env: { RATE_LIMITER: Env["RATE_LIMITER"] }, keyId: string) {
-  return env.RATE_LIMITER.get(env.RATE_LIMITER.idFromName(`api_key:${keyId}`));
-}
+/** The one bucket that counts a key's requests. */
+const keyBucket = (keyId: string) => `api_key:${keyId}`;
 
 /**
  * Operations whose refused requests (any 4xx answer) spend no unit of the key's limit: the unit charged before
@@ -107,7 +107,8 @@ export const authenticate =
     if (!presented) throw unauthorized();
 
     const db = c.var.db;
-    const found = await keys.findByHash(db, hash);
+    // A warm key costs the HMAC above and no D1 read (key-cache.ts states how long a change may take to be seen).
+    const found = await keyCache.find(keys, db, hash);
     const now = Date.now();
     if (
       !found ||
@@ -155,8 +156,10 @@ export const authenticate =
       signingProfile: found.signingProfile,
       outputRetentionDays: found.outputRetentionDays,
     });
-    // last_used_at is kept to the minute: write only when the stored value is older than that.
+    // last_used_at is kept to the minute: write only when the stored value is older than that. The cached record
+    // remembers the write, so an isolate writes at most once a minute per key whatever the request rate.
     if (found.lastUsedAt === null || now - found.lastUsedAt >= 60_000) {
+      found.lastUsedAt = now;
       c.executionCtx.waitUntil(keys.touchLastUsed(db, found.id, now).catch(() => undefined));
     }
     await next();

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { canonicalJson } from "../../../src/catalog/canonical-json";
+import { forgetCachedKeys } from "../../../src/platform/auth/key-cache";
 import { ALL_SCOPES } from "../../../src/platform/auth/scopes";
 import { sha256Hex } from "../../../src/platform/crypto";
 import { FORBIDDEN_SCOPE_DETAIL } from "../../../src/platform/errors";
@@ -306,6 +307,7 @@ describe("review fixes (#16)", () => {
         t.keyId,
       )
       .run();
+    forgetCachedKeys({ keyId: t.keyId }); // a raw write bypasses the api-keys repo, which forgets the cached record
     const result = await json(await admit(t.key, await admissionBody(t.key, device)));
     expect(result).toMatchObject({ decision: "reject", reason: "capture_work_unavailable", job_id: null });
   });
