@@ -25,7 +25,12 @@ const LEASE_MAX = 16;
 const LEASE_SHARE = 20;
 /** At most this many buckets are remembered per isolate (least recently used go first, their units drain). */
 const LEASE_MEMORY = 1_000;
-export const RATE_LIMITER_SHARDS = 64;
+/**
+ * An object serves roughly 1,000 calls a second, so the shard count is the service-wide ceiling on limiter calls
+ * (leases cut a busy key's calls by up to LEASE_MAX); 256 keeps that far above any one deployment's traffic while
+ * a new address still lands in an existing object. Changing it moves buckets (their counts restart once).
+ */
+export const RATE_LIMITER_SHARDS = 256;
 
 /** What the lease needs of the RATE_LIMITER namespace. */
 export interface LeasingNamespace {
