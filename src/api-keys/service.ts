@@ -80,8 +80,12 @@ export async function createApiKey(
   const notHeld = input.scopes.filter((s) => !principal.scopes.has(s));
   if (notHeld.length > 0) return { status: "scope_not_grantable", scopes: notHeld };
   if (input.expiresAt !== undefined && input.expiresAt !== null && input.expiresAt <= now) return { status: "invalid_expiry" };
+  // The caller's row is read again, not taken from authentication: a key revoked or expired moments ago may still
+  // be cached by another isolate (the 15 s key-cache bound), and must not mint keys that would outlive it.
   const actor = principal.kind === "session" ? OWNER : await getKey(db, principal.tenantId, principal.apiKeyId);
   if (!actor) return { status: "outranks_caller", detail: "the calling key no longer exists" };
+  if (principal.kind !== "session" && keyStatus(actor as ApiKeyRow, now) !== "active")
+    return { status: "outranks_caller", detail: "the calling key is no longer active" };
   const actorRestrictions = restrictionsOf(actor.restrictions);
   const inherited =
     actorRestrictions.ip_allowlist.length > 0 || actorRestrictions.rate_limit_per_minute !== null
@@ -137,6 +141,9 @@ export async function createApiKey(
 export async function authorityOver(db: Database, principal: AuthenticatedPrincipal, targets: KeyGrant[]): Promise<CoverDecision> {
   const actor = principal.kind === "session" ? OWNER : await getKey(db, principal.tenantId, principal.apiKeyId);
   if (!actor) return { covered: false, reason: "scopes", detail: "the calling key no longer exists" };
+  // As in createApiKey: a revoked or expired caller (possibly still cached elsewhere) acts on no key.
+  if (principal.kind !== "session" && keyStatus(actor as ApiKeyRow) !== "active")
+    return { covered: false, reason: "scopes", detail: "the calling key is no longer active" };
   const grant = grantOf(actor);
   for (const target of targets) {
     const decision = covers(grant, target);

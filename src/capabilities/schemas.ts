@@ -129,6 +129,10 @@ const LimitsSchema = z
         file_maximum_bytes: bytes("Largest `file` part of POST /v1/verify.", 26214400),
         manifest_maximum_bytes: bytes("Largest `manifest` (sidecar .c2pa) part of POST /v1/verify.", 10485760),
         manifest_uri_maximum_bytes: bytes("Largest manifest store fetched from `manifest_uri`.", 10485760),
+        stored_object_maximum_bytes: bytes(
+          "Largest stored object verified by `asset_id` (POST /v1/verify) or `object_id` (POST /v1/verifications): they are read whole. A larger, stream-signed file was verified by streaming at publication (its receipt's evidence); asking again answers 413 `svc.request.too_large`.",
+          52428800,
+        ),
         request_maximum_bytes: bytes(
           "Largest multipart body of POST /v1/verify (a full-size file and manifest together, plus framing).",
           36765696,

@@ -59,6 +59,13 @@ export const SIGN_BATCH_MAXIMUM_ITEMS = 100;
 /** Every JSON request body. */
 export const JSON_BODY_MAXIMUM_BYTES = 1 * MiB;
 
+/**
+ * Verification of a stored object (`POST /v1/verify` with `asset_id`, `POST /v1/verifications`) reads it whole,
+ * so it takes objects up to the largest ceiling of a non-streamed format; a larger (streamed) object was verified by
+ * streaming at publication (its receipt's evidence) and is refused here with 413 rather than exhausting memory.
+ */
+export const STORED_VERIFY_MAXIMUM_BYTES = 50 * MiB;
+
 /** POST /v1/verify: the `file` part (multipart). */
 export const VERIFY_FILE_MAXIMUM_BYTES = 25 * MiB;
 
@@ -97,6 +104,7 @@ export function publishedLimits() {
       file_maximum_bytes: VERIFY_FILE_MAXIMUM_BYTES,
       manifest_maximum_bytes: MANIFEST_STORE_MAXIMUM_BYTES,
       manifest_uri_maximum_bytes: MANIFEST_STORE_MAXIMUM_BYTES,
+      stored_object_maximum_bytes: STORED_VERIFY_MAXIMUM_BYTES,
       request_maximum_bytes: VERIFY_REQUEST_MAXIMUM_BYTES,
       larger_files: VERIFY_LARGER_FILES_NOTE,
     },

@@ -121,11 +121,19 @@ export class RateLimiter extends DurableObject<Env> {
     const now = Date.now();
     let remaining = 0;
     const drained: string[] = [];
-    for (const [key, value] of await this.ctx.storage.list<StoredBucket>({ prefix: NAMED })) {
-      if (value.emptyAt <= now) drained.push(key);
-      else remaining++;
+    // Page by page: a shard flooded by new callers may hold hundreds of thousands of buckets.
+    let startAfter: string | undefined;
+    for (;;) {
+      const page = await this.ctx.storage.list<StoredBucket>({ prefix: NAMED, limit: 1_000, ...(startAfter ? { startAfter } : {}) });
+      for (const [key, value] of page) {
+        if (value.emptyAt <= now) drained.push(key);
+        else remaining++;
+        startAfter = key;
+      }
+      for (let i = 0; i < drained.length; i += 128) await this.ctx.storage.delete(drained.slice(i, i + 128));
+      drained.length = 0;
+      if (page.size < 1_000) break;
     }
-    for (let i = 0; i < drained.length; i += 128) await this.ctx.storage.delete(drained.slice(i, i + 128));
     this.named.clear();
     this.sweepScheduled = remaining > 0;
     if (remaining > 0) await this.ctx.storage.setAlarm(now + SWEEP_EVERY_MS);

@@ -11,8 +11,10 @@ export interface LeaseDecision {
  * tenant, per network address). When the object allows a request it also charges a few more units, if they fit,
  * and hands them to this isolate, which spends them on its next requests for the same bucket without a call.
  *
- * - Never overspent: leased units are charged in the object before they are spent, so all isolates together spend
- *   at most what the bucket allows. One isolate alone is refused exactly when the object alone would refuse it.
+ * - Never over-granted: leased units are charged in the object before they are spent, so the object never grants
+ *   more than the bucket allows. The bucket drains while a lease is held, so across isolates a window may admit up
+ *   to one lease (≤ LEASE_MAX, a 20th of the limit) more per other isolate holding one: the stated slack. One
+ *   isolate alone is refused exactly when the object alone would refuse it.
  * - Bounded slack: an isolate holds at most LEASE_MAX units (a 20th of the limit, none under 20 a minute) for at
  *   most LEASE_TTL_MS; meanwhile another isolate may be refused those units early, and afterwards they are given
  *   back at this isolate's next call for the bucket (or drain within the minute like any charge).
@@ -66,11 +68,16 @@ export function leaseSize(perMinute: number): number {
   return Math.min(LEASE_MAX, Math.floor(perMinute / LEASE_SHARE));
 }
 
-/** The object that holds bucket `name` (FNV-1a of the name over the shards: stable, uniform enough). */
+/**
+ * The object that holds bucket `name` (FNV-1a of the name over the shards: stable, uniform enough). Buckets of
+ * authenticated callers (a key's, a tenant's) and anonymous ones live in separate sets of objects, so a flood of
+ * anonymous callers can overload only anonymous shards, never a paying tenant's limiter.
+ */
 export function shardOf(name: string): string {
   let h = 0x811c9dc5;
   for (let i = 0; i < name.length; i++) h = Math.imul(h ^ name.charCodeAt(i), 0x01000193);
-  return `rate-shard:${(h >>> 0) % RATE_LIMITER_SHARDS}`;
+  const set = name.startsWith("api_key:") || name.includes("_tenant:") ? "key" : "anon";
+  return `rate-shard:${set}:${(h >>> 0) % RATE_LIMITER_SHARDS}`;
 }
 
 function stubOf(namespace: LeasingNamespace, name: string) {
@@ -105,6 +112,8 @@ export async function spendRate(
       await new Promise((resolve) => setTimeout(resolve, POLL_MS));
       continue;
     }
+    // A request cancelled during its call never reaches `finally`: drop such stale marks before the map grows.
+    if (inflight.size >= 1_000) for (const [bucket, at] of inflight) if (now - at >= WAIT_MAX_MS) inflight.delete(bucket);
     inflight.set(name, now);
     try {
       return await take(namespace, name, perMinute, cost);
@@ -145,6 +154,13 @@ async function take(
   const after = Date.now();
   const current = leases.get(name);
   const held = current && current.perMinute === perMinute && current.until > after ? current : undefined;
+  // A lease that lapsed (or changed limit) while this call was out still holds units the object charged: they go
+  // back now, or the bucket would stay fuller than what was spent (under load, callers then saw early 429s).
+  if (current && !held && current.units > 0) {
+    const units = current.units;
+    current.units = 0;
+    await stubOf(namespace, name).giveBack(name, current.perMinute, 60, units);
+  }
   remember(
     name,
     decision.allowed

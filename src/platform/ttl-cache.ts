@@ -20,6 +20,11 @@ export class TtlCache<V> {
     return this.generation;
   }
 
+  /** The injected clock's now (for callers stamping `readAt` before a storage read). */
+  clock(): number {
+    return this.now();
+  }
+
   get size(): number {
     return this.entries.size;
   }
@@ -37,11 +42,15 @@ export class TtlCache<V> {
     return { value: entry.value };
   }
 
-  /** Stores `value`, unless something was forgotten since `epoch` was read (the value may predate that change). */
-  set(key: string, value: V, epoch: number): void {
+  /**
+   * Stores `value`, unless something was forgotten since `epoch` was read (the value may predate that change).
+   * `readAt` is when the storage read began (default now): the entry ages from then, so a slow read does not
+   * stretch the bound past `ttlMs` after the data it saw.
+   */
+  set(key: string, value: V, epoch: number, readAt = this.now()): void {
     if (epoch !== this.generation) return;
     this.entries.delete(key);
-    this.entries.set(key, { value, at: this.now() });
+    this.entries.set(key, { value, at: readAt });
     while (this.entries.size > this.maxEntries) {
       const oldest = this.entries.keys().next().value as string;
       this.entries.delete(oldest);

@@ -3,16 +3,23 @@
  * STREAMED_SIGNING_MAXIMUM_BYTES): the object is read once as a stream, its SHA-256 computed and its container
  * walked by the streaming signer's own scanners, so a gigabyte upload is never in memory. What this checks, and
  * what it does not: the container structure (every top-level box or chunk inside the file, a leading `ftyp` and a
- * `moov` for BMFF, a RIFF WAVE header whose size matches) and whether a manifest is present; NOT the codec facts
- * the in-memory inspector reads (dimensions, codecs, duration: null here), which need the whole file.
+ * `moov` for BMFF, a RIFF WAVE header whose size matches) and whether a manifest is present; and the duration (read on
+ * the way: it prices audio and video); NOT the codec facts the in-memory inspector reads (dimensions, codecs: null
+ * here), which need the whole file.
  */
 import { EMBEDDED_SIGNING_MAXIMUM_BYTES } from "../catalog/limits";
-import { BmffScanner } from "../media/c2pa/bmff";
-import { RiffScanner } from "../media/c2pa/riff";
+import { BmffScanner, bmffDurationSeconds } from "../media/c2pa/bmff";
+import { RiffScanner, wavDurationSeconds } from "../media/c2pa/riff";
 import { forEachChunk, type Sha256Stream, StreamMediaError, sha256Stream } from "../media/c2pa/stream-hash";
 import { STREAMED_MEDIA_TYPES } from "../media/c2pa/stream-sign";
 import type { InspectionResult } from "../media/types";
 import { hex } from "../platform/bytes";
+
+function durationOf(scanner: BmffScanner | RiffScanner | null): number | null {
+  if (scanner instanceof BmffScanner) return bmffDurationSeconds(scanner.peeks.bodies.get("moov"));
+  if (scanner instanceof RiffScanner) return wavDurationSeconds(scanner.peeks.bodies.get("fmt "), scanner.peeks.sizes.get("data"));
+  return null;
+}
 
 /** The structure walk needs no binding hash (the signer computes its own). */
 const NO_HASH: Sha256Stream = { update: async () => undefined, digest: async () => new Uint8Array(0) };
@@ -39,7 +46,12 @@ export async function inspectStreamed(
   };
   let scanner: BmffScanner | RiffScanner | null = null;
   try {
-    scanner = container === "bmff" ? new BmffScanner(byteLength, { verify: true }, NO_HASH) : new RiffScanner(byteLength, {}, NO_HASH);
+    // The duration prices audio and video (billing), so it is read on the way: `mvhd` near the start of `moov`,
+    // or the WAV `fmt ` byte rate and the `data` chunk's size.
+    scanner =
+      container === "bmff"
+        ? new BmffScanner(byteLength, { verify: true, peek: { moov: 4096 } }, NO_HASH)
+        : new RiffScanner(byteLength, { peek: { "fmt ": 16, data: 0 } }, NO_HASH);
   } catch (error) {
     refuse(error);
   }
@@ -61,7 +73,7 @@ export async function inspectStreamed(
       byte_length: byteLength,
       width: null,
       height: null,
-      duration_seconds: null,
+      duration_seconds: durationOf(scanner),
       frames_per_second: null,
       video_codec: null,
       audio_codec: null,

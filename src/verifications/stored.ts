@@ -1,9 +1,11 @@
 import type { z } from "@hono/zod-openapi";
 import { objectOf } from "../assets/repo";
+import { STORED_VERIFY_MAXIMUM_BYTES } from "../catalog/limits";
 import { type Database, database } from "../db/client";
 import type { Bindings } from "../env";
 import { imageServices } from "../media";
 import type { ManifestCheck } from "../media/types";
+import { ApiError } from "../platform/errors";
 import { iso } from "../platform/openapi";
 import {
   completeRequest,
@@ -109,6 +111,14 @@ export async function enqueueVerification(env: Bindings, row: { id: string; tena
   await env.JOBS_QUEUE.send({ type: VERIFICATION_MESSAGE, verification_id: row.id, tenant_id: row.tenantId });
 }
 
+/** The refusal of an object too large to verify whole (413; the limit is published in capabilities). */
+export function storedTooLarge(byteLength: number) {
+  return new ApiError(
+    "svc.request.too_large",
+    `This object is ${byteLength} bytes; verification reads objects up to ${STORED_VERIFY_MAXIMUM_BYTES} bytes. A larger file signed here was verified by streaming when it was published (see its receipt's verification evidence).`,
+  );
+}
+
 async function readObject(env: Bindings, o: { r2Key: string; etag: string }): Promise<Uint8Array | null> {
   const stored = await env.OBJECTS.get(o.r2Key, { onlyIf: { etagMatches: o.etag } });
   if (!stored || !("body" in stored)) return null;
@@ -132,6 +142,9 @@ export async function runStoredVerification(env: Bindings, tenantId: string, id:
   await markRequestRunning(db, id, row.attempts + 1, Date.now());
 
   const object = await objectOf(db, tenantId, row.objectId);
+  // Checked when the request was accepted too; a request queued before that check must not exhaust memory either.
+  if (object && object.byteLength > STORED_VERIFY_MAXIMUM_BYTES)
+    return fail(db, id, "svc.request.too_large", storedTooLarge(object.byteLength).message);
   const bytes = object ? await readObject(env, object) : null;
   if (!object || !bytes)
     return fail(

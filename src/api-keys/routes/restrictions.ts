@@ -68,7 +68,7 @@ export function registerRestrictionRoutes(app: Router) {
     put: {
       summary: "Replace a key's restrictions",
       description:
-        "A versioned IP allowlist (requests from elsewhere answer 403 `API_KEY_IP_NOT_ALLOWED`; the client address is CF-Connecting-IP where the deployment trusts it, SVC_TRUST_CF_CONNECTING_IP; with no known address an allowlisted key is refused) and a request rate limit enforced by Durable Objects, never exceeded across Worker instances (429 `API_KEY_RATE_LIMITED` with Retry-After and RateLimit-Policy). Both apply from the key's next request, everywhere within 15 seconds (the key cache's bound).",
+        "A versioned IP allowlist (requests from elsewhere answer 403 `API_KEY_IP_NOT_ALLOWED`; the client address is CF-Connecting-IP where the deployment trusts it, SVC_TRUST_CF_CONNECTING_IP; with no known address an allowlisted key is refused) and a request rate limit enforced by Durable Objects (429 `API_KEY_RATE_LIMITED` with Retry-After and RateLimit-Policy). Both apply from the key's next request, everywhere within 15 seconds (the key cache's bound). One instance is refused exactly at the limit; across instances a minute may admit at most one lease more per other instance holding one (a 20th of the limit, at most 16 requests), the price of not calling the object on every request.",
       ok: "The new restrictions.",
       responses: {
         403: errorResponse(

@@ -5,18 +5,24 @@
  *
  * The hash (as c2pa-rs 0.90/0.91 computes it, checked against c2pa-node in test/node/media/stream-sign.test.ts):
  * for every top-level box that is not excluded, in file order, the box's absolute offset as a big-endian u64,
- * then the whole box (header included). Excluded, as c2pa-wasm's own embedding writes it: the C2PA `uuid` box,
- * `ftyp`, `mfra`, `free`, `skip`.
+ * then the whole box (header included). Excluded: the C2PA `uuid` box, `ftyp` and `mfra` (c2pa-wasm's own
+ * embedding also excludes `free` and `skip`; we hash them, see EXCLUDED_TYPES).
  */
 import { MANIFEST_STORE_MAXIMUM_BYTES } from "../../catalog/limits";
 import { fourcc, u32 } from "./jumbf-box";
-import { type Sha256Stream, StreamMediaError, sha256Stream, u64be } from "./stream-hash";
+import { BodyPeeks, type Sha256Stream, StreamMediaError, sha256Stream, u64be } from "./stream-hash";
 
 /** The C2PA manifest box's extended type (C2PA specification, "Embedding manifests into BMFF"). */
 export const C2PA_BOX_UUID = Uint8Array.from([
   0xd8, 0xfe, 0xc3, 0xd6, 0x1b, 0x0e, 0x48, 0x3c, 0x92, 0x97, 0x58, 0x28, 0x87, 0x7e, 0xc4, 0x81,
 ]);
-const EXCLUDED_TYPES = new Set(["ftyp", "mfra", "free", "skip"]);
+/**
+ * Only what this signer may ever rewrite is left out of the hash. c2pa-wasm also excludes `free` and `skip`, but
+ * sample offsets may legally point into such a box, so excluding them would leave those bytes unsigned.
+ */
+const EXCLUDED_TYPES = new Set(["ftyp", "mfra"]);
+/** More top-level boxes than any real file has: a file of millions of tiny boxes is refused, not walked for minutes. */
+export const MAXIMUM_TOP_LEVEL_BOXES = 100_000;
 /** version/flags (4), purpose "manifest\0" (9), merkle offset u64 (8): what precedes the store in the box. */
 const PURPOSE = new TextEncoder().encode("manifest\u0000");
 const BOX_PREFIX = 8 + 16 + 4 + PURPOSE.length + 8;
@@ -26,13 +32,7 @@ export function bmffBinding(hash: Uint8Array) {
   return {
     label: "c2pa.hash.bmff.v2",
     data: {
-      exclusions: [
-        { xpath: "/uuid", data: [{ offset: 8, value: Array.from(C2PA_BOX_UUID) }] },
-        { xpath: "/ftyp" },
-        { xpath: "/mfra" },
-        { xpath: "/free" },
-        { xpath: "/skip" },
-      ],
+      exclusions: [{ xpath: "/uuid", data: [{ offset: 8, value: Array.from(C2PA_BOX_UUID) }] }, { xpath: "/ftyp" }, { xpath: "/mfra" }],
       alg: "sha256",
       hash: Array.from(hash),
       name: "jumbf manifest",
@@ -75,7 +75,11 @@ export class BmffScanner {
   #boxes = 0;
   #sawMoov = false;
 
-  constructor(total: number, options: { verify: boolean }, hash: Sha256Stream = sha256Stream()) {
+  /** The first bytes of the box types asked for in `options.peek` (e.g. `moov`, for its `mvhd` duration). */
+  readonly peeks: BodyPeeks;
+
+  constructor(total: number, options: { verify: boolean; peek?: Record<string, number> }, hash: Sha256Stream = sha256Stream()) {
+    this.peeks = new BodyPeeks(options.peek);
     this.#total = total;
     this.#verify = options.verify;
     this.#hash = hash;
@@ -88,6 +92,7 @@ export class BmffScanner {
       if (this.#remaining > 0) {
         const n = Math.min(this.#remaining, bytes.length - at);
         const part = bytes.subarray(at, at + n);
+        this.peeks.take(part);
         if (this.#mode === "hash") await this.#hash.update(part);
         else if (this.#mode === "capture") {
           this.#capture!.set(part, this.#captured);
@@ -159,9 +164,34 @@ export class BmffScanner {
     }
     if (type === "moov") this.#sawMoov = true;
     this.#boxes++;
+    if (this.#boxes > MAXIMUM_TOP_LEVEL_BOXES)
+      throw new StreamMediaError("unsupported", `more than ${MAXIMUM_TOP_LEVEL_BOXES} top-level boxes`);
     this.#pos = this.#boxStart + this.#headLen;
     this.#remaining = size - this.#headLen;
+    this.peeks.begin(type, this.#remaining);
     this.#headLen = 0;
     this.#need = 8;
   }
+}
+
+/** The movie's duration in seconds from the start of a `moov` body (its `mvhd` child), or null when not found there. */
+export function bmffDurationSeconds(moovHead: Uint8Array | undefined): number | null {
+  if (!moovHead) return null;
+  const view = new DataView(moovHead.buffer, moovHead.byteOffset, moovHead.byteLength);
+  for (let at = 0; at + 8 <= moovHead.length; ) {
+    const size = view.getUint32(at);
+    if (fourcc(moovHead, at + 4) === "mvhd") {
+      const version = moovHead[at + 8];
+      const timescaleAt = at + (version === 1 ? 28 : 20);
+      if (timescaleAt + (version === 1 ? 12 : 8) > moovHead.length) return null;
+      const timescale = view.getUint32(timescaleAt);
+      const duration =
+        version === 1 ? view.getUint32(timescaleAt + 4) * 0x1_0000_0000 + view.getUint32(timescaleAt + 8) : view.getUint32(timescaleAt + 4);
+      const unknown = version === 1 ? view.getUint32(timescaleAt + 4) === 0xffff_ffff : duration === 0xffff_ffff;
+      return timescale > 0 && !unknown ? duration / timescale : null;
+    }
+    if (size < 8) return null;
+    at += size;
+  }
+  return null;
 }

@@ -5,8 +5,12 @@
  * the chunk's size before it hashes (stream-sign.ts sizes the store first).
  */
 import { MANIFEST_STORE_MAXIMUM_BYTES } from "../../catalog/limits";
+
+/** More chunks than any real WAV has (they are a handful). */
+const MAXIMUM_CHUNKS = 100_000;
+
 import { fourcc } from "./jumbf-box";
-import { type Sha256Stream, StreamMediaError, sha256Stream } from "./stream-hash";
+import { BodyPeeks, type Sha256Stream, StreamMediaError, sha256Stream } from "./stream-hash";
 
 /** The `c2pa.hash.data` assertion: everything but the manifest chunk [start, start + length). */
 export function riffBinding(hash: Uint8Array, start: number, length: number) {
@@ -48,6 +52,7 @@ export class RiffScanner {
   #pos = 0;
   #chunkStart = 0;
   readonly #head = new Uint8Array(12);
+  #chunks = 0;
   #headLen = 0;
   #need = 12;
   #remaining = 0;
@@ -56,7 +61,11 @@ export class RiffScanner {
   #inManifest = false;
   readonly #originalField = new Uint8Array(4);
 
-  constructor(total: number, options: { newRiffSize?: number }, hash: Sha256Stream = sha256Stream()) {
+  /** The first bytes of the chunk types asked for in `options.peek` (e.g. `fmt `, `data`), and their sizes. */
+  readonly peeks: BodyPeeks;
+
+  constructor(total: number, options: { newRiffSize?: number; peek?: Record<string, number> }, hash: Sha256Stream = sha256Stream()) {
+    this.peeks = new BodyPeeks(options.peek);
     this.#total = total;
     this.#newRiffSize = options.newRiffSize ?? null;
     this.#hash = hash;
@@ -85,6 +94,7 @@ export class RiffScanner {
       if (this.#remaining > 0) {
         const n = Math.min(this.#remaining, bytes.length - at);
         const part = bytes.subarray(at, at + n);
+        this.peeks.take(part);
         if (this.#capture && this.#inManifest) {
           const room = Math.min(n, this.#capture.length - this.#captured);
           this.#capture.set(part.subarray(0, room), this.#captured);
@@ -131,6 +141,8 @@ export class RiffScanner {
     const id = fourcc(h, 0);
     const size = le32(h, 4);
     const length = 8 + size + (size & 1);
+    // A file of millions of empty chunks is refused, not walked for minutes.
+    if (++this.#chunks > MAXIMUM_CHUNKS) throw new StreamMediaError("unsupported", `more than ${MAXIMUM_CHUNKS} chunks`);
     if (this.#chunkStart + length > this.#total) {
       throw new StreamMediaError(
         "malformed",
@@ -149,6 +161,14 @@ export class RiffScanner {
     }
     this.#pos = this.#chunkStart + 8;
     this.#remaining = length - 8;
+    this.peeks.begin(id, size);
     this.#headLen = 0;
   }
+}
+
+/** A WAV's duration in seconds: the `data` chunk's size over the `fmt ` chunk's byte rate (null when unknown). */
+export function wavDurationSeconds(fmt: Uint8Array | undefined, dataBytes: number | undefined): number | null {
+  if (!fmt || fmt.length < 12 || dataBytes === undefined) return null;
+  const byteRate = le32(fmt, 8);
+  return byteRate > 0 ? dataBytes / byteRate : null;
 }

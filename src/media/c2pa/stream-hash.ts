@@ -57,3 +57,36 @@ export function u64be(value: number): Uint8Array {
   view.setUint32(4, value >>> 0);
   return out;
 }
+
+/**
+ * The first bytes of the bodies of named boxes or chunks, kept while a scanner streams past them (for facts such as
+ * a duration read from `moov`/`mvhd` or a WAV `fmt ` chunk). Invariant: at most `limits[type]` bytes per type, and
+ * only the first box or chunk of each type.
+ */
+export class BodyPeeks {
+  readonly bodies = new Map<string, Uint8Array>();
+  readonly sizes = new Map<string, number>();
+  #current: Uint8Array | null = null;
+  #got = 0;
+
+  constructor(private readonly limits: Readonly<Record<string, number>> = {}) {}
+
+  /** A box or chunk of `type` whose body of `bodySize` bytes starts next. */
+  begin(type: string, bodySize: number): void {
+    this.#current = null;
+    const limit = this.limits[type];
+    if (limit === undefined || this.sizes.has(type)) return;
+    this.sizes.set(type, bodySize);
+    this.#current = new Uint8Array(Math.min(limit, bodySize));
+    this.#got = 0;
+    this.bodies.set(type, this.#current);
+  }
+
+  /** Body bytes as they stream past. */
+  take(part: Uint8Array): void {
+    if (!this.#current || this.#got >= this.#current.length) return;
+    const n = Math.min(part.length, this.#current.length - this.#got);
+    this.#current.set(part.subarray(0, n), this.#got);
+    this.#got += n;
+  }
+}

@@ -14,8 +14,9 @@ export const KEY_CACHE_BOUND_S = KEY_CACHE_TTL_MS / 1000;
 /** At most this many verified key records per isolate (least recently used go first). */
 export const KEY_CACHE_MAX_ENTRIES = 1_000;
 /**
- * Hashes no key has: remembered briefly and apart from the known ones, so a flood of made-up keys costs one HMAC
- * each and never evicts a real key's record. A key created in this isolate forgets its hash here first.
+ * Hashes no key has: remembered briefly and apart from the known ones, so a repeated made-up key costs one HMAC
+ * (distinct made-up keys still cost a D1 read each) and never evicts a real key's record. A key created in this
+ * isolate forgets its hash here first.
  */
 export const UNKNOWN_KEY_TTL_MS = 5_000;
 const UNKNOWN_KEY_MAX_ENTRIES = 1_000;
@@ -41,9 +42,10 @@ export class KeyCache {
     if (this.unknown.get(secretHash)) return null;
     const knownEpoch = this.known.epoch;
     const unknownEpoch = this.unknown.epoch;
+    const readAt = this.known.clock();
     const found = await keys.findByHash(db, secretHash);
-    if (found) this.known.set(secretHash, found, knownEpoch);
-    else this.unknown.set(secretHash, true, unknownEpoch);
+    if (found) this.known.set(secretHash, found, knownEpoch, readAt);
+    else this.unknown.set(secretHash, true, unknownEpoch, readAt);
     return found;
   }
 

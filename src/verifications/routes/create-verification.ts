@@ -1,13 +1,14 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import type { Router } from "../../app-types";
 import { objectOf } from "../../assets/repo";
+import { STORED_VERIFY_MAXIMUM_BYTES } from "../../catalog/limits";
 import { notFound, principalOf } from "../../platform/context";
 import { newId } from "../../platform/ids";
 import { errorResponse, IdempotencyKeyHeader, json, NOT_FOUND } from "../../platform/openapi";
 import { ObjectIdSchema } from "../../uploads/schemas";
 import { insertRequest, type RequestRow } from "../repo";
 import { StoredVerificationSchema } from "../schemas";
-import { enqueueVerification, view } from "../stored";
+import { enqueueVerification, storedTooLarge, view } from "../stored";
 
 const createRouteDef = createRoute({
   method: "post",
@@ -24,7 +25,14 @@ const createRouteDef = createRoute({
       required: true,
     },
   },
-  responses: { 202: json(StoredVerificationSchema, "Accepted."), ...NOT_FOUND, 409: errorResponse("Idempotency conflict.") },
+  responses: {
+    202: json(StoredVerificationSchema, "Accepted."),
+    ...NOT_FOUND,
+    409: errorResponse("Idempotency conflict."),
+    413: errorResponse(
+      "The object is larger than `limits.verify.stored_object_maximum_bytes` (`svc.request.too_large`): it would be read whole.",
+    ),
+  },
 });
 
 export function register(app: Router) {
@@ -32,7 +40,9 @@ export function register(app: Router) {
     const tenantId = principalOf(c).tenantId;
     const db = c.var.db;
     const { object_id } = c.req.valid("json");
-    if (!(await objectOf(db, tenantId, object_id))) throw notFound("object");
+    const object = await objectOf(db, tenantId, object_id);
+    if (!object) throw notFound("object");
+    if (object.byteLength > STORED_VERIFY_MAXIMUM_BYTES) throw storedTooLarge(object.byteLength);
     const now = Date.now();
     const row: RequestRow = {
       id: newId("verification"),

@@ -2,7 +2,7 @@ import { createRoute } from "@hono/zod-openapi";
 import type { Router } from "../../app-types";
 import { getAsset, objectOf } from "../../assets/repo";
 import { formatOf } from "../../catalog/formats";
-import { MANIFEST_STORE_MAXIMUM_BYTES, PUBLIC_VERIFY_PER_MINUTE } from "../../catalog/limits";
+import { MANIFEST_STORE_MAXIMUM_BYTES, PUBLIC_VERIFY_PER_MINUTE, STORED_VERIFY_MAXIMUM_BYTES } from "../../catalog/limits";
 import { imageServices } from "../../media";
 import { type AppContext, notFound } from "../../platform/context";
 import { ApiError } from "../../platform/errors";
@@ -11,6 +11,7 @@ import { errorResponse, json } from "../../platform/openapi";
 import { chargeCaller } from "../../platform/rate-limit";
 import { insertVerification } from "../repo";
 import { VerificationResultSchema, VerifyFormRequestSchema, VerifyJsonRequestSchema } from "../schemas";
+import { storedTooLarge } from "../stored";
 import { ensureC2paEngineLazily, revocationCheck } from "../verify-engines";
 import { type VerifySubject, verifySubject } from "../verify-service";
 import { manifestUriSubject, readBounded, recordedOutcome, resultBody, sniffedType } from "../verify-subject";
@@ -35,7 +36,9 @@ const verifyRoute = createRoute({
     200: json(VerificationResultSchema, "The verification result."),
     400: errorResponse("Nothing to verify (`svc.verify.no_input`)."),
     404: errorResponse("`asset_id` names no asset of yours, or it is not published."),
-    413: errorResponse("The file is larger than 25 MiB (`svc.request.too_large`)."),
+    413: errorResponse(
+      "The file is larger than 25 MiB, or the asset named by `asset_id` is larger than `limits.verify.stored_object_maximum_bytes` (`svc.request.too_large`).",
+    ),
     415: errorResponse(
       "The file is not a reviewed format (`svc.verify.unsupported_file_type`), or the body is neither JSON nor multipart.",
     ),
@@ -102,6 +105,7 @@ async function assetSubject(c: AppContext, assetId: string) {
   const asset = await getAsset(db, principal.tenantId, assetId);
   if (!asset?.publishedObjectId) throw notFound("asset");
   const output = await objectOf(db, principal.tenantId, asset.publishedObjectId);
+  if (output && output.byteLength > STORED_VERIFY_MAXIMUM_BYTES) throw storedTooLarge(output.byteLength);
   const stored = output ? await c.env.OBJECTS.get(output.r2Key, { onlyIf: { etagMatches: output.etag } }) : null;
   if (!output || !stored || !("body" in stored)) throw notFound("asset");
   const bytes = new Uint8Array(await (stored as R2ObjectBody).arrayBuffer());

@@ -142,6 +142,36 @@ describe("#19 the key cache", () => {
     expect((await api("/v1/me", { key: secret })).status).toBe(401);
   });
 
+  it("a key revoked elsewhere but still cached here mints no key and acts on no key (it must not outlive the bound)", async () => {
+    const admin = await createTenant();
+    const issued = await json(
+      await api("/v1/api-keys", {
+        method: "POST",
+        key: admin.key,
+        body: { name: "leaked", scopes: ["api_keys:read", "api_keys:write", "identity:read"] },
+      }),
+    );
+    const leaked = issued.secret as string;
+    const child = await json(
+      await api("/v1/api-keys", { method: "POST", key: leaked, body: { name: "child", scopes: ["identity:read"] } }),
+    );
+    expect((await api("/v1/me", { key: leaked })).status).toBe(200); // cached now
+    // Revoked by another isolate: the row changes, this isolate's cache is not told.
+    await (env as unknown as { DB: D1Database }).DB.prepare("UPDATE api_keys SET status = 'revoked', revoked_at = ? WHERE id = ?")
+      .bind(Date.now(), issued.api_key.api_key_id)
+      .run();
+    expect((await api("/v1/me", { key: leaked })).status).toBe(200); // still inside the 15 s bound here
+    const minted = await api("/v1/api-keys", { method: "POST", key: leaked, body: { name: "escape", scopes: ["identity:read"] } });
+    expect(minted.status).toBe(403);
+    const rotated = await api(`/v1/api-keys/${child.api_key.api_key_id}/rotate`, {
+      method: "POST",
+      key: leaked,
+      body: {},
+      headers: { "idempotency-key": crypto.randomUUID() },
+    });
+    expect(rotated.status).toBe(403);
+  });
+
   it("through the API: a key created right after its secret was refused as unknown works at once", async () => {
     // The unknown-hash memory cannot hold a key's hash before the key exists (secrets are random); creating one
     // still forgets its hash there, which this checks by the only observable: the new key works on first use.
