@@ -53,7 +53,8 @@ export function readMemory(pids) {
 
 /**
  * Samples `pids` every 50 ms; `phase(name)` starts a named phase (ending the previous one), `stop()` ends the last.
- * Each phase records the peak of every field and the kernel's VmHWM (reset at the phase's start, Linux ≥ 4.0).
+ * Each phase records its starting level, the peak of every field and the kernel's VmHWM (reset at the phase's
+ * start, Linux ≥ 4.0).
  */
 export function memoryProbe(pids) {
   let phases = {};
@@ -78,7 +79,8 @@ export function memoryProbe(pids) {
         } catch {}
       }
       const m = readMemory(pids);
-      current = phases[name] = { rss: m.rss, anon: m.anon, file: m.file, shmem: m.shmem, hwm: 0 };
+      // `start`: the level the phase began at (memory not returned after a phase stays in the next one's level).
+      current = phases[name] = { start: m, rss: m.rss, anon: m.anon, file: m.file, shmem: m.shmem, hwm: 0 };
       timer ??= setInterval(() => {
         try {
           sample();
@@ -150,6 +152,15 @@ export default {
       await u.complete(parts);
       return new Response("ok");
     }
+    if (url.pathname === "/drain") {
+      const reader = (await env.B.get(url.searchParams.get("key"))).body.getReader();
+      let n = 0;
+      for (;;) {
+        const { done, value } = await reader.read();
+        if (done) return new Response(String(n));
+        n += value.length;
+      }
+    }
     if (url.pathname === "/get") return new Response((await env.B.get(url.searchParams.get("key"))).body);
     return new Response("not found", { status: 404 });
   },
@@ -199,11 +210,14 @@ export async function plainCopyBaseline({ file, size, workDir, uploadPartBytes, 
       probe?.phase("copy");
       await (await call(`/copy?part=${copyPartBytes}`, { method: "POST" })).text();
       probe?.phase("download");
-      let got = 0;
-      for await (const chunk of (await call("/get?key=dst")).body) got += chunk.length;
+      // The object is read to the end inside the Worker, not sent to Node: a Miniflare response body reaches Node at a
+      // few hundred KB/s on this machine (Node-side CPU), which would make the baseline take minutes.
+      const got = Number(await (await call("/drain?key=dst")).text());
       if (got !== bytes) throw new Error(`baseline download: ${got} of ${bytes} bytes`);
     };
+    const log = (what) => process.env.BENCH_VERBOSE && console.log(`  baseline ${what} ${new Date().toISOString()}`);
     await round(Math.min(size, 2 * copyPartBytes + MiB)); // warm-up: every path compiled and run once
+    log("warm");
     await new Promise((r) => setTimeout(r, 2000));
     const probe = memoryProbe(pids);
     const idle = probe.read();
