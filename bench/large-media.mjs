@@ -208,6 +208,7 @@ async function referenceVerdict(file, mediaType) {
 // ---------------------------------------------------------------------------------------------------------------
 
 const mb = (bytes) => `${(bytes / MiB).toFixed(0)} MiB`;
+const signed = (bytes) => `${bytes < 0 ? "−" : "+"}${mb(Math.abs(bytes))}`;
 const seconds = (ms) => `${(ms / 1000).toFixed(1)} s`;
 
 const cases = [
@@ -355,7 +356,7 @@ try {
     console.log(`${r.media.label}: the signer's own memory (difference): sign ${mb(ownSign)}, download ${mb(ownDownload)}`);
     goal({
       what: `embedded signing size limit → streamed sign-only of a ${r.media.label} on npm start, reference reader valid, the signer's own peak memory`,
-      figure: `${(r.uploaded.size / GiB).toFixed(2)} GiB signed, c2pa-node ${r.verdict.state}, signer's own +${mb(own)} (sign +${mb(ownSign)}, download +${mb(ownDownload)}); workerd RSS peak ${mb(r.peak)} vs idle ${mb(idle)}`,
+      figure: `${(r.uploaded.size / GiB).toFixed(2)} GiB signed, c2pa-node ${r.verdict.state}, signer's own ${signed(own)} (sign ${signed(ownSign)}, download ${signed(ownDownload)}); workerd RSS peak ${mb(r.peak)} vs idle ${mb(idle)}`,
       goal: "2 GiB MP4/MOV and 1 GiB WAV/FLAC sign-only, peak < 100 MB",
       pass: (r.verdict.state === "Trusted" || r.verdict.state === "Valid") && r.verdict.failure.length === 0 && own < 100 * 1e6,
       note: `own = workerd RssAnon rise during the sign job (resp. download) minus the rise of a plain streamed copy (resp. an in-Worker read) of the same bytes through a non-signing Worker on bare Miniflare in this run: local R2 runs inside workerd and its RssAnon rises ≈ 1× the bytes streamed with no signing at all, which is not the Worker's memory; RssFile (mapped files) excluded; the download's HTTP serving is in the signer's side only (conservative). was 10 MiB; sign job ${seconds(r.signMs)}; FLAC is not streamed`,
