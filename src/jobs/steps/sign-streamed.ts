@@ -1,14 +1,12 @@
-import { formatOf } from "../../catalog/formats";
-import { attributionFor } from "../../creators/disclosure";
-import { database } from "../../db/client";
 import type { Bindings } from "../../env";
 import { type ManifestStoreSigner, signStreamed } from "../../media/c2pa/stream-sign";
-import type { ManifestPlan, Signer } from "../../media/types";
+import type { Signer } from "../../media/types";
 import { log } from "../../platform/logger";
 import type { AdmittedRequest } from "../admission";
 import type { SignOutput } from "../outputs";
 import type { JobRow, ObjectRow } from "../repo";
 import { put, StepFailure } from "./common";
+import { manifestPlanFor } from "./manifest-plan";
 
 /**
  * The sign step for large media (above the embedded limit; catalog/limits.ts STREAMED_SIGNING_MAXIMUM_BYTES):
@@ -26,23 +24,7 @@ export async function signStreamedStep(
 ): Promise<{ output: SignOutput; bytes: null }> {
   if (!isManifestStoreSigner(signer))
     throw new StepFailure("svc.jobs.step_unavailable", "Streaming signing is not installed in this deployment.");
-  // Attribution is decided at admission and checked again here (as in sign.ts).
-  if (admitted.creator && admitted.creator_id) {
-    const attribution = await attributionFor(database(env.DB), job.tenantId, admitted.creator_id);
-    if (attribution.status !== "active" || attribution.creator_ref !== admitted.creator.creator_ref)
-      throw new StepFailure("svc.jobs.creator_inactive", "The creator identity this job attributes is no longer active.");
-  }
-  const format = formatOf(source.mediaType)!;
-  const plan: ManifestPlan = {
-    title: filename ?? `untitled.${format.extension}`,
-    media_type: source.mediaType,
-    intent: admitted.ai_declaration
-      ? { kind: "created", digital_source_type: admitted.ai_declaration.digital_source_type }
-      : { kind: "opened" },
-    assertions: [],
-    creator: admitted.creator ?? null,
-    capture: admitted.capture ? { ...admitted.capture } : null,
-  };
+  const plan = await manifestPlanFor(env, job, admitted, filename, source.mediaType);
   const base = `t/${job.tenantId}/jobs/${job.id}/sign`;
   const result = await signStreamed({
     bucket: env.OBJECTS,

@@ -1,6 +1,4 @@
 import { formatOf } from "../../catalog/formats";
-import { attributionFor } from "../../creators/disclosure";
-import { database } from "../../db/client";
 import type { Bindings } from "../../env";
 import { softBindingAssertions } from "../../media/soft-binding";
 import type { ManifestPlan, Signer } from "../../media/types";
@@ -11,6 +9,7 @@ import type { AdmittedRequest } from "../admission";
 import type { FingerprintOutput, SignOutput, WatermarkOutput } from "../outputs";
 import type { JobRow, ObjectRow } from "../repo";
 import { put, read, StepFailure } from "./common";
+import { manifestPlanFor } from "./manifest-plan";
 import { signStreamedStep } from "./sign-streamed";
 
 /**
@@ -38,27 +37,13 @@ export async function signStep(
     ? (watermarkedBytes ?? (await read(env.OBJECTS, watermarked.output.key, watermarked.output.etag)))
     : await read(env.OBJECTS, source.r2Key, source.etag);
   if (!bytes) throw new StepFailure("svc.jobs.source_unavailable", "The uploaded bytes could not be read back unchanged.");
-  // Attribution is decided at admission, and checked again here: a creator withdrawn while the job waited is not
-  // attributed in a new publication.
-  if (admitted.creator && admitted.creator_id) {
-    const attribution = await attributionFor(database(env.DB), job.tenantId, admitted.creator_id);
-    if (attribution.status !== "active" || attribution.creator_ref !== admitted.creator.creator_ref)
-      throw new StepFailure("svc.jobs.creator_inactive", "The creator identity this job attributes is no longer active.");
-  }
   const format = formatOf(source.mediaType)!;
   const plan: ManifestPlan = {
-    // The customer's filename, else a neutral one: the manifest is public (the resolution API serves it), ids are not.
-    title: filename ?? `untitled.${format.extension}`,
-    media_type: source.mediaType,
-    intent: admitted.ai_declaration
-      ? { kind: "created", digital_source_type: admitted.ai_declaration.digital_source_type }
-      : { kind: "opened" },
+    ...(await manifestPlanFor(env, job, admitted, filename, source.mediaType)),
     assertions: softBindingAssertions([
       ...(watermarked ? [{ algorithm: watermarked.algorithm, bits: fromHex(watermarked.payload) }] : []),
       ...(fingerprinted?.fingerprints ?? []).map((f) => ({ algorithm: f.algorithm, bits: fromHex(f.bits) })),
     ]),
-    creator: admitted.creator ?? null,
-    capture: admitted.capture ? { ...admitted.capture } : null,
   };
   const sidecar = format.lane === "sidecar";
   const result = sidecar ? await signer.signSidecar({ bytes, plan }) : await signer.signEmbedded({ bytes, plan });
