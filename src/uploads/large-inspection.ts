@@ -12,6 +12,7 @@ import { BmffScanner, bmffDurationSeconds } from "../media/c2pa/bmff";
 import { RiffScanner, wavDurationSeconds } from "../media/c2pa/riff";
 import { forEachChunk, type Sha256Stream, StreamMediaError, sha256Stream } from "../media/c2pa/stream-hash";
 import { STREAMED_MEDIA_TYPES } from "../media/c2pa/stream-sign";
+import { blankFacts } from "../media/inspect/detection";
 import type { InspectionResult } from "../media/types";
 import { hex } from "../platform/bytes";
 
@@ -67,20 +68,11 @@ export async function inspectStreamed(
   inspection ??= {
     status: "ok",
     facts: {
+      ...blankFacts(container === "bmff" ? "isobmff" : "riff-wave"),
       media_type: mediaType,
-      container: container === "bmff" ? "isobmff" : "riff-wave",
       modality,
       byte_length: byteLength,
-      width: null,
-      height: null,
       duration_seconds: durationOf(scanner),
-      frames_per_second: null,
-      video_codec: null,
-      audio_codec: null,
-      bit_depth: null,
-      chroma_subsampling: null,
-      sample_rate: null,
-      channels: null,
       has_c2pa_manifest: hasManifest,
     },
   };
