@@ -8,16 +8,16 @@ import { REJECTING_CODES } from "./job-errors";
 import type { DurableCredentials, FingerprintOutput, SignOutput, WatermarkOutput } from "./outputs";
 import { attemptsExhaustedMessage, JOB_LEASE_MS, JOB_START_DEADLINE_MS, MAX_JOB_ATTEMPTS, startDeadlineMessage } from "./policy";
 import {
-  beginStep,
-  completeStep,
+  type AssetRow,
+  advanceStep,
   finishCanceled,
   getJob,
   type JobRow,
-  jobSource,
+  type JobStepRow,
   markQueued,
+  type ObjectRow,
   releaseLease,
-  stepsOf,
-  takeJob,
+  takeJobAndLoad,
 } from "./repo";
 import { TERMINAL_STATES } from "./schemas";
 import { imageServices, StepFailure } from "./steps/common";
@@ -80,10 +80,11 @@ export async function runJob(env: Bindings, services: JobServices, tenantId: str
 
   // Take the job: only one runner holds a live lease. A duplicate message (a redelivery, the sweep, express mode's
   // safety net) for a job another runner holds is dropped without spending an attempt; if that runner dies, the
-  // sweep re-queues the job when its lease lapses.
-  if (!(await takeJob(db, job, Date.now(), JOB_LEASE_MS))) return;
+  // sweep re-queues the job when its lease lapses. The take also reads the steps, asset and source (one round trip).
+  const take = await takeJobAndLoad(db, job, Date.now(), JOB_LEASE_MS);
+  if (!take.taken) return;
   try {
-    return await runTakenJob(env, services, tenantId, job);
+    return await runTakenJob(env, services, job, take.steps, take.found);
   } catch (error) {
     // A transient failure is retried by the queue: give the lease back so the retry may take the job at once.
     await releaseLease(db, job.id, Date.now()).catch(() => undefined);
@@ -92,14 +93,22 @@ export async function runJob(env: Bindings, services: JobServices, tenantId: str
 }
 
 /** The body of a run, once this runner holds the job's lease. */
-async function runTakenJob(env: Bindings, services: JobServices, tenantId: string, taken: JobRow): Promise<void> {
+async function runTakenJob(
+  env: Bindings,
+  services: JobServices,
+  taken: JobRow,
+  steps: JobStepRow[],
+  found: { asset: AssetRow; source: ObjectRow } | null,
+): Promise<void> {
   const db = database(env.DB);
+  const tenantId = taken.tenantId;
   let job = taken;
-  const steps = (await stepsOf(db, [job.id])).get(job.id) ?? [];
   const admitted = JSON.parse(job.admitted) as AdmittedRequest;
-  const found = await jobSource(db, tenantId, job.assetId);
   if (!found) return finishJob(env, job, null, "failed", "svc.jobs.source_unavailable", "The asset's source object is missing.");
   const { asset, source } = found;
+  // A finished step is recorded in the same D1 batch that starts the next one (advanceStep): one round trip per
+  // step. Nothing runs between a step's end and the next begin, so the record is as early as it was before.
+  let finished: { step: string; output: unknown } | null = null;
 
   let signed: SignOutput | null = null;
   let signedBytes: Uint8Array | null = null;
@@ -116,12 +125,13 @@ async function runTakenJob(env: Bindings, services: JobServices, tenantId: strin
       if (step.step === "fingerprint") fingerprinted = JSON.parse(step.output!) as FingerprintOutput;
       continue;
     }
-    job = (await beginStep(db, tenantId, taken.id, step.step, Date.now()))!;
+    job = (await advanceStep(db, tenantId, taken.id, finished, step.step, JOB_LEASE_MS))!;
+    finished = null;
     if (job.cancelRequestedAt !== null) return finishCanceled(db, job);
     try {
       switch (step.step) {
         case "inspect": {
-          await completeStep(db, job.id, step.step, { media_type: source.mediaType, object_id: source.id }, JOB_LEASE_MS);
+          finished = { step: step.step, output: { media_type: source.mediaType, object_id: source.id } };
           break;
         }
         case "watermark": {
@@ -129,14 +139,14 @@ async function runTakenJob(env: Bindings, services: JobServices, tenantId: strin
           watermarked = result.output;
           watermarkedBytes = result.bytes;
           pixels = result.pixels;
-          await completeStep(db, job.id, step.step, watermarked, JOB_LEASE_MS);
+          finished = { step: step.step, output: watermarked };
           break;
         }
         case "fingerprint": {
           pixels ??= await decodePublished(env, imageServices(services), source, watermarked);
           fingerprinted = fingerprintStep(imageServices(services), admitted, pixels);
           pixels = null;
-          await completeStep(db, job.id, step.step, fingerprinted, JOB_LEASE_MS);
+          finished = { step: step.step, output: fingerprinted };
           break;
         }
         case "sign": {
@@ -155,7 +165,7 @@ async function runTakenJob(env: Bindings, services: JobServices, tenantId: strin
           watermarkedBytes = null;
           signed = result.output;
           signedBytes = result.bytes;
-          await completeStep(db, job.id, step.step, signed, JOB_LEASE_MS);
+          finished = { step: step.step, output: signed };
           break;
         }
         case "publish": {
@@ -167,8 +177,9 @@ async function runTakenJob(env: Bindings, services: JobServices, tenantId: strin
           if (outcome.status === "output_invalid")
             return await finishJob(env, job, { step: "publish" }, "failed", "svc.jobs.output_invalid", outcome.message);
           // The batch did not take effect when a cancellation landed first: finish the cancellation.
-          const after = (await getJob(db, job.tenantId, job.id))!;
-          if (after.state !== "completed" && !isTerminal(after.state) && after.cancelRequestedAt !== null) await finishCanceled(db, after);
+          const after = outcome.job;
+          if (after && after.state !== "completed" && !isTerminal(after.state) && after.cancelRequestedAt !== null)
+            await finishCanceled(db, { ...job, ...after });
           return;
         }
         default:
@@ -180,4 +191,6 @@ async function runTakenJob(env: Bindings, services: JobServices, tenantId: strin
       throw error; // transient: the queue retries the message and the job resumes here
     }
   }
+  // A recipe whose last step is not the publication: its last record has no next step to ride with.
+  if (finished) await advanceStep(db, tenantId, taken.id, finished, null, JOB_LEASE_MS);
 }

@@ -1,5 +1,4 @@
 import { and, asc, eq, inArray, isNull, lt, notInArray, or } from "drizzle-orm";
-import { getAsset } from "../../assets/repo";
 import {
   type ReservationRow,
   releaseCanceledStatement,
@@ -22,6 +21,7 @@ import { TERMINAL_STATES } from "../schemas";
 export type JobRow = typeof jobs.$inferSelect;
 export type JobStepRow = typeof jobSteps.$inferSelect;
 export type ObjectRow = typeof objects.$inferSelect;
+export type AssetRow = typeof assets.$inferSelect;
 
 /** How long a run holds its job without news (policy.ts JOB_LEASE_MS), passed in so the repo holds no policy. */
 type LeaseMs = number;
@@ -55,19 +55,6 @@ export async function listJobs(
     filters.state ? eq(jobs.state, filters.state as JobRow["state"]) : undefined,
   );
   return keysetPage(db, jobs, where, page);
-}
-
-/** The asset a job signs and its source object (the upload), or null when either is gone. */
-export async function jobSource(db: Database, tenantId: string, assetId: string) {
-  const asset = await getAsset(db, tenantId, assetId);
-  const [source] = asset?.sourceObjectId
-    ? await db
-        .select()
-        .from(objects)
-        .where(and(eq(objects.tenantId, tenantId), eq(objects.id, asset.sourceObjectId)))
-        .limit(1)
-    : [];
-  return asset && source ? { asset, source } : null;
 }
 
 /** The inspection facts stored with an object (admission bounds decoded steps by them). */
@@ -133,26 +120,55 @@ export async function markQueued(db: Database, jobId: string, now: number): Prom
   return moved.length === 1;
 }
 
+/** A job may be taken from `accepted`/`queued`, or `running` with a lapsed lease, only at the attempt count read. */
+const takeCondition = (job: JobRow, started: number) =>
+  and(
+    eq(jobs.id, job.id),
+    eq(jobs.attempts, job.attempts),
+    or(
+      inArray(jobs.state, ["accepted", "queued"]),
+      and(eq(jobs.state, "running"), or(isNull(jobs.leaseExpiresAt), lt(jobs.leaseExpiresAt, started))),
+    ),
+  );
+
 /**
  * Takes the job for a run: only one runner holds a live lease. Succeeds from `accepted`/`queued`, or from a
- * `running` job whose lease lapsed, and only at the attempt count read. Returns whether this call took it.
+ * `running` job whose lease lapsed, and only at the attempt count read. In the same D1 batch (one round trip where
+ * there were four) it reads what the run needs next: the steps, the asset and its source object. The reads run after
+ * the take inside the same transaction, so they see every step a previous (lapsed) runner finished before the take.
  */
-export async function takeJob(db: Database, job: JobRow, started: number, leaseMs: LeaseMs): Promise<boolean> {
-  const taken = await db
-    .update(jobs)
-    .set({ state: "running", attempts: job.attempts + 1, leaseExpiresAt: started + leaseMs, updatedAt: started })
-    .where(
-      and(
-        eq(jobs.id, job.id),
-        eq(jobs.attempts, job.attempts),
-        or(
-          inArray(jobs.state, ["accepted", "queued"]),
-          and(eq(jobs.state, "running"), or(isNull(jobs.leaseExpiresAt), lt(jobs.leaseExpiresAt, started))),
+export async function takeJobAndLoad(db: Database, job: JobRow, started: number, leaseMs: LeaseMs) {
+  const [taken, steps, [asset], [source]] = await db.batch([
+    db
+      .update(jobs)
+      .set({ state: "running", attempts: job.attempts + 1, leaseExpiresAt: started + leaseMs, updatedAt: started })
+      .where(takeCondition(job, started))
+      .returning({ id: jobs.id }),
+    db.select().from(jobSteps).where(eq(jobSteps.jobId, job.id)).orderBy(asc(jobSteps.position)),
+    db
+      .select()
+      .from(assets)
+      .where(and(eq(assets.tenantId, job.tenantId), eq(assets.id, job.assetId)))
+      .limit(1),
+    db
+      .select()
+      .from(objects)
+      .where(
+        and(
+          eq(objects.tenantId, job.tenantId),
+          eq(
+            objects.id,
+            db
+              .select({ id: assets.sourceObjectId })
+              .from(assets)
+              .where(and(eq(assets.tenantId, job.tenantId), eq(assets.id, job.assetId))),
+          ),
         ),
-      ),
-    )
-    .returning({ id: jobs.id });
-  return taken.length === 1;
+      )
+      .limit(1),
+  ]);
+  if (taken.length !== 1) return { taken: false as const };
+  return { taken: true as const, steps, found: asset && source ? { asset, source } : null };
 }
 
 /** Gives a running job's lease back (after a transient failure), so the queue's retry may take it at once. */
@@ -164,49 +180,67 @@ export async function releaseLease(db: Database, jobId: string, now: number) {
 }
 
 /**
- * Starts a step in one D1 batch (one round trip on the express hot path): the step is marked running unless a
- * cancellation was requested, and the job is read back after that, so the caller sees a cancellation that landed
- * before the step's work starts (and then the step was not marked).
+ * Records a finished step (with its output, renewing the lease) and starts the next one, in one D1 batch: the
+ * statements of completeStep followed by those of beginStep, so one round trip where there were two. Either part may
+ * be absent (the first step has nothing to record; after the last there is nothing to start). Returns the job as it
+ * is after the batch, so the caller sees a cancellation that landed before the next step's work starts (and then that
+ * step was not marked running).
  */
-export async function beginStep(db: Database, tenantId: string, jobId: string, step: string, now: number): Promise<JobRow | null> {
-  const [, rows] = await db.batch([
-    db
-      .update(jobSteps)
-      .set({ state: "running", startedAt: now })
-      .where(
-        and(
-          eq(jobSteps.jobId, jobId),
-          eq(jobSteps.step, step),
-          inArray(
-            jobSteps.jobId,
-            db
-              .select({ id: jobs.id })
-              .from(jobs)
-              .where(and(eq(jobs.id, jobId), isNull(jobs.cancelRequestedAt))),
-          ),
-        ),
-      ),
+export async function advanceStep(
+  db: Database,
+  tenantId: string,
+  jobId: string,
+  finished: { step: string; output: unknown } | null,
+  next: string | null,
+  leaseMs: LeaseMs,
+): Promise<JobRow | null> {
+  const now = Date.now();
+  const statements = [
+    ...(finished ? completeStatements(db, jobId, finished.step, finished.output, now, leaseMs) : []),
+    ...(next ? [beginStatement(db, jobId, next, now)] : []),
     db
       .select()
       .from(jobs)
       .where(and(eq(jobs.tenantId, tenantId), eq(jobs.id, jobId)))
       .limit(1),
-  ]);
+  ];
+  const results = await db.batch(statements as unknown as Parameters<typeof db.batch>[0]);
+  const rows = results[results.length - 1] as JobRow[];
   return rows[0] ?? null;
 }
 
-/** Records a finished step and its output; a finished step is news, so the lease is renewed in the same batch. */
-export async function completeStep(db: Database, jobId: string, step: string, output: unknown, leaseMs: LeaseMs) {
-  await db.batch([
+/** Marks a step running, unless a cancellation was requested (then nothing changes). */
+function beginStatement(db: Database, jobId: string, step: string, now: number) {
+  return db
+    .update(jobSteps)
+    .set({ state: "running", startedAt: now })
+    .where(
+      and(
+        eq(jobSteps.jobId, jobId),
+        eq(jobSteps.step, step),
+        inArray(
+          jobSteps.jobId,
+          db
+            .select({ id: jobs.id })
+            .from(jobs)
+            .where(and(eq(jobs.id, jobId), isNull(jobs.cancelRequestedAt))),
+        ),
+      ),
+    );
+}
+
+/** A finished step and its output; a finished step is news, so the lease is renewed with it. */
+function completeStatements(db: Database, jobId: string, step: string, output: unknown, now: number, leaseMs: LeaseMs) {
+  return [
     db
       .update(jobSteps)
-      .set({ state: "completed", completedAt: Date.now(), output: JSON.stringify(output) })
+      .set({ state: "completed", completedAt: now, output: JSON.stringify(output) })
       .where(and(eq(jobSteps.jobId, jobId), eq(jobSteps.step, step))),
     db
       .update(jobs)
-      .set({ updatedAt: Date.now(), leaseExpiresAt: Date.now() + leaseMs })
+      .set({ updatedAt: now, leaseExpiresAt: now + leaseMs })
       .where(and(eq(jobs.id, jobId), eq(jobs.state, "running"))),
-  ]);
+  ] as const;
 }
 
 /** Marks a cancellation request on a job that has not ended (the first request's time is kept). */
@@ -305,6 +339,59 @@ export async function endJob(
           .first(),
       ),
   };
+}
+
+/**
+ * What an express answer shows, in one D1 batch: the job, its steps, its asset and the asset's published objects
+ * (output and sidecar manifest, read by the ids the asset row holds inside the same transaction).
+ */
+export async function jobWithPublication(db: Database, tenantId: string, jobId: string) {
+  const assetOfJob = db
+    .select({ id: jobs.assetId })
+    .from(jobs)
+    .where(and(eq(jobs.tenantId, tenantId), eq(jobs.id, jobId)));
+  const [[job], steps, [asset], published] = await db.batch([
+    db
+      .select()
+      .from(jobs)
+      .where(and(eq(jobs.tenantId, tenantId), eq(jobs.id, jobId)))
+      .limit(1),
+    db.select().from(jobSteps).where(eq(jobSteps.jobId, jobId)).orderBy(asc(jobSteps.position)),
+    db
+      .select()
+      .from(assets)
+      .where(and(eq(assets.tenantId, tenantId), eq(assets.id, assetOfJob)))
+      .limit(1),
+    db
+      .select()
+      .from(objects)
+      .where(
+        and(
+          eq(objects.tenantId, tenantId),
+          or(
+            eq(
+              objects.id,
+              db
+                .select({ id: assets.publishedObjectId })
+                .from(assets)
+                .where(and(eq(assets.tenantId, tenantId), eq(assets.id, assetOfJob))),
+            ),
+            eq(
+              objects.id,
+              db
+                .select({ id: assets.sidecarObjectId })
+                .from(assets)
+                .where(and(eq(assets.tenantId, tenantId), eq(assets.id, assetOfJob))),
+            ),
+          ),
+        ),
+      ),
+  ]);
+  if (!job) return null;
+  const objectById = new Map(published.map((o) => [o.id, o]));
+  const output = asset?.publishedObjectId ? (objectById.get(asset.publishedObjectId) ?? null) : null;
+  const sidecar = asset?.sidecarObjectId ? (objectById.get(asset.sidecarObjectId) ?? null) : null;
+  return { job, steps, asset: asset ?? null, output, sidecar };
 }
 
 /** Sweep: accepted or queued jobs untouched since `before` (their message may be lost). */

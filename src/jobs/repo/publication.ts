@@ -21,11 +21,15 @@ import type { JobRow } from ".";
 /** A committed-or-not publication attempt: the ids it used, and the webhook events it wrote to the outbox. */
 export interface PublicationAttempt {
   publicationId: string;
-  /** The outbox events of this attempt; they exist only if the publication committed (see publicationCommitted). */
+  /** The outbox events of this attempt; they exist only if the publication committed. */
   eventIds: string[];
+  /** Whether this attempt's publication took effect (the job carries its publication id). */
+  committed: boolean;
+  /** The job's state and cancellation after the batch (null if the job row is gone). */
+  job: Pick<JobRow, "state" | "cancelRequestedAt"> | null;
 }
 
-/** Runs the publication batch. Whether it took effect is publicationCommitted's answer (the batch itself never fails on a lost race). */
+/** Runs the publication batch. Whether it took effect is `committed` (the batch itself never fails on a lost race). */
 export async function publishBatch(
   d1: D1Database,
   job: JobRow,
@@ -214,12 +218,17 @@ export async function publishBatch(
       .prepare(`UPDATE job_steps SET state = 'completed', completed_at = ?, output = ? WHERE job_id = ? AND step = 'publish' AND ${ours}`)
       .bind(now, JSON.stringify({ publication_id: publicationId }), job.id, job.id, publicationId),
   ];
-  await d1.batch(statements);
-  return { publicationId, eventIds: events.eventIds };
-}
-
-/** Did this attempt's publication commit (the job carries its publication id)? */
-export async function publicationCommitted(d1: D1Database, jobId: string, publicationId: string): Promise<boolean> {
-  const committed = await d1.prepare("SELECT publication_id FROM jobs WHERE id = ?").bind(jobId).first<{ publication_id: string | null }>();
-  return committed?.publication_id === publicationId;
+  // The job as the batch left it, read inside the same transaction: whether this attempt published, or what stopped
+  // it (a cancellation that landed first), without another round trip.
+  statements.push(d1.prepare("SELECT publication_id, state, cancel_requested_at FROM jobs WHERE id = ?").bind(job.id));
+  const results = await d1.batch(statements);
+  const after = results[results.length - 1]!.results[0] as
+    | { publication_id: string | null; state: JobRow["state"]; cancel_requested_at: number | null }
+    | undefined;
+  return {
+    publicationId,
+    eventIds: events.eventIds,
+    committed: after?.publication_id === publicationId,
+    job: after ? { state: after.state, cancelRequestedAt: after.cancel_requested_at } : null,
+  };
 }

@@ -1,8 +1,7 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import { signingProfileOf } from "../../api-keys/controls";
 import type { Router } from "../../app-types";
-import { downloadOf } from "../../assets/downloads";
-import { getAsset } from "../../assets/repo";
+import { downloadFor } from "../../assets/downloads";
 import { registryFor } from "../../catalog/installed";
 import { mediaServices } from "../../media";
 import { type AppContext, notFound, principalOf, publicOrigin } from "../../platform/context";
@@ -10,7 +9,7 @@ import { ApiError } from "../../platform/errors";
 import { log } from "../../platform/logger";
 import { errorResponse, IdempotencyKeyHeader, json, NOT_FOUND } from "../../platform/openapi";
 import { admitSign } from "../admission";
-import { getJob, type JobRow, stepsOf } from "../repo";
+import { type JobRow, jobWithPublication } from "../repo";
 import { enqueueJob, handOver, runJob } from "../runner";
 import { ExpressSignResponseSchema, JobResponseSchema, SignRequestSchema } from "../schemas";
 import { jobView } from "../view";
@@ -77,22 +76,21 @@ export function registerSign(app: Router) {
 async function runExpress(c: AppContext, admitted: JobRow) {
   const env = c.env;
   const tenantId = admitted.tenantId;
-  await enqueueJob(env, admitted, { delaySeconds: EXPRESS_SAFETY_NET_SECONDS }).catch(logEnqueueFailure(admitted));
+  // The safety net is sent alongside the run rather than before it: the message is delayed past any express run, so
+  // its order against the run does not matter, and the request does not wait a queue round trip before starting.
+  const safetyNet = enqueueJob(env, admitted, { delaySeconds: EXPRESS_SAFETY_NET_SECONDS }).catch(logEnqueueFailure(admitted));
   const run = mediaServices(env)
     .then((services) => runJob(env, services, tenantId, admitted.id))
     .catch((e) => log.warn("express run interrupted; the queue finishes it", { job_id: admitted.id, error: String(e) }));
-  c.executionCtx.waitUntil(run);
+  c.executionCtx.waitUntil(Promise.all([safetyNet, run]));
   let timer: ReturnType<typeof setTimeout> | undefined;
   await Promise.race([run, new Promise((resolve) => (timer = setTimeout(resolve, EXPRESS_WAIT_MS)))]);
   clearTimeout(timer);
 
-  const db = c.var.db;
-  const [found, stepRows] = await Promise.all([getJob(db, tenantId, admitted.id), stepsOf(db, [admitted.id])]);
-  const job = found!;
-  const steps = stepRows.get(job.id) ?? [];
-  const view = jobView(job, steps);
-  if (job.state !== "completed") return { status: 202 as const, body: view };
-  const asset = await getAsset(db, tenantId, job.assetId);
-  const download = asset ? await downloadOf(env, publicOrigin(c), db, tenantId, asset) : null;
+  // The job, its steps, the asset and its published objects: one D1 round trip.
+  const found = (await jobWithPublication(c.var.db, tenantId, admitted.id))!;
+  const view = jobView(found.job, found.steps);
+  if (found.job.state !== "completed") return { status: 202 as const, body: view };
+  const download = found.asset && found.output ? await downloadFor(env, publicOrigin(c), found.asset, found.output, found.sidecar) : null;
   return { status: 200 as const, body: { ...view, download } };
 }

@@ -5,15 +5,18 @@ import { log } from "../../platform/logger";
 import { sendFanout } from "../../webhooks/queue";
 import type { DurableCredentials, PublicationPlan, SignOutput, WatermarkOutput } from "../outputs";
 import type { JobRow, ObjectRow } from "../repo";
-import { publicationCommitted, publishBatch } from "../repo/publication";
+import { publishBatch } from "../repo/publication";
 import { read } from "./common";
 
 /**
  * What the publish step did. `submitted`: the publication batch ran; it took effect unless the job was cancelled
  * or another run published first (the batch's guard), which the runner reads back from the job.
+ * `job`: the job's state and cancellation as the batch left it.
  * `output_invalid`: our own signed output failed the reference engine's check, so nothing was published.
  */
-export type PublishOutcome = { status: "submitted" } | { status: "output_invalid"; message: string };
+export type PublishOutcome =
+  | { status: "submitted"; job: Pick<JobRow, "state" | "cancelRequestedAt"> | null }
+  | { status: "output_invalid"; message: string };
 
 /** Signed recipes: the output is checked with the reference engine, then published with its manifest. */
 export async function publishSigned(
@@ -38,7 +41,7 @@ export async function publishSigned(
     const why = verdict.status === "read" ? verdict.check.failure_codes.join(", ") || verdict.check.validation_state : verdict.status;
     return { status: "output_invalid", message: `The signed output did not validate: ${why}.` };
   }
-  await publish(env, job, source, {
+  return publish(env, job, source, {
     output: signed.output,
     sidecarManifest: sidecar ? signed.manifest : null,
     manifestSha256: signed.manifest.sha256,
@@ -46,7 +49,6 @@ export async function publishSigned(
     check: verdict.check,
     durable,
   });
-  return { status: "submitted" };
 }
 
 /**
@@ -77,7 +79,7 @@ async function publishStreamed(
     const why = verdict.status === "read" ? verdict.check.failure_codes.join(", ") || verdict.check.validation_state : verdict.message;
     return { status: "output_invalid", message: `The signed output did not validate: ${why}.` };
   }
-  await publish(env, job, source, {
+  return publish(env, job, source, {
     output,
     sidecarManifest: null,
     manifestSha256: signed.manifest.sha256,
@@ -85,7 +87,6 @@ async function publishStreamed(
     check: verdict.check,
     durable,
   });
-  return { status: "submitted" };
 }
 
 /** Watermark-only recipes: the watermarked output (its mark already read back) is published without a manifest. */
@@ -96,7 +97,7 @@ export async function publishUnsigned(
   watermarked: WatermarkOutput,
   durable: DurableCredentials,
 ): Promise<PublishOutcome> {
-  await publish(env, job, source, {
+  return publish(env, job, source, {
     output: watermarked.output,
     sidecarManifest: null,
     manifestSha256: null,
@@ -104,16 +105,18 @@ export async function publishUnsigned(
     check: null,
     durable,
   });
-  return { status: "submitted" };
 }
 
 /** The publication transaction (repo/publication.ts), then a nudge of the webhook fan-out for its events. */
-async function publish(env: Bindings, job: JobRow, source: ObjectRow, plan: PublicationPlan) {
+async function publish(env: Bindings, job: JobRow, source: ObjectRow, plan: PublicationPlan): Promise<PublishOutcome> {
   const attempt = await publishBatch(env.DB, job, source, plan);
   // Nudge the fan-out now; if this Worker dies first, the cron sweep fans the committed events out.
-  try {
-    if (await publicationCommitted(env.DB, job.id, attempt.publicationId)) await sendFanout(env, attempt.eventIds);
-  } catch (error) {
-    log.warn("webhook fan-out nudge failed; the sweep will fan out", { job_id: job.id, error: String(error) });
+  if (attempt.committed) {
+    try {
+      await sendFanout(env, attempt.eventIds);
+    } catch (error) {
+      log.warn("webhook fan-out nudge failed; the sweep will fan out", { job_id: job.id, error: String(error) });
+    }
   }
+  return { status: "submitted", job: attempt.job };
 }
