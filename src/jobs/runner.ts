@@ -17,6 +17,7 @@ import {
   markQueued,
   type ObjectRow,
   releaseLease,
+  type StepRecord,
   takeJobAndLoad,
 } from "./repo";
 import { TERMINAL_STATES } from "./schemas";
@@ -66,10 +67,14 @@ export async function handOver(env: Bindings, job: JobRow): Promise<JobRow> {
 
 const isTerminal = (state: JobRow["state"]) => (TERMINAL_STATES as readonly string[]).includes(state);
 
-/** Runs (or resumes) one job. Returns when the job is terminal or a transient error was thrown for a retry. */
-export async function runJob(env: Bindings, services: JobServices, tenantId: string, jobId: string): Promise<void> {
+/**
+ * Runs (or resumes) one job. Returns when the job is terminal or a transient error was thrown for a retry.
+ * `admitted`: the row this request just wrote (express mode), saving the read. It only ever spares the first read:
+ * the take is conditional on the state and attempts it shows, and if the take fails, the job is read and judged again.
+ */
+export async function runJob(env: Bindings, services: JobServices, tenantId: string, jobId: string, admitted?: JobRow): Promise<void> {
   const db = database(env.DB);
-  const job = await getJob(db, tenantId, jobId);
+  const job = admitted?.id === jobId && admitted.tenantId === tenantId ? admitted : await getJob(db, tenantId, jobId);
   if (!job || isTerminal(job.state)) return;
   if (job.cancelRequestedAt !== null) return finishCanceled(db, job);
   // A job whose runs keep dying (a crash, the CPU or memory limit) is never retried forever.
@@ -82,7 +87,8 @@ export async function runJob(env: Bindings, services: JobServices, tenantId: str
   // safety net) for a job another runner holds is dropped without spending an attempt; if that runner dies, the
   // sweep re-queues the job when its lease lapses. The take also reads the steps, asset and source (one round trip).
   const take = await takeJobAndLoad(db, job, Date.now(), JOB_LEASE_MS);
-  if (!take.taken) return;
+  // The row in hand went stale (a cancellation, another runner): decide again from the stored row.
+  if (!take.taken) return job === admitted ? runJob(env, services, tenantId, jobId) : undefined;
   try {
     return await runTakenJob(env, services, job, take.steps, take.found);
   } catch (error) {
@@ -108,7 +114,9 @@ async function runTakenJob(
   const { asset, source } = found;
   // A finished step is recorded in the same D1 batch that starts the next one (advanceStep): one round trip per
   // step. Nothing runs between a step's end and the next begin, so the record is as early as it was before.
-  let finished: { step: string; output: unknown } | null = null;
+  let finished: StepRecord | null = null;
+  // Steps whose record needs no work (inspect: the source was inspected at upload), recorded with the next begin.
+  let instant: StepRecord[] = [];
 
   let signed: SignOutput | null = null;
   let signedBytes: Uint8Array | null = null;
@@ -125,15 +133,16 @@ async function runTakenJob(
       if (step.step === "fingerprint") fingerprinted = JSON.parse(step.output!) as FingerprintOutput;
       continue;
     }
-    job = (await advanceStep(db, tenantId, taken.id, finished, step.step, JOB_LEASE_MS))!;
+    if (step.step === "inspect") {
+      instant.push({ step: step.step, output: { media_type: source.mediaType, object_id: source.id } });
+      continue;
+    }
+    job = (await advanceStep(db, tenantId, taken.id, { finished, instant, next: step.step }, JOB_LEASE_MS))!;
     finished = null;
+    instant = [];
     if (job.cancelRequestedAt !== null) return finishCanceled(db, job);
     try {
       switch (step.step) {
-        case "inspect": {
-          finished = { step: step.step, output: { media_type: source.mediaType, object_id: source.id } };
-          break;
-        }
         case "watermark": {
           const result = await watermarkStep(env, imageServices(services), job, admitted, source);
           watermarked = result.output;
@@ -192,5 +201,8 @@ async function runTakenJob(
     }
   }
   // A recipe whose last step is not the publication: its last record has no next step to ride with.
-  if (finished) await advanceStep(db, tenantId, taken.id, finished, null, JOB_LEASE_MS);
+  if (finished || instant.length > 0) {
+    job = (await advanceStep(db, tenantId, taken.id, { finished, instant, next: null }, JOB_LEASE_MS))!;
+    if (job.cancelRequestedAt !== null) return finishCanceled(db, job);
+  }
 }

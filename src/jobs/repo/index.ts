@@ -180,24 +180,31 @@ export async function releaseLease(db: Database, jobId: string, now: number) {
 }
 
 /**
- * Records a finished step (with its output, renewing the lease) and starts the next one, in one D1 batch: the
- * statements of completeStep followed by those of beginStep, so one round trip where there were two. Either part may
- * be absent (the first step has nothing to record; after the last there is nothing to start). Returns the job as it
- * is after the batch, so the caller sees a cancellation that landed before the next step's work starts (and then that
- * step was not marked running).
+ * Records a finished step (with its output, renewing the lease) and starts the next one, in one D1 batch: one round
+ * trip where there were two. `instant` steps (their output known without work: the inspect step) are started and
+ * recorded in the same batch, both only while no cancellation was requested, as their own begin would have checked.
+ * Any part may be absent (the first step has nothing to record; after the last there is nothing to start). Returns
+ * the job as it is after the batch, so the caller sees a cancellation that landed before the next step's work
+ * starts (and then neither that step nor the instant ones were marked).
  */
 export async function advanceStep(
   db: Database,
   tenantId: string,
   jobId: string,
-  finished: { step: string; output: unknown } | null,
-  next: string | null,
+  move: { finished: StepRecord | null; instant?: StepRecord[]; next: string | null },
   leaseMs: LeaseMs,
 ): Promise<JobRow | null> {
   const now = Date.now();
   const statements = [
-    ...(finished ? completeStatements(db, jobId, finished.step, finished.output, now, leaseMs) : []),
-    ...(next ? [beginStatement(db, jobId, next, now)] : []),
+    ...(move.finished ? completeStatements(db, jobId, move.finished.step, move.finished.output, now, leaseMs) : []),
+    ...(move.instant ?? []).flatMap((s) => [
+      beginStatement(db, jobId, s.step, now),
+      db
+        .update(jobSteps)
+        .set({ state: "completed", completedAt: now, output: JSON.stringify(s.output) })
+        .where(and(eq(jobSteps.jobId, jobId), eq(jobSteps.step, s.step), inArray(jobSteps.jobId, notCancelled(db, jobId)))),
+    ]),
+    ...(move.next ? [beginStatement(db, jobId, move.next, now)] : []),
     db
       .select()
       .from(jobs)
@@ -209,24 +216,25 @@ export async function advanceStep(
   return rows[0] ?? null;
 }
 
+/** A step's record: its name and its output (stored as JSON). */
+export interface StepRecord {
+  step: string;
+  output: unknown;
+}
+
+/** The job's id while no cancellation was requested (a guard for step statements). */
+const notCancelled = (db: Database, jobId: string) =>
+  db
+    .select({ id: jobs.id })
+    .from(jobs)
+    .where(and(eq(jobs.id, jobId), isNull(jobs.cancelRequestedAt)));
+
 /** Marks a step running, unless a cancellation was requested (then nothing changes). */
 function beginStatement(db: Database, jobId: string, step: string, now: number) {
   return db
     .update(jobSteps)
     .set({ state: "running", startedAt: now })
-    .where(
-      and(
-        eq(jobSteps.jobId, jobId),
-        eq(jobSteps.step, step),
-        inArray(
-          jobSteps.jobId,
-          db
-            .select({ id: jobs.id })
-            .from(jobs)
-            .where(and(eq(jobs.id, jobId), isNull(jobs.cancelRequestedAt))),
-        ),
-      ),
-    );
+    .where(and(eq(jobSteps.jobId, jobId), eq(jobSteps.step, step), inArray(jobSteps.jobId, notCancelled(db, jobId))));
 }
 
 /** A finished step and its output; a finished step is news, so the lease is renewed with it. */

@@ -80,7 +80,7 @@ async function runExpress(c: AppContext, admitted: JobRow) {
   // its order against the run does not matter, and the request does not wait a queue round trip before starting.
   const safetyNet = enqueueJob(env, admitted, { delaySeconds: EXPRESS_SAFETY_NET_SECONDS }).catch(logEnqueueFailure(admitted));
   const run = mediaServices(env)
-    .then((services) => runJob(env, services, tenantId, admitted.id))
+    .then((services) => runJob(env, services, tenantId, admitted.id, admitted))
     .catch((e) => log.warn("express run interrupted; the queue finishes it", { job_id: admitted.id, error: String(e) }));
   c.executionCtx.waitUntil(Promise.all([safetyNet, run]));
   let timer: ReturnType<typeof setTimeout> | undefined;

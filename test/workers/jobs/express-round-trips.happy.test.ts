@@ -1,0 +1,178 @@
+import { describe, expect, it } from "vitest";
+import { registryFor } from "../../../src/catalog/installed";
+import { database } from "../../../src/db/client";
+import type { Bindings } from "../../../src/env";
+import { admitSign } from "../../../src/jobs/admission";
+import { jobWithPublication } from "../../../src/jobs/repo";
+import { type JobServices, runJob } from "../../../src/jobs/runner";
+import { mediaServices } from "../../../src/media";
+import { api, createTenant, fixture, json, testEnv, uploadAsset } from "../support/helpers";
+
+/*
+ * #19: the express path's I/O budget. An express watermark job runs in a fixed number of D1 round trips and R2
+ * calls (counted here, never timed), and folding step records into the next step's begin keeps what the records
+ * and cancellation mean.
+ */
+
+/** testEnv with its D1 and R2 bindings wrapped to count round trips (a batch is one; a statement outside one is one). */
+function countedEnv() {
+  const calls = { d1: 0, r2Get: 0, r2Put: 0 };
+  const real = testEnv.DB;
+  const wrap = (statement: D1PreparedStatement): D1PreparedStatement => {
+    const bind = statement.bind.bind(statement);
+    for (const method of ["first", "all", "run", "raw"] as const) {
+      const original = (statement[method] as (...a: unknown[]) => unknown).bind(statement);
+      Object.assign(statement, {
+        [method]: (...args: unknown[]) => {
+          calls.d1++;
+          return original(...args);
+        },
+      });
+    }
+    Object.assign(statement, { bind: (...args: unknown[]) => wrap(bind(...args)) });
+    return statement;
+  };
+  const DB = {
+    prepare: (sql: string) => wrap(real.prepare(sql)),
+    batch: (statements: D1PreparedStatement[]) => {
+      calls.d1++;
+      return real.batch(statements);
+    },
+    exec: (sql: string) => {
+      calls.d1++;
+      return real.exec(sql);
+    },
+    withSession: real.withSession.bind(real),
+    dump: real.dump.bind(real),
+  } as unknown as D1Database;
+  const bucket = testEnv.OBJECTS;
+  const OBJECTS = Object.assign(Object.create(bucket) as R2Bucket, {
+    get: (...args: Parameters<R2Bucket["get"]>) => {
+      calls.r2Get++;
+      return bucket.get(...args);
+    },
+    put: (...args: Parameters<R2Bucket["put"]>) => {
+      calls.r2Put++;
+      return bucket.put(...args);
+    },
+  });
+  return { env: { ...testEnv, DB, OBJECTS } as Bindings, calls };
+}
+
+/** An express watermark job admitted (not run), with the row admission wrote. */
+async function admittedExpress() {
+  const tenant = await createTenant();
+  const { assetId } = await uploadAsset(tenant.key, fixture("sample-1mp.jpg"), "image/jpeg", "photo.jpg");
+  const result = await admitSign(database(testEnv.DB), registryFor(testEnv), tenant.tenantId, {
+    asset_id: assetId,
+    recipe_id: "rcp_system_express_watermark_then_sign",
+    mode: "express",
+    fingerprint_algorithms: ["iscc-image", "pdq"],
+  });
+  if (result.status !== "admitted") throw new Error(JSON.stringify(result));
+  return { tenant, assetId, job: result.job };
+}
+
+async function jobAndSteps(key: string, jobId: string) {
+  const job = await json(await api(`/v1/jobs/${jobId}`, { key }));
+  return { job, steps: Object.fromEntries((job.steps as { step: string; state: string }[]).map((s) => [s.step, s.state])) };
+}
+
+describe("express job I/O (#19)", () => {
+  it("runs in 6 D1 round trips, reads R2 once and writes 3 objects, with every step recorded", async () => {
+    const { tenant, assetId, job } = await admittedExpress();
+    const { env, calls } = countedEnv();
+    await runJob(env, await mediaServices(testEnv), tenant.tenantId, job.id, job);
+    // take+load; inspect recorded + watermark begun; then one per step boundary (watermark→fingerprint,
+    // fingerprint→sign, sign→publish); the publication batch (which reads the job back).
+    expect(calls.d1).toBe(6);
+    // The upload is read once; the watermarked and signed bytes are used in hand, never read back.
+    expect(calls.r2Get).toBe(1);
+    expect(calls.r2Put).toBe(3); // watermarked output, manifest store, signed output
+    const { job: done, steps } = await jobAndSteps(tenant.key, job.id);
+    expect(done.state).toBe("completed");
+    expect(steps).toEqual({
+      inspect: "completed",
+      watermark: "completed",
+      fingerprint: "completed",
+      sign: "completed",
+      publish: "completed",
+    });
+    for (const s of done.steps) expect(s.started_at !== null && s.completed_at !== null, s.step).toBe(true);
+    const asset = await json(await api(`/v1/assets/${assetId}`, { key: tenant.key }));
+    expect(asset.status).toBe("published");
+  });
+
+  it("a row in hand that went stale (cancelled before the run) is read again: the job ends canceled, nothing runs", async () => {
+    const { tenant, assetId, job } = await admittedExpress();
+    const cancel = await api(`/v1/jobs/${job.id}/cancel`, {
+      method: "POST",
+      key: tenant.key,
+      body: {},
+      headers: { "idempotency-key": crypto.randomUUID() },
+    });
+    expect(cancel.status).toBe(200);
+    const { env, calls } = countedEnv();
+    await runJob(env, await mediaServices(testEnv), tenant.tenantId, job.id, job); // `job` still says accepted
+    expect(calls.r2Get).toBe(0);
+    const { job: after, steps } = await jobAndSteps(tenant.key, job.id);
+    expect(after.state).toBe("canceled");
+    expect(Object.values(steps).every((s) => s === "skipped")).toBe(true);
+    expect((await json(await api(`/v1/assets/${assetId}`, { key: tenant.key }))).status).toBe("uploaded");
+  });
+
+  it("a cancellation during the watermark step: that step is recorded, the next never begins, nothing is published", async () => {
+    const { tenant, assetId, job } = await admittedExpress();
+    const real = await mediaServices(testEnv);
+    let decodes = 0;
+    const image = real.image!;
+    const services: JobServices = {
+      ...real,
+      image: {
+        ...image,
+        codec: {
+          mediaTypes: image.codec.mediaTypes,
+          maxPixels: image.codec.maxPixels,
+          encode: image.codec.encode.bind(image.codec),
+          ...(image.codec.rowEncoder ? { rowEncoder: image.codec.rowEncoder.bind(image.codec) } : {}),
+          // The watermark step's read-back decode (its second) is where the customer's cancel lands.
+          decode: async (bytes, mediaType) => {
+            if (++decodes === 2) {
+              const res = await api(`/v1/jobs/${job.id}/cancel`, {
+                method: "POST",
+                key: tenant.key,
+                body: {},
+                headers: { "idempotency-key": crypto.randomUUID() },
+              });
+              expect((await json(res)).state).toBe("cancel_requested");
+            }
+            return image.codec.decode(bytes, mediaType);
+          },
+        },
+      },
+    };
+    await runJob(testEnv, services, tenant.tenantId, job.id, job);
+    const { job: after, steps } = await jobAndSteps(tenant.key, job.id);
+    expect(after.state).toBe("canceled");
+    expect(after.result).toBeNull();
+    expect(steps).toEqual({ inspect: "completed", watermark: "completed", fingerprint: "skipped", sign: "skipped", publish: "skipped" });
+    const receipts = await testEnv.DB.prepare("SELECT count(*) AS n FROM receipts WHERE job_id = ?").bind(job.id).first<{ n: number }>();
+    expect(receipts!.n).toBe(0);
+    expect((await json(await api(`/v1/assets/${assetId}`, { key: tenant.key }))).status).toBe("uploaded");
+  });
+});
+
+describe("express answer read (#19, security)", () => {
+  it("reads a job, its asset and published objects only within the caller's tenant", async () => {
+    const { tenant, job } = await admittedExpress();
+    await runJob(testEnv, await mediaServices(testEnv), tenant.tenantId, job.id, job);
+    const db = database(testEnv.DB);
+    const mine = await jobWithPublication(db, tenant.tenantId, job.id);
+    expect(mine?.job.state).toBe("completed");
+    expect(mine?.output?.id).toBe(mine?.asset?.publishedObjectId);
+    expect(mine?.output?.tenantId).toBe(tenant.tenantId);
+    expect(mine?.sidecar).toBeNull();
+    const other = await createTenant();
+    expect(await jobWithPublication(db, other.tenantId, job.id)).toBeNull();
+  });
+});
