@@ -227,6 +227,7 @@ async function httpRow() {
     const times = [];
     const health = [];
     const statuses = new Set();
+    const spans = {};
     for (let i = 0; i < n + 2; i++) {
       const assetId = await upload(variant(i));
       let t = performance.now();
@@ -244,12 +245,28 @@ async function httpRow() {
         },
         { "idempotency-key": crypto.randomUUID() },
       );
-      if (i >= 2) times.push(performance.now() - t);
+      const took = performance.now() - t;
+      if (i >= 2) {
+        times.push(took);
+        // Where the time went, from the job's own step records (ms clock of the Worker): each step's span, and what
+        // the request spent outside the steps (admission, the take, the answer).
+        const steps = res.body?.steps ?? [];
+        for (const s of steps)
+          if (s.started_at && s.completed_at) (spans[s.step] ??= []).push(Date.parse(s.completed_at) - Date.parse(s.started_at));
+        const first = steps[0]?.started_at;
+        const last = steps.at(-1)?.completed_at;
+        if (first && last) (spans["outside the steps"] ??= []).push(took - (Date.parse(last) - Date.parse(first)));
+      }
       statuses.add(`${res.status} ${res.body?.state ?? res.body?.error?.code}`);
     }
     console.log(`\nexpress sign of a 1 MP JPEG (${jpeg1.length} bytes) on ${base}, ${n} requests after 2 warm-ups, one at a time`);
     console.log(
       `  POST /v1/sign express p50 ${p50(times).toFixed(0)} ms (min ${Math.min(...times).toFixed(0)}, max ${Math.max(...times).toFixed(0)}); GET /healthz p50 ${p50(health).toFixed(1)} ms; answers: ${[...statuses].join(", ")}`,
+    );
+    console.log(
+      `  per step, p50 ms (step records: started → completed): ${Object.entries(spans)
+        .map(([k, v]) => `${k} ${p50(v).toFixed(0)}`)
+        .join(", ")}`,
     );
     const completed = [...statuses].every((x) => x === "200 completed");
     goal({

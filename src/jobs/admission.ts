@@ -1,6 +1,5 @@
 import type { z } from "@hono/zod-openapi";
 import { NO_SIGNING_PROFILE, type SigningProfile } from "../api-keys/controls";
-import { getAsset } from "../assets/repo";
 import { meterJob, pricingFactsOf } from "../billing/metering";
 import { usd } from "../billing/money";
 import { type ReservationRow, walletRefusal } from "../billing/repo/reservations";
@@ -12,7 +11,7 @@ import { attributionFor } from "../creators/disclosure";
 import type { Database } from "../db/client";
 import type { ErrorCode, FieldDetail } from "../platform/errors";
 import { newId } from "../platform/ids";
-import { claimAssetForJob, insertJob, type JobRow, type JobStepRow, objectInspection } from "./repo";
+import { assetForAdmission, claimAssetForJob, insertJob, type JobRow, type JobStepRow } from "./repo";
 import type { SignRequestSchema } from "./schemas";
 
 export const SIGN_POLICY_VERSION = "svc.sign-policy.v1";
@@ -146,8 +145,10 @@ export async function planSign(
   options: SignOptions = {},
   now = Date.now(),
 ): Promise<SignPlan> {
-  const asset = await getAsset(db, tenantId, request.asset_id);
-  if (!asset) return { status: "asset_not_found" };
+  // The asset and its source object's inspection facts in one round trip (the facts bound decoded steps below).
+  const found = await assetForAdmission(db, tenantId, request.asset_id);
+  if (!found) return { status: "asset_not_found" };
+  const { asset } = found;
   const profile = options.profile ?? NO_SIGNING_PROFILE;
   const recipeId = request.recipe_id ?? profile.default_recipe_id;
   if (!recipeId)
@@ -292,7 +293,7 @@ export async function planSign(
 
   // Decoded steps need the pixels: refuse what cannot fit or carry the mark before a job exists. Only steps
   // that decode (watermark, fingerprint) are bounded by pixels; signing alone is bounded by bytes (the upload limit).
-  const source = await objectInspection(db, tenantId, asset.sourceObjectId!);
+  const source = found.source;
   if (format.modality === "image" && (watermarks || fingerprinting)) {
     const facts = source?.inspection ? (JSON.parse(source.inspection) as { width: number | null; height: number | null }) : null;
     const { width, height } = facts ?? { width: null, height: null };

@@ -57,14 +57,35 @@ export async function listJobs(
   return keysetPage(db, jobs, where, page);
 }
 
-/** The inspection facts stored with an object (admission bounds decoded steps by them). */
-export async function objectInspection(db: Database, tenantId: string, objectId: string) {
-  const [source] = await db
-    .select({ inspection: objects.inspection })
-    .from(objects)
-    .where(and(eq(objects.tenantId, tenantId), eq(objects.id, objectId)))
-    .limit(1);
-  return source ?? null;
+/**
+ * The asset a sign request names and its source object's inspection facts (admission bounds decoded steps by them),
+ * in one D1 batch; null when the asset is not the tenant's. `source` is null when the source object is gone.
+ */
+export async function assetForAdmission(db: Database, tenantId: string, assetId: string) {
+  const [[asset], [source]] = await db.batch([
+    db
+      .select()
+      .from(assets)
+      .where(and(eq(assets.tenantId, tenantId), eq(assets.id, assetId)))
+      .limit(1),
+    db
+      .select({ inspection: objects.inspection })
+      .from(objects)
+      .where(
+        and(
+          eq(objects.tenantId, tenantId),
+          eq(
+            objects.id,
+            db
+              .select({ id: assets.sourceObjectId })
+              .from(assets)
+              .where(and(eq(assets.tenantId, tenantId), eq(assets.id, assetId))),
+          ),
+        ),
+      )
+      .limit(1),
+  ]);
+  return asset ? { asset, source: source ?? null } : null;
 }
 
 /** Admission's claim: only one request can move the asset to processing. Returns whether this call did. */

@@ -176,3 +176,48 @@ describe("express answer read (#19, security)", () => {
     expect(await jobWithPublication(db, other.tenantId, job.id)).toBeNull();
   });
 });
+
+describe("sign admission I/O (#19)", () => {
+  it("reads the asset and its source's facts in one round trip, then meters, claims and writes the job (4 in all)", async () => {
+    const tenant = await createTenant();
+    const { assetId } = await uploadAsset(tenant.key, fixture("sample-1mp.jpg"), "image/jpeg", "photo.jpg");
+    const { env, calls } = countedEnv();
+    const result = await admitSign(database(env.DB), registryFor(testEnv), tenant.tenantId, {
+      asset_id: assetId,
+      recipe_id: "rcp_system_express_watermark_then_sign",
+      mode: "express",
+    });
+    expect(result.status).toBe("admitted");
+    // asset + facts (were two reads); the metering state (billing); the claim; the job and its steps
+    expect(calls.d1).toBe(4);
+  });
+
+  it("a decoding recipe is still bounded by the source's facts read in that batch", async () => {
+    const tenant = await createTenant();
+    const { assetId } = await uploadAsset(tenant.key, fixture("sample-1mp.jpg"), "image/jpeg", "photo.jpg");
+    // Facts that put the source above the decode limit: the refusal must come from the facts the batch read.
+    await testEnv.DB.prepare(
+      "UPDATE objects SET inspection = json_set(inspection, '$.width', 20000, '$.height', 20000) WHERE id = (SELECT source_object_id FROM assets WHERE id = ?)",
+    )
+      .bind(assetId)
+      .run();
+    const result = await admitSign(database(testEnv.DB), registryFor(testEnv), tenant.tenantId, {
+      asset_id: assetId,
+      recipe_id: "rcp_system_express_watermark_then_sign",
+      mode: "express",
+    });
+    expect(result).toMatchObject({ status: "refused", code: "svc.sign.image_dimensions_unsupported" });
+  });
+
+  it("another tenant's asset is not found", async () => {
+    const owner = await createTenant();
+    const { assetId } = await uploadAsset(owner.key, fixture("sample-1mp.jpg"), "image/jpeg", "photo.jpg");
+    const other = await createTenant();
+    const result = await admitSign(database(testEnv.DB), registryFor(testEnv), other.tenantId, {
+      asset_id: assetId,
+      recipe_id: "rcp_system_express_watermark_then_sign",
+      mode: "express",
+    });
+    expect(result.status).toBe("asset_not_found");
+  });
+});
