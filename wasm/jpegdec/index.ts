@@ -84,7 +84,7 @@ function init(): void {
   huff = alloc(8 * HUFF_TABLE_BYTES);
   qt = alloc(4 * 64 * 4);
   blk = alloc(64 * 4);
-  tmp = alloc(64 * 4);
+  tmp = alloc(2 * 64 * 4);
   area4 = alloc(4 * 8 * 4);
   area2 = alloc(2 * 8 * 4);
   crR = alloc(256 * 4);
@@ -856,87 +856,92 @@ const C7: f32 = 0.19509032201862766;
 }
 
 /**
- * 8-point IDCT by even/odd decomposition: x[n] = e[n] + o[n], x[7-n] = e[n] - o[n], the even half a 4-point
- * IDCT of X0, X2, X4, X6 and the odd half a 4x4 product with X1, X3, X5, X7. Unnormalised (x 2 per pass).
+ * One 8-point IDCT pass over four lanes at once (wasm SIMD): X0..X7 are rows 32 bytes apart from `s`, the outputs
+ * go to rows 32 bytes apart from `d`. Even/odd decomposition: x[n] = e[n] + o[n], x[7-n] = e[n] - o[n], the even
+ * half a 4-point IDCT of X0, X2, X4, X6, the odd half a 4x4 product with X1, X3, X5, X7. Unnormalised (x 2).
  */
+@inline function idctPass(s: usize, d: usize): void {
+  const X0 = v128.load(s);
+  const X1 = v128.load(s, 32);
+  const X2 = v128.load(s, 64);
+  const X3 = v128.load(s, 96);
+  const X4 = v128.load(s, 128);
+  const X5 = v128.load(s, 160);
+  const X6 = v128.load(s, 192);
+  const X7 = v128.load(s, 224);
+  const a4 = f32x4.splat(A4);
+  const c1 = f32x4.splat(C1);
+  const c2 = f32x4.splat(C2);
+  const c3 = f32x4.splat(C3);
+  const c5 = f32x4.splat(C5);
+  const c6 = f32x4.splat(C6);
+  const c7 = f32x4.splat(C7);
+  const ee0 = f32x4.mul(f32x4.add(X0, X4), a4);
+  const ee1 = f32x4.mul(f32x4.sub(X0, X4), a4);
+  const eo0 = f32x4.add(f32x4.mul(X2, c2), f32x4.mul(X6, c6));
+  const eo1 = f32x4.sub(f32x4.mul(X2, c6), f32x4.mul(X6, c2));
+  const e0 = f32x4.add(ee0, eo0);
+  const e3 = f32x4.sub(ee0, eo0);
+  const e1 = f32x4.add(ee1, eo1);
+  const e2 = f32x4.sub(ee1, eo1);
+  const o0 = f32x4.add(f32x4.add(f32x4.mul(X1, c1), f32x4.mul(X3, c3)), f32x4.add(f32x4.mul(X5, c5), f32x4.mul(X7, c7)));
+  const o1 = f32x4.sub(f32x4.sub(f32x4.mul(X1, c3), f32x4.mul(X3, c7)), f32x4.add(f32x4.mul(X5, c1), f32x4.mul(X7, c5)));
+  const o2 = f32x4.add(f32x4.sub(f32x4.mul(X1, c5), f32x4.mul(X3, c1)), f32x4.add(f32x4.mul(X5, c7), f32x4.mul(X7, c3)));
+  const o3 = f32x4.add(f32x4.sub(f32x4.mul(X1, c7), f32x4.mul(X3, c5)), f32x4.sub(f32x4.mul(X5, c3), f32x4.mul(X7, c1)));
+  v128.store(d, f32x4.add(e0, o0));
+  v128.store(d, f32x4.add(e1, o1), 32);
+  v128.store(d, f32x4.add(e2, o2), 64);
+  v128.store(d, f32x4.add(e3, o3), 96);
+  v128.store(d, f32x4.sub(e3, o3), 128);
+  v128.store(d, f32x4.sub(e2, o2), 160);
+  v128.store(d, f32x4.sub(e1, o1), 192);
+  v128.store(d, f32x4.sub(e0, o0), 224);
+}
+
+/** Transposes the 4x4 f32 block at `s` (rows 32 bytes apart) into `d`. */
+@inline function transpose4(s: usize, d: usize): void {
+  const r0 = v128.load(s);
+  const r1 = v128.load(s, 32);
+  const r2 = v128.load(s, 64);
+  const r3 = v128.load(s, 96);
+  const t0 = v128.shuffle<f32>(r0, r1, 0, 4, 1, 5);
+  const t1 = v128.shuffle<f32>(r0, r1, 2, 6, 3, 7);
+  const t2 = v128.shuffle<f32>(r2, r3, 0, 4, 1, 5);
+  const t3 = v128.shuffle<f32>(r2, r3, 2, 6, 3, 7);
+  v128.store(d, v128.shuffle<f32>(t0, t2, 0, 1, 4, 5));
+  v128.store(d, v128.shuffle<f32>(t0, t2, 2, 3, 6, 7), 32);
+  v128.store(d, v128.shuffle<f32>(t1, t3, 0, 1, 4, 5), 64);
+  v128.store(d, v128.shuffle<f32>(t1, t3, 2, 3, 6, 7), 96);
+}
+
+/** Transposes the 8x8 f32 block at `s` into `d` (as four 4x4 blocks: [A B; C D] -> [A' C'; B' D']). */
+@inline function transpose8(s: usize, d: usize): void {
+  transpose4(s, d);
+  transpose4(s + 16, d + 128);
+  transpose4(s + 128, d + 16);
+  transpose4(s + 144, d + 144);
+}
+
+/** The 8x8 IDCT of blk (dequantised i32, natural order) into pixels: two SIMD passes with transposes between. */
 function idct8(src: usize, dst: usize, stride: i32): void {
-  // columns: blk (i32, natural order) -> tmp (f32)
-  for (let u = 0; u < 8; u++) {
-    const p = src + (<usize>u << 2);
-    const x1 = load<i32>(p, 32);
-    const x2 = load<i32>(p, 64);
-    const x3 = load<i32>(p, 96);
-    const x4 = load<i32>(p, 128);
-    const x5 = load<i32>(p, 160);
-    const x6 = load<i32>(p, 192);
-    const x7 = load<i32>(p, 224);
-    const t = tmp + (<usize>u << 2);
-    if ((x1 | x2 | x3 | x4 | x5 | x6 | x7) == 0) {
-      const d = <f32>load<i32>(p) * A4;
-      for (let y = 0; y < 8; y++) store<f32>(t + (<usize>y << 5), d);
-      continue;
-    }
-    const X0 = <f32>load<i32>(p);
-    const X1 = <f32>x1;
-    const X2 = <f32>x2;
-    const X3 = <f32>x3;
-    const X4 = <f32>x4;
-    const X5 = <f32>x5;
-    const X6 = <f32>x6;
-    const X7 = <f32>x7;
-    const ee0 = (X0 + X4) * A4;
-    const ee1 = (X0 - X4) * A4;
-    const eo0 = X2 * C2 + X6 * C6;
-    const eo1 = X2 * C6 - X6 * C2;
-    const e0 = ee0 + eo0;
-    const e3 = ee0 - eo0;
-    const e1 = ee1 + eo1;
-    const e2 = ee1 - eo1;
-    const o0 = X1 * C1 + X3 * C3 + X5 * C5 + X7 * C7;
-    const o1 = X1 * C3 - X3 * C7 - X5 * C1 - X7 * C5;
-    const o2 = X1 * C5 - X3 * C1 + X5 * C7 + X7 * C3;
-    const o3 = X1 * C7 - X3 * C5 + X5 * C3 - X7 * C1;
-    store<f32>(t, e0 + o0);
-    store<f32>(t, e1 + o1, 32);
-    store<f32>(t, e2 + o2, 64);
-    store<f32>(t, e3 + o3, 96);
-    store<f32>(t, e3 - o3, 128);
-    store<f32>(t, e2 - o2, 160);
-    store<f32>(t, e1 - o1, 192);
-    store<f32>(t, e0 - o0, 224);
-  }
-  // rows: tmp -> pixels; the 1/4 of both passes and the level shift at the end
+  const a = tmp;
+  const b = tmp + 256;
+  for (let r: usize = 0; r < 256; r += 16) v128.store(a + r, f32x4.convert_i32x4_s(v128.load(src + r)));
+  idctPass(a, b); // along v, lanes u 0..3
+  idctPass(a + 16, b + 16); // lanes u 4..7
+  transpose8(b, a);
+  idctPass(a, b); // along u, lanes y
+  idctPass(a + 16, b + 16);
+  transpose8(b, a); // rows y, lanes x
+  const scale = f32x4.splat(0.25);
+  const bias = f32x4.splat(128.5);
   for (let y = 0; y < 8; y++) {
-    const t = tmp + (<usize>y << 5);
-    const X0 = load<f32>(t);
-    const X1 = load<f32>(t, 4);
-    const X2 = load<f32>(t, 8);
-    const X3 = load<f32>(t, 12);
-    const X4 = load<f32>(t, 16);
-    const X5 = load<f32>(t, 20);
-    const X6 = load<f32>(t, 24);
-    const X7 = load<f32>(t, 28);
-    const ee0 = (X0 + X4) * A4;
-    const ee1 = (X0 - X4) * A4;
-    const eo0 = X2 * C2 + X6 * C6;
-    const eo1 = X2 * C6 - X6 * C2;
-    const e0 = ee0 + eo0;
-    const e3 = ee0 - eo0;
-    const e1 = ee1 + eo1;
-    const e2 = ee1 - eo1;
-    const o0 = X1 * C1 + X3 * C3 + X5 * C5 + X7 * C7;
-    const o1 = X1 * C3 - X3 * C7 - X5 * C1 - X7 * C5;
-    const o2 = X1 * C5 - X3 * C1 + X5 * C7 + X7 * C3;
-    const o3 = X1 * C7 - X3 * C5 + X5 * C3 - X7 * C1;
-    const d = dst + <usize>(y * stride);
-    store<u8>(d, clampByte((e0 + o0) * 0.25 + 128.5));
-    store<u8>(d, clampByte((e1 + o1) * 0.25 + 128.5), 1);
-    store<u8>(d, clampByte((e2 + o2) * 0.25 + 128.5), 2);
-    store<u8>(d, clampByte((e3 + o3) * 0.25 + 128.5), 3);
-    store<u8>(d, clampByte((e3 - o3) * 0.25 + 128.5), 4);
-    store<u8>(d, clampByte((e2 - o2) * 0.25 + 128.5), 5);
-    store<u8>(d, clampByte((e1 - o1) * 0.25 + 128.5), 6);
-    store<u8>(d, clampByte((e0 - o0) * 0.25 + 128.5), 7);
+    const row = a + (<usize>y << 5);
+    // truncation after +128.5 rounds (negatives saturate to 0 in the narrowing anyway)
+    const lo = i32x4.trunc_sat_f32x4_s(f32x4.add(f32x4.mul(v128.load(row), scale), bias));
+    const hi = i32x4.trunc_sat_f32x4_s(f32x4.add(f32x4.mul(v128.load(row, 16), scale), bias));
+    const w = i16x8.narrow_i32x4_s(lo, hi);
+    store<u64>(dst + <usize>(y * stride), i64x2.extract_lane(i8x16.narrow_i16x8_u(w, w), 0));
   }
 }
 
