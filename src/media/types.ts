@@ -169,6 +169,16 @@ export interface Watermarker {
     input: { image: RgbaImage; payload: Uint8Array; strength: WatermarkStrength },
     sink: RowSink,
   ): Exclude<WatermarkEmbedResult, { status: "embedded" }> | { status: "embedded"; psnr_db: number };
+  /**
+   * Like `embedInto`, but the pixels come from a RowSource and are never whole in memory: one reduced read for the
+   * canonical luma grid (the algorithm's own analysis resolution), then full-size reads whose rows are marked and
+   * handed to `sink` strip by strip (again per self-check boost). Same results and invariants as `embedInto`; the
+   * PSNR is measured on the full-size output. `failed` when the source cannot be read.
+   */
+  embedFrom?(
+    input: { source: RowSource; payload: Uint8Array; strength: WatermarkStrength },
+    sink: RowSink,
+  ): Exclude<WatermarkEmbedResult, { status: "embedded" }> | { status: "embedded"; psnr_db: number };
   detect(image: RgbaImage): WatermarkDetectResult;
 }
 
@@ -181,6 +191,42 @@ export interface RowSink {
   /** `data` holds `count` whole rows (count x width x 4 bytes), valid only during the call. */
   rows(data: Uint8Array, count: number): void;
 }
+
+/**
+ * A reduction of an image at decode time, per side: 1 (full size), 1/2, 1/4 or 1/8. A JPEG is reduced in the DCT
+ * domain (each 8x8 block yields 4x4, 2x2 or 1x1 samples, the area average of its pixels), so a reduced decode costs
+ * a fraction of a full one. The reduced image is ceil(width / scale) x ceil(height / scale).
+ */
+export type DecodeScale = 1 | 2 | 4 | 8;
+
+export type RowSourceReadResult = { status: "read" } | { status: "failed"; message: string };
+
+/**
+ * An image that can be read top to bottom, more than once, without ever being whole in memory (e.g. a JPEG decoded
+ * row by row from its file). Invariant: every `read` hands the sink the same pixels for the same scale; on `read`
+ * the sink got `restart` and then every row of the (reduced) image in order, exactly once; on `failed` the rows it
+ * got are not an image. Synchronous, so no other work interleaves with a read.
+ */
+export interface RowSource {
+  /** The full-size image's dimensions. */
+  readonly width: number;
+  readonly height: number;
+  read(sink: RowSink, scale: DecodeScale): RowSourceReadResult;
+}
+
+export type RowSourceResult =
+  | { status: "ready"; source: RowSource }
+  /** This codec cannot stream these bytes (media type or coding process): use `decode`. */
+  | { status: "unsupported"; message: string }
+  | { status: "too_large"; message: string }
+  | { status: "failed"; message: string };
+
+export type ScaledDecodeResult =
+  /** `scale`: the reduction actually applied (1 where the format cannot reduce at decode time). */
+  | { status: "decoded"; image: RgbaImage; scale: DecodeScale }
+  | { status: "unsupported"; message: string }
+  | { status: "too_large"; message: string }
+  | { status: "failed"; message: string };
 
 /** A streaming encoder: the rows of one image in, the encoded file out once the last row is in. */
 export interface RowEncoder extends RowSink {
@@ -224,6 +270,18 @@ export interface ImageCodec {
   encode(image: RgbaImage, mediaType: string, source: Uint8Array): Promise<ImageEncodeResult>;
   /** The same encode, fed row by row (null where the format has no streaming encoder here). */
   rowEncoder?(mediaType: string, width: number, height: number, source: Uint8Array): Promise<RowEncoder | null>;
+  /**
+   * The image as a RowSource: read it row by row, full size or reduced, as often as needed, never whole in memory.
+   * `unsupported` where the format (or this file's coding process) has no streaming decoder here: use `decode`.
+   * `maxPixels` holds for the full-size image, checked before any pixel is decoded.
+   */
+  rowSource?(bytes: Uint8Array, mediaType: string): Promise<RowSourceResult>;
+  /**
+   * The image reduced at decode time by up to `scale` per side (JPEG: in the DCT domain, far cheaper than a full
+   * decode); other formats decode at full size (`scale: 1` in the result). For work that needs only a small
+   * image (detection on a canonical grid, fingerprints, previews); same statuses as `decode`.
+   */
+  decodeScaled?(bytes: Uint8Array, mediaType: string, scale: DecodeScale): Promise<ScaledDecodeResult>;
 }
 
 /** The decoded-image pipeline of a deployment: codec, our watermark and the fingerprints by algorithm name. */

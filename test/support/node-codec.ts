@@ -12,6 +12,7 @@ export function nodeImageCodec(): JsquashImageCodec {
   const mod = (name: string, file: string) => new Module(readFileSync(join(pkg(name), file)));
   return new JsquashImageCodec({
     jpegDecode: mod("@jsquash/jpeg", "codec/dec/mozjpeg_dec.wasm"),
+    jpegStream: new Module(readFileSync(join(import.meta.dirname, "..", "..", "wasm", "build", "jpegdec.wasm"))),
     jpegEncode: new Module(readFileSync(join(import.meta.dirname, "..", "..", "wasm", "build", "jpegenc.wasm"))),
     png: mod("@jsquash/png", "codec/pkg/squoosh_png_bg.wasm"),
     webpDecode: mod("@jsquash/webp", "codec/dec/webp_dec.wasm"),

@@ -50,8 +50,10 @@ export async function watermarkStep(
 }
 
 /**
- * Decodes, embeds and re-encodes. Where the codec streams the format (JPEG), the marked rows go straight into the
- * encoder and the marked image is never whole in memory (a 12 MP image is 48 MB of RGBA).
+ * Decodes, embeds and re-encodes. Where the codec streams the format both ways (JPEG), neither the source nor the
+ * marked image is ever whole in memory (a 12 MP image is 48 MB of RGBA): the watermark reads the source row by row
+ * (reduced for its luma grid, then full size) and its marked rows go straight into the encoder. Otherwise (another
+ * format, or a JPEG the streaming decoder does not implement or refuses) the whole image is decoded first.
  */
 async function markAndEncode(
   image: ImageServices,
@@ -60,6 +62,8 @@ async function markAndEncode(
   payload: Uint8Array,
   strength: WatermarkStrength,
 ): Promise<{ encoded: Uint8Array; psnr: number }> {
+  const streamed = await markAndEncodeStreamed(image, bytes, mediaType, payload, strength);
+  if (streamed) return streamed;
   const original = await decodeOrFail(image, bytes, mediaType);
   const { watermarker, codec } = image;
   const stream = watermarker.embedInto ? await codec.rowEncoder?.(mediaType, original.width, original.height, bytes) : null;
@@ -77,4 +81,29 @@ async function markAndEncode(
   const out = await codec.encode(marked.image, mediaType, bytes);
   if (out.status !== "encoded") throw new StepFailure("svc.jobs.watermark_failed", out.message);
   return { encoded: out.bytes, psnr: marked.psnr_db };
+}
+
+/** The fully streamed path; null where it does not apply (the caller then decodes the whole image). */
+async function markAndEncodeStreamed(
+  image: ImageServices,
+  bytes: Uint8Array,
+  mediaType: string,
+  payload: Uint8Array,
+  strength: WatermarkStrength,
+): Promise<{ encoded: Uint8Array; psnr: number } | null> {
+  const { watermarker, codec } = image;
+  if (!watermarker.embedFrom || !codec.rowSource || !codec.rowEncoder) return null;
+  const source = await codec.rowSource(bytes, mediaType);
+  if (source.status !== "ready") return null;
+  const stream = await codec.rowEncoder(mediaType, source.source.width, source.source.height, bytes);
+  if (!stream) return null;
+  const marked = watermarker.embedFrom({ source: source.source, payload, strength }, stream);
+  if (marked.status === "too_small") throw new StepFailure("svc.jobs.watermark_failed", marked.message);
+  // a source our decoder could not read after all (or a kernel failure): the whole-image path decides
+  if (marked.status !== "embedded") return null;
+  try {
+    return { encoded: stream.finish(), psnr: marked.psnr_db };
+  } catch (error) {
+    throw new StepFailure("svc.jobs.watermark_failed", `The image could not be encoded: ${String((error as Error)?.message ?? error)}`);
+  }
 }

@@ -7,8 +7,18 @@ import decodeWebp, { init as initWebpDecode } from "@jsquash/webp/decode";
 import encodeWebp, { init as initWebpEncode } from "@jsquash/webp/encode";
 import * as UTIFModule from "utif2";
 import { DECODE_MAXIMUM_PIXELS } from "../../catalog/limits";
-import type { ImageCodec, ImageDecodeResult, ImageEncodeResult, RgbaImage, RowEncoder } from "../types";
+import type {
+  DecodeScale,
+  ImageCodec,
+  ImageDecodeResult,
+  ImageEncodeResult,
+  RgbaImage,
+  RowEncoder,
+  RowSourceResult,
+  ScaledDecodeResult,
+} from "../types";
 import { BaselineJpegEncoder } from "./baseline-jpeg";
+import { JpegStreamDecoder } from "./jpeg-decoder";
 import { estimateJpegQuality, metadataSegments, withSegments } from "./jpeg-segments";
 
 /**
@@ -16,7 +26,10 @@ import { estimateJpegQuality, metadataSegments, withSegments } from "./jpeg-segm
  * (codecs/workerd.ts) and compiled from files in Node (tests, benchmarks); this class never loads them itself.
  */
 export interface CodecModules {
+  /** MozJPEG's decoder: the fallback for JPEGs our decoder does not implement (arithmetic, 12-bit, CMYK...). */
   jpegDecode: WebAssembly.Module;
+  /** Our streaming JPEG decoder (wasm/build/jpegdec.wasm): rows out, DCT-domain reduction; see JpegStreamDecoder. */
+  jpegStream: WebAssembly.Module;
   /** Our baseline JPEG encoder (wasm/build/jpegenc.wasm), not MozJPEG's: see BaselineJpegEncoder. */
   jpegEncode: WebAssembly.Module;
   png: WebAssembly.Module;
@@ -55,8 +68,8 @@ function isLosslessWebp(bytes: Uint8Array): boolean {
 }
 
 /**
- * JPEG (MozJPEG decode, our baseline encoder), PNG, WebP, AVIF (libavif/aom) via jSquash and TIFF via UTIF,
- * behind `ImageCodec`.
+ * JPEG (our streaming decoder, MozJPEG's for what it does not implement; our baseline encoder), PNG, WebP, AVIF
+ * (libavif/aom) via jSquash and TIFF via UTIF, behind `ImageCodec`.
  * Re-encodes keep what a customer would expect: JPEG at the source's estimated quality (at least 85, so the
  * re-encode itself is not the visible loss) with its EXIF/ICC/XMP segments; PNG and TIFF lossless; WebP
  * lossless when the source was, else quality 90; AVIF quality 92.
@@ -69,6 +82,36 @@ export class JsquashImageCodec implements ImageCodec {
   #jpegEncoder: BaselineJpegEncoder | null = null;
 
   constructor(private readonly modules: CodecModules) {}
+
+  /**
+   * A fresh instance of our JPEG decoder for each decode or source: a wasm memory never shrinks, and a progressive
+   * 12 MP file needs up to 72 MB of coefficients, so each use gets its own memory and the garbage collector takes
+   * it back with the instance (instantiating the compiled module costs well under a millisecond).
+   */
+  get #ours(): JpegStreamDecoder {
+    return new JpegStreamDecoder(this.modules.jpegStream);
+  }
+
+  /**
+   * JPEG only: the file as a RowSource of our decoder (read it full size or reduced, as often as needed; a
+   * progressive file's scans are decoded once for consecutive reads). `unsupported` for other media types and
+   * for coding processes our decoder does not implement: use `decode`.
+   */
+  async rowSource(bytes: Uint8Array, mediaType: string): Promise<RowSourceResult> {
+    if (mediaType !== "image/jpeg") return { status: "unsupported", message: `${mediaType} is not streamed here.` };
+    return this.#ours.source(bytes, this.maxPixels);
+  }
+
+  /** JPEG: reduced in the DCT domain by our decoder; other types (and JPEGs it does not implement): `decode` at 1. */
+  async decodeScaled(bytes: Uint8Array, mediaType: string, scale: DecodeScale): Promise<ScaledDecodeResult> {
+    if (mediaType === "image/jpeg" && scale !== 1) {
+      const ours = this.#ours.decode(bytes, scale, this.maxPixels);
+      if (ours.status === "decoded") return { status: "decoded", image: ours.image, scale };
+      if (ours.status === "too_large") return ours;
+    }
+    const full = await this.decode(bytes, mediaType);
+    return full.status === "decoded" ? { status: "decoded", image: full.image, scale: 1 } : full;
+  }
 
   private init(): Promise<unknown> {
     const m = this.modules;
@@ -86,6 +129,12 @@ export class JsquashImageCodec implements ImageCodec {
   async decode(bytes: Uint8Array, mediaType: string): Promise<ImageDecodeResult> {
     if (!(this.mediaTypes as readonly string[]).includes(mediaType))
       return { status: "unsupported", message: `${mediaType} is not decoded here.` };
+    if (mediaType === "image/jpeg") {
+      // Ours first: one RGBA copy (MozJPEG holds the image in its wasm memory, which never shrinks, plus a copy).
+      // What it does not implement, or refuses as corrupt, goes to MozJPEG, which tolerates more damage.
+      const ours = this.#ours.decode(bytes, 1, this.maxPixels);
+      if (ours.status === "decoded" || ours.status === "too_large") return ours;
+    }
     try {
       await this.init();
       const buffer = bytes.slice().buffer as ArrayBuffer;

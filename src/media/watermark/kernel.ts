@@ -1,5 +1,14 @@
 import { equalBytes } from "../../platform/bytes";
-import type { RgbaImage, RowSink, WatermarkDetectResult, WatermarkEmbedResult, Watermarker, WatermarkStrength } from "../types";
+import type {
+  DecodeScale,
+  RgbaImage,
+  RowSink,
+  RowSource,
+  WatermarkDetectResult,
+  WatermarkEmbedResult,
+  Watermarker,
+  WatermarkStrength,
+} from "../types";
 
 /**
  * Our own invisible image watermark: a tile-periodic, keyed spread-spectrum pattern in luma on a canonical
@@ -15,6 +24,14 @@ const MINIMUM_EDGE = 128;
 /** When the self-check cannot read the mark back, the gain grows by this factor (at most SELF_CHECK_BOOSTS times). */
 const SELF_CHECK_BOOST = 1.5;
 const SELF_CHECK_BOOSTS = 4;
+/** The kernel's canonical grid area (wasm/watermark: CANON_AREA), for choosing the reduced luma read of embedFrom. */
+const CANON_AREA = 196_608;
+/**
+ * embedFrom reads the luma reduced as far as this many reduced pixels still fall on each canonical pixel per side:
+ * the canonical grid is an area average, and a reduced JPEG sample is the area average of its block, so 1.5 keeps
+ * the grid within rounding of the full-size one (the self-check and the PSNR still run on the full-size output).
+ */
+const LUMA_OVERSAMPLE = 1.5;
 /** The kernel's sync threshold; a detection always has a sync z-score at least this. */
 const SYNC_Z_MIN = 5;
 
@@ -160,6 +177,111 @@ export class WasmWatermarker implements Watermarker {
     }
   }
 
+  embedFrom(
+    input: { source: RowSource; payload: Uint8Array; strength: WatermarkStrength },
+    sink: RowSink,
+  ): Exclude<WatermarkEmbedResult, { status: "embedded" }> | { status: "embedded"; psnr_db: number } {
+    try {
+      const { source, payload, strength } = input;
+      const { width, height } = source ?? {};
+      if (!Number.isSafeInteger(width) || !Number.isSafeInteger(height) || width <= 0 || height <= 0)
+        return { status: "failed", message: "The image dimensions are invalid." };
+      if (width > 65_535 || height > 65_535) return { status: "failed", message: "The image is too large." };
+      if (!(payload instanceof Uint8Array) || payload.length !== 8)
+        return { status: "failed", message: "The payload must be 8 bytes (64 bits)." };
+      const targetDb = WATERMARK_STRENGTH_PSNR_DB[strength];
+      if (typeof targetDb !== "number") return { status: "failed", message: `Unknown strength ${String(strength)}.` };
+      if (Math.min(width, height) < MINIMUM_EDGE) return tooSmall();
+      const k = this.#k;
+      if (k.setup(width, height) !== 0) return { status: "too_small", message: "The image is too elongated to carry the watermark." };
+      // Pass 1: the canonical luma grid from a reduced read, each reduced pixel standing for its s x s block.
+      const canon = Math.min(1, Math.sqrt(CANON_AREA / (width * height)));
+      let scale: DecodeScale = 1;
+      for (const s of [8, 4, 2] as const)
+        if (s * canon * LUMA_OVERSAMPLE <= 1) {
+          scale = s;
+          break;
+        }
+      k.lumaBegin();
+      const luma = this.#strips(width, (y0, n) => k.lumaRows(y0, n));
+      const read = source.read(scale === 1 ? luma : expandRows(luma, width, height, scale), scale);
+      if (read.status !== "read") return { status: "failed", message: read.message };
+      luma.flush();
+      this.#heap().set(payload, k.payloadPtr());
+      k.embedPrepare(targetDb);
+      // Pass 2 (again per boost): full-size rows, marked strip by strip into the sink.
+      for (let boost = 0; boost <= SELF_CHECK_BOOSTS; boost++) {
+        if (boost > 0) k.boostGain(SELF_CHECK_BOOST);
+        k.applyBegin();
+        const apply = this.#strips(width, (y0, n) => {
+          k.applyRows(y0, n);
+          sink.rows(this.#heap().subarray(k.stripPtr(), k.stripPtr() + n * width * 4), n);
+        });
+        const marked = source.read(
+          {
+            restart: () => {
+              // the source restarts only before its first row: the kernel's apply pass begins with it
+              apply.reset();
+              sink.restart();
+            },
+            rows: (data, count) => apply.rows(data, count),
+          },
+          1,
+        );
+        if (marked.status !== "read") return { status: "failed", message: marked.message };
+        apply.flush();
+        const psnr = k.applyPsnr();
+        const found = k.detect(1) === 1 && equalBytes(this.#heap().subarray(k.payloadPtr(), k.payloadPtr() + 8), payload);
+        this.#diagnostics();
+        if (found) return { status: "embedded", psnr_db: round2(psnr) };
+      }
+      return { status: "failed", message: "The image cannot carry a readable watermark (the self-check failed at the strongest gain)." };
+    } catch (error) {
+      return { status: "failed", message: `Watermark kernel error: ${String((error as Error)?.message ?? error)}` };
+    }
+  }
+
+  /**
+   * A RowSink that gathers full-size rows into the kernel's strip buffer and calls `full(y0, n)` for each filled
+   * strip (and for the last, shorter one on `flush`); the strip's contents are valid during the call only.
+   */
+  #strips(width: number, full: (y0: number, n: number) => void): RowSink & { flush(): void; reset(): void } {
+    const k = this.#k;
+    const stripRows = k.stripRows();
+    const rowBytes = width * 4;
+    let y0 = 0;
+    let pending = 0;
+    return {
+      restart() {
+        y0 = 0;
+        pending = 0;
+      },
+      reset() {
+        y0 = 0;
+        pending = 0;
+      },
+      rows: (data, count) => {
+        let i = 0;
+        while (i < count) {
+          const n = Math.min(stripRows - pending, count - i);
+          this.#heap().set(data.subarray(i * rowBytes, (i + n) * rowBytes), k.stripPtr() + pending * rowBytes);
+          pending += n;
+          i += n;
+          if (pending === stripRows) {
+            full(y0, pending);
+            y0 += pending;
+            pending = 0;
+          }
+        }
+      },
+      flush() {
+        if (pending > 0) full(y0, pending);
+        y0 += pending;
+        pending = 0;
+      },
+    };
+  }
+
   detect(image: RgbaImage): WatermarkDetectResult {
     try {
       const invalid = checkImage(image);
@@ -225,6 +347,38 @@ export class WasmWatermarker implements Watermarker {
     }
     return k.applyPsnr();
   }
+}
+
+/**
+ * Turns the rows of an image reduced 1/`scale` per side back into full-size rows for `sink`, each reduced pixel
+ * repeated over its scale x scale block (clipped at the right and bottom edges).
+ */
+function expandRows(sink: RowSink, width: number, height: number, scale: number): RowSink {
+  const row = new Uint32Array(width);
+  const rowBytes = new Uint8Array(row.buffer);
+  let y = 0;
+  return {
+    restart() {
+      y = 0;
+      sink.restart();
+    },
+    rows(data, count) {
+      const reducedWidth = Math.ceil(width / scale);
+      // the decoder's rows are 4-byte aligned; copy when a caller's are not
+      const aligned = data.byteOffset % 4 === 0 ? data : data.slice(0, count * reducedWidth * 4);
+      const words = new Uint32Array(aligned.buffer, aligned.byteOffset, count * reducedWidth);
+      for (let r = 0; r < count; r++) {
+        for (let c = 0, x = 0; c < reducedWidth; c++) {
+          const v = words[r * reducedWidth + c]!;
+          const end = Math.min(width, x + scale);
+          for (; x < end; x++) row[x] = v;
+        }
+        const n = Math.min(scale, height - y);
+        for (let i = 0; i < n; i++) sink.rows(rowBytes, 1);
+        y += n;
+      }
+    },
+  };
 }
 
 function checkImage(image: RgbaImage): string | null {

@@ -1,0 +1,183 @@
+import type { DecodeScale, RgbaImage, RowSink, RowSource } from "../types";
+
+interface KernelExports {
+  memory: WebAssembly.Memory;
+  inputAlloc(length: number): number;
+  header(): number;
+  start(scaleLog2: number, maxPixels: number): number;
+  rewind(scaleLog2: number): number;
+  next(): number;
+  imageWidth(): number;
+  imageHeight(): number;
+  components(): number;
+  isProgressive(): number;
+  outWidth(): number;
+  outHeight(): number;
+  outPtr(): number;
+  memoryBytes(): number;
+}
+
+/** What the kernel said (its status codes, wasm/jpegdec/index.ts). */
+const STATUS: Record<number, JpegDecodeFailure["status"]> = { 1: "unsupported", 2: "failed", 3: "too_large" };
+
+export type JpegDecodeFailure =
+  /** A JPEG process this decoder does not implement (arithmetic, 12-bit, lossless, CMYK...): use another decoder. */
+  { status: "unsupported"; message: string } | { status: "too_large"; message: string } | { status: "failed"; message: string };
+
+export type JpegHeaderResult =
+  | { status: "ready"; width: number; height: number; components: number; progressive: boolean }
+  | JpegDecodeFailure;
+
+export type JpegStreamResult = { status: "decoded"; width: number; height: number } | JpegDecodeFailure;
+
+const LOG2: Record<DecodeScale, number> = { 1: 0, 2: 1, 4: 2, 8: 3 };
+
+function failure(status: number, what: string): JpegDecodeFailure {
+  const s = STATUS[status] ?? "failed";
+  if (s === "unsupported") return { status: s, message: `This JPEG's coding process is not supported by the streaming decoder (${what}).` };
+  if (s === "too_large") return { status: s, message: `The JPEG is larger than the decoder accepts (${what}).` };
+  return { status: s, message: `The JPEG is corrupt or truncated (${what}).` };
+}
+
+/**
+ * Our JPEG decoder (wasm/jpegdec, AssemblyScript) behind a small synchronous API. Invariants: it never throws;
+ * a file outside what it implements is `unsupported` (the caller falls back to another decoder); it hands the
+ * image out in runs of whole rows and never holds a full-size RGBA image (a progressive file needs its 2-byte
+ * coefficients, 1 to 2 bytes a pixel); the pixel count is checked against `maxPixels` before anything large is
+ * allocated. Scaled decodes (1/2, 1/4, 1/8 per side) are reduced in the DCT domain: each sample is the area
+ * average of the full reconstruction over its pixels. Not reentrant (one synchronous instance per isolate).
+ */
+export class JpegStreamDecoder {
+  readonly #k: KernelExports;
+  /** The source whose file is loaded in the kernel with every scan decoded (a rewind serves it), else null. */
+  #owner: object | null = null;
+
+  constructor(module: WebAssembly.Module) {
+    this.#k = new WebAssembly.Instance(module, {}).exports as unknown as KernelExports;
+  }
+
+  /** Bytes of linear memory the kernel holds now (it only grows; it is reused across calls). */
+  get kernelMemoryBytes(): number {
+    return this.#k.memoryBytes();
+  }
+
+  #load(bytes: Uint8Array): number {
+    const k = this.#k;
+    this.#owner = null;
+    const ptr = k.inputAlloc(bytes.length);
+    if (ptr === 0) return 3;
+    new Uint8Array(k.memory.buffer, ptr, bytes.length).set(bytes);
+    return k.header();
+  }
+
+  /** The frame header: size and layout, without decoding any pixels. */
+  header(bytes: Uint8Array): JpegHeaderResult {
+    try {
+      const status = this.#load(bytes);
+      if (status !== 0) return failure(status, "header");
+      const k = this.#k;
+      return {
+        status: "ready",
+        width: k.imageWidth(),
+        height: k.imageHeight(),
+        components: k.components(),
+        progressive: k.isProgressive() === 1,
+      };
+    } catch (error) {
+      return { status: "failed", message: `JPEG decoder error: ${String((error as Error)?.message ?? error)}` };
+    }
+  }
+
+  /**
+   * Decodes `bytes` at 1/`scale` per side (output ceil(width/scale) x ceil(height/scale)) into the sink that
+   * `open` returns for that size: `restart`, then every row top to bottom, exactly once, in runs of whole rows
+   * (one MCU row: 8 or 16 rows at full scale). On anything but `decoded` the rows the sink got are not an image.
+   */
+  stream(bytes: Uint8Array, scale: DecodeScale, maxPixels: number, open: (width: number, height: number) => RowSink): JpegStreamResult {
+    return this.#stream(bytes, null, scale, maxPixels, open);
+  }
+
+  /**
+   * The file as a RowSource (after its header is checked): each `read` decodes it again, except that a progressive
+   * file read twice in a row (nothing else decoded in between) is entropy-decoded only once.
+   */
+  source(bytes: Uint8Array, maxPixels: number): { status: "ready"; source: RowSource } | JpegDecodeFailure {
+    const header = this.header(bytes);
+    if (header.status !== "ready") return header;
+    if (header.width * header.height > maxPixels) return { status: "too_large", message: `The image has more than ${maxPixels} pixels.` };
+    const token = {};
+    const source: RowSource = {
+      width: header.width,
+      height: header.height,
+      read: (sink, scale) => {
+        const r = this.#stream(bytes, token, scale, maxPixels, () => sink);
+        return r.status === "decoded" ? { status: "read" } : { status: "failed", message: r.message };
+      },
+    };
+    return { status: "ready", source };
+  }
+
+  #stream(
+    bytes: Uint8Array,
+    token: object | null,
+    scale: DecodeScale,
+    maxPixels: number,
+    open: (width: number, height: number) => RowSink,
+  ): JpegStreamResult {
+    try {
+      const k = this.#k;
+      const log2 = LOG2[scale] ?? 0;
+      let status: number;
+      if (token !== null && this.#owner === token && k.rewind(log2) === 0) status = 0;
+      else {
+        status = this.#load(bytes);
+        if (status !== 0) return failure(status, "header");
+        if (k.imageWidth() * k.imageHeight() > maxPixels)
+          return { status: "too_large", message: `The image has more than ${maxPixels} pixels.` };
+        status = k.start(log2, maxPixels);
+        if (status === 0 && token !== null) this.#owner = token;
+      }
+      if (status !== 0) return failure(status, "scan data");
+      const width = k.outWidth();
+      const height = k.outHeight();
+      const sink = open(width, height);
+      sink.restart();
+      const rowBytes = width * 4;
+      let y = 0;
+      for (;;) {
+        const n = k.next();
+        if (n < 0) return failure(-n, `row ${y}`);
+        if (n === 0) break;
+        // a fresh view each time: this memory may have grown since the last row
+        sink.rows(new Uint8Array(k.memory.buffer, k.outPtr(), n * rowBytes), n);
+        y += n;
+      }
+      if (y !== height) return { status: "failed", message: "The JPEG ended before its last row." };
+      return { status: "decoded", width, height };
+    } catch (error) {
+      this.#owner = null;
+      return { status: "failed", message: `JPEG decoder error: ${String((error as Error)?.message ?? error)}` };
+    }
+  }
+
+  /** The whole image at 1/`scale` per side (one full-size buffer: for callers that need every pixel at once). */
+  decode(bytes: Uint8Array, scale: DecodeScale, maxPixels: number): { status: "decoded"; image: RgbaImage } | JpegDecodeFailure {
+    let image: RgbaImage | null = null;
+    let at = 0;
+    const result = this.stream(bytes, scale, maxPixels, (width, height) => {
+      image = { width, height, data: new Uint8Array(width * height * 4) };
+      return {
+        restart: () => {
+          at = 0;
+        },
+        rows: (data, count) => {
+          const n = count * image!.width * 4;
+          image!.data.set(data.subarray(0, n), at);
+          at += n;
+        },
+      };
+    });
+    if (result.status !== "decoded") return result;
+    return { status: "decoded", image: image! };
+  }
+}

@@ -1,0 +1,1263 @@
+// JPEG decoder (ITU-T T.81), our own AssemblyScript kernel: 8-bit Huffman baseline / extended sequential and
+// progressive (spectral selection + successive approximation), restart intervals, 1 or 3 components with any
+// integral sampling factors, the Adobe APP14 colour transform flag. Anything else (arithmetic coding, 12-bit,
+// lossless, hierarchical, 2 or 4 components, DNL) is reported unsupported so the caller can use another decoder.
+//
+// Why our own: the watermark job must stay inside a 128 MB isolate. This decoder hands the image out in runs of
+// whole rows (one MCU row at a time), never holding a full-size RGBA image, and it can reduce the image 1/2, 1/4
+// or 1/8 per side in the DCT domain (each 8x8 block becomes 4x4, 2x2 or 1x1 samples: the exact area average of
+// the block's reconstruction), so a caller that needs a small image decodes far less.
+//
+// Use: inputAlloc(len) and copy the file there; header() parses up to the first scan (size known, nothing big
+// allocated); start(scaleLog2, maxPixels) allocates (and, for progressive or multi-scan files, decodes every
+// scan into the coefficient buffer); then next() returns the number of RGBA rows written at outPtr() (stride
+// outWidth() * 4), 0 at the end, or -status on failure. Status: 0 ok, 1 unsupported, 2 corrupt, 3 too large.
+// Every loop is bounded by the input length or the block count, so hostile input ends in a status, not a hang.
+
+const OK: i32 = 0;
+const UNSUPPORTED: i32 = 1;
+const CORRUPT: i32 = 2;
+const TOO_LARGE: i32 = 3;
+
+/** Progressive files with more scans than this are refused (each scan walks every block: a time bomb). */
+const MAX_SCANS: i32 = 100;
+
+// The position in natural (row-major) order of the k-th coefficient in zigzag order (T.81 Figure A.6).
+const ZIGZAG: StaticArray<u8> = [
+  0, 1, 8, 16, 9, 2, 3, 10, 17, 24, 32, 25, 18, 11, 4, 5, 12, 19, 26, 33, 40, 48, 41, 34, 27, 20, 13, 6, 7, 14, 21, 28, 35, 42, 49, 56, 57,
+  50, 43, 36, 29, 22, 15, 23, 30, 37, 44, 51, 58, 59, 52, 45, 38, 31, 39, 46, 53, 60, 61, 54, 47, 55, 62, 63,
+];
+
+// ---------------------------------------------------------------------------------------------------------
+// Memory: an arena after the heap base, rebuilt for every image (it only grows, and is reused)
+
+let staticTop: usize = 0;
+let top: usize = 0;
+let memFailed: bool = false;
+
+function alloc(size: u64): usize {
+  const p = (top + 15) & ~(<usize>15);
+  // sizes come from hostile headers: refuse anything past the 4 GiB address space instead of wrapping
+  if (memFailed || <u64>p + size > 0xfff00000) {
+    memFailed = true;
+    return 0;
+  }
+  const bytes = <usize>size;
+  const end = p + bytes;
+  const have = (<usize>memory.size()) << 16;
+  if (end > have) {
+    const pages = <i32>((end - have + 0xffff) >> 16);
+    if (memory.grow(pages) < 0) {
+      memFailed = true;
+      return 0;
+    }
+  }
+  top = end;
+  return p;
+}
+
+// Fixed tables, built once.
+const HUFF_TABLE_BYTES: usize = 4096; // u16 fast[512] | i32 maxcode[18] | i32 valoff[18] | u8 vals[256] | i32 fastAc[512]
+const H_MAXCODE: usize = 1024;
+const H_VALOFF: usize = 1024 + 72;
+const H_VALS: usize = 1024 + 144;
+// AC tables: for a 9-bit peek whose code and magnitude bits both fit, value << 16 | run << 8 | bits used (0: none)
+const H_FASTAC: usize = 2048;
+let huff: usize = 0; // 8 tables: DC 0..3, AC 0..3
+let huffDefined: StaticArray<bool> = new StaticArray<bool>(8);
+let qt: usize = 0; // 4 x 64 i32, natural order
+let qtDefined: StaticArray<bool> = new StaticArray<bool>(4);
+let blk: usize = 0; // 64 i32: the dequantised block being decoded (natural order)
+let tmp: usize = 0; // 64 f32: IDCT intermediate
+let area4: usize = 0; // 4 x 8 f32: area-average IDCT rows for 1/2
+let area2: usize = 0; // 2 x 8 f32: for 1/4
+let crR: usize = 0; // 256 i32 each: YCbCr -> RGB contributions
+let crG: usize = 0;
+let cbG: usize = 0;
+let cbB: usize = 0;
+let ready: bool = false;
+
+function init(): void {
+  if (ready) return;
+  // the component arrays below live in the runtime's heap (allocated before this runs): the arena starts past them
+  top = (heap.alloc(16) + 31) & ~(<usize>15);
+  huff = alloc(8 * HUFF_TABLE_BYTES);
+  qt = alloc(4 * 64 * 4);
+  blk = alloc(64 * 4);
+  tmp = alloc(2 * 64 * 4);
+  area4 = alloc(4 * 8 * 4);
+  area2 = alloc(2 * 8 * 4);
+  crR = alloc(256 * 4);
+  crG = alloc(256 * 4);
+  cbG = alloc(256 * 4);
+  cbB = alloc(256 * 4);
+  // Reduced IDCT rows: output n of N averages the 8-point basis over its 8/N pixels, so a reduced block is the
+  // exact area average of the full reconstruction (before rounding).
+  for (let pass = 0; pass < 2; pass++) {
+    const n = pass == 0 ? 4 : 2;
+    const dst = pass == 0 ? area4 : area2;
+    const m = 8 / n;
+    for (let i = 0; i < n; i++)
+      for (let k = 0; k < 8; k++) {
+        let s: f64 = 0.0;
+        for (let x = i * m; x < (i + 1) * m; x++) s += Math.cos(((2.0 * <f64>x + 1.0) * <f64>k * Math.PI) / 16.0);
+        const c = k == 0 ? Math.SQRT1_2 : 1.0;
+        store<f32>(dst + <usize>((i * 8 + k) << 2), <f32>((0.5 * c * s) / <f64>m));
+      }
+  }
+  // T.81 / JFIF YCbCr -> RGB in 16-bit fixed point with rounding.
+  for (let i = 0; i < 256; i++) {
+    const x = i - 128;
+    store<i32>(crR + (<usize>i << 2), (91881 * x + 32768) >> 16);
+    store<i32>(cbB + (<usize>i << 2), (116130 * x + 32768) >> 16);
+    store<i32>(crG + (<usize>i << 2), -46802 * x);
+    store<i32>(cbG + (<usize>i << 2), -22554 * x + 32768);
+  }
+  staticTop = top;
+  ready = true;
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Input and frame state
+
+let input: usize = 0;
+let inputEnd: usize = 0;
+let pos: usize = 0;
+
+let width: i32 = 0;
+let height: i32 = 0;
+let ncomp: i32 = 0;
+let progressive: bool = false;
+let hmax: i32 = 1;
+let vmax: i32 = 1;
+let mcusX: i32 = 0;
+let mcusY: i32 = 0;
+let restartInterval: i32 = 0;
+let adobe: i32 = -1; // APP14 transform flag, -1 when absent
+let frameSeen: bool = false;
+let buffered: bool = false; // progressive or multi-scan: coefficients first, pixels after
+let scans: i32 = 0;
+let eoi: bool = false;
+
+const cId = new StaticArray<i32>(4);
+const cH = new StaticArray<i32>(4);
+const cV = new StaticArray<i32>(4);
+const cTq = new StaticArray<i32>(4);
+const cBW = new StaticArray<i32>(4); // blocks per row (MCU-padded)
+const cBH = new StaticArray<i32>(4);
+const cFullW = new StaticArray<i32>(4); // real samples per row at full scale
+const cFullH = new StaticArray<i32>(4);
+const cQ = new StaticArray<usize>(4); // the component's dequantisation table (snapshot)
+const cQSet = new StaticArray<bool>(4);
+const cCoef = new StaticArray<usize>(4); // i16 x 64 per block (buffered mode)
+const cPlane = new StaticArray<usize>(4); // 2 slots of one MCU row of samples
+const cAbove = new StaticArray<usize>(4); // the last sample row of the MCU row before
+const cStride = new StaticArray<i32>(4);
+const cRows = new StaticArray<i32>(4); // sample rows per MCU row (scaled)
+const cRealW = new StaticArray<i32>(4); // real samples per row (scaled)
+const cRealH = new StaticArray<i32>(4);
+const cUp = new StaticArray<usize>(4); // one upsampled row
+const cPred = new StaticArray<i32>(4);
+
+// the current scan
+let scanN: i32 = 0;
+const sComp = new StaticArray<i32>(4);
+const sTd = new StaticArray<i32>(4);
+const sTa = new StaticArray<i32>(4);
+let ss: i32 = 0;
+let se: i32 = 63;
+let ah: i32 = 0;
+let al: i32 = 0;
+let eobrun: i32 = 0;
+
+// output
+let scaleLog2: i32 = 0;
+let bs: i32 = 8; // samples per block side after scaling
+let outW: i32 = 0;
+let outH: i32 = 0;
+let outRows: i32 = 0; // output rows per MCU row
+let out: usize = 0;
+let colsum: usize = 0; // i32 scratch for the fancy upsampler
+let decodedRows: i32 = 0; // MCU rows decoded into the planes
+let emittedRows: i32 = 0; // MCU rows handed out
+let mcuCount: i32 = 0;
+let err: i32 = 0;
+let coefReady: bool = false; // the coefficient buffer holds every scan of the current input
+let coefTop: usize = 0;
+
+export function inputAlloc(len: i32): usize {
+  init();
+  top = staticTop;
+  memFailed = false;
+  coefReady = false;
+  input = alloc(<u64>max<i32>(len, 0) + 8);
+  inputEnd = input + <usize>max<i32>(len, 0);
+  return memFailed ? 0 : input;
+}
+
+export function imageWidth(): i32 { return width; }
+export function imageHeight(): i32 { return height; }
+export function components(): i32 { return ncomp; }
+export function isProgressive(): i32 { return progressive ? 1 : 0; }
+export function outWidth(): i32 { return outW; }
+export function outHeight(): i32 { return outH; }
+export function outPtr(): usize { return out; }
+export function memoryBytes(): i32 { return memory.size() << 16; }
+
+@inline function u8at(p: usize): i32 { return p < inputEnd ? <i32>load<u8>(p) : 0; }
+@inline function u16at(p: usize): i32 { return (u8at(p) << 8) | u8at(p + 1); }
+
+// ---------------------------------------------------------------------------------------------------------
+// Markers
+
+/** Parses markers from `pos` up to and including the next SOS header (returns OK), or EOI (sets eoi). */
+function parseMarkers(): i32 {
+  while (true) {
+    // find 0xFF, skip fill bytes
+    while (pos < inputEnd && load<u8>(pos) != 0xff) pos++;
+    while (pos < inputEnd && load<u8>(pos) == 0xff) pos++;
+    if (pos >= inputEnd) return CORRUPT; // no EOI: truncated
+    const m = <i32>load<u8>(pos);
+    pos++;
+    if (m == 0xd9) return eoiReached();
+    if (m == 0 || m == 0xd8 || (m >= 0xd0 && m <= 0xd7) || m == 0x01) continue; // stuffed data or no length
+    if (pos + 2 > inputEnd) return CORRUPT;
+    const len = u16at(pos);
+    if (len < 2 || pos + <usize>len > inputEnd) return CORRUPT;
+    const seg = pos + 2;
+    const segEnd = pos + <usize>len;
+    pos = segEnd;
+    let r = OK;
+    if (m == 0xc0 || m == 0xc1 || m == 0xc2) r = parseSof(seg, segEnd, m == 0xc2);
+    else if (m == 0xc4) r = parseDht(seg, segEnd);
+    else if (m == 0xdb) r = parseDqt(seg, segEnd);
+    else if (m == 0xdd) {
+      if (len != 4) return CORRUPT;
+      restartInterval = u16at(seg);
+    } else if (m == 0xee) parseAdobe(seg, segEnd);
+    else if (m == 0xda) return parseSos(seg, segEnd);
+    else if ((m >= 0xc3 && m <= 0xcf) || m == 0xdc || m == 0xde || m == 0xdf) return UNSUPPORTED; // lossless, arithmetic, hierarchical, DNL
+    // APPn, COM and anything else with a length: skipped
+    if (r != OK) return r;
+  }
+}
+
+function eoiReached(): i32 {
+  eoi = true;
+  return OK;
+}
+
+function parseSof(p: usize, end: usize, prog: bool): i32 {
+  if (frameSeen) return CORRUPT;
+  frameSeen = true;
+  progressive = prog;
+  if (end - p < 6) return CORRUPT;
+  if (u8at(p) != 8) return UNSUPPORTED; // 12-bit
+  height = u16at(p + 1);
+  width = u16at(p + 3);
+  ncomp = u8at(p + 5);
+  if (height == 0) return UNSUPPORTED; // height defined by DNL
+  if (width == 0) return CORRUPT;
+  if (ncomp != 1 && ncomp != 3) return UNSUPPORTED;
+  if (end - p < <usize>(6 + ncomp * 3)) return CORRUPT;
+  hmax = 1;
+  vmax = 1;
+  for (let i = 0; i < ncomp; i++) {
+    const q = p + 6 + <usize>(i * 3);
+    const hv = u8at(q + 1);
+    let h = hv >> 4;
+    let v = hv & 15;
+    if (h < 1 || h > 4 || v < 1 || v > 4) return CORRUPT;
+    if (ncomp == 1) {
+      // one component is never interleaved: its MCU is one block whatever the factors say
+      h = 1;
+      v = 1;
+    }
+    unchecked((cId[i] = u8at(q)));
+    unchecked((cH[i] = h));
+    unchecked((cV[i] = v));
+    const tq = u8at(q + 2);
+    if (tq > 3) return CORRUPT;
+    unchecked((cTq[i] = tq));
+    unchecked((cQSet[i] = false));
+    hmax = max<i32>(hmax, h);
+    vmax = max<i32>(vmax, v);
+  }
+  for (let i = 0; i < ncomp; i++) {
+    if (hmax % unchecked(cH[i]) != 0 || vmax % unchecked(cV[i]) != 0) return UNSUPPORTED; // non-integral upsampling
+    for (let j = 0; j < i; j++) if (unchecked(cId[j]) == unchecked(cId[i])) return CORRUPT;
+  }
+  mcusX = (width + hmax * 8 - 1) / (hmax * 8);
+  mcusY = (height + vmax * 8 - 1) / (vmax * 8);
+  for (let i = 0; i < ncomp; i++) {
+    const h = unchecked(cH[i]);
+    const v = unchecked(cV[i]);
+    unchecked((cBW[i] = mcusX * h));
+    unchecked((cBH[i] = mcusY * v));
+    unchecked((cFullW[i] = <i32>((<i64>width * h + hmax - 1) / hmax)));
+    unchecked((cFullH[i] = <i32>((<i64>height * v + vmax - 1) / vmax)));
+  }
+  return OK;
+}
+
+function parseDht(p: usize, end: usize): i32 {
+  while (p < end) {
+    if (end - p < 17) return CORRUPT;
+    const tc = u8at(p) >> 4;
+    const th = u8at(p) & 15;
+    if (tc > 1 || th > 3) return CORRUPT;
+    const t = huff + <usize>((tc * 4 + th) * <i32>HUFF_TABLE_BYTES);
+    let total = 0;
+    for (let l = 1; l <= 16; l++) total += u8at(p + <usize>l);
+    if (total > 256 || end - p < <usize>(17 + total)) return CORRUPT;
+    // canonical codes (T.81 Annex C): lengths in order, codes counting up
+    memory.fill(t, 0, 1024);
+    let code = 0;
+    let k = 0;
+    for (let l = 1; l <= 16; l++) {
+      const n = u8at(p + <usize>l);
+      store<i32>(t + H_VALOFF + (<usize>l << 2), k - code);
+      for (let i = 0; i < n; i++) {
+        if (l <= 9) {
+          const shift = 9 - l;
+          const entry = <u16>((l << 8) | u8at(p + 17 + <usize>k));
+          const first = code << shift;
+          for (let j = 0; j < 1 << shift; j++) store<u16>(t + (<usize>(first + j) << 1), entry);
+        }
+        code++;
+        k++;
+      }
+      if (code > 1 << l) return CORRUPT; // more codes than this length can hold
+      store<i32>(t + H_MAXCODE + (<usize>l << 2), n > 0 ? code - 1 : -1);
+      code <<= 1;
+    }
+    store<i32>(t + H_MAXCODE + (17 << 2), 0x7fffffff);
+    memory.copy(t + H_VALS, p + 17, <usize>total);
+    memory.fill(t + H_FASTAC, 0, 2048);
+    if (tc == 1)
+      for (let i = 0; i < 512; i++) {
+        const e = <i32>load<u16>(t + (<usize>i << 1));
+        if (e == 0) continue;
+        const l = e >> 8;
+        const rs = e & 255;
+        const sz = rs & 15;
+        if (sz == 0 || l + sz > 9) continue;
+        const v = extend((i >> (9 - l - sz)) & ((1 << sz) - 1), sz);
+        store<i32>(t + H_FASTAC + (<usize>i << 2), (v << 16) | ((rs >> 4) << 8) | (l + sz));
+      }
+    unchecked((huffDefined[tc * 4 + th] = true));
+    p += 17 + <usize>total;
+  }
+  return OK;
+}
+
+function parseDqt(p: usize, end: usize): i32 {
+  while (p < end) {
+    const pq = u8at(p) >> 4;
+    const tq = u8at(p) & 15;
+    if (pq > 1 || tq > 3) return CORRUPT;
+    const n: usize = pq == 0 ? 64 : 128;
+    if (end - p < 1 + n) return CORRUPT;
+    const t = qt + <usize>(tq * 256);
+    for (let k = 0; k < 64; k++) {
+      const v = pq == 0 ? u8at(p + 1 + <usize>k) : u16at(p + 1 + <usize>(k * 2));
+      store<i32>(t + (<usize>unchecked(ZIGZAG[k]) << 2), v);
+    }
+    unchecked((qtDefined[tq] = true));
+    p += 1 + n;
+  }
+  return OK;
+}
+
+function parseAdobe(p: usize, end: usize): void {
+  if (end - p >= 12 && u8at(p) == 0x41 && u8at(p + 1) == 0x64 && u8at(p + 2) == 0x6f && u8at(p + 3) == 0x62 && u8at(p + 4) == 0x65)
+    adobe = u8at(p + 11);
+}
+
+function parseSos(p: usize, end: usize): i32 {
+  if (!frameSeen) return CORRUPT;
+  const n = u8at(p);
+  if (n < 1 || n > ncomp || end - p < <usize>(4 + n * 2)) return CORRUPT;
+  scanN = n;
+  let blocks = 0;
+  for (let i = 0; i < n; i++) {
+    const id = u8at(p + 1 + <usize>(i * 2));
+    let c = -1;
+    for (let j = 0; j < ncomp; j++) if (unchecked(cId[j]) == id) c = j;
+    if (c < 0) return CORRUPT;
+    for (let j = 0; j < i; j++) if (unchecked(sComp[j]) == c) return CORRUPT;
+    unchecked((sComp[i] = c));
+    const t = u8at(p + 2 + <usize>(i * 2));
+    unchecked((sTd[i] = t >> 4));
+    unchecked((sTa[i] = t & 15));
+    if (t >> 4 > 3 || (t & 15) > 3) return CORRUPT;
+    blocks += unchecked(cH[c]) * unchecked(cV[c]);
+    // the dequantisation table in force when the component's first scan starts
+    if (!unchecked(cQSet[c])) {
+      const tq = unchecked(cTq[c]);
+      if (!unchecked(qtDefined[tq])) return CORRUPT;
+      unchecked((cQSet[c] = true));
+      if (cQ[c] == 0) return CORRUPT;
+      memory.copy(unchecked(cQ[c]), qt + <usize>(tq * 256), 256);
+    }
+  }
+  if (n > 1 && blocks > 10) return CORRUPT;
+  const q = p + 1 + <usize>(n * 2);
+  ss = u8at(q);
+  se = u8at(q + 1);
+  ah = u8at(q + 2) >> 4;
+  al = u8at(q + 2) & 15;
+  if (progressive) {
+    if (ss > se || se > 63 || al > 13 || ah > 13) return CORRUPT;
+    if (ss == 0 && se != 0) return CORRUPT;
+    if (ss > 0 && n != 1) return CORRUPT;
+  } else {
+    ss = 0;
+    se = 63;
+    ah = 0;
+    al = 0;
+  }
+  scans++;
+  if (scans > MAX_SCANS) return UNSUPPORTED;
+  return OK;
+}
+
+/**
+ * Parses the file up to its first scan: size, components, tables. Returns a status; nothing large is allocated,
+ * so the caller can refuse an image by its size first.
+ */
+export function header(): i32 {
+  init();
+  pos = input;
+  frameSeen = false;
+  progressive = false;
+  restartInterval = 0;
+  adobe = -1;
+  scans = 0;
+  eoi = false;
+  buffered = false;
+  width = 0;
+  height = 0;
+  ncomp = 0;
+  for (let i = 0; i < 8; i++) unchecked((huffDefined[i] = false));
+  for (let i = 0; i < 4; i++) {
+    unchecked((qtDefined[i] = false));
+    unchecked((cQ[i] = 0));
+  }
+  if (u8at(input) != 0xff || u8at(input + 1) != 0xd8) return CORRUPT;
+  pos = input + 2;
+  // the snapshots of the dequantisation tables are small: allocate them before any parse
+  for (let i = 0; i < 4; i++) unchecked((cQ[i] = alloc(256)));
+  if (memFailed) return TOO_LARGE;
+  const r = parseMarkers();
+  if (r != OK) return r;
+  if (eoi || !frameSeen) return CORRUPT;
+  buffered = progressive || scanN != ncomp;
+  return OK;
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Entropy decoding
+
+let bitBuf: u64 = 0;
+let bitCnt: i32 = 0;
+let padBytes: i32 = 0; // zero bytes fed past a marker or the end of the input
+let markerHit: bool = false;
+
+function resetBits(): void {
+  bitBuf = 0;
+  bitCnt = 0;
+  padBytes = 0;
+  markerHit = false;
+}
+
+/** Tops the bit buffer up to at least 57 bits; past a marker or the end it feeds zero bytes (counted). */
+function fill(): void {
+  // fast path: the next 8 bytes hold no 0xFF, so the whole bytes that fit go in at once
+  if (!markerHit && pos + 8 <= inputEnd) {
+    const x = load<u64>(pos);
+    const y = ~x;
+    if (((y - 0x0101010101010101) & ~y & 0x8080808080808080) == 0) {
+      const k = (64 - bitCnt) >> 3;
+      const be = bswap<u64>(x);
+      bitBuf = k == 8 ? be : (bitBuf << <u64>(k << 3)) | (be >> <u64>(64 - (k << 3)));
+      bitCnt += k << 3;
+      pos += <usize>k;
+      return;
+    }
+  }
+  while (bitCnt <= 56) {
+    let b: u64 = 0;
+    if (!markerHit && pos < inputEnd) {
+      const x = load<u8>(pos);
+      if (x != 0xff) {
+        b = <u64>x;
+        pos++;
+      } else {
+        const y = pos + 1 < inputEnd ? load<u8>(pos + 1) : 0xd9;
+        if (y == 0) {
+          b = 0xff;
+          pos += 2;
+        } else {
+          markerHit = true; // pos stays on the marker
+          padBytes++;
+        }
+      }
+    } else padBytes++;
+    bitBuf = (bitBuf << 8) | b;
+    bitCnt += 8;
+  }
+}
+
+/** Whether the decoder has used bits it invented (a truncated or corrupt scan). */
+@inline function overrun(): bool {
+  return padBytes > 0 && padBytes * 8 > bitCnt;
+}
+
+@inline function getBits(n: i32): i32 {
+  if (bitCnt < n) fill();
+  bitCnt -= n;
+  return <i32>(bitBuf >> <u64>bitCnt) & ((1 << n) - 1);
+}
+
+@inline function getBit(): i32 {
+  if (bitCnt < 1) fill();
+  bitCnt--;
+  return <i32>(bitBuf >> <u64>bitCnt) & 1;
+}
+
+@inline function extend(v: i32, s: i32): i32 {
+  return v < 1 << (s - 1) ? v - (1 << s) + 1 : v;
+}
+
+/** Decodes one Huffman symbol with table t (sets err on an invalid code). */
+@inline function decodeSym(t: usize): i32 {
+  if (bitCnt < 16) fill();
+  const peek = <i32>(bitBuf >> <u64>(bitCnt - 9)) & 511;
+  const e = <i32>load<u16>(t + (<usize>peek << 1));
+  if (e != 0) {
+    bitCnt -= e >> 8;
+    return e & 255;
+  }
+  return decodeSlow(t);
+}
+
+function decodeSlow(t: usize): i32 {
+  for (let l = 10; l <= 16; l++) {
+    const code = <i32>(bitBuf >> <u64>(bitCnt - l)) & ((1 << l) - 1);
+    if (code <= load<i32>(t + H_MAXCODE + (<usize>l << 2))) {
+      bitCnt -= l;
+      const i = code + load<i32>(t + H_VALOFF + (<usize>l << 2));
+      return i >= 0 && i < 256 ? <i32>load<u8>(t + H_VALS + <usize>i) : 0;
+    }
+  }
+  err = CORRUPT;
+  bitCnt = 0;
+  return 0;
+}
+
+@inline function dcTable(i: i32): usize { return huff + <usize>(unchecked(sTd[i]) * <i32>HUFF_TABLE_BYTES); }
+@inline function acTable(i: i32): usize { return huff + <usize>((4 + unchecked(sTa[i])) * <i32>HUFF_TABLE_BYTES); }
+
+function tablesDefined(): bool {
+  for (let i = 0; i < scanN; i++) {
+    if ((ss == 0 && ah == 0) || !progressive) if (!unchecked(huffDefined[unchecked(sTd[i])])) return false;
+    if (se > 0 && !unchecked(huffDefined[4 + unchecked(sTa[i])])) return false;
+  }
+  return true;
+}
+
+/** At a restart interval's end: the next bytes must be an RSTn marker (no resynchronising search: linear time). */
+function restart(): void {
+  resetBits();
+  // at most the interval's last padded byte (and a stuffed zero) can be unread before the marker
+  const limit = min<usize>(inputEnd, pos + 16);
+  while (pos < limit && load<u8>(pos) != 0xff) pos++;
+  let q = pos + 1;
+  while (q < inputEnd && load<u8>(q) == 0xff) q++;
+  if (pos < limit && q < inputEnd && load<u8>(q) >= 0xd0 && load<u8>(q) <= 0xd7) {
+    pos = q + 1;
+    for (let i = 0; i < 4; i++) unchecked((cPred[i] = 0));
+    eobrun = 0;
+    return;
+  }
+  err = CORRUPT;
+}
+
+@inline function needRestart(): bool {
+  return restartInterval > 0 && mcuCount > 0 && mcuCount % restartInterval == 0;
+}
+
+/** One sequential block, dequantised into blk (natural order). Returns the zigzag index of the last coefficient. */
+function decodeBlock(i: i32, c: i32, keepAc: bool): i32 {
+  const q = unchecked(cQ[c]);
+  const s = decodeSym(dcTable(i));
+  let dc = unchecked(cPred[c]);
+  if (s != 0) {
+    if (s > 16) {
+      err = CORRUPT;
+      return 0;
+    }
+    dc += extend(getBits(s), s);
+    unchecked((cPred[c] = dc));
+  }
+  store<i32>(blk, dc * load<i32>(q));
+  const ac = acTable(i);
+  let last = 0;
+  let k = 1;
+  while (k < 64) {
+    if (bitCnt < 16) fill();
+    const f = load<i32>(ac + H_FASTAC + (<usize>(<i32>(bitBuf >> <u64>(bitCnt - 9)) & 511) << 2));
+    if (f != 0) {
+      // code and magnitude in one lookup
+      bitCnt -= f & 255;
+      k += (f >> 8) & 255;
+      if (k > 63) {
+        err = CORRUPT;
+        return 0;
+      }
+      if (keepAc) {
+        const z = <usize>unchecked(ZIGZAG[k]);
+        store<i32>(blk + (z << 2), (f >> 16) * load<i32>(q + (z << 2)));
+        last = k;
+      }
+      k++;
+      continue;
+    }
+    const rs = decodeSym(ac);
+    const r = rs >> 4;
+    const sz = rs & 15;
+    if (sz == 0) {
+      if (r != 15) break;
+      k += 16;
+      continue;
+    }
+    k += r;
+    if (k > 63) {
+      err = CORRUPT;
+      return 0;
+    }
+    const v = extend(getBits(sz), sz);
+    if (keepAc) {
+      const z = <usize>unchecked(ZIGZAG[k]);
+      store<i32>(blk + (z << 2), v * load<i32>(q + (z << 2)));
+      last = k;
+    }
+    k++;
+  }
+  return last;
+}
+
+// Progressive (and multi-scan sequential) decoding into the i16 coefficient buffer, natural order.
+
+@inline function coefAt(c: i32, bx: i32, by: i32): usize {
+  return unchecked(cCoef[c]) + ((<usize>by * <usize>unchecked(cBW[c]) + <usize>bx) << 7);
+}
+
+function decodeSequentialCoefs(i: i32, c: i32, p: usize): void {
+  const s = decodeSym(dcTable(i));
+  let dc = unchecked(cPred[c]);
+  if (s != 0) {
+    if (s > 16) {
+      err = CORRUPT;
+      return;
+    }
+    dc += extend(getBits(s), s);
+    unchecked((cPred[c] = dc));
+  }
+  store<i16>(p, <i16>dc);
+  const ac = acTable(i);
+  let k = 1;
+  while (k < 64) {
+    const rs = decodeSym(ac);
+    const r = rs >> 4;
+    const sz = rs & 15;
+    if (sz == 0) {
+      if (r != 15) break;
+      k += 16;
+      continue;
+    }
+    k += r;
+    if (k > 63) {
+      err = CORRUPT;
+      return;
+    }
+    store<i16>(p + (<usize>unchecked(ZIGZAG[k]) << 1), <i16>extend(getBits(sz), sz));
+    k++;
+  }
+}
+
+function decodeDcFirst(i: i32, c: i32, p: usize): void {
+  const s = decodeSym(dcTable(i));
+  let dc = unchecked(cPred[c]);
+  if (s != 0) {
+    if (s > 16) {
+      err = CORRUPT;
+      return;
+    }
+    dc += extend(getBits(s), s);
+    unchecked((cPred[c] = dc));
+  }
+  store<i16>(p, <i16>(dc << al));
+}
+
+function decodeDcRefine(p: usize): void {
+  if (getBit()) store<i16>(p, <i16>(<i32>load<i16>(p) | (1 << al)));
+}
+
+function decodeAcFirst(i: i32, p: usize): void {
+  if (eobrun > 0) {
+    eobrun--;
+    return;
+  }
+  const ac = acTable(i);
+  let k = ss;
+  while (k <= se) {
+    const rs = decodeSym(ac);
+    const r = rs >> 4;
+    const sz = rs & 15;
+    if (sz == 0) {
+      if (r < 15) {
+        eobrun = (1 << r) - 1;
+        if (r > 0) eobrun += getBits(r);
+        break;
+      }
+      k += 16;
+      continue;
+    }
+    k += r;
+    if (k > 63) {
+      err = CORRUPT;
+      return;
+    }
+    store<i16>(p + (<usize>unchecked(ZIGZAG[k]) << 1), <i16>(extend(getBits(sz), sz) << al));
+    k++;
+  }
+}
+
+/** Refines a coefficient already nonzero: one correction bit at this scan's bit position. */
+@inline function refine(a: usize, p1: i32): void {
+  if (getBit()) {
+    const v = <i32>load<i16>(a);
+    if ((v & p1) == 0) store<i16>(a, <i16>(v >= 0 ? v + p1 : v - p1));
+  }
+}
+
+function decodeAcRefine(i: i32, p: usize): void {
+  const p1 = 1 << al;
+  let k = ss;
+  if (eobrun <= 0) {
+    const ac = acTable(i);
+    while (k <= se) {
+      const rs = decodeSym(ac);
+      let r = rs >> 4;
+      const sz = rs & 15;
+      let v = 0;
+      if (sz != 0) {
+        if (sz != 1) {
+          err = CORRUPT;
+          return;
+        }
+        v = getBit() ? p1 : -p1;
+      } else if (r != 15) {
+        eobrun = 1 << r;
+        if (r > 0) eobrun += getBits(r);
+        break;
+      }
+      // skip r coefficients that are still zero (refining the nonzero ones passed), then place v
+      while (k <= se) {
+        const a = p + (<usize>unchecked(ZIGZAG[k]) << 1);
+        if (load<i16>(a) != 0) refine(a, p1);
+        else {
+          if (r == 0) {
+            if (v != 0) store<i16>(a, <i16>v);
+            k++;
+            break;
+          }
+          r--;
+        }
+        k++;
+      }
+      if (err != OK) return;
+    }
+  }
+  if (eobrun > 0) {
+    for (; k <= se; k++) {
+      const a = p + (<usize>unchecked(ZIGZAG[k]) << 1);
+      if (load<i16>(a) != 0) refine(a, p1);
+    }
+    eobrun--;
+  }
+}
+
+@inline function decodeCoefBlock(i: i32, c: i32, p: usize): void {
+  if (!progressive) decodeSequentialCoefs(i, c, p);
+  else if (ss == 0) {
+    if (ah == 0) decodeDcFirst(i, c, p);
+    else decodeDcRefine(p);
+  } else if (ah == 0) decodeAcFirst(i, p);
+  else decodeAcRefine(i, p);
+}
+
+/** Decodes the current scan into the coefficient buffer. */
+function decodeScanCoefs(): i32 {
+  if (!tablesDefined()) return CORRUPT;
+  resetBits();
+  for (let i = 0; i < 4; i++) unchecked((cPred[i] = 0));
+  eobrun = 0;
+  mcuCount = 0;
+  if (scanN == 1) {
+    // non-interleaved: the component's own blocks, raster order, each one an MCU
+    const c = unchecked(sComp[0]);
+    const bw = (unchecked(cFullW[c]) + 7) >> 3;
+    const bh = (unchecked(cFullH[c]) + 7) >> 3;
+    for (let by = 0; by < bh; by++) {
+      for (let bx = 0; bx < bw; bx++) {
+        if (needRestart()) restart();
+        decodeCoefBlock(0, c, coefAt(c, bx, by));
+        mcuCount++;
+        if (err != OK) return err;
+      }
+      if (overrun()) return CORRUPT;
+    }
+  } else {
+    for (let my = 0; my < mcusY; my++) {
+      for (let mx = 0; mx < mcusX; mx++) {
+        if (needRestart()) restart();
+        for (let i = 0; i < scanN; i++) {
+          const c = unchecked(sComp[i]);
+          const h = unchecked(cH[c]);
+          const v = unchecked(cV[c]);
+          for (let y = 0; y < v; y++) for (let x = 0; x < h; x++) decodeCoefBlock(i, c, coefAt(c, mx * h + x, my * v + y));
+        }
+        mcuCount++;
+        if (err != OK) return err;
+      }
+      if (overrun()) return CORRUPT;
+    }
+  }
+  return OK;
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Inverse DCT into the planes (level shift, rounding, clamping)
+
+const A4: f32 = 0.70710678118654752; // cos(pi/4)
+const C1: f32 = 0.98078528040323044; // cos(k pi/16)
+const C2: f32 = 0.92387953251128674;
+const C3: f32 = 0.83146961230254524;
+const C5: f32 = 0.55557023301960218;
+const C6: f32 = 0.38268343236508977;
+const C7: f32 = 0.19509032201862766;
+
+@inline function clampByte(v: f32): u8 {
+  // v already includes the +128.5 level shift and rounding bias
+  return <u8>(<i32>max<f32>(0.0, min<f32>(255.0, v)));
+}
+
+/**
+ * One 8-point IDCT pass over four lanes at once (wasm SIMD): X0..X7 are rows 32 bytes apart from `s`, the outputs
+ * go to rows 32 bytes apart from `d`. Even/odd decomposition: x[n] = e[n] + o[n], x[7-n] = e[n] - o[n], the even
+ * half a 4-point IDCT of X0, X2, X4, X6, the odd half a 4x4 product with X1, X3, X5, X7. Unnormalised (x 2).
+ */
+@inline function idctPass(s: usize, d: usize): void {
+  const X0 = v128.load(s);
+  const X1 = v128.load(s, 32);
+  const X2 = v128.load(s, 64);
+  const X3 = v128.load(s, 96);
+  const X4 = v128.load(s, 128);
+  const X5 = v128.load(s, 160);
+  const X6 = v128.load(s, 192);
+  const X7 = v128.load(s, 224);
+  const a4 = f32x4.splat(A4);
+  const c1 = f32x4.splat(C1);
+  const c2 = f32x4.splat(C2);
+  const c3 = f32x4.splat(C3);
+  const c5 = f32x4.splat(C5);
+  const c6 = f32x4.splat(C6);
+  const c7 = f32x4.splat(C7);
+  const ee0 = f32x4.mul(f32x4.add(X0, X4), a4);
+  const ee1 = f32x4.mul(f32x4.sub(X0, X4), a4);
+  const eo0 = f32x4.add(f32x4.mul(X2, c2), f32x4.mul(X6, c6));
+  const eo1 = f32x4.sub(f32x4.mul(X2, c6), f32x4.mul(X6, c2));
+  const e0 = f32x4.add(ee0, eo0);
+  const e3 = f32x4.sub(ee0, eo0);
+  const e1 = f32x4.add(ee1, eo1);
+  const e2 = f32x4.sub(ee1, eo1);
+  const o0 = f32x4.add(f32x4.add(f32x4.mul(X1, c1), f32x4.mul(X3, c3)), f32x4.add(f32x4.mul(X5, c5), f32x4.mul(X7, c7)));
+  const o1 = f32x4.sub(f32x4.sub(f32x4.mul(X1, c3), f32x4.mul(X3, c7)), f32x4.add(f32x4.mul(X5, c1), f32x4.mul(X7, c5)));
+  const o2 = f32x4.add(f32x4.sub(f32x4.mul(X1, c5), f32x4.mul(X3, c1)), f32x4.add(f32x4.mul(X5, c7), f32x4.mul(X7, c3)));
+  const o3 = f32x4.add(f32x4.sub(f32x4.mul(X1, c7), f32x4.mul(X3, c5)), f32x4.sub(f32x4.mul(X5, c3), f32x4.mul(X7, c1)));
+  v128.store(d, f32x4.add(e0, o0));
+  v128.store(d, f32x4.add(e1, o1), 32);
+  v128.store(d, f32x4.add(e2, o2), 64);
+  v128.store(d, f32x4.add(e3, o3), 96);
+  v128.store(d, f32x4.sub(e3, o3), 128);
+  v128.store(d, f32x4.sub(e2, o2), 160);
+  v128.store(d, f32x4.sub(e1, o1), 192);
+  v128.store(d, f32x4.sub(e0, o0), 224);
+}
+
+/** Transposes the 4x4 f32 block at `s` (rows 32 bytes apart) into `d`. */
+@inline function transpose4(s: usize, d: usize): void {
+  const r0 = v128.load(s);
+  const r1 = v128.load(s, 32);
+  const r2 = v128.load(s, 64);
+  const r3 = v128.load(s, 96);
+  const t0 = v128.shuffle<f32>(r0, r1, 0, 4, 1, 5);
+  const t1 = v128.shuffle<f32>(r0, r1, 2, 6, 3, 7);
+  const t2 = v128.shuffle<f32>(r2, r3, 0, 4, 1, 5);
+  const t3 = v128.shuffle<f32>(r2, r3, 2, 6, 3, 7);
+  v128.store(d, v128.shuffle<f32>(t0, t2, 0, 1, 4, 5));
+  v128.store(d, v128.shuffle<f32>(t0, t2, 2, 3, 6, 7), 32);
+  v128.store(d, v128.shuffle<f32>(t1, t3, 0, 1, 4, 5), 64);
+  v128.store(d, v128.shuffle<f32>(t1, t3, 2, 3, 6, 7), 96);
+}
+
+/** Transposes the 8x8 f32 block at `s` into `d` (as four 4x4 blocks: [A B; C D] -> [A' C'; B' D']). */
+@inline function transpose8(s: usize, d: usize): void {
+  transpose4(s, d);
+  transpose4(s + 16, d + 128);
+  transpose4(s + 128, d + 16);
+  transpose4(s + 144, d + 144);
+}
+
+/** The 8x8 IDCT of blk (dequantised i32, natural order) into pixels: two SIMD passes with transposes between. */
+function idct8(src: usize, dst: usize, stride: i32): void {
+  const a = tmp;
+  const b = tmp + 256;
+  for (let r: usize = 0; r < 256; r += 16) v128.store(a + r, f32x4.convert_i32x4_s(v128.load(src + r)));
+  idctPass(a, b); // along v, lanes u 0..3
+  idctPass(a + 16, b + 16); // lanes u 4..7
+  transpose8(b, a);
+  idctPass(a, b); // along u, lanes y
+  idctPass(a + 16, b + 16);
+  transpose8(b, a); // rows y, lanes x
+  const scale = f32x4.splat(0.25);
+  const bias = f32x4.splat(128.5);
+  for (let y = 0; y < 8; y++) {
+    const row = a + (<usize>y << 5);
+    // truncation after +128.5 rounds (negatives saturate to 0 in the narrowing anyway)
+    const lo = i32x4.trunc_sat_f32x4_s(f32x4.add(f32x4.mul(v128.load(row), scale), bias));
+    const hi = i32x4.trunc_sat_f32x4_s(f32x4.add(f32x4.mul(v128.load(row, 16), scale), bias));
+    const w = i16x8.narrow_i32x4_s(lo, hi);
+    store<u64>(dst + <usize>(y * stride), i64x2.extract_lane(i8x16.narrow_i16x8_u(w, w), 0));
+  }
+}
+
+/** Reduced IDCT: n x n samples, each the area average of its (8/n)^2 pixels (n = 4 or 2). */
+function idctArea(src: usize, dst: usize, stride: i32, n: i32): void {
+  const a = n == 4 ? area4 : area2;
+  for (let u = 0; u < 8; u++) {
+    const p = src + (<usize>u << 2);
+    let nz = 0;
+    for (let v = 1; v < 8; v++) nz |= load<i32>(p + (<usize>v << 5));
+    for (let y = 0; y < n; y++) {
+      const row = a + (<usize>(y * 8) << 2);
+      let s = <f32>load<i32>(p) * load<f32>(row);
+      if (nz != 0) for (let v = 1; v < 8; v++) s += <f32>load<i32>(p + (<usize>v << 5)) * load<f32>(row + (<usize>v << 2));
+      store<f32>(tmp + (<usize>(y * 8 + u) << 2), s);
+    }
+  }
+  for (let y = 0; y < n; y++) {
+    const t = tmp + (<usize>(y * 8) << 2);
+    const d = dst + <usize>(y * stride);
+    for (let x = 0; x < n; x++) {
+      const row = a + (<usize>(x * 8) << 2);
+      let s: f32 = 0.0;
+      for (let u = 0; u < 8; u++) s += load<f32>(t + (<usize>u << 2)) * load<f32>(row + (<usize>u << 2));
+      store<u8>(d + <usize>x, clampByte(s + 128.5));
+    }
+  }
+}
+
+/** Writes the block in blk (dequantised; `last`: zigzag index of its last nonzero coefficient, 0 if DC only). */
+function writeBlock(dst: usize, stride: i32, last: i32): void {
+  if (last == 0) {
+    const v = clampByte(<f32>load<i32>(blk) * 0.125 + 128.5);
+    for (let y = 0; y < bs; y++) memory.fill(dst + <usize>(y * stride), v, <usize>bs);
+  } else if (bs == 8) idct8(blk, dst, stride);
+  else idctArea(blk, dst, stride, bs);
+  memory.fill(blk, 0, 256);
+}
+
+/** The plane address of block (bx, row-in-MCU-row by) of component c for the MCU row in slot `slot`. */
+@inline function planeBlock(c: i32, slot: i32, bx: i32, by: i32): usize {
+  const stride = unchecked(cStride[c]);
+  return unchecked(cPlane[c]) + <usize>((slot * unchecked(cRows[c]) + by * bs) * stride + bx * bs);
+}
+
+/** Sequential single-scan mode: entropy-decodes MCU row m straight into the planes. */
+function decodeMcuRow(m: i32): void {
+  const slot = m & 1;
+  const keepAc = bs > 1;
+  if (scanN == 1) {
+    const c = unchecked(sComp[0]);
+    const stride = unchecked(cStride[c]);
+    const bw = mcusX;
+    for (let bx = 0; bx < bw; bx++) {
+      if (needRestart()) restart();
+      const last = decodeBlock(0, c, keepAc);
+      if (err != OK) return;
+      writeBlock(planeBlock(c, slot, bx, 0), stride, last);
+      mcuCount++;
+    }
+  } else {
+    for (let mx = 0; mx < mcusX; mx++) {
+      if (needRestart()) restart();
+      for (let i = 0; i < scanN; i++) {
+        const c = unchecked(sComp[i]);
+        const h = unchecked(cH[c]);
+        const v = unchecked(cV[c]);
+        const stride = unchecked(cStride[c]);
+        for (let y = 0; y < v; y++)
+          for (let x = 0; x < h; x++) {
+            const last = decodeBlock(i, c, keepAc);
+            if (err != OK) return;
+            writeBlock(planeBlock(c, slot, mx * h + x, y), stride, last);
+          }
+      }
+      mcuCount++;
+    }
+  }
+  if (overrun()) err = CORRUPT;
+}
+
+/** Buffered mode: dequantises and transforms MCU row m of the coefficient buffer into the planes. */
+function transformMcuRow(m: i32): void {
+  const slot = m & 1;
+  for (let c = 0; c < ncomp; c++) {
+    const v = unchecked(cV[c]);
+    const bw = unchecked(cBW[c]);
+    const q = unchecked(cQ[c]);
+    const stride = unchecked(cStride[c]);
+    for (let y = 0; y < v; y++)
+      for (let bx = 0; bx < bw; bx++) {
+        const p = coefAt(c, bx, m * v + y);
+        let last = 0;
+        if (bs == 1) store<i32>(blk, <i32>load<i16>(p) * load<i32>(q));
+        else
+          for (let z = 0; z < 64; z++) {
+            const x = <i32>load<i16>(p + (<usize>z << 1));
+            if (x != 0) {
+              store<i32>(blk + (<usize>z << 2), x * load<i32>(q + (<usize>z << 2)));
+              if (z > 0) last = 1;
+            }
+          }
+        writeBlock(planeBlock(c, slot, bx, y), stride, last);
+      }
+  }
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Upsampling (libjpeg's "fancy" triangular filter for 2:1 ratios, replication otherwise) and colour
+
+/** The address of sample row r of component c while MCU row m is being output. */
+function planeRow(c: i32, r: i32, m: i32): usize {
+  r = max<i32>(0, min<i32>(r, unchecked(cRealH[c]) - 1));
+  const rows = unchecked(cRows[c]);
+  const mr = r / rows;
+  // a slot holds one of the last two MCU rows decoded; anything older survives only as its last row
+  if (mr < decodedRows - 2) return unchecked(cAbove[c]);
+  return unchecked(cPlane[c]) + <usize>(((mr & 1) * rows + (r - mr * rows)) * unchecked(cStride[c]));
+}
+
+/** Component c's samples for output row y, at output resolution. */
+function componentRow(c: i32, y: i32, m: i32): usize {
+  const hs = hmax / unchecked(cH[c]);
+  const vs = vmax / unchecked(cV[c]);
+  if (hs == 1 && vs == 1) return planeRow(c, y, m);
+  const dst = unchecked(cUp[c]);
+  const w = unchecked(cRealW[c]);
+  // like libjpeg: the triangular filter needs 3 samples across (a narrower row is replicated)
+  const fancy = bs > 1 && (hs == 1 || w > 2);
+  if (vs == 2 && (hs == 1 || hs == 2) && fancy) {
+    const r = y >> 1;
+    const in0 = planeRow(c, r, m);
+    const in1 = planeRow(c, y & 1 ? r + 1 : r - 1, m);
+    if (hs == 1) {
+      const bias = y & 1 ? 2 : 1;
+      for (let x = 0; x < w; x++)
+        store<u8>(dst + <usize>x, <u8>((3 * <i32>load<u8>(in0 + <usize>x) + <i32>load<u8>(in1 + <usize>x) + bias) >> 2));
+      return dst;
+    }
+    // 2 x 2: vertical 3:1 column sums, then horizontal 3:1 between them (weights 9, 3, 3, 1 over 16)
+    for (let x = 0; x < w; x++)
+      store<i32>(colsum + (<usize>x << 2), 3 * <i32>load<u8>(in0 + <usize>x) + <i32>load<u8>(in1 + <usize>x));
+    let prev = load<i32>(colsum);
+    let cur = prev;
+    store<u8>(dst, <u8>((cur * 4 + 8) >> 4));
+    for (let x = 0; x < w - 1; x++) {
+      const next = load<i32>(colsum + (<usize>(x + 1) << 2));
+      if (x > 0) store<u8>(dst + <usize>(2 * x), <u8>((cur * 3 + prev + 8) >> 4));
+      store<u8>(dst + <usize>(2 * x + 1), <u8>((cur * 3 + next + 7) >> 4));
+      prev = cur;
+      cur = next;
+    }
+    store<u8>(dst + <usize>(2 * w - 2), <u8>((cur * 3 + prev + 8) >> 4));
+    store<u8>(dst + <usize>(2 * w - 1), <u8>((cur * 4 + 7) >> 4));
+    return dst;
+  }
+  const src = planeRow(c, y / vs, m);
+  if (hs == 2 && fancy) {
+    // 2 x 1: out[2i] = (3 in[i] + in[i-1] + 1) / 4, out[2i+1] = (3 in[i] + in[i+1] + 2) / 4, edges copied
+    store<u8>(dst, load<u8>(src));
+    for (let x = 0; x < w - 1; x++) {
+      const a = <i32>load<u8>(src + <usize>x);
+      const b = <i32>load<u8>(src + <usize>(x + 1));
+      store<u8>(dst + <usize>(2 * x + 1), <u8>((3 * a + b + 2) >> 2));
+      store<u8>(dst + <usize>(2 * x + 2), <u8>((3 * b + a + 1) >> 2));
+    }
+    store<u8>(dst + <usize>(2 * w - 1), load<u8>(src + <usize>(w - 1)));
+    return dst;
+  }
+  for (let x = 0; x < w; x++) memory.fill(dst + <usize>(x * hs), load<u8>(src + <usize>x), <usize>hs);
+  return dst;
+}
+
+/** Colour-converts and writes the output rows of MCU row m into `out`; returns their count. */
+function emitMcuRow(m: i32): i32 {
+  const y0 = m * outRows;
+  const n = min<i32>(outRows, outH - y0);
+  for (let r = 0; r < n; r++) {
+    const y = y0 + r;
+    let d = out + <usize>(r * outW * 4);
+    if (ncomp == 1) {
+      const s = componentRow(0, y, m);
+      for (let x = 0; x < outW; x++, d += 4) {
+        const v = <u32>load<u8>(s + <usize>x);
+        store<u32>(d, v | (v << 8) | (v << 16) | 0xff000000);
+      }
+      continue;
+    }
+    const p0 = componentRow(0, y, m);
+    const p1 = componentRow(1, y, m);
+    const p2 = componentRow(2, y, m);
+    const rgb = adobe == 0 || (adobe < 0 && unchecked(cId[0]) == 82 && unchecked(cId[1]) == 71 && unchecked(cId[2]) == 66);
+    if (rgb) {
+      for (let x = 0; x < outW; x++, d += 4) {
+        const o = <usize>x;
+        store<u32>(d, <u32>load<u8>(p0 + o) | (<u32>load<u8>(p1 + o) << 8) | (<u32>load<u8>(p2 + o) << 16) | 0xff000000);
+      }
+      continue;
+    }
+    for (let x = 0; x < outW; x++, d += 4) {
+      const o = <usize>x;
+      const Y = <i32>load<u8>(p0 + o);
+      const cb = <usize>load<u8>(p1 + o) << 2;
+      const cr = <usize>load<u8>(p2 + o) << 2;
+      const R = Y + load<i32>(crR + cr);
+      const G = Y + ((load<i32>(cbG + cb) + load<i32>(crG + cr)) >> 16);
+      const B = Y + load<i32>(cbB + cb);
+      const r8 = <u32>max<i32>(0, min<i32>(255, R));
+      const g8 = <u32>max<i32>(0, min<i32>(255, G));
+      const b8 = <u32>max<i32>(0, min<i32>(255, B));
+      store<u32>(d, r8 | (g8 << 8) | (b8 << 16) | 0xff000000);
+    }
+  }
+  return n;
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Driving
+
+/**
+ * Prepares the output at 1 / 2^scaleLog2 per side and allocates its buffers. Refuses more than maxPixels
+ * (before any large allocation). Buffered files are entropy-decoded here, every scan.
+ */
+export function start(scale: i32, maxPixels: f64): i32 {
+  if (!frameSeen) return CORRUPT;
+  if (<f64>width * <f64>height > maxPixels) return TOO_LARGE;
+  coefReady = false;
+  err = OK;
+  if (buffered) {
+    // the coefficient buffer first, so a later rewind() can keep it and rebuild only the output buffers
+    for (let c = 0; c < ncomp; c++) {
+      const bytes = (<u64>unchecked(cBW[c]) * <u64>unchecked(cBH[c])) << 7;
+      unchecked((cCoef[c] = alloc(bytes)));
+      if (memFailed) return TOO_LARGE;
+      memory.fill(unchecked(cCoef[c]), 0, <usize>bytes);
+    }
+    // every scan, then the markers to the next one
+    while (true) {
+      const r = decodeScanCoefs();
+      if (r != OK) return r;
+      const s = parseMarkers();
+      if (s != OK) return s;
+      if (eoi) break;
+    }
+    coefTop = top;
+    coefReady = true;
+  }
+  return output(scale);
+}
+
+/**
+ * Another output pass over the coefficients start() decoded (buffered files only; 1 when there are none): a
+ * progressive file read twice, e.g. reduced and then full size, is entropy-decoded once.
+ */
+export function rewind(scale: i32): i32 {
+  if (!coefReady) return UNSUPPORTED;
+  top = coefTop;
+  return output(scale);
+}
+
+function output(scale: i32): i32 {
+  scaleLog2 = min<i32>(3, max<i32>(0, scale));
+  bs = 8 >> scaleLog2;
+  const div = 1 << scaleLog2;
+  outW = (width + div - 1) / div;
+  outH = (height + div - 1) / div;
+  outRows = vmax * bs;
+  err = OK;
+  mcuCount = 0;
+  decodedRows = 0;
+  emittedRows = 0;
+  for (let c = 0; c < ncomp; c++) {
+    unchecked((cPred[c] = 0));
+    const stride = unchecked(cBW[c]) * bs;
+    unchecked((cStride[c] = stride));
+    unchecked((cRows[c] = unchecked(cV[c]) * bs));
+    unchecked((cRealW[c] = (unchecked(cFullW[c]) + div - 1) / div));
+    unchecked((cRealH[c] = (unchecked(cFullH[c]) + div - 1) / div));
+    unchecked((cPlane[c] = alloc(<u64>(2 * unchecked(cRows[c])) * <u64>stride)));
+    unchecked((cAbove[c] = alloc(<u64>stride)));
+    unchecked((cUp[c] = alloc(<u64>(outW + 4 * 8 + 8))));
+  }
+  colsum = alloc(<u64>(outW + 16) << 2);
+  out = alloc(<u64>outRows * <u64>outW * 4);
+  if (memFailed) return TOO_LARGE;
+  memory.fill(blk, 0, 256);
+  if (!buffered) {
+    if (!tablesDefined()) return CORRUPT;
+    resetBits();
+    eobrun = 0;
+  }
+  return OK;
+}
+
+/** Decodes and writes the next MCU row of output at outPtr(); returns its row count, 0 at the end, -status. */
+export function next(): i32 {
+  if (err != OK) return -err;
+  while (emittedRows < mcusY) {
+    // the fancy upsampler reads one sample row past the MCU row: stay one MCU row ahead
+    if (decodedRows < mcusY && decodedRows <= emittedRows + 1) {
+      const d = decodedRows;
+      if (d >= 2)
+        for (let c = 0; c < ncomp; c++) {
+          const rows = unchecked(cRows[c]);
+          const stride = unchecked(cStride[c]);
+          memory.copy(unchecked(cAbove[c]), unchecked(cPlane[c]) + <usize>(((d & 1) * rows + rows - 1) * stride), <usize>stride);
+        }
+      if (buffered) transformMcuRow(d);
+      else decodeMcuRow(d);
+      if (err != OK) return -err;
+      decodedRows++;
+      continue;
+    }
+    const n = emitMcuRow(emittedRows);
+    emittedRows++;
+    return n;
+  }
+  return 0;
+}
