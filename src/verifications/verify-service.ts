@@ -14,6 +14,7 @@ import { type VerifiedCreator, verifiedCreator } from "./creator";
 import { publishedAtOf } from "./repo";
 import { verificationTrustAnchors } from "./trust";
 import { type DurableFacts, decideVerdict, type OcspStatus, type RelatedPublication, type SoftBindingMatch, type Verdict } from "./verdict";
+import { verifyPixels } from "./verify-pixels";
 
 /*
  * One verification: every signal computed for real, or reported as not computed with a warning, then the
@@ -95,12 +96,16 @@ async function durableFacts(env: Bindings, image: ImageServices | null, subject:
     warnings.push("Watermark and fingerprint signals are not computed: the image pipeline is not installed.");
     return none;
   }
-  const decoded = await image.codec.decode(subject.bytes, subject.mediaType);
+  const decoded = await verifyPixels(image, subject.bytes, subject.mediaType);
   if (decoded.status !== "decoded") {
     warnings.push(`Watermark and fingerprint signals are not computed: ${decoded.message}`);
     return none;
   }
-  const pixels = decoded.image;
+  const pixels = decoded.pixels.full;
+  // PDQ reads the reduced plane (it is matched within a distance; a transparent image keeps full resolution, see
+  // plane.ts). The ISCC code is looked up exactly, so it reads the full image, as publication computed it.
+  const plane = decoded.pixels.plane;
+  const pdqPixels = plane.opaque ? plane.image : pixels;
   // Every signal is computed first, then every index lookup it calls for goes to D1 as one statement.
   let payload: Uint8Array | null = null;
   let confidence = 0;
@@ -125,7 +130,7 @@ async function durableFacts(env: Bindings, image: ImageServices | null, subject:
   const pdq = image.fingerprinters.get("pdq");
   // PDQ's quality says whether the image has texture; a featureless image (flat, a bare gradient) shares its ISCC
   // code with unrelated images (measured in bench/fingerprint-recall.mjs), so its exact ISCC hit proves nothing.
-  const pdqComputed = pdq?.compute(pixels);
+  const pdqComputed = pdq?.compute(pdqPixels);
   const featureless = pdqComputed?.status === "computed" && (pdqComputed.quality ?? 0) < PDQ_MIN_QUALITY;
   let isccBits: Uint8Array | null = null;
   let isccLooked = false;
