@@ -303,16 +303,28 @@ export async function verifySubject(env: Bindings, services: VerifyServices, sub
   }
   // OCSP and the anchor log both need the raw manifest store: locate it in the bytes once.
   const store = manifest.facts.state === "read" ? (subject.manifestStore ?? storeIn(subject)) : null;
-  let ocsp: OcspStatus = "not_checked";
-  if (manifest.facts.state === "read") {
-    if (services.revocation) {
-      const checked = await services.revocation(store, manifest.facts.active_manifest_label);
-      ocsp = checked.status;
-      if (checked.warning) warnings.push(checked.warning);
-    } else warnings.push("The signer's revocation status (OCSP) is not checked in this deployment.");
-  }
-  const durable = await durableFacts(env, services.image, subject, warnings);
-  const anchor = manifest.facts.state === "read" ? await anchorSignal(env, store, warnings) : null;
+  // The OCSP answer and the anchor log are I/O (a responder, D1): both are asked before the pixel work starts and
+  // awaited after it, so their round trips overlap the CPU. Each keeps its own warnings, appended in the fixed
+  // order (revocation, pixels, anchor), so the result does not depend on which answers first.
+  const read = manifest.facts.state === "read" ? manifest.facts : null;
+  const ocspWarnings: string[] = [];
+  const anchorWarnings: string[] = [];
+  const revocation =
+    read && services.revocation
+      ? services.revocation(store, read.active_manifest_label)
+      : Promise.resolve<{ status: OcspStatus; warning?: string }>({ status: "not_checked" });
+  if (read && !services.revocation) ocspWarnings.push("The signer's revocation status (OCSP) is not checked in this deployment.");
+  const anchoring = read ? anchorSignal(env, store, anchorWarnings) : Promise.resolve(null);
+  // A rejection is handled where it is awaited; this only keeps it from being reported as unhandled meanwhile.
+  revocation.catch(() => {});
+  anchoring.catch(() => {});
+  const durableWarnings: string[] = [];
+  const durable = await durableFacts(env, services.image, subject, durableWarnings);
+  const checked = await revocation;
+  const ocsp: OcspStatus = checked.status;
+  if (checked.warning) ocspWarnings.push(checked.warning);
+  const anchor = await anchoring;
+  warnings.push(...ocspWarnings, ...durableWarnings, ...anchorWarnings);
 
   const verdict = decideVerdict({ manifest: manifest.facts, ocsp, durable, anchor_match: anchor, warnings });
   // What the service may stand behind in the manifest's own claims (creator, capture): the same three facts for both.
