@@ -1,4 +1,4 @@
-import { PdqFingerprinter, type PixelPlane, pixelPlane } from "../media/fingerprint";
+import { PdqFingerprinter, type PixelPlane, pixelPlane, planeFactor } from "../media/fingerprint";
 import type { ImageServices, RgbaImage } from "../media/types";
 
 /*
@@ -20,6 +20,12 @@ export interface VerifyPixels {
   plane: PixelPlane;
 }
 
+/**
+ * The smallest reduction worth making: reducing by 2 costs about as much CPU as PDQ saves on the quarter-size plane
+ * (bench/verify-stages.mjs, 1 MP), so below 3 PDQ reads the full image and its value stays exactly as before.
+ */
+const PLANE_MINIMUM_FACTOR = 3;
+
 export type VerifyPixelsResult = { status: "decoded"; pixels: VerifyPixels } | { status: "failed"; message: string };
 
 export async function verifyPixels(image: ImageServices, bytes: Uint8Array, mediaType: string): Promise<VerifyPixelsResult> {
@@ -30,7 +36,7 @@ export async function verifyPixels(image: ImageServices, bytes: Uint8Array, medi
   // The plane is reduced in the fingerprint kernel; without it (a deployment without PDQ) the image is its own plane.
   const itself: PixelPlane = { image: full, factor: 1, opaque: false, sourceWidth: full.width, sourceHeight: full.height };
   let plane = itself;
-  if (pdq instanceof PdqFingerprinter) {
+  if (pdq instanceof PdqFingerprinter && planeFactor(full.width, full.height) >= PLANE_MINIMUM_FACTOR) {
     try {
       plane = pixelPlane(pdq.kernel, full);
     } catch {
