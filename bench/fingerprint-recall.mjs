@@ -9,6 +9,8 @@
 //     cut into 16 bands of 16 bits by the service's own pdqBandValues; each band value and its 16 one-bit neighbours
 //     are probed; the candidates get exact Hamming distances; the nearest within PDQ_MATCH_DISTANCE (31) wins. Only
 //     hashes with quality >= PDQ_MIN_QUALITY (50) are indexed or looked up, as in the service.
+//   --plane: the looked-up copies get PDQ as the verify service computes it since #19, of the reduced pixel plane
+//     (src/media/fingerprint/plane.ts); the indexed originals keep full-resolution PDQ, as publication computes it.
 //
 //   npx node bench/fingerprint-recall.mjs            # full run: >= 1,000 indexed images (about 2 minutes on 2 cores)
 //   npx node bench/fingerprint-recall.mjs --quick    # 200 indexed images, for a smoke test
@@ -32,7 +34,7 @@ function buildBundle() {
   execFileSync(process.execPath, [join(root, "scripts", "build-wasm.mjs")], { stdio: "inherit", cwd: root });
   mkdirSync(dirname(bundlePath), { recursive: true });
   const entry = [
-    `export { IsccImageFingerprinter, PdqFingerprinter, hammingDistance } from "./src/media/fingerprint/index.ts";`,
+    `export { IsccImageFingerprinter, PdqFingerprinter, hammingDistance, pixelPlane } from "./src/media/fingerprint/index.ts";`,
     `export { pdqBandValues, PDQ_MATCH_DISTANCE, PDQ_MIN_QUALITY } from "./src/soft-bindings/repo.ts";`,
   ].join("\n");
   execFileSync(
@@ -343,8 +345,10 @@ if (!isMainThread) {
   const pdq = new F.PdqFingerprinter(module);
   const iscc = new F.IsccImageFingerprinter(module);
   const TRANSFORMS = transforms(lib);
-  const fingerprint = (img) => {
-    const p = pdq.compute(img),
+  // Publication fingerprints the full image; with --plane a looked-up copy gets the verify service's PDQ, of the
+  // reduced plane (src/media/fingerprint/plane.ts), and its ISCC of the full image, as verify-service.ts does.
+  const fingerprint = (img, lookedUp = false) => {
+    const p = pdq.compute(lookedUp && workerData.plane ? F.pixelPlane(module, img).image : img),
       c = iscc.compute(img);
     if (p.status !== "computed" || c.status !== "computed") throw new Error(`fingerprint failed: ${p.message ?? c.message}`);
     return { pdq: p.bits, quality: p.quality, iscc: c.bits };
@@ -359,7 +363,7 @@ if (!isMainThread) {
       let transformed = null;
       if (spec.query && fp.quality >= F.PDQ_MIN_QUALITY) {
         transformed = [];
-        for (const [name, fn] of TRANSFORMS) transformed.push({ name, ...fingerprint(await fn(img)) });
+        for (const [name, fn] of TRANSFORMS) transformed.push({ name, ...fingerprint(await fn(img), true) });
       }
       parentPort.postMessage({ ...spec, ...fp, transformed, genMs: t1 - t0, fpMs, ms: performance.now() - t0 });
     } catch (err) {
@@ -392,7 +396,10 @@ async function main() {
   const ISCC_NEAR = Math.floor((PDQ_MATCH_DISTANCE / 256) * 64); // 7 of 64 bits: the same share as PDQ's 31 of 256
 
   // --- worker pool
-  const workers = Array.from({ length: nWorkers }, () => new Worker(fileURLToPath(import.meta.url), { workerData: { bundlePath } }));
+  const workers = Array.from(
+    { length: nWorkers },
+    () => new Worker(fileURLToPath(import.meta.url), { workerData: { bundlePath, plane: process.argv.includes("--plane") } }),
+  );
   async function runAll(specs) {
     const out = new Array(specs.length);
     let next = 0;

@@ -14,6 +14,7 @@ import { type VerifiedCreator, verifiedCreator } from "./creator";
 import { publishedAtOf } from "./repo";
 import { verificationTrustAnchors } from "./trust";
 import { type DurableFacts, decideVerdict, type OcspStatus, type RelatedPublication, type SoftBindingMatch, type Verdict } from "./verdict";
+import { verifyPixels } from "./verify-pixels";
 
 /*
  * One verification: every signal computed for real, or reported as not computed with a warning, then the
@@ -95,12 +96,16 @@ async function durableFacts(env: Bindings, image: ImageServices | null, subject:
     warnings.push("Watermark and fingerprint signals are not computed: the image pipeline is not installed.");
     return none;
   }
-  const decoded = await image.codec.decode(subject.bytes, subject.mediaType);
+  const decoded = await verifyPixels(image, subject.bytes, subject.mediaType);
   if (decoded.status !== "decoded") {
     warnings.push(`Watermark and fingerprint signals are not computed: ${decoded.message}`);
     return none;
   }
-  const pixels = decoded.image;
+  const pixels = decoded.pixels.full;
+  // PDQ reads the reduced plane (it is matched within a distance; a transparent image keeps full resolution, see
+  // plane.ts). The ISCC code is looked up exactly, so it reads the full image, as publication computed it.
+  const plane = decoded.pixels.plane;
+  const pdqPixels = plane.opaque ? plane.image : pixels;
   // Every signal is computed first, then every index lookup it calls for goes to D1 as one statement.
   let payload: Uint8Array | null = null;
   let confidence = 0;
@@ -125,7 +130,7 @@ async function durableFacts(env: Bindings, image: ImageServices | null, subject:
   const pdq = image.fingerprinters.get("pdq");
   // PDQ's quality says whether the image has texture; a featureless image (flat, a bare gradient) shares its ISCC
   // code with unrelated images (measured in bench/fingerprint-recall.mjs), so its exact ISCC hit proves nothing.
-  const pdqComputed = pdq?.compute(pixels);
+  const pdqComputed = pdq?.compute(pdqPixels);
   const featureless = pdqComputed?.status === "computed" && (pdqComputed.quality ?? 0) < PDQ_MIN_QUALITY;
   let isccBits: Uint8Array | null = null;
   let isccLooked = false;
@@ -298,16 +303,28 @@ export async function verifySubject(env: Bindings, services: VerifyServices, sub
   }
   // OCSP and the anchor log both need the raw manifest store: locate it in the bytes once.
   const store = manifest.facts.state === "read" ? (subject.manifestStore ?? storeIn(subject)) : null;
-  let ocsp: OcspStatus = "not_checked";
-  if (manifest.facts.state === "read") {
-    if (services.revocation) {
-      const checked = await services.revocation(store, manifest.facts.active_manifest_label);
-      ocsp = checked.status;
-      if (checked.warning) warnings.push(checked.warning);
-    } else warnings.push("The signer's revocation status (OCSP) is not checked in this deployment.");
-  }
-  const durable = await durableFacts(env, services.image, subject, warnings);
-  const anchor = manifest.facts.state === "read" ? await anchorSignal(env, store, warnings) : null;
+  // The OCSP answer and the anchor log are I/O (a responder, D1): both are asked before the pixel work starts and
+  // awaited after it, so their round trips overlap the CPU. Each keeps its own warnings, appended in the fixed
+  // order (revocation, pixels, anchor), so the result does not depend on which answers first.
+  const read = manifest.facts.state === "read" ? manifest.facts : null;
+  const ocspWarnings: string[] = [];
+  const anchorWarnings: string[] = [];
+  const revocation =
+    read && services.revocation
+      ? services.revocation(store, read.active_manifest_label)
+      : Promise.resolve<{ status: OcspStatus; warning?: string }>({ status: "not_checked" });
+  if (read && !services.revocation) ocspWarnings.push("The signer's revocation status (OCSP) is not checked in this deployment.");
+  const anchoring = read ? anchorSignal(env, store, anchorWarnings) : Promise.resolve(null);
+  // A rejection is handled where it is awaited; this only keeps it from being reported as unhandled meanwhile.
+  revocation.catch(() => {});
+  anchoring.catch(() => {});
+  const durableWarnings: string[] = [];
+  const durable = await durableFacts(env, services.image, subject, durableWarnings);
+  const checked = await revocation;
+  const ocsp: OcspStatus = checked.status;
+  if (checked.warning) ocspWarnings.push(checked.warning);
+  const anchor = await anchoring;
+  warnings.push(...ocspWarnings, ...durableWarnings, ...anchorWarnings);
 
   const verdict = decideVerdict({ manifest: manifest.facts, ocsp, durable, anchor_match: anchor, warnings });
   // What the service may stand behind in the manifest's own claims (creator, capture): the same three facts for both.

@@ -17,3 +17,4 @@ export {
   isccScan,
 } from "./iscc";
 export { PDQ_HASH, pdqBegin, pdqFinish, pdqPush } from "./pdq";
+export { planeBand, planeBegin, planeOpaque, planeOutput } from "./plane";

@@ -6,3 +6,4 @@
 
 export * from "./codes";
 export { FingerprintKernel, IsccImageFingerprinter, type IsccNormalizeResult, PdqFingerprinter } from "./kernel";
+export { type PixelPlane, pixelPlane, planeFactor } from "./plane";

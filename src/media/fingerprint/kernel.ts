@@ -24,6 +24,10 @@ interface KernelExports {
   pdqBegin(rowLength: number, rowCount: number, chunkBytes: number, transposed: number): number;
   pdqPush(bytes: number): void;
   pdqFinish(): number;
+  planeBegin(width: number, height: number, factor: number): number;
+  planeBand(rows: number): void;
+  planeOutput(): number;
+  planeOpaque(): number;
 }
 
 /** Bytes of RGBA copied into the kernel per call. */
@@ -50,6 +54,10 @@ export class FingerprintKernel {
       "pdqBegin",
       "pdqPush",
       "pdqFinish",
+      "planeBegin",
+      "planeBand",
+      "planeOutput",
+      "planeOpaque",
     ] as const) {
       if (typeof e[name] !== "function") throw new Error(`fingerprint kernel: export ${name} missing (stale wasm/build/fingerprint.wasm?)`);
     }
@@ -215,6 +223,11 @@ export class PdqFingerprinter implements Fingerprinter {
 
   constructor(module: WebAssembly.Module | FingerprintKernel) {
     this.#kernel = FingerprintKernel.of(module);
+  }
+
+  /** The kernel instance (the verify service reduces its pixel plane in it: see plane.ts). */
+  get kernel(): FingerprintKernel {
+    return this.#kernel;
   }
 
   compute(image: RgbaImage): FingerprintResult {

@@ -1,0 +1,74 @@
+import type { RgbaImage } from "../types";
+import { FingerprintKernel } from "./kernel";
+
+/*
+ * The reduced image a verification reads its distance-matched signals from: the decoded image box-averaged by a
+ * whole factor, so a 2.8 MP photograph costs PDQ about a ninth of its pixels (the reference's own file tools
+ * shrink images over 512 px before hashing, for the same reason).
+ *
+ * The factor keeps at least the watermark detector's canonical area (about 512 x 384, 196,608 pixels) and a
+ * shorter side of at least 128 (its minimum), so the plane can also feed the detector once a decoder produces it
+ * directly (DCT-domain scaling); today the detector and ISCC read the full decode (see verify-pixels.ts).
+ * Transparent images keep full-resolution fingerprints (`opaque: false`): PDQ composites onto white per pixel,
+ * which an average of unequal alphas would not reproduce.
+ */
+
+/** The detector's canonical area (wasm/watermark CANON_AREA) and minimum shorter side (MIN_EDGE). */
+const CANONICAL_AREA = 196_608;
+const MINIMUM_EDGE = 128;
+
+export interface PixelPlane {
+  /** The reduced image (the decoded image itself when `factor` is 1). */
+  image: RgbaImage;
+  /** Each plane pixel averages (up to) factor x factor decoded pixels. */
+  factor: number;
+  /** Every decoded pixel has alpha 255. */
+  opaque: boolean;
+  /** The decoded image's size (the watermark's minimum size applies to it). */
+  sourceWidth: number;
+  sourceHeight: number;
+}
+
+/** The largest whole factor that keeps the canonical area and the minimum edge (1: use the image as it is). */
+export function planeFactor(width: number, height: number): number {
+  const byArea = Math.floor(Math.sqrt((width * height) / CANONICAL_AREA));
+  const byEdge = Math.floor(Math.min(width, height) / MINIMUM_EDGE);
+  return Math.max(1, Math.min(byArea, byEdge));
+}
+
+function isOpaque(data: Uint8Array): boolean {
+  for (let i = 3; i < data.length; i += 4) if (data[i] !== 255) return false;
+  return true;
+}
+
+/**
+ * The plane of a decoded image, reduced in the fingerprint kernel (wasm/fingerprint/plane.ts) band by band, so
+ * only the plane itself is allocated. Edge blocks that the factor does not divide average the pixels they have:
+ * the plane covers the whole image at exactly 1/factor (no edge is cropped). Throws if the kernel cannot grow.
+ */
+export function pixelPlane(module: WebAssembly.Module | FingerprintKernel, image: RgbaImage): PixelPlane {
+  const { width: W, height: H, data } = image;
+  const k = planeFactor(W, H);
+  if (k === 1) return { image, factor: 1, opaque: isOpaque(data), sourceWidth: W, sourceHeight: H };
+  const kernel = FingerprintKernel.of(module);
+  const e = kernel.exports;
+  const staging = e.planeBegin(W, H, k) >>> 0;
+  if (!staging) throw new Error("fingerprint kernel: out of memory for the pixel plane");
+  const band = W * 4 * k;
+  const mem = kernel.bytes(); // planeBegin may have grown the memory: views are taken after it
+  for (let at = 0; at < data.length; at += band) {
+    const end = Math.min(data.length, at + band);
+    mem.set(data.subarray(at, end), staging);
+    e.planeBand((end - at) / (W * 4));
+  }
+  const w = Math.ceil(W / k);
+  const h = Math.ceil(H / k);
+  const out = e.planeOutput() >>> 0;
+  return {
+    image: { width: w, height: h, data: kernel.bytes().slice(out, out + w * h * 4) },
+    factor: k,
+    opaque: e.planeOpaque() === 1,
+    sourceWidth: W,
+    sourceHeight: H,
+  };
+}
