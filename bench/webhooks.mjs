@@ -2,7 +2,9 @@
 // whether each endpoint's concurrency and rate limits still hold, as the receiver sees them. The real Worker
 // bundle runs in bare Miniflare (queues, DOs, D1); the receiver is a Node HTTP server verifying every request with
 // `standardwebhooks`. Baseline in the same run: the same receiver POSTed to directly from Node, 20 in flight.
+import { execFileSync } from "node:child_process";
 import { createHmac, randomBytes, randomUUID } from "node:crypto";
+import { readFileSync } from "node:fs";
 import { until, WebhookReceiver } from "../test/support/webhook-receiver.ts";
 import { startWorker } from "../test/support/worker.ts";
 import { goal } from "./lib/goals.mjs";
@@ -11,6 +13,12 @@ const ENDPOINTS = 20;
 /** Events per round, each delivered to all 20 endpoints; 2 rounds stay within the endpoints' 600 a minute. */
 const EVENTS = Number(process.env.BENCH_WEBHOOK_EVENTS ?? 100);
 const ROUNDS = 2;
+/**
+ * The bulk receivers answer after 2 ms. The receiver counts a request in flight from its body's arrival to its
+ * answer; an immediate answer makes that span synchronous code, so it could never count more than 1 (earlier runs
+ * printed "max 1 in flight" while the gate granted 20 at once), and the concurrency row would test nothing.
+ */
+const BULK_ANSWER = () => ({ status: 200, delayMs: 2 });
 
 const receiver = new WebhookReceiver();
 await receiver.start();
@@ -51,8 +59,32 @@ const svc = {
   dispose: () => worker.dispose(),
 };
 
+/**
+ * CPU seconds used so far by this process (the receiver and the driver) and by its workerd children (the Worker,
+ * its Durable Objects, local D1 and Queues), from /proc: on a machine shared with other work, CPU per delivery is
+ * the figure that load does not inflate. Null where /proc is not there.
+ */
+function cpuSeconds() {
+  try {
+    const ticks = 100; // USER_HZ on Linux
+    const children = execFileSync("pgrep", ["-P", String(process.pid)], { encoding: "utf8" })
+      .split("\n")
+      .filter(Boolean);
+    let workerd = 0;
+    for (const pid of children) {
+      const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+      const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+      workerd += (Number(fields[11]) + Number(fields[12])) / ticks; // utime, stime
+    }
+    const own = process.cpuUsage();
+    return { workerd, node: (own.user + own.system) / 1e6 };
+  } catch {
+    return null;
+  }
+}
+
 /** Registers an endpoint for a receiver path (the receiver gets its secret). */
-async function endpointFor(path, body, answer) {
+async function endpointFor(path, body, answer = BULK_ANSWER) {
   const route = receiver.route(path, answer);
   const created = await svc.call("POST", "/v1/webhook-endpoints", {
     body: { url: receiver.url(path), event_catalog_version: "svc.customer-events.v1", ...body },
@@ -159,6 +191,7 @@ try {
   const events = await seedEvents("asset.watermarked", EVENTS);
   const rounds = [];
   let target = 0;
+  const cpu0 = cpuSeconds();
   for (let r = 0; r < ROUNDS; r++) {
     const t0 = performance.now();
     await replayAll(events, ENDPOINTS);
@@ -168,6 +201,7 @@ try {
     await waitFor(unfinishedNone, "every delivery recorded");
     rounds.push({ deliveries: events.length * ENDPOINTS, seconds: (performance.now() - t0) / 1000 });
   }
+  const cpu1 = cpuSeconds();
   const unverified = endpoints.flatMap((e) => e.route.received).filter((r) => !r.verifiedWith[0]).length;
   const duplicates = endpoints.reduce((n, e) => n + [...e.route.acknowledged.values()].filter((c) => c > ROUNDS).length, 0);
 
@@ -232,6 +266,11 @@ try {
   console.log(
     `DO gate per delivery: mean ${mean(gate).toFixed(2)} ms, p50 ${pct(gate, 0.5)} ms, p99 ${pct(gate, 0.99)} ms; attempt (sign + POST + read) mean ${mean(attempt).toFixed(2)} ms, p50 ${pct(attempt, 0.5)} ms`,
   );
+  if (cpu0 && cpu1)
+    console.log(
+      `CPU per delivery over the rounds: workerd (Worker, DOs, D1, Queues) ${((1000 * (cpu1.workerd - cpu0.workerd)) / total).toFixed(2)} ms, ` +
+        `node (receiver + driver) ${((1000 * (cpu1.node - cpu0.node)) / total).toFixed(2)} ms`,
+    );
   const bulkInFlight = Math.max(...endpoints.map((e) => e.route.maxInFlight));
   const bulkPerMinute = Math.max(...endpoints.map((e) => maxPerMinute(e.route.received)));
   const ratedPerMinute = maxPerMinute(rated.route.received);
