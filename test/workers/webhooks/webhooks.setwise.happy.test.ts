@@ -3,9 +3,11 @@ import { describe, expect, it } from "vitest";
 import type { WebhookEndpointGate } from "../../../src/durable-objects/webhook-endpoint-gate";
 import { newId } from "../../../src/platform/ids";
 import { replayEvent } from "../../../src/webhooks/deliveries";
+import { deliverBatch } from "../../../src/webhooks/delivery-run";
 import { type AttemptRecord, recordAttempt, recordAttempts } from "../../../src/webhooks/repo/attempts";
+import { generateWebhookSecret, sealSecret } from "../../../src/webhooks/signing";
 import { createTenant, testEnv } from "../support/helpers";
-import { createEndpoint } from "../support/webhooks.helpers";
+import { createEndpoint, sleep } from "../support/webhooks.helpers";
 
 /*
  * #19: the webhook writes made set-wise (a round's acknowledged attempts, one event's deliveries to many
@@ -144,8 +146,8 @@ describe("#19 webhook writes made set-wise", () => {
       statements.push(
         testEnv.DB.prepare(
           `INSERT INTO webhook_endpoints (id, tenant_id, url, event_catalog_version, events, max_concurrency, rate_limit_per_minute, auto_disable_after_failures, state, consecutive_failures, secret_ciphertext, created_at, updated_at)
-           VALUES (?, ?, 'https://hooks.example.com/svc', 'svc.customer-events.v1', '["asset.signed"]', 5, 60, 20, 'active', 0, 'v1.x.y', ?, ?)`,
-        ).bind(id, tenantId, now, now),
+           VALUES (?, ?, 'https://hooks.example.com/svc', 'svc.customer-events.v1', '["asset.signed"]', 5, 60, 20, 'active', 0, ?, ?, ?)`,
+        ).bind(id, tenantId, await sealSecret(testEnv.SVC_KEY_PEPPER!, id, generateWebhookSecret()), now, now),
       );
     }
     await testEnv.DB.batch(statements);
@@ -190,6 +192,53 @@ describe("#19 webhook writes made set-wise", () => {
     // Another tenant's replay of the same event finds nothing.
     const other = await createTenant();
     expect(await replayEvent(testEnv, other.tenantId, eventId)).toEqual({ status: "not_found" });
+  });
+
+  it("a batch naming more deliveries than one read takes (2 × 110) reads them in one round trip and sends each exactly once, within each endpoint's concurrency", async () => {
+    const { key, tenantId } = await createTenant();
+    const endpoints = [
+      await createEndpoint(key, { max_concurrency: 20, rate_limit_per_minute: 600 }),
+      await createEndpoint(key, { max_concurrency: 7, rate_limit_per_minute: 600 }),
+    ];
+    const ids: string[][] = [];
+    for (const e of endpoints) {
+      const claimed = await claimedDeliveries(tenantId, e.id, 110);
+      // Pending and due (claimedDeliveries leaves them claimed): what a fan-out leaves.
+      await testEnv.DB.batch(
+        claimed.map((id) =>
+          testEnv.DB.prepare(
+            "UPDATE webhook_deliveries SET status = 'pending', attempt_count = 0, lease_until = NULL, next_attempt_at = ? WHERE id = ?",
+          ).bind(Date.now(), id),
+        ),
+      );
+      ids.push(claimed);
+    }
+    const inFlight = new Map<string, number>();
+    const most = new Map<string, number>();
+    const sent: string[] = [];
+    const fetcher: typeof fetch = async (_input, init) => {
+      const headers = new Headers(init?.headers);
+      const endpoint = headers.get("svc-endpoint-id")!;
+      inFlight.set(endpoint, (inFlight.get(endpoint) ?? 0) + 1);
+      most.set(endpoint, Math.max(most.get(endpoint) ?? 0, inFlight.get(endpoint)!));
+      sent.push(headers.get("svc-delivery-id")!);
+      await sleep(1);
+      inFlight.set(endpoint, inFlight.get(endpoint)! - 1);
+      return new Response("ok", { status: 200, headers: { "content-length": "2" } });
+    };
+    // Interleaved as messages of a fan-out name them.
+    const all = ids[0]!.flatMap((id, i) => [id, ids[1]![i]!]);
+    const outcomes = await deliverBatch(testEnv, all, { fetcher, random: () => 0.5 });
+    expect(outcomes.every((e) => e === null)).toBe(true);
+    expect([...sent].sort()).toEqual([...all].sort());
+    expect(most.get(endpoints[0]!.id)).toBeLessThanOrEqual(20);
+    expect(most.get(endpoints[1]!.id)).toBeLessThanOrEqual(7);
+    const delivered = await testEnv.DB.prepare(
+      "SELECT COUNT(*) AS n FROM webhook_deliveries WHERE endpoint_id IN (?, ?) AND status = 'delivered' AND attempt_count = 1",
+    )
+      .bind(endpoints[0]!.id, endpoints[1]!.id)
+      .first<{ n: number }>();
+    expect(delivered!.n).toBe(220);
   });
 
   it("acquireMany stores every lease and grant it makes (what a restarted gate reads back), in its one write", async () => {
