@@ -3,8 +3,8 @@ import { newId } from "../platform/ids";
 import { TEST_EVENT_TYPE, testEventBody } from "./events";
 import { nudge } from "./queue";
 import { findDelivery, insertDeliveryStatement, restartFinishedDelivery, upsertReplayedDeliveries } from "./repo/deliveries";
-import { activeRecipients, type EndpointRow, endpointState } from "./repo/endpoints";
-import { findTenantEvent, insertTestEventStatement, markFannedOutKeepingFirst } from "./repo/events";
+import { type EndpointRow, endpointState } from "./repo/endpoints";
+import { findTenantEventWithRecipients, insertTestEventStatement, markFannedOutKeepingFirstStatement } from "./repo/events";
 import type { MutationResult } from "./service";
 
 /*
@@ -96,9 +96,10 @@ export type EventReplayResult = { status: "replayed"; eventId: string; deliveryC
  */
 export async function replayEvent(env: Bindings, tenantId: string, eventId: string): Promise<EventReplayResult> {
   const d1 = env.DB;
-  const event = await findTenantEvent(d1, tenantId, eventId);
-  if (!event) return { status: "not_found" };
-  const endpoints = await activeRecipients(d1, { ...event, tenant_id: tenantId });
+  // Two D1 round trips (#19): the event with its recipients, then every upsert and the fanned-out mark together.
+  const found = await findTenantEventWithRecipients(d1, tenantId, eventId);
+  if (!found) return { status: "not_found" };
+  const { event, recipients: endpoints } = found;
   const now = Date.now();
   // One batch for all its endpoints (#19): each upsert still re-checks its endpoint and its delivery's state.
   const queued = await upsertReplayedDeliveries(
@@ -111,8 +112,8 @@ export async function replayEvent(env: Bindings, tenantId: string, eventId: stri
       eventType: event.type,
       now,
     })),
+    [markFannedOutKeepingFirstStatement(d1, event.id, now)],
   );
-  await markFannedOutKeepingFirst(d1, event.id, now);
   await nudge(env, queued);
   return { status: "replayed", eventId: event.id, deliveryCount: queued.length };
 }

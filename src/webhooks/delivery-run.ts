@@ -69,8 +69,9 @@ export async function deliverBatch(
       row.endpoint_state === "active" &&
       (row.next_attempt_at ?? 0) <= now &&
       row.attempt_count - row.attempt_base < maxAttempts;
-    if (plain) runs.set(row.endpoint_id, [...(runs.get(row.endpoint_id) ?? []), row]);
-    else single.push(id);
+    if (!plain) single.push(id);
+    else if (runs.has(row.endpoint_id)) runs.get(row.endpoint_id)!.push(row);
+    else runs.set(row.endpoint_id, [row]);
   }
   const fail = (ids: readonly string[]) => (error: unknown) => {
     for (const id of ids) errors.set(id, error);

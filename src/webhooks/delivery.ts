@@ -281,5 +281,12 @@ export async function attempt(
 }
 
 async function hashPrefix(res: Response, limit: number): Promise<string> {
-  return hex(await crypto.subtle.digest("SHA-256", (await readBodyPrefix(res, limit)).bytes));
+  // A body whose declared length is within the limit is read in one call (#19: the usual short acknowledgement);
+  // the framing holds it to that length. Otherwise it is read chunk by chunk up to the limit.
+  const declared = Number(res.headers.get("content-length") ?? Number.NaN);
+  const bytes =
+    Number.isSafeInteger(declared) && declared >= 0 && declared <= limit
+      ? await res.arrayBuffer()
+      : (await readBodyPrefix(res, limit)).bytes;
+  return hex(await crypto.subtle.digest("SHA-256", bytes));
 }

@@ -84,24 +84,68 @@ export async function restartFinishedDelivery(
  */
 export async function upsertReplayedDeliveries(
   d1: D1Database,
-  deliveries: readonly { id: string; tenantId: string; endpointId: string; eventId: string; eventType: string; now: number }[],
+  deliveries: readonly NewDelivery[],
+  after: readonly D1PreparedStatement[] = [],
 ): Promise<string[]> {
-  if (deliveries.length === 0) return [];
-  const results = await d1.batch<{ id: string }>(
-    deliveries.map((d) =>
-      d1
-        .prepare(
-          `INSERT INTO webhook_deliveries (id, tenant_id, endpoint_id, event_id, event_type, status, attempt_count, replay_count, next_attempt_at, created_at, updated_at)
-             SELECT ?, ?, ?, ?, ?, 'pending', 0, 0, ?, ?, ? WHERE EXISTS (SELECT 1 FROM webhook_endpoints WHERE id = ? AND state = 'active')
-             ON CONFLICT (endpoint_id, event_id) DO UPDATE SET status = 'pending', replay_count = replay_count + 1, attempt_base = attempt_count,
-               next_attempt_at = excluded.next_attempt_at, terminal_reason = NULL, updated_at = excluded.updated_at
-             WHERE webhook_deliveries.status IN ('delivered', 'failed', 'dead')
-             RETURNING id`,
-        )
-        .bind(d.id, d.tenantId, d.endpointId, d.eventId, d.eventType, d.now, d.now, d.now, d.endpointId),
-    ),
+  // Set-wise (#19): one statement per 45 endpoints of an event instead of one per endpoint; each row is still
+  // guarded by its own endpoint's state and its own delivery's status, exactly as a statement of its own.
+  // `after`: statements that belong to the same change (the event marked fanned out), in the same round trip.
+  const upserts = deliveryRows(deliveries).map((rows) =>
+    d1
+      .prepare(
+        `INSERT INTO webhook_deliveries (id, tenant_id, endpoint_id, event_id, event_type, status, attempt_count, replay_count, next_attempt_at, created_at, updated_at)
+           ${rowsSelect(rows.length)}
+           ON CONFLICT (endpoint_id, event_id) DO UPDATE SET status = 'pending', replay_count = replay_count + 1, attempt_base = attempt_count,
+             next_attempt_at = excluded.next_attempt_at, terminal_reason = NULL, updated_at = excluded.updated_at
+           WHERE webhook_deliveries.status IN ('delivered', 'failed', 'dead')
+           RETURNING id`,
+      )
+      .bind(...rowsBinds(rows)),
   );
-  return results.flatMap((r) => r.results.map((row) => row.id));
+  if (upserts.length + after.length === 0) return [];
+  const results = await d1.batch<{ id: string }>([...upserts, ...after]);
+  return results.slice(0, upserts.length).flatMap((r) => r.results.map((row) => row.id));
+}
+
+export type NewDelivery = { id: string; tenantId: string; endpointId: string; eventId: string; eventType: string; now: number };
+
+/** Endpoints per set-wise delivery insert: 2 binds each (delivery id, endpoint id) plus 6 shared, within D1's 100. */
+const ROWS_PER_INSERT = 45;
+
+/** Deliveries that share their event and time (one event's fan-out or replay), in groups of ROWS_PER_INSERT. */
+function deliveryRows(deliveries: readonly NewDelivery[]): NewDelivery[][] {
+  const shared = new Map<string, NewDelivery[]>();
+  for (const d of deliveries) {
+    const key = JSON.stringify([d.tenantId, d.eventId, d.eventType, d.now]);
+    shared.set(key, [...(shared.get(key) ?? []), d]);
+  }
+  const out: NewDelivery[][] = [];
+  for (const group of shared.values())
+    for (let i = 0; i < group.length; i += ROWS_PER_INSERT) out.push(group.slice(i, i + ROWS_PER_INSERT));
+  return out;
+}
+
+/** New pending deliveries, due now, one per row of VALUES, each only while its own endpoint is active. */
+const rowsSelect = (n: number) =>
+  `SELECT v.column1, ?, v.column2, ?, ?, 'pending', 0, 0, ?, ?, ? FROM (VALUES ${Array.from({ length: n }, () => "(?, ?)").join(", ")}) AS v
+      WHERE EXISTS (SELECT 1 FROM webhook_endpoints WHERE id = v.column2 AND state = 'active')`;
+
+const rowsBinds = (rows: readonly NewDelivery[]) => {
+  const d = rows[0]!;
+  return [d.tenantId, d.eventId, d.eventType, d.now, d.now, d.now, ...rows.flatMap((r) => [r.id, r.endpointId])];
+};
+
+/** `insertDeliveryStatement` (ignore) for one event's deliveries to many endpoints: one statement per 45. */
+export function insertDeliveriesStatements(d1: D1Database, deliveries: readonly NewDelivery[]): D1PreparedStatement[] {
+  return deliveryRows(deliveries).map((rows) =>
+    d1
+      .prepare(
+        `INSERT INTO webhook_deliveries (id, tenant_id, endpoint_id, event_id, event_type, status, attempt_count, replay_count, next_attempt_at, created_at, updated_at)
+         ${rowsSelect(rows.length)}
+         ON CONFLICT (endpoint_id, event_id) DO NOTHING`,
+      )
+      .bind(...rowsBinds(rows)),
+  );
 }
 
 /** Deliveries of an event not attempted yet (the fan-out sends their first message). */

@@ -1,4 +1,4 @@
-import { and, eq } from "drizzle-orm";
+import { eq } from "drizzle-orm";
 import { database } from "../../db/client";
 import { webhookEvents } from "../../db/schema";
 import { newId } from "../../platform/ids";
@@ -40,27 +40,38 @@ export async function findEvent(d1: D1Database, eventId: string): Promise<EventR
   return row ?? null;
 }
 
-export async function findTenantEvent(
-  d1: D1Database,
-  tenantId: string,
-  eventId: string,
-): Promise<{ id: string; type: string; target_endpoint_id: string | null } | null> {
-  const row = await database(d1)
-    .select({ id: webhookEvents.id, type: webhookEvents.type, target_endpoint_id: webhookEvents.targetEndpointId })
-    .from(webhookEvents)
-    .where(and(eq(webhookEvents.id, eventId), eq(webhookEvents.tenantId, tenantId)))
-    .get();
-  return row ?? null;
-}
-
 /** The fan-out's mark, set once (a second fan-out of the same event finds it set and creates nothing). */
 export function markFannedOutStatement(d1: D1Database, eventId: string, now: number): D1PreparedStatement {
   return d1.prepare("UPDATE webhook_events SET fanned_out_at = ? WHERE id = ? AND fanned_out_at IS NULL").bind(now, eventId);
 }
 
 /** A replay marks the event fanned out too, keeping the first time if there was one. */
-export async function markFannedOutKeepingFirst(d1: D1Database, eventId: string, now: number): Promise<void> {
-  await d1.prepare("UPDATE webhook_events SET fanned_out_at = COALESCE(fanned_out_at, ?) WHERE id = ?").bind(now, eventId).run();
+export function markFannedOutKeepingFirstStatement(d1: D1Database, eventId: string, now: number): D1PreparedStatement {
+  return d1.prepare("UPDATE webhook_events SET fanned_out_at = COALESCE(fanned_out_at, ?) WHERE id = ?").bind(now, eventId);
+}
+
+/**
+ * A tenant's event and the active endpoints subscribed to it now (its one target, for a test event), in one D1
+ * round trip (#19: a replay read them in two); the recipients are `activeRecipients`' for that event.
+ */
+export async function findTenantEventWithRecipients(
+  d1: D1Database,
+  tenantId: string,
+  eventId: string,
+): Promise<{ event: { id: string; type: string; target_endpoint_id: string | null }; recipients: { id: string }[] } | null> {
+  const [event, recipients] = await d1.batch([
+    d1.prepare("SELECT id, type, target_endpoint_id FROM webhook_events WHERE id = ? AND tenant_id = ?").bind(eventId, tenantId),
+    d1
+      .prepare(
+        `SELECT e.id FROM webhook_events ev JOIN webhook_endpoints e ON e.tenant_id = ev.tenant_id
+          WHERE ev.id = ? AND ev.tenant_id = ? AND e.state = 'active'
+            AND CASE WHEN ev.target_endpoint_id IS NOT NULL THEN e.id = ev.target_endpoint_id
+                     ELSE EXISTS (SELECT 1 FROM json_each(e.events) WHERE value = ev.type) END`,
+      )
+      .bind(eventId, tenantId),
+  ]);
+  const row = event!.results[0] as { id: string; type: string; target_endpoint_id: string | null } | undefined;
+  return row ? { event: row, recipients: recipients!.results as { id: string }[] } : null;
 }
 
 /** A synthetic test event aimed at one endpoint, already fanned out (its one delivery is written beside it). */
