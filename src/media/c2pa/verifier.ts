@@ -1,5 +1,6 @@
 import { isC2paJumbfContent } from "../inspect/c2pa-markers";
 import type { ManifestFacts } from "../types";
+import { indexOfBytes } from "./byte-search";
 import { verifySettingsJson, WasmReader } from "./engine";
 import { checkStoreIntegrity } from "./integrity";
 import type { ExtractManifestStoreResult } from "./jumbf-box";
@@ -289,22 +290,14 @@ function withoutRanges(bytes: Uint8Array, ranges: [number, number][]): Uint8Arra
  * store located exactly as the engine reads it (the carriers of trust-anchors.ts), and never when some manifest
  * carries a timestamp assertion (c2pa.time-stamp), which can stand in for the signature's own timestamp.
  */
+const TIME_STAMP_LABEL = new TextEncoder().encode("c2pa.time-stamp");
+
 function signerFromStore(located: ExtractManifestStoreResult, label: string, validatedTime: string | null): SignerSummary | null {
   if (located.status !== "ok" || !["sidecar", "jpeg-app11", "png-cabx"].includes(located.carrier)) return null;
-  if (indexOfAscii(located.store, "c2pa.time-stamp") >= 0) return null;
+  if (indexOfBytes(located.store, TIME_STAMP_LABEL) >= 0) return null;
   const signature = activeManifestSignature(located.store, label);
   if (signature.status !== "ok" || signature.manifestLabel !== label) return null;
   return signerSummaryFromCose(signature.cose, validatedTime);
-}
-
-function indexOfAscii(haystack: Uint8Array, text: string): number {
-  const needle = Uint8Array.from(text, (c) => c.charCodeAt(0));
-  for (let i = haystack.indexOf(needle[0]!); i >= 0 && i + needle.length <= haystack.length; i = haystack.indexOf(needle[0]!, i + 1)) {
-    let j = 1;
-    while (j < needle.length && haystack[i + j] === needle[j]) j++;
-    if (j === needle.length) return i;
-  }
-  return -1;
 }
 
 /** The reference engine's reading alone (see verifyManifest). */
