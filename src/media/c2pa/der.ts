@@ -122,7 +122,7 @@ export function unsignedInteger(bytes: Uint8Array): Uint8Array {
 
 export const smallInteger = (n: number) => unsignedInteger(new Uint8Array([n]));
 
-/** DER bytes in the order of a DER SET OF (RFC 5280 X.690 §11.6: ascending encodings). */
+/** DER bytes in the order of a DER SET OF (X.690 §11.6: ascending encodings). */
 export function derSetOrder(items: Uint8Array[]): Uint8Array[] {
   return [...items].sort((a, b) => {
     const n = Math.min(a.length, b.length);
