@@ -9,7 +9,9 @@ import { C2paManifestReader } from "../src/media/c2pa/reader";
 import { C2paSigner } from "../src/media/c2pa/signer";
 import { installDevTsa } from "../src/media/c2pa/tsa-dev-port";
 
-export { verifySettingsJson } from "../src/media/c2pa/engine";
+export { verifySettingsJson, WasmReader } from "../src/media/c2pa/engine";
+export { extractManifestStore } from "../src/media/c2pa/jumbf-carriers";
+export { anchorsForStore } from "../src/media/c2pa/trust-anchors";
 export { verifyManifest } from "../src/media/c2pa/verifier";
 export { C2PA_TRUST_LIST_PEM } from "../src/verifications/trust/c2pa-trust-list";
 export { c2paEngineMemoryBytes };

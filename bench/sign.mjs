@@ -21,7 +21,16 @@ execFileSync(
   ],
   { cwd: ROOT },
 );
-const { setup, c2paEngineMemoryBytes, verifyManifest, verifySettingsJson, C2PA_TRUST_LIST_PEM } = await import(join(OUT, "sign-entry.mjs"));
+const {
+  setup,
+  c2paEngineMemoryBytes,
+  verifyManifest,
+  verifySettingsJson,
+  C2PA_TRUST_LIST_PEM,
+  WasmReader,
+  extractManifestStore,
+  anchorsForStore,
+} = await import(join(OUT, "sign-entry.mjs"));
 
 /** A photo-sized JPEG made with ffmpeg (a Mandelbrot with film grain, so it compresses like a photo), else with MozJPEG. */
 async function jpeg(width, height) {
@@ -140,6 +149,11 @@ console.log("Target: 1 MP sign <= 10 ms CPU; a 12 MP job inside the 128 MB Worke
     const ours = [];
     const native = [];
     const bare = [];
+    const engine = [];
+    // The engine's share of the service's figure: the c2pa-wasm read and json() alone, with the settings
+    // verifyManifest gives it (the anchors the store can name), so the rest is our own work around it.
+    const located = extractManifestStore(signed.bytes, "image/jpeg");
+    const engineSettings = verifySettingsJson(anchorsForStore(anchors, located));
     let status = "";
     let nativeState = "";
     for (let i = 0; i < runs + 5; i++) {
@@ -154,10 +168,20 @@ console.log("Target: 1 MP sign <= 10 ms CPU; a 12 MP job inside the 128 MB Worke
       t = cpuMs();
       await Reader.fromAsset({ buffer: Buffer.from(signed.bytes), mimeType: "image/jpeg" });
       if (i >= 5) bare.push(cpuMs() - t);
+      t = cpuMs();
+      const w = await WasmReader.fromBytes("image/jpeg", signed.bytes, engineSettings);
+      w.json();
+      w.free();
+      if (i >= 5) engine.push(cpuMs() - t);
     }
     const ratio = p50(ours) / p50(native);
     console.log(`\nVerify a signed 1 MP JPEG (${signed.bytes.length} bytes, timestamped), CPU ms p50 over ${runs} interleaved runs`);
     console.log("service verifyManifest (c2pa-wasm)".padEnd(46), p50(ours).toFixed(1).padStart(8), `  ${status}`);
+    console.log(
+      "  of which the engine: c2pa-wasm read + json()".padEnd(46),
+      p50(engine).toFixed(1).padStart(8),
+      `  ${(p50(engine) / p50(native)).toFixed(2)}× the reference reader: the floor while c2pa-wasm validates`,
+    );
     console.log(
       "reference reader, same settings + json()".padEnd(46),
       p50(native).toFixed(1).padStart(8),
@@ -170,7 +194,7 @@ console.log("Target: 1 MP sign <= 10 ms CPU; a 12 MP job inside the 128 MB Worke
     );
     goal({
       what: "verify a signed 1 MP JPEG, service vs native c2pa-rs reader",
-      figure: `${ratio.toFixed(2)}× (${p50(ours).toFixed(1)} vs ${p50(native).toFixed(1)} CPU ms; ${(p50(ours) / p50(bare)).toFixed(2)}× a read without trust settings)`,
+      figure: `${ratio.toFixed(2)}× (${p50(ours).toFixed(1)} vs ${p50(native).toFixed(1)} CPU ms; the c2pa-wasm read alone ${(p50(engine) / p50(native)).toFixed(2)}×; ${(p50(ours) / p50(bare)).toFixed(2)}× a read without trust settings)`,
       goal: "≤ 1.2×",
       pass: ratio <= 1.2 && status === nativeState,
       note: "bench/sign.mjs; same trust settings, CPU ms p50 of 40 interleaved runs",

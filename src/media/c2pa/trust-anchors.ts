@@ -1,3 +1,4 @@
+import { indexOfBytes } from "./byte-search";
 import type { ExtractManifestStoreResult, ManifestStoreCarrier } from "./jumbf-box";
 import { pemBlocks } from "./tsa-der";
 
@@ -36,7 +37,7 @@ export function anchorsForStore(trustAnchorsPem: string | null, located: Extract
   if (!trustAnchorsPem || located?.status !== "ok" || !EXACT_CARRIERS.has(located.carrier)) return trustAnchorsPem;
   const parsed = parseBundle(trustAnchorsPem);
   if (!parsed) return trustAnchorsPem;
-  const kept = parsed.anchors.filter((a) => a.subject === null || indexOf(located.store, a.subject) >= 0);
+  const kept = parsed.anchors.filter((a) => a.subject === null || indexOfBytes(located.store, a.subject) >= 0);
   if (kept.length === parsed.anchors.length) return trustAnchorsPem;
   return `${(kept.length > 0 ? kept : parsed.anchors.slice(0, 1)).map((a) => a.pem).join("\n")}\n`;
 }
@@ -105,15 +106,4 @@ export function subjectNameDer(der: Uint8Array): Uint8Array | null {
     field = tlv(der, at, tbs.end);
   }
   return field?.tag === 0x30 ? der.subarray(at, field.end) : null;
-}
-
-function indexOf(haystack: Uint8Array, needle: Uint8Array): number {
-  if (needle.length === 0) return 0;
-  const first = needle[0]!;
-  for (let i = haystack.indexOf(first); i >= 0 && i + needle.length <= haystack.length; i = haystack.indexOf(first, i + 1)) {
-    let j = 1;
-    while (j < needle.length && haystack[i + j] === needle[j]) j++;
-    if (j === needle.length) return i;
-  }
-  return -1;
 }

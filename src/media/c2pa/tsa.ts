@@ -13,6 +13,20 @@
 import * as asn1js from "asn1js";
 import * as pkijs from "pkijs";
 import { equalBytes } from "../../platform/bytes";
+import {
+  childrenOf,
+  contentOf,
+  encodingOf,
+  NULL,
+  octetString,
+  oid,
+  oidText,
+  readTlv,
+  sequence,
+  smallInteger,
+  TRUE,
+  unsignedInteger,
+} from "./der";
 import { OID_SHA256, OID_SIGNED_DATA, OID_TST_INFO, octetStringContent, positiveInteger } from "./tsa-der";
 import { answerDevTimestamp } from "./tsa-dev-port";
 
@@ -60,17 +74,12 @@ export interface TimeStampRequest {
 export async function buildTimeStampRequest(data: Uint8Array): Promise<TimeStampRequest> {
   const imprint = new Uint8Array(await crypto.subtle.digest("SHA-256", data));
   const nonce = positiveInteger(crypto.getRandomValues(new Uint8Array(8)));
-  const req = new pkijs.TimeStampReq({
-    version: 1,
-    messageImprint: new pkijs.MessageImprint({
-      hashAlgorithm: new pkijs.AlgorithmIdentifier({ algorithmId: OID_SHA256, algorithmParams: new asn1js.Null() }),
-      hashedMessage: new asn1js.OctetString({ valueHex: imprint }),
-    }),
-    nonce: new asn1js.Integer({ valueHex: nonce }),
-    certReq: true,
-  });
-  return { der: new Uint8Array(req.toSchema().toBER(false)), imprint, nonce };
+  // Written directly (der.ts): the same DER pkijs's TimeStampReq wrote, without its schema machinery.
+  const der = sequence(smallInteger(1), sequence(sequence(SHA256_OID, NULL), octetString(imprint)), unsignedInteger(nonce), TRUE);
+  return { der, imprint, nonce };
 }
+
+const SHA256_OID = oid(OID_SHA256);
 
 /**
  * Checks a TimeStampResp against its request and returns the TimeStampToken's DER bytes exactly as the TSA sent
@@ -78,6 +87,81 @@ export async function buildTimeStampRequest(data: Uint8Array): Promise<TimeStamp
  * `expected.imprint` and a nonce equal to `expected.nonce`; throws otherwise.
  */
 export function extractTimeStampToken(responseDer: Uint8Array, expected: TimeStampRequest): Uint8Array {
+  const granted = grantedToken(responseDer);
+  if (granted) {
+    // The checks of the asn1js path below, on the strictly parsed DER.
+    if (granted.imprintAlg !== OID_SHA256) throw new Error("TSA: unexpected imprint algorithm");
+    if (!equalBytes(granted.imprint, expected.imprint)) throw new Error("TSA: the token's message imprint does not match the request");
+    if (!granted.nonce || !equalBytes(granted.nonce, expected.nonce)) throw new Error("TSA: the token's nonce does not match the request");
+    return granted.token.slice();
+  }
+  return extractWithAsn1js(responseDer, expected);
+}
+
+/**
+ * A granted TimeStampResp read as strict DER: the token's exact encoding, its TSTInfo imprint and nonce. Null for
+ * anything else (a rejection, BER, a shape this reader does not follow): extractWithAsn1js then decides, as before.
+ * Structure (RFC 3161 §2.4.2, RFC 5652 §5.1): TimeStampResp { PKIStatusInfo { status, … }, ContentInfo {
+ * signedData, [0] SignedData { version, digestAlgorithms SET, EncapsulatedContentInfo { id-ct-TSTInfo,
+ * [0] OCTET STRING TSTInfo }, [0] certificates?, [1] crls?, signerInfos SET } } }.
+ */
+function grantedToken(
+  b: Uint8Array,
+): { token: Uint8Array; imprintAlg: string | null; imprint: Uint8Array; nonce: Uint8Array | null } | null {
+  const top = readTlv(b, 0);
+  const resp = top?.tag === 0x30 ? childrenOf(b, top) : null;
+  if (resp?.length !== 2 || resp[0]!.tag !== 0x30 || resp[1]!.tag !== 0x30) return null;
+  const statusInfo = childrenOf(b, resp[0]!);
+  const status = statusInfo?.[0];
+  if (status?.tag !== 0x02 || status.end - status.start !== 1 || (b[status.start] !== 0 && b[status.start] !== 1)) return null;
+  const contentInfo = childrenOf(b, resp[1]!);
+  if (contentInfo?.length !== 2 || contentInfo[0]!.tag !== 0x06 || contentInfo[1]!.tag !== 0xa0) return null;
+  if (oidText(contentOf(b, contentInfo[0]!)) !== OID_SIGNED_DATA) return null;
+  const explicit = childrenOf(b, contentInfo[1]!);
+  if (explicit?.length !== 1 || explicit[0]!.tag !== 0x30) return null;
+  const signedData = childrenOf(b, explicit[0]!);
+  if (!signedData || signedData.length < 4) return null;
+  const [version, digestAlgorithms, encap] = signedData;
+  const signerInfos = signedData[signedData.length - 1]!;
+  const middle = signedData.slice(3, -1).map((t) => t.tag);
+  if (version!.tag !== 0x02 || digestAlgorithms!.tag !== 0x31 || encap!.tag !== 0x30 || signerInfos.tag !== 0x31) return null;
+  if (!(middle.length === 0 || (middle.length === 1 && [0xa0, 0xa1].includes(middle[0]!)) || middle.join() === "160,161")) return null;
+  const encapContent = childrenOf(b, encap!);
+  if (encapContent?.length !== 2 || encapContent[0]!.tag !== 0x06 || encapContent[1]!.tag !== 0xa0) return null;
+  if (oidText(contentOf(b, encapContent[0]!)) !== OID_TST_INFO) return null;
+  const eContent = childrenOf(b, encapContent[1]!);
+  if (eContent?.length !== 1 || eContent[0]!.tag !== 0x04) return null; // a constructed (BER) OCTET STRING: asn1js path
+  // TSTInfo { version, policy, messageImprint { AlgorithmIdentifier, hashedMessage }, serialNumber, genTime,
+  // accuracy?, ordering?, nonce?, [0] tsa?, [1] extensions? }
+  const tstTop = readTlv(b, eContent[0]!.start, eContent[0]!.end);
+  if (tstTop?.tag !== 0x30 || tstTop.end !== eContent[0]!.end) return null;
+  const tst = childrenOf(b, tstTop);
+  if (!tst || tst.length < 5) return null;
+  const [tv, policy, imprint, serial, genTime] = tst;
+  if (tv!.tag !== 0x02 || policy!.tag !== 0x06 || imprint!.tag !== 0x30 || serial!.tag !== 0x02 || genTime!.tag !== 0x18) return null;
+  const optional = tst.slice(5);
+  const order = [0x30, 0x01, 0x02, 0xa0, 0xa1];
+  let last = -1;
+  for (const t of optional) {
+    const i = order.indexOf(t.tag);
+    if (i <= last) return null;
+    last = i;
+  }
+  const imprintParts = childrenOf(b, imprint!);
+  if (imprintParts?.length !== 2 || imprintParts[0]!.tag !== 0x30 || imprintParts[1]!.tag !== 0x04) return null;
+  const alg = childrenOf(b, imprintParts[0]!);
+  if (!alg || alg.length < 1 || alg.length > 2 || alg[0]!.tag !== 0x06) return null;
+  const nonce = optional.find((t) => t.tag === 0x02);
+  return {
+    token: encodingOf(b, resp[1]!),
+    imprintAlg: oidText(contentOf(b, alg[0]!)),
+    imprint: contentOf(b, imprintParts[1]!),
+    nonce: nonce ? contentOf(b, nonce) : null,
+  };
+}
+
+/** The original asn1js/pkijs reading, for responses the strict reader leaves (rejections, BER encodings). */
+function extractWithAsn1js(responseDer: Uint8Array, expected: TimeStampRequest): Uint8Array {
   const parsed = asn1js.fromBER(responseDer);
   if (parsed.offset === -1 || !(parsed.result instanceof asn1js.Sequence)) {
     throw new Error("TSA: the response is not DER");

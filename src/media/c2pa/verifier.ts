@@ -1,10 +1,14 @@
 import { isC2paJumbfContent } from "../inspect/c2pa-markers";
 import type { ManifestFacts } from "../types";
+import { indexOfBytes } from "./byte-search";
 import { verifySettingsJson, WasmReader } from "./engine";
 import { checkStoreIntegrity } from "./integrity";
+import type { ExtractManifestStoreResult } from "./jumbf-box";
 import { extractManifestStore, manifestStoreInstances } from "./jumbf-carriers";
+import { activeManifestSignature } from "./jumbf-signature";
 import { applySidecarBinding } from "./reader";
 import { CAPTURE_ASSERTION_LABEL, CREATOR_ASSERTION_LABEL } from "./signer";
+import { type CrJsonSignature, type SignerSummary, signerSummaryFromCose, signerSummaryFromCrJson } from "./signer-summary";
 import { anchorsForStore } from "./trust-anchors";
 
 /*
@@ -26,15 +30,7 @@ export interface ManifestClaims {
   created_at: string | null;
 }
 
-export interface SignerSummary {
-  common_name: string | null;
-  organization: string | null;
-  issuer: string | null;
-  serial_number: string | null;
-  not_after: string | null;
-  timestamp: string | null;
-  timestamp_authority: string | null;
-}
+export type { SignerSummary };
 
 export interface ManifestVerification {
   facts: ManifestFacts;
@@ -102,21 +98,6 @@ interface StoreJson {
   >;
 }
 
-interface CrJsonSignature {
-  manifests?: {
-    label: string;
-    signature?: {
-      certificateInfo?: {
-        serialNumber?: string;
-        issuer?: Record<string, string>;
-        subject?: Record<string, string>;
-        validity?: { notAfter?: string };
-      };
-      timeStampInfo?: { timestamp?: string; certificateInfo?: { subject?: Record<string, string> } };
-    };
-  }[];
-}
-
 const codes = (list: { code: string }[] | undefined) => (list ?? []).map((c) => c.code);
 
 function claimsOf(store: StoreJson, label: string, signer: SignerSummary | null): ManifestClaims {
@@ -166,22 +147,6 @@ function captureAssertionOf(store: StoreJson, label: string): CaptureAssertion |
   return { capture_admission_id: id, provider_class: providerClass, verifier_version: verifier, decided_at: decided, media_sha256: media };
 }
 
-function signerOf(cr: CrJsonSignature, label: string): SignerSummary | null {
-  const sig = cr.manifests?.find((m) => m.label === label)?.signature;
-  if (!sig?.certificateInfo) return null;
-  const subject = sig.certificateInfo.subject ?? {};
-  const issuer = sig.certificateInfo.issuer ?? {};
-  return {
-    common_name: subject["CN"] ?? null,
-    organization: subject["O"] ?? null,
-    issuer: issuer["O"] ?? issuer["CN"] ?? null,
-    serial_number: sig.certificateInfo.serialNumber ?? null,
-    not_after: sig.certificateInfo.validity?.notAfter ?? null,
-    timestamp: sig.timeStampInfo?.timestamp ?? null,
-    timestamp_authority: sig.timeStampInfo?.certificateInfo?.subject?.["CN"] ?? null,
-  };
-}
-
 type VerifyInput = { bytes: Uint8Array; mediaType: string; manifestStore?: Uint8Array; manifestOnly?: boolean };
 
 const nothing = { claims: null, signer: null, assertion_labels: [] };
@@ -203,7 +168,7 @@ export async function verifyManifest(
   const located = input.manifestStore
     ? extractManifestStore(input.manifestStore, "application/c2pa")
     : extractManifestStore(input.bytes, input.mediaType);
-  const result = await engineVerify(input, anchorsForStore(trustAnchorsPem, located), ensureEngine);
+  const result = await engineVerify(input, anchorsForStore(trustAnchorsPem, located), ensureEngine, located);
   const facts = result.facts;
   if (facts.state === "absent" || facts.state === "remote") return { ...result, warnings: [] };
   if (facts.state === "unreadable") {
@@ -320,8 +285,28 @@ function withoutRanges(bytes: Uint8Array, ranges: [number, number][]): Uint8Arra
   return out;
 }
 
+/**
+ * The signer summary read from the store's COSE (signer-summary.ts), or null to ask the engine's crJSON. Only for a
+ * store located exactly as the engine reads it (the carriers of trust-anchors.ts), and never when some manifest
+ * carries a timestamp assertion (c2pa.time-stamp), which can stand in for the signature's own timestamp.
+ */
+const TIME_STAMP_LABEL = new TextEncoder().encode("c2pa.time-stamp");
+
+function signerFromStore(located: ExtractManifestStoreResult, label: string, validatedTime: string | null): SignerSummary | null {
+  if (located.status !== "ok" || !["sidecar", "jpeg-app11", "png-cabx"].includes(located.carrier)) return null;
+  if (indexOfBytes(located.store, TIME_STAMP_LABEL) >= 0) return null;
+  const signature = activeManifestSignature(located.store, label);
+  if (signature.status !== "ok" || signature.manifestLabel !== label) return null;
+  return signerSummaryFromCose(signature.cose, validatedTime);
+}
+
 /** The reference engine's reading alone (see verifyManifest). */
-async function engineVerify(input: VerifyInput, trustAnchorsPem: string | null, ensureEngine: () => void): Promise<ManifestVerification> {
+async function engineVerify(
+  input: VerifyInput,
+  trustAnchorsPem: string | null,
+  ensureEngine: () => void,
+  located: ExtractManifestStoreResult,
+): Promise<ManifestVerification> {
   let reader: WasmReader | null = null;
   try {
     ensureEngine();
@@ -332,9 +317,12 @@ async function engineVerify(input: VerifyInput, trustAnchorsPem: string | null, 
     const store = JSON.parse(reader.json()) as StoreJson;
     const label = store.active_manifest;
     if (!label) return { facts: { state: "absent" }, claims: null, signer: null, assertion_labels: [] };
-    const crJson = reader.crJson();
-    const signer = signerOf(JSON.parse(crJson) as CrJsonSignature, label);
     const active = store.validation_results?.activeManifest;
+    // crJSON only when needed: a sidecar's binding check, or a signature our reader cannot render as crJSON does.
+    let crJson: string | null = input.manifestStore && !input.manifestOnly ? reader.crJson() : null;
+    const signer =
+      (!crJson && !active?.failure?.length && signerFromStore(located, label, store.manifests?.[label]?.signature_info?.time ?? null)) ||
+      signerSummaryFromCrJson(JSON.parse((crJson ??= reader.crJson())) as CrJsonSignature, label);
     const check = {
       validation_state: (store.validation_state === "Trusted" || store.validation_state === "Valid" ? store.validation_state : "Invalid") as
         | "Trusted"
@@ -346,7 +334,7 @@ async function engineVerify(input: VerifyInput, trustAnchorsPem: string | null, 
       asset_binding_checked: !input.manifestStore,
     };
     // A sidecar store read alone: check its hard binding against the asset ourselves (the engine cannot).
-    if (input.manifestStore && !input.manifestOnly) await applySidecarBinding(crJson, label, input.bytes, check);
+    if (input.manifestStore && !input.manifestOnly) await applySidecarBinding(crJson ?? reader.crJson(), label, input.bytes, check);
     return {
       facts: {
         state: "read",
