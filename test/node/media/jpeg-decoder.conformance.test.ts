@@ -325,6 +325,15 @@ describe("hostile and unsupported input: a typed result, never a throw or a hang
     }
   });
 
+  it("a Huffman table that uses the all-ones code of a length is refused, as libjpeg refuses it (T.81 Annex C)", () => {
+    const good = fixture("baseline-444.jpg");
+    const dht = new Uint8Array(4 + 17 + 4);
+    dht.set([0xff, 0xc4, 0x00, 0x17, 0x10, 0, 4]); // four codes of length 2: 00 01 10 11
+    expect(decoder.header(new Uint8Array([0xff, 0xd8, ...dht, ...good.subarray(2)])).status).toBe("failed");
+    dht.set([0xff, 0xc4, 0x00, 0x17, 0x10, 0, 3, 1]); // 00 01 10 110: a complete prefix code but for 111
+    expect(decoder.header(new Uint8Array([0xff, 0xd8, ...dht, ...good.subarray(2)])).status).toBe("ready");
+  });
+
   it("a restart interval of 1 with no markers in the data fails at once (no resynchronising search)", () => {
     const base = fixture("progressive-420.jpg");
     const sos = markerAt(base, 0xda);
