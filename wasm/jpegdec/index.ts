@@ -316,6 +316,9 @@ function parseDht(p: usize, end: usize): i32 {
     let k = 0;
     for (let l = 1; l <= 16; l++) {
       const n = u8at(p + <usize>l);
+      // more codes than this length holds (or its all-ones code, which T.81 Annex C reserves and libjpeg refuses):
+      // refuse before the fast table below is written, which would otherwise run past its 512 entries
+      if (code + n >= 1 << l) return CORRUPT;
       store<i32>(t + H_VALOFF + (<usize>l << 2), k - code);
       for (let i = 0; i < n; i++) {
         if (l <= 9) {
@@ -327,7 +330,6 @@ function parseDht(p: usize, end: usize): i32 {
         code++;
         k++;
       }
-      if (code > 1 << l) return CORRUPT; // more codes than this length can hold
       store<i32>(t + H_MAXCODE + (<usize>l << 2), n > 0 ? code - 1 : -1);
       code <<= 1;
     }

@@ -14,7 +14,8 @@ import { prng } from "../../support/prng.ts";
 // downscale of the full one, streamed rows against the one-shot decode, and hostile input.
 
 const Module = WebAssembly.Module as unknown as new (bytes: Uint8Array) => WebAssembly.Module;
-const decoder = new JpegStreamDecoder(new Module(readFileSync(new URL("../../../wasm/build/jpegdec.wasm", import.meta.url))));
+const MODULE = new Module(readFileSync(new URL("../../../wasm/build/jpegdec.wasm", import.meta.url)));
+const decoder = new JpegStreamDecoder(MODULE);
 const FIXTURES = join(import.meta.dirname, "..", "..", "fixtures", "jpegdec");
 const PHOTO = new Uint8Array(readFileSync(join(import.meta.dirname, "..", "..", "fixtures", "media", "photo-bridge.jpg")));
 const MAX = 50_000_000;
@@ -300,6 +301,37 @@ describe("hostile and unsupported input: a typed result, never a throw or a hang
     for (let l = 0; l < 16; l++) b[dht + 5 + l] = l === 0 ? 1 : 0;
     expect(decoder.decode(b, 1, MAX).status).toBe("failed");
     expect(performance.now() - t).toBeLessThan(20_000);
+  });
+
+  it("a Huffman table with more codes than a length holds is refused before its lookup table is written", () => {
+    // 255 codes of length 1: the fast table used to be filled before the count check, writing up to 128 KB past
+    // the table (over the colour tables and the input) and leaving the instance's pixels wrong for the next file
+    const fresh = new JpegStreamDecoder(MODULE);
+    const good = fixture("baseline-420-restart-3-mcus.jpg");
+    const expected = ours(good);
+    const dht = new Uint8Array(4 + 17 + 255);
+    dht.set([0xff, 0xc4, 0x01, 0x12, 0x00, 255]);
+    for (const tc of [0x00, 0x10, 0x13]) {
+      dht[4] = tc;
+      for (const count of [[255], [3], [0, 5], [0, 0, 9], [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2]]) {
+        dht.fill(0, 5, 21);
+        dht.set(count, 5);
+        const r = fresh.decode(new Uint8Array([0xff, 0xd8, ...dht, ...good.subarray(2)]), 1, MAX);
+        expect(r.status).toBe("failed");
+        expect((r as { message: string }).message).not.toMatch(/decoder error/);
+        const again = fresh.decode(good, 1, MAX);
+        expect(again.status === "decoded" && Buffer.compare(again.image.data, expected.data)).toBe(0);
+      }
+    }
+  });
+
+  it("a Huffman table that uses the all-ones code of a length is refused, as libjpeg refuses it (T.81 Annex C)", () => {
+    const good = fixture("baseline-444.jpg");
+    const dht = new Uint8Array(4 + 17 + 4);
+    dht.set([0xff, 0xc4, 0x00, 0x17, 0x10, 0, 4]); // four codes of length 2: 00 01 10 11
+    expect(decoder.header(new Uint8Array([0xff, 0xd8, ...dht, ...good.subarray(2)])).status).toBe("failed");
+    dht.set([0xff, 0xc4, 0x00, 0x17, 0x10, 0, 3, 1]); // 00 01 10 110: a complete prefix code but for 111
+    expect(decoder.header(new Uint8Array([0xff, 0xd8, ...dht, ...good.subarray(2)])).status).toBe("ready");
   });
 
   it("a restart interval of 1 with no markers in the data fails at once (no resynchronising search)", () => {
