@@ -117,3 +117,12 @@ describe("strict DER reader (der.ts) on hostile lengths and tags", () => {
     expect(childrenOf(b, readTlv(b, 0)!)).toBeNull();
   });
 });
+
+describe("DER writer (der.ts tlv) on large values", () => {
+  it("writes a definite length that reads back, at every length-byte boundary up to 2^24 and past it", () => {
+    for (const n of [0x7f, 0x80, 0xff, 0x100, 0xffff, 0x10000, 0xffffff, 0x1000000]) {
+      const element = tlv(0x04, new Uint8Array(n));
+      expect(readTlv(element, 0), `length ${n}`).toEqual({ tag: 0x04, at: 0, start: element.length - n, end: element.length });
+    }
+  });
+});
