@@ -83,7 +83,9 @@ export function tlv(tag: number, ...parts: Uint8Array[]): Uint8Array {
         ? [tag, 0x81, len]
         : len < 0x10000
           ? [tag, 0x82, len >> 8, len & 0xff]
-          : [tag, 0x83, len >> 16, (len >> 8) & 0xff, len & 0xff];
+          : len < 0x1000000
+            ? [tag, 0x83, len >> 16, (len >> 8) & 0xff, len & 0xff]
+            : [tag, 0x84, len >>> 24, (len >> 16) & 0xff, (len >> 8) & 0xff, len & 0xff]; // ≥ 16 MiB (#19 review)
   const out = new Uint8Array(head.length + len);
   out.set(head);
   let o = head.length;

@@ -24,6 +24,7 @@ import {
   readTlv,
   sequence,
   smallInteger,
+  type Tlv,
   TRUE,
   unsignedInteger,
 } from "./der";
@@ -126,6 +127,23 @@ function grantedToken(
   const middle = signedData.slice(3, -1).map((t) => t.tag);
   if (version!.tag !== 0x02 || digestAlgorithms!.tag !== 0x31 || encap!.tag !== 0x30 || signerInfos.tag !== 0x31) return null;
   if (!(middle.length === 0 || (middle.length === 1 && [0xa0, 0xa1].includes(middle[0]!)) || middle.join() === "160,161")) return null;
+  // The contents pkijs's SignedData schema checked (#19 review): AlgorithmIdentifiers, certificates, SignerInfos.
+  // Anything else is left to the asn1js path, which refuses what it refused before.
+  const digests = childrenOf(b, digestAlgorithms!);
+  if (!digests?.every((d) => isAlgorithmIdentifier(b, d))) return null;
+  const certs = middle[0] === 0xa0 ? childrenOf(b, signedData[3]!) : [];
+  if (
+    !certs?.every(
+      (c) =>
+        c.tag === 0x30 &&
+        childrenOf(b, c)
+          ?.map((p) => p.tag)
+          .join() === "48,48,3",
+    )
+  )
+    return null;
+  const signers = childrenOf(b, signerInfos);
+  if (!signers?.length || !signers.every((s) => isSignerInfo(b, s))) return null;
   const encapContent = childrenOf(b, encap!);
   if (encapContent?.length !== 2 || encapContent[0]!.tag !== 0x06 || encapContent[1]!.tag !== 0xa0) return null;
   if (oidText(contentOf(b, encapContent[0]!)) !== OID_TST_INFO) return null;
@@ -147,6 +165,7 @@ function grantedToken(
     if (i <= last) return null;
     last = i;
   }
+  if (!optional.every((t) => optionalTstFieldIsWellFormed(b, t))) return null;
   const imprintParts = childrenOf(b, imprint!);
   if (imprintParts?.length !== 2 || imprintParts[0]!.tag !== 0x30 || imprintParts[1]!.tag !== 0x04) return null;
   const alg = childrenOf(b, imprintParts[0]!);
@@ -158,6 +177,67 @@ function grantedToken(
     imprint: contentOf(b, imprintParts[1]!),
     nonce: nonce ? contentOf(b, nonce) : null,
   };
+}
+
+/** AlgorithmIdentifier { OBJECT IDENTIFIER, parameters? }. */
+function isAlgorithmIdentifier(b: Uint8Array, t: Tlv): boolean {
+  const parts = t.tag === 0x30 ? childrenOf(b, t) : null;
+  return !!parts && parts.length >= 1 && parts.length <= 2 && parts[0]!.tag === 0x06 && oidText(contentOf(b, parts[0]!)) !== null;
+}
+
+/**
+ * SignerInfo { version INTEGER, sid (IssuerAndSerialNumber | [0] SubjectKeyIdentifier), digestAlgorithm,
+ * [0] signedAttrs?, signatureAlgorithm, signature OCTET STRING, [1] unsignedAttrs? } (RFC 5652 §5.3).
+ */
+function isSignerInfo(b: Uint8Array, t: Tlv): boolean {
+  const f = t.tag === 0x30 ? childrenOf(b, t) : null;
+  if (!f || f.length < 5 || f[0]!.tag !== 0x02) return false;
+  const sid = f[1]!;
+  if (sid.tag === 0x30) {
+    const ias = childrenOf(b, sid);
+    if (ias?.length !== 2 || ias[0]!.tag !== 0x30 || ias[1]!.tag !== 0x02) return false;
+  } else if (sid.tag !== 0x80) return false;
+  let i = 2;
+  if (!isAlgorithmIdentifier(b, f[i++]!)) return false;
+  if (f[i]?.tag === 0xa0) {
+    const attrs = childrenOf(b, f[i++]!);
+    if (!attrs?.every((a) => a.tag === 0x30)) return false;
+  }
+  if (!f[i] || !isAlgorithmIdentifier(b, f[i++]!)) return false;
+  if (f[i++]?.tag !== 0x04) return false;
+  if (f[i]?.tag === 0xa1) {
+    const attrs = childrenOf(b, f[i++]!);
+    if (!attrs?.every((a) => a.tag === 0x30)) return false;
+  }
+  return i === f.length;
+}
+
+/** TSTInfo's optional fields as pkijs's TSTInfo schema reads them: accuracy, ordering, nonce, [0] tsa, [1] extensions. */
+function optionalTstFieldIsWellFormed(b: Uint8Array, t: Tlv): boolean {
+  switch (t.tag) {
+    case 0x30: {
+      // Accuracy { seconds INTEGER?, [0] millis?, [1] micros? }
+      const parts = childrenOf(b, t);
+      if (!parts) return false;
+      let last = -1;
+      for (const p of parts) {
+        const i = [0x02, 0x80, 0x81].indexOf(p.tag);
+        if (i <= last || p.end === p.start) return false;
+        last = i;
+      }
+      return true;
+    }
+    case 0x01:
+      return t.end - t.start === 1 && (b[t.start] === 0 || b[t.start] === 0xff);
+    case 0x02:
+      return t.end > t.start;
+    case 0xa0:
+      return childrenOf(b, t)?.length === 1;
+    case 0xa1:
+      return !!childrenOf(b, t)?.every((e) => e.tag === 0x30);
+    default:
+      return false;
+  }
 }
 
 /** The original asn1js/pkijs reading, for responses the strict reader leaves (rejections, BER encodings). */
