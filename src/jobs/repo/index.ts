@@ -192,12 +192,15 @@ export async function takeJobAndLoad(db: Database, job: JobRow, started: number,
   return { taken: true as const, steps, found: asset && source ? { asset, source } : null };
 }
 
-/** Gives a running job's lease back (after a transient failure), so the queue's retry may take it at once. */
-export async function releaseLease(db: Database, jobId: string, now: number) {
+/**
+ * Gives a running job's lease back (after a transient failure), so the queue's retry may take it at once. Only the
+ * runner of `attempt` (the take's attempt count) may: a stale runner must not give away another runner's live lease.
+ */
+export async function releaseLease(db: Database, jobId: string, attempt: number, now: number) {
   await db
     .update(jobs)
     .set({ leaseExpiresAt: now })
-    .where(and(eq(jobs.id, jobId), eq(jobs.state, "running")));
+    .where(and(eq(jobs.id, jobId), eq(jobs.state, "running"), eq(jobs.attempts, attempt)));
 }
 
 /**
@@ -213,19 +216,20 @@ export async function advanceStep(
   tenantId: string,
   jobId: string,
   move: { finished: StepRecord | null; instant?: StepRecord[]; next: string | null },
+  attempt: number,
   leaseMs: LeaseMs,
 ): Promise<JobRow | null> {
   const now = Date.now();
   const statements = [
-    ...(move.finished ? completeStatements(db, jobId, move.finished.step, move.finished.output, now, leaseMs) : []),
+    ...(move.finished ? completeStatements(db, jobId, attempt, move.finished.step, move.finished.output, now, leaseMs) : []),
     ...(move.instant ?? []).flatMap((s) => [
-      beginStatement(db, jobId, s.step, now),
+      beginStatement(db, jobId, attempt, s.step, now),
       db
         .update(jobSteps)
         .set({ state: "completed", completedAt: now, output: JSON.stringify(s.output) })
-        .where(and(eq(jobSteps.jobId, jobId), eq(jobSteps.step, s.step), inArray(jobSteps.jobId, notCancelled(db, jobId)))),
+        .where(and(eq(jobSteps.jobId, jobId), eq(jobSteps.step, s.step), inArray(jobSteps.jobId, notCancelled(db, jobId, attempt)))),
     ]),
-    ...(move.next ? [beginStatement(db, jobId, move.next, now)] : []),
+    ...(move.next ? [beginStatement(db, jobId, attempt, move.next, now)] : []),
     db
       .select()
       .from(jobs)
@@ -243,32 +247,42 @@ export interface StepRecord {
   output: unknown;
 }
 
-/** The job's id while no cancellation was requested (a guard for step statements). */
-const notCancelled = (db: Database, jobId: string) =>
+/**
+ * The job's id while the runner of `attempt` still holds it (no later take: a stale runner whose lease lapsed and
+ * was taken over records nothing), a guard for step statements.
+ */
+const heldBy = (db: Database, jobId: string, attempt: number) =>
   db
     .select({ id: jobs.id })
     .from(jobs)
-    .where(and(eq(jobs.id, jobId), isNull(jobs.cancelRequestedAt)));
+    .where(and(eq(jobs.id, jobId), eq(jobs.attempts, attempt)));
 
-/** Marks a step running, unless a cancellation was requested (then nothing changes). */
-function beginStatement(db: Database, jobId: string, step: string, now: number) {
+/** The job's id while the runner of `attempt` holds it and no cancellation was requested (a guard for step statements). */
+const notCancelled = (db: Database, jobId: string, attempt: number) =>
+  db
+    .select({ id: jobs.id })
+    .from(jobs)
+    .where(and(eq(jobs.id, jobId), eq(jobs.attempts, attempt), isNull(jobs.cancelRequestedAt)));
+
+/** Marks a step running, unless a cancellation was requested or another runner took the job (then nothing changes). */
+function beginStatement(db: Database, jobId: string, attempt: number, step: string, now: number) {
   return db
     .update(jobSteps)
     .set({ state: "running", startedAt: now })
-    .where(and(eq(jobSteps.jobId, jobId), eq(jobSteps.step, step), inArray(jobSteps.jobId, notCancelled(db, jobId))));
+    .where(and(eq(jobSteps.jobId, jobId), eq(jobSteps.step, step), inArray(jobSteps.jobId, notCancelled(db, jobId, attempt))));
 }
 
-/** A finished step and its output; a finished step is news, so the lease is renewed with it. */
-function completeStatements(db: Database, jobId: string, step: string, output: unknown, now: number, leaseMs: LeaseMs) {
+/** A finished step and its output; a finished step is news, so the lease is renewed with it (only by its holder). */
+function completeStatements(db: Database, jobId: string, attempt: number, step: string, output: unknown, now: number, leaseMs: LeaseMs) {
   return [
     db
       .update(jobSteps)
       .set({ state: "completed", completedAt: now, output: JSON.stringify(output) })
-      .where(and(eq(jobSteps.jobId, jobId), eq(jobSteps.step, step))),
+      .where(and(eq(jobSteps.jobId, jobId), eq(jobSteps.step, step), inArray(jobSteps.jobId, heldBy(db, jobId, attempt)))),
     db
       .update(jobs)
       .set({ updatedAt: now, leaseExpiresAt: now + leaseMs })
-      .where(and(eq(jobs.id, jobId), eq(jobs.state, "running"))),
+      .where(and(eq(jobs.id, jobId), eq(jobs.state, "running"), eq(jobs.attempts, attempt))),
   ] as const;
 }
 
