@@ -364,7 +364,15 @@ export async function endJob(
             .prepare(`UPDATE job_steps SET state = 'skipped' WHERE job_id = ? AND state IN ('pending', 'running') AND ${ended}`)
             .bind(job.id, ...guard),
         ]
-      : []),
+      : [
+          // A step still `running` (begun by a run that died: attempts exhausted, or a resumed run that cannot go on)
+          // ended with the job: never left running under a terminal job.
+          d1
+            .prepare(
+              `UPDATE job_steps SET state = 'failed', completed_at = ?, error_code = ? WHERE job_id = ? AND state = 'running' AND ${ended}`,
+            )
+            .bind(now, code, job.id, ...guard),
+        ]),
     // No publication: the job's quote (if metered) goes back to the wallet.
     releaseReservationStatement(d1, job.id, now, { sql: ended, binds: guard }),
     // An expired job never ran: its asset is ready to sign again, as after a cancellation.

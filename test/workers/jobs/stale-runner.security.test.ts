@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { registryFor } from "../../../src/catalog/installed";
 import { database } from "../../../src/db/client";
 import { admitSign } from "../../../src/jobs/admission";
-import { JOB_LEASE_MS } from "../../../src/jobs/policy";
+import { JOB_LEASE_MS, MAX_JOB_ATTEMPTS } from "../../../src/jobs/policy";
 import { getJob, takeJobAndLoad } from "../../../src/jobs/repo";
 import { type JobServices, runJob } from "../../../src/jobs/runner";
 import { mediaServices } from "../../../src/media";
@@ -112,5 +112,39 @@ describe("a stale runner (#19 review, security)", () => {
     expect(after.publicationId).toBeNull();
     expect(await receiptsOf(job.id)).toBe(0);
     expect((await stepStates(job.id)).publish).toBe("running");
+  });
+});
+
+describe("a job that ends while a step was running (#19 review)", () => {
+  it("attempts exhausted: the step whose runs kept dying is not left `running` under a failed job", async () => {
+    const { tenant, job } = await admittedExpress();
+    const real = await mediaServices(testEnv);
+    const image = real.image!;
+    const dying: JobServices = {
+      ...real,
+      image: {
+        ...image,
+        codec: {
+          mediaTypes: image.codec.mediaTypes,
+          maxPixels: image.codec.maxPixels,
+          encode: image.codec.encode.bind(image.codec),
+          decode: async () => {
+            throw new Error("the isolate died here");
+          },
+        },
+      },
+    };
+    await expect(runJob(testEnv, dying, tenant.tenantId, job.id, job)).rejects.toThrow("the isolate died here");
+    expect((await stepStates(job.id)).watermark).toBe("running");
+    // Its attempts are spent (as after MAX_JOB_ATTEMPTS such runs): the next start fails it.
+    await testEnv.DB.prepare("UPDATE jobs SET attempts = ?, lease_expires_at = 0 WHERE id = ?").bind(MAX_JOB_ATTEMPTS, job.id).run();
+    await runJob(testEnv, real, tenant.tenantId, job.id);
+
+    const after = (await getJob(database(testEnv.DB), tenant.tenantId, job.id))!;
+    expect(after.state).toBe("failed");
+    expect(after.errorCode).toBe("svc.jobs.attempts_exhausted");
+    const states = await stepStates(job.id);
+    expect(Object.values(states)).not.toContain("running");
+    expect(states).toEqual({ inspect: "completed", watermark: "failed", fingerprint: "pending", sign: "pending", publish: "pending" });
   });
 });
