@@ -113,7 +113,7 @@ async function runTakenJob(
   const attempt = taken.attempts + 1;
   let job = taken;
   const admitted = JSON.parse(job.admitted) as AdmittedRequest;
-  if (!found) return finishJob(env, job, null, "failed", "svc.jobs.source_unavailable", "The asset's source object is missing.");
+  if (!found) return finishJob(env, job, null, "failed", "svc.jobs.source_unavailable", "The asset's source object is missing.", attempt);
   const { asset, source } = found;
   // A finished step is recorded in the same D1 batch that starts the next one (advanceStep): one round trip per
   // step. Nothing runs between a step's end and the next begin, so the record is as early as it was before.
@@ -188,7 +188,7 @@ async function runTakenJob(
           else if (watermarked) outcome = await publishUnsigned(env, job, source, watermarked, durable);
           else throw new StepFailure("svc.jobs.step_unavailable", "Nothing to publish: the recipe neither signs nor watermarks.");
           if (outcome.status === "output_invalid")
-            return await finishJob(env, job, { step: "publish" }, "failed", "svc.jobs.output_invalid", outcome.message);
+            return await finishJob(env, job, { step: "publish" }, "failed", "svc.jobs.output_invalid", outcome.message, attempt);
           // The batch did not take effect when a cancellation landed first: finish the cancellation.
           const after = outcome.job;
           if (after && after.state !== "completed" && !isTerminal(after.state) && after.cancelRequestedAt !== null)
@@ -200,7 +200,7 @@ async function runTakenJob(
       }
     } catch (error) {
       if (error instanceof StepFailure)
-        return finishJob(env, job, step, REJECTING_CODES.has(error.code) ? "rejected" : "failed", error.code, error.message);
+        return finishJob(env, job, step, REJECTING_CODES.has(error.code) ? "rejected" : "failed", error.code, error.message, attempt);
       throw error; // transient: the queue retries the message and the job resumes here
     }
   }

@@ -334,6 +334,7 @@ export async function endJob(
   state: "failed" | "rejected" | "expired",
   code: JobErrorCode,
   message: string,
+  attempt?: number,
 ): Promise<EndedJob> {
   const now = Date.now();
   const ended = "EXISTS (SELECT 1 FROM jobs WHERE id = ? AND state = ? AND terminal_at = ? AND error_code = ?)";
@@ -347,9 +348,10 @@ export async function endJob(
   await d1.batch([
     d1
       .prepare(
-        `UPDATE jobs SET state = ?, error_code = ?, error_message = ?, terminal_at = ?, updated_at = ?, lease_expires_at = NULL WHERE id = ? AND state NOT IN (${terminal})`,
+        `UPDATE jobs SET state = ?, error_code = ?, error_message = ?, terminal_at = ?, updated_at = ?, lease_expires_at = NULL WHERE id = ? AND state NOT IN (${terminal})${attempt === undefined ? "" : " AND attempts = ?"}`,
       )
-      .bind(state, code, message, now, now, job.id, ...TERMINAL_STATES),
+      // `attempt`: a run ends the job only while it holds it (a runner whose lease lapsed and was taken over does not).
+      .bind(state, code, message, now, now, job.id, ...TERMINAL_STATES, ...(attempt === undefined ? [] : [attempt])),
     event.statement,
     ...(step
       ? [

@@ -115,6 +115,43 @@ describe("a stale runner (#19 review, security)", () => {
   });
 });
 
+describe("a stale runner's step failure (#19 review, security)", () => {
+  it("does not end the job another runner now holds", async () => {
+    const { tenant, assetId, job } = await admittedExpress();
+    const real = await mediaServices(testEnv);
+    const image = real.image!;
+    let decodes = 0;
+    const services: JobServices = {
+      ...real,
+      image: {
+        ...image,
+        codec: {
+          mediaTypes: image.codec.mediaTypes,
+          maxPixels: image.codec.maxPixels,
+          encode: image.codec.encode.bind(image.codec),
+          // The watermark's read-back decode: this runner's lease lapses, another takes the job, then the decode fails.
+          decode: async (bytes, mediaType) => {
+            if (++decodes === 2) {
+              await lapseAndTakeOver(tenant.tenantId, job.id);
+              return { status: "unsupported", message: "not decoded here" };
+            }
+            return image.codec.decode(bytes, mediaType);
+          },
+        },
+      },
+    };
+    await runJob(testEnv, services, tenant.tenantId, job.id, job);
+
+    const after = (await getJob(database(testEnv.DB), tenant.tenantId, job.id))!;
+    expect(after.state).toBe("running"); // the second runner's, not ended by the stale one
+    expect(after.attempts).toBe(2);
+    expect(after.errorCode).toBeNull();
+    expect((await stepStates(job.id)).watermark).toBe("running");
+    const asset = await testEnv.DB.prepare("SELECT status FROM assets WHERE id = ?").bind(assetId).first<{ status: string }>();
+    expect(asset!.status).toBe("processing");
+  });
+});
+
 describe("a job that ends while a step was running (#19 review)", () => {
   it("attempts exhausted: the step whose runs kept dying is not left `running` under a failed job", async () => {
     const { tenant, job } = await admittedExpress();
