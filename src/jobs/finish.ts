@@ -15,8 +15,9 @@ export async function finishJob(
   state: "failed" | "rejected" | "expired",
   code: JobErrorCode,
   message: string,
+  attempt?: number,
 ) {
-  const ended = await endJob(env.DB, job, step, state, code, message);
+  const ended = await endJob(env.DB, job, step, state, code, message, attempt);
   // Nudge the fan-out now; if this Worker dies first, the cron sweep fans the committed event out.
   try {
     if (await ended.committed()) await sendFanout(env, [ended.eventId]);

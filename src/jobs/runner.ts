@@ -93,7 +93,7 @@ export async function runJob(env: Bindings, services: JobServices, tenantId: str
     return await runTakenJob(env, services, job, take.steps, take.found);
   } catch (error) {
     // A transient failure is retried by the queue: give the lease back so the retry may take the job at once.
-    await releaseLease(db, job.id, Date.now()).catch(() => undefined);
+    await releaseLease(db, job.id, job.attempts + 1, Date.now()).catch(() => undefined);
     throw error;
   }
 }
@@ -108,9 +108,12 @@ async function runTakenJob(
 ): Promise<void> {
   const db = database(env.DB);
   const tenantId = taken.tenantId;
+  // This run's attempt (the take counted it): every record and the publication are bound to it, so a runner whose
+  // lease lapsed and was taken over by another records nothing and publishes nothing.
+  const attempt = taken.attempts + 1;
   let job = taken;
   const admitted = JSON.parse(job.admitted) as AdmittedRequest;
-  if (!found) return finishJob(env, job, null, "failed", "svc.jobs.source_unavailable", "The asset's source object is missing.");
+  if (!found) return finishJob(env, job, null, "failed", "svc.jobs.source_unavailable", "The asset's source object is missing.", attempt);
   const { asset, source } = found;
   // A finished step is recorded in the same D1 batch that starts the next one (advanceStep): one round trip per
   // step. Nothing runs between a step's end and the next begin, so the record is as early as it was before.
@@ -137,9 +140,10 @@ async function runTakenJob(
       instant.push({ step: step.step, output: { media_type: source.mediaType, object_id: source.id } });
       continue;
     }
-    job = (await advanceStep(db, tenantId, taken.id, { finished, instant, next: step.step }, JOB_LEASE_MS))!;
+    job = (await advanceStep(db, tenantId, taken.id, { finished, instant, next: step.step }, attempt, JOB_LEASE_MS))!;
     finished = null;
     instant = [];
+    if (job.attempts !== attempt) return; // another runner took the job (this lease lapsed): it is theirs now
     if (job.cancelRequestedAt !== null) return finishCanceled(db, job);
     try {
       switch (step.step) {
@@ -184,7 +188,7 @@ async function runTakenJob(
           else if (watermarked) outcome = await publishUnsigned(env, job, source, watermarked, durable);
           else throw new StepFailure("svc.jobs.step_unavailable", "Nothing to publish: the recipe neither signs nor watermarks.");
           if (outcome.status === "output_invalid")
-            return await finishJob(env, job, { step: "publish" }, "failed", "svc.jobs.output_invalid", outcome.message);
+            return await finishJob(env, job, { step: "publish" }, "failed", "svc.jobs.output_invalid", outcome.message, attempt);
           // The batch did not take effect when a cancellation landed first: finish the cancellation.
           const after = outcome.job;
           if (after && after.state !== "completed" && !isTerminal(after.state) && after.cancelRequestedAt !== null)
@@ -196,13 +200,14 @@ async function runTakenJob(
       }
     } catch (error) {
       if (error instanceof StepFailure)
-        return finishJob(env, job, step, REJECTING_CODES.has(error.code) ? "rejected" : "failed", error.code, error.message);
+        return finishJob(env, job, step, REJECTING_CODES.has(error.code) ? "rejected" : "failed", error.code, error.message, attempt);
       throw error; // transient: the queue retries the message and the job resumes here
     }
   }
   // A recipe whose last step is not the publication: its last record has no next step to ride with.
   if (finished || instant.length > 0) {
-    job = (await advanceStep(db, tenantId, taken.id, { finished, instant, next: null }, JOB_LEASE_MS))!;
+    job = (await advanceStep(db, tenantId, taken.id, { finished, instant, next: null }, attempt, JOB_LEASE_MS))!;
+    if (job.attempts !== attempt) return;
     if (job.cancelRequestedAt !== null) return finishCanceled(db, job);
   }
 }

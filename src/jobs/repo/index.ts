@@ -192,12 +192,15 @@ export async function takeJobAndLoad(db: Database, job: JobRow, started: number,
   return { taken: true as const, steps, found: asset && source ? { asset, source } : null };
 }
 
-/** Gives a running job's lease back (after a transient failure), so the queue's retry may take it at once. */
-export async function releaseLease(db: Database, jobId: string, now: number) {
+/**
+ * Gives a running job's lease back (after a transient failure), so the queue's retry may take it at once. Only the
+ * runner of `attempt` (the take's attempt count) may: a stale runner must not give away another runner's live lease.
+ */
+export async function releaseLease(db: Database, jobId: string, attempt: number, now: number) {
   await db
     .update(jobs)
     .set({ leaseExpiresAt: now })
-    .where(and(eq(jobs.id, jobId), eq(jobs.state, "running")));
+    .where(and(eq(jobs.id, jobId), eq(jobs.state, "running"), eq(jobs.attempts, attempt)));
 }
 
 /**
@@ -213,19 +216,20 @@ export async function advanceStep(
   tenantId: string,
   jobId: string,
   move: { finished: StepRecord | null; instant?: StepRecord[]; next: string | null },
+  attempt: number,
   leaseMs: LeaseMs,
 ): Promise<JobRow | null> {
   const now = Date.now();
   const statements = [
-    ...(move.finished ? completeStatements(db, jobId, move.finished.step, move.finished.output, now, leaseMs) : []),
+    ...(move.finished ? completeStatements(db, jobId, attempt, move.finished.step, move.finished.output, now, leaseMs) : []),
     ...(move.instant ?? []).flatMap((s) => [
-      beginStatement(db, jobId, s.step, now),
+      beginStatement(db, jobId, attempt, s.step, now),
       db
         .update(jobSteps)
         .set({ state: "completed", completedAt: now, output: JSON.stringify(s.output) })
-        .where(and(eq(jobSteps.jobId, jobId), eq(jobSteps.step, s.step), inArray(jobSteps.jobId, notCancelled(db, jobId)))),
+        .where(and(eq(jobSteps.jobId, jobId), eq(jobSteps.step, s.step), inArray(jobSteps.jobId, notCancelled(db, jobId, attempt)))),
     ]),
-    ...(move.next ? [beginStatement(db, jobId, move.next, now)] : []),
+    ...(move.next ? [beginStatement(db, jobId, attempt, move.next, now)] : []),
     db
       .select()
       .from(jobs)
@@ -243,32 +247,42 @@ export interface StepRecord {
   output: unknown;
 }
 
-/** The job's id while no cancellation was requested (a guard for step statements). */
-const notCancelled = (db: Database, jobId: string) =>
+/**
+ * The job's id while the runner of `attempt` still holds it (no later take: a stale runner whose lease lapsed and
+ * was taken over records nothing), a guard for step statements.
+ */
+const heldBy = (db: Database, jobId: string, attempt: number) =>
   db
     .select({ id: jobs.id })
     .from(jobs)
-    .where(and(eq(jobs.id, jobId), isNull(jobs.cancelRequestedAt)));
+    .where(and(eq(jobs.id, jobId), eq(jobs.attempts, attempt)));
 
-/** Marks a step running, unless a cancellation was requested (then nothing changes). */
-function beginStatement(db: Database, jobId: string, step: string, now: number) {
+/** The job's id while the runner of `attempt` holds it and no cancellation was requested (a guard for step statements). */
+const notCancelled = (db: Database, jobId: string, attempt: number) =>
+  db
+    .select({ id: jobs.id })
+    .from(jobs)
+    .where(and(eq(jobs.id, jobId), eq(jobs.attempts, attempt), isNull(jobs.cancelRequestedAt)));
+
+/** Marks a step running, unless a cancellation was requested or another runner took the job (then nothing changes). */
+function beginStatement(db: Database, jobId: string, attempt: number, step: string, now: number) {
   return db
     .update(jobSteps)
     .set({ state: "running", startedAt: now })
-    .where(and(eq(jobSteps.jobId, jobId), eq(jobSteps.step, step), inArray(jobSteps.jobId, notCancelled(db, jobId))));
+    .where(and(eq(jobSteps.jobId, jobId), eq(jobSteps.step, step), inArray(jobSteps.jobId, notCancelled(db, jobId, attempt))));
 }
 
-/** A finished step and its output; a finished step is news, so the lease is renewed with it. */
-function completeStatements(db: Database, jobId: string, step: string, output: unknown, now: number, leaseMs: LeaseMs) {
+/** A finished step and its output; a finished step is news, so the lease is renewed with it (only by its holder). */
+function completeStatements(db: Database, jobId: string, attempt: number, step: string, output: unknown, now: number, leaseMs: LeaseMs) {
   return [
     db
       .update(jobSteps)
       .set({ state: "completed", completedAt: now, output: JSON.stringify(output) })
-      .where(and(eq(jobSteps.jobId, jobId), eq(jobSteps.step, step))),
+      .where(and(eq(jobSteps.jobId, jobId), eq(jobSteps.step, step), inArray(jobSteps.jobId, heldBy(db, jobId, attempt)))),
     db
       .update(jobs)
       .set({ updatedAt: now, leaseExpiresAt: now + leaseMs })
-      .where(and(eq(jobs.id, jobId), eq(jobs.state, "running"))),
+      .where(and(eq(jobs.id, jobId), eq(jobs.state, "running"), eq(jobs.attempts, attempt))),
   ] as const;
 }
 
@@ -320,6 +334,7 @@ export async function endJob(
   state: "failed" | "rejected" | "expired",
   code: JobErrorCode,
   message: string,
+  attempt?: number,
 ): Promise<EndedJob> {
   const now = Date.now();
   const ended = "EXISTS (SELECT 1 FROM jobs WHERE id = ? AND state = ? AND terminal_at = ? AND error_code = ?)";
@@ -333,9 +348,10 @@ export async function endJob(
   await d1.batch([
     d1
       .prepare(
-        `UPDATE jobs SET state = ?, error_code = ?, error_message = ?, terminal_at = ?, updated_at = ?, lease_expires_at = NULL WHERE id = ? AND state NOT IN (${terminal})`,
+        `UPDATE jobs SET state = ?, error_code = ?, error_message = ?, terminal_at = ?, updated_at = ?, lease_expires_at = NULL WHERE id = ? AND state NOT IN (${terminal})${attempt === undefined ? "" : " AND attempts = ?"}`,
       )
-      .bind(state, code, message, now, now, job.id, ...TERMINAL_STATES),
+      // `attempt`: a run ends the job only while it holds it (a runner whose lease lapsed and was taken over does not).
+      .bind(state, code, message, now, now, job.id, ...TERMINAL_STATES, ...(attempt === undefined ? [] : [attempt])),
     event.statement,
     ...(step
       ? [
@@ -350,7 +366,15 @@ export async function endJob(
             .prepare(`UPDATE job_steps SET state = 'skipped' WHERE job_id = ? AND state IN ('pending', 'running') AND ${ended}`)
             .bind(job.id, ...guard),
         ]
-      : []),
+      : [
+          // A step still `running` (begun by a run that died: attempts exhausted, or a resumed run that cannot go on)
+          // ended with the job: never left running under a terminal job.
+          d1
+            .prepare(
+              `UPDATE job_steps SET state = 'failed', completed_at = ?, error_code = ? WHERE job_id = ? AND state = 'running' AND ${ended}`,
+            )
+            .bind(now, code, job.id, ...guard),
+        ]),
     // No publication: the job's quote (if metered) goes back to the wallet.
     releaseReservationStatement(d1, job.id, now, { sql: ended, binds: guard }),
     // An expired job never ran: its asset is ready to sign again, as after a cancellation.

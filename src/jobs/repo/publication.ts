@@ -131,9 +131,10 @@ export async function publishBatch(
     d1
       .prepare(
         `UPDATE jobs SET state = 'completed', publication_id = ?, receipt_id = ?, verification_id = ?, terminal_at = ?, updated_at = ?, lease_expires_at = NULL
-         WHERE id = ? AND state = 'running' AND cancel_requested_at IS NULL AND publication_id IS NULL`,
+         WHERE id = ? AND state = 'running' AND attempts = ? AND cancel_requested_at IS NULL AND publication_id IS NULL`,
       )
-      .bind(publicationId, receiptId, verificationId, now, now, job.id),
+      // `attempts`: only the runner that holds the job (its take's count; a later take means its lease lapsed) publishes.
+      .bind(publicationId, receiptId, verificationId, now, now, job.id, job.attempts),
     ...(plan.output
       ? [insertObject(outputObjectId, plan.check ? "signed_output" : "watermarked_output", plan.output, source.mediaType, filename)]
       : []),
