@@ -7,6 +7,7 @@ import { jobWithPublication } from "../../../src/jobs/repo";
 import { type JobServices, runJob } from "../../../src/jobs/runner";
 import { mediaServices } from "../../../src/media";
 import { api, createTenant, fixture, json, testEnv, uploadAsset } from "../support/helpers";
+import { admittedExpress } from "../support/jobs.helpers";
 
 /*
  * #19: the express path's I/O budget. An express watermark job runs in a fixed number of D1 round trips and R2
@@ -57,20 +58,6 @@ function countedEnv() {
     },
   });
   return { env: { ...testEnv, DB, OBJECTS } as Bindings, calls };
-}
-
-/** An express watermark job admitted (not run), with the row admission wrote. */
-async function admittedExpress() {
-  const tenant = await createTenant();
-  const { assetId } = await uploadAsset(tenant.key, fixture("sample-1mp.jpg"), "image/jpeg", "photo.jpg");
-  const result = await admitSign(database(testEnv.DB), registryFor(testEnv), tenant.tenantId, {
-    asset_id: assetId,
-    recipe_id: "rcp_system_express_watermark_then_sign",
-    mode: "express",
-    fingerprint_algorithms: ["iscc-image", "pdq"],
-  });
-  if (result.status !== "admitted") throw new Error(JSON.stringify(result));
-  return { tenant, assetId, job: result.job };
 }
 
 async function jobAndSteps(key: string, jobId: string) {

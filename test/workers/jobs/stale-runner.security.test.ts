@@ -1,31 +1,17 @@
 import { describe, expect, it } from "vitest";
-import { registryFor } from "../../../src/catalog/installed";
 import { database } from "../../../src/db/client";
-import { admitSign } from "../../../src/jobs/admission";
 import { JOB_LEASE_MS, MAX_JOB_ATTEMPTS } from "../../../src/jobs/policy";
 import { getJob, takeJobAndLoad } from "../../../src/jobs/repo";
 import { type JobServices, runJob } from "../../../src/jobs/runner";
 import { mediaServices } from "../../../src/media";
-import { createTenant, fixture, testEnv, uploadAsset } from "../support/helpers";
+import { testEnv } from "../support/helpers";
+import { admittedExpress } from "../support/jobs.helpers";
 
 /*
  * #19 review: only one runner holds a live lease. A runner whose lease lapsed while it worked (another runner took
  * the job since) must neither record steps nor publish: its step records ride in advanceStep's batch and its
  * publication in publishBatch, so both must be bound to the attempt that took the job, not only to "not cancelled".
  */
-
-async function admittedExpress() {
-  const tenant = await createTenant();
-  const { assetId } = await uploadAsset(tenant.key, fixture("sample-1mp.jpg"), "image/jpeg", "photo.jpg");
-  const result = await admitSign(database(testEnv.DB), registryFor(testEnv), tenant.tenantId, {
-    asset_id: assetId,
-    recipe_id: "rcp_system_express_watermark_then_sign",
-    mode: "express",
-    fingerprint_algorithms: ["iscc-image", "pdq"],
-  });
-  if (result.status !== "admitted") throw new Error(JSON.stringify(result));
-  return { tenant, assetId, job: result.job };
-}
 
 /** The lease of the running job lapses and a second runner takes it (it holds a live lease from now on). */
 async function lapseAndTakeOver(tenantId: string, jobId: string) {
