@@ -17,7 +17,7 @@ const agreementImages = arg("--agreement", 40);
 const { WasmWatermarker } = await import("../src/media/watermark/kernel.ts");
 const { IsccImageFingerprinter, PdqFingerprinter, hammingDistance } = await import("../src/media/fingerprint/index.ts");
 const { pixelPlane } = await import("../src/media/fingerprint/plane.ts");
-const { jpegDec, jpegEnc, makeImage } = await import("./lib/images.mjs");
+const { benchPhotograph, jpegDec, jpegEnc, makeImage } = await import("./lib/images.mjs");
 const wmModule = new WebAssembly.Module(readFileSync(join(ROOT, "wasm/build/watermark.wasm")));
 const fpModule = new WebAssembly.Module(readFileSync(join(ROOT, "wasm/build/fingerprint.wasm")));
 const wm = new WasmWatermarker(wmModule);
@@ -36,31 +36,9 @@ async function time(fn) {
   return { ms: median(xs), out };
 }
 
-/** The bench/verify.mjs photograph: photo-bridge.jpg scaled bilinearly to 2112x1326, MozJPEG q30. */
+/** The bench/verify.mjs photograph (bench/lib/images.mjs). */
 async function photograph() {
-  const src = await jpegDec.default(new Uint8Array(readFileSync(join(ROOT, "test/fixtures/media/photo-bridge.jpg"))).buffer);
-  const W = 2112;
-  const H = 1326;
-  const out = new Uint8ClampedArray(W * H * 4);
-  const { width: sw, height: sh, data: s } = src;
-  for (let y = 0; y < H; y++) {
-    const fy = ((y + 0.5) * sh) / H - 0.5;
-    const y0 = Math.max(0, Math.floor(fy));
-    const y1 = Math.min(sh - 1, y0 + 1);
-    const wy = Math.min(1, Math.max(0, fy - y0));
-    for (let x = 0; x < W; x++) {
-      const fx = ((x + 0.5) * sw) / W - 0.5;
-      const x0 = Math.max(0, Math.floor(fx));
-      const x1 = Math.min(sw - 1, x0 + 1);
-      const wx = Math.min(1, Math.max(0, fx - x0));
-      for (let c = 0; c < 4; c++) {
-        const top = s[(y0 * sw + x0) * 4 + c] * (1 - wx) + s[(y0 * sw + x1) * 4 + c] * wx;
-        const bottom = s[(y1 * sw + x0) * 4 + c] * (1 - wx) + s[(y1 * sw + x1) * 4 + c] * wx;
-        out[(y * W + x) * 4 + c] = top * (1 - wy) + bottom * wy;
-      }
-    }
-  }
-  return new Uint8Array(await jpegEnc.default({ data: out, width: W, height: H }, { quality: 30 }));
+  return (await benchPhotograph()).bytes;
 }
 
 async function generatedJpeg(kind, W, H, seed, quality) {

@@ -119,32 +119,11 @@ async function bareMiniflare() {
 // ------------------------------------------------------------------------------------------------------------
 // 2. npm start: a real 2.8 MP photograph
 
-/** The bench photograph (see the header): made with the same @jsquash codecs the service uses. */
+/** The bench photograph (see the header), made with the same @jsquash codecs the service uses. */
 async function photograph() {
-  const { jpegEnc, jpegDec } = await import("./lib/images.mjs");
-  const src = await jpegDec.default(readFileSync(join(ROOT, "test/fixtures/media/photo-bridge.jpg")).buffer);
-  const W = 2112;
-  const H = 1326;
-  const out = new Uint8ClampedArray(W * H * 4);
-  const { width: sw, height: sh, data: s } = src;
-  for (let y = 0; y < H; y++) {
-    const fy = ((y + 0.5) * sh) / H - 0.5;
-    const y0 = Math.max(0, Math.floor(fy));
-    const y1 = Math.min(sh - 1, y0 + 1);
-    const wy = Math.min(1, Math.max(0, fy - y0));
-    for (let x = 0; x < W; x++) {
-      const fx = ((x + 0.5) * sw) / W - 0.5;
-      const x0 = Math.max(0, Math.floor(fx));
-      const x1 = Math.min(sw - 1, x0 + 1);
-      const wx = Math.min(1, Math.max(0, fx - x0));
-      for (let c = 0; c < 4; c++) {
-        const top = s[(y0 * sw + x0) * 4 + c] * (1 - wx) + s[(y0 * sw + x1) * 4 + c] * wx;
-        const bottom = s[(y1 * sw + x0) * 4 + c] * (1 - wx) + s[(y1 * sw + x1) * 4 + c] * wx;
-        out[(y * W + x) * 4 + c] = top * (1 - wy) + bottom * wy;
-      }
-    }
-  }
-  return { bytes: Buffer.from(await jpegEnc.default({ data: out, width: W, height: H }, { quality: 30 })), width: W, height: H };
+  const { benchPhotograph } = await import("./lib/images.mjs");
+  const p = await benchPhotograph();
+  return { ...p, bytes: Buffer.from(p.bytes) };
 }
 
 async function waitReady(base, child) {

@@ -249,3 +249,34 @@ export function brightness(img, f) {
   for (let i = 0; i < out.length; i++) out[i] = (i & 3) === 3 ? img.data[i] : Math.max(0, Math.min(255, Math.round(img.data[i] * f)));
   return { ...img, data: out };
 }
+
+/**
+ * The verify benches' real photograph: test/fixtures/media/photo-bridge.jpg (1600x1004) scaled bilinearly to
+ * 2112x1326 (2.8 MP) and encoded at MozJPEG q30 (about 126 KiB, the size of the issue's file).
+ */
+export async function benchPhotograph() {
+  const here = dirname(fileURLToPath(import.meta.url));
+  const src = await jpegDec.default(new Uint8Array(readFileSync(join(here, "..", "..", "test/fixtures/media/photo-bridge.jpg"))).buffer);
+  const W = 2112;
+  const H = 1326;
+  const out = new Uint8ClampedArray(W * H * 4);
+  const { width: sw, height: sh, data: s } = src;
+  for (let y = 0; y < H; y++) {
+    const fy = ((y + 0.5) * sh) / H - 0.5;
+    const y0 = Math.max(0, Math.floor(fy));
+    const y1 = Math.min(sh - 1, y0 + 1);
+    const wy = Math.min(1, Math.max(0, fy - y0));
+    for (let x = 0; x < W; x++) {
+      const fx = ((x + 0.5) * sw) / W - 0.5;
+      const x0 = Math.max(0, Math.floor(fx));
+      const x1 = Math.min(sw - 1, x0 + 1);
+      const wx = Math.min(1, Math.max(0, fx - x0));
+      for (let c = 0; c < 4; c++) {
+        const top = s[(y0 * sw + x0) * 4 + c] * (1 - wx) + s[(y0 * sw + x1) * 4 + c] * wx;
+        const bottom = s[(y1 * sw + x0) * 4 + c] * (1 - wx) + s[(y1 * sw + x1) * 4 + c] * wx;
+        out[(y * W + x) * 4 + c] = top * (1 - wy) + bottom * wy;
+      }
+    }
+  }
+  return { bytes: new Uint8Array(await jpegEnc.default({ data: out, width: W, height: H }, { quality: 30 })), width: W, height: H };
+}
