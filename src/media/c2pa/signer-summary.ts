@@ -5,6 +5,7 @@
  * `build_signature` / `parse_certificate_from_der`), so this reader answers only for the plain forms it can render
  * identically and returns null for anything else; the caller then asks crJSON (signerSummaryFromCrJson).
  */
+import { equalBytes } from "../../platform/bytes";
 import { type CborItem, decodeCbor, isCborTag } from "../../platform/cbor";
 import { childrenOf, contentOf, oidText, readTlv, type Tlv } from "./der";
 import { OID_SIGNED_DATA } from "./tsa-der";
@@ -238,15 +239,9 @@ function tsaSignerSubject(token: Uint8Array): Map<string, string> | null | undef
     const f0 = tbs?.tag === 0x30 ? childrenOf(token, tbs) : null;
     const f = f0?.[0]?.tag === 0xa0 ? f0.slice(1) : f0;
     if (!f || f.length < 6) return undefined;
-    const sameSerial = equal(token.subarray(f[0]!.at, f[0]!.end), serial);
-    const sameIssuer = equal(token.subarray(f[2]!.at, f[2]!.end), issuer);
+    const sameSerial = equalBytes(token.subarray(f[0]!.at, f[0]!.end), serial);
+    const sameIssuer = equalBytes(token.subarray(f[2]!.at, f[2]!.end), issuer);
     if (sameSerial && sameIssuer) return certificateFields(token.slice(c.at, c.end))?.subject ?? undefined;
   }
   return undefined; // no byte-equal match; c2pa-rs compares parsed values, which may still match
-}
-
-function equal(a: Uint8Array, b: Uint8Array): boolean {
-  if (a.length !== b.length) return false;
-  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
-  return true;
 }

@@ -1,4 +1,5 @@
 import { indexOfBytes } from "./byte-search";
+import { readTlv as tlv } from "./der";
 import type { ExtractManifestStoreResult, ManifestStoreCarrier } from "./jumbf-box";
 import { pemBlocks } from "./tsa-der";
 
@@ -66,22 +67,6 @@ function parseNewBundle(pem: string): ParsedAnchors | null {
   const entry = { anchors };
   parsedBundles.set(pem, entry);
   return entry;
-}
-
-/** One DER TLV at `at`: where its value starts and where it ends; null when it does not fit in `end`. */
-function tlv(b: Uint8Array, at: number, end: number): { tag: number; start: number; end: number } | null {
-  if (at + 2 > end) return null;
-  const tag = b[at]!;
-  let len = b[at + 1]!;
-  let start = at + 2;
-  if (len & 0x80) {
-    const n = len & 0x7f;
-    if (n === 0 || n > 4 || start + n > end) return null;
-    len = 0;
-    for (let i = 0; i < n; i++) len = len * 256 + b[start + i]!;
-    start += n;
-  }
-  return start + len > end ? null : { tag, start, end: start + len };
 }
 
 /**

@@ -149,14 +149,10 @@ export class WasmWatermarker implements Watermarker {
       const { image, payload, strength } = input;
       const invalid = checkImage(image);
       if (invalid) return { status: "failed", message: invalid };
-      if (!(payload instanceof Uint8Array) || payload.length !== 8)
-        return { status: "failed", message: "The payload must be 8 bytes (64 bits)." };
-      const targetDb = WATERMARK_STRENGTH_PSNR_DB[strength];
-      if (typeof targetDb !== "number") return { status: "failed", message: `Unknown strength ${String(strength)}.` };
-      if (Math.min(image.width, image.height) < MINIMUM_EDGE) return tooSmall();
+      const begun = this.#begin(image.width, image.height, payload, strength);
+      if (typeof begun !== "number") return begun;
+      const targetDb = begun;
       const k = this.#k;
-      if (k.setup(image.width, image.height) !== 0)
-        return { status: "too_small", message: "The image is too elongated to carry the watermark." };
       this.#luma(image.data, image.width, image.height);
       this.#heap().set(payload, k.payloadPtr());
       k.embedPrepare(targetDb);
@@ -165,9 +161,7 @@ export class WasmWatermarker implements Watermarker {
         // The apply pass also accumulates the output's luma, exactly as detect's luma pass would.
         sink.restart();
         const psnr = this.#apply(image.data, sink, image.width, image.height);
-        // Self-check: the detector's first stage must read the payload back from the exact output pixels, so
-        // detect(embed(x, p)) = p holds by construction (detect runs the same stage first, deterministically).
-        const found = k.detect(1) === 1 && equalBytes(this.#heap().subarray(k.payloadPtr(), k.payloadPtr() + 8), payload);
+        const found = this.#readsBack(payload);
         this.#diagnostics();
         if (found) return { status: "embedded", psnr_db: round2(psnr) };
       }
@@ -187,13 +181,10 @@ export class WasmWatermarker implements Watermarker {
       if (!Number.isSafeInteger(width) || !Number.isSafeInteger(height) || width <= 0 || height <= 0)
         return { status: "failed", message: "The image dimensions are invalid." };
       if (width > 65_535 || height > 65_535) return { status: "failed", message: "The image is too large." };
-      if (!(payload instanceof Uint8Array) || payload.length !== 8)
-        return { status: "failed", message: "The payload must be 8 bytes (64 bits)." };
-      const targetDb = WATERMARK_STRENGTH_PSNR_DB[strength];
-      if (typeof targetDb !== "number") return { status: "failed", message: `Unknown strength ${String(strength)}.` };
-      if (Math.min(width, height) < MINIMUM_EDGE) return tooSmall();
+      const begun = this.#begin(width, height, payload, strength);
+      if (typeof begun !== "number") return begun;
+      const targetDb = begun;
       const k = this.#k;
-      if (k.setup(width, height) !== 0) return { status: "too_small", message: "The image is too elongated to carry the watermark." };
       // Pass 1: the canonical luma grid from a reduced read, each reduced pixel standing for its s x s block.
       const canon = Math.min(1, Math.sqrt(CANON_AREA / (width * height)));
       let scale: DecodeScale = 1;
@@ -231,7 +222,7 @@ export class WasmWatermarker implements Watermarker {
         if (marked.status !== "read") return { status: "failed", message: marked.message };
         apply.flush();
         const psnr = k.applyPsnr();
-        const found = k.detect(1) === 1 && equalBytes(this.#heap().subarray(k.payloadPtr(), k.payloadPtr() + 8), payload);
+        const found = this.#readsBack(payload);
         this.#diagnostics();
         if (found) return { status: "embedded", psnr_db: round2(psnr) };
       }
@@ -239,6 +230,34 @@ export class WasmWatermarker implements Watermarker {
     } catch (error) {
       return { status: "failed", message: `Watermark kernel error: ${String((error as Error)?.message ?? error)}` };
     }
+  }
+
+  /**
+   * The checks both embeds share, then the kernel's setup for a width x height image: the strength's target PSNR,
+   * or the result that ends the embed.
+   */
+  #begin(
+    width: number,
+    height: number,
+    payload: Uint8Array,
+    strength: WatermarkStrength,
+  ): number | Exclude<WatermarkEmbedResult, { status: "embedded" }> {
+    if (!(payload instanceof Uint8Array) || payload.length !== 8)
+      return { status: "failed", message: "The payload must be 8 bytes (64 bits)." };
+    const targetDb = WATERMARK_STRENGTH_PSNR_DB[strength];
+    if (typeof targetDb !== "number") return { status: "failed", message: `Unknown strength ${String(strength)}.` };
+    if (Math.min(width, height) < MINIMUM_EDGE) return tooSmall();
+    if (this.#k.setup(width, height) !== 0) return { status: "too_small", message: "The image is too elongated to carry the watermark." };
+    return targetDb;
+  }
+
+  /**
+   * Self-check after an apply pass: the detector's first stage must read `payload` back from the exact output
+   * pixels, so detect(embed(x, p)) = p holds by construction (detect runs the same stage first, deterministically).
+   */
+  #readsBack(payload: Uint8Array): boolean {
+    const k = this.#k;
+    return k.detect(1) === 1 && equalBytes(this.#heap().subarray(k.payloadPtr(), k.payloadPtr() + 8), payload);
   }
 
   /**
@@ -391,7 +410,7 @@ function checkImage(image: RgbaImage): string | null {
   return null;
 }
 
-function tooSmall(): WatermarkEmbedResult {
+function tooSmall(): Extract<WatermarkEmbedResult, { status: "too_small" }> {
   return { status: "too_small", message: `The watermark needs at least ${MINIMUM_EDGE} pixels on the shorter side.` };
 }
 
