@@ -1,34 +1,49 @@
 import { PdqFingerprinter, type PixelPlane, pixelPlane, planeFactor } from "../media/fingerprint";
-import type { ImageServices, RgbaImage } from "../media/types";
+import type { DecodeScale, ImageServices, RgbaImage, RowSource } from "../media/types";
 
 /*
- * The pixels of one verification, decoded once. This is the only place a verification decodes, so a decoder that
- * scales in the DCT domain (1/2, 1/4, 1/8) can replace the full decode + box reduction here without touching the
- * signals that read the result.
+ * The pixels of one verification, decoded once. This is the only place a verification decodes.
+ *
+ * A JPEG our streaming decoder takes is decoded reduced in the DCT domain, as far as the watermark detector keeps
+ * at least its canonical grid (each reduced sample is the area average of its block, and the detector area-averages
+ * onto that grid, so it reads the same grid; bench/verify-stages.mjs checks the marks), and every signal reads that
+ * reduced image. Everything else (other formats, JPEGs only MozJPEG decodes, images no larger than the canonical
+ * area) is decoded at full size, with PDQ's box-reduced plane from factor 3, as before.
  */
 
 export interface VerifyPixels {
-  /** The decoded image: the watermark detector area-resamples it onto its own canonical grid (~512 x 384). */
-  full: RgbaImage;
   /**
-   * The reduced plane PDQ reads (at least the canonical area; the image itself when it is no larger). Measured
-   * (bench/watermark-robustness.mjs, bench/verify-stages.mjs): the detector read from the plane lost a marginal
-   * mark after JPEG q75, and the plane's ISCC code equals the full image's in about two thirds of images, while
-   * the code is looked up exactly; so both keep reading `full`, and PDQ (matched within distance 31; the plane
-   * moves it by a median of 6 bits) reads the plane.
+   * The decode the watermark detector (it area-resamples it onto its own canonical grid, ~512 x 384) and the ISCC
+   * code read: full size, or a JPEG reduced 1/2, 1/4 or 1/8 per side in the DCT domain (`plane.factor` says which),
+   * never below the detector's canonical area or minimum edge. Measured (bench/verify-stages.mjs): on real
+   * photographs its ISCC code equals the full decode's (what publication indexes); where it differs (a third of
+   * synthetic textures) PDQ, looked up when the exact code finds nothing, stays within the lookup's distance.
    */
+  full: RgbaImage;
+  /** The image PDQ reads: `full` itself, or (full-size decodes from factor 3) its box-reduced plane. */
   plane: PixelPlane;
 }
 
 /**
- * The smallest reduction worth making: reducing by 2 costs about as much CPU as PDQ saves on the quarter-size plane
- * (bench/verify-stages.mjs, 1 MP), so below 3 PDQ reads the full image and its value stays exactly as before.
+ * The smallest box reduction worth making on a full-size decode: reducing by 2 costs about as much CPU as PDQ saves
+ * on the quarter-size plane (bench/verify-stages.mjs, 1 MP), so below 3 PDQ reads the full image.
  */
 const PLANE_MINIMUM_FACTOR = 3;
 
 export type VerifyPixelsResult = { status: "decoded"; pixels: VerifyPixels } | { status: "failed"; message: string };
 
+/**
+ * The DCT-domain reduction for a width x height JPEG: the largest of 1/2, 1/4, 1/8 whose image keeps the canonical
+ * area and minimum edge (planeFactor's rule), else 1.
+ */
+export function verifyDecodeScale(width: number, height: number): DecodeScale {
+  const k = planeFactor(width, height);
+  return k >= 8 ? 8 : k >= 4 ? 4 : k >= 2 ? 2 : 1;
+}
+
 export async function verifyPixels(image: ImageServices, bytes: Uint8Array, mediaType: string): Promise<VerifyPixelsResult> {
+  const reduced = await reducedJpeg(image, bytes, mediaType);
+  if (reduced) return { status: "decoded", pixels: reduced };
   const decoded = await image.codec.decode(bytes, mediaType);
   if (decoded.status !== "decoded") return { status: "failed", message: decoded.message };
   const full = decoded.image;
@@ -44,4 +59,46 @@ export async function verifyPixels(image: ImageServices, bytes: Uint8Array, medi
     }
   }
   return { status: "decoded", pixels: { full, plane } };
+}
+
+/**
+ * The JPEG reduced in the DCT domain by our streaming decoder, or null where the full-size path applies: not a
+ * JPEG, a coding process (or damage) only MozJPEG takes, too large, or too small to reduce (the full decode is then
+ * exactly what it was before).
+ */
+async function reducedJpeg(image: ImageServices, bytes: Uint8Array, mediaType: string): Promise<VerifyPixels | null> {
+  if (mediaType !== "image/jpeg" || !image.codec.rowSource) return null;
+  const opened = await image.codec.rowSource(bytes, mediaType);
+  if (opened.status !== "ready") return null;
+  const { source } = opened;
+  const scale = verifyDecodeScale(source.width, source.height);
+  if (scale === 1) return null;
+  const reduced = readWhole(source, scale);
+  if (!reduced) return null; // corrupt scan data: the full decode falls back to MozJPEG, which tolerates more
+  // A JPEG has no alpha: every sample is opaque, and PDQ reads the reduced image itself.
+  const plane: PixelPlane = { image: reduced, factor: scale, opaque: true, sourceWidth: source.width, sourceHeight: source.height };
+  return { full: reduced, plane };
+}
+
+/** One read of `source` at 1/`scale` into a single image. */
+function readWhole(source: RowSource, scale: DecodeScale): RgbaImage | null {
+  const width = Math.ceil(source.width / scale);
+  const height = Math.ceil(source.height / scale);
+  const data = new Uint8Array(width * height * 4);
+  let at = 0;
+  const read = source.read(
+    {
+      restart: () => {
+        at = 0;
+      },
+      rows: (rows, count) => {
+        const n = count * width * 4;
+        if (at + n > data.length) throw new RangeError("the decoder handed out more rows than the image has");
+        data.set(rows.subarray(0, n), at);
+        at += n;
+      },
+    },
+    scale,
+  );
+  return read.status === "read" && at === data.length ? { width, height, data } : null;
 }

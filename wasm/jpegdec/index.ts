@@ -947,30 +947,107 @@ function idct8(src: usize, dst: usize, stride: i32): void {
   }
 }
 
-/** Reduced IDCT: n x n samples, each the area average of its (8/n)^2 pixels (n = 4 or 2). */
+/** Sums each of four f32x4 vectors across its lanes: (sum p0, sum p1, sum p2, sum p3). */
+@inline function hsum4(p0: v128, p1: v128, p2: v128, p3: v128): v128 {
+  const t0 = f32x4.add(v128.shuffle<f32>(p0, p1, 0, 4, 1, 5), v128.shuffle<f32>(p0, p1, 2, 6, 3, 7));
+  const t1 = f32x4.add(v128.shuffle<f32>(p2, p3, 0, 4, 1, 5), v128.shuffle<f32>(p2, p3, 2, 6, 3, 7));
+  return f32x4.add(v128.shuffle<f32>(t0, t1, 0, 1, 4, 5), v128.shuffle<f32>(t0, t1, 2, 3, 6, 7));
+}
+
+/** Four f32 samples (level shift and rounding bias still to add) as four clamped bytes in the low lane. */
+@inline function packBytes(v: v128): u32 {
+  const w = i32x4.trunc_sat_f32x4_s(f32x4.add(v, f32x4.splat(128.5)));
+  const h = i16x8.narrow_i32x4_s(w, w);
+  return i32x4.extract_lane(i8x16.narrow_i16x8_u(h, h), 0);
+}
+
+/**
+ * Reduced IDCT: n x n samples (n = 4 or 2), each the area average of its (8/n)^2 pixels: the n x 8 matrix of
+ * area-averaged basis rows applied along v (to whole coefficient rows, 4 lanes of u at a time; all-zero rows
+ * skipped), then along u (a dot product per sample, four summed across lanes at once).
+ */
 function idctArea(src: usize, dst: usize, stride: i32, n: i32): void {
-  const a = n == 4 ? area4 : area2;
-  for (let u = 0; u < 8; u++) {
-    const p = src + (<usize>u << 2);
-    let nz = 0;
-    for (let v = 1; v < 8; v++) nz |= load<i32>(p + (<usize>v << 5));
-    for (let y = 0; y < n; y++) {
-      const row = a + (<usize>(y * 8) << 2);
-      let s = <f32>load<i32>(p) * load<f32>(row);
-      if (nz != 0) for (let v = 1; v < 8; v++) s += <f32>load<i32>(p + (<usize>v << 5)) * load<f32>(row + (<usize>v << 2));
-      store<f32>(tmp + (<usize>(y * 8 + u) << 2), s);
+  let t0l = f32x4.splat(0.0);
+  let t0h = t0l;
+  let t1l = t0l;
+  let t1h = t0l;
+  let t2l = t0l;
+  let t2h = t0l;
+  let t3l = t0l;
+  let t3h = t0l;
+  if (n == 4) {
+    for (let v = 0; v < 8; v++) {
+      const p = src + (<usize>v << 5);
+      const il = v128.load(p);
+      const ih = v128.load(p, 16);
+      if (!v128.any_true(v128.or(il, ih))) continue;
+      const cl = f32x4.convert_i32x4_s(il);
+      const ch = f32x4.convert_i32x4_s(ih);
+      const w = area4 + (<usize>v << 2);
+      const a0 = f32x4.splat(load<f32>(w));
+      const a1 = f32x4.splat(load<f32>(w, 32));
+      const a2 = f32x4.splat(load<f32>(w, 64));
+      const a3 = f32x4.splat(load<f32>(w, 96));
+      t0l = f32x4.add(t0l, f32x4.mul(cl, a0));
+      t0h = f32x4.add(t0h, f32x4.mul(ch, a0));
+      t1l = f32x4.add(t1l, f32x4.mul(cl, a1));
+      t1h = f32x4.add(t1h, f32x4.mul(ch, a1));
+      t2l = f32x4.add(t2l, f32x4.mul(cl, a2));
+      t2h = f32x4.add(t2h, f32x4.mul(ch, a2));
+      t3l = f32x4.add(t3l, f32x4.mul(cl, a3));
+      t3h = f32x4.add(t3h, f32x4.mul(ch, a3));
     }
-  }
-  for (let y = 0; y < n; y++) {
-    const t = tmp + (<usize>(y * 8) << 2);
-    const d = dst + <usize>(y * stride);
-    for (let x = 0; x < n; x++) {
-      const row = a + (<usize>(x * 8) << 2);
-      let s: f32 = 0.0;
-      for (let u = 0; u < 8; u++) s += load<f32>(t + (<usize>u << 2)) * load<f32>(row + (<usize>u << 2));
-      store<u8>(d + <usize>x, clampByte(s + 128.5));
+    const b0l = v128.load(area4);
+    const b0h = v128.load(area4, 16);
+    const b1l = v128.load(area4, 32);
+    const b1h = v128.load(area4, 48);
+    const b2l = v128.load(area4, 64);
+    const b2h = v128.load(area4, 80);
+    const b3l = v128.load(area4, 96);
+    const b3h = v128.load(area4, 112);
+    for (let y = 0; y < 4; y++) {
+      const tl = y == 0 ? t0l : y == 1 ? t1l : y == 2 ? t2l : t3l;
+      const th = y == 0 ? t0h : y == 1 ? t1h : y == 2 ? t2h : t3h;
+      const row = hsum4(
+        f32x4.add(f32x4.mul(tl, b0l), f32x4.mul(th, b0h)),
+        f32x4.add(f32x4.mul(tl, b1l), f32x4.mul(th, b1h)),
+        f32x4.add(f32x4.mul(tl, b2l), f32x4.mul(th, b2h)),
+        f32x4.add(f32x4.mul(tl, b3l), f32x4.mul(th, b3h)),
+      );
+      store<u32>(dst + <usize>(y * stride), packBytes(row));
     }
+    return;
   }
+  for (let v = 0; v < 8; v++) {
+    const p = src + (<usize>v << 5);
+    const il = v128.load(p);
+    const ih = v128.load(p, 16);
+    if (!v128.any_true(v128.or(il, ih))) continue;
+    const cl = f32x4.convert_i32x4_s(il);
+    const ch = f32x4.convert_i32x4_s(ih);
+    const w = area2 + (<usize>v << 2);
+    const a0 = f32x4.splat(load<f32>(w));
+    const a1 = f32x4.splat(load<f32>(w, 32));
+    t0l = f32x4.add(t0l, f32x4.mul(cl, a0));
+    t0h = f32x4.add(t0h, f32x4.mul(ch, a0));
+    t1l = f32x4.add(t1l, f32x4.mul(cl, a1));
+    t1h = f32x4.add(t1h, f32x4.mul(ch, a1));
+  }
+  const b0l = v128.load(area2);
+  const b0h = v128.load(area2, 16);
+  const b1l = v128.load(area2, 32);
+  const b1h = v128.load(area2, 48);
+  // lanes: (y0 x0, y0 x1, y1 x0, y1 x1)
+  const q = packBytes(
+    hsum4(
+      f32x4.add(f32x4.mul(t0l, b0l), f32x4.mul(t0h, b0h)),
+      f32x4.add(f32x4.mul(t0l, b1l), f32x4.mul(t0h, b1h)),
+      f32x4.add(f32x4.mul(t1l, b0l), f32x4.mul(t1h, b0h)),
+      f32x4.add(f32x4.mul(t1l, b1l), f32x4.mul(t1h, b1h)),
+    ),
+  );
+  store<u16>(dst, <u16>q);
+  store<u16>(dst + <usize>stride, <u16>(q >> 16));
 }
 
 /** Writes the block in blk (dequantised; `last`: zigzag index of its last nonzero coefficient, 0 if DC only). */
@@ -1038,14 +1115,20 @@ function transformMcuRow(m: i32): void {
         const p = coefAt(c, bx, m * v + y);
         let last = 0;
         if (bs == 1) store<i32>(blk, <i32>load<i16>(p) * load<i32>(q));
-        else
-          for (let z = 0; z < 64; z++) {
-            const x = <i32>load<i16>(p + (<usize>z << 1));
-            if (x != 0) {
-              store<i32>(blk + (<usize>z << 2), x * load<i32>(q + (<usize>z << 2)));
-              if (z > 0) last = 1;
-            }
+        else {
+          // eight coefficients at a time; `last` only says whether any AC coefficient is nonzero
+          let any = i32x4.splat(0);
+          for (let z: usize = 0; z < 64; z += 8) {
+            const x = v128.load(p + (z << 1));
+            const lo = i32x4.mul(i32x4.extend_low_i16x8_s(x), v128.load(q + (z << 2)));
+            const hi = i32x4.mul(i32x4.extend_high_i16x8_s(x), v128.load(q + (z << 2), 16));
+            v128.store(blk + (z << 2), lo);
+            v128.store(blk + (z << 2), hi, 16);
+            any = v128.or(any, z == 0 ? i32x4.replace_lane(lo, 0, 0) : v128.or(lo, hi));
+            if (z == 0) any = v128.or(any, hi);
           }
+          if (v128.any_true(any)) last = 1;
+        }
         writeBlock(planeBlock(c, slot, bx, y), stride, last);
       }
   }
