@@ -7,8 +7,9 @@ import type { DecodeScale, ImageServices, RgbaImage, RowSource } from "../media/
  * A JPEG our streaming decoder takes is decoded reduced in the DCT domain, as far as the watermark detector keeps
  * at least its canonical grid (each reduced sample is the area average of its block, and the detector area-averages
  * onto that grid, so it reads the same grid; bench/verify-stages.mjs checks the marks), and every signal reads that
- * reduced image. Everything else (other formats, JPEGs only MozJPEG decodes, images no larger than the canonical
- * area) is decoded at full size, with PDQ's box-reduced plane from factor 3, as before.
+ * reduced image (a JPEG too small to halve is read at full size, the image the codec decodes).
+ * Everything else (other formats, JPEGs only MozJPEG decodes) is decoded by the codec at full size, with PDQ's
+ * box-reduced plane from factor 3, as before.
  */
 
 export interface VerifyPixels {
@@ -62,9 +63,9 @@ export async function verifyPixels(image: ImageServices, bytes: Uint8Array, medi
 }
 
 /**
- * The JPEG reduced in the DCT domain by our streaming decoder, or null where the full-size path applies: not a
- * JPEG, a coding process (or damage) only MozJPEG takes, too large, or too small to reduce (the full decode is then
- * exactly what it was before).
+ * The JPEG decoded by our streaming decoder, reduced in the DCT domain where it is large enough (at 1/1 it is the
+ * codec's own full decode, without a second instance), or null where the codec's `decode` applies: not a JPEG, a
+ * coding process (or damage) only MozJPEG takes, or too large.
  */
 async function reducedJpeg(image: ImageServices, bytes: Uint8Array, mediaType: string): Promise<VerifyPixels | null> {
   if (mediaType !== "image/jpeg" || !image.codec.rowSource) return null;
@@ -72,10 +73,9 @@ async function reducedJpeg(image: ImageServices, bytes: Uint8Array, mediaType: s
   if (opened.status !== "ready") return null;
   const { source } = opened;
   const scale = verifyDecodeScale(source.width, source.height);
-  if (scale === 1) return null;
   const reduced = readWhole(source, scale);
-  if (!reduced) return null; // corrupt scan data: the full decode falls back to MozJPEG, which tolerates more
-  // A JPEG has no alpha: every sample is opaque, and PDQ reads the reduced image itself.
+  if (!reduced) return null; // corrupt scan data: the codec's decode falls back to MozJPEG, which tolerates more
+  // A JPEG has no alpha: every sample is opaque, and PDQ reads the (reduced) image itself.
   const plane: PixelPlane = { image: reduced, factor: scale, opaque: true, sourceWidth: source.width, sourceHeight: source.height };
   return { full: reduced, plane };
 }

@@ -34,6 +34,8 @@ const ZIGZAG: StaticArray<u8> = [
 let staticTop: usize = 0;
 let top: usize = 0;
 let memFailed: bool = false;
+/** The end of the highest allocation ever made: memory past it has never been written. */
+let dirtyTop: usize = 0;
 
 function alloc(size: u64): usize {
   const p = (top + 15) & ~(<usize>15);
@@ -53,7 +55,13 @@ function alloc(size: u64): usize {
     }
   }
   top = end;
+  if (end > dirtyTop) dirtyTop = end;
   return p;
+}
+
+/** Zeroes [p, p + size): only the part below dirtyTop, since memory past it is as grown, still zero. */
+function zero(p: usize, size: usize): void {
+  if (p < dirtyTop) memory.fill(p, 0, min<usize>(size, dirtyTop - p));
 }
 
 // Fixed tables, built once.
@@ -1050,14 +1058,17 @@ function idctArea(src: usize, dst: usize, stride: i32, n: i32): void {
   store<u16>(dst + <usize>stride, <u16>(q >> 16));
 }
 
-/** Writes the block in blk (dequantised; `last`: zigzag index of its last nonzero coefficient, 0 if DC only). */
-function writeBlock(dst: usize, stride: i32, last: i32): void {
+/**
+ * Writes the block in blk (dequantised; `last`: zigzag index of its last nonzero coefficient, 0 if DC only), then
+ * clears blk when `clear` (sequential mode writes only the nonzero coefficients; buffered mode writes all 64).
+ */
+function writeBlock(dst: usize, stride: i32, last: i32, clear: bool): void {
   if (last == 0) {
     const v = clampByte(<f32>load<i32>(blk) * 0.125 + 128.5);
     for (let y = 0; y < bs; y++) memory.fill(dst + <usize>(y * stride), v, <usize>bs);
   } else if (bs == 8) idct8(blk, dst, stride);
   else idctArea(blk, dst, stride, bs);
-  memory.fill(blk, 0, 256);
+  if (clear) memory.fill(blk, 0, 256);
 }
 
 /** The plane address of block (bx, row-in-MCU-row by) of component c for the MCU row in slot `slot`. */
@@ -1078,7 +1089,7 @@ function decodeMcuRow(m: i32): void {
       if (needRestart()) restart();
       const last = decodeBlock(0, c, keepAc);
       if (err != OK) return;
-      writeBlock(planeBlock(c, slot, bx, 0), stride, last);
+      writeBlock(planeBlock(c, slot, bx, 0), stride, last, true);
       mcuCount++;
     }
   } else {
@@ -1093,7 +1104,7 @@ function decodeMcuRow(m: i32): void {
           for (let x = 0; x < h; x++) {
             const last = decodeBlock(i, c, keepAc);
             if (err != OK) return;
-            writeBlock(planeBlock(c, slot, mx * h + x, y), stride, last);
+            writeBlock(planeBlock(c, slot, mx * h + x, y), stride, last, true);
           }
       }
       mcuCount++;
@@ -1129,7 +1140,7 @@ function transformMcuRow(m: i32): void {
           }
           if (v128.any_true(any)) last = 1;
         }
-        writeBlock(planeBlock(c, slot, bx, y), stride, last);
+        writeBlock(planeBlock(c, slot, bx, y), stride, last, false);
       }
   }
 }
@@ -1226,7 +1237,46 @@ function emitMcuRow(m: i32): i32 {
       }
       continue;
     }
-    for (let x = 0; x < outW; x++, d += 4) {
+    // eight pixels at a time, in the same fixed-point arithmetic as the tables below (bit-identical)
+    let x = 0;
+    for (; x + 8 <= outW; x += 8, d += 32) {
+      const o = <usize>x;
+      const y16 = i16x8.extend_low_i8x16_u(v128.load64_zero(p0 + o));
+      const b16 = i16x8.sub(i16x8.extend_low_i8x16_u(v128.load64_zero(p1 + o)), i16x8.splat(128));
+      const r16 = i16x8.sub(i16x8.extend_low_i8x16_u(v128.load64_zero(p2 + o)), i16x8.splat(128));
+      const yl = i32x4.extend_low_i16x8_s(y16);
+      const yh = i32x4.extend_high_i16x8_s(y16);
+      const bl = i32x4.extend_low_i16x8_s(b16);
+      const bh = i32x4.extend_high_i16x8_s(b16);
+      const cl = i32x4.extend_low_i16x8_s(r16);
+      const ch = i32x4.extend_high_i16x8_s(r16);
+      const half = i32x4.splat(32768);
+      const kR = i32x4.splat(91881);
+      const kB = i32x4.splat(116130);
+      const kGb = i32x4.splat(-22554);
+      const kGr = i32x4.splat(-46802);
+      // clamping: i32 -> i16 (saturating, exact here) -> u8 (saturating: 0..255)
+      const R16 = i16x8.narrow_i32x4_s(
+        i32x4.add(yl, i32x4.shr_s(i32x4.add(i32x4.mul(cl, kR), half), 16)),
+        i32x4.add(yh, i32x4.shr_s(i32x4.add(i32x4.mul(ch, kR), half), 16)),
+      );
+      const G16 = i16x8.narrow_i32x4_s(
+        i32x4.add(yl, i32x4.shr_s(i32x4.add(i32x4.add(i32x4.mul(bl, kGb), half), i32x4.mul(cl, kGr)), 16)),
+        i32x4.add(yh, i32x4.shr_s(i32x4.add(i32x4.add(i32x4.mul(bh, kGb), half), i32x4.mul(ch, kGr)), 16)),
+      );
+      const B16 = i16x8.narrow_i32x4_s(
+        i32x4.add(yl, i32x4.shr_s(i32x4.add(i32x4.mul(bl, kB), half), 16)),
+        i32x4.add(yh, i32x4.shr_s(i32x4.add(i32x4.mul(bh, kB), half), 16)),
+      );
+      const R = i8x16.narrow_i16x8_u(R16, R16);
+      const G = i8x16.narrow_i16x8_u(G16, G16);
+      const B = i8x16.narrow_i16x8_u(B16, B16);
+      const rg = v128.shuffle<u8>(R, G, 0, 16, 1, 17, 2, 18, 3, 19, 4, 20, 5, 21, 6, 22, 7, 23);
+      const ba = v128.shuffle<u8>(B, i8x16.splat(-1), 0, 16, 1, 17, 2, 18, 3, 19, 4, 20, 5, 21, 6, 22, 7, 23);
+      v128.store(d, v128.shuffle<u16>(rg, ba, 0, 8, 1, 9, 2, 10, 3, 11));
+      v128.store(d, v128.shuffle<u16>(rg, ba, 4, 12, 5, 13, 6, 14, 7, 15), 16);
+    }
+    for (; x < outW; x++, d += 4) {
       const o = <usize>x;
       const Y = <i32>load<u8>(p0 + o);
       const cb = <usize>load<u8>(p1 + o) << 2;
@@ -1261,7 +1311,7 @@ export function start(scale: i32, maxPixels: f64): i32 {
       const bytes = (<u64>unchecked(cBW[c]) * <u64>unchecked(cBH[c])) << 7;
       unchecked((cCoef[c] = alloc(bytes)));
       if (memFailed) return TOO_LARGE;
-      memory.fill(unchecked(cCoef[c]), 0, <usize>bytes);
+      zero(unchecked(cCoef[c]), <usize>bytes);
     }
     // every scan, then the markers to the next one
     while (true) {
