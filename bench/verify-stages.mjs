@@ -64,7 +64,14 @@ const jpegCodec = (stream) => ({
 });
 const codec = jpegCodec(jpegStream);
 const codecBefore = jpegCodec(jpegStreamBefore);
-const services = { codec, watermarker: wm, fingerprinters: new Map([["pdq", pdq], ["iscc-image", iscc]]) };
+const services = {
+  codec,
+  watermarker: wm,
+  fingerprinters: new Map([
+    ["pdq", pdq],
+    ["iscc-image", iscc],
+  ]),
+};
 
 /** What the service read before the reduced decode: the full decode, and PDQ's plane from factor 3. */
 async function before(bytes) {
@@ -98,7 +105,11 @@ async function timeAll(fns) {
 }
 
 async function encode(img, options) {
-  const frame = { data: new Uint8ClampedArray(img.data.buffer, img.data.byteOffset, img.data.length), width: img.width, height: img.height };
+  const frame = {
+    data: new Uint8ClampedArray(img.data.buffer, img.data.byteOffset, img.data.length),
+    width: img.width,
+    height: img.height,
+  };
   return new Uint8Array(await jpegEnc.default(frame, options));
 }
 const generatedJpeg = (kind, W, H, seed, quality) => encode(makeImage(kind, W, H, seed), { quality });
@@ -121,7 +132,9 @@ for (const [name, bytes] of cases) {
   const totalB = b.ms + detB.ms + pdqB.ms + isccB.ms;
   const totalA = a.ms + detA.ms + pdqA.ms + isccA.ms;
   const im = a.out.image;
-  console.log(`${name}: ${b.out.image.width}x${b.out.image.height}, ${bytes.length} bytes; verify reads ${im.width}x${im.height} (1/${a.out.scale})`);
+  console.log(
+    `${name}: ${b.out.image.width}x${b.out.image.height}, ${bytes.length} bytes; verify reads ${im.width}x${im.height} (1/${a.out.scale})`,
+  );
   console.log(
     `  decode + plane: before ${b.ms.toFixed(1)} (MozJPEG alone ${moz.ms.toFixed(1)}) -> after ${a.ms.toFixed(1)} (x${(a.ms / b.ms).toFixed(2)}); ` +
       `minima ${b.min.toFixed(1)} (${moz.min.toFixed(1)}) -> ${a.min.toFixed(1)} (x${(a.min / b.min).toFixed(2)})`,

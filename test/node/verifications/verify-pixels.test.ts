@@ -40,7 +40,11 @@ beforeAll(async () => {
 });
 
 async function jpeg(image: RgbaImage, options: Record<string, unknown>): Promise<Uint8Array> {
-  const frame = { data: new Uint8ClampedArray(image.data.buffer, image.data.byteOffset, image.data.length), width: image.width, height: image.height };
+  const frame = {
+    data: new Uint8ClampedArray(image.data.buffer, image.data.byteOffset, image.data.length),
+    width: image.width,
+    height: image.height,
+  };
   return new Uint8Array(await encodeJpeg(frame as unknown as Parameters<typeof encodeJpeg>[0], options));
 }
 
@@ -56,7 +60,8 @@ async function full(bytes: Uint8Array, mediaType = "image/jpeg"): Promise<RgbaIm
   return d.image;
 }
 
-const same = (a: RgbaImage, b: RgbaImage) => a.width === b.width && a.height === b.height && Buffer.from(a.data).equals(Buffer.from(b.data));
+const same = (a: RgbaImage, b: RgbaImage) =>
+  a.width === b.width && a.height === b.height && Buffer.from(a.data).equals(Buffer.from(b.data));
 
 /** A crop of `image` (whole rows and columns). */
 function crop(image: RgbaImage, x0: number, y0: number, width: number, height: number): RgbaImage {
