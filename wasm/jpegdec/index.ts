@@ -1177,21 +1177,35 @@ function componentRow(c: i32, y: i32, m: i32): usize {
         store<u8>(dst + <usize>x, <u8>((3 * <i32>load<u8>(in0 + <usize>x) + <i32>load<u8>(in1 + <usize>x) + bias) >> 2));
       return dst;
     }
-    // 2 x 2: vertical 3:1 column sums, then horizontal 3:1 between them (weights 9, 3, 3, 1 over 16)
-    for (let x = 0; x < w; x++)
-      store<i32>(colsum + (<usize>x << 2), 3 * <i32>load<u8>(in0 + <usize>x) + <i32>load<u8>(in1 + <usize>x));
-    let prev = load<i32>(colsum);
-    let cur = prev;
-    store<u8>(dst, <u8>((cur * 4 + 8) >> 4));
-    for (let x = 0; x < w - 1; x++) {
-      const next = load<i32>(colsum + (<usize>(x + 1) << 2));
-      if (x > 0) store<u8>(dst + <usize>(2 * x), <u8>((cur * 3 + prev + 8) >> 4));
-      store<u8>(dst + <usize>(2 * x + 1), <u8>((cur * 3 + next + 7) >> 4));
-      prev = cur;
-      cur = next;
+    // 2 x 2: vertical 3:1 column sums (i16, with the edge sums repeated one place beyond each end, so the edge
+    // outputs need no case of their own), then horizontal 3:1 between them (weights 9, 3, 3, 1 over 16); eight
+    // columns at a time, the same integer arithmetic as one at a time
+    const cs = colsum + 2;
+    let x = 0;
+    for (; x + 8 <= w; x += 8) {
+      const a = i16x8.extend_low_i8x16_u(v128.load64_zero(in0 + <usize>x));
+      const b = i16x8.extend_low_i8x16_u(v128.load64_zero(in1 + <usize>x));
+      v128.store(cs + (<usize>x << 1), i16x8.add(i16x8.mul(a, i16x8.splat(3)), b));
     }
-    store<u8>(dst + <usize>(2 * w - 2), <u8>((cur * 3 + prev + 8) >> 4));
-    store<u8>(dst + <usize>(2 * w - 1), <u8>((cur * 4 + 7) >> 4));
+    for (; x < w; x++) store<i16>(cs + (<usize>x << 1), <i16>(3 * <i32>load<u8>(in0 + <usize>x) + <i32>load<u8>(in1 + <usize>x)));
+    store<i16>(colsum, load<i16>(cs));
+    store<i16>(cs + (<usize>w << 1), load<i16>(cs + (<usize>(w - 1) << 1)));
+    x = 0;
+    for (; x + 8 <= w; x += 8) {
+      const at = cs + (<usize>x << 1);
+      const c3 = i16x8.mul(v128.load(at), i16x8.splat(3));
+      const even = i16x8.shr_u(i16x8.add(i16x8.add(c3, v128.load(at - 2)), i16x8.splat(8)), 4);
+      const odd = i16x8.shr_u(i16x8.add(i16x8.add(c3, v128.load(at + 2)), i16x8.splat(7)), 4);
+      const e = i8x16.narrow_i16x8_u(even, even);
+      const o = i8x16.narrow_i16x8_u(odd, odd);
+      v128.store(dst + <usize>(2 * x), v128.shuffle<u8>(e, o, 0, 16, 1, 17, 2, 18, 3, 19, 4, 20, 5, 21, 6, 22, 7, 23));
+    }
+    for (; x < w; x++) {
+      const at = cs + (<usize>x << 1);
+      const c3 = 3 * <i32>load<i16>(at);
+      store<u8>(dst + <usize>(2 * x), <u8>((c3 + <i32>load<i16>(at - 2) + 8) >> 4));
+      store<u8>(dst + <usize>(2 * x + 1), <u8>((c3 + <i32>load<i16>(at + 2) + 7) >> 4));
+    }
     return dst;
   }
   const src = planeRow(c, y / vs, m);
