@@ -7,8 +7,9 @@ import { FingerprintKernel } from "./kernel";
  * shrink images over 512 px before hashing, for the same reason).
  *
  * The factor keeps at least the watermark detector's canonical area (about 512 x 384, 196,608 pixels) and a
- * shorter side of at least 128 (its minimum), so the plane can also feed the detector once a decoder produces it
- * directly (DCT-domain scaling); today the detector and ISCC read the full decode (see verify-pixels.ts).
+ * shorter side of at least 128 (its minimum). verify-pixels.ts reduces a JPEG in the DCT domain by the largest
+ * power of two within this factor, and every signal reads that; for other formats the detector and ISCC read the
+ * full decode and PDQ this plane.
  * Transparent images keep full-resolution fingerprints (`opaque: false`): PDQ composites onto white per pixel,
  * which an average of unequal alphas would not reproduce.
  */

@@ -7,9 +7,10 @@ import { api, callUrl, createTenant, json, uploadAsset, waitForJob } from "../su
 import { texturedRgba, verifyFile } from "../support/verify-helpers";
 
 /*
- * #19: a verification decodes once (verify-pixels.ts); PDQ reads a box-reduced plane of the decode (from factor 3,
- * about 1.8 MP up), ISCC and the watermark detector the full decode. Large images are where the plane differs from
- * the image, so these tests use images of at least 4x the detector's canonical area (786,432 pixels).
+ * #19: a verification decodes once (verify-pixels.ts). For formats other than JPEG (these tests use PNG; the reduced
+ * JPEG decode is tested in test/node/verifications/verify-pixels.test.ts) PDQ reads a box-reduced plane of the
+ * decode (from factor 3, about 1.8 MP up), ISCC and the watermark detector the full decode. Large images are where
+ * the plane differs from the image, so these tests use images of at least 4x the detector's canonical area.
  */
 
 /** The plane by definition: each output channel the rounded mean of the (up to) k x k source pixels it covers. */
