@@ -40,6 +40,12 @@ export interface JobServices {
   reader: ManifestReader;
   /** Null where the image pipeline is not installed (then recipes that need it are unavailable). */
   image: ImageServices | null;
+  /**
+   * Keeps work alive after the run returns (the request's waitUntil), for what the caller need not wait for: the
+   * webhook fan-out nudge, whose events are already committed (the cron sweep sends a nudge that is lost). Absent
+   * (the queue consumer): such work is awaited in the run.
+   */
+  background?: (work: Promise<unknown>) => void;
 }
 
 export const JOB_MESSAGE = "job.run";
@@ -184,8 +190,8 @@ async function runTakenJob(
         case "publish": {
           const durable: DurableCredentials = { watermark: watermarked, fingerprints: fingerprinted };
           let outcome: PublishOutcome;
-          if (signed) outcome = await publishSigned(env, services.reader, job, source, signed, signedBytes, durable);
-          else if (watermarked) outcome = await publishUnsigned(env, job, source, watermarked, durable);
+          if (signed) outcome = await publishSigned(env, services.reader, job, source, signed, signedBytes, durable, services.background);
+          else if (watermarked) outcome = await publishUnsigned(env, job, source, watermarked, durable, services.background);
           else throw new StepFailure("svc.jobs.step_unavailable", "Nothing to publish: the recipe neither signs nor watermarks.");
           if (outcome.status === "output_invalid")
             return await finishJob(env, job, { step: "publish" }, "failed", "svc.jobs.output_invalid", outcome.message, attempt);

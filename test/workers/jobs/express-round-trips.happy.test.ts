@@ -149,6 +149,37 @@ describe("express job I/O (#19)", () => {
   });
 });
 
+describe("express fan-out nudge (#19)", () => {
+  it("is handed to the caller's background, not awaited by the run; the events it sends are the publication's", async () => {
+    const { tenant, job } = await admittedExpress();
+    const queue = testEnv.WEBHOOKS_QUEUE;
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const sent: unknown[] = [];
+    // A fan-out send that does not finish until released: the run must return without it.
+    const WEBHOOKS_QUEUE = Object.assign(Object.create(queue) as Queue, {
+      sendBatch: async (...args: Parameters<Queue["sendBatch"]>) => {
+        await held;
+        sent.push(...args[0]);
+        return queue.sendBatch(...args);
+      },
+    });
+    const background: Promise<unknown>[] = [];
+    const services: JobServices = { ...(await mediaServices(testEnv)), background: (work) => background.push(work) };
+    await runJob({ ...testEnv, WEBHOOKS_QUEUE } as Bindings, services, tenant.tenantId, job.id, job);
+    expect((await jobAndSteps(tenant.key, job.id)).job.state).toBe("completed");
+    expect(background).toHaveLength(1);
+    expect(sent).toHaveLength(0);
+    release();
+    await Promise.all(background);
+    const events = await testEnv.DB.prepare("SELECT id FROM webhook_events WHERE tenant_id = ?")
+      .bind(tenant.tenantId)
+      .all<{ id: string }>();
+    expect(events.results.length).toBeGreaterThan(0);
+    expect((sent as { body: { event_id: string } }[]).map((m) => m.body.event_id).sort()).toEqual(events.results.map((e) => e.id).sort());
+  });
+});
+
 describe("express answer read (#19, security)", () => {
   it("reads a job, its asset and published objects only within the caller's tenant", async () => {
     const { tenant, job } = await admittedExpress();
