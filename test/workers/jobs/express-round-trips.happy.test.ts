@@ -17,7 +17,7 @@ import { admittedExpress } from "../support/jobs.helpers";
 
 /** testEnv with its D1 and R2 bindings wrapped to count round trips (a batch is one; a statement outside one is one). */
 function countedEnv() {
-  const calls = { d1: 0, r2Get: 0, r2Put: 0 };
+  const calls = { d1: 0, r2Get: 0, r2Put: 0, order: [] as string[] };
   const real = testEnv.DB;
   const wrap = (statement: D1PreparedStatement): D1PreparedStatement => {
     const bind = statement.bind.bind(statement);
@@ -37,6 +37,7 @@ function countedEnv() {
     prepare: (sql: string) => wrap(real.prepare(sql)),
     batch: (statements: D1PreparedStatement[]) => {
       calls.d1++;
+      calls.order.push("d1");
       return real.batch(statements);
     },
     exec: (sql: string) => {
@@ -50,6 +51,7 @@ function countedEnv() {
   const OBJECTS = Object.assign(Object.create(bucket) as R2Bucket, {
     get: (...args: Parameters<R2Bucket["get"]>) => {
       calls.r2Get++;
+      calls.order.push("r2 get");
       return bucket.get(...args);
     },
     put: (...args: Parameters<R2Bucket["put"]>) => {
@@ -76,6 +78,8 @@ describe("express job I/O (#19)", () => {
     // The upload is read once; the watermarked and signed bytes are used in hand, never read back.
     expect(calls.r2Get).toBe(1);
     expect(calls.r2Put).toBe(3); // watermarked output, manifest store, signed output
+    // The upload's read is issued with the first step's begin (after the take), not after it.
+    expect(calls.order.slice(0, 3)).toEqual(["d1", "r2 get", "d1"]);
     const { job: done, steps } = await jobAndSteps(tenant.key, job.id);
     expect(done.state).toBe("completed");
     expect(steps).toEqual({
