@@ -2,9 +2,12 @@ import { describe, expect, it } from "vitest";
 import { registryFor } from "../../../src/catalog/installed";
 import { database } from "../../../src/db/client";
 import type { Bindings } from "../../../src/env";
+import type { AdmittedRequest } from "../../../src/jobs/admission";
 import { admitSign } from "../../../src/jobs/admission";
-import { jobWithPublication } from "../../../src/jobs/repo";
+import type { WatermarkOutput } from "../../../src/jobs/outputs";
+import { jobWithPublication, type ObjectRow } from "../../../src/jobs/repo";
 import { type JobServices, runJob } from "../../../src/jobs/runner";
+import { decodePublished, fingerprintStep } from "../../../src/jobs/steps/fingerprint";
 import { mediaServices } from "../../../src/media";
 import { api, createTenant, fixture, json, testEnv, uploadAsset } from "../support/helpers";
 import { admittedExpress } from "../support/jobs.helpers";
@@ -181,6 +184,29 @@ describe("express fan-out nudge (#19)", () => {
       .all<{ id: string }>();
     expect(events.results.length).toBeGreaterThan(0);
     expect((sent as { body: { event_id: string } }[]).map((m) => m.body.event_id).sort()).toEqual(events.results.map((e) => e.id).sort());
+  });
+});
+
+describe("express fingerprints (#19)", () => {
+  it("computed from the read-back pixels in the run are exactly those a redelivery computes from the stored output", async () => {
+    const { tenant, job } = await admittedExpress();
+    const services = await mediaServices(testEnv);
+    await runJob(testEnv, services, tenant.tenantId, job.id, job);
+    const { job: row, steps, asset } = (await jobWithPublication(database(testEnv.DB), tenant.tenantId, job.id))!;
+    expect(row.state).toBe("completed");
+    const output = (name: string) => JSON.parse(steps.find((s) => s.step === name)!.output!);
+    const source = await testEnv.DB.prepare("SELECT * FROM objects WHERE id = ?")
+      .bind(asset!.sourceObjectId)
+      .first<Record<string, unknown>>();
+    // The redelivery path (steps/fingerprint.ts): the watermarked output read back from R2 and decoded again.
+    const pixels = await decodePublished(
+      testEnv,
+      services.image!,
+      { r2Key: source!["r2_key"], etag: source!["etag"], mediaType: source!["media_type"] } as ObjectRow,
+      output("watermark") as WatermarkOutput,
+    );
+    const admitted = JSON.parse(row.admitted) as AdmittedRequest;
+    expect(fingerprintStep(services.image!, admitted, pixels)).toEqual(output("fingerprint"));
   });
 });
 
