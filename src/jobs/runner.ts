@@ -21,7 +21,7 @@ import {
   takeJobAndLoad,
 } from "./repo";
 import { TERMINAL_STATES } from "./schemas";
-import { imageServices, StepFailure } from "./steps/common";
+import { imageServices, read, StepFailure } from "./steps/common";
 import { decodePublished, fingerprintStep } from "./steps/fingerprint";
 import { type PublishOutcome, publishSigned, publishUnsigned } from "./steps/publish";
 import { signStep } from "./steps/sign";
@@ -40,6 +40,12 @@ export interface JobServices {
   reader: ManifestReader;
   /** Null where the image pipeline is not installed (then recipes that need it are unavailable). */
   image: ImageServices | null;
+  /**
+   * Keeps work alive after the run returns (the request's waitUntil), for what the caller need not wait for: the
+   * webhook fan-out nudge, whose events are already committed (the cron sweep sends a nudge that is lost). Absent
+   * (the queue consumer): such work is awaited in the run.
+   */
+  background?: (work: Promise<unknown>) => void;
 }
 
 export const JOB_MESSAGE = "job.run";
@@ -115,6 +121,10 @@ async function runTakenJob(
   const admitted = JSON.parse(job.admitted) as AdmittedRequest;
   if (!found) return finishJob(env, job, null, "failed", "svc.jobs.source_unavailable", "The asset's source object is missing.", attempt);
   const { asset, source } = found;
+  // The upload's bytes, read while the first step's begin is recorded (two independent round trips in flight at
+  // once, not one after the other); the watermark step awaits them. Unused if the job is cancelled first.
+  const upload = steps.some((s) => s.step === "watermark" && s.state !== "completed") ? read(env.OBJECTS, source.r2Key, source.etag) : null;
+  upload?.catch(() => undefined); // a failed read surfaces where the step awaits it
   // A finished step is recorded in the same D1 batch that starts the next one (advanceStep): one round trip per
   // step. Nothing runs between a step's end and the next begin, so the record is as early as it was before.
   let finished: StepRecord | null = null;
@@ -148,7 +158,7 @@ async function runTakenJob(
     try {
       switch (step.step) {
         case "watermark": {
-          const result = await watermarkStep(env, imageServices(services), job, admitted, source);
+          const result = await watermarkStep(env, imageServices(services), job, admitted, source, upload);
           watermarked = result.output;
           watermarkedBytes = result.bytes;
           pixels = result.pixels;
@@ -184,8 +194,8 @@ async function runTakenJob(
         case "publish": {
           const durable: DurableCredentials = { watermark: watermarked, fingerprints: fingerprinted };
           let outcome: PublishOutcome;
-          if (signed) outcome = await publishSigned(env, services.reader, job, source, signed, signedBytes, durable);
-          else if (watermarked) outcome = await publishUnsigned(env, job, source, watermarked, durable);
+          if (signed) outcome = await publishSigned(env, services.reader, job, source, signed, signedBytes, durable, services.background);
+          else if (watermarked) outcome = await publishUnsigned(env, job, source, watermarked, durable, services.background);
           else throw new StepFailure("svc.jobs.step_unavailable", "Nothing to publish: the recipe neither signs nor watermarks.");
           if (outcome.status === "output_invalid")
             return await finishJob(env, job, { step: "publish" }, "failed", "svc.jobs.output_invalid", outcome.message, attempt);

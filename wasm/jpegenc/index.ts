@@ -60,11 +60,14 @@ const AAN: StaticArray<f32> = [1.0, 1.387039845, 1.306562965, 1.175875602, 1.0, 
 // ---------------------------------------------------------------------------------------------------------
 // Memory: fixed work areas after the heap base, then the strip, the planes and the output (grown on demand)
 
-const BLOCK: usize = 0; // 64 f32: the block being transformed
+const BLOCK: usize = 0; // 64 f32: the block being transformed (row-major)
 const RECIP: usize = 256; // 2 x 64 f32: 1 / (quantiser x AAN scale x 8), natural order (luma, chroma)
 const QTAB: usize = 768; // 2 x 64 u8: the quantisers as written in DQT (natural order)
 const HUFF: usize = 1024; // 4 x 256 u32: code | length << 24 (DC luma, AC luma, DC chroma, AC chroma)
-const WORK_BYTES: usize = 1024 + 4096;
+const TBLOCK: usize = 5120; // 64 f32: the block transposed (the row pass runs down its columns)
+const QNAT: usize = 5376; // 64 i16: the quantised block, natural order
+const QZZ: usize = 5504; // 64 i16: the quantised block, zigzag order
+const WORK_BYTES: usize = 5632;
 
 let base: usize = 0;
 let stripAt: usize = 0;
@@ -111,18 +114,36 @@ function put16(v: i32): void {
   putByte(v & 0xff);
 }
 
-/** Appends `len` bits of `code` (most significant first), stuffing a zero byte after each 0xFF. */
+/** One entropy-coded byte, with the zero byte T.81 stuffs after each 0xFF. */
+@inline function putCoded(b: i32): void {
+  store<u8>(outAt + outPos, <u8>b);
+  outPos++;
+  if (b == 0xff) {
+    store<u8>(outAt + outPos, 0);
+    outPos++;
+  }
+}
+
+/**
+ * Appends `len` bits of `code` (most significant first; len <= 32, code < 2^len). Bits leave the accumulator 32 at
+ * a time: one store when none of the four bytes is 0xFF (the common case), else byte by byte with stuffing. The
+ * stream is the same as writing each byte as soon as it is full.
+ */
 @inline function emit(code: u32, len: i32): void {
   acc = (acc << <u64>len) | <u64>code;
   accBits += len;
-  while (accBits >= 8) {
-    accBits -= 8;
-    const b = <i32>((acc >> <u64>accBits) & 0xff);
-    store<u8>(outAt + outPos, <u8>b);
-    outPos++;
-    if (b == 0xff) {
-      store<u8>(outAt + outPos, 0);
-      outPos++;
+  if (accBits >= 32) {
+    accBits -= 32;
+    const w = <u32>(acc >> <u64>accBits);
+    const t = ~w;
+    if (((t - 0x01010101) & ~t & 0x80808080) == 0) {
+      store<u32>(outAt + outPos, bswap<u32>(w));
+      outPos += 4;
+    } else {
+      putCoded(<i32>(w >> 24));
+      putCoded(<i32>((w >> 16) & 0xff));
+      putCoded(<i32>((w >> 8) & 0xff));
+      putCoded(<i32>(w & 0xff));
     }
   }
 }
@@ -298,31 +319,71 @@ export function encodeRows(rows: i32): void {
 
 /** Flushes the last bits (padded with ones) and writes EOI; returns the JPEG's length at outputPtr(). */
 export function finish(): i32 {
-  ensureMemory(outAt + outPos + 16);
-  if (accBits > 0) emit((1 << (8 - accBits)) - 1, 8 - accBits);
+  ensureMemory(outAt + outPos + 32);
+  // pad the last byte with ones, then write the bytes still in the accumulator
+  const pad = (8 - (accBits & 7)) & 7;
+  if (pad > 0) emit((<u32>1 << pad) - 1, pad);
+  while (accBits >= 8) {
+    accBits -= 8;
+    putCoded(<i32>((acc >> <u64>accBits) & 0xff));
+  }
   put16(0xffd9);
   return <i32>outPos;
 }
 
 // ---------------------------------------------------------------------------------------------------------
 // Colour conversion, DCT, quantisation, entropy coding
+//
+// The SIMD paths (f32x4) compute every sample with the same f32 operations in the same order as a scalar
+// evaluation would, lane by lane (wasm SIMD has no fused multiply-add), so the output is bit-identical to the
+// scalar kernel's (test/node/media/baseline-jpeg.golden.test.ts pins it).
+
+const Y_R: f32 = 0.299;
+const Y_G: f32 = 0.587;
+const Y_B: f32 = 0.114;
+const CB_R: f32 = -0.168736;
+const CB_G: f32 = 0.331264;
+const CR_G: f32 = 0.418688;
+const CR_B: f32 = 0.081312;
 
 /** RGBA strip -> level-shifted Y, Cb, Cr planes (JFIF), padded right and below by repeating the edge. */
 function toPlanes(rows: i32): void {
   const w = width;
+  const low = i32x4.splat(0xff);
+  const yr = f32x4.splat(Y_R);
+  const yg = f32x4.splat(Y_G);
+  const yb = f32x4.splat(Y_B);
+  const level = f32x4.splat(128.0);
+  const cbr = f32x4.splat(CB_R);
+  const cbg = f32x4.splat(CB_G);
+  const half = f32x4.splat(0.5);
+  const crg = f32x4.splat(CR_G);
+  const crb = f32x4.splat(CR_B);
   for (let y = 0; y < mcuH; y++) {
     const sy = y < rows ? y : rows - 1;
     const src = stripAt + <usize>sy * <usize>w * 4;
     const dst = <usize>y * <usize>paddedW * 4;
-    for (let x = 0; x < paddedW; x++) {
+    let x = 0;
+    // four pixels at a time while they are all inside the image
+    for (; x + 4 <= w; x += 4) {
+      const px = v128.load(src + (<usize>x << 2));
+      const r = f32x4.convert_i32x4_u(v128.and(px, low));
+      const g = f32x4.convert_i32x4_u(v128.and(i32x4.shr_u(px, 8), low));
+      const b = f32x4.convert_i32x4_u(v128.and(i32x4.shr_u(px, 16), low));
+      const o = dst + (<usize>x << 2);
+      v128.store(yPlane + o, f32x4.sub(f32x4.add(f32x4.add(f32x4.mul(r, yr), f32x4.mul(g, yg)), f32x4.mul(b, yb)), level));
+      v128.store(cbPlane + o, f32x4.add(f32x4.sub(f32x4.mul(r, cbr), f32x4.mul(g, cbg)), f32x4.mul(b, half)));
+      v128.store(crPlane + o, f32x4.sub(f32x4.sub(f32x4.mul(r, half), f32x4.mul(g, crg)), f32x4.mul(b, crb)));
+    }
+    for (; x < paddedW; x++) {
       const p = src + (<usize>(x < w ? x : w - 1) << 2);
       const r = <f32>load<u8>(p);
       const g = <f32>load<u8>(p, 1);
       const b = <f32>load<u8>(p, 2);
       const o = dst + (<usize>x << 2);
-      store<f32>(yPlane + o, 0.299 * r + 0.587 * g + 0.114 * b - 128.0);
-      store<f32>(cbPlane + o, -0.168736 * r - 0.331264 * g + 0.5 * b);
-      store<f32>(crPlane + o, 0.5 * r - 0.418688 * g - 0.081312 * b);
+      store<f32>(yPlane + o, r * Y_R + g * Y_G + b * Y_B - <f32>128.0);
+      store<f32>(cbPlane + o, r * CB_R - g * CB_G + b * <f32>0.5);
+      store<f32>(crPlane + o, r * <f32>0.5 - g * CR_G - b * CR_B);
     }
   }
 }
@@ -335,61 +396,85 @@ function toPlanes(rows: i32): void {
 function encodeBlock(plane: usize, x0: i32, y0: i32, stride: i32, table: i32, pred: i32, down: i32): i32 {
   const blk = base + BLOCK;
   // load
-  for (let y = 0; y < 8; y++) {
-    if (down) {
+  if (down) {
+    const quarter = f32x4.splat(0.25);
+    for (let y = 0; y < 8; y++) {
       const r0 = plane + ((<usize>(2 * y) * <usize>stride + <usize>x0) << 2);
       const r1 = r0 + (<usize>stride << 2);
-      for (let x = 0; x < 8; x++) {
-        const o = <usize>(2 * x) << 2;
-        const v = (load<f32>(r0 + o) + load<f32>(r0 + o + 4) + load<f32>(r1 + o) + load<f32>(r1 + o + 4)) * 0.25;
-        store<f32>(blk + (<usize>(y * 8 + x) << 2), v);
+      for (let h: usize = 0; h < 32; h += 16) {
+        const a0 = v128.load(r0 + 2 * h);
+        const b0 = v128.load(r0 + 2 * h, 16);
+        const a1 = v128.load(r1 + 2 * h);
+        const b1 = v128.load(r1 + 2 * h, 16);
+        const e0 = v128.shuffle<f32>(a0, b0, 0, 2, 4, 6);
+        const o0 = v128.shuffle<f32>(a0, b0, 1, 3, 5, 7);
+        const e1 = v128.shuffle<f32>(a1, b1, 0, 2, 4, 6);
+        const o1 = v128.shuffle<f32>(a1, b1, 1, 3, 5, 7);
+        v128.store(blk + (<usize>(y * 8) << 2) + h, f32x4.mul(f32x4.add(f32x4.add(f32x4.add(e0, o0), e1), o1), quarter));
       }
-    } else {
+    }
+  } else {
+    for (let y = 0; y < 8; y++) {
       const r = plane + ((<usize>(y0 + y) * <usize>stride + <usize>x0) << 2);
-      memory.copy(blk + (<usize>(y * 8) << 2), r, 32);
+      const d = blk + (<usize>(y * 8) << 2);
+      v128.store(d, v128.load(r));
+      v128.store(d, v128.load(r, 16), 16);
     }
   }
-  // rows, then columns
-  for (let i = 0; i < 8; i++) dct8(blk + (<usize>(i * 8) << 2), 4);
-  for (let i = 0; i < 8; i++) dct8(blk + (<usize>i << 2), 32);
-  // quantise and code, in zigzag order
+  // rows (as the columns of the transposed block), then columns
+  const t = base + TBLOCK;
+  transpose8(blk, t);
+  dct8x4(t);
+  dct8x4(t + 16);
+  transpose8(t, blk);
+  dct8x4(blk);
+  dct8x4(blk + 16);
+  // quantise (natural order), then gather in zigzag order with a map of the non-zero coefficients
   const recip = base + RECIP + (<usize>(table * 64) << 2);
+  const nat = base + QNAT;
+  const bias = f32x4.splat(0.5);
+  for (let i: usize = 0; i < 256; i += 32) {
+    const lo = i32x4.trunc_sat_f32x4_s(f32x4.floor(f32x4.add(f32x4.mul(v128.load(blk + i), v128.load(recip + i)), bias)));
+    const hi = i32x4.trunc_sat_f32x4_s(f32x4.floor(f32x4.add(f32x4.mul(v128.load(blk + i, 16), v128.load(recip + i, 16)), bias)));
+    v128.store(nat + (i >> 1), i16x8.narrow_i32x4_s(lo, hi));
+  }
+  const zz = base + QZZ;
+  for (let k = 0; k < 64; k++) store<i16>(zz + (<usize>k << 1), load<i16>(nat + (<usize>unchecked(ZIGZAG[k]) << 1)));
+  const zero = i16x8.splat(0);
+  let nonZero: u64 = 0;
+  for (let j = 0; j < 8; j++)
+    nonZero |= <u64>i16x8.bitmask(v128.not(i16x8.eq(v128.load(zz + (<usize>j << 4)), zero))) << <u64>(j * 8);
+
   const dcHuff = base + HUFF + (<usize>(table * 2) << 10);
   const acHuff = dcHuff + 1024;
-  const dc = quant(load<f32>(blk) * load<f32>(recip));
-  let diff = dc - pred;
+  const dc = <i32>load<i16>(zz);
+  const diff = dc - pred;
   let size = magnitude(diff);
   let entry = load<u32>(dcHuff + (<usize>size << 2));
-  emit(entry & 0xffffff, <i32>(entry >> 24));
-  if (size) emit(<u32>(diff < 0 ? diff - 1 : diff) & ((<u32>1 << size) - 1), size);
-  let run = 0;
-  for (let k = 1; k < 64; k++) {
-    const n = <usize>ZIGZAG[k];
-    const v = quant(load<f32>(blk + (n << 2)) * load<f32>(recip + (n << 2)));
-    if (v == 0) {
-      run++;
-      continue;
-    }
+  emit(((entry & 0xffffff) << size) | (<u32>(diff < 0 ? diff - 1 : diff) & ((<u32>1 << size) - 1)), <i32>(entry >> 24) + size);
+  // AC: each non-zero coefficient with the run of zeros before it; ZRL for runs over 15; EOB unless the last is non-zero
+  let next = 1;
+  let left = nonZero & ~(<u64>1);
+  while (left != 0) {
+    const k = <i32>ctz(left);
+    left &= left - 1;
+    let run = k - next;
+    next = k + 1;
     while (run > 15) {
       entry = load<u32>(acHuff + (0xf0 << 2));
       emit(entry & 0xffffff, <i32>(entry >> 24));
       run -= 16;
     }
+    const v = <i32>load<i16>(zz + (<usize>k << 1));
     size = magnitude(v);
     entry = load<u32>(acHuff + (<usize>((run << 4) | size) << 2));
-    emit(entry & 0xffffff, <i32>(entry >> 24));
-    emit(<u32>(v < 0 ? v - 1 : v) & ((<u32>1 << size) - 1), size);
-    run = 0;
+    emit(((entry & 0xffffff) << size) | (<u32>(v < 0 ? v - 1 : v) & ((<u32>1 << size) - 1)), <i32>(entry >> 24) + size);
   }
-  if (run > 0) {
+  if (next < 64) {
     entry = load<u32>(acHuff);
     emit(entry & 0xffffff, <i32>(entry >> 24));
   }
   return dc;
-}
-
-@inline function quant(x: f32): i32 {
-  return <i32>Mathf.floor(x + 0.5);
 }
 
 /** Bits needed for |v| (T.81's SSSS category). */
@@ -398,49 +483,74 @@ function encodeBlock(plane: usize, x0: i32, y0: i32, stride: i32, table: i32, pr
   return 32 - clz(a);
 }
 
+/** Transposes the 8x8 f32 block at `s` into `d` (four 4x4 transposes). */
+@inline function transpose8(s: usize, d: usize): void {
+  transpose4(s, d);
+  transpose4(s + 16, d + 128);
+  transpose4(s + 128, d + 16);
+  transpose4(s + 144, d + 144);
+}
+
+/** The 4x4 f32 sub-block at `s` (rows 32 bytes apart) transposed into `d` (likewise). */
+@inline function transpose4(s: usize, d: usize): void {
+  const r0 = v128.load(s);
+  const r1 = v128.load(s, 32);
+  const r2 = v128.load(s, 64);
+  const r3 = v128.load(s, 96);
+  const t0 = v128.shuffle<f32>(r0, r1, 0, 4, 1, 5);
+  const t1 = v128.shuffle<f32>(r0, r1, 2, 6, 3, 7);
+  const t2 = v128.shuffle<f32>(r2, r3, 0, 4, 1, 5);
+  const t3 = v128.shuffle<f32>(r2, r3, 2, 6, 3, 7);
+  v128.store(d, v128.shuffle<f32>(t0, t2, 0, 1, 4, 5));
+  v128.store(d, v128.shuffle<f32>(t0, t2, 2, 3, 6, 7), 32);
+  v128.store(d, v128.shuffle<f32>(t1, t3, 0, 1, 4, 5), 64);
+  v128.store(d, v128.shuffle<f32>(t1, t3, 2, 3, 6, 7), 96);
+}
+
 /**
- * One 8-point forward DCT in place (the Arai-Agui-Nakajima factorisation; outputs scaled by 8 x the AAN
- * factors, which the quantiser reciprocals undo). `step`: bytes between the 8 values.
+ * The 8-point forward DCT down four columns at once, in place: rows of the block are 32 bytes apart, `p` the
+ * first row's first column of the four (the Arai-Agui-Nakajima factorisation; outputs scaled by 8 x the AAN
+ * factors, which the quantiser reciprocals undo).
  */
-@inline function dct8(p: usize, step: usize): void {
-  const d0 = load<f32>(p);
-  const d1 = load<f32>(p + step);
-  const d2 = load<f32>(p + 2 * step);
-  const d3 = load<f32>(p + 3 * step);
-  const d4 = load<f32>(p + 4 * step);
-  const d5 = load<f32>(p + 5 * step);
-  const d6 = load<f32>(p + 6 * step);
-  const d7 = load<f32>(p + 7 * step);
-  const t0 = d0 + d7;
-  const t7 = d0 - d7;
-  const t1 = d1 + d6;
-  const t6 = d1 - d6;
-  const t2 = d2 + d5;
-  const t5 = d2 - d5;
-  const t3 = d3 + d4;
-  const t4 = d3 - d4;
+@inline function dct8x4(p: usize): void {
+  const d0 = v128.load(p);
+  const d1 = v128.load(p, 32);
+  const d2 = v128.load(p, 64);
+  const d3 = v128.load(p, 96);
+  const d4 = v128.load(p, 128);
+  const d5 = v128.load(p, 160);
+  const d6 = v128.load(p, 192);
+  const d7 = v128.load(p, 224);
+  const t0 = f32x4.add(d0, d7);
+  const t7 = f32x4.sub(d0, d7);
+  const t1 = f32x4.add(d1, d6);
+  const t6 = f32x4.sub(d1, d6);
+  const t2 = f32x4.add(d2, d5);
+  const t5 = f32x4.sub(d2, d5);
+  const t3 = f32x4.add(d3, d4);
+  const t4 = f32x4.sub(d3, d4);
   // even part
-  const e10 = t0 + t3;
-  const e13 = t0 - t3;
-  const e11 = t1 + t2;
-  const e12 = t1 - t2;
-  store<f32>(p, e10 + e11);
-  store<f32>(p + 4 * step, e10 - e11);
-  const z1 = (e12 + e13) * <f32>0.707106781;
-  store<f32>(p + 2 * step, e13 + z1);
-  store<f32>(p + 6 * step, e13 - z1);
+  const e10 = f32x4.add(t0, t3);
+  const e13 = f32x4.sub(t0, t3);
+  const e11 = f32x4.add(t1, t2);
+  const e12 = f32x4.sub(t1, t2);
+  v128.store(p, f32x4.add(e10, e11));
+  v128.store(p, f32x4.sub(e10, e11), 128);
+  const z1 = f32x4.mul(f32x4.add(e12, e13), f32x4.splat(0.707106781));
+  v128.store(p, f32x4.add(e13, z1), 64);
+  v128.store(p, f32x4.sub(e13, z1), 192);
   // odd part
-  const o10 = t4 + t5;
-  const o11 = t5 + t6;
-  const o12 = t6 + t7;
-  const z5 = (o10 - o12) * <f32>0.382683433;
-  const z2 = <f32>0.5411961 * o10 + z5;
-  const z4 = <f32>1.306562965 * o12 + z5;
-  const z3 = o11 * <f32>0.707106781;
-  const z11 = t7 + z3;
-  const z13 = t7 - z3;
-  store<f32>(p + 5 * step, z13 + z2);
-  store<f32>(p + 3 * step, z13 - z2);
-  store<f32>(p + step, z11 + z4);
-  store<f32>(p + 7 * step, z11 - z4);
+  const o10 = f32x4.add(t4, t5);
+  const o11 = f32x4.add(t5, t6);
+  const o12 = f32x4.add(t6, t7);
+  const z5 = f32x4.mul(f32x4.sub(o10, o12), f32x4.splat(0.382683433));
+  const z2 = f32x4.add(f32x4.mul(f32x4.splat(0.5411961), o10), z5);
+  const z4 = f32x4.add(f32x4.mul(f32x4.splat(1.306562965), o12), z5);
+  const z3 = f32x4.mul(o11, f32x4.splat(0.707106781));
+  const z11 = f32x4.add(t7, z3);
+  const z13 = f32x4.sub(t7, z3);
+  v128.store(p, f32x4.add(z13, z2), 160);
+  v128.store(p, f32x4.sub(z13, z2), 96);
+  v128.store(p, f32x4.add(z11, z4), 32);
+  v128.store(p, f32x4.sub(z11, z4), 224);
 }

@@ -79,8 +79,10 @@ async function runExpress(c: AppContext, admitted: JobRow) {
   // The safety net is sent alongside the run rather than before it: the message is delayed past any express run, so
   // its order against the run does not matter, and the request does not wait a queue round trip before starting.
   const safetyNet = enqueueJob(env, admitted, { delaySeconds: EXPRESS_SAFETY_NET_SECONDS }).catch(logEnqueueFailure(admitted));
+  // The run hands what the answer need not wait for (the webhook fan-out nudge) to this request's waitUntil.
+  const background = (work: Promise<unknown>) => c.executionCtx.waitUntil(work);
   const run = mediaServices(env)
-    .then((services) => runJob(env, services, tenantId, admitted.id, admitted))
+    .then((services) => runJob(env, { ...services, background }, tenantId, admitted.id, admitted))
     .catch((e) => log.warn("express run interrupted; the queue finishes it", { job_id: admitted.id, error: String(e) }));
   c.executionCtx.waitUntil(Promise.all([safetyNet, run]));
   let timer: ReturnType<typeof setTimeout> | undefined;

@@ -27,8 +27,9 @@ export async function publishSigned(
   signed: SignOutput,
   signedBytes: Uint8Array | null,
   durable: DurableCredentials,
+  background?: Background,
 ): Promise<PublishOutcome> {
-  if (signed.streamed && signed.output) return publishStreamed(env, reader, job, source, signed, durable);
+  if (signed.streamed && signed.output) return publishStreamed(env, reader, job, source, signed, durable, background);
   const sidecar = signed.output === null;
   // Check our own output with the reference engine before anything is published.
   const assetBytes = sidecar
@@ -41,14 +42,20 @@ export async function publishSigned(
     const why = verdict.status === "read" ? verdict.check.failure_codes.join(", ") || verdict.check.validation_state : verdict.status;
     return { status: "output_invalid", message: `The signed output did not validate: ${why}.` };
   }
-  return publish(env, job, source, {
-    output: signed.output,
-    sidecarManifest: sidecar ? signed.manifest : null,
-    manifestSha256: signed.manifest.sha256,
-    manifestLabel: signed.active_manifest_label,
-    check: verdict.check,
-    durable,
-  });
+  return publish(
+    env,
+    job,
+    source,
+    {
+      output: signed.output,
+      sidecarManifest: sidecar ? signed.manifest : null,
+      manifestSha256: signed.manifest.sha256,
+      manifestLabel: signed.active_manifest_label,
+      check: verdict.check,
+      durable,
+    },
+    background,
+  );
 }
 
 /**
@@ -62,6 +69,7 @@ async function publishStreamed(
   source: ObjectRow,
   signed: SignOutput,
   durable: DurableCredentials,
+  background?: Background,
 ): Promise<PublishOutcome> {
   const output = signed.output!;
   const manifestStore = await read(env.OBJECTS, signed.manifest.key, signed.manifest.etag);
@@ -79,14 +87,20 @@ async function publishStreamed(
     const why = verdict.status === "read" ? verdict.check.failure_codes.join(", ") || verdict.check.validation_state : verdict.message;
     return { status: "output_invalid", message: `The signed output did not validate: ${why}.` };
   }
-  return publish(env, job, source, {
-    output,
-    sidecarManifest: null,
-    manifestSha256: signed.manifest.sha256,
-    manifestLabel: signed.active_manifest_label,
-    check: verdict.check,
-    durable,
-  });
+  return publish(
+    env,
+    job,
+    source,
+    {
+      output,
+      sidecarManifest: null,
+      manifestSha256: signed.manifest.sha256,
+      manifestLabel: signed.active_manifest_label,
+      check: verdict.check,
+      durable,
+    },
+    background,
+  );
 }
 
 /** Watermark-only recipes: the watermarked output (its mark already read back) is published without a manifest. */
@@ -96,27 +110,46 @@ export async function publishUnsigned(
   source: ObjectRow,
   watermarked: WatermarkOutput,
   durable: DurableCredentials,
+  background?: Background,
 ): Promise<PublishOutcome> {
-  return publish(env, job, source, {
-    output: watermarked.output,
-    sidecarManifest: null,
-    manifestSha256: null,
-    manifestLabel: null,
-    check: null,
-    durable,
-  });
+  return publish(
+    env,
+    job,
+    source,
+    {
+      output: watermarked.output,
+      sidecarManifest: null,
+      manifestSha256: null,
+      manifestLabel: null,
+      check: null,
+      durable,
+    },
+    background,
+  );
 }
 
-/** The publication transaction (repo/publication.ts), then a nudge of the webhook fan-out for its events. */
-async function publish(env: Bindings, job: JobRow, source: ObjectRow, plan: PublicationPlan): Promise<PublishOutcome> {
+/** Keeps a promise alive past the run (JobServices.background). */
+type Background = (work: Promise<unknown>) => void;
+
+/**
+ * The publication transaction (repo/publication.ts), then a nudge of the webhook fan-out for its events. The nudge
+ * is off the answer's path where the caller can keep it alive (`background`): the events are committed with the
+ * publication, and if the nudge is lost the cron sweep fans them out, as when this Worker dies first.
+ */
+async function publish(
+  env: Bindings,
+  job: JobRow,
+  source: ObjectRow,
+  plan: PublicationPlan,
+  background?: Background,
+): Promise<PublishOutcome> {
   const attempt = await publishBatch(env.DB, job, source, plan);
-  // Nudge the fan-out now; if this Worker dies first, the cron sweep fans the committed events out.
   if (attempt.committed) {
-    try {
-      await sendFanout(env, attempt.eventIds);
-    } catch (error) {
-      log.warn("webhook fan-out nudge failed; the sweep will fan out", { job_id: job.id, error: String(error) });
-    }
+    const nudge = sendFanout(env, attempt.eventIds).catch((error) =>
+      log.warn("webhook fan-out nudge failed; the sweep will fan out", { job_id: job.id, error: String(error) }),
+    );
+    if (background) background(nudge);
+    else await nudge;
   }
   return { status: "submitted", job: attempt.job };
 }

@@ -2,9 +2,12 @@ import { describe, expect, it } from "vitest";
 import { registryFor } from "../../../src/catalog/installed";
 import { database } from "../../../src/db/client";
 import type { Bindings } from "../../../src/env";
+import type { AdmittedRequest } from "../../../src/jobs/admission";
 import { admitSign } from "../../../src/jobs/admission";
-import { jobWithPublication } from "../../../src/jobs/repo";
+import type { WatermarkOutput } from "../../../src/jobs/outputs";
+import { jobWithPublication, type ObjectRow } from "../../../src/jobs/repo";
 import { type JobServices, runJob } from "../../../src/jobs/runner";
+import { decodePublished, fingerprintStep } from "../../../src/jobs/steps/fingerprint";
 import { mediaServices } from "../../../src/media";
 import { api, createTenant, fixture, json, testEnv, uploadAsset } from "../support/helpers";
 import { admittedExpress } from "../support/jobs.helpers";
@@ -17,7 +20,7 @@ import { admittedExpress } from "../support/jobs.helpers";
 
 /** testEnv with its D1 and R2 bindings wrapped to count round trips (a batch is one; a statement outside one is one). */
 function countedEnv() {
-  const calls = { d1: 0, r2Get: 0, r2Put: 0 };
+  const calls = { d1: 0, r2Get: 0, r2Put: 0, order: [] as string[] };
   const real = testEnv.DB;
   const wrap = (statement: D1PreparedStatement): D1PreparedStatement => {
     const bind = statement.bind.bind(statement);
@@ -37,6 +40,7 @@ function countedEnv() {
     prepare: (sql: string) => wrap(real.prepare(sql)),
     batch: (statements: D1PreparedStatement[]) => {
       calls.d1++;
+      calls.order.push("d1");
       return real.batch(statements);
     },
     exec: (sql: string) => {
@@ -50,6 +54,7 @@ function countedEnv() {
   const OBJECTS = Object.assign(Object.create(bucket) as R2Bucket, {
     get: (...args: Parameters<R2Bucket["get"]>) => {
       calls.r2Get++;
+      calls.order.push("r2 get");
       return bucket.get(...args);
     },
     put: (...args: Parameters<R2Bucket["put"]>) => {
@@ -76,6 +81,8 @@ describe("express job I/O (#19)", () => {
     // The upload is read once; the watermarked and signed bytes are used in hand, never read back.
     expect(calls.r2Get).toBe(1);
     expect(calls.r2Put).toBe(3); // watermarked output, manifest store, signed output
+    // The upload's read is issued with the first step's begin (after the take), not after it.
+    expect(calls.order.slice(0, 3)).toEqual(["d1", "r2 get", "d1"]);
     const { job: done, steps } = await jobAndSteps(tenant.key, job.id);
     expect(done.state).toBe("completed");
     expect(steps).toEqual({
@@ -146,6 +153,60 @@ describe("express job I/O (#19)", () => {
     const receipts = await testEnv.DB.prepare("SELECT count(*) AS n FROM receipts WHERE job_id = ?").bind(job.id).first<{ n: number }>();
     expect(receipts!.n).toBe(0);
     expect((await json(await api(`/v1/assets/${assetId}`, { key: tenant.key }))).status).toBe("uploaded");
+  });
+});
+
+describe("express fan-out nudge (#19)", () => {
+  it("is handed to the caller's background, not awaited by the run; the events it sends are the publication's", async () => {
+    const { tenant, job } = await admittedExpress();
+    const queue = testEnv.WEBHOOKS_QUEUE;
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const sent: unknown[] = [];
+    // A fan-out send that does not finish until released: the run must return without it.
+    const WEBHOOKS_QUEUE = Object.assign(Object.create(queue) as Queue, {
+      sendBatch: async (...args: Parameters<Queue["sendBatch"]>) => {
+        await held;
+        sent.push(...args[0]);
+        return queue.sendBatch(...args);
+      },
+    });
+    const background: Promise<unknown>[] = [];
+    const services: JobServices = { ...(await mediaServices(testEnv)), background: (work) => background.push(work) };
+    await runJob({ ...testEnv, WEBHOOKS_QUEUE } as Bindings, services, tenant.tenantId, job.id, job);
+    expect((await jobAndSteps(tenant.key, job.id)).job.state).toBe("completed");
+    expect(background).toHaveLength(1);
+    expect(sent).toHaveLength(0);
+    release();
+    await Promise.all(background);
+    const events = await testEnv.DB.prepare("SELECT id FROM webhook_events WHERE tenant_id = ?")
+      .bind(tenant.tenantId)
+      .all<{ id: string }>();
+    expect(events.results.length).toBeGreaterThan(0);
+    expect((sent as { body: { event_id: string } }[]).map((m) => m.body.event_id).sort()).toEqual(events.results.map((e) => e.id).sort());
+  });
+});
+
+describe("express fingerprints (#19)", () => {
+  it("computed from the read-back pixels in the run are exactly those a redelivery computes from the stored output", async () => {
+    const { tenant, job } = await admittedExpress();
+    const services = await mediaServices(testEnv);
+    await runJob(testEnv, services, tenant.tenantId, job.id, job);
+    const { job: row, steps, asset } = (await jobWithPublication(database(testEnv.DB), tenant.tenantId, job.id))!;
+    expect(row.state).toBe("completed");
+    const output = (name: string) => JSON.parse(steps.find((s) => s.step === name)!.output!);
+    const source = await testEnv.DB.prepare("SELECT * FROM objects WHERE id = ?")
+      .bind(asset!.sourceObjectId)
+      .first<Record<string, unknown>>();
+    // The redelivery path (steps/fingerprint.ts): the watermarked output read back from R2 and decoded again.
+    const pixels = await decodePublished(
+      testEnv,
+      services.image!,
+      { r2Key: source!["r2_key"], etag: source!["etag"], mediaType: source!["media_type"] } as ObjectRow,
+      output("watermark") as WatermarkOutput,
+    );
+    const admitted = JSON.parse(row.admitted) as AdmittedRequest;
+    expect(fingerprintStep(services.image!, admitted, pixels)).toEqual(output("fingerprint"));
   });
 });
 
