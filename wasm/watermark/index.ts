@@ -262,6 +262,7 @@ let resultScale: f64 = 0.0;
 let resultAttempts: i32 = 0;
 let resultStage: i32 = 0;
 let resultFolds: i32 = 0;
+let resultMaxZ: f64 = 0.0; // highest sync z-score over every scale hypothesis scored (diagnostics)
 
 /**
  * Prepares every buffer for a `width` x `height` image. Returns 0, or 1 when the image is below the minimum
@@ -361,6 +362,7 @@ export function resultScaleRatio(): f64 { return resultScale; }
 export function resultDecodeAttempts(): i32 { return resultAttempts; }
 export function resultStageUsed(): i32 { return resultStage; }
 export function resultFoldCount(): i32 { return resultFolds; }
+export function resultPeakZ(): f64 { return resultMaxZ; }
 export function maxDecodeAttempts(): i32 { return MAX_DECODE_ATTEMPTS; }
 
 // ---------------------------------------------------------------------------------------------------------
@@ -635,6 +637,7 @@ function evalPair(s1: f64, s2: f64): void {
   zA = cz;
   fxA = cfx;
   fyA = cfy;
+  resultMaxZ = Math.max(resultMaxZ, Math.max(zA, s2 > 0.0 ? zB : zA));
 }
 
 /** Folds at `sigma` with a sub-pixel offset, correlates; peak in cz/cdx/cdy/cfx/cfy, fold in foldA. */
@@ -644,6 +647,7 @@ function evalOne(sigma: f64, offX: f64, offY: f64): f64 {
   resultFolds++;
   correlatePair();
   peak(corrRe);
+  resultMaxZ = Math.max(resultMaxZ, cz);
   return cz;
 }
 
@@ -959,6 +963,7 @@ export function detect(fast: i32): i32 {
   resultAttempts = 0;
   resultStage = 0;
   resultFolds = 0;
+  resultMaxZ = 0.0;
   softValid = false;
   lumaFinish();
   whiten(accBuf, whiteBuf);
