@@ -262,8 +262,23 @@ function fftColsF32(re: usize, im: usize, inverse: bool): void {
       }
     }
   }
+  // first stage: the twiddle is 1 (x * 1 - y * 0 = x exactly), so no multiplications
+  for (let a: i32 = 0; a < T; a += 2) {
+    const ra = re + <usize>a * rowBytes;
+    const ma = im + <usize>a * rowBytes;
+    for (let c: usize = 0; c < rowBytes; c += 16) {
+      const br = v128.load(ra + rowBytes + c);
+      const bi = v128.load(ma + rowBytes + c);
+      const ar = v128.load(ra + c);
+      const ai = v128.load(ma + c);
+      v128.store(ra + c, f32x4.add(ar, br));
+      v128.store(ma + c, f32x4.add(ai, bi));
+      v128.store(ra + rowBytes + c, f32x4.sub(ar, br));
+      v128.store(ma + rowBytes + c, f32x4.sub(ai, bi));
+    }
+  }
   const sgn: f32 = inverse ? -1.0 : 1.0;
-  for (let half: i32 = 1, step: i32 = T >> 1; half < T; half <<= 1, step >>= 1) {
+  for (let half: i32 = 2, step: i32 = T >> 2; half < T; half <<= 1, step >>= 1) {
     for (let k: i32 = 0; k < half; k++) {
       const wr = f32x4.splat(ldf(twRe32, k * step));
       const wi = f32x4.splat(sgn * ldf(twIm32, k * step));
@@ -369,6 +384,12 @@ let xBin: usize = 0; // i32[Wc + 3]: the scan fold's tile column per canonical c
 let xW0: usize = 0; // f32[Wc + 3]: its weights (1 - f, f)
 let xW1: usize = 0;
 let corrRe32: usize = 0; // f32[TT]
+let yBin: usize = 0; // i32[Hc]: the scan fold's tile row per canonical row
+let yFrac: usize = 0; // f32[Hc]
+let yStart: usize = 0; // i32[T + 1]: first (canonical row, weight) pair of each tile row
+let yFill: usize = 0; // i32[T]
+let pairRow: usize = 0; // i32[2 Hc]: canonical row offset (y * Wc) of each pair
+let pairW: usize = 0; // f32[2 Hc]
 let corrIm32: usize = 0; // f32[TT]
 let foldBin: usize = 0; // i32[max(Wc,Hc)]
 let foldFrac: usize = 0; // f32[max(Wc,Hc)]
@@ -436,6 +457,12 @@ export function setup(width: i32, height: i32): i32 {
   xW0 = alloc(<usize>(Wc + 3) << 2);
   xW1 = alloc(<usize>(Wc + 3) << 2);
   corrRe32 = alloc(<usize>TT << 2);
+  yBin = alloc(<usize>Hc << 2);
+  yFrac = alloc(<usize>Hc << 2);
+  yStart = alloc(<usize>(T + 1) << 2);
+  yFill = alloc(<usize>T << 2);
+  pairRow = alloc(<usize>(2 * Hc) << 2);
+  pairW = alloc(<usize>(2 * Hc) << 2);
   corrIm32 = alloc(<usize>TT << 2);
   foldBin = alloc(<usize>max<i32>(Wc, Hc) << 2);
   foldFrac = alloc(<usize>max<i32>(Wc, Hc) << 2);
@@ -930,9 +957,9 @@ const XB: i32 = 256;
 
 /**
  * The scale scan's fold: the same bilinear splat as fold (no offset), into the TRANSPOSED tile (dst[i * T + j] =
- * fold[j][i]), in f32x4 and another summation order. Per block of XB canonical columns: each canonical row is added
- * into its two tile rows (whole-row vector ops, the vertical splat), then each column of that block, transposed
- * four by four, into its two rows of the transposed tile (the horizontal splat).
+ * fold[j][i]), in f32x4 and another summation order. Per block of XB canonical columns: each tile row sums its
+ * canonical rows' weighted values (whole-row vector ops, the vertical splat), then each column of that block,
+ * transposed four by four, is added into its two rows of the transposed tile (the horizontal splat).
  */
 function foldScanT(src: usize, dst: usize, sigma: f64): void {
   memory.fill(dst, 0, <usize>TT << 2);
@@ -953,36 +980,77 @@ function foldScanT(src: usize, dst: usize, sigma: f64): void {
     stf(xW0, x, 0.0);
     stf(xW1, x, 0.0);
   }
+  // The vertical splat as a gather: the (canonical row, weight) pairs of every tile row, grouped by tile row, so
+  // that each row of the vertical splat is summed in registers and stored once.
+  memory.fill(yStart, 0, <usize>(T + 1) << 2);
+  for (let y: i32 = 0; y < Hc; y++) {
+    let t = (<f64>y + 0.5) * inv - 0.5;
+    t -= Math.floor(t / <f64>T) * <f64>T;
+    let j = <i32>Math.floor(t);
+    const fy = <f32>(t - <f64>j);
+    if (j >= T) j -= T;
+    if (j < 0) j = 0;
+    sti(yBin, y, j);
+    stf(yFrac, y, fy);
+    sti(yStart, j + 1, ldi(yStart, j + 1) + 1);
+    sti(yStart, ((j + 1) & (T - 1)) + 1, ldi(yStart, ((j + 1) & (T - 1)) + 1) + 1);
+  }
+  for (let j: i32 = 0; j < T; j++) sti(yStart, j + 1, ldi(yStart, j + 1) + ldi(yStart, j));
+  memory.copy(yFill, yStart, <usize>T << 2);
+  for (let y: i32 = 0; y < Hc; y++) {
+    const j = ldi(yBin, y);
+    const j1 = (j + 1) & (T - 1);
+    const fy = ldf(yFrac, y);
+    let e = ldi(yFill, j);
+    sti(yFill, j, e + 1);
+    sti(pairRow, e, y * Wc);
+    stf(pairW, e, 1.0 - fy);
+    e = ldi(yFill, j1);
+    sti(yFill, j1, e + 1);
+    sti(pairRow, e, y * Wc);
+    stf(pairW, e, fy);
+  }
   const vRow = <usize>XB << 2;
   for (let xb: i32 = 0; xb < Wc; xb += XB) {
     const n = min<i32>(XB, Wc - xb);
     const n4 = (n + 3) & ~3;
-    memory.fill(vBlock, 0, <usize>T * vRow);
-    for (let y: i32 = 0; y < Hc; y++) {
-      let t = (<f64>y + 0.5) * inv - 0.5;
-      t -= Math.floor(t / <f64>T) * <f64>T;
-      let j = <i32>Math.floor(t);
-      const fy = <f32>(t - <f64>j);
-      if (j >= T) j -= T;
-      if (j < 0) j = 0;
-      const j1 = (j + 1) & (T - 1);
-      const g0 = f32x4.splat(1.0 - fy);
-      const g1 = f32x4.splat(fy);
-      const s = f32p(src, y * Wc + xb);
-      const v0 = vBlock + <usize>j * vRow;
-      const v1 = vBlock + <usize>j1 * vRow;
+    const s0 = src + (<usize>xb << 2);
+    for (let j: i32 = 0; j < T; j++) {
+      const e0 = ldi(yStart, j);
+      const e1 = ldi(yStart, j + 1);
+      const d = vBlock + <usize>j * vRow;
       let x: i32 = 0;
-      for (; x + 3 < n; x += 4) {
+      for (; x + 15 < n; x += 16) {
+        let a0 = f32x4.splat(0.0);
+        let a1 = a0;
+        let a2 = a0;
+        let a3 = a0;
         const o = <usize>x << 2;
-        const a = v128.load(s + o);
-        v128.store(v0 + o, f32x4.add(v128.load(v0 + o), f32x4.mul(a, g0)));
-        v128.store(v1 + o, f32x4.add(v128.load(v1 + o), f32x4.mul(a, g1)));
+        for (let e = e0; e < e1; e++) {
+          const s = s0 + (<usize>ldi(pairRow, e) << 2) + o;
+          const w = f32x4.splat(ldf(pairW, e));
+          a0 = f32x4.add(a0, f32x4.mul(v128.load(s), w));
+          a1 = f32x4.add(a1, f32x4.mul(v128.load(s, 16), w));
+          a2 = f32x4.add(a2, f32x4.mul(v128.load(s, 32), w));
+          a3 = f32x4.add(a3, f32x4.mul(v128.load(s, 48), w));
+        }
+        v128.store(d + o, a0);
+        v128.store(d + o, a1, 16);
+        v128.store(d + o, a2, 32);
+        v128.store(d + o, a3, 48);
+      }
+      for (; x + 3 < n; x += 4) {
+        let a = f32x4.splat(0.0);
+        const o = <usize>x << 2;
+        for (let e = e0; e < e1; e++) a = f32x4.add(a, f32x4.mul(v128.load(s0 + (<usize>ldi(pairRow, e) << 2) + o), f32x4.splat(ldf(pairW, e))));
+        v128.store(d + o, a);
       }
       for (; x < n; x++) {
-        const a = ldf(s, x);
-        stf(v0, x, ldf(v0, x) + (1.0 - fy) * a);
-        stf(v1, x, ldf(v1, x) + fy * a);
+        let a: f32 = 0.0;
+        for (let e = e0; e < e1; e++) a += ldf(s0 + (<usize>ldi(pairRow, e) << 2), x) * ldf(pairW, e);
+        stf(d, x, a);
       }
+      for (; x < n4; x++) stf(d, x, 0.0);
     }
     for (let j: i32 = 0; j < T; j += 4) {
       const r = vBlock + <usize>j * vRow;
