@@ -374,6 +374,7 @@ let residual: usize = 0; // f32[NC] canonical residual (embed)
 let upXi: usize = 0; // i32[W] upsampling column index
 let upXf: usize = 0; // f32[W] upsampling weight
 let upRow: usize = 0; // f32[Wc]
+let upRow4: usize = 0; // f32x4[Wc]: four rows' upsampled residual, one per lane
 let foldA: usize = 0; // f32[TT]
 let foldB: usize = 0; // f32[TT]
 let corrRe: usize = 0; // f64[TT]
@@ -443,6 +444,7 @@ export function setup(width: i32, height: i32): i32 {
   rowAcc = alloc(<usize>(Wc + 2) << 2);
   rowAcc4 = alloc(<usize>(Wc + 2) << 4);
   upRow = alloc(<usize>Wc << 2);
+  upRow4 = alloc(<usize>(Wc + 1) << 4);
   dx0 = alloc(<usize>W << 2);
   dfx = alloc(<usize>W << 2);
   upXi = alloc(<usize>W << 2);
@@ -800,7 +802,12 @@ function boxRows4(src: usize, dst: usize, y: i32, r: i32): void {
     a2 += load<f32>(p + 2 * rowBytes);
     a3 += load<f32>(p + 3 * rowBytes);
   }
-  for (let x: i32 = 0; x < Wc; x++) {
+  // boxRow's loop in three ranges, so that its two border tests leave the loop: adds only, adds and subtracts,
+  // subtracts only (the same operations in the same order)
+  const xa = min<i32>(Wc, r + 1); // x - r - 1 >= 0 from here
+  const xb = max<i32>(xa, Wc - r); // x + r < Wc below here
+  let x: i32 = 0;
+  for (; x < xa; x++) {
     if (x + r < Wc) {
       const p = s + (<usize>(x + r) << 2);
       a0 += load<f32>(p);
@@ -808,13 +815,35 @@ function boxRows4(src: usize, dst: usize, y: i32, r: i32): void {
       a2 += load<f32>(p + 2 * rowBytes);
       a3 += load<f32>(p + 3 * rowBytes);
     }
-    if (x - r - 1 >= 0) {
-      const p = s + (<usize>(x - r - 1) << 2);
-      a0 -= load<f32>(p);
-      a1 -= load<f32>(p + rowBytes);
-      a2 -= load<f32>(p + 2 * rowBytes);
-      a3 -= load<f32>(p + 3 * rowBytes);
-    }
+    const q = d + (<usize>x << 2);
+    store<f32>(q, a0);
+    store<f32>(q + rowBytes, a1);
+    store<f32>(q + 2 * rowBytes, a2);
+    store<f32>(q + 3 * rowBytes, a3);
+  }
+  for (; x < xb; x++) {
+    const p = s + (<usize>(x + r) << 2);
+    a0 += load<f32>(p);
+    a1 += load<f32>(p + rowBytes);
+    a2 += load<f32>(p + 2 * rowBytes);
+    a3 += load<f32>(p + 3 * rowBytes);
+    const m = s + (<usize>(x - r - 1) << 2);
+    a0 -= load<f32>(m);
+    a1 -= load<f32>(m + rowBytes);
+    a2 -= load<f32>(m + 2 * rowBytes);
+    a3 -= load<f32>(m + 3 * rowBytes);
+    const q = d + (<usize>x << 2);
+    store<f32>(q, a0);
+    store<f32>(q + rowBytes, a1);
+    store<f32>(q + 2 * rowBytes, a2);
+    store<f32>(q + 3 * rowBytes, a3);
+  }
+  for (; x < Wc; x++) {
+    const m = s + (<usize>(x - r - 1) << 2);
+    a0 -= load<f32>(m);
+    a1 -= load<f32>(m + rowBytes);
+    a2 -= load<f32>(m + 2 * rowBytes);
+    a3 -= load<f32>(m + 3 * rowBytes);
     const q = d + (<usize>x << 2);
     store<f32>(q, a0);
     store<f32>(q + rowBytes, a1);
@@ -1534,7 +1563,9 @@ export function applyBegin(): void {
  */
 export function applyRows(y0: i32, rows: i32): void {
   let e: i64 = 0;
-  for (let r: i32 = 0; r < rows; r++) {
+  let r: i32 = 0;
+  for (; r + 3 < rows; r += 4) e += applyRows4(y0, r);
+  for (; r < rows; r++) {
     upsampleRow(y0 + r, gain);
     memory.fill(rowAcc, 0, <usize>(Wc + 2) << 2);
     let p = strip + <usize>r * <usize>W * 4;
@@ -1574,6 +1605,333 @@ export function applyRows(y0: i32, rows: i32): void {
     lumaCommitRow(y0 + r);
   }
   sse += <f64>e * 1e-6;
+}
+
+/**
+ * applyRows for the four strip rows r..r+3 at once, one image row per vector lane: every lane makes the scalar
+ * loop's operations (the same f32 interpolation and rounding, the same byte results, the same luma additions in
+ * the same order); a pixel column where some lane clamps is done lane by lane by applyPixel. Returns the rows'
+ * squared luma error (x 10^6), an exact integer sum like applyRows's.
+ */
+function applyRows4(y0: i32, r: i32): i64 {
+  for (let k: i32 = 0; k < 4; k++) {
+    upsampleRow(y0 + r + k, gain);
+    for (let i: i32 = 0; i < Wc; i++) store<f32>(upRow4 + (<usize>i << 4) + (<usize>k << 2), ldf(upRow, i));
+  }
+  const rowBytes = <usize>W << 2;
+  const p0 = strip + <usize>r * rowBytes;
+  memory.fill(rowAcc4, 0, <usize>(Wc + 2) << 4);
+  const mask = i32x4.splat(0xff);
+  const k299 = i32x4.splat(299);
+  const k587 = i32x4.splat(587);
+  const k114 = i32x4.splat(114);
+  const k1000 = i32x4.splat(1000);
+  const rgb1 = i32x4.splat(0x010101);
+  const zeroI = i32x4.splat(0);
+  const maxI = i32x4.splat(255);
+  const half = f32x4.splat(0.5);
+  const zero = f32x4.splat(0.0);
+  let e: i64 = 0;
+  let c = ldi(dx0, 0);
+  let cur = zero;
+  let nxt = zero;
+  let x: i32 = 0;
+  for (; x + 3 < W; x += 4) {
+    const o = <usize>x << 2;
+    const q0 = v128.load(p0 + o);
+    const q1 = v128.load(p0 + rowBytes + o);
+    const q2 = v128.load(p0 + 2 * rowBytes + o);
+    const q3 = v128.load(p0 + 3 * rowBytes + o);
+    const t0 = i32x4.shuffle(q0, q1, 0, 4, 1, 5);
+    const t1 = i32x4.shuffle(q0, q1, 2, 6, 3, 7);
+    const t2 = i32x4.shuffle(q2, q3, 0, 4, 1, 5);
+    const t3 = i32x4.shuffle(q2, q3, 2, 6, 3, 7);
+    let kk = zeroI;
+    let o0 = zeroI;
+    let o1 = zeroI;
+    let o2 = zeroI;
+    let o3 = zeroI;
+    {
+      let P = i32x4.shuffle(t0, t2, 0, 1, 4, 5);
+      const i = ldi(upXi, x);
+      const u = f32x4.splat(ldf(upXf, x));
+      const a = v128.load(upRow4 + (<usize>i << 4));
+      const d = f32x4.add(a, f32x4.mul(u, f32x4.sub(v128.load(upRow4 + (<usize>(i + 1) << 4)), a)));
+      let k = i32x4.trunc_sat_f32x4_s(f32x4.floor(f32x4.add(d, half)));
+      const r0 = v128.and(P, mask);
+      const g0 = v128.and(i32x4.shr_u(P, 8), mask);
+      const b0 = v128.and(i32x4.shr_u(P, 16), mask);
+      let Q: v128;
+      let yi: v128;
+      const lo = i32x4.add(i32x4.min_s(r0, i32x4.min_s(g0, b0)), k);
+      const hi = i32x4.add(i32x4.max_s(r0, i32x4.max_s(g0, b0)), k);
+      if (v128.all_true<i32>(v128.and(i32x4.ge_s(lo, zeroI), i32x4.le_s(hi, maxI)))) {
+        // no channel clamps in any lane: add k to R, G and B in one word
+        Q = i32x4.add(P, i32x4.mul(k, rgb1));
+        yi = i32x4.add(i32x4.add(i32x4.add(i32x4.mul(r0, k299), i32x4.mul(g0, k587)), i32x4.mul(b0, k114)), i32x4.mul(k, k1000));
+        kk = i32x4.add(kk, i32x4.mul(k, k));
+      } else {
+        Q = P;
+        yi = P;
+        for (let l: i32 = 0; l < 4; l++) {
+          const px = <u32>i32x4.extract_lane(P, 0);
+          const kl = i32x4.extract_lane(k, 0);
+          const w = applyPixel(px, kl);
+          e += applyE;
+          Q = i32x4.shuffle(Q, i32x4.splat(<i32>w), 1, 2, 3, 4);
+          yi = i32x4.shuffle(yi, i32x4.splat(applyY), 1, 2, 3, 4);
+          P = i32x4.shuffle(P, P, 1, 2, 3, 0);
+          k = i32x4.shuffle(k, k, 1, 2, 3, 0);
+        }
+      }
+      o0 = Q;
+      const Y = f32x4.convert_i32x4_s(yi);
+      const cx = ldi(dx0, x);
+      if (cx != c) {
+        v128.store(rowAcc4 + (<usize>c << 4), cur);
+        cur = nxt;
+        nxt = zero;
+        c = cx;
+      }
+      const sb = f32x4.mul(Y, f32x4.splat(ldf(dfx, x)));
+      cur = f32x4.add(cur, sb);
+      nxt = f32x4.add(nxt, f32x4.sub(Y, sb));
+    }
+    {
+      let P = i32x4.shuffle(t0, t2, 2, 3, 6, 7);
+      const i = ldi(upXi, x + 1);
+      const u = f32x4.splat(ldf(upXf, x + 1));
+      const a = v128.load(upRow4 + (<usize>i << 4));
+      const d = f32x4.add(a, f32x4.mul(u, f32x4.sub(v128.load(upRow4 + (<usize>(i + 1) << 4)), a)));
+      let k = i32x4.trunc_sat_f32x4_s(f32x4.floor(f32x4.add(d, half)));
+      const r0 = v128.and(P, mask);
+      const g0 = v128.and(i32x4.shr_u(P, 8), mask);
+      const b0 = v128.and(i32x4.shr_u(P, 16), mask);
+      let Q: v128;
+      let yi: v128;
+      const lo = i32x4.add(i32x4.min_s(r0, i32x4.min_s(g0, b0)), k);
+      const hi = i32x4.add(i32x4.max_s(r0, i32x4.max_s(g0, b0)), k);
+      if (v128.all_true<i32>(v128.and(i32x4.ge_s(lo, zeroI), i32x4.le_s(hi, maxI)))) {
+        // no channel clamps in any lane: add k to R, G and B in one word
+        Q = i32x4.add(P, i32x4.mul(k, rgb1));
+        yi = i32x4.add(i32x4.add(i32x4.add(i32x4.mul(r0, k299), i32x4.mul(g0, k587)), i32x4.mul(b0, k114)), i32x4.mul(k, k1000));
+        kk = i32x4.add(kk, i32x4.mul(k, k));
+      } else {
+        Q = P;
+        yi = P;
+        for (let l: i32 = 0; l < 4; l++) {
+          const px = <u32>i32x4.extract_lane(P, 0);
+          const kl = i32x4.extract_lane(k, 0);
+          const w = applyPixel(px, kl);
+          e += applyE;
+          Q = i32x4.shuffle(Q, i32x4.splat(<i32>w), 1, 2, 3, 4);
+          yi = i32x4.shuffle(yi, i32x4.splat(applyY), 1, 2, 3, 4);
+          P = i32x4.shuffle(P, P, 1, 2, 3, 0);
+          k = i32x4.shuffle(k, k, 1, 2, 3, 0);
+        }
+      }
+      o1 = Q;
+      const Y = f32x4.convert_i32x4_s(yi);
+      const cx = ldi(dx0, x + 1);
+      if (cx != c) {
+        v128.store(rowAcc4 + (<usize>c << 4), cur);
+        cur = nxt;
+        nxt = zero;
+        c = cx;
+      }
+      const sb = f32x4.mul(Y, f32x4.splat(ldf(dfx, x + 1)));
+      cur = f32x4.add(cur, sb);
+      nxt = f32x4.add(nxt, f32x4.sub(Y, sb));
+    }
+    {
+      let P = i32x4.shuffle(t1, t3, 0, 1, 4, 5);
+      const i = ldi(upXi, x + 2);
+      const u = f32x4.splat(ldf(upXf, x + 2));
+      const a = v128.load(upRow4 + (<usize>i << 4));
+      const d = f32x4.add(a, f32x4.mul(u, f32x4.sub(v128.load(upRow4 + (<usize>(i + 1) << 4)), a)));
+      let k = i32x4.trunc_sat_f32x4_s(f32x4.floor(f32x4.add(d, half)));
+      const r0 = v128.and(P, mask);
+      const g0 = v128.and(i32x4.shr_u(P, 8), mask);
+      const b0 = v128.and(i32x4.shr_u(P, 16), mask);
+      let Q: v128;
+      let yi: v128;
+      const lo = i32x4.add(i32x4.min_s(r0, i32x4.min_s(g0, b0)), k);
+      const hi = i32x4.add(i32x4.max_s(r0, i32x4.max_s(g0, b0)), k);
+      if (v128.all_true<i32>(v128.and(i32x4.ge_s(lo, zeroI), i32x4.le_s(hi, maxI)))) {
+        // no channel clamps in any lane: add k to R, G and B in one word
+        Q = i32x4.add(P, i32x4.mul(k, rgb1));
+        yi = i32x4.add(i32x4.add(i32x4.add(i32x4.mul(r0, k299), i32x4.mul(g0, k587)), i32x4.mul(b0, k114)), i32x4.mul(k, k1000));
+        kk = i32x4.add(kk, i32x4.mul(k, k));
+      } else {
+        Q = P;
+        yi = P;
+        for (let l: i32 = 0; l < 4; l++) {
+          const px = <u32>i32x4.extract_lane(P, 0);
+          const kl = i32x4.extract_lane(k, 0);
+          const w = applyPixel(px, kl);
+          e += applyE;
+          Q = i32x4.shuffle(Q, i32x4.splat(<i32>w), 1, 2, 3, 4);
+          yi = i32x4.shuffle(yi, i32x4.splat(applyY), 1, 2, 3, 4);
+          P = i32x4.shuffle(P, P, 1, 2, 3, 0);
+          k = i32x4.shuffle(k, k, 1, 2, 3, 0);
+        }
+      }
+      o2 = Q;
+      const Y = f32x4.convert_i32x4_s(yi);
+      const cx = ldi(dx0, x + 2);
+      if (cx != c) {
+        v128.store(rowAcc4 + (<usize>c << 4), cur);
+        cur = nxt;
+        nxt = zero;
+        c = cx;
+      }
+      const sb = f32x4.mul(Y, f32x4.splat(ldf(dfx, x + 2)));
+      cur = f32x4.add(cur, sb);
+      nxt = f32x4.add(nxt, f32x4.sub(Y, sb));
+    }
+    {
+      let P = i32x4.shuffle(t1, t3, 2, 3, 6, 7);
+      const i = ldi(upXi, x + 3);
+      const u = f32x4.splat(ldf(upXf, x + 3));
+      const a = v128.load(upRow4 + (<usize>i << 4));
+      const d = f32x4.add(a, f32x4.mul(u, f32x4.sub(v128.load(upRow4 + (<usize>(i + 1) << 4)), a)));
+      let k = i32x4.trunc_sat_f32x4_s(f32x4.floor(f32x4.add(d, half)));
+      const r0 = v128.and(P, mask);
+      const g0 = v128.and(i32x4.shr_u(P, 8), mask);
+      const b0 = v128.and(i32x4.shr_u(P, 16), mask);
+      let Q: v128;
+      let yi: v128;
+      const lo = i32x4.add(i32x4.min_s(r0, i32x4.min_s(g0, b0)), k);
+      const hi = i32x4.add(i32x4.max_s(r0, i32x4.max_s(g0, b0)), k);
+      if (v128.all_true<i32>(v128.and(i32x4.ge_s(lo, zeroI), i32x4.le_s(hi, maxI)))) {
+        // no channel clamps in any lane: add k to R, G and B in one word
+        Q = i32x4.add(P, i32x4.mul(k, rgb1));
+        yi = i32x4.add(i32x4.add(i32x4.add(i32x4.mul(r0, k299), i32x4.mul(g0, k587)), i32x4.mul(b0, k114)), i32x4.mul(k, k1000));
+        kk = i32x4.add(kk, i32x4.mul(k, k));
+      } else {
+        Q = P;
+        yi = P;
+        for (let l: i32 = 0; l < 4; l++) {
+          const px = <u32>i32x4.extract_lane(P, 0);
+          const kl = i32x4.extract_lane(k, 0);
+          const w = applyPixel(px, kl);
+          e += applyE;
+          Q = i32x4.shuffle(Q, i32x4.splat(<i32>w), 1, 2, 3, 4);
+          yi = i32x4.shuffle(yi, i32x4.splat(applyY), 1, 2, 3, 4);
+          P = i32x4.shuffle(P, P, 1, 2, 3, 0);
+          k = i32x4.shuffle(k, k, 1, 2, 3, 0);
+        }
+      }
+      o3 = Q;
+      const Y = f32x4.convert_i32x4_s(yi);
+      const cx = ldi(dx0, x + 3);
+      if (cx != c) {
+        v128.store(rowAcc4 + (<usize>c << 4), cur);
+        cur = nxt;
+        nxt = zero;
+        c = cx;
+      }
+      const sb = f32x4.mul(Y, f32x4.splat(ldf(dfx, x + 3)));
+      cur = f32x4.add(cur, sb);
+      nxt = f32x4.add(nxt, f32x4.sub(Y, sb));
+    }
+    // back to rows
+    const u0 = i32x4.shuffle(o0, o1, 0, 4, 1, 5);
+    const u1 = i32x4.shuffle(o0, o1, 2, 6, 3, 7);
+    const u2 = i32x4.shuffle(o2, o3, 0, 4, 1, 5);
+    const u3 = i32x4.shuffle(o2, o3, 2, 6, 3, 7);
+    v128.store(p0 + o, i32x4.shuffle(u0, u2, 0, 1, 4, 5));
+    v128.store(p0 + rowBytes + o, i32x4.shuffle(u0, u2, 2, 3, 6, 7));
+    v128.store(p0 + 2 * rowBytes + o, i32x4.shuffle(u1, u3, 0, 1, 4, 5));
+    v128.store(p0 + 3 * rowBytes + o, i32x4.shuffle(u1, u3, 2, 3, 6, 7));
+    e +=
+      <i64>(i32x4.extract_lane(kk, 0) + i32x4.extract_lane(kk, 1) + i32x4.extract_lane(kk, 2) + i32x4.extract_lane(kk, 3)) * 1000000;
+  }
+  for (; x < W; x++) {
+    const a4 = p0 + (<usize>x << 2);
+    let kk = zeroI;
+    {
+      let P = i32x4.replace_lane(i32x4.replace_lane(i32x4.replace_lane(i32x4.splat(load<i32>(a4)), 1, load<i32>(a4 + rowBytes)), 2, load<i32>(a4 + 2 * rowBytes)), 3, load<i32>(a4 + 3 * rowBytes));
+      const i = ldi(upXi, x);
+      const u = f32x4.splat(ldf(upXf, x));
+      const a = v128.load(upRow4 + (<usize>i << 4));
+      const d = f32x4.add(a, f32x4.mul(u, f32x4.sub(v128.load(upRow4 + (<usize>(i + 1) << 4)), a)));
+      let k = i32x4.trunc_sat_f32x4_s(f32x4.floor(f32x4.add(d, half)));
+      const r0 = v128.and(P, mask);
+      const g0 = v128.and(i32x4.shr_u(P, 8), mask);
+      const b0 = v128.and(i32x4.shr_u(P, 16), mask);
+      let Q: v128;
+      let yi: v128;
+      const lo = i32x4.add(i32x4.min_s(r0, i32x4.min_s(g0, b0)), k);
+      const hi = i32x4.add(i32x4.max_s(r0, i32x4.max_s(g0, b0)), k);
+      if (v128.all_true<i32>(v128.and(i32x4.ge_s(lo, zeroI), i32x4.le_s(hi, maxI)))) {
+        // no channel clamps in any lane: add k to R, G and B in one word
+        Q = i32x4.add(P, i32x4.mul(k, rgb1));
+        yi = i32x4.add(i32x4.add(i32x4.add(i32x4.mul(r0, k299), i32x4.mul(g0, k587)), i32x4.mul(b0, k114)), i32x4.mul(k, k1000));
+        kk = i32x4.add(kk, i32x4.mul(k, k));
+      } else {
+        Q = P;
+        yi = P;
+        for (let l: i32 = 0; l < 4; l++) {
+          const px = <u32>i32x4.extract_lane(P, 0);
+          const kl = i32x4.extract_lane(k, 0);
+          const w = applyPixel(px, kl);
+          e += applyE;
+          Q = i32x4.shuffle(Q, i32x4.splat(<i32>w), 1, 2, 3, 4);
+          yi = i32x4.shuffle(yi, i32x4.splat(applyY), 1, 2, 3, 4);
+          P = i32x4.shuffle(P, P, 1, 2, 3, 0);
+          k = i32x4.shuffle(k, k, 1, 2, 3, 0);
+        }
+      }
+      store<i32>(a4, i32x4.extract_lane(Q, 0));
+      store<i32>(a4 + rowBytes, i32x4.extract_lane(Q, 1));
+      store<i32>(a4 + 2 * rowBytes, i32x4.extract_lane(Q, 2));
+      store<i32>(a4 + 3 * rowBytes, i32x4.extract_lane(Q, 3));
+      const Y = f32x4.convert_i32x4_s(yi);
+      const cx = ldi(dx0, x);
+      if (cx != c) {
+        v128.store(rowAcc4 + (<usize>c << 4), cur);
+        cur = nxt;
+        nxt = zero;
+        c = cx;
+      }
+      const sb = f32x4.mul(Y, f32x4.splat(ldf(dfx, x)));
+      cur = f32x4.add(cur, sb);
+      nxt = f32x4.add(nxt, f32x4.sub(Y, sb));
+    }
+    e +=
+      <i64>(i32x4.extract_lane(kk, 0) + i32x4.extract_lane(kk, 1) + i32x4.extract_lane(kk, 2) + i32x4.extract_lane(kk, 3)) * 1000000;
+  }
+  v128.store(rowAcc4 + (<usize>c << 4), cur);
+  v128.store(rowAcc4 + (<usize>(c + 1) << 4), nxt);
+  for (let k: i32 = 0; k < 4; k++) {
+    for (let i: i32 = 0; i < Wc + 2; i++) stf(rowAcc, i, load<f32>(rowAcc4 + (<usize>i << 4) + (<usize>k << 2)));
+    lumaCommitRow(y0 + r + k);
+  }
+  return e;
+}
+
+// applyPixel's side results: the pixel's squared luma error (x 10^6) and its luma x 1000.
+let applyE: i64 = 0;
+let applyY: i32 = 0;
+
+/** One pixel of applyRows's loop: `px` (RGBA) plus k on R, G and B, clamped; returns the new word. */
+function applyPixel(px: u32, k: i32): u32 {
+  const r0 = <i32>(px & 0xff);
+  const g0 = <i32>((px >> 8) & 0xff);
+  const b0 = <i32>((px >> 16) & 0xff);
+  if (min<i32>(r0, min<i32>(g0, b0)) + k >= 0 && max<i32>(r0, max<i32>(g0, b0)) + k <= 255) {
+    applyY = 299 * r0 + 587 * g0 + 114 * b0 + 1000 * k;
+    applyE = <i64>(k * k) * 1000000;
+    return px + <u32>(k * 0x010101);
+  }
+  const r1 = min<i32>(255, max<i32>(0, r0 + k));
+  const g1 = min<i32>(255, max<i32>(0, g0 + k));
+  const b1 = min<i32>(255, max<i32>(0, b0 + k));
+  const dy = <i64>(299 * (r1 - r0) + 587 * (g1 - g0) + 114 * (b1 - b0));
+  applyE = dy * dy;
+  applyY = 299 * r1 + 587 * g1 + 114 * b1;
+  return (px & 0xff000000) | (<u32>b1 << 16) | (<u32>g1 << 8) | <u32>r1;
 }
 
 /** Luma PSNR of everything applied since applyBegin (99 when nothing changed). */

@@ -22,3 +22,4 @@ export function outcome(
   wm: { detect(image: RgbaImage): unknown; lastDetect: { syncZ: number; peakSyncZ: number; scaleRatio: number } },
   image: RgbaImage,
 ): EquivalenceOutcome;
+export function embedPinCases(): { id: string; image: RgbaImage; strength: "subtle" | "balanced" | "robust"; payload: Uint8Array }[];

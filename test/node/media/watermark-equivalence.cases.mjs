@@ -186,3 +186,31 @@ export function outcome(wm, image) {
     scale: Number(wm.lastDetect.scaleRatio.toFixed(4)),
   };
 }
+
+/**
+ * Images whose marked bytes are pinned (watermark-equivalence.test.ts): odd sizes (rows and columns not multiples
+ * of 4), heavy clamping (white pixels, high key), random alpha, an elongated grid, each at subtle and robust.
+ */
+export function embedPinCases() {
+  const specs = [
+    ["highkey", 301, 257],
+    ["shapes", 1001, 403],
+    ["noise", 130, 131],
+    ["photo-textured", 999, 777],
+    ["document", 2000, 150],
+  ];
+  const out = [];
+  for (const [i, [kind, W, H]] of specs.entries()) {
+    const image = makeImage(kind, W, H, 900 + i);
+    if (i % 2 === 0) for (let p = 3; p < image.data.length; p += 4) image.data[p] = (p * 7) & 255;
+    for (let p = 0; p < image.data.length; p += 4 * 3) image.data[p] = 255;
+    for (const strength of ["subtle", "robust"])
+      out.push({
+        id: `${kind}-${W}x${H}-${strength}`,
+        image,
+        strength,
+        payload: Uint8Array.from({ length: 8 }, (_, j) => (i * 31 + j) & 255),
+      });
+  }
+  return out;
+}
