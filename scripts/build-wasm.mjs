@@ -14,9 +14,9 @@ mkdirSync(outDir, { recursive: true });
 // Release build: no assertion traps, the never-freeing stub runtime (kernels manage their own buffers),
 // and no `env.abort` import, so the modules instantiate with an empty import object.
 const FLAGS = ["-O3", "--noAssert", "--runtime", "stub", "--use", "abort=", "--exportRuntime"];
-// Per-kernel extras: the JPEG decoder's IDCT and the encoder's colour conversion, DCT and quantisation use wasm
-// SIMD (workerd and Node 22 both have it).
-const EXTRA = { jpegdec: ["--enable", "simd"], jpegenc: ["--enable", "simd"] };
+// Per-kernel extras: the JPEG decoder's IDCT, the encoder's colour conversion, DCT and quantisation, and the
+// watermark's folds and FFTs use wasm SIMD (workerd and Node 22 both have it).
+const EXTRA = { jpegdec: ["--enable", "simd"], jpegenc: ["--enable", "simd"], watermark: ["--enable", "simd"] };
 
 const newest = (dir) =>
   readdirSync(dir, { withFileTypes: true }).reduce((max, e) => {

@@ -14,6 +14,12 @@
 // 1 first (unchanged or resized image), then a 1 % grid over [0.97, 1.16] plus autocorrelation-period
 // candidates (crops change the canonical scale), the best few refined.
 //
+// Arithmetic: everything the embedder computes, and the detector's stage 1 and decodes, run the same f32/f64
+// operations in the same order as the first version (vectorised only where each lane repeats the scalar steps),
+// so marked images and stage-1 results are bit for bit unchanged. The stage-2 scale scan alone scores its
+// hypotheses in f32 with wasm SIMD (a separable fold into the transposed tile, an f32x4 FFT): its z-scores move
+// by rounding only, and it merely ranks hypotheses for the exact decode (see test/node/media/watermark-equivalence*).
+//
 // Memory: one arena (memory.grow) reset per operation; pixel data enters and leaves in row strips, so the kernel
 // never holds a full-size copy of the image.
 
@@ -90,6 +96,10 @@ let syncIm: usize = 0;
 let twRe: usize = 0; // f64[T/2]
 let twIm: usize = 0;
 let bitRev: usize = 0; // i32[T]
+let syncRe32: usize = 0; // f32[TT]: spectrum of the transposed sync pattern, f32 scan path (fftT layout)
+let syncIm32: usize = 0;
+let twRe32: usize = 0; // f32[T/2]
+let twIm32: usize = 0;
 let selfTestBuf: usize = 0; // u8[256]
 let ready: bool = false;
 
@@ -113,6 +123,10 @@ function init(): void {
   twRe = alloc(<usize>(T / 2) << 3);
   twIm = alloc(<usize>(T / 2) << 3);
   bitRev = alloc(<usize>T << 2);
+  syncRe32 = alloc(<usize>TT << 2);
+  syncIm32 = alloc(<usize>TT << 2);
+  twRe32 = alloc(<usize>(T / 2) << 2);
+  twIm32 = alloc(<usize>(T / 2) << 2);
   selfTestBuf = alloc(256);
   const bchBase = alloc(2048);
   bchInit(bchBase);
@@ -147,6 +161,17 @@ function init(): void {
     std(syncIm, p, 0.0);
   }
   fft2(syncRe, syncIm, false);
+  for (let i: i32 = 0; i < T / 2; i++) {
+    stf(twRe32, i, <f32>ldd(twRe, i));
+    stf(twIm32, i, <f32>ldd(twIm, i));
+  }
+  // the scan path folds into the transposed tile, so it correlates with the transposed sync pattern
+  for (let p: i32 = 0; p < TT; p++) {
+    const q = ((p & (T - 1)) << LOG2T) | (p >> LOG2T);
+    stf(syncRe32, p, ldi(chipBit, q) < 0 ? ldf(chipSign, q) : <f32>0.0);
+    stf(syncIm32, p, 0.0);
+  }
+  fftT(syncRe32, syncIm32, false);
   top = perm; // the permutation was scratch
   staticTop = top;
   ready = true;
@@ -214,6 +239,115 @@ function fft2(re: usize, im: usize, inverse: bool): void {
 }
 
 // ---------------------------------------------------------------------------------------------------------
+// f32x4 FFT for the scale scan (T x T f32 planes, row-major): every 1-D transform runs down the columns, four
+// columns per vector op (a butterfly combines two whole rows); a transpose between the two passes. fftT of a plane
+// yields its transposed spectrum; fftT(inverse) of a transposed spectrum yields the plane in its orientation.
+
+function fftColsF32(re: usize, im: usize, inverse: bool): void {
+  const rowBytes = <usize>T << 2;
+  for (let i: i32 = 0; i < T; i++) {
+    const j = ldi(bitRev, i);
+    if (i < j) {
+      const ri = re + <usize>i * rowBytes;
+      const rj = re + <usize>j * rowBytes;
+      const mi = im + <usize>i * rowBytes;
+      const mj = im + <usize>j * rowBytes;
+      for (let c: usize = 0; c < rowBytes; c += 16) {
+        const a = v128.load(ri + c);
+        v128.store(ri + c, v128.load(rj + c));
+        v128.store(rj + c, a);
+        const b = v128.load(mi + c);
+        v128.store(mi + c, v128.load(mj + c));
+        v128.store(mj + c, b);
+      }
+    }
+  }
+  // first stage: the twiddle is 1 (x * 1 - y * 0 = x exactly), so no multiplications
+  for (let a: i32 = 0; a < T; a += 2) {
+    const ra = re + <usize>a * rowBytes;
+    const ma = im + <usize>a * rowBytes;
+    for (let c: usize = 0; c < rowBytes; c += 16) {
+      const br = v128.load(ra + rowBytes + c);
+      const bi = v128.load(ma + rowBytes + c);
+      const ar = v128.load(ra + c);
+      const ai = v128.load(ma + c);
+      v128.store(ra + c, f32x4.add(ar, br));
+      v128.store(ma + c, f32x4.add(ai, bi));
+      v128.store(ra + rowBytes + c, f32x4.sub(ar, br));
+      v128.store(ma + rowBytes + c, f32x4.sub(ai, bi));
+    }
+  }
+  const sgn: f32 = inverse ? -1.0 : 1.0;
+  for (let half: i32 = 2, step: i32 = T >> 2; half < T; half <<= 1, step >>= 1) {
+    for (let k: i32 = 0; k < half; k++) {
+      const wr = f32x4.splat(ldf(twRe32, k * step));
+      const wi = f32x4.splat(sgn * ldf(twIm32, k * step));
+      for (let a: i32 = k; a < T; a += half << 1) {
+        const ra = re + <usize>a * rowBytes;
+        const ma = im + <usize>a * rowBytes;
+        const rb = ra + <usize>half * rowBytes;
+        const mb = ma + <usize>half * rowBytes;
+        for (let c: usize = 0; c < rowBytes; c += 16) {
+          const xr = v128.load(rb + c);
+          const xi = v128.load(mb + c);
+          const br = f32x4.sub(f32x4.mul(xr, wr), f32x4.mul(xi, wi));
+          const bi = f32x4.add(f32x4.mul(xr, wi), f32x4.mul(xi, wr));
+          const ar = v128.load(ra + c);
+          const ai = v128.load(ma + c);
+          v128.store(ra + c, f32x4.add(ar, br));
+          v128.store(ma + c, f32x4.add(ai, bi));
+          v128.store(rb + c, f32x4.sub(ar, br));
+          v128.store(mb + c, f32x4.sub(ai, bi));
+        }
+      }
+    }
+  }
+}
+
+/** In-place transpose of a T x T f32 plane, 4 x 4 blocks at a time. */
+function transposeF32(p: usize): void {
+  const rowBytes = <usize>T << 2;
+  for (let by: i32 = 0; by < T; by += 4) {
+    for (let bx: i32 = by; bx < T; bx += 4) {
+      const a = p + <usize>by * rowBytes + (<usize>bx << 2);
+      const b = p + <usize>bx * rowBytes + (<usize>by << 2);
+      const a0 = v128.load(a);
+      const a1 = v128.load(a + rowBytes);
+      const a2 = v128.load(a + 2 * rowBytes);
+      const a3 = v128.load(a + 3 * rowBytes);
+      const b0 = v128.load(b);
+      const b1 = v128.load(b + rowBytes);
+      const b2 = v128.load(b + 2 * rowBytes);
+      const b3 = v128.load(b + 3 * rowBytes);
+      let t0 = f32x4.shuffle(a0, a1, 0, 4, 1, 5);
+      let t1 = f32x4.shuffle(a0, a1, 2, 6, 3, 7);
+      let t2 = f32x4.shuffle(a2, a3, 0, 4, 1, 5);
+      let t3 = f32x4.shuffle(a2, a3, 2, 6, 3, 7);
+      v128.store(b, f32x4.shuffle(t0, t2, 0, 1, 4, 5));
+      v128.store(b + rowBytes, f32x4.shuffle(t0, t2, 2, 3, 6, 7));
+      v128.store(b + 2 * rowBytes, f32x4.shuffle(t1, t3, 0, 1, 4, 5));
+      v128.store(b + 3 * rowBytes, f32x4.shuffle(t1, t3, 2, 3, 6, 7));
+      if (bx == by) continue;
+      t0 = f32x4.shuffle(b0, b1, 0, 4, 1, 5);
+      t1 = f32x4.shuffle(b0, b1, 2, 6, 3, 7);
+      t2 = f32x4.shuffle(b2, b3, 0, 4, 1, 5);
+      t3 = f32x4.shuffle(b2, b3, 2, 6, 3, 7);
+      v128.store(a, f32x4.shuffle(t0, t2, 0, 1, 4, 5));
+      v128.store(a + rowBytes, f32x4.shuffle(t0, t2, 2, 3, 6, 7));
+      v128.store(a + 2 * rowBytes, f32x4.shuffle(t1, t3, 0, 1, 4, 5));
+      v128.store(a + 3 * rowBytes, f32x4.shuffle(t1, t3, 2, 3, 6, 7));
+    }
+  }
+}
+
+function fftT(re: usize, im: usize, inverse: bool): void {
+  fftColsF32(re, im, inverse);
+  transposeF32(re);
+  transposeF32(im);
+  fftColsF32(re, im, inverse);
+}
+
+// ---------------------------------------------------------------------------------------------------------
 // Per-operation state
 
 let W: i32 = 0;
@@ -231,6 +365,7 @@ let rowW: usize = 0; // f32[Hc]
 let dx0: usize = 0; // i32[W] first canonical column of image column x
 let dfx: usize = 0; // f32[W] share of x in that column
 let rowAcc: usize = 0; // f32[Wc + 2]: one image row resampled horizontally (2 slack cells past the grid)
+let rowAcc4: usize = 0; // f32x4[Wc + 2]: four image rows resampled horizontally, one per lane
 let tmpA: usize = 0; // f32[NC]
 let tmpB: usize = 0; // f32[NC]
 let colSum: usize = 0; // f32[Wc]
@@ -239,11 +374,24 @@ let residual: usize = 0; // f32[NC] canonical residual (embed)
 let upXi: usize = 0; // i32[W] upsampling column index
 let upXf: usize = 0; // f32[W] upsampling weight
 let upRow: usize = 0; // f32[Wc]
+let upRow4: usize = 0; // f32x4[Wc]: four rows' upsampled residual, one per lane
 let foldA: usize = 0; // f32[TT]
 let foldB: usize = 0; // f32[TT]
 let corrRe: usize = 0; // f64[TT]
 let corrIm: usize = 0; // f64[TT]
 let foldRow: usize = 0; // f32[T + 1]
+let vBlock: usize = 0; // f32[T * XB]: the scan fold's vertical splat of one block of XB canonical columns
+let xBin: usize = 0; // i32[Wc + 3]: the scan fold's tile column per canonical column
+let xW0: usize = 0; // f32[Wc + 3]: its weights (1 - f, f)
+let xW1: usize = 0;
+let corrRe32: usize = 0; // f32[TT]
+let yBin: usize = 0; // i32[Hc]: the scan fold's tile row per canonical row
+let yFrac: usize = 0; // f32[Hc]
+let yStart: usize = 0; // i32[T + 1]: first (canonical row, weight) pair of each tile row
+let yFill: usize = 0; // i32[T]
+let pairRow: usize = 0; // i32[2 Hc]: canonical row offset (y * Wc) of each pair
+let pairW: usize = 0; // f32[2 Hc]
+let corrIm32: usize = 0; // f32[TT]
 let foldBin: usize = 0; // i32[max(Wc,Hc)]
 let foldFrac: usize = 0; // f32[max(Wc,Hc)]
 let softBuf: usize = 0; // f64[127]
@@ -262,6 +410,7 @@ let resultScale: f64 = 0.0;
 let resultAttempts: i32 = 0;
 let resultStage: i32 = 0;
 let resultFolds: i32 = 0;
+let resultMaxZ: f64 = 0.0; // highest sync z-score over every scale hypothesis scored (diagnostics)
 
 /**
  * Prepares every buffer for a `width` x `height` image. Returns 0, or 1 when the image is below the minimum
@@ -293,7 +442,9 @@ export function setup(width: i32, height: i32): i32 {
   colSum = alloc(<usize>Wc << 2);
   rowW = alloc(<usize>Hc << 2);
   rowAcc = alloc(<usize>(Wc + 2) << 2);
+  rowAcc4 = alloc(<usize>(Wc + 2) << 4);
   upRow = alloc(<usize>Wc << 2);
+  upRow4 = alloc(<usize>(Wc + 1) << 4);
   dx0 = alloc(<usize>W << 2);
   dfx = alloc(<usize>W << 2);
   upXi = alloc(<usize>W << 2);
@@ -303,6 +454,18 @@ export function setup(width: i32, height: i32): i32 {
   corrRe = alloc(<usize>TT << 3);
   corrIm = alloc(<usize>TT << 3);
   foldRow = alloc(<usize>(T + 1) << 2);
+  vBlock = alloc(<usize>(T * XB) << 2);
+  xBin = alloc(<usize>(Wc + 3) << 2);
+  xW0 = alloc(<usize>(Wc + 3) << 2);
+  xW1 = alloc(<usize>(Wc + 3) << 2);
+  corrRe32 = alloc(<usize>TT << 2);
+  yBin = alloc(<usize>Hc << 2);
+  yFrac = alloc(<usize>Hc << 2);
+  yStart = alloc(<usize>(T + 1) << 2);
+  yFill = alloc(<usize>T << 2);
+  pairRow = alloc(<usize>(2 * Hc) << 2);
+  pairW = alloc(<usize>(2 * Hc) << 2);
+  corrIm32 = alloc(<usize>TT << 2);
   foldBin = alloc(<usize>max<i32>(Wc, Hc) << 2);
   foldFrac = alloc(<usize>max<i32>(Wc, Hc) << 2);
   softBuf = alloc(<usize>BCH_N << 3);
@@ -312,6 +475,10 @@ export function setup(width: i32, height: i32): i32 {
   chaseIdx = alloc(<usize>CHASE_BITS << 2);
   candSigma = alloc(<usize>MAX_CANDS << 3);
   candZ = alloc(<usize>MAX_CANDS << 3);
+  candFx = alloc(<usize>MAX_CANDS << 3);
+  candFy = alloc(<usize>MAX_CANDS << 3);
+  pickedIdx = alloc(<usize>STAGE2_CANDIDATES << 2);
+  refBuf = alloc(<usize>(STAGE2_CANDIDATES * R_FIELDS) << 3);
   pickedBuf = alloc(<usize>STAGE2_CANDIDATES << 3);
   acorrBuf = alloc(<usize>64 << 3);
   acorrTaken = alloc(64);
@@ -361,6 +528,7 @@ export function resultScaleRatio(): f64 { return resultScale; }
 export function resultDecodeAttempts(): i32 { return resultAttempts; }
 export function resultStageUsed(): i32 { return resultStage; }
 export function resultFoldCount(): i32 { return resultFolds; }
+export function resultPeakZ(): f64 { return resultMaxZ; }
 export function maxDecodeAttempts(): i32 { return MAX_DECODE_ATTEMPTS; }
 
 // ---------------------------------------------------------------------------------------------------------
@@ -372,20 +540,174 @@ export function lumaBegin(): void {
 
 /** Accumulates `rows` image rows starting at `y0`, read from the strip buffer. */
 export function lumaRows(y0: i32, rows: i32): void {
-  for (let r: i32 = 0; r < rows; r++) {
+  let r: i32 = 0;
+  for (; r + 3 < rows; r += 4) lumaRows4(y0, r);
+  for (; r < rows; r++) {
     const y = y0 + r;
     memory.fill(rowAcc, 0, <usize>(Wc + 2) << 2);
     let p = strip + <usize>r * <usize>W * 4;
+    // Canonical columns c and c + 1 of the pixels at dx0 = c live in registers (dx0 never decreases and steps by
+    // at most 1, as the scale is at most 1): the same additions in the same order as adding into rowAcc directly.
+    let c = ldi(dx0, 0);
+    let cur: f32 = 0.0;
+    let nxt: f32 = 0.0;
     for (let x: i32 = 0; x < W; x++, p += 4) {
       // luma x 1000 (BT.601 weights), exact in f32
-      const yi: i32 = 299 * <i32>load<u8>(p) + 587 * <i32>load<u8>(p, 1) + 114 * <i32>load<u8>(p, 2);
+      const px = load<u32>(p);
+      const yi: i32 = 299 * <i32>(px & 0xff) + 587 * <i32>((px >> 8) & 0xff) + 114 * <i32>((px >> 16) & 0xff);
       const Y = <f32>yi;
-      const q = rowAcc + (<usize>ldi(dx0, x) << 2);
+      const cx = ldi(dx0, x);
+      if (cx != c) {
+        stf(rowAcc, c, cur);
+        cur = nxt;
+        nxt = 0.0;
+        c = cx;
+      }
       const b = Y * ldf(dfx, x);
-      store<f32>(q, load<f32>(q) + b);
-      store<f32>(q, load<f32>(q, 4) + (Y - b), 4);
+      cur += b;
+      nxt += Y - b;
     }
+    stf(rowAcc, c, cur);
+    stf(rowAcc, c + 1, nxt);
     lumaCommitRow(y);
+  }
+}
+
+/**
+ * lumaRows for the four strip rows r..r+3 at once, one image row per vector lane: every lane makes the scalar
+ * loop's additions in its order (the column steps are the same for every row), so the result is bit for bit the
+ * same; the rows are then committed one by one, in order.
+ */
+function lumaRows4(y0: i32, r: i32): void {
+  const rowBytes = <usize>W << 2;
+  const p0 = strip + <usize>r * rowBytes;
+  memory.fill(rowAcc4, 0, <usize>(Wc + 2) << 4);
+  const mask = i32x4.splat(0xff);
+  // luma x 1000 (BT.601 weights), exact in f32
+  const k0 = i32x4.splat(299);
+  const k1 = i32x4.splat(587);
+  const k2 = i32x4.splat(114);
+  const zero = f32x4.splat(0.0);
+  let c = ldi(dx0, 0);
+  let cur = zero;
+  let nxt = zero;
+  let x: i32 = 0;
+  // four pixels of four rows per iteration, transposed to one pixel column per vector (written out: the running
+  // sums stay in locals)
+  for (; x + 3 < W; x += 4) {
+    const o = <usize>x << 2;
+    const q0 = v128.load(p0 + o);
+    const q1 = v128.load(p0 + rowBytes + o);
+    const q2 = v128.load(p0 + 2 * rowBytes + o);
+    const q3 = v128.load(p0 + 3 * rowBytes + o);
+    const t0 = i32x4.shuffle(q0, q1, 0, 4, 1, 5);
+    const t1 = i32x4.shuffle(q0, q1, 2, 6, 3, 7);
+    const t2 = i32x4.shuffle(q2, q3, 0, 4, 1, 5);
+    const t3 = i32x4.shuffle(q2, q3, 2, 6, 3, 7);
+    {
+      const px = i32x4.shuffle(t0, t2, 0, 1, 4, 5);
+      const Y = f32x4.convert_i32x4_s(
+        i32x4.add(
+          i32x4.add(i32x4.mul(v128.and(px, mask), k0), i32x4.mul(v128.and(i32x4.shr_u(px, 8), mask), k1)),
+          i32x4.mul(v128.and(i32x4.shr_u(px, 16), mask), k2),
+        ),
+      );
+      const cx = ldi(dx0, x);
+      if (cx != c) {
+        v128.store(rowAcc4 + (<usize>c << 4), cur);
+        cur = nxt;
+        nxt = zero;
+        c = cx;
+      }
+      const b = f32x4.mul(Y, f32x4.splat(ldf(dfx, x)));
+      cur = f32x4.add(cur, b);
+      nxt = f32x4.add(nxt, f32x4.sub(Y, b));
+    }
+    {
+      const px = i32x4.shuffle(t0, t2, 2, 3, 6, 7);
+      const Y = f32x4.convert_i32x4_s(
+        i32x4.add(
+          i32x4.add(i32x4.mul(v128.and(px, mask), k0), i32x4.mul(v128.and(i32x4.shr_u(px, 8), mask), k1)),
+          i32x4.mul(v128.and(i32x4.shr_u(px, 16), mask), k2),
+        ),
+      );
+      const cx = ldi(dx0, x + 1);
+      if (cx != c) {
+        v128.store(rowAcc4 + (<usize>c << 4), cur);
+        cur = nxt;
+        nxt = zero;
+        c = cx;
+      }
+      const b = f32x4.mul(Y, f32x4.splat(ldf(dfx, x + 1)));
+      cur = f32x4.add(cur, b);
+      nxt = f32x4.add(nxt, f32x4.sub(Y, b));
+    }
+    {
+      const px = i32x4.shuffle(t1, t3, 0, 1, 4, 5);
+      const Y = f32x4.convert_i32x4_s(
+        i32x4.add(
+          i32x4.add(i32x4.mul(v128.and(px, mask), k0), i32x4.mul(v128.and(i32x4.shr_u(px, 8), mask), k1)),
+          i32x4.mul(v128.and(i32x4.shr_u(px, 16), mask), k2),
+        ),
+      );
+      const cx = ldi(dx0, x + 2);
+      if (cx != c) {
+        v128.store(rowAcc4 + (<usize>c << 4), cur);
+        cur = nxt;
+        nxt = zero;
+        c = cx;
+      }
+      const b = f32x4.mul(Y, f32x4.splat(ldf(dfx, x + 2)));
+      cur = f32x4.add(cur, b);
+      nxt = f32x4.add(nxt, f32x4.sub(Y, b));
+    }
+    {
+      const px = i32x4.shuffle(t1, t3, 2, 3, 6, 7);
+      const Y = f32x4.convert_i32x4_s(
+        i32x4.add(
+          i32x4.add(i32x4.mul(v128.and(px, mask), k0), i32x4.mul(v128.and(i32x4.shr_u(px, 8), mask), k1)),
+          i32x4.mul(v128.and(i32x4.shr_u(px, 16), mask), k2),
+        ),
+      );
+      const cx = ldi(dx0, x + 3);
+      if (cx != c) {
+        v128.store(rowAcc4 + (<usize>c << 4), cur);
+        cur = nxt;
+        nxt = zero;
+        c = cx;
+      }
+      const b = f32x4.mul(Y, f32x4.splat(ldf(dfx, x + 3)));
+      cur = f32x4.add(cur, b);
+      nxt = f32x4.add(nxt, f32x4.sub(Y, b));
+    }
+  }
+  for (; x < W; x++) {
+    const a = p0 + (<usize>x << 2);
+    {
+      const px = i32x4.replace_lane(i32x4.replace_lane(i32x4.replace_lane(i32x4.splat(load<i32>(a)), 1, load<i32>(a + rowBytes)), 2, load<i32>(a + 2 * rowBytes)), 3, load<i32>(a + 3 * rowBytes));
+      const Y = f32x4.convert_i32x4_s(
+        i32x4.add(
+          i32x4.add(i32x4.mul(v128.and(px, mask), k0), i32x4.mul(v128.and(i32x4.shr_u(px, 8), mask), k1)),
+          i32x4.mul(v128.and(i32x4.shr_u(px, 16), mask), k2),
+        ),
+      );
+      const cx = ldi(dx0, x);
+      if (cx != c) {
+        v128.store(rowAcc4 + (<usize>c << 4), cur);
+        cur = nxt;
+        nxt = zero;
+        c = cx;
+      }
+      const b = f32x4.mul(Y, f32x4.splat(ldf(dfx, x)));
+      cur = f32x4.add(cur, b);
+      nxt = f32x4.add(nxt, f32x4.sub(Y, b));
+    }
+  }
+  v128.store(rowAcc4 + (<usize>c << 4), cur);
+  v128.store(rowAcc4 + (<usize>(c + 1) << 4), nxt);
+  for (let k: i32 = 0; k < 4; k++) {
+    for (let i: i32 = 0; i < Wc + 2; i++) stf(rowAcc, i, load<f32>(rowAcc4 + (<usize>i << 4) + (<usize>k << 2)));
+    lumaCommitRow(y0 + r + k);
   }
 }
 
@@ -395,15 +717,19 @@ function lumaCommitRow(y: i32): void {
   const b = <f64>(y + 1) * scale;
   const c = <i32>Math.floor(a);
   const fy = <f32>(b > <f64>(c + 1) ? (<f64>(c + 1) - a) / scale : 1.0);
-  if (c < Hc) {
-    const o = f32p(accBuf, c * Wc);
-    for (let i: i32 = 0; i < Wc; i++) stf(o, i, ldf(o, i) + fy * ldf(rowAcc, i));
+  if (c < Hc) axpy(f32p(accBuf, c * Wc), rowAcc, fy, Wc);
+  if (fy < 1.0 && c + 1 < Hc) axpy(f32p(accBuf, (c + 1) * Wc), rowAcc, 1.0 - fy, Wc);
+}
+
+/** o[i] += g * a[i] for i < n, four at a time (elementwise, so the same results as one at a time). */
+function axpy(o: usize, a: usize, g: f32, n: i32): void {
+  const gv = f32x4.splat(g);
+  let i: i32 = 0;
+  for (; i + 3 < n; i += 4) {
+    const q = <usize>i << 2;
+    v128.store(o + q, f32x4.add(v128.load(o + q), f32x4.mul(gv, v128.load(a + q))));
   }
-  if (fy < 1.0 && c + 1 < Hc) {
-    const o = f32p(accBuf, (c + 1) * Wc);
-    const g: f32 = 1.0 - fy;
-    for (let i: i32 = 0; i < Wc; i++) stf(o, i, ldf(o, i) + g * ldf(rowAcc, i));
-  }
+  for (; i < n; i++) stf(o, i, ldf(o, i) + g * ldf(a, i));
 }
 
 function lumaFinish(): void {
@@ -420,42 +746,130 @@ function lumaFinish(): void {
 // ---------------------------------------------------------------------------------------------------------
 // Filters on the canonical grid
 
-/** dst = mean of src over a (2r+1)^2 window (clamped at the borders); tmpB and colSum are scratch (dst != tmpB). */
+/**
+ * dst = mean of src over a (2r+1)^2 window (clamped at the borders); tmpB and colSum are scratch (dst != tmpB).
+ * Bit for bit the running sums of the plain loops: the horizontal pass runs four rows' chains side by side, the
+ * vertical pass and the division are elementwise, four columns per vector op.
+ */
 function boxMean(src: usize, dst: usize, r: i32): void {
   const tmp = tmpB;
-  for (let y: i32 = 0; y < Hc; y++) {
-    const s = f32p(src, y * Wc);
-    const d = f32p(tmp, y * Wc);
-    let acc: f32 = 0.0;
-    for (let x: i32 = 0; x < r && x < Wc; x++) acc += ldf(s, x);
-    for (let x: i32 = 0; x < Wc; x++) {
-      if (x + r < Wc) acc += ldf(s, x + r);
-      if (x - r - 1 >= 0) acc -= ldf(s, x - r - 1);
-      stf(d, x, acc);
-    }
-  }
+  let y: i32 = 0;
+  for (; y + 3 < Hc; y += 4) boxRows4(src, tmp, y, r);
+  for (; y < Hc; y++) boxRow(f32p(src, y * Wc), f32p(tmp, y * Wc), r);
   // running column sums over rows y-r..y+r
   memory.fill(colSum, 0, <usize>Wc << 2);
-  for (let y: i32 = 0; y < r && y < Hc; y++) {
-    const t = f32p(tmp, y * Wc);
-    for (let x: i32 = 0; x < Wc; x++) stf(colSum, x, ldf(colSum, x) + ldf(t, x));
-  }
+  for (let y: i32 = 0; y < r && y < Hc; y++) addRow(colSum, f32p(tmp, y * Wc), Wc);
+  const lo = min<i32>(r, Wc);
+  const hi = max<i32>(lo, Wc - r);
   for (let y: i32 = 0; y < Hc; y++) {
-    if (y + r < Hc) {
-      const t = f32p(tmp, (y + r) * Wc);
-      for (let x: i32 = 0; x < Wc; x++) stf(colSum, x, ldf(colSum, x) + ldf(t, x));
-    }
-    if (y - r - 1 >= 0) {
-      const t = f32p(tmp, (y - r - 1) * Wc);
-      for (let x: i32 = 0; x < Wc; x++) stf(colSum, x, ldf(colSum, x) - ldf(t, x));
-    }
+    if (y + r < Hc) addRow(colSum, f32p(tmp, (y + r) * Wc), Wc);
+    if (y - r - 1 >= 0) subRow(colSum, f32p(tmp, (y - r - 1) * Wc), Wc);
     const ny = min<i32>(Hc - 1, y + r) - max<i32>(0, y - r) + 1;
     const d = f32p(dst, y * Wc);
-    for (let x: i32 = 0; x < Wc; x++) {
-      const nx = min<i32>(Wc - 1, x + r) - max<i32>(0, x - r) + 1;
-      stf(d, x, ldf(colSum, x) / <f32>(nx * ny));
-    }
+    for (let x: i32 = 0; x < lo; x++) stf(d, x, ldf(colSum, x) / <f32>((min<i32>(Wc - 1, x + r) - max<i32>(0, x - r) + 1) * ny));
+    const cells: i32 = (2 * r + 1) * ny;
+    const n = f32x4.splat(<f32>cells);
+    let x = lo;
+    for (; x + 3 < hi; x += 4) v128.store(d + (<usize>x << 2), f32x4.div(v128.load(colSum + (<usize>x << 2)), n));
+    for (; x < Wc; x++) stf(d, x, ldf(colSum, x) / <f32>((min<i32>(Wc - 1, x + r) - max<i32>(0, x - r) + 1) * ny));
   }
+}
+
+/** One row's horizontal running sum of width 2r+1 (clamped). */
+function boxRow(s: usize, d: usize, r: i32): void {
+  let acc: f32 = 0.0;
+  for (let x: i32 = 0; x < r && x < Wc; x++) acc += ldf(s, x);
+  for (let x: i32 = 0; x < Wc; x++) {
+    if (x + r < Wc) acc += ldf(s, x + r);
+    if (x - r - 1 >= 0) acc -= ldf(s, x - r - 1);
+    stf(d, x, acc);
+  }
+}
+
+/** boxRow for rows y..y+3 at once: four independent chains, each with boxRow's additions in boxRow's order. */
+function boxRows4(src: usize, dst: usize, y: i32, r: i32): void {
+  const rowBytes = <usize>Wc << 2;
+  const s = f32p(src, y * Wc);
+  const d = f32p(dst, y * Wc);
+  let a0: f32 = 0.0;
+  let a1: f32 = 0.0;
+  let a2: f32 = 0.0;
+  let a3: f32 = 0.0;
+  for (let x: i32 = 0; x < r && x < Wc; x++) {
+    const p = s + (<usize>x << 2);
+    a0 += load<f32>(p);
+    a1 += load<f32>(p + rowBytes);
+    a2 += load<f32>(p + 2 * rowBytes);
+    a3 += load<f32>(p + 3 * rowBytes);
+  }
+  // boxRow's loop in three ranges, so that its two border tests leave the loop: adds only, adds and subtracts,
+  // subtracts only (the same operations in the same order)
+  const xa = min<i32>(Wc, r + 1); // x - r - 1 >= 0 from here
+  const xb = max<i32>(xa, Wc - r); // x + r < Wc below here
+  let x: i32 = 0;
+  for (; x < xa; x++) {
+    if (x + r < Wc) {
+      const p = s + (<usize>(x + r) << 2);
+      a0 += load<f32>(p);
+      a1 += load<f32>(p + rowBytes);
+      a2 += load<f32>(p + 2 * rowBytes);
+      a3 += load<f32>(p + 3 * rowBytes);
+    }
+    const q = d + (<usize>x << 2);
+    store<f32>(q, a0);
+    store<f32>(q + rowBytes, a1);
+    store<f32>(q + 2 * rowBytes, a2);
+    store<f32>(q + 3 * rowBytes, a3);
+  }
+  for (; x < xb; x++) {
+    const p = s + (<usize>(x + r) << 2);
+    a0 += load<f32>(p);
+    a1 += load<f32>(p + rowBytes);
+    a2 += load<f32>(p + 2 * rowBytes);
+    a3 += load<f32>(p + 3 * rowBytes);
+    const m = s + (<usize>(x - r - 1) << 2);
+    a0 -= load<f32>(m);
+    a1 -= load<f32>(m + rowBytes);
+    a2 -= load<f32>(m + 2 * rowBytes);
+    a3 -= load<f32>(m + 3 * rowBytes);
+    const q = d + (<usize>x << 2);
+    store<f32>(q, a0);
+    store<f32>(q + rowBytes, a1);
+    store<f32>(q + 2 * rowBytes, a2);
+    store<f32>(q + 3 * rowBytes, a3);
+  }
+  for (; x < Wc; x++) {
+    const m = s + (<usize>(x - r - 1) << 2);
+    a0 -= load<f32>(m);
+    a1 -= load<f32>(m + rowBytes);
+    a2 -= load<f32>(m + 2 * rowBytes);
+    a3 -= load<f32>(m + 3 * rowBytes);
+    const q = d + (<usize>x << 2);
+    store<f32>(q, a0);
+    store<f32>(q + rowBytes, a1);
+    store<f32>(q + 2 * rowBytes, a2);
+    store<f32>(q + 3 * rowBytes, a3);
+  }
+}
+
+/** o[i] += a[i] (i < n). */
+function addRow(o: usize, a: usize, n: i32): void {
+  let i: i32 = 0;
+  for (; i + 3 < n; i += 4) {
+    const q = <usize>i << 2;
+    v128.store(o + q, f32x4.add(v128.load(o + q), v128.load(a + q)));
+  }
+  for (; i < n; i++) stf(o, i, ldf(o, i) + ldf(a, i));
+}
+
+/** o[i] -= a[i] (i < n). */
+function subRow(o: usize, a: usize, n: i32): void {
+  let i: i32 = 0;
+  for (; i + 3 < n; i += 4) {
+    const q = <usize>i << 2;
+    v128.store(o + q, f32x4.sub(v128.load(o + q), v128.load(a + q)));
+  }
+  for (; i < n; i++) stf(o, i, ldf(o, i) - ldf(a, i));
 }
 
 /**
@@ -464,13 +878,27 @@ function boxMean(src: usize, dst: usize, r: i32): void {
  */
 function whiten(src: usize, out: usize): void {
   boxMean(src, tmpA, 1);
-  for (let k: i32 = 0; k < NC; k++) {
+  // elementwise, four at a time: the same results as one at a time
+  let k: i32 = 0;
+  for (; k + 3 < NC; k += 4) {
+    const o = <usize>k << 2;
+    const e = f32x4.sub(v128.load(src + o), v128.load(tmpA + o));
+    v128.store(out + o, e);
+    v128.store(tmpA + o, f32x4.abs(e));
+  }
+  for (; k < NC; k++) {
     const e = ldf(src, k) - ldf(tmpA, k);
     stf(out, k, e);
     stf(tmpA, k, Mathf.abs(e));
   }
   boxMean(tmpA, tmpA, 2);
-  for (let k: i32 = 0; k < NC; k++) stf(out, k, ldf(out, k) / (ldf(tmpA, k) + 1.0));
+  const one = f32x4.splat(1.0);
+  k = 0;
+  for (; k + 3 < NC; k += 4) {
+    const o = <usize>k << 2;
+    v128.store(out + o, f32x4.div(v128.load(out + o), f32x4.add(v128.load(tmpA + o), one)));
+  }
+  for (; k < NC; k++) stf(out, k, ldf(out, k) / (ldf(tmpA, k) + 1.0));
 }
 
 // ---------------------------------------------------------------------------------------------------------
@@ -482,6 +910,10 @@ function whiten(src: usize, out: usize): void {
  */
 function fold(src: usize, dst: usize, sigma: f64, offX: f64, offY: f64): void {
   memory.fill(dst, 0, <usize>TT << 2);
+  if (sigma == 1.0 && offX == 0.0 && offY == 0.0) {
+    foldUnit(src, dst);
+    return;
+  }
   const inv = 1.0 / sigma;
   for (let x: i32 = 0; x < Wc; x++) {
     let t = (<f64>x + 0.5) * inv - 0.5 - offX;
@@ -522,6 +954,210 @@ function fold(src: usize, dst: usize, sigma: f64, offX: f64, offY: f64): void {
       stf(r1, i, ldf(r1, i) + fy * v);
     }
   }
+}
+
+/**
+ * fold at sigma 1 without offset, bit for bit: every canonical pixel lands whole on one tile cell (the splat's
+ * second weight is 0, which adds nothing), so a tile row gains the sum of its canonical row's 128-pixel runs,
+ * added in the same order as fold's splat adds them, four tile columns per vector op. `dst` is zero.
+ */
+function foldUnit(src: usize, dst: usize): void {
+  for (let y: i32 = 0; y < Hc; y++) {
+    const s = f32p(src, y * Wc);
+    const d = f32p(dst, (y & (T - 1)) << LOG2T);
+    for (let i: i32 = 0; i < T; i += 4) {
+      let acc = f32x4.splat(0.0);
+      let x = i;
+      for (; x + 3 < Wc; x += T) acc = f32x4.add(acc, v128.load(s + (<usize>x << 2)));
+      // the last, partial run: lanes past the row's end add nothing
+      if (x < Wc) {
+        acc = f32x4.replace_lane(acc, 0, f32x4.extract_lane(acc, 0) + ldf(s, x));
+        if (x + 1 < Wc) acc = f32x4.replace_lane(acc, 1, f32x4.extract_lane(acc, 1) + ldf(s, x + 1));
+        if (x + 2 < Wc) acc = f32x4.replace_lane(acc, 2, f32x4.extract_lane(acc, 2) + ldf(s, x + 2));
+      }
+      const q = d + (<usize>i << 2);
+      v128.store(q, f32x4.add(v128.load(q), acc));
+    }
+  }
+}
+
+/** Canonical columns per block of the scan fold (its vertical splat buffer is T x XB). */
+const XB: i32 = 256;
+
+/**
+ * The scale scan's fold: the same bilinear splat as fold (no offset), into the TRANSPOSED tile (dst[i * T + j] =
+ * fold[j][i]), in f32x4 and another summation order. Per block of XB canonical columns: each tile row sums its
+ * canonical rows' weighted values (whole-row vector ops, the vertical splat), then each column of that block,
+ * transposed four by four, is added into its two rows of the transposed tile (the horizontal splat).
+ */
+function foldScanT(src: usize, dst: usize, sigma: f64): void {
+  memory.fill(dst, 0, <usize>TT << 2);
+  const inv = 1.0 / sigma;
+  for (let x: i32 = 0; x < Wc; x++) {
+    let t = (<f64>x + 0.5) * inv - 0.5;
+    t -= Math.floor(t / <f64>T) * <f64>T;
+    let i = <i32>Math.floor(t);
+    const f = <f32>(t - <f64>i);
+    if (i >= T) i -= T;
+    if (i < 0) i = 0;
+    sti(xBin, x, i);
+    stf(xW0, x, 1.0 - f);
+    stf(xW1, x, f);
+  }
+  for (let x: i32 = Wc; x < Wc + 3; x++) {
+    sti(xBin, x, 0);
+    stf(xW0, x, 0.0);
+    stf(xW1, x, 0.0);
+  }
+  // The vertical splat as a gather: the (canonical row, weight) pairs of every tile row, grouped by tile row, so
+  // that each row of the vertical splat is summed in registers and stored once.
+  memory.fill(yStart, 0, <usize>(T + 1) << 2);
+  for (let y: i32 = 0; y < Hc; y++) {
+    let t = (<f64>y + 0.5) * inv - 0.5;
+    t -= Math.floor(t / <f64>T) * <f64>T;
+    let j = <i32>Math.floor(t);
+    const fy = <f32>(t - <f64>j);
+    if (j >= T) j -= T;
+    if (j < 0) j = 0;
+    sti(yBin, y, j);
+    stf(yFrac, y, fy);
+    sti(yStart, j + 1, ldi(yStart, j + 1) + 1);
+    sti(yStart, ((j + 1) & (T - 1)) + 1, ldi(yStart, ((j + 1) & (T - 1)) + 1) + 1);
+  }
+  for (let j: i32 = 0; j < T; j++) sti(yStart, j + 1, ldi(yStart, j + 1) + ldi(yStart, j));
+  memory.copy(yFill, yStart, <usize>T << 2);
+  for (let y: i32 = 0; y < Hc; y++) {
+    const j = ldi(yBin, y);
+    const j1 = (j + 1) & (T - 1);
+    const fy = ldf(yFrac, y);
+    let e = ldi(yFill, j);
+    sti(yFill, j, e + 1);
+    sti(pairRow, e, y * Wc);
+    stf(pairW, e, 1.0 - fy);
+    e = ldi(yFill, j1);
+    sti(yFill, j1, e + 1);
+    sti(pairRow, e, y * Wc);
+    stf(pairW, e, fy);
+  }
+  const vRow = <usize>XB << 2;
+  for (let xb: i32 = 0; xb < Wc; xb += XB) {
+    const n = min<i32>(XB, Wc - xb);
+    const n4 = (n + 3) & ~3;
+    const s0 = src + (<usize>xb << 2);
+    for (let j: i32 = 0; j < T; j++) {
+      const e0 = ldi(yStart, j);
+      const e1 = ldi(yStart, j + 1);
+      const d = vBlock + <usize>j * vRow;
+      let x: i32 = 0;
+      for (; x + 15 < n; x += 16) {
+        let a0 = f32x4.splat(0.0);
+        let a1 = a0;
+        let a2 = a0;
+        let a3 = a0;
+        const o = <usize>x << 2;
+        for (let e = e0; e < e1; e++) {
+          const s = s0 + (<usize>ldi(pairRow, e) << 2) + o;
+          const w = f32x4.splat(ldf(pairW, e));
+          a0 = f32x4.add(a0, f32x4.mul(v128.load(s), w));
+          a1 = f32x4.add(a1, f32x4.mul(v128.load(s, 16), w));
+          a2 = f32x4.add(a2, f32x4.mul(v128.load(s, 32), w));
+          a3 = f32x4.add(a3, f32x4.mul(v128.load(s, 48), w));
+        }
+        v128.store(d + o, a0);
+        v128.store(d + o, a1, 16);
+        v128.store(d + o, a2, 32);
+        v128.store(d + o, a3, 48);
+      }
+      for (; x + 3 < n; x += 4) {
+        let a = f32x4.splat(0.0);
+        const o = <usize>x << 2;
+        for (let e = e0; e < e1; e++) a = f32x4.add(a, f32x4.mul(v128.load(s0 + (<usize>ldi(pairRow, e) << 2) + o), f32x4.splat(ldf(pairW, e))));
+        v128.store(d + o, a);
+      }
+      for (; x < n; x++) {
+        let a: f32 = 0.0;
+        for (let e = e0; e < e1; e++) a += ldf(s0 + (<usize>ldi(pairRow, e) << 2), x) * ldf(pairW, e);
+        stf(d, x, a);
+      }
+      for (; x < n4; x++) stf(d, x, 0.0);
+    }
+    for (let j: i32 = 0; j < T; j += 4) {
+      const r = vBlock + <usize>j * vRow;
+      const d = dst + (<usize>j << 2);
+      for (let x: i32 = 0; x < n4; x += 4) {
+        const o = <usize>x << 2;
+        const a0 = v128.load(r + o);
+        const a1 = v128.load(r + vRow + o);
+        const a2 = v128.load(r + 2 * vRow + o);
+        const a3 = v128.load(r + 3 * vRow + o);
+        const t0 = f32x4.shuffle(a0, a1, 0, 4, 1, 5);
+        const t1 = f32x4.shuffle(a0, a1, 2, 6, 3, 7);
+        const t2 = f32x4.shuffle(a2, a3, 0, 4, 1, 5);
+        const t3 = f32x4.shuffle(a2, a3, 2, 6, 3, 7);
+        const cx = xb + x;
+        splatCol(d, cx, f32x4.shuffle(t0, t2, 0, 1, 4, 5));
+        splatCol(d, cx + 1, f32x4.shuffle(t0, t2, 2, 3, 6, 7));
+        splatCol(d, cx + 2, f32x4.shuffle(t1, t3, 0, 1, 4, 5));
+        splatCol(d, cx + 3, f32x4.shuffle(t1, t3, 2, 3, 6, 7));
+      }
+    }
+  }
+}
+
+/** Adds canonical column x's four values (tile rows j..j+3) into its two rows of the transposed tile at `d`. */
+@inline function splatCol(d: usize, x: i32, v: v128): void {
+  const i = ldi(xBin, x);
+  const p0 = d + (<usize>(i << LOG2T) << 2);
+  const p1 = d + (<usize>(((i + 1) & (T - 1)) << LOG2T) << 2);
+  v128.store(p0, f32x4.add(v128.load(p0), f32x4.mul(v, f32x4.splat(ldf(xW0, x)))));
+  v128.store(p1, f32x4.add(v128.load(p1), f32x4.mul(v, f32x4.splat(ldf(xW1, x)))));
+}
+
+/**
+ * The scan's sync correlation of two transposed folds at once: foldA as the real part, foldB as the imaginary
+ * part, in f32; corrRe32 / corrIm32 get their correlation surfaces, transposed (index dx * T + dy).
+ */
+function correlatePairScan(): void {
+  memory.copy(corrRe32, foldA, <usize>TT << 2);
+  memory.copy(corrIm32, foldB, <usize>TT << 2);
+  fftT(corrRe32, corrIm32, false);
+  for (let i: i32 = 0; i < TT; i += 4) {
+    const o = <usize>i << 2;
+    const ar = v128.load(corrRe32 + o);
+    const ai = v128.load(corrIm32 + o);
+    const br = v128.load(syncRe32 + o);
+    const bi = f32x4.neg(v128.load(syncIm32 + o));
+    v128.store(corrRe32 + o, f32x4.sub(f32x4.mul(ar, br), f32x4.mul(ai, bi)));
+    v128.store(corrIm32 + o, f32x4.add(f32x4.mul(ar, bi), f32x4.mul(ai, br)));
+  }
+  fftT(corrRe32, corrIm32, true);
+}
+
+/** peak() of a transposed f32 correlation surface (moments in f64); sets cz, cdx, cdy, cfx, cfy. */
+function peakT(c: usize): void {
+  let best: f32 = -Infinity;
+  let bi: i32 = 0;
+  let s: f64 = 0.0;
+  let s2: f64 = 0.0;
+  for (let i: i32 = 0; i < TT; i++) {
+    const v = ldf(c, i);
+    const w = <f64>v;
+    s += w;
+    s2 += w * w;
+    if (v > best) {
+      best = v;
+      bi = i;
+    }
+  }
+  const mean = s / <f64>TT;
+  const varc = s2 / <f64>TT - mean * mean;
+  const sd = varc > 0.0 ? Math.sqrt(varc) : 0.0;
+  cz = sd > 0.0 ? (<f64>best - mean) / sd : 0.0;
+  cdx = bi >> LOG2T;
+  cdy = bi & (T - 1);
+  const b = <f64>best;
+  cfx = parabola(<f64>ldf(c, (((cdx - 1) & (T - 1)) << LOG2T) | cdy), b, <f64>ldf(c, (((cdx + 1) & (T - 1)) << LOG2T) | cdy));
+  cfy = parabola(<f64>ldf(c, (cdx << LOG2T) | ((cdy - 1) & (T - 1))), b, <f64>ldf(c, (cdx << LOG2T) | ((cdy + 1) & (T - 1))));
 }
 
 // Result of one sync correlation.
@@ -592,6 +1228,10 @@ function correlatePair(): void {
 const MAX_CANDS: i32 = 64;
 let candSigma: usize = 0; // f64[MAX_CANDS]
 let candZ: usize = 0; // f64[MAX_CANDS]
+let candFx: usize = 0; // f64[MAX_CANDS]: the scan's sub-pixel offsets of each candidate's peak
+let candFy: usize = 0;
+let pickedIdx: usize = 0; // i32[STAGE2_CANDIDATES]
+let refBuf: usize = 0; // f64[STAGE2_CANDIDATES * R_FIELDS]
 let nCand: i32 = 0;
 let pickedBuf: usize = 0;
 let acorrBuf: usize = 0;
@@ -635,6 +1275,31 @@ function evalPair(s1: f64, s2: f64): void {
   zA = cz;
   fxA = cfx;
   fyA = cfy;
+  resultMaxZ = Math.max(resultMaxZ, Math.max(zA, s2 > 0.0 ? zB : zA));
+}
+
+/** evalPair on the scan path (f32 fold and FFT): sets zA/fxA/fyA and zB/fxB/fyB. */
+function scanPair(s1: f64, s2: f64): void {
+  foldScanT(whiteBuf, foldA, s1);
+  resultFolds++;
+  if (s2 > 0.0) {
+    foldScanT(whiteBuf, foldB, s2);
+    resultFolds++;
+  } else {
+    memory.fill(foldB, 0, <usize>TT << 2);
+  }
+  correlatePairScan();
+  if (s2 > 0.0) {
+    peakT(corrIm32);
+    zB = cz;
+    fxB = cfx;
+    fyB = cfy;
+  }
+  peakT(corrRe32);
+  zA = cz;
+  fxA = cfx;
+  fyA = cfy;
+  resultMaxZ = Math.max(resultMaxZ, Math.max(zA, s2 > 0.0 ? zB : zA));
 }
 
 /** Folds at `sigma` with a sub-pixel offset, correlates; peak in cz/cdx/cdy/cfx/cfy, fold in foldA. */
@@ -644,6 +1309,7 @@ function evalOne(sigma: f64, offX: f64, offY: f64): f64 {
   resultFolds++;
   correlatePair();
   peak(corrRe);
+  resultMaxZ = Math.max(resultMaxZ, cz);
   return cz;
 }
 
@@ -897,7 +1563,9 @@ export function applyBegin(): void {
  */
 export function applyRows(y0: i32, rows: i32): void {
   let e: i64 = 0;
-  for (let r: i32 = 0; r < rows; r++) {
+  let r: i32 = 0;
+  for (; r + 3 < rows; r += 4) e += applyRows4(y0, r);
+  for (; r < rows; r++) {
     upsampleRow(y0 + r, gain);
     memory.fill(rowAcc, 0, <usize>(Wc + 2) << 2);
     let p = strip + <usize>r * <usize>W * 4;
@@ -939,6 +1607,333 @@ export function applyRows(y0: i32, rows: i32): void {
   sse += <f64>e * 1e-6;
 }
 
+/**
+ * applyRows for the four strip rows r..r+3 at once, one image row per vector lane: every lane makes the scalar
+ * loop's operations (the same f32 interpolation and rounding, the same byte results, the same luma additions in
+ * the same order); a pixel column where some lane clamps is done lane by lane by applyPixel. Returns the rows'
+ * squared luma error (x 10^6), an exact integer sum like applyRows's.
+ */
+function applyRows4(y0: i32, r: i32): i64 {
+  for (let k: i32 = 0; k < 4; k++) {
+    upsampleRow(y0 + r + k, gain);
+    for (let i: i32 = 0; i < Wc; i++) store<f32>(upRow4 + (<usize>i << 4) + (<usize>k << 2), ldf(upRow, i));
+  }
+  const rowBytes = <usize>W << 2;
+  const p0 = strip + <usize>r * rowBytes;
+  memory.fill(rowAcc4, 0, <usize>(Wc + 2) << 4);
+  const mask = i32x4.splat(0xff);
+  const k299 = i32x4.splat(299);
+  const k587 = i32x4.splat(587);
+  const k114 = i32x4.splat(114);
+  const k1000 = i32x4.splat(1000);
+  const rgb1 = i32x4.splat(0x010101);
+  const zeroI = i32x4.splat(0);
+  const maxI = i32x4.splat(255);
+  const half = f32x4.splat(0.5);
+  const zero = f32x4.splat(0.0);
+  let e: i64 = 0;
+  let c = ldi(dx0, 0);
+  let cur = zero;
+  let nxt = zero;
+  let x: i32 = 0;
+  for (; x + 3 < W; x += 4) {
+    const o = <usize>x << 2;
+    const q0 = v128.load(p0 + o);
+    const q1 = v128.load(p0 + rowBytes + o);
+    const q2 = v128.load(p0 + 2 * rowBytes + o);
+    const q3 = v128.load(p0 + 3 * rowBytes + o);
+    const t0 = i32x4.shuffle(q0, q1, 0, 4, 1, 5);
+    const t1 = i32x4.shuffle(q0, q1, 2, 6, 3, 7);
+    const t2 = i32x4.shuffle(q2, q3, 0, 4, 1, 5);
+    const t3 = i32x4.shuffle(q2, q3, 2, 6, 3, 7);
+    let kk = zeroI;
+    let o0 = zeroI;
+    let o1 = zeroI;
+    let o2 = zeroI;
+    let o3 = zeroI;
+    {
+      let P = i32x4.shuffle(t0, t2, 0, 1, 4, 5);
+      const i = ldi(upXi, x);
+      const u = f32x4.splat(ldf(upXf, x));
+      const a = v128.load(upRow4 + (<usize>i << 4));
+      const d = f32x4.add(a, f32x4.mul(u, f32x4.sub(v128.load(upRow4 + (<usize>(i + 1) << 4)), a)));
+      let k = i32x4.trunc_sat_f32x4_s(f32x4.floor(f32x4.add(d, half)));
+      const r0 = v128.and(P, mask);
+      const g0 = v128.and(i32x4.shr_u(P, 8), mask);
+      const b0 = v128.and(i32x4.shr_u(P, 16), mask);
+      let Q: v128;
+      let yi: v128;
+      const lo = i32x4.add(i32x4.min_s(r0, i32x4.min_s(g0, b0)), k);
+      const hi = i32x4.add(i32x4.max_s(r0, i32x4.max_s(g0, b0)), k);
+      if (v128.all_true<i32>(v128.and(i32x4.ge_s(lo, zeroI), i32x4.le_s(hi, maxI)))) {
+        // no channel clamps in any lane: add k to R, G and B in one word
+        Q = i32x4.add(P, i32x4.mul(k, rgb1));
+        yi = i32x4.add(i32x4.add(i32x4.add(i32x4.mul(r0, k299), i32x4.mul(g0, k587)), i32x4.mul(b0, k114)), i32x4.mul(k, k1000));
+        kk = i32x4.add(kk, i32x4.mul(k, k));
+      } else {
+        Q = P;
+        yi = P;
+        for (let l: i32 = 0; l < 4; l++) {
+          const px = <u32>i32x4.extract_lane(P, 0);
+          const kl = i32x4.extract_lane(k, 0);
+          const w = applyPixel(px, kl);
+          e += applyE;
+          Q = i32x4.shuffle(Q, i32x4.splat(<i32>w), 1, 2, 3, 4);
+          yi = i32x4.shuffle(yi, i32x4.splat(applyY), 1, 2, 3, 4);
+          P = i32x4.shuffle(P, P, 1, 2, 3, 0);
+          k = i32x4.shuffle(k, k, 1, 2, 3, 0);
+        }
+      }
+      o0 = Q;
+      const Y = f32x4.convert_i32x4_s(yi);
+      const cx = ldi(dx0, x);
+      if (cx != c) {
+        v128.store(rowAcc4 + (<usize>c << 4), cur);
+        cur = nxt;
+        nxt = zero;
+        c = cx;
+      }
+      const sb = f32x4.mul(Y, f32x4.splat(ldf(dfx, x)));
+      cur = f32x4.add(cur, sb);
+      nxt = f32x4.add(nxt, f32x4.sub(Y, sb));
+    }
+    {
+      let P = i32x4.shuffle(t0, t2, 2, 3, 6, 7);
+      const i = ldi(upXi, x + 1);
+      const u = f32x4.splat(ldf(upXf, x + 1));
+      const a = v128.load(upRow4 + (<usize>i << 4));
+      const d = f32x4.add(a, f32x4.mul(u, f32x4.sub(v128.load(upRow4 + (<usize>(i + 1) << 4)), a)));
+      let k = i32x4.trunc_sat_f32x4_s(f32x4.floor(f32x4.add(d, half)));
+      const r0 = v128.and(P, mask);
+      const g0 = v128.and(i32x4.shr_u(P, 8), mask);
+      const b0 = v128.and(i32x4.shr_u(P, 16), mask);
+      let Q: v128;
+      let yi: v128;
+      const lo = i32x4.add(i32x4.min_s(r0, i32x4.min_s(g0, b0)), k);
+      const hi = i32x4.add(i32x4.max_s(r0, i32x4.max_s(g0, b0)), k);
+      if (v128.all_true<i32>(v128.and(i32x4.ge_s(lo, zeroI), i32x4.le_s(hi, maxI)))) {
+        // no channel clamps in any lane: add k to R, G and B in one word
+        Q = i32x4.add(P, i32x4.mul(k, rgb1));
+        yi = i32x4.add(i32x4.add(i32x4.add(i32x4.mul(r0, k299), i32x4.mul(g0, k587)), i32x4.mul(b0, k114)), i32x4.mul(k, k1000));
+        kk = i32x4.add(kk, i32x4.mul(k, k));
+      } else {
+        Q = P;
+        yi = P;
+        for (let l: i32 = 0; l < 4; l++) {
+          const px = <u32>i32x4.extract_lane(P, 0);
+          const kl = i32x4.extract_lane(k, 0);
+          const w = applyPixel(px, kl);
+          e += applyE;
+          Q = i32x4.shuffle(Q, i32x4.splat(<i32>w), 1, 2, 3, 4);
+          yi = i32x4.shuffle(yi, i32x4.splat(applyY), 1, 2, 3, 4);
+          P = i32x4.shuffle(P, P, 1, 2, 3, 0);
+          k = i32x4.shuffle(k, k, 1, 2, 3, 0);
+        }
+      }
+      o1 = Q;
+      const Y = f32x4.convert_i32x4_s(yi);
+      const cx = ldi(dx0, x + 1);
+      if (cx != c) {
+        v128.store(rowAcc4 + (<usize>c << 4), cur);
+        cur = nxt;
+        nxt = zero;
+        c = cx;
+      }
+      const sb = f32x4.mul(Y, f32x4.splat(ldf(dfx, x + 1)));
+      cur = f32x4.add(cur, sb);
+      nxt = f32x4.add(nxt, f32x4.sub(Y, sb));
+    }
+    {
+      let P = i32x4.shuffle(t1, t3, 0, 1, 4, 5);
+      const i = ldi(upXi, x + 2);
+      const u = f32x4.splat(ldf(upXf, x + 2));
+      const a = v128.load(upRow4 + (<usize>i << 4));
+      const d = f32x4.add(a, f32x4.mul(u, f32x4.sub(v128.load(upRow4 + (<usize>(i + 1) << 4)), a)));
+      let k = i32x4.trunc_sat_f32x4_s(f32x4.floor(f32x4.add(d, half)));
+      const r0 = v128.and(P, mask);
+      const g0 = v128.and(i32x4.shr_u(P, 8), mask);
+      const b0 = v128.and(i32x4.shr_u(P, 16), mask);
+      let Q: v128;
+      let yi: v128;
+      const lo = i32x4.add(i32x4.min_s(r0, i32x4.min_s(g0, b0)), k);
+      const hi = i32x4.add(i32x4.max_s(r0, i32x4.max_s(g0, b0)), k);
+      if (v128.all_true<i32>(v128.and(i32x4.ge_s(lo, zeroI), i32x4.le_s(hi, maxI)))) {
+        // no channel clamps in any lane: add k to R, G and B in one word
+        Q = i32x4.add(P, i32x4.mul(k, rgb1));
+        yi = i32x4.add(i32x4.add(i32x4.add(i32x4.mul(r0, k299), i32x4.mul(g0, k587)), i32x4.mul(b0, k114)), i32x4.mul(k, k1000));
+        kk = i32x4.add(kk, i32x4.mul(k, k));
+      } else {
+        Q = P;
+        yi = P;
+        for (let l: i32 = 0; l < 4; l++) {
+          const px = <u32>i32x4.extract_lane(P, 0);
+          const kl = i32x4.extract_lane(k, 0);
+          const w = applyPixel(px, kl);
+          e += applyE;
+          Q = i32x4.shuffle(Q, i32x4.splat(<i32>w), 1, 2, 3, 4);
+          yi = i32x4.shuffle(yi, i32x4.splat(applyY), 1, 2, 3, 4);
+          P = i32x4.shuffle(P, P, 1, 2, 3, 0);
+          k = i32x4.shuffle(k, k, 1, 2, 3, 0);
+        }
+      }
+      o2 = Q;
+      const Y = f32x4.convert_i32x4_s(yi);
+      const cx = ldi(dx0, x + 2);
+      if (cx != c) {
+        v128.store(rowAcc4 + (<usize>c << 4), cur);
+        cur = nxt;
+        nxt = zero;
+        c = cx;
+      }
+      const sb = f32x4.mul(Y, f32x4.splat(ldf(dfx, x + 2)));
+      cur = f32x4.add(cur, sb);
+      nxt = f32x4.add(nxt, f32x4.sub(Y, sb));
+    }
+    {
+      let P = i32x4.shuffle(t1, t3, 2, 3, 6, 7);
+      const i = ldi(upXi, x + 3);
+      const u = f32x4.splat(ldf(upXf, x + 3));
+      const a = v128.load(upRow4 + (<usize>i << 4));
+      const d = f32x4.add(a, f32x4.mul(u, f32x4.sub(v128.load(upRow4 + (<usize>(i + 1) << 4)), a)));
+      let k = i32x4.trunc_sat_f32x4_s(f32x4.floor(f32x4.add(d, half)));
+      const r0 = v128.and(P, mask);
+      const g0 = v128.and(i32x4.shr_u(P, 8), mask);
+      const b0 = v128.and(i32x4.shr_u(P, 16), mask);
+      let Q: v128;
+      let yi: v128;
+      const lo = i32x4.add(i32x4.min_s(r0, i32x4.min_s(g0, b0)), k);
+      const hi = i32x4.add(i32x4.max_s(r0, i32x4.max_s(g0, b0)), k);
+      if (v128.all_true<i32>(v128.and(i32x4.ge_s(lo, zeroI), i32x4.le_s(hi, maxI)))) {
+        // no channel clamps in any lane: add k to R, G and B in one word
+        Q = i32x4.add(P, i32x4.mul(k, rgb1));
+        yi = i32x4.add(i32x4.add(i32x4.add(i32x4.mul(r0, k299), i32x4.mul(g0, k587)), i32x4.mul(b0, k114)), i32x4.mul(k, k1000));
+        kk = i32x4.add(kk, i32x4.mul(k, k));
+      } else {
+        Q = P;
+        yi = P;
+        for (let l: i32 = 0; l < 4; l++) {
+          const px = <u32>i32x4.extract_lane(P, 0);
+          const kl = i32x4.extract_lane(k, 0);
+          const w = applyPixel(px, kl);
+          e += applyE;
+          Q = i32x4.shuffle(Q, i32x4.splat(<i32>w), 1, 2, 3, 4);
+          yi = i32x4.shuffle(yi, i32x4.splat(applyY), 1, 2, 3, 4);
+          P = i32x4.shuffle(P, P, 1, 2, 3, 0);
+          k = i32x4.shuffle(k, k, 1, 2, 3, 0);
+        }
+      }
+      o3 = Q;
+      const Y = f32x4.convert_i32x4_s(yi);
+      const cx = ldi(dx0, x + 3);
+      if (cx != c) {
+        v128.store(rowAcc4 + (<usize>c << 4), cur);
+        cur = nxt;
+        nxt = zero;
+        c = cx;
+      }
+      const sb = f32x4.mul(Y, f32x4.splat(ldf(dfx, x + 3)));
+      cur = f32x4.add(cur, sb);
+      nxt = f32x4.add(nxt, f32x4.sub(Y, sb));
+    }
+    // back to rows
+    const u0 = i32x4.shuffle(o0, o1, 0, 4, 1, 5);
+    const u1 = i32x4.shuffle(o0, o1, 2, 6, 3, 7);
+    const u2 = i32x4.shuffle(o2, o3, 0, 4, 1, 5);
+    const u3 = i32x4.shuffle(o2, o3, 2, 6, 3, 7);
+    v128.store(p0 + o, i32x4.shuffle(u0, u2, 0, 1, 4, 5));
+    v128.store(p0 + rowBytes + o, i32x4.shuffle(u0, u2, 2, 3, 6, 7));
+    v128.store(p0 + 2 * rowBytes + o, i32x4.shuffle(u1, u3, 0, 1, 4, 5));
+    v128.store(p0 + 3 * rowBytes + o, i32x4.shuffle(u1, u3, 2, 3, 6, 7));
+    e +=
+      <i64>(i32x4.extract_lane(kk, 0) + i32x4.extract_lane(kk, 1) + i32x4.extract_lane(kk, 2) + i32x4.extract_lane(kk, 3)) * 1000000;
+  }
+  for (; x < W; x++) {
+    const a4 = p0 + (<usize>x << 2);
+    let kk = zeroI;
+    {
+      let P = i32x4.replace_lane(i32x4.replace_lane(i32x4.replace_lane(i32x4.splat(load<i32>(a4)), 1, load<i32>(a4 + rowBytes)), 2, load<i32>(a4 + 2 * rowBytes)), 3, load<i32>(a4 + 3 * rowBytes));
+      const i = ldi(upXi, x);
+      const u = f32x4.splat(ldf(upXf, x));
+      const a = v128.load(upRow4 + (<usize>i << 4));
+      const d = f32x4.add(a, f32x4.mul(u, f32x4.sub(v128.load(upRow4 + (<usize>(i + 1) << 4)), a)));
+      let k = i32x4.trunc_sat_f32x4_s(f32x4.floor(f32x4.add(d, half)));
+      const r0 = v128.and(P, mask);
+      const g0 = v128.and(i32x4.shr_u(P, 8), mask);
+      const b0 = v128.and(i32x4.shr_u(P, 16), mask);
+      let Q: v128;
+      let yi: v128;
+      const lo = i32x4.add(i32x4.min_s(r0, i32x4.min_s(g0, b0)), k);
+      const hi = i32x4.add(i32x4.max_s(r0, i32x4.max_s(g0, b0)), k);
+      if (v128.all_true<i32>(v128.and(i32x4.ge_s(lo, zeroI), i32x4.le_s(hi, maxI)))) {
+        // no channel clamps in any lane: add k to R, G and B in one word
+        Q = i32x4.add(P, i32x4.mul(k, rgb1));
+        yi = i32x4.add(i32x4.add(i32x4.add(i32x4.mul(r0, k299), i32x4.mul(g0, k587)), i32x4.mul(b0, k114)), i32x4.mul(k, k1000));
+        kk = i32x4.add(kk, i32x4.mul(k, k));
+      } else {
+        Q = P;
+        yi = P;
+        for (let l: i32 = 0; l < 4; l++) {
+          const px = <u32>i32x4.extract_lane(P, 0);
+          const kl = i32x4.extract_lane(k, 0);
+          const w = applyPixel(px, kl);
+          e += applyE;
+          Q = i32x4.shuffle(Q, i32x4.splat(<i32>w), 1, 2, 3, 4);
+          yi = i32x4.shuffle(yi, i32x4.splat(applyY), 1, 2, 3, 4);
+          P = i32x4.shuffle(P, P, 1, 2, 3, 0);
+          k = i32x4.shuffle(k, k, 1, 2, 3, 0);
+        }
+      }
+      store<i32>(a4, i32x4.extract_lane(Q, 0));
+      store<i32>(a4 + rowBytes, i32x4.extract_lane(Q, 1));
+      store<i32>(a4 + 2 * rowBytes, i32x4.extract_lane(Q, 2));
+      store<i32>(a4 + 3 * rowBytes, i32x4.extract_lane(Q, 3));
+      const Y = f32x4.convert_i32x4_s(yi);
+      const cx = ldi(dx0, x);
+      if (cx != c) {
+        v128.store(rowAcc4 + (<usize>c << 4), cur);
+        cur = nxt;
+        nxt = zero;
+        c = cx;
+      }
+      const sb = f32x4.mul(Y, f32x4.splat(ldf(dfx, x)));
+      cur = f32x4.add(cur, sb);
+      nxt = f32x4.add(nxt, f32x4.sub(Y, sb));
+    }
+    e +=
+      <i64>(i32x4.extract_lane(kk, 0) + i32x4.extract_lane(kk, 1) + i32x4.extract_lane(kk, 2) + i32x4.extract_lane(kk, 3)) * 1000000;
+  }
+  v128.store(rowAcc4 + (<usize>c << 4), cur);
+  v128.store(rowAcc4 + (<usize>(c + 1) << 4), nxt);
+  for (let k: i32 = 0; k < 4; k++) {
+    for (let i: i32 = 0; i < Wc + 2; i++) stf(rowAcc, i, load<f32>(rowAcc4 + (<usize>i << 4) + (<usize>k << 2)));
+    lumaCommitRow(y0 + r + k);
+  }
+  return e;
+}
+
+// applyPixel's side results: the pixel's squared luma error (x 10^6) and its luma x 1000.
+let applyE: i64 = 0;
+let applyY: i32 = 0;
+
+/** One pixel of applyRows's loop: `px` (RGBA) plus k on R, G and B, clamped; returns the new word. */
+function applyPixel(px: u32, k: i32): u32 {
+  const r0 = <i32>(px & 0xff);
+  const g0 = <i32>((px >> 8) & 0xff);
+  const b0 = <i32>((px >> 16) & 0xff);
+  if (min<i32>(r0, min<i32>(g0, b0)) + k >= 0 && max<i32>(r0, max<i32>(g0, b0)) + k <= 255) {
+    applyY = 299 * r0 + 587 * g0 + 114 * b0 + 1000 * k;
+    applyE = <i64>(k * k) * 1000000;
+    return px + <u32>(k * 0x010101);
+  }
+  const r1 = min<i32>(255, max<i32>(0, r0 + k));
+  const g1 = min<i32>(255, max<i32>(0, g0 + k));
+  const b1 = min<i32>(255, max<i32>(0, b0 + k));
+  const dy = <i64>(299 * (r1 - r0) + 587 * (g1 - g0) + 114 * (b1 - b0));
+  applyE = dy * dy;
+  applyY = 299 * r1 + 587 * g1 + 114 * b1;
+  return (px & 0xff000000) | (<u32>b1 << 16) | (<u32>g1 << 8) | <u32>r1;
+}
+
 /** Luma PSNR of everything applied since applyBegin (99 when nothing changed). */
 export function applyPsnr(): f64 {
   const mse = sse / (<f64>W * <f64>H);
@@ -959,6 +1954,7 @@ export function detect(fast: i32): i32 {
   resultAttempts = 0;
   resultStage = 0;
   resultFolds = 0;
+  resultMaxZ = 0.0;
   softValid = false;
   lumaFinish();
   whiten(accBuf, whiteBuf);
@@ -976,11 +1972,19 @@ export function detect(fast: i32): i32 {
   autocorrCandidates();
   for (let c: i32 = 0; c < nCand; c += 2) {
     const two = c + 1 < nCand;
-    evalPair(ldd(candSigma, c), two ? ldd(candSigma, c + 1) : 0.0);
+    scanPair(ldd(candSigma, c), two ? ldd(candSigma, c + 1) : 0.0);
     std(candZ, c, zA);
-    if (two) std(candZ, c + 1, zB);
+    std(candFx, c, fxA);
+    std(candFy, c, fyA);
+    if (two) {
+      std(candZ, c + 1, zB);
+      std(candFx, c + 1, fxB);
+      std(candFy, c + 1, fyB);
+    }
   }
-  // The best distinct candidates, each refined by a parabola through z at sigma (1 - d, 1, 1 + d).
+  // The best distinct candidates (picked from the scan's scores alone, so all at once), each refined by a parabola
+  // through z at sigma (1 - d, 1, 1 + d): two candidates at a time, so that their two vertices share one FFT;
+  // decodes are tried in the order of the picks.
   const picked = pickedBuf;
   let nPicked: i32 = 0;
   for (let round: i32 = 0; round < STAGE2_CANDIDATES; round++) {
@@ -997,52 +2001,122 @@ export function detect(fast: i32): i32 {
       }
     }
     if (bi < 0) break;
-    const sc = ldd(candSigma, bi);
-    std(picked, nPicked++, sc);
-    evalPair(sc * (1.0 - FINE_STEP), sc * (1.0 + FINE_STEP));
-    const zm = zA;
-    const zp = zB;
-    let bestS = sc;
-    let bestZ = bz;
-    let bestFx: f64 = 0.0;
-    let bestFy: f64 = 0.0;
-    let known = false; // offsets of the unrefined candidate are not kept; re-measured below if it wins
-    if (zm > bestZ) {
-      bestZ = zm;
-      bestS = sc * (1.0 - FINE_STEP);
-      bestFx = fxA;
-      bestFy = fyA;
-      known = true;
-    }
-    if (zp > bestZ) {
-      bestZ = zp;
-      bestS = sc * (1.0 + FINE_STEP);
-      bestFx = fxB;
-      bestFy = fyB;
-      known = true;
-    }
-    const d = zm - 2.0 * bz + zp;
-    if (d < 0.0) {
-      let o = (0.5 * (zm - zp)) / d;
-      o = o < -1.0 ? -1.0 : o > 1.0 ? 1.0 : o;
-      const sf = sc * (1.0 + o * FINE_STEP);
-      const zf = evalOne(sf, 0.0, 0.0);
-      if (zf > bestZ) {
-        bestZ = zf;
-        bestS = sf;
-        bestFx = cfx;
-        bestFy = cfy;
-        known = true;
+    std(picked, nPicked, ldd(candSigma, bi));
+    sti(pickedIdx, nPicked, bi);
+    nPicked++;
+  }
+  for (let k: i32 = 0; k < nPicked; k += 2) {
+    const two = k + 1 < nPicked;
+    refineStart(k);
+    if (two) refineStart(k + 1);
+    const v0 = ref(k, R_SF);
+    const v1 = two ? ref(k + 1, R_SF) : 0.0;
+    if (v0 > 0.0 || v1 > 0.0) {
+      scanPair(v0 > 0.0 ? v0 : v1, v0 > 0.0 ? v1 : 0.0);
+      const first = v0 > 0.0 ? k : k + 1;
+      setRef(first, R_ZF, zA);
+      setRef(first, R_FXF, fxA);
+      setRef(first, R_FYF, fyA);
+      if (v0 > 0.0 && v1 > 0.0) {
+        setRef(k + 1, R_ZF, zB);
+        setRef(k + 1, R_FXF, fxB);
+        setRef(k + 1, R_FYF, fyB);
       }
     }
-    if (!known) {
-      bestZ = evalOne(bestS, 0.0, 0.0);
-      bestFx = cfx;
-      bestFy = cfy;
-    }
-    if (tryDecode(bestS, bestZ, bestFx, bestFy)) return 1;
+    if (refineDecode(k)) return 1;
+    if (two && refineDecode(k + 1)) return 1;
   }
   return 0;
+}
+
+// Refinement state per picked candidate (f64 fields of refBuf).
+const R_SC: i32 = 0; // the candidate's sigma
+const R_Z: i32 = 1; // its scan z, offsets
+const R_FX: i32 = 2;
+const R_FY: i32 = 3;
+const R_ZM: i32 = 4; // z and offsets at sigma (1 - d)
+const R_FXM: i32 = 5;
+const R_FYM: i32 = 6;
+const R_ZP: i32 = 7; // at sigma (1 + d)
+const R_FXP: i32 = 8;
+const R_FYP: i32 = 9;
+const R_SF: i32 = 10; // the parabola's vertex (0: none)
+const R_ZF: i32 = 11;
+const R_FXF: i32 = 12;
+const R_FYF: i32 = 13;
+const R_FIELDS: i32 = 14;
+
+@inline function ref(k: i32, f: i32): f64 { return ldd(refBuf, k * R_FIELDS + f); }
+@inline function setRef(k: i32, f: i32, v: f64): void { std(refBuf, k * R_FIELDS + f, v); }
+
+/** Scores picked candidate k at sigma (1 -+ d) and places the parabola's vertex (R_SF; 0 when it opens upwards). */
+function refineStart(k: i32): void {
+  const c = ldi(pickedIdx, k);
+  const sc = ldd(candSigma, c);
+  const bz = ldd(candZ, c);
+  setRef(k, R_SC, sc);
+  setRef(k, R_Z, bz);
+  setRef(k, R_FX, ldd(candFx, c));
+  setRef(k, R_FY, ldd(candFy, c));
+  scanPair(sc * (1.0 - FINE_STEP), sc * (1.0 + FINE_STEP));
+  setRef(k, R_ZM, zA);
+  setRef(k, R_FXM, fxA);
+  setRef(k, R_FYM, fyA);
+  setRef(k, R_ZP, zB);
+  setRef(k, R_FXP, fxB);
+  setRef(k, R_FYP, fyB);
+  const d = zA - 2.0 * bz + zB;
+  let sf: f64 = 0.0;
+  if (d < 0.0) {
+    let o = (0.5 * (zA - zB)) / d;
+    o = o < -1.0 ? -1.0 : o > 1.0 ? 1.0 : o;
+    sf = sc * (1.0 + o * FINE_STEP);
+  }
+  setRef(k, R_SF, sf);
+}
+
+/** The best of picked candidate k's (up to) four scores, then a decode there. */
+function refineDecode(k: i32): bool {
+  const sc = ref(k, R_SC);
+  let bestS = sc;
+  let bestZ = ref(k, R_Z);
+  let bestFx = ref(k, R_FX);
+  let bestFy = ref(k, R_FY);
+  if (ref(k, R_ZM) > bestZ) {
+    bestZ = ref(k, R_ZM);
+    bestS = sc * (1.0 - FINE_STEP);
+    bestFx = ref(k, R_FXM);
+    bestFy = ref(k, R_FYM);
+  }
+  if (ref(k, R_ZP) > bestZ) {
+    bestZ = ref(k, R_ZP);
+    bestS = sc * (1.0 + FINE_STEP);
+    bestFx = ref(k, R_FXP);
+    bestFy = ref(k, R_FYP);
+  }
+  if (ref(k, R_SF) > 0.0 && ref(k, R_ZF) > bestZ) {
+    bestZ = ref(k, R_ZF);
+    bestS = ref(k, R_SF);
+    bestFx = ref(k, R_FXF);
+    bestFy = ref(k, R_FYF);
+  }
+  return tryDecode(bestS, bestZ, bestFx, bestFy);
+}
+
+/** sum a[x] * b[x] over x < n (f32 arrays), in f32x4 with two accumulators (the sum's order is not fold's). */
+function dot(a: usize, b: usize, n: i32): f64 {
+  let acc0 = f32x4.splat(0.0);
+  let acc1 = f32x4.splat(0.0);
+  let x: i32 = 0;
+  for (; x + 7 < n; x += 8) {
+    const o = <usize>x << 2;
+    acc0 = f32x4.add(acc0, f32x4.mul(v128.load(a + o), v128.load(b + o)));
+    acc1 = f32x4.add(acc1, f32x4.mul(v128.load(a + o, 16), v128.load(b + o, 16)));
+  }
+  const acc = f32x4.add(acc0, acc1);
+  let r: f32 = f32x4.extract_lane(acc, 0) + f32x4.extract_lane(acc, 1) + (f32x4.extract_lane(acc, 2) + f32x4.extract_lane(acc, 3));
+  for (; x < n; x++) r += ldf(a, x) * ldf(b, x);
+  return <f64>r;
 }
 
 /** Adds the strongest periods of the whitened image's autocorrelation (horizontal + vertical lags) in the
@@ -1058,20 +2132,12 @@ function autocorrCandidates(): void {
     if (t < Wc) {
       for (let y: i32 = 0; y < Hc; y++) {
         const row = f32p(whiteBuf, y * Wc);
-        let a: f32 = 0.0;
-        for (let x: i32 = 0; x + t < Wc; x++) a += ldf(row, x) * ldf(row, x + t);
-        s += <f64>a;
+        s += dot(row, row + (<usize>t << 2), Wc - t);
       }
       cnt += <f64>((Wc - t) * Hc);
     }
     if (t < Hc) {
-      for (let y: i32 = 0; y + t < Hc; y++) {
-        const r0 = f32p(whiteBuf, y * Wc);
-        const r1 = f32p(whiteBuf, (y + t) * Wc);
-        let a: f32 = 0.0;
-        for (let x: i32 = 0; x < Wc; x++) a += ldf(r0, x) * ldf(r1, x);
-        s += <f64>a;
-      }
+      for (let y: i32 = 0; y + t < Hc; y++) s += dot(f32p(whiteBuf, y * Wc), f32p(whiteBuf, (y + t) * Wc), Wc);
       cnt += <f64>((Hc - t) * Wc);
     }
     std(A, t - t0, cnt > 0.0 ? s / cnt : 0.0);

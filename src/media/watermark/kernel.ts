@@ -53,6 +53,7 @@ interface KernelExports {
   resultSyncZ(): number;
   resultScaleRatio(): number;
   resultDecodeAttempts(): number;
+  resultPeakZ(): number;
   maxDecodeAttempts(): number;
   codeLength(): number;
   codeDataBits(): number;
@@ -67,6 +68,8 @@ export interface WatermarkDetectDiagnostics {
   syncZ: number;
   scaleRatio: number;
   decodeAttempts: number;
+  /** Highest sync z-score over every scale hypothesis the detector scored (the margin below SYNC_Z_MIN on unmarked images). */
+  peakSyncZ: number;
 }
 
 /**
@@ -97,7 +100,7 @@ export class WasmWatermarker implements Watermarker {
   readonly minimumEdge = MINIMUM_EDGE;
   readonly falsePositiveBound: number;
   /** Diagnostics of the last detect (or of embed's self-check). */
-  lastDetect: WatermarkDetectDiagnostics = { syncZ: 0, scaleRatio: 0, decodeAttempts: 0 };
+  lastDetect: WatermarkDetectDiagnostics = { syncZ: 0, scaleRatio: 0, decodeAttempts: 0, peakSyncZ: 0 };
   readonly #k: KernelExports;
 
   constructor(module: WebAssembly.Module) {
@@ -332,7 +335,12 @@ export class WasmWatermarker implements Watermarker {
 
   #diagnostics(): void {
     const k = this.#k;
-    this.lastDetect = { syncZ: k.resultSyncZ(), scaleRatio: k.resultScaleRatio(), decodeAttempts: k.resultDecodeAttempts() };
+    this.lastDetect = {
+      syncZ: k.resultSyncZ(),
+      scaleRatio: k.resultScaleRatio(),
+      decodeAttempts: k.resultDecodeAttempts(),
+      peakSyncZ: k.resultPeakZ(),
+    };
   }
 
   /** Streams the image's rows through the kernel's strip buffer into its canonical luma accumulator. */
