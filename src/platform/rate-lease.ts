@@ -19,8 +19,8 @@ export interface LeaseDecision {
  *   most LEASE_TTL_MS; meanwhile another isolate may be refused those units early, and afterwards they are given
  *   back at this isolate's next call for the bucket (or drain within the minute like any charge).
  * - A refusal is remembered until its Retry-After, so a caller over its limit is answered without a call either.
- * - Bucket names are spread over RATE_LIMITER_SHARDS objects, so a new caller (a new address) does not create an
- *   object of its own.
+ * - Bucket names are spread over a fixed set of objects (KEY_SHARDS for keys and tenants, ANON_SHARDS for network
+ *   addresses), so a new caller (a new address) does not create an object of its own.
  */
 const LEASE_TTL_MS = 2_000;
 const LEASE_MAX = 16;
@@ -28,11 +28,20 @@ const LEASE_SHARE = 20;
 /** At most this many buckets are remembered per isolate (least recently used go first, their units drain). */
 const LEASE_MEMORY = 1_000;
 /**
- * An object serves roughly 1,000 calls a second, so the shard count is the service-wide ceiling on limiter calls
- * (leases cut a busy key's calls by up to LEASE_MAX); 256 keeps that far above any one deployment's traffic while
- * a new address still lands in an existing object. Changing it moves buckets (their counts restart once).
+ * An object serves roughly 1,000 calls a second, so a set's shard count is the service-wide ceiling on its limiter
+ * calls (leases cut a busy key's calls by up to LEASE_MAX); 256 keeps that far above any one deployment's keyed
+ * traffic. Changing a count moves that set's buckets (their counts restart once).
  */
-export const RATE_LIMITER_SHARDS = 256;
+export const KEY_SHARDS = 256;
+/**
+ * Anonymous buckets are per address and get no lease under 20 a minute, so every public call of a new address is a
+ * call to its shard: the fewer the shards, the more of those calls find their object already running. A cold object
+ * (started, its storage opened) cost about 2 ms of workerd CPU per call in bench/verify.mjs with 256 shards, where
+ * each shard saw a call every few seconds; 32 kept them warm (−1.5 to −2 ms a public verify). 32 objects still
+ * carry some 30,000 anonymous calls a second, far above what the public variant serves (each costs milliseconds of
+ * Worker CPU), and a flood from many addresses still reaches only these, never a key's or tenant's limiter.
+ */
+export const ANON_SHARDS = 32;
 
 /** What the lease needs of the RATE_LIMITER namespace. */
 export interface LeasingNamespace {
@@ -76,8 +85,8 @@ export function leaseSize(perMinute: number): number {
 export function shardOf(name: string): string {
   let h = 0x811c9dc5;
   for (let i = 0; i < name.length; i++) h = Math.imul(h ^ name.charCodeAt(i), 0x01000193);
-  const set = name.startsWith("api_key:") || name.includes("_tenant:") ? "key" : "anon";
-  return `rate-shard:${set}:${(h >>> 0) % RATE_LIMITER_SHARDS}`;
+  const keyed = name.startsWith("api_key:") || name.includes("_tenant:");
+  return keyed ? `rate-shard:key:${(h >>> 0) % KEY_SHARDS}` : `rate-shard:anon:${(h >>> 0) % ANON_SHARDS}`;
 }
 
 function stubOf(namespace: LeasingNamespace, name: string) {
