@@ -112,7 +112,7 @@ export async function updateEndpointFields(
 
 /** Statement that ends an endpoint's unfinished deliveries (disable, delete, auto-disable), under `guard`. */
 export function fenceDeliveriesStatement(
-  d1: D1Database,
+  d1: Pick<D1Database, "prepare">,
   endpointId: string,
   reason: TerminalReason,
   now: number,
