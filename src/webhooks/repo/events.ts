@@ -45,11 +45,6 @@ export function markFannedOutStatement(d1: D1Database, eventId: string, now: num
   return d1.prepare("UPDATE webhook_events SET fanned_out_at = ? WHERE id = ? AND fanned_out_at IS NULL").bind(now, eventId);
 }
 
-/** A replay marks the event fanned out too, keeping the first time if there was one. */
-export function markFannedOutKeepingFirstStatement(d1: D1Database, eventId: string, now: number): D1PreparedStatement {
-  return d1.prepare("UPDATE webhook_events SET fanned_out_at = COALESCE(fanned_out_at, ?) WHERE id = ?").bind(now, eventId);
-}
-
 /**
  * A tenant's event and the active endpoints subscribed to it now (its one target, for a test event), in one D1
  * round trip (#19: a replay read them in two); the recipients are `activeRecipients`' for that event.

@@ -1,7 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { newId } from "../../../src/platform/ids";
+import { replayEvent } from "../../../src/webhooks/deliveries";
 import { deliverBatch } from "../../../src/webhooks/delivery-run";
 import { SharedBatch } from "../../../src/webhooks/repo/shared-batch";
+import { generateWebhookSecret, sealSecret } from "../../../src/webhooks/signing";
 import { createTenant, testEnv } from "../support/helpers";
 import { createEndpoint, sleep } from "../support/webhooks.helpers";
 
@@ -64,7 +66,7 @@ function countingEnv() {
   return { env: { ...testEnv, DB }, count };
 }
 
-describe("#19 a queue batch's endpoint runs share their D1 round trips", () => {
+describe("#19 fewer D1 round trips per delivery: shared batches in the consumer, one round trip per event replay", () => {
   it("statements submitted together go in one batch, each caller getting its own results in order", async () => {
     const { env, count } = countingEnv();
     const shared = new SharedBatch(env.DB, 50);
@@ -171,5 +173,87 @@ describe("#19 a queue batch's endpoint runs share their D1 round trips", () => {
       .bind(failing.id)
       .all();
     expect(states.results).toEqual([{ status: "dead", terminal_reason: "endpoint_auto_disabled", n: 6 }]);
+  });
+
+  it("an event replay reads, upserts and marks in one round trip, exactly as before: recipients only, finished ones restarted, pending ones left", async () => {
+    const { key, tenantId } = await createTenant();
+    const a = await createEndpoint(key, { events: ["asset.signed"] });
+    const b = await createEndpoint(key, { events: ["asset.signed"] });
+    await createEndpoint(key, { events: ["asset.watermarked"] }); // not subscribed
+    const disabled = await createEndpoint(key, { events: ["asset.signed"] });
+    await testEnv.DB.prepare("UPDATE webhook_endpoints SET state = 'disabled', disabled_reason = 'manual' WHERE id = ?")
+      .bind(disabled.id)
+      .run();
+    const eventId = newId("webhookEvent");
+    await testEnv.DB.prepare(
+      "INSERT INTO webhook_events (id, tenant_id, type, body, test, fanned_out_at, created_at) VALUES (?, ?, 'asset.signed', '{}', 0, NULL, ?)",
+    )
+      .bind(eventId, tenantId, Date.now())
+      .run();
+    // Another tenant's replay finds nothing and writes nothing (the fanned-out mark is the tenant's too).
+    const other = await createTenant();
+    expect(await replayEvent(testEnv, other.tenantId, eventId)).toEqual({ status: "not_found" });
+    const unmarked = await testEnv.DB.prepare("SELECT fanned_out_at FROM webhook_events WHERE id = ?").bind(eventId).first();
+    expect(unmarked).toEqual({ fanned_out_at: null });
+
+    const { env, count } = countingEnv();
+    expect(await replayEvent(env, tenantId, eventId)).toEqual({ status: "replayed", eventId, deliveryCount: 2 });
+    expect(count.roundTrips).toBe(1);
+    const rows = async () =>
+      (
+        await testEnv.DB.prepare(
+          "SELECT endpoint_id, status, replay_count, attempt_base FROM webhook_deliveries WHERE event_id = ? ORDER BY endpoint_id",
+        )
+          .bind(eventId)
+          .all()
+      ).results;
+    expect(await rows()).toEqual(
+      [a.id, b.id].sort().map((endpoint_id) => ({ endpoint_id, status: "pending", replay_count: 0, attempt_base: 0 })),
+    );
+    await testEnv.DB.prepare("UPDATE webhook_deliveries SET status = 'delivered', attempt_count = 1 WHERE event_id = ? AND endpoint_id = ?")
+      .bind(eventId, a.id)
+      .run();
+    expect(await replayEvent(testEnv, tenantId, eventId)).toEqual({ status: "replayed", eventId, deliveryCount: 1 });
+    expect(await rows()).toEqual(
+      [
+        { endpoint_id: a.id, status: "pending", replay_count: 1, attempt_base: 1 },
+        { endpoint_id: b.id, status: "pending", replay_count: 0, attempt_base: 0 },
+      ].sort((x, y) => (x.endpoint_id < y.endpoint_id ? -1 : 1)),
+    );
+    const marked = await testEnv.DB.prepare("SELECT fanned_out_at FROM webhook_events WHERE id = ?")
+      .bind(eventId)
+      .first<{ fanned_out_at: number }>();
+    expect(marked!.fanned_out_at).toBeGreaterThan(0);
+  });
+
+  it("an event with more recipients than a tenant may have endpoints (54 > 50) still gets one delivery each", async () => {
+    const { tenantId } = await createTenant();
+    const now = Date.now();
+    const endpoints: string[] = [];
+    const statements: D1PreparedStatement[] = [];
+    for (let i = 0; i < 54; i++) {
+      const id = newId("webhookEndpoint");
+      endpoints.push(id);
+      statements.push(
+        testEnv.DB.prepare(
+          `INSERT INTO webhook_endpoints (id, tenant_id, url, event_catalog_version, events, max_concurrency, rate_limit_per_minute, auto_disable_after_failures, state, consecutive_failures, secret_ciphertext, created_at, updated_at)
+           VALUES (?, ?, 'https://hooks.example.com/svc', 'svc.customer-events.v1', '["asset.signed"]', 5, 60, 20, 'active', 0, ?, ?, ?)`,
+        ).bind(id, tenantId, await sealSecret(testEnv.SVC_KEY_PEPPER!, id, generateWebhookSecret()), now, now),
+      );
+    }
+    await testEnv.DB.batch(statements);
+    const eventId = newId("webhookEvent");
+    await testEnv.DB.prepare(
+      "INSERT INTO webhook_events (id, tenant_id, type, body, test, fanned_out_at, created_at) VALUES (?, ?, 'asset.signed', '{}', 0, NULL, ?)",
+    )
+      .bind(eventId, tenantId, now)
+      .run();
+    expect(await replayEvent(testEnv, tenantId, eventId)).toEqual({ status: "replayed", eventId, deliveryCount: 54 });
+    const deliveries = await testEnv.DB.prepare(
+      "SELECT endpoint_id, COUNT(*) AS n FROM webhook_deliveries WHERE event_id = ? AND status = 'pending' GROUP BY 1 ORDER BY 1",
+    )
+      .bind(eventId)
+      .all<{ endpoint_id: string; n: number }>();
+    expect(deliveries.results).toEqual([...endpoints].sort().map((endpoint_id) => ({ endpoint_id, n: 1 })));
   });
 });
