@@ -1,12 +1,9 @@
-import { and, eq } from "drizzle-orm";
-import { database } from "../../db/client";
-import { webhookDeliveries } from "../../db/schema";
 import type { TerminalReason } from "../schemas";
 
 /*
  * D1 statements on webhook_deliveries and webhook_attempts as the API reads and replays them (the delivery
- * engine's claim and record statements are in repo/attempts.ts). Drizzle for the plain read; typed raw SQL for
- * the rest: the inserts are INSERT … SELECT guarded by the endpoint's state, the replay an upsert with RETURNING,
+ * engine's claim and record statements are in repo/attempts.ts), in typed raw SQL (statements that share a batch
+ * with others are built, not run, here): the inserts are INSERT … SELECT guarded by the endpoint's state, the replay an upsert with RETURNING,
  * and the rows are served in their column names.
  */
 
@@ -192,14 +189,9 @@ export function insertDeliveriesStatements(d1: D1Database, deliveries: readonly 
   );
 }
 
-/** Deliveries of an event not attempted yet (the fan-out sends their first message). */
-export async function firstAttemptsDue(d1: D1Database, eventId: string): Promise<string[]> {
-  const due = await database(d1)
-    .select({ id: webhookDeliveries.id })
-    .from(webhookDeliveries)
-    .where(and(eq(webhookDeliveries.eventId, eventId), eq(webhookDeliveries.status, "pending"), eq(webhookDeliveries.attemptCount, 0)))
-    .all();
-  return due.map((d) => d.id);
+/** Deliveries of an event not attempted yet (the fan-out sends their first message), read after the batch's inserts. */
+export function firstAttemptsDueStatement(d1: D1Database, eventId: string): D1PreparedStatement {
+  return d1.prepare("SELECT id FROM webhook_deliveries WHERE event_id = ? AND status = 'pending' AND attempt_count = 0").bind(eventId);
 }
 
 /** One page (plus one row) of an endpoint's deliveries, newest first, as of `snapshot`, optionally of one status. */

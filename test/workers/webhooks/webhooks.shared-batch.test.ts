@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { newId } from "../../../src/platform/ids";
 import { replayEvent } from "../../../src/webhooks/deliveries";
 import { deliverBatch } from "../../../src/webhooks/delivery-run";
+import { fanOutEvent } from "../../../src/webhooks/fan-out";
 import { SharedBatch } from "../../../src/webhooks/repo/shared-batch";
 import { generateWebhookSecret, sealSecret } from "../../../src/webhooks/signing";
 import { createTenant, testEnv } from "../support/helpers";
@@ -255,5 +256,47 @@ describe("#19 fewer D1 round trips per delivery: shared batches in the consumer,
       .bind(eventId)
       .all<{ endpoint_id: string; n: number }>();
     expect(deliveries.results).toEqual([...endpoints].sort().map((endpoint_id) => ({ endpoint_id, n: 1 })));
+  });
+
+  it("a fan-out reads the event with its recipients, then inserts, marks and reads what is due, in two round trips (were four); a second fan-out creates nothing", async () => {
+    const { key, tenantId } = await createTenant();
+    const a = await createEndpoint(key, { events: ["asset.signed"] });
+    const b = await createEndpoint(key, { events: ["asset.signed", "asset.watermarked"] });
+    await createEndpoint(key, { events: ["asset.watermarked"] }); // not subscribed
+    const disabled = await createEndpoint(key, { events: ["asset.signed"] });
+    await testEnv.DB.prepare("UPDATE webhook_endpoints SET state = 'disabled', disabled_reason = 'manual' WHERE id = ?")
+      .bind(disabled.id)
+      .run();
+    const other = await createTenant();
+    await createEndpoint(other.key, { events: ["asset.signed"] }); // another tenant's
+    const eventId = newId("webhookEvent");
+    await testEnv.DB.prepare(
+      "INSERT INTO webhook_events (id, tenant_id, type, body, test, fanned_out_at, created_at) VALUES (?, ?, 'asset.signed', '{}', 0, NULL, ?)",
+    )
+      .bind(eventId, tenantId, Date.now())
+      .run();
+    const deliveries = async () =>
+      (
+        await testEnv.DB.prepare("SELECT id, endpoint_id, status FROM webhook_deliveries WHERE event_id = ? ORDER BY endpoint_id")
+          .bind(eventId)
+          .all<{ id: string; endpoint_id: string; status: string }>()
+      ).results;
+    const first = countingEnv();
+    await fanOutEvent(first.env, eventId);
+    expect(first.count.roundTrips).toBe(2);
+    const created = await deliveries();
+    expect(created.map((d) => [d.endpoint_id, d.status])).toEqual([a.id, b.id].sort().map((id) => [id, "pending"]));
+    const event = await testEnv.DB.prepare("SELECT fanned_out_at FROM webhook_events WHERE id = ?")
+      .bind(eventId)
+      .first<{ fanned_out_at: number }>();
+    expect(event!.fanned_out_at).toBeGreaterThan(0);
+    const again = countingEnv();
+    await fanOutEvent(again.env, eventId);
+    expect(again.count.roundTrips).toBe(2);
+    expect(await deliveries()).toEqual(created);
+    // An unknown event: one read, nothing else.
+    const unknown = countingEnv();
+    await fanOutEvent(unknown.env, newId("webhookEvent"));
+    expect(unknown.count.roundTrips).toBe(1);
   });
 });
