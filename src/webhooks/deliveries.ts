@@ -2,10 +2,16 @@ import type { Bindings } from "../env";
 import { newId } from "../platform/ids";
 import { TEST_EVENT_TYPE, testEventBody } from "./events";
 import { nudge } from "./queue";
-import { findDelivery, insertDeliveryStatement, restartFinishedDelivery, upsertReplayedDeliveries } from "./repo/deliveries";
+import {
+  findDelivery,
+  insertDeliveryStatement,
+  replayEventInOne,
+  restartFinishedDelivery,
+  upsertReplayedDeliveries,
+} from "./repo/deliveries";
 import { type EndpointRow, endpointState } from "./repo/endpoints";
-import { findTenantEventWithRecipients, insertTestEventStatement, markFannedOutKeepingFirstStatement } from "./repo/events";
-import type { MutationResult } from "./service";
+import { findTenantEventWithRecipients, insertTestEventStatement } from "./repo/events";
+import { MAX_ENDPOINTS_PER_TENANT, type MutationResult } from "./service";
 
 /*
  * Commands that queue deliveries on request: the test event and the replays of a delivery or an event. No HTTP
@@ -96,24 +102,32 @@ export type EventReplayResult = { status: "replayed"; eventId: string; deliveryC
  */
 export async function replayEvent(env: Bindings, tenantId: string, eventId: string): Promise<EventReplayResult> {
   const d1 = env.DB;
-  // Two D1 round trips (#19): the event with its recipients, then every upsert and the fanned-out mark together.
-  const found = await findTenantEventWithRecipients(d1, tenantId, eventId);
-  if (!found) return { status: "not_found" };
-  const { event, recipients: endpoints } = found;
   const now = Date.now();
-  // One batch for all its endpoints (#19): each upsert still re-checks its endpoint and its delivery's state.
-  const queued = await upsertReplayedDeliveries(
-    d1,
-    endpoints.map((endpoint) => ({
-      id: newId("webhookDelivery"),
-      tenantId,
-      endpointId: endpoint.id,
-      eventId: event.id,
-      eventType: event.type,
-      now,
-    })),
-    [markFannedOutKeepingFirstStatement(d1, event.id, now)],
-  );
+  // One D1 round trip (#19): the event, its recipients' upserts and the fanned-out mark together; ids for as many
+  // recipients as a tenant may have endpoints.
+  const ids = Array.from({ length: MAX_ENDPOINTS_PER_TENANT }, () => newId("webhookDelivery"));
+  const replayed = await replayEventInOne(d1, { tenantId, eventId, now, ids });
+  if (!replayed) return { status: "not_found" };
+  const queued = replayed.queued;
+  if (replayed.overflow) {
+    // More recipients than ids (never, while the endpoint limit holds): the rest upserted as before; those just
+    // upserted are pending now, so the upsert leaves them alone.
+    const found = await findTenantEventWithRecipients(d1, tenantId, eventId);
+    if (found)
+      queued.push(
+        ...(await upsertReplayedDeliveries(
+          d1,
+          found.recipients.map((endpoint) => ({
+            id: newId("webhookDelivery"),
+            tenantId,
+            endpointId: endpoint.id,
+            eventId: found.event.id,
+            eventType: found.event.type,
+            now,
+          })),
+        )),
+      );
+  }
   await nudge(env, queued);
-  return { status: "replayed", eventId: event.id, deliveryCount: queued.length };
+  return { status: "replayed", eventId, deliveryCount: queued.length };
 }

@@ -13,6 +13,7 @@ import {
 } from "./delivery";
 import { deliveryIdsOf, sendDeliverDelayed } from "./queue";
 import { claimRound, type EngineDeliveryRow, loadDeliveries, postponeDeliveries, recordAttempts } from "./repo/attempts";
+import { SharedBatch } from "./repo/shared-batch";
 import { retrySchedule } from "./retry-policy";
 
 /*
@@ -76,16 +77,23 @@ export async function deliverBatch(
   const fail = (ids: readonly string[]) => (error: unknown) => {
     for (const id of ids) errors.set(id, error);
   };
+  // The runs' claims and records share D1 round trips (#19): one batch for what they submit at about the same time.
+  const shared = new SharedBatch(env.DB);
   await Promise.all([
     ...single.map((id) => deliverOnce(env, id, deps).catch(fail([id]))),
-    ...[...runs.values()].map((run) => deliverRun(env, run, maxAttempts, deps).catch(fail(run.map((r) => r.id)))),
+    ...[...runs.values()].map((run) => deliverRun(env, shared, run, maxAttempts, deps).catch(fail(run.map((r) => r.id)))),
   ]);
   return deliveryIds.map((id) => errors.get(id) ?? null);
 }
 
 /** One endpoint's pending, due deliveries, in rounds of as many leases as its gate grants at once. */
-async function deliverRun(env: Bindings, run: EngineDeliveryRow[], maxAttempts: number, deps: DeliveryDeps): Promise<void> {
-  const d1 = env.DB;
+async function deliverRun(
+  env: Bindings,
+  d1: SharedBatch,
+  run: EngineDeliveryRow[],
+  maxAttempts: number,
+  deps: DeliveryDeps,
+): Promise<void> {
   const first = run[0]!;
   const gate = env.WEBHOOK_GATE.get(env.WEBHOOK_GATE.idFromName(first.endpoint_id));
   const config: GateConfig = { maxConcurrency: first.max_concurrency, ratePerMinute: first.rate_limit_per_minute, leaseMs: LEASE_MS };
@@ -93,6 +101,10 @@ async function deliverRun(env: Bindings, run: EngineDeliveryRow[], maxAttempts: 
   const bodies = new Map<string, string>(); // event bodies never change: read once per run
   // The previous round's leases: freed by the next round's acquire (one round trip), or at the end.
   let held: { leaseIds: string[]; unsent: string[] } | undefined;
+  // The previous round's record, not awaited before the next round's gate call and claim, so that record and
+  // claim share a D1 batch (#19). Submitted first, so it commits first (an auto-disable it makes fences the claim).
+  let recording: Promise<void> | undefined;
+  const leave = d1.join();
   try {
     while (queue.length > 0) {
       const gateStarted = Date.now();
@@ -102,7 +114,8 @@ async function deliverRun(env: Bindings, run: EngineDeliveryRow[], maxAttempts: 
       if (!grant.granted) {
         // As deliverOnce: the due time moves with the message, so the sweep leaves rows whose message is alive.
         const ids = queue.map((r) => r.id);
-        await postponeDeliveries(d1, ids, Date.now() + grant.retryAfterMs, Date.now());
+        await recording;
+        await postponeDeliveries(env.DB, ids, Date.now() + grant.retryAfterMs, Date.now());
         await sendDeliverDelayed(
           env,
           ids.map((id) => ({ id, delayMs: grant.retryAfterMs })),
@@ -114,11 +127,7 @@ async function deliverRun(env: Bindings, run: EngineDeliveryRow[], maxAttempts: 
       held = { leaseIds: [...unsent], unsent: [] };
       const round = queue.splice(0, grant.leases.length);
       const now = Date.now();
-      const {
-        claimed,
-        target,
-        bodies: read,
-      } = await claimRound(d1, {
+      const claiming = claimRound(d1, {
         deliveryIds: round.map((r) => r.id),
         endpointId: first.endpoint_id,
         now,
@@ -126,6 +135,10 @@ async function deliverRun(env: Bindings, run: EngineDeliveryRow[], maxAttempts: 
         maxAttempts,
         eventIds: [...new Set(round.map((r) => r.event_id).filter((id) => !bodies.has(id)))],
       });
+      // The record went before the claim (same batch or an earlier one): its failure is this run's failure.
+      await recording;
+      recording = undefined;
+      const { claimed, target, bodies: read } = await claiming;
       for (const [id, body] of read) bodies.set(id, body);
       // Disabled or deleted since the claim: its fence already ended these deliveries; nothing is sent or recorded.
       if (!target && claimed.length > 0) return;
@@ -167,19 +180,31 @@ async function deliverRun(env: Bindings, run: EngineDeliveryRow[], maxAttempts: 
       );
       // Leases of deliveries another consumer claimed were never sent on: their grants leave the rate log.
       held.unsent = [...unsent];
+      const recorded = recordAttempts(d1, records).then(() => {
+        const retries = records.filter((r) => r.status === "pending" && r.nextAttemptAt !== null);
+        return sendDeliverDelayed(
+          env,
+          retries.map((r) => ({ id: r.deliveryId, delayMs: r.nextAttemptAt! - Date.now() })),
+        );
+      });
+      // Not left unhandled while the next gate call is made; awaited (and thrown) before the next claim or the end.
+      recorded.catch(() => undefined);
+      recording = recorded;
       if (queue.length === 0) {
         // The requests are done: the leases are freed while the outcomes are recorded.
         const last = held;
         held = undefined;
-        await Promise.all([recordAttempts(d1, records), gate.releaseMany(last.leaseIds, last.unsent)]);
-      } else await recordAttempts(d1, records);
-      const retries = records.filter((r) => r.status === "pending" && r.nextAttemptAt !== null);
-      await sendDeliverDelayed(
-        env,
-        retries.map((r) => ({ id: r.deliveryId, delayMs: r.nextAttemptAt! - Date.now() })),
-      );
+        await Promise.all([recorded, gate.releaseMany(last.leaseIds, last.unsent)]);
+        recording = undefined;
+      }
     }
   } finally {
-    if (held) await gate.releaseMany(held.leaseIds, held.unsent);
+    leave();
+    try {
+      if (held) await gate.releaseMany(held.leaseIds, held.unsent);
+    } finally {
+      // The last record: a failure here fails the run's messages (a thrown error in try wins over it).
+      if (recording) await recording;
+    }
   }
 }

@@ -1,5 +1,6 @@
 import type { TerminalReason } from "../schemas";
 import { fenceDeliveriesStatement } from "./endpoints";
+import type { D1Batcher } from "./shared-batch";
 
 /*
  * The delivery engine's D1 statements: read a delivery with its endpoint's controls, claim it, fence it, push it
@@ -139,7 +140,7 @@ export async function claimDelivery(
  * now (null when no longer active) and the bodies of `eventIds` not read yet.
  */
 export async function claimRound(
-  d1: D1Database,
+  d1: D1Batcher,
   c: {
     deliveryIds: readonly string[];
     endpointId: string;
@@ -248,7 +249,7 @@ export async function recordAttempt(d1: D1Database, r: AttemptRecord): Promise<v
  * Records a run's attempts in one batch (one transaction), in order, each exactly as `recordAttempt` would: the
  * endpoint's streak moves attempt by attempt, so an auto-disable lands where it would have one by one.
  */
-export async function recordAttempts(d1: D1Database, records: readonly AttemptRecord[]): Promise<void> {
+export async function recordAttempts(d1: D1Batcher, records: readonly AttemptRecord[]): Promise<void> {
   if (records.length === 0) return;
   // In order: each run of consecutive acknowledged attempts as a few set-wise statements (#19: 5 statements for
   // a round of 20 instead of 60), each other attempt as its own statements, so a streak and an auto-disable still
@@ -294,7 +295,7 @@ function inRows<T>(xs: readonly T[], n: number): T[][] {
  * `updated_at` is the segment's last finish time for all of them, which is how the streak statement tells its own
  * records from another claim's.
  */
-function acknowledgedStatements(d1: D1Database, records: readonly AttemptRecord[]): D1PreparedStatement[] {
+function acknowledgedStatements(d1: D1Batcher, records: readonly AttemptRecord[]): D1PreparedStatement[] {
   if (records.length === 0) return [];
   const recordedAt = Math.max(...records.map((r) => r.finishedAt));
   const endpointId = records[0]!.endpointId;
@@ -349,7 +350,7 @@ function acknowledgedStatements(d1: D1Database, records: readonly AttemptRecord[
   return statements;
 }
 
-function attemptStatements(d1: D1Database, r: AttemptRecord): D1PreparedStatement[] {
+function attemptStatements(d1: D1Batcher, r: AttemptRecord): D1PreparedStatement[] {
   // The endpoint's streak moves only if this claim's outcome was recorded (not if its claim lapsed meanwhile).
   const recorded = {
     sql: "EXISTS (SELECT 1 FROM webhook_deliveries WHERE id = ? AND attempt_count = ? AND updated_at = ? AND lease_until IS NULL)",

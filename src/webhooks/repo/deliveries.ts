@@ -1,12 +1,9 @@
-import { and, eq } from "drizzle-orm";
-import { database } from "../../db/client";
-import { webhookDeliveries } from "../../db/schema";
 import type { TerminalReason } from "../schemas";
 
 /*
  * D1 statements on webhook_deliveries and webhook_attempts as the API reads and replays them (the delivery
- * engine's claim and record statements are in repo/attempts.ts). Drizzle for the plain read; typed raw SQL for
- * the rest: the inserts are INSERT … SELECT guarded by the endpoint's state, the replay an upsert with RETURNING,
+ * engine's claim and record statements are in repo/attempts.ts), in typed raw SQL (statements that share a batch
+ * with others are built, not run, here): the inserts are INSERT … SELECT guarded by the endpoint's state, the replay an upsert with RETURNING,
  * and the rows are served in their column names.
  */
 
@@ -107,6 +104,50 @@ export async function upsertReplayedDeliveries(
   return results.slice(0, upserts.length).flatMap((r) => r.results.map((row) => row.id));
 }
 
+/**
+ * `findTenantEventWithRecipients` then `upsertReplayedDeliveries` (with the event marked fanned out) in one D1
+ * round trip (#19: a replay of an event made two). The recipients are read and upserted by one statement, so each
+ * row is guarded by its endpoint's state and its delivery's status exactly as there; a new delivery takes its id
+ * from `ids` by the recipient's rank (ids are spent only on new rows). Null when the tenant has no such event;
+ * `overflow` when it has more recipients than `ids` (those beyond were not upserted: the caller upserts them).
+ */
+export async function replayEventInOne(
+  d1: D1Database,
+  r: { tenantId: string; eventId: string; now: number; ids: readonly string[] },
+): Promise<{ queued: string[]; overflow: boolean } | null> {
+  const recipients = `SELECT e.id AS endpoint_id, ROW_NUMBER() OVER (ORDER BY e.id) - 1 AS rank
+      FROM webhook_events ev JOIN webhook_endpoints e ON e.tenant_id = ev.tenant_id
+     WHERE ev.id = ? AND ev.tenant_id = ? AND e.state = 'active'
+       AND CASE WHEN ev.target_endpoint_id IS NOT NULL THEN e.id = ev.target_endpoint_id
+                ELSE EXISTS (SELECT 1 FROM json_each(e.events) WHERE value = ev.type) END`;
+  const [event, count, upserted] = await d1.batch([
+    d1.prepare("SELECT id FROM webhook_events WHERE id = ? AND tenant_id = ?").bind(r.eventId, r.tenantId),
+    d1.prepare(`SELECT COUNT(*) AS n FROM (${recipients})`).bind(r.eventId, r.tenantId),
+    d1
+      .prepare(
+        `INSERT INTO webhook_deliveries (id, tenant_id, endpoint_id, event_id, event_type, status, attempt_count, replay_count, next_attempt_at, created_at, updated_at)
+         SELECT ids.value, ev.tenant_id, rc.endpoint_id, ev.id, ev.type, 'pending', 0, 0, ?, ?, ?
+           FROM (${recipients}) AS rc
+           JOIN json_each(?) AS ids ON ids.key = rc.rank
+           JOIN webhook_events ev ON ev.id = ? AND ev.tenant_id = ?
+          WHERE true
+         ON CONFLICT (endpoint_id, event_id) DO UPDATE SET status = 'pending', replay_count = replay_count + 1, attempt_base = attempt_count,
+           next_attempt_at = excluded.next_attempt_at, terminal_reason = NULL, updated_at = excluded.updated_at
+         WHERE webhook_deliveries.status IN ('delivered', 'failed', 'dead')
+         RETURNING id`,
+      )
+      .bind(r.now, r.now, r.now, r.eventId, r.tenantId, JSON.stringify(r.ids), r.eventId, r.tenantId),
+    d1
+      .prepare("UPDATE webhook_events SET fanned_out_at = COALESCE(fanned_out_at, ?) WHERE id = ? AND tenant_id = ?")
+      .bind(r.now, r.eventId, r.tenantId),
+  ]);
+  if (event!.results.length === 0) return null;
+  return {
+    queued: (upserted!.results as { id: string }[]).map((row) => row.id),
+    overflow: (count!.results[0] as { n: number }).n > r.ids.length,
+  };
+}
+
 export type NewDelivery = { id: string; tenantId: string; endpointId: string; eventId: string; eventType: string; now: number };
 
 /** Endpoints per set-wise delivery insert: 2 binds each (delivery id, endpoint id) plus 6 shared, within D1's 100. */
@@ -148,14 +189,9 @@ export function insertDeliveriesStatements(d1: D1Database, deliveries: readonly 
   );
 }
 
-/** Deliveries of an event not attempted yet (the fan-out sends their first message). */
-export async function firstAttemptsDue(d1: D1Database, eventId: string): Promise<string[]> {
-  const due = await database(d1)
-    .select({ id: webhookDeliveries.id })
-    .from(webhookDeliveries)
-    .where(and(eq(webhookDeliveries.eventId, eventId), eq(webhookDeliveries.status, "pending"), eq(webhookDeliveries.attemptCount, 0)))
-    .all();
-  return due.map((d) => d.id);
+/** Deliveries of an event not attempted yet (the fan-out sends their first message), read after the batch's inserts. */
+export function firstAttemptsDueStatement(d1: D1Database, eventId: string): D1PreparedStatement {
+  return d1.prepare("SELECT id FROM webhook_deliveries WHERE event_id = ? AND status = 'pending' AND attempt_count = 0").bind(eventId);
 }
 
 /** One page (plus one row) of an endpoint's deliveries, newest first, as of `snapshot`, optionally of one status. */

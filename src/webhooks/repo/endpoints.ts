@@ -112,7 +112,7 @@ export async function updateEndpointFields(
 
 /** Statement that ends an endpoint's unfinished deliveries (disable, delete, auto-disable), under `guard`. */
 export function fenceDeliveriesStatement(
-  d1: D1Database,
+  d1: Pick<D1Database, "prepare">,
   endpointId: string,
   reason: TerminalReason,
   now: number,
@@ -196,25 +196,6 @@ export async function closeSecretOverlap(d1: D1Database, tenantId: string, endpo
     )
     .bind(now, endpointId, tenantId)
     .run();
-}
-
-/** The active endpoints an event goes to: its one target (a test event), or every one subscribed to its type. */
-export async function activeRecipients(
-  d1: D1Database,
-  event: { tenant_id: string; type: string; target_endpoint_id: string | null },
-): Promise<{ id: string }[]> {
-  const endpoints = event.target_endpoint_id
-    ? await d1
-        .prepare("SELECT id FROM webhook_endpoints WHERE id = ? AND tenant_id = ? AND state = 'active'")
-        .bind(event.target_endpoint_id, event.tenant_id)
-        .all<{ id: string }>()
-    : await d1
-        .prepare(
-          "SELECT id FROM webhook_endpoints WHERE tenant_id = ? AND state = 'active' AND EXISTS (SELECT 1 FROM json_each(webhook_endpoints.events) WHERE value = ?)",
-        )
-        .bind(event.tenant_id, event.type)
-        .all<{ id: string }>();
-  return endpoints.results;
 }
 
 /** One page (plus one row, to know whether more follow) of a tenant's endpoints, newest first, as of `snapshot`. */

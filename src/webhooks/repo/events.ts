@@ -1,6 +1,3 @@
-import { eq } from "drizzle-orm";
-import { database } from "../../db/client";
-import { webhookEvents } from "../../db/schema";
 import { newId } from "../../platform/ids";
 import {
   type AssetEventData,
@@ -25,19 +22,28 @@ export interface EventRow {
   fanned_out_at: number | null;
 }
 
-export async function findEvent(d1: D1Database, eventId: string): Promise<EventRow | null> {
-  const row = await database(d1)
-    .select({
-      id: webhookEvents.id,
-      tenant_id: webhookEvents.tenantId,
-      type: webhookEvents.type,
-      target_endpoint_id: webhookEvents.targetEndpointId,
-      fanned_out_at: webhookEvents.fannedOutAt,
-    })
-    .from(webhookEvents)
-    .where(eq(webhookEvents.id, eventId))
-    .get();
-  return row ?? null;
+/**
+ * The event of a fan-out and the active endpoints it goes to now (its one target, for a test event), in one D1
+ * round trip (#19: the fan-out read them in two).
+ */
+export async function findEventWithRecipients(
+  d1: D1Database,
+  eventId: string,
+): Promise<{ event: EventRow; recipients: { id: string }[] } | null> {
+  const [event, recipients] = await d1.batch([
+    d1.prepare("SELECT id, tenant_id, type, target_endpoint_id, fanned_out_at FROM webhook_events WHERE id = ?").bind(eventId),
+    // The rule of findTenantEventWithRecipients (the join keeps the endpoints the event's tenant's).
+    d1
+      .prepare(
+        `SELECT e.id FROM webhook_events ev JOIN webhook_endpoints e ON e.tenant_id = ev.tenant_id
+          WHERE ev.id = ? AND e.state = 'active'
+            AND CASE WHEN ev.target_endpoint_id IS NOT NULL THEN e.id = ev.target_endpoint_id
+                     ELSE EXISTS (SELECT 1 FROM json_each(e.events) WHERE value = ev.type) END`,
+      )
+      .bind(eventId),
+  ]);
+  const row = event!.results[0] as EventRow | undefined;
+  return row ? { event: row, recipients: recipients!.results as { id: string }[] } : null;
 }
 
 /** The fan-out's mark, set once (a second fan-out of the same event finds it set and creates nothing). */
@@ -45,14 +51,9 @@ export function markFannedOutStatement(d1: D1Database, eventId: string, now: num
   return d1.prepare("UPDATE webhook_events SET fanned_out_at = ? WHERE id = ? AND fanned_out_at IS NULL").bind(now, eventId);
 }
 
-/** A replay marks the event fanned out too, keeping the first time if there was one. */
-export function markFannedOutKeepingFirstStatement(d1: D1Database, eventId: string, now: number): D1PreparedStatement {
-  return d1.prepare("UPDATE webhook_events SET fanned_out_at = COALESCE(fanned_out_at, ?) WHERE id = ?").bind(now, eventId);
-}
-
 /**
  * A tenant's event and the active endpoints subscribed to it now (its one target, for a test event), in one D1
- * round trip (#19: a replay read them in two); the recipients are `activeRecipients`' for that event.
+ * round trip (#19: a replay read them in two); the recipients are those of findEventWithRecipients.
  */
 export async function findTenantEventWithRecipients(
   d1: D1Database,
