@@ -94,6 +94,16 @@ describe("verify pixels: the reduced JPEG decode (#19)", () => {
     expect(verifyDecodeScale(4000, 3000)).toBe(4); // 1/8 would be 500 x 375 = 187,500
     expect(verifyDecodeScale(8000, 6000)).toBe(8);
     expect(verifyDecodeScale(6000, 200)).toBe(1); // a shorter side of 200 would go under 128
+    // exact boundaries: the canonical area reached exactly, the shorter side exactly 128 after the reduction
+    expect(verifyDecodeScale(1024, 768)).toBe(2); // 512 x 384, the canonical area itself
+    expect(verifyDecodeScale(1024, 767)).toBe(1);
+    expect(verifyDecodeScale(2048, 1536)).toBe(4);
+    expect(verifyDecodeScale(2048, 1535)).toBe(2);
+    expect(verifyDecodeScale(3072, 256)).toBe(2); // 1536 x 128
+    expect(verifyDecodeScale(3072, 255)).toBe(1);
+    expect(verifyDecodeScale(3084, 257)).toBe(2);
+    expect(verifyDecodeScale(1, 1)).toBe(1);
+    expect(verifyDecodeScale(65_535, 183)).toBe(1); // extreme aspect: the shorter side decides
     for (let w = 130; w <= 9000; w += 397)
       for (let h = 130; h <= 9000; h += 541) {
         const s = verifyDecodeScale(w, h);
