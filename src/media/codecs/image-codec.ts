@@ -80,6 +80,14 @@ export class JsquashImageCodec implements ImageCodec {
   readonly maxPixels = DECODE_MAXIMUM_PIXELS;
   #ready: Promise<unknown> | null = null;
   #jpegEncoder: BaselineJpegEncoder | null = null;
+  /**
+   * JPEGs our decoder refused (corrupt or unsupported data) while a RowSource of `rowSource` read them, until
+   * `decode` is next asked for the same bytes: it goes straight to MozJPEG. The refusal does not depend on the scale
+   * read, so decoding again with ours would give the same answer at the cost of a second decode (hostile input,
+   * e.g. a 12 MP progressive file cut in its last scan, would get it twice, with two of our memories of up to 72 MB
+   * alive at once in a 128 MB isolate).
+   */
+  readonly #refused = new WeakSet<Uint8Array>();
 
   constructor(private readonly modules: CodecModules) {}
 
@@ -99,7 +107,7 @@ export class JsquashImageCodec implements ImageCodec {
    */
   async rowSource(bytes: Uint8Array, mediaType: string): Promise<RowSourceResult> {
     if (mediaType !== "image/jpeg") return { status: "unsupported", message: `${mediaType} is not streamed here.` };
-    return this.#ours.source(bytes, this.maxPixels);
+    return this.#ours.source(bytes, this.maxPixels, () => this.#refused.add(bytes));
   }
 
   /** JPEG: reduced in the DCT domain by our decoder; other types (and JPEGs it does not implement): `decode` at 1. */
@@ -129,7 +137,7 @@ export class JsquashImageCodec implements ImageCodec {
   async decode(bytes: Uint8Array, mediaType: string): Promise<ImageDecodeResult> {
     if (!(this.mediaTypes as readonly string[]).includes(mediaType))
       return { status: "unsupported", message: `${mediaType} is not decoded here.` };
-    if (mediaType === "image/jpeg") {
+    if (mediaType === "image/jpeg" && !this.#refused.delete(bytes)) {
       // Ours first: one RGBA copy (MozJPEG holds the image in its wasm memory, which never shrinks, plus a copy).
       // What it does not implement, or refuses as corrupt, goes to MozJPEG, which tolerates more damage.
       const ours = this.#ours.decode(bytes, 1, this.maxPixels);

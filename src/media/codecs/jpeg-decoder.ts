@@ -51,6 +51,8 @@ export class JpegStreamDecoder {
   readonly #k: KernelExports;
   /** The source whose file is loaded in the kernel with every scan decoded (a rewind serves it), else null. */
   #owner: object | null = null;
+  /** The last #stream ended in the kernel's refusal of the file (failed or unsupported), set by #stream. */
+  #refused = false;
 
   constructor(module: WebAssembly.Module) {
     this.#k = new WebAssembly.Instance(module, {}).exports as unknown as KernelExports;
@@ -99,9 +101,11 @@ export class JpegStreamDecoder {
 
   /**
    * The file as a RowSource (after its header is checked): each `read` decodes it again, except that a progressive
-   * file read twice in a row (nothing else decoded in between) is entropy-decoded only once.
+   * file read twice in a row (nothing else decoded in between) is entropy-decoded only once. `refused` is called
+   * when a read fails because the decoder refused the file (corrupt or unsupported data, not a size limit or a
+   * throwing sink): that does not depend on the scale read, since every scale entropy-decodes the whole file.
    */
-  source(bytes: Uint8Array, maxPixels: number): { status: "ready"; source: RowSource } | JpegDecodeFailure {
+  source(bytes: Uint8Array, maxPixels: number, refused?: () => void): { status: "ready"; source: RowSource } | JpegDecodeFailure {
     const header = this.header(bytes);
     if (header.status !== "ready") return header;
     if (header.width * header.height > maxPixels) return { status: "too_large", message: `The image has more than ${maxPixels} pixels.` };
@@ -110,7 +114,9 @@ export class JpegStreamDecoder {
       width: header.width,
       height: header.height,
       read: (sink, scale) => {
+        this.#refused = false;
         const r = this.#stream(bytes, token, scale, maxPixels, () => sink);
+        if (this.#refused) refused?.();
         return r.status === "decoded" ? { status: "read" } : { status: "failed", message: r.message };
       },
     };
@@ -131,13 +137,13 @@ export class JpegStreamDecoder {
       if (token !== null && this.#owner === token && k.rewind(log2) === 0) status = 0;
       else {
         status = this.#load(bytes);
-        if (status !== 0) return failure(status, "header");
+        if (status !== 0) return this.#refusal(status, "header");
         if (k.imageWidth() * k.imageHeight() > maxPixels)
           return { status: "too_large", message: `The image has more than ${maxPixels} pixels.` };
         status = k.start(log2, maxPixels);
         if (status === 0 && token !== null) this.#owner = token;
       }
-      if (status !== 0) return failure(status, "scan data");
+      if (status !== 0) return this.#refusal(status, "scan data");
       const width = k.outWidth();
       const height = k.outHeight();
       const sink = open(width, height);
@@ -146,7 +152,7 @@ export class JpegStreamDecoder {
       let y = 0;
       for (;;) {
         const n = k.next();
-        if (n < 0) return failure(-n, `row ${y}`);
+        if (n < 0) return this.#refusal(-n, `row ${y}`);
         if (n === 0) break;
         // a fresh view each time: this memory may have grown since the last row
         sink.rows(new Uint8Array(k.memory.buffer, k.outPtr(), n * rowBytes), n);
@@ -158,6 +164,13 @@ export class JpegStreamDecoder {
       this.#owner = null;
       return { status: "failed", message: `JPEG decoder error: ${String((error as Error)?.message ?? error)}` };
     }
+  }
+
+  /** The kernel's failure `status`, noted as a refusal of the file unless it is a size limit. */
+  #refusal(status: number, what: string): JpegDecodeFailure {
+    const f = failure(status, what);
+    this.#refused = f.status !== "too_large";
+    return f;
   }
 
   /** The whole image at 1/`scale` per side (one full-size buffer: for callers that need every pixel at once). */

@@ -200,6 +200,12 @@ describe("JpegStreamDecoder fuzz (seeded mutations of every fixture)", () => {
           expect(result.height, what).toBe(Math.ceil(header.height / scale));
         }
       }
+      // a refusal at one scale is one at full size too (every scale entropy-decodes the whole file): the codec
+      // relies on it to send a file a RowSource read refused straight to MozJPEG (image-codec.ts)
+      if ((result.status === "failed" || result.status === "unsupported") && scale !== 1) {
+        const whole = new JpegStreamDecoder(MODULE).decode(bytes, 1, MAX);
+        expect(["failed", "unsupported"], `${what}: at full size`).toContain(whole.status);
+      }
       if (n % 50 === 49) {
         const again = decoder.decode(witness, 1, MAX);
         expect(again.status, `witness after ${what}`).toBe("decoded");

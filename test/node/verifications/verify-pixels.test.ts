@@ -94,6 +94,16 @@ describe("verify pixels: the reduced JPEG decode (#19)", () => {
     expect(verifyDecodeScale(4000, 3000)).toBe(4); // 1/8 would be 500 x 375 = 187,500
     expect(verifyDecodeScale(8000, 6000)).toBe(8);
     expect(verifyDecodeScale(6000, 200)).toBe(1); // a shorter side of 200 would go under 128
+    // exact boundaries: the canonical area reached exactly, the shorter side exactly 128 after the reduction
+    expect(verifyDecodeScale(1024, 768)).toBe(2); // 512 x 384, the canonical area itself
+    expect(verifyDecodeScale(1024, 767)).toBe(1);
+    expect(verifyDecodeScale(2048, 1536)).toBe(4);
+    expect(verifyDecodeScale(2048, 1535)).toBe(2);
+    expect(verifyDecodeScale(3072, 256)).toBe(2); // 1536 x 128
+    expect(verifyDecodeScale(3072, 255)).toBe(1);
+    expect(verifyDecodeScale(3084, 257)).toBe(2);
+    expect(verifyDecodeScale(1, 1)).toBe(1);
+    expect(verifyDecodeScale(65_535, 183)).toBe(1); // extreme aspect: the shorter side decides
     for (let w = 130; w <= 9000; w += 397)
       for (let h = 130; h <= 9000; h += 541) {
         const s = verifyDecodeScale(w, h);
@@ -144,6 +154,48 @@ describe("verify pixels: the reduced JPEG decode (#19)", () => {
     if (png.status !== "encoded") throw new Error("png");
     const pngPixels = await decoded(png.bytes, "image/png");
     expect([pngPixels.full.width, pngPixels.full.height]).toEqual([1280, 800]);
+  });
+
+  it("a JPEG our decoder refuses midway is decoded by it once, then by MozJPEG, as before (not a second time by ours)", async () => {
+    // Hostile input reaches this path: a second pass of our decoder over a file it has already refused doubled its
+    // CPU time and kept two of its memories (up to 72 MB of coefficients each for a 12 MP progressive file) alive.
+    const jpegdecInstances = { n: 0 };
+    const Original = WebAssembly.Instance;
+    const counting = new Proxy(Original, {
+      construct(target, args: [WebAssembly.Module, WebAssembly.Imports?]) {
+        if (WebAssembly.Module.exports(args[0]).some((e) => e.name === "rewind")) jpegdecInstances.n++;
+        return Reflect.construct(target, args);
+      },
+    });
+    const progressive = await jpeg(await full(PHOTO), { quality: 90, progressive: true });
+    const cases: [string, Uint8Array][] = [
+      ["baseline, truncated", PHOTO.slice(0, Math.floor(PHOTO.length * 0.6))],
+      ["progressive, truncated in its last scans", progressive.slice(0, Math.floor(progressive.length * 0.97))],
+    ];
+    for (const [label, bytes] of cases) {
+      const before = await codec.decode(bytes, "image/jpeg"); // what verification read before #19 (and warms MozJPEG)
+      if (before.status !== "decoded") throw new Error(label);
+      (WebAssembly as { Instance: unknown }).Instance = counting;
+      jpegdecInstances.n = 0;
+      let got: Awaited<ReturnType<typeof verifyPixels>>;
+      try {
+        got = await verifyPixels(services, bytes, "image/jpeg");
+      } finally {
+        (WebAssembly as { Instance: unknown }).Instance = Original;
+      }
+      expect(jpegdecInstances.n, label).toBe(1);
+      expect(got.status, label).toBe("decoded");
+      if (got.status === "decoded") expect(same(got.pixels.full, before.image), label).toBe(true);
+      // the refusal is remembered for that one decode only: a later decode of the same bytes tries ours again
+      jpegdecInstances.n = 0;
+      (WebAssembly as { Instance: unknown }).Instance = counting;
+      try {
+        await codec.decode(bytes, "image/jpeg");
+      } finally {
+        (WebAssembly as { Instance: unknown }).Instance = Original;
+      }
+      expect(jpegdecInstances.n, label).toBe(1);
+    }
   });
 
   it("ignores EXIF orientation, as the full decode does (the stored raster, not rotated)", async () => {
