@@ -21,7 +21,7 @@ import {
   takeJobAndLoad,
 } from "./repo";
 import { TERMINAL_STATES } from "./schemas";
-import { imageServices, read, StepFailure } from "./steps/common";
+import { imageServices, readAhead, StepFailure } from "./steps/common";
 import { decodePublished, fingerprintStep } from "./steps/fingerprint";
 import { type PublishOutcome, publishSigned, publishUnsigned } from "./steps/publish";
 import { signStep } from "./steps/sign";
@@ -122,9 +122,11 @@ async function runTakenJob(
   if (!found) return finishJob(env, job, null, "failed", "svc.jobs.source_unavailable", "The asset's source object is missing.", attempt);
   const { asset, source } = found;
   // The upload's bytes, read while the first step's begin is recorded (two independent round trips in flight at
-  // once, not one after the other); the watermark step awaits them. Unused if the job is cancelled first.
-  const upload = steps.some((s) => s.step === "watermark" && s.state !== "completed") ? read(env.OBJECTS, source.r2Key, source.etag) : null;
-  upload?.catch(() => undefined); // a failed read surfaces where the step awaits it
+  // once, not one after the other); the watermark step takes them. Unused if the job is cancelled first. Held
+  // behind readAhead, never in this frame: the bytes (up to the upload ceiling) must not live on through the sign step.
+  const upload = steps.some((s) => s.step === "watermark" && s.state !== "completed")
+    ? readAhead(env.OBJECTS, source.r2Key, source.etag)
+    : null;
   // A finished step is recorded in the same D1 batch that starts the next one (advanceStep): one round trip per
   // step. Nothing runs between a step's end and the next begin, so the record is as early as it was before.
   let finished: StepRecord | null = null;

@@ -33,6 +33,20 @@ export async function read(bucket: R2Bucket, key: string, etag: string): Promise
   return new Uint8Array(await stored.arrayBuffer());
 }
 
+/**
+ * A read started ahead of the step that needs it, handed over once: the taker holds the only reference to the
+ * pending read, so its bytes are freed when the taker is done with them (a second take reads again).
+ */
+export function readAhead(bucket: R2Bucket, key: string, etag: string): () => Promise<Uint8Array | null> {
+  let pending: Promise<Uint8Array | null> | null = read(bucket, key, etag);
+  pending.catch(() => undefined); // a failed read surfaces where it is taken
+  return () => {
+    const taken = pending ?? read(bucket, key, etag);
+    pending = null;
+    return taken;
+  };
+}
+
 export function imageServices(services: JobServices): ImageServices {
   if (!services.image) throw new StepFailure("svc.jobs.step_unavailable", "The image pipeline is not installed in this deployment.");
   return services.image;

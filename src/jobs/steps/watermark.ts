@@ -18,14 +18,14 @@ export async function watermarkStep(
   job: JobRow,
   admitted: AdmittedRequest,
   source: ObjectRow,
-  /** The upload's bytes if the runner already started reading them (common.ts read: null unless unchanged). */
-  upload: Promise<Uint8Array | null> | null = null,
+  /** The upload's bytes if the runner already started reading them (common.ts readAhead: null unless unchanged). */
+  upload: (() => Promise<Uint8Array | null>) | null = null,
 ): Promise<{ output: WatermarkOutput; pixels: RgbaImage; bytes: Uint8Array }> {
   const algorithm = admitted.watermark_algorithm;
   if (algorithm !== image.watermarker.algorithm)
     throw new StepFailure("svc.jobs.step_unavailable", `The ${algorithm} watermark is not installed in this deployment.`);
   const strength = admitted.watermark_strength ?? "balanced";
-  const bytes = await (upload ?? read(env.OBJECTS, source.r2Key, source.etag));
+  const bytes = await (upload ? upload() : read(env.OBJECTS, source.r2Key, source.etag));
   if (!bytes) throw new StepFailure("svc.jobs.source_unavailable", "The uploaded bytes could not be read back unchanged.");
   const payload = crypto.getRandomValues(new Uint8Array(8));
   const { encoded, psnr } = await markAndEncode(image, bytes, source.mediaType, payload, strength);

@@ -7,6 +7,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { BaselineJpegEncoder, type ChromaSubsampling } from "../../../src/media/codecs/baseline-jpeg.ts";
 import type { RgbaImage } from "../../../src/media/types.ts";
 import { prng } from "../../support/prng.ts";
+import { EXTREME_CASES } from "./baseline-jpeg.extreme-cases.ts";
 
 // The encoder's exact bytes, pinned: its SIMD colour conversion, DCT and quantisation (#19) compute every sample
 // with the same f32 operations in the same order as the scalar kernel before them, and the batched bit writer
@@ -109,6 +110,37 @@ const GOLDEN_SYNTHETIC: Record<string, string> = {
   "noise 203x77 q98 4:2:0": "3f325d0955b75a5d",
   "noise 64x40 q100 4:4:4": "3277a1a01a35cd78",
 };
+/** Recorded from the scalar encoder (c8fc6c0's kernel) too: the extremes the first set did not reach. */
+const GOLDEN_EXTREME: Record<string, string> = {
+  "checker 40x24 q1 4:2:0": "2dfaea768d81dd3f",
+  "binary 37x29 q1 4:2:0": "1c865392b3699bf8",
+  "spikes 67x45 q1 4:2:0": "a28013f97edef33b",
+  "ramp 1x301 q1 4:2:0": "c64a966650106a70",
+  "ramp 301x1 q1 4:2:0": "e2697667969db0f6",
+  "binary 17x1 q1 4:2:0": "e3b0720640a15a24",
+  "binary 1x17 q1 4:2:0": "b40336a112d4ba47",
+  "checker 40x24 q1 4:4:4": "004673036e6b6d16",
+  "binary 37x29 q1 4:4:4": "17527c3718c1bb2a",
+  "spikes 67x45 q1 4:4:4": "1e22504902068c1e",
+  "ramp 1x301 q1 4:4:4": "1b63e4e9f72ff20f",
+  "ramp 301x1 q1 4:4:4": "4282d03b08e09273",
+  "binary 17x1 q1 4:4:4": "27ff052b434a945f",
+  "binary 1x17 q1 4:4:4": "9d410ae25e737561",
+  "checker 40x24 q100 4:2:0": "8fbafb9ea2300145",
+  "binary 37x29 q100 4:2:0": "0881716057a86935",
+  "spikes 67x45 q100 4:2:0": "20b2dd59b49088ad",
+  "ramp 1x301 q100 4:2:0": "6fff4d5378c1ff9d",
+  "ramp 301x1 q100 4:2:0": "db38ebdae87c41af",
+  "binary 17x1 q100 4:2:0": "f0331a66d5416023",
+  "binary 1x17 q100 4:2:0": "ebbab2a6f8163c48",
+  "checker 40x24 q100 4:4:4": "60e30da38d5b7bf1",
+  "binary 37x29 q100 4:4:4": "323085a6ee0dab9b",
+  "spikes 67x45 q100 4:4:4": "0a1772651c95f1a5",
+  "ramp 1x301 q100 4:4:4": "b3f7acbab6a4c97c",
+  "ramp 301x1 q100 4:4:4": "f07143140221540c",
+  "binary 17x1 q100 4:4:4": "ac3a552d3b012007",
+  "binary 1x17 q100 4:4:4": "67001b0c5b95fe73",
+};
 const GOLDEN_PHOTO: Record<string, string> = {
   "q92 4:4:4": "86908117b1b340fe",
   "q85 4:2:0": "1b64d3ac2228c4c3",
@@ -119,6 +151,18 @@ describe("BaselineJpegEncoder output bytes (pinned)", () => {
     const got: Record<string, string> = {};
     for (const [name, image, quality, sub] of CASES) got[`${name} q${quality} ${sub}`] = digest(encoder.encode(image(), quality, sub));
     expect(got).toEqual(GOLDEN_SYNTHETIC);
+  });
+
+  it("extremes: maximal AC energy and 0xFF stuffing, runs of 16+ zeros, 1xN and Nx1, qualities 1 and 100; each decodes", async () => {
+    const got: Record<string, string> = {};
+    for (const [name, image, quality, sub] of EXTREME_CASES) {
+      const input = image();
+      const bytes = encoder.encode(input, quality, sub);
+      got[`${name} q${quality} ${sub}`] = digest(bytes);
+      const d = await decodeJpeg(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.length) as ArrayBuffer);
+      expect([d.width, d.height]).toEqual([input.width, input.height]);
+    }
+    expect(got).toEqual(GOLDEN_EXTREME);
   });
 
   it("a photograph (1600x1004) at the watermark step's settings", () => {

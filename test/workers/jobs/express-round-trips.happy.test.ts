@@ -187,6 +187,36 @@ describe("express fan-out nudge (#19)", () => {
   });
 });
 
+describe("queued fan-out nudge (#19)", () => {
+  it("without a background (the queue consumer) is awaited by the run: the run ends only once the events are sent", async () => {
+    const { tenant, job } = await admittedExpress();
+    const queue = testEnv.WEBHOOKS_QUEUE;
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const sent: unknown[] = [];
+    const WEBHOOKS_QUEUE = Object.assign(Object.create(queue) as Queue, {
+      sendBatch: async (...args: Parameters<Queue["sendBatch"]>) => {
+        await held;
+        sent.push(...args[0]);
+        return queue.sendBatch(...args);
+      },
+    });
+    let ended = false;
+    const run = runJob({ ...testEnv, WEBHOOKS_QUEUE } as Bindings, await mediaServices(testEnv), tenant.tenantId, job.id, job).then(
+      () => (ended = true),
+    );
+    // the publication commits, then the run waits on the held send
+    for (let i = 0; i < 200 && (await jobAndSteps(tenant.key, job.id)).job.state !== "completed"; i++)
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect((await jobAndSteps(tenant.key, job.id)).job.state).toBe("completed");
+    expect(ended).toBe(false);
+    release();
+    await run;
+    expect(sent.length).toBeGreaterThan(0);
+  });
+});
+
 describe("express fingerprints (#19)", () => {
   it("computed from the read-back pixels in the run are exactly those a redelivery computes from the stored output", async () => {
     const { tenant, job } = await admittedExpress();
