@@ -27,6 +27,10 @@ const E2E = ["test/node/**/*.e2e.test.ts", "test/node/jobs/signing-e2e*.test.ts"
  * because it compiles code at run time; conformance against c2pa-node); `e2e` runs the real Worker bundle in
  * Miniflare (and `npm start`), bundled once per run by its globalSetup.
  */
+// workerd with gc() exposed, so memory-release tests (test/workers/jobs/express-upload-release.test.ts) run in the
+// suite instead of skipping; Miniflare reads this when it starts workerd.
+process.env.MINIFLARE_WORKERD_V8_FLAGS ??= "--expose-gc";
+
 export default defineConfig(async () => {
   const migrations = await readD1Migrations("./migrations");
   // A fresh dev PKI per run: C2PA signer and TSA credentials for workerd tests, its root as the trust anchor.
