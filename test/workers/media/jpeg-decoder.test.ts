@@ -50,7 +50,7 @@ function psnr(a: RgbaImage, b: RgbaImage): number {
 }
 
 describe("the workerd codec's JPEG decode (our streaming decoder)", () => {
-  const names = Object.keys(FIXTURES).filter((n) => n !== "arithmetic.jpg");
+  const names = Object.keys(FIXTURES).filter((n) => !n.startsWith("arithmetic"));
 
   it("found the fixtures", () => {
     expect(names.length).toBeGreaterThanOrEqual(18);

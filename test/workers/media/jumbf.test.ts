@@ -624,7 +624,9 @@ describe("hostile input", () => {
       }
       expect(STATUSES).toContain(activeManifestSignature(bytes).status);
       expect(STATUSES).toContain(signerCredentials(bytes).status);
-      expect(performance.now() - started, `input ${i}`).toBeLessThan(2_000);
+      // A generous wall-clock bound (seen at 2.1 s for input 0 at load 12 on 2 cores): what it guards against is
+      // quadratic work, which on 4 MiB would take minutes, not a speed figure.
+      expect(performance.now() - started, `input ${i}`).toBeLessThan(10_000);
     }
   });
 });
