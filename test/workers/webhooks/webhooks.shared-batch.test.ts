@@ -67,6 +67,42 @@ function countingEnv() {
   return { env: { ...testEnv, DB }, count };
 }
 
+/** testEnv whose D1 fails the first batch that records an attempt (a D1 failure at the worst moment). */
+function failingRecordEnv() {
+  const db = testEnv.DB;
+  const sqlOf = new WeakMap<object, string>();
+  const state = { failed: false, batches: [] as string[][] };
+  const wrap = (s: D1PreparedStatement, sql: string): D1PreparedStatement => {
+    const p = new Proxy(s, {
+      get(target, key) {
+        if (key === "bind") return (...values: unknown[]) => wrap(target.bind(...values), sql);
+        const v = Reflect.get(target, key);
+        return typeof v === "function" ? v.bind(target) : v;
+      },
+    });
+    sqlOf.set(p, sql);
+    return p;
+  };
+  const DB = new Proxy(db, {
+    get(target, key) {
+      if (key === "prepare") return (query: string) => wrap(target.prepare(query), query);
+      if (key === "batch")
+        return async (statements: D1PreparedStatement[]) => {
+          const sqls = statements.map((s) => sqlOf.get(s) ?? "");
+          state.batches.push(sqls);
+          if (!state.failed && sqls.some((q) => q.includes("INSERT INTO webhook_attempts"))) {
+            state.failed = true;
+            throw new Error("D1_ERROR: simulated failure of the record");
+          }
+          return target.batch(statements);
+        };
+      const v = Reflect.get(target, key);
+      return typeof v === "function" ? v.bind(target) : v;
+    },
+  });
+  return { env: { ...testEnv, DB }, state };
+}
+
 describe("#19 fewer D1 round trips per delivery: shared batches in the consumer, one round trip per event replay", () => {
   it("statements submitted together go in one batch, each caller getting its own results in order", async () => {
     const { env, count } = countingEnv();
@@ -298,5 +334,52 @@ describe("#19 fewer D1 round trips per delivery: shared batches in the consumer,
     const unknown = countingEnv();
     await fanOutEvent(unknown.env, newId("webhookEvent"));
     expect(unknown.count.roundTrips).toBe(1);
+  });
+  it("a caller's lane: once one of its submissions fails, its later ones are not sent (another caller's are)", async () => {
+    const { env, count } = countingEnv();
+    const shared = new SharedBatch(env.DB, 1);
+    await testEnv.DB.prepare("CREATE TABLE IF NOT EXISTS shared_batch_lane (v TEXT)").run();
+    const lane = shared.lane();
+    const other = shared.lane();
+    const failing = lane.batch([lane.prepare("INSERT INTO no_such_table (v) VALUES ('x')")]);
+    failing.catch(() => undefined);
+    await sleep(3); // the failing batch has left; what follows is queued behind it or after it
+    const after = lane.batch([lane.prepare("INSERT INTO shared_batch_lane (v) VALUES ('after')")]);
+    const others = other.batch([other.prepare("INSERT INTO shared_batch_lane (v) VALUES ('other')")]);
+    const settled = await Promise.allSettled([failing, after, others]);
+    expect(settled.map((r) => r.status)).toEqual(["rejected", "rejected", "fulfilled"]);
+    // And a submission made after the failure is known is refused without a round trip.
+    const trips = count.roundTrips;
+    await expect(lane.batch([lane.prepare("INSERT INTO shared_batch_lane (v) VALUES ('late')")])).rejects.toThrow();
+    expect(count.roundTrips).toBe(trips);
+    const rows = await testEnv.DB.prepare("SELECT v FROM shared_batch_lane ORDER BY v").all<{ v: string }>();
+    expect(rows.results).toEqual([{ v: "other" }]);
+  });
+
+  it("a run whose record fails claims nothing more: the next round's claim, submitted before that failure was known, is not sent", async () => {
+    const { key, tenantId } = await createTenant();
+    const endpoint = await createEndpoint(key, { max_concurrency: 1, rate_limit_per_minute: 600 });
+    const ids = await pendingDeliveries(tenantId, endpoint.id, 3);
+    const sent: string[] = [];
+    const fetcher: typeof fetch = async (_input, init) => {
+      sent.push(new Headers(init?.headers).get("svc-delivery-id")!);
+      return new Response("ok", { status: 200, headers: { "content-length": "2" } });
+    };
+    const { env, state } = failingRecordEnv();
+    const outcomes = await deliverBatch(env, ids, { fetcher, random: () => 0.5 });
+    expect(state.failed).toBe(true);
+    // The run failed: every message of it is retried.
+    expect(outcomes.every((e) => e !== null)).toBe(true);
+    expect(sent).toHaveLength(1);
+    // Only the sent delivery holds a claim (its record was lost: its lease lapses and it is sent again, at least
+    // once); the others were never claimed, so no attempt of theirs was spent without a request.
+    const rows = await testEnv.DB.prepare(
+      `SELECT id, status, attempt_count FROM webhook_deliveries WHERE id IN (${ids.map(() => "?").join(", ")})`,
+    )
+      .bind(...ids)
+      .all<{ id: string; status: string; attempt_count: number }>();
+    const byId = new Map(rows.results.map((r) => [r.id, r]));
+    expect(byId.get(sent[0]!)).toMatchObject({ status: "delivering", attempt_count: 1 });
+    for (const id of ids.filter((id) => id !== sent[0])) expect(byId.get(id)).toMatchObject({ status: "pending", attempt_count: 0 });
   });
 });
