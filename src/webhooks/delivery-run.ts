@@ -107,8 +107,15 @@ async function deliverRun(
   // The run's own submissions: a claim made after a record that failed is not sent (no attempt spent unsent).
   const lane = d1.lane();
   const leave = d1.join();
+  // The previous round had a failed attempt: its record may auto-disable the endpoint, so it commits before the
+  // next gate call frees that round's leases (another consumer's claim must find the endpoint disabled).
+  let mayDisable = false;
   try {
     while (queue.length > 0) {
+      if (mayDisable) {
+        await recording;
+        recording = undefined;
+      }
       const gateStarted = Date.now();
       const release = held;
       held = undefined;
@@ -194,6 +201,7 @@ async function deliverRun(
       // Not left unhandled while the next gate call is made; awaited (and thrown) before the next claim or the end.
       recorded.catch(() => undefined);
       recording = recorded;
+      mayDisable = records.some((r) => r.failed);
       if (queue.length === 0) {
         // The requests are done: the leases are freed while the outcomes are recorded.
         const last = held;

@@ -103,6 +103,39 @@ function failingRecordEnv() {
   return { env: { ...testEnv, DB }, state };
 }
 
+/** testEnv whose D1 holds each batch that records an attempt for `delayMs` (calling `onRecord` as it starts). */
+function slowRecordEnv(delayMs: number, onRecord: () => void) {
+  const db = testEnv.DB;
+  const sqlOf = new WeakMap<object, string>();
+  const wrap = (s: D1PreparedStatement, sql: string): D1PreparedStatement => {
+    const p = new Proxy(s, {
+      get(target, key) {
+        if (key === "bind") return (...values: unknown[]) => wrap(target.bind(...values), sql);
+        const v = Reflect.get(target, key);
+        return typeof v === "function" ? v.bind(target) : v;
+      },
+    });
+    sqlOf.set(p, sql);
+    return p;
+  };
+  const DB = new Proxy(db, {
+    get(target, key) {
+      if (key === "prepare") return (query: string) => wrap(target.prepare(query), query);
+      if (key === "batch")
+        return async (statements: D1PreparedStatement[]) => {
+          if (statements.some((s) => (sqlOf.get(s) ?? "").includes("INSERT INTO webhook_attempts"))) {
+            onRecord();
+            await sleep(delayMs);
+          }
+          return target.batch(statements);
+        };
+      const v = Reflect.get(target, key);
+      return typeof v === "function" ? v.bind(target) : v;
+    },
+  });
+  return { ...testEnv, DB };
+}
+
 describe("#19 fewer D1 round trips per delivery: shared batches in the consumer, one round trip per event replay", () => {
   it("statements submitted together go in one batch, each caller getting its own results in order", async () => {
     const { env, count } = countingEnv();
@@ -381,5 +414,29 @@ describe("#19 fewer D1 round trips per delivery: shared batches in the consumer,
     const byId = new Map(rows.results.map((r) => [r.id, r]));
     expect(byId.get(sent[0]!)).toMatchObject({ status: "delivering", attempt_count: 1 });
     for (const id of ids.filter((id) => id !== sent[0])) expect(byId.get(id)).toMatchObject({ status: "pending", attempt_count: 0 });
+  });
+  it("a round's failures that auto-disable the endpoint are recorded before its leases go to another consumer", async () => {
+    const { key, tenantId } = await createTenant();
+    const endpoint = await createEndpoint(key, { max_concurrency: 2, rate_limit_per_minute: 600, auto_disable_after_failures: 2 });
+    const mine = await pendingDeliveries(tenantId, endpoint.id, 3);
+    const [theirs] = await pendingDeliveries(tenantId, endpoint.id, 1);
+    const sent: string[] = [];
+    const fetcher: typeof fetch = async (_input, init) => {
+      sent.push(new Headers(init?.headers).get("svc-delivery-id")!);
+      return new Response("no", { status: 500, headers: { "content-length": "2" } });
+    };
+    // Another consumer's batch for the same endpoint starts while this run's first record (2 failures: the
+    // threshold) is on its way to D1.
+    let other: Promise<unknown> | undefined;
+    const env = slowRecordEnv(400, () => {
+      other ??= sleep(100).then(() => deliverBatch(testEnv, [theirs!], { fetcher, random: () => 0.5 }));
+    });
+    await deliverBatch(env, mine, { fetcher, random: () => 0.5 });
+    await other;
+    // Two requests reached the threshold; none after it, from this run or the other consumer.
+    expect(sent).toHaveLength(2);
+    expect(sent).not.toContain(theirs);
+    const state = await testEnv.DB.prepare("SELECT status, terminal_reason FROM webhook_deliveries WHERE id = ?").bind(theirs!).first();
+    expect(state).toEqual({ status: "dead", terminal_reason: "endpoint_auto_disabled" });
   });
 });
