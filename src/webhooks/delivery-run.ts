@@ -203,7 +203,9 @@ async function deliverRun(
       recording = recorded;
       mayDisable = records.some((r) => r.failed);
       if (queue.length === 0) {
-        // The requests are done: the leases are freed while the outcomes are recorded.
+        // The requests are done: the leases are freed while the outcomes are recorded, or after them when they
+        // may auto-disable the endpoint (as between rounds).
+        if (mayDisable) await recorded; // a failure leaves the leases to the release below (finally)
         const last = held;
         held = undefined;
         await Promise.all([recorded, gate.releaseMany(last.leaseIds, last.unsent)]);

@@ -434,10 +434,13 @@ describe("#19 fewer D1 round trips per delivery: shared batches in the consumer,
     expect(byId.get(sent[0]!)).toMatchObject({ status: "delivering", attempt_count: 1 });
     for (const id of ids.filter((id) => id !== sent[0])) expect(byId.get(id)).toMatchObject({ status: "pending", attempt_count: 0 });
   });
-  it("a round's failures that auto-disable the endpoint are recorded before its leases go to another consumer", async () => {
+  it.each([
+    ["between rounds (a run of 3)", 3],
+    ["at the end of the run (a run of 2)", 2],
+  ])("a round's failures that auto-disable the endpoint are recorded before its leases go to another consumer: %s", async (_, n) => {
     const { key, tenantId } = await createTenant();
     const endpoint = await createEndpoint(key, { max_concurrency: 2, rate_limit_per_minute: 600, auto_disable_after_failures: 2 });
-    const mine = await pendingDeliveries(tenantId, endpoint.id, 3);
+    const mine = await pendingDeliveries(tenantId, endpoint.id, n);
     const [theirs] = await pendingDeliveries(tenantId, endpoint.id, 1);
     const sent: string[] = [];
     const fetcher: typeof fetch = async (_input, init) => {
