@@ -461,4 +461,39 @@ describe("#19 fewer D1 round trips per delivery: shared batches in the consumer,
     const state = await testEnv.DB.prepare("SELECT status, terminal_reason FROM webhook_deliveries WHERE id = ?").bind(theirs!).first();
     expect(state).toEqual({ status: "dead", terminal_reason: "endpoint_auto_disabled" });
   });
+  it("two replays of an event at once restart a finished delivery once and create no duplicate; two fan-outs at once create one delivery per endpoint", async () => {
+    const { key, tenantId } = await createTenant();
+    const a = await createEndpoint(key, { events: ["asset.signed"] });
+    const b = await createEndpoint(key, { events: ["asset.signed"] });
+    const event = async () => {
+      const id = newId("webhookEvent");
+      await testEnv.DB.prepare(
+        "INSERT INTO webhook_events (id, tenant_id, type, body, test, fanned_out_at, created_at) VALUES (?, ?, 'asset.signed', '{}', 0, NULL, ?)",
+      )
+        .bind(id, tenantId, Date.now())
+        .run();
+      return id;
+    };
+    const rows = async (eventId: string) =>
+      (
+        await testEnv.DB.prepare("SELECT endpoint_id, status, replay_count FROM webhook_deliveries WHERE event_id = ? ORDER BY endpoint_id")
+          .bind(eventId)
+          .all()
+      ).results;
+    const fanned = await event();
+    await Promise.all([fanOutEvent(testEnv, fanned), fanOutEvent(testEnv, fanned), fanOutEvent(testEnv, fanned)]);
+    expect(await rows(fanned)).toEqual([a.id, b.id].sort().map((endpoint_id) => ({ endpoint_id, status: "pending", replay_count: 0 })));
+
+    const replayed = await event();
+    const first = await Promise.all([replayEvent(testEnv, tenantId, replayed), replayEvent(testEnv, tenantId, replayed)]);
+    expect(first.map((r) => (r.status === "replayed" ? r.deliveryCount : -1)).sort()).toEqual([0, 2]);
+    await testEnv.DB.prepare("UPDATE webhook_deliveries SET status = 'delivered', attempt_count = 1 WHERE event_id = ?")
+      .bind(replayed)
+      .run();
+    const again = await Promise.all([replayEvent(testEnv, tenantId, replayed), replayEvent(testEnv, tenantId, replayed)]);
+    expect(again.map((r) => (r.status === "replayed" ? r.deliveryCount : -1)).sort()).toEqual([0, 2]);
+    expect(await rows(replayed)).toEqual([a.id, b.id].sort().map((endpoint_id) => ({ endpoint_id, status: "pending", replay_count: 1 })));
+    const ids = await testEnv.DB.prepare("SELECT id FROM webhook_deliveries WHERE event_id = ?").bind(replayed).all<{ id: string }>();
+    for (const { id } of ids.results) expect(id).toMatch(/^whd_[a-z2-7]{16}$/);
+  });
 });
