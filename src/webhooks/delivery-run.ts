@@ -104,9 +104,18 @@ async function deliverRun(
   // The previous round's record, not awaited before the next round's gate call and claim, so that record and
   // claim share a D1 batch (#19). Submitted first, so it commits first (an auto-disable it makes fences the claim).
   let recording: Promise<void> | undefined;
+  // The run's own submissions: a claim made after a record that failed is not sent (no attempt spent unsent).
+  const lane = d1.lane();
   const leave = d1.join();
+  // The previous round had a failed attempt: its record may auto-disable the endpoint, so it commits before the
+  // next gate call frees that round's leases (another consumer's claim must find the endpoint disabled).
+  let mayDisable = false;
   try {
     while (queue.length > 0) {
+      if (mayDisable) {
+        await recording;
+        recording = undefined;
+      }
       const gateStarted = Date.now();
       const release = held;
       held = undefined;
@@ -127,7 +136,7 @@ async function deliverRun(
       held = { leaseIds: [...unsent], unsent: [] };
       const round = queue.splice(0, grant.leases.length);
       const now = Date.now();
-      const claiming = claimRound(d1, {
+      const claiming = claimRound(lane, {
         deliveryIds: round.map((r) => r.id),
         endpointId: first.endpoint_id,
         now,
@@ -135,6 +144,8 @@ async function deliverRun(
         maxAttempts,
         eventIds: [...new Set(round.map((r) => r.event_id).filter((id) => !bodies.has(id)))],
       });
+      // Handled here too: when the record fails first, the claim fails with it and is never awaited below.
+      claiming.catch(() => undefined);
       // The record went before the claim (same batch or an earlier one): its failure is this run's failure.
       await recording;
       recording = undefined;
@@ -180,7 +191,7 @@ async function deliverRun(
       );
       // Leases of deliveries another consumer claimed were never sent on: their grants leave the rate log.
       held.unsent = [...unsent];
-      const recorded = recordAttempts(d1, records).then(() => {
+      const recorded = recordAttempts(lane, records).then(() => {
         const retries = records.filter((r) => r.status === "pending" && r.nextAttemptAt !== null);
         return sendDeliverDelayed(
           env,
@@ -190,8 +201,11 @@ async function deliverRun(
       // Not left unhandled while the next gate call is made; awaited (and thrown) before the next claim or the end.
       recorded.catch(() => undefined);
       recording = recorded;
+      mayDisable = records.some((r) => r.failed);
       if (queue.length === 0) {
-        // The requests are done: the leases are freed while the outcomes are recorded.
+        // The requests are done: the leases are freed while the outcomes are recorded, or after them when they
+        // may auto-disable the endpoint (as between rounds).
+        if (mayDisable) await recorded; // a failure leaves the leases to the release below (finally)
         const last = held;
         held = undefined;
         await Promise.all([recorded, gate.releaseMany(last.leaseIds, last.unsent)]);

@@ -7,13 +7,21 @@
  * every run that joined is waiting) goes in the next, in submission order.
  * One D1 batch is one transaction: a caller's statements still run in order and all or none, and a statement that
  * fails fails every caller of that batch (each then retries its messages, as after any D1 failure).
+ * A caller whose next submission depends on the last one (a run's claim after its record) submits through a lane:
+ * once a lane's submission fails, its later ones are not sent but fail with it, as if they had been awaited in turn.
  */
 
 /** What the engine's statements need of D1: prepare to build them, batch to run them. */
 export type D1Batcher = Pick<D1Database, "prepare" | "batch">;
 
+/** One caller's sequence of submissions: the first failure, once known, fails the rest unsent. */
+interface Lane {
+  failed?: { error: unknown };
+}
+
 interface Submission {
   statements: D1PreparedStatement[];
+  lane?: Lane;
   resolve: (results: D1Result[]) => void;
   reject: (error: unknown) => void;
 }
@@ -47,10 +55,21 @@ export class SharedBatch implements D1Batcher {
     };
   }
 
+  /** A D1Batcher whose submissions are sent only while none of its earlier ones has failed. */
+  lane(): D1Batcher {
+    const lane: Lane = {};
+    return { prepare: (query) => this.prepare(query), batch: (statements) => this.submit(statements, lane) };
+  }
+
   batch<T = unknown>(statements: D1PreparedStatement[]): Promise<D1Result<T>[]> {
+    return this.submit(statements);
+  }
+
+  private submit<T = unknown>(statements: D1PreparedStatement[], lane?: Lane): Promise<D1Result<T>[]> {
+    if (lane?.failed) return Promise.reject(lane.failed.error);
     if (statements.length === 0) return Promise.resolve([]);
     return new Promise<D1Result<T>[]>((resolve, reject) => {
-      this.queued.push({ statements, resolve: resolve as (r: D1Result[]) => void, reject });
+      this.queued.push({ statements, lane, resolve: resolve as (r: D1Result[]) => void, reject });
       // While a batch is out, the pump sends this next when it returns; else within the window.
       if (!this.sending) this.timer ??= setTimeout(() => this.pump(), this.windowMs);
       this.maybeSend();
@@ -69,8 +88,14 @@ export class SharedBatch implements D1Batcher {
     this.sending = true;
     void (async () => {
       while (this.queued.length > 0) {
-        const taken = this.queued;
+        // Submissions queued behind their lane's failure (made before it was known) fail with it, unsent.
+        const taken: Submission[] = [];
+        for (const s of this.queued) {
+          if (s.lane?.failed) s.reject(s.lane.failed.error);
+          else taken.push(s);
+        }
         this.queued = [];
+        if (taken.length === 0) continue;
         this.stats.roundTrips++;
         this.stats.statements += taken.reduce((n, s) => n + s.statements.length, 0);
         try {
@@ -81,7 +106,10 @@ export class SharedBatch implements D1Batcher {
             at += s.statements.length;
           }
         } catch (error) {
-          for (const s of taken) s.reject(error);
+          for (const s of taken) {
+            if (s.lane) s.lane.failed ??= { error };
+            s.reject(error);
+          }
         }
       }
       this.sending = false;

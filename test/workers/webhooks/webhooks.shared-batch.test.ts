@@ -67,6 +67,75 @@ function countingEnv() {
   return { env: { ...testEnv, DB }, count };
 }
 
+/** testEnv whose D1 fails the first batch that records an attempt (a D1 failure at the worst moment). */
+function failingRecordEnv() {
+  const db = testEnv.DB;
+  const sqlOf = new WeakMap<object, string>();
+  const state = { failed: false, batches: [] as string[][] };
+  const wrap = (s: D1PreparedStatement, sql: string): D1PreparedStatement => {
+    const p = new Proxy(s, {
+      get(target, key) {
+        if (key === "bind") return (...values: unknown[]) => wrap(target.bind(...values), sql);
+        const v = Reflect.get(target, key);
+        return typeof v === "function" ? v.bind(target) : v;
+      },
+    });
+    sqlOf.set(p, sql);
+    return p;
+  };
+  const DB = new Proxy(db, {
+    get(target, key) {
+      if (key === "prepare") return (query: string) => wrap(target.prepare(query), query);
+      if (key === "batch")
+        return async (statements: D1PreparedStatement[]) => {
+          const sqls = statements.map((s) => sqlOf.get(s) ?? "");
+          state.batches.push(sqls);
+          if (!state.failed && sqls.some((q) => q.includes("INSERT INTO webhook_attempts"))) {
+            state.failed = true;
+            throw new Error("D1_ERROR: simulated failure of the record");
+          }
+          return target.batch(statements);
+        };
+      const v = Reflect.get(target, key);
+      return typeof v === "function" ? v.bind(target) : v;
+    },
+  });
+  return { env: { ...testEnv, DB }, state };
+}
+
+/** testEnv whose D1 holds each batch that records an attempt for `delayMs` (calling `onRecord` as it starts). */
+function slowRecordEnv(delayMs: number, onRecord: () => void) {
+  const db = testEnv.DB;
+  const sqlOf = new WeakMap<object, string>();
+  const wrap = (s: D1PreparedStatement, sql: string): D1PreparedStatement => {
+    const p = new Proxy(s, {
+      get(target, key) {
+        if (key === "bind") return (...values: unknown[]) => wrap(target.bind(...values), sql);
+        const v = Reflect.get(target, key);
+        return typeof v === "function" ? v.bind(target) : v;
+      },
+    });
+    sqlOf.set(p, sql);
+    return p;
+  };
+  const DB = new Proxy(db, {
+    get(target, key) {
+      if (key === "prepare") return (query: string) => wrap(target.prepare(query), query);
+      if (key === "batch")
+        return async (statements: D1PreparedStatement[]) => {
+          if (statements.some((s) => (sqlOf.get(s) ?? "").includes("INSERT INTO webhook_attempts"))) {
+            onRecord();
+            await sleep(delayMs);
+          }
+          return target.batch(statements);
+        };
+      const v = Reflect.get(target, key);
+      return typeof v === "function" ? v.bind(target) : v;
+    },
+  });
+  return { ...testEnv, DB };
+}
+
 describe("#19 fewer D1 round trips per delivery: shared batches in the consumer, one round trip per event replay", () => {
   it("statements submitted together go in one batch, each caller getting its own results in order", async () => {
     const { env, count } = countingEnv();
@@ -101,8 +170,26 @@ describe("#19 fewer D1 round trips per delivery: shared batches in the consumer,
   });
 
   it("what is submitted while a batch is out goes in the next, after it (one batch in flight at a time)", async () => {
-    const { env, count } = countingEnv();
-    const shared = new SharedBatch(env.DB, 1);
+    // A D1 whose batches take 40 ms, so that what follows the first is surely submitted while it is out.
+    const flight = { now: 0, most: 0, batches: 0 };
+    const DB = new Proxy(testEnv.DB, {
+      get(target, key) {
+        if (key === "batch")
+          return async (statements: D1PreparedStatement[]) => {
+            flight.batches++;
+            flight.most = Math.max(flight.most, ++flight.now);
+            try {
+              await sleep(40);
+              return await target.batch(statements);
+            } finally {
+              flight.now--;
+            }
+          };
+        const v = Reflect.get(target, key);
+        return typeof v === "function" ? v.bind(target) : v;
+      },
+    });
+    const shared = new SharedBatch(DB, 1);
     await testEnv.DB.prepare("CREATE TABLE IF NOT EXISTS shared_batch_order (at INTEGER PRIMARY KEY AUTOINCREMENT, v TEXT)").run();
     const insert = (v: string) => shared.prepare("INSERT INTO shared_batch_order (v) VALUES (?)").bind(v);
     const first = shared.batch([insert("a")]);
@@ -110,7 +197,8 @@ describe("#19 fewer D1 round trips per delivery: shared batches in the consumer,
     const second = shared.batch([insert("b")]);
     const third = shared.batch([insert("c")]);
     await Promise.all([first, second, third]);
-    expect(count.roundTrips).toBeLessThanOrEqual(3);
+    expect(flight.most).toBe(1);
+    expect(flight.batches).toBe(2); // b and c waited for a together
     const order = await testEnv.DB.prepare("SELECT v FROM shared_batch_order ORDER BY at").all<{ v: string }>();
     expect(order.results.map((r) => r.v)).toEqual(["a", "b", "c"]);
   });
@@ -298,5 +386,114 @@ describe("#19 fewer D1 round trips per delivery: shared batches in the consumer,
     const unknown = countingEnv();
     await fanOutEvent(unknown.env, newId("webhookEvent"));
     expect(unknown.count.roundTrips).toBe(1);
+  });
+  it("a caller's lane: once one of its submissions fails, its later ones are not sent (another caller's are)", async () => {
+    const { env, count } = countingEnv();
+    const shared = new SharedBatch(env.DB, 1);
+    await testEnv.DB.prepare("CREATE TABLE IF NOT EXISTS shared_batch_lane (v TEXT)").run();
+    const lane = shared.lane();
+    const other = shared.lane();
+    const failing = lane.batch([lane.prepare("INSERT INTO no_such_table (v) VALUES ('x')")]);
+    failing.catch(() => undefined);
+    await sleep(3); // the failing batch has left; what follows is queued behind it or after it
+    const after = lane.batch([lane.prepare("INSERT INTO shared_batch_lane (v) VALUES ('after')")]);
+    const others = other.batch([other.prepare("INSERT INTO shared_batch_lane (v) VALUES ('other')")]);
+    const settled = await Promise.allSettled([failing, after, others]);
+    expect(settled.map((r) => r.status)).toEqual(["rejected", "rejected", "fulfilled"]);
+    // And a submission made after the failure is known is refused without a round trip.
+    const trips = count.roundTrips;
+    await expect(lane.batch([lane.prepare("INSERT INTO shared_batch_lane (v) VALUES ('late')")])).rejects.toThrow();
+    expect(count.roundTrips).toBe(trips);
+    const rows = await testEnv.DB.prepare("SELECT v FROM shared_batch_lane ORDER BY v").all<{ v: string }>();
+    expect(rows.results).toEqual([{ v: "other" }]);
+  });
+
+  it("a run whose record fails claims nothing more: the next round's claim, submitted before that failure was known, is not sent", async () => {
+    const { key, tenantId } = await createTenant();
+    const endpoint = await createEndpoint(key, { max_concurrency: 1, rate_limit_per_minute: 600 });
+    const ids = await pendingDeliveries(tenantId, endpoint.id, 3);
+    const sent: string[] = [];
+    const fetcher: typeof fetch = async (_input, init) => {
+      sent.push(new Headers(init?.headers).get("svc-delivery-id")!);
+      return new Response("ok", { status: 200, headers: { "content-length": "2" } });
+    };
+    const { env, state } = failingRecordEnv();
+    const outcomes = await deliverBatch(env, ids, { fetcher, random: () => 0.5 });
+    expect(state.failed).toBe(true);
+    // The run failed: every message of it is retried.
+    expect(outcomes.every((e) => e !== null)).toBe(true);
+    expect(sent).toHaveLength(1);
+    // Only the sent delivery holds a claim (its record was lost: its lease lapses and it is sent again, at least
+    // once); the others were never claimed, so no attempt of theirs was spent without a request.
+    const rows = await testEnv.DB.prepare(
+      `SELECT id, status, attempt_count FROM webhook_deliveries WHERE id IN (${ids.map(() => "?").join(", ")})`,
+    )
+      .bind(...ids)
+      .all<{ id: string; status: string; attempt_count: number }>();
+    const byId = new Map(rows.results.map((r) => [r.id, r]));
+    expect(byId.get(sent[0]!)).toMatchObject({ status: "delivering", attempt_count: 1 });
+    for (const id of ids.filter((id) => id !== sent[0])) expect(byId.get(id)).toMatchObject({ status: "pending", attempt_count: 0 });
+  });
+  it.each([
+    ["between rounds (a run of 3)", 3],
+    ["at the end of the run (a run of 2)", 2],
+  ])("a round's failures that auto-disable the endpoint are recorded before its leases go to another consumer: %s", async (_, n) => {
+    const { key, tenantId } = await createTenant();
+    const endpoint = await createEndpoint(key, { max_concurrency: 2, rate_limit_per_minute: 600, auto_disable_after_failures: 2 });
+    const mine = await pendingDeliveries(tenantId, endpoint.id, n);
+    const [theirs] = await pendingDeliveries(tenantId, endpoint.id, 1);
+    const sent: string[] = [];
+    const fetcher: typeof fetch = async (_input, init) => {
+      sent.push(new Headers(init?.headers).get("svc-delivery-id")!);
+      return new Response("no", { status: 500, headers: { "content-length": "2" } });
+    };
+    // Another consumer's batch for the same endpoint starts while this run's first record (2 failures: the
+    // threshold) is on its way to D1.
+    let other: Promise<unknown> | undefined;
+    const env = slowRecordEnv(400, () => {
+      other ??= sleep(100).then(() => deliverBatch(testEnv, [theirs!], { fetcher, random: () => 0.5 }));
+    });
+    await deliverBatch(env, mine, { fetcher, random: () => 0.5 });
+    await other;
+    // Two requests reached the threshold; none after it, from this run or the other consumer.
+    expect(sent).toHaveLength(2);
+    expect(sent).not.toContain(theirs);
+    const state = await testEnv.DB.prepare("SELECT status, terminal_reason FROM webhook_deliveries WHERE id = ?").bind(theirs!).first();
+    expect(state).toEqual({ status: "dead", terminal_reason: "endpoint_auto_disabled" });
+  });
+  it("two replays of an event at once restart a finished delivery once and create no duplicate; two fan-outs at once create one delivery per endpoint", async () => {
+    const { key, tenantId } = await createTenant();
+    const a = await createEndpoint(key, { events: ["asset.signed"] });
+    const b = await createEndpoint(key, { events: ["asset.signed"] });
+    const event = async () => {
+      const id = newId("webhookEvent");
+      await testEnv.DB.prepare(
+        "INSERT INTO webhook_events (id, tenant_id, type, body, test, fanned_out_at, created_at) VALUES (?, ?, 'asset.signed', '{}', 0, NULL, ?)",
+      )
+        .bind(id, tenantId, Date.now())
+        .run();
+      return id;
+    };
+    const rows = async (eventId: string) =>
+      (
+        await testEnv.DB.prepare("SELECT endpoint_id, status, replay_count FROM webhook_deliveries WHERE event_id = ? ORDER BY endpoint_id")
+          .bind(eventId)
+          .all()
+      ).results;
+    const fanned = await event();
+    await Promise.all([fanOutEvent(testEnv, fanned), fanOutEvent(testEnv, fanned), fanOutEvent(testEnv, fanned)]);
+    expect(await rows(fanned)).toEqual([a.id, b.id].sort().map((endpoint_id) => ({ endpoint_id, status: "pending", replay_count: 0 })));
+
+    const replayed = await event();
+    const first = await Promise.all([replayEvent(testEnv, tenantId, replayed), replayEvent(testEnv, tenantId, replayed)]);
+    expect(first.map((r) => (r.status === "replayed" ? r.deliveryCount : -1)).sort()).toEqual([0, 2]);
+    await testEnv.DB.prepare("UPDATE webhook_deliveries SET status = 'delivered', attempt_count = 1 WHERE event_id = ?")
+      .bind(replayed)
+      .run();
+    const again = await Promise.all([replayEvent(testEnv, tenantId, replayed), replayEvent(testEnv, tenantId, replayed)]);
+    expect(again.map((r) => (r.status === "replayed" ? r.deliveryCount : -1)).sort()).toEqual([0, 2]);
+    expect(await rows(replayed)).toEqual([a.id, b.id].sort().map((endpoint_id) => ({ endpoint_id, status: "pending", replay_count: 1 })));
+    const ids = await testEnv.DB.prepare("SELECT id FROM webhook_deliveries WHERE event_id = ?").bind(replayed).all<{ id: string }>();
+    for (const { id } of ids.results) expect(id).toMatch(/^whd_[a-z2-7]{16}$/);
   });
 });
