@@ -1,7 +1,10 @@
 import { expect } from "vitest";
+import { newId } from "../../../src/platform/ids";
+import { generateWebhookSecret, sealSecret } from "../../../src/webhooks/signing";
 import { api, json, testEnv } from "./helpers";
 
-/* Shared by webhooks.happy / webhooks.error / webhooks.security (route tests of the webhook endpoints API). */
+/* Shared by the webhook tests: webhooks.happy / .error / .security (routes) and the batch, set-wise and shared-batch
+ * tests (rows inserted directly). */
 
 export const CATALOG = "svc.customer-events.v1";
 export const ENDPOINT_ID = /^whe_[a-z2-7]{16}$/;
@@ -140,4 +143,45 @@ export function keysDeep(value: unknown, into: string[] = []): string[] {
     }
   }
   return into;
+}
+
+/** `n` pending deliveries of fresh asset.signed events (already fanned out) to one endpoint, inserted directly. */
+export async function pendingDeliveries(tenantId: string, endpointId: string, n: number): Promise<string[]> {
+  const now = Date.now();
+  const ids: string[] = [];
+  const statements: D1PreparedStatement[] = [];
+  for (let i = 0; i < n; i++) {
+    const eventId = newId("webhookEvent");
+    const deliveryId = newId("webhookDelivery");
+    ids.push(deliveryId);
+    statements.push(
+      testEnv.DB.prepare(
+        "INSERT INTO webhook_events (id, tenant_id, type, body, test, fanned_out_at, created_at) VALUES (?, ?, 'asset.signed', ?, 0, ?, ?)",
+      ).bind(eventId, tenantId, JSON.stringify({ id: eventId, n: i }), now, now),
+      testEnv.DB.prepare(
+        "INSERT INTO webhook_deliveries (id, tenant_id, endpoint_id, event_id, event_type, status, attempt_count, attempt_base, replay_count, next_attempt_at, created_at, updated_at) VALUES (?, ?, ?, ?, 'asset.signed', 'pending', 0, 0, 0, ?, ?, ?)",
+      ).bind(deliveryId, tenantId, endpointId, eventId, now, now, now),
+    );
+  }
+  await testEnv.DB.batch(statements);
+  return ids;
+}
+
+/** `n` active endpoints subscribed to asset.signed, inserted directly in one batch (more than the API would allow). */
+export async function activeEndpoints(tenantId: string, n: number): Promise<string[]> {
+  const now = Date.now();
+  const endpoints: string[] = [];
+  const statements: D1PreparedStatement[] = [];
+  for (let i = 0; i < n; i++) {
+    const id = newId("webhookEndpoint");
+    endpoints.push(id);
+    statements.push(
+      testEnv.DB.prepare(
+        `INSERT INTO webhook_endpoints (id, tenant_id, url, event_catalog_version, events, max_concurrency, rate_limit_per_minute, auto_disable_after_failures, state, consecutive_failures, secret_ciphertext, created_at, updated_at)
+         VALUES (?, ?, 'https://hooks.example.com/svc', 'svc.customer-events.v1', '["asset.signed"]', 5, 60, 20, 'active', 0, ?, ?, ?)`,
+      ).bind(id, tenantId, await sealSecret(testEnv.SVC_KEY_PEPPER!, id, generateWebhookSecret()), now, now),
+    );
+  }
+  await testEnv.DB.batch(statements);
+  return endpoints;
 }

@@ -1,11 +1,10 @@
 import { createExecutionContext, createMessageBatch, getQueueResult } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { newId } from "../../../src/platform/ids";
 import { dispatchBatch } from "../../../src/queues/dispatch";
 import { WEBHOOK_HANDLERS } from "../../../src/queues/index";
 import { deliverBatch } from "../../../src/webhooks/delivery-run";
 import { createTenant, testEnv } from "../support/helpers";
-import { createEndpoint, sleep } from "../support/webhooks.helpers";
+import { createEndpoint, pendingDeliveries, sleep } from "../support/webhooks.helpers";
 
 /*
  * #19: deliveries claimed and recorded in runs per endpoint (src/webhooks/delivery-run.ts). The receiver here is
@@ -26,27 +25,6 @@ function receiver(delayMs = 5) {
     return new Response("ok", { status: 200 });
   };
   return { sent, fetcher, maxInFlight: () => maxInFlight, deps: { fetcher, random: () => 0.5 } };
-}
-
-async function pendingDeliveries(tenantId: string, endpointId: string, n: number): Promise<string[]> {
-  const now = Date.now();
-  const ids: string[] = [];
-  const statements: D1PreparedStatement[] = [];
-  for (let i = 0; i < n; i++) {
-    const eventId = newId("webhookEvent");
-    const deliveryId = newId("webhookDelivery");
-    ids.push(deliveryId);
-    statements.push(
-      testEnv.DB.prepare(
-        "INSERT INTO webhook_events (id, tenant_id, type, body, test, fanned_out_at, created_at) VALUES (?, ?, 'asset.signed', ?, 0, ?, ?)",
-      ).bind(eventId, tenantId, JSON.stringify({ id: eventId, n: i }), now, now),
-      testEnv.DB.prepare(
-        "INSERT INTO webhook_deliveries (id, tenant_id, endpoint_id, event_id, event_type, status, attempt_count, attempt_base, replay_count, next_attempt_at, created_at, updated_at) VALUES (?, ?, ?, ?, 'asset.signed', 'pending', 0, 0, 0, ?, ?, ?)",
-      ).bind(deliveryId, tenantId, endpointId, eventId, now, now, now),
-    );
-  }
-  await testEnv.DB.batch(statements);
-  return ids;
 }
 
 const statusOf = async (ids: string[]) =>

@@ -5,9 +5,8 @@ import { newId } from "../../../src/platform/ids";
 import { replayEvent } from "../../../src/webhooks/deliveries";
 import { deliverBatch } from "../../../src/webhooks/delivery-run";
 import { type AttemptRecord, recordAttempt, recordAttempts } from "../../../src/webhooks/repo/attempts";
-import { generateWebhookSecret, sealSecret } from "../../../src/webhooks/signing";
 import { createTenant, testEnv } from "../support/helpers";
-import { createEndpoint, sleep } from "../support/webhooks.helpers";
+import { activeEndpoints, createEndpoint, sleep } from "../support/webhooks.helpers";
 
 /*
  * #19: the webhook writes made set-wise (a round's acknowledged attempts, one event's deliveries to many
@@ -138,19 +137,7 @@ describe("#19 webhook writes made set-wise", () => {
   it("an event replayed to more endpoints than one statement takes (48) queues one delivery each, and the event is marked fanned out", async () => {
     const { key, tenantId } = await createTenant();
     const now = Date.now();
-    const endpoints: string[] = [];
-    const statements: D1PreparedStatement[] = [];
-    for (let i = 0; i < 48; i++) {
-      const id = newId("webhookEndpoint");
-      endpoints.push(id);
-      statements.push(
-        testEnv.DB.prepare(
-          `INSERT INTO webhook_endpoints (id, tenant_id, url, event_catalog_version, events, max_concurrency, rate_limit_per_minute, auto_disable_after_failures, state, consecutive_failures, secret_ciphertext, created_at, updated_at)
-           VALUES (?, ?, 'https://hooks.example.com/svc', 'svc.customer-events.v1', '["asset.signed"]', 5, 60, 20, 'active', 0, ?, ?, ?)`,
-        ).bind(id, tenantId, await sealSecret(testEnv.SVC_KEY_PEPPER!, id, generateWebhookSecret()), now, now),
-      );
-    }
-    await testEnv.DB.batch(statements);
+    const endpoints = await activeEndpoints(tenantId, 48);
     // Not recipients: one disabled, one subscribed to another event.
     const disabled = await createEndpoint(key);
     await testEnv.DB.prepare("UPDATE webhook_endpoints SET state = 'disabled', disabled_reason = 'manual' WHERE id = ?")

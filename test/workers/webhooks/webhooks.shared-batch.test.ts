@@ -4,36 +4,14 @@ import { replayEvent } from "../../../src/webhooks/deliveries";
 import { deliverBatch } from "../../../src/webhooks/delivery-run";
 import { fanOutEvent } from "../../../src/webhooks/fan-out";
 import { SharedBatch } from "../../../src/webhooks/repo/shared-batch";
-import { generateWebhookSecret, sealSecret } from "../../../src/webhooks/signing";
 import { createTenant, testEnv } from "../support/helpers";
-import { createEndpoint, sleep } from "../support/webhooks.helpers";
+import { activeEndpoints, createEndpoint, pendingDeliveries, sleep } from "../support/webhooks.helpers";
 
 /*
  * #19: the endpoint runs of a queue batch share their D1 round trips (src/webhooks/repo/shared-batch.ts), and a
  * run's record of one round goes with its claim of the next. Sharing must change only the number of round trips:
  * each caller's statements still run in order, all or none, and every per-endpoint guarantee holds.
  */
-
-async function pendingDeliveries(tenantId: string, endpointId: string, n: number): Promise<string[]> {
-  const now = Date.now();
-  const ids: string[] = [];
-  const statements: D1PreparedStatement[] = [];
-  for (let i = 0; i < n; i++) {
-    const eventId = newId("webhookEvent");
-    const deliveryId = newId("webhookDelivery");
-    ids.push(deliveryId);
-    statements.push(
-      testEnv.DB.prepare(
-        "INSERT INTO webhook_events (id, tenant_id, type, body, test, fanned_out_at, created_at) VALUES (?, ?, 'asset.signed', ?, 0, ?, ?)",
-      ).bind(eventId, tenantId, JSON.stringify({ id: eventId, n: i }), now, now),
-      testEnv.DB.prepare(
-        "INSERT INTO webhook_deliveries (id, tenant_id, endpoint_id, event_id, event_type, status, attempt_count, attempt_base, replay_count, next_attempt_at, created_at, updated_at) VALUES (?, ?, ?, ?, 'asset.signed', 'pending', 0, 0, 0, ?, ?, ?)",
-      ).bind(deliveryId, tenantId, endpointId, eventId, now, now, now),
-    );
-  }
-  await testEnv.DB.batch(statements);
-  return ids;
-}
 
 /** testEnv with a D1 that counts its round trips (a batch is one; so is a lone statement's run/first/all). */
 function countingEnv() {
@@ -318,19 +296,7 @@ describe("#19 fewer D1 round trips per delivery: shared batches in the consumer,
   it("an event with more recipients than a tenant may have endpoints (54 > 50) still gets one delivery each", async () => {
     const { tenantId } = await createTenant();
     const now = Date.now();
-    const endpoints: string[] = [];
-    const statements: D1PreparedStatement[] = [];
-    for (let i = 0; i < 54; i++) {
-      const id = newId("webhookEndpoint");
-      endpoints.push(id);
-      statements.push(
-        testEnv.DB.prepare(
-          `INSERT INTO webhook_endpoints (id, tenant_id, url, event_catalog_version, events, max_concurrency, rate_limit_per_minute, auto_disable_after_failures, state, consecutive_failures, secret_ciphertext, created_at, updated_at)
-           VALUES (?, ?, 'https://hooks.example.com/svc', 'svc.customer-events.v1', '["asset.signed"]', 5, 60, 20, 'active', 0, ?, ?, ?)`,
-        ).bind(id, tenantId, await sealSecret(testEnv.SVC_KEY_PEPPER!, id, generateWebhookSecret()), now, now),
-      );
-    }
-    await testEnv.DB.batch(statements);
+    const endpoints = await activeEndpoints(tenantId, 54);
     const eventId = newId("webhookEvent");
     await testEnv.DB.prepare(
       "INSERT INTO webhook_events (id, tenant_id, type, body, test, fanned_out_at, created_at) VALUES (?, ?, 'asset.signed', '{}', 0, NULL, ?)",
