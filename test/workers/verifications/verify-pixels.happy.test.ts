@@ -2,13 +2,14 @@ import { describe, expect, it } from "vitest";
 import { imageServices } from "../../../src/media";
 import { PdqFingerprinter, pixelPlane, planeFactor } from "../../../src/media/fingerprint";
 import type { RgbaImage } from "../../../src/media/types";
-import { verifyPixels } from "../../../src/verifications/verify-pixels";
-import { api, callUrl, createTenant, json, uploadAsset, waitForJob } from "../support/helpers";
+import { verifyDecodeScale, verifyPixels } from "../../../src/verifications/verify-pixels";
+import { api, callUrl, createTenant, fixture, json, uploadAsset, waitForJob } from "../support/helpers";
 import { texturedRgba, verifyFile } from "../support/verify-helpers";
 
 /*
- * #19: a verification decodes once (verify-pixels.ts). For formats other than JPEG (these tests use PNG; the reduced
- * JPEG decode is tested in test/node/verifications/verify-pixels.test.ts) PDQ reads a box-reduced plane of the
+ * #19: a verification decodes once (verify-pixels.ts). A JPEG is read reduced in the DCT domain (one test here in
+ * workerd; the rule and its fallbacks in test/node/verifications/verify-pixels.test.ts; the watermark recovered
+ * through it in test/workers/jobs/watermark-flow.happy.test.ts). For other formats (PNG here) PDQ reads a box-reduced plane of the
  * decode (from factor 3, about 1.8 MP up), ISCC and the watermark detector the full decode. Large images are where
  * the plane differs from the image, so these tests use images of at least 4x the detector's canonical area.
  */
@@ -117,6 +118,30 @@ describe("verify pixels: the reduced plane (#19)", () => {
       if (factor === 1) expect(got.pixels.plane.image).toBe(got.pixels.full);
       else expect(Buffer.from(got.pixels.plane.image.data).equals(Buffer.from(referencePlane(got.pixels.full, factor).data))).toBe(true);
     }
+  });
+
+  it("in workerd, a large JPEG is read once, reduced in the DCT domain, and every signal reads that image", async () => {
+    const services = await imageServices();
+    const bytes = fixture("sample-1mp.jpg");
+    const whole = await services.codec.decode(bytes, "image/jpeg");
+    if (whole.status !== "decoded") throw new Error("decode");
+    const scale = verifyDecodeScale(whole.image.width, whole.image.height);
+    expect(scale).toBeGreaterThanOrEqual(2);
+    const got = await verifyPixels(services, bytes, "image/jpeg");
+    if (got.status !== "decoded") throw new Error(got.message);
+    const want = await services.codec.decodeScaled!(bytes, "image/jpeg", scale);
+    if (want.status !== "decoded") throw new Error("decodeScaled");
+    expect({ w: got.pixels.full.width, h: got.pixels.full.height }).toEqual({ w: want.image.width, h: want.image.height });
+    expect(got.pixels.full.width).toBe(Math.ceil(whole.image.width / scale));
+    expect(Buffer.from(got.pixels.full.data).equals(Buffer.from(want.image.data))).toBe(true);
+    expect(got.pixels.plane).toMatchObject({
+      factor: scale,
+      opaque: true,
+      sourceWidth: whole.image.width,
+      sourceHeight: whole.image.height,
+    });
+    expect(got.pixels.plane.image).toBe(got.pixels.full);
+    expect(got.pixels.full.width * got.pixels.full.height).toBeGreaterThanOrEqual(196_608);
   });
 
   it("an undecodable image is reported as such, never given a plane", async () => {
