@@ -13,105 +13,84 @@ import { activeEndpoints, createEndpoint, pendingDeliveries, sleep } from "../su
  * each caller's statements still run in order, all or none, and every per-endpoint guarantee holds.
  */
 
-/** testEnv with a D1 that counts its round trips (a batch is one; so is a lone statement's run/first/all). */
-function countingEnv() {
-  const count = { roundTrips: 0 };
-  const db = testEnv.DB;
-  const wrap = (s: D1PreparedStatement): D1PreparedStatement =>
-    new Proxy(s, {
-      get(target, p) {
-        if (p === "bind") return (...values: unknown[]) => wrap(target.bind(...values));
-        if (p === "first" || p === "run" || p === "all" || p === "raw")
+/**
+ * testEnv whose D1 tells `hooks` of every round trip: a lone statement's first/run/all/raw, and each batch with the
+ * SQL of its statements and the call that sends it (a hook may delay, fail or pass it on).
+ */
+function hookedEnv(hooks: { roundTrip?: () => void; batch?: (sqls: string[], send: () => Promise<D1Result[]>) => Promise<D1Result[]> }) {
+  const sqlOf = new WeakMap<object, string>();
+  const wrap = (s: D1PreparedStatement, sql: string): D1PreparedStatement => {
+    const p = new Proxy(s, {
+      get(target, key) {
+        if (key === "bind") return (...values: unknown[]) => wrap(target.bind(...values), sql);
+        if (key === "first" || key === "run" || key === "all" || key === "raw")
           return (...args: unknown[]) => {
-            count.roundTrips++;
-            return (target[p] as (...a: unknown[]) => unknown).apply(target, args);
+            hooks.roundTrip?.();
+            return (target[key] as (...a: unknown[]) => unknown).apply(target, args);
           };
-        const v = Reflect.get(target, p);
+        const v = Reflect.get(target, key);
         return typeof v === "function" ? v.bind(target) : v;
       },
     });
-  const DB = new Proxy(db, {
-    get(target, p) {
-      if (p === "prepare") return (query: string) => wrap(target.prepare(query));
-      if (p === "batch")
+    sqlOf.set(p, sql);
+    return p;
+  };
+  const DB = new Proxy(testEnv.DB, {
+    get(target, key) {
+      if (key === "prepare") return (query: string) => wrap(target.prepare(query), query);
+      if (key === "batch")
         return (statements: D1PreparedStatement[]) => {
-          count.roundTrips++;
-          return target.batch(statements);
-        };
-      const v = Reflect.get(target, p);
-      return typeof v === "function" ? v.bind(target) : v;
-    },
-  });
-  return { env: { ...testEnv, DB }, count };
-}
-
-/** testEnv whose D1 fails the first batch that records an attempt (a D1 failure at the worst moment). */
-function failingRecordEnv() {
-  const db = testEnv.DB;
-  const sqlOf = new WeakMap<object, string>();
-  const state = { failed: false, batches: [] as string[][] };
-  const wrap = (s: D1PreparedStatement, sql: string): D1PreparedStatement => {
-    const p = new Proxy(s, {
-      get(target, key) {
-        if (key === "bind") return (...values: unknown[]) => wrap(target.bind(...values), sql);
-        const v = Reflect.get(target, key);
-        return typeof v === "function" ? v.bind(target) : v;
-      },
-    });
-    sqlOf.set(p, sql);
-    return p;
-  };
-  const DB = new Proxy(db, {
-    get(target, key) {
-      if (key === "prepare") return (query: string) => wrap(target.prepare(query), query);
-      if (key === "batch")
-        return async (statements: D1PreparedStatement[]) => {
-          const sqls = statements.map((s) => sqlOf.get(s) ?? "");
-          state.batches.push(sqls);
-          if (!state.failed && sqls.some((q) => q.includes("INSERT INTO webhook_attempts"))) {
-            state.failed = true;
-            throw new Error("D1_ERROR: simulated failure of the record");
-          }
-          return target.batch(statements);
-        };
-      const v = Reflect.get(target, key);
-      return typeof v === "function" ? v.bind(target) : v;
-    },
-  });
-  return { env: { ...testEnv, DB }, state };
-}
-
-/** testEnv whose D1 holds each batch that records an attempt for `delayMs` (calling `onRecord` as it starts). */
-function slowRecordEnv(delayMs: number, onRecord: () => void) {
-  const db = testEnv.DB;
-  const sqlOf = new WeakMap<object, string>();
-  const wrap = (s: D1PreparedStatement, sql: string): D1PreparedStatement => {
-    const p = new Proxy(s, {
-      get(target, key) {
-        if (key === "bind") return (...values: unknown[]) => wrap(target.bind(...values), sql);
-        const v = Reflect.get(target, key);
-        return typeof v === "function" ? v.bind(target) : v;
-      },
-    });
-    sqlOf.set(p, sql);
-    return p;
-  };
-  const DB = new Proxy(db, {
-    get(target, key) {
-      if (key === "prepare") return (query: string) => wrap(target.prepare(query), query);
-      if (key === "batch")
-        return async (statements: D1PreparedStatement[]) => {
-          if (statements.some((s) => (sqlOf.get(s) ?? "").includes("INSERT INTO webhook_attempts"))) {
-            onRecord();
-            await sleep(delayMs);
-          }
-          return target.batch(statements);
+          hooks.roundTrip?.();
+          const send = () => target.batch(statements);
+          return hooks.batch
+            ? hooks.batch(
+                statements.map((st) => sqlOf.get(st) ?? ""),
+                send,
+              )
+            : send();
         };
       const v = Reflect.get(target, key);
       return typeof v === "function" ? v.bind(target) : v;
     },
   });
   return { ...testEnv, DB };
+}
+
+/** testEnv with a D1 that counts its round trips (a batch is one; so is a lone statement's run/first/all). */
+function countingEnv() {
+  const count = { roundTrips: 0 };
+  return { env: hookedEnv({ roundTrip: () => count.roundTrips++ }), count };
+}
+
+const recordsAttempt = (sqls: string[]) => sqls.some((q) => q.includes("INSERT INTO webhook_attempts"));
+
+/** testEnv whose D1 fails the first batch that records an attempt (a D1 failure at the worst moment). */
+function failingRecordEnv() {
+  const state = { failed: false, batches: [] as string[][] };
+  const env = hookedEnv({
+    batch: async (sqls, send) => {
+      state.batches.push(sqls);
+      if (!state.failed && recordsAttempt(sqls)) {
+        state.failed = true;
+        throw new Error("D1_ERROR: simulated failure of the record");
+      }
+      return send();
+    },
+  });
+  return { env, state };
+}
+
+/** testEnv whose D1 holds each batch that records an attempt for `delayMs` (calling `onRecord` as it starts). */
+function slowRecordEnv(delayMs: number, onRecord: () => void) {
+  return hookedEnv({
+    batch: async (sqls, send) => {
+      if (recordsAttempt(sqls)) {
+        onRecord();
+        await sleep(delayMs);
+      }
+      return send();
+    },
+  });
 }
 
 describe("#19 fewer D1 round trips per delivery: shared batches in the consumer, one round trip per event replay", () => {
@@ -150,21 +129,16 @@ describe("#19 fewer D1 round trips per delivery: shared batches in the consumer,
   it("what is submitted while a batch is out goes in the next, after it (one batch in flight at a time)", async () => {
     // A D1 whose batches take 40 ms, so that what follows the first is surely submitted while it is out.
     const flight = { now: 0, most: 0, batches: 0 };
-    const DB = new Proxy(testEnv.DB, {
-      get(target, key) {
-        if (key === "batch")
-          return async (statements: D1PreparedStatement[]) => {
-            flight.batches++;
-            flight.most = Math.max(flight.most, ++flight.now);
-            try {
-              await sleep(40);
-              return await target.batch(statements);
-            } finally {
-              flight.now--;
-            }
-          };
-        const v = Reflect.get(target, key);
-        return typeof v === "function" ? v.bind(target) : v;
+    const { DB } = hookedEnv({
+      batch: async (_sqls, send) => {
+        flight.batches++;
+        flight.most = Math.max(flight.most, ++flight.now);
+        try {
+          await sleep(40);
+          return await send();
+        } finally {
+          flight.now--;
+        }
       },
     });
     const shared = new SharedBatch(DB, 1);
