@@ -9,6 +9,7 @@ import { fileURLToPath } from "node:url";
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const wasmDir = join(root, "wasm");
 const outDir = join(wasmDir, "build");
+const sharedDir = join(wasmDir, "shared");
 mkdirSync(outDir, { recursive: true });
 
 // Release build: no assertion traps, the never-freeing stub runtime (kernels manage their own buffers),
@@ -31,7 +32,9 @@ const kernels = readdirSync(wasmDir, { withFileTypes: true }).filter(
 for (const { name } of kernels) {
   const src = join(wasmDir, name);
   const out = join(outDir, `${name}.wasm`);
-  if (existsSync(out) && statSync(out).mtimeMs >= newest(src) && !process.argv.includes("--force")) continue;
+  // A kernel also depends on wasm/shared (SIMD pieces more than one kernel imports).
+  const sources = Math.max(newest(src), existsSync(sharedDir) ? newest(sharedDir) : 0);
+  if (existsSync(out) && statSync(out).mtimeMs >= sources && !process.argv.includes("--force")) continue;
   execFileSync(asc, [join(src, "index.ts"), "--outFile", out, ...FLAGS, ...(EXTRA[name] ?? [])], { stdio: "inherit", cwd: root });
   console.error(`wasm: built ${name}.wasm (${statSync(out).size} bytes)`);
 }

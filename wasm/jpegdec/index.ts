@@ -14,6 +14,8 @@
 // outWidth() * 4), 0 at the end, or -status on failure. Status: 0 ok, 1 unsupported, 2 corrupt, 3 too large.
 // Every loop is bounded by the input length or the block count, so hostile input ends in a status, not a hang.
 
+import { transpose8 } from "../shared/simd";
+
 const OK: i32 = 0;
 const UNSUPPORTED: i32 = 1;
 const CORRUPT: i32 = 2;
@@ -906,30 +908,6 @@ const C7: f32 = 0.19509032201862766;
   v128.store(d, f32x4.sub(e2, o2), 160);
   v128.store(d, f32x4.sub(e1, o1), 192);
   v128.store(d, f32x4.sub(e0, o0), 224);
-}
-
-/** Transposes the 4x4 f32 block at `s` (rows 32 bytes apart) into `d`. */
-@inline function transpose4(s: usize, d: usize): void {
-  const r0 = v128.load(s);
-  const r1 = v128.load(s, 32);
-  const r2 = v128.load(s, 64);
-  const r3 = v128.load(s, 96);
-  const t0 = v128.shuffle<f32>(r0, r1, 0, 4, 1, 5);
-  const t1 = v128.shuffle<f32>(r0, r1, 2, 6, 3, 7);
-  const t2 = v128.shuffle<f32>(r2, r3, 0, 4, 1, 5);
-  const t3 = v128.shuffle<f32>(r2, r3, 2, 6, 3, 7);
-  v128.store(d, v128.shuffle<f32>(t0, t2, 0, 1, 4, 5));
-  v128.store(d, v128.shuffle<f32>(t0, t2, 2, 3, 6, 7), 32);
-  v128.store(d, v128.shuffle<f32>(t1, t3, 0, 1, 4, 5), 64);
-  v128.store(d, v128.shuffle<f32>(t1, t3, 2, 3, 6, 7), 96);
-}
-
-/** Transposes the 8x8 f32 block at `s` into `d` (as four 4x4 blocks: [A B; C D] -> [A' C'; B' D']). */
-@inline function transpose8(s: usize, d: usize): void {
-  transpose4(s, d);
-  transpose4(s + 16, d + 128);
-  transpose4(s + 128, d + 16);
-  transpose4(s + 144, d + 144);
 }
 
 /** The 8x8 IDCT of blk (dequantised i32, natural order) into pixels: two SIMD passes with transposes between. */

@@ -12,6 +12,8 @@
 // Tables (T.81 Annex K)
 
 // The position in natural (row-major) order of the k-th coefficient in zigzag order.
+import { transpose8 } from "../shared/simd";
+
 const ZIGZAG: StaticArray<u8> = [
   0, 1, 8, 16, 9, 2, 3, 10, 17, 24, 32, 25, 18, 11, 4, 5, 12, 19, 26, 33, 40, 48, 41, 34, 27, 20, 13, 6, 7, 14, 21, 28, 35, 42, 49, 56, 57,
   50, 43, 36, 29, 22, 15, 23, 30, 37, 44, 51, 58, 59, 52, 45, 38, 31, 39, 46, 53, 60, 61, 54, 47, 55, 62, 63,
@@ -481,30 +483,6 @@ function encodeBlock(plane: usize, x0: i32, y0: i32, stride: i32, table: i32, pr
 @inline function magnitude(v: i32): i32 {
   const a = v < 0 ? -v : v;
   return 32 - clz(a);
-}
-
-/** Transposes the 8x8 f32 block at `s` into `d` (four 4x4 transposes). */
-@inline function transpose8(s: usize, d: usize): void {
-  transpose4(s, d);
-  transpose4(s + 16, d + 128);
-  transpose4(s + 128, d + 16);
-  transpose4(s + 144, d + 144);
-}
-
-/** The 4x4 f32 sub-block at `s` (rows 32 bytes apart) transposed into `d` (likewise). */
-@inline function transpose4(s: usize, d: usize): void {
-  const r0 = v128.load(s);
-  const r1 = v128.load(s, 32);
-  const r2 = v128.load(s, 64);
-  const r3 = v128.load(s, 96);
-  const t0 = v128.shuffle<f32>(r0, r1, 0, 4, 1, 5);
-  const t1 = v128.shuffle<f32>(r0, r1, 2, 6, 3, 7);
-  const t2 = v128.shuffle<f32>(r2, r3, 0, 4, 1, 5);
-  const t3 = v128.shuffle<f32>(r2, r3, 2, 6, 3, 7);
-  v128.store(d, v128.shuffle<f32>(t0, t2, 0, 1, 4, 5));
-  v128.store(d, v128.shuffle<f32>(t0, t2, 2, 3, 6, 7), 32);
-  v128.store(d, v128.shuffle<f32>(t1, t3, 0, 1, 4, 5), 64);
-  v128.store(d, v128.shuffle<f32>(t1, t3, 2, 3, 6, 7), 96);
 }
 
 /**
