@@ -10,7 +10,7 @@ import { type JobServices, runJob } from "../../../src/jobs/runner";
 import { decodePublished, fingerprintStep } from "../../../src/jobs/steps/fingerprint";
 import { mediaServices } from "../../../src/media";
 import { api, createTenant, fixture, json, testEnv, uploadAsset } from "../support/helpers";
-import { admittedExpress } from "../support/jobs.helpers";
+import { admittedExpress, realDecode, servicesWithDecode } from "../support/jobs.helpers";
 
 /*
  * #19: the express path's I/O budget. An express watermark job runs in a fixed number of D1 round trips and R2
@@ -117,34 +117,21 @@ describe("express job I/O (#19)", () => {
 
   it("a cancellation during the watermark step: that step is recorded, the next never begins, nothing is published", async () => {
     const { tenant, assetId, job } = await admittedExpress();
-    const real = await mediaServices(testEnv);
+    const decode = await realDecode();
     let decodes = 0;
-    const image = real.image!;
-    const services: JobServices = {
-      ...real,
-      image: {
-        ...image,
-        codec: {
-          mediaTypes: image.codec.mediaTypes,
-          maxPixels: image.codec.maxPixels,
-          encode: image.codec.encode.bind(image.codec),
-          ...(image.codec.rowEncoder ? { rowEncoder: image.codec.rowEncoder.bind(image.codec) } : {}),
-          // The watermark step's read-back decode (its second) is where the customer's cancel lands.
-          decode: async (bytes, mediaType) => {
-            if (++decodes === 2) {
-              const res = await api(`/v1/jobs/${job.id}/cancel`, {
-                method: "POST",
-                key: tenant.key,
-                body: {},
-                headers: { "idempotency-key": crypto.randomUUID() },
-              });
-              expect((await json(res)).state).toBe("cancel_requested");
-            }
-            return image.codec.decode(bytes, mediaType);
-          },
-        },
-      },
-    };
+    // The watermark step's read-back decode (its second) is where the customer's cancel lands.
+    const services = await servicesWithDecode(async (bytes, mediaType) => {
+      if (++decodes === 2) {
+        const res = await api(`/v1/jobs/${job.id}/cancel`, {
+          method: "POST",
+          key: tenant.key,
+          body: {},
+          headers: { "idempotency-key": crypto.randomUUID() },
+        });
+        expect((await json(res)).state).toBe("cancel_requested");
+      }
+      return decode(bytes, mediaType);
+    });
     await runJob(testEnv, services, tenant.tenantId, job.id, job);
     const { job: after, steps } = await jobAndSteps(tenant.key, job.id);
     expect(after.state).toBe("canceled");

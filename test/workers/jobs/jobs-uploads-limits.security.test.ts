@@ -8,6 +8,7 @@ import * as sweep from "../../../src/jobs/sweep";
 import { mediaServices } from "../../../src/media";
 import { concatBytes } from "../../../src/platform/bytes";
 import { api, callUrl, createTenant, fixture, json, sha256HexOf, testEnv, uploadAsset, waitForJob } from "../support/helpers";
+import { servicesWithDecode } from "../support/jobs.helpers";
 
 const sign = (key: string, body: unknown, idem: string = crypto.randomUUID()) =>
   api("/v1/sign", { method: "POST", key, body, headers: { "idempotency-key": idem } });
@@ -304,20 +305,7 @@ describe("#13 jobs, uploads and limits", () => {
       recipe_id: "rcp_system_watermark_then_sign",
     });
     if (r.status !== "admitted") throw new Error(JSON.stringify(r));
-    const real = await mediaServices(testEnv);
-    const image = real.image!;
-    const undecodable: JobServices = {
-      ...real,
-      image: {
-        ...image,
-        codec: {
-          mediaTypes: image.codec.mediaTypes,
-          maxPixels: image.codec.maxPixels,
-          encode: image.codec.encode.bind(image.codec),
-          decode: async () => ({ status: "unsupported", message: "no" }),
-        },
-      },
-    };
+    const undecodable = await servicesWithDecode(async () => ({ status: "unsupported", message: "no" }));
     await runner.runJob(testEnv, undecodable, tenant.tenantId, r.job.id);
     const rejected = await json(await api(`/v1/jobs/${r.job.id}`, { key: tenant.key }));
     expect(rejected).toMatchObject({ state: "rejected", error_code: "svc.jobs.decode_failed", result: null });

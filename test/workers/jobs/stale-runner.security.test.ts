@@ -5,7 +5,7 @@ import { getJob, takeJobAndLoad } from "../../../src/jobs/repo";
 import { type JobServices, runJob } from "../../../src/jobs/runner";
 import { mediaServices } from "../../../src/media";
 import { testEnv } from "../support/helpers";
-import { admittedExpress } from "../support/jobs.helpers";
+import { admittedExpress, realDecode, servicesWithDecode } from "../support/jobs.helpers";
 
 /*
  * #19 review: only one runner holds a live lease. A runner whose lease lapsed while it worked (another runner took
@@ -38,26 +38,13 @@ async function receiptsOf(jobId: string) {
 describe("a stale runner (#19 review, security)", () => {
   it("whose lease lapsed during the watermark step records no step and publishes nothing", async () => {
     const { tenant, assetId, job } = await admittedExpress();
-    const real = await mediaServices(testEnv);
-    const image = real.image!;
+    const decode = await realDecode();
     let decodes = 0;
-    const services: JobServices = {
-      ...real,
-      image: {
-        ...image,
-        codec: {
-          mediaTypes: image.codec.mediaTypes,
-          maxPixels: image.codec.maxPixels,
-          encode: image.codec.encode.bind(image.codec),
-          ...(image.codec.rowEncoder ? { rowEncoder: image.codec.rowEncoder.bind(image.codec) } : {}),
-          // The watermark step's read-back decode (its second): this runner's lease lapses, another takes the job.
-          decode: async (bytes, mediaType) => {
-            if (++decodes === 2) await lapseAndTakeOver(tenant.tenantId, job.id);
-            return image.codec.decode(bytes, mediaType);
-          },
-        },
-      },
-    };
+    // The watermark step's read-back decode (its second): this runner's lease lapses, another takes the job.
+    const services = await servicesWithDecode(async (bytes, mediaType) => {
+      if (++decodes === 2) await lapseAndTakeOver(tenant.tenantId, job.id);
+      return decode(bytes, mediaType);
+    });
     await runJob(testEnv, services, tenant.tenantId, job.id, job);
 
     const after = (await getJob(database(testEnv.DB), tenant.tenantId, job.id))!;
@@ -104,28 +91,16 @@ describe("a stale runner (#19 review, security)", () => {
 describe("a stale runner's step failure (#19 review, security)", () => {
   it("does not end the job another runner now holds", async () => {
     const { tenant, assetId, job } = await admittedExpress();
-    const real = await mediaServices(testEnv);
-    const image = real.image!;
+    const decode = await realDecode();
     let decodes = 0;
-    const services: JobServices = {
-      ...real,
-      image: {
-        ...image,
-        codec: {
-          mediaTypes: image.codec.mediaTypes,
-          maxPixels: image.codec.maxPixels,
-          encode: image.codec.encode.bind(image.codec),
-          // The watermark's read-back decode: this runner's lease lapses, another takes the job, then the decode fails.
-          decode: async (bytes, mediaType) => {
-            if (++decodes === 2) {
-              await lapseAndTakeOver(tenant.tenantId, job.id);
-              return { status: "unsupported", message: "not decoded here" };
-            }
-            return image.codec.decode(bytes, mediaType);
-          },
-        },
-      },
-    };
+    // The watermark's read-back decode: this runner's lease lapses, another takes the job, then the decode fails.
+    const services = await servicesWithDecode(async (bytes, mediaType) => {
+      if (++decodes === 2) {
+        await lapseAndTakeOver(tenant.tenantId, job.id);
+        return { status: "unsupported", message: "not decoded here" };
+      }
+      return decode(bytes, mediaType);
+    });
     await runJob(testEnv, services, tenant.tenantId, job.id, job);
 
     const after = (await getJob(database(testEnv.DB), tenant.tenantId, job.id))!;
@@ -141,27 +116,14 @@ describe("a stale runner's step failure (#19 review, security)", () => {
 describe("a job that ends while a step was running (#19 review)", () => {
   it("attempts exhausted: the step whose runs kept dying is not left `running` under a failed job", async () => {
     const { tenant, job } = await admittedExpress();
-    const real = await mediaServices(testEnv);
-    const image = real.image!;
-    const dying: JobServices = {
-      ...real,
-      image: {
-        ...image,
-        codec: {
-          mediaTypes: image.codec.mediaTypes,
-          maxPixels: image.codec.maxPixels,
-          encode: image.codec.encode.bind(image.codec),
-          decode: async () => {
-            throw new Error("the isolate died here");
-          },
-        },
-      },
-    };
+    const dying = await servicesWithDecode(async () => {
+      throw new Error("the isolate died here");
+    });
     await expect(runJob(testEnv, dying, tenant.tenantId, job.id, job)).rejects.toThrow("the isolate died here");
     expect((await stepStates(job.id)).watermark).toBe("running");
     // Its attempts are spent (as after MAX_JOB_ATTEMPTS such runs): the next start fails it.
     await testEnv.DB.prepare("UPDATE jobs SET attempts = ?, lease_expires_at = 0 WHERE id = ?").bind(MAX_JOB_ATTEMPTS, job.id).run();
-    await runJob(testEnv, real, tenant.tenantId, job.id);
+    await runJob(testEnv, await mediaServices(testEnv), tenant.tenantId, job.id);
 
     const after = (await getJob(database(testEnv.DB), tenant.tenantId, job.id))!;
     expect(after.state).toBe("failed");

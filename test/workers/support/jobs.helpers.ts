@@ -1,6 +1,9 @@
 import { registryFor } from "../../../src/catalog/installed";
 import { database } from "../../../src/db/client";
 import { admitSign } from "../../../src/jobs/admission";
+import type { JobServices } from "../../../src/jobs/runner";
+import { mediaServices } from "../../../src/media";
+import type { ImageCodec } from "../../../src/media/types";
 import { createTenant, fixture, testEnv, uploadAsset } from "./helpers";
 
 /** An express watermark job on a fresh tenant's 1 MP JPEG, admitted (not run), with the row admission wrote. */
@@ -15,4 +18,33 @@ export async function admittedExpress() {
   });
   if (result.status !== "admitted") throw new Error(JSON.stringify(result));
   return { tenant, assetId, job: result.job };
+}
+
+/**
+ * The real media services with the image codec's whole-image `decode` replaced by the test's. Without a row source
+ * the watermark step decodes whole: its first decode is the source, its second the read-back of its own output.
+ */
+export async function servicesWithDecode(decode: ImageCodec["decode"]): Promise<JobServices> {
+  const real = await mediaServices(testEnv);
+  const image = real.image!;
+  const codec = image.codec;
+  return {
+    ...real,
+    image: {
+      ...image,
+      codec: {
+        mediaTypes: codec.mediaTypes,
+        maxPixels: codec.maxPixels,
+        encode: codec.encode.bind(codec),
+        ...(codec.rowEncoder ? { rowEncoder: codec.rowEncoder.bind(codec) } : {}),
+        decode,
+      },
+    },
+  };
+}
+
+/** The real image codec's `decode`, for a test's wrapper to call through. */
+export async function realDecode(): Promise<ImageCodec["decode"]> {
+  const codec = (await mediaServices(testEnv)).image!.codec;
+  return codec.decode.bind(codec);
 }
