@@ -1,7 +1,8 @@
 import { database } from "../db/client";
 import type { Bindings } from "../env";
-import type { ImageServices, ManifestReader, RgbaImage, Signer } from "../media/types";
+import type { ImageServices, ManifestReader, Signer } from "../media/types";
 import { log } from "../platform/logger";
+import type { VerifyPixels } from "../verifications/verify-pixels";
 import type { AdmittedRequest } from "./admission";
 import { finishJob } from "./finish";
 import { REJECTING_CODES } from "./job-errors";
@@ -139,8 +140,8 @@ async function runTakenJob(
   // The watermarked bytes this run encoded and stored: the sign step signs them without reading them back.
   let watermarkedBytes: Uint8Array | null = null;
   let fingerprinted: FingerprintOutput | null = null;
-  // The published pixels, when this run already decoded them (the watermark step's read-back).
-  let pixels: RgbaImage | null = null;
+  // The published pixels as verification reads them, when this run already decoded them (the watermark step's read-back).
+  let pixels: VerifyPixels | null = null;
   for (const step of steps) {
     if (step.state === "completed") {
       if (step.step === "sign") signed = JSON.parse(step.output!) as SignOutput;

@@ -1,10 +1,22 @@
 import type { Bindings } from "../../env";
-import type { ImageServices, RgbaImage } from "../../media/types";
+import type { ImageServices } from "../../media/types";
 import { hex } from "../../platform/bytes";
+import { type VerifyPixels, verifyPixels } from "../../verifications/verify-pixels";
 import type { AdmittedRequest } from "../admission";
 import type { FingerprintOutput, WatermarkOutput } from "../outputs";
 import type { ObjectRow } from "../repo";
-import { decodeOrFail, read, StepFailure } from "./common";
+import { read, StepFailure } from "./common";
+
+/**
+ * The published pixels exactly as a verification of a copy reads them (verify-pixels.ts: a JPEG reduced in the DCT
+ * domain as far as the watermark detector's grid allows, other formats the full decode): what publication indexes
+ * is then what verification computes from an unchanged copy, bit for bit, and the read is a fraction of a full decode.
+ */
+export async function readPublished(image: ImageServices, bytes: Uint8Array, mediaType: string): Promise<VerifyPixels> {
+  const decoded = await verifyPixels(image, bytes, mediaType);
+  if (decoded.status !== "decoded") throw new StepFailure("svc.jobs.decode_failed", decoded.message);
+  return decoded.pixels;
+}
 
 /** The pixels that will be published: the watermarked output when there is one, else the upload. */
 export async function decodePublished(
@@ -12,21 +24,26 @@ export async function decodePublished(
   image: ImageServices,
   source: ObjectRow,
   watermarked: WatermarkOutput | null,
-): Promise<RgbaImage> {
+): Promise<VerifyPixels> {
   const blob = watermarked ? watermarked.output : { key: source.r2Key, etag: source.etag };
   const bytes = await read(env.OBJECTS, blob.key, blob.etag);
   if (!bytes) throw new StepFailure("svc.jobs.source_unavailable", "The bytes to fingerprint could not be read back unchanged.");
-  return decodeOrFail(image, bytes, source.mediaType);
+  return readPublished(image, bytes, source.mediaType);
 }
 
-/** Computes every admitted fingerprint of the published pixels; an algorithm not installed here fails the job. */
-export function fingerprintStep(image: ImageServices, admitted: AdmittedRequest, pixels: RgbaImage): FingerprintOutput {
+/**
+ * Computes every admitted fingerprint of the published pixels; an algorithm not installed here fails the job. Each
+ * reads the image verification reads it from (verify-service.ts): PDQ the reduced plane where it is opaque, the
+ * others the decode itself.
+ */
+export function fingerprintStep(image: ImageServices, admitted: AdmittedRequest, pixels: VerifyPixels): FingerprintOutput {
   const fingerprints: FingerprintOutput["fingerprints"] = [];
   for (const algorithm of admitted.fingerprint_algorithms) {
     const fingerprinter = image.fingerprinters.get(algorithm);
     if (!fingerprinter)
       throw new StepFailure("svc.jobs.step_unavailable", `The ${algorithm} fingerprint is not installed in this deployment.`);
-    const result = fingerprinter.compute(pixels);
+    const input = algorithm === "pdq" && pixels.plane.opaque ? pixels.plane.image : pixels.full;
+    const result = fingerprinter.compute(input);
     if (result.status !== "computed") throw new StepFailure("svc.jobs.fingerprint_failed", result.message);
     fingerprints.push({ algorithm, value: result.value, bits: hex(result.bits), quality: result.quality });
   }

@@ -1,16 +1,19 @@
 import type { Bindings } from "../../env";
-import type { ImageServices, RgbaImage, WatermarkStrength } from "../../media/types";
+import type { ImageServices, WatermarkStrength } from "../../media/types";
 import { hex } from "../../platform/bytes";
+import type { VerifyPixels } from "../../verifications/verify-pixels";
 import type { AdmittedRequest } from "../admission";
 import type { WatermarkOutput } from "../outputs";
 import type { JobRow, ObjectRow } from "../repo";
 import { decodeOrFail, put, read, StepFailure } from "./common";
+import { readPublished } from "./fingerprint";
 
 /**
  * Embeds a fresh random 64-bit payload, re-encodes in the upload's format, and reads the mark back from the
  * encoded bytes before anything is stored: an output whose mark did not survive its own encoding is a failure,
- * never published. Returns the decoded read-back pixels for the fingerprint step and the stored bytes for the
- * sign step (so neither reads them back from R2 in the same run).
+ * never published. The read-back is the one a verification of the output makes (fingerprint.ts readPublished: a
+ * JPEG reduced in the DCT domain), so the check is the one verification will pass. Returns those pixels for the
+ * fingerprint step and the stored bytes for the sign step (so neither reads them back from R2 in the same run).
  */
 export async function watermarkStep(
   env: Bindings,
@@ -20,7 +23,7 @@ export async function watermarkStep(
   source: ObjectRow,
   /** The upload's bytes if the runner already started reading them (common.ts readAhead: null unless unchanged). */
   upload: (() => Promise<Uint8Array | null>) | null = null,
-): Promise<{ output: WatermarkOutput; pixels: RgbaImage; bytes: Uint8Array }> {
+): Promise<{ output: WatermarkOutput; pixels: VerifyPixels; bytes: Uint8Array }> {
   const algorithm = admitted.watermark_algorithm;
   if (algorithm !== image.watermarker.algorithm)
     throw new StepFailure("svc.jobs.step_unavailable", `The ${algorithm} watermark is not installed in this deployment.`);
@@ -30,8 +33,8 @@ export async function watermarkStep(
   const payload = crypto.getRandomValues(new Uint8Array(8));
   const { encoded, psnr } = await markAndEncode(image, bytes, source.mediaType, payload, strength);
   // the original pixels are out of scope before the read-back decode
-  const readBack = await decodeOrFail(image, encoded, source.mediaType);
-  const detected = image.watermarker.detect(readBack);
+  const readBack = await readPublished(image, encoded, source.mediaType);
+  const detected = image.watermarker.detect(readBack.full);
   if (detected.status !== "detected" || hex(detected.payload) !== hex(payload)) {
     throw new StepFailure("svc.jobs.watermark_failed", "The watermark did not read back from the encoded output; nothing was published.");
   }
@@ -43,8 +46,9 @@ export async function watermarkStep(
       strength,
       payload: hex(payload),
       psnr_db: Math.round(psnr * 100) / 100,
-      width: readBack.width,
-      height: readBack.height,
+      // the output's own size (the read-back may be reduced)
+      width: readBack.plane.sourceWidth,
+      height: readBack.plane.sourceHeight,
     },
     pixels: readBack,
     bytes: encoded,

@@ -103,6 +103,40 @@ describe("embedFrom a streaming JPEG source", () => {
     expect(again.status === "detected" && [...again.payload]).toEqual([...payload]);
   });
 
+  it("under ~1.8 MP (a full-size luma read) reads the source once, and its output is exactly embedInto's (#19)", () => {
+    const decoder = new JpegStreamDecoder(decoderModule);
+    const whole = decoder.decode(PHOTO, 1, 50_000_000);
+    if (whole.status !== "decoded") throw new Error(whole.message);
+    const src = decoder.source(PHOTO, 50_000_000);
+    if (src.status !== "ready") throw new Error(src.message);
+    const reads: number[] = [];
+    const counted: RowSource = {
+      width: src.source.width,
+      height: src.source.height,
+      read: (sink, scale) => {
+        reads.push(scale);
+        return src.source.read(sink, scale);
+      },
+    };
+    const payload = Uint8Array.from([7, 7, 1, 9, 2, 0, 2, 6]);
+    const streamed = collector(counted.width, counted.height);
+    const a = wm.embedFrom({ source: counted, payload, strength: "balanced" }, streamed);
+    const reference = collector(counted.width, counted.height);
+    const b = wm.embedInto({ image: whole.image, payload, strength: "balanced" }, reference);
+    expect(reads).toEqual([1]);
+    expect(a).toEqual(b);
+    expect(Buffer.from(streamed.image.data).equals(Buffer.from(reference.image.data))).toBe(true);
+    // above it the luma pass is still a reduced read and the apply pass a full-size one (never a whole image)
+    const large: RowSource = {
+      width: 2000,
+      height: 1000,
+      read: (_sink, scale) => (reads.push(scale), { status: "failed", message: "stop" }),
+    };
+    reads.length = 0;
+    expect(wm.embedFrom({ source: large, payload, strength: "balanced" }, collector(2000, 1000)).status).toBe("failed");
+    expect(reads).toEqual([2]);
+  });
+
   it("a source that fails to read, or is too small, gives a typed result and no throw", () => {
     const failing: RowSource = { width: 800, height: 600, read: () => ({ status: "failed", message: "broken" }) };
     const sink = collector(800, 600);
