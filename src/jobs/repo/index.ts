@@ -205,8 +205,10 @@ export async function releaseLease(db: Database, jobId: string, attempt: number,
 
 /**
  * Records a finished step (with its output, renewing the lease) and starts the next one, in one D1 batch: one round
- * trip where there were two. `instant` steps (their output known without work: the inspect step) are started and
- * recorded in the same batch, both only while no cancellation was requested, as their own begin would have checked.
+ * trip where there were two. `instant` steps (their output known without work: the inspect step; or worked out
+ * in memory with no side effect before this batch: the fingerprints of pixels in hand, with the times they took)
+ * are started and recorded in the same batch, both only while no cancellation was requested, as their own begin
+ * would have checked.
  * Any part may be absent (the first step has nothing to record; after the last there is nothing to start). Returns
  * the job as it is after the batch, so the caller sees a cancellation that landed before the next step's work
  * starts (and then neither that step nor the instant ones were marked).
@@ -223,10 +225,10 @@ export async function advanceStep(
   const statements = [
     ...(move.finished ? completeStatements(db, jobId, attempt, move.finished.step, move.finished.output, now, leaseMs) : []),
     ...(move.instant ?? []).flatMap((s) => [
-      beginStatement(db, jobId, attempt, s.step, now),
+      beginStatement(db, jobId, attempt, s.step, s.startedAt ?? now),
       db
         .update(jobSteps)
-        .set({ state: "completed", completedAt: now, output: JSON.stringify(s.output) })
+        .set({ state: "completed", completedAt: s.completedAt ?? now, output: JSON.stringify(s.output) })
         .where(and(eq(jobSteps.jobId, jobId), eq(jobSteps.step, s.step), inArray(jobSteps.jobId, notCancelled(db, jobId, attempt)))),
     ]),
     ...(move.next ? [beginStatement(db, jobId, attempt, move.next, now)] : []),
@@ -245,6 +247,9 @@ export async function advanceStep(
 export interface StepRecord {
   step: string;
   output: unknown;
+  /** For an instant step that was worked out before its record: when that work started and ended (else the batch's time). */
+  startedAt?: number;
+  completedAt?: number;
 }
 
 /**

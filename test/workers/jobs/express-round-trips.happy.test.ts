@@ -71,13 +71,13 @@ async function jobAndSteps(key: string, jobId: string) {
 }
 
 describe("express job I/O (#19)", () => {
-  it("runs in 6 D1 round trips, reads R2 once and writes 3 objects, with every step recorded", async () => {
+  it("runs in 5 D1 round trips, reads R2 once and writes 3 objects, with every step recorded", async () => {
     const { tenant, assetId, job } = await admittedExpress();
     const { env, calls } = countedEnv();
     await runJob(env, await mediaServices(testEnv), tenant.tenantId, job.id, job);
-    // take+load; inspect recorded + watermark begun; then one per step boundary (watermark→fingerprint,
-    // fingerprint→sign, sign→publish); the publication batch (which reads the job back).
-    expect(calls.d1).toBe(6);
+    // take+load; inspect recorded + watermark begun; watermark recorded with the fingerprints (worked out from the
+    // read-back in hand) + sign begun; sign→publish; the publication batch (which reads the job back).
+    expect(calls.d1).toBe(5);
     // The upload is read once; the watermarked and signed bytes are used in hand, never read back.
     expect(calls.r2Get).toBe(1);
     expect(calls.r2Put).toBe(3); // watermarked output, manifest store, signed output
@@ -140,6 +140,36 @@ describe("express job I/O (#19)", () => {
     const receipts = await testEnv.DB.prepare("SELECT count(*) AS n FROM receipts WHERE job_id = ?").bind(job.id).first<{ n: number }>();
     expect(receipts!.n).toBe(0);
     expect((await json(await api(`/v1/assets/${assetId}`, { key: tenant.key }))).status).toBe("uploaded");
+  });
+});
+
+describe("express fingerprints folded into the next record (#19)", () => {
+  it("are recorded completed with the watermark's record; a fingerprint that fails is not folded but fails its own step", async () => {
+    const { tenant, job } = await admittedExpress();
+    const { env, calls } = countedEnv();
+    const services = await mediaServices(testEnv);
+    const image = services.image!;
+    let computes = 0;
+    const failing = {
+      ...image.fingerprinters.get("pdq")!,
+      algorithm: "pdq",
+      compute: () => {
+        computes++;
+        return { status: "failed" as const, message: "no texture to hash (test)" };
+      },
+    };
+    const broken: JobServices = {
+      ...services,
+      image: { ...image, fingerprinters: new Map([...image.fingerprinters, ["pdq", failing as never]]) },
+    };
+    await runJob(env, broken, tenant.tenantId, job.id, job);
+    const { job: after, steps } = await jobAndSteps(tenant.key, job.id);
+    expect(after.state).toBe("failed");
+    expect(after.error_code).toBe("svc.jobs.fingerprint_failed");
+    expect(steps).toEqual({ inspect: "completed", watermark: "completed", fingerprint: "failed", sign: "pending", publish: "pending" });
+    // tried folded (no record), then as its own step: begun in the watermark's record batch, failed there
+    expect(computes).toBe(2);
+    expect(calls.r2Put).toBe(1); // the watermarked output only: nothing was signed
   });
 });
 
