@@ -1,7 +1,7 @@
 import type { Database } from "../db/client";
 import type { Micros } from "./money";
 import { DEFAULT_PLAN_ID, type MediaFamily, type PricedOperation, planById, type QuoteFacts, type QuoteLine, quote } from "./pricing";
-import { meteringState } from "./repo/accounts";
+import { type MeteringState, meteringState } from "./repo/accounts";
 import type { ReservationRow } from "./repo/reservations";
 
 /*
@@ -92,8 +92,16 @@ function monthToDate(spendMonth: string, spend: Micros, now: number): Micros {
  * priced job whose amount fits balance − reserved and the monthly limit as read now; the database enforces the
  * same inside the batch (a concurrent admission may have taken the room since).
  */
-export async function meterJob(db: Database, tenantId: string, jobId: string, facts: JobPricingFacts, now: number): Promise<Metering> {
-  const state = await meteringState(db, tenantId);
+export async function meterJob(
+  db: Database,
+  tenantId: string,
+  jobId: string,
+  facts: JobPricingFacts,
+  now: number,
+  /** The tenant's metering state when the caller already read it in its own batch (sign admission). */
+  known?: MeteringState,
+): Promise<Metering> {
+  const state = known ?? (await meteringState(db, tenantId));
   const planRevision = state.planRevision ?? planById(DEFAULT_PLAN_ID)!.revision;
   const { wallet } = state;
   if (!wallet?.enabled) return { status: "unmetered", planRevision };

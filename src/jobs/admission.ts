@@ -394,6 +394,7 @@ export async function planSign(
     job.id,
     pricingFactsOf(source?.inspection ?? null, format.modality, recipe.kind, fingerprintSetChanged),
     now,
+    found.metering, // read with the asset (one round trip fewer); the batch writing the job checks the wallet again
   );
   switch (metering.status) {
     case "unpriced":

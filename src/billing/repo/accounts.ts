@@ -47,10 +47,24 @@ export async function findWallet(db: Database, tenantId: string): Promise<Wallet
  * What metering reads for one admission, in one D1 round trip (it runs on every sign): the account's plan revision
  * (null before any billing use created the account) and the wallet (null before opt-in).
  */
-export async function meteringState(db: Database, tenantId: string): Promise<{ planRevision: number | null; wallet: WalletRow | null }> {
-  const [account, wallet] = await db.batch([
+export async function meteringState(db: Database, tenantId: string): Promise<MeteringState> {
+  const [account, wallet] = await db.batch(meteringStateQueries(db, tenantId));
+  return meteringStateOf(account, wallet);
+}
+
+export interface MeteringState {
+  planRevision: number | null;
+  wallet: WalletRow | null;
+}
+
+/** meteringState's two reads, for a caller that sends them in its own batch (sign admission, with the asset's). */
+export function meteringStateQueries(db: Database, tenantId: string) {
+  return [
     db.select({ planRevision: billingAccounts.planRevision }).from(billingAccounts).where(eq(billingAccounts.tenantId, tenantId)),
     db.select().from(wallets).where(eq(wallets.tenantId, tenantId)),
-  ]);
+  ] as const;
+}
+
+export function meteringStateOf(account: { planRevision: number }[], wallet: WalletRow[]): MeteringState {
   return { planRevision: account[0]?.planRevision ?? null, wallet: wallet[0] ?? null };
 }

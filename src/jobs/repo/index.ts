@@ -1,4 +1,5 @@
 import { and, asc, eq, inArray, isNull, lt, notInArray, or } from "drizzle-orm";
+import { meteringStateOf, meteringStateQueries } from "../../billing/repo/accounts";
 import {
   type ReservationRow,
   releaseCanceledStatement,
@@ -59,10 +60,12 @@ export async function listJobs(
 
 /**
  * The asset a sign request names and its source object's inspection facts (admission bounds decoded steps by them),
- * in one D1 batch; null when the asset is not the tenant's. `source` is null when the source object is gone.
+ * and the tenant's metering state (billing meterJob), in one D1 batch; null when the asset is not the tenant's.
+ * `source` is null when the source object is gone.
  */
 export async function assetForAdmission(db: Database, tenantId: string, assetId: string) {
-  const [[asset], [source]] = await db.batch([
+  const [account, wallet] = meteringStateQueries(db, tenantId);
+  const [[asset], [source], accountRows, walletRows] = await db.batch([
     db
       .select()
       .from(assets)
@@ -84,8 +87,10 @@ export async function assetForAdmission(db: Database, tenantId: string, assetId:
         ),
       )
       .limit(1),
+    account,
+    wallet,
   ]);
-  return asset ? { asset, source: source ?? null } : null;
+  return asset ? { asset, source: source ?? null, metering: meteringStateOf(accountRows, walletRows) } : null;
 }
 
 /** Admission's claim: only one request can move the asset to processing. Returns whether this call did. */

@@ -273,7 +273,7 @@ describe("express answer read (#19, security)", () => {
 });
 
 describe("sign admission I/O (#19)", () => {
-  it("reads the asset and its source's facts in one round trip, then meters, claims and writes the job (4 in all)", async () => {
+  it("reads the asset, its source's facts and the metering state in one round trip, then claims and writes the job (3 in all)", async () => {
     const tenant = await createTenant();
     const { assetId } = await uploadAsset(tenant.key, fixture("sample-1mp.jpg"), "image/jpeg", "photo.jpg");
     const { env, calls } = countedEnv();
@@ -283,8 +283,8 @@ describe("sign admission I/O (#19)", () => {
       mode: "express",
     });
     expect(result.status).toBe("admitted");
-    // asset + facts (were two reads); the metering state (billing); the claim; the job and its steps
-    expect(calls.d1).toBe(4);
+    // asset + facts + the metering state (billing) (were three round trips); the claim; the job and its steps
+    expect(calls.d1).toBe(3);
   });
 
   it("a decoding recipe is still bounded by the source's facts read in that batch", async () => {
