@@ -42,19 +42,37 @@ export function trustVerdictsApplied(): number {
 }
 
 /** The cache key of a store under anchors: the SHA-256 of the store bytes and the anchors' exact text. */
-export async function trustKey(store: Uint8Array, anchorsPem: string): Promise<string> {
+async function trustKey(store: Uint8Array, anchorsPem: string): Promise<string> {
   return `${hex(new Uint8Array(await crypto.subtle.digest("SHA-256", store)))}\n${anchorsPem}`;
 }
 
-/** What to do for a store: read without trust checks and apply a verdict, learn one, or just read with trust. */
-export function trustPlan(key: string, now = Date.now()): "apply" | "learn" | "read" {
+/** A cheap mark of a store (FNV-1a): a store seen for the first time costs no SHA-256; a collision only learns early. */
+function markOf(store: Uint8Array, anchorsPem: string): string {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < store.length; i++) h = Math.imul(h ^ store[i]!, 0x01000193);
+  return `${store.length}:${h >>> 0}:${anchorsPem.length}`;
+}
+
+/**
+ * What to do for a store: read without trust checks and apply a verdict, learn one, or just read with trust
+ * checks (a store not seen before); with the exact key for the first two.
+ */
+export async function trustPlan(
+  store: Uint8Array,
+  anchorsPem: string,
+  now = Date.now(),
+): Promise<{ plan: "apply" | "learn"; key: string } | { plan: "read"; key: null }> {
+  const mark = markOf(store, anchorsPem);
+  if (!seen.has(mark)) {
+    if (seen.size >= SEEN_MAX) seen.delete(seen.values().next().value!);
+    seen.add(mark);
+    return { plan: "read", key: null };
+  }
+  const key = await trustKey(store, anchorsPem);
   const learnt = verdicts.get(key);
-  if (learnt && learnt.expires > now) return "apply";
+  if (learnt && learnt.expires > now) return { plan: "apply", key };
   if (learnt) verdicts.delete(key);
-  if (seen.has(key)) return "learn";
-  if (seen.size >= SEEN_MAX) seen.delete(seen.values().next().value!);
-  seen.add(key);
-  return "read";
+  return { plan: "learn", key };
 }
 
 const validationJson = (v: ValidationFields) =>

@@ -10,7 +10,7 @@ import { applySidecarBinding } from "./reader";
 import { CAPTURE_ASSERTION_LABEL, CREATOR_ASSERTION_LABEL } from "./signer";
 import { type CrJsonSignature, type SignerSummary, signerSummaryFromCose, signerSummaryFromCrJson } from "./signer-summary";
 import { anchorsForStore } from "./trust-anchors";
-import { applyTrustVerdict, learnTrustVerdict, trustKey, trustPlan } from "./trust-verdicts";
+import { applyTrustVerdict, learnTrustVerdict, trustPlan } from "./trust-verdicts";
 
 /*
  * Reads a manifest for verification: the engine's validation codes (active manifest and ingredients), the claims
@@ -316,11 +316,10 @@ async function engineVerify(
         ? WasmReader.fromBytes("application/c2pa", input.manifestStore, verifySettingsJson(anchors))
         : WasmReader.fromBytes(input.mediaType, input.bytes, verifySettingsJson(anchors));
     // An embedded store read before under the same anchors: its trust verdict is reused (trust-verdicts.ts).
-    const key =
+    const { plan, key } =
       trustAnchorsPem && !input.manifestStore && located.status === "ok" && ["jpeg-app11", "png-cabx"].includes(located.carrier)
-        ? await trustKey(located.store, trustAnchorsPem)
-        : null;
-    const plan = key ? trustPlan(key) : "read";
+        ? await trustPlan(located.store, trustAnchorsPem)
+        : { plan: "read" as const, key: null };
     let store: StoreJson | null = null;
     let signer: SignerSummary | null = null;
     if (key && plan === "apply") {
