@@ -174,9 +174,19 @@ console.log("Target: 1 MP sign <= 10 ms CPU; a 12 MP job inside the 128 MB Worke
       w.free();
       if (i >= 5) engine.push(cpuMs() - t);
     }
+    // The service on stores it reads for the first time: the engine's trust verdict of a store is reused from its
+    // third read (trust-verdicts.ts), which the loop above reaches at once, so each of these verifies a store of its own.
+    const first = [];
+    for (let i = 0; i < 12; i++) {
+      const own = await timed.signEmbedded({ bytes, plan: { ...plan, title: `bench-${i}.jpg` } });
+      const t = cpuMs();
+      await verifyManifest({ bytes: own.bytes, mediaType: "image/jpeg" }, anchors, () => undefined);
+      first.push(cpuMs() - t);
+    }
     const ratio = p50(ours) / p50(native);
     console.log(`\nVerify a signed 1 MP JPEG (${signed.bytes.length} bytes, timestamped), CPU ms p50 over ${runs} interleaved runs`);
-    console.log("service verifyManifest (c2pa-wasm)".padEnd(46), p50(ours).toFixed(1).padStart(8), `  ${status}`);
+    console.log("service verifyManifest (c2pa-wasm)".padEnd(46), p50(ours).toFixed(1).padStart(8), `  ${status}, the same file again`);
+    console.log("  a store read for the first time (12 files)".padEnd(46), p50(first).toFixed(1).padStart(8));
     console.log(
       "  of which the engine: c2pa-wasm read + json()".padEnd(46),
       p50(engine).toFixed(1).padStart(8),
@@ -194,7 +204,7 @@ console.log("Target: 1 MP sign <= 10 ms CPU; a 12 MP job inside the 128 MB Worke
     );
     goal({
       what: "verify a signed 1 MP JPEG, service vs native c2pa-rs reader",
-      figure: `${ratio.toFixed(2)}× (${p50(ours).toFixed(1)} vs ${p50(native).toFixed(1)} CPU ms; the c2pa-wasm read alone ${(p50(engine) / p50(native)).toFixed(2)}×; ${(p50(ours) / p50(bare)).toFixed(2)}× a read without trust settings)`,
+      figure: `${ratio.toFixed(2)}× (${p50(ours).toFixed(1)} vs ${p50(native).toFixed(1)} CPU ms; a first read ${(p50(first) / p50(native)).toFixed(2)}×; the c2pa-wasm read alone ${(p50(engine) / p50(native)).toFixed(2)}×; ${(p50(ours) / p50(bare)).toFixed(2)}× a read without trust settings)`,
       goal: "≤ 1.2×",
       pass: ratio <= 1.2 && status === nativeState,
       note: "bench/sign.mjs; same trust settings, CPU ms p50 of 40 interleaved runs",

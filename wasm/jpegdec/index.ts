@@ -81,6 +81,7 @@ let blk: usize = 0; // 64 i32: the dequantised block being decoded (natural orde
 let tmp: usize = 0; // 64 f32: IDCT intermediate
 let area4: usize = 0; // 4 x 8 f32: area-average IDCT rows for 1/2
 let area2: usize = 0; // 2 x 8 f32: for 1/4
+let zzMask: usize = 0; // 8 x 256 u64: row r's nonzero bits (natural order) as bits of their zigzag indices
 let crR: usize = 0; // 256 i32 each: YCbCr -> RGB contributions
 let crG: usize = 0;
 let cbG: usize = 0;
@@ -97,6 +98,7 @@ function init(): void {
   tmp = alloc(2 * 64 * 4);
   area4 = alloc(4 * 8 * 4);
   area2 = alloc(2 * 8 * 4);
+  zzMask = alloc(8 * 256 * 8);
   crR = alloc(256 * 4);
   crG = alloc(256 * 4);
   cbG = alloc(256 * 4);
@@ -113,6 +115,16 @@ function init(): void {
         for (let x = i * m; x < (i + 1) * m; x++) s += Math.cos(((2.0 * <f64>x + 1.0) * <f64>k * Math.PI) / 16.0);
         const c = k == 0 ? Math.SQRT1_2 : 1.0;
         store<f32>(dst + <usize>((i * 8 + k) << 2), <f32>((0.5 * c * s) / <f64>m));
+      }
+  }
+  for (let k = 0; k < 64; k++) {
+    const n = <i32>unchecked(ZIGZAG[k]);
+    const r = n >> 3;
+    const bit = n & 7;
+    for (let v = 0; v < 256; v++)
+      if ((v >> bit) & 1) {
+        const at = zzMask + (<usize>((r << 8) + v) << 3);
+        store<u64>(at, load<u64>(at) | (<u64>1 << <u64>k));
       }
   }
   // T.81 / JFIF YCbCr -> RGB in 16-bit fixed point with rounding.
@@ -159,7 +171,7 @@ const cFullW = new StaticArray<i32>(4); // real samples per row at full scale
 const cFullH = new StaticArray<i32>(4);
 const cQ = new StaticArray<usize>(4); // the component's dequantisation table (snapshot)
 const cQSet = new StaticArray<bool>(4);
-const cCoef = new StaticArray<usize>(4); // i16 x 64 per block (buffered mode)
+const cCoef = new StaticArray<usize>(4); // i16 x 64 per block, natural order (buffered mode)
 const cPlane = new StaticArray<usize>(4); // 2 slots of one MCU row of samples
 const cAbove = new StaticArray<usize>(4); // the last sample row of the MCU row before
 const cStride = new StaticArray<i32>(4);
@@ -660,7 +672,9 @@ function decodeBlock(i: i32, c: i32, keepAc: bool): i32 {
   return last;
 }
 
-// Progressive (and multi-scan sequential) decoding into the i16 coefficient buffer, natural order.
+// Progressive (and multi-scan sequential) decoding into the i16 coefficient buffer, natural order. A refinement
+// scan finds the coefficients already nonzero as a mask in zigzag order (nonzeroMask: SIMD compares, then a table
+// lookup per row) instead of a table lookup and a load per position.
 
 @inline function coefAt(c: i32, bx: i32, by: i32): usize {
   return unchecked(cCoef[c]) + ((<usize>by * <usize>unchecked(cBW[c]) + <usize>bx) << 7);
@@ -725,6 +739,20 @@ function decodeAcFirst(i: i32, p: usize): void {
   const ac = acTable(i);
   let k = ss;
   while (k <= se) {
+    if (bitCnt < 16) fill();
+    const f = load<i32>(ac + H_FASTAC + (<usize>(<i32>(bitBuf >> <u64>(bitCnt - 9)) & 511) << 2));
+    if (f != 0) {
+      // code and magnitude in one lookup (as decodeBlock)
+      bitCnt -= f & 255;
+      k += (f >> 8) & 255;
+      if (k > 63) {
+        err = CORRUPT;
+        return;
+      }
+      store<i16>(p + (<usize>unchecked(ZIGZAG[k]) << 1), <i16>((f >> 16) << al));
+      k++;
+      continue;
+    }
     const rs = decodeSym(ac);
     const r = rs >> 4;
     const sz = rs & 15;
@@ -747,22 +775,16 @@ function decodeAcFirst(i: i32, p: usize): void {
   }
 }
 
-/** Refines a coefficient already nonzero: one correction bit at this scan's bit position. */
-@inline function refine(a: usize, p1: i32): void {
-  if (getBit()) {
-    const v = <i32>load<i16>(a);
-    if ((v & p1) == 0) store<i16>(a, <i16>(v >= 0 ? v + p1 : v - p1));
-  }
-}
-
 function decodeAcRefine(i: i32, p: usize): void {
   const p1 = 1 << al;
   let k = ss;
+  // the coefficients of the band already nonzero before this scan (one placed by it lies below k from then on)
+  const nonzero = nonzeroMask(p) & bandMask(ss, se);
   if (eobrun <= 0) {
     const ac = acTable(i);
     while (k <= se) {
       const rs = decodeSym(ac);
-      let r = rs >> 4;
+      const r = rs >> 4;
       const sz = rs & 15;
       let v = 0;
       if (sz != 0) {
@@ -776,29 +798,55 @@ function decodeAcRefine(i: i32, p: usize): void {
         if (r > 0) eobrun += getBits(r);
         break;
       }
-      // skip r coefficients that are still zero (refining the nonzero ones passed), then place v
-      while (k <= se) {
-        const a = p + (<usize>unchecked(ZIGZAG[k]) << 1);
-        if (load<i16>(a) != 0) refine(a, p1);
-        else {
-          if (r == 0) {
-            if (v != 0) store<i16>(a, <i16>v);
-            k++;
-            break;
-          }
-          r--;
-        }
-        k++;
-      }
+      // skip r coefficients that are still zero (refining the nonzero ones passed), then place v at the next zero
+      let zeros = ~nonzero & bandMask(k, se);
+      for (let j = 0; j < r; j++) zeros &= zeros - 1;
+      const at = zeros != 0 ? <i32>ctz<u64>(zeros) : se + 1;
+      if (at > k) refineNonzero(p, nonzero & bandMask(k, at - 1), p1);
+      if (at <= se && v != 0) store<i16>(p + (<usize>unchecked(ZIGZAG[at]) << 1), <i16>v);
+      k = at + 1;
       if (err != OK) return;
     }
   }
   if (eobrun > 0) {
-    for (; k <= se; k++) {
-      const a = p + (<usize>unchecked(ZIGZAG[k]) << 1);
-      if (load<i16>(a) != 0) refine(a, p1);
-    }
+    if (k <= se) refineNonzero(p, nonzero & bandMask(k, se), p1);
     eobrun--;
+  }
+}
+
+/** Bit k set when the coefficient of zigzag index k of the block at p (natural order) is nonzero. */
+@inline function nonzeroMask(p: usize): u64 {
+  const zero = i16x8.splat(0);
+  let m: u64 = 0;
+  for (let r: usize = 0; r < 8; r++) {
+    const rowBits = <usize>i16x8.bitmask(v128.not(i16x8.eq(v128.load(p + (r << 4)), zero)));
+    m |= load<u64>(zzMask + (((r << 8) + rowBits) << 3));
+  }
+  return m;
+}
+
+/** Bits from..to (inclusive, 0 <= from <= to <= 63). */
+@inline function bandMask(from: i32, to: i32): u64 {
+  const upTo: u64 = to == 63 ? <u64>-1 : (<u64>1 << <u64>(to + 1)) - 1;
+  return upTo & (<u64>-1 << <u64>from);
+}
+
+/**
+ * One correction bit for each coefficient of `m` (all nonzero), lowest position first, as the per-position walk
+ * reads them; up to 16 bits are taken from the bit buffer at once.
+ */
+function refineNonzero(p: usize, m: u64, p1: i32): void {
+  while (m != 0) {
+    const n = min<i32>(<i32>popcnt<u64>(m), 16);
+    const bits = getBits(n);
+    for (let j = n - 1; j >= 0; j--) {
+      const a = p + (<usize>unchecked(ZIGZAG[<i32>ctz<u64>(m)]) << 1);
+      m &= m - 1;
+      if ((bits >> j) & 1) {
+        const v = <i32>load<i16>(a);
+        if ((v & p1) == 0) store<i16>(a, <i16>(v >= 0 ? v + p1 : v - p1));
+      }
+    }
   }
 }
 

@@ -10,6 +10,7 @@ import { applySidecarBinding } from "./reader";
 import { CAPTURE_ASSERTION_LABEL, CREATOR_ASSERTION_LABEL } from "./signer";
 import { type CrJsonSignature, type SignerSummary, signerSummaryFromCose, signerSummaryFromCrJson } from "./signer-summary";
 import { anchorsForStore } from "./trust-anchors";
+import { applyTrustVerdict, learnTrustVerdict, trustPlan } from "./trust-verdicts";
 
 /*
  * Reads a manifest for verification: the engine's validation codes (active manifest and ingredients), the claims
@@ -310,19 +311,55 @@ async function engineVerify(
   let reader: WasmReader | null = null;
   try {
     ensureEngine();
-    const settings = verifySettingsJson(trustAnchorsPem);
-    reader = input.manifestStore
-      ? await WasmReader.fromBytes("application/c2pa", input.manifestStore, settings)
-      : await WasmReader.fromBytes(input.mediaType, input.bytes, settings);
-    const store = JSON.parse(reader.json()) as StoreJson;
+    const read = (anchors: string | null) =>
+      input.manifestStore
+        ? WasmReader.fromBytes("application/c2pa", input.manifestStore, verifySettingsJson(anchors))
+        : WasmReader.fromBytes(input.mediaType, input.bytes, verifySettingsJson(anchors));
+    // An embedded store read before under the same anchors: its trust verdict is reused (trust-verdicts.ts).
+    const { plan, key } =
+      trustAnchorsPem && !input.manifestStore && located.status === "ok" && ["jpeg-app11", "png-cabx"].includes(located.carrier)
+        ? await trustPlan(located.store, trustAnchorsPem)
+        : { plan: "read" as const, key: null };
+    let store: StoreJson | null = null;
+    let signer: SignerSummary | null = null;
+    if (key && plan === "apply") {
+      reader = await read(null);
+      store = applyTrustVerdict(key, JSON.parse(reader.json()) as StoreJson);
+      const label = store?.active_manifest;
+      // Only where the signer comes from our COSE reading: crJSON would be the one of a read without trust checks.
+      signer =
+        store && label && !store.validation_results?.activeManifest?.failure?.length
+          ? signerFromStore(located, label, store.manifests?.[label]?.signature_info?.time ?? null)
+          : null;
+      if (!signer) {
+        store = null;
+        reader.free();
+        reader = null;
+      }
+    }
+    if (!store) {
+      reader = await read(trustAnchorsPem);
+      store = JSON.parse(reader.json()) as StoreJson;
+      const active = store.validation_results?.activeManifest;
+      if (key && plan === "learn" && !active?.failure?.length && codes(active?.success).includes("timeStamp.validated")) {
+        // Learnt only for a timestamped store (its certificates are judged at the token's time, not the clock's)
+        // without failures (a verdict is applied only where the signer comes from our COSE reading, see above).
+        const without = await read(null);
+        try {
+          learnTrustVerdict(key, store as Record<string, unknown>, JSON.parse(without.json()) as Record<string, unknown>);
+        } finally {
+          without.free();
+        }
+      }
+    }
     const label = store.active_manifest;
     if (!label) return { facts: { state: "absent" }, claims: null, signer: null, assertion_labels: [] };
     const active = store.validation_results?.activeManifest;
     // crJSON only when needed: a sidecar's binding check, or a signature our reader cannot render as crJSON does.
-    let crJson: string | null = input.manifestStore && !input.manifestOnly ? reader.crJson() : null;
-    const signer =
+    let crJson: string | null = input.manifestStore && !input.manifestOnly ? reader!.crJson() : null;
+    signer ||=
       (!crJson && !active?.failure?.length && signerFromStore(located, label, store.manifests?.[label]?.signature_info?.time ?? null)) ||
-      signerSummaryFromCrJson(JSON.parse((crJson ??= reader.crJson())) as CrJsonSignature, label);
+      signerSummaryFromCrJson(JSON.parse((crJson ??= reader!.crJson())) as CrJsonSignature, label);
     const check = {
       validation_state: (store.validation_state === "Trusted" || store.validation_state === "Valid" ? store.validation_state : "Invalid") as
         | "Trusted"
@@ -334,7 +371,7 @@ async function engineVerify(
       asset_binding_checked: !input.manifestStore,
     };
     // A sidecar store read alone: check its hard binding against the asset ourselves (the engine cannot).
-    if (input.manifestStore && !input.manifestOnly) await applySidecarBinding(crJson ?? reader.crJson(), label, input.bytes, check);
+    if (input.manifestStore && !input.manifestOnly) await applySidecarBinding(crJson ?? reader!.crJson(), label, input.bytes, check);
     return {
       facts: {
         state: "read",

@@ -32,6 +32,41 @@ export type JpegStreamResult = { status: "decoded"; width: number; height: numbe
 
 const LOG2: Record<DecodeScale, number> = { 1: 0, 2: 1, 4: 2, 8: 3 };
 
+/** One instance of the kernel, and the source whose file it holds with every scan decoded (a rewind serves it). */
+interface Kernel {
+  exports: KernelExports;
+  owner: object | null;
+  /** A call on it threw (a trap, or a sink that threw mid-image): it is not reused. */
+  broken?: boolean;
+}
+
+/**
+ * The largest kernel memory kept for reuse: a fresh instance per decode costs its memory's growth and page faults
+ * again (~3 ms of a 1 MP verify); a kernel that grew past this (a 12 MP progressive file holds 72 MB of
+ * coefficients) is left to the garbage collector, as every kernel was before.
+ */
+const POOLED_MEMORY_MAXIMUM = 24 * 1024 * 1024;
+
+/**
+ * At most one idle kernel per module and isolate. A kernel is taken for one synchronous call (header, or a whole
+ * decode) and given back at its end, so two decoders never share one at the same time, and a decode started from
+ * inside another's sink gets a fresh one.
+ */
+const idleKernels = new WeakMap<WebAssembly.Module, Kernel>();
+
+function takeKernel(module: WebAssembly.Module): Kernel {
+  const idle = idleKernels.get(module);
+  if (idle) {
+    idleKernels.delete(module);
+    return idle;
+  }
+  return { exports: new WebAssembly.Instance(module, {}).exports as unknown as KernelExports, owner: null };
+}
+
+function giveBack(module: WebAssembly.Module, kernel: Kernel): void {
+  if (!kernel.broken && kernel.exports.memoryBytes() <= POOLED_MEMORY_MAXIMUM && !idleKernels.has(module)) idleKernels.set(module, kernel);
+}
+
 function failure(status: number, what: string): JpegDecodeFailure {
   const s = STATUS[status] ?? "failed";
   if (s === "unsupported") return { status: s, message: `This JPEG's coding process is not supported by the streaming decoder (${what}).` };
@@ -45,27 +80,31 @@ function failure(status: number, what: string): JpegDecodeFailure {
  * image out in runs of whole rows and never holds a full-size RGBA image (a progressive file needs its 2-byte
  * coefficients, 1 to 2 bytes a pixel); the pixel count is checked against `maxPixels` before anything large is
  * allocated. Scaled decodes (1/2, 1/4, 1/8 per side) are reduced in the DCT domain: each sample is the area
- * average of the full reconstruction over its pixels. Not reentrant (one synchronous instance per isolate).
+ * average of the full reconstruction over its pixels. Each call runs on a kernel instance of its own for its
+ * duration (an idle one of the isolate is reused, see takeKernel), so decoders and sources may interleave.
  */
 export class JpegStreamDecoder {
-  readonly #k: KernelExports;
-  /** The source whose file is loaded in the kernel with every scan decoded (a rewind serves it), else null. */
-  #owner: object | null = null;
+  readonly #module: WebAssembly.Module;
   /** The last #stream ended in the kernel's refusal of the file (failed or unsupported), set by #stream. */
   #refused = false;
 
   constructor(module: WebAssembly.Module) {
-    this.#k = new WebAssembly.Instance(module, {}).exports as unknown as KernelExports;
+    this.#module = module;
   }
 
-  /** Bytes of linear memory the kernel holds now (it only grows; it is reused across calls). */
-  get kernelMemoryBytes(): number {
-    return this.#k.memoryBytes();
+  /** `run` on a kernel taken for this call only. */
+  #with<T>(run: (kernel: Kernel) => T): T {
+    const kernel = takeKernel(this.#module);
+    try {
+      return run(kernel);
+    } finally {
+      giveBack(this.#module, kernel);
+    }
   }
 
-  #load(bytes: Uint8Array): number {
-    const k = this.#k;
-    this.#owner = null;
+  #load(kernel: Kernel, bytes: Uint8Array): number {
+    const k = kernel.exports;
+    kernel.owner = null;
     const ptr = k.inputAlloc(bytes.length);
     if (ptr === 0) return 3;
     new Uint8Array(k.memory.buffer, ptr, bytes.length).set(bytes);
@@ -74,10 +113,14 @@ export class JpegStreamDecoder {
 
   /** The frame header: size and layout, without decoding any pixels. */
   header(bytes: Uint8Array): JpegHeaderResult {
+    return this.#with((kernel) => this.#header(kernel, bytes));
+  }
+
+  #header(kernel: Kernel, bytes: Uint8Array): JpegHeaderResult {
     try {
-      const status = this.#load(bytes);
+      const status = this.#load(kernel, bytes);
       if (status !== 0) return failure(status, "header");
-      const k = this.#k;
+      const k = kernel.exports;
       return {
         status: "ready",
         width: k.imageWidth(),
@@ -86,6 +129,7 @@ export class JpegStreamDecoder {
         progressive: k.isProgressive() === 1,
       };
     } catch (error) {
+      kernel.broken = true;
       return { status: "failed", message: `JPEG decoder error: ${String((error as Error)?.message ?? error)}` };
     }
   }
@@ -130,18 +174,29 @@ export class JpegStreamDecoder {
     maxPixels: number,
     open: (width: number, height: number) => RowSink,
   ): JpegStreamResult {
+    return this.#with((kernel) => this.#streamOn(kernel, bytes, token, scale, maxPixels, open));
+  }
+
+  #streamOn(
+    kernel: Kernel,
+    bytes: Uint8Array,
+    token: object | null,
+    scale: DecodeScale,
+    maxPixels: number,
+    open: (width: number, height: number) => RowSink,
+  ): JpegStreamResult {
     try {
-      const k = this.#k;
+      const k = kernel.exports;
       const log2 = LOG2[scale] ?? 0;
       let status: number;
-      if (token !== null && this.#owner === token && k.rewind(log2) === 0) status = 0;
+      if (token !== null && kernel.owner === token && k.rewind(log2) === 0) status = 0;
       else {
-        status = this.#load(bytes);
+        status = this.#load(kernel, bytes);
         if (status !== 0) return this.#refusal(status, "header");
         if (k.imageWidth() * k.imageHeight() > maxPixels)
           return { status: "too_large", message: `The image has more than ${maxPixels} pixels.` };
         status = k.start(log2, maxPixels);
-        if (status === 0 && token !== null) this.#owner = token;
+        if (status === 0 && token !== null) kernel.owner = token;
       }
       if (status !== 0) return this.#refusal(status, "scan data");
       const width = k.outWidth();
@@ -161,7 +216,8 @@ export class JpegStreamDecoder {
       if (y !== height) return { status: "failed", message: "The JPEG ended before its last row." };
       return { status: "decoded", width, height };
     } catch (error) {
-      this.#owner = null;
+      kernel.owner = null;
+      kernel.broken = true;
       return { status: "failed", message: `JPEG decoder error: ${String((error as Error)?.message ?? error)}` };
     }
   }

@@ -49,6 +49,9 @@ export function parseJpeg(b: Uint8Array): Detection {
       if (!sawFrame) corrupt("JPEG scan before frame header");
       // Entropy-coded data: FF 00 is a stuffed byte, FF D0–D7 restart markers; anything else ends the scan.
       for (;;) {
+        // Only 0xFF bytes matter here: jump to the next one natively (a byte loop in JS costs ~7 ms on 1 MP).
+        const ff = b.indexOf(0xff, pos);
+        pos = ff < 0 ? b.length : ff;
         if (pos + 1 >= b.length) corrupt("JPEG scan data truncated");
         if (b[pos] === 0xff) {
           const next = b[pos + 1]!;

@@ -1,0 +1,117 @@
+/**
+ * #19: verifyManifest reuses the engine's trust verdict on a store read before under the same anchors
+ * (trust-verdicts.ts): from the third read of the same store, c2pa-wasm reads without trust checks and the learnt
+ * verdict is applied. Checked: every read reports exactly what a read with trust checks reports (trusted, untrusted
+ * under other anchors, no anchors, untimed); the verdict is applied only to a timestamped store; the same store in a
+ * changed asset (its hard binding broken) is read with trust checks again and reported tampered; other anchors are
+ * another key.
+ */
+import { readFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { join } from "node:path";
+import { beforeAll, describe, expect, it } from "vitest";
+import { type DevPki, mintDevPki } from "../../../src/dev/pki";
+import { respondTimestamp } from "../../../src/dev/tsa-responder";
+import { initC2paEngine, verifySettingsJson, WasmReader } from "../../../src/media/c2pa/engine";
+import { C2paSigner } from "../../../src/media/c2pa/signer";
+import { trustVerdictsApplied } from "../../../src/media/c2pa/trust-verdicts";
+import { installDevTsa } from "../../../src/media/c2pa/tsa-dev-port";
+import { verifyManifest } from "../../../src/media/c2pa/verifier";
+
+const require = createRequire(import.meta.url);
+const FIXTURES = join(import.meta.dirname, "..", "..", "fixtures");
+const SAMPLE = new Uint8Array(readFileSync(join(FIXTURES, "media", "sample-1mp.jpg")));
+let pki: DevPki;
+let other: DevPki;
+
+beforeAll(async () => {
+  const { compile } = WebAssembly as unknown as { compile(bytes: Uint8Array): Promise<WebAssembly.Module> };
+  initC2paEngine(await compile(readFileSync(require.resolve("@contentauth/c2pa-wasm/c2pa.wasm"))));
+  installDevTsa(respondTimestamp);
+  pki = await mintDevPki({ algorithm: "ES256" });
+  other = await mintDevPki({ algorithm: "ES256" });
+});
+
+async function signed(timestamped: boolean): Promise<Uint8Array> {
+  const signer = new C2paSigner({
+    certChainPem: pki.signerChainPem,
+    privateKey: pki.signerKeyPkcs8Pem,
+    tsa: timestamped ? { kind: "internal", chainPem: pki.tsaChainPem, keyPkcs8Pem: pki.tsaKeyPkcs8Pem } : null,
+  });
+  const plan = { title: "a.jpg", media_type: "image/jpeg", intent: { kind: "opened" as const }, assertions: [] };
+  const out = await signer.signEmbedded({ bytes: SAMPLE, plan });
+  if (out.status !== "signed") throw new Error(JSON.stringify(out));
+  return out.bytes;
+}
+
+/** The engine's own reading with trust checks: validation state and codes. */
+async function engineReading(bytes: Uint8Array, anchors: string | null) {
+  const reader = await WasmReader.fromBytes("image/jpeg", bytes, verifySettingsJson(anchors));
+  try {
+    const store = JSON.parse(reader.json());
+    const active = store.validation_results?.activeManifest ?? {};
+    const codes = (list?: { code: string }[]) => (list ?? []).map((c) => c.code);
+    return {
+      validation_state: store.validation_state === "Trusted" || store.validation_state === "Valid" ? store.validation_state : "Invalid",
+      success_codes: codes(active.success),
+      failure_codes: codes(active.failure),
+      informational_codes: codes(active.informational),
+    };
+  } finally {
+    reader.free();
+  }
+}
+
+const verify = (bytes: Uint8Array, anchors: string | null) => verifyManifest({ bytes, mediaType: "image/jpeg" }, anchors, () => undefined);
+
+describe("trust verdicts of stores read before (trust-verdicts.ts)", () => {
+  it("every read reports what a read with trust checks reports; the verdict is applied from the third read", async () => {
+    const bytes = await signed(true);
+    for (const [name, anchors, state] of [
+      ["trusted", () => pki.rootCertPem, "Trusted"],
+      ["other anchors (untrusted)", () => other.rootCertPem, "Valid"],
+      ["no anchors", () => null, "Valid"],
+    ] as const) {
+      const reference = await engineReading(bytes, anchors());
+      expect(reference.validation_state, name).toBe(state);
+      const first = await verify(bytes, anchors());
+      const before = trustVerdictsApplied();
+      const reads = [first];
+      for (let i = 0; i < 4; i++) reads.push(await verify(bytes, anchors()));
+      for (const r of reads) {
+        expect(r.facts, name).toMatchObject(reference);
+        expect(r.facts, name).toEqual(first.facts);
+        expect(r.signer, name).toEqual(first.signer);
+        expect(r.claims, name).toEqual(first.claims);
+        expect(r.assertion_labels, name).toEqual(first.assertion_labels);
+      }
+      // Applied on reads 3, 4, 5 of a trusted store; one with a failure code (signingCredential.untrusted) is always
+      // read with trust checks, and without anchors there is nothing to learn.
+      expect(trustVerdictsApplied() - before, name).toBe(name === "trusted" ? 3 : 0);
+    }
+  });
+
+  it("an untimed store is always read with trust checks", async () => {
+    const bytes = await signed(false);
+    const before = trustVerdictsApplied();
+    const reference = await engineReading(bytes, pki.rootCertPem);
+    for (let i = 0; i < 4; i++) expect((await verify(bytes, pki.rootCertPem)).facts).toMatchObject(reference);
+    expect(trustVerdictsApplied()).toBe(before);
+  });
+
+  it("the same store in a changed asset is read with trust checks again and reported as the engine reports it", async () => {
+    const bytes = await signed(true);
+    for (let i = 0; i < 3; i++) await verify(bytes, pki.rootCertPem); // learnt, and applied once
+    const changed = bytes.slice();
+    changed[changed.length - 100]! ^= 0x01; // inside the entropy-coded data, outside the store
+    const before = trustVerdictsApplied();
+    const reference = await engineReading(changed, pki.rootCertPem);
+    expect(reference.failure_codes).toContain("assertion.dataHash.mismatch");
+    const got = await verify(changed, pki.rootCertPem);
+    expect(got.facts).toMatchObject(reference);
+    expect(trustVerdictsApplied()).toBe(before);
+    // and the unchanged file still gets the verdict
+    expect((await verify(bytes, pki.rootCertPem)).facts).toMatchObject({ validation_state: "Trusted" });
+    expect(trustVerdictsApplied()).toBe(before + 1);
+  });
+});
