@@ -190,7 +190,10 @@ export async function activeEndpoints(tenantId: string, n: number): Promise<stri
  * testEnv whose D1 tells `hooks` of every round trip: a lone statement's first/run/all/raw, and each batch with the
  * SQL of its statements and the call that sends it (a hook may delay, fail or pass it on).
  */
-export function hookedEnv(hooks: { roundTrip?: () => void; batch?: (sqls: string[], send: () => Promise<D1Result[]>) => Promise<D1Result[]> }) {
+export function hookedEnv(hooks: {
+  roundTrip?: () => void;
+  batch?: (sqls: string[], send: () => Promise<D1Result[]>) => Promise<D1Result[]>;
+}) {
   const sqlOf = new WeakMap<object, string>();
   const wrap = (s: D1PreparedStatement, sql: string): D1PreparedStatement => {
     const p = new Proxy(s, {
