@@ -83,7 +83,7 @@ export async function loadDeliveries(
       d1
         .prepare(
           `SELECT id, body FROM webhook_events WHERE id IN (
-             SELECT event_id FROM webhook_deliveries WHERE id IN (${marks(ids.length)}) AND status IN ('pending', 'delivering'))`,
+             SELECT event_id FROM webhook_deliveries WHERE id IN (${marks(ids.length)}) AND +status IN ('pending', 'delivering'))`,
         )
         .bind(...ids),
     ]),
@@ -170,12 +170,15 @@ export async function claimRound(
   bodies: Map<string, string>;
 }> {
   if (c.deliveryIds.length > ID_CHUNK || c.eventIds.length > ID_CHUNK) throw new Error("a claim round names at most 90 deliveries");
+  // `+endpoint_id`, `+status` (here and below): the rows are found by their ids (the primary key); on an index of
+  // endpoint or status SQLite walked every delivery of the endpoint, or every one in that status (#19: most of a
+  // claim's and a record's cost as the tables grew).
   const statements = [
     d1
       .prepare(
         `UPDATE webhook_deliveries SET status = 'delivering', attempt_count = attempt_count + 1, lease_until = ?, updated_at = ?
-            WHERE id IN (${marks(c.deliveryIds.length)}) AND endpoint_id = ?
-              AND ((status = 'pending' AND COALESCE(next_attempt_at, 0) <= ?) OR (status = 'delivering' AND lease_until <= ?))
+            WHERE id IN (${marks(c.deliveryIds.length)}) AND +endpoint_id = ?
+              AND ((+status = 'pending' AND COALESCE(next_attempt_at, 0) <= ?) OR (+status = 'delivering' AND lease_until <= ?))
               AND attempt_count - attempt_base < ?
               AND EXISTS (SELECT 1 FROM webhook_endpoints WHERE id = ? AND state = 'active')
           RETURNING id, attempt_count, attempt_base`,
@@ -205,7 +208,7 @@ export async function postponeDeliveries(d1: D1Database, deliveryIds: readonly s
           `UPDATE webhook_deliveries SET
                next_attempt_at = CASE WHEN status = 'pending' THEN MAX(COALESCE(next_attempt_at, 0), ?) ELSE next_attempt_at END,
                lease_until = CASE WHEN status = 'delivering' AND lease_until <= ? THEN ? ELSE lease_until END
-             WHERE id IN (${marks(ids.length)}) AND status IN ('pending', 'delivering')`,
+             WHERE id IN (${marks(ids.length)}) AND +status IN ('pending', 'delivering')`,
         )
         .bind(due, now, due, ...ids),
     ),
@@ -349,7 +352,7 @@ function acknowledgedStatements(d1: D1Batcher, records: readonly AttemptRecord[]
         d1
           .prepare(
             `UPDATE webhook_deliveries SET status = 'delivered', next_attempt_at = NULL, lease_until = NULL, response_code = ?, response_body_sha256 = ?, terminal_reason = NULL, updated_at = ?
-              WHERE status = 'delivering' AND ${claimOf(rows).sql}`,
+              WHERE +status = 'delivering' AND ${claimOf(rows).sql}`,
           )
           .bind(rows[0]!.responseCode, rows[0]!.responseBodySha256, recordedAt, ...claimOf(rows).binds),
       );
