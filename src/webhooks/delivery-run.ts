@@ -17,11 +17,11 @@ import { SharedBatch } from "./repo/shared-batch";
 import { retrySchedule } from "./retry-policy";
 
 /*
- * A queue batch of deliveries, attempted in runs per endpoint: one read of all the batch's deliveries, then for
- * each endpoint, round after round, one gate call for as many leases as it allows (acquireMany, which also frees
- * the previous round's), one D1 batch that claims that many deliveries and reads the endpoint and the event
- * bodies, the secrets opened and the destination checked once, the POSTs in parallel, and the outcomes recorded
- * in one D1 batch.
+ * A queue batch of deliveries, attempted in runs per endpoint: one read of all the batch's deliveries and their
+ * events' bodies, then for each endpoint, round after round, one gate call for as many leases as it allows
+ * (acquireMany, which also frees the previous round's), one D1 batch that claims that many deliveries and reads
+ * the endpoint, the secrets opened (once per isolate for the same sealed secrets) and the destination checked
+ * once, the POSTs in parallel, and the outcomes recorded in one D1 batch.
  * The guarantees are deliverOnce's, per delivery: a lease per request (concurrency and rate exact), a POST only
  * after its own row was claimed (two consumers claiming the same ids split them), an outcome recorded only by
  * the claim that made it. A delivery that is not plainly pending and due goes through deliverOnce.
@@ -52,8 +52,9 @@ export async function deliverBatch(
   const errors = new Map<string, unknown>();
   const unique = [...new Set(deliveryIds)];
   let rows: Map<string, EngineDeliveryRow>;
+  let bodies: Map<string, string>;
   try {
-    rows = await loadDeliveries(env.DB, unique);
+    ({ rows, bodies } = await loadDeliveries(env.DB, unique));
   } catch (error) {
     return deliveryIds.map(() => error);
   }
@@ -81,16 +82,20 @@ export async function deliverBatch(
   const shared = new SharedBatch(env.DB);
   await Promise.all([
     ...single.map((id) => deliverOnce(env, id, deps).catch(fail([id]))),
-    ...[...runs.values()].map((run) => deliverRun(env, shared, run, maxAttempts, deps).catch(fail(run.map((r) => r.id)))),
+    ...[...runs.values()].map((run) => deliverRun(env, shared, run, bodies, maxAttempts, deps).catch(fail(run.map((r) => r.id)))),
   ]);
   return deliveryIds.map((id) => errors.get(id) ?? null);
 }
 
-/** One endpoint's pending, due deliveries, in rounds of as many leases as its gate grants at once. */
+/**
+ * One endpoint's pending, due deliveries, in rounds of as many leases as its gate grants at once. `bodies`: the
+ * batch's event bodies, shared by its runs (a body missing there is read with the claim and added).
+ */
 async function deliverRun(
   env: Bindings,
   d1: SharedBatch,
   run: EngineDeliveryRow[],
+  bodies: Map<string, string>,
   maxAttempts: number,
   deps: DeliveryDeps,
 ): Promise<void> {
@@ -98,7 +103,6 @@ async function deliverRun(
   const gate = env.WEBHOOK_GATE.get(env.WEBHOOK_GATE.idFromName(first.endpoint_id));
   const config: GateConfig = { maxConcurrency: first.max_concurrency, ratePerMinute: first.rate_limit_per_minute, leaseMs: LEASE_MS };
   const queue = run.slice();
-  const bodies = new Map<string, string>(); // event bodies never change: read once per run
   // The previous round's leases: freed by the next round's acquire (one round trip), or at the end.
   let held: { leaseIds: string[]; unsent: string[] } | undefined;
   // The previous round's record, not awaited before the next round's gate call and claim, so that record and

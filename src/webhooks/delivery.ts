@@ -156,17 +156,43 @@ export async function prepareSender(
   try {
     const pepper = env.SVC_KEY_PEPPER;
     if (!pepper) throw new Error("SVC_KEY_PEPPER is not configured: webhook secrets cannot be opened");
-    // New secret first, then the outgoing one during a rotation overlap.
-    const secrets = [await openSecret(pepper, endpointId, target.secret_ciphertext)];
-    if (target.previous_secret_ciphertext) secrets.push(await openSecret(pepper, endpointId, target.previous_secret_ciphertext));
-    const sign = await webhookSigner(secrets);
+    const { secretCount, sign } = await openedSigner(pepper, endpointId, target.secret_ciphertext, target.previous_secret_ciphertext);
+    // The destination is checked every time (a name can be re-pointed); only the opened secrets are kept.
     const check = await checkWebhookDestination(env, target.url);
-    return { secretCount: secrets.length, sign, check };
+    return { secretCount, sign, check };
   } catch (error) {
     // Our side failed (configuration, storage): recorded like any failed attempt, so the schedule still ends it.
     log.error("webhook attempt could not be made", { endpoint_id: endpointId, error: String(error) });
     return { secretCount: 0, failure: { kind: "error", error: "internal_error" } };
   }
+}
+
+/** Opened signers kept per isolate: more than a tenant's endpoints, far fewer than would matter in memory. */
+const SIGNERS_KEPT = 256;
+const signers = new Map<string, { secretCount: number; sign: WebhookSigner }>();
+
+/**
+ * The signer of an endpoint's sealed secrets (new first, then the outgoing one during a rotation overlap), opened
+ * and imported once per isolate (#19: every round of every run decrypted and imported them again). Keyed by the
+ * exact sealed texts, the endpoint (their associated data) and the pepper: a rotation, an overlap's end or another
+ * pepper is another key, so a retired secret never signs. Only opened signers are kept (no promise is shared
+ * across requests; two first uses at once both open); a failure is not kept.
+ */
+export async function openedSigner(
+  pepper: string,
+  endpointId: string,
+  sealed: string,
+  previousSealed: string | null,
+): Promise<{ secretCount: number; sign: WebhookSigner }> {
+  const key = JSON.stringify([pepper, endpointId, sealed, previousSealed]);
+  const kept = signers.get(key);
+  if (kept) return kept;
+  const secrets = [await openSecret(pepper, endpointId, sealed)];
+  if (previousSealed) secrets.push(await openSecret(pepper, endpointId, previousSealed));
+  const opened = { secretCount: secrets.length, sign: await webhookSigner(secrets) };
+  if (signers.size >= SIGNERS_KEPT && !signers.has(key)) signers.delete(signers.keys().next().value!);
+  signers.set(key, opened);
+  return opened;
 }
 
 /** The record of one attempt's result: the delivery's next state under the retry schedule, and the attempt row. */

@@ -35,6 +35,8 @@ export async function signWebhook(
   return (await webhookSigner(secrets))(message);
 }
 
+const encoder = new TextEncoder();
+
 /** Signs messages with fixed secrets; the HMAC keys are imported once (a run of deliveries to one endpoint). */
 export type WebhookSigner = (message: { id: string; timestampSeconds: number; body: string }) => Promise<SignedHeaders>;
 
@@ -48,7 +50,7 @@ export async function webhookSigner(secrets: readonly string[]): Promise<Webhook
     keys.push(await crypto.subtle.importKey("raw", raw, { name: "HMAC", hash: "SHA-256" }, false, ["sign"]));
   }
   return async (message) => {
-    const content = new TextEncoder().encode(`${message.id}.${message.timestampSeconds}.${message.body}`);
+    const content = encoder.encode(`${message.id}.${message.timestampSeconds}.${message.body}`);
     const signatures: string[] = [];
     for (const key of keys) signatures.push(`v1,${base64(new Uint8Array(await crypto.subtle.sign("HMAC", key, content)))}`);
     return { "webhook-id": message.id, "webhook-timestamp": String(message.timestampSeconds), "webhook-signature": signatures.join(" ") };

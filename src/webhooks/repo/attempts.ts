@@ -59,13 +59,19 @@ const marks = (n: number) => Array.from({ length: n }, () => "?").join(", ");
 /**
  * `loadDelivery` for many: one query per 90 ids, all in one D1 round trip (#19: a queue batch names up to
  * thousands; chunk after chunk cost a round trip each before any delivery could start). Ids without a row are
- * absent from the map.
+ * absent from `rows`. In the same round trip, the bodies of the events of those still unfinished (#19: each
+ * endpoint's run read them again, 20 runs the same bodies; an event's body never changes, so reading it before
+ * the claim sends what a read after it would).
  */
-export async function loadDeliveries(d1: D1Database, deliveryIds: readonly string[]): Promise<Map<string, EngineDeliveryRow>> {
-  const out = new Map<string, EngineDeliveryRow>();
-  if (deliveryIds.length === 0) return out;
-  const results = await d1.batch<EngineDeliveryRow>(
-    chunks(deliveryIds).map((ids) =>
+export async function loadDeliveries(
+  d1: D1Database,
+  deliveryIds: readonly string[],
+): Promise<{ rows: Map<string, EngineDeliveryRow>; bodies: Map<string, string> }> {
+  const rows = new Map<string, EngineDeliveryRow>();
+  const bodies = new Map<string, string>();
+  if (deliveryIds.length === 0) return { rows, bodies };
+  const results = await d1.batch(
+    chunks(deliveryIds).flatMap((ids) => [
       d1
         .prepare(
           `SELECT d.id, d.tenant_id, d.endpoint_id, d.event_id, d.event_type, d.status, d.attempt_count, d.attempt_base, d.next_attempt_at, d.lease_until,
@@ -74,10 +80,19 @@ export async function loadDeliveries(d1: D1Database, deliveryIds: readonly strin
             WHERE d.id IN (${marks(ids.length)})`,
         )
         .bind(...ids),
-    ),
+      d1
+        .prepare(
+          `SELECT id, body FROM webhook_events WHERE id IN (
+             SELECT event_id FROM webhook_deliveries WHERE id IN (${marks(ids.length)}) AND +status IN ('pending', 'delivering'))`,
+        )
+        .bind(...ids),
+    ]),
   );
-  for (const { results: rows } of results) for (const row of rows) out.set(row.id, row);
-  return out;
+  results.forEach(({ results: found }, i) => {
+    if (i % 2 === 0) for (const row of found as EngineDeliveryRow[]) rows.set(row.id, row);
+    else for (const event of found as { id: string; body: string }[]) bodies.set(event.id, event.body);
+  });
+  return { rows, bodies };
 }
 
 /** Ends an unfinished delivery that can no longer be attempted (not one whose claim is live), if `still` holds when it runs. */
@@ -137,7 +152,7 @@ export async function claimDelivery(
  * `claimDelivery` for a round of one endpoint's deliveries (at most 90: a round is at most max_concurrency), in
  * one statement whose conditions are claimDelivery's, so of two consumers claiming the same ids each row goes to
  * exactly one; in the same batch (one transaction, after the claim) the endpoint's URL and secrets as they are
- * now (null when no longer active) and the bodies of `eventIds` not read yet.
+ * now (null when no longer active) and the bodies of `eventIds` (those the batch's load did not read; usually none).
  */
 export async function claimRound(
   d1: D1Batcher,
@@ -155,12 +170,15 @@ export async function claimRound(
   bodies: Map<string, string>;
 }> {
   if (c.deliveryIds.length > ID_CHUNK || c.eventIds.length > ID_CHUNK) throw new Error("a claim round names at most 90 deliveries");
+  // `+endpoint_id`, `+status` (here and below): the rows are found by their ids (the primary key); on an index of
+  // endpoint or status SQLite walked every delivery of the endpoint, or every one in that status (#19: most of a
+  // claim's and a record's cost as the tables grew).
   const statements = [
     d1
       .prepare(
         `UPDATE webhook_deliveries SET status = 'delivering', attempt_count = attempt_count + 1, lease_until = ?, updated_at = ?
-            WHERE id IN (${marks(c.deliveryIds.length)}) AND endpoint_id = ?
-              AND ((status = 'pending' AND COALESCE(next_attempt_at, 0) <= ?) OR (status = 'delivering' AND lease_until <= ?))
+            WHERE id IN (${marks(c.deliveryIds.length)}) AND +endpoint_id = ?
+              AND ((+status = 'pending' AND COALESCE(next_attempt_at, 0) <= ?) OR (+status = 'delivering' AND lease_until <= ?))
               AND attempt_count - attempt_base < ?
               AND EXISTS (SELECT 1 FROM webhook_endpoints WHERE id = ? AND state = 'active')
           RETURNING id, attempt_count, attempt_base`,
@@ -190,7 +208,7 @@ export async function postponeDeliveries(d1: D1Database, deliveryIds: readonly s
           `UPDATE webhook_deliveries SET
                next_attempt_at = CASE WHEN status = 'pending' THEN MAX(COALESCE(next_attempt_at, 0), ?) ELSE next_attempt_at END,
                lease_until = CASE WHEN status = 'delivering' AND lease_until <= ? THEN ? ELSE lease_until END
-             WHERE id IN (${marks(ids.length)}) AND status IN ('pending', 'delivering')`,
+             WHERE id IN (${marks(ids.length)}) AND +status IN ('pending', 'delivering')`,
         )
         .bind(due, now, due, ...ids),
     ),
@@ -334,7 +352,7 @@ function acknowledgedStatements(d1: D1Batcher, records: readonly AttemptRecord[]
         d1
           .prepare(
             `UPDATE webhook_deliveries SET status = 'delivered', next_attempt_at = NULL, lease_until = NULL, response_code = ?, response_body_sha256 = ?, terminal_reason = NULL, updated_at = ?
-              WHERE status = 'delivering' AND ${claimOf(rows).sql}`,
+              WHERE +status = 'delivering' AND ${claimOf(rows).sql}`,
           )
           .bind(rows[0]!.responseCode, rows[0]!.responseBodySha256, recordedAt, ...claimOf(rows).binds),
       );

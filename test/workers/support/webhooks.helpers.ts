@@ -185,3 +185,49 @@ export async function activeEndpoints(tenantId: string, n: number): Promise<stri
   await testEnv.DB.batch(statements);
   return endpoints;
 }
+
+/**
+ * testEnv whose D1 tells `hooks` of every round trip: a lone statement's first/run/all/raw, and each batch with the
+ * SQL of its statements and the call that sends it (a hook may delay, fail or pass it on).
+ */
+export function hookedEnv(hooks: {
+  roundTrip?: () => void;
+  batch?: (sqls: string[], send: () => Promise<D1Result[]>) => Promise<D1Result[]>;
+}) {
+  const sqlOf = new WeakMap<object, string>();
+  const wrap = (s: D1PreparedStatement, sql: string): D1PreparedStatement => {
+    const p = new Proxy(s, {
+      get(target, key) {
+        if (key === "bind") return (...values: unknown[]) => wrap(target.bind(...values), sql);
+        if (key === "first" || key === "run" || key === "all" || key === "raw")
+          return (...args: unknown[]) => {
+            hooks.roundTrip?.();
+            return (target[key] as (...a: unknown[]) => unknown).apply(target, args);
+          };
+        const v = Reflect.get(target, key);
+        return typeof v === "function" ? v.bind(target) : v;
+      },
+    });
+    sqlOf.set(p, sql);
+    return p;
+  };
+  const DB = new Proxy(testEnv.DB, {
+    get(target, key) {
+      if (key === "prepare") return (query: string) => wrap(target.prepare(query), query);
+      if (key === "batch")
+        return (statements: D1PreparedStatement[]) => {
+          hooks.roundTrip?.();
+          const send = () => target.batch(statements);
+          return hooks.batch
+            ? hooks.batch(
+                statements.map((st) => sqlOf.get(st) ?? ""),
+                send,
+              )
+            : send();
+        };
+      const v = Reflect.get(target, key);
+      return typeof v === "function" ? v.bind(target) : v;
+    },
+  });
+  return { ...testEnv, DB };
+}

@@ -181,6 +181,29 @@ describe("#19 webhook writes made set-wise", () => {
     expect(await replayEvent(testEnv, other.tenantId, eventId)).toEqual({ status: "not_found" });
   });
 
+  it("an event replayed to more active endpoints than the ids one statement is given (57 > 50) queues one delivery each, with distinct ids", async () => {
+    const { tenantId } = await createTenant();
+    const endpoints = await activeEndpoints(tenantId, 57);
+    const eventId = newId("webhookEvent");
+    await testEnv.DB.prepare(
+      "INSERT INTO webhook_events (id, tenant_id, type, body, test, fanned_out_at, created_at) VALUES (?, ?, 'asset.signed', '{}', 0, NULL, ?)",
+    )
+      .bind(eventId, tenantId, Date.now())
+      .run();
+    expect(await replayEvent(testEnv, tenantId, eventId)).toEqual({ status: "replayed", eventId, deliveryCount: 57 });
+    const deliveries = await testEnv.DB.prepare(
+      "SELECT id, endpoint_id, status FROM webhook_deliveries WHERE event_id = ? ORDER BY endpoint_id",
+    )
+      .bind(eventId)
+      .all<{ id: string; endpoint_id: string; status: string }>();
+    expect(deliveries.results.map((d) => d.endpoint_id)).toEqual([...endpoints].sort());
+    expect(new Set(deliveries.results.map((d) => d.id)).size).toBe(57);
+    for (const d of deliveries.results) expect(d.id).toMatch(/^whd_[a-z2-7]{16}$/);
+    expect(deliveries.results.every((d) => d.status === "pending")).toBe(true);
+    // All still pending: a second replay queues none.
+    expect(await replayEvent(testEnv, tenantId, eventId)).toEqual({ status: "replayed", eventId, deliveryCount: 0 });
+  });
+
   it("a batch naming more deliveries than one read takes (2 × 110) reads them in one round trip and sends each exactly once, within each endpoint's concurrency", async () => {
     const { key, tenantId } = await createTenant();
     const endpoints = [

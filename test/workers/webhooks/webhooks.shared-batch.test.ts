@@ -5,56 +5,13 @@ import { deliverBatch } from "../../../src/webhooks/delivery-run";
 import { fanOutEvent } from "../../../src/webhooks/fan-out";
 import { SharedBatch } from "../../../src/webhooks/repo/shared-batch";
 import { createTenant, testEnv } from "../support/helpers";
-import { activeEndpoints, createEndpoint, pendingDeliveries, sleep } from "../support/webhooks.helpers";
+import { activeEndpoints, createEndpoint, hookedEnv, pendingDeliveries, sleep } from "../support/webhooks.helpers";
 
 /*
  * #19: the endpoint runs of a queue batch share their D1 round trips (src/webhooks/repo/shared-batch.ts), and a
  * run's record of one round goes with its claim of the next. Sharing must change only the number of round trips:
  * each caller's statements still run in order, all or none, and every per-endpoint guarantee holds.
  */
-
-/**
- * testEnv whose D1 tells `hooks` of every round trip: a lone statement's first/run/all/raw, and each batch with the
- * SQL of its statements and the call that sends it (a hook may delay, fail or pass it on).
- */
-function hookedEnv(hooks: { roundTrip?: () => void; batch?: (sqls: string[], send: () => Promise<D1Result[]>) => Promise<D1Result[]> }) {
-  const sqlOf = new WeakMap<object, string>();
-  const wrap = (s: D1PreparedStatement, sql: string): D1PreparedStatement => {
-    const p = new Proxy(s, {
-      get(target, key) {
-        if (key === "bind") return (...values: unknown[]) => wrap(target.bind(...values), sql);
-        if (key === "first" || key === "run" || key === "all" || key === "raw")
-          return (...args: unknown[]) => {
-            hooks.roundTrip?.();
-            return (target[key] as (...a: unknown[]) => unknown).apply(target, args);
-          };
-        const v = Reflect.get(target, key);
-        return typeof v === "function" ? v.bind(target) : v;
-      },
-    });
-    sqlOf.set(p, sql);
-    return p;
-  };
-  const DB = new Proxy(testEnv.DB, {
-    get(target, key) {
-      if (key === "prepare") return (query: string) => wrap(target.prepare(query), query);
-      if (key === "batch")
-        return (statements: D1PreparedStatement[]) => {
-          hooks.roundTrip?.();
-          const send = () => target.batch(statements);
-          return hooks.batch
-            ? hooks.batch(
-                statements.map((st) => sqlOf.get(st) ?? ""),
-                send,
-              )
-            : send();
-        };
-      const v = Reflect.get(target, key);
-      return typeof v === "function" ? v.bind(target) : v;
-    },
-  });
-  return { ...testEnv, DB };
-}
 
 /** testEnv with a D1 that counts its round trips (a batch is one; so is a lone statement's run/first/all). */
 function countingEnv() {
