@@ -143,8 +143,8 @@ describe("indexMatches: the PDQ statement reads by its band probes", () => {
         .bind(...statement!.binds)
         .all<{ detail: string }>();
       const steps = plan.results.map((r) => r.detail);
-      expect(steps).toContain("MULTI-INDEX OR");
-      expect(steps.filter((s) => s.startsWith("SCAN ") || /soft_bindings_(lookup|tenant_asset)_idx/.test(s))).toEqual([]);
+      expect(steps.some((s) => /^SEARCH sb USING INDEX sqlite_autoindex_soft_bindings_1 \(publication_id=\?/.test(s))).toBe(true);
+      expect(steps.filter((s) => /^SCAN (sb|a|pdq_bands)\b/.test(s) || /soft_bindings_(lookup|tenant_asset)_idx/.test(s))).toEqual([]);
     }
   });
 });
