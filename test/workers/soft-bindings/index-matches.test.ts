@@ -144,6 +144,10 @@ describe("indexMatches: the PDQ statement reads by its band probes", () => {
         .all<{ detail: string }>();
       const steps = plan.results.map((r) => r.detail);
       expect(steps.some((s) => /^SEARCH sb USING INDEX sqlite_autoindex_soft_bindings_1 \(publication_id=\?/.test(s))).toBe(true);
+      // One text for every query (its values are bound), so a statement cache can reuse the prepared statement.
+      const other = recording();
+      await indexMatches(other.d1, { exact: [], pdq: { bits: crypto.getRandomValues(new Uint8Array(32)), limit: 10 } }, filter);
+      expect(other.statements.map((st) => st.sql)).toEqual([statement!.sql]);
       expect(steps.filter((s) => /^SCAN (sb|a|pdq_bands)\b/.test(s) || /soft_bindings_(lookup|tenant_asset)_idx/.test(s))).toEqual([]);
     }
   });
