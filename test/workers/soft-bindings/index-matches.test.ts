@@ -89,3 +89,66 @@ describe("indexMatches: several lookups in one round trip", () => {
     expect(none).toEqual({ exact: [], pdq: [] });
   });
 });
+
+describe("indexMatches: the PDQ statement reads by its band probes", () => {
+  /** A D1 whose prepared statements are recorded (SQL and binds) as they are bound. */
+  function recording(): { d1: D1Database; statements: { sql: string; binds: unknown[] }[] } {
+    const statements: { sql: string; binds: unknown[] }[] = [];
+    const d1 = new Proxy(db, {
+      get(target, prop) {
+        if (prop === "prepare")
+          return (sql: string) => {
+            const prepared = target.prepare(sql);
+            return new Proxy(prepared, {
+              get(p, name) {
+                if (name === "bind")
+                  return (...binds: unknown[]) => {
+                    statements.push({ sql, binds });
+                    return p.bind(...binds);
+                  };
+                const value = Reflect.get(p, name);
+                return typeof value === "function" ? value.bind(p) : value;
+              },
+            });
+          };
+        const value = Reflect.get(target, prop);
+        return typeof value === "function" ? value.bind(target) : value;
+      },
+    });
+    return { d1, statements };
+  }
+
+  it("probes pdq_bands and reads candidates by key, never every PDQ row of the index (any filter)", async () => {
+    // Driven by the (algorithm, bits) or the (tenant, asset) index, the statement would test every PDQ row of the
+    // index (or of the tenant) against the probes; driven by the probes, it reads only their candidates.
+    for (let i = 100; i < 260; i++)
+      await publish(i, {
+        tenant: "ten_probeprobeprobe",
+        pdq: crypto.getRandomValues(new Uint8Array(32)),
+        iscc: `${String(i).padStart(16, "0")}`,
+        wm: `eeeeeeeeeeee${String(i).padStart(4, "0")}`,
+        createdAt: i,
+      });
+    const total = await db.prepare("SELECT COUNT(*) AS n FROM soft_bindings WHERE algorithm = 'pdq'").first<{ n: number }>();
+    expect(total!.n).toBeGreaterThanOrEqual(160);
+    const query = crypto.getRandomValues(new Uint8Array(32));
+    for (const filter of [{}, { tenantId: "ten_probeprobeprobe" }, { tenantId: "ten_probeprobeprobe", resolvableOnly: true }]) {
+      const { d1, statements } = recording();
+      const found = await indexMatches(d1, { exact: [], pdq: { bits: query, limit: 10 } }, filter);
+      expect(found.pdq).toEqual(await fullScan(query, filter, 10));
+      const [statement] = statements;
+      expect(statements).toHaveLength(1);
+      const plan = await db
+        .prepare(`EXPLAIN QUERY PLAN ${statement!.sql}`)
+        .bind(...statement!.binds)
+        .all<{ detail: string }>();
+      const steps = plan.results.map((r) => r.detail);
+      expect(steps.some((s) => /^SEARCH sb USING INDEX sqlite_autoindex_soft_bindings_1 \(publication_id=\?/.test(s))).toBe(true);
+      // One text for every query (its values are bound), so a statement cache can reuse the prepared statement.
+      const other = recording();
+      await indexMatches(other.d1, { exact: [], pdq: { bits: crypto.getRandomValues(new Uint8Array(32)), limit: 10 } }, filter);
+      expect(other.statements.map((st) => st.sql)).toEqual([statement!.sql]);
+      expect(steps.filter((s) => /^SCAN (sb|a|pdq_bands)\b/.test(s) || /soft_bindings_(lookup|tenant_asset)_idx/.test(s))).toEqual([]);
+    }
+  });
+});
