@@ -176,14 +176,18 @@ console.log("Target: 1 MP sign <= 10 ms CPU; a 12 MP job inside the 128 MB Worke
     }
     // The service on stores it reads for the first time: the engine's trust verdict of a store is reused from its
     // third read (trust-verdicts.ts), which the loop above reaches at once, so each of these verifies a store of its own.
+    // The goal row compares these first reads: the reference reader caches nothing, so a same-file figure would
+    // compare our cache with its work.
     const first = [];
+    let firstStatus = "";
     for (let i = 0; i < 12; i++) {
       const own = await timed.signEmbedded({ bytes, plan: { ...plan, title: `bench-${i}.jpg` } });
       const t = cpuMs();
-      await verifyManifest({ bytes: own.bytes, mediaType: "image/jpeg" }, anchors, () => undefined);
+      const v = await verifyManifest({ bytes: own.bytes, mediaType: "image/jpeg" }, anchors, () => undefined);
       first.push(cpuMs() - t);
+      firstStatus = v.facts.state === "read" ? v.facts.validation_state : v.facts.state;
     }
-    const ratio = p50(ours) / p50(native);
+    const ratio = p50(first) / p50(native);
     console.log(`\nVerify a signed 1 MP JPEG (${signed.bytes.length} bytes, timestamped), CPU ms p50 over ${runs} interleaved runs`);
     console.log("service verifyManifest (c2pa-wasm)".padEnd(46), p50(ours).toFixed(1).padStart(8), `  ${status}, the same file again`);
     console.log("  a store read for the first time (12 files)".padEnd(46), p50(first).toFixed(1).padStart(8));
@@ -195,19 +199,19 @@ console.log("Target: 1 MP sign <= 10 ms CPU; a 12 MP job inside the 128 MB Worke
     console.log(
       "reference reader, same settings + json()".padEnd(46),
       p50(native).toFixed(1).padStart(8),
-      `  ${nativeState}, ratio ${ratio.toFixed(2)}×`,
+      `  ${nativeState}, ratio ${ratio.toFixed(2)}× (first reads)`,
     );
     console.log(
       "reference reader, no settings (no trust check)".padEnd(46),
       p50(bare).toFixed(1).padStart(8),
-      `  ratio ${(p50(ours) / p50(bare)).toFixed(2)}×`,
+      `  ratio ${(p50(first) / p50(bare)).toFixed(2)}× (first reads)`,
     );
     goal({
       what: "verify a signed 1 MP JPEG, service vs native c2pa-rs reader",
-      figure: `${ratio.toFixed(2)}× (${p50(ours).toFixed(1)} vs ${p50(native).toFixed(1)} CPU ms; a first read ${(p50(first) / p50(native)).toFixed(2)}×; the c2pa-wasm read alone ${(p50(engine) / p50(native)).toFixed(2)}×; ${(p50(ours) / p50(bare)).toFixed(2)}× a read without trust settings)`,
+      figure: `${ratio.toFixed(2)}× (first reads ${p50(first).toFixed(1)} vs ${p50(native).toFixed(1)} CPU ms; the same file again, trust verdict reused, ${(p50(ours) / p50(native)).toFixed(2)}×; the c2pa-wasm read alone ${(p50(engine) / p50(native)).toFixed(2)}×; ${(p50(first) / p50(bare)).toFixed(2)}× a read without trust settings)`,
       goal: "≤ 1.2×",
-      pass: ratio <= 1.2 && status === nativeState,
-      note: "bench/sign.mjs; same trust settings, CPU ms p50 of 40 interleaved runs",
+      pass: ratio <= 1.2 && status === nativeState && firstStatus === nativeState,
+      note: "bench/sign.mjs; same trust settings, CPU ms p50: 12 stores read for the first time against 40 reference reads",
     });
   }
 }
