@@ -127,8 +127,9 @@ async function targetOf(c: AppContext): Promise<{ targetType: string | null; tar
  * Appends one audit entry for every write an authenticated caller made, after the handler answered: succeeded
  * (2xx) or denied (403: the caller may not do this to that). Other refusals (validation, conflicts, limits) changed
  * nothing and are in the request log, not the audit. An idempotent replay never reaches here (it changed nothing).
- * The entry is awaited before the answer leaves: a write whose audit entry cannot be appended is logged as an error
- * (the write itself already happened and is not undone).
+ * The entry is awaited before the answer leaves (for a keyed write, by the idempotency middleware together with its
+ * completion): a write whose audit entry cannot be appended is logged as an error (the write itself already
+ * happened and is not undone).
  */
 export const auditWrites: MiddlewareHandler<AppEnv> = async (c, next) => {
   await next();
@@ -142,19 +143,21 @@ export const auditWrites: MiddlewareHandler<AppEnv> = async (c, next) => {
   if (!outcome) return;
   const target = await targetOf(c);
   const error = outcome === "denied" ? await errorCodeOf(c) : null;
-  try {
-    await recordAudit(c.env, principal.tenantId, {
-      action: operation.key,
-      outcome,
-      ...actor,
-      requestId: c.var.requestId,
-      ...target,
-      statusCode: status,
-      detail: error ? { error_code: error } : null,
-    });
-  } catch (err) {
+  const append = recordAudit(c.env, principal.tenantId, {
+    action: operation.key,
+    outcome,
+    ...actor,
+    requestId: c.var.requestId,
+    ...target,
+    statusCode: status,
+    detail: error ? { error_code: error } : null,
+  }).catch((err) => {
     c.var.log.error("audit append failed", { operation: operation.key, error: String(err) });
-  }
+  });
+  // A keyed write's idempotency completion awaits this append with its own write (platform/idempotency).
+  const join = c.var.auditAppend;
+  if (join) join.pending = append;
+  else await append;
 };
 
 function isRecord(value: unknown): value is Record<string, unknown> {

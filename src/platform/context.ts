@@ -20,6 +20,12 @@ export interface Variables {
   principal: Principal;
   /** The policy entry of the operation being served (set by the auth middleware). */
   operation: { key: string; policy: OperationPolicy } | null;
+  /**
+   * Set by the idempotency middleware before a keyed write runs: it awaits the write's audit append together with
+   * its own completion (one wait instead of two in a row), so the audit middleware hands its append over here
+   * instead of awaiting it. Never rejects.
+   */
+  auditAppend?: { join: true; pending?: Promise<void> };
 }
 
 export interface AppEnv {

@@ -101,25 +101,37 @@ export const idempotency: MiddlewareHandler<AppEnv> = async (c, next) => {
     });
   }
 
+  // The audit of this write (platform/audit.ts) is appended while the key is completed or released, not before.
+  const audit: NonNullable<typeof c.var.auditAppend> = { join: true };
+  c.set("auditAppend", audit);
   try {
     await next();
   } catch (error) {
-    await releaseIdempotencyKey(db, scope, claim.lease);
+    await alongside(audit.pending, releaseIdempotencyKey(db, scope, claim.lease));
     throw error;
   }
   const res = c.res;
   const body = await res.clone().text();
   if (res.status >= 500 || (res.status >= 400 && isRetryableError(res.status, body))) {
-    await releaseIdempotencyKey(db, scope, claim.lease);
+    await alongside(audit.pending, releaseIdempotencyKey(db, scope, claim.lease));
     return;
   }
-  await completeIdempotencyKey(db, scope, claim.lease, {
-    status: res.status,
-    contentType: res.headers.get("content-type"),
-    body,
-    withhold: operation.policy.replay === "secret_not_replayable" && res.status < 300,
-  });
+  await alongside(
+    audit.pending,
+    completeIdempotencyKey(db, scope, claim.lease, {
+      status: res.status,
+      contentType: res.headers.get("content-type"),
+      body,
+      withhold: operation.policy.replay === "secret_not_replayable" && res.status < 300,
+    }),
+  );
 };
+
+/** Awaits the key's write and the audit append together; the write's failure is rethrown once both settled. */
+async function alongside(audit: Promise<void> | undefined, write: Promise<void>): Promise<void> {
+  const [, written] = await Promise.allSettled([audit, write]);
+  if (written.status === "rejected") throw written.reason;
+}
 
 /** A refusal the client is told to retry with the same key: 429, or an error envelope with `retryable: true`. */
 function isRetryableError(status: number, body: string): boolean {

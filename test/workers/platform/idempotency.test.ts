@@ -2,6 +2,8 @@ import { createExecutionContext } from "cloudflare:test";
 import { afterAll, describe, expect, it } from "vitest";
 import { createApp } from "../../../src/app";
 import { database } from "../../../src/db/client";
+import { durableAuditSink } from "../../../src/governance/audit/service";
+import { installAuditSink } from "../../../src/platform/audit";
 import { OPERATION_POLICIES } from "../../../src/platform/auth/policy";
 import { utf8 } from "../../../src/platform/bytes";
 import {
@@ -84,6 +86,40 @@ describe("Idempotency-Key on real operations", () => {
     });
     expect(res.status).toBe(422);
     expect((await json(res)).code).toBe("svc.idempotency.key_invalid");
+  });
+
+  it("a keyed write's audit append runs alongside the key's completion, and both end before the answer", async () => {
+    const { key, tenantId } = await createTenant();
+    const completed = () =>
+      testEnv.DB.prepare("SELECT response_status FROM idempotency_records WHERE tenant_id = ? AND idempotency_key = 'overlap-1'")
+        .bind(tenantId)
+        .first<{ response_status: number | null }>();
+    let sawCompletion: boolean | null = null;
+    let appended = false;
+    installAuditSink({
+      async append(env, t, drafts) {
+        // The append waits (bounded) for the key's completion: written one after the other it never sees it.
+        for (let i = 0; i < 50 && !(await completed())?.response_status; i++) await new Promise((r) => setTimeout(r, 20));
+        sawCompletion = Boolean((await completed())?.response_status);
+        await durableAuditSink.append(env, t, drafts);
+        appended = true;
+      },
+    });
+    try {
+      const res = await api("/v1/api-keys", {
+        method: "POST",
+        key,
+        body: { name: "o", scopes: ["identity:read"] },
+        headers: { "idempotency-key": "overlap-1" },
+      });
+      expect(res.status).toBe(201);
+      expect(appended).toBe(true); // awaited before the answer left
+      expect(sawCompletion).toBe(true);
+    } finally {
+      installAuditSink(durableAuditSink);
+    }
+    const events = await json(await api("/v1/governance/audit?action=POST%20%2Fv1%2Fapi-keys", { key }));
+    expect(events.items.length).toBe(1);
   });
 
   it("accepts a key of exactly 200 printable characters", async () => {
