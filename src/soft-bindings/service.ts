@@ -1,10 +1,11 @@
 import { IMAGE_DECODE_LIMITS } from "../catalog/algorithms";
 import { IMAGE_PIPELINE_MEDIA_TYPES } from "../catalog/installed";
 import type { CapabilityRegistry } from "../catalog/registry";
-import type { ImageServices, MediaInspector, RgbaImage } from "../media/types";
+import type { ImageServices, MediaInspector } from "../media/types";
 import { hex } from "../platform/bytes";
 import { sha256Hex } from "../platform/crypto";
 import type { Principal } from "../platform/principal";
+import { type VerifyPixels, verifyPixels } from "../verifications/verify-pixels";
 import { decodeBindingValue, type ResolvableAlgorithm, resolvableAlgorithm, resolvableAlgorithms } from "./algorithms";
 import { activeManifestStore } from "./manifest-store";
 import {
@@ -141,10 +142,14 @@ function sniffImage(inspector: MediaInspector, bytes: Uint8Array) {
 async function contentMatches(
   db: D1Database,
   image: ImageServices,
-  pixels: RgbaImage,
+  read: VerifyPixels,
   algorithm: ResolvableAlgorithm,
   options: LookupOptions,
 ) {
+  // Each signal reads the image publication indexed it from (jobs/steps/fingerprint.ts): PDQ the reduced plane
+  // where it is opaque, the others the (DCT-reduced, for a JPEG) decode; the exact ISCC lookup needs exactly that.
+  const pixels = read.full;
+  const pdqPixels = read.plane.opaque ? read.plane.image : pixels;
   if (algorithm.kind === "watermark") {
     if (image.watermarker.algorithm !== algorithm.algorithm || Math.min(pixels.width, pixels.height) < image.watermarker.minimumEdge)
       return [];
@@ -154,11 +159,11 @@ async function contentMatches(
     return (await lookup(db, algorithm, detected.payload, options)).map((match) => ({ match, score }));
   }
   const fingerprinter = image.fingerprinters.get(algorithm.algorithm);
-  const computed = fingerprinter?.compute(pixels);
+  const computed = fingerprinter?.compute(algorithm.algorithm === "pdq" ? pdqPixels : pixels);
   if (computed?.status !== "computed") return [];
   // A featureless image (PDQ quality under the gate) shares its ISCC code with unrelated images: no exact lookup.
   if (algorithm.algorithm === "iscc-image") {
-    const texture = image.fingerprinters.get("pdq")?.compute(pixels);
+    const texture = image.fingerprinters.get("pdq")?.compute(pdqPixels);
     if (texture?.status === "computed" && (texture.quality ?? 0) < PDQ_MIN_QUALITY) return [];
   }
   // A PDQ hash of low quality says little about the image: it is neither indexed nor looked up.
@@ -202,13 +207,14 @@ export async function matchByContent(
     };
   }
   const image = await media.image();
-  const decoded = await image.codec.decode(query.bytes, sniffed.mediaType);
+  // Read as verification reads it (a JPEG reduced in the DCT domain): the codes publication indexed.
+  const decoded = await verifyPixels(image, query.bytes, sniffed.mediaType);
   if (decoded.status === "too_large") return { status: "too_large", message: decoded.message };
   if (decoded.status !== "decoded")
     return { status: "unsupported_asset_type", message: `The ${sniffed.mediaType} asset could not be decoded: ${decoded.message}` };
 
   const found: { match: IndexedMatch; score: number }[] = [];
-  for (const algorithm of algorithms) found.push(...(await contentMatches(db, image, decoded.image, algorithm, options)));
+  for (const algorithm of algorithms) found.push(...(await contentMatches(db, image, decoded.pixels, algorithm, options)));
   if (hint) {
     const scored = (await lookup(db, hint.algorithm, hint.bits, options)).map((match) => ({
       match,

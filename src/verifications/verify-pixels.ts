@@ -31,7 +31,7 @@ export interface VerifyPixels {
  */
 const PLANE_MINIMUM_FACTOR = 3;
 
-export type VerifyPixelsResult = { status: "decoded"; pixels: VerifyPixels } | { status: "failed"; message: string };
+export type VerifyPixelsResult = { status: "decoded"; pixels: VerifyPixels } | { status: "failed" | "too_large"; message: string };
 
 /**
  * The DCT-domain reduction for a width x height JPEG: the largest of 1/2, 1/4, 1/8 whose image keeps the canonical
@@ -46,7 +46,7 @@ export async function verifyPixels(image: ImageServices, bytes: Uint8Array, medi
   const reduced = await reducedJpeg(image, bytes, mediaType);
   if (reduced) return { status: "decoded", pixels: reduced };
   const decoded = await image.codec.decode(bytes, mediaType);
-  if (decoded.status !== "decoded") return { status: "failed", message: decoded.message };
+  if (decoded.status !== "decoded") return { status: decoded.status === "too_large" ? "too_large" : "failed", message: decoded.message };
   const full = decoded.image;
   const pdq = image.fingerprinters.get("pdq");
   // The plane is reduced in the fingerprint kernel; without it (a deployment without PDQ) the image is its own plane.

@@ -92,9 +92,10 @@ export class JsquashImageCodec implements ImageCodec {
   constructor(private readonly modules: CodecModules) {}
 
   /**
-   * A fresh instance of our JPEG decoder for each decode or source: a wasm memory never shrinks, and a progressive
-   * 12 MP file needs up to 72 MB of coefficients, so each use gets its own memory and the garbage collector takes
-   * it back with the instance (instantiating the compiled module costs well under a millisecond).
+   * Our JPEG decoder for one decode or source. The wasm instance under it is not this object's: each call takes the
+   * isolate's idle kernel of the module, or a new one, and gives it back at its end (jpeg-decoder.ts takeKernel).
+   * Only a kernel whose memory stayed within 24 MB is kept idle: a wasm memory never shrinks, so one that grew for
+   * a large file (a progressive 12 MP file needs up to 72 MB of coefficients) is left to the garbage collector.
    */
   get #ours(): JpegStreamDecoder {
     return new JpegStreamDecoder(this.modules.jpegStream);

@@ -7,6 +7,7 @@ import { ensureC2paEngine } from "../../../src/media/c2pa/engine-workerd";
 import { type JumbfSuperbox, parseJumbf } from "../../../src/media/c2pa/jumbf-box";
 import { extractManifestStore } from "../../../src/media/c2pa/jumbf-carriers";
 import type { RgbaImage } from "../../../src/media/types";
+import { verifyPixels } from "../../../src/verifications/verify-pixels";
 import { prng } from "../../support/prng";
 import { api, BASE, callUrl, createTenant, fixture, json, sha256HexOf, testEnv, uploadAsset, waitForJob } from "../support/helpers";
 
@@ -92,6 +93,26 @@ function photo(width: number, height: number, seed: number): RgbaImage {
       data[i + 3] = 255;
     }
   return { width, height, data };
+}
+
+/** A textured image (sinusoids of random period and phase plus fine noise, seeded). */
+function texture(w: number, h: number, seed: number): RgbaImage {
+  const rand = prng(seed);
+  const data = new Uint8Array(w * h * 4);
+  const fx = 2 + rand() * 60;
+  const fy = 2 + rand() * 60;
+  const noise = rand() * 40;
+  const phase = rand() * 6;
+  for (let y = 0; y < h; y++)
+    for (let x = 0; x < w; x++) {
+      const i = (y * w + x) * 4;
+      const v = 128 + 60 * Math.sin(x / fx + phase) * Math.cos(y / fy) + (rand() - 0.5) * noise;
+      data[i] = v + 20 * Math.sin(y / 97);
+      data[i + 1] = v;
+      data[i + 2] = 255 - v;
+      data[i + 3] = 255;
+    }
+  return { width: w, height: h, data };
 }
 
 /** The `c2pa.soft-binding` assertions of the active manifest of `bytes`, as the reference reader reports them. */
@@ -232,6 +253,28 @@ describe("matches/byContent", () => {
       await byContent(stripped, { alg: `svc.watermark.${SVC_IMAGE_WATERMARK}` }, { "content-type": "application/octet-stream" }),
     );
     expect(wm.matches.map((m: { manifestId: string }) => m.manifestId)).toEqual([published.manifestId]);
+  });
+
+  it("an unchanged copy resolves through its exact ISCC code, computed from the pixels publication indexed (#19 review)", async () => {
+    // A texture whose ISCC code read the way publication and verification read a JPEG (reduced in the DCT domain)
+    // differs from its full decode's: byContent must compute the indexed one, or the exact lookup misses the copy.
+    const services = await imageServices();
+    const encoded = await services.codec.encode(texture(1024, 768, 1), "image/jpeg", new Uint8Array());
+    if (encoded.status !== "encoded") throw new Error("encode");
+    const read = await verifyPixels(services, encoded.bytes, "image/jpeg");
+    const whole = await services.codec.decode(encoded.bytes, "image/jpeg");
+    if (read.status !== "decoded" || whole.status !== "decoded") throw new Error("decode");
+    const iscc = services.fingerprinters.get("iscc-image")!;
+    const asRead = iscc.compute(read.pixels.full);
+    const asWhole = iscc.compute(whole.image);
+    expect(read.pixels.plane.factor).toBe(2);
+    expect(asRead.status === "computed" && asWhole.status === "computed" && asRead.value !== asWhole.value).toBe(true);
+    const signed = await publish(key, encoded.bytes, "image/jpeg", {
+      recipe_id: "rcp_system_sign",
+      fingerprint_algorithms: ["iscc-image", "pdq"],
+    });
+    const body = await json(await byContent(signed.bytes, { alg: "io.iscc.v0" }));
+    expect(body.matches.map((m: { manifestId: string }) => m.manifestId)).toContain(signed.manifestId);
   });
 
   it("a half-size re-encoded copy resolves through its PDQ fingerprint", async () => {
