@@ -315,10 +315,11 @@ async function engineVerify(
       input.manifestStore
         ? WasmReader.fromBytes("application/c2pa", input.manifestStore, verifySettingsJson(anchors))
         : WasmReader.fromBytes(input.mediaType, input.bytes, verifySettingsJson(anchors));
-    // An embedded store read before under the same anchors: its trust verdict is reused (trust-verdicts.ts).
+    // A file read before under the same anchors: its trust verdict is reused (trust-verdicts.ts). Keyed by the
+    // whole file, not by the store we located: the engine may read another store from the same bytes.
     const { plan, key } =
       trustAnchorsPem && !input.manifestStore && located.status === "ok" && ["jpeg-app11", "png-cabx"].includes(located.carrier)
-        ? await trustPlan(located.store, trustAnchorsPem)
+        ? await trustPlan(input.bytes, trustAnchorsPem)
         : { plan: "read" as const, key: null };
     let store: StoreJson | null = null;
     let signer: SignerSummary | null = null;

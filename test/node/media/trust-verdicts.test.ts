@@ -12,7 +12,7 @@ import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { type DevPki, mintDevPki } from "../../../src/dev/pki";
 import { respondTimestamp } from "../../../src/dev/tsa-responder";
-import { initC2paEngine, verifySettingsJson, WasmReader } from "../../../src/media/c2pa/engine";
+import { initC2paEngine, verifySettingsJson, WasmBuilder, WasmReader } from "../../../src/media/c2pa/engine";
 import { C2paSigner } from "../../../src/media/c2pa/signer";
 import { trustVerdictsApplied } from "../../../src/media/c2pa/trust-verdicts";
 import { installDevTsa } from "../../../src/media/c2pa/tsa-dev-port";
@@ -113,5 +113,63 @@ describe("trust verdicts of stores read before (trust-verdicts.ts)", () => {
     // and the unchanged file still gets the verdict
     expect((await verify(bytes, pki.rootCertPem)).facts).toMatchObject({ validation_state: "Trusted" });
     expect(trustVerdictsApplied()).toBe(before + 1);
+  });
+});
+
+/** The APP11 segments before the first scan of a JPEG, as [start, end) ranges. */
+function app11Segments(b: Uint8Array): [number, number][] {
+  const out: [number, number][] = [];
+  for (let pos = 2; pos + 4 <= b.length && b[pos] === 0xff && b[pos + 1] !== 0xda; pos += 2 + ((b[pos + 2]! << 8) | b[pos + 3]!)) {
+    if (b[pos + 1] === 0xeb) out.push([pos, pos + 2 + ((b[pos + 2]! << 8) | b[pos + 3]!)]);
+  }
+  return out;
+}
+
+describe("trust verdicts against a file our extraction and the engine read differently (#19 review)", () => {
+  it("a trusted store's verdict is not lent to another store the engine reads from a file carrying the trusted one", async () => {
+    // The victim's file: a trusted, timestamped store A, verified twice (its verdict learnt).
+    const victim = await signed(true);
+    for (let i = 0; i < 2; i++) expect((await verify(victim, pki.rootCertPem)).facts).toMatchObject({ validation_state: "Trusted" });
+    const victimReading = await verify(victim, pki.rootCertPem);
+    const [[segStart, segEnd]] = app11Segments(victim) as [[number, number]];
+    const segmentA = victim.slice(segStart, segEnd);
+    const labelA = victimReading.facts.state === "read" ? victimReading.facts.active_manifest_label : "";
+
+    // The attacker: A's APP11 segment copied after the entropy-coded data (where the engine's JPEG parser does not
+    // look for segments, and ours does), the whole signed under the attacker's own, untrusted key with A's label.
+    const at = SAMPLE.length - 2;
+    const input = new Uint8Array(SAMPLE.length + segmentA.length);
+    input.set(SAMPLE.subarray(0, at));
+    input.set(segmentA, at);
+    input.set(SAMPLE.subarray(at), at + segmentA.length);
+    const fromJson = WasmBuilder.fromJson;
+    WasmBuilder.fromJson = (json: string, settings?: string) =>
+      fromJson.call(WasmBuilder, JSON.stringify({ ...JSON.parse(json), label: labelA }), settings);
+    let forged: Uint8Array;
+    try {
+      const signer = new C2paSigner({
+        certChainPem: other.signerChainPem,
+        privateKey: other.signerKeyPkcs8Pem,
+        tsa: { kind: "internal", chainPem: other.tsaChainPem, keyPkcs8Pem: other.tsaKeyPkcs8Pem },
+      });
+      const plan = { title: "a.jpg", media_type: "image/jpeg", intent: { kind: "opened" as const }, assertions: [] };
+      const out = await signer.signEmbedded({ bytes: input, plan });
+      if (out.status !== "signed") throw new Error(JSON.stringify(out));
+      forged = out.bytes;
+    } finally {
+      WasmBuilder.fromJson = fromJson;
+    }
+    // Its own store's segment renamed (bytes its hard binding excludes) so that our extraction skips it and finds A.
+    const [[bStart]] = app11Segments(forged) as [[number, number]];
+    forged[bStart + 4] = 0x58;
+    forged[bStart + 5] = 0x58;
+
+    const reference = await engineReading(forged, pki.rootCertPem);
+    expect(reference.validation_state).not.toBe("Trusted");
+    for (let i = 0; i < 3; i++) {
+      const got = await verify(forged, pki.rootCertPem);
+      expect(got.facts).toMatchObject({ validation_state: reference.validation_state });
+      expect(got.signer).not.toEqual(victimReading.signer);
+    }
   });
 });
