@@ -14,6 +14,7 @@ import { type DevPki, mintDevPki } from "../../../src/dev/pki";
 import { respondTimestamp } from "../../../src/dev/tsa-responder";
 import { initC2paEngine, verifySettingsJson, WasmBuilder, WasmReader } from "../../../src/media/c2pa/engine";
 import { C2paSigner } from "../../../src/media/c2pa/signer";
+import { type CrJsonSignature, type SignerSummary, signerSummaryFromCrJson } from "../../../src/media/c2pa/signer-summary";
 import { trustVerdictsApplied } from "../../../src/media/c2pa/trust-verdicts";
 import { installDevTsa } from "../../../src/media/c2pa/tsa-dev-port";
 import { verifyManifest } from "../../../src/media/c2pa/verifier";
@@ -163,6 +164,21 @@ describe("trust verdicts against a file our extraction and the engine read diffe
     const [[bStart]] = app11Segments(forged) as [[number, number]];
     forged[bStart + 4] = 0x58;
     forged[bStart + 5] = 0x58;
+
+    // Without anchors the engine finds no failure in the attacker's store: the signer reported must still be the
+    // one the engine checked (its crJSON), never the one of the store our extraction located.
+    const plain = await verify(forged, null);
+    expect(plain.facts).toMatchObject({ state: "read", failure_codes: [] });
+    const reader = await WasmReader.fromBytes("image/jpeg", forged, verifySettingsJson(null));
+    let engineSigner: SignerSummary | null;
+    try {
+      engineSigner = signerSummaryFromCrJson(JSON.parse(reader.crJson()) as CrJsonSignature, labelA);
+    } finally {
+      reader.free();
+    }
+    expect(engineSigner?.serial_number).toBeTruthy();
+    expect(engineSigner?.serial_number).not.toBe(victimReading.signer?.serial_number);
+    expect(plain.signer?.serial_number).toBe(engineSigner?.serial_number);
 
     const reference = await engineReading(forged, pki.rootCertPem);
     expect(reference.validation_state).not.toBe("Trusted");
