@@ -32,7 +32,7 @@ interface Learnt {
 const VERDICT_TTL_MS = 10 * 60_000;
 /** Files remembered; oldest first out. */
 const VERDICTS_MAX = 128;
-/** Files seen once (a verdict is learnt on the second read only, so a file verified once pays nothing). */
+/** Stores seen once under some anchors (a verdict is learnt from the second read on, so a file verified once pays nothing). */
 const SEEN_MAX = 512;
 
 const verdicts = new Map<string, Learnt>();
@@ -46,27 +46,27 @@ export function trustVerdictsApplied(): number {
 
 const sha256 = async (bytes: Uint8Array) => hex(new Uint8Array(await crypto.subtle.digest("SHA-256", bytes)));
 
-/** The cache key of a file under anchors: the SHA-256 of the whole file's bytes and of the anchors' exact text. */
-async function trustKey(file: Uint8Array, anchorsPem: string): Promise<string> {
-  return `${await sha256(file)}:${await sha256(new TextEncoder().encode(anchorsPem))}`;
-}
-
 /**
  * What to do for a file: read without trust checks and apply a verdict, learn one, or just read with trust
- * checks (a file not seen before); with the exact key for the first two. (The key is a digest, not a JS hash of
- * the bytes: a byte loop in JS costs ~40 ns a byte in workerd, the digest is native.)
+ * checks (a store not seen before); with the exact key for the first two: the SHA-256 of the whole file and of
+ * the anchors' exact text. A store's first read hashes only the store (a file verified once does not pay for
+ * hashing all of it, ~2 ms a MB). (Digests, not a JS hash of the bytes: a byte loop in JS costs ~40 ns a byte in
+ * workerd, the digest is native.)
  */
 export async function trustPlan(
+  store: Uint8Array,
   file: Uint8Array,
   anchorsPem: string,
   now = Date.now(),
 ): Promise<{ plan: "apply" | "learn"; key: string } | { plan: "read"; key: null }> {
-  const key = await trustKey(file, anchorsPem);
-  if (!seen.has(key)) {
+  const anchors = await sha256(new TextEncoder().encode(anchorsPem));
+  const storeKey = `${await sha256(store)}:${anchors}`;
+  if (!seen.has(storeKey)) {
     if (seen.size >= SEEN_MAX) seen.delete(seen.values().next().value!);
-    seen.add(key);
+    seen.add(storeKey);
     return { plan: "read", key: null };
   }
+  const key = `${await sha256(file)}:${anchors}`;
   const learnt = verdicts.get(key);
   if (learnt && learnt.expires > now) return { plan: "apply", key };
   if (learnt) verdicts.delete(key);

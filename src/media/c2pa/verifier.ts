@@ -333,7 +333,7 @@ async function engineVerify(
     // whole file, not by the store we located: the engine may read another store from the same bytes.
     const { plan, key } =
       trustAnchorsPem && !input.manifestStore && located.status === "ok" && ["jpeg-app11", "png-cabx"].includes(located.carrier)
-        ? await trustPlan(input.bytes, trustAnchorsPem)
+        ? await trustPlan(located.store, input.bytes, trustAnchorsPem)
         : { plan: "read" as const, key: null };
     let store: StoreJson | null = null;
     let signer: SignerSummary | null = null;
