@@ -13,6 +13,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { type DevPki, mintDevPki } from "../../../src/dev/pki";
 import { respondTimestamp } from "../../../src/dev/tsa-responder";
 import { initC2paEngine, verifySettingsJson, WasmBuilder, WasmReader } from "../../../src/media/c2pa/engine";
+import { extractManifestStore } from "../../../src/media/c2pa/jumbf-carriers";
 import { C2paSigner } from "../../../src/media/c2pa/signer";
 import { type CrJsonSignature, type SignerSummary, signerSummaryFromCrJson } from "../../../src/media/c2pa/signer-summary";
 import { trustVerdictsApplied } from "../../../src/media/c2pa/trust-verdicts";
@@ -164,6 +165,13 @@ describe("trust verdicts against a file our extraction and the engine read diffe
     const [[bStart]] = app11Segments(forged) as [[number, number]];
     forged[bStart + 4] = 0x58;
     forged[bStart + 5] = 0x58;
+
+    // Our extraction locates the store the engine reads (APP11 before the first scan, whatever its CI), not A.
+    const located = extractManifestStore(forged, "image/jpeg");
+    const locatedA = extractManifestStore(victim, "image/jpeg");
+    expect(located.status === "ok" && locatedA.status === "ok").toBe(true);
+    if (located.status === "ok" && locatedA.status === "ok")
+      expect(Buffer.from(located.store).equals(Buffer.from(locatedA.store))).toBe(false);
 
     // Without anchors the engine finds no failure in the attacker's store: the signer reported must still be the
     // one the engine checked (its crJSON), never the one of the store our extraction located.
