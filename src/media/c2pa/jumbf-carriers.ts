@@ -154,7 +154,10 @@ function walkJpegApp11(b: Uint8Array): { instances: Map<number, JpegPacket[]>; w
     }
     const start = pos + 2;
     const end = pos + length;
-    if (marker === 0xeb && end - start >= 8 && b[start] === 0x4a && b[start + 1] === 0x50) {
+    // As the engine reads them (c2pa-rs): APP11 segments before the first scan only, whatever their CI; a store
+    // only one of the two readers sees would be checked (integrity, OCSP, anchoring, signer) in place of the one
+    // the engine verified.
+    if (marker === 0xeb && !sawScan && end - start >= 8) {
       const en = (b[start + 2]! << 8) | b[start + 3]!;
       const z = u32(b, start + 4);
       let packets = instances.get(en);

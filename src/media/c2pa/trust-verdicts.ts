@@ -1,13 +1,16 @@
 /*
- * The engine's trust verdicts on manifest stores it has read, per isolate. With trust checks on, c2pa-wasm parses
+ * The engine's trust verdicts on files whose manifest store it has read, per isolate. With trust checks on, c2pa-wasm parses
  * every anchor and walks every certificate chain of the store on each read (~9 of the ~22 CPU ms of a 1 MP
  * verification); a read without them still checks every signature, hash, timestamp token and validity period.
- * A store seen again (the same bytes: every claim, signature, x5chain and timestamp token in it) under the same
- * anchors gets the same trust verdict, so from its third read on the engine reads it without trust checks and the
- * verdict learnt on its second read is applied, only when the read without them reports exactly what it reported
- * then (anything the asset or the clock changed is reported there, and then the engine reads with trust again).
- * Invariant: a verdict is applied only to the exact store bytes and anchors it was learnt from, within
+ * A file seen again (the same bytes: its store, and whatever else the engine reads in it) under the same anchors
+ * gets the same trust verdict, so from its third read on the engine reads it without trust checks and the verdict
+ * learnt on its second read is applied, only when the read without them reports exactly what it reported then
+ * (anything the clock changed is reported there, and then the engine reads with trust again).
+ * Invariant: a verdict is applied only to the exact file bytes and anchors it was learnt from, within
  * VERDICT_TTL_MS, and only where its two reads (with and without trust) agreed on everything but validation.
+ * Keyed by the whole file, never by the store our own extraction located: a file can carry a store our extraction
+ * finds and another one the engine reads (the engine's JPEG parser does not look for segments where ours does), and
+ * a verdict keyed by the first would be applied to the second.
  */
 import { hex } from "../../platform/bytes";
 
@@ -27,9 +30,9 @@ interface Learnt {
 
 /** A verdict is relearnt after this: bounds anything time-dependent the read without trust could not show. */
 const VERDICT_TTL_MS = 10 * 60_000;
-/** Stores remembered; oldest first out. */
+/** Files remembered; oldest first out. */
 const VERDICTS_MAX = 128;
-/** Stores seen once (a verdict is learnt on the second read only, so a file verified once pays nothing). */
+/** Stores seen once under some anchors (a verdict is learnt from the second read on, so a file verified once pays nothing). */
 const SEEN_MAX = 512;
 
 const verdicts = new Map<string, Learnt>();
@@ -43,27 +46,27 @@ export function trustVerdictsApplied(): number {
 
 const sha256 = async (bytes: Uint8Array) => hex(new Uint8Array(await crypto.subtle.digest("SHA-256", bytes)));
 
-/** The cache key of a store under anchors: the SHA-256 of the store bytes and of the anchors' exact text. */
-async function trustKey(store: Uint8Array, anchorsPem: string): Promise<string> {
-  return `${await sha256(store)}:${await sha256(new TextEncoder().encode(anchorsPem))}`;
-}
-
 /**
- * What to do for a store: read without trust checks and apply a verdict, learn one, or just read with trust
- * checks (a store not seen before); with the exact key for the first two. (The key is a digest, not a JS hash of
- * the bytes: a byte loop in JS costs ~40 ns a byte in workerd, the digest is native.)
+ * What to do for a file: read without trust checks and apply a verdict, learn one, or just read with trust
+ * checks (a store not seen before); with the exact key for the first two: the SHA-256 of the whole file and of
+ * the anchors' exact text. A store's first read hashes only the store (a file verified once does not pay for
+ * hashing all of it, ~2 ms a MB). (Digests, not a JS hash of the bytes: a byte loop in JS costs ~40 ns a byte in
+ * workerd, the digest is native.)
  */
 export async function trustPlan(
   store: Uint8Array,
+  file: Uint8Array,
   anchorsPem: string,
   now = Date.now(),
 ): Promise<{ plan: "apply" | "learn"; key: string } | { plan: "read"; key: null }> {
-  const key = await trustKey(store, anchorsPem);
-  if (!seen.has(key)) {
+  const anchors = await sha256(new TextEncoder().encode(anchorsPem));
+  const storeKey = `${await sha256(store)}:${anchors}`;
+  if (!seen.has(storeKey)) {
     if (seen.size >= SEEN_MAX) seen.delete(seen.values().next().value!);
-    seen.add(key);
+    seen.add(storeKey);
     return { plan: "read", key: null };
   }
+  const key = `${await sha256(file)}:${anchors}`;
   const learnt = verdicts.get(key);
   if (learnt && learnt.expires > now) return { plan: "apply", key };
   if (learnt) verdicts.delete(key);

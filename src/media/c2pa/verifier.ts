@@ -94,9 +94,17 @@ interface StoreJson {
           commitment?: unknown;
         };
       }[];
-      signature_info?: { issuer?: string; common_name?: string; cert_serial_number?: string; time?: string };
+      signature_info?: SignatureInfo;
     }
   >;
+}
+
+/** The engine's reading of a manifest's signature (json()). */
+interface SignatureInfo {
+  issuer?: string;
+  common_name?: string;
+  cert_serial_number?: string;
+  time?: string;
 }
 
 const codes = (list: { code: string }[] | undefined) => (list ?? []).map((c) => c.code);
@@ -293,12 +301,18 @@ function withoutRanges(bytes: Uint8Array, ranges: [number, number][]): Uint8Arra
  */
 const TIME_STAMP_LABEL = new TextEncoder().encode("c2pa.time-stamp");
 
-function signerFromStore(located: ExtractManifestStoreResult, label: string, validatedTime: string | null): SignerSummary | null {
+function signerFromStore(located: ExtractManifestStoreResult, label: string, engineInfo: SignatureInfo | undefined): SignerSummary | null {
   if (located.status !== "ok" || !["sidecar", "jpeg-app11", "png-cabx"].includes(located.carrier)) return null;
   if (indexOfBytes(located.store, TIME_STAMP_LABEL) >= 0) return null;
   const signature = activeManifestSignature(located.store, label);
   if (signature.status !== "ok" || signature.manifestLabel !== label) return null;
-  return signerSummaryFromCose(signature.cose, validatedTime);
+  const summary = signerSummaryFromCose(signature.cose, engineInfo?.time ?? null);
+  // The engine may have read another store than ours from the same file (a store hidden where only one of the two
+  // parsers looks): ours names the signer only when it is the certificate the engine checked.
+  if (!summary?.serial_number || !engineInfo?.cert_serial_number) return null;
+  if (BigInt(`0x${summary.serial_number}`).toString() !== engineInfo.cert_serial_number) return null;
+  if ((engineInfo.common_name ?? null) !== summary.common_name) return null;
+  return summary;
 }
 
 /** The reference engine's reading alone (see verifyManifest). */
@@ -315,10 +329,11 @@ async function engineVerify(
       input.manifestStore
         ? WasmReader.fromBytes("application/c2pa", input.manifestStore, verifySettingsJson(anchors))
         : WasmReader.fromBytes(input.mediaType, input.bytes, verifySettingsJson(anchors));
-    // An embedded store read before under the same anchors: its trust verdict is reused (trust-verdicts.ts).
+    // A file read before under the same anchors: its trust verdict is reused (trust-verdicts.ts). Keyed by the
+    // whole file, not by the store we located: the engine may read another store from the same bytes.
     const { plan, key } =
       trustAnchorsPem && !input.manifestStore && located.status === "ok" && ["jpeg-app11", "png-cabx"].includes(located.carrier)
-        ? await trustPlan(located.store, trustAnchorsPem)
+        ? await trustPlan(located.store, input.bytes, trustAnchorsPem)
         : { plan: "read" as const, key: null };
     let store: StoreJson | null = null;
     let signer: SignerSummary | null = null;
@@ -329,7 +344,7 @@ async function engineVerify(
       // Only where the signer comes from our COSE reading: crJSON would be the one of a read without trust checks.
       signer =
         store && label && !store.validation_results?.activeManifest?.failure?.length
-          ? signerFromStore(located, label, store.manifests?.[label]?.signature_info?.time ?? null)
+          ? signerFromStore(located, label, store.manifests?.[label]?.signature_info)
           : null;
       if (!signer) {
         store = null;
@@ -358,7 +373,7 @@ async function engineVerify(
     // crJSON only when needed: a sidecar's binding check, or a signature our reader cannot render as crJSON does.
     let crJson: string | null = input.manifestStore && !input.manifestOnly ? reader!.crJson() : null;
     signer ||=
-      (!crJson && !active?.failure?.length && signerFromStore(located, label, store.manifests?.[label]?.signature_info?.time ?? null)) ||
+      (!crJson && !active?.failure?.length && signerFromStore(located, label, store.manifests?.[label]?.signature_info)) ||
       signerSummaryFromCrJson(JSON.parse((crJson ??= reader!.crJson())) as CrJsonSignature, label);
     const check = {
       validation_state: (store.validation_state === "Trusted" || store.validation_state === "Valid" ? store.validation_state : "Invalid") as

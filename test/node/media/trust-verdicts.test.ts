@@ -12,8 +12,10 @@ import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { type DevPki, mintDevPki } from "../../../src/dev/pki";
 import { respondTimestamp } from "../../../src/dev/tsa-responder";
-import { initC2paEngine, verifySettingsJson, WasmReader } from "../../../src/media/c2pa/engine";
+import { initC2paEngine, verifySettingsJson, WasmBuilder, WasmReader } from "../../../src/media/c2pa/engine";
+import { extractManifestStore } from "../../../src/media/c2pa/jumbf-carriers";
 import { C2paSigner } from "../../../src/media/c2pa/signer";
+import { type CrJsonSignature, type SignerSummary, signerSummaryFromCrJson } from "../../../src/media/c2pa/signer-summary";
 import { trustVerdictsApplied } from "../../../src/media/c2pa/trust-verdicts";
 import { installDevTsa } from "../../../src/media/c2pa/tsa-dev-port";
 import { verifyManifest } from "../../../src/media/c2pa/verifier";
@@ -113,5 +115,85 @@ describe("trust verdicts of stores read before (trust-verdicts.ts)", () => {
     // and the unchanged file still gets the verdict
     expect((await verify(bytes, pki.rootCertPem)).facts).toMatchObject({ validation_state: "Trusted" });
     expect(trustVerdictsApplied()).toBe(before + 1);
+  });
+});
+
+/** The APP11 segments before the first scan of a JPEG, as [start, end) ranges. */
+function app11Segments(b: Uint8Array): [number, number][] {
+  const out: [number, number][] = [];
+  for (let pos = 2; pos + 4 <= b.length && b[pos] === 0xff && b[pos + 1] !== 0xda; pos += 2 + ((b[pos + 2]! << 8) | b[pos + 3]!)) {
+    if (b[pos + 1] === 0xeb) out.push([pos, pos + 2 + ((b[pos + 2]! << 8) | b[pos + 3]!)]);
+  }
+  return out;
+}
+
+describe("trust verdicts against a file our extraction and the engine read differently (#19 review)", () => {
+  it("a trusted store's verdict is not lent to another store the engine reads from a file carrying the trusted one", async () => {
+    // The victim's file: a trusted, timestamped store A, verified twice (its verdict learnt).
+    const victim = await signed(true);
+    for (let i = 0; i < 2; i++) expect((await verify(victim, pki.rootCertPem)).facts).toMatchObject({ validation_state: "Trusted" });
+    const victimReading = await verify(victim, pki.rootCertPem);
+    const [[segStart, segEnd]] = app11Segments(victim) as [[number, number]];
+    const segmentA = victim.slice(segStart, segEnd);
+    const labelA = victimReading.facts.state === "read" ? victimReading.facts.active_manifest_label : "";
+
+    // The attacker: A's APP11 segment copied after the entropy-coded data (where the engine's JPEG parser does not
+    // look for segments, and ours does), the whole signed under the attacker's own, untrusted key with A's label.
+    const at = SAMPLE.length - 2;
+    const input = new Uint8Array(SAMPLE.length + segmentA.length);
+    input.set(SAMPLE.subarray(0, at));
+    input.set(segmentA, at);
+    input.set(SAMPLE.subarray(at), at + segmentA.length);
+    const fromJson = WasmBuilder.fromJson;
+    WasmBuilder.fromJson = (json: string, settings?: string) =>
+      fromJson.call(WasmBuilder, JSON.stringify({ ...JSON.parse(json), label: labelA }), settings);
+    let forged: Uint8Array;
+    try {
+      const signer = new C2paSigner({
+        certChainPem: other.signerChainPem,
+        privateKey: other.signerKeyPkcs8Pem,
+        tsa: { kind: "internal", chainPem: other.tsaChainPem, keyPkcs8Pem: other.tsaKeyPkcs8Pem },
+      });
+      const plan = { title: "a.jpg", media_type: "image/jpeg", intent: { kind: "opened" as const }, assertions: [] };
+      const out = await signer.signEmbedded({ bytes: input, plan });
+      if (out.status !== "signed") throw new Error(JSON.stringify(out));
+      forged = out.bytes;
+    } finally {
+      WasmBuilder.fromJson = fromJson;
+    }
+    // Its own store's segment renamed (bytes its hard binding excludes) so that our extraction skips it and finds A.
+    const [[bStart]] = app11Segments(forged) as [[number, number]];
+    forged[bStart + 4] = 0x58;
+    forged[bStart + 5] = 0x58;
+
+    // Our extraction locates the store the engine reads (APP11 before the first scan, whatever its CI), not A.
+    const located = extractManifestStore(forged, "image/jpeg");
+    const locatedA = extractManifestStore(victim, "image/jpeg");
+    expect(located.status === "ok" && locatedA.status === "ok").toBe(true);
+    if (located.status === "ok" && locatedA.status === "ok")
+      expect(Buffer.from(located.store).equals(Buffer.from(locatedA.store))).toBe(false);
+
+    // Without anchors the engine finds no failure in the attacker's store: the signer reported must still be the
+    // one the engine checked (its crJSON), never the one of the store our extraction located.
+    const plain = await verify(forged, null);
+    expect(plain.facts).toMatchObject({ state: "read", failure_codes: [] });
+    const reader = await WasmReader.fromBytes("image/jpeg", forged, verifySettingsJson(null));
+    let engineSigner: SignerSummary | null;
+    try {
+      engineSigner = signerSummaryFromCrJson(JSON.parse(reader.crJson()) as CrJsonSignature, labelA);
+    } finally {
+      reader.free();
+    }
+    expect(engineSigner?.serial_number).toBeTruthy();
+    expect(engineSigner?.serial_number).not.toBe(victimReading.signer?.serial_number);
+    expect(plain.signer?.serial_number).toBe(engineSigner?.serial_number);
+
+    const reference = await engineReading(forged, pki.rootCertPem);
+    expect(reference.validation_state).not.toBe("Trusted");
+    for (let i = 0; i < 3; i++) {
+      const got = await verify(forged, pki.rootCertPem);
+      expect(got.facts).toMatchObject({ validation_state: reference.validation_state });
+      expect(got.signer).not.toEqual(victimReading.signer);
+    }
   });
 });
