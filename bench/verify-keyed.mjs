@@ -119,7 +119,9 @@ const health = await throughput(healthz, 400, 8);
 const rate = await throughput(verify, 120, 8);
 if (nextFile > files.length) throw new Error("verify-keyed: a file was verified twice");
 
-console.log(`\nKeyed POST /v1/verify of signed 1 MP JPEGs (${files[0].length} bytes, a different file each request) on ${base} (${new Date().toISOString()})`);
+console.log(
+  `\nKeyed POST /v1/verify of signed 1 MP JPEGs (${files[0].length} bytes, a different file each request) on ${base} (${new Date().toISOString()})`,
+);
 console.log(`  verdict ${first.status ?? first.overall ?? "?"}, manifest ${first.manifest?.validation_state ?? first.manifest_id ?? "?"}`);
 console.log(`  one request alone      ${p50(alone).toFixed(1).padStart(7)} ms p50 (20 requests)`);
 console.log(`  8 in flight            ${rate.toFixed(1).padStart(7)} req/s (120 requests)`);

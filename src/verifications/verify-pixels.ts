@@ -1,5 +1,6 @@
+import { readWholeImage } from "../media/codecs/rows";
 import { PdqFingerprinter, type PixelPlane, pixelPlane, planeFactor } from "../media/fingerprint";
-import type { DecodeScale, ImageServices, RgbaImage, RowSource } from "../media/types";
+import type { DecodeScale, ImageServices, RgbaImage } from "../media/types";
 
 /*
  * The pixels of one verification, decoded once. This is the only place a verification decodes.
@@ -73,32 +74,10 @@ async function reducedJpeg(image: ImageServices, bytes: Uint8Array, mediaType: s
   if (opened.status !== "ready") return null;
   const { source } = opened;
   const scale = verifyDecodeScale(source.width, source.height);
-  const reduced = readWhole(source, scale);
-  if (!reduced) return null; // corrupt scan data: the codec's decode falls back to MozJPEG, which tolerates more
+  const read = readWholeImage(source, scale);
+  if (read.status !== "read") return null; // corrupt scan data: the codec's decode falls back to MozJPEG, which tolerates more
+  const reduced = read.image;
   // A JPEG has no alpha: every sample is opaque, and PDQ reads the (reduced) image itself.
   const plane: PixelPlane = { image: reduced, factor: scale, opaque: true, sourceWidth: source.width, sourceHeight: source.height };
   return { full: reduced, plane };
-}
-
-/** One read of `source` at 1/`scale` into a single image. */
-function readWhole(source: RowSource, scale: DecodeScale): RgbaImage | null {
-  const width = Math.ceil(source.width / scale);
-  const height = Math.ceil(source.height / scale);
-  const data = new Uint8Array(width * height * 4);
-  let at = 0;
-  const read = source.read(
-    {
-      restart: () => {
-        at = 0;
-      },
-      rows: (rows, count) => {
-        const n = count * width * 4;
-        if (at + n > data.length) throw new RangeError("the decoder handed out more rows than the image has");
-        data.set(rows.subarray(0, n), at);
-        at += n;
-      },
-    },
-    scale,
-  );
-  return read.status === "read" && at === data.length ? { width, height, data } : null;
 }

@@ -1,4 +1,5 @@
 import { equalBytes } from "../../platform/bytes";
+import { readWholeImage } from "../codecs/rows";
 import type {
   DecodeScale,
   RgbaImage,
@@ -199,7 +200,7 @@ export class WasmWatermarker implements Watermarker {
       // Under ~1.8 MP the reduced read would be the full-size one: decode once (at most ~7 MB of RGBA) and take both
       // passes from it, rather than decoding the source twice (or more, with boosts).
       if (scale === 1) {
-        const whole = readWhole(source);
+        const whole = readWholeImage(source);
         if (whole.status !== "read") return { status: "failed", message: whole.message };
         return this.embedInto({ image: whole.image, payload, strength }, sink);
       }
@@ -381,30 +382,6 @@ export class WasmWatermarker implements Watermarker {
     }
     return k.applyPsnr();
   }
-}
-
-/** The whole full-size image of `source`, read once. */
-function readWhole(source: RowSource): { status: "read"; image: RgbaImage } | { status: "failed"; message: string } {
-  const { width, height } = source;
-  const data = new Uint8Array(width * height * 4);
-  let at = 0;
-  const read = source.read(
-    {
-      restart: () => {
-        at = 0;
-      },
-      rows: (rows, count) => {
-        const n = count * width * 4;
-        if (at + n > data.length) throw new RangeError("the decoder handed out more rows than the image has");
-        data.set(rows.subarray(0, n), at);
-        at += n;
-      },
-    },
-    1,
-  );
-  if (read.status !== "read") return { status: "failed", message: read.message };
-  if (at !== data.length) return { status: "failed", message: "The decoder handed out fewer rows than the image has." };
-  return { status: "read", image: { width, height, data } };
 }
 
 /**

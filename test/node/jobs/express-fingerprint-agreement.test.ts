@@ -12,11 +12,11 @@ import type { AdmittedRequest } from "../../../src/jobs/admission.ts";
 import { fingerprintStep, readPublished } from "../../../src/jobs/steps/fingerprint.ts";
 import { BaselineJpegEncoder } from "../../../src/media/codecs/baseline-jpeg.ts";
 import { IsccImageFingerprinter, PdqFingerprinter } from "../../../src/media/fingerprint/index.ts";
-import type { ImageServices, RgbaImage } from "../../../src/media/types.ts";
+import type { ImageServices } from "../../../src/media/types.ts";
 import { WasmWatermarker } from "../../../src/media/watermark/kernel.ts";
 import { verifyPixels } from "../../../src/verifications/verify-pixels.ts";
 import { nodeImageCodec } from "../../support/node-codec.ts";
-import { prng } from "../../support/prng.ts";
+import { texture } from "../../support/textures.ts";
 
 const ROOT = join(import.meta.dirname, "..", "..", "..");
 const Module = WebAssembly.Module as unknown as new (bytes: Uint8Array) => WebAssembly.Module;
@@ -36,27 +36,6 @@ const encoder = new BaselineJpegEncoder(new Module(readFileSync(join(ROOT, "wasm
 const admitted = { fingerprint_algorithms: ["iscc-image", "pdq"] } as AdmittedRequest;
 const PHOTO = new Uint8Array(readFileSync(join(ROOT, "test", "fixtures", "media", "photo-bridge.jpg")));
 
-/** A 1280 x 800 texture: sinusoids of random period and phase plus fine noise (seeded). */
-function texture(seed: number): RgbaImage {
-  const rand = prng(seed);
-  const [w, h] = [1280, 800];
-  const data = new Uint8Array(w * h * 4);
-  const fx = 2 + rand() * 60;
-  const fy = 2 + rand() * 60;
-  const noise = rand() * 40;
-  const phase = rand() * 6;
-  for (let y = 0; y < h; y++)
-    for (let x = 0; x < w; x++) {
-      const i = (y * w + x) * 4;
-      const v = 128 + 60 * Math.sin(x / fx + phase) * Math.cos(y / fy) + (rand() - 0.5) * noise;
-      data[i] = v + 20 * Math.sin(y / 97);
-      data[i + 1] = v;
-      data[i + 2] = 255 - v;
-      data[i + 3] = 255;
-    }
-  return { width: w, height: h, data };
-}
-
 /** Fingerprints exactly as verify-service.ts computes them from a copy's bytes (ISCC on the decode, PDQ on the plane). */
 async function asVerificationComputes(bytes: Uint8Array) {
   const got = await verifyPixels(services, bytes, "image/jpeg");
@@ -71,7 +50,7 @@ async function asVerificationComputes(bytes: Uint8Array) {
 describe("express fingerprints agree with verification (#19)", () => {
   it("what publication indexes is exactly what verification computes from an unchanged copy", async () => {
     const cases: [string, Uint8Array][] = [["photo-bridge.jpg (1600 x 1004)", PHOTO]];
-    for (let seed = 1; seed <= 12; seed++) cases.push([`texture ${seed}`, encoder.encode(texture(seed), 92, "4:4:4")]);
+    for (let seed = 1; seed <= 12; seed++) cases.push([`texture ${seed}`, encoder.encode(texture(1280, 800, seed), 92, "4:4:4")]);
     let fullDiffers = 0;
     for (const [label, bytes] of cases) {
       const published = fingerprintStep(services, admitted, await readPublished(services, bytes, "image/jpeg"));

@@ -9,6 +9,7 @@ import { extractManifestStore } from "../../../src/media/c2pa/jumbf-carriers";
 import type { RgbaImage } from "../../../src/media/types";
 import { verifyPixels } from "../../../src/verifications/verify-pixels";
 import { prng } from "../../support/prng";
+import { texture } from "../../support/textures";
 import { api, BASE, callUrl, createTenant, fixture, json, sha256HexOf, testEnv, uploadAsset, waitForJob } from "../support/helpers";
 
 /*
@@ -93,26 +94,6 @@ function photo(width: number, height: number, seed: number): RgbaImage {
       data[i + 3] = 255;
     }
   return { width, height, data };
-}
-
-/** A textured image (sinusoids of random period and phase plus fine noise, seeded). */
-function texture(w: number, h: number, seed: number): RgbaImage {
-  const rand = prng(seed);
-  const data = new Uint8Array(w * h * 4);
-  const fx = 2 + rand() * 60;
-  const fy = 2 + rand() * 60;
-  const noise = rand() * 40;
-  const phase = rand() * 6;
-  for (let y = 0; y < h; y++)
-    for (let x = 0; x < w; x++) {
-      const i = (y * w + x) * 4;
-      const v = 128 + 60 * Math.sin(x / fx + phase) * Math.cos(y / fy) + (rand() - 0.5) * noise;
-      data[i] = v + 20 * Math.sin(y / 97);
-      data[i + 1] = v;
-      data[i + 2] = 255 - v;
-      data[i + 3] = 255;
-    }
-  return { width: w, height: h, data };
 }
 
 /** The `c2pa.soft-binding` assertions of the active manifest of `bytes`, as the reference reader reports them. */
