@@ -126,6 +126,17 @@ export async function insertCustomerEvent(tenantId: string, type: "asset.signed"
     .run();
 }
 
+/** An event written to the outbox and not fanned out yet (`body` '{}'), as a replay or the fan-out finds it. */
+export async function unfannedEvent(tenantId: string, createdAt = Date.now()): Promise<string> {
+  const id = newId("webhookEvent");
+  await testEnv.DB.prepare(
+    "INSERT INTO webhook_events (id, tenant_id, type, body, test, fanned_out_at, created_at) VALUES (?, ?, 'asset.signed', '{}', 0, NULL, ?)",
+  )
+    .bind(id, tenantId, createdAt)
+    .run();
+  return id;
+}
+
 /** A fresh, well-formed event id. */
 export function eventId(): string {
   const alphabet = "abcdefghijklmnopqrstuvwxyz234567";

@@ -3,7 +3,7 @@ import { newId } from "../../../src/platform/ids";
 import { replayEvent } from "../../../src/webhooks/deliveries";
 import { claimRound, postponeDeliveries } from "../../../src/webhooks/repo/attempts";
 import { createTenant, testEnv } from "../support/helpers";
-import { activeEndpoints } from "../support/webhooks.helpers";
+import { activeEndpoints, unfannedEvent } from "../support/webhooks.helpers";
 
 /*
  * #19 review: the set-wise statements written `+endpoint_id`, `+status` (so SQLite finds rows by id) must still
@@ -98,12 +98,7 @@ describe("#19 review: a replay through the overflow path", () => {
   it("restarts each finished delivery exactly once, below and beyond the ids' ranks, and leaves unfinished ones alone", async () => {
     const { tenantId } = await createTenant();
     const endpoints = (await activeEndpoints(tenantId, 57)).sort();
-    const eventId = newId("webhookEvent");
-    await testEnv.DB.prepare(
-      "INSERT INTO webhook_events (id, tenant_id, type, body, test, fanned_out_at, created_at) VALUES (?, ?, 'asset.signed', '{}', 0, NULL, ?)",
-    )
-      .bind(eventId, tenantId, Date.now())
-      .run();
+    const eventId = await unfannedEvent(tenantId);
     expect(await replayEvent(testEnv, tenantId, eventId)).toEqual({ status: "replayed", eventId, deliveryCount: 57 });
     // Finished: two ranked below the 50 ids, two beyond; in flight: one below, one beyond.
     const finished = [endpoints[0]!, endpoints[49]!, endpoints[50]!, endpoints[56]!];
@@ -146,12 +141,7 @@ describe("#19 review: a replay through the overflow path", () => {
     await testEnv.DB.prepare(`UPDATE webhook_endpoints SET events = '["asset.watermarked"]' WHERE tenant_id = ? AND id NOT IN (?, ?, ?)`)
       .bind(tenantId, ...recipients)
       .run();
-    const eventId = newId("webhookEvent");
-    await testEnv.DB.prepare(
-      "INSERT INTO webhook_events (id, tenant_id, type, body, test, fanned_out_at, created_at) VALUES (?, ?, 'asset.signed', '{}', 0, NULL, ?)",
-    )
-      .bind(eventId, tenantId, Date.now())
-      .run();
+    const eventId = await unfannedEvent(tenantId);
     expect(await replayEvent(testEnv, tenantId, eventId)).toEqual({ status: "replayed", eventId, deliveryCount: 3 });
     const found = await testEnv.DB.prepare("SELECT endpoint_id FROM webhook_deliveries WHERE event_id = ? ORDER BY endpoint_id")
       .bind(eventId)

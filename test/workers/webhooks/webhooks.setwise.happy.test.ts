@@ -6,7 +6,7 @@ import { replayEvent } from "../../../src/webhooks/deliveries";
 import { deliverBatch } from "../../../src/webhooks/delivery-run";
 import { type AttemptRecord, recordAttempt, recordAttempts } from "../../../src/webhooks/repo/attempts";
 import { createTenant, testEnv } from "../support/helpers";
-import { activeEndpoints, createEndpoint, sleep } from "../support/webhooks.helpers";
+import { activeEndpoints, createEndpoint, sleep, unfannedEvent } from "../support/webhooks.helpers";
 
 /*
  * #19: the webhook writes made set-wise (a round's acknowledged attempts, one event's deliveries to many
@@ -143,12 +143,7 @@ describe("#19 webhook writes made set-wise", () => {
     await testEnv.DB.prepare("UPDATE webhook_endpoints SET state = 'disabled', disabled_reason = 'manual' WHERE id = ?")
       .bind(disabled.id)
       .run();
-    const eventId = newId("webhookEvent");
-    await testEnv.DB.prepare(
-      "INSERT INTO webhook_events (id, tenant_id, type, body, test, fanned_out_at, created_at) VALUES (?, ?, 'asset.signed', '{}', 0, NULL, ?)",
-    )
-      .bind(eventId, tenantId, now)
-      .run();
+    const eventId = await unfannedEvent(tenantId, now);
 
     const first = await replayEvent(testEnv, tenantId, eventId);
     expect(first).toEqual({ status: "replayed", eventId, deliveryCount: 48 });
@@ -184,12 +179,7 @@ describe("#19 webhook writes made set-wise", () => {
   it("an event replayed to more active endpoints than the ids one statement is given (57 > 50) queues one delivery each, with distinct ids", async () => {
     const { tenantId } = await createTenant();
     const endpoints = await activeEndpoints(tenantId, 57);
-    const eventId = newId("webhookEvent");
-    await testEnv.DB.prepare(
-      "INSERT INTO webhook_events (id, tenant_id, type, body, test, fanned_out_at, created_at) VALUES (?, ?, 'asset.signed', '{}', 0, NULL, ?)",
-    )
-      .bind(eventId, tenantId, Date.now())
-      .run();
+    const eventId = await unfannedEvent(tenantId);
     expect(await replayEvent(testEnv, tenantId, eventId)).toEqual({ status: "replayed", eventId, deliveryCount: 57 });
     const deliveries = await testEnv.DB.prepare(
       "SELECT id, endpoint_id, status FROM webhook_deliveries WHERE event_id = ? ORDER BY endpoint_id",

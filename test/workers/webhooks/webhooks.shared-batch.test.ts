@@ -5,7 +5,7 @@ import { deliverBatch } from "../../../src/webhooks/delivery-run";
 import { fanOutEvent } from "../../../src/webhooks/fan-out";
 import { SharedBatch } from "../../../src/webhooks/repo/shared-batch";
 import { createTenant, testEnv } from "../support/helpers";
-import { activeEndpoints, createEndpoint, hookedEnv, pendingDeliveries, sleep } from "../support/webhooks.helpers";
+import { activeEndpoints, createEndpoint, hookedEnv, pendingDeliveries, sleep, unfannedEvent } from "../support/webhooks.helpers";
 
 /*
  * #19: the endpoint runs of a queue batch share their D1 round trips (src/webhooks/repo/shared-batch.ts), and a
@@ -182,12 +182,7 @@ describe("#19 fewer D1 round trips per delivery: shared batches in the consumer,
     await testEnv.DB.prepare("UPDATE webhook_endpoints SET state = 'disabled', disabled_reason = 'manual' WHERE id = ?")
       .bind(disabled.id)
       .run();
-    const eventId = newId("webhookEvent");
-    await testEnv.DB.prepare(
-      "INSERT INTO webhook_events (id, tenant_id, type, body, test, fanned_out_at, created_at) VALUES (?, ?, 'asset.signed', '{}', 0, NULL, ?)",
-    )
-      .bind(eventId, tenantId, Date.now())
-      .run();
+    const eventId = await unfannedEvent(tenantId);
     // Another tenant's replay finds nothing and writes nothing (the fanned-out mark is the tenant's too).
     const other = await createTenant();
     expect(await replayEvent(testEnv, other.tenantId, eventId)).toEqual({ status: "not_found" });
@@ -228,12 +223,7 @@ describe("#19 fewer D1 round trips per delivery: shared batches in the consumer,
     const { tenantId } = await createTenant();
     const now = Date.now();
     const endpoints = await activeEndpoints(tenantId, 54);
-    const eventId = newId("webhookEvent");
-    await testEnv.DB.prepare(
-      "INSERT INTO webhook_events (id, tenant_id, type, body, test, fanned_out_at, created_at) VALUES (?, ?, 'asset.signed', '{}', 0, NULL, ?)",
-    )
-      .bind(eventId, tenantId, now)
-      .run();
+    const eventId = await unfannedEvent(tenantId, now);
     expect(await replayEvent(testEnv, tenantId, eventId)).toEqual({ status: "replayed", eventId, deliveryCount: 54 });
     const deliveries = await testEnv.DB.prepare(
       "SELECT endpoint_id, COUNT(*) AS n FROM webhook_deliveries WHERE event_id = ? AND status = 'pending' GROUP BY 1 ORDER BY 1",
@@ -254,12 +244,7 @@ describe("#19 fewer D1 round trips per delivery: shared batches in the consumer,
       .run();
     const other = await createTenant();
     await createEndpoint(other.key, { events: ["asset.signed"] }); // another tenant's
-    const eventId = newId("webhookEvent");
-    await testEnv.DB.prepare(
-      "INSERT INTO webhook_events (id, tenant_id, type, body, test, fanned_out_at, created_at) VALUES (?, ?, 'asset.signed', '{}', 0, NULL, ?)",
-    )
-      .bind(eventId, tenantId, Date.now())
-      .run();
+    const eventId = await unfannedEvent(tenantId);
     const deliveries = async () =>
       (
         await testEnv.DB.prepare("SELECT id, endpoint_id, status FROM webhook_deliveries WHERE event_id = ? ORDER BY endpoint_id")
@@ -363,12 +348,7 @@ describe("#19 fewer D1 round trips per delivery: shared batches in the consumer,
     const a = await createEndpoint(key, { events: ["asset.signed"] });
     const b = await createEndpoint(key, { events: ["asset.signed"] });
     const event = async () => {
-      const id = newId("webhookEvent");
-      await testEnv.DB.prepare(
-        "INSERT INTO webhook_events (id, tenant_id, type, body, test, fanned_out_at, created_at) VALUES (?, ?, 'asset.signed', '{}', 0, NULL, ?)",
-      )
-        .bind(id, tenantId, Date.now())
-        .run();
+      const id = await unfannedEvent(tenantId);
       return id;
     };
     const rows = async (eventId: string) =>
