@@ -1,3 +1,4 @@
+import { asc } from "drizzle-orm";
 import type { Database } from "../db/client";
 import { devOcspRevocations } from "../db/schema";
 import type { DevRevocation } from "./ocsp-responder";
@@ -11,4 +12,13 @@ export async function devRevocations(db: Database): Promise<Map<string, DevRevoc
 /** Records a revocation; a serial revoked before keeps its first time and reason. */
 export async function insertRevocation(db: Database, serialHex: string, reason: number | null): Promise<void> {
   await db.insert(devOcspRevocations).values({ serialHex, revokedAt: Date.now(), reason }).onConflictDoNothing();
+}
+
+/**
+ * The revocation list's version: the list itself, in one canonical spelling (development lists are short), so an
+ * answer cached under a version is exactly what the responder answers for that list.
+ */
+export async function revocationsVersion(db: Database): Promise<string> {
+  const rows = await db.select().from(devOcspRevocations).orderBy(asc(devOcspRevocations.serialHex));
+  return rows.map((r) => `${r.serialHex}@${r.revokedAt}/${r.reason ?? ""}`).join(",");
 }

@@ -1,7 +1,7 @@
 import type { Bindings } from "../env";
 import { activeManifestSignature, signerCredentials } from "../media/c2pa/jumbf-signature";
-import { checkOcsp, InMemoryOcspCache, type OcspFetcher } from "../media/c2pa/ocsp";
-import { answerDevOcsp, devOcspResponder } from "../media/c2pa/ocsp-dev-port";
+import { checkOcsp, InMemoryOcspCache, type OcspCache, type OcspFetcher } from "../media/c2pa/ocsp";
+import { answerDevOcsp, devOcspResponder, devRevocationsVersion } from "../media/c2pa/ocsp-dev-port";
 import type { RevocationCheck } from "./verify-service";
 
 /** The C2PA engine loader (a `.wasm` module import, so workerd only and imported on first use). */
@@ -31,8 +31,8 @@ function ocspFetcher(env: Bindings): OcspFetcher {
 
 /**
  * OCSP of the active manifest's signer: its certificate and issuer come from the manifest's own COSE x5chain
- * (the engine reports only their names). The dev responder's answers are not cached (revocations change them
- * at once in development).
+ * (the engine reports only their names). The dev responder's answers are cached under the version of its
+ * revocation list, so a revocation still changes them at once in development.
  */
 export function revocationCheck(env: Bindings): RevocationCheck {
   return async (store, activeLabel) => {
@@ -48,7 +48,7 @@ export function revocationCheck(env: Bindings): RevocationCheck {
       cert: credentials.chain[0]!,
       issuer: credentials.chain[1]!,
       fetcher: ocspFetcher(env),
-      cache: dev ? null : ocspCache,
+      cache: dev ? versioned(ocspCache, await devRevocationsVersion(env)) : ocspCache,
     });
     if (result.status === "unavailable") {
       const why =
@@ -58,5 +58,13 @@ export function revocationCheck(env: Bindings): RevocationCheck {
       return { status: "unavailable", warning: `The signer's revocation status is unknown: ${why}.` };
     }
     return { status: result.status };
+  };
+}
+
+/** `cache` with every key under `version`: entries of another version are never read (they age out). */
+function versioned(cache: OcspCache, version: string): OcspCache {
+  return {
+    get: (key) => cache.get(`${version}\n${key}`),
+    put: (key, entry, expiresAt) => cache.put(`${version}\n${key}`, entry, expiresAt),
   };
 }

@@ -28,6 +28,8 @@ export interface DevOcsp {
   responder(env: Bindings): DevOcspResponder | null;
   /** Answers one DER OCSPRequest with the dev responder (with the deployment's current revocations). */
   answer(env: Bindings, responder: DevOcspResponder, requestDer: Uint8Array): Promise<Uint8Array>;
+  /** The version of the deployment's revocation list: it changes whenever a revocation is recorded. */
+  revocationsVersion(env: Bindings): Promise<string>;
 }
 
 let installed: DevOcsp | null = null;
@@ -40,6 +42,12 @@ export function installDevOcsp(devOcsp: DevOcsp): void {
 /** The dev responder's credentials, or null (not development, no dev PKI, or no responder installed). */
 export function devOcspResponder(env: Bindings): DevOcspResponder | null {
   return installed?.responder(env) ?? null;
+}
+
+/** The dev revocation list's version; only called after devOcspResponder returned credentials. */
+export function devRevocationsVersion(env: Bindings): Promise<string> {
+  if (!installed) throw new Error("no development OCSP responder installed");
+  return installed.revocationsVersion(env);
 }
 
 /** Answers one DER OCSPRequest in process; only called after devOcspResponder returned credentials. */

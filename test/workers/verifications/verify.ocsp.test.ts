@@ -1,5 +1,7 @@
 import { exports } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
+import { devOcsp } from "../../../src/dev/ocsp";
+import { installDevOcsp } from "../../../src/media/c2pa/ocsp-dev-port";
 import { BASE, createTenant, fixture, json } from "../support/helpers";
 import { signedCopy, verifyFile } from "../support/verify-helpers";
 
@@ -12,20 +14,31 @@ const post = (path: string, body: unknown) =>
   });
 
 describe("OCSP of the signer (dev responder)", () => {
-  it("good, then revoked after POST /dev/ocsp/revocations → signer_revoked", async () => {
+  it("good (cached while no revocation is recorded), then revoked at once after POST /dev/ocsp/revocations → signer_revoked", async () => {
     const { key } = await createTenant();
     const { bytes } = await signedCopy(key, fixture("sample.jpg"), "image/jpeg");
-    const before = await json(await verifyFile(bytes));
-    expect(before.signals.ocsp_status, JSON.stringify(before.warnings)).toBe("good");
-    expect(before.status).toBe("verified_manifest");
+    let answers = 0;
+    installDevOcsp({ ...devOcsp, answer: (...args) => (answers++, devOcsp.answer(...args)) });
+    try {
+      const before = await json(await verifyFile(bytes));
+      expect(before.signals.ocsp_status, JSON.stringify(before.warnings)).toBe("good");
+      expect(before.status).toBe("verified_manifest");
+      const asked = answers;
+      expect(asked).toBeGreaterThan(0);
+      expect(await json(await verifyFile(bytes))).toMatchObject({ status: "verified_manifest", signals: { ocsp_status: "good" } });
+      expect(answers).toBe(asked); // the answer came from the cache: the revocation list did not change
 
-    const revoked = await post("/dev/ocsp/revocations", { serial_number: before.signer.serial_number, reason: 1 });
-    expect(revoked.status).toBe(201);
-    const after = await json(await verifyFile(bytes));
-    expect(after.status, after.developer_explanation).toBe("signer_revoked");
-    expect(after.signals.ocsp_status).toBe("revoked");
-    expect(after.confidence).toBeNull();
-    expect(after.proves).toEqual([]);
+      const revoked = await post("/dev/ocsp/revocations", { serial_number: before.signer.serial_number, reason: 1 });
+      expect(revoked.status).toBe(201);
+      const after = await json(await verifyFile(bytes));
+      expect(answers).toBeGreaterThan(asked);
+      expect(after.status, after.developer_explanation).toBe("signer_revoked");
+      expect(after.signals.ocsp_status).toBe("revoked");
+      expect(after.confidence).toBeNull();
+      expect(after.proves).toEqual([]);
+    } finally {
+      installDevOcsp(devOcsp);
+    }
   });
 
   it("POST /dev/ocsp answers DER OCSP requests; garbage gets a malformedRequest response, not a 500", async () => {
