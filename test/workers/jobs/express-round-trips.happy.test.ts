@@ -173,21 +173,27 @@ describe("express fingerprints folded into the next record (#19)", () => {
   });
 });
 
+/** The webhooks queue whose sends wait until `release()`; `sent` holds what went through. */
+function heldWebhooksQueue() {
+  const queue = testEnv.WEBHOOKS_QUEUE;
+  let release!: () => void;
+  const held = new Promise<void>((resolve) => (release = resolve));
+  const sent: unknown[] = [];
+  const WEBHOOKS_QUEUE = Object.assign(Object.create(queue) as Queue, {
+    sendBatch: async (...args: Parameters<Queue["sendBatch"]>) => {
+      await held;
+      sent.push(...args[0]);
+      return queue.sendBatch(...args);
+    },
+  });
+  return { WEBHOOKS_QUEUE, sent, release: () => release() };
+}
+
 describe("express fan-out nudge (#19)", () => {
   it("is handed to the caller's background, not awaited by the run; the events it sends are the publication's", async () => {
     const { tenant, job } = await admittedExpress();
-    const queue = testEnv.WEBHOOKS_QUEUE;
-    let release!: () => void;
-    const held = new Promise<void>((resolve) => (release = resolve));
-    const sent: unknown[] = [];
     // A fan-out send that does not finish until released: the run must return without it.
-    const WEBHOOKS_QUEUE = Object.assign(Object.create(queue) as Queue, {
-      sendBatch: async (...args: Parameters<Queue["sendBatch"]>) => {
-        await held;
-        sent.push(...args[0]);
-        return queue.sendBatch(...args);
-      },
-    });
+    const { WEBHOOKS_QUEUE, sent, release } = heldWebhooksQueue();
     const background: Promise<unknown>[] = [];
     const services: JobServices = { ...(await mediaServices(testEnv)), background: (work) => background.push(work) };
     await runJob({ ...testEnv, WEBHOOKS_QUEUE } as Bindings, services, tenant.tenantId, job.id, job);
@@ -207,17 +213,7 @@ describe("express fan-out nudge (#19)", () => {
 describe("queued fan-out nudge (#19)", () => {
   it("without a background (the queue consumer) is awaited by the run: the run ends only once the events are sent", async () => {
     const { tenant, job } = await admittedExpress();
-    const queue = testEnv.WEBHOOKS_QUEUE;
-    let release!: () => void;
-    const held = new Promise<void>((resolve) => (release = resolve));
-    const sent: unknown[] = [];
-    const WEBHOOKS_QUEUE = Object.assign(Object.create(queue) as Queue, {
-      sendBatch: async (...args: Parameters<Queue["sendBatch"]>) => {
-        await held;
-        sent.push(...args[0]);
-        return queue.sendBatch(...args);
-      },
-    });
+    const { WEBHOOKS_QUEUE, sent, release } = heldWebhooksQueue();
     let ended = false;
     const run = runJob({ ...testEnv, WEBHOOKS_QUEUE } as Bindings, await mediaServices(testEnv), tenant.tenantId, job.id, job).then(
       () => (ended = true),

@@ -126,6 +126,41 @@ export async function insertCustomerEvent(tenantId: string, type: "asset.signed"
     .run();
 }
 
+/**
+ * One delivery of a fresh, fanned-out event, written straight to D1: `pending` and due now unless told otherwise
+ * (`next: null` for none, `lease` for a claim in flight).
+ */
+export async function insertDelivery(
+  tenantId: string,
+  endpointId: string,
+  d: { status?: string; attempts?: number; attemptBase?: number; next?: number | null; lease?: number | null } = {},
+): Promise<string> {
+  const eventId = newId("webhookEvent");
+  const id = newId("webhookDelivery");
+  const now = Date.now();
+  await testEnv.DB.batch([
+    testEnv.DB.prepare(
+      "INSERT INTO webhook_events (id, tenant_id, type, body, test, fanned_out_at, created_at) VALUES (?, ?, 'asset.signed', '{}', 0, ?, ?)",
+    ).bind(eventId, tenantId, now, now),
+    testEnv.DB.prepare(
+      "INSERT INTO webhook_deliveries (id, tenant_id, endpoint_id, event_id, event_type, status, attempt_count, attempt_base, replay_count, next_attempt_at, lease_until, created_at, updated_at) VALUES (?, ?, ?, ?, 'asset.signed', ?, ?, ?, 0, ?, ?, ?, ?)",
+    ).bind(
+      id,
+      tenantId,
+      endpointId,
+      eventId,
+      d.status ?? "pending",
+      d.attempts ?? 0,
+      d.attemptBase ?? 0,
+      d.next === undefined ? now : d.next,
+      d.lease ?? null,
+      now,
+      now,
+    ),
+  ]);
+  return id;
+}
+
 /** An event written to the outbox and not fanned out yet (`body` '{}'), as a replay or the fan-out finds it. */
 export async function unfannedEvent(tenantId: string, createdAt = Date.now()): Promise<string> {
   const id = newId("webhookEvent");

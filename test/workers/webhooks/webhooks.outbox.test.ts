@@ -3,6 +3,7 @@ import { newId } from "../../../src/platform/ids";
 import { deliverOnce } from "../../../src/webhooks/delivery";
 import { sweepWebhooks } from "../../../src/webhooks/sweep";
 import { api, createTenant, fixture, json, testEnv, uploadAsset, waitForJob } from "../support/helpers";
+import { insertDelivery } from "../support/webhooks.helpers";
 
 /** The outbox: events commit with the publication, and the sweep fans out what a dead Worker never did. */
 describe("webhook outbox", () => {
@@ -134,20 +135,6 @@ describe("webhook delivery recovery", () => {
     expect(res.status).toBe(201);
     return (await json(res)).endpoint.endpoint_id as string;
   }
-  async function pendingDelivery(tenantId: string, endpointId: string, fields: { attempt_count?: number; attempt_base?: number } = {}) {
-    const eventId = newId("webhookEvent");
-    const deliveryId = newId("webhookDelivery");
-    const now = Date.now();
-    await testEnv.DB.batch([
-      testEnv.DB.prepare(
-        "INSERT INTO webhook_events (id, tenant_id, type, body, test, fanned_out_at, created_at) VALUES (?, ?, 'asset.signed', '{}', 0, ?, ?)",
-      ).bind(eventId, tenantId, now, now),
-      testEnv.DB.prepare(
-        "INSERT INTO webhook_deliveries (id, tenant_id, endpoint_id, event_id, event_type, status, attempt_count, attempt_base, replay_count, next_attempt_at, created_at, updated_at) VALUES (?, ?, ?, ?, 'asset.signed', 'pending', ?, ?, 0, ?, ?, ?)",
-      ).bind(deliveryId, tenantId, endpointId, eventId, fields.attempt_count ?? 0, fields.attempt_base ?? 0, now, now, now),
-    ]);
-    return deliveryId;
-  }
   const row = (id: string) =>
     testEnv.DB.prepare("SELECT status, terminal_reason, attempt_count FROM webhook_deliveries WHERE id = ?")
       .bind(id)
@@ -157,7 +144,7 @@ describe("webhook delivery recovery", () => {
     const { key, tenantId } = await createTenant();
     const endpointId = await endpoint(key);
     await api(`/v1/webhook-endpoints/${endpointId}/disable`, { method: "POST", key });
-    const deliveryId = await pendingDelivery(tenantId, endpointId);
+    const deliveryId = await insertDelivery(tenantId, endpointId);
     await deliverOnce(testEnv, deliveryId);
     expect(await row(deliveryId)).toMatchObject({ status: "dead", terminal_reason: "endpoint_disabled", attempt_count: 0 });
   });
@@ -165,7 +152,7 @@ describe("webhook delivery recovery", () => {
   it("a delivery that has used its attempts since the last replay ends as retries_exhausted instead of trying again", async () => {
     const { key, tenantId } = await createTenant();
     const endpointId = await endpoint(key);
-    const deliveryId = await pendingDelivery(tenantId, endpointId, { attempt_count: 13, attempt_base: 3 });
+    const deliveryId = await insertDelivery(tenantId, endpointId, { attempts: 13, attemptBase: 3 });
     await deliverOnce(testEnv, deliveryId);
     expect(await row(deliveryId)).toMatchObject({ status: "dead", terminal_reason: "retries_exhausted", attempt_count: 13 });
   });
@@ -174,7 +161,7 @@ describe("webhook delivery recovery", () => {
     const { key, tenantId } = await createTenant();
     const endpointId = await endpoint(key);
     await testEnv.DB.prepare("UPDATE webhook_endpoints SET secret_ciphertext = 'v1.AAAA.AAAA' WHERE id = ?").bind(endpointId).run();
-    const deliveryId = await pendingDelivery(tenantId, endpointId);
+    const deliveryId = await insertDelivery(tenantId, endpointId);
     await deliverOnce(testEnv, deliveryId);
     expect(await row(deliveryId)).toMatchObject({ status: "pending", attempt_count: 1 });
     const attempts = await json(await api(`/v1/webhook-endpoints/deliveries/${deliveryId}/attempts`, { key }));
@@ -184,7 +171,7 @@ describe("webhook delivery recovery", () => {
   it("a replay restarts the retry schedule: the first retry after it waits the first step, not a late one", async () => {
     const { key, tenantId } = await createTenant();
     const endpointId = await endpoint(key);
-    const deliveryId = await pendingDelivery(tenantId, endpointId, { attempt_count: 9, attempt_base: 9 });
+    const deliveryId = await insertDelivery(tenantId, endpointId, { attempts: 9, attemptBase: 9 });
     await deliverOnce(testEnv, deliveryId);
     const after = await testEnv.DB.prepare("SELECT status, attempt_count, next_attempt_at, updated_at FROM webhook_deliveries WHERE id = ?")
       .bind(deliveryId)
@@ -230,7 +217,7 @@ describe("webhook delivery recovery", () => {
   it("forgets delivery records past retention and deleted endpoints past theirs", async () => {
     const { key, tenantId } = await createTenant();
     const endpointId = await endpoint(key);
-    const deliveryId = await pendingDelivery(tenantId, endpointId);
+    const deliveryId = await insertDelivery(tenantId, endpointId);
     const longAgo = Date.now() - 31 * 86_400_000;
     await testEnv.DB.batch([
       testEnv.DB.prepare("UPDATE webhook_deliveries SET status = 'delivered', created_at = ?, updated_at = ? WHERE id = ?").bind(
@@ -249,7 +236,7 @@ describe("webhook delivery recovery", () => {
       ),
     ]);
     // A delivery created long ago but changed recently (a replay) is kept.
-    const replayed = await pendingDelivery(tenantId, endpointId);
+    const replayed = await insertDelivery(tenantId, endpointId);
     await testEnv.DB.prepare("UPDATE webhook_deliveries SET status = 'delivered', created_at = ? WHERE id = ?")
       .bind(longAgo, replayed)
       .run();

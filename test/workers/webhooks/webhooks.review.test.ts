@@ -1,9 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { newId } from "../../../src/platform/ids";
 import { replayEvent } from "../../../src/webhooks/deliveries";
 import { claimRound, postponeDeliveries } from "../../../src/webhooks/repo/attempts";
 import { createTenant, testEnv } from "../support/helpers";
-import { activeEndpoints, unfannedEvent } from "../support/webhooks.helpers";
+import { activeEndpoints, insertDelivery, unfannedEvent } from "../support/webhooks.helpers";
 
 /*
  * #19 review: the set-wise statements written `+endpoint_id`, `+status` (so SQLite finds rows by id) must still
@@ -12,25 +11,6 @@ import { activeEndpoints, unfannedEvent } from "../support/webhooks.helpers";
  */
 
 type Row = { id: string; status: string; next_attempt_at: number | null; lease_until: number | null; attempt_count: number };
-
-async function delivery(
-  tenantId: string,
-  endpointId: string,
-  d: { status: string; next: number | null; lease: number | null; attempts?: number },
-): Promise<string> {
-  const eventId = newId("webhookEvent");
-  const id = newId("webhookDelivery");
-  const now = Date.now();
-  await testEnv.DB.batch([
-    testEnv.DB.prepare(
-      "INSERT INTO webhook_events (id, tenant_id, type, body, test, fanned_out_at, created_at) VALUES (?, ?, 'asset.signed', '{}', 0, ?, ?)",
-    ).bind(eventId, tenantId, now, now),
-    testEnv.DB.prepare(
-      "INSERT INTO webhook_deliveries (id, tenant_id, endpoint_id, event_id, event_type, status, attempt_count, attempt_base, replay_count, next_attempt_at, lease_until, created_at, updated_at) VALUES (?, ?, ?, ?, 'asset.signed', ?, ?, 0, 0, ?, ?, ?, ?)",
-    ).bind(id, tenantId, endpointId, eventId, d.status, d.attempts ?? 0, d.next, d.lease, now, now),
-  ]);
-  return id;
-}
 
 async function rows(ids: string[]): Promise<Map<string, Row>> {
   const found = await testEnv.DB.prepare(
@@ -48,15 +28,15 @@ describe("#19 review: set-wise claim and postpone still filter by endpoint and s
     const [endpointId, sibling] = await activeEndpoints(tenantId, 2);
     const [foreign] = await activeEndpoints(other.tenantId, 1);
     const now = Date.now();
-    const due = await delivery(tenantId, endpointId!, { status: "pending", next: now - 1, lease: null });
-    const lapsed = await delivery(tenantId, endpointId!, { status: "delivering", next: null, lease: now - 1, attempts: 1 });
-    const notDue = await delivery(tenantId, endpointId!, { status: "pending", next: now + 60_000, lease: null });
-    const live = await delivery(tenantId, endpointId!, { status: "delivering", next: null, lease: now + 60_000, attempts: 1 });
-    const delivered = await delivery(tenantId, endpointId!, { status: "delivered", next: null, lease: null, attempts: 1 });
-    const dead = await delivery(tenantId, endpointId!, { status: "dead", next: 0, lease: 0, attempts: 1 });
-    const exhausted = await delivery(tenantId, endpointId!, { status: "pending", next: now - 1, lease: null, attempts: 9 });
-    const siblings = await delivery(tenantId, sibling!, { status: "pending", next: now - 1, lease: null });
-    const foreigners = await delivery(other.tenantId, foreign!, { status: "pending", next: now - 1, lease: null });
+    const due = await insertDelivery(tenantId, endpointId!, { status: "pending", next: now - 1, lease: null });
+    const lapsed = await insertDelivery(tenantId, endpointId!, { status: "delivering", next: null, lease: now - 1, attempts: 1 });
+    const notDue = await insertDelivery(tenantId, endpointId!, { status: "pending", next: now + 60_000, lease: null });
+    const live = await insertDelivery(tenantId, endpointId!, { status: "delivering", next: null, lease: now + 60_000, attempts: 1 });
+    const delivered = await insertDelivery(tenantId, endpointId!, { status: "delivered", next: null, lease: null, attempts: 1 });
+    const dead = await insertDelivery(tenantId, endpointId!, { status: "dead", next: 0, lease: 0, attempts: 1 });
+    const exhausted = await insertDelivery(tenantId, endpointId!, { status: "pending", next: now - 1, lease: null, attempts: 9 });
+    const siblings = await insertDelivery(tenantId, sibling!, { status: "pending", next: now - 1, lease: null });
+    const foreigners = await insertDelivery(other.tenantId, foreign!, { status: "pending", next: now - 1, lease: null });
     const all = [due, lapsed, notDue, live, delivered, dead, exhausted, siblings, foreigners];
     const before = await rows(all);
 
@@ -79,11 +59,11 @@ describe("#19 review: set-wise claim and postpone still filter by endpoint and s
     const { tenantId } = await createTenant();
     const [endpointId] = await activeEndpoints(tenantId, 1);
     const now = Date.now();
-    const pending = await delivery(tenantId, endpointId!, { status: "pending", next: now - 1, lease: null });
-    const lapsed = await delivery(tenantId, endpointId!, { status: "delivering", next: null, lease: now - 1, attempts: 1 });
-    const live = await delivery(tenantId, endpointId!, { status: "delivering", next: null, lease: now + 60_000, attempts: 1 });
-    const delivered = await delivery(tenantId, endpointId!, { status: "delivered", next: 5, lease: 5, attempts: 1 });
-    const failed = await delivery(tenantId, endpointId!, { status: "failed", next: 5, lease: 5, attempts: 1 });
+    const pending = await insertDelivery(tenantId, endpointId!, { status: "pending", next: now - 1, lease: null });
+    const lapsed = await insertDelivery(tenantId, endpointId!, { status: "delivering", next: null, lease: now - 1, attempts: 1 });
+    const live = await insertDelivery(tenantId, endpointId!, { status: "delivering", next: null, lease: now + 60_000, attempts: 1 });
+    const delivered = await insertDelivery(tenantId, endpointId!, { status: "delivered", next: 5, lease: 5, attempts: 1 });
+    const failed = await insertDelivery(tenantId, endpointId!, { status: "failed", next: 5, lease: 5, attempts: 1 });
     const all = [pending, lapsed, live, delivered, failed];
     const before = await rows(all);
     await postponeDeliveries(testEnv.DB, all, now + 30_000, now);
