@@ -13,6 +13,7 @@ import {
   advanceStep,
   finishCanceled,
   getJob,
+  type JobPublicationView,
   type JobRow,
   type JobStepRow,
   markQueued,
@@ -72,6 +73,12 @@ export async function handOver(env: Bindings, job: JobRow): Promise<JobRow> {
   return (await getJob(db, job.tenantId, job.id)) ?? job;
 }
 
+/** A run that ended without publishing: it has no answer to give (express mode reads the job instead). */
+const ended = async (work: Promise<void>): Promise<undefined> => {
+  await work;
+  return undefined;
+};
+
 const isTerminal = (state: JobRow["state"]) => (TERMINAL_STATES as readonly string[]).includes(state);
 
 /**
@@ -80,22 +87,36 @@ const isTerminal = (state: JobRow["state"]) => (TERMINAL_STATES as readonly stri
  * the take is conditional on the state and attempts it shows, and if the take fails, the job is read and judged again.
  */
 export async function runJob(env: Bindings, services: JobServices, tenantId: string, jobId: string, admitted?: JobRow): Promise<void> {
+  await runJobForAnswer(env, services, tenantId, jobId, admitted);
+}
+
+/**
+ * runJob for express mode: also resolves to the answer's rows when this run published the job (read by the
+ * publication batch, so the answer needs no read of its own); to nothing otherwise (the caller reads the job).
+ */
+export async function runJobForAnswer(
+  env: Bindings,
+  services: JobServices,
+  tenantId: string,
+  jobId: string,
+  admitted?: JobRow,
+): Promise<JobPublicationView | undefined> {
   const db = database(env.DB);
   const job = admitted?.id === jobId && admitted.tenantId === tenantId ? admitted : await getJob(db, tenantId, jobId);
   if (!job || isTerminal(job.state)) return;
-  if (job.cancelRequestedAt !== null) return finishCanceled(db, job);
+  if (job.cancelRequestedAt !== null) return ended(finishCanceled(db, job));
   // A job whose runs keep dying (a crash, the CPU or memory limit) is never retried forever.
   if (job.attempts >= MAX_JOB_ATTEMPTS)
-    return finishJob(env, job, null, "failed", "svc.jobs.attempts_exhausted", attemptsExhaustedMessage(job.attempts));
+    return ended(finishJob(env, job, null, "failed", "svc.jobs.attempts_exhausted", attemptsExhaustedMessage(job.attempts)));
   if (job.attempts === 0 && Date.now() - job.createdAt > JOB_START_DEADLINE_MS)
-    return finishJob(env, job, null, "expired", "svc.jobs.expired", startDeadlineMessage());
+    return ended(finishJob(env, job, null, "expired", "svc.jobs.expired", startDeadlineMessage()));
 
   // Take the job: only one runner holds a live lease. A duplicate message (a redelivery, the sweep, express mode's
   // safety net) for a job another runner holds is dropped without spending an attempt; if that runner dies, the
   // sweep re-queues the job when its lease lapses. The take also reads the steps, asset and source (one round trip).
   const take = await takeJobAndLoad(db, job, Date.now(), JOB_LEASE_MS);
   // The row in hand went stale (a cancellation, another runner): decide again from the stored row.
-  if (!take.taken) return job === admitted ? runJob(env, services, tenantId, jobId) : undefined;
+  if (!take.taken) return job === admitted ? runJobForAnswer(env, services, tenantId, jobId) : undefined;
   try {
     return await runTakenJob(env, services, job, take.steps, take.found);
   } catch (error) {
@@ -121,7 +142,7 @@ async function runTakenJob(
   taken: JobRow,
   steps: JobStepRow[],
   found: { asset: AssetRow; source: ObjectRow } | null,
-): Promise<void> {
+): Promise<JobPublicationView | undefined> {
   const db = database(env.DB);
   const tenantId = taken.tenantId;
   // This run's attempt (the take counted it): every record and the publication are bound to it, so a runner whose
@@ -129,7 +150,8 @@ async function runTakenJob(
   const attempt = taken.attempts + 1;
   let job = taken;
   const admitted = JSON.parse(job.admitted) as AdmittedRequest;
-  if (!found) return finishJob(env, job, null, "failed", "svc.jobs.source_unavailable", "The asset's source object is missing.", attempt);
+  if (!found)
+    return ended(finishJob(env, job, null, "failed", "svc.jobs.source_unavailable", "The asset's source object is missing.", attempt));
   const { asset, source } = found;
   // The upload's bytes, read while the first step's begin is recorded (two independent round trips in flight at
   // once, not one after the other); the watermark step takes them. Unused if the job is cancelled first. Held
@@ -180,7 +202,7 @@ async function runTakenJob(
     finished = null;
     instant = [];
     if (job.attempts !== attempt) return; // another runner took the job (this lease lapsed): it is theirs now
-    if (job.cancelRequestedAt !== null) return finishCanceled(db, job);
+    if (job.cancelRequestedAt !== null) return ended(finishCanceled(db, job));
     try {
       switch (step.step) {
         case "watermark": {
@@ -224,19 +246,22 @@ async function runTakenJob(
           else if (watermarked) outcome = await publishUnsigned(env, job, source, watermarked, durable, services.background);
           else throw new StepFailure("svc.jobs.step_unavailable", "Nothing to publish: the recipe neither signs nor watermarks.");
           if (outcome.status === "output_invalid")
-            return await finishJob(env, job, { step: "publish" }, "failed", "svc.jobs.output_invalid", outcome.message, attempt);
+            return await ended(finishJob(env, job, { step: "publish" }, "failed", "svc.jobs.output_invalid", outcome.message, attempt));
           // The batch did not take effect when a cancellation landed first: finish the cancellation.
           const after = outcome.job;
           if (after && after.state !== "completed" && !isTerminal(after.state) && after.cancelRequestedAt !== null)
             await finishCanceled(db, { ...job, ...after });
-          return;
+          // Published: nothing changes the job after its publication, so the batch's read is the answer's.
+          return outcome.view ?? undefined;
         }
         default:
           throw new StepFailure("svc.jobs.step_unavailable", `The ${step.step} step is not installed in this deployment.`);
       }
     } catch (error) {
       if (error instanceof StepFailure)
-        return finishJob(env, job, step, REJECTING_CODES.has(error.code) ? "rejected" : "failed", error.code, error.message, attempt);
+        return ended(
+          finishJob(env, job, step, REJECTING_CODES.has(error.code) ? "rejected" : "failed", error.code, error.message, attempt),
+        );
       throw error; // transient: the queue retries the message and the job resumes here
     }
   }
@@ -244,6 +269,6 @@ async function runTakenJob(
   if (finished || instant.length > 0) {
     job = (await advanceStep(db, tenantId, taken.id, { finished, instant, next: null }, attempt, JOB_LEASE_MS))!;
     if (job.attempts !== attempt) return;
-    if (job.cancelRequestedAt !== null) return finishCanceled(db, job);
+    if (job.cancelRequestedAt !== null) return ended(finishCanceled(db, job));
   }
 }

@@ -408,7 +408,7 @@ export async function endJob(
  * What an express answer shows, in one D1 batch: the job, its steps, its asset and the asset's published objects
  * (output and sidecar manifest, read by the ids the asset row holds inside the same transaction).
  */
-export async function jobWithPublication(db: Database, tenantId: string, jobId: string) {
+export async function jobWithPublication(db: Database, tenantId: string, jobId: string): Promise<JobPublicationView | null> {
   const assetOfJob = db
     .select({ id: jobs.assetId })
     .from(jobs)
@@ -455,6 +455,15 @@ export async function jobWithPublication(db: Database, tenantId: string, jobId: 
   const output = asset?.publishedObjectId ? (objectById.get(asset.publishedObjectId) ?? null) : null;
   const sidecar = asset?.sidecarObjectId ? (objectById.get(asset.sidecarObjectId) ?? null) : null;
   return { job, steps, asset: asset ?? null, output, sidecar };
+}
+
+/** What an express answer shows: the job, its steps, its asset and the asset's published output and sidecar. */
+export interface JobPublicationView {
+  job: JobRow;
+  steps: JobStepRow[];
+  asset: AssetRow | null;
+  output: ObjectRow | null;
+  sidecar: ObjectRow | null;
 }
 
 /** Sweep: accepted or queued jobs untouched since `before` (their message may be lost). */

@@ -1,7 +1,8 @@
+import { getTableColumns, type Table } from "drizzle-orm";
 import { anchorEntryStatement } from "../../anchoring/log";
 import { settleReservationStatement } from "../../billing/repo/reservations";
 import { formatOf } from "../../catalog/formats";
-import type { objects } from "../../db/schema";
+import { assets, jobSteps, jobs, objects } from "../../db/schema";
 import { C2PA_ENGINE } from "../../media/c2pa/engine-version";
 import { fromHex } from "../../platform/bytes";
 import { newId, randomBase32 } from "../../platform/ids";
@@ -9,7 +10,7 @@ import { PDQ_MIN_QUALITY, pdqBandStatements } from "../../soft-bindings/repo";
 import { publicationEventStatements } from "../../webhooks/repo/events";
 import type { AdmittedRequest } from "../admission";
 import type { PublicationPlan, StoredBlob } from "../outputs";
-import type { JobRow } from ".";
+import type { JobPublicationView, JobRow } from ".";
 
 /*
  * The publication transaction: ten tables written in one D1 batch (D1 runs a batch as one transaction). The first
@@ -27,6 +28,11 @@ export interface PublicationAttempt {
   committed: boolean;
   /** The job's state and cancellation after the batch (null if the job row is gone). */
   job: Pick<JobRow, "state" | "cancelRequestedAt"> | null;
+  /**
+   * Express jobs only, when this attempt committed: what the express answer shows (repo jobWithPublication's rows),
+   * read inside the publication's transaction, so the answer needs no read of its own. Null otherwise.
+   */
+  view: JobPublicationView | null;
 }
 
 /** Runs the publication batch. Whether it took effect is `committed` (the batch itself never fails on a lost race). */
@@ -220,16 +226,63 @@ export async function publishBatch(
       .bind(now, JSON.stringify({ publication_id: publicationId }), job.id, job.id, publicationId),
   ];
   // The job as the batch left it, read inside the same transaction: whether this attempt published, or what stopped
-  // it (a cancellation that landed first), without another round trip.
-  statements.push(d1.prepare("SELECT publication_id, state, cancel_requested_at FROM jobs WHERE id = ?").bind(job.id));
+  // it (a cancellation that landed first), without another round trip. An express job's answer also shows its steps,
+  // asset and published objects: read here too (the rows jobWithPublication reads), so the answer needs no read after.
+  const express = job.mode === "express";
+  const read = statements.length;
+  statements.push(
+    express
+      ? d1.prepare("SELECT * FROM jobs WHERE tenant_id = ? AND id = ?").bind(job.tenantId, job.id)
+      : d1.prepare("SELECT publication_id, state, cancel_requested_at FROM jobs WHERE id = ?").bind(job.id),
+    ...(express ? publishedViewStatements(d1, job) : []),
+  );
   const results = await d1.batch(statements);
-  const after = results[results.length - 1]!.results[0] as
+  const after = results[read]!.results[0] as
     | { publication_id: string | null; state: JobRow["state"]; cancel_requested_at: number | null }
     | undefined;
+  const committed = after?.publication_id === publicationId;
   return {
     publicationId,
     eventIds: events.eventIds,
-    committed: after?.publication_id === publicationId,
+    committed,
     job: after ? { state: after.state, cancelRequestedAt: after.cancel_requested_at } : null,
+    view: express && committed && after ? publishedView(after as Record<string, unknown>, results.slice(read + 1)) : null,
   };
+}
+
+/** After the job's own row: its steps, its asset and the asset's published objects (as jobWithPublication reads them). */
+function publishedViewStatements(d1: D1Database, job: JobRow): D1PreparedStatement[] {
+  return [
+    d1.prepare("SELECT * FROM job_steps WHERE job_id = ? ORDER BY position").bind(job.id),
+    d1.prepare("SELECT * FROM assets WHERE tenant_id = ? AND id = ?").bind(job.tenantId, job.assetId),
+    d1
+      .prepare(
+        `SELECT * FROM objects WHERE tenant_id = ? AND id IN (
+           SELECT published_object_id FROM assets WHERE tenant_id = ? AND id = ?
+           UNION ALL SELECT sidecar_object_id FROM assets WHERE tenant_id = ? AND id = ?)`,
+      )
+      .bind(job.tenantId, job.tenantId, job.assetId, job.tenantId, job.assetId),
+  ];
+}
+
+function publishedView(jobRow: Record<string, unknown>, [steps, asset, published]: D1Result[]): JobPublicationView {
+  const assetRow = asset!.results[0] ? rowOf(assets, asset!.results[0] as Record<string, unknown>) : null;
+  const objectById = new Map(published!.results.map((o) => rowOf(objects, o as Record<string, unknown>)).map((o) => [o.id, o]));
+  return {
+    job: rowOf(jobs, jobRow),
+    steps: steps!.results.map((s) => rowOf(jobSteps, s as Record<string, unknown>)),
+    asset: assetRow,
+    output: assetRow?.publishedObjectId ? (objectById.get(assetRow.publishedObjectId) ?? null) : null,
+    sidecar: assetRow?.sidecarObjectId ? (objectById.get(assetRow.sidecarObjectId) ?? null) : null,
+  };
+}
+
+/** A raw D1 row (SQL column names) as drizzle's select returns it: property names, each value decoded by its column. */
+function rowOf<T extends Table>(table: T, raw: Record<string, unknown>): T["$inferSelect"] {
+  const row: Record<string, unknown> = {};
+  for (const [key, column] of Object.entries(getTableColumns(table))) {
+    const value = raw[column.name];
+    row[key] = value === null || value === undefined ? null : column.mapFromDriverValue(value);
+  }
+  return row as T["$inferSelect"];
 }

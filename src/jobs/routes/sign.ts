@@ -10,7 +10,7 @@ import { log } from "../../platform/logger";
 import { errorResponse, IdempotencyKeyHeader, json, NOT_FOUND } from "../../platform/openapi";
 import { admitSign } from "../admission";
 import { type JobRow, jobWithPublication } from "../repo";
-import { enqueueJob, handOver, runJob } from "../runner";
+import { enqueueJob, handOver, runJobForAnswer } from "../runner";
 import { ExpressSignResponseSchema, JobResponseSchema, SignRequestSchema } from "../schemas";
 import { jobView } from "../view";
 
@@ -82,15 +82,18 @@ async function runExpress(c: AppContext, admitted: JobRow) {
   // The run hands what the answer need not wait for (the webhook fan-out nudge) to this request's waitUntil.
   const background = (work: Promise<unknown>) => c.executionCtx.waitUntil(work);
   const run = mediaServices(env)
-    .then((services) => runJob(env, { ...services, background }, tenantId, admitted.id, admitted))
-    .catch((e) => log.warn("express run interrupted; the queue finishes it", { job_id: admitted.id, error: String(e) }));
+    .then((services) => runJobForAnswer(env, { ...services, background }, tenantId, admitted.id, admitted))
+    .catch((e) => {
+      log.warn("express run interrupted; the queue finishes it", { job_id: admitted.id, error: String(e) });
+    });
   c.executionCtx.waitUntil(Promise.all([safetyNet, run]));
   let timer: ReturnType<typeof setTimeout> | undefined;
-  await Promise.race([run, new Promise((resolve) => (timer = setTimeout(resolve, EXPRESS_WAIT_MS)))]);
+  const published = await Promise.race([run, new Promise<void>((resolve) => (timer = setTimeout(resolve, EXPRESS_WAIT_MS)))]);
   clearTimeout(timer);
 
-  // The job, its steps, the asset and its published objects: one D1 round trip.
-  const found = (await jobWithPublication(c.var.db, tenantId, admitted.id))!;
+  // The job, its steps, the asset and its published objects: read by the publication batch when this run published
+  // the job, else one D1 round trip now (still running, failed, cancelled).
+  const found = published || (await jobWithPublication(c.var.db, tenantId, admitted.id))!;
   const view = jobView(found.job, found.steps);
   if (found.job.state !== "completed") return { status: 202 as const, body: view };
   const download = found.asset && found.output ? await downloadFor(env, publicOrigin(c), found.asset, found.output, found.sidecar) : null;

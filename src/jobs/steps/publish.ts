@@ -4,18 +4,19 @@ import type { ManifestReader } from "../../media/types";
 import { log } from "../../platform/logger";
 import { sendFanout } from "../../webhooks/queue";
 import type { DurableCredentials, PublicationPlan, SignOutput, WatermarkOutput } from "../outputs";
-import type { JobRow, ObjectRow } from "../repo";
+import type { JobPublicationView, JobRow, ObjectRow } from "../repo";
 import { publishBatch } from "../repo/publication";
 import { read } from "./common";
 
 /**
  * What the publish step did. `submitted`: the publication batch ran; it took effect unless the job was cancelled
  * or another run published first (the batch's guard), which the runner reads back from the job.
- * `job`: the job's state and cancellation as the batch left it.
+ * `job`: the job's state and cancellation as the batch left it. `view`: an express job's answer, read by the batch that
+ * published it (null otherwise).
  * `output_invalid`: our own signed output failed the reference engine's check, so nothing was published.
  */
 export type PublishOutcome =
-  | { status: "submitted"; job: Pick<JobRow, "state" | "cancelRequestedAt"> | null }
+  | { status: "submitted"; job: Pick<JobRow, "state" | "cancelRequestedAt"> | null; view: JobPublicationView | null }
   | { status: "output_invalid"; message: string };
 
 /** Signed recipes: the output is checked with the reference engine, then published with its manifest. */
@@ -151,5 +152,5 @@ async function publish(
     if (background) background(nudge);
     else await nudge;
   }
-  return { status: "submitted", job: attempt.job };
+  return { status: "submitted", job: attempt.job, view: attempt.view };
 }

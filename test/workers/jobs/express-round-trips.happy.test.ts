@@ -6,7 +6,7 @@ import type { AdmittedRequest } from "../../../src/jobs/admission";
 import { admitSign } from "../../../src/jobs/admission";
 import type { WatermarkOutput } from "../../../src/jobs/outputs";
 import { jobWithPublication, type ObjectRow } from "../../../src/jobs/repo";
-import { type JobServices, runJob } from "../../../src/jobs/runner";
+import { type JobServices, runJob, runJobForAnswer } from "../../../src/jobs/runner";
 import { decodePublished, fingerprintStep } from "../../../src/jobs/steps/fingerprint";
 import { mediaServices } from "../../../src/media";
 import { api, createTenant, fixture, json, testEnv, uploadAsset } from "../support/helpers";
@@ -265,6 +265,33 @@ describe("express answer read (#19, security)", () => {
     expect(mine?.sidecar).toBeNull();
     const other = await createTenant();
     expect(await jobWithPublication(db, other.tenantId, job.id)).toBeNull();
+  });
+});
+
+describe("express answer from the publication batch (#19)", () => {
+  it("is exactly what a read after the run shows, read without a round trip of its own", async () => {
+    const { tenant, job } = await admittedExpress();
+    const { env, calls } = countedEnv();
+    const answer = await runJobForAnswer(env, await mediaServices(testEnv), tenant.tenantId, job.id, job);
+    expect(calls.d1).toBe(5); // the run's own round trips: the answer's rows rode with the publication
+    expect(answer).toBeTruthy();
+    const read = await jobWithPublication(database(testEnv.DB), tenant.tenantId, job.id);
+    expect(answer).toEqual(read);
+    expect(answer!.job.state).toBe("completed");
+    expect(answer!.output?.id).toBe(answer!.asset?.publishedObjectId);
+    expect(answer!.steps.map((s) => s.state)).toEqual(["completed", "completed", "completed", "completed", "completed"]);
+  });
+
+  it("is not given when the run did not publish (a cancellation landed first): the caller reads the job", async () => {
+    const { tenant, job } = await admittedExpress();
+    const cancel = await api(`/v1/jobs/${job.id}/cancel`, {
+      method: "POST",
+      key: tenant.key,
+      body: {},
+      headers: { "idempotency-key": crypto.randomUUID() },
+    });
+    expect(cancel.status).toBe(200);
+    expect(await runJobForAnswer(testEnv, await mediaServices(testEnv), tenant.tenantId, job.id, job)).toBeUndefined();
   });
 });
 
