@@ -1,0 +1,159 @@
+import { and, asc, eq, inArray, isNull, lt, or } from "drizzle-orm";
+import { drizzle } from "drizzle-orm/d1";
+import { describe, expect, it } from "vitest";
+import type { Database } from "../../../src/db/client";
+import * as schema from "../../../src/db/schema";
+import { advanceStep, type JobRow, takeJobAndLoad } from "../../../src/jobs/repo";
+
+/*
+ * #19: the run's statements (the take, the step records) are built once per shape with placeholders and bound per
+ * call (repo/index.ts `shape`). Each must be exactly the statement drizzle builds for the same values: the same SQL
+ * text and the same bound values in the same order. The references below are the queries as they were written
+ * before the shapes.
+ */
+
+const { jobs, jobSteps, assets, objects } = schema;
+
+/** A D1 stand-in that records each prepared statement's SQL and bound values; a batch answers with empty results. */
+function recordingDb() {
+  const statements: { sql: string; params: unknown[] }[] = [];
+  const client = {
+    prepare: (sql: string) => ({
+      bind: (...params: unknown[]) => {
+        const s = { sql, params };
+        statements.push(s);
+        return s;
+      },
+    }),
+    batch: async (batch: unknown[]) => batch.map((_, i) => ({ results: i === 0 ? [{ id: "job_1" }] : [], success: true, meta: {} })),
+  };
+  const db = drizzle(client as unknown as D1Database, { schema }) as unknown as Database;
+  return { db, statements };
+}
+
+const reference = drizzle({} as D1Database, { schema });
+const sqlOf = (q: { toSQL(): { sql: string; params: unknown[] } }) => {
+  const { sql, params } = q.toSQL();
+  return { sql, params };
+};
+const heldBy = (jobId: string, attempt: number) =>
+  reference
+    .select({ id: jobs.id })
+    .from(jobs)
+    .where(and(eq(jobs.id, jobId), eq(jobs.attempts, attempt)));
+const notCancelled = (jobId: string, attempt: number) =>
+  reference
+    .select({ id: jobs.id })
+    .from(jobs)
+    .where(and(eq(jobs.id, jobId), eq(jobs.attempts, attempt), isNull(jobs.cancelRequestedAt)));
+const begin = (jobId: string, attempt: number, step: string, now: number) =>
+  sqlOf(
+    reference
+      .update(jobSteps)
+      .set({ state: "running", startedAt: now })
+      .where(and(eq(jobSteps.jobId, jobId), eq(jobSteps.step, step), inArray(jobSteps.jobId, notCancelled(jobId, attempt)))),
+  );
+const selectJob = (tenantId: string, jobId: string) =>
+  sqlOf(
+    reference
+      .select()
+      .from(jobs)
+      .where(and(eq(jobs.tenantId, tenantId), eq(jobs.id, jobId)))
+      .limit(1),
+  );
+
+describe("run statements built once per shape (#19)", () => {
+  it("the take and its reads are drizzle's statements for the same values", async () => {
+    const { db, statements } = recordingDb();
+    const job = { id: "job_1", tenantId: "ten_1", assetId: "ast_1", attempts: 2 } as JobRow;
+    const started = 1_700_000_000_000;
+    await takeJobAndLoad(db, job, started, 60_000);
+    expect(statements).toEqual([
+      sqlOf(
+        reference
+          .update(jobs)
+          .set({ state: "running", attempts: 3, leaseExpiresAt: started + 60_000, updatedAt: started })
+          .where(
+            and(
+              eq(jobs.id, "job_1"),
+              eq(jobs.attempts, 2),
+              or(
+                inArray(jobs.state, ["accepted", "queued"]),
+                and(eq(jobs.state, "running"), or(isNull(jobs.leaseExpiresAt), lt(jobs.leaseExpiresAt, started))),
+              ),
+            ),
+          )
+          .returning({ id: jobs.id }),
+      ),
+      sqlOf(reference.select().from(jobSteps).where(eq(jobSteps.jobId, "job_1")).orderBy(asc(jobSteps.position))),
+      sqlOf(
+        reference
+          .select()
+          .from(assets)
+          .where(and(eq(assets.tenantId, "ten_1"), eq(assets.id, "ast_1")))
+          .limit(1),
+      ),
+      sqlOf(
+        reference
+          .select()
+          .from(objects)
+          .where(
+            and(
+              eq(objects.tenantId, "ten_1"),
+              eq(
+                objects.id,
+                reference
+                  .select({ id: assets.sourceObjectId })
+                  .from(assets)
+                  .where(and(eq(assets.tenantId, "ten_1"), eq(assets.id, "ast_1"))),
+              ),
+            ),
+          )
+          .limit(1),
+      ),
+    ]);
+  });
+
+  it("a step's record, the instant records and the next begin are drizzle's statements for the same values", async () => {
+    const { db, statements } = recordingDb();
+    const before = Date.now();
+    await advanceStep(
+      db,
+      "ten_1",
+      "job_1",
+      {
+        finished: { step: "watermark", output: { payload: "00ff" } },
+        instant: [{ step: "fingerprint", output: { fingerprints: [] }, startedAt: 5, completedAt: 7 }],
+        next: "sign",
+      },
+      3,
+      60_000,
+    );
+    // the batch's own time: read back from the first statement it bound
+    const now = statements[0]!.params[1] as number;
+    expect(now).toBeGreaterThanOrEqual(before);
+    expect(statements).toEqual([
+      sqlOf(
+        reference
+          .update(jobSteps)
+          .set({ state: "completed", completedAt: now, output: JSON.stringify({ payload: "00ff" }) })
+          .where(and(eq(jobSteps.jobId, "job_1"), eq(jobSteps.step, "watermark"), inArray(jobSteps.jobId, heldBy("job_1", 3)))),
+      ),
+      sqlOf(
+        reference
+          .update(jobs)
+          .set({ updatedAt: now, leaseExpiresAt: now + 60_000 })
+          .where(and(eq(jobs.id, "job_1"), eq(jobs.state, "running"), eq(jobs.attempts, 3))),
+      ),
+      begin("job_1", 3, "fingerprint", 5),
+      sqlOf(
+        reference
+          .update(jobSteps)
+          .set({ state: "completed", completedAt: 7, output: JSON.stringify({ fingerprints: [] }) })
+          .where(and(eq(jobSteps.jobId, "job_1"), eq(jobSteps.step, "fingerprint"), inArray(jobSteps.jobId, notCancelled("job_1", 3)))),
+      ),
+      begin("job_1", 3, "sign", now),
+      selectJob("ten_1", "job_1"),
+    ]);
+  });
+});
