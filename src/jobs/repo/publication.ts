@@ -1,4 +1,3 @@
-import { getTableColumns, type Table } from "drizzle-orm";
 import { anchorEntryStatement } from "../../anchoring/log";
 import { settleReservationStatement } from "../../billing/repo/reservations";
 import { formatOf } from "../../catalog/formats";
@@ -10,7 +9,7 @@ import { PDQ_MIN_QUALITY, pdqBandStatements } from "../../soft-bindings/repo";
 import { publicationEventStatements } from "../../webhooks/repo/events";
 import type { AdmittedRequest } from "../admission";
 import type { PublicationPlan, StoredBlob } from "../outputs";
-import type { JobPublicationView, JobRow } from ".";
+import { type JobPublicationView, type JobRow, rowOf } from ".";
 
 /*
  * The publication transaction: ten tables written in one D1 batch (D1 runs a batch as one transaction). The first
@@ -275,14 +274,4 @@ function publishedView(jobRow: Record<string, unknown>, [steps, asset, published
     output: assetRow?.publishedObjectId ? (objectById.get(assetRow.publishedObjectId) ?? null) : null,
     sidecar: assetRow?.sidecarObjectId ? (objectById.get(assetRow.sidecarObjectId) ?? null) : null,
   };
-}
-
-/** A raw D1 row (SQL column names) as drizzle's select returns it: property names, each value decoded by its column. */
-function rowOf<T extends Table>(table: T, raw: Record<string, unknown>): T["$inferSelect"] {
-  const row: Record<string, unknown> = {};
-  for (const [key, column] of Object.entries(getTableColumns(table))) {
-    const value = raw[column.name];
-    row[key] = value === null || value === undefined ? null : column.mapFromDriverValue(value);
-  }
-  return row as T["$inferSelect"];
 }
