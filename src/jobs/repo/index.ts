@@ -138,13 +138,17 @@ export async function assetForAdmission(db: Database, tenantId: string, assetId:
 
 /** Admission's claim: only one request can move the asset to processing. Returns whether this call did. */
 export async function claimAssetForJob(db: Database, tenantId: string, assetId: string, now: number): Promise<boolean> {
-  const claimed = await db
-    .update(assets)
-    .set({ status: "processing", updatedAt: now })
-    .where(and(eq(assets.tenantId, tenantId), eq(assets.id, assetId), inArray(assets.status, ["uploaded", "failed"])))
-    .returning({ id: assets.id });
-  return claimed.length === 1;
+  const claimed = await claimShape(db, { tenantId, assetId, now }).all();
+  return claimed.results.length === 1;
 }
+
+const claimShape = shape<{ tenantId: string; assetId: string; now: number }>((db, p) =>
+  db
+    .update(assets)
+    .set({ status: "processing", updatedAt: sql`${p("now")}` })
+    .where(and(eq(assets.tenantId, p("tenantId")), eq(assets.id, p("assetId")), inArray(assets.status, ["uploaded", "failed"])))
+    .returning({ id: assets.id }),
+);
 
 /** Writes an admitted job and its steps in one batch; if that fails, the asset's claim is given back (to `previousStatus`). */
 export async function insertJob(
@@ -156,15 +160,43 @@ export async function insertJob(
 ) {
   try {
     // The reservation first: when the wallet cannot cover it, its trigger aborts the batch before the job exists.
-    await db.batch([
-      ...(reservation ? [reserveStatement(db, reservation)] : []),
-      ...jobInsertStatements(db, job, steps),
-    ] as unknown as Parameters<typeof db.batch>[0]);
+    await db.$client.batch([
+      ...(reservation ? [statementOf(db, reserveStatement(db, reservation))] : []),
+      jobInsertShape(db, job),
+      stepsInsertShape(steps.length)(db, stepValues(steps)),
+    ]);
   } catch (error) {
     await releaseAssetClaim(db, job, previousStatus);
     throw error;
   }
 }
+
+/** A drizzle query as a raw D1 statement (built as drizzle builds it), for a batch of raw statements. */
+const statementOf = (db: Database, query: { toSQL(): Built }) => {
+  const { sql: text, params } = query.toSQL();
+  return db.$client.prepare(text).bind(...params);
+};
+
+/** Every column of a row as a placeholder named by its property (a job and its steps are written whole). */
+const placeholders = <T extends Table>(table: T, suffix = "") =>
+  Object.fromEntries(Object.keys(getTableColumns(table)).map((key) => [key, sql`${sql.placeholder(`${key}${suffix}`)}`]));
+
+const jobInsertShape = shape<JobRow>((db) => db.insert(jobs).values(placeholders(jobs) as unknown as JobRow));
+
+/** Steps are written in one statement, one row each: a shape per number of steps (a recipe has at most a handful). */
+const stepsInsertShapes = new Map<number, ReturnType<typeof shape<Record<string, unknown>>>>();
+const stepsInsertShape = (n: number) => {
+  let built = stepsInsertShapes.get(n);
+  if (!built) {
+    built = shape<Record<string, unknown>>((db) =>
+      db.insert(jobSteps).values(Array.from({ length: n }, (_, i) => placeholders(jobSteps, `_${i}`) as unknown as JobStepRow)),
+    );
+    stepsInsertShapes.set(n, built);
+  }
+  return built;
+};
+const stepValues = (steps: JobStepRow[]) =>
+  Object.fromEntries(steps.flatMap((step, i) => Object.entries(step).map(([key, value]) => [`${key}_${i}`, value])));
 
 /** The statements writing a job and its steps, for a caller's own batch (a capture admission writes its decision with them). */
 export function jobInsertStatements(db: Database, job: JobRow, steps: JobStepRow[]) {

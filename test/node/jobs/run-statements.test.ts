@@ -3,7 +3,7 @@ import { drizzle } from "drizzle-orm/d1";
 import { describe, expect, it } from "vitest";
 import type { Database } from "../../../src/db/client";
 import * as schema from "../../../src/db/schema";
-import { advanceStep, type JobRow, takeJobAndLoad } from "../../../src/jobs/repo";
+import { advanceStep, claimAssetForJob, insertJob, type JobRow, type JobStepRow, takeJobAndLoad } from "../../../src/jobs/repo";
 
 /*
  * #19: the run's statements (the take, the step records) are built once per shape with placeholders and bound per
@@ -22,7 +22,8 @@ function recordingDb() {
       bind: (...params: unknown[]) => {
         const s = { sql, params };
         statements.push(s);
-        return s;
+        // `all` only for a statement run alone (the claim): not enumerable, so the records compare as { sql, params }
+        return Object.defineProperty(s, "all", { value: async () => ({ results: [{ id: "ast_1" }] }) });
       },
     }),
     batch: async (batch: unknown[]) => batch.map((_, i) => ({ results: i === 0 ? [{ id: "job_1" }] : [], success: true, meta: {} })),
@@ -154,6 +155,63 @@ describe("run statements built once per shape (#19)", () => {
       ),
       begin("job_1", 3, "sign", now),
       selectJob("ten_1", "job_1"),
+    ]);
+  });
+
+  it("admission's claim and the job's rows are drizzle's statements for the same values", async () => {
+    const { db, statements } = recordingDb();
+    expect(await claimAssetForJob(db, "ten_1", "ast_1", 42)).toBe(true);
+    const job = {
+      id: "job_1",
+      tenantId: "ten_1",
+      assetId: "ast_1",
+      recipeId: "rcp_system_express_watermark_then_sign",
+      recipeVersion: 1,
+      policyVersion: "svc.sign-policy.v1",
+      activePlanRevision: 1,
+      pricingVersion: null,
+      kind: "watermark_then_sign",
+      mode: "express",
+      state: "accepted",
+      admitted: JSON.stringify({ recipe_id: "rcp_system_express_watermark_then_sign" }),
+      mediaInspection: null,
+      errorCode: null,
+      errorMessage: null,
+      cancelRequestedAt: null,
+      cancelReason: null,
+      terminalAt: null,
+      receiptId: null,
+      publicationId: null,
+      verificationId: null,
+      attempts: 0,
+      leaseExpiresAt: null,
+      createdAt: 42,
+      updatedAt: 42,
+    } as JobRow;
+    const steps = ["inspect", "watermark", "sign"].map(
+      (step, position): JobStepRow => ({
+        jobId: "job_1",
+        tenantId: "ten_1",
+        step,
+        position,
+        state: "pending",
+        startedAt: null,
+        completedAt: null,
+        output: null,
+        errorCode: null,
+      }),
+    );
+    await insertJob(db, job, steps, "uploaded");
+    expect(statements).toEqual([
+      sqlOf(
+        reference
+          .update(assets)
+          .set({ status: "processing", updatedAt: 42 })
+          .where(and(eq(assets.tenantId, "ten_1"), eq(assets.id, "ast_1"), inArray(assets.status, ["uploaded", "failed"])))
+          .returning({ id: assets.id }),
+      ),
+      sqlOf(reference.insert(jobs).values(job)),
+      sqlOf(reference.insert(jobSteps).values(steps)),
     ]);
   });
 });
