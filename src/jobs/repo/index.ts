@@ -162,8 +162,8 @@ export async function insertJob(
     // The reservation first: when the wallet cannot cover it, its trigger aborts the batch before the job exists.
     await db.$client.batch([
       ...(reservation ? [statementOf(db, reserveStatement(db, reservation))] : []),
-      jobInsertShape(db, job),
-      stepsInsertShape(steps.length)(db, stepValues(steps)),
+      insertStatement(db, jobs, "jobs", [job]),
+      insertStatement(db, jobSteps, "job_steps", steps),
     ]);
   } catch (error) {
     await releaseAssetClaim(db, job, previousStatus);
@@ -177,26 +177,25 @@ const statementOf = (db: Database, query: { toSQL(): Built }) => {
   return db.$client.prepare(text).bind(...params);
 };
 
-/** Every column of a row as a placeholder named by its property (a job and its steps are written whole). */
-const placeholders = <T extends Table>(table: T, suffix = "") =>
-  Object.fromEntries(Object.keys(getTableColumns(table)).map((key) => [key, sql`${sql.placeholder(`${key}${suffix}`)}`]));
-
-const jobInsertShape = shape<JobRow>((db) => db.insert(jobs).values(placeholders(jobs) as unknown as JobRow));
-
-/** Steps are written in one statement, one row each: a shape per number of steps (a recipe has at most a handful). */
-const stepsInsertShapes = new Map<number, ReturnType<typeof shape<Record<string, unknown>>>>();
-const stepsInsertShape = (n: number) => {
-  let built = stepsInsertShapes.get(n);
+/**
+ * The rows' own properties as placeholders (`name_i` for row i), in a statement built once per set of properties and
+ * number of rows: a property a row leaves out gets its column default, as in drizzle's insert of the same rows.
+ */
+const insertShapes = new Map<string, ReturnType<typeof shape<Record<string, unknown>>>>();
+function insertStatement<T extends Table>(db: Database, table: T, tableName: string, rows: Record<string, unknown>[]) {
+  const keys = rows.map((row) => Object.keys(row).filter((k) => row[k] !== undefined));
+  const id = `${tableName} ${keys.map((k) => k.join(",")).join(" | ")}`;
+  let built = insertShapes.get(id);
   if (!built) {
-    built = shape<Record<string, unknown>>((db) =>
-      db.insert(jobSteps).values(Array.from({ length: n }, (_, i) => placeholders(jobSteps, `_${i}`) as unknown as JobStepRow)),
+    built = shape<Record<string, unknown>>((d) =>
+      d
+        .insert(table)
+        .values(keys.map((k, i) => Object.fromEntries(k.map((key) => [key, sql`${sql.placeholder(`${key}_${i}`)}`]))) as never),
     );
-    stepsInsertShapes.set(n, built);
+    insertShapes.set(id, built);
   }
-  return built;
-};
-const stepValues = (steps: JobStepRow[]) =>
-  Object.fromEntries(steps.flatMap((step, i) => Object.entries(step).map(([key, value]) => [`${key}_${i}`, value])));
+  return built(db, Object.fromEntries(rows.flatMap((row, i) => keys[i]!.map((key) => [`${key}_${i}`, row[key]]))));
+}
 
 /** The statements writing a job and its steps, for a caller's own batch (a capture admission writes its decision with them). */
 export function jobInsertStatements(db: Database, job: JobRow, steps: JobStepRow[]) {

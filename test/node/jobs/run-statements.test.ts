@@ -214,4 +214,11 @@ describe("run statements built once per shape (#19)", () => {
       sqlOf(reference.insert(jobSteps).values(steps)),
     ]);
   });
+
+  it("a job row that leaves properties out is drizzle's insert of that row (the columns' defaults)", async () => {
+    const { db, statements } = recordingDb();
+    const job = { id: "job_2", tenantId: "ten_1", assetId: "ast_1", state: "accepted", createdAt: 1, updatedAt: 1 } as JobRow;
+    await insertJob(db, job, [], "uploaded").catch(() => undefined);
+    expect(statements[0]).toEqual(sqlOf(reference.insert(jobs).values(job)));
+  });
 });
