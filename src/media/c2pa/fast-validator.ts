@@ -100,7 +100,7 @@ async function verify(bytes: Uint8Array, anchorsPem: string, now: number): Promi
   need(instance.store.status === "ok", "store not reassembled");
   const store = instance.store.store;
   const [excludedStart, excludedEnd] = checkApp11Packets(bytes, instance.segments, store);
-  need(onlyApp11Segments(bytes, instance.segments), "another APP11 segment, or an odd marker walk");
+  need(headerSegmentsPlain(bytes, instance.segments), "another APP11 segment, a provenance reference, or an odd marker walk");
   need(indexOfBytes(store, TEXT.encode("c2pa.time-stamp")) < 0, "a timestamp assertion label");
 
   // The store: one manifest with its assertion store, claim v2 and signature, in canonical JUMBF.
@@ -282,7 +282,17 @@ async function verify(bytes: Uint8Array, anchorsPem: string, now: number): Promi
 
 /** Assertions this validator reads (their forms are checked below); any other label defers. */
 const ASSERTION_LABELS = new Set(["c2pa.actions.v2", "c2pa.hash.data", "c2pa.ingredient.v3", "svc.creator", "svc.capture"]);
-const SOURCE_TYPE = /^http:\/\/(cv\.iptc\.org\/newscodes|c2pa\.org)\/digitalsourcetype\/[A-Za-z]+$/;
+/** The digital source types the service's plans declare (src/jobs/schemas.ts), each compared with the engine in the tests. */
+const SOURCE_TYPES = new Set(
+  [
+    "trainedAlgorithmicMedia",
+    "compositeWithTrainedAlgorithmicMedia",
+    "algorithmicMedia",
+    "compositeSynthetic",
+    "digitalCreation",
+    "digitalCapture",
+  ].map((t) => `http://cv.iptc.org/newscodes/digitalsourcetype/${t}`),
+);
 
 /**
  * The signer's actions: one `c2pa.created` with a digital source type and no ingredient, or one `c2pa.opened` of the
@@ -297,7 +307,7 @@ function checkActions(assertions: Map<string, CborItem>, hashes: Map<string, Uin
   const ingredient = assertions.get("c2pa.ingredient.v3");
   if (action.get("action") === "c2pa.created") {
     need(action.size === 2 && typeof action.get("digitalSourceType") === "string", "created action");
-    need(SOURCE_TYPE.test(action.get("digitalSourceType") as string), "digital source type");
+    need(SOURCE_TYPES.has(action.get("digitalSourceType") as string), "digital source type");
     need(ingredient === undefined, "an ingredient of a created asset");
     return [];
   }
@@ -441,23 +451,33 @@ function checkApp11Packets(b: Uint8Array, segments: [number, number][], store: U
   return [segments[0]![0], previous];
 }
 
-/** The JPEG's marker segments up to the first scan: the only APP11 ones are the store's. */
-function onlyApp11Segments(b: Uint8Array, store: [number, number][]): boolean {
+/**
+ * The JPEG's marker segments up to the first scan: the store's packets are all among them, no other segment is
+ * APP11, and no APP1 (XMP) mentions `provenance` (a remote manifest reference, which the engine weighs itself).
+ */
+function headerSegmentsPlain(b: Uint8Array, store: [number, number][]): boolean {
   const ours = new Set(store.map(([s]) => s));
+  let seen = 0;
   let pos = 2;
   while (pos + 4 <= b.length) {
     if (b[pos] !== 0xff) return false;
     const marker = b[pos + 1]!;
-    if (marker === 0xda) return true;
+    if (marker === 0xda) return seen === ours.size;
     if (marker === 0xff || marker === 0x00 || marker === 0x01 || marker === 0xd8 || marker === 0xd9 || (marker >= 0xd0 && marker <= 0xd7))
       return false;
     const length = (b[pos + 2]! << 8) | b[pos + 3]!;
-    if (length < 2) return false;
-    if (marker === 0xeb && !ours.has(pos)) return false;
+    if (length < 2 || pos + 2 + length > b.length) return false;
+    if (marker === 0xeb) {
+      if (!ours.has(pos)) return false;
+      seen++;
+    }
+    if (marker === 0xe1 && indexOfBytes(b.subarray(pos, pos + 2 + length), PROVENANCE) >= 0) return false;
     pos += 2 + length;
   }
   return false;
 }
+
+const PROVENANCE = TEXT.encode("provenance");
 
 // ---------------------------------------------------------------------------------------------------------------
 // Certificates and the timestamp
@@ -476,11 +496,18 @@ function essCertHash(value: unknown): Uint8Array {
   return b.subarray(id[0]!.start, id[0]!.end);
 }
 
-function certificate(der: Uint8Array): pkijs.Certificate {
+/** A certificate whose bytes are exactly its DER re-encoding. */
+function parseCertificate(der: Uint8Array): pkijs.Certificate {
   const parsed = asn1js.fromBER(der.slice().buffer as ArrayBuffer);
   need(parsed.offset === der.length, "certificate DER");
   const cert = new pkijs.Certificate({ schema: parsed.result });
   need(equalBytes(new Uint8Array(cert.toSchema(true).toBER(false)), der), "certificate not DER");
+  return cert;
+}
+
+/** A certificate of a chain we judge: v3, ECDSA-signed, no unique ids, no duplicate extension. */
+function certificate(der: Uint8Array): pkijs.Certificate {
+  const cert = parseCertificate(der);
   need(cert.version === 2 && !cert.issuerUniqueID && !cert.subjectUniqueID, "certificate version");
   const alg = cert.signatureAlgorithm.algorithmId;
   need((alg === OID.ecdsaSha256 || alg === OID.ecdsaSha384) && cert.signature.algorithmId === alg, "certificate signature algorithm");
@@ -563,14 +590,10 @@ const anchorBundles = new Map<string, pkijs.Certificate[]>();
 function anchorsOf(pem: string): pkijs.Certificate[] {
   let anchors = anchorBundles.get(pem);
   if (!anchors) {
-    anchors = [];
-    for (const der of pemBlocks(pem, "CERTIFICATE")) {
-      try {
-        anchors.push(pkijs.Certificate.fromBER(der));
-      } catch {
-        /* an anchor we cannot read cannot vouch here */
-      }
-    }
+    // A bundle with anything but certificates, or one we cannot read whole, is the engine's to judge.
+    const blocks = pemBlocks(pem, "CERTIFICATE");
+    need(blocks.length === (pem.match(/-----BEGIN /g) ?? []).length, "trust bundle with other blocks");
+    anchors = blocks.map((der) => parseCertificate(der));
     if (anchorBundles.size >= 8) anchorBundles.delete(anchorBundles.keys().next().value!);
     anchorBundles.set(pem, anchors);
   }
