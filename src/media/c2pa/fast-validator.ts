@@ -20,7 +20,7 @@ import { type CborItem, decodeCbor, isCborTag } from "../../platform/cbor";
 import { type CborValue, encodeCbor } from "../../platform/cbor-encode";
 import { indexOfBytes } from "./byte-search";
 import { protectedHeaderBytes, sigStructure, sigTst2Data } from "./cose";
-import { childrenOf, readTlv } from "./der";
+import { childrenOf, contentOf, encodingOf, oidText, readTlv, type Tlv } from "./der";
 import { rawEcdsaSignature } from "./integrity";
 import { type JumbfBox, type JumbfSuperbox, parseJumbf } from "./jumbf-box";
 import { jpegManifestStoreInstances } from "./jumbf-carriers";
@@ -220,9 +220,9 @@ async function verify(bytes: Uint8Array, anchorsPem: string, now: number): Promi
     const p = unprotected.get(k);
     need(p === undefined || (p instanceof Uint8Array && p.every((b) => b === 0)), "COSE pad");
   }
-  const leaf = certificate(chainDer[0]!);
-  const intermediate = certificate(chainDer[1]!);
-  const key = await publicKey(leaf, chainDer[0]!);
+  const leaf = await certificate(chainDer[0]!);
+  const intermediate = await certificate(chainDer[1]!);
+  const key = await publicKey(leaf);
   need(
     await crypto.subtle.verify({ name: "ECDSA", hash: "SHA-256" }, key, signature, sigStructure(protectedBytes, claimBytes)),
     "claim signature",
@@ -242,9 +242,9 @@ async function verify(bytes: Uint8Array, anchorsPem: string, now: number): Promi
     codes.push("timeStamp.validated", "timeStamp.trusted");
   }
   const times = genTime === null ? [now] : [genTime, now];
-  checkSignerProfile(leaf);
-  checkCaProfile(intermediate);
-  for (const t of times) for (const c of [leaf, intermediate]) need(within(c, t), "certificate validity");
+  checkSignerProfile(leaf.cert);
+  checkCaProfile(intermediate.cert);
+  for (const t of times) for (const c of [leaf, intermediate]) need(within(c.cert, t), "certificate validity");
   await checkAnchored(leaf, intermediate, anchorsPem, times);
   codes.push("signingCredential.trusted", "claimSignature.insideValidity", "claimSignature.validated");
   for (let i = 0; i < refs.length; i++) codes.push("assertion.hashedURI.match");
@@ -483,9 +483,7 @@ const PROVENANCE = TEXT.encode("provenance");
 // Certificates and the timestamp
 
 /** SigningCertificateV2 { certs SEQUENCE OF ESSCertIDv2 { hashAlgorithm DEFAULT sha256, certHash, … } }: the first certHash. */
-function essCertHash(value: unknown): Uint8Array {
-  need(value instanceof asn1js.Sequence, "SigningCertificateV2");
-  const b = new Uint8Array(value.toBER(false));
+function essCertHash(b: Uint8Array): Uint8Array {
   const top = readTlv(b, 0);
   const outer = top?.tag === 0x30 && top.end === b.length ? childrenOf(b, top) : null;
   need(outer && outer.length === 1 && outer[0]!.tag === 0x30, "SigningCertificateV2 form");
@@ -505,8 +503,49 @@ function parseCertificate(der: Uint8Array): pkijs.Certificate {
   return cert;
 }
 
+/** A parsed certificate with its exact bytes, their SHA-256 (hex) and the DER of its issuer Name and serial. */
+interface CachedCert {
+  cert: pkijs.Certificate;
+  der: Uint8Array;
+  id: string;
+  issuerDer: Uint8Array | null;
+  serialDer: Uint8Array | null;
+}
+
+/**
+ * Certificates parsed per isolate: one signer signs many files with the same chain, and parsing with pkijs costs
+ * more than the rest of a verification. A pure function of the exact bytes (keyed by their SHA-256); bounded.
+ */
+const parsedCertificates = new Map<string, CachedCert>();
+
+async function cachedCertificate(der: Uint8Array, parse: (der: Uint8Array) => pkijs.Certificate): Promise<CachedCert> {
+  const id = hex(await sha256(der));
+  const hit = parsedCertificates.get(id);
+  if (hit) return hit;
+  const cert = parse(der);
+  const entry: CachedCert = { cert, der: der.slice(), id, ...issuerAndSerial(der) };
+  if (parsedCertificates.size >= 256) parsedCertificates.delete(parsedCertificates.keys().next().value!);
+  parsedCertificates.set(id, entry);
+  return entry;
+}
+
+/** The issuer Name and serial INTEGER encodings of a certificate's TBSCertificate. */
+function issuerAndSerial(der: Uint8Array): { issuerDer: Uint8Array | null; serialDer: Uint8Array | null } {
+  const top = readTlv(der, 0);
+  const tbs = top?.tag === 0x30 ? childrenOf(der, top)?.[0] : undefined;
+  const fields = tbs?.tag === 0x30 ? childrenOf(der, tbs) : null;
+  if (!fields) return { issuerDer: null, serialDer: null };
+  const f = fields[0]?.tag === 0xa0 ? fields.slice(1) : fields;
+  if (f[0]?.tag !== 0x02 || f[2]?.tag !== 0x30) return { issuerDer: null, serialDer: null };
+  return { issuerDer: encodingOf(der, f[2]), serialDer: encodingOf(der, f[0]) };
+}
+
 /** A certificate of a chain we judge: v3, ECDSA-signed, no unique ids, no duplicate extension. */
-function certificate(der: Uint8Array): pkijs.Certificate {
+function certificate(der: Uint8Array): Promise<CachedCert> {
+  return cachedCertificate(der, strictCertificate);
+}
+
+function strictCertificate(der: Uint8Array): pkijs.Certificate {
   const cert = parseCertificate(der);
   need(cert.version === 2 && !cert.issuerUniqueID && !cert.subjectUniqueID, "certificate version");
   const alg = cert.signatureAlgorithm.algorithmId;
@@ -584,18 +623,19 @@ function within(cert: pkijs.Certificate, t: number): boolean {
   return cert.notBefore.value.getTime() <= t && t <= cert.notAfter.value.getTime();
 }
 
-/** Parsed trust bundles, per isolate (a deployment has one or two); each anchor a self-signed CA. */
-const anchorBundles = new Map<string, pkijs.Certificate[]>();
+/** Parsed trust bundles, per isolate (a deployment has one or two). */
+const anchorBundles = new Map<string, Promise<CachedCert[]>>();
 
-function anchorsOf(pem: string): pkijs.Certificate[] {
+function anchorsOf(pem: string): Promise<CachedCert[]> {
   let anchors = anchorBundles.get(pem);
   if (!anchors) {
     // A bundle with anything but certificates, or one we cannot read whole, is the engine's to judge.
     const blocks = pemBlocks(pem, "CERTIFICATE");
     need(blocks.length === (pem.match(/-----BEGIN /g) ?? []).length, "trust bundle with other blocks");
-    anchors = blocks.map((der) => parseCertificate(der));
+    anchors = Promise.all(blocks.map((der) => cachedCertificate(der, parseCertificate)));
     if (anchorBundles.size >= 8) anchorBundles.delete(anchorBundles.keys().next().value!);
     anchorBundles.set(pem, anchors);
+    anchors.catch(() => anchorBundles.delete(pem));
   }
   return anchors;
 }
@@ -604,12 +644,13 @@ function anchorsOf(pem: string): pkijs.Certificate[] {
  * `leaf` issued by `ca`, `ca` issued by an anchor of the bundle (matched by name, verified by key), that anchor a
  * self-signed CA valid at `times`. Signature results are kept per isolate: a pure function of the exact bytes.
  */
-async function checkAnchored(leaf: pkijs.Certificate, ca: pkijs.Certificate, anchorsPem: string, times: number[]): Promise<void> {
+async function checkAnchored(leaf: CachedCert, ca: CachedCert, anchorsPem: string, times: number[]): Promise<void> {
   need(await issuedByCached(leaf, ca), "leaf not issued by its CA");
-  for (const anchor of anchorsOf(anchorsPem)) {
-    if (!anchor.subject.isEqual(ca.issuer)) continue;
-    if (!anchor.subject.isEqual(anchor.issuer) || !times.every((t) => within(anchor, t))) continue;
-    const bc = extensions(anchor).get(OID.basicConstraints);
+  for (const anchor of await anchorsOf(anchorsPem)) {
+    const a = anchor.cert;
+    if (!a.subject.isEqual(ca.cert.issuer)) continue;
+    if (!a.subject.isEqual(a.issuer) || !times.every((t) => within(a, t))) continue;
+    const bc = extensions(a).get(OID.basicConstraints);
     if (!(bc?.parsedValue instanceof pkijs.BasicConstraints && bc.parsedValue.cA === true)) continue;
     if (await issuedByCached(ca, anchor)) return;
   }
@@ -618,11 +659,11 @@ async function checkAnchored(leaf: pkijs.Certificate, ca: pkijs.Certificate, anc
 
 const issued = new Map<string, Promise<boolean>>();
 
-async function issuedByCached(cert: pkijs.Certificate, issuer: pkijs.Certificate): Promise<boolean> {
-  const id = `${hex(await sha256(new Uint8Array(cert.toSchema().toBER(false))))}:${hex(await sha256(new Uint8Array(issuer.toSchema().toBER(false))))}`;
+function issuedByCached(cert: CachedCert, issuer: CachedCert): Promise<boolean> {
+  const id = `${cert.id}:${issuer.id}`;
   let result = issued.get(id);
   if (!result) {
-    result = issuedBy(cert, issuer).then((r) => r === "valid");
+    result = issuedBy(cert.cert, issuer.cert).then((r) => r === "valid");
     if (issued.size >= 256) issued.delete(issued.keys().next().value!);
     issued.set(id, result);
   }
@@ -633,94 +674,141 @@ const sha256 = async (b: Uint8Array) => new Uint8Array(await crypto.subtle.diges
 
 const keys = new Map<string, Promise<CryptoKey>>();
 
-/** The P-256 public key of a certificate, imported once per isolate (keyed by the certificate's SHA-256). */
-async function publicKey(cert: pkijs.Certificate, der: Uint8Array): Promise<CryptoKey> {
-  const id = hex(await sha256(der));
-  let key = keys.get(id);
+/** The P-256 public key of a certificate, imported once per isolate. */
+function publicKey(c: CachedCert): Promise<CryptoKey> {
+  let key = keys.get(c.id);
   if (!key) {
-    const spki = new Uint8Array(cert.subjectPublicKeyInfo.toSchema().toBER(false));
+    const spki = new Uint8Array(c.cert.subjectPublicKeyInfo.toSchema().toBER(false));
     key = crypto.subtle.importKey("spki", spki, { name: "ECDSA", namedCurve: "P-256" }, false, ["verify"]);
     if (keys.size >= 256) keys.delete(keys.keys().next().value!);
-    keys.set(id, key);
-    key.catch(() => keys.delete(id));
+    keys.set(c.id, key);
+    key.catch(() => keys.delete(c.id));
   }
   return key;
 }
 
 /**
- * An RFC 3161 token over `data`: one signer with the TSA profile, chained to an anchor, signed attributes
- * contentType + messageDigest (+ signingTime, signingCertificateV2), a whole-second genTime not in the future.
- * Returns genTime (ms).
+ * An RFC 3161 token over `data` (RFC 5652 SignedData, read as strict DER): one signer with the TSA profile,
+ * chained to an anchor, signed attributes contentType + messageDigest (+ signingTime, signingCertificateV2 naming
+ * the TSA certificate), no unsigned attributes or CRLs, a TSTInfo v1 with a SHA-256 imprint of `data` and a
+ * whole-second genTime not in the future. Returns genTime (ms).
  */
 async function checkTimestamp(token: Uint8Array, data: Uint8Array, anchorsPem: string, now: number): Promise<number> {
-  const parsed = asn1js.fromBER(token.slice().buffer as ArrayBuffer);
-  need(parsed.offset === token.length, "token DER");
-  const info = new pkijs.ContentInfo({ schema: parsed.result });
-  need(info.contentType === OID_SIGNED_DATA, "token content type");
-  const signed = new pkijs.SignedData({ schema: info.content });
-  need(signed.encapContentInfo.eContentType === OID_TST_INFO, "token eContentType");
-  need(!signed.crls?.length && signed.signerInfos.length === 1, "token signers");
-  const eContent = signed.encapContentInfo.eContent;
-  need(eContent instanceof asn1js.OctetString && !eContent.idBlock.isConstructed, "eContent");
-  const tstBytes = new Uint8Array(eContent.valueBlock.valueHexView);
-  // TSTInfo: a whole-second genTime (json() renders it without fractions), the imprint of `data`, no extensions.
-  const top = readTlv(tstBytes, 0);
-  need(top?.tag === 0x30 && top.end === tstBytes.length, "TSTInfo");
-  const fields = childrenOf(tstBytes, top);
-  need(fields && fields.length >= 5 && fields[4]!.tag === 0x18, "TSTInfo fields");
+  const b = token;
+  const kids = (t: Tlv | undefined, tag: number, what: string): Tlv[] => {
+    need(t?.tag === tag, what);
+    const c = childrenOf(b, t);
+    need(c, what);
+    return c;
+  };
+  const top = readTlv(b, 0);
+  need(top && top.end === b.length, "token DER");
+  const contentInfo = kids(top, 0x30, "ContentInfo");
   need(
-    fields.slice(5).every((f) => f.tag === 0x30 || f.tag === 0x02 || f.tag === 0xa0),
-    "TSTInfo optional fields",
+    contentInfo.length === 2 && contentInfo[0]!.tag === 0x06 && oidText(contentOf(b, contentInfo[0]!)) === OID_SIGNED_DATA,
+    "token type",
   );
-  const genText = new TextDecoder().decode(tstBytes.subarray(fields[4]!.start, fields[4]!.end));
-  need(/^\d{14}Z$/.test(genText), "genTime");
-  const tst = pkijs.TSTInfo.fromBER(tstBytes);
-  need(tst.version === 1 && tst.messageImprint.hashAlgorithm.algorithmId === OID.sha256, "TSTInfo imprint");
-  need(equalBytes(new Uint8Array(tst.messageImprint.hashedMessage.valueBlock.valueHexView), await sha256(data)), "imprint");
-  const genTime = tst.genTime.getTime();
+  const explicit = kids(contentInfo[1], 0xa0, "content");
+  need(explicit.length === 1, "content");
+  const sd = kids(explicit[0], 0x30, "SignedData");
+  // version, digestAlgorithms, encapContentInfo, [0] certificates, signerInfos: no CRLs.
+  need(sd.length === 5 && sd[0]!.tag === 0x02 && sd[3]!.tag === 0xa0, "SignedData fields");
+  need(equalBytes(contentOf(b, sd[0]!), Uint8Array.of(3)), "SignedData version");
+  const digests = kids(sd[1], 0x31, "digestAlgorithms");
+  need(digests.length === 1 && isSha256AlgorithmId(b, digests[0]!), "digestAlgorithms");
+  const encap = kids(sd[2], 0x30, "encapContentInfo");
+  need(encap.length === 2 && encap[0]!.tag === 0x06 && oidText(contentOf(b, encap[0]!)) === OID_TST_INFO, "eContentType");
+  const eContent = kids(encap[1], 0xa0, "eContent");
+  need(eContent.length === 1 && eContent[0]!.tag === 0x04, "eContent octets");
+  const tstStart = eContent[0]!.start;
+  const tstBytes = contentOf(b, eContent[0]!);
+  const certs = kids(sd[3], 0xa0, "certificates");
+  need(certs.length === 2 && certs.every((c) => c.tag === 0x30), "token certificates");
+  const signerInfos = kids(sd[4], 0x31, "signerInfos");
+  need(signerInfos.length === 1, "one signer");
+  // SignerInfo { version 1, IssuerAndSerialNumber, digestAlgorithm, [0] signedAttrs, signatureAlgorithm, signature }
+  const si = kids(signerInfos[0], 0x30, "SignerInfo");
+  need(si.length === 6 && si[0]!.tag === 0x02 && equalBytes(contentOf(b, si[0]!), Uint8Array.of(1)), "SignerInfo fields");
+  const sid = kids(si[1], 0x30, "sid");
+  need(sid.length === 2 && sid[0]!.tag === 0x30 && sid[1]!.tag === 0x02, "IssuerAndSerialNumber");
+  need(isSha256AlgorithmId(b, si[2]!), "signer digest algorithm");
+  need(si[3]!.tag === 0xa0, "signed attributes");
+  const sigAlg = kids(si[4], 0x30, "signatureAlgorithm");
+  need(
+    sigAlg.length === 1 && sigAlg[0]!.tag === 0x06 && oidText(contentOf(b, sigAlg[0]!)) === OID.ecdsaSha256,
+    "token signature algorithm",
+  );
+  need(si[5]!.tag === 0x04, "token signature");
+
+  // TSTInfo { version 1, policy, messageImprint, serialNumber, genTime, accuracy?, ordering?, nonce?, [0] tsa? }
+  const tstTop = readTlv(b, tstStart, eContent[0]!.end);
+  need(tstTop?.tag === 0x30 && tstTop.end === eContent[0]!.end, "TSTInfo");
+  const tst = kids(tstTop, 0x30, "TSTInfo");
+  need(tst.length >= 5 && tst[0]!.tag === 0x02 && equalBytes(contentOf(b, tst[0]!), Uint8Array.of(1)), "TSTInfo version");
+  need(tst[1]!.tag === 0x06 && tst[3]!.tag === 0x02 && tst[4]!.tag === 0x18, "TSTInfo fields");
+  let order = -1;
+  for (const f of tst.slice(5)) {
+    const i = [0x30, 0x01, 0x02, 0xa0].indexOf(f.tag);
+    need(i > order, "TSTInfo optional fields");
+    order = i;
+  }
+  const imprint = kids(tst[2], 0x30, "messageImprint");
+  need(imprint.length === 2 && isSha256AlgorithmId(b, imprint[0]!) && imprint[1]!.tag === 0x04, "imprint algorithm");
+  need(equalBytes(contentOf(b, imprint[1]!), await sha256(data)), "imprint");
+  const genText = new TextDecoder().decode(contentOf(b, tst[4]!));
+  const g = /^(\d{4})(\d\d)(\d\d)(\d\d)(\d\d)(\d\d)Z$/.exec(genText);
+  need(g, "genTime");
+  const [, year, month, day, hour, minute, sec] = g.map(Number) as number[];
+  const genTime = Date.UTC(year!, month! - 1, day!, hour!, minute!, sec!);
+  need(
+    new Date(genTime).toISOString() ===
+      `${genText.slice(0, 4)}-${genText.slice(4, 6)}-${genText.slice(6, 8)}T${genText.slice(8, 10)}:${genText.slice(10, 12)}:${genText.slice(12, 14)}.000Z`,
+    "genTime value",
+  );
   need(genTime <= now, "timestamp in the future");
 
-  const signer = signed.signerInfos[0]!;
-  need(signer.version === 1 && signer.sid instanceof pkijs.IssuerAndSerialNumber && !signer.unsignedAttrs, "token signer");
-  need(signer.digestAlgorithm.algorithmId === OID.sha256 && signer.signatureAlgorithm.algorithmId === OID.ecdsaSha256, "token algorithms");
-  const certs = (signed.certificates ?? []).filter((c): c is pkijs.Certificate => c instanceof pkijs.Certificate);
-  need(certs.length === 2 && certs.length === (signed.certificates ?? []).length, "token certificates");
-  const sid = signer.sid;
-  const tsaIndex = certs.findIndex((c) => c.issuer.isEqual(sid.issuer) && c.serialNumber.isEqual(sid.serialNumber));
-  need(tsaIndex >= 0, "TSA certificate");
-  const tsaDer = new Uint8Array(certs[tsaIndex]!.toSchema().toBER(false));
-  const tsa = certificate(tsaDer);
-  const ca = certificate(new Uint8Array(certs[1 - tsaIndex]!.toSchema().toBER(false)));
-  checkTsaProfile(tsa);
-  checkCaProfile(ca);
-  for (const t of [genTime, now]) for (const c of [tsa, ca]) need(within(c, t), "TSA certificate validity");
+  // The TSA certificate is the one the sid names; the other is its CA.
+  const [first, second] = await Promise.all(certs.map((c) => certificate(encodingOf(b, c))));
+  const names = (c: CachedCert) =>
+    c.issuerDer && equalBytes(c.issuerDer, encodingOf(b, sid[0]!)) && equalBytes(c.serialDer!, encodingOf(b, sid[1]!));
+  const tsa = names(first!) ? first! : second!;
+  const ca = tsa === first ? second! : first!;
+  need(names(tsa) && !names(ca), "TSA certificate");
+  checkTsaProfile(tsa.cert);
+  checkCaProfile(ca.cert);
+  for (const t of [genTime, now]) for (const c of [tsa, ca]) need(within(c.cert, t), "TSA certificate validity");
   await checkAnchored(tsa, ca, anchorsPem, [genTime, now]);
 
-  const attrs = signer.signedAttrs;
-  need(attrs && attrs.attributes.length >= 2, "signed attributes");
+  const attrs = kids(si[3], 0xa0, "signed attributes");
   const seen = new Set<string>();
-  for (const a of attrs.attributes) {
-    need(!seen.has(a.type) && a.values.length === 1, "signed attribute");
-    seen.add(a.type);
-    const v = a.values[0];
-    if (a.type === OID.contentType)
-      need(v instanceof asn1js.ObjectIdentifier && v.valueBlock.toString() === OID_TST_INFO, "contentType attribute");
-    else if (a.type === OID.messageDigest)
-      need(
-        v instanceof asn1js.OctetString && equalBytes(new Uint8Array(v.valueBlock.valueHexView), await sha256(tstBytes)),
-        "messageDigest",
-      );
-    else if (a.type === OID.signingCertificateV2) {
-      need(equalBytes(essCertHash(v), await sha256(tsaDer)), "ESS cert hash");
-    } else need(a.type === OID.signingTime, `signed attribute ${a.type}`);
+  for (const attr of attrs) {
+    const parts = kids(attr, 0x30, "attribute");
+    need(parts.length === 2 && parts[0]!.tag === 0x06, "attribute");
+    const type = oidText(contentOf(b, parts[0]!)) ?? "";
+    const values = kids(parts[1], 0x31, "attribute values");
+    need(!seen.has(type) && values.length === 1, "signed attribute");
+    seen.add(type);
+    const v = values[0]!;
+    if (type === OID.contentType) need(v.tag === 0x06 && oidText(contentOf(b, v)) === OID_TST_INFO, "contentType attribute");
+    else if (type === OID.messageDigest) need(v.tag === 0x04 && equalBytes(contentOf(b, v), await sha256(tstBytes)), "messageDigest");
+    else if (type === OID.signingCertificateV2) need(equalBytes(essCertHash(encodingOf(b, v)), await sha256(tsa.der)), "ESS cert hash");
+    else need(type === OID.signingTime && (v.tag === 0x17 || v.tag === 0x18), `signed attribute ${type}`);
   }
   need(seen.has(OID.contentType) && seen.has(OID.messageDigest), "required signed attributes");
-  // pkijs keeps the attributes' original bytes, retagged as the SET OF that is signed (RFC 5652 §5.4).
-  const signedAttrs = new Uint8Array(attrs.encodedValue.slice(0));
-  need(signedAttrs[0] === 0x31, "signed attributes");
-  const raw = rawEcdsaSignature(new Uint8Array(signer.signature.valueBlock.valueHexView), 32);
+  // What is signed: the attributes' own encoding, retagged as the SET OF (RFC 5652 §5.4).
+  const signedAttrs = encodingOf(b, si[3]!).slice();
+  signedAttrs[0] = 0x31;
+  const raw = rawEcdsaSignature(contentOf(b, si[5]!), 32);
   need(raw, "token signature form");
-  const key = await publicKey(tsa, tsaDer);
+  const key = await publicKey(tsa);
   need(await crypto.subtle.verify({ name: "ECDSA", hash: "SHA-256" }, key, raw, signedAttrs), "token signature");
   return genTime;
+}
+
+/** AlgorithmIdentifier { sha256 } with absent or NULL parameters. */
+function isSha256AlgorithmId(b: Uint8Array, t: Tlv): boolean {
+  const parts = t.tag === 0x30 ? childrenOf(b, t) : null;
+  if (!parts || parts.length < 1 || parts.length > 2 || parts[0]!.tag !== 0x06) return false;
+  if (parts.length === 2 && !(parts[1]!.tag === 0x05 && parts[1]!.start === parts[1]!.end)) return false;
+  return oidText(contentOf(b, parts[0]!)) === OID.sha256;
 }
