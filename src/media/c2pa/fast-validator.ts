@@ -66,6 +66,7 @@ const OID = {
   extKeyUsage: "2.5.29.37",
   subjectKeyId: "2.5.29.14",
   authorityKeyId: "2.5.29.35",
+  authorityInfoAccess: "1.3.6.1.5.5.7.1.1",
   emailProtection: "1.3.6.1.5.5.7.3.4",
   documentSigning: "1.3.6.1.5.5.7.3.36",
   timeStamping: "1.3.6.1.5.5.7.3.8",
@@ -138,10 +139,16 @@ async function verify(bytes: Uint8Array, anchorsPem: string, now: number): Promi
   const info = claim.get("claim_generator_info");
   need(info instanceof Map && keysWithin(info, ["name", "version", "org.contentauth.c2pa_rs"]), "claim_generator_info");
   need([...info.values()].every((v) => typeof v === "string") && typeof info.get("name") === "string", "claim_generator_info values");
-  const refs = [
-    ...hashedUris(claim.get("created_assertions")),
-    ...(claim.has("gathered_assertions") ? hashedUris(claim.get("gathered_assertions")) : []),
-  ];
+  const created = hashedUris(claim.get("created_assertions"));
+  const gathered = claim.has("gathered_assertions") ? hashedUris(claim.get("gathered_assertions")) : [];
+  // As the signer writes them: the actions and the hard binding created; the ingredient and ours gathered.
+  const named = (list: { url: string }[]) => list.map((r) => r.url.replace("self#jumbf=c2pa.assertions/", ""));
+  need(named(created).join() === "c2pa.actions.v2,c2pa.hash.data", "created assertions");
+  need(
+    named(gathered).every((l) => ["c2pa.ingredient.v3", "svc.creator", "svc.capture"].includes(l)),
+    "gathered assertions",
+  );
+  const refs = [...created, ...gathered];
 
   // Every assertion box is referenced once, in order of the claim; each hashes to what the claim says.
   const boxes = superboxes(assertionStore);
@@ -590,7 +597,9 @@ function onlyExtensions(ext: Map<string, pkijs.Extension>, allowed: string[]): v
 /** The C2PA claim signer's profile, narrowed to the form we issue (P-256, digitalSignature only, our EKUs). */
 function checkSignerProfile(cert: pkijs.Certificate): void {
   const ext = extensions(cert);
-  onlyExtensions(ext, [OID.keyUsage, OID.extKeyUsage, OID.subjectKeyId, OID.authorityKeyId]);
+  // An OCSP location (authorityInfoAccess) is read by the service's own OCSP check, not here; the engine fetches nothing.
+  onlyExtensions(ext, [OID.keyUsage, OID.extKeyUsage, OID.subjectKeyId, OID.authorityKeyId, OID.authorityInfoAccess]);
+  need(!ext.get(OID.authorityInfoAccess)?.critical, "critical authorityInfoAccess");
   need(ext.has(OID.authorityKeyId) && !cert.issuer.isEqual(cert.subject), "signer issued by a CA");
   need(ecCurve(cert) === OID.p256, "signer key P-256");
   need(keyUsageByte(ext) === 0x80, "signer keyUsage");

@@ -73,6 +73,7 @@ let pki: DevPki;
 let otherPki: DevPki;
 let oldPki: DevPki;
 let es384: DevPki;
+let ocspPki: DevPki;
 const signers: Record<string, C2paSigner> = {};
 
 function signerOf(p: DevPki, timestamp: boolean): C2paSigner {
@@ -88,17 +89,19 @@ beforeAll(async () => {
   const { compile } = WebAssembly as unknown as { compile(bytes: Uint8Array): Promise<WebAssembly.Module> };
   initC2paEngine(await compile(readFileSync(require.resolve("@contentauth/c2pa-wasm/c2pa.wasm"))));
   installDevTsa(devTsa);
-  [pki, otherPki, oldPki, es384] = await Promise.all([
+  [pki, otherPki, oldPki, es384, ocspPki] = await Promise.all([
     mintDevPki(),
     mintDevPki(),
     mintDevPki({ now: new Date(Date.now() - 400 * 24 * 3_600_000) }),
     mintDevPki({ algorithm: "ES384" }),
+    mintDevPki({ ocspUrl: "http://svc.test/dev/ocsp" }),
   ]);
   signers.timed = signerOf(pki, true);
   signers.untimed = signerOf(pki, false);
   signers.expired = signerOf(oldPki, true);
   signers.es384 = signerOf(es384, true);
   signers.other = signerOf(otherPki, true);
+  signers.ocsp = signerOf(ocspPki, true);
 }, 60_000);
 
 const bundle = () => `${pki.rootCertPem.trim()}\n${C2PA_TRUST_LIST_PEM.trim()}\n`;
@@ -158,6 +161,17 @@ describe("fast validator: differential against the engine", () => {
       const { fast, engine, own } = await both(signed, bundle());
       expect(fast, type).toStrictEqual(engine);
       expect(own.status, type).toBe(type === "minorHumanEdits" ? "defer" : "verified");
+    }
+  }, 120_000);
+
+  it("judges a signer certificate naming an OCSP responder as the engine does (the engine fetches nothing)", async () => {
+    for (const plan of PLANS.slice(0, 4)) {
+      const signed = await sign(signers.ocsp!, image("media/sample-1mp.jpg"), plan);
+      for (const anchors of [`${ocspPki.rootCertPem.trim()}\n${C2PA_TRUST_LIST_PEM.trim()}\n`, pki.rootCertPem]) {
+        const { fast, engine, own } = await both(signed, anchors);
+        expect(fast, plan.title).toStrictEqual(engine);
+        expect(own.status, plan.title).toBe(anchors === pki.rootCertPem ? "defer" : "verified");
+      }
     }
   }, 120_000);
 
