@@ -281,19 +281,20 @@ function mutate(bytes: Uint8Array, r: () => number, region: [number, number], ki
 describe("fast validator: mutation fuzz", () => {
   it("defers or agrees exactly with the engine on every mutation of signed files", async () => {
     const perFile = Number(process.env.FAST_VALIDATOR_FUZZ ?? 70);
-    const files = [
-      await sign(signers.timed!, image("media/sample-1mp.jpg"), PLANS[0]!),
-      await sign(signers.timed!, image("media/sample.jpg"), PLANS[3]!),
-      await sign(signers.untimed!, image("media/photo-bridge.jpg"), PLANS[1]!),
-      await sign(signers.timed!, image("media/photo-bridge.jpg"), PLANS[4]!),
+    const files: [Uint8Array, DevPki][] = [
+      [await sign(signers.timed!, image("media/sample-1mp.jpg"), PLANS[0]!), pki],
+      [await sign(signers.timed!, image("media/sample.jpg"), PLANS[3]!), pki],
+      [await sign(signers.untimed!, image("media/photo-bridge.jpg"), PLANS[1]!), pki],
+      [await sign(signers.timed!, image("media/photo-bridge.jpg"), PLANS[4]!), pki],
+      [await sign(signers.ocsp!, image("media/sample-1mp.jpg"), PLANS[2]!), ocspPki],
     ];
-    const anchors = bundle();
+    const anchors = `${ocspPki.rootCertPem.trim()}\n${bundle()}`;
     let deferred = 0;
     let agreed = 0;
     const agreedIn: string[] = [];
     const r = rng(19);
-    for (const file of files) {
-      const named = Object.entries(regions(file, pki));
+    for (const [file, p] of files) {
+      const named = Object.entries(regions(file, p));
       for (let i = 0; i < perFile; i++) {
         const [, region] = named[i % named.length]!;
         const mutated = mutate(file, r, region, Math.floor(r() * 6));
