@@ -168,7 +168,10 @@ const nothing = { claims: null, signer: null, assertion_labels: [] };
  * (integrity.ts): a store whose signed bytes changed is `tampered` even when the engine cannot parse it, or a
  * tamper failure code is added when the engine missed it; only a store the engine refuses although its signed
  * bytes are intact is `unreadable` (a form the engine does not support). A JPEG carrying several stores is read
- * store by store, and the conflict is reported (see multipleStores); so is a PNG.
+ * store by store, and the conflict is reported (see multipleStores); so is a PNG. A JPEG whose store has the form
+ * this service signs and verifies completely is judged by our fast validator (fast-validator.ts) with exactly the
+ * engine's result, without the engine; anything else reaches the engine (`fastValidator: false`: always, for tests
+ * and benchmarks comparing the two).
  */
 export async function verifyManifest(
   input: VerifyInput,
