@@ -527,12 +527,14 @@ const parsedCertificates = new Map<string, CachedCert>();
 
 async function cachedCertificate(der: Uint8Array, parse: (der: Uint8Array) => pkijs.Certificate): Promise<CachedCert> {
   const id = hex(await sha256(der));
-  const hit = parsedCertificates.get(id);
+  // Per parser: a certificate read leniently (an anchor) has not passed the strict reading of a chain's certificates.
+  const key = `${parse === strictCertificate ? "strict" : "anchor"}:${id}`;
+  const hit = parsedCertificates.get(key);
   if (hit) return hit;
   const cert = parse(der);
   const entry: CachedCert = { cert, der: der.slice(), id, ...issuerAndSerial(der) };
   if (parsedCertificates.size >= 256) parsedCertificates.delete(parsedCertificates.keys().next().value!);
-  parsedCertificates.set(id, entry);
+  parsedCertificates.set(key, entry);
   return entry;
 }
 
