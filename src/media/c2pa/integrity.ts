@@ -153,7 +153,7 @@ const OID_RSA_ENCRYPTION = "1.2.840.113549.1.1.1";
 const ECDSA_SIZES: Record<number, number> = { [-7]: 32, [-35]: 48, [-36]: 66 };
 
 /** DER `SEQUENCE { INTEGER r, INTEGER s }` → r || s, each left-padded to `size`; null when it is not that. */
-function rawEcdsaSignature(der: Uint8Array, size: number): Uint8Array | null {
+export function rawEcdsaSignature(der: Uint8Array, size: number): Uint8Array | null {
   const parsed = asn1js.fromBER(der.slice().buffer as ArrayBuffer);
   if (parsed.offset === -1 || parsed.offset !== der.length || !(parsed.result instanceof asn1js.Sequence)) return null;
   const items = parsed.result.valueBlock.value;

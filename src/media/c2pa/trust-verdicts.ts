@@ -1,5 +1,6 @@
 /*
- * The engine's trust verdicts on files whose manifest store it has read, per isolate. With trust checks on, c2pa-wasm parses
+ * The engine's trust verdicts on files whose manifest store it has read, per isolate (the engine path of verifyManifest:
+ * the stores the fast validator judges, fast-validator.ts, never reach it). With trust checks on, c2pa-wasm parses
  * every anchor and walks every certificate chain of the store on each read (~9 of the ~22 CPU ms of a 1 MP
  * verification); a read without them still checks every signature, hash, timestamp token and validity period.
  * A file seen again (the same bytes: its store, and whatever else the engine reads in it) under the same anchors

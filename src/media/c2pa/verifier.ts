@@ -2,6 +2,7 @@ import { isC2paJumbfContent } from "../inspect/c2pa-markers";
 import type { ManifestFacts } from "../types";
 import { indexOfBytes } from "./byte-search";
 import { verifySettingsJson, WasmReader } from "./engine";
+import { fastVerifyJpeg } from "./fast-validator";
 import { checkStoreIntegrity } from "./integrity";
 import type { ExtractManifestStoreResult } from "./jumbf-box";
 import { extractManifestStore, manifestStoreInstances } from "./jumbf-carriers";
@@ -167,17 +168,36 @@ const nothing = { claims: null, signer: null, assertion_labels: [] };
  * (integrity.ts): a store whose signed bytes changed is `tampered` even when the engine cannot parse it, or a
  * tamper failure code is added when the engine missed it; only a store the engine refuses although its signed
  * bytes are intact is `unreadable` (a form the engine does not support). A JPEG carrying several stores is read
- * store by store, and the conflict is reported (see multipleStores); so is a PNG.
+ * store by store, and the conflict is reported (see multipleStores); so is a PNG. A JPEG whose store has the form
+ * this service signs and verifies completely is judged by our fast validator (fast-validator.ts) with exactly the
+ * engine's result, without the engine; anything else reaches the engine (`fastValidator: false`: always, for tests
+ * and benchmarks comparing the two).
  */
 export async function verifyManifest(
   input: VerifyInput,
   trustAnchorsPem: string | null,
   ensureEngine: () => void,
+  options: { fastValidator?: boolean } = {},
 ): Promise<ManifestVerification & { warnings: string[] }> {
   const located = input.manifestStore
     ? extractManifestStore(input.manifestStore, "application/c2pa")
     : extractManifestStore(input.bytes, input.mediaType);
-  const result = await engineVerify(input, anchorsForStore(trustAnchorsPem, located), ensureEngine, located);
+  const anchors = anchorsForStore(trustAnchorsPem, located);
+  // Our own validator first (fast-validator.ts): it judges the stores of the form this service signs into JPEGs
+  // when they verify completely, exactly as the engine would, and defers everything else to the engine.
+  if (
+    options.fastValidator !== false &&
+    anchors &&
+    !input.manifestStore &&
+    input.mediaType === "image/jpeg" &&
+    located.status === "ok" &&
+    located.carrier === "jpeg-app11"
+  ) {
+    const fast = await fastVerifyJpeg(input.bytes, anchors);
+    if (fast.status === "verified")
+      return { ...verificationOf(fast.store as unknown as StoreJson, fast.store.active_manifest, fast.signer, true), warnings: [] };
+  }
+  const result = await engineVerify(input, anchors, ensureEngine, located);
   const facts = result.facts;
   if (facts.state === "absent" || facts.state === "remote") return { ...result, warnings: [] };
   if (facts.state === "unreadable") {
@@ -188,7 +208,7 @@ export async function verifyManifest(
       return { facts: { state: "absent" }, ...nothing, warnings: [] };
     if (located.status === "malformed") {
       if (!input.manifestStore && /more than one/.test(located.message)) {
-        const several = await multipleStores(input, trustAnchorsPem, ensureEngine);
+        const several = await multipleStores(input, trustAnchorsPem, ensureEngine, options);
         if (several) return several;
       }
       return {
@@ -238,6 +258,7 @@ async function multipleStores(
   input: VerifyInput,
   trustAnchorsPem: string | null,
   ensureEngine: () => void,
+  options: { fastValidator?: boolean },
 ): Promise<(ManifestVerification & { warnings: string[] }) | null> {
   const instances = manifestStoreInstances(input.bytes);
   // Each store costs a full verification of the file: a file crafted with thousands of stores must not buy
@@ -246,7 +267,12 @@ async function multipleStores(
   const readings: { index: number; verification: ManifestVerification }[] = [];
   for (const index of instances.keys()) {
     const others = instances.filter((_, i) => i !== index).flatMap((o) => o.segments);
-    const verification = await verifyManifest({ ...input, bytes: withoutRanges(input.bytes, others) }, trustAnchorsPem, ensureEngine);
+    const verification = await verifyManifest(
+      { ...input, bytes: withoutRanges(input.bytes, others) },
+      trustAnchorsPem,
+      ensureEngine,
+      options,
+    );
     readings.push({ index, verification });
   }
   const failures = (v: ManifestVerification) => (v.facts.state === "read" ? v.facts.failure_codes.length : Number.POSITIVE_INFINITY);
@@ -315,6 +341,53 @@ function signerFromStore(located: ExtractManifestStoreResult, label: string, eng
   return summary;
 }
 
+type Check = {
+  validation_state: "Trusted" | "Valid" | "Invalid";
+  success_codes: string[];
+  informational_codes: string[];
+  failure_codes: string[];
+  asset_binding_checked: boolean;
+};
+
+function checkOf(store: StoreJson, assetBindingChecked: boolean): Check {
+  const active = store.validation_results?.activeManifest;
+  return {
+    validation_state: store.validation_state === "Trusted" || store.validation_state === "Valid" ? store.validation_state : "Invalid",
+    success_codes: codes(active?.success),
+    informational_codes: codes(active?.informational),
+    failure_codes: codes(active?.failure),
+    asset_binding_checked: assetBindingChecked,
+  };
+}
+
+/** The verification of a store's json() reading (the engine's, or the fast validator's of the same form). */
+function verificationOf(store: StoreJson, label: string, signer: SignerSummary | null, check: Check | boolean): ManifestVerification {
+  const c = typeof check === "boolean" ? checkOf(store, check) : check;
+  return {
+    facts: {
+      state: "read",
+      active_manifest_label: label,
+      validation_state: c.validation_state,
+      success_codes: c.success_codes,
+      informational_codes: c.informational_codes,
+      failure_codes: c.failure_codes,
+      // Failures the engine found now, plus those the signer recorded in the ingredient assertions.
+      ingredient_failure_codes: [
+        ...(store.validation_results?.ingredientDeltas ?? []).flatMap((d) => codes(d.validationDeltas?.failure)),
+        ...(store.manifests?.[label]?.ingredients ?? []).flatMap((i) => [
+          ...codes(i.validation_status),
+          ...codes(i.validation_results?.activeManifest?.failure),
+        ]),
+      ],
+    },
+    claims: claimsOf(store, label, signer),
+    signer,
+    assertion_labels: (store.manifests?.[label]?.assertions ?? []).map((a) => a.label),
+    creator_assertion: creatorAssertionOf(store, label),
+    capture_assertion: captureAssertionOf(store, label),
+  };
+}
+
 /** The reference engine's reading alone (see verifyManifest). */
 async function engineVerify(
   input: VerifyInput,
@@ -375,41 +448,10 @@ async function engineVerify(
     signer ||=
       (!crJson && !active?.failure?.length && signerFromStore(located, label, store.manifests?.[label]?.signature_info)) ||
       signerSummaryFromCrJson(JSON.parse((crJson ??= reader!.crJson())) as CrJsonSignature, label);
-    const check = {
-      validation_state: (store.validation_state === "Trusted" || store.validation_state === "Valid" ? store.validation_state : "Invalid") as
-        | "Trusted"
-        | "Valid"
-        | "Invalid",
-      success_codes: codes(active?.success),
-      informational_codes: codes(active?.informational),
-      failure_codes: codes(active?.failure),
-      asset_binding_checked: !input.manifestStore,
-    };
+    const check = checkOf(store, !input.manifestStore);
     // A sidecar store read alone: check its hard binding against the asset ourselves (the engine cannot).
     if (input.manifestStore && !input.manifestOnly) await applySidecarBinding(crJson ?? reader!.crJson(), label, input.bytes, check);
-    return {
-      facts: {
-        state: "read",
-        active_manifest_label: label,
-        validation_state: check.validation_state,
-        success_codes: check.success_codes,
-        informational_codes: check.informational_codes,
-        failure_codes: check.failure_codes,
-        // Failures the engine found now, plus those the signer recorded in the ingredient assertions.
-        ingredient_failure_codes: [
-          ...(store.validation_results?.ingredientDeltas ?? []).flatMap((d) => codes(d.validationDeltas?.failure)),
-          ...(store.manifests?.[label]?.ingredients ?? []).flatMap((i) => [
-            ...codes(i.validation_status),
-            ...codes(i.validation_results?.activeManifest?.failure),
-          ]),
-        ],
-      },
-      claims: claimsOf(store, label, signer),
-      signer,
-      assertion_labels: (store.manifests?.[label]?.assertions ?? []).map((a) => a.label),
-      creator_assertion: creatorAssertionOf(store, label),
-      capture_assertion: captureAssertionOf(store, label),
-    };
+    return verificationOf(store, label, signer, check);
   } catch (error) {
     const message = String((error as Error)?.message ?? error);
     if (/remote/i.test(message)) {

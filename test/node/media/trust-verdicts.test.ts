@@ -64,7 +64,9 @@ async function engineReading(bytes: Uint8Array, anchors: string | null) {
   }
 }
 
-const verify = (bytes: Uint8Array, anchors: string | null) => verifyManifest({ bytes, mediaType: "image/jpeg" }, anchors, () => undefined);
+// The engine path (trust verdicts serve it alone): the fast validator (fast-validator.ts) judges these JPEGs itself.
+const verify = (bytes: Uint8Array, anchors: string | null) =>
+  verifyManifest({ bytes, mediaType: "image/jpeg" }, anchors, () => undefined, { fastValidator: false });
 
 describe("trust verdicts of stores read before (trust-verdicts.ts)", () => {
   it("every read reports what a read with trust checks reports; the verdict is applied from the third read", async () => {
