@@ -180,6 +180,21 @@ export function pdqPush(bytes: i32): void {
       }
     } else {
       const out = row;
+      // four opaque pixels at a time: the table's products are f32 products, so lane by lane the same values
+      for (; x + 4 <= stop; x += 4) {
+        const px = v128.load(p);
+        if (i32x4.all_true(i32x4.eq(v128.and(px, i32x4.splat(0xff000000)), i32x4.splat(0xff000000)))) {
+          const m = i32x4.splat(255);
+          const r = f32x4.convert_i32x4_u(v128.and(px, m));
+          const g = f32x4.convert_i32x4_u(v128.and(i32x4.shr_u(px, 8), m));
+          const b = f32x4.convert_i32x4_u(v128.and(i32x4.shr_u(px, 16), m));
+          const y = f32x4.add(f32x4.add(f32x4.mul(r, f32x4.splat(LUMA_R)), f32x4.mul(g, f32x4.splat(LUMA_G))), f32x4.mul(b, f32x4.splat(LUMA_B)));
+          v128.store(out + (<usize>x << 2), y);
+        } else {
+          for (let j = 0; j < 4; j++) store<f32>(out + (<usize>(x + j) << 2), lumaOf(load<u32>(p + (<usize>j << 2))));
+        }
+        p += 16;
+      }
       for (; x < stop; x++) {
         store<f32>(out + (<usize>x << 2), lumaOf(load<u32>(p)));
         p += 4;
@@ -252,6 +267,90 @@ function boxRow(v: usize): void {
   }
 }
 
+// The column filters' steps over one row, four columns per f32x4 op: each lane runs the scalar steps (add, then
+// subtract, then divide), so every value is the scalar one. The buffers are 16-aligned; the tail is scalar.
+
+/** sum += v; ring = v. */
+function addInto(sum: usize, v: usize, ring: usize, n: i32): void {
+  let c = 0;
+  for (; c + 4 <= n; c += 4) {
+    const o = <usize>c << 2;
+    const x = v128.load(v + o);
+    v128.store(sum + o, f32x4.add(v128.load(sum + o), x));
+    v128.store(ring + o, x);
+  }
+  for (; c < n; c++) {
+    const o = <usize>c << 2;
+    const x = load<f32>(v + o);
+    store<f32>(sum + o, load<f32>(sum + o) + x);
+    store<f32>(ring + o, x);
+  }
+}
+
+/** sum += v; ring = v; v = sum / div. */
+function addDivide(sum: usize, v: usize, ring: usize, n: i32, div: f32): void {
+  const d = f32x4.splat(div);
+  let c = 0;
+  for (; c + 4 <= n; c += 4) {
+    const o = <usize>c << 2;
+    const x = v128.load(v + o);
+    const s = f32x4.add(v128.load(sum + o), x);
+    v128.store(sum + o, s);
+    v128.store(ring + o, x);
+    v128.store(v + o, f32x4.div(s, d));
+  }
+  for (; c < n; c++) {
+    const o = <usize>c << 2;
+    const x = load<f32>(v + o);
+    const s = load<f32>(sum + o) + x;
+    store<f32>(sum + o, s);
+    store<f32>(ring + o, x);
+    store<f32>(v + o, s / div);
+  }
+}
+
+/** sum = sum + v - ring; ring = v. */
+function slide(sum: usize, v: usize, ring: usize, n: i32): void {
+  let c = 0;
+  for (; c + 4 <= n; c += 4) {
+    const o = <usize>c << 2;
+    const x = v128.load(v + o);
+    v128.store(sum + o, f32x4.sub(f32x4.add(v128.load(sum + o), x), v128.load(ring + o)));
+    v128.store(ring + o, x);
+  }
+  for (; c < n; c++) {
+    const o = <usize>c << 2;
+    const x = load<f32>(v + o);
+    let s = load<f32>(sum + o) + x;
+    s -= load<f32>(ring + o);
+    store<f32>(sum + o, s);
+    store<f32>(ring + o, x);
+  }
+}
+
+/** sum = sum + v - ring; ring = v; v = sum / div. */
+function slideDivide(sum: usize, v: usize, ring: usize, n: i32, div: f32): void {
+  const d = f32x4.splat(div);
+  let c = 0;
+  for (; c + 4 <= n; c += 4) {
+    const o = <usize>c << 2;
+    const x = v128.load(v + o);
+    const s = f32x4.sub(f32x4.add(v128.load(sum + o), x), v128.load(ring + o));
+    v128.store(sum + o, s);
+    v128.store(ring + o, x);
+    v128.store(v + o, f32x4.div(s, d));
+  }
+  for (; c < n; c++) {
+    const o = <usize>c << 2;
+    const x = load<f32>(v + o);
+    let s = load<f32>(sum + o) + x;
+    s -= load<f32>(ring + o);
+    store<f32>(sum + o, s);
+    store<f32>(ring + o, x);
+    store<f32>(v + o, s / div);
+  }
+}
+
 /** Adds the filtered row in `row` to the first column filter; when it yields a row, filters that row on. */
 function feed1(): void {
   const r = fed1;
@@ -261,34 +360,12 @@ function feed1(): void {
   const ring = ring1 + <usize>slot1 * <usize>align16(<u64>n * 4);
   if (r < halfCol - 1) {
     count1++;
-    for (let c = 0; c < n; c++) {
-      const o = <usize>c << 2;
-      const x = load<f32>(v + o);
-      store<f32>(sum + o, load<f32>(sum + o) + x);
-      store<f32>(ring + o, x);
-    }
+    addInto(sum, v, ring, n);
   } else if (r < winCol) {
     count1++;
-    const div = <f32>count1;
-    for (let c = 0; c < n; c++) {
-      const o = <usize>c << 2;
-      const x = load<f32>(v + o);
-      const s = load<f32>(sum + o) + x;
-      store<f32>(sum + o, s);
-      store<f32>(ring + o, x);
-      store<f32>(v + o, s / div);
-    }
+    addDivide(sum, v, ring, n, <f32>count1);
   } else {
-    const div = <f32>count1;
-    for (let c = 0; c < n; c++) {
-      const o = <usize>c << 2;
-      const x = load<f32>(v + o);
-      let s = load<f32>(sum + o) + x;
-      s -= load<f32>(ring + o);
-      store<f32>(sum + o, s);
-      store<f32>(ring + o, x);
-      store<f32>(v + o, s / div);
-    }
+    slideDivide(sum, v, ring, n, <f32>count1);
   }
   fed1 = r + 1;
   if (++slot1 == winCol) slot1 = 0;
@@ -307,21 +384,9 @@ function feed2(): void {
   const ring = ring2 + <usize>slot2 * <usize>align16(<u64>n * 4);
   if (r < winCol) {
     count2++;
-    for (let c = 0; c < n; c++) {
-      const o = <usize>c << 2;
-      const x = load<f32>(v + o);
-      store<f32>(sum + o, load<f32>(sum + o) + x);
-      store<f32>(ring + o, x);
-    }
+    addInto(sum, v, ring, n);
   } else {
-    for (let c = 0; c < n; c++) {
-      const o = <usize>c << 2;
-      const x = load<f32>(v + o);
-      let s = load<f32>(sum + o) + x;
-      s -= load<f32>(ring + o);
-      store<f32>(sum + o, s);
-      store<f32>(ring + o, x);
-    }
+    slide(sum, v, ring, n);
   }
   fed2 = r + 1;
   if (++slot2 == winCol) slot2 = 0;
@@ -354,7 +419,14 @@ function flush(): void {
     if (++s1 == winCol) s1 = 0;
     count1--;
     const div = <f32>count1;
-    for (let c = 0; c < n; c++) {
+    let c = 0;
+    for (; c + 4 <= n; c += 4) {
+      const o = <usize>c << 2;
+      const s = f32x4.sub(v128.load(sum1 + o), v128.load(ring + o));
+      v128.store(sum1 + o, s);
+      v128.store(row + o, f32x4.div(s, f32x4.splat(div)));
+    }
+    for (; c < n; c++) {
       const o = <usize>c << 2;
       const s = load<f32>(sum1 + o) - load<f32>(ring + o);
       store<f32>(sum1 + o, s);
@@ -370,7 +442,12 @@ function flush(): void {
     const ring = ring2 + <usize>s2 * rowBytes;
     if (++s2 == winCol) s2 = 0;
     count2--;
-    for (let c = 0; c < n; c++) {
+    let c = 0;
+    for (; c + 4 <= n; c += 4) {
+      const o = <usize>c << 2;
+      v128.store(sum2 + o, f32x4.sub(v128.load(sum2 + o), v128.load(ring + o)));
+    }
+    for (; c < n; c++) {
       const o = <usize>c << 2;
       store<f32>(sum2 + o, load<f32>(sum2 + o) - load<f32>(ring + o));
     }
