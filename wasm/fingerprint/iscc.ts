@@ -231,6 +231,18 @@ export function isccScan(bytes: i32): void {
   rowLast = last;
 }
 
+/**
+ * Pass 1's result without the scan, when the caller found on each of the four borders a pixel unlike the top-left
+ * one: the box of such pixels is then the whole image, whatever the inside holds.
+ */
+export function isccWholeBox(): void {
+  found = true;
+  boxX0 = 0;
+  boxY0 = 0;
+  boxX1 = imgW - 1;
+  boxY1 = imgH - 1;
+}
+
 // ---------------------------------------------------------------- pass 2: grayscale + resample
 
 /**

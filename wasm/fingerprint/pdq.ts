@@ -207,14 +207,15 @@ export function pdqPush(bytes: i32): void {
       }
     } else {
       const out = row;
-      // four opaque pixels at a time: the table's products are f32 products, so lane by lane the same values
+      // four opaque pixels at a time: the table's products are f32 products, so lane by lane the same values (the
+      // signed conversion: channels are 0..255, and it is one instruction where the unsigned one is several)
       for (; x + 4 <= stop; x += 4) {
         const px = v128.load(p);
         if (i32x4.all_true(i32x4.eq(v128.and(px, i32x4.splat(0xff000000)), i32x4.splat(0xff000000)))) {
           const m = i32x4.splat(255);
-          const r = f32x4.convert_i32x4_u(v128.and(px, m));
-          const g = f32x4.convert_i32x4_u(v128.and(i32x4.shr_u(px, 8), m));
-          const b = f32x4.convert_i32x4_u(v128.and(i32x4.shr_u(px, 16), m));
+          const r = f32x4.convert_i32x4_s(v128.and(px, m));
+          const g = f32x4.convert_i32x4_s(v128.and(i32x4.shr_u(px, 8), m));
+          const b = f32x4.convert_i32x4_s(v128.and(i32x4.shr_u(px, 16), m));
           const y = f32x4.add(f32x4.add(f32x4.mul(r, f32x4.splat(LUMA_R)), f32x4.mul(g, f32x4.splat(LUMA_G))), f32x4.mul(b, f32x4.splat(LUMA_B)));
           v128.store(out + (<usize>x << 2), y);
         } else {

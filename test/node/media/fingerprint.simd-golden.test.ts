@@ -3,12 +3,16 @@
  * ISCC's gray conversion and horizontal dot products) with the scalar kernel before it: the codes below were
  * computed by the scalar build (commit 5150cfa) on seeded images whose sizes hit every vector tail. PDQ's filters
  * are f32 and ISCC's sums are integers: lane by lane the same operations in the same order, so equal, not close.
+ * ISCC's trim box, taken as the whole image when every border shows it (bordersDiffer), is checked against the
+ * box PIL's getbbox gives (a plain reference below) on images with uniform, partial and transparent borders.
  */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { IsccImageFingerprinter, PdqFingerprinter } from "../../../src/media/fingerprint";
-import type { FingerprintResult } from "../../../src/media/types";
+import { bordersDiffer } from "../../../src/media/fingerprint/kernel";
+import type { FingerprintResult, RgbaImage } from "../../../src/media/types";
+import { prng } from "../../support/prng";
 import { GOLDEN_SIZES, goldenImage } from "./fingerprint.simd-golden.cases";
 
 const WASM = join(import.meta.dirname, "..", "..", "..", "wasm", "build", "fingerprint.wasm");
@@ -114,5 +118,68 @@ describe("fingerprint kernel: vectorised = scalar", () => {
       ];
     });
     expect(got).toEqual(SCALAR);
+  });
+});
+
+/** PIL's getbbox of the pixels unlike the top-left one, after compositing onto white (mem.ts compositeWhite). */
+function referenceBox(image: RgbaImage) {
+  const { width, height, data } = image;
+  const white = (i: number) => {
+    const a = data[i + 3]!;
+    const blend = (c: number) => {
+      const t = c * a + 255 * (255 - a) + 128;
+      return ((t >> 8) + t) >> 8;
+    };
+    return a === 255
+      ? data[i]! | (data[i + 1]! << 8) | (data[i + 2]! << 16)
+      : blend(data[i]!) | (blend(data[i + 1]!) << 8) | (blend(data[i + 2]!) << 16);
+  };
+  const ref = white(0);
+  let [x0, y0, x1, y1] = [width, height, -1, -1];
+  for (let y = 0; y < height; y++)
+    for (let x = 0; x < width; x++)
+      if (white((y * width + x) * 4) !== ref) {
+        x0 = Math.min(x0, x);
+        x1 = Math.max(x1, x);
+        y0 = Math.min(y0, y);
+        y1 = Math.max(y1, y);
+      }
+  return x1 < 0 ? { x: 0, y: 0, width, height } : { x: x0, y: y0, width: x1 + 1 - x0, height: y1 + 1 - y0 };
+}
+
+describe("ISCC trim box without the scan", () => {
+  it("equals PIL's getbbox, whole image or not, on borders uniform, partly uniform, or transparent", () => {
+    const rand = prng(77);
+    let whole = 0;
+    let scanned = 0;
+    for (let n = 0; n < 300; n++) {
+      const width = 1 + Math.floor(rand() * 40);
+      const height = 1 + Math.floor(rand() * 40);
+      const data = new Uint8Array(width * height * 4);
+      const bg = [Math.floor(rand() * 256), Math.floor(rand() * 256), Math.floor(rand() * 256)];
+      // a background with a random rectangle of content, sometimes touching some borders, sometimes with alpha
+      // each edge of the content touches its border with probability 0.6: all four, three, two...
+      const rx0 = rand() < 0.6 ? 0 : Math.floor(rand() * width);
+      const ry0 = rand() < 0.6 ? 0 : Math.floor(rand() * height);
+      const rx1 = rand() < 0.6 ? width - 1 : rx0 + Math.floor(rand() * (width - rx0));
+      const ry1 = rand() < 0.6 ? height - 1 : ry0 + Math.floor(rand() * (height - ry0));
+      const alpha = rand() < 0.3;
+      for (let y = 0, i = 0; y < height; y++)
+        for (let x = 0; x < width; x++, i += 4) {
+          const inside = x >= rx0 && x <= rx1 && y >= ry0 && y <= ry1 && rand() < 0.9;
+          data.set(inside ? [Math.floor(rand() * 256), Math.floor(rand() * 256), Math.floor(rand() * 256)] : bg, i);
+          data[i + 3] = alpha && rand() < 0.5 ? Math.floor(rand() * 256) : 255;
+        }
+      const image = { width, height, data };
+      const r = iscc.normalize(image);
+      if (r.status !== "normalized") throw new Error(r.status);
+      expect(r.trim, `image ${n} (${width}x${height})`).toEqual(referenceBox(image));
+      if (bordersDiffer(image)) {
+        whole++;
+        expect(r.trim).toEqual({ x: 0, y: 0, width, height });
+      } else scanned++;
+    }
+    expect(whole).toBeGreaterThan(10);
+    expect(scanned).toBeGreaterThan(10);
   });
 });
