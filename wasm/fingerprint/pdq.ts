@@ -53,15 +53,15 @@ let halfCol: i32 = 0;
 let row: usize = 0; // f32 x cols: the row being filled (a slot of queue1)
 let flushRow: usize = 0; // f32 x cols: a row of the first column filter's end
 let rowOut: usize = 0; // f32 x cols: a row filter's output
-// The row filters run on four rows at once (boxRow4): the rows wait in a queue per stage, in order.
+// The row filters run on QUEUE rows at once (boxRowQueue): the rows wait in a queue per stage, in order.
 let rowStride: usize = 0; // bytes per row slot
-let queue1: usize = 0; // 4 rows of luma, filtered along the row when full (`row` is the slot being filled)
+let queue1: usize = 0; // QUEUE rows of luma, filtered along the row when full (`row` is the slot being filled)
 let queued1: i32 = 0;
 let boxed1: usize = 0; // their filtered rows, fed to the first column filter in order
-let queue2: usize = 0; // 4 rows out of the first column filter
+let queue2: usize = 0; // QUEUE rows out of the first column filter
 let queued2: i32 = 0;
 let boxed2: usize = 0;
-let il: usize = 0; // f32 x 4 x cols: four rows interleaved
+let il: usize = 0; // f32 x QUEUE x cols: the queue's rows interleaved, four by four
 let ol: usize = 0;
 let sum1: usize = 0; // f32 x cols: running sums of the first column filter
 let ring1: usize = 0; // f32 x winCol x cols
@@ -127,17 +127,17 @@ export function pdqBegin(rowLength: i32, rowCount: i32, chunkBytes: i32, isTrans
   end += rowBytes;
   rowStride = <usize>rowBytes;
   queue1 = <usize>end;
-  end += 4 * rowBytes;
+  end += <u64>QUEUE * rowBytes;
   boxed1 = <usize>end;
-  end += 4 * rowBytes;
+  end += <u64>QUEUE * rowBytes;
   queue2 = <usize>end;
-  end += 4 * rowBytes;
+  end += <u64>QUEUE * rowBytes;
   boxed2 = <usize>end;
-  end += 4 * rowBytes;
+  end += <u64>QUEUE * rowBytes;
   il = <usize>end;
-  end += 4 * rowBytes;
+  end += <u64>QUEUE * <u64>cols * 4;
   ol = <usize>end;
-  end += 4 * rowBytes;
+  end += <u64>QUEUE * <u64>cols * 4;
   queued1 = 0;
   queued2 = 0;
   row = queue1;
@@ -232,7 +232,7 @@ export function pdqPush(bytes: i32): void {
     n -= take;
     if (x == cols) {
       if (!degenerate && !direct) {
-        if (++queued1 == 4) runQueue1();
+        if (++queued1 == QUEUE) runQueue1();
         row = queue1 + <usize>queued1 * rowStride;
       }
       x = 0;
@@ -283,46 +283,69 @@ function boxRow(v: usize, out: usize): void {
   }
 }
 
+/** Rows filtered at once by boxRowQueue: two groups of four, whose running sums advance side by side. */
+const QUEUE: i32 = 8;
+
 /**
- * boxRow on four rows at once (slots of `rowBytes` from `src` into slots from `dst`): the rows are interleaved
- * (sample x of row k in lane k), so the running sum, a serial chain of additions, advances four rows per f32x4
- * step; each lane runs boxRow's very operations, so each row is boxRow's.
+ * boxRow on QUEUE rows at once (slots of rowStride bytes from `src` into slots from `dst`): each group of four
+ * rows is interleaved (sample x of row k in lane k), so the running sum, a serial chain of additions, advances
+ * four rows per f32x4 step, and the two groups' chains overlap. Each lane runs boxRow's very operations, so each
+ * row is boxRow's.
  */
-function boxRow4(src: usize, dst: usize): void {
+function boxRowQueue(src: usize, dst: usize): void {
   const n = cols;
   const w = winRow;
   const lead = halfRow - 1;
   const stride = rowStride;
+  const group = <usize>n << 4; // bytes of one interleaved group
   interleave4(src, stride, il, n);
+  interleave4(src + 4 * stride, stride, il + group, n);
   const v = il;
   const out = ol;
-  let sum = f32x4.splat(0.0);
+  let sumA = f32x4.splat(0.0);
+  let sumB = sumA;
   let count: i32 = 0;
   let ri = 0;
   for (; ri < lead; ri++) {
-    sum = f32x4.add(sum, v128.load(v + (<usize>ri << 4)));
+    const a = v + (<usize>ri << 4);
+    sumA = f32x4.add(sumA, v128.load(a));
+    sumB = f32x4.add(sumB, v128.load(a + group));
     count++;
   }
   for (; ri < w; ri++) {
-    sum = f32x4.add(sum, v128.load(v + (<usize>ri << 4)));
+    const a = v + (<usize>ri << 4);
+    sumA = f32x4.add(sumA, v128.load(a));
+    sumB = f32x4.add(sumB, v128.load(a + group));
     count++;
-    v128.store(out + (<usize>(ri - lead) << 4), f32x4.div(sum, f32x4.splat(<f32>count)));
+    const d = f32x4.splat(<f32>count);
+    const o = out + (<usize>(ri - lead) << 4);
+    v128.store(o, f32x4.div(sumA, d));
+    v128.store(o + group, f32x4.div(sumB, d));
   }
   const div = f32x4.splat(<f32>count);
   const back = <usize>w << 4;
   for (; ri < n; ri++) {
     const a = v + (<usize>ri << 4);
-    sum = f32x4.sub(f32x4.add(sum, v128.load(a)), v128.load(a - back));
-    v128.store(out + (<usize>(ri - lead) << 4), f32x4.div(sum, div));
+    sumA = f32x4.sub(f32x4.add(sumA, v128.load(a)), v128.load(a - back));
+    sumB = f32x4.sub(f32x4.add(sumB, v128.load(a + group)), v128.load(a + group - back));
+    const o = out + (<usize>(ri - lead) << 4);
+    v128.store(o, f32x4.div(sumA, div));
+    v128.store(o + group, f32x4.div(sumB, div));
   }
   let oi = n - lead;
   for (let i = 0; i < lead; i++) {
-    sum = f32x4.sub(sum, v128.load(v + (<usize>(n - w + i) << 4)));
+    const a = v + (<usize>(n - w + i) << 4);
+    sumA = f32x4.sub(sumA, v128.load(a));
+    sumB = f32x4.sub(sumB, v128.load(a + group));
     count--;
-    v128.store(out + (<usize>oi << 4), f32x4.div(sum, f32x4.splat(<f32>count)));
+    const d = f32x4.splat(<f32>count);
+    const o = out + (<usize>oi << 4);
+    v128.store(o, f32x4.div(sumA, d));
+    v128.store(o + group, f32x4.div(sumB, d));
     oi++;
   }
   deinterleave4(out, dst, stride, n);
+  deinterleave4(out + group, dst + 4 * stride, stride, n);
 }
 
 /** Four rows (slots `stride` bytes apart from `src`) into `dst` interleaved: dst[4x + k] = row k[x]. */
@@ -371,18 +394,18 @@ function deinterleave4(src: usize, dst: usize, stride: usize, n: i32): void {
     for (let k = 0; k < 4; k++) store<f32>(dst + <usize>k * stride + (<usize>x << 2), load<f32>(src + (<usize>(4 * x + k) << 2)));
 }
 
-/** Stage 1's queue is full: filters its four rows along the row, then feeds them to the first column filter. */
+/** Stage 1's queue is full: filters its rows along the row, then feeds them to the first column filter. */
 function runQueue1(): void {
-  boxRow4(queue1, boxed1);
+  boxRowQueue(queue1, boxed1);
   queued1 = 0;
-  for (let k = 0; k < 4; k++) feed1(boxed1 + <usize>k * rowStride);
+  for (let k = 0; k < QUEUE; k++) feed1(boxed1 + <usize>k * rowStride);
 }
 
-/** Stage 2's queue is full: filters its four rows along the row, then feeds them to the second column filter. */
+/** Stage 2's queue is full: filters its rows along the row, then feeds them to the second column filter. */
 function runQueue2(): void {
-  boxRow4(queue2, boxed2);
+  boxRowQueue(queue2, boxed2);
   queued2 = 0;
-  for (let k = 0; k < 4; k++) feed2(boxed2 + <usize>k * rowStride);
+  for (let k = 0; k < QUEUE; k++) feed2(boxed2 + <usize>k * rowStride);
 }
 
 // The column filters' steps over one row, four columns per f32x4 op: each lane runs the scalar steps (add, then
@@ -487,7 +510,7 @@ function feed1(v: usize): void {
   }
   fed1 = r + 1;
   if (++slot1 == winCol) slot1 = 0;
-  if (r >= halfCol - 1 && ++queued2 == 4) runQueue2();
+  if (r >= halfCol - 1 && ++queued2 == QUEUE) runQueue2();
 }
 
 /** Adds filtered row `v` to the second column filter; samples the 64x64 grid from the rows it yields. */
