@@ -55,10 +55,11 @@ let flushRow: usize = 0; // f32 x cols: a row of the first column filter's end
 let rowOut: usize = 0; // f32 x cols: a row filter's output
 // The row filters run on QUEUE rows at once (boxRowQueue): the rows wait in a queue per stage, in order.
 let rowStride: usize = 0; // bytes per row slot
-let queue1: usize = 0; // QUEUE rows of luma, filtered along the row when full (`row` is the slot being filled)
+let queueSize: i32 = 1; // QUEUE, or 1 for rows longer than QUEUED_ROW_MAX
+let queue1: usize = 0; // queueSize rows of luma, filtered along the row when full (`row` is the slot being filled)
 let queued1: i32 = 0;
 let boxed1: usize = 0; // their filtered rows, fed to the first column filter in order
-let queue2: usize = 0; // QUEUE rows out of the first column filter
+let queue2: usize = 0; // queueSize rows out of the first column filter
 let queued2: i32 = 0;
 let boxed2: usize = 0;
 let il: usize = 0; // f32 x QUEUE x cols: the queue's rows interleaved, four by four
@@ -126,18 +127,23 @@ export function pdqBegin(rowLength: i32, rowCount: i32, chunkBytes: i32, isTrans
   rowOut = <usize>end;
   end += rowBytes;
   rowStride = <usize>rowBytes;
+  // The queues cost 6 QUEUE rows: rows longer than QUEUED_ROW_MAX go through one at a time (the same values).
+  queueSize = cols <= QUEUED_ROW_MAX ? QUEUE : 1;
+  const q = <u64>queueSize;
   queue1 = <usize>end;
-  end += <u64>QUEUE * rowBytes;
+  end += q * rowBytes;
   boxed1 = <usize>end;
-  end += <u64>QUEUE * rowBytes;
+  end += q * rowBytes;
   queue2 = <usize>end;
-  end += <u64>QUEUE * rowBytes;
+  end += q * rowBytes;
   boxed2 = <usize>end;
-  end += <u64>QUEUE * rowBytes;
-  il = <usize>end;
-  end += <u64>QUEUE * <u64>cols * 4;
-  ol = <usize>end;
-  end += <u64>QUEUE * <u64>cols * 4;
+  end += q * rowBytes;
+  if (queueSize == QUEUE) {
+    il = <usize>end;
+    end += q * <u64>cols * 4;
+    ol = <usize>end;
+    end += q * <u64>cols * 4;
+  }
   queued1 = 0;
   queued2 = 0;
   row = queue1;
@@ -232,7 +238,7 @@ export function pdqPush(bytes: i32): void {
     n -= take;
     if (x == cols) {
       if (!degenerate && !direct) {
-        if (++queued1 == QUEUE) runQueue1();
+        if (++queued1 == queueSize) runQueue1();
         row = queue1 + <usize>queued1 * rowStride;
       }
       x = 0;
@@ -285,6 +291,8 @@ function boxRow(v: usize, out: usize): void {
 
 /** Rows filtered at once by boxRowQueue: two groups of four, whose running sums advance side by side. */
 const QUEUE: i32 = 8;
+/** The longest row queued (its queues then take at most 1.5 MiB; a wasm memory never shrinks). */
+const QUEUED_ROW_MAX: i32 = 8192;
 
 /**
  * boxRow on QUEUE rows at once (slots of rowStride bytes from `src` into slots from `dst`): each group of four
@@ -396,16 +404,18 @@ function deinterleave4(src: usize, dst: usize, stride: usize, n: i32): void {
 
 /** Stage 1's queue is full: filters its rows along the row, then feeds them to the first column filter. */
 function runQueue1(): void {
-  boxRowQueue(queue1, boxed1);
+  if (queueSize == QUEUE) boxRowQueue(queue1, boxed1);
+  else boxRow(queue1, boxed1);
   queued1 = 0;
-  for (let k = 0; k < QUEUE; k++) feed1(boxed1 + <usize>k * rowStride);
+  for (let k = 0; k < queueSize; k++) feed1(boxed1 + <usize>k * rowStride);
 }
 
 /** Stage 2's queue is full: filters its rows along the row, then feeds them to the second column filter. */
 function runQueue2(): void {
-  boxRowQueue(queue2, boxed2);
+  if (queueSize == QUEUE) boxRowQueue(queue2, boxed2);
+  else boxRow(queue2, boxed2);
   queued2 = 0;
-  for (let k = 0; k < QUEUE; k++) feed2(boxed2 + <usize>k * rowStride);
+  for (let k = 0; k < queueSize; k++) feed2(boxed2 + <usize>k * rowStride);
 }
 
 // The column filters' steps over one row, four columns per f32x4 op: each lane runs the scalar steps (add, then
@@ -510,7 +520,7 @@ function feed1(v: usize): void {
   }
   fed1 = r + 1;
   if (++slot1 == winCol) slot1 = 0;
-  if (r >= halfCol - 1 && ++queued2 == QUEUE) runQueue2();
+  if (r >= halfCol - 1 && ++queued2 == queueSize) runQueue2();
 }
 
 /** Adds filtered row `v` to the second column filter; samples the 64x64 grid from the rows it yields. */

@@ -1,6 +1,7 @@
 /**
  * Generated images for test/node/media/fingerprint.simd-golden.test.ts: seeded (test/support/prng), of sizes that
- * exercise every vector tail (widths not a multiple of 4, 8 or 16; 5 px, PDQ's smallest hashable side), with and
+ * exercise every vector tail (widths not a multiple of 4, 8 or 16; 5 px, PDQ's smallest hashable side; heights not a
+ * multiple of PDQ's queue of 8 rows; a row too long to be queued), with and
  * without transparency and a uniform border (ISCC's trim).
  */
 import type { RgbaImage } from "../../../src/media/types";
@@ -18,6 +19,7 @@ export const GOLDEN_SIZES: [number, number, "photo" | "noise" | "alpha" | "borde
   [1056, 663, "photo"],
   [517, 1203, "bordered"],
   [1283, 130, "noise"],
+  [8200, 7, "photo"], // longer than PDQ's queued rows (QUEUED_ROW_MAX): one row at a time
 ];
 
 export function goldenImage(width: number, height: number, kind: string, seed: number): RgbaImage {

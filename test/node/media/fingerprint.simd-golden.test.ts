@@ -100,6 +100,13 @@ const SCALAR: [string, string, string, string, number][] = [
     "905d112915791189847c3529957c15b9157d35a9856f3df9117d3579616bebc6",
     100,
   ],
+  [
+    "8200x7 photo",
+    "ISCC:EEAZKODFHJVDLVGT",
+    "ISCC:EEDZKODFHJVDLVGTFJYMW5GUNKU2OODFHJVDLVGXENYMW5GUNKU2ORQ",
+    "5aa3f03ea07c0fc1a55c8a51cfc008c96aeaf51691157736383ff52e5aa3f03e",
+    100,
+  ],
 ];
 
 const value = (r: FingerprintResult) => (r.status === "computed" ? r.value : `failed: ${r.message}`);
