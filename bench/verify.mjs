@@ -6,7 +6,7 @@
 // 2112x1326 (2.8 MP) and encoded at MozJPEG q30 (≈126 KiB, the size of the issue's file), made here, not stored.
 // Each request carries its own bytes (a counter in a JPEG comment: same pixels, different file) and its own
 // client address (the public limit is per address), so nothing can be answered from a cache of earlier requests.
-// `--skip-start`: only the bare Miniflare row. `--quick`: fewer requests.
+// `--skip-start`: only the bare Miniflare row. `--skip-bare`: only the npm start rows. `--quick`: fewer requests.
 import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { readFileSync } from "node:fs";
@@ -204,5 +204,5 @@ async function onNpmStart() {
   }
 }
 
-await bareMiniflare();
+if (!process.argv.includes("--skip-bare")) await bareMiniflare();
 if (!process.argv.includes("--skip-start")) await onNpmStart();

@@ -16,8 +16,13 @@ mkdirSync(outDir, { recursive: true });
 // and no `env.abort` import, so the modules instantiate with an empty import object.
 const FLAGS = ["-O3", "--noAssert", "--runtime", "stub", "--use", "abort=", "--exportRuntime"];
 // Per-kernel extras: the JPEG decoder's IDCT, the encoder's colour conversion, DCT and quantisation, and the
-// watermark's folds and FFTs use wasm SIMD (workerd and Node 22 both have it).
-const EXTRA = { jpegdec: ["--enable", "simd"], jpegenc: ["--enable", "simd"], watermark: ["--enable", "simd"] };
+// watermark's folds and FFTs, PDQ's luma and column filters and ISCC's resampler use wasm SIMD (workerd and Node 22 both have it).
+const EXTRA = {
+  jpegdec: ["--enable", "simd"],
+  jpegenc: ["--enable", "simd"],
+  watermark: ["--enable", "simd"],
+  fingerprint: ["--enable", "simd"],
+};
 
 const newest = (dir) =>
   readdirSync(dir, { withFileTypes: true }).reduce((max, e) => {

@@ -15,6 +15,7 @@ export {
   isccPrepare,
   isccResample,
   isccScan,
+  isccWholeBox,
 } from "./iscc";
 export { PDQ_HASH, pdqBegin, pdqFinish, pdqPush } from "./pdq";
 export { planeBand, planeBegin, planeOpaque, planeOutput } from "./plane";

@@ -231,6 +231,18 @@ export function isccScan(bytes: i32): void {
   rowLast = last;
 }
 
+/**
+ * Pass 1's result without the scan, when the caller found on each of the four borders a pixel unlike the top-left
+ * one: the box of such pixels is then the whole image, whatever the inside holds.
+ */
+export function isccWholeBox(): void {
+  found = true;
+  boxX0 = 0;
+  boxY0 = 0;
+  boxX1 = imgW - 1;
+  boxY1 = imgH - 1;
+}
+
 // ---------------------------------------------------------------- pass 2: grayscale + resample
 
 /**
@@ -337,8 +349,22 @@ function endRow(ly: i32): void {
       const hi = load<i32>(H_END + (<usize>i << 2));
       let k = table + (<usize>(load<i32>(H_OFF + (<usize>i << 2)) + lo) << 2);
       let g = gray + <usize>lo;
-      let acc = ROUND_HALF;
-      for (let x = lo; x < hi; x++) {
+      // four products per i32x4 op: integer sums do not depend on their order, so this is the scalar sum
+      let acc4 = i32x4.splat(0);
+      let x = lo;
+      for (; x + 4 <= hi; x += 4) {
+        const px = i32x4.extend_low_i16x8_u(i16x8.extend_low_i8x16_u(v128.load32_zero(g)));
+        acc4 = i32x4.add(acc4, i32x4.mul(px, v128.load(k)));
+        g += 4;
+        k += 16;
+      }
+      let acc =
+        ROUND_HALF +
+        i32x4.extract_lane(acc4, 0) +
+        i32x4.extract_lane(acc4, 1) +
+        i32x4.extract_lane(acc4, 2) +
+        i32x4.extract_lane(acc4, 3);
+      for (; x < hi; x++) {
         acc += <i32>load<u8>(g) * load<i32>(k);
         g++;
         k += 4;
@@ -396,7 +422,23 @@ export function isccResample(bytes: i32): void {
       } else {
         // Table form (or no horizontal pass): buffer the gray row.
         let g = (needH ? grayRow : H_ROW) + <usize>(a - x0);
-        for (let i = a; i < b; i++) {
+        let i = a;
+        // four opaque pixels at a time, in grayOf's integer arithmetic
+        for (; i + 4 <= b; i += 4) {
+          const px = v128.load(q);
+          if (!i32x4.all_true(i32x4.eq(v128.and(px, i32x4.splat(0xff000000)), i32x4.splat(0xff000000)))) break;
+          const m = i32x4.splat(255);
+          const y = i32x4.add(
+            i32x4.add(i32x4.mul(v128.and(px, m), i32x4.splat(19595)), i32x4.mul(v128.and(i32x4.shr_u(px, 8), m), i32x4.splat(38470))),
+            i32x4.add(i32x4.mul(v128.and(i32x4.shr_u(px, 16), m), i32x4.splat(7471)), i32x4.splat(0x8000)),
+          );
+          const v = i32x4.shr_u(y, 16);
+          const h = i16x8.narrow_i32x4_u(v, v);
+          store<u32>(g, i32x4.extract_lane(i8x16.narrow_i16x8_u(h, h), 0));
+          q += 16;
+          g += 4;
+        }
+        for (; i < b; i++) {
           const px = load<u32>(q);
           q += 4;
           store<u8>(g, <u8>grayOf(px >= 0xff000000 ? px : compositeWhite(px)));

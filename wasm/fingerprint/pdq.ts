@@ -8,7 +8,7 @@
 //   selection). Images with a side under 5 pixels hash to zero with quality 0, as upstream.
 //
 // All in f32 and in the reference's operation order. The reference filters whole-image float buffers; here the
-// image streams row by row through the same operations: the row filters run in place on one row, each column
+// image streams row by row through the same operations: the row filters run on one row (into a second one), each column
 // filter keeps per column its running sum and a ring of the last `window` rows it added (what it will subtract),
 // and only the 64x64 samples of the last stage are ever divided out. Each output value therefore undergoes the
 // very same sequence of float operations as in the reference; memory is a few rows, not the image.
@@ -50,8 +50,20 @@ let halfRow: i32 = 0;
 let winCol: i32 = 0; // window of the filter along columns
 let halfCol: i32 = 0;
 
-let row: usize = 0; // f32 x cols: the row being filled / filtered
-let rowRing: usize = 0; // f32 x winRow: inputs still to subtract in the in-place row filter
+let row: usize = 0; // f32 x cols: the row being filled (a slot of queue1)
+let flushRow: usize = 0; // f32 x cols: a row of the first column filter's end
+let rowOut: usize = 0; // f32 x cols: a row filter's output
+// The row filters run on QUEUE rows at once (boxRowQueue): the rows wait in a queue per stage, in order.
+let rowStride: usize = 0; // bytes per row slot
+let queueSize: i32 = 1; // QUEUE, or 1 for rows longer than QUEUED_ROW_MAX
+let queue1: usize = 0; // queueSize rows of luma, filtered along the row when full (`row` is the slot being filled)
+let queued1: i32 = 0;
+let boxed1: usize = 0; // their filtered rows, fed to the first column filter in order
+let queue2: usize = 0; // queueSize rows out of the first column filter
+let queued2: i32 = 0;
+let boxed2: usize = 0;
+let il: usize = 0; // f32 x QUEUE x cols: the queue's rows interleaved, four by four
+let ol: usize = 0;
 let sum1: usize = 0; // f32 x cols: running sums of the first column filter
 let ring1: usize = 0; // f32 x winCol x cols
 let sum2: usize = 0;
@@ -110,10 +122,31 @@ export function pdqBegin(rowLength: i32, rowCount: i32, chunkBytes: i32, isTrans
   winCol = windowSize(rows);
   halfCol = (winCol + 2) / 2;
   const rowBytes = align16(<u64>cols * 4);
-  row = <usize>end;
+  flushRow = <usize>end;
   end += rowBytes;
-  rowRing = <usize>end;
-  end += align16(<u64>winRow * 4);
+  rowOut = <usize>end;
+  end += rowBytes;
+  rowStride = <usize>rowBytes;
+  // The queues cost 6 QUEUE rows: rows longer than QUEUED_ROW_MAX go through one at a time (the same values).
+  queueSize = cols <= QUEUED_ROW_MAX ? QUEUE : 1;
+  const q = <u64>queueSize;
+  queue1 = <usize>end;
+  end += q * rowBytes;
+  boxed1 = <usize>end;
+  end += q * rowBytes;
+  queue2 = <usize>end;
+  end += q * rowBytes;
+  boxed2 = <usize>end;
+  end += q * rowBytes;
+  if (queueSize == QUEUE) {
+    il = <usize>end;
+    end += q * <u64>cols * 4;
+    ol = <usize>end;
+    end += q * <u64>cols * 4;
+  }
+  queued1 = 0;
+  queued2 = 0;
+  row = queue1;
   sum1 = <usize>end;
   end += rowBytes;
   sum2 = <usize>end;
@@ -180,6 +213,22 @@ export function pdqPush(bytes: i32): void {
       }
     } else {
       const out = row;
+      // four opaque pixels at a time: the table's products are f32 products, so lane by lane the same values (the
+      // signed conversion: channels are 0..255, and it is one instruction where the unsigned one is several)
+      for (; x + 4 <= stop; x += 4) {
+        const px = v128.load(p);
+        if (i32x4.all_true(i32x4.eq(v128.and(px, i32x4.splat(0xff000000)), i32x4.splat(0xff000000)))) {
+          const m = i32x4.splat(255);
+          const r = f32x4.convert_i32x4_s(v128.and(px, m));
+          const g = f32x4.convert_i32x4_s(v128.and(i32x4.shr_u(px, 8), m));
+          const b = f32x4.convert_i32x4_s(v128.and(i32x4.shr_u(px, 16), m));
+          const y = f32x4.add(f32x4.add(f32x4.mul(r, f32x4.splat(LUMA_R)), f32x4.mul(g, f32x4.splat(LUMA_G))), f32x4.mul(b, f32x4.splat(LUMA_B)));
+          v128.store(out + (<usize>x << 2), y);
+        } else {
+          for (let j = 0; j < 4; j++) store<f32>(out + (<usize>(x + j) << 2), lumaOf(load<u32>(p + (<usize>j << 2))));
+        }
+        p += 16;
+      }
       for (; x < stop; x++) {
         store<f32>(out + (<usize>x << 2), lumaOf(load<u32>(p)));
         p += 4;
@@ -189,8 +238,8 @@ export function pdqPush(bytes: i32): void {
     n -= take;
     if (x == cols) {
       if (!degenerate && !direct) {
-        boxRow(row);
-        feed1();
+        if (++queued1 == queueSize) runQueue1();
+        row = queue1 + <usize>queued1 * rowStride;
       }
       x = 0;
       curY++;
@@ -200,128 +249,291 @@ export function pdqPush(bytes: i32): void {
 }
 
 /**
- * The reference's box1DFloat along one row, in place: a running sum over a window of `winRow` samples centered
- * (for even windows, one more to the right), divided by the number of samples inside the row. Writes lag reads by
- * halfRow - 1 samples; the ring keeps the inputs the sum still has to subtract.
+ * The reference's box1DFloat along one row, from `v` into `out`: a running sum over a window of `winRow` samples
+ * centered (for even windows, one more to the right), divided by the number of samples inside the row. The input
+ * stays whole, so the sample leaving the window is read back from it.
  */
-function boxRow(v: usize): void {
+function boxRow(v: usize, out: usize): void {
   const n = cols;
   const w = winRow;
   const lead = halfRow - 1;
-  const ring = rowRing;
   let sum: f32 = 0;
   let count: i32 = 0;
-  let slot = 0;
   let ri = 0;
   // Phase 1: accumulate, no writes.
   for (; ri < lead; ri++) {
-    const x = load<f32>(v + (<usize>ri << 2));
-    sum += x;
+    sum += load<f32>(v + (<usize>ri << 2));
     count++;
-    store<f32>(ring + (<usize>slot << 2), x);
-    if (++slot == w) slot = 0;
   }
   // Phase 2: writes with a growing window.
   for (; ri < w; ri++) {
-    const x = load<f32>(v + (<usize>ri << 2));
-    sum += x;
+    sum += load<f32>(v + (<usize>ri << 2));
     count++;
-    store<f32>(ring + (<usize>slot << 2), x);
-    if (++slot == w) slot = 0;
-    store<f32>(v + (<usize>(ri - lead) << 2), sum / <f32>count);
+    store<f32>(out + (<usize>(ri - lead) << 2), sum / <f32>count);
   }
   // Phase 3: full window: add the new sample, subtract the one leaving.
   const div = <f32>count;
   for (; ri < n; ri++) {
-    const x = load<f32>(v + (<usize>ri << 2));
-    const a = ring + (<usize>slot << 2);
-    sum += x;
-    sum -= load<f32>(a);
-    store<f32>(a, x);
-    if (++slot == w) slot = 0;
-    store<f32>(v + (<usize>(ri - lead) << 2), sum / div);
+    const a = v + (<usize>ri << 2);
+    sum += load<f32>(a);
+    sum -= load<f32>(a - (<usize>w << 2));
+    store<f32>(out + (<usize>(ri - lead) << 2), sum / div);
   }
-  // Phase 4: shrinking window at the end. The ring now holds the last w inputs, oldest at `slot`.
+  // Phase 4: shrinking window at the end: the last w inputs leave, oldest first.
   let oi = n - lead;
   for (let i = 0; i < lead; i++) {
-    sum -= load<f32>(ring + (<usize>slot << 2));
-    if (++slot == w) slot = 0;
+    sum -= load<f32>(v + (<usize>(n - w + i) << 2));
     count--;
-    store<f32>(v + (<usize>oi << 2), sum / <f32>count);
+    store<f32>(out + (<usize>oi << 2), sum / <f32>count);
     oi++;
   }
 }
 
-/** Adds the filtered row in `row` to the first column filter; when it yields a row, filters that row on. */
-function feed1(): void {
-  const r = fed1;
+/** Rows filtered at once by boxRowQueue: two groups of four, whose running sums advance side by side. */
+const QUEUE: i32 = 8;
+/** The longest row queued (its queues then take at most 1.5 MiB; a wasm memory never shrinks). */
+const QUEUED_ROW_MAX: i32 = 8192;
+
+/**
+ * boxRow on QUEUE rows at once (slots of rowStride bytes from `src` into slots from `dst`): each group of four
+ * rows is interleaved (sample x of row k in lane k), so the running sum, a serial chain of additions, advances
+ * four rows per f32x4 step, and the two groups' chains overlap. Each lane runs boxRow's very operations, so each
+ * row is boxRow's.
+ */
+function boxRowQueue(src: usize, dst: usize): void {
   const n = cols;
-  const v = row;
-  const sum = sum1;
-  const ring = ring1 + <usize>slot1 * <usize>align16(<u64>n * 4);
-  if (r < halfCol - 1) {
-    count1++;
-    for (let c = 0; c < n; c++) {
-      const o = <usize>c << 2;
-      const x = load<f32>(v + o);
-      store<f32>(sum + o, load<f32>(sum + o) + x);
-      store<f32>(ring + o, x);
-    }
-  } else if (r < winCol) {
-    count1++;
-    const div = <f32>count1;
-    for (let c = 0; c < n; c++) {
-      const o = <usize>c << 2;
-      const x = load<f32>(v + o);
-      const s = load<f32>(sum + o) + x;
-      store<f32>(sum + o, s);
-      store<f32>(ring + o, x);
-      store<f32>(v + o, s / div);
-    }
-  } else {
-    const div = <f32>count1;
-    for (let c = 0; c < n; c++) {
-      const o = <usize>c << 2;
-      const x = load<f32>(v + o);
-      let s = load<f32>(sum + o) + x;
-      s -= load<f32>(ring + o);
-      store<f32>(sum + o, s);
-      store<f32>(ring + o, x);
-      store<f32>(v + o, s / div);
-    }
+  const w = winRow;
+  const lead = halfRow - 1;
+  const stride = rowStride;
+  const group = <usize>n << 4; // bytes of one interleaved group
+  interleave4(src, stride, il, n);
+  interleave4(src + 4 * stride, stride, il + group, n);
+  const v = il;
+  const out = ol;
+  let sumA = f32x4.splat(0.0);
+  let sumB = sumA;
+  let count: i32 = 0;
+  let ri = 0;
+  for (; ri < lead; ri++) {
+    const a = v + (<usize>ri << 4);
+    sumA = f32x4.add(sumA, v128.load(a));
+    sumB = f32x4.add(sumB, v128.load(a + group));
+    count++;
   }
-  fed1 = r + 1;
-  if (++slot1 == winCol) slot1 = 0;
-  if (r >= halfCol - 1) {
-    boxRow(v);
-    feed2();
+  for (; ri < w; ri++) {
+    const a = v + (<usize>ri << 4);
+    sumA = f32x4.add(sumA, v128.load(a));
+    sumB = f32x4.add(sumB, v128.load(a + group));
+    count++;
+    const d = f32x4.splat(<f32>count);
+    const o = out + (<usize>(ri - lead) << 4);
+    v128.store(o, f32x4.div(sumA, d));
+    v128.store(o + group, f32x4.div(sumB, d));
+  }
+  const div = f32x4.splat(<f32>count);
+  const back = <usize>w << 4;
+  for (; ri < n; ri++) {
+    const a = v + (<usize>ri << 4);
+    sumA = f32x4.sub(f32x4.add(sumA, v128.load(a)), v128.load(a - back));
+    sumB = f32x4.sub(f32x4.add(sumB, v128.load(a + group)), v128.load(a + group - back));
+    const o = out + (<usize>(ri - lead) << 4);
+    v128.store(o, f32x4.div(sumA, div));
+    v128.store(o + group, f32x4.div(sumB, div));
+  }
+  let oi = n - lead;
+  for (let i = 0; i < lead; i++) {
+    const a = v + (<usize>(n - w + i) << 4);
+    sumA = f32x4.sub(sumA, v128.load(a));
+    sumB = f32x4.sub(sumB, v128.load(a + group));
+    count--;
+    const d = f32x4.splat(<f32>count);
+    const o = out + (<usize>oi << 4);
+    v128.store(o, f32x4.div(sumA, d));
+    v128.store(o + group, f32x4.div(sumB, d));
+    oi++;
+  }
+  deinterleave4(out, dst, stride, n);
+  deinterleave4(out + group, dst + 4 * stride, stride, n);
+}
+
+/** Four rows (slots `stride` bytes apart from `src`) into `dst` interleaved: dst[4x + k] = row k[x]. */
+function interleave4(src: usize, stride: usize, dst: usize, n: i32): void {
+  let x = 0;
+  for (; x + 4 <= n; x += 4) {
+    const o = <usize>x << 2;
+    const a0 = v128.load(src + o);
+    const a1 = v128.load(src + stride + o);
+    const a2 = v128.load(src + 2 * stride + o);
+    const a3 = v128.load(src + 3 * stride + o);
+    const t0 = f32x4.shuffle(a0, a1, 0, 4, 1, 5);
+    const t1 = f32x4.shuffle(a0, a1, 2, 6, 3, 7);
+    const t2 = f32x4.shuffle(a2, a3, 0, 4, 1, 5);
+    const t3 = f32x4.shuffle(a2, a3, 2, 6, 3, 7);
+    const d = dst + (<usize>x << 4);
+    v128.store(d, f32x4.shuffle(t0, t2, 0, 1, 4, 5));
+    v128.store(d, f32x4.shuffle(t0, t2, 2, 3, 6, 7), 16);
+    v128.store(d, f32x4.shuffle(t1, t3, 0, 1, 4, 5), 32);
+    v128.store(d, f32x4.shuffle(t1, t3, 2, 3, 6, 7), 48);
+  }
+  for (; x < n; x++)
+    for (let k = 0; k < 4; k++) store<f32>(dst + (<usize>(4 * x + k) << 2), load<f32>(src + <usize>k * stride + (<usize>x << 2)));
+}
+
+/** The inverse of interleave4. */
+function deinterleave4(src: usize, dst: usize, stride: usize, n: i32): void {
+  let x = 0;
+  for (; x + 4 <= n; x += 4) {
+    const s = src + (<usize>x << 4);
+    const a0 = v128.load(s);
+    const a1 = v128.load(s, 16);
+    const a2 = v128.load(s, 32);
+    const a3 = v128.load(s, 48);
+    const t0 = f32x4.shuffle(a0, a1, 0, 4, 1, 5);
+    const t1 = f32x4.shuffle(a0, a1, 2, 6, 3, 7);
+    const t2 = f32x4.shuffle(a2, a3, 0, 4, 1, 5);
+    const t3 = f32x4.shuffle(a2, a3, 2, 6, 3, 7);
+    const o = <usize>x << 2;
+    v128.store(dst + o, f32x4.shuffle(t0, t2, 0, 1, 4, 5));
+    v128.store(dst + stride + o, f32x4.shuffle(t0, t2, 2, 3, 6, 7));
+    v128.store(dst + 2 * stride + o, f32x4.shuffle(t1, t3, 0, 1, 4, 5));
+    v128.store(dst + 3 * stride + o, f32x4.shuffle(t1, t3, 2, 3, 6, 7));
+  }
+  for (; x < n; x++)
+    for (let k = 0; k < 4; k++) store<f32>(dst + <usize>k * stride + (<usize>x << 2), load<f32>(src + (<usize>(4 * x + k) << 2)));
+}
+
+/** Stage 1's queue is full: filters its rows along the row, then feeds them to the first column filter. */
+function runQueue1(): void {
+  if (queueSize == QUEUE) boxRowQueue(queue1, boxed1);
+  else boxRow(queue1, boxed1);
+  queued1 = 0;
+  for (let k = 0; k < queueSize; k++) feed1(boxed1 + <usize>k * rowStride);
+}
+
+/** Stage 2's queue is full: filters its rows along the row, then feeds them to the second column filter. */
+function runQueue2(): void {
+  if (queueSize == QUEUE) boxRowQueue(queue2, boxed2);
+  else boxRow(queue2, boxed2);
+  queued2 = 0;
+  for (let k = 0; k < queueSize; k++) feed2(boxed2 + <usize>k * rowStride);
+}
+
+// The column filters' steps over one row, four columns per f32x4 op: each lane runs the scalar steps (add, then
+// subtract, then divide), so every value is the scalar one. The buffers are 16-aligned; the tail is scalar.
+
+/** sum += v; ring = v. */
+function addInto(sum: usize, v: usize, ring: usize, n: i32): void {
+  let c = 0;
+  for (; c + 4 <= n; c += 4) {
+    const o = <usize>c << 2;
+    const x = v128.load(v + o);
+    v128.store(sum + o, f32x4.add(v128.load(sum + o), x));
+    v128.store(ring + o, x);
+  }
+  for (; c < n; c++) {
+    const o = <usize>c << 2;
+    const x = load<f32>(v + o);
+    store<f32>(sum + o, load<f32>(sum + o) + x);
+    store<f32>(ring + o, x);
   }
 }
 
-/** Adds a row to the second column filter; samples the 64x64 grid from the rows it yields. */
-function feed2(): void {
+/** sum += v; ring = v; dst = sum / div. */
+function addDivide(sum: usize, v: usize, ring: usize, dst: usize, n: i32, div: f32): void {
+  const d = f32x4.splat(div);
+  let c = 0;
+  for (; c + 4 <= n; c += 4) {
+    const o = <usize>c << 2;
+    const x = v128.load(v + o);
+    const s = f32x4.add(v128.load(sum + o), x);
+    v128.store(sum + o, s);
+    v128.store(ring + o, x);
+    v128.store(dst + o, f32x4.div(s, d));
+  }
+  for (; c < n; c++) {
+    const o = <usize>c << 2;
+    const x = load<f32>(v + o);
+    const s = load<f32>(sum + o) + x;
+    store<f32>(sum + o, s);
+    store<f32>(ring + o, x);
+    store<f32>(dst + o, s / div);
+  }
+}
+
+/** sum = sum + v - ring; ring = v. */
+function slide(sum: usize, v: usize, ring: usize, n: i32): void {
+  let c = 0;
+  for (; c + 4 <= n; c += 4) {
+    const o = <usize>c << 2;
+    const x = v128.load(v + o);
+    v128.store(sum + o, f32x4.sub(f32x4.add(v128.load(sum + o), x), v128.load(ring + o)));
+    v128.store(ring + o, x);
+  }
+  for (; c < n; c++) {
+    const o = <usize>c << 2;
+    const x = load<f32>(v + o);
+    let s = load<f32>(sum + o) + x;
+    s -= load<f32>(ring + o);
+    store<f32>(sum + o, s);
+    store<f32>(ring + o, x);
+  }
+}
+
+/** sum = sum + v - ring; ring = v; dst = sum / div. */
+function slideDivide(sum: usize, v: usize, ring: usize, dst: usize, n: i32, div: f32): void {
+  const d = f32x4.splat(div);
+  let c = 0;
+  for (; c + 4 <= n; c += 4) {
+    const o = <usize>c << 2;
+    const x = v128.load(v + o);
+    const s = f32x4.sub(f32x4.add(v128.load(sum + o), x), v128.load(ring + o));
+    v128.store(sum + o, s);
+    v128.store(ring + o, x);
+    v128.store(dst + o, f32x4.div(s, d));
+  }
+  for (; c < n; c++) {
+    const o = <usize>c << 2;
+    const x = load<f32>(v + o);
+    let s = load<f32>(sum + o) + x;
+    s -= load<f32>(ring + o);
+    store<f32>(sum + o, s);
+    store<f32>(ring + o, x);
+    store<f32>(dst + o, s / div);
+  }
+}
+
+/** Adds filtered row `v` to the first column filter; a row it yields joins stage 2's queue. */
+function feed1(v: usize): void {
+  const r = fed1;
+  const n = cols;
+  const sum = sum1;
+  const ring = ring1 + <usize>slot1 * rowStride;
+  const dst = queue2 + <usize>queued2 * rowStride;
+  if (r < halfCol - 1) {
+    count1++;
+    addInto(sum, v, ring, n);
+  } else if (r < winCol) {
+    count1++;
+    addDivide(sum, v, ring, dst, n, <f32>count1);
+  } else {
+    slideDivide(sum, v, ring, dst, n, <f32>count1);
+  }
+  fed1 = r + 1;
+  if (++slot1 == winCol) slot1 = 0;
+  if (r >= halfCol - 1 && ++queued2 == queueSize) runQueue2();
+}
+
+/** Adds filtered row `v` to the second column filter; samples the 64x64 grid from the rows it yields. */
+function feed2(v: usize): void {
   const r = fed2;
   const n = cols;
-  const v = row;
   const sum = sum2;
-  const ring = ring2 + <usize>slot2 * <usize>align16(<u64>n * 4);
+  const ring = ring2 + <usize>slot2 * rowStride;
   if (r < winCol) {
     count2++;
-    for (let c = 0; c < n; c++) {
-      const o = <usize>c << 2;
-      const x = load<f32>(v + o);
-      store<f32>(sum + o, load<f32>(sum + o) + x);
-      store<f32>(ring + o, x);
-    }
+    addInto(sum, v, ring, n);
   } else {
-    for (let c = 0; c < n; c++) {
-      const o = <usize>c << 2;
-      const x = load<f32>(v + o);
-      let s = load<f32>(sum + o) + x;
-      s -= load<f32>(ring + o);
-      store<f32>(sum + o, s);
-      store<f32>(ring + o, x);
-    }
+    slide(sum, v, ring, n);
   }
   fed2 = r + 1;
   if (++slot2 == winCol) slot2 = 0;
@@ -343,6 +555,18 @@ function sample2(oi: i32): void {
 
 /** Phase 4 of both column filters: the last rows, with windows shrinking to the bottom edge. */
 function flush(): void {
+  // the rows still queued first, in order, one at a time
+  for (let k = 0; k < queued1; k++) {
+    boxRow(queue1 + <usize>k * rowStride, rowOut);
+    feed1(rowOut);
+  }
+  queued1 = 0;
+  for (let k = 0; k < queued2; k++) {
+    boxRow(queue2 + <usize>k * rowStride, rowOut);
+    feed2(rowOut);
+  }
+  queued2 = 0;
+  const row = flushRow;
   const n = cols;
   const rowBytes = <usize>align16(<u64>n * 4);
   const lead = halfCol - 1;
@@ -354,14 +578,21 @@ function flush(): void {
     if (++s1 == winCol) s1 = 0;
     count1--;
     const div = <f32>count1;
-    for (let c = 0; c < n; c++) {
+    let c = 0;
+    for (; c + 4 <= n; c += 4) {
+      const o = <usize>c << 2;
+      const s = f32x4.sub(v128.load(sum1 + o), v128.load(ring + o));
+      v128.store(sum1 + o, s);
+      v128.store(row + o, f32x4.div(s, f32x4.splat(div)));
+    }
+    for (; c < n; c++) {
       const o = <usize>c << 2;
       const s = load<f32>(sum1 + o) - load<f32>(ring + o);
       store<f32>(sum1 + o, s);
       store<f32>(row + o, s / div);
     }
-    boxRow(row);
-    feed2();
+    boxRow(row, rowOut);
+    feed2(rowOut);
     oi++;
   }
   let s2 = slot2;
@@ -370,7 +601,12 @@ function flush(): void {
     const ring = ring2 + <usize>s2 * rowBytes;
     if (++s2 == winCol) s2 = 0;
     count2--;
-    for (let c = 0; c < n; c++) {
+    let c = 0;
+    for (; c + 4 <= n; c += 4) {
+      const o = <usize>c << 2;
+      v128.store(sum2 + o, f32x4.sub(v128.load(sum2 + o), v128.load(ring + o)));
+    }
+    for (; c < n; c++) {
       const o = <usize>c << 2;
       store<f32>(sum2 + o, load<f32>(sum2 + o) - load<f32>(ring + o));
     }

@@ -17,6 +17,7 @@ interface KernelExports {
   PDQ_HASH: WebAssembly.Global;
   isccBegin(width: number, height: number, chunkBytes: number): number;
   isccScan(bytes: number): void;
+  isccWholeBox(): void;
   isccPrepare(): number;
   isccResample(bytes: number): void;
   isccFinish(bits: number): number;
@@ -47,6 +48,7 @@ export class FingerprintKernel {
     for (const name of [
       "isccBegin",
       "isccScan",
+      "isccWholeBox",
       "isccPrepare",
       "isccResample",
       "isccFinish",
@@ -98,6 +100,29 @@ function checkImage(image: RgbaImage): string | null {
   if (data.length !== width * height * 4) return `pixel data is ${data.length} bytes, expected ${width * height * 4} (RGBA)`;
   if (width > 0x7fffffff || height > 0x7fffffff) return "image too large";
   return null;
+}
+
+/**
+ * Whether each of the four borders holds an opaque pixel of another colour than an opaque top-left pixel. Then
+ * the trim box of iscc-sdk's normalization (PIL's getbbox of the pixels unlike the top-left one) is the whole
+ * image, as pass 1 would find: its first and last rows and columns each hold such a pixel. Anything else (a
+ * transparent corner or border pixel, a uniform border) leaves the box to pass 1.
+ */
+export function bordersDiffer({ width, height, data }: RgbaImage): boolean {
+  if (data[3] !== 255) return false;
+  const r = data[0];
+  const g = data[1];
+  const b = data[2];
+  const differs = (i: number) => data[i + 3] === 255 && (data[i] !== r || data[i + 1] !== g || data[i + 2] !== b);
+  const row = (y: number) => {
+    for (let x = 0, i = y * width * 4; x < width; x++, i += 4) if (differs(i)) return true;
+    return false;
+  };
+  const column = (x: number) => {
+    for (let y = 0, i = x * 4; y < height; y++, i += width * 4) if (differs(i)) return true;
+    return false;
+  };
+  return row(0) && row(height - 1) && column(0) && column(width - 1);
 }
 
 const failed = (message: string): FingerprintResult => ({ status: "failed", message });
@@ -165,7 +190,9 @@ export class IsccImageFingerprinter implements Fingerprinter {
       const chunk = Math.min(CHUNK_BYTES, data.length);
       const staging = e.isccBegin(width, height, chunk) >>> 0;
       if (!staging) return { status: "failed", message: "fingerprint kernel: out of memory" };
-      stream(k, staging, chunk, data, 0, data.length, (b) => e.isccScan(b));
+      // Pass 1 (the trim box) reads the whole image, unless every border already shows the box is the whole image.
+      if (bordersDiffer(image)) e.isccWholeBox();
+      else stream(k, staging, chunk, data, 0, data.length, (b) => e.isccScan(b));
       if (!e.isccPrepare()) return { status: "failed", message: "fingerprint kernel: out of memory" };
       const info = new Int32Array(e.memory.buffer, k.address(e.ISCC_INFO), 6);
       const rowBytes = width * 4;
