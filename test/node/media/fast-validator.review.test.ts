@@ -1,0 +1,239 @@
+/**
+ * Hostile review of the fast validator (src/media/c2pa/fast-validator.ts, #19): files for which the fast path of
+ * verifyManifest must equal the engine path (deep-equal) and, on the reviewed code, does not. Each file is signed
+ * by the service's own signer (C2paSigner) with a PKI minted here, so every signature in it verifies: what differs
+ * is a reading, not a forgery.
+ */
+import { readFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { join } from "node:path";
+import * as asn1js from "asn1js";
+import * as pkijs from "pkijs";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { devTsa } from "../../../src/dev/tsa";
+import {
+  derSetOrder,
+  ecdsaSignatureDer,
+  generalizedTime,
+  octetString,
+  oid,
+  sequence,
+  setOf,
+  smallInteger,
+  tlv,
+  unsignedInteger,
+} from "../../../src/media/c2pa/der";
+import { initC2paEngine } from "../../../src/media/c2pa/engine";
+import { fastVerifyJpeg } from "../../../src/media/c2pa/fast-validator";
+import { extractManifestStore } from "../../../src/media/c2pa/jumbf-carriers";
+import { C2paSigner } from "../../../src/media/c2pa/signer";
+import { anchorsForStore } from "../../../src/media/c2pa/trust-anchors";
+import { OID_CONTENT_TYPE, OID_MESSAGE_DIGEST, OID_SHA256, OID_SIGNED_DATA, OID_TST_INFO, pemBlocks } from "../../../src/media/c2pa/tsa-der";
+import { installDevTsa } from "../../../src/media/c2pa/tsa-dev-port";
+import { verifyManifest } from "../../../src/media/c2pa/verifier";
+import type { ManifestPlan } from "../../../src/media/types";
+
+const require = createRequire(import.meta.url);
+const FIXTURES = join(import.meta.dirname, "..", "..", "fixtures");
+const image = (name: string) => new Uint8Array(readFileSync(join(FIXTURES, name)));
+const PLAN: ManifestPlan = { title: "review.jpg", media_type: "image/jpeg", intent: { kind: "opened" }, assertions: [] };
+
+const OID = {
+  commonName: "2.5.4.3",
+  organization: "2.5.4.10",
+  basicConstraints: "2.5.29.19",
+  keyUsage: "2.5.29.15",
+  extKeyUsage: "2.5.29.37",
+  subjectKeyId: "2.5.29.14",
+  authorityKeyId: "2.5.29.35",
+  emailProtection: "1.3.6.1.5.5.7.3.4",
+  documentSigning: "1.3.6.1.5.5.7.3.36",
+  timeStamping: "1.3.6.1.5.5.7.3.8",
+} as const;
+const HOUR = 3_600_000;
+const DAY = 24 * HOUR;
+
+interface Party {
+  keys: CryptoKeyPair;
+  spki: Uint8Array;
+  keyId: Uint8Array;
+}
+type NameForm = { org: string; cn: string; printable?: boolean };
+
+async function party(): Promise<Party> {
+  const keys = (await crypto.subtle.generateKey({ name: "ECDSA", namedCurve: "P-256" }, true, ["sign", "verify"])) as CryptoKeyPair;
+  const spki = new Uint8Array((await crypto.subtle.exportKey("spki", keys.publicKey)) as ArrayBuffer);
+  const bits = pkijs.PublicKeyInfo.fromBER(spki).subjectPublicKey.valueBlock.valueHexView;
+  return { keys, spki, keyId: new Uint8Array(await crypto.subtle.digest("SHA-1", bits)) };
+}
+
+function dn(n: NameForm): pkijs.RelativeDistinguishedNames {
+  const str = (value: string) => (n.printable ? new asn1js.PrintableString({ value }) : new asn1js.Utf8String({ value }));
+  const rdn = (type: string, value: string) =>
+    new asn1js.Set({ value: [new asn1js.Sequence({ value: [new asn1js.ObjectIdentifier({ value: type }), str(value)] })] });
+  return pkijs.RelativeDistinguishedNames.fromBER(
+    new asn1js.Sequence({ value: [rdn(OID.organization, n.org), rdn(OID.commonName, n.cn)] }).toBER(false),
+  );
+}
+
+const ext = (extnID: string, critical: boolean, value: asn1js.BaseBlock) =>
+  new pkijs.Extension({ extnID, critical, extnValue: value.toBER(false) });
+const bc = (pathLen?: number) =>
+  ext(
+    OID.basicConstraints,
+    true,
+    new asn1js.Sequence({
+      value: [new asn1js.Boolean({ value: true }), ...(pathLen === undefined ? [] : [new asn1js.Integer({ value: pathLen })])],
+    }),
+  );
+const ku = (byte: number, unused: number) =>
+  ext(OID.keyUsage, true, new asn1js.BitString({ valueHex: new Uint8Array([byte]), unusedBits: unused }));
+const eku = (oids: string[], critical: boolean) =>
+  ext(OID.extKeyUsage, critical, new asn1js.Sequence({ value: oids.map((value) => new asn1js.ObjectIdentifier({ value })) }));
+const ski = (id: Uint8Array) => ext(OID.subjectKeyId, false, new asn1js.OctetString({ valueHex: id }));
+const aki = (id: Uint8Array) =>
+  ext(OID.authorityKeyId, false, new asn1js.Sequence({ value: [new asn1js.Primitive({ idBlock: { tagClass: 3, tagNumber: 0 }, valueHex: id })] }));
+
+async function issue(a: {
+  subject: Party;
+  subjectName: NameForm;
+  issuer: Party;
+  issuerName: NameForm;
+  notBefore: Date;
+  notAfter: Date;
+  extensions: pkijs.Extension[];
+}): Promise<Uint8Array> {
+  const cert = new pkijs.Certificate();
+  cert.version = 2;
+  const serial = crypto.getRandomValues(new Uint8Array(16));
+  serial[0] = (serial[0]! & 0x3f) | 0x40;
+  cert.serialNumber = new asn1js.Integer({ valueHex: serial });
+  cert.issuer = dn(a.issuerName);
+  cert.subject = dn(a.subjectName);
+  const whole = (d: Date) => new Date(Math.floor(d.getTime() / 1000) * 1000);
+  cert.notBefore = new pkijs.Time({ type: pkijs.TimeType.UTCTime, value: whole(a.notBefore) });
+  cert.notAfter = new pkijs.Time({ type: pkijs.TimeType.UTCTime, value: whole(a.notAfter) });
+  cert.subjectPublicKeyInfo = pkijs.PublicKeyInfo.fromBER(a.subject.spki);
+  cert.extensions = a.extensions;
+  await cert.sign(a.issuer.keys.privateKey, "SHA-256");
+  return new Uint8Array(cert.toSchema(true).toBER(false));
+}
+
+function pem(label: string, der: Uint8Array): string {
+  const b64 = Buffer.from(der).toString("base64");
+  return `-----BEGIN ${label}-----\n${b64.match(/.{1,64}/g)!.join("\n")}\n-----END ${label}-----\n`;
+}
+
+interface ReviewPki {
+  rootPem: string;
+  signerChainPem: string;
+  signerKeyPem: string;
+  tsaChainPem: string;
+  tsaKeyPem: string;
+}
+
+/**
+ * root → intermediate → { signer, TSA }, all P-256, the profiles of src/dev/pki.ts. `intermediateIssuer` is the
+ * issuer Name written into the intermediate (by default exactly the root's subject); the root's key signs it anyway.
+ */
+async function mintPki(options: { root?: NameForm; intermediateIssuer?: NameForm } = {}): Promise<ReviewPki> {
+  const now = Date.now();
+  const notBefore = new Date(now - HOUR);
+  const rootName = options.root ?? { org: "svc review", cn: "svc review root CA" };
+  const midName = { org: "svc review", cn: "svc review intermediate CA" };
+  const [root, mid, signer, tsa] = await Promise.all([party(), party(), party(), party()]);
+  const rootDer = await issue({
+    subject: root,
+    subjectName: rootName,
+    issuer: root,
+    issuerName: rootName,
+    notBefore,
+    notAfter: new Date(now + 3650 * DAY),
+    extensions: [bc(), ku(0x06, 1), ski(root.keyId)],
+  });
+  const midDer = await issue({
+    subject: mid,
+    subjectName: midName,
+    issuer: root,
+    issuerName: options.intermediateIssuer ?? rootName,
+    notBefore,
+    notAfter: new Date(now + 1825 * DAY),
+    extensions: [bc(0), ku(0x06, 1), ski(mid.keyId), aki(root.keyId)],
+  });
+  const leaf = (cn: string, p: Party, usages: pkijs.Extension) =>
+    issue({
+      subject: p,
+      subjectName: { org: "svc review", cn },
+      issuer: mid,
+      issuerName: midName,
+      notBefore,
+      notAfter: new Date(now + 365 * DAY),
+      extensions: [ku(0x80, 7), usages, ski(p.keyId), aki(mid.keyId)],
+    });
+  const signerDer = await leaf("svc review signer", signer, eku([OID.emailProtection, OID.documentSigning], false));
+  const tsaDer = await leaf("svc review TSA", tsa, eku([OID.timeStamping], true));
+  const key = async (p: Party) => pem("PRIVATE KEY", new Uint8Array((await crypto.subtle.exportKey("pkcs8", p.keys.privateKey)) as ArrayBuffer));
+  return {
+    rootPem: pem("CERTIFICATE", rootDer),
+    signerChainPem: pem("CERTIFICATE", signerDer) + pem("CERTIFICATE", midDer),
+    signerKeyPem: await key(signer),
+    tsaChainPem: pem("CERTIFICATE", tsaDer) + pem("CERTIFICATE", midDer),
+    tsaKeyPem: await key(tsa),
+  };
+}
+
+async function signWith(p: ReviewPki, bytes: Uint8Array, timestamp = true): Promise<Uint8Array> {
+  const signer = new C2paSigner({
+    certChainPem: p.signerChainPem,
+    privateKey: p.signerKeyPem,
+    tsa: timestamp ? { kind: "internal", chainPem: p.tsaChainPem, keyPkcs8Pem: p.tsaKeyPem } : null,
+  });
+  const result = await signer.signEmbedded({ bytes, plan: PLAN });
+  if (result.status !== "signed") throw new Error(JSON.stringify(result));
+  return result.bytes;
+}
+
+/** Both paths of verifyManifest, and the fast validator's own verdict. */
+async function both(bytes: Uint8Array, anchors: string) {
+  const fast = await verifyManifest({ bytes, mediaType: "image/jpeg" }, anchors, () => undefined);
+  const engine = await verifyManifest({ bytes, mediaType: "image/jpeg" }, anchors, () => undefined, { fastValidator: false });
+  const own = await fastVerifyJpeg(bytes, anchorsForStore(anchors, extractManifestStore(bytes, "image/jpeg"))!);
+  return { fast, engine, own };
+}
+
+const state = (v: Awaited<ReturnType<typeof verifyManifest>>) =>
+  v.facts.state === "read" ? `${v.facts.validation_state} ${v.facts.failure_codes.join(",")}` : v.facts.state;
+
+beforeAll(async () => {
+  const { compile } = WebAssembly as unknown as { compile(bytes: Uint8Array): Promise<WebAssembly.Module> };
+  initC2paEngine(await compile(readFileSync(require.resolve("@contentauth/c2pa-wasm/c2pa.wasm"))));
+  installDevTsa(devTsa);
+}, 60_000);
+afterAll(() => installDevTsa(devTsa));
+
+describe("fast validator review: certificate names", () => {
+  it("R1: an intermediate whose issuer Name equals the anchor's subject only case-insensitively (pkijs isEqual) is not trusted by the engine", async () => {
+    const p = await mintPki({ intermediateIssuer: { org: "SVC REVIEW", cn: "SVC REVIEW ROOT CA" } });
+    const signed = await signWith(p, image("media/sample.jpg"));
+    const { fast, engine, own } = await both(signed, p.rootPem);
+    console.log("R1", own.status, "fast:", state(fast), "engine:", state(engine));
+    expect(fast).toStrictEqual(engine);
+  }, 60_000);
+
+  it("R1b: the same Name as PrintableString in the intermediate's issuer, UTF8String in the anchor's subject", async () => {
+    const p = await mintPki({ intermediateIssuer: { org: "svc review", cn: "svc review root CA", printable: true } });
+    const signed = await signWith(p, image("media/sample.jpg"));
+    const { fast, engine, own } = await both(signed, p.rootPem);
+    console.log("R1b", own.status, "fast:", state(fast), "engine:", state(engine));
+    expect(fast).toStrictEqual(engine);
+  }, 60_000);
+
+  it("control: the exact Name is judged alike (and by the fast path)", async () => {
+    const p = await mintPki();
+    const signed = await signWith(p, image("media/sample.jpg"));
+    const { fast, engine, own } = await both(signed, p.rootPem);
+    console.log("control", own.status, "fast:", state(fast), "engine:", state(engine));
+    expect(own.status).toBe("verified");
+    expect(fast).toStrictEqual(engine);
+  }, 60_000);
+});
