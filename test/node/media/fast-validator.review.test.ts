@@ -237,3 +237,88 @@ describe("fast validator review: certificate names", () => {
     expect(fast).toStrictEqual(engine);
   }, 60_000);
 });
+
+const OID_ECDSA_SHA256 = "1.2.840.10045.4.3.2";
+const OID_SIGNING_TIME = "1.2.840.113549.1.9.5";
+const OID_SIGNING_CERTIFICATE_V2 = "1.2.840.113549.1.9.16.2.47";
+
+/**
+ * An RFC 3161 responder for the signer's "internal" TSA (installDevTsa), shaped as src/dev/tsa-responder.ts writes a
+ * token except where `shape` says: which signed attributes, in which order (`sorted`: DER SET OF order), genTime.
+ */
+function reviewTsa(shape: { attributes: ("contentType" | "messageDigest" | "signingTime" | "ess")[]; sorted: boolean; genTime?: (now: Date) => Date; certsUnsorted?: boolean }) {
+  return async (requestDer: Uint8Array, tsa: { chainPem: string; keyPkcs8Pem: string }, now: Date): Promise<Uint8Array> => {
+    const req = pkijs.TimeStampReq.fromBER(requestDer);
+    const ders = pemBlocks(tsa.chainPem, "CERTIFICATE");
+    const leaf = pkijs.Certificate.fromBER(ders[0]!);
+    const key = await crypto.subtle.importKey("pkcs8", pemBlocks(tsa.keyPkcs8Pem, "PRIVATE KEY")[0]!, { name: "ECDSA", namedCurve: "P-256" }, false, [
+      "sign",
+    ]);
+    const t = shape.genTime ? shape.genTime(now) : now;
+    const genTime = new Date(Math.floor(t.getTime() / 1000) * 1000);
+    const tstInfo = sequence(
+      smallInteger(1),
+      oid("2.25.1"),
+      new Uint8Array(req.messageImprint.toSchema().toBER(false)),
+      unsignedInteger(Uint8Array.of(0x42, 1, 2, 3, 4, 5, 6, 7)),
+      generalizedTime(genTime),
+      ...(req.nonce ? [new Uint8Array(req.nonce.toBER(false))] : []),
+    );
+    const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", tstInfo));
+    const leafHash = new Uint8Array(await crypto.subtle.digest("SHA-256", ders[0]!));
+    const attribute = (type: string, value: Uint8Array) => sequence(oid(type), setOf(value));
+    const all = {
+      contentType: attribute(OID_CONTENT_TYPE, oid(OID_TST_INFO)),
+      messageDigest: attribute(OID_MESSAGE_DIGEST, octetString(digest)),
+      signingTime: attribute(OID_SIGNING_TIME, generalizedTime(genTime)),
+      ess: attribute(OID_SIGNING_CERTIFICATE_V2, sequence(sequence(sequence(octetString(leafHash))))),
+    };
+    const chosen = shape.attributes.map((a) => all[a]);
+    const attributes = shape.sorted ? derSetOrder(chosen) : chosen;
+    // Signed exactly as written (tagged SET), whether or not that is DER SET OF order.
+    const raw = new Uint8Array(await crypto.subtle.sign({ name: "ECDSA", hash: "SHA-256" }, key, tlv(0x31, ...attributes)));
+    const signerInfo = sequence(
+      smallInteger(1),
+      sequence(new Uint8Array(leaf.issuer.toSchema().toBER(false)), new Uint8Array(leaf.serialNumber.toBER(false))),
+      sequence(oid(OID_SHA256)),
+      tlv(0xa0, ...attributes),
+      sequence(oid(OID_ECDSA_SHA256)),
+      octetString(ecdsaSignatureDer(raw)),
+    );
+    const signedData = sequence(
+      smallInteger(3),
+      setOf(sequence(oid(OID_SHA256))),
+      sequence(oid(OID_TST_INFO), tlv(0xa0, octetString(tstInfo))),
+      tlv(0xa0, ...(shape.certsUnsorted ? [...derSetOrder(ders)].reverse() : derSetOrder(ders))),
+      setOf(signerInfo),
+    );
+    return sequence(sequence(smallInteger(0)), sequence(oid(OID_SIGNED_DATA), tlv(0xa0, signedData)));
+  };
+}
+
+describe("fast validator review: the timestamp token", () => {
+  let p: ReviewPki;
+  beforeAll(async () => {
+    p = await mintPki();
+  });
+  afterAll(() => installDevTsa(devTsa));
+
+  const cases: [string, Parameters<typeof reviewTsa>[0]][] = [
+    ["control: the dev responder's form", { attributes: ["contentType", "signingTime", "messageDigest", "ess"], sorted: true }],
+    ["no SigningCertificateV2", { attributes: ["contentType", "signingTime", "messageDigest"], sorted: true }],
+    ["contentType and messageDigest only", { attributes: ["contentType", "messageDigest"], sorted: true }],
+    ["signed attributes not in DER SET OF order (signed as written)", { attributes: ["messageDigest", "ess", "contentType", "signingTime"], sorted: false }],
+    ["certificates not in DER SET OF order", { attributes: ["contentType", "signingTime", "messageDigest", "ess"], sorted: true, certsUnsorted: true }],
+    ["genTime 30 minutes ago", { attributes: ["contentType", "signingTime", "messageDigest", "ess"], sorted: true, genTime: (n) => new Date(n.getTime() - 30 * 60_000) }],
+  ];
+  for (const [name, shape] of cases) {
+    it(`token: ${name}`, async () => {
+      installDevTsa(reviewTsa(shape));
+      const signed = await signWith(p, image("media/sample.jpg"));
+      installDevTsa(devTsa);
+      const { fast, engine, own } = await both(signed, p.rootPem);
+      console.log("TSA", name, own.status, "reason" in own ? own.reason : "", "fast:", state(fast), "engine:", state(engine));
+      expect(fast).toStrictEqual(engine);
+    }, 60_000);
+  }
+});
