@@ -12,7 +12,12 @@ import * as pkijs from "pkijs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { devTsa } from "../../../src/dev/tsa";
 import {
+  childrenOf,
+  contentOf,
   derSetOrder,
+  encodingOf,
+  readTlv,
+  type Tlv,
   ecdsaSignatureDer,
   generalizedTime,
   octetString,
@@ -23,6 +28,8 @@ import {
   tlv,
   unsignedInteger,
 } from "../../../src/media/c2pa/der";
+import { type CborItem, decodeCbor, isCborTag } from "../../../src/platform/cbor";
+import { type CborValue, encodeCbor } from "../../../src/platform/cbor-encode";
 import { initC2paEngine } from "../../../src/media/c2pa/engine";
 import { fastVerifyJpeg } from "../../../src/media/c2pa/fast-validator";
 import { extractManifestStore } from "../../../src/media/c2pa/jumbf-carriers";
@@ -58,7 +65,7 @@ interface Party {
   spki: Uint8Array;
   keyId: Uint8Array;
 }
-type NameForm = { org: string; cn: string; printable?: boolean };
+type NameForm = { org: string; cn: string; printable?: boolean; bmp?: boolean; extraCn?: string };
 
 async function party(): Promise<Party> {
   const keys = (await crypto.subtle.generateKey({ name: "ECDSA", namedCurve: "P-256" }, true, ["sign", "verify"])) as CryptoKeyPair;
@@ -68,11 +75,14 @@ async function party(): Promise<Party> {
 }
 
 function dn(n: NameForm): pkijs.RelativeDistinguishedNames {
-  const str = (value: string) => (n.printable ? new asn1js.PrintableString({ value }) : new asn1js.Utf8String({ value }));
+  const str = (value: string) =>
+    n.printable ? new asn1js.PrintableString({ value }) : n.bmp ? new asn1js.BmpString({ value }) : new asn1js.Utf8String({ value });
   const rdn = (type: string, value: string) =>
     new asn1js.Set({ value: [new asn1js.Sequence({ value: [new asn1js.ObjectIdentifier({ value: type }), str(value)] })] });
   return pkijs.RelativeDistinguishedNames.fromBER(
-    new asn1js.Sequence({ value: [rdn(OID.organization, n.org), rdn(OID.commonName, n.cn)] }).toBER(false),
+    new asn1js.Sequence({
+      value: [rdn(OID.organization, n.org), rdn(OID.commonName, n.cn), ...(n.extraCn ? [rdn(OID.commonName, n.extraCn)] : [])],
+    }).toBER(false),
   );
 }
 
@@ -136,7 +146,7 @@ interface ReviewPki {
  * root → intermediate → { signer, TSA }, all P-256, the profiles of src/dev/pki.ts. `intermediateIssuer` is the
  * issuer Name written into the intermediate (by default exactly the root's subject); the root's key signs it anyway.
  */
-async function mintPki(options: { root?: NameForm; intermediateIssuer?: NameForm } = {}): Promise<ReviewPki> {
+async function mintPki(options: { root?: NameForm; intermediateIssuer?: NameForm; signerName?: NameForm; direct?: boolean } = {}): Promise<ReviewPki> {
   const now = Date.now();
   const notBefore = new Date(now - HOUR);
   const rootName = options.root ?? { org: "svc review", cn: "svc review root CA" };
@@ -160,24 +170,32 @@ async function mintPki(options: { root?: NameForm; intermediateIssuer?: NameForm
     notAfter: new Date(now + 1825 * DAY),
     extensions: [bc(0), ku(0x06, 1), ski(mid.keyId), aki(root.keyId)],
   });
-  const leaf = (cn: string, p: Party, usages: pkijs.Extension) =>
+  // `direct`: the leaves are issued by the root itself, and the root is the chain's second certificate.
+  const ca = options.direct ? root : mid;
+  const caName = options.direct ? rootName : midName;
+  const caDer = options.direct ? rootDer : midDer;
+  const leaf = (name: NameForm, p: Party, usages: pkijs.Extension) =>
     issue({
       subject: p,
-      subjectName: { org: "svc review", cn },
-      issuer: mid,
-      issuerName: midName,
+      subjectName: name,
+      issuer: ca,
+      issuerName: caName,
       notBefore,
       notAfter: new Date(now + 365 * DAY),
-      extensions: [ku(0x80, 7), usages, ski(p.keyId), aki(mid.keyId)],
+      extensions: [ku(0x80, 7), usages, ski(p.keyId), aki(ca.keyId)],
     });
-  const signerDer = await leaf("svc review signer", signer, eku([OID.emailProtection, OID.documentSigning], false));
-  const tsaDer = await leaf("svc review TSA", tsa, eku([OID.timeStamping], true));
+  const signerDer = await leaf(
+    options.signerName ?? { org: "svc review", cn: "svc review signer" },
+    signer,
+    eku([OID.emailProtection, OID.documentSigning], false),
+  );
+  const tsaDer = await leaf({ org: "svc review", cn: "svc review TSA" }, tsa, eku([OID.timeStamping], true));
   const key = async (p: Party) => pem("PRIVATE KEY", new Uint8Array((await crypto.subtle.exportKey("pkcs8", p.keys.privateKey)) as ArrayBuffer));
   return {
     rootPem: pem("CERTIFICATE", rootDer),
-    signerChainPem: pem("CERTIFICATE", signerDer) + pem("CERTIFICATE", midDer),
+    signerChainPem: pem("CERTIFICATE", signerDer) + pem("CERTIFICATE", caDer),
     signerKeyPem: await key(signer),
-    tsaChainPem: pem("CERTIFICATE", tsaDer) + pem("CERTIFICATE", midDer),
+    tsaChainPem: pem("CERTIFICATE", tsaDer) + pem("CERTIFICATE", caDer),
     tsaKeyPem: await key(tsa),
   };
 }
@@ -318,6 +336,90 @@ describe("fast validator review: the timestamp token", () => {
       installDevTsa(devTsa);
       const { fast, engine, own } = await both(signed, p.rootPem);
       console.log("TSA", name, own.status, "reason" in own ? own.reason : "", "fast:", state(fast), "engine:", state(engine));
+      expect(fast).toStrictEqual(engine);
+    }, 60_000);
+  }
+});
+
+/** The DER element `t` of `b` rebuilt with the descendant at `path` (child indexes) replaced by `leaf(its encoding)`. */
+function rebuild(b: Uint8Array, t: Tlv, path: number[], leaf: (enc: Uint8Array) => Uint8Array): Uint8Array {
+  if (path.length === 0) return leaf(encodingOf(b, t));
+  const kids = childrenOf(b, t)!;
+  return tlv(t.tag, ...kids.map((k, i) => (i === path[0] ? rebuild(b, k, path.slice(1), leaf) : encodingOf(b, k))));
+}
+
+function cborValue(item: CborItem): CborValue {
+  if (item instanceof Map) return { map: [...item].map(([k, v]) => [cborValue(k), cborValue(v)] as [CborValue, CborValue]) };
+  if (Array.isArray(item)) return item.map(cborValue);
+  if (isCborTag(item)) return { tag: item.tag as number, value: cborValue(item.value) };
+  return item as CborValue;
+}
+
+/**
+ * The signed file with its timestamp token replaced by `retoken(token)`, in place: the COSE unprotected header
+ * (covered by no signature and excluded from the data hash) keeps its size by shrinking its zero `pad`.
+ */
+function withToken(file: Uint8Array, retoken: (token: Uint8Array) => Uint8Array): Uint8Array {
+  const at = Buffer.from(file).indexOf(Buffer.from([0xd2, 0x84])); // tag 18, array(4): COSE_Sign1
+  const lengthOfBox = new DataView(file.buffer, file.byteOffset + at - 8, 4).getUint32(0); // its `cbor` content box
+  const cose = file.subarray(at, at - 8 + lengthOfBox);
+  const decoded = decodeCbor(cose);
+  if (decoded.status !== "ok" || !isCborTag(decoded.value)) throw new Error("COSE");
+  const [prot, unprot, payload, sig] = decoded.value.value as [CborItem, Map<CborItem, CborItem>, CborItem, CborItem];
+  const tokens = (unprot.get("sigTst2") as Map<CborItem, CborItem>).get("tstTokens") as Map<CborItem, CborItem>[];
+  tokens[0]!.set("val", retoken(tokens[0]!.get("val") as Uint8Array));
+  let padLength = (unprot.get("pad") as Uint8Array).length;
+  for (let i = 0; i < 4; i++) {
+    const out = encodeCbor({ tag: 18, value: [cborValue(prot), cborValue(unprot), cborValue(payload), cborValue(sig)] });
+    if (out.length === cose.length) {
+      const copy = file.slice();
+      copy.set(out, at);
+      return copy;
+    }
+    padLength -= out.length - cose.length;
+    unprot.set("pad", new Uint8Array(padLength));
+  }
+  throw new Error("pad");
+}
+
+/** The token with its ECDSA signature's `r` INTEGER given one redundant leading zero byte (BER, not DER). */
+function paddedSignatureR(token: Uint8Array): Uint8Array {
+  return rebuild(token, readTlv(token, 0)!, [1, 0, 4, 0, 5], (octets) => {
+    const seq = contentOf(octets, readTlv(octets, 0)!);
+    const inner = rebuild(seq, readTlv(seq, 0)!, [0], (int) => tlv(0x02, Uint8Array.of(0), contentOf(int, readTlv(int, 0)!)));
+    return octetString(inner);
+  });
+}
+
+describe("fast validator review: a timestamp token re-encoded by anyone (the unprotected header is signed by no one)", () => {
+  it("R3: the token signature's r with a redundant leading zero (BER INTEGER) is judged as the engine judges it", async () => {
+    const p = await mintPki();
+    const signed = await signWith(p, image("media/sample.jpg"));
+    const mutated = withToken(signed, paddedSignatureR);
+    expect(mutated.length).toBe(signed.length);
+    const original = await both(signed, p.rootPem);
+    expect(original.own.status).toBe("verified");
+    const { fast, engine, own } = await both(mutated, p.rootPem);
+    console.log("R3", own.status, "reason" in own ? own.reason : "", "fast:", state(fast), "engine:", state(engine));
+    expect(fast).toStrictEqual(engine);
+  }, 60_000);
+});
+
+describe("fast validator review: chains and signer names the engine reads its own way", () => {
+  const cases: [string, Parameters<typeof mintPki>[0]][] = [
+    ["leaves issued by the anchor itself, the anchor second in x5chain", { direct: true }],
+    ["signer CN with non-ASCII text", { signerName: { org: "svc révision", cn: "Zoë signer ✓" } }],
+    ["signer Name in BMPString", { signerName: { org: "svc review", cn: "svc review signer", bmp: true } }],
+    ["signer Name in PrintableString", { signerName: { org: "svc review", cn: "svc review signer", printable: true } }],
+    ["signer Name with two CN attributes", { signerName: { org: "svc review", cn: "first", extraCn: "second" } }],
+    ["signer Name with an empty CN", { signerName: { org: "svc review", cn: "" } }],
+  ];
+  for (const [name, options] of cases) {
+    it(`chain: ${name}`, async () => {
+      const p = await mintPki(options);
+      const signed = await signWith(p, image("media/sample.jpg"));
+      const { fast, engine, own } = await both(signed, p.rootPem);
+      console.log("CHAIN", name, own.status, "reason" in own ? own.reason : "", "fast:", state(fast), "engine:", state(engine));
       expect(fast).toStrictEqual(engine);
     }, 60_000);
   }
