@@ -424,3 +424,54 @@ describe("fast validator review: chains and signer names the engine reads its ow
     }, 60_000);
   }
 });
+
+/** `jpeg` with `segment` inserted just before its final EOI (after the entropy-coded data of the last scan). */
+function beforeEoi(jpeg: Uint8Array, segment: Uint8Array): Uint8Array {
+  if (jpeg[jpeg.length - 2] !== 0xff || jpeg[jpeg.length - 1] !== 0xd9) throw new Error("no EOI at the end");
+  return Uint8Array.from([...jpeg.subarray(0, jpeg.length - 2), ...segment, 0xff, 0xd9]);
+}
+
+/** The first APP11 packet of `signed` (a whole store in the test images), renumbered to instance `en`. */
+function otherStore(signed: Uint8Array, en: number): Uint8Array {
+  const at = Buffer.from(signed).indexOf(Buffer.from([0xff, 0xeb]));
+  const length = (signed[at + 2]! << 8) | signed[at + 3]!;
+  const packet = signed.slice(at, at + 2 + length);
+  packet[6] = en >> 8;
+  packet[7] = en & 0xff;
+  return packet;
+}
+
+function app11(en: number, z: number, body: Uint8Array): Uint8Array {
+  const out = new Uint8Array(4 + 8 + body.length);
+  const v = new DataView(out.buffer);
+  v.setUint16(0, 0xffeb);
+  v.setUint16(2, out.length - 2);
+  out.set([0x4a, 0x50], 4);
+  v.setUint16(6, en);
+  v.setUint32(8, z);
+  out.set(body, 12);
+  return out;
+}
+
+describe("fast validator review: APP11 after the first scan (present in the image before it was signed)", () => {
+  it("R4: an APP11 continuation packet of the store's instance after the scan is judged as the engine judges it", async () => {
+    const p = await mintPki();
+    const source = image("media/sample.jpg");
+    const plain = await signWith(p, source);
+    const [s] = (await import("../../../src/media/c2pa/jumbf-carriers")).jpegManifestStoreInstances(plain)[0]!.segments[0]!;
+    const en = (plain[s + 6]! << 8) | plain[s + 7]!;
+    const junk = new Uint8Array(40).fill(0x41);
+    junk.set([0, 0, 0, 40, 0x6a, 0x75, 0x6d, 0x62]); // a box header, as continuation packets repeat it
+    for (const [name, segment] of [
+      ["continuation (same En, Z=2)", app11(en, 2, junk)],
+      ["continuation (same En, Z=1)", app11(en, 1, junk)],
+      ["a whole store of another signed file (another En)", otherStore(plain, en === 1 ? 2 : 1)],
+    ] as const) {
+      const signed = await signWith(p, beforeEoi(source, segment));
+      const kept = Buffer.from(signed).indexOf(Buffer.from(segment)) >= 0;
+      const { fast, engine, own } = await both(signed, p.rootPem);
+      console.log("R4", name, "kept:", kept, own.status, "reason" in own ? own.reason : "", "fast:", state(fast), "engine:", state(engine));
+      expect(fast).toStrictEqual(engine);
+    }
+  }, 60_000);
+});
