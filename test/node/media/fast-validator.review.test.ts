@@ -146,7 +146,7 @@ interface ReviewPki {
  * root → intermediate → { signer, TSA }, all P-256, the profiles of src/dev/pki.ts. `intermediateIssuer` is the
  * issuer Name written into the intermediate (by default exactly the root's subject); the root's key signs it anyway.
  */
-async function mintPki(options: { root?: NameForm; intermediateIssuer?: NameForm; signerName?: NameForm; direct?: boolean } = {}): Promise<ReviewPki> {
+async function mintPki(options: { root?: NameForm; intermediateIssuer?: NameForm; signerName?: NameForm; direct?: boolean; rootExtra?: pkijs.Extension[] } = {}): Promise<ReviewPki> {
   const now = Date.now();
   const notBefore = new Date(now - HOUR);
   const rootName = options.root ?? { org: "svc review", cn: "svc review root CA" };
@@ -159,7 +159,7 @@ async function mintPki(options: { root?: NameForm; intermediateIssuer?: NameForm
     issuerName: rootName,
     notBefore,
     notAfter: new Date(now + 3650 * DAY),
-    extensions: [bc(), ku(0x06, 1), ski(root.keyId)],
+    extensions: [bc(), ku(0x06, 1), ski(root.keyId), ...(options.rootExtra ?? [])],
   });
   const midDer = await issue({
     subject: mid,
@@ -408,6 +408,9 @@ describe("fast validator review: a timestamp token re-encoded by anyone (the unp
 describe("fast validator review: chains and signer names the engine reads its own way", () => {
   const cases: [string, Parameters<typeof mintPki>[0]][] = [
     ["leaves issued by the anchor itself, the anchor second in x5chain", { direct: true }],
+    ["an anchor carrying a duplicate extension (keyUsage twice)", { rootExtra: [ku(0x06, 1)] }],
+    ["an anchor carrying an unknown critical extension", { rootExtra: [ext("1.3.6.1.4.1.99999.1", true, new asn1js.Null())] }],
+    ["the anchor, with a duplicate extension, second in x5chain", { direct: true, rootExtra: [ku(0x06, 1)] }],
     ["signer CN with non-ASCII text", { signerName: { org: "svc révision", cn: "Zoë signer ✓" } }],
     ["signer Name in BMPString", { signerName: { org: "svc review", cn: "svc review signer", bmp: true } }],
     ["signer Name in PrintableString", { signerName: { org: "svc review", cn: "svc review signer", printable: true } }],
@@ -473,5 +476,24 @@ describe("fast validator review: APP11 after the first scan (present in the imag
       console.log("R4", name, "kept:", kept, own.status, "reason" in own ? own.reason : "", "fast:", state(fast), "engine:", state(engine));
       expect(fast).toStrictEqual(engine);
     }
+  }, 60_000);
+});
+
+describe("fast validator review: per-isolate certificate cache shared by the strict (chain) and lenient (anchor) parses", () => {
+  it("R5: a chain certificate the strict parse refuses is accepted once the same bytes were cached as an anchor", async () => {
+    // The anchor (keyUsage twice) signs the leaves directly and is the chain's second certificate: the engine cannot
+    // use it as a chain certificate (untrusted); the fast validator's strict parse refuses it too ("duplicate extension").
+    const p = await mintPki({ direct: true, rootExtra: [ku(0x06, 1)] });
+    const signed = await signWith(p, image("media/sample.jpg"));
+    const cold = await fastVerifyJpeg(signed, p.rootPem);
+    expect(cold).toMatchObject({ status: "defer", reason: "duplicate extension" });
+    // Any other timestamped file read under the same trust bundle loads (and caches) its anchors, leniently.
+    const other = await signWith(await mintPki(), image("media/sample.jpg"));
+    expect((await fastVerifyJpeg(other, p.rootPem)).status).toBe("defer");
+    // The same file, the same anchors: the verdict must not depend on what this isolate verified before.
+    const { fast, engine, own } = await both(signed, p.rootPem);
+    console.log("R5", own.status, "reason" in own ? own.reason : "", "fast:", state(fast), "engine:", state(engine));
+    expect(own.status).toBe("defer");
+    expect(fast).toStrictEqual(engine);
   }, 60_000);
 });
