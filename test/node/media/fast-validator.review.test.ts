@@ -497,3 +497,22 @@ describe("fast validator review: per-isolate certificate cache shared by the str
     expect(fast).toStrictEqual(engine);
   }, 60_000);
 });
+
+describe("fast validator review: the claim signature re-encoded by anyone (untimed: no token covers it)", () => {
+  it("high-S twin of the ES256 claim signature (s → n − s) is judged as the engine judges it", async () => {
+    const p = await mintPki();
+    const signed = await signWith(p, image("media/sample.jpg"), false);
+    const at = Buffer.from(signed).indexOf(Buffer.from([0xd2, 0x84]));
+    // The signature is the COSE_Sign1's last item: bstr(64) = 0x58 0x40 then r || s.
+    const end = at - 8 + new DataView(signed.buffer, signed.byteOffset + at - 8, 4).getUint32(0);
+    const sigAt = end - 64;
+    expect([signed[sigAt - 2], signed[sigAt - 1]]).toEqual([0x58, 0x40]);
+    const n = BigInt("0xFFFFFFFF00000000FFFFFFFFFFFFFFFFBCE6FAADA7179E84F3B9CAC2FC632551");
+    const s = BigInt(`0x${Buffer.from(signed.subarray(sigAt + 32, sigAt + 64)).toString("hex")}`);
+    const twin = signed.slice();
+    twin.set(Buffer.from((n - s).toString(16).padStart(64, "0"), "hex"), sigAt + 32);
+    const { fast, engine, own } = await both(twin, p.rootPem);
+    console.log("HIGH-S", own.status, "reason" in own ? own.reason : "", "fast:", state(fast), "engine:", state(engine));
+    expect(fast).toStrictEqual(engine);
+  }, 60_000);
+});
