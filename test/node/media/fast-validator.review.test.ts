@@ -146,7 +146,7 @@ interface ReviewPki {
  * root → intermediate → { signer, TSA }, all P-256, the profiles of src/dev/pki.ts. `intermediateIssuer` is the
  * issuer Name written into the intermediate (by default exactly the root's subject); the root's key signs it anyway.
  */
-async function mintPki(options: { root?: NameForm; intermediateIssuer?: NameForm; signerName?: NameForm; direct?: boolean; rootExtra?: pkijs.Extension[] } = {}): Promise<ReviewPki> {
+async function mintPki(options: { root?: NameForm; intermediateIssuer?: NameForm; signerName?: NameForm; direct?: boolean; rootExtra?: pkijs.Extension[]; leafIssuer?: NameForm } = {}): Promise<ReviewPki> {
   const now = Date.now();
   const notBefore = new Date(now - HOUR);
   const rootName = options.root ?? { org: "svc review", cn: "svc review root CA" };
@@ -179,7 +179,7 @@ async function mintPki(options: { root?: NameForm; intermediateIssuer?: NameForm
       subject: p,
       subjectName: name,
       issuer: ca,
-      issuerName: caName,
+      issuerName: options.leafIssuer ?? caName,
       notBefore,
       notAfter: new Date(now + 365 * DAY),
       extensions: [ku(0x80, 7), usages, ski(p.keyId), aki(ca.keyId)],
@@ -243,6 +243,14 @@ describe("fast validator review: certificate names", () => {
     const signed = await signWith(p, image("media/sample.jpg"));
     const { fast, engine, own } = await both(signed, p.rootPem);
     console.log("R1b", own.status, "fast:", state(fast), "engine:", state(engine));
+    expect(fast).toStrictEqual(engine);
+  }, 60_000);
+
+  it("R1c: the leaves' issuer Name equals the intermediate's subject only case-insensitively", async () => {
+    const p = await mintPki({ leafIssuer: { org: "SVC REVIEW", cn: "SVC REVIEW INTERMEDIATE CA" } });
+    const signed = await signWith(p, image("media/sample.jpg"));
+    const { fast, engine, own } = await both(signed, p.rootPem);
+    console.log("R1c", own.status, "fast:", state(fast), "engine:", state(engine));
     expect(fast).toStrictEqual(engine);
   }, 60_000);
 
