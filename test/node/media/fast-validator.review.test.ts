@@ -524,3 +524,15 @@ describe("fast validator review: the claim signature re-encoded by anyone (untim
     expect(fast).toStrictEqual(engine);
   }, 60_000);
 });
+
+describe("fast validator review: the trust bundle's text", () => {
+  it("R6: an anchor PEM block without its base64 '=' padding is read as the engine reads it", async () => {
+    let p = await mintPki();
+    while (!p.rootPem.includes("=")) p = await mintPki();
+    const unpadded = p.rootPem.replace(/=+\n/, "\n");
+    const signed = await signWith(p, image("media/sample.jpg"));
+    const { fast, engine, own } = await both(signed, unpadded);
+    console.log("R6", own.status, "reason" in own ? own.reason : "", "fast:", state(fast), "engine:", state(engine));
+    expect(fast).toStrictEqual(engine);
+  }, 60_000);
+});
