@@ -272,7 +272,7 @@ const OID_SIGNING_CERTIFICATE_V2 = "1.2.840.113549.1.9.16.2.47";
  * An RFC 3161 responder for the signer's "internal" TSA (installDevTsa), shaped as src/dev/tsa-responder.ts writes a
  * token except where `shape` says: which signed attributes, in which order (`sorted`: DER SET OF order), genTime.
  */
-function reviewTsa(shape: { attributes: ("contentType" | "messageDigest" | "signingTime" | "ess")[]; sorted: boolean; genTime?: (now: Date) => Date; certsUnsorted?: boolean }) {
+function reviewTsa(shape: { attributes: ("contentType" | "messageDigest" | "signingTime" | "ess")[]; sorted: boolean; genTime?: (now: Date) => Date; certsUnsorted?: boolean; signingTime?: Date }) {
   return async (requestDer: Uint8Array, tsa: { chainPem: string; keyPkcs8Pem: string }, now: Date): Promise<Uint8Array> => {
     const req = pkijs.TimeStampReq.fromBER(requestDer);
     const ders = pemBlocks(tsa.chainPem, "CERTIFICATE");
@@ -296,7 +296,7 @@ function reviewTsa(shape: { attributes: ("contentType" | "messageDigest" | "sign
     const all = {
       contentType: attribute(OID_CONTENT_TYPE, oid(OID_TST_INFO)),
       messageDigest: attribute(OID_MESSAGE_DIGEST, octetString(digest)),
-      signingTime: attribute(OID_SIGNING_TIME, generalizedTime(genTime)),
+      signingTime: attribute(OID_SIGNING_TIME, generalizedTime(shape.signingTime ?? genTime)),
       ess: attribute(OID_SIGNING_CERTIFICATE_V2, sequence(sequence(sequence(octetString(leafHash))))),
     };
     const chosen = shape.attributes.map((a) => all[a]);
@@ -335,6 +335,7 @@ describe("fast validator review: the timestamp token", () => {
     ["contentType and messageDigest only", { attributes: ["contentType", "messageDigest"], sorted: true }],
     ["signed attributes not in DER SET OF order (signed as written)", { attributes: ["messageDigest", "ess", "contentType", "signingTime"], sorted: false }],
     ["certificates not in DER SET OF order", { attributes: ["contentType", "signingTime", "messageDigest", "ess"], sorted: true, certsUnsorted: true }],
+    ["a signingTime attribute a year before genTime", { attributes: ["contentType", "signingTime", "messageDigest", "ess"], sorted: true, signingTime: new Date(Date.UTC(2025, 10, 1)) }],
     ["genTime 30 minutes ago", { attributes: ["contentType", "signingTime", "messageDigest", "ess"], sorted: true, genTime: (n) => new Date(n.getTime() - 30 * 60_000) }],
   ];
   for (const [name, shape] of cases) {
