@@ -35,7 +35,14 @@ import { fastVerifyJpeg } from "../../../src/media/c2pa/fast-validator";
 import { extractManifestStore } from "../../../src/media/c2pa/jumbf-carriers";
 import { C2paSigner } from "../../../src/media/c2pa/signer";
 import { anchorsForStore } from "../../../src/media/c2pa/trust-anchors";
-import { OID_CONTENT_TYPE, OID_MESSAGE_DIGEST, OID_SHA256, OID_SIGNED_DATA, OID_TST_INFO, pemBlocks } from "../../../src/media/c2pa/tsa-der";
+import {
+  OID_CONTENT_TYPE,
+  OID_MESSAGE_DIGEST,
+  OID_SHA256,
+  OID_SIGNED_DATA,
+  OID_TST_INFO,
+  pemBlocks,
+} from "../../../src/media/c2pa/tsa-der";
 import { installDevTsa } from "../../../src/media/c2pa/tsa-dev-port";
 import { verifyManifest } from "../../../src/media/c2pa/verifier";
 import type { ManifestPlan } from "../../../src/media/types";
@@ -102,7 +109,11 @@ const eku = (oids: string[], critical: boolean) =>
   ext(OID.extKeyUsage, critical, new asn1js.Sequence({ value: oids.map((value) => new asn1js.ObjectIdentifier({ value })) }));
 const ski = (id: Uint8Array) => ext(OID.subjectKeyId, false, new asn1js.OctetString({ valueHex: id }));
 const aki = (id: Uint8Array) =>
-  ext(OID.authorityKeyId, false, new asn1js.Sequence({ value: [new asn1js.Primitive({ idBlock: { tagClass: 3, tagNumber: 0 }, valueHex: id })] }));
+  ext(
+    OID.authorityKeyId,
+    false,
+    new asn1js.Sequence({ value: [new asn1js.Primitive({ idBlock: { tagClass: 3, tagNumber: 0 }, valueHex: id })] }),
+  );
 
 async function issue(a: {
   subject: Party;
@@ -146,7 +157,16 @@ interface ReviewPki {
  * root → intermediate → { signer, TSA }, all P-256, the profiles of src/dev/pki.ts. `intermediateIssuer` is the
  * issuer Name written into the intermediate (by default exactly the root's subject); the root's key signs it anyway.
  */
-async function mintPki(options: { root?: NameForm; intermediateIssuer?: NameForm; signerName?: NameForm; direct?: boolean; rootExtra?: pkijs.Extension[]; leafIssuer?: NameForm } = {}): Promise<ReviewPki> {
+async function mintPki(
+  options: {
+    root?: NameForm;
+    intermediateIssuer?: NameForm;
+    signerName?: NameForm;
+    direct?: boolean;
+    rootExtra?: pkijs.Extension[];
+    leafIssuer?: NameForm;
+  } = {},
+): Promise<ReviewPki> {
   const now = Date.now();
   const notBefore = new Date(now - HOUR);
   const rootName = options.root ?? { org: "svc review", cn: "svc review root CA" };
@@ -190,7 +210,8 @@ async function mintPki(options: { root?: NameForm; intermediateIssuer?: NameForm
     eku([OID.emailProtection, OID.documentSigning], false),
   );
   const tsaDer = await leaf({ org: "svc review", cn: "svc review TSA" }, tsa, eku([OID.timeStamping], true));
-  const key = async (p: Party) => pem("PRIVATE KEY", new Uint8Array((await crypto.subtle.exportKey("pkcs8", p.keys.privateKey)) as ArrayBuffer));
+  const key = async (p: Party) =>
+    pem("PRIVATE KEY", new Uint8Array((await crypto.subtle.exportKey("pkcs8", p.keys.privateKey)) as ArrayBuffer));
   return {
     rootPem: pem("CERTIFICATE", rootDer),
     signerChainPem: pem("CERTIFICATE", signerDer) + pem("CERTIFICATE", caDer),
@@ -272,14 +293,24 @@ const OID_SIGNING_CERTIFICATE_V2 = "1.2.840.113549.1.9.16.2.47";
  * An RFC 3161 responder for the signer's "internal" TSA (installDevTsa), shaped as src/dev/tsa-responder.ts writes a
  * token except where `shape` says: which signed attributes, in which order (`sorted`: DER SET OF order), genTime.
  */
-function reviewTsa(shape: { attributes: ("contentType" | "messageDigest" | "signingTime" | "ess")[]; sorted: boolean; genTime?: (now: Date) => Date; certsUnsorted?: boolean; signingTime?: Date }) {
+function reviewTsa(shape: {
+  attributes: ("contentType" | "messageDigest" | "signingTime" | "ess")[];
+  sorted: boolean;
+  genTime?: (now: Date) => Date;
+  certsUnsorted?: boolean;
+  signingTime?: Date;
+}) {
   return async (requestDer: Uint8Array, tsa: { chainPem: string; keyPkcs8Pem: string }, now: Date): Promise<Uint8Array> => {
     const req = pkijs.TimeStampReq.fromBER(requestDer);
     const ders = pemBlocks(tsa.chainPem, "CERTIFICATE");
     const leaf = pkijs.Certificate.fromBER(ders[0]!);
-    const key = await crypto.subtle.importKey("pkcs8", pemBlocks(tsa.keyPkcs8Pem, "PRIVATE KEY")[0]!, { name: "ECDSA", namedCurve: "P-256" }, false, [
-      "sign",
-    ]);
+    const key = await crypto.subtle.importKey(
+      "pkcs8",
+      pemBlocks(tsa.keyPkcs8Pem, "PRIVATE KEY")[0]!,
+      { name: "ECDSA", namedCurve: "P-256" },
+      false,
+      ["sign"],
+    );
     const t = shape.genTime ? shape.genTime(now) : now;
     const genTime = new Date(Math.floor(t.getTime() / 1000) * 1000);
     const tstInfo = sequence(
@@ -333,10 +364,34 @@ describe("fast validator review: the timestamp token", () => {
     ["control: the dev responder's form", { attributes: ["contentType", "signingTime", "messageDigest", "ess"], sorted: true }],
     ["no SigningCertificateV2", { attributes: ["contentType", "signingTime", "messageDigest"], sorted: true }],
     ["contentType and messageDigest only", { attributes: ["contentType", "messageDigest"], sorted: true }],
-    ["signed attributes not in DER SET OF order (signed as written)", { attributes: ["messageDigest", "ess", "contentType", "signingTime"], sorted: false }],
-    ["certificates not in DER SET OF order", { attributes: ["contentType", "signingTime", "messageDigest", "ess"], sorted: true, certsUnsorted: true }],
-    ["a signingTime attribute a year before genTime", { attributes: ["contentType", "signingTime", "messageDigest", "ess"], sorted: true, signingTime: new Date(Date.UTC(2025, 10, 1)) }],
-    ["genTime 30 minutes ago", { attributes: ["contentType", "signingTime", "messageDigest", "ess"], sorted: true, genTime: (n) => new Date(n.getTime() - 30 * 60_000) }],
+    [
+      "R2: signed attributes not in DER SET OF order (signed as written)",
+      { attributes: ["messageDigest", "ess", "contentType", "signingTime"], sorted: false },
+    ],
+    [
+      "certificates not in DER SET OF order",
+      { attributes: ["contentType", "signingTime", "messageDigest", "ess"], sorted: true, certsUnsorted: true },
+    ],
+    [
+      "R7a: a signingTime attribute a year before genTime (before the TSA certificate)",
+      { attributes: ["contentType", "signingTime", "messageDigest", "ess"], sorted: true, signingTime: new Date(Date.UTC(2025, 10, 1)) },
+    ],
+    [
+      "R7b: a signingTime attribute 10 minutes before genTime (inside every validity; the engine reports it as the time)",
+      { attributes: ["contentType", "signingTime", "messageDigest", "ess"], sorted: true, signingTime: new Date(Date.now() - 10 * 60_000) },
+    ],
+    [
+      "R7c: a signingTime attribute a day after genTime",
+      { attributes: ["contentType", "signingTime", "messageDigest", "ess"], sorted: true, signingTime: new Date(Date.now() + DAY) },
+    ],
+    [
+      "genTime 30 minutes ago",
+      {
+        attributes: ["contentType", "signingTime", "messageDigest", "ess"],
+        sorted: true,
+        genTime: (n) => new Date(n.getTime() - 30 * 60_000),
+      },
+    ],
   ];
   for (const [name, shape] of cases) {
     it(`token: ${name}`, async () => {
