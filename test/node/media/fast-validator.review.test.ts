@@ -15,21 +15,19 @@ import {
   childrenOf,
   contentOf,
   derSetOrder,
-  encodingOf,
-  readTlv,
-  type Tlv,
   ecdsaSignatureDer,
+  encodingOf,
   generalizedTime,
   octetString,
   oid,
+  readTlv,
   sequence,
   setOf,
   smallInteger,
+  type Tlv,
   tlv,
   unsignedInteger,
 } from "../../../src/media/c2pa/der";
-import { type CborItem, decodeCbor, isCborTag } from "../../../src/platform/cbor";
-import { type CborValue, encodeCbor } from "../../../src/platform/cbor-encode";
 import { initC2paEngine } from "../../../src/media/c2pa/engine";
 import { fastVerifyJpeg } from "../../../src/media/c2pa/fast-validator";
 import { extractManifestStore } from "../../../src/media/c2pa/jumbf-carriers";
@@ -46,6 +44,8 @@ import {
 import { installDevTsa } from "../../../src/media/c2pa/tsa-dev-port";
 import { verifyManifest } from "../../../src/media/c2pa/verifier";
 import type { ManifestPlan } from "../../../src/media/types";
+import { type CborItem, decodeCbor, isCborTag } from "../../../src/platform/cbor";
+import { type CborValue, encodeCbor } from "../../../src/platform/cbor-encode";
 
 const require = createRequire(import.meta.url);
 const FIXTURES = join(import.meta.dirname, "..", "..", "fixtures");
