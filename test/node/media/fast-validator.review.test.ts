@@ -3,6 +3,8 @@
  * verifyManifest must equal the engine path (deep-equal) and, on the reviewed code, does not. Each file is signed
  * by the service's own signer (C2paSigner) with a PKI minted here, so every signature in it verifies: what differs
  * is a reading, not a forgery.
+ * Findings are the tests named R1…R7 (they fail on the reviewed code); the others record inputs checked and found
+ * judged alike.
  */
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
@@ -456,7 +458,7 @@ function paddedSignatureR(token: Uint8Array): Uint8Array {
 }
 
 describe("fast validator review: a timestamp token re-encoded by anyone (the unprotected header is signed by no one)", () => {
-  it("R3: the token signature's r with a redundant leading zero (BER INTEGER) is judged as the engine judges it", async () => {
+  it("check: the token signature's r with a redundant leading zero (BER INTEGER) is judged as the engine judges it", async () => {
     const p = await mintPki();
     const signed = await signWith(p, image("media/sample.jpg"));
     const mutated = withToken(signed, paddedSignatureR);
@@ -464,7 +466,7 @@ describe("fast validator review: a timestamp token re-encoded by anyone (the unp
     const original = await both(signed, p.rootPem);
     expect(original.own.status).toBe("verified");
     const { fast, engine, own } = await both(mutated, p.rootPem);
-    console.log("R3", own.status, "reason" in own ? own.reason : "", "fast:", state(fast), "engine:", state(engine));
+    console.log("check BER r", own.status, "reason" in own ? own.reason : "", "fast:", state(fast), "engine:", state(engine));
     expect(fast).toStrictEqual(engine);
   }, 60_000);
 });
@@ -521,7 +523,7 @@ function app11(en: number, z: number, body: Uint8Array): Uint8Array {
 }
 
 describe("fast validator review: APP11 after the first scan (present in the image before it was signed)", () => {
-  it("R4: an APP11 continuation packet of the store's instance after the scan is judged as the engine judges it", async () => {
+  it("check: an APP11 continuation packet of the store's instance after the scan is judged as the engine judges it", async () => {
     const p = await mintPki();
     const source = image("media/sample.jpg");
     const plain = await signWith(p, source);
@@ -537,7 +539,18 @@ describe("fast validator review: APP11 after the first scan (present in the imag
       const signed = await signWith(p, beforeEoi(source, segment));
       const kept = Buffer.from(signed).indexOf(Buffer.from(segment)) >= 0;
       const { fast, engine, own } = await both(signed, p.rootPem);
-      console.log("R4", name, "kept:", kept, own.status, "reason" in own ? own.reason : "", "fast:", state(fast), "engine:", state(engine));
+      console.log(
+        "check APP11 after scan",
+        name,
+        "kept:",
+        kept,
+        own.status,
+        "reason" in own ? own.reason : "",
+        "fast:",
+        state(fast),
+        "engine:",
+        state(engine),
+      );
       expect(fast).toStrictEqual(engine);
     }
   }, 60_000);
