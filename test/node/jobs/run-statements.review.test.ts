@@ -1,0 +1,86 @@
+import { and, eq, inArray, isNull } from "drizzle-orm";
+import { drizzle } from "drizzle-orm/d1";
+import { describe, expect, it } from "vitest";
+import type { Database } from "../../../src/db/client";
+import * as schema from "../../../src/db/schema";
+import { advanceStep } from "../../../src/jobs/repo";
+
+/*
+ * #19 review: the run's shapes (repo/index.ts `shape`) always SET every column they were built with, and bind the
+ * call's value as given. drizzle's `.set()` leaves out a property whose value is undefined; a step output that
+ * JSON.stringify cannot write (undefined) therefore gave drizzle's `UPDATE … SET state, completed_at` (output left
+ * as it was), while the shape binds `undefined` for `output`, which D1 refuses (D1_TYPE_ERROR: the whole step
+ * batch fails, the run throws as transient and is retried until its attempts are exhausted).
+ */
+
+const { jobs, jobSteps } = schema;
+
+function recordingDb() {
+  const statements: { sql: string; params: unknown[] }[] = [];
+  const client = {
+    prepare: (sql: string) => ({
+      bind: (...params: unknown[]) => {
+        const s = { sql, params };
+        statements.push(s);
+        return s;
+      },
+    }),
+    batch: async (batch: unknown[]) => batch.map(() => ({ results: [], success: true, meta: {} })),
+  };
+  const db = drizzle(client as unknown as D1Database, { schema }) as unknown as Database;
+  return { db, statements };
+}
+
+const reference = drizzle({} as D1Database, { schema });
+const sqlOf = (q: { toSQL(): { sql: string; params: unknown[] } }) => {
+  const { sql, params } = q.toSQL();
+  return { sql, params };
+};
+const heldBy = (jobId: string, attempt: number) =>
+  reference
+    .select({ id: jobs.id })
+    .from(jobs)
+    .where(and(eq(jobs.id, jobId), eq(jobs.attempts, attempt)));
+const notCancelled = (jobId: string, attempt: number) =>
+  reference
+    .select({ id: jobs.id })
+    .from(jobs)
+    .where(and(eq(jobs.id, jobId), eq(jobs.attempts, attempt), isNull(jobs.cancelRequestedAt)));
+
+describe("run statements built once per shape: review (#19)", () => {
+  it("a finished step whose output JSON.stringify leaves undefined is drizzle's record (no undefined bound)", async () => {
+    const { db, statements } = recordingDb();
+    await advanceStep(db, "ten_1", "job_1", { finished: { step: "watermark", output: undefined }, next: null }, 3, 60_000);
+    const now = statements[0]!.params[1] as number;
+    expect(statements[0]!.params).not.toContain(undefined);
+    expect(statements[0]).toEqual(
+      sqlOf(
+        reference
+          .update(jobSteps)
+          .set({ state: "completed", completedAt: now, output: JSON.stringify(undefined) })
+          .where(and(eq(jobSteps.jobId, "job_1"), eq(jobSteps.step, "watermark"), inArray(jobSteps.jobId, heldBy("job_1", 3)))),
+      ),
+    );
+  });
+
+  it("an instant step whose output JSON.stringify leaves undefined is drizzle's record (no undefined bound)", async () => {
+    const { db, statements } = recordingDb();
+    await advanceStep(
+      db,
+      "ten_1",
+      "job_1",
+      { finished: null, instant: [{ step: "inspect", output: undefined, startedAt: 5, completedAt: 7 }], next: null },
+      3,
+      60_000,
+    );
+    expect(statements[1]!.params).not.toContain(undefined);
+    expect(statements[1]).toEqual(
+      sqlOf(
+        reference
+          .update(jobSteps)
+          .set({ state: "completed", completedAt: 7, output: JSON.stringify(undefined) })
+          .where(and(eq(jobSteps.jobId, "job_1"), eq(jobSteps.step, "inspect"), inArray(jobSteps.jobId, notCancelled("job_1", 3)))),
+      ),
+    );
+  });
+});
