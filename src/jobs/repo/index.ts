@@ -331,7 +331,7 @@ export async function advanceStep(
     ...(move.finished ? completeStatements(db, jobId, attempt, move.finished.step, move.finished.output, now, leaseMs) : []),
     ...(move.instant ?? []).flatMap((s) => [
       beginStatement(db, jobId, attempt, s.step, s.startedAt ?? now),
-      recordInstant(db, { jobId, attempt, step: s.step, completedAt: s.completedAt ?? now, output: JSON.stringify(s.output) }),
+      recordInstant(db, { jobId, attempt, step: s.step, completedAt: s.completedAt ?? now, output: jsonOrNull(s.output) }),
     ]),
     ...(move.next ? [beginStatement(db, jobId, attempt, move.next, now)] : []),
     jobStatement(db, { tenantId, jobId }),
@@ -339,6 +339,12 @@ export async function advanceStep(
   const results = await db.$client.batch(statements);
   return rowsOf(jobs, results[results.length - 1])[0] ?? null;
 }
+
+/**
+ * A step output as stored: its JSON, or null when it has none (`JSON.stringify` gives undefined for undefined, a
+ * function or a symbol, and D1 refuses to bind undefined: the whole step batch would fail).
+ */
+const jsonOrNull = (output: unknown): string | null => JSON.stringify(output) ?? null;
 
 /** A step's record: its name and its output (stored as JSON). */
 export interface StepRecord {
@@ -385,7 +391,7 @@ const beginShape = shape<{ jobId: string; attempt: number; step: string; now: nu
 );
 
 /** An instant step's record, only while the job is held and not cancelled (as its begin checked). */
-const recordInstant = shape<{ jobId: string; attempt: number; step: string; completedAt: number; output: string }>((db, p) =>
+const recordInstant = shape<{ jobId: string; attempt: number; step: string; completedAt: number; output: string | null }>((db, p) =>
   db
     .update(jobSteps)
     .set({ state: "completed", completedAt: sql`${p("completedAt")}`, output: sql`${p("output")}` })
@@ -401,12 +407,12 @@ const recordInstant = shape<{ jobId: string; attempt: number; step: string; comp
 /** A finished step and its output; a finished step is news, so the lease is renewed with it (only by its holder). */
 function completeStatements(db: Database, jobId: string, attempt: number, step: string, output: unknown, now: number, leaseMs: LeaseMs) {
   return [
-    completeShape(db, { jobId, attempt, step, now, output: JSON.stringify(output) }),
+    completeShape(db, { jobId, attempt, step, now, output: jsonOrNull(output) }),
     renewShape(db, { jobId, attempt, now, lease: now + leaseMs }),
   ];
 }
 
-const completeShape = shape<{ jobId: string; attempt: number; step: string; now: number; output: string }>((db, p) =>
+const completeShape = shape<{ jobId: string; attempt: number; step: string; now: number; output: string | null }>((db, p) =>
   db
     .update(jobSteps)
     .set({ state: "completed", completedAt: sql`${p("now")}`, output: sql`${p("output")}` })

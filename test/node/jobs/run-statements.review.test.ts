@@ -9,8 +9,9 @@ import { advanceStep } from "../../../src/jobs/repo";
  * #19 review: the run's shapes (repo/index.ts `shape`) always SET every column they were built with, and bind the
  * call's value as given. drizzle's `.set()` leaves out a property whose value is undefined; a step output that
  * JSON.stringify cannot write (undefined) therefore gave drizzle's `UPDATE … SET state, completed_at` (output left
- * as it was), while the shape binds `undefined` for `output`, which D1 refuses (D1_TYPE_ERROR: the whole step
- * batch fails, the run throws as transient and is retried until its attempts are exhausted).
+ * as it was), while the shape bound `undefined` for `output`, which D1 refuses (D1_TYPE_ERROR: the whole step
+ * batch fails, the run throws as transient and is retried until its attempts are exhausted). Fixed by storing
+ * such an output as null (repo/index.ts `jsonOrNull`): the statement is drizzle's for `output: null`.
  */
 
 const { jobs, jobSteps } = schema;
@@ -48,7 +49,7 @@ const notCancelled = (jobId: string, attempt: number) =>
     .where(and(eq(jobs.id, jobId), eq(jobs.attempts, attempt), isNull(jobs.cancelRequestedAt)));
 
 describe("run statements built once per shape: review (#19)", () => {
-  it("a finished step whose output JSON.stringify leaves undefined is drizzle's record (no undefined bound)", async () => {
+  it("a finished step whose output JSON.stringify leaves undefined is recorded with a null output (no undefined bound)", async () => {
     const { db, statements } = recordingDb();
     await advanceStep(db, "ten_1", "job_1", { finished: { step: "watermark", output: undefined }, next: null }, 3, 60_000);
     const now = statements[0]!.params[1] as number;
@@ -57,13 +58,13 @@ describe("run statements built once per shape: review (#19)", () => {
       sqlOf(
         reference
           .update(jobSteps)
-          .set({ state: "completed", completedAt: now, output: JSON.stringify(undefined) })
+          .set({ state: "completed", completedAt: now, output: null })
           .where(and(eq(jobSteps.jobId, "job_1"), eq(jobSteps.step, "watermark"), inArray(jobSteps.jobId, heldBy("job_1", 3)))),
       ),
     );
   });
 
-  it("an instant step whose output JSON.stringify leaves undefined is drizzle's record (no undefined bound)", async () => {
+  it("an instant step whose output JSON.stringify leaves undefined is recorded with a null output (no undefined bound)", async () => {
     const { db, statements } = recordingDb();
     await advanceStep(
       db,
@@ -78,7 +79,7 @@ describe("run statements built once per shape: review (#19)", () => {
       sqlOf(
         reference
           .update(jobSteps)
-          .set({ state: "completed", completedAt: 7, output: JSON.stringify(undefined) })
+          .set({ state: "completed", completedAt: 7, output: null })
           .where(and(eq(jobSteps.jobId, "job_1"), eq(jobSteps.step, "inspect"), inArray(jobSteps.jobId, notCancelled("job_1", 3)))),
       ),
     );
