@@ -26,6 +26,7 @@ import { type JumbfBox, type JumbfSuperbox, parseJumbf } from "./jumbf-box";
 import { jpegManifestStoreInstances } from "./jumbf-carriers";
 import { issuedBy } from "./ocsp-verify";
 import { type SignerSummary, signerSummaryFromCose } from "./signer-summary";
+import { subjectNameDer } from "./trust-anchors";
 import { OID_SIGNED_DATA, OID_TST_INFO, pemBlocks } from "./tsa-der";
 
 /** The engine's json() of a store, as far as the verifier reads it (verifier.ts StoreJson). */
@@ -517,6 +518,8 @@ interface CachedCert {
   id: string;
   issuerDer: Uint8Array | null;
   serialDer: Uint8Array | null;
+  /** The subject Name's DER: the engine matches issuer to subject by these bytes, not by pkijs isEqual's reading. */
+  subjectDer: Uint8Array | null;
 }
 
 /**
@@ -532,7 +535,8 @@ async function cachedCertificate(der: Uint8Array, parse: (der: Uint8Array) => pk
   const hit = parsedCertificates.get(key);
   if (hit) return hit;
   const cert = parse(der);
-  const entry: CachedCert = { cert, der: der.slice(), id, ...issuerAndSerial(der) };
+  const copy = der.slice();
+  const entry: CachedCert = { cert, der: copy, id, ...issuerAndSerial(copy), subjectDer: subjectNameDer(copy) };
   if (parsedCertificates.size >= 256) parsedCertificates.delete(parsedCertificates.keys().next().value!);
   parsedCertificates.set(key, entry);
   return entry;
@@ -659,8 +663,8 @@ async function checkAnchored(leaf: CachedCert, ca: CachedCert, anchorsPem: strin
   need(await issuedByCached(leaf, ca), "leaf not issued by its CA");
   for (const anchor of await anchorsOf(anchorsPem)) {
     const a = anchor.cert;
-    if (!a.subject.isEqual(ca.cert.issuer)) continue;
-    if (!a.subject.isEqual(a.issuer) || !times.every((t) => within(a, t))) continue;
+    if (!sameName(anchor.subjectDer, ca.issuerDer)) continue;
+    if (!sameName(anchor.subjectDer, anchor.issuerDer) || !times.every((t) => within(a, t))) continue;
     const bc = extensions(a).get(OID.basicConstraints);
     if (!(bc?.parsedValue instanceof pkijs.BasicConstraints && bc.parsedValue.cA === true)) continue;
     if (await issuedByCached(ca, anchor)) return;
@@ -670,7 +674,13 @@ async function checkAnchored(leaf: CachedCert, ca: CachedCert, anchorsPem: strin
 
 const issued = new Map<string, Promise<boolean>>();
 
+/** Name equality as the engine reads it: the exact DER bytes (pkijs isEqual ignores case, spaces and string types). */
+function sameName(a: Uint8Array | null, b: Uint8Array | null): boolean {
+  return a !== null && b !== null && equalBytes(a, b);
+}
+
 function issuedByCached(cert: CachedCert, issuer: CachedCert): Promise<boolean> {
+  if (!sameName(cert.issuerDer, issuer.subjectDer)) return Promise.resolve(false);
   const id = `${cert.id}:${issuer.id}`;
   let result = issued.get(id);
   if (!result) {
