@@ -20,7 +20,7 @@ import { type CborItem, decodeCbor, isCborTag } from "../../platform/cbor";
 import { type CborValue, encodeCbor } from "../../platform/cbor-encode";
 import { indexOfBytes } from "./byte-search";
 import { protectedHeaderBytes, sigStructure, sigTst2Data } from "./cose";
-import { childrenOf, contentOf, encodingOf, oidText, readTlv, type Tlv } from "./der";
+import { childrenOf, compareEncodings, contentOf, encodingOf, oidText, readTlv, type Tlv } from "./der";
 import { rawEcdsaSignature } from "./integrity";
 import { type JumbfBox, type JumbfSuperbox, parseJumbf } from "./jumbf-box";
 import { jpegManifestStoreInstances } from "./jumbf-carriers";
@@ -801,6 +801,12 @@ async function checkTimestamp(token: Uint8Array, data: Uint8Array, anchorsPem: s
   await checkAnchored(tsa, ca, anchorsPem, [genTime, now]);
 
   const attrs = kids(si[3], 0xa0, "signed attributes");
+  // Signed as written, but the engine refuses (timeStamp.untrusted) attributes not in DER SET OF order.
+  const encodings = attrs.map((a) => encodingOf(b, a));
+  need(
+    encodings.every((e, i) => i === 0 || compareEncodings(encodings[i - 1]!, e) <= 0),
+    "signed attributes not in DER SET OF order",
+  );
   const seen = new Set<string>();
   for (const attr of attrs) {
     const parts = kids(attr, 0x30, "attribute");
