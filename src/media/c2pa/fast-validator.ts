@@ -20,7 +20,7 @@ import { type CborItem, decodeCbor, isCborTag } from "../../platform/cbor";
 import { type CborValue, encodeCbor } from "../../platform/cbor-encode";
 import { indexOfBytes } from "./byte-search";
 import { protectedHeaderBytes, sigStructure, sigTst2Data } from "./cose";
-import { childrenOf, compareEncodings, contentOf, encodingOf, oidText, readTlv, type Tlv } from "./der";
+import { childrenOf, compareEncodings, contentOf, encodingOf, generalizedTime, oidText, readTlv, type Tlv, utcTime } from "./der";
 import { rawEcdsaSignature } from "./integrity";
 import { type JumbfBox, type JumbfSuperbox, parseJumbf } from "./jumbf-box";
 import { jpegManifestStoreInstances } from "./jumbf-carriers";
@@ -710,7 +710,7 @@ function publicKey(c: CachedCert): Promise<CryptoKey> {
 
 /**
  * An RFC 3161 token over `data` (RFC 5652 SignedData, read as strict DER): one signer with the TSA profile,
- * chained to an anchor, signed attributes contentType + messageDigest (+ signingTime, signingCertificateV2 naming
+ * chained to an anchor, signed attributes contentType + messageDigest (+ signingTime equal to genTime, signingCertificateV2 naming
  * the TSA certificate), no unsigned attributes or CRLs, a TSTInfo v1 with a SHA-256 imprint of `data` and a
  * whole-second genTime not in the future. Returns genTime (ms).
  */
@@ -819,7 +819,13 @@ async function checkTimestamp(token: Uint8Array, data: Uint8Array, anchorsPem: s
     if (type === OID.contentType) need(v.tag === 0x06 && oidText(contentOf(b, v)) === OID_TST_INFO, "contentType attribute");
     else if (type === OID.messageDigest) need(v.tag === 0x04 && equalBytes(contentOf(b, v), await sha256(tstBytes)), "messageDigest");
     else if (type === OID.signingCertificateV2) need(equalBytes(essCertHash(encodingOf(b, v)), await sha256(tsa.der)), "ESS cert hash");
-    else need(type === OID.signingTime && (v.tag === 0x17 || v.tag === 0x18), `signed attribute ${type}`);
+    else {
+      // The engine takes a signingTime as the timestamp's time; ours (dev TSA: UTCTime) says genTime, to the byte.
+      need(type === OID.signingTime, `signed attribute ${type}`);
+      const at = new Date(genTime);
+      const utc = genTime >= Date.UTC(1950, 0, 1) && genTime < Date.UTC(2050, 0, 1) ? utcTime(at) : null;
+      need(equalBytes(encodingOf(b, v), generalizedTime(at)) || (utc && equalBytes(encodingOf(b, v), utc)), "signingTime not genTime");
+    }
   }
   need(seen.has(OID.contentType) && seen.has(OID.messageDigest), "required signed attributes");
   // What is signed: the attributes' own encoding, retagged as the SET OF (RFC 5652 §5.4).
