@@ -15,7 +15,7 @@
  */
 import * as asn1js from "asn1js";
 import * as pkijs from "pkijs";
-import { equalBytes, hex } from "../../platform/bytes";
+import { base64, equalBytes, hex } from "../../platform/bytes";
 import { type CborItem, decodeCbor, isCborTag } from "../../platform/cbor";
 import { type CborValue, encodeCbor } from "../../platform/cbor-encode";
 import { indexOfBytes } from "./byte-search";
@@ -647,6 +647,12 @@ function anchorsOf(pem: string): Promise<CachedCert[]> {
     // A bundle with anything but certificates, or one we cannot read whole, is the engine's to judge.
     const blocks = pemBlocks(pem, "CERTIFICATE");
     need(blocks.length === (pem.match(/-----BEGIN /g) ?? []).length, "trust bundle with other blocks");
+    // atob also reads base64 without its '=' padding or with stray trailing bits; the engine's settings parser does not.
+    const bodies = [...pem.matchAll(/-----BEGIN CERTIFICATE-----([\s\S]*?)-----END CERTIFICATE-----/g)];
+    need(
+      bodies.length === blocks.length && bodies.every((m, i) => m[1]!.replace(/\s+/g, "") === base64(blocks[i]!)),
+      "trust bundle base64 not canonical",
+    );
     anchors = Promise.all(blocks.map((der) => cachedCertificate(der, parseCertificate)));
     if (anchorBundles.size >= 8) anchorBundles.delete(anchorBundles.keys().next().value!);
     anchorBundles.set(pem, anchors);
