@@ -126,11 +126,14 @@ export const smallInteger = (n: number) => unsignedInteger(new Uint8Array([n]));
 
 /** DER bytes in the order of a DER SET OF (X.690 §11.6: ascending encodings). */
 export function derSetOrder(items: Uint8Array[]): Uint8Array[] {
-  return [...items].sort((a, b) => {
-    const n = Math.min(a.length, b.length);
-    for (let i = 0; i < n; i++) if (a[i] !== b[i]) return a[i]! - b[i]!;
-    return a.length - b.length;
-  });
+  return [...items].sort(compareEncodings);
+}
+
+/** The order of a DER SET OF: encodings compared as octet strings, the shorter one padded with zeros. */
+export function compareEncodings(a: Uint8Array, b: Uint8Array): number {
+  const n = Math.min(a.length, b.length);
+  for (let i = 0; i < n; i++) if (a[i] !== b[i]) return a[i]! - b[i]!;
+  return a.length - b.length;
 }
 
 /** A WebCrypto ECDSA signature (r || s) as the DER Ecdsa-Sig-Value CMS carries. */

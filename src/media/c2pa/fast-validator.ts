@@ -15,17 +15,18 @@
  */
 import * as asn1js from "asn1js";
 import * as pkijs from "pkijs";
-import { equalBytes, hex } from "../../platform/bytes";
+import { base64, equalBytes, hex } from "../../platform/bytes";
 import { type CborItem, decodeCbor, isCborTag } from "../../platform/cbor";
 import { type CborValue, encodeCbor } from "../../platform/cbor-encode";
 import { indexOfBytes } from "./byte-search";
 import { protectedHeaderBytes, sigStructure, sigTst2Data } from "./cose";
-import { childrenOf, contentOf, encodingOf, oidText, readTlv, type Tlv } from "./der";
+import { childrenOf, compareEncodings, contentOf, encodingOf, generalizedTime, oidText, readTlv, type Tlv, utcTime } from "./der";
 import { rawEcdsaSignature } from "./integrity";
 import { type JumbfBox, type JumbfSuperbox, parseJumbf } from "./jumbf-box";
 import { jpegManifestStoreInstances } from "./jumbf-carriers";
 import { issuedBy } from "./ocsp-verify";
 import { type SignerSummary, signerSummaryFromCose } from "./signer-summary";
+import { subjectNameDer } from "./trust-anchors";
 import { OID_SIGNED_DATA, OID_TST_INFO, pemBlocks } from "./tsa-der";
 
 /** The engine's json() of a store, as far as the verifier reads it (verifier.ts StoreJson). */
@@ -517,6 +518,8 @@ interface CachedCert {
   id: string;
   issuerDer: Uint8Array | null;
   serialDer: Uint8Array | null;
+  /** The subject Name's DER: the engine matches issuer to subject by these bytes, not by pkijs isEqual's reading. */
+  subjectDer: Uint8Array | null;
 }
 
 /**
@@ -532,7 +535,8 @@ async function cachedCertificate(der: Uint8Array, parse: (der: Uint8Array) => pk
   const hit = parsedCertificates.get(key);
   if (hit) return hit;
   const cert = parse(der);
-  const entry: CachedCert = { cert, der: der.slice(), id, ...issuerAndSerial(der) };
+  const copy = der.slice();
+  const entry: CachedCert = { cert, der: copy, id, ...issuerAndSerial(copy), subjectDer: subjectNameDer(copy) };
   if (parsedCertificates.size >= 256) parsedCertificates.delete(parsedCertificates.keys().next().value!);
   parsedCertificates.set(key, entry);
   return entry;
@@ -643,6 +647,12 @@ function anchorsOf(pem: string): Promise<CachedCert[]> {
     // A bundle with anything but certificates, or one we cannot read whole, is the engine's to judge.
     const blocks = pemBlocks(pem, "CERTIFICATE");
     need(blocks.length === (pem.match(/-----BEGIN /g) ?? []).length, "trust bundle with other blocks");
+    // atob also reads base64 without its '=' padding or with stray trailing bits; the engine's settings parser does not.
+    const bodies = [...pem.matchAll(/-----BEGIN CERTIFICATE-----([\s\S]*?)-----END CERTIFICATE-----/g)];
+    need(
+      bodies.length === blocks.length && bodies.every((m, i) => m[1]!.replace(/\s+/g, "") === base64(blocks[i]!)),
+      "trust bundle base64 not canonical",
+    );
     anchors = Promise.all(blocks.map((der) => cachedCertificate(der, parseCertificate)));
     if (anchorBundles.size >= 8) anchorBundles.delete(anchorBundles.keys().next().value!);
     anchorBundles.set(pem, anchors);
@@ -659,8 +669,8 @@ async function checkAnchored(leaf: CachedCert, ca: CachedCert, anchorsPem: strin
   need(await issuedByCached(leaf, ca), "leaf not issued by its CA");
   for (const anchor of await anchorsOf(anchorsPem)) {
     const a = anchor.cert;
-    if (!a.subject.isEqual(ca.cert.issuer)) continue;
-    if (!a.subject.isEqual(a.issuer) || !times.every((t) => within(a, t))) continue;
+    if (!sameName(anchor.subjectDer, ca.issuerDer)) continue;
+    if (!sameName(anchor.subjectDer, anchor.issuerDer) || !times.every((t) => within(a, t))) continue;
     const bc = extensions(a).get(OID.basicConstraints);
     if (!(bc?.parsedValue instanceof pkijs.BasicConstraints && bc.parsedValue.cA === true)) continue;
     if (await issuedByCached(ca, anchor)) return;
@@ -670,7 +680,13 @@ async function checkAnchored(leaf: CachedCert, ca: CachedCert, anchorsPem: strin
 
 const issued = new Map<string, Promise<boolean>>();
 
+/** Name equality as the engine reads it: the exact DER bytes (pkijs isEqual ignores case, spaces and string types). */
+function sameName(a: Uint8Array | null, b: Uint8Array | null): boolean {
+  return a !== null && b !== null && equalBytes(a, b);
+}
+
 function issuedByCached(cert: CachedCert, issuer: CachedCert): Promise<boolean> {
+  if (!sameName(cert.issuerDer, issuer.subjectDer)) return Promise.resolve(false);
   const id = `${cert.id}:${issuer.id}`;
   let result = issued.get(id);
   if (!result) {
@@ -700,7 +716,7 @@ function publicKey(c: CachedCert): Promise<CryptoKey> {
 
 /**
  * An RFC 3161 token over `data` (RFC 5652 SignedData, read as strict DER): one signer with the TSA profile,
- * chained to an anchor, signed attributes contentType + messageDigest (+ signingTime, signingCertificateV2 naming
+ * chained to an anchor, signed attributes contentType + messageDigest (+ signingTime equal to genTime, signingCertificateV2 naming
  * the TSA certificate), no unsigned attributes or CRLs, a TSTInfo v1 with a SHA-256 imprint of `data` and a
  * whole-second genTime not in the future. Returns genTime (ms).
  */
@@ -791,6 +807,12 @@ async function checkTimestamp(token: Uint8Array, data: Uint8Array, anchorsPem: s
   await checkAnchored(tsa, ca, anchorsPem, [genTime, now]);
 
   const attrs = kids(si[3], 0xa0, "signed attributes");
+  // Signed as written, but the engine refuses (timeStamp.untrusted) attributes not in DER SET OF order.
+  const encodings = attrs.map((a) => encodingOf(b, a));
+  need(
+    encodings.every((e, i) => i === 0 || compareEncodings(encodings[i - 1]!, e) <= 0),
+    "signed attributes not in DER SET OF order",
+  );
   const seen = new Set<string>();
   for (const attr of attrs) {
     const parts = kids(attr, 0x30, "attribute");
@@ -803,7 +825,13 @@ async function checkTimestamp(token: Uint8Array, data: Uint8Array, anchorsPem: s
     if (type === OID.contentType) need(v.tag === 0x06 && oidText(contentOf(b, v)) === OID_TST_INFO, "contentType attribute");
     else if (type === OID.messageDigest) need(v.tag === 0x04 && equalBytes(contentOf(b, v), await sha256(tstBytes)), "messageDigest");
     else if (type === OID.signingCertificateV2) need(equalBytes(essCertHash(encodingOf(b, v)), await sha256(tsa.der)), "ESS cert hash");
-    else need(type === OID.signingTime && (v.tag === 0x17 || v.tag === 0x18), `signed attribute ${type}`);
+    else {
+      // The engine takes a signingTime as the timestamp's time; ours (dev TSA: UTCTime) says genTime, to the byte.
+      need(type === OID.signingTime, `signed attribute ${type}`);
+      const at = new Date(genTime);
+      const utc = genTime >= Date.UTC(1950, 0, 1) && genTime < Date.UTC(2050, 0, 1) ? utcTime(at) : null;
+      need(equalBytes(encodingOf(b, v), generalizedTime(at)) || (utc && equalBytes(encodingOf(b, v), utc)), "signingTime not genTime");
+    }
   }
   need(seen.has(OID.contentType) && seen.has(OID.messageDigest), "required signed attributes");
   // What is signed: the attributes' own encoding, retagged as the SET OF (RFC 5652 §5.4).

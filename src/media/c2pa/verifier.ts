@@ -454,8 +454,11 @@ async function engineVerify(
     return verificationOf(store, label, signer, check);
   } catch (error) {
     const message = String((error as Error)?.message ?? error);
-    if (/remote/i.test(message)) {
-      const url = /(https?:\/\/[^\s"')]+)/.exec(message)?.[1] ?? null;
+    // Only the engine's own remote-manifest error, as it throws it (`C2pa(RemoteManifestUrl("…"))`): other errors
+    // (a settings error echoes `remote_manifest_fetch`, and the trust bundle's text) can say "remote" anywhere.
+    const remote = /^C2pa\(RemoteManifest(?:Url|Fetch)\(([\s\S]*)\)\)$/.exec(message);
+    if (remote) {
+      const url = /^"(https?:\/\/[^\s"')]+)"$/.exec(remote[1]!)?.[1] ?? null;
       return { facts: { state: "remote", url }, claims: null, signer: null, assertion_labels: [] };
     }
     if (/no\s*(jumbf|manifest|c2pa)|not found|JumbfNotFound|ProvenanceMissing/i.test(message)) {

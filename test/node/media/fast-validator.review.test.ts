@@ -402,6 +402,8 @@ describe("fast validator review: the timestamp token", () => {
       installDevTsa(devTsa);
       const { fast, engine, own } = await both(signed, p.rootPem);
       console.log("TSA", name, own.status, "reason" in own ? own.reason : "", "fast:", state(fast), "engine:", state(engine));
+      // The deferrals for R2 and R7 keep the fast path for a token in order whose signingTime is its genTime.
+      if (name.startsWith("control")) expect(own.status).toBe("verified");
       expect(fast).toStrictEqual(engine);
     }, 60_000);
   }
