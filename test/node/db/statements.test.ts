@@ -1,6 +1,7 @@
-import { and, eq } from "drizzle-orm";
+import { and, eq, lt, or, sql } from "drizzle-orm";
 import { drizzle } from "drizzle-orm/d1";
 import { describe, expect, it } from "vitest";
+import { touchLastUsed } from "../../../src/api-keys/repo";
 import { insertRequestLogs } from "../../../src/api-keys/repo/request-logs";
 import { meteringStateQueries } from "../../../src/billing/repo/accounts";
 import type { Database } from "../../../src/db/client";
@@ -16,7 +17,7 @@ import { claimIdempotencyKey, completeIdempotencyKey, releaseIdempotencyKey } fr
  * queries as they were written before the shapes.
  */
 
-const { apiRequestLogs, idempotencyRecords, assets, objects, wallets } = schema;
+const { apiKeys, apiRequestLogs, idempotencyRecords, assets, objects, wallets } = schema;
 
 /** A D1 stand-in recording each bound statement; `answer(i)` gives the results of the i-th statement run (alone or in a batch). */
 function recordingDb(answer: (sql: string) => Record<string, unknown>[] = () => []) {
@@ -237,5 +238,18 @@ describe("hot statements built once per shape (#19)", () => {
       metering: { planRevision: 3, wallet: rowOf(wallets, walletRaw) },
     });
     expect(found?.metering.wallet?.enabled).toBe(true);
+  });
+
+  it("an api key's last-used write is drizzle's statement for the same values", async () => {
+    const { db, statements } = recordingDb();
+    await touchLastUsed(db, "key_1", now);
+    expect(statements).toEqual([
+      sqlOf(
+        reference
+          .update(apiKeys)
+          .set({ lastUsedAt: now })
+          .where(and(eq(apiKeys.id, "key_1"), or(sql`${apiKeys.lastUsedAt} IS NULL`, lt(apiKeys.lastUsedAt, now - 60_000)))),
+      ),
+    ]);
   });
 });
