@@ -2,6 +2,7 @@ import { and, eq, gt, isNull, lt, or, sql } from "drizzle-orm";
 import type { Database } from "../../db/client";
 import { newestFirst, pageWindow } from "../../db/keyset";
 import { apiKeys, tenants, users } from "../../db/schema";
+import { shape } from "../../db/statements";
 import { forgetCachedKeys, forgetUnknownKeyHash } from "../../platform/auth/key-cache";
 import type { KeyCredential, KeyLookup } from "../../platform/auth/key-lookup";
 import { type KeyRestrictions, type KeyRetention, NO_RESTRICTIONS, NO_RETENTION } from "../controls";
@@ -23,11 +24,16 @@ export async function findKeyByHash(db: Database, secretHash: string) {
 
 /** Records use at most once a minute per key, so authentication does not write on every request. */
 export async function touchLastUsed(db: Database, keyId: string, now: number) {
-  await db
-    .update(apiKeys)
-    .set({ lastUsedAt: now })
-    .where(and(eq(apiKeys.id, keyId), or(sql`${apiKeys.lastUsedAt} IS NULL`, lt(apiKeys.lastUsedAt, now - 60_000))));
+  await touchShape(db, { keyId, now, minuteAgo: now - 60_000 }).run();
 }
+
+/** Built once and bound per call (db/statements.ts): every key's first request of a minute runs it. */
+const touchShape = shape<{ keyId: string; now: number; minuteAgo: number }>((db, p) =>
+  db
+    .update(apiKeys)
+    .set({ lastUsedAt: p("now") as never })
+    .where(and(eq(apiKeys.id, p("keyId")), or(sql`${apiKeys.lastUsedAt} IS NULL`, lt(apiKeys.lastUsedAt, p("minuteAgo"))))),
+);
 
 /** The api-keys side of authentication's key port: the stored row and its controls, as platform/auth reads them. */
 export const apiKeyLookup: KeyLookup = {

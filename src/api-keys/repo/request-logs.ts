@@ -1,6 +1,7 @@
 import { and, count, desc, eq, gte, lt, lte, max, or, sql } from "drizzle-orm";
 import type { Database } from "../../db/client";
 import { apiRequestLogs } from "../../db/schema";
+import { insertStatement } from "../../db/statements";
 
 /** Request logs are kept this long, then swept. */
 export const REQUEST_LOG_RETENTION_MS = 30 * 24 * 60 * 60 * 1000;
@@ -12,19 +13,17 @@ export type RequestLogInsert = typeof apiRequestLogs.$inferInsert;
 /** D1 binds at most 100 values per statement; a row binds 8. */
 const ROWS_PER_STATEMENT = 12;
 
-/** Best effort, in one D1 batch: a log already written for a request id is left as it is. */
+/**
+ * Best effort, in one D1 batch: a log already written for a request id is left as it is. Each statement is built
+ * once per number of rows (and properties given) and bound per call (db/statements.ts): drizzle building the insert
+ * cost 10–22 ms of CPU per flush, taken from the requests that follow it on the same thread.
+ */
 export async function insertRequestLogs(db: Database, rows: RequestLogInsert[]) {
   const statements = [];
   for (let i = 0; i < rows.length; i += ROWS_PER_STATEMENT) {
-    statements.push(
-      db
-        .insert(apiRequestLogs)
-        .values(rows.slice(i, i + ROWS_PER_STATEMENT))
-        .onConflictDoNothing(),
-    );
+    statements.push(insertStatement(db, apiRequestLogs, rows.slice(i, i + ROWS_PER_STATEMENT), { onConflictDoNothing: true }));
   }
-  const [first, ...rest] = statements;
-  if (first) await db.batch([first, ...rest]);
+  if (statements.length > 0) await db.$client.batch(statements);
 }
 
 export async function sweepRequestLogs(db: Database, now = Date.now()) {

@@ -1,18 +1,4 @@
-import {
-  and,
-  asc,
-  eq,
-  fillPlaceholders,
-  getTableColumns,
-  inArray,
-  isNull,
-  lt,
-  notInArray,
-  or,
-  type Placeholder,
-  sql,
-  type Table,
-} from "drizzle-orm";
+import { and, asc, eq, inArray, isNull, lt, notInArray, or, type Placeholder, sql } from "drizzle-orm";
 import { meteringStateOf, meteringStateQueries } from "../../billing/repo/accounts";
 import {
   type ReservationRow,
@@ -22,7 +8,8 @@ import {
 } from "../../billing/repo/reservations";
 import type { Database } from "../../db/client";
 import { keysetPage } from "../../db/keyset";
-import { assets, jobSteps, jobs, objects } from "../../db/schema";
+import { assets, jobSteps, jobs, objects, wallets } from "../../db/schema";
+import { insertStatement, rowsOf, shape, statementOf } from "../../db/statements";
 import { jobEndedEventStatement } from "../../webhooks/repo/events";
 import type { JobErrorCode } from "../job-errors";
 import { TERMINAL_STATES } from "../schemas";
@@ -42,33 +29,10 @@ export type AssetRow = typeof assets.$inferSelect;
 type LeaseMs = number;
 
 /*
- * The statements of a run (the take, each step's records) are the same few shapes every time: drizzle builds each
- * shape's SQL once, with named placeholders for the values, and every call binds its values to that text. Building
- * a query costs more CPU than D1 running these (≈ 18 statements of an express run, ≈ 10 ms of its CPU in workerd).
- * The values are bound as given (no column encoding): only text and numbers are bound here. (A placeholder in
- * `.set()` is wrapped in `sql` for drizzle's types.)
+ * The statements of a run (the take, each step's records) and of admission are the same few shapes every time: they
+ * are built by drizzle once per shape and bound per call (../../db/statements.ts, where the rules for the values are).
+ * (A placeholder in `.set()` is wrapped in `sql` for drizzle's types: bound as given, so only text and numbers.)
  */
-type Built = { sql: string; params: unknown[] };
-function shape<V extends Record<string, unknown>>(build: (db: Database, p: (name: keyof V & string) => Placeholder) => { toSQL(): Built }) {
-  let built: Built | null = null;
-  return (db: Database, values: V): D1PreparedStatement => {
-    built ??= build(db, (name) => sql.placeholder(name)).toSQL();
-    return db.$client.prepare(built.sql).bind(...fillPlaceholders(built.params, values));
-  };
-}
-
-/** A raw D1 row (SQL column names) as drizzle's select returns it: property names, each value decoded by its column. */
-export function rowOf<T extends Table>(table: T, raw: Record<string, unknown>): T["$inferSelect"] {
-  const row: Record<string, unknown> = {};
-  for (const [key, column] of Object.entries(getTableColumns(table))) {
-    const value = raw[column.name];
-    row[key] = value === null || value === undefined ? null : column.mapFromDriverValue(value);
-  }
-  return row as T["$inferSelect"];
-}
-
-const rowsOf = <T extends Table>(table: T, result: D1Result | undefined): T["$inferSelect"][] =>
-  (result?.results ?? []).map((r) => rowOf(table, r as Record<string, unknown>));
 
 export async function getJob(db: Database, tenantId: string, jobId: string) {
   const [row] = await db
@@ -107,34 +71,46 @@ export async function listJobs(
  * `source` is null when the source object is gone.
  */
 export async function assetForAdmission(db: Database, tenantId: string, assetId: string) {
-  const [account, wallet] = meteringStateQueries(db, tenantId);
-  const [[asset], [source], accountRows, walletRows] = await db.batch([
-    db
-      .select()
-      .from(assets)
-      .where(and(eq(assets.tenantId, tenantId), eq(assets.id, assetId)))
-      .limit(1),
-    db
-      .select({ inspection: objects.inspection })
-      .from(objects)
-      .where(
-        and(
-          eq(objects.tenantId, tenantId),
-          eq(
-            objects.id,
-            db
-              .select({ id: assets.sourceObjectId })
-              .from(assets)
-              .where(and(eq(assets.tenantId, tenantId), eq(assets.id, assetId))),
-          ),
-        ),
-      )
-      .limit(1),
-    account,
-    wallet,
+  const ids = { tenantId, assetId };
+  const [asset, source, account, wallet] = await db.$client.batch([
+    assetStatement(db, ids),
+    inspectionStatement(db, ids),
+    accountStatement(db, { tenantId }),
+    walletStatement(db, { tenantId }),
   ]);
-  return asset ? { asset, source: source ?? null, metering: meteringStateOf(accountRows, walletRows) } : null;
+  const [assetRow] = rowsOf(assets, asset);
+  if (!assetRow) return null;
+  const [sourceRow] = (source?.results ?? []) as { inspection: string | null }[];
+  const accountRows = ((account?.results ?? []) as { plan_revision: number }[]).map((r) => ({ planRevision: r.plan_revision }));
+  return {
+    asset: assetRow,
+    source: sourceRow ? { inspection: sourceRow.inspection } : null,
+    metering: meteringStateOf(accountRows, rowsOf(wallets, wallet)),
+  };
 }
+
+const inspectionStatement = shape<{ tenantId: string; assetId: string }>((db, p) =>
+  db
+    .select({ inspection: objects.inspection })
+    .from(objects)
+    .where(
+      and(
+        eq(objects.tenantId, p("tenantId")),
+        eq(
+          objects.id,
+          db
+            .select({ id: assets.sourceObjectId })
+            .from(assets)
+            .where(and(eq(assets.tenantId, p("tenantId")), eq(assets.id, p("assetId")))),
+        ),
+      ),
+    )
+    .limit(1),
+);
+
+/** billing's meteringStateQueries (the account's plan revision, the wallet), as shapes for this raw batch. */
+const accountStatement = shape<{ tenantId: string }>((db, p) => meteringStateQueries(db, p("tenantId") as never)[0]);
+const walletStatement = shape<{ tenantId: string }>((db, p) => meteringStateQueries(db, p("tenantId") as never)[1]);
 
 /** Admission's claim: only one request can move the asset to processing. Returns whether this call did. */
 export async function claimAssetForJob(db: Database, tenantId: string, assetId: string, now: number): Promise<boolean> {
@@ -162,39 +138,13 @@ export async function insertJob(
     // The reservation first: when the wallet cannot cover it, its trigger aborts the batch before the job exists.
     await db.$client.batch([
       ...(reservation ? [statementOf(db, reserveStatement(db, reservation))] : []),
-      insertStatement(db, jobs, "jobs", [job]),
-      insertStatement(db, jobSteps, "job_steps", steps),
+      insertStatement(db, jobs, [job]),
+      insertStatement(db, jobSteps, steps),
     ]);
   } catch (error) {
     await releaseAssetClaim(db, job, previousStatus);
     throw error;
   }
-}
-
-/** A drizzle query as a raw D1 statement (built as drizzle builds it), for a batch of raw statements. */
-const statementOf = (db: Database, query: { toSQL(): Built }) => {
-  const { sql: text, params } = query.toSQL();
-  return db.$client.prepare(text).bind(...params);
-};
-
-/**
- * The rows' own properties as placeholders (`name_i` for row i), in a statement built once per set of properties and
- * number of rows: a property a row leaves out gets its column default, as in drizzle's insert of the same rows.
- */
-const insertShapes = new Map<string, ReturnType<typeof shape<Record<string, unknown>>>>();
-function insertStatement<T extends Table>(db: Database, table: T, tableName: string, rows: Record<string, unknown>[]) {
-  const keys = rows.map((row) => Object.keys(row).filter((k) => row[k] !== undefined));
-  const id = `${tableName} ${keys.map((k) => k.join(",")).join(" | ")}`;
-  let built = insertShapes.get(id);
-  if (!built) {
-    built = shape<Record<string, unknown>>((d) =>
-      d
-        .insert(table)
-        .values(keys.map((k, i) => Object.fromEntries(k.map((key) => [key, sql`${sql.placeholder(`${key}_${i}`)}`]))) as never),
-    );
-    insertShapes.set(id, built);
-  }
-  return built(db, Object.fromEntries(rows.flatMap((row, i) => keys[i]!.map((key) => [`${key}_${i}`, row[key]]))));
 }
 
 /** The statements writing a job and its steps, for a caller's own batch (a capture admission writes its decision with them). */

@@ -2,6 +2,7 @@ import { anchorEntryStatement } from "../../anchoring/log";
 import { settleReservationStatement } from "../../billing/repo/reservations";
 import { formatOf } from "../../catalog/formats";
 import { assets, jobSteps, jobs, objects } from "../../db/schema";
+import { rowOf } from "../../db/statements";
 import { C2PA_ENGINE } from "../../media/c2pa/engine-version";
 import { fromHex } from "../../platform/bytes";
 import { newId, randomBase32 } from "../../platform/ids";
@@ -9,7 +10,7 @@ import { PDQ_MIN_QUALITY, pdqBandStatements } from "../../soft-bindings/repo";
 import { publicationEventStatements } from "../../webhooks/repo/events";
 import type { AdmittedRequest } from "../admission";
 import type { PublicationPlan, StoredBlob } from "../outputs";
-import { type JobPublicationView, type JobRow, rowOf } from ".";
+import type { JobPublicationView, JobRow } from ".";
 
 /*
  * The publication transaction: ten tables written in one D1 batch (D1 runs a batch as one transaction). The first

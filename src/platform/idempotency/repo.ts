@@ -1,6 +1,7 @@
-import { and, eq, lt } from "drizzle-orm";
+import { and, eq, lt, type Placeholder } from "drizzle-orm";
 import type { Database } from "../../db/client";
 import { idempotencyRecords } from "../../db/schema";
+import { rowOf, shape } from "../../db/statements";
 
 /** How long a completed response is replayable. */
 export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
@@ -16,13 +17,69 @@ export interface IdempotencyScope {
   key: string;
 }
 
-function scopeWhere(scope: IdempotencyScope) {
+function scopeWhere(scope: { [K in keyof IdempotencyScope]: string | Placeholder }) {
   return and(
     eq(idempotencyRecords.tenantId, scope.tenantId),
     eq(idempotencyRecords.operation, scope.operation),
     eq(idempotencyRecords.idempotencyKey, scope.key),
   );
 }
+
+/*
+ * The statements every keyed write runs (the claim's insert, the completion, the release, and the read on a
+ * conflict) are built once per shape and bound per call (db/statements.ts): drizzle's query building costs more CPU
+ * than D1 running them.
+ */
+type ScopeValues = { tenantId: string; operation: string; key: string };
+const scopeOf = (p: (name: keyof ScopeValues) => Placeholder) => ({ tenantId: p("tenantId"), operation: p("operation"), key: p("key") });
+const scopeValues = (scope: IdempotencyScope): ScopeValues => ({ tenantId: scope.tenantId, operation: scope.operation, key: scope.key });
+
+const claimShape = shape<ScopeValues & { requestSha256: string; lockedUntil: number; createdAt: number; expiresAt: number }>((db, p) =>
+  db
+    .insert(idempotencyRecords)
+    .values({
+      tenantId: p("tenantId") as never,
+      operation: p("operation") as never,
+      idempotencyKey: p("key") as never,
+      requestSha256: p("requestSha256") as never,
+      state: "in_flight",
+      lockedUntil: p("lockedUntil") as never,
+      createdAt: p("createdAt") as never,
+      expiresAt: p("expiresAt") as never,
+    })
+    .onConflictDoNothing()
+    .returning({ key: idempotencyRecords.idempotencyKey }),
+);
+
+const readShape = shape<ScopeValues>((db, p) =>
+  db
+    .select()
+    .from(idempotencyRecords)
+    .where(scopeWhere(scopeOf(p)))
+    .limit(1),
+);
+
+type HeldValues = ScopeValues & { lease: number };
+const heldWhereOf = (p: (name: keyof HeldValues) => Placeholder) =>
+  and(scopeWhere(scopeOf(p)), eq(idempotencyRecords.state, "in_flight"), eq(idempotencyRecords.lockedUntil, p("lease")));
+
+const completeShape = shape<
+  HeldValues & { responseStatus: number; responseContentType: string | null; responseBody: string | null; secretWithheld: boolean }
+>((db, p) =>
+  db
+    .update(idempotencyRecords)
+    .set({
+      state: "completed",
+      responseStatus: p("responseStatus") as never,
+      responseContentType: p("responseContentType") as never,
+      responseBody: p("responseBody") as never,
+      // A bare placeholder in `.set()` is encoded by its column (the boolean stored as 0/1), as drizzle encodes the value.
+      secretWithheld: p("secretWithheld") as never,
+    })
+    .where(heldWhereOf(p)),
+);
+
+const releaseShape = shape<HeldValues>((db, p) => db.delete(idempotencyRecords).where(heldWhereOf(p)));
 
 export type Claim =
   /** `lease`: the claim's locked_until, which identifies it: only its holder may complete or release the key. */
@@ -36,24 +93,18 @@ export type Claim =
  */
 export async function claimIdempotencyKey(db: Database, scope: IdempotencyScope, requestSha256: string, now: number): Promise<Claim> {
   for (let attempt = 0; attempt < 3; attempt++) {
-    const inserted = await db
-      .insert(idempotencyRecords)
-      .values({
-        tenantId: scope.tenantId,
-        operation: scope.operation,
-        idempotencyKey: scope.key,
-        requestSha256,
-        state: "in_flight",
-        lockedUntil: now + IDEMPOTENCY_LEASE_MS,
-        createdAt: now,
-        expiresAt: now + IDEMPOTENCY_TTL_MS,
-      })
-      .onConflictDoNothing()
-      .returning({ key: idempotencyRecords.idempotencyKey });
-    if (inserted.length === 1) return { status: "claimed", lease: now + IDEMPOTENCY_LEASE_MS };
+    const inserted = await claimShape(db, {
+      ...scopeValues(scope),
+      requestSha256,
+      lockedUntil: now + IDEMPOTENCY_LEASE_MS,
+      createdAt: now,
+      expiresAt: now + IDEMPOTENCY_TTL_MS,
+    }).all();
+    if (inserted.results.length === 1) return { status: "claimed", lease: now + IDEMPOTENCY_LEASE_MS };
 
     const where = scopeWhere(scope);
-    const [row] = await db.select().from(idempotencyRecords).where(where).limit(1);
+    const [raw] = (await readShape(db, scopeValues(scope)).all()).results as Record<string, unknown>[];
+    const row = raw ? rowOf(idempotencyRecords, raw) : null;
     if (!row) continue; // deleted between our insert and select: try again
     if (row.expiresAt <= now) {
       await db.delete(idempotencyRecords).where(and(where, eq(idempotencyRecords.expiresAt, row.expiresAt)));
@@ -75,10 +126,7 @@ export async function claimIdempotencyKey(db: Database, scope: IdempotencyScope,
   return { status: "conflict", reason: "in_progress", retryAfterSeconds: 1 };
 }
 
-/** The holder's own row: a request whose lease lapsed and was taken over must not touch the new holder's row. */
-function heldWhere(scope: IdempotencyScope, lease: number) {
-  return and(scopeWhere(scope), eq(idempotencyRecords.state, "in_flight"), eq(idempotencyRecords.lockedUntil, lease));
-}
+/* The holder's own row (heldWhereOf): a request whose lease lapsed and was taken over must not touch the new holder's row. */
 
 /** Stores the outcome of a claimed request for replay (`withhold`: a one-time secret was in it; store none). */
 export async function completeIdempotencyKey(
@@ -87,21 +135,19 @@ export async function completeIdempotencyKey(
   lease: number,
   response: { status: number; contentType: string | null; body: string; withhold: boolean },
 ) {
-  await db
-    .update(idempotencyRecords)
-    .set({
-      state: "completed",
-      responseStatus: response.status,
-      responseContentType: response.contentType,
-      responseBody: response.withhold ? null : response.body,
-      secretWithheld: response.withhold,
-    })
-    .where(heldWhere(scope, lease));
+  await completeShape(db, {
+    ...scopeValues(scope),
+    lease,
+    responseStatus: response.status,
+    responseContentType: response.contentType,
+    responseBody: response.withhold ? null : response.body,
+    secretWithheld: response.withhold,
+  }).run();
 }
 
 /** Frees a claimed key (the request failed with a 5xx, a retryable refusal, or threw), so a retry runs the operation again. */
 export async function releaseIdempotencyKey(db: Database, scope: IdempotencyScope, lease: number) {
-  await db.delete(idempotencyRecords).where(heldWhere(scope, lease));
+  await releaseShape(db, { ...scopeValues(scope), lease }).run();
 }
 
 /** Deletes records whose replay window has passed (run by the cron sweep). */
