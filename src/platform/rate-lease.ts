@@ -170,6 +170,13 @@ async function take(
     current.units = 0;
     await stubOf(namespace, name).giveBack(name, current.perMinute, 60, units);
   }
+  // Refused, but another call of this isolate leased units meanwhile (calls overlap when the object answers slower
+  // than a waiter waits): those units are already charged, so spending them grants nothing past the limit, and
+  // leaving them would admit a burst short of its limit.
+  if (!decision.allowed && held && held.units >= cost) {
+    held.units -= cost;
+    return { allowed: true, retryAfterMs: 0 };
+  }
   remember(
     name,
     decision.allowed
