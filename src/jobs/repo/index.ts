@@ -89,23 +89,21 @@ export async function assetForAdmission(db: Database, tenantId: string, assetId:
   };
 }
 
+/** The asset's source object, within the tenant (both placeholders): the condition of the two source reads below. */
+const sourceObjectOfAsset = (db: Database, p: (name: "tenantId" | "assetId") => Placeholder) =>
+  and(
+    eq(objects.tenantId, p("tenantId")),
+    eq(
+      objects.id,
+      db
+        .select({ id: assets.sourceObjectId })
+        .from(assets)
+        .where(and(eq(assets.tenantId, p("tenantId")), eq(assets.id, p("assetId")))),
+    ),
+  );
+
 const inspectionStatement = shape<{ tenantId: string; assetId: string }>((db, p) =>
-  db
-    .select({ inspection: objects.inspection })
-    .from(objects)
-    .where(
-      and(
-        eq(objects.tenantId, p("tenantId")),
-        eq(
-          objects.id,
-          db
-            .select({ id: assets.sourceObjectId })
-            .from(assets)
-            .where(and(eq(assets.tenantId, p("tenantId")), eq(assets.id, p("assetId")))),
-        ),
-      ),
-    )
-    .limit(1),
+  db.select({ inspection: objects.inspection }).from(objects).where(sourceObjectOfAsset(db, p)).limit(1),
 );
 
 /** billing's meteringStateQueries (the account's plan revision, the wallet), as shapes for this raw batch. */
@@ -229,22 +227,7 @@ const assetStatement = shape<{ tenantId: string; assetId: string }>((db, p) =>
 );
 
 const sourceStatement = shape<{ tenantId: string; assetId: string }>((db, p) =>
-  db
-    .select()
-    .from(objects)
-    .where(
-      and(
-        eq(objects.tenantId, p("tenantId")),
-        eq(
-          objects.id,
-          db
-            .select({ id: assets.sourceObjectId })
-            .from(assets)
-            .where(and(eq(assets.tenantId, p("tenantId")), eq(assets.id, p("assetId")))),
-        ),
-      ),
-    )
-    .limit(1),
+  db.select().from(objects).where(sourceObjectOfAsset(db, p)).limit(1),
 );
 
 /**

@@ -15,7 +15,7 @@
  */
 import * as asn1js from "asn1js";
 import * as pkijs from "pkijs";
-import { base64, equalBytes, hex } from "../../platform/bytes";
+import { base64, concatBytes, equalBytes, hex } from "../../platform/bytes";
 import { type CborItem, decodeCbor, isCborTag } from "../../platform/cbor";
 import { type CborValue, encodeCbor } from "../../platform/cbor-encode";
 import { indexOfBytes } from "./byte-search";
@@ -412,8 +412,8 @@ function canonicalJumbf(box: JumbfBox, store: Uint8Array): Uint8Array {
     need(at + 24 <= store.length, "salt box");
     parts.push(boxBytes("c2sh", store.subarray(at + 8, at + 24)));
   }
-  const description = boxBytes("jumd", concat(parts));
-  return boxBytes("jumb", concat([description, ...box.children.map((c) => canonicalJumbf(c, store))]));
+  const description = boxBytes("jumd", concatBytes(parts));
+  return boxBytes("jumb", concatBytes([description, ...box.children.map((c) => canonicalJumbf(c, store))]));
 }
 
 function boxBytes(type: string, payload: Uint8Array): Uint8Array {
@@ -421,16 +421,6 @@ function boxBytes(type: string, payload: Uint8Array): Uint8Array {
   new DataView(out.buffer).setUint32(0, out.length);
   out.set(TEXT.encode(type), 4);
   out.set(payload, 8);
-  return out;
-}
-
-function concat(parts: Uint8Array[]): Uint8Array {
-  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
-  let at = 0;
-  for (const p of parts) {
-    out.set(p, at);
-    at += p.length;
-  }
   return out;
 }
 
@@ -455,7 +445,7 @@ function checkApp11Packets(b: Uint8Array, segments: [number, number][], store: U
     if (i > 0) need(equalBytes(b.subarray(s + 12, s + 20), store.subarray(0, 8)), "APP11 repeated box header");
     parts.push(b.subarray(i === 0 ? s + 12 : s + 20, e));
   }
-  need(equalBytes(concat(parts), store), "APP11 payloads");
+  need(equalBytes(concatBytes(parts), store), "APP11 payloads");
   return [segments[0]![0], previous];
 }
 

@@ -9,6 +9,7 @@ import * as schema from "../../../src/db/schema";
 import { insertStatement, rowOf } from "../../../src/db/statements";
 import { assetForAdmission } from "../../../src/jobs/repo";
 import { claimIdempotencyKey, completeIdempotencyKey, releaseIdempotencyKey } from "../../../src/platform/idempotency/repo";
+import { recordingDb, reference, sqlOf } from "../../support/recording-d1";
 
 /*
  * #19: the hot per-request statements (the idempotency claim, read, completion and release; the request-log inserts;
@@ -18,30 +19,6 @@ import { claimIdempotencyKey, completeIdempotencyKey, releaseIdempotencyKey } fr
  */
 
 const { apiKeys, apiRequestLogs, idempotencyRecords, assets, objects, wallets } = schema;
-
-/** A D1 stand-in recording each bound statement; `answer(i)` gives the results of the i-th statement run (alone or in a batch). */
-function recordingDb(answer: (sql: string) => Record<string, unknown>[] = () => []) {
-  const statements: { sql: string; params: unknown[] }[] = [];
-  const client = {
-    prepare: (sql: string) => ({
-      bind: (...params: unknown[]) => {
-        const s = { sql, params };
-        statements.push(s);
-        const run = async () => ({ results: answer(sql), success: true, meta: {} });
-        return Object.defineProperties(s, { all: { value: run }, run: { value: run } });
-      },
-    }),
-    batch: async (batch: { sql: string }[]) => batch.map((s) => ({ results: answer(s.sql), success: true, meta: {} })),
-  };
-  const db = drizzle(client as unknown as D1Database, { schema }) as unknown as Database;
-  return { db, statements };
-}
-
-const reference = drizzle({} as D1Database, { schema });
-const sqlOf = (q: { toSQL(): { sql: string; params: unknown[] } }) => {
-  const { sql, params } = q.toSQL();
-  return { sql, params };
-};
 
 const scope = { tenantId: "ten_1", operation: "POST /v1/sign", key: "idem-1" };
 const scopeWhere = and(

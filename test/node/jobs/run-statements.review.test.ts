@@ -4,6 +4,7 @@ import { describe, expect, it } from "vitest";
 import type { Database } from "../../../src/db/client";
 import * as schema from "../../../src/db/schema";
 import { advanceStep } from "../../../src/jobs/repo";
+import { heldBy, notCancelled, recordingDb, reference, sqlOf } from "../../support/recording-d1";
 
 /*
  * #19 review: the run's shapes (repo/index.ts `shape`) always SET every column they were built with, and bind the
@@ -15,38 +16,6 @@ import { advanceStep } from "../../../src/jobs/repo";
  */
 
 const { jobs, jobSteps } = schema;
-
-function recordingDb() {
-  const statements: { sql: string; params: unknown[] }[] = [];
-  const client = {
-    prepare: (sql: string) => ({
-      bind: (...params: unknown[]) => {
-        const s = { sql, params };
-        statements.push(s);
-        return s;
-      },
-    }),
-    batch: async (batch: unknown[]) => batch.map(() => ({ results: [], success: true, meta: {} })),
-  };
-  const db = drizzle(client as unknown as D1Database, { schema }) as unknown as Database;
-  return { db, statements };
-}
-
-const reference = drizzle({} as D1Database, { schema });
-const sqlOf = (q: { toSQL(): { sql: string; params: unknown[] } }) => {
-  const { sql, params } = q.toSQL();
-  return { sql, params };
-};
-const heldBy = (jobId: string, attempt: number) =>
-  reference
-    .select({ id: jobs.id })
-    .from(jobs)
-    .where(and(eq(jobs.id, jobId), eq(jobs.attempts, attempt)));
-const notCancelled = (jobId: string, attempt: number) =>
-  reference
-    .select({ id: jobs.id })
-    .from(jobs)
-    .where(and(eq(jobs.id, jobId), eq(jobs.attempts, attempt), isNull(jobs.cancelRequestedAt)));
 
 describe("run statements built once per shape: review (#19)", () => {
   it("a finished step whose output JSON.stringify leaves undefined is recorded with a null output (no undefined bound)", async () => {

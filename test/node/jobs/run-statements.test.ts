@@ -4,6 +4,7 @@ import { describe, expect, it } from "vitest";
 import type { Database } from "../../../src/db/client";
 import * as schema from "../../../src/db/schema";
 import { advanceStep, claimAssetForJob, insertJob, type JobRow, type JobStepRow, takeJobAndLoad } from "../../../src/jobs/repo";
+import { heldBy, notCancelled, recordingDb, reference, sqlOf } from "../../support/recording-d1";
 
 /*
  * #19: the run's statements (the take, the step records) are built once per shape with placeholders and bound per
@@ -14,39 +15,6 @@ import { advanceStep, claimAssetForJob, insertJob, type JobRow, type JobStepRow,
 
 const { jobs, jobSteps, assets, objects } = schema;
 
-/** A D1 stand-in that records each prepared statement's SQL and bound values; a batch answers with empty results. */
-function recordingDb() {
-  const statements: { sql: string; params: unknown[] }[] = [];
-  const client = {
-    prepare: (sql: string) => ({
-      bind: (...params: unknown[]) => {
-        const s = { sql, params };
-        statements.push(s);
-        // `all` only for a statement run alone (the claim): not enumerable, so the records compare as { sql, params }
-        return Object.defineProperty(s, "all", { value: async () => ({ results: [{ id: "ast_1" }] }) });
-      },
-    }),
-    batch: async (batch: unknown[]) => batch.map((_, i) => ({ results: i === 0 ? [{ id: "job_1" }] : [], success: true, meta: {} })),
-  };
-  const db = drizzle(client as unknown as D1Database, { schema }) as unknown as Database;
-  return { db, statements };
-}
-
-const reference = drizzle({} as D1Database, { schema });
-const sqlOf = (q: { toSQL(): { sql: string; params: unknown[] } }) => {
-  const { sql, params } = q.toSQL();
-  return { sql, params };
-};
-const heldBy = (jobId: string, attempt: number) =>
-  reference
-    .select({ id: jobs.id })
-    .from(jobs)
-    .where(and(eq(jobs.id, jobId), eq(jobs.attempts, attempt)));
-const notCancelled = (jobId: string, attempt: number) =>
-  reference
-    .select({ id: jobs.id })
-    .from(jobs)
-    .where(and(eq(jobs.id, jobId), eq(jobs.attempts, attempt), isNull(jobs.cancelRequestedAt)));
 const begin = (jobId: string, attempt: number, step: string, now: number) =>
   sqlOf(
     reference
@@ -65,7 +33,7 @@ const selectJob = (tenantId: string, jobId: string) =>
 
 describe("run statements built once per shape (#19)", () => {
   it("the take and its reads are drizzle's statements for the same values", async () => {
-    const { db, statements } = recordingDb();
+    const { db, statements } = recordingDb((_, index) => (index === null ? [{ id: "ast_1" }] : index === 0 ? [{ id: "job_1" }] : []));
     const job = { id: "job_1", tenantId: "ten_1", assetId: "ast_1", attempts: 2 } as JobRow;
     const started = 1_700_000_000_000;
     await takeJobAndLoad(db, job, started, 60_000);
@@ -116,7 +84,7 @@ describe("run statements built once per shape (#19)", () => {
   });
 
   it("a step's record, the instant records and the next begin are drizzle's statements for the same values", async () => {
-    const { db, statements } = recordingDb();
+    const { db, statements } = recordingDb((_, index) => (index === null ? [{ id: "ast_1" }] : index === 0 ? [{ id: "job_1" }] : []));
     const before = Date.now();
     await advanceStep(
       db,
@@ -159,7 +127,7 @@ describe("run statements built once per shape (#19)", () => {
   });
 
   it("admission's claim and the job's rows are drizzle's statements for the same values", async () => {
-    const { db, statements } = recordingDb();
+    const { db, statements } = recordingDb((_, index) => (index === null ? [{ id: "ast_1" }] : index === 0 ? [{ id: "job_1" }] : []));
     expect(await claimAssetForJob(db, "ten_1", "ast_1", 42)).toBe(true);
     const job = {
       id: "job_1",
@@ -216,7 +184,7 @@ describe("run statements built once per shape (#19)", () => {
   });
 
   it("a job row that leaves properties out is drizzle's insert of that row (the columns' defaults)", async () => {
-    const { db, statements } = recordingDb();
+    const { db, statements } = recordingDb((_, index) => (index === null ? [{ id: "ast_1" }] : index === 0 ? [{ id: "job_1" }] : []));
     const job = { id: "job_2", tenantId: "ten_1", assetId: "ast_1", state: "accepted", createdAt: 1, updatedAt: 1 } as JobRow;
     await insertJob(db, job, [], "uploaded").catch(() => undefined);
     expect(statements[0]).toEqual(sqlOf(reference.insert(jobs).values(job)));
