@@ -205,3 +205,112 @@ describe("fast validator review 2: customer-controlled strings", () => {
     }, 60_000);
   }
 });
+
+describe("fast validator review 2: validity edges (the clock both paths read)", () => {
+  it("check: an untimestamped store judged at the leaf's notBefore, notAfter and just after", async () => {
+    const { vi } = await import("vitest");
+    const pkijs = await import("pkijs");
+    const { pemBlocks } = await import("../../../src/media/c2pa/tsa-der");
+    const leaf = pkijs.Certificate.fromBER(pemBlocks(pki.signerChainPem, "CERTIFICATE")[0]!);
+    const untimed = new C2paSigner({ certChainPem: pki.signerChainPem, privateKey: pki.signerKeyPkcs8Pem, tsa: null });
+    const result = await untimed.signEmbedded({ bytes: image("media/sample.jpg"), plan: BOTH });
+    if (result.status !== "signed") throw new Error("sign");
+    const nb = leaf.notBefore.value.getTime();
+    const na = leaf.notAfter.value.getTime();
+    const out: string[] = [];
+    try {
+      for (const [name, t] of [
+        ["notBefore", nb],
+        ["notBefore-1ms", nb - 1],
+        ["notAfter", na],
+        ["notAfter+1ms", na + 1],
+        ["notAfter+999ms", na + 999],
+        ["notAfter+1s", na + 1000],
+      ] as [string, number][]) {
+        vi.useFakeTimers({ toFake: ["Date"], now: t });
+        const { fast, engine, own } = await both(result.bytes, pki.rootCertPem);
+        vi.useRealTimers();
+        const st = (v: typeof fast) => (v.facts.state === "read" ? `${v.facts.validation_state} ${v.facts.failure_codes}` : v.facts.state);
+        out.push(`${name}: own ${own.status} fast ${st(fast)} engine ${st(engine)}`);
+        expect(fast, name).toStrictEqual(engine);
+      }
+    } finally {
+      vi.useRealTimers();
+      console.log(out.join("\n"));
+    }
+  }, 120_000);
+});
+
+describe("fast validator review 2: certificate time encodings", () => {
+  async function chainWith(leafNotAfter: { type: "utc" | "generalized"; date: Date }) {
+    const asn1js = await import("asn1js");
+    const pkijs = await import("pkijs");
+    const gen = async () => (await crypto.subtle.generateKey({ name: "ECDSA", namedCurve: "P-256" }, true, ["sign", "verify"])) as CryptoKeyPair;
+    const [root, mid, leaf] = await Promise.all([gen(), gen(), gen()]);
+    const spki = async (k: CryptoKeyPair) => new Uint8Array((await crypto.subtle.exportKey("spki", k.publicKey)) as ArrayBuffer);
+    const keyId = async (k: CryptoKeyPair) =>
+      new Uint8Array(await crypto.subtle.digest("SHA-1", pkijs.PublicKeyInfo.fromBER(await spki(k)).subjectPublicKey.valueBlock.valueHexView));
+    const name = (cn: string) =>
+      new pkijs.RelativeDistinguishedNames({
+        typesAndValues: [
+          new pkijs.AttributeTypeAndValue({ type: "2.5.4.10", value: new asn1js.Utf8String({ value: "svc review2" }) }),
+          new pkijs.AttributeTypeAndValue({ type: "2.5.4.3", value: new asn1js.Utf8String({ value: cn }) }),
+        ],
+      });
+    const ext = (extnID: string, critical: boolean, v: asn1js.BaseBlock) => new pkijs.Extension({ extnID, critical, extnValue: v.toBER(false) });
+    const ku = (byte: number, unused: number) =>
+      ext("2.5.29.15", true, new asn1js.BitString({ valueHex: new Uint8Array([byte]), unusedBits: unused }));
+    const ski = (id: Uint8Array) => ext("2.5.29.14", false, new asn1js.OctetString({ valueHex: id }));
+    const aki = (id: Uint8Array) =>
+      ext("2.5.29.35", false, new asn1js.Sequence({ value: [new asn1js.Primitive({ idBlock: { tagClass: 3, tagNumber: 0 }, valueHex: id })] }));
+    const bc = () => ext("2.5.29.19", true, new asn1js.Sequence({ value: [new asn1js.Boolean({ value: true })] }));
+    const now = Math.floor(Date.now() / 1000) * 1000;
+    const issue = async (subject: CryptoKeyPair, sn: string, issuer: CryptoKeyPair, isn: string, exts: pkijs.Extension[], notAfter: pkijs.Time) => {
+      const c = new pkijs.Certificate();
+      c.version = 2;
+      c.serialNumber = new asn1js.Integer({ valueHex: Uint8Array.of(0x40, ...crypto.getRandomValues(new Uint8Array(15))) });
+      c.issuer = name(isn);
+      c.subject = name(sn);
+      c.notBefore = new pkijs.Time({ type: pkijs.TimeType.UTCTime, value: new Date(now - 3_600_000) });
+      c.notAfter = notAfter;
+      c.subjectPublicKeyInfo = pkijs.PublicKeyInfo.fromBER(await spki(subject));
+      c.extensions = exts;
+      await c.sign(issuer.privateKey, "SHA-256");
+      return new Uint8Array(c.toSchema(true).toBER(false));
+    };
+    const utc = (ms: number) => new pkijs.Time({ type: pkijs.TimeType.UTCTime, value: new Date(ms) });
+    const rootDer = await issue(root, "root", root, "root", [bc(), ku(0x06, 1), ski(await keyId(root))], utc(now + 3650 * 86_400_000));
+    const midDer = await issue(mid, "mid", root, "root", [bc(), ku(0x06, 1), ski(await keyId(mid)), aki(await keyId(root))], utc(now + 1825 * 86_400_000));
+    const leafTime =
+      leafNotAfter.type === "utc"
+        ? new pkijs.Time({ type: pkijs.TimeType.UTCTime, value: leafNotAfter.date })
+        : new pkijs.Time({ type: pkijs.TimeType.GeneralizedTime, value: leafNotAfter.date });
+    const eku = ext("2.5.29.37", false, new asn1js.Sequence({ value: ["1.3.6.1.5.5.7.3.4", "1.3.6.1.5.5.7.3.36"].map((value) => new asn1js.ObjectIdentifier({ value })) }));
+    const leafDer = await issue(leaf, "leaf", mid, "mid", [ku(0x80, 7), eku, ski(await keyId(leaf)), aki(await keyId(mid))], leafTime);
+    const pem = (label: string, der: Uint8Array) =>
+      `-----BEGIN ${label}-----\n${Buffer.from(der).toString("base64").match(/.{1,64}/g)!.join("\n")}\n-----END ${label}-----\n`;
+    const key = pem("PRIVATE KEY", new Uint8Array((await crypto.subtle.exportKey("pkcs8", leaf.privateKey)) as ArrayBuffer));
+    return { rootPem: pem("CERTIFICATE", rootDer), chainPem: pem("CERTIFICATE", leafDer) + pem("CERTIFICATE", midDer), key, leafDer };
+  }
+
+  const later = Date.now() + 30 * 86_400_000;
+  const cases: [string, { type: "utc" | "generalized"; date: Date }][] = [
+    ["GeneralizedTime notAfter with fractional seconds", { type: "generalized", date: new Date(Math.floor(later / 1000) * 1000 + 500) }],
+    ["GeneralizedTime notAfter before 2050 (RFC 5280 wants UTCTime)", { type: "generalized", date: new Date(Math.floor(later / 1000) * 1000) }],
+    ["GeneralizedTime notAfter 2050-01-01", { type: "generalized", date: new Date(Date.UTC(2050, 0, 1)) }],
+    ["UTCTime notAfter 2049-12-31T23:59:59", { type: "utc", date: new Date(Date.UTC(2049, 11, 31, 23, 59, 59)) }],
+    ["GeneralizedTime notAfter 9999-12-31T23:59:59", { type: "generalized", date: new Date(Date.UTC(9999, 11, 31, 23, 59, 59)) }],
+  ];
+  for (const [label, notAfter] of cases) {
+    it(`check: ${label}`, async () => {
+      const c = await chainWith(notAfter);
+      const s = new C2paSigner({ certChainPem: c.chainPem, privateKey: c.key, tsa: null });
+      const result = await s.signEmbedded({ bytes: image("media/sample.jpg"), plan: BOTH });
+      if (result.status !== "signed") throw new Error(JSON.stringify(result).slice(0, 300));
+      const { fast, engine, own } = await both(result.bytes, c.rootPem);
+      const st = (v: typeof fast) => (v.facts.state === "read" ? `${v.facts.validation_state} ${v.facts.failure_codes}` : v.facts.state);
+      console.log(label, "own", own.status, "reason" in own ? own.reason : "", "| fast", st(fast), "| engine", st(engine), "| not_after", fast.signer?.not_after, engine.signer?.not_after);
+      expect(fast).toStrictEqual(engine);
+    }, 60_000);
+  }
+});
