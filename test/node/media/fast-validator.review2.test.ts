@@ -314,3 +314,32 @@ describe("fast validator review 2: certificate time encodings", () => {
     }, 60_000);
   }
 });
+
+describe("fast validator review 2: caches under interleaving", () => {
+  it("check: verifications interleaved across awaits, with different anchors over the same files, each judged as alone", async () => {
+    const other = await mintDevPki();
+    const otherSigner = new C2paSigner({
+      certChainPem: other.signerChainPem,
+      privateKey: other.signerKeyPkcs8Pem,
+      tsa: { kind: "internal", chainPem: other.tsaChainPem, keyPkcs8Pem: other.tsaKeyPkcs8Pem },
+    });
+    const fileA = await sign(image("media/sample.jpg"), BOTH);
+    const resultB = await otherSigner.signEmbedded({ bytes: image("media/sample.jpg"), plan: BOTH });
+    if (resultB.status !== "signed") throw new Error("sign");
+    const fileB = resultB.bytes;
+    // The same certificates in two texts (another line width): two cache keys for one parsed set.
+    const rewrap = (p: string) => p.replace(/\n(?!-----)/g, "").replace(/-----BEGIN CERTIFICATE-----/g, "-----BEGIN CERTIFICATE-----\n").replace(/-----END/g, "\n-----END");
+    const bundles = [pki.rootCertPem, other.rootCertPem, pki.rootCertPem + other.rootCertPem, rewrap(other.rootCertPem + pki.rootCertPem)];
+    const jobs = [fileA, fileB].flatMap((file) => bundles.map((anchors) => ({ file, anchors })));
+    const alone = [];
+    for (const j of jobs) alone.push(await verifyManifest({ bytes: j.file, mediaType: "image/jpeg" }, j.anchors, () => undefined, { fastValidator: false }));
+    for (let round = 0; round < 3; round++) {
+      const together = await Promise.all(
+        [...jobs, ...jobs].map((j) => verifyManifest({ bytes: j.file, mediaType: "image/jpeg" }, j.anchors, () => undefined)),
+      );
+      together.forEach((v, i) => expect(v, `job ${i % jobs.length}`).toStrictEqual(alone[i % jobs.length]));
+    }
+    const own = await Promise.all(jobs.map((j) => fastVerifyJpeg(j.file, anchorsForStore(j.anchors, extractManifestStore(j.file, "image/jpeg"))!)));
+    expect(own.map((o) => o.status)).toStrictEqual(["verified", "defer", "verified", "verified", "defer", "verified", "verified", "verified"]);
+  }, 120_000);
+});
