@@ -265,13 +265,21 @@ describe("fast validator review 2: certificate time encodings", () => {
       ext("2.5.29.35", false, new asn1js.Sequence({ value: [new asn1js.Primitive({ idBlock: { tagClass: 3, tagNumber: 0 }, valueHex: id })] }));
     const bc = () => ext("2.5.29.19", true, new asn1js.Sequence({ value: [new asn1js.Boolean({ value: true })] }));
     const now = Math.floor(Date.now() / 1000) * 1000;
-    const issue = async (subject: CryptoKeyPair, sn: string, issuer: CryptoKeyPair, isn: string, exts: pkijs.Extension[], notAfter: pkijs.Time) => {
+    const issue = async (
+      subject: CryptoKeyPair,
+      sn: string,
+      issuer: CryptoKeyPair,
+      isn: string,
+      exts: pkijs.Extension[],
+      notAfter: pkijs.Time,
+      notBefore = now - 3_600_000,
+    ) => {
       const c = new pkijs.Certificate();
       c.version = 2;
       c.serialNumber = new asn1js.Integer({ valueHex: Uint8Array.of(0x40, ...crypto.getRandomValues(new Uint8Array(15))) });
       c.issuer = name(isn);
       c.subject = name(sn);
-      c.notBefore = new pkijs.Time({ type: pkijs.TimeType.UTCTime, value: new Date(now - 3_600_000) });
+      c.notBefore = new pkijs.Time({ type: pkijs.TimeType.UTCTime, value: new Date(notBefore) });
       c.notAfter = notAfter;
       c.subjectPublicKeyInfo = pkijs.PublicKeyInfo.fromBER(await spki(subject));
       c.extensions = exts;
@@ -290,7 +298,9 @@ describe("fast validator review 2: certificate time encodings", () => {
     const pem = (label: string, der: Uint8Array) =>
       `-----BEGIN ${label}-----\n${Buffer.from(der).toString("base64").match(/.{1,64}/g)!.join("\n")}\n-----END ${label}-----\n`;
     const key = pem("PRIVATE KEY", new Uint8Array((await crypto.subtle.exportKey("pkcs8", leaf.privateKey)) as ArrayBuffer));
-    return { rootPem: pem("CERTIFICATE", rootDer), chainPem: pem("CERTIFICATE", leafDer) + pem("CERTIFICATE", midDer), key, leafDer };
+    // The root re-issued with the same name and key, expired: a twin anchor a bundle may also carry.
+    const twinDer = await issue(root, "root", root, "root", [bc(), ku(0x06, 1), ski(await keyId(root))], utc(now - 86_400_000), now - 10 * 86_400_000);
+    return { rootPem: pem("CERTIFICATE", rootDer), twinPem: pem("CERTIFICATE", twinDer), chainPem: pem("CERTIFICATE", leafDer) + pem("CERTIFICATE", midDer), key, leafDer };
   }
 
   const later = Date.now() + 30 * 86_400_000;
@@ -310,6 +320,20 @@ describe("fast validator review 2: certificate time encodings", () => {
       const { fast, engine, own } = await both(result.bytes, c.rootPem);
       const st = (v: typeof fast) => (v.facts.state === "read" ? `${v.facts.validation_state} ${v.facts.failure_codes}` : v.facts.state);
       console.log(label, "own", own.status, "reason" in own ? own.reason : "", "| fast", st(fast), "| engine", st(engine), "| not_after", fast.signer?.not_after, engine.signer?.not_after);
+      expect(fast).toStrictEqual(engine);
+    }, 60_000);
+  }
+
+  for (const order of ["expired twin first", "expired twin last", "expired twin alone"]) {
+    it(`check: the root and its expired twin (same name and key) in the bundle, ${order}`, async () => {
+      const c = await chainWith({ type: "utc", date: new Date(later) });
+      const s = new C2paSigner({ certChainPem: c.chainPem, privateKey: c.key, tsa: null });
+      const result = await s.signEmbedded({ bytes: image("media/sample.jpg"), plan: BOTH });
+      if (result.status !== "signed") throw new Error(JSON.stringify(result).slice(0, 300));
+      const bundle = order === "expired twin first" ? c.twinPem + c.rootPem : order === "expired twin last" ? c.rootPem + c.twinPem : c.twinPem;
+      const { fast, engine, own } = await both(result.bytes, bundle);
+      const st = (v: typeof fast) => (v.facts.state === "read" ? `${v.facts.validation_state} ${v.facts.failure_codes}` : v.facts.state);
+      console.log(order, "own", own.status, "reason" in own ? own.reason : "", "| fast", st(fast), "| engine", st(engine));
       expect(fast).toStrictEqual(engine);
     }, 60_000);
   }
@@ -343,3 +367,4 @@ describe("fast validator review 2: caches under interleaving", () => {
     expect(own.map((o) => o.status)).toStrictEqual(["verified", "defer", "verified", "verified", "defer", "verified", "verified", "verified"]);
   }, 120_000);
 });
+
