@@ -368,3 +368,30 @@ describe("fast validator review 2: caches under interleaving", () => {
   }, 120_000);
 });
 
+
+describe("fast validator review 2: segments after the first scan", () => {
+  /** An APP1 XMP segment naming a remote manifest (dcterms:provenance). */
+  function xmpSegment(): Uint8Array {
+    const xmp = new TextEncoder().encode(
+      'http://ns.adobe.com/xap/1.0/\u0000<x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#">' +
+        '<rdf:Description rdf:about="" xmlns:dcterms="http://purl.org/dc/terms/" dcterms:provenance="https://example.com/remote.c2pa"/>' +
+        "</rdf:RDF></x:xmpmeta>",
+    );
+    return new Uint8Array([0xff, 0xe1, (xmp.length + 2) >> 8, (xmp.length + 2) & 255, ...xmp]);
+  }
+  const place = (bytes: Uint8Array, at: number, seg: Uint8Array) => new Uint8Array([...bytes.subarray(0, at), ...seg, ...bytes.subarray(at)]);
+
+  for (const where of ["before EOI", "after EOI"]) {
+    it(`check: an XMP remote reference ${where} (outside the marker walk the fast path does) is judged alike`, async () => {
+      const src = image("media/sample.jpg");
+      const eoi = src.length - 2;
+      expect([src[eoi], src[eoi + 1]]).toStrictEqual([0xff, 0xd9]);
+      const withXmp = place(src, where === "before EOI" ? eoi : src.length, xmpSegment());
+      const signed = await sign(withXmp, BOTH);
+      const { fast, engine, own } = await both(signed, pki.rootCertPem);
+      const st = (v: typeof fast) => (v.facts.state === "read" ? `${v.facts.validation_state} ${v.facts.failure_codes} ${v.facts.informational_codes}` : v.facts.state);
+      console.log(where, "own", own.status, "reason" in own ? own.reason : "", "| fast", st(fast), "| engine", st(engine));
+      expect(fast).toStrictEqual(engine);
+    }, 60_000);
+  }
+});
