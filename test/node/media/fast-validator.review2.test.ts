@@ -8,7 +8,9 @@
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { join } from "node:path";
-import { beforeAll, describe, expect, it } from "vitest";
+import * as asn1js from "asn1js";
+import * as pkijs from "pkijs";
+import { beforeAll, describe, expect, it, vi } from "vitest";
 import { type DevPki, mintDevPki } from "../../../src/dev/pki";
 import { devTsa } from "../../../src/dev/tsa";
 import { initC2paEngine } from "../../../src/media/c2pa/engine";
@@ -17,6 +19,7 @@ import { type JumbfSuperbox, parseJumbf } from "../../../src/media/c2pa/jumbf-bo
 import { extractManifestStore } from "../../../src/media/c2pa/jumbf-carriers";
 import { C2paSigner } from "../../../src/media/c2pa/signer";
 import { anchorsForStore } from "../../../src/media/c2pa/trust-anchors";
+import { pemBlocks } from "../../../src/media/c2pa/tsa-der";
 import { installDevTsa } from "../../../src/media/c2pa/tsa-dev-port";
 import { verifyManifest } from "../../../src/media/c2pa/verifier";
 import type { ManifestPlan } from "../../../src/media/types";
@@ -137,12 +140,9 @@ function nested(depth: number, size: number): Uint8Array {
 
 describe("fast validator review 2: cost on hostile input", () => {
   it("check: a signer certificate whose subject holds a deeply nested 3 MB attribute value costs the fast path less than the engine", async () => {
-    const asn1js = await import("asn1js");
-    const pkijs = await import("pkijs");
-    const { pemBlocks } = await import("../../../src/media/c2pa/tsa-der");
     const [leafDer, caDer] = pemBlocks(pki.signerChainPem, "CERTIFICATE") as [Uint8Array, Uint8Array];
     const cert = pkijs.Certificate.fromBER(leafDer);
-    const value = asn1js.fromBER(nested(95, 3 << 20).slice().buffer).result;
+    const value = asn1js.fromBER(nested(95, 3 << 20).slice().buffer).result as unknown as asn1js.Utf8String;
     cert.subject = new pkijs.RelativeDistinguishedNames({
       typesAndValues: [...cert.subject.typesAndValues, new pkijs.AttributeTypeAndValue({ type: "2.5.4.11", value })],
     });
@@ -151,7 +151,10 @@ describe("fast validator review 2: cost on hostile input", () => {
     await cert.sign(keys.privateKey, "SHA-256");
     const big = new Uint8Array(cert.toSchema(true).toBER(false));
     const pem = (der: Uint8Array) =>
-      `-----BEGIN CERTIFICATE-----\n${Buffer.from(der).toString("base64").match(/.{1,64}/g)!.join("\n")}\n-----END CERTIFICATE-----\n`;
+      `-----BEGIN CERTIFICATE-----\n${Buffer.from(der)
+        .toString("base64")
+        .match(/.{1,64}/g)!
+        .join("\n")}\n-----END CERTIFICATE-----\n`;
     const hostile = new C2paSigner({ certChainPem: pem(big) + pem(caDer), privateKey: pki.signerKeyPkcs8Pem, tsa: null });
     const result = await hostile.signEmbedded({ bytes: image("media/sample.jpg"), plan: BOTH });
     if (result.status !== "signed") throw new Error(JSON.stringify(result).slice(0, 300));
@@ -165,10 +168,23 @@ describe("fast validator review 2: cost on hostile input", () => {
     const engineMs: number[] = [];
     const fastMs: number[] = [];
     // The first reading of each (the certificate cache of the fast path would hide the parse on later ones).
-    engineMs.push(await time(() => verifyManifest({ bytes: file, mediaType: "image/jpeg" }, pki.rootCertPem, () => undefined, { fastValidator: false })));
+    engineMs.push(
+      await time(() =>
+        verifyManifest({ bytes: file, mediaType: "image/jpeg" }, pki.rootCertPem, () => undefined, { fastValidator: false }),
+      ),
+    );
     fastMs.push(await time(() => fastVerifyJpeg(file, anchors)));
     const own = await fastVerifyJpeg(file, anchors);
-    console.log("nested subject: file", file.length, "fast ms", fastMs.map(Math.round), "engine ms", engineMs.map(Math.round), own.status, "reason" in own ? own.reason : "");
+    console.log(
+      "nested subject: file",
+      file.length,
+      "fast ms",
+      fastMs.map(Math.round),
+      "engine ms",
+      engineMs.map(Math.round),
+      own.status,
+      "reason" in own ? own.reason : "",
+    );
     expect(own.status).toBe("defer");
     // asn1js stops nesting near 100 levels, so the re-encoding copies the value at most ~100 times: bounded, and
     // on this machine below the engine's own reading of the same file. Loose bound: timings are noisy here.
@@ -208,9 +224,6 @@ describe("fast validator review 2: customer-controlled strings", () => {
 
 describe("fast validator review 2: validity edges (the clock both paths read)", () => {
   it("check: an untimestamped store judged at the leaf's notBefore, notAfter and just after", async () => {
-    const { vi } = await import("vitest");
-    const pkijs = await import("pkijs");
-    const { pemBlocks } = await import("../../../src/media/c2pa/tsa-der");
     const leaf = pkijs.Certificate.fromBER(pemBlocks(pki.signerChainPem, "CERTIFICATE")[0]!);
     const untimed = new C2paSigner({ certChainPem: pki.signerChainPem, privateKey: pki.signerKeyPkcs8Pem, tsa: null });
     const result = await untimed.signEmbedded({ bytes: image("media/sample.jpg"), plan: BOTH });
@@ -243,13 +256,14 @@ describe("fast validator review 2: validity edges (the clock both paths read)", 
 
 describe("fast validator review 2: certificate time encodings", () => {
   async function chainWith(leafNotAfter: { type: "utc" | "generalized"; date: Date }) {
-    const asn1js = await import("asn1js");
-    const pkijs = await import("pkijs");
-    const gen = async () => (await crypto.subtle.generateKey({ name: "ECDSA", namedCurve: "P-256" }, true, ["sign", "verify"])) as CryptoKeyPair;
+    const gen = async () =>
+      (await crypto.subtle.generateKey({ name: "ECDSA", namedCurve: "P-256" }, true, ["sign", "verify"])) as CryptoKeyPair;
     const [root, mid, leaf] = await Promise.all([gen(), gen(), gen()]);
     const spki = async (k: CryptoKeyPair) => new Uint8Array((await crypto.subtle.exportKey("spki", k.publicKey)) as ArrayBuffer);
     const keyId = async (k: CryptoKeyPair) =>
-      new Uint8Array(await crypto.subtle.digest("SHA-1", pkijs.PublicKeyInfo.fromBER(await spki(k)).subjectPublicKey.valueBlock.valueHexView));
+      new Uint8Array(
+        await crypto.subtle.digest("SHA-1", pkijs.PublicKeyInfo.fromBER(await spki(k)).subjectPublicKey.valueBlock.valueHexView),
+      );
     const name = (cn: string) =>
       new pkijs.RelativeDistinguishedNames({
         typesAndValues: [
@@ -257,12 +271,17 @@ describe("fast validator review 2: certificate time encodings", () => {
           new pkijs.AttributeTypeAndValue({ type: "2.5.4.3", value: new asn1js.Utf8String({ value: cn }) }),
         ],
       });
-    const ext = (extnID: string, critical: boolean, v: asn1js.BaseBlock) => new pkijs.Extension({ extnID, critical, extnValue: v.toBER(false) });
+    const ext = (extnID: string, critical: boolean, v: asn1js.BaseBlock) =>
+      new pkijs.Extension({ extnID, critical, extnValue: v.toBER(false) });
     const ku = (byte: number, unused: number) =>
       ext("2.5.29.15", true, new asn1js.BitString({ valueHex: new Uint8Array([byte]), unusedBits: unused }));
     const ski = (id: Uint8Array) => ext("2.5.29.14", false, new asn1js.OctetString({ valueHex: id }));
     const aki = (id: Uint8Array) =>
-      ext("2.5.29.35", false, new asn1js.Sequence({ value: [new asn1js.Primitive({ idBlock: { tagClass: 3, tagNumber: 0 }, valueHex: id })] }));
+      ext(
+        "2.5.29.35",
+        false,
+        new asn1js.Sequence({ value: [new asn1js.Primitive({ idBlock: { tagClass: 3, tagNumber: 0 }, valueHex: id })] }),
+      );
     const bc = () => ext("2.5.29.19", true, new asn1js.Sequence({ value: [new asn1js.Boolean({ value: true })] }));
     const now = Math.floor(Date.now() / 1000) * 1000;
     const issue = async (
@@ -288,25 +307,56 @@ describe("fast validator review 2: certificate time encodings", () => {
     };
     const utc = (ms: number) => new pkijs.Time({ type: pkijs.TimeType.UTCTime, value: new Date(ms) });
     const rootDer = await issue(root, "root", root, "root", [bc(), ku(0x06, 1), ski(await keyId(root))], utc(now + 3650 * 86_400_000));
-    const midDer = await issue(mid, "mid", root, "root", [bc(), ku(0x06, 1), ski(await keyId(mid)), aki(await keyId(root))], utc(now + 1825 * 86_400_000));
+    const midDer = await issue(
+      mid,
+      "mid",
+      root,
+      "root",
+      [bc(), ku(0x06, 1), ski(await keyId(mid)), aki(await keyId(root))],
+      utc(now + 1825 * 86_400_000),
+    );
     const leafTime =
       leafNotAfter.type === "utc"
         ? new pkijs.Time({ type: pkijs.TimeType.UTCTime, value: leafNotAfter.date })
         : new pkijs.Time({ type: pkijs.TimeType.GeneralizedTime, value: leafNotAfter.date });
-    const eku = ext("2.5.29.37", false, new asn1js.Sequence({ value: ["1.3.6.1.5.5.7.3.4", "1.3.6.1.5.5.7.3.36"].map((value) => new asn1js.ObjectIdentifier({ value })) }));
+    const eku = ext(
+      "2.5.29.37",
+      false,
+      new asn1js.Sequence({ value: ["1.3.6.1.5.5.7.3.4", "1.3.6.1.5.5.7.3.36"].map((value) => new asn1js.ObjectIdentifier({ value })) }),
+    );
     const leafDer = await issue(leaf, "leaf", mid, "mid", [ku(0x80, 7), eku, ski(await keyId(leaf)), aki(await keyId(mid))], leafTime);
     const pem = (label: string, der: Uint8Array) =>
-      `-----BEGIN ${label}-----\n${Buffer.from(der).toString("base64").match(/.{1,64}/g)!.join("\n")}\n-----END ${label}-----\n`;
+      `-----BEGIN ${label}-----\n${Buffer.from(der)
+        .toString("base64")
+        .match(/.{1,64}/g)!
+        .join("\n")}\n-----END ${label}-----\n`;
     const key = pem("PRIVATE KEY", new Uint8Array((await crypto.subtle.exportKey("pkcs8", leaf.privateKey)) as ArrayBuffer));
     // The root re-issued with the same name and key, expired: a twin anchor a bundle may also carry.
-    const twinDer = await issue(root, "root", root, "root", [bc(), ku(0x06, 1), ski(await keyId(root))], utc(now - 86_400_000), now - 10 * 86_400_000);
-    return { rootPem: pem("CERTIFICATE", rootDer), twinPem: pem("CERTIFICATE", twinDer), chainPem: pem("CERTIFICATE", leafDer) + pem("CERTIFICATE", midDer), key, leafDer };
+    const twinDer = await issue(
+      root,
+      "root",
+      root,
+      "root",
+      [bc(), ku(0x06, 1), ski(await keyId(root))],
+      utc(now - 86_400_000),
+      now - 10 * 86_400_000,
+    );
+    return {
+      rootPem: pem("CERTIFICATE", rootDer),
+      twinPem: pem("CERTIFICATE", twinDer),
+      chainPem: pem("CERTIFICATE", leafDer) + pem("CERTIFICATE", midDer),
+      key,
+      leafDer,
+    };
   }
 
   const later = Date.now() + 30 * 86_400_000;
   const cases: [string, { type: "utc" | "generalized"; date: Date }][] = [
     ["GeneralizedTime notAfter with fractional seconds", { type: "generalized", date: new Date(Math.floor(later / 1000) * 1000 + 500) }],
-    ["GeneralizedTime notAfter before 2050 (RFC 5280 wants UTCTime)", { type: "generalized", date: new Date(Math.floor(later / 1000) * 1000) }],
+    [
+      "GeneralizedTime notAfter before 2050 (RFC 5280 wants UTCTime)",
+      { type: "generalized", date: new Date(Math.floor(later / 1000) * 1000) },
+    ],
     ["GeneralizedTime notAfter 2050-01-01", { type: "generalized", date: new Date(Date.UTC(2050, 0, 1)) }],
     ["UTCTime notAfter 2049-12-31T23:59:59", { type: "utc", date: new Date(Date.UTC(2049, 11, 31, 23, 59, 59)) }],
     ["GeneralizedTime notAfter 9999-12-31T23:59:59", { type: "generalized", date: new Date(Date.UTC(9999, 11, 31, 23, 59, 59)) }],
@@ -319,7 +369,19 @@ describe("fast validator review 2: certificate time encodings", () => {
       if (result.status !== "signed") throw new Error(JSON.stringify(result).slice(0, 300));
       const { fast, engine, own } = await both(result.bytes, c.rootPem);
       const st = (v: typeof fast) => (v.facts.state === "read" ? `${v.facts.validation_state} ${v.facts.failure_codes}` : v.facts.state);
-      console.log(label, "own", own.status, "reason" in own ? own.reason : "", "| fast", st(fast), "| engine", st(engine), "| not_after", fast.signer?.not_after, engine.signer?.not_after);
+      console.log(
+        label,
+        "own",
+        own.status,
+        "reason" in own ? own.reason : "",
+        "| fast",
+        st(fast),
+        "| engine",
+        st(engine),
+        "| not_after",
+        fast.signer?.not_after,
+        engine.signer?.not_after,
+      );
       expect(fast).toStrictEqual(engine);
     }, 60_000);
   }
@@ -330,7 +392,8 @@ describe("fast validator review 2: certificate time encodings", () => {
       const s = new C2paSigner({ certChainPem: c.chainPem, privateKey: c.key, tsa: null });
       const result = await s.signEmbedded({ bytes: image("media/sample.jpg"), plan: BOTH });
       if (result.status !== "signed") throw new Error(JSON.stringify(result).slice(0, 300));
-      const bundle = order === "expired twin first" ? c.twinPem + c.rootPem : order === "expired twin last" ? c.rootPem + c.twinPem : c.twinPem;
+      const bundle =
+        order === "expired twin first" ? c.twinPem + c.rootPem : order === "expired twin last" ? c.rootPem + c.twinPem : c.twinPem;
       const { fast, engine, own } = await both(result.bytes, bundle);
       const st = (v: typeof fast) => (v.facts.state === "read" ? `${v.facts.validation_state} ${v.facts.failure_codes}` : v.facts.state);
       console.log(order, "own", own.status, "reason" in own ? own.reason : "", "| fast", st(fast), "| engine", st(engine));
@@ -352,22 +415,37 @@ describe("fast validator review 2: caches under interleaving", () => {
     if (resultB.status !== "signed") throw new Error("sign");
     const fileB = resultB.bytes;
     // The same certificates in two texts (another line width): two cache keys for one parsed set.
-    const rewrap = (p: string) => p.replace(/\n(?!-----)/g, "").replace(/-----BEGIN CERTIFICATE-----/g, "-----BEGIN CERTIFICATE-----\n").replace(/-----END/g, "\n-----END");
+    const rewrap = (p: string) =>
+      p
+        .replace(/\n(?!-----)/g, "")
+        .replace(/-----BEGIN CERTIFICATE-----/g, "-----BEGIN CERTIFICATE-----\n")
+        .replace(/-----END/g, "\n-----END");
     const bundles = [pki.rootCertPem, other.rootCertPem, pki.rootCertPem + other.rootCertPem, rewrap(other.rootCertPem + pki.rootCertPem)];
     const jobs = [fileA, fileB].flatMap((file) => bundles.map((anchors) => ({ file, anchors })));
-    const alone = [];
-    for (const j of jobs) alone.push(await verifyManifest({ bytes: j.file, mediaType: "image/jpeg" }, j.anchors, () => undefined, { fastValidator: false }));
+    const alone: Awaited<ReturnType<typeof verifyManifest>>[] = [];
+    for (const j of jobs)
+      alone.push(await verifyManifest({ bytes: j.file, mediaType: "image/jpeg" }, j.anchors, () => undefined, { fastValidator: false }));
     for (let round = 0; round < 3; round++) {
       const together = await Promise.all(
         [...jobs, ...jobs].map((j) => verifyManifest({ bytes: j.file, mediaType: "image/jpeg" }, j.anchors, () => undefined)),
       );
       together.forEach((v, i) => expect(v, `job ${i % jobs.length}`).toStrictEqual(alone[i % jobs.length]));
     }
-    const own = await Promise.all(jobs.map((j) => fastVerifyJpeg(j.file, anchorsForStore(j.anchors, extractManifestStore(j.file, "image/jpeg"))!)));
-    expect(own.map((o) => o.status)).toStrictEqual(["verified", "defer", "verified", "verified", "defer", "verified", "verified", "verified"]);
+    const own = await Promise.all(
+      jobs.map((j) => fastVerifyJpeg(j.file, anchorsForStore(j.anchors, extractManifestStore(j.file, "image/jpeg"))!)),
+    );
+    expect(own.map((o) => o.status)).toStrictEqual([
+      "verified",
+      "defer",
+      "verified",
+      "verified",
+      "defer",
+      "verified",
+      "verified",
+      "verified",
+    ]);
   }, 120_000);
 });
-
 
 describe("fast validator review 2: segments after the first scan", () => {
   /** An APP1 XMP segment naming a remote manifest (dcterms:provenance). */
@@ -379,7 +457,8 @@ describe("fast validator review 2: segments after the first scan", () => {
     );
     return new Uint8Array([0xff, 0xe1, (xmp.length + 2) >> 8, (xmp.length + 2) & 255, ...xmp]);
   }
-  const place = (bytes: Uint8Array, at: number, seg: Uint8Array) => new Uint8Array([...bytes.subarray(0, at), ...seg, ...bytes.subarray(at)]);
+  const place = (bytes: Uint8Array, at: number, seg: Uint8Array) =>
+    new Uint8Array([...bytes.subarray(0, at), ...seg, ...bytes.subarray(at)]);
 
   for (const where of ["before EOI", "after EOI"]) {
     it(`check: an XMP remote reference ${where} (outside the marker walk the fast path does) is judged alike`, async () => {
@@ -389,7 +468,8 @@ describe("fast validator review 2: segments after the first scan", () => {
       const withXmp = place(src, where === "before EOI" ? eoi : src.length, xmpSegment());
       const signed = await sign(withXmp, BOTH);
       const { fast, engine, own } = await both(signed, pki.rootCertPem);
-      const st = (v: typeof fast) => (v.facts.state === "read" ? `${v.facts.validation_state} ${v.facts.failure_codes} ${v.facts.informational_codes}` : v.facts.state);
+      const st = (v: typeof fast) =>
+        v.facts.state === "read" ? `${v.facts.validation_state} ${v.facts.failure_codes} ${v.facts.informational_codes}` : v.facts.state;
       console.log(where, "own", own.status, "reason" in own ? own.reason : "", "| fast", st(fast), "| engine", st(engine));
       expect(fast).toStrictEqual(engine);
     }, 60_000);
