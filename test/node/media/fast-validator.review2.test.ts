@@ -475,3 +475,34 @@ describe("fast validator review 2: segments after the first scan", () => {
     }, 60_000);
   }
 });
+
+describe("fast validator review 2: the timestamp at the leaf's notBefore", () => {
+  for (const offset of [0, -1000, 999]) {
+    it(`check: genTime = leaf notBefore ${offset >= 0 ? "+" : ""}${offset} ms is judged alike`, async () => {
+      const leaf = pkijs.Certificate.fromBER(pemBlocks(pki.signerChainPem, "CERTIFICATE")[0]!);
+      const nb = leaf.notBefore.value.getTime();
+      let signed: Uint8Array;
+      try {
+        // The dev TSA stamps the clock's time: the token's genTime is the leaf's notBefore (+ offset, whole seconds).
+        vi.useFakeTimers({ toFake: ["Date"], now: nb + offset });
+        signed = await sign(image("media/sample.jpg"), BOTH);
+      } finally {
+        vi.useRealTimers();
+      }
+      const { fast, engine, own } = await both(signed, pki.rootCertPem);
+      const st = (v: typeof fast) => (v.facts.state === "read" ? `${v.facts.validation_state} ${v.facts.failure_codes}` : v.facts.state);
+      console.log(
+        offset,
+        "own",
+        own.status,
+        "reason" in own ? own.reason : "",
+        "| fast",
+        st(fast),
+        "| engine",
+        st(engine),
+        fast.claims?.created_at,
+      );
+      expect(fast).toStrictEqual(engine);
+    }, 60_000);
+  }
+});
