@@ -1,9 +1,8 @@
 /**
  * Second hostile review of the fast validator (src/media/c2pa/fast-validator.ts, #19): the rendered verification
  * (claims, assertion_labels, creator/capture, signer), not only the verdict. Files are signed by the service's own
- * signer under a dev PKI, then changed only where no signature or hash covers the change, so every check of both
- * paths still passes: what differs is a reading. Tests named Fn fail on the reviewed code; the others record inputs
- * checked and found judged alike.
+ * signer under a dev PKI (or crafted, for the cost checks). Tests named Fn fail on the reviewed code (F1: cost on a
+ * hostile store the fast path defers); the others record inputs checked and found judged alike.
  */
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
@@ -16,7 +15,7 @@ import { devTsa } from "../../../src/dev/tsa";
 import { initC2paEngine } from "../../../src/media/c2pa/engine";
 import { fastVerifyJpeg } from "../../../src/media/c2pa/fast-validator";
 import { type JumbfSuperbox, parseJumbf } from "../../../src/media/c2pa/jumbf-box";
-import { extractManifestStore } from "../../../src/media/c2pa/jumbf-carriers";
+import { extractManifestStore, jpegManifestStoreInstances } from "../../../src/media/c2pa/jumbf-carriers";
 import { C2paSigner } from "../../../src/media/c2pa/signer";
 import { anchorsForStore } from "../../../src/media/c2pa/trust-anchors";
 import { pemBlocks } from "../../../src/media/c2pa/tsa-der";
@@ -505,4 +504,95 @@ describe("fast validator review 2: the timestamp at the leaf's notBefore", () =>
       expect(fast).toStrictEqual(engine);
     }, 60_000);
   }
+});
+
+describe("fast validator review 2: a deep, large unsigned store", () => {
+  it("F1: a 16-deep JUMBF store around 16 MB of content (unsigned) costs the fast path more than the engine", async () => {
+    const te = new TextEncoder();
+    const box = (type: string, payload: Uint8Array) => {
+      const out = new Uint8Array(8 + payload.length);
+      new DataView(out.buffer).setUint32(0, out.length);
+      out.set(te.encode(type), 4);
+      out.set(payload, 8);
+      return out;
+    };
+    const jumd = (type: string, label: string) => {
+      const uuid = new Uint8Array([...te.encode(type), 0x00, 0x11, 0x00, 0x10, 0x80, 0x00, 0x00, 0xaa, 0x00, 0x38, 0x9b, 0x71]);
+      return box("jumd", new Uint8Array([...uuid, 3, ...te.encode(label), 0]));
+    };
+    const superbox = (type: string, label: string, children: Uint8Array[]) => {
+      const d = jumd(type, label);
+      const body = new Uint8Array(d.length + children.reduce((n, c) => n + c.length, 0));
+      body.set(d);
+      let o = d.length;
+      for (const c of children) {
+        body.set(c, o);
+        o += c.length;
+      }
+      return box("jumb", body);
+    };
+    let inner = box("cbor", new Uint8Array(16 << 20));
+    for (let i = 0; i < 14; i++) inner = superbox("cbor", `l${i}`, [inner]);
+    const store = superbox("c2pa", "c2pa", [superbox("c2ma", "urn:c2pa:00000000-0000-0000-0000-000000000000", [inner])]);
+    // APP11 packets: "JP", En 1, Z 1…; later packets repeat the store's box header.
+    const packets: Uint8Array[] = [];
+    const max = 65_535 - 2 - 8 - 8;
+    for (let at = 0, z = 1; at < store.length; z++) {
+      const first = at === 0;
+      const take = Math.min(max, store.length - at);
+      const head = first ? [] : [...store.subarray(0, 8)];
+      const length = 2 + 8 + head.length + take;
+      const seg = new Uint8Array(2 + length);
+      seg.set([0xff, 0xeb, length >> 8, length & 255, 0x4a, 0x50, 0x00, 0x01, z >>> 24, (z >>> 16) & 255, (z >>> 8) & 255, z & 255]);
+      seg.set(head, 12);
+      seg.set(store.subarray(at, at + take), 12 + head.length);
+      packets.push(seg);
+      at += take;
+    }
+    const src = image("media/sample.jpg");
+    const parts = [src.subarray(0, 2), ...packets, src.subarray(2)];
+    const file = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
+    let o = 0;
+    for (const p of parts) {
+      file.set(p, o);
+      o += p.length;
+    }
+    // Interleaved, medians of three: the fast path runs before the engine, so its cost on a store it defers is added.
+    const fastMs: number[] = [];
+    const engineMs: number[] = [];
+    let own: Awaited<ReturnType<typeof fastVerifyJpeg>> | null = null;
+    let engine: Awaited<ReturnType<typeof verifyManifest>> | null = null;
+    for (let i = 0; i < 3; i++) {
+      const t0 = performance.now();
+      own = await fastVerifyJpeg(file, pki.rootCertPem);
+      const t1 = performance.now();
+      engine = await verifyManifest({ bytes: file, mediaType: "image/jpeg" }, pki.rootCertPem, () => undefined, { fastValidator: false });
+      fastMs.push(t1 - t0);
+      engineMs.push(performance.now() - t1);
+    }
+    const median = (l: number[]) => [...l].sort((a, b) => a - b)[1]!;
+    console.log(
+      "F1 file",
+      file.length,
+      "fast ms",
+      fastMs.map(Math.round),
+      own,
+      "| engine ms",
+      engineMs.map(Math.round),
+      engine!.facts.state,
+    );
+    const ta = performance.now();
+    const inst = jpegManifestStoreInstances(file);
+    const tb = performance.now();
+    const parsedStore = parseJumbf(inst[0]!.store.status === "ok" ? inst[0]!.store.store : new Uint8Array());
+    console.log(
+      "F1 of which: store reassembly ms",
+      Math.round(tb - ta),
+      "parseJumbf ms",
+      Math.round(performance.now() - tb),
+      parsedStore.status,
+    );
+    expect(own!.status).toBe("defer");
+    expect(median(fastMs)).toBeLessThan(median(engineMs));
+  }, 120_000);
 });
