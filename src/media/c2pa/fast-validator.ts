@@ -77,6 +77,12 @@ const OID = {
   signingCertificateV2: "1.2.840.113549.1.9.16.2.47",
 } as const;
 
+/**
+ * The largest store this path judges. Ours hold two short certificate chains, a timestamp token and at most five
+ * small assertions (tens of KiB); the margin covers long customer-given texts.
+ */
+const MAX_STORE_BYTES = 256 * 1024;
+
 const JUMBF_UUID_SUFFIX = [0x00, 0x11, 0x00, 0x10, 0x80, 0x00, 0x00, 0xaa, 0x00, 0x38, 0x9b, 0x71];
 const TEXT = new TextEncoder();
 
@@ -101,6 +107,9 @@ async function verify(bytes: Uint8Array, anchorsPem: string, now: number): Promi
   const instance = instances[0]!;
   need(instance.store.status === "ok", "store not reassembled");
   const store = instance.store.store;
+  // Before anything copies or rebuilds it: a store larger than any we write is not ours (a crafted 16 MB store
+  // made this path cost several times the engine's read before deferring to it).
+  need(store.length <= MAX_STORE_BYTES, "store larger than the stores this service writes");
   const [excludedStart, excludedEnd] = checkApp11Packets(bytes, instance.segments, store);
   need(headerSegmentsPlain(bytes, instance.segments), "another APP11 segment, a provenance reference, or an odd marker walk");
   need(indexOfBytes(store, TEXT.encode("c2pa.time-stamp")) < 0, "a timestamp assertion label");
@@ -108,7 +117,6 @@ async function verify(bytes: Uint8Array, anchorsPem: string, now: number): Promi
   // The store: one manifest with its assertion store, claim v2 and signature, in canonical JUMBF.
   const parsed = parseJumbf(store);
   need(parsed.status === "ok", "JUMBF");
-  need(equalBytes(canonicalJumbf(parsed.root, store), store), "JUMBF not canonical");
   const root = parsed.root;
   need(root.description.label === "c2pa" && root.description.contentType === "c2pa", "store box");
   const manifests = superboxes(root);
@@ -123,6 +131,8 @@ async function verify(bytes: Uint8Array, anchorsPem: string, now: number): Promi
   need(assertionStore.description.label === "c2pa.assertions" && assertionStore.description.contentType === "c2as", "assertion store");
   need(claimBox.description.label === "c2pa.claim.v2" && claimBox.description.contentType === "c2cl", "claim box");
   need(signatureBox.description.label === "c2pa.signature" && signatureBox.description.contentType === "c2cs", "signature box");
+  // The shape first (cheap), then the whole store byte for byte in canonical form (a rebuild per nesting level).
+  need(equalBytes(canonicalJumbf(root, store), store), "JUMBF not canonical");
   const claimBytes = onlyCbor(claimBox);
   const coseBytes = onlyCbor(signatureBox);
 
