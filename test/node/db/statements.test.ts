@@ -1,5 +1,4 @@
 import { and, eq, lt, or, sql } from "drizzle-orm";
-import { drizzle } from "drizzle-orm/d1";
 import { describe, expect, it } from "vitest";
 import { touchLastUsed } from "../../../src/api-keys/repo";
 import { insertRequestLogs } from "../../../src/api-keys/repo/request-logs";

@@ -1,7 +1,5 @@
-import { and, eq, inArray, isNull } from "drizzle-orm";
-import { drizzle } from "drizzle-orm/d1";
+import { and, eq, inArray } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import type { Database } from "../../../src/db/client";
 import * as schema from "../../../src/db/schema";
 import { advanceStep } from "../../../src/jobs/repo";
 import { heldBy, notCancelled, recordingDb, reference, sqlOf } from "../../support/recording-d1";

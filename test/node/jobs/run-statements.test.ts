@@ -1,7 +1,5 @@
 import { and, asc, eq, inArray, isNull, lt, or } from "drizzle-orm";
-import { drizzle } from "drizzle-orm/d1";
 import { describe, expect, it } from "vitest";
-import type { Database } from "../../../src/db/client";
 import * as schema from "../../../src/db/schema";
 import { advanceStep, claimAssetForJob, insertJob, type JobRow, type JobStepRow, takeJobAndLoad } from "../../../src/jobs/repo";
 import { heldBy, notCancelled, recordingDb, reference, sqlOf } from "../../support/recording-d1";
