@@ -65,8 +65,10 @@ export const rowsOf = <T extends Table>(table: T, result: D1Result | undefined):
 /**
  * An insert of `rows`, each row's own properties as placeholders (`name_i` for row i), in a statement built once per
  * table, set of properties per row, and conflict clause: a property a row leaves out (or gives as undefined) gets its
- * column default, as in drizzle's insert of the same rows; each value is encoded by its column.
+ * column default, as in drizzle's insert of the same rows; each value is encoded by its column. Only for tables without
+ * `$defaultFn`/`$onUpdateFn` columns: drizzle would compute such a value once, when the shape is built.
  */
+const MAX_INSERT_SHAPES = 256;
 const insertShapes = new Map<string, ReturnType<typeof shape<Record<string, unknown>>>>();
 export function insertStatement<T extends Table>(
   db: Database,
@@ -78,12 +80,18 @@ export function insertStatement<T extends Table>(
   const id = `${getTableName(table)}${options.onConflictDoNothing ? " nothing" : ""} ${keys.map((k) => k.join(",")).join(" | ")}`;
   let built = insertShapes.get(id);
   if (!built) {
+    // Enforced, not only stated: a per-row default computed at build time would be reused by every later insert.
+    for (const column of Object.values(getTableColumns(table)))
+      if (column.defaultFn || column.onUpdateFn)
+        throw new Error(`insertStatement: ${getTableName(table)}.${column.name} has a default function`);
     built = shape<Record<string, unknown>>((d) => {
       const insert = d
         .insert(table)
         .values(keys.map((k, i) => Object.fromEntries(k.map((key) => [key, sql.placeholder(`${key}_${i}`)]))) as never);
       return options.onConflictDoNothing ? insert.onConflictDoNothing() : insert;
     });
+    // Bounded: rows whose optional properties vary make more shapes; the oldest is dropped (built again if needed).
+    if (insertShapes.size >= MAX_INSERT_SHAPES) insertShapes.delete(insertShapes.keys().next().value as string);
     insertShapes.set(id, built);
   }
   return built(db, Object.fromEntries(rows.flatMap((row, i) => keys[i]!.map((key) => [`${key}_${i}`, row[key]]))));

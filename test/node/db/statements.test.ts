@@ -1,4 +1,5 @@
 import { and, eq, lt, or, sql } from "drizzle-orm";
+import { integer, sqliteTable, text } from "drizzle-orm/sqlite-core";
 import { describe, expect, it } from "vitest";
 import { touchLastUsed } from "../../../src/api-keys/repo";
 import { insertRequestLogs } from "../../../src/api-keys/repo/request-logs";
@@ -227,5 +228,11 @@ describe("hot statements built once per shape (#19)", () => {
           .where(and(eq(apiKeys.id, "key_1"), or(sql`${apiKeys.lastUsedAt} IS NULL`, lt(apiKeys.lastUsedAt, now - 60_000)))),
       ),
     ]);
+  });
+
+  it("an insert shape refuses a table with a default function (drizzle would compute it once, when the shape is built)", () => {
+    const stamped = sqliteTable("stamped", { id: text("id").primaryKey(), at: integer("at").$defaultFn(() => Date.now()) });
+    const { db } = recordingDb();
+    expect(() => insertStatement(db, stamped, [{ id: "a" }])).toThrow(/default function/);
   });
 });
