@@ -461,7 +461,8 @@ async function engineVerify(
       const url = /^"(https?:\/\/[^\s"')]+)"$/.exec(remote[1]!)?.[1] ?? null;
       return { facts: { state: "remote", url }, claims: null, signer: null, assertion_labels: [] };
     }
-    if (/no\s*(jumbf|manifest|c2pa)|not found|JumbfNotFound|ProvenanceMissing/i.test(message)) {
+    // A settings error (it quotes the settings, trust bundle included) is never a file without a manifest.
+    if (!/^C2pa\(BadParam\(/.test(message) && /no\s*(jumbf|manifest|c2pa)|not found|JumbfNotFound|ProvenanceMissing/i.test(message)) {
       return { facts: { state: "absent" }, claims: null, signer: null, assertion_labels: [] };
     }
     return { facts: { state: "unreadable", message: message.slice(0, 300) }, claims: null, signer: null, assertion_labels: [] };
