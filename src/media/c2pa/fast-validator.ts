@@ -24,10 +24,11 @@ import { childrenOf, compareEncodings, contentOf, encodingOf, generalizedTime, o
 import { rawEcdsaSignature } from "./integrity";
 import { type JumbfBox, type JumbfSuperbox, parseJumbf } from "./jumbf-box";
 import { jpegManifestStoreInstances } from "./jumbf-carriers";
+import { OID_AUTHORITY_INFO_ACCESS, OID_EXT_KEY_USAGE, OID_KEY_EC, OID_KEY_USAGE } from "./ocsp-der";
 import { issuedBy } from "./ocsp-verify";
 import { type SignerSummary, signerSummaryFromCose } from "./signer-summary";
 import { subjectNameDer } from "./trust-anchors";
-import { OID_SIGNED_DATA, OID_TST_INFO, pemBlocks } from "./tsa-der";
+import { OID_CONTENT_TYPE, OID_MESSAGE_DIGEST, OID_SHA256, OID_SIGNED_DATA, OID_SIGNING_TIME, OID_TST_INFO, pemBlocks } from "./tsa-der";
 
 /** The engine's json() of a store, as far as the verifier reads it (verifier.ts StoreJson). */
 export interface FastStoreJson {
@@ -55,25 +56,26 @@ function need(condition: unknown, reason: string): asserts condition {
   if (!condition) throw new Defer(reason);
 }
 
+/** The OIDs this validator reads; those other readers share come from their DER modules. */
 const OID = {
-  ecPublicKey: "1.2.840.10045.2.1",
+  ecPublicKey: OID_KEY_EC,
   p256: "1.2.840.10045.3.1.7",
   p384: "1.3.132.0.34",
   ecdsaSha256: "1.2.840.10045.4.3.2",
   ecdsaSha384: "1.2.840.10045.4.3.3",
-  sha256: "2.16.840.1.101.3.4.2.1",
+  sha256: OID_SHA256,
   basicConstraints: "2.5.29.19",
-  keyUsage: "2.5.29.15",
-  extKeyUsage: "2.5.29.37",
+  keyUsage: OID_KEY_USAGE,
+  extKeyUsage: OID_EXT_KEY_USAGE,
   subjectKeyId: "2.5.29.14",
   authorityKeyId: "2.5.29.35",
-  authorityInfoAccess: "1.3.6.1.5.5.7.1.1",
+  authorityInfoAccess: OID_AUTHORITY_INFO_ACCESS,
   emailProtection: "1.3.6.1.5.5.7.3.4",
   documentSigning: "1.3.6.1.5.5.7.3.36",
   timeStamping: "1.3.6.1.5.5.7.3.8",
-  contentType: "1.2.840.113549.1.9.3",
-  messageDigest: "1.2.840.113549.1.9.4",
-  signingTime: "1.2.840.113549.1.9.5",
+  contentType: OID_CONTENT_TYPE,
+  messageDigest: OID_MESSAGE_DIGEST,
+  signingTime: OID_SIGNING_TIME,
   signingCertificateV2: "1.2.840.113549.1.9.16.2.47",
 } as const;
 

@@ -40,6 +40,7 @@ import {
   OID_MESSAGE_DIGEST,
   OID_SHA256,
   OID_SIGNED_DATA,
+  OID_SIGNING_TIME,
   OID_TST_INFO,
   pemBlocks,
 } from "../../../src/media/c2pa/tsa-der";
@@ -288,7 +289,6 @@ describe("fast validator review: certificate names", () => {
 });
 
 const OID_ECDSA_SHA256 = "1.2.840.10045.4.3.2";
-const OID_SIGNING_TIME = "1.2.840.113549.1.9.5";
 const OID_SIGNING_CERTIFICATE_V2 = "1.2.840.113549.1.9.16.2.47";
 
 /**
