@@ -44,7 +44,12 @@ interface D1DatabaseLike {
 }
 
 /** Starts the bundle at `script`; by default the run's shared bundle, else (plain Node, e.g. a bench) a fresh one. */
-export async function startWorker(options: { script?: string; bindings: Record<string, string> }): Promise<RunningWorker> {
+export async function startWorker(options: {
+  script?: string;
+  bindings: Record<string, string>;
+  /** Diagnostics only (bench/lib/workerd-profile.mjs): opens workerd's inspector, Durable Objects included. */
+  inspectorPort?: number;
+}): Promise<RunningWorker> {
   const script = options.script ?? process.env[WORKER_BUNDLE_ENV] ?? bundleWorker();
   const mf = new Miniflare(
     convertV4MiniflareOptions({
@@ -57,6 +62,7 @@ export async function startWorker(options: { script?: string; bindings: Record<s
       ],
       modulesRoot: dirname(script),
       compatibilityDate: "2026-10-01",
+      ...(options.inspectorPort ? { inspectorPort: options.inspectorPort, unsafeInspectDurableObjects: true } : {}),
       compatibilityFlags: ["nodejs_compat"],
       d1Databases: ["DB"],
       r2Buckets: ["OBJECTS"],
