@@ -839,13 +839,15 @@ function refineNonzero(p: usize, m: u64, p1: i32): void {
   while (m != 0) {
     const n = min<i32>(<i32>popcnt<u64>(m), 16);
     const bits = getBits(n);
+    // branch-free: a correction bit is a coin toss, so a branch on it mispredicts half the time
     for (let j = n - 1; j >= 0; j--) {
       const a = p + (<usize>unchecked(ZIGZAG[<i32>ctz<u64>(m)]) << 1);
       m &= m - 1;
-      if ((bits >> j) & 1) {
-        const v = <i32>load<i16>(a);
-        if ((v & p1) == 0) store<i16>(a, <i16>(v >= 0 ? v + p1 : v - p1));
-      }
+      const v = <i32>load<i16>(a);
+      const sign = v >> 31; // 0 or -1
+      // all ones when the bit is set and v does not have p1 yet: then v moves p1 away from zero
+      const apply = -(((bits >> j) & 1) & <i32>((v & p1) == 0));
+      store<i16>(a, <i16>(v + (((p1 ^ sign) - sign) & apply)));
     }
   }
 }
