@@ -77,7 +77,9 @@ let huff: usize = 0; // 8 tables: DC 0..3, AC 0..3
 let huffDefined: StaticArray<bool> = new StaticArray<bool>(8);
 let qt: usize = 0; // 4 x 64 i32, natural order
 let qtDefined: StaticArray<bool> = new StaticArray<bool>(4);
-let blk: usize = 0; // 64 i32: the dequantised block being decoded (natural order)
+// 64 f32: the dequantised block being decoded (natural order). Each value is the i32 product coefficient x
+// quantiser converted once, exactly as the IDCT converted it before, so the output is unchanged.
+let blk: usize = 0;
 let tmp: usize = 0; // 64 f32: IDCT intermediate
 let area4: usize = 0; // 4 x 8 f32: area-average IDCT rows for 1/2
 let area2: usize = 0; // 2 x 8 f32: for 1/4
@@ -625,7 +627,7 @@ function decodeBlock(i: i32, c: i32, keepAc: bool): i32 {
     dc += extend(getBits(s), s);
     unchecked((cPred[c] = dc));
   }
-  store<i32>(blk, dc * load<i32>(q));
+  store<f32>(blk, <f32>(dc * load<i32>(q)));
   const ac = acTable(i);
   let last = 0;
   let k = 1;
@@ -642,7 +644,7 @@ function decodeBlock(i: i32, c: i32, keepAc: bool): i32 {
       }
       if (keepAc) {
         const z = <usize>unchecked(ZIGZAG[k]);
-        store<i32>(blk + (z << 2), (f >> 16) * load<i32>(q + (z << 2)));
+        store<f32>(blk + (z << 2), <f32>((f >> 16) * load<i32>(q + (z << 2))));
         last = k;
       }
       k++;
@@ -664,7 +666,7 @@ function decodeBlock(i: i32, c: i32, keepAc: bool): i32 {
     const v = extend(getBits(sz), sz);
     if (keepAc) {
       const z = <usize>unchecked(ZIGZAG[k]);
-      store<i32>(blk + (z << 2), v * load<i32>(q + (z << 2)));
+      store<f32>(blk + (z << 2), <f32>(v * load<i32>(q + (z << 2))));
       last = k;
     }
     k++;
@@ -960,13 +962,12 @@ const C7: f32 = 0.19509032201862766;
   v128.store(d, f32x4.sub(e0, o0), 224);
 }
 
-/** The 8x8 IDCT of blk (dequantised i32, natural order) into pixels: two SIMD passes with transposes between. */
+/** The 8x8 IDCT of blk (dequantised f32, natural order) into pixels: two SIMD passes with transposes between. */
 function idct8(src: usize, dst: usize, stride: i32): void {
   const a = tmp;
   const b = tmp + 256;
-  for (let r: usize = 0; r < 256; r += 16) v128.store(a + r, f32x4.convert_i32x4_s(v128.load(src + r)));
-  idctPass(a, b); // along v, lanes u 0..3
-  idctPass(a + 16, b + 16); // lanes u 4..7
+  idctPass(src, b); // along v, lanes u 0..3
+  idctPass(src + 16, b + 16); // lanes u 4..7
   transpose8(b, a);
   idctPass(a, b); // along u, lanes y
   idctPass(a + 16, b + 16);
@@ -1016,9 +1017,10 @@ function idctArea(src: usize, dst: usize, stride: i32, n: i32): void {
       const p = src + (<usize>v << 5);
       const il = v128.load(p);
       const ih = v128.load(p, 16);
+      // (a zero coefficient is +0.0: all bits clear)
       if (!v128.any_true(v128.or(il, ih))) continue;
-      const cl = f32x4.convert_i32x4_s(il);
-      const ch = f32x4.convert_i32x4_s(ih);
+      const cl = il;
+      const ch = ih;
       const w = area4 + (<usize>v << 2);
       const a0 = f32x4.splat(load<f32>(w));
       const a1 = f32x4.splat(load<f32>(w, 32));
@@ -1058,9 +1060,10 @@ function idctArea(src: usize, dst: usize, stride: i32, n: i32): void {
     const p = src + (<usize>v << 5);
     const il = v128.load(p);
     const ih = v128.load(p, 16);
+    // (a zero coefficient is +0.0: all bits clear)
     if (!v128.any_true(v128.or(il, ih))) continue;
-    const cl = f32x4.convert_i32x4_s(il);
-    const ch = f32x4.convert_i32x4_s(ih);
+    const cl = il;
+    const ch = ih;
     const w = area2 + (<usize>v << 2);
     const a0 = f32x4.splat(load<f32>(w));
     const a1 = f32x4.splat(load<f32>(w, 32));
@@ -1092,8 +1095,22 @@ function idctArea(src: usize, dst: usize, stride: i32, n: i32): void {
  */
 function writeBlock(dst: usize, stride: i32, last: i32, clear: bool): void {
   if (last == 0) {
-    const v = clampByte(<f32>load<i32>(blk) * 0.125 + 128.5);
-    for (let y = 0; y < bs; y++) memory.fill(dst + <usize>(y * stride), v, <usize>bs);
+    const v = clampByte(load<f32>(blk) * 0.125 + 128.5);
+    // the flat block by plain stores (a memory.fill of 1 to 8 bytes a row costs a call each)
+    if (bs == 8) {
+      const w = <u64>v * 0x0101010101010101;
+      for (let y = 0; y < 8; y++) store<u64>(dst + <usize>(y * stride), w);
+    } else if (bs == 4) {
+      const w = <u32>v * 0x01010101;
+      store<u32>(dst, w);
+      store<u32>(dst + <usize>stride, w);
+      store<u32>(dst + <usize>(2 * stride), w);
+      store<u32>(dst + <usize>(3 * stride), w);
+    } else if (bs == 2) {
+      const w = <u16>(<u32>v * 0x0101);
+      store<u16>(dst, w);
+      store<u16>(dst + <usize>stride, w);
+    } else store<u8>(dst, v);
   } else if (bs == 8) idct8(blk, dst, stride);
   else idctArea(blk, dst, stride, bs);
   if (clear) memory.fill(blk, 0, 256);
@@ -1153,14 +1170,15 @@ function transformMcuRow(m: i32): void {
       for (let bx = 0; bx < bw; bx++) {
         const p = coefAt(c, bx, m * v + y);
         let last = 0;
-        if (bs == 1) store<i32>(blk, <i32>load<i16>(p) * load<i32>(q));
+        if (bs == 1) store<f32>(blk, <f32>(<i32>load<i16>(p) * load<i32>(q)));
         else {
-          // eight coefficients at a time; `last` only says whether any AC coefficient is nonzero
+          // eight coefficients at a time, converted to float here rather than in a pass of the IDCT's own (an
+          // integer zero converts to +0.0, all bits clear); `last` only says whether any AC coefficient is nonzero
           let any = i32x4.splat(0);
           for (let z: usize = 0; z < 64; z += 8) {
             const x = v128.load(p + (z << 1));
-            const lo = i32x4.mul(i32x4.extend_low_i16x8_s(x), v128.load(q + (z << 2)));
-            const hi = i32x4.mul(i32x4.extend_high_i16x8_s(x), v128.load(q + (z << 2), 16));
+            const lo = f32x4.convert_i32x4_s(i32x4.mul(i32x4.extend_low_i16x8_s(x), v128.load(q + (z << 2))));
+            const hi = f32x4.convert_i32x4_s(i32x4.mul(i32x4.extend_high_i16x8_s(x), v128.load(q + (z << 2), 16)));
             v128.store(blk + (z << 2), lo);
             v128.store(blk + (z << 2), hi, 16);
             any = v128.or(any, z == 0 ? i32x4.replace_lane(lo, 0, 0) : v128.or(lo, hi));
