@@ -837,7 +837,7 @@ function decodeAcRefine(i: i32, p: usize): void {
  * One correction bit for each coefficient of `m` (all nonzero), lowest position first, as the per-position walk
  * reads them; up to 16 bits are taken from the bit buffer at once.
  */
-function refineNonzero(p: usize, m: u64, p1: i32): void {
+@inline function refineNonzero(p: usize, m: u64, p1: i32): void {
   while (m != 0) {
     const n = min<i32>(<i32>popcnt<u64>(m), 16);
     const bits = getBits(n);
