@@ -733,48 +733,72 @@ function decodeDcRefine(p: usize): void {
   if (getBit()) store<i16>(p, <i16>(<i32>load<i16>(p) | (1 << al)));
 }
 
+// The hot loops below keep the bit buffer in locals (buf, cnt) and write it back only around fill() and the slow
+// paths: globals live in memory, so each symbol would otherwise wait on the store of the last one's bit count.
+
 function decodeAcFirst(i: i32, p: usize): void {
   if (eobrun > 0) {
     eobrun--;
     return;
   }
   const ac = acTable(i);
+  const end = se;
+  const shift = al;
   let k = ss;
-  while (k <= se) {
-    if (bitCnt < 16) fill();
-    const f = load<i32>(ac + H_FASTAC + (<usize>(<i32>(bitBuf >> <u64>(bitCnt - 9)) & 511) << 2));
+  let buf = bitBuf;
+  let cnt = bitCnt;
+  while (k <= end) {
+    if (cnt < 16) {
+      bitBuf = buf;
+      bitCnt = cnt;
+      fill();
+      buf = bitBuf;
+      cnt = bitCnt;
+    }
+    const f = load<i32>(ac + H_FASTAC + (<usize>(<i32>(buf >> <u64>(cnt - 9)) & 511) << 2));
     if (f != 0) {
       // code and magnitude in one lookup (as decodeBlock)
-      bitCnt -= f & 255;
+      cnt -= f & 255;
       k += (f >> 8) & 255;
       if (k > 63) {
         err = CORRUPT;
-        return;
+        break;
       }
-      store<i16>(p + (<usize>unchecked(ZIGZAG[k]) << 1), <i16>((f >> 16) << al));
+      store<i16>(p + (<usize>unchecked(ZIGZAG[k]) << 1), <i16>((f >> 16) << shift));
       k++;
       continue;
     }
-    const rs = decodeSym(ac);
-    const r = rs >> 4;
-    const sz = rs & 15;
-    if (sz == 0) {
-      if (r < 15) {
-        eobrun = (1 << r) - 1;
-        if (r > 0) eobrun += getBits(r);
-        break;
-      }
-      k += 16;
-      continue;
-    }
-    k += r;
-    if (k > 63) {
-      err = CORRUPT;
-      return;
-    }
-    store<i16>(p + (<usize>unchecked(ZIGZAG[k]) << 1), <i16>(extend(getBits(sz), sz) << al));
-    k++;
+    bitBuf = buf;
+    bitCnt = cnt;
+    k = acFirstSlow(ac, p, k);
+    buf = bitBuf;
+    cnt = bitCnt;
+    if (k < 0) break;
   }
+  bitBuf = buf;
+  bitCnt = cnt;
+}
+
+/** decodeAcFirst's symbol that the fast table does not hold (globals bitBuf/bitCnt); the next k, or -1 at the end. */
+function acFirstSlow(ac: usize, p: usize, k: i32): i32 {
+  const rs = decodeSym(ac);
+  const r = rs >> 4;
+  const sz = rs & 15;
+  if (sz == 0) {
+    if (r < 15) {
+      eobrun = (1 << r) - 1;
+      if (r > 0) eobrun += getBits(r);
+      return -1;
+    }
+    return k + 16;
+  }
+  k += r;
+  if (k > 63) {
+    err = CORRUPT;
+    return -1;
+  }
+  store<i16>(p + (<usize>unchecked(ZIGZAG[k]) << 1), <i16>(extend(getBits(sz), sz) << al));
+  return k + 1;
 }
 
 function decodeAcRefine(i: i32, p: usize): void {
