@@ -174,6 +174,11 @@ const cFullH = new StaticArray<i32>(4);
 const cQ = new StaticArray<usize>(4); // the component's dequantisation table (snapshot)
 const cQSet = new StaticArray<bool>(4);
 const cCoef = new StaticArray<usize>(4); // i16 x 64 per block, natural order (buffered mode)
+// The component's coefficient buffer may still hold an earlier image's data (a reused kernel): it is zeroed before
+// its first scan, or, when that scan is a DC first scan that visits every block, block by block as it writes
+// each DC (dcClears), instead of in a pass of its own over megabytes.
+const cPending = new StaticArray<bool>(4);
+let dcClears: bool = false;
 const cPlane = new StaticArray<usize>(4); // 2 slots of one MCU row of samples
 const cAbove = new StaticArray<usize>(4); // the last sample row of the MCU row before
 const cStride = new StaticArray<i32>(4);
@@ -716,6 +721,17 @@ function decodeSequentialCoefs(i: i32, c: i32, p: usize): void {
 }
 
 function decodeDcFirst(i: i32, c: i32, p: usize): void {
+  if (dcClears) {
+    const z = i16x8.splat(0);
+    v128.store(p, z);
+    v128.store(p, z, 16);
+    v128.store(p, z, 32);
+    v128.store(p, z, 48);
+    v128.store(p, z, 64);
+    v128.store(p, z, 80);
+    v128.store(p, z, 96);
+    v128.store(p, z, 112);
+  }
   const s = decodeSym(dcTable(i));
   let dc = unchecked(cPred[c]);
   if (s != 0) {
@@ -887,9 +903,31 @@ function decodeAcRefine(i: i32, p: usize): void {
   else decodeAcRefine(i, p);
 }
 
+/** Zeroes component c's coefficient buffer if that has not been done (or is not being done) yet. */
+function clearPending(c: i32): void {
+  if (!unchecked(cPending[c])) return;
+  unchecked((cPending[c] = false));
+  zero(unchecked(cCoef[c]), (<usize>unchecked(cBW[c]) * <usize>unchecked(cBH[c])) << 7);
+}
+
 /** Decodes the current scan into the coefficient buffer. */
 function decodeScanCoefs(): i32 {
   if (!tablesDefined()) return CORRUPT;
+  // The scan clears its blocks as it goes only when it is the first scan of each of its components, a DC first
+  // scan, and visits every block of the buffer (interleaved, or the only component: the MCU grid is the block
+  // grid); otherwise its components are zeroed now.
+  let clears = progressive && ss == 0 && ah == 0;
+  for (let i = 0; i < scanN; i++) if (!unchecked(cPending[unchecked(sComp[i])])) clears = false;
+  if (scanN == 1) {
+    const c = unchecked(sComp[0]);
+    if ((unchecked(cFullW[c]) + 7) >> 3 != unchecked(cBW[c]) || (unchecked(cFullH[c]) + 7) >> 3 != unchecked(cBH[c])) clears = false;
+  }
+  for (let i = 0; i < scanN; i++) {
+    const c = unchecked(sComp[i]);
+    if (clears) unchecked((cPending[c] = false));
+    else clearPending(c);
+  }
+  dcClears = clears;
   resetBits();
   for (let i = 0; i < 4; i++) unchecked((cPred[i] = 0));
   eobrun = 0;
@@ -1395,7 +1433,7 @@ export function start(scale: i32, maxPixels: f64): i32 {
       const bytes = (<u64>unchecked(cBW[c]) * <u64>unchecked(cBH[c])) << 7;
       unchecked((cCoef[c] = alloc(bytes)));
       if (memFailed) return TOO_LARGE;
-      zero(unchecked(cCoef[c]), <usize>bytes);
+      unchecked((cPending[c] = true));
     }
     // every scan, then the markers to the next one
     while (true) {
@@ -1405,6 +1443,8 @@ export function start(scale: i32, maxPixels: f64): i32 {
       if (s != OK) return s;
       if (eoi) break;
     }
+    // a component no scan named reads as zeros, as before
+    for (let c = 0; c < ncomp; c++) clearPending(c);
     coefTop = top;
     coefReady = true;
   }
