@@ -910,6 +910,95 @@ function clearPending(c: i32): void {
   zero(unchecked(cCoef[c]), (<usize>unchecked(cBW[c]) * <usize>unchecked(cBH[c])) << 7);
 }
 
+/**
+ * An interleaved DC first scan: decodeDcFirst for every block in MCU order, with the bit buffer in locals
+ * (written back around fill, the slow symbol path, restarts and the overrun check).
+ */
+function decodeDcFirstScan(): i32 {
+  const shift = al;
+  const clears = dcClears;
+  const z = i16x8.splat(0);
+  let buf = bitBuf;
+  let cnt = bitCnt;
+  for (let my = 0; my < mcusY; my++) {
+    for (let mx = 0; mx < mcusX; mx++) {
+      if (needRestart()) {
+        bitBuf = buf;
+        bitCnt = cnt;
+        restart();
+        buf = bitBuf;
+        cnt = bitCnt;
+      }
+      for (let i = 0; i < scanN; i++) {
+        const c = unchecked(sComp[i]);
+        const h = unchecked(cH[c]);
+        const v = unchecked(cV[c]);
+        const t = dcTable(i);
+        let dc = unchecked(cPred[c]);
+        for (let y = 0; y < v; y++)
+          for (let x = 0; x < h; x++) {
+            const p = coefAt(c, mx * h + x, my * v + y);
+            if (clears) {
+              v128.store(p, z);
+              v128.store(p, z, 16);
+              v128.store(p, z, 32);
+              v128.store(p, z, 48);
+              v128.store(p, z, 64);
+              v128.store(p, z, 80);
+              v128.store(p, z, 96);
+              v128.store(p, z, 112);
+            }
+            if (cnt < 16) {
+              bitBuf = buf;
+              bitCnt = cnt;
+              fill();
+              buf = bitBuf;
+              cnt = bitCnt;
+            }
+            const e = <i32>load<u16>(t + (<usize>(<i32>(buf >> <u64>(cnt - 9)) & 511) << 1));
+            let sz = e & 255;
+            if (e != 0) cnt -= e >> 8;
+            else {
+              bitBuf = buf;
+              bitCnt = cnt;
+              sz = decodeSlow(t);
+              buf = bitBuf;
+              cnt = bitCnt;
+            }
+            if (sz != 0) {
+              if (sz > 16) err = CORRUPT;
+              else {
+                if (cnt < sz) {
+                  bitBuf = buf;
+                  bitCnt = cnt;
+                  fill();
+                  buf = bitBuf;
+                  cnt = bitCnt;
+                }
+                cnt -= sz;
+                dc += extend(<i32>(buf >> <u64>cnt) & ((1 << sz) - 1), sz);
+              }
+            }
+            if (err != OK) {
+              bitBuf = buf;
+              bitCnt = cnt;
+              return err;
+            }
+            store<i16>(p, <i16>(dc << shift));
+          }
+        unchecked((cPred[c] = dc));
+      }
+      mcuCount++;
+    }
+    bitBuf = buf;
+    bitCnt = cnt;
+    if (overrun()) return CORRUPT;
+  }
+  bitBuf = buf;
+  bitCnt = cnt;
+  return OK;
+}
+
 /** Decodes the current scan into the coefficient buffer. */
 function decodeScanCoefs(): i32 {
   if (!tablesDefined()) return CORRUPT;
@@ -946,7 +1035,8 @@ function decodeScanCoefs(): i32 {
       }
       if (overrun()) return CORRUPT;
     }
-  } else {
+  } else if (progressive && ss == 0 && ah == 0) return decodeDcFirstScan();
+  else {
     for (let my = 0; my < mcusY; my++) {
       for (let mx = 0; mx < mcusX; mx++) {
         if (needRestart()) restart();
