@@ -1245,7 +1245,7 @@ function idctArea(src: usize, dst: usize, stride: i32, n: i32): void {
  * Writes the block in blk (dequantised; `last`: zigzag index of its last nonzero coefficient, 0 if DC only), then
  * clears blk when `clear` (sequential mode writes only the nonzero coefficients; buffered mode writes all 64).
  */
-function writeBlock(dst: usize, stride: i32, last: i32, clear: bool): void {
+@inline function writeBlock(dst: usize, stride: i32, last: i32, clear: bool): void {
   if (last == 0) {
     const v = clampByte(load<f32>(blk) * 0.125 + 128.5);
     // the flat block by plain stores (a memory.fill of 1 to 8 bytes a row costs a call each)
