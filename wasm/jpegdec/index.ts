@@ -179,6 +179,11 @@ const cCoef = new StaticArray<usize>(4); // i16 x 64 per block, natural order (b
 // each DC (dcClears), instead of in a pass of its own over megabytes.
 const cPending = new StaticArray<bool>(4);
 let dcClears: bool = false;
+// u8 per block, beside the coefficients: 0 while no scan has stored an AC coefficient of the block, so that the
+// transform writes such a block (all AC zero) from its DC without dequantising all 64 (a nonzero flag proves
+// nothing: the transform then checks the products as before). Cleared with the coefficients.
+const cAcFlags = new StaticArray<usize>(4);
+let blockFlag: usize = 0; // the flag of the block being decoded (set per block by decodeScanCoefs)
 const cPlane = new StaticArray<usize>(4); // 2 slots of one MCU row of samples
 const cAbove = new StaticArray<usize>(4); // the last sample row of the MCU row before
 const cStride = new StaticArray<i32>(4);
@@ -683,6 +688,10 @@ function decodeBlock(i: i32, c: i32, keepAc: bool): i32 {
 // scan finds the coefficients already nonzero as a mask in zigzag order (nonzeroMask: SIMD compares, then a table
 // lookup per row) instead of a table lookup and a load per position.
 
+@inline function flagAt(c: i32, bx: i32, by: i32): usize {
+  return unchecked(cAcFlags[c]) + <usize>by * <usize>unchecked(cBW[c]) + <usize>bx;
+}
+
 @inline function coefAt(c: i32, bx: i32, by: i32): usize {
   return unchecked(cCoef[c]) + ((<usize>by * <usize>unchecked(cBW[c]) + <usize>bx) << 7);
 }
@@ -716,12 +725,14 @@ function decodeSequentialCoefs(i: i32, c: i32, p: usize): void {
       return;
     }
     store<i16>(p + (<usize>unchecked(ZIGZAG[k]) << 1), <i16>extend(getBits(sz), sz));
+    store<u8>(blockFlag, 1);
     k++;
   }
 }
 
 function decodeDcFirst(i: i32, c: i32, p: usize): void {
   if (dcClears) {
+    store<u8>(blockFlag, 0);
     const z = i16x8.splat(0);
     v128.store(p, z);
     v128.store(p, z, 16);
@@ -781,6 +792,7 @@ function decodeAcFirst(i: i32, p: usize): void {
         break;
       }
       store<i16>(p + (<usize>unchecked(ZIGZAG[k]) << 1), <i16>((f >> 16) << shift));
+      store<u8>(blockFlag, 1);
       k++;
       continue;
     }
@@ -814,6 +826,7 @@ function acFirstSlow(ac: usize, p: usize, k: i32): i32 {
     return -1;
   }
   store<i16>(p + (<usize>unchecked(ZIGZAG[k]) << 1), <i16>(extend(getBits(sz), sz) << al));
+  store<u8>(blockFlag, 1);
   return k + 1;
 }
 
@@ -845,7 +858,10 @@ function decodeAcRefine(i: i32, p: usize): void {
       for (let j = 0; j < r; j++) zeros &= zeros - 1;
       const at = zeros != 0 ? <i32>ctz<u64>(zeros) : se + 1;
       if (at > k) refineNonzero(p, nonzero & bandMask(k, at - 1), p1);
-      if (at <= se && v != 0) store<i16>(p + (<usize>unchecked(ZIGZAG[at]) << 1), <i16>v);
+      if (at <= se && v != 0) {
+        store<i16>(p + (<usize>unchecked(ZIGZAG[at]) << 1), <i16>v);
+        store<u8>(blockFlag, 1);
+      }
       k = at + 1;
       if (err != OK) return;
     }
@@ -908,6 +924,7 @@ function clearPending(c: i32): void {
   if (!unchecked(cPending[c])) return;
   unchecked((cPending[c] = false));
   zero(unchecked(cCoef[c]), (<usize>unchecked(cBW[c]) * <usize>unchecked(cBH[c])) << 7);
+  zero(unchecked(cAcFlags[c]), <usize>unchecked(cBW[c]) * <usize>unchecked(cBH[c]));
 }
 
 /**
@@ -939,6 +956,7 @@ function decodeDcFirstScan(): i32 {
           for (let x = 0; x < h; x++) {
             const p = coefAt(c, mx * h + x, my * v + y);
             if (clears) {
+              store<u8>(flagAt(c, mx * h + x, my * v + y), 0);
               v128.store(p, z);
               v128.store(p, z, 16);
               v128.store(p, z, 32);
@@ -1029,6 +1047,7 @@ function decodeScanCoefs(): i32 {
     for (let by = 0; by < bh; by++) {
       for (let bx = 0; bx < bw; bx++) {
         if (needRestart()) restart();
+        blockFlag = flagAt(c, bx, by);
         decodeCoefBlock(0, c, coefAt(c, bx, by));
         mcuCount++;
         if (err != OK) return err;
@@ -1044,7 +1063,11 @@ function decodeScanCoefs(): i32 {
           const c = unchecked(sComp[i]);
           const h = unchecked(cH[c]);
           const v = unchecked(cV[c]);
-          for (let y = 0; y < v; y++) for (let x = 0; x < h; x++) decodeCoefBlock(i, c, coefAt(c, mx * h + x, my * v + y));
+          for (let y = 0; y < v; y++)
+            for (let x = 0; x < h; x++) {
+              blockFlag = flagAt(c, mx * h + x, my * v + y);
+              decodeCoefBlock(i, c, coefAt(c, mx * h + x, my * v + y));
+            }
         }
         mcuCount++;
         if (err != OK) return err;
@@ -1322,7 +1345,7 @@ function transformMcuRow(m: i32): void {
       for (let bx = 0; bx < bw; bx++) {
         const p = coefAt(c, bx, m * v + y);
         let last = 0;
-        if (bs == 1) store<f32>(blk, <f32>(<i32>load<i16>(p) * load<i32>(q)));
+        if (bs == 1 || load<u8>(flagAt(c, bx, m * v + y)) == 0) store<f32>(blk, <f32>(<i32>load<i16>(p) * load<i32>(q)));
         else {
           // eight coefficients at a time, converted to float here rather than in a pass of the IDCT's own (an
           // integer zero converts to +0.0, all bits clear); `last` only says whether any AC coefficient is nonzero
@@ -1522,6 +1545,7 @@ export function start(scale: i32, maxPixels: f64): i32 {
     for (let c = 0; c < ncomp; c++) {
       const bytes = (<u64>unchecked(cBW[c]) * <u64>unchecked(cBH[c])) << 7;
       unchecked((cCoef[c] = alloc(bytes)));
+      unchecked((cAcFlags[c] = alloc(bytes >> 7)));
       if (memFailed) return TOO_LARGE;
       unchecked((cPending[c] = true));
     }
