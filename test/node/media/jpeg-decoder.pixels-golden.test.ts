@@ -13,6 +13,7 @@ import { describe, expect, it } from "vitest";
 import { JpegStreamDecoder } from "../../../src/media/codecs/jpeg-decoder.ts";
 
 const ROOT = join(import.meta.dirname, "..", "..", "..");
+const Module = WebAssembly.Module as unknown as new (bytes: Uint8Array) => WebAssembly.Module;
 const WASM = readFileSync(join(ROOT, "wasm", "build", "jpegdec.wasm"));
 // @ts-expect-error -- a JavaScript module without declarations (the benchmarks' seeded images and MozJPEG)
 const images = await import("../../../bench/lib/images.mjs");
@@ -24,7 +25,7 @@ async function mozjpeg(kind: string, width: number, height: number, seed: number
 }
 
 const digests = (bytes: Uint8Array) => {
-  const decoder = new JpegStreamDecoder(new WebAssembly.Module(WASM));
+  const decoder = new JpegStreamDecoder(new Module(WASM));
   return ([1, 2, 4, 8] as const)
     .map((scale) => {
       const r = decoder.decode(bytes, scale, 50_000_000);
