@@ -77,7 +77,9 @@ let huff: usize = 0; // 8 tables: DC 0..3, AC 0..3
 let huffDefined: StaticArray<bool> = new StaticArray<bool>(8);
 let qt: usize = 0; // 4 x 64 i32, natural order
 let qtDefined: StaticArray<bool> = new StaticArray<bool>(4);
-let blk: usize = 0; // 64 i32: the dequantised block being decoded (natural order)
+// 64 f32: the dequantised block being decoded (natural order). Each value is the i32 product coefficient x
+// quantiser converted once, exactly as the IDCT converted it before, so the output is unchanged.
+let blk: usize = 0;
 let tmp: usize = 0; // 64 f32: IDCT intermediate
 let area4: usize = 0; // 4 x 8 f32: area-average IDCT rows for 1/2
 let area2: usize = 0; // 2 x 8 f32: for 1/4
@@ -172,6 +174,16 @@ const cFullH = new StaticArray<i32>(4);
 const cQ = new StaticArray<usize>(4); // the component's dequantisation table (snapshot)
 const cQSet = new StaticArray<bool>(4);
 const cCoef = new StaticArray<usize>(4); // i16 x 64 per block, natural order (buffered mode)
+// The component's coefficient buffer may still hold an earlier image's data (a reused kernel): it is zeroed before
+// its first scan, or, when that scan is a DC first scan that visits every block, block by block as it writes
+// each DC (dcClears), instead of in a pass of its own over megabytes.
+const cPending = new StaticArray<bool>(4);
+let dcClears: bool = false;
+// u8 per block, beside the coefficients: 0 while no scan has stored an AC coefficient of the block, so that the
+// transform writes such a block (all AC zero) from its DC without dequantising all 64 (a nonzero flag proves
+// nothing: the transform then checks the products as before). Cleared with the coefficients.
+const cAcFlags = new StaticArray<usize>(4);
+let blockFlag: usize = 0; // the flag of the block being decoded (set per block by decodeScanCoefs)
 const cPlane = new StaticArray<usize>(4); // 2 slots of one MCU row of samples
 const cAbove = new StaticArray<usize>(4); // the last sample row of the MCU row before
 const cStride = new StaticArray<i32>(4);
@@ -625,7 +637,7 @@ function decodeBlock(i: i32, c: i32, keepAc: bool): i32 {
     dc += extend(getBits(s), s);
     unchecked((cPred[c] = dc));
   }
-  store<i32>(blk, dc * load<i32>(q));
+  store<f32>(blk, <f32>(dc * load<i32>(q)));
   const ac = acTable(i);
   let last = 0;
   let k = 1;
@@ -642,7 +654,7 @@ function decodeBlock(i: i32, c: i32, keepAc: bool): i32 {
       }
       if (keepAc) {
         const z = <usize>unchecked(ZIGZAG[k]);
-        store<i32>(blk + (z << 2), (f >> 16) * load<i32>(q + (z << 2)));
+        store<f32>(blk + (z << 2), <f32>((f >> 16) * load<i32>(q + (z << 2))));
         last = k;
       }
       k++;
@@ -664,7 +676,7 @@ function decodeBlock(i: i32, c: i32, keepAc: bool): i32 {
     const v = extend(getBits(sz), sz);
     if (keepAc) {
       const z = <usize>unchecked(ZIGZAG[k]);
-      store<i32>(blk + (z << 2), v * load<i32>(q + (z << 2)));
+      store<f32>(blk + (z << 2), <f32>(v * load<i32>(q + (z << 2))));
       last = k;
     }
     k++;
@@ -675,6 +687,10 @@ function decodeBlock(i: i32, c: i32, keepAc: bool): i32 {
 // Progressive (and multi-scan sequential) decoding into the i16 coefficient buffer, natural order. A refinement
 // scan finds the coefficients already nonzero as a mask in zigzag order (nonzeroMask: SIMD compares, then a table
 // lookup per row) instead of a table lookup and a load per position.
+
+@inline function flagAt(c: i32, bx: i32, by: i32): usize {
+  return unchecked(cAcFlags[c]) + <usize>by * <usize>unchecked(cBW[c]) + <usize>bx;
+}
 
 @inline function coefAt(c: i32, bx: i32, by: i32): usize {
   return unchecked(cCoef[c]) + ((<usize>by * <usize>unchecked(cBW[c]) + <usize>bx) << 7);
@@ -709,11 +725,24 @@ function decodeSequentialCoefs(i: i32, c: i32, p: usize): void {
       return;
     }
     store<i16>(p + (<usize>unchecked(ZIGZAG[k]) << 1), <i16>extend(getBits(sz), sz));
+    store<u8>(blockFlag, 1);
     k++;
   }
 }
 
 function decodeDcFirst(i: i32, c: i32, p: usize): void {
+  if (dcClears) {
+    store<u8>(blockFlag, 0);
+    const z = i16x8.splat(0);
+    v128.store(p, z);
+    v128.store(p, z, 16);
+    v128.store(p, z, 32);
+    v128.store(p, z, 48);
+    v128.store(p, z, 64);
+    v128.store(p, z, 80);
+    v128.store(p, z, 96);
+    v128.store(p, z, 112);
+  }
   const s = decodeSym(dcTable(i));
   let dc = unchecked(cPred[c]);
   if (s != 0) {
@@ -731,48 +760,74 @@ function decodeDcRefine(p: usize): void {
   if (getBit()) store<i16>(p, <i16>(<i32>load<i16>(p) | (1 << al)));
 }
 
+// The hot loops below keep the bit buffer in locals (buf, cnt) and write it back only around fill() and the slow
+// paths: globals live in memory, so each symbol would otherwise wait on the store of the last one's bit count.
+
 function decodeAcFirst(i: i32, p: usize): void {
   if (eobrun > 0) {
     eobrun--;
     return;
   }
   const ac = acTable(i);
+  const end = se;
+  const shift = al;
   let k = ss;
-  while (k <= se) {
-    if (bitCnt < 16) fill();
-    const f = load<i32>(ac + H_FASTAC + (<usize>(<i32>(bitBuf >> <u64>(bitCnt - 9)) & 511) << 2));
+  let buf = bitBuf;
+  let cnt = bitCnt;
+  while (k <= end) {
+    if (cnt < 16) {
+      bitBuf = buf;
+      bitCnt = cnt;
+      fill();
+      buf = bitBuf;
+      cnt = bitCnt;
+    }
+    const f = load<i32>(ac + H_FASTAC + (<usize>(<i32>(buf >> <u64>(cnt - 9)) & 511) << 2));
     if (f != 0) {
       // code and magnitude in one lookup (as decodeBlock)
-      bitCnt -= f & 255;
+      cnt -= f & 255;
       k += (f >> 8) & 255;
       if (k > 63) {
         err = CORRUPT;
-        return;
+        break;
       }
-      store<i16>(p + (<usize>unchecked(ZIGZAG[k]) << 1), <i16>((f >> 16) << al));
+      store<i16>(p + (<usize>unchecked(ZIGZAG[k]) << 1), <i16>((f >> 16) << shift));
+      store<u8>(blockFlag, 1);
       k++;
       continue;
     }
-    const rs = decodeSym(ac);
-    const r = rs >> 4;
-    const sz = rs & 15;
-    if (sz == 0) {
-      if (r < 15) {
-        eobrun = (1 << r) - 1;
-        if (r > 0) eobrun += getBits(r);
-        break;
-      }
-      k += 16;
-      continue;
-    }
-    k += r;
-    if (k > 63) {
-      err = CORRUPT;
-      return;
-    }
-    store<i16>(p + (<usize>unchecked(ZIGZAG[k]) << 1), <i16>(extend(getBits(sz), sz) << al));
-    k++;
+    bitBuf = buf;
+    bitCnt = cnt;
+    k = acFirstSlow(ac, p, k);
+    buf = bitBuf;
+    cnt = bitCnt;
+    if (k < 0) break;
   }
+  bitBuf = buf;
+  bitCnt = cnt;
+}
+
+/** decodeAcFirst's symbol that the fast table does not hold (globals bitBuf/bitCnt); the next k, or -1 at the end. */
+function acFirstSlow(ac: usize, p: usize, k: i32): i32 {
+  const rs = decodeSym(ac);
+  const r = rs >> 4;
+  const sz = rs & 15;
+  if (sz == 0) {
+    if (r < 15) {
+      eobrun = (1 << r) - 1;
+      if (r > 0) eobrun += getBits(r);
+      return -1;
+    }
+    return k + 16;
+  }
+  k += r;
+  if (k > 63) {
+    err = CORRUPT;
+    return -1;
+  }
+  store<i16>(p + (<usize>unchecked(ZIGZAG[k]) << 1), <i16>(extend(getBits(sz), sz) << al));
+  store<u8>(blockFlag, 1);
+  return k + 1;
 }
 
 function decodeAcRefine(i: i32, p: usize): void {
@@ -803,7 +858,10 @@ function decodeAcRefine(i: i32, p: usize): void {
       for (let j = 0; j < r; j++) zeros &= zeros - 1;
       const at = zeros != 0 ? <i32>ctz<u64>(zeros) : se + 1;
       if (at > k) refineNonzero(p, nonzero & bandMask(k, at - 1), p1);
-      if (at <= se && v != 0) store<i16>(p + (<usize>unchecked(ZIGZAG[at]) << 1), <i16>v);
+      if (at <= se && v != 0) {
+        store<i16>(p + (<usize>unchecked(ZIGZAG[at]) << 1), <i16>v);
+        store<u8>(blockFlag, 1);
+      }
       k = at + 1;
       if (err != OK) return;
     }
@@ -835,17 +893,19 @@ function decodeAcRefine(i: i32, p: usize): void {
  * One correction bit for each coefficient of `m` (all nonzero), lowest position first, as the per-position walk
  * reads them; up to 16 bits are taken from the bit buffer at once.
  */
-function refineNonzero(p: usize, m: u64, p1: i32): void {
+@inline function refineNonzero(p: usize, m: u64, p1: i32): void {
   while (m != 0) {
     const n = min<i32>(<i32>popcnt<u64>(m), 16);
     const bits = getBits(n);
+    // branch-free: a correction bit is a coin toss, so a branch on it mispredicts half the time
     for (let j = n - 1; j >= 0; j--) {
       const a = p + (<usize>unchecked(ZIGZAG[<i32>ctz<u64>(m)]) << 1);
       m &= m - 1;
-      if ((bits >> j) & 1) {
-        const v = <i32>load<i16>(a);
-        if ((v & p1) == 0) store<i16>(a, <i16>(v >= 0 ? v + p1 : v - p1));
-      }
+      const v = <i32>load<i16>(a);
+      const sign = v >> 31; // 0 or -1
+      // all ones when the bit is set and v does not have p1 yet: then v moves p1 away from zero
+      const apply = -(((bits >> j) & 1) & <i32>((v & p1) == 0));
+      store<i16>(a, <i16>(v + (((p1 ^ sign) - sign) & apply)));
     }
   }
 }
@@ -859,9 +919,122 @@ function refineNonzero(p: usize, m: u64, p1: i32): void {
   else decodeAcRefine(i, p);
 }
 
+/** Zeroes component c's coefficient buffer if that has not been done (or is not being done) yet. */
+function clearPending(c: i32): void {
+  if (!unchecked(cPending[c])) return;
+  unchecked((cPending[c] = false));
+  zero(unchecked(cCoef[c]), (<usize>unchecked(cBW[c]) * <usize>unchecked(cBH[c])) << 7);
+  zero(unchecked(cAcFlags[c]), <usize>unchecked(cBW[c]) * <usize>unchecked(cBH[c]));
+}
+
+/**
+ * An interleaved DC first scan: decodeDcFirst for every block in MCU order, with the bit buffer in locals
+ * (written back around fill, the slow symbol path, restarts and the overrun check).
+ */
+function decodeDcFirstScan(): i32 {
+  const shift = al;
+  const clears = dcClears;
+  const z = i16x8.splat(0);
+  let buf = bitBuf;
+  let cnt = bitCnt;
+  for (let my = 0; my < mcusY; my++) {
+    for (let mx = 0; mx < mcusX; mx++) {
+      if (needRestart()) {
+        bitBuf = buf;
+        bitCnt = cnt;
+        restart();
+        buf = bitBuf;
+        cnt = bitCnt;
+      }
+      for (let i = 0; i < scanN; i++) {
+        const c = unchecked(sComp[i]);
+        const h = unchecked(cH[c]);
+        const v = unchecked(cV[c]);
+        const t = dcTable(i);
+        let dc = unchecked(cPred[c]);
+        for (let y = 0; y < v; y++)
+          for (let x = 0; x < h; x++) {
+            const p = coefAt(c, mx * h + x, my * v + y);
+            if (clears) {
+              store<u8>(flagAt(c, mx * h + x, my * v + y), 0);
+              v128.store(p, z);
+              v128.store(p, z, 16);
+              v128.store(p, z, 32);
+              v128.store(p, z, 48);
+              v128.store(p, z, 64);
+              v128.store(p, z, 80);
+              v128.store(p, z, 96);
+              v128.store(p, z, 112);
+            }
+            if (cnt < 16) {
+              bitBuf = buf;
+              bitCnt = cnt;
+              fill();
+              buf = bitBuf;
+              cnt = bitCnt;
+            }
+            const e = <i32>load<u16>(t + (<usize>(<i32>(buf >> <u64>(cnt - 9)) & 511) << 1));
+            let sz = e & 255;
+            if (e != 0) cnt -= e >> 8;
+            else {
+              bitBuf = buf;
+              bitCnt = cnt;
+              sz = decodeSlow(t);
+              buf = bitBuf;
+              cnt = bitCnt;
+            }
+            if (sz != 0) {
+              if (sz > 16) err = CORRUPT;
+              else {
+                if (cnt < sz) {
+                  bitBuf = buf;
+                  bitCnt = cnt;
+                  fill();
+                  buf = bitBuf;
+                  cnt = bitCnt;
+                }
+                cnt -= sz;
+                dc += extend(<i32>(buf >> <u64>cnt) & ((1 << sz) - 1), sz);
+              }
+            }
+            if (err != OK) {
+              bitBuf = buf;
+              bitCnt = cnt;
+              return err;
+            }
+            store<i16>(p, <i16>(dc << shift));
+          }
+        unchecked((cPred[c] = dc));
+      }
+      mcuCount++;
+    }
+    bitBuf = buf;
+    bitCnt = cnt;
+    if (overrun()) return CORRUPT;
+  }
+  bitBuf = buf;
+  bitCnt = cnt;
+  return OK;
+}
+
 /** Decodes the current scan into the coefficient buffer. */
 function decodeScanCoefs(): i32 {
   if (!tablesDefined()) return CORRUPT;
+  // The scan clears its blocks as it goes only when it is the first scan of each of its components, a DC first
+  // scan, and visits every block of the buffer (interleaved, or the only component: the MCU grid is the block
+  // grid); otherwise its components are zeroed now.
+  let clears = progressive && ss == 0 && ah == 0;
+  for (let i = 0; i < scanN; i++) if (!unchecked(cPending[unchecked(sComp[i])])) clears = false;
+  if (scanN == 1) {
+    const c = unchecked(sComp[0]);
+    if ((unchecked(cFullW[c]) + 7) >> 3 != unchecked(cBW[c]) || (unchecked(cFullH[c]) + 7) >> 3 != unchecked(cBH[c])) clears = false;
+  }
+  for (let i = 0; i < scanN; i++) {
+    const c = unchecked(sComp[i]);
+    if (clears) unchecked((cPending[c] = false));
+    else clearPending(c);
+  }
+  dcClears = clears;
   resetBits();
   for (let i = 0; i < 4; i++) unchecked((cPred[i] = 0));
   eobrun = 0;
@@ -874,13 +1047,15 @@ function decodeScanCoefs(): i32 {
     for (let by = 0; by < bh; by++) {
       for (let bx = 0; bx < bw; bx++) {
         if (needRestart()) restart();
+        blockFlag = flagAt(c, bx, by);
         decodeCoefBlock(0, c, coefAt(c, bx, by));
         mcuCount++;
         if (err != OK) return err;
       }
       if (overrun()) return CORRUPT;
     }
-  } else {
+  } else if (progressive && ss == 0 && ah == 0) return decodeDcFirstScan();
+  else {
     for (let my = 0; my < mcusY; my++) {
       for (let mx = 0; mx < mcusX; mx++) {
         if (needRestart()) restart();
@@ -888,7 +1063,11 @@ function decodeScanCoefs(): i32 {
           const c = unchecked(sComp[i]);
           const h = unchecked(cH[c]);
           const v = unchecked(cV[c]);
-          for (let y = 0; y < v; y++) for (let x = 0; x < h; x++) decodeCoefBlock(i, c, coefAt(c, mx * h + x, my * v + y));
+          for (let y = 0; y < v; y++)
+            for (let x = 0; x < h; x++) {
+              blockFlag = flagAt(c, mx * h + x, my * v + y);
+              decodeCoefBlock(i, c, coefAt(c, mx * h + x, my * v + y));
+            }
         }
         mcuCount++;
         if (err != OK) return err;
@@ -958,13 +1137,12 @@ const C7: f32 = 0.19509032201862766;
   v128.store(d, f32x4.sub(e0, o0), 224);
 }
 
-/** The 8x8 IDCT of blk (dequantised i32, natural order) into pixels: two SIMD passes with transposes between. */
+/** The 8x8 IDCT of blk (dequantised f32, natural order) into pixels: two SIMD passes with transposes between. */
 function idct8(src: usize, dst: usize, stride: i32): void {
   const a = tmp;
   const b = tmp + 256;
-  for (let r: usize = 0; r < 256; r += 16) v128.store(a + r, f32x4.convert_i32x4_s(v128.load(src + r)));
-  idctPass(a, b); // along v, lanes u 0..3
-  idctPass(a + 16, b + 16); // lanes u 4..7
+  idctPass(src, b); // along v, lanes u 0..3
+  idctPass(src + 16, b + 16); // lanes u 4..7
   transpose8(b, a);
   idctPass(a, b); // along u, lanes y
   idctPass(a + 16, b + 16);
@@ -1014,9 +1192,10 @@ function idctArea(src: usize, dst: usize, stride: i32, n: i32): void {
       const p = src + (<usize>v << 5);
       const il = v128.load(p);
       const ih = v128.load(p, 16);
+      // (a zero coefficient is +0.0: all bits clear)
       if (!v128.any_true(v128.or(il, ih))) continue;
-      const cl = f32x4.convert_i32x4_s(il);
-      const ch = f32x4.convert_i32x4_s(ih);
+      const cl = il;
+      const ch = ih;
       const w = area4 + (<usize>v << 2);
       const a0 = f32x4.splat(load<f32>(w));
       const a1 = f32x4.splat(load<f32>(w, 32));
@@ -1056,9 +1235,10 @@ function idctArea(src: usize, dst: usize, stride: i32, n: i32): void {
     const p = src + (<usize>v << 5);
     const il = v128.load(p);
     const ih = v128.load(p, 16);
+    // (a zero coefficient is +0.0: all bits clear)
     if (!v128.any_true(v128.or(il, ih))) continue;
-    const cl = f32x4.convert_i32x4_s(il);
-    const ch = f32x4.convert_i32x4_s(ih);
+    const cl = il;
+    const ch = ih;
     const w = area2 + (<usize>v << 2);
     const a0 = f32x4.splat(load<f32>(w));
     const a1 = f32x4.splat(load<f32>(w, 32));
@@ -1088,10 +1268,24 @@ function idctArea(src: usize, dst: usize, stride: i32, n: i32): void {
  * Writes the block in blk (dequantised; `last`: zigzag index of its last nonzero coefficient, 0 if DC only), then
  * clears blk when `clear` (sequential mode writes only the nonzero coefficients; buffered mode writes all 64).
  */
-function writeBlock(dst: usize, stride: i32, last: i32, clear: bool): void {
+@inline function writeBlock(dst: usize, stride: i32, last: i32, clear: bool): void {
   if (last == 0) {
-    const v = clampByte(<f32>load<i32>(blk) * 0.125 + 128.5);
-    for (let y = 0; y < bs; y++) memory.fill(dst + <usize>(y * stride), v, <usize>bs);
+    const v = clampByte(load<f32>(blk) * 0.125 + 128.5);
+    // the flat block by plain stores (a memory.fill of 1 to 8 bytes a row costs a call each)
+    if (bs == 8) {
+      const w = <u64>v * 0x0101010101010101;
+      for (let y = 0; y < 8; y++) store<u64>(dst + <usize>(y * stride), w);
+    } else if (bs == 4) {
+      const w = <u32>v * 0x01010101;
+      store<u32>(dst, w);
+      store<u32>(dst + <usize>stride, w);
+      store<u32>(dst + <usize>(2 * stride), w);
+      store<u32>(dst + <usize>(3 * stride), w);
+    } else if (bs == 2) {
+      const w = <u16>(<u32>v * 0x0101);
+      store<u16>(dst, w);
+      store<u16>(dst + <usize>stride, w);
+    } else store<u8>(dst, v);
   } else if (bs == 8) idct8(blk, dst, stride);
   else idctArea(blk, dst, stride, bs);
   if (clear) memory.fill(blk, 0, 256);
@@ -1151,14 +1345,15 @@ function transformMcuRow(m: i32): void {
       for (let bx = 0; bx < bw; bx++) {
         const p = coefAt(c, bx, m * v + y);
         let last = 0;
-        if (bs == 1) store<i32>(blk, <i32>load<i16>(p) * load<i32>(q));
+        if (bs == 1 || load<u8>(flagAt(c, bx, m * v + y)) == 0) store<f32>(blk, <f32>(<i32>load<i16>(p) * load<i32>(q)));
         else {
-          // eight coefficients at a time; `last` only says whether any AC coefficient is nonzero
+          // eight coefficients at a time, converted to float here rather than in a pass of the IDCT's own (an
+          // integer zero converts to +0.0, all bits clear); `last` only says whether any AC coefficient is nonzero
           let any = i32x4.splat(0);
           for (let z: usize = 0; z < 64; z += 8) {
             const x = v128.load(p + (z << 1));
-            const lo = i32x4.mul(i32x4.extend_low_i16x8_s(x), v128.load(q + (z << 2)));
-            const hi = i32x4.mul(i32x4.extend_high_i16x8_s(x), v128.load(q + (z << 2), 16));
+            const lo = f32x4.convert_i32x4_s(i32x4.mul(i32x4.extend_low_i16x8_s(x), v128.load(q + (z << 2))));
+            const hi = f32x4.convert_i32x4_s(i32x4.mul(i32x4.extend_high_i16x8_s(x), v128.load(q + (z << 2), 16)));
             v128.store(blk + (z << 2), lo);
             v128.store(blk + (z << 2), hi, 16);
             any = v128.or(any, z == 0 ? i32x4.replace_lane(lo, 0, 0) : v128.or(lo, hi));
@@ -1350,8 +1545,9 @@ export function start(scale: i32, maxPixels: f64): i32 {
     for (let c = 0; c < ncomp; c++) {
       const bytes = (<u64>unchecked(cBW[c]) * <u64>unchecked(cBH[c])) << 7;
       unchecked((cCoef[c] = alloc(bytes)));
+      unchecked((cAcFlags[c] = alloc(bytes >> 7)));
       if (memFailed) return TOO_LARGE;
-      zero(unchecked(cCoef[c]), <usize>bytes);
+      unchecked((cPending[c] = true));
     }
     // every scan, then the markers to the next one
     while (true) {
@@ -1361,6 +1557,8 @@ export function start(scale: i32, maxPixels: f64): i32 {
       if (s != OK) return s;
       if (eoi) break;
     }
+    // a component no scan named reads as zeros, as before
+    for (let c = 0; c < ncomp; c++) clearPending(c);
     coefTop = top;
     coefReady = true;
   }

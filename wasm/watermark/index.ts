@@ -262,23 +262,105 @@ function fftColsF32(re: usize, im: usize, inverse: bool): void {
       }
     }
   }
-  // first stage: the twiddle is 1 (x * 1 - y * 0 = x exactly), so no multiplications
-  for (let a: i32 = 0; a < T; a += 2) {
-    const ra = re + <usize>a * rowBytes;
-    const ma = im + <usize>a * rowBytes;
-    for (let c: usize = 0; c < rowBytes; c += 16) {
-      const br = v128.load(ra + rowBytes + c);
-      const bi = v128.load(ma + rowBytes + c);
-      const ar = v128.load(ra + c);
-      const ai = v128.load(ma + c);
-      v128.store(ra + c, f32x4.add(ar, br));
-      v128.store(ma + c, f32x4.add(ai, bi));
-      v128.store(ra + rowBytes + c, f32x4.sub(ar, br));
-      v128.store(ma + rowBytes + c, f32x4.sub(ai, bi));
+  // The radix-2 stages two at a time (half h, then 2h), over four rows held in registers: the same butterflies
+  // with the same twiddles in the same order per element, only without storing and reloading between the two.
+  // First stages 1 and 2: stage 1's twiddle is 1 (x * 1 - y * 0 = x exactly), so no multiplications there.
+  const sgn: f32 = inverse ? -1.0 : 1.0;
+  {
+    const w2r = f32x4.splat(ldf(twRe32, 0));
+    const w2i = f32x4.splat(sgn * ldf(twIm32, 0));
+    const w3r = f32x4.splat(ldf(twRe32, T >> 2));
+    const w3i = f32x4.splat(sgn * ldf(twIm32, T >> 2));
+    for (let a: i32 = 0; a < T; a += 4) {
+      const r0 = re + <usize>a * rowBytes;
+      const m0 = im + <usize>a * rowBytes;
+      for (let c: usize = 0; c < rowBytes; c += 16) {
+        const x0r = v128.load(r0 + c);
+        const x0i = v128.load(m0 + c);
+        const x1r = v128.load(r0 + rowBytes + c);
+        const x1i = v128.load(m0 + rowBytes + c);
+        const x2r = v128.load(r0 + 2 * rowBytes + c);
+        const x2i = v128.load(m0 + 2 * rowBytes + c);
+        const x3r = v128.load(r0 + 3 * rowBytes + c);
+        const x3i = v128.load(m0 + 3 * rowBytes + c);
+        const y0r = f32x4.add(x0r, x1r);
+        const y0i = f32x4.add(x0i, x1i);
+        const y1r = f32x4.sub(x0r, x1r);
+        const y1i = f32x4.sub(x0i, x1i);
+        const y2r = f32x4.add(x2r, x3r);
+        const y2i = f32x4.add(x2i, x3i);
+        const y3r = f32x4.sub(x2r, x3r);
+        const y3i = f32x4.sub(x2i, x3i);
+        const br = f32x4.sub(f32x4.mul(y2r, w2r), f32x4.mul(y2i, w2i));
+        const bi = f32x4.add(f32x4.mul(y2r, w2i), f32x4.mul(y2i, w2r));
+        v128.store(r0 + c, f32x4.add(y0r, br));
+        v128.store(m0 + c, f32x4.add(y0i, bi));
+        v128.store(r0 + 2 * rowBytes + c, f32x4.sub(y0r, br));
+        v128.store(m0 + 2 * rowBytes + c, f32x4.sub(y0i, bi));
+        const dr = f32x4.sub(f32x4.mul(y3r, w3r), f32x4.mul(y3i, w3i));
+        const di = f32x4.add(f32x4.mul(y3r, w3i), f32x4.mul(y3i, w3r));
+        v128.store(r0 + rowBytes + c, f32x4.add(y1r, dr));
+        v128.store(m0 + rowBytes + c, f32x4.add(y1i, di));
+        v128.store(r0 + 3 * rowBytes + c, f32x4.sub(y1r, dr));
+        v128.store(m0 + 3 * rowBytes + c, f32x4.sub(y1i, di));
+      }
     }
   }
-  const sgn: f32 = inverse ? -1.0 : 1.0;
-  for (let half: i32 = 2, step: i32 = T >> 2; half < T; half <<= 1, step >>= 1) {
+  let half: i32 = 4;
+  for (; half * 2 < T; half <<= 2) {
+    const step = T / (2 * half); // stage half's twiddle step; stage 2 half's is step / 2
+    const h = <usize>half * rowBytes;
+    for (let k: i32 = 0; k < half; k++) {
+      const w1r = f32x4.splat(ldf(twRe32, k * step));
+      const w1i = f32x4.splat(sgn * ldf(twIm32, k * step));
+      const w2r = f32x4.splat(ldf(twRe32, (k * step) >> 1));
+      const w2i = f32x4.splat(sgn * ldf(twIm32, (k * step) >> 1));
+      const w3r = f32x4.splat(ldf(twRe32, ((k + half) * step) >> 1));
+      const w3i = f32x4.splat(sgn * ldf(twIm32, ((k + half) * step) >> 1));
+      for (let a: i32 = k; a < T; a += half << 2) {
+        const r0 = re + <usize>a * rowBytes;
+        const m0 = im + <usize>a * rowBytes;
+        for (let c: usize = 0; c < rowBytes; c += 16) {
+          // stage half: (x0, x1) and (x2, x3), twiddle k
+          const x1r = v128.load(r0 + h + c);
+          const x1i = v128.load(m0 + h + c);
+          const x0r = v128.load(r0 + c);
+          const x0i = v128.load(m0 + c);
+          let br = f32x4.sub(f32x4.mul(x1r, w1r), f32x4.mul(x1i, w1i));
+          let bi = f32x4.add(f32x4.mul(x1r, w1i), f32x4.mul(x1i, w1r));
+          const y0r = f32x4.add(x0r, br);
+          const y0i = f32x4.add(x0i, bi);
+          const y1r = f32x4.sub(x0r, br);
+          const y1i = f32x4.sub(x0i, bi);
+          const x3r = v128.load(r0 + 3 * h + c);
+          const x3i = v128.load(m0 + 3 * h + c);
+          const x2r = v128.load(r0 + 2 * h + c);
+          const x2i = v128.load(m0 + 2 * h + c);
+          br = f32x4.sub(f32x4.mul(x3r, w1r), f32x4.mul(x3i, w1i));
+          bi = f32x4.add(f32x4.mul(x3r, w1i), f32x4.mul(x3i, w1r));
+          const y2r = f32x4.add(x2r, br);
+          const y2i = f32x4.add(x2i, bi);
+          const y3r = f32x4.sub(x2r, br);
+          const y3i = f32x4.sub(x2i, bi);
+          // stage 2 half: (y0, y2) with twiddle k, (y1, y3) with twiddle k + half
+          br = f32x4.sub(f32x4.mul(y2r, w2r), f32x4.mul(y2i, w2i));
+          bi = f32x4.add(f32x4.mul(y2r, w2i), f32x4.mul(y2i, w2r));
+          v128.store(r0 + c, f32x4.add(y0r, br));
+          v128.store(m0 + c, f32x4.add(y0i, bi));
+          v128.store(r0 + 2 * h + c, f32x4.sub(y0r, br));
+          v128.store(m0 + 2 * h + c, f32x4.sub(y0i, bi));
+          br = f32x4.sub(f32x4.mul(y3r, w3r), f32x4.mul(y3i, w3i));
+          bi = f32x4.add(f32x4.mul(y3r, w3i), f32x4.mul(y3i, w3r));
+          v128.store(r0 + h + c, f32x4.add(y1r, br));
+          v128.store(m0 + h + c, f32x4.add(y1i, bi));
+          v128.store(r0 + 3 * h + c, f32x4.sub(y1r, br));
+          v128.store(m0 + 3 * h + c, f32x4.sub(y1i, bi));
+        }
+      }
+    }
+  }
+  // a last single stage when the count of stages after the first two is odd (T = 128: half 64)
+  for (let step: i32 = T / (2 * half); half < T; half <<= 1, step >>= 1) {
     for (let k: i32 = 0; k < half; k++) {
       const wr = f32x4.splat(ldf(twRe32, k * step));
       const wi = f32x4.splat(sgn * ldf(twIm32, k * step));
@@ -1049,6 +1131,38 @@ function foldScanT(src: usize, dst: usize, sigma: f64): void {
       const e1 = ldi(yStart, j + 1);
       const d = vBlock + <usize>j * vRow;
       let x: i32 = 0;
+      // 32 columns at a time: a pair's row offset and weight are loaded once for eight vectors
+      for (; x + 31 < n; x += 32) {
+        let a0 = f32x4.splat(0.0);
+        let a1 = a0;
+        let a2 = a0;
+        let a3 = a0;
+        let a4 = a0;
+        let a5 = a0;
+        let a6 = a0;
+        let a7 = a0;
+        const o = <usize>x << 2;
+        for (let e = e0; e < e1; e++) {
+          const s = s0 + (<usize>ldi(pairRow, e) << 2) + o;
+          const w = f32x4.splat(ldf(pairW, e));
+          a0 = f32x4.add(a0, f32x4.mul(v128.load(s), w));
+          a1 = f32x4.add(a1, f32x4.mul(v128.load(s, 16), w));
+          a2 = f32x4.add(a2, f32x4.mul(v128.load(s, 32), w));
+          a3 = f32x4.add(a3, f32x4.mul(v128.load(s, 48), w));
+          a4 = f32x4.add(a4, f32x4.mul(v128.load(s, 64), w));
+          a5 = f32x4.add(a5, f32x4.mul(v128.load(s, 80), w));
+          a6 = f32x4.add(a6, f32x4.mul(v128.load(s, 96), w));
+          a7 = f32x4.add(a7, f32x4.mul(v128.load(s, 112), w));
+        }
+        v128.store(d + o, a0);
+        v128.store(d + o, a1, 16);
+        v128.store(d + o, a2, 32);
+        v128.store(d + o, a3, 48);
+        v128.store(d + o, a4, 64);
+        v128.store(d + o, a5, 80);
+        v128.store(d + o, a6, 96);
+        v128.store(d + o, a7, 112);
+      }
       for (; x + 15 < n; x += 16) {
         let a0 = f32x4.splat(0.0);
         let a1 = a0;
