@@ -190,7 +190,8 @@ export function anchorEntriesStatement(
   env: Bindings,
   manifestSha256Hex: string,
 ): { statement: D1PreparedStatement; read(result: D1Result | undefined): AnchorEntriesRead } | null {
-  if (!logKeys(env)) return null;
+  // logKeys's own condition, without importing the key here: anchorMatch does that, and handles its failure.
+  if (!env.SVC_ANCHOR_KEY_PEM) return null;
   return {
     statement: entriesOfManifestStatement(database(env.DB), manifestSha256Hex, MATCH_ENTRIES),
     read: (result) => ({ manifestSha256Hex, entries: rowsOf(anchorEntries, result) }),
