@@ -9,9 +9,9 @@
 // --keyed: signed 1 MP JPEGs with the dev key (as bench/verify-keyed.mjs). The profile covers the Worker's isolate
 // only: D1 and the SQLite of Durable Objects run outside it (their cost shows as workerd CPU, not here).
 // SVC_API_BASE_URL / SVC_API_KEY from .svc/dev.env unless set.
-import { execFileSync } from "node:child_process";
-import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { devService, keyedFiles, publicFiles, verifier } from "./lib/verify-requests.mjs";
 
 const ROOT = join(import.meta.dirname, "..");
 const arg = (name, fallback) => (process.argv.includes(name) ? process.argv[process.argv.indexOf(name) + 1] : fallback);
@@ -21,80 +21,12 @@ const top = Number(arg("--top", "45"));
 const inspector = arg("--inspector");
 const saved = arg("--in"); // analyse a profile written by --out instead of taking one
 if (!inspector && !saved) throw new Error("--inspector <port> (or --in FILE) is required");
-const parse = (text) =>
-  Object.fromEntries(
-    text
-      .split("\n")
-      .map((l) => /^([A-Z0-9_]+)=(.*)$/.exec(l.trim()))
-      .filter(Boolean)
-      .map((m) => [m[1], m[2].replace(/^"(.*)"$/s, "$1").replace(/\\n/g, "\n")]),
-  );
-const devEnv = existsSync(join(ROOT, ".svc", "dev.env")) ? parse(readFileSync(join(ROOT, ".svc", "dev.env"), "utf8")) : {};
-const base = process.env.SVC_API_BASE_URL ?? devEnv.SVC_API_BASE_URL;
-const key = process.env.SVC_API_KEY ?? devEnv.SVC_API_KEY;
+const { base, key } = devService();
 
 async function take() {
   // ---- the requests
-  const BOUNDARY = "svcbenchverifyboundary";
-  const form = (bytes) =>
-    Buffer.concat([
-      Buffer.from(`--${BOUNDARY}\r\nContent-Disposition: form-data; name="file"; filename="f.jpg"\r\nContent-Type: image/jpeg\r\n\r\n`),
-      bytes,
-      Buffer.from(`\r\n--${BOUNDARY}--\r\n`),
-    ]);
-  let files = [];
-  if (keyed) {
-    const vars = parse(readFileSync(join(ROOT, ".dev.vars"), "utf8"));
-    const OUT = join(ROOT, "dist", "bench");
-    mkdirSync(OUT, { recursive: true });
-    execFileSync(
-      join(ROOT, "node_modules", ".bin", "esbuild"),
-      [join(ROOT, "bench", "sign-entry.ts"), "--bundle", "--platform=node", "--format=esm", `--outfile=${join(OUT, "sign-entry.mjs")}`],
-      { cwd: ROOT, stdio: "ignore" },
-    );
-    const { setup, devSigner } = await import(join(OUT, "sign-entry.mjs"));
-    await setup();
-    const { makeImage, jpegEnc } = await import("./lib/images.mjs");
-    const img = makeImage("photo-textured", 1280, 800, 1);
-    const raw = new Uint8Array(
-      await jpegEnc.default(
-        { data: new Uint8ClampedArray(img.data.buffer), width: 1280, height: 800, colorSpace: "srgb" },
-        { quality: 90 },
-      ),
-    );
-    const signer = devSigner({
-      chainPem: vars.SVC_C2PA_SIGNER_CHAIN_PEM,
-      keyPem: vars.SVC_C2PA_SIGNER_KEY_PEM,
-      tsaChainPem: vars.SVC_TSA_CHAIN_PEM,
-      tsaKeyPem: vars.SVC_TSA_KEY_PEM,
-    });
-    for (let i = 0; i < requests + 5; i++) {
-      const signed = await signer.signEmbedded({
-        bytes: raw,
-        plan: { title: `profile-${i}.jpg`, media_type: "image/jpeg", intent: { kind: "opened" }, assertions: [] },
-      });
-      files.push(Buffer.from(signed.bytes));
-    }
-  } else {
-    const { benchPhotograph } = await import("./lib/images.mjs");
-    const photo = Buffer.from((await benchPhotograph()).bytes);
-    files = Array.from({ length: requests + 5 }, (_, n) => {
-      const text = Buffer.from(`profile ${n} ${Date.now()}`);
-      const com = Buffer.alloc(4);
-      com.writeUInt16BE(0xfffe, 0);
-      com.writeUInt16BE(text.length + 2, 2);
-      return Buffer.concat([photo.subarray(0, 2), com, text, photo.subarray(2)]);
-    });
-  }
-  let n = 0;
-  const verify = async () => {
-    const headers = { "content-type": `multipart/form-data; boundary=${BOUNDARY}`, "cf-connecting-ip": `10.9.${n >> 8}.${n & 255}` };
-    if (keyed) headers.authorization = `Bearer ${key}`;
-    const res = await fetch(`${base}/v1/verify`, { method: "POST", headers, body: form(files[n++]) });
-    const text = await res.text();
-    if (res.status !== 200) throw new Error(`HTTP ${res.status} ${text.slice(0, 300)}`);
-    return JSON.parse(text);
-  };
+  const files = keyed ? await keyedFiles(requests + 5) : await publicFiles(requests + 5);
+  const verify = verifier({ base, key: keyed ? key : null, files });
 
   // ---- the inspector (workerd sometimes leaves a first session's Profiler.enable unanswered: connect again)
   for (let i = 0; i < 5; i++) await verify(); // warm: engine, JIT, caches
