@@ -1,6 +1,4 @@
 import { database } from "../db/client";
-import { anchorEntries } from "../db/schema";
-import { rowsOf } from "../db/statements";
 import type { Bindings } from "../env";
 import { fromHex, hex } from "../platform/bytes";
 import { configOf } from "../platform/config";
@@ -11,6 +9,7 @@ import {
   type CheckpointRow,
   checkpointOfSize,
   entriesOfManifest,
+  entriesOfManifestRows,
   entriesOfManifestStatement,
   entryOfPublication,
   insertEntryStatement,
@@ -194,7 +193,7 @@ export function anchorEntriesStatement(
   if (!env.SVC_ANCHOR_KEY_PEM) return null;
   return {
     statement: entriesOfManifestStatement(database(env.DB), manifestSha256Hex, MATCH_ENTRIES),
-    read: (result) => ({ manifestSha256Hex, entries: rowsOf(anchorEntries, result) }),
+    read: (result) => ({ manifestSha256Hex, entries: entriesOfManifestRows(result) }),
   };
 }
 

@@ -1,7 +1,7 @@
 import { asc, desc, eq, isNotNull, isNull, lte } from "drizzle-orm";
 import type { Database } from "../db/client";
 import { anchorCheckpoints, anchorEntries, deletedPublications } from "../db/schema";
-import { statementOf } from "../db/statements";
+import { rowsOf, statementOf } from "../db/statements";
 
 /*
  * Every D1 statement of the transparency log: entries (`anchor_entries`, appended unsequenced by the publication
@@ -89,9 +89,14 @@ export function entriesOfManifest(db: Database, manifestSha256Hex: string, limit
   return entriesOfManifestQuery(db, manifestSha256Hex, limit);
 }
 
-/** The same read as one raw statement, for a caller's D1 batch (its rows: `rowsOf(anchorEntries, result)`). */
+/** The same read as one raw statement, for a caller's D1 batch (its rows: entriesOfManifestRows). */
 export function entriesOfManifestStatement(db: Database, manifestSha256Hex: string, limit: number): D1PreparedStatement {
   return statementOf(db, entriesOfManifestQuery(db, manifestSha256Hex, limit));
+}
+
+/** The rows of entriesOfManifestStatement's result, as entriesOfManifest returns them. */
+export function entriesOfManifestRows(result: D1Result | undefined): AnchorEntryRow[] {
+  return rowsOf(anchorEntries, result);
 }
 
 function entriesOfManifestQuery(db: Database, manifestSha256Hex: string, limit: number) {

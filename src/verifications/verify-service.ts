@@ -326,13 +326,13 @@ export async function verifySubject(env: Bindings, services: VerifyServices, sub
       ? services.revocation(store, read.active_manifest_label)
       : Promise.resolve<{ status: OcspStatus; warning?: string }>({ status: "not_checked" });
   if (read && !services.revocation) ocspWarnings.push("The signer's revocation status (OCSP) is not checked in this deployment.");
+  // A rejection is handled where it is awaited; this only keeps it from being reported as unhandled meanwhile.
+  revocation.catch(() => {});
   // The anchor log's first read (the store's entries) rides in the D1 batch of the index lookup after the pixel work:
   // one round trip fewer than a read of its own. When no lookup is made, anchorMatch reads the entries itself.
   const storeHash = read && store ? hex(await crypto.subtle.digest("SHA-256", store)) : null;
   const entries = storeHash ? anchorEntriesStatement(env, storeHash) : null;
   let entriesRead: AnchorEntriesRead | undefined;
-  // A rejection is handled where it is awaited; this only keeps it from being reported as unhandled meanwhile.
-  revocation.catch(() => {});
   const durableWarnings: string[] = [];
   const durable = await durableFacts(env, services.image, subject, durableWarnings, entries ? [entries.statement] : [], (results) => {
     if (entries) entriesRead = entries.read(results[0]);
