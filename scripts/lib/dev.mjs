@@ -27,6 +27,10 @@ export const QUIET_ENV = {
   CLOUDFLARE_CF_FETCH_ENABLED: "false",
   WRANGLER_HIDE_BANNER: "true",
   CI: process.env.CI ?? "true",
+  // wrangler dev's local trace store (on by default since wrangler 4.1xx) writes every request's and subrequest's
+  // spans to SQLite with an fsync on the Worker's thread: 2-3 ms of workerd CPU per request (more per D1 or Durable
+  // Object call), measured in #19. Nothing here reads those traces; X_LOCAL_OBSERVABILITY=true turns them back on.
+  X_LOCAL_OBSERVABILITY: process.env.X_LOCAL_OBSERVABILITY ?? "false",
 };
 
 const WRANGLER = join(ROOT, "node_modules", ".bin", "wrangler");

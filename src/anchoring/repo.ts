@@ -1,6 +1,7 @@
 import { asc, desc, eq, isNotNull, isNull, lte } from "drizzle-orm";
 import type { Database } from "../db/client";
 import { anchorCheckpoints, anchorEntries, deletedPublications } from "../db/schema";
+import { rowsOf, statementOf } from "../db/statements";
 
 /*
  * Every D1 statement of the transparency log: entries (`anchor_entries`, appended unsequenced by the publication
@@ -85,6 +86,20 @@ export async function publicationDeletedAt(db: Database, publicationId: string):
 
 /** Entries of this manifest store (by SHA-256 hex), at most `limit`. */
 export function entriesOfManifest(db: Database, manifestSha256Hex: string, limit: number): Promise<AnchorEntryRow[]> {
+  return entriesOfManifestQuery(db, manifestSha256Hex, limit);
+}
+
+/** The same read as one raw statement, for a caller's D1 batch (its rows: entriesOfManifestRows). */
+export function entriesOfManifestStatement(db: Database, manifestSha256Hex: string, limit: number): D1PreparedStatement {
+  return statementOf(db, entriesOfManifestQuery(db, manifestSha256Hex, limit));
+}
+
+/** The rows of entriesOfManifestStatement's result, as entriesOfManifest returns them. */
+export function entriesOfManifestRows(result: D1Result | undefined): AnchorEntryRow[] {
+  return rowsOf(anchorEntries, result);
+}
+
+function entriesOfManifestQuery(db: Database, manifestSha256Hex: string, limit: number) {
   return db.select().from(anchorEntries).where(eq(anchorEntries.manifestSha256, manifestSha256Hex)).limit(limit);
 }
 

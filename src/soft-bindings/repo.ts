@@ -170,9 +170,9 @@ type MatchRow = { publication_id: string; manifest_label: string | null; bits: s
  */
 export async function indexMatches(
   db: D1Database,
-  queries: { exact: ExactQuery[]; pdq?: PdqQuery | null },
+  queries: { exact: ExactQuery[]; pdq?: PdqQuery | null; also?: D1PreparedStatement[] },
   options: MatchFilter = {},
-): Promise<{ exact: IndexedMatch[][]; pdq: IndexedMatch[] }> {
+): Promise<{ exact: IndexedMatch[][]; pdq: IndexedMatch[]; also: D1Result[] }> {
   const filter = filterSql(options);
   const probedFilter = filterSql(options, true);
   const from = "FROM soft_bindings sb JOIN assets a ON a.id = sb.asset_id AND a.publication_id = sb.publication_id";
@@ -192,8 +192,13 @@ export async function indexMatches(
         )
         .bind(...pdqProbeBinds(pdq.bits), ...probedFilter.binds),
     );
-  if (statements.length === 0) return { exact: [], pdq: [] };
-  const results = statements.length === 1 ? [await statements[0]!.all<MatchRow>()] : await db.batch<MatchRow>(statements);
+  // Other reads of the caller ride in the same batch (one round trip), after the lookups, answered as they come.
+  const also = queries.also ?? [];
+  const all = [...statements, ...also];
+  if (all.length === 0) return { exact: [], pdq: [], also: [] };
+  const answered = all.length === 1 ? [await all[0]!.all<MatchRow>()] : await db.batch<MatchRow>(all);
+  const results = answered.slice(0, statements.length);
+  const alsoResults = answered.slice(statements.length) as D1Result[];
   const exact = queries.exact.map((q, i) =>
     (results[i]?.results ?? []).map((row) => ({
       publication_id: row.publication_id,
@@ -202,7 +207,7 @@ export async function indexMatches(
       distance: 0,
     })),
   );
-  if (!pdq) return { exact, pdq: [] };
+  if (!pdq) return { exact, pdq: [], also: alsoResults };
   const maxDistance = Math.min(pdq.maxDistance ?? PDQ_MATCH_DISTANCE, PDQ_MATCH_DISTANCE);
   const found: (IndexedMatch & { created_at: number })[] = [];
   for (const row of results[queries.exact.length]?.results ?? []) {
@@ -217,7 +222,7 @@ export async function indexMatches(
       });
   }
   found.sort((a, b) => a.distance - b.distance || a.created_at - b.created_at || (a.publication_id < b.publication_id ? -1 : 1));
-  return { exact, pdq: found.slice(0, boundedLimit(pdq.limit)).map(({ created_at: _, ...match }) => match) };
+  return { exact, pdq: found.slice(0, boundedLimit(pdq.limit)).map(({ created_at: _, ...match }) => match), also: alsoResults };
 }
 
 /**

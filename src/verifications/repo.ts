@@ -2,6 +2,7 @@ import { and, desc, eq, inArray, isNull, lt } from "drizzle-orm";
 import type { Database } from "../db/client";
 import { keysetPage } from "../db/keyset";
 import { assets, tenants, verificationReports, verificationRequests, verificationShares, verifications } from "../db/schema";
+import { insertStatement } from "../db/statements";
 import { tenantRow } from "../db/tenant-row";
 import type { PageRequest } from "../platform/pagination";
 
@@ -35,8 +36,9 @@ export async function latestVerificationOfManifest(db: Database, tenantId: strin
   return row ?? null;
 }
 
+/** Every keyed verify stores one: the statement is built once per row shape (db/statements.ts), not per call. */
 export async function insertVerification(db: Database, row: VerificationInsert): Promise<void> {
-  await db.insert(verifications).values(row);
+  await insertStatement(db, verifications, [row]).run();
 }
 
 /** One page (limit + 1 rows, for the next cursor) of the tenant's records, newest first. */

@@ -1,9 +1,8 @@
-import { anchorMatch } from "../anchoring/log";
+import { type AnchorEntriesRead, anchorEntriesStatement, anchorMatch } from "../anchoring/log";
 import { IMAGE_DECODE_LIMITS, SVC_IMAGE_WATERMARK } from "../catalog/algorithms";
 import { IMAGE_PIPELINE_MEDIA_TYPES } from "../catalog/installed";
 import { database } from "../db/client";
 import type { Bindings } from "../env";
-import { extractManifestStore } from "../media/c2pa/jumbf-carriers";
 import { activeManifestSignature, signerCredentials } from "../media/c2pa/jumbf-signature";
 import { type ManifestClaims, type SignerSummary, verifyManifest } from "../media/c2pa/verifier";
 import type { ImageServices } from "../media/types";
@@ -83,7 +82,18 @@ async function relatedPublications(env: Bindings, related: SoftBindingMatch[]): 
   return out;
 }
 
-async function durableFacts(env: Bindings, image: ImageServices | null, subject: VerifySubject, warnings: string[]): Promise<DurableFacts> {
+/**
+ * The watermark and fingerprint signals. `also`: other reads of the verification, sent in the same D1 batch as the
+ * index lookup; `answered` receives their results when that batch ran (not called when no lookup was made).
+ */
+async function durableFacts(
+  env: Bindings,
+  image: ImageServices | null,
+  subject: VerifySubject,
+  warnings: string[],
+  also: D1PreparedStatement[] = [],
+  answered: (results: D1Result[]) => void = () => {},
+): Promise<DurableFacts> {
   const none: DurableFacts = { watermark: null, fingerprint: null };
   if (subject.manifestOnly) return none; // no pixels: nothing to detect or fingerprint, and nothing to warn about
   if (!IMAGE_PIPELINE_MEDIA_TYPES.includes(subject.mediaType)) {
@@ -149,7 +159,8 @@ async function durableFacts(env: Bindings, image: ImageServices | null, subject:
   const exact: ExactQuery[] = [];
   if (payload) exact.push({ algorithm: SVC_IMAGE_WATERMARK, bitsHex: hex(payload), limit: 1 });
   if (isccBits) exact.push({ algorithm: "iscc-image", bitsHex: hex(isccBits), limit: FINGERPRINT_CANDIDATES });
-  const found = await indexMatches(env.DB, { exact, pdq: pdqBits ? { bits: pdqBits, limit: FINGERPRINT_CANDIDATES } : null });
+  const found = await indexMatches(env.DB, { exact, pdq: pdqBits ? { bits: pdqBits, limit: FINGERPRINT_CANDIDATES } : null, also });
+  answered(found.also);
 
   let watermark: DurableFacts["watermark"] = null;
   if (payload) {
@@ -206,17 +217,17 @@ async function durableFacts(env: Bindings, image: ImageServices | null, subject:
 }
 
 /** Whether the manifest store is in a sealed batch of our transparency log (null: not computed, with a warning). */
-function storeIn(subject: VerifySubject): Uint8Array | null {
-  const found = extractManifestStore(subject.bytes, subject.mediaType);
-  return found.status === "ok" ? found.store : null;
-}
-
-async function anchorSignal(env: Bindings, store: Uint8Array | null, warnings: string[]): Promise<boolean | null> {
-  if (!store) {
+async function anchorSignal(
+  env: Bindings,
+  storeHash: string | null,
+  warnings: string[],
+  read?: AnchorEntriesRead,
+): Promise<boolean | null> {
+  if (!storeHash) {
     warnings.push("Transparency anchoring is not checked: the manifest store could not be located in the file.");
     return null;
   }
-  const check = await anchorMatch(env, hex(await crypto.subtle.digest("SHA-256", store)));
+  const check = await anchorMatch(env, storeHash, read);
   switch (check.status) {
     case "matched":
       if (check.deleted_at !== null)
@@ -301,11 +312,12 @@ export async function verifySubject(env: Bindings, services: VerifyServices, sub
       "The sidecar manifest's hard binding uses exclusions or an algorithm this service cannot check against the file, so it was not shown that the file is unchanged.",
     );
   }
-  // OCSP and the anchor log both need the raw manifest store: locate it in the bytes once.
-  const store = manifest.facts.state === "read" ? (subject.manifestStore ?? storeIn(subject)) : null;
-  // The OCSP answer and the anchor log are I/O (a responder, D1): both are asked before the pixel work starts and
-  // awaited after it, so their round trips overlap the CPU. Each keeps its own warnings, appended in the fixed
-  // order (revocation, pixels, anchor), so the result does not depend on which answers first.
+  // OCSP and the anchor log both need the raw manifest store: the sidecar, else the store the verifier located in
+  // the bytes (it walked the file already; a second walk is ~1 ms on a 1 MP JPEG).
+  const store = manifest.facts.state === "read" ? (subject.manifestStore ?? manifest.fileStore ?? null) : null;
+  // The OCSP answer is I/O (a responder): it is asked before the pixel work starts and awaited after it. The anchor
+  // log is read after it (below). Each keeps its own warnings, appended in the fixed order (revocation, pixels,
+  // anchor), so the result does not depend on which answers first.
   const read = manifest.facts.state === "read" ? manifest.facts : null;
   const ocspWarnings: string[] = [];
   const anchorWarnings: string[] = [];
@@ -314,16 +326,21 @@ export async function verifySubject(env: Bindings, services: VerifyServices, sub
       ? services.revocation(store, read.active_manifest_label)
       : Promise.resolve<{ status: OcspStatus; warning?: string }>({ status: "not_checked" });
   if (read && !services.revocation) ocspWarnings.push("The signer's revocation status (OCSP) is not checked in this deployment.");
-  const anchoring = read ? anchorSignal(env, store, anchorWarnings) : Promise.resolve(null);
   // A rejection is handled where it is awaited; this only keeps it from being reported as unhandled meanwhile.
   revocation.catch(() => {});
-  anchoring.catch(() => {});
+  // The anchor log's first read (the store's entries) rides in the D1 batch of the index lookup after the pixel work:
+  // one round trip fewer than a read of its own. When no lookup is made, anchorMatch reads the entries itself.
+  const storeHash = read && store ? hex(await crypto.subtle.digest("SHA-256", store)) : null;
+  const entries = storeHash ? anchorEntriesStatement(env, storeHash) : null;
+  let entriesRead: AnchorEntriesRead | undefined;
   const durableWarnings: string[] = [];
-  const durable = await durableFacts(env, services.image, subject, durableWarnings);
+  const durable = await durableFacts(env, services.image, subject, durableWarnings, entries ? [entries.statement] : [], (results) => {
+    if (entries) entriesRead = entries.read(results[0]);
+  });
   const checked = await revocation;
   const ocsp: OcspStatus = checked.status;
   if (checked.warning) ocspWarnings.push(checked.warning);
-  const anchor = await anchoring;
+  const anchor = read ? await anchorSignal(env, storeHash, anchorWarnings, entriesRead) : null;
   warnings.push(...ocspWarnings, ...durableWarnings, ...anchorWarnings);
 
   const verdict = decideVerdict({ manifest: manifest.facts, ocsp, durable, anchor_match: anchor, warnings });

@@ -178,10 +178,22 @@ export async function verifyManifest(
   trustAnchorsPem: string | null,
   ensureEngine: () => void,
   options: { fastValidator?: boolean } = {},
-): Promise<ManifestVerification & { warnings: string[] }> {
+): Promise<ManifestVerification & { warnings: string[]; fileStore?: Uint8Array | null }> {
   const located = input.manifestStore
     ? extractManifestStore(input.manifestStore, "application/c2pa")
     : extractManifestStore(input.bytes, input.mediaType);
+  const result = await verifyLocated(input, located, trustAnchorsPem, ensureEngine, options);
+  // The store as located in the file, handed on so the caller's OCSP and anchor checks need not walk the file again.
+  return input.manifestStore ? result : { ...result, fileStore: located.status === "ok" ? located.store : null };
+}
+
+async function verifyLocated(
+  input: VerifyInput,
+  located: ExtractManifestStoreResult,
+  trustAnchorsPem: string | null,
+  ensureEngine: () => void,
+  options: { fastValidator?: boolean },
+): Promise<ManifestVerification & { warnings: string[] }> {
   const anchors = anchorsForStore(trustAnchorsPem, located);
   // Our own validator first (fast-validator.ts): it judges the stores of the form this service signs into JPEGs
   // when they verify completely, exactly as the engine would, and defers everything else to the engine.

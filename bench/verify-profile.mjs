@@ -1,0 +1,181 @@
+// A V8 CPU profile of POST /v1/verify inside workerd (#19), taken over the inspector of a running `npm start`
+// (wrangler dev), with the time per source file of the bundle and per function, self and inclusive. Each sample
+// counts the sampling interval (on a loaded machine a descheduled thread leaves long gaps; --wall charges them).
+//   node bench/verify-profile.mjs --inspector <port> [--keyed] [--requests N] [--top N] [--out FILE]
+//   node bench/verify-profile.mjs --in FILE [--wall]          (the tables of a profile saved with --out)
+// <port>: the inspector of the user workerd of `npm start`: the workerd started with --inspector-addr=127.0.0.1:0
+// listens on several ports (`ss -ltnp`); the one whose /json (sent with `Host: localhost:<port>`) lists
+// core:user:svc-dev. Public: the 2.8 MP photograph of bench/verify.mjs, each request its own bytes and address.
+// --keyed: signed 1 MP JPEGs with the dev key (as bench/verify-keyed.mjs). The profile covers the Worker's isolate
+// only: D1 and the SQLite of Durable Objects run outside it (their cost shows as workerd CPU, not here).
+// SVC_API_BASE_URL / SVC_API_KEY from .svc/dev.env unless set.
+import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { devService, keyedFiles, publicFiles, verifier } from "./lib/verify-requests.mjs";
+
+const ROOT = join(import.meta.dirname, "..");
+const arg = (name, fallback) => (process.argv.includes(name) ? process.argv[process.argv.indexOf(name) + 1] : fallback);
+const keyed = process.argv.includes("--keyed");
+const requests = Number(arg("--requests", "40"));
+const top = Number(arg("--top", "45"));
+const inspector = arg("--inspector");
+const saved = arg("--in"); // analyse a profile written by --out instead of taking one
+if (!inspector && !saved) throw new Error("--inspector <port> (or --in FILE) is required");
+const { base, key } = devService();
+
+async function take() {
+  // ---- the requests
+  const files = keyed ? await keyedFiles(requests + 5) : await publicFiles(requests + 5);
+  const verify = verifier({ base, key: keyed ? key : null, files });
+
+  // ---- the inspector (workerd sometimes leaves a first session's Profiler.enable unanswered: connect again)
+  for (let i = 0; i < 5; i++) await verify(); // warm: engine, JIT, caches
+  let socket;
+  let send;
+  for (let attempt = 0; ; attempt++) {
+    socket = new WebSocket(`ws://127.0.0.1:${inspector}/core:user:svc-dev`);
+    await new Promise((resolve, reject) => {
+      socket.onopen = resolve;
+      socket.onerror = reject;
+    });
+    let id = 0;
+    const pending = new Map();
+    socket.onmessage = (event) => {
+      const message = JSON.parse(event.data);
+      if (message.id && pending.has(message.id)) {
+        pending.get(message.id)(message);
+        pending.delete(message.id);
+      }
+    };
+    const ws = socket;
+    send = (method, params = {}) =>
+      new Promise((resolve) => {
+        const i = ++id;
+        pending.set(i, resolve);
+        ws.send(JSON.stringify({ id: i, method, params }));
+      });
+    const answered = await Promise.race([send("Profiler.enable"), new Promise((r) => setTimeout(() => r(null), 3000))]);
+    if (answered) break;
+    socket.close();
+    if (attempt === 4) throw new Error("the inspector does not answer Profiler.enable");
+  }
+  await send("Profiler.setSamplingInterval", { interval: 100 });
+  await send("Profiler.start");
+  const t0 = performance.now();
+  const wall = [];
+  let last;
+  for (let i = 0; i < requests; i++) {
+    const t = performance.now();
+    last = await verify();
+    wall.push(performance.now() - t);
+  }
+  const elapsed = performance.now() - t0;
+  const { result } = await send("Profiler.stop");
+  socket.close();
+  if (arg("--out"))
+    writeFileSync(arg("--out"), JSON.stringify({ ...result.profile, svc: { wall, elapsed, requests, status: last.status, keyed } }));
+  return { ...result.profile, svc: { wall, elapsed, requests, status: last.status, keyed } };
+}
+const profile = saved ? JSON.parse(readFileSync(saved, "utf8")) : await take();
+const { wall, elapsed, status } = profile.svc;
+const keyedRun = profile.svc.keyed ?? keyed;
+
+// ---- source file of a bundle line: esbuild marks each module with a `// path` line
+const bundles = new Map();
+function bundlePath() {
+  if (arg("--bundle")) return arg("--bundle");
+  const dir = join(ROOT, ".wrangler", "tmp");
+  const dev = readdirSync(dir)
+    .filter((d) => d.startsWith("dev-") && existsSync(join(dir, d, "index.js")))
+    .sort((a, b) => statSync(join(dir, b)).mtimeMs - statSync(join(dir, a)).mtimeMs);
+  return join(dir, dev[0], "index.js");
+}
+function sourceOf(url, line) {
+  if (!url) return "(native)";
+  if (!bundles.has(url)) {
+    let marks = [];
+    try {
+      // workerd names the Worker's bundle `index.js`: the newest bundle of wrangler dev (or --bundle).
+      const path = url === "index.js" ? bundlePath() : new URL(url);
+      const text = readFileSync(path, "utf8").split("\n");
+      marks = text.flatMap((l, i) => (/^\/\/ ((src|node_modules)\/\S+)$/.test(l) ? [[i, l.slice(3)]] : []));
+    } catch {}
+    bundles.set(url, marks);
+  }
+  const marks = bundles.get(url);
+  let lo = 0;
+  let hi = marks.length - 1;
+  let found = url.split("/").pop();
+  while (lo <= hi) {
+    const mid = (lo + hi) >> 1;
+    if (marks[mid][0] <= line) {
+      found = marks[mid][1];
+      lo = mid + 1;
+    } else hi = mid - 1;
+  }
+  return found.replace(/^node_modules\/(@[^/]+\/[^/]+|[^/]+)\/.*/, "node_modules/$1");
+}
+
+const byId = new Map(profile.nodes.map((node) => [node.id, node]));
+const parent = new Map();
+for (const node of profile.nodes) for (const child of node.children ?? []) parent.set(child, node.id);
+// Each sample counts the sampling interval (the median gap between samples), not its own gap: on a loaded machine a
+// descheduled thread leaves gaps of many milliseconds that would be charged to whatever frame was on top
+// (--wall: charge each sample its own gap instead).
+const interval = [...profile.timeDeltas].sort((a, b) => a - b)[profile.timeDeltas.length >> 1];
+const weight = process.argv.includes("--wall") ? (delta) => delta : () => interval;
+const selfByNode = new Map();
+for (let i = 0; i < profile.samples.length; i++)
+  selfByNode.set(profile.samples[i], (selfByNode.get(profile.samples[i]) ?? 0) + weight(profile.timeDeltas[i]) / 1000);
+const fileSelf = new Map();
+const fnSelf = new Map();
+const fnIncl = new Map();
+const fileIncl = new Map();
+const label = (node) => {
+  const f = node.callFrame;
+  return `${f.functionName || "(anonymous)"} ${sourceOf(f.url, f.lineNumber)}:${f.lineNumber + 1}`;
+};
+let busy = 0;
+for (const [nodeId, ms] of selfByNode) {
+  const node = byId.get(nodeId);
+  const name = node.callFrame.functionName;
+  if (name === "(idle)" || name === "(program)" || name === "(garbage collector)") {
+    fnSelf.set(name, (fnSelf.get(name) ?? 0) + ms);
+    if (name !== "(idle)") busy += ms;
+    continue;
+  }
+  busy += ms;
+  const file = sourceOf(node.callFrame.url, node.callFrame.lineNumber);
+  fileSelf.set(file, (fileSelf.get(file) ?? 0) + ms);
+  fnSelf.set(label(node), (fnSelf.get(label(node)) ?? 0) + ms);
+  const seenFn = new Set();
+  const seenFile = new Set();
+  for (let at = nodeId; at !== undefined; at = parent.get(at)) {
+    const up = byId.get(at);
+    if (!up.callFrame.url) continue;
+    const l = label(up);
+    if (!seenFn.has(l)) {
+      seenFn.add(l);
+      fnIncl.set(l, (fnIncl.get(l) ?? 0) + ms);
+    }
+    const f = sourceOf(up.callFrame.url, up.callFrame.lineNumber);
+    if (!seenFile.has(f)) {
+      seenFile.add(f);
+      fileIncl.set(f, (fileIncl.get(f) ?? 0) + ms);
+    }
+  }
+}
+const per = (ms) => (ms / requests).toFixed(2).padStart(7);
+const table = (title, map, count = top) => {
+  console.log(`\n${title}`);
+  for (const [k, v] of [...map].sort((a, b) => b[1] - a[1]).slice(0, count)) console.log(`${per(v)} ms/req  ${k}`);
+};
+wall.sort((a, b) => a - b);
+console.log(
+  `${keyedRun ? "keyed, signed 1 MP" : "public, 2.8 MP photo"}: ${requests} requests one at a time, wall p50 ${wall[wall.length >> 1].toFixed(1)} ms, ` +
+    `${(elapsed / requests).toFixed(1)} ms/req; user-isolate ${process.argv.includes("--wall") ? "busy time" : "CPU (samples × interval)"} (not idle) ${per(busy)} ms/req; status ${status}`,
+);
+table("self time by source file", fileSelf, 30);
+table("inclusive time by source file (any frame of the file on the stack)", fileIncl, 30);
+table("self time by function", fnSelf);
+table("inclusive time by function", fnIncl, 70);
