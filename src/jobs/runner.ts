@@ -22,6 +22,7 @@ import {
   type StepRecord,
   takeJobAndLoad,
 } from "./repo";
+import type { FoldedRecords } from "./repo/publication";
 import { TERMINAL_STATES } from "./schemas";
 import { imageServices, readAhead, StepFailure } from "./steps/common";
 import { decodePublished, fingerprintStep } from "./steps/fingerprint";
@@ -198,11 +199,23 @@ async function runTakenJob(
         continue;
       }
     }
-    job = (await advanceStep(db, tenantId, taken.id, { finished, instant, next: step.step }, attempt, JOB_LEASE_MS))!;
+    // Express mode: the publish step's begin and the record of the step before it ride with the publication batch
+    // instead of a round trip of their own (repo/publication.ts FoldedRecords): the publish step's check (the
+    // reference reader) has no side effect, and the batch publishes only while this runner holds the job and no
+    // cancellation was requested, as this begin would have checked. The price: a run that dies during that check
+    // signs again when resumed; the queue's runs (standard mode) keep the finer record, so a resumed one never does.
+    // Only a plain record folds (instant ones keep their own batch).
+    let folded: FoldedRecords | null = null;
+    if (step.step === "publish" && job.mode === "express" && finished && instant.length === 0) {
+      const now = Date.now();
+      folded = { finished: { step: finished.step, output: finished.output, completedAt: now }, publishStartedAt: now };
+    } else {
+      job = (await advanceStep(db, tenantId, taken.id, { finished, instant, next: step.step }, attempt, JOB_LEASE_MS))!;
+      if (job.attempts !== attempt) return; // another runner took the job (this lease lapsed): it is theirs now
+      if (job.cancelRequestedAt !== null) return ended(finishCanceled(db, job));
+    }
     finished = null;
     instant = [];
-    if (job.attempts !== attempt) return; // another runner took the job (this lease lapsed): it is theirs now
-    if (job.cancelRequestedAt !== null) return ended(finishCanceled(db, job));
     try {
       switch (step.step) {
         case "watermark": {
@@ -242,11 +255,28 @@ async function runTakenJob(
         case "publish": {
           const durable: DurableCredentials = { watermark: watermarked, fingerprints: fingerprinted };
           let outcome: PublishOutcome;
-          if (signed) outcome = await publishSigned(env, services.reader, job, source, signed, signedBytes, durable, services.background);
-          else if (watermarked) outcome = await publishUnsigned(env, job, source, watermarked, durable, services.background);
+          if (signed)
+            outcome = await publishSigned(env, services.reader, job, source, signed, signedBytes, durable, services.background, folded);
+          else if (watermarked) outcome = await publishUnsigned(env, job, source, watermarked, durable, services.background, folded);
           else throw new StepFailure("svc.jobs.step_unavailable", "Nothing to publish: the recipe neither signs nor watermarks.");
-          if (outcome.status === "output_invalid")
+          if (outcome.status === "output_invalid") {
+            // The folded records were not written (no batch ran): written now, so the records read as before the fold
+            // (the step before completed, publish begun and then failed), and a cancellation that landed first wins.
+            if (folded) {
+              const { step: name, output } = folded.finished;
+              job = (await advanceStep(
+                db,
+                tenantId,
+                taken.id,
+                { finished: { step: name, output }, next: "publish" },
+                attempt,
+                JOB_LEASE_MS,
+              ))!;
+              if (job.attempts !== attempt) return;
+              if (job.cancelRequestedAt !== null) return ended(finishCanceled(db, job));
+            }
             return await ended(finishJob(env, job, { step: "publish" }, "failed", "svc.jobs.output_invalid", outcome.message, attempt));
+          }
           // The batch did not take effect when a cancellation landed first: finish the cancellation.
           const after = outcome.job;
           if (after && after.state !== "completed" && !isTerminal(after.state) && after.cancelRequestedAt !== null)

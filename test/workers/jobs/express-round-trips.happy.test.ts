@@ -9,6 +9,7 @@ import { jobWithPublication, type ObjectRow } from "../../../src/jobs/repo";
 import { type JobServices, runJob, runJobForAnswer } from "../../../src/jobs/runner";
 import { decodePublished, fingerprintStep } from "../../../src/jobs/steps/fingerprint";
 import { mediaServices } from "../../../src/media";
+import type { ManifestReader, ManifestReadResult } from "../../../src/media/types";
 import { api, createTenant, fixture, json, testEnv, uploadAsset } from "../support/helpers";
 import { admittedExpress, realDecode, servicesWithDecode } from "../support/jobs.helpers";
 
@@ -71,13 +72,14 @@ async function jobAndSteps(key: string, jobId: string) {
 }
 
 describe("express job I/O (#19)", () => {
-  it("runs in 5 D1 round trips, reads R2 once and writes 3 objects, with every step recorded", async () => {
+  it("runs in 4 D1 round trips, reads R2 once and writes 3 objects, with every step recorded", async () => {
     const { tenant, assetId, job } = await admittedExpress();
     const { env, calls } = countedEnv();
     await runJob(env, await mediaServices(testEnv), tenant.tenantId, job.id, job);
     // take+load; inspect recorded + watermark begun; watermark recorded with the fingerprints (worked out from the
-    // read-back in hand) + sign begun; sign→publish; the publication batch (which reads the job back).
-    expect(calls.d1).toBe(5);
+    // read-back in hand) + sign begun; the publication batch, with the sign step's record and the publish step's
+    // begin (which reads the job back).
+    expect(calls.d1).toBe(4);
     // The upload is read once; the watermarked and signed bytes are used in hand, never read back.
     expect(calls.r2Get).toBe(1);
     expect(calls.r2Put).toBe(3); // watermarked output, manifest store, signed output
@@ -140,6 +142,81 @@ describe("express job I/O (#19)", () => {
     const receipts = await testEnv.DB.prepare("SELECT count(*) AS n FROM receipts WHERE job_id = ?").bind(job.id).first<{ n: number }>();
     expect(receipts!.n).toBe(0);
     expect((await json(await api(`/v1/assets/${assetId}`, { key: tenant.key }))).status).toBe("uploaded");
+  });
+});
+
+describe("sign record folded into the publication batch (#19)", () => {
+  /** The real services with the reference reader wrapped: `during` runs before each read (the publish step's check). */
+  async function servicesWithReader(during: () => Promise<void>, verdict?: (real: ManifestReadResult) => ManifestReadResult) {
+    const real = await mediaServices(testEnv);
+    const reader: ManifestReader = {
+      read: async (input) => {
+        await during();
+        const result = await real.reader.read(input);
+        return verdict ? verdict(result) : result;
+      },
+    };
+    return { ...real, reader } satisfies JobServices;
+  }
+
+  it("records the sign step and the publish step's begin with the publication: both carry their times", async () => {
+    const { tenant, job } = await admittedExpress();
+    await runJob(testEnv, await mediaServices(testEnv), tenant.tenantId, job.id, job);
+    const steps = (await jobWithPublication(database(testEnv.DB), tenant.tenantId, job.id))!.steps;
+    const sign = steps.find((s) => s.step === "sign")!;
+    const publish = steps.find((s) => s.step === "publish")!;
+    expect(sign.state).toBe("completed");
+    expect(JSON.parse(sign.output!).manifest.sha256).toMatch(/^[0-9a-f]{64}$/);
+    expect(publish.state).toBe("completed");
+    expect(publish.startedAt).not.toBeNull();
+    expect(sign.completedAt!).toBeLessThanOrEqual(publish.startedAt!);
+    expect(publish.startedAt!).toBeLessThanOrEqual(publish.completedAt!);
+  });
+
+  it("a cancellation during the publish step's check: the sign step stays recorded, nothing is published", async () => {
+    const { tenant, assetId, job } = await admittedExpress();
+    let cancelled = false;
+    const services = await servicesWithReader(async () => {
+      if (cancelled) return;
+      cancelled = true;
+      const res = await api(`/v1/jobs/${job.id}/cancel`, {
+        method: "POST",
+        key: tenant.key,
+        body: {},
+        headers: { "idempotency-key": crypto.randomUUID() },
+      });
+      expect((await json(res)).state).toBe("cancel_requested");
+    });
+    expect(await runJobForAnswer(testEnv, services, tenant.tenantId, job.id, job)).toBeUndefined();
+    const { job: after, steps } = await jobAndSteps(tenant.key, job.id);
+    expect(after.state).toBe("canceled");
+    expect(steps).toEqual({
+      inspect: "completed",
+      watermark: "completed",
+      fingerprint: "completed",
+      sign: "completed",
+      publish: "skipped",
+    });
+    const receipts = await testEnv.DB.prepare("SELECT count(*) AS n FROM receipts WHERE job_id = ?").bind(job.id).first<{ n: number }>();
+    expect(receipts!.n).toBe(0);
+    expect((await json(await api(`/v1/assets/${assetId}`, { key: tenant.key }))).status).toBe("uploaded");
+  });
+
+  it("an output the reference reader judges invalid: sign completed, publish failed, as before the fold", async () => {
+    const { tenant, assetId, job } = await admittedExpress();
+    const services = await servicesWithReader(
+      async () => undefined,
+      (real) =>
+        real.status === "read" ? { ...real, check: { ...real.check, validation_state: "Invalid", failure_codes: ["test.invalid"] } } : real,
+    );
+    await runJob(testEnv, services, tenant.tenantId, job.id, job);
+    const { job: after, steps } = await jobAndSteps(tenant.key, job.id);
+    expect(after.state).toBe("failed");
+    expect(after.error_code).toBe("svc.jobs.output_invalid");
+    expect(steps).toEqual({ inspect: "completed", watermark: "completed", fingerprint: "completed", sign: "completed", publish: "failed" });
+    const row = (await jobWithPublication(database(testEnv.DB), tenant.tenantId, job.id))!;
+    expect(row.steps.find((s) => s.step === "publish")!.startedAt).not.toBeNull();
+    expect((await json(await api(`/v1/assets/${assetId}`, { key: tenant.key }))).status).toBe("failed");
   });
 });
 
@@ -273,7 +350,7 @@ describe("express answer from the publication batch (#19)", () => {
     const { tenant, job } = await admittedExpress();
     const { env, calls } = countedEnv();
     const answer = await runJobForAnswer(env, await mediaServices(testEnv), tenant.tenantId, job.id, job);
-    expect(calls.d1).toBe(5); // the run's own round trips: the answer's rows rode with the publication
+    expect(calls.d1).toBe(4); // the run's own round trips: the answer's rows rode with the publication
     expect(answer).toBeTruthy();
     const read = await jobWithPublication(database(testEnv.DB), tenant.tenantId, job.id);
     expect(answer).toEqual(read);
