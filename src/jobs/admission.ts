@@ -11,7 +11,7 @@ import { attributionFor } from "../creators/disclosure";
 import type { Database } from "../db/client";
 import type { ErrorCode, FieldDetail } from "../platform/errors";
 import { newId } from "../platform/ids";
-import { assetForAdmission, claimAssetForJob, insertJob, type JobRow, type JobStepRow } from "./repo";
+import { assetForAdmission, claimAssetForJob, insertJob, type JobRow, type JobStepRow, type TakeAndLoad } from "./repo";
 import type { SignRequestSchema } from "./schemas";
 
 export const SIGN_POLICY_VERSION = "svc.sign-policy.v1";
@@ -60,7 +60,7 @@ export interface CaptureClaim {
 }
 
 export type AdmissionResult =
-  | { status: "admitted"; job: JobRow; steps: JobStepRow[] }
+  | { status: "admitted"; job: JobRow; steps: JobStepRow[]; taken?: TakeAndLoad | null }
   | { status: "asset_not_found" }
   | { status: "refused"; code: ErrorCode; message: string; field?: FieldDetail };
 
@@ -102,15 +102,18 @@ export async function admitSign(
   // Claim the asset first: only one request can move it to processing.
   if (!(await claimAssetForJob(db, tenantId, plan.job.assetId, now)))
     return refuse("svc.sign.asset_busy", "A job for this asset is already running.");
+  // An express job the caller runs in this request is taken for that run in the same batch (SignOptions.takeForRun).
+  const take = options.takeForRun && plan.job.mode === "express" ? { started: now, leaseMs: options.takeForRun.leaseMs } : null;
+  let taken: TakeAndLoad | null;
   try {
-    await insertJob(db, plan.job, plan.steps, plan.assetStatus, plan.reservation);
+    taken = await insertJob(db, plan.job, plan.steps, plan.assetStatus, plan.reservation, take);
   } catch (error) {
     // The database re-checks the wallet inside the batch: another admission may have taken the room since.
     const refusal = walletRefusal(error);
     if (refusal === null) throw error;
     return refuseForWallet(refusal === "monthly_limit" ? "monthly_limit" : "insufficient", null);
   }
-  return { status: "admitted", job: plan.job, steps: plan.steps };
+  return { status: "admitted", job: plan.job, steps: plan.steps, ...(take ? { taken } : {}) };
 }
 
 /** The 402 of a metered admission: the wallet cannot cover the quote (`quote` when it is known here). */
@@ -130,6 +133,11 @@ export interface SignOptions {
   outputRetentionDays?: number | null;
   /** The capture admission creating this job (its manifest then carries `svc.capture`). */
   capture?: CaptureClaim;
+  /**
+   * An express job is taken for a run in this request, in the batch that writes it (AdmissionResult `taken`, for
+   * runJobForAnswer): only for a caller that starts that run at once (its lease holds the job until then).
+   */
+  takeForRun?: { leaseMs: number };
 }
 
 /**

@@ -20,6 +20,7 @@ import {
   type ObjectRow,
   releaseLease,
   type StepRecord,
+  type TakeAndLoad,
   takeJobAndLoad,
 } from "./repo";
 import type { FoldedRecords } from "./repo/publication";
@@ -101,6 +102,8 @@ export async function runJobForAnswer(
   tenantId: string,
   jobId: string,
   admitted?: JobRow,
+  /** The take admission made with the job's insert (SignOptions.takeForRun), for `admitted`: this run's take. */
+  admissionTake?: TakeAndLoad | null,
 ): Promise<JobPublicationView | undefined> {
   const db = database(env.DB);
   const job = admitted?.id === jobId && admitted.tenantId === tenantId ? admitted : await getJob(db, tenantId, jobId);
@@ -115,7 +118,7 @@ export async function runJobForAnswer(
   // Take the job: only one runner holds a live lease. A duplicate message (a redelivery, the sweep, express mode's
   // safety net) for a job another runner holds is dropped without spending an attempt; if that runner dies, the
   // sweep re-queues the job when its lease lapses. The take also reads the steps, asset and source (one round trip).
-  const take = await takeJobAndLoad(db, job, Date.now(), JOB_LEASE_MS);
+  const take = admissionTake && job === admitted ? admissionTake : await takeJobAndLoad(db, job, Date.now(), JOB_LEASE_MS);
   // The row in hand went stale (a cancellation, another runner): decide again from the stored row.
   if (!take.taken) return job === admitted ? runJobForAnswer(env, services, tenantId, jobId) : undefined;
   try {

@@ -5,7 +5,8 @@ import type { Bindings } from "../../../src/env";
 import type { AdmittedRequest } from "../../../src/jobs/admission";
 import { admitSign } from "../../../src/jobs/admission";
 import type { WatermarkOutput } from "../../../src/jobs/outputs";
-import { jobWithPublication, type ObjectRow } from "../../../src/jobs/repo";
+import { JOB_LEASE_MS } from "../../../src/jobs/policy";
+import { getJob, jobWithPublication, type ObjectRow } from "../../../src/jobs/repo";
 import { type JobServices, runJob, runJobForAnswer } from "../../../src/jobs/runner";
 import { decodePublished, fingerprintStep } from "../../../src/jobs/steps/fingerprint";
 import { mediaServices } from "../../../src/media";
@@ -369,6 +370,60 @@ describe("express answer from the publication batch (#19)", () => {
     });
     expect(cancel.status).toBe(200);
     expect(await runJobForAnswer(testEnv, await mediaServices(testEnv), tenant.tenantId, job.id, job)).toBeUndefined();
+  });
+});
+
+describe("express take at admission (#19)", () => {
+  it("the job is taken for its run in the batch that writes it: admission 3 round trips, the run 3", async () => {
+    const tenant = await createTenant();
+    const { assetId } = await uploadAsset(tenant.key, fixture("sample-1mp.jpg"), "image/jpeg", "photo.jpg");
+    const { env, calls } = countedEnv();
+    const result = await admitSign(
+      database(env.DB),
+      registryFor(testEnv),
+      tenant.tenantId,
+      { asset_id: assetId, recipe_id: "rcp_system_express_watermark_then_sign", mode: "express" },
+      { takeForRun: { leaseMs: JOB_LEASE_MS } },
+    );
+    if (result.status !== "admitted") throw new Error(result.status);
+    expect(calls.d1).toBe(3);
+    expect(result.taken?.taken).toBe(true);
+    // taken as takeJobAndLoad takes: running, attempt 1, under a lease; the asset and source read with it
+    const row = (await getJob(database(testEnv.DB), tenant.tenantId, result.job.id))!;
+    expect(row).toMatchObject({ state: "running", attempts: 1 });
+    expect(row.leaseExpiresAt).toBeGreaterThan(Date.now());
+    if (!result.taken?.taken) throw new Error("not taken");
+    expect(result.taken.found?.asset.id).toBe(assetId);
+    expect(result.taken.steps.map((s) => s.step)).toEqual(["inspect", "watermark", "fingerprint", "sign", "publish"]);
+
+    calls.d1 = 0;
+    const answer = await runJobForAnswer(env, await mediaServices(testEnv), tenant.tenantId, result.job.id, result.job, result.taken);
+    expect(calls.d1).toBe(3); // no take of its own: watermark begun; watermark recorded + sign begun; the publication
+    expect(answer?.job.state).toBe("completed");
+    expect(answer?.job.attempts).toBe(1);
+    expect(answer).toEqual(await jobWithPublication(database(testEnv.DB), tenant.tenantId, result.job.id));
+  });
+
+  it("is only made when asked (a caller that runs the job) and only for express jobs", async () => {
+    const tenant = await createTenant();
+    const admit = async (mode: "express" | "standard", options = {}) => {
+      const { assetId } = await uploadAsset(tenant.key, fixture("sample-1mp.jpg"), "image/jpeg", "photo.jpg");
+      const result = await admitSign(
+        database(testEnv.DB),
+        registryFor(testEnv),
+        tenant.tenantId,
+        { asset_id: assetId, recipe_id: "rcp_system_express_watermark_then_sign", mode },
+        options,
+      );
+      if (result.status !== "admitted") throw new Error(result.status);
+      return { result, row: (await getJob(database(testEnv.DB), tenant.tenantId, result.job.id))! };
+    };
+    const plain = await admit("express");
+    expect(plain.result.taken).toBeUndefined();
+    expect(plain.row).toMatchObject({ state: "accepted", attempts: 0 });
+    const standard = await admit("standard", { takeForRun: { leaseMs: JOB_LEASE_MS } });
+    expect(standard.result.taken).toBeUndefined();
+    expect(standard.row).toMatchObject({ state: "accepted", attempts: 0 });
   });
 });
 
