@@ -11,6 +11,7 @@ import { attributionFor } from "../creators/disclosure";
 import type { Database } from "../db/client";
 import type { ErrorCode, FieldDetail } from "../platform/errors";
 import { newId } from "../platform/ids";
+import { firstMove } from "./first-move";
 import { assetForAdmission, claimAssetForJob, insertJob, type JobRow, type JobStepRow, type TakeAndLoad } from "./repo";
 import type { SignRequestSchema } from "./schemas";
 
@@ -73,6 +74,8 @@ export type SignPlan =
       assetStatus: "uploaded" | "failed";
       /** The wallet reservation to write with the job (metered tenants), else null. */
       reservation: ReservationRow | null;
+      /** The asset's source object as read now (null when it is gone). */
+      source: { id: string; mediaType: string } | null;
     }
   | { status: "asset_not_found" }
   | { status: "refused"; code: ErrorCode; message: string; field?: FieldDetail };
@@ -103,7 +106,12 @@ export async function admitSign(
   if (!(await claimAssetForJob(db, tenantId, plan.job.assetId, now)))
     return refuse("svc.sign.asset_busy", "A job for this asset is already running.");
   // An express job the caller runs in this request is taken for that run in the same batch (SignOptions.takeForRun).
-  const take = options.takeForRun && plan.job.mode === "express" ? { started: now, leaseMs: options.takeForRun.leaseMs } : null;
+  // Its first move (the inspect record, the next step's begin) rides with the take too, as the run would make it.
+  const first = plan.source ? firstMove(plan.steps, plan.source) : null;
+  const take =
+    options.takeForRun && plan.job.mode === "express"
+      ? { started: now, leaseMs: options.takeForRun.leaseMs, ...(first ? { first } : {}) }
+      : null;
   let taken: TakeAndLoad | null;
   try {
     taken = await insertJob(db, plan.job, plan.steps, plan.assetStatus, plan.reservation, take);
@@ -419,5 +427,6 @@ export async function planSign(
     steps,
     assetStatus: asset.status,
     reservation: metering.status === "metered" ? metering.reservation : null,
+    source: found.source ? { id: found.source.id, mediaType: found.source.mediaType } : null,
   };
 }

@@ -5,6 +5,7 @@ import { log } from "../platform/logger";
 import type { VerifyPixels } from "../verifications/verify-pixels";
 import type { AdmittedRequest } from "./admission";
 import { finishJob } from "./finish";
+import { inspectRecord } from "./first-move";
 import { REJECTING_CODES } from "./job-errors";
 import type { DurableCredentials, FingerprintOutput, SignOutput, WatermarkOutput } from "./outputs";
 import { attemptsExhaustedMessage, JOB_LEASE_MS, JOB_START_DEADLINE_MS, MAX_JOB_ATTEMPTS, startDeadlineMessage } from "./policy";
@@ -122,7 +123,7 @@ export async function runJobForAnswer(
   // The row in hand went stale (a cancellation, another runner): decide again from the stored row.
   if (!take.taken) return job === admitted ? runJobForAnswer(env, services, tenantId, jobId) : undefined;
   try {
-    return await runTakenJob(env, services, job, take.steps, take.found);
+    return await runTakenJob(env, services, job, take.steps, take.found, take.begun);
   } catch (error) {
     // A transient failure is retried by the queue: give the lease back so the retry may take the job at once.
     await releaseLease(db, job.id, job.attempts + 1, Date.now()).catch(() => undefined);
@@ -146,6 +147,8 @@ async function runTakenJob(
   taken: JobRow,
   steps: JobStepRow[],
   found: { asset: AssetRow; source: ObjectRow } | null,
+  /** The step the take's batch already began (admission's take of an express job: first-move.ts). */
+  begun?: string,
 ): Promise<JobPublicationView | undefined> {
   const db = database(env.DB);
   const tenantId = taken.tenantId;
@@ -185,7 +188,7 @@ async function runTakenJob(
       continue;
     }
     if (step.step === "inspect") {
-      instant.push({ step: step.step, output: { media_type: source.mediaType, object_id: source.id } });
+      instant.push(inspectRecord(source));
       continue;
     }
     // Fingerprints of pixels this run already holds (the watermark step's read-back) are pure CPU with no side
@@ -209,7 +212,12 @@ async function runTakenJob(
     // signs again when resumed; the queue's runs (standard mode) keep the finer record, so a resumed one never does.
     // Only a plain record folds (instant ones keep their own batch).
     let folded: FoldedRecords | null = null;
-    if (step.step === "publish" && job.mode === "express" && finished && instant.length === 0) {
+    if (step.step === begun && !finished && instant.length === 0) {
+      // Begun by the batch that took the job, with the records before it (first-move.ts): nothing to record, and no
+      // cancellation can have landed between that take and this begin (one transaction).
+      begun = undefined;
+      job = { ...taken, state: "running", attempts: attempt };
+    } else if (step.step === "publish" && job.mode === "express" && finished && instant.length === 0) {
       const now = Date.now();
       folded = { finished: { step: finished.step, output: finished.output, completedAt: now }, publishStartedAt: now };
     } else {

@@ -374,7 +374,7 @@ describe("express answer from the publication batch (#19)", () => {
 });
 
 describe("express take at admission (#19)", () => {
-  it("the job is taken for its run in the batch that writes it: admission 3 round trips, the run 3", async () => {
+  it("the job is taken, and its first step begun, in the batch that writes it: admission 3 round trips, the run 2", async () => {
     const tenant = await createTenant();
     const { assetId } = await uploadAsset(tenant.key, fixture("sample-1mp.jpg"), "image/jpeg", "photo.jpg");
     const { env, calls } = countedEnv();
@@ -394,14 +394,37 @@ describe("express take at admission (#19)", () => {
     expect(row.leaseExpiresAt).toBeGreaterThan(Date.now());
     if (!result.taken?.taken) throw new Error("not taken");
     expect(result.taken.found?.asset.id).toBe(assetId);
-    expect(result.taken.steps.map((s) => s.step)).toEqual(["inspect", "watermark", "fingerprint", "sign", "publish"]);
+    // the run's first move rode with the take: inspect recorded, watermark begun (read after them in the same batch)
+    expect(result.taken.steps.map((s) => [s.step, s.state])).toEqual([
+      ["inspect", "completed"],
+      ["watermark", "running"],
+      ["fingerprint", "pending"],
+      ["sign", "pending"],
+      ["publish", "pending"],
+    ]);
+    expect(result.taken.begun).toBe("watermark");
 
     calls.d1 = 0;
     const answer = await runJobForAnswer(env, await mediaServices(testEnv), tenant.tenantId, result.job.id, result.job, result.taken);
-    expect(calls.d1).toBe(3); // no take of its own: watermark begun; watermark recorded + sign begun; the publication
+    expect(calls.d1).toBe(2); // no take or first begin of its own: watermark recorded + sign begun; the publication
     expect(answer?.job.state).toBe("completed");
     expect(answer?.job.attempts).toBe(1);
     expect(answer).toEqual(await jobWithPublication(database(testEnv.DB), tenant.tenantId, result.job.id));
+
+    // the records are those of a run that takes and begins on its own (the inspect output, every step's times)
+    const other = await admittedExpress();
+    await runJob(testEnv, await mediaServices(testEnv), other.tenant.tenantId, other.job.id, other.job);
+    const theirs = (await jobWithPublication(database(testEnv.DB), other.tenant.tenantId, other.job.id))!;
+    const shape = (steps: typeof theirs.steps) =>
+      steps.map((s) => ({
+        step: s.step,
+        state: s.state,
+        timed: s.startedAt !== null && s.completedAt !== null,
+        keys: Object.keys(JSON.parse(s.output ?? "{}")),
+      }));
+    expect(shape(answer!.steps)).toEqual(shape(theirs.steps));
+    const inspect = JSON.parse(answer!.steps[0]!.output!);
+    expect(inspect).toEqual({ media_type: "image/jpeg", object_id: answer!.asset!.sourceObjectId });
   });
 
   it("is only made when asked (a caller that runs the job) and only for express jobs", async () => {
