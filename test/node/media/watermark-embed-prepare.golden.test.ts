@@ -8,7 +8,8 @@ import { prng } from "../../support/prng";
 
 /*
  * #19: the embed's preparation (wasm/watermark embedPrepare: the activity mask, the residual, the per-bit gains and the
- * gain bisection) runs in f32/f64 vectors, computing every value as the scalar loops did. Pinned to the outputs the
+ * gain bisection) and the apply pass's upsampling (upsampleRows4) run in f32/f64 vectors, computing every value as the
+ * scalar loops did. Pinned to the outputs the
  * scalar kernel gave (recorded before the change): marked bytes and PSNR, on sizes whose canonical grid width is not
  * a multiple of four (the vector loops' scalar tails) and at every strength.
  */
