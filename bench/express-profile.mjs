@@ -101,15 +101,24 @@ for (const url of (process.env.PROFILE_OTHERS ?? "").split(",").filter(Boolean))
     const m = JSON.parse(e.data);
     waits.get(m.id)?.(m);
   };
+  // an isolate's inspector sometimes never answers (busy or gone): it is left out rather than waited on forever
   const sendO = (method, params = {}) =>
-    new Promise((r) => {
-      waits.set(++id, r);
-      o.send(JSON.stringify({ id, method, params }));
-    });
-  await sendO("Profiler.enable");
-  await sendO("Profiler.setSamplingInterval", { interval: 100 });
-  await sendO("Profiler.start");
-  others.push({ url, sendO, o });
+    Promise.race([
+      new Promise((r) => {
+        waits.set(++id, r);
+        o.send(JSON.stringify({ id, method, params }));
+      }),
+      new Promise((_, reject) => setTimeout(() => reject(new Error(`${url}: no answer to ${method}`)), 5000)),
+    ]);
+  try {
+    await sendO("Profiler.enable");
+    await sendO("Profiler.setSamplingInterval", { interval: 100 });
+    await sendO("Profiler.start");
+    others.push({ url, sendO, o });
+  } catch (error) {
+    console.log(String(error));
+    o.close();
+  }
 }
 await send("Profiler.enable");
 await send("Profiler.setSamplingInterval", { interval: 100 });
@@ -124,7 +133,11 @@ for (const a of assets) {
 const { result } = await send("Profiler.stop");
 ws.close();
 for (const { url, sendO, o } of others) {
-  const { result: r } = await sendO("Profiler.stop");
+  const r = await sendO("Profiler.stop").then(
+    (m) => m.result,
+    (error) => console.log(String(error)),
+  );
+  if (!r) continue;
   o.close();
   const nodesO = new Map(r.profile.nodes.map((x) => [x.id, x]));
   let busy = 0;
