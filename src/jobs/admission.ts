@@ -11,7 +11,8 @@ import { attributionFor } from "../creators/disclosure";
 import type { Database } from "../db/client";
 import type { ErrorCode, FieldDetail } from "../platform/errors";
 import { newId } from "../platform/ids";
-import { assetForAdmission, claimAssetForJob, insertJob, type JobRow, type JobStepRow } from "./repo";
+import { firstMove } from "./first-move";
+import { assetForAdmission, claimAssetForJob, insertJob, type JobRow, type JobStepRow, type TakeAndLoad } from "./repo";
 import type { SignRequestSchema } from "./schemas";
 
 export const SIGN_POLICY_VERSION = "svc.sign-policy.v1";
@@ -60,7 +61,7 @@ export interface CaptureClaim {
 }
 
 export type AdmissionResult =
-  | { status: "admitted"; job: JobRow; steps: JobStepRow[] }
+  | { status: "admitted"; job: JobRow; steps: JobStepRow[]; taken?: TakeAndLoad | null }
   | { status: "asset_not_found" }
   | { status: "refused"; code: ErrorCode; message: string; field?: FieldDetail };
 
@@ -73,6 +74,8 @@ export type SignPlan =
       assetStatus: "uploaded" | "failed";
       /** The wallet reservation to write with the job (metered tenants), else null. */
       reservation: ReservationRow | null;
+      /** The asset's source object as read now (null when it is gone). */
+      source: { id: string; mediaType: string } | null;
     }
   | { status: "asset_not_found" }
   | { status: "refused"; code: ErrorCode; message: string; field?: FieldDetail };
@@ -102,15 +105,23 @@ export async function admitSign(
   // Claim the asset first: only one request can move it to processing.
   if (!(await claimAssetForJob(db, tenantId, plan.job.assetId, now)))
     return refuse("svc.sign.asset_busy", "A job for this asset is already running.");
+  // An express job the caller runs in this request is taken for that run in the same batch (SignOptions.takeForRun).
+  // Its first move (the inspect record, the next step's begin) rides with the take too, as the run would make it.
+  const first = plan.source ? firstMove(plan.steps, plan.source) : null;
+  const take =
+    options.takeForRun && plan.job.mode === "express"
+      ? { started: now, leaseMs: options.takeForRun.leaseMs, ...(first ? { first } : {}) }
+      : null;
+  let taken: TakeAndLoad | null;
   try {
-    await insertJob(db, plan.job, plan.steps, plan.assetStatus, plan.reservation);
+    taken = await insertJob(db, plan.job, plan.steps, plan.assetStatus, plan.reservation, take);
   } catch (error) {
     // The database re-checks the wallet inside the batch: another admission may have taken the room since.
     const refusal = walletRefusal(error);
     if (refusal === null) throw error;
     return refuseForWallet(refusal === "monthly_limit" ? "monthly_limit" : "insufficient", null);
   }
-  return { status: "admitted", job: plan.job, steps: plan.steps };
+  return { status: "admitted", job: plan.job, steps: plan.steps, ...(take ? { taken } : {}) };
 }
 
 /** The 402 of a metered admission: the wallet cannot cover the quote (`quote` when it is known here). */
@@ -130,6 +141,11 @@ export interface SignOptions {
   outputRetentionDays?: number | null;
   /** The capture admission creating this job (its manifest then carries `svc.capture`). */
   capture?: CaptureClaim;
+  /**
+   * An express job is taken for a run in this request, in the batch that writes it (AdmissionResult `taken`, for
+   * runJobForAnswer): only for a caller that starts that run at once (its lease holds the job until then).
+   */
+  takeForRun?: { leaseMs: number };
 }
 
 /**
@@ -411,5 +427,6 @@ export async function planSign(
     steps,
     assetStatus: asset.status,
     reservation: metering.status === "metered" ? metering.reservation : null,
+    source: found.source ? { id: found.source.id, mediaType: found.source.mediaType } : null,
   };
 }

@@ -5,6 +5,7 @@ import { log } from "../platform/logger";
 import type { VerifyPixels } from "../verifications/verify-pixels";
 import type { AdmittedRequest } from "./admission";
 import { finishJob } from "./finish";
+import { inspectRecord } from "./first-move";
 import { REJECTING_CODES } from "./job-errors";
 import type { DurableCredentials, FingerprintOutput, SignOutput, WatermarkOutput } from "./outputs";
 import { attemptsExhaustedMessage, JOB_LEASE_MS, JOB_START_DEADLINE_MS, MAX_JOB_ATTEMPTS, startDeadlineMessage } from "./policy";
@@ -20,8 +21,10 @@ import {
   type ObjectRow,
   releaseLease,
   type StepRecord,
+  type TakeAndLoad,
   takeJobAndLoad,
 } from "./repo";
+import type { FoldedRecords } from "./repo/publication";
 import { TERMINAL_STATES } from "./schemas";
 import { imageServices, readAhead, StepFailure } from "./steps/common";
 import { decodePublished, fingerprintStep } from "./steps/fingerprint";
@@ -100,6 +103,8 @@ export async function runJobForAnswer(
   tenantId: string,
   jobId: string,
   admitted?: JobRow,
+  /** The take admission made with the job's insert (SignOptions.takeForRun), for `admitted`: this run's take. */
+  admissionTake?: TakeAndLoad | null,
 ): Promise<JobPublicationView | undefined> {
   const db = database(env.DB);
   const job = admitted?.id === jobId && admitted.tenantId === tenantId ? admitted : await getJob(db, tenantId, jobId);
@@ -114,11 +119,11 @@ export async function runJobForAnswer(
   // Take the job: only one runner holds a live lease. A duplicate message (a redelivery, the sweep, express mode's
   // safety net) for a job another runner holds is dropped without spending an attempt; if that runner dies, the
   // sweep re-queues the job when its lease lapses. The take also reads the steps, asset and source (one round trip).
-  const take = await takeJobAndLoad(db, job, Date.now(), JOB_LEASE_MS);
+  const take = admissionTake && job === admitted ? admissionTake : await takeJobAndLoad(db, job, Date.now(), JOB_LEASE_MS);
   // The row in hand went stale (a cancellation, another runner): decide again from the stored row.
   if (!take.taken) return job === admitted ? runJobForAnswer(env, services, tenantId, jobId) : undefined;
   try {
-    return await runTakenJob(env, services, job, take.steps, take.found);
+    return await runTakenJob(env, services, job, take.steps, take.found, take.begun);
   } catch (error) {
     // A transient failure is retried by the queue: give the lease back so the retry may take the job at once.
     await releaseLease(db, job.id, job.attempts + 1, Date.now()).catch(() => undefined);
@@ -142,6 +147,8 @@ async function runTakenJob(
   taken: JobRow,
   steps: JobStepRow[],
   found: { asset: AssetRow; source: ObjectRow } | null,
+  /** The step the take's batch already began (admission's take of an express job: first-move.ts). */
+  begun?: string,
 ): Promise<JobPublicationView | undefined> {
   const db = database(env.DB);
   const tenantId = taken.tenantId;
@@ -181,7 +188,7 @@ async function runTakenJob(
       continue;
     }
     if (step.step === "inspect") {
-      instant.push({ step: step.step, output: { media_type: source.mediaType, object_id: source.id } });
+      instant.push(inspectRecord(source));
       continue;
     }
     // Fingerprints of pixels this run already holds (the watermark step's read-back) are pure CPU with no side
@@ -198,11 +205,28 @@ async function runTakenJob(
         continue;
       }
     }
-    job = (await advanceStep(db, tenantId, taken.id, { finished, instant, next: step.step }, attempt, JOB_LEASE_MS))!;
+    // Express mode: the publish step's begin and the record of the step before it ride with the publication batch
+    // instead of a round trip of their own (repo/publication.ts FoldedRecords): the publish step's check (the
+    // reference reader) has no side effect, and the batch publishes only while this runner holds the job and no
+    // cancellation was requested, as this begin would have checked. The price: a run that dies during that check
+    // signs again when resumed; the queue's runs (standard mode) keep the finer record, so a resumed one never does.
+    // Only a plain record folds (instant ones keep their own batch).
+    let folded: FoldedRecords | null = null;
+    if (step.step === begun && !finished && instant.length === 0) {
+      // Begun by the batch that took the job, with the records before it (first-move.ts): nothing to record, and no
+      // cancellation can have landed between that take and this begin (one transaction).
+      begun = undefined;
+      job = { ...taken, state: "running", attempts: attempt };
+    } else if (step.step === "publish" && job.mode === "express" && finished && instant.length === 0) {
+      const now = Date.now();
+      folded = { finished: { step: finished.step, output: finished.output, completedAt: now }, publishStartedAt: now };
+    } else {
+      job = (await advanceStep(db, tenantId, taken.id, { finished, instant, next: step.step }, attempt, JOB_LEASE_MS))!;
+      if (job.attempts !== attempt) return; // another runner took the job (this lease lapsed): it is theirs now
+      if (job.cancelRequestedAt !== null) return ended(finishCanceled(db, job));
+    }
     finished = null;
     instant = [];
-    if (job.attempts !== attempt) return; // another runner took the job (this lease lapsed): it is theirs now
-    if (job.cancelRequestedAt !== null) return ended(finishCanceled(db, job));
     try {
       switch (step.step) {
         case "watermark": {
@@ -242,11 +266,28 @@ async function runTakenJob(
         case "publish": {
           const durable: DurableCredentials = { watermark: watermarked, fingerprints: fingerprinted };
           let outcome: PublishOutcome;
-          if (signed) outcome = await publishSigned(env, services.reader, job, source, signed, signedBytes, durable, services.background);
-          else if (watermarked) outcome = await publishUnsigned(env, job, source, watermarked, durable, services.background);
+          if (signed)
+            outcome = await publishSigned(env, services.reader, job, source, signed, signedBytes, durable, services.background, folded);
+          else if (watermarked) outcome = await publishUnsigned(env, job, source, watermarked, durable, services.background, folded);
           else throw new StepFailure("svc.jobs.step_unavailable", "Nothing to publish: the recipe neither signs nor watermarks.");
-          if (outcome.status === "output_invalid")
+          if (outcome.status === "output_invalid") {
+            // The folded records were not written (no batch ran): written now, so the records read as before the fold
+            // (the step before completed, publish begun and then failed), and a cancellation that landed first wins.
+            if (folded) {
+              const { step: name, output } = folded.finished;
+              job = (await advanceStep(
+                db,
+                tenantId,
+                taken.id,
+                { finished: { step: name, output }, next: "publish" },
+                attempt,
+                JOB_LEASE_MS,
+              ))!;
+              if (job.attempts !== attempt) return;
+              if (job.cancelRequestedAt !== null) return ended(finishCanceled(db, job));
+            }
             return await ended(finishJob(env, job, { step: "publish" }, "failed", "svc.jobs.output_invalid", outcome.message, attempt));
+          }
           // The batch did not take effect when a cancellation landed first: finish the cancellation.
           const after = outcome.job;
           if (after && after.state !== "completed" && !isTerminal(after.state) && after.cancelRequestedAt !== null)

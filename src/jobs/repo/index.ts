@@ -80,11 +80,11 @@ export async function assetForAdmission(db: Database, tenantId: string, assetId:
   ]);
   const [assetRow] = rowsOf(assets, asset);
   if (!assetRow) return null;
-  const [sourceRow] = (source?.results ?? []) as { inspection: string | null }[];
+  const [sourceRow] = (source?.results ?? []) as { id: string; media_type: string; inspection: string | null }[];
   const accountRows = ((account?.results ?? []) as { plan_revision: number }[]).map((r) => ({ planRevision: r.plan_revision }));
   return {
     asset: assetRow,
-    source: sourceRow ? { inspection: sourceRow.inspection } : null,
+    source: sourceRow ? { id: sourceRow.id, mediaType: sourceRow.media_type, inspection: sourceRow.inspection } : null,
     metering: meteringStateOf(accountRows, rowsOf(wallets, wallet)),
   };
 }
@@ -103,7 +103,11 @@ const sourceObjectOfAsset = (db: Database, p: (name: "tenantId" | "assetId") => 
   );
 
 const inspectionStatement = shape<{ tenantId: string; assetId: string }>((db, p) =>
-  db.select({ inspection: objects.inspection }).from(objects).where(sourceObjectOfAsset(db, p)).limit(1),
+  db
+    .select({ id: objects.id, media_type: objects.mediaType, inspection: objects.inspection })
+    .from(objects)
+    .where(sourceObjectOfAsset(db, p))
+    .limit(1),
 );
 
 /** billing's meteringStateQueries (the account's plan revision, the wallet), as shapes for this raw batch. */
@@ -124,21 +128,35 @@ const claimShape = shape<{ tenantId: string; assetId: string; now: number }>((db
     .returning({ id: assets.id }),
 );
 
-/** Writes an admitted job and its steps in one batch; if that fails, the asset's claim is given back (to `previousStatus`). */
+/**
+ * Writes an admitted job and its steps in one batch; if that fails, the asset's claim is given back (to `previousStatus`).
+ * `take` (express mode, whose run starts in the same request): the batch also takes the job for that run, as
+ * takeJobAndLoad would right after (the same statements, after the inserts in the same transaction): one round trip
+ * fewer. Returns that take's result (null without `take`).
+ */
 export async function insertJob(
   db: Database,
   job: JobRow,
   steps: JobStepRow[],
   previousStatus: typeof assets.$inferSelect.status,
   reservation: ReservationRow | null = null,
-) {
+  take: { started: number; leaseMs: LeaseMs; first?: { instant: StepRecord[]; next: string } } | null = null,
+): Promise<TakeAndLoad | null> {
   try {
+    const [takeStatement, ...reads] = take ? takeAndLoadStatements(db, job, take.started, take.leaseMs) : [];
+    // The run's first move (advanceStep's records, as the taken run would make them first): after the take, before the reads.
+    const move = { finished: null, ...take?.first, next: take?.first?.next ?? null };
+    const first = take?.first ? moveStatements(db, job.id, job.attempts + 1, move, take.started, take.leaseMs) : [];
     // The reservation first: when the wallet cannot cover it, its trigger aborts the batch before the job exists.
-    await db.$client.batch([
+    const results = await db.$client.batch([
       ...(reservation ? [statementOf(db, reserveStatement(db, reservation))] : []),
       insertStatement(db, jobs, [job]),
       insertStatement(db, jobSteps, steps),
+      ...(takeStatement ? [takeStatement, ...first, ...reads] : []),
     ]);
+    if (!take) return null;
+    const taken = takenAndLoaded([results[results.length - 4 - first.length]!, ...results.slice(-3)]);
+    return taken.taken && take.first ? { ...taken, begun: take.first.next } : taken;
   } catch (error) {
     await releaseAssetClaim(db, job, previousStatus);
     throw error;
@@ -175,14 +193,33 @@ export async function markQueued(db: Database, jobId: string, now: number): Prom
  * reads run after the take inside the same transaction, so they see every step a previous (lapsed) runner finished
  * before the take.
  */
-export async function takeJobAndLoad(db: Database, job: JobRow, started: number, leaseMs: LeaseMs) {
+export async function takeJobAndLoad(db: Database, job: JobRow, started: number, leaseMs: LeaseMs): Promise<TakeAndLoad> {
+  return takenAndLoaded(await db.$client.batch(takeAndLoadStatements(db, job, started, leaseMs)));
+}
+
+/** What a take read: whether it took the job, and then the job's steps, its asset and source (null when either is gone). */
+export type TakeAndLoad =
+  | { taken: false }
+  | {
+      taken: true;
+      steps: JobStepRow[];
+      found: { asset: AssetRow; source: ObjectRow } | null;
+      /** The step the take's batch also began (insertJob's first move): the run starts it without a begin of its own. */
+      begun?: string;
+    };
+
+/** The take and its reads, four statements for a batch (takenAndLoaded reads their results). */
+function takeAndLoadStatements(db: Database, job: JobRow, started: number, leaseMs: LeaseMs) {
   const ids = { jobId: job.id, tenantId: job.tenantId, assetId: job.assetId };
-  const [taken, steps, asset, source] = await db.$client.batch([
+  return [
     takeStatement(db, { ...ids, attempts: job.attempts, next: job.attempts + 1, lease: started + leaseMs, started }),
     stepsStatement(db, ids),
     assetStatement(db, ids),
     sourceStatement(db, ids),
-  ]);
+  ];
+}
+
+function takenAndLoaded([taken, steps, asset, source]: D1Result[]): TakeAndLoad {
   if (taken!.results.length !== 1) return { taken: false as const };
   const [assetRow] = rowsOf(assets, asset);
   const [sourceRow] = rowsOf(objects, source);
@@ -259,18 +296,28 @@ export async function advanceStep(
   attempt: number,
   leaseMs: LeaseMs,
 ): Promise<JobRow | null> {
-  const now = Date.now();
-  const statements = [
+  const statements = [...moveStatements(db, jobId, attempt, move, Date.now(), leaseMs), jobStatement(db, { tenantId, jobId })];
+  const results = await db.$client.batch(statements);
+  return rowsOf(jobs, results[results.length - 1])[0] ?? null;
+}
+
+/** advanceStep's records, for its batch (and insertJob's, where an express run's first move rides with its take). */
+function moveStatements(
+  db: Database,
+  jobId: string,
+  attempt: number,
+  move: { finished: StepRecord | null; instant?: StepRecord[]; next: string | null },
+  now: number,
+  leaseMs: LeaseMs,
+) {
+  return [
     ...(move.finished ? completeStatements(db, jobId, attempt, move.finished.step, move.finished.output, now, leaseMs) : []),
     ...(move.instant ?? []).flatMap((s) => [
       beginStatement(db, jobId, attempt, s.step, s.startedAt ?? now),
       recordInstant(db, { jobId, attempt, step: s.step, completedAt: s.completedAt ?? now, output: jsonOrNull(s.output) }),
     ]),
     ...(move.next ? [beginStatement(db, jobId, attempt, move.next, now)] : []),
-    jobStatement(db, { tenantId, jobId }),
   ];
-  const results = await db.$client.batch(statements);
-  return rowsOf(jobs, results[results.length - 1])[0] ?? null;
 }
 
 /**

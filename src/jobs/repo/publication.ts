@@ -35,12 +35,24 @@ export interface PublicationAttempt {
   view: JobPublicationView | null;
 }
 
+/**
+ * The step records that ride with the publication instead of a round trip of their own (runner.ts): the step finished
+ * just before the publish step (the sign step, or the watermark step of an unsigned recipe) and when the publish step
+ * began. The finished step is recorded while this runner holds the job, cancelled or not, as advanceStep records it;
+ * the publish step's begin only with the publication itself.
+ */
+export interface FoldedRecords {
+  finished: { step: string; output: unknown; completedAt: number };
+  publishStartedAt: number;
+}
+
 /** Runs the publication batch. Whether it took effect is `committed` (the batch itself never fails on a lost race). */
 export async function publishBatch(
   d1: D1Database,
   job: JobRow,
   source: typeof objects.$inferSelect,
   plan: PublicationPlan,
+  folded: FoldedRecords | null = null,
 ): Promise<PublicationAttempt> {
   const now = Date.now();
   const publicationId = `pub_${randomBase32(16)}`;
@@ -134,6 +146,25 @@ export async function publishBatch(
   );
 
   const statements: D1PreparedStatement[] = [
+    // The folded record of the step before: bound to this runner's attempt only (as advanceStep's), so it stands
+    // when a cancellation stops the publication, and a runner whose lease lapsed records nothing.
+    ...(folded
+      ? [
+          d1
+            .prepare(
+              `UPDATE job_steps SET state = 'completed', completed_at = ?, output = ?
+               WHERE job_id = ? AND step = ? AND EXISTS (SELECT 1 FROM jobs WHERE id = ? AND attempts = ?)`,
+            )
+            .bind(
+              folded.finished.completedAt,
+              JSON.stringify(folded.finished.output) ?? null,
+              job.id,
+              folded.finished.step,
+              job.id,
+              job.attempts,
+            ),
+        ]
+      : []),
     d1
       .prepare(
         `UPDATE jobs SET state = 'completed', publication_id = ?, receipt_id = ?, verification_id = ?, terminal_at = ?, updated_at = ?, lease_expires_at = NULL
@@ -221,9 +252,12 @@ export async function publishBatch(
     ...events.statements,
     // The job's quote becomes its charge (metered tenants; nothing for others).
     settleReservationStatement(d1, job.id, now, { sql: ours, binds: [job.id, publicationId] }),
+    // started_at: the publish step's begin when it rode with this batch (folded), else as its own begin recorded it
     d1
-      .prepare(`UPDATE job_steps SET state = 'completed', completed_at = ?, output = ? WHERE job_id = ? AND step = 'publish' AND ${ours}`)
-      .bind(now, JSON.stringify({ publication_id: publicationId }), job.id, job.id, publicationId),
+      .prepare(
+        `UPDATE job_steps SET state = 'completed', started_at = COALESCE(started_at, ?), completed_at = ?, output = ? WHERE job_id = ? AND step = 'publish' AND ${ours}`,
+      )
+      .bind(folded?.publishStartedAt ?? now, now, JSON.stringify({ publication_id: publicationId }), job.id, job.id, publicationId),
   ];
   // The job as the batch left it, read inside the same transaction: whether this attempt published, or what stopped
   // it (a cancellation that landed first), without another round trip. An express job's answer also shows its steps,

@@ -9,7 +9,8 @@ import { ApiError } from "../../platform/errors";
 import { log } from "../../platform/logger";
 import { errorResponse, IdempotencyKeyHeader, json, NOT_FOUND } from "../../platform/openapi";
 import { admitSign } from "../admission";
-import { type JobRow, jobWithPublication } from "../repo";
+import { JOB_LEASE_MS } from "../policy";
+import { type JobRow, jobWithPublication, releaseLease, type TakeAndLoad } from "../repo";
 import { enqueueJob, handOver, runJobForAnswer } from "../runner";
 import { ExpressSignResponseSchema, JobResponseSchema, SignRequestSchema } from "../schemas";
 import { jobView } from "../view";
@@ -58,11 +59,13 @@ export function registerSign(app: Router) {
     const result = await admitSign(c.var.db, registryFor(c.env), principal.tenantId, c.req.valid("json"), {
       profile: signingProfileOf(principal.signingProfile),
       outputRetentionDays: principal.outputRetentionDays,
+      // an express job is run below, in this request: taken for that run in the batch that writes it
+      takeForRun: { leaseMs: JOB_LEASE_MS },
     });
     if (result.status === "asset_not_found") throw notFound("asset");
     if (result.status === "refused") throw new ApiError(result.code, result.message, result.field ? { fieldDetails: [result.field] } : {});
     if (result.job.mode === "express") {
-      const express = await runExpress(c, result.job);
+      const express = await runExpress(c, result.job, result.taken ?? null);
       if (express.status === 200) return c.json(express.body, 200);
       return c.json(express.body, 202);
     }
@@ -73,7 +76,7 @@ export function registerSign(app: Router) {
 }
 
 /** Runs an admitted express job in this request, waiting at most EXPRESS_WAIT_MS for it. */
-async function runExpress(c: AppContext, admitted: JobRow) {
+async function runExpress(c: AppContext, admitted: JobRow, taken: TakeAndLoad | null) {
   const env = c.env;
   const tenantId = admitted.tenantId;
   // The safety net is sent alongside the run rather than before it: the message is delayed past any express run, so
@@ -82,7 +85,14 @@ async function runExpress(c: AppContext, admitted: JobRow) {
   // The run hands what the answer need not wait for (the webhook fan-out nudge) to this request's waitUntil.
   const background = (work: Promise<unknown>) => c.executionCtx.waitUntil(work);
   const run = mediaServices(env)
-    .then((services) => runJobForAnswer(env, { ...services, background }, tenantId, admitted.id, admitted))
+    .then(
+      (services) => runJobForAnswer(env, { ...services, background }, tenantId, admitted.id, admitted, taken),
+      async (e) => {
+        // The run never started: the take admission made is given back, so the safety net takes the job at once.
+        if (taken?.taken) await releaseLease(c.var.db, admitted.id, admitted.attempts + 1, Date.now()).catch(() => undefined);
+        throw e;
+      },
+    )
     .catch((e) => {
       log.warn("express run interrupted; the queue finishes it", { job_id: admitted.id, error: String(e) });
     });

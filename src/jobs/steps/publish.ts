@@ -5,7 +5,7 @@ import { log } from "../../platform/logger";
 import { sendFanout } from "../../webhooks/queue";
 import type { DurableCredentials, PublicationPlan, SignOutput, WatermarkOutput } from "../outputs";
 import type { JobPublicationView, JobRow, ObjectRow } from "../repo";
-import { publishBatch } from "../repo/publication";
+import { type FoldedRecords, publishBatch } from "../repo/publication";
 import { read } from "./common";
 
 /**
@@ -29,8 +29,9 @@ export async function publishSigned(
   signedBytes: Uint8Array | null,
   durable: DurableCredentials,
   background?: Background,
+  folded: FoldedRecords | null = null,
 ): Promise<PublishOutcome> {
-  if (signed.streamed && signed.output) return publishStreamed(env, reader, job, source, signed, durable, background);
+  if (signed.streamed && signed.output) return publishStreamed(env, reader, job, source, signed, durable, background, folded);
   const sidecar = signed.output === null;
   // Check our own output with the reference engine before anything is published.
   const assetBytes = sidecar
@@ -56,6 +57,7 @@ export async function publishSigned(
       durable,
     },
     background,
+    folded,
   );
 }
 
@@ -71,6 +73,7 @@ async function publishStreamed(
   signed: SignOutput,
   durable: DurableCredentials,
   background?: Background,
+  folded: FoldedRecords | null = null,
 ): Promise<PublishOutcome> {
   const output = signed.output!;
   const manifestStore = await read(env.OBJECTS, signed.manifest.key, signed.manifest.etag);
@@ -101,6 +104,7 @@ async function publishStreamed(
       durable,
     },
     background,
+    folded,
   );
 }
 
@@ -112,6 +116,7 @@ export async function publishUnsigned(
   watermarked: WatermarkOutput,
   durable: DurableCredentials,
   background?: Background,
+  folded: FoldedRecords | null = null,
 ): Promise<PublishOutcome> {
   return publish(
     env,
@@ -126,6 +131,7 @@ export async function publishUnsigned(
       durable,
     },
     background,
+    folded,
   );
 }
 
@@ -143,8 +149,9 @@ async function publish(
   source: ObjectRow,
   plan: PublicationPlan,
   background?: Background,
+  folded: FoldedRecords | null = null,
 ): Promise<PublishOutcome> {
-  const attempt = await publishBatch(env.DB, job, source, plan);
+  const attempt = await publishBatch(env.DB, job, source, plan, folded);
   if (attempt.committed) {
     const nudge = sendFanout(env, attempt.eventIds).catch((error) =>
       log.warn("webhook fan-out nudge failed; the sweep will fan out", { job_id: job.id, error: String(error) }),

@@ -168,8 +168,8 @@ describe("hot statements built once per shape (#19)", () => {
       updated_at: 2,
     };
     const { db, statements } = recordingDb((sql) =>
-      sql.startsWith('select "inspection"')
-        ? [{ inspection: "{}" }]
+      sql.startsWith('select "id", "media_type", "inspection"')
+        ? [{ id: "aob_1", media_type: "image/jpeg", inspection: "{}" }]
         : sql.includes('from "assets"')
           ? [assetRaw]
           : sql.includes('from "billing_accounts"')
@@ -190,7 +190,7 @@ describe("hot statements built once per shape (#19)", () => {
       ),
       sqlOf(
         reference
-          .select({ inspection: objects.inspection })
+          .select({ id: objects.id, media_type: objects.mediaType, inspection: objects.inspection })
           .from(objects)
           .where(
             and(
@@ -211,7 +211,7 @@ describe("hot statements built once per shape (#19)", () => {
     ]);
     expect(found).toEqual({
       asset: rowOf(assets, assetRaw),
-      source: { inspection: "{}" },
+      source: { id: "aob_1", mediaType: "image/jpeg", inspection: "{}" },
       metering: { planRevision: 3, wallet: rowOf(wallets, walletRaw) },
     });
     expect(found?.metering.wallet?.enabled).toBe(true);

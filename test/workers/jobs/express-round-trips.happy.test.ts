@@ -5,10 +5,12 @@ import type { Bindings } from "../../../src/env";
 import type { AdmittedRequest } from "../../../src/jobs/admission";
 import { admitSign } from "../../../src/jobs/admission";
 import type { WatermarkOutput } from "../../../src/jobs/outputs";
-import { jobWithPublication, type ObjectRow } from "../../../src/jobs/repo";
+import { JOB_LEASE_MS } from "../../../src/jobs/policy";
+import { getJob, jobWithPublication, type ObjectRow } from "../../../src/jobs/repo";
 import { type JobServices, runJob, runJobForAnswer } from "../../../src/jobs/runner";
 import { decodePublished, fingerprintStep } from "../../../src/jobs/steps/fingerprint";
 import { mediaServices } from "../../../src/media";
+import type { ManifestReader, ManifestReadResult } from "../../../src/media/types";
 import { api, createTenant, fixture, json, testEnv, uploadAsset } from "../support/helpers";
 import { admittedExpress, realDecode, servicesWithDecode } from "../support/jobs.helpers";
 
@@ -71,13 +73,14 @@ async function jobAndSteps(key: string, jobId: string) {
 }
 
 describe("express job I/O (#19)", () => {
-  it("runs in 5 D1 round trips, reads R2 once and writes 3 objects, with every step recorded", async () => {
+  it("runs in 4 D1 round trips, reads R2 once and writes 3 objects, with every step recorded", async () => {
     const { tenant, assetId, job } = await admittedExpress();
     const { env, calls } = countedEnv();
     await runJob(env, await mediaServices(testEnv), tenant.tenantId, job.id, job);
     // take+load; inspect recorded + watermark begun; watermark recorded with the fingerprints (worked out from the
-    // read-back in hand) + sign begun; sign→publish; the publication batch (which reads the job back).
-    expect(calls.d1).toBe(5);
+    // read-back in hand) + sign begun; the publication batch, with the sign step's record and the publish step's
+    // begin (which reads the job back).
+    expect(calls.d1).toBe(4);
     // The upload is read once; the watermarked and signed bytes are used in hand, never read back.
     expect(calls.r2Get).toBe(1);
     expect(calls.r2Put).toBe(3); // watermarked output, manifest store, signed output
@@ -140,6 +143,81 @@ describe("express job I/O (#19)", () => {
     const receipts = await testEnv.DB.prepare("SELECT count(*) AS n FROM receipts WHERE job_id = ?").bind(job.id).first<{ n: number }>();
     expect(receipts!.n).toBe(0);
     expect((await json(await api(`/v1/assets/${assetId}`, { key: tenant.key }))).status).toBe("uploaded");
+  });
+});
+
+describe("sign record folded into the publication batch (#19)", () => {
+  /** The real services with the reference reader wrapped: `during` runs before each read (the publish step's check). */
+  async function servicesWithReader(during: () => Promise<void>, verdict?: (real: ManifestReadResult) => ManifestReadResult) {
+    const real = await mediaServices(testEnv);
+    const reader: ManifestReader = {
+      read: async (input) => {
+        await during();
+        const result = await real.reader.read(input);
+        return verdict ? verdict(result) : result;
+      },
+    };
+    return { ...real, reader } satisfies JobServices;
+  }
+
+  it("records the sign step and the publish step's begin with the publication: both carry their times", async () => {
+    const { tenant, job } = await admittedExpress();
+    await runJob(testEnv, await mediaServices(testEnv), tenant.tenantId, job.id, job);
+    const steps = (await jobWithPublication(database(testEnv.DB), tenant.tenantId, job.id))!.steps;
+    const sign = steps.find((s) => s.step === "sign")!;
+    const publish = steps.find((s) => s.step === "publish")!;
+    expect(sign.state).toBe("completed");
+    expect(JSON.parse(sign.output!).manifest.sha256).toMatch(/^[0-9a-f]{64}$/);
+    expect(publish.state).toBe("completed");
+    expect(publish.startedAt).not.toBeNull();
+    expect(sign.completedAt!).toBeLessThanOrEqual(publish.startedAt!);
+    expect(publish.startedAt!).toBeLessThanOrEqual(publish.completedAt!);
+  });
+
+  it("a cancellation during the publish step's check: the sign step stays recorded, nothing is published", async () => {
+    const { tenant, assetId, job } = await admittedExpress();
+    let cancelled = false;
+    const services = await servicesWithReader(async () => {
+      if (cancelled) return;
+      cancelled = true;
+      const res = await api(`/v1/jobs/${job.id}/cancel`, {
+        method: "POST",
+        key: tenant.key,
+        body: {},
+        headers: { "idempotency-key": crypto.randomUUID() },
+      });
+      expect((await json(res)).state).toBe("cancel_requested");
+    });
+    expect(await runJobForAnswer(testEnv, services, tenant.tenantId, job.id, job)).toBeUndefined();
+    const { job: after, steps } = await jobAndSteps(tenant.key, job.id);
+    expect(after.state).toBe("canceled");
+    expect(steps).toEqual({
+      inspect: "completed",
+      watermark: "completed",
+      fingerprint: "completed",
+      sign: "completed",
+      publish: "skipped",
+    });
+    const receipts = await testEnv.DB.prepare("SELECT count(*) AS n FROM receipts WHERE job_id = ?").bind(job.id).first<{ n: number }>();
+    expect(receipts!.n).toBe(0);
+    expect((await json(await api(`/v1/assets/${assetId}`, { key: tenant.key }))).status).toBe("uploaded");
+  });
+
+  it("an output the reference reader judges invalid: sign completed, publish failed, as before the fold", async () => {
+    const { tenant, assetId, job } = await admittedExpress();
+    const services = await servicesWithReader(
+      async () => undefined,
+      (real) =>
+        real.status === "read" ? { ...real, check: { ...real.check, validation_state: "Invalid", failure_codes: ["test.invalid"] } } : real,
+    );
+    await runJob(testEnv, services, tenant.tenantId, job.id, job);
+    const { job: after, steps } = await jobAndSteps(tenant.key, job.id);
+    expect(after.state).toBe("failed");
+    expect(after.error_code).toBe("svc.jobs.output_invalid");
+    expect(steps).toEqual({ inspect: "completed", watermark: "completed", fingerprint: "completed", sign: "completed", publish: "failed" });
+    const row = (await jobWithPublication(database(testEnv.DB), tenant.tenantId, job.id))!;
+    expect(row.steps.find((s) => s.step === "publish")!.startedAt).not.toBeNull();
+    expect((await json(await api(`/v1/assets/${assetId}`, { key: tenant.key }))).status).toBe("failed");
   });
 });
 
@@ -273,7 +351,7 @@ describe("express answer from the publication batch (#19)", () => {
     const { tenant, job } = await admittedExpress();
     const { env, calls } = countedEnv();
     const answer = await runJobForAnswer(env, await mediaServices(testEnv), tenant.tenantId, job.id, job);
-    expect(calls.d1).toBe(5); // the run's own round trips: the answer's rows rode with the publication
+    expect(calls.d1).toBe(4); // the run's own round trips: the answer's rows rode with the publication
     expect(answer).toBeTruthy();
     const read = await jobWithPublication(database(testEnv.DB), tenant.tenantId, job.id);
     expect(answer).toEqual(read);
@@ -292,6 +370,83 @@ describe("express answer from the publication batch (#19)", () => {
     });
     expect(cancel.status).toBe(200);
     expect(await runJobForAnswer(testEnv, await mediaServices(testEnv), tenant.tenantId, job.id, job)).toBeUndefined();
+  });
+});
+
+describe("express take at admission (#19)", () => {
+  it("the job is taken, and its first step begun, in the batch that writes it: admission 3 round trips, the run 2", async () => {
+    const tenant = await createTenant();
+    const { assetId } = await uploadAsset(tenant.key, fixture("sample-1mp.jpg"), "image/jpeg", "photo.jpg");
+    const { env, calls } = countedEnv();
+    const result = await admitSign(
+      database(env.DB),
+      registryFor(testEnv),
+      tenant.tenantId,
+      { asset_id: assetId, recipe_id: "rcp_system_express_watermark_then_sign", mode: "express" },
+      { takeForRun: { leaseMs: JOB_LEASE_MS } },
+    );
+    if (result.status !== "admitted") throw new Error(result.status);
+    expect(calls.d1).toBe(3);
+    expect(result.taken?.taken).toBe(true);
+    // taken as takeJobAndLoad takes: running, attempt 1, under a lease; the asset and source read with it
+    const row = (await getJob(database(testEnv.DB), tenant.tenantId, result.job.id))!;
+    expect(row).toMatchObject({ state: "running", attempts: 1 });
+    expect(row.leaseExpiresAt).toBeGreaterThan(Date.now());
+    if (!result.taken?.taken) throw new Error("not taken");
+    expect(result.taken.found?.asset.id).toBe(assetId);
+    // the run's first move rode with the take: inspect recorded, watermark begun (read after them in the same batch)
+    expect(result.taken.steps.map((s) => [s.step, s.state])).toEqual([
+      ["inspect", "completed"],
+      ["watermark", "running"],
+      ["fingerprint", "pending"],
+      ["sign", "pending"],
+      ["publish", "pending"],
+    ]);
+    expect(result.taken.begun).toBe("watermark");
+
+    calls.d1 = 0;
+    const answer = await runJobForAnswer(env, await mediaServices(testEnv), tenant.tenantId, result.job.id, result.job, result.taken);
+    expect(calls.d1).toBe(2); // no take or first begin of its own: watermark recorded + sign begun; the publication
+    expect(answer?.job.state).toBe("completed");
+    expect(answer?.job.attempts).toBe(1);
+    expect(answer).toEqual(await jobWithPublication(database(testEnv.DB), tenant.tenantId, result.job.id));
+
+    // the records are those of a run that takes and begins on its own (the inspect output, every step's times)
+    const other = await admittedExpress();
+    await runJob(testEnv, await mediaServices(testEnv), other.tenant.tenantId, other.job.id, other.job);
+    const theirs = (await jobWithPublication(database(testEnv.DB), other.tenant.tenantId, other.job.id))!;
+    const shape = (steps: typeof theirs.steps) =>
+      steps.map((s) => ({
+        step: s.step,
+        state: s.state,
+        timed: s.startedAt !== null && s.completedAt !== null,
+        keys: Object.keys(JSON.parse(s.output ?? "{}")),
+      }));
+    expect(shape(answer!.steps)).toEqual(shape(theirs.steps));
+    const inspect = JSON.parse(answer!.steps[0]!.output!);
+    expect(inspect).toEqual({ media_type: "image/jpeg", object_id: answer!.asset!.sourceObjectId });
+  });
+
+  it("is only made when asked (a caller that runs the job) and only for express jobs", async () => {
+    const tenant = await createTenant();
+    const admit = async (mode: "express" | "standard", options = {}) => {
+      const { assetId } = await uploadAsset(tenant.key, fixture("sample-1mp.jpg"), "image/jpeg", "photo.jpg");
+      const result = await admitSign(
+        database(testEnv.DB),
+        registryFor(testEnv),
+        tenant.tenantId,
+        { asset_id: assetId, recipe_id: "rcp_system_express_watermark_then_sign", mode },
+        options,
+      );
+      if (result.status !== "admitted") throw new Error(result.status);
+      return { result, row: (await getJob(database(testEnv.DB), tenant.tenantId, result.job.id))! };
+    };
+    const plain = await admit("express");
+    expect(plain.result.taken).toBeUndefined();
+    expect(plain.row).toMatchObject({ state: "accepted", attempts: 0 });
+    const standard = await admit("standard", { takeForRun: { leaseMs: JOB_LEASE_MS } });
+    expect(standard.result.taken).toBeUndefined();
+    expect(standard.row).toMatchObject({ state: "accepted", attempts: 0 });
   });
 });
 
