@@ -39,7 +39,8 @@ describe("watermark review: detect's z-scores are bit-identical to the kernel be
         l.decodeAttempts,
       ];
       const want = RECORDED[c.id];
-      if (!want || got.some((v, i) => !Object.is(v, want[i]))) bad.push(`${c.id}: got ${JSON.stringify(got)}, recorded ${JSON.stringify(want)}`);
+      if (!want || got.some((v, i) => !Object.is(v, want[i])))
+        bad.push(`${c.id}: got ${JSON.stringify(got)}, recorded ${JSON.stringify(want)}`);
       n++;
     }
     expect(bad).toEqual([]);
