@@ -12,6 +12,7 @@
 import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { devService, keyedFiles, publicFiles, verifier } from "./lib/verify-requests.mjs";
+import { printTable, startProfiles, summarizeProfile } from "./lib/workerd-profile.mjs";
 
 const ROOT = join(import.meta.dirname, "..");
 const arg = (name, fallback) => (process.argv.includes(name) ? process.argv[process.argv.indexOf(name) + 1] : fallback);
@@ -28,39 +29,9 @@ async function take() {
   const files = keyed ? await keyedFiles(requests + 5) : await publicFiles(requests + 5);
   const verify = verifier({ base, key: keyed ? key : null, files });
 
-  // ---- the inspector (workerd sometimes leaves a first session's Profiler.enable unanswered: connect again)
+  // ---- the inspector (workerd sometimes leaves a first session's Profiler.enable unanswered: startProfiles asks again)
   for (let i = 0; i < 5; i++) await verify(); // warm: engine, JIT, caches
-  let socket;
-  let send;
-  for (let attempt = 0; ; attempt++) {
-    socket = new WebSocket(`ws://127.0.0.1:${inspector}/core:user:svc-dev`);
-    await new Promise((resolve, reject) => {
-      socket.onopen = resolve;
-      socket.onerror = reject;
-    });
-    let id = 0;
-    const pending = new Map();
-    socket.onmessage = (event) => {
-      const message = JSON.parse(event.data);
-      if (message.id && pending.has(message.id)) {
-        pending.get(message.id)(message);
-        pending.delete(message.id);
-      }
-    };
-    const ws = socket;
-    send = (method, params = {}) =>
-      new Promise((resolve) => {
-        const i = ++id;
-        pending.set(i, resolve);
-        ws.send(JSON.stringify({ id: i, method, params }));
-      });
-    const answered = await Promise.race([send("Profiler.enable"), new Promise((r) => setTimeout(() => r(null), 3000))]);
-    if (answered) break;
-    socket.close();
-    if (attempt === 4) throw new Error("the inspector does not answer Profiler.enable");
-  }
-  await send("Profiler.setSamplingInterval", { interval: 100 });
-  await send("Profiler.start");
+  const profiling = await startProfiles([`ws://127.0.0.1:${inspector}/core:user:svc-dev`]);
   const t0 = performance.now();
   const wall = [];
   let last;
@@ -70,11 +41,11 @@ async function take() {
     wall.push(performance.now() - t);
   }
   const elapsed = performance.now() - t0;
-  const { result } = await send("Profiler.stop");
-  socket.close();
-  if (arg("--out"))
-    writeFileSync(arg("--out"), JSON.stringify({ ...result.profile, svc: { wall, elapsed, requests, status: last.status, keyed } }));
-  return { ...result.profile, svc: { wall, elapsed, requests, status: last.status, keyed } };
+  const [taken] = await profiling.stop();
+  if (!taken) throw new Error("the inspector does not answer Profiler.stop");
+  const profile = { ...taken.profile, svc: { wall, elapsed, requests, status: last.status, keyed } };
+  if (arg("--out")) writeFileSync(arg("--out"), JSON.stringify(profile));
+  return profile;
 }
 const profile = saved ? JSON.parse(readFileSync(saved, "utf8")) : await take();
 const { wall, elapsed, status } = profile.svc;
@@ -116,60 +87,15 @@ function sourceOf(url, line) {
   return found.replace(/^node_modules\/(@[^/]+\/[^/]+|[^/]+)\/.*/, "node_modules/$1");
 }
 
-const byId = new Map(profile.nodes.map((node) => [node.id, node]));
-const parent = new Map();
-for (const node of profile.nodes) for (const child of node.children ?? []) parent.set(child, node.id);
-// Each sample counts the sampling interval (the median gap between samples), not its own gap: on a loaded machine a
-// descheduled thread leaves gaps of many milliseconds that would be charged to whatever frame was on top
-// (--wall: charge each sample its own gap instead).
-const interval = [...profile.timeDeltas].sort((a, b) => a - b)[profile.timeDeltas.length >> 1];
-const weight = process.argv.includes("--wall") ? (delta) => delta : () => interval;
-const selfByNode = new Map();
-for (let i = 0; i < profile.samples.length; i++)
-  selfByNode.set(profile.samples[i], (selfByNode.get(profile.samples[i]) ?? 0) + weight(profile.timeDeltas[i]) / 1000);
-const fileSelf = new Map();
-const fnSelf = new Map();
-const fnIncl = new Map();
-const fileIncl = new Map();
-const label = (node) => {
-  const f = node.callFrame;
-  return `${f.functionName || "(anonymous)"} ${sourceOf(f.url, f.lineNumber)}:${f.lineNumber + 1}`;
-};
-let busy = 0;
-for (const [nodeId, ms] of selfByNode) {
-  const node = byId.get(nodeId);
-  const name = node.callFrame.functionName;
-  if (name === "(idle)" || name === "(program)" || name === "(garbage collector)") {
-    fnSelf.set(name, (fnSelf.get(name) ?? 0) + ms);
-    if (name !== "(idle)") busy += ms;
-    continue;
-  }
-  busy += ms;
-  const file = sourceOf(node.callFrame.url, node.callFrame.lineNumber);
-  fileSelf.set(file, (fileSelf.get(file) ?? 0) + ms);
-  fnSelf.set(label(node), (fnSelf.get(label(node)) ?? 0) + ms);
-  const seenFn = new Set();
-  const seenFile = new Set();
-  for (let at = nodeId; at !== undefined; at = parent.get(at)) {
-    const up = byId.get(at);
-    if (!up.callFrame.url) continue;
-    const l = label(up);
-    if (!seenFn.has(l)) {
-      seenFn.add(l);
-      fnIncl.set(l, (fnIncl.get(l) ?? 0) + ms);
-    }
-    const f = sourceOf(up.callFrame.url, up.callFrame.lineNumber);
-    if (!seenFile.has(f)) {
-      seenFile.add(f);
-      fileIncl.set(f, (fileIncl.get(f) ?? 0) + ms);
-    }
-  }
-}
+const {
+  busy,
+  self: fnSelf,
+  incl: fnIncl,
+  fileSelf,
+  fileIncl,
+} = summarizeProfile(profile, { sourceOf, wall: process.argv.includes("--wall") });
 const per = (ms) => (ms / requests).toFixed(2).padStart(7);
-const table = (title, map, count = top) => {
-  console.log(`\n${title}`);
-  for (const [k, v] of [...map].sort((a, b) => b[1] - a[1]).slice(0, count)) console.log(`${per(v)} ms/req  ${k}`);
-};
+const table = (title, map, count = top) => printTable(title, map, { per: requests, top: count, unit: "ms/req" });
 wall.sort((a, b) => a - b);
 console.log(
   `${keyedRun ? "keyed, signed 1 MP" : "public, 2.8 MP photo"}: ${requests} requests one at a time, wall p50 ${wall[wall.length >> 1].toFixed(1)} ms, ` +

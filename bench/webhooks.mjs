@@ -9,7 +9,7 @@ import { convertV4MiniflareOptions, Miniflare } from "miniflare";
 import { until, WebhookReceiver } from "../test/support/webhook-receiver.ts";
 import { startWorker } from "../test/support/worker.ts";
 import { goal } from "./lib/goals.mjs";
-import { printProfile, startProfile } from "./lib/workerd-profile.mjs";
+import { inspectorTargets, printTable, startProfiles, summarizeProfile } from "./lib/workerd-profile.mjs";
 
 const ENDPOINTS = 20;
 /** Events per round, each delivered to all 20 endpoints; 2 rounds stay within the endpoints' 600 a minute. */
@@ -238,7 +238,7 @@ try {
   const rounds = [];
   let target = 0;
   const cpu0 = cpuSeconds();
-  const profiling = process.env.BENCH_PROFILE ? await startProfile(Number(process.env.BENCH_PROFILE)) : null;
+  const profiling = process.env.BENCH_PROFILE ? await startProfiles(await inspectorTargets(Number(process.env.BENCH_PROFILE))) : null;
   for (let r = 0; r < ROUNDS; r++) {
     const t0 = performance.now();
     await replayAll(events, ENDPOINTS);
@@ -249,7 +249,18 @@ try {
     rounds.push({ deliveries: events.length * ENDPOINTS, seconds: (performance.now() - t0) / 1000 });
   }
   const cpu1 = cpuSeconds();
-  if (profiling) printProfile(await profiling.stop());
+  if (profiling) {
+    // Per isolate (the Worker, D1, the queue broker, the Durable Objects, ...), then the hottest functions of all.
+    const all = new Map();
+    let deliveries = 0;
+    for (const r of rounds) deliveries += r.deliveries;
+    for (const { url, profile } of await profiling.stop()) {
+      const summary = summarizeProfile(profile);
+      console.log(`profile ${url.split("/").pop()}: ${(summary.busy / deliveries).toFixed(3)} ms per delivery`);
+      for (const [k, v] of summary.self) all.set(k, (all.get(k) ?? 0) + v);
+    }
+    printTable("self time by function, every isolate (ms per delivery)", all, { per: deliveries });
+  }
   const unverified = endpoints.flatMap((e) => e.route.received).filter((r) => !r.verifiedWith[0]).length;
   const duplicates = endpoints.reduce((n, e) => n + [...e.route.acknowledged.values()].filter((c) => c > ROUNDS).length, 0);
 
