@@ -5,9 +5,10 @@
 //
 //   node bench/express-profile.mjs ws://127.0.0.1:<port>/core:user:svc-dev [requests=10]
 //   (SVC_API_BASE_URL/SVC_API_KEY or .svc/dev.env as bench/express.mjs; writes dist/bench/express.cpuprofile)
-import { createHash } from "node:crypto";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { expressClient, jpegVariant } from "./lib/express-requests.mjs";
+import { devService } from "./lib/verify-requests.mjs";
 import { printTable, startProfiles, summarizeProfile } from "./lib/workerd-profile.mjs";
 
 const ROOT = join(import.meta.dirname, "..");
@@ -15,55 +16,12 @@ const [wsUrl, countArg] = process.argv.slice(2);
 if (!wsUrl) throw new Error("usage: node bench/express-profile.mjs <inspector ws url> [requests]");
 const n = Number(countArg ?? 10);
 
-const vars = { SVC_API_BASE_URL: process.env.SVC_API_BASE_URL, SVC_API_KEY: process.env.SVC_API_KEY };
-for (const line of readFileSync(join(ROOT, ".svc", "dev.env"), "utf8").split("\n")) {
-  const [k, ...v] = line.split("=");
-  if (k && !vars[k]) vars[k] = v.join("=");
-}
-const { SVC_API_BASE_URL: base, SVC_API_KEY: key } = vars;
+const { base, key } = devService();
 const file = join(ROOT, "dist", "bench", "express-1280x800.jpg");
 if (!existsSync(file)) throw new Error("run `node bench/express.mjs --http` once first (it writes the source JPEG)");
 const jpeg = new Uint8Array(readFileSync(file));
-
-const call = async (method, path, body, headers = {}) => {
-  const res = await fetch(`${base}${path}`, {
-    method,
-    headers: { authorization: `Bearer ${key}`, "content-type": "application/json", ...headers },
-    body: body ? JSON.stringify(body) : undefined,
-  });
-  const text = await res.text();
-  return { status: res.status, body: text ? JSON.parse(text) : null };
-};
-const variant = (i) => {
-  const com = new TextEncoder().encode(`svc profile ${i} ${Date.now()}`);
-  const seg = new Uint8Array([0xff, 0xfe, (com.length + 2) >> 8, (com.length + 2) & 0xff, ...com]);
-  return new Uint8Array([...jpeg.subarray(0, 2), ...seg, ...jpeg.subarray(2)]);
-};
-async function upload(bytes) {
-  const created = await call("POST", "/v1/uploads", {
-    byte_length: bytes.length,
-    declared_media_type: "image/jpeg",
-    mode: "single",
-    sha256: createHash("sha256").update(bytes).digest("hex"),
-    filename: "bench.jpg",
-  });
-  const u = created.body.upload;
-  await (await fetch(u.url, { method: u.method, headers: u.headers, body: bytes })).arrayBuffer();
-  await call("POST", `/v1/uploads/${created.body.upload_id}/complete`, {}, { "idempotency-key": crypto.randomUUID() });
-  return created.body.asset_id;
-}
-const sign = (assetId) =>
-  call(
-    "POST",
-    "/v1/sign",
-    {
-      asset_id: assetId,
-      recipe_id: "rcp_system_express_watermark_then_sign",
-      mode: "express",
-      fingerprint_algorithms: ["iscc-image", "pdq"],
-    },
-    { "idempotency-key": crypto.randomUUID() },
-  );
+const { upload, signExpress: sign } = expressClient({ base, key });
+const variant = (i) => jpegVariant(jpeg, i);
 
 for (let i = 0; i < 2; i++) await sign(await upload(variant(`w${i}`))); // warm-up
 const assets = [];

@@ -8,10 +8,11 @@
 //   node bench/express.mjs --job | --http     # one row only
 //   node bench/express.mjs --memory mozjpeg|ours|streamed   # internal: one 12 MP job in this process, its peak memory
 import { execFileSync } from "node:child_process";
-import { createHash } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { expressClient, jpegVariant } from "./lib/express-requests.mjs";
 import { goal, ratio } from "./lib/goals.mjs";
+import { devService } from "./lib/verify-requests.mjs";
 
 const ROOT = join(import.meta.dirname, "..");
 const OUT = join(ROOT, "dist", "bench");
@@ -183,17 +184,7 @@ async function jobRow() {
 // Row 2: express signing over HTTP on `npm start`
 
 async function httpRow() {
-  function devEnv() {
-    const vars = { SVC_API_BASE_URL: process.env.SVC_API_BASE_URL, SVC_API_KEY: process.env.SVC_API_KEY };
-    const file = join(ROOT, ".svc", "dev.env");
-    if ((!vars.SVC_API_BASE_URL || !vars.SVC_API_KEY) && existsSync(file))
-      for (const line of readFileSync(file, "utf8").split("\n")) {
-        const [k, ...v] = line.split("=");
-        if (k && !vars[k]) vars[k] = v.join("=");
-      }
-    return vars;
-  }
-  const { SVC_API_BASE_URL: base, SVC_API_KEY: key } = devEnv();
+  const { base, key } = devService();
   const up =
     base &&
     (await fetch(`${base}/healthz`).then(
@@ -209,39 +200,9 @@ async function httpRow() {
       pass: false,
     });
   } else {
-    const call = async (method, path, body, headers = {}) => {
-      const res = await fetch(`${base}${path}`, {
-        method,
-        headers: { authorization: `Bearer ${key}`, "content-type": "application/json", ...headers },
-        body: body ? JSON.stringify(body) : undefined,
-      });
-      const text = await res.text();
-      return { status: res.status, body: text ? JSON.parse(text) : null };
-    };
+    const { upload, signExpress } = expressClient({ base, key });
     const jpeg1 = await sourceJpeg(1280, 800);
-    /** A distinct upload each time (an asset is published once): a COM segment with a counter after SOI. */
-    const variant = (n) => {
-      const com = new TextEncoder().encode(`svc bench ${n} ${Date.now()}`);
-      const seg = new Uint8Array([0xff, 0xfe, (com.length + 2) >> 8, (com.length + 2) & 0xff, ...com]);
-      return new Uint8Array([...jpeg1.subarray(0, 2), ...seg, ...jpeg1.subarray(2)]);
-    };
-    const upload = async (bytes) => {
-      const created = await call("POST", "/v1/uploads", {
-        byte_length: bytes.length,
-        declared_media_type: "image/jpeg",
-        mode: "single",
-        sha256: createHash("sha256").update(bytes).digest("hex"),
-        filename: "bench.jpg",
-      });
-      if (created.status !== 201) throw new Error(`upload: ${created.status} ${JSON.stringify(created.body)}`);
-      const u = created.body.upload;
-      const put = await fetch(u.url, { method: u.method, headers: u.headers, body: bytes });
-      await put.arrayBuffer();
-      if (!put.ok) throw new Error(`PUT: ${put.status}`);
-      const done = await call("POST", `/v1/uploads/${created.body.upload_id}/complete`, {}, { "idempotency-key": crypto.randomUUID() });
-      if (done.status !== 200) throw new Error(`complete: ${done.status} ${JSON.stringify(done.body)}`);
-      return created.body.asset_id;
-    };
+    const variant = (n) => jpegVariant(jpeg1, n);
     const n = 15;
     const times = [];
     const health = [];
@@ -253,17 +214,7 @@ async function httpRow() {
       await (await fetch(`${base}/healthz`)).arrayBuffer();
       if (i >= 2) health.push(performance.now() - t);
       t = performance.now();
-      const res = await call(
-        "POST",
-        "/v1/sign",
-        {
-          asset_id: assetId,
-          recipe_id: "rcp_system_express_watermark_then_sign",
-          mode: "express",
-          fingerprint_algorithms: ["iscc-image", "pdq"],
-        },
-        { "idempotency-key": crypto.randomUUID() },
-      );
+      const res = await signExpress(assetId);
       const took = performance.now() - t;
       if (i >= 2) {
         times.push(took);

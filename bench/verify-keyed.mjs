@@ -4,31 +4,19 @@
 // dev PKI of .dev.vars (signer chain + the internal TSA), as the service signs, so the server trusts it.
 // Usage: start the service (`npm start`, or PORT=<port> npm start), then `node bench/verify-keyed.mjs`
 // (SVC_API_BASE_URL / SVC_API_KEY from .svc/dev.env unless set).
-import { execFileSync } from "node:child_process";
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { goal } from "./lib/goals.mjs";
+import { devService, keyedFiles, verifier } from "./lib/verify-requests.mjs";
 
 const ROOT = join(import.meta.dirname, "..");
 const OUT = join(ROOT, "dist", "bench");
 mkdirSync(OUT, { recursive: true });
-
-const parse = (text) =>
-  Object.fromEntries(
-    text
-      .split("\n")
-      .map((l) => /^([A-Z0-9_]+)=(.*)$/.exec(l.trim()))
-      .filter(Boolean)
-      .map((m) => [m[1], m[2].replace(/^"(.*)"$/s, "$1").replace(/\\n/g, "\n")]),
-  );
-const devEnv = existsSync(join(ROOT, ".svc", "dev.env")) ? parse(readFileSync(join(ROOT, ".svc", "dev.env"), "utf8")) : {};
-const base = process.env.SVC_API_BASE_URL ?? devEnv.SVC_API_BASE_URL ?? "http://127.0.0.1:8787";
-const key = process.env.SVC_API_KEY ?? devEnv.SVC_API_KEY;
-if (!key || !existsSync(join(ROOT, ".dev.vars"))) {
+const { base, key } = devService();
+if (!base || !key || !existsSync(join(ROOT, ".dev.vars"))) {
   console.error("verify-keyed: run `npm start` first (it writes .dev.vars and .svc/dev.env).");
   process.exit(1);
 }
-const vars = parse(readFileSync(join(ROOT, ".dev.vars"), "utf8"));
 try {
   const health = await fetch(`${base}/healthz`);
   if (!health.ok) throw new Error(`HTTP ${health.status}`);
@@ -37,57 +25,13 @@ try {
   process.exit(1);
 }
 
-// The signed 1 MP JPEG (a seeded photo-like scene, MozJPEG q90), signed with the dev PKI.
-execFileSync(
-  join(ROOT, "node_modules", ".bin", "esbuild"),
-  [
-    join(ROOT, "bench", "sign-entry.ts"),
-    "--bundle",
-    "--platform=node",
-    "--format=esm",
-    `--outfile=${join(OUT, "sign-entry.mjs")}`,
-    "--log-level=error",
-  ],
-  { cwd: ROOT },
-);
-const { setup, devSigner } = await import(join(OUT, "sign-entry.mjs"));
-await setup(); // instantiates the engine
-const { makeImage, jpegEnc } = await import("./lib/images.mjs");
-const img = makeImage("photo-textured", 1280, 800, 1);
-const raw = new Uint8Array(
-  await jpegEnc.default({ data: new Uint8ClampedArray(img.data.buffer), width: 1280, height: 800, colorSpace: "srgb" }, { quality: 90 }),
-);
-const signer = devSigner({
-  chainPem: vars.SVC_C2PA_SIGNER_CHAIN_PEM,
-  keyPem: vars.SVC_C2PA_SIGNER_KEY_PEM,
-  tsaChainPem: vars.SVC_TSA_CHAIN_PEM,
-  tsaKeyPem: vars.SVC_TSA_KEY_PEM,
-});
 // Every request verifies a file of its own (the same pixels, a store signed anew): the service keeps a store's
 // trust verdict from its third read (media/c2pa/trust-verdicts.ts), and a goal about verification must not
 // measure that cache.
 const REQUESTS = 5 + 20 + 120 + 1;
-const files = [];
-for (let i = 0; i < REQUESTS; i++) {
-  const signed = await signer.signEmbedded({
-    bytes: raw,
-    plan: { title: `bench-${i}.jpg`, media_type: "image/jpeg", intent: { kind: "opened" }, assertions: [] },
-  });
-  if (signed.status !== "signed") throw new Error(`signing failed: ${JSON.stringify(signed)}`);
-  files.push(signed.bytes);
-}
+const files = await keyedFiles(REQUESTS);
 writeFileSync(join(OUT, "verify-keyed-1mp.jpg"), files[0]);
-let nextFile = 0;
-
-const verify = async () => {
-  const form = new FormData();
-  const bytes = files[nextFile++ % files.length];
-  form.append("file", new Blob([bytes], { type: "image/jpeg" }), "bench.jpg");
-  const res = await fetch(`${base}/v1/verify`, { method: "POST", headers: { authorization: `Bearer ${key}` }, body: form });
-  const body = await res.json();
-  if (res.status !== 200) throw new Error(`POST /v1/verify: HTTP ${res.status} ${JSON.stringify(body).slice(0, 300)}`);
-  return body;
-};
+const verify = verifier({ base, key, files });
 const healthz = async () => {
   const res = await fetch(`${base}/healthz`);
   await res.arrayBuffer();
@@ -117,7 +61,6 @@ for (let i = 0; i < 20; i++) {
 await throughput(healthz, 100, 8);
 const health = await throughput(healthz, 400, 8);
 const rate = await throughput(verify, 120, 8);
-if (nextFile > files.length) throw new Error("verify-keyed: a file was verified twice");
 
 console.log(
   `\nKeyed POST /v1/verify of signed 1 MP JPEGs (${files[0].length} bytes, a different file each request) on ${base} (${new Date().toISOString()})`,
