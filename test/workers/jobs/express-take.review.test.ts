@@ -322,3 +322,58 @@ describe("express take at admission: failures and the route (#19 review)", () =>
     expect((job.steps as { state: string }[]).every((s) => s.state === "pending")).toBe(true);
   });
 });
+
+describe("express take at admission: more edges (#19 review)", () => {
+  it("the watermark step fails on a taken metered job: rejected once, one job.failed event, quote released", async () => {
+    const { tenant, assetId, job, taken } = await admitTaken(1_000_000);
+    const failing = await servicesWithDecode(async () => ({ status: "failed" as const, message: "cannot decode (test)" }));
+    await runJobForAnswer(testEnv, failing, tenant.tenantId, job.id, job, taken);
+    const { job: after, steps } = await view(tenant.key, job.id);
+    expect(after.state).toBe("rejected"); // decode_failed is a rejecting code
+    expect(after.error_code).toBe("svc.jobs.decode_failed");
+    expect(steps.watermark).toBe("failed");
+    expect(Object.values(steps)).not.toContain("running");
+    const failed = await count(
+      "SELECT count(*) AS n FROM webhook_events WHERE tenant_id = ? AND type = 'job.failed' AND body LIKE ?",
+      tenant.tenantId,
+      `%${job.id}%`,
+    );
+    expect(failed).toBe(1);
+    expect(await ledger(tenant.tenantId, job.id)).toMatchObject({ receipts: 0, outputs: 0, reservation: "released" });
+    expect((await json(await api(`/v1/assets/${assetId}`, { key: tenant.key }))).status).toBe("failed");
+    await runJob(testEnv, await mediaServices(testEnv), tenant.tenantId, job.id); // the safety net afterwards
+    expect(
+      await count("SELECT count(*) AS n FROM webhook_events WHERE tenant_id = ? AND body LIKE ?", tenant.tenantId, `%${job.id}%`),
+    ).toBe(failed);
+  });
+
+  it("media services failed and the take was given back: a cancel then ends the job at once (as for a job not yet taken)", async () => {
+    const { tenant, job } = await admitTaken(1_000_000);
+    await releaseLease(database(testEnv.DB), job.id, job.attempts + 1, Date.now()); // runExpress's give-back
+    const res = await json(await cancel(tenant.key, job.id));
+    // nothing runs the job until the safety net (EXPRESS_SAFETY_NET_SECONDS later): the job should not sit in
+    // cancel_requested with its watermark step shown running and its quote held meanwhile
+    expect(res.state).toBe("canceled");
+    const { steps } = await view(tenant.key, job.id);
+    expect(Object.values(steps)).not.toContain("running");
+    expect((await ledger(tenant.tenantId, job.id)).reservation).toBe("released");
+  });
+
+  it("the same Idempotency-Key sent twice at once, and a second key for the same asset: one job, one publication", async () => {
+    const tenant = await createTenant();
+    const { assetId } = await uploadAsset(tenant.key, fixture("sample-1mp.jpg"), "image/jpeg", "photo.jpg");
+    const body = { asset_id: assetId, recipe_id: "rcp_system_express_watermark_then_sign", mode: "express" };
+    const key = crypto.randomUUID();
+    const post = (k: string) => api("/v1/sign", { method: "POST", key: tenant.key, body, headers: { "idempotency-key": k } });
+    const answers = await Promise.all([post(key), post(key), post(crypto.randomUUID())]);
+    const statuses = answers.map((r) => r.status);
+    const bodies = await Promise.all(answers.map((r) => json(r)));
+    const ok = bodies.filter((_, i) => statuses[i] === 200);
+    expect(ok.length, JSON.stringify(bodies)).toBeGreaterThanOrEqual(1);
+    for (const [i, b] of bodies.entries())
+      if (statuses[i] !== 200) expect(["svc.idempotency.request_in_progress", "svc.sign.asset_busy"], JSON.stringify(b)).toContain(b.code);
+    expect(new Set(ok.map((b) => b.job_id)).size).toBe(1);
+    expect(await count("SELECT count(*) AS n FROM jobs WHERE tenant_id = ?", tenant.tenantId)).toBe(1);
+    expect(await count("SELECT count(*) AS n FROM receipts WHERE job_id = ?", ok[0].job_id)).toBe(1);
+  });
+});
