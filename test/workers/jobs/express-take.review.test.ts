@@ -377,3 +377,35 @@ describe("express take at admission: more edges (#19 review)", () => {
     expect(await count("SELECT count(*) AS n FROM receipts WHERE job_id = ?", ok[0].job_id)).toBe(1);
   });
 });
+
+describe("express take at admission: a run that starts after its take lapsed (#19 review)", () => {
+  /** Admission's take, then the safety net taking over (the take lapsed) and publishing; then the late run starts. */
+  async function lateRun() {
+    const { tenant, job, taken } = await admitTaken();
+    await testEnv.DB.prepare("UPDATE jobs SET lease_expires_at = ? WHERE id = ?")
+      .bind(Date.now() - 1, job.id)
+      .run();
+    await runJob(testEnv, await mediaServices(testEnv), tenant.tenantId, job.id);
+    expect((await view(tenant.key, job.id)).job.state).toBe("completed");
+    const published = await testEnv.DB.prepare("SELECT r2_key, etag FROM objects WHERE tenant_id = ? AND role = 'signed_output'")
+      .bind(tenant.tenantId)
+      .first<{ r2_key: string; etag: string }>();
+    const steps = (await view(tenant.key, job.id)).job.steps;
+    const { env, calls } = countedPuts();
+    await runJobForAnswer(env, await mediaServices(testEnv), tenant.tenantId, job.id, job, taken);
+    return { tenant, job, published: published!, steps, calls };
+  }
+
+  it("changes nothing the taker published or recorded", async () => {
+    const { tenant, job, published, steps } = await lateRun();
+    expect((await testEnv.OBJECTS.head(published.r2_key))?.etag).toBe(published.etag);
+    expect((await view(tenant.key, job.id)).job.steps).toEqual(steps);
+    expect((await getJob(database(testEnv.DB), tenant.tenantId, job.id))!).toMatchObject({ state: "completed", attempts: 2 });
+    expect((await ledger(tenant.tenantId, job.id)).receipts).toBe(1);
+  });
+
+  it("does no step work (no R2 write) once another runner holds the job, as a run whose own take fails", async () => {
+    const { calls } = await lateRun();
+    expect(calls.put).toBe(0);
+  });
+});
