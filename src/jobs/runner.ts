@@ -213,10 +213,14 @@ async function runTakenJob(
     // Only a plain record folds (instant ones keep their own batch).
     let folded: FoldedRecords | null = null;
     if (step.step === begun && !finished && instant.length === 0) {
-      // Begun by the batch that took the job, with the records before it (first-move.ts): nothing to record, and no
-      // cancellation can have landed between that take and this begin (one transaction).
+      // Begun by the batch that took the job, with the records before it (first-move.ts): nothing to record. But the
+      // request loaded its media services between that take and this run, so a cancellation may have landed, or the
+      // take lapsed and another runner took the job: read it (while the upload's read is in flight) before any work.
       begun = undefined;
-      job = { ...taken, state: "running", attempts: attempt };
+      const now = await getJob(db, tenantId, taken.id);
+      if (!now || now.attempts !== attempt) return; // another runner took the job: it is theirs now
+      if (now.cancelRequestedAt !== null) return ended(finishCanceled(db, now));
+      job = now;
     } else if (step.step === "publish" && job.mode === "express" && finished && instant.length === 0) {
       const now = Date.now();
       folded = { finished: { step: finished.step, output: finished.output, completedAt: now }, publishStartedAt: now };

@@ -279,6 +279,28 @@ export async function releaseLease(db: Database, jobId: string, attempt: number,
 }
 
 /**
+ * Undoes admission's take of an express job whose run never started (the media services failed to load): the job
+ * reads as admitted and untaken again (its state and attempts as admission wrote them, no lease, the step the take
+ * began back to pending; recorded inspect steps stay, they are true), so a cancellation ends it at once and the
+ * queue's safety net takes it as a fresh job. Only while the take's attempt still holds the job. A cancellation
+ * requested meanwhile (the job then reads `cancel_requested`) is finished here, as cancelJob would have done.
+ */
+export async function giveTakeBack(db: Database, admitted: JobRow, attempt: number, now: number) {
+  const held = and(eq(jobs.id, admitted.id), eq(jobs.attempts, attempt), inArray(jobs.state, ["running", "cancel_requested"]));
+  const [, , after] = await db.batch([
+    // the steps first: their guard reads the job as the take left it
+    db
+      .update(jobSteps)
+      .set({ state: "pending", startedAt: null })
+      .where(and(eq(jobSteps.jobId, admitted.id), eq(jobSteps.state, "running"), sql`EXISTS (SELECT 1 FROM ${jobs} WHERE ${held})`)),
+    db.update(jobs).set({ state: admitted.state, attempts: admitted.attempts, leaseExpiresAt: null, updatedAt: now }).where(held),
+    db.select().from(jobs).where(eq(jobs.id, admitted.id)).limit(1),
+  ]);
+  const job = after[0];
+  if (job && job.cancelRequestedAt !== null && !TERMINAL_STATES.includes(job.state as never)) await finishCanceled(db, job);
+}
+
+/**
  * Records a finished step (with its output, renewing the lease) and starts the next one, in one D1 batch: one round
  * trip where there were two. `instant` steps (their output known without work: the inspect step; or worked out
  * in memory with no side effect before this batch: the fingerprints of pixels in hand, with the times they took)

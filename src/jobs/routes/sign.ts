@@ -10,7 +10,7 @@ import { log } from "../../platform/logger";
 import { errorResponse, IdempotencyKeyHeader, json, NOT_FOUND } from "../../platform/openapi";
 import { admitSign } from "../admission";
 import { JOB_LEASE_MS } from "../policy";
-import { type JobRow, jobWithPublication, releaseLease, type TakeAndLoad } from "../repo";
+import { giveTakeBack, type JobRow, jobWithPublication, type TakeAndLoad } from "../repo";
 import { enqueueJob, handOver, runJobForAnswer } from "../runner";
 import { ExpressSignResponseSchema, JobResponseSchema, SignRequestSchema } from "../schemas";
 import { jobView } from "../view";
@@ -88,8 +88,9 @@ async function runExpress(c: AppContext, admitted: JobRow, taken: TakeAndLoad | 
     .then(
       (services) => runJobForAnswer(env, { ...services, background }, tenantId, admitted.id, admitted, taken),
       async (e) => {
-        // The run never started: the take admission made is given back, so the safety net takes the job at once.
-        if (taken?.taken) await releaseLease(c.var.db, admitted.id, admitted.attempts + 1, Date.now()).catch(() => undefined);
+        // The run never started: the take admission made is undone, so a cancellation ends the job at once and the
+        // safety net takes it as a fresh job.
+        if (taken?.taken) await giveTakeBack(c.var.db, admitted, admitted.attempts + 1, Date.now()).catch(() => undefined);
         throw e;
       },
     )

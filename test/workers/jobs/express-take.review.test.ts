@@ -4,7 +4,7 @@ import { database } from "../../../src/db/client";
 import type { Bindings } from "../../../src/env";
 import { admitSign } from "../../../src/jobs/admission";
 import { JOB_LEASE_MS } from "../../../src/jobs/policy";
-import { getJob, releaseLease } from "../../../src/jobs/repo";
+import { getJob, giveTakeBack } from "../../../src/jobs/repo";
 import { type JobServices, runJob, runJobForAnswer } from "../../../src/jobs/runner";
 import { mediaServices } from "../../../src/media";
 import type { ManifestReader, ManifestReadResult } from "../../../src/media/types";
@@ -184,7 +184,7 @@ describe("express take at admission: two runners (#19 review)", () => {
   it("media services fail to load: the take given back, the safety net takes at once and finishes with one publication", async () => {
     const { tenant, job } = await admitTaken(1_000_000);
     // as routes/sign.ts runExpress does when mediaServices rejects
-    await releaseLease(database(testEnv.DB), job.id, job.attempts + 1, Date.now());
+    await giveTakeBack(database(testEnv.DB), job, job.attempts + 1, Date.now());
     await runJob(testEnv, await mediaServices(testEnv), tenant.tenantId, job.id);
     const { job: done, steps } = await view(tenant.key, job.id);
     expect(done.state).toBe("completed");
@@ -349,7 +349,20 @@ describe("express take at admission: more edges (#19 review)", () => {
 
   it("media services failed and the take was given back: a cancel then ends the job at once (as for a job not yet taken)", async () => {
     const { tenant, job } = await admitTaken(1_000_000);
-    await releaseLease(database(testEnv.DB), job.id, job.attempts + 1, Date.now()); // runExpress's give-back
+    await giveTakeBack(database(testEnv.DB), job, job.attempts + 1, Date.now()); // runExpress's give-back
+    // the job reads as admitted and untaken: no attempt spent, no lease, the begun step pending (inspect stays recorded)
+    expect((await getJob(database(testEnv.DB), tenant.tenantId, job.id))!).toMatchObject({
+      state: job.state,
+      attempts: 0,
+      leaseExpiresAt: null,
+    });
+    expect((await view(tenant.key, job.id)).steps).toEqual({
+      inspect: "completed",
+      watermark: "pending",
+      fingerprint: "pending",
+      sign: "pending",
+      publish: "pending",
+    });
     const res = await json(await cancel(tenant.key, job.id));
     // nothing runs the job until the safety net (EXPRESS_SAFETY_NET_SECONDS later): the job should not sit in
     // cancel_requested with its watermark step shown running and its quote held meanwhile
