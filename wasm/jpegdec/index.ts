@@ -730,19 +730,22 @@ function decodeSequentialCoefs(i: i32, c: i32, p: usize): void {
   }
 }
 
+/** A DC first scan's clear of the block it is about to write (its 64 coefficients and its AC flag). */
+@inline function clearBlock(p: usize, flag: usize): void {
+  store<u8>(flag, 0);
+  const z = i16x8.splat(0);
+  v128.store(p, z);
+  v128.store(p, z, 16);
+  v128.store(p, z, 32);
+  v128.store(p, z, 48);
+  v128.store(p, z, 64);
+  v128.store(p, z, 80);
+  v128.store(p, z, 96);
+  v128.store(p, z, 112);
+}
+
 function decodeDcFirst(i: i32, c: i32, p: usize): void {
-  if (dcClears) {
-    store<u8>(blockFlag, 0);
-    const z = i16x8.splat(0);
-    v128.store(p, z);
-    v128.store(p, z, 16);
-    v128.store(p, z, 32);
-    v128.store(p, z, 48);
-    v128.store(p, z, 64);
-    v128.store(p, z, 80);
-    v128.store(p, z, 96);
-    v128.store(p, z, 112);
-  }
+  if (dcClears) clearBlock(p, blockFlag);
   const s = decodeSym(dcTable(i));
   let dc = unchecked(cPred[c]);
   if (s != 0) {
@@ -934,7 +937,6 @@ function clearPending(c: i32): void {
 function decodeDcFirstScan(): i32 {
   const shift = al;
   const clears = dcClears;
-  const z = i16x8.splat(0);
   let buf = bitBuf;
   let cnt = bitCnt;
   for (let my = 0; my < mcusY; my++) {
@@ -955,17 +957,7 @@ function decodeDcFirstScan(): i32 {
         for (let y = 0; y < v; y++)
           for (let x = 0; x < h; x++) {
             const p = coefAt(c, mx * h + x, my * v + y);
-            if (clears) {
-              store<u8>(flagAt(c, mx * h + x, my * v + y), 0);
-              v128.store(p, z);
-              v128.store(p, z, 16);
-              v128.store(p, z, 32);
-              v128.store(p, z, 48);
-              v128.store(p, z, 64);
-              v128.store(p, z, 80);
-              v128.store(p, z, 96);
-              v128.store(p, z, 112);
-            }
+            if (clears) clearBlock(p, flagAt(c, mx * h + x, my * v + y));
             if (cnt < 16) {
               bitBuf = buf;
               bitCnt = cnt;

@@ -10,9 +10,8 @@ import { getJob, jobWithPublication, type ObjectRow } from "../../../src/jobs/re
 import { type JobServices, runJob, runJobForAnswer } from "../../../src/jobs/runner";
 import { decodePublished, fingerprintStep } from "../../../src/jobs/steps/fingerprint";
 import { mediaServices } from "../../../src/media";
-import type { ManifestReader, ManifestReadResult } from "../../../src/media/types";
 import { api, createTenant, fixture, json, testEnv, uploadAsset } from "../support/helpers";
-import { admittedExpress, realDecode, servicesWithDecode } from "../support/jobs.helpers";
+import { admittedExpress, realDecode, servicesWithDecode, servicesWithReader } from "../support/jobs.helpers";
 
 /*
  * #19: the express path's I/O budget. An express watermark job runs in a fixed number of D1 round trips and R2
@@ -147,19 +146,6 @@ describe("express job I/O (#19)", () => {
 });
 
 describe("sign record folded into the publication batch (#19)", () => {
-  /** The real services with the reference reader wrapped: `during` runs before each read (the publish step's check). */
-  async function servicesWithReader(during: () => Promise<void>, verdict?: (real: ManifestReadResult) => ManifestReadResult) {
-    const real = await mediaServices(testEnv);
-    const reader: ManifestReader = {
-      read: async (input) => {
-        await during();
-        const result = await real.reader.read(input);
-        return verdict ? verdict(result) : result;
-      },
-    };
-    return { ...real, reader } satisfies JobServices;
-  }
-
   it("records the sign step and the publish step's begin with the publication: both carry their times", async () => {
     const { tenant, job } = await admittedExpress();
     await runJob(testEnv, await mediaServices(testEnv), tenant.tenantId, job.id, job);

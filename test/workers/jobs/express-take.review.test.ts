@@ -5,12 +5,11 @@ import type { Bindings } from "../../../src/env";
 import { admitSign } from "../../../src/jobs/admission";
 import { JOB_LEASE_MS } from "../../../src/jobs/policy";
 import { getJob, giveTakeBack } from "../../../src/jobs/repo";
-import { type JobServices, runJob, runJobForAnswer } from "../../../src/jobs/runner";
+import { runJob, runJobForAnswer } from "../../../src/jobs/runner";
 import { mediaServices } from "../../../src/media";
-import type { ManifestReader, ManifestReadResult } from "../../../src/media/types";
 import { seedWallet, walletOf } from "../billing/wallet-fixture";
 import { api, createTenant, fixture, json, testEnv, uploadAsset } from "../support/helpers";
-import { realDecode, servicesWithDecode } from "../support/jobs.helpers";
+import { realDecode, servicesWithDecode, servicesWithReader } from "../support/jobs.helpers";
 
 /*
  * #19 review: an express job taken at admission (takeForRun) and its sign record folded into the publication batch.
@@ -36,19 +35,6 @@ async function admitTaken(wallet?: number) {
   );
   if (result.status !== "admitted" || !result.taken?.taken) throw new Error(JSON.stringify(result));
   return { tenant, assetId, job: result.job, taken: result.taken };
-}
-
-/** Real services with the reference reader wrapped: `during` runs before each read (the publish step's check). */
-async function servicesWithReader(during: () => Promise<void>, verdict?: (real: ManifestReadResult) => ManifestReadResult) {
-  const real = await mediaServices(testEnv);
-  const reader: ManifestReader = {
-    read: async (input) => {
-      await during();
-      const result = await real.reader.read(input);
-      return verdict ? verdict(result) : result;
-    },
-  };
-  return { ...real, reader } satisfies JobServices;
 }
 
 /** testEnv with R2 writes counted (the watermark step's output is the first). */

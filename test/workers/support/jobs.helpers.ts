@@ -3,7 +3,7 @@ import { database } from "../../../src/db/client";
 import { admitSign } from "../../../src/jobs/admission";
 import type { JobServices } from "../../../src/jobs/runner";
 import { mediaServices } from "../../../src/media";
-import type { ImageCodec } from "../../../src/media/types";
+import type { ImageCodec, ManifestReader, ManifestReadResult } from "../../../src/media/types";
 import { createTenant, fixture, testEnv, uploadAsset } from "./helpers";
 
 /** An express watermark job on a fresh tenant's 1 MP JPEG, admitted (not run), with the row admission wrote. */
@@ -47,4 +47,23 @@ export async function servicesWithDecode(decode: ImageCodec["decode"]): Promise<
 export async function realDecode(): Promise<ImageCodec["decode"]> {
   const codec = (await mediaServices(testEnv)).image!.codec;
   return codec.decode.bind(codec);
+}
+
+/**
+ * The real media services with the reference reader wrapped: `during` runs before each read (the publish step's
+ * check), and `verdict`, when given, replaces what the reader reported.
+ */
+export async function servicesWithReader(
+  during: () => Promise<void>,
+  verdict?: (real: ManifestReadResult) => ManifestReadResult,
+): Promise<JobServices> {
+  const real = await mediaServices(testEnv);
+  const reader: ManifestReader = {
+    read: async (input) => {
+      await during();
+      const result = await real.reader.read(input);
+      return verdict ? verdict(result) : result;
+    },
+  };
+  return { ...real, reader } satisfies JobServices;
 }
