@@ -11,6 +11,8 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { JpegStreamDecoder } from "../../../src/media/codecs/jpeg-decoder.ts";
 import type { DecodeScale } from "../../../src/media/types.ts";
+import { concatBytes } from "../../../src/platform/bytes.ts";
+import { splitScans } from "./jpeg-decoder.review-corpus.ts";
 
 const ROOT = join(import.meta.dirname, "..", "..", "..");
 const Module = WebAssembly.Module as unknown as new (bytes: Uint8Array) => WebAssembly.Module;
@@ -26,40 +28,12 @@ function pixels(decoder: JpegStreamDecoder, bytes: Uint8Array, scale: DecodeScal
   return Buffer.from(r.image.data);
 }
 
-/** The file's segments before the first SOS, its scans (SOS header + entropy data), and what follows the last. */
+/** The file's segments before the first SOS, its scans (the review corpus's split), and an EOI to end it. */
 function scans(bytes: Uint8Array): { head: Uint8Array; scans: Uint8Array[]; tail: Uint8Array } {
-  const b = (i: number) => bytes[i] ?? 0;
-  const list: Uint8Array[] = [];
-  let p = 2;
-  let head: Uint8Array | null = null;
-  let start = -1;
-  while (p < bytes.length) {
-    if (b(p) !== 0xff) throw new Error("marker expected");
-    const m = b(p + 1);
-    if (m === 0xd9) break;
-    const len = (b(p + 2) << 8) | b(p + 3);
-    if (m !== 0xda) {
-      // a table between scans travels with the scan after it
-      if (start < 0 && head === null) {
-        p += 2 + len;
-        continue;
-      }
-      if (start < 0) start = p;
-      p += 2 + len;
-      continue;
-    }
-    if (head === null) head = bytes.subarray(0, p);
-    if (start < 0) start = p;
-    let q = p + 2 + len;
-    while (q < bytes.length && !(b(q) === 0xff && b(q + 1) !== 0 && (b(q + 1) < 0xd0 || b(q + 1) > 0xd7))) q++;
-    list.push(bytes.subarray(start, q));
-    start = -1;
-    p = q;
-  }
-  if (head === null) throw new Error("no scan");
-  return { head, scans: list, tail: Uint8Array.of(0xff, 0xd9) };
+  const split = splitScans(bytes);
+  if (!split) throw new Error("no scan");
+  return { ...split, tail: Uint8Array.of(0xff, 0xd9) };
 }
-const join_ = (parts: Uint8Array[]) => new Uint8Array(Buffer.concat(parts));
 function nth(list: Uint8Array[], i: number): Uint8Array {
   const s = list[i];
   if (!s) throw new Error(`no scan ${i}`);
@@ -86,9 +60,9 @@ describe("JPEG decoder: a reused kernel's coefficients never leak into the next 
     ["tiny-17x9-progressive.jpg (a padded block grid)", fixture("tiny-17x9-progressive.jpg")],
     ["sequential-non-interleaved.jpg", seq],
     // the first AC scan moved before the DC scan: its component is zeroed then, and the DC scan clears nothing
-    ["an AC scan before the DC scan", join_([s420.head, nth(s420.scans, 1), nth(s420.scans, 0), ...s420.scans.slice(2), s420.tail])],
+    ["an AC scan before the DC scan", concatBytes([s420.head, nth(s420.scans, 1), nth(s420.scans, 0), ...s420.scans.slice(2), s420.tail])],
     // the last component's scan dropped: that component reads as zeros
-    ["a component no scan names", join_([sSeq.head, ...sSeq.scans.slice(0, -1), sSeq.tail])],
+    ["a component no scan names", concatBytes([sSeq.head, ...sSeq.scans.slice(0, -1), sSeq.tail])],
   ];
 
   it.each(cases)("%s", (_name, bytes) => {

@@ -9,6 +9,7 @@
 import { createHash } from "node:crypto";
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
+import { concatBytes } from "../../../src/platform/bytes.ts";
 
 export const ROOT = join(import.meta.dirname, "..", "..", "..");
 export const REVIEW_DIR = join(ROOT, "test", "fixtures", "jpegdec", "review");
@@ -49,15 +50,6 @@ export function splitScans(bytes: Uint8Array): { head: Uint8Array; scans: Uint8A
   return head === null ? null : { head, scans };
 }
 
-const cat = (parts: Uint8Array[]) => {
-  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
-  let at = 0;
-  for (const p of parts) {
-    out.set(p, at);
-    at += p.length;
-  }
-  return out;
-};
 const EOI = Uint8Array.of(0xff, 0xd9);
 
 /** A small seeded generator (mulberry32). */
@@ -98,21 +90,21 @@ export function variants(name: string, bytes: Uint8Array): [string, Uint8Array][
   };
   for (const i of new Set([0, 1, n - 1])) {
     if (i >= n) continue;
-    out.push([`${name} cut mid-scan ${i}`, cat([head, ...scans.slice(0, i), cutHalf(i)])]);
-    out.push([`${name} cut mid-scan ${i} + EOI`, cat([head, ...scans.slice(0, i), cutHalf(i), EOI])]);
+    out.push([`${name} cut mid-scan ${i}`, concatBytes([head, ...scans.slice(0, i), cutHalf(i)])]);
+    out.push([`${name} cut mid-scan ${i} + EOI`, concatBytes([head, ...scans.slice(0, i), cutHalf(i), EOI])]);
   }
   if (n > 1) {
-    for (let k = 1; k < Math.min(n, 4); k++) out.push([`${name} first ${k} scans + EOI`, cat([head, ...scans.slice(0, k), EOI])]);
-    out.push([`${name} scans 0 and 1 swapped`, cat([head, at(1), at(0), ...scans.slice(2), EOI])]);
-    out.push([`${name} without scan 0`, cat([head, ...scans.slice(1), EOI])]);
-    out.push([`${name} scan 0 twice`, cat([head, at(0), ...scans, EOI])]);
-    out.push([`${name} last scan first`, cat([head, at(n - 1), ...scans.slice(0, n - 1), EOI])]);
+    for (let k = 1; k < Math.min(n, 4); k++) out.push([`${name} first ${k} scans + EOI`, concatBytes([head, ...scans.slice(0, k), EOI])]);
+    out.push([`${name} scans 0 and 1 swapped`, concatBytes([head, at(1), at(0), ...scans.slice(2), EOI])]);
+    out.push([`${name} without scan 0`, concatBytes([head, ...scans.slice(1), EOI])]);
+    out.push([`${name} scan 0 twice`, concatBytes([head, at(0), ...scans, EOI])]);
+    out.push([`${name} last scan first`, concatBytes([head, at(n - 1), ...scans.slice(0, n - 1), EOI])]);
   }
   // a restart marker of scan 0 removed: the restart check fails mid-scan
   const s0 = at(0);
   for (let q = sosDataStart(s0); q + 1 < s0.length; q++)
     if (s0[q] === 0xff && (s0[q + 1] ?? 0) >= 0xd0 && (s0[q + 1] ?? 0) <= 0xd7) {
-      out.push([`${name} first RST of scan 0 removed`, cat([head, s0.subarray(0, q), s0.subarray(q + 2), ...scans.slice(1), EOI])]);
+      out.push([`${name} first RST of scan 0 removed`, concatBytes([head, s0.subarray(0, q), s0.subarray(q + 2), ...scans.slice(1), EOI])]);
       break;
     }
   const r = rng(name.length * 7919 + bytes.length);
@@ -128,7 +120,7 @@ export function variants(name: string, bytes: Uint8Array): [string, Uint8Array][
     const with_ = (edit: (c: Uint8Array) => void, what: string) => {
       const copy = new Uint8Array(sc);
       edit(copy);
-      out.push([`${name} scan ${i} ${what}`, cat([head, ...scans.slice(0, i), copy, ...scans.slice(i + 1), EOI])]);
+      out.push([`${name} scan ${i} ${what}`, concatBytes([head, ...scans.slice(0, i), copy, ...scans.slice(i + 1), EOI])]);
     };
     const ahal = (Math.floor(r() * 3) << 4) | Math.floor(r() * 4);
     with_(
@@ -165,7 +157,7 @@ export function variants(name: string, bytes: Uint8Array): [string, Uint8Array][
     if (copy[q] === 0xff || (q > 0 && copy[q - 1] === 0xff)) continue;
     copy[q] = ((copy[q] ?? 0) ^ (1 + Math.floor(r() * 254))) & 0xff;
     if (copy[q] === 0xff) copy[q] = 0xfe;
-    out.push([`${name} byte ${q} of scan ${i} flipped`, cat([head, ...scans.slice(0, i), copy, ...scans.slice(i + 1), EOI])]);
+    out.push([`${name} byte ${q} of scan ${i} flipped`, concatBytes([head, ...scans.slice(0, i), copy, ...scans.slice(i + 1), EOI])]);
   }
   return out;
 }
