@@ -8,6 +8,12 @@ import { type CapabilityProvider, CapabilityRegistry } from "./registry";
 export const IMAGE_PIPELINE_MEDIA_TYPES = ["image/jpeg", "image/png", "image/webp", "image/tiff", "image/avif"];
 
 /**
+ * What the audio decoders (src/media/codecs/audio) decode: Chromaprint and the ISCC audio code work on these. AAC
+ * (audio/mp4) has no decoder that fits a Worker here, so it is signed without fingerprints.
+ */
+export const AUDIO_PIPELINE_MEDIA_TYPES = ["audio/wav", "audio/flac", "audio/mpeg"];
+
+/**
  * The pipelines installed in this build, and what each really handles:
  * - `media.inspect`: the byte-sniffing inspector (src/media/inspect) covers every reviewed format;
  * - `c2pa.sign.embedded`: the c2pa-wasm signer, for the media types its reference-reader round trip proves
@@ -17,6 +23,8 @@ export const IMAGE_PIPELINE_MEDIA_TYPES = ["image/jpeg", "image/png", "image/web
  * - `watermark.embed` with our own image watermark, and `fingerprint.compute` with `iscc-image` and `pdq`
  *   (our wasm kernels in wasm/, behind src/media/watermark and src/media/fingerprint), for the image types the
  *   codec decodes and encodes (IMAGE_PIPELINE_MEDIA_TYPES). Learned models are never installed: no weights.
+ * - `fingerprint.compute` with `chromaprint` and `iscc-audio` (our wasm/chromaprint kernel behind
+ *   src/media/fingerprint/audio) for the audio the decoders read (AUDIO_PIPELINE_MEDIA_TYPES).
  */
 export function installedProviders(config: { signing: boolean }): CapabilityProvider[] {
   const providers: CapabilityProvider[] = [
@@ -31,6 +39,9 @@ export function installedProviders(config: { signing: boolean }): CapabilityProv
     "fingerprint.pdq",
   ]) {
     providers.push({ capability, media_types: IMAGE_PIPELINE_MEDIA_TYPES });
+  }
+  for (const capability of ["fingerprint.compute", "fingerprint.chromaprint", "fingerprint.iscc-audio"]) {
+    providers.push({ capability, media_types: AUDIO_PIPELINE_MEDIA_TYPES });
   }
   if (config.signing) {
     providers.push({ capability: "c2pa.sign.embedded", media_types: C2PA_EMBEDDED_MEDIA_TYPES });

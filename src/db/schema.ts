@@ -449,6 +449,23 @@ export const pdqBands = sqliteTable(
 );
 
 /**
+ * The frames of published Chromaprint fingerprints, for finding a publication from a short excerpt of its audio
+ * (a copy re-encoded, cut or stripped of its manifest). Derived from the `chromaprint` row of soft_bindings, whose
+ * `bits` hold every frame (one uint32 per ~0.124 s): a lookup finds publications sharing exact frame values with the
+ * query at one consistent shift (votes), then confirms each by the bit error rate of the whole aligned query.
+ * Runs of equal frames and digital silence are not indexed (they say nothing about which recording it is).
+ */
+export const chromaprintFrames = sqliteTable(
+  "chromaprint_frames",
+  {
+    publicationId: text("publication_id").notNull(),
+    position: integer("position").notNull(),
+    value: integer("value").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.publicationId, t.position] }), index("chromaprint_frames_value_idx").on(t.value)],
+);
+
+/**
  * Traversals released early with DELETE /v1/history/snapshots: every cursor of the traversal answers 422 from then
  * on. Keyed by tenant too, so one tenant's release never touches another's traversal.
  */

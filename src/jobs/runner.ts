@@ -1,6 +1,6 @@
 import { database } from "../db/client";
 import type { Bindings } from "../env";
-import type { ImageServices, ManifestReader, Signer } from "../media/types";
+import type { AudioServices, ImageServices, ManifestReader, Signer } from "../media/types";
 import { log } from "../platform/logger";
 import type { VerifyPixels } from "../verifications/verify-pixels";
 import type { AdmittedRequest } from "./admission";
@@ -28,6 +28,7 @@ import type { FoldedRecords } from "./repo/publication";
 import { TERMINAL_STATES } from "./schemas";
 import { imageServices, readAhead, StepFailure } from "./steps/common";
 import { decodePublished, fingerprintStep } from "./steps/fingerprint";
+import { audioFingerprintStep, audioServicesOf, isAudio } from "./steps/fingerprint-audio";
 import { type PublishOutcome, publishSigned, publishUnsigned } from "./steps/publish";
 import { signStep } from "./steps/sign";
 import { watermarkStep } from "./steps/watermark";
@@ -45,6 +46,8 @@ export interface JobServices {
   reader: ManifestReader;
   /** Null where the image pipeline is not installed (then recipes that need it are unavailable). */
   image: ImageServices | null;
+  /** The audio pipeline, loaded on first use (image jobs never load it); absent where it is not installed. */
+  audio?: () => Promise<AudioServices>;
   /**
    * Keeps work alive after the run returns (the request's waitUntil), for what the caller need not wait for: the
    * webhook fan-out nudge, whose events are already committed (the cron sweep sends a nudge that is lost). Absent
@@ -242,6 +245,11 @@ async function runTakenJob(
           break;
         }
         case "fingerprint": {
+          if (isAudio(source.mediaType)) {
+            fingerprinted = await audioFingerprintStep(env, await audioServicesOf(services), admitted, source);
+            finished = { step: step.step, output: fingerprinted };
+            break;
+          }
           pixels ??= await decodePublished(env, imageServices(services), source, watermarked);
           fingerprinted = fingerprintStep(imageServices(services), admitted, pixels);
           pixels = null;

@@ -2,7 +2,7 @@ import type { Bindings } from "../env";
 import { C2paManifestReader } from "./c2pa/reader";
 import { c2paSignerFromBindings } from "./c2pa/signer";
 import { ByteSniffingInspector } from "./inspect";
-import type { ImageServices, ManifestReader, MediaInspector, Signer } from "./types";
+import type { AudioServices, ImageServices, ManifestReader, MediaInspector, Signer } from "./types";
 
 /*
  * The media services of this Worker, built from its configuration once per isolate. Routes and jobs take them
@@ -27,14 +27,16 @@ let reader: { anchors: string | null; reader: ManifestReader } | null = null;
  * load) is imported on first use, so code that merely builds the app (the OpenAPI document in Node) never
  * touches it. The signer is the one `c2paSignerFromBindings` keeps per isolate and configuration.
  */
-export async function mediaServices(env: Bindings): Promise<{ signer: Signer; reader: ManifestReader; image: ImageServices }> {
+export async function mediaServices(
+  env: Bindings,
+): Promise<{ signer: Signer; reader: ManifestReader; image: ImageServices; audio: () => Promise<AudioServices> }> {
   const { ensureC2paEngine } = await import("./c2pa/engine-workerd");
   ensureC2paEngine();
   const signer = c2paSignerFromBindings(env);
   if (!signer) throw new Error("no signing credential configured");
   const anchors = env.SVC_TRUST_ANCHORS_PEM ?? null;
   if (reader?.anchors !== anchors) reader = { anchors, reader: new C2paManifestReader(anchors, ensureC2paEngine) };
-  return { signer, reader: reader.reader, image: await imageServices() };
+  return { signer, reader: reader.reader, image: await imageServices(), audio: audioServices };
 }
 
 let imageServicesInstance: Promise<ImageServices> | null = null;
@@ -43,6 +45,14 @@ let imageServicesInstance: Promise<ImageServices> | null = null;
 export function imageServices(): Promise<ImageServices> {
   imageServicesInstance ??= import("./image-workerd").then((m) => m.workerdImageServices());
   return imageServicesInstance;
+}
+
+let audioServicesInstance: Promise<AudioServices> | null = null;
+
+/** Audio decoders and Chromaprint (`.wasm` modules, so imported on first use, in workerd only). */
+export function audioServices(): Promise<AudioServices> {
+  audioServicesInstance ??= import("./audio-workerd").then((m) => m.workerdAudioServices());
+  return audioServicesInstance;
 }
 
 let previewerInstance: Promise<import("./types").Previewer> | null = null;

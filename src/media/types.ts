@@ -291,6 +291,45 @@ export interface ImageServices {
   fingerprinters: ReadonlyMap<string, Fingerprinter>;
 }
 
+/**
+ * Receives decoded audio a chunk at a time as interleaved signed 16-bit PCM (what Chromaprint takes). Invariant:
+ * `start` is called once, before any `write`; chunks are bounded (about a second), valid only during the call.
+ */
+export interface AudioSink {
+  start(sampleRate: number, channels: number): void;
+  write(interleaved: Int16Array): void;
+}
+
+export type AudioDecodeResult =
+  /** `truncated`: decoding stopped at `maxSeconds` (or the bytes ended inside the audio); the sink got what came before. */
+  | { status: "decoded"; sampleRate: number; channels: number; frames: number; truncated: boolean }
+  /** A media type, or a coding inside it (e.g. AAC in M4A), that no decoder here handles. */
+  | { status: "unsupported"; message: string }
+  | { status: "failed"; message: string };
+
+/**
+ * Decodes audio files into an AudioSink. Invariant: never holds the whole decoded audio (memory bounded whatever the
+ * length), never throws; on `failed` what the sink got is not to be used.
+ */
+export interface AudioDecoder {
+  readonly mediaTypes: readonly string[];
+  decode(bytes: Uint8Array, mediaType: string, sink: AudioSink, options?: { maxSeconds?: number }): Promise<AudioDecodeResult>;
+}
+
+/** One Chromaprint computation over a stream of audio: its frames (one uint32 per ~0.124 s) once the audio is in. */
+export interface ChromaprintStream extends AudioSink {
+  finish(): Uint32Array;
+}
+
+/**
+ * The decoded-audio pipeline of a deployment: the decoders and our Chromaprint (wasm/chromaprint). Invariant: the
+ * same audio gives the same frames, exact on the upstream vectors; a fresh stream per computation.
+ */
+export interface AudioServices {
+  decoder: AudioDecoder;
+  chromaprint(): ChromaprintStream;
+}
+
 /** What the C2PA reader found. Codes are c2pa-rs validation status codes (C2PA §15.2.1). */
 export type ManifestFacts =
   | { state: "absent" }

@@ -147,6 +147,71 @@ function pdqProbeBinds(bits: Uint8Array): string[] {
   return pdqBandValues(bits).map((value) => JSON.stringify([value, ...Array.from({ length: 16 }, (_, k) => value ^ (1 << k))]));
 }
 
+/**
+ * Chromaprint frames (uint32, one per ~0.124 s of audio) in the index and in lookups. A frame is indexed (and used
+ * as a probe) unless it repeats the frame before it or is the fingerprint of digital silence: both occur in
+ * unrelated recordings alike. The 32-bit frames travel as 8 hex digits each, big-endian (soft_bindings.bits).
+ */
+export const CHROMAPRINT_SILENCE = 627964279;
+/** At most this many (frame, publication) pairs are read by one lookup: bounds a crafted or very common query. */
+const CHROMAPRINT_PAIR_LIMIT = 20_000;
+/** Publications (at their best shift) one lookup hands back for confirmation. */
+export const CHROMAPRINT_CANDIDATES = 5;
+
+export function chromaprintFramesHex(frames: Uint32Array): string {
+  let out = "";
+  for (const f of frames) out += f.toString(16).padStart(8, "0");
+  return out;
+}
+
+/** The frames of `chromaprintFramesHex` (null when the text is not whole frames of hex digits). */
+export function chromaprintFramesOf(text: string): Uint32Array | null {
+  if (text.length % 8 !== 0 || !/^[0-9a-f]*$/.test(text)) return null;
+  const frames = new Uint32Array(text.length / 8);
+  for (let i = 0; i < frames.length; i++) frames[i] = Number.parseInt(text.slice(8 * i, 8 * i + 8), 16);
+  return frames;
+}
+
+/** The frames worth indexing or probing, as a JSON array by position (null where a frame is skipped). */
+function chromaprintProbeJson(frames: Uint32Array): string {
+  const probes: (number | null)[] = [];
+  for (let i = 0; i < frames.length; i++) {
+    const f = frames[i]!;
+    probes.push(f === CHROMAPRINT_SILENCE || (i > 0 && frames[i - 1] === f) ? null : f);
+  }
+  return JSON.stringify(probes);
+}
+
+/** The statement that indexes a publication's Chromaprint frames (run inside the publication batch, under its guard). */
+export function chromaprintFrameStatement(
+  d1: D1Database,
+  publicationId: string,
+  frames: Uint32Array,
+  guard: { sql: string; binds: unknown[] },
+): D1PreparedStatement {
+  return d1
+    .prepare(
+      `INSERT INTO chromaprint_frames (publication_id, position, value) SELECT ?, j.key, j.value FROM json_each(?) AS j WHERE j.value IS NOT NULL AND ${guard.sql}`,
+    )
+    .bind(publicationId, chromaprintProbeJson(frames), ...guard.binds);
+}
+
+/** One Chromaprint lookup of an `indexMatches` call: the frames of the audio being verified. */
+export interface ChromaprintQuery {
+  frames: Uint32Array;
+}
+
+/** A publication sharing frames with a Chromaprint query at one shift, with its indexed frames to confirm it by. */
+export interface ChromaprintCandidate {
+  publication_id: string;
+  manifest_label: string | null;
+  /** Position in the publication's frames of the query's first frame, by the shared frames. */
+  shift: number;
+  /** How many probes agreed on that shift. */
+  votes: number;
+  frames: Uint32Array;
+}
+
 /** One exact lookup of an `indexMatches` call: a watermark payload or an ISCC code. */
 export interface ExactQuery {
   algorithm: string;
@@ -170,9 +235,9 @@ type MatchRow = { publication_id: string; manifest_label: string | null; bits: s
  */
 export async function indexMatches(
   db: D1Database,
-  queries: { exact: ExactQuery[]; pdq?: PdqQuery | null; also?: D1PreparedStatement[] },
+  queries: { exact: ExactQuery[]; pdq?: PdqQuery | null; chromaprint?: ChromaprintQuery | null; also?: D1PreparedStatement[] },
   options: MatchFilter = {},
-): Promise<{ exact: IndexedMatch[][]; pdq: IndexedMatch[]; also: D1Result[] }> {
+): Promise<{ exact: IndexedMatch[][]; pdq: IndexedMatch[]; chromaprint: ChromaprintCandidate[]; also: D1Result[] }> {
   const filter = filterSql(options);
   const probedFilter = filterSql(options, true);
   const from = "FROM soft_bindings sb JOIN assets a ON a.id = sb.asset_id AND a.publication_id = sb.publication_id";
@@ -192,13 +257,43 @@ export async function indexMatches(
         )
         .bind(...pdqProbeBinds(pdq.bits), ...probedFilter.binds),
     );
+  // Chromaprint: the publications whose indexed frames agree with the query's at one shift, most votes first, with
+  // their frames for the caller's confirmation (the pairs read are bounded, see CHROMAPRINT_PAIR_LIMIT).
+  const chromaprint = queries.chromaprint;
+  if (chromaprint)
+    statements.push(
+      db
+        .prepare(
+          `SELECT v.publication_id, v.shift, v.votes, sb.bits, a.manifest_label ${from}
+             JOIN (SELECT publication_id, shift, COUNT(*) AS votes
+                     FROM (SELECT cf.publication_id, cf.position - j.key AS shift FROM json_each(?) AS j CROSS JOIN chromaprint_frames AS cf
+                            WHERE cf.value = j.value LIMIT ${CHROMAPRINT_PAIR_LIMIT})
+                    GROUP BY publication_id, shift ORDER BY votes DESC, publication_id LIMIT ${4 * CHROMAPRINT_CANDIDATES}) AS v
+               ON v.publication_id = sb.publication_id
+            WHERE sb.algorithm = 'chromaprint'${probedFilter.sql} ORDER BY v.votes DESC, sb.created_at ASC`,
+        )
+        .bind(chromaprintProbeJson(chromaprint.frames), ...probedFilter.binds),
+    );
   // Other reads of the caller ride in the same batch (one round trip), after the lookups, answered as they come.
   const also = queries.also ?? [];
   const all = [...statements, ...also];
-  if (all.length === 0) return { exact: [], pdq: [], also: [] };
+  if (all.length === 0) return { exact: [], pdq: [], chromaprint: [], also: [] };
   const answered = all.length === 1 ? [await all[0]!.all<MatchRow>()] : await db.batch<MatchRow>(all);
   const results = answered.slice(0, statements.length);
   const alsoResults = answered.slice(statements.length) as D1Result[];
+  const candidates: ChromaprintCandidate[] = [];
+  if (chromaprint) {
+    type CandidateRow = { publication_id: string; shift: number; votes: number; bits: string; manifest_label: string | null };
+    const rows = (results[results.length - 1]?.results ?? []) as unknown as CandidateRow[];
+    for (const row of rows) {
+      // A publication's best shift only (its rows come most votes first).
+      if (candidates.some((c) => c.publication_id === row.publication_id)) continue;
+      const frames = chromaprintFramesOf(row.bits);
+      if (!frames) continue;
+      candidates.push({ publication_id: row.publication_id, manifest_label: row.manifest_label, shift: row.shift, votes: row.votes, frames });
+      if (candidates.length === CHROMAPRINT_CANDIDATES) break;
+    }
+  }
   const exact = queries.exact.map((q, i) =>
     (results[i]?.results ?? []).map((row) => ({
       publication_id: row.publication_id,
@@ -207,7 +302,7 @@ export async function indexMatches(
       distance: 0,
     })),
   );
-  if (!pdq) return { exact, pdq: [], also: alsoResults };
+  if (!pdq) return { exact, pdq: [], chromaprint: candidates, also: alsoResults };
   const maxDistance = Math.min(pdq.maxDistance ?? PDQ_MATCH_DISTANCE, PDQ_MATCH_DISTANCE);
   const found: (IndexedMatch & { created_at: number })[] = [];
   for (const row of results[queries.exact.length]?.results ?? []) {
@@ -222,7 +317,12 @@ export async function indexMatches(
       });
   }
   found.sort((a, b) => a.distance - b.distance || a.created_at - b.created_at || (a.publication_id < b.publication_id ? -1 : 1));
-  return { exact, pdq: found.slice(0, boundedLimit(pdq.limit)).map(({ created_at: _, ...match }) => match), also: alsoResults };
+  return {
+    exact,
+    pdq: found.slice(0, boundedLimit(pdq.limit)).map(({ created_at: _, ...match }) => match),
+    chromaprint: candidates,
+    also: alsoResults,
+  };
 }
 
 /**

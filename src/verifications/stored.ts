@@ -3,7 +3,7 @@ import { objectOf } from "../assets/repo";
 import { STORED_VERIFY_MAXIMUM_BYTES } from "../catalog/limits";
 import { type Database, database } from "../db/client";
 import type { Bindings } from "../env";
-import { imageServices } from "../media";
+import { audioServices, imageServices } from "../media";
 import type { ManifestCheck } from "../media/types";
 import { ApiError } from "../platform/errors";
 import { iso } from "../platform/openapi";
@@ -164,7 +164,7 @@ export async function runStoredVerification(env: Bindings, tenantId: string, id:
 
   const outcome = await verifySubject(
     env,
-    { ensureEngine: await ensureC2paEngineLazily(), image: await imageServices().catch(() => null), revocation: revocationCheck(env) },
+    { ensureEngine: await ensureC2paEngineLazily(), image: await imageServices().catch(() => null), audio: audioServices, revocation: revocationCheck(env) },
     { bytes, mediaType: object.mediaType, ...(manifestStore ? { manifestStore } : {}) },
   );
   const body = resultBody(outcome);

@@ -1,15 +1,16 @@
 import { type AnchorEntriesRead, anchorEntriesStatement, anchorMatch } from "../anchoring/log";
 import { IMAGE_DECODE_LIMITS, SVC_IMAGE_WATERMARK } from "../catalog/algorithms";
-import { IMAGE_PIPELINE_MEDIA_TYPES } from "../catalog/installed";
+import { AUDIO_PIPELINE_MEDIA_TYPES, IMAGE_PIPELINE_MEDIA_TYPES } from "../catalog/installed";
 import { database } from "../db/client";
 import type { Bindings } from "../env";
 import { activeManifestSignature, signerCredentials } from "../media/c2pa/jumbf-signature";
 import { type ManifestClaims, type SignerSummary, verifyManifest } from "../media/c2pa/verifier";
-import type { ImageServices } from "../media/types";
+import type { AudioServices, ImageServices } from "../media/types";
 import { hex } from "../platform/bytes";
 import { type ExactQuery, type IndexedMatch, indexMatches, PDQ_MATCH_DISTANCE, PDQ_MIN_QUALITY } from "../soft-bindings/repo";
 import { type VerifiedCapture, verifiedCapture } from "./capture";
 import { type VerifiedCreator, verifiedCreator } from "./creator";
+import { audioDurableFacts } from "./verify-audio";
 import { publishedAtOf } from "./repo";
 import { verificationTrustAnchors } from "./trust";
 import { type DurableFacts, decideVerdict, type OcspStatus, type RelatedPublication, type SoftBindingMatch, type Verdict } from "./verdict";
@@ -37,6 +38,8 @@ export type RevocationCheck = (store: Uint8Array | null, activeLabel: string) =>
 export interface VerifyServices {
   ensureEngine: () => void;
   image: ImageServices | null;
+  /** The audio pipeline, loaded on first use (only audio loads it); absent where it is not installed. */
+  audio?: () => Promise<AudioServices>;
   revocation: RevocationCheck | null;
 }
 
@@ -89,6 +92,7 @@ async function relatedPublications(env: Bindings, related: SoftBindingMatch[]): 
 async function durableFacts(
   env: Bindings,
   image: ImageServices | null,
+  audio: (() => Promise<AudioServices>) | undefined,
   subject: VerifySubject,
   warnings: string[],
   also: D1PreparedStatement[] = [],
@@ -96,9 +100,13 @@ async function durableFacts(
 ): Promise<DurableFacts> {
   const none: DurableFacts = { watermark: null, fingerprint: null };
   if (subject.manifestOnly) return none; // no pixels: nothing to detect or fingerprint, and nothing to warn about
+  if (AUDIO_PIPELINE_MEDIA_TYPES.includes(subject.mediaType)) {
+    const loaded = audio ? await audio().catch(() => null) : null;
+    return audioDurableFacts(env, loaded, subject, warnings, also, answered);
+  }
   if (!IMAGE_PIPELINE_MEDIA_TYPES.includes(subject.mediaType)) {
     warnings.push(
-      `Watermark and fingerprint signals are not computed for ${subject.mediaType}: this deployment decodes only JPEG, PNG, WebP, TIFF and AVIF images.`,
+      `Watermark and fingerprint signals are not computed for ${subject.mediaType}: this deployment decodes only JPEG, PNG, WebP, TIFF and AVIF images and WAV, FLAC and MP3 audio.`,
     );
     return none;
   }
@@ -334,7 +342,7 @@ export async function verifySubject(env: Bindings, services: VerifyServices, sub
   const entries = storeHash ? anchorEntriesStatement(env, storeHash) : null;
   let entriesRead: AnchorEntriesRead | undefined;
   const durableWarnings: string[] = [];
-  const durable = await durableFacts(env, services.image, subject, durableWarnings, entries ? [entries.statement] : [], (results) => {
+  const durable = await durableFacts(env, services.image, services.audio, subject, durableWarnings, entries ? [entries.statement] : [], (results) => {
     if (entries) entriesRead = entries.read(results[0]);
   });
   const checked = await revocation;

@@ -187,9 +187,18 @@ export async function uploadAsset(
 
 export const TERMINAL_JOB_STATES = ["completed", "failed", "rejected", "canceled", "expired"];
 
-/** POST /v1/sign (202 expected; throws otherwise) and poll the job until terminal (every 250 ms). */
-export async function signAndWait(svc: SignedService, assetId: string, recipeId: string, timeoutMs = 60_000): Promise<any> {
-  const started = await svc.call("POST", "/v1/sign", { body: { asset_id: assetId, recipe_id: recipeId }, idempotencyKey: true });
+/** POST /v1/sign (202 expected; throws otherwise) and poll the job until terminal (every 250 ms). `options`: more of the body. */
+export async function signAndWait(
+  svc: SignedService,
+  assetId: string,
+  recipeId: string,
+  timeoutMs = 60_000,
+  options: Record<string, unknown> = {},
+): Promise<any> {
+  const started = await svc.call("POST", "/v1/sign", {
+    body: { ...options, asset_id: assetId, recipe_id: recipeId },
+    idempotencyKey: true,
+  });
   if (started.status !== 202) throw new Error(`sign ${assetId} with ${recipeId}: ${started.status} ${started.text}`);
   const jobId: string = started.body.job_id;
   // A refused GET ends the wait at once (returned, thrown below); only a job still running is retried.

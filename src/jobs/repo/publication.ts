@@ -6,7 +6,7 @@ import { rowOf } from "../../db/statements";
 import { C2PA_ENGINE } from "../../media/c2pa/engine-version";
 import { fromHex } from "../../platform/bytes";
 import { newId, randomBase32 } from "../../platform/ids";
-import { PDQ_MIN_QUALITY, pdqBandStatements } from "../../soft-bindings/repo";
+import { chromaprintFramesOf, chromaprintFrameStatement, PDQ_MIN_QUALITY, pdqBandStatements } from "../../soft-bindings/repo";
 import { publicationEventStatements } from "../../webhooks/repo/events";
 import type { AdmittedRequest } from "../admission";
 import type { PublicationPlan, StoredBlob } from "../outputs";
@@ -231,6 +231,11 @@ export async function publishBatch(
     ...(fingerprints?.fingerprints ?? [])
       .filter((f) => f.algorithm === "pdq" && (f.quality ?? 0) >= PDQ_MIN_QUALITY)
       .flatMap((f) => pdqBandStatements(d1, publicationId, fromHex(f.bits), { sql: ours, binds: [job.id, publicationId] })),
+    // Chromaprint frames are indexed for lookups by excerpt (one statement: the frames travel as one JSON array).
+    ...(fingerprints?.fingerprints ?? []).flatMap((f) => {
+      const frames = f.algorithm === "chromaprint" ? chromaprintFramesOf(f.bits) : null;
+      return frames ? [chromaprintFrameStatement(d1, publicationId, frames, { sql: ours, binds: [job.id, publicationId] })] : [];
+    }),
     ...bindings.map((b) =>
       d1
         .prepare(

@@ -3,7 +3,7 @@ import type { Router } from "../../app-types";
 import { getAsset, objectOf } from "../../assets/repo";
 import { formatOf } from "../../catalog/formats";
 import { MANIFEST_STORE_MAXIMUM_BYTES, PUBLIC_VERIFY_PER_MINUTE, STORED_VERIFY_MAXIMUM_BYTES } from "../../catalog/limits";
-import { imageServices } from "../../media";
+import { audioServices, imageServices } from "../../media";
 import { type AppContext, notFound } from "../../platform/context";
 import { ApiError } from "../../platform/errors";
 import { newId } from "../../platform/ids";
@@ -130,7 +130,7 @@ export function register(app: Router) {
     if (!formatOf(subject.mediaType) && subject.mediaType !== "application/c2pa") throw new ApiError("svc.verify.unsupported_file_type");
     const outcome = await verifySubject(
       c.env,
-      { ensureEngine: await ensureC2paEngineLazily(), image: await imageServices().catch(() => null), revocation: revocationCheck(c.env) },
+      { ensureEngine: await ensureC2paEngineLazily(), image: await imageServices().catch(() => null), audio: audioServices, revocation: revocationCheck(c.env) },
       subject,
     );
     const body = resultBody(outcome);

@@ -1,0 +1,91 @@
+import type { Bindings } from "../env";
+import { chromaprintOf } from "../media/audio";
+import { alignFingerprints, isccAudioCode } from "../media/fingerprint/audio";
+import { decodeIsccUnit } from "../media/fingerprint/codes";
+import type { AudioServices } from "../media/types";
+import { hex } from "../platform/bytes";
+import { type ExactQuery, indexMatches } from "../soft-bindings/repo";
+import type { DurableFacts, SoftBindingMatch } from "./verdict";
+
+/*
+ * The durable signals of an audio file: Chromaprint frames of (the first minutes of) the recording, looked up by
+ * excerpt in the index (exact frames voting for one shift), each candidate confirmed by the bit error rate of the
+ * whole aligned query against the publication's frames; and the ISCC audio code, looked up exactly. The audio
+ * watermark is not part of this deployment yet: reported as not computed.
+ */
+
+/** What of a file being verified is fingerprinted: its first two minutes (an excerpt that long, or a whole song, is found). */
+export const AUDIO_VERIFY_MAX_SECONDS = 120;
+/**
+ * A Chromaprint candidate counts as the same recording when its aligned frames differ in at most this share of
+ * bits (unrelated recordings differ in about half) ...
+ */
+export const CHROMAPRINT_MAX_BIT_ERROR_RATE = 0.35;
+/** ... over at least this many frames (about 5 seconds): a shorter overlap says too little. */
+export const CHROMAPRINT_MIN_OVERLAP = 40;
+
+const FINGERPRINT_CANDIDATES = 10;
+
+export async function audioDurableFacts(
+  env: Bindings,
+  audio: AudioServices | null,
+  subject: { bytes: Uint8Array; mediaType: string },
+  warnings: string[],
+  also: D1PreparedStatement[],
+  answered: (results: D1Result[]) => void,
+): Promise<DurableFacts> {
+  const none: DurableFacts = { watermark: null, fingerprint: null };
+  warnings.push("The audio watermark is not checked: this deployment has no audio watermark yet.");
+  if (!audio) {
+    warnings.push("Fingerprint signals are not computed: the audio pipeline is not installed.");
+    return none;
+  }
+  const computed = await chromaprintOf(audio, subject.bytes, subject.mediaType, { maxSeconds: AUDIO_VERIFY_MAX_SECONDS });
+  if (computed.status !== "computed") {
+    warnings.push(`Fingerprint signals are not computed: ${computed.message}`);
+    return none;
+  }
+  const frames = computed.frames;
+  if (frames.length < CHROMAPRINT_MIN_OVERLAP) {
+    warnings.push(
+      `The chromaprint fingerprint is not looked up: ${computed.seconds.toFixed(1)} s of audio is too short to match reliably (about 5 s or more).`,
+    );
+    return { watermark: null, fingerprint: { match: null } };
+  }
+  // The ISCC audio code describes the whole recording: looked up only when the whole file was read.
+  const isccCode = computed.truncated ? null : isccAudioCode(frames);
+  const exact: ExactQuery[] = [];
+  if (isccCode) exact.push({ algorithm: "iscc-audio", bitsHex: hex(decodeIsccUnit(isccCode).digest), limit: FINGERPRINT_CANDIDATES });
+  const found = await indexMatches(env.DB, { exact, chromaprint: { frames }, also });
+  answered(found.also);
+
+  const confirmed: (SoftBindingMatch & { rate: number })[] = [];
+  for (const candidate of found.chromaprint) {
+    const aligned = alignFingerprints(frames, candidate.frames);
+    if (!aligned || aligned.overlap < CHROMAPRINT_MIN_OVERLAP || aligned.bitErrorRate > CHROMAPRINT_MAX_BIT_ERROR_RATE) continue;
+    confirmed.push({
+      kind: "fingerprint",
+      algorithm: "chromaprint",
+      publication_id: candidate.publication_id,
+      manifest_id: candidate.manifest_label,
+      distance: Math.round(aligned.bitErrorRate * aligned.overlap * 32),
+      score: Math.round((1 - aligned.bitErrorRate / CHROMAPRINT_MAX_BIT_ERROR_RATE) * 1000) / 1000,
+      rate: aligned.bitErrorRate,
+    });
+  }
+  confirmed.sort((a, b) => a.rate - b.rate);
+  const chromaprintMatches = confirmed.map(({ rate: _, ...match }) => match);
+  const isccMatches = (found.exact[0] ?? []).map(
+    (row): SoftBindingMatch => ({
+      kind: "fingerprint",
+      algorithm: "iscc-audio",
+      publication_id: row.publication_id,
+      manifest_id: row.manifest_label,
+      distance: 0,
+      score: 1,
+    }),
+  );
+  // The exact code first (the same recording, decoded alike), then Chromaprint's confirmed matches, best first.
+  const candidates = [...isccMatches, ...chromaprintMatches.filter((m) => !isccMatches.some((i) => i.publication_id === m.publication_id))];
+  return { watermark: null, fingerprint: { match: candidates[0] ?? null, candidates } };
+}

@@ -1,0 +1,125 @@
+/**
+ * #20, end to end over HTTP on the real Worker bundle: audio signed with fingerprints, then copies made OUTSIDE the
+ * service as a user would make them (Debian's ffmpeg: the manifest stripped, re-encoded at a lower bitrate, cut to a
+ * 10-second excerpt, converted to another format) are recovered by POST /v1/verify through the Chromaprint index;
+ * unrelated audio matches nothing.
+ *
+ * ffmpeg is required (`npm test` installs Debian's package where it may; .ci/run does): without it these tests FAIL.
+ */
+import { execFileSync } from "node:child_process";
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { download, type SignedService, signAndWait, startSignedService, uploadAsset } from "../../support/svc-client";
+
+const FFMPEG = "/usr/bin/ffmpeg";
+const AUDIO = join(import.meta.dirname, "..", "..", "fixtures", "audio-recovery");
+/** Real-sounding recordings: speech over a music bed, made by test/fixtures/audio-recovery/generate.sh. */
+const SONG = "song.mp3";
+const OTHER = "other.mp3";
+
+let svc: SignedService;
+let work: string;
+
+beforeAll(async () => {
+  svc = await startSignedService();
+  work = mkdtempSync(join(tmpdir(), "svc-audio-"));
+}, 120_000);
+
+afterAll(async () => {
+  await svc?.dispose();
+  if (work) rmSync(work, { recursive: true, force: true });
+});
+
+/** ffmpeg over `input` bytes; returns the output file's bytes. */
+function ffmpeg(input: Uint8Array, inputName: string, outputName: string, args: string[]): Uint8Array {
+  if (!existsSync(FFMPEG)) throw new Error(`${FFMPEG} is missing: these tests need Debian's ffmpeg (apt-get install -y ffmpeg).`);
+  const src = join(work, `${crypto.randomUUID()}-${inputName}`);
+  const out = join(work, `${crypto.randomUUID()}-${outputName}`);
+  writeFileSync(src, input);
+  execFileSync(FFMPEG, ["-hide_banner", "-loglevel", "error", "-y", ...args.flatMap((a) => (a === "IN" ? [src] : [a])), out]);
+  return new Uint8Array(readFileSync(out));
+}
+
+async function signAudio(file: string, mediaType: string) {
+  const bytes = new Uint8Array(readFileSync(join(AUDIO, file)));
+  const { assetId } = await uploadAsset(svc, bytes, mediaType, file);
+  const job = await signAndWait(svc, assetId, "rcp_system_sign", 120_000);
+  expect(job.state, JSON.stringify(job)).toBe("completed");
+  return { job, assetId, signed: (await download(svc, assetId)).bytes };
+}
+
+describe("audio recovery by fingerprint, over HTTP", () => {
+  it("an MP3 signed with Chromaprint is recovered from a stripped 64 kbit/s re-encode and from a 10-second excerpt of it", async () => {
+    const { job, signed } = await signAudio(SONG, "audio/mpeg");
+    expect(job.steps.map((s: { step: string }) => s.step)).toEqual(["inspect", "fingerprint", "sign", "publish"]);
+    const receipt = await svc.call("GET", `/v1/receipts/${job.result.receipt_id}`);
+    expect(receipt.body.evidence.fingerprints.map((f: { algorithm: string }) => f.algorithm)).toEqual(["chromaprint"]);
+    expect(receipt.body.evidence.fingerprints[0].value).toMatch(/^AQA[A-Za-z0-9_-]+$/);
+
+    // The signed file itself: its manifest, and its content matches the same publication.
+    const own = await svc.verify(signed);
+    expect(own.status, own.text).toBe(200);
+    expect(own.body.status, own.body.developer_explanation).toBe("verified_manifest_and_fingerprint_match");
+    const manifestId = own.body.manifest_id;
+
+    // Stripped and re-encoded at 64 kbit/s outside the service: no manifest left, recovered by its fingerprint.
+    const reencoded = ffmpeg(signed, "signed.mp3", "copy.mp3", ["-i", "IN", "-map_metadata", "-1", "-vn", "-c:a", "libmp3lame", "-b:a", "64k"]);
+    const copy = await svc.verify(reencoded);
+    expect(copy.status, copy.text).toBe(200);
+    expect(copy.body.status, copy.body.developer_explanation).toBe("fingerprint_match_only");
+    expect(copy.body.matches[0]).toMatchObject({ kind: "fingerprint", algorithm: "chromaprint", manifest_id: manifestId });
+
+    // A 10-second excerpt from 12 s in, re-encoded at 64 kbit/s.
+    const excerpt = ffmpeg(signed, "signed.mp3", "excerpt.mp3", [
+      "-ss",
+      "12",
+      "-t",
+      "10",
+      "-i",
+      "IN",
+      "-map_metadata",
+      "-1",
+      "-vn",
+      "-c:a",
+      "libmp3lame",
+      "-b:a",
+      "64k",
+    ]);
+    const cut = await svc.verify(excerpt);
+    expect(cut.status, cut.text).toBe(200);
+    expect(cut.body.status, cut.body.developer_explanation).toBe("fingerprint_match_only");
+    expect(cut.body.matches[0]).toMatchObject({ kind: "fingerprint", algorithm: "chromaprint", manifest_id: manifestId });
+  }, 180_000);
+
+  it("a WAV signed with both audio fingerprints is recovered from a FLAC excerpt resampled to 48 kHz", async () => {
+    const wav = ffmpeg(new Uint8Array(readFileSync(join(AUDIO, SONG))), "song.mp3", "song.wav", ["-i", "IN", "-c:a", "pcm_s16le"]);
+    const { assetId } = await uploadAsset(svc, wav, "audio/wav", "song.wav");
+    const done = await signAndWait(svc, assetId, "rcp_system_sign", 120_000, { fingerprint_algorithms: ["chromaprint", "iscc-audio"] });
+    expect(done.state, JSON.stringify(done)).toBe("completed");
+    const receipt = await svc.call("GET", `/v1/receipts/${done.result.receipt_id}`);
+    const iscc = receipt.body.evidence.fingerprints.find((f: { algorithm: string }) => f.algorithm === "iscc-audio");
+    expect(iscc.value).toMatch(/^ISCC:EI[A-Z2-7]+$/);
+    const signed = (await download(svc, assetId)).bytes;
+    const own = await svc.verify(signed);
+    expect(own.body.status, own.body.developer_explanation).toBe("verified_manifest_and_fingerprint_match");
+
+    const excerpt = ffmpeg(signed, "signed.wav", "excerpt.flac", ["-ss", "5", "-t", "10", "-i", "IN", "-map_metadata", "-1", "-ar", "48000", "-c:a", "flac"]);
+    const cut = await svc.verify(excerpt);
+    expect(cut.body.status, cut.body.developer_explanation).toBe("fingerprint_match_only");
+    expect(cut.body.matches[0]).toMatchObject({ kind: "fingerprint", algorithm: "chromaprint", manifest_id: own.body.manifest_id });
+  }, 180_000);
+
+  it("unrelated audio matches no publication, and an excerpt too short to match says so", async () => {
+    const other = new Uint8Array(readFileSync(join(AUDIO, OTHER)));
+    const unrelated = await svc.verify(other);
+    expect(unrelated.status, unrelated.text).toBe(200);
+    expect(unrelated.body.matches).toEqual([]);
+    expect(unrelated.body.status).not.toBe("fingerprint_match_only");
+    const short = ffmpeg(other, "other.mp3", "short.mp3", ["-t", "2", "-i", "IN", "-c:a", "libmp3lame", "-b:a", "64k"]);
+    const tooShort = await svc.verify(short);
+    expect(tooShort.status, tooShort.text).toBe(200);
+    expect(tooShort.body.warnings.join(" ")).toMatch(/too short to match/);
+  }, 120_000);
+});
