@@ -147,6 +147,17 @@ export async function removeOrphans(
         )
         .bind(p),
     ),
+    // The Chromaprint frames of publications whose chromaprint binding was just removed (the frames are its index).
+    ...bindings
+      .filter((o) => o.algorithm === "chromaprint")
+      .map((o) =>
+        d1
+          .prepare(
+            `DELETE FROM chromaprint_frames WHERE publication_id = ?
+               AND NOT EXISTS (SELECT 1 FROM soft_bindings sb WHERE sb.publication_id = chromaprint_frames.publication_id AND sb.algorithm = 'chromaprint')`,
+          )
+          .bind(o.publicationId),
+      ),
   ];
   if (statements.length === 0) return { bindings: 0, bands: 0 };
   const results = await d1.batch(statements);

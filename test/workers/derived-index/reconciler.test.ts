@@ -96,6 +96,29 @@ describe("derived-index reconciler", () => {
     expect(await indexRows(stray)).toEqual({ bindings: 0, bands: 0 });
   });
 
+  it("#20: the Chromaprint frames of an orphaned chromaprint binding go with it", async () => {
+    const tenantId = newId("tenant");
+    const kept = await seedPublication(tenantId);
+    const orphan = await seedPublication(tenantId);
+    const db = testEnv.DB;
+    for (const p of [kept, orphan])
+      await db.batch([
+        db
+          .prepare(
+            `INSERT INTO soft_bindings (publication_id, algorithm, tenant_id, asset_id, job_id, kind, value, bits, created_at)
+             VALUES (?, 'chromaprint', ?, ?, 'job_x', 'fingerprint', 'AQAA', '0000000100000002', 0)`,
+          )
+          .bind(p.publicationId, tenantId, p.assetId),
+        db.prepare("INSERT INTO chromaprint_frames (publication_id, position, value) VALUES (?, 0, 1), (?, 1, 2)").bind(p.publicationId, p.publicationId),
+      ]);
+    await db.prepare("DELETE FROM assets WHERE id = ?").bind(orphan.assetId).run();
+    await reconcileDerivedIndex(testEnv);
+    const frames = async (p: string) =>
+      (await db.prepare("SELECT COUNT(*) AS n FROM chromaprint_frames WHERE publication_id = ?").bind(p).first<{ n: number }>())!.n;
+    expect(await frames(orphan.publicationId)).toBe(0);
+    expect(await frames(kept.publicationId)).toBe(2);
+  });
+
   it("each run is bounded: a small limit takes several runs, resuming from its cursors, and then wraps", async () => {
     await testEnv.DB.batch([testEnv.DB.prepare("DELETE FROM soft_bindings"), testEnv.DB.prepare("DELETE FROM pdq_bands")]);
     await testEnv.DB.prepare("DELETE FROM derived_index_runs").run();
