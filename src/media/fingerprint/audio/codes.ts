@@ -100,9 +100,7 @@ export function encodeChromaprint(raw: ArrayLike<number>, algorithm = CHROMAPRIN
   return chromaprintBase64(compressChromaprint(raw, algorithm));
 }
 
-export type DecodedChromaprint =
-  | { status: "decoded"; algorithm: number; raw: Uint32Array }
-  | { status: "failed"; message: string };
+export type DecodedChromaprint = { status: "decoded"; algorithm: number; raw: Uint32Array } | { status: "failed"; message: string };
 
 /** Largest frame count a compressed fingerprint may declare here (its header allows 2^24 - 1; ~14 days). */
 const MAX_DECODED_FRAMES = 1 << 24;
