@@ -12,8 +12,9 @@ import { isccAudioCode, isccAudioDigest } from "../../../src/media/fingerprint/a
 
 const DATA = join(import.meta.dirname, "..", "..", "fixtures", "fp-vectors", "iscc", "data.json");
 if (!existsSync(DATA)) throw new Error(`${DATA} missing: cannot test`);
-const vectors = (JSON.parse(readFileSync(DATA, "utf8")) as Record<string, Record<string, { inputs: [number[], number]; outputs: { iscc: string } }>>)
-  .gen_audio_code_v0!;
+const vectors = (
+  JSON.parse(readFileSync(DATA, "utf8")) as Record<string, Record<string, { inputs: [number[], number]; outputs: { iscc: string } }>>
+).gen_audio_code_v0!;
 
 describe("iscc-audio: iscc-core conformance vectors", () => {
   it("has the audio vectors", () => {
