@@ -22,6 +22,7 @@ const EXTRA = {
   jpegenc: ["--enable", "simd"],
   watermark: ["--enable", "simd"],
   fingerprint: ["--enable", "simd"],
+  chromaprint: ["--enable", "simd"],
 };
 
 const newest = (dir) =>
