@@ -118,8 +118,7 @@ export async function decodeFlac(
       // Input without frames (garbage, or a hostile run of near-headers) is not read through: see the constant.
       if (sinceFrame >= MAX_BYTES_WITHOUT_FRAME) ended = true;
     }
-    // The last frame is known to be whole only at the end of the input.
-    if (!ended && !writer.full) take(await decoder.flush());
+      if (!ended && !writer.full) take(await decoder.finish());
   } finally {
     decoder.free();
   }

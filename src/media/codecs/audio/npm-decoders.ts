@@ -33,11 +33,23 @@ export async function newMpegDecoder(module: WebAssembly.Module): Promise<MPEGDe
   return decoder;
 }
 
+type FlacChunk = DecodedChunk & { bitDepth: number };
+
 export interface FlacStream {
-  ready: Promise<void>;
-  decode(bytes: Uint8Array): Promise<DecodedChunk & { bitDepth: number }>;
-  flush(): Promise<DecodedChunk & { bitDepth: number }>;
+  decode(bytes: Uint8Array): Promise<FlacChunk>;
+  /** The last frame (known to be whole only at the end of the input). */
+  finish(): Promise<FlacChunk>;
   free(): void;
+}
+
+interface FlacDecoderInternals {
+  ready: Promise<void>;
+  decode(bytes: Uint8Array): Promise<FlacChunk>;
+  decodeFrames(frames: unknown[]): Promise<FlacChunk>;
+  flush(): Promise<FlacChunk>;
+  free(): void;
+  _codecParser?: { flush(): Iterable<unknown> } | null;
+  _decoder?: WithModule;
 }
 
 /**
@@ -70,9 +82,18 @@ function injectingFlacClass(module: WebAssembly.Module): new () => FLACDecoder {
 /** A new libFLAC decoder (frames found by codec-parser, as the package does). */
 export async function newFlacDecoder(module: WebAssembly.Module): Promise<FlacStream> {
   const Cls = injectingFlacClass(module);
-  const decoder = new Cls();
-  const inner = (decoder as unknown as { _decoder?: WithModule })._decoder;
-  if (inner?._module !== module) throw new Error("@wasm-audio-decoders/flac did not take the injected module (glue changed?)");
+  const decoder = new Cls() as unknown as FlacDecoderInternals;
+  if (decoder._decoder?._module !== module) throw new Error("@wasm-audio-decoders/flac did not take the injected module (glue changed?)");
   await decoder.ready;
-  return decoder as unknown as FlacStream;
+  return {
+    decode: (bytes) => decoder.decode(bytes),
+    // The package's flush() also resets, which instantiates a second 16 MB wasm instance for nothing: take the
+    // parser's last frame and decode it (its public decodeFrames) instead.
+    finish: async () => {
+      const parser = decoder._codecParser;
+      if (!parser) return decoder.flush();
+      return decoder.decodeFrames([...parser.flush()]);
+    },
+    free: () => decoder.free(),
+  };
 }
