@@ -1,0 +1,14 @@
+import { readFile } from "node:fs/promises";
+import { WasmAudioDecoder } from "./index";
+
+/** Node's WebAssembly compiles bytes (the Worker types leave `compile` out, as workerd forbids it). */
+const compileBytes = (WebAssembly as unknown as { compile(bytes: Uint8Array): Promise<WebAssembly.Module> }).compile;
+
+/**
+ * The audio decoder for Node (tests, benchmarks, scripts): compiles wasm/build/{mpg123,flac}.wasm (built by
+ * `npm run build:wasm`). Never imported by Worker code, which imports the modules (workerd.ts).
+ */
+export async function nodeAudioDecoder(): Promise<WasmAudioDecoder> {
+  const compile = async (name: string) => compileBytes(await readFile(new URL(`../../../../wasm/build/${name}.wasm`, import.meta.url)));
+  return new WasmAudioDecoder({ mpg123: await compile("mpg123"), flac: await compile("flac") });
+}
