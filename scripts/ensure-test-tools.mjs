@@ -14,7 +14,8 @@ if (missing.length > 0) {
   const names = missing.map((t) => t.pkg);
   const root = typeof process.getuid === "function" && process.getuid() === 0;
   if (!root || !existsSync("/usr/bin/apt-get")) {
-    for (const t of missing) console.error(`${t.pkg}: ${t.path} is missing; install Debian's ${t.pkg} (apt-get install -y ${t.pkg}) for ${t.why}.`);
+    for (const t of missing)
+      console.error(`${t.pkg}: ${t.path} is missing; install Debian's ${t.pkg} (apt-get install -y ${t.pkg}) for ${t.why}.`);
   } else {
     console.error(`installing Debian's ${names.join(" and ")} for the tests (a minute or two, once)…`);
     const env = { ...process.env, DEBIAN_FRONTEND: "noninteractive" };

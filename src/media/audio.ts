@@ -44,6 +44,7 @@ export function chromaprintOf(
     if (decoded.status !== "decoded") return decoded;
     try {
       const frames = stream.finish();
+      if (stream.error) return { status: "failed", message: `The fingerprint could not be computed: ${stream.error}` };
       return { status: "computed", frames, seconds: decoded.frames / decoded.sampleRate, truncated: decoded.truncated };
     } catch (error) {
       return { status: "failed", message: `The fingerprint could not be computed: ${String(error)}` };

@@ -316,9 +316,13 @@ export interface AudioDecoder {
   decode(bytes: Uint8Array, mediaType: string, sink: AudioSink, options?: { maxSeconds?: number }): Promise<AudioDecodeResult>;
 }
 
-/** One Chromaprint computation over a stream of audio: its frames (one uint32 per ~0.124 s) once the audio is in. */
+/**
+ * One Chromaprint computation over a stream of audio: its frames (one uint32 per ~0.124 s) once the audio is in.
+ * `finish` gives no frames for audio shorter than about 3 seconds, or when the computation failed (`error` says why).
+ */
 export interface ChromaprintStream extends AudioSink {
   finish(): Uint32Array;
+  readonly error: string | null;
 }
 
 /**

@@ -290,7 +290,13 @@ export async function indexMatches(
       if (candidates.some((c) => c.publication_id === row.publication_id)) continue;
       const frames = chromaprintFramesOf(row.bits);
       if (!frames) continue;
-      candidates.push({ publication_id: row.publication_id, manifest_label: row.manifest_label, shift: row.shift, votes: row.votes, frames });
+      candidates.push({
+        publication_id: row.publication_id,
+        manifest_label: row.manifest_label,
+        shift: row.shift,
+        votes: row.votes,
+        frames,
+      });
       if (candidates.length === CHROMAPRINT_CANDIDATES) break;
     }
   }

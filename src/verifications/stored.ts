@@ -164,7 +164,12 @@ export async function runStoredVerification(env: Bindings, tenantId: string, id:
 
   const outcome = await verifySubject(
     env,
-    { ensureEngine: await ensureC2paEngineLazily(), image: await imageServices().catch(() => null), audio: audioServices, revocation: revocationCheck(env) },
+    {
+      ensureEngine: await ensureC2paEngineLazily(),
+      image: await imageServices().catch(() => null),
+      audio: audioServices,
+      revocation: revocationCheck(env),
+    },
     { bytes, mediaType: object.mediaType, ...(manifestStore ? { manifestStore } : {}) },
   );
   const body = resultBody(outcome);

@@ -17,12 +17,11 @@ import type { DurableFacts, SoftBindingMatch } from "./verdict";
 /** What of a file being verified is fingerprinted: its first two minutes (an excerpt that long, or a whole song, is found). */
 export const AUDIO_VERIFY_MAX_SECONDS = 120;
 /**
- * A Chromaprint candidate counts as the same recording when its aligned frames differ in at most this share of
- * bits (unrelated recordings differ in about half) ...
+ * A Chromaprint candidate counts as the same recording when its aligned frames differ in at most
+ * CHROMAPRINT_MATCH_MAX_BER of their bits over at least this many frames (about 5 seconds): a shorter overlap says too little.
  */
-export const CHROMAPRINT_MAX_BIT_ERROR_RATE = 0.35;
-/** ... over at least this many frames (about 5 seconds): a shorter overlap says too little. */
 export const CHROMAPRINT_MIN_OVERLAP = 40;
+const CHROMAPRINT_MATCH_MAX_BER = 0.2; // TODO(merge): the aligner's own constant
 
 const FINGERPRINT_CANDIDATES = 10;
 
@@ -61,15 +60,18 @@ export async function audioDurableFacts(
 
   const confirmed: (SoftBindingMatch & { rate: number })[] = [];
   for (const candidate of found.chromaprint) {
-    const aligned = alignFingerprints(frames, candidate.frames);
-    if (!aligned || aligned.overlap < CHROMAPRINT_MIN_OVERLAP || aligned.bitErrorRate > CHROMAPRINT_MAX_BIT_ERROR_RATE) continue;
+    const aligned = alignFingerprints(frames, candidate.frames, {
+      minOverlap: CHROMAPRINT_MIN_OVERLAP,
+      maxBitErrorRate: CHROMAPRINT_MATCH_MAX_BER,
+    });
+    if (!aligned) continue;
     confirmed.push({
       kind: "fingerprint",
       algorithm: "chromaprint",
       publication_id: candidate.publication_id,
       manifest_id: candidate.manifest_label,
       distance: Math.round(aligned.bitErrorRate * aligned.overlap * 32),
-      score: Math.round((1 - aligned.bitErrorRate / CHROMAPRINT_MAX_BIT_ERROR_RATE) * 1000) / 1000,
+      score: Math.round((1 - aligned.bitErrorRate / CHROMAPRINT_MATCH_MAX_BER) * 1000) / 1000,
       rate: aligned.bitErrorRate,
     });
   }

@@ -10,10 +10,10 @@ import { hex } from "../platform/bytes";
 import { type ExactQuery, type IndexedMatch, indexMatches, PDQ_MATCH_DISTANCE, PDQ_MIN_QUALITY } from "../soft-bindings/repo";
 import { type VerifiedCapture, verifiedCapture } from "./capture";
 import { type VerifiedCreator, verifiedCreator } from "./creator";
-import { audioDurableFacts } from "./verify-audio";
 import { publishedAtOf } from "./repo";
 import { verificationTrustAnchors } from "./trust";
 import { type DurableFacts, decideVerdict, type OcspStatus, type RelatedPublication, type SoftBindingMatch, type Verdict } from "./verdict";
+import { audioDurableFacts } from "./verify-audio";
 import { verifyPixels } from "./verify-pixels";
 
 /*
@@ -342,9 +342,17 @@ export async function verifySubject(env: Bindings, services: VerifyServices, sub
   const entries = storeHash ? anchorEntriesStatement(env, storeHash) : null;
   let entriesRead: AnchorEntriesRead | undefined;
   const durableWarnings: string[] = [];
-  const durable = await durableFacts(env, services.image, services.audio, subject, durableWarnings, entries ? [entries.statement] : [], (results) => {
-    if (entries) entriesRead = entries.read(results[0]);
-  });
+  const durable = await durableFacts(
+    env,
+    services.image,
+    services.audio,
+    subject,
+    durableWarnings,
+    entries ? [entries.statement] : [],
+    (results) => {
+      if (entries) entriesRead = entries.read(results[0]);
+    },
+  );
   const checked = await revocation;
   const ocsp: OcspStatus = checked.status;
   if (checked.warning) ocspWarnings.push(checked.warning);

@@ -6,7 +6,7 @@ import { rowOf } from "../../db/statements";
 import { C2PA_ENGINE } from "../../media/c2pa/engine-version";
 import { fromHex } from "../../platform/bytes";
 import { newId, randomBase32 } from "../../platform/ids";
-import { chromaprintFramesOf, chromaprintFrameStatement, PDQ_MIN_QUALITY, pdqBandStatements } from "../../soft-bindings/repo";
+import { chromaprintFrameStatement, chromaprintFramesOf, PDQ_MIN_QUALITY, pdqBandStatements } from "../../soft-bindings/repo";
 import { publicationEventStatements } from "../../webhooks/repo/events";
 import type { AdmittedRequest } from "../admission";
 import type { PublicationPlan, StoredBlob } from "../outputs";

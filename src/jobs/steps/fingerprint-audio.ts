@@ -1,8 +1,8 @@
 import { AUDIO_PIPELINE_MEDIA_TYPES } from "../../catalog/installed";
 import type { Bindings } from "../../env";
 import { chromaprintOf } from "../../media/audio";
-import { decodeIsccUnit } from "../../media/fingerprint/codes";
 import { encodeChromaprint, isccAudioCode } from "../../media/fingerprint/audio";
+import { decodeIsccUnit } from "../../media/fingerprint/codes";
 import type { AudioServices } from "../../media/types";
 import { hex } from "../../platform/bytes";
 import { chromaprintFramesHex } from "../../soft-bindings/repo";

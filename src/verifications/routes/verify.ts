@@ -130,7 +130,12 @@ export function register(app: Router) {
     if (!formatOf(subject.mediaType) && subject.mediaType !== "application/c2pa") throw new ApiError("svc.verify.unsupported_file_type");
     const outcome = await verifySubject(
       c.env,
-      { ensureEngine: await ensureC2paEngineLazily(), image: await imageServices().catch(() => null), audio: audioServices, revocation: revocationCheck(c.env) },
+      {
+        ensureEngine: await ensureC2paEngineLazily(),
+        image: await imageServices().catch(() => null),
+        audio: audioServices,
+        revocation: revocationCheck(c.env),
+      },
       subject,
     );
     const body = resultBody(outcome);

@@ -65,7 +65,17 @@ describe("audio recovery by fingerprint, over HTTP", () => {
     const manifestId = own.body.manifest_id;
 
     // Stripped and re-encoded at 64 kbit/s outside the service: no manifest left, recovered by its fingerprint.
-    const reencoded = ffmpeg(signed, "signed.mp3", "copy.mp3", ["-i", "IN", "-map_metadata", "-1", "-vn", "-c:a", "libmp3lame", "-b:a", "64k"]);
+    const reencoded = ffmpeg(signed, "signed.mp3", "copy.mp3", [
+      "-i",
+      "IN",
+      "-map_metadata",
+      "-1",
+      "-vn",
+      "-c:a",
+      "libmp3lame",
+      "-b:a",
+      "64k",
+    ]);
     const copy = await svc.verify(reencoded);
     expect(copy.status, copy.text).toBe(200);
     expect(copy.body.status, copy.body.developer_explanation).toBe("fingerprint_match_only");
@@ -94,7 +104,9 @@ describe("audio recovery by fingerprint, over HTTP", () => {
   }, 180_000);
 
   it("a WAV signed with both audio fingerprints is recovered from a FLAC excerpt resampled to 48 kHz", async () => {
-    const wav = ffmpeg(new Uint8Array(readFileSync(join(AUDIO, SONG))), "song.mp3", "song.wav", ["-i", "IN", "-c:a", "pcm_s16le"]);
+    // Another recording than the MP3 test's (the same content published twice would match the earlier publication).
+    const source = new Uint8Array(readFileSync(join(AUDIO, "..", "audio", "speech-music-128k.mp3")));
+    const wav = ffmpeg(source, "speech.mp3", "speech.wav", ["-i", "IN", "-c:a", "pcm_s16le"]);
     const { assetId } = await uploadAsset(svc, wav, "audio/wav", "song.wav");
     const done = await signAndWait(svc, assetId, "rcp_system_sign", 120_000, { fingerprint_algorithms: ["chromaprint", "iscc-audio"] });
     expect(done.state, JSON.stringify(done)).toBe("completed");
@@ -105,7 +117,20 @@ describe("audio recovery by fingerprint, over HTTP", () => {
     const own = await svc.verify(signed);
     expect(own.body.status, own.body.developer_explanation).toBe("verified_manifest_and_fingerprint_match");
 
-    const excerpt = ffmpeg(signed, "signed.wav", "excerpt.flac", ["-ss", "5", "-t", "10", "-i", "IN", "-map_metadata", "-1", "-ar", "48000", "-c:a", "flac"]);
+    const excerpt = ffmpeg(signed, "signed.wav", "excerpt.flac", [
+      "-ss",
+      "3",
+      "-t",
+      "10",
+      "-i",
+      "IN",
+      "-map_metadata",
+      "-1",
+      "-ar",
+      "48000",
+      "-c:a",
+      "flac",
+    ]);
     const cut = await svc.verify(excerpt);
     expect(cut.body.status, cut.body.developer_explanation).toBe("fingerprint_match_only");
     expect(cut.body.matches[0]).toMatchObject({ kind: "fingerprint", algorithm: "chromaprint", manifest_id: own.body.manifest_id });

@@ -109,7 +109,9 @@ describe("derived-index reconciler", () => {
              VALUES (?, 'chromaprint', ?, ?, 'job_x', 'fingerprint', 'AQAA', '0000000100000002', 0)`,
           )
           .bind(p.publicationId, tenantId, p.assetId),
-        db.prepare("INSERT INTO chromaprint_frames (publication_id, position, value) VALUES (?, 0, 1), (?, 1, 2)").bind(p.publicationId, p.publicationId),
+        db
+          .prepare("INSERT INTO chromaprint_frames (publication_id, position, value) VALUES (?, 0, 1), (?, 1, 2)")
+          .bind(p.publicationId, p.publicationId),
       ]);
     await db.prepare("DELETE FROM assets WHERE id = ?").bind(orphan.assetId).run();
     await reconcileDerivedIndex(testEnv);

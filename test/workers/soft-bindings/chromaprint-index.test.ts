@@ -117,7 +117,11 @@ describe("Chromaprint frames in the index", () => {
     const all = await indexMatches(db, { exact: [], chromaprint: { frames: query } });
     expect(all.chromaprint).toHaveLength(CHROMAPRINT_CANDIDATES);
     expect(new Set(all.chromaprint.map((c) => c.publication_id)).size).toBe(CHROMAPRINT_CANDIDATES);
-    const scoped = await indexMatches(db, { exact: [], chromaprint: { frames: query } }, { tenantId: "ten_mineminemineminem", resolvableOnly: true });
+    const scoped = await indexMatches(
+      db,
+      { exact: [], chromaprint: { frames: query } },
+      { tenantId: "ten_mineminemineminem", resolvableOnly: true },
+    );
     const ids = scoped.chromaprint.map((c) => c.publication_id);
     expect(ids).not.toContain(other);
     expect(ids).not.toContain(expired);
