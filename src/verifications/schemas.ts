@@ -146,7 +146,11 @@ const MatchSchema = z
       description: "That publication's active manifest (GET /v1/verify/{manifest_id} or the soft-binding resolution API).",
       example: "urn:c2pa:3fa85f64-5717-4562-b3fc-2c963f66afa6",
     }),
-    distance: z.number().int().openapi({ description: "Hamming distance (0 for exact matches and watermarks).", example: 0 }),
+    distance: z.number().int().openapi({
+      description:
+        "Hamming distance (0 for exact matches and watermarks). For `chromaprint`, the differing bits over the aligned frames of the file (about 8 frames a second, 32 bits each).",
+      example: 0,
+    }),
     score: z.number().openapi({ description: "Strength of the match, 0 to 1.", example: 0.97 }),
   })
   .openapi("SoftBindingMatch");
@@ -162,7 +166,10 @@ const RelatedPublicationSchema = z
       .literal("fingerprint")
       .openapi({ description: "How the similarity was found: a perceptual or content fingerprint.", example: "fingerprint" }),
     algorithm: z.string().openapi({ description: "The fingerprint algorithm.", example: "iscc-image" }),
-    distance: z.number().int().openapi({ description: "Hamming distance (0: identical fingerprint).", example: 0 }),
+    distance: z.number().int().openapi({
+      description: "Hamming distance (0: identical fingerprint; `chromaprint`: differing bits over the aligned frames).",
+      example: 0,
+    }),
   })
   .openapi("RelatedPublication");
 

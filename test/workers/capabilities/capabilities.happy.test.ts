@@ -53,15 +53,21 @@ describe("capabilities and catalogs", () => {
     );
     // The watermark and fingerprint pipelines (our wasm kernels) cover the five decoded image types.
     const decodedImages = ["image/avif", "image/jpeg", "image/png", "image/tiff", "image/webp"];
-    for (const id of [
-      "rcp_system_watermark_then_sign",
-      "rcp_system_watermark_only",
-      "rcp_system_express_watermark_then_sign",
-      "rcp_system_sign",
-    ]) {
+    for (const id of ["rcp_system_watermark_then_sign", "rcp_system_watermark_only", "rcp_system_express_watermark_then_sign"]) {
       expect(recipes[id].availability, id).toMatchObject({ available: true });
       expect([...recipes[id].active.supported_media_types].sort(), id).toEqual(decodedImages);
     }
+    // #20: signing with fingerprints also covers the audio the decoders read and the manifest embeds into (WAV, MP3;
+    // FLAC is signed on the structural lane, AAC has no decoder here).
+    expect([...recipes.rcp_system_sign.active.supported_media_types].sort()).toEqual(["audio/mpeg", "audio/wav", ...decodedImages]);
+    for (const name of ["chromaprint", "iscc-audio"]) {
+      const audio = body.fingerprint_algorithms.find((a: { algorithm: string }) => a.algorithm === name);
+      expect(audio.availability, name).toMatchObject({ available: true });
+    }
+    const chromaprint = body.fingerprint_algorithms.find((a: { algorithm: string }) => a.algorithm === "chromaprint");
+    expect(chromaprint.default).toBe(true);
+    const audfprint = body.fingerprint_algorithms.find((a: { algorithm: string }) => a.algorithm === "audfprint");
+    expect(audfprint.availability).toMatchObject({ available: false, reason: "capability_not_installed" });
     const learned = body.watermark_algorithms.find((a: { algorithm: string }) => a.algorithm === "pixelseal");
     expect(learned.availability).toMatchObject({ available: false, reason: "model_weights_not_installed" });
     const ours = body.watermark_algorithms.find((a: { algorithm: string }) => a.algorithm === "svc-wm-tiledss-1");
