@@ -47,6 +47,7 @@ export async function audioFingerprintStep(
   admitted: AdmittedRequest,
   source: ObjectRow,
 ): Promise<FingerprintOutput> {
+  if (admitted.fingerprint_algorithms.length === 0) return { fingerprints: [] };
   const bytes = await readHead(env.OBJECTS, source.r2Key, source.etag);
   if (!bytes) throw new StepFailure("svc.jobs.source_unavailable", "The audio to fingerprint could not be read back unchanged.");
   const computed = await chromaprintOf(audio, bytes, source.mediaType, { maxSeconds: AUDIO_FINGERPRINT_MAX_SECONDS });
