@@ -323,18 +323,27 @@ for (const [ci, clip] of clips.entries()) {
           expectedOffset,
           ...stats(b.q, fp, b.a),
         });
-      for (const [mname, mask] of Object.entries(MASKS)) {
-        const own = indexHits(q, fp, mask);
-        const others = clips.filter((_, oi) => oi !== ci).map((o) => indexHits(q, o.fp, mask));
-        hitRows.push({
-          clip: clip.name,
-          tx: name,
-          mask: mname,
-          frames: q.length,
-          own,
-          otherMax: Math.max(...others),
-          otherMean: others.reduce((x, y) => x + y, 0) / others.length,
-        });
+      // The index lookup with the phase-0 query, and with all 4 phases' values (a query looks each of them up).
+      const phases = [0, 1, 2, 3].map((k) =>
+        fingerprint(tpcm.subarray(Math.round((k * 1365 * trate) / 11025 / 4) * channels), trate, channels),
+      );
+      for (const [label, values] of [
+        [name, q],
+        [`${name} (4 phases)`, Uint32Array.from(new Set(phases.flatMap((p) => Array.from(p))))],
+      ]) {
+        for (const [mname, mask] of Object.entries(MASKS)) {
+          const own = indexHits(values, fp, mask);
+          const others = clips.filter((_, oi) => oi !== ci).map((o) => indexHits(values, o.fp, mask));
+          hitRows.push({
+            clip: clip.name,
+            tx: label,
+            mask: mname,
+            frames: values.length,
+            own,
+            otherMax: Math.max(...others),
+            otherMean: others.reduce((x, y) => x + y, 0) / others.length,
+          });
+        }
       }
     }
     // False-match side: the same query against every other clip's original, any offset, same minimum overlap.
@@ -416,13 +425,20 @@ for (const t of txNames) {
 console.log(
   "\nEXACT-VALUE INDEX HITS of excerpt queries: query values found anywhere in the own reference vs the most in any unrelated clip",
 );
-console.log("transformation          mask    frames  own med  own min   other max  other mean");
+console.log("transformation                      mask   values  own med  own min   other max  other mean");
 for (const t of [...new Set(hitRows.map((r) => r.tx))]) {
   for (const m of Object.keys(MASKS)) {
     const rows = hitRows.filter((r) => r.tx === t && r.mask === m);
     const own = rows.map((r) => r.own);
     console.log(
-      `${t.padEnd(22)}  ${m.padEnd(6)}  ${String(rows[0].frames).padStart(6)}  ${String(q(own, 0.5)).padStart(7)}  ${String(Math.min(...own)).padStart(7)}   ${String(Math.max(...rows.map((r) => r.otherMax))).padStart(9)}  ${(rows.reduce((x, r) => x + r.otherMean, 0) / rows.length).toFixed(2).padStart(10)}`,
+      `${t.padEnd(34)}  ${m.padEnd(6)}  ${String(
+        q(
+          rows.map((r) => r.frames),
+          0.5,
+        ),
+      ).padStart(
+        6,
+      )}  ${String(q(own, 0.5)).padStart(7)}  ${String(Math.min(...own)).padStart(7)}   ${String(Math.max(...rows.map((r) => r.otherMax))).padStart(9)}  ${(rows.reduce((x, r) => x + r.otherMean, 0) / rows.length).toFixed(2).padStart(10)}`,
     );
   }
 }
