@@ -5,6 +5,13 @@
  * search seeded by exact hash hits can miss one when few values survive a re-encode intact.
  */
 
+/**
+ * Bit error rate at or under which an alignment of at least 40 frames (~5 s) counts as the same recording
+ * (bench/audio-fingerprint-recall.mjs: true pairs, including 10-s excerpts re-encoded as MP3 64k, stayed <= 8 %;
+ * the best alignment of any query against unrelated audio stayed >= 30 %).
+ */
+export const CHROMAPRINT_MATCH_MAX_BER = 0.2;
+
 export interface Alignment {
   /** Frame of the reference where the query's first frame falls (negative: the query starts before it). */
   offset: number;

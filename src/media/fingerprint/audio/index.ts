@@ -4,7 +4,7 @@
  * Content-Code Audio v0 derived from it, and the aligner that compares two fingerprints.
  */
 
-export { type Alignment, type AlignOptions, alignFingerprints } from "./align";
+export { type Alignment, type AlignOptions, alignFingerprints, CHROMAPRINT_MATCH_MAX_BER } from "./align";
 export {
   CHROMAPRINT_DEFAULT_MAX_FRAMES,
   CHROMAPRINT_FRAMES_PER_SECOND,
