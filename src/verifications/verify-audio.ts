@@ -1,6 +1,6 @@
 import type { Bindings } from "../env";
 import { chromaprintOf } from "../media/audio";
-import { alignFingerprints, isccAudioCode } from "../media/fingerprint/audio";
+import { alignFingerprints, CHROMAPRINT_MATCH_MAX_BER, isccAudioCode } from "../media/fingerprint/audio";
 import { decodeIsccUnit } from "../media/fingerprint/codes";
 import type { AudioServices } from "../media/types";
 import { hex } from "../platform/bytes";
@@ -21,7 +21,6 @@ export const AUDIO_VERIFY_MAX_SECONDS = 120;
  * CHROMAPRINT_MATCH_MAX_BER of their bits over at least this many frames (about 5 seconds): a shorter overlap says too little.
  */
 export const CHROMAPRINT_MIN_OVERLAP = 40;
-const CHROMAPRINT_MATCH_MAX_BER = 0.2; // TODO(merge): the aligner's own constant
 
 const FINGERPRINT_CANDIDATES = 10;
 
