@@ -221,7 +221,7 @@ describe("WAV sample formats (built from the 16-bit fixture)", () => {
 
   it("float to s16 as swresample: round to nearest, ties to even, clipped", () => {
     const s = (x: number) => s16FromFloat(x / 32768);
-    expect([s(0.5), s(1.5), s(2.5), s(-0.5), s(-1.5), s(-2.5), s(0.49), s(-0.51)]).toEqual([0, 2, 2, -0, -2, -2, 0, -1]);
+    expect([s(0.5), s(1.5), s(2.5), s(-0.5), s(-1.5), s(-2.5), s(0.49), s(-0.51)]).toEqual([0, 2, 2, 0, -2, -2, 0, -1]);
     expect([s16FromFloat(1), s16FromFloat(-1), s16FromFloat(1.5), s16FromFloat(-7), s16FromFloat(Number.NaN)]).toEqual([
       32767, -32768, 32767, -32768, 0,
     ]);

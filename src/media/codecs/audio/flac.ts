@@ -92,14 +92,16 @@ export async function decodeFlac(
     if (!BIT_DEPTHS.includes(bits) || out.sampleRate !== info.sampleRate || channels !== info.channels) return false;
     if (!writer.started) writer.start(info.sampleRate, channels);
     const scale = 2 ** (bits - 1) - 1;
-    const shift = 2 ** Math.max(0, bits - 16);
-    const up = bits === 8 ? 256 : 1;
     const planes = out.channelData;
     writer.push(n, (o, at, from, count) => {
       for (let c = 0; c < channels; c++) {
         const plane = planes[c]!;
-        for (let f = 0, k = at * channels + c; f < count; f++, k += channels)
-          o[k] = Math.floor(Math.round(plane[from + f]! * scale) / shift) * up;
+        let k = at * channels + c;
+        const end = from + count;
+        if (bits === 16) for (let f = from; f < end; f++, k += channels) o[k] = Math.round(plane[f]! * scale);
+        else if (bits === 8) for (let f = from; f < end; f++, k += channels) o[k] = Math.round(plane[f]! * scale) * 256;
+        // 24/32 bits: FFmpeg's s32 → s16 is an arithmetic shift (floor), not a rounding.
+        else for (let f = from; f < end; f++, k += channels) o[k] = Math.floor(Math.round(plane[f]! * scale) / 2 ** (bits - 16));
       }
     });
     return true;
@@ -118,7 +120,8 @@ export async function decodeFlac(
       // Input without frames (garbage, or a hostile run of near-headers) is not read through: see the constant.
       if (sinceFrame >= MAX_BYTES_WITHOUT_FRAME) ended = true;
     }
-      if (!ended && !writer.full) take(await decoder.finish());
+    // The last frame (whole only at the end of the input); past the limit, its frames mark the decode truncated.
+    if (!ended) take(await decoder.finish());
   } finally {
     decoder.free();
   }
