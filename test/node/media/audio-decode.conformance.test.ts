@@ -300,6 +300,45 @@ describe("hostile files: a status, never a throw or a hang", () => {
     });
   }
 
+  it("FLAC: 2 MB of crafted frame headers (CRC-8 right, no frame ends) fail in linear time", async () => {
+    const crc8 = (bytes: number[]) => {
+      let c = 0;
+      for (const x of bytes) {
+        c ^= x;
+        for (let k = 0; k < 8; k++) c = c & 0x80 ? ((c << 1) ^ 0x07) & 0xff : (c << 1) & 0xff;
+      }
+      return c;
+    };
+    const head = fixture("speech-music.flac").slice(0, 42);
+    head[4] = 0x80; // STREAMINFO is the last block
+    const file = new Uint8Array(42 + (2 << 20));
+    file.set(head);
+    // Headers for 4096-sample 16-bit stereo 44.1 kHz frames every 16 bytes (the package's own frame finder spent
+    // about a minute of CPU on this).
+    for (let at = 42, n = 0; at + 6 <= file.length; at += 16, n++) {
+      const h = [0xff, 0xf8, 0xc9, 0x18, n & 0x3f];
+      file.set([...h, crc8(h)], at);
+    }
+    const cpu = process.cpuUsage();
+    const { result } = await collect(decoder, file, "audio/flac");
+    const { user, system } = process.cpuUsage(cpu);
+    expect(result).toEqual({ status: "failed", message: "no FLAC audio could be decoded (FLAC stream too damaged to resynchronise)" });
+    expect((user + system) / 1000).toBeLessThan(1500);
+  });
+
+  it("FLAC: a damaged frame is dropped and decoding resumes at the next one", async () => {
+    const flac = fixture("speech-music.flac");
+    const whole = (await collect(decoder, flac, "audio/flac")).pcm;
+    const damaged = flac.slice();
+    damaged[Math.floor(flac.length / 2)] ^= 0x55;
+    const { result, pcm } = await collect(decoder, damaged, "audio/flac");
+    expect(result).toMatchObject({ status: "decoded", channels: 2 });
+    const frames = (result as { frames: number }).frames;
+    // One 4096-sample block lost, the rest intact: the decode ends as the undamaged one does.
+    expect(frames).toBe(308_700 - 4096);
+    expect(pcm.subarray(pcm.length - 200_000)).toEqual(whole.subarray(whole.length - 200_000));
+  });
+
   it("a throwing sink gives failed, not a throw", async () => {
     const result = await decoder.decode(fixture("speech-music.wav"), "audio/wav", {
       start() {},

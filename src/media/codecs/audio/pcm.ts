@@ -85,9 +85,9 @@ export class PcmWriter {
 }
 
 /** Audio data as a result, or why none was decoded. */
-export function finish(writer: PcmWriter, what: string) {
+export function finish(writer: PcmWriter, what: string, why?: string | null) {
   writer.flush();
-  if (writer.frames === 0) return { status: "failed" as const, message: `no ${what} audio could be decoded` };
+  if (writer.frames === 0) return { status: "failed" as const, message: `no ${what} audio could be decoded${why ? ` (${why})` : ""}` };
   return {
     status: "decoded" as const,
     sampleRate: writer.sampleRate,
