@@ -271,6 +271,18 @@ describe("other channel layouts and depths (encoded here by FFmpeg from the WAV)
     expect(compare(pcm, ffmpegS16(path)).maxDiff).toBeLessThanOrEqual(1);
   });
 
+  for (const [rate, kbps] of [
+    [22050, "32k"],
+    [8000, "16k"],
+  ] as const) {
+    it(`MPEG-${rate === 8000 ? "2.5" : "2"} layer III at ${rate} Hz: within 1 LSB of FFmpeg, same length`, async () => {
+      const path = encode(`low-${rate}.mp3`, ["-ar", String(rate), "-c:a", "libmp3lame", "-b:a", kbps]);
+      const { result, pcm } = await collect(decoder, new Uint8Array(readFileSync(path)), "audio/mpeg");
+      expect(result).toMatchObject({ status: "decoded", channels: 2, sampleRate: rate });
+      expect(compare(pcm, ffmpegS16(path)).maxDiff).toBeLessThanOrEqual(1);
+    });
+  }
+
   it("24-bit 6-channel FLAC: as FFmpeg's s32 → s16 (a shift)", async () => {
     const path = encode("deep.flac", [
       "-af",
