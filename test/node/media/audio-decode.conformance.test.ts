@@ -221,7 +221,7 @@ describe("WAV sample formats (built from the 16-bit fixture)", () => {
 
   it("float to s16 as swresample: round to nearest, ties to even, clipped", () => {
     const s = (x: number) => s16FromFloat(x / 32768);
-    expect([s(0.5), s(1.5), s(2.5), s(-0.5), s(-1.5), s(-2.5), s(0.49), s(-0.51)]).toEqual([0, 2, 2, -0, -2, -2, 0, -1]);
+    expect([s(0.5), s(1.5), s(2.5), s(-0.5), s(-1.5), s(-2.5), s(0.49), s(-0.51)]).toEqual([0, 2, 2, 0, -2, -2, 0, -1]);
     expect([s16FromFloat(1), s16FromFloat(-1), s16FromFloat(1.5), s16FromFloat(-7), s16FromFloat(Number.NaN)]).toEqual([
       32767, -32768, 32767, -32768, 0,
     ]);
@@ -232,12 +232,15 @@ describe("signed-style files decode as their unsigned originals", () => {
   const payload = manifestLike(20_001);
   const cases: [AudioFixtureName, (b: Uint8Array) => Uint8Array][] = [
     ["speech-music.wav", (b) => wavWithC2paChunk(b, payload)],
+    ["speech-music.wav", (b) => wavWithC2paChunk(b, payload, "at-end")],
+    // Some taggers put an ID3v2 tag in front of "fLaC" (not in the format; FFmpeg reads through it too).
+    ["speech-music.flac", (b) => mp3WithGeob(b, payload, 0)],
     ["speech-music-128k.mp3", (b) => mp3WithGeob(b, payload)],
     ["speech-music-48k-64k.mp3", (b) => mp3WithGeob(b, payload, 0)],
     ["speech-music.flac", (b) => flacWithApplicationBlock(b, payload)],
   ];
-  for (const [name, sign] of cases) {
-    it(name, async () => {
+  for (const [i, [name, sign]] of cases.entries()) {
+    it(`${name} (${i})`, async () => {
       const want = AUDIO_FIXTURES[name];
       const { result, pcm } = await collect(decoder, sign(fixture(name)), want.type);
       expect(result).toEqual({
@@ -271,6 +274,18 @@ describe("other channel layouts and depths (encoded here by FFmpeg from the WAV)
     expect(compare(pcm, ffmpegS16(path)).maxDiff).toBeLessThanOrEqual(1);
   });
 
+  for (const [rate, kbps] of [
+    [22050, "32k"],
+    [8000, "16k"],
+  ] as const) {
+    it(`MPEG-${rate === 8000 ? "2.5" : "2"} layer III at ${rate} Hz: within 1 LSB of FFmpeg, same length`, async () => {
+      const path = encode(`low-${rate}.mp3`, ["-ar", String(rate), "-c:a", "libmp3lame", "-b:a", kbps]);
+      const { result, pcm } = await collect(decoder, new Uint8Array(readFileSync(path)), "audio/mpeg");
+      expect(result).toMatchObject({ status: "decoded", channels: 2, sampleRate: rate });
+      expect(compare(pcm, ffmpegS16(path)).maxDiff).toBeLessThanOrEqual(1);
+    });
+  }
+
   it("24-bit 6-channel FLAC: as FFmpeg's s32 → s16 (a shift)", async () => {
     const path = encode("deep.flac", [
       "-af",
@@ -299,6 +314,46 @@ describe("hostile files: a status, never a throw or a hang", () => {
       expect(performance.now() - started).toBeLessThan(2000);
     });
   }
+
+  it("FLAC: 2 MB of crafted frame headers (CRC-8 right, no frame ends) fail in linear time", async () => {
+    const crc8 = (bytes: number[]) => {
+      let c = 0;
+      for (const x of bytes) {
+        c ^= x;
+        for (let k = 0; k < 8; k++) c = c & 0x80 ? ((c << 1) ^ 0x07) & 0xff : (c << 1) & 0xff;
+      }
+      return c;
+    };
+    const head = fixture("speech-music.flac").slice(0, 42);
+    head[4] = 0x80; // STREAMINFO is the last block
+    const file = new Uint8Array(42 + (2 << 20));
+    file.set(head);
+    // Headers for 4096-sample 16-bit stereo 44.1 kHz frames every 16 bytes (the package's own frame finder spent
+    // about a minute of CPU on this).
+    for (let at = 42, n = 0; at + 6 <= file.length; at += 16, n++) {
+      const h = [0xff, 0xf8, 0xc9, 0x18, n & 0x3f];
+      file.set([...h, crc8(h)], at);
+    }
+    const cpu = process.cpuUsage();
+    const { result } = await collect(decoder, file, "audio/flac");
+    const { user, system } = process.cpuUsage(cpu);
+    expect(result).toEqual({ status: "failed", message: "no FLAC audio could be decoded (FLAC stream too damaged to resynchronise)" });
+    expect((user + system) / 1000).toBeLessThan(1500);
+  });
+
+  it("FLAC: a damaged frame is dropped and decoding resumes at the next one", async () => {
+    const flac = fixture("speech-music.flac");
+    const whole = (await collect(decoder, flac, "audio/flac")).pcm;
+    const damaged = flac.slice();
+    const middle = Math.floor(flac.length / 2);
+    damaged[middle] = damaged[middle]! ^ 0x55;
+    const { result, pcm } = await collect(decoder, damaged, "audio/flac");
+    expect(result).toMatchObject({ status: "decoded", channels: 2 });
+    const frames = (result as { frames: number }).frames;
+    // One 4096-sample block lost, the rest intact: the decode ends as the undamaged one does.
+    expect(frames).toBe(308_700 - 4096);
+    expect(pcm.subarray(pcm.length - 200_000)).toEqual(whole.subarray(whole.length - 200_000));
+  });
 
   it("a throwing sink gives failed, not a throw", async () => {
     const result = await decoder.decode(fixture("speech-music.wav"), "audio/wav", {

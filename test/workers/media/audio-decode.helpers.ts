@@ -66,9 +66,9 @@ export const HOSTILE: readonly [file: string, type: string, status: "failed" | "
   ["hostile/flac-cut-in-streaminfo.flac", "audio/flac", "failed"],
   ["hostile/flac-block-size-absurd.flac", "audio/flac", "failed"],
   ["hostile/flac-no-frames.flac", "audio/flac", "failed"],
-  ["hostile/garbage.bin", "audio/wav", "failed"],
-  ["hostile/garbage.bin", "audio/mpeg", "failed"],
-  ["hostile/garbage.bin", "audio/flac", "failed"],
+  ["hostile/garbage.mp3", "audio/wav", "failed"],
+  ["hostile/garbage.mp3", "audio/mpeg", "failed"],
+  ["hostile/garbage.mp3", "audio/flac", "failed"],
   ["speech-music-96k.m4a", "audio/mp4", "unsupported"],
   ["speech-music-96k.m4a", "audio/aac", "unsupported"],
   ["speech-music.wav", "audio/ogg", "unsupported"],
@@ -152,13 +152,15 @@ export function manifestLike(length: number): Uint8Array {
   return out;
 }
 
-/** The WAV with a `C2PA` chunk (odd-sized, so padded) inserted before its data chunk, as c2pa-rs places it. */
-export function wavWithC2paChunk(wav: Uint8Array, payload: Uint8Array): Uint8Array {
+/** The WAV with a `C2PA` chunk (odd-sized, so padded) before its data chunk, or after it (at the end of the file). */
+export function wavWithC2paChunk(wav: Uint8Array, payload: Uint8Array, where: "before-data" | "at-end" = "before-data"): Uint8Array {
   let at = 12;
-  while (String.fromCharCode(...wav.subarray(at, at + 4)) !== "data") {
-    const size = wav[at + 4]! | (wav[at + 5]! << 8) | (wav[at + 6]! << 16) | (wav[at + 7]! << 24);
-    at += 8 + size + (size & 1);
-  }
+  if (where === "at-end") at = wav.length;
+  else
+    while (String.fromCharCode(...wav.subarray(at, at + 4)) !== "data") {
+      const size = wav[at + 4]! | (wav[at + 5]! << 8) | (wav[at + 6]! << 16) | (wav[at + 7]! << 24);
+      at += 8 + size + (size & 1);
+    }
   const chunk = concat(ascii("C2PA"), le32(payload.length), payload, payload.length & 1 ? new Uint8Array(1) : new Uint8Array(0));
   const out = concat(wav.subarray(0, at), chunk, wav.subarray(at));
   out.set(le32(out.length - 8), 4);

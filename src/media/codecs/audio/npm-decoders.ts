@@ -33,22 +33,16 @@ export async function newMpegDecoder(module: WebAssembly.Module): Promise<MPEGDe
   return decoder;
 }
 
-type FlacChunk = DecodedChunk & { bitDepth: number };
+export type FlacChunk = DecodedChunk & { bitDepth: number };
 
-export interface FlacStream {
-  decode(bytes: Uint8Array): Promise<FlacChunk>;
-  /** The last frame (known to be whole only at the end of the input). */
-  finish(): Promise<FlacChunk>;
+/** libFLAC fed whole frames (found by flac.ts: the package's own frame finder, codec-parser, is not used). */
+export interface FlacFrameDecoder {
+  decodeFrames(frames: Uint8Array[]): Promise<FlacChunk>;
   free(): void;
 }
 
-interface FlacDecoderInternals {
+interface FlacDecoderInternals extends FlacFrameDecoder {
   ready: Promise<void>;
-  decode(bytes: Uint8Array): Promise<FlacChunk>;
-  decodeFrames(frames: unknown[]): Promise<FlacChunk>;
-  flush(): Promise<FlacChunk>;
-  free(): void;
-  _codecParser?: { flush(): Iterable<unknown> } | null;
   _decoder?: WithModule;
 }
 
@@ -79,21 +73,11 @@ function injectingFlacClass(module: WebAssembly.Module): new () => FLACDecoder {
   return cls;
 }
 
-/** A new libFLAC decoder (frames found by codec-parser, as the package does). */
-export async function newFlacDecoder(module: WebAssembly.Module): Promise<FlacStream> {
+/** A new libFLAC decoder, fed through the package's public decodeFrames. */
+export async function newFlacDecoder(module: WebAssembly.Module): Promise<FlacFrameDecoder> {
   const Cls = injectingFlacClass(module);
   const decoder = new Cls() as unknown as FlacDecoderInternals;
   if (decoder._decoder?._module !== module) throw new Error("@wasm-audio-decoders/flac did not take the injected module (glue changed?)");
   await decoder.ready;
-  return {
-    decode: (bytes) => decoder.decode(bytes),
-    // The package's flush() also resets, which instantiates a second 16 MB wasm instance for nothing: take the
-    // parser's last frame and decode it (its public decodeFrames) instead.
-    finish: async () => {
-      const parser = decoder._codecParser;
-      if (!parser) return decoder.flush();
-      return decoder.decodeFrames([...parser.flush()]);
-    },
-    free: () => decoder.free(),
-  };
+  return decoder;
 }

@@ -3,15 +3,15 @@ import type { AudioSink } from "./types";
 /** Most frames in one sink write: one second at 48 kHz (less than a second above that rate). */
 const MAX_CHUNK_FRAMES = 48_000;
 
+/** 1.5 · 2^52: adding and subtracting it rounds a double to an integer, ties to even (the FPU's default mode). */
+const ROUNDER = 6755399441055744;
+
 /**
  * A float sample to 16-bit as FFmpeg's swresample converts flt/dbl to s16 (`av_clip_int16(lrintf(x * 32768))`):
  * round to nearest, ties to even, then clip; so our PCM is what fpcalc's decode gives for the same float samples.
  */
 export function s16FromFloat(x: number): number {
-  const v = x * 32768;
-  let r = Math.round(v);
-  // Math.round breaks ties upwards; lrintf (default rounding mode) breaks them to even.
-  if (r - v === 0.5 && (r & 1) !== 0) r -= 1;
+  const r = x * 32768 + ROUNDER - ROUNDER;
   if (r > 32767) return 32767;
   if (r < -32768) return -32768;
   return Number.isNaN(r) ? 0 : r;
@@ -85,9 +85,9 @@ export class PcmWriter {
 }
 
 /** Audio data as a result, or why none was decoded. */
-export function finish(writer: PcmWriter, what: string) {
+export function finish(writer: PcmWriter, what: string, why?: string | null) {
   writer.flush();
-  if (writer.frames === 0) return { status: "failed" as const, message: `no ${what} audio could be decoded` };
+  if (writer.frames === 0) return { status: "failed" as const, message: `no ${what} audio could be decoded${why ? ` (${why})` : ""}` };
   return {
     status: "decoded" as const,
     sampleRate: writer.sampleRate,
