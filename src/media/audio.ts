@@ -6,7 +6,7 @@ import type { AudioServices, ChromaprintStream } from "./types";
  */
 
 export type AudioFingerprintResult =
-  /** `seconds`: the audio fingerprinted; `truncated`: the file goes on past it (a cap, or bytes cut short). */
+  /** `seconds`: the audio fingerprinted; `truncated`: the audio goes on past `maxSeconds`. */
   | { status: "computed"; frames: Uint32Array; seconds: number; truncated: boolean }
   | { status: "unsupported"; message: string }
   | { status: "failed"; message: string };

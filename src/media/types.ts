@@ -291,29 +291,35 @@ export interface ImageServices {
   fingerprinters: ReadonlyMap<string, Fingerprinter>;
 }
 
-/**
- * Receives decoded audio a chunk at a time as interleaved signed 16-bit PCM (what Chromaprint takes). Invariant:
- * `start` is called once, before any `write`; chunks are bounded (about a second), valid only during the call.
- */
+/** Where decoded audio goes a chunk at a time: interleaved signed 16-bit PCM (what Chromaprint takes). */
 export interface AudioSink {
+  /** Called once, before any `write`. */
   start(sampleRate: number, channels: number): void;
+  /** Whole frames (a multiple of `channels` samples), at most one second of them; the array is the sink's to keep. */
   write(interleaved: Int16Array): void;
 }
 
 export type AudioDecodeResult =
-  /** `truncated`: decoding stopped at `maxSeconds` (or the bytes ended inside the audio); the sink got what came before. */
+  /** `frames` went to the sink; `truncated` when `maxSeconds` stopped the decode before the end of the audio. */
   | { status: "decoded"; sampleRate: number; channels: number; frames: number; truncated: boolean }
-  /** A media type, or a coding inside it (e.g. AAC in M4A), that no decoder here handles. */
+  /** A media type (or coding, e.g. AAC in M4A) no decoder here handles. */
   | { status: "unsupported"; message: string }
+  /** Corrupt or truncated beyond use (no audio frame could be decoded). The sink may have been started. */
   | { status: "failed"; message: string };
 
+export interface AudioDecodeOptions {
+  /** Stop after this many seconds of audio (the result says `truncated`). */
+  maxSeconds?: number;
+}
+
 /**
- * Decodes audio files into an AudioSink. Invariant: never holds the whole decoded audio (memory bounded whatever the
- * length), never throws; on `failed` what the sink got is not to be used.
+ * Decodes a whole audio file to 16-bit PCM, streaming: the PCM goes to the sink in chunks of at most one second and
+ * nothing holds the whole of it, so memory stays bounded whatever the file's length (the file's bytes are the
+ * caller's). Never throws for bad input: every file gets a result.
  */
 export interface AudioDecoder {
   readonly mediaTypes: readonly string[];
-  decode(bytes: Uint8Array, mediaType: string, sink: AudioSink, options?: { maxSeconds?: number }): Promise<AudioDecodeResult>;
+  decode(bytes: Uint8Array, mediaType: string, sink: AudioSink, options?: AudioDecodeOptions): Promise<AudioDecodeResult>;
 }
 
 /**

@@ -14,8 +14,11 @@ import type { DurableFacts, SoftBindingMatch } from "./verdict";
  * watermark is not part of this deployment yet: reported as not computed.
  */
 
-/** What of a file being verified is fingerprinted: its first two minutes (an excerpt that long, or a whole song, is found). */
-export const AUDIO_VERIFY_MAX_SECONDS = 120;
+/**
+ * What of a file being verified is fingerprinted: its first minute (a copy of a whole song is found by its first
+ * minute, an excerpt by all of it). Decoding costs about 0.4 s of CPU per minute of MP3, so a request stays bounded.
+ */
+export const AUDIO_VERIFY_MAX_SECONDS = 60;
 /**
  * A Chromaprint candidate counts as the same recording when its aligned frames differ in at most
  * CHROMAPRINT_MATCH_MAX_BER of their bits over at least this many frames (about 5 seconds): a shorter overlap says too little.
