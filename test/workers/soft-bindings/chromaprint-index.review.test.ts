@@ -66,7 +66,8 @@ describe("review: the Chromaprint lookup under frames repeated across the index"
     const song = recording(4711, 1200);
     const ids: string[] = [];
     // Publication ids are random in production: the earliest one need not sort first by id.
-    for (let k = 0; k < 24; k++) ids.push(await publish(`rvsame${String(99 - k).padStart(12, "0")}`, song, "ten_manymanymanymany", 100 + k));
+    for (let k = 0; k < 24; k++)
+      ids.push(await publish(`rvsame${String(99 - k).padStart(12, "0")}`, song, "ten_manymanymanymany", 100 + k));
     const found = await indexMatches(db, { exact: [], chromaprint: { frames: song.slice(200, 300) } });
     expect(found.chromaprint[0]?.publication_id).toBe(ids[0]);
   });
