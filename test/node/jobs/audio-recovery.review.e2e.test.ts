@@ -52,6 +52,23 @@ describe("review: audio signing jobs and verification", () => {
     expect(job.state, JSON.stringify(job)).not.toBe("failed");
   }, 60_000);
 
+  it("an AAC (M4A) recording is refused by the fingerprinting recipe at admission, cleanly (pins behaviour)", async () => {
+    const m4a = new Uint8Array(readFileSync(join(AUDIO, "..", "audio", "speech-music-96k.m4a")));
+    const { assetId } = await uploadAsset(svc, m4a, "audio/mp4", "speech.m4a");
+    const refused = await svc.call("POST", "/v1/sign", { body: { asset_id: assetId, recipe_id: "rcp_system_sign" }, idempotencyKey: true });
+    expect(refused.status, refused.text).toBe(422);
+    expect(refused.body.code).toBe("svc.sign.media_type_not_supported");
+  }, 60_000);
+
+  it("a WAV the decoder cannot read (MS ADPCM) ends rejected with an input code, not failed as 'not installed'", async () => {
+    const adpcm = ffmpeg(fixture("other.mp3"), "adpcm.wav", ["-t", "10", "-i", "IN", "-c:a", "adpcm_ms"]);
+    const { job } = await sign(adpcm, "audio/wav", "adpcm.wav");
+    expect(
+      job.state === "completed" || (job.state === "rejected" && job.error_code !== "svc.jobs.step_unavailable"),
+      JSON.stringify(job),
+    ).toBe(true);
+  }, 60_000);
+
   it("a signed file verifies against its own publication even when the same recording was published 6 times", async () => {
     const wav = ffmpeg(fixture("other.mp3"), "same.wav", ["-ss", "2", "-t", "12", "-i", "IN", "-c:a", "pcm_s16le"]);
     const signed: Uint8Array[] = [];
