@@ -69,6 +69,27 @@ describe("review: audio signing jobs and verification", () => {
     ).toBe(true);
   }, 60_000);
 
+  it("digital silence published with iscc-audio does not make every other silent file a fingerprint match", async () => {
+    const silence = ffmpeg(null, "silence.wav", ["-f", "lavfi", "-i", "anullsrc=r=44100:cl=stereo", "-t", "10", "-c:a", "pcm_s16le"]);
+    const { assetId } = await uploadAsset(svc, silence, "audio/wav", "silence.wav");
+    const job = await signAndWait(svc, assetId, "rcp_system_sign", 60_000, { fingerprint_algorithms: ["chromaprint", "iscc-audio"] });
+    // Whether or not such a recording is signed, a different silent file (30 s, mono, FLAC) says nothing about it.
+    const other = ffmpeg(null, "quiet.flac", ["-f", "lavfi", "-i", "anullsrc=r=48000:cl=mono", "-t", "30", "-c:a", "flac"]);
+    const verified = await svc.verify(other);
+    expect(verified.status, verified.text).toBe(200);
+    expect(verified.body.matches, `${job.state} ${verified.text}`).toEqual([]);
+  }, 60_000);
+
+  it("a published 523 Hz tone is not the publication of a 1000 Hz tone (Chromaprint frames without information)", async () => {
+    const tone = ffmpeg(null, "c5.wav", ["-f", "lavfi", "-i", "sine=f=523:r=44100", "-t", "10", "-c:a", "pcm_s16le"]);
+    const { assetId } = await uploadAsset(svc, tone, "audio/wav", "c5.wav");
+    const job = await signAndWait(svc, assetId, "rcp_system_sign", 60_000);
+    const other = ffmpeg(null, "b5.mp3", ["-f", "lavfi", "-i", "sine=f=1000:r=44100", "-t", "20", "-c:a", "libmp3lame", "-b:a", "128k"]);
+    const verified = await svc.verify(other);
+    expect(verified.status, verified.text).toBe(200);
+    expect(verified.body.matches, `${job.state} ${verified.text}`).toEqual([]);
+  }, 60_000);
+
   it("a signed file verifies against its own publication even when the same recording was published 6 times", async () => {
     const wav = ffmpeg(fixture("other.mp3"), "same.wav", ["-ss", "2", "-t", "12", "-i", "IN", "-c:a", "pcm_s16le"]);
     const signed: Uint8Array[] = [];
