@@ -9,7 +9,8 @@ export const IMAGE_PIPELINE_MEDIA_TYPES = ["image/jpeg", "image/png", "image/web
 
 /**
  * What the audio decoders (src/media/codecs/audio) decode: Chromaprint and the ISCC audio code work on these. AAC
- * (audio/mp4) has no decoder that fits a Worker here, so it is signed without fingerprints.
+ * (audio/mp4) has no decoder that fits a Worker here: it is not fingerprinted (rcp_system_sign refuses it; it is
+ * signed with rcp_system_sign_only) and verified without fingerprint signals.
  */
 export const AUDIO_PIPELINE_MEDIA_TYPES = ["audio/wav", "audio/flac", "audio/mpeg"];
 

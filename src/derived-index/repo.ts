@@ -95,27 +95,39 @@ export async function scanBindings(d1: D1Database, cursor: string, limit: number
   };
 }
 
-/** One scanned slice of pdq_bands (by publication): publications whose bands have no `pdq` soft binding left. */
+/**
+ * One scanned slice of the tables cut from bindings (pdq_bands, chromaprint_frames), by publication: publications
+ * whose PDQ bands have no `pdq` soft binding left, and those whose Chromaprint frames have no `chromaprint` one.
+ */
 export interface BandsSlice {
   scanned: number;
   orphans: string[];
+  frameOrphans: string[];
   next: string | null;
 }
 
 export async function scanBands(d1: D1Database, cursor: string, limit: number): Promise<BandsSlice> {
+  // Both tables' publications in one ordered pass (a merge of two index ranges, cut at `limit`), each checked
+  // against the binding it was cut from.
   const rows = await d1
     .prepare(
       `SELECT p.publication_id,
-              EXISTS (SELECT 1 FROM soft_bindings sb WHERE sb.publication_id = p.publication_id AND sb.algorithm = 'pdq') AS live
-         FROM (SELECT DISTINCT publication_id FROM pdq_bands WHERE publication_id > ? ORDER BY publication_id LIMIT ?) p`,
+              EXISTS (SELECT 1 FROM pdq_bands b WHERE b.publication_id = p.publication_id)
+                AND NOT EXISTS (SELECT 1 FROM soft_bindings sb WHERE sb.publication_id = p.publication_id AND sb.algorithm = 'pdq') AS stray_bands,
+              EXISTS (SELECT 1 FROM chromaprint_frames f WHERE f.publication_id = p.publication_id)
+                AND NOT EXISTS (SELECT 1 FROM soft_bindings sb WHERE sb.publication_id = p.publication_id AND sb.algorithm = 'chromaprint') AS stray_frames
+         FROM (SELECT publication_id FROM pdq_bands WHERE publication_id > ?1
+               UNION SELECT publication_id FROM chromaprint_frames WHERE publication_id > ?1
+               ORDER BY publication_id LIMIT ?2) p`,
     )
     .bind(cursor, limit)
-    .all<{ publication_id: string; live: number }>();
+    .all<{ publication_id: string; stray_bands: number; stray_frames: number }>();
   const list = rows.results;
   const last = list[list.length - 1];
   return {
     scanned: list.length,
-    orphans: list.filter((r) => r.live !== 1).map((r) => r.publication_id),
+    orphans: list.filter((r) => r.stray_bands === 1).map((r) => r.publication_id),
+    frameOrphans: list.filter((r) => r.stray_frames === 1).map((r) => r.publication_id),
     next: list.length < limit || !last ? null : last.publication_id,
   };
 }
@@ -128,6 +140,7 @@ export async function removeOrphans(
   d1: D1Database,
   bindings: readonly { publicationId: string; algorithm: string }[],
   bandPublications: readonly string[],
+  framePublications: readonly string[] = [],
 ): Promise<{ bindings: number; bands: number }> {
   const statements = [
     ...bindings.map((o) =>
@@ -147,17 +160,15 @@ export async function removeOrphans(
         )
         .bind(p),
     ),
-    // The Chromaprint frames of publications whose chromaprint binding was just removed (the frames are its index).
-    ...bindings
-      .filter((o) => o.algorithm === "chromaprint")
-      .map((o) =>
-        d1
-          .prepare(
-            `DELETE FROM chromaprint_frames WHERE publication_id = ?
+    // Chromaprint frames likewise (the frames are the chromaprint binding's index); counted with the bands.
+    ...[...new Set([...bindings.filter((o) => o.algorithm === "chromaprint").map((o) => o.publicationId), ...framePublications])].map((p) =>
+      d1
+        .prepare(
+          `DELETE FROM chromaprint_frames WHERE publication_id = ?
                AND NOT EXISTS (SELECT 1 FROM soft_bindings sb WHERE sb.publication_id = chromaprint_frames.publication_id AND sb.algorithm = 'chromaprint')`,
-          )
-          .bind(o.publicationId),
-      ),
+        )
+        .bind(p),
+    ),
   ];
   if (statements.length === 0) return { bindings: 0, bands: 0 };
   const results = await d1.batch(statements);

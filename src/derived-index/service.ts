@@ -3,8 +3,8 @@ import type { Bindings } from "../env";
 import { failRun, findRun, finishRun, removeOrphans, scanBands, scanBindings, startRun } from "./repo";
 
 /*
- * The derived-index reconciler (issue #18). The soft-binding index (`soft_bindings`, and `pdq_bands` cut from its PDQ
- * rows) is derived from publications: the publication batch writes it together with the asset. Anything that
+ * The derived-index reconciler (issue #18). The soft-binding index (`soft_bindings`, and `pdq_bands` and
+ * `chromaprint_frames` cut from its PDQ and Chromaprint rows; their removals are counted together as bands) is derived from publications: the publication batch writes it together with the asset. Anything that
  * removes an asset row or its publication outside that batch (a deletion, an operator's repair, a failed half of a
  * future migration) would leave entries that lookups can no longer resolve. This sweep removes those orphans.
  *
@@ -40,7 +40,7 @@ export async function reconcileDerivedIndex(env: Pick<Bindings, "DB">, now = Dat
       scanBindings(env.DB, run.bindingsCursor, limit),
       scanBands(env.DB, run.bandsCursor, limit),
     ]);
-    const removed = await removeOrphans(env.DB, bindings.orphans, bands.orphans);
+    const removed = await removeOrphans(env.DB, bindings.orphans, bands.orphans, bands.frameOrphans);
     const report: ReconcileReport = {
       scanned: bindings.scanned + bands.scanned,
       bindingsRemoved: removed.bindings,

@@ -7,7 +7,7 @@ export const JOB_ERROR_CODES = {
   "svc.jobs.sign_failed": "The C2PA engine could not sign this file.",
   "svc.jobs.output_invalid": "The signed output did not validate with the reference engine, so it was not published.",
   "svc.jobs.media_unsupported": "The engine does not support this media type.",
-  "svc.jobs.decode_failed": "The image could not be decoded for watermarking or fingerprinting.",
+  "svc.jobs.decode_failed": "The image or audio could not be decoded for watermarking or fingerprinting.",
   "svc.jobs.watermark_failed":
     "The watermark could not be embedded, or did not read back from the encoded output, so nothing was published.",
   "svc.jobs.fingerprint_failed": "A fingerprint could not be computed.",

@@ -153,10 +153,17 @@ function pdqProbeBinds(bits: Uint8Array): string[] {
  * unrelated recordings alike. The 32-bit frames travel as 8 hex digits each, big-endian (soft_bindings.bits).
  */
 export const CHROMAPRINT_SILENCE = 627964279;
-/** At most this many (frame, publication) pairs are read by one lookup: bounds a crafted or very common query. */
-const CHROMAPRINT_PAIR_LIMIT = 20_000;
-/** Publications (at their best shift) one lookup hands back for confirmation. */
-export const CHROMAPRINT_CANDIDATES = 5;
+/**
+ * A probe value indexed more often than this says little about which recording it is (a common frame, or a loop
+ * published many times): it is not used, so no value can take a lookup's work for itself and crowd out the others.
+ * Each probe reads at most this many index rows (plus one to count), so a lookup's work is bounded by its probes.
+ * The price: a recording published more than this many times is found only through its less common frames.
+ */
+export const CHROMAPRINT_VALUE_POSTINGS = 256;
+/** A (publication, shift) needs this many agreeing probes to be a candidate (one or two agree by chance). */
+export const CHROMAPRINT_MIN_VOTES = 3;
+/** Publications (at their best shift) one lookup hands back for confirmation (as many as an image lookup). */
+export const CHROMAPRINT_CANDIDATES = 10;
 
 export function chromaprintFramesHex(frames: Uint32Array): string {
   let out = "";
@@ -257,20 +264,24 @@ export async function indexMatches(
         )
         .bind(...pdqProbeBinds(pdq.bits), ...probedFilter.binds),
     );
-  // Chromaprint: the publications whose indexed frames agree with the query's at one shift, most votes first, with
-  // their frames for the caller's confirmation (the pairs read are bounded, see CHROMAPRINT_PAIR_LIMIT).
+  // Chromaprint: the publications whose indexed frames agree with the query's at one shift, most votes first (ties:
+  // the earliest publication), with their frames for the caller's confirmation. Probe values indexed more than
+  // CHROMAPRINT_VALUE_POSTINGS times are left out (counted with a bounded read each), so the work is bounded per probe.
   const chromaprint = queries.chromaprint;
   if (chromaprint)
     statements.push(
       db
         .prepare(
-          `SELECT v.publication_id, v.shift, v.votes, sb.bits, a.manifest_label ${from}
-             JOIN (SELECT publication_id, shift, COUNT(*) AS votes
-                     FROM (SELECT cf.publication_id, cf.position - j.key AS shift FROM json_each(?) AS j CROSS JOIN chromaprint_frames AS cf
-                            WHERE cf.value = j.value LIMIT ${CHROMAPRINT_PAIR_LIMIT})
-                    GROUP BY publication_id, shift ORDER BY votes DESC, publication_id LIMIT ${4 * CHROMAPRINT_CANDIDATES}) AS v
-               ON v.publication_id = sb.publication_id
-            WHERE sb.algorithm = 'chromaprint'${probedFilter.sql} ORDER BY v.votes DESC, sb.created_at ASC`,
+          `WITH probes AS (SELECT j.key AS position, j.value AS value FROM json_each(?) AS j WHERE j.value IS NOT NULL),
+                usable AS (SELECT position, value FROM probes
+                            WHERE (SELECT COUNT(*) FROM (SELECT 1 FROM chromaprint_frames AS c WHERE c.value = probes.value LIMIT ${CHROMAPRINT_VALUE_POSTINGS + 1})) <= ${CHROMAPRINT_VALUE_POSTINGS}),
+                votes AS (SELECT cf.publication_id, cf.position - u.position AS shift, COUNT(*) AS votes
+                            FROM usable AS u CROSS JOIN chromaprint_frames AS cf WHERE cf.value = u.value
+                           GROUP BY cf.publication_id, shift HAVING votes >= ${CHROMAPRINT_MIN_VOTES})
+           SELECT v.publication_id, v.shift, v.votes, sb.bits, a.manifest_label ${from}
+             JOIN votes AS v ON v.publication_id = sb.publication_id
+            WHERE sb.algorithm = 'chromaprint'${probedFilter.sql}
+            ORDER BY v.votes DESC, sb.created_at ASC, sb.publication_id ASC LIMIT ${4 * CHROMAPRINT_CANDIDATES}`,
         )
         .bind(chromaprintProbeJson(chromaprint.frames), ...probedFilter.binds),
     );

@@ -4,7 +4,7 @@ import { alignFingerprints, CHROMAPRINT_MATCH_MAX_BER, isccAudioCode } from "../
 import { decodeIsccUnit } from "../media/fingerprint/codes";
 import type { AudioServices } from "../media/types";
 import { hex } from "../platform/bytes";
-import { type ExactQuery, indexMatches } from "../soft-bindings/repo";
+import { CHROMAPRINT_SILENCE, type ExactQuery, indexMatches } from "../soft-bindings/repo";
 import type { DurableFacts, SoftBindingMatch } from "./verdict";
 
 /*
@@ -24,6 +24,14 @@ export const AUDIO_VERIFY_MAX_SECONDS = 60;
  * CHROMAPRINT_MATCH_MAX_BER of their bits over at least this many frames (about 5 seconds): a shorter overlap says too little.
  */
 export const CHROMAPRINT_MIN_OVERLAP = 40;
+/**
+ * Audio whose frames take fewer distinct values than this (silence, a steady tone, a click track) has no content
+ * that tells one recording from another: any two such files align with few differing bits and share their ISCC
+ * code, so nothing is looked up for it (as an image with too little texture is not looked up by PDQ or ISCC).
+ */
+export const CHROMAPRINT_MIN_DISTINCT = 16;
+/** A candidate is aligned within this many frames of the shift its votes agreed on (the vote fixes the alignment). */
+const ALIGNMENT_WINDOW = 8;
 
 const FINGERPRINT_CANDIDATES = 10;
 
@@ -49,9 +57,16 @@ export async function audioDurableFacts(
   const frames = computed.frames;
   if (frames.length < CHROMAPRINT_MIN_OVERLAP) {
     warnings.push(
-      `The chromaprint fingerprint is not looked up: ${computed.seconds.toFixed(1)} s of audio is too short to match reliably (about 5 s or more).`,
+      `Fingerprints are not looked up: ${computed.seconds.toFixed(1)} s of audio is too short to match reliably (about 8 s or more).`,
     );
-    return { watermark: null, fingerprint: { match: null } };
+    return none;
+  }
+  const distinct = new Set(frames).size - (frames.includes(CHROMAPRINT_SILENCE) ? 1 : 0);
+  if (distinct < CHROMAPRINT_MIN_DISTINCT) {
+    warnings.push(
+      "Fingerprints are not looked up: the audio varies too little (silence or a steady sound), and such audio matches unrelated recordings.",
+    );
+    return none;
   }
   // The ISCC audio code describes the whole recording: looked up only when the whole file was read.
   const isccCode = computed.truncated ? null : isccAudioCode(frames);
@@ -65,6 +80,8 @@ export async function audioDurableFacts(
     const aligned = alignFingerprints(frames, candidate.frames, {
       minOverlap: CHROMAPRINT_MIN_OVERLAP,
       maxBitErrorRate: CHROMAPRINT_MATCH_MAX_BER,
+      minOffset: candidate.shift - ALIGNMENT_WINDOW,
+      maxOffset: candidate.shift + ALIGNMENT_WINDOW,
     });
     if (!aligned) continue;
     confirmed.push({

@@ -234,7 +234,9 @@ export async function publishBatch(
     // Chromaprint frames are indexed for lookups by excerpt (one statement: the frames travel as one JSON array).
     ...(fingerprints?.fingerprints ?? []).flatMap((f) => {
       const frames = f.algorithm === "chromaprint" ? chromaprintFramesOf(f.bits) : null;
-      return frames ? [chromaprintFrameStatement(d1, publicationId, frames, { sql: ours, binds: [job.id, publicationId] })] : [];
+      return frames && frames.length > 0
+        ? [chromaprintFrameStatement(d1, publicationId, frames, { sql: ours, binds: [job.id, publicationId] })]
+        : [];
     }),
     ...bindings.map((b) =>
       d1

@@ -30,11 +30,15 @@ export async function audioServicesOf(services: JobServices): Promise<AudioServi
   return loaded;
 }
 
-/** The first AUDIO_FINGERPRINT_MAX_BYTES of the object, only while its etag still matches (null otherwise). */
-async function readHead(bucket: R2Bucket, key: string, etag: string): Promise<Uint8Array | null> {
+/**
+ * The first AUDIO_FINGERPRINT_MAX_BYTES of the object, only while its etag still matches (null otherwise), and
+ * whether that is the whole object.
+ */
+async function readHead(bucket: R2Bucket, key: string, etag: string): Promise<{ bytes: Uint8Array; whole: boolean } | null> {
   const stored = await bucket.get(key, { onlyIf: { etagMatches: etag }, range: { offset: 0, length: AUDIO_FINGERPRINT_MAX_BYTES } });
   if (!stored || !("body" in stored)) return null;
-  return new Uint8Array(await stored.arrayBuffer());
+  const bytes = new Uint8Array(await stored.arrayBuffer());
+  return { bytes, whole: bytes.length >= stored.size };
 }
 
 /**
@@ -48,16 +52,17 @@ export async function audioFingerprintStep(
   source: ObjectRow,
 ): Promise<FingerprintOutput> {
   if (admitted.fingerprint_algorithms.length === 0) return { fingerprints: [] };
-  const bytes = await readHead(env.OBJECTS, source.r2Key, source.etag);
-  if (!bytes) throw new StepFailure("svc.jobs.source_unavailable", "The audio to fingerprint could not be read back unchanged.");
-  const computed = await chromaprintOf(audio, bytes, source.mediaType, { maxSeconds: AUDIO_FINGERPRINT_MAX_SECONDS });
-  if (computed.status === "unsupported") throw new StepFailure("svc.jobs.step_unavailable", computed.message);
-  if (computed.status === "failed") throw new StepFailure("svc.jobs.decode_failed", computed.message);
-  if (computed.frames.length === 0)
-    throw new StepFailure("svc.jobs.fingerprint_failed", "The recording is too short to fingerprint (under about three seconds).");
+  const head = await readHead(env.OBJECTS, source.r2Key, source.etag);
+  if (!head) throw new StepFailure("svc.jobs.source_unavailable", "The audio to fingerprint could not be read back unchanged.");
+  const computed = await chromaprintOf(audio, head.bytes, source.mediaType, { maxSeconds: AUDIO_FINGERPRINT_MAX_SECONDS });
+  // A coding inside the file that no decoder here reads (e.g. ADPCM in a WAV) is a property of the input, like bytes
+  // that do not decode: the job is rejected.
+  if (computed.status !== "computed") throw new StepFailure("svc.jobs.decode_failed", computed.message);
   const fingerprints: FingerprintOutput["fingerprints"] = [];
   for (const algorithm of admitted.fingerprint_algorithms) {
     if (algorithm === "chromaprint") {
+      // A recording under about 3 seconds has no frame (Chromaprint's first needs that much audio): it is signed
+      // with its empty fingerprint recorded, and nothing is indexed for it (as an image without texture).
       fingerprints.push({
         algorithm,
         value: encodeChromaprint(computed.frames),
@@ -65,6 +70,12 @@ export async function audioFingerprintStep(
         quality: null,
       });
     } else if (algorithm === "iscc-audio") {
+      // The ISCC audio code describes a whole recording: a code of its first part would be another recording's.
+      if (computed.truncated || !head.whole)
+        throw new StepFailure(
+          "svc.jobs.fingerprint_failed",
+          `The ISCC audio code describes a whole recording, and this one is longer than the ${AUDIO_FINGERPRINT_MAX_SECONDS / 60} minutes (or ${AUDIO_FINGERPRINT_MAX_BYTES / 1024 / 1024} MiB) a job fingerprints; sign it without iscc-audio.`,
+        );
       const value = isccAudioCode(computed.frames);
       fingerprints.push({ algorithm, value, bits: hex(decodeIsccUnit(value).digest), quality: null });
     } else throw new StepFailure("svc.jobs.step_unavailable", `The ${algorithm} fingerprint is not installed in this deployment.`);

@@ -122,7 +122,11 @@ describe("derived-index reconciler", () => {
   });
 
   it("each run is bounded: a small limit takes several runs, resuming from its cursors, and then wraps", async () => {
-    await testEnv.DB.batch([testEnv.DB.prepare("DELETE FROM soft_bindings"), testEnv.DB.prepare("DELETE FROM pdq_bands")]);
+    await testEnv.DB.batch([
+      testEnv.DB.prepare("DELETE FROM soft_bindings"),
+      testEnv.DB.prepare("DELETE FROM pdq_bands"),
+      testEnv.DB.prepare("DELETE FROM chromaprint_frames"),
+    ]);
     await testEnv.DB.prepare("DELETE FROM derived_index_runs").run();
     const tenantId = newId("tenant");
     const orphans = [];
