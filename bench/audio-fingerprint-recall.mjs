@@ -24,10 +24,11 @@ import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
-import { fileURLToPath, pathToFileURL } from "node:url";
+import { fileURLToPath } from "node:url";
+import { prng } from "../test/support/prng.ts";
+import { bundleForNode } from "./lib/node-bundle.mjs";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
-const bundlePath = join(root, "dist", "bench", "audio-fingerprint-entry.mjs");
 const work = join(tmpdir(), "audio-fingerprint-recall");
 mkdirSync(work, { recursive: true });
 
@@ -42,43 +43,16 @@ const MAX_SECONDS = Number(opt("--max-seconds", "180"));
 const SEED = Number(opt("--seed", "1"));
 const JSON_OUT = opt("--json", null);
 
-// ------------------------------------------------------------------------------------------------------------
-// The service's code, bundled for Node (its TS imports are extensionless, so Node cannot strip them)
-
-function buildBundle() {
-  execFileSync(process.execPath, [join(root, "scripts", "build-wasm.mjs")], { stdio: "inherit", cwd: root });
-  mkdirSync(dirname(bundlePath), { recursive: true });
-  execFileSync(
-    join(root, "node_modules", ".bin", "esbuild"),
-    [
-      "--bundle",
-      "--platform=node",
-      "--format=esm",
-      "--loader=ts",
-      "--sourcefile=audio-entry.ts",
-      `--outfile=${bundlePath}`,
-      "--log-level=error",
-    ],
-    { cwd: root, input: `export * from "./src/media/fingerprint/audio/index.ts";` },
-  );
-}
-buildBundle();
-const { Chromaprinter, alignFingerprints } = await import(pathToFileURL(bundlePath).href);
+// The service's code, bundled for Node (see bench/lib/node-bundle.mjs).
+const { Chromaprinter, alignFingerprints } = await import(
+  bundleForNode("audio-fingerprint-entry", `export * from "./src/media/fingerprint/audio/index.ts";`)
+);
 const module = new WebAssembly.Module(readFileSync(join(root, "wasm", "build", "chromaprint.wasm")));
 const printer = new Chromaprinter(module);
 
 // ------------------------------------------------------------------------------------------------------------
 // Helpers
 
-function prng(seed) {
-  return () => {
-    seed |= 0;
-    seed = (seed + 0x6d2b79f5) | 0;
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 const rand = prng(SEED);
 
 const run = (cmd, argv, input) => execFileSync(cmd, argv, { maxBuffer: 1 << 30, input, stdio: ["pipe", "pipe", "pipe"] });

@@ -1,56 +1,16 @@
-// Fingerprint recall: is the original found among >= 1,000 indexed assets after common transformations, and how
-// often is a different asset returned instead? For the service's two image fingerprints, computed by the service's
-// own code (src/media/fingerprint over wasm/build/fingerprint.wasm, bundled for Node with esbuild like bench/sign.mjs):
-//
-//   - iscc-image: the service looks the 64-bit ISCC code up exactly (verify-service: exactMatch). A nearest-code
-//     variant (Hamming <= 7 of 64, the same ~12 % of the bits as PDQ's 31 of 256) is reported beside it, labelled as
-//     what it is: a brute-force scan the service does not do.
-//   - pdq: the service's multi-index lookup (src/soft-bindings/queries.ts nearestPdq, replayed in memory): the hash is
-//     cut into 16 bands of 16 bits by the service's own pdqBandValues; each band value and its 16 one-bit neighbours
-//     are probed; the candidates get exact Hamming distances; the nearest within PDQ_MATCH_DISTANCE (31) wins. Only
-//     hashes with quality >= PDQ_MIN_QUALITY (50) are indexed or looked up, as in the service.
-//   --plane: the looked-up copies get PDQ as the verify service computes it since #19, of the reduced pixel plane
-//     (src/media/fingerprint/plane.ts); the indexed originals keep full-resolution PDQ, as publication computes it.
-//
-//   npx node bench/fingerprint-recall.mjs            # full run: >= 1,000 indexed images (about 2 minutes on 2 cores)
-//   npx node bench/fingerprint-recall.mjs --quick    # 200 indexed images, for a smoke test
-//   options: --workers N (default: available parallelism, at most 4), --verbose (list every false match)
-//
-// Every image is generated in code (seeded, deterministic; 14 families, 256..1024 px per side), in worker threads.
-import { execFileSync } from "node:child_process";
-import { mkdirSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import { dirname, join } from "node:path";
-import { fileURLToPath, pathToFileURL } from "node:url";
+import { fileURLToPath } from "node:url";
 import { isMainThread, parentPort, Worker, workerData } from "node:worker_threads";
+import { bundleForNode } from "./lib/node-bundle.mjs";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
-const bundlePath = join(root, "dist", "bench", "fingerprint-entry.mjs");
-
-// ------------------------------------------------------------------------------------------------------------
-// The service's fingerprint code, bundled for Node (its TS imports are extensionless, so Node cannot strip them)
-
-function buildBundle() {
-  execFileSync(process.execPath, [join(root, "scripts", "build-wasm.mjs")], { stdio: "inherit", cwd: root });
-  mkdirSync(dirname(bundlePath), { recursive: true });
-  const entry = [
-    `export { IsccImageFingerprinter, PdqFingerprinter, hammingDistance, pixelPlane } from "./src/media/fingerprint/index.ts";`,
-    `export { pdqBandValues, PDQ_MATCH_DISTANCE, PDQ_MIN_QUALITY } from "./src/soft-bindings/repo.ts";`,
-  ].join("\n");
-  execFileSync(
-    join(root, "node_modules", ".bin", "esbuild"),
-    [
-      "--bundle",
-      "--platform=node",
-      "--format=esm",
-      "--loader=ts",
-      "--sourcefile=fingerprint-entry.ts",
-      `--outfile=${bundlePath}`,
-      "--log-level=error",
-    ],
-    { cwd: root, input: entry },
-  );
-}
+/** The service's fingerprint code, bundled for Node (see bench/lib/node-bundle.mjs). */
+const ENTRY = [
+  `export { IsccImageFingerprinter, PdqFingerprinter, hammingDistance, pixelPlane } from "./src/media/fingerprint/index.ts";`,
+  `export { pdqBandValues, PDQ_MATCH_DISTANCE, PDQ_MIN_QUALITY } from "./src/soft-bindings/repo.ts";`,
+].join("\n");
 
 // ------------------------------------------------------------------------------------------------------------
 // Corpus: the watermark bench's generators (bench/lib/images.mjs) plus four families of our own, chosen at random
@@ -340,7 +300,7 @@ function transforms(lib) {
 
 if (!isMainThread) {
   const lib = await import("./lib/images.mjs");
-  const F = await import(pathToFileURL(workerData.bundlePath).href);
+  const F = await import(workerData.bundleUrl);
   const module = new WebAssembly.Module(readFileSync(join(root, "wasm", "build", "fingerprint.wasm")));
   const pdq = new F.PdqFingerprinter(module);
   const iscc = new F.IsccImageFingerprinter(module);
@@ -389,8 +349,8 @@ async function main() {
   const N_DISTRACTORS = quick ? 60 : 250;
   const MAX_GENERATED = 3 * TARGET_INDEXED; // bound: never generate more than this many candidates for the index
 
-  buildBundle();
-  const F = await import(pathToFileURL(bundlePath).href);
+  const bundleUrl = bundleForNode("fingerprint-entry", ENTRY);
+  const F = await import(bundleUrl);
   const { PDQ_MATCH_DISTANCE, PDQ_MIN_QUALITY, pdqBandValues, hammingDistance } = F;
   const { rng } = await import("./lib/images.mjs");
   const ISCC_NEAR = Math.floor((PDQ_MATCH_DISTANCE / 256) * 64); // 7 of 64 bits: the same share as PDQ's 31 of 256
@@ -398,7 +358,7 @@ async function main() {
   // --- worker pool
   const workers = Array.from(
     { length: nWorkers },
-    () => new Worker(fileURLToPath(import.meta.url), { workerData: { bundlePath, plane: process.argv.includes("--plane") } }),
+    () => new Worker(fileURLToPath(import.meta.url), { workerData: { bundleUrl, plane: process.argv.includes("--plane") } }),
   );
   async function runAll(specs) {
     const out = new Array(specs.length);

@@ -30,16 +30,4 @@ export function emit(v: u32): void {
   outCount++;
 }
 
-/** First byte of the work area (the heap base, 16-aligned). */
-export function workBase(): usize {
-  return (__heap_base + 15) & ~(<usize>15);
-}
-
-/** Makes the memory reach at least `end` bytes; false when it cannot grow. */
-export function reserve(end: u64): bool {
-  if (end > 0xffff0000) return false;
-  const have = (<u64>memory.size()) << 16;
-  if (end <= have) return true;
-  const pages = <i32>((end - have + 0xffff) >> 16);
-  return memory.grow(pages) >= 0;
-}
+export { reserve, workBase } from "../shared/memory";

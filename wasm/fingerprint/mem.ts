@@ -5,19 +5,7 @@
 // calls the runtime's allocator, and one computation runs at a time. A wasm memory never shrinks, so the work
 // areas are kept proportional to one row (or column) of the image, never to the whole image.
 
-/** First byte of the work area (the heap base, 16-aligned). */
-export function workBase(): usize {
-  return (__heap_base + 15) & ~(<usize>15);
-}
-
-/** Makes the memory reach at least `end` bytes; false when it cannot grow (or `end` is past 4 GiB). */
-export function reserve(end: u64): bool {
-  if (end > 0xffff0000) return false;
-  const have = (<u64>memory.size()) << 16;
-  if (end <= have) return true;
-  const pages = <i32>((end - have + 0xffff) >> 16);
-  return memory.grow(pages) >= 0;
-}
+export { reserve, workBase } from "../shared/memory";
 
 /** 16-aligned size. */
 export function align16(n: u64): u64 {
