@@ -45,7 +45,9 @@ const P: i32 = 512; // frames per period
 const GT: i32 = P * GPF; // groups per period
 const PER_BIT: i32 = 27;
 const DATA_GROUPS: i32 = BCH_N * PER_BIT;
-const DELTA: f64 = 0.66; // lattice step of a group's projection (ln-power units)
+const DELTA: f64 = 2.2; // lattice step of a group's projection (ln-power units)
+const ALPHA: f64 = 1.0; // share of the way to the lattice point (the wrapper scales the residual down to its target SNR)
+const X_MAX: f64 = 1.5; // largest change of a cell's ln power
 const FLOOR_REL: f64 = 0.2; // feature floor, relative to the frame's mean band power
 const LOOPS: i32 = 3; // closed-loop syntheses
 const MOVE_MAX: f64 = DELTA; // largest move of a group's projection (the first asks at most DELTA / 2)
@@ -55,8 +57,8 @@ const WEIGHT_REL: f64 = 1e-3; // frames this far below the window's mean band po
 const Z_MIN: f64 = 5.0; // sync z-score below which no decode is attempted
 const CANDIDATES: i32 = 3; // alignments decoded per window
 const MAX_WINDOWS: i32 = 6;
-const WINDOW_ONE: i32 = 20 * RATE; // signals up to this long are one window
-const WINDOW_LEN: i32 = 12 * RATE;
+const WINDOW_ONE: i32 = 30 * RATE; // signals up to this long are one window
+const WINDOW_LEN: i32 = 20 * RATE;
 const CHASE_BITS: i32 = 3;
 const CHASE_PATTERNS: i32 = 1 << CHASE_BITS;
 const MAX_SECONDS: i32 = 600;
@@ -110,8 +112,13 @@ let twIm: usize = 0;
 let bitRev: usize = 0; // i32[N]
 let sincTab: usize = 0; // f32[SINC_Z * SINC_RES + 2]
 let keyBuf: usize = 0; // u8[256]
-let groupBin: usize = 0; // i32[GT * L]: band bin (0..NB-1) of each cell of each group
-let groupSign: usize = 0; // f32[GT * L]
+let groupBin: usize = 0; // i32[NB]: band bin (0..NB-1) of each cell of each group slot (slot g: cells g L ..)
+let groupSign: usize = 0; // f32[NB]
+let groupCos: usize = 0; // f64[GT]: cos and sin of each group's dither phase, 2 pi dither / DELTA
+let groupSin: usize = 0;
+let syncRe: usize = 0; // f32[GT]: a sync group's weights on the phasor of its projection (0 for data groups)
+let syncIm: usize = 0;
+let syncCount: usize = 0; // i32[P]: sync groups per period frame
 let groupRole: usize = 0; // i32[GT]: code bit 0..126, or -1 / -2 for a sync group carrying 0 / 1
 let groupDither: usize = 0; // f64[GT] in [0, DELTA)
 let scrambler: usize = 0; // u8[128]
@@ -128,8 +135,13 @@ function init(): void {
   bitRev = alloc(<usize>N << 2);
   sincTab = alloc(<usize>(SINC_Z * SINC_RES + 2) << 2);
   keyBuf = alloc(256);
-  groupBin = alloc(<usize>(GT * L) << 2);
-  groupSign = alloc(<usize>(GT * L) << 2);
+  groupBin = alloc(<usize>NB << 2);
+  groupSign = alloc(<usize>NB << 2);
+  groupCos = alloc(<usize>GT << 3);
+  groupSin = alloc(<usize>GT << 3);
+  syncRe = alloc(<usize>GT << 2);
+  syncIm = alloc(<usize>GT << 2);
+  syncCount = alloc(<usize>P << 2);
   groupRole = alloc(<usize>GT << 2);
   groupDither = alloc(<usize>GT << 3);
   scrambler = alloc(128);
@@ -186,25 +198,23 @@ export function setKey(length: i32): void {
   h = (h ^ 0x5356514d31) * 0x9e3779b97f4a7c15; // "SVQM1": this algorithm's own domain
   if (layoutReady && h == layoutHash) return;
   rng = h;
-  // per period frame: a permutation of the band's bins dealt into GPF groups, signs balanced within each group
-  for (let j: i32 = 0; j < P; j++) {
-    const base = j * NB;
-    for (let i: i32 = 0; i < NB; i++) sti(groupBin, base + i, i);
-    for (let i: i32 = NB - 1; i > 0; i--) {
+  // a permutation of the band's bins dealt into GPF group slots, signs balanced within each (the same in every
+  // frame: a frame's projections are then computed once, whatever period frame it is matched with)
+  for (let i: i32 = 0; i < NB; i++) sti(groupBin, i, i);
+  for (let i: i32 = NB - 1; i > 0; i--) {
+    const r = below(i + 1);
+    const t = ldi(groupBin, i);
+    sti(groupBin, i, ldi(groupBin, r));
+    sti(groupBin, r, t);
+  }
+  for (let g: i32 = 0; g < GPF; g++) {
+    const c0 = g * L;
+    for (let i: i32 = 0; i < L; i++) stf(groupSign, c0 + i, i < L / 2 ? <f32>1.0 : <f32>-1.0);
+    for (let i: i32 = L - 1; i > 0; i--) {
       const r = below(i + 1);
-      const t = ldi(groupBin, base + i);
-      sti(groupBin, base + i, ldi(groupBin, base + r));
-      sti(groupBin, base + r, t);
-    }
-    for (let g: i32 = 0; g < GPF; g++) {
-      const c0 = base + g * L;
-      for (let i: i32 = 0; i < L; i++) stf(groupSign, c0 + i, i < L / 2 ? <f32>1.0 : <f32>-1.0);
-      for (let i: i32 = L - 1; i > 0; i--) {
-        const r = below(i + 1);
-        const t = ldf(groupSign, c0 + i);
-        stf(groupSign, c0 + i, ldf(groupSign, c0 + r));
-        stf(groupSign, c0 + r, t);
-      }
+      const t = ldf(groupSign, c0 + i);
+      stf(groupSign, c0 + i, ldf(groupSign, c0 + r));
+      stf(groupSign, c0 + r, t);
     }
   }
   // roles: a permutation of the groups; the first DATA_GROUPS carry the code bits in turn, the rest sync
@@ -219,6 +229,19 @@ export function setKey(length: i32): void {
     const rank = ldi(groupRole, G);
     sti(groupRole, G, rank < DATA_GROUPS ? rank % BCH_N : -1 - <i32>(next64() & 1));
     std(groupDither, G, (<f64>(next64() >> 11) / 9007199254740992.0) * DELTA);
+    const ph = (2.0 * Math.PI * ldd(groupDither, G)) / DELTA;
+    std(groupCos, G, Math.cos(ph));
+    std(groupSin, G, Math.sin(ph));
+  }
+  // sync weights: the soft value of a group is -cos(theta - phase) = -(cos theta cos phase + sin theta sin phase);
+  // a sync group carrying 0 counts it negated
+  for (let j: i32 = 0; j < P; j++) sti(syncCount, j, 0);
+  for (let G: i32 = 0; G < GT; G++) {
+    const r = ldi(groupRole, G);
+    const sgn: f64 = r >= 0 ? 0.0 : r == -2 ? -1.0 : 1.0;
+    stf(syncRe, G, <f32>(sgn * ldd(groupCos, G)));
+    stf(syncIm, G, <f32>(sgn * ldd(groupSin, G)));
+    if (r < 0) sti(syncCount, G / GPF, ldi(syncCount, G / GPF) + 1);
   }
   for (let i: i32 = 0; i < BCH_N; i++) store<u8>(scrambler + i, <u8>(next64() & 1));
   layoutHash = h;
@@ -287,7 +310,7 @@ let target: usize = 0; // f64[reps * GT]: the lattice point each group instance'
 let move: usize = 0; // f64[reps * GT]: the projection move asked of the synthesis
 // detection windows
 let winFrames: i32 = 0; // frames per sub-offset in the current window
-let wFeat: usize = 0; // f32[SUB * maxWinFrames * NB]
+let wPh: usize = 0; // f32[SUB * maxWinFrames * GPF * 2]: phasor (cos, sin) of each group slot's projection on the lattice
 let wWeight: usize = 0; // f32[SUB * maxWinFrames]
 let maxWinFrames: i32 = 0;
 let corr: usize = 0; // f64[SUB * P]
@@ -348,7 +371,7 @@ export function begin(rate: i32, chans: i32, frames: f64, embed: i32): i32 {
   target = embed ? alloc(<usize>(reps * GT) << 3) : 0;
   move = embed ? alloc(<usize>(reps * GT) << 3) : 0;
   maxWinFrames = min<i32>(canonLen, WINDOW_ONE) / H + 2;
-  wFeat = embed ? 0 : alloc(<usize>(SUB * maxWinFrames * NB) << 2);
+  wPh = embed ? 0 : alloc(<usize>(SUB * maxWinFrames * GPF * 2) << 2);
   wWeight = embed ? 0 : alloc(<usize>(SUB * maxWinFrames) << 2);
   candO = alloc(<usize>CANDIDATES << 2);
   candQ = alloc(<usize>CANDIDATES << 2);
@@ -476,8 +499,8 @@ function features(): f64 {
   return mean;
 }
 
-@inline function projection(G: i32): f64 {
-  const c0 = G * L;
+@inline function projection(g: i32): f64 {
+  const c0 = g * L;
   let s: f64 = 0.0;
   for (let i: i32 = 0; i < L; i++) s += <f64>ldf(groupSign, c0 + i) * ldd(feat, ldi(groupBin, c0 + i));
   return s * INV_SQRT_L;
@@ -497,11 +520,6 @@ function frameCount(len: i32, offset: i32): i32 {
 @inline function latticePoint(G: i32, bit: i32, p: f64): f64 {
   const o = ldd(groupDither, G) + (bit ? 0.5 * DELTA : 0.0);
   return o + Math.round((p - o) / DELTA) * DELTA;
-}
-
-/** Soft value of a projection for group G: +1 on bit 1's lattice, -1 on bit 0's. */
-@inline function softOf(G: i32, p: f64): f64 {
-  return -Math.cos((2.0 * Math.PI * (p - ldd(groupDither, G))) / DELTA);
 }
 
 // ---------------------------------------------------------------------------------------------------------
@@ -545,8 +563,9 @@ export function embedPrepare(): i32 {
     const q0 = (t / P) * GT;
     for (let g: i32 = 0; g < GPF; g++) {
       const G = j * GPF + g;
-      const p = projection(G);
-      const pt = latticePoint(G, groupBit(G), p);
+      const p = projection(g);
+      // distortion-compensated: a share ALPHA of the way to the lattice point (a coarser lattice for the same power)
+      const pt = p + ALPHA * (latticePoint(G, groupBit(G), p) - p);
       std(target, q0 + G, pt);
       std(move, q0 + G, pt - p);
     }
@@ -563,7 +582,7 @@ export function embedPrepare(): i32 {
       for (let g: i32 = 0; g < GPF; g++) {
         const G = j * GPF + g;
         const q = q0 + G;
-        const m = ldd(move, q) + (ldd(target, q) - projection(G));
+        const m = ldd(move, q) + (ldd(target, q) - projection(g));
         std(move, q, Math.max(-MOVE_MAX, Math.min(MOVE_MAX, m)));
       }
     }
@@ -592,17 +611,34 @@ function synthesise(): void {
       std(reBuf, k, 0.0);
       std(imBuf, k, 0.0);
     }
+    // the frame's feature floor, as features() sets it
+    let total: f64 = 0.0;
+    for (let k: i32 = K0; k < K0 + NB; k++) total += ldd(reBuf, k) * ldd(reBuf, k) + ldd(imBuf, k) * ldd(imBuf, k);
+    const floor = (total / <f64>NB) * FLOOR_REL + 1e-20;
     const j = t % P;
     const q0 = (t / P) * GT;
     for (let g: i32 = 0; g < GPF; g++) {
       const G = j * GPF + g;
-      const m = ldd(move, q0 + G) * INV_SQRT_L * 0.5; // half: a change of ln power is twice one of ln amplitude
-      const c0 = G * L;
+      const c0 = g * L;
+      // The move's cheapest spread in energy: cell i's ln power changes by x_i = s_i kappa / (P_i + floor), so
+      // loud cells change little (they dominate the SNR) and cells far under the floor (whose feature hardly moves)
+      // no more than kappa / floor; kappa makes sum(s_i x_i P_i / (P_i + floor)) / sqrt(L) equal the move.
+      let sens: f64 = 0.0;
       for (let i: i32 = 0; i < L; i++) {
         const k = ldi(groupBin, c0 + i) + K0;
-        const c = Math.exp(m * <f64>ldf(groupSign, c0 + i)) - 1.0;
-        const r = ldd(reBuf, k) * c;
-        const im = ldd(imBuf, k) * c;
+        const pw = ldd(reBuf, k) * ldd(reBuf, k) + ldd(imBuf, k) * ldd(imBuf, k);
+        sens += pw / ((pw + floor) * (pw + floor));
+      }
+      const kappa = sens > 0.0 ? (ldd(move, q0 + G) * Math.sqrt(<f64>L)) / sens : 0.0;
+      for (let i: i32 = 0; i < L; i++) {
+        const k = ldi(groupBin, c0 + i) + K0;
+        const re = ldd(reBuf, k);
+        const imv = ldd(imBuf, k);
+        const pw = re * re + imv * imv;
+        const x = Math.max(-X_MAX, Math.min(X_MAX, (<f64>ldf(groupSign, c0 + i) * kappa) / (pw + floor)));
+        const c = Math.exp(0.5 * x) - 1.0; // half: x changes the ln power, the factor scales the amplitude
+        const r = re * c;
+        const im = imv * c;
         std(reBuf, k, r);
         std(imBuf, k, im);
         // the mirrored bin keeps the residual real
@@ -679,8 +715,12 @@ function loadWindow(ws: i32, len: i32): bool {
     for (let i: i32 = 0; i < winFrames; i++) {
       analyse(canon, 0, ws + o * SUB_STEP + i * H);
       const e = features();
-      const row = wFeat + (<usize>((o * maxWinFrames + i) * NB) << 2);
-      for (let k: i32 = 0; k < NB; k++) stf(row, k, <f32>ldd(feat, k));
+      const row = wPh + (<usize>((o * maxWinFrames + i) * GPF * 2) << 2);
+      for (let g: i32 = 0; g < GPF; g++) {
+        const th = (2.0 * Math.PI * projection(g)) / DELTA;
+        stf(row, 2 * g, <f32>Math.cos(th));
+        stf(row, 2 * g + 1, <f32>Math.sin(th));
+      }
       stf(wWeight, o * maxWinFrames + i, <f32>e);
       mean += e;
     }
@@ -695,15 +735,6 @@ function loadWindow(ws: i32, len: i32): bool {
   return true;
 }
 
-/** Projection of group G on window frame i at sub-offset o. */
-@inline function windowProjection(o: i32, i: i32, G: i32): f64 {
-  const row = wFeat + (<usize>((o * maxWinFrames + i) * NB) << 2);
-  const c0 = G * L;
-  let s: f32 = 0.0;
-  for (let m: i32 = 0; m < L; m++) s += ldf(groupSign, c0 + m) * ldf(row, ldi(groupBin, c0 + m));
-  return <f64>s * INV_SQRT_L;
-}
-
 /**
  * Sync score for every (sub-offset o, phase q) — window frame i is period frame (i + q) mod P — as a z-score (each
  * sync group's soft value has variance 1/2 on unmarked audio); the CANDIDATES best distinct phases kept.
@@ -714,17 +745,17 @@ function syncSearch(): void {
       let c: f64 = 0.0;
       let v: f64 = 0.0;
       for (let i: i32 = 0; i < winFrames; i++) {
-        const w = <f64>ldf(wWeight, o * maxWinFrames + i);
+        const w = ldf(wWeight, o * maxWinFrames + i);
         if (w < 0.01) continue;
         const j = (i + q) % P;
+        const row = wPh + (<usize>((o * maxWinFrames + i) * GPF * 2) << 2);
+        let s: f32 = 0.0;
         for (let g: i32 = 0; g < GPF; g++) {
           const G = j * GPF + g;
-          const r = ldi(groupRole, G);
-          if (r >= 0) continue;
-          const s = softOf(G, windowProjection(o, i, G));
-          c += w * (r == -2 ? s : -s);
-          v += w * w;
+          s += ldf(row, 2 * g) * ldf(syncRe, G) + ldf(row, 2 * g + 1) * ldf(syncIm, G);
         }
+        c += <f64>(w * s);
+        v += <f64>(w * w) * <f64>ldi(syncCount, j);
       }
       std(corr, o * P + q, v > 0.0 ? c / Math.sqrt(0.5 * v) : 0.0);
     }
@@ -759,11 +790,13 @@ function readSoft(o: i32, q: i32): void {
   for (let i: i32 = 0; i < winFrames; i++) {
     const w = <f64>ldf(wWeight, o * maxWinFrames + i);
     const j = (i + q) % P;
+    const row = wPh + (<usize>((o * maxWinFrames + i) * GPF * 2) << 2);
     for (let g: i32 = 0; g < GPF; g++) {
       const G = j * GPF + g;
       const b = ldi(groupRole, G);
       if (b < 0) continue;
-      std(softBuf, b, ldd(softBuf, b) + w * softOf(G, windowProjection(o, i, G)));
+      const soft = -(<f64>ldf(row, 2 * g) * ldd(groupCos, G) + <f64>ldf(row, 2 * g + 1) * ldd(groupSin, G));
+      std(softBuf, b, ldd(softBuf, b) + w * soft);
     }
   }
 }

@@ -8,6 +8,7 @@ export {
   AUDIO_WATERMARK_MAXIMUM_SECONDS,
   AUDIO_WATERMARK_MIN_SNR_DB,
   AUDIO_WATERMARK_MINIMUM_SECONDS,
+  AUDIO_WATERMARK_TARGET_SNR_DB,
   type AudioWatermarkDiagnostics,
   WasmAudioWatermarker,
 } from "./kernel";

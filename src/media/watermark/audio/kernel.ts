@@ -10,6 +10,8 @@ import type { AudioPcm, AudioWatermarkDetectResult, AudioWatermarkEmbedResult, A
  */
 export const AUDIO_WATERMARK_ALGORITHM = "svc-awm-stdm-1";
 
+/** SNR (dB, output against input over all channels) the embedder scales the mark to when it would be louder. */
+export const AUDIO_WATERMARK_TARGET_SNR_DB = 31;
 /** The embedder never goes below this SNR (it fails instead). */
 export const AUDIO_WATERMARK_MIN_SNR_DB = 30;
 /** Audio shorter than this is too_short (embed) or not_detected (detect): one period of the pattern, plus margins. */
@@ -76,6 +78,8 @@ export class WasmAudioWatermarker implements AudioWatermarker {
   readonly minimumSnrDb = AUDIO_WATERMARK_MIN_SNR_DB;
   readonly falsePositiveBound: number;
   lastDetect: AudioWatermarkDiagnostics = { syncZ: 0, peakSyncZ: 0, bitErrors: 0 };
+  /** Diagnostics: the share of the full lattice move the last embed kept to meet the target SNR (1: all of it). */
+  lastEmbedScale = 1;
   readonly #k: KernelExports;
 
   constructor(module: WebAssembly.Module) {
@@ -124,13 +128,18 @@ export class WasmAudioWatermarker implements AudioWatermarker {
       if (k.embedPrepare() !== 0)
         return { status: "failed", message: "The audio cannot carry a watermark (no signal between 500 Hz and 5 kHz)." };
       const out = new Int16Array(pcm.length);
+      // The kernel moves every group's projection all the way to its lattice point (the most robust mark); the
+      // residual is then scaled to the target SNR (a share of the way: distortion-compensated dither modulation,
+      // which the detector does not need to know), never up.
+      let scale = 1;
       let snr = this.#apply(pcm, out, channels);
-      // The lattice step fixes the mark's power relative to the band's (>= 32 dB against the whole signal); the
-      // output can still fall short where clipping or rounding add to it: then the mark is scaled down to the floor.
-      if (snr < AUDIO_WATERMARK_MIN_SNR_DB) {
-        k.boostGain(10 ** ((snr - AUDIO_WATERMARK_MIN_SNR_DB - 0.1) / 20));
+      for (let i = 0; i < 3 && snr < AUDIO_WATERMARK_TARGET_SNR_DB - 0.1; i++) {
+        const factor = 10 ** ((snr - AUDIO_WATERMARK_TARGET_SNR_DB - 0.05) / 20);
+        scale *= factor;
+        k.boostGain(factor);
         snr = this.#apply(pcm, out, channels);
       }
+      this.lastEmbedScale = scale;
       // self-check: the detector must read the payload back from the exact output samples
       if (snr >= AUDIO_WATERMARK_MIN_SNR_DB) {
         const found = this.#detect(out, sampleRate, channels);
