@@ -110,7 +110,10 @@ function record(name, clip, payload, pcm, rate) {
   if (d.status === "detected") {
     if (d.payload.every((v, i) => v === payload[i])) r.ok++;
     else r.wrong++;
-  } else misses.push(`${name} / ${clip}: ${d.status} (peak sync z ${wm.lastDetect.peakSyncZ.toFixed(1)}, bit accuracy ${acc?.toFixed(3) ?? "-"})`);
+  } else
+    misses.push(
+      `${name} / ${clip}: ${d.status} (peak sync z ${wm.lastDetect.peakSyncZ.toFixed(1)}, bit accuracy ${acc?.toFixed(3) ?? "-"})`,
+    );
 }
 
 const started = Date.now();
@@ -158,17 +161,23 @@ for (const [index, clip] of clips.entries()) {
 
 const pct = (a, b) => (b ? `${((100 * a) / b).toFixed(1)} %` : "-");
 const mean = (xs) => xs.reduce((s, x) => s + x, 0) / Math.max(1, xs.length);
-console.log(`\n## ${AUDIO_WATERMARK_ALGORITHM}: ${clips.length} clips of ${SECONDS} s (${synthCount} speech+music, ${clips.length - synthCount} Debian music), 64-bit payload\n`);
+console.log(
+  `\n## ${AUDIO_WATERMARK_ALGORITHM}: ${clips.length} clips of ${SECONDS} s (${synthCount} speech+music, ${clips.length - synthCount} Debian music), 64-bit payload\n`,
+);
 console.log("| transformation | recovered | wrong payload | code-bit accuracy (mean / min) |");
 console.log("| --- | --- | --- | --- |");
 for (const [name, r] of rows)
   console.log(
     `| ${name} | ${r.ok}/${r.n} (${pct(r.ok, r.n)}) | ${r.wrong} | ${r.acc.length ? `${mean(r.acc).toFixed(3)} / ${Math.min(...r.acc).toFixed(3)}` : "-"} |`,
   );
-console.log(`\n- false positives, unmarked clips (as is and after MP3 64k): ${falsePositives}/${unmarkedTrials}; highest sync z-score ${peakZUnmarked.toFixed(2)} (threshold 5); bound per detect ${wm.falsePositiveBound.toExponential(2)}`);
+console.log(
+  `\n- false positives, unmarked clips (as is and after MP3 64k): ${falsePositives}/${unmarkedTrials}; highest sync z-score ${peakZUnmarked.toFixed(2)} (threshold 5); bound per detect ${wm.falsePositiveBound.toExponential(2)}`,
+);
 console.log(`- wrong key on marked clips: ${wrongKeyHits}/${wrongKeyTrials} detected`);
 console.log(`- embed failures: ${embedFailures}`);
 console.log(`- SNR (output vs input, all channels): mean ${mean(snrs).toFixed(2)} dB, min ${Math.min(...snrs).toFixed(2)} dB`);
-console.log(`- CPU per minute of audio (44.1 kHz stereo): embed ${(embedMs / audioMinutes).toFixed(0)} ms (incl. its self-check detect), detect ${(detectMs / detectCount).toFixed(0)} ms`);
+console.log(
+  `- CPU per minute of audio (44.1 kHz stereo): embed ${(embedMs / audioMinutes).toFixed(0)} ms (incl. its self-check detect), detect ${(detectMs / detectCount).toFixed(0)} ms`,
+);
 console.log(`- kernel linear memory after the run: ${(wm.kernelMemoryBytes / 2 ** 20).toFixed(1)} MiB (30-s clips)`);
 if (verbose) for (const m of misses) console.log(`  miss: ${m}`);

@@ -73,8 +73,8 @@ export const ATTACKS = {
   "mp3-64k": (pcm, rate, ch) => ffmpegRoundTrip(pcm, rate, ch, { ext: "mp3", encode: ["-c:a", "libmp3lame", "-b:a", "64k"] }),
   "aac-96k": (pcm, rate, ch) => ffmpegRoundTrip(pcm, rate, ch, { ext: "m4a", encode: ["-c:a", "aac", "-b:a", "96k"] }),
   "resample-48k": (pcm, rate, ch) => ffmpegRoundTrip(pcm, rate, ch, { outRate: 48000 }),
-  "volume+6dB": (pcm, rate, ch) => ({ pcm: gain(pcm, 2), rate }),
-  "volume-6dB": (pcm, rate, ch) => ({ pcm: gain(pcm, 0.5), rate }),
+  "volume+6dB": (pcm, rate) => ({ pcm: gain(pcm, 2), rate }),
+  "volume-6dB": (pcm, rate) => ({ pcm: gain(pcm, 0.5), rate }),
 };
 
 /** Scales samples by `g`, saturating (a +6 dB gain clips loud audio, as it would anywhere). */
@@ -127,7 +127,7 @@ export function synthMusic(seed, seconds, rate, channels = 2) {
       for (let i = 0; i < len; i++) {
         const tt = i / rate;
         const env = Math.min(1, tt * 80) * Math.exp(-tt * (2 + 3 * rnd() * 0)) * (1 - i / len);
-        const ph = 2 * Math.PI * f * tt + 0.003 * f * Math.sin(2 * Math.PI * vib * tt) / vib;
+        const ph = 2 * Math.PI * f * tt + (0.003 * f * Math.sin(2 * Math.PI * vib * tt)) / vib;
         let s = 0;
         for (let h = 1; h <= harmonics; h++) s += (bright ** (h - 1) / h) * Math.sin(h * ph);
         const x = v.amp * env * s;
@@ -155,12 +155,21 @@ const VOICES = ["en", "en-us", "en-gb-x-rp", "de", "fr", "es", "it", "nl", "pt",
 /** espeak-ng speech (seeded text, voice, speed, pitch) resampled to `rate`, mono float. */
 export function speech(seed, seconds, rate) {
   const rnd = prng(seed * 7 + 1);
-  const words = "provenance signal music river window morning garden story number letter silver market paper travel"
-    .split(" ");
+  const words = "provenance signal music river window morning garden story number letter silver market paper travel".split(" ");
   const text = Array.from({ length: Math.ceil(seconds * 3) }, () => words[Math.floor(rnd() * words.length)]).join(" ");
   const wav = tmp("wav");
   const voice = VOICES[seed % VOICES.length];
-  execFileSync("espeak-ng", ["-v", voice, "-s", String(130 + Math.floor(rnd() * 60)), "-p", String(30 + Math.floor(rnd() * 40)), "-w", wav, text]);
+  execFileSync("espeak-ng", [
+    "-v",
+    voice,
+    "-s",
+    String(130 + Math.floor(rnd() * 60)),
+    "-p",
+    String(30 + Math.floor(rnd() * 40)),
+    "-w",
+    wav,
+    text,
+  ]);
   const pcm = decodeFile(wav, { rate, channels: 1 });
   const out = new Float32Array(Math.round(seconds * rate));
   for (let i = 0; i < out.length && i < pcm.length; i++) out[i] = pcm[i] / 32768;

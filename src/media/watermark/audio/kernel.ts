@@ -87,7 +87,8 @@ export class WasmAudioWatermarker implements AudioWatermarker {
     if (!k) {
       k = new WebAssembly.Instance(module, {}).exports as unknown as KernelExports;
       for (const name of ["begin", "setKey", "pushInput", "embedPrepare", "applyChunk", "detect"] as const)
-        if (typeof k[name] !== "function") throw new Error(`audio watermark kernel: export ${name} missing (stale wasm/build/audiowm.wasm?)`);
+        if (typeof k[name] !== "function")
+          throw new Error(`audio watermark kernel: export ${name} missing (stale wasm/build/audiowm.wasm?)`);
       instances.set(module, k);
     }
     this.#k = k;
@@ -115,7 +116,8 @@ export class WasmAudioWatermarker implements AudioWatermarker {
       const invalid = checkAudio(input) ?? checkKey(input?.key);
       if (invalid) return { status: "failed", message: invalid };
       const { pcm, sampleRate, channels, payload, key } = input;
-      if (!(payload instanceof Uint8Array) || payload.length !== 8) return { status: "failed", message: "The payload must be 8 bytes (64 bits)." };
+      if (!(payload instanceof Uint8Array) || payload.length !== 8)
+        return { status: "failed", message: "The payload must be 8 bytes (64 bits)." };
       const frames = pcm.length / channels;
       if (frames < AUDIO_WATERMARK_MINIMUM_SECONDS * sampleRate)
         return { status: "too_short", message: `The watermark needs at least ${AUDIO_WATERMARK_MINIMUM_SECONDS} seconds of audio.` };
