@@ -19,14 +19,15 @@
 // host is). Host interference is not a noise here (dirty-paper coding): only the attack's noise is. The moves are
 // set in closed loop (synthesise, re-analyse, correct) because neighbouring frames overlap.
 //
-// Detect: in windows of the canonical signal (the whole of it up to 20 s), features at four sub-hop offsets; each
+// Detect: in windows of the canonical signal (the whole of it up to 30 s, else up to six windows of 20 s spread
+// evenly, the only parts it resamples and keeps), features at four sub-hop offsets; each
 // group's soft value is the cosine of its projection's phase on the lattice. A correlation with the sync sequence
 // over every period phase finds the alignment (any stretch of one period plus a frame holds every group); the best
 // alignments are read: soft bits summed per code bit, Chase-II (3 least reliable bits) + BCH(127,78), CRC-14 on
 // the 64 payload bits.
 //
-// Memory: one arena reset per operation; the canonical signal (16 kHz mono f32, 64 KB per second) is held whole,
-// and for embedding its residual too; PCM crosses in chunks of interleaved int16.
+// Memory: one arena reset per operation; PCM crosses in chunks of interleaved int16. Embed holds the canonical
+// signal and its residual whole (16 kHz mono f32: 2 x 64 KB per second); detect holds at most 6 x 20 s of it.
 
 import { BCH_K, BCH_N, BCH_T, bchDecode, bchEncode, bchInit } from "../watermark/bch";
 
@@ -292,7 +293,10 @@ let inRate: i32 = 0;
 let channels: i32 = 0;
 let totalFrames: f64 = 0; // input sample frames read (at most MAX_SECONDS)
 let canonLen: i32 = 0; // canonical samples they yield
-let canon: usize = 0; // f32[canonLen]: the canonical signal
+let canon: usize = 0; // f32: the canonical signal (embed: whole; detect: its windows, one after the other)
+let winCount: i32 = 1; // detect: windows of the canonical signal kept (the rest is never resampled)
+let winLen: i32 = 0;
+let winStarts: usize = 0; // i32[MAX_WINDOWS]
 let resid: usize = 0; // f32[canonLen]: the canonical residual (embed)
 let stage: usize = 0; // i16[STAGE_FRAMES * channels]
 let payloadBuf: usize = 0;
@@ -353,7 +357,18 @@ export function begin(rate: i32, chans: i32, frames: f64, embed: i32): i32 {
   fc = 0.45 * <f64>min<i32>(RATE, rate);
   const hw = <i32>Math.ceil((<f64>SINC_Z * <f64>rate) / (2.0 * fc)) + 2;
   histCap = STAGE_FRAMES + 2 * hw + 8;
-  canon = alloc(<usize>(canonLen + 1) << 2);
+  // Detect keeps only its windows of the canonical signal: the whole of it up to WINDOW_ONE, else up to
+  // MAX_WINDOWS windows of WINDOW_LEN spread evenly, so its memory and resampling stay bounded for any length.
+  winStarts = alloc(<usize>MAX_WINDOWS << 2);
+  winCount = 1;
+  winLen = canonLen;
+  if (!embed && canonLen > WINDOW_ONE) {
+    winLen = WINDOW_LEN;
+    winCount = min<i32>(MAX_WINDOWS, (canonLen + WINDOW_LEN - 1) / WINDOW_LEN);
+  }
+  for (let w: i32 = 0; w < winCount; w++)
+    sti(winStarts, w, winCount == 1 ? 0 : <i32>((<f64>(canonLen - winLen) * <f64>w) / <f64>(winCount - 1)));
+  canon = alloc(<usize>(winCount * winLen + 1) << 2);
   resid = embed ? alloc(<usize>(canonLen + 1) << 2) : 0;
   stage = alloc(<usize>(STAGE_FRAMES * chans) << 1);
   hist = alloc(<usize>histCap << 2);
@@ -447,12 +462,26 @@ function produce(flush: bool): void {
   while (outNext < canonLen) {
     const c = <f64>outNext * step;
     if (!flush && c + hw >= end) break;
+    // only samples some window keeps are computed (every sample when there is one window)
+    let inside = false;
+    for (let w: i32 = 0; w < winCount; w++) {
+      const d = outNext - ldi(winStarts, w);
+      if (d >= 0 && d < winLen) inside = true;
+    }
+    if (!inside) {
+      outNext++;
+      continue;
+    }
     const lo = <i32>(Math.max(Math.ceil(c - hw), histStart) - histStart);
     const hi = <i32>(Math.min(Math.floor(c + hw), end - 1.0) - histStart);
     let acc: f32 = 0.0;
     const base = c - histStart;
     for (let n: i32 = lo; n <= hi; n++) acc += ldf(hist, n) * sincAt((<f64>n - base) * g);
-    stf(canon, outNext, acc * gain);
+    const v = acc * gain;
+    for (let w: i32 = 0; w < winCount; w++) {
+      const d = outNext - ldi(winStarts, w);
+      if (d >= 0 && d < winLen) stf(canon, w * winLen + d, v);
+    }
     outNext++;
   }
 }
@@ -707,13 +736,13 @@ let candQ: usize = 0; // i32[CANDIDATES]
 let candZ: usize = 0; // f64[CANDIDATES]
 
 /** Features and weights of the window [ws, ws + len) at every sub-offset. False when it holds less than a period. */
-function loadWindow(ws: i32, len: i32): bool {
+function loadWindow(base: usize, len: i32): bool {
   winFrames = frameCount(len, (SUB - 1) * SUB_STEP);
   if (winFrames < P) return false;
   let mean: f64 = 0.0;
   for (let o: i32 = 0; o < SUB; o++) {
     for (let i: i32 = 0; i < winFrames; i++) {
-      analyse(canon, 0, ws + o * SUB_STEP + i * H);
+      analyse(base, 0, o * SUB_STEP + i * H);
       const e = features();
       const row = wPh + (<usize>((o * maxWinFrames + i) * GPF * 2) << 2);
       for (let g: i32 = 0; g < GPF; g++) {
@@ -855,15 +884,9 @@ export function detect(): i32 {
   resultAttempts = 0;
   resultStart = 0;
   softValid = false;
-  let count: i32 = 1;
-  let len = canonLen;
-  if (canonLen > WINDOW_ONE) {
-    len = WINDOW_LEN;
-    count = min<i32>(MAX_WINDOWS, (canonLen + WINDOW_LEN - 1) / WINDOW_LEN);
-  }
-  for (let w: i32 = 0; w < count; w++) {
-    const ws = count == 1 ? 0 : <i32>((<f64>(canonLen - len) * <f64>w) / <f64>(count - 1));
-    if (!loadWindow(ws, len)) continue;
+  for (let w: i32 = 0; w < winCount; w++) {
+    const ws = ldi(winStarts, w);
+    if (!loadWindow(canon + (<usize>(w * winLen) << 2), winLen)) continue;
     syncSearch();
     for (let j: i32 = 0; j < CANDIDATES; j++) {
       const z = ldd(candZ, j);

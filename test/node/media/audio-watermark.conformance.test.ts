@@ -259,6 +259,17 @@ describe("svc-awm-stdm-1: the AudioWatermarker invariants", { timeout: 180_000 }
     }
   });
 
+  it("a long file is read in windows: 50 s of mono 16 kHz", () => {
+    const long = music(31, 50, 16000, 1);
+    const payload = Uint8Array.from([3, 1, 4, 1, 5, 9, 2, 6]);
+    const marked = embedOrThrow(long, 16000, 1, payload);
+    expect(isPayload(wm.detect({ pcm: marked, sampleRate: 16000, channels: 1, key: KEY }), payload)).toBe(true);
+    // only the last 20 s marked: of the detector's three 20-s windows (0, 15 and 30 s), only the last is wholly marked
+    const spliced = long.slice();
+    spliced.set(marked.subarray(30 * 16000), 30 * 16000);
+    expect(isPayload(wm.detect({ pcm: spliced, sampleRate: 16000, channels: 1, key: KEY }), payload)).toBe(true);
+  });
+
   it("survives additive white noise at 25 dB SNR", () => {
     expect(isPayload(wm.detect({ pcm: addNoise(MARKED, 25, 3), sampleRate: 44100, channels: 2, key: KEY }), PAYLOAD)).toBe(true);
   });

@@ -67,9 +67,10 @@ const instances = new WeakMap<WebAssembly.Module, KernelExports>();
 /**
  * The audio watermark kernel (wasm/audiowm, AssemblyScript) behind AudioWatermarker. Constructed from a compiled
  * module (workerd forbids compiling wasm at run time: import the `.wasm` file there; Node compiles the bytes); one
- * kernel instance per module. PCM crosses into the kernel in chunks of 32768 frames; the kernel holds the canonical
- * signal (16 kHz mono f32: 64 KB per second, 38 MB for 10 minutes) and ~2 MB besides. An embed also allocates its
- * output (the input's size). Not reentrant (synchronous calls on one instance), which is all a Worker isolate needs.
+ * kernel instance per module. PCM crosses into the kernel in chunks of 32768 frames. Memory: embed holds the
+ * canonical signal and its residual (16 kHz mono f32, 128 KB per second: 79 MiB of kernel memory for 10 minutes)
+ * plus the output it returns (the input's size); detect keeps at most 6 windows of 20 s of the canonical signal
+ * (~8 MiB whatever the length). Not reentrant (synchronous calls on one instance), which is all a Worker isolate needs.
  */
 export class WasmAudioWatermarker implements AudioWatermarker {
   readonly algorithm = AUDIO_WATERMARK_ALGORITHM;
