@@ -14,10 +14,13 @@
 // permutation) and 1179 a keyed sync sequence.
 //
 // Embed (STDM): each group's projection is moved to the nearest point of its bit's lattice (step DELTA, keyed
-// dither; bit 1 half a step off bit 0), the move spread evenly over the group's cells as a change of their
-// log-power: the mark is a fixed fraction of the host in every cell (it follows the spectrum, silent where the
-// host is). Host interference is not a noise here (dirty-paper coding): only the attack's noise is. The moves are
-// set in closed loop (synthesise, re-analyse, correct) because neighbouring frames overlap.
+// dither; bit 1 half a step off bit 0), the move spread over the group's cells as changes of their log-power in the
+// proportions that cost the least energy (x_i ~ 1 / (power_i + floor): loud cells change little, cells far under
+// the floor no more than those at it). The mark is thus shaped by the host's own spectrum (silent where the host
+// is, never more than X_MAX in a cell's log-power); host interference is not a noise here (dirty-paper coding),
+// only the attack's noise is. The moves are set in closed loop (synthesise, re-analyse, correct) because
+// neighbouring frames overlap. The wrapper then scales the residual down to its target SNR (a share of the way to
+// the lattice point: distortion-compensated dither modulation, which the detector need not know).
 //
 // Detect: in windows of the canonical signal (the whole of it up to 30 s, else up to six windows of 20 s spread
 // evenly, the only parts it resamples and keeps), features at four sub-hop offsets; each
