@@ -32,7 +32,7 @@
 // Memory: one arena reset per operation; PCM crosses in chunks of interleaved int16. Embed holds the canonical
 // signal and its residual whole (16 kHz mono f32: 2 x 64 KB per second); detect holds at most 6 x 20 s of it.
 
-import { BCH_K, BCH_N, BCH_T, bchDecode, bchEncode, bchInit } from "../watermark/bch";
+import { BCH_K, BCH_N, BCH_T, bchDecode, bchEncode, bchInit } from "../shared/bch";
 
 // ---------------------------------------------------------------------------------------------------------
 // Parameters (public algorithm; changing any of them is a new algorithm version)

@@ -23,7 +23,7 @@
 // Memory: one arena (memory.grow) reset per operation; pixel data enters and leaves in row strips, so the kernel
 // never holds a full-size copy of the image.
 
-import { BCH_K, BCH_N, BCH_T, bchDecode, bchEncode, bchInit } from "./bch";
+import { BCH_K, BCH_N, BCH_T, bchDecode, bchEncode, bchInit } from "../shared/bch";
 
 // ---------------------------------------------------------------------------------------------------------
 // Parameters (public algorithm; changing any of them is a new algorithm version)
