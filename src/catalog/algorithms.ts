@@ -31,6 +31,8 @@ function fp(algorithm: string, modality: AlgorithmModality, is_default: boolean,
 
 /** Our own image watermark (src/media/watermark, wasm/watermark): tile-periodic spread spectrum on luma. */
 export const SVC_IMAGE_WATERMARK = "svc-wm-tiledss-1";
+/** Our own audio watermark (src/media/watermark/audio, wasm/audiowm): keyed dither modulation of STFT log-powers. */
+export const SVC_AUDIO_WATERMARK = "svc-awm-stdm-1";
 
 /**
  * What images the image watermark and fingerprints accept, checked at admission from the inspected size so a
@@ -44,6 +46,7 @@ export const IMAGE_DECODE_LIMITS = {
 export const ALGORITHMS: readonly AlgorithmDefinition[] = [
   wm("audioseal-mm02-4", "audio", true, true),
   wm("audioseal", "audio", false, true),
+  { ...wm(SVC_AUDIO_WATERMARK, "audio", false, false), ours: true, soft_binding_alg: `svc.watermark.${SVC_AUDIO_WATERMARK}` },
   wm("pixelseal", "image", true, true),
   wm("trustmark-b", "image", false, true),
   wm("trustmark-c", "image", false, true),

@@ -1,7 +1,7 @@
 import type { Bindings } from "../env";
 import { signingConfigured } from "../media";
 import { C2PA_EMBEDDED_MEDIA_TYPES } from "../media/c2pa/signer";
-import { SVC_IMAGE_WATERMARK } from "./algorithms";
+import { SVC_AUDIO_WATERMARK, SVC_IMAGE_WATERMARK } from "./algorithms";
 import { type CapabilityProvider, CapabilityRegistry } from "./registry";
 
 /** What the image codec (src/media/codecs) decodes and re-encodes: the watermark and fingerprints work on these. */
@@ -13,6 +13,13 @@ export const IMAGE_PIPELINE_MEDIA_TYPES = ["image/jpeg", "image/png", "image/web
  * signed with rcp_system_sign_only) and verified without fingerprint signals.
  */
 export const AUDIO_PIPELINE_MEDIA_TYPES = ["audio/wav", "audio/flac", "audio/mpeg"];
+
+/**
+ * What our audio watermark is embedded into: 16-bit PCM WAV, whose samples are rewritten in place (lossless out, every
+ * other chunk kept). MP3 would need an MP3 encoder in the Worker and FLAC is signed on the structural lane: both are
+ * signed without it (and verified with it: detection reads any decoded audio).
+ */
+export const AUDIO_WATERMARK_MEDIA_TYPES = ["audio/wav"];
 
 /**
  * The pipelines installed in this build, and what each really handles:
@@ -43,6 +50,9 @@ export function installedProviders(config: { signing: boolean }): CapabilityProv
   }
   for (const capability of ["fingerprint.compute", "fingerprint.chromaprint", "fingerprint.iscc-audio"]) {
     providers.push({ capability, media_types: AUDIO_PIPELINE_MEDIA_TYPES });
+  }
+  for (const capability of ["watermark.embed", `watermark.${SVC_AUDIO_WATERMARK}`]) {
+    providers.push({ capability, media_types: AUDIO_WATERMARK_MEDIA_TYPES });
   }
   if (config.signing) {
     providers.push({ capability: "c2pa.sign.embedded", media_types: C2PA_EMBEDDED_MEDIA_TYPES });

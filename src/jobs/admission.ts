@@ -242,10 +242,19 @@ export async function planSign(
       );
     }
     watermarkAlgorithm = chosen.algorithm;
+    // Our audio watermark has one strength, set by its target SNR (31 dB): any other is refused, never ignored.
+    if (format.modality === "audio" && request.watermark_strength && request.watermark_strength !== "balanced")
+      return refuse(
+        "svc.sign.option_not_applicable",
+        `The ${chosen.algorithm} watermark has one strength, balanced (a fixed signal-to-noise ratio of about 31 dB).`,
+        "watermark_strength",
+      );
     watermarkStrength =
-      request.watermark_strength ??
-      profile.default_watermark_strength ??
-      (!allowedStrengths || allowedStrengths.includes("balanced") ? "balanced" : allowedStrengths[0]!);
+      format.modality === "audio"
+        ? "balanced"
+        : (request.watermark_strength ??
+          profile.default_watermark_strength ??
+          (!allowedStrengths || allowedStrengths.includes("balanced") ? "balanced" : allowedStrengths[0]!));
     if (allowedStrengths && !allowedStrengths.includes(watermarkStrength)) {
       return refuse(
         "svc.sign.option_not_allowed",

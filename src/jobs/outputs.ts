@@ -20,7 +20,9 @@ export interface WatermarkOutput {
   strength: WatermarkStrength;
   /** The 64-bit payload as 16 hex digits: the id the soft-binding index maps back to this publication. */
   payload: string;
+  /** PSNR of the marked luma (images); SNR of the marked samples (audio). */
   psnr_db: number;
+  /** The image's size (0 for audio). */
   width: number;
   height: number;
 }

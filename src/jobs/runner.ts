@@ -32,6 +32,7 @@ import { audioFingerprintStep, audioServicesOf, isAudio } from "./steps/fingerpr
 import { type PublishOutcome, publishSigned, publishUnsigned } from "./steps/publish";
 import { signStep } from "./steps/sign";
 import { watermarkStep } from "./steps/watermark";
+import { audioWatermarkStep } from "./steps/watermark-audio";
 
 /*
  * The job runner, driven by the jobs queue (at-least-once delivery). Each step (steps/) records its completion and
@@ -237,6 +238,13 @@ async function runTakenJob(
     try {
       switch (step.step) {
         case "watermark": {
+          if (isAudio(source.mediaType)) {
+            const result = await audioWatermarkStep(env, await audioServicesOf(services), job, admitted, source, upload);
+            watermarked = result.output;
+            watermarkedBytes = result.bytes;
+            finished = { step: step.step, output: watermarked };
+            break;
+          }
           const result = await watermarkStep(env, imageServices(services), job, admitted, source, upload);
           watermarked = result.output;
           watermarkedBytes = result.bytes;
@@ -246,7 +254,7 @@ async function runTakenJob(
         }
         case "fingerprint": {
           if (isAudio(source.mediaType)) {
-            fingerprinted = await audioFingerprintStep(env, await audioServicesOf(services), admitted, source);
+            fingerprinted = await audioFingerprintStep(env, await audioServicesOf(services), admitted, source, watermarked);
             finished = { step: step.step, output: fingerprinted };
             break;
           }

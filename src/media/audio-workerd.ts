@@ -1,9 +1,15 @@
+import audiowmModule from "../../wasm/build/audiowm.wasm";
 import chromaprintModule from "../../wasm/build/chromaprint.wasm";
 import { audioDecoder } from "./codecs/audio/workerd";
 import { Chromaprinter } from "./fingerprint/audio";
 import type { AudioServices } from "./types";
+import { WasmAudioWatermarker } from "./watermark/audio";
 
-/** The audio pipeline of this isolate, with our Chromaprint kernel and the decoders imported as modules (workerd only; import lazily). */
+/** The audio pipeline of this isolate, with our Chromaprint and watermark kernels and the decoders imported as modules (workerd only; import lazily). */
 export function workerdAudioServices(): AudioServices {
-  return { decoder: audioDecoder, chromaprint: () => new Chromaprinter(chromaprintModule) };
+  return {
+    decoder: audioDecoder,
+    chromaprint: () => new Chromaprinter(chromaprintModule),
+    watermarker: new WasmAudioWatermarker(audiowmModule),
+  };
 }

@@ -1,4 +1,5 @@
-import type { AudioServices, ChromaprintStream } from "./types";
+import { utf8 } from "../platform/bytes";
+import type { AudioServices, AudioSink, ChromaprintStream } from "./types";
 
 /*
  * Chromaprint frames of an audio file: decoded into the fingerprint a chunk at a time, so neither the file's PCM nor
@@ -21,12 +22,48 @@ function serialized<T>(work: () => Promise<T>): Promise<T> {
   return run;
 }
 
-/** The Chromaprint frames of the first `maxSeconds` of `bytes`. Never throws. */
+/**
+ * The key our audio watermark's layout is drawn from. One per algorithm, as the image watermark's pattern is: every
+ * deployment reads every other's marks (a per-deployment secret would make marks readable only where they were made).
+ */
+export const AUDIO_WATERMARK_KEY = utf8("svc-awm-stdm-1/layout/v1");
+
+/** Keeps every chunk of a decode (for work that needs the whole signal, as the watermark does), up to its cap. */
+export class PcmCollector implements AudioSink {
+  sampleRate = 0;
+  channels = 0;
+  #chunks: Int16Array[] = [];
+  #length = 0;
+
+  start(sampleRate: number, channels: number): void {
+    this.sampleRate = sampleRate;
+    this.channels = channels;
+  }
+
+  write(interleaved: Int16Array): void {
+    this.#chunks.push(interleaved);
+    this.#length += interleaved.length;
+  }
+
+  /** The interleaved samples so far, as one array (the chunks are released). */
+  pcm(): Int16Array {
+    const out = new Int16Array(this.#length);
+    let at = 0;
+    for (const c of this.#chunks) {
+      out.set(c, at);
+      at += c.length;
+    }
+    this.#chunks = [out];
+    return out;
+  }
+}
+
+/** The Chromaprint frames of the first `maxSeconds` of `bytes` (`also`: another sink fed the same PCM). Never throws. */
 export function chromaprintOf(
   audio: AudioServices,
   bytes: Uint8Array,
   mediaType: string,
-  options: { maxSeconds: number },
+  options: { maxSeconds: number; also?: AudioSink },
 ): Promise<AudioFingerprintResult> {
   return serialized(async () => {
     let stream: ChromaprintStream;
@@ -37,7 +74,20 @@ export function chromaprintOf(
     }
     let decoded: Awaited<ReturnType<AudioServices["decoder"]["decode"]>>;
     try {
-      decoded = await audio.decoder.decode(bytes, mediaType, stream, { maxSeconds: options.maxSeconds });
+      const also = options.also;
+      const sink: AudioSink = also
+        ? {
+            start: (rate, channels) => {
+              stream.start(rate, channels);
+              also.start(rate, channels);
+            },
+            write: (pcm) => {
+              stream.write(pcm);
+              also.write(pcm);
+            },
+          }
+        : stream;
+      decoded = await audio.decoder.decode(bytes, mediaType, sink, { maxSeconds: options.maxSeconds });
     } catch (error) {
       return { status: "failed", message: `The audio could not be decoded: ${String(error)}` };
     }

@@ -338,7 +338,12 @@ export interface ChromaprintStream extends AudioSink {
 export interface AudioServices {
   decoder: AudioDecoder;
   chromaprint(): ChromaprintStream;
+  watermarker: AudioWatermarker;
 }
+
+export type { AudioWatermarker } from "./watermark/audio/types";
+
+import type { AudioWatermarker } from "./watermark/audio/types";
 
 /** What the C2PA reader found. Codes are c2pa-rs validation status codes (C2PA §15.2.1). */
 export type ManifestFacts =

@@ -39,7 +39,10 @@ export const ReceiptEvidenceSchema = z
       .openapi({ description: "The manifest written (null for watermark-only publications)." }),
     watermark: z
       .object({
-        algorithm: z.string().openapi({ description: "Our watermark algorithm.", example: "svc-wm-tiledss-1" }),
+        algorithm: z.string().openapi({
+          description: "Our watermark algorithm (svc-wm-tiledss-1 for images, svc-awm-stdm-1 for audio).",
+          example: "svc-wm-tiledss-1",
+        }),
         strength: z.enum(["subtle", "balanced", "robust"]).openapi({ description: "Strength applied.", example: "balanced" }),
         payload: z
           .string()
@@ -48,7 +51,11 @@ export const ReceiptEvidenceSchema = z
             description: "The 64-bit payload (hex) the soft-binding index maps to this publication.",
             example: "9f2c4e1a7b3d5c60",
           }),
-        psnr_db: z.number().openapi({ description: "Measured PSNR of the marked luma against the original.", example: 44.1 }),
+        psnr_db: z.number().openapi({
+          description:
+            "Measured PSNR of the marked luma against the original (images), or SNR of the marked samples against the original (audio).",
+          example: 44.1,
+        }),
         read_back: z
           .literal(true)
           .openapi({ description: "The payload was read back from the encoded output before publication.", example: true }),

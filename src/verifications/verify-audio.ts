@@ -1,5 +1,6 @@
+import { SVC_AUDIO_WATERMARK } from "../catalog/algorithms";
 import type { Bindings } from "../env";
-import { chromaprintOf } from "../media/audio";
+import { AUDIO_WATERMARK_KEY, chromaprintOf, PcmCollector } from "../media/audio";
 import { alignFingerprints, CHROMAPRINT_MATCH_MAX_BER, isccAudioCode } from "../media/fingerprint/audio";
 import { decodeIsccUnit } from "../media/fingerprint/codes";
 import type { AudioServices } from "../media/types";
@@ -10,8 +11,8 @@ import type { DurableFacts, SoftBindingMatch } from "./verdict";
 /*
  * The durable signals of an audio file: Chromaprint frames of (the first minutes of) the recording, looked up by
  * excerpt in the index (exact frames voting for one shift), each candidate confirmed by the bit error rate of the
- * whole aligned query against the publication's frames; and the ISCC audio code, looked up exactly. The audio
- * watermark is not part of this deployment yet: reported as not computed.
+ * whole aligned query against the publication's frames; the ISCC audio code, looked up exactly; and our audio
+ * watermark, detected in the same decode and its payload looked up exactly.
  */
 
 /**
@@ -44,36 +45,73 @@ export async function audioDurableFacts(
   answered: (results: D1Result[]) => void,
 ): Promise<DurableFacts> {
   const none: DurableFacts = { watermark: null, fingerprint: null };
-  warnings.push("The audio watermark is not checked: this deployment has no audio watermark yet.");
   if (!audio) {
-    warnings.push("Fingerprint signals are not computed: the audio pipeline is not installed.");
+    warnings.push("Watermark and fingerprint signals are not computed: the audio pipeline is not installed.");
     return none;
   }
-  const computed = await chromaprintOf(audio, subject.bytes, subject.mediaType, { maxSeconds: AUDIO_VERIFY_MAX_SECONDS });
+  // One decode feeds both: Chromaprint as it streams, and the watermark detector from the PCM kept (at most a minute).
+  const pcm = new PcmCollector();
+  const computed = await chromaprintOf(audio, subject.bytes, subject.mediaType, { maxSeconds: AUDIO_VERIFY_MAX_SECONDS, also: pcm });
   if (computed.status !== "computed") {
-    warnings.push(`Fingerprint signals are not computed: ${computed.message}`);
+    warnings.push(`Watermark and fingerprint signals are not computed: ${computed.message}`);
     return none;
   }
+
+  const { watermarker } = audio;
+  let watermark: DurableFacts["watermark"] = null;
+  let payload: Uint8Array | null = null;
+  let confidence = 0;
+  if (computed.seconds < watermarker.minimumSeconds) {
+    warnings.push(`The watermark is not checked: the audio is shorter than ${watermarker.minimumSeconds} seconds.`);
+  } else {
+    const detected = watermarker.detect({ pcm: pcm.pcm(), sampleRate: pcm.sampleRate, channels: pcm.channels, key: AUDIO_WATERMARK_KEY });
+    if (detected.status === "failed") warnings.push(`The watermark could not be checked: ${detected.message}`);
+    else if (detected.status === "detected") {
+      payload = detected.payload;
+      confidence = detected.confidence;
+    } else watermark = { present: false, payload_valid: false, match: null };
+  }
+
   const frames = computed.frames;
+  let lookUp = true;
   if (frames.length < CHROMAPRINT_MIN_OVERLAP) {
     warnings.push(
       `Fingerprints are not looked up: ${computed.seconds.toFixed(1)} s of audio is too short to match reliably (about 8 s or more).`,
     );
-    return none;
-  }
-  const distinct = new Set(frames).size - (frames.includes(CHROMAPRINT_SILENCE) ? 1 : 0);
-  if (distinct < CHROMAPRINT_MIN_DISTINCT) {
+    lookUp = false;
+  } else if (new Set(frames).size - (frames.includes(CHROMAPRINT_SILENCE) ? 1 : 0) < CHROMAPRINT_MIN_DISTINCT) {
     warnings.push(
       "Fingerprints are not looked up: the audio varies too little (silence or a steady sound), and such audio matches unrelated recordings.",
     );
-    return none;
+    lookUp = false;
   }
   // The ISCC audio code describes the whole recording: looked up only when the whole file was read.
-  const isccCode = computed.truncated ? null : isccAudioCode(frames);
+  const isccCode = lookUp && !computed.truncated ? isccAudioCode(frames) : null;
   const exact: ExactQuery[] = [];
+  if (payload) exact.push({ algorithm: SVC_AUDIO_WATERMARK, bitsHex: hex(payload), limit: 1 });
   if (isccCode) exact.push({ algorithm: "iscc-audio", bitsHex: hex(decodeIsccUnit(isccCode).digest), limit: FINGERPRINT_CANDIDATES });
-  const found = await indexMatches(env.DB, { exact, chromaprint: { frames }, also });
+  if (exact.length === 0 && !lookUp) return { watermark, fingerprint: null };
+  const found = await indexMatches(env.DB, { exact, chromaprint: lookUp ? { frames } : null, also });
   answered(found.also);
+
+  if (payload) {
+    const row = found.exact[0]?.[0];
+    watermark = {
+      present: true,
+      payload_valid: true,
+      match: row
+        ? {
+            kind: "watermark",
+            algorithm: SVC_AUDIO_WATERMARK,
+            publication_id: row.publication_id,
+            manifest_id: row.manifest_label,
+            distance: 0,
+            score: confidence,
+          }
+        : null,
+    };
+  }
+  if (!lookUp) return { watermark, fingerprint: null };
 
   const confirmed: (SoftBindingMatch & { rate: number })[] = [];
   for (const candidate of found.chromaprint) {
@@ -96,7 +134,7 @@ export async function audioDurableFacts(
   }
   confirmed.sort((a, b) => a.rate - b.rate);
   const chromaprintMatches = confirmed.map(({ rate: _, ...match }) => match);
-  const isccMatches = (found.exact[0] ?? []).map(
+  const isccMatches = (found.exact[payload ? 1 : 0] ?? []).map(
     (row): SoftBindingMatch => ({
       kind: "fingerprint",
       algorithm: "iscc-audio",
@@ -108,5 +146,5 @@ export async function audioDurableFacts(
   );
   // The exact code first (the same recording, decoded alike), then Chromaprint's confirmed matches, best first.
   const candidates = [...isccMatches, ...chromaprintMatches.filter((m) => !isccMatches.some((i) => i.publication_id === m.publication_id))];
-  return { watermark: null, fingerprint: { match: candidates[0] ?? null, candidates } };
+  return { watermark, fingerprint: { match: candidates[0] ?? null, candidates } };
 }

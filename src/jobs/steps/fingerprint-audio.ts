@@ -7,7 +7,7 @@ import type { AudioServices } from "../../media/types";
 import { hex } from "../../platform/bytes";
 import { chromaprintFramesHex } from "../../soft-bindings/repo";
 import type { AdmittedRequest } from "../admission";
-import type { FingerprintOutput } from "../outputs";
+import type { FingerprintOutput, WatermarkOutput } from "../outputs";
 import type { ObjectRow } from "../repo";
 import type { JobServices } from "../runner";
 import { StepFailure } from "./common";
@@ -42,7 +42,8 @@ async function readHead(bucket: R2Bucket, key: string, etag: string): Promise<{ 
 }
 
 /**
- * Every admitted audio fingerprint of the recording (the upload: signing leaves the samples unchanged): Chromaprint's
+ * Every admitted audio fingerprint of the recording as published (the watermarked output, else the upload: signing
+ * leaves the samples unchanged): Chromaprint's
  * frames (indexed for lookups by excerpt) and the ISCC audio code computed from them.
  */
 export async function audioFingerprintStep(
@@ -50,9 +51,12 @@ export async function audioFingerprintStep(
   audio: AudioServices,
   admitted: AdmittedRequest,
   source: ObjectRow,
+  /** The watermark step's output, when the recipe marks the audio: the samples published are those. */
+  watermarked: WatermarkOutput | null = null,
 ): Promise<FingerprintOutput> {
   if (admitted.fingerprint_algorithms.length === 0) return { fingerprints: [] };
-  const head = await readHead(env.OBJECTS, source.r2Key, source.etag);
+  const blob = watermarked ? watermarked.output : { key: source.r2Key, etag: source.etag };
+  const head = await readHead(env.OBJECTS, blob.key, blob.etag);
   if (!head) throw new StepFailure("svc.jobs.source_unavailable", "The audio to fingerprint could not be read back unchanged.");
   const computed = await chromaprintOf(audio, head.bytes, source.mediaType, { maxSeconds: AUDIO_FINGERPRINT_MAX_SECONDS });
   // A coding inside the file that no decoder here reads (e.g. ADPCM in a WAV) is a property of the input, like bytes

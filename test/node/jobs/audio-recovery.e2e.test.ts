@@ -136,6 +136,38 @@ describe("audio recovery by fingerprint, over HTTP", () => {
     expect(cut.body.matches[0]).toMatchObject({ kind: "fingerprint", algorithm: "chromaprint", manifest_id: own.body.manifest_id });
   }, 180_000);
 
+  it("a WAV watermarked then signed carries our audio watermark: a stripped MP3 64 kbit/s copy is recovered through it", async () => {
+    // A third recording (speech over music, 15 s), so no other test's publication shares its content.
+    const source = new Uint8Array(readFileSync(join(AUDIO, "..", "audio", "speech-music-128k.mp3")));
+    const wav = ffmpeg(source, "speech.mp3", "speech-mono.wav", ["-i", "IN", "-af", "volume=-3dB", "-ac", "1", "-c:a", "pcm_s16le"]);
+    const { assetId } = await uploadAsset(svc, wav, "audio/wav", "speech.wav");
+    const done = await signAndWait(svc, assetId, "rcp_system_watermark_then_sign", 120_000);
+    expect(done.state, JSON.stringify(done)).toBe("completed");
+    expect(done.steps.map((s: { step: string }) => s.step)).toEqual(["inspect", "watermark", "fingerprint", "sign", "publish"]);
+    const receipt = await svc.call("GET", `/v1/receipts/${done.result.receipt_id}`);
+    expect(receipt.body.evidence.watermark).toMatchObject({ algorithm: "svc-awm-stdm-1", strength: "balanced", read_back: true });
+    expect(receipt.body.evidence.watermark.psnr_db).toBeGreaterThanOrEqual(30);
+    const signed = (await download(svc, assetId)).bytes;
+    const own = await svc.verify(signed);
+    expect(own.body.status, own.body.developer_explanation).toBe("verified_manifest_and_watermark_match");
+
+    // Stripped and re-encoded at 64 kbit/s outside the service: found by the watermark's payload.
+    const copy = ffmpeg(signed, "signed.wav", "copy.mp3", ["-i", "IN", "-map_metadata", "-1", "-c:a", "libmp3lame", "-b:a", "64k"]);
+    const found = await svc.verify(copy);
+    expect(found.status, found.text).toBe(200);
+    expect(found.body.status, found.body.developer_explanation).toBe("watermark_only");
+    expect(found.body.matches[0]).toMatchObject({ kind: "watermark", algorithm: "svc-awm-stdm-1", manifest_id: own.body.manifest_id });
+
+    // An audio watermark has one strength: asking for another is refused, not ignored.
+    const again = await uploadAsset(svc, wav, "audio/wav", "speech-again.wav");
+    const refused = await svc.call("POST", "/v1/sign", {
+      body: { asset_id: again.assetId, recipe_id: "rcp_system_watermark_then_sign", watermark_strength: "robust" },
+      idempotencyKey: true,
+    });
+    expect(refused.status, refused.text).toBe(422);
+    expect(refused.text).toContain("svc.sign.option_not_applicable");
+  }, 180_000);
+
   it("unrelated audio matches no publication, and an excerpt too short to match says so", async () => {
     const other = new Uint8Array(readFileSync(join(AUDIO, OTHER)));
     const unrelated = await svc.verify(other);

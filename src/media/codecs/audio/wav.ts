@@ -18,7 +18,7 @@ const MAX_RATE = 768_000;
 /** Frames converted per push: bounds the work between checks of the `maxSeconds` limit. */
 const BLOCK_FRAMES = 16_384;
 
-interface WavFormat {
+export interface WavFormat {
   tag: number;
   channels: number;
   sampleRate: number;
@@ -26,7 +26,7 @@ interface WavFormat {
   bits: number;
 }
 
-type Parsed =
+export type WavLayout =
   | { status: "ok"; format: WavFormat; dataOffset: number; dataBytes: number }
   | Exclude<AudioDecodeResult, { status: "decoded" }>;
 
@@ -60,8 +60,8 @@ function parseFmt(b: Uint8Array, at: number, size: number): WavFormat | Exclude<
   return { tag, channels, sampleRate, blockAlign, bits };
 }
 
-/** Finds fmt and the start of data, skipping every other chunk. */
-function parse(b: Uint8Array): Parsed {
+/** Finds fmt and the start of data, skipping every other chunk (what a writer needs to rewrite the samples in place). */
+export function wavLayout(b: Uint8Array): WavLayout {
   if (b.length < 12) return failed("not a WAV file (shorter than a RIFF header)");
   const riff = fourcc(b, 0);
   if ((riff !== "RIFF" && riff !== "RF64" && riff !== "BW64") || fourcc(b, 8) !== "WAVE") return failed("not a RIFF/WAVE file");
@@ -120,7 +120,7 @@ function filler(b: Uint8Array, base: number, format: WavFormat) {
 
 /** WAV to the sink (see the file's comment). Synchronous work, bounded memory: one chunk of PCM besides the file. */
 export function decodeWav(bytes: Uint8Array, sink: AudioSink, options?: AudioDecodeOptions): AudioDecodeResult {
-  const parsed = parse(bytes);
+  const parsed = wavLayout(bytes);
   if (parsed.status !== "ok") return parsed;
   const { format, dataOffset, dataBytes } = parsed;
   const total = Math.floor(dataBytes / format.blockAlign);
