@@ -53,10 +53,14 @@ describe("capabilities and catalogs", () => {
     );
     // The watermark and fingerprint pipelines (our wasm kernels) cover the five decoded image types.
     const decodedImages = ["image/avif", "image/jpeg", "image/png", "image/tiff", "image/webp"];
-    for (const id of ["rcp_system_watermark_then_sign", "rcp_system_watermark_only", "rcp_system_express_watermark_then_sign"]) {
+    expect([...recipes.rcp_system_express_watermark_then_sign.active.supported_media_types].sort()).toEqual(decodedImages);
+    // #20: the other watermark recipes also take 16-bit PCM WAV (our audio watermark; MP3 has no encoder here).
+    for (const id of ["rcp_system_watermark_then_sign", "rcp_system_watermark_only"]) {
       expect(recipes[id].availability, id).toMatchObject({ available: true });
-      expect([...recipes[id].active.supported_media_types].sort(), id).toEqual(decodedImages);
+      expect([...recipes[id].active.supported_media_types].sort(), id).toEqual(["audio/wav", ...decodedImages]);
     }
+    const audioMark = body.watermark_algorithms.find((a: { algorithm: string }) => a.algorithm === "svc-awm-stdm-1");
+    expect(audioMark.availability).toMatchObject({ available: true });
     // #20: signing with fingerprints also covers the audio the decoders read and the manifest embeds into (WAV, MP3;
     // FLAC is signed on the structural lane, AAC has no decoder here).
     expect([...recipes.rcp_system_sign.active.supported_media_types].sort()).toEqual(["audio/mpeg", "audio/wav", ...decodedImages]);
