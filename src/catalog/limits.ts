@@ -53,6 +53,13 @@ export const DECODE_MAXIMUM_PIXELS = 12_000_000;
 /** The image watermark needs at least this many pixels on the shorter side. */
 export const WATERMARK_MINIMUM_EDGE_PIXELS = 128;
 
+/**
+ * The audio watermark holds the whole recording (and the embedder ≈ 128 KB a second): recordings up to this long
+ * and this large are marked; longer ones are signed with fingerprints only.
+ */
+export const AUDIO_WATERMARK_MAX_SECONDS = 180;
+export const AUDIO_WATERMARK_MAX_BYTES = 32 * MiB;
+
 /** POST /v1/sign/batch: items per request. */
 export const SIGN_BATCH_MAXIMUM_ITEMS = 100;
 

@@ -5,6 +5,7 @@ import { usd } from "../billing/money";
 import { type ReservationRow, walletRefusal } from "../billing/repo/reservations";
 import { ALGORITHMS, type AlgorithmModality, defaultAlgorithm, IMAGE_DECODE_LIMITS } from "../catalog/algorithms";
 import { formatOf } from "../catalog/formats";
+import { AUDIO_WATERMARK_MAX_BYTES, AUDIO_WATERMARK_MAX_SECONDS } from "../catalog/limits";
 import { recipeById } from "../catalog/recipes";
 import type { CapabilityRegistry } from "../catalog/registry";
 import { attributionFor } from "../creators/disclosure";
@@ -319,6 +320,18 @@ export async function planSign(
   // Decoded steps need the pixels: refuse what cannot fit or carry the mark before a job exists. Only steps
   // that decode (watermark, fingerprint) are bounded by pixels; signing alone is bounded by bytes (the upload limit).
   const source = found.source;
+  // The audio watermark holds the whole recording in memory: refused before a job exists for one it cannot take.
+  if (format.modality === "audio" && watermarks && source?.inspection) {
+    const facts = JSON.parse(source.inspection) as { byte_length?: number; duration_seconds?: number | null };
+    const seconds = facts.duration_seconds ?? null;
+    if ((facts.byte_length ?? 0) > AUDIO_WATERMARK_MAX_BYTES || (seconds !== null && seconds > AUDIO_WATERMARK_MAX_SECONDS)) {
+      return refuse(
+        "svc.sign.option_not_applicable",
+        `The audio watermark takes recordings of at most ${AUDIO_WATERMARK_MAX_SECONDS} seconds and ${AUDIO_WATERMARK_MAX_BYTES / 1024 / 1024} MiB; sign this one with rcp_system_sign (fingerprints only).`,
+        "recipe_id",
+      );
+    }
+  }
   if (format.modality === "image" && (watermarks || fingerprinting)) {
     const facts = source?.inspection ? (JSON.parse(source.inspection) as { width: number | null; height: number | null }) : null;
     const { width, height } = facts ?? { width: null, height: null };

@@ -1,3 +1,4 @@
+import { AUDIO_WATERMARK_MAX_SECONDS } from "../../catalog/limits";
 import type { Bindings } from "../../env";
 import { AUDIO_WATERMARK_KEY, PcmCollector } from "../../media/audio";
 import { wavLayout } from "../../media/codecs/audio/wav";
@@ -7,9 +8,6 @@ import type { AdmittedRequest } from "../admission";
 import type { WatermarkOutput } from "../outputs";
 import type { JobRow, ObjectRow } from "../repo";
 import { put, read, StepFailure } from "./common";
-
-/** Longest recording the audio watermark step takes: the embedder holds the whole signal (≈ 128 KB a second). */
-export const AUDIO_WATERMARK_MAX_SECONDS = 180;
 
 /**
  * Embeds a fresh random 64-bit payload with our audio watermark into a 16-bit PCM WAV, rewriting its samples in
