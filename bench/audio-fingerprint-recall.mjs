@@ -25,7 +25,6 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSy
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { prng } from "../test/support/prng.ts";
 import { bundleForNode } from "./lib/node-bundle.mjs";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
@@ -43,9 +42,12 @@ const MAX_SECONDS = Number(opt("--max-seconds", "180"));
 const SEED = Number(opt("--seed", "1"));
 const JSON_OUT = opt("--json", null);
 
-// The service's code, bundled for Node (see bench/lib/node-bundle.mjs).
-const { Chromaprinter, alignFingerprints } = await import(
-  bundleForNode("audio-fingerprint-entry", `export * from "./src/media/fingerprint/audio/index.ts";`)
+// The service's code, bundled for Node (see bench/lib/node-bundle.mjs), with the test suite's seeded generator.
+const { Chromaprinter, alignFingerprints, prng } = await import(
+  bundleForNode(
+    "audio-fingerprint-entry",
+    `export * from "./src/media/fingerprint/audio/index.ts"; export { prng } from "./test/support/prng.ts";`,
+  )
 );
 const module = new WebAssembly.Module(readFileSync(join(root, "wasm", "build", "chromaprint.wasm")));
 const printer = new Chromaprinter(module);
