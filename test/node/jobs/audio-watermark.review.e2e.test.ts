@@ -142,4 +142,47 @@ describe("review #20: the audio watermark over HTTP", () => {
     // was signed and published" is an overclaim here.
     expect(res.body.status).not.toBe("watermark_only");
   }, 180_000);
+
+  it("a WAV whose fmt byte rate understates its length (200 s read as 20 s by the inspector) is refused at admission, not failed after a job exists", async () => {
+    // 200 s at 8 kHz mono, 16-bit: 3.2 MB, under the byte limit; the inspector's duration is data size / byte rate
+    // (src/media/inspect/riff.ts), the step's is frames / sample rate (src/jobs/steps/watermark-audio.ts).
+    const wav = ffmpeg(
+      SONG,
+      "long.wav",
+      ["-ac", "1", "-ar", "8000", "-t", "200", "-c:a", "pcm_s16le", "-bitexact"],
+      ["-stream_loop", "10"],
+    );
+    new DataView(wav.buffer).setUint32(28, 160_000, true);
+    const { assetId } = await uploadAsset(svc, wav, "audio/wav", "long.wav");
+    const res = await svc.call("POST", "/v1/sign", {
+      body: { asset_id: assetId, recipe_id: "rcp_system_watermark_only" },
+      idempotencyKey: true,
+    });
+    if (res.status === 202) {
+      await new Promise((r) => setTimeout(r, 3000));
+      const job = await svc.call("GET", `/v1/jobs/${res.body.job_id}`);
+      throw new Error(`admitted (202); the job: ${job.body.state} ${job.body.error_code} ${job.body.error_message}`);
+    }
+    expect(res.status, res.text).toBe(422);
+  }, 120_000);
+
+  it("concurrent audio verifications (marked excerpt, unrelated audio, marked WAV) each get their own answer", async () => {
+    expect(published, "the first test published the song").not.toBeNull();
+    const marked = ffmpeg(
+      published!.signed,
+      "c1.mp3",
+      ["-map_metadata", "-1", "-t", "12", "-c:a", "libmp3lame", "-b:a", "96k"],
+      ["-ss", "3"],
+    );
+    const unrelated = ffmpeg(SPEECH, "c2.flac", ["-af", "atempo=1.0,volume=-1dB", "-c:a", "flac"]);
+    const wholeWav = ffmpeg(published!.signed, "c3.wav", ["-map_metadata", "-1", "-c:a", "pcm_s16le", "-bitexact"]);
+    const files = [marked, unrelated, wholeWav, marked, unrelated, wholeWav];
+    const sequential = [];
+    for (const f of files.slice(0, 3)) sequential.push((await svc.verify(f)).body);
+    const parallel = (await Promise.all(files.map((f) => svc.verify(f)))).map((r) => r.body);
+    const key = (b: { status: string; matches: { kind: string; publication_id: string }[] }) =>
+      `${b.status} ${b.matches.map((m) => `${m.kind}:${m.publication_id}`).join(",")}`;
+    expect(parallel.map(key)).toEqual([...sequential, ...sequential].map(key));
+    expect(sequential[0].matches[0]).toMatchObject({ kind: "watermark", manifest_id: published!.manifestId });
+  }, 180_000);
 });
