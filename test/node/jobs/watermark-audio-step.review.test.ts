@@ -9,7 +9,8 @@
  * count of each case (looped as needed); the WAV containers are written here.
  */
 import { execFileSync } from "node:child_process";
-import { readFileSync } from "node:fs";
+import { readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
@@ -227,4 +228,37 @@ describe("review #20: the audio watermark step on WAV layouts", () => {
     expect(result.output.payload).toMatch(/^[0-9a-f]{16}$/);
     expect(extra).toBeLessThan(96);
   }, 180_000);
+
+  it("a 10-s excerpt of a marked WAV, re-encoded as MP3 at 64 kbit/s, is recovered for every payload (8 fixed payloads, 2 offsets)", async () => {
+    const rate = 44_100;
+    const pcm = pcmOf(20, rate, 2);
+    const misses: string[] = [];
+    for (let p = 0; p < 8; p++) {
+      const payload = Uint8Array.from({ length: 8 }, (_, i) => (p * 37 + i * 91 + 13) & 255);
+      const marked = watermarker.embed({ pcm, sampleRate: rate, channels: 2, payload, key: AUDIO_WATERMARK_KEY });
+      if (marked.status !== "embedded") throw new Error(marked.message);
+      const file = wav(marked.pcm, rate, 2).bytes;
+      for (const offset of ["0.0", "4.3"]) {
+        const src = join(tmpdir(), `review2-excerpt-${process.pid}.wav`);
+        writeFileSync(src, file);
+        const mp3 = execFileSync(
+          "/usr/bin/ffmpeg",
+          ["-v", "error", "-ss", offset, "-i", src, "-t", "10", "-c:a", "libmp3lame", "-b:a", "64k", "-f", "mp3", "-"],
+          { maxBuffer: 64 * MiB },
+        );
+        rmSync(src);
+        const back = new PcmCollector();
+        await decoder.decode(new Uint8Array(mp3), "audio/mpeg", back, { maxSeconds: 60 });
+        const found = watermarker.detect({
+          pcm: back.pcm(),
+          sampleRate: back.sampleRate,
+          channels: back.channels,
+          key: AUDIO_WATERMARK_KEY,
+        });
+        if (found.status !== "detected" || hex(found.payload) !== hex(payload)) misses.push(`${hex(payload)}@${offset}s`);
+      }
+    }
+    console.log(`review2: 10-s 64k MP3 excerpts missed: ${misses.length}/16 ${misses.join(" ")}`);
+    expect(misses).toEqual([]);
+  }, 300_000);
 });
