@@ -60,6 +60,7 @@ const songWav = () => ffmpeg(SONG, "song.wav", ["-af", "volume=-3dB", "-c:a", "p
 
 describe("review #20: the audio watermark over HTTP", () => {
   let published: { assetId: string; manifestId: string; signed: Uint8Array } | null = null;
+  let watermarkOnly: Record<string, unknown> | null = null;
 
   it("watermark then sign: the output is Trusted by c2pa-node, verifies as manifest and watermark, and a stripped 64 kbit/s MP3 copy is recovered by the mark", async () => {
     const { assetId } = await uploadAsset(svc, songWav(), "audio/wav", "song.wav");
@@ -91,7 +92,14 @@ describe("review #20: the audio watermark over HTTP", () => {
     const found = await svc.verify(out);
     expect(found.body.status, found.body.developer_explanation).toBe("watermark_only");
     expect(found.body.matches[0]).toMatchObject({ kind: "watermark", publication_id: done.result.publication_id });
+    watermarkOnly = found.body;
   }, 180_000);
+
+  it("the verdict of an audio watermark match speaks of audio, not of an image or pixels", () => {
+    expect(watermarkOnly, "the watermark-only test verified its output").not.toBeNull();
+    const words = JSON.stringify(watermarkOnly);
+    expect(words).not.toMatch(/\b(image|pixels)\b/i);
+  });
 
   it("a WAV shorter than the watermark needs (8 s) is refused at admission, not failed after a job exists", async () => {
     const short = ffmpeg(SONG, "short.wav", ["-t", "8", "-c:a", "pcm_s16le"]);
