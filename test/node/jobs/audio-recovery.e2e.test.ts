@@ -168,7 +168,18 @@ describe("audio recovery by fingerprint, over HTTP", () => {
     expect(refused.text).toContain("svc.sign.option_not_applicable");
 
     // A recording longer than the watermark takes (it holds the whole signal) is refused before a job exists.
-    const long = ffmpeg(source, "speech.mp3", "long.wav", ["-stream_loop", "12", "-i", "IN", "-ac", "1", "-ar", "8000", "-c:a", "pcm_s16le"]);
+    const long = ffmpeg(source, "speech.mp3", "long.wav", [
+      "-stream_loop",
+      "12",
+      "-i",
+      "IN",
+      "-ac",
+      "1",
+      "-ar",
+      "8000",
+      "-c:a",
+      "pcm_s16le",
+    ]);
     const longAsset = await uploadAsset(svc, long, "audio/wav", "long.wav");
     const tooLong = await svc.call("POST", "/v1/sign", {
       body: { asset_id: longAsset.assetId, recipe_id: "rcp_system_watermark_then_sign" },
