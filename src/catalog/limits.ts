@@ -58,7 +58,10 @@ export const WATERMARK_MINIMUM_EDGE_PIXELS = 128;
  * and this large are marked; longer ones are signed with fingerprints only.
  */
 export const AUDIO_WATERMARK_MAX_SECONDS = 180;
-export const AUDIO_WATERMARK_MAX_BYTES = 32 * MiB;
+/** About 95 s of CD-quality stereo: the step holds the file, its samples, the marked samples and the kernel (≈ 4×). */
+export const AUDIO_WATERMARK_MAX_BYTES = 16 * MiB;
+/** The audio watermark's pattern repeats every 8.2 s: a recording needs a whole repetition and a margin. */
+export const AUDIO_WATERMARK_MIN_SECONDS = 9;
 
 /** POST /v1/sign/batch: items per request. */
 export const SIGN_BATCH_MAXIMUM_ITEMS = 100;

@@ -5,7 +5,7 @@ import { usd } from "../billing/money";
 import { type ReservationRow, walletRefusal } from "../billing/repo/reservations";
 import { ALGORITHMS, type AlgorithmModality, defaultAlgorithm, IMAGE_DECODE_LIMITS } from "../catalog/algorithms";
 import { formatOf } from "../catalog/formats";
-import { AUDIO_WATERMARK_MAX_BYTES, AUDIO_WATERMARK_MAX_SECONDS } from "../catalog/limits";
+import { AUDIO_WATERMARK_MAX_BYTES, AUDIO_WATERMARK_MAX_SECONDS, AUDIO_WATERMARK_MIN_SECONDS } from "../catalog/limits";
 import { recipeById } from "../catalog/recipes";
 import type { CapabilityRegistry } from "../catalog/registry";
 import { attributionFor } from "../creators/disclosure";
@@ -322,15 +322,23 @@ export async function planSign(
   const source = found.source;
   // The audio watermark holds the whole recording in memory: refused before a job exists for one it cannot take.
   if (format.modality === "audio" && watermarks && source?.inspection) {
-    const facts = JSON.parse(source.inspection) as { byte_length?: number; duration_seconds?: number | null };
+    const facts = JSON.parse(source.inspection) as {
+      byte_length?: number;
+      duration_seconds?: number | null;
+      bit_depth?: number | null;
+      audio_codec?: string | null;
+    };
     const seconds = facts.duration_seconds ?? null;
-    if ((facts.byte_length ?? 0) > AUDIO_WATERMARK_MAX_BYTES || (seconds !== null && seconds > AUDIO_WATERMARK_MAX_SECONDS)) {
-      return refuse(
-        "svc.sign.option_not_applicable",
-        `The audio watermark takes recordings of at most ${AUDIO_WATERMARK_MAX_SECONDS} seconds and ${AUDIO_WATERMARK_MAX_BYTES / 1024 / 1024} MiB; sign this one with rcp_system_sign (fingerprints only).`,
-        "recipe_id",
+    const refuseWith = (why: string) =>
+      refuse("svc.sign.option_not_applicable", `${why}; sign it with rcp_system_sign (fingerprints only).`, "recipe_id");
+    if ((facts.byte_length ?? 0) > AUDIO_WATERMARK_MAX_BYTES || (seconds !== null && seconds > AUDIO_WATERMARK_MAX_SECONDS))
+      return refuseWith(
+        `The audio watermark takes recordings of at most ${AUDIO_WATERMARK_MAX_SECONDS} seconds and ${AUDIO_WATERMARK_MAX_BYTES / 1024 / 1024} MiB`,
       );
-    }
+    if (seconds === null || seconds < AUDIO_WATERMARK_MIN_SECONDS)
+      return refuseWith(`The audio watermark needs a recording of at least ${AUDIO_WATERMARK_MIN_SECONDS} seconds`);
+    if (facts.bit_depth !== 16 || (facts.audio_codec ?? "").toLowerCase() !== "pcm")
+      return refuseWith("The audio watermark is embedded into 16-bit PCM WAV only (its samples are rewritten in place)");
   }
   if (format.modality === "image" && (watermarks || fingerprinting)) {
     const facts = source?.inspection ? (JSON.parse(source.inspection) as { width: number | null; height: number | null }) : null;

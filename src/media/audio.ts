@@ -1,5 +1,5 @@
 import { utf8 } from "../platform/bytes";
-import type { AudioServices, AudioSink, ChromaprintStream } from "./types";
+import type { AudioServices, AudioSink, AudioWatermarker, ChromaprintStream } from "./types";
 
 /*
  * Chromaprint frames of an audio file: decoded into the fingerprint a chunk at a time, so neither the file's PCM nor
@@ -28,33 +28,60 @@ function serialized<T>(work: () => Promise<T>): Promise<T> {
  */
 export const AUDIO_WATERMARK_KEY = utf8("svc-awm-stdm-1/layout/v1");
 
-/** Keeps every chunk of a decode (for work that needs the whole signal, as the watermark does), up to its cap. */
-export class PcmCollector implements AudioSink {
+/**
+ * What the watermark is read from, in a verification and in the job's read-back alike: the first minute, kept as mono
+ * of at most 48 kHz's worth of samples (a file at a higher rate is read over its first 30 s or so, still ≥ 9 s).
+ */
+export const WATERMARK_READ_SECONDS = 60;
+export const WATERMARK_READ_MAX_SAMPLES = WATERMARK_READ_SECONDS * 48_000;
+
+/**
+ * Detects our audio watermark in interleaved PCM exactly as a verification reads it (MonoCollector over the first
+ * minute): the job's read-back and verify then agree on every file.
+ */
+export function detectAsVerified(watermarker: AudioWatermarker, pcm: Int16Array, sampleRate: number, channels: number) {
+  const mono = new MonoCollector(WATERMARK_READ_MAX_SAMPLES);
+  mono.start(sampleRate, channels);
+  const maxInterleaved = WATERMARK_READ_SECONDS * sampleRate * channels;
+  for (let at = 0; at < Math.min(pcm.length, maxInterleaved); at += sampleRate * channels)
+    mono.write(pcm.subarray(at, Math.min(at + sampleRate * channels, pcm.length, maxInterleaved)));
+  return watermarker.detect({ pcm: mono.mono(), sampleRate, channels: 1, key: AUDIO_WATERMARK_KEY });
+}
+
+/**
+ * Keeps a decode's audio for the watermark detector (which needs the whole signal) as mono: its first
+ * WATERMARK_READ_SECONDS, at most `maxSamples` (the detector mixes to mono itself, so nothing is lost). One buffer,
+ * sized when the decode starts: whatever the file's channels and rate, at most 2 bytes × `maxSamples`.
+ */
+export class MonoCollector implements AudioSink {
   sampleRate = 0;
-  channels = 0;
-  #chunks: Int16Array[] = [];
+  #channels = 1;
+  #buffer = new Int16Array(0);
   #length = 0;
+
+  constructor(private readonly maxSamples: number) {}
 
   start(sampleRate: number, channels: number): void {
     this.sampleRate = sampleRate;
-    this.channels = channels;
+    this.#channels = Math.max(1, channels);
+    this.#buffer = new Int16Array(Math.max(0, Math.min(this.maxSamples, Math.ceil(WATERMARK_READ_SECONDS * sampleRate))));
+    this.#length = 0;
   }
 
   write(interleaved: Int16Array): void {
-    this.#chunks.push(interleaved);
-    this.#length += interleaved.length;
+    const c = this.#channels;
+    const n = Math.min(Math.floor(interleaved.length / c), this.#buffer.length - this.#length);
+    for (let i = 0, k = 0; i < n; i++) {
+      let sum = 0;
+      for (let ch = 0; ch < c; ch++) sum += interleaved[k++]!;
+      this.#buffer[this.#length + i] = Math.round(sum / c);
+    }
+    this.#length += Math.max(0, n);
   }
 
-  /** The interleaved samples so far, as one array (the chunks are released). */
-  pcm(): Int16Array {
-    const out = new Int16Array(this.#length);
-    let at = 0;
-    for (const c of this.#chunks) {
-      out.set(c, at);
-      at += c.length;
-    }
-    this.#chunks = [out];
-    return out;
+  /** The samples kept (a view of the buffer, no copy). */
+  mono(): Int16Array {
+    return this.#buffer.subarray(0, this.#length);
   }
 }
 

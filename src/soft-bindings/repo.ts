@@ -219,6 +219,15 @@ export interface ChromaprintCandidate {
   frames: Uint32Array;
 }
 
+/** The Chromaprint frames a publication recorded (null when it recorded none). */
+export async function publicationChromaprint(db: D1Database, publicationId: string): Promise<Uint32Array | null> {
+  const row = await db
+    .prepare("SELECT bits FROM soft_bindings WHERE publication_id = ? AND algorithm = 'chromaprint'")
+    .bind(publicationId)
+    .first<{ bits: string }>();
+  return row ? chromaprintFramesOf(row.bits) : null;
+}
+
 /** One exact lookup of an `indexMatches` call: a watermark payload or an ISCC code. */
 export interface ExactQuery {
   algorithm: string;

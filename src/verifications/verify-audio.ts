@@ -1,11 +1,11 @@
 import { SVC_AUDIO_WATERMARK } from "../catalog/algorithms";
 import type { Bindings } from "../env";
-import { AUDIO_WATERMARK_KEY, chromaprintOf, PcmCollector } from "../media/audio";
+import { AUDIO_WATERMARK_KEY, chromaprintOf, MonoCollector, WATERMARK_READ_MAX_SAMPLES } from "../media/audio";
 import { alignFingerprints, CHROMAPRINT_MATCH_MAX_BER, isccAudioCode } from "../media/fingerprint/audio";
 import { decodeIsccUnit } from "../media/fingerprint/codes";
 import type { AudioServices } from "../media/types";
 import { hex } from "../platform/bytes";
-import { CHROMAPRINT_SILENCE, type ExactQuery, indexMatches } from "../soft-bindings/repo";
+import { CHROMAPRINT_SILENCE, type ExactQuery, indexMatches, publicationChromaprint } from "../soft-bindings/repo";
 import type { DurableFacts, SoftBindingMatch } from "./verdict";
 
 /*
@@ -50,7 +50,7 @@ export async function audioDurableFacts(
     return none;
   }
   // One decode feeds both: Chromaprint as it streams, and the watermark detector from the PCM kept (at most a minute).
-  const pcm = new PcmCollector();
+  const pcm = new MonoCollector(WATERMARK_READ_MAX_SAMPLES);
   const computed = await chromaprintOf(audio, subject.bytes, subject.mediaType, { maxSeconds: AUDIO_VERIFY_MAX_SECONDS, also: pcm });
   if (computed.status !== "computed") {
     warnings.push(`Watermark and fingerprint signals are not computed: ${computed.message}`);
@@ -61,10 +61,11 @@ export async function audioDurableFacts(
   let watermark: DurableFacts["watermark"] = null;
   let payload: Uint8Array | null = null;
   let confidence = 0;
-  if (computed.seconds < watermarker.minimumSeconds) {
+  const kept = pcm.mono();
+  if (kept.length < watermarker.minimumSeconds * pcm.sampleRate) {
     warnings.push(`The watermark is not checked: the audio is shorter than ${watermarker.minimumSeconds} seconds.`);
   } else {
-    const detected = watermarker.detect({ pcm: pcm.pcm(), sampleRate: pcm.sampleRate, channels: pcm.channels, key: AUDIO_WATERMARK_KEY });
+    const detected = watermarker.detect({ pcm: kept, sampleRate: pcm.sampleRate, channels: 1, key: AUDIO_WATERMARK_KEY });
     if (detected.status === "failed") warnings.push(`The watermark could not be checked: ${detected.message}`);
     else if (detected.status === "detected") {
       payload = detected.payload;
@@ -114,6 +115,7 @@ export async function audioDurableFacts(
   if (!lookUp) return { watermark, fingerprint: null };
 
   const confirmed: (SoftBindingMatch & { rate: number })[] = [];
+  const matched = watermark?.match ?? null;
   for (const candidate of found.chromaprint) {
     const aligned = alignFingerprints(frames, candidate.frames, {
       minOverlap: CHROMAPRINT_MIN_OVERLAP,
@@ -133,6 +135,21 @@ export async function audioDurableFacts(
     });
   }
   confirmed.sort((a, b) => a.rate - b.rate);
+  // The layout key is public, so anyone can read a payload and embed it into other audio. A payload whose publication
+  // recorded a sound that this audio does not match (anywhere in it) is not taken as a recovery of that publication.
+  if (watermark && matched && !confirmed.some((c) => c.publication_id === matched.publication_id)) {
+    const recorded = await publicationChromaprint(env.DB, matched.publication_id);
+    const aligned =
+      recorded && recorded.length > 0
+        ? alignFingerprints(frames, recorded, { minOverlap: CHROMAPRINT_MIN_OVERLAP, maxBitErrorRate: CHROMAPRINT_MATCH_MAX_BER })
+        : true;
+    if (!aligned) {
+      warnings.push(
+        "The watermark names a publication whose recorded sound does not match this audio: the mark may have been copied onto other content, so it is not taken as a recovery of that publication.",
+      );
+      watermark = { present: true, payload_valid: true, match: null };
+    }
+  }
   const chromaprintMatches = confirmed.map(({ rate: _, ...match }) => match);
   const isccMatches = (found.exact[payload ? 1 : 0] ?? []).map(
     (row): SoftBindingMatch => ({

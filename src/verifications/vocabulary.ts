@@ -208,9 +208,9 @@ export const STATUS_VOCABULARY: Record<StatusCode, StatusDefinition> = {
     confidence_cap: 0.85,
     summary: "No manifest in the file, but its invisible watermark points to a publication signed here.",
     user_explanation:
-      "This copy has no Content Credentials attached, but an invisible watermark in the image points to an original that was signed and published. The linked credentials describe that original.",
+      "This copy has no Content Credentials attached, but an invisible watermark in the content points to an original that was signed and published. The linked credentials describe that original.",
     proves: [
-      "The image carries our watermark with a payload registered to the matched publication.",
+      "The file carries our watermark with a payload registered to the matched publication.",
       "The matched original was published with the credentials linked here.",
     ],
     does_not_prove: [
@@ -240,8 +240,8 @@ export const STATUS_VOCABULARY: Record<StatusCode, StatusDefinition> = {
     confidence_cap: null,
     summary: "A watermark with a valid payload was found, but it maps to no publication known here.",
     user_explanation:
-      "This image carries an invisible watermark of the kind this service uses, but it does not point to any publication we know about, so its origin cannot be shown.",
-    proves: ["The image carries a watermark with an intact payload."],
+      "This file carries an invisible watermark of the kind this service uses, but it does not point to any publication we know about, so its origin cannot be shown.",
+    proves: ["The file carries a watermark with an intact payload."],
     does_not_prove: ["Who marked it or where the original is."],
   },
   no_provenance_found: {

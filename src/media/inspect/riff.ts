@@ -168,12 +168,16 @@ function wave(b: Uint8Array, top: Chunk[], c2pa: boolean): Detection {
   const channels = u16le(b, fmt.data + 2);
   const sampleRate = u32le(b, fmt.data + 4);
   const byteRate = u32le(b, fmt.data + 8);
+  const blockAlign = u16le(b, fmt.data + 12);
   const bits = u16le(b, fmt.data + 14);
+  // The length in frames (block align and sample rate, what decoders use), not by the header's byte rate, which
+  // can say anything: a WAV whose byte rate lied would pass a duration limit it does not meet.
+  const frameSeconds = blockAlign > 0 && sampleRate > 0 ? Math.floor(data.size / blockAlign) / sampleRate : null;
   return detection(
     "audio/wav",
     "riff-wave",
     {
-      duration_seconds: byteRate > 0 ? seconds(data.size / byteRate) : null,
+      duration_seconds: frameSeconds !== null ? seconds(frameSeconds) : byteRate > 0 ? seconds(data.size / byteRate) : null,
       audio_codec: waveCodec(b, fmt),
       bit_depth: positiveInt(bits),
       sample_rate: positiveInt(sampleRate),

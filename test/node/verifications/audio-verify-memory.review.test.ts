@@ -102,6 +102,8 @@ describe("review #20: audio verification memory", () => {
     const extra = (peak - baseline) / MiB;
     console.log(`review2: verify of a ${(bytes.length / MiB).toFixed(1)} MiB FLAC (96 kHz, 8 ch, 60 s): +${extra.toFixed(1)} MiB live`);
     expect(warnings.join(" "), warnings.join(" ")).not.toMatch(/not computed/);
-    expect(extra).toBeLessThan(40);
+    // Bounded whatever the channels and rate: the decoder's own wasm instance (≈ 16 MB, one per decode), the detector's
+    // kernel (≈ 8 MB), the mono copy of the first minute (≤ 2.88 M samples, 5.5 MB) and chunks in flight (116 MB before).
+    expect(extra).toBeLessThan(56);
   }, 120_000);
 });
