@@ -33,6 +33,7 @@
 // signal and its residual whole (16 kHz mono f32: 2 x 64 KB per second); detect holds at most 6 x 20 s of it.
 
 import { BCH_K, BCH_N, BCH_T, bchDecode, bchEncode, bchInit } from "../shared/bch";
+import { buildCodeword as buildPayloadCodeword, CHASE_BITS, CHASE_PATTERNS, chaseAttempts, chaseDecode } from "../shared/payload-code";
 
 // ---------------------------------------------------------------------------------------------------------
 // Parameters (public algorithm; changing any of them is a new algorithm version)
@@ -63,12 +64,8 @@ const CANDIDATES: i32 = 3; // alignments decoded per window
 const MAX_WINDOWS: i32 = 6;
 const WINDOW_ONE: i32 = 30 * RATE; // signals up to this long are one window
 const WINDOW_LEN: i32 = 20 * RATE;
-const CHASE_BITS: i32 = 3;
-const CHASE_PATTERNS: i32 = 1 << CHASE_BITS;
 const MAX_SECONDS: i32 = 600;
 const STAGE_FRAMES: i32 = 32768;
-const CRC_POLY: i32 = 0x0805; // CRC-14, x^14 + x^11 + x^2 + 1
-const CRC_INIT: i32 = 0x3fff;
 // windowed-sinc resampler: SINC_Z zero crossings each side, SINC_RES table points per crossing
 const SINC_Z: i32 = 10;
 const SINC_RES: i32 = 256;
@@ -557,23 +554,10 @@ function frameCount(len: i32, offset: i32): i32 {
 // ---------------------------------------------------------------------------------------------------------
 // Bits: payload <-> codeword
 
-function crc14(bits: usize): i32 {
-  let c: i32 = CRC_INIT;
-  for (let i: i32 = 0; i < 64; i++) {
-    const fb = ((c >> 13) & 1) ^ <i32>load<u8>(bits + i);
-    c = (c << 1) & 0x3fff;
-    if (fb) c ^= CRC_POLY;
-  }
-  return c;
-}
 
-/** Scrambled codeword bits (0/1) of the 8-byte payload at payloadBuf, into codeBuf. */
+/** Scrambled codeword bits of payloadBuf, into codeBuf. */
 function buildCodeword(): void {
-  for (let i: i32 = 0; i < 64; i++) store<u8>(dataBuf + i, <u8>((<i32>load<u8>(payloadBuf + (i >> 3)) >> (7 - (i & 7))) & 1));
-  const c = crc14(dataBuf);
-  for (let i: i32 = 0; i < 14; i++) store<u8>(dataBuf + 64 + i, <u8>((c >> (13 - i)) & 1));
-  bchEncode(dataBuf, codeBuf);
-  for (let i: i32 = 0; i < BCH_N; i++) store<u8>(codeBuf + i, load<u8>(codeBuf + i) ^ load<u8>(scrambler + i));
+  buildPayloadCodeword(payloadBuf, dataBuf, codeBuf, scrambler);
 }
 
 // ---------------------------------------------------------------------------------------------------------
@@ -833,47 +817,13 @@ function readSoft(o: i32, q: i32): void {
   }
 }
 
-/** Chase-II decoding of softBuf. On success writes payloadBuf and resultErrors; returns true. */
+/** Chase-II decoding of softBuf (shared/payload-code.ts). On success writes payloadBuf and resultErrors; returns true. */
 function decodeSoft(): bool {
-  for (let k: i32 = 0; k < CHASE_BITS; k++) {
-    let bi: i32 = -1;
-    let bv: f64 = Infinity;
-    for (let i: i32 = 0; i < BCH_N; i++) {
-      let used = false;
-      for (let q: i32 = 0; q < k; q++) if (ldi(chaseIdx, q) == i) used = true;
-      if (used) continue;
-      const v = Math.abs(ldd(softBuf, i));
-      if (v < bv) {
-        bv = v;
-        bi = i;
-      }
-    }
-    sti(chaseIdx, k, bi);
-  }
-  for (let pat: i32 = 0; pat < CHASE_PATTERNS; pat++) {
-    for (let i: i32 = 0; i < BCH_N; i++) store<u8>(bitsBuf + i, <u8>((ldd(softBuf, i) > 0.0 ? 1 : 0) ^ <i32>load<u8>(scrambler + i)));
-    let flips: i32 = 0;
-    for (let k: i32 = 0; k < CHASE_BITS; k++) {
-      if (pat & (1 << k)) {
-        const i = ldi(chaseIdx, k);
-        store<u8>(bitsBuf + i, load<u8>(bitsBuf + i) ^ 1);
-        flips++;
-      }
-    }
-    resultAttempts++;
-    const e = bchDecode(bitsBuf);
-    if (e < 0) continue;
-    const data = bitsBuf + (BCH_N - BCH_K);
-    const c = crc14(data);
-    let ok = true;
-    for (let i: i32 = 0; i < 14; i++) if (<i32>load<u8>(data + 64 + i) != ((c >> (13 - i)) & 1)) ok = false;
-    if (!ok) continue;
-    for (let i: i32 = 0; i < 8; i++) store<u8>(payloadBuf + i, 0);
-    for (let i: i32 = 0; i < 64; i++) store<u8>(payloadBuf + (i >> 3), load<u8>(payloadBuf + (i >> 3)) | (load<u8>(data + i) << <u8>(7 - (i & 7))));
-    resultErrors = e + flips;
-    return true;
-  }
-  return false;
+  const errors = chaseDecode(softBuf, scrambler, chaseIdx, bitsBuf, payloadBuf);
+  resultAttempts += chaseAttempts;
+  if (errors < 0) return false;
+  resultErrors = errors;
+  return true;
 }
 
 /**

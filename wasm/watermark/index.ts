@@ -24,6 +24,7 @@
 // never holds a full-size copy of the image.
 
 import { BCH_K, BCH_N, BCH_T, bchDecode, bchEncode, bchInit } from "../shared/bch";
+import { buildCodeword as buildPayloadCodeword, CHASE_BITS, CHASE_PATTERNS, chaseAttempts, chaseDecode } from "../shared/payload-code";
 
 // ---------------------------------------------------------------------------------------------------------
 // Parameters (public algorithm; changing any of them is a new algorithm version)
@@ -41,16 +42,12 @@ const ISS_LAMBDA: f64 = 1.0;
 const ISS_MIN: f64 = 0.3;
 const ISS_MAX: f64 = 3.0;
 const Z_MIN: f64 = 5.0; // sync peak (z-score) below which no decode is attempted
-const CHASE_BITS: i32 = 3;
-const CHASE_PATTERNS: i32 = 1 << CHASE_BITS;
 const STAGE2_CANDIDATES: i32 = 4;
 const SIGMA_LO: f64 = 0.97;
 const SIGMA_HI: f64 = 1.16;
 const SIGMA_STEP: f64 = 1.01;
 const ACORR_CANDIDATES: i32 = 3;
 const FINE_STEP: f64 = 0.0025;
-const CRC_POLY: i32 = 0x0805; // CRC-14, x^14 + x^11 + x^2 + 1
-const CRC_INIT: i32 = 0x3fff;
 
 /** Decode attempts (BCH decodings) the detector may make per image: stage 1 plus the stage-2 candidates. */
 const MAX_DECODE_ATTEMPTS: i32 = (1 + STAGE2_CANDIDATES) * CHASE_PATTERNS;
@@ -1430,23 +1427,10 @@ function evalOne(sigma: f64, offX: f64, offY: f64): f64 {
 // ---------------------------------------------------------------------------------------------------------
 // Bits: payload <-> codeword
 
-function crc14(bits: usize): i32 {
-  let c: i32 = CRC_INIT;
-  for (let i: i32 = 0; i < 64; i++) {
-    const fb = ((c >> 13) & 1) ^ <i32>load<u8>(bits + i);
-    c = (c << 1) & 0x3fff;
-    if (fb) c ^= CRC_POLY;
-  }
-  return c;
-}
 
 /** Scrambled codeword bits of the 8-byte payload at `src`, into codeBuf. */
 function buildCodeword(src: usize): void {
-  for (let i: i32 = 0; i < 64; i++) store<u8>(dataBuf + i, <u8>((<i32>load<u8>(src + (i >> 3)) >> (7 - (i & 7))) & 1));
-  const c = crc14(dataBuf);
-  for (let i: i32 = 0; i < 14; i++) store<u8>(dataBuf + 64 + i, <u8>((c >> (13 - i)) & 1));
-  bchEncode(dataBuf, codeBuf);
-  for (let i: i32 = 0; i < BCH_N; i++) store<u8>(codeBuf + i, load<u8>(codeBuf + i) ^ load<u8>(scrambler + i));
+  buildPayloadCodeword(src, dataBuf, codeBuf, scrambler);
 }
 
 /** Soft bit values from a fold whose tile origin sits at (dx, dy). */
@@ -1465,52 +1449,13 @@ function readSoft(F: usize, dx: i32, dy: i32): void {
 
 let chaseIdx: usize = 0; // i32[CHASE_BITS]
 
-/**
- * Chase-II decoding of softBuf: hard decisions, then every flip pattern of the CHASE_BITS least reliable
- * bits, each BCH-decoded and CRC-checked. On success writes payloadBuf and resultErrors; returns true.
- */
+/** Chase-II decoding of softBuf (shared/payload-code.ts). On success writes payloadBuf and resultErrors; returns true. */
 function decodeSoft(): bool {
-  // least reliable positions (stable: ties keep the lower index)
-  for (let k: i32 = 0; k < CHASE_BITS; k++) {
-    let bi: i32 = -1;
-    let bv: f64 = Infinity;
-    for (let i: i32 = 0; i < BCH_N; i++) {
-      let used = false;
-      for (let q: i32 = 0; q < k; q++) if (ldi(chaseIdx, q) == i) used = true;
-      if (used) continue;
-      const v = Math.abs(ldd(softBuf, i));
-      if (v < bv) {
-        bv = v;
-        bi = i;
-      }
-    }
-    sti(chaseIdx, k, bi);
-  }
-  for (let pat: i32 = 0; pat < CHASE_PATTERNS; pat++) {
-    for (let i: i32 = 0; i < BCH_N; i++) store<u8>(bitsBuf + i, <u8>((ldd(softBuf, i) > 0.0 ? 1 : 0) ^ <i32>load<u8>(scrambler + i)));
-    let flips: i32 = 0;
-    for (let k: i32 = 0; k < CHASE_BITS; k++) {
-      if (pat & (1 << k)) {
-        const i = ldi(chaseIdx, k);
-        store<u8>(bitsBuf + i, load<u8>(bitsBuf + i) ^ 1);
-        flips++;
-      }
-    }
-    resultAttempts++;
-    const e = bchDecode(bitsBuf);
-    if (e < 0) continue;
-    const data = bitsBuf + (BCH_N - BCH_K);
-    const c = crc14(data);
-    let ok = true;
-    for (let i: i32 = 0; i < 14; i++) if (<i32>load<u8>(data + 64 + i) != ((c >> (13 - i)) & 1)) ok = false;
-    if (!ok) continue;
-    for (let i: i32 = 0; i < 8; i++) store<u8>(payloadBuf + i, 0);
-    for (let i: i32 = 0; i < 64; i++) store<u8>(payloadBuf + (i >> 3), load<u8>(payloadBuf + (i >> 3)) | (load<u8>(data + i) << <u8>(7 - (i & 7))));
-    // errors relative to the received hard decisions
-    resultErrors = e + flips;
-    return true;
-  }
-  return false;
+  const errors = chaseDecode(softBuf, scrambler, chaseIdx, bitsBuf, payloadBuf);
+  resultAttempts += chaseAttempts;
+  if (errors < 0) return false;
+  resultErrors = errors;
+  return true;
 }
 
 /**
