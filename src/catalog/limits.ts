@@ -19,7 +19,8 @@ const GiB = 1024 * MiB;
 /**
  * Formats signed by streaming above EMBEDDED_SIGNING_MAXIMUM_BYTES (src/media/c2pa/stream-sign.ts): the hard
  * binding is hashed over an R2 stream and the manifest appended as the last box/chunk, so the asset is never whole
- * in memory. Sign-only (watermarks and fingerprints are image-only). Their upload ceiling is this, per media type.
+ * in memory. Not watermarked (the watermark needs the whole signal); a WAV is fingerprinted from its first 32 MiB
+ * (jobs/steps/fingerprint-audio.ts). Their upload ceiling is this, per media type.
  * FLAC is not streamed: it stays at the embedded limit.
  */
 export const STREAMED_SIGNING_MAXIMUM_BYTES: Readonly<Record<string, number>> = {

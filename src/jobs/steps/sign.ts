@@ -29,7 +29,7 @@ export async function signStep(
   /** The watermarked bytes when this run encoded (and stored) them; else they are read back from R2. */
   watermarkedBytes: Uint8Array | null = null,
 ): Promise<{ output: SignOutput; bytes: Uint8Array | null }> {
-  // Large media (sign-only: watermarks and fingerprints are image-only) is signed without being held in memory.
+  // Large media (never watermarked: admission refuses marking it) is signed without being held in memory.
   if (!watermarked && isStreamedUpload(source.mediaType, source.byteLength))
     return signStreamedStep(env, signer, job, admitted, filename, source);
   // A watermark recipe signs the watermarked bytes; every other recipe signs the upload itself.
