@@ -1,5 +1,6 @@
-import { existsSync, readdirSync, readFileSync } from "node:fs";
-import { join } from "node:path";
+import { execFileSync } from "node:child_process";
+import { existsSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
+import { dirname, join } from "node:path";
 import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-plugin";
 import { configDefaults, defineConfig } from "vitest/config";
 // With the extension (Vite's future native config loader needs it); tsconfig.node.json lacks
@@ -13,6 +14,49 @@ function mediaFixtures(): Record<string, string> {
   const dir = join(import.meta.dirname, "test", "fixtures", "media");
   if (!existsSync(dir)) return {};
   return Object.fromEntries(readdirSync(dir).map((name) => [name, readFileSync(join(dir, name)).toString("base64")]));
+}
+
+/**
+ * The media Worker (wrangler.media.toml) for the workers project: the API Worker's `VIDEO` service binding names it,
+ * so it runs beside the tests as an auxiliary Worker, bundled by wrangler as it deploys. Rebuilt only when a source
+ * it bundles is newer than the bundle (its FFmpeg module alone is 32 MB).
+ */
+function mediaWorkerBundle(): string {
+  const outdir = join(import.meta.dirname, "dist", "test-media-worker");
+  const script = join(outdir, "video-worker.js");
+  const sources = ["src/media", "src/platform", "wasm/build", "wrangler.media.toml"].map((p) => join(import.meta.dirname, p));
+  const newest = (path: string): number => {
+    const stat = statSync(path);
+    if (!stat.isDirectory()) return stat.mtimeMs;
+    return Math.max(stat.mtimeMs, ...readdirSync(path).map((f) => newest(join(path, f))));
+  };
+  if (!existsSync(script) || statSync(script).mtimeMs < Math.max(...sources.map(newest))) {
+    rmSync(outdir, { recursive: true, force: true });
+    execFileSync(join(import.meta.dirname, "node_modules", ".bin", "wrangler"), ["deploy", "--dry-run", "--outdir", outdir, "--config", "wrangler.media.toml", "--env", "dev"], {
+      cwd: import.meta.dirname,
+      env: { ...process.env, WRANGLER_SEND_METRICS: "false", WRANGLER_HIDE_BANNER: "true" },
+      stdio: "ignore",
+    });
+  }
+  return script;
+}
+
+/** The media Worker as a Miniflare worker: its script and every wasm module beside it. */
+function mediaWorker(name: string) {
+  const script = mediaWorkerBundle();
+  const dir = dirname(script);
+  return {
+    name,
+    modulesRoot: dir,
+    modules: [
+      { type: "ESModule" as const, path: script },
+      ...readdirSync(dir)
+        .filter((f) => f.endsWith(".wasm"))
+        .map((f) => ({ type: "CompiledWasm" as const, path: join(dir, f) })),
+    ],
+    compatibilityDate: "2026-10-01",
+    compatibilityFlags: ["nodejs_compat"],
+  };
 }
 
 /**
@@ -50,6 +94,8 @@ export default defineConfig(async () => {
               // The local development environment of wrangler.toml ([env.dev]); the top level is production.
               wrangler: { configPath: "./wrangler.toml", environment: "dev" },
               miniflare: {
+                // The media Worker behind the `VIDEO` service binding of wrangler.toml's [env.dev].
+                workers: [mediaWorker("svc-media-dev")],
                 bindings: {
                   TEST_MIGRATIONS: migrations,
                   TEST_FIXTURES: mediaFixtures(),

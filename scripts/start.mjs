@@ -49,7 +49,9 @@ if (devVars.length) console.error("svc: SVC_WEBHOOKS_ALLOW_LOOPBACK=1 — webhoo
 const child = spawn(
   join(ROOT, "node_modules", ".bin", "wrangler"),
   // --test-scheduled: GET /__scheduled runs the cron sweeps at once (`npm run data-keys:rewrap` uses it).
-  ["dev", ...DEV_WRANGLER_ENV, "--ip", "127.0.0.1", "--port", String(port()), "--test-scheduled", ...devVars],
+  // Both Workers in one session: the API Worker (first config: it serves the port) and the media Worker
+  // (wrangler.media.toml), which the API Worker's VIDEO service binding reaches for video fingerprints.
+  ["dev", "-c", "wrangler.toml", "-c", "wrangler.media.toml", ...DEV_WRANGLER_ENV, "--ip", "127.0.0.1", "--port", String(port()), "--test-scheduled", ...devVars],
   {
     cwd: ROOT,
     env: QUIET_ENV,

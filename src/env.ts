@@ -1,3 +1,4 @@
+import type { VideoMedia } from "./media/video";
 import { configOf } from "./platform/config";
 
 /**
@@ -5,6 +6,11 @@ import { configOf } from "./platform/config";
  * `npm run cf-typegen`) plus the secrets, which are never in wrangler.toml and may be absent.
  */
 export type Bindings = Env & {
+  /**
+   * The media Worker (wrangler.media.toml, src/media/video-worker.ts): video decoding and fingerprints behind an RPC
+   * entrypoint. Absent: video is signed without fingerprints and verified without those signals.
+   */
+  VIDEO?: VideoMedia;
   /** Server pepper for API-key hashes. Without it every authenticated operation answers 503. */
   SVC_KEY_PEPPER?: string;
   /** HMAC key for pagination cursors. */

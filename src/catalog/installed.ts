@@ -1,6 +1,7 @@
 import type { Bindings } from "../env";
 import { signingConfigured } from "../media";
 import { C2PA_EMBEDDED_MEDIA_TYPES } from "../media/c2pa/signer";
+import { videoMedia } from "../media/video";
 import { SVC_AUDIO_WATERMARK, SVC_IMAGE_WATERMARK } from "./algorithms";
 import { type CapabilityProvider, CapabilityRegistry } from "./registry";
 
@@ -22,6 +23,12 @@ export const AUDIO_PIPELINE_MEDIA_TYPES = ["audio/wav", "audio/flac", "audio/mpe
 export const AUDIO_WATERMARK_MEDIA_TYPES = ["audio/wav"];
 
 /**
+ * What the media Worker's FFmpeg decoder reads for video fingerprints (vPDQ, TMK+PDQF): MP4 and QuickTime (H.264,
+ * HEVC, …). Offered only where the `VIDEO` service binding reaches the media Worker (wrangler.media.toml).
+ */
+export const VIDEO_PIPELINE_MEDIA_TYPES = ["video/mp4", "video/quicktime"];
+
+/**
  * The pipelines installed in this build, and what each really handles:
  * - `media.inspect`: the byte-sniffing inspector (src/media/inspect) covers every reviewed format;
  * - `c2pa.sign.embedded`: the c2pa-wasm signer, for the media types its reference-reader round trip proves
@@ -33,8 +40,10 @@ export const AUDIO_WATERMARK_MEDIA_TYPES = ["audio/wav"];
  *   codec decodes and encodes (IMAGE_PIPELINE_MEDIA_TYPES). Learned models are never installed: no weights.
  * - `fingerprint.compute` with `chromaprint` and `iscc-audio` (our wasm/chromaprint kernel behind
  *   src/media/fingerprint/audio) for the audio the decoders read (AUDIO_PIPELINE_MEDIA_TYPES).
+ * - `fingerprint.compute` with `vpdq` and `tmk-pdqf` for the video the media Worker decodes
+ *   (VIDEO_PIPELINE_MEDIA_TYPES), only where the `VIDEO` binding reaches it (`config.video`).
  */
-export function installedProviders(config: { signing: boolean }): CapabilityProvider[] {
+export function installedProviders(config: { signing: boolean; video?: boolean }): CapabilityProvider[] {
   const providers: CapabilityProvider[] = [
     { capability: "media.inspect", media_types: "*" },
     { capability: "storage.publish", media_types: "*" },
@@ -54,6 +63,11 @@ export function installedProviders(config: { signing: boolean }): CapabilityProv
   for (const capability of ["watermark.embed", `watermark.${SVC_AUDIO_WATERMARK}`]) {
     providers.push({ capability, media_types: AUDIO_WATERMARK_MEDIA_TYPES });
   }
+  if (config.video) {
+    for (const capability of ["fingerprint.compute", "fingerprint.vpdq", "fingerprint.tmk-pdqf"]) {
+      providers.push({ capability, media_types: VIDEO_PIPELINE_MEDIA_TYPES });
+    }
+  }
   if (config.signing) {
     providers.push({ capability: "c2pa.sign.embedded", media_types: C2PA_EMBEDDED_MEDIA_TYPES });
     providers.push({ capability: "c2pa.sign.sidecar", media_types: "*" });
@@ -61,15 +75,18 @@ export function installedProviders(config: { signing: boolean }): CapabilityProv
   return providers;
 }
 
-const registries = new Map<boolean, CapabilityRegistry>();
+const registries = new Map<string, CapabilityRegistry>();
 
 /** The registry of this deployment's configuration (one per isolate and configuration). */
-export function registryFor(env: Pick<Bindings, "SVC_C2PA_SIGNER_CHAIN_PEM" | "SVC_C2PA_SIGNER_KEY_PEM">): CapabilityRegistry {
-  const signing = signingConfigured(env);
-  let registry = registries.get(signing);
+export function registryFor(
+  env: Pick<Bindings, "SVC_C2PA_SIGNER_CHAIN_PEM" | "SVC_C2PA_SIGNER_KEY_PEM"> & { VIDEO?: unknown },
+): CapabilityRegistry {
+  const config = { signing: signingConfigured(env), video: videoMedia(env) !== null };
+  const key = `${config.signing}:${config.video}`;
+  let registry = registries.get(key);
   if (!registry) {
-    registry = new CapabilityRegistry(installedProviders({ signing }));
-    registries.set(signing, registry);
+    registry = new CapabilityRegistry(installedProviders(config));
+    registries.set(key, registry);
   }
   return registry;
 }

@@ -64,6 +64,16 @@ export const AUDIO_WATERMARK_MAX_BYTES = 16 * MiB;
 /** The audio watermark's pattern repeats every 8.2 s: a recording needs a whole repetition and a margin. */
 export const AUDIO_WATERMARK_MIN_SECONDS = 9;
 
+/**
+ * Video fingerprints (vPDQ, TMK+PDQF) are computed by the media Worker (wrangler.media.toml), whose FFmpeg decoder
+ * needs the whole file in memory: a larger video is not fingerprinted (admission refuses the recipe; verification
+ * reports the signals as not computed). Of a longer video the first VIDEO_FINGERPRINT_MAX_SECONDS are fingerprinted
+ * at publication, and the first VIDEO_VERIFY_MAX_SECONDS of a copy at verification.
+ */
+export const VIDEO_FINGERPRINT_MAX_BYTES = 48 * MiB;
+export const VIDEO_FINGERPRINT_MAX_SECONDS = 10 * 60;
+export const VIDEO_VERIFY_MAX_SECONDS = 60;
+
 /** POST /v1/sign/batch: items per request. */
 export const SIGN_BATCH_MAXIMUM_ITEMS = 100;
 

@@ -96,8 +96,9 @@ export async function scanBindings(d1: D1Database, cursor: string, limit: number
 }
 
 /**
- * One scanned slice of the tables cut from bindings (pdq_bands, chromaprint_frames), by publication: publications
- * whose PDQ bands have no `pdq` soft binding left, and those whose Chromaprint frames have no `chromaprint` one.
+ * One scanned slice of the tables cut from bindings (pdq_bands, chromaprint_frames, video_frames), by publication:
+ * publications whose PDQ bands have no `pdq` soft binding left, and those whose Chromaprint or video frames have no
+ * binding they could have been cut from.
  */
 export interface BandsSlice {
   scanned: number;
@@ -106,18 +107,32 @@ export interface BandsSlice {
   next: string | null;
 }
 
+/** The frame tables and the bindings each is cut from (fixed names, written into the SQL). */
+const FRAME_TABLES = [
+  { table: "chromaprint_frames", algorithms: ["chromaprint"] },
+  { table: "video_frames", algorithms: ["vpdq", "tmk-pdqf"] },
+] as const;
+
+function sqlList(algorithms: readonly string[]): string {
+  return algorithms.map((a) => `'${a}'`).join(", ");
+}
+
 export async function scanBands(d1: D1Database, cursor: string, limit: number): Promise<BandsSlice> {
-  // Both tables' publications in one ordered pass (a merge of two index ranges, cut at `limit`), each checked
-  // against the binding it was cut from.
+  // Every table's publications in one ordered pass (a merge of index ranges, cut at `limit`), each checked against
+  // the bindings it was cut from.
+  const strayFrames = FRAME_TABLES.map(
+    ({ table, algorithms }) =>
+      `(EXISTS (SELECT 1 FROM ${table} f WHERE f.publication_id = p.publication_id)
+          AND NOT EXISTS (SELECT 1 FROM soft_bindings sb WHERE sb.publication_id = p.publication_id AND sb.algorithm IN (${sqlList(algorithms)})))`,
+  ).join(" OR ");
   const rows = await d1
     .prepare(
       `SELECT p.publication_id,
               EXISTS (SELECT 1 FROM pdq_bands b WHERE b.publication_id = p.publication_id)
                 AND NOT EXISTS (SELECT 1 FROM soft_bindings sb WHERE sb.publication_id = p.publication_id AND sb.algorithm = 'pdq') AS stray_bands,
-              EXISTS (SELECT 1 FROM chromaprint_frames f WHERE f.publication_id = p.publication_id)
-                AND NOT EXISTS (SELECT 1 FROM soft_bindings sb WHERE sb.publication_id = p.publication_id AND sb.algorithm = 'chromaprint') AS stray_frames
+              ${strayFrames} AS stray_frames
          FROM (SELECT publication_id FROM pdq_bands WHERE publication_id > ?1
-               UNION SELECT publication_id FROM chromaprint_frames WHERE publication_id > ?1
+               ${FRAME_TABLES.map(({ table }) => `UNION SELECT publication_id FROM ${table} WHERE publication_id > ?1`).join("\n               ")}
                ORDER BY publication_id LIMIT ?2) p`,
     )
     .bind(cursor, limit)
@@ -160,14 +175,21 @@ export async function removeOrphans(
         )
         .bind(p),
     ),
-    // Chromaprint frames likewise (the frames are the chromaprint binding's index); counted with the bands.
-    ...[...new Set([...bindings.filter((o) => o.algorithm === "chromaprint").map((o) => o.publicationId), ...framePublications])].map((p) =>
-      d1
-        .prepare(
-          `DELETE FROM chromaprint_frames WHERE publication_id = ?
-               AND NOT EXISTS (SELECT 1 FROM soft_bindings sb WHERE sb.publication_id = chromaprint_frames.publication_id AND sb.algorithm = 'chromaprint')`,
-        )
-        .bind(p),
+    // Chromaprint and video frames likewise (each table is the index of its bindings); counted with the bands.
+    ...FRAME_TABLES.flatMap(({ table, algorithms }) =>
+      [
+        ...new Set([
+          ...bindings.filter((o) => (algorithms as readonly string[]).includes(o.algorithm)).map((o) => o.publicationId),
+          ...framePublications,
+        ]),
+      ].map((p) =>
+        d1
+          .prepare(
+            `DELETE FROM ${table} WHERE publication_id = ?
+               AND NOT EXISTS (SELECT 1 FROM soft_bindings sb WHERE sb.publication_id = ${table}.publication_id AND sb.algorithm IN (${sqlList(algorithms)}))`,
+          )
+          .bind(p),
+      ),
     ),
   ];
   if (statements.length === 0) return { bindings: 0, bands: 0 };

@@ -5,7 +5,12 @@ import { usd } from "../billing/money";
 import { type ReservationRow, walletRefusal } from "../billing/repo/reservations";
 import { ALGORITHMS, type AlgorithmModality, defaultAlgorithm, IMAGE_DECODE_LIMITS } from "../catalog/algorithms";
 import { formatOf } from "../catalog/formats";
-import { AUDIO_WATERMARK_MAX_BYTES, AUDIO_WATERMARK_MAX_SECONDS, AUDIO_WATERMARK_MIN_SECONDS } from "../catalog/limits";
+import {
+  AUDIO_WATERMARK_MAX_BYTES,
+  AUDIO_WATERMARK_MAX_SECONDS,
+  AUDIO_WATERMARK_MIN_SECONDS,
+  VIDEO_FINGERPRINT_MAX_BYTES,
+} from "../catalog/limits";
 import { recipeById } from "../catalog/recipes";
 import type { CapabilityRegistry } from "../catalog/registry";
 import { attributionFor } from "../creators/disclosure";
@@ -339,6 +344,16 @@ export async function planSign(
       return refuseWith(`The audio watermark needs a recording of at least ${AUDIO_WATERMARK_MIN_SECONDS} seconds`);
     if (facts.bit_depth !== 16 || (facts.audio_codec ?? "").toLowerCase() !== "pcm")
       return refuseWith("The audio watermark is embedded into 16-bit PCM WAV only (its samples are rewritten in place)");
+  }
+  // Video fingerprints decode the whole file in the media Worker: refused before a job exists for one it cannot hold.
+  if (format.modality === "video" && fingerprinting && fingerprints.length > 0 && source?.inspection) {
+    const facts = JSON.parse(source.inspection) as { byte_length?: number };
+    if ((facts.byte_length ?? 0) > VIDEO_FINGERPRINT_MAX_BYTES)
+      return refuse(
+        "svc.sign.option_not_applicable",
+        `Video fingerprints are computed for files of at most ${VIDEO_FINGERPRINT_MAX_BYTES / 1024 / 1024} MiB; sign it with rcp_system_sign_only.`,
+        "recipe_id",
+      );
   }
   if (format.modality === "image" && (watermarks || fingerprinting)) {
     const facts = source?.inspection ? (JSON.parse(source.inspection) as { width: number | null; height: number | null }) : null;

@@ -29,6 +29,7 @@ import { TERMINAL_STATES } from "./schemas";
 import { imageServices, readAhead, StepFailure } from "./steps/common";
 import { decodePublished, fingerprintStep } from "./steps/fingerprint";
 import { audioFingerprintStep, audioServicesOf, isAudio } from "./steps/fingerprint-audio";
+import { isVideo, videoFingerprintStep } from "./steps/fingerprint-video";
 import { type PublishOutcome, publishSigned, publishUnsigned } from "./steps/publish";
 import { signStep } from "./steps/sign";
 import { watermarkStep } from "./steps/watermark";
@@ -253,6 +254,11 @@ async function runTakenJob(
           break;
         }
         case "fingerprint": {
+          if (isVideo(source.mediaType)) {
+            fingerprinted = await videoFingerprintStep(env, admitted, source);
+            finished = { step: step.step, output: fingerprinted };
+            break;
+          }
           if (isAudio(source.mediaType)) {
             fingerprinted = await audioFingerprintStep(env, await audioServicesOf(services), admitted, source, watermarked);
             finished = { step: step.step, output: fingerprinted };

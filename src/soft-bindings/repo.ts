@@ -228,6 +228,69 @@ export async function publicationChromaprint(db: D1Database, publicationId: stri
   return row ? chromaprintFramesOf(row.bits) : null;
 }
 
+/**
+ * Video frames (one sampled frame a second, its 256-bit PDQ hash: 64 hex digits each in the `bits` of a `vpdq` or
+ * `tmk-pdqf` soft binding) in the index and in lookups. A frame is indexed (and probes) by its 16 PDQ bands, each as
+ * the key `band * 65536 + value`; frames too dark or flat to say anything are left out by the caller.
+ */
+export const VIDEO_FRAME_HEX = 64;
+/** The video fingerprints whose bindings carry frame hashes (vPDQ's; TMK+PDQF's frame features, quantised). */
+export const VIDEO_FRAME_ALGORITHMS = ["vpdq", "tmk-pdqf"] as const;
+/** A key indexed more often than this (a black frame, a title card shared by many videos) is not used as a probe. */
+export const VIDEO_KEY_POSTINGS = 256;
+/** A publication needs hits from this many distinct query frames to be a candidate (one frame agrees by chance). */
+export const VIDEO_MIN_VOTES = 2;
+/** Publications one lookup hands back for confirmation. */
+export const VIDEO_CANDIDATES = 10;
+
+/** The frame hashes of a video binding's bits (null when the text is not whole 32-byte hashes of hex digits). */
+export function videoFramesOf(text: string): Uint8Array[] | null {
+  if (text.length % VIDEO_FRAME_HEX !== 0 || !/^[0-9a-f]*$/.test(text)) return null;
+  const frames: Uint8Array[] = [];
+  for (let i = 0; i < text.length; i += VIDEO_FRAME_HEX) frames.push(fromHex(text.slice(i, i + VIDEO_FRAME_HEX)));
+  return frames;
+}
+
+/** [position, key] of every band of every frame, as JSON (the index rows of a publication, or a lookup's probes). */
+function videoProbeJson(frames: readonly Uint8Array[]): string {
+  const probes: [number, number][] = [];
+  frames.forEach((bits, position) => {
+    pdqBandValues(bits).forEach((value, band) => probes.push([position, band * 65536 + value]));
+  });
+  return JSON.stringify(probes);
+}
+
+/** The statement that indexes a publication's video frames (run inside the publication batch, under its guard). */
+export function videoFrameStatement(
+  d1: D1Database,
+  publicationId: string,
+  frames: readonly Uint8Array[],
+  guard: { sql: string; binds: unknown[] },
+): D1PreparedStatement {
+  return d1
+    .prepare(
+      `INSERT OR IGNORE INTO video_frames (publication_id, position, key)
+       SELECT ?, j.value ->> 0, j.value ->> 1 FROM json_each(?) AS j WHERE ${guard.sql}`,
+    )
+    .bind(publicationId, videoProbeJson(frames), ...guard.binds);
+}
+
+/** One video lookup of an `indexMatches` call: the sampled frames of the video being verified. */
+export interface VideoQuery {
+  frames: readonly Uint8Array[];
+}
+
+/** A publication whose indexed frames share bands with a video query, with all its frames to confirm it by. */
+export interface VideoCandidate {
+  publication_id: string;
+  manifest_label: string | null;
+  /** The binding the frames came from (`vpdq`, else `tmk-pdqf`). */
+  algorithm: string;
+  /** How many query frames hit one of its frames. */
+  votes: number;
+  frames: Uint8Array[];
+}
+
 /** One exact lookup of an `indexMatches` call: a watermark payload or an ISCC code. */
 export interface ExactQuery {
   algorithm: string;
@@ -251,9 +314,21 @@ type MatchRow = { publication_id: string; manifest_label: string | null; bits: s
  */
 export async function indexMatches(
   db: D1Database,
-  queries: { exact: ExactQuery[]; pdq?: PdqQuery | null; chromaprint?: ChromaprintQuery | null; also?: D1PreparedStatement[] },
+  queries: {
+    exact: ExactQuery[];
+    pdq?: PdqQuery | null;
+    video?: VideoQuery | null;
+    chromaprint?: ChromaprintQuery | null;
+    also?: D1PreparedStatement[];
+  },
   options: MatchFilter = {},
-): Promise<{ exact: IndexedMatch[][]; pdq: IndexedMatch[]; chromaprint: ChromaprintCandidate[]; also: D1Result[] }> {
+): Promise<{
+  exact: IndexedMatch[][];
+  pdq: IndexedMatch[];
+  video: VideoCandidate[];
+  chromaprint: ChromaprintCandidate[];
+  also: D1Result[];
+}> {
   const filter = filterSql(options);
   const probedFilter = filterSql(options, true);
   const from = "FROM soft_bindings sb JOIN assets a ON a.id = sb.asset_id AND a.publication_id = sb.publication_id";
@@ -272,6 +347,28 @@ export async function indexMatches(
           `SELECT sb.publication_id, a.manifest_label, sb.bits, sb.created_at ${from} WHERE ${PDQ_CANDIDATES_SQL}${probedFilter.sql}`,
         )
         .bind(...pdqProbeBinds(pdq.bits), ...probedFilter.binds),
+    );
+  // Video: the publications whose indexed frames share a band exactly with the query's frames, most query frames hit
+  // first (ties: the earliest publication), with their frames (one binding each, vPDQ's first) for the caller's
+  // confirmation; keys indexed more than VIDEO_KEY_POSTINGS times are left out (counted with a bounded read each).
+  const video = queries.video;
+  const videoAt = statements.length;
+  if (video)
+    statements.push(
+      db
+        .prepare(
+          `WITH probes AS (SELECT DISTINCT j.value ->> 0 AS position, j.value ->> 1 AS key FROM json_each(?) AS j),
+                usable AS (SELECT position, key FROM probes
+                            WHERE (SELECT COUNT(*) FROM (SELECT 1 FROM video_frames AS v WHERE v.key = probes.key LIMIT ${VIDEO_KEY_POSTINGS + 1})) <= ${VIDEO_KEY_POSTINGS}),
+                votes AS (SELECT vf.publication_id, COUNT(DISTINCT u.position) AS votes
+                            FROM usable AS u CROSS JOIN video_frames AS vf WHERE vf.key = u.key
+                           GROUP BY vf.publication_id HAVING votes >= ${VIDEO_MIN_VOTES})
+           SELECT v.publication_id, v.votes, sb.algorithm, sb.bits, a.manifest_label ${from}
+             JOIN votes AS v ON v.publication_id = sb.publication_id
+            WHERE sb.algorithm IN ('vpdq', 'tmk-pdqf')${probedFilter.sql}
+            ORDER BY v.votes DESC, sb.created_at ASC, sb.publication_id ASC, sb.algorithm DESC LIMIT ${2 * VIDEO_CANDIDATES}`,
+        )
+        .bind(videoProbeJson(video.frames), ...probedFilter.binds),
     );
   // Chromaprint: the publications whose indexed frames agree with the query's at one shift, most votes first (ties:
   // the earliest publication), with their frames for the caller's confirmation. Probe values indexed more than
@@ -297,7 +394,7 @@ export async function indexMatches(
   // Other reads of the caller ride in the same batch (one round trip), after the lookups, answered as they come.
   const also = queries.also ?? [];
   const all = [...statements, ...also];
-  if (all.length === 0) return { exact: [], pdq: [], chromaprint: [], also: [] };
+  if (all.length === 0) return { exact: [], pdq: [], video: [], chromaprint: [], also: [] };
   const answered = all.length === 1 ? [await all[0]!.all<MatchRow>()] : await db.batch<MatchRow>(all);
   const results = answered.slice(0, statements.length);
   const alsoResults = answered.slice(statements.length) as D1Result[];
@@ -320,6 +417,18 @@ export async function indexMatches(
       if (candidates.length === CHROMAPRINT_CANDIDATES) break;
     }
   }
+  const videos: VideoCandidate[] = [];
+  if (video) {
+    type CandidateRow = { publication_id: string; votes: number; algorithm: string; bits: string; manifest_label: string | null };
+    for (const row of (results[videoAt]?.results ?? []) as unknown as CandidateRow[]) {
+      // One binding per publication (vpdq sorts before tmk-pdqf): both carry the same frames.
+      if (videos.some((v) => v.publication_id === row.publication_id)) continue;
+      const frames = videoFramesOf(row.bits);
+      if (frames)
+        videos.push({ publication_id: row.publication_id, manifest_label: row.manifest_label, algorithm: row.algorithm, votes: row.votes, frames });
+      if (videos.length === VIDEO_CANDIDATES) break;
+    }
+  }
   const exact = queries.exact.map((q, i) =>
     (results[i]?.results ?? []).map((row) => ({
       publication_id: row.publication_id,
@@ -328,7 +437,7 @@ export async function indexMatches(
       distance: 0,
     })),
   );
-  if (!pdq) return { exact, pdq: [], chromaprint: candidates, also: alsoResults };
+  if (!pdq) return { exact, pdq: [], video: videos, chromaprint: candidates, also: alsoResults };
   const maxDistance = Math.min(pdq.maxDistance ?? PDQ_MATCH_DISTANCE, PDQ_MATCH_DISTANCE);
   const found: (IndexedMatch & { created_at: number })[] = [];
   for (const row of results[queries.exact.length]?.results ?? []) {
@@ -346,6 +455,7 @@ export async function indexMatches(
   return {
     exact,
     pdq: found.slice(0, boundedLimit(pdq.limit)).map(({ created_at: _, ...match }) => match),
+    video: videos,
     chromaprint: candidates,
     also: alsoResults,
   };

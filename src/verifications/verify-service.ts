@@ -1,6 +1,6 @@
 import { type AnchorEntriesRead, anchorEntriesStatement, anchorMatch } from "../anchoring/log";
 import { IMAGE_DECODE_LIMITS, SVC_IMAGE_WATERMARK } from "../catalog/algorithms";
-import { AUDIO_PIPELINE_MEDIA_TYPES, IMAGE_PIPELINE_MEDIA_TYPES } from "../catalog/installed";
+import { AUDIO_PIPELINE_MEDIA_TYPES, IMAGE_PIPELINE_MEDIA_TYPES, VIDEO_PIPELINE_MEDIA_TYPES } from "../catalog/installed";
 import { database } from "../db/client";
 import type { Bindings } from "../env";
 import { activeManifestSignature, signerCredentials } from "../media/c2pa/jumbf-signature";
@@ -14,6 +14,7 @@ import { publishedAtOf } from "./repo";
 import { verificationTrustAnchors } from "./trust";
 import { type DurableFacts, decideVerdict, type OcspStatus, type RelatedPublication, type SoftBindingMatch, type Verdict } from "./verdict";
 import { audioDurableFacts } from "./verify-audio";
+import { videoDurableFacts } from "./verify-video";
 import { verifyPixels } from "./verify-pixels";
 
 /*
@@ -104,9 +105,10 @@ async function durableFacts(
     const loaded = audio ? await audio().catch(() => null) : null;
     return audioDurableFacts(env, loaded, subject, warnings, also, answered);
   }
+  if (VIDEO_PIPELINE_MEDIA_TYPES.includes(subject.mediaType)) return videoDurableFacts(env, subject, warnings, also, answered);
   if (!IMAGE_PIPELINE_MEDIA_TYPES.includes(subject.mediaType)) {
     warnings.push(
-      `Watermark and fingerprint signals are not computed for ${subject.mediaType}: this deployment decodes only JPEG, PNG, WebP, TIFF and AVIF images and WAV, FLAC and MP3 audio.`,
+      `Watermark and fingerprint signals are not computed for ${subject.mediaType}: this deployment decodes only JPEG, PNG, WebP, TIFF and AVIF images, WAV, FLAC and MP3 audio, and MP4 and QuickTime video.`,
     );
     return none;
   }

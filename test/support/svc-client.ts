@@ -50,10 +50,11 @@ export interface SignedService {
  * Mints a dev PKI, starts the Worker bundle with signing and the internal TSA configured, and writes a tenant
  * with an all-scope API key straight to D1 (as `npm start` does for the dev tenant).
  */
-export async function startSignedService(options: { bindings?: Record<string, string> } = {}): Promise<SignedService> {
+export async function startSignedService(options: { bindings?: Record<string, string>; video?: boolean } = {}): Promise<SignedService> {
   const pki = await mintDevPki();
   const pepper = randomBytes(32).toString("hex");
   const worker = await startWorker({
+    video: options.video ?? false,
     bindings: {
       SVC_C2PA_SIGNER_CHAIN_PEM: pki.signerChainPem,
       SVC_C2PA_SIGNER_KEY_PEM: pki.signerKeyPkcs8Pem,

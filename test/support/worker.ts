@@ -19,13 +19,31 @@ const QUIET = { ...process.env, WRANGLER_SEND_METRICS: "false", CLOUDFLARE_CF_FE
 export const WORKER_BUNDLE_ENV = "SVC_TEST_WORKER_BUNDLE";
 
 /** Bundles src/ with wrangler (offline) into a fresh directory; returns the entry script path. */
-export function bundleWorker(outdir = mkdtempSync(join(tmpdir(), "svc-bundle-"))): string {
-  execFileSync(join(ROOT, "node_modules", ".bin", "wrangler"), ["deploy", "--dry-run", "--outdir", outdir], {
+export function bundleWorker(outdir = mkdtempSync(join(tmpdir(), "svc-bundle-")), config = "wrangler.toml"): string {
+  execFileSync(join(ROOT, "node_modules", ".bin", "wrangler"), ["deploy", "--dry-run", "--outdir", outdir, "--config", config], {
     cwd: ROOT,
     env: QUIET,
     stdio: "ignore",
   });
-  return join(outdir, "index.js");
+  return join(outdir, config === "wrangler.toml" ? "index.js" : "video-worker.js");
+}
+
+/** The media Worker (wrangler.media.toml: video decoding and fingerprints), bundled like the API Worker. */
+export function bundleMediaWorker(outdir = mkdtempSync(join(tmpdir(), "svc-media-bundle-"))): string {
+  return bundleWorker(outdir, "wrangler.media.toml");
+}
+
+/** As WORKER_BUNDLE_ENV, for the media Worker's bundle (made once per run by the same globalSetup). */
+export const MEDIA_BUNDLE_ENV = "SVC_TEST_MEDIA_BUNDLE";
+
+/** A bundle's script and every wasm file beside it, each an explicit module (miniflare 5's v4 adapter refuses `modulesRules`). */
+function bundleModules(script: string) {
+  return [
+    { type: "ESModule", path: script },
+    ...readdirSync(dirname(script))
+      .filter((f) => f.endsWith(".wasm"))
+      .map((f) => ({ type: "CompiledWasm", path: join(dirname(script), f) })),
+  ];
 }
 
 export interface RunningWorker {
@@ -49,31 +67,39 @@ export async function startWorker(options: {
   bindings: Record<string, string>;
   /** Diagnostics only (bench/lib/workerd-profile.mjs): opens workerd's inspector, Durable Objects included. */
   inspectorPort?: number;
+  /**
+   * Also run the media Worker and bind it as `VIDEO` (video fingerprints), as production does. Off by default: its
+   * 32 MB decoder costs every start a moment, and only video tests need it.
+   */
+  video?: boolean;
 }): Promise<RunningWorker> {
   const script = options.script ?? process.env[WORKER_BUNDLE_ENV] ?? bundleWorker();
+  const media = options.video ? (process.env[MEDIA_BUNDLE_ENV] ?? bundleMediaWorker()) : null;
+  const api = {
+    name: "svc",
+    modules: bundleModules(script),
+    modulesRoot: dirname(script),
+    compatibilityDate: "2026-10-01",
+    compatibilityFlags: ["nodejs_compat"],
+    d1Databases: ["DB"],
+    r2Buckets: ["OBJECTS"],
+    queueProducers: { JOBS_QUEUE: "svc-jobs", WEBHOOKS_QUEUE: "svc-webhooks" },
+    queueConsumers: {
+      "svc-jobs": { maxBatchTimeout: 1, maxRetries: 3 },
+      "svc-webhooks": { maxBatchSize: 100, maxBatchTimeout: 1, maxRetries: 3 },
+    },
+    durableObjects: { RATE_LIMITER: "RateLimiter", WEBHOOK_GATE: "WebhookEndpointGate", AUDIT_CHAIN: "AuditChain" },
+    // wrangler.toml's [env.dev] settings (the bundle is the same for every environment; its vars are not).
+    bindings: { SVC_SOURCE_REVISION: "test", SVC_ENVIRONMENT: "development", SVC_TRUST_CF_CONNECTING_IP: "true", ...options.bindings },
+    ...(media ? { serviceBindings: { VIDEO: { name: "svc-media", entrypoint: "VideoMediaEntrypoint" } } } : {}),
+  };
+  const mediaWorker = media
+    ? { name: "svc-media", modules: bundleModules(media), modulesRoot: dirname(media), compatibilityDate: "2026-10-01", compatibilityFlags: ["nodejs_compat"] }
+    : null;
   const mf = new Miniflare(
     convertV4MiniflareOptions({
-      // Every file of the bundle as an explicit module (miniflare 5's v4 adapter refuses `modulesRules`).
-      modules: [
-        { type: "ESModule", path: script },
-        ...readdirSync(dirname(script))
-          .filter((f) => f.endsWith(".wasm"))
-          .map((f) => ({ type: "CompiledWasm", path: join(dirname(script), f) })),
-      ],
-      modulesRoot: dirname(script),
-      compatibilityDate: "2026-10-01",
+      workers: mediaWorker ? [api, mediaWorker] : [api],
       ...(options.inspectorPort ? { inspectorPort: options.inspectorPort, unsafeInspectDurableObjects: true } : {}),
-      compatibilityFlags: ["nodejs_compat"],
-      d1Databases: ["DB"],
-      r2Buckets: ["OBJECTS"],
-      queueProducers: { JOBS_QUEUE: "svc-jobs", WEBHOOKS_QUEUE: "svc-webhooks" },
-      queueConsumers: {
-        "svc-jobs": { maxBatchTimeout: 1, maxRetries: 3 },
-        "svc-webhooks": { maxBatchSize: 100, maxBatchTimeout: 1, maxRetries: 3 },
-      },
-      durableObjects: { RATE_LIMITER: "RateLimiter", WEBHOOK_GATE: "WebhookEndpointGate", AUDIT_CHAIN: "AuditChain" },
-      // wrangler.toml's [env.dev] settings (the bundle is the same for every environment; its vars are not).
-      bindings: { SVC_SOURCE_REVISION: "test", SVC_ENVIRONMENT: "development", SVC_TRUST_CF_CONNECTING_IP: "true", ...options.bindings },
     } as never),
   );
   const db = (await mf.getD1Database("DB")) as unknown as D1DatabaseLike;

@@ -289,6 +289,10 @@ export async function purgeAssetRows(
       "chromaprint_frames",
       "DELETE FROM chromaprint_frames WHERE publication_id IN (SELECT publication_id FROM soft_bindings WHERE tenant_id = ?1 AND asset_id = ?2)",
     ],
+    [
+      "video_frames",
+      "DELETE FROM video_frames WHERE publication_id IN (SELECT publication_id FROM soft_bindings WHERE tenant_id = ?1 AND asset_id = ?2)",
+    ],
     ["soft_bindings", "DELETE FROM soft_bindings WHERE tenant_id = ?1 AND asset_id = ?2"],
     ["verification_reports", `DELETE FROM verification_reports WHERE tenant_id = ?1 AND verification_id IN (${verificationsOfAsset})`],
     ["verification_shares", `DELETE FROM verification_shares WHERE tenant_id = ?1 AND verification_id IN (${verificationsOfAsset})`],

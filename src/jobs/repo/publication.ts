@@ -6,7 +6,15 @@ import { rowOf } from "../../db/statements";
 import { C2PA_ENGINE } from "../../media/c2pa/engine-version";
 import { fromHex } from "../../platform/bytes";
 import { newId, randomBase32 } from "../../platform/ids";
-import { chromaprintFrameStatement, chromaprintFramesOf, PDQ_MIN_QUALITY, pdqBandStatements } from "../../soft-bindings/repo";
+import {
+  chromaprintFrameStatement,
+  chromaprintFramesOf,
+  PDQ_MIN_QUALITY,
+  pdqBandStatements,
+  VIDEO_FRAME_ALGORITHMS,
+  videoFrameStatement,
+  videoFramesOf,
+} from "../../soft-bindings/repo";
 import { publicationEventStatements } from "../../webhooks/repo/events";
 import type { AdmittedRequest } from "../admission";
 import type { PublicationPlan, StoredBlob } from "../outputs";
@@ -238,6 +246,12 @@ export async function publishBatch(
         ? [chromaprintFrameStatement(d1, publicationId, frames, { sql: ours, binds: [job.id, publicationId] })]
         : [];
     }),
+    // Video frames likewise, by their PDQ bands (one statement; vPDQ and TMK+PDQF bindings carry the same frames).
+    ...(() => {
+      const carrier = (fingerprints?.fingerprints ?? []).find((f) => (VIDEO_FRAME_ALGORITHMS as readonly string[]).includes(f.algorithm));
+      const frames = carrier ? videoFramesOf(carrier.bits) : null;
+      return frames && frames.length > 0 ? [videoFrameStatement(d1, publicationId, frames, { sql: ours, binds: [job.id, publicationId] })] : [];
+    })(),
     ...bindings.map((b) =>
       d1
         .prepare(

@@ -1,0 +1,85 @@
+import { VIDEO_FINGERPRINT_MAX_BYTES, VIDEO_VERIFY_MAX_SECONDS } from "../catalog/limits";
+import type { Bindings } from "../env";
+import { hammingDistance } from "../media/fingerprint/codes";
+import { indexedVideoFrames, videoMedia } from "../media/video";
+import { fromHex } from "../platform/bytes";
+import { indexMatches, PDQ_MATCH_DISTANCE, PDQ_MIN_QUALITY } from "../soft-bindings/repo";
+import type { DurableFacts, SoftBindingMatch } from "./verdict";
+
+/*
+ * The durable signals of a video: vPDQ frames (one PDQ hash a second of its first minute, computed by the media
+ * Worker), looked up by their PDQ bands in the index (query frames voting for publications), each candidate
+ * confirmed by the vPDQ rule: enough of the query's frames lie within PDQ_MATCH_DISTANCE of one of the
+ * publication's frames. No video watermark is installed, so that signal is not computed.
+ */
+
+/** A lookup needs this many distinct frames of enough quality (a few seconds of varied picture). */
+export const VPDQ_MIN_QUERY_FRAMES = 3;
+/**
+ * A candidate is the same video when at least this share of the query's frames match one of its frames. An
+ * excerpt matches a part of the publication, so only the query's side is required (vPDQ's "query match percent").
+ */
+export const VPDQ_QUERY_MATCH_SHARE = 0.8;
+
+export async function videoDurableFacts(
+  env: Bindings,
+  subject: { bytes: Uint8Array; mediaType: string },
+  warnings: string[],
+  also: D1PreparedStatement[],
+  answered: (results: D1Result[]) => void,
+): Promise<DurableFacts> {
+  const none: DurableFacts = { watermark: null, fingerprint: null };
+  const media = videoMedia(env);
+  if (!media) {
+    warnings.push("Fingerprint signals are not computed: the video pipeline (the media Worker) is not installed in this deployment.");
+    return none;
+  }
+  warnings.push("The watermark is not checked: no video watermark is installed in this deployment.");
+  if (subject.bytes.length > VIDEO_FINGERPRINT_MAX_BYTES) {
+    warnings.push(`Fingerprint signals are not computed: videos larger than ${VIDEO_FINGERPRINT_MAX_BYTES / 1024 / 1024} MiB are not decoded.`);
+    return none;
+  }
+  const body = new Blob([subject.bytes]).stream();
+  const computed = await media.fingerprint(body, subject.bytes.length, { maxSeconds: VIDEO_VERIFY_MAX_SECONDS, tmk: false });
+  if (computed.status !== "computed") {
+    warnings.push(`Fingerprint signals are not computed: ${computed.message}`);
+    return none;
+  }
+  const frames = indexedVideoFrames(computed.frames, PDQ_MIN_QUALITY).map((f) => fromHex(f.bitsHex));
+  if (frames.length < VPDQ_MIN_QUERY_FRAMES) {
+    warnings.push(
+      "Fingerprints are not looked up: the video has too few distinct frames with enough detail (a still, dark or very short video matches unrelated ones).",
+    );
+    return none;
+  }
+  const found = await indexMatches(env.DB, { exact: [], video: { frames }, also });
+  answered(found.also);
+  const confirmed: (SoftBindingMatch & { share: number })[] = [];
+  for (const candidate of found.video) {
+    let matched = 0;
+    let distances = 0;
+    for (const query of frames) {
+      let best = Number.POSITIVE_INFINITY;
+      for (const frame of candidate.frames) best = Math.min(best, hammingDistance(query, frame));
+      if (best <= PDQ_MATCH_DISTANCE) {
+        matched++;
+        distances += best;
+      }
+    }
+    const share = matched / frames.length;
+    if (share < VPDQ_QUERY_MATCH_SHARE) continue;
+    confirmed.push({
+      kind: "fingerprint",
+      algorithm: candidate.algorithm,
+      publication_id: candidate.publication_id,
+      manifest_id: candidate.manifest_label,
+      // The mean distance of the matched frames, as a PDQ match reports its one distance.
+      distance: Math.round(distances / matched),
+      score: Math.round(share * 1000) / 1000,
+      share,
+    });
+  }
+  confirmed.sort((a, b) => b.share - a.share || a.distance - b.distance);
+  const candidates = confirmed.map(({ share: _, ...match }) => match);
+  return { watermark: null, fingerprint: { match: candidates[0] ?? null, candidates } };
+}

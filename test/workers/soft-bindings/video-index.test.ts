@@ -1,0 +1,149 @@
+import { env } from "cloudflare:workers";
+import { describe, expect, it } from "vitest";
+import { indexedVideoFrames, VIDEO_FRAME_REPEAT_DISTANCE } from "../../../src/media/video";
+import { hex } from "../../../src/platform/bytes";
+import {
+  indexMatches,
+  VIDEO_CANDIDATES,
+  VIDEO_KEY_POSTINGS,
+  videoFrameStatement,
+  videoFramesOf,
+} from "../../../src/soft-bindings/repo";
+
+/*
+ * #20: the video frame index. A publication's sampled frames (PDQ hashes) are indexed by their 16 bands; a query's
+ * frames vote for publications (distinct query frames hitting one of its frames), and the lookup hands back each
+ * candidate with its frames, in one statement, only the filter's publications, one binding per publication.
+ */
+
+const db = (env as unknown as { DB: D1Database }).DB;
+
+function rng(seed: number): () => number {
+  let x = seed >>> 0 || 1;
+  return () => {
+    x ^= x << 13;
+    x >>>= 0;
+    x ^= x >>> 17;
+    x ^= x << 5;
+    x >>>= 0;
+    return x / 2 ** 32;
+  };
+}
+
+/** A "video": `length` random 256-bit frame hashes from a seed. */
+function video(seed: number, length: number): Uint8Array[] {
+  const r = rng(seed);
+  return Array.from({ length }, () => Uint8Array.from({ length: 32 }, () => Math.floor(r() * 256)));
+}
+
+/** A degraded copy of frames: each gets `flips` random bits flipped (a re-encode moves a PDQ hash by a few bits). */
+function degrade(frames: Uint8Array[], flips: number, seed: number): Uint8Array[] {
+  const r = rng(seed);
+  return frames.map((f) => {
+    const out = f.slice();
+    for (let i = 0; i < flips; i++) {
+      const bit = Math.floor(r() * 256);
+      out[bit >> 3]! ^= 1 << (bit & 7);
+    }
+    return out;
+  });
+}
+
+async function publish(n: number, frames: Uint8Array[], options: { tenant?: string; algorithm?: string; status?: string } = {}) {
+  const { tenant = "ten_vfvfvfvfvfvfvfvf", algorithm = "tmk-pdqf", status = "published" } = options;
+  const pub = `pub_vf${String(n).padStart(14, "0")}`;
+  const asset = `ast_vf${String(n).padStart(14, "0")}`;
+  await db.batch([
+    db
+      .prepare(
+        "INSERT INTO assets (id, tenant_id, kind, status, publication_id, manifest_label, created_at, updated_at) VALUES (?, ?, 'video', ?, ?, ?, 0, 0)",
+      )
+      .bind(asset, tenant, status, pub, `urn:c2pa:${pub}`),
+    db
+      .prepare(
+        "INSERT INTO soft_bindings (publication_id, algorithm, tenant_id, asset_id, job_id, kind, value, bits, created_at) VALUES (?, ?, ?, ?, 'job_x', 'fingerprint', 'v', ?, ?)",
+      )
+      .bind(pub, algorithm, tenant, asset, frames.map(hex).join(""), n),
+    videoFrameStatement(db, pub, frames, { sql: "1 = 1", binds: [] }),
+  ]);
+  return pub;
+}
+
+describe("video frames in the index", () => {
+  it("reads frame hashes back from their hex form and refuses anything else", () => {
+    const frames = video(1, 3);
+    expect(videoFramesOf(frames.map(hex).join(""))).toEqual(frames);
+    expect(videoFramesOf("")).toEqual([]);
+    for (const bad of ["0", "g".repeat(64), "A".repeat(64), "0".repeat(65)]) expect(videoFramesOf(bad)).toBeNull();
+  });
+
+  it("indexes 16 keys per frame and finds a degraded copy and an excerpt, not an unrelated video", async () => {
+    const frames = video(11, 30);
+    const pub = await publish(1, frames);
+    const rows = await db.prepare("SELECT COUNT(*) AS n FROM video_frames WHERE publication_id = ?").bind(pub).first<{ n: number }>();
+    expect(rows!.n).toBe(30 * 16);
+    await publish(2, video(12, 30));
+
+    const copy = degrade(frames, 12, 5);
+    const found = await indexMatches(db, { exact: [], video: { frames: copy } });
+    expect(found.video[0]).toMatchObject({ publication_id: pub, algorithm: "tmk-pdqf", votes: 30 });
+    expect(found.video[0]!.frames).toEqual(frames);
+    expect(found.video.some((c) => c.publication_id !== pub)).toBe(false);
+
+    const excerpt = degrade(frames.slice(10, 20), 10, 9);
+    expect((await indexMatches(db, { exact: [], video: { frames: excerpt } })).video.map((c) => c.publication_id)).toEqual([pub]);
+    expect((await indexMatches(db, { exact: [], video: { frames: video(99, 20) } })).video).toEqual([]);
+  });
+
+  it("needs two query frames to agree, honours the tenant and resolvable filters, and names vPDQ before TMK", async () => {
+    const frames = video(21, 10);
+    const pub = await publish(3, frames, { tenant: "ten_othertenant00000", algorithm: "vpdq" });
+    await db
+      .prepare(
+        "INSERT INTO soft_bindings (publication_id, algorithm, tenant_id, asset_id, job_id, kind, value, bits, created_at) VALUES (?, 'tmk-pdqf', 'ten_othertenant00000', 'ast_vf00000000000003', 'job_x', 'fingerprint', 'v', ?, 3)",
+      )
+      .bind(pub, frames.map(hex).join(""))
+      .run();
+    const one = await indexMatches(db, { exact: [], video: { frames: [frames[4]!] } });
+    expect(one.video).toEqual([]);
+    const both = await indexMatches(db, { exact: [], video: { frames: frames.slice(0, 2) } });
+    expect(both.video).toHaveLength(1);
+    expect(both.video[0]!.algorithm).toBe("vpdq");
+    expect((await indexMatches(db, { exact: [], video: { frames } }, { tenantId: "ten_vfvfvfvfvfvfvfvf" })).video).toEqual([]);
+    const expired = await publish(4, video(22, 10), { status: "expired" });
+    expect((await indexMatches(db, { exact: [], video: { frames: video(22, 10) } }, { resolvableOnly: true })).video).toEqual([]);
+    expect((await indexMatches(db, { exact: [], video: { frames: video(22, 10) } })).video[0]!.publication_id).toBe(expired);
+  });
+
+  it("a key indexed by more than VIDEO_KEY_POSTINGS publications is not a probe, and candidates are capped", async () => {
+    // One title card shared by many publications (each otherwise distinct): the card alone finds none of them.
+    const card = video(31, 1)[0]!;
+    const pubs: string[] = [];
+    for (let i = 0; i < VIDEO_KEY_POSTINGS + 1; i++) {
+      const own = video(1000 + i, 1)[0]!;
+      await db.batch([videoFrameStatement(db, `pub_card${String(i).padStart(12, "0")}`, [card, own], { sql: "1 = 1", binds: [] })]);
+      pubs.push(`pub_card${String(i).padStart(12, "0")}`);
+    }
+    const rows = await db.prepare("SELECT COUNT(DISTINCT publication_id) AS n FROM video_frames WHERE publication_id LIKE 'pub_card%'").first<{ n: number }>();
+    expect(rows!.n).toBe(VIDEO_KEY_POSTINGS + 1);
+    // The card and a degraded card: two query frames, but every key they share is too common to probe.
+    const found = await indexMatches(db, { exact: [], video: { frames: [card, degrade([card], 3, 1)[0]!] } });
+    expect(found.video).toEqual([]);
+    expect(VIDEO_CANDIDATES).toBe(10);
+  });
+});
+
+describe("the frames a video indexes", () => {
+  it("leaves out frames below the quality gate and near-repeats of the frame kept before", () => {
+    const [a, b] = video(41, 2) as [Uint8Array, Uint8Array];
+    const near = degrade([a], VIDEO_FRAME_REPEAT_DISTANCE, 2)[0]!;
+    const frames = [
+      { timestampSeconds: 0, quality: 100, bitsHex: hex(a) },
+      { timestampSeconds: 1, quality: 100, bitsHex: hex(near) },
+      { timestampSeconds: 2, quality: 20, bitsHex: hex(b) },
+      { timestampSeconds: 3, quality: 90, bitsHex: hex(b) },
+      { timestampSeconds: 4, quality: 90, bitsHex: "zz" },
+    ];
+    expect(indexedVideoFrames(frames, 50).map((f) => f.timestampSeconds)).toEqual([0, 3]);
+  });
+});
