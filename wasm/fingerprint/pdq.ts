@@ -25,6 +25,11 @@ const BUF64: usize = memory.data(64 * 64 * 4, 16);
 const BUF64T: usize = memory.data(64 * 64 * 4, 16);
 const T16X64: usize = memory.data(16 * 64 * 4, 16);
 const B16X16: usize = memory.data(16 * 16 * 4, 16);
+/**
+ * After pdqFinish: the 256 DCT coefficients the bits are thresholded from (f32, row-major 16x16), the frame
+ * feature TMK+PDQF ("PDQ float") accumulates. Zero for a degenerate image.
+ */
+export const PDQ_FLOATS: usize = B16X16;
 const DCT_MATRIX: usize = memory.data(16 * 64 * 4, 16);
 const ROW_IDX: usize = memory.data(64 * 4, 16);
 const COL_IDX: usize = memory.data(64 * 4, 16);
@@ -621,6 +626,7 @@ function flush(): void {
  */
 export function pdqFinish(): i32 {
   memory.fill(PDQ_HASH, 0, 32);
+  memory.fill(B16X16, 0, 16 * 16 * 4);
   if (curY != rows || curX != 0) return -1;
   if (degenerate) return 0;
   if (!direct) flush();

@@ -15,6 +15,8 @@ interface KernelExports {
   ISCC_INFO: WebAssembly.Global;
   ISCC_PIXELS: WebAssembly.Global;
   PDQ_HASH: WebAssembly.Global;
+  /** PDQ's 256 float coefficients of the last pdqFinish (PDQF, the TMK frame feature; src/media/fingerprint/video). */
+  PDQ_FLOATS?: WebAssembly.Global;
   isccBegin(width: number, height: number, chunkBytes: number): number;
   isccScan(bytes: number): void;
   isccWholeBox(): void;
