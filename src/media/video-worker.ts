@@ -1,18 +1,15 @@
 import { WorkerEntrypoint } from "cloudflare:workers";
+import fingerprintModule from "../../wasm/build/fingerprint.wasm";
 import { hex } from "../platform/bytes";
-import { FfmpegVideoFrameSource } from "./codecs/video";
-import { TMK_FRAME_SPEC, TmkPdqfHasher, VPDQ_FRAME_SPEC, VpdqHasher, encodeTmk } from "./fingerprint/video";
+import { VIDEO_DECODE_LIMITS } from "./codecs/video";
+import { videoDecoder } from "./codecs/video/workerd";
+import { encodeTmk, TMK_FRAME_SPEC, TmkPdqfHasher, VPDQ_FRAME_SPEC, VpdqHasher } from "./fingerprint/video";
 import type { VideoFingerprintOptions, VideoFingerprints, VideoMedia } from "./video";
 
 /*
  * The media Worker (wrangler.media.toml): video decoding and video fingerprints, reached from the API Worker by the
  * `VIDEO` service binding. It holds no binding of its own and stores nothing: bytes in, fingerprints out.
  */
-
-/** vPDQ samples this many frames a second (upstream hashes every frame; one a second is what an index needs). */
-export const VPDQ_FRAMES_PER_SECOND = 1;
-
-let source: FfmpegVideoFrameSource | null = null;
 
 /** Reads the stream into one buffer of `size` bytes (the decoder needs the whole file); null when it is not that size. */
 async function readAll(body: ReadableStream<Uint8Array>, size: number): Promise<Uint8Array | null> {
@@ -26,31 +23,40 @@ async function readAll(body: ReadableStream<Uint8Array>, size: number): Promise<
   return at === size ? bytes : null;
 }
 
+/**
+ * vPDQ (one PDQ hash a second, sampled as upstream samples) and, when asked, TMK+PDQF, from ONE decode of the video's
+ * first `maxSeconds`.
+ */
 export async function fingerprintVideo(
   body: ReadableStream<Uint8Array>,
   size: number,
   options: VideoFingerprintOptions,
 ): Promise<VideoFingerprints> {
-  source ??= new FfmpegVideoFrameSource();
-  const limits = source.limits;
   if (!Number.isSafeInteger(size) || size <= 0) {
     await body.cancel().catch(() => {});
     return { status: "decode_failed", message: "The video is empty." };
   }
-  if (size > limits.maxBytes) {
+  if (size > VIDEO_DECODE_LIMITS.maxBytes) {
     await body.cancel().catch(() => {});
-    return { status: "too_large", message: `The video is larger than the ${limits.maxBytes / 1024 / 1024} MiB this deployment decodes.` };
+    return {
+      status: "too_large",
+      message: `The video is larger than the ${VIDEO_DECODE_LIMITS.maxBytes / 1024 / 1024} MiB this deployment decodes.`,
+    };
   }
   const bytes = await readAll(body, size);
   if (!bytes) return { status: "decode_failed", message: "The video's bytes did not arrive whole." };
-  const vpdq = new VpdqHasher();
-  const tmk = options.tmk ? new TmkPdqfHasher() : null;
-  const specs = [{ ...VPDQ_FRAME_SPEC, fps: VPDQ_FRAMES_PER_SECOND }, ...(tmk ? [TMK_FRAME_SPEC] : [])];
-  const decoded = await source.decode(bytes, specs, { maxSeconds: options.maxSeconds }, (spec, frame) => {
+  const vpdq = new VpdqHasher(fingerprintModule);
+  const tmk = options.tmk ? new TmkPdqfHasher(fingerprintModule) : null;
+  const specs = tmk ? [VPDQ_FRAME_SPEC, TMK_FRAME_SPEC] : [VPDQ_FRAME_SPEC];
+  const decoded = await videoDecoder.decode(bytes, specs, (spec, frame) => {
     if (spec === 0) vpdq.push(frame);
     else tmk?.push(frame);
   });
-  if (decoded.status !== "decoded") return { status: decoded.status, message: decoded.reason };
+  if (decoded.status !== "decoded") return { status: decoded.status, message: `The video could not be decoded: ${decoded.reason}.` };
+  const frames = vpdq.finish();
+  if (frames.status !== "computed") return { status: "decode_failed", message: frames.message };
+  const features = tmk?.finish() ?? null;
+  if (features && features.status !== "computed") return { status: "decode_failed", message: features.message };
   return {
     status: "computed",
     durationSeconds: decoded.durationSeconds,
@@ -58,8 +64,8 @@ export async function fingerprintVideo(
     width: decoded.sourceWidth,
     height: decoded.sourceHeight,
     codec: decoded.codec,
-    frames: vpdq.finish().map((f) => ({ timestampSeconds: f.timestampSeconds, quality: f.quality, bitsHex: hex(f.bits) })),
-    tmk: tmk ? encodeTmk(tmk.finish()) : null,
+    frames: frames.hashes.map((f) => ({ timestampSeconds: f.timestampSeconds, quality: f.quality, bitsHex: hex(f.bits) })),
+    tmk: features ? encodeTmk(features.features) : null,
   };
 }
 
