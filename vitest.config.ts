@@ -32,11 +32,15 @@ function mediaWorkerBundle(): string {
   };
   if (!existsSync(script) || statSync(script).mtimeMs < Math.max(...sources.map(newest))) {
     rmSync(outdir, { recursive: true, force: true });
-    execFileSync(join(import.meta.dirname, "node_modules", ".bin", "wrangler"), ["deploy", "--dry-run", "--outdir", outdir, "--config", "wrangler.media.toml", "--env", "dev"], {
-      cwd: import.meta.dirname,
-      env: { ...process.env, WRANGLER_SEND_METRICS: "false", WRANGLER_HIDE_BANNER: "true" },
-      stdio: "ignore",
-    });
+    execFileSync(
+      join(import.meta.dirname, "node_modules", ".bin", "wrangler"),
+      ["deploy", "--dry-run", "--outdir", outdir, "--config", "wrangler.media.toml", "--env", "dev"],
+      {
+        cwd: import.meta.dirname,
+        env: { ...process.env, WRANGLER_SEND_METRICS: "false", WRANGLER_HIDE_BANNER: "true" },
+        stdio: "ignore",
+      },
+    );
   }
   return script;
 }

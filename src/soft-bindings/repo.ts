@@ -425,7 +425,13 @@ export async function indexMatches(
       if (videos.some((v) => v.publication_id === row.publication_id)) continue;
       const frames = videoFramesOf(row.bits);
       if (frames)
-        videos.push({ publication_id: row.publication_id, manifest_label: row.manifest_label, algorithm: row.algorithm, votes: row.votes, frames });
+        videos.push({
+          publication_id: row.publication_id,
+          manifest_label: row.manifest_label,
+          algorithm: row.algorithm,
+          votes: row.votes,
+          frames,
+        });
       if (videos.length === VIDEO_CANDIDATES) break;
     }
   }

@@ -36,7 +36,9 @@ export async function videoDurableFacts(
   }
   warnings.push("The watermark is not checked: no video watermark is installed in this deployment.");
   if (subject.bytes.length > VIDEO_FINGERPRINT_MAX_BYTES) {
-    warnings.push(`Fingerprint signals are not computed: videos larger than ${VIDEO_FINGERPRINT_MAX_BYTES / 1024 / 1024} MiB are not decoded.`);
+    warnings.push(
+      `Fingerprint signals are not computed: videos larger than ${VIDEO_FINGERPRINT_MAX_BYTES / 1024 / 1024} MiB are not decoded.`,
+    );
     return none;
   }
   const body = new Blob([subject.bytes]).stream();

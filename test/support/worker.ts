@@ -94,7 +94,13 @@ export async function startWorker(options: {
     ...(media ? { serviceBindings: { VIDEO: { name: "svc-media", entrypoint: "VideoMediaEntrypoint" } } } : {}),
   };
   const mediaWorker = media
-    ? { name: "svc-media", modules: bundleModules(media), modulesRoot: dirname(media), compatibilityDate: "2026-10-01", compatibilityFlags: ["nodejs_compat"] }
+    ? {
+        name: "svc-media",
+        modules: bundleModules(media),
+        modulesRoot: dirname(media),
+        compatibilityDate: "2026-10-01",
+        compatibilityFlags: ["nodejs_compat"],
+      }
     : null;
   const mf = new Miniflare(
     convertV4MiniflareOptions({

@@ -250,7 +250,9 @@ export async function publishBatch(
     ...(() => {
       const carrier = (fingerprints?.fingerprints ?? []).find((f) => (VIDEO_FRAME_ALGORITHMS as readonly string[]).includes(f.algorithm));
       const frames = carrier ? videoFramesOf(carrier.bits) : null;
-      return frames && frames.length > 0 ? [videoFrameStatement(d1, publicationId, frames, { sql: ours, binds: [job.id, publicationId] })] : [];
+      return frames && frames.length > 0
+        ? [videoFrameStatement(d1, publicationId, frames, { sql: ours, binds: [job.id, publicationId] })]
+        : [];
     })(),
     ...bindings.map((b) =>
       d1

@@ -1,9 +1,9 @@
 import { VIDEO_PIPELINE_MEDIA_TYPES } from "../../catalog/installed";
 import { VIDEO_FINGERPRINT_MAX_BYTES, VIDEO_FINGERPRINT_MAX_SECONDS } from "../../catalog/limits";
 import type { Bindings } from "../../env";
+import { encodeVideoFrames, indexedVideoFrames, videoMedia } from "../../media/video";
 import { base64 } from "../../platform/bytes";
 import { PDQ_MIN_QUALITY } from "../../soft-bindings/repo";
-import { encodeVideoFrames, indexedVideoFrames, videoMedia } from "../../media/video";
 import type { AdmittedRequest } from "../admission";
 import type { FingerprintOutput } from "../outputs";
 import type { ObjectRow } from "../repo";
@@ -23,10 +23,14 @@ export async function videoFingerprintStep(env: Bindings, admitted: AdmittedRequ
   const media = videoMedia(env);
   if (!media) throw new StepFailure("svc.jobs.step_unavailable", "The video pipeline (the media Worker) is not bound in this deployment.");
   const stored = await env.OBJECTS.get(source.r2Key, { onlyIf: { etagMatches: source.etag } });
-  if (!stored || !("body" in stored)) throw new StepFailure("svc.jobs.source_unavailable", "The video to fingerprint could not be read back unchanged.");
+  if (!stored || !("body" in stored))
+    throw new StepFailure("svc.jobs.source_unavailable", "The video to fingerprint could not be read back unchanged.");
   if (stored.size > VIDEO_FINGERPRINT_MAX_BYTES) {
     await stored.body.cancel();
-    throw new StepFailure("svc.jobs.fingerprint_failed", `Video fingerprints are computed for files of at most ${VIDEO_FINGERPRINT_MAX_BYTES / 1024 / 1024} MiB.`);
+    throw new StepFailure(
+      "svc.jobs.fingerprint_failed",
+      `Video fingerprints are computed for files of at most ${VIDEO_FINGERPRINT_MAX_BYTES / 1024 / 1024} MiB.`,
+    );
   }
   const tmk = admitted.fingerprint_algorithms.includes("tmk-pdqf");
   const computed = await media.fingerprint(stored.body, stored.size, { maxSeconds: VIDEO_FINGERPRINT_MAX_SECONDS, tmk });

@@ -2,13 +2,7 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { indexedVideoFrames, VIDEO_FRAME_REPEAT_DISTANCE } from "../../../src/media/video";
 import { hex } from "../../../src/platform/bytes";
-import {
-  indexMatches,
-  VIDEO_CANDIDATES,
-  VIDEO_KEY_POSTINGS,
-  videoFrameStatement,
-  videoFramesOf,
-} from "../../../src/soft-bindings/repo";
+import { indexMatches, VIDEO_CANDIDATES, VIDEO_KEY_POSTINGS, videoFrameStatement, videoFramesOf } from "../../../src/soft-bindings/repo";
 
 /*
  * #20: the video frame index. A publication's sampled frames (PDQ hashes) are indexed by their 16 bands; a query's
@@ -124,7 +118,9 @@ describe("video frames in the index", () => {
       await db.batch([videoFrameStatement(db, `pub_card${String(i).padStart(12, "0")}`, [card, own], { sql: "1 = 1", binds: [] })]);
       pubs.push(`pub_card${String(i).padStart(12, "0")}`);
     }
-    const rows = await db.prepare("SELECT COUNT(DISTINCT publication_id) AS n FROM video_frames WHERE publication_id LIKE 'pub_card%'").first<{ n: number }>();
+    const rows = await db
+      .prepare("SELECT COUNT(DISTINCT publication_id) AS n FROM video_frames WHERE publication_id LIKE 'pub_card%'")
+      .first<{ n: number }>();
     expect(rows!.n).toBe(VIDEO_KEY_POSTINGS + 1);
     // The card and a degraded card: two query frames, but every key they share is too common to probe.
     const found = await indexMatches(db, { exact: [], video: { frames: [card, degrade([card], 3, 1)[0]!] } });
