@@ -141,6 +141,7 @@ export function dedupeVpdq(hashes: readonly VpdqFrameHash[]): VpdqFrameHash[] {
   return out;
 }
 
+/** Matching parameters; each defaults to upstream's (VPDQ_MATCH). */
 export interface VpdqMatchOptions {
   distance?: number;
   quality?: number;
