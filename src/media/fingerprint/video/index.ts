@@ -39,6 +39,7 @@ export {
   isVpdqMatch,
   VPDQ_MATCH,
   VPDQ_MAX_HASHES,
+  VPDQ_SECONDS_PER_HASH,
   type VpdqDecodeResult,
   type VpdqFrameHash,
   VpdqHasher,
