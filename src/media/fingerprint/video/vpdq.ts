@@ -46,6 +46,7 @@ export type VpdqResult =
   /** `hashes` in frame order, at least one. */
   { status: "computed"; hashes: VpdqFrameHash[] } | { status: "failed"; message: string };
 
+/** How a VpdqHasher samples (see VPDQ_SECONDS_PER_HASH for the rates to use). */
 export interface VpdqHasherOptions {
   /** One hash per this many seconds (upstream's `secondsPerHash`; default 1, its signal type's); 0: every frame. */
   secondsPerHash?: number;
