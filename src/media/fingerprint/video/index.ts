@@ -6,6 +6,7 @@
 
 export {
   checkFrame,
+  FfmpegCfrResampler,
   type FramePdqResult,
   framePdq,
   MAX_FRAME_SIDE,
