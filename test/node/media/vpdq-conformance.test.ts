@@ -25,6 +25,7 @@ import {
   type RgbFrame,
   VPDQ_FRAME_SPEC,
   VPDQ_MATCH,
+  VPDQ_SECONDS_PER_HASH,
   type VpdqFrameHash,
   VpdqHasher,
   vpdqMatch,
@@ -127,6 +128,11 @@ describe("vPDQ hasher, matcher and serialisation", () => {
         .map((l) => `${l}\n`)
         .join(""),
     );
+    // the index side's rate: every trunc(0.2 * 30) = 6th frame
+    const dense = new VpdqHasher(kernel, { secondsPerHash: VPDQ_SECONDS_PER_HASH.index, frameRate: 30 });
+    for (const f of frames) dense.push(f);
+    const d = dense.finish();
+    expect(d.status === "computed" && d.hashes.map((x) => x.frame)).toEqual(Array.from({ length: 20 }, (_, i) => i * 6));
     // without a frame rate: by timestamp, the same frames
     const byTime = new VpdqHasher(kernel, { secondsPerHash: 1 });
     for (const f of frames) byTime.push(f);

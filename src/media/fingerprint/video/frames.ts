@@ -47,8 +47,70 @@ export function vpdqFullResolutionFrameSpec(width: number, height: number): Vide
   return { width, height, fps: null, scaleFlags: "area" };
 }
 
-/** TMK+PDQF as upstream's tmk-hash-video: 64x64 (bicubic, the ffmpeg CLI's default), resampled to 15 fps. */
+/**
+ * TMK+PDQF as upstream's tmk-hash-video: 64x64 (bicubic, the ffmpeg CLI's default), resampled to 15 fps the way
+ * ffmpeg's `-r 15` does it (FfmpegCfrResampler reproduces its picks from every decoded frame).
+ */
 export const TMK_FRAME_SPEC: VideoFrameSpec = Object.freeze({ width: 64, height: 64, fps: 15, scaleFlags: "bicubic" });
+
+/** ffmpeg's lrintf: to nearest, ties to even. */
+function roundHalfEven(x: number): number {
+  const r = Math.round(x);
+  return Math.abs(x % 1) === 0.5 && r % 2 !== 0 ? r - 1 : r;
+}
+
+/**
+ * ffmpeg's constant-frame-rate output (`-r N` without filters: fftools do_video_out, VSYNC_CFR, 4.x to 5.1), the
+ * frame-rate conversion TMK_FRAME_SPEC's frames go through: for each decoded frame in order, how many output
+ * frames repeat the previous decoded frame (`previous`, for gaps) and then this one (`current`; 0: dropped).
+ * Invariant: exactly ffmpeg's choice (checked against Debian's ffmpeg 5.1 for 24, 25, 29.97 and 60 fps input, and
+ * upstream's 62 frames of the 4-s doorknob at 30 fps: the first four frames all pass, then every other one).
+ *
+ * Times are seconds from the stream's start (ffmpeg shifts the first timestamp to 0); a frame's duration is its
+ * packet duration (by default 1 / the input frame rate): ffmpeg counts a frame as that rounded to whole output
+ * frames when that is at least one (25 fps -> 15: 1), else as 1 / the input frame rate (30 fps -> 15: 0.5).
+ */
+export class FfmpegCfrResampler {
+  readonly #outFps: number;
+  readonly #inFps: number;
+  #nextPts = 0;
+
+  constructor(outFps: number, inputFrameRate: number) {
+    if (!(outFps > 0) || !(inputFrameRate > 0)) throw new RangeError(`frame rates must be > 0: ${outFps}, ${inputFrameRate}`);
+    this.#outFps = outFps;
+    this.#inFps = inputFrameRate;
+  }
+
+  /** Output frames so far. */
+  get outputFrames(): number {
+    return this.#nextPts;
+  }
+
+  push(timestampSeconds: number, durationSeconds?: number): { previous: number; current: number } {
+    // in output ticks (1 / outFps), as ffmpeg's encoder time base
+    let duration = this.#outFps / this.#inFps;
+    const packet = durationSeconds !== undefined && Number.isFinite(durationSeconds) ? durationSeconds : 1 / this.#inFps;
+    const ticks = roundHalfEven(packet * this.#outFps);
+    if (ticks > 0) duration = ticks;
+    let delta0 = timestampSeconds * this.#outFps - this.#nextPts;
+    let delta = delta0 + duration;
+    // a frame starting before the next output tick but lasting past it is clipped to start there
+    if (delta0 < 0 && delta > 0) {
+      duration += delta0;
+      delta0 = 0;
+      delta = duration;
+    }
+    let n = 1;
+    let previous = 0;
+    if (delta < -1.1) n = 0;
+    else if (delta > 1.1) {
+      n = roundHalfEven(delta);
+      if (delta0 > 1.1 && this.#nextPts > 0) previous = Math.min(n, roundHalfEven(delta0 - 0.6));
+    }
+    this.#nextPts += n;
+    return { previous, current: n - previous };
+  }
+}
 
 /** Largest frame side accepted (8K is 7680). */
 export const MAX_FRAME_SIDE = 8192;

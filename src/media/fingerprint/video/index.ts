@@ -6,6 +6,7 @@
 
 export {
   checkFrame,
+  FfmpegCfrResampler,
   type FramePdqResult,
   framePdq,
   MAX_FRAME_SIDE,
@@ -39,6 +40,7 @@ export {
   isVpdqMatch,
   VPDQ_MATCH,
   VPDQ_MAX_HASHES,
+  VPDQ_SECONDS_PER_HASH,
   type VpdqDecodeResult,
   type VpdqFrameHash,
   VpdqHasher,
