@@ -51,7 +51,20 @@ const child = spawn(
   // --test-scheduled: GET /__scheduled runs the cron sweeps at once (`npm run data-keys:rewrap` uses it).
   // Both Workers in one session: the API Worker (first config: it serves the port) and the media Worker
   // (wrangler.media.toml), which the API Worker's VIDEO service binding reaches for video fingerprints.
-  ["dev", "-c", "wrangler.toml", "-c", "wrangler.media.toml", ...DEV_WRANGLER_ENV, "--ip", "127.0.0.1", "--port", String(port()), "--test-scheduled", ...devVars],
+  [
+    "dev",
+    "-c",
+    "wrangler.toml",
+    "-c",
+    "wrangler.media.toml",
+    ...DEV_WRANGLER_ENV,
+    "--ip",
+    "127.0.0.1",
+    "--port",
+    String(port()),
+    "--test-scheduled",
+    ...devVars,
+  ],
   {
     cwd: ROOT,
     env: QUIET_ENV,

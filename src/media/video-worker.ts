@@ -24,8 +24,8 @@ async function readAll(body: ReadableStream<Uint8Array>, size: number): Promise<
 }
 
 /**
- * vPDQ (one PDQ hash a second, sampled as upstream samples) and, when asked, TMK+PDQF, from ONE decode of the video's
- * first `maxSeconds`.
+ * vPDQ (sampled as upstream samples, every `secondsPerHash`) and, when asked, TMK+PDQF, from ONE decode of the
+ * video's first `maxSeconds`.
  */
 export async function fingerprintVideo(
   body: ReadableStream<Uint8Array>,
@@ -45,7 +45,7 @@ export async function fingerprintVideo(
   }
   const bytes = await readAll(body, size);
   if (!bytes) return { status: "decode_failed", message: "The video's bytes did not arrive whole." };
-  const vpdq = new VpdqHasher(fingerprintModule);
+  const vpdq = new VpdqHasher(fingerprintModule, { secondsPerHash: options.secondsPerHash });
   const tmk = options.tmk ? new TmkPdqfHasher(fingerprintModule) : null;
   const specs = tmk ? [VPDQ_FRAME_SPEC, TMK_FRAME_SPEC] : [VPDQ_FRAME_SPEC];
   const decoded = await videoDecoder.decode(bytes, specs, (spec, frame) => {
@@ -64,7 +64,7 @@ export async function fingerprintVideo(
     width: decoded.sourceWidth,
     height: decoded.sourceHeight,
     codec: decoded.codec,
-    frames: frames.hashes.map((f) => ({ timestampSeconds: f.timestampSeconds, quality: f.quality, bitsHex: hex(f.bits) })),
+    frames: frames.hashes.map((f) => ({ frame: f.frame, timestampSeconds: f.timestampSeconds, quality: f.quality, bitsHex: hex(f.bits) })),
     tmk: features ? encodeTmk(features.features) : null,
   };
 }

@@ -14,10 +14,17 @@ export interface VideoFingerprintOptions {
   maxSeconds: number;
   /** Also compute TMK+PDQF (whole-video features: a publication records them, an excerpt has no use for them). */
   tmk: boolean;
+  /**
+   * vPDQ samples one frame per this many seconds: densely for a publication (0.2: an excerpt's frames, sampled at
+   * other instants, still find close ones), once a second for a copy being verified (VPDQ_SECONDS_PER_HASH).
+   */
+  secondsPerHash: number;
 }
 
-/** One sampled frame's PDQ hash (vPDQ): one per second of video. */
+/** One sampled frame's PDQ hash (vPDQ). */
 export interface VideoFrameHash {
+  /** The frame's number among the decoded frames. */
+  frame: number;
   timestampSeconds: number;
   /** PDQ quality 0–100: below PDQ_MIN_QUALITY the frame says too little to be indexed or looked up. */
   quality: number;
@@ -77,12 +84,4 @@ export function indexedVideoFrames(frames: readonly VideoFrameHash[], minQuality
     last = bits;
   }
   return kept;
-}
-
-/**
- * vPDQ's value in a manifest and the index: one `timestamp,quality,hash` triple per sampled frame (seconds with
- * millisecond precision, PDQ quality, 64 hex digits), joined by `;`: upstream vPDQ's line format, one line each.
- */
-export function encodeVideoFrames(frames: readonly VideoFrameHash[]): string {
-  return frames.map((f) => `${f.timestampSeconds.toFixed(3)},${f.quality},${f.bitsHex}`).join(";");
 }

@@ -255,7 +255,7 @@ export function videoFramesOf(text: string): Uint8Array[] | null {
 function videoProbeJson(frames: readonly Uint8Array[]): string {
   const probes: [number, number][] = [];
   frames.forEach((bits, position) => {
-    pdqBandValues(bits).forEach((value, band) => probes.push([position, band * 65536 + value]));
+    for (const [band, value] of pdqBandValues(bits).entries()) probes.push([position, band * 65536 + value]);
   });
   return JSON.stringify(probes);
 }

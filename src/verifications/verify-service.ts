@@ -14,8 +14,8 @@ import { publishedAtOf } from "./repo";
 import { verificationTrustAnchors } from "./trust";
 import { type DurableFacts, decideVerdict, type OcspStatus, type RelatedPublication, type SoftBindingMatch, type Verdict } from "./verdict";
 import { audioDurableFacts } from "./verify-audio";
-import { videoDurableFacts } from "./verify-video";
 import { verifyPixels } from "./verify-pixels";
+import { videoDurableFacts } from "./verify-video";
 
 /*
  * One verification: every signal computed for real, or reported as not computed with a warning, then the

@@ -1,25 +1,20 @@
 import { VIDEO_FINGERPRINT_MAX_BYTES, VIDEO_VERIFY_MAX_SECONDS } from "../catalog/limits";
 import type { Bindings } from "../env";
 import { hammingDistance } from "../media/fingerprint/codes";
+import { VPDQ_MATCH, VPDQ_SECONDS_PER_HASH } from "../media/fingerprint/video";
 import { indexedVideoFrames, videoMedia } from "../media/video";
 import { fromHex } from "../platform/bytes";
-import { indexMatches, PDQ_MATCH_DISTANCE, PDQ_MIN_QUALITY } from "../soft-bindings/repo";
+import { indexMatches, PDQ_MIN_QUALITY } from "../soft-bindings/repo";
 import type { DurableFacts, SoftBindingMatch } from "./verdict";
 
 /*
  * The durable signals of a video: vPDQ frames (one PDQ hash a second of its first minute, computed by the media
- * Worker), looked up by their PDQ bands in the index (query frames voting for publications), each candidate
- * confirmed by the vPDQ rule: enough of the query's frames lie within PDQ_MATCH_DISTANCE of one of the
- * publication's frames. No video watermark is installed, so that signal is not computed.
+ * Worker; a publication recorded five a second), looked up by their PDQ bands in the index (query frames voting for
+ * publications), each candidate confirmed by vPDQ's rule. No video watermark is installed: that signal is not computed.
  */
 
 /** A lookup needs this many distinct frames of enough quality (a few seconds of varied picture). */
 export const VPDQ_MIN_QUERY_FRAMES = 3;
-/**
- * A candidate is the same video when at least this share of the query's frames match one of its frames. An
- * excerpt matches a part of the publication, so only the query's side is required (vPDQ's "query match percent").
- */
-export const VPDQ_QUERY_MATCH_SHARE = 0.8;
 
 export async function videoDurableFacts(
   env: Bindings,
@@ -42,7 +37,11 @@ export async function videoDurableFacts(
     return none;
   }
   const body = new Blob([subject.bytes]).stream();
-  const computed = await media.fingerprint(body, subject.bytes.length, { maxSeconds: VIDEO_VERIFY_MAX_SECONDS, tmk: false });
+  const computed = await media.fingerprint(body, subject.bytes.length, {
+    maxSeconds: VIDEO_VERIFY_MAX_SECONDS,
+    tmk: false,
+    secondsPerHash: VPDQ_SECONDS_PER_HASH.query,
+  });
   if (computed.status !== "computed") {
     warnings.push(`Fingerprint signals are not computed: ${computed.message}`);
     return none;
@@ -56,6 +55,9 @@ export async function videoDurableFacts(
   }
   const found = await indexMatches(env.DB, { exact: [], video: { frames }, also });
   answered(found.also);
+  // vPDQ's rule (upstream's matcher): a query frame matches within VPDQ_MATCH.distance of one of the publication's
+  // frames, and the publication is the same video when VPDQ_MATCH.queryMatchPercent of the query's frames match (an
+  // excerpt is a part of the publication, so only the query's side counts).
   const confirmed: (SoftBindingMatch & { share: number })[] = [];
   for (const candidate of found.video) {
     let matched = 0;
@@ -63,13 +65,13 @@ export async function videoDurableFacts(
     for (const query of frames) {
       let best = Number.POSITIVE_INFINITY;
       for (const frame of candidate.frames) best = Math.min(best, hammingDistance(query, frame));
-      if (best <= PDQ_MATCH_DISTANCE) {
+      if (best <= VPDQ_MATCH.distance) {
         matched++;
         distances += best;
       }
     }
     const share = matched / frames.length;
-    if (share < VPDQ_QUERY_MATCH_SHARE) continue;
+    if (share * 100 < VPDQ_MATCH.queryMatchPercent) continue;
     confirmed.push({
       kind: "fingerprint",
       algorithm: candidate.algorithm,

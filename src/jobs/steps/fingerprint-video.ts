@@ -1,8 +1,9 @@
 import { VIDEO_PIPELINE_MEDIA_TYPES } from "../../catalog/installed";
 import { VIDEO_FINGERPRINT_MAX_BYTES, VIDEO_FINGERPRINT_MAX_SECONDS } from "../../catalog/limits";
 import type { Bindings } from "../../env";
-import { encodeVideoFrames, indexedVideoFrames, videoMedia } from "../../media/video";
-import { base64 } from "../../platform/bytes";
+import { encodeVpdq, VPDQ_SECONDS_PER_HASH } from "../../media/fingerprint/video";
+import { indexedVideoFrames, videoMedia } from "../../media/video";
+import { base64, fromHex } from "../../platform/bytes";
 import { PDQ_MIN_QUALITY } from "../../soft-bindings/repo";
 import type { AdmittedRequest } from "../admission";
 import type { FingerprintOutput } from "../outputs";
@@ -15,7 +16,7 @@ export function isVideo(mediaType: string): boolean {
 
 /**
  * The video fingerprints of a publication, computed by the media Worker from the upload (signing leaves the frames
- * unchanged): vPDQ (one PDQ hash a second; its frames of enough quality are indexed for lookups by excerpt) and
+ * unchanged): vPDQ (five PDQ hashes a second; its frames of enough quality are indexed for lookups by excerpt) and
  * TMK+PDQF (whole-video features in the upstream `.tmk` layout, recorded for comparison).
  */
 export async function videoFingerprintStep(env: Bindings, admitted: AdmittedRequest, source: ObjectRow): Promise<FingerprintOutput> {
@@ -33,12 +34,16 @@ export async function videoFingerprintStep(env: Bindings, admitted: AdmittedRequ
     );
   }
   const tmk = admitted.fingerprint_algorithms.includes("tmk-pdqf");
-  const computed = await media.fingerprint(stored.body, stored.size, { maxSeconds: VIDEO_FINGERPRINT_MAX_SECONDS, tmk });
+  const computed = await media.fingerprint(stored.body, stored.size, {
+    maxSeconds: VIDEO_FINGERPRINT_MAX_SECONDS,
+    tmk,
+    secondsPerHash: VPDQ_SECONDS_PER_HASH.index,
+  });
   if (computed.status !== "computed") {
     // Bytes no decoder here reads are a property of the input, like an undecodable image: the job is rejected.
     throw new StepFailure(computed.status === "too_large" ? "svc.jobs.fingerprint_failed" : "svc.jobs.decode_failed", computed.message);
   }
-  // Both bindings carry the frames worth indexing (one PDQ hash a second, see indexedVideoFrames): a publication with
+  // Both bindings carry the frames worth indexing (see indexedVideoFrames): a publication with
   // TMK+PDQF alone (SPEC's default for video) is found by them too, and confirmed by them.
   const indexed = indexedVideoFrames(computed.frames, PDQ_MIN_QUALITY)
     .map((f) => f.bitsHex)
@@ -46,8 +51,9 @@ export async function videoFingerprintStep(env: Bindings, admitted: AdmittedRequ
   const fingerprints: FingerprintOutput["fingerprints"] = [];
   for (const algorithm of admitted.fingerprint_algorithms) {
     if (algorithm === "vpdq") {
-      // The value is every sampled frame: timestamp, quality and hash, as vPDQ's upstream lines have them.
-      fingerprints.push({ algorithm, value: encodeVideoFrames(computed.frames), bits: indexed, quality: null });
+      // The value is every sampled frame in upstream's vPDQ file format (`frame,quality,hash,timestamp` lines).
+      const hashes = computed.frames.map((f) => ({ ...f, bits: fromHex(f.bitsHex) }));
+      fingerprints.push({ algorithm, value: encodeVpdq(hashes), bits: indexed, quality: null });
     } else if (algorithm === "tmk-pdqf") {
       if (!computed.tmk) throw new StepFailure("svc.jobs.fingerprint_failed", "TMK+PDQF features were not computed.");
       fingerprints.push({ algorithm, value: base64(computed.tmk), bits: indexed, quality: null });

@@ -134,11 +134,11 @@ describe("the frames a video indexes", () => {
     const [a, b] = video(41, 2) as [Uint8Array, Uint8Array];
     const near = degrade([a], VIDEO_FRAME_REPEAT_DISTANCE, 2)[0]!;
     const frames = [
-      { timestampSeconds: 0, quality: 100, bitsHex: hex(a) },
-      { timestampSeconds: 1, quality: 100, bitsHex: hex(near) },
-      { timestampSeconds: 2, quality: 20, bitsHex: hex(b) },
-      { timestampSeconds: 3, quality: 90, bitsHex: hex(b) },
-      { timestampSeconds: 4, quality: 90, bitsHex: "zz" },
+      { frame: 0, timestampSeconds: 0, quality: 100, bitsHex: hex(a) },
+      { frame: 1, timestampSeconds: 1, quality: 100, bitsHex: hex(near) },
+      { frame: 2, timestampSeconds: 2, quality: 20, bitsHex: hex(b) },
+      { frame: 3, timestampSeconds: 3, quality: 90, bitsHex: hex(b) },
+      { frame: 4, timestampSeconds: 4, quality: 90, bitsHex: "zz" },
     ];
     expect(indexedVideoFrames(frames, 50).map((f) => f.timestampSeconds)).toEqual([0, 3]);
   });
