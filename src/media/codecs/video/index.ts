@@ -134,7 +134,8 @@ export class FfmpegVideoDecoder implements VideoFrameSource {
       return await this.run(bytes, specs, onFrame);
     } catch (error) {
       // A trap or abort inside the wasm (the instance is dropped with this call), or the glue failing to start.
-      return { status: "decode_failed", reason: `decoder error: ${error instanceof Error ? error.message : String(error)}` };
+      const message = error && typeof error === "object" && "message" in error ? String(error.message) : String(error);
+      return { status: "decode_failed", reason: `decoder error: ${message}` };
     }
   }
 
@@ -179,18 +180,8 @@ export class FfmpegVideoDecoder implements VideoFrameSource {
     // The caller's bytes become the input file as they are (MEMFS keeps a view, no copy).
     core.FS.writeFile("/in", bytes, { canOwn: true });
 
-    const probed = this.probe(core, () => stdout);
-    if ("status" in probed) return probed;
-    const probe = probed;
-    if (probe.width * probe.height > limits.maxSourcePixels)
-      return {
-        status: "too_large",
-        reason: `${probe.width}×${probe.height} frames, over the ${limits.maxSourcePixels}-pixel limit`,
-      };
-    if (probe.durationSeconds !== null && probe.durationSeconds > limits.maxSeconds)
-      return { status: "too_large", reason: `${probe.durationSeconds} s, over the ${limits.maxSeconds} s limit` };
-
-    // Decoded-frame times from showinfo (one instance, on the first passthrough output: every decoded frame).
+    // Decoded-frame times from showinfo (one instance, on the first passthrough output: every decoded frame); the
+    // other lines are kept (the last few) for a failure's reason.
     const times: number[] = [];
     onLine = (line) => {
       const m = SHOWINFO.exec(line);
@@ -201,6 +192,18 @@ export class FfmpegVideoDecoder implements VideoFrameSource {
       errors.push(line);
       if (errors.length > 40) errors.shift();
     };
+
+    const probed = this.probe(core, () => stdout, errors);
+    if ("status" in probed) return core.heapRefused ? outOfMemory(limits) : probed;
+    const probe = probed;
+    if (probe.width * probe.height > limits.maxSourcePixels)
+      return {
+        status: "too_large",
+        reason: `${probe.width}×${probe.height} frames, over the ${limits.maxSourcePixels}-pixel limit`,
+      };
+    if (probe.durationSeconds !== null && probe.durationSeconds > limits.maxSeconds)
+      return { status: "too_large", reason: `${probe.durationSeconds} s, over the ${limits.maxSeconds} s limit` };
+    errors.length = 0;
 
     let stop: string | null = null;
     let decodedFrames = 0;
@@ -277,8 +280,15 @@ export class FfmpegVideoDecoder implements VideoFrameSource {
     });
     args.push("-map", "0:v:0", "-an", "-sn", "-dn", "-fps_mode", "passthrough", "-s", "1x1", "-sws_flags", "neighbor");
     args.push("-f", "rawvideo", "-pix_fmt", "gray", "/count");
-    const code = core.exec(...args);
+    let code: number;
+    try {
+      code = core.exec(...args);
+    } catch (error) {
+      if (!isExit(error)) throw error;
+      code = error.status || 1;
+    }
 
+    if (core.heapRefused) return outOfMemory(limits);
     if (stop !== null) {
       const reason: string = stop;
       return reason.startsWith("over ") ? { status: "too_large", reason } : { status: "decode_failed", reason };
@@ -302,20 +312,30 @@ export class FfmpegVideoDecoder implements VideoFrameSource {
   }
 
   /** ffprobe's view of the input (container and first video stream), or the status that ends the decode. */
-  private probe(core: FfmpegCore, stdout: () => string): Probe | Exclude<VideoDecodeResult, { status: "decoded" }> {
-    core.ffprobe(
-      "-v",
-      "error",
-      "-max_pixels",
-      String(this.limits.maxSourcePixels),
-      "-select_streams",
-      "v:0",
-      "-show_entries",
-      "stream=codec_name,width,height,duration:format=duration,format_name",
-      "-of",
-      "json",
-      "/in",
-    );
+  private probe(
+    core: FfmpegCore,
+    stdout: () => string,
+    errors: readonly string[],
+  ): Probe | Exclude<VideoDecodeResult, { status: "decoded" }> {
+    // No -max_pixels here: the probe must see the size to report it; a huge frame it starts decoding is bounded by
+    // the heap ceiling instead. Some of ffprobe's failures exit() rather than return (ExitStatus thrown).
+    const run = () =>
+      core.ffprobe(
+        "-v",
+        "error",
+        "-select_streams",
+        "v:0",
+        "-show_entries",
+        "stream=codec_name,width,height,duration:format=duration,format_name",
+        "-of",
+        "json",
+        "/in",
+      );
+    try {
+      run();
+    } catch (error) {
+      if (!isExit(error)) throw error;
+    }
     type ProbeJson = { streams?: Array<Record<string, unknown>>; format?: Record<string, unknown> };
     let parsed: ProbeJson | null;
     try {
@@ -324,7 +344,13 @@ export class FfmpegVideoDecoder implements VideoFrameSource {
       parsed = null;
     }
     const stream = parsed?.streams?.[0];
-    if (!parsed?.format) return { status: "unsupported", reason: "not a container FFmpeg recognizes" };
+    if (!parsed?.format) {
+      // A demuxer's own complaint ("[mov,mp4,… @ 0x…] moov atom not found") means the container was recognized
+      // and is broken; without one, no demuxer took the bytes.
+      const demuxer = errors.find((l) => /^\[[^\]]+ @ 0x[0-9a-f]+\]/.test(l));
+      if (demuxer) return { status: "decode_failed", reason: demuxer.replace(/ @ 0x[0-9a-f]+/, "") };
+      return { status: "unsupported", reason: "not a container FFmpeg recognizes" };
+    }
     if (!stream) return { status: "unsupported", reason: `no video stream (${String(parsed.format.format_name)})` };
     const width = Number(stream.width);
     const height = Number(stream.height);
@@ -355,6 +381,15 @@ export class FfmpegVideoDecoder implements VideoFrameSource {
     fs.mkdev(path, dev);
   }
 }
+
+/** emscripten's exit(): FFmpeg's code calling exit() instead of returning from main. */
+const isExit = (error: unknown): error is { status: number } =>
+  !!error && typeof error === "object" && (error as { name?: unknown }).name === "ExitStatus";
+
+const outOfMemory = (limits: VideoDecodeLimits): VideoDecodeResult => ({
+  status: "too_large",
+  reason: `the decode needs more than ${limits.maxHeapBytes / 2 ** 20} MiB of wasm memory`,
+});
 
 /** The status of a decode FFmpeg ended with an error, from its last error lines. */
 function classify(reason: string): Exclude<VideoDecodeResult, { status: "decoded" }> {
