@@ -107,7 +107,7 @@ async function expectSameAsCli(path: string, specs: VideoFrameSpec[], codec: str
     const ts = times[k] ?? [];
     expect(ts.every((t, i) => i === 0 || t > (ts[i - 1] ?? 0))).toBe(true);
   });
-  return result;
+  return { result, times };
 }
 
 const TWO: VideoFrameSpec[] = [
@@ -118,12 +118,12 @@ const TWO: VideoFrameSpec[] = [
 describe("video decoding of generated clips, against Debian's ffmpeg", () => {
   it("H.264 High 1080p (a photo panned): every frame and 15 fps, plus vPDQ's every-Nth Lanczos output", async () => {
     const path = clip("pan.mp4", photoPan(1), ["-c:v", "libx264", "-profile:v", "high", "-preset", "veryfast", "-pix_fmt", "yuv420p"]);
-    const result = await expectSameAsCli(
-      path,
-      [...TWO, { width: 128, height: 128, fps: null, everyNth: 7, scaleFlags: "lanczos" }],
-      "h264",
-    );
-    expect(result).toMatchObject({ sourceWidth: 1920, sourceHeight: 1080, framesDelivered: [30, 17, 5] });
+    const specs: VideoFrameSpec[] = [{ width: 128, height: 128, fps: null, everyNth: 7, scaleFlags: "lanczos" }, ...TWO];
+    const { result, times } = await expectSameAsCli(path, specs, "h264");
+    expect(result).toMatchObject({ sourceWidth: 1920, sourceHeight: 1080, framesDelivered: [5, 30, 17] });
+    // Every 7th frame carries the time of decoded frame 7i; every frame's times are the 30 fps grid.
+    expect(times[1]).toEqual(Array.from({ length: 30 }, (_, i) => expect.closeTo(i / 30, 4)));
+    expect(times[0]).toEqual([0, 7, 14, 21, 28].map((n) => times[1]?.[n]));
   }, 180_000);
 
   it("HEVC, VP9 in WebM, H.264 in MOV, H.264 High 10, MJPEG in AVI", async () => {
@@ -167,6 +167,11 @@ describe("video decoding of hostile input and over the limits", () => {
     const bytes = new Uint8Array(readFileSync(path));
     const few = await nodeVideoDecoder({ maxDecodedFrames: 30 });
     expect(await few.decode(bytes, TWO, () => {})).toMatchObject({ status: "too_large", reason: "over 30 decoded frames" });
+    const budget = await nodeVideoDecoder({ maxDecodedPixels: 320 * 240 * 50 });
+    expect(await budget.decode(bytes, TWO, () => {})).toEqual({
+      status: "too_large",
+      reason: "over the decoding budget (3840000 pixels: 50 frames of 320×240)",
+    });
     const small = await nodeVideoDecoder({ maxBytes: 1000 });
     expect((await small.decode(bytes, TWO, () => {})).status).toBe("too_large");
     const short = await nodeVideoDecoder({ maxSeconds: 2 });

@@ -26,6 +26,8 @@ export interface FfmpegCore {
   exec(...args: string[]): number;
   ffprobe(...args: string[]): number;
   setLogger(logger: (entry: { type: "stdout" | "stderr"; message: string }) => void): void;
+  /** The wasm memory (it grows, never shrinks). */
+  HEAPU8: Uint8Array;
   /** Set by our build's glue rewrite when a heap growth past `maxHeapBytes` was refused. */
   heapRefused?: boolean;
 }
