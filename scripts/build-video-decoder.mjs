@@ -1,12 +1,13 @@
 // Copies FFmpeg's wasm build (@ffmpeg/core, single-thread, GPL-2.0-or-later) from node_modules into wasm/build for
 // the media Worker's video decoder (src/media/codecs/video). Nothing of it is committed: the wasm is copied as is and
-// the esm glue gets three small, checked rewrites so it runs in workerd:
+// the esm glue gets four small, checked rewrites so it runs in workerd:
 //  - the glue reads `self.location.href` when it believes it runs in a web worker; workerd has no `self.location`;
 //  - `import.meta.url` only served to locate the wasm file, which we never fetch (the module is handed in through
 //    emscripten's `instantiateWasm` hook, since workerd cannot compile wasm from bytes);
 //  - the heap ceiling is a constant 2 GiB; we read it from the Module options (`maxHeapBytes`) so a decode that
 //    needs more memory than we allow fails inside FFmpeg (malloc returns NULL, FFmpeg reports ENOMEM) instead of
-//    growing the isolate past its 128 MB.
+//    growing the isolate past its 128 MB; a refused growth sets `Module.heapRefused`, so the decoder can tell
+//    "out of memory" from a corrupt stream (FFmpeg often reports the failed allocation as invalid data).
 // Run by `npm run build:wasm`; rewrites an output only when its bytes change.
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
@@ -25,6 +26,7 @@ const REWRITES = [
   ["var _scriptDir = import.meta.url;", "var _scriptDir = undefined;"],
   ["scriptDirectory=self.location.href", 'scriptDirectory=typeof self!="undefined"&&self.location?self.location.href:""'],
   ["function getHeapMax(){return 2147483648}", 'function getHeapMax(){return Module["maxHeapBytes"]||2147483648}'],
+  ["if(requestedSize>maxHeapSize){return false}", 'if(requestedSize>maxHeapSize){Module["heapRefused"]=true;return false}'],
 ];
 
 let glue = readFileSync(join(pkgDir, "dist", "esm", "ffmpeg-core.js"), "utf8");

@@ -89,5 +89,5 @@ describe("video decoding (wasm FFmpeg) against Debian's ffmpeg", () => {
       for (const frame of ref.frames) digest.update(frame);
       expect(digest.digest("hex")).toBe(k === 0 ? DOORKNOB_RGB_SHA256.every128 : DOORKNOB_RGB_SHA256.fps15x64);
     });
-  });
+  }, 180_000);
 });

@@ -26,6 +26,10 @@ export interface FfmpegCore {
   exec(...args: string[]): number;
   ffprobe(...args: string[]): number;
   setLogger(logger: (entry: { type: "stdout" | "stderr"; message: string }) => void): void;
+  /** The wasm memory (it grows, never shrinks). */
+  HEAPU8: Uint8Array;
+  /** Set by our build's glue rewrite when a heap growth past `maxHeapBytes` was refused. */
+  heapRefused?: boolean;
 }
 
 /** The Module options we pass: the wasm instantiated from a compiled module (workerd cannot compile bytes). */

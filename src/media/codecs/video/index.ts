@@ -6,11 +6,14 @@ import type { CreateFfmpegCore, FfmpegCore, FsStream } from "./ffmpeg-core";
 
 /**
  * One scaled output the caller wants from a decode: RGB24 frames of width×height. Each spec is one output of the
- * FFmpeg command line, equivalent to Debian's
+ * FFmpeg command line, the same as Debian's
  * `ffmpeg -i in -map 0:v:0 -an -s WxH -sws_flags <scaleFlags> -r <fps> -f rawvideo -pix_fmt rgb24 out`
  * for a number `fps` (FFmpeg's constant-frame-rate output: frames dropped or repeated onto the 1/fps grid, the way
- * TMK's `-r 15` makes them), or with `-fps_mode passthrough` instead of `-r` for `fps: null` (every decoded frame,
- * as vPDQ's own decoding loop takes them; `everyNth` keeps frames 0, N, 2N… of those, by decoded-frame number).
+ * TMK's `-r 15` makes them; frame i's time is i/fps), or with `-fps_mode passthrough` instead of `-r` for
+ * `fps: null` (every decoded frame, as vPDQ's own decoding loop takes them, each with its presentation time), plus
+ * `-vf select='not(mod(n\,N))'` for `everyNth: N`. Frames are byte-equal to Debian's ffmpeg 5.1 run with
+ * `-cpuflags 0` (its portable C scaler, the code the wasm runs); its default x86 SIMD scaler differs by at most a
+ * few levels on a fraction of a percent of bytes on large reductions (test/node/media/video-decode.formats.test.ts).
  */
 export interface VideoFrameSpec {
   width: number;
@@ -60,17 +63,21 @@ export interface VideoFrameSource {
 }
 
 /**
- * Published limits (measured in bench/video-decode.mjs; see the README of this directory): the input's bytes, its
- * duration, the pixels of one source frame (1920×1080), and the decoded frames the whole input may hold (a 60 s
- * limit at up to 120 frames a second: a stream of tiny skipped frames cannot make the decode run for minutes).
+ * Published limits, set from bench/video-decode.mjs (workerd, 1080p H.264 High from a panned photo, into 128×128 at
+ * 1 fps + 64×64 at 15 fps): such a decode ends with 46 MiB of wasm memory and costs ~1.7 s of CPU per second of
+ * 1080p30 on the bench machine. So: the input's bytes (in the isolate beside the heap), its duration, the pixels of
+ * one source frame (1920×1080), a decoding budget in frames×pixels (1800 1080p frames: 60 s at 30 fps or 30 s at
+ * 60 fps, ~100 s of CPU; the decode stops past it) and in frames (tiny skipped frames cost per frame too), and the
+ * wasm heap's ceiling: 64 MiB heap + 40 MiB input + the JS heap stays under the isolate's 128 MB.
  */
 export const VIDEO_DECODE_LIMITS = {
-  maxBytes: 64 * 1024 * 1024,
+  maxBytes: 40 * 1024 * 1024,
   maxSeconds: 60,
   maxSourcePixels: 1920 * 1080,
+  maxDecodedPixels: 1920 * 1080 * 30 * 60,
   maxDecodedFrames: 60 * 120,
   /** The wasm heap's ceiling: FFmpeg's allocations past it fail (out of memory), the isolate's 128 MB is not hit. */
-  maxHeapBytes: 80 * 1024 * 1024,
+  maxHeapBytes: 64 * 1024 * 1024,
   /** Outputs per decode, and their frame size. */
   maxSpecs: 4,
   maxOutputSide: 512,
@@ -116,6 +123,8 @@ const arg = (n: number) => (Number.isInteger(n) ? String(n) : n.toFixed(6));
  */
 export class FfmpegVideoDecoder implements VideoFrameSource {
   private readonly limits: VideoDecodeLimits;
+  /** Diagnostics (bench/video-decode.mjs): the wasm memory the last decode ended with, bytes (it never shrinks). */
+  lastWasmMemoryBytes = 0;
 
   constructor(
     private readonly wasm: WebAssembly.Module,
@@ -134,7 +143,8 @@ export class FfmpegVideoDecoder implements VideoFrameSource {
       return await this.run(bytes, specs, onFrame);
     } catch (error) {
       // A trap or abort inside the wasm (the instance is dropped with this call), or the glue failing to start.
-      return { status: "decode_failed", reason: `decoder error: ${error instanceof Error ? error.message : String(error)}` };
+      const message = error && typeof error === "object" && "message" in error ? String(error.message) : String(error);
+      return { status: "decode_failed", reason: `decoder error: ${message}` };
     }
   }
 
@@ -176,21 +186,12 @@ export class FfmpegVideoDecoder implements VideoFrameSource {
         if (stdout.length < 65536) stdout += `${line}\n`;
       } else onLine?.(line);
     });
+    this.lastWasmMemoryBytes = 0;
     // The caller's bytes become the input file as they are (MEMFS keeps a view, no copy).
     core.FS.writeFile("/in", bytes, { canOwn: true });
 
-    const probed = this.probe(core, () => stdout);
-    if ("status" in probed) return probed;
-    const probe = probed;
-    if (probe.width * probe.height > limits.maxSourcePixels)
-      return {
-        status: "too_large",
-        reason: `${probe.width}×${probe.height} frames, over the ${limits.maxSourcePixels}-pixel limit`,
-      };
-    if (probe.durationSeconds !== null && probe.durationSeconds > limits.maxSeconds)
-      return { status: "too_large", reason: `${probe.durationSeconds} s, over the ${limits.maxSeconds} s limit` };
-
-    // Decoded-frame times from showinfo (one instance, on the first passthrough output: every decoded frame).
+    // Decoded-frame times from showinfo (on the frame counter's output, below); the other lines are kept (the last
+    // few) for a failure's reason.
     const times: number[] = [];
     onLine = (line) => {
       const m = SHOWINFO.exec(line);
@@ -201,6 +202,18 @@ export class FfmpegVideoDecoder implements VideoFrameSource {
       errors.push(line);
       if (errors.length > 40) errors.shift();
     };
+
+    const probed = this.probe(core, () => stdout, errors);
+    if ("status" in probed) return core.heapRefused ? outOfMemory(limits) : probed;
+    const probe = probed;
+    if (probe.width * probe.height > limits.maxSourcePixels)
+      return {
+        status: "too_large",
+        reason: `${probe.width}×${probe.height} frames, over the ${limits.maxSourcePixels}-pixel limit`,
+      };
+    if (probe.durationSeconds !== null && probe.durationSeconds > limits.maxSeconds)
+      return { status: "too_large", reason: `${probe.durationSeconds} s, over the ${limits.maxSeconds} s limit` };
+    errors.length = 0;
 
     let stop: string | null = null;
     let decodedFrames = 0;
@@ -218,7 +231,6 @@ export class FfmpegVideoDecoder implements VideoFrameSource {
       "-i",
       "/in",
     ];
-    let timed = -1;
     specs.forEach((spec, k) => {
       const flags = spec.scaleFlags ?? "bicubic";
       const path = `/out${k}`;
@@ -226,8 +238,6 @@ export class FfmpegVideoDecoder implements VideoFrameSource {
       let frame = new Uint8Array(frameBytes);
       let filled = 0;
       const passthrough = spec.fps === null;
-      if (passthrough && timed < 0) timed = k;
-      const showinfo = k === timed;
       const nth = spec.everyNth ?? 1;
       this.device(core, k, path, (heap, offset, length) => {
         let at = offset;
@@ -253,32 +263,36 @@ export class FfmpegVideoDecoder implements VideoFrameSource {
         }
         return stop === null;
       });
-      args.push("-map", "0:v:0", "-an", "-sn", "-dn");
+      args.push("-map", "0:v:0", "-an", "-sn", "-dn", "-s", `${spec.width}x${spec.height}`, "-sws_flags", flags);
       if (passthrough) {
-        // The CLI's `-s WxH -sws_flags F` is this scale filter, appended last; showinfo after it checksums a small frame.
-        const select = nth > 1 ? `select='not(mod(n\\,${nth}))',` : "";
-        args.push(
-          "-fps_mode",
-          "passthrough",
-          "-vf",
-          `${select}scale=${spec.width}:${spec.height}:flags=${flags}${showinfo ? ",showinfo" : ""}`,
-        );
-      } else {
-        args.push("-s", `${spec.width}x${spec.height}`, "-sws_flags", flags, "-r", arg(spec.fps as number));
-      }
+        args.push("-fps_mode", "passthrough");
+        if (nth > 1) args.push("-vf", `select='not(mod(n\\,${nth}))'`);
+      } else args.push("-r", arg(spec.fps as number));
       args.push("-f", "rawvideo", "-pix_fmt", "rgb24", path);
     });
-    // A frame counter: every decoded frame, scaled to 1×1 grey by point sampling (negligible work), so a stream of
-    // very many frames is stopped at maxDecodedFrames whatever the specs keep.
+    // A frame counter: every decoded frame, scaled to 1×1 grey by point sampling (negligible work), so the decode
+    // stops at the decoding budget whatever the specs keep; its showinfo gives every decoded frame's time (logged
+    // while the frame goes through the filter graphs, before any output writes it).
+    const framePixels = probe.width * probe.height;
     this.device(core, specs.length, "/count", (_heap, _offset, length) => {
       decodedFrames += length;
       if (decodedFrames > limits.maxDecodedFrames) stop ??= `over ${limits.maxDecodedFrames} decoded frames`;
+      if (decodedFrames * framePixels > limits.maxDecodedPixels)
+        stop ??= `over the decoding budget (${limits.maxDecodedPixels} pixels: ${Math.floor(limits.maxDecodedPixels / framePixels)} frames of ${probe.width}×${probe.height})`;
       return stop === null;
     });
-    args.push("-map", "0:v:0", "-an", "-sn", "-dn", "-fps_mode", "passthrough", "-s", "1x1", "-sws_flags", "neighbor");
+    args.push("-map", "0:v:0", "-an", "-sn", "-dn", "-fps_mode", "passthrough", "-vf", "scale=1:1:flags=neighbor,showinfo");
     args.push("-f", "rawvideo", "-pix_fmt", "gray", "/count");
-    const code = core.exec(...args);
+    let code: number;
+    try {
+      code = core.exec(...args);
+    } catch (error) {
+      if (!isExit(error)) throw error;
+      code = error.status || 1;
+    }
 
+    this.lastWasmMemoryBytes = core.HEAPU8.length;
+    if (core.heapRefused) return outOfMemory(limits);
     if (stop !== null) {
       const reason: string = stop;
       return reason.startsWith("over ") ? { status: "too_large", reason } : { status: "decode_failed", reason };
@@ -302,20 +316,30 @@ export class FfmpegVideoDecoder implements VideoFrameSource {
   }
 
   /** ffprobe's view of the input (container and first video stream), or the status that ends the decode. */
-  private probe(core: FfmpegCore, stdout: () => string): Probe | Exclude<VideoDecodeResult, { status: "decoded" }> {
-    core.ffprobe(
-      "-v",
-      "error",
-      "-max_pixels",
-      String(this.limits.maxSourcePixels),
-      "-select_streams",
-      "v:0",
-      "-show_entries",
-      "stream=codec_name,width,height,duration:format=duration,format_name",
-      "-of",
-      "json",
-      "/in",
-    );
+  private probe(
+    core: FfmpegCore,
+    stdout: () => string,
+    errors: readonly string[],
+  ): Probe | Exclude<VideoDecodeResult, { status: "decoded" }> {
+    // No -max_pixels here: the probe must see the size to report it; a huge frame it starts decoding is bounded by
+    // the heap ceiling instead. Some of ffprobe's failures exit() rather than return (ExitStatus thrown).
+    const run = () =>
+      core.ffprobe(
+        "-v",
+        "error",
+        "-select_streams",
+        "v:0",
+        "-show_entries",
+        "stream=codec_name,width,height,duration:format=duration,format_name",
+        "-of",
+        "json",
+        "/in",
+      );
+    try {
+      run();
+    } catch (error) {
+      if (!isExit(error)) throw error;
+    }
     type ProbeJson = { streams?: Array<Record<string, unknown>>; format?: Record<string, unknown> };
     let parsed: ProbeJson | null;
     try {
@@ -324,7 +348,13 @@ export class FfmpegVideoDecoder implements VideoFrameSource {
       parsed = null;
     }
     const stream = parsed?.streams?.[0];
-    if (!parsed?.format) return { status: "unsupported", reason: "not a container FFmpeg recognizes" };
+    if (!parsed?.format) {
+      // A demuxer's own complaint ("[mov,mp4,… @ 0x…] moov atom not found") means the container was recognized
+      // and is broken; without one, no demuxer took the bytes.
+      const demuxer = errors.find((l) => /^\[[^\]]+ @ 0x[0-9a-f]+\]/.test(l));
+      if (demuxer) return { status: "decode_failed", reason: demuxer.replace(/ @ 0x[0-9a-f]+/, "") };
+      return { status: "unsupported", reason: "not a container FFmpeg recognizes" };
+    }
     if (!stream) return { status: "unsupported", reason: `no video stream (${String(parsed.format.format_name)})` };
     const width = Number(stream.width);
     const height = Number(stream.height);
@@ -355,6 +385,15 @@ export class FfmpegVideoDecoder implements VideoFrameSource {
     fs.mkdev(path, dev);
   }
 }
+
+/** emscripten's exit(): FFmpeg's code calling exit() instead of returning from main. */
+const isExit = (error: unknown): error is { status: number } =>
+  !!error && typeof error === "object" && (error as { name?: unknown }).name === "ExitStatus";
+
+const outOfMemory = (limits: VideoDecodeLimits): VideoDecodeResult => ({
+  status: "too_large",
+  reason: `the decode needs more than ${limits.maxHeapBytes / 2 ** 20} MiB of wasm memory`,
+});
 
 /** The status of a decode FFmpeg ended with an error, from its last error lines. */
 function classify(reason: string): Exclude<VideoDecodeResult, { status: "decoded" }> {
