@@ -448,3 +448,35 @@ function encode(input: FlacEncodeInput): Uint8Array {
   out.set(md5OfSamples(samples, bits), streamInfoAt + 4 + 18);
   return out;
 }
+
+/** Metadata block types a re-encode does not copy: STREAMINFO (written anew) and SEEKTABLE (its offsets are the old frames'). */
+const REWRITTEN_BLOCKS = new Set([0, 3]);
+
+/**
+ * What a re-encode of the FLAC stream `b` keeps: the bytes before "fLaC" (an ID3v2 tag) and every metadata block but
+ * STREAMINFO and SEEKTABLE, in order (VORBIS_COMMENT, PICTURE, CUESHEET, APPLICATION, PADDING, …); or why the
+ * metadata cannot be read.
+ */
+export function flacKeptMetadata(b: Uint8Array): { prefix: Uint8Array; blocks: FlacMetadataBlock[] } | { error: string } {
+  let at = 0;
+  while (at + 10 <= b.length && b[at] === 0x49 && b[at + 1] === 0x44 && b[at + 2] === 0x33) {
+    const size = ((b[at + 6]! & 0x7f) << 21) | ((b[at + 7]! & 0x7f) << 14) | ((b[at + 8]! & 0x7f) << 7) | (b[at + 9]! & 0x7f);
+    at += 10 + size + (b[at + 5]! & 0x10 ? 10 : 0);
+  }
+  if (at + 4 > b.length || b[at] !== 0x66 || b[at + 1] !== 0x4c || b[at + 2] !== 0x61 || b[at + 3] !== 0x43)
+    return { error: "not a FLAC stream (no fLaC marker)" };
+  const prefix = b.subarray(0, at);
+  at += 4;
+  const blocks: FlacMetadataBlock[] = [];
+  for (let last = false; !last; ) {
+    if (at + 4 > b.length) return { error: "FLAC metadata cut short" };
+    last = (b[at]! & 0x80) !== 0;
+    const type = b[at]! & 0x7f;
+    const size = (b[at + 1]! << 16) | (b[at + 2]! << 8) | b[at + 3]!;
+    if (at + 4 + size > b.length) return { error: `FLAC metadata block of ${size} bytes runs past the end of the file` };
+    if (type === 127) return { error: "FLAC metadata block of the invalid type 127" };
+    if (!REWRITTEN_BLOCKS.has(type)) blocks.push({ type, body: b.subarray(at + 4, at + 4 + size) });
+    at += 4 + size;
+  }
+  return { prefix, blocks };
+}
