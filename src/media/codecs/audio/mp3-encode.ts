@@ -6,7 +6,7 @@
  * channels, and its ID3v2 tags and ID3v1 tag, copied as they were. Invariant: never throws; an input LAME cannot take
  * is `failed` before LAME sees it.
  */
-import { createEncoder } from "wasm-media-encoders";
+import { createEncoder, type WasmMediaEncoder } from "wasm-media-encoders";
 import { firstFrame, frameHeader, id3v2Length } from "./mpeg";
 
 /** The bitrates LAME encodes at a constant rate, kb/s (MPEG-1 takes 32–320; MPEG-2/2.5 8–160). */
@@ -93,6 +93,23 @@ export function mp3Source(bytes: Uint8Array): Mp3Source | { error: string } {
 /** Samples handed to LAME per call: one second at 48 kHz. */
 const CHUNK_FRAMES = 48_000;
 
+/**
+ * One LAME instance per module and isolate: its linear memory is 16 MiB whatever the recording, so a job must not
+ * leave one more to the GC each time. `configure` frees the previous stream's state; an encode runs synchronously
+ * from `configure` to `finalize`, so two jobs never interleave in it. An instance that threw is dropped.
+ */
+const instances = new WeakMap<WebAssembly.Module, Promise<WasmMediaEncoder<"audio/mpeg">>>();
+
+function lameOf(module: WebAssembly.Module): Promise<WasmMediaEncoder<"audio/mpeg">> {
+  let instance = instances.get(module);
+  if (!instance) {
+    instance = createEncoder("audio/mpeg", module);
+    instances.set(module, instance);
+    instance.catch(() => instances.delete(module));
+  }
+  return instance;
+}
+
 /** Encodes with LAME from `module` (wasm-media-encoders' mp3.wasm); see the file's comment. */
 export async function encodeMp3(module: WebAssembly.Module, input: Mp3EncodeInput): Promise<Mp3EncodeResult> {
   const { pcm, sampleRate, channels, kbps } = input;
@@ -107,8 +124,9 @@ export async function encodeMp3(module: WebAssembly.Module, input: Mp3EncodeInpu
     parts.push(bytes.slice());
     total += bytes.length;
   };
+  let encoder: WasmMediaEncoder<"audio/mpeg"> | null = null;
   try {
-    const encoder = await createEncoder("audio/mpeg", module);
+    encoder = await lameOf(module);
     encoder.configure({
       channels,
       sampleRate,
@@ -127,6 +145,7 @@ export async function encodeMp3(module: WebAssembly.Module, input: Mp3EncodeInpu
     }
     keep(encoder.finalize());
   } catch (error) {
+    if (encoder) instances.delete(module);
     return failed(`MP3 encoder error: ${error instanceof Error ? error.message : String(error)}`);
   }
   const prefix = input.prefix ?? new Uint8Array(0);
