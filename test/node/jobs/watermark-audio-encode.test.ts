@@ -151,6 +151,14 @@ describe("the audio watermark step on FLAC", () => {
       code: "svc.jobs.decode_failed",
       message: expect.stringMatching(/STREAMINFO/),
     });
+    // A STREAMINFO that states 1000 samples more than the frames hold (a lying header): refused, not re-encoded short.
+    const lying = whole.slice();
+    const total = new DataView(lying.buffer, 22, 4);
+    total.setUint32(0, total.getUint32(0) + 1000);
+    await expect(step(lying, "audio/flac")).rejects.toMatchObject({
+      code: "svc.jobs.decode_failed",
+      message: expect.stringMatching(/STREAMINFO/),
+    });
     for (const name of ["flac-block-size-absurd.flac", "flac-cut-in-streaminfo.flac", "flac-no-frames.flac"]) {
       const bytes = new Uint8Array(readFileSync(join(ROOT, "test", "fixtures", "audio", "hostile", name)));
       await expect(step(bytes, "audio/flac"), name).rejects.toBeInstanceOf(StepFailure);
