@@ -1,4 +1,4 @@
-// Extracts the WebAssembly binaries of the npm audio decoders (mpg123-decoder, @wasm-audio-decoders/flac) into
+// Extracts the WebAssembly binaries of the npm audio decoders (mpg123-decoder, @wasm-audio-decoders/flac) and the MP3 encoder into
 // wasm/build/<name>.wasm. The packages embed their wasm as a compressed string and compile it at run time, which
 // workerd forbids ("Wasm code generation disallowed by embedder"); workerd code imports these files as modules and
 // hands the compiled module to the package (src/media/codecs/audio). Run by `npm run build:wasm`; deterministic
@@ -37,4 +37,15 @@ for (const [name, pkg] of Object.entries(DECODERS)) {
   if (existsSync(out) && Buffer.compare(readFileSync(out), bytes) === 0) continue;
   writeFileSync(out, bytes);
   console.error(`wasm: extracted ${name}.wasm from ${pkg} (${bytes.length} bytes)`);
+}
+
+// The MP3 encoder (wasm-media-encoders: LAME in wasm) ships its module as a file: copied as it is, for the same reason.
+{
+  const bytes = readFileSync(join(packageDir("wasm-media-encoders"), "wasm", "mp3.wasm"));
+  if (!WebAssembly.validate(bytes)) throw new Error("wasm-media-encoders: wasm/mp3.wasm does not validate");
+  const out = join(outDir, "lame.wasm");
+  if (!existsSync(out) || Buffer.compare(readFileSync(out), bytes) !== 0) {
+    writeFileSync(out, bytes);
+    console.error(`wasm: copied lame.wasm from wasm-media-encoders (${bytes.length} bytes)`);
+  }
 }

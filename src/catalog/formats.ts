@@ -67,7 +67,8 @@ export const FORMATS: readonly FormatDefinition[] = [
   embedded("image/webp", "image", "webp"),
   embedded("video/mp4", "video", "mp4"),
   // Embedded manifest, sign-only
-  structural("audio/flac", "audio", "flac"),
+  // Signed on the structural lane (rcp_system_structural_sign_only), and decoded: our audio watermark re-encodes it (#20).
+  { ...structural("audio/flac", "audio", "flac"), decoded: true, watermark: true },
   structural("image/gif", "image", "gif"),
   structural("image/heic", "image", "heic"),
   structural("image/heic-sequence", "image", "heics"),

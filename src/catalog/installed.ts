@@ -16,11 +16,11 @@ export const IMAGE_PIPELINE_MEDIA_TYPES = ["image/jpeg", "image/png", "image/web
 export const AUDIO_PIPELINE_MEDIA_TYPES = ["audio/wav", "audio/flac", "audio/mpeg"];
 
 /**
- * What our audio watermark is embedded into: 16-bit PCM WAV, whose samples are rewritten in place (lossless out, every
- * other chunk kept). MP3 would need an MP3 encoder in the Worker and FLAC is signed on the structural lane: both are
- * signed without it (and verified with it: detection reads any decoded audio).
+ * What our audio watermark is embedded into: 16-bit PCM WAV (samples rewritten in place), 16-bit FLAC (re-encoded
+ * losslessly by our encoder) and MP3 (re-encoded by LAME in wasm at the source's bitrate). M4A/AAC has no encoder
+ * that fits the Worker: signed without it (and verified with it: detection reads any decoded audio).
  */
-export const AUDIO_WATERMARK_MEDIA_TYPES = ["audio/wav"];
+export const AUDIO_WATERMARK_MEDIA_TYPES = ["audio/wav", "audio/flac", "audio/mpeg"];
 
 /**
  * What the media Worker's FFmpeg decoder reads for video fingerprints (vPDQ, TMK+PDQF): MP4 and QuickTime (H.264,

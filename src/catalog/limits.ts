@@ -61,6 +61,12 @@ export const WATERMARK_MINIMUM_EDGE_PIXELS = 128;
 export const AUDIO_WATERMARK_MAX_SECONDS = 180;
 /** About 95 s of CD-quality stereo: the step holds the file, its samples, the marked samples and the kernel (≈ 4×). */
 export const AUDIO_WATERMARK_MAX_BYTES = 16 * MiB;
+/**
+ * The decoded samples the audio watermark step holds (16-bit, all channels): a FLAC or MP3 is decoded whole, marked
+ * and re-encoded, so its length is bounded by this rather than by its bytes (about 95 s of CD-quality stereo, as a
+ * 16 MiB WAV's). A WAV's data chunk is its samples: the byte limit above bounds it the same.
+ */
+export const AUDIO_WATERMARK_MAX_PCM_BYTES = 16 * MiB;
 /** The audio watermark's pattern repeats every 8.2 s: a recording needs a whole repetition and a margin. */
 export const AUDIO_WATERMARK_MIN_SECONDS = 9;
 

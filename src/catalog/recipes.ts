@@ -92,6 +92,8 @@ export const RECIPES: readonly RecipeDefinition[] = [
     required_capabilities: [...WATERMARK_CAPS, "fingerprint.compute"],
     media_types: types((f) => f.watermark),
     express: false,
+    // v2 (#20): FLAC joined the watermarked formats (its media_types).
+    version: 2,
   }),
   recipe({
     recipe_id: "rcp_system_watermark_then_sign",
@@ -103,6 +105,8 @@ export const RECIPES: readonly RecipeDefinition[] = [
     required_capabilities: [...WATERMARK_CAPS, "fingerprint.compute", "c2pa.sign.embedded"],
     media_types: types((f) => f.watermark),
     express: true,
+    // v2 (#20): FLAC joined the watermarked formats (its media_types).
+    version: 2,
   }),
   recipe({
     recipe_id: "rcp_system_express_watermark_then_sign",
@@ -125,6 +129,8 @@ export const RECIPES: readonly RecipeDefinition[] = [
     required_capabilities: [...WATERMARK_CAPS, "c2pa.sign.embedded"],
     media_types: types((f) => f.watermark),
     express: false,
+    // v2 (#20): FLAC joined the watermarked formats (its media_types).
+    version: 2,
   }),
   sidecarRecipe("rcp_private_sidecar_audio_sign_only", "Audio sidecar sign only"),
   sidecarRecipe("rcp_private_sidecar_document_sign_only", "Document sidecar sign only"),

@@ -7,6 +7,7 @@ import { ALGORITHMS, type AlgorithmModality, defaultAlgorithm, IMAGE_DECODE_LIMI
 import { formatOf } from "../catalog/formats";
 import {
   AUDIO_WATERMARK_MAX_BYTES,
+  AUDIO_WATERMARK_MAX_PCM_BYTES,
   AUDIO_WATERMARK_MAX_SECONDS,
   AUDIO_WATERMARK_MIN_SECONDS,
   VIDEO_FINGERPRINT_MAX_BYTES,
@@ -332,18 +333,33 @@ export async function planSign(
       duration_seconds?: number | null;
       bit_depth?: number | null;
       audio_codec?: string | null;
+      sample_rate?: number | null;
+      channels?: number | null;
     };
     const seconds = facts.duration_seconds ?? null;
+    const codec = (facts.audio_codec ?? "").toLowerCase();
     const refuseWith = (why: string) =>
       refuse("svc.sign.option_not_applicable", `${why}; sign it with rcp_system_sign (fingerprints only).`, "recipe_id");
     if ((facts.byte_length ?? 0) > AUDIO_WATERMARK_MAX_BYTES || (seconds !== null && seconds > AUDIO_WATERMARK_MAX_SECONDS))
       return refuseWith(
         `The audio watermark takes recordings of at most ${AUDIO_WATERMARK_MAX_SECONDS} seconds and ${AUDIO_WATERMARK_MAX_BYTES / 1024 / 1024} MiB`,
       );
-    if (seconds === null || seconds < AUDIO_WATERMARK_MIN_SECONDS)
+    if (seconds === null) return refuseWith("The audio watermark needs a recording whose duration is stated (this file's is not)");
+    if (seconds < AUDIO_WATERMARK_MIN_SECONDS)
       return refuseWith(`The audio watermark needs a recording of at least ${AUDIO_WATERMARK_MIN_SECONDS} seconds`);
-    if (facts.bit_depth !== 16 || (facts.audio_codec ?? "").toLowerCase() !== "pcm")
+    // A FLAC or MP3 is decoded whole: its samples (16-bit, every channel) are what must fit.
+    const pcmBytes = seconds * (facts.sample_rate ?? 0) * (facts.channels ?? 0) * 2;
+    if (pcmBytes > AUDIO_WATERMARK_MAX_PCM_BYTES)
+      return refuseWith(
+        `The audio watermark holds at most ${AUDIO_WATERMARK_MAX_PCM_BYTES / 1024 / 1024} MiB of decoded 16-bit samples (about 95 s of 44.1 kHz stereo); this recording has ${Math.ceil(pcmBytes / 1024 / 1024)} MiB`,
+      );
+    if (mediaType === "audio/wav" && (facts.bit_depth !== 16 || codec !== "pcm"))
       return refuseWith("The audio watermark is embedded into 16-bit PCM WAV only (its samples are rewritten in place)");
+    if (mediaType === "audio/flac" && facts.bit_depth !== 16)
+      return refuseWith(
+        `The audio watermark is embedded into 16-bit FLAC only (re-encoded losslessly from 16-bit samples), not ${facts.bit_depth ?? "unknown"}-bit`,
+      );
+    if (mediaType === "audio/mpeg" && codec !== "mp3") return refuseWith("The audio watermark is embedded into MP3 (MPEG layer III) only");
   }
   // Video fingerprints decode the whole file in the media Worker: refused before a job exists for one it cannot hold.
   if (format.modality === "video" && fingerprinting && fingerprints.length > 0 && source?.inspection) {

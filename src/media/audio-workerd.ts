@@ -1,6 +1,6 @@
 import audiowmModule from "../../wasm/build/audiowm.wasm";
 import chromaprintModule from "../../wasm/build/chromaprint.wasm";
-import { audioDecoder } from "./codecs/audio/workerd";
+import { audioDecoder, audioEncoders } from "./codecs/audio/workerd";
 import { Chromaprinter } from "./fingerprint/audio";
 import type { AudioServices } from "./types";
 import { WasmAudioWatermarker } from "./watermark/audio";
@@ -9,6 +9,7 @@ import { WasmAudioWatermarker } from "./watermark/audio";
 export function workerdAudioServices(): AudioServices {
   return {
     decoder: audioDecoder,
+    encoders: audioEncoders,
     chromaprint: () => new Chromaprinter(chromaprintModule),
     watermarker: new WasmAudioWatermarker(audiowmModule),
   };

@@ -128,3 +128,51 @@ export function chromaprintOf(
     }
   });
 }
+
+/**
+ * Keeps a decode's whole audio, interleaved, for the watermark step (which rewrites every sample): at most
+ * `maxSamples` samples, all channels counted (`overflowed` past that, the rest dropped). One buffer, sized at `hintFrames` when the decode
+ * starts (a file's own count when it states one) and grown by half when the audio goes on past it.
+ */
+export class PcmCollector implements AudioSink {
+  sampleRate = 0;
+  channels = 0;
+  overflowed = false;
+  #buffer = new Int16Array(0);
+  #length = 0;
+
+  constructor(
+    private readonly maxSamples: number,
+    private readonly hintFrames = 0,
+  ) {}
+
+  start(sampleRate: number, channels: number): void {
+    this.sampleRate = sampleRate;
+    this.channels = Math.max(1, channels);
+    this.#buffer = new Int16Array(Math.min(this.#limit(), Math.max(sampleRate, this.hintFrames) * this.channels));
+    this.#length = 0;
+  }
+
+  write(interleaved: Int16Array): void {
+    const room = this.#limit() - this.#length;
+    if (interleaved.length > room) this.overflowed = true;
+    const n = Math.min(interleaved.length, room);
+    if (this.#length + n > this.#buffer.length) {
+      const grown = new Int16Array(Math.min(this.#limit(), Math.max(this.#length + n, Math.ceil(this.#buffer.length * 1.5))));
+      grown.set(this.#buffer.subarray(0, this.#length));
+      this.#buffer = grown;
+    }
+    this.#buffer.set(interleaved.subarray(0, n), this.#length);
+    this.#length += n;
+  }
+
+  /** The most samples kept: whole frames. */
+  #limit(): number {
+    return this.maxSamples - (this.maxSamples % this.channels);
+  }
+
+  /** The samples kept (a view of the buffer, no copy). */
+  pcm(): Int16Array {
+    return this.#buffer.subarray(0, this.#length);
+  }
+}

@@ -337,6 +337,8 @@ export interface ChromaprintStream extends AudioSink {
  */
 export interface AudioServices {
   decoder: AudioDecoder;
+  /** The watermark step's re-encodes (FLAC, MP3); absent, only WAV is watermarked. */
+  encoders?: import("./codecs/audio/encoders").AudioEncoders;
   chromaprint(): ChromaprintStream;
   watermarker: AudioWatermarker;
 }

@@ -7,14 +7,14 @@ import { RECIPES, recipeById } from "../../../src/catalog/recipes";
 import { CapabilityRegistry, definitionSha256 } from "../../../src/catalog/registry";
 
 describe("capability registry", () => {
-  it("without a signing credential, only the watermark-only recipe is available (it writes no manifest), for the decoded image types and WAV", () => {
+  it("without a signing credential, only the watermark-only recipe is available (it writes no manifest), for the decoded image types, WAV, FLAC and MP3", () => {
     const registry = new CapabilityRegistry(installedProviders({ signing: false }));
     const images = ["image/avif", "image/jpeg", "image/png", "image/tiff", "image/webp"];
     // A format is enabled when a manifest can be attached: none without a credential.
     expect(registry.formats().every((f) => !f.availability.available)).toBe(true);
     const available = registry.recipes().filter((r) => r.available);
     expect(available.map((r) => r.recipe.recipe_id)).toEqual(["rcp_system_watermark_only"]);
-    expect([...available[0]!.active_media_types].sort()).toEqual(["audio/wav", ...images]);
+    expect([...available[0]!.active_media_types].sort()).toEqual(["audio/flac", "audio/mpeg", "audio/wav", ...images]);
     expect(
       registry
         .recipes()

@@ -54,10 +54,10 @@ describe("capabilities and catalogs", () => {
     // The watermark and fingerprint pipelines (our wasm kernels) cover the five decoded image types.
     const decodedImages = ["image/avif", "image/jpeg", "image/png", "image/tiff", "image/webp"];
     expect([...recipes.rcp_system_express_watermark_then_sign.active.supported_media_types].sort()).toEqual(decodedImages);
-    // #20: the other watermark recipes also take 16-bit PCM WAV (our audio watermark; MP3 has no encoder here).
+    // #20: the other watermark recipes also take WAV, FLAC and MP3 (our audio watermark; FLAC and MP3 re-encoded).
     for (const id of ["rcp_system_watermark_then_sign", "rcp_system_watermark_only"]) {
       expect(recipes[id].availability, id).toMatchObject({ available: true });
-      expect([...recipes[id].active.supported_media_types].sort(), id).toEqual(["audio/wav", ...decodedImages]);
+      expect([...recipes[id].active.supported_media_types].sort(), id).toEqual(["audio/flac", "audio/mpeg", "audio/wav", ...decodedImages]);
     }
     const audioMark = body.watermark_algorithms.find((a: { algorithm: string }) => a.algorithm === "svc-awm-stdm-1");
     expect(audioMark.availability).toMatchObject({ available: true });

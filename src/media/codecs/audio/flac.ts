@@ -68,8 +68,8 @@ export function readFlacHeader(b: Uint8Array): FlacStreamInfo | Exclude<AudioDec
   return { ...info, audioOffset: at };
 }
 
-const CRC8 = new Uint8Array(256);
-const CRC16 = new Uint16Array(256);
+export const CRC8 = new Uint8Array(256);
+export const CRC16 = new Uint16Array(256);
 for (let i = 0; i < 256; i++) {
   let c8 = i;
   let c16 = i << 8;

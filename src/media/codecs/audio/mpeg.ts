@@ -35,6 +35,8 @@ export interface MpegFrameHeader {
   channels: 1 | 2;
   /** Bytes of the whole frame. */
   length: number;
+  /** The frame's bitrate, kb/s. */
+  kbps: number;
 }
 
 /** The frame header at `i`, if the four bytes there are one (free-format frames are not recognised). */
@@ -55,11 +57,11 @@ export function frameHeader(b: Uint8Array, i: number): MpegFrameHeader | null {
       ? (Math.floor((12000 * kbps) / sampleRate) + padding) * 4
       : Math.floor(((layer === 3 && version !== 1 ? 72000 : 144000) * kbps) / sampleRate) + padding;
   const channels = b[i + 3]! >> 6 === 3 ? 1 : 2;
-  return { version, layer, sampleRate, channels, length };
+  return { version, layer, sampleRate, channels, length, kbps };
 }
 
 /** Bytes of the ID3v2 tags at `i` (0 if none); -1 when a tag claims to run past the end of the file. */
-function id3v2Length(b: Uint8Array, i: number): number {
+export function id3v2Length(b: Uint8Array, i: number): number {
   let at = i;
   while (at + 10 <= b.length && b[at] === 0x49 && b[at + 1] === 0x44 && b[at + 2] === 0x33) {
     const size = ((b[at + 6]! & 0x7f) << 21) | ((b[at + 7]! & 0x7f) << 14) | ((b[at + 8]! & 0x7f) << 7) | (b[at + 9]! & 0x7f);
