@@ -1,8 +1,8 @@
 // Recovery of small real photographs after watermark-then-sign (#20): does a stripped, cropped, resized or
 // re-encoded copy of a published photograph still lead back to its publication?
 //
-//   node bench/photo-recovery.mjs              # the whole corpus (about 45 photographs, 2-4 minutes)
-//   node bench/photo-recovery.mjs --quick      # every third photograph
+//   node bench/photo-recovery.mjs              # the whole corpus (44 photographs; 8-17 min on the shared 2 cores)
+//   node bench/photo-recovery.mjs --quick      # every third photograph (about 2.5 min)
 //   add --verbose to list every copy that was not recovered
 //
 // Corpus: free photographs that Debian ships in these packages (fetched with `apt-get download` into dist/bench/
