@@ -9,7 +9,9 @@ const rows = existsSync(file)
       .filter(Boolean)
       .map((line) => JSON.parse(line))
   : [];
-console.log(`\nPerformance goals (#19), this run: ${rows.filter((r) => r.pass).length} PASS, ${rows.filter((r) => !r.pass).length} MISS\n`);
+console.log(
+  `\nGoals (#19 performance, #20 recovery), this run: ${rows.filter((r) => r.pass).length} PASS, ${rows.filter((r) => !r.pass).length} MISS\n`,
+);
 const width = Math.min(70, Math.max(20, ...rows.map((r) => r.what.length)));
 for (const r of rows) {
   console.log(`${r.pass ? "PASS" : "MISS"}  ${r.what.padEnd(width)}  ${r.figure}  (goal ${r.goal})`);

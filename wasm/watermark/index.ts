@@ -12,7 +12,8 @@
 // scale hypothesis, FFT cross-correlation with the sync pattern gives the offset, soft bits are read at the
 // aligned (sub-pixel) position, Chase-II (3 least reliable bits) + BCH decode, CRC check. Scale hypotheses:
 // 1 first (unchanged or resized image), then a 1 % grid over [0.97, 1.16] plus autocorrelation-period
-// candidates (crops change the canonical scale), the best few refined.
+// candidates (crops change the canonical scale), the best few refined. An image at or under the canonical area
+// (read at its own size) is also scanned over [0.6, 0.97) on a 0.5 % grid: a downscaled copy of a small original.
 //
 // Arithmetic: everything the embedder computes, and the detector's stage 1 and decodes, run the same f32/f64
 // operations in the same order as the first version (vectorised only where each lane repeats the scalar steps),
@@ -45,6 +46,12 @@ const Z_MIN: f64 = 5.0; // sync peak (z-score) below which no decode is attempte
 const STAGE2_CANDIDATES: i32 = 4;
 const SIGMA_LO: f64 = 0.97;
 const SIGMA_HI: f64 = 1.16;
+// An image at or under the canonical area is read at its own size (never upsampled), so a marked image scaled down
+// by r shows the tile at r times its canonical size: a 1 MP original resized to 50 % at sigma 1.13, a 0.3 MP one
+// at 0.62, either at 256 px on its short side at 0.66-0.77. Such images are also scanned down to this scale (a larger
+// image's canonical grid undoes any resize, so its sigma is 1 / crop >= 1 and its search is unchanged).
+const SIGMA_LO_SMALL: f64 = 0.6;
+const SIGMA_STEP_SMALL: f64 = 1.005;
 const SIGMA_STEP: f64 = 1.01;
 const ACORR_CANDIDATES: i32 = 3;
 const FINE_STEP: f64 = 0.0025;
@@ -559,8 +566,8 @@ export function setup(width: i32, height: i32): i32 {
   pickedIdx = alloc(<usize>STAGE2_CANDIDATES << 2);
   refBuf = alloc(<usize>(STAGE2_CANDIDATES * R_FIELDS) << 3);
   pickedBuf = alloc(<usize>STAGE2_CANDIDATES << 3);
-  acorrBuf = alloc(<usize>64 << 3);
-  acorrTaken = alloc(64);
+  acorrBuf = alloc(<usize>128 << 3);
+  acorrTaken = alloc(128);
   hostSoft = alloc(<usize>BCH_N << 3);
   bitGain = alloc(<usize>BCH_N << 3);
   // Area resampling tables: image column x covers canonical [x*s, (x+1)*s).
@@ -1336,7 +1343,7 @@ function correlatePair(): void {
 }
 
 // Candidate list for stage 2
-const MAX_CANDS: i32 = 64;
+const MAX_CANDS: i32 = 128;
 let candSigma: usize = 0; // f64[MAX_CANDS]
 let candZ: usize = 0; // f64[MAX_CANDS]
 let candFx: usize = 0; // f64[MAX_CANDS]: the scan's sub-pixel offsets of each candidate's peak
@@ -2135,6 +2142,9 @@ export function detect(fast: i32): i32 {
   resultStage = 2;
   nCand = 0;
   for (let s = SIGMA_LO; s <= SIGMA_HI; s *= SIGMA_STEP) addCand(s, 0.0);
+  // an image read at its own size: also the scales a downscale leaves, on a finer grid (fewer tiles in the
+  // image make the peak narrower in scale)
+  if (scale >= 1.0) for (let s = SIGMA_LO_SMALL; s < SIGMA_LO; s *= SIGMA_STEP_SMALL) addCand(s, 0.0);
   autocorrCandidates();
   for (let c: i32 = 0; c < nCand; c += 2) {
     const two = c + 1 < nCand;
@@ -2285,10 +2295,15 @@ function dot(a: usize, b: usize, n: i32): f64 {
   return <f64>r;
 }
 
+/** The lowest scale hypothesis of stage 2: SIGMA_LO_SMALL for an image read at its own size, else SIGMA_LO. */
+function sigmaLo(): f64 {
+  return scale >= 1.0 ? SIGMA_LO_SMALL : SIGMA_LO;
+}
+
 /** Adds the strongest periods of the whitened image's autocorrelation (horizontal + vertical lags) in the
  * searched scale range as scale hypotheses. */
 function autocorrCandidates(): void {
-  const t0 = <i32>Math.floor(<f64>T * SIGMA_LO);
+  const t0 = <i32>Math.floor(<f64>T * sigmaLo());
   const t1 = <i32>Math.ceil(<f64>T * SIGMA_HI);
   const nl = t1 - t0 + 1;
   const A = acorrBuf;

@@ -61,7 +61,7 @@ export async function watermarkStep(
  * (reduced for its luma grid, then full size) and its marked rows go straight into the encoder. Otherwise (another
  * format, or a JPEG the streaming decoder does not implement or refuses) the whole image is decoded first.
  */
-async function markAndEncode(
+export async function markAndEncode(
   image: ImageServices,
   bytes: Uint8Array,
   mediaType: string,

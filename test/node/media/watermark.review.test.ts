@@ -4,7 +4,9 @@
  * the equivalence set (watermark-equivalence.cases.mjs), the detector's sync z, peak z over every hypothesis,
  * scale ratio and decode attempts equal exactly (not to 3 decimals) those of the kernel built from
  * wasm/watermark/index.ts at commit c7febe9, recorded in test/fixtures/watermark-review-c7febe9.json (the images
- * marked by the current embedder, whose output the equivalence test pins).
+ * marked by the current embedder, whose output the equivalence test pins). Two rows were re-recorded on purpose for #20
+ * (unmarked 300 x 200 images: stage 2 of an image under the canonical area also scans sigma 0.6-0.97, so their peak
+ * z over every hypothesis and their decode attempts grew; still not detected); every other row is c7febe9's.
  */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
