@@ -48,10 +48,15 @@ export async function fingerprintVideo(
   const vpdq = new VpdqHasher(fingerprintModule, { secondsPerHash: options.secondsPerHash });
   const tmk = options.tmk ? new TmkPdqfHasher(fingerprintModule) : null;
   const specs = tmk ? [VPDQ_FRAME_SPEC, TMK_FRAME_SPEC] : [VPDQ_FRAME_SPEC];
-  const decoded = await videoDecoder.decode(bytes, specs, (spec, frame) => {
-    if (spec === 0) vpdq.push(frame);
-    else tmk?.push(frame);
-  });
+  const decoded = await videoDecoder.decode(
+    bytes,
+    specs,
+    (spec, frame) => {
+      if (spec === 0) vpdq.push(frame);
+      else tmk?.push(frame);
+    },
+    { maxSeconds: options.maxSeconds },
+  );
   if (decoded.status !== "decoded") return { status: decoded.status, message: `The video could not be decoded: ${decoded.reason}.` };
   const frames = vpdq.finish();
   if (frames.status !== "computed") return { status: "decode_failed", message: frames.message };

@@ -174,8 +174,15 @@ describe("video decoding of hostile input and over the limits", () => {
     });
     const small = await nodeVideoDecoder({ maxBytes: 1000 });
     expect((await small.decode(bytes, TWO, () => {})).status).toBe("too_large");
+    // A longer video than the limit (or the caller's maxSeconds) is decoded from its beginning, its length stated.
+    const whole = await decoder.decode(bytes, TWO, () => {});
     const short = await nodeVideoDecoder({ maxSeconds: 2 });
-    expect((await short.decode(bytes, TWO, () => {})).status).toBe("too_large");
+    for (const cut of [await short.decode(bytes, TWO, () => {}), await decoder.decode(bytes, TWO, () => {}, { maxSeconds: 2 })]) {
+      expect(cut).toMatchObject({ status: "decoded", durationSeconds: whole.status === "decoded" ? whole.durationSeconds : -1 });
+      if (cut.status !== "decoded" || whole.status !== "decoded") throw new Error("not decoded");
+      cut.framesDelivered.forEach((n, k) => expect(Math.abs(n - whole.framesDelivered[k]! / 2)).toBeLessThanOrEqual(2));
+    }
+    expect((await decoder.decode(bytes, TWO, () => {}, { maxSeconds: 0 })).status).toBe("decode_failed");
     // A 1080p decode in a heap that may not grow past its initial 32 MiB (it needs ~38): FFmpeg's allocations fail
     // (it says "invalid data"), the refused growth makes it an out-of-memory status.
     const pan = clip("pan-short.mp4", photoPan(1), ["-c:v", "libx264", "-profile:v", "high"]);

@@ -59,7 +59,21 @@ export type VideoDecodeResult =
  * duration, pixels and bytes, the wasm heap, the number of decoded frames).
  */
 export interface VideoFrameSource {
-  decode(bytes: Uint8Array, specs: readonly VideoFrameSpec[], onFrame: (spec: number, frame: RgbFrame) => void): Promise<VideoDecodeResult>;
+  decode(
+    bytes: Uint8Array,
+    specs: readonly VideoFrameSpec[],
+    onFrame: (spec: number, frame: RgbFrame) => void,
+    options?: VideoDecodeOptions,
+  ): Promise<VideoDecodeResult>;
+}
+
+/** How much of a video one decode reads. */
+export interface VideoDecodeOptions {
+  /**
+   * Only the first this many seconds are decoded (at most VIDEO_DECODE_LIMITS.maxSeconds, the default): a longer
+   * video is decoded from its beginning, and `durationSeconds` still states its whole length.
+   */
+  maxSeconds?: number;
 }
 
 /**
@@ -138,9 +152,10 @@ export class FfmpegVideoDecoder implements VideoFrameSource {
     bytes: Uint8Array,
     specs: readonly VideoFrameSpec[],
     onFrame: (spec: number, frame: RgbFrame) => void,
+    options: VideoDecodeOptions = {},
   ): Promise<VideoDecodeResult> {
     try {
-      return await this.run(bytes, specs, onFrame);
+      return await this.run(bytes, specs, onFrame, options);
     } catch (error) {
       // A trap or abort inside the wasm (the instance is dropped with this call), or the glue failing to start.
       const message = error && typeof error === "object" && "message" in error ? String(error.message) : String(error);
@@ -165,8 +180,11 @@ export class FfmpegVideoDecoder implements VideoFrameSource {
     bytes: Uint8Array,
     specs: readonly VideoFrameSpec[],
     onFrame: (spec: number, frame: RgbFrame) => void,
+    options: VideoDecodeOptions,
   ): Promise<VideoDecodeResult> {
     const limits = this.limits;
+    const seconds = Math.min(options.maxSeconds ?? limits.maxSeconds, limits.maxSeconds);
+    if (!(seconds > 0)) return { status: "decode_failed", reason: `maxSeconds ${options.maxSeconds} is not a positive number` };
     if (specs.length === 0 || specs.length > limits.maxSpecs)
       return { status: "decode_failed", reason: `between 1 and ${limits.maxSpecs} output specs are needed` };
     for (const spec of specs) {
@@ -211,8 +229,6 @@ export class FfmpegVideoDecoder implements VideoFrameSource {
         status: "too_large",
         reason: `${probe.width}×${probe.height} frames, over the ${limits.maxSourcePixels}-pixel limit`,
       };
-    if (probe.durationSeconds !== null && probe.durationSeconds > limits.maxSeconds)
-      return { status: "too_large", reason: `${probe.durationSeconds} s, over the ${limits.maxSeconds} s limit` };
     errors.length = 0;
 
     let stop: string | null = null;
@@ -223,11 +239,11 @@ export class FfmpegVideoDecoder implements VideoFrameSource {
       "-loglevel",
       "info",
       "-nostats",
-      // Decoder guards: no frame over the pixel limit is allocated; no more than maxSeconds of input is read.
+      // Decoder guards: no frame over the pixel limit is allocated; no more than `seconds` of input is read.
       "-max_pixels",
       String(limits.maxSourcePixels),
       "-t",
-      String(limits.maxSeconds),
+      arg(seconds),
       "-i",
       "/in",
     ];
