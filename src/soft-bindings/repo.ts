@@ -10,6 +10,12 @@ import { fromHex } from "../platform/bytes";
 export const PDQ_MATCH_DISTANCE = 31;
 /** Below this PDQ quality a hash says little about the image (upstream advice): it is neither indexed nor looked up. */
 export const PDQ_MIN_QUALITY = 50;
+/**
+ * A region hash (pdq_regions: a window of a published image, src/media/fingerprint/regions.ts) matches up to this
+ * distance. Tighter than PDQ_MATCH_DISTANCE: each publication indexes up to 18 windows, so a query meets 18 times
+ * as many hashes, and a copy cropped to a window's frame lands close to it (bench/fingerprint-recall.mjs).
+ */
+export const PDQ_REGION_MATCH_DISTANCE = 31;
 const BANDS = 16;
 /**
  * At most this many candidates per band probe: it bounds the work of one lookup on a very large index, or of a
