@@ -280,7 +280,8 @@ const TRANSFORM_NAMES = [
 ];
 function transforms(lib) {
   const cut = (n, f) => Math.round(n * f);
-  const corner = (im, f = 0.1) => lib.crop(im, cut(im.width, f), cut(im.height, f), im.width - cut(im.width, f), im.height - cut(im.height, f));
+  const corner = (im, f = 0.1) =>
+    lib.crop(im, cut(im.width, f), cut(im.height, f), im.width - cut(im.width, f), im.height - cut(im.height, f));
   const centred = (im, f = 0.1) =>
     lib.crop(im, cut(im.width, f / 2), cut(im.height, f / 2), im.width - 2 * cut(im.width, f / 2), im.height - 2 * cut(im.height, f / 2));
   // f of each side cut, split between its two ends at random (seeded per image): frames that are not one of the
@@ -832,7 +833,7 @@ async function main() {
   console.log(
     `  false region matches: ${falseRegion} in ${L} region lookups (indexed queries + distractors)` +
       (falseRegion === 0
-        ? `; 95% upper bound on the false-match rate per lookup: ${(100 * cp).toFixed(3)}% (Clopper-Pearson, 0 of ${L}; rule of three ${((300 / L) || 0).toFixed(3)}%)`
+        ? `; 95% upper bound on the false-match rate per lookup: ${(100 * cp).toFixed(3)}% (Clopper-Pearson, 0 of ${L}; rule of three ${(300 / L || 0).toFixed(3)}%)`
         : ""),
   );
   console.log(

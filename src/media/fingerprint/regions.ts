@@ -88,7 +88,7 @@ export function pdqRegionHashes(pdq: PdqFingerprinter, image: RgbaImage): PdqReg
     return { status: "failed", message: "pdq regions: invalid image" };
   if (width * height > PDQ_REGION_MAX_PIXELS)
     return { status: "skipped", message: `pdq regions: ${width}x${height} is over ${PDQ_REGION_MAX_PIXELS} pixels` };
-  // PDQ needs windows of at least 5 px a side (else a zero hash of quality 0); 32 keeps them meaningful.
+  // PDQ needs 5 px a side (else a zero hash of quality 0); the smallest window is 0.8 of a side: 32 px and up.
   if (Math.min(width, height) < 40) return { status: "skipped", message: `pdq regions: ${width}x${height} is too small for windows` };
   const regions: PdqRegionHash[] = [];
   for (const region of PDQ_REGIONS) {
