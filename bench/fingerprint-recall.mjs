@@ -272,6 +272,8 @@ const TRANSFORM_NAMES = [
   "crop 20% (corner)",
   "crop 20% (centred)",
   "crop 20% + resize 50% + JPEG q75",
+  "crop 10% (one side)",
+  "crop 20% (one side)",
   "crop 10% (random offset)",
   "crop 20% (random offset)",
   "brightness +20%",
@@ -292,6 +294,16 @@ function transforms(lib) {
       t = cut(im.height, f * r());
     return lib.crop(im, l, t, im.width - cut(im.width, f), im.height - cut(im.height, f));
   };
+  // one border cut by f (left, right, top or bottom, by the image's seed): the aspect ratio changes
+  const oneSide = (im, f, seed) => {
+    const side = seed % 4,
+      cw = cut(im.width, f),
+      ch = cut(im.height, f);
+    if (side === 0) return lib.crop(im, cw, 0, im.width - cw, im.height);
+    if (side === 1) return lib.crop(im, 0, 0, im.width - cw, im.height);
+    if (side === 2) return lib.crop(im, 0, ch, im.width, im.height - ch);
+    return lib.crop(im, 0, 0, im.width, im.height - ch);
+  };
   const t = {
     none: async (im) => im,
     "JPEG q75": (im) => lib.jpeg(im, 75),
@@ -306,6 +318,8 @@ function transforms(lib) {
       const c = corner(im, 0.2);
       return lib.jpeg(lib.resize(c, Math.round(c.width / 2), Math.round(c.height / 2)), 75);
     },
+    "crop 10% (one side)": async (im, seed) => oneSide(im, 0.1, seed),
+    "crop 20% (one side)": async (im, seed) => oneSide(im, 0.2, seed),
     "crop 10% (random offset)": async (im, seed) => randomOffset(im, 0.1, seed),
     "crop 20% (random offset)": async (im, seed) => randomOffset(im, 0.2, seed),
     "brightness +20%": async (im) => lib.brightness(im, 1.2),
