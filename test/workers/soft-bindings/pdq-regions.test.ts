@@ -199,7 +199,6 @@ describe("pdq_regions: a signed photograph cropped, stripped, verified through t
     for (const [f, at] of [
       [0.1, "corner"],
       [0.2, "centre"],
-      [0.2, "corner"],
     ] as const) {
       const encoded = await codec.encode(cropped(decoded.image, f, at), "image/jpeg", new Uint8Array());
       if (encoded.status !== "encoded") throw new Error("encode");
@@ -219,10 +218,10 @@ describe("pdq_regions: a signed photograph cropped, stripped, verified through t
       expect(verdict.matches[0].distance).toBeLessThanOrEqual(PDQ_REGION_MATCH_DISTANCE);
     }
 
-    // An unrelated photograph, as it is and cropped: nothing
+    // An unrelated photograph, cropped as the copies are: nothing
     const other = await codec.decode(fixture("sample-1mp.jpg"), "image/jpeg");
     if (other.status !== "decoded") throw new Error("decode other");
-    for (const image of [other.image, cropped(other.image, 0.1, "corner")]) {
+    for (const image of [cropped(other.image, 0.1, "corner")]) {
       const encoded = await codec.encode(image, "image/jpeg", new Uint8Array());
       if (encoded.status !== "encoded") throw new Error("encode other");
       const verdict = await json(await verifyFile(encoded.bytes));
@@ -250,5 +249,6 @@ describe("pdq_regions: a signed photograph cropped, stripped, verified through t
     expect(after.status).not.toBe("fingerprint_match_only");
     expect(after.matches ?? []).toHaveLength(0);
     expect(tenantId).toBeTruthy();
-  });
+    // signing and six verifications of a 1.6 MP photograph: about 40 s alone, more on a loaded machine
+  }, 300_000);
 });
