@@ -8,8 +8,8 @@ import { bundleForNode } from "./lib/node-bundle.mjs";
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 /** The service's fingerprint code, bundled for Node (see bench/lib/node-bundle.mjs). */
 const ENTRY = [
-  `export { IsccImageFingerprinter, PdqFingerprinter, hammingDistance, pixelPlane } from "./src/media/fingerprint/index.ts";`,
-  `export { pdqBandValues, PDQ_MATCH_DISTANCE, PDQ_MIN_QUALITY } from "./src/soft-bindings/repo.ts";`,
+  `export { IsccImageFingerprinter, PdqFingerprinter, hammingDistance, pixelPlane, pdqRegionHashes, PDQ_REGIONS } from "./src/media/fingerprint/index.ts";`,
+  `export { pdqBandValues, PDQ_MATCH_DISTANCE, PDQ_MIN_QUALITY, PDQ_REGION_MATCH_DISTANCE } from "./src/soft-bindings/repo.ts";`,
 ].join("\n");
 
 // ------------------------------------------------------------------------------------------------------------
@@ -269,16 +269,41 @@ const TRANSFORM_NAMES = [
   "crop 10% (corner)",
   "crop 10% (centred)",
   "crop 10% + JPEG q75",
+  "crop 20% (corner)",
+  "crop 20% (centred)",
+  "crop 20% + resize 50% + JPEG q75",
+  "crop 10% (one side)",
+  "crop 20% (one side)",
+  "crop 10% (random offset)",
+  "crop 20% (random offset)",
   "brightness +20%",
   "brightness -20%",
   "screenshot (75% + PNG)",
 ];
 function transforms(lib) {
   const cut = (n, f) => Math.round(n * f);
-  const corner = (im) =>
-    lib.crop(im, cut(im.width, 0.1), cut(im.height, 0.1), im.width - cut(im.width, 0.1), im.height - cut(im.height, 0.1));
-  const centred = (im) =>
-    lib.crop(im, cut(im.width, 0.05), cut(im.height, 0.05), im.width - 2 * cut(im.width, 0.05), im.height - 2 * cut(im.height, 0.05));
+  const corner = (im, f = 0.1) =>
+    lib.crop(im, cut(im.width, f), cut(im.height, f), im.width - cut(im.width, f), im.height - cut(im.height, f));
+  const centred = (im, f = 0.1) =>
+    lib.crop(im, cut(im.width, f / 2), cut(im.height, f / 2), im.width - 2 * cut(im.width, f / 2), im.height - 2 * cut(im.height, f / 2));
+  // f of each side cut, split between its two ends at random (seeded per image): frames that are not one of the
+  // indexed windows (src/media/fingerprint/regions.ts), to show what the windows do not cover
+  const randomOffset = (im, f, seed) => {
+    const r = lib.rng(seed * 7919 + Math.round(f * 100));
+    const l = cut(im.width, f * r()),
+      t = cut(im.height, f * r());
+    return lib.crop(im, l, t, im.width - cut(im.width, f), im.height - cut(im.height, f));
+  };
+  // one border cut by f (left, right, top or bottom, by the image's seed): the aspect ratio changes
+  const oneSide = (im, f, seed) => {
+    const side = seed % 4,
+      cw = cut(im.width, f),
+      ch = cut(im.height, f);
+    if (side === 0) return lib.crop(im, cw, 0, im.width - cw, im.height);
+    if (side === 1) return lib.crop(im, 0, 0, im.width - cw, im.height);
+    if (side === 2) return lib.crop(im, 0, ch, im.width, im.height - ch);
+    return lib.crop(im, 0, 0, im.width, im.height - ch);
+  };
   const t = {
     none: async (im) => im,
     "JPEG q75": (im) => lib.jpeg(im, 75),
@@ -287,6 +312,16 @@ function transforms(lib) {
     "crop 10% (corner)": async (im) => corner(im),
     "crop 10% (centred)": async (im) => centred(im),
     "crop 10% + JPEG q75": (im) => lib.jpeg(corner(im), 75),
+    "crop 20% (corner)": async (im) => corner(im, 0.2),
+    "crop 20% (centred)": async (im) => centred(im, 0.2),
+    "crop 20% + resize 50% + JPEG q75": (im) => {
+      const c = corner(im, 0.2);
+      return lib.jpeg(lib.resize(c, Math.round(c.width / 2), Math.round(c.height / 2)), 75);
+    },
+    "crop 10% (one side)": async (im, seed) => oneSide(im, 0.1, seed),
+    "crop 20% (one side)": async (im, seed) => oneSide(im, 0.2, seed),
+    "crop 10% (random offset)": async (im, seed) => randomOffset(im, 0.1, seed),
+    "crop 20% (random offset)": async (im, seed) => randomOffset(im, 0.2, seed),
     "brightness +20%": async (im) => lib.brightness(im, 1.2),
     "brightness -20%": async (im) => lib.brightness(im, 0.8),
     // as a screen shows it at 75 % (area resampling) and a screenshot tool saves it: lossless PNG, then decoded
@@ -323,9 +358,20 @@ if (!isMainThread) {
       let transformed = null;
       if (spec.query && fp.quality >= F.PDQ_MIN_QUALITY) {
         transformed = [];
-        for (const [name, fn] of TRANSFORMS) transformed.push({ name, ...fingerprint(await fn(img), true) });
+        for (const [name, fn] of TRANSFORMS) transformed.push({ name, ...fingerprint(await fn(img, spec.seed), true) });
       }
-      parentPort.postMessage({ ...spec, ...fp, transformed, genMs: t1 - t0, fpMs, ms: performance.now() - t0 });
+      // Region hashes of what publication indexes (src/jobs/steps/fingerprint.ts): the windows of the image PDQ read,
+      // those of quality >= 50 (an unindexed distractor is never published: none)
+      let regions = [],
+        regionMs = 0;
+      if (!spec.distractor && fp.quality >= F.PDQ_MIN_QUALITY) {
+        const s = performance.now();
+        const r = F.pdqRegionHashes(pdq, img);
+        regionMs = performance.now() - s;
+        if (r.status === "failed") throw new Error(r.message);
+        if (r.status === "computed") regions = r.regions.filter((x) => x.quality >= F.PDQ_MIN_QUALITY);
+      }
+      parentPort.postMessage({ ...spec, ...fp, transformed, regions, regionMs, genMs: t1 - t0, fpMs, ms: performance.now() - t0 });
     } catch (err) {
       parentPort.postMessage({ ...spec, error: String(err?.stack ?? err) });
     }
@@ -351,7 +397,7 @@ async function main() {
 
   const bundleUrl = bundleForNode("fingerprint-entry", ENTRY);
   const F = await import(bundleUrl);
-  const { PDQ_MATCH_DISTANCE, PDQ_MIN_QUALITY, pdqBandValues, hammingDistance } = F;
+  const { PDQ_MATCH_DISTANCE, PDQ_MIN_QUALITY, PDQ_REGION_MATCH_DISTANCE, pdqBandValues, hammingDistance } = F;
   const { rng } = await import("./lib/images.mjs");
   const ISCC_NEAR = Math.floor((PDQ_MATCH_DISTANCE / 256) * 64); // 7 of 64 bits: the same share as PDQ's 31 of 256
 
@@ -409,7 +455,10 @@ async function main() {
       generated.push(...res);
       indexedCount = generated.filter((g) => g.quality >= PDQ_MIN_QUALITY).length;
     }
-    distractors = await runAll(Array.from({ length: N_DISTRACTORS }, (_, id) => ({ ...specOf(id, rng, true), query: false })));
+    // distractors are looked up as they are and under every transformation too: none is indexed, so any match is false
+    distractors = await runAll(
+      Array.from({ length: N_DISTRACTORS }, (_, id) => ({ ...specOf(id, rng, true), query: true, distractor: true })),
+    );
   } finally {
     await Promise.all(workers.map((w) => w.terminate()));
   }
@@ -437,6 +486,21 @@ async function main() {
       else bands[b].set(v, [g.id]);
     });
   }
+  // region hashes (pdq_regions): their own band maps, keyed "id:region"
+  const regionOf = new Map();
+  const regionBands = Array.from({ length: 16 }, () => new Map());
+  for (const g of generated) {
+    if (g.quality < PDQ_MIN_QUALITY) continue;
+    for (const r of g.regions) {
+      const key = `${g.id}:${r.region}`;
+      regionOf.set(key, r.bits);
+      pdqBandValues(r.bits).forEach((v, b) => {
+        const list = regionBands[b].get(v);
+        if (list) list.push(key);
+        else regionBands[b].set(v, [key]);
+      });
+    }
+  }
   const indexMs = performance.now() - tIndex;
   const byId = new Map(generated.map((g) => [g.id, g]));
 
@@ -461,6 +525,23 @@ async function main() {
       }
     }
     return { best, within, candidates: candidates.size };
+  }
+  /** The region lookup (nearestPdqRegions in the service): the same probes over the region hashes, within PDQ_REGION_MATCH_DISTANCE. */
+  function nearestRegion(bits) {
+    const candidates = new Set();
+    const values = pdqBandValues(bits);
+    for (let b = 0; b < 16; b++)
+      for (let k = -1; k < 16; k++) {
+        const keys = regionBands[b].get(k < 0 ? values[b] : values[b] ^ (1 << k));
+        if (keys) for (const key of keys) candidates.add(key);
+      }
+    let best = null;
+    for (const key of candidates) {
+      const distance = hammingDistance(bits, regionOf.get(key));
+      if (distance <= PDQ_REGION_MATCH_DISTANCE && (!best || distance < best.distance))
+        best = { id: Number(key.slice(0, key.indexOf(":"))), region: Number(key.slice(key.indexOf(":") + 1)), distance };
+    }
+    return { best, candidates: candidates.size };
   }
   /** The same question answered by scanning every indexed hash (to check that the band index loses nothing). */
   function scanPdq(bits) {
@@ -501,12 +582,20 @@ async function main() {
         isccNearFalse: 0,
         svcRight: 0,
         svcWrong: 0,
+        regTop: 0,
+        regFalse: 0,
+        regCand: 0,
+        regDist: [],
+        svc2Right: 0,
+        svc2Wrong: 0,
       },
     ]),
   );
   const falseMatches = [];
   let lookupMs = 0,
     lookups = 0,
+    regionLookupMs = 0,
+    regionLookups = 0,
     scanMismatch = 0;
   const t0 = performance.now();
   for (const q of queries) {
@@ -552,12 +641,54 @@ async function main() {
       const svc = ex && t.quality >= PDQ_MIN_QUALITY ? ex[0] : pdqBest?.id;
       if (svc === q.id) row.svcRight++;
       else if (svc !== undefined) row.svcWrong++;
+      // regions: the same query's hash against every indexed window; answers only when the whole-image lookup found nothing
+      let regBest = null;
+      if (t.quality >= PDQ_MIN_QUALITY) {
+        const s = performance.now();
+        const r = nearestRegion(t.pdq);
+        regionLookupMs += performance.now() - s;
+        regionLookups++;
+        row.regCand += r.candidates;
+        regBest = r.best;
+        if (r.best?.id === q.id) row.regTop++;
+        else if (r.best) {
+          row.regFalse++;
+          falseMatches.push({ fp: `pdq region ${r.best.region}`, q, t: t.name, other: r.best.id, distance: r.best.distance });
+        }
+      }
+      row.regDist.push(Math.min(256, ...q.regions.map((x) => hammingDistance(t.pdq, x.bits))));
+      const svc2 = svc ?? regBest?.id;
+      if (svc2 === q.id) row.svc2Right++;
+      else if (svc2 !== undefined) row.svc2Wrong++;
     }
   }
   const queryLoopMs = performance.now() - t0;
 
   // distractors: none of them is indexed, so any match is a false match
   const dis = { n: distractors.length, lookedUp: 0, pdq: 0, iscc: 0, isccNear: 0, svc: 0, cand: 0, nearestPdq: [] };
+  // every distractor under every transformation, against the whole-image and the region hashes (any hit is false)
+  const disT = { n: 0, lookedUp: 0, pdq: 0, region: 0, svc: 0, nearestRegion: [] };
+  for (const g of distractors) {
+    for (const t of [{ name: "unindexed", ...g }, ...(g.transformed ?? [])]) {
+      disT.n++;
+      if (t.quality < PDQ_MIN_QUALITY) continue;
+      disT.lookedUp++;
+      const full = nearestPdq(t.pdq).best;
+      const s = performance.now();
+      const reg = nearestRegion(t.pdq).best;
+      regionLookupMs += performance.now() - s;
+      regionLookups++;
+      if (full) disT.pdq++;
+      if (reg) {
+        disT.region++;
+        falseMatches.push({ fp: `pdq region ${reg.region}`, q: g, t: `unindexed, ${t.name}`, other: reg.id, distance: reg.distance });
+      }
+      if (full || reg) disT.svc++;
+      let nearest = 256;
+      for (const h of regionOf.values()) nearest = Math.min(nearest, hammingDistance(t.pdq, h));
+      disT.nearestRegion.push(nearest);
+    }
+  }
   for (const g of distractors) {
     const ex = isccExact(g.iscc);
     if (ex) {
@@ -693,6 +824,39 @@ async function main() {
     `  band index vs brute-force scan of all ${pdqOf.size} hashes: ${scanMismatch} of ${lookups} lookups differ (0 expected: with 16 bands, any hash within 31 bits differs in <= 1 bit in some band)`,
   );
   console.log("");
+  const nRegions = [...regionOf.keys()].length;
+  console.log(
+    `PDQ regions (${F.PDQ_REGIONS.length} windows per image, src/media/fingerprint/regions.ts; indexed with quality >= ${PDQ_MIN_QUALITY}: ${nRegions}, ` +
+      `${(nRegions / Math.max(1, pdqOf.size)).toFixed(1)} per PDQ-indexed image): the query's whole-image hash against every window, Hamming <= ${PDQ_REGION_MATCH_DISTANCE}`,
+  );
+  console.log(
+    `  ${pad("transformation", 34)} ${lpad("region@1", 9)} ${lpad("false", 6)} ${lpad("median d", 9)} ${lpad("cand./q", 8)} ${lpad("whole only", 11)} ${lpad("whole+regions", 14)} ${lpad("wrong", 6)}`,
+  );
+  for (const [name, r] of rows) {
+    console.log(
+      `  ${pad(name, 34)} ${lpad(pct(r.regTop, r.n), 9)} ${lpad(r.regFalse, 6)} ${lpad(median(r.regDist), 9)} ${lpad((r.regCand / Math.max(1, r.lookedUp)).toFixed(1), 8)} ${lpad(pct(r.svcRight, r.n), 11)} ${lpad(pct(r.svc2Right, r.n), 14)} ${lpad(r.svc2Wrong, 6)}`,
+    );
+  }
+  const L = regionLookups;
+  const cp = 1 - 0.05 ** (1 / Math.max(1, L));
+  console.log(
+    `  unindexed distractors under every transformation: ${disT.lookedUp} lookups of ${disT.n} (quality >= ${PDQ_MIN_QUALITY}); whole-image hits ${disT.pdq}, region hits ${disT.region}; ` +
+      `nearest region hash: median ${median(disT.nearestRegion)}, min ${Math.min(256, ...disT.nearestRegion)} bits`,
+  );
+  const falseRegion = [...rows.values()].reduce((a, r) => a + r.regFalse, 0) + disT.region;
+  console.log(
+    `  false region matches: ${falseRegion} in ${L} region lookups (indexed queries + distractors)` +
+      (falseRegion === 0
+        ? `; 95% upper bound on the false-match rate per lookup: ${(100 * cp).toFixed(3)}% (Clopper-Pearson, 0 of ${L}; rule of three ${(300 / L || 0).toFixed(3)}%)`
+        : ""),
+  );
+  console.log(
+    `  region@1: the nearest window within ${PDQ_REGION_MATCH_DISTANCE} is one of the original's; d: distance to the nearest of the original's windows; whole only / whole+regions: the service order`,
+  );
+  console.log(
+    `  (ISCC exact, PDQ whole image) without and with the region lookup (which answers only when the others found nothing), right asset; wrong: another asset.`,
+  );
+  console.log("");
   console.log(
     `ISCC image code, 64 bits (service: exact lookup; "<= ${ISCC_NEAR}": nearest code within ${ISCC_NEAR} bits by brute-force scan, NOT done by the service)`,
   );
@@ -715,8 +879,8 @@ async function main() {
     `Service verification order (ISCC exact hit answers when the query's PDQ quality >= ${PDQ_MIN_QUALITY}, else PDQ nearest): right asset / wrong asset / no match, of ${queries.length} per row`,
   );
   for (const [name, r] of rows)
-    console.log(`  ${pad(name, 24)} ${lpad(pct(r.svcRight, r.n), 7)} ${lpad(r.svcWrong, 5)} ${lpad(r.n - r.svcRight - r.svcWrong, 5)}`);
-  console.log(`  ${pad("unindexed (distinct)", 24)} ${lpad("-", 7)} ${lpad(dis.svc, 5)} ${lpad(dis.n - dis.svc, 5)}`);
+    console.log(`  ${pad(name, 34)} ${lpad(pct(r.svcRight, r.n), 7)} ${lpad(r.svcWrong, 5)} ${lpad(r.n - r.svcRight - r.svcWrong, 5)}`);
+  console.log(`  ${pad("unindexed (distinct)", 34)} ${lpad("-", 7)} ${lpad(dis.svc, 5)} ${lpad(dis.n - dis.svc, 5)}`);
   if (falseMatches.length) {
     console.log("");
     console.log(
@@ -737,5 +901,11 @@ async function main() {
   console.log(
     `  index build (ISCC map + 16 band maps): ${indexMs.toFixed(1)} ms wall; PDQ band lookups: ${lookups} in ${lookupMs.toFixed(1)} ms wall (${((1000 * lookupMs) / lookups).toFixed(1)} µs each); ` +
       `query loop incl. brute-force checks ${queryLoopMs.toFixed(0)} ms; total ${((performance.now() - tStart) / 1000).toFixed(1)} s`,
+  );
+  const withRegions = generated.filter((g) => g.quality >= PDQ_MIN_QUALITY);
+  const regionCpu = withRegions.map((g) => g.regionMs);
+  console.log(
+    `  region hashes at publication (${F.PDQ_REGIONS.length} windows, on the image PDQ reads): median ${median(regionCpu).toFixed(1)} ms, p90 ${pctl(regionCpu, 0.9).toFixed(1)} ms per image ` +
+      `(whole-image PDQ + ISCC: ${(cpuFp / generated.length).toFixed(1)} ms); region lookups: ${regionLookups} in ${regionLookupMs.toFixed(1)} ms wall`,
   );
 }

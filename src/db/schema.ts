@@ -449,6 +449,56 @@ export const pdqBands = sqliteTable(
 );
 
 /**
+ * PDQ hashes of fixed windows of a published image (src/media/fingerprint/regions.ts: corners and centre at 90 % and
+ * 80 % per side, one border cut), so a copy cropped to one of those frames is found. Derived from the publication's
+ * `pdq` row of soft_bindings (written with it, removed with it); the manifest's soft binding stays the whole-image
+ * hash. One row per window, its 16 bands as columns, each indexed: a lookup probes each band's value and its 16
+ * one-bit neighbours (as pdq_bands) and reads the candidate's whole hash from the same row.
+ */
+export const pdqRegions = sqliteTable(
+  "pdq_regions",
+  {
+    publicationId: text("publication_id").notNull(),
+    region: integer("region").notNull(),
+    b0: integer("b0").notNull(),
+    b1: integer("b1").notNull(),
+    b2: integer("b2").notNull(),
+    b3: integer("b3").notNull(),
+    b4: integer("b4").notNull(),
+    b5: integer("b5").notNull(),
+    b6: integer("b6").notNull(),
+    b7: integer("b7").notNull(),
+    b8: integer("b8").notNull(),
+    b9: integer("b9").notNull(),
+    b10: integer("b10").notNull(),
+    b11: integer("b11").notNull(),
+    b12: integer("b12").notNull(),
+    b13: integer("b13").notNull(),
+    b14: integer("b14").notNull(),
+    b15: integer("b15").notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.publicationId, t.region] }),
+    index("pdq_regions_b0_idx").on(t.b0),
+    index("pdq_regions_b1_idx").on(t.b1),
+    index("pdq_regions_b2_idx").on(t.b2),
+    index("pdq_regions_b3_idx").on(t.b3),
+    index("pdq_regions_b4_idx").on(t.b4),
+    index("pdq_regions_b5_idx").on(t.b5),
+    index("pdq_regions_b6_idx").on(t.b6),
+    index("pdq_regions_b7_idx").on(t.b7),
+    index("pdq_regions_b8_idx").on(t.b8),
+    index("pdq_regions_b9_idx").on(t.b9),
+    index("pdq_regions_b10_idx").on(t.b10),
+    index("pdq_regions_b11_idx").on(t.b11),
+    index("pdq_regions_b12_idx").on(t.b12),
+    index("pdq_regions_b13_idx").on(t.b13),
+    index("pdq_regions_b14_idx").on(t.b14),
+    index("pdq_regions_b15_idx").on(t.b15),
+  ],
+);
+
+/**
  * The frames of published Chromaprint fingerprints, for finding a publication from a short excerpt of its audio
  * (a copy re-encoded, cut or stripped of its manifest). Derived from the `chromaprint` row of soft_bindings, whose
  * `bits` hold every frame (one uint32 per ~0.124 s): a lookup finds publications sharing exact frame values with the

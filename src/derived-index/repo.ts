@@ -3,7 +3,8 @@ import type { Database } from "../db/client";
 import { derivedIndexRuns } from "../db/schema";
 
 /*
- * Statements of the derived-index reconciler. The index tables (`soft_bindings`, `pdq_bands`) are written by the
+ * Statements of the derived-index reconciler. The index tables (`soft_bindings`, `pdq_bands`, `pdq_regions`,
+ * `chromaprint_frames`) are written by the
  * publication batch (src/jobs/repo/publication.ts); their source of truth is the asset row that carries the
  * publication (`assets.id` = asset_id, `assets.publication_id` = publication_id, same tenant).
  */
@@ -96,9 +97,9 @@ export async function scanBindings(d1: D1Database, cursor: string, limit: number
 }
 
 /**
- * One scanned slice of the tables cut from bindings (pdq_bands, chromaprint_frames, video_frames), by publication:
- * publications whose PDQ bands have no `pdq` soft binding left, and those whose Chromaprint or video frames have no
- * binding they could have been cut from.
+ * One scanned slice of the tables cut from bindings (pdq_bands, pdq_regions, chromaprint_frames, video_frames), by
+ * publication: publications whose PDQ bands or regions have no `pdq` soft binding left (`orphans`: both are removed),
+ * and those whose Chromaprint or video frames have no binding they could have been cut from.
  */
 export interface BandsSlice {
   scanned: number;
@@ -128,10 +129,12 @@ export async function scanBands(d1: D1Database, cursor: string, limit: number): 
   const rows = await d1
     .prepare(
       `SELECT p.publication_id,
-              EXISTS (SELECT 1 FROM pdq_bands b WHERE b.publication_id = p.publication_id)
+              (EXISTS (SELECT 1 FROM pdq_bands b WHERE b.publication_id = p.publication_id)
+                OR EXISTS (SELECT 1 FROM pdq_regions r WHERE r.publication_id = p.publication_id))
                 AND NOT EXISTS (SELECT 1 FROM soft_bindings sb WHERE sb.publication_id = p.publication_id AND sb.algorithm = 'pdq') AS stray_bands,
               ${strayFrames} AS stray_frames
          FROM (SELECT publication_id FROM pdq_bands WHERE publication_id > ?1
+               UNION SELECT publication_id FROM pdq_regions WHERE publication_id > ?1
                ${FRAME_TABLES.map(({ table }) => `UNION SELECT publication_id FROM ${table} WHERE publication_id > ?1`).join("\n               ")}
                ORDER BY publication_id LIMIT ?2) p`,
     )
@@ -166,14 +169,17 @@ export async function removeOrphans(
         )
         .bind(o.publicationId, o.algorithm),
     ),
-    // Bands of publications whose pdq binding is gone: those just removed above and those found orphaned in the scan.
-    ...[...new Set([...bindings.filter((o) => o.algorithm === "pdq").map((o) => o.publicationId), ...bandPublications])].map((p) =>
-      d1
-        .prepare(
-          `DELETE FROM pdq_bands WHERE publication_id = ?
-             AND NOT EXISTS (SELECT 1 FROM soft_bindings sb WHERE sb.publication_id = pdq_bands.publication_id AND sb.algorithm = 'pdq')`,
-        )
-        .bind(p),
+    // Bands and regions of publications whose pdq binding is gone: those just removed above and those found orphaned
+    // in the scan (region rows are counted with the bands).
+    ...[...new Set([...bindings.filter((o) => o.algorithm === "pdq").map((o) => o.publicationId), ...bandPublications])].flatMap((p) =>
+      ["pdq_bands", "pdq_regions"].map((table) =>
+        d1
+          .prepare(
+            `DELETE FROM ${table} WHERE publication_id = ?
+               AND NOT EXISTS (SELECT 1 FROM soft_bindings sb WHERE sb.publication_id = ${table}.publication_id AND sb.algorithm = 'pdq')`,
+          )
+          .bind(p),
+      ),
     ),
     // Chromaprint and video frames likewise (each table is the index of its bindings); counted with the bands.
     ...FRAME_TABLES.flatMap(({ table, algorithms }) =>

@@ -3,7 +3,7 @@ import type { Bindings } from "../env";
 import { failRun, findRun, finishRun, removeOrphans, scanBands, scanBindings, startRun } from "./repo";
 
 /*
- * The derived-index reconciler (issue #18). The soft-binding index (`soft_bindings`, and `pdq_bands`,
+ * The derived-index reconciler (issue #18). The soft-binding index (`soft_bindings`, and `pdq_bands`, `pdq_regions`,
  * `chromaprint_frames` and `video_frames` cut from its PDQ, Chromaprint and video rows; their removals are counted
  * together as bands) is derived from publications: the publication batch writes it together with the asset. Anything that
  * removes an asset row or its publication outside that batch (a deletion, an operator's repair, a failed half of a

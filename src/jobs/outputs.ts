@@ -30,6 +30,12 @@ export interface WatermarkOutput {
 /** The fingerprint step's output, one entry per admitted algorithm, in admission order. */
 export interface FingerprintOutput {
   fingerprints: { algorithm: string; value: string; bits: string; quality: number | null }[];
+  /**
+   * PDQ of fixed windows of the published image (src/media/fingerprint/regions.ts), `bits` as hex: index-only (the
+   * pdq_regions table), never in the manifest or the receipt. Absent when PDQ was not admitted or has too little
+   * quality to be indexed, or the image is too large for windows.
+   */
+  pdq_regions?: { region: number; bits: string; quality: number }[];
 }
 
 /** The sign step's output: the manifest store is always written; `output` only on the embedded lane. */

@@ -10,6 +10,12 @@ import { fromHex } from "../platform/bytes";
 export const PDQ_MATCH_DISTANCE = 31;
 /** Below this PDQ quality a hash says little about the image (upstream advice): it is neither indexed nor looked up. */
 export const PDQ_MIN_QUALITY = 50;
+/**
+ * A region hash (pdq_regions: a window of a published image, src/media/fingerprint/regions.ts) matches up to this
+ * distance. Tighter than PDQ_MATCH_DISTANCE: each publication indexes up to 18 windows, so a query meets 18 times
+ * as many hashes, and a copy cropped to a window's frame lands close to it (bench/fingerprint-recall.mjs).
+ */
+export const PDQ_REGION_MATCH_DISTANCE = 31;
 const BANDS = 16;
 /**
  * At most this many candidates per band probe: it bounds the work of one lookup on a very large index, or of a
@@ -56,6 +62,24 @@ export function pdqBandStatements(
       .prepare(`INSERT INTO pdq_bands (publication_id, band, value) SELECT ?, ?, ? WHERE ${guard.sql}`)
       .bind(publicationId, band, value, ...guard.binds),
   );
+}
+
+/**
+ * The statement that indexes a publication's region hashes (pdq_regions; run inside the publication batch, under its
+ * guard): one statement whatever their number, the rows travel as one JSON array of [region, b0..b15].
+ */
+export function pdqRegionStatement(
+  d1: D1Database,
+  publicationId: string,
+  regions: readonly { region: number; bits: Uint8Array }[],
+  guard: { sql: string; binds: unknown[] },
+): D1PreparedStatement {
+  const rows = regions.map((r) => [r.region, ...pdqBandValues(r.bits)]);
+  const columns = Array.from({ length: BANDS }, (_, b) => `b${b}`).join(", ");
+  const values = Array.from({ length: BANDS + 1 }, (_, i) => `json_extract(j.value, '$[${i}]')`).join(", ");
+  return d1
+    .prepare(`INSERT INTO pdq_regions (publication_id, region, ${columns}) SELECT ?, ${values} FROM json_each(?) AS j WHERE ${guard.sql}`)
+    .bind(publicationId, JSON.stringify(rows), ...guard.binds);
 }
 
 function popcount8(x: number): number {
@@ -145,6 +169,42 @@ const PDQ_CANDIDATES_SQL = (() => {
 /** The binds of PDQ_CANDIDATES_SQL: per band, a JSON array of its value and the value's 16 one-bit neighbours. */
 function pdqProbeBinds(bits: Uint8Array): string[] {
   return pdqBandValues(bits).map((value) => JSON.stringify([value, ...Array.from({ length: 16 }, (_, k) => value ^ (1 << k))]));
+}
+
+/**
+ * The region rows (pdq_regions) that share one of the 16 bands of the query up to one bit, as PDQ_CANDIDATES_SQL
+ * probes pdq_bands (16 probes of at most PROBE_CANDIDATE_LIMIT rows, each on its band's index, driven by its 17
+ * values), each row with its whole hash (b0..b15), then the publication's `pdq` binding and asset by primary key:
+ * region rows count only while the whole-image binding they were derived from is there.
+ */
+const PDQ_REGION_CANDIDATES_SQL = (() => {
+  const columns = Array.from({ length: BANDS }, (_, b) => `r.b${b}`).join(", ");
+  const probes = Array.from(
+    { length: BANDS },
+    (_, band) =>
+      `SELECT * FROM (SELECT r.publication_id, r.region, ${columns} FROM json_each(?) AS j CROSS JOIN pdq_regions AS r WHERE r.b${band} = j.value LIMIT ${PROBE_CANDIDATE_LIMIT})`,
+  );
+  const groups = Array.from({ length: 4 }, (_, g) => `SELECT * FROM (${probes.slice(4 * g, 4 * g + 4).join(" UNION ALL ")})`);
+  return `SELECT DISTINCT c.*, a.manifest_label, sb.created_at
+            FROM (${groups.join(" UNION ALL ")}) AS c
+            CROSS JOIN soft_bindings AS sb CROSS JOIN assets AS a
+           WHERE sb.publication_id = c.publication_id AND sb.algorithm = 'pdq' AND a.id = sb.asset_id AND a.publication_id = sb.publication_id`;
+})();
+
+/** A publication found by one of its windows (pdq_regions): `region` names the window (PDQ_REGIONS). */
+export interface RegionMatch extends IndexedMatch {
+  region: number;
+}
+
+/** The 32-byte hash of a pdq_regions row's band columns. */
+function regionBits(row: Record<string, unknown>): Uint8Array {
+  const bits = new Uint8Array(2 * BANDS);
+  for (let b = 0; b < BANDS; b++) {
+    const v = Number(row[`b${b}`]);
+    bits[2 * b] = (v >> 8) & 0xff;
+    bits[2 * b + 1] = v & 0xff;
+  }
+  return bits;
 }
 
 /**
@@ -318,6 +378,8 @@ export async function indexMatches(
     exact: ExactQuery[];
     pdq?: PdqQuery | null;
     video?: VideoQuery | null;
+    /** The query's whole-image hash against the published windows (pdq_regions), within PDQ_REGION_MATCH_DISTANCE. */
+    pdqRegions?: PdqQuery | null;
     chromaprint?: ChromaprintQuery | null;
     also?: D1PreparedStatement[];
   },
@@ -326,6 +388,7 @@ export async function indexMatches(
   exact: IndexedMatch[][];
   pdq: IndexedMatch[];
   video: VideoCandidate[];
+  pdqRegions: RegionMatch[];
   chromaprint: ChromaprintCandidate[];
   also: D1Result[];
 }> {
@@ -370,10 +433,17 @@ export async function indexMatches(
         )
         .bind(videoProbeJson(video.frames), ...probedFilter.binds),
     );
+  const regions = queries.pdqRegions;
+  const regionsAt = statements.length;
+  if (regions)
+    statements.push(
+      db.prepare(`${PDQ_REGION_CANDIDATES_SQL}${probedFilter.sql}`).bind(...pdqProbeBinds(regions.bits), ...probedFilter.binds),
+    );
   // Chromaprint: the publications whose indexed frames agree with the query's at one shift, most votes first (ties:
   // the earliest publication), with their frames for the caller's confirmation. Probe values indexed more than
   // CHROMAPRINT_VALUE_POSTINGS times are left out (counted with a bounded read each), so the work is bounded per probe.
   const chromaprint = queries.chromaprint;
+  const chromaprintAt = statements.length;
   if (chromaprint)
     statements.push(
       db
@@ -394,14 +464,14 @@ export async function indexMatches(
   // Other reads of the caller ride in the same batch (one round trip), after the lookups, answered as they come.
   const also = queries.also ?? [];
   const all = [...statements, ...also];
-  if (all.length === 0) return { exact: [], pdq: [], video: [], chromaprint: [], also: [] };
+  if (all.length === 0) return { exact: [], pdq: [], pdqRegions: [], video: [], chromaprint: [], also: [] };
   const answered = all.length === 1 ? [await all[0]!.all<MatchRow>()] : await db.batch<MatchRow>(all);
   const results = answered.slice(0, statements.length);
   const alsoResults = answered.slice(statements.length) as D1Result[];
   const candidates: ChromaprintCandidate[] = [];
   if (chromaprint) {
     type CandidateRow = { publication_id: string; shift: number; votes: number; bits: string; manifest_label: string | null };
-    const rows = (results[results.length - 1]?.results ?? []) as unknown as CandidateRow[];
+    const rows = (results[chromaprintAt]?.results ?? []) as unknown as CandidateRow[];
     for (const row of rows) {
       // A publication's best shift only (its rows come most votes first).
       if (candidates.some((c) => c.publication_id === row.publication_id)) continue;
@@ -443,7 +513,8 @@ export async function indexMatches(
       distance: 0,
     })),
   );
-  if (!pdq) return { exact, pdq: [], video: videos, chromaprint: candidates, also: alsoResults };
+  const regionMatches = regions ? nearestRegions(regions, (results[regionsAt]?.results ?? []) as unknown as Record<string, unknown>[]) : [];
+  if (!pdq) return { exact, pdq: [], pdqRegions: regionMatches, video: videos, chromaprint: candidates, also: alsoResults };
   const maxDistance = Math.min(pdq.maxDistance ?? PDQ_MATCH_DISTANCE, PDQ_MATCH_DISTANCE);
   const found: (IndexedMatch & { created_at: number })[] = [];
   for (const row of results[queries.exact.length]?.results ?? []) {
@@ -462,9 +533,39 @@ export async function indexMatches(
     exact,
     pdq: found.slice(0, boundedLimit(pdq.limit)).map(({ created_at: _, ...match }) => match),
     video: videos,
+    pdqRegions: regionMatches,
     chromaprint: candidates,
     also: alsoResults,
   };
+}
+
+/**
+ * The publications with a window within PDQ_REGION_MATCH_DISTANCE of the query (each by its nearest window), nearest
+ * first (ties: earliest publication, then lowest region), at most `limit`.
+ */
+function nearestRegions(query: PdqQuery, rows: Record<string, unknown>[]): RegionMatch[] {
+  const maxDistance = Math.min(query.maxDistance ?? PDQ_REGION_MATCH_DISTANCE, PDQ_REGION_MATCH_DISTANCE);
+  const best = new Map<string, RegionMatch & { created_at: number }>();
+  for (const row of rows) {
+    const distance = hamming(query.bits, regionBits(row));
+    if (distance > maxDistance) continue;
+    const id = String(row.publication_id);
+    const region = Number(row.region);
+    const seen = best.get(id);
+    if (seen && (seen.distance < distance || (seen.distance === distance && seen.region < region))) continue;
+    best.set(id, {
+      publication_id: id,
+      algorithm: "pdq",
+      manifest_label: (row.manifest_label as string | null) ?? null,
+      distance,
+      region,
+      created_at: Number(row.created_at),
+    });
+  }
+  return [...best.values()]
+    .sort((a, b) => a.distance - b.distance || a.created_at - b.created_at || (a.publication_id < b.publication_id ? -1 : 1))
+    .slice(0, boundedLimit(query.limit))
+    .map(({ created_at: _, ...match }) => match);
 }
 
 /**

@@ -7,7 +7,15 @@ import { activeManifestSignature, signerCredentials } from "../media/c2pa/jumbf-
 import { type ManifestClaims, type SignerSummary, verifyManifest } from "../media/c2pa/verifier";
 import type { AudioServices, ImageServices } from "../media/types";
 import { hex } from "../platform/bytes";
-import { type ExactQuery, type IndexedMatch, indexMatches, PDQ_MATCH_DISTANCE, PDQ_MIN_QUALITY } from "../soft-bindings/repo";
+import {
+  type ExactQuery,
+  type IndexedMatch,
+  indexMatches,
+  PDQ_MATCH_DISTANCE,
+  PDQ_MIN_QUALITY,
+  PDQ_REGION_MATCH_DISTANCE,
+  type RegionMatch,
+} from "../soft-bindings/repo";
 import { type VerifiedCapture, verifiedCapture } from "./capture";
 import { type VerifiedCreator, verifiedCreator } from "./creator";
 import { publishedAtOf } from "./repo";
@@ -169,7 +177,9 @@ async function durableFacts(
   const exact: ExactQuery[] = [];
   if (payload) exact.push({ algorithm: SVC_IMAGE_WATERMARK, bitsHex: hex(payload), limit: 1 });
   if (isccBits) exact.push({ algorithm: "iscc-image", bitsHex: hex(isccBits), limit: FINGERPRINT_CANDIDATES });
-  const found = await indexMatches(env.DB, { exact, pdq: pdqBits ? { bits: pdqBits, limit: FINGERPRINT_CANDIDATES } : null, also });
+  // The same hash is also looked up among the published windows (pdq_regions): a copy cropped to one of them.
+  const pdqQuery = pdqBits ? { bits: pdqBits, limit: FINGERPRINT_CANDIDATES } : null;
+  const found = await indexMatches(env.DB, { exact, pdq: pdqQuery, pdqRegions: pdqQuery, also });
   answered(found.also);
 
   let watermark: DurableFacts["watermark"] = null;
@@ -215,6 +225,8 @@ async function durableFacts(
           score: Math.round((1 - row.distance / (PDQ_MATCH_DISTANCE + 1)) * 1000) / 1000,
         }),
       );
+      // A window answers only when no whole image did (a crop is farther from its original's whole-image hash).
+      if (candidates.length === 0) candidates.push(...found.pdqRegions.map(regionCandidate));
       fingerprint = { match: candidates[0] ?? null, candidates };
     } else if (pdqComputed.status === "computed") {
       warnings.push(
@@ -224,6 +236,18 @@ async function durableFacts(
     } else warnings.push(`The pdq fingerprint could not be computed: ${pdqComputed.message}`);
   }
   return { watermark, fingerprint };
+}
+
+/** A publication found by one of its windows: a PDQ match, scored by the window's distance (PDQ_REGION_MATCH_DISTANCE). */
+function regionCandidate(row: RegionMatch): SoftBindingMatch {
+  return {
+    kind: "fingerprint",
+    algorithm: "pdq",
+    publication_id: row.publication_id,
+    manifest_id: row.manifest_label,
+    distance: row.distance,
+    score: Math.round((1 - row.distance / (PDQ_REGION_MATCH_DISTANCE + 1)) * 1000) / 1000,
+  };
 }
 
 /** Whether the manifest store is in a sealed batch of our transparency log (null: not computed, with a warning). */

@@ -286,6 +286,10 @@ export async function purgeAssetRows(
       "DELETE FROM pdq_bands WHERE publication_id IN (SELECT publication_id FROM soft_bindings WHERE tenant_id = ?1 AND asset_id = ?2)",
     ],
     [
+      "pdq_regions",
+      "DELETE FROM pdq_regions WHERE publication_id IN (SELECT publication_id FROM soft_bindings WHERE tenant_id = ?1 AND asset_id = ?2)",
+    ],
+    [
       "chromaprint_frames",
       "DELETE FROM chromaprint_frames WHERE publication_id IN (SELECT publication_id FROM soft_bindings WHERE tenant_id = ?1 AND asset_id = ?2)",
     ],

@@ -49,7 +49,7 @@ export const DeletionSchema = z
     ).nullable(),
     removed: z.record(z.string(), z.number().int().min(0)).openapi({
       description:
-        "What was removed so far, counted per kind: `assets`, `objects` (object records), `stored_objects` (stored bytes: originals, outputs, previews, sidecars, intermediate files), `uploads`, `jobs`, `job_steps`, `receipts`, `verifications`, `verification_reports`, `verification_shares`, `verification_requests`, `soft_bindings`, `pdq_bands`, `chromaprint_frames` and `video_frames` (the watermark and fingerprint recovery index), `webhook_events`, `webhook_deliveries`, `webhook_attempts`, `capture_admissions`; for an account also `api_keys_revoked`, `creators_erased`, `webhook_endpoints`, `capture_identities`, and the other records of the account.",
+        "What was removed so far, counted per kind: `assets`, `objects` (object records), `stored_objects` (stored bytes: originals, outputs, previews, sidecars, intermediate files), `uploads`, `jobs`, `job_steps`, `receipts`, `verifications`, `verification_reports`, `verification_shares`, `verification_requests`, `soft_bindings`, `pdq_bands`, `pdq_regions`, `chromaprint_frames` and `video_frames` (the watermark and fingerprint recovery index), `webhook_events`, `webhook_deliveries`, `webhook_attempts`, `capture_admissions`; for an account also `api_keys_revoked`, `creators_erased`, `webhook_endpoints`, `capture_identities`, and the other records of the account.",
       example: { assets: 1, stored_objects: 4, jobs: 1, receipts: 1, soft_bindings: 2, pdq_bands: 16 },
     }),
     retained: z

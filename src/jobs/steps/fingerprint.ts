@@ -1,6 +1,8 @@
 import type { Bindings } from "../../env";
-import type { ImageServices } from "../../media/types";
+import { PdqFingerprinter, pdqRegionHashes } from "../../media/fingerprint";
+import type { ImageServices, RgbaImage } from "../../media/types";
 import { hex } from "../../platform/bytes";
+import { PDQ_MIN_QUALITY } from "../../soft-bindings/repo";
 import { type VerifyPixels, verifyPixels } from "../../verifications/verify-pixels";
 import type { AdmittedRequest } from "../admission";
 import type { FingerprintOutput, WatermarkOutput } from "../outputs";
@@ -38,6 +40,7 @@ export async function decodePublished(
  */
 export function fingerprintStep(image: ImageServices, admitted: AdmittedRequest, pixels: VerifyPixels): FingerprintOutput {
   const fingerprints: FingerprintOutput["fingerprints"] = [];
+  let regions: FingerprintOutput["pdq_regions"];
   for (const algorithm of admitted.fingerprint_algorithms) {
     const fingerprinter = image.fingerprinters.get(algorithm);
     if (!fingerprinter)
@@ -46,6 +49,21 @@ export function fingerprintStep(image: ImageServices, admitted: AdmittedRequest,
     const result = fingerprinter.compute(input);
     if (result.status !== "computed") throw new StepFailure("svc.jobs.fingerprint_failed", result.message);
     fingerprints.push({ algorithm, value: result.value, bits: hex(result.bits), quality: result.quality });
+    if (algorithm === "pdq" && fingerprinter instanceof PdqFingerprinter && (result.quality ?? 0) >= PDQ_MIN_QUALITY)
+      regions = pdqRegions(fingerprinter, input);
   }
-  return { fingerprints };
+  return regions ? { fingerprints, pdq_regions: regions } : { fingerprints };
+}
+
+/**
+ * The windows of the image PDQ read that are worth indexing (quality at least PDQ_MIN_QUALITY, as the whole image:
+ * a flat corner says nothing about which image it is). Index-only: a window that cannot be computed leaves the
+ * publication with fewer windows (its whole-image hash is indexed as before), never a failed job.
+ */
+function pdqRegions(pdq: PdqFingerprinter, input: RgbaImage): FingerprintOutput["pdq_regions"] {
+  const computed = pdqRegionHashes(pdq, input);
+  if (computed.status !== "computed") return undefined;
+  return computed.regions
+    .filter((r) => r.quality >= PDQ_MIN_QUALITY)
+    .map((r) => ({ region: r.region, bits: hex(r.bits), quality: r.quality }));
 }

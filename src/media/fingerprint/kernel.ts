@@ -286,6 +286,44 @@ export class PdqFingerprinter implements Fingerprinter {
     }
   }
 
+  /**
+   * PDQ of the `w` x `h` window at (`x`, `y`) of `image`, as `compute` of a copy of that window would give, without
+   * the copy: the window's rows are streamed into the kernel (whole rows per chunk). Windows wider than the kernel's
+   * row limit fail.
+   */
+  computeWindow(image: RgbaImage, x: number, y: number, w: number, h: number): FingerprintResult {
+    try {
+      const bad = checkImage(image);
+      if (bad) return failed(`pdq: ${bad}`);
+      const { width, height, data } = image;
+      if (![x, y, w, h].every(Number.isSafeInteger) || x < 0 || y < 0 || w <= 0 || h <= 0 || x + w > width || y + h > height)
+        return failed(`pdq: window ${w}x${h} at ${x},${y} is not inside the ${width}x${height} image`);
+      if (w > PDQ_MAX_ROW) return failed("pdq: window too wide");
+      const k = this.#kernel;
+      const e = k.exports;
+      const rowBytes = w * 4;
+      const perChunk = Math.max(1, Math.floor(CHUNK_BYTES / rowBytes));
+      const staging = e.pdqBegin(w, h, perChunk * rowBytes, 0) >>> 0;
+      if (!staging) return failed("pdq: fingerprint kernel out of memory");
+      for (let r0 = 0; r0 < h; r0 += perChunk) {
+        const r1 = Math.min(h, r0 + perChunk);
+        const mem = k.bytes();
+        for (let r = r0; r < r1; r++) {
+          const at = ((y + r) * width + x) * 4;
+          mem.set(data.subarray(at, at + rowBytes), staging + (r - r0) * rowBytes);
+        }
+        e.pdqPush((r1 - r0) * rowBytes);
+      }
+      const quality = e.pdqFinish();
+      if (quality < 0) return failed("pdq: kernel did not receive every pixel");
+      const at = k.address(e.PDQ_HASH);
+      const bits = k.bytes().slice(at, at + 32);
+      return { status: "computed", algorithm: this.algorithm, value: pdqHex(bits), bits, quality };
+    } catch (err) {
+      return failed(`pdq: ${errorMessage(err)}`);
+    }
+  }
+
   /** A very wide image goes in transposed: each column as one kernel row. */
   #pushColumns(image: RgbaImage): void {
     const { width, height, data } = image;

@@ -1,0 +1,101 @@
+import type { RgbaImage } from "../types";
+import type { PdqFingerprinter } from "./kernel";
+
+/*
+ * PDQ of fixed sub-windows of a published image, so a copy cropped to one of those windows is still found.
+ *
+ * PDQ is a global hash: moving the frame by 1 % of a side changes about 30 of its 256 bits, by 2 % about 60
+ * (bench/fingerprint-recall.mjs), so a cropped copy's hash is far from the original's. A copy whose frame is one of
+ * the windows below (within about half a percent of a side) hashes like that window of the original, so publication
+ * indexes each window's hash beside the whole image's, and a verification looks its whole-image hash up in both.
+ * Crops at other offsets or scales are not found this way (the bench's "random offset" rows say how often).
+ *
+ * Invariant: a region's id names the same window forever (ids are stored in the index, pdq_regions.region); new
+ * windows take new ids.
+ */
+
+/** One window, as fractions of the image's width and height: [x0, x1) x [y0, y1). */
+export interface PdqRegion {
+  id: number;
+  x0: number;
+  y0: number;
+  x1: number;
+  y1: number;
+}
+
+/** The windows of crops people make: a corner or the centre kept at 90 % and 80 % per side, or one border cut. */
+export const PDQ_REGIONS: readonly PdqRegion[] = (() => {
+  const out: PdqRegion[] = [];
+  for (const keep of [0.9, 0.8]) {
+    const m = 1 - keep;
+    // four corners, then the centre
+    for (const [x0, y0] of [
+      [0, 0],
+      [m, 0],
+      [0, m],
+      [m, m],
+      [m / 2, m / 2],
+    ] as const)
+      out.push({ id: out.length, x0, y0, x1: x0 + keep, y1: y0 + keep });
+  }
+  for (const keep of [0.9, 0.8]) {
+    const m = 1 - keep;
+    // one border cut: left, right, top, bottom
+    for (const [x0, y0, x1, y1] of [
+      [m, 0, 1, 1],
+      [0, 0, keep, 1],
+      [0, m, 1, 1],
+      [0, 0, 1, keep],
+    ] as const)
+      out.push({ id: out.length, x0, y0, x1, y1 });
+  }
+  return out;
+})();
+
+/**
+ * Region hashes are computed only on images up to this many pixels (PDQ's input: the verification plane, which is
+ * at most ~1.8 MP for an opaque image): each window costs about a whole-image PDQ, so a large transparent image
+ * (read at full size) would cost seconds. Such images keep their whole-image hash only.
+ */
+export const PDQ_REGION_MAX_PIXELS = 1 << 21;
+
+/** The pixel window of `region` in a width x height image (edges rounded to whole pixels). */
+export function regionWindow(region: PdqRegion, width: number, height: number): { x: number; y: number; w: number; h: number } {
+  const x = Math.round(region.x0 * width);
+  const y = Math.round(region.y0 * height);
+  return { x, y, w: Math.round(region.x1 * width) - x, h: Math.round(region.y1 * height) - y };
+}
+
+export interface PdqRegionHash {
+  region: number;
+  bits: Uint8Array;
+  quality: number;
+}
+
+export type PdqRegionsResult =
+  | { status: "computed"; regions: PdqRegionHash[] }
+  /** Not computed for a reason that is not a fault: the image is too large or too small for windows. */
+  | { status: "skipped"; message: string }
+  | { status: "failed"; message: string };
+
+/**
+ * The PDQ hash (and quality) of every window of PDQ_REGIONS in `image`, in region order. The caller decides which
+ * are worth indexing (quality). Never throws.
+ */
+export function pdqRegionHashes(pdq: PdqFingerprinter, image: RgbaImage): PdqRegionsResult {
+  const { width, height } = image ?? { width: 0, height: 0 };
+  if (!Number.isSafeInteger(width) || !Number.isSafeInteger(height) || width <= 0 || height <= 0)
+    return { status: "failed", message: "pdq regions: invalid image" };
+  if (width * height > PDQ_REGION_MAX_PIXELS)
+    return { status: "skipped", message: `pdq regions: ${width}x${height} is over ${PDQ_REGION_MAX_PIXELS} pixels` };
+  // PDQ needs 5 px a side (else a zero hash of quality 0); the smallest window is 0.8 of a side: 32 px and up.
+  if (Math.min(width, height) < 40) return { status: "skipped", message: `pdq regions: ${width}x${height} is too small for windows` };
+  const regions: PdqRegionHash[] = [];
+  for (const region of PDQ_REGIONS) {
+    const { x, y, w, h } = regionWindow(region, width, height);
+    const r = pdq.computeWindow(image, x, y, w, h);
+    if (r.status !== "computed") return { status: "failed", message: r.message };
+    regions.push({ region: region.id, bits: r.bits, quality: r.quality ?? 0 });
+  }
+  return { status: "computed", regions };
+}

@@ -1,0 +1,116 @@
+/**
+ * PDQ of fixed windows (src/media/fingerprint/regions.ts): computeWindow equals PDQ of a copy of the window, bit for
+ * bit; a copy cropped to a window's frame hashes close to that window (not to the whole image); flat windows report
+ * a low quality (publication indexes only windows of quality >= 50: a flat corner cannot match everything); bad
+ * input gets a status, never a throw.
+ */
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import {
+  hammingDistance,
+  PDQ_REGION_MAX_PIXELS,
+  PDQ_REGIONS,
+  PdqFingerprinter,
+  pdqRegionHashes,
+  regionWindow,
+} from "../../../src/media/fingerprint";
+import type { RgbaImage } from "../../../src/media/types";
+import { PDQ_MIN_QUALITY, PDQ_REGION_MATCH_DISTANCE } from "../../../src/soft-bindings/repo";
+
+// the Workers types declare WebAssembly.Module abstract; Node has the constructor
+const module = new (WebAssembly.Module as unknown as new (b: Uint8Array) => WebAssembly.Module)(
+  readFileSync(join(import.meta.dirname, "../../../wasm/build/fingerprint.wasm")),
+);
+const pdq = new PdqFingerprinter(module);
+
+/** Smooth blobs plus grain: photo-like texture PDQ rates well (deterministic). */
+function scene(width: number, height: number, seed: number): RgbaImage {
+  const data = new Uint8Array(width * height * 4);
+  let s = seed >>> 0;
+  const rnd = () => ((s = (Math.imul(s, 1664525) + 1013904223) >>> 0) >>> 8) / 16777216;
+  const blobs = Array.from({ length: 24 }, () => ({ x: rnd() * width, y: rnd() * height, r: 20 + rnd() * 120, v: rnd() * 255 }));
+  for (let y = 0; y < height; y++)
+    for (let x = 0; x < width; x++) {
+      let v = 60;
+      for (const b of blobs) if ((x - b.x) ** 2 + (y - b.y) ** 2 < b.r * b.r) v = (v + b.v) / 2;
+      const i = (y * width + x) * 4;
+      data[i] = Math.min(255, v + rnd() * 12);
+      data[i + 1] = Math.min(255, v * 0.8 + rnd() * 12);
+      data[i + 2] = Math.min(255, 255 - v + rnd() * 12);
+      data[i + 3] = 255;
+    }
+  return { width, height, data };
+}
+
+function crop(image: RgbaImage, x: number, y: number, w: number, h: number): RgbaImage {
+  const data = new Uint8Array(w * h * 4);
+  for (let r = 0; r < h; r++)
+    data.set(image.data.subarray(((y + r) * image.width + x) * 4, ((y + r) * image.width + x + w) * 4), r * w * 4);
+  return { width: w, height: h, data };
+}
+
+describe("PDQ regions", () => {
+  it("computeWindow is PDQ of the window's copy, bit for bit, for every region", () => {
+    const image = scene(523, 389, 7);
+    for (const region of PDQ_REGIONS) {
+      const { x, y, w, h } = regionWindow(region, image.width, image.height);
+      const windowed = pdq.computeWindow(image, x, y, w, h);
+      const copied = pdq.compute(crop(image, x, y, w, h));
+      expect(windowed.status === "computed" && copied.status === "computed").toBe(true);
+      if (windowed.status !== "computed" || copied.status !== "computed") continue;
+      expect(windowed.value, `region ${region.id}`).toBe(copied.value);
+      expect(windowed.quality).toBe(copied.quality);
+    }
+  });
+
+  it("region ids are stable: 18 windows, corners and centre at 90 % and 80 %, then one border cut", () => {
+    expect(PDQ_REGIONS.map((r) => r.id)).toEqual(Array.from({ length: 18 }, (_, i) => i));
+    expect(PDQ_REGIONS[0]).toEqual({ id: 0, x0: 0, y0: 0, x1: 0.9, y1: 0.9 });
+    expect(PDQ_REGIONS[4]!.x0).toBeCloseTo(0.05);
+    expect(PDQ_REGIONS[9]!.x1).toBeCloseTo(0.9);
+    expect(PDQ_REGIONS[10]).toMatchObject({ x0: expect.closeTo(0.1), y0: 0, x1: 1, y1: 1 });
+    for (const r of PDQ_REGIONS) expect(r.x0 >= 0 && r.y0 >= 0 && r.x1 <= 1 + 1e-9 && r.y1 <= 1 + 1e-9).toBe(true);
+  });
+
+  it("a copy cropped 10 % and 20 % from a corner is within the match distance of its window, not of the whole image", () => {
+    const image = scene(640, 480, 11);
+    const whole = pdq.compute(image);
+    const regions = pdqRegionHashes(pdq, image);
+    if (whole.status !== "computed" || regions.status !== "computed") throw new Error("not computed");
+    for (const [keep, id] of [
+      [0.9, 3],
+      [0.8, 8],
+    ] as const) {
+      const x = Math.round((1 - keep) * 640);
+      const y = Math.round((1 - keep) * 480);
+      const copy = pdq.compute(crop(image, x, y, 640 - x, 480 - y));
+      if (copy.status !== "computed") throw new Error("copy");
+      expect(hammingDistance(copy.bits, whole.bits)).toBeGreaterThan(PDQ_REGION_MATCH_DISTANCE);
+      const window = regions.regions.find((r) => r.region === id)!;
+      expect(hammingDistance(copy.bits, window.bits)).toBeLessThanOrEqual(8);
+    }
+  });
+
+  it("flat windows have low quality, so publication does not index them (a flat query cannot match everything)", () => {
+    const flat: RgbaImage = { width: 600, height: 400, data: new Uint8Array(600 * 400 * 4).fill(128) };
+    const regions = pdqRegionHashes(pdq, flat);
+    expect(regions.status).toBe("computed");
+    if (regions.status === "computed") for (const r of regions.regions) expect(r.quality).toBeLessThan(PDQ_MIN_QUALITY);
+  });
+
+  it("bad input gets a status, never a throw; large images are skipped, windows outside the image refused", () => {
+    const tiny: RgbaImage = { width: 30, height: 30, data: new Uint8Array(30 * 30 * 4) };
+    expect(pdqRegionHashes(pdq, tiny).status).toBe("skipped");
+    const side = Math.ceil(Math.sqrt(PDQ_REGION_MAX_PIXELS)) + 1;
+    expect(pdqRegionHashes(pdq, { width: side, height: side, data: new Uint8Array(0) }).status).toBe("skipped");
+    expect(pdqRegionHashes(pdq, { width: -1, height: 5, data: new Uint8Array(0) }).status).toBe("failed");
+    expect(pdqRegionHashes(pdq, null as unknown as RgbaImage).status).toBe("failed");
+    expect(pdqRegionHashes(pdq, { width: 100, height: 100, data: new Uint8Array(10) }).status).toBe("failed");
+    const image = scene(100, 80, 1);
+    expect(pdq.computeWindow(image, 50, 0, 51, 80).status).toBe("failed");
+    expect(pdq.computeWindow(image, 0, 0, 0, 80).status).toBe("failed");
+    expect(pdq.computeWindow(image, 0.5, 0, 10, 10).status).toBe("failed");
+    expect(pdq.computeWindow(image, 0, 0, 100, 80)).toEqual(pdq.compute(image));
+  });
+});
