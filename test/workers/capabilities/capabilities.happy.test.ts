@@ -63,7 +63,18 @@ describe("capabilities and catalogs", () => {
     expect(audioMark.availability).toMatchObject({ available: true });
     // #20: signing with fingerprints also covers the audio the decoders read and the manifest embeds into (WAV, MP3;
     // FLAC is signed on the structural lane, AAC has no decoder here).
-    expect([...recipes.rcp_system_sign.active.supported_media_types].sort()).toEqual(["audio/mpeg", "audio/wav", ...decodedImages]);
+    // #20: and MP4 video, fingerprinted by the media Worker behind the VIDEO binding (vPDQ, TMK+PDQF; MOV is signed on
+    // the structural lane, so no fingerprinting recipe takes it, though verification reads it).
+    expect([...recipes.rcp_system_sign.active.supported_media_types].sort()).toEqual([
+      "audio/mpeg",
+      "audio/wav",
+      ...decodedImages,
+      "video/mp4",
+    ]);
+    for (const name of ["tmk-pdqf", "vpdq"]) {
+      const video = body.fingerprint_algorithms.find((a: { algorithm: string }) => a.algorithm === name);
+      expect(video.availability, name).toMatchObject({ available: true });
+    }
     for (const name of ["chromaprint", "iscc-audio"]) {
       const audio = body.fingerprint_algorithms.find((a: { algorithm: string }) => a.algorithm === name);
       expect(audio.availability, name).toMatchObject({ available: true });

@@ -368,7 +368,13 @@ describe("express take at admission (#19)", () => {
       database(env.DB),
       registryFor(testEnv),
       tenant.tenantId,
-      { asset_id: assetId, recipe_id: "rcp_system_express_watermark_then_sign", mode: "express" },
+      // The fingerprint set of admittedExpress(), whose run this one is compared with below.
+      {
+        asset_id: assetId,
+        recipe_id: "rcp_system_express_watermark_then_sign",
+        mode: "express",
+        fingerprint_algorithms: ["iscc-image", "pdq"],
+      },
       { takeForRun: { leaseMs: JOB_LEASE_MS } },
     );
     if (result.status !== "admitted") throw new Error(result.status);

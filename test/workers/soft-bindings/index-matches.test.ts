@@ -86,7 +86,7 @@ describe("indexMatches: several lookups in one round trip", () => {
       expect(together.pdq.length).toBeGreaterThan(0);
     }
     const none = await indexMatches(db, { exact: [] });
-    expect(none).toEqual({ exact: [], pdq: [], pdqRegions: [], chromaprint: [], also: [] });
+    expect(none).toEqual({ exact: [], pdq: [], pdqRegions: [], video: [], chromaprint: [], also: [] });
   });
 });
 
