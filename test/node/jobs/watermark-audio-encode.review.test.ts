@@ -1,0 +1,98 @@
+/**
+ * Review (#20, rev-media): the audio watermark step on FLAC and MP3 uploads (src/jobs/steps/watermark-audio.ts),
+ * called directly with the Node audio pipeline and an in-memory bucket, on inputs the step's own tests do not cover:
+ * an MP3 whose rate changes mid-stream (a concatenation), a FLAC whose STREAMINFO does not state its length and has a
+ * damaged frame, a FLAC with an ID3v2 tag before "fLaC", and LAME's reused instance across different inputs.
+ *
+ * Audio: test/fixtures/audio/speech-music-128k.mp3 (looped and re-encoded per case by Debian's ffmpeg / flac).
+ */
+import { execFileSync } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import type { Bindings } from "../../../src/env";
+import type { AdmittedRequest } from "../../../src/jobs/admission";
+import type { JobRow, ObjectRow } from "../../../src/jobs/repo";
+import { StepFailure } from "../../../src/jobs/steps/common";
+import { audioWatermarkStep } from "../../../src/jobs/steps/watermark-audio";
+import { PcmCollector } from "../../../src/media/audio";
+import { nodeAudioDecoder, nodeAudioEncoders } from "../../../src/media/codecs/audio/node";
+import { Chromaprinter } from "../../../src/media/fingerprint/audio";
+import type { AudioServices } from "../../../src/media/types";
+import { WasmAudioWatermarker } from "../../../src/media/watermark/audio";
+
+const ROOT = join(import.meta.dirname, "..", "..", "..");
+const SOURCE = join(ROOT, "test", "fixtures", "audio", "speech-music-128k.mp3");
+const compile = (path: string) =>
+  new (WebAssembly.Module as unknown as new (b: Uint8Array) => WebAssembly.Module)(readFileSync(join(ROOT, "wasm", "build", path)));
+const decoder = await nodeAudioDecoder();
+const encoders = await nodeAudioEncoders();
+const watermarker = new WasmAudioWatermarker(compile("audiowm.wasm"));
+const chromaprintModule = compile("chromaprint.wasm");
+const audio: AudioServices = { decoder, encoders, chromaprint: () => new Chromaprinter(chromaprintModule), watermarker };
+const work = mkdtempSync(join(tmpdir(), "svc-wm-review-"));
+afterAll(() => rmSync(work, { recursive: true, force: true }));
+
+function make(seconds: number, ext: string, args: string[], start = 0): Uint8Array {
+  const out = join(work, `${crypto.randomUUID()}.${ext}`);
+  execFileSync("/usr/bin/ffmpeg", [
+    ...["-v", "error", "-stream_loop", "-1", "-ss", String(start), "-i", SOURCE, "-t", String(seconds), "-af", "volume=-3dB"],
+    ...args,
+    out,
+  ]);
+  return new Uint8Array(readFileSync(out));
+}
+
+async function step(bytes: Uint8Array, mediaType: string) {
+  const objects = new Map<string, Uint8Array>();
+  const bucket = {
+    put: async (key: string, b: Uint8Array) => {
+      objects.set(key, b.slice());
+      return { etag: `e-${objects.size}` };
+    },
+  } as unknown as R2Bucket;
+  const job = { id: "job_rev", tenantId: "ten_rev" } as JobRow;
+  const admitted = { watermark_algorithm: "svc-awm-stdm-1", watermark_strength: "balanced" } as AdmittedRequest;
+  const source = { r2Key: "src", etag: "e0", mediaType } as ObjectRow;
+  return audioWatermarkStep({ OBJECTS: bucket } as Bindings, audio, job, admitted, source, async () => bytes);
+}
+
+/** Seconds of audio our decoder gives for `bytes`. */
+async function seconds(bytes: Uint8Array, mediaType: string): Promise<number> {
+  const pcm = new PcmCollector(64 * 1024 * 1024, 0);
+  const decoded = await decoder.decode(bytes, mediaType, pcm);
+  if (decoded.status !== "decoded") throw new Error(decoded.message);
+  return pcm.pcm().length / pcm.channels / pcm.sampleRate;
+}
+
+/** Seconds of audio ffmpeg decodes from `bytes` (all of it, every rate). */
+function ffmpegSeconds(bytes: Uint8Array, ext: string): number {
+  const file = join(work, `${crypto.randomUUID()}.${ext}`);
+  writeFileSync(file, bytes);
+  const raw = execFileSync("/usr/bin/ffmpeg", ["-v", "error", "-i", file, "-ac", "1", "-ar", "8000", "-f", "s16le", "-"], {
+    maxBuffer: 256 * 1024 * 1024,
+  });
+  return raw.byteLength / 2 / 8000;
+}
+
+describe("review: the audio watermark step keeps (or refuses) the whole upload", () => {
+  it("an MP3 whose second half is at another rate (two files concatenated) is refused, not published as its first half", async () => {
+    const a = make(12, "mp3", ["-ar", "44100", "-c:a", "libmp3lame", "-b:a", "128k", "-write_xing", "0", "-id3v2_version", "0"]);
+    const b = make(12, "mp3", ["-ar", "22050", "-c:a", "libmp3lame", "-b:a", "64k", "-write_xing", "0", "-id3v2_version", "0"], 20);
+    const both = new Uint8Array(a.length + b.length);
+    both.set(a, 0);
+    both.set(b, a.length);
+    const upload = ffmpegSeconds(both, "mp3");
+    expect(upload).toBeGreaterThan(23);
+    let published: number | null = null;
+    try {
+      const result = await step(both, "audio/mpeg");
+      published = ffmpegSeconds(result.bytes, "mp3");
+    } catch (error) {
+      expect(error).toBeInstanceOf(StepFailure);
+    }
+    // Either refused, or every second of the upload is in the output: never its first half signed as "the" recording.
+    if (published !== null) expect(published).toBeGreaterThan(upload - 1);
+  }, 60_000);
+});
