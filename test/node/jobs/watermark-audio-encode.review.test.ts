@@ -95,4 +95,43 @@ describe("review: the audio watermark step keeps (or refuses) the whole upload",
     // Either refused, or every second of the upload is in the output: never its first half signed as "the" recording.
     if (published !== null) expect(published).toBeGreaterThan(upload - 1);
   }, 60_000);
+
+  it("a FLAC whose STREAMINFO leaves the length unknown (0, as the format allows) and has a damaged frame is refused, not re-encoded without it", async () => {
+    const flac = make(12, "flac", ["-ar", "44100", "-ac", "2", "-c:a", "flac", "-sample_fmt", "s16"]);
+    const whole = await seconds(flac, "audio/flac");
+    const bytes = flac.slice();
+    // STREAMINFO's total samples (36 bits) to 0, "unknown", as a streaming encoder writes it; its MD5 to 0, "unset".
+    const body = 8;
+    bytes[body + 13] = bytes[body + 13]! & 0xf0;
+    bytes.fill(0, body + 14, body + 18);
+    bytes.fill(0, body + 18, body + 34);
+    // A burst of damage in the middle of the audio (no 0xff: no false sync codes).
+    const middle = Math.floor(bytes.length / 2);
+    bytes.fill(0x55, middle, middle + 64);
+    const kept = await seconds(bytes, "audio/flac");
+    expect(kept).toBeLessThan(whole - 0.05); // the decoder drops the damaged frame
+    let published: number | null = null;
+    try {
+      published = await seconds((await step(bytes, "audio/flac")).bytes, "audio/flac");
+    } catch (error) {
+      expect(error).toBeInstanceOf(StepFailure);
+    }
+    // The step's own rule (markFlac): a damaged frame must not be skipped and the rest published as the upload's audio.
+    if (published !== null) expect(published).toBeGreaterThanOrEqual(whole);
+  }, 60_000);
+
+  it("a FLAC with an ID3v2 tag before fLaC: the output keeps it and is a valid FLAC for flac -t and ffmpeg", async () => {
+    const flac = make(10, "flac", ["-ar", "44100", "-ac", "2", "-c:a", "flac", "-sample_fmt", "s16"]);
+    const id3 = new Uint8Array(10 + 20);
+    id3.set([0x49, 0x44, 0x33, 4, 0, 0, 0, 0, 0, 20]);
+    id3.set(new TextEncoder().encode("TIT2"), 10);
+    id3.set([0, 0, 0, 10, 0, 0, 3], 14);
+    id3.set(new TextEncoder().encode("review"), 21);
+    const tagged = new Uint8Array(id3.length + flac.length);
+    tagged.set(id3, 0);
+    tagged.set(flac, id3.length);
+    const result = await step(tagged, "audio/flac");
+    expect(Array.from(result.bytes.subarray(0, id3.length))).toEqual(Array.from(id3));
+    expect(Math.abs(ffmpegSeconds(result.bytes, "flac") - 10)).toBeLessThan(0.05);
+  }, 60_000);
 });
