@@ -134,4 +134,38 @@ describe("review: the audio watermark step keeps (or refuses) the whole upload",
     expect(Array.from(result.bytes.subarray(0, id3.length))).toEqual(Array.from(id3));
     expect(Math.abs(ffmpegSeconds(result.bytes, "flac") - 10)).toBeLessThan(0.05);
   }, 60_000);
+
+  it("an MP3 that turns from mono to stereo at the same rate: the stereo part's right channel is not dropped", async () => {
+    const mono = make(12, "mp3", ["-ac", "1", "-ar", "44100", "-c:a", "libmp3lame", "-b:a", "128k", "-write_xing", "0", "-id3v2_version", "0"]);
+    // The stereo part carries its sound in the right channel only (left silent).
+    const stereo = make(
+      12,
+      "mp3",
+      ["-af", "pan=stereo|c0=0*c0|c1=c0", "-ar", "44100", "-c:a", "libmp3lame", "-b:a", "128k", "-write_xing", "0", "-id3v2_version", "0"],
+      20,
+    );
+    const both = new Uint8Array(mono.length + stereo.length);
+    both.set(mono, 0);
+    both.set(stereo, mono.length);
+    /** RMS of the mono downmix of seconds [from, to) as ffmpeg decodes `bytes`. */
+    const rms = (bytes: Uint8Array, from: number, to: number) => {
+      const file = join(work, `${crypto.randomUUID()}.mp3`);
+      writeFileSync(file, bytes);
+      const raw = execFileSync("/usr/bin/ffmpeg", ["-v", "error", "-i", file, "-ss", String(from), "-t", String(to - from), "-ac", "1", "-f", "s16le", "-"]);
+      const x = new Int16Array(raw.buffer, raw.byteOffset, raw.byteLength / 2);
+      let sum = 0;
+      for (const v of x) sum += v * v;
+      return Math.sqrt(sum / Math.max(1, x.length));
+    };
+    const uploadLoudness = rms(both, 14, 22);
+    expect(uploadLoudness).toBeGreaterThan(300);
+    let published: Uint8Array | null = null;
+    try {
+      published = (await step(both, "audio/mpeg")).bytes;
+    } catch (error) {
+      expect(error).toBeInstanceOf(StepFailure);
+    }
+    // Either refused, or the second half still sounds: not the silent left channel of it, published as mono.
+    if (published) expect(rms(published, 14, 22)).toBeGreaterThan(uploadLoudness / 4);
+  }, 60_000);
 });
