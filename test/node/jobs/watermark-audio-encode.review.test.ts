@@ -168,4 +168,14 @@ describe("review: the audio watermark step keeps (or refuses) the whole upload",
     // Either refused, or the second half still sounds: not the silent left channel of it, published as mono.
     if (published) expect(rms(published, 14, 22)).toBeGreaterThan(uploadLoudness / 4);
   }, 60_000);
+
+  it("an MP3 whose ID3v2.4 tag is appended at the end (footer '3DI', as the standard allows) keeps it", async () => {
+    const base = make(12, "mp3", ["-c:a", "libmp3lame", "-b:a", "128k", "-id3v2_version", "0", "-write_xing", "0"]);
+    const text = new TextEncoder().encode("review-title");
+    const frame = new Uint8Array([...new TextEncoder().encode("TIT2"), 0, 0, 0, text.length + 1, 0, 0, 3, ...text]);
+    const header = (id: string) => new Uint8Array([...new TextEncoder().encode(id), 4, 0, 0x10, 0, 0, 0, frame.length]);
+    const tagged = new Uint8Array([...base, ...header("ID3"), ...frame, ...header("3DI")]);
+    const result = await step(tagged, "audio/mpeg");
+    expect(Buffer.from(result.bytes).includes(Buffer.from(text))).toBe(true);
+  }, 60_000);
 });
