@@ -10,6 +10,8 @@ import { execFileSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { setFlagsFromString } from "node:v8";
+import { runInNewContext } from "node:vm";
 import { afterAll, describe, expect, it } from "vitest";
 import type { Bindings } from "../../../src/env";
 import type { AdmittedRequest } from "../../../src/jobs/admission";
@@ -22,6 +24,8 @@ import { Chromaprinter } from "../../../src/media/fingerprint/audio";
 import type { AudioServices } from "../../../src/media/types";
 import { WasmAudioWatermarker } from "../../../src/media/watermark/audio";
 
+setFlagsFromString("--expose-gc");
+const gc = runInNewContext("gc") as () => void;
 const ROOT = join(import.meta.dirname, "..", "..", "..");
 const SOURCE = join(ROOT, "test", "fixtures", "audio", "speech-music-128k.mp3");
 const compile = (path: string) =>
@@ -44,7 +48,7 @@ function make(seconds: number, ext: string, args: string[], start = 0): Uint8Arr
   return new Uint8Array(readFileSync(out));
 }
 
-async function step(bytes: Uint8Array, mediaType: string) {
+async function step(bytes: Uint8Array, mediaType: string, services: AudioServices = audio) {
   const objects = new Map<string, Uint8Array>();
   const bucket = {
     put: async (key: string, b: Uint8Array) => {
@@ -55,7 +59,7 @@ async function step(bytes: Uint8Array, mediaType: string) {
   const job = { id: "job_rev", tenantId: "ten_rev" } as JobRow;
   const admitted = { watermark_algorithm: "svc-awm-stdm-1", watermark_strength: "balanced" } as AdmittedRequest;
   const source = { r2Key: "src", etag: "e0", mediaType } as ObjectRow;
-  return audioWatermarkStep({ OBJECTS: bucket } as Bindings, audio, job, admitted, source, async () => bytes);
+  return audioWatermarkStep({ OBJECTS: bucket } as Bindings, services, job, admitted, source, async () => bytes);
 }
 
 /** Seconds of audio our decoder gives for `bytes`. */
@@ -178,4 +182,45 @@ describe("review: the audio watermark step keeps (or refuses) the whole upload",
     const result = await step(tagged, "audio/mpeg");
     expect(Buffer.from(result.bytes).includes(Buffer.from(text))).toBe(true);
   }, 60_000);
+
+  it("a FLAC of 10 s with 3.5 million empty PADDING blocks (14 MiB, under the 16 MiB upload limit) stays within an isolate's 128 MB", async () => {
+    const flac = make(10, "flac", ["-ar", "44100", "-ac", "2", "-c:a", "flac", "-sample_fmt", "s16"]);
+    // After fLaC + STREAMINFO (4 + 38 bytes): N headers of PADDING (type 1), length 0, not last.
+    const at = 4 + 4 + 34;
+    expect(flac[4]! & 0x7f).toBe(0);
+    expect(flac[4]! & 0x80).toBe(0); // ffmpeg writes more blocks after STREAMINFO
+    const n = 3_500_000;
+    const bytes = new Uint8Array(flac.length + 4 * n);
+    bytes.set(flac.subarray(0, at), 0);
+    for (let i = 0; i < n; i++) bytes[at + 4 * i] = 0x01;
+    bytes.set(flac.subarray(at), at + 4 * n);
+    expect(bytes.length).toBeLessThan(16 * 1024 * 1024);
+    let peak = 0;
+    const sample = () => {
+      gc();
+      const m = process.memoryUsage();
+      peak = Math.max(peak, m.heapUsed + m.external);
+    };
+    const watched: AudioServices = {
+      ...audio,
+      watermarker: {
+        algorithm: watermarker.algorithm,
+        minimumSeconds: watermarker.minimumSeconds,
+        embed: (input) => (sample(), watermarker.embed(input)),
+        detect: (input) => (sample(), watermarker.detect(input)),
+      } as AudioServices["watermarker"],
+    };
+    gc();
+    const m0 = process.memoryUsage();
+    const baseline = m0.heapUsed + m0.external;
+    try {
+      await step(bytes, "audio/flac", watched);
+    } catch (error) {
+      expect(error).toBeInstanceOf(StepFailure);
+    }
+    const extra = (peak - baseline) / (1024 * 1024);
+    console.log(`review: FLAC with ${n} metadata blocks: +${extra.toFixed(0)} MiB live`);
+    // The step's own budget for its largest input (watermark-audio-encode.test.ts): 90 MiB over the baseline.
+    expect(extra).toBeLessThan(90);
+  }, 120_000);
 });
