@@ -23,7 +23,7 @@ function check(samples: Int32Array, channels: number, bits: number, rate: number
   execFileSync("flac", ["-t", "-s", file], { stdio: ["ignore", "pipe", "pipe"] });
   const raw = execFileSync("/usr/bin/ffmpeg", ["-v", "error", "-i", file, "-f", "s32le", "-"], { maxBuffer: 1 << 28 });
   const s32 = new Int32Array(raw.buffer, raw.byteOffset, raw.byteLength / 4);
-  const got = Int32Array.from(s32, (v) => v >> (32 - Math.max(bits, 8)) >> Math.max(0, 8 - bits) << 0);
+  const got = Int32Array.from(s32, (v) => ((v >> (32 - Math.max(bits, 8))) >> Math.max(0, 8 - bits)) << 0);
   expect(got.length).toBe(samples.length);
   let first = -1;
   for (let i = 0; i < got.length && first < 0; i++) if (got[i] !== samples[i]) first = i;
@@ -71,16 +71,34 @@ describe("review: FLAC encoder edge signals", () => {
 
   it("fewer than 16 samples, and a stream whose length is 1 past a block", () => {
     const rnd = lcg(2);
-    check(Int32Array.from({ length: 5 * 2 }, () => Math.floor(rnd() * 65536) - 32768), 2, 16, 44_100);
-    check(Int32Array.from({ length: 4097 }, () => Math.floor(rnd() * 200) - 100), 1, 16, 8_000);
+    check(
+      Int32Array.from({ length: 5 * 2 }, () => Math.floor(rnd() * 65536) - 32768),
+      2,
+      16,
+      44_100,
+    );
+    check(
+      Int32Array.from({ length: 4097 }, () => Math.floor(rnd() * 200) - 100),
+      1,
+      16,
+      8_000,
+    );
   });
 
   it("odd layouts: 3, 5 and 7 channels at 12 bits, at a rate with no header code (50 kHz) and at 1 Hz", () => {
     const rnd = lcg(3);
     for (const channels of [3, 5, 7]) {
-      const x = Int32Array.from({ length: 5000 * channels }, (_, i) => Math.round(2000 * Math.sin(i / (7 + channels))) + Math.floor(rnd() * 9) - 4);
+      const x = Int32Array.from(
+        { length: 5000 * channels },
+        (_, i) => Math.round(2000 * Math.sin(i / (7 + channels))) + Math.floor(rnd() * 9) - 4,
+      );
       check(x, channels, 12, 50_000);
     }
-    check(Int32Array.from({ length: 4000 }, () => Math.floor(rnd() * 4096) - 2048), 1, 12, 1);
+    check(
+      Int32Array.from({ length: 4000 }, () => Math.floor(rnd() * 4096) - 2048),
+      1,
+      12,
+      1,
+    );
   });
 });
