@@ -300,8 +300,12 @@ export interface AudioSink {
 }
 
 export type AudioDecodeResult =
-  /** `frames` went to the sink; `truncated` when `maxSeconds` stopped the decode before the end of the audio. */
-  | { status: "decoded"; sampleRate: number; channels: number; frames: number; truncated: boolean }
+  /**
+   * `frames` went to the sink; `truncated` when `maxSeconds` stopped the decode before the end of the audio;
+   * `otherStream` when the file goes on with audio of another sample rate or channel count (concatenated files),
+   * which was not decoded (one stream's samples never mix with another's).
+   */
+  | { status: "decoded"; sampleRate: number; channels: number; frames: number; truncated: boolean; otherStream?: true }
   /** A media type (or coding, e.g. AAC in M4A) no decoder here handles. */
   | { status: "unsupported"; message: string }
   /** Corrupt or truncated beyond use (no audio frame could be decoded). The sink may have been started. */

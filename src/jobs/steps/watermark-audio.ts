@@ -22,9 +22,9 @@ import { put, read, StepFailure } from "./common";
 /**
  * Embeds a fresh random 64-bit payload with our audio watermark and writes the output in the upload's own format:
  * a 16-bit PCM WAV has its samples rewritten in place (every other chunk, and so every other byte, kept); a 16-bit
- * FLAC is decoded, marked and re-encoded losslessly by our encoder (its metadata blocks kept, SEEKTABLE dropped); an
+ * FLAC is decoded, marked and re-encoded losslessly by our encoder (its metadata blocks kept, SEEKTABLE and PADDING dropped); an
  * MP3 (layer III) is decoded, marked and re-encoded by LAME at its bitrate (a VBR source's average, as CBR), rate and
- * channel count, its ID3 tags kept. Then the mark is read back from the output's bytes as a verification reads it
+ * channel count, its ID3 tags kept (leading ID3v2, appended ID3v2.4, ID3v1; an APE tag is not). Then the mark is read back from the output's bytes as a verification reads it
  * (decoded, its first minute): an output whose mark does not read back (or a FLAC that does not decode to exactly the
  * marked samples) is a failure, never published. Returns the stored output and its bytes for the sign step.
  */
@@ -135,6 +135,12 @@ async function decodeWhole(audio: AudioServices, bytes: Uint8Array, mediaType: s
   const collector = new PcmCollector(AUDIO_WATERMARK_MAX_PCM_BYTES / 2, hintFrames);
   const decoded = await audio.decoder.decode(bytes, mediaType, collector, { maxSeconds: AUDIO_WATERMARK_MAX_SECONDS + 1 });
   if (decoded.status !== "decoded") throw new StepFailure("svc.jobs.decode_failed", decoded.message);
+  // A file that goes on with another stream would be published as its first part only.
+  if (decoded.otherStream)
+    throw new StepFailure(
+      "svc.jobs.decode_failed",
+      "The recording changes its sample rate or channel count partway (joined files): the audio watermark takes one stream.",
+    );
   // Past either limit the decode stopped early: the recording is longer than the step takes.
   if (collector.overflowed) throw tooManySamples(collector.pcm().length + decoded.channels);
   if (decoded.truncated) checkLength((AUDIO_WATERMARK_MAX_SECONDS + 1) * decoded.sampleRate, decoded.sampleRate, 1);
@@ -189,6 +195,10 @@ async function markFlac(audio: AudioServices, bytes: Uint8Array, payload: Uint8A
       "svc.jobs.decode_failed",
       `The audio watermark is embedded into 16-bit FLAC only, not ${info.bitsPerSample}-bit.`,
     );
+  // Without a stated length a skipped (damaged) frame could not be told from the end of the stream (admission
+  // refuses such a file too: its duration is unknown).
+  if (info.totalSamples === 0)
+    throw new StepFailure("svc.jobs.decode_failed", "The FLAC stream does not state its length (STREAMINFO total samples 0).");
   const kept = flacKeptMetadata(bytes);
   if ("error" in kept) throw new StepFailure("svc.jobs.decode_failed", kept.error);
   checkLength(info.totalSamples, info.sampleRate, info.channels);
@@ -196,7 +206,7 @@ async function markFlac(audio: AudioServices, bytes: Uint8Array, payload: Uint8A
   const { sampleRate, channels } = collector;
   const frames = collector.pcm().length / channels;
   // A damaged frame is skipped by the decoder: re-encoding without it would publish other audio than the upload's.
-  if (info.totalSamples > 0 && frames !== info.totalSamples)
+  if (frames !== info.totalSamples)
     throw new StepFailure(
       "svc.jobs.decode_failed",
       `The FLAC stream decodes to ${frames} of the ${info.totalSamples} samples its STREAMINFO states (damaged or cut short).`,
@@ -242,7 +252,7 @@ async function markMp3(audio: AudioServices, bytes: Uint8Array, payload: Uint8Ar
   const { sampleRate, channels } = collector;
   const marked = embed(audio.watermarker, collector.pcm(), sampleRate, channels, payload);
   collector = null;
-  const encoded = await encoders.mp3({ pcm: marked.pcm, sampleRate, channels, kbps: src.kbps, prefix: src.id3v2, suffix: src.id3v1 });
+  const encoded = await encoders.mp3({ pcm: marked.pcm, sampleRate, channels, kbps: src.kbps, prefix: src.id3v2, suffix: src.trailer });
   if (encoded.status !== "encoded") throw new StepFailure("svc.jobs.watermark_failed", encoded.message);
   await readBack(audio, encoded.bytes, "audio/mpeg", payload, null);
   return { bytes: encoded.bytes, snrDb: marked.snr_db };

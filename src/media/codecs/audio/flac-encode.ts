@@ -452,10 +452,14 @@ function encode(input: FlacEncodeInput): Uint8Array {
 /** Metadata block types a re-encode does not copy: STREAMINFO (written anew) and SEEKTABLE (its offsets are the old frames'). */
 const REWRITTEN_BLOCKS = new Set([0, 3]);
 
+/** The most metadata blocks a FLAC to be marked may have (real files have a handful). */
+export const FLAC_MAX_METADATA_BLOCKS = 1024;
+const FLAC_PADDING = 1;
+
 /**
  * What a re-encode of the FLAC stream `b` keeps: the bytes before "fLaC" (an ID3v2 tag) and every metadata block but
- * STREAMINFO and SEEKTABLE, in order (VORBIS_COMMENT, PICTURE, CUESHEET, APPLICATION, PADDING, …); or why the
- * metadata cannot be read.
+ * STREAMINFO, SEEKTABLE and PADDING, in order (VORBIS_COMMENT, PICTURE, CUESHEET, APPLICATION, …); or why the
+ * metadata cannot be read (also more than FLAC_MAX_METADATA_BLOCKS blocks).
  */
 export function flacKeptMetadata(b: Uint8Array): { prefix: Uint8Array; blocks: FlacMetadataBlock[] } | { error: string } {
   let at = 0;
@@ -468,14 +472,17 @@ export function flacKeptMetadata(b: Uint8Array): { prefix: Uint8Array; blocks: F
   const prefix = b.subarray(0, at);
   at += 4;
   const blocks: FlacMetadataBlock[] = [];
-  for (let last = false; !last; ) {
+  for (let last = false, count = 0; !last; count++) {
+    // A bound on the walk: millions of tiny blocks (14 MiB of 4-byte ones) would otherwise cost a view object each.
+    if (count === FLAC_MAX_METADATA_BLOCKS) return { error: `FLAC metadata of more than ${FLAC_MAX_METADATA_BLOCKS} blocks` };
     if (at + 4 > b.length) return { error: "FLAC metadata cut short" };
     last = (b[at]! & 0x80) !== 0;
     const type = b[at]! & 0x7f;
     const size = (b[at + 1]! << 16) | (b[at + 2]! << 8) | b[at + 3]!;
     if (at + 4 + size > b.length) return { error: `FLAC metadata block of ${size} bytes runs past the end of the file` };
     if (type === 127) return { error: "FLAC metadata block of the invalid type 127" };
-    if (!REWRITTEN_BLOCKS.has(type)) blocks.push({ type, body: b.subarray(at + 4, at + 4 + size) });
+    // PADDING is room for a tag editor, not content: the re-encoded file needs none.
+    if (!REWRITTEN_BLOCKS.has(type) && type !== FLAC_PADDING) blocks.push({ type, body: b.subarray(at + 4, at + 4 + size) });
     at += 4 + size;
   }
   return { prefix, blocks };

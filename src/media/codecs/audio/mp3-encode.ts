@@ -35,9 +35,9 @@ export interface Mp3Source {
   /** The bitrate to encode at: the source's (CBR), or its average rounded up to a CBR value (VBR). */
   kbps: Mp3Kbps;
   vbr: boolean;
-  /** The ID3v2 tags at the start, and an ID3v1 tag at the end (empty when none). */
+  /** The ID3v2 tags at the start, and the tags after the audio: an appended ID3v2.4 tag (with its footer) and an ID3v1 tag (empty when none). */
   id3v2: Uint8Array;
-  id3v1: Uint8Array;
+  trailer: Uint8Array;
 }
 
 const failed = (message: string) => ({ status: "failed" as const, message });
@@ -55,7 +55,18 @@ export function mp3Source(bytes: Uint8Array): Mp3Source | { error: string } {
   const tagsEnd = Math.max(0, id3v2Length(bytes, 0));
   const hasV1 =
     bytes.length >= 128 + first.offset && String.fromCharCode(...bytes.subarray(bytes.length - 128, bytes.length - 125)) === "TAG";
-  const audioEnd = hasV1 ? bytes.length - 128 : bytes.length;
+  const v1Start = hasV1 ? bytes.length - 128 : bytes.length;
+  // An ID3v2.4 tag may be appended after the audio (before any ID3v1 tag), found by its footer "3DI".
+  const footer = v1Start - 10;
+  let audioEnd = v1Start;
+  if (footer >= first.offset && bytes[footer] === 0x33 && bytes[footer + 1] === 0x44 && bytes[footer + 2] === 0x49) {
+    const size =
+      ((bytes[footer + 6]! & 0x7f) << 21) |
+      ((bytes[footer + 7]! & 0x7f) << 14) |
+      ((bytes[footer + 8]! & 0x7f) << 7) |
+      (bytes[footer + 9]! & 0x7f);
+    if (footer - size - 10 >= first.offset) audioEnd = footer - size - 10;
+  }
   // A Xing/Info tag sits in the first frame, after the side information: "Xing" marks VBR, LAME's "Info" CBR.
   const firstBytes = bytes.subarray(first.offset, Math.min(first.offset + header.length, audioEnd));
   const tag = new TextDecoder("latin1").decode(firstBytes.subarray(0, Math.min(64, firstBytes.length)));
@@ -86,7 +97,7 @@ export function mp3Source(bytes: Uint8Array): Mp3Source | { error: string } {
     kbps,
     vbr,
     id3v2: bytes.subarray(0, tagsEnd),
-    id3v1: hasV1 ? bytes.subarray(bytes.length - 128) : new Uint8Array(0),
+    trailer: bytes.subarray(audioEnd),
   };
 }
 

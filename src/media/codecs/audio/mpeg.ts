@@ -92,6 +92,20 @@ export function firstFrame(b: Uint8Array): { offset: number; header: MpegFrameHe
   return { error: `no MPEG audio frame in the first ${end - tags} bytes after the tags` };
 }
 
+/**
+ * The offset of the first frame, walking frame by frame from `from`, whose channel count is not `channels`; null when
+ * there is none (the walk stops at anything that is not a frame: trailing tags, damage, free-format frames).
+ */
+function channelChange(b: Uint8Array, from: number, channels: number): number | null {
+  for (let at = from; at + 4 <= b.length; ) {
+    const h = frameHeader(b, at);
+    if (!h || h.length <= 0) return null;
+    if (h.channels !== channels) return at;
+    at += h.length;
+  }
+  return null;
+}
+
 /** MP3 (MPEG-1/2/2.5 audio) to the sink; see the file's comment. */
 export async function decodeMpeg(
   module: WebAssembly.Module,
@@ -103,18 +117,26 @@ export async function decodeMpeg(
   if ("error" in first) return { status: "failed", message: first.error };
   const channels = first.header.channels;
   const writer = new PcmWriter(sink, options?.maxSeconds);
+  // Frames of another channel count later on (mono joined to stereo): the decoder would not say (it gives the same
+  // planes either way), so the stream is cut where the frame headers change, and the result says so.
+  const change = channelChange(bytes, first.offset, channels);
+  const end = change ?? bytes.length;
+  if (change !== null) writer.otherStream = true;
   const decoder = await newMpegDecoder(module);
   try {
-    for (let offset = first.offset; offset < bytes.length; offset += FEED_BYTES) {
+    for (let offset = first.offset; offset < end; offset += FEED_BYTES) {
       if (writer.full) {
         writer.truncated = true;
         break;
       }
-      const out: DecodedChunk = decoder.decode(bytes.subarray(offset, offset + FEED_BYTES));
+      const out: DecodedChunk = decoder.decode(bytes.subarray(offset, Math.min(end, offset + FEED_BYTES)));
       if (out.samplesDecoded === 0) continue;
       if (!writer.started) writer.start(out.sampleRate, channels);
       // A later stream of another rate (a concatenated file): stop at its start rather than mix rates.
-      else if (out.sampleRate !== writer.sampleRate) break;
+      else if (out.sampleRate !== writer.sampleRate) {
+        writer.otherStream = true;
+        break;
+      }
       const planes = out.channelData.slice(0, channels);
       writer.push(out.samplesDecoded, (o, at, from, n) => {
         for (let c = 0; c < channels; c++) {

@@ -28,6 +28,8 @@ export class PcmWriter {
   frames = 0;
   /** Frames were dropped at the `maxSeconds` limit, or it was reached with input left (the decoder sets this). */
   truncated = false;
+  /** The decoder stopped where audio of another rate or channel count begins (see AudioDecodeResult). */
+  otherStream = false;
   sampleRate = 0;
   channels = 0;
   #chunkFrames = 0;
@@ -94,5 +96,6 @@ export function finish(writer: PcmWriter, what: string, why?: string | null) {
     channels: writer.channels,
     frames: writer.frames,
     truncated: writer.truncated,
+    ...(writer.otherStream ? { otherStream: true as const } : {}),
   };
 }
