@@ -119,3 +119,27 @@ describe("review: the video index's posting cut counts positions, not publicatio
     expect(after.video.map((c) => c.publication_id)).toEqual([victimPub]);
   });
 });
+
+describe("review (guards): a deleted publication's video frames go away", () => {
+  it("purgeAssetRows removes the asset's video_frames; the reconciler removes frames left without a binding", async () => {
+    const { purgeAssetRows } = await import("../../../src/governance/deletions/repo");
+    const { reconcileDerivedIndex } = await import("../../../src/derived-index/service");
+    const r = rng(5150);
+    const frames = Array.from({ length: 5 }, () => randomFrame(r));
+    const pub = await publish(frames, "ten_rvdeletedelete00");
+    const asset = pub.replace("pub_", "ast_");
+    const count = async (p: string) =>
+      (await db.prepare("SELECT COUNT(*) AS n FROM video_frames WHERE publication_id = ?").bind(p).first<{ n: number }>())!.n;
+    expect(await count(pub)).toBe(5 * 16);
+    const purged = await purgeAssetRows(db, "ten_rvdeletedelete00", asset, pub, "del_rv0000000000001", Date.now());
+    expect(purged.counts.video_frames).toBe(5 * 16);
+    expect(await count(pub)).toBe(0);
+    expect((await indexMatches(db, { exact: [], video: { frames } })).video.map((c) => c.publication_id)).not.toContain(pub);
+    // Frames whose binding is gone (a crash between statements, a manual delete): the reconciler removes them.
+    const stray = "pub_rvstray000000001";
+    await db.batch([videoFrameStatement(db, stray, frames, { sql: "1 = 1", binds: [] })]);
+    expect(await count(stray)).toBe(5 * 16);
+    await reconcileDerivedIndex({ DB: db }, Date.now(), 10_000);
+    expect(await count(stray)).toBe(0);
+  });
+});
