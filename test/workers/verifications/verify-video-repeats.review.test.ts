@@ -7,11 +7,10 @@ import { videoFrameStatement } from "../../../src/soft-bindings/repo";
 import { videoDurableFacts } from "../../../src/verifications/verify-video";
 
 /*
- * Review (rev-video): vPDQ's confirmation and the minimum-frames rule count query frames by position, and
- * indexedVideoFrames only drops a repeat of the frame kept just before. A query that cuts back to ONE frame of a
- * publication between unrelated shots (A, x, A, y, A) counts as three matching frames of five (60 % ≥ 50 %), so an
- * unrelated video that quotes one still of a publication is reported as a copy of it. Upstream vPDQ dedupes the
- * query's hashes before matching; here one distinct matching frame of three distinct ones must not be a match.
+ * Review (rev-video), a guard that holds today: vPDQ's confirmation and the minimum-frames rule count query frames by
+ * position, and indexedVideoFrames only drops a repeat of the frame kept just before, so a query cutting back to ONE
+ * frame of a publication between unrelated shots (A, x, A, y, A) votes three times for it. VPDQ_MATCH's 80 % query
+ * share keeps that from being a match (3 of 5 = 60 %); this test keeps it so if the threshold is ever lowered.
  */
 
 const db = (rawEnv as unknown as { DB: D1Database }).DB;
