@@ -24,9 +24,12 @@ export const AUDIO_WATERMARK_MEDIA_TYPES = ["audio/wav", "audio/flac", "audio/mp
 
 /**
  * What the media Worker's FFmpeg decoder reads for video fingerprints (vPDQ, TMK+PDQF): MP4 and QuickTime (H.264,
- * HEVC, …). Offered only where the `VIDEO` service binding reaches the media Worker (wrangler.media.toml).
+ * HEVC, …), where the `VIDEO` service binding reaches the media Worker (wrangler.media.toml). Verification reads
+ * both; publication fingerprints what a fingerprinting recipe signs (VIDEO_FINGERPRINT_MEDIA_TYPES: MP4, on the
+ * embedded lane; a MOV is signed on the structural lane, without fingerprints).
  */
 export const VIDEO_PIPELINE_MEDIA_TYPES = ["video/mp4", "video/quicktime"];
+export const VIDEO_FINGERPRINT_MEDIA_TYPES = ["video/mp4"];
 
 /**
  * The pipelines installed in this build, and what each really handles:
@@ -40,8 +43,8 @@ export const VIDEO_PIPELINE_MEDIA_TYPES = ["video/mp4", "video/quicktime"];
  *   codec decodes and encodes (IMAGE_PIPELINE_MEDIA_TYPES). Learned models are never installed: no weights.
  * - `fingerprint.compute` with `chromaprint` and `iscc-audio` (our wasm/chromaprint kernel behind
  *   src/media/fingerprint/audio) for the audio the decoders read (AUDIO_PIPELINE_MEDIA_TYPES).
- * - `fingerprint.compute` with `vpdq` and `tmk-pdqf` for the video the media Worker decodes
- *   (VIDEO_PIPELINE_MEDIA_TYPES), only where the `VIDEO` binding reaches it (`config.video`).
+ * - `fingerprint.compute` with `vpdq` and `tmk-pdqf` for the video a fingerprinting recipe publishes and the media
+ *   Worker decodes (VIDEO_FINGERPRINT_MEDIA_TYPES), only where the `VIDEO` binding reaches it (`config.video`).
  */
 export function installedProviders(config: { signing: boolean; video?: boolean }): CapabilityProvider[] {
   const providers: CapabilityProvider[] = [
@@ -65,7 +68,7 @@ export function installedProviders(config: { signing: boolean; video?: boolean }
   }
   if (config.video) {
     for (const capability of ["fingerprint.compute", "fingerprint.vpdq", "fingerprint.tmk-pdqf"]) {
-      providers.push({ capability, media_types: VIDEO_PIPELINE_MEDIA_TYPES });
+      providers.push({ capability, media_types: VIDEO_FINGERPRINT_MEDIA_TYPES });
     }
   }
   if (config.signing) {

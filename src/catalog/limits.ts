@@ -78,6 +78,8 @@ export const AUDIO_WATERMARK_MIN_SECONDS = 9;
  * VIDEO_FINGERPRINT_MAX_SECONDS of a video and a verification the first VIDEO_VERIFY_MAX_SECONDS of a copy.
  */
 export const VIDEO_FINGERPRINT_MAX_BYTES = 40 * MiB;
+/** The largest frame the decoder takes (1920 × 1080): a larger video is not fingerprinted. */
+export const VIDEO_FINGERPRINT_MAX_PIXELS = 1920 * 1080;
 export const VIDEO_FINGERPRINT_MAX_SECONDS = 30;
 export const VIDEO_VERIFY_MAX_SECONDS = 12;
 

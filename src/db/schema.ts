@@ -516,21 +516,21 @@ export const chromaprintFrames = sqliteTable(
 );
 
 /**
- * The sampled frames of published video fingerprints (one PDQ hash per second of video; runs of near-equal frames
+ * The sampled frames of published video fingerprints (five PDQ hashes per second of video; runs of near-equal frames
  * kept once), for finding a publication from an excerpt or a re-encoded copy of its video. Derived from the `bits`
- * of its `vpdq` or `tmk-pdqf` row of soft_bindings (both hold the same frame hashes: vPDQ's, or TMK+PDQF's frame
- * features quantised as PDQ quantises them). Each frame is indexed by its 16 PDQ bands as `band * 65536 + value`
- * (`key`): a frame within Hamming distance 15 of a query frame shares at least one key; a lookup counts the query
- * frames that hit a publication (votes), then confirms by the distances of all its frames.
+ * of its `vpdq` or `tmk-pdqf` row of soft_bindings (both hold the same frame hashes, vPDQ's, so that a publication
+ * with TMK+PDQF alone is found too). Each frame is indexed by its 16 PDQ bands as `band * 65536 + value`
+ * (`key`), one row per publication and key (a key's rows count publications, so one publication repeating a frame
+ * cannot make a key look common): a frame within Hamming distance 15 of a query frame shares at least one key; a
+ * lookup counts the query frames that hit a publication (votes), then confirms by the distances of all its frames.
  */
 export const videoFrames = sqliteTable(
   "video_frames",
   {
     publicationId: text("publication_id").notNull(),
-    position: integer("position").notNull(),
     key: integer("key").notNull(),
   },
-  (t) => [primaryKey({ columns: [t.publicationId, t.position, t.key] }), index("video_frames_key_idx").on(t.key)],
+  (t) => [primaryKey({ columns: [t.publicationId, t.key] }), index("video_frames_key_idx").on(t.key)],
 );
 
 /**

@@ -11,6 +11,7 @@ import {
   AUDIO_WATERMARK_MAX_SECONDS,
   AUDIO_WATERMARK_MIN_SECONDS,
   VIDEO_FINGERPRINT_MAX_BYTES,
+  VIDEO_FINGERPRINT_MAX_PIXELS,
 } from "../catalog/limits";
 import { recipeById } from "../catalog/recipes";
 import type { CapabilityRegistry } from "../catalog/registry";
@@ -363,11 +364,17 @@ export async function planSign(
   }
   // Video fingerprints decode the whole file in the media Worker: refused before a job exists for one it cannot hold.
   if (format.modality === "video" && fingerprinting && fingerprints.length > 0 && source?.inspection) {
-    const facts = JSON.parse(source.inspection) as { byte_length?: number };
+    const facts = JSON.parse(source.inspection) as { byte_length?: number; width?: number | null; height?: number | null };
     if ((facts.byte_length ?? 0) > VIDEO_FINGERPRINT_MAX_BYTES)
       return refuse(
         "svc.sign.option_not_applicable",
         `Video fingerprints are computed for files of at most ${VIDEO_FINGERPRINT_MAX_BYTES / 1024 / 1024} MiB; sign it with rcp_system_sign_only.`,
+        "recipe_id",
+      );
+    if ((facts.width ?? 0) * (facts.height ?? 0) > VIDEO_FINGERPRINT_MAX_PIXELS)
+      return refuse(
+        "svc.sign.option_not_applicable",
+        `Video fingerprints are computed for frames of at most 1920 × 1080 (${VIDEO_FINGERPRINT_MAX_PIXELS} pixels), not ${facts.width} × ${facts.height}; sign it with rcp_system_sign_only.`,
         "recipe_id",
       );
   }

@@ -65,7 +65,7 @@ export async function fingerprintVideo(
   return {
     status: "computed",
     durationSeconds: decoded.durationSeconds,
-    truncated: decoded.durationSeconds > options.maxSeconds,
+    truncated: decoded.budgetReached === true || decoded.durationSeconds > options.maxSeconds,
     width: decoded.sourceWidth,
     height: decoded.sourceHeight,
     codec: decoded.codec,

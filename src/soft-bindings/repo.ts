@@ -296,7 +296,7 @@ export async function publicationChromaprint(db: D1Database, publicationId: stri
 export const VIDEO_FRAME_HEX = 64;
 /** The video fingerprints whose bindings carry frame hashes (vPDQ's; TMK+PDQF's frame features, quantised). */
 export const VIDEO_FRAME_ALGORITHMS = ["vpdq", "tmk-pdqf"] as const;
-/** A key indexed more often than this (a black frame, a title card shared by many videos) is not used as a probe. */
+/** A key indexed by more publications than this (a black frame, a title card many videos share) is not a probe. */
 export const VIDEO_KEY_POSTINGS = 256;
 /** A publication needs hits from this many distinct query frames to be a candidate (one frame agrees by chance). */
 export const VIDEO_MIN_VOTES = 2;
@@ -327,10 +327,11 @@ export function videoFrameStatement(
   frames: readonly Uint8Array[],
   guard: { sql: string; binds: unknown[] },
 ): D1PreparedStatement {
+  // One row per (publication, key): a key's rows then count publications, whatever a publication repeats.
   return d1
     .prepare(
-      `INSERT OR IGNORE INTO video_frames (publication_id, position, key)
-       SELECT ?, j.value ->> 0, j.value ->> 1 FROM json_each(?) AS j WHERE ${guard.sql}`,
+      `INSERT OR IGNORE INTO video_frames (publication_id, key)
+       SELECT DISTINCT ?, j.value ->> 1 FROM json_each(?) AS j WHERE ${guard.sql}`,
     )
     .bind(publicationId, videoProbeJson(frames), ...guard.binds);
 }

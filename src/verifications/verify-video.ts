@@ -37,11 +37,15 @@ export async function videoDurableFacts(
     return none;
   }
   const body = new Blob([subject.bytes]).stream();
-  const computed = await media.fingerprint(body, subject.bytes.length, {
-    maxSeconds: VIDEO_VERIFY_MAX_SECONDS,
-    tmk: false,
-    secondsPerHash: VPDQ_SECONDS_PER_HASH.query,
-  });
+  // The binding itself may fail (the media Worker over its limits, or being deployed): the signals are then not
+  // computed, as for any other reason; the verification still answers.
+  const computed = await media
+    .fingerprint(body, subject.bytes.length, {
+      maxSeconds: VIDEO_VERIFY_MAX_SECONDS,
+      tmk: false,
+      secondsPerHash: VPDQ_SECONDS_PER_HASH.query,
+    })
+    .catch(() => ({ status: "decode_failed" as const, message: "the media Worker could not be reached" }));
   if (computed.status !== "computed") {
     warnings.push(`Fingerprint signals are not computed: ${computed.message}`);
     return none;

@@ -29,7 +29,7 @@ export async function videoFingerprintStep(env: Bindings, admitted: AdmittedRequ
   if (stored.size > VIDEO_FINGERPRINT_MAX_BYTES) {
     await stored.body.cancel();
     throw new StepFailure(
-      "svc.jobs.fingerprint_failed",
+      "svc.jobs.decode_failed",
       `Video fingerprints are computed for files of at most ${VIDEO_FINGERPRINT_MAX_BYTES / 1024 / 1024} MiB.`,
     );
   }
@@ -40,8 +40,9 @@ export async function videoFingerprintStep(env: Bindings, admitted: AdmittedRequ
     secondsPerHash: VPDQ_SECONDS_PER_HASH.index,
   });
   if (computed.status !== "computed") {
-    // Bytes no decoder here reads are a property of the input, like an undecodable image: the job is rejected.
-    throw new StepFailure(computed.status === "too_large" ? "svc.jobs.fingerprint_failed" : "svc.jobs.decode_failed", computed.message);
+    // Bytes no decoder here reads, or a video over its limits, are properties of the input (like an undecodable
+    // image): the job is rejected, not failed.
+    throw new StepFailure("svc.jobs.decode_failed", computed.message);
   }
   // Both bindings carry the frames worth indexing (see indexedVideoFrames): a publication with
   // TMK+PDQF alone (SPEC's default for video) is found by them too, and confirmed by them.

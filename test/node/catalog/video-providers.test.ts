@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { installedProviders, VIDEO_PIPELINE_MEDIA_TYPES } from "../../../src/catalog/installed";
+import { installedProviders, VIDEO_FINGERPRINT_MEDIA_TYPES } from "../../../src/catalog/installed";
 import { VIDEO_FINGERPRINT_MAX_BYTES } from "../../../src/catalog/limits";
 import { VIDEO_DECODE_LIMITS } from "../../../src/media/codecs/video";
 import { videoMedia } from "../../../src/media/video";
@@ -12,8 +12,8 @@ describe("video capabilities", () => {
   it("are installed with the VIDEO binding only, for the media types the decoder reads", () => {
     expect(video({ signing: true })).toEqual([]);
     expect(video({ signing: true, video: true })).toEqual([
-      { capability: "fingerprint.vpdq", media_types: VIDEO_PIPELINE_MEDIA_TYPES },
-      { capability: "fingerprint.tmk-pdqf", media_types: VIDEO_PIPELINE_MEDIA_TYPES },
+      { capability: "fingerprint.vpdq", media_types: VIDEO_FINGERPRINT_MEDIA_TYPES },
+      { capability: "fingerprint.tmk-pdqf", media_types: VIDEO_FINGERPRINT_MEDIA_TYPES },
     ]);
   });
 

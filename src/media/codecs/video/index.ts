@@ -46,6 +46,8 @@ export type VideoDecodeResult =
       codec: string;
       /** Frames delivered per spec, in the order of `specs`. */
       framesDelivered: number[];
+      /** A decoding budget (VIDEO_DECODE_LIMITS.maxDecodedFrames, maxDecodedPixels) ended the decode early. */
+      budgetReached?: true;
     }
   | { status: "unsupported"; reason: string }
   | { status: "too_large"; reason: string }
@@ -311,6 +313,18 @@ export class FfmpegVideoDecoder implements VideoFrameSource {
     if (core.heapRefused) return outOfMemory(limits);
     if (stop !== null) {
       const reason: string = stop;
+      // A decoding budget reached (frames, or frames × pixels) ends the decode as `maxSeconds` does: the frames so
+      // far are the video's beginning. Only a decode that delivered nothing for some output is refused.
+      if (reason.startsWith("over ") && delivered.every((n) => n > 0))
+        return {
+          status: "decoded",
+          durationSeconds: probe.durationSeconds ?? (times.length > 0 ? (times[times.length - 1] ?? 0) : 0),
+          sourceWidth: probe.width,
+          sourceHeight: probe.height,
+          codec: probe.codec,
+          framesDelivered: delivered,
+          budgetReached: true,
+        };
       return reason.startsWith("over ") ? { status: "too_large", reason } : { status: "decode_failed", reason };
     }
     const lastError = () =>
