@@ -129,8 +129,9 @@ describe("video recovery by fingerprint, over HTTP", () => {
     expect(job.state, JSON.stringify(job)).toBe("completed");
     const receipt = await svc.call("GET", `/v1/receipts/${job.result.receipt_id}`);
     const vpdq = receipt.body.evidence.fingerprints.find((f: { algorithm: string }) => f.algorithm === "vpdq");
-    const lines = String(vpdq.value).split(";");
-    expect(lines.length).toBeGreaterThanOrEqual(7);
-    for (const line of lines) expect(line).toMatch(/^\d+\.\d{3},\d{1,3},[0-9a-f]{64}$/);
+    // Upstream's vPDQ file format: `frame,quality,hash,timestamp` lines, five a second at publication.
+    const lines = String(vpdq.value).trimEnd().split("\n");
+    expect(lines.length).toBeGreaterThanOrEqual(35);
+    for (const line of lines) expect(line).toMatch(/^\d+,\d{1,3},[0-9a-f]{64},\d+\.\d{3}$/);
   }, 300_000);
 });

@@ -103,6 +103,7 @@ describe("npm start on a fresh copy", () => {
     "scripts",
     "package.json",
     "wrangler.toml",
+    "wrangler.media.toml",
     "tsconfig.json",
     "worker-configuration.d.ts",
   ]) {
