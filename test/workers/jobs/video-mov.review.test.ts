@@ -25,6 +25,6 @@ describe("review: a QuickTime movie and the video fingerprints", () => {
     });
     const body = await json(res);
     expect(res.status, JSON.stringify(body)).toBe(422);
-    expect(body.error.code).toBe("svc.sign.media_type_not_supported");
+    expect(body.code).toBe("svc.sign.media_type_not_supported");
   }, 60_000);
 });
