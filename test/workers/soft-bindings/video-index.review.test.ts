@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import { indexedVideoFrames } from "../../../src/media/video";
 import { hex } from "../../../src/platform/bytes";
 import { indexMatches, VIDEO_KEY_POSTINGS, videoFrameStatement } from "../../../src/soft-bindings/repo";
+import { prng } from "../../support/prng";
 
 /*
  * Review (rev-video): the frame index's "too common to probe" cut (VIDEO_KEY_POSTINGS) counts ROWS of video_frames
@@ -12,18 +13,6 @@ import { indexMatches, VIDEO_KEY_POSTINGS, videoFrameStatement } from "../../../
  */
 
 const db = (env as unknown as { DB: D1Database }).DB;
-
-function rng(seed: number): () => number {
-  let x = seed >>> 0 || 1;
-  return () => {
-    x ^= x << 13;
-    x >>>= 0;
-    x ^= x >>> 17;
-    x ^= x << 5;
-    x >>>= 0;
-    return x / 2 ** 32;
-  };
-}
 
 function randomFrame(r: () => number): Uint8Array {
   return Uint8Array.from({ length: 32 }, () => Math.floor(r() * 256));
@@ -70,7 +59,7 @@ async function publish(frames: Uint8Array[], tenant: string): Promise<string> {
  * of the scene recurs at ~15/16 of the positions.
  */
 function slowShot(seed: number, length = 150): { scene: Uint8Array; frames: Uint8Array[] } {
-  const r = rng(seed);
+  const r = prng(seed);
   const scene = randomFrame(r);
   return { scene, frames: Array.from({ length }, (_, i) => perturbBand(scene, i % 16, r)) };
 }
@@ -102,7 +91,7 @@ describe("review: the video index's posting cut counts positions, not publicatio
   });
 
   it("another tenant's two crafted publications do not blind a victim's lookup of its own video", async () => {
-    const r = rng(99);
+    const r = prng(99);
     // The victim: an ordinary video of 6 distinct frames (its copy is looked up by all six).
     const victim = Array.from({ length: 6 }, () => randomFrame(r));
     const victimPub = await publish(victim, "ten_rvvictimvictim00");
@@ -124,7 +113,7 @@ describe("review (guards): a deleted publication's video frames go away", () => 
   it("purgeAssetRows removes the asset's video_frames; the reconciler removes frames left without a binding", async () => {
     const { purgeAssetRows } = await import("../../../src/governance/deletions/repo");
     const { reconcileDerivedIndex } = await import("../../../src/derived-index/service");
-    const r = rng(5150);
+    const r = prng(5150);
     const frames = Array.from({ length: 5 }, () => randomFrame(r));
     const pub = await publish(frames, "ten_rvdeletedelete00");
     const asset = pub.replace("pub_", "ast_");

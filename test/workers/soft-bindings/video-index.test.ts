@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import { indexedVideoFrames, VIDEO_FRAME_REPEAT_DISTANCE } from "../../../src/media/video";
 import { hex } from "../../../src/platform/bytes";
 import { indexMatches, VIDEO_CANDIDATES, VIDEO_KEY_POSTINGS, videoFrameStatement, videoFramesOf } from "../../../src/soft-bindings/repo";
+import { prng } from "../../support/prng";
 
 /*
  * #20: the video frame index. A publication's sampled frames (PDQ hashes) are indexed by their 16 bands; a query's
@@ -12,27 +13,15 @@ import { indexMatches, VIDEO_CANDIDATES, VIDEO_KEY_POSTINGS, videoFrameStatement
 
 const db = (env as unknown as { DB: D1Database }).DB;
 
-function rng(seed: number): () => number {
-  let x = seed >>> 0 || 1;
-  return () => {
-    x ^= x << 13;
-    x >>>= 0;
-    x ^= x >>> 17;
-    x ^= x << 5;
-    x >>>= 0;
-    return x / 2 ** 32;
-  };
-}
-
 /** A "video": `length` random 256-bit frame hashes from a seed. */
 function video(seed: number, length: number): Uint8Array[] {
-  const r = rng(seed);
+  const r = prng(seed);
   return Array.from({ length }, () => Uint8Array.from({ length: 32 }, () => Math.floor(r() * 256)));
 }
 
 /** A degraded copy of frames: each gets `flips` random bits flipped (a re-encode moves a PDQ hash by a few bits). */
 function degrade(frames: Uint8Array[], flips: number, seed: number): Uint8Array[] {
-  const r = rng(seed);
+  const r = prng(seed);
   return frames.map((f) => {
     const out = f.slice();
     for (let i = 0; i < flips; i++) {

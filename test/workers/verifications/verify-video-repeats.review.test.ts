@@ -5,6 +5,7 @@ import type { VideoFingerprints } from "../../../src/media/video";
 import { hex } from "../../../src/platform/bytes";
 import { videoFrameStatement } from "../../../src/soft-bindings/repo";
 import { videoDurableFacts } from "../../../src/verifications/verify-video";
+import { prng } from "../../support/prng";
 
 /*
  * Review (rev-video), a guard that holds today: vPDQ's confirmation and the minimum-frames rule count query frames by
@@ -15,22 +16,11 @@ import { videoDurableFacts } from "../../../src/verifications/verify-video";
 
 const db = (rawEnv as unknown as { DB: D1Database }).DB;
 
-function rng(seed: number): () => number {
-  let x = seed >>> 0 || 1;
-  return () => {
-    x ^= x << 13;
-    x >>>= 0;
-    x ^= x >>> 17;
-    x ^= x << 5;
-    x >>>= 0;
-    return x / 2 ** 32;
-  };
-}
 const frame = (r: () => number) => Uint8Array.from({ length: 32 }, () => Math.floor(r() * 256));
 
 describe("review: a query's repeated frame is one frame of evidence", () => {
   it("A, x, A, y, A (one still of a publication between two unrelated shots) does not match the publication", async () => {
-    const r = rng(4242);
+    const r = prng(4242);
     const published = Array.from({ length: 10 }, () => frame(r));
     const pub = "pub_rvrepeat00000001";
     const asset = "ast_rvrepeat00000001";

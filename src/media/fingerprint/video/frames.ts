@@ -14,30 +14,14 @@
  * Colours: both upstream paths convert with libswscale's defaults for untagged video (BT.601, limited range).
  */
 
+/*
+ * Frames and frame specs are the decoder's (src/media/codecs/video): a hasher takes `rgb.length === width * height * 3`,
+ * rows top to bottom without padding, `index` counting the frames of its output from 0 in presentation order.
+ */
+import type { RgbFrame, VideoFrameSpec } from "../../codecs/video";
 import { FingerprintKernel } from "../kernel";
 
-/**
- * One decoded video frame, packed RGB24 (structurally the decoder's `RgbFrame`). Invariant expected of the
- * producer: `rgb.length === width * height * 3`, rows top to bottom without padding; `index` counts the frames
- * the decoder output from 0 in presentation order.
- */
-export interface RgbFrame {
-  index: number;
-  timestampSeconds: number;
-  width: number;
-  height: number;
-  rgb: Uint8Array;
-}
-
-/** What a hasher needs the decoder to produce (structurally the decoder's `VideoFrameSpec`). */
-export interface VideoFrameSpec {
-  width: number;
-  height: number;
-  /** Output frame rate (frames dropped/repeated as ffmpeg's `-r`), or null: every decoded frame. */
-  fps: number | null;
-  /** libswscale flags by their ffmpeg name (`area`, `bicubic`). */
-  scaleFlags?: string;
-}
+export type { RgbFrame, VideoFrameSpec };
 
 /** vPDQ as upstream's `vpdq-hash-video -s 128`: every frame, 128x128 by area averaging. */
 export const VPDQ_FRAME_SPEC: VideoFrameSpec = Object.freeze({ width: 128, height: 128, fps: null, scaleFlags: "area" });
