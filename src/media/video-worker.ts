@@ -74,13 +74,23 @@ export async function fingerprintVideo(
   };
 }
 
+/**
+ * One decode at a time per isolate: a decode holds up to 40 MiB of input beside a wasm heap of up to 64 MiB, so two
+ * at once would not fit the isolate's 128 MB. Calls wait their turn (the runtime spreads load over isolates).
+ */
+let turn: Promise<unknown> = Promise.resolve();
+
 /** The RPC entrypoint the API Worker's `VIDEO` binding names (see src/media/video.ts for the contract). */
 export class VideoMediaEntrypoint extends WorkerEntrypoint implements VideoMedia {
   fingerprint(body: ReadableStream<Uint8Array>, size: number, options: VideoFingerprintOptions): Promise<VideoFingerprints> {
-    return fingerprintVideo(body, size, options).catch((e: unknown) => ({
-      status: "decode_failed" as const,
-      message: `The video could not be decoded (${e instanceof Error ? e.message : "unknown error"}).`,
-    }));
+    const run = turn.then(() =>
+      fingerprintVideo(body, size, options).catch((e: unknown) => ({
+        status: "decode_failed" as const,
+        message: `The video could not be decoded (${e instanceof Error ? e.message : "unknown error"}).`,
+      })),
+    );
+    turn = run;
+    return run;
   }
 }
 
