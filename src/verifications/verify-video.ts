@@ -8,7 +8,7 @@ import { indexMatches, PDQ_MIN_QUALITY } from "../soft-bindings/repo";
 import type { DurableFacts, SoftBindingMatch } from "./verdict";
 
 /*
- * The durable signals of a video: vPDQ frames (one PDQ hash a second of its first minute, computed by the media
+ * The durable signals of a video: vPDQ frames (one PDQ hash a second of its first VIDEO_VERIFY_MAX_SECONDS, computed by the media
  * Worker; a publication recorded five a second), looked up by their PDQ bands in the index (query frames voting for
  * publications), each candidate confirmed by vPDQ's rule. No video watermark is installed: that signal is not computed.
  */
