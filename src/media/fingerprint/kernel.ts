@@ -276,11 +276,7 @@ export class PdqFingerprinter implements Fingerprinter {
       } else {
         return failed("pdq: image too large");
       }
-      const quality = e.pdqFinish();
-      if (quality < 0) return failed("pdq: kernel did not receive every pixel");
-      const at = k.address(e.PDQ_HASH);
-      const bits = k.bytes().slice(at, at + 32);
-      return { status: "computed", algorithm: this.algorithm, value: pdqHex(bits), bits, quality };
+      return this.#finish();
     } catch (err) {
       return failed(`pdq: ${errorMessage(err)}`);
     }
@@ -314,14 +310,21 @@ export class PdqFingerprinter implements Fingerprinter {
         }
         e.pdqPush((r1 - r0) * rowBytes);
       }
-      const quality = e.pdqFinish();
-      if (quality < 0) return failed("pdq: kernel did not receive every pixel");
-      const at = k.address(e.PDQ_HASH);
-      const bits = k.bytes().slice(at, at + 32);
-      return { status: "computed", algorithm: this.algorithm, value: pdqHex(bits), bits, quality };
+      return this.#finish();
     } catch (err) {
       return failed(`pdq: ${errorMessage(err)}`);
     }
+  }
+
+  /** Ends a hash whose pixels were all pushed: its bits and quality, or why the kernel could not finish it. */
+  #finish(): FingerprintResult {
+    const k = this.#kernel;
+    const e = k.exports;
+    const quality = e.pdqFinish();
+    if (quality < 0) return failed("pdq: kernel did not receive every pixel");
+    const at = k.address(e.PDQ_HASH);
+    const bits = k.bytes().slice(at, at + 32);
+    return { status: "computed", algorithm: this.algorithm, value: pdqHex(bits), bits, quality };
   }
 
   /** A very wide image goes in transposed: each column as one kernel row. */
