@@ -1,0 +1,2 @@
+// The svc client (work in progress): see packages/client/README.md once written.
+export {};
