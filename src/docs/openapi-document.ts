@@ -112,7 +112,7 @@ export function registerSharedSchemas(app: OpenAPIHono<AppEnv>) {
     scheme: "bearer",
     bearerFormat: "svc_live_ API key, or a console session JWT",
     description:
-      "An API key (`Authorization: Bearer svc_live_...`) or a signed-in console session (`Authorization: Bearer <JWT>`: an OIDC ID or access token of the deployment's configured identity provider, RS256/ES256/EdDSA, checked for issuer, audience and expiry). The kind is told by shape. Scopes per operation are listed in `x-svc-scope`; a key holds the scopes it was created with, a console session holds every scope and acts as the account's owner (it may create any key, and turn wallet auto-recharge on). The first session of a subject with a verified e-mail provisions its account (409 when the e-mail belongs to another account's user, 422 without a verified e-mail); 503 when sessions are not configured. A user deactivated or deleted at the provider gets 403, with its sessions and with the keys its sessions created.",
+      "An API key (`Authorization: Bearer svc_live_...`) or a signed-in console session (`Authorization: Bearer <JWT>`: an OIDC ID or access token of the deployment's configured identity provider, RS256/ES256/EdDSA, checked for issuer, audience and expiry). The kind is told by shape. Scopes per operation are listed in `x-svc-scope` (with `x-svc-scope-check: route`, the scope gates only the tenant-narrowed variant `scope=tenant`; a key without it is served the public answer); a key holds the scopes it was created with, a console session holds every scope and acts as the account's owner (it may create any key, and turn wallet auto-recharge on). The first session of a subject with a verified e-mail provisions its account (409 when the e-mail belongs to another account's user, 422 without a verified e-mail); 503 when sessions are not configured. A user deactivated or deleted at the provider gets 403, with its sessions and with the keys its sessions created.",
   });
   for (const [name, header] of Object.entries(RATE_LIMIT_HEADERS)) app.openAPIRegistry.registerComponent("headers", name, header);
 }
@@ -180,9 +180,15 @@ export function openApiDocument(app: OpenAPIHono<AppEnv>, origin: string): Doc {
             "HttpErrorResponse",
           );
         }
+        // A route-checked scope gates only the tenant-narrowed variant: a key without it is served what anyone is.
+        const routeChecked = policy.auth === "optional_bearer" && policy.scopeCheck === "route";
+        if (routeChecked) op["x-svc-scope-check"] = "route";
+        const lacking = routeChecked
+          ? `The key lacks the \`${policy.scope}\` scope and the request narrows the search to the tenant (\`scope=tenant\`; without it the key is served the public answer)`
+          : `The key lacks the \`${policy.scope}\` scope`;
         // What src/platform/auth/middleware.ts answers to every keyed request, whatever the route adds.
         mergeResponse(responses, "403", {
-          description: `The key lacks the \`${policy.scope}\` scope, or the identity is deactivated (\`HttpErrorResponse\`: \`detail\` only); or the key is used from a network outside its IP allowlist (\`API_KEY_IP_NOT_ALLOWED\`, \`ErrorResponse\`).`,
+          description: `${lacking}, or the identity is deactivated (\`HttpErrorResponse\`: \`detail\` only); or the key is used from a network outside its IP allowlist (\`API_KEY_IP_NOT_ALLOWED\`, \`ErrorResponse\`).`,
           schemas: ["HttpErrorResponse", "ErrorResponse"],
         });
         mergeResponse(responses, "429", {
