@@ -292,6 +292,29 @@ describe("campaign: tenant isolation over every operation that names a resource"
     expect(failures).toEqual([]);
   });
 
+  it("a list cursor issued to tenant A is refused for tenant B, never a page of A's rows", async () => {
+    const lists = (await servedOperations()).filter(
+      (op) => op.method === "GET" && !op.anonymous && op.query.includes("cursor") && op.query.includes("limit"),
+    );
+    const failures: string[] = [];
+    let cursors = 0;
+    for (const op of lists) {
+      const path = fillPath(op.path, ids);
+      const first = await api(`${path}?limit=1`, { key: owner.key });
+      if (first.status !== 200) continue;
+      const cursor = (await json(first)).next_cursor;
+      if (typeof cursor !== "string") continue;
+      cursors++;
+      const res = await api(`${fillPath(op.path, ids)}?limit=1&cursor=${encodeURIComponent(cursor)}`, { key: intruder.key });
+      const text = await res.text();
+      if (res.status === 200 || res.status >= 500) failures.push(`${label(op)}: A's cursor → ${res.status} ${text.slice(0, 160)}`);
+      for (const [name, id] of Object.entries(ids)) if (text.includes(id)) failures.push(`${label(op)}: A's cursor shows A's ${name}`);
+    }
+    // A owns several assets, uploads, api keys, verifications, deliveries...: enough lists have a second page.
+    expect(cursors).toBeGreaterThanOrEqual(4);
+    expect(failures).toEqual([]);
+  });
+
   // Before the body cases: a refused request B sends may be recorded with the ids it named (B's own input).
   it("no list or search tenant B can read shows an id of tenant A's", async () => {
     const lists = (await servedOperations()).filter((op) => op.method === "GET" && op.params.length === 0 && !op.anonymous);

@@ -15,6 +15,8 @@ export interface Operation {
   /** Operations that need no credential at all (`security: []`). */
   anonymous: boolean;
   params: { name: string; pattern: string | null; type: string | null }[];
+  /** Names of its query parameters. */
+  query: string[];
   body: "json" | "multipart" | "other" | null;
 }
 
@@ -35,6 +37,9 @@ export function servedOperations(): Promise<Operation[]> {
             pattern: (p.schema?.pattern as string) ?? null,
             type: (p.schema?.type as string) ?? null,
           }));
+        const query = [...(item.parameters ?? []), ...(op.parameters ?? [])]
+          .filter((p: any) => p.in === "query")
+          .map((p: any) => p.name as string);
         const content = op.requestBody?.content ? Object.keys(op.requestBody.content) : [];
         const body =
           content.length === 0
@@ -52,6 +57,7 @@ export function servedOperations(): Promise<Operation[]> {
           capability: op["x-svc-capability"] === true,
           anonymous: Array.isArray(op.security) && op.security.length === 0,
           params,
+          query,
           body,
         });
       }
