@@ -103,6 +103,9 @@ export default defineConfig(async () => {
                 bindings: {
                   TEST_MIGRATIONS: migrations,
                   TEST_FIXTURES: mediaFixtures(),
+                  // The campaign's hostile-input count and seed (#22): CI runs the default sample, `npm run campaign` 10,000.
+                  CAMPAIGN_INPUTS: process.env.CAMPAIGN_INPUTS ?? "1000",
+                  CAMPAIGN_SEED: process.env.CAMPAIGN_SEED ?? "22",
                   SVC_KEY_PEPPER: "test-pepper-0123456789abcdef0123456789abcdef",
                   SVC_CURSOR_SECRET: "test-cursor-secret-0123456789abcdef0123456789",
                   SVC_C2PA_SIGNER_CHAIN_PEM: pki.signerChainPem,
