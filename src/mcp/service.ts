@@ -11,7 +11,6 @@ import {
   GetVerificationInput,
   ListAssetsInput,
   ListRecipesInput,
-  MCP_INLINE_FILE_MAXIMUM_BYTES,
   SignAssetInput,
   VerifyMediaInput,
 } from "./schemas";
@@ -92,7 +91,7 @@ const verifyMedia: McpTool<typeof VerifyMediaInput> = {
   title: "Verify media provenance",
   description:
     "Checks a file's provenance (C2PA manifest and signature, signer and timestamp trust, revocation, our watermark, fingerprint lookup, transparency log) and answers one status of a closed vocabulary with a confidence and plain-language explanations (`user_explanation`, `proves`, `does_not_prove`). " +
-    "Give exactly one of: `file_base64` (the bytes, up to 3 MiB), `asset_id` (your published asset), `object_id` (an uploaded object; asynchronous: poll get_verification), or `manifest_uri`. " +
+    "Give exactly one of: `file_base64` (the bytes, up to 3 MiB; larger files: upload them and pass `object_id`), `asset_id` (your published asset), `object_id` (an uploaded object; asynchronous: poll get_verification), or `manifest_uri`. " +
     "The result is stored as a verification record (`verification_id`). Needs the `verify:write` scope.",
   scope: "verify:write",
   // It stores a verification record (not read-only) but changes nothing that exists; a repeat makes another record.
@@ -127,18 +126,11 @@ const verifyMedia: McpTool<typeof VerifyMediaInput> = {
     }
     if (input.file_base64 !== undefined) {
       const bytes = fromBase64(input.file_base64);
+      // Its length is bounded by the input schema (MCP_INLINE_FILE_MAXIMUM_BYTES decoded).
       if (!bytes || bytes.length === 0)
         return errorResult(
           422,
           ctx.refusal("svc.request.invalid", "file_base64 is not canonical, padded, standard base64 of a non-empty file."),
-        );
-      if (bytes.length > MCP_INLINE_FILE_MAXIMUM_BYTES)
-        return errorResult(
-          413,
-          ctx.refusal(
-            "svc.request.too_large",
-            `Inline files are limited to ${MCP_INLINE_FILE_MAXIMUM_BYTES} bytes; upload larger ones and pass object_id.`,
-          ),
         );
       const form = new FormData();
       form.append("file", new File([bytes], input.file_name ?? "file", { type: "application/octet-stream" }));
