@@ -98,7 +98,11 @@ export const McpResponseSchema = z
     id: z.union([z.string(), z.number(), z.null()]).openapi({ description: "The request's id.", example: 1 }),
     result: z.record(z.string(), z.unknown()).optional().openapi({ description: "The method's result." }),
     error: z
-      .object({ code: z.number().int(), message: z.string(), data: z.unknown().optional() })
+      .object({
+        code: z.number().int().openapi({ description: "JSON-RPC error code (e.g. -32602 invalid params).", example: -32602 }),
+        message: z.string().openapi({ description: "What went wrong.", example: "Tool delete_everything not found" }),
+        data: z.unknown().optional().openapi({ description: "More about the error, when given." }),
+      })
       .optional()
       .openapi({ description: "A JSON-RPC error (protocol-level; a failed tool answers a result with `isError`)." }),
   })
