@@ -27,10 +27,11 @@ export interface RestCall {
   idempotencyKey?: string;
 }
 
-/** What the REST operation answered: its HTTP status and its JSON body (null when it had none). */
+/** What the REST operation answered: its HTTP status, its JSON body (null when it had none), its Retry-After in seconds. */
 export interface RestAnswer {
   status: number;
   body: unknown;
+  retryAfterSeconds?: number;
 }
 
 /**
@@ -67,16 +68,25 @@ export function toolResult(answer: RestAnswer, summary?: (body: Record<string, u
     const head = summary ? `${summary(body)}\n` : "";
     return { content: [{ type: "text", text: `${head}${JSON.stringify(body)}` }], structuredContent: body };
   }
-  return errorResult(answer.status, body);
+  return errorResult(answer.status, body, answer.retryAfterSeconds);
 }
 
-/** A refused call: isError, with the contract's error body (`code`, `message`, `request_id`, … or `detail`) and the HTTP status. */
-function errorResult(status: number, body: Record<string, unknown>): CallToolResult {
+/**
+ * A refused call: isError, with the contract's error body (`code`, `message`, `request_id`, … or `detail`), the HTTP
+ * status and, when the operation sent Retry-After (429, 503), how long to wait: an agent sees no headers.
+ */
+function errorResult(status: number, body: Record<string, unknown>, retryAfterSeconds?: number): CallToolResult {
   const what = typeof body.code === "string" ? `${body.code}: ${String(body.message ?? "")}` : String(body.detail ?? "request refused");
+  const wait = retryAfterSeconds === undefined ? {} : { retry_after_seconds: retryAfterSeconds };
   return {
     isError: true,
-    content: [{ type: "text", text: `HTTP ${status} ${what}\n${JSON.stringify(body)}` }],
-    structuredContent: { http_status: status, ...body },
+    content: [
+      {
+        type: "text",
+        text: `HTTP ${status} ${what}${retryAfterSeconds === undefined ? "" : ` (retry after ${retryAfterSeconds} s)`}\n${JSON.stringify(body)}`,
+      },
+    ],
+    structuredContent: { http_status: status, ...wait, ...body },
   };
 }
 

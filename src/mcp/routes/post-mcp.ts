@@ -92,15 +92,17 @@ function toolContext(c: AppContext, dispatch: Dispatch): ToolContext {
         headers.set("content-type", "application/json");
       }
       const res = await dispatch(new Request(url, { method: request.method, headers, body }), c.env, c.executionCtx);
+      const retryAfter = Number.parseInt(res.headers.get("retry-after") ?? "", 10);
+      const answer = (body: unknown): RestAnswer =>
+        Number.isFinite(retryAfter) && retryAfter >= 0
+          ? { status: res.status, body, retryAfterSeconds: retryAfter }
+          : { status: res.status, body };
       const text = await res.text();
-      if (!text) return { status: res.status, body: null };
+      if (!text) return answer(null);
       try {
-        return { status: res.status, body: JSON.parse(text) as unknown };
+        return answer(JSON.parse(text) as unknown);
       } catch {
-        return {
-          status: res.status,
-          body: { detail: `The operation answered ${res.headers.get("content-type") ?? "no content type"}, not JSON.` },
-        };
+        return answer({ detail: `The operation answered ${res.headers.get("content-type") ?? "no content type"}, not JSON.` });
       }
     },
     refusal: (code, message) => errorBody(code, message, { requestId: c.var.requestId, origin: publicOrigin(c) }),

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { MCP_INLINE_FILE_MAXIMUM_BYTES, MCP_REQUEST_MAXIMUM_BYTES } from "../../../src/mcp/schemas";
 import { FORBIDDEN_SCOPE_DETAIL, UNAUTHORIZED_DETAIL } from "../../../src/platform/errors";
-import { api, BASE, createTenant, fixture, json, uploadAsset } from "../support/helpers";
+import { addKey, api, BASE, createTenant, fixture, json, uploadAsset } from "../support/helpers";
 import { verifyFile } from "../support/verify-helpers";
 import { base64Of, callTool, connectClient, structured, workerFetch } from "./mcp-client";
 
@@ -176,5 +176,28 @@ describe("MCP endpoint security (#21)", () => {
       expect(res.status, method).toBe(405);
       expect(res.headers.get("allow")).toBe("POST");
     }
+  });
+
+  it("a key's restrictions hold through MCP: its network allowlist (the caller's address reaches the REST call) and its rate limit", async () => {
+    const admin = await createTenant();
+    const restrict = async (body: unknown) => {
+      const k = await addKey(admin.tenantId);
+      const res = await api(`/v1/api-keys/${k.keyId}/restrictions`, { method: "PUT", key: admin.key, body });
+      expect(res.status, await res.clone().text()).toBe(200);
+      return k.key;
+    };
+    const allowlisted = await restrict({ ip_allowlist: ["203.0.113.0/24"], rate_limit_per_minute: null });
+    await expect(connectClient({ Authorization: `Bearer ${allowlisted}`, "CF-Connecting-IP": "198.51.100.7" })).rejects.toThrow();
+    const inside = await connectClient({ Authorization: `Bearer ${allowlisted}`, "CF-Connecting-IP": "203.0.113.9" });
+    expect((await callTool(inside, "get_capabilities")).isError).toBeFalsy();
+
+    // 3 a minute: initialize and notifications/initialized spend two, the tool call's POST the third, so its REST
+    // call is refused: a tool error that says how long to wait (an agent sees no Retry-After header).
+    const limited = await restrict({ ip_allowlist: [], rate_limit_per_minute: 3 });
+    const client = await connectClient({ Authorization: `Bearer ${limited}`, "CF-Connecting-IP": "203.0.113.10" });
+    const refused = await callTool(client, "get_capabilities");
+    expect(refused.isError).toBe(true);
+    expect(structured(refused)).toMatchObject({ http_status: 429, code: "API_KEY_RATE_LIMITED" });
+    expect(structured(refused).retry_after_seconds).toBeGreaterThan(0);
   });
 });
