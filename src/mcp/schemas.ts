@@ -40,6 +40,21 @@ export const VerifyMediaInput = {
     .describe("Verify a manifest store published at this https URL on a configured manifest host (the hard binding cannot be checked)."),
 };
 
+export const UploadFileInput = {
+  file_base64: z
+    .string()
+    .max((MCP_INLINE_FILE_MAXIMUM_BYTES / 3) * 4)
+    .describe(
+      `The file, base64-encoded (standard alphabet, padded, no line breaks), at most ${MCP_INLINE_FILE_MAXIMUM_BYTES} bytes decoded.`,
+    ),
+  media_type: z
+    .string()
+    .max(127)
+    .regex(/^[A-Za-z0-9][A-Za-z0-9!#$&^_.+-]*\/[A-Za-z0-9][A-Za-z0-9!#$&^_.+-]*$/)
+    .describe("Its media type (e.g. `image/jpeg`); must be enabled in get_capabilities."),
+  file_name: z.string().max(255).optional().describe("Original file name, for display."),
+};
+
 export const GetVerificationInput = {
   verification_id: idSchema("verification", "Verification id.").describe("The verification record (`vfy_…`) to read."),
 };

@@ -3,7 +3,7 @@ import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import type { CallToolResult, ToolAnnotations } from "@modelcontextprotocol/sdk/types.js";
 import { CfWorkerJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/cfworker";
 import type { Scope } from "../platform/auth/scopes";
-import { fromBase64 } from "../platform/bytes";
+import { fromBase64, hex } from "../platform/bytes";
 import type { ErrorCode } from "../platform/errors";
 import {
   GetCapabilitiesInput,
@@ -12,12 +12,13 @@ import {
   ListAssetsInput,
   ListRecipesInput,
   SignAssetInput,
+  UploadFileInput,
   VerifyMediaInput,
 } from "./schemas";
 
 /** One call of a REST operation of this service, made by an MCP tool. */
 export interface RestCall {
-  method: "GET" | "POST";
+  method: "GET" | "POST" | "PUT";
   /** The operation's path with its parameters filled in (each already checked by the tool's input schema). */
   path: string;
   query?: Record<string, string | number | undefined>;
@@ -25,6 +26,17 @@ export interface RestCall {
   form?: FormData;
   /** Writes only: the Idempotency-Key to send. */
   idempotencyKey?: string;
+}
+
+/**
+ * A request to a storage capability URL the API returned (an upload's PUT): sent with exactly its headers and never
+ * the caller's key; only a URL of this service is followed.
+ */
+export interface CapabilityCall {
+  url: string;
+  method: string;
+  headers: Record<string, string>;
+  bytes: Uint8Array;
 }
 
 /** What the REST operation answered: its HTTP status, its JSON body (null when it had none), its Retry-After in seconds. */
@@ -42,6 +54,7 @@ export interface RestAnswer {
  */
 export interface ToolContext {
   call(request: RestCall): Promise<RestAnswer>;
+  callCapability(request: CapabilityCall): Promise<RestAnswer>;
   refusal(code: ErrorCode, message: string): Record<string, unknown>;
 }
 
@@ -151,6 +164,46 @@ const verifyMedia: McpTool<typeof VerifyMediaInput> = {
   },
 };
 
+const uploadFile: McpTool<typeof UploadFileInput> = {
+  name: "upload_file",
+  title: "Upload a file",
+  description:
+    "Uploads a file (up to 3 MiB, base64) as a new asset, ready for sign_asset: creates the upload, sends the bytes to its storage URL and completes it, checking size and SHA-256. Answers the completed upload with `asset_id` and `asset_object_id` (verify_media takes the latter as `object_id`). Needs `uploads:write`.",
+  scope: "uploads:write",
+  annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
+  input: UploadFileInput,
+  operations: ["POST /v1/uploads", "PUT /storage/uploads/{upload_id}", "POST /v1/uploads/{upload_id}/complete"],
+  async run(input, ctx) {
+    const bytes = fromBase64(input.file_base64);
+    if (!bytes || bytes.length === 0)
+      return errorResult(
+        422,
+        ctx.refusal("svc.request.invalid", "file_base64 is not canonical, padded, standard base64 of a non-empty file."),
+      );
+    const sha256 = hex(await crypto.subtle.digest("SHA-256", bytes));
+    const created = await ctx.call({
+      method: "POST",
+      path: "/v1/uploads",
+      json: { byte_length: bytes.length, declared_media_type: input.media_type, mode: "single", sha256, filename: input.file_name ?? null },
+    });
+    if (created.status !== 201 || !isRecord(created.body)) return toolResult(created);
+    const upload = created.body.upload as { url: string; method: string; headers: Record<string, string> };
+    const put = await ctx.callCapability({ url: upload.url, method: upload.method, headers: upload.headers, bytes });
+    if (put.status < 200 || put.status >= 300) return toolResult(put);
+    const uploadId = String(created.body.upload_id);
+    const completed = await ctx.call({
+      method: "POST",
+      path: `/v1/uploads/${pathId(uploadId)}/complete`,
+      json: {},
+      idempotencyKey: crypto.randomUUID(),
+    });
+    return toolResult(
+      completed,
+      (b) => `uploaded: asset ${String(b.asset_id)} (object ${String(b.asset_object_id)}); sign it with sign_asset`,
+    );
+  },
+};
+
 const getVerification: McpTool<typeof GetVerificationInput> = {
   name: "get_verification",
   title: "Read a verification",
@@ -249,7 +302,7 @@ const getCapabilities: McpTool<typeof GetCapabilitiesInput> = {
 };
 
 /** Every tool the MCP server offers, in the order tools/list answers them. */
-export const MCP_TOOLS = [getCapabilities, verifyMedia, getVerification, listRecipes, signAsset, getJob, listAssets] as const;
+export const MCP_TOOLS = [getCapabilities, verifyMedia, getVerification, listRecipes, uploadFile, signAsset, getJob, listAssets] as const;
 
 export const MCP_SERVER_INFO = { name: "svc", version: "1.0.0" } as const;
 
@@ -264,7 +317,7 @@ export function createMcpServer(ctx: ToolContext): McpServer {
     // The SDK's default validator (Ajv) compiles code at run time, which workerd forbids; this one interprets.
     jsonSchemaValidator: new CfWorkerJsonSchemaValidator(),
     instructions:
-      "Provenance signing and verification (C2PA). Call get_capabilities first. To check a file, call verify_media; to sign, upload the file through the REST API, then sign_asset and poll get_job.",
+      "Provenance signing and verification (C2PA). Call get_capabilities first. To check a file, call verify_media; to sign one, upload_file (or upload through the REST API), then sign_asset and poll get_job.",
   });
   for (const tool of MCP_TOOLS as readonly McpTool[]) {
     server.registerTool(

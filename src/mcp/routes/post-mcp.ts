@@ -7,7 +7,7 @@ import { type AppContext, type AppEnv, publicOrigin } from "../../platform/conte
 import { ApiError, errorBody, HttpErrorResponseSchema, HttpProblem, UNAUTHORIZED_DETAIL } from "../../platform/errors";
 import { errorResponse, json } from "../../platform/openapi";
 import { MCP_PATH, MCP_REQUEST_MAXIMUM_BYTES, McpRequestSchema, McpResponseSchema } from "../schemas";
-import { createMcpServer, MCP_TOOLS, type RestAnswer, type RestCall, type ToolContext } from "../service";
+import { type CapabilityCall, createMcpServer, MCP_TOOLS, type RestAnswer, type RestCall, type ToolContext } from "../service";
 
 /** How the endpoint reaches the service's own REST operations: the whole application's fetch (wired by app.ts). */
 export type Dispatch = (request: Request, env: Env, ctx: AppContext["executionCtx"]) => Response | Promise<Response>;
@@ -104,6 +104,32 @@ function toolContext(c: AppContext, dispatch: Dispatch): ToolContext {
       } catch {
         return answer({ detail: `The operation answered ${res.headers.get("content-type") ?? "no content type"}, not JSON.` });
       }
+    },
+    async callCapability(request: CapabilityCall): Promise<RestAnswer> {
+      const target = new URL(request.url);
+      const init = { method: request.method, headers: request.headers, body: request.bytes as Uint8Array<ArrayBuffer> };
+      // A Worker-served capability is this application's own route (a Worker cannot fetch itself); an R2 presigned
+      // URL (production with S3 credentials) is fetched. Either was minted by POST /v1/uploads moments ago, never
+      // named by the agent, and carries its own authority: the caller's key is never sent.
+      const res =
+        target.origin === publicOrigin(c)
+          ? await dispatch(new Request(new URL(`${target.pathname}${target.search}`, c.req.url), init), c.env, c.executionCtx)
+          : target.protocol === "https:"
+            ? await fetch(target, init)
+            : null;
+      if (!res)
+        return {
+          status: 500,
+          body: errorBody("svc.internal", "The storage URL is not usable.", { requestId: c.var.requestId, origin: publicOrigin(c) }),
+        };
+      const text = await res.text();
+      let body: unknown = null;
+      try {
+        body = text ? JSON.parse(text) : null;
+      } catch {
+        body = { detail: `Storage answered ${res.status}.` };
+      }
+      return { status: res.status, body };
     },
     refusal: (code, message) => errorBody(code, message, { requestId: c.var.requestId, origin: publicOrigin(c) }),
   };

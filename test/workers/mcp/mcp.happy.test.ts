@@ -15,6 +15,7 @@ describe("MCP server (POST /mcp, #21)", () => {
       "verify_media",
       "get_verification",
       "list_recipes",
+      "upload_file",
       "sign_asset",
       "get_job",
       "list_assets",
@@ -74,10 +75,18 @@ describe("MCP server (POST /mcp, #21)", () => {
     await client.close();
   });
 
-  it("sign_asset starts a job (the REST operation's answer), readable with get_job; capabilities and recipes read", async () => {
+  it("upload_file then sign_asset start a job (the REST operations' answers), readable with get_job; capabilities and recipes read", async () => {
     const { key } = await createTenant();
-    const { assetId } = await uploadAsset(key, fixture("sample.jpg"), "image/jpeg");
     const client = await connectClient({ Authorization: `Bearer ${key}` });
+    const uploaded = await callTool(client, "upload_file", {
+      file_base64: base64Of(fixture("sample.jpg")),
+      media_type: "image/jpeg",
+      file_name: "a.jpg",
+    });
+    expect(uploaded.isError, JSON.stringify(uploaded)).toBeFalsy();
+    const assetId = structured(uploaded).asset_id as string;
+    expect(assetId).toMatch(/^ast_/);
+    expect(structured(uploaded).asset_object_id).toMatch(/^aob_/);
     const caps = structured(await callTool(client, "get_capabilities"));
     expect(caps.schema_version).toBe("svc.capability-discovery.v1");
     const recipes = structured(await callTool(client, "list_recipes"));
@@ -94,8 +103,13 @@ describe("MCP server (POST /mcp, #21)", () => {
     const done = await waitForJob(key, jobId, 60_000);
     expect(done.state).toBe("completed");
     expect(structured(await callTool(client, "get_job", { job_id: jobId }))).toMatchObject({ state: "completed" });
-    // The REST API sees the same job.
+    // The REST API sees the same job; the signed asset verifies through MCP.
     expect((await json(await api(`/v1/jobs/${jobId}`, { key }))).job_id).toBe(jobId);
+    expect(structured(await callTool(client, "verify_media", { asset_id: assetId }))).toMatchObject({ status: "verified_manifest" });
+    // A lying media type is the REST refusal (the bytes are a JPEG), as a tool error.
+    const lie = await callTool(client, "upload_file", { file_base64: base64Of(fixture("sample.jpg")), media_type: "image/png" });
+    expect(lie.isError).toBe(true);
+    expect(structured(lie).http_status).toBeGreaterThanOrEqual(400);
     await client.close();
   });
 });

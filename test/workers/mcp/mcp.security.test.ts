@@ -79,12 +79,14 @@ describe("MCP endpoint security (#21)", () => {
     const { key } = await createTenant({ scopes: ["capabilities:read"] });
     const client = await connectClient({ Authorization: `Bearer ${key}` });
     // Every tool is listed (descriptions name the scope); the REST call is the one check.
-    expect((await client.listTools()).tools).toHaveLength(7);
+    expect((await client.listTools()).tools).toHaveLength(8);
     const refused = await callTool(client, "verify_media", { file_base64: base64Of(fixture("sample.jpg")) });
     expect(refused.isError).toBe(true);
     expect(structured(refused)).toEqual({ http_status: 403, detail: FORBIDDEN_SCOPE_DETAIL });
     const sign = await callTool(client, "sign_asset", { asset_id: "ast_abcdefghij234567" });
     expect(structured(sign)).toEqual({ http_status: 403, detail: FORBIDDEN_SCOPE_DETAIL });
+    const upload = await callTool(client, "upload_file", { file_base64: base64Of(fixture("sample.jpg")), media_type: "image/jpeg" });
+    expect(structured(upload)).toEqual({ http_status: 403, detail: FORBIDDEN_SCOPE_DETAIL });
     expect((await callTool(client, "get_capabilities")).isError).toBeFalsy();
   });
 
