@@ -105,7 +105,10 @@ export const McpRequestSchema = z
     }),
     params: z.record(z.string(), z.unknown()).optional().openapi({ description: "Method parameters." }),
   })
-  .openapi("McpRequest", { description: "One JSON-RPC 2.0 message of the Model Context Protocol (or a batch of them)." });
+  .openapi("McpRequest", {
+    description:
+      "One JSON-RPC 2.0 message of the Model Context Protocol. Batches (arrays) are refused (422): the protocol dropped them in 2025-06-18, and one POST running many tool calls at once would multiply a request's memory and CPU inside one isolate.",
+  });
 
 export const McpResponseSchema = z
   .object({

@@ -1,4 +1,4 @@
-import { createRoute, z } from "@hono/zod-openapi";
+import { createRoute } from "@hono/zod-openapi";
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
 import type { MiddlewareHandler } from "hono";
 import { bodyLimit } from "hono/body-limit";
@@ -28,7 +28,7 @@ const route = createRoute({
     "Each tool call spends one request of the key's rate limit for the POST /mcp and one for the operation it makes.",
   request: {
     body: {
-      content: { "application/json": { schema: z.union([McpRequestSchema, z.array(McpRequestSchema).min(1).max(100)]) } },
+      content: { "application/json": { schema: McpRequestSchema } },
       required: true,
     },
   },

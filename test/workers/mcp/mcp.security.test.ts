@@ -145,6 +145,9 @@ describe("MCP endpoint security (#21)", () => {
     expect(notJson.status).toBeLessThan(500);
     const notRpc = await post(JSON.stringify({ hello: "world" }), auth);
     expect(notRpc.status).toBe(422);
+    // No batches: one POST runs at most one tool call (their memory and CPU add up inside one isolate).
+    const batch = await post(`[${toolsList},${toolsList}]`, auth);
+    expect(batch.status).toBe(422);
     const wrongAccept = await post(toolsList, { ...auth, accept: "text/html" });
     expect(wrongAccept.status).toBe(406);
     const wrongType = await post(toolsList, { ...auth, "content-type": "text/plain" });
@@ -158,6 +161,7 @@ describe("MCP endpoint security (#21)", () => {
     expect(foreign.status).toBe(403);
     expectNoAmbientCredentials(foreign);
 
+    expect((await post(toolsList, { authorization: `Bearer ${key}`, origin: BASE })).status).toBe(200); // this API's own origin
     const ok = await post(toolsList, { authorization: `Bearer ${key}` });
     expect(ok.status).toBe(200);
     expectNoAmbientCredentials(ok);
