@@ -21,6 +21,7 @@ import { historyRoutes } from "./history";
 import { identityRoutes } from "./identity";
 import { sessionDirectory } from "./identity/service";
 import { jobRoutes } from "./jobs";
+import { mcpRoutes } from "./mcp";
 import { installDevOcsp } from "./media/c2pa/ocsp-dev-port";
 import { installDevTsa } from "./media/c2pa/tsa-dev-port";
 import { overviewRoutes } from "./overview";
@@ -134,6 +135,11 @@ export function createApp(options: AppOptions = {}) {
   app.route("/", overviewRoutes());
   app.route("/", feedbackRoutes());
   app.route("/", storageRoutes());
+  // MCP tools make their REST calls through the whole application, so every rule of the REST API applies to them.
+  app.route(
+    "/",
+    mcpRoutes((request, env, ctx) => app.fetch(request, env, ctx)),
+  );
   const catalog = createRouter();
   registerGetConnectCatalog(catalog);
   app.route("/", catalog);

@@ -1,6 +1,18 @@
+import { MCP_PATH } from "../mcp/schemas";
+import { MCP_TOOLS } from "../mcp/service";
+
+/**
+ * The configuration an MCP client needs, in the `mcpServers` JSON most clients read (Claude Code's `.mcp.json`,
+ * Cursor, Windsurf…): the served endpoint and the Authorization header, with the key left as a placeholder.
+ */
+export function mcpClientConfig(origin: string) {
+  return { mcpServers: { svc: { type: "http", url: `${origin}${MCP_PATH}`, headers: { Authorization: "Bearer <SVC_API_KEY>" } } } };
+}
+
 /** The integration facts of the connect catalog. Pure data plus the origin; no HTTP here. */
 export function connectCatalog(origin: string) {
   const g = (id: string, title: string, text: string) => ({ id, title, text });
+  const mcpUrl = `${origin}${MCP_PATH}`;
   return {
     version: "svc.connect-catalog.v1" as const,
     public_api_origin: origin,
@@ -72,15 +84,44 @@ export function connectCatalog(origin: string) {
     ],
     connection_modes: [
       g("https", "HTTPS REST", "JSON over HTTPS; uploads and downloads go directly to object storage through short-lived capabilities."),
+      g(
+        "mcp",
+        "MCP (Streamable HTTP)",
+        `POST ${mcpUrl} with an API key: a stateless Model Context Protocol server for AI agents (JSON answers; GET and DELETE answer 405).`,
+      ),
     ],
-    ai_actions: [
-      g("read-capabilities", "Read capabilities", "Safe, read-only: GET /v1/capabilities."),
-      g("verify", "Verify a file", "Read-only analysis: POST /v1/verify."),
-    ],
+    // One action per MCP tool, each the REST operation it calls with the caller's key (so under that operation's scope).
+    ai_actions: MCP_TOOLS.map((tool) =>
+      g(
+        tool.name,
+        tool.title,
+        `${tool.annotations.readOnlyHint ? "Read-only" : "Write"}; scope ${tool.scope}; ${tool.operations.join(" or ")}. MCP tool \`${tool.name}\`.`,
+      ),
+    ),
     ai_prompt:
-      "You can call the svc API at SVC_API_BASE_URL with the header 'Authorization: Bearer $SVC_API_KEY'. Read GET /v1/capabilities first and only submit formats whose availability.available is true. Send a fresh Idempotency-Key on every write. Never print or store the API key.",
-    mcp_clients: [],
-    mcp_feature_groups: [],
+      "You can call the svc API at SVC_API_BASE_URL with the header 'Authorization: Bearer $SVC_API_KEY', or use its MCP server at SVC_API_BASE_URL/mcp with the same header. Read GET /v1/capabilities (MCP: get_capabilities) first and only submit formats whose availability.available is true. Send a fresh Idempotency-Key on every write. Never print or store the API key.",
+    mcp_clients: [
+      g("json-config", "MCP client configuration (mcpServers JSON)", JSON.stringify(mcpClientConfig(origin), null, 2)),
+      g("claude-code", "Claude Code", `claude mcp add --transport http svc ${mcpUrl} --header "Authorization: Bearer $SVC_API_KEY"`),
+      g(
+        "typescript-sdk",
+        "TypeScript (@modelcontextprotocol/sdk)",
+        `const client = new Client({ name: "my-agent", version: "1.0.0" });\nawait client.connect(new StreamableHTTPClientTransport(new URL("${mcpUrl}"), { requestInit: { headers: { Authorization: \`Bearer \${process.env.SVC_API_KEY}\` } } }));\nconst { tools } = await client.listTools();`,
+      ),
+    ],
+    mcp_feature_groups: [
+      g("tools", "Tools", MCP_TOOLS.map((tool) => `${tool.name} (${tool.scope})`).join(", ")),
+      g(
+        "auth",
+        "Authentication",
+        "The API key of the REST API (Authorization: Bearer). Any valid key may connect; each tool call is the REST operation with that key, so its scope, tenant isolation and rate limit apply. A refused call is a tool result with isError and the contract's error body.",
+      ),
+      g(
+        "transport",
+        "Transport",
+        "Streamable HTTP, stateless: no Mcp-Session-Id, JSON answers, no server-to-client stream; bodies up to 4 MiB (inline files for verify_media up to 3 MiB, larger ones by upload and object_id).",
+      ),
+    ],
     limits: [
       g("public-verify", "Public verify", "10 requests per minute per IP without a credential."),
       g("batch", "Batch sign", "1 to 100 items per POST /v1/sign/batch."),

@@ -26,10 +26,17 @@ export const ConnectCatalogResponseSchema = z
     environment_variables: z.array(Guidance).openapi({ description: "Variables examples read." }),
     safety_statements: z.array(Guidance).openapi({ description: "Rules for handling keys and capabilities." }),
     connection_modes: z.array(Guidance).openapi({ description: "How clients connect." }),
-    ai_actions: z.array(Guidance).openapi({ description: "Actions an AI assistant may take with this API." }),
+    ai_actions: z
+      .array(Guidance)
+      .openapi({ description: "Actions an AI assistant may take with this API: one per MCP tool, with its scope and REST operation." }),
     ai_prompt: z.string().openapi({ description: "A prompt that tells an assistant how to use this API safely." }),
-    mcp_clients: z.array(Guidance).openapi({ description: "MCP clients supported (none yet: no MCP server is offered)." }),
-    mcp_feature_groups: z.array(Guidance).openapi({ description: "MCP feature groups (none yet)." }),
+    mcp_clients: z.array(Guidance).openapi({
+      description:
+        "How to connect an MCP client to this API's MCP server (POST /mcp): `json-config` is the `mcpServers` JSON most clients read, with the key as the placeholder `<SVC_API_KEY>`.",
+    }),
+    mcp_feature_groups: z
+      .array(Guidance)
+      .openapi({ description: "What the MCP server offers: its tools (with scopes), authentication, transport." }),
     limits: z.array(Guidance).openapi({ description: "Limits that shape integrations." }),
     cost_guidance: z.array(Guidance).openapi({ description: "How to reason about cost." }),
   })

@@ -96,6 +96,8 @@ const QUERIES = new Set([
   "POST /v1/billing/quotes",
   "POST /v1/soft-binding-resolution/matches/byBinding",
   "POST /v1/soft-binding-resolution/matches/byContent",
+  // The MCP envelope: the writes its tools make are audited as the REST operations they call.
+  "POST /mcp",
 ]);
 /** id prefix → the resource type it names, to say what a create made (from the response's id). */
 const TYPE_OF_PREFIX = new Map<string, string>(Object.entries(ID_PREFIX).map(([kind, prefix]) => [prefix, snake(kind)]));

@@ -239,6 +239,10 @@ export const OPERATION_POLICIES: Record<string, OperationPolicy> = {
   // Overview and feedback (#18 part 4)
   "GET /v1/overview": bearer("overview:read"),
   "POST /v1/feedback": bearer("feedback:write", "optional"),
+
+  // MCP (#21): any valid key may connect (the route refuses an absent one with the 401 of every keyed operation);
+  // each tool's REST call, made with the same key, checks that operation's scope.
+  "POST /mcp": publicOrTenant("capabilities:read"),
 };
 
 /** `/v1/recipes/:recipe_id` (Hono) → `/v1/recipes/{recipe_id}` (OpenAPI). */
