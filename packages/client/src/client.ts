@@ -225,7 +225,18 @@ export function createSvcClient(options: SvcClientOptions = {}): SvcClient {
     const response = await apiFetch(new Request(`${baseUrl}${path}`, { method, headers, body, signal: init.signal }), init.auth ?? true);
     if (!response.ok) throw await errorFromResponse(response);
     const text = await response.text();
-    return { status: response.status, body: (text ? JSON.parse(text) : null) as T };
+    try {
+      return { status: response.status, body: (text ? JSON.parse(text) : null) as T };
+    } catch {
+      // a success answer that is not JSON (a proxy's page, a truncated body): typed, never a SyntaxError
+      throw new SvcError({
+        status: response.status,
+        code: "invalid_response",
+        message: `${method} ${path} answered ${response.status} with a body that is not JSON`,
+        request_id: response.headers.get("x-request-id"),
+        retryable: false,
+      });
+    }
   }
 
   /** A request to a URL the API returned (presigned storage): exactly the returned headers, never the API key. */

@@ -34,7 +34,7 @@ const envelope = (code: string, retryable: boolean) => ({
 });
 const JOB = { job_id: "job_abcdefghij234567", state: "queued", mode: "standard" };
 
-async function script(answers: { status: number; headers?: Record<string, string>; body?: unknown }[]) {
+async function script(answers: { status: number; headers?: Record<string, string>; body?: unknown; raw?: string }[]) {
   await mf.dispatchFetch("http://api.test/__script", { method: "POST", body: JSON.stringify(answers) });
 }
 async function logged(): Promise<Logged[]> {
@@ -260,7 +260,7 @@ describe("SDK retry rules", () => {
   });
 
   it("hostile answers: a non-JSON error, an empty body, a huge Retry-After date, all end as typed errors", async () => {
-    await script([{ status: 418, body: "<html>" }]);
+    await script([{ status: 418, raw: "<html>" }]);
     const e1 = (await client.sign({ assetId: "ast_abcdefghij234567" }).catch((e: unknown) => e)) as SvcError;
     expect(e1).toBeInstanceOf(SvcError);
     expect(e1.code).toBe("http_418");
@@ -273,5 +273,9 @@ describe("SDK retry rules", () => {
     ]);
     const e3 = (await client.sign({ assetId: "ast_abcdefghij234567" }).catch((e: unknown) => e)) as SvcError;
     expect(e3.status).toBe(429);
+    await script([{ status: 202, raw: "<html>truncated" }]);
+    const e4 = (await client.sign({ assetId: "ast_abcdefghij234567" }).catch((e: unknown) => e)) as SvcError;
+    expect(e4).toBeInstanceOf(SvcError);
+    expect(e4.code).toBe("invalid_response");
   });
 });
