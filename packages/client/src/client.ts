@@ -1,9 +1,9 @@
 import createClient, { type Client } from "openapi-fetch";
-import { errorFromResponse, SvcError, SvcIntegrityError, SvcJobError } from "./errors";
+import { errorFromResponse, SvcError, SvcIntegrityError, SvcJobError } from "./errors.ts";
 import type { components, paths } from "./openapi";
-import { fetchWithRetry, type RetryOptions, resolveRetry, sleep } from "./retry";
-import { sha256Blob, sha256Bytes } from "./sha256";
-import { verifyWebhook, type WebhookEvent, type WebhookHeaders } from "./webhooks";
+import { fetchWithRetry, type RetryOptions, resolveRetry, sleep } from "./retry.ts";
+import { sha256Blob, sha256Bytes } from "./sha256.ts";
+import { verifyWebhook, type WebhookEvent, type WebhookHeaders } from "./webhooks.ts";
 
 type Schemas = components["schemas"];
 // Some components are typed `| null` because the served document marks the component itself nullable where one
