@@ -24,7 +24,9 @@ const MIN_PART_BYTES = 5 * MiB;
 const MAX_PARTS = 10_000;
 /** The largest file POST /v1/verify takes. */
 const VERIFY_MAXIMUM_BYTES = 25 * MiB;
-const TERMINAL = new Set(["completed", "canceled", "expired", "rejected", "failed"]);
+/** Job states after which nothing changes; every other state is still moving. */
+export const TERMINAL_JOB_STATES: readonly Job["state"][] = ["completed", "canceled", "expired", "rejected", "failed"];
+const TERMINAL = new Set<string>(TERMINAL_JOB_STATES);
 
 export interface SvcClientOptions {
   /** A server-side API key (`svc_live_…`). Without one only the public operations work (public verify). */

@@ -17,6 +17,7 @@ export {
   type SignResult,
   type SvcClient,
   type SvcClientOptions,
+  TERMINAL_JOB_STATES,
   type UploadOptions,
   type UploadProgress,
   type UploadSource,
