@@ -21,7 +21,7 @@ export type PublishOutcome =
 
 /**
  * Signed recipes: the output is checked with the reference engine, then published with its manifest.
- * `signed` may be the sign step's writes still landing (signStepWriting, express mode, with the signed bytes in hand):
+ * `writing`: the sign step's output, or its writes still landing (signStepWriting, express mode, the signed bytes in hand):
  * the check reads those bytes meanwhile, and nothing is published, nor the folded sign record written, before the
  * writes have landed. `folded` then carries the sign step's record, whose output is that settled SignOutput.
  */
