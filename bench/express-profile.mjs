@@ -4,7 +4,8 @@
 // hottest functions and inclusive time of the request's steps, per request.
 //
 //   node bench/express-profile.mjs ws://127.0.0.1:<port>/core:user:svc-dev [requests=10]
-//   (SVC_API_BASE_URL/SVC_API_KEY or .svc/dev.env as bench/express.mjs; writes dist/bench/express.cpuprofile)
+//   (SVC_API_BASE_URL/SVC_API_KEY or .svc/dev.env as bench/express.mjs; writes dist/bench/express.cpuprofile, and
+//   express-<isolate>.cpuprofile for each PROFILE_OTHERS isolate)
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { expressClient, jpegVariant } from "./lib/express-requests.mjs";
@@ -41,7 +42,11 @@ const profiles = await profiling.stop();
 const worker = profiles.find((p) => p.url === wsUrl);
 if (!worker) throw new Error(`${wsUrl}: the Worker's inspector did not answer`);
 for (const { url, profile } of profiles)
-  if (url !== wsUrl) console.log(`${url.split("/").pop()}: ${(summarizeProfile(profile).busy / n).toFixed(2)} ms/request`);
+  if (url !== wsUrl) {
+    const name = url.split("/").pop();
+    console.log(`${name}: ${(summarizeProfile(profile).busy / n).toFixed(2)} ms/request`);
+    writeFileSync(join(ROOT, "dist", "bench", `express-${name.replaceAll(":", "-")}.cpuprofile`), JSON.stringify(profile));
+  }
 writeFileSync(join(ROOT, "dist", "bench", "express.cpuprofile"), JSON.stringify(worker.profile));
 
 // self and inclusive time per function (name + file:line), ms per request

@@ -5,7 +5,7 @@
 // HTTP on `npm start`, p50.
 //
 //   node bench/express.mjs            # both rows (row 2 needs `npm start`; SVC_API_BASE_URL/SVC_API_KEY or .svc/dev.env)
-//   node bench/express.mjs --job | --http     # one row only
+//   node bench/express.mjs --job | --http [--requests N]     # one row only (N express requests, default 15)
 //   node bench/express.mjs --memory mozjpeg|ours|streamed   # internal: one 12 MP job in this process, its peak memory
 import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
@@ -183,6 +183,28 @@ async function jobRow() {
 // ---------------------------------------------------------------------------------------------------------------
 // Row 2: express signing over HTTP on `npm start`
 
+/** CPU ms (user + system, 10 ms ticks) so far of this checkout's workerd processes; null where /proc is not there. */
+function workerdCpu() {
+  let pids;
+  try {
+    pids = execFileSync("pgrep", ["-f", `${ROOT}/node_modules/@cloudflare/workerd`])
+      .toString()
+      .trim()
+      .split("\n");
+  } catch {
+    return null;
+  }
+  return () =>
+    pids.reduce((sum, pid) => {
+      try {
+        const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ");
+        return sum + (Number(fields[11]) + Number(fields[12])) * 10;
+      } catch {
+        return sum;
+      }
+    }, 0);
+}
+
 async function httpRow() {
   const { base, key } = devService();
   const up =
@@ -202,8 +224,13 @@ async function httpRow() {
   } else {
     const { upload, signExpress } = expressClient({ base, key });
     const jpeg1 = await sourceJpeg(1280, 800);
+    // workerd CPU of this checkout's `npm start` (every workerd process: the Worker and its local D1/R2 simulators) over
+    // each sign request alone, from /proc (Linux; null elsewhere): on a shared machine the figure to compare, wall
+    // time beside it.
+    const cpu = workerdCpu();
+    const cpuMs = [];
     const variant = (n) => jpegVariant(jpeg1, n);
-    const n = 15;
+    const n = Number(process.argv[process.argv.indexOf("--requests") + 1]) || 15;
     const times = [];
     const health = [];
     const statuses = new Set();
@@ -213,11 +240,13 @@ async function httpRow() {
       let t = performance.now();
       await (await fetch(`${base}/healthz`)).arrayBuffer();
       if (i >= 2) health.push(performance.now() - t);
+      const cpuBefore = cpu?.();
       t = performance.now();
       const res = await signExpress(assetId);
       const took = performance.now() - t;
       if (i >= 2) {
         times.push(took);
+        if (cpu) cpuMs.push(cpu() - cpuBefore);
         // Where the time went, from the job's own step records (ms clock of the Worker): each step's span, and what
         // the request spent outside the steps (admission, the take, the answer).
         const steps = res.body?.steps ?? [];
@@ -233,6 +262,10 @@ async function httpRow() {
     console.log(
       `  POST /v1/sign express p50 ${p50(times).toFixed(0)} ms (min ${Math.min(...times).toFixed(0)}, max ${Math.max(...times).toFixed(0)}); GET /healthz p50 ${p50(health).toFixed(1)} ms; answers: ${[...statuses].join(", ")}`,
     );
+    if (cpu)
+      console.log(
+        `  workerd CPU per sign request: mean ${(cpuMs.reduce((a, b) => a + b, 0) / n).toFixed(1)} ms, p50 ${p50(cpuMs)} ms (of ${n}; user + system of every workerd of this checkout; load ${readFileSync("/proc/loadavg", "utf8").split(" ")[0]})`,
+      );
     console.log(
       `  per step, p50 ms (step records: started → completed): ${Object.entries(spans)
         .map(([k, v]) => `${k} ${p50(v).toFixed(0)}`)

@@ -31,7 +31,7 @@ import { decodePublished, fingerprintStep } from "./steps/fingerprint";
 import { audioFingerprintStep, audioServicesOf, isAudio } from "./steps/fingerprint-audio";
 import { isVideo, videoFingerprintStep } from "./steps/fingerprint-video";
 import { type PublishOutcome, publishSigned, publishUnsigned } from "./steps/publish";
-import { signStep } from "./steps/sign";
+import { signStepWriting } from "./steps/sign";
 import { watermarkStep } from "./steps/watermark";
 import { audioWatermarkStep } from "./steps/watermark-audio";
 
@@ -179,6 +179,9 @@ async function runTakenJob(
 
   let signed: SignOutput | null = null;
   let signedBytes: Uint8Array | null = null;
+  // Express: the sign step's R2 writes, left landing while the publish step checks the signed bytes in hand
+  // (signStepWriting). Settled before any record of the sign step is written (`finished` holds it only as a placeholder).
+  let signing: Promise<SignOutput> | null = null;
   let watermarked: WatermarkOutput | null = null;
   // The watermarked bytes this run encoded and stored: the sign step signs them without reading them back.
   let watermarkedBytes: Uint8Array | null = null;
@@ -217,6 +220,12 @@ async function runTakenJob(
     // signs again when resumed; the queue's runs (standard mode) keep the finer record, so a resumed one never does.
     // Only a plain record folds (instant ones keep their own batch).
     let folded: FoldedRecords | null = null;
+    const folds = step.step === "publish" && job.mode === "express" && finished !== null && instant.length === 0;
+    if (signing && !folds) {
+      signed = await signing;
+      signing = null;
+      if (finished?.step === "sign") finished = { step: finished.step, output: signed };
+    }
     if (step.step === begun && !finished && instant.length === 0) {
       // Begun by the batch that took the job, with the records before it (first-move.ts): nothing to record. But the
       // request loaded its media services between that take and this run, so a cancellation may have landed, or the
@@ -226,7 +235,7 @@ async function runTakenJob(
       if (!now || now.attempts !== attempt) return; // another runner took the job: it is theirs now
       if (now.cancelRequestedAt !== null) return ended(finishCanceled(db, now));
       job = now;
-    } else if (step.step === "publish" && job.mode === "express" && finished && instant.length === 0) {
+    } else if (folds && finished) {
       const now = Date.now();
       folded = { finished: { step: finished.step, output: finished.output, completedAt: now }, publishStartedAt: now };
     } else {
@@ -272,7 +281,7 @@ async function runTakenJob(
         }
         case "sign": {
           pixels = null; // nothing after this needs the pixels: free them before the engine's copy
-          const result = await signStep(
+          const result = await signStepWriting(
             env,
             services.signer,
             job,
@@ -284,23 +293,31 @@ async function runTakenJob(
             watermarkedBytes,
           );
           watermarkedBytes = null;
-          signed = result.output;
           signedBytes = result.bytes;
-          finished = { step: step.step, output: signed };
+          if (job.mode === "express" && result.bytes) {
+            // The writes land while the publication's check reads the bytes in hand; settled before any record.
+            signing = result.output;
+            finished = { step: step.step, output: null };
+          } else {
+            signed = await result.output;
+            finished = { step: step.step, output: signed };
+          }
           break;
         }
         case "publish": {
           const durable: DurableCredentials = { watermark: watermarked, fingerprints: fingerprinted };
           let outcome: PublishOutcome;
-          if (signed)
-            outcome = await publishSigned(env, services.reader, job, source, signed, signedBytes, durable, services.background, folded);
+          const writing = signing ?? signed;
+          if (writing)
+            outcome = await publishSigned(env, services.reader, job, source, writing, signedBytes, durable, services.background, folded);
           else if (watermarked) outcome = await publishUnsigned(env, job, source, watermarked, durable, services.background, folded);
           else throw new StepFailure("svc.jobs.step_unavailable", "Nothing to publish: the recipe neither signs nor watermarks.");
           if (outcome.status === "output_invalid") {
             // The folded records were not written (no batch ran): written now, so the records read as before the fold
             // (the step before completed, publish begun and then failed), and a cancellation that landed first wins.
             if (folded) {
-              const { step: name, output } = folded.finished;
+              const name = folded.finished.step;
+              const output = signing ? await signing : folded.finished.output;
               job = (await advanceStep(
                 db,
                 tenantId,
@@ -333,6 +350,7 @@ async function runTakenJob(
     }
   }
   // A recipe whose last step is not the publication: its last record has no next step to ride with.
+  if (signing && finished?.step === "sign") finished = { step: finished.step, output: await signing };
   if (finished || instant.length > 0) {
     job = (await advanceStep(db, tenantId, taken.id, { finished, instant, next: null }, attempt, JOB_LEASE_MS))!;
     if (job.attempts !== attempt) return;

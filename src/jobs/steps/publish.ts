@@ -1,6 +1,6 @@
 import type { Bindings } from "../../env";
 import { verifyStreamed } from "../../media/c2pa/stream-sign";
-import type { ManifestReader } from "../../media/types";
+import type { ManifestReader, ManifestReadResult } from "../../media/types";
 import { log } from "../../platform/logger";
 import { sendFanout } from "../../webhooks/queue";
 import type { DurableCredentials, PublicationPlan, SignOutput, WatermarkOutput } from "../outputs";
@@ -19,27 +19,39 @@ export type PublishOutcome =
   | { status: "submitted"; job: Pick<JobRow, "state" | "cancelRequestedAt"> | null; view: JobPublicationView | null }
   | { status: "output_invalid"; message: string };
 
-/** Signed recipes: the output is checked with the reference engine, then published with its manifest. */
+/**
+ * Signed recipes: the output is checked with the reference engine, then published with its manifest.
+ * `writing`: the sign step's output, or its writes still landing (signStepWriting, express mode, the signed bytes in hand):
+ * the check reads those bytes meanwhile, and nothing is published, nor the folded sign record written, before the
+ * writes have landed. `folded` then carries the sign step's record, whose output is that settled SignOutput.
+ */
 export async function publishSigned(
   env: Bindings,
   reader: ManifestReader,
   job: JobRow,
   source: ObjectRow,
-  signed: SignOutput,
+  writing: SignOutput | Promise<SignOutput>,
   signedBytes: Uint8Array | null,
   durable: DurableCredentials,
   background?: Background,
   folded: FoldedRecords | null = null,
 ): Promise<PublishOutcome> {
+  let early: ManifestReadResult | null = null;
+  if (writing instanceof Promise && signedBytes) early = await reader.read({ bytes: signedBytes, mediaType: source.mediaType });
+  const signed = await writing;
+  if (writing instanceof Promise && folded) folded = { ...folded, finished: { ...folded.finished, output: signed } };
   if (signed.streamed && signed.output) return publishStreamed(env, reader, job, source, signed, durable, background, folded);
   const sidecar = signed.output === null;
-  // Check our own output with the reference engine before anything is published.
-  const assetBytes = sidecar
-    ? await read(env.OBJECTS, source.r2Key, source.etag)
-    : (signedBytes ?? (await read(env.OBJECTS, signed.output!.key, signed.output!.etag)));
-  const manifestStore = sidecar ? await read(env.OBJECTS, signed.manifest.key, signed.manifest.etag) : undefined;
-  if (!assetBytes || manifestStore === null) throw new Error("signed output not readable yet"); // transient
-  const verdict = await reader.read({ bytes: assetBytes, mediaType: source.mediaType, ...(manifestStore ? { manifestStore } : {}) });
+  let verdict = early;
+  if (!verdict) {
+    // Check our own output with the reference engine before anything is published.
+    const assetBytes = sidecar
+      ? await read(env.OBJECTS, source.r2Key, source.etag)
+      : (signedBytes ?? (await read(env.OBJECTS, signed.output!.key, signed.output!.etag)));
+    const manifestStore = sidecar ? await read(env.OBJECTS, signed.manifest.key, signed.manifest.etag) : undefined;
+    if (!assetBytes || manifestStore === null) throw new Error("signed output not readable yet"); // transient
+    verdict = await reader.read({ bytes: assetBytes, mediaType: source.mediaType, ...(manifestStore ? { manifestStore } : {}) });
+  }
   if (verdict.status !== "read" || verdict.check.validation_state === "Invalid" || verdict.check.failure_codes.length > 0) {
     const why = verdict.status === "read" ? verdict.check.failure_codes.join(", ") || verdict.check.validation_state : verdict.status;
     return { status: "output_invalid", message: `The signed output did not validate: ${why}.` };

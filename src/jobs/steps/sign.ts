@@ -15,9 +15,13 @@ import { signStreamedStep } from "./sign-streamed";
 /**
  * Signs the bytes to publish (the watermarked output, else the upload) with a manifest that carries the soft
  * bindings of the earlier steps, and stores the manifest store (and, on the embedded lane, the signed asset).
- * Returns the signed bytes too, so the publish step's check need not read them back.
+ * Answers once the output is signed, while its R2 writes may still be under way: `output` settles when they have
+ * landed (with their etags), or rejects (a transient failure) if one failed; the step's record must wait for it. A
+ * caller with work that needs only the signed bytes (express mode: the publish step's check) overlaps the writes.
+ * `bytes`: the signed output in hand, so the publish step's check need not read it back (null on the sidecar lane
+ * and for large media).
  */
-export async function signStep(
+export async function signStepWriting(
   env: Bindings,
   signer: Signer,
   job: JobRow,
@@ -26,12 +30,13 @@ export async function signStep(
   source: ObjectRow,
   watermarked: WatermarkOutput | null,
   fingerprinted: FingerprintOutput | null,
-  /** The watermarked bytes when this run encoded (and stored) them; else they are read back from R2. */
   watermarkedBytes: Uint8Array | null = null,
-): Promise<{ output: SignOutput; bytes: Uint8Array | null }> {
+): Promise<{ output: Promise<SignOutput>; bytes: Uint8Array | null }> {
   // Large media (never watermarked: admission refuses marking it) is signed without being held in memory.
-  if (!watermarked && isStreamedUpload(source.mediaType, source.byteLength))
-    return signStreamedStep(env, signer, job, admitted, filename, source);
+  if (!watermarked && isStreamedUpload(source.mediaType, source.byteLength)) {
+    const streamed = await signStreamedStep(env, signer, job, admitted, filename, source);
+    return { output: Promise.resolve(streamed.output), bytes: streamed.bytes };
+  }
   // A watermark recipe signs the watermarked bytes; every other recipe signs the upload itself.
   const bytes = watermarked
     ? (watermarkedBytes ?? (await read(env.OBJECTS, watermarked.output.key, watermarked.output.etag)))
@@ -58,9 +63,10 @@ export async function signStep(
   }
   const base = `t/${job.tenantId}/jobs/${job.id}/sign`;
   // Two independent objects: written concurrently (one R2 round trip of wall time, not two).
-  const [manifest, output] = await Promise.all([
+  const output = Promise.all([
     put(env.OBJECTS, `${base}/manifest.c2pa`, result.manifest_store, "application/c2pa"),
     sidecar ? null : put(env.OBJECTS, `${base}/output`, result.bytes, source.mediaType),
-  ]);
-  return { output: { output, manifest, active_manifest_label: result.active_manifest_label }, bytes: sidecar ? null : result.bytes };
+  ]).then(([manifest, output]): SignOutput => ({ output, manifest, active_manifest_label: result.active_manifest_label }));
+  output.catch(() => undefined); // a failed write surfaces where `output` is awaited
+  return { output, bytes: sidecar ? null : result.bytes };
 }

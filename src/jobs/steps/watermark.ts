@@ -10,8 +10,9 @@ import { readPublished } from "./fingerprint";
 
 /**
  * Embeds a fresh random 64-bit payload, re-encodes in the upload's format, and reads the mark back from the
- * encoded bytes before anything is stored: an output whose mark did not survive its own encoding is a failure,
- * never published. The read-back is the one a verification of the output makes (fingerprint.ts readPublished: a
+ * encoded bytes before the step returns (its record is made only then): an output whose mark did not survive its own
+ * encoding is a failure, never recorded or published (its intermediate write, made while the mark is read back, is
+ * removed). The read-back is the one a verification of the output makes (fingerprint.ts readPublished: a
  * JPEG reduced in the DCT domain), so the check is the one verification will pass. Returns those pixels for the
  * fingerprint step and the stored bytes for the sign step (so neither reads them back from R2 in the same run).
  */
@@ -32,13 +33,25 @@ export async function watermarkStep(
   if (!bytes) throw new StepFailure("svc.jobs.source_unavailable", "The uploaded bytes could not be read back unchanged.");
   const payload = crypto.getRandomValues(new Uint8Array(8));
   const { encoded, psnr } = await markAndEncode(image, bytes, source.mediaType, payload, strength);
+  // The intermediate write (what a resumed run starts from) is under way while the mark is read back: the write's
+  // round trip overlaps the read-back's CPU instead of following it. It is awaited before the step returns, so the
+  // step's record (with its etag) is still only made for stored bytes; if the mark does not read back, the write is
+  // undone and the job fails as before (the key is the step's own: nothing reads it unless that record exists).
+  const key = `t/${job.tenantId}/jobs/${job.id}/watermark/output`;
+  const storing = put(env.OBJECTS, key, encoded, source.mediaType);
+  storing.catch(() => undefined); // a failed write surfaces where it is awaited
   // the original pixels are out of scope before the read-back decode
-  const readBack = await readPublished(image, encoded, source.mediaType);
-  const detected = image.watermarker.detect(readBack.full);
-  if (detected.status !== "detected" || hex(detected.payload) !== hex(payload)) {
-    throw new StepFailure("svc.jobs.watermark_failed", "The watermark did not read back from the encoded output; nothing was published.");
+  let readBack: VerifyPixels;
+  try {
+    readBack = await readPublished(image, encoded, source.mediaType);
+    const detected = image.watermarker.detect(readBack.full);
+    if (detected.status !== "detected" || hex(detected.payload) !== hex(payload))
+      throw new StepFailure("svc.jobs.watermark_failed", "The watermark did not read back from the encoded output; nothing was published.");
+  } catch (error) {
+    await storing.then(() => env.OBJECTS.delete(key)).catch(() => undefined);
+    throw error;
   }
-  const stored = await put(env.OBJECTS, `t/${job.tenantId}/jobs/${job.id}/watermark/output`, encoded, source.mediaType);
+  const stored = await storing;
   return {
     output: {
       output: stored,
