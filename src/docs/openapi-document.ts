@@ -112,7 +112,7 @@ export function registerSharedSchemas(app: OpenAPIHono<AppEnv>) {
     scheme: "bearer",
     bearerFormat: "svc_live_ API key, or a console session JWT",
     description:
-      "An API key (`Authorization: Bearer svc_live_...`) or a signed-in console session (`Authorization: Bearer <JWT>`: an OIDC ID or access token of the deployment's configured identity provider, RS256/ES256/EdDSA, checked for issuer, audience and expiry). The kind is told by shape. Scopes per operation are listed in `x-svc-scope` (with `x-svc-scope-check: route`, the scope gates only the tenant-narrowed variant `scope=tenant`; a key without it is served the public answer); a key holds the scopes it was created with, a console session holds every scope and acts as the account's owner (it may create any key, and turn wallet auto-recharge on). The first session of a subject with a verified e-mail provisions its account (409 when the e-mail belongs to another account's user, 422 without a verified e-mail); 503 when sessions are not configured. A user deactivated or deleted at the provider gets 403, with its sessions and with the keys its sessions created.",
+      "An API key (`Authorization: Bearer svc_live_...`) or a signed-in console session (`Authorization: Bearer <JWT>`: an OIDC ID or access token of the deployment's configured identity provider, RS256/ES256/EdDSA, checked for issuer, audience and expiry). The kind is told by shape. Scopes per operation are listed in `x-svc-scope` (with `x-svc-scope-check: route`, the scope gates only the tenant-narrowed variant `scope=tenant`; a key without it is served the public answer; `x-svc-scope-check: delegated` (the MCP endpoint) takes any valid credential and each operation it performs with it checks its own scope); a key holds the scopes it was created with, a console session holds every scope and acts as the account's owner (it may create any key, and turn wallet auto-recharge on). The first session of a subject with a verified e-mail provisions its account (409 when the e-mail belongs to another account's user, 422 without a verified e-mail); 503 when sessions are not configured. A user deactivated or deleted at the provider gets 403, with its sessions and with the keys its sessions created.",
   });
   for (const [name, header] of Object.entries(RATE_LIMIT_HEADERS)) app.openAPIRegistry.registerComponent("headers", name, header);
 }
@@ -173,7 +173,8 @@ export function openApiDocument(app: OpenAPIHono<AppEnv>, origin: string): Doc {
           );
         } else {
           op.security = [{ bearer: [] }];
-          op["x-svc-scope"] = policy.scope;
+          if (policy.auth === "delegated") op["x-svc-scope-check"] = "delegated";
+          else op["x-svc-scope"] = policy.scope;
           add(
             "401",
             "Credential missing, malformed, expired, revoked or invalid; one identical body whatever the cause.",
@@ -183,12 +184,15 @@ export function openApiDocument(app: OpenAPIHono<AppEnv>, origin: string): Doc {
         // A route-checked scope gates only the tenant-narrowed variant: a key without it is served what anyone is.
         const routeChecked = policy.auth === "optional_bearer" && policy.scopeCheck === "route";
         if (routeChecked) op["x-svc-scope-check"] = "route";
-        const lacking = routeChecked
-          ? `The key lacks the \`${policy.scope}\` scope and the request narrows the search to the tenant (\`scope=tenant\`; without it the key is served the public answer)`
-          : `The key lacks the \`${policy.scope}\` scope`;
+        const lacking =
+          policy.auth === "delegated"
+            ? "Never for a scope (an operation performed on the caller's behalf that needs one the key lacks is refused inside the answer): the identity is deactivated"
+            : routeChecked
+              ? `The key lacks the \`${policy.scope}\` scope and the request narrows the search to the tenant (\`scope=tenant\`; without it the key is served the public answer), or the identity is deactivated`
+              : `The key lacks the \`${policy.scope}\` scope, or the identity is deactivated`;
         // What src/platform/auth/middleware.ts answers to every keyed request, whatever the route adds.
         mergeResponse(responses, "403", {
-          description: `${lacking}, or the identity is deactivated (\`HttpErrorResponse\`: \`detail\` only); or the key is used from a network outside its IP allowlist (\`API_KEY_IP_NOT_ALLOWED\`, \`ErrorResponse\`).`,
+          description: `${lacking} (\`HttpErrorResponse\`: \`detail\` only); or the key is used from a network outside its IP allowlist (\`API_KEY_IP_NOT_ALLOWED\`, \`ErrorResponse\`).`,
           schemas: ["HttpErrorResponse", "ErrorResponse"],
         });
         mergeResponse(responses, "429", {
@@ -197,6 +201,8 @@ export function openApiDocument(app: OpenAPIHono<AppEnv>, origin: string): Doc {
           schemas: ["ErrorResponse"],
           headers: Object.keys(RATE_LIMIT_HEADERS),
         });
+        if (policy.auth === "delegated")
+          add("503", "Credential verification unavailable (`svc.auth.unavailable`); retry.", "ErrorResponse");
         if (policy.auth === "bearer") {
           add("503", "Credential verification unavailable (`svc.auth.unavailable`); retry.", "ErrorResponse");
           syncIdempotencyHeader(op, policy.idempotency);

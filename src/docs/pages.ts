@@ -29,6 +29,7 @@ type Op = {
   operationId?: string;
   tags?: string[];
   "x-svc-scope"?: string;
+  "x-svc-scope-check"?: string;
   security?: unknown[];
   parameters?: { name: string; in: string; required?: boolean; description?: string }[];
   requestBody?: { content?: Record<string, { schema?: { $ref?: string } }> };
@@ -54,7 +55,11 @@ export function apiReferencePage(doc: DocLike): string {
       const responses = Object.entries(op.responses ?? {})
         .map(([status, r]) => `<tr><td><code>${escapeHtml(status)}</code></td><td>${escapeHtml(r.description ?? "")}</td></tr>`)
         .join("");
-      const auth = op["x-svc-scope"] ? `Bearer key with scope <code>${escapeHtml(op["x-svc-scope"])}</code>` : "No credential";
+      const auth = op["x-svc-scope"]
+        ? `Bearer key with scope <code>${escapeHtml(op["x-svc-scope"])}</code>`
+        : op["x-svc-scope-check"] === "delegated"
+          ? "Any valid bearer key; each operation performed with it checks its own scope"
+          : "No credential";
       const html = `<section class="op" id="${escapeHtml(op.operationId ?? `${method}-${path}`)}"><h3><span class="m">${escapeHtml(method)}</span> <code>${escapeHtml(path)}</code></h3>
 <p><strong>${escapeHtml(op.summary ?? "")}</strong>${op.description ? ` ${escapeHtml(op.description)}` : ""}</p><p>${auth}.</p>
 ${params ? `<table><tr><th>Parameter</th><th>In</th><th>Description</th></tr>${params}</table>` : ""}

@@ -44,6 +44,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/mcp": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * MCP server (Streamable HTTP)
+         * @description The Model Context Protocol endpoint for AI agents: JSON-RPC 2.0 over Streamable HTTP, stateless (no `Mcp-Session-Id`; every POST stands alone; GET and DELETE answer 405). Send `Accept: application/json, text/event-stream` and `Content-Type: application/json`; answers are JSON. Requires an API key (`Authorization: Bearer <key>`); without one the answer is 401 as for every keyed operation. Any valid key may connect and list the tools; each tool calls one REST operation with the same key, so that operation's scope, tenant isolation, validation and rate limit apply (a refused call is a tool result with `isError` carrying the contract's error body). Tools: `get_capabilities` (capabilities:read), `verify_media` (verify:write), `get_verification` (recovery:read), `list_recipes` (jobs:read), `upload_file` (uploads:write), `sign_asset` (sign:write), `get_job` (jobs:read), `list_assets` (assets:read). Requests from a browser page of another origin (an `Origin` header other than this API's) are refused (403); bodies are limited to 4259840 bytes. Each tool call spends one request of the key's rate limit for the POST /mcp and one for the operation it makes.
+         */
+        post: operations["mcp"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/readyz": {
         parameters: {
             query?: never;
@@ -3980,7 +4000,7 @@ export interface components {
             upload_id: string;
         };
         ConnectCatalogResponse: {
-            /** @description Actions an AI assistant may take with this API. */
+            /** @description Actions an AI assistant may take with this API: one per MCP tool, with its scope and REST operation. */
             ai_actions: components["schemas"]["ConnectGuidance"][];
             /** @description A prompt that tells an assistant how to use this API safely. */
             ai_prompt: string;
@@ -4015,9 +4035,9 @@ export interface components {
             environment_variables: components["schemas"]["ConnectGuidance"][];
             /** @description Limits that shape integrations. */
             limits: components["schemas"]["ConnectGuidance"][];
-            /** @description MCP clients supported (none yet: no MCP server is offered). */
+            /** @description How to connect an MCP client to this API's MCP server (POST /mcp): `json-config` is the `mcpServers` JSON most clients read, with the key as the placeholder `<SVC_API_KEY>`. */
             mcp_clients: components["schemas"]["ConnectGuidance"][];
-            /** @description MCP feature groups (none yet). */
+            /** @description What the MCP server offers: its tools (with scopes), authentication, transport. */
             mcp_feature_groups: components["schemas"]["ConnectGuidance"][];
             /** @description Synchronous and asynchronous processing. */
             processing_modes: components["schemas"]["ConnectGuidance"][];
@@ -5369,6 +5389,62 @@ export interface components {
             items: components["schemas"]["LegalHold"][];
             /** @description Cursor of the next page, or null on the last page. Pages are snapshot-consistent: rows created after the first page are not included. */
             next_cursor: string | null;
+        };
+        /** @description One JSON-RPC 2.0 message of the Model Context Protocol. Batches (arrays) are refused (422): the protocol dropped them in 2025-06-18, and one POST running many tool calls at once would multiply a request's memory and CPU inside one isolate. */
+        McpRequest: {
+            /**
+             * @description Request id; absent for notifications.
+             * @example 1
+             */
+            id?: string | number;
+            /**
+             * @description JSON-RPC version.
+             * @example 2.0
+             * @enum {string}
+             */
+            jsonrpc: "2.0";
+            /**
+             * @description MCP method: `initialize`, `notifications/initialized`, `tools/list`, `tools/call`, `ping`.
+             * @example tools/list
+             */
+            method: string;
+            /** @description Method parameters. */
+            params?: {
+                [key: string]: unknown;
+            };
+        };
+        /** @description One JSON-RPC 2.0 response of the Model Context Protocol. */
+        McpResponse: {
+            /** @description A JSON-RPC error (protocol-level; a failed tool answers a result with `isError`). */
+            error?: {
+                /**
+                 * @description JSON-RPC error code (e.g. -32602 invalid params).
+                 * @example -32602
+                 */
+                code: number;
+                /** @description More about the error, when given. */
+                data?: unknown;
+                /**
+                 * @description What went wrong.
+                 * @example Tool delete_everything not found
+                 */
+                message: string;
+            };
+            /**
+             * @description The request's id.
+             * @example 1
+             */
+            id: string | number | null;
+            /**
+             * @description JSON-RPC version.
+             * @example 2.0
+             * @enum {string}
+             */
+            jsonrpc: "2.0";
+            /** @description The method's result. */
+            result?: {
+                [key: string]: unknown;
+            };
         };
         /**
          * @description A reviewed media type (SPEC Formats).
@@ -8461,6 +8537,119 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["DatabaseHealthResponse"];
+                };
+            };
+        };
+    };
+    mcp: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["McpRequest"];
+            };
+        };
+        responses: {
+            /** @description The JSON-RPC response (`tools/list`, `tools/call`, `initialize`, `ping`). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["McpResponse"];
+                };
+            };
+            /** @description A notification (e.g. `notifications/initialized`) was accepted; no body. */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description No credential (the same body as every keyed operation). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HttpErrorResponse"];
+                };
+            };
+            /** @description An `Origin` other than this API's (JSON-RPC error body, `-32000`). Never for a scope (an operation performed on the caller's behalf that needs one the key lacks is refused inside the answer): the identity is deactivated (`HttpErrorResponse`: `detail` only); or the key is used from a network outside its IP allowlist (`API_KEY_IP_NOT_ALLOWED`, `ErrorResponse`). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HttpErrorResponse"] | components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The `Accept` header does not list both `application/json` and `text/event-stream` (JSON-RPC error body). */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The body is larger than 4259840 bytes (`svc.request.too_large`). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The body is not `application/json` (`svc.request.unsupported_media_type`). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The request does not match the contract (`svc.request.invalid`, with `field_details`), or a cursor is unusable (`svc.cursor.invalid`). */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorResponse"];
+                };
+            };
+            /** @description The key's request rate limit is reached (`API_KEY_RATE_LIMITED`, with `Retry-After` and `RateLimit-Policy`); the refused request used no capacity: wait and retry with the same Idempotency-Key. */
+            429: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Unexpected error (`svc.internal`); quote the request id. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Credential verification unavailable (`svc.auth.unavailable`); retry. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
         };
@@ -15735,7 +15924,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description The key lacks the `recovery:read` scope, or the identity is deactivated (`HttpErrorResponse`: `detail` only); or the key is used from a network outside its IP allowlist (`API_KEY_IP_NOT_ALLOWED`, `ErrorResponse`). */
+            /** @description The key lacks the `recovery:read` scope and the request narrows the search to the tenant (`scope=tenant`; without it the key is served the public answer), or the identity is deactivated (`HttpErrorResponse`: `detail` only); or the key is used from a network outside its IP allowlist (`API_KEY_IP_NOT_ALLOWED`, `ErrorResponse`). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -15821,7 +16010,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description The key lacks the `recovery:read` scope, or the identity is deactivated (`HttpErrorResponse`: `detail` only); or the key is used from a network outside its IP allowlist (`API_KEY_IP_NOT_ALLOWED`, `ErrorResponse`). */
+            /** @description The key lacks the `recovery:read` scope and the request narrows the search to the tenant (`scope=tenant`; without it the key is served the public answer), or the identity is deactivated (`HttpErrorResponse`: `detail` only); or the key is used from a network outside its IP allowlist (`API_KEY_IP_NOT_ALLOWED`, `ErrorResponse`). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -15908,7 +16097,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description The key lacks the `recovery:read` scope, or the identity is deactivated (`HttpErrorResponse`: `detail` only); or the key is used from a network outside its IP allowlist (`API_KEY_IP_NOT_ALLOWED`, `ErrorResponse`). */
+            /** @description The key lacks the `recovery:read` scope and the request narrows the search to the tenant (`scope=tenant`; without it the key is served the public answer), or the identity is deactivated (`HttpErrorResponse`: `detail` only); or the key is used from a network outside its IP allowlist (`API_KEY_IP_NOT_ALLOWED`, `ErrorResponse`). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -16015,7 +16204,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description The key lacks the `recovery:read` scope, or the identity is deactivated (`HttpErrorResponse`: `detail` only); or the key is used from a network outside its IP allowlist (`API_KEY_IP_NOT_ALLOWED`, `ErrorResponse`). */
+            /** @description The key lacks the `recovery:read` scope and the request narrows the search to the tenant (`scope=tenant`; without it the key is served the public answer), or the identity is deactivated (`HttpErrorResponse`: `detail` only); or the key is used from a network outside its IP allowlist (`API_KEY_IP_NOT_ALLOWED`, `ErrorResponse`). */
             403: {
                 headers: {
                     [name: string]: unknown;

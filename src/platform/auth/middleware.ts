@@ -61,7 +61,7 @@ function operationPathOf(c: Parameters<MiddlewareHandler<AppEnv>>[0]): string | 
  * api-keys repo), console session users through `sessions` (the identity area), both passed in by app.ts. The kind
  * of credential is told by its shape alone (a JWT has three dot-separated segments; a key never has a dot).
  * Invariant: a handler of a bearer operation only ever runs with an authenticated principal that holds the
- * operation's scope; every credential failure answers the same 401 body.
+ * operation's scope (a delegated one: any authenticated principal); every credential failure answers the same 401 body.
  */
 export const authenticate =
   (keys: KeyLookup, sessions: SessionDirectory): MiddlewareHandler<AppEnv> =>
@@ -89,7 +89,11 @@ export const authenticate =
     const token = bearerTokenOf(c.req.header("authorization"));
     if (token !== null && looksLikeSessionToken(token)) {
       const principal = await authenticateSession(c, sessions, token, unauthorized);
-      if (!principal.scopes.has(policy.scope) && !(policy.auth === "optional_bearer" && policy.scopeCheck === "route")) {
+      if (
+        policy.auth !== "delegated" &&
+        !principal.scopes.has(policy.scope) &&
+        !(policy.auth === "optional_bearer" && policy.scopeCheck === "route")
+      ) {
         const actor = actorOf(principal);
         if (actor) await auditRefusal(c, principal.tenantId, actor, "scope_missing");
         throw new HttpProblem(403, FORBIDDEN_SCOPE_DETAIL);
@@ -139,8 +143,8 @@ export const authenticate =
       throw new ApiError("API_KEY_IP_NOT_ALLOWED", "This key may not be used from this network address.");
     }
     const scopes = new Set(found.scopes.filter(isScope)) as ReadonlySet<Scope>;
-    const routeChecksScope = policy.auth === "optional_bearer" && policy.scopeCheck === "route";
-    if (!scopes.has(policy.scope) && !routeChecksScope) {
+    const routeChecksScope = policy.auth === "delegated" || (policy.auth === "optional_bearer" && policy.scopeCheck === "route");
+    if (!routeChecksScope && !scopes.has(policy.scope)) {
       await auditRefusal(c, found.tenantId, keyActor, "scope_missing");
       throw new HttpProblem(403, FORBIDDEN_SCOPE_DETAIL);
     }

@@ -28,7 +28,12 @@ export type OperationPolicy =
       scope: Scope;
       idempotency?: "optional" | "required";
       replay?: "stored_response" | "secret_not_replayable";
-    };
+    }
+  /**
+   * Any valid credential, no scope of its own: the route only performs other operations of this table with the
+   * same credential, and each of those checks its own scope (the MCP endpoint, whose tools are REST operations).
+   */
+  | { auth: "delegated" };
 
 /** Anonymous: probes, public catalogues, documentation. */
 const ANONYMOUS: OperationPolicy = Object.freeze({ auth: "none" });
@@ -49,6 +54,9 @@ function oneTimeSecret(scope: Scope, idempotency: "optional" | "required" = "opt
 function publicOrBearer(scope: Scope): OperationPolicy {
   return { auth: "optional_bearer", scope };
 }
+
+/** Any valid credential; every operation the route performs on its behalf checks its own scope. */
+const DELEGATED: OperationPolicy = Object.freeze({ auth: "delegated" });
 
 /** Public lookups a key holding `scope` may narrow to its tenant; the route checks the scope (see scopeCheck). */
 function publicOrTenant(scope: Scope): OperationPolicy {
@@ -240,9 +248,9 @@ export const OPERATION_POLICIES: Record<string, OperationPolicy> = {
   "GET /v1/overview": bearer("overview:read"),
   "POST /v1/feedback": bearer("feedback:write", "optional"),
 
-  // MCP (#21): any valid key may connect (the route refuses an absent one with the 401 of every keyed operation);
-  // each tool's REST call, made with the same key, checks that operation's scope.
-  "POST /mcp": publicOrTenant("capabilities:read"),
+  // MCP (#21): any valid credential may connect; each tool's REST call, made with the same credential, checks that
+  // operation's scope.
+  "POST /mcp": DELEGATED,
 };
 
 /** `/v1/recipes/:recipe_id` (Hono) → `/v1/recipes/{recipe_id}` (OpenAPI). */

@@ -54,7 +54,7 @@ describe("OpenAPI document", () => {
     for (const { path, method, op } of operations) {
       const policy = OPERATION_POLICIES[`${method.toUpperCase()} ${path}`]!;
       const where = `${method.toUpperCase()} ${path}`;
-      if (policy.auth !== "bearer" && policy.auth !== "optional_bearer") {
+      if (policy.auth !== "bearer" && policy.auth !== "optional_bearer" && policy.auth !== "delegated") {
         expect(JSON.stringify(op.responses["429"] ?? {}), where).not.toContain("API_KEY_RATE_LIMITED");
         continue;
       }
@@ -103,6 +103,12 @@ describe("OpenAPI document", () => {
         expect(op.security).toEqual([{ bearer: [] }, {}]);
         expect(op["x-svc-scope"]).toBe(policy.scope);
         for (const status of ["401", "403"]) expect(op.responses[status], `${path} ${status}`).toBeDefined();
+      } else if (policy.auth === "delegated") {
+        // Any valid credential; no scope of its own: each operation it performs with the credential checks its own.
+        expect(op.security).toEqual([{ bearer: [] }]);
+        expect(op["x-svc-scope"]).toBeUndefined();
+        expect(op["x-svc-scope-check"]).toBe("delegated");
+        for (const status of ["401", "403", "503"]) expect(op.responses[status], `${path} ${status}`).toBeDefined();
       } else {
         expect(op.security).toEqual([]);
       }
