@@ -56,6 +56,7 @@ interface KernelExports {
   resultDecodeAttempts(): number;
   resultPeakZ(): number;
   resultScanPeakZ(): number;
+  resultFoldCount(): number;
   maxDecodeAttempts(): number;
   codeLength(): number;
   codeDataBits(): number;
@@ -77,6 +78,8 @@ export interface WatermarkDetectDiagnostics {
    * kernel's scan floor the search ends there, so this is the margin an unmarked image keeps from that floor.
    */
   scanSyncZ: number;
+  /** Folds (scale hypotheses scored, exact decodes' refolds included) the last detect made: its cost. */
+  folds: number;
 }
 
 /**
@@ -107,7 +110,7 @@ export class WasmWatermarker implements Watermarker {
   readonly minimumEdge = MINIMUM_EDGE;
   readonly falsePositiveBound: number;
   /** Diagnostics of the last detect (or of embed's self-check). */
-  lastDetect: WatermarkDetectDiagnostics = { syncZ: 0, scaleRatio: 0, decodeAttempts: 0, peakSyncZ: 0, scanSyncZ: 0 };
+  lastDetect: WatermarkDetectDiagnostics = { syncZ: 0, scaleRatio: 0, decodeAttempts: 0, peakSyncZ: 0, scanSyncZ: 0, folds: 0 };
   readonly #k: KernelExports;
 
   constructor(module: WebAssembly.Module) {
@@ -355,6 +358,7 @@ export class WasmWatermarker implements Watermarker {
       decodeAttempts: k.resultDecodeAttempts(),
       peakSyncZ: k.resultPeakZ(),
       scanSyncZ: k.resultScanPeakZ(),
+      folds: k.resultFoldCount(),
     };
   }
 
