@@ -55,7 +55,8 @@ interface KernelExports {
   resultScaleRatio(): number;
   resultDecodeAttempts(): number;
   resultPeakZ(): number;
-  resultScanPeakZ(): number;
+  /** Absent from kernels built before #19's whole-period scan (bench/pixels-ab.mjs times such an older build). */
+  resultScanPeakZ?(): number;
   resultFoldCount(): number;
   maxDecodeAttempts(): number;
   codeLength(): number;
@@ -357,7 +358,7 @@ export class WasmWatermarker implements Watermarker {
       scaleRatio: k.resultScaleRatio(),
       decodeAttempts: k.resultDecodeAttempts(),
       peakSyncZ: k.resultPeakZ(),
-      scanSyncZ: k.resultScanPeakZ(),
+      scanSyncZ: k.resultScanPeakZ?.() ?? 0,
       folds: k.resultFoldCount(),
     };
   }
