@@ -12,6 +12,7 @@ import { describe, expect, it } from "vitest";
 import type { RgbaImage } from "../../../src/media/types";
 import { WasmWatermarker } from "../../../src/media/watermark";
 
+// @ts-expect-error -- a JavaScript module without declarations (the benchmarks' seeded images)
 const images = await import("../../../bench/lib/images.mjs");
 const ROOT = join(import.meta.dirname, "..", "..", "..");
 const Module = WebAssembly.Module as unknown as new (b: Uint8Array) => WebAssembly.Module;
@@ -49,11 +50,12 @@ describe("watermark stage 2: whole-period scan and its floor", () => {
   });
 
   it("grids narrower or shorter than a period, and a flat image, are searched cleanly", () => {
-    for (const [w, h] of [
+    const shapes: [number, number][] = [
       [3000, 180], // canonical about 1811 x 109: every row is shorter than a period
       [180, 3000],
       [128, 128], // the smallest accepted edge: 128 x 128 canonical, under every period
-    ]) {
+    ];
+    for (const [w, h] of shapes) {
       const unmarked = wm.detect(make("noise", w, h, w + h));
       expect(unmarked.status, `${w}x${h}`).toBe("not_detected");
       const marked = wm.detect(crop(mark(make("photo", w, h, w)), 0, 0, w - 8, h - 8));
