@@ -1,6 +1,7 @@
 // A/B of the pixel kernels: CPU ms of the reduced decode (jpegdec, 1/2 as verify reads these) and of the watermark
 // detection, an older build (e.g. wasm/build/*.wasm copied before a change) vs this one,
-// interleaved (alternating order), medians and minima; decoded pixels and detector diagnostics compared exactly.
+// interleaved (alternating order), medians and minima; decoded pixels and detector outcomes compared exactly, the
+// detector's diagnostics printed (a change of stage 2's hypotheses, as #19's whole-period scan, moves them).
 //   node bench/pixels-ab.mjs --old-jpegdec FILE --old-watermark FILE [--runs N]
 import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
@@ -60,6 +61,6 @@ for (const [name, bytes] of cases) {
   const f = (xs) => `${median(xs).toFixed(2)} (min ${Math.min(...xs).toFixed(2)})`;
   console.log(`${name}: decode 1/2 old ${f(t.dec[0])} new ${f(t.dec[1])} | detect old ${f(t.wm[0])} new ${f(t.wm[1])}`);
   console.log(
-    `  same pixels ${outs[0].d === outs[1].d} same detect ${outs[0].w === outs[1].w && outs[0].diag === outs[1].diag} ${outs[0].w} ${outs[1].diag}`,
+    `  same pixels ${outs[0].d === outs[1].d} same detect ${outs[0].w === outs[1].w} ${outs[1].w}; diagnostics ${outs[0].diag === outs[1].diag ? "equal" : `old ${outs[0].diag} new ${outs[1].diag}`}`,
   );
 }

@@ -55,6 +55,9 @@ interface KernelExports {
   resultScaleRatio(): number;
   resultDecodeAttempts(): number;
   resultPeakZ(): number;
+  /** Absent from kernels built before #19's whole-period scan (bench/pixels-ab.mjs times such an older build). */
+  resultScanPeakZ?(): number;
+  resultFoldCount(): number;
   maxDecodeAttempts(): number;
   codeLength(): number;
   codeDataBits(): number;
@@ -71,6 +74,13 @@ export interface WatermarkDetectDiagnostics {
   decodeAttempts: number;
   /** Highest sync z-score over every scale hypothesis the detector scored (the margin below SYNC_Z_MIN on unmarked images). */
   peakSyncZ: number;
+  /**
+   * Highest z of stage 2's full-resolution scale scan before any refinement (0 when stage 2 did not run): below the
+   * kernel's scan floor the search ends there, so this is the margin an unmarked image keeps from that floor.
+   */
+  scanSyncZ: number;
+  /** Folds (scale hypotheses scored, exact decodes' refolds included) the last detect made: its cost. */
+  folds: number;
 }
 
 /**
@@ -101,7 +111,7 @@ export class WasmWatermarker implements Watermarker {
   readonly minimumEdge = MINIMUM_EDGE;
   readonly falsePositiveBound: number;
   /** Diagnostics of the last detect (or of embed's self-check). */
-  lastDetect: WatermarkDetectDiagnostics = { syncZ: 0, scaleRatio: 0, decodeAttempts: 0, peakSyncZ: 0 };
+  lastDetect: WatermarkDetectDiagnostics = { syncZ: 0, scaleRatio: 0, decodeAttempts: 0, peakSyncZ: 0, scanSyncZ: 0, folds: 0 };
   readonly #k: KernelExports;
 
   constructor(module: WebAssembly.Module) {
@@ -348,6 +358,8 @@ export class WasmWatermarker implements Watermarker {
       scaleRatio: k.resultScaleRatio(),
       decodeAttempts: k.resultDecodeAttempts(),
       peakSyncZ: k.resultPeakZ(),
+      scanSyncZ: k.resultScanPeakZ?.() ?? 0,
+      folds: k.resultFoldCount(),
     };
   }
 
