@@ -36,14 +36,16 @@ const LEASE_MEMORY = 1_000;
  */
 export const KEY_SHARDS = 256;
 /**
- * Anonymous buckets are per address and get no lease under 20 a minute, so every public call of a new address is a
- * call to its shard: the fewer the shards, the more of those calls find their object already running. A cold object
- * (started, its storage opened) cost about 2 ms of workerd CPU per call in bench/verify.mjs with 256 shards, where
- * each shard saw a call every few seconds; 32 kept them warm (−1.5 to −2 ms a public verify). 32 objects still
- * carry some 30,000 anonymous calls a second, far above what the public variant serves (each costs milliseconds of
- * Worker CPU), and a flood from many addresses still reaches only these, never a key's or tenant's limiter.
+ * Anonymous buckets are per address and get no lease under 20 a minute. A new address's first call in an isolate is
+ * admitted by the front below and reported in a batch per shard; its next call in that isolate goes to its shard. The
+ * fewer the shards, the larger each report batch and the more calls find their object running: with 32 shards a
+ * report carried about one charge at bench/verify.mjs's rate and saved ≈ 0.4 ms of workerd CPU a public verify,
+ * with 8 about 18 charges and ≈ 0.9 ms (one call left per ≈ 18 new addresses). Eight objects still carry some 8,000
+ * direct calls a second plus reports of up to REPORT_MAX charges each, far above what the public variant serves
+ * (each costs milliseconds of Worker CPU), and a flood from many addresses still reaches only these, never a key's
+ * or tenant's limiter. Round 6 had 32 (256 before): a change moves the set's buckets once (their counts restart).
  */
-export const ANON_SHARDS = 32;
+export const ANON_SHARDS = 8;
 
 /*
  * The anonymous front. An anonymous bucket under 20 a minute gets no lease (the public verify's 10 a minute per
