@@ -21,6 +21,8 @@ export interface LeaseDecision {
  *   most LEASE_TTL_MS; meanwhile another isolate may be refused those units early, and afterwards they are given
  *   back at this isolate's next call for the bucket (or drain within the minute like any charge).
  * - A refusal is remembered until its Retry-After, so a caller over its limit is answered without a call either.
+ * - Anonymous buckets too small for a lease (the public verify's 10 a minute per address) go through the anonymous
+ *   front instead (below): their stated slack is one unit per isolate, never lost, repaid.
  * - Bucket names are spread over a fixed set of objects (KEY_SHARDS for keys and tenants, ANON_SHARDS for network
  *   addresses), so a new caller (a new address) does not create an object of its own.
  */
