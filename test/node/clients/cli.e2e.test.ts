@@ -39,7 +39,7 @@ function cliEnv(extra: Record<string, string> = {}): Record<string, string> {
 }
 
 function start(args: string[], env = cliEnv()): { child: ChildProcess; done: Promise<Ran>; stdout: () => string; stderr: () => string } {
-  const child = spawn(BIN, args, { cwd: scratch, env, stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawn(BIN, args, { cwd: scratch, env: env as unknown as NodeJS.ProcessEnv, stdio: ["ignore", "pipe", "pipe"] });
   let stdout = "";
   let stderr = "";
   child.stdout!.on("data", (d) => (stdout += d));
