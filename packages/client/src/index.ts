@@ -1,2 +1,33 @@
-// The svc client (work in progress): see packages/client/README.md once written.
-export {};
+// @svc/client: the svc API typed from its served OpenAPI document, plus helpers that follow the contract's
+// client rules (retries, Idempotency-Key, capability URLs, hash checks). Runs in Node ≥ 20, Workers and browsers.
+export {
+  type CompleteUploadResponse,
+  type CreateUploadResponse,
+  createSvcClient,
+  DEFAULT_BASE_URL,
+  type Download,
+  type DownloadedAsset,
+  type DownloadOptions,
+  type ExpressSignResponse,
+  type Job,
+  type PollOptions,
+  type SignedJob,
+  type SignOptions,
+  type SignRequest,
+  type SignResult,
+  type SvcClient,
+  type SvcClientOptions,
+  type UploadOptions,
+  type UploadProgress,
+  type UploadSource,
+  unwrap,
+  type VerificationResult,
+  type VerifyInput,
+  type VerifyOptions,
+} from "./client";
+export { fromEnv } from "./env";
+export { type FieldDetail, type JobReference, SvcError, SvcIntegrityError, SvcJobError } from "./errors";
+export type { components, operations, paths } from "./openapi";
+export type { RetryOptions } from "./retry";
+export { Sha256, sha256Blob, sha256Bytes } from "./sha256";
+export { SvcWebhookError, verifyWebhook, type WebhookEvent, type WebhookHeaders, webhooks } from "./webhooks";
