@@ -1,36 +1,31 @@
 #!/usr/bin/env node
-// The `svc` command. Its sources (../src/*.ts, and @svc/client's) are TypeScript run by Node's own type stripping
-// (Node >= 22.18 by default, 22.6+ with --experimental-strip-types): no build step, so a fresh clone works after
-// `npm ci`. `npx svc` runs under the repository's Node 22 (npm puts node_modules/.bin first on PATH); an older
-// `node` re-runs this file under that Node when it is installed beside this package.
+// The `svc` command. Its sources (../src/*.ts) and @svc/client's are TypeScript, run by Node's own TypeScript
+// support through the hooks of ./typescript-hooks.mjs: no build step, so a fresh clone works after `npm ci`.
+// Those hooks need Node >= 22.15; `npx svc` runs the repository's Node 22 (npm puts node_modules/.bin first on
+// PATH), and an older `node` re-runs this file under that Node when it is installed.
 import { spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
+import module from "node:module";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 
-const here = dirname(fileURLToPath(import.meta.url));
-
-if (!process.features.typescript) {
-  const [major, minor] = process.versions.node.split(".").map(Number);
-  const flagWorks = major > 22 || (major === 22 && minor >= 6);
+if (typeof module.registerHooks !== "function" || typeof module.stripTypeScriptTypes !== "function") {
   // packages/cli/bin → the repository's node_modules/.bin/node (the pinned devDependency).
-  const repoNode = join(here, "..", "..", "..", "node_modules", ".bin", "node");
-  const [node, args] = flagWorks
-    ? [process.execPath, ["--experimental-strip-types", "--no-warnings=ExperimentalWarning"]]
-    : existsSync(repoNode) && !process.env.SVC_CLI_REEXEC
-      ? [repoNode, []]
-      : [null, []];
-  if (!node) {
-    process.stderr.write(`svc needs Node >= 22.6 (found ${process.version}); run it as \`npx svc\` in the repository after \`npm ci\`.\n`);
+  const repoNode = join(dirname(fileURLToPath(import.meta.url)), "..", "..", "..", "node_modules", ".bin", "node");
+  if (!existsSync(repoNode) || process.env.SVC_CLI_REEXEC) {
+    process.stderr.write(`svc needs Node >= 22.15 (found ${process.version}); run it as \`npx svc\` in the repository after \`npm ci\`.\n`);
     process.exit(1);
   }
-  const r = spawnSync(node, [...args, fileURLToPath(import.meta.url), ...process.argv.slice(2)], {
+  // Ctrl-C reaches both processes: this one waits for the child, which cleans up and exits.
+  for (const signal of ["SIGINT", "SIGTERM"]) process.on(signal, () => {});
+  const r = spawnSync(repoNode, [fileURLToPath(import.meta.url), ...process.argv.slice(2)], {
     stdio: "inherit",
     env: { ...process.env, SVC_CLI_REEXEC: "1" },
   });
-  process.exit(r.status ?? 1);
+  process.exit(r.status ?? (r.signal === "SIGINT" ? 130 : 1));
 }
 
+await import("./typescript-hooks.mjs");
 const { main } = await import("../src/main.ts");
 const controller = new AbortController();
 let interrupts = 0;

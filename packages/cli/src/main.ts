@@ -4,6 +4,7 @@ import { COMMANDS } from "./commands/index.ts";
 import { redactSecrets, resolveConfig } from "./config.ts";
 import { CliError, EXIT, EXIT_TABLE, UsageError } from "./exit.ts";
 import { colorEnabled, type Io, painter } from "./output.ts";
+import { toCliError } from "./sdk.ts";
 
 export const VERSION = "0.1.0";
 
@@ -83,11 +84,13 @@ function lookup(argv: readonly string[]): { cmd: Command | null; rest: readonly 
 export async function main(argv: readonly string[], io: Io): Promise<number> {
   const plain = painter(colorEnabled(io.stderr, io.env, argv.includes("--no-color")));
   const wantsJson = argv.includes("--json");
-  const fail = (e: unknown, apiKey: string | null): number => {
-    const err = e instanceof CliError ? e : null;
-    const code = err?.exitCode ?? (io.signal.aborted ? EXIT.interrupted : EXIT.failure);
-    const message = redactSecrets(err ? err.message : e instanceof Error ? (e.stack ?? e.message) : String(e), apiKey);
-    const details = (err?.details ?? []).map((d) => redactSecrets(d, apiKey));
+  const fail = (e: unknown, apiKey: string | null, baseUrl = ""): number => {
+    const err = toCliError(e, { baseUrl, aborted: io.signal.aborted });
+    const code = err.exitCode;
+    // An unexpected error shows its stack when SVC_DEBUG is set; every line passes the redaction.
+    const unexpected = code === EXIT.failure && !(e instanceof CliError) && e instanceof Error && io.env.SVC_DEBUG ? `\n${e.stack}` : "";
+    const message = redactSecrets(err.message + unexpected, apiKey);
+    const details = err.details.map((d) => redactSecrets(d, apiKey));
     io.stderr.write(`${plain("red", "error:")} ${message}\n${details.map((d) => `  ${d}\n`).join("")}`);
     if (wantsJson) {
       const extra = err as unknown as { status?: number; code?: string | null; requestId?: string | null } | null;
@@ -123,6 +126,7 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
     );
   }
   let apiKey: string | null = null;
+  let baseUrl = "";
   try {
     const parsed = parseArgs(rest, cmd.flags, cmd.positionals);
     if (parsed.flags.help) {
@@ -131,6 +135,7 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
     }
     const config = resolveConfig(io.env, io.cwd, stringFlag(parsed, "base-url"));
     apiKey = config.apiKey;
+    baseUrl = config.baseUrl;
     const noColor = parsed.flags["no-color"] === true;
     const errPaint = painter(colorEnabled(io.stderr, io.env, noColor));
     const ctx: Context = {
@@ -151,6 +156,6 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
     };
     return await cmd.run(ctx);
   } catch (e) {
-    return fail(e, apiKey);
+    return fail(e, apiKey, baseUrl);
   }
 }

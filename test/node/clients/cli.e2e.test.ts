@@ -351,7 +351,7 @@ describe("#21 svc webhooks listen", () => {
     expect(ok.code, ok.stderr + ok.stdout).toBe(0);
     const saved = JSON.parse(readFileSync(savedFile, "utf8"));
     const body = Buffer.from(saved.body_base64, "base64");
-    body[body.length - 2] ^= 1;
+    body[body.length - 2] = body[body.length - 2]! ^ 1;
     writeFileSync(join(scratch, "altered.json"), JSON.stringify({ ...saved, body_base64: body.toString("base64") }));
     const altered = await run(["webhooks", "verify", join(scratch, "altered.json")], cliEnv({ SVC_WEBHOOK_SECRET: ready.secret }));
     expect(altered.code).toBe(8);

@@ -1,10 +1,11 @@
 import { resolve } from "node:path";
+import { unwrap } from "@svc/client";
 import { intFlag, stringFlag } from "../args.ts";
 import type { Command } from "../command.ts";
 import { EXIT } from "../exit.ts";
-import { json, table } from "../output.ts";
-import { downloadAsset } from "./delivery.ts";
-import { apiOf } from "./jobs.ts";
+import { table } from "../output.ts";
+import { clientOf } from "../sdk.ts";
+import { downloadInto } from "./delivery.ts";
 import { checkId, jsonOut, PAGE_FLAGS, printNextCursor, when } from "./shared.ts";
 
 export const assetsCommands: Command[] = [
@@ -29,18 +30,18 @@ export const assetsCommands: Command[] = [
     examples: ["svc assets list --kind image --status published", "svc assets list --json"],
     async run(ctx) {
       const p = ctx.parsed;
-      const page = await apiOf(ctx).request<{ items: any[]; next_cursor: string | null; total_count: number }>("GET", "/v1/assets", {
-        query: {
-          kind: stringFlag(p, "kind"),
-          status: stringFlag(p, "status"),
-          media: stringFlag(p, "media"),
-          recipe_id: stringFlag(p, "recipe"),
-          from: stringFlag(p, "from"),
-          verification_outcome: stringFlag(p, "outcome"),
-          limit: intFlag(p, "limit", 1, 100)?.toString(),
-          cursor: stringFlag(p, "cursor"),
-        },
-      });
+      // Values pass as typed by the user; the service validates them (422 → exit 5 with the field named).
+      const query = {
+        kind: stringFlag(p, "kind"),
+        status: stringFlag(p, "status"),
+        media: stringFlag(p, "media"),
+        recipe_id: stringFlag(p, "recipe"),
+        from: stringFlag(p, "from"),
+        verification_outcome: stringFlag(p, "outcome"),
+        limit: intFlag(p, "limit", 1, 100),
+        cursor: stringFlag(p, "cursor"),
+      };
+      const page = await unwrap(await clientOf(ctx).api.GET("/v1/assets", { params: { query: query as never } }));
       if (ctx.json) return jsonOut(ctx, page);
       if (page.items.length === 0) ctx.err("no assets");
       else
@@ -62,7 +63,7 @@ export const assetsCommands: Command[] = [
     positionals: [{ name: "ASSET_ID", required: true, description: "The asset (ast_…)." }],
     async run(ctx) {
       const id = checkId("asset", ctx.parsed.positionals[0]!);
-      const asset = await apiOf(ctx).request<any>("GET", `/v1/assets/${id}`);
+      const asset = await unwrap(await clientOf(ctx).api.GET("/v1/assets/{asset_id}", { params: { path: { asset_id: id } } }));
       if (ctx.json) return jsonOut(ctx, asset);
       const rows: [string, string][] = [
         ["asset", asset.asset_id],
@@ -90,13 +91,13 @@ export const assetsCommands: Command[] = [
     ],
     positionals: [{ name: "ASSET_ID", required: true, description: "The asset (ast_…)." }],
     description:
-      "The file is written as the download's own filename (asset id plus the container's extension); a sidecar manifest goes next to it as <filename>.c2pa. A hash or length mismatch writes nothing and exits 8.",
+      "The file is written under the download's own filename (asset id plus the container's extension); a sidecar manifest goes beside it as <filename>.c2pa. A hash or length mismatch writes nothing and exits 8.",
     examples: ["svc assets download ast_abcdefghij234567 --out signed/"],
     async run(ctx) {
       const id = checkId("asset", ctx.parsed.positionals[0]!);
-      const saved = await downloadAsset(ctx, id, resolve(ctx.io.cwd, stringFlag(ctx.parsed, "out") ?? "."));
-      if (ctx.json) ctx.out(json(saved));
-      else ctx.out(`${saved.path}\n${saved.sidecar ? `${saved.sidecar.path}\n` : ""}`);
+      const saved = await downloadInto(ctx, id, resolve(ctx.io.cwd, stringFlag(ctx.parsed, "out") ?? "."));
+      if (ctx.json) return jsonOut(ctx, saved);
+      ctx.out(`${saved.path}\n${saved.sidecar ? `${saved.sidecar.path}\n` : ""}`);
       return EXIT.ok;
     },
   },

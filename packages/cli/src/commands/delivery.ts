@@ -1,56 +1,25 @@
-import { createHash } from "node:crypto";
+import type { Download } from "@svc/client";
 import type { Context } from "../command.ts";
-import { CliError, EXIT } from "../exit.ts";
-import { apiOf } from "./jobs.ts";
+import { clientOf } from "../sdk.ts";
 import { writeFileAtomic } from "./shared.ts";
 
+/** Where a download went, and the published hash its bytes were checked against. */
 export interface Saved {
   readonly path: string;
   readonly sha256: string;
   readonly byte_length: number;
-  readonly sidecar: { path: string; sha256: string; byte_length: number } | null;
+  readonly media_type: string;
+  readonly sidecar: { path: string; sha256: string } | null;
 }
 
-async function fetchChecked(
-  ctx: Context,
-  what: string,
-  url: string,
-  headers: Record<string, string>,
-  sha256: string,
-  length: number,
-): Promise<Uint8Array> {
-  let res: Response;
-  try {
-    // Exactly the returned headers, never the API key (SPEC download rule).
-    res = await fetch(url, { headers, signal: ctx.io.signal });
-  } catch (e) {
-    throw new CliError(EXIT.network, `cannot fetch the ${what}: ${(e as Error).message}`);
-  }
-  if (!res.ok)
-    throw new CliError(
-      res.status === 404 || res.status === 410 ? EXIT.notFound : EXIT.unavailable,
-      `${what} download answered ${res.status}`,
-    );
-  const bytes = new Uint8Array(await res.arrayBuffer());
-  const got = createHash("sha256").update(bytes).digest("hex");
-  if (bytes.length !== length || got !== sha256)
-    throw new CliError(EXIT.integrity, `the ${what} does not match its published hash`, [
-      `expected ${sha256} (${length} bytes)`,
-      `got      ${got} (${bytes.length} bytes)`,
-    ]);
-  return bytes;
-}
-
-/** Downloads an asset's published bytes (and sidecar manifest) into `dir`, each checked against its SHA-256 and length. */
-export async function downloadAsset(ctx: Context, assetId: string, dir: string, given?: Record<string, any> | null): Promise<Saved> {
-  const d = given ?? (await apiOf(ctx).request<Record<string, any>>("POST", `/v1/assets/${assetId}/download`));
-  const bytes = await fetchChecked(ctx, "file", d.url, d.headers ?? {}, d.sha256, d.byte_length);
-  const path = writeFileAtomic(dir, d.filename, bytes);
-  let sidecar: Saved["sidecar"] = null;
-  if (d.sidecar_manifest) {
-    const s = d.sidecar_manifest;
-    const mbytes = await fetchChecked(ctx, "sidecar manifest", s.url, s.headers ?? {}, s.sha256, s.byte_length);
-    sidecar = { path: writeFileAtomic(dir, s.filename, mbytes), sha256: s.sha256, byte_length: s.byte_length };
-  }
-  return { path, sha256: d.sha256, byte_length: d.byte_length, sidecar };
+/**
+ * Downloads an asset's published bytes (and its sidecar manifest, for sidecar formats) with the SDK, which refuses
+ * bytes whose SHA-256 or length differ from the published ones (exit 8, nothing written), and writes them into
+ * `dir` under the download's own filename (the sidecar beside it, as the contract asks).
+ */
+export async function downloadInto(ctx: Context, asset: string | Download, dir: string): Promise<Saved> {
+  const got = await clientOf(ctx).download(asset, { verifyHash: true, signal: ctx.io.signal });
+  const path = writeFileAtomic(dir, got.filename, got.bytes);
+  const sidecar = got.sidecar ? { path: writeFileAtomic(dir, got.sidecar.filename, got.sidecar.bytes), sha256: got.sidecar.sha256 } : null;
+  return { path, sha256: got.sha256, byte_length: got.byte_length, media_type: got.media_type, sidecar };
 }

@@ -1,34 +1,27 @@
-import { createApi } from "../api.ts";
+import { type Job, unwrap } from "@svc/client";
 import { intFlag, stringFlag } from "../args.ts";
 import type { Command, Context } from "../command.ts";
-import { CliError, EXIT } from "../exit.ts";
-import { json, table } from "../output.ts";
-import { checkId, jsonOut, PAGE_FLAGS, pollDelay, printNextCursor, sleep, TERMINAL_JOB_STATES, when } from "./shared.ts";
-
-type Job = Record<string, any>;
-
-export function apiOf(ctx: Context) {
-  return createApi(ctx.config.baseUrl, ctx.requireKey(), ctx.io.signal);
-}
+import { EXIT } from "../exit.ts";
+import { table } from "../output.ts";
+import { clientOf } from "../sdk.ts";
+import { checkId, jsonOut, PAGE_FLAGS, printNextCursor, TERMINAL_JOB_STATES, when } from "./shared.ts";
 
 /** One line for a job: state coloured by outcome, its progress and, when it ended badly, its error code. */
-export function jobLine(ctx: Context, job: Job): string {
+export function jobLine(ctx: Context, job: Job, paint = ctx.paint): string {
   const state: string = job.state;
   const colour = state === "completed" ? "green" : TERMINAL_JOB_STATES.has(state) ? "red" : "yellow";
-  const progress = job.progress ? ` ${job.progress.percent}%${job.progress.current_step ? ` (${job.progress.current_step})` : ""}` : "";
+  const progress = ` ${job.progress.percent}%${job.progress.current_step ? ` (${job.progress.current_step})` : ""}`;
   const error = job.error_code ? ` ${job.error_code}${job.error_message ? `: ${job.error_message}` : ""}` : "";
-  return `${job.job_id} ${ctx.paint(colour, state)}${TERMINAL_JOB_STATES.has(state) ? "" : progress}${error}`;
+  return `${job.job_id} ${paint(colour, state)}${TERMINAL_JOB_STATES.has(state) ? "" : progress}${error}`;
 }
 
 export function printJob(ctx: Context, job: Job): void {
-  if (ctx.json) return void ctx.out(json(job));
   const rows: [string, string][] = [
     ["job", job.job_id],
     ["state", jobLine(ctx, job).slice(job.job_id.length + 1)],
     ["asset", job.asset_id],
     ["recipe", `${job.recipe_id} v${job.recipe_version}`],
-    ["steps", (job.steps ?? []).map((s: Job) => `${s.step}:${s.state}`).join(" ") || "-"],
-    ["created", when(job.created_at)],
+    ["steps", job.steps.map((s) => `${s.step}:${s.state}`).join(" ") || "-"],
     ["ended", when(job.terminal_at)],
   ];
   if (job.result) {
@@ -37,27 +30,8 @@ export function printJob(ctx: Context, job: Job): void {
   ctx.out(table(rows));
 }
 
-/**
- * Polls a job until it is terminal (SPEC: first after 1 s, doubling to 30 s, jittered), calling `onChange` when its
- * state or progress moves. Interrupted: throws exit 130 (the job itself goes on).
- */
-export async function waitForJob(ctx: Context, jobId: string, onChange: (job: Job) => void, first?: Job): Promise<Job> {
-  const api = apiOf(ctx);
-  let job = first ?? (await api.request<Job>("GET", `/v1/jobs/${jobId}`));
-  let seen = "";
-  for (let attempt = 0; ; attempt++) {
-    const mark = `${job.state}/${job.progress?.percent}/${job.progress?.current_step}`;
-    if (mark !== seen) {
-      seen = mark;
-      onChange(job);
-      attempt = 0;
-    }
-    if (TERMINAL_JOB_STATES.has(job.state)) return job;
-    await sleep(pollDelay(attempt), ctx.io.signal);
-    if (ctx.io.signal.aborted) throw new CliError(EXIT.interrupted, `interrupted; the job goes on: svc jobs watch ${jobId}`);
-    job = await api.request<Job>("GET", `/v1/jobs/${jobId}`);
-  }
-}
+/** The fingerprint of what a person watching a job sees change: state and progress. */
+export const jobMark = (job: Job) => `${job.state}/${job.progress.percent}/${job.progress.current_step}`;
 
 export const jobsCommands: Command[] = [
   {
@@ -76,21 +50,20 @@ export const jobsCommands: Command[] = [
     positionals: [],
     examples: ["svc jobs list --state failed", "svc jobs list --json --limit 100"],
     async run(ctx) {
-      const page = await apiOf(ctx).request<{ items: Job[]; next_cursor: string | null }>("GET", "/v1/jobs", {
-        query: {
-          state: stringFlag(ctx.parsed, "state"),
-          kind: stringFlag(ctx.parsed, "kind"),
-          limit: intFlag(ctx.parsed, "limit", 1, 100)?.toString(),
-          cursor: stringFlag(ctx.parsed, "cursor"),
-        },
-      });
+      const query = {
+        state: stringFlag(ctx.parsed, "state"),
+        kind: stringFlag(ctx.parsed, "kind"),
+        limit: intFlag(ctx.parsed, "limit", 1, 100),
+        cursor: stringFlag(ctx.parsed, "cursor"),
+      };
+      const page = await unwrap(await clientOf(ctx).api.GET("/v1/jobs", { params: { query: query as never } }));
       if (ctx.json) return jsonOut(ctx, page);
       if (page.items.length === 0) ctx.err("no jobs");
       else
         ctx.out(
           table([
-            ["JOB", "STATE", "RECIPE", "ASSET", "CREATED"],
-            ...page.items.map((j) => [j.job_id, j.state, j.recipe_id, j.asset_id, when(j.created_at)]),
+            ["JOB", "STATE", "RECIPE", "ASSET", "ENDED"],
+            ...page.items.map((j) => [j.job_id, j.state, j.recipe_id, j.asset_id, when(j.terminal_at)]),
           ]),
         );
       printNextCursor(ctx, page.next_cursor, "svc jobs list");
@@ -105,7 +78,9 @@ export const jobsCommands: Command[] = [
     examples: ["svc jobs get job_abcdefghij234567"],
     async run(ctx) {
       const id = checkId("job", ctx.parsed.positionals[0]!);
-      printJob(ctx, await apiOf(ctx).request<Job>("GET", `/v1/jobs/${id}`));
+      const job = await unwrap(await clientOf(ctx).api.GET("/v1/jobs/{job_id}", { params: { path: { job_id: id } } }));
+      if (ctx.json) return jsonOut(ctx, job);
+      printJob(ctx, job);
       return EXIT.ok;
     },
   },
@@ -115,14 +90,21 @@ export const jobsCommands: Command[] = [
     flags: [],
     positionals: [{ name: "JOB_ID", required: true, description: "The job (job_…)." }],
     description:
-      "Polls as the contract asks: first after 1 second, doubling to at most 30 seconds, with jitter. Ctrl-C stops watching; the job goes on.",
+      "Prints a line whenever the job's state or progress changes. Polls as the contract asks: first after 1 second, doubling to at most 30 seconds, with jitter. Ctrl-C stops watching; the job goes on.",
     examples: ["svc jobs watch job_abcdefghij234567"],
     async run(ctx) {
       const id = checkId("job", ctx.parsed.positionals[0]!);
-      const job = await waitForJob(ctx, id, (j) => {
-        if (!ctx.json) ctx.out(`${jobLine(ctx, j)}\n`);
-      });
-      if (ctx.json) ctx.out(json(job));
+      const svc = clientOf(ctx);
+      let seen = "";
+      const show = (j: Job) => {
+        if (ctx.json || jobMark(j) === seen) return;
+        seen = jobMark(j);
+        ctx.out(`${jobLine(ctx, j)}\n`);
+      };
+      let job = await unwrap(await svc.api.GET("/v1/jobs/{job_id}", { params: { path: { job_id: id } } }));
+      show(job);
+      if (!TERMINAL_JOB_STATES.has(job.state)) job = await svc.waitForJob(id, { onUpdate: show, signal: ctx.io.signal });
+      if (ctx.json) jsonOut(ctx, job);
       return job.state === "completed" ? EXIT.ok : EXIT.jobFailed;
     },
   },

@@ -1,8 +1,9 @@
-import { listFlag, stringFlag } from "../args.ts";
+import { unwrap } from "@svc/client";
+import { intFlag, listFlag, stringFlag } from "../args.ts";
 import type { Command } from "../command.ts";
 import { EXIT, UsageError } from "../exit.ts";
 import { table } from "../output.ts";
-import { apiOf } from "./jobs.ts";
+import { clientOf } from "../sdk.ts";
 import { checkId, jsonOut, PAGE_FLAGS, printNextCursor, when } from "./shared.ts";
 
 export const keysCommands: Command[] = [
@@ -12,9 +13,8 @@ export const keysCommands: Command[] = [
     flags: [...PAGE_FLAGS],
     positionals: [],
     async run(ctx) {
-      const page = await apiOf(ctx).request<{ items: any[]; next_cursor: string | null }>("GET", "/v1/api-keys", {
-        query: { limit: stringFlag(ctx.parsed, "limit"), cursor: stringFlag(ctx.parsed, "cursor") },
-      });
+      const query = { limit: intFlag(ctx.parsed, "limit", 1, 100), cursor: stringFlag(ctx.parsed, "cursor") };
+      const page = await unwrap(await clientOf(ctx).api.GET("/v1/api-keys", { params: { query } }));
       if (ctx.json) return jsonOut(ctx, page);
       ctx.out(
         table([
@@ -32,7 +32,7 @@ export const keysCommands: Command[] = [
     flags: [],
     positionals: [],
     async run(ctx) {
-      const res = await apiOf(ctx).request<{ scopes: { scope: string; description: string }[] }>("GET", "/v1/api-keys/scopes");
+      const res = await unwrap(await clientOf(ctx).api.GET("/v1/api-keys/scopes"));
       if (ctx.json) return jsonOut(ctx, res);
       ctx.out(table(res.scopes.map((s) => [s.scope, s.description])));
       return EXIT.ok;
@@ -62,10 +62,11 @@ export const keysCommands: Command[] = [
       if (!name) throw new UsageError("--name is required");
       if (!scopes?.length) throw new UsageError("at least one --scope is required (see svc keys scopes)");
       const expires = stringFlag(ctx.parsed, "expires-at");
-      const issued = await apiOf(ctx).request<{ api_key: any; secret: string }>("POST", "/v1/api-keys", {
-        body: { name, scopes, ...(expires ? { expires_at: expires } : {}) },
-        idempotent: true,
-      });
+      // One Idempotency-Key for this logical write; the SDK resends it unchanged on its retries.
+      const body = { name, scopes: scopes as never, ...(expires ? { expires_at: expires } : {}) };
+      const issued = await unwrap(
+        await clientOf(ctx).api.POST("/v1/api-keys", { body, params: { header: { "idempotency-key": crypto.randomUUID() } } }),
+      );
       if (ctx.json) return jsonOut(ctx, issued);
       ctx.err(`created ${issued.api_key.api_key_id} (${issued.api_key.scopes.join(", ")}); the secret below is shown once:`);
       ctx.out(`${issued.secret}\n`);
@@ -81,7 +82,11 @@ export const keysCommands: Command[] = [
       "Its next request answers 401 (every instance refuses it within 15 seconds). The record stays readable with status revoked.",
     async run(ctx) {
       const id = checkId("api key", ctx.parsed.positionals[0]!);
-      const key = await apiOf(ctx).request<any>("DELETE", `/v1/api-keys/${id}`, { idempotent: true });
+      const key = await unwrap(
+        await clientOf(ctx).api.DELETE("/v1/api-keys/{api_key_id}", {
+          params: { path: { api_key_id: id }, header: { "idempotency-key": crypto.randomUUID() } },
+        }),
+      );
       if (ctx.json) return jsonOut(ctx, key);
       ctx.out(`${key.api_key_id} ${ctx.paint("red", key.status)}\n`);
       return EXIT.ok;

@@ -100,26 +100,6 @@ export function printNextCursor(ctx: Context, next: unknown, command: string): v
   if (typeof next === "string" && next) ctx.err(ctx.paintErr("dim", `more: ${command} --cursor ${next}`));
 }
 
-/** Sleeps `ms` or until the command is interrupted. */
-export function sleep(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    if (signal.aborted) return resolve();
-    const t = setTimeout(done, ms);
-    function done() {
-      clearTimeout(t);
-      signal.removeEventListener("abort", done);
-      resolve();
-    }
-    signal.addEventListener("abort", done, { once: true });
-  });
-}
-
-/** SPEC polling: first after 1 s, doubling to at most 30 s, with jitter (±20 %). */
-export function pollDelay(attempt: number): number {
-  const base = Math.min(30_000, 1000 * 2 ** attempt);
-  return Math.round(base * (0.8 + Math.random() * 0.4));
-}
-
 /** --json output of a value; the command's exit code (0). */
 export function jsonOut(ctx: Context, value: unknown): number {
   ctx.out(`${JSON.stringify(value, null, 2)}\n`);

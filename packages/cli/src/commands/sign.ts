@@ -1,13 +1,14 @@
-import { readFileSync } from "node:fs";
+import { openAsBlob } from "node:fs";
 import { resolve } from "node:path";
-import { uploadFile } from "../api.ts";
+import type { Download, Job } from "@svc/client";
 import { stringFlag } from "../args.ts";
 import type { Command } from "../command.ts";
-import { CliError, EXIT } from "../exit.ts";
-import { json, progressBar } from "../output.ts";
-import { downloadAsset } from "./delivery.ts";
-import { apiOf, jobLine, waitForJob } from "./jobs.ts";
-import { existingFile, mediaTypeOf } from "./shared.ts";
+import { EXIT, UsageError } from "../exit.ts";
+import { progressBar } from "../output.ts";
+import { clientOf } from "../sdk.ts";
+import { downloadInto } from "./delivery.ts";
+import { jobLine, jobMark } from "./jobs.ts";
+import { existingFile, jsonOut, mediaTypeOf } from "./shared.ts";
 
 export const signCommand: Command = {
   path: ["sign"],
@@ -24,7 +25,7 @@ export const signCommand: Command = {
       name: "express",
       type: "boolean",
       description:
-        "Express mode: watermark, fingerprints and manifest in one request for JPEG/PNG/WebP/TIFF/AVIF with a watermark_then_sign recipe.",
+        "Express mode: watermark, fingerprints and manifest in one request (JPEG, PNG, WebP, TIFF, AVIF with a watermark recipe).",
     },
     {
       name: "out",
@@ -33,54 +34,78 @@ export const signCommand: Command = {
       placeholder: "DIR",
       description: "Where to write the signed file (default: the current directory).",
     },
-    { name: "type", type: "string", placeholder: "MEDIA_TYPE", description: "The media type when the extension does not tell it." },
+    { name: "type", type: "string", placeholder: "MEDIA_TYPE", description: "The media type, when the file's extension does not tell it." },
     { name: "no-download", type: "boolean", description: "Stop when the job completes; do not download." },
+    {
+      name: "timeout",
+      type: "string",
+      placeholder: "SECONDS",
+      description: "Stop waiting after this long (exit 6; the job goes on). Default: no limit.",
+    },
   ],
   positionals: [{ name: "FILE", required: true, description: "The file to sign." }],
-  description: `Steps: create an upload (SHA-256 of the file), PUT the bytes (progress bar on a terminal), complete it, start the sign job, poll it (1 s doubling to 30 s), then download the published file and check its SHA-256 and length (and the sidecar .c2pa for sidecar formats).
-The output is written as <asset id>.<ext> in --out. Exit 9 when the job fails or is rejected (its error_code is printed), 8 when the download does not match its hash.`,
+  description: `Steps (with @svc/client): hash the file (SHA-256), create an upload (single, or multipart above 16 MiB), PUT the bytes with exactly the returned headers (progress bar on a terminal), complete it, start the sign job, poll it (1 s doubling to 30 s, with jitter), then download the published file and check its SHA-256 and length (and the sidecar .c2pa for sidecar formats).
+The signed file is written as <asset id>.<ext> in --out and its path printed on stdout. Exit 9 when the job fails or is rejected (its error_code is printed), 8 when the download does not match its published hash.`,
   examples: [
     "svc sign photo.jpg --recipe rcp_system_sign_only",
-    "svc sign photo.jpg --recipe rcp_system_watermark_then_sign --express --out signed/",
+    "svc sign photo.jpg --recipe rcp_system_express_watermark_then_sign --express --out signed/",
     "svc sign song.mp3 -r rcp_system_watermark_then_sign --json",
   ],
   async run(ctx) {
     const file = existingFile(resolve(ctx.io.cwd, ctx.parsed.positionals[0]!));
     const mediaType = mediaTypeOf(file.path, stringFlag(ctx.parsed, "type"));
-    const recipe = stringFlag(ctx.parsed, "recipe");
-    const express = ctx.parsed.flags.express === true;
+    const recipeId = stringFlag(ctx.parsed, "recipe");
+    const timeout = stringFlag(ctx.parsed, "timeout");
+    const timeoutMs = timeout === undefined ? undefined : Number(timeout) * 1000;
+    if (timeoutMs !== undefined && !(timeoutMs > 0)) throw new UsageError("--timeout must be a positive number of seconds");
     const outDir = resolve(ctx.io.cwd, stringFlag(ctx.parsed, "out") ?? ".");
-    const api = apiOf(ctx);
-    const bytes = new Uint8Array(readFileSync(file.path));
-    const bar = progressBar(ctx.io.stderr, `uploading ${file.name}`, bytes.length);
-    const uploaded = await uploadFile(api, bytes, mediaType, file.name, (done) => bar.update(done), ctx.io.signal);
-    bar.finish();
-    const started = await api.request<Record<string, any>>("POST", "/v1/sign", {
-      body: { asset_id: uploaded.asset_id, ...(recipe ? { recipe_id: recipe } : {}), ...(express ? { mode: "express" } : {}) },
-      idempotent: true,
+    const svc = clientOf(ctx);
+    const status = (line: string) => {
+      if (!ctx.json) ctx.err(line);
+    };
+
+    // A file-backed Blob: hashed and sent in slices, never read whole (multipart parts are 8 MiB).
+    const blob = await openAsBlob(file.path, { type: mediaType });
+    // Bars only on a terminal (progressBar checks), and never with --json.
+    const barStream = ctx.json ? { write: () => undefined } : ctx.io.stderr;
+    const hashing = progressBar(barStream, `hashing   ${file.name}`, file.size);
+    const sending = progressBar(barStream, `uploading ${file.name}`, file.size);
+    let phase: "hash" | "upload" = "hash";
+    const uploaded = await svc.upload(blob, {
+      mediaType,
+      filename: file.name,
+      signal: ctx.io.signal,
+      onProgress: (p) => {
+        if (p.phase === "upload" && phase === "hash") {
+          hashing.finish();
+          phase = "upload";
+        }
+        (p.phase === "hash" ? hashing : sending).update(p.loaded);
+      },
     });
-    const status = ctx.json ? () => {} : (line: string) => ctx.err(line);
-    status(`asset ${uploaded.asset_id}, job ${started.job_id}`);
-    const job = await waitForJob(ctx, started.job_id, (j) => status(jobLine(ctx, j)), started);
-    if (job.state !== "completed") {
-      if (ctx.json) ctx.out(json({ job }));
-      throw new CliError(
-        EXIT.jobFailed,
-        `job ${job.job_id} ${job.state}${job.error_code ? `: ${job.error_code}` : ""}`,
-        job.error_message ? [job.error_message] : [],
-      );
-    }
-    const saved = ctx.parsed.flags["no-download"] ? null : await downloadAsset(ctx, job.asset_id, outDir, started.download ?? null);
-    if (ctx.json) {
-      const { download: _omit, ...jobOnly } = { ...job, download: undefined };
-      ctx.out(json({ job: jobOnly, file: saved }));
-      return EXIT.ok;
-    }
+    sending.finish();
+    status(`uploaded ${file.name} as ${uploaded.asset_id}`);
+
+    let seen = "";
+    const { job, download } = await svc.signAndWait({
+      assetId: uploaded.asset_id,
+      ...(recipeId ? { recipeId } : {}),
+      ...(ctx.parsed.flags.express ? { mode: "express" as const } : {}),
+      signal: ctx.io.signal,
+      ...(timeoutMs ? { timeoutMs } : {}),
+      onUpdate: (j: Job) => {
+        if (jobMark(j) === seen) return;
+        seen = jobMark(j);
+        status(jobLine(ctx, j, ctx.paintErr));
+      },
+    });
+    const saved = ctx.parsed.flags["no-download"] ? null : await downloadInto(ctx, (download as Download | null) ?? job.asset_id, outDir);
+    if (ctx.json) return jsonOut(ctx, { job, file: saved });
     if (saved) {
       ctx.out(`${saved.path}\n${saved.sidecar ? `${saved.sidecar.path}\n` : ""}`);
-      ctx.err(ctx.paintErr("green", `signed; sha256 ${saved.sha256} checked (${saved.byte_length} bytes)`));
+      status(ctx.paintErr("green", `signed: ${saved.byte_length} bytes, sha256 ${saved.sha256} (checked)`));
     }
-    if (job.result) ctx.err(ctx.paintErr("dim", `receipt ${job.result.receipt_id}, verification ${job.result.verification_id}`));
+    if (job.result) status(ctx.paintErr("dim", `receipt ${job.result.receipt_id}, verification ${job.result.verification_id}`));
     return EXIT.ok;
   },
 };

@@ -1,11 +1,12 @@
-import { readFileSync } from "node:fs";
-import { basename, resolve } from "node:path";
-import { ApiFailure, createApi } from "../api.ts";
+import { openAsBlob } from "node:fs";
+import { resolve } from "node:path";
+import type { VerificationResult } from "@svc/client";
 import { stringFlag } from "../args.ts";
 import type { Command, Context } from "../command.ts";
-import { CliError, EXIT } from "../exit.ts";
-import { json, type Style } from "../output.ts";
-import { existingFile } from "./shared.ts";
+import { EXIT } from "../exit.ts";
+import type { Style } from "../output.ts";
+import { clientOf } from "../sdk.ts";
+import { existingFile, jsonOut } from "./shared.ts";
 
 type Tone = "good" | "warn" | "bad" | "info" | "neutral";
 
@@ -29,34 +30,7 @@ const HEADLINES: Record<string, [string, Tone]> = {
   no_provenance_found: ["No provenance found", "neutral"],
 };
 const TONE_STYLE: Record<Tone, Style> = { good: "green", warn: "yellow", bad: "red", info: "cyan", neutral: "bold" };
-/** Public verify reads at most 25 MiB; a URL's bytes are fetched up to that. */
-const MAX_BYTES = 25 * 1024 * 1024;
-
-async function fetchUrl(ctx: Context, url: string): Promise<{ bytes: Uint8Array; name: string }> {
-  let res: Response;
-  try {
-    res = await fetch(url, { signal: ctx.io.signal, redirect: "follow" });
-  } catch (e) {
-    throw new CliError(EXIT.network, `cannot fetch ${url}: ${(e as Error).message}`);
-  }
-  if (!res.ok)
-    throw new CliError(res.status === 404 || res.status === 410 ? EXIT.notFound : EXIT.unavailable, `${url} answered ${res.status}`);
-  const declared = Number(res.headers.get("content-length") ?? "0");
-  if (declared > MAX_BYTES) throw new CliError(EXIT.rejected, `${url} is larger than 25 MiB`);
-  const chunks: Uint8Array[] = [];
-  let total = 0;
-  for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) {
-    total += chunk.length;
-    if (total > MAX_BYTES) throw new CliError(EXIT.rejected, `${url} is larger than 25 MiB`);
-    chunks.push(chunk);
-  }
-  const bytes = new Uint8Array(total);
-  let at = 0;
-  for (const c of chunks) bytes.set(c, (at += c.length) - c.length);
-  return { bytes, name: basename(new URL(url).pathname) || "download" };
-}
-
-export function printVerdict(ctx: Context, r: Record<string, any>): void {
+export function printVerdict(ctx: Context, r: VerificationResult): void {
   const [title, tone] = HEADLINES[r.status] ?? [r.status, "neutral" as Tone];
   const confidence = typeof r.confidence === "number" ? ` (confidence ${Math.round(r.confidence * 100)} %)` : "";
   const lines = [
@@ -79,13 +53,7 @@ export function printVerdict(ctx: Context, r: Record<string, any>): void {
   if (r.proves?.length) lines.push("", "What this shows:", ...r.proves.map((p: string) => `  ${ctx.paint("green", "+")} ${p}`));
   if (r.does_not_prove?.length)
     lines.push("", "What it does not show:", ...r.does_not_prove.map((p: string) => `  ${ctx.paint("dim", "-")} ${p}`));
-  if (r.warnings?.length)
-    lines.push(
-      "",
-      ...r.warnings.map(
-        (w: any) => `${ctx.paint("yellow", "warning:")} ${typeof w === "string" ? w : (w.message ?? w.code ?? JSON.stringify(w))}`,
-      ),
-    );
+  if (r.warnings?.length) lines.push("", ...r.warnings.map((w) => `${ctx.paint("yellow", "warning:")} ${w}`));
   ctx.out(`${lines.join("\n")}\n`);
 }
 
@@ -112,48 +80,20 @@ export const verifyCommand: Command = {
   ],
   async run(ctx) {
     const target = ctx.parsed.positionals[0]!;
-    const key = ctx.parsed.flags.public ? null : ctx.config.apiKey;
-    const api = createApi(ctx.config.baseUrl, key, ctx.io.signal);
-    let result: Record<string, any>;
-    if (/^ast_[a-z2-7]{16}$/.test(target)) {
-      result = await api.request("POST", "/v1/verify", { body: { asset_id: target } });
-    } else {
-      const { bytes, name } = /^https?:\/\//i.test(target)
-        ? await fetchUrl(ctx, target)
-        : (() => {
-            const f = existingFile(resolve(ctx.io.cwd, target));
-            return { bytes: new Uint8Array(readFileSync(f.path)), name: f.name };
-          })();
-      const manifestPath = stringFlag(ctx.parsed, "manifest");
-      const form = new FormData();
-      form.set("file", new Blob([bytes]), name);
-      if (manifestPath) {
-        const m = existingFile(resolve(ctx.io.cwd, manifestPath));
-        form.set("manifest", new Blob([new Uint8Array(readFileSync(m.path))]), m.name);
-      }
-      let res: Response;
-      try {
-        res = await fetch(`${ctx.config.baseUrl}/v1/verify`, {
-          method: "POST",
-          headers: key ? { authorization: `Bearer ${key}` } : {},
-          body: form,
-          signal: ctx.io.signal,
-        });
-      } catch (e) {
-        throw new CliError(EXIT.network, `cannot reach ${ctx.config.baseUrl}: ${(e as Error).message}`);
-      }
-      const body = (await res.json().catch(() => null)) as any;
-      if (!res.ok)
-        throw new ApiFailure(
-          res.status,
-          body?.code ?? null,
-          body?.message ?? body?.detail ?? `HTTP ${res.status}`,
-          body?.request_id ?? null,
-        );
-      result = body;
+    const svc = clientOf(ctx, ctx.parsed.flags.public ? "none" : "optional");
+    const manifestPath = stringFlag(ctx.parsed, "manifest");
+    const manifest = manifestPath ? await openAsBlob(existingFile(resolve(ctx.io.cwd, manifestPath)).path) : undefined;
+    const options = { signal: ctx.io.signal, ...(manifest ? { manifest } : {}) };
+    let result: VerificationResult;
+    if (/^ast_[a-z2-7]{16}$/.test(target)) result = await svc.verify({ assetId: target }, options);
+    else if (/^https?:\/\//i.test(target)) result = await svc.verify(target, options);
+    else {
+      const file = existingFile(resolve(ctx.io.cwd, target));
+      // A File keeps the name the service sees; its type is read from the bytes there.
+      result = await svc.verify(new File([await openAsBlob(file.path)], file.name), options);
     }
-    if (ctx.json) ctx.out(json(result));
-    else printVerdict(ctx, result);
+    if (ctx.json) return jsonOut(ctx, result);
+    printVerdict(ctx, result);
     return EXIT.ok;
   },
 };

@@ -1,20 +1,19 @@
+import { timingSafeEqual } from "node:crypto";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { join, resolve } from "node:path";
-import { ApiFailure } from "../api.ts";
+import { type SvcClient, SvcError, SvcWebhookError, unwrap, verifyWebhook } from "@svc/client";
+import { Webhook } from "standardwebhooks";
 import { intFlag, listFlag, stringFlag } from "../args.ts";
-import type { Command, Context } from "../command.ts";
+import type { Command } from "../command.ts";
 import { CliError, EXIT, UsageError } from "../exit.ts";
 import { json } from "../output.ts";
-import { checkWebhook } from "../webhook-signature.ts";
-import { apiOf } from "./jobs.ts";
-import { existingFile } from "./shared.ts";
+import { clientOf } from "../sdk.ts";
+import { existingFile, jsonOut } from "./shared.ts";
 
 /** Deliveries are small JSON documents; anything bigger is refused before it is read whole. */
 const MAX_BODY = 1024 * 1024;
-/** SPEC: reject a timestamp more than 300 seconds from the receiver's clock. */
-const TOLERANCE_SECONDS = 300;
 const FORWARD_TIMEOUT_MS = 10_000;
 /** Webhook ids remembered for deduplication (a delivery can arrive more than once). */
 const SEEN_LIMIT = 10_000;
@@ -45,16 +44,6 @@ function headerMap(req: IncomingMessage): Record<string, string> {
   return out;
 }
 
-/** The delivery's event type from its JSON body, for the log line (the body shape beyond `type` is not relied on). */
-function eventType(body: Uint8Array): string {
-  try {
-    const parsed = JSON.parse(new TextDecoder().decode(body));
-    return typeof parsed?.type === "string" ? parsed.type : typeof parsed?.event_type === "string" ? parsed.event_type : "event";
-  } catch {
-    return "event";
-  }
-}
-
 async function forward(
   target: string,
   headers: Record<string, string>,
@@ -78,12 +67,26 @@ async function forward(
   }
 }
 
-async function allEvents(ctx: Context): Promise<string[]> {
-  const catalog = await apiOf(ctx).request<{ events: { type?: string; event_type?: string; name?: string }[] }>(
-    "GET",
-    "/v1/webhook-endpoints/event-catalog",
-  );
-  return catalog.events.map((e) => e.type ?? e.event_type ?? e.name).filter((t): t is string => typeof t === "string");
+async function allEvents(svc: SvcClient): Promise<string[]> {
+  const catalog = await unwrap(await svc.api.GET("/v1/webhook-endpoints/event-catalog"));
+  return catalog.events.map((e) => e.type);
+}
+
+/**
+ * A delivery checked with @svc/client (the Standard Webhooks library: HMAC-SHA256 over id.timestamp.body,
+ * constant-time, 300 s tolerance, any of the rotated signatures).
+ */
+function checkDelivery(
+  secret: string,
+  headers: Record<string, string>,
+  body: Uint8Array,
+): { ok: true; id: string; type: string } | { ok: false; reason: string } {
+  try {
+    const event = verifyWebhook(body, headers, secret);
+    return { ok: true, id: headers["webhook-id"]!, type: event.type };
+  } catch (e) {
+    return { ok: false, reason: e instanceof SvcWebhookError ? e.message : "unreadable delivery" };
+  }
 }
 
 const listen: Command = {
@@ -135,8 +138,8 @@ A local service admits a loopback receiver only in development with SVC_WEBHOOKS
     const maxEvents = intFlag(ctx.parsed, "max-events", 1, 1_000_000);
     const saveDir = stringFlag(ctx.parsed, "save") ? resolve(ctx.io.cwd, stringFlag(ctx.parsed, "save")!) : null;
     if (saveDir) mkdirSync(saveDir, { recursive: true });
-    const api = apiOf(ctx);
-    const events = listFlag(ctx.parsed, "events") ?? (await allEvents(ctx));
+    const svc = clientOf(ctx);
+    const events = listFlag(ctx.parsed, "events") ?? (await allEvents(svc));
     if (events.length === 0) throw new UsageError("no event types to subscribe");
 
     let secret = "";
@@ -152,11 +155,8 @@ A local service admits a loopback receiver only in development with SVC_WEBHOOKS
       const body = await readBody(req);
       if (body === null) return void res.writeHead(413).end();
       const headers = headerMap(req);
-      const check = secret
-        ? checkWebhook(secret, headers, body, Math.floor(Date.now() / 1000), TOLERANCE_SECONDS)
-        : ({ ok: false, reason: "endpoint not ready" } as const);
+      const check = secret ? checkDelivery(secret, headers, body) : ({ ok: false, reason: "endpoint not ready" } as const);
       const id = headers["webhook-id"] ?? "-";
-      const type = eventType(body);
       const at = new Date().toISOString();
       if (!check.ok) {
         res.writeHead(401, { "content-type": "text/plain" }).end("signature rejected\n");
@@ -182,13 +182,13 @@ A local service admits a loopback receiver only in development with SVC_WEBHOOKS
           type: "delivery",
           at,
           webhook_id: check.id,
-          event_type: type,
+          event_type: check.type,
           verified: true,
           duplicate,
           forward: fwd ? { status: fwd.status, ms: fwd.ms, ...(fwd.error ? { error: fwd.error } : {}) } : null,
           body: new TextDecoder().decode(body),
         },
-        `${at} ${ctx.paint("bold", type)} ${check.id} ${ctx.paint("green", "signature verified")}${duplicate ? ctx.paint("yellow", " (duplicate)") : ""}${fwdText}`,
+        `${at} ${ctx.paint("bold", check.type)} ${check.id} ${ctx.paint("green", "signature verified")}${duplicate ? ctx.paint("yellow", " (duplicate)") : ""}${fwdText}`,
       );
       if (!duplicate && maxEvents !== undefined && ++verified >= maxEvents) stop();
     };
@@ -206,15 +206,16 @@ A local service admits a loopback receiver only in development with SVC_WEBHOOKS
     const url = stringFlag(ctx.parsed, "public-url") ?? `http://127.0.0.1:${bound}/`;
     let endpointId: string | null = null;
     try {
-      const issued = await api
-        .request<{ endpoint: { endpoint_id: string }; secret: string }>("POST", "/v1/webhook-endpoints", {
-          body: { url, event_catalog_version: "svc.customer-events.v1", events },
-          idempotent: true,
+      const issued = await svc.api
+        .POST("/v1/webhook-endpoints", {
+          body: { url, event_catalog_version: "svc.customer-events.v1", events: events as never },
+          params: { header: { "idempotency-key": crypto.randomUUID() } },
         })
+        .then(unwrap)
         .catch((e) => {
-          if (e instanceof ApiFailure && e.status === 422 && !stringFlag(ctx.parsed, "public-url"))
-            throw new CliError(e.exitCode, e.message, [
-              ...e.details,
+          if (e instanceof SvcError && e.status === 422 && !stringFlag(ctx.parsed, "public-url"))
+            throw new CliError(EXIT.rejected, e.message, [
+              ...(e.request_id ? [`request id: ${e.request_id}`] : []),
               "a local service admits loopback receivers only with SVC_WEBHOOKS_ALLOW_LOOPBACK=1 (development): SVC_WEBHOOKS_ALLOW_LOOPBACK=1 npm start",
               "a deployed service needs an https URL that reaches this machine: --public-url",
             ]);
@@ -237,7 +238,12 @@ A local service admits a loopback receiver only in development with SVC_WEBHOOKS
       await new Promise((ok) => server.close(() => ok(undefined)));
       if (endpointId) {
         try {
-          await api.request("DELETE", `/v1/webhook-endpoints/${endpointId}`, { idempotent: true });
+          const id = endpointId;
+          await unwrap(
+            await svc.api.DELETE("/v1/webhook-endpoints/{endpoint_id}", {
+              params: { path: { endpoint_id: id }, header: { "idempotency-key": crypto.randomUUID() } },
+            }),
+          );
           if (!ctx.json) ctx.err(`deleted endpoint ${endpointId}`);
         } catch (e) {
           ctx.err(
@@ -249,6 +255,39 @@ A local service admits a loopback receiver only in development with SVC_WEBHOOKS
     return EXIT.ok;
   },
 };
+
+/**
+ * The signature alone, for a saved delivery older than the 300 s a live receiver allows: the Standard Webhooks
+ * library signs id.timestamp.body with the secret, and each v1 value of the header is compared in constant time.
+ */
+function signatureOnly(secret: string, headers: Record<string, string>, body: Uint8Array): ReturnType<typeof checkDelivery> {
+  const id = headers["webhook-id"];
+  const ts = headers["webhook-timestamp"];
+  const given = headers["webhook-signature"];
+  if (!id || !ts || !given) return { ok: false, reason: "Missing required headers" };
+  if (!/^\d{1,12}$/.test(ts)) return { ok: false, reason: "Invalid Signature Headers" };
+  let text: string;
+  let expected: Buffer;
+  try {
+    text = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true }).decode(body);
+    expected = Buffer.from(new Webhook(secret).sign(id, new Date(Number(ts) * 1000), text).split(",")[1]!, "base64");
+  } catch {
+    return { ok: false, reason: "unreadable body or secret" };
+  }
+  const match = given.split(" ").some((part) => {
+    const [version, value] = part.split(",", 2);
+    const got = Buffer.from(value ?? "", "base64");
+    return version === "v1" && got.length === expected.length && timingSafeEqual(got, expected);
+  });
+  if (!match) return { ok: false, reason: "No matching signature found" };
+  let type = "event";
+  try {
+    type = String(JSON.parse(text).type ?? "event");
+  } catch {
+    return { ok: false, reason: "The body is not JSON." };
+  }
+  return { ok: true, id, type };
+}
 
 /** Header lines (`name: value`) or a JSON object of headers. */
 function parseHeaders(text: string): Record<string, string> {
@@ -324,13 +363,12 @@ const verify: Command = {
       headers = parseHeaders(readFileSync(existingFile(resolve(ctx.io.cwd, h)).path, "utf8"));
       body = new Uint8Array(readFileSync(existingFile(resolve(ctx.io.cwd, b)).path));
     }
-    const tolerance = ctx.parsed.flags["ignore-timestamp"]
-      ? null
-      : intFlag(ctx.parsed, "tolerance", 0, 10 * 365 * 86400, TOLERANCE_SECONDS)!;
-    const check = checkWebhook(secret, headers, body, Math.floor(Date.now() / 1000), tolerance);
+    const check = ctx.parsed.flags["ignore-timestamp"] ? signatureOnly(secret, headers, body) : checkDelivery(secret, headers, body);
+    const timestamp = Number(headers["webhook-timestamp"]);
     if (ctx.json)
-      ctx.out(json(check.ok ? { valid: true, webhook_id: check.id, timestamp: check.timestamp } : { valid: false, reason: check.reason }));
-    else if (check.ok) ctx.out(`${ctx.paint("green", "valid")} ${check.id} (signed ${new Date(check.timestamp * 1000).toISOString()})\n`);
+      jsonOut(ctx, check.ok ? { valid: true, webhook_id: check.id, type: check.type, timestamp } : { valid: false, reason: check.reason });
+    else if (check.ok)
+      ctx.out(`${ctx.paint("green", "valid")} ${check.type} ${check.id} (signed ${new Date(timestamp * 1000).toISOString()})\n`);
     else ctx.out(`${ctx.paint("red", "invalid")}: ${check.reason}\n`);
     return check.ok ? EXIT.ok : EXIT.integrity;
   },
