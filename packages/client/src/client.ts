@@ -1,9 +1,9 @@
 import createClient, { type Client } from "openapi-fetch";
-import { errorFromResponse, SvcError, SvcIntegrityError, SvcJobError } from "./errors";
+import { errorFromResponse, SvcError, SvcIntegrityError, SvcJobError } from "./errors.ts";
 import type { components, paths } from "./openapi";
-import { fetchWithRetry, type RetryOptions, resolveRetry, sleep } from "./retry";
-import { sha256Blob, sha256Bytes } from "./sha256";
-import { verifyWebhook, type WebhookEvent, type WebhookHeaders } from "./webhooks";
+import { fetchWithRetry, type RetryOptions, resolveRetry, sleep } from "./retry.ts";
+import { sha256Blob, sha256Bytes } from "./sha256.ts";
+import { verifyWebhook, type WebhookEvent, type WebhookHeaders } from "./webhooks.ts";
 
 type Schemas = components["schemas"];
 // Some components are typed `| null` because the served document marks the component itself nullable where one
@@ -24,7 +24,9 @@ const MIN_PART_BYTES = 5 * MiB;
 const MAX_PARTS = 10_000;
 /** The largest file POST /v1/verify takes. */
 const VERIFY_MAXIMUM_BYTES = 25 * MiB;
-const TERMINAL = new Set(["completed", "canceled", "expired", "rejected", "failed"]);
+/** Job states after which nothing changes; every other state is still moving. */
+export const TERMINAL_JOB_STATES: readonly Job["state"][] = ["completed", "canceled", "expired", "rejected", "failed"];
+const TERMINAL = new Set<string>(TERMINAL_JOB_STATES);
 
 export interface SvcClientOptions {
   /** A server-side API key (`svc_live_…`). Without one only the public operations work (public verify). */
@@ -225,7 +227,18 @@ export function createSvcClient(options: SvcClientOptions = {}): SvcClient {
     const response = await apiFetch(new Request(`${baseUrl}${path}`, { method, headers, body, signal: init.signal }), init.auth ?? true);
     if (!response.ok) throw await errorFromResponse(response);
     const text = await response.text();
-    return { status: response.status, body: (text ? JSON.parse(text) : null) as T };
+    try {
+      return { status: response.status, body: (text ? JSON.parse(text) : null) as T };
+    } catch {
+      // a success answer that is not JSON (a proxy's page, a truncated body): typed, never a SyntaxError
+      throw new SvcError({
+        status: response.status,
+        code: "invalid_response",
+        message: `${method} ${path} answered ${response.status} with a body that is not JSON`,
+        request_id: response.headers.get("x-request-id"),
+        retryable: false,
+      });
+    }
   }
 
   /** A request to a URL the API returned (presigned storage): exactly the returned headers, never the API key. */

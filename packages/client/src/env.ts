@@ -1,4 +1,4 @@
-import type { SvcClientOptions } from "./client";
+import type { SvcClientOptions } from "./client.ts";
 
 /**
  * SVC_API_KEY and SVC_API_BASE_URL from the process environment, where there is one (Node, Bun, Deno with

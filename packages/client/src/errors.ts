@@ -77,15 +77,22 @@ export class SvcJobError extends Error {
 /** Downloaded bytes that do not match the size or SHA-256 the service stated for them. */
 export class SvcIntegrityError extends Error {
   override readonly name = "SvcIntegrityError";
+  /** Which object: the file or its sidecar manifest. */
+  readonly subject: "file" | "sidecar_manifest";
+  readonly expected: { sha256: string; byte_length: number };
+  readonly actual: { sha256: string | null; byte_length: number };
+  // fields assigned in the body, not as parameter properties: Node's type stripping runs this file as it is
   constructor(
-    /** Which object: the file or its sidecar manifest. */
-    readonly subject: "file" | "sidecar_manifest",
-    readonly expected: { sha256: string; byte_length: number },
-    readonly actual: { sha256: string | null; byte_length: number },
+    subject: "file" | "sidecar_manifest",
+    expected: { sha256: string; byte_length: number },
+    actual: { sha256: string | null; byte_length: number },
   ) {
     super(
       `${subject}: expected ${expected.byte_length} bytes with SHA-256 ${expected.sha256}, got ${actual.byte_length} bytes${actual.sha256 ? ` with ${actual.sha256}` : ""}`,
     );
+    this.subject = subject;
+    this.expected = expected;
+    this.actual = actual;
   }
 }
 

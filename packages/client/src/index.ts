@@ -17,6 +17,7 @@ export {
   type SignResult,
   type SvcClient,
   type SvcClientOptions,
+  TERMINAL_JOB_STATES,
   type UploadOptions,
   type UploadProgress,
   type UploadSource,
@@ -24,10 +25,10 @@ export {
   type VerificationResult,
   type VerifyInput,
   type VerifyOptions,
-} from "./client";
-export { fromEnv } from "./env";
-export { type FieldDetail, type JobReference, SvcError, SvcIntegrityError, SvcJobError } from "./errors";
+} from "./client.ts";
+export { fromEnv } from "./env.ts";
+export { type FieldDetail, type JobReference, SvcError, SvcIntegrityError, SvcJobError } from "./errors.ts";
 export type { components, operations, paths } from "./openapi";
-export type { RetryOptions } from "./retry";
-export { Sha256, sha256Blob, sha256Bytes } from "./sha256";
-export { SvcWebhookError, verifyWebhook, type WebhookEvent, type WebhookHeaders, webhooks } from "./webhooks";
+export type { RetryOptions } from "./retry.ts";
+export { Sha256, sha256Blob, sha256Bytes } from "./sha256.ts";
+export { SvcWebhookError, verifyWebhook, type WebhookEvent, type WebhookHeaders, webhooks } from "./webhooks.ts";

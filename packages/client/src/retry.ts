@@ -1,4 +1,4 @@
-import { retryAfterSeconds } from "./errors";
+import { retryAfterSeconds } from "./errors.ts";
 
 /** How the client retries (SPEC "Client rules"). */
 export interface RetryOptions {

@@ -1,6 +1,6 @@
-// A Worker that answers from a script the test sets: POST /__script with a JSON array of answers
-// ({ status, headers, body }); every other request takes the next answer (or 404 when none is left) and is
-// recorded (method, path, headers, arrival time); GET /__log returns the record and clears it. State lives in
+// A Worker that answers from a script the test sets: POST /__script with a JSON array of answers ({ status,
+// headers, body }, or `raw` for a body sent as is); every other request takes the next answer (or 404 when none is
+// left) and is recorded (method, path, headers, arrival time); GET /__log returns the record. State lives in
 // module scope: Miniflare runs one isolate.
 let script = [];
 let log = [];
@@ -24,7 +24,7 @@ export default {
         { code: "svc.route.not_found", message: "script exhausted", request_id: "req_none", retryable: false },
         { status: 404 },
       );
-    return new Response(next.body === undefined ? null : JSON.stringify(next.body), {
+    return new Response(next.raw ?? (next.body === undefined ? null : JSON.stringify(next.body)), {
       status: next.status,
       headers: { "content-type": "application/json", ...(next.headers ?? {}) },
     });

@@ -7,7 +7,7 @@
 import { join } from "node:path";
 import { convertV4MiniflareOptions, Miniflare } from "miniflare";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { createSvcClient, type SvcClient, SvcError } from "../../../packages/client/src/index";
+import { createSvcClient, type SvcClient, SvcError, SvcJobError } from "../../../packages/client/src/index";
 import { miniflareFetch } from "./sdk-support";
 
 const KEY = "svc_live_retrytestkey0123456789";
@@ -34,7 +34,7 @@ const envelope = (code: string, retryable: boolean) => ({
 });
 const JOB = { job_id: "job_abcdefghij234567", state: "queued", mode: "standard" };
 
-async function script(answers: { status: number; headers?: Record<string, string>; body?: unknown }[]) {
+async function script(answers: { status: number; headers?: Record<string, string>; body?: unknown; raw?: string }[]) {
   await mf.dispatchFetch("http://api.test/__script", { method: "POST", body: JSON.stringify(answers) });
 }
 async function logged(): Promise<Logged[]> {
@@ -260,7 +260,7 @@ describe("SDK retry rules", () => {
   });
 
   it("hostile answers: a non-JSON error, an empty body, a huge Retry-After date, all end as typed errors", async () => {
-    await script([{ status: 418, body: "<html>" }]);
+    await script([{ status: 418, raw: "<html>" }]);
     const e1 = (await client.sign({ assetId: "ast_abcdefghij234567" }).catch((e: unknown) => e)) as SvcError;
     expect(e1).toBeInstanceOf(SvcError);
     expect(e1.code).toBe("http_418");
@@ -273,5 +273,42 @@ describe("SDK retry rules", () => {
     ]);
     const e3 = (await client.sign({ assetId: "ast_abcdefghij234567" }).catch((e: unknown) => e)) as SvcError;
     expect(e3.status).toBe(429);
+    await script([{ status: 202, raw: "<html>truncated" }]);
+    const e4 = (await client.sign({ assetId: "ast_abcdefghij234567" }).catch((e: unknown) => e)) as SvcError;
+    expect(e4).toBeInstanceOf(SvcError);
+    expect(e4.code).toBe("invalid_response");
+  });
+});
+
+describe("SDK job polling", () => {
+  it("signAndWait polls until terminal; a rejected job throws SvcJobError with its error_code", async () => {
+    await script([
+      { status: 202, body: JOB },
+      { status: 200, body: { ...JOB, state: "running" } },
+      { status: 200, body: { ...JOB, state: "rejected", error_code: "svc.jobs.decode_failed", error_message: "cannot decode" } },
+    ]);
+    const states: string[] = [];
+    const err = (await client
+      .signAndWait({ assetId: "ast_abcdefghij234567", initialIntervalMs: 20, onUpdate: (j) => states.push(j.state) })
+      .catch((e: unknown) => e)) as SvcJobError;
+    expect(err).toBeInstanceOf(SvcJobError);
+    expect(err.error_code).toBe("svc.jobs.decode_failed");
+    expect(err.state).toBe("rejected");
+    expect(states).toEqual(["queued", "running", "rejected"]);
+    const log = await logged();
+    expect(log.map((l) => `${l.method} ${l.path}`)).toEqual([
+      "POST /v1/sign",
+      "GET /v1/jobs/job_abcdefghij234567",
+      "GET /v1/jobs/job_abcdefghij234567",
+    ]);
+    // the interval doubles: the second wait is longer than the first (each within ±20 % of 20 ms and 40 ms)
+    expect(log[2]!.at - log[1]!.at).toBeGreaterThanOrEqual(30);
+  });
+
+  it("a job still running when the timeout passes ends the wait with a TimeoutError", async () => {
+    await script(Array.from({ length: 50 }, () => ({ status: 200, body: { ...JOB, state: "running" } })));
+    const started = Date.now();
+    await expect(client.waitForJob(JOB.job_id, { timeoutMs: 300, initialIntervalMs: 20 })).rejects.toMatchObject({ name: "TimeoutError" });
+    expect(Date.now() - started).toBeLessThan(2000);
   });
 });

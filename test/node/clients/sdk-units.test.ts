@@ -3,6 +3,7 @@
  * verification with the Standard Webhooks library (valid, rotated, tampered, stale, wrong secret, not UTF-8,
  * not JSON); error envelopes of every shape; fromEnv; the core free of Node-only imports.
  */
+import { spawnSync } from "node:child_process";
 import { createHash, randomBytes } from "node:crypto";
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
@@ -135,6 +136,19 @@ describe("environment and portability", () => {
       baseUrl: "https://api.example",
     });
     expect(fromEnv({})).toEqual({});
+  });
+  it("plain Node (type stripping, no bundler) loads the package as the CLI does", () => {
+    const run = spawnSync(
+      process.execPath,
+      [
+        "--input-type=module",
+        "-e",
+        "const m = await import('@svc/client'); console.log(typeof m.createSvcClient, typeof m.webhooks.verify)",
+      ],
+      { cwd: join(import.meta.dirname, "../../../packages/cli"), encoding: "utf8" },
+    );
+    expect(run.stderr).not.toMatch(/Error/);
+    expect(run.stdout.trim()).toBe("function function");
   });
   it("the core imports nothing Node-only and reads no environment outside env.ts", () => {
     const dir = join(import.meta.dirname, "../../../packages/client/src");

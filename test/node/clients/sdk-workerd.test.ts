@@ -44,7 +44,8 @@ afterAll(async () => {
 
 describe("SDK in workerd", () => {
   it("uploads, signs through a retry, refuses typed, and verifies a webhook", async () => {
-    const scripted = await mf.getWorker("scripted");
+    // typed loosely: miniflare's Fetcher type names its own Request/Response classes
+    const scripted = (await mf.getWorker("scripted")) as unknown as { fetch(url: string, init?: RequestInit): Promise<Response> };
     const created = {
       upload_id: "upl_abcdefghij234567",
       asset_id: "ast_abcdefghij234567",

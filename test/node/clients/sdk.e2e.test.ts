@@ -186,12 +186,18 @@ describe("SDK end to end", () => {
     expect(error).toMatchObject({ code: "svc.resource.not_found" });
   });
 
-  it("public verify (no key) works and is not stored", { timeout: 60_000 }, async () => {
-    const anonymous = createSvcClient({ baseUrl: "http://svc.local", fetch: miniflareFetch(svc.worker.mf) });
+  it("public verify (no key) answers a status; a truncated JPEG ends as a status or a typed refusal", { timeout: 60_000 }, async () => {
+    const anonymousSent: Sent[] = [];
+    const anonymous = createSvcClient({ baseUrl: "http://svc.local", fetch: miniflareFetch(svc.worker.mf, anonymousSent) });
     const verdict = await anonymous.verify(fixtureBytes("sample.jpg"));
     expect(verdict.status).toBeTypeOf("string");
     const truncated = await anonymous.verify(new Uint8Array([0xff, 0xd8, 0xff])).catch((e: unknown) => e);
     // a three-byte "JPEG": a clean status or a typed refusal, never a throw of another kind
     if (truncated instanceof Error) expect(truncated).toBeInstanceOf(SvcError);
+    expect(anonymousSent.every((r) => r.headers.authorization === undefined)).toBe(true);
+    // a keyed client asked for the public variant sends no key either
+    const before = sent.length;
+    await client.verify(fixtureBytes("sample.jpg"), { public: true });
+    expect(sent.slice(before).every((r) => r.headers.authorization === undefined)).toBe(true);
   });
 });
