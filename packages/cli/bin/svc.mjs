@@ -1,6 +1,6 @@
 #!/usr/bin/env node
-// The `svc` command. Its sources (../src/*.ts) and @svc/client's are TypeScript, run by Node's own TypeScript
-// support through the hooks of ./typescript-hooks.mjs: no build step, so a fresh clone works after `npm ci`.
+// The `svc` command. Its sources (../src/*.ts) and @svc/client's are TypeScript (erasable syntax), run by Node's own type
+// stripping through the cached hook of ./typescript-hooks.mjs: no build step, so a fresh clone works after `npm ci`.
 // Those hooks need Node >= 22.15; `npx svc` runs the repository's Node 22 (npm puts node_modules/.bin first on
 // PATH), and an older `node` re-runs this file under that Node when it is installed.
 import { spawnSync } from "node:child_process";
