@@ -14,7 +14,7 @@ import { COMMANDS } from "../../../packages/cli/src/commands/index.ts";
 import { parseEnvFile, redactSecrets, resolveConfig } from "../../../packages/cli/src/config.ts";
 import { EXIT, exitForStatus, UsageError } from "../../../packages/cli/src/exit.ts";
 import { main } from "../../../packages/cli/src/main.ts";
-import { colorEnabled } from "../../../packages/cli/src/output.ts";
+import { colorEnabled, progressBar } from "../../../packages/cli/src/output.ts";
 import { toCliError } from "../../../packages/cli/src/sdk.ts";
 
 const scratch = mkdtempSync(join(tmpdir(), "svc-cli-"));
@@ -128,6 +128,22 @@ describe("#21 svc configuration", () => {
     expect(colorEnabled({ write() {}, isTTY: true }, { NO_COLOR: "1" }, false)).toBe(false);
     expect(colorEnabled({ write() {}, isTTY: true }, { TERM: "dumb" }, false)).toBe(false);
     expect(colorEnabled({ write() {}, isTTY: true }, {}, true)).toBe(false);
+  });
+
+  it("#21 the progress bar draws in place on a terminal only, and ends at 100 %", () => {
+    let tty = "";
+    const bar = progressBar({ write: (t: string) => (tty += t), isTTY: true, columns: 80 }, "uploading a.jpg", 2048);
+    bar.update(0);
+    bar.update(2048);
+    bar.finish();
+    expect(tty).toContain("\r");
+    expect(tty).toContain("100% 2.0 KiB/2.0 KiB");
+    expect(tty.endsWith("\n")).toBe(true);
+    let piped = "";
+    const quiet = progressBar({ write: (t: string) => (piped += t) }, "uploading a.jpg", 2048);
+    quiet.update(1024);
+    quiet.finish();
+    expect(piped).toBe("");
   });
 
   it("#21 without a key, keyed commands exit 3 before any request", async () => {
