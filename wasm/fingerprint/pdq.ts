@@ -34,6 +34,9 @@ const DCT_MATRIX: usize = memory.data(16 * 64 * 4, 16);
 const ROW_IDX: usize = memory.data(64 * 4, 16);
 const COL_IDX: usize = memory.data(64 * 4, 16);
 
+/** Bytes of one row of the 64 sampled columns (f32). */
+const SAMPLED_BYTES: usize = 64 * 4;
+
 const LUMA_R: f32 = 0.299;
 const LUMA_G: f32 = 0.587;
 const LUMA_B: f32 = 0.114;
@@ -71,8 +74,9 @@ let il: usize = 0; // f32 x QUEUE x cols: the queue's rows interleaved, four by 
 let ol: usize = 0;
 let sum1: usize = 0; // f32 x cols: running sums of the first column filter
 let ring1: usize = 0; // f32 x winCol x cols
-let sum2: usize = 0;
-let ring2: usize = 0;
+let sum2: usize = 0; // f32 x 64: the second column filter runs only on the 64 sampled columns (COL_IDX)
+let ring2: usize = 0; // f32 x winCol x 64
+let pick2: usize = 0; // f32 x 64: a row out of the second row filter, at the sampled columns
 let fed1: i32 = 0;
 let fed2: i32 = 0;
 let count1: i32 = 0;
@@ -155,14 +159,16 @@ export function pdqBegin(rowLength: i32, rowCount: i32, chunkBytes: i32, isTrans
   sum1 = <usize>end;
   end += rowBytes;
   sum2 = <usize>end;
-  end += rowBytes;
+  end += SAMPLED_BYTES;
+  pick2 = <usize>end;
+  end += SAMPLED_BYTES;
   ring1 = <usize>end;
   end += <u64>winCol * rowBytes;
   ring2 = <usize>end;
-  end += <u64>winCol * rowBytes;
+  end += <u64>winCol * SAMPLED_BYTES;
   if (!reserve(end)) return 0;
   memory.fill(sum1, 0, <usize>rowBytes);
-  memory.fill(sum2, 0, <usize>rowBytes);
+  memory.fill(sum2, 0, <usize>SAMPLED_BYTES);
   fed1 = 0;
   fed2 = 0;
   count1 = 0;
@@ -528,17 +534,25 @@ function feed1(v: usize): void {
   if (r >= halfCol - 1 && ++queued2 == queueSize) runQueue2();
 }
 
-/** Adds filtered row `v` to the second column filter; samples the 64x64 grid from the rows it yields. */
+/**
+ * Adds filtered row `v` to the second column filter; samples the 64x64 grid from the rows it yields. Only the 64
+ * sampled columns are ever read out of this filter and each column's sums are its own, so it runs on those columns
+ * alone: the same operations on the same values as over the whole row, for each column that is read.
+ */
 function feed2(v: usize): void {
   const r = fed2;
-  const n = cols;
   const sum = sum2;
-  const ring = ring2 + <usize>slot2 * rowStride;
+  const ring = ring2 + (<usize>slot2 << 8);
+  const picked = pick2;
+  for (let j = 0; j < 64; j++) {
+    const o = <usize>j << 2;
+    store<f32>(picked + o, load<f32>(v + (<usize>load<i32>(COL_IDX + o) << 2)));
+  }
   if (r < winCol) {
     count2++;
-    addInto(sum, v, ring, n);
+    addInto(sum, picked, ring, 64);
   } else {
-    slide(sum, v, ring, n);
+    slide(sum, picked, ring, 64);
   }
   fed2 = r + 1;
   if (++slot2 == winCol) slot2 = 0;
@@ -550,10 +564,7 @@ function sample2(oi: i32): void {
   const div = <f32>count2;
   while (nextOut < 64 && load<i32>(ROW_IDX + (<usize>nextOut << 2)) == oi) {
     const out = BUF64 + (<usize>(nextOut * 64) << 2);
-    for (let j = 0; j < 64; j++) {
-      const c = load<i32>(COL_IDX + (<usize>j << 2));
-      store<f32>(out + (<usize>j << 2), load<f32>(sum2 + (<usize>c << 2)) / div);
-    }
+    for (let j = 0; j < 64; j++) store<f32>(out + (<usize>j << 2), load<f32>(sum2 + (<usize>j << 2)) / div);
     nextOut++;
   }
 }
@@ -603,18 +614,10 @@ function flush(): void {
   let s2 = slot2;
   oi = rows - lead;
   for (let k = 0; k < lead; k++) {
-    const ring = ring2 + <usize>s2 * rowBytes;
+    const ring = ring2 + (<usize>s2 << 8);
     if (++s2 == winCol) s2 = 0;
     count2--;
-    let c = 0;
-    for (; c + 4 <= n; c += 4) {
-      const o = <usize>c << 2;
-      v128.store(sum2 + o, f32x4.sub(v128.load(sum2 + o), v128.load(ring + o)));
-    }
-    for (; c < n; c++) {
-      const o = <usize>c << 2;
-      store<f32>(sum2 + o, load<f32>(sum2 + o) - load<f32>(ring + o));
-    }
+    for (let o: usize = 0; o < SAMPLED_BYTES; o += 16) v128.store(sum2 + o, f32x4.sub(v128.load(sum2 + o), v128.load(ring + o)));
     sample2(oi);
     oi++;
   }
