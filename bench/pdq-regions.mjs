@@ -37,5 +37,7 @@ for (const file of ["sample-1mp.jpg", "photo-bridge.jpg"]) {
     }
   const med = (a) => [...a].sort((x, y) => x - y)[a.length >> 1];
   for (const v of variants)
-    console.log(`${file} plane ${plane.width}x${plane.height}: ${v.label} median ${med(v.times).toFixed(2)} ms CPU (min ${Math.min(...v.times).toFixed(2)}, ${runs} runs)`);
+    console.log(
+      `${file} plane ${plane.width}x${plane.height}: ${v.label} median ${med(v.times).toFixed(2)} ms CPU (min ${Math.min(...v.times).toFixed(2)}, ${runs} runs)`,
+    );
 }

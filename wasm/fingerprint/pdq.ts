@@ -208,8 +208,22 @@ function lumaOf(px: u32): f32 {
 
 /** Feeds the next `bytes` bytes of RGBA pixels (kernel rows in order). */
 export function pdqPush(bytes: i32): void {
+  pushFrom(staging, bytes);
+}
+
+/**
+ * Feeds `rowCount` kernel rows that lie `strideBytes` apart in the staging area (the first at its start): a window
+ * of a larger image, whose rows JS copies in one block with the pixels between them (see computeWindow).
+ */
+export function pdqPushRows(rowCount: i32, strideBytes: i32): void {
+  const rowBytes = cols << 2;
+  if (curX != 0 || strideBytes < rowBytes) return; // not at a row start, or rows overlap: pdqFinish then reports -1
+  for (let r = 0; r < rowCount; r++) pushFrom(staging + <usize>r * <usize>strideBytes, rowBytes);
+}
+
+function pushFrom(at: usize, bytes: i32): void {
   let n = bytes >> 2;
-  let p = staging;
+  let p = at;
   let x = curX;
   while (n > 0 && curY < rows) {
     const take = min(n, cols - x);

@@ -26,6 +26,7 @@ interface KernelExports {
   isccHashPixels(bits: number): number;
   pdqBegin(rowLength: number, rowCount: number, chunkBytes: number, transposed: number): number;
   pdqPush(bytes: number): void;
+  pdqPushRows(rowCount: number, strideBytes: number): void;
   pdqFinish(): number;
   planeBegin(width: number, height: number, factor: number): number;
   planeBand(rows: number): void;
@@ -57,6 +58,7 @@ export class FingerprintKernel {
       "isccHashPixels",
       "pdqBegin",
       "pdqPush",
+      "pdqPushRows",
       "pdqFinish",
       "planeBegin",
       "planeBand",
@@ -284,8 +286,9 @@ export class PdqFingerprinter implements Fingerprinter {
 
   /**
    * PDQ of the `w` x `h` window at (`x`, `y`) of `image`, as `compute` of a copy of that window would give, without
-   * the copy: the window's rows are streamed into the kernel (whole rows per chunk). Windows wider than the kernel's
-   * row limit fail.
+   * the copy: each chunk of the window's rows goes into the kernel as one block of the image (with the pixels between
+   * the rows: one copy per chunk, not one per row) and the kernel reads the rows out of it. Windows wider than the
+   * kernel's row limit fail.
    */
   computeWindow(image: RgbaImage, x: number, y: number, w: number, h: number): FingerprintResult {
     try {
@@ -297,18 +300,16 @@ export class PdqFingerprinter implements Fingerprinter {
       if (w > PDQ_MAX_ROW) return failed("pdq: window too wide");
       const k = this.#kernel;
       const e = k.exports;
-      const rowBytes = w * 4;
-      const perChunk = Math.max(1, Math.floor(CHUNK_BYTES / rowBytes));
-      const staging = e.pdqBegin(w, h, perChunk * rowBytes, 0) >>> 0;
+      const stride = width * 4;
+      const perChunk = Math.max(1, Math.floor(CHUNK_BYTES / stride));
+      const staging = e.pdqBegin(w, h, perChunk * stride, 0) >>> 0;
       if (!staging) return failed("pdq: fingerprint kernel out of memory");
+      const mem = k.bytes(); // pdqBegin may have grown the memory; pushing does not
       for (let r0 = 0; r0 < h; r0 += perChunk) {
         const r1 = Math.min(h, r0 + perChunk);
-        const mem = k.bytes();
-        for (let r = r0; r < r1; r++) {
-          const at = ((y + r) * width + x) * 4;
-          mem.set(data.subarray(at, at + rowBytes), staging + (r - r0) * rowBytes);
-        }
-        e.pdqPush((r1 - r0) * rowBytes);
+        const at = ((y + r0) * width + x) * 4;
+        mem.set(data.subarray(at, at + (r1 - r0 - 1) * stride + w * 4), staging);
+        e.pdqPushRows(r1 - r0, stride);
       }
       return this.#finish();
     } catch (err) {
