@@ -31,6 +31,7 @@ const B16X16: usize = memory.data(16 * 16 * 4, 16);
  */
 export const PDQ_FLOATS: usize = B16X16;
 const DCT_MATRIX: usize = memory.data(16 * 64 * 4, 16);
+const DCT_MATRIX_T: usize = memory.data(64 * 16 * 4, 16); // its transpose, for the second product's lanes
 const ROW_IDX: usize = memory.data(64 * 4, 16);
 const COL_IDX: usize = memory.data(64 * 4, 16);
 
@@ -99,6 +100,7 @@ function setupDct(): void {
     for (let j = 0; j < 64; j++) {
       const v = <f64>scale * Math.cos(step * <f64>(i + 1) * <f64>(2 * j + 1));
       store<f32>(DCT_MATRIX + (<usize>(i * 64 + j) << 2), <f32>v);
+      store<f32>(DCT_MATRIX_T + (<usize>(j * 16 + i) << 2), <f32>v);
     }
   }
   dctReady = true;
@@ -685,27 +687,30 @@ function qualityOf(a: usize): i32 {
   return q > 100 ? 100 : q;
 }
 
-/** B = D A D^T restricted to frequencies 1..16 in each direction, f32 sums in the reference's order. */
+/**
+ * B = D A D^T restricted to frequencies 1..16 in each direction, f32 sums in the reference's order. Four outputs
+ * (j .. j+3) per f32x4: each lane sums its own products over k in order, separate multiply then add, as the scalar
+ * loop `s += d[k] * a[k][j]` (f32 products commute exactly), so every coefficient is the scalar one.
+ */
 function dct64To16(a: usize): void {
   for (let i = 0; i < 16; i++) {
     const d = DCT_MATRIX + (<usize>(i * 64) << 2);
-    for (let j = 0; j < 64; j++) {
-      let s: f32 = 0;
+    for (let j = 0; j < 64; j += 4) {
+      let s = f32x4.splat(0);
       for (let k = 0; k < 64; k++) {
-        s += load<f32>(d + (<usize>k << 2)) * load<f32>(a + (<usize>(k * 64 + j) << 2));
+        s = f32x4.add(s, f32x4.mul(f32x4.splat(load<f32>(d + (<usize>k << 2))), v128.load(a + (<usize>(k * 64 + j) << 2))));
       }
-      store<f32>(T16X64 + (<usize>(i * 64 + j) << 2), s);
+      v128.store(T16X64 + (<usize>(i * 64 + j) << 2), s);
     }
   }
   for (let i = 0; i < 16; i++) {
     const t = T16X64 + (<usize>(i * 64) << 2);
-    for (let j = 0; j < 16; j++) {
-      const d = DCT_MATRIX + (<usize>(j * 64) << 2);
-      let s: f32 = 0;
+    for (let j = 0; j < 16; j += 4) {
+      let s = f32x4.splat(0);
       for (let k = 0; k < 64; k++) {
-        s += load<f32>(t + (<usize>k << 2)) * load<f32>(d + (<usize>k << 2));
+        s = f32x4.add(s, f32x4.mul(f32x4.splat(load<f32>(t + (<usize>k << 2))), v128.load(DCT_MATRIX_T + (<usize>(k * 16 + j) << 2))));
       }
-      store<f32>(B16X16 + (<usize>(i * 16 + j) << 2), s);
+      v128.store(B16X16 + (<usize>(i * 16 + j) << 2), s);
     }
   }
 }
