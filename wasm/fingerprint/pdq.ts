@@ -113,6 +113,13 @@ function setupDct(): void {
  */
 export function pdqBegin(rowLength: i32, rowCount: i32, chunkBytes: i32, isTransposed: i32): usize {
   if (rowLength <= 0 || rowCount <= 0 || chunkBytes < 4) return 0;
+  lumaW = 0; // its work area overwrites any luma plane
+  lumaH = 0;
+  return layout(rowLength, rowCount, chunkBytes, isTransposed, workBase());
+}
+
+/** pdqBegin's work: the staging area (`chunkBytes`) at `base`, then the filter's buffers. */
+function layout(rowLength: i32, rowCount: i32, chunkBytes: i32, isTransposed: i32, base: usize): usize {
   if (!dctReady) {
     setupDct();
     setupLuma();
@@ -124,7 +131,7 @@ export function pdqBegin(rowLength: i32, rowCount: i32, chunkBytes: i32, isTrans
   direct = rowLength == 64 && rowCount == 64;
   curX = 0;
   curY = 0;
-  staging = workBase();
+  staging = base;
   let end: u64 = <u64>staging + align16(<u64>chunkBytes);
   if (degenerate || direct) return reserve(end) ? staging : 0;
 
@@ -184,6 +191,90 @@ export function pdqBegin(rowLength: i32, rowCount: i32, chunkBytes: i32, isTrans
     store<i32>(COL_IDX + (<usize>i << 2), <i32>(((<f64>i + 0.5) * <f64>cols) / 64.0));
   }
   return staging;
+}
+
+// Windows of one image (src/media/fingerprint/regions.ts): the image's luma is computed once into a plane at the
+// work base (f32 per pixel), and each window's hash reads its rows of that plane, instead of converting (and JS
+// copying) the window's pixels again. A luma value depends on its pixel alone, so every window sees the very values
+// its own pdqBegin/pdqPush would compute, and the filter after it runs unchanged: the same hash, bit for bit.
+
+let lumaW: i32 = 0;
+let lumaH: i32 = 0;
+let lumaPlane: usize = 0;
+let lumaEnd: u64 = 0; // first byte after the plane: the windows' buffers start there
+let lumaFilled: i32 = 0; // pixels converted so far
+let lumaStaging: usize = 0;
+
+/**
+ * Starts the luma plane of a `width` x `height` image: returns the staging area for chunks of up to `chunkBytes`
+ * bytes of RGBA (pushed with pdqLumaPush), or 0 when the memory cannot grow.
+ */
+export function pdqLumaBegin(width: i32, height: i32, chunkBytes: i32): usize {
+  if (width <= 0 || height <= 0 || chunkBytes < 4) return 0;
+  if (!dctReady) {
+    setupDct();
+    setupLuma();
+  }
+  lumaW = 0; // no plane until this one is laid out
+  lumaH = 0;
+  lumaFilled = 0;
+  lumaPlane = workBase();
+  lumaEnd = <u64>lumaPlane + align16(<u64>width * <u64>height * 4);
+  lumaStaging = <usize>lumaEnd;
+  if (!reserve(lumaEnd + align16(<u64>chunkBytes))) return 0;
+  lumaW = width;
+  lumaH = height;
+  return lumaStaging;
+}
+
+/** Converts the next `bytes` bytes of RGBA pixels (row-major) from the staging area into the plane. */
+export function pdqLumaPush(bytes: i32): void {
+  const n = min<i32>(bytes >> 2, lumaW * lumaH - lumaFilled);
+  if (n <= 0) return;
+  let p = lumaStaging;
+  let out = lumaPlane + (<usize>lumaFilled << 2);
+  let i = 0;
+  // as pushFrom: four opaque pixels by f32x4 (the table's products lane by lane), others through the table
+  for (; i + 4 <= n; i += 4) {
+    const px = v128.load(p);
+    if (i32x4.all_true(i32x4.eq(v128.and(px, i32x4.splat(0xff000000)), i32x4.splat(0xff000000)))) {
+      const m = i32x4.splat(255);
+      const r = f32x4.convert_i32x4_s(v128.and(px, m));
+      const g = f32x4.convert_i32x4_s(v128.and(i32x4.shr_u(px, 8), m));
+      const b = f32x4.convert_i32x4_s(v128.and(i32x4.shr_u(px, 16), m));
+      v128.store(out, f32x4.add(f32x4.add(f32x4.mul(r, f32x4.splat(LUMA_R)), f32x4.mul(g, f32x4.splat(LUMA_G))), f32x4.mul(b, f32x4.splat(LUMA_B))));
+    } else {
+      for (let j = 0; j < 4; j++) store<f32>(out + (<usize>j << 2), lumaOf(load<u32>(p + (<usize>j << 2))));
+    }
+    p += 16;
+    out += 16;
+  }
+  for (; i < n; i++, p += 4, out += 4) store<f32>(out, lumaOf(load<u32>(p)));
+  lumaFilled += n;
+}
+
+/**
+ * The hash of the `w` x `h` window at (`x`, `y`) of the luma plane (complete): returns the quality, with the hash in
+ * PDQ_HASH, as pdqFinish; -1 when there is no complete plane or the window is not inside it, -2 when the memory
+ * cannot grow. The plane stays for the next window.
+ */
+export function pdqWindow(x: i32, y: i32, w: i32, h: i32): i32 {
+  if (lumaW <= 0 || lumaFilled != lumaW * lumaH) return -1;
+  if (x < 0 || y < 0 || w <= 0 || h <= 0 || x > lumaW - w || y > lumaH - h) return -1;
+  if (!layout(w, h, 16, 0, <usize>lumaEnd)) return -2;
+  const rowBytes = <usize>w << 2;
+  for (let r = 0; r < h; r++) {
+    const src = lumaPlane + ((<usize>(y + r) * <usize>lumaW + <usize>x) << 2);
+    if (direct) {
+      memory.copy(BUF64 + (<usize>(r * 64) << 2), src, rowBytes);
+    } else if (!degenerate) {
+      memory.copy(row, src, rowBytes);
+      if (++queued1 == queueSize) runQueue1();
+      row = queue1 + <usize>queued1 * rowStride;
+    }
+  }
+  curY = h;
+  return pdqFinish();
 }
 
 // The three products coefficient * channel of the reference's luma, tabulated (the same f32 products).

@@ -27,6 +27,9 @@ interface KernelExports {
   pdqBegin(rowLength: number, rowCount: number, chunkBytes: number, transposed: number): number;
   pdqPush(bytes: number): void;
   pdqPushRows(rowCount: number, strideBytes: number): void;
+  pdqLumaBegin(width: number, height: number, chunkBytes: number): number;
+  pdqLumaPush(bytes: number): void;
+  pdqWindow(x: number, y: number, w: number, h: number): number;
   pdqFinish(): number;
   planeBegin(width: number, height: number, factor: number): number;
   planeBand(rows: number): void;
@@ -59,6 +62,9 @@ export class FingerprintKernel {
       "pdqBegin",
       "pdqPush",
       "pdqPushRows",
+      "pdqLumaBegin",
+      "pdqLumaPush",
+      "pdqWindow",
       "pdqFinish",
       "planeBegin",
       "planeBand",
@@ -314,6 +320,38 @@ export class PdqFingerprinter implements Fingerprinter {
       return this.#finish();
     } catch (err) {
       return failed(`pdq: ${errorMessage(err)}`);
+    }
+  }
+
+  /**
+   * `computeWindow` of each window of `windows`, in order, computing the image's luma once: the kernel keeps the
+   * image's luma plane (4 bytes a pixel: the caller bounds the image's size, as pdqRegionHashes does) and hashes
+   * each window from its rows of it, the same values computeWindow's pushes give, so the same hashes bit for bit.
+   * A window outside the image gets a failed result; the others are computed.
+   */
+  computeWindows(image: RgbaImage, windows: readonly { x: number; y: number; w: number; h: number }[]): FingerprintResult[] {
+    try {
+      const bad = checkImage(image);
+      if (bad) return windows.map(() => failed(`pdq: ${bad}`));
+      const k = this.#kernel;
+      const e = k.exports;
+      const { width, height, data } = image;
+      const chunk = Math.min(CHUNK_BYTES, data.length);
+      const staging = e.pdqLumaBegin(width, height, chunk) >>> 0;
+      if (!staging) return windows.map(() => failed("pdq: fingerprint kernel out of memory for the luma plane"));
+      stream(k, staging, chunk, data, 0, data.length, (b) => e.pdqLumaPush(b));
+      return windows.map(({ x, y, w, h }) => {
+        if (![x, y, w, h].every(Number.isSafeInteger) || x < 0 || y < 0 || w <= 0 || h <= 0 || x + w > width || y + h > height)
+          return failed(`pdq: window ${w}x${h} at ${x},${y} is not inside the ${width}x${height} image`);
+        const quality = e.pdqWindow(x, y, w, h);
+        if (quality === -2) return failed("pdq: fingerprint kernel out of memory");
+        if (quality < 0) return failed("pdq: kernel has no luma plane for the window");
+        const at = k.address(e.PDQ_HASH);
+        const bits = k.bytes().slice(at, at + 32);
+        return { status: "computed", algorithm: this.algorithm, value: pdqHex(bits), bits, quality };
+      });
+    } catch (err) {
+      return windows.map(() => failed(`pdq: ${errorMessage(err)}`));
     }
   }
 
