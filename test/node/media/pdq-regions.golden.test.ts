@@ -4,6 +4,8 @@
  * change of our own decoder cannot move the inputs), both full size and reduced to the verification plane, and
  * seeded generated images (odd sizes, transparency, a uniform border, a tall and a wide one). The inputs' SHA-256
  * is recorded too, so a changed input is told apart from a changed hash.
+ * computeWindows (one luma plane for all windows) is also checked against computeWindow window by window, on
+ * windows of every shape (a 64x64 one: the kernel's unfiltered path), and against bad input and a missing plane.
  * `PDQ_REGIONS_GOLDEN_WRITE=1` rewrites the file (only ever from the code the golden is meant to pin).
  */
 import { createHash } from "node:crypto";
@@ -11,7 +13,16 @@ import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import decodeJpeg, { init as initDecode } from "@jsquash/jpeg/decode";
 import { beforeAll, describe, expect, it } from "vitest";
-import { PdqFingerprinter, pdqHex, pdqRegionHashes, pixelPlane } from "../../../src/media/fingerprint";
+import {
+  FingerprintKernel,
+  PDQ_REGION_MAX_PIXELS,
+  PDQ_REGIONS,
+  PdqFingerprinter,
+  pdqHex,
+  pdqRegionHashes,
+  pixelPlane,
+  regionWindow,
+} from "../../../src/media/fingerprint";
 import type { RgbaImage } from "../../../src/media/types";
 import { goldenImage } from "./fingerprint.simd-golden.cases";
 
@@ -86,5 +97,57 @@ describe("PDQ window hashes: golden", () => {
       expect(g.regions, g.name).toEqual(w.regions);
       expect(g.regions).toHaveLength(18);
     }
+  }, 60_000);
+});
+
+describe("computeWindows", () => {
+  it("is computeWindow for each window, bit for bit, also for odd windows", () => {
+    const image = goldenImage(333, 211, "alpha", 5);
+    const windows = [
+      ...PDQ_REGIONS.map((r) => regionWindow(r, image.width, image.height)),
+      { x: 0, y: 0, w: 333, h: 211 },
+      { x: 7, y: 9, w: 64, h: 64 }, // exactly 64x64: no filter
+      { x: 100, y: 3, w: 4, h: 100 }, // under 5 px: zero hash, quality 0
+      { x: 1, y: 2, w: 331, h: 5 },
+    ];
+    const got = pdq.computeWindows(image, windows);
+    expect(got).toEqual(windows.map(({ x, y, w, h }) => pdq.computeWindow(image, x, y, w, h)));
+    expect(got.every((r) => r.status === "computed")).toBe(true);
+  });
+
+  it("fails windows outside the image and bad images with a status, never a throw", () => {
+    const image = goldenImage(100, 80, "photo", 9);
+    const got = pdq.computeWindows(image, [
+      { x: 50, y: 0, w: 51, h: 80 },
+      { x: 0, y: 0, w: 100, h: 80 },
+      { x: 0.5, y: 0, w: 10, h: 10 },
+      { x: 0, y: -1, w: 10, h: 10 },
+    ]);
+    expect(got.map((r) => r.status)).toEqual(["failed", "computed", "failed", "failed"]);
+    expect(got[1]).toEqual(pdq.compute(image));
+    const truncated = { width: 100, height: 80, data: image.data.subarray(0, 1000) };
+    expect(pdq.computeWindows(truncated, [{ x: 0, y: 0, w: 10, h: 10 }])[0]!.status).toBe("failed");
+    expect(pdq.computeWindows(null as unknown as RgbaImage, [{ x: 0, y: 0, w: 10, h: 10 }])[0]!.status).toBe("failed");
+    expect(pdq.computeWindows(image, [])).toEqual([]);
+  });
+
+  it("the kernel hashes no window without a complete luma plane", () => {
+    const e = FingerprintKernel.of(module).exports as unknown as Record<string, (...a: number[]) => number>;
+    pdq.compute(goldenImage(50, 50, "photo", 3)); // its work area replaces any plane
+    expect(e.pdqWindow!(0, 0, 10, 10)).toBe(-1);
+    const staging = e.pdqLumaBegin!(20, 20, 1024);
+    expect(staging).toBeGreaterThan(0);
+    e.pdqLumaPush!(1024); // 256 of 400 pixels
+    expect(e.pdqWindow!(0, 0, 10, 10)).toBe(-1);
+    e.pdqLumaPush!(1024);
+    expect(e.pdqWindow!(0, 0, 10, 10)).toBeGreaterThanOrEqual(0);
+    expect(e.pdqWindow!(11, 0, 10, 10)).toBe(-1);
+  });
+
+  it("keeps the kernel's memory bounded on the largest image that gets windows", () => {
+    const image = goldenImage(2048, PDQ_REGION_MAX_PIXELS / 2048, "photo", 11);
+    expect(pdqRegionHashes(pdq, image).status).toBe("computed");
+    // the luma plane (4 bytes a pixel, 8 MiB here), one 1 MiB chunk and a window's few rows
+    expect(FingerprintKernel.of(module).memoryBytes()).toBeLessThan(12 * 2 ** 20);
   }, 60_000);
 });
