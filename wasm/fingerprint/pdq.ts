@@ -474,6 +474,77 @@ function boxRowQueue(src: usize, dst: usize): void {
   deinterleave4(out + group, dst + 4 * stride, stride, n);
 }
 
+/** boxRowQueue's output of the second row filter, at the 64 sampled columns only: QUEUE rows of 64 f32. */
+const PICKED_QUEUE: usize = memory.data(QUEUE * 64 * 4, 16);
+
+/**
+ * boxRowQueue for the second row filter, whose output the second column filter reads at the 64 sampled columns
+ * only: the running sums advance through every column as in boxRowQueue (the same chain of additions), but only
+ * the sampled columns' sums are divided, by the count boxRowQueue divides that column by, into PICKED_QUEUE.
+ */
+function boxRowQueuePicked(src: usize): void {
+  const n = cols;
+  const w = winRow;
+  const lead = halfRow - 1;
+  const stride = rowStride;
+  const group = <usize>n << 4;
+  interleave4(src, stride, il, n);
+  interleave4(src + 4 * stride, stride, il + group, n);
+  const v = il;
+  const out = ol; // the sums (not divided) of output column o at o * 16, lane k
+  let sumA = f32x4.splat(0.0);
+  let sumB = sumA;
+  let ri = 0;
+  for (; ri < lead; ri++) {
+    const a = v + (<usize>ri << 4);
+    sumA = f32x4.add(sumA, v128.load(a));
+    sumB = f32x4.add(sumB, v128.load(a + group));
+  }
+  const back = <usize>w << 4;
+  for (; ri < w; ri++) {
+    const a = v + (<usize>ri << 4);
+    sumA = f32x4.add(sumA, v128.load(a));
+    sumB = f32x4.add(sumB, v128.load(a + group));
+    const o = out + (<usize>(ri - lead) << 4);
+    v128.store(o, sumA);
+    v128.store(o + group, sumB);
+  }
+  for (; ri < n; ri++) {
+    const a = v + (<usize>ri << 4);
+    sumA = f32x4.sub(f32x4.add(sumA, v128.load(a)), v128.load(a - back));
+    sumB = f32x4.sub(f32x4.add(sumB, v128.load(a + group)), v128.load(a + group - back));
+    const o = out + (<usize>(ri - lead) << 4);
+    v128.store(o, sumA);
+    v128.store(o + group, sumB);
+  }
+  let oi = n - lead;
+  for (let i = 0; i < lead; i++) {
+    const a = v + (<usize>(n - w + i) << 4);
+    sumA = f32x4.sub(sumA, v128.load(a));
+    sumB = f32x4.sub(sumB, v128.load(a + group));
+    const o = out + (<usize>oi << 4);
+    v128.store(o, sumA);
+    v128.store(o + group, sumB);
+    oi++;
+  }
+  // boxRowQueue's divisor of output column o: the window growing at the left edge, w, shrinking at the right edge
+  for (let j = 0; j < 64; j++) {
+    const o = load<i32>(COL_IDX + (<usize>j << 2));
+    const count = o < w - lead ? o + lead + 1 : o >= n - lead ? w - 1 - (o - (n - lead)) : w;
+    const q = f32x4.div(v128.load(out + (<usize>o << 4)), f32x4.splat(<f32>count));
+    const q2 = f32x4.div(v128.load(out + group + (<usize>o << 4)), f32x4.splat(<f32>count));
+    const at = PICKED_QUEUE + (<usize>j << 2);
+    store<f32>(at, f32x4.extract_lane(q, 0));
+    store<f32>(at + 256, f32x4.extract_lane(q, 1));
+    store<f32>(at + 512, f32x4.extract_lane(q, 2));
+    store<f32>(at + 768, f32x4.extract_lane(q, 3));
+    store<f32>(at + 1024, f32x4.extract_lane(q2, 0));
+    store<f32>(at + 1280, f32x4.extract_lane(q2, 1));
+    store<f32>(at + 1536, f32x4.extract_lane(q2, 2));
+    store<f32>(at + 1792, f32x4.extract_lane(q2, 3));
+  }
+}
+
 /** Four rows (slots `stride` bytes apart from `src`) into `dst` interleaved: dst[4x + k] = row k[x]. */
 function interleave4(src: usize, stride: usize, dst: usize, n: i32): void {
   let x = 0;
@@ -530,10 +601,14 @@ function runQueue1(): void {
 
 /** Stage 2's queue is full: filters its rows along the row, then feeds them to the second column filter. */
 function runQueue2(): void {
-  if (queueSize == QUEUE) boxRowQueue(queue2, boxed2);
-  else boxRow(queue2, boxed2);
   queued2 = 0;
-  for (let k = 0; k < queueSize; k++) feed2(boxed2 + <usize>k * rowStride);
+  if (queueSize == QUEUE) {
+    boxRowQueuePicked(queue2);
+    for (let k = 0; k < QUEUE; k++) feed2Picked(PICKED_QUEUE + (<usize>k << 8));
+  } else {
+    boxRow(queue2, boxed2);
+    feed2(boxed2);
+  }
 }
 
 // The column filters' steps over one row, four columns per f32x4 op: each lane runs the scalar steps (add, then
@@ -647,14 +722,19 @@ function feed1(v: usize): void {
  * alone: the same operations on the same values as over the whole row, for each column that is read.
  */
 function feed2(v: usize): void {
-  const r = fed2;
-  const sum = sum2;
-  const ring = ring2 + (<usize>slot2 << 8);
   const picked = pick2;
   for (let j = 0; j < 64; j++) {
     const o = <usize>j << 2;
     store<f32>(picked + o, load<f32>(v + (<usize>load<i32>(COL_IDX + o) << 2)));
   }
+  feed2Picked(picked);
+}
+
+/** feed2 of a row already reduced to the 64 sampled columns. */
+function feed2Picked(picked: usize): void {
+  const r = fed2;
+  const sum = sum2;
+  const ring = ring2 + (<usize>slot2 << 8);
   if (r < winCol) {
     count2++;
     addInto(sum, picked, ring, 64);
