@@ -55,7 +55,8 @@ export const PDQ_REGIONS: readonly PdqRegion[] = (() => {
 /**
  * Region hashes are computed only on images up to this many pixels (PDQ's input: the verification plane, which is
  * at most ~1.8 MP for an opaque image): each window costs about a whole-image PDQ, so a large transparent image
- * (read at full size) would cost seconds. Such images keep their whole-image hash only.
+ * (read at full size) would cost seconds. Such images keep their whole-image hash only. The bound also bounds the
+ * luma plane the windows share in the kernel (computeWindows: 4 bytes a pixel, 8 MiB at most).
  */
 export const PDQ_REGION_MAX_PIXELS = 1 << 21;
 
