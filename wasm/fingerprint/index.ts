@@ -17,5 +17,5 @@ export {
   isccScan,
   isccWholeBox,
 } from "./iscc";
-export { PDQ_FLOATS, PDQ_HASH, pdqBegin, pdqFinish, pdqPush } from "./pdq";
+export { PDQ_FLOATS, PDQ_HASH, pdqBegin, pdqFinish, pdqLumaBegin, pdqLumaPush, pdqPush, pdqPushRows, pdqWindow } from "./pdq";
 export { planeBand, planeBegin, planeOpaque, planeOutput } from "./plane";

@@ -31,8 +31,12 @@ const B16X16: usize = memory.data(16 * 16 * 4, 16);
  */
 export const PDQ_FLOATS: usize = B16X16;
 const DCT_MATRIX: usize = memory.data(16 * 64 * 4, 16);
+const DCT_MATRIX_T: usize = memory.data(64 * 16 * 4, 16); // its transpose, for the second product's lanes
 const ROW_IDX: usize = memory.data(64 * 4, 16);
 const COL_IDX: usize = memory.data(64 * 4, 16);
+
+/** Bytes of one row of the 64 sampled columns (f32). */
+const SAMPLED_BYTES: usize = 64 * 4;
 
 const LUMA_R: f32 = 0.299;
 const LUMA_G: f32 = 0.587;
@@ -71,8 +75,9 @@ let il: usize = 0; // f32 x QUEUE x cols: the queue's rows interleaved, four by 
 let ol: usize = 0;
 let sum1: usize = 0; // f32 x cols: running sums of the first column filter
 let ring1: usize = 0; // f32 x winCol x cols
-let sum2: usize = 0;
-let ring2: usize = 0;
+let sum2: usize = 0; // f32 x 64: the second column filter runs only on the 64 sampled columns (COL_IDX)
+let ring2: usize = 0; // f32 x winCol x 64
+let pick2: usize = 0; // f32 x 64: a row out of the second row filter, at the sampled columns
 let fed1: i32 = 0;
 let fed2: i32 = 0;
 let count1: i32 = 0;
@@ -95,6 +100,7 @@ function setupDct(): void {
     for (let j = 0; j < 64; j++) {
       const v = <f64>scale * Math.cos(step * <f64>(i + 1) * <f64>(2 * j + 1));
       store<f32>(DCT_MATRIX + (<usize>(i * 64 + j) << 2), <f32>v);
+      store<f32>(DCT_MATRIX_T + (<usize>(j * 16 + i) << 2), <f32>v);
     }
   }
   dctReady = true;
@@ -107,6 +113,13 @@ function setupDct(): void {
  */
 export function pdqBegin(rowLength: i32, rowCount: i32, chunkBytes: i32, isTransposed: i32): usize {
   if (rowLength <= 0 || rowCount <= 0 || chunkBytes < 4) return 0;
+  lumaW = 0; // its work area overwrites any luma plane
+  lumaH = 0;
+  return layout(rowLength, rowCount, chunkBytes, isTransposed, workBase());
+}
+
+/** pdqBegin's work: the staging area (`chunkBytes`) at `base`, then the filter's buffers. */
+function layout(rowLength: i32, rowCount: i32, chunkBytes: i32, isTransposed: i32, base: usize): usize {
   if (!dctReady) {
     setupDct();
     setupLuma();
@@ -118,7 +131,7 @@ export function pdqBegin(rowLength: i32, rowCount: i32, chunkBytes: i32, isTrans
   direct = rowLength == 64 && rowCount == 64;
   curX = 0;
   curY = 0;
-  staging = workBase();
+  staging = base;
   let end: u64 = <u64>staging + align16(<u64>chunkBytes);
   if (degenerate || direct) return reserve(end) ? staging : 0;
 
@@ -155,14 +168,16 @@ export function pdqBegin(rowLength: i32, rowCount: i32, chunkBytes: i32, isTrans
   sum1 = <usize>end;
   end += rowBytes;
   sum2 = <usize>end;
-  end += rowBytes;
+  end += SAMPLED_BYTES;
+  pick2 = <usize>end;
+  end += SAMPLED_BYTES;
   ring1 = <usize>end;
   end += <u64>winCol * rowBytes;
   ring2 = <usize>end;
-  end += <u64>winCol * rowBytes;
+  end += <u64>winCol * SAMPLED_BYTES;
   if (!reserve(end)) return 0;
   memory.fill(sum1, 0, <usize>rowBytes);
-  memory.fill(sum2, 0, <usize>rowBytes);
+  memory.fill(sum2, 0, <usize>SAMPLED_BYTES);
   fed1 = 0;
   fed2 = 0;
   count1 = 0;
@@ -176,6 +191,90 @@ export function pdqBegin(rowLength: i32, rowCount: i32, chunkBytes: i32, isTrans
     store<i32>(COL_IDX + (<usize>i << 2), <i32>(((<f64>i + 0.5) * <f64>cols) / 64.0));
   }
   return staging;
+}
+
+// Windows of one image (src/media/fingerprint/regions.ts): the image's luma is computed once into a plane at the
+// work base (f32 per pixel), and each window's hash reads its rows of that plane, instead of converting (and JS
+// copying) the window's pixels again. A luma value depends on its pixel alone, so every window sees the very values
+// its own pdqBegin/pdqPush would compute, and the filter after it runs unchanged: the same hash, bit for bit.
+
+let lumaW: i32 = 0;
+let lumaH: i32 = 0;
+let lumaPlane: usize = 0;
+let lumaEnd: u64 = 0; // first byte after the plane: the windows' buffers start there
+let lumaFilled: i32 = 0; // pixels converted so far
+let lumaStaging: usize = 0;
+
+/**
+ * Starts the luma plane of a `width` x `height` image: returns the staging area for chunks of up to `chunkBytes`
+ * bytes of RGBA (pushed with pdqLumaPush), or 0 when the memory cannot grow.
+ */
+export function pdqLumaBegin(width: i32, height: i32, chunkBytes: i32): usize {
+  if (width <= 0 || height <= 0 || chunkBytes < 4) return 0;
+  if (!dctReady) {
+    setupDct();
+    setupLuma();
+  }
+  lumaW = 0; // no plane until this one is laid out
+  lumaH = 0;
+  lumaFilled = 0;
+  lumaPlane = workBase();
+  lumaEnd = <u64>lumaPlane + align16(<u64>width * <u64>height * 4);
+  lumaStaging = <usize>lumaEnd;
+  if (!reserve(lumaEnd + align16(<u64>chunkBytes))) return 0;
+  lumaW = width;
+  lumaH = height;
+  return lumaStaging;
+}
+
+/** Converts the next `bytes` bytes of RGBA pixels (row-major) from the staging area into the plane. */
+export function pdqLumaPush(bytes: i32): void {
+  const n = min<i32>(bytes >> 2, lumaW * lumaH - lumaFilled);
+  if (n <= 0) return;
+  let p = lumaStaging;
+  let out = lumaPlane + (<usize>lumaFilled << 2);
+  let i = 0;
+  // as pushFrom: four opaque pixels by f32x4 (the table's products lane by lane), others through the table
+  for (; i + 4 <= n; i += 4) {
+    const px = v128.load(p);
+    if (i32x4.all_true(i32x4.eq(v128.and(px, i32x4.splat(0xff000000)), i32x4.splat(0xff000000)))) {
+      const m = i32x4.splat(255);
+      const r = f32x4.convert_i32x4_s(v128.and(px, m));
+      const g = f32x4.convert_i32x4_s(v128.and(i32x4.shr_u(px, 8), m));
+      const b = f32x4.convert_i32x4_s(v128.and(i32x4.shr_u(px, 16), m));
+      v128.store(out, f32x4.add(f32x4.add(f32x4.mul(r, f32x4.splat(LUMA_R)), f32x4.mul(g, f32x4.splat(LUMA_G))), f32x4.mul(b, f32x4.splat(LUMA_B))));
+    } else {
+      for (let j = 0; j < 4; j++) store<f32>(out + (<usize>j << 2), lumaOf(load<u32>(p + (<usize>j << 2))));
+    }
+    p += 16;
+    out += 16;
+  }
+  for (; i < n; i++, p += 4, out += 4) store<f32>(out, lumaOf(load<u32>(p)));
+  lumaFilled += n;
+}
+
+/**
+ * The hash of the `w` x `h` window at (`x`, `y`) of the luma plane (complete): returns the quality, with the hash in
+ * PDQ_HASH, as pdqFinish; -1 when there is no complete plane or the window is not inside it, -2 when the memory
+ * cannot grow. The plane stays for the next window.
+ */
+export function pdqWindow(x: i32, y: i32, w: i32, h: i32): i32 {
+  if (lumaW <= 0 || lumaFilled != lumaW * lumaH) return -1;
+  if (x < 0 || y < 0 || w <= 0 || h <= 0 || x > lumaW - w || y > lumaH - h) return -1;
+  if (!layout(w, h, 16, 0, <usize>lumaEnd)) return -2;
+  const rowBytes = <usize>w << 2;
+  for (let r = 0; r < h; r++) {
+    const src = lumaPlane + ((<usize>(y + r) * <usize>lumaW + <usize>x) << 2);
+    if (direct) {
+      memory.copy(BUF64 + (<usize>(r * 64) << 2), src, rowBytes);
+    } else if (!degenerate) {
+      memory.copy(row, src, rowBytes);
+      if (++queued1 == queueSize) runQueue1();
+      row = queue1 + <usize>queued1 * rowStride;
+    }
+  }
+  curY = h;
+  return pdqFinish();
 }
 
 // The three products coefficient * channel of the reference's luma, tabulated (the same f32 products).
@@ -202,8 +301,22 @@ function lumaOf(px: u32): f32 {
 
 /** Feeds the next `bytes` bytes of RGBA pixels (kernel rows in order). */
 export function pdqPush(bytes: i32): void {
+  pushFrom(staging, bytes);
+}
+
+/**
+ * Feeds `rowCount` kernel rows that lie `strideBytes` apart in the staging area (the first at its start): a window
+ * of a larger image, whose rows JS copies in one block with the pixels between them (see computeWindow).
+ */
+export function pdqPushRows(rowCount: i32, strideBytes: i32): void {
+  const rowBytes = cols << 2;
+  if (curX != 0 || strideBytes < rowBytes) return; // not at a row start, or rows overlap: pdqFinish then reports -1
+  for (let r = 0; r < rowCount; r++) pushFrom(staging + <usize>r * <usize>strideBytes, rowBytes);
+}
+
+function pushFrom(at: usize, bytes: i32): void {
   let n = bytes >> 2;
-  let p = staging;
+  let p = at;
   let x = curX;
   while (n > 0 && curY < rows) {
     const take = min(n, cols - x);
@@ -361,6 +474,77 @@ function boxRowQueue(src: usize, dst: usize): void {
   deinterleave4(out + group, dst + 4 * stride, stride, n);
 }
 
+/** boxRowQueue's output of the second row filter, at the 64 sampled columns only: QUEUE rows of 64 f32. */
+const PICKED_QUEUE: usize = memory.data(QUEUE * 64 * 4, 16);
+
+/**
+ * boxRowQueue for the second row filter, whose output the second column filter reads at the 64 sampled columns
+ * only: the running sums advance through every column as in boxRowQueue (the same chain of additions), but only
+ * the sampled columns' sums are divided, by the count boxRowQueue divides that column by, into PICKED_QUEUE.
+ */
+function boxRowQueuePicked(src: usize): void {
+  const n = cols;
+  const w = winRow;
+  const lead = halfRow - 1;
+  const stride = rowStride;
+  const group = <usize>n << 4;
+  interleave4(src, stride, il, n);
+  interleave4(src + 4 * stride, stride, il + group, n);
+  const v = il;
+  const out = ol; // the sums (not divided) of output column o at o * 16, lane k
+  let sumA = f32x4.splat(0.0);
+  let sumB = sumA;
+  let ri = 0;
+  for (; ri < lead; ri++) {
+    const a = v + (<usize>ri << 4);
+    sumA = f32x4.add(sumA, v128.load(a));
+    sumB = f32x4.add(sumB, v128.load(a + group));
+  }
+  const back = <usize>w << 4;
+  for (; ri < w; ri++) {
+    const a = v + (<usize>ri << 4);
+    sumA = f32x4.add(sumA, v128.load(a));
+    sumB = f32x4.add(sumB, v128.load(a + group));
+    const o = out + (<usize>(ri - lead) << 4);
+    v128.store(o, sumA);
+    v128.store(o + group, sumB);
+  }
+  for (; ri < n; ri++) {
+    const a = v + (<usize>ri << 4);
+    sumA = f32x4.sub(f32x4.add(sumA, v128.load(a)), v128.load(a - back));
+    sumB = f32x4.sub(f32x4.add(sumB, v128.load(a + group)), v128.load(a + group - back));
+    const o = out + (<usize>(ri - lead) << 4);
+    v128.store(o, sumA);
+    v128.store(o + group, sumB);
+  }
+  let oi = n - lead;
+  for (let i = 0; i < lead; i++) {
+    const a = v + (<usize>(n - w + i) << 4);
+    sumA = f32x4.sub(sumA, v128.load(a));
+    sumB = f32x4.sub(sumB, v128.load(a + group));
+    const o = out + (<usize>oi << 4);
+    v128.store(o, sumA);
+    v128.store(o + group, sumB);
+    oi++;
+  }
+  // boxRowQueue's divisor of output column o: the window growing at the left edge, w, shrinking at the right edge
+  for (let j = 0; j < 64; j++) {
+    const o = load<i32>(COL_IDX + (<usize>j << 2));
+    const count = o < w - lead ? o + lead + 1 : o >= n - lead ? w - 1 - (o - (n - lead)) : w;
+    const q = f32x4.div(v128.load(out + (<usize>o << 4)), f32x4.splat(<f32>count));
+    const q2 = f32x4.div(v128.load(out + group + (<usize>o << 4)), f32x4.splat(<f32>count));
+    const at = PICKED_QUEUE + (<usize>j << 2);
+    store<f32>(at, f32x4.extract_lane(q, 0));
+    store<f32>(at + 256, f32x4.extract_lane(q, 1));
+    store<f32>(at + 512, f32x4.extract_lane(q, 2));
+    store<f32>(at + 768, f32x4.extract_lane(q, 3));
+    store<f32>(at + 1024, f32x4.extract_lane(q2, 0));
+    store<f32>(at + 1280, f32x4.extract_lane(q2, 1));
+    store<f32>(at + 1536, f32x4.extract_lane(q2, 2));
+    store<f32>(at + 1792, f32x4.extract_lane(q2, 3));
+  }
+}
+
 /** Four rows (slots `stride` bytes apart from `src`) into `dst` interleaved: dst[4x + k] = row k[x]. */
 function interleave4(src: usize, stride: usize, dst: usize, n: i32): void {
   let x = 0;
@@ -417,10 +601,14 @@ function runQueue1(): void {
 
 /** Stage 2's queue is full: filters its rows along the row, then feeds them to the second column filter. */
 function runQueue2(): void {
-  if (queueSize == QUEUE) boxRowQueue(queue2, boxed2);
-  else boxRow(queue2, boxed2);
   queued2 = 0;
-  for (let k = 0; k < queueSize; k++) feed2(boxed2 + <usize>k * rowStride);
+  if (queueSize == QUEUE) {
+    boxRowQueuePicked(queue2);
+    for (let k = 0; k < QUEUE; k++) feed2Picked(PICKED_QUEUE + (<usize>k << 8));
+  } else {
+    boxRow(queue2, boxed2);
+    feed2(boxed2);
+  }
 }
 
 // The column filters' steps over one row, four columns per f32x4 op: each lane runs the scalar steps (add, then
@@ -528,17 +716,30 @@ function feed1(v: usize): void {
   if (r >= halfCol - 1 && ++queued2 == queueSize) runQueue2();
 }
 
-/** Adds filtered row `v` to the second column filter; samples the 64x64 grid from the rows it yields. */
+/**
+ * Adds filtered row `v` to the second column filter; samples the 64x64 grid from the rows it yields. Only the 64
+ * sampled columns are ever read out of this filter and each column's sums are its own, so it runs on those columns
+ * alone: the same operations on the same values as over the whole row, for each column that is read.
+ */
 function feed2(v: usize): void {
+  const picked = pick2;
+  for (let j = 0; j < 64; j++) {
+    const o = <usize>j << 2;
+    store<f32>(picked + o, load<f32>(v + (<usize>load<i32>(COL_IDX + o) << 2)));
+  }
+  feed2Picked(picked);
+}
+
+/** feed2 of a row already reduced to the 64 sampled columns. */
+function feed2Picked(picked: usize): void {
   const r = fed2;
-  const n = cols;
   const sum = sum2;
-  const ring = ring2 + <usize>slot2 * rowStride;
+  const ring = ring2 + (<usize>slot2 << 8);
   if (r < winCol) {
     count2++;
-    addInto(sum, v, ring, n);
+    addInto(sum, picked, ring, 64);
   } else {
-    slide(sum, v, ring, n);
+    slide(sum, picked, ring, 64);
   }
   fed2 = r + 1;
   if (++slot2 == winCol) slot2 = 0;
@@ -550,10 +751,7 @@ function sample2(oi: i32): void {
   const div = <f32>count2;
   while (nextOut < 64 && load<i32>(ROW_IDX + (<usize>nextOut << 2)) == oi) {
     const out = BUF64 + (<usize>(nextOut * 64) << 2);
-    for (let j = 0; j < 64; j++) {
-      const c = load<i32>(COL_IDX + (<usize>j << 2));
-      store<f32>(out + (<usize>j << 2), load<f32>(sum2 + (<usize>c << 2)) / div);
-    }
+    for (let j = 0; j < 64; j++) store<f32>(out + (<usize>j << 2), load<f32>(sum2 + (<usize>j << 2)) / div);
     nextOut++;
   }
 }
@@ -603,18 +801,10 @@ function flush(): void {
   let s2 = slot2;
   oi = rows - lead;
   for (let k = 0; k < lead; k++) {
-    const ring = ring2 + <usize>s2 * rowBytes;
+    const ring = ring2 + (<usize>s2 << 8);
     if (++s2 == winCol) s2 = 0;
     count2--;
-    let c = 0;
-    for (; c + 4 <= n; c += 4) {
-      const o = <usize>c << 2;
-      v128.store(sum2 + o, f32x4.sub(v128.load(sum2 + o), v128.load(ring + o)));
-    }
-    for (; c < n; c++) {
-      const o = <usize>c << 2;
-      store<f32>(sum2 + o, load<f32>(sum2 + o) - load<f32>(ring + o));
-    }
+    for (let o: usize = 0; o < SAMPLED_BYTES; o += 16) v128.store(sum2 + o, f32x4.sub(v128.load(sum2 + o), v128.load(ring + o)));
     sample2(oi);
     oi++;
   }
@@ -668,27 +858,30 @@ function qualityOf(a: usize): i32 {
   return q > 100 ? 100 : q;
 }
 
-/** B = D A D^T restricted to frequencies 1..16 in each direction, f32 sums in the reference's order. */
+/**
+ * B = D A D^T restricted to frequencies 1..16 in each direction, f32 sums in the reference's order. Four outputs
+ * (j .. j+3) per f32x4: each lane sums its own products over k in order, separate multiply then add, as the scalar
+ * loop `s += d[k] * a[k][j]` (f32 products commute exactly), so every coefficient is the scalar one.
+ */
 function dct64To16(a: usize): void {
   for (let i = 0; i < 16; i++) {
     const d = DCT_MATRIX + (<usize>(i * 64) << 2);
-    for (let j = 0; j < 64; j++) {
-      let s: f32 = 0;
+    for (let j = 0; j < 64; j += 4) {
+      let s = f32x4.splat(0);
       for (let k = 0; k < 64; k++) {
-        s += load<f32>(d + (<usize>k << 2)) * load<f32>(a + (<usize>(k * 64 + j) << 2));
+        s = f32x4.add(s, f32x4.mul(f32x4.splat(load<f32>(d + (<usize>k << 2))), v128.load(a + (<usize>(k * 64 + j) << 2))));
       }
-      store<f32>(T16X64 + (<usize>(i * 64 + j) << 2), s);
+      v128.store(T16X64 + (<usize>(i * 64 + j) << 2), s);
     }
   }
   for (let i = 0; i < 16; i++) {
     const t = T16X64 + (<usize>(i * 64) << 2);
-    for (let j = 0; j < 16; j++) {
-      const d = DCT_MATRIX + (<usize>(j * 64) << 2);
-      let s: f32 = 0;
+    for (let j = 0; j < 16; j += 4) {
+      let s = f32x4.splat(0);
       for (let k = 0; k < 64; k++) {
-        s += load<f32>(t + (<usize>k << 2)) * load<f32>(d + (<usize>k << 2));
+        s = f32x4.add(s, f32x4.mul(f32x4.splat(load<f32>(t + (<usize>k << 2))), v128.load(DCT_MATRIX_T + (<usize>(k * 16 + j) << 2))));
       }
-      store<f32>(B16X16 + (<usize>(i * 16 + j) << 2), s);
+      v128.store(B16X16 + (<usize>(i * 16 + j) << 2), s);
     }
   }
 }

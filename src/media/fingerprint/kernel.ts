@@ -26,6 +26,10 @@ interface KernelExports {
   isccHashPixels(bits: number): number;
   pdqBegin(rowLength: number, rowCount: number, chunkBytes: number, transposed: number): number;
   pdqPush(bytes: number): void;
+  pdqPushRows(rowCount: number, strideBytes: number): void;
+  pdqLumaBegin(width: number, height: number, chunkBytes: number): number;
+  pdqLumaPush(bytes: number): void;
+  pdqWindow(x: number, y: number, w: number, h: number): number;
   pdqFinish(): number;
   planeBegin(width: number, height: number, factor: number): number;
   planeBand(rows: number): void;
@@ -57,6 +61,10 @@ export class FingerprintKernel {
       "isccHashPixels",
       "pdqBegin",
       "pdqPush",
+      "pdqPushRows",
+      "pdqLumaBegin",
+      "pdqLumaPush",
+      "pdqWindow",
       "pdqFinish",
       "planeBegin",
       "planeBand",
@@ -284,8 +292,9 @@ export class PdqFingerprinter implements Fingerprinter {
 
   /**
    * PDQ of the `w` x `h` window at (`x`, `y`) of `image`, as `compute` of a copy of that window would give, without
-   * the copy: the window's rows are streamed into the kernel (whole rows per chunk). Windows wider than the kernel's
-   * row limit fail.
+   * the copy: each chunk of the window's rows goes into the kernel as one block of the image (with the pixels between
+   * the rows: one copy per chunk, not one per row) and the kernel reads the rows out of it. Windows wider than the
+   * kernel's row limit fail.
    */
   computeWindow(image: RgbaImage, x: number, y: number, w: number, h: number): FingerprintResult {
     try {
@@ -297,22 +306,52 @@ export class PdqFingerprinter implements Fingerprinter {
       if (w > PDQ_MAX_ROW) return failed("pdq: window too wide");
       const k = this.#kernel;
       const e = k.exports;
-      const rowBytes = w * 4;
-      const perChunk = Math.max(1, Math.floor(CHUNK_BYTES / rowBytes));
-      const staging = e.pdqBegin(w, h, perChunk * rowBytes, 0) >>> 0;
+      const stride = width * 4;
+      const perChunk = Math.max(1, Math.floor(CHUNK_BYTES / stride));
+      const staging = e.pdqBegin(w, h, perChunk * stride, 0) >>> 0;
       if (!staging) return failed("pdq: fingerprint kernel out of memory");
+      const mem = k.bytes(); // pdqBegin may have grown the memory; pushing does not
       for (let r0 = 0; r0 < h; r0 += perChunk) {
         const r1 = Math.min(h, r0 + perChunk);
-        const mem = k.bytes();
-        for (let r = r0; r < r1; r++) {
-          const at = ((y + r) * width + x) * 4;
-          mem.set(data.subarray(at, at + rowBytes), staging + (r - r0) * rowBytes);
-        }
-        e.pdqPush((r1 - r0) * rowBytes);
+        const at = ((y + r0) * width + x) * 4;
+        mem.set(data.subarray(at, at + (r1 - r0 - 1) * stride + w * 4), staging);
+        e.pdqPushRows(r1 - r0, stride);
       }
       return this.#finish();
     } catch (err) {
       return failed(`pdq: ${errorMessage(err)}`);
+    }
+  }
+
+  /**
+   * `computeWindow` of each window of `windows`, in order, computing the image's luma once: the kernel keeps the
+   * image's luma plane (4 bytes a pixel: the caller bounds the image's size, as pdqRegionHashes does) and hashes
+   * each window from its rows of it, the same values computeWindow's pushes give, so the same hashes bit for bit.
+   * A window outside the image gets a failed result; the others are computed.
+   */
+  computeWindows(image: RgbaImage, windows: readonly { x: number; y: number; w: number; h: number }[]): FingerprintResult[] {
+    try {
+      const bad = checkImage(image);
+      if (bad) return windows.map(() => failed(`pdq: ${bad}`));
+      const k = this.#kernel;
+      const e = k.exports;
+      const { width, height, data } = image;
+      const chunk = Math.min(CHUNK_BYTES, data.length);
+      const staging = e.pdqLumaBegin(width, height, chunk) >>> 0;
+      if (!staging) return windows.map(() => failed("pdq: fingerprint kernel out of memory for the luma plane"));
+      stream(k, staging, chunk, data, 0, data.length, (b) => e.pdqLumaPush(b));
+      return windows.map(({ x, y, w, h }) => {
+        if (![x, y, w, h].every(Number.isSafeInteger) || x < 0 || y < 0 || w <= 0 || h <= 0 || x + w > width || y + h > height)
+          return failed(`pdq: window ${w}x${h} at ${x},${y} is not inside the ${width}x${height} image`);
+        const quality = e.pdqWindow(x, y, w, h);
+        if (quality === -2) return failed("pdq: fingerprint kernel out of memory");
+        if (quality < 0) return failed("pdq: kernel has no luma plane for the window");
+        const at = k.address(e.PDQ_HASH);
+        const bits = k.bytes().slice(at, at + 32);
+        return { status: "computed", algorithm: this.algorithm, value: pdqHex(bits), bits, quality };
+      });
+    } catch (err) {
+      return windows.map(() => failed(`pdq: ${errorMessage(err)}`));
     }
   }
 

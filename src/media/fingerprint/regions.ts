@@ -55,7 +55,8 @@ export const PDQ_REGIONS: readonly PdqRegion[] = (() => {
 /**
  * Region hashes are computed only on images up to this many pixels (PDQ's input: the verification plane, which is
  * at most ~1.8 MP for an opaque image): each window costs about a whole-image PDQ, so a large transparent image
- * (read at full size) would cost seconds. Such images keep their whole-image hash only.
+ * (read at full size) would cost seconds. Such images keep their whole-image hash only. The bound also bounds the
+ * luma plane the windows share in the kernel (computeWindows: 4 bytes a pixel, 8 MiB at most).
  */
 export const PDQ_REGION_MAX_PIXELS = 1 << 21;
 
@@ -90,12 +91,15 @@ export function pdqRegionHashes(pdq: PdqFingerprinter, image: RgbaImage): PdqReg
     return { status: "skipped", message: `pdq regions: ${width}x${height} is over ${PDQ_REGION_MAX_PIXELS} pixels` };
   // PDQ needs 5 px a side (else a zero hash of quality 0); the smallest window is 0.8 of a side: 32 px and up.
   if (Math.min(width, height) < 40) return { status: "skipped", message: `pdq regions: ${width}x${height} is too small for windows` };
+  // one luma plane for all windows (computeWindows): each window's hash is computeWindow's, bit for bit
+  const results = pdq.computeWindows(
+    image,
+    PDQ_REGIONS.map((region) => regionWindow(region, width, height)),
+  );
   const regions: PdqRegionHash[] = [];
-  for (const region of PDQ_REGIONS) {
-    const { x, y, w, h } = regionWindow(region, width, height);
-    const r = pdq.computeWindow(image, x, y, w, h);
+  for (const [i, r] of results.entries()) {
     if (r.status !== "computed") return { status: "failed", message: r.message };
-    regions.push({ region: region.id, bits: r.bits, quality: r.quality ?? 0 });
+    regions.push({ region: PDQ_REGIONS[i]!.id, bits: r.bits, quality: r.quality ?? 0 });
   }
   return { status: "computed", regions };
 }
