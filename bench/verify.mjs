@@ -7,12 +7,9 @@
 // Each request carries its own bytes (a counter in a JPEG comment: same pixels, different file) and its own
 // client address (the public limit is per address), so nothing can be answered from a cache of earlier requests.
 // `--skip-start`: only the bare Miniflare row. `--skip-bare`: only the npm start rows. `--quick`: fewer requests.
-// `--bundle <index.js>`: the bare row runs that Worker bundle (e.g. one built from another checkout, for an A/B on
-// the same machine state) instead of bundling this checkout. Beside req/s the bare row prints the workerd CPU per
-// request (all its threads, from /proc on Linux): on a shared machine the figure that moves least with other load.
-import { execFileSync, spawn } from "node:child_process";
+import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { existsSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { bundleWorker, startWorker } from "../test/support/worker.ts";
 import { goal, ratio } from "./lib/goals.mjs";
@@ -45,32 +42,11 @@ const nextAddress = () => {
   return `10.${(clients >> 16) & 255}.${(clients >> 8) & 255}.${clients & 255}`;
 };
 
-/** CPU ms (user + system) of this process's workerd children so far, or NaN where /proc is not there. */
-function workerdCpuMs() {
-  if (!existsSync("/proc/self/stat")) return Number.NaN;
-  let pids = [];
-  try {
-    pids = execFileSync("pgrep", ["-P", String(process.pid), "workerd"])
-      .toString()
-      .trim()
-      .split("\n");
-  } catch {
-    return Number.NaN;
-  }
-  let ticks = 0;
-  for (const pid of pids) {
-    const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ");
-    ticks += Number(fields[11]) + Number(fields[12]); // utime, stime (clock ticks, 100 a second on Linux)
-  }
-  return ticks * 10;
-}
-
-/** `requests` calls of `send`, `concurrency` in flight, after `warm` unmeasured ones: req/s, p50, p99 (ms), workerd CPU ms/req. */
+/** `requests` calls of `send`, `concurrency` in flight, after `warm` unmeasured ones: req/s, p50, p99 (ms). */
 async function load(send, { requests, concurrency, warm = 20 }) {
   for (let i = 0; i < warm; i++) await send();
   const latencies = [];
   let next = 0;
-  const cpu0 = workerdCpuMs();
   const started = performance.now();
   await Promise.all(
     Array.from({ length: concurrency }, async () => {
@@ -84,12 +60,7 @@ async function load(send, { requests, concurrency, warm = 20 }) {
   );
   const seconds = (performance.now() - started) / 1000;
   latencies.sort((a, b) => a - b);
-  return {
-    rps: requests / seconds,
-    cpuMs: (workerdCpuMs() - cpu0) / requests,
-    p50: latencies[Math.floor(latencies.length / 2)],
-    p99: latencies[Math.floor(latencies.length * 0.99)],
-  };
+  return { rps: requests / seconds, p50: latencies[Math.floor(latencies.length / 2)], p99: latencies[Math.floor(latencies.length * 0.99)] };
 }
 
 async function expectOk(res, what) {
@@ -107,7 +78,7 @@ const header = () => console.log("operation".padEnd(52), "req/s".padStart(8), "p
 
 async function bareMiniflare() {
   const worker = await startWorker({
-    script: process.argv.includes("--bundle") ? process.argv[process.argv.indexOf("--bundle") + 1] : bundleWorker(),
+    script: bundleWorker(),
     bindings: {
       SVC_KEY_PEPPER: randomBytes(32).toString("base64url"),
       SVC_CURSOR_SECRET: randomBytes(32).toString("base64url"),
@@ -135,7 +106,6 @@ async function bareMiniflare() {
   header();
   row("GET /healthz (baseline)", base);
   row("POST /v1/verify public, 64 px JPEG, no manifest", small64);
-  console.log(`workerd CPU per request: /healthz ${base.cpuMs.toFixed(2)} ms, verify ${small64.cpuMs.toFixed(2)} ms`);
   const r = small64.rps / base.rps;
   goal({
     what: "public POST /v1/verify of a 64 px JPEG vs /healthz (bare Miniflare)",

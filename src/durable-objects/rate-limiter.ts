@@ -9,18 +9,6 @@ export interface RateLimitDecision {
   resetMs: number;
 }
 
-/** The bucket after `units` already admitted are charged: drained to `now`, then `units` added, past the limit if need be. */
-function forcedCharge(state: BucketState, now: number, limit: number, periodMs: number, units: number): BucketState {
-  const level = Math.max(0, state.level - Math.max(0, now - state.updatedAt) * (limit / periodMs));
-  return { level: level + units, updatedAt: now };
-}
-
-/** In how many ms one more unit fits the bucket (0: now). */
-function msUntilOneFits(state: BucketState, now: number, limit: number, periodMs: number): number {
-  const probe = leakyBucket(state, now, limit, periodMs, 1);
-  return probe.allowed ? 0 : probe.retryAfterMs;
-}
-
 /** Named buckets (`take`/`giveBack`) are stored under this prefix, apart from the single-bucket API's "bucket". */
 const NAMED = "b:";
 /** How often an object with stored named buckets deletes those that have drained empty. */
@@ -40,10 +28,7 @@ interface StoredBucket extends BucketState {
  * Invariant: decisions are exact across all Worker instances, because every request for a bucket is decided here,
  * one at a time, on state updated before any await; a refused request uses no capacity,
  * and units leased to an isolate are charged here before it spends them, so the isolates together never spend more
- * than the bucket allows through leases. The one exception is stated in rate-lease.ts (the anonymous front): an
- * isolate may admit one unit of a small anonymous bucket before this object hears of it; `report` and `take`'s
- * `admitted` record such units whatever the level, so none is lost and an excess is repaid by refusing longer.
- * The limit is passed on each call, so a changed restriction applies from the next request.
+ * than the bucket allows. The limit is passed on each call, so a changed restriction applies from the next request.
  */
 export class RateLimiter extends DurableObject<Env> {
   private bucket: BucketState = EMPTY_BUCKET;
@@ -79,66 +64,19 @@ export class RateLimiter extends DurableObject<Env> {
    * Charges `cost` to the named bucket and, when it allows, leases up to `want` more units that still fit (never
    * past the limit) to the caller. `giveBack` first returns units an earlier lease left unspent.
    */
-  async take(
-    name: string,
-    limit: number,
-    periodSeconds: number,
-    cost: number,
-    want: number,
-    giveBack = 0,
-    admitted = 0,
-  ): Promise<LeaseDecision> {
+  async take(name: string, limit: number, periodSeconds: number, cost: number, want: number, giveBack = 0): Promise<LeaseDecision> {
     const now = Date.now();
     const periodMs = periodSeconds * 1000;
     let state = await this.read(name);
     if (giveBack > 0) state = refundBucket(state, now, limit, periodMs, giveBack);
-    // Units an isolate already admitted on its own (rate-lease.ts, the anonymous front): charged whatever the level.
-    if (admitted > 0) state = forcedCharge(state, now, limit, periodMs, admitted);
     const decision = leakyBucket(state, now, limit, periodMs, cost);
     if (!decision.allowed) {
-      if (giveBack > 0 || admitted > 0) this.write(name, state, limit / periodMs);
-      return { allowed: false, retryAfterMs: decision.retryAfterMs, leased: 0, fullForMs: decision.retryAfterMs };
+      if (giveBack > 0) this.write(name, state, limit / periodMs);
+      return { allowed: false, retryAfterMs: decision.retryAfterMs, leased: 0 };
     }
     const leased = Math.max(0, Math.min(Math.floor(want), Math.floor(limit - decision.state.level + 1e-9)));
-    const next = { level: decision.state.level + leased, updatedAt: now };
-    this.write(name, next, limit / periodMs);
-    return { allowed: true, retryAfterMs: 0, leased, fullForMs: msUntilOneFits(next, now, limit, periodMs) };
-  }
-
-  /**
-   * Records units isolates already admitted on their own (rate-lease.ts, the anonymous front), many buckets of this
-   * object in one call, each charged whatever its level (they were spent; a bucket past its limit repays the excess
-   * by refusing longer). Answers, per entry, in how many ms one more unit would fit (0: now).
-   */
-  async report(charges: [name: string, limit: number, units: number][], periodSeconds: number): Promise<number[]> {
-    const now = Date.now();
-    const periodMs = periodSeconds * 1000;
-    // First reads wait on storage, which holds the input gate: no other call interleaves before the writes below.
-    const states = new Map<string, BucketState>();
-    for (const [name] of charges) {
-      const known = this.named.get(name);
-      if (known) states.set(name, known);
-    }
-    const unread = [...new Set(charges.map(([name]) => name).filter((name) => !states.has(name)))];
-    for (let i = 0; i < unread.length; i += 128) {
-      const part = unread.slice(i, i + 128);
-      const stored = await this.ctx.storage.get<BucketState>(part.map((name) => NAMED + name));
-      for (const name of part) states.set(name, stored.get(NAMED + name) ?? EMPTY_BUCKET);
-    }
-    if (this.named.size + unread.length > NAMED_IN_MEMORY) this.named.clear(); // re-read from storage when next used
-    const puts: Record<string, StoredBucket> = {};
-    const answers = charges.map(([name, limit, units]) => {
-      const state = forcedCharge(states.get(name) ?? EMPTY_BUCKET, now, limit, periodMs, units);
-      states.set(name, state);
-      puts[NAMED + name] = this.remember(name, state, limit / periodMs);
-      return msUntilOneFits(state, now, limit, periodMs);
-    });
-    // One write for the batch (the output gate holds the reply until it is durable); at most 128 keys a call.
-    const keys = Object.keys(puts);
-    for (let i = 0; i < keys.length; i += 128)
-      void this.ctx.storage.put(Object.fromEntries(keys.slice(i, i + 128).map((k) => [k, puts[k]!])));
-    this.scheduleSweep();
-    return answers;
+    this.write(name, { level: decision.state.level + leased, updatedAt: now }, limit / periodMs);
+    return { allowed: true, retryAfterMs: 0, leased };
   }
 
   /** Returns `cost` units of the named bucket that were charged (or leased) but not used. */
@@ -169,18 +107,9 @@ export class RateLimiter extends DurableObject<Env> {
       void this.ctx.storage.delete(NAMED + name);
       return;
     }
-    void this.ctx.storage.put(NAMED + name, this.remember(name, state, ratePerMs));
-    this.scheduleSweep();
-  }
-
-  /** The stored form of a bucket's state, kept in memory too. */
-  private remember(name: string, state: BucketState, ratePerMs: number): StoredBucket {
     const stored: StoredBucket = { ...state, emptyAt: state.updatedAt + Math.ceil(state.level / ratePerMs) };
     this.named.set(name, stored);
-    return stored;
-  }
-
-  private scheduleSweep(): void {
+    void this.ctx.storage.put(NAMED + name, stored);
     if (!this.sweepScheduled) {
       this.sweepScheduled = true;
       void this.ctx.storage.setAlarm(Date.now() + SWEEP_EVERY_MS);

@@ -4,8 +4,6 @@ export interface LeaseDecision {
   retryAfterMs: number;
   /** Units charged on top of the request's cost, for the caller to spend locally (0 when refused). */
   leased: number;
-  /** In how many ms one more unit would fit after this decision (0: now); the anonymous front caches it. */
-  fullForMs?: number;
 }
 
 /**
@@ -21,8 +19,6 @@ export interface LeaseDecision {
  *   most LEASE_TTL_MS; meanwhile another isolate may be refused those units early, and afterwards they are given
  *   back at this isolate's next call for the bucket (or drain within the minute like any charge).
  * - A refusal is remembered until its Retry-After, so a caller over its limit is answered without a call either.
- * - Anonymous buckets too small for a lease (the public verify's 10 a minute per address) go through the anonymous
- *   front instead (below): their stated slack is one unit per isolate, never lost, repaid.
  * - Bucket names are spread over a fixed set of objects (KEY_SHARDS for keys and tenants, ANON_SHARDS for network
  *   addresses), so a new caller (a new address) does not create an object of its own.
  */
@@ -38,81 +34,21 @@ const LEASE_MEMORY = 1_000;
  */
 export const KEY_SHARDS = 256;
 /**
- * Anonymous buckets are per address and get no lease under 20 a minute. A new address's first call in an isolate is
- * admitted by the front below and reported in a batch per shard; its next call in that isolate goes to its shard. The
- * fewer the shards, the larger each report batch and the more calls find their object running: with 32 shards a
- * report carried about one charge at bench/verify.mjs's rate and saved ≈ 0.4 ms of workerd CPU a public verify,
- * with 8 about 18 charges and ≈ 0.9 ms (one call left per ≈ 18 new addresses). Eight objects still carry some 8,000
- * direct calls a second plus reports of up to REPORT_MAX charges each, far above what the public variant serves
- * (each costs milliseconds of Worker CPU), and a flood from many addresses still reaches only these, never a key's
- * or tenant's limiter. Round 6 had 32 (256 before): a change moves the set's buckets once (their counts restart).
+ * Anonymous buckets are per address and get no lease under 20 a minute, so every public call of a new address is a
+ * call to its shard: the fewer the shards, the more of those calls find their object already running. A cold object
+ * (started, its storage opened) cost about 2 ms of workerd CPU per call in bench/verify.mjs with 256 shards, where
+ * each shard saw a call every few seconds; 32 kept them warm (−1.5 to −2 ms a public verify). 32 objects still
+ * carry some 30,000 anonymous calls a second, far above what the public variant serves (each costs milliseconds of
+ * Worker CPU), and a flood from many addresses still reaches only these, never a key's or tenant's limiter.
  */
-export const ANON_SHARDS = 8;
-
-/*
- * The anonymous front. An anonymous bucket under 20 a minute gets no lease (the public verify's 10 a minute per
- * address), so without a front every public call of a new address waited on its shard. Instead this isolate admits
- * a bucket's request on its own when it holds no unreported unit of that bucket and knows of no refusal, and reports
- * such admissions to their shards in batches (one `report` call per shard every REPORT_AFTER_MS, or at once when
- * REPORT_MAX units wait; in the admitting request's waitUntil, off its answer's path). The bound:
- *
- * - Per isolate, per bucket, at most FRONT_SLACK (1) admitted unit is ever unknown to the object. A bucket's next
- *   request in this isolate goes to the object carrying that unit (`take`'s `admitted`), or waits for the report
- *   that carries it, so one isolate alone admits exactly what the object alone would: a burst from one address to
- *   one isolate is refused at exactly the limit.
- * - Units are never lost: the object charges reported units whatever the level (a report that fails is carried by
- *   the bucket's next call), so the object's level is the true one less at most FRONT_SLACK per isolate holding an
- *   unreported unit. Hence, per address, over any interval of T seconds at most limit + limit·T/60 +
- *   FRONT_SLACK × (isolates serving that address) requests are admitted, and an excess is repaid: the address is
- *   refused longer afterwards, so its rate over time stays the limit.
- * - Every answer of the object (a decision or a report) says when one more unit fits; this isolate refuses the
- *   bucket until then without a call, with that Retry-After.
- */
-const FRONT_SLACK = 1;
-const REPORT_AFTER_MS = 1_000;
-const REPORT_MAX = 256;
-
-/** Units of a front bucket this isolate admitted that its object has not confirmed yet. */
-interface FrontUnits {
-  perMinute: number;
-  /** Admitted, not yet sent. */
-  queued: number;
-  /** In a report on its way. */
-  sending: number;
-}
-const fronts = new Map<string, FrontUnits>();
-let queuedUnits = 0;
-/** When the scheduled report runs (0: none scheduled). A schedule long overdue (its request cancelled) is replaced. */
-let reportDue = 0;
-
-/** Whether bucket `name` at `perMinute` goes through the anonymous front (anonymous, and too small for a lease). */
-export function frontServes(name: string, perMinute: number): boolean {
-  return leaseSize(perMinute) === 0 && !isKeyed(name);
-}
-
-function isKeyed(name: string): boolean {
-  return name.startsWith("api_key:") || name.includes("_tenant:");
-}
-
-/** Runs `promise` past the answer (the request's waitUntil), or lets it float where there is none. */
-export type Defer = (promise: Promise<unknown>) => void;
+export const ANON_SHARDS = 32;
 
 /** What the lease needs of the RATE_LIMITER namespace. */
 export interface LeasingNamespace {
   idFromName(name: string): DurableObjectId;
   get(id: DurableObjectId): {
-    take(
-      name: string,
-      limit: number,
-      periodSeconds: number,
-      cost: number,
-      want: number,
-      giveBack?: number,
-      admitted?: number,
-    ): Promise<LeaseDecision>;
+    take(name: string, limit: number, periodSeconds: number, cost: number, want: number, giveBack?: number): Promise<LeaseDecision>;
     giveBack(name: string, limit: number, periodSeconds: number, cost: number): Promise<void>;
-    /** The front's batched charges (RateLimiter.report); without it the units ride with each bucket's next `take`. */
-    report?(charges: [name: string, limit: number, units: number][], periodSeconds: number): Promise<number[]>;
   };
 }
 
@@ -149,7 +85,8 @@ export function leaseSize(perMinute: number): number {
 export function shardOf(name: string): string {
   let h = 0x811c9dc5;
   for (let i = 0; i < name.length; i++) h = Math.imul(h ^ name.charCodeAt(i), 0x01000193);
-  return isKeyed(name) ? `rate-shard:key:${(h >>> 0) % KEY_SHARDS}` : `rate-shard:anon:${(h >>> 0) % ANON_SHARDS}`;
+  const keyed = name.startsWith("api_key:") || name.includes("_tenant:");
+  return keyed ? `rate-shard:key:${(h >>> 0) % KEY_SHARDS}` : `rate-shard:anon:${(h >>> 0) % ANON_SHARDS}`;
 }
 
 function stubOf(namespace: LeasingNamespace, name: string) {
@@ -171,10 +108,8 @@ export async function spendRate(
   name: string,
   perMinute: number,
   cost: number,
-  defer?: Defer,
 ): Promise<{ allowed: boolean; retryAfterMs: number }> {
   const started = Date.now();
-  const front = frontServes(name, perMinute);
   for (;;) {
     const now = Date.now();
     const local = decideLocally(name, perMinute, cost, now);
@@ -182,20 +117,7 @@ export async function spendRate(
     // Concurrent requests of this isolate for one bucket wait for the call in flight, then spend what it leased:
     // asking in parallel would lease units to requests that no longer need them and refuse the others.
     const since = inflight.get(name);
-    const calling = since !== undefined && now - since < WAIT_MAX_MS;
-    if (front) {
-      const units = fronts.get(name);
-      if (!calling && (units?.queued ?? 0) + (units?.sending ?? 0) + cost <= FRONT_SLACK) {
-        admitLocally(namespace, name, perMinute, cost, now, defer);
-        return { allowed: true, retryAfterMs: 0 };
-      }
-      // A report carrying this bucket's unit is out: its answer may say the bucket is full.
-      if (units && units.sending > 0 && now - started < WAIT_MAX_MS) {
-        await new Promise((resolve) => setTimeout(resolve, POLL_MS));
-        continue;
-      }
-    }
-    if (calling && now - started < WAIT_MAX_MS) {
+    if (since !== undefined && now - since < WAIT_MAX_MS && now - started < WAIT_MAX_MS) {
       await new Promise((resolve) => setTimeout(resolve, POLL_MS));
       continue;
     }
@@ -237,22 +159,7 @@ async function take(
     giveBack = lease.units;
     leases.delete(name);
   }
-  // Units the front admitted and has not sent yet ride with this call (charged before this request is decided).
-  const units = fronts.get(name);
-  const admitted = units?.queued ?? 0;
-  if (units && admitted > 0) {
-    units.queued = 0;
-    queuedUnits -= admitted;
-  }
-  let decision: LeaseDecision;
-  try {
-    decision = await stubOf(namespace, name).take(name, perMinute, 60, cost, leaseSize(perMinute), giveBack, admitted);
-  } catch (error) {
-    if (admitted > 0) requeue(name, perMinute, admitted);
-    throw error;
-  } finally {
-    settle(name);
-  }
+  const decision = await stubOf(namespace, name).take(name, perMinute, 60, cost, leaseSize(perMinute), giveBack);
   const after = Date.now();
   const current = leases.get(name);
   const held = current && current.perMinute === perMinute && current.until > after ? current : undefined;
@@ -262,10 +169,6 @@ async function take(
     const units = current.units;
     current.units = 0;
     await stubOf(namespace, name).giveBack(name, current.perMinute, 60, units);
-  }
-  if (frontServes(name, perMinute)) {
-    rememberFull(name, perMinute, after + (decision.allowed ? (decision.fullForMs ?? 0) : decision.retryAfterMs));
-    return { allowed: decision.allowed, retryAfterMs: decision.retryAfterMs };
   }
   // Refused, but another call of this isolate leased units meanwhile (calls overlap when the object answers slower
   // than a waiter waits): those units are already charged, so spending them grants nothing past the limit, and
@@ -292,13 +195,6 @@ async function take(
 /** Gives back `cost` units spent for a request that was then refused: to the lease when one is held, else the object. */
 export async function refundRate(namespace: LeasingNamespace, name: string, perMinute: number, cost: number, now = Date.now()) {
   if (!(cost > 0)) return;
-  const units = fronts.get(name);
-  if (units && units.queued >= cost) {
-    units.queued -= cost;
-    queuedUnits -= cost;
-    settle(name);
-    return;
-  }
   const lease = leases.get(name);
   if (lease && lease.perMinute === perMinute && lease.until > now) {
     lease.units += cost;
@@ -309,83 +205,7 @@ export async function refundRate(namespace: LeasingNamespace, name: string, perM
   await stubOf(namespace, name).giveBack(name, perMinute, 60, cost);
 }
 
-/** Forgets every lease and unreported front unit (tests; the units drain in their objects within the minute). */
+/** Forgets every lease (tests; the units drain in their objects within the minute). */
 export function forgetRateLeases() {
   leases.clear();
-  fronts.clear();
-  queuedUnits = 0;
-  reportDue = 0;
-}
-
-/** The front's refusal: bucket `name` takes no unit before `until` (epoch ms; nothing when that is not later than now). */
-function rememberFull(name: string, perMinute: number, until: number) {
-  const now = Date.now();
-  const known = leases.get(name);
-  if (known && known.perMinute === perMinute && known.refusedUntil >= until) return;
-  if (until <= now) {
-    if (known && known.units === 0) leases.delete(name);
-    return;
-  }
-  remember(name, { perMinute, units: 0, until, refusedUntil: until, refusedCost: 1 });
-}
-
-/** A unit admitted by the front: queued for its shard's next report. */
-function admitLocally(namespace: LeasingNamespace, name: string, perMinute: number, cost: number, now: number, defer?: Defer) {
-  requeue(name, perMinute, cost);
-  if (queuedUnits >= REPORT_MAX) schedule(namespace, 0, defer);
-  else if (reportDue === 0 || now > reportDue + REPORT_AFTER_MS) schedule(namespace, REPORT_AFTER_MS, defer);
-}
-
-function requeue(name: string, perMinute: number, cost: number) {
-  const units = fronts.get(name) ?? { perMinute, queued: 0, sending: 0 };
-  units.perMinute = perMinute;
-  units.queued += cost;
-  queuedUnits += cost;
-  fronts.set(name, units);
-}
-
-/** Drops a bucket's front entry once nothing of it is unconfirmed. */
-function settle(name: string) {
-  const units = fronts.get(name);
-  if (units && units.queued === 0 && units.sending === 0) fronts.delete(name);
-}
-
-function schedule(namespace: LeasingNamespace, delayMs: number, defer?: Defer) {
-  reportDue = Date.now() + delayMs;
-  const run = new Promise((resolve) => setTimeout(resolve, delayMs)).then(() => sendRateReports(namespace));
-  if (defer) defer(run);
-  else run.catch(() => {});
-}
-
-/**
- * Sends every queued front unit to its shard, one `report` call per shard, and remembers each bucket the answers
- * say is full. A failed call puts its units back (the bucket's next call carries them). Tests call it directly.
- */
-export async function sendRateReports(namespace: LeasingNamespace): Promise<void> {
-  reportDue = 0;
-  const byShard = new Map<string, [name: string, limit: number, units: number][]>();
-  for (const [name, units] of fronts) {
-    if (units.queued === 0) continue;
-    const shard = shardOf(name);
-    const charges = byShard.get(shard) ?? [];
-    charges.push([name, units.perMinute, units.queued]);
-    byShard.set(shard, charges);
-    units.sending += units.queued;
-    units.queued = 0;
-  }
-  queuedUnits = 0;
-  await Promise.all(
-    [...byShard].map(async ([shard, charges]) => {
-      const stub = namespace.get(namespace.idFromName(shard));
-      const answers = stub.report ? await stub.report(charges, 60).catch(() => null) : null;
-      const after = Date.now();
-      charges.forEach(([name, perMinute, sent], i) => {
-        const units = fronts.get(name);
-        if (units) units.sending -= sent;
-        if (!answers) requeue(name, perMinute, sent);
-        else rememberFull(name, perMinute, after + (answers[i] ?? 0));
-        settle(name);
-      });
-    }),
-  );
 }

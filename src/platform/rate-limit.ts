@@ -22,13 +22,7 @@ export interface CallerRateLimit {
  */
 export async function chargeCaller(c: AppContext, limit: CallerRateLimit): Promise<void> {
   const buckets = await callerRateBuckets(c.get("principal"), c.req.raw.headers, c.env, limit.family, limit.publicPerMinute);
-  const { decision, perMinute } = await chargeRateBuckets(c.env.RATE_LIMITER, buckets, 1, (promise) => {
-    try {
-      c.executionCtx.waitUntil(promise);
-    } catch {
-      promise.catch(() => {}); // no execution context (a test's bare app): the report floats
-    }
-  });
+  const { decision, perMinute } = await chargeRateBuckets(c.env.RATE_LIMITER, buckets);
   if (decision.allowed) return;
   const retryAfter = Math.max(1, Math.ceil(decision.retryAfterMs / 1000));
   throw new ApiError(limit.code, `At most ${perMinute} ${limit.noun} per minute; retry in ${retryAfter} s.`, {
