@@ -17,6 +17,21 @@ export const ERROR_CODES = {
     summary: "The request body's Content-Type is not one this operation accepts (JSON operations take application/json).",
   },
   "svc.request.too_large": { status: 413, retryable: false, summary: "The request body is larger than this operation accepts." },
+  "svc.mcp.invalid_message": {
+    status: 400,
+    retryable: false,
+    summary: "The MCP request is not a JSON-RPC message the server takes (the body also carries the JSON-RPC error).",
+  },
+  "svc.mcp.not_acceptable": {
+    status: 406,
+    retryable: false,
+    summary: "An MCP request must accept both application/json and text/event-stream (Streamable HTTP).",
+  },
+  "svc.mcp.origin_refused": {
+    status: 403,
+    retryable: false,
+    summary: "A browser page of another origin may not use the MCP endpoint (no CORS is offered).",
+  },
   "svc.route.not_found": { status: 404, retryable: false, summary: "No operation exists at this method and path." },
   "svc.resource.not_found": {
     status: 404,

@@ -8579,21 +8579,23 @@ export interface operations {
                     "application/json": components["schemas"]["HttpErrorResponse"];
                 };
             };
-            /** @description An `Origin` other than this API's (JSON-RPC error body, `-32000`). Never for a scope (an operation performed on the caller's behalf that needs one the key lacks is refused inside the answer): the identity is deactivated (`HttpErrorResponse`: `detail` only); or the key is used from a network outside its IP allowlist (`API_KEY_IP_NOT_ALLOWED`, `ErrorResponse`). */
+            /** @description An `Origin` other than this API's (`svc.mcp.origin_refused`; the body also carries the JSON-RPC error `-32000`). Never for a scope (an operation performed on the caller's behalf that needs one the key lacks is refused inside the answer): the identity is deactivated (`HttpErrorResponse`: `detail` only); or the key is used from a network outside its IP allowlist (`API_KEY_IP_NOT_ALLOWED`, `ErrorResponse`). */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["HttpErrorResponse"] | components["schemas"]["ErrorResponse"];
+                    "application/json": components["schemas"]["ErrorResponse"] | components["schemas"]["HttpErrorResponse"];
                 };
             };
-            /** @description The `Accept` header does not list both `application/json` and `text/event-stream` (JSON-RPC error body). */
+            /** @description The `Accept` header does not list both `application/json` and `text/event-stream` (`svc.mcp.not_acceptable`; the body also carries the JSON-RPC error fields). */
             406: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
             };
             /** @description The body is larger than 4259840 bytes (`svc.request.too_large`). */
             413: {

@@ -36,8 +36,10 @@ const route = createRoute({
     200: json(McpResponseSchema, "The JSON-RPC response (`tools/list`, `tools/call`, `initialize`, `ping`)."),
     202: { description: "A notification (e.g. `notifications/initialized`) was accepted; no body." },
     401: json(HttpErrorResponseSchema, "No credential (the same body as every keyed operation)."),
-    403: { description: "An `Origin` other than this API's (JSON-RPC error body, `-32000`)." },
-    406: { description: "The `Accept` header does not list both `application/json` and `text/event-stream` (JSON-RPC error body)." },
+    403: errorResponse("An `Origin` other than this API's (`svc.mcp.origin_refused`; the body also carries the JSON-RPC error `-32000`)."),
+    406: errorResponse(
+      "The `Accept` header does not list both `application/json` and `text/event-stream` (`svc.mcp.not_acceptable`; the body also carries the JSON-RPC error fields).",
+    ),
     413: errorResponse(`The body is larger than ${MCP_REQUEST_MAXIMUM_BYTES} bytes (\`svc.request.too_large\`).`),
   },
 });
@@ -52,10 +54,8 @@ const guard: MiddlewareHandler<AppEnv> = async (c, next) => {
   if (c.get("principal").kind === "anonymous") throw new HttpProblem(401, UNAUTHORIZED_DETAIL);
   const origin = c.req.header("origin");
   if (origin !== undefined && origin !== publicOrigin(c)) {
-    return c.json(
-      { jsonrpc: "2.0", error: { code: -32000, message: "Forbidden: this Origin may not use the MCP endpoint." }, id: null },
-      403,
-    );
+    const message = "Forbidden: this Origin may not use the MCP endpoint.";
+    return c.json({ ...envelope(c, "svc.mcp.origin_refused", message), jsonrpc: "2.0", error: { code: -32000, message }, id: null }, 403);
   }
   return next();
 };
@@ -135,6 +135,27 @@ function toolContext(c: AppContext, dispatch: Dispatch): ToolContext {
   };
 }
 
+function envelope(c: AppContext, code: "svc.mcp.invalid_message" | "svc.mcp.not_acceptable" | "svc.mcp.origin_refused", message: string) {
+  return errorBody(code, message, { requestId: c.var.requestId, origin: publicOrigin(c) });
+}
+
+/** The transport's own refusals (wrong Accept, a message it cannot take) answer JSON-RPC errors; every refusal of
+ * this API also carries the contract's envelope, so both kinds of client read it. */
+async function withEnvelope(c: AppContext, res: Response): Promise<Response> {
+  const code = res.status === 406 ? "svc.mcp.not_acceptable" : res.status === 400 ? "svc.mcp.invalid_message" : null;
+  if (!code) return res;
+  let rpc: Record<string, unknown> = {};
+  try {
+    rpc = (await res.clone().json()) as Record<string, unknown>;
+  } catch {
+    // not JSON: the envelope alone
+  }
+  const message = ((rpc.error as { message?: unknown } | undefined)?.message as string | undefined) ?? "The MCP request was refused.";
+  const headers = new Headers(res.headers);
+  headers.set("content-type", "application/json");
+  return new Response(JSON.stringify({ ...envelope(c, code, message), ...rpc }), { status: res.status, headers });
+}
+
 export function register(app: Router, dispatch: Dispatch) {
   app.use(MCP_PATH, guard, (c, next) => (c.req.method === "POST" ? limit(c, next) : next()));
   app.openapi(route, async (c) => {
@@ -148,7 +169,7 @@ export function register(app: Router, dispatch: Dispatch) {
     await server.connect(transport);
     try {
       // The validator has read and checked the body; the transport takes it as parsed (unknown keys kept).
-      return (await transport.handleRequest(c.req.raw, { parsedBody: await c.req.json() })) as never;
+      return (await withEnvelope(c, await transport.handleRequest(c.req.raw, { parsedBody: await c.req.json() }))) as never;
     } finally {
       await server.close();
     }
