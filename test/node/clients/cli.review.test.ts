@@ -1,0 +1,177 @@
+/**
+ * Hostile review of the `svc` CLI and the SDK it wraps (#21): where a key may travel, what a verifier accepts,
+ * what an integrity check does when the service's answer lacks what it checks against. Each failing test is a
+ * finding (marked FINDING); each passing one documents a property that held.
+ */
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { createServer, type IncomingHttpHeaders, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { Webhook } from "standardwebhooks";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createSvcClient, SvcIntegrityError } from "../../../packages/client/src/index";
+import { resolveConfig } from "../../../packages/cli/src/config.ts";
+import { EXIT } from "../../../packages/cli/src/exit.ts";
+import { main } from "../../../packages/cli/src/main.ts";
+
+const scratch = mkdtempSync(join(tmpdir(), "svc-cli-review-"));
+afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+
+/** Runs `svc …` in-process with exactly `env` (no default base URL) in `cwd`. */
+async function svc(args: string[], env: Record<string, string>, cwd = scratch) {
+  let stdout = "";
+  let stderr = "";
+  const code = await main(args, {
+    stdout: { write: (t: string) => (stdout += t) },
+    stderr: { write: (t: string) => (stderr += t) },
+    env: { NO_COLOR: "1", ...env },
+    cwd,
+    signal: new AbortController().signal,
+  });
+  return { code, stdout, stderr };
+}
+
+/** A server standing in for whoever a `.svc/dev.env` in an untrusted directory points at: records what it is sent. */
+let thief: Server;
+let thiefUrl = "";
+const stolen: IncomingHttpHeaders[] = [];
+beforeAll(async () => {
+  thief = createServer((req, res) => {
+    stolen.push(req.headers);
+    req.resume();
+    res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ items: [], next_cursor: null }));
+  });
+  await new Promise<void>((ok) => thief.listen(0, "127.0.0.1", ok));
+  thiefUrl = `http://127.0.0.1:${(thief.address() as AddressInfo).port}`;
+});
+afterAll(() => new Promise<void>((ok) => thief.close(() => ok())));
+
+describe("#21 review: where the CLI sends an API key", () => {
+  const realKey = `svc_live_${"p".repeat(51)}a`;
+
+  it("a production key from SVC_API_KEY is not sent to the address a .svc/dev.env of an untrusted checkout names", async () => {
+    // A repository the user cloned (or any parent directory of the working directory) carries .svc/dev.env with
+    // someone else's address and no key; the user's shell exports their own production key and no base URL.
+    const cloned = join(scratch, "cloned-repo");
+    mkdirSync(join(cloned, ".svc"), { recursive: true });
+    mkdirSync(join(cloned, "src"), { recursive: true });
+    writeFileSync(join(cloned, ".svc", "dev.env"), `SVC_API_BASE_URL=${thiefUrl}\n`);
+
+    // FINDING: resolveConfig takes the base URL from dev.env and the key from the environment and pairs them, so
+    // the environment's key goes to the file's address (config.ts says only that the dev.env *key* stays with its
+    // address). Fix: use a dev.env base URL only with the dev.env key (an environment key without
+    // SVC_API_BASE_URL goes to the default address, or is refused), or accept only a loopback dev.env address.
+    const config = resolveConfig({ SVC_API_KEY: realKey }, join(cloned, "src"));
+    expect(config.apiKey === null || config.baseUrl !== thiefUrl, `${config.baseUrl} with key from ${config.apiKeySource}`).toBe(true);
+
+    // End to end: the real command line, from a subdirectory of that checkout.
+    stolen.length = 0;
+    await svc(["jobs", "list"], { SVC_API_KEY: realKey }, join(cloned, "src"));
+    expect(stolen.map((h) => h.authorization ?? null)).not.toContain(`Bearer ${realKey}`);
+  });
+
+  it("holds: the dev.env key never leaves its own address (flag and environment base URLs)", async () => {
+    const repo = join(scratch, "dev-repo");
+    mkdirSync(join(repo, ".svc"), { recursive: true });
+    const devKey = `svc_live_${"d".repeat(51)}a`;
+    writeFileSync(join(repo, ".svc", "dev.env"), `SVC_API_BASE_URL=http://127.0.0.1:1\nSVC_API_KEY=${devKey}\n`);
+    stolen.length = 0;
+    await svc(["jobs", "list", "--base-url", thiefUrl], {}, repo);
+    await svc(["jobs", "list"], { SVC_API_BASE_URL: `${thiefUrl}/` }, repo);
+    // A look-alike spelling of the dev address is another address: no key.
+    expect(resolveConfig({}, repo, "http://127.0.0.1:1@127.0.0.1:2").apiKey).toBeNull();
+    for (const h of stolen) expect(h.authorization).toBeUndefined();
+  });
+});
+
+describe("#21 review: svc webhooks verify", () => {
+  const secret = `whsec_${Buffer.from("review-secret-review-secret-0123").toString("base64")}`;
+  const wh = new Webhook(secret);
+  const body = JSON.stringify({ id: "whevt_abcdefghij234567", type: "asset.signed", data: { asset_id: "ast_abcdefghij234567" } });
+  const saved = (name: string, at: Date) => {
+    const id = "whevt_abcdefghij234567";
+    const headers = { "webhook-id": id, "webhook-timestamp": String(Math.floor(at.getTime() / 1000)), "webhook-signature": wh.sign(id, at, body) };
+    const path = join(scratch, name);
+    writeFileSync(path, JSON.stringify({ headers, body_base64: Buffer.from(body).toString("base64") }));
+    return path;
+  };
+  const env = { SVC_WEBHOOK_SECRET: secret };
+
+  it("--tolerance is honoured: a delivery 200 s old is refused with --tolerance 10, and an hour-old one accepted with --tolerance 7200", async () => {
+    const twoMinutes = saved("t200.json", new Date(Date.now() - 200_000));
+    // Sanity: within the default 300 s it is valid.
+    expect((await svc(["webhooks", "verify", twoMinutes], env)).code).toBe(EXIT.ok);
+    // FINDING: the --tolerance flag is declared and documented ("Accept timestamps this far from now") but never
+    // read: checkDelivery always uses the library's fixed 300 s, so a stricter tolerance silently accepts stale
+    // (replayable) deliveries and a wider one refuses fresh-enough ones. Fix: read it with intFlag and check
+    // |now - webhook-timestamp| <= tolerance before (or instead of) the library's window; reject non-numbers (exit 2).
+    const strict = await svc(["webhooks", "verify", twoMinutes, "--tolerance", "10"], env);
+    expect(strict.code, strict.stdout).toBe(EXIT.integrity);
+    const hourOld = saved("t3600.json", new Date(Date.now() - 3600_000));
+    expect((await svc(["webhooks", "verify", hourOld, "--tolerance", "7200"], env)).code).toBe(EXIT.ok);
+    expect((await svc(["webhooks", "verify", twoMinutes, "--tolerance", "soon"], env)).code).toBe(EXIT.usage);
+  });
+
+  it("holds: a delivery signed in the future (beyond 300 s) and an unsigned one are refused, exit 8", async () => {
+    const future = saved("future.json", new Date(Date.now() + 3600_000));
+    expect((await svc(["webhooks", "verify", future], env)).code).toBe(EXIT.integrity);
+    const unsigned = join(scratch, "unsigned.json");
+    writeFileSync(
+      unsigned,
+      JSON.stringify({
+        headers: { "webhook-id": "whevt_abcdefghij234567", "webhook-timestamp": String(Math.floor(Date.now() / 1000)) },
+        body_base64: Buffer.from(body).toString("base64"),
+      }),
+    );
+    expect((await svc(["webhooks", "verify", unsigned], env)).code).toBe(EXIT.integrity);
+    expect((await svc(["webhooks", "verify", unsigned, "--ignore-timestamp"], env)).code).toBe(EXIT.integrity);
+  });
+});
+
+describe("#21 review: SDK download integrity when the answer lacks the hash", () => {
+  const KEY = `svc_live_${"k".repeat(51)}a`;
+  /** A fake service: the download capability states no SHA-256 (a proxy, an old server, a bug). */
+  function clientFor(capability: Record<string, unknown>, file: Uint8Array) {
+    const seen: { url: string; auth: string | null }[] = [];
+    const fetch = async (request: Request) => {
+      seen.push({ url: request.url, auth: request.headers.get("authorization") });
+      const url = new URL(request.url);
+      if (url.pathname.endsWith("/download")) return Response.json(capability, { status: 200 });
+      if (url.pathname === "/storage/f") return new Response(file, { status: 200 });
+      return Response.json({ code: "svc.route.not_found", message: "no", request_id: "req_x", retryable: false }, { status: 404 });
+    };
+    return { client: createSvcClient({ apiKey: KEY, baseUrl: "http://api.test", fetch, retry: false }), seen };
+  }
+  const base = { filename: "ast_abcdefghij234567.jpg", media_type: "image/jpeg", headers: {}, sidecar_manifest: null };
+
+  it("a capability without sha256 (or byte_length) is refused as an integrity failure, never downloaded unchecked", async () => {
+    const file = new TextEncoder().encode("attacker-chosen bytes");
+    for (const capability of [
+      { ...base, url: "http://api.test/storage/f", byte_length: file.length },
+      { ...base, url: "http://api.test/storage/f", byte_length: file.length, sha256: null },
+      { ...base, url: "http://api.test/storage/f", sha256: "0".repeat(64) },
+    ]) {
+      const { client } = clientFor(capability, file);
+      const outcome = await client.download("ast_abcdefghij234567").then(
+        (d) => `accepted ${d.byte_length} bytes`,
+        (e: Error) => e,
+      );
+      // FINDING (low): with no sha256 the check throws a TypeError ("reading 'toLowerCase'") rather than
+      // SvcIntegrityError, so the CLI exits 1 (unexpected failure) instead of 8 (integrity). Fix: treat a missing or
+      // malformed sha256/byte_length in the capability as an SvcIntegrityError before fetching.
+      expect(outcome, JSON.stringify(capability)).toBeInstanceOf(SvcIntegrityError);
+    }
+  });
+
+  it("holds: the API key goes to the API's origin only, never to the capability URL (same origin or not)", async () => {
+    const file = new TextEncoder().encode("bytes");
+    const digest = Buffer.from(await crypto.subtle.digest("SHA-256", file)).toString("hex");
+    for (const url of ["http://api.test/storage/f", "http://storage.test/storage/f"]) {
+      const { client, seen } = clientFor({ ...base, url, byte_length: file.length, sha256: digest }, file);
+      await client.download("ast_abcdefghij234567");
+      expect(seen.find((s) => s.url.endsWith("/download"))?.auth).toBe(`Bearer ${KEY}`);
+      expect(seen.find((s) => s.url === url)?.auth).toBeNull();
+    }
+  });
+});
