@@ -3,17 +3,18 @@
  * what an integrity check does when the service's answer lacks what it checks against. Each failing test is a
  * finding (marked FINDING); each passing one documents a property that held.
  */
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { createServer, type IncomingHttpHeaders, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Webhook } from "standardwebhooks";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createSvcClient, SvcIntegrityError } from "../../../packages/client/src/index";
+import { writeFileAtomic } from "../../../packages/cli/src/commands/shared.ts";
 import { resolveConfig } from "../../../packages/cli/src/config.ts";
 import { EXIT } from "../../../packages/cli/src/exit.ts";
 import { main } from "../../../packages/cli/src/main.ts";
+import { createSvcClient, SvcIntegrityError } from "../../../packages/client/src/index";
 
 const scratch = mkdtempSync(join(tmpdir(), "svc-cli-review-"));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
@@ -62,13 +63,12 @@ describe("#21 review: where the CLI sends an API key", () => {
     // the environment's key goes to the file's address (config.ts says only that the dev.env *key* stays with its
     // address). Fix: use a dev.env base URL only with the dev.env key (an environment key without
     // SVC_API_BASE_URL goes to the default address, or is refused), or accept only a loopback dev.env address.
-    const config = resolveConfig({ SVC_API_KEY: realKey }, join(cloned, "src"));
-    expect(config.apiKey === null || config.baseUrl !== thiefUrl, `${config.baseUrl} with key from ${config.apiKeySource}`).toBe(true);
-
     // End to end: the real command line, from a subdirectory of that checkout.
     stolen.length = 0;
     await svc(["jobs", "list"], { SVC_API_KEY: realKey }, join(cloned, "src"));
     expect(stolen.map((h) => h.authorization ?? null)).not.toContain(`Bearer ${realKey}`);
+    const config = resolveConfig({ SVC_API_KEY: realKey }, join(cloned, "src"));
+    expect(config.apiKey === null || config.baseUrl !== thiefUrl, `${config.baseUrl} with key from ${config.apiKeySource}`).toBe(true);
   });
 
   it("holds: the dev.env key never leaves its own address (flag and environment base URLs)", async () => {
@@ -91,7 +91,11 @@ describe("#21 review: svc webhooks verify", () => {
   const body = JSON.stringify({ id: "whevt_abcdefghij234567", type: "asset.signed", data: { asset_id: "ast_abcdefghij234567" } });
   const saved = (name: string, at: Date) => {
     const id = "whevt_abcdefghij234567";
-    const headers = { "webhook-id": id, "webhook-timestamp": String(Math.floor(at.getTime() / 1000)), "webhook-signature": wh.sign(id, at, body) };
+    const headers = {
+      "webhook-id": id,
+      "webhook-timestamp": String(Math.floor(at.getTime() / 1000)),
+      "webhook-signature": wh.sign(id, at, body),
+    };
     const path = join(scratch, name);
     writeFileSync(path, JSON.stringify({ headers, body_base64: Buffer.from(body).toString("base64") }));
     return path;
@@ -172,6 +176,53 @@ describe("#21 review: SDK download integrity when the answer lacks the hash", ()
       await client.download("ast_abcdefghij234567");
       expect(seen.find((s) => s.url.endsWith("/download"))?.auth).toBe(`Bearer ${KEY}`);
       expect(seen.find((s) => s.url === url)?.auth).toBeNull();
+    }
+  });
+});
+
+describe("#21 review: files the CLI writes", () => {
+  it("a download into a shared --out directory does not write through a planted symlink at the predictable temporary name", () => {
+    // `svc sign FILE --out /tmp/shared` (or any directory another local user can write): the temporary name is
+    // `<target>.part-<pid>`, known in advance, and writeFileSync follows a symlink planted there.
+    const shared = join(scratch, "shared-out");
+    mkdirSync(shared, { recursive: true });
+    const victim = join(scratch, "victim-rc");
+    writeFileSync(victim, "the user's own file\n");
+    const target = join(shared, "ast_abcdefghij234567.jpg");
+    symlinkSync(victim, `${target}.part-${process.pid}`);
+    try {
+      writeFileAtomic(shared, "ast_abcdefghij234567.jpg", new TextEncoder().encode("signed bytes"));
+    } catch {
+      // refusing is fine too
+    }
+    // FINDING (low): the signed bytes overwrite the symlink's target (the user's file). Fix: create the temporary
+    // file with flag "wx" (O_CREAT|O_EXCL, no symlink follow) under a random name (e.g. mkdtemp in --out, or
+    // crypto.randomUUID()), mode 0o600, then rename.
+    expect(readFileSync(victim, "utf8")).toBe("the user's own file\n");
+  });
+});
+
+describe("#21 review: SDK and redirects", () => {
+  it("holds (Node's fetch): the API origin redirecting elsewhere does not carry the key there", async () => {
+    const redirector = createServer((req, res) => {
+      req.resume();
+      res.writeHead(307, { location: `${thiefUrl}/v1/jobs` }).end();
+    });
+    await new Promise<void>((ok) => redirector.listen(0, "127.0.0.1", ok));
+    try {
+      const key = `svc_live_${"r".repeat(51)}a`;
+      const client = createSvcClient({
+        apiKey: key,
+        baseUrl: `http://127.0.0.1:${(redirector.address() as AddressInfo).port}`,
+        retry: false,
+      });
+      stolen.length = 0;
+      await client.api.GET("/v1/jobs", {}).catch(() => undefined);
+      await client.waitForJob("job_abcdefghij234567", { initialIntervalMs: 1, timeoutMs: 2000 }).catch(() => undefined);
+      expect(stolen.length).toBeGreaterThan(0);
+      for (const h of stolen) expect(h.authorization).toBeUndefined();
+    } finally {
+      await new Promise<void>((ok) => redirector.close(() => ok()));
     }
   });
 });
