@@ -4,9 +4,9 @@
  * finding (marked FINDING); each passing one documents a property that held.
  */
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
-import { createServer, type IncomingHttpHeaders, type Server } from "node:http";
+import { createServer, request as httpRequest, type IncomingHttpHeaders, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { tmpdir } from "node:os";
+import { networkInterfaces, tmpdir } from "node:os";
 import { join } from "node:path";
 import { Webhook } from "standardwebhooks";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -300,6 +300,115 @@ describe("#21 review: names of downloaded files", () => {
       expect(existsSync(join(out, ".envrc")), `exit ${r.code}: ${r.stdout}${r.stderr}`).toBe(false);
     } finally {
       await new Promise<void>((ok) => server.close(() => ok()));
+    }
+  });
+});
+
+describe("#21 review: svc webhooks listen against a scripted service", () => {
+  const secret = `whsec_${Buffer.from("listen-secret-listen-secret-0123").toString("base64")}`;
+  const wh = new Webhook(secret);
+
+  /** POSTs to the local receiver at `host`; resolves the status, or the connection error's code. */
+  function deliver(host: string, port: number, headers: Record<string, string>, body: string): Promise<number | string> {
+    return new Promise((ok) => {
+      const req = httpRequest(
+        { host, port, method: "POST", path: "/", headers: { "content-type": "application/json", ...headers } },
+        (res) => {
+          res.resume();
+          res.on("end", () => ok(res.statusCode ?? 0));
+        },
+      );
+      req.on("error", (e: NodeJS.ErrnoException) => ok(e.code ?? "error"));
+      req.setTimeout(3000, () => req.destroy(Object.assign(new Error("timeout"), { code: "TIMEOUT" })));
+      req.end(body);
+    });
+  }
+
+  it("holds: loopback only; unsigned, forged and stale deliveries are refused 401 and never forwarded; a valid one is", async () => {
+    const forwarded: string[] = [];
+    const target = createServer((req, res) => {
+      let b = "";
+      req.on("data", (c) => (b += c));
+      req.on("end", () => {
+        forwarded.push(b);
+        res.writeHead(204).end();
+      });
+    });
+    const api = createServer((req, res) => {
+      req.resume();
+      if (req.method === "POST" && req.url === "/v1/webhook-endpoints")
+        return void res
+          .writeHead(201, { "content-type": "application/json" })
+          .end(JSON.stringify({ endpoint: { endpoint_id: "whe_abcdefghij234567" }, secret }));
+      res.writeHead(200, { "content-type": "application/json" }).end("{}");
+    });
+    await Promise.all([target, api].map((s) => new Promise<void>((ok) => s.listen(0, "127.0.0.1", ok))));
+    const probe = createServer();
+    await new Promise<void>((ok) => probe.listen(0, "0.0.0.0", ok));
+    const port = (probe.address() as AddressInfo).port;
+    await new Promise<void>((ok) => probe.close(() => ok()));
+
+    const stop = new AbortController();
+    let stdout = "";
+    const run = main(
+      [
+        "webhooks",
+        "listen",
+        "--json",
+        "--events",
+        "asset.signed",
+        "--port",
+        String(port),
+        "--forward",
+        `http://127.0.0.1:${(target.address() as AddressInfo).port}/hook`,
+      ],
+      {
+        stdout: { write: (t: string) => (stdout += t) },
+        stderr: { write: () => undefined },
+        env: {
+          NO_COLOR: "1",
+          SVC_API_KEY: `svc_live_${"l".repeat(51)}a`,
+          SVC_API_BASE_URL: `http://127.0.0.1:${(api.address() as AddressInfo).port}`,
+        },
+        cwd: scratch,
+        signal: stop.signal,
+      },
+    );
+    try {
+      for (let i = 0; i < 100 && !stdout.includes('"ready"'); i++) await new Promise((r) => setTimeout(r, 20));
+      expect(stdout).toContain('"ready"');
+
+      const external = Object.values(networkInterfaces())
+        .flat()
+        .find((a) => a && a.family === "IPv4" && !a.internal)?.address;
+      if (external) expect(await deliver(external, port, {}, "{}")).toBe("ECONNREFUSED");
+
+      const id = "whevt_abcdefghij234567";
+      const body = JSON.stringify({ id, type: "asset.signed", data: { asset_id: "ast_abcdefghij234567" } });
+      const now = new Date();
+      const ts = String(Math.floor(now.getTime() / 1000));
+      expect(await deliver("127.0.0.1", port, { "webhook-id": id, "webhook-timestamp": ts }, body)).toBe(401);
+      expect(await deliver("127.0.0.1", port, { "webhook-id": id, "webhook-timestamp": ts, "webhook-signature": "v1,AAAA" }, body)).toBe(
+        401,
+      );
+      const old = new Date(Date.now() - 400_000);
+      expect(
+        await deliver(
+          "127.0.0.1",
+          port,
+          { "webhook-id": id, "webhook-timestamp": String(Math.floor(old.getTime() / 1000)), "webhook-signature": wh.sign(id, old, body) },
+          body,
+        ),
+      ).toBe(401);
+      expect(forwarded).toEqual([]);
+      expect(
+        await deliver("127.0.0.1", port, { "webhook-id": id, "webhook-timestamp": ts, "webhook-signature": wh.sign(id, now, body) }, body),
+      ).toBe(204);
+      expect(forwarded).toEqual([body]);
+    } finally {
+      stop.abort();
+      expect(await run).toBe(EXIT.ok);
+      await Promise.all([target, api].map((s) => new Promise<void>((ok) => s.close(() => ok()))));
     }
   });
 });
