@@ -4,6 +4,7 @@
  * carry. A failing test is a finding (marked FINDING); a passing one documents a property that held.
  */
 import { describe, expect, it } from "vitest";
+import { OPERATION_POLICIES } from "../../../src/platform/auth/policy";
 import { FORBIDDEN_IDENTITY_DETAIL } from "../../../src/platform/errors";
 import { addKey, api, BASE, createTenant, fixture, json, uploadAsset } from "../support/helpers";
 import { callTool, connectClient, structured, workerFetch } from "./mcp-client";
@@ -20,6 +21,23 @@ function post(body: string, headers: Record<string, string> = {}) {
 
 const call = (name: string, args: unknown, id: unknown = 1) =>
   JSON.stringify({ jsonrpc: "2.0", id, method: "tools/call", params: { name, arguments: args } });
+
+describe("MCP review: the delegated policy (#21)", () => {
+  it("holds: POST /mcp is the only delegated operation; GET, HEAD and OPTIONS of /mcp are answered without reaching a tool", async () => {
+    const delegated = Object.entries(OPERATION_POLICIES)
+      .filter(([, p]) => p.auth === "delegated")
+      .map(([k]) => k);
+    expect(delegated).toEqual(["POST /mcp"]);
+    for (const method of ["HEAD", "PUT", "PATCH"]) {
+      const res = await workerFetch(`${BASE}/mcp`, { method, headers: { accept: ACCEPT } });
+      expect(res.status, method).toBe(405);
+    }
+    // Without a credential the endpoint is 401; a path below /mcp is no operation (not found), never the endpoint.
+    const anonymous = await post(JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list", params: {} }), {});
+    expect(anonymous.status).toBe(401);
+    expect((await workerFetch(`${BASE}/mcp/x`, { method: "POST", headers: { accept: ACCEPT } })).status).toBe(404);
+  });
+});
 
 describe("MCP review: tenant isolation through ids and cursors (#21)", () => {
   it("holds: tenant B cannot verify A's uploaded object, page with A's cursor, or see A's assets", async () => {
