@@ -412,3 +412,29 @@ describe("#21 review: svc webhooks listen against a scripted service", () => {
     }
   });
 });
+
+describe("#21 review: hostile answer sizes", () => {
+  it("an error answer's body is read only up to a bound (an envelope is a few hundred bytes), not whole", async () => {
+    let pulled = 0;
+    const total = 64 * 1024 * 1024;
+    const chunk = new Uint8Array(1024 * 1024).fill(0x78);
+    const fetch = async () =>
+      new Response(
+        new ReadableStream<Uint8Array>({
+          pull(controller) {
+            if (pulled >= total) return controller.close();
+            pulled += chunk.length;
+            controller.enqueue(chunk);
+          },
+        }),
+        { status: 500, headers: { "content-type": "application/json" } },
+      );
+    const client = createSvcClient({ apiKey: `svc_live_${"h".repeat(51)}a`, baseUrl: "http://api.test", fetch, retry: false });
+    const error = await client.waitForJob("job_abcdefghij234567", { initialIntervalMs: 1 }).catch((e: Error) => e);
+    expect(error).toBeInstanceOf(Error);
+    // FINDING (low): errorFromResponse (and isRetryable's clone().json()) read the whole body, so a broken proxy or
+    // hostile endpoint answering an endless 5xx body grows the caller's memory without bound. Fix: read error bodies
+    // through readBody with a small limit (e.g. 64 KiB) and fall back to the status when over it.
+    expect(pulled).toBeLessThanOrEqual(4 * 1024 * 1024);
+  });
+});
