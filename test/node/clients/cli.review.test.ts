@@ -87,6 +87,17 @@ describe("#21 review: where the CLI sends an API key", () => {
   });
 });
 
+describe("#21 review: keys and third-party addresses", () => {
+  it("holds: `svc verify URL` fetches a third party's file without the key; --public sends no key to the service", async () => {
+    const key = `svc_live_${"v".repeat(51)}a`;
+    stolen.length = 0;
+    await svc(["verify", `${thiefUrl}/photo.jpg`], { SVC_API_KEY: key, SVC_API_BASE_URL: "http://127.0.0.1:1" });
+    await svc(["verify", "ast_abcdefghij234567", "--public"], { SVC_API_KEY: key, SVC_API_BASE_URL: thiefUrl });
+    expect(stolen.length).toBe(2);
+    for (const h of stolen) expect(h.authorization).toBeUndefined();
+  });
+});
+
 describe("#21 review: svc webhooks verify", () => {
   const secret = `whsec_${Buffer.from("review-secret-review-secret-0123").toString("base64")}`;
   const wh = new Webhook(secret);
