@@ -142,6 +142,33 @@ describe("MCP review: hostile JSON-RPC (#21)", () => {
     expect((await post(JSON.stringify({ jsonrpc: "2.0", id: 2, method: "tools/list", params: {} }), auth)).status).toBe(200);
   });
 
+  it("verify_media takes any file_name: quotes, a backslash or a line break in a name do not break its multipart call", async () => {
+    const { key } = await createTenant();
+    const client = await connectClient({ Authorization: `Bearer ${key}` });
+    const jpeg = fixture("sample.jpg");
+    let b64 = "";
+    for (let i = 0; i < jpeg.length; i += 0x8000) b64 += String.fromCharCode(...jpeg.subarray(i, i + 0x8000));
+    const outcomes: Record<string, string> = {};
+    for (const name of [
+      'my "best" photo.jpg',
+      "back\\slash.jpg",
+      "two\r\nlines.jpg",
+      'x.jpg"\r\nContent-Disposition: form-data; name="manifest"; filename="m.c2pa"\r\n\r\nAAAA',
+    ]) {
+      const result = await callTool(client, "verify_media", { file_base64: btoa(b64), file_name: name });
+      outcomes[name] = result.isError ? `${structured(result).http_status} ${structured(result).code}` : String(structured(result).status);
+    }
+    // FINDING (low): the name is put into the multipart Content-Disposition as given; with a CR/LF the
+    // REST call answers 422 "The request body could not be parsed" (the name is "informational only", per the
+    // schema, yet it fails the call). No part could be added (the boundary is random), so it is a failure, not an
+    // injection. Fix: verify_media (and upload_file) send a sanitised name (drop controls, replace `"` and `\`),
+    // or no name at all.
+    expect(
+      Object.values(outcomes).every((o) => o === "no_provenance_found"),
+      JSON.stringify(outcomes),
+    ).toBe(true);
+  });
+
   // (The JSON-RPC `id` is echoed by the protocol, so a caller who puts its key there gets it back: not a leak.)
   it("holds: no tool answer, success or refusal, echoes the caller's key from the Authorization header", async () => {
     const { key } = await createTenant({ scopes: ["capabilities:read"] });
