@@ -6,6 +6,7 @@
 import { describe, expect, it } from "vitest";
 import { OPERATION_POLICIES } from "../../../src/platform/auth/policy";
 import { FORBIDDEN_IDENTITY_DETAIL } from "../../../src/platform/errors";
+import { sessionToken, signIn } from "../identity/session-support";
 import { addKey, api, BASE, createTenant, fixture, json, uploadAsset } from "../support/helpers";
 import { callTool, connectClient, structured, workerFetch } from "./mcp-client";
 
@@ -227,6 +228,22 @@ describe("MCP review: credential state between calls (#21)", () => {
     });
     expect(res.status).toBe(403);
     expect(await json(res)).toEqual({ detail: FORBIDDEN_IDENTITY_DETAIL });
+  });
+
+  it("holds: a console session reaches only its own account through MCP; an expired or foreign-audience token is 401", async () => {
+    const session = await signIn();
+    const other = await createTenant();
+    const { assetId } = await uploadAsset(other.key, fixture("sample.jpg"), "image/jpeg");
+    const client = await connectClient({ Authorization: `Bearer ${session.token}` });
+    expect((await callTool(client, "get_capabilities")).isError).toBeFalsy();
+    const foreign = await callTool(client, "verify_media", { asset_id: assetId });
+    expect(structured(foreign).http_status).toBe(404);
+    for (const token of [await sessionToken({ expiresIn: -60 }), await sessionToken({ audience: "someone-else" })]) {
+      const res = await post(JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list", params: {} }), {
+        authorization: `Bearer ${token}`,
+      });
+      expect(res.status).toBe(401);
+    }
   });
 
   it("holds: forwarding headers cannot move a key's allowlisted address (X-Forwarded-For, X-Real-IP, Forwarded, True-Client-IP)", async () => {
