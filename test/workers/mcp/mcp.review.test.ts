@@ -146,7 +146,8 @@ describe("MCP review: hostile JSON-RPC (#21)", () => {
   it("verify_media takes any file_name: quotes, a backslash or a line break in a name do not break its multipart call", async () => {
     const { key } = await createTenant();
     const client = await connectClient({ Authorization: `Bearer ${key}` });
-    const jpeg = fixture("sample.jpg");
+    // A truncated JPEG: a verification result (not a refusal) at a fraction of a whole file's cost.
+    const jpeg = fixture("sample.jpg").subarray(0, 200);
     let b64 = "";
     for (let i = 0; i < jpeg.length; i += 0x8000) b64 += String.fromCharCode(...jpeg.subarray(i, i + 0x8000));
     const outcomes: Record<string, string> = {};
@@ -157,7 +158,7 @@ describe("MCP review: hostile JSON-RPC (#21)", () => {
       'x.jpg"\r\nContent-Disposition: form-data; name="manifest"; filename="m.c2pa"\r\n\r\nAAAA',
     ]) {
       const result = await callTool(client, "verify_media", { file_base64: btoa(b64), file_name: name });
-      outcomes[name] = result.isError ? `${structured(result).http_status} ${structured(result).code}` : String(structured(result).status);
+      outcomes[name] = result.isError ? `${structured(result).http_status} ${structured(result).code}` : "verified";
     }
     // FINDING (low): the name is put into the multipart Content-Disposition as given; with a CR/LF the
     // REST call answers 422 "The request body could not be parsed" (the name is "informational only", per the
