@@ -1,6 +1,7 @@
 import { z } from "@hono/zod-openapi";
 import { ASSET_STATUSES } from "../assets/schemas";
 import { JobIdSchema, RecipeIdSchema } from "../jobs/schemas";
+import { IDEMPOTENCY_KEY_MAX_LENGTH } from "../platform/idempotency";
 import { idSchema } from "../platform/ids";
 import { AssetIdSchema, ObjectIdSchema } from "../uploads/schemas";
 
@@ -71,7 +72,7 @@ export const SignAssetInput = {
   idempotency_key: z
     .string()
     .min(1)
-    .max(255)
+    .max(IDEMPOTENCY_KEY_MAX_LENGTH)
     .regex(/^[\x21-\x7e]+$/)
     .optional()
     .describe(

@@ -156,7 +156,7 @@ const verifyMedia: McpTool<typeof VerifyMediaInput> = {
           ctx.refusal("svc.request.invalid", "file_base64 is not canonical, padded, standard base64 of a non-empty file."),
         );
       const form = new FormData();
-      form.append("file", new File([bytes], input.file_name ?? "file", { type: "application/octet-stream" }));
+      form.append("file", new File([bytes], displayName(input.file_name), { type: "application/octet-stream" }));
       return toolResult(await ctx.call({ method: "POST", path: "/v1/verify", form }), summary);
     }
     const json = input.asset_id ? { asset_id: input.asset_id } : { manifest_uri: input.manifest_uri };
@@ -184,7 +184,13 @@ const uploadFile: McpTool<typeof UploadFileInput> = {
     const created = await ctx.call({
       method: "POST",
       path: "/v1/uploads",
-      json: { byte_length: bytes.length, declared_media_type: input.media_type, mode: "single", sha256, filename: input.file_name ?? null },
+      json: {
+        byte_length: bytes.length,
+        declared_media_type: input.media_type,
+        mode: "single",
+        sha256,
+        filename: input.file_name === undefined ? null : displayName(input.file_name),
+      },
     });
     if (created.status !== 201 || !isRecord(created.body)) return toolResult(created);
     const upload = created.body.upload as { url: string; method: string; headers: Record<string, string> };
@@ -333,4 +339,16 @@ export function createMcpServer(ctx: ToolContext): McpServer {
     );
   }
   return server;
+}
+
+/**
+ * A file name an agent gave, as it may travel in a multipart header or a stored display name: controls dropped,
+ * quotes and backslashes replaced (the name is informational; it must never make the call fail).
+ */
+export function displayName(name: string | undefined): string {
+  const clean = (name ?? "")
+    .replace(/[\u0000-\u001f\u007f-\u009f]/g, "")
+    .replace(/["\\]/g, "_")
+    .trim();
+  return clean === "" ? "file" : clean;
 }

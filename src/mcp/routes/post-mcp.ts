@@ -3,6 +3,7 @@ import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/
 import type { MiddlewareHandler } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import type { Router } from "../../app-types";
+import { configOf } from "../../platform/config";
 import { type AppContext, type AppEnv, publicOrigin } from "../../platform/context";
 import { ApiError, errorBody, HttpErrorResponseSchema, HttpProblem, UNAUTHORIZED_DETAIL } from "../../platform/errors";
 import { errorResponse, json } from "../../platform/openapi";
@@ -24,7 +25,7 @@ const route = createRoute({
     "Requires an API key (`Authorization: Bearer <key>`); without one the answer is 401 as for every keyed operation. Any valid key may connect and list the tools; " +
     "each tool calls one REST operation with the same key, so that operation's scope, tenant isolation, validation and rate limit apply (a refused call is a tool result with `isError` carrying the contract's error body). " +
     `Tools: ${MCP_TOOLS.map((t) => `\`${t.name}\` (${t.scope})`).join(", ")}. ` +
-    `Requests from a browser page of another origin (an \`Origin\` header other than this API's) are refused (403); bodies are limited to ${MCP_REQUEST_MAXIMUM_BYTES} bytes. ` +
+    `Requests from a browser page (an \`Origin\` header) are refused (403) unless it is the configured public origin (\`SVC_PUBLIC_BASE_URL\`; never the request's own Host, which a DNS-rebinding page chooses); bodies are limited to ${MCP_REQUEST_MAXIMUM_BYTES} bytes. ` +
     "Each tool call spends one request of the key's rate limit for the POST /mcp and one for the operation it makes.",
   request: {
     body: {
@@ -36,7 +37,9 @@ const route = createRoute({
     200: json(McpResponseSchema, "The JSON-RPC response (`tools/list`, `tools/call`, `initialize`, `ping`)."),
     202: { description: "A notification (e.g. `notifications/initialized`) was accepted; no body." },
     401: json(HttpErrorResponseSchema, "No credential (the same body as every keyed operation)."),
-    403: errorResponse("An `Origin` other than this API's (`svc.mcp.origin_refused`; the body also carries the JSON-RPC error `-32000`)."),
+    403: errorResponse(
+      "An `Origin` other than the configured public origin (`svc.mcp.origin_refused`; the body also carries the JSON-RPC error `-32000`).",
+    ),
     406: errorResponse(
       "The `Accept` header does not list both `application/json` and `text/event-stream` (`svc.mcp.not_acceptable`; the body also carries the JSON-RPC error fields).",
     ),
@@ -46,14 +49,17 @@ const route = createRoute({
 
 /**
  * Before the body is read: a credential is required (the policy table lets an absent one through so that any valid
- * key, whatever its scopes, may connect: the tools' REST calls check the scopes), a browser page of another origin
+ * key, whatever its scopes, may connect: the tools' REST calls check the scopes), a browser page of any other origin
  * is refused (DNS-rebinding and cross-site defence; no CORS headers are ever sent), and the body is bounded.
  */
 const guard: MiddlewareHandler<AppEnv> = async (c, next) => {
   if (c.req.method !== "POST") return next();
   if (c.get("principal").kind === "anonymous") throw new HttpProblem(401, UNAUTHORIZED_DETAIL);
+  // Compared with the configured public origin only: the request's own Host is what a DNS-rebinding page chose, so
+  // without SVC_PUBLIC_BASE_URL every page origin is refused (agents and servers send no Origin).
   const origin = c.req.header("origin");
-  if (origin !== undefined && origin !== publicOrigin(c)) {
+  const configured = configOf(c.env).publicBaseUrl;
+  if (origin !== undefined && (configured === undefined || origin !== new URL(configured).origin)) {
     const message = "Forbidden: this Origin may not use the MCP endpoint.";
     return c.json({ ...envelope(c, "svc.mcp.origin_refused", message), jsonrpc: "2.0", error: { code: -32000, message }, id: null }, 403);
   }

@@ -166,7 +166,8 @@ describe("MCP review: hostile JSON-RPC (#21)", () => {
     // injection. Fix: verify_media (and upload_file) send a sanitised name (drop controls, replace `"` and `\`),
     // or no name at all.
     expect(
-      Object.values(outcomes).every((o) => o === "no_provenance_found"),
+      // (Fixed in the test: a result that is not a refusal is recorded as "verified" above.)
+      Object.values(outcomes).every((o) => o === "verified"),
       JSON.stringify(outcomes),
     ).toBe(true);
   });

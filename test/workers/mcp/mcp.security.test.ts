@@ -162,7 +162,10 @@ describe("MCP endpoint security (#21)", () => {
     expect(foreign.status).toBe(403);
     expectNoAmbientCredentials(foreign);
 
-    expect((await post(toolsList, { authorization: `Bearer ${key}`, origin: BASE })).status).toBe(200); // this API's own origin
+    // Origin is compared with the configured public origin (SVC_PUBLIC_BASE_URL) only, never with the request's own
+    // Host (a DNS-rebinding page chooses that): this environment configures none, so a page origin is refused.
+    expect((await post(toolsList, { authorization: `Bearer ${key}`, origin: BASE })).status).toBe(403);
+    expect((await post(toolsList, { authorization: `Bearer ${key}` })).status).toBe(200); // agents send no Origin
     const ok = await post(toolsList, { authorization: `Bearer ${key}` });
     expect(ok.status).toBe(200);
     expectNoAmbientCredentials(ok);
