@@ -230,8 +230,8 @@ A local service admits a loopback receiver only in development with SVC_WEBHOOKS
       if (ctx.json)
         ctx.out(`${JSON.stringify({ type: "ready", endpoint_id: endpointId, url, events, secret, forward: forwardTo ?? null })}\n`);
       else {
-        ctx.err(`${ctx.paintErr("green", "Ready.")} Endpoint ${endpointId} → ${url} for ${events.join(", ")}; ${forwardNote}.`);
-        ctx.err(`Signing secret for your handler (valid until this command ends): ${secret}`);
+        ctx.err(`${ctx.paintErr("green", "Ready.")} Endpoint ${safe(endpointId)} → ${url} for ${safe(events.join(", "))}; ${forwardNote}.`);
+        ctx.err(`Signing secret for your handler (valid until this command ends): ${safe(secret)}`);
         ctx.err(ctx.paintErr("dim", "Ctrl-C to stop (the endpoint is deleted)."));
       }
       if (!done.signal.aborted) await new Promise((ok) => done.signal.addEventListener("abort", ok, { once: true }));
@@ -247,10 +247,10 @@ A local service admits a loopback receiver only in development with SVC_WEBHOOKS
               params: { path: { endpoint_id: id }, header: { "idempotency-key": crypto.randomUUID() } },
             }),
           );
-          if (!ctx.json) ctx.err(`deleted endpoint ${endpointId}`);
+          if (!ctx.json) ctx.err(`deleted endpoint ${safe(endpointId)}`);
         } catch (e) {
           ctx.err(
-            `${ctx.paintErr("yellow", "warning:")} could not delete endpoint ${endpointId}: ${(e as Error).message}; delete it with DELETE /v1/webhook-endpoints/${endpointId}`,
+            `${ctx.paintErr("yellow", "warning:")} could not delete endpoint ${safe(endpointId)}: ${safe((e as Error).message)}; delete it with DELETE /v1/webhook-endpoints/${safe(endpointId)}`,
           );
         }
       }
