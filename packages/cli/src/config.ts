@@ -10,7 +10,8 @@ export type Source = "flag" | "env" | "dev.env" | "default";
 
 /**
  * The service to talk to and the key to use. Invariant: a key read from `.svc/dev.env` is only used with that
- * file's own base URL, so the local development key is never sent to another service.
+ * file's own base URL, so the local development key is never sent to another service; a dev.env base URL is used
+ * only when it is loopback and only with the dev.env key, so an environment key never goes to a file's address.
  */
 export interface Config {
   readonly baseUrl: string;
@@ -52,6 +53,19 @@ export function findDevEnv(cwd: string): string | null {
 
 const trimSlash = (url: string) => url.replace(/\/+$/, "");
 
+/** An http(s) URL to this machine only (127.0.0.0/8, ::1, localhost), with no credentials in it. */
+export function isLoopbackUrl(text: string): boolean {
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    return false;
+  }
+  if ((url.protocol !== "http:" && url.protocol !== "https:") || url.username !== "" || url.password !== "") return false;
+  const host = url.hostname;
+  return host === "localhost" || host === "[::1]" || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host);
+}
+
 /** Resolves the configuration: flag, then environment, then `.svc/dev.env`, then the default address. */
 export function resolveConfig(env: Readonly<Record<string, string | undefined>>, cwd: string, baseUrlFlag?: string): Config {
   const devEnvPath = findDevEnv(cwd);
@@ -63,12 +77,14 @@ export function resolveConfig(env: Readonly<Record<string, string | undefined>>,
       dev = {};
     }
   }
-  const devBase = dev.SVC_API_BASE_URL ? trimSlash(dev.SVC_API_BASE_URL) : null;
+  // A dev.env may come from any checkout the user cd's into, so its address is trusted only when it is loopback
+  // and only together with its own key: an environment key never follows a file's address.
+  const devBase = dev.SVC_API_BASE_URL && isLoopbackUrl(dev.SVC_API_BASE_URL) ? trimSlash(dev.SVC_API_BASE_URL) : null;
   let baseUrl: string;
   let baseUrlSource: Source;
   if (baseUrlFlag) [baseUrl, baseUrlSource] = [trimSlash(baseUrlFlag), "flag"];
   else if (env.SVC_API_BASE_URL) [baseUrl, baseUrlSource] = [trimSlash(env.SVC_API_BASE_URL), "env"];
-  else if (devBase) [baseUrl, baseUrlSource] = [devBase, "dev.env"];
+  else if (devBase && !env.SVC_API_KEY) [baseUrl, baseUrlSource] = [devBase, "dev.env"];
   else [baseUrl, baseUrlSource] = [DEFAULT_BASE_URL, "default"];
   let apiKey: string | null = null;
   let apiKeySource: Config["apiKeySource"] = null;

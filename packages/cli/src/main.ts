@@ -3,7 +3,7 @@ import type { Command, Context } from "./command.ts";
 import { COMMANDS } from "./commands/index.ts";
 import { redactSecrets, resolveConfig } from "./config.ts";
 import { CliError, EXIT, EXIT_TABLE, UsageError } from "./exit.ts";
-import { colorEnabled, type Io, painter } from "./output.ts";
+import { colorEnabled, type Io, painter, safe } from "./output.ts";
 import { toCliError } from "./sdk.ts";
 
 export const VERSION = "0.1.0";
@@ -89,9 +89,10 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
     const code = err.exitCode;
     // An unexpected error shows its stack when SVC_DEBUG is set; every line passes the redaction.
     const unexpected = code === EXIT.failure && !(e instanceof CliError) && e instanceof Error && io.env.SVC_DEBUG ? `\n${e.stack}` : "";
+    // messages carry the service's own text (an error envelope's message): safe() before they reach the terminal
     const message = redactSecrets(err.message + unexpected, apiKey);
-    const details = err.details.map((d) => redactSecrets(d, apiKey));
-    io.stderr.write(`${plain("red", "error:")} ${message}\n${details.map((d) => `  ${d}\n`).join("")}`);
+    const details = err.details.map((d) => safe(redactSecrets(d, apiKey)));
+    io.stderr.write(`${plain("red", "error:")} ${safe(message)}\n${details.map((d) => `  ${d}\n`).join("")}`);
     if (wantsJson) {
       const extra = err as unknown as { status?: number; code?: string | null; requestId?: string | null } | null;
       io.stdout.write(

@@ -85,3 +85,22 @@ export function table(rows: readonly (readonly string[])[]): string {
 export function json(value: unknown): string {
   return `${JSON.stringify(value, null, 2)}\n`;
 }
+
+/**
+ * A string the service returned (often written by a signer or another user) made safe to print on a terminal:
+ * ESC sequences (CSI, OSC, other ESC-introduced ones) are removed, and every other C0 control but \n, DEL and C1
+ * controls (U+0080–U+009F, e.g. the one-byte CSI U+009B) become U+FFFD, so it cannot move the cursor, set the
+ * window title or write the clipboard. Non-strings become "" (null, undefined) or their String().
+ */
+export function safe(value: unknown): string {
+  if (value === null || value === undefined) return "";
+  return (
+    String(value)
+      // OSC / DCS / SOS / PM / APC strings, ended by BEL or ST (ESC \) or by the end of the text.
+      .replace(/\u001b[\]PX^_][^\u0007\u001b]*(?:\u0007|\u001b\\)?/g, "")
+      // CSI sequences and two-character ESC sequences.
+      .replace(/\u001b\[[0-?]*[ -/]*[@-~]?/g, "")
+      .replace(/\u001b[ -~]?/g, "")
+      .replace(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/g, "\ufffd")
+  );
+}

@@ -187,6 +187,18 @@ async function readBody(response: Response, limit = Number.POSITIVE_INFINITY): P
   return out;
 }
 
+/** Throws SvcIntegrityError unless `stated` has a 64-hex-digit sha256 and a whole, non-negative byte_length. */
+function expectChecked(subject: "file" | "sidecar_manifest", stated: { sha256?: unknown; byte_length?: unknown }): void {
+  const { sha256, byte_length } = stated;
+  if (typeof sha256 === "string" && /^[0-9a-f]{64}$/i.test(sha256) && Number.isSafeInteger(byte_length) && (byte_length as number) >= 0)
+    return;
+  throw new SvcIntegrityError(
+    subject,
+    { sha256: typeof sha256 === "string" ? sha256 : "(not stated)", byte_length: typeof byte_length === "number" ? byte_length : -1 },
+    { sha256: null, byte_length: 0 },
+  );
+}
+
 /** Creates a client. Reads no environment: pass `fromEnv()` for SVC_API_KEY / SVC_API_BASE_URL. */
 export function createSvcClient(options: SvcClientOptions = {}): SvcClient {
   const baseUrl = (options.baseUrl ?? DEFAULT_BASE_URL).replace(/\/+$/, "");
@@ -377,8 +389,13 @@ export function createSvcClient(options: SvcClientOptions = {}): SvcClient {
         throw new SvcIntegrityError(subject, expected, { sha256, byte_length: bytes.length });
       return { bytes, sha256 };
     };
-    const file = await fetchChecked("file", cap.url, cap.headers, cap);
     const side = cap.sidecar_manifest;
+    // A capability that states no usable hash or length cannot be checked: refused before anything is fetched.
+    if (verify) {
+      expectChecked("file", cap);
+      if (side && (o.sidecar ?? true)) expectChecked("sidecar_manifest", side);
+    }
+    const file = await fetchChecked("file", cap.url, cap.headers, cap);
     const sidecar =
       side && (o.sidecar ?? true)
         ? { ...(await fetchChecked("sidecar_manifest", side.url, side.headers, side)), filename: side.filename }

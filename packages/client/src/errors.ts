@@ -106,14 +106,63 @@ export function retryAfterSeconds(headers: Headers, now = Date.now()): number | 
   return Number.isNaN(date) ? null : Math.max(0, Math.ceil((date - now) / 1000));
 }
 
+/** The most of an error answer's body read: an envelope is a few hundred bytes; a larger body is not one. */
+export const ERROR_BODY_LIMIT = 64 * 1024;
+
+/**
+ * An error answer's body as text, read only up to `limit` bytes: null when it is larger (the rest is cancelled,
+ * never buffered) or unreadable, so an endless body from a proxy or hostile endpoint cannot grow memory.
+ */
+export async function readErrorText(response: Response, limit = ERROR_BODY_LIMIT): Promise<string | null> {
+  if (!response.body) return "";
+  const reader = response.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let length = 0;
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      length += value.length;
+      if (length > limit) {
+        await reader.cancel().catch(() => undefined);
+        return null;
+      }
+      chunks.push(value);
+    }
+  } catch {
+    return null;
+  }
+  const bytes = new Uint8Array(length);
+  let offset = 0;
+  for (const c of chunks) {
+    bytes.set(c, offset);
+    offset += c.length;
+  }
+  return new TextDecoder().decode(bytes);
+}
+
+/**
+ * An error answer (status 400 or more) with its body already read up to ERROR_BODY_LIMIT (an empty body when
+ * over it), so whatever parses it next (openapi-fetch, the retry check) reads a bounded body; other answers as they are.
+ */
+export async function boundErrorBody(response: Response): Promise<Response> {
+  if (response.status < 400 || !response.body) return response;
+  const text = await readErrorText(response);
+  const headers = new Headers(response.headers);
+  headers.delete("content-length");
+  headers.delete("content-encoding");
+  return new Response(text || null, { status: response.status, statusText: response.statusText, headers });
+}
+
 /**
  * Reads an error answer into an SvcError. Any body is accepted (an envelope, a detail-only body, text from a
- * proxy, nothing): what cannot be read falls back to the status, so a hostile or truncated body never throws here.
+ * proxy, nothing): what cannot be read, or is larger than ERROR_BODY_LIMIT, falls back to the status, so a hostile
+ * or truncated body never throws here.
  */
 export async function errorFromResponse(response: Response, parsed?: unknown): Promise<SvcError> {
   let body: unknown = parsed;
   if (body === undefined) {
-    const text = await response.text().catch(() => "");
+    const text = (await readErrorText(response)) ?? "";
     try {
       body = text ? JSON.parse(text) : null;
     } catch {

@@ -1,4 +1,4 @@
-import { retryAfterSeconds } from "./errors.ts";
+import { boundErrorBody, retryAfterSeconds } from "./errors.ts";
 
 /** How the client retries (SPEC "Client rules"). */
 export interface RetryOptions {
@@ -89,7 +89,8 @@ export async function fetchWithRetry(fetchImpl: Fetch, request: Request, policy:
   const body = request.body ? await request.arrayBuffer() : null;
   const signal = request.signal;
   for (let attempt = 1; ; attempt++) {
-    const response = await fetchImpl(new Request(request, body === null ? {} : { body }));
+    // an error body is read here, bounded, before anything (the retry check, openapi-fetch) parses it whole
+    const response = await boundErrorBody(await fetchImpl(new Request(request, body === null ? {} : { body })));
     if (attempt >= policy.maxAttempts || !(await isRetryable(response))) return response;
     const delay = retryDelayMs(attempt, response, policy);
     if (delay === null) return response;

@@ -3,7 +3,7 @@ import { unwrap } from "@svc/client";
 import { intFlag, stringFlag } from "../args.ts";
 import type { Command } from "../command.ts";
 import { EXIT } from "../exit.ts";
-import { table } from "../output.ts";
+import { safe, table } from "../output.ts";
 import { clientOf } from "../sdk.ts";
 import { downloadInto } from "./delivery.ts";
 import { checkId, jsonOut, PAGE_FLAGS, printNextCursor, when } from "./shared.ts";
@@ -48,7 +48,7 @@ export const assetsCommands: Command[] = [
         ctx.out(
           table([
             ["ASSET", "STATUS", "KIND", "MEDIA TYPE", "CREATED"],
-            ...page.items.map((a) => [a.asset_id, a.status, a.kind, a.media_type ?? "-", when(a.created_at)]),
+            ...page.items.map((a) => [a.asset_id, a.status, a.kind, a.media_type ?? "-", when(a.created_at)].map(safe)),
           ]),
         );
       ctx.err(ctx.paintErr("dim", `${page.total_count} matching`));
@@ -79,7 +79,7 @@ export const assetsCommands: Command[] = [
           ["recipe", asset.publication.recipe_id],
         );
       }
-      ctx.out(table(rows));
+      ctx.out(table(rows.map((r) => r.map(safe))));
       return EXIT.ok;
     },
   },

@@ -2,23 +2,24 @@ import { type Job, unwrap } from "@svc/client";
 import { intFlag, stringFlag } from "../args.ts";
 import type { Command, Context } from "../command.ts";
 import { EXIT } from "../exit.ts";
-import { table } from "../output.ts";
+import { safe, table } from "../output.ts";
 import { clientOf } from "../sdk.ts";
 import { checkId, jsonOut, PAGE_FLAGS, printNextCursor, TERMINAL_JOB_STATES, when } from "./shared.ts";
 
 /** One line for a job: state coloured by outcome, its progress and, when it ended badly, its error code. */
 export function jobLine(ctx: Context, job: Job, paint = ctx.paint): string {
-  const state: string = job.state;
+  // job fields come from the service: safe() before any of our own colour codes are added
+  const state = safe(job.state);
   const colour = state === "completed" ? "green" : TERMINAL_JOB_STATES.has(state) ? "red" : "yellow";
-  const progress = ` ${job.progress.percent}%${job.progress.current_step ? ` (${job.progress.current_step})` : ""}`;
-  const error = job.error_code ? ` ${job.error_code}${job.error_message ? `: ${job.error_message}` : ""}` : "";
-  return `${job.job_id} ${paint(colour, state)}${TERMINAL_JOB_STATES.has(state) ? "" : progress}${error}`;
+  const progress = ` ${safe(job.progress.percent)}%${job.progress.current_step ? ` (${safe(job.progress.current_step)})` : ""}`;
+  const error = job.error_code ? ` ${safe(job.error_code)}${job.error_message ? `: ${safe(job.error_message)}` : ""}` : "";
+  return `${safe(job.job_id)} ${paint(colour, state)}${TERMINAL_JOB_STATES.has(state) ? "" : progress}${error}`;
 }
 
 export function printJob(ctx: Context, job: Job): void {
   const rows: [string, string][] = [
     ["job", job.job_id],
-    ["state", jobLine(ctx, job).slice(job.job_id.length + 1)],
+    ["state", jobLine(ctx, job).slice(safe(job.job_id).length + 1)],
     ["asset", job.asset_id],
     ["recipe", `${job.recipe_id} v${job.recipe_version}`],
     ["steps", job.steps.map((s) => `${s.step}:${s.state}`).join(" ") || "-"],
@@ -27,7 +28,8 @@ export function printJob(ctx: Context, job: Job): void {
   if (job.result) {
     rows.push(["receipt", job.result.receipt_id], ["publication", job.result.publication_id], ["verification", job.result.verification_id]);
   }
-  ctx.out(table(rows));
+  // the state row is jobLine's (already safe, and coloured); every other cell is the service's as is
+  ctx.out(table(rows.map((r) => (r[0] === "state" ? r : r.map(safe)))));
 }
 
 /** The fingerprint of what a person watching a job sees change: state and progress. */
@@ -63,7 +65,7 @@ export const jobsCommands: Command[] = [
         ctx.out(
           table([
             ["JOB", "STATE", "RECIPE", "ASSET", "ENDED"],
-            ...page.items.map((j) => [j.job_id, j.state, j.recipe_id, j.asset_id, when(j.terminal_at)]),
+            ...page.items.map((j) => [j.job_id, j.state, j.recipe_id, j.asset_id, when(j.terminal_at)].map(safe)),
           ]),
         );
       printNextCursor(ctx, page.next_cursor, "svc jobs list");

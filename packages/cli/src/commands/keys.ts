@@ -2,7 +2,7 @@ import { unwrap } from "@svc/client";
 import { intFlag, listFlag, stringFlag } from "../args.ts";
 import type { Command } from "../command.ts";
 import { EXIT, UsageError } from "../exit.ts";
-import { table } from "../output.ts";
+import { safe, table } from "../output.ts";
 import { clientOf } from "../sdk.ts";
 import { checkId, jsonOut, PAGE_FLAGS, printNextCursor, when } from "./shared.ts";
 
@@ -19,7 +19,9 @@ export const keysCommands: Command[] = [
       ctx.out(
         table([
           ["KEY", "NAME", "STATUS", "PREFIX", "SCOPES", "LAST USED"],
-          ...page.items.map((k) => [k.api_key_id, k.name, k.status, k.display_prefix, String(k.scopes.length), when(k.last_used_at)]),
+          ...page.items.map((k) =>
+            [k.api_key_id, k.name, k.status, k.display_prefix, String(k.scopes.length), when(k.last_used_at)].map(safe),
+          ),
         ]),
       );
       printNextCursor(ctx, page.next_cursor, "svc keys list");
@@ -34,7 +36,7 @@ export const keysCommands: Command[] = [
     async run(ctx) {
       const res = await unwrap(await clientOf(ctx).api.GET("/v1/api-keys/scopes"));
       if (ctx.json) return jsonOut(ctx, res);
-      ctx.out(table(res.scopes.map((s) => [s.scope, s.description])));
+      ctx.out(table(res.scopes.map((s) => [s.scope, s.description].map(safe))));
       return EXIT.ok;
     },
   },
@@ -68,7 +70,7 @@ export const keysCommands: Command[] = [
         await clientOf(ctx).api.POST("/v1/api-keys", { body, params: { header: { "idempotency-key": crypto.randomUUID() } } }),
       );
       if (ctx.json) return jsonOut(ctx, issued);
-      ctx.err(`created ${issued.api_key.api_key_id} (${issued.api_key.scopes.join(", ")}); the secret below is shown once:`);
+      ctx.err(`created ${safe(issued.api_key.api_key_id)} (${safe(issued.api_key.scopes.join(", "))}); the secret below is shown once:`);
       ctx.out(`${issued.secret}\n`);
       return EXIT.ok;
     },
@@ -88,7 +90,7 @@ export const keysCommands: Command[] = [
         }),
       );
       if (ctx.json) return jsonOut(ctx, key);
-      ctx.out(`${key.api_key_id} ${ctx.paint("red", key.status)}\n`);
+      ctx.out(`${safe(key.api_key_id)} ${ctx.paint("red", safe(key.status))}\n`);
       return EXIT.ok;
     },
   },

@@ -1,4 +1,5 @@
-import { existsSync, mkdirSync, renameSync, statSync, writeFileSync } from "node:fs";
+import { randomBytes } from "node:crypto";
+import { closeSync, existsSync, mkdirSync, openSync, renameSync, rmSync, statSync, writeSync } from "node:fs";
 import { basename, extname, join } from "node:path";
 import type { FlagSpec } from "../args.ts";
 import type { Context } from "../command.ts";
@@ -31,14 +32,27 @@ export function existingFile(path: string): { path: string; size: number; name: 
   return { path, size: st.size, name: basename(path) };
 }
 
-/** Writes bytes next to a temporary name first, so an interrupted write never leaves a half file under the real name. */
+/**
+ * Writes bytes under a temporary name first, so an interrupted write never leaves a half file under the real name.
+ * The temporary name is random and created exclusively (O_EXCL: a planted file or symlink there is an error, never
+ * followed), readable by the owner only until the rename, since --out may be a directory other users can write.
+ */
 export function writeFileAtomic(dir: string, name: string, bytes: Uint8Array): string {
   if (name !== basename(name) || name === "." || name === "..")
     throw new CliError(EXIT.failure, `refusing file name ${JSON.stringify(name)}`);
   mkdirSync(dir, { recursive: true });
   const target = join(dir, name);
-  const tmp = `${target}.part-${process.pid}`;
-  writeFileSync(tmp, bytes);
+  const tmp = `${target}.part-${randomBytes(12).toString("hex")}`;
+  const fd = openSync(tmp, "wx", 0o600);
+  try {
+    let done = 0;
+    while (done < bytes.length) done += writeSync(fd, bytes, done, bytes.length - done);
+  } catch (e) {
+    closeSync(fd);
+    rmSync(tmp, { force: true });
+    throw e;
+  }
+  closeSync(fd);
   renameSync(tmp, target);
   return target;
 }

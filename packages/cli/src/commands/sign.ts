@@ -4,7 +4,7 @@ import type { Download, Job } from "@svc/client";
 import { stringFlag } from "../args.ts";
 import type { Command } from "../command.ts";
 import { EXIT, UsageError } from "../exit.ts";
-import { progressBar } from "../output.ts";
+import { progressBar, safe } from "../output.ts";
 import { clientOf } from "../sdk.ts";
 import { downloadInto } from "./delivery.ts";
 import { jobLine, jobMark } from "./jobs.ts";
@@ -84,7 +84,7 @@ The signed file is written as <asset id>.<ext> in --out and its path printed on 
       },
     });
     sending.finish();
-    status(`uploaded ${file.name} as ${uploaded.asset_id}`);
+    status(`uploaded ${file.name} as ${safe(uploaded.asset_id)}`);
 
     let seen = "";
     const { job, download } = await svc.signAndWait({
@@ -105,7 +105,7 @@ The signed file is written as <asset id>.<ext> in --out and its path printed on 
       ctx.out(`${saved.path}\n${saved.sidecar ? `${saved.sidecar.path}\n` : ""}`);
       status(ctx.paintErr("green", `signed: ${saved.byte_length} bytes, sha256 ${saved.sha256} (checked)`));
     }
-    if (job.result) status(ctx.paintErr("dim", `receipt ${job.result.receipt_id}, verification ${job.result.verification_id}`));
+    if (job.result) status(ctx.paintErr("dim", `receipt ${safe(job.result.receipt_id)}, verification ${safe(job.result.verification_id)}`));
     return EXIT.ok;
   },
 };

@@ -4,7 +4,7 @@ import type { VerificationResult } from "@svc/client";
 import { stringFlag } from "../args.ts";
 import type { Command, Context } from "../command.ts";
 import { EXIT } from "../exit.ts";
-import type { Style } from "../output.ts";
+import { type Style, safe } from "../output.ts";
 import { clientOf } from "../sdk.ts";
 import { existingFile, jsonOut } from "./shared.ts";
 
@@ -31,29 +31,31 @@ const HEADLINES: Record<string, [string, Tone]> = {
 };
 const TONE_STYLE: Record<Tone, Style> = { good: "green", warn: "yellow", bad: "red", info: "cyan", neutral: "bold" };
 export function printVerdict(ctx: Context, r: VerificationResult): void {
-  const [title, tone] = HEADLINES[r.status] ?? [r.status, "neutral" as Tone];
+  // Every string below but our own headlines comes from the service, often from the file's signer: safe() keeps
+  // control characters and escape sequences from reaching the terminal.
+  const [title, tone] = HEADLINES[r.status] ?? [safe(r.status), "neutral" as Tone];
   const confidence = typeof r.confidence === "number" ? ` (confidence ${Math.round(r.confidence * 100)} %)` : "";
   const lines = [
     `${ctx.paint(TONE_STYLE[tone], ctx.paint("bold", title))}${confidence}`,
-    ctx.paint("dim", r.status),
+    ctx.paint("dim", safe(r.status)),
     "",
-    r.user_explanation ?? "",
+    safe(r.user_explanation),
   ];
   if (r.claims && Object.keys(r.claims).length) {
     const c = r.claims;
     const facts = [
-      c.origin && `origin: ${c.origin}`,
-      c.generator && `made with: ${c.generator}`,
+      c.origin && `origin: ${safe(c.origin)}`,
+      c.generator && `made with: ${safe(c.generator)}`,
       c.ai_generated === true && "declared AI-generated",
       c.ai_assisted === true && "declared AI-assisted",
-      c.created_at && `signed: ${c.created_at}`,
+      c.created_at && `signed: ${safe(c.created_at)}`,
     ].filter(Boolean);
     if (facts.length) lines.push("", ...facts.map((f) => `  ${f}`));
   }
-  if (r.proves?.length) lines.push("", "What this shows:", ...r.proves.map((p: string) => `  ${ctx.paint("green", "+")} ${p}`));
+  if (r.proves?.length) lines.push("", "What this shows:", ...r.proves.map((p: string) => `  ${ctx.paint("green", "+")} ${safe(p)}`));
   if (r.does_not_prove?.length)
-    lines.push("", "What it does not show:", ...r.does_not_prove.map((p: string) => `  ${ctx.paint("dim", "-")} ${p}`));
-  if (r.warnings?.length) lines.push("", ...r.warnings.map((w) => `${ctx.paint("yellow", "warning:")} ${w}`));
+    lines.push("", "What it does not show:", ...r.does_not_prove.map((p: string) => `  ${ctx.paint("dim", "-")} ${safe(p)}`));
+  if (r.warnings?.length) lines.push("", ...r.warnings.map((w) => `${ctx.paint("yellow", "warning:")} ${safe(w)}`));
   ctx.out(`${lines.join("\n")}\n`);
 }
 

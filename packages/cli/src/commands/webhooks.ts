@@ -8,7 +8,7 @@ import { Webhook } from "standardwebhooks";
 import { intFlag, listFlag, stringFlag } from "../args.ts";
 import type { Command } from "../command.ts";
 import { CliError, EXIT, UsageError } from "../exit.ts";
-import { json } from "../output.ts";
+import { json, safe } from "../output.ts";
 import { clientOf } from "../sdk.ts";
 import { existingFile, jsonOut } from "./shared.ts";
 
@@ -160,7 +160,10 @@ A local service admits a loopback receiver only in development with SVC_WEBHOOKS
       const at = new Date().toISOString();
       if (!check.ok) {
         res.writeHead(401, { "content-type": "text/plain" }).end("signature rejected\n");
-        log({ type: "rejected", at, webhook_id: id, reason: check.reason }, `${at} ${ctx.paint("red", "rejected")} ${id}: ${check.reason}`);
+        log(
+          { type: "rejected", at, webhook_id: id, reason: check.reason },
+          `${at} ${ctx.paint("red", "rejected")} ${safe(id)}: ${safe(check.reason)}`,
+        );
         return;
       }
       const duplicate = seen.has(check.id);
@@ -176,7 +179,7 @@ A local service admits a loopback receiver only in development with SVC_WEBHOOKS
       const fwd = forwardTo ? await forward(forwardTo, headers, body) : null;
       const status = fwd ? (fwd.status ?? 502) : 200;
       res.writeHead(status, { "content-type": "text/plain" }).end(status < 300 ? "ok\n" : "forward failed\n");
-      const fwdText = fwd ? ` → ${fwd.status ?? ctx.paint("red", `unreachable (${fwd.error})`)} ${fwd.ms} ms` : "";
+      const fwdText = fwd ? ` → ${fwd.status ?? ctx.paint("red", `unreachable (${safe(fwd.error)})`)} ${fwd.ms} ms` : "";
       log(
         {
           type: "delivery",
@@ -188,7 +191,7 @@ A local service admits a loopback receiver only in development with SVC_WEBHOOKS
           forward: fwd ? { status: fwd.status, ms: fwd.ms, ...(fwd.error ? { error: fwd.error } : {}) } : null,
           body: new TextDecoder().decode(body),
         },
-        `${at} ${ctx.paint("bold", check.type)} ${check.id} ${ctx.paint("green", "signature verified")}${duplicate ? ctx.paint("yellow", " (duplicate)") : ""}${fwdText}`,
+        `${at} ${ctx.paint("bold", safe(check.type))} ${safe(check.id)} ${ctx.paint("green", "signature verified")}${duplicate ? ctx.paint("yellow", " (duplicate)") : ""}${fwdText}`,
       );
       if (!duplicate && maxEvents !== undefined && ++verified >= maxEvents) stop();
     };
@@ -227,8 +230,8 @@ A local service admits a loopback receiver only in development with SVC_WEBHOOKS
       if (ctx.json)
         ctx.out(`${JSON.stringify({ type: "ready", endpoint_id: endpointId, url, events, secret, forward: forwardTo ?? null })}\n`);
       else {
-        ctx.err(`${ctx.paintErr("green", "Ready.")} Endpoint ${endpointId} → ${url} for ${events.join(", ")}; ${forwardNote}.`);
-        ctx.err(`Signing secret for your handler (valid until this command ends): ${secret}`);
+        ctx.err(`${ctx.paintErr("green", "Ready.")} Endpoint ${safe(endpointId)} → ${url} for ${safe(events.join(", "))}; ${forwardNote}.`);
+        ctx.err(`Signing secret for your handler (valid until this command ends): ${safe(secret)}`);
         ctx.err(ctx.paintErr("dim", "Ctrl-C to stop (the endpoint is deleted)."));
       }
       if (!done.signal.aborted) await new Promise((ok) => done.signal.addEventListener("abort", ok, { once: true }));
@@ -244,10 +247,10 @@ A local service admits a loopback receiver only in development with SVC_WEBHOOKS
               params: { path: { endpoint_id: id }, header: { "idempotency-key": crypto.randomUUID() } },
             }),
           );
-          if (!ctx.json) ctx.err(`deleted endpoint ${endpointId}`);
+          if (!ctx.json) ctx.err(`deleted endpoint ${safe(endpointId)}`);
         } catch (e) {
           ctx.err(
-            `${ctx.paintErr("yellow", "warning:")} could not delete endpoint ${endpointId}: ${(e as Error).message}; delete it with DELETE /v1/webhook-endpoints/${endpointId}`,
+            `${ctx.paintErr("yellow", "warning:")} could not delete endpoint ${safe(endpointId)}: ${safe((e as Error).message)}; delete it with DELETE /v1/webhook-endpoints/${safe(endpointId)}`,
           );
         }
       }
@@ -335,6 +338,8 @@ const verify: Command = {
     "svc webhooks verify --headers h.txt --body body.json --secret-file secret.txt",
   ],
   async run(ctx) {
+    // Read first so a malformed value is a usage error whatever else is wrong; absent, the library's 300 s apply.
+    const tolerance = intFlag(ctx.parsed, "tolerance", 0, 10 * 365 * 86_400);
     const secretFile = stringFlag(ctx.parsed, "secret-file");
     const secret = (
       secretFile ? readFileSync(existingFile(resolve(ctx.io.cwd, secretFile)).path, "utf8") : (ctx.io.env.SVC_WEBHOOK_SECRET ?? "")
@@ -363,13 +368,22 @@ const verify: Command = {
       headers = parseHeaders(readFileSync(existingFile(resolve(ctx.io.cwd, h)).path, "utf8"));
       body = new Uint8Array(readFileSync(existingFile(resolve(ctx.io.cwd, b)).path));
     }
-    const check = ctx.parsed.flags["ignore-timestamp"] ? signatureOnly(secret, headers, body) : checkDelivery(secret, headers, body);
     const timestamp = Number(headers["webhook-timestamp"]);
+    let check: ReturnType<typeof checkDelivery>;
+    if (ctx.parsed.flags["ignore-timestamp"]) check = signatureOnly(secret, headers, body);
+    else if (tolerance === undefined) check = checkDelivery(secret, headers, body);
+    else {
+      check = signatureOnly(secret, headers, body);
+      if (check.ok && !(Math.abs(Date.now() / 1000 - timestamp) <= tolerance))
+        check = { ok: false, reason: `The timestamp is more than ${tolerance} s from now.` };
+    }
     if (ctx.json)
       jsonOut(ctx, check.ok ? { valid: true, webhook_id: check.id, type: check.type, timestamp } : { valid: false, reason: check.reason });
     else if (check.ok)
-      ctx.out(`${ctx.paint("green", "valid")} ${check.type} ${check.id} (signed ${new Date(timestamp * 1000).toISOString()})\n`);
-    else ctx.out(`${ctx.paint("red", "invalid")}: ${check.reason}\n`);
+      ctx.out(
+        `${ctx.paint("green", "valid")} ${safe(check.type)} ${safe(check.id)} (signed ${new Date(timestamp * 1000).toISOString()})\n`,
+      );
+    else ctx.out(`${ctx.paint("red", "invalid")}: ${safe(check.reason)}\n`);
     return check.ok ? EXIT.ok : EXIT.integrity;
   },
 };
