@@ -1,5 +1,5 @@
 import createClient, { type Client } from "openapi-fetch";
-import { errorFromResponse, SvcError, SvcIntegrityError, SvcJobError } from "./errors.ts";
+import { errorFromResponse, readBody, SvcError, SvcIntegrityError, SvcJobError } from "./errors.ts";
 import type { components, paths } from "./openapi";
 import { fetchWithRetry, type RetryOptions, resolveRetry, sleep } from "./retry.ts";
 import { sha256Blob, sha256Bytes } from "./sha256.ts";
@@ -161,31 +161,6 @@ const asBlob = (source: UploadSource, type = ""): Blob =>
           type,
         },
       );
-
-/** Reads a response body, refusing more than `limit` bytes. */
-async function readBody(response: Response, limit = Number.POSITIVE_INFINITY): Promise<Uint8Array> {
-  if (!response.body) return new Uint8Array(0);
-  const chunks: Uint8Array[] = [];
-  let length = 0;
-  const reader = response.body.getReader();
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    length += value.length;
-    if (length > limit) {
-      await reader.cancel().catch(() => undefined);
-      throw new RangeError(`the body is larger than ${limit} bytes`);
-    }
-    chunks.push(value);
-  }
-  const out = new Uint8Array(length);
-  let offset = 0;
-  for (const c of chunks) {
-    out.set(c, offset);
-    offset += c.length;
-  }
-  return out;
-}
 
 /** Throws SvcIntegrityError unless `stated` has a 64-hex-digit sha256 and a whole, non-negative byte_length. */
 function expectChecked(subject: "file" | "sidecar_manifest", stated: { sha256?: unknown; byte_length?: unknown }): void {

@@ -114,31 +114,36 @@ export const ERROR_BODY_LIMIT = 64 * 1024;
  * never buffered) or unreadable, so an endless body from a proxy or hostile endpoint cannot grow memory.
  */
 export async function readErrorText(response: Response, limit = ERROR_BODY_LIMIT): Promise<string | null> {
-  if (!response.body) return "";
-  const reader = response.body.getReader();
+  try {
+    return new TextDecoder().decode(await readBody(response, limit));
+  } catch {
+    return null; // larger than the limit (the rest cancelled, never buffered) or unreadable
+  }
+}
+
+/** Reads a response body, refusing (RangeError) more than `limit` bytes: the rest is cancelled, never buffered. */
+export async function readBody(response: Response, limit = Number.POSITIVE_INFINITY): Promise<Uint8Array> {
+  if (!response.body) return new Uint8Array(0);
   const chunks: Uint8Array[] = [];
   let length = 0;
-  try {
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      length += value.length;
-      if (length > limit) {
-        await reader.cancel().catch(() => undefined);
-        return null;
-      }
-      chunks.push(value);
+  const reader = response.body.getReader();
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    length += value.length;
+    if (length > limit) {
+      await reader.cancel().catch(() => undefined);
+      throw new RangeError(`the body is larger than ${limit} bytes`);
     }
-  } catch {
-    return null;
+    chunks.push(value);
   }
-  const bytes = new Uint8Array(length);
+  const out = new Uint8Array(length);
   let offset = 0;
   for (const c of chunks) {
-    bytes.set(c, offset);
+    out.set(c, offset);
     offset += c.length;
   }
-  return new TextDecoder().decode(bytes);
+  return out;
 }
 
 /**
