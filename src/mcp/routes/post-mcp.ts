@@ -48,9 +48,9 @@ const route = createRoute({
 });
 
 /**
- * Before the body is read: a credential is required (the policy table lets an absent one through so that any valid
- * key, whatever its scopes, may connect: the tools' REST calls check the scopes), a browser page of any other origin
- * is refused (DNS-rebinding and cross-site defence; no CORS headers are ever sent), and the body is bounded.
+ * Before the body is read: a credential is required (the `delegated` policy already refuses an absent one; checked
+ * again here so the route never runs anonymous), a browser page of any other origin is refused (DNS-rebinding and
+ * cross-site defence; no CORS headers are ever sent), and the body is bounded.
  */
 const guard: MiddlewareHandler<AppEnv> = async (c, next) => {
   if (c.req.method !== "POST") return next();
