@@ -24,14 +24,21 @@ describe("dev scripts agree with the Worker", () => {
   });
 });
 
+/**
+ * A free port outside the kernel's ephemeral range (32768–60999): the other e2e files bind port 0 concurrently, and
+ * a port handed out by listen(0) here could be taken by one of them before npm start binds it (CI saw /healthz
+ * answered by another test's Worker, with npm start's output still empty).
+ */
 async function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const server = createServer();
-    server.listen(0, "127.0.0.1", () => {
-      const port = (server.address() as { port: number }).port;
-      server.close(() => resolve(port));
+  for (;;) {
+    const candidate = 20_000 + Math.floor(Math.random() * 10_000);
+    const free = await new Promise<boolean>((resolve) => {
+      const server = createServer();
+      server.once("error", () => resolve(false));
+      server.listen(candidate, "127.0.0.1", () => server.close(() => resolve(true)));
     });
-  });
+    if (free) return candidate;
+  }
 }
 
 /** The README's typical flow against the dev server; the output must be Trusted under .svc/dev-root.pem. */
@@ -134,7 +141,8 @@ describe("npm start on a fresh copy", () => {
     for (;;) {
       if (child.exitCode !== null) throw new Error(`npm start exited: ${stderr}`);
       try {
-        if ((await fetch(`http://127.0.0.1:${port}/healthz`)).ok) break;
+        // Ours only once it printed its credentials (another process on the port would answer /healthz too).
+        if (stdout.includes("SVC_API_KEY=") && (await fetch(`http://127.0.0.1:${port}/healthz`)).ok) break;
       } catch {}
       if (Date.now() > deadline) throw new Error(`npm start not ready: ${stderr}`);
       await new Promise((r) => setTimeout(r, 250));
