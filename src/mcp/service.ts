@@ -227,6 +227,9 @@ const getVerification: McpTool<typeof GetVerificationInput> = {
   },
 };
 
+/** The one-line text of a job answer (sign_asset and get_job answer the same JobResponse). */
+const jobSummary = (b: Record<string, unknown>) => `job ${String(b.job_id)} is ${String(b.state)}`;
+
 const signAsset: McpTool<typeof SignAssetInput> = {
   name: "sign_asset",
   title: "Sign an asset",
@@ -241,7 +244,7 @@ const signAsset: McpTool<typeof SignAssetInput> = {
     const { idempotency_key, ...body } = input;
     return toolResult(
       await ctx.call({ method: "POST", path: "/v1/sign", json: body, idempotencyKey: idempotency_key ?? crypto.randomUUID() }),
-      (b) => `job ${String(b.job_id)} is ${String(b.state)}`,
+      jobSummary,
     );
   },
 };
@@ -256,10 +259,7 @@ const getJob: McpTool<typeof GetJobInput> = {
   input: GetJobInput,
   operations: ["GET /v1/jobs/{job_id}"],
   async run(input, ctx) {
-    return toolResult(
-      await ctx.call({ method: "GET", path: `/v1/jobs/${pathId(input.job_id)}` }),
-      (b) => `job ${String(b.job_id)} is ${String(b.state)}`,
-    );
+    return toolResult(await ctx.call({ method: "GET", path: `/v1/jobs/${pathId(input.job_id)}` }), jobSummary);
   },
 };
 
