@@ -1,0 +1,61 @@
+import { describe, expect, it } from "vitest";
+import { database } from "../../../src/db/client";
+import { tenants } from "../../../src/db/schema";
+import { faultyEnv, InjectedFault } from "../support/faults";
+import { testEnv } from "../support/helpers";
+
+// The fault harness itself: it must count, fault and crash exactly as it says, or every fault test proves nothing.
+describe("fault harness", () => {
+  it("logs each call and faults exactly the chosen one; an error leaves later calls working", async () => {
+    const probe = faultyEnv(testEnv);
+    await probe.env.DB.prepare("SELECT 1 AS one").first();
+    await probe.env.OBJECTS.put("faults/harness-a", "a");
+    await probe.env.DB.batch([probe.env.DB.prepare("SELECT ?1 AS v").bind(2), probe.env.DB.prepare("SELECT 3 AS v")]);
+    expect(probe.log.map((s) => s.op)).toEqual(["d1.first", "r2.put", "d1.batch"]);
+    expect(probe.log[2]?.detail).toBe("SELECT ?1 AS v ; SELECT 3 AS v");
+
+    const faulty = faultyEnv(testEnv, { at: 2, mode: "error" });
+    expect(await faulty.env.DB.prepare("SELECT 1 AS one").first("one")).toBe(1);
+    await expect(faulty.env.OBJECTS.put("faults/harness-b", "b")).rejects.toBeInstanceOf(InjectedFault);
+    expect(await testEnv.OBJECTS.head("faults/harness-b")).toBeNull(); // the failed write did not land
+    expect(faulty.faulted?.op).toBe("r2.put");
+    const [rows] = await faulty.env.DB.batch([faulty.env.DB.prepare("SELECT ?1 AS v").bind(7)]);
+    expect(rows?.results).toEqual([{ v: 7 }]);
+  });
+
+  it("carries drizzle's queries and batches (what the service's code runs)", async () => {
+    const probe = faultyEnv(testEnv);
+    const db = database(probe.env.DB);
+    await db.select({ id: tenants.id }).from(tenants).limit(1);
+    await db.batch([db.select({ id: tenants.id }).from(tenants).limit(1), db.select({ id: tenants.id }).from(tenants).limit(2)]);
+    expect(probe.log.map((s) => s.op)).toEqual(["d1.raw", "d1.batch"]);
+    const faulty = faultyEnv(testEnv, { at: 1 });
+    // drizzle wraps a driver error in its own ("Failed query: …") with the original as the cause.
+    const error = await database(faulty.env.DB)
+      .select({ id: tenants.id })
+      .from(tenants)
+      .limit(1)
+      .then(
+        () => null,
+        (e: unknown) => e as Error,
+      );
+    expect(error?.cause).toBeInstanceOf(InjectedFault);
+  });
+
+  it("crash-after lands the write, then nothing reaches a binding again", async () => {
+    const faulty = faultyEnv(testEnv, { at: 1, mode: "crash-after", kinds: ["r2"] });
+    await faulty.env.DB.prepare("SELECT 1").run(); // not counted (kinds), not faulted
+    await expect(faulty.env.OBJECTS.put("faults/harness-c", "c")).rejects.toBeInstanceOf(InjectedFault);
+    expect(await testEnv.OBJECTS.head("faults/harness-c")).not.toBeNull();
+    expect(faulty.crashed).toBe(true);
+    await expect(faulty.env.DB.prepare("SELECT 1").run()).rejects.toBeInstanceOf(InjectedFault);
+    await expect(faulty.env.JOBS_QUEUE.send({})).rejects.toBeInstanceOf(InjectedFault);
+  });
+
+  it("crash-before stops the call itself", async () => {
+    const faulty = faultyEnv(testEnv, { at: 1, mode: "crash-before" });
+    await expect(faulty.env.OBJECTS.put("faults/harness-d", "d")).rejects.toBeInstanceOf(InjectedFault);
+    expect(await testEnv.OBJECTS.head("faults/harness-d")).toBeNull();
+    await expect(faulty.env.OBJECTS.get("faults/harness-d")).rejects.toBeInstanceOf(InjectedFault);
+  });
+});
