@@ -196,8 +196,10 @@ export class AuditChain extends DurableObject<Env> {
  */
 async function insertAfter(db: Database, tenantId: string, prevHash: string, entries: readonly ChainedEntry[]): Promise<void> {
   // json() of a non-JSON text raises inside the batch, rolling it back: SQLite has no RAISE outside triggers.
-  const guard = db.run(
-    sql`SELECT CASE WHEN COALESCE((SELECT hash FROM audit_events WHERE tenant_id = ${tenantId} ORDER BY seq DESC LIMIT 1), ${GENESIS_HASH}) = ${prevHash} THEN 1 ELSE json('audit chain head moved') END`,
-  );
+  const guard = db
+    .select({
+      ok: sql<number>`CASE WHEN COALESCE((SELECT hash FROM audit_events WHERE tenant_id = ${tenantId} ORDER BY seq DESC LIMIT 1), ${GENESIS_HASH}) = ${prevHash} THEN 1 ELSE json('audit chain head moved') END`,
+    })
+    .from(sql`(SELECT 1)`);
   await db.batch([guard, ...entries.map((e) => db.insert(auditEvents).values(e))]);
 }
