@@ -132,6 +132,16 @@ function lostReason(missing: string[]): string {
 }
 
 const decoder = new TextDecoder();
+
+/** One JSON object (a record line, a step output), or null for anything else. */
+function parseRow(text: string): Record<string, unknown> | null {
+  try {
+    const value: unknown = JSON.parse(text);
+    return value && typeof value === "object" && !Array.isArray(value) ? (value as Record<string, unknown>) : null;
+  } catch {
+    return null;
+  }
+}
 /** Rows per kind the drill takes at most (one D1 transaction holds the whole restore). */
 const MAX_ROWS = 20_000;
 
@@ -184,7 +194,16 @@ export async function restoreTenant(env: Pick<Bindings, "DB" | "OBJECTS" | "SVC_
     const pages = members.filter((m) => m.name.startsWith(`records/${kind.name}/`) && m.name.endsWith(".jsonl"));
     const rows: Record<string, unknown>[] = [];
     for (const page of pages)
-      for (const line of decoder.decode(page.bytes).split("\n")) if (line.trim()) rows.push(JSON.parse(line) as Record<string, unknown>);
+      for (const line of decoder.decode(page.bytes).split("\n")) {
+        if (!line.trim()) continue;
+        const row = parseRow(line);
+        // Every row must be this tenant's: an archive cannot write into another tenant (or outside its R2 prefix).
+        const owner = kind.name === "tenant" ? row?.id : row?.tenant_id;
+        if (!row || owner !== tenantId) return { ok: false, reason: `a ${kind.name} record is not a row of tenant ${tenantId}` };
+        if (kind.name === "objects" && !String(row.r2_key).startsWith(`t/${tenantId}/`))
+          return { ok: false, reason: "an object's key is outside the tenant's prefix" };
+        rows.push(row);
+      }
     if (rows.length === 0) continue;
     total += rows.length;
     if (total > MAX_ROWS) return { ok: false, reason: `more than ${MAX_ROWS} records: beyond what this drill restores in one transaction` };
@@ -229,7 +248,8 @@ export async function restoreTenant(env: Pick<Bindings, "DB" | "OBJECTS" | "SVC_
   for (const step of restoredRows.get("job_steps") ?? []) {
     const publicationId = publicationOf.get(String(step.job_id));
     if (step.step !== "fingerprint" || !publicationId || typeof step.output !== "string") continue;
-    const output = JSON.parse(step.output) as FingerprintOutput;
+    const output = parseRow(step.output) as FingerprintOutput | null;
+    if (!output || !Array.isArray(output.fingerprints)) continue; // nothing to rebuild from: the lookups miss it, as before
     const pdq = output.fingerprints.find((f) => f.algorithm === "pdq" && (f.quality ?? 0) >= PDQ_MIN_QUALITY);
     if (pdq) {
       statements.push(...pdqBandStatements(d1, publicationId, fromHex(pdq.bits), always));
@@ -257,12 +277,17 @@ export async function restoreTenant(env: Pick<Bindings, "DB" | "OBJECTS" | "SVC_
   // One transaction: the tenant comes back whole or not at all. Triggers (append-only, wallet balances applied on
   // insert) are lifted inside it: restored rows are history, not new events.
   const guards = await triggers(d1);
-  await d1.batch([
-    d1.prepare("PRAGMA defer_foreign_keys = true"),
-    ...guards.map((t) => d1.prepare(`DROP TRIGGER "${t.name}"`)),
-    ...statements,
-    ...guards.map((t) => d1.prepare(t.sql)),
-  ]);
+  try {
+    await d1.batch([
+      d1.prepare("PRAGMA defer_foreign_keys = true"),
+      ...guards.map((t) => d1.prepare(`DROP TRIGGER "${t.name}"`)),
+      ...statements,
+      ...guards.map((t) => d1.prepare(t.sql)),
+    ]);
+  } catch (error) {
+    // Rolled back whole (a key taken by another row, a value the table refuses): nothing was written.
+    return { ok: false, reason: `the database refused the restore: ${String(error).slice(0, 200)}` };
+  }
   if (rebuilding > 0) {
     const publications = "SELECT publication_id FROM soft_bindings WHERE tenant_id = ?";
     for (const table of DERIVED) {

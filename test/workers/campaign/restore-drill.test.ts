@@ -1,10 +1,11 @@
 import { describe, expect, it } from "vitest";
 import { restoreTenant, wipeTenant } from "../../../src/dev/restore-drill";
+import { readTar, tarEnd, tarHeader, tarPadding } from "../../../src/governance/exports/tar";
 import { imageServices } from "../../../src/media";
 import { forgetCachedKeys } from "../../../src/platform/auth/key-cache";
 import { enrolled } from "../creators/helpers";
 import { downloadArchive, exportAndWait } from "../governance/exports.support";
-import { addKey, api, callUrl, createTenant, json, testEnv, uploadAsset, waitForJob } from "../support/helpers";
+import { addKey, api, callUrl, createTenant, json, sha256HexOf, testEnv, uploadAsset, waitForJob } from "../support/helpers";
 import { texturedRgba, verifyFile } from "../support/verify-helpers";
 import { createEndpoint } from "../support/webhooks.helpers";
 
@@ -22,6 +23,32 @@ async function derivedRows(publicationId: string): Promise<Record<string, unknow
   for (const table of DERIVED) {
     const rows = (await testEnv.DB.prepare(`SELECT * FROM "${table}" WHERE publication_id = ?`).bind(publicationId).all()).results;
     out[table] = rows.map((r) => JSON.stringify(r)).sort();
+  }
+  return out;
+}
+
+/** The archive with the members matching `path` rewritten and the manifest's sizes and hashes recomputed to match. */
+async function recrafted(archive: Uint8Array, path: RegExp, rewrite: (text: string) => string): Promise<Uint8Array> {
+  const members = readTar(archive);
+  const text = new TextDecoder();
+  const bytes = new Map(
+    members.map((m) => [m.name, path.test(m.name) ? new TextEncoder().encode(rewrite(text.decode(m.bytes))) : m.bytes]),
+  );
+  const manifest = JSON.parse(text.decode(bytes.get("manifest.json")!));
+  for (const file of manifest.files) {
+    const b = bytes.get(file.path)!;
+    file.size = b.length;
+    file.sha256 = await sha256HexOf(b);
+  }
+  bytes.set("manifest.json", new TextEncoder().encode(JSON.stringify(manifest)));
+  const parts: Uint8Array[] = [];
+  for (const [name, b] of bytes) parts.push(tarHeader(name, b.length, 0), b, tarPadding(b.length));
+  parts.push(tarEnd());
+  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
+  let at = 0;
+  for (const p of parts) {
+    out.set(p, at);
+    at += p.length;
   }
   return out;
 }
@@ -102,6 +129,20 @@ describe("restore drill: export → wipe → restore", () => {
     flipped[1536] = flipped[1536]! ^ 0xff; // inside the first member's bytes
     expect(await restoreTenant(testEnv, flipped)).toMatchObject({ ok: false });
     expect(await restoreTenant(testEnv, new Uint8Array(0))).toMatchObject({ ok: false });
+    // A crafted archive whose manifest is consistent: a row of another tenant, a record that is not JSON, an object
+    // key outside the tenant's prefix. Each is refused before anything is written.
+    const other = await createTenant();
+    const assetsPage = (text: string) => text.replace(`"tenant_id":"${tenantId}"`, `"tenant_id":"${other.tenantId}"`);
+    expect(await restoreTenant(testEnv, await recrafted(archive, /^records\/assets\//, assetsPage))).toMatchObject({
+      ok: false,
+      reason: expect.stringContaining("not a row of tenant"),
+    });
+    expect(await restoreTenant(testEnv, await recrafted(archive, /^records\/jobs\//, () => "{not json\n"))).toMatchObject({ ok: false });
+    const outside = (text: string) => text.replaceAll(`"r2_key":"t/${tenantId}/`, `"r2_key":"t/${other.tenantId}/`);
+    expect(await restoreTenant(testEnv, await recrafted(archive, /^records\/objects\//, outside))).toMatchObject({
+      ok: false,
+      reason: expect.stringContaining("outside the tenant's prefix"),
+    });
     expect(await testEnv.DB.prepare("SELECT COUNT(*) AS n FROM tenants WHERE id = ?").bind(tenantId).first("n")).toBe(0);
 
     // The recovery, from the archive alone.
