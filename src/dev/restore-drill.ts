@@ -142,7 +142,7 @@ function parseRow(text: string): Record<string, unknown> | null {
     return null;
   }
 }
-/** Rows per kind the drill takes at most (one D1 transaction holds the whole restore). */
+/** Records the drill restores at most, all kinds together (one D1 transaction holds the whole restore). */
 const MAX_ROWS = 20_000;
 
 /**
