@@ -1,7 +1,9 @@
 import { DurableObject } from "cloudflare:workers";
-import { database } from "../db/client";
+import { sql } from "drizzle-orm";
+import { type Database, database } from "../db/client";
+import { auditEvents } from "../db/schema";
 import { type ChainedEntry, canonicalDetail, entryHash, GENESIS_HASH } from "../governance/audit/chain";
-import { chainHead, hashAt, insertEntries } from "../governance/audit/repo";
+import { chainHead, hashAt } from "../governance/audit/repo";
 import type { AuditDraft } from "../platform/audit";
 import { newId } from "../platform/ids";
 import { log } from "../platform/logger";
@@ -165,9 +167,10 @@ export class AuditChain extends DurableObject<Env> {
         }
       }
       try {
-        await insertEntries(db, entries);
+        await insertAfter(db, tenantId, this.head?.hash ?? GENESIS_HASH, entries);
       } catch (error) {
-        // Someone else appended (an operator script writes directly): re-read the head once and chain after it.
+        // Someone else appended (an operator script writes directly), or D1's head is no longer the one this object
+        // remembers (a restore or a rollback took the tail away): re-read the head and chain after what D1 holds.
         this.headKnown = false;
         if (attempt >= 2) throw error;
         continue;
@@ -183,4 +186,20 @@ export class AuditChain extends DurableObject<Env> {
       return;
     }
   }
+}
+
+/**
+ * Inserts chained entries in one batch (all or none), only if D1's newest entry for the tenant is still `prevHash`
+ * (GENESIS_HASH: none). The (tenant_id, seq) key already refuses a second writer at the same seq; the guard also
+ * refuses a head that moved back (a database restored to an earlier point while this object stayed warm), where
+ * the next seq is free and the insert would otherwise land after a gap, a break the service itself made.
+ */
+async function insertAfter(db: Database, tenantId: string, prevHash: string, entries: readonly ChainedEntry[]): Promise<void> {
+  // json() of a non-JSON text raises inside the batch, rolling it back: SQLite has no RAISE outside triggers.
+  const guard = db
+    .select({
+      ok: sql<number>`CASE WHEN COALESCE((SELECT hash FROM audit_events WHERE tenant_id = ${tenantId} ORDER BY seq DESC LIMIT 1), ${GENESIS_HASH}) = ${prevHash} THEN 1 ELSE json('audit chain head moved') END`,
+    })
+    .from(sql`(SELECT 1)`);
+  await db.batch([guard, ...entries.map((e) => db.insert(auditEvents).values(e))]);
 }
