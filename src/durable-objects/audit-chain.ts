@@ -1,9 +1,7 @@
 import { DurableObject } from "cloudflare:workers";
-import { sql } from "drizzle-orm";
-import { type Database, database } from "../db/client";
-import { auditEvents } from "../db/schema";
+import { database } from "../db/client";
 import { type ChainedEntry, canonicalDetail, entryHash, GENESIS_HASH } from "../governance/audit/chain";
-import { chainHead, hashAt } from "../governance/audit/repo";
+import { chainHead, hashAt, insertAfter } from "../governance/audit/repo";
 import type { AuditDraft } from "../platform/audit";
 import { newId } from "../platform/ids";
 import { log } from "../platform/logger";
@@ -186,20 +184,4 @@ export class AuditChain extends DurableObject<Env> {
       return;
     }
   }
-}
-
-/**
- * Inserts chained entries in one batch (all or none), only if D1's newest entry for the tenant is still `prevHash`
- * (GENESIS_HASH: none). The (tenant_id, seq) key already refuses a second writer at the same seq; the guard also
- * refuses a head that moved back (a database restored to an earlier point while this object stayed warm), where
- * the next seq is free and the insert would otherwise land after a gap, a break the service itself made.
- */
-async function insertAfter(db: Database, tenantId: string, prevHash: string, entries: readonly ChainedEntry[]): Promise<void> {
-  // json() of a non-JSON text raises inside the batch, rolling it back: SQLite has no RAISE outside triggers.
-  const guard = db
-    .select({
-      ok: sql<number>`CASE WHEN COALESCE((SELECT hash FROM audit_events WHERE tenant_id = ${tenantId} ORDER BY seq DESC LIMIT 1), ${GENESIS_HASH}) = ${prevHash} THEN 1 ELSE json('audit chain head moved') END`,
-    })
-    .from(sql`(SELECT 1)`);
-  await db.batch([guard, ...entries.map((e) => db.insert(auditEvents).values(e))]);
 }

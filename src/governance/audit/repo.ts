@@ -1,7 +1,7 @@
-import { and, asc, desc, eq, gt, gte, lt, lte, type SQL } from "drizzle-orm";
+import { and, asc, desc, eq, gt, gte, lt, lte, type SQL, sql } from "drizzle-orm";
 import type { Database } from "../../db/client";
 import { auditEvents } from "../../db/schema";
-import type { ChainedEntry } from "./chain";
+import { type ChainedEntry, GENESIS_HASH } from "./chain";
 
 export type AuditRow = typeof auditEvents.$inferSelect;
 
@@ -27,13 +27,19 @@ export async function hashAt(db: Database, tenantId: string, seq: number): Promi
 }
 
 /**
- * Inserts chained entries in one batch (all or none). The (tenant_id, seq) primary key makes a second writer that
- * computed from a stale head fail instead of forking the chain.
+ * Inserts chained entries in one batch (all or none), only if D1's newest entry for the tenant is still `prevHash`
+ * (GENESIS_HASH: none). The (tenant_id, seq) key already refuses a second writer at the same seq; the guard also
+ * refuses a head that moved back (a database restored to an earlier point while the chain's object stayed warm),
+ * where the next seq is free and the insert would otherwise land after a gap, a break the service itself made.
  */
-export async function insertEntries(db: Database, entries: readonly ChainedEntry[]): Promise<void> {
-  if (entries.length === 0) return;
-  const [first, ...rest] = entries.map((e) => db.insert(auditEvents).values(e));
-  await db.batch([first!, ...rest]);
+export async function insertAfter(db: Database, tenantId: string, prevHash: string, entries: readonly ChainedEntry[]): Promise<void> {
+  // json() of a non-JSON text raises inside the batch, rolling it back: SQLite has no RAISE outside triggers.
+  const guard = db
+    .select({
+      ok: sql<number>`CASE WHEN COALESCE((SELECT hash FROM audit_events WHERE tenant_id = ${tenantId} ORDER BY seq DESC LIMIT 1), ${GENESIS_HASH}) = ${prevHash} THEN 1 ELSE json('audit chain head moved') END`,
+    })
+    .from(sql`(SELECT 1)`);
+  await db.batch([guard, ...entries.map((e) => db.insert(auditEvents).values(e))]);
 }
 
 export interface AuditFilters {
