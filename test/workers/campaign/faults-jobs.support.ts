@@ -8,7 +8,7 @@ import { JOB_LEASE_MS } from "../../../src/jobs/policy";
 import { getJob, requeueLapsed } from "../../../src/jobs/repo";
 import { type JobServices, runJob, runJobForAnswer } from "../../../src/jobs/runner";
 import { TERMINAL_STATES } from "../../../src/jobs/schemas";
-import { requeueStaleJobs, STALE_QUEUED_MS } from "../../../src/jobs/sweep";
+import { requeueStaleJobs, STRANDED_CLAIM_MS } from "../../../src/jobs/sweep";
 import { mediaServices } from "../../../src/media";
 import { type FaultPlan, type FaultSite, faultyEnv } from "../support/faults";
 import { api, createTenant, fixture, json, type TestTenant, testEnv, uploadAsset } from "../support/helpers";
@@ -126,7 +126,7 @@ export async function recover(c: JobCase, tenant: TestTenant, assetId: string, j
   const run = (id: string) => runJob(testEnv, engines, tenant.tenantId, id);
   if (!jobId) {
     // The client retries the sign request; an asset left claimed by the dead admission is freed by the sweep first.
-    await requeueStaleJobs(testEnv, Date.now() + STALE_QUEUED_MS + 1);
+    await requeueStaleJobs(testEnv, Date.now() + STRANDED_CLAIM_MS + 1);
     const id = c.express
       ? (await firstDelivery(testEnv, c, tenant, assetId, null)).jobId!
       : await admitted(c, tenant, assetId).then(async (id) => (await run(id), id));
@@ -262,19 +262,26 @@ export async function probeSites(c: JobCase): Promise<FaultSite[]> {
  * "after watermark", "after R2 put", "inside the publication batch", "after publication before the event".
  */
 export function siteLabel(site: FaultSite, sites: FaultSite[]): string {
-  const d = site.detail;
-  const publication = sites.findIndex((s) => s.op === "d1.batch" && s.detail.includes("UPDATE jobs SET state = 'completed', publication_id"));
-  if (site.op === "d1.batch" && site.n === sites[publication]?.n) return "inside the publication batch (one D1 transaction)";
+  const d = site.detail.toLowerCase();
+  const before = sites[sites.findIndex((s) => s.n === site.n) - 1];
+  const publication = sites.find((s) => s.op === "d1.batch" && s.detail.includes("UPDATE jobs SET state = 'completed', publication_id"));
+  if (site.n === publication?.n) return "inside the publication batch (one D1 transaction)";
   if (site.op === "r2.put" && d.endsWith("/watermark/output")) return "after watermark: R2 put of the watermarked intermediate";
   if (site.op === "r2.put" && d.endsWith("/sign/output")) return "after R2 put of the signed output";
   if (site.op === "r2.put" && d.endsWith("/sign/manifest.c2pa")) return "after R2 put of the manifest store";
-  if (site.kind === "queue" && publication >= 0 && site.n > sites[publication]!.n)
-    return "after publication before the event: the webhook fan-out send";
-  if (site.op === "d1.batch" && d.includes("INSERT INTO")) return "admission's insert (express: with the take)";
-  if (site.op === "d1.batch" && d.includes("UPDATE job_steps")) return "a step record (advanceStep)";
-  if (site.op === "d1.batch" && d.startsWith("update \"jobs\" set \"state\"")) return "the take";
-  if (site.kind === "r2") return `R2 ${site.op.slice(3)} ${d.split("/").slice(-2).join("/")}`;
-  return `${site.op} ${d.slice(0, 48)}`;
+  if (site.kind === "queue" && publication && site.n > publication.n) return "after publication before the event: the webhook fan-out send";
+  if (site.op === "r2.get" && /\/o\//.test(d)) return "the upload's read";
+  if (d.startsWith('update "assets" set "status"')) return "admission's claim of the asset";
+  if (d.startsWith('select "id", "tenant_id", "kind"')) return "admission's reads";
+  if (d.startsWith('insert into "jobs"')) return "admission's insert (with the take and the first move)";
+  if (d.startsWith('update "jobs" set "state"')) return "the take (with the steps, asset and source reads)";
+  if (d.startsWith('select "id", "tenant_id", "asset_id"')) return "the job's read";
+  if (d.startsWith('update "job_steps" set "state" = ?, "started_at"')) return "a step's begin";
+  if (d.startsWith('update "job_steps" set "state" = ?, "completed_at"')) {
+    const after = before?.op === "r2.put" ? before.detail.split("/").slice(-2)[0] : null;
+    return after === "watermark" ? "after watermark: its record (advanceStep)" : `a step's record (advanceStep)${after ? ` after the ${after} writes` : ""}`;
+  }
+  return `${site.op} ${site.detail.slice(0, 48)}`;
 }
 
 /** A seeded choice of `k` of `items` (mulberry32): the same sample on every run of the same seed. */
