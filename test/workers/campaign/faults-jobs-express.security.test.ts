@@ -12,7 +12,12 @@ const sites = await probeSites(EXPRESS);
 describe(`faults in the ${EXPRESS.name} job (${sites.length} I/O sites)`, () => {
   it("the probe saw the sites the issue names", () => {
     const labels = sites.map((s) => siteLabel(s, sites));
-    for (const named of ["after watermark", "after R2 put of the signed output", "inside the publication batch", "after publication before the event"])
+    for (const named of [
+      "after watermark",
+      "after R2 put of the signed output",
+      "inside the publication batch",
+      "after publication before the event",
+    ])
       expect(labels.some((l) => l.startsWith(named))).toBe(true);
   });
   for (const mode of MODES)

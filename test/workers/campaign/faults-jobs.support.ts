@@ -32,7 +32,13 @@ export interface JobCase {
   request?: Partial<SignRequest>;
 }
 
-export const SIGN_ONLY: JobCase = { name: "sign only (JPEG)", fixture: "sample.jpg", recipe: "rcp_system_sign_only", express: false, watermark: false };
+export const SIGN_ONLY: JobCase = {
+  name: "sign only (JPEG)",
+  fixture: "sample.jpg",
+  recipe: "rcp_system_sign_only",
+  express: false,
+  watermark: false,
+};
 export const WATERMARK_THEN_SIGN: JobCase = {
   name: "watermark then sign (JPEG)",
   fixture: "sample-1mp.jpg",
@@ -161,7 +167,9 @@ async function count(sql: string, ...binds: unknown[]): Promise<number> {
 
 /** Every blob a completed step of the job recorded (watermark output, signed output, manifest store). */
 async function recordedBlobs(jobId: string): Promise<StoredBlob[]> {
-  const { results } = await testEnv.DB.prepare("SELECT output FROM job_steps WHERE job_id = ? AND state = 'completed' AND output IS NOT NULL")
+  const { results } = await testEnv.DB.prepare(
+    "SELECT output FROM job_steps WHERE job_id = ? AND state = 'completed' AND output IS NOT NULL",
+  )
     .bind(jobId)
     .all<{ output: string }>();
   const blobs: StoredBlob[] = [];
@@ -225,7 +233,10 @@ export async function expectPublishedOnce(c: JobCase, tenant: TestTenant, assetI
   }>();
   const jobIds = (await testEnv.DB.prepare("SELECT id FROM jobs WHERE tenant_id = ?").bind(t).all<{ id: string }>()).results;
   const recorded = (await Promise.all(jobIds.map((j) => recordedBlobs(j.id)))).flat();
-  const named = new Map<string, string>([...published.map((o) => [o.r2_key, o.etag] as const), ...recorded.map((b) => [b.key, b.etag] as const)]);
+  const named = new Map<string, string>([
+    ...published.map((o) => [o.r2_key, o.etag] as const),
+    ...recorded.map((b) => [b.key, b.etag] as const),
+  ]);
   const stored = await jobObjects(t);
   for (const object of stored) expect(named.get(object.key), `orphan ${object.key}`).toBe(object.etag);
   for (const blob of recorded) {
@@ -279,7 +290,9 @@ export function siteLabel(site: FaultSite, sites: FaultSite[]): string {
   if (d.startsWith('update "job_steps" set "state" = ?, "started_at"')) return "a step's begin";
   if (d.startsWith('update "job_steps" set "state" = ?, "completed_at"')) {
     const after = before?.op === "r2.put" ? before.detail.split("/").slice(-2)[0] : null;
-    return after === "watermark" ? "after watermark: its record (advanceStep)" : `a step's record (advanceStep)${after ? ` after the ${after} writes` : ""}`;
+    return after === "watermark"
+      ? "after watermark: its record (advanceStep)"
+      : `a step's record (advanceStep)${after ? ` after the ${after} writes` : ""}`;
   }
   return `${site.op} ${site.detail.slice(0, 48)}`;
 }
@@ -317,4 +330,5 @@ export function sitesFor(mode: (typeof MODES)[number], sites: FaultSite[], seed:
 
 /** The same site in another run (its keys name another tenant and job): same call, same target. */
 export const sameSite = (a: FaultSite, b: FaultSite) =>
-  a.op === b.op && a.detail.replace(/t\/ten_\w+\/(o\/\w+|jobs\/job_\w+)/, "") === b.detail.replace(/t\/ten_\w+\/(o\/\w+|jobs\/job_\w+)/, "");
+  a.op === b.op &&
+  a.detail.replace(/t\/ten_\w+\/(o\/\w+|jobs\/job_\w+)/, "") === b.detail.replace(/t\/ten_\w+\/(o\/\w+|jobs\/job_\w+)/, "");
