@@ -10,6 +10,7 @@ import { type JobServices, runJob, runJobForAnswer } from "../../../src/jobs/run
 import { TERMINAL_STATES } from "../../../src/jobs/schemas";
 import { requeueStaleJobs, STRANDED_CLAIM_MS } from "../../../src/jobs/sweep";
 import { mediaServices } from "../../../src/media";
+import { eventsNotFannedOut } from "../../../src/webhooks/repo/sweep";
 import { type FaultPlan, type FaultSite, faultyEnv } from "../support/faults";
 import { api, createTenant, fixture, json, type TestTenant, testEnv, uploadAsset } from "../support/helpers";
 
@@ -211,6 +212,12 @@ export async function expectPublishedOnce(c: JobCase, tenant: TestTenant, assetI
     c.watermark ? 1 : 0,
   );
   expect(await count("SELECT count(*) AS n FROM webhook_events WHERE tenant_id = ? AND type = 'job.failed'", t)).toBe(0);
+  // No event lost: each is fanned out, or the webhooks sweep's scan (a minute on) finds it (a crash ate the nudge).
+  const { results: events } = await testEnv.DB.prepare("SELECT id, fanned_out_at FROM webhook_events WHERE tenant_id = ?")
+    .bind(t)
+    .all<{ id: string; fanned_out_at: number | null }>();
+  const unsent = new Set(await eventsNotFannedOut(testEnv.DB, Date.now() + 61_000, 10_000));
+  for (const e of events) expect(e.fanned_out_at !== null || unsent.has(e.id), `event ${e.id} lost`).toBe(true);
   expect(await count("SELECT count(*) AS n FROM objects WHERE asset_id = ?", assetId)).toBe(2); // source + signed output
   expect(await count("SELECT count(*) AS n FROM soft_bindings WHERE job_id = ?", jobId)).toBe(
     await count("SELECT count(*) AS n FROM soft_bindings WHERE publication_id = ?", job!.publication_id),
