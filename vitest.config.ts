@@ -106,6 +106,8 @@ export default defineConfig(async () => {
                   // The campaign's hostile-input count and seed (#22): CI runs the default sample, `npm run campaign` 10,000.
                   CAMPAIGN_INPUTS: process.env.CAMPAIGN_INPUTS ?? "1000",
                   CAMPAIGN_SEED: process.env.CAMPAIGN_SEED ?? "22",
+                  // The signing-job faults (#22): CI crashes every site after its call and samples the other modes; "all" runs every mode at every site.
+                  CAMPAIGN_FAULTS: process.env.CAMPAIGN_FAULTS ?? "sample",
                   SVC_KEY_PEPPER: "test-pepper-0123456789abcdef0123456789abcdef",
                   SVC_CURSOR_SECRET: "test-cursor-secret-0123456789abcdef0123456789",
                   SVC_C2PA_SIGNER_CHAIN_PEM: pki.signerChainPem,

@@ -8,6 +8,7 @@ import type { Bindings } from "./env";
 import { sweepDeletions } from "./governance/deletions/service";
 import { sweepExports } from "./governance/exports/seal";
 import { sweepReleasedCursors } from "./history/repo";
+import { sweepJobOrphans } from "./jobs/orphans";
 import { requeueStaleJobs } from "./jobs/sweep";
 import { sweepOverviewAggregates } from "./overview/aggregate";
 import { configOf } from "./platform/config";
@@ -42,6 +43,7 @@ async function sweep(env: Bindings) {
     sweepExpiredUploads(db, env.OBJECTS, now),
     sweepReleasedCursors(db, now),
     requeueStaleJobs(env, now),
+    sweepJobOrphans(env, now),
     sweepRequestLogs(db, now),
     sweepExpiredRetention(db, env.OBJECTS, now),
     sealPending(env, now),

@@ -189,6 +189,8 @@ export const assets = sqliteTable(
     index("assets_manifest_label_idx").on(t.manifestLabel),
     // The overview (#18): media kinds counted from the index alone.
     index("assets_tenant_created_kind_idx").on(t.tenantId, t.createdAt, t.kind),
+    // The jobs sweep (#22): claims an admission left behind (src/jobs/sweep.ts), found without scanning the assets.
+    index("assets_processing_idx").on(t.updatedAt).where(sql`${t.status} = 'processing'`),
   ],
 );
 

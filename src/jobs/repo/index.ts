@@ -646,3 +646,33 @@ export async function requeueLapsed(db: Database, jobId: string, now: number, le
     .returning({ id: jobs.id });
   return taken.length === 1;
 }
+
+/**
+ * Sweep: assets an admission claimed (`processing`) before `before` but no open job holds: the admission died
+ * between its claim and its job's insert (or its release of the claim failed too), and nothing else would ever free
+ * the asset. Back to `uploaded`, signable again. One conditional statement: an asset whose job exists and is open
+ * is never touched. Returns how many were freed (at most `limit`).
+ */
+export async function releaseStrandedClaims(db: Database, before: number, now: number, limit = 100): Promise<number> {
+  const open = notInArray(jobs.state, [...TERMINAL_STATES]);
+  const freed = await db
+    .update(assets)
+    .set({ status: "uploaded", updatedAt: now })
+    .where(
+      and(
+        eq(assets.status, "processing"),
+        lt(assets.updatedAt, before),
+        sql`NOT EXISTS (SELECT 1 FROM ${jobs} WHERE ${jobs.assetId} = ${assets.id} AND ${jobs.tenantId} = ${assets.tenantId} AND ${open})`,
+        inArray(
+          assets.id,
+          db
+            .select({ id: assets.id })
+            .from(assets)
+            .where(and(eq(assets.status, "processing"), lt(assets.updatedAt, before)))
+            .limit(limit),
+        ),
+      ),
+    )
+    .returning({ id: assets.id });
+  return freed.length;
+}

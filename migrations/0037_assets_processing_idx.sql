@@ -1,0 +1,1 @@
+CREATE INDEX `assets_processing_idx` ON `assets` (`updated_at`) WHERE "assets"."status" = 'processing';
