@@ -88,6 +88,15 @@ export async function objectKeysOf(db: Database, tenantId: string, assetId: stri
   return stored.map((o) => o.key);
 }
 
+/** The ids of every job of an asset (their R2 prefixes hold step outputs no `objects` row names). */
+export async function jobIdsOfAsset(db: Database, tenantId: string, assetId: string): Promise<string[]> {
+  const rows = await db
+    .select({ id: jobs.id })
+    .from(jobs)
+    .where(and(eq(jobs.tenantId, tenantId), eq(jobs.assetId, assetId)));
+  return rows.map((r) => r.id);
+}
+
 /** published → retention_expired; an asset no longer published is left as it is. */
 export async function markRetentionExpired(db: Database, assetId: string, now: number) {
   await db

@@ -1,10 +1,12 @@
 import type { Database } from "../db/client";
 import { previewKey } from "./preview-key";
-import { assetsPastRetention, markRetentionExpired, objectKeysOf } from "./repo";
+import { assetsPastRetention, jobIdsOfAsset, markRetentionExpired, objectKeysOf } from "./repo";
 
 /**
  * Cron: assets whose retention has passed lose their stored media (uploaded source, signed output, sidecar and
- * preview); the asset becomes `retention_expired` and its records (jobs, receipts, verifications) stay.
+ * preview, and every byte under its jobs' prefixes: a watermarked intermediate or a manifest store is named only by
+ * a step record, and is the customer's media too); the asset becomes `retention_expired` and its records (jobs,
+ * receipts, verifications) stay.
  * Bytes are deleted before the status changes, so a crash leaves the asset to be swept again, never half-kept.
  * Assets under an active legal hold are skipped until it is released (the hold preserves them).
  */
@@ -13,8 +15,23 @@ export async function sweepExpiredRetention(db: Database, bucket: R2Bucket, now 
   for (const asset of due) {
     const keys = await objectKeysOf(db, asset.tenantId, asset.id);
     if (asset.publicationId) keys.push(previewKey(asset.tenantId, asset.publicationId));
-    if (keys.length > 0) await bucket.delete(keys);
+    for (const jobId of await jobIdsOfAsset(db, asset.tenantId, asset.id)) {
+      keys.push(...(await listAll(bucket, `t/${asset.tenantId}/jobs/${jobId}/`)));
+    }
+    for (let i = 0; i < keys.length; i += 1000) await bucket.delete(keys.slice(i, i + 1000));
     await markRetentionExpired(db, asset.id, now);
   }
   return due.length;
+}
+
+/** Every key under a (small, per-job) prefix. */
+async function listAll(bucket: R2Bucket, prefix: string): Promise<string[]> {
+  const keys: string[] = [];
+  let cursor: string | undefined;
+  do {
+    const page = await bucket.list({ prefix, cursor, limit: 1000 });
+    keys.push(...page.objects.map((o) => o.key));
+    cursor = page.truncated ? page.cursor : undefined;
+  } while (cursor);
+  return keys;
 }

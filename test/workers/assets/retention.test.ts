@@ -21,16 +21,19 @@ describe("key output retention", () => {
     expect(put.status).toBe(200);
     expect(await json(put)).toMatchObject({ version: 1, output_retention_days: 1, ceiling_days: 3650 });
 
-    const { assetId } = await uploadAsset(admin.key, fixture("sample.jpg"), "image/jpeg");
+    const { assetId } = await uploadAsset(admin.key, fixture("sample-1mp.jpg"), "image/jpeg");
     const job = await json(
       await api("/v1/sign", {
         method: "POST",
         key: issued.secret,
-        body: { asset_id: assetId, recipe_id: "rcp_system_sign_only" },
+        body: { asset_id: assetId, recipe_id: "rcp_system_watermark_then_sign" },
         headers: { "idempotency-key": crypto.randomUUID() },
       }),
     );
+    if (!job.job_id) throw new Error(JSON.stringify(job));
     const done = await waitForJob(issued.secret, job.job_id);
+    const listed = await testEnv.OBJECTS.list({ prefix: `t/${admin.tenantId}/jobs/${job.job_id}/` });
+    expect(listed.objects.map((o) => o.key).some((k) => k.endsWith("/watermark/output"))).toBe(true);
     expect(done.state).toBe("completed");
     const { retention_until } = (await testEnv.DB.prepare("SELECT retention_until FROM assets WHERE id = ?")
       .bind(assetId)
@@ -44,6 +47,8 @@ describe("key output retention", () => {
     expect(await sweepExpiredRetention(database(testEnv.DB), testEnv.OBJECTS, Date.now())).toBe(0); // not yet
     expect(await sweepExpiredRetention(database(testEnv.DB), testEnv.OBJECTS, retention_until + 1)).toBe(1);
     for (const key of keys) expect(await testEnv.OBJECTS.head(key)).toBeNull();
+    // The watermarked intermediate (named only by its step record) is the customer's media too: gone as well.
+    expect((await testEnv.OBJECTS.list({ prefix: `t/${admin.tenantId}/jobs/${job.job_id}/` })).objects).toEqual([]);
     const asset = await json(await api(`/v1/assets/${assetId}`, { key: admin.key }));
     expect(asset.status).toBe("retention_expired");
     const download = await api(`/v1/assets/${assetId}/download`, { method: "POST", key: admin.key });
