@@ -36,6 +36,11 @@ export interface FingerprintOutput {
    * quality to be indexed, or the image is too large for windows.
    */
   pdq_regions?: { region: number; bits: string; quality: number }[];
+  /**
+   * Set by an express run (the windows are off the answer's path): the windows are computed and indexed after the
+   * publication by steps/pdq-windows.ts, which then replaces this flag with `pdq_regions`. Never set with it.
+   */
+  pdq_regions_deferred?: true;
 }
 
 /** The sign step's output: the manifest store is always written; `output` only on the embedded lane. */

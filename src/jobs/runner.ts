@@ -30,6 +30,7 @@ import { imageServices, readAhead, StepFailure } from "./steps/common";
 import { decodePublished, fingerprintStep } from "./steps/fingerprint";
 import { audioFingerprintStep, audioServicesOf, isAudio } from "./steps/fingerprint-audio";
 import { isVideo, videoFingerprintStep } from "./steps/fingerprint-video";
+import { indexDeferredWindows } from "./steps/pdq-windows";
 import { type PublishOutcome, publishSigned, publishUnsigned } from "./steps/publish";
 import { signStepWriting } from "./steps/sign";
 import { watermarkStep } from "./steps/watermark";
@@ -87,6 +88,9 @@ const ended = async (work: Promise<void>): Promise<undefined> => {
   return undefined;
 };
 
+const logWindows = (jobId: string) => (e: unknown) =>
+  log.warn("deferred pdq windows: follow-up not sent; the safety net indexes them", { job_id: jobId, error: String(e) });
+
 const isTerminal = (state: JobRow["state"]) => (TERMINAL_STATES as readonly string[]).includes(state);
 
 /**
@@ -113,7 +117,11 @@ export async function runJobForAnswer(
 ): Promise<JobPublicationView | undefined> {
   const db = database(env.DB);
   const job = admitted?.id === jobId && admitted.tenantId === tenantId ? admitted : await getJob(db, tenantId, jobId);
-  if (!job || isTerminal(job.state)) return;
+  if (!job) return;
+  // A completed express job's safety net indexes the PDQ windows its run deferred, if the run's follow-up was lost.
+  if (job.state === "completed" && job.mode === "express" && services.image)
+    return ended(indexDeferredWindows(env, services.image, tenantId, jobId, null).then(() => undefined));
+  if (isTerminal(job.state)) return;
   if (job.cancelRequestedAt !== null) return ended(finishCanceled(db, job));
   // A job whose runs keep dying (a crash, the CPU or memory limit) is never retried forever.
   if (job.attempts >= MAX_JOB_ATTEMPTS)
@@ -139,7 +147,8 @@ export async function runJobForAnswer(
 /** The fingerprints of `pixels`, or null where the step would fail (it then runs unfolded and records its failure). */
 function tryFingerprint(services: JobServices, admitted: AdmittedRequest, pixels: VerifyPixels): FingerprintOutput | null {
   try {
-    return fingerprintStep(imageServices(services), admitted, pixels);
+    // a run with an answer waiting (express: `background`) leaves PDQ's crop windows to its follow-up (pdq-windows.ts)
+    return fingerprintStep(imageServices(services), admitted, pixels, { windows: services.background ? "deferred" : "now" });
   } catch {
     return null;
   }
@@ -335,6 +344,9 @@ async function runTakenJob(
           const after = outcome.job;
           if (after && after.state !== "completed" && !isTerminal(after.state) && after.cancelRequestedAt !== null)
             await finishCanceled(db, { ...job, ...after });
+          // The deferred PDQ windows: a queue message now (after the answer), the safety net if it is lost (pdq-windows.ts).
+          if (fingerprinted?.pdq_regions_deferred && services.background && outcome.view)
+            services.background(enqueueJob(env, job).catch(logWindows(taken.id)));
           // Published: nothing changes the job after its publication, so the batch's read is the answer's.
           return outcome.view ?? undefined;
         }

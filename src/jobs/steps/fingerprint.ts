@@ -36,23 +36,39 @@ export async function decodePublished(
 /**
  * Computes every admitted fingerprint of the published pixels; an algorithm not installed here fails the job. Each
  * reads the image verification reads it from (verify-service.ts): PDQ the reduced plane where it is opaque, the
- * others the decode itself.
+ * others the decode itself. `windows: "deferred"` (an express run, whose answer waits for this step) leaves PDQ's
+ * crop windows to the follow-up after publication (pdq-windows.ts) and marks the output `pdq_regions_deferred`; the
+ * primary signals (every whole-image fingerprint) are computed here either way.
  */
-export function fingerprintStep(image: ImageServices, admitted: AdmittedRequest, pixels: VerifyPixels): FingerprintOutput {
+export function fingerprintStep(
+  image: ImageServices,
+  admitted: AdmittedRequest,
+  pixels: VerifyPixels,
+  options: { windows?: "now" | "deferred" } = {},
+): FingerprintOutput {
   const fingerprints: FingerprintOutput["fingerprints"] = [];
   let regions: FingerprintOutput["pdq_regions"];
+  let deferred = false;
   for (const algorithm of admitted.fingerprint_algorithms) {
     const fingerprinter = image.fingerprinters.get(algorithm);
     if (!fingerprinter)
       throw new StepFailure("svc.jobs.step_unavailable", `The ${algorithm} fingerprint is not installed in this deployment.`);
-    const input = algorithm === "pdq" && pixels.plane.opaque ? pixels.plane.image : pixels.full;
+    const input = fingerprintInput(algorithm, pixels);
     const result = fingerprinter.compute(input);
     if (result.status !== "computed") throw new StepFailure("svc.jobs.fingerprint_failed", result.message);
     fingerprints.push({ algorithm, value: result.value, bits: hex(result.bits), quality: result.quality });
-    if (algorithm === "pdq" && fingerprinter instanceof PdqFingerprinter && (result.quality ?? 0) >= PDQ_MIN_QUALITY)
-      regions = pdqRegions(fingerprinter, input);
+    if (algorithm === "pdq" && fingerprinter instanceof PdqFingerprinter && (result.quality ?? 0) >= PDQ_MIN_QUALITY) {
+      if (options.windows === "deferred") deferred = true;
+      else regions = pdqRegions(fingerprinter, input);
+    }
   }
+  if (deferred) return { fingerprints, pdq_regions_deferred: true };
   return regions ? { fingerprints, pdq_regions: regions } : { fingerprints };
+}
+
+/** The image `algorithm` reads of the published pixels: PDQ the reduced plane where it is opaque, the others the decode. */
+export function fingerprintInput(algorithm: string, pixels: VerifyPixels): RgbaImage {
+  return algorithm === "pdq" && pixels.plane.opaque ? pixels.plane.image : pixels.full;
 }
 
 /**
@@ -60,7 +76,7 @@ export function fingerprintStep(image: ImageServices, admitted: AdmittedRequest,
  * a flat corner says nothing about which image it is). Index-only: a window that cannot be computed leaves the
  * publication with fewer windows (its whole-image hash is indexed as before), never a failed job.
  */
-function pdqRegions(pdq: PdqFingerprinter, input: RgbaImage): FingerprintOutput["pdq_regions"] {
+export function pdqRegions(pdq: PdqFingerprinter, input: RgbaImage): FingerprintOutput["pdq_regions"] {
   const computed = pdqRegionHashes(pdq, input);
   if (computed.status !== "computed") return undefined;
   return computed.regions

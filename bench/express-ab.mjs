@@ -1,0 +1,88 @@
+// #19 diagnostic: express signing A/B between running `npm start` checkouts (e.g. a build before a change and one
+// after), interleaved request by request, with the workerd CPU of each checkout's own processes from /proc (the figure
+// to compare on a shared machine; wall time beside it). Each checkout is named by its directory: its .svc/dev.env
+// gives the service address and key, and its workerd processes are those of the session of the workerd that serves
+// that address. CPU is read when the answer arrives ("answer") and again `--settle` ms later ("+after": work the
+// request left for after its answer, such as waitUntil follow-ups).
+//
+//   node bench/express-ab.mjs A=/tmp/old B=/work/wt/express [--requests 15] [--settle 400]
+import { execFileSync } from "node:child_process";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { expressClient, jpegVariant } from "./lib/express-requests.mjs";
+
+const args = process.argv.slice(2);
+const opt = (name, fallback) => {
+  const i = args.indexOf(name);
+  return i >= 0 ? Number(args[i + 1]) : fallback;
+};
+const requests = opt("--requests", 15);
+const settle = opt("--settle", 400);
+const sides = args
+  .filter((a) => /^[A-Za-z0-9_-]+=/.test(a))
+  .map((a) => {
+    const [label, dir] = [a.slice(0, a.indexOf("=")), a.slice(a.indexOf("=") + 1)];
+    const env = Object.fromEntries(
+      readFileSync(join(dir, ".svc", "dev.env"), "utf8")
+        .split("\n")
+        .filter((l) => l.includes("="))
+        .map((l) => [l.slice(0, l.indexOf("=")), l.slice(l.indexOf("=") + 1)]),
+    );
+    const base = env.SVC_API_BASE_URL;
+    const port = new URL(base).port;
+    return { label, dir, base, key: env.SVC_API_KEY, pids: workerdPids(port) };
+  });
+if (sides.length < 1) throw new Error("usage: node bench/express-ab.mjs LABEL=<checkout dir> ... [--requests N] [--settle ms]");
+
+/** The workerd processes of the session whose workerd serves `port`. */
+function workerdPids(port) {
+  const all = execFileSync("pgrep", ["-a", "workerd"]).toString().trim().split("\n");
+  const entry = all.find((l) => l.includes(`entry=127.0.0.1:${port} `));
+  if (!entry) throw new Error(`no workerd serves port ${port}`);
+  const sid = (pid) => readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ")[3];
+  const session = sid(entry.split(" ")[0]);
+  return all.map((l) => l.split(" ")[0]).filter((pid) => sid(pid) === session);
+}
+const cpuOf = (pids) =>
+  pids.reduce((sum, pid) => {
+    const f = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ");
+    return sum + (Number(f[11]) + Number(f[12])) * 10;
+  }, 0);
+
+const jpeg = new Uint8Array(readFileSync(join(import.meta.dirname, "..", "dist", "bench", "express-1280x800.jpg")));
+const p50 = (xs) => [...xs].sort((a, b) => a - b)[xs.length >> 1];
+const mean = (xs) => xs.reduce((a, b) => a + b, 0) / xs.length;
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+const results = Object.fromEntries(sides.map((s) => [s.label, { wall: [], cpu: [], after: [], statuses: new Set() }]));
+for (const s of sides) s.client = expressClient({ base: s.base, key: s.key });
+let n = 0;
+for (let round = 0; round < requests + 2; round++) {
+  // alternate the order, so neither side always follows the other
+  const order = round % 2 ? [...sides].reverse() : sides;
+  for (const s of order) {
+    const assetId = await s.client.upload(jpegVariant(jpeg, n++));
+    await sleep(settle);
+    const c0 = cpuOf(s.pids);
+    const t = performance.now();
+    const res = await s.client.signExpress(assetId);
+    const wall = performance.now() - t;
+    const c1 = cpuOf(s.pids);
+    await sleep(settle);
+    const c2 = cpuOf(s.pids);
+    const r = results[s.label];
+    r.statuses.add(`${res.status} ${res.body?.state ?? res.body?.error?.code}`);
+    if (round < 2) continue;
+    r.wall.push(wall);
+    r.cpu.push(c1 - c0);
+    r.after.push(c2 - c0);
+  }
+}
+const load = readFileSync("/proc/loadavg", "utf8").split(" ")[0];
+console.log(`express sign A/B, 1 MP JPEG, ${requests} interleaved requests per side after 2 warm-ups (load ${load})`);
+for (const s of sides) {
+  const r = results[s.label];
+  console.log(
+    `  ${s.label.padEnd(6)} wall p50 ${p50(r.wall).toFixed(0)} ms; workerd CPU to the answer p50 ${p50(r.cpu)} mean ${mean(r.cpu).toFixed(1)} ms; ` +
+      `with ${settle} ms after p50 ${p50(r.after)} mean ${mean(r.after).toFixed(1)} ms; answers ${[...r.statuses].join(", ")} (${s.dir})`,
+  );
+}
