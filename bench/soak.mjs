@@ -479,7 +479,8 @@ async function soak() {
     const now = workerdPids(service.pid);
     if (now.join() !== pids.join()) fail(`workerd processes changed during the run: ${pids.join(",")} → ${now.join(",")}`);
     const m = readMemory(now);
-    samples.push({ t: (Date.now() - runStart) / 1000, rss: m.rss, anon: m.anon, load: loadavg()[0] });
+    const each = now.map((pid) => readMemory([pid]).rss);
+    samples.push({ t: (Date.now() - runStart) / 1000, rss: m.rss, anon: m.anon, file: m.file, each, load: loadavg()[0] });
   };
   sample();
   const sampler = setInterval(() => {
@@ -667,6 +668,14 @@ async function soak() {
   );
   out(
     `  first ${windowSeconds.toFixed(0)} s median ${(firstMedian / MiB).toFixed(0)} MiB, last ${windowSeconds.toFixed(0)} s median ${(lastMedian / MiB).toFixed(0)} MiB: ${growth >= 0 ? "+" : ""}${(growth * 100).toFixed(1)} % (tolerance ±${MEMORY_TOLERANCE * 100} %) → ${growth <= MEMORY_TOLERANCE ? "no leak" : "GROWING"}; peak ${(Math.max(...samples.map((s) => s.rss)) / MiB).toFixed(0)} MiB`,
+  );
+  const mib = (x) => (x / MiB).toFixed(0);
+  out(
+    `  of which RssAnon (heap: isolates, runtime, the local R2/D1 simulators' buffers): ${samples.map((s) => mib(s.anon)).join(" ")} MiB`,
+  );
+  out(`  and RssFile (file-backed pages: the local D1/R2 files, code): ${samples.map((s) => mib(s.file)).join(" ")} MiB`);
+  out(
+    `  per process (pids ${pids.join(", ")}): first ${samples[0].each.map(mib).join(" / ")} MiB, last ${samples.at(-1).each.map(mib).join(" / ")} MiB`,
   );
   if (growth > MEMORY_TOLERANCE) fail(`workerd RSS grew ${(growth * 100).toFixed(1)} % from the first to the last window`);
   if (fivexx) fail(`${fivexx} × 5xx`);

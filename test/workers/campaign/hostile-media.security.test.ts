@@ -322,7 +322,9 @@ describe("campaign: hostile media through verification and signing", () => {
       const names = Object.keys(bindings.TEST_FIXTURES).sort();
       const signedTypes = SOURCES.filter(([name]) => /\.(jpg|png|webp|tif|avif|mp3|wav)$/.test(name));
       const signed = await Promise.all(
-        signedTypes.map(async ([name, type]) => [`signed ${name}`, (await signedCopy(key, fixture(name), type)).bytes] as const),
+        signedTypes.map(
+          async ([name, type]): Promise<[string, Uint8Array]> => [`signed ${name}`, (await signedCopy(key, fixture(name), type)).bytes],
+        ),
       );
       const seeds: [string, Uint8Array][] = [...names.map((name) => [name, fixture(name)] as [string, Uint8Array]), ...signed];
       const seen = new Set<string>();
