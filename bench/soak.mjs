@@ -126,6 +126,8 @@ console.log(
 console.log(
   `soak: SVC_WEBHOOK_RETRY_SCHEDULE=${SCHEDULE} (delays in s before attempts 2…${DELAYS.length + 1}; the default is 5,300,1800,… over 3 days)`,
 );
+if (process.env.MINIFLARE_WORKERD_V8_FLAGS)
+  console.log(`soak: workerd V8 flags ${process.env.MINIFLARE_WORKERD_V8_FLAGS} (MINIFLARE_WORKERD_V8_FLAGS)`);
 const service = spawn("npm", ["start"], {
   cwd: ROOT,
   env: { ...process.env, PORT: String(PORT), SVC_WEBHOOKS_ALLOW_LOOPBACK: "1", SVC_WEBHOOK_RETRY_SCHEDULE: SCHEDULE },
@@ -646,6 +648,24 @@ async function soak() {
   out(
     `  ${attempts} attempts recorded; the receiver saw ${receiver.requests} (${[...receiver.answers].map(([k, n]) => `${n} × ${k}`).join(", ")}), ${receiver.badSignatures} with a bad signature, ${acknowledgedTwice} acknowledged twice`,
   );
+  // Attempts the service recorded that never reached the receiver: read their records (what the sender saw).
+  const unseen = [...deliveries.values()].filter(
+    (d) => d.attempt_count > (receiver.seen.get(`${d.path} ${d.event_id}`)?.attempts.length ?? 0),
+  );
+  const unseenErrors = new Map();
+  for (const d of unseen.slice(0, 60)) {
+    const got = await call("drain: list attempts", `/v1/webhook-endpoints/deliveries/${d.delivery_id}/attempts?limit=100`, { key: KEY });
+    const arrived = receiver.seen.get(`${d.path} ${d.event_id}`)?.attempts.length ?? 0;
+    // The receiver's count is a floor for the answered ones; tally the attempts the service recorded without an answer.
+    const noAnswer = (got.body?.data ?? []).filter((a) => a.response_code === null);
+    for (const a of noAnswer) unseenErrors.set(a.error ?? "null", (unseenErrors.get(a.error ?? "null") ?? 0) + 1);
+    if ((got.body?.data ?? []).length - noAnswer.length > arrived)
+      fail(`delivery ${d.delivery_id}: answers recorded that the receiver never gave`);
+  }
+  if (unseen.length)
+    out(
+      `  ${unseen.length} deliveries have attempts the receiver never saw; their unanswered attempts (${Math.min(60, unseen.length)} read): ${[...unseenErrors].map(([k, n]) => `${n} × ${k}`).join(", ")} (the receiver's dropped connections are among them)`,
+    );
   if (receiver.badSignatures) fail(`${receiver.badSignatures} webhook requests failed signature verification`);
   if (receiver.unknownPaths) fail(`${receiver.unknownPaths} webhook requests to paths the soak never registered`);
   // Every completed job of this run emits at least asset.signed or asset.watermarked to each endpoint.
