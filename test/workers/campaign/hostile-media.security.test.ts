@@ -360,6 +360,8 @@ describe("campaign: hostile media through verification and signing", () => {
       form.append("file", new File([bytes as Uint8Array<ArrayBuffer>], "f"));
       const keyed = n % 2 === 1;
       const t0 = Date.now();
+      // Names a request that is taking long while it is still running, so a hang shows its input.
+      const watchdog = setTimeout(() => console.log(`hostile media: #${n} (${seed}, ${how}) still unanswered after 10 s`), 10_000);
       const answer = await exports.default.fetch(
         new Request("http://svc.test/v1/verify", {
           method: "POST",
@@ -371,6 +373,7 @@ describe("campaign: hostile media through verification and signing", () => {
         }),
       );
       const text = await answer.text();
+      clearTimeout(watchdog);
       const ms = Date.now() - t0;
       const family = seed.startsWith("#") ? "sample" : (/\.([a-z0-9]+)$/.exec(seed)?.[1] ?? "?");
       const f = timeByFamily.get(family) ?? { n: 0, ms: 0, max: 0 };
