@@ -46,6 +46,12 @@ console.error(`svc: the same two lines are in ${DEV_ENV}; a fresh key: npm run d
 // Development switches read from the environment (never written to .dev.vars, so they last one run).
 const devVars = process.env.SVC_WEBHOOKS_ALLOW_LOOPBACK === "1" ? ["--var", "SVC_WEBHOOKS_ALLOW_LOOPBACK:1"] : [];
 if (devVars.length) console.error("svc: SVC_WEBHOOKS_ALLOW_LOOPBACK=1 — webhook endpoints may use http://127.0.0.1 receivers");
+// A shorter webhook retry schedule (comma-separated seconds, src/webhooks/retry-policy.ts), e.g. for the soak (#22).
+const retrySchedule = process.env.SVC_WEBHOOK_RETRY_SCHEDULE;
+if (retrySchedule) {
+  devVars.push("--var", `SVC_WEBHOOK_RETRY_SCHEDULE:${retrySchedule}`);
+  console.error(`svc: SVC_WEBHOOK_RETRY_SCHEDULE=${retrySchedule} — webhook retries after these delays (s)`);
+}
 const child = spawn(
   join(ROOT, "node_modules", ".bin", "wrangler"),
   // --test-scheduled: GET /__scheduled runs the cron sweeps at once (`npm run data-keys:rewrap` uses it).

@@ -20,6 +20,7 @@ import type {
 import { BaselineJpegEncoder } from "./baseline-jpeg";
 import { JpegStreamDecoder } from "./jpeg-decoder";
 import { estimateJpegQuality, metadataSegments, withSegments } from "./jpeg-segments";
+import { tiffBounds } from "./tiff-bounds";
 
 /**
  * The compiled codec modules. workerd cannot compile wasm from bytes, so they are imported as modules there
@@ -227,9 +228,15 @@ class TooLarge extends Error {}
 /** utif2 is CommonJS: bundlers hand it over as the namespace itself (Node) or under `default` (wrangler). */
 const UTIF = ((UTIFModule as unknown as { default?: typeof UTIFModule }).default ?? UTIFModule) as typeof UTIFModule;
 
-/** The first image of a TIFF as RGBA; the pixel count is checked before decompression. */
+/**
+ * The first image of a TIFF as RGBA; the directories are checked against the file's length first (tiff-bounds.ts:
+ * utif2 trusts the counts), maker notes are not parsed, and the pixel count is checked before decompression.
+ */
 function decodeTiff(buffer: ArrayBuffer, maxPixels: number): { data: Uint8Array; width: number; height: number } | null {
-  const ifds = UTIF.decode(buffer);
+  if (!tiffBounds(new Uint8Array(buffer)).bounded) return null;
+  // utif2 takes its options at run time though its typings omit them.
+  const decode = UTIF.decode as (buffer: ArrayBuffer, options: { parseMN: boolean; debug: boolean }) => ReturnType<typeof UTIF.decode>;
+  const ifds = decode(buffer, { parseMN: false, debug: false });
   const first = ifds[0];
   if (!first) return null;
   const width = Number((first["t256"] as number[] | undefined)?.[0] ?? 0);
