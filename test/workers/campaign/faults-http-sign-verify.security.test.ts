@@ -1,0 +1,144 @@
+import { describe, expect, it } from "vitest";
+import { addKey, createTenant, fixture, testEnv, uploadAsset } from "../support/helpers";
+import { type Answer, count, request, send, sweep, table } from "./faults-http.helpers";
+
+/*
+ * #22, faults over HTTP: signing admission (sign-only and express), the job read, and verification (public, keyed by
+ * asset id, keyed with bytes). Each D1/R2/queue call the request makes fails in turn (and each write lands before
+ * the isolate dies): a clean answer, and the same request retried on the healthy env gives one job with one
+ * reservation (never a reservation without its job, a job without its asset, or two jobs for one key).
+ */
+const PHOTO = fixture("sample-1mp.jpg");
+
+async function signable() {
+  const tenant = await createTenant();
+  const { assetId } = await uploadAsset(tenant.key, PHOTO, "image/jpeg", "photo.jpg");
+  return { ...tenant, assetId, idem: crypto.randomUUID() };
+}
+
+/** One admitted job for the asset, the one the answer names, with no stray reservation. */
+async function expectOneJob(s: { tenantId: string; assetId: string }, retried: Answer) {
+  expect(await count("jobs", "tenant_id = ? AND asset_id = ?", s.tenantId, s.assetId), "one job").toBe(1);
+  const job = await testEnv.DB.prepare("SELECT id FROM jobs WHERE tenant_id = ? AND asset_id = ?")
+    .bind(s.tenantId, s.assetId)
+    .first<{ id: string }>();
+  expect(retried.body.job_id ?? retried.body.job?.job_id, "the answer names it").toBe(job?.id);
+  expect(
+    await count("wallet_reservations", "tenant_id = ? AND job_id NOT IN (SELECT id FROM jobs)", s.tenantId),
+    "no reservation without its job",
+  ).toBe(0);
+  expect(await count("wallet_reservations", "tenant_id = ?", s.tenantId), "at most one reservation").toBeLessThanOrEqual(1);
+  expect(await count("job_steps", "job_id = ?", job!.id), "its steps").toBeGreaterThan(0);
+}
+
+describe("faults over HTTP: signing", () => {
+  it("POST /v1/sign (sign-only admission): one job per Idempotency-Key, whatever failed", async () => {
+    const result = await sweep({
+      name: "POST /v1/sign sign-only",
+      setup: signable,
+      request: (s) =>
+        request("/v1/sign", {
+          method: "POST",
+          key: s.key,
+          body: { asset_id: s.assetId, recipe_id: "rcp_system_sign_only" },
+          headers: { "idempotency-key": s.idem },
+        }),
+      success: [202],
+      check: async (s, retried) => expectOneJob(s, retried),
+    });
+    console.log(table("POST /v1/sign sign-only", result));
+  });
+
+  it("POST /v1/sign (express): one job per Idempotency-Key, answered or handed to the pipeline", async () => {
+    const result = await sweep({
+      name: "POST /v1/sign express",
+      setup: signable,
+      request: (s) =>
+        request("/v1/sign", {
+          method: "POST",
+          key: s.key,
+          body: { asset_id: s.assetId, recipe_id: "rcp_system_express_watermark_then_sign", mode: "express" },
+          headers: { "idempotency-key": s.idem },
+        }),
+      success: [200, 202],
+      check: async (s, retried) => expectOneJob(s, retried),
+    });
+    console.log(table("POST /v1/sign express", result));
+  });
+
+  it("GET /v1/jobs/{id}: a failing read answers a retryable 503", async () => {
+    const owner = await signable();
+    const started = await send(
+      testEnv,
+      request("/v1/sign", {
+        method: "POST",
+        key: owner.key,
+        body: { asset_id: owner.assetId, recipe_id: "rcp_system_sign_only" },
+        headers: { "idempotency-key": owner.idem },
+      }),
+    );
+    expect(started.status, started.text).toBe(202);
+    const jobId = started.body.job_id as string;
+    const result = await sweep({
+      name: "GET /v1/jobs/{id}",
+      // A fresh key per trial: the key cache would otherwise hide the key lookup from later trials.
+      setup: async () => ({ tenantId: owner.tenantId, key: (await addKey(owner.tenantId)).key }),
+      request: (s) => request(`/v1/jobs/${jobId}`, { key: s.key }),
+      success: [200],
+      check: async (_s, retried) => {
+        expect(retried.body.job_id).toBe(jobId);
+      },
+    });
+    console.log(table("GET /v1/jobs/{id}", result));
+  });
+});
+
+const form = (bytes: Uint8Array, name: string) => () => {
+  const f = new FormData();
+  f.append("file", new File([bytes as Uint8Array<ArrayBuffer>], name));
+  return f;
+};
+const address = () => `198.51.100.${1 + Math.floor(Math.random() * 250)}`;
+
+describe("faults over HTTP: verification", () => {
+  it("POST /v1/verify public (bytes): a clean answer, and the retry verifies", async () => {
+    const result = await sweep({
+      name: "POST /v1/verify public",
+      setup: async () => ({ ip: address() }),
+      request: (s) => request("/v1/verify", { method: "POST", form: form(PHOTO, "photo.jpg"), headers: { "cf-connecting-ip": s.ip } }),
+      success: [200],
+      check: async (_s, retried) => {
+        expect(retried.body.status).toBeTypeOf("string");
+      },
+    });
+    console.log(table("POST /v1/verify public", result));
+  });
+
+  it("POST /v1/verify keyed (bytes)", async () => {
+    const result = await sweep({
+      name: "POST /v1/verify keyed bytes",
+      setup: async () => createTenant(),
+      request: (s) => request("/v1/verify", { method: "POST", key: s.key, form: form(PHOTO, "photo.jpg") }),
+      success: [200],
+      check: async (s, retried) => {
+        expect(retried.body.status).toBeTypeOf("string");
+        expect(await count("verifications", "tenant_id = ?", s.tenantId), "at most one record per answered verify").toBeLessThanOrEqual(2);
+      },
+    });
+    console.log(table("POST /v1/verify keyed bytes", result));
+  });
+
+  it("POST /v1/verify keyed (asset id)", async () => {
+    const owner = await signable();
+    const result = await sweep({
+      name: "POST /v1/verify keyed asset_id",
+      setup: async () => ({ tenantId: owner.tenantId, key: (await addKey(owner.tenantId)).key }),
+      request: (s) => request("/v1/verify", { method: "POST", key: s.key, body: { asset_id: owner.assetId } }),
+      success: [200],
+      check: async (_s, retried) => {
+        expect(retried.body.status).toBeTypeOf("string");
+      },
+    });
+    console.log(table("POST /v1/verify keyed asset_id", result));
+  });
+});
