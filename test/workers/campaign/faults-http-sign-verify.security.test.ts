@@ -1,6 +1,8 @@
 import { describe, expect, it } from "vitest";
+import type { FaultSite } from "../support/faults";
 import { addKey, createTenant, fixture, testEnv, uploadAsset } from "../support/helpers";
-import { type Answer, count, request, send, sweep, table } from "./faults-http.helpers";
+import { signedCopy } from "../support/verify-helpers";
+import { type Answer, count, type Mode, request, send, sweep, table } from "./faults-http.helpers";
 
 /*
  * #22, faults over HTTP: signing admission (sign-only and express), the job read, and verification (public, keyed by
@@ -31,40 +33,45 @@ async function expectOneJob(s: { tenantId: string; assetId: string }, retried: A
   expect(await count("job_steps", "job_id = ?", job!.id), "its steps").toBeGreaterThan(0);
 }
 
-describe("faults over HTTP: signing", () => {
-  it("POST /v1/sign (sign-only admission): one job per Idempotency-Key, whatever failed", async () => {
-    const result = await sweep({
-      name: "POST /v1/sign sign-only",
-      setup: signable,
-      request: (s) =>
-        request("/v1/sign", {
-          method: "POST",
-          key: s.key,
-          body: { asset_id: s.assetId, recipe_id: "rcp_system_sign_only" },
-          headers: { "idempotency-key": s.idem },
-        }),
-      success: [202],
-      check: async (s, retried) => expectOneJob(s, retried),
-    });
-    console.log(table("POST /v1/sign sign-only", result));
+/**
+ * KNOWN DEFECT (src/jobs, helper `crash`'s area; reported, not fixed here): admitSign claims the asset (`UPDATE assets
+ * SET status = 'processing'`) in its own statement before the batch that inserts the job. When the isolate dies after
+ * the claim, or the job's batch fails, the asset stays `processing` with no job: every retry answers 409
+ * `svc.sign.asset_busy` (retryable) for good. The fix belongs in the admission (claim inside the job's batch, or
+ * release the claim when the batch fails, and a sweep for claims without a job).
+ */
+const claimWithoutJob = (site: FaultSite, mode: Mode) =>
+  (mode === "crash-after" && /^update "assets" set "status"/i.test(site.detail)) ||
+  (mode === "error" && /insert into "jobs"/i.test(site.detail));
+
+const signRequest = (recipe: string, mode?: "express") => (s: Awaited<ReturnType<typeof signable>>) =>
+  request("/v1/sign", {
+    method: "POST",
+    key: s.key,
+    body: { asset_id: s.assetId, recipe_id: recipe, ...(mode ? { mode } : {}) },
+    headers: { "idempotency-key": s.idem },
   });
 
-  it("POST /v1/sign (express): one job per Idempotency-Key, answered or handed to the pipeline", async () => {
-    const result = await sweep({
-      name: "POST /v1/sign express",
-      setup: signable,
-      request: (s) =>
-        request("/v1/sign", {
-          method: "POST",
-          key: s.key,
-          body: { asset_id: s.assetId, recipe_id: "rcp_system_express_watermark_then_sign", mode: "express" },
-          headers: { "idempotency-key": s.idem },
-        }),
-      success: [200, 202],
-      check: async (s, retried) => expectOneJob(s, retried),
+const SIGN_PATHS = [
+  { name: "POST /v1/sign sign-only", request: signRequest("rcp_system_sign_only"), success: [202] },
+  { name: "POST /v1/sign express", request: signRequest("rcp_system_express_watermark_then_sign", "express"), success: [200, 202] },
+];
+
+describe("faults over HTTP: signing", () => {
+  for (const path of SIGN_PATHS) {
+    it(`${path.name}: one job per Idempotency-Key, whatever failed (but the known claim defect)`, async () => {
+      const result = await sweep(
+        { ...path, setup: signable, check: async (s, retried) => expectOneJob(s, retried) },
+        { only: (site, mode) => !claimWithoutJob(site, mode) },
+      );
+      console.log(table(path.name, result));
     });
-    console.log(table("POST /v1/sign express", result));
-  });
+
+    // Fails today (see claimWithoutJob): passes once the admission can no longer leave a claim without its job.
+    it.fails(`${path.name}: KNOWN DEFECT: a crash after the asset claim, or a failed job batch, leaves the asset claimed without a job`, async () => {
+      await sweep({ ...path, setup: signable, check: async (s, retried) => expectOneJob(s, retried) }, { only: claimWithoutJob });
+    });
+  }
 
   it("GET /v1/jobs/{id}: a failing read answers a retryable 503", async () => {
     const owner = await signable();
@@ -129,11 +136,12 @@ describe("faults over HTTP: verification", () => {
   });
 
   it("POST /v1/verify keyed (asset id)", async () => {
-    const owner = await signable();
+    const owner = await createTenant();
+    const { assetId } = await signedCopy(owner.key, fixture("sample.jpg"), "image/jpeg");
     const result = await sweep({
       name: "POST /v1/verify keyed asset_id",
       setup: async () => ({ tenantId: owner.tenantId, key: (await addKey(owner.tenantId)).key }),
-      request: (s) => request("/v1/verify", { method: "POST", key: s.key, body: { asset_id: owner.assetId } }),
+      request: (s) => request("/v1/verify", { method: "POST", key: s.key, body: { asset_id: assetId } }),
       success: [200],
       check: async (_s, retried) => {
         expect(retried.body.status).toBeTypeOf("string");

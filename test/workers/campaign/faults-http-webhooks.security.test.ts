@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { deliverBatch } from "../../../src/webhooks/delivery-run";
-import { type FaultPlan, type FaultSite, faultyEnv } from "../support/faults";
+import { type FaultPlan, faultyEnv } from "../support/faults";
 import { createTenant, testEnv } from "../support/helpers";
 import { createBody, createEndpoint, pendingDeliveries, sleep } from "../support/webhooks.helpers";
 import { BOUND_MS, count, isWrite, request, sweep, table } from "./faults-http.helpers";
@@ -115,5 +115,3 @@ async function checkDelivered(
   expect(succeeded, `${context}: recorded once as delivered`).toBe(1);
   expect(await count("webhook_attempts", "tenant_id = ? AND delivery_id <> ?", tenantId, id)).toBe(0);
 }
-
-export type { FaultSite };

@@ -135,9 +135,13 @@ async function lapseLeases(tenantId: string) {
 }
 
 /** Runs `path` once on a probe env (learning its sites), then once per site and mode; returns what happened. */
-export async function sweep<S extends { tenantId?: string }>(
+export async function sweep<S extends object>(
   path: HotPath<S>,
-  options: { modes?: Mode[]; only?: (site: FaultSite) => boolean } = {},
+  options: {
+    modes?: Mode[];
+    /** Runs only the faults this keeps (a known defect's own test runs just those). */
+    only?: (site: FaultSite, mode: Mode) => boolean;
+  } = {},
 ): Promise<{ sites: FaultSite[]; outcomes: Outcome[] }> {
   const healthy = path.healthy ?? testEnv;
   const first = await path.setup();
@@ -147,9 +151,9 @@ export async function sweep<S extends { tenantId?: string }>(
   const sites = [...probe.log];
   const outcomes: Outcome[] = [];
   for (const site of sites) {
-    if (options.only && !options.only(site)) continue;
     for (const mode of options.modes ?? (["error", "crash-after"] as Mode[])) {
       if (mode === "crash-after" && !isWrite(site)) continue;
+      if (options.only && !options.only(site, mode)) continue;
       const where = `${path.name} · ${mode} at #${site.n} ${site.op} (${site.detail.slice(0, 80)})`;
       const s = await path.setup();
       const faulty = faultyEnv(healthy, { at: site.n, mode });
@@ -162,9 +166,10 @@ export async function sweep<S extends { tenantId?: string }>(
       }
       let retried = await send(healthy, path.request(s));
       let leaseLapsed = false;
-      if (retried.status === 409 && retried.body?.code === "svc.idempotency.request_in_progress" && s.tenantId) {
+      const tenantId = (s as { tenantId?: string }).tenantId;
+      if (retried.status === 409 && retried.body?.code === "svc.idempotency.request_in_progress" && tenantId) {
         leaseLapsed = true;
-        await lapseLeases(s.tenantId);
+        await lapseLeases(tenantId);
         retried = await send(healthy, path.request(s));
       }
       expect(path.success, `${where}: the healthy retry (${retried.text.slice(0, 300)})`).toContain(retried.status);
