@@ -32,22 +32,24 @@ async function guarded<T>(binding: StorageFailure["binding"], op: string, run: (
 
 /**
  * The storage failure behind `error`: the error itself or one of its causes (drizzle's "Failed query" wraps D1's)
- * rejected from a guarded binding call. A D1 constraint violation is not one: the database answered, and code that
- * expects one catches it; an escaped one is a defect (500), not an outage.
+ * rejected from a guarded binding call. SQLite's own verdict on a statement is not one: a constraint violation
+ * (code that expects one catches it), a syntax error, an unknown table or column. The database answered; an
+ * escaped one is a defect (500), not an outage to retry.
  */
 export function storageFailureOf(error: unknown): StorageFailure | null {
   let current: unknown = error;
   for (let depth = 0; depth < 8 && typeof current === "object" && current !== null; depth++) {
     const failure = failures.get(current);
-    if (failure) return isConstraintViolation(current) ? null : failure;
+    if (failure) return failure.binding === "d1" && isStatementVerdict(current) ? null : failure;
     current = (current as { cause?: unknown }).cause;
   }
   return null;
 }
 
-function isConstraintViolation(error: object): boolean {
+/** D1 reports SQLite's result codes in the message ("D1_ERROR: UNIQUE constraint failed: …: SQLITE_CONSTRAINT"). */
+function isStatementVerdict(error: object): boolean {
   const message = String((error as { message?: unknown }).message ?? "");
-  return /SQLITE_CONSTRAINT|constraint failed/i.test(message);
+  return /SQLITE_(CONSTRAINT|ERROR|MISMATCH|RANGE|TOOBIG)\b|constraint failed|syntax error|no such (table|column)/i.test(message);
 }
 
 const guardedEnvs = new WeakMap<object, Bindings>();
