@@ -145,7 +145,7 @@ export async function sweep<S extends object>(
   options: {
     modes?: Mode[];
     /** Runs only the faults this keeps (a known defect's own test runs just those). */
-    only?: (site: FaultSite, mode: Mode) => boolean;
+    only?: (site: FaultSite, mode: Mode, sites: readonly FaultSite[]) => boolean;
   } = {},
 ): Promise<{ sites: FaultSite[]; outcomes: Outcome[] }> {
   const healthy = path.healthy ?? testEnv;
@@ -158,7 +158,7 @@ export async function sweep<S extends object>(
   for (const site of sites) {
     for (const mode of options.modes ?? (["error", "crash-after"] as Mode[])) {
       if (mode === "crash-after" && !isWrite(site)) continue;
-      if (options.only && !options.only(site, mode)) continue;
+      if (options.only && !options.only(site, mode, sites)) continue;
       const where = `${path.name} · ${mode} at #${site.n} ${site.op} (${site.detail.slice(0, 80)})`;
       const s = await path.setup();
       const faulty = faultyEnv(healthy, { at: site.n, mode });
