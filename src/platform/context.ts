@@ -1,13 +1,13 @@
 import { OpenAPIHono } from "@hono/zod-openapi";
 import type { Context, MiddlewareHandler } from "hono";
 import { type Database, database } from "../db/client";
+import { guardStorage } from "../db/storage-guard";
 import type { Bindings } from "../env";
 import type { OperationPolicy } from "./auth/policy";
 import { type Config, configOf } from "./config";
 import { ApiError } from "./errors";
 import { type Logger, withFields } from "./logger";
 import type { AuthenticatedPrincipal, Principal } from "./principal";
-import { guardStorage } from "./storage-guard";
 import { validationHook } from "./validation";
 
 export interface Variables {
@@ -42,7 +42,7 @@ export type AppContext = Context<AppEnv>;
  * after the request id.
  */
 export const contextServices: MiddlewareHandler<AppEnv> = async (c, next) => {
-  // Storage calls through guarded bindings, so an outage of D1, R2 or a queue answers 503, not 500 (storage-guard.ts).
+  // Storage calls through guarded bindings, so an outage of D1, R2 or a queue answers 503, not 500 (db/storage-guard.ts).
   c.env = guardStorage(c.env);
   c.set("config", configOf(c.env));
   c.set("db", database(c.env.DB));

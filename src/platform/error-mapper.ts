@@ -1,10 +1,10 @@
 import type { ErrorHandler, NotFoundHandler } from "hono";
 import { HTTPException } from "hono/http-exception";
+import { storageFailureOf } from "../db/storage-guard";
 import { type AppEnv, publicOrigin } from "./context";
 import { ApiError, ERROR_CODES, errorBody, HttpProblem } from "./errors";
 import { log } from "./logger";
 import { REQUEST_ID_HEADER } from "./request-id";
-import { storageFailureOf } from "./storage-guard";
 
 const STORAGE_UNAVAILABLE_MESSAGE =
   "Storage is unavailable (the database, object storage or a queue failed). Retry with the same Idempotency-Key.";
@@ -12,7 +12,7 @@ const STORAGE_UNAVAILABLE_MESSAGE =
 const JSON_HEADERS = { "content-type": "application/json; charset=utf-8", "cache-control": "no-store" };
 
 /**
- * The one place errors become responses. Known errors keep their code; a storage binding's failure (storage-guard.ts)
+ * The one place errors become responses. Known errors keep their code; a storage binding's failure (db/storage-guard.ts)
  * is a 503 `svc.dependency.unavailable` with Retry-After; anything else is a 500 `svc.internal` whose details go to
  * the log with the request id, never to the client.
  */

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { database } from "../../../src/db/client";
 import { tenants } from "../../../src/db/schema";
-import { guardStorage, storageFailureOf } from "../../../src/platform/storage-guard";
+import { guardStorage, storageFailureOf } from "../../../src/db/storage-guard";
 import { faultyEnv, InjectedFault } from "../support/faults";
 import { testEnv } from "../support/helpers";
 
