@@ -6,7 +6,17 @@ import { iso } from "../platform/openapi";
 import type { AuthenticatedPrincipal } from "../platform/principal";
 import { type CoverDecision, covers, grantOf, type KeyGrant } from "./authority";
 import { restrictionsOf } from "./controls";
-import { type ApiKeyRow, beginRotation, cancelRotation, completeRotation, getKey, insertKey, revokeKey } from "./repo";
+import {
+  type ApiKeyRow,
+  beginRotation,
+  cancelRotation,
+  completeRotation,
+  getKey,
+  insertKey,
+  reissueUnusedKey,
+  revokeKey,
+  revokeWasAnswered,
+} from "./repo";
 
 /** Domain logic of API keys: no HTTP here; results are discriminated unions. */
 
@@ -76,6 +86,7 @@ export async function createApiKey(
   principal: AuthenticatedPrincipal,
   input: { name: string; scopes: Scope[]; expiresAt: number | null | undefined },
   now = Date.now(),
+  id?: string,
 ): Promise<CreateKeyResult> {
   const notHeld = input.scopes.filter((s) => !principal.scopes.has(s));
   if (notHeld.length > 0) return { status: "scope_not_grantable", scopes: notHeld };
@@ -106,8 +117,26 @@ export async function createApiKey(
   const decision = covers(grantOf(actor), grantOf(child));
   if (!decision.covered) return { status: "outranks_caller", detail: decision.detail };
   const secret = generateApiKeySecret();
+  // Under an Idempotency-Key the id is the key's (`idFor`): a retry after a crash that lost the answer finds the key
+  // the first attempt created. Its secret was never shown to anyone, so that key, never used, gets a new one.
+  const earlier = id ? await getKey(db, principal.tenantId, id) : null;
+  if (earlier) {
+    const same =
+      earlier.name === input.name &&
+      earlier.scopes === JSON.stringify(input.scopes) &&
+      earlier.expiresAt === expiresAt &&
+      earlier.createdByKeyId === (principal.kind === "api_key" ? principal.apiKeyId : null);
+    const reissued = same
+      ? await reissueUnusedKey(db, principal.tenantId, earlier.id, earlier.secretHash, {
+          secretHash: await hashApiKeySecret(pepper, secret),
+          displayPrefix: displayPrefixOf(secret),
+        })
+      : null;
+    if (reissued) return { status: "created", row: reissued, secret };
+    id = undefined; // another request's key under a key reused after its record expired, or one in use: a new key
+  }
   const row: ApiKeyRow = {
-    id: newId("apiKey"),
+    id: id ?? newId("apiKey"),
     tenantId: principal.tenantId,
     name: input.name,
     secretHash: await hashApiKeySecret(pepper, secret),
@@ -167,9 +196,12 @@ export async function revokeApiKey(db: Database, tenantId: string, keyId: string
   if (revoked) return { status: "revoked", row: revoked };
   const existing = await getKey(db, tenantId, keyId);
   if (!existing) return { status: "not_found" };
-  return existing.status === "active" && rotationStateOf(existing, now) === "overlapping"
-    ? { status: "rotating" }
-    : { status: "already_revoked" };
+  if (existing.status === "active" && rotationStateOf(existing, now) === "overlapping") return { status: "rotating" };
+  // A plain revoke that landed but was never answered (the isolate died after the write, so neither the answer nor
+  // its audit entry happened): the retry is answered as that revoke, and its audit entry is written now (#22).
+  const plainRevoke = existing.status === "revoked" && !existing.successorKeyId && !existing.predecessorKeyId && !existing.rotationState;
+  if (plainRevoke && !(await revokeWasAnswered(db, tenantId, keyId))) return { status: "revoked", row: existing };
+  return { status: "already_revoked" };
 }
 
 export const DEFAULT_ROTATION_OVERLAP_S = 24 * 60 * 60;

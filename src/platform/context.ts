@@ -1,6 +1,7 @@
 import { OpenAPIHono } from "@hono/zod-openapi";
 import type { Context, MiddlewareHandler } from "hono";
 import { type Database, database } from "../db/client";
+import { guardStorage } from "../db/storage-guard";
 import type { Bindings } from "../env";
 import type { OperationPolicy } from "./auth/policy";
 import { type Config, configOf } from "./config";
@@ -36,10 +37,13 @@ export interface AppEnv {
 export type AppContext = Context<AppEnv>;
 
 /**
- * Puts the request's typed services on the context, once: `c.var.config`, `c.var.db`, `c.var.log`. Runs right
+ * Puts the request's typed services on the context, once: `c.var.config`, `c.var.db`, `c.var.log`, over the
+ * storage-guarded bindings. Runs right
  * after the request id.
  */
 export const contextServices: MiddlewareHandler<AppEnv> = async (c, next) => {
+  // Storage calls through guarded bindings, so an outage of D1, R2 or a queue answers 503, not 500 (db/storage-guard.ts).
+  c.env = guardStorage(c.env);
   c.set("config", configOf(c.env));
   c.set("db", database(c.env.DB));
   c.set("log", withFields({ request_id: c.get("requestId") }));

@@ -1,15 +1,20 @@
 import type { ErrorHandler, NotFoundHandler } from "hono";
 import { HTTPException } from "hono/http-exception";
+import { storageFailureOf } from "../db/storage-guard";
 import { type AppEnv, publicOrigin } from "./context";
 import { ApiError, ERROR_CODES, errorBody, HttpProblem } from "./errors";
 import { log } from "./logger";
 import { REQUEST_ID_HEADER } from "./request-id";
 
+const STORAGE_UNAVAILABLE_MESSAGE =
+  "Storage is unavailable (the database, object storage or a queue failed). Retry with the same Idempotency-Key.";
+
 const JSON_HEADERS = { "content-type": "application/json; charset=utf-8", "cache-control": "no-store" };
 
 /**
- * The one place errors become responses. Known errors keep their code; anything else is a 500
- * `svc.internal` whose details go to the log with the request id, never to the client.
+ * The one place errors become responses. Known errors keep their code; a storage binding's failure (db/storage-guard.ts)
+ * is a 503 `svc.dependency.unavailable` with Retry-After; anything else is a 500 `svc.internal` whose details go to
+ * the log with the request id, never to the client.
  */
 export const onError: ErrorHandler<AppEnv> = (err, c) => {
   const requestId = c.get("requestId") ?? "req_unknown";
@@ -19,6 +24,7 @@ export const onError: ErrorHandler<AppEnv> = (err, c) => {
     return new Response(JSON.stringify({ detail: err.detail }), { status: err.status, headers });
   }
   let apiError: ApiError;
+  const storage = err instanceof ApiError ? null : storageFailureOf(err);
   if (err instanceof ApiError) {
     apiError = err;
   } else if (err instanceof HTTPException && err.status === 400) {
@@ -30,6 +36,11 @@ export const onError: ErrorHandler<AppEnv> = (err, c) => {
     apiError = new ApiError("svc.request.unsupported_media_type");
   } else if (err instanceof HTTPException && err.status === 413) {
     apiError = new ApiError("svc.request.too_large");
+  } else if (storage) {
+    // D1, R2 or a queue failed under this request: an outage to retry, not a defect. The write paths keep a
+    // retry convergent (batched writes, idempotency keys released on a retryable answer).
+    log.warn("storage unavailable", { request_id: requestId, binding: storage.binding, op: storage.op, error: String(err) });
+    apiError = new ApiError("svc.dependency.unavailable", STORAGE_UNAVAILABLE_MESSAGE, { headers: { "Retry-After": "1" } });
   } else {
     log.error("unhandled error", { request_id: requestId, error: String(err), stack: (err as Error)?.stack });
     apiError = new ApiError("svc.internal");

@@ -364,7 +364,12 @@ export const ERROR_CODES = {
     summary:
       "Too many lookups: without a key 10 content lookups or 120 binding lookups per minute per network address; with one the tenant's per-minute limit. Wait Retry-After seconds.",
   },
-  "svc.dependency.unavailable": { status: 503, retryable: true, summary: "A storage dependency did not answer in time. Retry later." },
+  "svc.dependency.unavailable": {
+    status: 503,
+    retryable: true,
+    summary:
+      "A dependency of the service is unavailable: the database, object storage or a queue failed or did not answer, or a secret it needs is not configured. Nothing was half-done: retry after Retry-After seconds with the same Idempotency-Key.",
+  },
   "svc.deployment.not_configured": {
     status: 503,
     retryable: true,

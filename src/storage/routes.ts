@@ -33,16 +33,32 @@ async function authorize(secret: string | undefined, claims: SignedUrlClaims, si
   if (check.status === "expired") throw new ApiError("svc.storage.capability_expired");
 }
 
-/** The request body as a stream of exactly `length` bytes (R2 needs a known length). */
-function exactBody(request: Request, length: number): ReadableStream {
+/**
+ * The request body as a stream of exactly `length` bytes (R2 needs a known length), and `wrongLength`: whether a
+ * failed write failed because the body was not that long (the client's fault, 422) rather than because storage
+ * failed (503, retry). A body the write never read is not a wrong length.
+ */
+function exactBody(request: Request, length: number): { stream: ReadableStream; wrongLength: () => Promise<boolean> } {
   const declared = request.headers.get("content-length");
   if (declared !== null && Number(declared) !== length) {
     throw new ApiError("svc.storage.length_mismatch", `This URL takes exactly ${length} bytes; the request declares ${declared}.`);
   }
   if (!request.body) throw new ApiError("svc.storage.length_mismatch", `This URL takes exactly ${length} bytes; the request has none.`);
   const fixed = new FixedLengthStream(length);
-  void request.body.pipeTo(fixed.writable).catch(() => undefined);
-  return fixed.readable;
+  const piped = request.body.pipeTo(fixed.writable).then(
+    () => false,
+    () => true,
+  );
+  // The length check fails the pipe as the write reads the end of the body: by then it has settled, or soon will.
+  const wrongLength = () => Promise.race([piped, new Promise<boolean>((resolve) => setTimeout(() => resolve(false), 100))]);
+  return { stream: fixed.readable, wrongLength };
+}
+
+/** A failed write of an upload's bytes: a wrong length is the client's (422); anything else is storage's, rethrown (503). */
+async function writeFailed(error: unknown, body: { wrongLength: () => Promise<boolean> } | null, message: string): Promise<never> {
+  if (error instanceof ApiError) throw error;
+  if (!body || (await body.wrongLength())) throw new ApiError("svc.storage.length_mismatch", message);
+  throw error;
 }
 
 async function openUpload(env: { DB: D1Database }, uploadId: string): Promise<UploadRow> {
@@ -125,14 +141,13 @@ export function storageRoutes() {
       signature,
     );
     if (upload.mode !== "single" || !uploadIsOpen(upload)) throw new ApiError("svc.storage.upload_closed");
-    let stored: R2Object | null;
+    let stored: R2Object | null = null;
+    let body: ReturnType<typeof exactBody> | null = null;
     try {
-      stored = await c.env.OBJECTS.put(upload.r2Key, exactBody(c.req.raw, upload.byteLength), {
-        httpMetadata: { contentType: upload.declaredMediaType },
-      });
+      body = exactBody(c.req.raw, upload.byteLength);
+      stored = await c.env.OBJECTS.put(upload.r2Key, body.stream, { httpMetadata: { contentType: upload.declaredMediaType } });
     } catch (error) {
-      if (error instanceof ApiError) throw error;
-      throw new ApiError("svc.storage.length_mismatch", `This URL takes exactly ${upload.byteLength} bytes.`);
+      await writeFailed(error, body, `This URL takes exactly ${upload.byteLength} bytes.`);
     }
     return c.body(null, 200, { ...servedAnswerHeaders(), ETag: stored?.httpEtag ?? "" });
   });
@@ -155,16 +170,14 @@ export function storageRoutes() {
       signature,
     );
     if (upload.mode !== "multipart" || !declared || !uploadIsOpen(upload)) throw new ApiError("svc.storage.upload_closed");
-    let etag: string;
+    let etag = "";
+    let body: ReturnType<typeof exactBody> | null = null;
     try {
-      const part = await c.env.OBJECTS.resumeMultipartUpload(upload.r2Key, upload.multipartUploadId!).uploadPart(
-        part_number,
-        exactBody(c.req.raw, declared.byte_length),
-      );
+      body = exactBody(c.req.raw, declared.byte_length);
+      const part = await c.env.OBJECTS.resumeMultipartUpload(upload.r2Key, upload.multipartUploadId!).uploadPart(part_number, body.stream);
       etag = part.etag;
     } catch (error) {
-      if (error instanceof ApiError) throw error;
-      throw new ApiError("svc.storage.length_mismatch", `This part takes exactly ${declared.byte_length} bytes.`);
+      await writeFailed(error, body, `This part takes exactly ${declared.byte_length} bytes.`);
     }
     return c.body(null, 200, { ...servedAnswerHeaders(), ETag: etag });
   });

@@ -53,6 +53,17 @@ function field(name: string, code: string, message: string): FieldDetail {
   return { location: "body", field: name, code, message };
 }
 
+/** The ids of an upload created under an Idempotency-Key (`idFor`): the same key, the same upload. */
+export interface UploadIds {
+  uploadId: string;
+  assetId: string;
+  objectId: string;
+}
+
+/**
+ * Creates an upload and its asset (one D1 batch). With `ids`, an upload that already has them is answered as it is:
+ * the retry of a request whose answer was lost converges on the upload it created (at most one per key).
+ */
 export async function createUpload(
   db: Database,
   bucket: R2Bucket,
@@ -60,6 +71,7 @@ export async function createUpload(
   tenantId: string,
   input: CreateUploadInput,
   now = Date.now(),
+  ids?: UploadIds,
 ): Promise<CreateUploadResult> {
   const format = formatOf(input.declared_media_type);
   if (!format) {
@@ -102,15 +114,22 @@ export async function createUpload(
       field: field("parts", "invalid_parts", partsProblem),
     };
 
-  const assetId = newId("asset");
-  const objectId = newId("object");
+  // Under an Idempotency-Key the ids are the key's: a retry after a crash that lost the answer finds that upload.
+  // (A key reused for another request after its record's 24 h gets fresh ids: the old upload is not this one.)
+  if (ids) {
+    const existing = await getUpload(db, tenantId, ids.uploadId);
+    if (existing && sameRequest(existing, input, format.media_type)) return { status: "created", upload: existing };
+    if (existing) ids = undefined;
+  }
+  const assetId = ids?.assetId ?? newId("asset");
+  const objectId = ids?.objectId ?? newId("object");
   const key = objectKey(tenantId, objectId);
   const multipartUploadId =
     input.mode === "multipart"
       ? (await bucket.createMultipartUpload(key, { httpMetadata: { contentType: format.media_type } })).uploadId
       : null;
   const upload: UploadRow = {
-    id: newId("upload"),
+    id: ids?.uploadId ?? newId("upload"),
     tenantId,
     assetId,
     objectId,
@@ -129,7 +148,7 @@ export async function createUpload(
     errorCode: null,
     sweptAt: null,
   };
-  await insertUploadWithAsset(db, upload, {
+  const inserted = insertUploadWithAsset(db, upload, {
     id: assetId,
     tenantId,
     kind: format.modality,
@@ -139,7 +158,26 @@ export async function createUpload(
     createdAt: now,
     updatedAt: now,
   });
+  try {
+    await inserted;
+  } catch (error) {
+    // Two attempts under one key that both got this far (the first one's lease lapsed): the one that inserted wins.
+    const existing = ids ? await getUpload(db, tenantId, ids.uploadId) : null;
+    if (existing && sameRequest(existing, input, format.media_type)) return { status: "created", upload: existing };
+    throw error;
+  }
   return { status: "created", upload };
+}
+
+function sameRequest(upload: UploadRow, input: CreateUploadInput, mediaType: string): boolean {
+  return (
+    upload.mode === input.mode &&
+    upload.byteLength === input.byte_length &&
+    upload.sha256 === input.sha256.toLowerCase() &&
+    upload.declaredMediaType === mediaType &&
+    (upload.filename ?? null) === (input.filename ?? null) &&
+    (upload.parts ?? null) === (input.mode === "multipart" ? JSON.stringify(input.parts) : null)
+  );
 }
 
 function checkDeclaredParts(parts: { part_number: number; byte_length: number }[], total: number): string | null {

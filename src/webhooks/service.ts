@@ -10,6 +10,7 @@ import {
   findEndpoint,
   insertEndpointUnderLimit,
   openSecretOverlap,
+  resealUnshownSecret,
   softDeleteEndpoint,
   updateEndpointFields,
 } from "./repo/endpoints";
@@ -67,14 +68,30 @@ export async function createEndpoint(
     rate_limit_per_minute?: number | undefined;
     auto_disable_after_failures?: number | undefined;
   },
+  derivedId?: string,
 ): Promise<CreateResult> {
   const subscription = checkSubscription(input.events);
   if (subscription.status === "invalid") return { status: "subscription_invalid", message: subscription.message };
   const dest = await destination(env, input.url);
   if (dest.status === "refused") return { status: "destination_refused", reason: dest.reason };
-  const id = newId("webhookEndpoint");
   const secret = generateWebhookSecret();
   const now = Date.now();
+  // Under an Idempotency-Key the id is the key's (`idFor`): a retry after a crash that lost the answer finds the
+  // endpoint the first attempt created; its secret was never shown, so it is sealed anew and shown to the retry.
+  const earlier = derivedId ? await findEndpoint(env.DB, tenantId, derivedId, now) : null;
+  if (earlier) {
+    const same =
+      earlier.url === input.url &&
+      earlier.events === JSON.stringify(subscription.events) &&
+      earlier.max_concurrency === (input.max_concurrency ?? DELIVERY_CONTROL_DEFAULTS.max_concurrency) &&
+      earlier.rate_limit_per_minute === (input.rate_limit_per_minute ?? DELIVERY_CONTROL_DEFAULTS.rate_limit_per_minute) &&
+      earlier.auto_disable_after_failures === (input.auto_disable_after_failures ?? DELIVERY_CONTROL_DEFAULTS.auto_disable_after_failures);
+    const sealed = await sealSecret(pepper, earlier.id, secret);
+    if (same && (await resealUnshownSecret(env.DB, tenantId, earlier.id, earlier.secret_ciphertext, sealed, now)))
+      return { status: "created", row: { ...earlier, secret_ciphertext: sealed, updated_at: now }, secret };
+    derivedId = undefined; // another request's endpoint (a key reused after its record expired): a new endpoint
+  }
+  const id = derivedId ?? newId("webhookEndpoint");
   const row: EndpointRow = {
     id,
     tenant_id: tenantId,

@@ -1,7 +1,7 @@
 import { and, eq, gt, isNull, lt, or, sql } from "drizzle-orm";
 import type { Database } from "../../db/client";
 import { newestFirst, pageWindow } from "../../db/keyset";
-import { apiKeys, tenants, users } from "../../db/schema";
+import { apiKeys, auditEvents, tenants, users } from "../../db/schema";
 import { shape } from "../../db/statements";
 import { forgetCachedKeys, forgetUnknownKeyHash } from "../../platform/auth/key-cache";
 import type { KeyCredential, KeyLookup } from "../../platform/auth/key-lookup";
@@ -142,6 +142,51 @@ export async function listKeys(
 export async function insertKey(db: Database, row: typeof apiKeys.$inferInsert) {
   await db.insert(apiKeys).values(row);
   forgetUnknownKeyHash(row.secretHash);
+}
+
+/**
+ * Gives a key that nobody ever used a new secret, only while it still has `previousHash` and was never used: the
+ * key of a create whose answer (and so whose secret) was lost to a crash, re-issued to the retry (#22).
+ */
+export async function reissueUnusedKey(
+  db: Database,
+  tenantId: string,
+  keyId: string,
+  previousHash: string,
+  next: { secretHash: string; displayPrefix: string },
+) {
+  const rows = await db
+    .update(apiKeys)
+    .set(next)
+    .where(
+      and(
+        eq(apiKeys.tenantId, tenantId),
+        eq(apiKeys.id, keyId),
+        eq(apiKeys.secretHash, previousHash),
+        eq(apiKeys.status, "active"),
+        isNull(apiKeys.lastUsedAt),
+      ),
+    )
+    .returning();
+  if (rows[0]) forgetUnknownKeyHash(next.secretHash);
+  return rows[0] ?? null;
+}
+
+/** Whether the audit holds a succeeded `DELETE /v1/api-keys/{api_key_id}` of this key (its revoke was answered). */
+export async function revokeWasAnswered(db: Database, tenantId: string, keyId: string): Promise<boolean> {
+  const rows = await db
+    .select({ seq: auditEvents.seq })
+    .from(auditEvents)
+    .where(
+      and(
+        eq(auditEvents.tenantId, tenantId),
+        eq(auditEvents.targetId, keyId),
+        eq(auditEvents.action, "DELETE /v1/api-keys/{api_key_id}"),
+        eq(auditEvents.outcome, "succeeded"),
+      ),
+    )
+    .limit(1);
+  return rows.length > 0;
 }
 
 /** Revokes an active key; returns the row, or null when the key does not exist for this tenant. */

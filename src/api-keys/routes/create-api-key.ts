@@ -2,6 +2,7 @@ import { createRoute, z } from "@hono/zod-openapi";
 import type { Router } from "../../app-types";
 import { principalOf } from "../../platform/context";
 import { ApiError } from "../../platform/errors";
+import { idFor } from "../../platform/ids";
 import { errorResponse, IdempotencyKeyHeader, json } from "../../platform/openapi";
 import { CreateApiKeyRequestSchema, IssuedApiKeyResponseSchema } from "../schemas";
 import { apiKeyView, createApiKey } from "../service";
@@ -31,11 +32,23 @@ export function registerCreateApiKey(app: Router) {
     const body = c.req.valid("json");
     const pepper = c.env.SVC_KEY_PEPPER;
     if (!pepper) throw new ApiError("svc.auth.unavailable");
-    const result = await createApiKey(c.var.db, pepper, principalOf(c), {
-      name: body.name,
-      scopes: body.scopes,
-      expiresAt: body.expires_at === undefined ? undefined : body.expires_at === null ? null : Date.parse(body.expires_at),
-    });
+    const principal = principalOf(c);
+    const idempotencyKey = c.req.header("idempotency-key");
+    const id = idempotencyKey
+      ? await idFor("apiKey", pepper, { tenantId: principal.tenantId, operation: "POST /v1/api-keys", key: idempotencyKey })
+      : undefined;
+    const result = await createApiKey(
+      c.var.db,
+      pepper,
+      principal,
+      {
+        name: body.name,
+        scopes: body.scopes,
+        expiresAt: body.expires_at === undefined ? undefined : body.expires_at === null ? null : Date.parse(body.expires_at),
+      },
+      Date.now(),
+      id,
+    );
     switch (result.status) {
       case "created":
         return c.json({ api_key: apiKeyView(result.row), secret: result.secret }, 201);

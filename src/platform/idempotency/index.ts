@@ -107,25 +107,54 @@ export const idempotency: MiddlewareHandler<AppEnv> = async (c, next) => {
   try {
     await next();
   } catch (error) {
-    await alongside(audit.pending, releaseIdempotencyKey(db, scope, claim.lease));
+    await alongside(
+      audit.pending,
+      once(() => releaseIdempotencyKey(db, scope, claim.lease)),
+    );
     throw error;
   }
   const res = c.res;
   const body = await res.clone().text();
   if (res.status >= 500 || (res.status >= 400 && isRetryableError(res.status, body))) {
-    await alongside(audit.pending, releaseIdempotencyKey(db, scope, claim.lease));
+    await alongside(
+      audit.pending,
+      once(() => releaseIdempotencyKey(db, scope, claim.lease)),
+    );
     return;
   }
-  await alongside(
-    audit.pending,
-    completeIdempotencyKey(db, scope, claim.lease, {
-      status: res.status,
-      contentType: res.headers.get("content-type"),
-      body,
-      withhold: operation.policy.replay === "secret_not_replayable" && res.status < 300,
-    }),
-  );
+  const withhold = operation.policy.replay === "secret_not_replayable" && res.status < 300;
+  try {
+    await alongside(
+      audit.pending,
+      once(() =>
+        completeIdempotencyKey(db, scope, claim.lease, {
+          status: res.status,
+          contentType: res.headers.get("content-type"),
+          body,
+          withhold,
+        }),
+      ),
+    );
+  } catch (error) {
+    // The operation happened and its answer is in hand: the client gets it (a 503 would hide a done write and
+    // invite a second one). The key stays claimed until its lease lapses; a retry after that runs again, and the
+    // creates that matter converge on what this one made (ids derived from the key, platform/ids `idFor`).
+    c.var.log.error("idempotency completion failed", { operation: operation.key, error: String(error) });
+  }
 };
+
+/**
+ * Writes the key's outcome, once more if the first write fails (#22): a transient storage error must not leave a
+ * completed write unrecorded (a retry would run it again) or a refused one still claimed (a retry would wait out
+ * the lease).
+ */
+async function once(write: () => Promise<void>): Promise<void> {
+  try {
+    await write();
+  } catch {
+    await write();
+  }
+}
 
 /** Awaits the key's write and the audit append together; the write's failure is rethrown once both settled. */
 async function alongside(audit: Promise<void> | undefined, write: Promise<void>): Promise<void> {

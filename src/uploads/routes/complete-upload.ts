@@ -53,7 +53,7 @@ export function registerCompleteUpload(app: Router) {
           `This upload failed (${result.errorCode}): its parts were assembled into bytes that did not match what was declared, and cannot be used again. Create a new upload.`,
         );
       case "storage_unavailable":
-        throw new ApiError("svc.uploads.storage_unavailable");
+        throw new ApiError("svc.uploads.storage_unavailable", undefined, { headers: { "Retry-After": "1" } });
       case "refused":
         throw new ApiError(result.code, result.message);
       case "media_refused":

@@ -1,12 +1,13 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import type { Router } from "../../app-types";
 import { registryFor } from "../../catalog/installed";
-import { principalOf, publicOrigin } from "../../platform/context";
+import { type AppContext, principalOf, publicOrigin } from "../../platform/context";
 import { ApiError } from "../../platform/errors";
+import { idFor } from "../../platform/ids";
 import { IdempotencyKeyHeader, json } from "../../platform/openapi";
 import { presign } from "../../storage/signed-urls";
 import { CreateUploadRequestSchema, CreateUploadResponseSchema } from "../schemas";
-import { createUpload } from "../service";
+import { createUpload, type UploadIds } from "../service";
 
 const route = createRoute({
   method: "post",
@@ -26,7 +27,8 @@ const route = createRoute({
 export function registerCreateUpload(app: Router) {
   app.openapi(route, async (c) => {
     const body = c.req.valid("json");
-    const result = await createUpload(c.var.db, c.env.OBJECTS, registryFor(c.env), principalOf(c).tenantId, body);
+    const tenantId = principalOf(c).tenantId;
+    const result = await createUpload(c.var.db, c.env.OBJECTS, registryFor(c.env), tenantId, body, Date.now(), await idsOf(c, tenantId));
     if (result.status === "refused") throw new ApiError(result.code, result.message, { fieldDetails: [result.field] });
     const { upload } = result;
     const origin = publicOrigin(c);
@@ -75,4 +77,21 @@ export function registerCreateUpload(app: Router) {
       201,
     );
   });
+}
+
+/**
+ * The upload's ids under the request's Idempotency-Key (the idempotency middleware has checked it, and authentication
+ * the pepper); without a key, fresh ids.
+ */
+async function idsOf(c: AppContext, tenantId: string): Promise<UploadIds | undefined> {
+  const key = c.req.header("idempotency-key");
+  const secret = c.env.SVC_KEY_PEPPER;
+  if (!key || !secret) return undefined;
+  const scope = { tenantId, operation: "POST /v1/uploads", key };
+  const [uploadId, assetId, objectId] = await Promise.all([
+    idFor("upload", secret, scope),
+    idFor("asset", secret, scope),
+    idFor("object", secret, scope),
+  ]);
+  return { uploadId, assetId, objectId };
 }

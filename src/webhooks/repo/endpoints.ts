@@ -49,6 +49,27 @@ export async function endpointState(d1: D1Database, endpointId: string): Promise
   return row?.state;
 }
 
+/**
+ * Seals a new secret into an endpoint whose secret nobody was ever shown, only while it still holds `previous` and
+ * never rotated: the endpoint of a create whose answer was lost to a crash, re-issued to the retry (#22).
+ */
+export async function resealUnshownSecret(
+  d1: D1Database,
+  tenantId: string,
+  endpointId: string,
+  previous: string,
+  next: string,
+  now: number,
+): Promise<boolean> {
+  const result = await d1
+    .prepare(
+      "UPDATE webhook_endpoints SET secret_ciphertext = ?, updated_at = ? WHERE id = ? AND tenant_id = ? AND secret_ciphertext = ? AND previous_secret_ciphertext IS NULL AND secret_rotated_at IS NULL AND state = 'active'",
+    )
+    .bind(next, now, endpointId, tenantId, previous)
+    .run();
+  return result.meta.changes === 1;
+}
+
 /** Inserts an active endpoint only while the tenant has fewer than `limit` (checked in the insert, so concurrent creates cannot overshoot). */
 export async function insertEndpointUnderLimit(d1: D1Database, row: EndpointRow, limit: number): Promise<boolean> {
   const inserted = await d1

@@ -2,6 +2,7 @@ import { createRoute, z } from "@hono/zod-openapi";
 import type { Router } from "../../app-types";
 import { principalOf } from "../../platform/context";
 import { ApiError } from "../../platform/errors";
+import { idFor } from "../../platform/ids";
 import { errorResponse, IdempotencyKeyHeader, json } from "../../platform/openapi";
 import { failure } from "../http";
 import { CreateWebhookEndpointRequestSchema, IssuedWebhookEndpointResponseSchema } from "../schemas";
@@ -33,7 +34,12 @@ export function register(app: Router) {
   app.openapi(route, async (c) => {
     const pepper = c.env.SVC_KEY_PEPPER;
     if (!pepper) throw new ApiError("svc.auth.unavailable");
-    const result = await createEndpoint(c.env, pepper, principalOf(c).tenantId, c.req.valid("json"));
+    const tenantId = principalOf(c).tenantId;
+    const idempotencyKey = c.req.header("idempotency-key");
+    const id = idempotencyKey
+      ? await idFor("webhookEndpoint", pepper, { tenantId, operation: "POST /v1/webhook-endpoints", key: idempotencyKey })
+      : undefined;
+    const result = await createEndpoint(c.env, pepper, tenantId, c.req.valid("json"), id);
     if (result.status === "limit_reached")
       throw new ApiError(
         "svc.webhooks.endpoint_limit",

@@ -1,0 +1,211 @@
+import { createExecutionContext, waitOnExecutionContext } from "cloudflare:test";
+import { expect } from "vitest";
+import type { Bindings } from "../../../src/env";
+import worker from "../../../src/index";
+import { type FaultPlan, type FaultSite, faultyEnv } from "../support/faults";
+import { BASE, testEnv } from "../support/helpers";
+
+/*
+ * The HTTP side of the fault campaign (#22): the Worker's own fetch handler called with a faulty env, one I/O site
+ * at a time, and after each fault the same request sent again on the healthy env. A site is faulted with `error`
+ * (the call rejects, later calls work) and, where it wrote something, `crash-after` (the write landed, then the
+ * isolate died: the client never learns the outcome). `crash-before` at a site is the same as `crash-after` at the
+ * write before it (or as nothing at all before the first write), so it is not run again.
+ */
+
+/**
+ * How long any one request (with its waitUntil work) may take before the test calls it a hang. Generous: on the
+ * shared 2-core machine the background signing jobs of earlier trials share D1 and the CPU with the request.
+ */
+export const BOUND_MS = 60_000;
+
+export interface Answer {
+  status: number;
+  text: string;
+  body: any;
+  headers: Headers;
+  ms: number;
+}
+
+async function bounded<T>(what: string, p: Promise<T>): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const hang = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`hang: ${what} did not settle within ${BOUND_MS} ms`)), BOUND_MS);
+  });
+  try {
+    return await Promise.race([p, hang]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** One request through the Worker's fetch handler on `env`, its waitUntil work awaited too, all within BOUND_MS. */
+export async function send(env: Bindings, request: Request): Promise<Answer> {
+  const ctx = createExecutionContext();
+  const started = Date.now();
+  const fetch = worker.fetch as unknown as (r: Request, e: Bindings, c: ExecutionContext) => Promise<Response>;
+  const res = await bounded(`${request.method} ${new URL(request.url).pathname}`, fetch(request, env, ctx));
+  const text = await bounded("the body", res.text());
+  // waitUntil work on a crashed env rejects (its isolate is gone); it must still settle.
+  await bounded(
+    "waitUntil work",
+    waitOnExecutionContext(ctx).catch(() => undefined),
+  );
+  let body: any = null;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    body = null;
+  }
+  return { status: res.status, text, body, headers: res.headers, ms: Date.now() - started };
+}
+
+export function request(
+  path: string,
+  init: { method?: string; key?: string | null; body?: unknown; form?: () => FormData; headers?: Record<string, string> } = {},
+): Request {
+  const headers = new Headers(init.headers);
+  if (init.key) headers.set("authorization", `Bearer ${init.key}`);
+  let body: BodyInit | undefined;
+  if (init.body !== undefined) {
+    body = init.body instanceof Uint8Array ? (init.body as Uint8Array<ArrayBuffer>) : JSON.stringify(init.body);
+    if (!(init.body instanceof Uint8Array)) headers.set("content-type", "application/json");
+  }
+  if (init.form) body = init.form();
+  return new Request(`${BASE}${path}`, { method: init.method ?? "GET", headers, body });
+}
+
+/** A write: an R2 or queue call that changes something, or a D1 statement (or batch) that inserts, updates or deletes. */
+export function isWrite(site: FaultSite): boolean {
+  if (site.kind === "queue") return true;
+  if (site.kind === "r2") return !["r2.head", "r2.get", "r2.list"].includes(site.op);
+  return /\b(insert|update|delete|replace)\b/i.test(site.detail);
+}
+
+export type Mode = NonNullable<FaultPlan["mode"]>;
+
+/** One faulted run and what followed. */
+export interface Outcome {
+  site: FaultSite;
+  mode: Mode;
+  /** The faulted request's answer: status and code (or "-" without an envelope). */
+  faulted: string;
+  /** The healthy retry's answer. */
+  retried: string;
+  /** Whether the retry first met the crashed request's unexpired idempotency lease (and the lease was let lapse). */
+  leaseLapsed: boolean;
+  /** How long the faulted request took (with its waitUntil work). */
+  ms: number;
+}
+
+/**
+ * One hot path under the fault sweep. `setup` makes fresh state for one trial (a fresh tenant, so no isolate cache
+ * hides an I/O call and the sites stay the same from trial to trial); `request` builds the same logical request
+ * each time it is called (the same Idempotency-Key within a trial); `check` asserts one logical result after the
+ * retry.
+ */
+export interface HotPath<S> {
+  name: string;
+  setup: () => Promise<S>;
+  request: (s: S) => Request;
+  /** Statuses that mean the operation did its work. */
+  success: number[];
+  check: (s: S, retried: Answer, faulted: Answer, site: FaultSite, mode: Mode) => Promise<void>;
+  /** Faulted answers the path may give besides success and the storage 503 (e.g. a 409 of a completed upload). */
+  alsoClean?: (faulted: Answer, site: FaultSite) => boolean;
+  /** The healthy env the retry runs on (default testEnv). */
+  healthy?: Bindings;
+}
+
+const label = (a: Answer) => `${a.status} ${a.body?.code ?? a.body?.detail?.slice(0, 20) ?? "-"}`;
+
+/** (1): a faulted answer is a success, or the contract's envelope with a clear code; a storage failure is a retryable 503. */
+export function expectClean(a: Answer, where: string) {
+  expect(a.ms, `${where}: bounded`).toBeLessThan(BOUND_MS);
+  if (a.status < 400) return;
+  expect(a.body, `${where}: an error envelope (${a.text.slice(0, 200)})`).toBeTypeOf("object");
+  expect(a.body?.code, `${where}: never svc.internal (${a.text.slice(0, 300)})`).not.toBe("svc.internal");
+  expect(a.status, `${where}: ${a.text.slice(0, 300)}`).not.toBe(500);
+  if (a.status === 503) {
+    expect(a.body.retryable, where).toBe(true);
+    expect(a.headers.get("retry-after"), `${where}: Retry-After`).toMatch(/^\d+$/);
+  }
+}
+
+/** Lets a crashed request's idempotency lease lapse, as 60 seconds would (the row stays; only its lease ends). */
+async function lapseLeases(tenantId: string) {
+  await testEnv.DB.prepare("UPDATE idempotency_records SET locked_until = 0 WHERE tenant_id = ? AND state = 'in_flight'")
+    .bind(tenantId)
+    .run();
+}
+
+/** Runs `path` once on a probe env (learning its sites), then once per site and mode; returns what happened. */
+export async function sweep<S extends object>(
+  path: HotPath<S>,
+  options: {
+    modes?: Mode[];
+    /** Runs only the faults this keeps (a known defect's own test runs just those). */
+    only?: (site: FaultSite, mode: Mode, sites: readonly FaultSite[]) => boolean;
+  } = {},
+): Promise<{ sites: FaultSite[]; outcomes: Outcome[] }> {
+  const healthy = path.healthy ?? testEnv;
+  const first = await path.setup();
+  const probe = faultyEnv(healthy);
+  const probed = await send(probe.env, path.request(first));
+  expect(path.success, `${path.name}: the probe run (${probed.text.slice(0, 300)})`).toContain(probed.status);
+  const sites = [...probe.log];
+  const outcomes: Outcome[] = [];
+  for (const site of sites) {
+    for (const mode of options.modes ?? (["error", "crash-after"] as Mode[])) {
+      if (mode === "crash-after" && !isWrite(site)) continue;
+      if (options.only && !options.only(site, mode, sites)) continue;
+      const where = `${path.name} · ${mode} at #${site.n} ${site.op} (${site.detail.slice(0, 80)})`;
+      const s = await path.setup();
+      const faulty = faultyEnv(healthy, { at: site.n, mode });
+      const faulted = await send(faulty.env, path.request(s));
+      if (mode === "error") {
+        expectClean(faulted, where);
+        if (faulted.status >= 400 && faulted.status !== 503 && !path.alsoClean?.(faulted, site)) {
+          expect.fail(`${where}: a storage failure answered ${label(faulted)}: ${faulted.text.slice(0, 300)}`);
+        }
+      }
+      let retried = await send(healthy, path.request(s));
+      let leaseLapsed = false;
+      const tenantId = (s as { tenantId?: string }).tenantId;
+      if (retried.status === 409 && retried.body?.code === "svc.idempotency.request_in_progress" && tenantId) {
+        leaseLapsed = true;
+        await lapseLeases(tenantId);
+        retried = await send(healthy, path.request(s));
+      }
+      expect(path.success, `${where}: the healthy retry (${retried.text.slice(0, 300)})`).toContain(retried.status);
+      const outcome = { site, mode, faulted: label(faulted), retried: label(retried), leaseLapsed, ms: faulted.ms };
+      try {
+        await path.check(s, retried, faulted, site, mode);
+      } catch (error) {
+        (error as Error).message =
+          `${where}: ${(error as Error).message}\n${table(path.name, { sites, outcomes: [...outcomes, outcome] })}`;
+        throw error;
+      }
+      outcomes.push(outcome);
+    }
+  }
+  return { sites, outcomes };
+}
+
+/** The outcome table, for the log and the report. */
+export function table(name: string, result: { sites: FaultSite[]; outcomes: Outcome[] }): string {
+  const lines = result.outcomes.map(
+    (o) =>
+      `  #${o.site.n} ${o.site.op.padEnd(22)} ${o.mode.padEnd(11)} → ${o.faulted.padEnd(34)} retry ${o.retried}${o.leaseLapsed ? " (lease lapsed)" : ""}  ${o.site.detail.slice(0, 70)}`,
+  );
+  const slowest = Math.max(0, ...result.outcomes.map((o) => o.ms));
+  return `${name}: ${result.sites.length} sites, ${result.outcomes.length} faulted runs, slowest faulted request ${slowest} ms\n${lines.join("\n")}`;
+}
+
+/** Row count of `table` for one tenant (or all rows when the table has no tenant column). */
+export async function count(table: string, where = "1 = 1", ...values: unknown[]): Promise<number> {
+  const row = await testEnv.DB.prepare(`SELECT COUNT(*) AS n FROM "${table}" WHERE ${where}`)
+    .bind(...values)
+    .first<{ n: number }>();
+  return row?.n ?? 0;
+}
