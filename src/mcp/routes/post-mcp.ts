@@ -1,5 +1,4 @@
 import { createRoute } from "@hono/zod-openapi";
-import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
 import type { MiddlewareHandler } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import type { Router } from "../../app-types";
@@ -8,7 +7,7 @@ import { type AppContext, type AppEnv, publicOrigin } from "../../platform/conte
 import { ApiError, errorBody, HttpErrorResponseSchema, HttpProblem, UNAUTHORIZED_DETAIL } from "../../platform/errors";
 import { errorResponse, json } from "../../platform/openapi";
 import { MCP_PATH, MCP_REQUEST_MAXIMUM_BYTES, McpRequestSchema, McpResponseSchema } from "../schemas";
-import { type CapabilityCall, createMcpServer, MCP_TOOLS, type RestAnswer, type RestCall, type ToolContext } from "../service";
+import { type CapabilityCall, MCP_TOOLS, type RestAnswer, type RestCall, type ToolContext } from "../service";
 
 /** How the endpoint reaches the service's own REST operations: the whole application's fetch (wired by app.ts). */
 export type Dispatch = (request: Request, env: Env, ctx: AppContext["executionCtx"]) => Response | Promise<Response>;
@@ -165,19 +164,10 @@ async function withEnvelope(c: AppContext, res: Response): Promise<Response> {
 export function register(app: Router, dispatch: Dispatch) {
   app.use(MCP_PATH, guard, (c, next) => (c.req.method === "POST" ? limit(c, next) : next()));
   app.openapi(route, async (c) => {
-    // One server and transport per request: stateless, so any isolate can answer any request and nothing is kept.
-    const server = createMcpServer(toolContext(c, dispatch));
-    const transport = new WebStandardStreamableHTTPServerTransport({
-      sessionIdGenerator: undefined,
-      enableJsonResponse: true,
-      maxRequestBodySize: MCP_REQUEST_MAXIMUM_BYTES,
-    });
-    await server.connect(transport);
-    try {
-      // The validator has read and checked the body; the transport takes it as parsed (unknown keys kept).
-      return (await withEnvelope(c, await transport.handleRequest(c.req.raw, { parsedBody: await c.req.json() }))) as never;
-    } finally {
-      await server.close();
-    }
+    // The validator has read and checked the body. The MCP SDK is loaded here, on the first MCP request an isolate
+    // serves, not at its start-up (../server); later requests find the module already evaluated.
+    const parsedBody = await c.req.json();
+    const { serveMcp } = await import("../server");
+    return (await withEnvelope(c, await serveMcp(c.req.raw, parsedBody, toolContext(c, dispatch)))) as never;
   });
 }
