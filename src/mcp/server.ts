@@ -1,11 +1,11 @@
 // The MCP SDK's part of the endpoint: its server, transport and JSON Schema validator. Only routes/post-mcp.ts loads
 // this module, with import() on the first POST /mcp, so the Worker's start-up (every isolate, every route) does not
-// evaluate the SDK; the tool table it serves is ./service, plain data and functions.
+// evaluate the SDK. It imports nothing of ours at run time (the tools and limits come as arguments): the bundler
+// wraps everything a dynamic import reaches for lazy evaluation, and our modules must stay plain start-up code.
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
 import { CfWorkerJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/cfworker";
-import { MCP_REQUEST_MAXIMUM_BYTES } from "./schemas";
-import { MCP_TOOLS, type McpTool, type ToolContext } from "./service";
+import type { McpTool, ToolContext } from "./service";
 
 export const MCP_SERVER_INFO = { name: "svc", version: "1.0.0" } as const;
 
@@ -14,7 +14,7 @@ export const MCP_SERVER_INFO = { name: "svc", version: "1.0.0" } as const;
  * Every tool is listed whatever the key's scopes: the REST call is the one scope check, and a refused call answers
  * the contract's 403 as a tool error; the description of each tool names its scope.
  */
-export function createMcpServer(ctx: ToolContext): McpServer {
+export function createMcpServer(tools: readonly McpTool[], ctx: ToolContext): McpServer {
   const server = new McpServer(MCP_SERVER_INFO, {
     capabilities: { tools: { listChanged: false } },
     // The SDK's default validator (Ajv) compiles code at run time, which workerd forbids; this one interprets.
@@ -22,7 +22,7 @@ export function createMcpServer(ctx: ToolContext): McpServer {
     instructions:
       "Provenance signing and verification (C2PA). Call get_capabilities first. To check a file, call verify_media; to sign one, upload_file (or upload through the REST API), then sign_asset and poll get_job.",
   });
-  for (const tool of MCP_TOOLS as readonly McpTool[]) {
+  for (const tool of tools) {
     server.registerTool(
       tool.name,
       {
@@ -42,12 +42,16 @@ export function createMcpServer(ctx: ToolContext): McpServer {
  * Answers one MCP request (a body already read and checked by the route) with a server and transport made for it
  * and closed after it: stateless, so any isolate can answer any request and nothing is kept.
  */
-export async function serveMcp(request: Request, parsedBody: unknown, ctx: ToolContext): Promise<Response> {
-  const server = createMcpServer(ctx);
+export async function serveMcp(
+  request: Request,
+  parsedBody: unknown,
+  options: { tools: readonly McpTool[]; ctx: ToolContext; maxRequestBodySize: number },
+): Promise<Response> {
+  const server = createMcpServer(options.tools, options.ctx);
   const transport = new WebStandardStreamableHTTPServerTransport({
     sessionIdGenerator: undefined,
     enableJsonResponse: true,
-    maxRequestBodySize: MCP_REQUEST_MAXIMUM_BYTES,
+    maxRequestBodySize: options.maxRequestBodySize,
   });
   await server.connect(transport);
   try {

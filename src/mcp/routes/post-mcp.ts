@@ -7,7 +7,7 @@ import { type AppContext, type AppEnv, publicOrigin } from "../../platform/conte
 import { ApiError, errorBody, HttpErrorResponseSchema, HttpProblem, UNAUTHORIZED_DETAIL } from "../../platform/errors";
 import { errorResponse, json } from "../../platform/openapi";
 import { MCP_PATH, MCP_REQUEST_MAXIMUM_BYTES, McpRequestSchema, McpResponseSchema } from "../schemas";
-import { type CapabilityCall, MCP_TOOLS, type RestAnswer, type RestCall, type ToolContext } from "../service";
+import { type CapabilityCall, MCP_TOOLS, type McpTool, type RestAnswer, type RestCall, type ToolContext } from "../service";
 
 /** How the endpoint reaches the service's own REST operations: the whole application's fetch (wired by app.ts). */
 export type Dispatch = (request: Request, env: Env, ctx: AppContext["executionCtx"]) => Response | Promise<Response>;
@@ -168,6 +168,11 @@ export function register(app: Router, dispatch: Dispatch) {
     // serves, not at its start-up (../server); later requests find the module already evaluated.
     const parsedBody = await c.req.json();
     const { serveMcp } = await import("../server");
-    return (await withEnvelope(c, await serveMcp(c.req.raw, parsedBody, toolContext(c, dispatch)))) as never;
+    const answer = await serveMcp(c.req.raw, parsedBody, {
+      tools: MCP_TOOLS as readonly McpTool[],
+      ctx: toolContext(c, dispatch),
+      maxRequestBodySize: MCP_REQUEST_MAXIMUM_BYTES,
+    });
+    return (await withEnvelope(c, answer)) as never;
   });
 }
