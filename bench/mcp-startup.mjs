@@ -3,12 +3,19 @@
 // this script started, from /proc; 10 ms ticks) at each step: start-up until ready (script compiled and its top level
 // evaluated), the first GET /healthz, a second one, the first POST /mcp (tools/list), a second one. Medians.
 // On a shared machine wall time swings with other load; CPU per step much less, and interleaving spreads the rest.
-//   node bench/mcp-startup.mjs [--runs N] [--bundle DIR ...]   (Linux; each DIR is a `wrangler deploy --dry-run --outdir DIR`;
+// Local start-up CPU is dominated by wasm compilation and D1 migrations (seconds), so two V8 figures follow, each
+// the median of N fresh Node processes (the same engine as workerd): the compile (parse) time of each bundle as an
+// ES module, and the evaluation time of the MCP SDK's modules this Worker uses (server, transport, validator; zod,
+// which the rest of the Worker loads anyway, loaded first and not counted) — what start-up paid before #21 made the
+// SDK load on the first POST /mcp.
+//   node bench/mcp-startup.mjs [--runs N] [--skip-workerd] [--bundle DIR ...]   (Linux; each DIR is a `wrangler deploy --dry-run --outdir DIR`;
 //                                                              without --bundle, the current checkout is bundled)
 import "./lib/ts-resolve.mjs";
+import { spawnSync } from "node:child_process";
 import { createHmac, randomBytes } from "node:crypto";
-import { readdirSync, readFileSync, statSync } from "node:fs";
+import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { build } from "esbuild";
 import { bundleWorker, startWorker } from "../test/support/worker.ts";
 
 const ROOT = join(import.meta.dirname, "..");
@@ -87,22 +94,69 @@ async function once(script) {
   return row;
 }
 
-const results = bundles.map(() => []);
-for (let r = 0; r < runs; r++) {
-  // alternate the order each round, so neither variant always runs on the warmer machine
-  const order = bundles.map((_, i) => i);
-  if (r % 2) order.reverse();
-  for (const i of order) results[i].push(await once(bundles[i]));
-}
 const median = (xs) => [...xs].sort((a, b) => a - b)[xs.length >> 1];
-const cols = ["start", "healthz1", "healthz2", "mcp1", "mcp2"];
-console.log(
-  `workerd CPU ms (wall ms), median of ${runs} interleaved runs; ${new Date().toISOString()}, load ${readFileSync("/proc/loadavg", "utf8").split(" ")[0]}`,
-);
-console.log(`${"bundle".padEnd(44)}${"MB".padStart(6)}  ${cols.map((c) => c.padStart(16)).join("")}`);
-bundles.forEach((b, i) => {
-  const cells = cols.map((c) =>
-    `${median(results[i].map((x) => x[`${c}Cpu`]))} (${Math.round(median(results[i].map((x) => x[`${c}Wall`])))})`.padStart(16),
-  );
-  console.log(`${b.slice(-44).padEnd(44)}${(statSync(b).size / 1e6).toFixed(2).padStart(6)}  ${cells.join("")}`);
+console.log(`${new Date().toISOString()}, load ${readFileSync("/proc/loadavg", "utf8").split(" ")[0]}, ${runs} runs`);
+
+if (!args.includes("--skip-workerd")) {
+  const results = bundles.map(() => []);
+  for (let r = 0; r < runs; r++) {
+    // alternate the order each round, so neither variant always runs on the warmer machine
+    const order = bundles.map((_, i) => i);
+    if (r % 2) order.reverse();
+    for (const i of order) results[i].push(await once(bundles[i]));
+  }
+  const cols = ["start", "healthz1", "healthz2", "mcp1", "mcp2"];
+  console.log("workerd CPU ms (wall ms), medians of interleaved runs");
+  console.log(`${"bundle".padEnd(44)}${"MB".padStart(6)}  ${cols.map((c) => c.padStart(16)).join("")}`);
+  bundles.forEach((b, i) => {
+    const cells = cols.map((c) =>
+      `${median(results[i].map((x) => x[`${c}Cpu`]))} (${Math.round(median(results[i].map((x) => x[`${c}Wall`])))})`.padStart(16),
+    );
+    console.log(`${b.slice(-44).padEnd(44)}${(statSync(b).size / 1e6).toFixed(2).padStart(6)}  ${cells.join("")}`);
+  });
+}
+
+/** CPU ms of `code` (an ES module body that prints one number) in fresh Node processes, median of `runs`. */
+function nodeCpu(code, extra = []) {
+  const xs = [];
+  for (let r = 0; r < runs; r++) {
+    const run = spawnSync(process.execPath, [...extra, "--input-type=module", "-e", code], { cwd: ROOT, encoding: "utf8" });
+    if (run.status !== 0) throw new Error(run.stderr);
+    xs.push(Number(run.stdout.trim()));
+  }
+  return median(xs).toFixed(1);
+}
+const cpuOf = "const d = process.cpuUsage(t); console.log((d.user + d.system) / 1000);";
+for (const b of bundles) {
+  const code = `import vm from "node:vm"; import { readFileSync } from "node:fs"; const src = readFileSync(${JSON.stringify(b)}, "utf8");
+const t = process.cpuUsage(); new vm.SourceTextModule(src); ${cpuOf}`;
+  console.log(`V8 compile (parse) of ${b.slice(-44)}: ${nodeCpu(code, ["--experimental-vm-modules", "--no-warnings"])} ms CPU`);
+}
+// The SDK's modules as the Worker's bundler includes them (one ES module; zod left to node_modules).
+const sdk = await build({
+  stdin: {
+    contents: [
+      'export { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";',
+      'export { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";',
+      'export { CfWorkerJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/cfworker";',
+    ].join("\n"),
+    resolveDir: ROOT,
+  },
+  bundle: true,
+  format: "esm",
+  platform: "neutral",
+  mainFields: ["module", "main"],
+  target: "es2022",
+  write: false,
+  external: ["zod", "zod/*"],
 });
+const dir = join(ROOT, "node_modules", ".cache", "svc-bench");
+mkdirSync(dir, { recursive: true });
+const sdkFile = join(dir, "mcp-sdk.mjs");
+writeFileSync(sdkFile, sdk.outputFiles[0].text);
+const zod = [...new Set([...sdk.outputFiles[0].text.matchAll(/from "(zod[^"]*)"/g)].map((m) => m[1]))];
+const evalCode = `${zod.map((z) => `await import(${JSON.stringify(z)});`).join(" ")}
+const t = process.cpuUsage(); await import(${JSON.stringify(sdkFile)}); ${cpuOf}`;
+console.log(
+  `V8 compile + evaluation of the MCP SDK's modules (${(sdk.outputFiles[0].text.length / 1e3).toFixed(0)} kB; ${zod.join(", ")} preloaded): ${nodeCpu(evalCode)} ms CPU`,
+);
