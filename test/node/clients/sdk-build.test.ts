@@ -28,6 +28,17 @@ describe("@svc/client build", () => {
     expect(manifest.files).toContain("dist");
   });
 
+  it("the CLI imports the same package by name, resolved to the build (no second copy of the SDK)", () => {
+    const run = spawnSync(process.execPath, ["--input-type=module", "-e", 'console.log(import.meta.resolve("@svc/client"))'], {
+      cwd: join(ROOT, "packages", "cli"),
+      encoding: "utf8",
+    });
+    expect(run.stdout.trim()).toBe(`file://${join(DIST, "index.js")}`);
+    const cli = readdirSync(join(ROOT, "packages", "cli", "src"), { recursive: true, encoding: "utf8" }).filter((f) => f.endsWith(".ts"));
+    for (const file of cli)
+      expect(readFileSync(join(ROOT, "packages", "cli", "src", file), "utf8"), file).not.toMatch(/packages\/client|client\/src/);
+  });
+
   it("dist/ is exactly what the sources build to (else: npm run build:client)", { timeout: 120_000 }, () => {
     const fresh = join(scratch, "fresh");
     const run = spawnSync(process.execPath, [join(PKG, "scripts", "build.mjs"), fresh], { encoding: "utf8" });
