@@ -1,10 +1,10 @@
-// The MCP SDK's part of the endpoint: its server, transport and JSON Schema validator. Only routes/post-mcp.ts loads
-// this module, with import() on the first POST /mcp, so the Worker's start-up (every isolate, every route) does not
-// evaluate the SDK. It imports nothing of ours at run time (the tools and limits come as arguments): the bundler
-// wraps everything a dynamic import reaches for lazy evaluation, and our modules must stay plain start-up code.
+// The MCP SDK's part of the endpoint: its server and transport. Only routes/post-mcp.ts loads this module, with
+// import() on the first POST /mcp, so the Worker's start-up (every isolate, every route) does not evaluate the SDK.
+// It imports nothing of ours at run time (tools, validator and limits come as arguments): the bundler wraps everything
+// a dynamic import reaches for lazy evaluation, and our modules must stay plain start-up code.
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
-import { CfWorkerJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/cfworker";
+import type { jsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/types.js";
 import type { McpTool, ToolContext } from "./service";
 
 export const MCP_SERVER_INFO = { name: "svc", version: "1.0.0" } as const;
@@ -14,11 +14,11 @@ export const MCP_SERVER_INFO = { name: "svc", version: "1.0.0" } as const;
  * Every tool is listed whatever the key's scopes: the REST call is the one scope check, and a refused call answers
  * the contract's 403 as a tool error; the description of each tool names its scope.
  */
-export function createMcpServer(tools: readonly McpTool[], ctx: ToolContext): McpServer {
+export function createMcpServer(tools: readonly McpTool[], ctx: ToolContext, validator: jsonSchemaValidator): McpServer {
   const server = new McpServer(MCP_SERVER_INFO, {
     capabilities: { tools: { listChanged: false } },
-    // The SDK's default validator (Ajv) compiles code at run time, which workerd forbids; this one interprets.
-    jsonSchemaValidator: new CfWorkerJsonSchemaValidator(),
+    // Not the SDK's default (Ajv compiles code at run time, which workerd forbids): the route's interpreting one.
+    jsonSchemaValidator: validator,
     instructions:
       "Provenance signing and verification (C2PA). Call get_capabilities first. To check a file, call verify_media; to sign one, upload_file (or upload through the REST API), then sign_asset and poll get_job.",
   });
@@ -45,9 +45,9 @@ export function createMcpServer(tools: readonly McpTool[], ctx: ToolContext): Mc
 export async function serveMcp(
   request: Request,
   parsedBody: unknown,
-  options: { tools: readonly McpTool[]; ctx: ToolContext; maxRequestBodySize: number },
+  options: { tools: readonly McpTool[]; ctx: ToolContext; validator: jsonSchemaValidator; maxRequestBodySize: number },
 ): Promise<Response> {
-  const server = createMcpServer(options.tools, options.ctx);
+  const server = createMcpServer(options.tools, options.ctx, options.validator);
   const transport = new WebStandardStreamableHTTPServerTransport({
     sessionIdGenerator: undefined,
     enableJsonResponse: true,

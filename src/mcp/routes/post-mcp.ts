@@ -1,4 +1,5 @@
 import { createRoute } from "@hono/zod-openapi";
+import { CfWorkerJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/cfworker";
 import type { MiddlewareHandler } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import type { Router } from "../../app-types";
@@ -8,6 +9,15 @@ import { ApiError, errorBody, HttpErrorResponseSchema, HttpProblem, UNAUTHORIZED
 import { errorResponse, json } from "../../platform/openapi";
 import { MCP_PATH, MCP_REQUEST_MAXIMUM_BYTES, McpRequestSchema, McpResponseSchema } from "../schemas";
 import { type CapabilityCall, MCP_TOOLS, type McpTool, type RestAnswer, type RestCall, type ToolContext } from "../service";
+
+/**
+ * How the MCP server checks tool inputs: made at start-up on purpose, unlike the rest of the MCP SDK (../server).
+ * @cfworker/json-schema derives its base URI from `self.location` when it is evaluated, and the Emscripten media
+ * decoders set `self.location = { href: "" }` the first time they run; evaluated after a decode (the first MCP request
+ * of an isolate that signed an image), it threw "Invalid URL string". Small and stateless (no code generation: the
+ * SDK's default, Ajv, compiles code at run time, which workerd forbids).
+ */
+const validator = new CfWorkerJsonSchemaValidator();
 
 /** How the endpoint reaches the service's own REST operations: the whole application's fetch (wired by app.ts). */
 export type Dispatch = (request: Request, env: Env, ctx: AppContext["executionCtx"]) => Response | Promise<Response>;
@@ -171,6 +181,7 @@ export function register(app: Router, dispatch: Dispatch) {
     const answer = await serveMcp(c.req.raw, parsedBody, {
       tools: MCP_TOOLS as readonly McpTool[],
       ctx: toolContext(c, dispatch),
+      validator,
       maxRequestBodySize: MCP_REQUEST_MAXIMUM_BYTES,
     });
     return (await withEnvelope(c, answer)) as never;
