@@ -99,14 +99,18 @@ describe("@svc/client on the system Node 20", () => {
       };
       const out = join(scratch, "signed.jpg");
       // Only what a user sets: no NODE_OPTIONS or loaders of the test runner reach the child.
-      const env = {
+      const env: Record<string, string> = {
         PATH: "/usr/bin:/bin",
         HOME: scratch,
         SVC_API_KEY: svc.key,
         SVC_API_BASE_URL: baseUrl,
         DELIVERY: JSON.stringify({ body, headers, secret }),
       };
-      const child = spawn(SYSTEM_NODE, ["main.mjs", join(FIXTURES, "sample.jpg"), out], { cwd: project, env });
+      const child = spawn(SYSTEM_NODE, ["main.mjs", join(FIXTURES, "sample.jpg"), out], {
+        cwd: project,
+        env: env as unknown as NodeJS.ProcessEnv,
+        stdio: ["ignore", "pipe", "pipe"],
+      });
       let stdout = "";
       let stderr = "";
       child.stdout.on("data", (d) => (stdout += d));
