@@ -1,7 +1,7 @@
 import type { z } from "@hono/zod-openapi";
-import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+// Types only: this module is the tool table, imported at start-up by the route's OpenAPI description and the connect
+// catalog; the MCP SDK itself (server, transport, validator) is loaded by ./server on the first POST /mcp.
 import type { CallToolResult, ToolAnnotations } from "@modelcontextprotocol/sdk/types.js";
-import { CfWorkerJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/cfworker";
 import type { Scope } from "../platform/auth/scopes";
 import { fromBase64, hex } from "../platform/bytes";
 import type { ErrorCode } from "../platform/errors";
@@ -309,37 +309,6 @@ const getCapabilities: McpTool<typeof GetCapabilitiesInput> = {
 
 /** Every tool the MCP server offers, in the order tools/list answers them. */
 export const MCP_TOOLS = [getCapabilities, verifyMedia, getVerification, listRecipes, uploadFile, signAsset, getJob, listAssets] as const;
-
-export const MCP_SERVER_INFO = { name: "svc", version: "1.0.0" } as const;
-
-/**
- * One MCP server for one HTTP request (the endpoint is stateless: nothing of a session outlives the request).
- * Every tool is listed whatever the key's scopes: the REST call is the one scope check, and a refused call answers
- * the contract's 403 as a tool error; the description of each tool names its scope.
- */
-export function createMcpServer(ctx: ToolContext): McpServer {
-  const server = new McpServer(MCP_SERVER_INFO, {
-    capabilities: { tools: { listChanged: false } },
-    // The SDK's default validator (Ajv) compiles code at run time, which workerd forbids; this one interprets.
-    jsonSchemaValidator: new CfWorkerJsonSchemaValidator(),
-    instructions:
-      "Provenance signing and verification (C2PA). Call get_capabilities first. To check a file, call verify_media; to sign one, upload_file (or upload through the REST API), then sign_asset and poll get_job.",
-  });
-  for (const tool of MCP_TOOLS as readonly McpTool[]) {
-    server.registerTool(
-      tool.name,
-      {
-        title: tool.title,
-        description: tool.description,
-        inputSchema: tool.input,
-        annotations: tool.annotations,
-        _meta: { "svc/scope": tool.scope },
-      },
-      (input: Record<string, unknown>) => tool.run(input as never, ctx),
-    );
-  }
-  return server;
-}
 
 /**
  * A file name an agent gave, as it may travel in a multipart header or a stored display name: controls dropped,

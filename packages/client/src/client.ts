@@ -1,6 +1,6 @@
 import createClient, { type Client } from "openapi-fetch";
 import { errorFromResponse, readBody, SvcError, SvcIntegrityError, SvcJobError } from "./errors.ts";
-import type { components, paths } from "./openapi";
+import type { components, paths } from "./openapi.js";
 import { fetchWithRetry, type RetryOptions, resolveRetry, sleep } from "./retry.ts";
 import { sha256Blob, sha256Bytes } from "./sha256.ts";
 import { verifyWebhook, type WebhookEvent, type WebhookHeaders } from "./webhooks.ts";

@@ -1,4 +1,4 @@
-import type { components } from "./openapi";
+import type { components } from "./openapi.js";
 
 export type FieldDetail = components["schemas"]["FieldDetail"];
 export type JobReference = NonNullable<components["schemas"]["ErrorResponse"]["job_reference"]>;

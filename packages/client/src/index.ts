@@ -28,7 +28,7 @@ export {
 } from "./client.ts";
 export { fromEnv } from "./env.ts";
 export { type FieldDetail, type JobReference, SvcError, SvcIntegrityError, SvcJobError } from "./errors.ts";
-export type { components, operations, paths } from "./openapi";
+export type { components, operations, paths } from "./openapi.js";
 export type { RetryOptions } from "./retry.ts";
 export { Sha256, sha256Blob, sha256Bytes } from "./sha256.ts";
 export { SvcWebhookError, verifyWebhook, type WebhookEvent, type WebhookHeaders, webhooks } from "./webhooks.ts";

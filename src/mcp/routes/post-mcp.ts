@@ -1,5 +1,5 @@
 import { createRoute } from "@hono/zod-openapi";
-import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
+import { CfWorkerJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/cfworker";
 import type { MiddlewareHandler } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import type { Router } from "../../app-types";
@@ -8,7 +8,16 @@ import { type AppContext, type AppEnv, publicOrigin } from "../../platform/conte
 import { ApiError, errorBody, HttpErrorResponseSchema, HttpProblem, UNAUTHORIZED_DETAIL } from "../../platform/errors";
 import { errorResponse, json } from "../../platform/openapi";
 import { MCP_PATH, MCP_REQUEST_MAXIMUM_BYTES, McpRequestSchema, McpResponseSchema } from "../schemas";
-import { type CapabilityCall, createMcpServer, MCP_TOOLS, type RestAnswer, type RestCall, type ToolContext } from "../service";
+import { type CapabilityCall, MCP_TOOLS, type McpTool, type RestAnswer, type RestCall, type ToolContext } from "../service";
+
+/**
+ * How the MCP server checks tool inputs: made at start-up on purpose, unlike the rest of the MCP SDK (../server).
+ * @cfworker/json-schema derives its base URI from `self.location` when it is evaluated, and the Emscripten media
+ * decoders set `self.location = { href: "" }` the first time they run; evaluated after a decode (the first MCP request
+ * of an isolate that signed an image), it threw "Invalid URL string". Small and stateless (no code generation: the
+ * SDK's default, Ajv, compiles code at run time, which workerd forbids).
+ */
+const validator = new CfWorkerJsonSchemaValidator();
 
 /** How the endpoint reaches the service's own REST operations: the whole application's fetch (wired by app.ts). */
 export type Dispatch = (request: Request, env: Env, ctx: AppContext["executionCtx"]) => Response | Promise<Response>;
@@ -165,19 +174,16 @@ async function withEnvelope(c: AppContext, res: Response): Promise<Response> {
 export function register(app: Router, dispatch: Dispatch) {
   app.use(MCP_PATH, guard, (c, next) => (c.req.method === "POST" ? limit(c, next) : next()));
   app.openapi(route, async (c) => {
-    // One server and transport per request: stateless, so any isolate can answer any request and nothing is kept.
-    const server = createMcpServer(toolContext(c, dispatch));
-    const transport = new WebStandardStreamableHTTPServerTransport({
-      sessionIdGenerator: undefined,
-      enableJsonResponse: true,
+    // The validator has read and checked the body. The MCP SDK is loaded here, on the first MCP request an isolate
+    // serves, not at its start-up (../server); later requests find the module already evaluated.
+    const parsedBody = await c.req.json();
+    const { serveMcp } = await import("../server");
+    const answer = await serveMcp(c.req.raw, parsedBody, {
+      tools: MCP_TOOLS as readonly McpTool[],
+      ctx: toolContext(c, dispatch),
+      validator,
       maxRequestBodySize: MCP_REQUEST_MAXIMUM_BYTES,
     });
-    await server.connect(transport);
-    try {
-      // The validator has read and checked the body; the transport takes it as parsed (unknown keys kept).
-      return (await withEnvelope(c, await transport.handleRequest(c.req.raw, { parsedBody: await c.req.json() }))) as never;
-    } finally {
-      await server.close();
-    }
+    return (await withEnvelope(c, answer)) as never;
   });
 }

@@ -1,48 +1,72 @@
 /**
  * The SDK core inside workerd (the Workers runtime), bundled as a browser-platform module: no Node built-ins are
  * available there, so a Node-only import or global fails the bundle or the run. The client uploads, signs (through
- * a 503 retry) and verifies a webhook against the scripted Worker.
+ * a 503 retry) and verifies a webhook against the scripted Worker. It runs twice: on the sources, and on the package as
+ * published (dist/, the JavaScript `npm ci` builds), reached through the package's own `exports` by name.
  */
 import { randomBytes } from "node:crypto";
 import { join } from "node:path";
-import { build } from "esbuild";
+import { build, type Plugin } from "esbuild";
 import { convertV4MiniflareOptions, Miniflare } from "miniflare";
 import { Webhook } from "standardwebhooks";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
-let mf: Miniflare;
+const ROOT = join(import.meta.dirname, "..", "..", "..");
+const DIST_ENTRY = join(ROOT, "packages", "client", "dist", "index.js");
 
-beforeAll(async () => {
-  const bundle = await build({
-    entryPoints: [join(import.meta.dirname, "sdk-in-worker.ts")],
-    bundle: true,
-    format: "esm",
-    platform: "browser",
-    target: "es2022",
-    write: false,
+/** The built variant: sdk-in-worker.ts's import of the sources becomes `@svc/client`, resolved as a bundler would. */
+const byPackageName: Plugin = {
+  name: "svc-client-by-name",
+  setup(b) {
+    b.onResolve({ filter: /packages\/client\/src\/index$/ }, (args) =>
+      b.resolve("@svc/client", { kind: args.kind, resolveDir: args.resolveDir, importer: args.importer }),
+    );
+  },
+};
+
+describe.each([
+  { variant: "sources", plugins: [] as Plugin[] },
+  { variant: "built package", plugins: [byPackageName] },
+])("SDK in workerd ($variant)", ({ variant, plugins }) => {
+  let mf: Miniflare;
+
+  beforeAll(async () => {
+    const bundle = await build({
+      entryPoints: [join(import.meta.dirname, "sdk-in-worker.ts")],
+      bundle: true,
+      format: "esm",
+      platform: "browser",
+      target: "es2022",
+      write: false,
+      metafile: true,
+      plugins,
+    });
+    const inputs = Object.keys(bundle.metafile.inputs).map((f) => join(ROOT, f));
+    // the variant really is what it says: the published JavaScript, or the TypeScript sources
+    if (variant === "built package") {
+      expect(inputs).toContain(DIST_ENTRY);
+      expect(inputs.some((f) => f.includes("/packages/client/src/"))).toBe(false);
+    } else expect(inputs).toContain(join(ROOT, "packages", "client", "src", "index.ts"));
+    mf = new Miniflare(
+      convertV4MiniflareOptions({
+        workers: [
+          {
+            name: "sdk",
+            modules: true,
+            script: bundle.outputFiles[0]!.text,
+            compatibilityDate: "2026-10-01",
+            serviceBindings: { SCRIPTED: "scripted" },
+          },
+          { name: "scripted", modules: true, scriptPath: join(import.meta.dirname, "scripted-worker.js"), compatibilityDate: "2026-10-01" },
+        ],
+      } as never),
+    );
+    await mf.ready;
+  }, 60_000);
+
+  afterAll(async () => {
+    await mf?.dispose();
   });
-  mf = new Miniflare(
-    convertV4MiniflareOptions({
-      workers: [
-        {
-          name: "sdk",
-          modules: true,
-          script: bundle.outputFiles[0]!.text,
-          compatibilityDate: "2026-10-01",
-          serviceBindings: { SCRIPTED: "scripted" },
-        },
-        { name: "scripted", modules: true, scriptPath: join(import.meta.dirname, "scripted-worker.js"), compatibilityDate: "2026-10-01" },
-      ],
-    } as never),
-  );
-  await mf.ready;
-}, 60_000);
-
-afterAll(async () => {
-  await mf?.dispose();
-});
-
-describe("SDK in workerd", () => {
   it("uploads, signs through a retry, refuses typed, and verifies a webhook", async () => {
     // typed loosely: miniflare's Fetcher type names its own Request/Response classes
     const scripted = (await mf.getWorker("scripted")) as unknown as { fetch(url: string, init?: RequestInit): Promise<Response> };
