@@ -28,7 +28,9 @@ async function cloneLegitimate(assetId: string, jobId: string, n: number, claime
   const jSel = jobCols
     .map((c) => (c === "id" ? `id || '_' || n.i` : c === "asset_id" ? `asset_id || '_' || n.i` : c.includes("idempotency") ? "NULL" : c))
     .join(", ");
-  await testEnv.DB.prepare(`INSERT INTO jobs (${jobCols.join(", ")}) ${rec} SELECT ${jSel} FROM jobs, n WHERE id = ?`).bind(jobId).run();
+  await testEnv.DB.prepare(`INSERT INTO jobs (${jobCols.join(", ")}) ${rec} SELECT ${jSel} FROM jobs, n WHERE id = ?`)
+    .bind(jobId)
+    .run();
 }
 
 describe("releaseStrandedClaims (#22 review)", () => {
@@ -56,8 +58,12 @@ describe("releaseStrandedClaims (#22 review)", () => {
     const legit = await admittedExpress();
     const stranded = await admittedExpress();
     await testEnv.DB.prepare("DELETE FROM jobs WHERE id = ?").bind(stranded.job.id).run();
-    await testEnv.DB.prepare("UPDATE assets SET updated_at = ? WHERE id = ?").bind(now - 3 * STRANDED_CLAIM_MS, legit.assetId).run();
-    await testEnv.DB.prepare("UPDATE assets SET updated_at = ? WHERE id = ?").bind(now - 2 * STRANDED_CLAIM_MS, stranded.assetId).run();
+    await testEnv.DB.prepare("UPDATE assets SET updated_at = ? WHERE id = ?")
+      .bind(now - 3 * STRANDED_CLAIM_MS, legit.assetId)
+      .run();
+    await testEnv.DB.prepare("UPDATE assets SET updated_at = ? WHERE id = ?")
+      .bind(now - 2 * STRANDED_CLAIM_MS, stranded.assetId)
+      .run();
 
     expect(await releaseStrandedClaims(database(testEnv.DB), now - STRANDED_CLAIM_MS, now, 1)).toBe(1);
   });
