@@ -11,6 +11,7 @@ import {
   prepareSender,
   REGRANT_WAIT_MS,
 } from "./delivery";
+import { gateOf, releaseLeases } from "./gate-calls";
 import { deliveryIdsOf, sendDeliverDelayed } from "./queue";
 import { claimRound, type EngineDeliveryRow, loadDeliveries, postponeDeliveries, recordAttempts } from "./repo/attempts";
 import { SharedBatch } from "./repo/shared-batch";
@@ -100,7 +101,7 @@ async function deliverRun(
   deps: DeliveryDeps,
 ): Promise<void> {
   const first = run[0]!;
-  const gate = env.WEBHOOK_GATE.get(env.WEBHOOK_GATE.idFromName(first.endpoint_id));
+  const gate = gateOf(env, first.endpoint_id);
   const config: GateConfig = { maxConcurrency: first.max_concurrency, ratePerMinute: first.rate_limit_per_minute, leaseMs: LEASE_MS };
   const queue = run.slice();
   // The previous round's leases: freed by the next round's acquire (one round trip), or at the end.
@@ -123,7 +124,15 @@ async function deliverRun(
       const gateStarted = Date.now();
       const release = held;
       held = undefined;
-      const grant = await gate.acquireMany(config, queue.length, GATE_WAIT_MS, release);
+      let grant: Awaited<ReturnType<typeof gate.acquireMany>>;
+      try {
+        grant = await gate.acquireMany(config, queue.length, GATE_WAIT_MS, release);
+      } catch (error) {
+        // The call may not have reached the gate (a restarted object breaks this stub): the finally below frees
+        // the previous round's leases, on a fresh stub if need be (a second release of them is harmless).
+        held = release;
+        throw error;
+      }
       if (!grant.granted) {
         // As deliverOnce: the due time moves with the message, so the sweep leaves rows whose message is alive.
         const ids = queue.map((r) => r.id);
@@ -212,14 +221,14 @@ async function deliverRun(
         if (mayDisable) await recorded; // a failure leaves the leases to the release below (finally)
         const last = held;
         held = undefined;
-        await Promise.all([recorded, gate.releaseMany(last.leaseIds, last.unsent)]);
+        await Promise.all([recorded, releaseLeases(env, first.endpoint_id, gate, last.leaseIds, last.unsent)]);
         recording = undefined;
       }
     }
   } finally {
     leave();
     try {
-      if (held) await gate.releaseMany(held.leaseIds, held.unsent);
+      if (held) await releaseLeases(env, first.endpoint_id, gate, held.leaseIds, held.unsent);
     } finally {
       // The last record: a failure here fails the run's messages (a thrown error in try wins over it).
       if (recording) await recording;

@@ -4,6 +4,7 @@ import { hex } from "../platform/bytes";
 import { log } from "../platform/logger";
 import { type DestinationCheck, readBodyPrefix } from "../platform/net/outbound";
 import { checkWebhookDestination } from "./destination";
+import { gateOf, releaseLeases } from "./gate-calls";
 import { sendDeliver } from "./queue";
 import {
   type AttemptRecord,
@@ -84,7 +85,7 @@ export async function deliverOnce(
     await sleep(wait);
   }
 
-  const gate = env.WEBHOOK_GATE.get(env.WEBHOOK_GATE.idFromName(row.endpoint_id));
+  const gate = gateOf(env, row.endpoint_id);
   const config: GateConfig = { maxConcurrency: row.max_concurrency, ratePerMinute: row.rate_limit_per_minute, leaseMs: LEASE_MS };
   const gateStarted = Date.now();
   const lease = await gate.acquire(config, GATE_WAIT_MS);
@@ -109,7 +110,7 @@ export async function deliverOnce(
     };
     await attemptAndRecord(env, row, claim.attempt_count, claim.attempt_count - claim.attempt_base, gateMs, { ...deps, fetcher });
   } finally {
-    await gate.release(lease.leaseId);
+    await releaseLeases(env, row.endpoint_id, gate, [lease.leaseId]);
   }
 }
 
