@@ -4,6 +4,7 @@ import { readTar } from "../governance/exports/tar";
 import type { FingerprintOutput } from "../jobs/outputs";
 import { fromHex, hex } from "../platform/bytes";
 import { sha256Hex } from "../platform/crypto";
+import { isId } from "../platform/ids";
 import {
   chromaprintFrameStatement,
   chromaprintFramesOf,
@@ -169,6 +170,9 @@ export async function restoreTenant(env: Pick<Bindings, "DB" | "OBJECTS" | "SVC_
   if (manifest.format !== "svc.governance-export.v1" || typeof manifest.tenant_id !== "string" || !Array.isArray(manifest.files))
     return { ok: false, reason: "not a governance export manifest" };
   const tenantId = manifest.tenant_id;
+  // A tenant id of the service's own shape: one with a "/" would make `t/{tenant}/` a prefix inside another
+  // tenant's keys (the review restored over another tenant's upload that way).
+  if (!isId("tenant", tenantId)) return { ok: false, reason: "the manifest's tenant_id is not a tenant id" };
   for (const file of manifest.files as { path: unknown; size: unknown; sha256: unknown }[]) {
     const bytes = typeof file?.path === "string" ? byName.get(file.path) : undefined;
     if (!bytes || bytes.length !== file.size || (await sha256Hex(bytes)) !== file.sha256)
@@ -242,7 +246,14 @@ export async function restoreTenant(env: Pick<Bindings, "DB" | "OBJECTS" | "SVC_
   }
 
   // The derived index, as the publication batch wrote it: from each published job's fingerprint step output.
-  const publicationOf = new Map((restoredRows.get("jobs") ?? []).map((j) => [String(j.id), j.publication_id as string | null]));
+  // Only publications this archive's own soft bindings name (rows already checked to be the tenant's): a job row
+  // naming another tenant's publication must not add index entries that point lookups at it.
+  const own = new Set((restoredRows.get("soft_bindings") ?? []).map((r) => String(r.publication_id)));
+  const publicationOf = new Map(
+    (restoredRows.get("jobs") ?? [])
+      .filter((j) => typeof j.publication_id === "string" && own.has(j.publication_id))
+      .map((j) => [String(j.id), j.publication_id as string]),
+  );
   const before = statements.length;
   const always = { sql: "1 = 1", binds: [] as unknown[] };
   for (const step of restoredRows.get("job_steps") ?? []) {
