@@ -347,6 +347,11 @@ async function runTakenJob(
           // The deferred PDQ windows: a queue message now (after the answer), the safety net if it is lost (pdq-windows.ts).
           if (fingerprinted?.pdq_regions_deferred && services.background && outcome.view)
             services.background(enqueueJob(env, job).catch(logWindows(taken.id)));
+          // A queue run finishing an express job whose run died after deferring them (no answer waits): indexed
+          // here, since no follow-up message will come (a throw retries the message: the completed job's run
+          // above indexes them then).
+          else if (fingerprinted?.pdq_regions_deferred && !services.background && services.image)
+            await indexDeferredWindows(env, services.image, tenantId, taken.id, writing ? signedBytes : null);
           // Published: nothing changes the job after its publication, so the batch's read is the answer's.
           return outcome.view ?? undefined;
         }
