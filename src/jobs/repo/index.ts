@@ -655,24 +655,16 @@ export async function requeueLapsed(db: Database, jobId: string, now: number, le
  */
 export async function releaseStrandedClaims(db: Database, before: number, now: number, limit = 100): Promise<number> {
   const open = notInArray(jobs.state, [...TERMINAL_STATES]);
+  const stranded = and(
+    eq(assets.status, "processing"),
+    lt(assets.updatedAt, before),
+    sql`NOT EXISTS (SELECT 1 FROM ${jobs} WHERE ${jobs.assetId} = ${assets.id} AND ${jobs.tenantId} = ${assets.tenantId} AND ${open})`,
+  );
+  // The limit picks among stranded claims only: old claims whose jobs are legitimately open never fill it.
   const freed = await db
     .update(assets)
     .set({ status: "uploaded", updatedAt: now })
-    .where(
-      and(
-        eq(assets.status, "processing"),
-        lt(assets.updatedAt, before),
-        sql`NOT EXISTS (SELECT 1 FROM ${jobs} WHERE ${jobs.assetId} = ${assets.id} AND ${jobs.tenantId} = ${assets.tenantId} AND ${open})`,
-        inArray(
-          assets.id,
-          db
-            .select({ id: assets.id })
-            .from(assets)
-            .where(and(eq(assets.status, "processing"), lt(assets.updatedAt, before)))
-            .limit(limit),
-        ),
-      ),
-    )
+    .where(and(stranded, inArray(assets.id, db.select({ id: assets.id }).from(assets).where(stranded).limit(limit))))
     .returning({ id: assets.id });
   return freed.length;
 }
