@@ -1,10 +1,10 @@
-import type { Bindings } from "../env";
-import { RECORD_KINDS } from "../governance/exports/repo/snapshot";
-import { readTar } from "../governance/exports/tar";
-import type { FingerprintOutput } from "../jobs/outputs";
-import { fromHex, hex } from "../platform/bytes";
-import { sha256Hex } from "../platform/crypto";
-import { isId } from "../platform/ids";
+import type { Bindings } from "../../env";
+import { RECORD_KINDS } from "../../governance/exports/repo/snapshot";
+import { readTar } from "../../governance/exports/tar";
+import type { FingerprintOutput } from "../../jobs/outputs";
+import { fromHex, hex } from "../../platform/bytes";
+import { sha256Hex } from "../../platform/crypto";
+import { isId } from "../../platform/ids";
 import {
   chromaprintFrameStatement,
   chromaprintFramesOf,
@@ -14,8 +14,9 @@ import {
   VIDEO_FRAME_ALGORITHMS,
   videoFrameStatement,
   videoFramesOf,
-} from "../soft-bindings/repo";
-import { generateWebhookSecret, sealSecret } from "../webhooks/signing";
+} from "../../soft-bindings/repo";
+import { generateWebhookSecret, sealSecret } from "../../webhooks/signing";
+import { columnsOf, commitWithoutTriggers, derivedCounts, insertRowStatement, setObjectEtag, tenantExists, wipeTenantRows } from "./repo";
 
 /*
  * The restore drill (#22), development and operator use only: never mounted as a route. It answers "what comes back
@@ -52,60 +53,9 @@ export type RestoreResult = { ok: true; report: RestoreReport } | { ok: false; r
 /** Tables holding a tenant's derived index, keyed by publication (no tenant column). */
 const DERIVED = ["pdq_bands", "pdq_regions", "chromaprint_frames", "video_frames"] as const;
 
-interface Column {
-  name: string;
-  notnull: number;
-  dflt_value: unknown;
-  pk: number;
-}
-
-async function columnsOf(d1: D1Database, table: string): Promise<Column[]> {
-  return (await d1.prepare(`SELECT name, "notnull", dflt_value, pk FROM pragma_table_info(?)`).bind(table).all<Column>()).results;
-}
-
-/** Append-only and billing triggers, dropped for the drill's own transaction and put back in it. */
-async function triggers(d1: D1Database): Promise<{ name: string; sql: string }[]> {
-  return (await d1.prepare("SELECT name, sql FROM sqlite_master WHERE type = 'trigger'").all<{ name: string; sql: string }>()).results;
-}
-
 /** Removes every row of the tenant (all tables with a tenant_id, its derived index, the tenant row) and its R2 bytes. */
 export async function wipeTenant(env: Pick<Bindings, "DB" | "OBJECTS">, tenantId: string): Promise<WipeReport> {
-  const d1 = env.DB;
-  const tables = (
-    await d1
-      .prepare(
-        "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT LIKE '_cf_%' AND name <> 'd1_migrations'",
-      )
-      .all<{ name: string }>()
-  ).results.map((r) => r.name);
-  const rows: Record<string, number> = {};
-  const statements: D1PreparedStatement[] = [];
-  const counted: string[] = [];
-  const publications = "SELECT publication_id FROM soft_bindings WHERE tenant_id = ?";
-  for (const table of DERIVED) {
-    statements.push(d1.prepare(`DELETE FROM "${table}" WHERE publication_id IN (${publications})`).bind(tenantId));
-    counted.push(table);
-  }
-  for (const table of tables) {
-    if ((DERIVED as readonly string[]).includes(table)) continue;
-    const columns = await columnsOf(d1, table);
-    const key = table === "tenants" ? "id" : columns.some((c) => c.name === "tenant_id") ? "tenant_id" : null;
-    if (!key) continue;
-    statements.push(d1.prepare(`DELETE FROM "${table}" WHERE "${key}" = ?`).bind(tenantId));
-    counted.push(table);
-  }
-  // The tenant row last (children first), the derived index first (it is found through soft_bindings).
-  const guards = await triggers(d1);
-  const results = await d1.batch([
-    d1.prepare("PRAGMA defer_foreign_keys = true"),
-    ...guards.map((t) => d1.prepare(`DROP TRIGGER "${t.name}"`)),
-    ...statements,
-    ...guards.map((t) => d1.prepare(t.sql)),
-  ]);
-  counted.forEach((table, i) => {
-    const changes = results[1 + guards.length + i]?.meta.changes ?? 0;
-    if (changes > 0) rows[table] = changes;
-  });
+  const rows = await wipeTenantRows(env.DB, tenantId, DERIVED);
   let r2Keys = 0;
   let cursor: string | undefined;
   do {
@@ -179,7 +129,7 @@ export async function restoreTenant(env: Pick<Bindings, "DB" | "OBJECTS" | "SVC_
       return { ok: false, reason: `member ${String(file?.path)} is missing or differs from the manifest` };
   }
   const d1 = env.DB;
-  if (await d1.prepare("SELECT 1 FROM tenants WHERE id = ?").bind(tenantId).first()) return { ok: false, reason: "the tenant exists" };
+  if (await tenantExists(d1, tenantId)) return { ok: false, reason: "the tenant exists" };
 
   // Records: every page of each known kind, in RECORD_KINDS order (parents before children).
   const report: RestoreReport = {
@@ -234,11 +184,7 @@ export async function restoreTenant(env: Pick<Bindings, "DB" | "OBJECTS" | "SVC_
       }
       // Only the table's own columns, by name from its schema: a hostile archive cannot name others.
       const names = Object.keys(row).filter((name) => known.has(name));
-      statements.push(
-        d1
-          .prepare(`INSERT INTO "${kind.table}" (${names.map((n) => `"${n}"`).join(", ")}) VALUES (${names.map(() => "?").join(", ")})`)
-          .bind(...names.map((n) => row[n] ?? null)),
-      );
+      statements.push(insertRowStatement(d1, kind.table, names, row));
     }
     report.restored[kind.name] = rows.length;
     if (reset) report.reset[kind.name] = reset;
@@ -287,28 +233,13 @@ export async function restoreTenant(env: Pick<Bindings, "DB" | "OBJECTS" | "SVC_
 
   // One transaction: the tenant comes back whole or not at all. Triggers (append-only, wallet balances applied on
   // insert) are lifted inside it: restored rows are history, not new events.
-  const guards = await triggers(d1);
   try {
-    await d1.batch([
-      d1.prepare("PRAGMA defer_foreign_keys = true"),
-      ...guards.map((t) => d1.prepare(`DROP TRIGGER "${t.name}"`)),
-      ...statements,
-      ...guards.map((t) => d1.prepare(t.sql)),
-    ]);
+    await commitWithoutTriggers(d1, statements);
   } catch (error) {
     // Rolled back whole (a key taken by another row, a value the table refuses): nothing was written.
     return { ok: false, reason: `the database refused the restore: ${String(error).slice(0, 200)}` };
   }
-  if (rebuilding > 0) {
-    const publications = "SELECT publication_id FROM soft_bindings WHERE tenant_id = ?";
-    for (const table of DERIVED) {
-      const row = await d1
-        .prepare(`SELECT COUNT(*) AS n FROM "${table}" WHERE publication_id IN (${publications})`)
-        .bind(tenantId)
-        .first<{ n: number }>();
-      if (row && row.n > 0) report.rebuilt[table] = row.n;
-    }
-  }
+  if (rebuilding > 0) Object.assign(report.rebuilt, await derivedCounts(d1, tenantId, DERIVED));
 
   // Bytes: each object row's member, at its key (the archive names the member by object id).
   for (const object of restoredRows.get("objects") ?? []) {
@@ -317,8 +248,7 @@ export async function restoreTenant(env: Pick<Bindings, "DB" | "OBJECTS" | "SVC_
     const put = await env.OBJECTS.put(String(object.r2_key), bytes, {
       httpMetadata: typeof object.media_type === "string" ? { contentType: object.media_type } : undefined,
     });
-    if (put && put.etag !== object.etag)
-      await d1.prepare("UPDATE objects SET etag = ? WHERE id = ? AND tenant_id = ?").bind(put.etag, object.id, tenantId).run();
+    if (put && put.etag !== object.etag) await setObjectEtag(d1, tenantId, String(object.id), put.etag);
     report.objects.restored++;
     report.objects.bytes += bytes.length;
   }
