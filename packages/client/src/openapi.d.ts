@@ -8501,6 +8501,16 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description A storage dependency (database, object store or queue) failed for this request (`svc.dependency.unavailable`, `retryable: true`, with `Retry-After`); nothing was half-written: retry, with the same Idempotency-Key for a write. */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     getHealthzDb: {
@@ -8530,13 +8540,14 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description D1 did not answer in time. */
+            /** @description D1 did not answer in time. A storage dependency (database, object store or queue) failed for this request (`svc.dependency.unavailable`, `retryable: true`, with `Retry-After`); nothing was half-written: retry, with the same Idempotency-Key for a write. */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["DatabaseHealthResponse"];
+                    "application/json": components["schemas"]["DatabaseHealthResponse"] | components["schemas"]["ErrorResponse"];
                 };
             };
         };
@@ -8645,9 +8656,10 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Credential verification unavailable (`svc.auth.unavailable`); retry. */
+            /** @description Credential verification unavailable (`svc.auth.unavailable`); retry. A storage dependency (database, object store or queue) failed for this request (`svc.dependency.unavailable`, `retryable: true`, with `Retry-After`); nothing was half-written: retry, with the same Idempotency-Key for a write. */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8683,13 +8695,14 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description A required adapter is unavailable. */
+            /** @description A required adapter is unavailable. A storage dependency (database, object store or queue) failed for this request (`svc.dependency.unavailable`, `retryable: true`, with `Retry-After`); nothing was half-written: retry, with the same Idempotency-Key for a write. */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ReadinessResponse"];
+                    "application/json": components["schemas"]["ReadinessResponse"] | components["schemas"]["ErrorResponse"];
                 };
             };
         };
@@ -8721,13 +8734,14 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description At least one authority is not ready. */
+            /** @description At least one authority is not ready. A storage dependency (database, object store or queue) failed for this request (`svc.dependency.unavailable`, `retryable: true`, with `Retry-After`); nothing was half-written: retry, with the same Idempotency-Key for a write. */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["GovernanceReadinessResponse"];
+                    "application/json": components["schemas"]["GovernanceReadinessResponse"] | components["schemas"]["ErrorResponse"];
                 };
             };
         };
@@ -8788,6 +8802,16 @@ export interface operations {
             /** @description Unexpected error (`svc.internal`); quote the request id. */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description A storage dependency (database, object store or queue) failed for this request (`svc.dependency.unavailable`, `retryable: true`, with `Retry-After`); nothing was half-written: retry, with the same Idempotency-Key for a write. */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8858,6 +8882,16 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description A storage dependency (database, object store or queue) failed for this request (`svc.dependency.unavailable`, `retryable: true`, with `Retry-After`); nothing was half-written: retry, with the same Idempotency-Key for a write. */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     putUploadContent: {
@@ -8914,6 +8948,16 @@ export interface operations {
             /** @description Unexpected error (`svc.internal`); quote the request id. */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description A storage dependency (database, object store or queue) failed for this request (`svc.dependency.unavailable`, `retryable: true`, with `Retry-After`); nothing was half-written: retry, with the same Idempotency-Key for a write. */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8984,6 +9028,16 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description A storage dependency (database, object store or queue) failed for this request (`svc.dependency.unavailable`, `retryable: true`, with `Retry-After`); nothing was half-written: retry, with the same Idempotency-Key for a write. */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     getAnchorCheckpoint: {
@@ -9016,6 +9070,16 @@ export interface operations {
             /** @description Unexpected error (`svc.internal`); quote the request id. */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description A storage dependency (database, object store or queue) failed for this request (`svc.dependency.unavailable`, `retryable: true`, with `Retry-After`); nothing was half-written: retry, with the same Idempotency-Key for a write. */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9072,6 +9136,16 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description A storage dependency (database, object store or queue) failed for this request (`svc.dependency.unavailable`, `retryable: true`, with `Retry-After`); nothing was half-written: retry, with the same Idempotency-Key for a write. */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     getAnchorConsistency: {
@@ -9118,6 +9192,16 @@ export interface operations {
             /** @description Unexpected error (`svc.internal`); quote the request id. */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description A storage dependency (database, object store or queue) failed for this request (`svc.dependency.unavailable`, `retryable: true`, with `Retry-After`); nothing was half-written: retry, with the same Idempotency-Key for a write. */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9197,9 +9281,10 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Credential verification unavailable (`svc.auth.unavailable`); retry. */
+            /** @description Credential verification unavailable (`svc.auth.unavailable`); retry. A storage dependency (database, object store or queue) failed for this request (`svc.dependency.unavailable`, `retryable: true`, with `Retry-After`); nothing was half-written: retry, with the same Idempotency-Key for a write. */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9308,9 +9393,10 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Credential verification unavailable (`svc.auth.unavailable`); retry. */
+            /** @description Credential verification unavailable (`svc.auth.unavailable`); retry. A storage dependency (database, object store or queue) failed for this request (`svc.dependency.unavailable`, `retryable: true`, with `Retry-After`); nothing was half-written: retry, with the same Idempotency-Key for a write. */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9397,9 +9483,10 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Credential verification unavailable (`svc.auth.unavailable`); retry. */
+            /** @description Credential verification unavailable (`svc.auth.unavailable`); retry. A storage dependency (database, object store or queue) failed for this request (`svc.dependency.unavailable`, `retryable: true`, with `Retry-After`); nothing was half-written: retry, with the same Idempotency-Key for a write. */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9498,9 +9585,10 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Credential verification unavailable (`svc.auth.unavailable`); retry. */
+            /** @description Credential verification unavailable (`svc.auth.unavailable`); retry. A storage dependency (database, object store or queue) failed for this request (`svc.dependency.unavailable`, `retryable: true`, with `Retry-After`); nothing was half-written: retry, with the same Idempotency-Key for a write. */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9587,9 +9675,10 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Credential verification unavailable (`svc.auth.unavailable`); retry. */
+            /** @description Credential verification unavailable (`svc.auth.unavailable`); retry. A storage dependency (database, object store or queue) failed for this request (`svc.dependency.unavailable`, `retryable: true`, with `Retry-After`); nothing was half-written: retry, with the same Idempotency-Key for a write. */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9707,9 +9796,10 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Credential verification unavailable (`svc.auth.unavailable`); retry. */
+            /** @description Credential verification unavailable (`svc.auth.unavailable`); retry. A storage dependency (database, object store or queue) failed for this request (`svc.dependency.unavailable`, `retryable: true`, with `Retry-After`); nothing was half-written: retry, with the same Idempotency-Key for a write. */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9796,9 +9886,10 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Credential verification unavailable (`svc.auth.unavailable`); retry. */
+            /** @description Credential verification unavailable (`svc.auth.unavailable`); retry. A storage dependency (database, object store or queue) failed for this request (`svc.dependency.unavailable`, `retryable: true`, with `Retry-After`); nothing was half-written: retry, with the same Idempotency-Key for a write. */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9916,9 +10007,10 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Credential verification unavailable (`svc.auth.unavailable`); retry. */
+            /** @description Credential verification unavailable (`svc.auth.unavailable`); retry. A storage dependency (database, object store or queue) failed for this request (`svc.dependency.unavailable`, `retryable: true`, with `Retry-After`); nothing was half-written: retry, with the same Idempotency-Key for a write. */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10039,9 +10131,10 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Credential verification unavailable (`svc.auth.unavailable`); retry. */
+            /** @description Credential verification unavailable (`svc.auth.unavailable`); retry. A storage dependency (database, object store or queue) failed for this request (`svc.dependency.unavailable`, `retryable: true`, with `Retry-After`); nothing was half-written: retry, with the same Idempotency-Key for a write. */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10140,9 +10233,10 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Credential verification unavailable (`svc.auth.unavailable`); retry. */
+            /** @description Credential verification unavailable (`svc.auth.unavailable`); retry. A storage dependency (database, object store or queue) failed for this request (`svc.dependency.unavailable`, `retryable: true`, with `Retry-After`); nothing was half-written: retry, with the same Idempotency-Key for a write. */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10241,9 +10335,10 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Credential verification unavailable (`svc.auth.unavailable`); retry. */
+            /** @description Credential verification unavailable (`svc.auth.unavailable`); retry. A storage dependency (database, object store or queue) failed for this request (`svc.dependency.unavailable`, `retryable: true`, with `Retry-After`); nothing was half-written: retry, with the same Idempotency-Key for a write. */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10330,9 +10425,10 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Credential verification unavailable (`svc.auth.unavailable`); retry. */
+            /** @description Credential verification unavailable (`svc.auth.unavailable`); retry. A storage dependency (database, object store or queue) failed for this request (`svc.dependency.unavailable`, `retryable: true`, with `Retry-After`); nothing was half-written: retry, with the same Idempotency-Key for a write. */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10450,9 +10546,10 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Credential verification unavailable (`svc.auth.unavailable`); retry. */
+            /** @description Credential verification unavailable (`svc.auth.unavailable`); retry. A storage dependency (database, object store or queue) failed for this request (`svc.dependency.unavailable`, `retryable: true`, with `Retry-After`); nothing was half-written: retry, with the same Idempotency-Key for a write. */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10518,9 +10615,10 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Credential verification unavailable (`svc.auth.unavailable`); retry. */
+            /** @description Credential verification unavailable (`svc.auth.unavailable`); retry. A storage dependency (database, object store or queue) failed for this request (`svc.dependency.unavailable`, `retryable: true`, with `Retry-After`); nothing was half-written: retry, with the same Idempotency-Key for a write. */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10602,9 +10700,10 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Credential verification unavailable (`svc.auth.unavailable`); retry. */
+            /** @description Credential verification unavailable (`svc.auth.unavailable`); retry. A storage dependency (database, object store or queue) failed for this request (`svc.dependency.unavailable`, `retryable: true`, with `Retry-After`); nothing was half-written: retry, with the same Idempotency-Key for a write. */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10684,9 +10783,10 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Credential verification unavailable (`svc.auth.unavailable`); retry. */
+            /** @description Credential verification unavailable (`svc.auth.unavailable`); retry. A storage dependency (database, object store or queue) failed for this request (`svc.dependency.unavailable`, `retryable: true`, with `Retry-After`); nothing was half-written: retry, with the same Idempotency-Key for a write. */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10778,9 +10878,10 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Credential verification unavailable (`svc.auth.unavailable`); retry. */
+            /** @description Credential verification unavailable (`svc.auth.unavailable`); retry. A storage dependency (database, object store or queue) failed for this request (`svc.dependency.unavailable`, `retryable: true`, with `Retry-After`); nothing was half-written: retry, with the same Idempotency-Key for a write. */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10867,9 +10968,10 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Credential verification unavailable (`svc.auth.unavailable`); retry. */
+            /** @description Credential verification unavailable (`svc.auth.unavailable`); retry. A storage dependency (database, object store or queue) failed for this request (`svc.dependency.unavailable`, `retryable: true`, with `Retry-After`); nothing was half-written: retry, with the same Idempotency-Key for a write. */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10963,9 +11065,10 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Credential verification unavailable (`svc.auth.unavailable`); retry. */
+            /** @description Credential verification unavailable (`svc.auth.unavailable`); retry. A storage dependency (database, object store or queue) failed for this request (`svc.dependency.unavailable`, `retryable: true`, with `Retry-After`); nothing was half-written: retry, with the same Idempotency-Key for a write. */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11070,9 +11173,10 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Credential verification unavailable (`svc.auth.unavailable`); retry. */
+            /** @description Credential verification unavailable (`svc.auth.unavailable`); retry. A storage dependency (database, object store or queue) failed for this request (`svc.dependency.unavailable`, `retryable: true`, with `Retry-After`); nothing was half-written: retry, with the same Idempotency-Key for a write. */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11168,9 +11272,10 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Credential verification unavailable (`svc.auth.unavailable`); retry. */
+            /** @description Credential verification unavailable (`svc.auth.unavailable`); retry. A storage dependency (database, object store or queue) failed for this request (`svc.dependency.unavailable`, `retryable: true`, with `Retry-After`); nothing was half-written: retry, with the same Idempotency-Key for a write. */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11223,6 +11328,16 @@ export interface operations {
             /** @description Unexpected error (`svc.internal`); quote the request id. */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description A storage dependency (database, object store or queue) failed for this request (`svc.dependency.unavailable`, `retryable: true`, with `Retry-After`); nothing was half-written: retry, with the same Idempotency-Key for a write. */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11288,9 +11403,10 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Credential verification unavailable (`svc.auth.unavailable`); retry. */
+            /** @description Credential verification unavailable (`svc.auth.unavailable`); retry. A storage dependency (database, object store or queue) failed for this request (`svc.dependency.unavailable`, `retryable: true`, with `Retry-After`); nothing was half-written: retry, with the same Idempotency-Key for a write. */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11370,9 +11486,10 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Credential verification unavailable (`svc.auth.unavailable`); retry. */
+            /** @description Credential verification unavailable (`svc.auth.unavailable`); retry. A storage dependency (database, object store or queue) failed for this request (`svc.dependency.unavailable`, `retryable: true`, with `Retry-After`); nothing was half-written: retry, with the same Idempotency-Key for a write. */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11490,9 +11607,10 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description `svc.billing.provider_unavailable` (no provider configured, or unreachable) or `svc.billing.plan_not_priced` (the plan has no provider price). */
+            /** @description `svc.billing.provider_unavailable` (no provider configured, or unreachable) or `svc.billing.plan_not_priced` (the plan has no provider price). A storage dependency (database, object store or queue) failed for this request (`svc.dependency.unavailable`, `retryable: true`, with `Retry-After`); nothing was half-written: retry, with the same Idempotency-Key for a write. */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11558,9 +11676,10 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Credential verification unavailable (`svc.auth.unavailable`); retry. */
+            /** @description Credential verification unavailable (`svc.auth.unavailable`); retry. A storage dependency (database, object store or queue) failed for this request (`svc.dependency.unavailable`, `retryable: true`, with `Retry-After`); nothing was half-written: retry, with the same Idempotency-Key for a write. */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11678,9 +11797,10 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description `svc.billing.provider_unavailable`: no provider configured, or unreachable. */
+            /** @description `svc.billing.provider_unavailable`: no provider configured, or unreachable. A storage dependency (database, object store or queue) failed for this request (`svc.dependency.unavailable`, `retryable: true`, with `Retry-After`); nothing was half-written: retry, with the same Idempotency-Key for a write. */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11746,9 +11866,10 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Credential verification unavailable (`svc.auth.unavailable`); retry. */
+            /** @description Credential verification unavailable (`svc.auth.unavailable`); retry. A storage dependency (database, object store or queue) failed for this request (`svc.dependency.unavailable`, `retryable: true`, with `Retry-After`); nothing was half-written: retry, with the same Idempotency-Key for a write. */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11845,9 +11966,10 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Credential verification unavailable (`svc.auth.unavailable`); retry. */
+            /** @description Credential verification unavailable (`svc.auth.unavailable`); retry. A storage dependency (database, object store or queue) failed for this request (`svc.dependency.unavailable`, `retryable: true`, with `Retry-After`); nothing was half-written: retry, with the same Idempotency-Key for a write. */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11913,9 +12035,10 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Credential verification unavailable (`svc.auth.unavailable`); retry. */
+            /** @description Credential verification unavailable (`svc.auth.unavailable`); retry. A storage dependency (database, object store or queue) failed for this request (`svc.dependency.unavailable`, `retryable: true`, with `Retry-After`); nothing was half-written: retry, with the same Idempotency-Key for a write. */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12024,9 +12147,10 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Credential verification unavailable (`svc.auth.unavailable`); retry. */
+            /** @description Credential verification unavailable (`svc.auth.unavailable`); retry. A storage dependency (database, object store or queue) failed for this request (`svc.dependency.unavailable`, `retryable: true`, with `Retry-After`); nothing was half-written: retry, with the same Idempotency-Key for a write. */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12092,9 +12216,10 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Credential verification unavailable (`svc.auth.unavailable`); retry. */
+            /** @description Credential verification unavailable (`svc.auth.unavailable`); retry. A storage dependency (database, object store or queue) failed for this request (`svc.dependency.unavailable`, `retryable: true`, with `Retry-After`); nothing was half-written: retry, with the same Idempotency-Key for a write. */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12212,9 +12337,10 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Credential verification unavailable (`svc.auth.unavailable`); retry. */
+            /** @description Credential verification unavailable (`svc.auth.unavailable`); retry. A storage dependency (database, object store or queue) failed for this request (`svc.dependency.unavailable`, `retryable: true`, with `Retry-After`); nothing was half-written: retry, with the same Idempotency-Key for a write. */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12302,9 +12428,10 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Credential verification unavailable (`svc.auth.unavailable`); retry. */
+            /** @description Credential verification unavailable (`svc.auth.unavailable`); retry. A storage dependency (database, object store or queue) failed for this request (`svc.dependency.unavailable`, `retryable: true`, with `Retry-After`); nothing was half-written: retry, with the same Idempotency-Key for a write. */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12431,9 +12558,10 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description `svc.capture.trust_unavailable`. Retry later. */
+            /** @description `svc.capture.trust_unavailable`. Retry later. A storage dependency (database, object store or queue) failed for this request (`svc.dependency.unavailable`, `retryable: true`, with `Retry-After`); nothing was half-written: retry, with the same Idempotency-Key for a write. */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12532,9 +12660,10 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Credential verification unavailable (`svc.auth.unavailable`); retry. */
+            /** @description Credential verification unavailable (`svc.auth.unavailable`); retry. A storage dependency (database, object store or queue) failed for this request (`svc.dependency.unavailable`, `retryable: true`, with `Retry-After`); nothing was half-written: retry, with the same Idempotency-Key for a write. */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12620,9 +12749,10 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Credential verification unavailable (`svc.auth.unavailable`); retry. */
+            /** @description Credential verification unavailable (`svc.auth.unavailable`); retry. A storage dependency (database, object store or queue) failed for this request (`svc.dependency.unavailable`, `retryable: true`, with `Retry-After`); nothing was half-written: retry, with the same Idempotency-Key for a write. */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12749,9 +12879,10 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description `svc.capture.trust_unavailable` or `svc.capture.evidence_unavailable`. Retry later. */
+            /** @description `svc.capture.trust_unavailable` or `svc.capture.evidence_unavailable`. Retry later. A storage dependency (database, object store or queue) failed for this request (`svc.dependency.unavailable`, `retryable: true`, with `Retry-After`); nothing was half-written: retry, with the same Idempotency-Key for a write. */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12838,9 +12969,10 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Credential verification unavailable (`svc.auth.unavailable`); retry. */
+            /** @description Credential verification unavailable (`svc.auth.unavailable`); retry. A storage dependency (database, object store or queue) failed for this request (`svc.dependency.unavailable`, `retryable: true`, with `Retry-After`); nothing was half-written: retry, with the same Idempotency-Key for a write. */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12939,9 +13071,10 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Credential verification unavailable (`svc.auth.unavailable`); retry. */
+            /** @description Credential verification unavailable (`svc.auth.unavailable`); retry. A storage dependency (database, object store or queue) failed for this request (`svc.dependency.unavailable`, `retryable: true`, with `Retry-After`); nothing was half-written: retry, with the same Idempotency-Key for a write. */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13050,9 +13183,10 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description `svc.capture.trust_unavailable`: no capture trust snapshot is configured. Retry later. */
+            /** @description `svc.capture.trust_unavailable`: no capture trust snapshot is configured. Retry later. A storage dependency (database, object store or queue) failed for this request (`svc.dependency.unavailable`, `retryable: true`, with `Retry-After`); nothing was half-written: retry, with the same Idempotency-Key for a write. */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13082,6 +13216,16 @@ export interface operations {
             /** @description Unexpected error (`svc.internal`); quote the request id. */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description A storage dependency (database, object store or queue) failed for this request (`svc.dependency.unavailable`, `retryable: true`, with `Retry-After`); nothing was half-written: retry, with the same Idempotency-Key for a write. */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13147,9 +13291,10 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Credential verification unavailable (`svc.auth.unavailable`); retry. */
+            /** @description Credential verification unavailable (`svc.auth.unavailable`); retry. A storage dependency (database, object store or queue) failed for this request (`svc.dependency.unavailable`, `retryable: true`, with `Retry-After`); nothing was half-written: retry, with the same Idempotency-Key for a write. */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13246,9 +13391,10 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Credential verification unavailable (`svc.auth.unavailable`); retry. */
+            /** @description Credential verification unavailable (`svc.auth.unavailable`); retry. A storage dependency (database, object store or queue) failed for this request (`svc.dependency.unavailable`, `retryable: true`, with `Retry-After`); nothing was half-written: retry, with the same Idempotency-Key for a write. */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13330,9 +13476,10 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Credential verification unavailable (`svc.auth.unavailable`); retry. */
+            /** @description Credential verification unavailable (`svc.auth.unavailable`); retry. A storage dependency (database, object store or queue) failed for this request (`svc.dependency.unavailable`, `retryable: true`, with `Retry-After`); nothing was half-written: retry, with the same Idempotency-Key for a write. */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13450,9 +13597,10 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description `svc.creators.sealing_unavailable`: personal data cannot be encrypted now (no data master key configured, or the tenant's data key cannot be unwrapped); or credential verification is unavailable (`svc.auth.unavailable`). Retry later. */
+            /** @description `svc.creators.sealing_unavailable`: personal data cannot be encrypted now (no data master key configured, or the tenant's data key cannot be unwrapped); or credential verification is unavailable (`svc.auth.unavailable`). Retry later. A storage dependency (database, object store or queue) failed for this request (`svc.dependency.unavailable`, `retryable: true`, with `Retry-After`); nothing was half-written: retry, with the same Idempotency-Key for a write. */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13539,9 +13687,10 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Credential verification unavailable (`svc.auth.unavailable`); retry. */
+            /** @description Credential verification unavailable (`svc.auth.unavailable`); retry. A storage dependency (database, object store or queue) failed for this request (`svc.dependency.unavailable`, `retryable: true`, with `Retry-After`); nothing was half-written: retry, with the same Idempotency-Key for a write. */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13631,9 +13780,10 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description `svc.audit.unavailable`: the disclosure could not be recorded in the audit log, so nothing was disclosed; retry. */
+            /** @description `svc.audit.unavailable`: the disclosure could not be recorded in the audit log, so nothing was disclosed; retry. A storage dependency (database, object store or queue) failed for this request (`svc.dependency.unavailable`, `retryable: true`, with `Retry-After`); nothing was half-written: retry, with the same Idempotency-Key for a write. */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13732,9 +13882,10 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Credential verification unavailable (`svc.auth.unavailable`); retry. */
+            /** @description Credential verification unavailable (`svc.auth.unavailable`); retry. A storage dependency (database, object store or queue) failed for this request (`svc.dependency.unavailable`, `retryable: true`, with `Retry-After`); nothing was half-written: retry, with the same Idempotency-Key for a write. */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13800,9 +13951,10 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Credential verification unavailable (`svc.auth.unavailable`); retry. */
+            /** @description Credential verification unavailable (`svc.auth.unavailable`); retry. A storage dependency (database, object store or queue) failed for this request (`svc.dependency.unavailable`, `retryable: true`, with `Retry-After`); nothing was half-written: retry, with the same Idempotency-Key for a write. */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13911,9 +14063,10 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description `svc.feedback.sealing_unavailable`: the message cannot be encrypted now (no data master key, or the tenant's data key unusable); or credential verification is unavailable. Retry later. */
+            /** @description `svc.feedback.sealing_unavailable`: the message cannot be encrypted now (no data master key, or the tenant's data key unusable); or credential verification is unavailable. Retry later. A storage dependency (database, object store or queue) failed for this request (`svc.dependency.unavailable`, `retryable: true`, with `Retry-After`); nothing was half-written: retry, with the same Idempotency-Key for a write. */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14007,9 +14160,10 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Credential verification unavailable (`svc.auth.unavailable`); retry. */
+            /** @description Credential verification unavailable (`svc.auth.unavailable`); retry. A storage dependency (database, object store or queue) failed for this request (`svc.dependency.unavailable`, `retryable: true`, with `Retry-After`); nothing was half-written: retry, with the same Idempotency-Key for a write. */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14091,9 +14245,10 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Credential verification unavailable (`svc.auth.unavailable`); retry. */
+            /** @description Credential verification unavailable (`svc.auth.unavailable`); retry. A storage dependency (database, object store or queue) failed for this request (`svc.dependency.unavailable`, `retryable: true`, with `Retry-After`); nothing was half-written: retry, with the same Idempotency-Key for a write. */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14211,9 +14366,10 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Credential verification unavailable (`svc.auth.unavailable`); retry. */
+            /** @description Credential verification unavailable (`svc.auth.unavailable`); retry. A storage dependency (database, object store or queue) failed for this request (`svc.dependency.unavailable`, `retryable: true`, with `Retry-After`); nothing was half-written: retry, with the same Idempotency-Key for a write. */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14300,9 +14456,10 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Credential verification unavailable (`svc.auth.unavailable`); retry. */
+            /** @description Credential verification unavailable (`svc.auth.unavailable`); retry. A storage dependency (database, object store or queue) failed for this request (`svc.dependency.unavailable`, `retryable: true`, with `Retry-After`); nothing was half-written: retry, with the same Idempotency-Key for a write. */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14384,9 +14541,10 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Credential verification unavailable (`svc.auth.unavailable`); retry. */
+            /** @description Credential verification unavailable (`svc.auth.unavailable`); retry. A storage dependency (database, object store or queue) failed for this request (`svc.dependency.unavailable`, `retryable: true`, with `Retry-After`); nothing was half-written: retry, with the same Idempotency-Key for a write. */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14473,9 +14631,10 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description `svc.governance.export_signing_unavailable`. Retry later. */
+            /** @description `svc.governance.export_signing_unavailable`. Retry later. A storage dependency (database, object store or queue) failed for this request (`svc.dependency.unavailable`, `retryable: true`, with `Retry-After`); nothing was half-written: retry, with the same Idempotency-Key for a write. */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14562,9 +14721,10 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Credential verification unavailable (`svc.auth.unavailable`); retry. */
+            /** @description Credential verification unavailable (`svc.auth.unavailable`); retry. A storage dependency (database, object store or queue) failed for this request (`svc.dependency.unavailable`, `retryable: true`, with `Retry-After`); nothing was half-written: retry, with the same Idempotency-Key for a write. */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14646,9 +14806,10 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Credential verification unavailable (`svc.auth.unavailable`); retry. */
+            /** @description Credential verification unavailable (`svc.auth.unavailable`); retry. A storage dependency (database, object store or queue) failed for this request (`svc.dependency.unavailable`, `retryable: true`, with `Retry-After`); nothing was half-written: retry, with the same Idempotency-Key for a write. */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14724,9 +14885,10 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Credential verification unavailable (`svc.auth.unavailable`); retry. */
+            /** @description Credential verification unavailable (`svc.auth.unavailable`); retry. A storage dependency (database, object store or queue) failed for this request (`svc.dependency.unavailable`, `retryable: true`, with `Retry-After`); nothing was half-written: retry, with the same Idempotency-Key for a write. */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14792,9 +14954,10 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Credential verification unavailable (`svc.auth.unavailable`); retry. */
+            /** @description Credential verification unavailable (`svc.auth.unavailable`); retry. A storage dependency (database, object store or queue) failed for this request (`svc.dependency.unavailable`, `retryable: true`, with `Retry-After`); nothing was half-written: retry, with the same Idempotency-Key for a write. */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14878,9 +15041,10 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Credential verification unavailable (`svc.auth.unavailable`); retry. */
+            /** @description Credential verification unavailable (`svc.auth.unavailable`); retry. A storage dependency (database, object store or queue) failed for this request (`svc.dependency.unavailable`, `retryable: true`, with `Retry-After`); nothing was half-written: retry, with the same Idempotency-Key for a write. */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14967,9 +15131,10 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Credential verification unavailable (`svc.auth.unavailable`); retry. */
+            /** @description Credential verification unavailable (`svc.auth.unavailable`); retry. A storage dependency (database, object store or queue) failed for this request (`svc.dependency.unavailable`, `retryable: true`, with `Retry-After`); nothing was half-written: retry, with the same Idempotency-Key for a write. */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15090,9 +15255,10 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Credential verification unavailable (`svc.auth.unavailable`); retry. */
+            /** @description Credential verification unavailable (`svc.auth.unavailable`); retry. A storage dependency (database, object store or queue) failed for this request (`svc.dependency.unavailable`, `retryable: true`, with `Retry-After`); nothing was half-written: retry, with the same Idempotency-Key for a write. */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15158,9 +15324,10 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Credential verification unavailable (`svc.auth.unavailable`); retry. */
+            /** @description Credential verification unavailable (`svc.auth.unavailable`); retry. A storage dependency (database, object store or queue) failed for this request (`svc.dependency.unavailable`, `retryable: true`, with `Retry-After`); nothing was half-written: retry, with the same Idempotency-Key for a write. */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15238,9 +15405,10 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Credential verification unavailable (`svc.auth.unavailable`); retry. */
+            /** @description Credential verification unavailable (`svc.auth.unavailable`); retry. A storage dependency (database, object store or queue) failed for this request (`svc.dependency.unavailable`, `retryable: true`, with `Retry-After`); nothing was half-written: retry, with the same Idempotency-Key for a write. */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15324,9 +15492,10 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Credential verification unavailable (`svc.auth.unavailable`); retry. */
+            /** @description Credential verification unavailable (`svc.auth.unavailable`); retry. A storage dependency (database, object store or queue) failed for this request (`svc.dependency.unavailable`, `retryable: true`, with `Retry-After`); nothing was half-written: retry, with the same Idempotency-Key for a write. */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15413,9 +15582,10 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Credential verification unavailable (`svc.auth.unavailable`); retry. */
+            /** @description Credential verification unavailable (`svc.auth.unavailable`); retry. A storage dependency (database, object store or queue) failed for this request (`svc.dependency.unavailable`, `retryable: true`, with `Retry-After`); nothing was half-written: retry, with the same Idempotency-Key for a write. */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15481,9 +15651,10 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Credential verification unavailable (`svc.auth.unavailable`); retry. */
+            /** @description Credential verification unavailable (`svc.auth.unavailable`); retry. A storage dependency (database, object store or queue) failed for this request (`svc.dependency.unavailable`, `retryable: true`, with `Retry-After`); nothing was half-written: retry, with the same Idempotency-Key for a write. */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15570,9 +15741,10 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Credential verification unavailable (`svc.auth.unavailable`); retry. */
+            /** @description Credential verification unavailable (`svc.auth.unavailable`); retry. A storage dependency (database, object store or queue) failed for this request (`svc.dependency.unavailable`, `retryable: true`, with `Retry-After`); nothing was half-written: retry, with the same Idempotency-Key for a write. */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15623,6 +15795,16 @@ export interface operations {
             /** @description Unexpected error (`svc.internal`); quote the request id. */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description A storage dependency (database, object store or queue) failed for this request (`svc.dependency.unavailable`, `retryable: true`, with `Retry-After`); nothing was half-written: retry, with the same Idempotency-Key for a write. */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15758,9 +15940,10 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Credential verification unavailable (`svc.auth.unavailable`); retry. */
+            /** @description Credential verification unavailable (`svc.auth.unavailable`); retry. A storage dependency (database, object store or queue) failed for this request (`svc.dependency.unavailable`, `retryable: true`, with `Retry-After`); nothing was half-written: retry, with the same Idempotency-Key for a write. */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15869,9 +16052,10 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Credential verification unavailable (`svc.auth.unavailable`); retry. */
+            /** @description Credential verification unavailable (`svc.auth.unavailable`); retry. A storage dependency (database, object store or queue) failed for this request (`svc.dependency.unavailable`, `retryable: true`, with `Retry-After`); nothing was half-written: retry, with the same Idempotency-Key for a write. */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15965,6 +16149,16 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description A storage dependency (database, object store or queue) failed for this request (`svc.dependency.unavailable`, `retryable: true`, with `Retry-After`); nothing was half-written: retry, with the same Idempotency-Key for a write. */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     queryByBinding: {
@@ -16045,6 +16239,16 @@ export interface operations {
             /** @description Unexpected error (`svc.internal`); quote the request id. */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description A storage dependency (database, object store or queue) failed for this request (`svc.dependency.unavailable`, `retryable: true`, with `Retry-After`); nothing was half-written: retry, with the same Idempotency-Key for a write. */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16141,6 +16345,16 @@ export interface operations {
             /** @description Unexpected error (`svc.internal`); quote the request id. */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description A storage dependency (database, object store or queue) failed for this request (`svc.dependency.unavailable`, `retryable: true`, with `Retry-After`); nothing was half-written: retry, with the same Idempotency-Key for a write. */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16254,6 +16468,16 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description A storage dependency (database, object store or queue) failed for this request (`svc.dependency.unavailable`, `retryable: true`, with `Retry-After`); nothing was half-written: retry, with the same Idempotency-Key for a write. */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     getSupportedBindings: {
@@ -16277,6 +16501,16 @@ export interface operations {
             /** @description Unexpected error (`svc.internal`); quote the request id. */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description A storage dependency (database, object store or queue) failed for this request (`svc.dependency.unavailable`, `retryable: true`, with `Retry-After`); nothing was half-written: retry, with the same Idempotency-Key for a write. */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16385,9 +16619,10 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Credential verification unavailable (`svc.auth.unavailable`); retry. */
+            /** @description Credential verification unavailable (`svc.auth.unavailable`); retry. A storage dependency (database, object store or queue) failed for this request (`svc.dependency.unavailable`, `retryable: true`, with `Retry-After`); nothing was half-written: retry, with the same Idempotency-Key for a write. */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16486,9 +16721,10 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Credential verification unavailable (`svc.auth.unavailable`); retry. */
+            /** @description Credential verification unavailable (`svc.auth.unavailable`); retry. A storage dependency (database, object store or queue) failed for this request (`svc.dependency.unavailable`, `retryable: true`, with `Retry-After`); nothing was half-written: retry, with the same Idempotency-Key for a write. */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16618,9 +16854,10 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Object storage did not complete the upload; it is unchanged (`svc.uploads.storage_unavailable`, retryable). */
+            /** @description Object storage did not complete the upload; it is unchanged (`svc.uploads.storage_unavailable`, retryable). A storage dependency (database, object store or queue) failed for this request (`svc.dependency.unavailable`, `retryable: true`, with `Retry-After`); nothing was half-written: retry, with the same Idempotency-Key for a write. */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16686,9 +16923,10 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Credential verification unavailable (`svc.auth.unavailable`); retry. */
+            /** @description Credential verification unavailable (`svc.auth.unavailable`); retry. A storage dependency (database, object store or queue) failed for this request (`svc.dependency.unavailable`, `retryable: true`, with `Retry-After`); nothing was half-written: retry, with the same Idempotency-Key for a write. */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16775,9 +17013,10 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Credential verification unavailable (`svc.auth.unavailable`); retry. */
+            /** @description Credential verification unavailable (`svc.auth.unavailable`); retry. A storage dependency (database, object store or queue) failed for this request (`svc.dependency.unavailable`, `retryable: true`, with `Retry-After`); nothing was half-written: retry, with the same Idempotency-Key for a write. */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16878,9 +17117,10 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Credential verification unavailable (`svc.auth.unavailable`); retry. */
+            /** @description Credential verification unavailable (`svc.auth.unavailable`); retry. A storage dependency (database, object store or queue) failed for this request (`svc.dependency.unavailable`, `retryable: true`, with `Retry-After`); nothing was half-written: retry, with the same Idempotency-Key for a write. */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16972,9 +17212,10 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Credential verification unavailable (`svc.auth.unavailable`); retry. */
+            /** @description Credential verification unavailable (`svc.auth.unavailable`); retry. A storage dependency (database, object store or queue) failed for this request (`svc.dependency.unavailable`, `retryable: true`, with `Retry-After`); nothing was half-written: retry, with the same Idempotency-Key for a write. */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17095,9 +17336,10 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Credential verification unavailable (`svc.auth.unavailable`); retry. */
+            /** @description Credential verification unavailable (`svc.auth.unavailable`); retry. A storage dependency (database, object store or queue) failed for this request (`svc.dependency.unavailable`, `retryable: true`, with `Retry-After`); nothing was half-written: retry, with the same Idempotency-Key for a write. */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17184,9 +17426,10 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Credential verification unavailable (`svc.auth.unavailable`); retry. */
+            /** @description Credential verification unavailable (`svc.auth.unavailable`); retry. A storage dependency (database, object store or queue) failed for this request (`svc.dependency.unavailable`, `retryable: true`, with `Retry-After`); nothing was half-written: retry, with the same Idempotency-Key for a write. */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17291,9 +17534,10 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Credential verification unavailable (`svc.auth.unavailable`); retry. */
+            /** @description Credential verification unavailable (`svc.auth.unavailable`); retry. A storage dependency (database, object store or queue) failed for this request (`svc.dependency.unavailable`, `retryable: true`, with `Retry-After`); nothing was half-written: retry, with the same Idempotency-Key for a write. */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17392,9 +17636,10 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Credential verification unavailable (`svc.auth.unavailable`); retry. */
+            /** @description Credential verification unavailable (`svc.auth.unavailable`); retry. A storage dependency (database, object store or queue) failed for this request (`svc.dependency.unavailable`, `retryable: true`, with `Retry-After`); nothing was half-written: retry, with the same Idempotency-Key for a write. */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17478,9 +17723,10 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Credential verification unavailable (`svc.auth.unavailable`); retry. */
+            /** @description Credential verification unavailable (`svc.auth.unavailable`); retry. A storage dependency (database, object store or queue) failed for this request (`svc.dependency.unavailable`, `retryable: true`, with `Retry-After`); nothing was half-written: retry, with the same Idempotency-Key for a write. */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17598,9 +17844,10 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Credential verification unavailable (`svc.auth.unavailable`); retry. */
+            /** @description Credential verification unavailable (`svc.auth.unavailable`); retry. A storage dependency (database, object store or queue) failed for this request (`svc.dependency.unavailable`, `retryable: true`, with `Retry-After`); nothing was half-written: retry, with the same Idempotency-Key for a write. */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17687,9 +17934,10 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Credential verification unavailable (`svc.auth.unavailable`); retry. */
+            /** @description Credential verification unavailable (`svc.auth.unavailable`); retry. A storage dependency (database, object store or queue) failed for this request (`svc.dependency.unavailable`, `retryable: true`, with `Retry-After`); nothing was half-written: retry, with the same Idempotency-Key for a write. */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17814,6 +18062,16 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description A storage dependency (database, object store or queue) failed for this request (`svc.dependency.unavailable`, `retryable: true`, with `Retry-After`); nothing was half-written: retry, with the same Idempotency-Key for a write. */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     getVerifyResult: {
@@ -17894,9 +18152,10 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Credential verification unavailable (`svc.auth.unavailable`); retry. */
+            /** @description Credential verification unavailable (`svc.auth.unavailable`); retry. A storage dependency (database, object store or queue) failed for this request (`svc.dependency.unavailable`, `retryable: true`, with `Retry-After`); nothing was half-written: retry, with the same Idempotency-Key for a write. */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17978,9 +18237,10 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Credential verification unavailable (`svc.auth.unavailable`); retry. */
+            /** @description Credential verification unavailable (`svc.auth.unavailable`); retry. A storage dependency (database, object store or queue) failed for this request (`svc.dependency.unavailable`, `retryable: true`, with `Retry-After`); nothing was half-written: retry, with the same Idempotency-Key for a write. */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -18089,9 +18349,10 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Credential verification unavailable (`svc.auth.unavailable`); retry. */
+            /** @description Credential verification unavailable (`svc.auth.unavailable`); retry. A storage dependency (database, object store or queue) failed for this request (`svc.dependency.unavailable`, `retryable: true`, with `Retry-After`); nothing was half-written: retry, with the same Idempotency-Key for a write. */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -18178,9 +18439,10 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Credential verification unavailable (`svc.auth.unavailable`); retry. */
+            /** @description Credential verification unavailable (`svc.auth.unavailable`); retry. A storage dependency (database, object store or queue) failed for this request (`svc.dependency.unavailable`, `retryable: true`, with `Retry-After`); nothing was half-written: retry, with the same Idempotency-Key for a write. */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -18279,9 +18541,10 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Credential verification unavailable (`svc.auth.unavailable`); retry. */
+            /** @description Credential verification unavailable (`svc.auth.unavailable`); retry. A storage dependency (database, object store or queue) failed for this request (`svc.dependency.unavailable`, `retryable: true`, with `Retry-After`); nothing was half-written: retry, with the same Idempotency-Key for a write. */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -18402,9 +18665,10 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Credential verification unavailable (`svc.auth.unavailable`); retry. */
+            /** @description Credential verification unavailable (`svc.auth.unavailable`); retry. A storage dependency (database, object store or queue) failed for this request (`svc.dependency.unavailable`, `retryable: true`, with `Retry-After`); nothing was half-written: retry, with the same Idempotency-Key for a write. */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -18498,9 +18762,10 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Credential verification unavailable (`svc.auth.unavailable`); retry. */
+            /** @description Credential verification unavailable (`svc.auth.unavailable`); retry. A storage dependency (database, object store or queue) failed for this request (`svc.dependency.unavailable`, `retryable: true`, with `Retry-After`); nothing was half-written: retry, with the same Idempotency-Key for a write. */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -18599,9 +18864,10 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Credential verification unavailable (`svc.auth.unavailable`); retry. */
+            /** @description Credential verification unavailable (`svc.auth.unavailable`); retry. A storage dependency (database, object store or queue) failed for this request (`svc.dependency.unavailable`, `retryable: true`, with `Retry-After`); nothing was half-written: retry, with the same Idempotency-Key for a write. */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -18700,9 +18966,10 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Credential verification unavailable (`svc.auth.unavailable`); retry. */
+            /** @description Credential verification unavailable (`svc.auth.unavailable`); retry. A storage dependency (database, object store or queue) failed for this request (`svc.dependency.unavailable`, `retryable: true`, with `Retry-After`); nothing was half-written: retry, with the same Idempotency-Key for a write. */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -18801,9 +19068,10 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Credential verification unavailable (`svc.auth.unavailable`); retry. */
+            /** @description Credential verification unavailable (`svc.auth.unavailable`); retry. A storage dependency (database, object store or queue) failed for this request (`svc.dependency.unavailable`, `retryable: true`, with `Retry-After`); nothing was half-written: retry, with the same Idempotency-Key for a write. */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -18902,9 +19170,10 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Credential verification unavailable (`svc.auth.unavailable`); retry. */
+            /** @description Credential verification unavailable (`svc.auth.unavailable`); retry. A storage dependency (database, object store or queue) failed for this request (`svc.dependency.unavailable`, `retryable: true`, with `Retry-After`); nothing was half-written: retry, with the same Idempotency-Key for a write. */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -19003,9 +19272,10 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Credential verification unavailable (`svc.auth.unavailable`); retry. */
+            /** @description Credential verification unavailable (`svc.auth.unavailable`); retry. A storage dependency (database, object store or queue) failed for this request (`svc.dependency.unavailable`, `retryable: true`, with `Retry-After`); nothing was half-written: retry, with the same Idempotency-Key for a write. */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -19092,9 +19362,10 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Credential verification unavailable (`svc.auth.unavailable`); retry. */
+            /** @description Credential verification unavailable (`svc.auth.unavailable`); retry. A storage dependency (database, object store or queue) failed for this request (`svc.dependency.unavailable`, `retryable: true`, with `Retry-After`); nothing was half-written: retry, with the same Idempotency-Key for a write. */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -19186,9 +19457,10 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Credential verification unavailable (`svc.auth.unavailable`); retry. */
+            /** @description Credential verification unavailable (`svc.auth.unavailable`); retry. A storage dependency (database, object store or queue) failed for this request (`svc.dependency.unavailable`, `retryable: true`, with `Retry-After`); nothing was half-written: retry, with the same Idempotency-Key for a write. */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -19287,9 +19559,10 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Credential verification unavailable (`svc.auth.unavailable`); retry. */
+            /** @description Credential verification unavailable (`svc.auth.unavailable`); retry. A storage dependency (database, object store or queue) failed for this request (`svc.dependency.unavailable`, `retryable: true`, with `Retry-After`); nothing was half-written: retry, with the same Idempotency-Key for a write. */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -19355,9 +19628,10 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Credential verification unavailable (`svc.auth.unavailable`); retry. */
+            /** @description Credential verification unavailable (`svc.auth.unavailable`); retry. A storage dependency (database, object store or queue) failed for this request (`svc.dependency.unavailable`, `retryable: true`, with `Retry-After`); nothing was half-written: retry, with the same Idempotency-Key for a write. */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -19456,9 +19730,10 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Credential verification unavailable (`svc.auth.unavailable`); retry. */
+            /** @description Credential verification unavailable (`svc.auth.unavailable`); retry. A storage dependency (database, object store or queue) failed for this request (`svc.dependency.unavailable`, `retryable: true`, with `Retry-After`); nothing was half-written: retry, with the same Idempotency-Key for a write. */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -19550,9 +19825,10 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description `svc.session.idp_unavailable`: no signing secret configured (SVC_IDP_WEBHOOK_SECRET), or the user's data cannot be sealed. */
+            /** @description `svc.session.idp_unavailable`: no signing secret configured (SVC_IDP_WEBHOOK_SECRET), or the user's data cannot be sealed. A storage dependency (database, object store or queue) failed for this request (`svc.dependency.unavailable`, `retryable: true`, with `Retry-After`); nothing was half-written: retry, with the same Idempotency-Key for a write. */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -19640,9 +19916,10 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description `svc.billing.verification_unavailable`: no provider or signing secret configured; or `svc.billing.provider_unavailable`: a dispute names only its charge and the provider could not be asked which intent it belongs to (the provider retries). */
+            /** @description `svc.billing.verification_unavailable`: no provider or signing secret configured; or `svc.billing.provider_unavailable`: a dispute names only its charge and the provider could not be asked which intent it belongs to (the provider retries). A storage dependency (database, object store or queue) failed for this request (`svc.dependency.unavailable`, `retryable: true`, with `Retry-After`); nothing was half-written: retry, with the same Idempotency-Key for a write. */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
