@@ -21,6 +21,7 @@ import { BaselineJpegEncoder } from "./baseline-jpeg";
 import { JpegStreamDecoder } from "./jpeg-decoder";
 import { estimateJpegQuality, metadataSegments, withSegments } from "./jpeg-segments";
 import { tiffBounds } from "./tiff-bounds";
+import { decodeTiffLzw } from "./tiff-lzw";
 
 /**
  * The compiled codec modules. workerd cannot compile wasm from bytes, so they are imported as modules there
@@ -227,6 +228,8 @@ class TooLarge extends Error {}
 
 /** utif2 is CommonJS: bundlers hand it over as the namespace itself (Node) or under `default` (wrangler). */
 const UTIF = ((UTIFModule as unknown as { default?: typeof UTIFModule }).default ?? UTIFModule) as typeof UTIFModule;
+// utif2's LZW decoder loops for ever on a corrupt strip (tiff-lzw.ts): ours, bounded, decodes in its place.
+(UTIF.decode as unknown as { _decodeLZW: typeof decodeTiffLzw })._decodeLZW = decodeTiffLzw;
 
 /**
  * The first image of a TIFF as RGBA; the directories are checked against the file's length first (tiff-bounds.ts:
