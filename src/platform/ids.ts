@@ -1,5 +1,4 @@
 import { z } from "@hono/zod-openapi";
-import { hmacSha256 } from "./crypto";
 
 /**
  * Resource id prefixes. Every id is `prefix_` + 16 chars of `[a-z2-7]` (80 bits from a CSPRNG),
@@ -67,17 +66,6 @@ export function randomBase32(length: number): string {
 
 export function newId(kind: IdKind): string {
   return `${ID_PREFIX[kind]}_${randomBase32(16)}`;
-}
-
-/**
- * The id of a resource created under an Idempotency-Key: the same (tenant, operation, key) always names the same
- * resource, so a retry after a crash that lost the first answer finds what the first attempt created instead of
- * creating a second one (#22). Keyed by a server secret: an id says nothing about the key, and nobody can compute
- * another tenant's ids. Same shape as `newId`.
- */
-export async function idFor(kind: IdKind, secret: string, scope: { tenantId: string; operation: string; key: string }): Promise<string> {
-  const mac = await hmacSha256(secret, `svc.id.v1\n${kind}\n${scope.tenantId}\n${scope.operation}\n${scope.key}`);
-  return `${ID_PREFIX[kind]}_${base32(mac).slice(0, 16)}`;
 }
 
 export function idPattern(kind: IdKind): RegExp {

@@ -2,7 +2,7 @@ import { createRoute, z } from "@hono/zod-openapi";
 import type { Router } from "../../app-types";
 import { principalOf } from "../../platform/context";
 import { ApiError } from "../../platform/errors";
-import { idFor } from "../../platform/ids";
+import { idFor } from "../../platform/idempotent-ids";
 import { errorResponse, IdempotencyKeyHeader, json } from "../../platform/openapi";
 import { CreateApiKeyRequestSchema, IssuedApiKeyResponseSchema } from "../schemas";
 import { apiKeyView, createApiKey } from "../service";

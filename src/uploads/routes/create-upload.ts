@@ -3,7 +3,7 @@ import type { Router } from "../../app-types";
 import { registryFor } from "../../catalog/installed";
 import { type AppContext, principalOf, publicOrigin } from "../../platform/context";
 import { ApiError } from "../../platform/errors";
-import { idFor } from "../../platform/ids";
+import { idFor } from "../../platform/idempotent-ids";
 import { IdempotencyKeyHeader, json } from "../../platform/openapi";
 import { presign } from "../../storage/signed-urls";
 import { CreateUploadRequestSchema, CreateUploadResponseSchema } from "../schemas";
