@@ -153,7 +153,7 @@ export async function insertJob(
   // when the wallet cannot cover it, its trigger aborts the batch before the job exists.
   const results = await db.$client.batch([
     claimInBatchShape(db, { tenantId: job.tenantId, assetId: job.assetId, now: job.createdAt }),
-    db.$client.prepare(CLAIM_GUARD),
+    db.$client.prepare(CLAIM_GUARD).bind(),
     ...(reservation ? [statementOf(db, reserveStatement(db, reservation))] : []),
     insertStatement(db, jobs, [job]),
     insertStatement(db, jobSteps, steps),

@@ -76,7 +76,8 @@ export function registerSign(app: Router) {
       if (result.job.mode === "express" && result.job.state === "completed") {
         const found = await jobWithPublication(c.var.db, principal.tenantId, result.job.id);
         if (found && found.job.state === "completed") {
-          const download = found.asset && found.output ? await downloadFor(c.env, publicOrigin(c), found.asset, found.output, found.sidecar) : null;
+          const download =
+            found.asset && found.output ? await downloadFor(c.env, publicOrigin(c), found.asset, found.output, found.sidecar) : null;
           return c.json({ ...jobView(found.job, found.steps), download }, 200);
         }
       }
