@@ -18,9 +18,9 @@ import type { CapabilityRegistry } from "../catalog/registry";
 import { attributionFor } from "../creators/disclosure";
 import type { Database } from "../db/client";
 import type { ErrorCode, FieldDetail } from "../platform/errors";
-import { newId } from "../platform/ids";
+import { idFor, newId } from "../platform/ids";
 import { firstMove } from "./first-move";
-import { assetForAdmission, claimAssetForJob, insertJob, type JobRow, type JobStepRow, type TakeAndLoad } from "./repo";
+import { assetForAdmission, getJob, insertJob, isAssetBusy, type JobRow, type JobStepRow, stepsOf, type TakeAndLoad } from "./repo";
 import type { SignRequestSchema } from "./schemas";
 
 export const SIGN_POLICY_VERSION = "svc.sign-policy.v1";
@@ -68,8 +68,12 @@ export interface CaptureClaim {
   sensor_schema_version: string | null;
 }
 
+/**
+ * `admitted` with `existing: true`: the job is the one an earlier attempt under the same Idempotency-Key admitted (its
+ * answer was lost); it is answered as it is now, nothing was written.
+ */
 export type AdmissionResult =
-  | { status: "admitted"; job: JobRow; steps: JobStepRow[]; taken?: TakeAndLoad | null }
+  | { status: "admitted"; job: JobRow; steps: JobStepRow[]; taken?: TakeAndLoad | null; existing?: true }
   | { status: "asset_not_found" }
   | { status: "refused"; code: ErrorCode; message: string; field?: FieldDetail };
 
@@ -98,7 +102,9 @@ const refuse = (code: ErrorCode, message: string, field?: string): Extract<Admis
 /**
  * Admits a sign request: every rule of SPEC "Sign request" is checked against the recipe, the asset's
  * inspected media type and what this deployment has installed, before anything is written. The asset moves to
- * `processing` with a conditional update, so two concurrent requests cannot both admit a job for it.
+ * `processing` with a conditional update in the batch that writes the job, so two concurrent requests cannot both
+ * admit a job for it and no claim outlives a failed batch. Under an Idempotency-Key (`options.jobId`), a retry whose
+ * earlier attempt's batch landed answers that job.
  */
 export async function admitSign(
   db: Database,
@@ -109,10 +115,8 @@ export async function admitSign(
   now = Date.now(),
 ): Promise<AdmissionResult> {
   const plan = await planSign(db, registry, tenantId, request, options, now);
-  if (plan.status !== "planned") return plan;
-  // Claim the asset first: only one request can move it to processing.
-  if (!(await claimAssetForJob(db, tenantId, plan.job.assetId, now)))
-    return refuse("svc.sign.asset_busy", "A job for this asset is already running.");
+  // A refusal may be the trace of an earlier attempt under the same key (its job holds or published the asset).
+  if (plan.status !== "planned") return (await earlierJob(db, tenantId, options.jobId)) ?? plan;
   // An express job the caller runs in this request is taken for that run in the same batch (SignOptions.takeForRun).
   // Its first move (the inspect record, the next step's begin) rides with the take too, as the run would make it.
   const first = plan.source ? firstMove(plan.steps, plan.source) : null;
@@ -122,14 +126,36 @@ export async function admitSign(
       : null;
   let taken: TakeAndLoad | null;
   try {
-    taken = await insertJob(db, plan.job, plan.steps, plan.assetStatus, plan.reservation, take);
+    // Claims the asset in the batch that writes the job: only one request can move it to processing, and a failed
+    // batch leaves no claim behind.
+    taken = await insertJob(db, plan.job, plan.steps, plan.reservation, take);
   } catch (error) {
+    // A job id taken already (or the asset busy with it): the earlier attempt under this key landed its batch.
+    const earlier = await earlierJob(db, tenantId, options.jobId);
+    if (earlier) return earlier;
+    if (isAssetBusy(error)) return refuse("svc.sign.asset_busy", "A job for this asset is already running.");
     // The database re-checks the wallet inside the batch: another admission may have taken the room since.
     const refusal = walletRefusal(error);
     if (refusal === null) throw error;
     return refuseForWallet(refusal === "monthly_limit" ? "monthly_limit" : "insufficient", null);
   }
   return { status: "admitted", job: plan.job, steps: plan.steps, ...(take ? { taken } : {}) };
+}
+
+/** The job an earlier attempt under the same Idempotency-Key admitted (`jobId`, from `signJobId`), if it exists. */
+async function earlierJob(db: Database, tenantId: string, jobId: string | undefined): Promise<AdmissionResult | null> {
+  if (!jobId) return null;
+  const job = await getJob(db, tenantId, jobId);
+  if (!job) return null;
+  return { status: "admitted", job, steps: (await stepsOf(db, [job.id])).get(job.id) ?? [], existing: true };
+}
+
+/**
+ * The id of the job a sign request admits under an Idempotency-Key (`key`; a batch item's is `<key>.b<index>`): a
+ * retry after a lost answer names the same job, so it finds and answers it instead of admitting a second (#22).
+ */
+export function signJobId(secret: string, tenantId: string, key: string): Promise<string> {
+  return idFor("job", secret, { tenantId, operation: "POST /v1/sign", key });
 }
 
 /** The 402 of a metered admission: the wallet cannot cover the quote (`quote` when it is known here). */
@@ -154,12 +180,18 @@ export interface SignOptions {
    * runJobForAnswer): only for a caller that starts that run at once (its lease holds the job until then).
    */
   takeForRun?: { leaseMs: number };
+  /**
+   * The job's id under the request's Idempotency-Key (`signJobId`); without it, a fresh id. With it, a request whose
+   * earlier attempt admitted that job is answered with it (AdmissionResult `existing`).
+   */
+  jobId?: string;
 }
 
 /**
  * Checks a sign request and builds its job and steps without writing anything or claiming the asset. Invariant:
  * `planned` only when every rule of SPEC "Sign request" holds for the asset as read now; the caller claims the asset
- * (`claimAssetForJob`) and writes the rows, alone (admitSign) or inside its own batch (a capture admission).
+ * and writes the rows, in one batch (admitSign, through insertJob) or with `claimAssetForJob` and its own batch (a
+ * capture admission).
  */
 export async function planSign(
   db: Database,
@@ -434,7 +466,7 @@ export async function planSign(
   };
 
   const job: JobRow = {
-    id: newId("job"),
+    id: options.jobId ?? newId("job"),
     tenantId,
     assetId: asset.id,
     recipeId: recipe.recipe_id,

@@ -129,7 +129,11 @@ const claimShape = shape<{ tenantId: string; assetId: string; now: number }>((db
 );
 
 /**
- * Writes an admitted job and its steps in one batch; if that fails, the asset's claim is given back (to `previousStatus`).
+ * Writes an admitted job and its steps in one batch (one D1 transaction) that also claims the asset: the claim moves
+ * the asset from `uploaded`/`failed` to `processing`, and the guard after it aborts the whole batch when the claim
+ * moved nothing (another job holds the asset), so no claim ever lands without its job, nor a job without its claim.
+ * A busy asset throws an error `isAssetBusy` recognises; a wallet that cannot cover `reservation`, one
+ * `walletRefusal` recognises; a job id already taken (a retry under the same Idempotency-Key), D1's constraint error.
  * `take` (express mode, whose run starts in the same request): the batch also takes the job for that run, as
  * takeJobAndLoad would right after (the same statements, after the inserts in the same transaction): one round trip
  * fewer. Returns that take's result (null without `take`).
@@ -138,29 +142,47 @@ export async function insertJob(
   db: Database,
   job: JobRow,
   steps: JobStepRow[],
-  previousStatus: typeof assets.$inferSelect.status,
   reservation: ReservationRow | null = null,
   take: { started: number; leaseMs: LeaseMs; first?: { instant: StepRecord[]; next: string } } | null = null,
 ): Promise<TakeAndLoad | null> {
-  try {
-    const [takeStatement, ...reads] = take ? takeAndLoadStatements(db, job, take.started, take.leaseMs) : [];
-    // The run's first move (advanceStep's records, as the taken run would make them first): after the take, before the reads.
-    const move = { finished: null, ...take?.first, next: take?.first?.next ?? null };
-    const first = take?.first ? moveStatements(db, job.id, job.attempts + 1, move, take.started, take.leaseMs) : [];
-    // The reservation first: when the wallet cannot cover it, its trigger aborts the batch before the job exists.
-    const results = await db.$client.batch([
-      ...(reservation ? [statementOf(db, reserveStatement(db, reservation))] : []),
-      insertStatement(db, jobs, [job]),
-      insertStatement(db, jobSteps, steps),
-      ...(takeStatement ? [takeStatement, ...first, ...reads] : []),
-    ]);
-    if (!take) return null;
-    const taken = takenAndLoaded([results[results.length - 4 - first.length]!, ...results.slice(-3)]);
-    return taken.taken && take.first ? { ...taken, begun: take.first.next } : taken;
-  } catch (error) {
-    await releaseAssetClaim(db, job, previousStatus);
-    throw error;
-  }
+  const [takeStatement, ...reads] = take ? takeAndLoadStatements(db, job, take.started, take.leaseMs) : [];
+  // The run's first move (advanceStep's records, as the taken run would make them first): after the take, before the reads.
+  const move = { finished: null, ...take?.first, next: take?.first?.next ?? null };
+  const first = take?.first ? moveStatements(db, job.id, job.attempts + 1, move, take.started, take.leaseMs) : [];
+  // The claim and its guard first: a busy asset aborts the batch before anything else is tried. Then the reservation:
+  // when the wallet cannot cover it, its trigger aborts the batch before the job exists.
+  const results = await db.$client.batch([
+    claimInBatchShape(db, { tenantId: job.tenantId, assetId: job.assetId, now: job.createdAt }),
+    db.$client.prepare(CLAIM_GUARD).bind(),
+    ...(reservation ? [statementOf(db, reserveStatement(db, reservation))] : []),
+    insertStatement(db, jobs, [job]),
+    insertStatement(db, jobSteps, steps),
+    ...(takeStatement ? [takeStatement, ...first, ...reads] : []),
+  ]);
+  if (!take) return null;
+  const taken = takenAndLoaded([results[results.length - 4 - first.length]!, ...results.slice(-3)]);
+  return taken.taken && take.first ? { ...taken, begun: take.first.next } : taken;
+}
+
+/** The claim as a batch statement: no RETURNING, so the guard after it reads its effect with changes(). */
+const claimInBatchShape = shape<{ tenantId: string; assetId: string; now: number }>((db, p) =>
+  db
+    .update(assets)
+    .set({ status: "processing", updatedAt: sql`${p("now")}` })
+    .where(and(eq(assets.tenantId, p("tenantId")), eq(assets.id, p("assetId")), inArray(assets.status, ["uploaded", "failed"]))),
+);
+
+/*
+ * changes() is the rows the previous statement of the batch changed (D1 runs a batch's statements in order, in one
+ * transaction, on one connection: test/workers/jobs/admission-claim.test.ts checks it). SQLite has no RAISE outside
+ * triggers: json() of a non-JSON text raises ("malformed JSON"), rolling the whole batch back. Nothing else in the
+ * admission batch calls json(), so that message means this guard.
+ */
+const CLAIM_GUARD = "SELECT CASE WHEN changes() = 1 THEN 1 ELSE json('svc: asset busy') END AS claimed";
+
+/** Whether insertJob failed because another job holds the asset (its claim guard aborted the batch). */
+export function isAssetBusy(error: unknown): boolean {
+  return String((error as Error)?.message ?? error).includes("malformed JSON");
 }
 
 /** The statements writing a job and its steps, for a caller's own batch (a capture admission writes its decision with them). */

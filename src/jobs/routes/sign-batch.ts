@@ -7,7 +7,7 @@ import { principalOf, publicOrigin } from "../../platform/context";
 import { ApiError, ERROR_CODES, ErrorResponseSchema, errorBody } from "../../platform/errors";
 import { claimIdempotencyKey, completeIdempotencyKey, releaseIdempotencyKey, requestFingerprint } from "../../platform/idempotency";
 import { json } from "../../platform/openapi";
-import { admitSign } from "../admission";
+import { admitSign, signJobId } from "../admission";
 import { handOver } from "../runner";
 import { JobResponseSchema, SignBatchRequestSchema } from "../schemas";
 import { jobView } from "../view";
@@ -115,6 +115,8 @@ export function registerSignBatch(app: Router) {
             asynchronousOnly: true,
             profile,
             outputRetentionDays: principal.outputRetentionDays,
+            // The item's job under `<key>.b<index>`, as POST /v1/sign names it: a retry finds the job a lost attempt made.
+            ...(c.env.SVC_KEY_PEPPER ? { jobId: await signJobId(c.env.SVC_KEY_PEPPER, tenantId, scope.key) } : {}),
           });
           if (result.status === "admitted") {
             // Handed to the queue before answering (accepted → queued); a failed send leaves it accepted for the sweep.

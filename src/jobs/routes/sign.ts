@@ -8,11 +8,11 @@ import { type AppContext, notFound, principalOf, publicOrigin } from "../../plat
 import { ApiError } from "../../platform/errors";
 import { log } from "../../platform/logger";
 import { errorResponse, IdempotencyKeyHeader, json, NOT_FOUND } from "../../platform/openapi";
-import { admitSign } from "../admission";
+import { admitSign, signJobId } from "../admission";
 import { JOB_LEASE_MS } from "../policy";
 import { giveTakeBack, type JobRow, jobWithPublication, type TakeAndLoad } from "../repo";
 import { enqueueJob, handOver, runJobForAnswer } from "../runner";
-import { ExpressSignResponseSchema, JobResponseSchema, SignRequestSchema } from "../schemas";
+import { ExpressSignResponseSchema, JobResponseSchema, SignRequestSchema, TERMINAL_STATES } from "../schemas";
 import { jobView } from "../view";
 
 /** How long an express request waits for its job before answering 202 (the job goes on either way). */
@@ -56,14 +56,34 @@ const logEnqueueFailure = (job: JobRow) => (e: unknown) => log.error("enqueue fa
 export function registerSign(app: Router) {
   app.openapi(route, async (c) => {
     const principal = principalOf(c);
+    // The job's id under the Idempotency-Key (checked by the middleware): a retry after a lost answer finds its job.
+    const key = c.req.header("idempotency-key");
+    const secret = c.env.SVC_KEY_PEPPER;
+    const jobId = key && secret ? await signJobId(secret, principal.tenantId, key) : undefined;
     const result = await admitSign(c.var.db, registryFor(c.env), principal.tenantId, c.req.valid("json"), {
       profile: signingProfileOf(principal.signingProfile),
       outputRetentionDays: principal.outputRetentionDays,
       // an express job is run below, in this request: taken for that run in the batch that writes it
       takeForRun: { leaseMs: JOB_LEASE_MS },
+      ...(jobId ? { jobId } : {}),
     });
     if (result.status === "asset_not_found") throw notFound("asset");
     if (result.status === "refused") throw new ApiError(result.code, result.message, result.field ? { fieldDetails: [result.field] } : {});
+    if (result.existing) {
+      // The earlier attempt's job, answered as it is now: a completed express job with its download; one not yet
+      // terminal is handed to the queue again (the lost attempt may have died before sending its message; a second
+      // message for a job already queued or running finds it taken or terminal and does nothing).
+      if (result.job.mode === "express" && result.job.state === "completed") {
+        const found = await jobWithPublication(c.var.db, principal.tenantId, result.job.id);
+        if (found && found.job.state === "completed") {
+          const download =
+            found.asset && found.output ? await downloadFor(c.env, publicOrigin(c), found.asset, found.output, found.sidecar) : null;
+          return c.json({ ...jobView(found.job, found.steps), download }, 200);
+        }
+      }
+      const job = (TERMINAL_STATES as readonly string[]).includes(result.job.state) ? result.job : await handOver(c.env, result.job);
+      return c.json(jobView(job, result.steps), 202);
+    }
     if (result.job.mode === "express") {
       const express = await runExpress(c, result.job, result.taken ?? null);
       if (express.status === 200) return c.json(express.body, 200);

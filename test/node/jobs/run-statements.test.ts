@@ -167,15 +167,17 @@ describe("run statements built once per shape (#19)", () => {
         errorCode: null,
       }),
     );
-    await insertJob(db, job, steps, "uploaded");
+    await insertJob(db, job, steps);
+    const claim = () =>
+      reference
+        .update(assets)
+        .set({ status: "processing", updatedAt: 42 })
+        .where(and(eq(assets.tenantId, "ten_1"), eq(assets.id, "ast_1"), inArray(assets.status, ["uploaded", "failed"])));
     expect(statements).toEqual([
-      sqlOf(
-        reference
-          .update(assets)
-          .set({ status: "processing", updatedAt: 42 })
-          .where(and(eq(assets.tenantId, "ten_1"), eq(assets.id, "ast_1"), inArray(assets.status, ["uploaded", "failed"])))
-          .returning({ id: assets.id }),
-      ),
+      sqlOf(claim().returning({ id: assets.id })),
+      // insertJob claims in its own batch, guarded by the claim's changes() (#22)
+      sqlOf(claim()),
+      { sql: "SELECT CASE WHEN changes() = 1 THEN 1 ELSE json('svc: asset busy') END AS claimed", params: [] },
       sqlOf(reference.insert(jobs).values(job)),
       sqlOf(reference.insert(jobSteps).values(steps)),
     ]);
@@ -184,7 +186,7 @@ describe("run statements built once per shape (#19)", () => {
   it("a job row that leaves properties out is drizzle's insert of that row (the columns' defaults)", async () => {
     const { db, statements } = recordingDb((_, index) => (index === null ? [{ id: "ast_1" }] : index === 0 ? [{ id: "job_1" }] : []));
     const job = { id: "job_2", tenantId: "ten_1", assetId: "ast_1", state: "accepted", createdAt: 1, updatedAt: 1 } as JobRow;
-    await insertJob(db, job, [], "uploaded").catch(() => undefined);
-    expect(statements[0]).toEqual(sqlOf(reference.insert(jobs).values(job)));
+    await insertJob(db, job, []).catch(() => undefined);
+    expect(statements[2]).toEqual(sqlOf(reference.insert(jobs).values(job)));
   });
 });

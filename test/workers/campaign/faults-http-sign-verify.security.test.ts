@@ -34,16 +34,13 @@ async function expectOneJob(s: { tenantId: string; assetId: string }, retried: A
 }
 
 /**
- * KNOWN DEFECTS (src/jobs, helper `crash`'s area; reported, not fixed here):
- * 1. admitSign claims the asset (`UPDATE assets SET status = 'processing'`) in its own statement before the batch that
- *    inserts the job. When the isolate dies after the claim, or the job's batch fails, the asset stays `processing`
- *    with no job: every retry answers 409 `svc.sign.asset_busy` (retryable) for good.
- * 2. When the isolate dies after the job's batch landed (or the hand-over's job state write fails), the retry (same Idempotency-Key, lease lapsed) is admitted
- *    afresh, finds the asset busy with the job it cannot name, and answers 409 `svc.sign.asset_busy`; once that job
- *    ends, a retry admits a second job. The admission does not converge on the job its key created.
- * The fix belongs in the admission: claim inside the job's batch (or release it when the batch fails), and derive
- * the job id from the Idempotency-Key (platform/ids `idFor`) so a retry finds its job, as uploads, API keys and
- * webhook endpoints now do.
+ * Formerly KNOWN DEFECTS (fixed in src/jobs, #22 helper `admit`); the sites below are where they showed:
+ * 1. admitSign claimed the asset (`UPDATE assets SET status = 'processing'`) in its own statement before the batch that
+ *    inserts the job: a crash after the claim, or a failed batch, left the asset `processing` with no job and every
+ *    retry answered 409 `svc.sign.asset_busy`. The claim is now the first statement of the job's batch, guarded.
+ * 2. A crash after the job's batch landed (or a failed hand-over write) left a retry under the same Idempotency-Key
+ *    unable to name its job (409, and a second job once it ended). The job id is now derived from the key
+ *    (`signJobId`), so the retry finds the job and answers it.
  */
 const claimWithoutJob = (site: FaultSite, mode: Mode, sites: readonly FaultSite[]) => {
   const jobBatch = sites.find((s) => /insert into "jobs"/i.test(s.detail))?.n ?? Number.POSITIVE_INFINITY;
@@ -69,7 +66,7 @@ const SIGN_PATHS = [
 
 describe("faults over HTTP: signing", () => {
   for (const path of SIGN_PATHS) {
-    it(`${path.name}: one job per Idempotency-Key, whatever failed (but the known claim defect)`, async () => {
+    it(`${path.name}: one job per Idempotency-Key, whatever failed (other sites)`, async () => {
       const result = await sweep(
         { ...path, setup: signable, check: async (s, retried) => expectOneJob(s, retried) },
         { only: (site, mode, sites) => !claimWithoutJob(site, mode, sites) },
@@ -77,8 +74,8 @@ describe("faults over HTTP: signing", () => {
       console.log(table(path.name, result));
     });
 
-    // Fails today (see claimWithoutJob): passes once the admission can no longer leave a claim without its job.
-    it.fails(`${path.name}: KNOWN DEFECT: a crash after the asset claim, or a failed job batch, leaves the asset claimed without a job`, async () => {
+    // Failed before #22's admission fix (see claimWithoutJob): a claim without its job, or a retry that cannot name its job.
+    it(`${path.name}: a crash or failure at the claim, the job batch or the hand-over: the retry answers the one job`, async () => {
       await sweep({ ...path, setup: signable, check: async (s, retried) => expectOneJob(s, retried) }, { only: claimWithoutJob });
     });
   }
