@@ -36,28 +36,38 @@ async function authorize(secret: string | undefined, claims: SignedUrlClaims, si
 /**
  * The request body as a stream of exactly `length` bytes (R2 needs a known length), and `wrongLength`: whether a
  * failed write failed because the body was not that long (the client's fault, 422) rather than because storage
- * failed (503, retry). A body the write never read is not a wrong length.
+ * failed (503, retry). Decided from the bytes counted on the way in, never from timing: a chunk past `length` is
+ * counted before the fixed-length stream refuses it, and the body's end is seen before that stream's close fails.
  */
-function exactBody(request: Request, length: number): { stream: ReadableStream; wrongLength: () => Promise<boolean> } {
+function exactBody(request: Request, length: number): { stream: ReadableStream; wrongLength: () => boolean } {
   const declared = request.headers.get("content-length");
   if (declared !== null && Number(declared) !== length) {
     throw new ApiError("svc.storage.length_mismatch", `This URL takes exactly ${length} bytes; the request declares ${declared}.`);
   }
   if (!request.body) throw new ApiError("svc.storage.length_mismatch", `This URL takes exactly ${length} bytes; the request has none.`);
+  let seen = 0;
+  let ended = false;
+  const counted = new TransformStream<Uint8Array, Uint8Array>({
+    transform(chunk, controller) {
+      seen += chunk.byteLength;
+      controller.enqueue(chunk);
+    },
+    flush() {
+      ended = true;
+    },
+  });
   const fixed = new FixedLengthStream(length);
-  const piped = request.body.pipeTo(fixed.writable).then(
-    () => false,
-    () => true,
-  );
-  // The length check fails the pipe as the write reads the end of the body: by then it has settled, or soon will.
-  const wrongLength = () => Promise.race([piped, new Promise<boolean>((resolve) => setTimeout(() => resolve(false), 100))]);
-  return { stream: fixed.readable, wrongLength };
+  void request.body
+    .pipeThrough(counted)
+    .pipeTo(fixed.writable)
+    .catch(() => undefined);
+  return { stream: fixed.readable, wrongLength: () => seen > length || (ended && seen !== length) };
 }
 
 /** A failed write of an upload's bytes: a wrong length is the client's (422); anything else is storage's, rethrown (503). */
-async function writeFailed(error: unknown, body: { wrongLength: () => Promise<boolean> } | null, message: string): Promise<never> {
+function writeFailed(error: unknown, body: { wrongLength: () => boolean } | null, message: string): never {
   if (error instanceof ApiError) throw error;
-  if (!body || (await body.wrongLength())) throw new ApiError("svc.storage.length_mismatch", message);
+  if (!body || body.wrongLength()) throw new ApiError("svc.storage.length_mismatch", message);
   throw error;
 }
 
@@ -147,7 +157,7 @@ export function storageRoutes() {
       body = exactBody(c.req.raw, upload.byteLength);
       stored = await c.env.OBJECTS.put(upload.r2Key, body.stream, { httpMetadata: { contentType: upload.declaredMediaType } });
     } catch (error) {
-      await writeFailed(error, body, `This URL takes exactly ${upload.byteLength} bytes.`);
+      writeFailed(error, body, `This URL takes exactly ${upload.byteLength} bytes.`);
     }
     return c.body(null, 200, { ...servedAnswerHeaders(), ETag: stored?.httpEtag ?? "" });
   });
@@ -177,7 +187,7 @@ export function storageRoutes() {
       const part = await c.env.OBJECTS.resumeMultipartUpload(upload.r2Key, upload.multipartUploadId!).uploadPart(part_number, body.stream);
       etag = part.etag;
     } catch (error) {
-      await writeFailed(error, body, `This part takes exactly ${declared.byte_length} bytes.`);
+      writeFailed(error, body, `This part takes exactly ${declared.byte_length} bytes.`);
     }
     return c.body(null, 200, { ...servedAnswerHeaders(), ETag: etag });
   });
