@@ -1,6 +1,7 @@
 import type { Database } from "../db/client";
 import { displayPrefixOf, generateApiKeySecret, hashApiKeySecret } from "../platform/auth/keys";
 import { ALL_SCOPES, type Scope } from "../platform/auth/scopes";
+import { IDEMPOTENCY_TTL_MS } from "../platform/idempotency/repo";
 import { newId } from "../platform/ids";
 import { iso } from "../platform/openapi";
 import type { AuthenticatedPrincipal } from "../platform/principal";
@@ -121,7 +122,11 @@ export async function createApiKey(
   // the first attempt created. Its secret was never shown to anyone, so that key, never used, gets a new one.
   const earlier = id ? await getKey(db, principal.tenantId, id) : null;
   if (earlier) {
+    // Only inside the key's replay window (after it, the same Idempotency-Key is a new request) and only for the
+    // same creator: never another caller's key, never a secret somebody may hold.
     const same =
+      earlier.createdAt > now - IDEMPOTENCY_TTL_MS &&
+      earlier.createdByUserId === (principal.kind === "session" ? principal.userId : (actor as ApiKeyRow).createdByUserId) &&
       earlier.name === input.name &&
       earlier.scopes === JSON.stringify(input.scopes) &&
       earlier.expiresAt === expiresAt &&

@@ -117,7 +117,7 @@ export async function admitSign(
 ): Promise<AdmissionResult> {
   const plan = await planSign(db, registry, tenantId, request, options, now);
   // A refusal may be the trace of an earlier attempt under the same key (its job holds or published the asset).
-  if (plan.status !== "planned") return (await earlierJob(db, tenantId, options.jobId)) ?? plan;
+  if (plan.status !== "planned") return (await earlierJob(db, tenantId, options.jobId, request)) ?? plan;
   // An express job the caller runs in this request is taken for that run in the same batch (SignOptions.takeForRun).
   // Its first move (the inspect record, the next step's begin) rides with the take too, as the run would make it.
   const first = plan.source ? firstMove(plan.steps, plan.source) : null;
@@ -132,7 +132,7 @@ export async function admitSign(
     taken = await insertJob(db, plan.job, plan.steps, plan.reservation, take);
   } catch (error) {
     // A job id taken already (or the asset busy with it): the earlier attempt under this key landed its batch.
-    const earlier = await earlierJob(db, tenantId, options.jobId);
+    const earlier = await earlierJob(db, tenantId, options.jobId, request);
     if (earlier) return earlier;
     if (isAssetBusy(error)) return refuse("svc.sign.asset_busy", "A job for this asset is already running.");
     // The database re-checks the wallet inside the batch: another admission may have taken the room since.
@@ -144,19 +144,26 @@ export async function admitSign(
 }
 
 /** The job an earlier attempt under the same Idempotency-Key admitted (`jobId`, from `signJobId`), if it exists. */
-async function earlierJob(db: Database, tenantId: string, jobId: string | undefined): Promise<AdmissionResult | null> {
+async function earlierJob(
+  db: Database,
+  tenantId: string,
+  jobId: string | undefined,
+  request: SignRequest,
+): Promise<AdmissionResult | null> {
   if (!jobId) return null;
   const job = await getJob(db, tenantId, jobId);
-  if (!job) return null;
+  if (!job || job.assetId !== request.asset_id) return null; // the id names the request; checked again all the same
   return { status: "admitted", job, steps: (await stepsOf(db, [job.id])).get(job.id) ?? [], existing: true };
 }
 
 /**
  * The id of the job a sign request admits under an Idempotency-Key (`key`; a batch item's is `<key>.b<index>`): a
  * retry after a lost answer names the same job, so it finds and answers it instead of admitting a second (#22).
+ * The request itself is part of the id: the same key with another body (after its record expired, or was released
+ * by a 5xx) names another job, never the earlier one.
  */
-export function signJobId(secret: string, tenantId: string, key: string): Promise<string> {
-  return idFor("job", secret, { tenantId, operation: "POST /v1/sign", key });
+export function signJobId(secret: string, tenantId: string, key: string, request: SignRequest): Promise<string> {
+  return idFor("job", secret, { tenantId, operation: "POST /v1/sign", key: `${key}\n${JSON.stringify(request)}` });
 }
 
 /** The 402 of a metered admission: the wallet cannot cover the quote (`quote` when it is known here). */

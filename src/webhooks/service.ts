@@ -1,4 +1,5 @@
 import type { Bindings } from "../env";
+import { IDEMPOTENCY_TTL_MS } from "../platform/idempotency/repo";
 import { newId } from "../platform/ids";
 import { checkWebhookDestination } from "./destination";
 import { type CustomerEventType, EVENT_CATALOG_VERSION, isCustomerEventType, TEST_EVENT_TYPE } from "./events";
@@ -7,6 +8,7 @@ import {
   disableEndpointManually,
   type EndpointRow,
   enableDisabledEndpoint,
+  endpointIdTaken,
   findEndpoint,
   insertEndpointUnderLimit,
   openSecretOverlap,
@@ -80,7 +82,10 @@ export async function createEndpoint(
   // endpoint the first attempt created; its secret was never shown, so it is sealed anew and shown to the retry.
   const earlier = derivedId ? await findEndpoint(env.DB, tenantId, derivedId, now) : null;
   if (earlier) {
+    // Only inside the key's replay window (after it the same Idempotency-Key is a new request); the reseal itself
+    // requires that no delivery was ever attempted (nobody could have relied on the first secret).
     const same =
+      earlier.created_at > now - IDEMPOTENCY_TTL_MS &&
       earlier.url === input.url &&
       earlier.events === JSON.stringify(subscription.events) &&
       earlier.max_concurrency === (input.max_concurrency ?? DELIVERY_CONTROL_DEFAULTS.max_concurrency) &&
@@ -90,6 +95,8 @@ export async function createEndpoint(
     if (same && (await resealUnshownSecret(env.DB, tenantId, earlier.id, earlier.secret_ciphertext, sealed, now)))
       return { status: "created", row: { ...earlier, secret_ciphertext: sealed, updated_at: now }, secret };
     derivedId = undefined; // another request's endpoint (a key reused after its record expired): a new endpoint
+  } else if (derivedId && (await endpointIdTaken(env.DB, derivedId))) {
+    derivedId = undefined; // a deleted endpoint kept for its deliveries holds the id: a new endpoint
   }
   const id = derivedId ?? newId("webhookEndpoint");
   const row: EndpointRow = {

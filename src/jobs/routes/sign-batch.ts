@@ -116,7 +116,7 @@ export function registerSignBatch(app: Router) {
             profile,
             outputRetentionDays: principal.outputRetentionDays,
             // The item's job under `<key>.b<index>`, as POST /v1/sign names it: a retry finds the job a lost attempt made.
-            ...(c.env.SVC_KEY_PEPPER ? { jobId: await signJobId(c.env.SVC_KEY_PEPPER, tenantId, scope.key) } : {}),
+            ...(c.env.SVC_KEY_PEPPER ? { jobId: await signJobId(c.env.SVC_KEY_PEPPER, tenantId, scope.key, request) } : {}),
           });
           if (result.status === "admitted") {
             // Handed to the queue before answering (accepted → queued); a failed send leaves it accepted for the sweep.

@@ -59,8 +59,9 @@ export function registerSign(app: Router) {
     // The job's id under the Idempotency-Key (checked by the middleware): a retry after a lost answer finds its job.
     const key = c.req.header("idempotency-key");
     const secret = c.env.SVC_KEY_PEPPER;
-    const jobId = key && secret ? await signJobId(secret, principal.tenantId, key) : undefined;
-    const result = await admitSign(c.var.db, registryFor(c.env), principal.tenantId, c.req.valid("json"), {
+    const request = c.req.valid("json");
+    const jobId = key && secret ? await signJobId(secret, principal.tenantId, key, request) : undefined;
+    const result = await admitSign(c.var.db, registryFor(c.env), principal.tenantId, request, {
       profile: signingProfileOf(principal.signingProfile),
       outputRetentionDays: principal.outputRetentionDays,
       // an express job is run below, in this request: taken for that run in the batch that writes it

@@ -138,8 +138,11 @@ export const idempotency: MiddlewareHandler<AppEnv> = async (c, next) => {
   } catch (error) {
     // The operation happened and its answer is in hand: the client gets it (a 503 would hide a done write and
     // invite a second one). The key stays claimed until its lease lapses; a retry after that runs again, and the
-    // creates that matter converge on what this one made (ids derived from the key, platform/ids `idFor`).
-    c.var.log.error("idempotency completion failed", { operation: operation.key, error: String(error) });
+    // creates that matter converge on what this one made (ids derived from the key, platform/idempotent-ids).
+    // Except a one-time secret: a retry that converges issues that resource a new secret (it assumes nobody saw
+    // the first), so this answer's secret is never shown and the client is told to retry instead.
+    c.var.log.error("idempotency completion failed", { operation: operation.key, error: error instanceof Error ? error.name : "unknown" });
+    if (withhold) throw new ApiError("svc.dependency.unavailable");
   }
 };
 

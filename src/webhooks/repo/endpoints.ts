@@ -49,6 +49,11 @@ export async function endpointState(d1: D1Database, endpointId: string): Promise
   return row?.state;
 }
 
+/** Whether any endpoint row, deleted ones included, holds this id. */
+export async function endpointIdTaken(d1: D1Database, endpointId: string): Promise<boolean> {
+  return (await d1.prepare("SELECT 1 FROM webhook_endpoints WHERE id = ?").bind(endpointId).first()) !== null;
+}
+
 /**
  * Seals a new secret into an endpoint whose secret nobody was ever shown, only while it still holds `previous` and
  * never rotated: the endpoint of a create whose answer was lost to a crash, re-issued to the retry (#22).
@@ -63,7 +68,7 @@ export async function resealUnshownSecret(
 ): Promise<boolean> {
   const result = await d1
     .prepare(
-      "UPDATE webhook_endpoints SET secret_ciphertext = ?, updated_at = ? WHERE id = ? AND tenant_id = ? AND secret_ciphertext = ? AND previous_secret_ciphertext IS NULL AND secret_rotated_at IS NULL AND state = 'active'",
+      "UPDATE webhook_endpoints SET secret_ciphertext = ?, updated_at = ? WHERE id = ? AND tenant_id = ? AND secret_ciphertext = ? AND previous_secret_ciphertext IS NULL AND secret_rotated_at IS NULL AND state = 'active' AND NOT EXISTS (SELECT 1 FROM webhook_deliveries WHERE endpoint_id = webhook_endpoints.id AND attempt_count > 0)",
     )
     .bind(next, now, endpointId, tenantId, previous)
     .run();
