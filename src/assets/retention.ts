@@ -1,4 +1,5 @@
 import type { Database } from "../db/client";
+import { keysUnder } from "../platform/r2-keys";
 import { previewKey } from "./preview-key";
 import { assetsPastRetention, jobIdsOfAsset, markRetentionExpired, objectKeysOf } from "./repo";
 
@@ -16,22 +17,10 @@ export async function sweepExpiredRetention(db: Database, bucket: R2Bucket, now 
     const keys = await objectKeysOf(db, asset.tenantId, asset.id);
     if (asset.publicationId) keys.push(previewKey(asset.tenantId, asset.publicationId));
     for (const jobId of await jobIdsOfAsset(db, asset.tenantId, asset.id)) {
-      keys.push(...(await listAll(bucket, `t/${asset.tenantId}/jobs/${jobId}/`)));
+      keys.push(...(await keysUnder(bucket, `t/${asset.tenantId}/jobs/${jobId}/`)));
     }
     for (let i = 0; i < keys.length; i += 1000) await bucket.delete(keys.slice(i, i + 1000));
     await markRetentionExpired(db, asset.id, now);
   }
   return due.length;
-}
-
-/** Every key under a (small, per-job) prefix. */
-async function listAll(bucket: R2Bucket, prefix: string): Promise<string[]> {
-  const keys: string[] = [];
-  let cursor: string | undefined;
-  do {
-    const page = await bucket.list({ prefix, cursor, limit: 1000 });
-    keys.push(...page.objects.map((o) => o.key));
-    cursor = page.truncated ? page.cursor : undefined;
-  } while (cursor);
-  return keys;
 }

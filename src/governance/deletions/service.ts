@@ -9,6 +9,7 @@ import { recordAudit } from "../../platform/audit";
 import { newId } from "../../platform/ids";
 import { log } from "../../platform/logger";
 import { iso } from "../../platform/openapi";
+import { keysUnder } from "../../platform/r2-keys";
 import { expireExportsForDeletion } from "../exports/seal";
 import { holdCovering } from "../legal-holds/service";
 import {
@@ -226,7 +227,7 @@ async function purgeAsset(env: Bindings, db: Database, deletion: DeletionRow, as
   // Bytes before rows: if this stops half way the rows still name what is left, and the next run removes it.
   const r2Keys = [...keys];
   if (publicationId) r2Keys.push(previewKey(tenantId, publicationId));
-  for (const jobId of jobIds) r2Keys.push(...(await listAll(env.OBJECTS, `${accountPrefix(tenantId)}jobs/${jobId}/`)));
+  for (const jobId of jobIds) r2Keys.push(...(await keysUnder(env.OBJECTS, `${accountPrefix(tenantId)}jobs/${jobId}/`)));
   const justBefore = await held();
   if (justBefore) return { status: "held", holdId: justBefore };
   for (let i = 0; i < r2Keys.length; i += 1000) await env.OBJECTS.delete(r2Keys.slice(i, i + 1000));
@@ -234,18 +235,6 @@ async function purgeAsset(env: Bindings, db: Database, deletion: DeletionRow, as
   const rows = await purgeAssetRows(env.DB, tenantId, assetId, publicationId, deletionId, Date.now(), tenantWide, respectHolds);
   if (rows.heldBy) return { status: "held", holdId: rows.heldBy };
   return { status: "purged", counts: { ...rows.counts, stored_objects: r2Keys.length } };
-}
-
-/** Every key under a (small, per-job) prefix. */
-async function listAll(bucket: R2Bucket, prefix: string): Promise<string[]> {
-  const keys: string[] = [];
-  let cursor: string | undefined;
-  do {
-    const page = await bucket.list({ prefix, cursor, limit: 1000 });
-    keys.push(...page.objects.map((o) => o.key));
-    cursor = page.truncated ? page.cursor : undefined;
-  } while (cursor);
-  return keys;
 }
 
 /**
