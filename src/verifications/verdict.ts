@@ -134,14 +134,20 @@ function ownLabel(m: ManifestFacts): string | null {
 /**
  * Which fingerprint match is the file's own: with a manifest, only a publication of that manifest (identical
  * content published elsewhere, by another tenant or the same one, is only related: a fingerprint is no evidence
- * the signer put in the file); without one, the nearest publication (recovery).
+ * the signer put in the file); without one, the publication the watermark names when the fingerprint found it too
+ * (identical content published twice ties on distance, and the watermark tells which copy this is), else the
+ * nearest publication (recovery).
  */
 export function fingerprintView(input: VerdictInput): { match: SoftBindingMatch | null; related: SoftBindingMatch[] } {
   const fp = input.durable.fingerprint;
   if (!fp) return { match: null, related: [] };
   const all = fp.candidates ?? (fp.match ? [fp.match] : []);
   const m = input.manifest;
-  if (m.state === "absent") return { match: all[0] ?? null, related: all.slice(1) };
+  if (m.state === "absent") {
+    const marked = input.durable.watermark?.match?.publication_id;
+    const match = (marked ? all.find((c) => c.publication_id === marked) : undefined) ?? all[0] ?? null;
+    return { match, related: all.filter((c) => c !== match) };
+  }
   const label = ownLabel(m);
   const own = label === null ? undefined : all.find((c) => c.manifest_id === label);
   return { match: own ?? null, related: all.filter((c) => c !== own) };

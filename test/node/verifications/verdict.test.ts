@@ -274,6 +274,28 @@ describe("decideVerdict", () => {
     expect(v.signals.watermark_payload_valid).toBeUndefined();
   });
 
+  it("no manifest: identical content published twice ties on the fingerprint; the publication the watermark names is the match, the other is related", () => {
+    const marked = match("watermark", "urn:c2pa:two", "pub_cccccccccccccccc");
+    const first = match("fingerprint", "urn:c2pa:one", "pub_aaaaaaaaaaaaaaaa");
+    const second = match("fingerprint", "urn:c2pa:two", "pub_cccccccccccccccc");
+    const absent = { state: "absent" } as ManifestFacts;
+    const v = decideVerdict(
+      input({
+        manifest: absent,
+        durable: { watermark: { present: true, payload_valid: true, match: marked }, fingerprint: { match: first, candidates: [first, second] } },
+      }),
+    );
+    expect(v.status).toBe("watermark_only");
+    expect(v.matches).toEqual([marked, second]);
+    expect(v.related).toEqual([first]);
+    // without a watermark match the nearest stays the match
+    const bare = decideVerdict(
+      input({ manifest: absent, durable: { watermark: null, fingerprint: { match: first, candidates: [first, second] } } }),
+    );
+    expect(bare.matches).toEqual([first]);
+    expect(bare.related).toEqual([second]);
+  });
+
   it("a tampered manifest carries only the computed signals, confidence null and empty proves (SPEC)", () => {
     const v = decideVerdict(
       input({
