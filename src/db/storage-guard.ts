@@ -182,7 +182,8 @@ function guardObjects<T extends DurableObjectNamespace>(real: T, binding: string
         const value = Reflect.get(target, prop);
         if (typeof value !== "function" || typeof prop !== "string" || prop === "then") return value;
         // Called with `this` the real stub: workerd's RPC properties refuse any other receiver.
-        return (...args: unknown[]) => guarded("durable_object", `${binding}.${prop}`, async () => await Reflect.apply(value, target, args));
+        return (...args: unknown[]) =>
+          guarded("durable_object", `${binding}.${prop}`, async () => await Reflect.apply(value, target, args));
       },
     });
   return new Proxy(real, {

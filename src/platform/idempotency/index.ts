@@ -128,9 +128,13 @@ export const idempotency: MiddlewareHandler<AppEnv> = async (c, next) => {
     // retry re-issues the secret to the same resource (ids derived from the key) and is audited; a completed
     // record would answer every retry secret_not_replayable and leave the issue unaudited for good.
     await once(() => releaseIdempotencyKey(db, scope, claim.lease)).catch(() => undefined);
-    throw new ApiError("svc.dependency.unavailable", "The audit log could not record this operation; nothing was shown. Retry with the same Idempotency-Key.", {
-      headers: { "Retry-After": "1" },
-    });
+    throw new ApiError(
+      "svc.dependency.unavailable",
+      "The audit log could not record this operation; nothing was shown. Retry with the same Idempotency-Key.",
+      {
+        headers: { "Retry-After": "1" },
+      },
+    );
   }
   try {
     await alongside(

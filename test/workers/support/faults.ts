@@ -191,7 +191,8 @@ function faultyObjects(real: DurableObjectNamespace, name: string, call: Call): 
     get(target, prop) {
       const value = Reflect.get(target, prop);
       if (typeof value !== "function") return value;
-      if (prop === "get" || prop === "getByName") return (...args: unknown[]) => stub(Reflect.apply(value, target, args) as DurableObjectStub);
+      if (prop === "get" || prop === "getByName")
+        return (...args: unknown[]) => stub(Reflect.apply(value, target, args) as DurableObjectStub);
       return (...args: unknown[]) => Reflect.apply(value, target, args);
     },
   });
