@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { faultyEnv } from "../support/faults";
 import { createTenant, fixture, testEnv } from "../support/helpers";
+import { createEndpoint } from "../support/webhooks.helpers";
 import { count, expectClean, request, send, sweep, table } from "./faults-http.helpers";
 
 /*
@@ -66,6 +67,31 @@ describe("faults at Durable Object calls over HTTP", () => {
       result.sites.some((s) => s.detail === "RATE_LIMITER.take"),
       "the probe charged the limiter",
     ).toBe(true);
+  });
+
+  it("a webhook test event whose per-endpoint allowance cannot be charged is refused (503) and queues nothing", async () => {
+    const result = await sweep(
+      {
+        name: "POST /v1/webhook-endpoints/{id}/test",
+        setup: async () => {
+          const tenant = await createTenant();
+          return { ...tenant, endpointId: (await createEndpoint(tenant.key)).id };
+        },
+        request: (s) => request(`/v1/webhook-endpoints/${s.endpointId}/test`, { method: "POST", key: s.key }),
+        success: [202],
+        check: async (s, retried, faulted) => {
+          expect(faulted.status, faulted.text.slice(0, 200)).toBe(503);
+          expect(faulted.body.code).toBe("svc.dependency.unavailable");
+          // The refused request made no event: the one there is, is the retry's.
+          expect(await count("webhook_events", "tenant_id = ?", s.tenantId), "one test event").toBe(1);
+          expect(retried.body.event_id).toBeTruthy();
+        },
+      },
+      // Only the limiter's sites: the test event's own writes are the webhooks area's (not keyed, so not convergent).
+      { only: (site) => site.detail === "RATE_LIMITER.limit" },
+    );
+    console.log(table("POST /v1/webhook-endpoints/{id}/test", result));
+    expect(result.outcomes.length, "both faults at the limiter ran").toBe(2);
   });
 
   it("an audit chain that cannot append: a key's one-time secret is withheld (503), the retry issues a working one, audited once", async () => {
