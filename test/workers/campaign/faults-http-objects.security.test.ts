@@ -94,6 +94,24 @@ describe("faults at Durable Object calls over HTTP", () => {
     expect(result.outcomes.length, "both faults at the limiter ran").toBe(2);
   });
 
+  it("GET /v1/governance/audit?verify=true: an audit chain object that cannot give its witness answers 503", async () => {
+    const result = await sweep({
+      name: "GET /v1/governance/audit?verify=true",
+      setup: () => createTenant(),
+      request: (s) => request("/v1/governance/audit?verify=true", { key: s.key }),
+      success: [200],
+      check: async (_s, retried, faulted, site) => {
+        expect(retried.body.verification, retried.text.slice(0, 200)).toBeTruthy();
+        if (site.detail === "AUDIT_CHAIN.witness") expect(faulted.status, faulted.text.slice(0, 200)).toBe(503);
+      },
+    });
+    console.log(table("GET /v1/governance/audit?verify=true", result));
+    expect(
+      result.sites.some((s) => s.detail === "AUDIT_CHAIN.witness"),
+      "the probe asked for the witness",
+    ).toBe(true);
+  });
+
   it("an audit chain that cannot append: a key's one-time secret is withheld (503), the retry issues a working one, audited once", async () => {
     // Every site of the key creation (the audit append among them) was swept in faults-http-keys; here the append
     // is faulted alone, with the stale answer's secret checked: never shown, and the retry's key works.
