@@ -7,7 +7,9 @@ import type { Bindings } from "../env";
  * of a request's storage bindings goes through a thin guard that remembers each error a binding rejected with (the
  * same object, unchanged: code that reads D1's UNIQUE-constraint message still can) and the error mapper asks
  * `storageFailureOf` whether an escaped error, or one of its causes, is such an error. An outage of the database or
- * of object storage then answers 503 `svc.dependency.unavailable` (retryable) instead of a 500.
+ * of object storage then answers 503 `svc.dependency.unavailable` (retryable) instead of a 500. The Durable Objects a
+ * request calls (rate limiter, audit chain, webhook gate) are guarded the same way: an object that cannot answer is
+ * an outage too, and a rate limit that cannot be charged refuses the request (503), never lets it through.
  */
 
 /** Which binding an I/O call went to, and which of its operations it was. */
