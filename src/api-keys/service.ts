@@ -151,6 +151,7 @@ export async function createApiKey(
     createdAt: now,
     expiresAt,
     revokedAt: null,
+    revokedBy: null,
     lastUsedAt: null,
     createdByKeyId: principal.kind === "api_key" ? principal.apiKeyId : null,
     // Recorded so the key stops working (403) once its creating user is deactivated or deleted at the provider. A key
@@ -203,8 +204,15 @@ export async function revokeApiKey(db: Database, tenantId: string, keyId: string
   if (!existing) return { status: "not_found" };
   if (existing.status === "active" && rotationStateOf(existing, now) === "overlapping") return { status: "rotating" };
   // A plain revoke that landed but was never answered (the isolate died after the write, so neither the answer nor
-  // its audit entry happened): the retry is answered as that revoke, and its audit entry is written now (#22).
-  const plainRevoke = existing.status === "revoked" && !existing.successorKeyId && !existing.predecessorKeyId && !existing.rotationState;
+  // its audit entry happened): the retry is answered as that revoke, and its audit entry is written now (#22). Only
+  // a revoke this operation made: a key an account deletion (or a restore) revoked is already revoked, never
+  // credited to the next DELETE (review L4), and neither is one revoked before the revoker was recorded.
+  const plainRevoke =
+    existing.status === "revoked" &&
+    existing.revokedBy === "request" &&
+    !existing.successorKeyId &&
+    !existing.predecessorKeyId &&
+    !existing.rotationState;
   if (plainRevoke && !(await revokeWasAnswered(db, tenantId, keyId))) return { status: "revoked", row: existing };
   return { status: "already_revoked" };
 }

@@ -7,7 +7,6 @@ import type { CapabilityRegistry } from "../catalog/registry";
 import type { Database } from "../db/client";
 import { captureGovernance } from "../governance/deletions/state";
 import { type CaptureClaim, planSign, type SignPlan } from "../jobs/admission";
-import { claimAssetForJob, releaseAssetClaim } from "../jobs/repo";
 import type { AttestationTrust } from "../media/attestation/types";
 import { sha256Hex } from "../platform/crypto";
 import { newId } from "../platform/ids";
@@ -37,7 +36,7 @@ import { gateChallengeOf } from "./service";
  *
  * Order of work: replay (the same submission answers its stored decision, whatever has changed since) → the named
  * identity and upload must exist (404 otherwise: nothing to decide about) → the evidence is verified → the gates
- * decide → on a pass the job is planned and the asset claimed → one batch writes everything. A race on the
+ * decide → on a pass the job is planned → one batch claims the asset and writes everything. A race on the
  * challenge or the asset is decided again with what the race revealed, never written twice.
  */
 
@@ -263,13 +262,6 @@ export async function submitAdmission(
         else input.capture_work.available = false;
         continue;
       }
-      if (!(await claimAssetForJob(db, tenantId, asset.id, now))) {
-        // The same submission sent twice at once: the other request holds the claim and is about to store the pass.
-        const twin = await awaitTwin(db, tenantId, digest);
-        if (twin) return { status: "replayed", row: twin };
-        input.capture_work.conflict = true;
-        continue;
-      }
       plan = planned;
     }
     const row = admissionRow(admissionId, principal, submission, identity, evidence.attestation.verifier_version, decision, {
@@ -283,20 +275,25 @@ export async function submitAdmission(
     });
     const advance = plan ? advanceOf(identity, input, now) : null;
     if (advance?.next_version) row.identityVersionId = advance.next_version.identity_version_id;
-    let written: Awaited<ReturnType<typeof writeAdmission>>;
-    try {
-      written = await writeAdmission(db, row, advance, plan ? { job: plan.job, steps: plan.steps, reservation: plan.reservation } : null);
-    } catch (error) {
-      // Nothing was written (one transaction): the asset must not stay claimed by a job that does not exist.
-      if (plan) await releaseAssetClaim(db, plan.job, plan.assetStatus);
-      throw error;
-    }
+    // One transaction with the asset's claim (capture/repo writeAdmission): a failure, or a crash on either side
+    // of it, leaves the claim and the decision both written or neither.
+    const written = await writeAdmission(
+      db,
+      row,
+      advance,
+      plan ? { job: plan.job, steps: plan.steps, reservation: plan.reservation } : null,
+    );
     if (written === "written") return { status: "created", row };
-    if (plan) await releaseAssetClaim(db, plan.job, plan.assetStatus);
-    // Whatever the conflict, the same submission stored meanwhile is the answer.
+    // Whatever the conflict, the same submission stored meanwhile is the answer (an identical submission that won
+    // the asset stored its decision in the same transaction as its claim: it is visible now).
     const first = await findAdmissionBySubmission(db, tenantId, digest);
     if (first) return { status: "replayed", row: first };
     if (written === "duplicate_submission") throw new Error("capture admission: duplicate submission not found after a unique conflict");
+    if (written === "asset_busy") {
+      // Another job holds the asset (it was claimed after this request read it): a conflict, decided again.
+      input.capture_work.conflict = true;
+      continue;
+    }
     if (written === "wallet_refused") {
       input.commercial = { status: "rejected", policy_version: commercialVersion(input.commercial) };
       continue;
@@ -313,16 +310,4 @@ export async function submitAdmission(
     input.challenge = challenge === null ? null : { ...challenge, used: true };
   }
   throw new Error("capture admission: no decision could be stored after three rounds");
-}
-
-/** How long a request that lost the asset to an identical submission waits for that one's decision (claim → write is one batch). */
-const TWIN_WAIT_MS = 1_500;
-
-async function awaitTwin(db: Database, tenantId: string, digest: string): Promise<AdmissionRow | null> {
-  for (const deadline = Date.now() + TWIN_WAIT_MS; Date.now() < deadline; ) {
-    const stored = await findAdmissionBySubmission(db, tenantId, digest);
-    if (stored) return stored;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  return null;
 }

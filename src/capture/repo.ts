@@ -1,9 +1,16 @@
-import { and, eq, gte, isNull, lte, ne, or, type SQL } from "drizzle-orm";
+import { and, eq, gte, inArray, isNull, lte, ne, or, type SQL, sql } from "drizzle-orm";
 import { type ReservationRow, reserveStatement, walletRefusal } from "../billing/repo/reservations";
 import type { Database } from "../db/client";
 import { keysetPage } from "../db/keyset";
-import { captureAdmissionChallenges, captureAdmissions, captureIdentities, captureIdentityEnrollments, objects } from "../db/schema";
-import { type JobRow, type JobStepRow, jobInsertStatements } from "../jobs/repo";
+import {
+  assets,
+  captureAdmissionChallenges,
+  captureAdmissions,
+  captureIdentities,
+  captureIdentityEnrollments,
+  objects,
+} from "../db/schema";
+import { isAssetBusy, type JobRow, type JobStepRow, jobInsertStatements } from "../jobs/repo";
 import type { PageRequest } from "../platform/pagination";
 
 /** A capture_identity_enrollments row. Invariant: the secret only as its SHA-256; completed at most once. */
@@ -205,15 +212,19 @@ export interface IdentityAdvance {
   next_version: { identity_version: number; identity_version_id: string } | null;
 }
 
-export type AdmissionWrite = "written" | "duplicate_submission" | "challenge_taken" | "identity_moved" | "wallet_refused";
+export type AdmissionWrite = "written" | "duplicate_submission" | "challenge_taken" | "identity_moved" | "wallet_refused" | "asset_busy";
 
 /**
- * Writes one decision in one transaction: the admission, the challenge it consumed (if any), on a pass the identity's
- * advance and the signing job. Nothing is written when it answers other than "written": "duplicate_submission"
- * (the same submission was stored concurrently), "challenge_taken" (another admission consumed the challenge) or
- * "identity_moved" (a concurrent pass moved the identity's facts past what this one read: the database's
- * capture_identity_forward_only trigger refused to move them back) or "wallet_refused" (the job's reservation no
- * longer fits the wallet: a concurrent admission took the room).
+ * Writes one decision in one transaction: the admission, the challenge it consumed (if any), on a pass the asset's
+ * claim, the identity's advance and the signing job. Nothing is written when it answers other than "written":
+ * "duplicate_submission" (the same submission was stored concurrently), "challenge_taken" (another admission consumed
+ * the challenge) or "identity_moved" (a concurrent pass moved the identity's facts past what this one read: the
+ * database's capture_identity_forward_only trigger refused to move them back) or "wallet_refused" (the job's
+ * reservation no longer fits the wallet: a concurrent admission took the room) or "asset_busy" (another job holds
+ * the asset: the claim moved nothing and its guard rolled the batch back).
+ *
+ * The claim rides in the batch, as sign admission's does (jobs/repo insertJob): a pass never claims its asset
+ * without storing its job, so no isolate dying between two writes can strand a claim until the jobs sweep (#22).
  */
 export async function writeAdmission(
   db: Database,
@@ -222,7 +233,9 @@ export async function writeAdmission(
   job: { job: JobRow; steps: JobStepRow[]; reservation: ReservationRow | null } | null,
 ): Promise<AdmissionWrite> {
   const statements = [
-    // The wallet reservation first: its trigger aborts the whole batch when the wallet cannot cover it.
+    // On a pass, the asset's claim and its guard first: a busy asset aborts the batch before anything else is tried.
+    ...(job ? assetClaimStatements(db, job.job) : []),
+    // Then the wallet reservation: its trigger aborts the whole batch when the wallet cannot cover it.
     ...(job?.reservation ? [reserveStatement(db, job.reservation)] : []),
     db.insert(captureAdmissions).values(admission),
     ...(admission.consumedChallengeId
@@ -247,12 +260,28 @@ export async function writeAdmission(
   } catch (error) {
     const message = String((error as Error)?.message ?? error);
     if (message.includes("svc_capture_identity_moved")) return "identity_moved";
+    if (job && isAssetBusy(error)) return "asset_busy";
     if (walletRefusal(error) !== null) return "wallet_refused";
     if (!message.includes("UNIQUE constraint failed")) throw error;
     if (message.includes("submission_sha256")) return "duplicate_submission";
     if (message.includes("consumed_challenge_id")) return "challenge_taken";
     throw error;
   }
+}
+
+/**
+ * The claim of `job`'s asset (uploaded or failed → processing) and the guard after it: changes() is the rows the
+ * claim changed (a batch runs in order on one connection), and json() of a non-JSON text raises, rolling the whole
+ * batch back; the same guard as sign admission's, so jobs/repo `isAssetBusy` recognises it.
+ */
+function assetClaimStatements(db: Database, job: JobRow) {
+  return [
+    db
+      .update(assets)
+      .set({ status: "processing", updatedAt: job.createdAt })
+      .where(and(eq(assets.tenantId, job.tenantId), eq(assets.id, job.assetId), inArray(assets.status, ["uploaded", "failed"]))),
+    db.select({ claimed: sql<number>`CASE WHEN changes() = 1 THEN 1 ELSE json('svc: asset busy') END` }).from(sql`(SELECT 1)`),
+  ] as const;
 }
 
 function identityAdvanceStatement(db: Database, admission: AdmissionRow, advance: IdentityAdvance) {

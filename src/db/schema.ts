@@ -36,6 +36,12 @@ export const apiKeys = sqliteTable(
     createdAt: integer("created_at").notNull(),
     expiresAt: integer("expires_at"),
     revokedAt: integer("revoked_at"),
+    /**
+     * What revoked the key: `request` (DELETE /v1/api-keys/{id}), `account_deletion`, `restore` (the restore drill),
+     * or null (a rotation's own moves, or a revoke from before this column). Only a `request` revoke is ever answered
+     * to a later DELETE as its own (a revoke whose answer was lost, #22); any other is already revoked.
+     */
+    revokedBy: text("revoked_by", { enum: ["request", "account_deletion", "restore"] }),
     lastUsedAt: integer("last_used_at"),
     createdByKeyId: text("created_by_key_id"),
     /** The console user (users.id) whose session created this key, or null (created by a key or a script). #18 */

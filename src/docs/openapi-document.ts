@@ -240,10 +240,10 @@ export function openApiDocument(app: OpenAPIHono<AppEnv>, origin: string): Doc {
         add("415", "The body is not `application/json` (`svc.request.unsupported_media_type`).", "ErrorResponse");
       }
       add("500", "Unexpected error (`svc.internal`); quote the request id.", "ErrorResponse");
-      // What src/platform/error-mapper.ts answers when a storage binding fails (src/db/storage-guard.ts), anywhere.
+      // What src/platform/error-mapper.ts answers when a storage binding or Durable Object fails (src/db/storage-guard.ts), anywhere.
       mergeResponse(responses, "503", {
         description:
-          "A storage dependency (database, object store or queue) failed for this request (`svc.dependency.unavailable`, `retryable: true`, with `Retry-After`); nothing was half-written: retry, with the same Idempotency-Key for a write.",
+          "A dependency (database, object store, queue, or a coordinating object: rate limiter, audit log, webhook gate) failed for this request (`svc.dependency.unavailable`, `retryable: true`, with `Retry-After`); nothing was half-written: retry, with the same Idempotency-Key for a write. A rate limit that cannot be checked refuses the request this way (it never lets it through unlimited).",
         schemas: ["ErrorResponse"],
         headers: ["Retry-After"],
       });

@@ -131,7 +131,8 @@ async function targetOf(c: AppContext): Promise<{ targetType: string | null; tar
  * nothing and are in the request log, not the audit. An idempotent replay never reaches here (it changed nothing).
  * The entry is awaited before the answer leaves (for a keyed write, by the idempotency middleware together with its
  * completion): a write whose audit entry cannot be appended is logged as an error (the write itself already
- * happened and is not undone).
+ * happened and is not undone), except a keyed write that issues a one-time secret: it answers 503 and its retry
+ * re-issues the secret and is audited (platform/idempotency).
  */
 export const auditWrites: MiddlewareHandler<AppEnv> = async (c, next) => {
   await next();
@@ -153,9 +154,13 @@ export const auditWrites: MiddlewareHandler<AppEnv> = async (c, next) => {
     ...target,
     statusCode: status,
     detail: error ? { error_code: error } : null,
-  }).catch((err) => {
-    c.var.log.error("audit append failed", { operation: operation.key, error: String(err) });
-  });
+  }).then(
+    () => true,
+    (err) => {
+      c.var.log.error("audit append failed", { operation: operation.key, error: String(err) });
+      return false;
+    },
+  );
   // A keyed write's idempotency completion awaits this append with its own write (platform/idempotency).
   const join = c.var.auditAppend;
   if (join) join.pending = append;

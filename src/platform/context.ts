@@ -24,9 +24,9 @@ export interface Variables {
   /**
    * Set by the idempotency middleware before a keyed write runs: it awaits the write's audit append together with
    * its own completion (one wait instead of two in a row), so the audit middleware hands its append over here
-   * instead of awaiting it. Never rejects.
+   * instead of awaiting it. Never rejects: resolves false when the entry could not be appended.
    */
-  auditAppend?: { join: true; pending?: Promise<void> };
+  auditAppend?: { join: true; pending?: Promise<boolean> };
 }
 
 export interface AppEnv {

@@ -7,7 +7,7 @@ import { log } from "./logger";
 import { REQUEST_ID_HEADER } from "./request-id";
 
 const STORAGE_UNAVAILABLE_MESSAGE =
-  "Storage is unavailable (the database, object storage or a queue failed). Retry with the same Idempotency-Key.";
+  "A dependency is unavailable (the database, object storage, a queue or a coordinating object failed). Retry with the same Idempotency-Key.";
 
 const JSON_HEADERS = { "content-type": "application/json; charset=utf-8", "cache-control": "no-store" };
 
@@ -37,7 +37,7 @@ export const onError: ErrorHandler<AppEnv> = (err, c) => {
   } else if (err instanceof HTTPException && err.status === 413) {
     apiError = new ApiError("svc.request.too_large");
   } else if (storage) {
-    // D1, R2 or a queue failed under this request: an outage to retry, not a defect. The write paths keep a
+    // D1, R2, a queue or a Durable Object failed under this request: an outage to retry, not a defect. The write paths keep a
     // retry convergent (batched writes, idempotency keys released on a retryable answer).
     log.warn("storage unavailable", { request_id: requestId, binding: storage.binding, op: storage.op, error: String(err) });
     apiError = new ApiError("svc.dependency.unavailable", STORAGE_UNAVAILABLE_MESSAGE, { headers: { "Retry-After": "1" } });

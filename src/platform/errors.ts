@@ -204,6 +204,12 @@ export const ERROR_CODES = {
     retryable: false,
     summary: "The request body does not have the exact length this URL was issued for.",
   },
+  "svc.storage.body_incomplete": {
+    status: 400,
+    retryable: false,
+    summary:
+      "The request body stopped before its declared length (the connection closed or the body stream failed). Nothing was stored: send the whole body again.",
+  },
   "svc.storage.upload_closed": {
     status: 409,
     retryable: false,
@@ -368,7 +374,7 @@ export const ERROR_CODES = {
     status: 503,
     retryable: true,
     summary:
-      "A dependency of the service is unavailable: the database, object storage or a queue failed or did not answer, or a secret it needs is not configured. Nothing was half-done: retry after Retry-After seconds with the same Idempotency-Key.",
+      "A dependency of the service is unavailable: the database, object storage, a queue or a coordinating object (rate limiter, audit log, webhook gate) failed or did not answer, or a secret it needs is not configured. Nothing was half-done: retry after Retry-After seconds with the same Idempotency-Key.",
   },
   "svc.deployment.not_configured": {
     status: 503,

@@ -22,6 +22,7 @@ import { type SignedUrlClaims, verifySignedUrl, workerServesObjects } from "./si
  */
 
 const StorageErrors = {
+  400: errorResponse("The request body broke off before its end (`svc.storage.body_incomplete`): nothing was stored."),
   403: errorResponse("Signature invalid (`svc.storage.capability_invalid`) or expired (`svc.storage.capability_expired`)."),
   409: errorResponse("The upload no longer accepts bytes (`svc.storage.upload_closed`)."),
 };
@@ -33,13 +34,23 @@ async function authorize(secret: string | undefined, claims: SignedUrlClaims, si
   if (check.status === "expired") throw new ApiError("svc.storage.capability_expired");
 }
 
+/** What became of an upload's request body as it was copied into storage. */
+interface CountedBody {
+  stream: ReadableStream;
+  /** The body was not `length` bytes long: the client's fault (422). */
+  wrongLength: () => boolean;
+  /** Reading the body failed before its end: the client stopped sending (closed the connection, its stream failed). */
+  broken: () => boolean;
+}
+
 /**
- * The request body as a stream of exactly `length` bytes (R2 needs a known length), and `wrongLength`: whether a
- * failed write failed because the body was not that long (the client's fault, 422) rather than because storage
- * failed (503, retry). Decided from the bytes counted on the way in, never from timing: a chunk past `length` is
- * counted before the fixed-length stream refuses it, and the body's end is seen before that stream's close fails.
+ * The request body as a stream of exactly `length` bytes (R2 needs a known length), and why a failed write failed:
+ * a body that was not that long (`wrongLength`, 422) or that stopped mid-way (`broken`, 400) is the client's doing;
+ * anything else is storage's (503, retry). Decided from what the copy saw, never from timing: a chunk is counted
+ * before it is written (the fixed-length stream refuses one past `length`), the body's end is seen before that
+ * stream's close fails, and a read that rejects is the body breaking (#22 L1: an aborted upload answered 503).
  */
-function exactBody(request: Request, length: number): { stream: ReadableStream; wrongLength: () => boolean } {
+function exactBody(request: Request, length: number): CountedBody {
   const declared = request.headers.get("content-length");
   if (declared !== null && Number(declared) !== length) {
     throw new ApiError("svc.storage.length_mismatch", `This URL takes exactly ${length} bytes; the request declares ${declared}.`);
@@ -47,27 +58,45 @@ function exactBody(request: Request, length: number): { stream: ReadableStream; 
   if (!request.body) throw new ApiError("svc.storage.length_mismatch", `This URL takes exactly ${length} bytes; the request has none.`);
   let seen = 0;
   let ended = false;
-  const counted = new TransformStream<Uint8Array, Uint8Array>({
-    transform(chunk, controller) {
-      seen += chunk.byteLength;
-      controller.enqueue(chunk);
-    },
-    flush() {
-      ended = true;
-    },
-  });
+  let broken = false;
   const fixed = new FixedLengthStream(length);
-  void request.body
-    .pipeThrough(counted)
-    .pipeTo(fixed.writable)
-    .catch(() => undefined);
-  return { stream: fixed.readable, wrongLength: () => seen > length || (ended && seen !== length) };
+  const reader = request.body.getReader();
+  const writer = fixed.writable.getWriter();
+  const copy = async () => {
+    for (;;) {
+      let chunk: ReadableStreamReadResult<Uint8Array>;
+      try {
+        chunk = await reader.read();
+      } catch (error) {
+        broken = true;
+        await writer.abort(error);
+        return;
+      }
+      if (chunk.done) {
+        ended = true;
+        await writer.close();
+        return;
+      }
+      seen += chunk.value.byteLength;
+      await writer.write(chunk.value);
+    }
+  };
+  // A write refused (too long, or storage gave up on the stream) ends the copy: the body is not read further.
+  void copy().catch((error) => {
+    void reader.cancel(error).catch(() => undefined);
+    void writer.abort(error).catch(() => undefined);
+  });
+  return { stream: fixed.readable, wrongLength: () => seen > length || (ended && seen !== length), broken: () => broken };
 }
 
-/** A failed write of an upload's bytes: a wrong length is the client's (422); anything else is storage's, rethrown (503). */
-function writeFailed(error: unknown, body: { wrongLength: () => boolean } | null, message: string): never {
+/**
+ * A failed write of an upload's bytes: a wrong length is the client's (422), a body that broke off too (400);
+ * anything else is storage's, rethrown (503).
+ */
+function writeFailed(error: unknown, body: CountedBody | null, message: string): never {
   if (error instanceof ApiError) throw error;
   if (!body || body.wrongLength()) throw new ApiError("svc.storage.length_mismatch", message);
+  if (body.broken()) throw new ApiError("svc.storage.body_incomplete");
   throw error;
 }
 
@@ -152,7 +181,7 @@ export function storageRoutes() {
     );
     if (upload.mode !== "single" || !uploadIsOpen(upload)) throw new ApiError("svc.storage.upload_closed");
     let stored: R2Object | null = null;
-    let body: ReturnType<typeof exactBody> | null = null;
+    let body: CountedBody | null = null;
     try {
       body = exactBody(c.req.raw, upload.byteLength);
       stored = await c.env.OBJECTS.put(upload.r2Key, body.stream, { httpMetadata: { contentType: upload.declaredMediaType } });
@@ -181,7 +210,7 @@ export function storageRoutes() {
     );
     if (upload.mode !== "multipart" || !declared || !uploadIsOpen(upload)) throw new ApiError("svc.storage.upload_closed");
     let etag = "";
-    let body: ReturnType<typeof exactBody> | null = null;
+    let body: CountedBody | null = null;
     try {
       body = exactBody(c.req.raw, declared.byte_length);
       const part = await c.env.OBJECTS.resumeMultipartUpload(upload.r2Key, upload.multipartUploadId!).uploadPart(part_number, body.stream);

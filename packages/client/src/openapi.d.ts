@@ -8501,7 +8501,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description A storage dependency (database, object store or queue) failed for this request (`svc.dependency.unavailable`, `retryable: true`, with `Retry-After`); nothing was half-written: retry, with the same Idempotency-Key for a write. */
+            /** @description A dependency (database, object store, queue, or a coordinating object: rate limiter, audit log, webhook gate) failed for this request (`svc.dependency.unavailable`, `retryable: true`, with `Retry-After`); nothing was half-written: retry, with the same Idempotency-Key for a write. A rate limit that cannot be checked refuses the request this way (it never lets it through unlimited). */
             503: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -8540,7 +8540,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description D1 did not answer in time. A storage dependency (database, object store or queue) failed for this request (`svc.dependency.unavailable`, `retryable: true`, with `Retry-After`); nothing was half-written: retry, with the same Idempotency-Key for a write. */
+            /** @description D1 did not answer in time. A dependency (database, object store, queue, or a coordinating object: rate limiter, audit log, webhook gate) failed for this request (`svc.dependency.unavailable`, `retryable: true`, with `Retry-After`); nothing was half-written: retry, with the same Idempotency-Key for a write. A rate limit that cannot be checked refuses the request this way (it never lets it through unlimited). */
             503: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -8656,7 +8656,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Credential verification unavailable (`svc.auth.unavailable`); retry. A storage dependency (database, object store or queue) failed for this request (`svc.dependency.unavailable`, `retryable: true`, with `Retry-After`); nothing was half-written: retry, with the same Idempotency-Key for a write. */
+            /** @description Credential verification unavailable (`svc.auth.unavailable`); retry. A dependency (database, object store, queue, or a coordinating object: rate limiter, audit log, webhook gate) failed for this request (`svc.dependency.unavailable`, `retryable: true`, with `Retry-After`); nothing was half-written: retry, with the same Idempotency-Key for a write. A rate limit that cannot be checked refuses the request this way (it never lets it through unlimited). */
             503: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -8695,7 +8695,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description A required adapter is unavailable. A storage dependency (database, object store or queue) failed for this request (`svc.dependency.unavailable`, `retryable: true`, with `Retry-After`); nothing was half-written: retry, with the same Idempotency-Key for a write. */
+            /** @description A required adapter is unavailable. A dependency (database, object store, queue, or a coordinating object: rate limiter, audit log, webhook gate) failed for this request (`svc.dependency.unavailable`, `retryable: true`, with `Retry-After`); nothing was half-written: retry, with the same Idempotency-Key for a write. A rate limit that cannot be checked refuses the request this way (it never lets it through unlimited). */
             503: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -8734,7 +8734,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description At least one authority is not ready. A storage dependency (database, object store or queue) failed for this request (`svc.dependency.unavailable`, `retryable: true`, with `Retry-After`); nothing was half-written: retry, with the same Idempotency-Key for a write. */
+            /** @description At least one authority is not ready. A dependency (database, object store, queue, or a coordinating object: rate limiter, audit log, webhook gate) failed for this request (`svc.dependency.unavailable`, `retryable: true`, with `Retry-After`); nothing was half-written: retry, with the same Idempotency-Key for a write. A rate limit that cannot be checked refuses the request this way (it never lets it through unlimited). */
             503: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -8808,7 +8808,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description A storage dependency (database, object store or queue) failed for this request (`svc.dependency.unavailable`, `retryable: true`, with `Retry-After`); nothing was half-written: retry, with the same Idempotency-Key for a write. */
+            /** @description A dependency (database, object store, queue, or a coordinating object: rate limiter, audit log, webhook gate) failed for this request (`svc.dependency.unavailable`, `retryable: true`, with `Retry-After`); nothing was half-written: retry, with the same Idempotency-Key for a write. A rate limit that cannot be checked refuses the request this way (it never lets it through unlimited). */
             503: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -8882,7 +8882,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description A storage dependency (database, object store or queue) failed for this request (`svc.dependency.unavailable`, `retryable: true`, with `Retry-After`); nothing was half-written: retry, with the same Idempotency-Key for a write. */
+            /** @description A dependency (database, object store, queue, or a coordinating object: rate limiter, audit log, webhook gate) failed for this request (`svc.dependency.unavailable`, `retryable: true`, with `Retry-After`); nothing was half-written: retry, with the same Idempotency-Key for a write. A rate limit that cannot be checked refuses the request this way (it never lets it through unlimited). */
             503: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -8917,6 +8917,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            /** @description The request body broke off before its end (`svc.storage.body_incomplete`): nothing was stored. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
             };
             /** @description Signature invalid (`svc.storage.capability_invalid`) or expired (`svc.storage.capability_expired`). */
             403: {
@@ -8954,7 +8963,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description A storage dependency (database, object store or queue) failed for this request (`svc.dependency.unavailable`, `retryable: true`, with `Retry-After`); nothing was half-written: retry, with the same Idempotency-Key for a write. */
+            /** @description A dependency (database, object store, queue, or a coordinating object: rate limiter, audit log, webhook gate) failed for this request (`svc.dependency.unavailable`, `retryable: true`, with `Retry-After`); nothing was half-written: retry, with the same Idempotency-Key for a write. A rate limit that cannot be checked refuses the request this way (it never lets it through unlimited). */
             503: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -8992,6 +9001,15 @@ export interface operations {
                 };
                 content?: never;
             };
+            /** @description The request body broke off before its end (`svc.storage.body_incomplete`): nothing was stored. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description Signature invalid (`svc.storage.capability_invalid`) or expired (`svc.storage.capability_expired`). */
             403: {
                 headers: {
@@ -9028,7 +9046,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description A storage dependency (database, object store or queue) failed for this request (`svc.dependency.unavailable`, `retryable: true`, with `Retry-After`); nothing was half-written: retry, with the same Idempotency-Key for a write. */
+            /** @description A dependency (database, object store, queue, or a coordinating object: rate limiter, audit log, webhook gate) failed for this request (`svc.dependency.unavailable`, `retryable: true`, with `Retry-After`); nothing was half-written: retry, with the same Idempotency-Key for a write. A rate limit that cannot be checked refuses the request this way (it never lets it through unlimited). */
             503: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -9076,7 +9094,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description A storage dependency (database, object store or queue) failed for this request (`svc.dependency.unavailable`, `retryable: true`, with `Retry-After`); nothing was half-written: retry, with the same Idempotency-Key for a write. */
+            /** @description A dependency (database, object store, queue, or a coordinating object: rate limiter, audit log, webhook gate) failed for this request (`svc.dependency.unavailable`, `retryable: true`, with `Retry-After`); nothing was half-written: retry, with the same Idempotency-Key for a write. A rate limit that cannot be checked refuses the request this way (it never lets it through unlimited). */
             503: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -9136,7 +9154,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description A storage dependency (database, object store or queue) failed for this request (`svc.dependency.unavailable`, `retryable: true`, with `Retry-After`); nothing was half-written: retry, with the same Idempotency-Key for a write. */
+            /** @description A dependency (database, object store, queue, or a coordinating object: rate limiter, audit log, webhook gate) failed for this request (`svc.dependency.unavailable`, `retryable: true`, with `Retry-After`); nothing was half-written: retry, with the same Idempotency-Key for a write. A rate limit that cannot be checked refuses the request this way (it never lets it through unlimited). */
             503: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -9198,7 +9216,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description A storage dependency (database, object store or queue) failed for this request (`svc.dependency.unavailable`, `retryable: true`, with `Retry-After`); nothing was half-written: retry, with the same Idempotency-Key for a write. */
+            /** @description A dependency (database, object store, queue, or a coordinating object: rate limiter, audit log, webhook gate) failed for this request (`svc.dependency.unavailable`, `retryable: true`, with `Retry-After`); nothing was half-written: retry, with the same Idempotency-Key for a write. A rate limit that cannot be checked refuses the request this way (it never lets it through unlimited). */
             503: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -9281,7 +9299,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Credential verification unavailable (`svc.auth.unavailable`); retry. A storage dependency (database, object store or queue) failed for this request (`svc.dependency.unavailable`, `retryable: true`, with `Retry-After`); nothing was half-written: retry, with the same Idempotency-Key for a write. */
+            /** @description Credential verification unavailable (`svc.auth.unavailable`); retry. A dependency (database, object store, queue, or a coordinating object: rate limiter, audit log, webhook gate) failed for this request (`svc.dependency.unavailable`, `retryable: true`, with `Retry-After`); nothing was half-written: retry, with the same Idempotency-Key for a write. A rate limit that cannot be checked refuses the request this way (it never lets it through unlimited). */
             503: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -9393,7 +9411,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Credential verification unavailable (`svc.auth.unavailable`); retry. A storage dependency (database, object store or queue) failed for this request (`svc.dependency.unavailable`, `retryable: true`, with `Retry-After`); nothing was half-written: retry, with the same Idempotency-Key for a write. */
+            /** @description Credential verification unavailable (`svc.auth.unavailable`); retry. A dependency (database, object store, queue, or a coordinating object: rate limiter, audit log, webhook gate) failed for this request (`svc.dependency.unavailable`, `retryable: true`, with `Retry-After`); nothing was half-written: retry, with the same Idempotency-Key for a write. A rate limit that cannot be checked refuses the request this way (it never lets it through unlimited). */
             503: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -9483,7 +9501,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Credential verification unavailable (`svc.auth.unavailable`); retry. A storage dependency (database, object store or queue) failed for this request (`svc.dependency.unavailable`, `retryable: true`, with `Retry-After`); nothing was half-written: retry, with the same Idempotency-Key for a write. */
+            /** @description Credential verification unavailable (`svc.auth.unavailable`); retry. A dependency (database, object store, queue, or a coordinating object: rate limiter, audit log, webhook gate) failed for this request (`svc.dependency.unavailable`, `retryable: true`, with `Retry-After`); nothing was half-written: retry, with the same Idempotency-Key for a write. A rate limit that cannot be checked refuses the request this way (it never lets it through unlimited). */
             503: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -9585,7 +9603,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Credential verification unavailable (`svc.auth.unavailable`); retry. A storage dependency (database, object store or queue) failed for this request (`svc.dependency.unavailable`, `retryable: true`, with `Retry-After`); nothing was half-written: retry, with the same Idempotency-Key for a write. */
+            /** @description Credential verification unavailable (`svc.auth.unavailable`); retry. A dependency (database, object store, queue, or a coordinating object: rate limiter, audit log, webhook gate) failed for this request (`svc.dependency.unavailable`, `retryable: true`, with `Retry-After`); nothing was half-written: retry, with the same Idempotency-Key for a write. A rate limit that cannot be checked refuses the request this way (it never lets it through unlimited). */
             503: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -9675,7 +9693,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Credential verification unavailable (`svc.auth.unavailable`); retry. A storage dependency (database, object store or queue) failed for this request (`svc.dependency.unavailable`, `retryable: true`, with `Retry-After`); nothing was half-written: retry, with the same Idempotency-Key for a write. */
+            /** @description Credential verification unavailable (`svc.auth.unavailable`); retry. A dependency (database, object store, queue, or a coordinating object: rate limiter, audit log, webhook gate) failed for this request (`svc.dependency.unavailable`, `retryable: true`, with `Retry-After`); nothing was half-written: retry, with the same Idempotency-Key for a write. A rate limit that cannot be checked refuses the request this way (it never lets it through unlimited). */
             503: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -9796,7 +9814,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Credential verification unavailable (`svc.auth.unavailable`); retry. A storage dependency (database, object store or queue) failed for this request (`svc.dependency.unavailable`, `retryable: true`, with `Retry-After`); nothing was half-written: retry, with the same Idempotency-Key for a write. */
+            /** @description Credential verification unavailable (`svc.auth.unavailable`); retry. A dependency (database, object store, queue, or a coordinating object: rate limiter, audit log, webhook gate) failed for this request (`svc.dependency.unavailable`, `retryable: true`, with `Retry-After`); nothing was half-written: retry, with the same Idempotency-Key for a write. A rate limit that cannot be checked refuses the request this way (it never lets it through unlimited). */
             503: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -9886,7 +9904,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Credential verification unavailable (`svc.auth.unavailable`); retry. A storage dependency (database, object store or queue) failed for this request (`svc.dependency.unavailable`, `retryable: true`, with `Retry-After`); nothing was half-written: retry, with the same Idempotency-Key for a write. */
+            /** @description Credential verification unavailable (`svc.auth.unavailable`); retry. A dependency (database, object store, queue, or a coordinating object: rate limiter, audit log, webhook gate) failed for this request (`svc.dependency.unavailable`, `retryable: true`, with `Retry-After`); nothing was half-written: retry, with the same Idempotency-Key for a write. A rate limit that cannot be checked refuses the request this way (it never lets it through unlimited). */
             503: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -10007,7 +10025,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Credential verification unavailable (`svc.auth.unavailable`); retry. A storage dependency (database, object store or queue) failed for this request (`svc.dependency.unavailable`, `retryable: true`, with `Retry-After`); nothing was half-written: retry, with the same Idempotency-Key for a write. */
+            /** @description Credential verification unavailable (`svc.auth.unavailable`); retry. A dependency (database, object store, queue, or a coordinating object: rate limiter, audit log, webhook gate) failed for this request (`svc.dependency.unavailable`, `retryable: true`, with `Retry-After`); nothing was half-written: retry, with the same Idempotency-Key for a write. A rate limit that cannot be checked refuses the request this way (it never lets it through unlimited). */
             503: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -10131,7 +10149,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Credential verification unavailable (`svc.auth.unavailable`); retry. A storage dependency (database, object store or queue) failed for this request (`svc.dependency.unavailable`, `retryable: true`, with `Retry-After`); nothing was half-written: retry, with the same Idempotency-Key for a write. */
+            /** @description Credential verification unavailable (`svc.auth.unavailable`); retry. A dependency (database, object store, queue, or a coordinating object: rate limiter, audit log, webhook gate) failed for this request (`svc.dependency.unavailable`, `retryable: true`, with `Retry-After`); nothing was half-written: retry, with the same Idempotency-Key for a write. A rate limit that cannot be checked refuses the request this way (it never lets it through unlimited). */
             503: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -10233,7 +10251,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Credential verification unavailable (`svc.auth.unavailable`); retry. A storage dependency (database, object store or queue) failed for this request (`svc.dependency.unavailable`, `retryable: true`, with `Retry-After`); nothing was half-written: retry, with the same Idempotency-Key for a write. */
+            /** @description Credential verification unavailable (`svc.auth.unavailable`); retry. A dependency (database, object store, queue, or a coordinating object: rate limiter, audit log, webhook gate) failed for this request (`svc.dependency.unavailable`, `retryable: true`, with `Retry-After`); nothing was half-written: retry, with the same Idempotency-Key for a write. A rate limit that cannot be checked refuses the request this way (it never lets it through unlimited). */
             503: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -10335,7 +10353,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Credential verification unavailable (`svc.auth.unavailable`); retry. A storage dependency (database, object store or queue) failed for this request (`svc.dependency.unavailable`, `retryable: true`, with `Retry-After`); nothing was half-written: retry, with the same Idempotency-Key for a write. */
+            /** @description Credential verification unavailable (`svc.auth.unavailable`); retry. A dependency (database, object store, queue, or a coordinating object: rate limiter, audit log, webhook gate) failed for this request (`svc.dependency.unavailable`, `retryable: true`, with `Retry-After`); nothing was half-written: retry, with the same Idempotency-Key for a write. A rate limit that cannot be checked refuses the request this way (it never lets it through unlimited). */
             503: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -10425,7 +10443,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Credential verification unavailable (`svc.auth.unavailable`); retry. A storage dependency (database, object store or queue) failed for this request (`svc.dependency.unavailable`, `retryable: true`, with `Retry-After`); nothing was half-written: retry, with the same Idempotency-Key for a write. */
+            /** @description Credential verification unavailable (`svc.auth.unavailable`); retry. A dependency (database, object store, queue, or a coordinating object: rate limiter, audit log, webhook gate) failed for this request (`svc.dependency.unavailable`, `retryable: true`, with `Retry-After`); nothing was half-written: retry, with the same Idempotency-Key for a write. A rate limit that cannot be checked refuses the request this way (it never lets it through unlimited). */
             503: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -10546,7 +10564,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Credential verification unavailable (`svc.auth.unavailable`); retry. A storage dependency (database, object store or queue) failed for this request (`svc.dependency.unavailable`, `retryable: true`, with `Retry-After`); nothing was half-written: retry, with the same Idempotency-Key for a write. */
+            /** @description Credential verification unavailable (`svc.auth.unavailable`); retry. A dependency (database, object store, queue, or a coordinating object: rate limiter, audit log, webhook gate) failed for this request (`svc.dependency.unavailable`, `retryable: true`, with `Retry-After`); nothing was half-written: retry, with the same Idempotency-Key for a write. A rate limit that cannot be checked refuses the request this way (it never lets it through unlimited). */
             503: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -10615,7 +10633,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Credential verification unavailable (`svc.auth.unavailable`); retry. A storage dependency (database, object store or queue) failed for this request (`svc.dependency.unavailable`, `retryable: true`, with `Retry-After`); nothing was half-written: retry, with the same Idempotency-Key for a write. */
+            /** @description Credential verification unavailable (`svc.auth.unavailable`); retry. A dependency (database, object store, queue, or a coordinating object: rate limiter, audit log, webhook gate) failed for this request (`svc.dependency.unavailable`, `retryable: true`, with `Retry-After`); nothing was half-written: retry, with the same Idempotency-Key for a write. A rate limit that cannot be checked refuses the request this way (it never lets it through unlimited). */
             503: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -10700,7 +10718,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Credential verification unavailable (`svc.auth.unavailable`); retry. A storage dependency (database, object store or queue) failed for this request (`svc.dependency.unavailable`, `retryable: true`, with `Retry-After`); nothing was half-written: retry, with the same Idempotency-Key for a write. */
+            /** @description Credential verification unavailable (`svc.auth.unavailable`); retry. A dependency (database, object store, queue, or a coordinating object: rate limiter, audit log, webhook gate) failed for this request (`svc.dependency.unavailable`, `retryable: true`, with `Retry-After`); nothing was half-written: retry, with the same Idempotency-Key for a write. A rate limit that cannot be checked refuses the request this way (it never lets it through unlimited). */
             503: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -10783,7 +10801,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Credential verification unavailable (`svc.auth.unavailable`); retry. A storage dependency (database, object store or queue) failed for this request (`svc.dependency.unavailable`, `retryable: true`, with `Retry-After`); nothing was half-written: retry, with the same Idempotency-Key for a write. */
+            /** @description Credential verification unavailable (`svc.auth.unavailable`); retry. A dependency (database, object store, queue, or a coordinating object: rate limiter, audit log, webhook gate) failed for this request (`svc.dependency.unavailable`, `retryable: true`, with `Retry-After`); nothing was half-written: retry, with the same Idempotency-Key for a write. A rate limit that cannot be checked refuses the request this way (it never lets it through unlimited). */
             503: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -10878,7 +10896,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Credential verification unavailable (`svc.auth.unavailable`); retry. A storage dependency (database, object store or queue) failed for this request (`svc.dependency.unavailable`, `retryable: true`, with `Retry-After`); nothing was half-written: retry, with the same Idempotency-Key for a write. */
+            /** @description Credential verification unavailable (`svc.auth.unavailable`); retry. A dependency (database, object store, queue, or a coordinating object: rate limiter, audit log, webhook gate) failed for this request (`svc.dependency.unavailable`, `retryable: true`, with `Retry-After`); nothing was half-written: retry, with the same Idempotency-Key for a write. A rate limit that cannot be checked refuses the request this way (it never lets it through unlimited). */
             503: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -10968,7 +10986,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Credential verification unavailable (`svc.auth.unavailable`); retry. A storage dependency (database, object store or queue) failed for this request (`svc.dependency.unavailable`, `retryable: true`, with `Retry-After`); nothing was half-written: retry, with the same Idempotency-Key for a write. */
+            /** @description Credential verification unavailable (`svc.auth.unavailable`); retry. A dependency (database, object store, queue, or a coordinating object: rate limiter, audit log, webhook gate) failed for this request (`svc.dependency.unavailable`, `retryable: true`, with `Retry-After`); nothing was half-written: retry, with the same Idempotency-Key for a write. A rate limit that cannot be checked refuses the request this way (it never lets it through unlimited). */
             503: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -11065,7 +11083,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Credential verification unavailable (`svc.auth.unavailable`); retry. A storage dependency (database, object store or queue) failed for this request (`svc.dependency.unavailable`, `retryable: true`, with `Retry-After`); nothing was half-written: retry, with the same Idempotency-Key for a write. */
+            /** @description Credential verification unavailable (`svc.auth.unavailable`); retry. A dependency (database, object store, queue, or a coordinating object: rate limiter, audit log, webhook gate) failed for this request (`svc.dependency.unavailable`, `retryable: true`, with `Retry-After`); nothing was half-written: retry, with the same Idempotency-Key for a write. A rate limit that cannot be checked refuses the request this way (it never lets it through unlimited). */
             503: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -11173,7 +11191,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Credential verification unavailable (`svc.auth.unavailable`); retry. A storage dependency (database, object store or queue) failed for this request (`svc.dependency.unavailable`, `retryable: true`, with `Retry-After`); nothing was half-written: retry, with the same Idempotency-Key for a write. */
+            /** @description Credential verification unavailable (`svc.auth.unavailable`); retry. A dependency (database, object store, queue, or a coordinating object: rate limiter, audit log, webhook gate) failed for this request (`svc.dependency.unavailable`, `retryable: true`, with `Retry-After`); nothing was half-written: retry, with the same Idempotency-Key for a write. A rate limit that cannot be checked refuses the request this way (it never lets it through unlimited). */
             503: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -11272,7 +11290,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Credential verification unavailable (`svc.auth.unavailable`); retry. A storage dependency (database, object store or queue) failed for this request (`svc.dependency.unavailable`, `retryable: true`, with `Retry-After`); nothing was half-written: retry, with the same Idempotency-Key for a write. */
+            /** @description Credential verification unavailable (`svc.auth.unavailable`); retry. A dependency (database, object store, queue, or a coordinating object: rate limiter, audit log, webhook gate) failed for this request (`svc.dependency.unavailable`, `retryable: true`, with `Retry-After`); nothing was half-written: retry, with the same Idempotency-Key for a write. A rate limit that cannot be checked refuses the request this way (it never lets it through unlimited). */
             503: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -11334,7 +11352,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description A storage dependency (database, object store or queue) failed for this request (`svc.dependency.unavailable`, `retryable: true`, with `Retry-After`); nothing was half-written: retry, with the same Idempotency-Key for a write. */
+            /** @description A dependency (database, object store, queue, or a coordinating object: rate limiter, audit log, webhook gate) failed for this request (`svc.dependency.unavailable`, `retryable: true`, with `Retry-After`); nothing was half-written: retry, with the same Idempotency-Key for a write. A rate limit that cannot be checked refuses the request this way (it never lets it through unlimited). */
             503: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -11403,7 +11421,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Credential verification unavailable (`svc.auth.unavailable`); retry. A storage dependency (database, object store or queue) failed for this request (`svc.dependency.unavailable`, `retryable: true`, with `Retry-After`); nothing was half-written: retry, with the same Idempotency-Key for a write. */
+            /** @description Credential verification unavailable (`svc.auth.unavailable`); retry. A dependency (database, object store, queue, or a coordinating object: rate limiter, audit log, webhook gate) failed for this request (`svc.dependency.unavailable`, `retryable: true`, with `Retry-After`); nothing was half-written: retry, with the same Idempotency-Key for a write. A rate limit that cannot be checked refuses the request this way (it never lets it through unlimited). */
             503: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -11486,7 +11504,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Credential verification unavailable (`svc.auth.unavailable`); retry. A storage dependency (database, object store or queue) failed for this request (`svc.dependency.unavailable`, `retryable: true`, with `Retry-After`); nothing was half-written: retry, with the same Idempotency-Key for a write. */
+            /** @description Credential verification unavailable (`svc.auth.unavailable`); retry. A dependency (database, object store, queue, or a coordinating object: rate limiter, audit log, webhook gate) failed for this request (`svc.dependency.unavailable`, `retryable: true`, with `Retry-After`); nothing was half-written: retry, with the same Idempotency-Key for a write. A rate limit that cannot be checked refuses the request this way (it never lets it through unlimited). */
             503: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -11607,7 +11625,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description `svc.billing.provider_unavailable` (no provider configured, or unreachable) or `svc.billing.plan_not_priced` (the plan has no provider price). A storage dependency (database, object store or queue) failed for this request (`svc.dependency.unavailable`, `retryable: true`, with `Retry-After`); nothing was half-written: retry, with the same Idempotency-Key for a write. */
+            /** @description `svc.billing.provider_unavailable` (no provider configured, or unreachable) or `svc.billing.plan_not_priced` (the plan has no provider price). A dependency (database, object store, queue, or a coordinating object: rate limiter, audit log, webhook gate) failed for this request (`svc.dependency.unavailable`, `retryable: true`, with `Retry-After`); nothing was half-written: retry, with the same Idempotency-Key for a write. A rate limit that cannot be checked refuses the request this way (it never lets it through unlimited). */
             503: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -11676,7 +11694,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Credential verification unavailable (`svc.auth.unavailable`); retry. A storage dependency (database, object store or queue) failed for this request (`svc.dependency.unavailable`, `retryable: true`, with `Retry-After`); nothing was half-written: retry, with the same Idempotency-Key for a write. */
+            /** @description Credential verification unavailable (`svc.auth.unavailable`); retry. A dependency (database, object store, queue, or a coordinating object: rate limiter, audit log, webhook gate) failed for this request (`svc.dependency.unavailable`, `retryable: true`, with `Retry-After`); nothing was half-written: retry, with the same Idempotency-Key for a write. A rate limit that cannot be checked refuses the request this way (it never lets it through unlimited). */
             503: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -11797,7 +11815,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description `svc.billing.provider_unavailable`: no provider configured, or unreachable. A storage dependency (database, object store or queue) failed for this request (`svc.dependency.unavailable`, `retryable: true`, with `Retry-After`); nothing was half-written: retry, with the same Idempotency-Key for a write. */
+            /** @description `svc.billing.provider_unavailable`: no provider configured, or unreachable. A dependency (database, object store, queue, or a coordinating object: rate limiter, audit log, webhook gate) failed for this request (`svc.dependency.unavailable`, `retryable: true`, with `Retry-After`); nothing was half-written: retry, with the same Idempotency-Key for a write. A rate limit that cannot be checked refuses the request this way (it never lets it through unlimited). */
             503: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -11866,7 +11884,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Credential verification unavailable (`svc.auth.unavailable`); retry. A storage dependency (database, object store or queue) failed for this request (`svc.dependency.unavailable`, `retryable: true`, with `Retry-After`); nothing was half-written: retry, with the same Idempotency-Key for a write. */
+            /** @description Credential verification unavailable (`svc.auth.unavailable`); retry. A dependency (database, object store, queue, or a coordinating object: rate limiter, audit log, webhook gate) failed for this request (`svc.dependency.unavailable`, `retryable: true`, with `Retry-After`); nothing was half-written: retry, with the same Idempotency-Key for a write. A rate limit that cannot be checked refuses the request this way (it never lets it through unlimited). */
             503: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -11966,7 +11984,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Credential verification unavailable (`svc.auth.unavailable`); retry. A storage dependency (database, object store or queue) failed for this request (`svc.dependency.unavailable`, `retryable: true`, with `Retry-After`); nothing was half-written: retry, with the same Idempotency-Key for a write. */
+            /** @description Credential verification unavailable (`svc.auth.unavailable`); retry. A dependency (database, object store, queue, or a coordinating object: rate limiter, audit log, webhook gate) failed for this request (`svc.dependency.unavailable`, `retryable: true`, with `Retry-After`); nothing was half-written: retry, with the same Idempotency-Key for a write. A rate limit that cannot be checked refuses the request this way (it never lets it through unlimited). */
             503: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -12035,7 +12053,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Credential verification unavailable (`svc.auth.unavailable`); retry. A storage dependency (database, object store or queue) failed for this request (`svc.dependency.unavailable`, `retryable: true`, with `Retry-After`); nothing was half-written: retry, with the same Idempotency-Key for a write. */
+            /** @description Credential verification unavailable (`svc.auth.unavailable`); retry. A dependency (database, object store, queue, or a coordinating object: rate limiter, audit log, webhook gate) failed for this request (`svc.dependency.unavailable`, `retryable: true`, with `Retry-After`); nothing was half-written: retry, with the same Idempotency-Key for a write. A rate limit that cannot be checked refuses the request this way (it never lets it through unlimited). */
             503: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -12147,7 +12165,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Credential verification unavailable (`svc.auth.unavailable`); retry. A storage dependency (database, object store or queue) failed for this request (`svc.dependency.unavailable`, `retryable: true`, with `Retry-After`); nothing was half-written: retry, with the same Idempotency-Key for a write. */
+            /** @description Credential verification unavailable (`svc.auth.unavailable`); retry. A dependency (database, object store, queue, or a coordinating object: rate limiter, audit log, webhook gate) failed for this request (`svc.dependency.unavailable`, `retryable: true`, with `Retry-After`); nothing was half-written: retry, with the same Idempotency-Key for a write. A rate limit that cannot be checked refuses the request this way (it never lets it through unlimited). */
             503: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -12216,7 +12234,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Credential verification unavailable (`svc.auth.unavailable`); retry. A storage dependency (database, object store or queue) failed for this request (`svc.dependency.unavailable`, `retryable: true`, with `Retry-After`); nothing was half-written: retry, with the same Idempotency-Key for a write. */
+            /** @description Credential verification unavailable (`svc.auth.unavailable`); retry. A dependency (database, object store, queue, or a coordinating object: rate limiter, audit log, webhook gate) failed for this request (`svc.dependency.unavailable`, `retryable: true`, with `Retry-After`); nothing was half-written: retry, with the same Idempotency-Key for a write. A rate limit that cannot be checked refuses the request this way (it never lets it through unlimited). */
             503: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -12337,7 +12355,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Credential verification unavailable (`svc.auth.unavailable`); retry. A storage dependency (database, object store or queue) failed for this request (`svc.dependency.unavailable`, `retryable: true`, with `Retry-After`); nothing was half-written: retry, with the same Idempotency-Key for a write. */
+            /** @description Credential verification unavailable (`svc.auth.unavailable`); retry. A dependency (database, object store, queue, or a coordinating object: rate limiter, audit log, webhook gate) failed for this request (`svc.dependency.unavailable`, `retryable: true`, with `Retry-After`); nothing was half-written: retry, with the same Idempotency-Key for a write. A rate limit that cannot be checked refuses the request this way (it never lets it through unlimited). */
             503: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -12428,7 +12446,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Credential verification unavailable (`svc.auth.unavailable`); retry. A storage dependency (database, object store or queue) failed for this request (`svc.dependency.unavailable`, `retryable: true`, with `Retry-After`); nothing was half-written: retry, with the same Idempotency-Key for a write. */
+            /** @description Credential verification unavailable (`svc.auth.unavailable`); retry. A dependency (database, object store, queue, or a coordinating object: rate limiter, audit log, webhook gate) failed for this request (`svc.dependency.unavailable`, `retryable: true`, with `Retry-After`); nothing was half-written: retry, with the same Idempotency-Key for a write. A rate limit that cannot be checked refuses the request this way (it never lets it through unlimited). */
             503: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -12558,7 +12576,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description `svc.capture.trust_unavailable`. Retry later. A storage dependency (database, object store or queue) failed for this request (`svc.dependency.unavailable`, `retryable: true`, with `Retry-After`); nothing was half-written: retry, with the same Idempotency-Key for a write. */
+            /** @description `svc.capture.trust_unavailable`. Retry later. A dependency (database, object store, queue, or a coordinating object: rate limiter, audit log, webhook gate) failed for this request (`svc.dependency.unavailable`, `retryable: true`, with `Retry-After`); nothing was half-written: retry, with the same Idempotency-Key for a write. A rate limit that cannot be checked refuses the request this way (it never lets it through unlimited). */
             503: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -12660,7 +12678,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Credential verification unavailable (`svc.auth.unavailable`); retry. A storage dependency (database, object store or queue) failed for this request (`svc.dependency.unavailable`, `retryable: true`, with `Retry-After`); nothing was half-written: retry, with the same Idempotency-Key for a write. */
+            /** @description Credential verification unavailable (`svc.auth.unavailable`); retry. A dependency (database, object store, queue, or a coordinating object: rate limiter, audit log, webhook gate) failed for this request (`svc.dependency.unavailable`, `retryable: true`, with `Retry-After`); nothing was half-written: retry, with the same Idempotency-Key for a write. A rate limit that cannot be checked refuses the request this way (it never lets it through unlimited). */
             503: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -12749,7 +12767,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Credential verification unavailable (`svc.auth.unavailable`); retry. A storage dependency (database, object store or queue) failed for this request (`svc.dependency.unavailable`, `retryable: true`, with `Retry-After`); nothing was half-written: retry, with the same Idempotency-Key for a write. */
+            /** @description Credential verification unavailable (`svc.auth.unavailable`); retry. A dependency (database, object store, queue, or a coordinating object: rate limiter, audit log, webhook gate) failed for this request (`svc.dependency.unavailable`, `retryable: true`, with `Retry-After`); nothing was half-written: retry, with the same Idempotency-Key for a write. A rate limit that cannot be checked refuses the request this way (it never lets it through unlimited). */
             503: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -12879,7 +12897,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description `svc.capture.trust_unavailable` or `svc.capture.evidence_unavailable`. Retry later. A storage dependency (database, object store or queue) failed for this request (`svc.dependency.unavailable`, `retryable: true`, with `Retry-After`); nothing was half-written: retry, with the same Idempotency-Key for a write. */
+            /** @description `svc.capture.trust_unavailable` or `svc.capture.evidence_unavailable`. Retry later. A dependency (database, object store, queue, or a coordinating object: rate limiter, audit log, webhook gate) failed for this request (`svc.dependency.unavailable`, `retryable: true`, with `Retry-After`); nothing was half-written: retry, with the same Idempotency-Key for a write. A rate limit that cannot be checked refuses the request this way (it never lets it through unlimited). */
             503: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -12969,7 +12987,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Credential verification unavailable (`svc.auth.unavailable`); retry. A storage dependency (database, object store or queue) failed for this request (`svc.dependency.unavailable`, `retryable: true`, with `Retry-After`); nothing was half-written: retry, with the same Idempotency-Key for a write. */
+            /** @description Credential verification unavailable (`svc.auth.unavailable`); retry. A dependency (database, object store, queue, or a coordinating object: rate limiter, audit log, webhook gate) failed for this request (`svc.dependency.unavailable`, `retryable: true`, with `Retry-After`); nothing was half-written: retry, with the same Idempotency-Key for a write. A rate limit that cannot be checked refuses the request this way (it never lets it through unlimited). */
             503: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -13071,7 +13089,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Credential verification unavailable (`svc.auth.unavailable`); retry. A storage dependency (database, object store or queue) failed for this request (`svc.dependency.unavailable`, `retryable: true`, with `Retry-After`); nothing was half-written: retry, with the same Idempotency-Key for a write. */
+            /** @description Credential verification unavailable (`svc.auth.unavailable`); retry. A dependency (database, object store, queue, or a coordinating object: rate limiter, audit log, webhook gate) failed for this request (`svc.dependency.unavailable`, `retryable: true`, with `Retry-After`); nothing was half-written: retry, with the same Idempotency-Key for a write. A rate limit that cannot be checked refuses the request this way (it never lets it through unlimited). */
             503: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -13183,7 +13201,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description `svc.capture.trust_unavailable`: no capture trust snapshot is configured. Retry later. A storage dependency (database, object store or queue) failed for this request (`svc.dependency.unavailable`, `retryable: true`, with `Retry-After`); nothing was half-written: retry, with the same Idempotency-Key for a write. */
+            /** @description `svc.capture.trust_unavailable`: no capture trust snapshot is configured. Retry later. A dependency (database, object store, queue, or a coordinating object: rate limiter, audit log, webhook gate) failed for this request (`svc.dependency.unavailable`, `retryable: true`, with `Retry-After`); nothing was half-written: retry, with the same Idempotency-Key for a write. A rate limit that cannot be checked refuses the request this way (it never lets it through unlimited). */
             503: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -13222,7 +13240,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description A storage dependency (database, object store or queue) failed for this request (`svc.dependency.unavailable`, `retryable: true`, with `Retry-After`); nothing was half-written: retry, with the same Idempotency-Key for a write. */
+            /** @description A dependency (database, object store, queue, or a coordinating object: rate limiter, audit log, webhook gate) failed for this request (`svc.dependency.unavailable`, `retryable: true`, with `Retry-After`); nothing was half-written: retry, with the same Idempotency-Key for a write. A rate limit that cannot be checked refuses the request this way (it never lets it through unlimited). */
             503: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -13291,7 +13309,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Credential verification unavailable (`svc.auth.unavailable`); retry. A storage dependency (database, object store or queue) failed for this request (`svc.dependency.unavailable`, `retryable: true`, with `Retry-After`); nothing was half-written: retry, with the same Idempotency-Key for a write. */
+            /** @description Credential verification unavailable (`svc.auth.unavailable`); retry. A dependency (database, object store, queue, or a coordinating object: rate limiter, audit log, webhook gate) failed for this request (`svc.dependency.unavailable`, `retryable: true`, with `Retry-After`); nothing was half-written: retry, with the same Idempotency-Key for a write. A rate limit that cannot be checked refuses the request this way (it never lets it through unlimited). */
             503: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -13391,7 +13409,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Credential verification unavailable (`svc.auth.unavailable`); retry. A storage dependency (database, object store or queue) failed for this request (`svc.dependency.unavailable`, `retryable: true`, with `Retry-After`); nothing was half-written: retry, with the same Idempotency-Key for a write. */
+            /** @description Credential verification unavailable (`svc.auth.unavailable`); retry. A dependency (database, object store, queue, or a coordinating object: rate limiter, audit log, webhook gate) failed for this request (`svc.dependency.unavailable`, `retryable: true`, with `Retry-After`); nothing was half-written: retry, with the same Idempotency-Key for a write. A rate limit that cannot be checked refuses the request this way (it never lets it through unlimited). */
             503: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -13476,7 +13494,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Credential verification unavailable (`svc.auth.unavailable`); retry. A storage dependency (database, object store or queue) failed for this request (`svc.dependency.unavailable`, `retryable: true`, with `Retry-After`); nothing was half-written: retry, with the same Idempotency-Key for a write. */
+            /** @description Credential verification unavailable (`svc.auth.unavailable`); retry. A dependency (database, object store, queue, or a coordinating object: rate limiter, audit log, webhook gate) failed for this request (`svc.dependency.unavailable`, `retryable: true`, with `Retry-After`); nothing was half-written: retry, with the same Idempotency-Key for a write. A rate limit that cannot be checked refuses the request this way (it never lets it through unlimited). */
             503: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -13597,7 +13615,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description `svc.creators.sealing_unavailable`: personal data cannot be encrypted now (no data master key configured, or the tenant's data key cannot be unwrapped); or credential verification is unavailable (`svc.auth.unavailable`). Retry later. A storage dependency (database, object store or queue) failed for this request (`svc.dependency.unavailable`, `retryable: true`, with `Retry-After`); nothing was half-written: retry, with the same Idempotency-Key for a write. */
+            /** @description `svc.creators.sealing_unavailable`: personal data cannot be encrypted now (no data master key configured, or the tenant's data key cannot be unwrapped); or credential verification is unavailable (`svc.auth.unavailable`). Retry later. A dependency (database, object store, queue, or a coordinating object: rate limiter, audit log, webhook gate) failed for this request (`svc.dependency.unavailable`, `retryable: true`, with `Retry-After`); nothing was half-written: retry, with the same Idempotency-Key for a write. A rate limit that cannot be checked refuses the request this way (it never lets it through unlimited). */
             503: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -13687,7 +13705,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Credential verification unavailable (`svc.auth.unavailable`); retry. A storage dependency (database, object store or queue) failed for this request (`svc.dependency.unavailable`, `retryable: true`, with `Retry-After`); nothing was half-written: retry, with the same Idempotency-Key for a write. */
+            /** @description Credential verification unavailable (`svc.auth.unavailable`); retry. A dependency (database, object store, queue, or a coordinating object: rate limiter, audit log, webhook gate) failed for this request (`svc.dependency.unavailable`, `retryable: true`, with `Retry-After`); nothing was half-written: retry, with the same Idempotency-Key for a write. A rate limit that cannot be checked refuses the request this way (it never lets it through unlimited). */
             503: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -13780,7 +13798,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description `svc.audit.unavailable`: the disclosure could not be recorded in the audit log, so nothing was disclosed; retry. A storage dependency (database, object store or queue) failed for this request (`svc.dependency.unavailable`, `retryable: true`, with `Retry-After`); nothing was half-written: retry, with the same Idempotency-Key for a write. */
+            /** @description `svc.audit.unavailable`: the disclosure could not be recorded in the audit log, so nothing was disclosed; retry. A dependency (database, object store, queue, or a coordinating object: rate limiter, audit log, webhook gate) failed for this request (`svc.dependency.unavailable`, `retryable: true`, with `Retry-After`); nothing was half-written: retry, with the same Idempotency-Key for a write. A rate limit that cannot be checked refuses the request this way (it never lets it through unlimited). */
             503: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -13882,7 +13900,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Credential verification unavailable (`svc.auth.unavailable`); retry. A storage dependency (database, object store or queue) failed for this request (`svc.dependency.unavailable`, `retryable: true`, with `Retry-After`); nothing was half-written: retry, with the same Idempotency-Key for a write. */
+            /** @description Credential verification unavailable (`svc.auth.unavailable`); retry. A dependency (database, object store, queue, or a coordinating object: rate limiter, audit log, webhook gate) failed for this request (`svc.dependency.unavailable`, `retryable: true`, with `Retry-After`); nothing was half-written: retry, with the same Idempotency-Key for a write. A rate limit that cannot be checked refuses the request this way (it never lets it through unlimited). */
             503: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -13951,7 +13969,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Credential verification unavailable (`svc.auth.unavailable`); retry. A storage dependency (database, object store or queue) failed for this request (`svc.dependency.unavailable`, `retryable: true`, with `Retry-After`); nothing was half-written: retry, with the same Idempotency-Key for a write. */
+            /** @description Credential verification unavailable (`svc.auth.unavailable`); retry. A dependency (database, object store, queue, or a coordinating object: rate limiter, audit log, webhook gate) failed for this request (`svc.dependency.unavailable`, `retryable: true`, with `Retry-After`); nothing was half-written: retry, with the same Idempotency-Key for a write. A rate limit that cannot be checked refuses the request this way (it never lets it through unlimited). */
             503: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -14063,7 +14081,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description `svc.feedback.sealing_unavailable`: the message cannot be encrypted now (no data master key, or the tenant's data key unusable); or credential verification is unavailable. Retry later. A storage dependency (database, object store or queue) failed for this request (`svc.dependency.unavailable`, `retryable: true`, with `Retry-After`); nothing was half-written: retry, with the same Idempotency-Key for a write. */
+            /** @description `svc.feedback.sealing_unavailable`: the message cannot be encrypted now (no data master key, or the tenant's data key unusable); or credential verification is unavailable. Retry later. A dependency (database, object store, queue, or a coordinating object: rate limiter, audit log, webhook gate) failed for this request (`svc.dependency.unavailable`, `retryable: true`, with `Retry-After`); nothing was half-written: retry, with the same Idempotency-Key for a write. A rate limit that cannot be checked refuses the request this way (it never lets it through unlimited). */
             503: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -14160,7 +14178,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Credential verification unavailable (`svc.auth.unavailable`); retry. A storage dependency (database, object store or queue) failed for this request (`svc.dependency.unavailable`, `retryable: true`, with `Retry-After`); nothing was half-written: retry, with the same Idempotency-Key for a write. */
+            /** @description Credential verification unavailable (`svc.auth.unavailable`); retry. A dependency (database, object store, queue, or a coordinating object: rate limiter, audit log, webhook gate) failed for this request (`svc.dependency.unavailable`, `retryable: true`, with `Retry-After`); nothing was half-written: retry, with the same Idempotency-Key for a write. A rate limit that cannot be checked refuses the request this way (it never lets it through unlimited). */
             503: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -14245,7 +14263,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Credential verification unavailable (`svc.auth.unavailable`); retry. A storage dependency (database, object store or queue) failed for this request (`svc.dependency.unavailable`, `retryable: true`, with `Retry-After`); nothing was half-written: retry, with the same Idempotency-Key for a write. */
+            /** @description Credential verification unavailable (`svc.auth.unavailable`); retry. A dependency (database, object store, queue, or a coordinating object: rate limiter, audit log, webhook gate) failed for this request (`svc.dependency.unavailable`, `retryable: true`, with `Retry-After`); nothing was half-written: retry, with the same Idempotency-Key for a write. A rate limit that cannot be checked refuses the request this way (it never lets it through unlimited). */
             503: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -14366,7 +14384,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Credential verification unavailable (`svc.auth.unavailable`); retry. A storage dependency (database, object store or queue) failed for this request (`svc.dependency.unavailable`, `retryable: true`, with `Retry-After`); nothing was half-written: retry, with the same Idempotency-Key for a write. */
+            /** @description Credential verification unavailable (`svc.auth.unavailable`); retry. A dependency (database, object store, queue, or a coordinating object: rate limiter, audit log, webhook gate) failed for this request (`svc.dependency.unavailable`, `retryable: true`, with `Retry-After`); nothing was half-written: retry, with the same Idempotency-Key for a write. A rate limit that cannot be checked refuses the request this way (it never lets it through unlimited). */
             503: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -14456,7 +14474,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Credential verification unavailable (`svc.auth.unavailable`); retry. A storage dependency (database, object store or queue) failed for this request (`svc.dependency.unavailable`, `retryable: true`, with `Retry-After`); nothing was half-written: retry, with the same Idempotency-Key for a write. */
+            /** @description Credential verification unavailable (`svc.auth.unavailable`); retry. A dependency (database, object store, queue, or a coordinating object: rate limiter, audit log, webhook gate) failed for this request (`svc.dependency.unavailable`, `retryable: true`, with `Retry-After`); nothing was half-written: retry, with the same Idempotency-Key for a write. A rate limit that cannot be checked refuses the request this way (it never lets it through unlimited). */
             503: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -14541,7 +14559,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Credential verification unavailable (`svc.auth.unavailable`); retry. A storage dependency (database, object store or queue) failed for this request (`svc.dependency.unavailable`, `retryable: true`, with `Retry-After`); nothing was half-written: retry, with the same Idempotency-Key for a write. */
+            /** @description Credential verification unavailable (`svc.auth.unavailable`); retry. A dependency (database, object store, queue, or a coordinating object: rate limiter, audit log, webhook gate) failed for this request (`svc.dependency.unavailable`, `retryable: true`, with `Retry-After`); nothing was half-written: retry, with the same Idempotency-Key for a write. A rate limit that cannot be checked refuses the request this way (it never lets it through unlimited). */
             503: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -14631,7 +14649,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description `svc.governance.export_signing_unavailable`. Retry later. A storage dependency (database, object store or queue) failed for this request (`svc.dependency.unavailable`, `retryable: true`, with `Retry-After`); nothing was half-written: retry, with the same Idempotency-Key for a write. */
+            /** @description `svc.governance.export_signing_unavailable`. Retry later. A dependency (database, object store, queue, or a coordinating object: rate limiter, audit log, webhook gate) failed for this request (`svc.dependency.unavailable`, `retryable: true`, with `Retry-After`); nothing was half-written: retry, with the same Idempotency-Key for a write. A rate limit that cannot be checked refuses the request this way (it never lets it through unlimited). */
             503: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -14721,7 +14739,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Credential verification unavailable (`svc.auth.unavailable`); retry. A storage dependency (database, object store or queue) failed for this request (`svc.dependency.unavailable`, `retryable: true`, with `Retry-After`); nothing was half-written: retry, with the same Idempotency-Key for a write. */
+            /** @description Credential verification unavailable (`svc.auth.unavailable`); retry. A dependency (database, object store, queue, or a coordinating object: rate limiter, audit log, webhook gate) failed for this request (`svc.dependency.unavailable`, `retryable: true`, with `Retry-After`); nothing was half-written: retry, with the same Idempotency-Key for a write. A rate limit that cannot be checked refuses the request this way (it never lets it through unlimited). */
             503: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -14806,7 +14824,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Credential verification unavailable (`svc.auth.unavailable`); retry. A storage dependency (database, object store or queue) failed for this request (`svc.dependency.unavailable`, `retryable: true`, with `Retry-After`); nothing was half-written: retry, with the same Idempotency-Key for a write. */
+            /** @description Credential verification unavailable (`svc.auth.unavailable`); retry. A dependency (database, object store, queue, or a coordinating object: rate limiter, audit log, webhook gate) failed for this request (`svc.dependency.unavailable`, `retryable: true`, with `Retry-After`); nothing was half-written: retry, with the same Idempotency-Key for a write. A rate limit that cannot be checked refuses the request this way (it never lets it through unlimited). */
             503: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -14885,7 +14903,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Credential verification unavailable (`svc.auth.unavailable`); retry. A storage dependency (database, object store or queue) failed for this request (`svc.dependency.unavailable`, `retryable: true`, with `Retry-After`); nothing was half-written: retry, with the same Idempotency-Key for a write. */
+            /** @description Credential verification unavailable (`svc.auth.unavailable`); retry. A dependency (database, object store, queue, or a coordinating object: rate limiter, audit log, webhook gate) failed for this request (`svc.dependency.unavailable`, `retryable: true`, with `Retry-After`); nothing was half-written: retry, with the same Idempotency-Key for a write. A rate limit that cannot be checked refuses the request this way (it never lets it through unlimited). */
             503: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -14954,7 +14972,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Credential verification unavailable (`svc.auth.unavailable`); retry. A storage dependency (database, object store or queue) failed for this request (`svc.dependency.unavailable`, `retryable: true`, with `Retry-After`); nothing was half-written: retry, with the same Idempotency-Key for a write. */
+            /** @description Credential verification unavailable (`svc.auth.unavailable`); retry. A dependency (database, object store, queue, or a coordinating object: rate limiter, audit log, webhook gate) failed for this request (`svc.dependency.unavailable`, `retryable: true`, with `Retry-After`); nothing was half-written: retry, with the same Idempotency-Key for a write. A rate limit that cannot be checked refuses the request this way (it never lets it through unlimited). */
             503: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -15041,7 +15059,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Credential verification unavailable (`svc.auth.unavailable`); retry. A storage dependency (database, object store or queue) failed for this request (`svc.dependency.unavailable`, `retryable: true`, with `Retry-After`); nothing was half-written: retry, with the same Idempotency-Key for a write. */
+            /** @description Credential verification unavailable (`svc.auth.unavailable`); retry. A dependency (database, object store, queue, or a coordinating object: rate limiter, audit log, webhook gate) failed for this request (`svc.dependency.unavailable`, `retryable: true`, with `Retry-After`); nothing was half-written: retry, with the same Idempotency-Key for a write. A rate limit that cannot be checked refuses the request this way (it never lets it through unlimited). */
             503: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -15131,7 +15149,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Credential verification unavailable (`svc.auth.unavailable`); retry. A storage dependency (database, object store or queue) failed for this request (`svc.dependency.unavailable`, `retryable: true`, with `Retry-After`); nothing was half-written: retry, with the same Idempotency-Key for a write. */
+            /** @description Credential verification unavailable (`svc.auth.unavailable`); retry. A dependency (database, object store, queue, or a coordinating object: rate limiter, audit log, webhook gate) failed for this request (`svc.dependency.unavailable`, `retryable: true`, with `Retry-After`); nothing was half-written: retry, with the same Idempotency-Key for a write. A rate limit that cannot be checked refuses the request this way (it never lets it through unlimited). */
             503: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -15255,7 +15273,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Credential verification unavailable (`svc.auth.unavailable`); retry. A storage dependency (database, object store or queue) failed for this request (`svc.dependency.unavailable`, `retryable: true`, with `Retry-After`); nothing was half-written: retry, with the same Idempotency-Key for a write. */
+            /** @description Credential verification unavailable (`svc.auth.unavailable`); retry. A dependency (database, object store, queue, or a coordinating object: rate limiter, audit log, webhook gate) failed for this request (`svc.dependency.unavailable`, `retryable: true`, with `Retry-After`); nothing was half-written: retry, with the same Idempotency-Key for a write. A rate limit that cannot be checked refuses the request this way (it never lets it through unlimited). */
             503: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -15324,7 +15342,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Credential verification unavailable (`svc.auth.unavailable`); retry. A storage dependency (database, object store or queue) failed for this request (`svc.dependency.unavailable`, `retryable: true`, with `Retry-After`); nothing was half-written: retry, with the same Idempotency-Key for a write. */
+            /** @description Credential verification unavailable (`svc.auth.unavailable`); retry. A dependency (database, object store, queue, or a coordinating object: rate limiter, audit log, webhook gate) failed for this request (`svc.dependency.unavailable`, `retryable: true`, with `Retry-After`); nothing was half-written: retry, with the same Idempotency-Key for a write. A rate limit that cannot be checked refuses the request this way (it never lets it through unlimited). */
             503: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -15405,7 +15423,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Credential verification unavailable (`svc.auth.unavailable`); retry. A storage dependency (database, object store or queue) failed for this request (`svc.dependency.unavailable`, `retryable: true`, with `Retry-After`); nothing was half-written: retry, with the same Idempotency-Key for a write. */
+            /** @description Credential verification unavailable (`svc.auth.unavailable`); retry. A dependency (database, object store, queue, or a coordinating object: rate limiter, audit log, webhook gate) failed for this request (`svc.dependency.unavailable`, `retryable: true`, with `Retry-After`); nothing was half-written: retry, with the same Idempotency-Key for a write. A rate limit that cannot be checked refuses the request this way (it never lets it through unlimited). */
             503: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -15492,7 +15510,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Credential verification unavailable (`svc.auth.unavailable`); retry. A storage dependency (database, object store or queue) failed for this request (`svc.dependency.unavailable`, `retryable: true`, with `Retry-After`); nothing was half-written: retry, with the same Idempotency-Key for a write. */
+            /** @description Credential verification unavailable (`svc.auth.unavailable`); retry. A dependency (database, object store, queue, or a coordinating object: rate limiter, audit log, webhook gate) failed for this request (`svc.dependency.unavailable`, `retryable: true`, with `Retry-After`); nothing was half-written: retry, with the same Idempotency-Key for a write. A rate limit that cannot be checked refuses the request this way (it never lets it through unlimited). */
             503: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -15582,7 +15600,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Credential verification unavailable (`svc.auth.unavailable`); retry. A storage dependency (database, object store or queue) failed for this request (`svc.dependency.unavailable`, `retryable: true`, with `Retry-After`); nothing was half-written: retry, with the same Idempotency-Key for a write. */
+            /** @description Credential verification unavailable (`svc.auth.unavailable`); retry. A dependency (database, object store, queue, or a coordinating object: rate limiter, audit log, webhook gate) failed for this request (`svc.dependency.unavailable`, `retryable: true`, with `Retry-After`); nothing was half-written: retry, with the same Idempotency-Key for a write. A rate limit that cannot be checked refuses the request this way (it never lets it through unlimited). */
             503: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -15651,7 +15669,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Credential verification unavailable (`svc.auth.unavailable`); retry. A storage dependency (database, object store or queue) failed for this request (`svc.dependency.unavailable`, `retryable: true`, with `Retry-After`); nothing was half-written: retry, with the same Idempotency-Key for a write. */
+            /** @description Credential verification unavailable (`svc.auth.unavailable`); retry. A dependency (database, object store, queue, or a coordinating object: rate limiter, audit log, webhook gate) failed for this request (`svc.dependency.unavailable`, `retryable: true`, with `Retry-After`); nothing was half-written: retry, with the same Idempotency-Key for a write. A rate limit that cannot be checked refuses the request this way (it never lets it through unlimited). */
             503: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -15741,7 +15759,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Credential verification unavailable (`svc.auth.unavailable`); retry. A storage dependency (database, object store or queue) failed for this request (`svc.dependency.unavailable`, `retryable: true`, with `Retry-After`); nothing was half-written: retry, with the same Idempotency-Key for a write. */
+            /** @description Credential verification unavailable (`svc.auth.unavailable`); retry. A dependency (database, object store, queue, or a coordinating object: rate limiter, audit log, webhook gate) failed for this request (`svc.dependency.unavailable`, `retryable: true`, with `Retry-After`); nothing was half-written: retry, with the same Idempotency-Key for a write. A rate limit that cannot be checked refuses the request this way (it never lets it through unlimited). */
             503: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -15801,7 +15819,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description A storage dependency (database, object store or queue) failed for this request (`svc.dependency.unavailable`, `retryable: true`, with `Retry-After`); nothing was half-written: retry, with the same Idempotency-Key for a write. */
+            /** @description A dependency (database, object store, queue, or a coordinating object: rate limiter, audit log, webhook gate) failed for this request (`svc.dependency.unavailable`, `retryable: true`, with `Retry-After`); nothing was half-written: retry, with the same Idempotency-Key for a write. A rate limit that cannot be checked refuses the request this way (it never lets it through unlimited). */
             503: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -15940,7 +15958,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Credential verification unavailable (`svc.auth.unavailable`); retry. A storage dependency (database, object store or queue) failed for this request (`svc.dependency.unavailable`, `retryable: true`, with `Retry-After`); nothing was half-written: retry, with the same Idempotency-Key for a write. */
+            /** @description Credential verification unavailable (`svc.auth.unavailable`); retry. A dependency (database, object store, queue, or a coordinating object: rate limiter, audit log, webhook gate) failed for this request (`svc.dependency.unavailable`, `retryable: true`, with `Retry-After`); nothing was half-written: retry, with the same Idempotency-Key for a write. A rate limit that cannot be checked refuses the request this way (it never lets it through unlimited). */
             503: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -16052,7 +16070,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Credential verification unavailable (`svc.auth.unavailable`); retry. A storage dependency (database, object store or queue) failed for this request (`svc.dependency.unavailable`, `retryable: true`, with `Retry-After`); nothing was half-written: retry, with the same Idempotency-Key for a write. */
+            /** @description Credential verification unavailable (`svc.auth.unavailable`); retry. A dependency (database, object store, queue, or a coordinating object: rate limiter, audit log, webhook gate) failed for this request (`svc.dependency.unavailable`, `retryable: true`, with `Retry-After`); nothing was half-written: retry, with the same Idempotency-Key for a write. A rate limit that cannot be checked refuses the request this way (it never lets it through unlimited). */
             503: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -16149,7 +16167,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description A storage dependency (database, object store or queue) failed for this request (`svc.dependency.unavailable`, `retryable: true`, with `Retry-After`); nothing was half-written: retry, with the same Idempotency-Key for a write. */
+            /** @description A dependency (database, object store, queue, or a coordinating object: rate limiter, audit log, webhook gate) failed for this request (`svc.dependency.unavailable`, `retryable: true`, with `Retry-After`); nothing was half-written: retry, with the same Idempotency-Key for a write. A rate limit that cannot be checked refuses the request this way (it never lets it through unlimited). */
             503: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -16245,7 +16263,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description A storage dependency (database, object store or queue) failed for this request (`svc.dependency.unavailable`, `retryable: true`, with `Retry-After`); nothing was half-written: retry, with the same Idempotency-Key for a write. */
+            /** @description A dependency (database, object store, queue, or a coordinating object: rate limiter, audit log, webhook gate) failed for this request (`svc.dependency.unavailable`, `retryable: true`, with `Retry-After`); nothing was half-written: retry, with the same Idempotency-Key for a write. A rate limit that cannot be checked refuses the request this way (it never lets it through unlimited). */
             503: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -16351,7 +16369,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description A storage dependency (database, object store or queue) failed for this request (`svc.dependency.unavailable`, `retryable: true`, with `Retry-After`); nothing was half-written: retry, with the same Idempotency-Key for a write. */
+            /** @description A dependency (database, object store, queue, or a coordinating object: rate limiter, audit log, webhook gate) failed for this request (`svc.dependency.unavailable`, `retryable: true`, with `Retry-After`); nothing was half-written: retry, with the same Idempotency-Key for a write. A rate limit that cannot be checked refuses the request this way (it never lets it through unlimited). */
             503: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -16468,7 +16486,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description A storage dependency (database, object store or queue) failed for this request (`svc.dependency.unavailable`, `retryable: true`, with `Retry-After`); nothing was half-written: retry, with the same Idempotency-Key for a write. */
+            /** @description A dependency (database, object store, queue, or a coordinating object: rate limiter, audit log, webhook gate) failed for this request (`svc.dependency.unavailable`, `retryable: true`, with `Retry-After`); nothing was half-written: retry, with the same Idempotency-Key for a write. A rate limit that cannot be checked refuses the request this way (it never lets it through unlimited). */
             503: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -16507,7 +16525,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description A storage dependency (database, object store or queue) failed for this request (`svc.dependency.unavailable`, `retryable: true`, with `Retry-After`); nothing was half-written: retry, with the same Idempotency-Key for a write. */
+            /** @description A dependency (database, object store, queue, or a coordinating object: rate limiter, audit log, webhook gate) failed for this request (`svc.dependency.unavailable`, `retryable: true`, with `Retry-After`); nothing was half-written: retry, with the same Idempotency-Key for a write. A rate limit that cannot be checked refuses the request this way (it never lets it through unlimited). */
             503: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -16619,7 +16637,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Credential verification unavailable (`svc.auth.unavailable`); retry. A storage dependency (database, object store or queue) failed for this request (`svc.dependency.unavailable`, `retryable: true`, with `Retry-After`); nothing was half-written: retry, with the same Idempotency-Key for a write. */
+            /** @description Credential verification unavailable (`svc.auth.unavailable`); retry. A dependency (database, object store, queue, or a coordinating object: rate limiter, audit log, webhook gate) failed for this request (`svc.dependency.unavailable`, `retryable: true`, with `Retry-After`); nothing was half-written: retry, with the same Idempotency-Key for a write. A rate limit that cannot be checked refuses the request this way (it never lets it through unlimited). */
             503: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -16721,7 +16739,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Credential verification unavailable (`svc.auth.unavailable`); retry. A storage dependency (database, object store or queue) failed for this request (`svc.dependency.unavailable`, `retryable: true`, with `Retry-After`); nothing was half-written: retry, with the same Idempotency-Key for a write. */
+            /** @description Credential verification unavailable (`svc.auth.unavailable`); retry. A dependency (database, object store, queue, or a coordinating object: rate limiter, audit log, webhook gate) failed for this request (`svc.dependency.unavailable`, `retryable: true`, with `Retry-After`); nothing was half-written: retry, with the same Idempotency-Key for a write. A rate limit that cannot be checked refuses the request this way (it never lets it through unlimited). */
             503: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -16854,7 +16872,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Object storage did not complete the upload; it is unchanged (`svc.uploads.storage_unavailable`, retryable). A storage dependency (database, object store or queue) failed for this request (`svc.dependency.unavailable`, `retryable: true`, with `Retry-After`); nothing was half-written: retry, with the same Idempotency-Key for a write. */
+            /** @description Object storage did not complete the upload; it is unchanged (`svc.uploads.storage_unavailable`, retryable). A dependency (database, object store, queue, or a coordinating object: rate limiter, audit log, webhook gate) failed for this request (`svc.dependency.unavailable`, `retryable: true`, with `Retry-After`); nothing was half-written: retry, with the same Idempotency-Key for a write. A rate limit that cannot be checked refuses the request this way (it never lets it through unlimited). */
             503: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -16923,7 +16941,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Credential verification unavailable (`svc.auth.unavailable`); retry. A storage dependency (database, object store or queue) failed for this request (`svc.dependency.unavailable`, `retryable: true`, with `Retry-After`); nothing was half-written: retry, with the same Idempotency-Key for a write. */
+            /** @description Credential verification unavailable (`svc.auth.unavailable`); retry. A dependency (database, object store, queue, or a coordinating object: rate limiter, audit log, webhook gate) failed for this request (`svc.dependency.unavailable`, `retryable: true`, with `Retry-After`); nothing was half-written: retry, with the same Idempotency-Key for a write. A rate limit that cannot be checked refuses the request this way (it never lets it through unlimited). */
             503: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -17013,7 +17031,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Credential verification unavailable (`svc.auth.unavailable`); retry. A storage dependency (database, object store or queue) failed for this request (`svc.dependency.unavailable`, `retryable: true`, with `Retry-After`); nothing was half-written: retry, with the same Idempotency-Key for a write. */
+            /** @description Credential verification unavailable (`svc.auth.unavailable`); retry. A dependency (database, object store, queue, or a coordinating object: rate limiter, audit log, webhook gate) failed for this request (`svc.dependency.unavailable`, `retryable: true`, with `Retry-After`); nothing was half-written: retry, with the same Idempotency-Key for a write. A rate limit that cannot be checked refuses the request this way (it never lets it through unlimited). */
             503: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -17117,7 +17135,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Credential verification unavailable (`svc.auth.unavailable`); retry. A storage dependency (database, object store or queue) failed for this request (`svc.dependency.unavailable`, `retryable: true`, with `Retry-After`); nothing was half-written: retry, with the same Idempotency-Key for a write. */
+            /** @description Credential verification unavailable (`svc.auth.unavailable`); retry. A dependency (database, object store, queue, or a coordinating object: rate limiter, audit log, webhook gate) failed for this request (`svc.dependency.unavailable`, `retryable: true`, with `Retry-After`); nothing was half-written: retry, with the same Idempotency-Key for a write. A rate limit that cannot be checked refuses the request this way (it never lets it through unlimited). */
             503: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -17212,7 +17230,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Credential verification unavailable (`svc.auth.unavailable`); retry. A storage dependency (database, object store or queue) failed for this request (`svc.dependency.unavailable`, `retryable: true`, with `Retry-After`); nothing was half-written: retry, with the same Idempotency-Key for a write. */
+            /** @description Credential verification unavailable (`svc.auth.unavailable`); retry. A dependency (database, object store, queue, or a coordinating object: rate limiter, audit log, webhook gate) failed for this request (`svc.dependency.unavailable`, `retryable: true`, with `Retry-After`); nothing was half-written: retry, with the same Idempotency-Key for a write. A rate limit that cannot be checked refuses the request this way (it never lets it through unlimited). */
             503: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -17336,7 +17354,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Credential verification unavailable (`svc.auth.unavailable`); retry. A storage dependency (database, object store or queue) failed for this request (`svc.dependency.unavailable`, `retryable: true`, with `Retry-After`); nothing was half-written: retry, with the same Idempotency-Key for a write. */
+            /** @description Credential verification unavailable (`svc.auth.unavailable`); retry. A dependency (database, object store, queue, or a coordinating object: rate limiter, audit log, webhook gate) failed for this request (`svc.dependency.unavailable`, `retryable: true`, with `Retry-After`); nothing was half-written: retry, with the same Idempotency-Key for a write. A rate limit that cannot be checked refuses the request this way (it never lets it through unlimited). */
             503: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -17426,7 +17444,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Credential verification unavailable (`svc.auth.unavailable`); retry. A storage dependency (database, object store or queue) failed for this request (`svc.dependency.unavailable`, `retryable: true`, with `Retry-After`); nothing was half-written: retry, with the same Idempotency-Key for a write. */
+            /** @description Credential verification unavailable (`svc.auth.unavailable`); retry. A dependency (database, object store, queue, or a coordinating object: rate limiter, audit log, webhook gate) failed for this request (`svc.dependency.unavailable`, `retryable: true`, with `Retry-After`); nothing was half-written: retry, with the same Idempotency-Key for a write. A rate limit that cannot be checked refuses the request this way (it never lets it through unlimited). */
             503: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -17534,7 +17552,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Credential verification unavailable (`svc.auth.unavailable`); retry. A storage dependency (database, object store or queue) failed for this request (`svc.dependency.unavailable`, `retryable: true`, with `Retry-After`); nothing was half-written: retry, with the same Idempotency-Key for a write. */
+            /** @description Credential verification unavailable (`svc.auth.unavailable`); retry. A dependency (database, object store, queue, or a coordinating object: rate limiter, audit log, webhook gate) failed for this request (`svc.dependency.unavailable`, `retryable: true`, with `Retry-After`); nothing was half-written: retry, with the same Idempotency-Key for a write. A rate limit that cannot be checked refuses the request this way (it never lets it through unlimited). */
             503: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -17636,7 +17654,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Credential verification unavailable (`svc.auth.unavailable`); retry. A storage dependency (database, object store or queue) failed for this request (`svc.dependency.unavailable`, `retryable: true`, with `Retry-After`); nothing was half-written: retry, with the same Idempotency-Key for a write. */
+            /** @description Credential verification unavailable (`svc.auth.unavailable`); retry. A dependency (database, object store, queue, or a coordinating object: rate limiter, audit log, webhook gate) failed for this request (`svc.dependency.unavailable`, `retryable: true`, with `Retry-After`); nothing was half-written: retry, with the same Idempotency-Key for a write. A rate limit that cannot be checked refuses the request this way (it never lets it through unlimited). */
             503: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -17723,7 +17741,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Credential verification unavailable (`svc.auth.unavailable`); retry. A storage dependency (database, object store or queue) failed for this request (`svc.dependency.unavailable`, `retryable: true`, with `Retry-After`); nothing was half-written: retry, with the same Idempotency-Key for a write. */
+            /** @description Credential verification unavailable (`svc.auth.unavailable`); retry. A dependency (database, object store, queue, or a coordinating object: rate limiter, audit log, webhook gate) failed for this request (`svc.dependency.unavailable`, `retryable: true`, with `Retry-After`); nothing was half-written: retry, with the same Idempotency-Key for a write. A rate limit that cannot be checked refuses the request this way (it never lets it through unlimited). */
             503: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -17844,7 +17862,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Credential verification unavailable (`svc.auth.unavailable`); retry. A storage dependency (database, object store or queue) failed for this request (`svc.dependency.unavailable`, `retryable: true`, with `Retry-After`); nothing was half-written: retry, with the same Idempotency-Key for a write. */
+            /** @description Credential verification unavailable (`svc.auth.unavailable`); retry. A dependency (database, object store, queue, or a coordinating object: rate limiter, audit log, webhook gate) failed for this request (`svc.dependency.unavailable`, `retryable: true`, with `Retry-After`); nothing was half-written: retry, with the same Idempotency-Key for a write. A rate limit that cannot be checked refuses the request this way (it never lets it through unlimited). */
             503: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -17934,7 +17952,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Credential verification unavailable (`svc.auth.unavailable`); retry. A storage dependency (database, object store or queue) failed for this request (`svc.dependency.unavailable`, `retryable: true`, with `Retry-After`); nothing was half-written: retry, with the same Idempotency-Key for a write. */
+            /** @description Credential verification unavailable (`svc.auth.unavailable`); retry. A dependency (database, object store, queue, or a coordinating object: rate limiter, audit log, webhook gate) failed for this request (`svc.dependency.unavailable`, `retryable: true`, with `Retry-After`); nothing was half-written: retry, with the same Idempotency-Key for a write. A rate limit that cannot be checked refuses the request this way (it never lets it through unlimited). */
             503: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -18062,7 +18080,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description A storage dependency (database, object store or queue) failed for this request (`svc.dependency.unavailable`, `retryable: true`, with `Retry-After`); nothing was half-written: retry, with the same Idempotency-Key for a write. */
+            /** @description A dependency (database, object store, queue, or a coordinating object: rate limiter, audit log, webhook gate) failed for this request (`svc.dependency.unavailable`, `retryable: true`, with `Retry-After`); nothing was half-written: retry, with the same Idempotency-Key for a write. A rate limit that cannot be checked refuses the request this way (it never lets it through unlimited). */
             503: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -18152,7 +18170,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Credential verification unavailable (`svc.auth.unavailable`); retry. A storage dependency (database, object store or queue) failed for this request (`svc.dependency.unavailable`, `retryable: true`, with `Retry-After`); nothing was half-written: retry, with the same Idempotency-Key for a write. */
+            /** @description Credential verification unavailable (`svc.auth.unavailable`); retry. A dependency (database, object store, queue, or a coordinating object: rate limiter, audit log, webhook gate) failed for this request (`svc.dependency.unavailable`, `retryable: true`, with `Retry-After`); nothing was half-written: retry, with the same Idempotency-Key for a write. A rate limit that cannot be checked refuses the request this way (it never lets it through unlimited). */
             503: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -18237,7 +18255,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Credential verification unavailable (`svc.auth.unavailable`); retry. A storage dependency (database, object store or queue) failed for this request (`svc.dependency.unavailable`, `retryable: true`, with `Retry-After`); nothing was half-written: retry, with the same Idempotency-Key for a write. */
+            /** @description Credential verification unavailable (`svc.auth.unavailable`); retry. A dependency (database, object store, queue, or a coordinating object: rate limiter, audit log, webhook gate) failed for this request (`svc.dependency.unavailable`, `retryable: true`, with `Retry-After`); nothing was half-written: retry, with the same Idempotency-Key for a write. A rate limit that cannot be checked refuses the request this way (it never lets it through unlimited). */
             503: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -18349,7 +18367,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Credential verification unavailable (`svc.auth.unavailable`); retry. A storage dependency (database, object store or queue) failed for this request (`svc.dependency.unavailable`, `retryable: true`, with `Retry-After`); nothing was half-written: retry, with the same Idempotency-Key for a write. */
+            /** @description Credential verification unavailable (`svc.auth.unavailable`); retry. A dependency (database, object store, queue, or a coordinating object: rate limiter, audit log, webhook gate) failed for this request (`svc.dependency.unavailable`, `retryable: true`, with `Retry-After`); nothing was half-written: retry, with the same Idempotency-Key for a write. A rate limit that cannot be checked refuses the request this way (it never lets it through unlimited). */
             503: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -18439,7 +18457,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Credential verification unavailable (`svc.auth.unavailable`); retry. A storage dependency (database, object store or queue) failed for this request (`svc.dependency.unavailable`, `retryable: true`, with `Retry-After`); nothing was half-written: retry, with the same Idempotency-Key for a write. */
+            /** @description Credential verification unavailable (`svc.auth.unavailable`); retry. A dependency (database, object store, queue, or a coordinating object: rate limiter, audit log, webhook gate) failed for this request (`svc.dependency.unavailable`, `retryable: true`, with `Retry-After`); nothing was half-written: retry, with the same Idempotency-Key for a write. A rate limit that cannot be checked refuses the request this way (it never lets it through unlimited). */
             503: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -18541,7 +18559,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Credential verification unavailable (`svc.auth.unavailable`); retry. A storage dependency (database, object store or queue) failed for this request (`svc.dependency.unavailable`, `retryable: true`, with `Retry-After`); nothing was half-written: retry, with the same Idempotency-Key for a write. */
+            /** @description Credential verification unavailable (`svc.auth.unavailable`); retry. A dependency (database, object store, queue, or a coordinating object: rate limiter, audit log, webhook gate) failed for this request (`svc.dependency.unavailable`, `retryable: true`, with `Retry-After`); nothing was half-written: retry, with the same Idempotency-Key for a write. A rate limit that cannot be checked refuses the request this way (it never lets it through unlimited). */
             503: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -18665,7 +18683,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Credential verification unavailable (`svc.auth.unavailable`); retry. A storage dependency (database, object store or queue) failed for this request (`svc.dependency.unavailable`, `retryable: true`, with `Retry-After`); nothing was half-written: retry, with the same Idempotency-Key for a write. */
+            /** @description Credential verification unavailable (`svc.auth.unavailable`); retry. A dependency (database, object store, queue, or a coordinating object: rate limiter, audit log, webhook gate) failed for this request (`svc.dependency.unavailable`, `retryable: true`, with `Retry-After`); nothing was half-written: retry, with the same Idempotency-Key for a write. A rate limit that cannot be checked refuses the request this way (it never lets it through unlimited). */
             503: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -18762,7 +18780,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Credential verification unavailable (`svc.auth.unavailable`); retry. A storage dependency (database, object store or queue) failed for this request (`svc.dependency.unavailable`, `retryable: true`, with `Retry-After`); nothing was half-written: retry, with the same Idempotency-Key for a write. */
+            /** @description Credential verification unavailable (`svc.auth.unavailable`); retry. A dependency (database, object store, queue, or a coordinating object: rate limiter, audit log, webhook gate) failed for this request (`svc.dependency.unavailable`, `retryable: true`, with `Retry-After`); nothing was half-written: retry, with the same Idempotency-Key for a write. A rate limit that cannot be checked refuses the request this way (it never lets it through unlimited). */
             503: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -18864,7 +18882,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Credential verification unavailable (`svc.auth.unavailable`); retry. A storage dependency (database, object store or queue) failed for this request (`svc.dependency.unavailable`, `retryable: true`, with `Retry-After`); nothing was half-written: retry, with the same Idempotency-Key for a write. */
+            /** @description Credential verification unavailable (`svc.auth.unavailable`); retry. A dependency (database, object store, queue, or a coordinating object: rate limiter, audit log, webhook gate) failed for this request (`svc.dependency.unavailable`, `retryable: true`, with `Retry-After`); nothing was half-written: retry, with the same Idempotency-Key for a write. A rate limit that cannot be checked refuses the request this way (it never lets it through unlimited). */
             503: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -18966,7 +18984,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Credential verification unavailable (`svc.auth.unavailable`); retry. A storage dependency (database, object store or queue) failed for this request (`svc.dependency.unavailable`, `retryable: true`, with `Retry-After`); nothing was half-written: retry, with the same Idempotency-Key for a write. */
+            /** @description Credential verification unavailable (`svc.auth.unavailable`); retry. A dependency (database, object store, queue, or a coordinating object: rate limiter, audit log, webhook gate) failed for this request (`svc.dependency.unavailable`, `retryable: true`, with `Retry-After`); nothing was half-written: retry, with the same Idempotency-Key for a write. A rate limit that cannot be checked refuses the request this way (it never lets it through unlimited). */
             503: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -19068,7 +19086,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Credential verification unavailable (`svc.auth.unavailable`); retry. A storage dependency (database, object store or queue) failed for this request (`svc.dependency.unavailable`, `retryable: true`, with `Retry-After`); nothing was half-written: retry, with the same Idempotency-Key for a write. */
+            /** @description Credential verification unavailable (`svc.auth.unavailable`); retry. A dependency (database, object store, queue, or a coordinating object: rate limiter, audit log, webhook gate) failed for this request (`svc.dependency.unavailable`, `retryable: true`, with `Retry-After`); nothing was half-written: retry, with the same Idempotency-Key for a write. A rate limit that cannot be checked refuses the request this way (it never lets it through unlimited). */
             503: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -19170,7 +19188,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Credential verification unavailable (`svc.auth.unavailable`); retry. A storage dependency (database, object store or queue) failed for this request (`svc.dependency.unavailable`, `retryable: true`, with `Retry-After`); nothing was half-written: retry, with the same Idempotency-Key for a write. */
+            /** @description Credential verification unavailable (`svc.auth.unavailable`); retry. A dependency (database, object store, queue, or a coordinating object: rate limiter, audit log, webhook gate) failed for this request (`svc.dependency.unavailable`, `retryable: true`, with `Retry-After`); nothing was half-written: retry, with the same Idempotency-Key for a write. A rate limit that cannot be checked refuses the request this way (it never lets it through unlimited). */
             503: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -19272,7 +19290,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Credential verification unavailable (`svc.auth.unavailable`); retry. A storage dependency (database, object store or queue) failed for this request (`svc.dependency.unavailable`, `retryable: true`, with `Retry-After`); nothing was half-written: retry, with the same Idempotency-Key for a write. */
+            /** @description Credential verification unavailable (`svc.auth.unavailable`); retry. A dependency (database, object store, queue, or a coordinating object: rate limiter, audit log, webhook gate) failed for this request (`svc.dependency.unavailable`, `retryable: true`, with `Retry-After`); nothing was half-written: retry, with the same Idempotency-Key for a write. A rate limit that cannot be checked refuses the request this way (it never lets it through unlimited). */
             503: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -19362,7 +19380,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Credential verification unavailable (`svc.auth.unavailable`); retry. A storage dependency (database, object store or queue) failed for this request (`svc.dependency.unavailable`, `retryable: true`, with `Retry-After`); nothing was half-written: retry, with the same Idempotency-Key for a write. */
+            /** @description Credential verification unavailable (`svc.auth.unavailable`); retry. A dependency (database, object store, queue, or a coordinating object: rate limiter, audit log, webhook gate) failed for this request (`svc.dependency.unavailable`, `retryable: true`, with `Retry-After`); nothing was half-written: retry, with the same Idempotency-Key for a write. A rate limit that cannot be checked refuses the request this way (it never lets it through unlimited). */
             503: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -19457,7 +19475,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Credential verification unavailable (`svc.auth.unavailable`); retry. A storage dependency (database, object store or queue) failed for this request (`svc.dependency.unavailable`, `retryable: true`, with `Retry-After`); nothing was half-written: retry, with the same Idempotency-Key for a write. */
+            /** @description Credential verification unavailable (`svc.auth.unavailable`); retry. A dependency (database, object store, queue, or a coordinating object: rate limiter, audit log, webhook gate) failed for this request (`svc.dependency.unavailable`, `retryable: true`, with `Retry-After`); nothing was half-written: retry, with the same Idempotency-Key for a write. A rate limit that cannot be checked refuses the request this way (it never lets it through unlimited). */
             503: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -19559,7 +19577,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Credential verification unavailable (`svc.auth.unavailable`); retry. A storage dependency (database, object store or queue) failed for this request (`svc.dependency.unavailable`, `retryable: true`, with `Retry-After`); nothing was half-written: retry, with the same Idempotency-Key for a write. */
+            /** @description Credential verification unavailable (`svc.auth.unavailable`); retry. A dependency (database, object store, queue, or a coordinating object: rate limiter, audit log, webhook gate) failed for this request (`svc.dependency.unavailable`, `retryable: true`, with `Retry-After`); nothing was half-written: retry, with the same Idempotency-Key for a write. A rate limit that cannot be checked refuses the request this way (it never lets it through unlimited). */
             503: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -19628,7 +19646,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Credential verification unavailable (`svc.auth.unavailable`); retry. A storage dependency (database, object store or queue) failed for this request (`svc.dependency.unavailable`, `retryable: true`, with `Retry-After`); nothing was half-written: retry, with the same Idempotency-Key for a write. */
+            /** @description Credential verification unavailable (`svc.auth.unavailable`); retry. A dependency (database, object store, queue, or a coordinating object: rate limiter, audit log, webhook gate) failed for this request (`svc.dependency.unavailable`, `retryable: true`, with `Retry-After`); nothing was half-written: retry, with the same Idempotency-Key for a write. A rate limit that cannot be checked refuses the request this way (it never lets it through unlimited). */
             503: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -19730,7 +19748,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Credential verification unavailable (`svc.auth.unavailable`); retry. A storage dependency (database, object store or queue) failed for this request (`svc.dependency.unavailable`, `retryable: true`, with `Retry-After`); nothing was half-written: retry, with the same Idempotency-Key for a write. */
+            /** @description Credential verification unavailable (`svc.auth.unavailable`); retry. A dependency (database, object store, queue, or a coordinating object: rate limiter, audit log, webhook gate) failed for this request (`svc.dependency.unavailable`, `retryable: true`, with `Retry-After`); nothing was half-written: retry, with the same Idempotency-Key for a write. A rate limit that cannot be checked refuses the request this way (it never lets it through unlimited). */
             503: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -19825,7 +19843,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description `svc.session.idp_unavailable`: no signing secret configured (SVC_IDP_WEBHOOK_SECRET), or the user's data cannot be sealed. A storage dependency (database, object store or queue) failed for this request (`svc.dependency.unavailable`, `retryable: true`, with `Retry-After`); nothing was half-written: retry, with the same Idempotency-Key for a write. */
+            /** @description `svc.session.idp_unavailable`: no signing secret configured (SVC_IDP_WEBHOOK_SECRET), or the user's data cannot be sealed. A dependency (database, object store, queue, or a coordinating object: rate limiter, audit log, webhook gate) failed for this request (`svc.dependency.unavailable`, `retryable: true`, with `Retry-After`); nothing was half-written: retry, with the same Idempotency-Key for a write. A rate limit that cannot be checked refuses the request this way (it never lets it through unlimited). */
             503: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -19916,7 +19934,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description `svc.billing.verification_unavailable`: no provider or signing secret configured; or `svc.billing.provider_unavailable`: a dispute names only its charge and the provider could not be asked which intent it belongs to (the provider retries). A storage dependency (database, object store or queue) failed for this request (`svc.dependency.unavailable`, `retryable: true`, with `Retry-After`); nothing was half-written: retry, with the same Idempotency-Key for a write. */
+            /** @description `svc.billing.verification_unavailable`: no provider or signing secret configured; or `svc.billing.provider_unavailable`: a dispute names only its charge and the provider could not be asked which intent it belongs to (the provider retries). A dependency (database, object store, queue, or a coordinating object: rate limiter, audit log, webhook gate) failed for this request (`svc.dependency.unavailable`, `retryable: true`, with `Retry-After`); nothing was half-written: retry, with the same Idempotency-Key for a write. A rate limit that cannot be checked refuses the request this way (it never lets it through unlimited). */
             503: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];

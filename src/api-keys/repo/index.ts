@@ -193,7 +193,7 @@ export async function revokeWasAnswered(db: Database, tenantId: string, keyId: s
 export async function revokeKey(db: Database, tenantId: string, keyId: string, now: number) {
   const rows = await db
     .update(apiKeys)
-    .set({ status: "revoked", revokedAt: now })
+    .set({ status: "revoked", revokedAt: now, revokedBy: "request" })
     .where(
       and(
         eq(apiKeys.tenantId, tenantId),

@@ -176,6 +176,8 @@ export async function restoreTenant(env: Pick<Bindings, "DB" | "OBJECTS" | "SVC_
         // A hash of random bytes: no secret maps to it. Revoked, so the row is history, not a credential.
         row.secret_hash = hex(crypto.getRandomValues(new Uint8Array(32)));
         if (row.status !== "revoked") Object.assign(row, { status: "revoked", revoked_at: Date.now() });
+        // Never a revoke a later DELETE of the restored key could be answered as (api-keys revokeApiKey).
+        row.revoked_by = "restore";
       }
       if (kind.name === "webhook_endpoints") {
         row.secret_ciphertext = await sealSecret(env.SVC_KEY_PEPPER!, String(row.id), generateWebhookSecret());

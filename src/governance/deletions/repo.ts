@@ -362,7 +362,7 @@ export async function unerasedCreatorIds(db: Database, tenantId: string): Promis
 export async function closeAccount(db: Database, tenantId: string, now: number): Promise<{ apiKeys: number }> {
   const revoked = await db
     .update(apiKeys)
-    .set({ status: "revoked", revokedAt: now })
+    .set({ status: "revoked", revokedAt: now, revokedBy: "account_deletion" })
     .where(and(eq(apiKeys.tenantId, tenantId), eq(apiKeys.status, "active")))
     .returning({ id: apiKeys.id });
   await db.update(tenants).set({ status: "deleted", name: "deleted", contactEmail: null }).where(eq(tenants.id, tenantId));

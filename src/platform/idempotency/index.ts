@@ -123,6 +123,19 @@ export const idempotency: MiddlewareHandler<AppEnv> = async (c, next) => {
     return;
   }
   const withhold = operation.policy.replay === "secret_not_replayable" && res.status < 300;
+  if (withhold && (await audit.pending) === false) {
+    // A one-time secret issued unaudited (the audit chain object failed): not shown, the key released, 503. The
+    // retry re-issues the secret to the same resource (ids derived from the key) and is audited; a completed
+    // record would answer every retry secret_not_replayable and leave the issue unaudited for good.
+    await once(() => releaseIdempotencyKey(db, scope, claim.lease)).catch(() => undefined);
+    throw new ApiError(
+      "svc.dependency.unavailable",
+      "The audit log could not record this operation; nothing was shown. Retry with the same Idempotency-Key.",
+      {
+        headers: { "Retry-After": "1" },
+      },
+    );
+  }
   try {
     await alongside(
       audit.pending,
@@ -142,7 +155,7 @@ export const idempotency: MiddlewareHandler<AppEnv> = async (c, next) => {
     // Except a one-time secret: a retry that converges issues that resource a new secret (it assumes nobody saw
     // the first), so this answer's secret is never shown and the client is told to retry instead.
     c.var.log.error("idempotency completion failed", { operation: operation.key, error: error instanceof Error ? error.name : "unknown" });
-    if (withhold) throw new ApiError("svc.dependency.unavailable");
+    if (withhold) throw new ApiError("svc.dependency.unavailable", undefined, { headers: { "Retry-After": "1" } });
   }
 };
 
@@ -160,7 +173,7 @@ async function once(write: () => Promise<void>): Promise<void> {
 }
 
 /** Awaits the key's write and the audit append together; the write's failure is rethrown once both settled. */
-async function alongside(audit: Promise<void> | undefined, write: Promise<void>): Promise<void> {
+async function alongside(audit: Promise<boolean> | undefined, write: Promise<void>): Promise<void> {
   const [, written] = await Promise.allSettled([audit, write]);
   if (written.status === "rejected") throw written.reason;
 }

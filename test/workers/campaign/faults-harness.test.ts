@@ -58,4 +58,29 @@ describe("fault harness", () => {
     expect(await testEnv.OBJECTS.head("faults/harness-d")).toBeNull();
     await expect(faulty.env.OBJECTS.get("faults/harness-d")).rejects.toBeInstanceOf(InjectedFault);
   });
+
+  it("Durable Object calls: logged by binding and method; error, crash-before and crash-after as for storage", async () => {
+    // A limit of 1 per minute in a bucket of its own: whether the faulted call charged it shows in the next take.
+    const bucket = () => `faults-harness-${crypto.randomUUID()}`;
+    const take = (env: typeof testEnv, name: string) => env.RATE_LIMITER.get(env.RATE_LIMITER.idFromName(name)).take(name, 1, 60, 1, 0);
+
+    const probe = faultyEnv(testEnv);
+    const name = bucket();
+    expect((await take(probe.env, name)).allowed).toBe(true);
+    expect(probe.log).toEqual([{ n: 1, kind: "do", op: "do.take", detail: "RATE_LIMITER.take" }]);
+
+    for (const [mode, charged] of [
+      ["error", false],
+      ["crash-before", false],
+      ["crash-after", true],
+    ] as const) {
+      const faulty = faultyEnv(testEnv, { at: 1, mode, kinds: ["do"] });
+      const b = bucket();
+      await expect(take(faulty.env, b), mode).rejects.toBeInstanceOf(InjectedFault);
+      expect((await take(testEnv, b)).allowed, `${mode}: the object ${charged ? "took" : "never saw"} the call`).toBe(!charged);
+      expect(faulty.crashed, mode).toBe(mode !== "error");
+      if (mode === "error") expect((await take(faulty.env, bucket())).allowed).toBe(true);
+      else await expect(take(faulty.env, bucket())).rejects.toBeInstanceOf(InjectedFault);
+    }
+  });
 });

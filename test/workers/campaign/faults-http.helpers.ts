@@ -75,14 +75,23 @@ export function request(
   return new Request(`${BASE}${path}`, { method: init.method ?? "GET", headers, body });
 }
 
-/** A write: an R2 or queue call that changes something, or a D1 statement (or batch) that inserts, updates or deletes. */
+/**
+ * A write: an R2 or queue call that changes something, a D1 statement (or batch) that inserts, updates or deletes,
+ * or a Durable Object call that changes the object (a rate charge, an audit append, a gate lease: all but reads).
+ */
 export function isWrite(site: FaultSite): boolean {
   if (site.kind === "queue") return true;
+  if (site.kind === "do") return !/\.(witness|inFlight)$/.test(site.detail);
   if (site.kind === "r2") return !["r2.head", "r2.get", "r2.list"].includes(site.op);
   return /\b(insert|update|delete|replace)\b/i.test(site.detail);
 }
 
 export type Mode = NonNullable<FaultPlan["mode"]>;
+
+/** The audit chain took the entry, then the isolate died before it learned so. */
+export function appendLandedThenCrashed(site: FaultSite, mode: Mode): boolean {
+  return mode === "crash-after" && site.detail === "AUDIT_CHAIN.append";
+}
 
 /** One faulted run and what followed. */
 export interface Outcome {

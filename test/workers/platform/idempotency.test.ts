@@ -106,10 +106,11 @@ describe("Idempotency-Key on real operations", () => {
       },
     });
     try {
-      const res = await api("/v1/api-keys", {
+      // A keyed write that shows no one-time secret (one that does waits for its audit entry: see below).
+      const res = await api("/v1/uploads", {
         method: "POST",
         key,
-        body: { name: "o", scopes: ["identity:read"] },
+        body: { byte_length: 10, declared_media_type: "image/jpeg", mode: "single", sha256: "ab".repeat(32), filename: "o.jpg" },
         headers: { "idempotency-key": "overlap-1" },
       });
       expect(res.status).toBe(201);
@@ -118,8 +119,36 @@ describe("Idempotency-Key on real operations", () => {
     } finally {
       installAuditSink(durableAuditSink);
     }
-    const events = await json(await api("/v1/governance/audit?action=POST%20%2Fv1%2Fapi-keys", { key }));
+    const events = await json(await api("/v1/governance/audit?action=POST%20%2Fv1%2Fuploads", { key }));
     expect(events.items.length).toBe(1);
+  });
+
+  it("a keyed write showing a one-time secret completes its key only once its audit entry landed (#22)", async () => {
+    const { key, tenantId } = await createTenant();
+    const completed = () =>
+      testEnv.DB.prepare("SELECT response_status FROM idempotency_records WHERE tenant_id = ? AND idempotency_key = 'secret-1'")
+        .bind(tenantId)
+        .first<{ response_status: number | null }>();
+    let completedBeforeAppend: boolean | null = null;
+    installAuditSink({
+      async append(env, t, drafts) {
+        completedBeforeAppend = Boolean((await completed())?.response_status);
+        await durableAuditSink.append(env, t, drafts);
+      },
+    });
+    try {
+      const res = await api("/v1/api-keys", {
+        method: "POST",
+        key,
+        body: { name: "o", scopes: ["identity:read"] },
+        headers: { "idempotency-key": "secret-1" },
+      });
+      expect(res.status).toBe(201);
+      expect(completedBeforeAppend).toBe(false);
+      expect((await completed())?.response_status).toBe(201);
+    } finally {
+      installAuditSink(durableAuditSink);
+    }
   });
 
   it("accepts a key of exactly 200 printable characters", async () => {

@@ -10,22 +10,23 @@ import type { Bindings } from "../../../src/env";
  * with the fault there, and checks the invariants after each (exactly once, nothing half-written, a clean answer).
  */
 
-/** The binding an I/O call goes to. */
-export type FaultKind = "d1" | "r2" | "queue";
+/** The binding an I/O call goes to (`do`: a Durable Object stub's method: the rate limiter, audit chain, webhook gate). */
+export type FaultKind = "d1" | "r2" | "queue" | "do";
 
 /** One I/O call seen by a faulty env, in call order (1-based `n` over the calls the plan counts). */
 export interface FaultSite {
   n: number;
   kind: FaultKind;
-  /** e.g. `d1.all`, `d1.batch`, `r2.put`, `queue.send` */
+  /** e.g. `d1.all`, `d1.batch`, `r2.put`, `queue.send`, `do.take` */
   op: string;
-  /** The statement's SQL (first 120 characters; a batch lists its statements), the R2 key or the queue's binding name. */
+  /** The statement's SQL (first 120 characters; a batch lists its statements), the R2 key, the queue's binding name, or the object's binding and method (`RATE_LIMITER.take`). */
   detail: string;
 }
 
 /**
  * Where and how the plan fails. `at` counts the calls of the kinds in `kinds` (all kinds when absent), from 1.
- * - `error`: that call does not happen and rejects (a storage error); later calls work (a retry may succeed).
+ * - `error`: that call does not happen and rejects (a storage error, or a Durable Object that could not be reached);
+ *   later calls work (a retry may succeed).
  * - `crash-before`: that call does not happen, and it and every later call reject: the isolate died before it.
  * - `crash-after`: that call happens (a write lands), then it and every later call reject: the isolate died
  *   after the write but before the code could learn it.
@@ -55,6 +56,7 @@ export interface FaultyEnv {
 }
 
 const QUEUE_BINDINGS = ["JOBS_QUEUE", "WEBHOOKS_QUEUE"] as const;
+const OBJECT_BINDINGS = ["RATE_LIMITER", "WEBHOOK_GATE", "AUDIT_CHAIN"] as const;
 
 export function faultyEnv(base: Bindings, plan: FaultPlan = {}): FaultyEnv {
   const log: FaultSite[] = [];
@@ -87,6 +89,10 @@ export function faultyEnv(base: Bindings, plan: FaultPlan = {}): FaultyEnv {
   for (const name of QUEUE_BINDINGS) {
     const queue = base[name];
     if (queue) env[name] = faultyQueue(queue, name, call);
+  }
+  for (const name of OBJECT_BINDINGS) {
+    const namespace = base[name] as unknown as DurableObjectNamespace | undefined;
+    if (namespace) env[name] = faultyObjects(namespace, name, call);
   }
   return {
     env: env as unknown as Bindings,
@@ -166,4 +172,28 @@ function faultyQueue(real: Queue, name: string, call: Call): Queue {
     sendBatch: (messages: Iterable<MessageSendRequest>, options?: QueueSendBatchOptions) =>
       call("queue", "queue.sendBatch", name, () => real.sendBatch(messages, options)),
   } as unknown as Queue;
+}
+
+/**
+ * A Durable Object namespace whose stubs' method calls go through the plan: `crash-after` lets the call reach the
+ * object (its state changes: a lease taken, an entry appended) and then loses the answer.
+ */
+function faultyObjects(real: DurableObjectNamespace, name: string, call: Call): DurableObjectNamespace {
+  const stub = (s: DurableObjectStub): DurableObjectStub =>
+    new Proxy(s, {
+      get(target, prop) {
+        const value = Reflect.get(target, prop);
+        if (typeof value !== "function" || typeof prop !== "string" || prop === "then") return value;
+        return (...args: unknown[]) => call("do", `do.${prop}`, `${name}.${prop}`, async () => await Reflect.apply(value, target, args));
+      },
+    });
+  return new Proxy(real, {
+    get(target, prop) {
+      const value = Reflect.get(target, prop);
+      if (typeof value !== "function") return value;
+      if (prop === "get" || prop === "getByName")
+        return (...args: unknown[]) => stub(Reflect.apply(value, target, args) as DurableObjectStub);
+      return (...args: unknown[]) => Reflect.apply(value, target, args);
+    },
+  });
 }

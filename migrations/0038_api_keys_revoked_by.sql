@@ -1,0 +1,1 @@
+ALTER TABLE `api_keys` ADD `revoked_by` text;
