@@ -246,7 +246,7 @@ async function runTakenJob(
       job = now;
     } else if (folds && finished) {
       const now = Date.now();
-      folded = { finished: { step: finished.step, output: finished.output, completedAt: now }, publishStartedAt: now };
+      folded = { finished: { step: finished.step, output: finished.output, completedAt: finished.completedAt ?? now }, publishStartedAt: now };
     } else {
       job = (await advanceStep(db, tenantId, taken.id, { finished, instant, next: step.step }, attempt, JOB_LEASE_MS))!;
       if (job.attempts !== attempt) return; // another runner took the job (this lease lapsed): it is theirs now
@@ -261,14 +261,15 @@ async function runTakenJob(
             const result = await audioWatermarkStep(env, await audioServicesOf(services), job, admitted, source, upload);
             watermarked = result.output;
             watermarkedBytes = result.bytes;
-            finished = { step: step.step, output: watermarked };
+            finished = { step: step.step, output: watermarked, completedAt: Date.now() };
             break;
           }
           const result = await watermarkStep(env, imageServices(services), job, admitted, source, upload);
           watermarked = result.output;
           watermarkedBytes = result.bytes;
           pixels = result.pixels;
-          finished = { step: step.step, output: watermarked };
+          // its own end: the record rides with the sign step's begin, after the fingerprints folded in between
+          finished = { step: step.step, output: watermarked, completedAt: Date.now() };
           break;
         }
         case "fingerprint": {

@@ -1,4 +1,4 @@
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { registryFor } from "../../../src/catalog/installed";
 import { database } from "../../../src/db/client";
 import type { Bindings } from "../../../src/env";
@@ -142,6 +142,31 @@ describe("express job I/O (#19)", () => {
     const receipts = await testEnv.DB.prepare("SELECT count(*) AS n FROM receipts WHERE job_id = ?").bind(job.id).first<{ n: number }>();
     expect(receipts!.n).toBe(0);
     expect((await json(await api(`/v1/assets/${assetId}`, { key: tenant.key }))).status).toBe("uploaded");
+  });
+});
+
+describe("step spans (#19)", () => {
+  it("the fingerprints folded into the sign step's begin are in the fingerprint span only, not also in the watermark's", async () => {
+    const { tenant, job } = await admittedExpress();
+    // A clock that moves on every read (workerd's stands still while no I/O lands), so each span's ends are the
+    // moments the runner took them: a record carrying the batch's time instead would end after the folded work.
+    let clock = Date.now();
+    const now = vi.spyOn(Date, "now").mockImplementation(() => ++clock);
+    try {
+      await runJob(testEnv, await mediaServices(testEnv), tenant.tenantId, job.id, job);
+    } finally {
+      now.mockRestore();
+    }
+    const steps = (await jobWithPublication(database(testEnv.DB), tenant.tenantId, job.id))!.steps;
+    const at = (name: string) => steps.find((s) => s.step === name)!;
+    const [watermark, fingerprint, sign, publish] = ["watermark", "fingerprint", "sign", "publish"].map(at);
+    for (const s of [watermark, fingerprint, sign, publish]) expect(s!.state, s!.step).toBe("completed");
+    // one after the other, no overlap: the sum of the spans is the time the steps took
+    expect(watermark!.startedAt!).toBeLessThan(watermark!.completedAt!);
+    expect(watermark!.completedAt!).toBeLessThanOrEqual(fingerprint!.startedAt!);
+    expect(fingerprint!.startedAt!).toBeLessThan(fingerprint!.completedAt!);
+    expect(fingerprint!.completedAt!).toBeLessThanOrEqual(sign!.startedAt!);
+    expect(sign!.completedAt!).toBeLessThanOrEqual(publish!.startedAt!);
   });
 });
 
