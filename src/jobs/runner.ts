@@ -246,7 +246,10 @@ async function runTakenJob(
       job = now;
     } else if (folds && finished) {
       const now = Date.now();
-      folded = { finished: { step: finished.step, output: finished.output, completedAt: finished.completedAt ?? now }, publishStartedAt: now };
+      folded = {
+        finished: { step: finished.step, output: finished.output, completedAt: finished.completedAt ?? now },
+        publishStartedAt: now,
+      };
     } else {
       job = (await advanceStep(db, tenantId, taken.id, { finished, instant, next: step.step }, attempt, JOB_LEASE_MS))!;
       if (job.attempts !== attempt) return; // another runner took the job (this lease lapsed): it is theirs now
