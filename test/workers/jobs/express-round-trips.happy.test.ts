@@ -449,6 +449,34 @@ describe("express take at admission (#19)", () => {
     expect(inspect).toEqual({ media_type: "image/jpeg", object_id: answer!.asset!.sourceObjectId });
   });
 
+  it("a run that follows the take with its services in hand (no wait between them) reads nothing back: 2 round trips", async () => {
+    const tenant = await createTenant();
+    const { assetId } = await uploadAsset(tenant.key, fixture("sample-1mp.jpg"), "image/jpeg", "photo.jpg");
+    const services = await mediaServices(testEnv);
+    const { env, calls } = countedEnv();
+    const result = await admitSign(
+      database(env.DB),
+      registryFor(testEnv),
+      tenant.tenantId,
+      {
+        asset_id: assetId,
+        recipe_id: "rcp_system_express_watermark_then_sign",
+        mode: "express",
+        fingerprint_algorithms: ["iscc-image", "pdq"],
+      },
+      { takeForRun: { leaseMs: JOB_LEASE_MS } },
+    );
+    if (result.status !== "admitted" || !result.taken?.taken) throw new Error(result.status);
+    calls.d1 = 0;
+    const answer = await runJobForAnswer(env, services, tenant.tenantId, result.job.id, result.job, result.taken, true);
+    // the watermark recorded with the sign step begun; the publication (the job is not read back first)
+    expect(calls.d1).toBe(2);
+    expect(answer?.job).toMatchObject({ state: "completed", attempts: 1 });
+    expect(answer).toEqual(await jobWithPublication(database(testEnv.DB), tenant.tenantId, result.job.id));
+    for (const s of answer!.steps)
+      expect([s.step, s.state, s.startedAt !== null && s.completedAt !== null]).toEqual([s.step, "completed", true]);
+  });
+
   it("is only made when asked (a caller that runs the job) and only for express jobs", async () => {
     const tenant = await createTenant();
     const admit = async (mode: "express" | "standard", options = {}) => {
