@@ -114,6 +114,12 @@ export async function runJobForAnswer(
   admitted?: JobRow,
   /** The take admission made with the job's insert (SignOptions.takeForRun), for `admitted`: this run's take. */
   admissionTake?: TakeAndLoad | null,
+  /**
+   * The run follows admission's take with nothing awaited in between (the request had its media services in hand
+   * before the take's batch answered): the job as that batch left it is as current as a read would be, so the run
+   * starts without reading it back (see runTakenJob). False whenever anything was loaded or awaited after the take.
+   */
+  takeInHand = false,
 ): Promise<JobPublicationView | undefined> {
   const db = database(env.DB);
   const job = admitted?.id === jobId && admitted.tenantId === tenantId ? admitted : await getJob(db, tenantId, jobId);
@@ -136,7 +142,7 @@ export async function runJobForAnswer(
   // The row in hand went stale (a cancellation, another runner): decide again from the stored row.
   if (!take.taken) return job === admitted ? runJobForAnswer(env, services, tenantId, jobId) : undefined;
   try {
-    return await runTakenJob(env, services, job, take.steps, take.found, take.begun);
+    return await runTakenJob(env, services, job, take.steps, take.found, take.begun, takeInHand && take === admissionTake);
   } catch (error) {
     // A transient failure is retried by the queue: give the lease back so the retry may take the job at once.
     await releaseLease(db, job.id, job.attempts + 1, Date.now()).catch(() => undefined);
@@ -163,6 +169,8 @@ async function runTakenJob(
   found: { asset: AssetRow; source: ObjectRow } | null,
   /** The step the take's batch already began (admission's take of an express job: first-move.ts). */
   begun?: string,
+  /** runJobForAnswer's `takeInHand`: no wait since that take, so no read back before the begun step's work. */
+  takeInHand = false,
 ): Promise<JobPublicationView | undefined> {
   const db = database(env.DB);
   const tenantId = taken.tenantId;
@@ -235,7 +243,12 @@ async function runTakenJob(
       signing = null;
       if (finished?.step === "sign") finished = { step: finished.step, output: signed };
     }
-    if (step.step === begun && !finished && instant.length === 0) {
+    if (step.step === begun && !finished && instant.length === 0 && takeInHand) {
+      // Begun by the batch that took the job (first-move.ts), and nothing was awaited since that batch answered: a
+      // read now would show what it showed (a cancellation landing from here on is one landing during this step,
+      // which the next batch sees: the step's work is then recorded and the job ends canceled, nothing published).
+      begun = undefined;
+    } else if (step.step === begun && !finished && instant.length === 0) {
       // Begun by the batch that took the job, with the records before it (first-move.ts): nothing to record. But the
       // request loaded its media services between that take and this run, so a cancellation may have landed, or the
       // take lapsed and another runner took the job: read it (while the upload's read is in flight) before any work.
@@ -246,7 +259,10 @@ async function runTakenJob(
       job = now;
     } else if (folds && finished) {
       const now = Date.now();
-      folded = { finished: { step: finished.step, output: finished.output, completedAt: now }, publishStartedAt: now };
+      folded = {
+        finished: { step: finished.step, output: finished.output, completedAt: finished.completedAt ?? now },
+        publishStartedAt: now,
+      };
     } else {
       job = (await advanceStep(db, tenantId, taken.id, { finished, instant, next: step.step }, attempt, JOB_LEASE_MS))!;
       if (job.attempts !== attempt) return; // another runner took the job (this lease lapsed): it is theirs now
@@ -261,14 +277,15 @@ async function runTakenJob(
             const result = await audioWatermarkStep(env, await audioServicesOf(services), job, admitted, source, upload);
             watermarked = result.output;
             watermarkedBytes = result.bytes;
-            finished = { step: step.step, output: watermarked };
+            finished = { step: step.step, output: watermarked, completedAt: Date.now() };
             break;
           }
           const result = await watermarkStep(env, imageServices(services), job, admitted, source, upload);
           watermarked = result.output;
           watermarkedBytes = result.bytes;
           pixels = result.pixels;
-          finished = { step: step.step, output: watermarked };
+          // its own end: the record rides with the sign step's begin, after the fingerprints folded in between
+          finished = { step: step.step, output: watermarked, completedAt: Date.now() };
           break;
         }
         case "fingerprint": {

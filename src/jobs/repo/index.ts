@@ -355,7 +355,9 @@ function moveStatements(
   leaseMs: LeaseMs,
 ) {
   return [
-    ...(move.finished ? completeStatements(db, jobId, attempt, move.finished.step, move.finished.output, now, leaseMs) : []),
+    ...(move.finished
+      ? completeStatements(db, jobId, attempt, move.finished.step, move.finished.output, now, leaseMs, move.finished.completedAt ?? now)
+      : []),
     ...(move.instant ?? []).flatMap((s) => [
       beginStatement(db, jobId, attempt, s.step, s.startedAt ?? now),
       recordInstant(db, { jobId, attempt, step: s.step, completedAt: s.completedAt ?? now, output: jsonOrNull(s.output) }),
@@ -374,8 +376,12 @@ const jsonOrNull = (output: unknown): string | null => JSON.stringify(output) ??
 export interface StepRecord {
   step: string;
   output: unknown;
-  /** For an instant step that was worked out before its record: when that work started and ended (else the batch's time). */
+  /** For an instant step that was worked out before its record: when that work started (else the batch's time). */
   startedAt?: number;
+  /**
+   * When the step's work ended (else the batch's time). A finished step whose record waits for work done after it
+   * (the fingerprints folded into the next begin) must carry it, or its span would hold that work as well.
+   */
   completedAt?: number;
 }
 
@@ -429,9 +435,18 @@ const recordInstant = shape<{ jobId: string; attempt: number; step: string; comp
 );
 
 /** A finished step and its output; a finished step is news, so the lease is renewed with it (only by its holder). */
-function completeStatements(db: Database, jobId: string, attempt: number, step: string, output: unknown, now: number, leaseMs: LeaseMs) {
+function completeStatements(
+  db: Database,
+  jobId: string,
+  attempt: number,
+  step: string,
+  output: unknown,
+  now: number,
+  leaseMs: LeaseMs,
+  completedAt = now,
+) {
   return [
-    completeShape(db, { jobId, attempt, step, now, output: jsonOrNull(output) }),
+    completeShape(db, { jobId, attempt, step, now: completedAt, output: jsonOrNull(output) }),
     renewShape(db, { jobId, attempt, now, lease: now + leaseMs }),
   ];
 }

@@ -60,6 +60,9 @@ export function registerSign(app: Router) {
     const key = c.req.header("idempotency-key");
     const secret = c.env.SVC_KEY_PEPPER;
     const request = c.req.valid("json");
+    // An express request's media services (per isolate: in hand at once but for an isolate's first request), asked
+    // for before admission, so the run can follow admission's take without a wait between them (runExpress).
+    const services = request.mode === "express" ? servicesInHand(c.env) : null;
     const jobId = key && secret ? await signJobId(secret, principal.tenantId, key, request) : undefined;
     const result = await admitSign(c.var.db, registryFor(c.env), principal.tenantId, request, {
       profile: signingProfileOf(principal.signingProfile),
@@ -86,7 +89,7 @@ export function registerSign(app: Router) {
       return c.json(jobView(job, result.steps), 202);
     }
     if (result.job.mode === "express") {
-      const express = await runExpress(c, result.job, result.taken ?? null);
+      const express = await runExpress(c, result.job, result.taken ?? null, services ?? servicesInHand(c.env));
       if (express.status === 200) return c.json(express.body, 200);
       return c.json(express.body, 202);
     }
@@ -96,8 +99,28 @@ export function registerSign(app: Router) {
   });
 }
 
+/**
+ * The media services, loading; `ready` turns true once they are loaded (read after an await: whether they were
+ * in hand by then). A load that fails is reported where `services` is awaited.
+ */
+function servicesInHand(env: AppContext["env"]) {
+  const loading = { services: mediaServices(env), ready: false };
+  loading.services.then(
+    () => {
+      loading.ready = true;
+    },
+    () => undefined,
+  );
+  return loading;
+}
+
 /** Runs an admitted express job in this request, waiting at most EXPRESS_WAIT_MS for it. */
-async function runExpress(c: AppContext, admitted: JobRow, taken: TakeAndLoad | null) {
+async function runExpress(
+  c: AppContext,
+  admitted: JobRow,
+  taken: TakeAndLoad | null,
+  loading: { services: ReturnType<typeof mediaServices>; ready: boolean },
+) {
   const env = c.env;
   const tenantId = admitted.tenantId;
   // The safety net is sent alongside the run rather than before it: the message is delayed past any express run, so
@@ -105,9 +128,12 @@ async function runExpress(c: AppContext, admitted: JobRow, taken: TakeAndLoad | 
   const safetyNet = enqueueJob(env, admitted, { delaySeconds: EXPRESS_SAFETY_NET_SECONDS }).catch(logEnqueueFailure(admitted));
   // The run hands what the answer need not wait for (the webhook fan-out nudge) to this request's waitUntil.
   const background = (work: Promise<unknown>) => c.executionCtx.waitUntil(work);
-  const run = mediaServices(env)
+  // Services already in hand when admission's take answered: the run follows the take with no wait between them,
+  // so it need not read the job back before its first work (runJobForAnswer `takeInHand`).
+  const inHand = loading.ready;
+  const run = loading.services
     .then(
-      (services) => runJobForAnswer(env, { ...services, background }, tenantId, admitted.id, admitted, taken),
+      (services) => runJobForAnswer(env, { ...services, background }, tenantId, admitted.id, admitted, taken, inHand),
       async (e) => {
         // The run never started: the take admission made is undone, so a cancellation ends the job at once and the
         // safety net takes it as a fresh job.

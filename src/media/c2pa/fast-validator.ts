@@ -158,8 +158,17 @@ async function verify(bytes: Uint8Array, anchorsPem: string, now: number): Promi
   const named = (list: { url: string }[]) => list.map((r) => r.url.replace("self#jumbf=c2pa.assertions/", ""));
   need(named(created).join() === "c2pa.actions.v2,c2pa.hash.data", "created assertions");
   need(
-    named(gathered).every((l) => ["c2pa.ingredient.v3", "svc.creator", "svc.capture"].includes(l)),
+    named(gathered).every((l) => ["c2pa.ingredient.v3", "svc.creator", "svc.capture"].includes(l) || softBindingInstance(l) !== null),
     "gathered assertions",
+  );
+  // The soft bindings (media/soft-binding.ts: one per watermark or fingerprint), labelled as the signer numbers
+  // repeated labels: the first bare, then `__1`, `__2`, … in claim order.
+  need(
+    named(gathered)
+      .map(softBindingInstance)
+      .filter((n) => n !== null)
+      .every((n, i) => n === i),
+    "soft-binding instances",
   );
   const refs = [...created, ...gathered];
 
@@ -186,7 +195,7 @@ async function verify(bytes: Uint8Array, anchorsPem: string, now: number): Promi
   }
   const labels = [...assertions.keys()];
   need(
-    labels.every((l) => ASSERTION_LABELS.has(l)),
+    labels.every((l) => ASSERTION_LABELS.has(l) || softBindingInstance(l) !== null),
     "an assertion this validator does not read",
   );
   need(
@@ -219,6 +228,12 @@ async function verify(bytes: Uint8Array, anchorsPem: string, now: number): Promi
     if (l === "c2pa.hash.data" || l === "c2pa.ingredient.v3") continue;
     if (l === "svc.creator" || l === "svc.capture") {
       need(value instanceof Map && [...value].every(([k, v]) => typeof k === "string" && typeof v === "string"), `${l} form`);
+    }
+    if (softBindingInstance(l) !== null) {
+      checkSoftBinding(value);
+      // json() names every instance by the bare label (the instance number beside it, which no reader of ours reads)
+      jsonAssertions.push({ label: SOFT_BINDING_LABEL, data: toJson(value) });
+      continue;
     }
     jsonAssertions.push({ label: l, data: toJson(value) });
   }
@@ -298,6 +313,37 @@ async function verify(bytes: Uint8Array, anchorsPem: string, now: number): Promi
       },
     },
   };
+}
+
+const SOFT_BINDING_LABEL = "c2pa.soft-binding";
+
+/** A soft-binding assertion's instance number from its box label (0 for the bare label), or null for another label. */
+function softBindingInstance(label: string): number | null {
+  if (label === SOFT_BINDING_LABEL) return 0;
+  const m = /^c2pa\.soft-binding__([1-9][0-9]{0,2})$/.exec(label);
+  return m ? Number(m[1]) : null;
+}
+
+/**
+ * Exactly the form the signer writes (media/soft-binding.ts): an algorithm name, one block for the whole asset (an
+ * empty scope) whose value is base64 text, and an empty pad. The engine checks no more of it than its parse, so
+ * anything else defers rather than risk rendering it otherwise.
+ */
+function checkSoftBinding(value: CborItem) {
+  need(value instanceof Map && value.size === 3 && keysWithin(value, ["alg", "blocks", "pad"]), "soft-binding keys");
+  const alg = value.get("alg");
+  need(typeof alg === "string" && /^[A-Za-z0-9._-]{1,64}$/.test(alg), "soft-binding alg");
+  const pad = value.get("pad");
+  // an empty array as the signer writes it (json() renders it, or empty bytes, as [])
+  need((Array.isArray(pad) || pad instanceof Uint8Array) && pad.length === 0, "soft-binding pad");
+  const blocks = value.get("blocks");
+  need(Array.isArray(blocks) && blocks.length === 1, "soft-binding blocks");
+  const block = blocks[0];
+  need(block instanceof Map && block.size === 2 && keysWithin(block, ["scope", "value"]), "soft-binding block");
+  const scope = block.get("scope");
+  need(scope instanceof Map && scope.size === 0, "soft-binding scope");
+  const text = block.get("value");
+  need(typeof text === "string" && /^[A-Za-z0-9+/]{1,172}={0,2}$/.test(text), "soft-binding value");
 }
 
 /** Assertions this validator reads (their forms are checked below); any other label defers. */

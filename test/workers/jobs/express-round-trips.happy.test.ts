@@ -1,4 +1,4 @@
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { registryFor } from "../../../src/catalog/installed";
 import { database } from "../../../src/db/client";
 import type { Bindings } from "../../../src/env";
@@ -142,6 +142,31 @@ describe("express job I/O (#19)", () => {
     const receipts = await testEnv.DB.prepare("SELECT count(*) AS n FROM receipts WHERE job_id = ?").bind(job.id).first<{ n: number }>();
     expect(receipts!.n).toBe(0);
     expect((await json(await api(`/v1/assets/${assetId}`, { key: tenant.key }))).status).toBe("uploaded");
+  });
+});
+
+describe("step spans (#19)", () => {
+  it("the fingerprints folded into the sign step's begin are in the fingerprint span only, not also in the watermark's", async () => {
+    const { tenant, job } = await admittedExpress();
+    // A clock that moves on every read (workerd's stands still while no I/O lands), so each span's ends are the
+    // moments the runner took them: a record carrying the batch's time instead would end after the folded work.
+    let clock = Date.now();
+    const now = vi.spyOn(Date, "now").mockImplementation(() => ++clock);
+    try {
+      await runJob(testEnv, await mediaServices(testEnv), tenant.tenantId, job.id, job);
+    } finally {
+      now.mockRestore();
+    }
+    const steps = (await jobWithPublication(database(testEnv.DB), tenant.tenantId, job.id))!.steps;
+    const at = (name: string) => steps.find((s) => s.step === name)!;
+    const [watermark, fingerprint, sign, publish] = ["watermark", "fingerprint", "sign", "publish"].map(at);
+    for (const s of [watermark, fingerprint, sign, publish]) expect(s!.state, s!.step).toBe("completed");
+    // one after the other, no overlap: the sum of the spans is the time the steps took
+    expect(watermark!.startedAt!).toBeLessThan(watermark!.completedAt!);
+    expect(watermark!.completedAt!).toBeLessThanOrEqual(fingerprint!.startedAt!);
+    expect(fingerprint!.startedAt!).toBeLessThan(fingerprint!.completedAt!);
+    expect(fingerprint!.completedAt!).toBeLessThanOrEqual(sign!.startedAt!);
+    expect(sign!.completedAt!).toBeLessThanOrEqual(publish!.startedAt!);
   });
 });
 
@@ -422,6 +447,34 @@ describe("express take at admission (#19)", () => {
     expect(shape(answer!.steps)).toEqual(shape(theirs.steps));
     const inspect = JSON.parse(answer!.steps[0]!.output!);
     expect(inspect).toEqual({ media_type: "image/jpeg", object_id: answer!.asset!.sourceObjectId });
+  });
+
+  it("a run that follows the take with its services in hand (no wait between them) reads nothing back: 2 round trips", async () => {
+    const tenant = await createTenant();
+    const { assetId } = await uploadAsset(tenant.key, fixture("sample-1mp.jpg"), "image/jpeg", "photo.jpg");
+    const services = await mediaServices(testEnv);
+    const { env, calls } = countedEnv();
+    const result = await admitSign(
+      database(env.DB),
+      registryFor(testEnv),
+      tenant.tenantId,
+      {
+        asset_id: assetId,
+        recipe_id: "rcp_system_express_watermark_then_sign",
+        mode: "express",
+        fingerprint_algorithms: ["iscc-image", "pdq"],
+      },
+      { takeForRun: { leaseMs: JOB_LEASE_MS } },
+    );
+    if (result.status !== "admitted" || !result.taken?.taken) throw new Error(result.status);
+    calls.d1 = 0;
+    const answer = await runJobForAnswer(env, services, tenant.tenantId, result.job.id, result.job, result.taken, true);
+    // the watermark recorded with the sign step begun; the publication (the job is not read back first)
+    expect(calls.d1).toBe(2);
+    expect(answer?.job).toMatchObject({ state: "completed", attempts: 1 });
+    expect(answer).toEqual(await jobWithPublication(database(testEnv.DB), tenant.tenantId, result.job.id));
+    for (const s of answer!.steps)
+      expect([s.step, s.state, s.startedAt !== null && s.completedAt !== null]).toEqual([s.step, "completed", true]);
   });
 
   it("is only made when asked (a caller that runs the job) and only for express jobs", async () => {

@@ -206,6 +206,19 @@ describe("express take at admission: cancellation (#19 review)", () => {
     expect(calls.put).toBe(0);
   });
 
+  it("a run with its services in hand at the take (not read back): a cancel before it is seen at the next batch, nothing published", async () => {
+    const { tenant, assetId, job, taken } = await admitTaken(1_000_000);
+    expect((await cancel(tenant.key, job.id)).status).toBe(200);
+    // as if the cancel landed while the first step ran: that step's work is recorded, the job ends canceled there
+    expect(await runJobForAnswer(testEnv, await mediaServices(testEnv), tenant.tenantId, job.id, job, taken, true)).toBeUndefined();
+    const { job: after, steps } = await view(tenant.key, job.id);
+    expect(after.state).toBe("canceled");
+    expect(steps).toEqual({ inspect: "completed", watermark: "completed", fingerprint: "skipped", sign: "skipped", publish: "skipped" });
+    expect(await ledger(tenant.tenantId, job.id)).toMatchObject({ receipts: 0, outputs: 0, reservation: "released" });
+    expect(await walletOf(tenant.tenantId)).toMatchObject({ balance_micros: 1_000_000, reserved_micros: 0 });
+    expect((await json(await api(`/v1/assets/${assetId}`, { key: tenant.key }))).status).toBe("uploaded");
+  });
+
   it("a cancel during the watermark step of a taken job: canceled, quote released, later steps skipped", async () => {
     const { tenant, job, taken } = await admitTaken(1_000_000);
     const decode = await realDecode();

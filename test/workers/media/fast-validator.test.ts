@@ -12,6 +12,7 @@ import { extractManifestStore } from "../../../src/media/c2pa/jumbf-carriers";
 import { c2paSignerFromBindings } from "../../../src/media/c2pa/signer";
 import { anchorsForStore } from "../../../src/media/c2pa/trust-anchors";
 import { verifyManifest } from "../../../src/media/c2pa/verifier";
+import { softBindingAssertions } from "../../../src/media/soft-binding";
 import type { ManifestPlan } from "../../../src/media/types";
 import { C2PA_TRUST_LIST_PEM } from "../../../src/verifications/trust/c2pa-trust-list";
 import { fixture, testEnv } from "../support/helpers";
@@ -35,6 +36,17 @@ describe("fast validator in workerd", () => {
         assertions: [],
         creator: { creator_ref: "cr_workerd", commitment: "c".repeat(64) },
       },
+      // as the express and watermark jobs sign: a soft binding per watermark and fingerprint (#19)
+      {
+        title: "c.jpg",
+        media_type: "image/jpeg",
+        intent: { kind: "opened" },
+        assertions: softBindingAssertions([
+          { algorithm: "watermark.svc-wm-tiledss-1", bits: new Uint8Array(8).fill(0x5a) },
+          { algorithm: "iscc-image", bits: new Uint8Array(8).fill(0x86) },
+          { algorithm: "pdq", bits: new Uint8Array(32).fill(0xcf) },
+        ]),
+      },
     ];
     let verified = 0;
     for (const plan of plans) {
@@ -51,6 +63,6 @@ describe("fast validator in workerd", () => {
         expect(own.status, "reason" in own ? own.reason : "").toBe(anchors === bundle || anchors === devRoot ? "verified" : "defer");
       }
     }
-    expect(verified).toBe(4);
+    expect(verified).toBe(6);
   }, 120_000);
 });
