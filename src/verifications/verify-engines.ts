@@ -1,7 +1,7 @@
 import type { Bindings } from "../env";
 import { activeManifestSignature, signerCredentials } from "../media/c2pa/jumbf-signature";
 import { checkOcsp, InMemoryOcspCache, type OcspCache, type OcspFetcher } from "../media/c2pa/ocsp";
-import { answerDevOcsp, type BatchRide, devOcspResponder, devRevocationsVersion } from "../media/c2pa/ocsp-dev-port";
+import { answerDevOcsp, devOcspResponder, devRevocationsVersion } from "../media/c2pa/ocsp-dev-port";
 import type { RevocationCheck } from "./verify-service";
 
 /** The C2PA engine loader (a `.wasm` module import, so workerd only and imported on first use). */
@@ -32,11 +32,10 @@ function ocspFetcher(env: Bindings): OcspFetcher {
 /**
  * OCSP of the active manifest's signer: its certificate and issuer come from the manifest's own COSE x5chain
  * (the engine reports only their names). The dev responder's answers are cached under the version of its
- * revocation list, so a revocation still changes them at once in development; that list is read in the
- * verification's index lookup batch when `ride` is given (one D1 round trip fewer per verification).
+ * revocation list, so a revocation still changes them at once in development.
  */
 export function revocationCheck(env: Bindings): RevocationCheck {
-  return async (store, activeLabel, ride?: BatchRide) => {
+  return async (store, activeLabel) => {
     if (!store)
       return { status: "unavailable", warning: "OCSP not checked: the signer's certificate could not be read from the manifest store." };
     const signature = activeManifestSignature(store, activeLabel);
@@ -49,7 +48,7 @@ export function revocationCheck(env: Bindings): RevocationCheck {
       cert: credentials.chain[0]!,
       issuer: credentials.chain[1]!,
       fetcher: ocspFetcher(env),
-      cache: dev ? versioned(ocspCache, await devRevocationsVersion(env, ride)) : ocspCache,
+      cache: dev ? versioned(ocspCache, await devRevocationsVersion(env)) : ocspCache,
     });
     if (result.status === "unavailable") {
       const why =

@@ -4,7 +4,6 @@ import { AUDIO_PIPELINE_MEDIA_TYPES, IMAGE_PIPELINE_MEDIA_TYPES, VIDEO_PIPELINE_
 import { database } from "../db/client";
 import type { Bindings } from "../env";
 import { activeManifestSignature, signerCredentials } from "../media/c2pa/jumbf-signature";
-import type { BatchRide } from "../media/c2pa/ocsp-dev-port";
 import { type ManifestClaims, type SignerSummary, verifyManifest } from "../media/c2pa/verifier";
 import type { AudioServices, ImageServices } from "../media/types";
 import { hex } from "../platform/bytes";
@@ -41,15 +40,9 @@ export interface VerifySubject {
   manifestOnly?: boolean;
 }
 
-/**
- * OCSP of the active manifest's signer (RFC 6960), from the manifest store (located once per verification); injected
- * so it can be replaced in tests. `ride`: sends a D1 read the check needs in the verification's index lookup batch.
- */
-export type RevocationCheck = (
-  store: Uint8Array | null,
-  activeLabel: string,
-  ride?: BatchRide,
-) => Promise<{ status: OcspStatus; warning?: string }>;
+/** Revocation check of the active manifest's signer (RFC 6960); injected so it can be replaced in tests. */
+/** OCSP of the active manifest's signer, from the manifest store (located once per verification). */
+export type RevocationCheck = (store: Uint8Array | null, activeLabel: string) => Promise<{ status: OcspStatus; warning?: string }>;
 
 export interface VerifyServices {
   ensureEngine: () => void;
@@ -324,46 +317,6 @@ function jpegWithoutManifest(subject: VerifySubject): boolean {
   );
 }
 
-/**
- * Reads other parts of a verification send with its index lookup (one D1 batch): `ride` queues a statement until
- * `board()` takes the queue into the batch, whose answer resolves each with its own result. A statement queued after
- * boarding, or still unanswered at `close()` (no lookup was made, or it failed), runs on its own.
- */
-function batchRiders(db: D1Database) {
-  type Rider = { statement: D1PreparedStatement; resolve: (r: D1Result) => void; reject: (e: unknown) => void; settled: boolean };
-  const riders: Rider[] = [];
-  let open = true;
-  const alone = (statement: D1PreparedStatement) => db.batch([statement]).then((r) => r[0]!);
-  const ride: BatchRide = (statement) =>
-    open ? new Promise<D1Result>((resolve, reject) => riders.push({ statement, resolve, reject, settled: false })) : alone(statement);
-  return {
-    ride,
-    /** The statements queued so far, for the batch, and the handler of their results (in the same order). */
-    board() {
-      open = false;
-      const boarded = [...riders];
-      return {
-        statements: boarded.map((r) => r.statement),
-        answer(results: D1Result[]) {
-          boarded.forEach((r, i) => {
-            if (r.settled) return;
-            r.settled = true;
-            r.resolve(results[i]!);
-          });
-        },
-      };
-    },
-    close() {
-      open = false;
-      for (const r of riders) {
-        if (r.settled) continue;
-        r.settled = true;
-        alone(r.statement).then(r.resolve, r.reject);
-      }
-    },
-  };
-}
-
 /** Verifies one subject. Invariant: never throws for any bytes; every signal not computed has a warning. */
 export async function verifySubject(env: Bindings, services: VerifyServices, subject: VerifySubject): Promise<VerificationOutcome> {
   const warnings: string[] = [];
@@ -402,11 +355,9 @@ export async function verifySubject(env: Bindings, services: VerifyServices, sub
   const read = manifest.facts.state === "read" ? manifest.facts : null;
   const ocspWarnings: string[] = [];
   const anchorWarnings: string[] = [];
-  // A D1 read the check needs (the dev responder's revocation list) rides in the index lookup's batch below.
-  const riders = batchRiders(env.DB);
   const revocation =
     read && services.revocation
-      ? services.revocation(store, read.active_manifest_label, riders.ride)
+      ? services.revocation(store, read.active_manifest_label)
       : Promise.resolve<{ status: OcspStatus; warning?: string }>({ status: "not_checked" });
   if (read && !services.revocation) ocspWarnings.push("The signer's revocation status (OCSP) is not checked in this deployment.");
   // A rejection is handled where it is awaited; this only keeps it from being reported as unhandled meanwhile.
@@ -417,25 +368,17 @@ export async function verifySubject(env: Bindings, services: VerifyServices, sub
   const entries = storeHash ? anchorEntriesStatement(env, storeHash) : null;
   let entriesRead: AnchorEntriesRead | undefined;
   const durableWarnings: string[] = [];
-  const aboard = riders.board();
-  let durable: DurableFacts;
-  try {
-    durable = await durableFacts(
-      env,
-      services.image,
-      services.audio,
-      subject,
-      durableWarnings,
-      [...(entries ? [entries.statement] : []), ...aboard.statements],
-      (results) => {
-        if (entries) entriesRead = entries.read(results[0]);
-        aboard.answer(results.slice(entries ? 1 : 0));
-      },
-    );
-  } finally {
-    // No lookup was made (or it failed): a rider still waiting reads on its own, so no check is left hanging.
-    riders.close();
-  }
+  const durable = await durableFacts(
+    env,
+    services.image,
+    services.audio,
+    subject,
+    durableWarnings,
+    entries ? [entries.statement] : [],
+    (results) => {
+      if (entries) entriesRead = entries.read(results[0]);
+    },
+  );
   const checked = await revocation;
   const ocsp: OcspStatus = checked.status;
   if (checked.warning) ocspWarnings.push(checked.warning);

@@ -30,12 +30,7 @@ export interface DevOcsp {
   answer(env: Bindings, responder: DevOcspResponder, requestDer: Uint8Array): Promise<Uint8Array>;
   /** The version of the deployment's revocation list: it changes whenever a revocation is recorded. */
   revocationsVersion(env: Bindings): Promise<string>;
-  /** The same version as one D1 statement and the reader of its result (for a caller's own batch). */
-  revocationsVersionRead(env: Bindings): { statement: D1PreparedStatement; read: (result: D1Result) => string };
 }
-
-/** Sends `statement` in a D1 batch the caller is about to make anyway, resolving to its result there. */
-export type BatchRide = (statement: D1PreparedStatement) => Promise<D1Result>;
 
 let installed: DevOcsp | null = null;
 
@@ -49,15 +44,10 @@ export function devOcspResponder(env: Bindings): DevOcspResponder | null {
   return installed?.responder(env) ?? null;
 }
 
-/**
- * The dev revocation list's version; only called after devOcspResponder returned credentials. With `ride`, its read
- * goes in the caller's D1 batch instead of a round trip of its own.
- */
-export async function devRevocationsVersion(env: Bindings, ride?: BatchRide): Promise<string> {
+/** The dev revocation list's version; only called after devOcspResponder returned credentials. */
+export function devRevocationsVersion(env: Bindings): Promise<string> {
   if (!installed) throw new Error("no development OCSP responder installed");
-  if (!ride) return installed.revocationsVersion(env);
-  const { statement, read } = installed.revocationsVersionRead(env);
-  return read(await ride(statement));
+  return installed.revocationsVersion(env);
 }
 
 /** Answers one DER OCSPRequest in process; only called after devOcspResponder returned credentials. */
