@@ -4,7 +4,8 @@
 // `standardwebhooks`. Baseline in the same run: the same receiver POSTed to directly from Node, 20 in flight.
 import { execFileSync } from "node:child_process";
 import { createHmac, randomBytes, randomUUID } from "node:crypto";
-import { readFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { convertV4MiniflareOptions, Miniflare } from "miniflare";
 import { until, WebhookReceiver } from "../test/support/webhook-receiver.ts";
 import { startWorker } from "../test/support/worker.ts";
@@ -255,6 +256,12 @@ try {
     let deliveries = 0;
     for (const r of rounds) deliveries += r.deliveries;
     for (const { url, profile } of await profiling.stop()) {
+      // BENCH_PROFILE_OUT=<dir>: the raw .cpuprofile of each isolate too (for Chrome DevTools or a script).
+      if (process.env.BENCH_PROFILE_OUT)
+        writeFileSync(
+          join(process.env.BENCH_PROFILE_OUT, `${url.split("/").pop().replaceAll(":", "_")}.cpuprofile`),
+          JSON.stringify(profile),
+        );
       const summary = summarizeProfile(profile);
       console.log(`profile ${url.split("/").pop()}: ${(summary.busy / deliveries).toFixed(3)} ms per delivery`);
       for (const [k, v] of summary.self) all.set(k, (all.get(k) ?? 0) + v);
