@@ -1,4 +1,4 @@
-// Diagnostics (not in `npm run bench`): bench/webhooks.mjs on two checkouts, interleaved A, B, A, B, ... so that a
+// Diagnostics (not in `npm run bench`): bench/webhooks.mjs on two checkouts, interleaved A, B, B, A, A, B, ... so that a
 // shared machine's load falls on both alike. Usage:
 //   node bench/webhooks-ab.mjs <checkout A> <checkout B> [pairs=4]
 // Each run is the checkout's own bench/webhooks.mjs (its harness, test/support/worker.ts, included) on the checkout's
