@@ -38,6 +38,8 @@ interface State {
 export class WebhookEndpointGate extends DurableObject<Env> {
   private state: State = { grants: [], leases: {} };
   private waiters: (() => void)[] = [];
+  /** The state changed and is not written yet (a call that writes once for several changes, before its reply). */
+  private dirty = false;
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
@@ -45,6 +47,12 @@ export class WebhookEndpointGate extends DurableObject<Env> {
       const stored = await ctx.storage.get<State>("state");
       if (stored && Array.isArray(stored.grants)) this.state = stored;
     });
+  }
+
+  /** Writes the state, not awaited: the output gate holds the reply until the write is durable. */
+  private write(): void {
+    this.dirty = false;
+    void this.ctx.storage.put("state", this.state);
   }
 
   /** Decides a new lease, or (`renewing`) a fresh grant for a held lease whose first grant went unused. */
@@ -75,9 +83,9 @@ export class WebhookEndpointGate extends DurableObject<Env> {
     grants.push(now);
     grantedAt[leaseId] = now;
     if (renewing === undefined) this.state.leases[leaseId] = now + config.leaseMs;
-    // Not awaited: the output gate holds the reply until the write is durable. `persist` false: the caller writes
-    // once for several grants decided in the same turn (acquireMany), before its reply.
-    if (persist) void this.ctx.storage.put("state", this.state);
+    // `persist` false: the caller writes once for several changes (acquireMany), before its reply.
+    if (persist) this.write();
+    else this.dirty = true;
     return { granted: true, leaseId, sendBy: now + SEND_WITHIN_MS };
   }
 
@@ -97,20 +105,23 @@ export class WebhookEndpointGate extends DurableObject<Env> {
     maxWaitMs = 0,
     release?: { leaseIds: readonly string[]; unsent?: readonly string[] },
   ): Promise<GateBatchDecision> {
+    // The state is written once per call, not once for the release, once for the first grant and once for the rest
+    // (#19: with a rate log of hundreds of grants, copying it was the gate's main cost); a wait writes first.
     // The previous round's leases, freed in this same round trip before deciding.
-    if (release) await this.releaseMany(release.leaseIds, release.unsent);
-    const first = await this.waitFor(config, maxWaitMs);
-    if (!first.granted) return first;
+    if (release) await this.free(release.leaseIds, release.unsent ?? [], false);
+    const first = await this.waitFor(config, maxWaitMs, undefined, true);
+    if (!first.granted) {
+      if (this.dirty) this.write();
+      return first;
+    }
     const leases = [{ leaseId: first.leaseId, sendBy: first.sendBy }];
-    // Decided in one turn (no await between them), so written once: the state is serialized once per call, not
-    // once per lease (#19; with a rate log of hundreds of grants that copy was the gate's main cost).
     const now = Date.now();
     while (leases.length < want) {
       const next = this.decide(config, now, undefined, false);
       if (!next.granted) break;
       leases.push({ leaseId: next.leaseId, sendBy: next.sendBy });
     }
-    if (leases.length > 1) void this.ctx.storage.put("state", this.state);
+    if (this.dirty) this.write();
     return { granted: true, leases };
   }
 
@@ -122,17 +133,19 @@ export class WebhookEndpointGate extends DurableObject<Env> {
     return this.waitFor(config, maxWaitMs, leaseId);
   }
 
-  private async waitFor(config: GateConfig, maxWaitMs: number, renewing?: string): Promise<GateDecision> {
+  /** `defer`: a grant is not written here (the caller writes before its reply); what changed is written before a wait. */
+  private async waitFor(config: GateConfig, maxWaitMs: number, renewing?: string, defer = false): Promise<GateDecision> {
     const started = Date.now();
     for (let round = 0; round < 10_000; round++) {
       const now = Date.now();
-      const decision = this.decide(config, now, renewing);
+      const decision = this.decide(config, now, renewing, !defer);
       if (decision.granted) return decision;
       // A renewal whose lease is gone has nothing to wait for.
       if (renewing !== undefined && decision.reason === "concurrency") return decision;
       const remaining = started + maxWaitMs - now;
       // A full rate window cannot free up sooner than its oldest grant leaves; a busy slot can, at any release.
       if (remaining <= 0 || (decision.reason === "rate" && decision.retryAfterMs > remaining)) return decision;
+      if (this.dirty) this.write();
       // Woken by a release (concurrency) or when the bucket has room again (rate), whichever comes first.
       await new Promise<void>((resolve) => {
         const timer = setTimeout(wake, Math.min(decision.retryAfterMs, remaining));
@@ -158,6 +171,11 @@ export class WebhookEndpointGate extends DurableObject<Env> {
    * claimed elsewhere meanwhile): their grants leave the rate log, as a regrant's unused grant does.
    */
   async releaseMany(leaseIds: readonly string[], unsent: readonly string[] = []): Promise<void> {
+    return this.free(leaseIds, unsent, true);
+  }
+
+  /** releaseMany; `persist` false: the caller writes (acquireMany, once for the release and its grants). */
+  private async free(leaseIds: readonly string[], unsent: readonly string[], persist: boolean): Promise<void> {
     const grantedAt = this.state.grantedAt ?? {};
     let freed = 0;
     for (const leaseId of leaseIds) {
@@ -171,7 +189,8 @@ export class WebhookEndpointGate extends DurableObject<Env> {
       freed++;
     }
     if (freed === 0) return;
-    void this.ctx.storage.put("state", this.state);
+    if (persist) this.write();
+    else this.dirty = true;
     for (let i = 0; i < freed; i++) this.waiters.shift()?.();
   }
 

@@ -86,7 +86,7 @@ export async function startWorker(options: {
     queueProducers: { JOBS_QUEUE: "svc-jobs", WEBHOOKS_QUEUE: "svc-webhooks" },
     queueConsumers: {
       "svc-jobs": { maxBatchTimeout: 1, maxRetries: 3 },
-      "svc-webhooks": { maxBatchSize: 100, maxBatchTimeout: 1, maxRetries: 3 },
+      "svc-webhooks": { maxBatchSize: 100, maxBatchTimeout: 0, maxRetries: 3 },
     },
     durableObjects: { RATE_LIMITER: "RateLimiter", WEBHOOK_GATE: "WebhookEndpointGate", AUDIT_CHAIN: "AuditChain" },
     // wrangler.toml's [env.dev] settings (the bundle is the same for every environment; its vars are not).

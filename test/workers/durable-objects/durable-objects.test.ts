@@ -1,3 +1,4 @@
+import { runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { GATE_WINDOW_MS } from "../../../src/durable-objects/gate-window";
@@ -122,5 +123,40 @@ describe("WebhookEndpointGate Durable Object", () => {
     await gate.release(b.leaseId);
     expect((await gate.regrant(b.leaseId, config)).granted).toBe(false);
     expect(await gate.inFlight()).toBe(1);
+  });
+
+  it("#19 acquireMany's release and grants are in storage when it answers, whether it grants at once, after a wait, or refuses", async () => {
+    const gate = env.WEBHOOK_GATE.get(env.WEBHOOK_GATE.idFromName("whe_written_once"));
+    const config = { maxConcurrency: 3, ratePerMinute: 600, leaseMs: 30_000 };
+    type Stored = { grants: number[]; leases: Record<string, number> };
+    const run = runInDurableObject as unknown as <T>(s: unknown, fn: (i: unknown, state: DurableObjectState) => Promise<T>) => Promise<T>;
+    const stored = () => run(gate, async (_i, state) => (await state.storage.get<Stored>("state"))!);
+    const leaseIds = (d: Awaited<ReturnType<typeof gate.acquireMany>>) => (d.granted ? d.leases.map((l) => l.leaseId) : []);
+
+    // At once: the previous round's two leases freed, three granted, all in what is stored.
+    const first = leaseIds(await gate.acquireMany(config, 2));
+    expect(first).toHaveLength(2);
+    const second = leaseIds(await gate.acquireMany(config, 3, 0, { leaseIds: first }));
+    expect(second).toHaveLength(3);
+    expect(Object.keys((await stored()).leases).sort()).toEqual([...second].sort());
+    expect((await stored()).grants).toHaveLength(5);
+
+    // Refused (another holder's lease keeps the slots full): the release it carried is stored all the same.
+    const other = await gate.acquire({ ...config, maxConcurrency: 4 });
+    if (!other.granted) throw new Error("acquire refused");
+    const refused = await gate.acquireMany(config, 3, 0, { leaseIds: second.slice(0, 1) });
+    expect(refused.granted).toBe(false);
+    expect(Object.keys((await stored()).leases).sort()).toEqual([...second.slice(1), other.leaseId].sort());
+
+    // After a wait: the release it carried is stored before it waits, and its grant when a slot frees.
+    const another = await gate.acquire({ ...config, maxConcurrency: 4 });
+    if (!another.granted) throw new Error("acquire refused");
+    const waiting = gate.acquireMany(config, 2, 5_000, { leaseIds: second.slice(1, 2) });
+    await new Promise((r) => setTimeout(r, 100));
+    expect(Object.keys((await stored()).leases).sort()).toEqual([second[2]!, other.leaseId, another.leaseId].sort());
+    await gate.release(other.leaseId);
+    const third = leaseIds(await waiting);
+    expect(third).toHaveLength(1);
+    expect(Object.keys((await stored()).leases).sort()).toEqual([second[2]!, another.leaseId, ...third].sort());
   });
 });
