@@ -5,18 +5,18 @@
 // uploads (single and multipart), signs (sign-only, watermark, express), verifies (public and keyed; signed copies,
 // stripped copies, unrelated images), job polls, list calls, API key create/use/revoke. It samples the workerd
 // processes' RSS every ~10 s and, every minute over the inspector of the workerd that runs the Workers (wrangler dev
-// starts it on a free port; wrangler's own inspector goes to SOAK_INSPECTOR_PORT, 8811), the Worker isolates' live
-// heap after a full collection (lib/workerd-heap.mjs). After a drain period it checks every invariant and exits
+// starts it on a free port; wrangler's own inspector goes to SOAK_INSPECTOR_PORT, 8811), the Worker isolates' V8
+// heap and ArrayBuffers after a full collection, and their wasm memories (lib/workerd-heap.mjs). After a drain period it checks every invariant and exits
 // non-zero if one fails: 0 × 5xx, no unanswered request, every job terminal, every delivery delivered or ended with a
 // reason (nothing pending), every verification answered as its subject demands, every revoked key refused, the
-// Workers' live heap flat (RSS is printed beside it: it also holds the simulators, uncollected garbage and slack).
+// Workers' retained memory flat (RSS is printed beside it: it also holds the simulators, uncollected garbage and slack).
 //
 //   node bench/soak.mjs [--minutes 10] [--clients 4] [--seed 22] [--schedule 2,4,8,16]
 //   env: SOAK_MINUTES, SOAK_CLIENTS, SOAK_SEED, SOAK_RETRY_SCHEDULE, SOAK_PORT, SOAK_RECEIVER_PORT, SOAK_INSPECTOR_PORT,
-//        SOAK_HEAP_EVERY_SECONDS
+//        SOAK_HEAP_EVERY_SECONDS, SOAK_HEAP_SNAPSHOTS (a directory: every heap snapshot is written there)
 import { spawn } from "node:child_process";
 import { createHash, randomUUID } from "node:crypto";
-import { readdirSync, readFileSync, statSync } from "node:fs";
+import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { cpus, loadavg } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
@@ -47,14 +47,19 @@ const BASE = `http://127.0.0.1:${PORT}`;
 const DELAYS = SCHEDULE.split(",").map(Number);
 if (!(MINUTES > 0) || !(CLIENTS >= 1) || DELAYS.some((d) => !(d >= 0))) throw new Error("soak: bad --minutes, --clients or --schedule");
 /**
- * The Worker isolates' live heap (after a full collection, every HEAP_EVERY_S) is flat when the median of the run's
- * last third is within this of its first third's, and the heap after the drain too: max(16 MiB, 20 %). A leak of the
+ * The Worker isolates' retained memory (after a full collection, every HEAP_EVERY_S: the V8 heap and the ArrayBuffers
+ * outside it, wasm memories apart) is flat when the median of the run's last third is within this of its first
+ * third's, and the figure after the drain too: max(16 MiB, 20 %). A leak of the
  * size RSS once suggested (≈ 25 MiB a minute) exceeds it in the first minutes; a healthy run moves by the requests
  * in flight at the sample (a few MiB of bodies and parsed manifests).
  */
 const HEAP_TOLERANCE_BYTES = 16 * 2 ** 20;
 const HEAP_TOLERANCE = 0.2;
+/** Wasm memories that may appear after the first third (a kernel the warm-up's mix did not need yet). */
+const WASM_MEMORIES_SLACK = 3;
 const HEAP_EVERY_S = Number(process.env.SOAK_HEAP_EVERY_SECONDS ?? 60);
+/** When set, every heap snapshot is written there (load them in DevTools' Memory panel to see what holds what). */
+const SNAPSHOT_DIR = process.env.SOAK_HEAP_SNAPSHOTS;
 /** Traffic before the measured run (the same mix), so its first minute is not the isolates' warm-up. */
 const WARMUP_SECONDS = Number(process.env.SOAK_WARMUP_SECONDS ?? 60);
 /** A request unanswered after this long counts as a hang. */
@@ -140,6 +145,7 @@ console.log(
 console.log(
   `soak: SVC_WEBHOOK_RETRY_SCHEDULE=${SCHEDULE} (delays in s before attempts 2…${DELAYS.length + 1}; the default is 5,300,1800,… over 3 days)`,
 );
+if (SNAPSHOT_DIR) mkdirSync(SNAPSHOT_DIR, { recursive: true });
 if (process.env.MINIFLARE_WORKERD_V8_FLAGS)
   console.log(`soak: workerd V8 flags ${process.env.MINIFLARE_WORKERD_V8_FLAGS} (MINIFLARE_WORKERD_V8_FLAGS)`);
 const service = spawn("npm", ["start"], {
@@ -495,7 +501,7 @@ async function soak() {
   // Workers' (API and media; the Durable Objects run in the API Worker's isolate) after a full collection, the
   // simulators' (D1, R2, queues: Workers of Miniflare's own) as they are, and every isolate's committed V8 heap.
   const inspector = await findUserInspector(workerdPids(service.pid));
-  if (!inspector) fail("memory: the inspector of the Workers' workerd was not found (the live heap is not measured)");
+  if (!inspector) fail("memory: the inspector of the Workers' workerd was not found (their retained memory is not measured)");
   const workerTargets = (inspector?.targets ?? []).filter((t) => t.id.startsWith("core:user:svc"));
   const heapSamples = []; // { t, phase, live: { id → bytes }, buffers: { id → snapshotBuffers }, committed, simulators: { id → bytes } }
   const firstSummary = new Map();
@@ -504,16 +510,27 @@ async function soak() {
   const stateBytes = () => directoryBytes(join(ROOT, ".wrangler", "state"));
   async function heapSample(phase, runStartedAt) {
     const t = (Date.now() - runStartedAt) / 1000;
-    const entry = { t, phase, live: {}, buffers: {}, committed: 0, committedOf: 0, simulators: {}, state: stateBytes() };
+    const entry = { t, phase, live: {}, heap: {}, buffers: {}, committed: 0, committedOf: 0, simulators: {}, state: stateBytes() };
     for (const target of workerTargets) {
       try {
-        const c = await collectedHeap(target.url);
-        entry.live[target.id] = c.after.used;
+        const c = await collectedHeap(target.url, { keepText: Boolean(SNAPSHOT_DIR) });
+        if (SNAPSHOT_DIR) {
+          const file = join(
+            SNAPSHOT_DIR,
+            `${target.id.replace(/[^a-z0-9-]+/gi, "_")}-${String(Math.round(t)).padStart(4, "0")}s.heapsnapshot`,
+          );
+          writeFileSync(file, c.text);
+        }
         entry.buffers[target.id] = snapshotBuffers(c.byConstructor);
+        entry.heap[target.id] = c.after.used;
+        // What our code keeps: the V8 heap and the ArrayBuffers outside it, but not the wasm linear memories (kernels
+        // and engines held once per isolate; each keeps the size its largest input needed: checked apart below).
+        entry.live[target.id] = c.after.used + entry.buffers[target.id].otherArrayBufferBytes;
         if (!firstSummary.has(target.id)) firstSummary.set(target.id, c.byConstructor);
         lastSummary.set(target.id, c.byConstructor);
       } catch (error) {
         entry.live[target.id] = null;
+        entry.heap[target.id] = null;
         console.log(`  heap of ${target.id} not measured at ${t.toFixed(0)} s: ${error.message}`);
       }
     }
@@ -752,7 +769,7 @@ async function soak() {
   if (!settled) fail(`the drain did not settle within ${(DRAIN_LIMIT_MS / 1000).toFixed(0)} s`);
   out(`api keys: ${revokedKeys.length} created, used and revoked; ${revokedRefused} refused (401) afterwards`);
 
-  // Memory. The check is the Workers' live heap (a leak in our code is reachable, so it survives the collection);
+  // Memory. The check is the Workers' retained memory (a leak in our code is reachable, so it survives the collection);
   // RSS is printed beside it with what else the process holds.
   const median = (xs) => xs.slice().sort((a, b) => a - b)[Math.floor(xs.length / 2)];
   const mib = (x) => (x / MiB).toFixed(0);
@@ -766,23 +783,37 @@ async function soak() {
     const lastLive = median(runHeap.filter((e) => e.t >= runSeconds - third).map(liveOfWorkers));
     const allowed = Math.max(HEAP_TOLERANCE_BYTES, HEAP_TOLERANCE * firstLive);
     out(
-      `Worker isolates' live heap after a full collection (${workerTargets.map((t) => t.id.replace("core:user:", "")).join(" + ")}; every ${HEAP_EVERY_S} s, MiB): ${runHeap.map((e) => mib1(liveOfWorkers(e))).join(" ")}${drained ? ` | after the drain ${drained && liveOfWorkers(drained) !== null ? mib1(liveOfWorkers(drained)) : "not measured"}` : ""}`,
+      `Worker isolates' retained memory after a full collection (V8 heap + ArrayBuffers other than wasm memories; ${workerTargets.map((t) => t.id.replace("core:user:", "")).join(" + ")}; every ${HEAP_EVERY_S} s, MiB): ${runHeap.map((e) => mib1(liveOfWorkers(e))).join(" ")}${drained ? ` | after the drain ${drained && liveOfWorkers(drained) !== null ? mib1(liveOfWorkers(drained)) : "not measured"}` : ""}`,
     );
     for (const target of workerTargets)
       out(
-        `  ${target.id}: ${heapSamples.map((e) => (e.live[target.id] == null ? "–" : mib1(e.live[target.id]))).join(" ")} MiB; ArrayBuffers ${heapSamples.map((e) => (e.buffers[target.id] ? mib1(e.buffers[target.id].arrayBufferBytes) : "–")).join(" ")} MiB; wasm instances ${heapSamples.map((e) => e.buffers[target.id]?.wasmInstances ?? "–").join(" ")}`,
+        `  ${target.id}: V8 heap ${heapSamples.map((e) => (e.heap[target.id] == null ? "–" : mib1(e.heap[target.id]))).join(" ")} MiB; other ArrayBuffers ${heapSamples.map((e) => (e.buffers[target.id] ? mib1(e.buffers[target.id].otherArrayBufferBytes) : "–")).join(" ")} MiB; wasm memories ${heapSamples.map((e) => (e.buffers[target.id] ? `${e.buffers[target.id].wasmMemories}:${mib(e.buffers[target.id].wasmMemoryBytes)}` : "–")).join(" ")} (count:MiB)`,
       );
     const growth = lastLive - firstLive;
     out(
       `  first third median ${mib1(firstLive)} MiB, last third median ${mib1(lastLive)} MiB: ${growth >= 0 ? "+" : ""}${mib1(growth)} MiB (allowed ${mib1(allowed)} MiB: max(${mib(HEAP_TOLERANCE_BYTES)} MiB, ${HEAP_TOLERANCE * 100} %)) → ${growth <= allowed ? "no leak" : "GROWING"}`,
     );
+    // Wasm memories: one per kernel or engine and isolate, created by the warm-up's mix (a kind first met later adds
+    // its own); each grows to its largest input and never shrinks, so their bytes step up and stay (bounded by the
+    // input limits). An instance kept per request would add memories: more than a few after the first third fails.
+    for (const target of workerTargets) {
+      const counts = (keep) =>
+        heapSamples
+          .filter(keep)
+          .map((e) => e.buffers[target.id]?.wasmMemories)
+          .filter((n) => n !== undefined);
+      const early = Math.max(...counts((e) => e.t <= third && e.phase === "run"));
+      const late = Math.max(...counts(() => true));
+      if (late > early + WASM_MEMORIES_SLACK)
+        fail(`${target.id}: ${late} wasm memories at the end, ${early} in the first third (instances kept per request?)`);
+    }
     if (growth > allowed)
-      fail(`the Workers' live heap grew ${mib1(growth)} MiB from the first to the last third (allowed ${mib1(allowed)} MiB)`);
+      fail(`the Workers' retained memory grew ${mib1(growth)} MiB from the first to the last third (allowed ${mib1(allowed)} MiB)`);
     const idle = drained ? liveOfWorkers(drained) : null;
-    if (idle === null) fail("the Workers' live heap after the drain was not measured");
+    if (idle === null) fail("the Workers' retained memory after the drain was not measured");
     else if (idle - firstLive > allowed)
       fail(
-        `the Workers' live heap after the drain is ${mib1(idle - firstLive)} MiB above the first third's (allowed ${mib1(allowed)} MiB)`,
+        `the Workers' retained memory after the drain is ${mib1(idle - firstLive)} MiB above the first third's (allowed ${mib1(allowed)} MiB)`,
       );
     for (const target of workerTargets) {
       const a = firstSummary.get(target.id);
@@ -802,8 +833,8 @@ async function soak() {
       `  every isolate's committed V8 heap (${heapSamples[0].committedOf} isolates, MiB): ${heapSamples.map((e) => mib(e.committed)).join(" ")}; local state on disk (.wrangler/state: D1, R2, Durable Objects' SQLite, MiB): ${heapSamples.map((e) => mib(e.state)).join(" ")}`,
     );
   } else {
-    out("Worker isolates' live heap: not computed (fewer than 3 samples)");
-    fail("memory: the Workers' live heap was not measured (fewer than 3 samples)");
+    out("Worker isolates' retained memory: not computed (fewer than 3 samples)");
+    fail("memory: the Workers' retained memory was not measured (fewer than 3 samples)");
   }
   const windowSeconds = Math.min(60, runSeconds / 3);
   const first = samples.filter((s) => s.t <= windowSeconds).map((s) => s.rss);

@@ -29,6 +29,10 @@ export class SoakReceiver {
     this.unknownPaths = 0;
     this.answers = new Map();
     this.server = createServer((req, res) => void this.handle(req, res));
+    // Node closes an idle keep-alive connection after 5 s; a sender that reuses it at that moment gets a reset before
+    // any request is read (a network_error the receiver never sees). SOAK_RECEIVER_KEEPALIVE_MS changes the timeout
+    // to show which unseen attempts are that race.
+    if (process.env.SOAK_RECEIVER_KEEPALIVE_MS) this.server.keepAliveTimeout = Number(process.env.SOAK_RECEIVER_KEEPALIVE_MS);
   }
 
   url(path) {

@@ -81,10 +81,11 @@ function usage(answer) {
 
 /**
  * A full collection of one isolate (through a heap snapshot), then its heap usage: the live heap. Returns
- * { before, after, byConstructor, snapshotMs } — byConstructor: Map `type name` → { count, size } of the live
- * objects (self sizes), for diffing two snapshots.
+ * { before, after, byConstructor, snapshotMs, text } — byConstructor: Map `type name` → { count, size } of the live
+ * objects (self sizes), for diffing two snapshots; text: the snapshot itself (DevTools' .heapsnapshot format), with
+ * `keepText`.
  */
-export async function collectedHeap(url, { timeoutMs = 180_000 } = {}) {
+export async function collectedHeap(url, { timeoutMs = 180_000, keepText = false } = {}) {
   let chunks = [];
   return withSession(
     url,
@@ -98,9 +99,9 @@ export async function collectedHeap(url, { timeoutMs = 180_000 } = {}) {
       const snapshotMs = performance.now() - t0;
       const after = usage(await s.send("Runtime.getHeapUsage"));
       await s.send("HeapProfiler.disable").catch(() => {});
-      const byConstructor = summarizeSnapshot(chunks.join(""));
+      const text = chunks.join("");
       chunks = [];
-      return { before, after, byConstructor, snapshotMs };
+      return { before, after, byConstructor: summarizeSnapshot(text), snapshotMs, text: keepText ? text : undefined };
     },
     {
       tries: 3,
@@ -111,7 +112,11 @@ export async function collectedHeap(url, { timeoutMs = 180_000 } = {}) {
   );
 }
 
-/** Live objects of a V8 heap snapshot by `type name` (the constructor for objects): count and summed self size. */
+/**
+ * Live objects of a V8 heap snapshot by `type name` (the constructor for objects): count and summed self size. The
+ * entry WASM_MEMORIES counts the wasm linear memories and sums their bytes (the backing stores of the ArrayBuffers
+ * that Memory objects hold), so they can be told apart from the other ArrayBuffers' (JSArrayBufferData) bytes.
+ */
 export function summarizeSnapshot(text) {
   const snap = JSON.parse(text);
   const fields = snap.snapshot.meta.node_fields;
@@ -134,16 +139,54 @@ export function summarizeSnapshot(text) {
     e.size += nodes[i + S];
     out.set(key, e);
   }
+  // Memory object → ArrayBuffer → its backing store (edges are laid out node by node, edge_count each).
+  const edgeFields = snap.snapshot.meta.edge_fields;
+  const EW = edgeFields.length;
+  const ET = edgeFields.indexOf("type");
+  const EN = edgeFields.indexOf("name_or_index");
+  const TO = edgeFields.indexOf("to_node");
+  const C = fields.indexOf("edge_count");
+  const edgeTypes = snap.snapshot.meta.edge_types[0];
+  const firstEdge = new Map();
+  for (let i = 0, e = 0; i < nodes.length; i += width) {
+    firstEdge.set(i, e);
+    e += nodes[i + C] * EW;
+  }
+  const edgesOf = function* (i) {
+    const from = firstEdge.get(i);
+    for (let e = from; e < from + nodes[i + C] * EW; e += EW)
+      yield { type: edgeTypes[snap.edges[e + ET]], name: snap.edges[e + EN], to: snap.edges[e + TO] };
+  };
+  const stores = new Set();
+  for (let i = 0; i < nodes.length; i += width) {
+    const name = snap.strings[nodes[i + N]];
+    if (types[nodes[i + T]] !== "object" || (name !== "Memory" && name !== "WebAssembly.Memory")) continue;
+    for (const edge of edgesOf(i)) {
+      if (edge.type === "weak" || snap.strings[nodes[edge.to + N]] !== "ArrayBuffer") continue;
+      for (const inner of edgesOf(edge.to))
+        if (inner.type !== "element" && inner.type !== "hidden" && snap.strings[inner.name] === "backing_store") stores.add(inner.to);
+    }
+  }
+  let wasmBytes = 0;
+  for (const i of stores) wasmBytes += nodes[i + S];
+  out.set(WASM_MEMORIES, { count: stores.size, size: wasmBytes });
   return out;
 }
 
-/** Bytes of ArrayBuffer backing stores and counts of wasm instances and memories in a snapshot summary. */
+/** The summary entry of the wasm linear memories (see summarizeSnapshot). */
+export const WASM_MEMORIES = "(wasm memories)";
+
+/**
+ * What a snapshot summary says of the memory outside the V8 heap: the wasm linear memories (count, bytes) and the
+ * other ArrayBuffers' backing stores (request and response bodies, images, parts: what a retained buffer would grow).
+ */
 export function snapshotBuffers(summary) {
   const get = (key) => summary.get(key) ?? { count: 0, size: 0 };
+  const wasm = get(WASM_MEMORIES);
   return {
-    arrayBufferBytes: get("native system / JSArrayBufferData").size,
-    wasmInstances: get("object WebAssembly.Instance").count,
-    wasmMemories: get("object WebAssembly.Memory").count,
+    wasmMemories: wasm.count,
+    wasmMemoryBytes: wasm.size,
+    otherArrayBufferBytes: Math.max(0, get("native system / JSArrayBufferData").size - wasm.size),
   };
 }
 
