@@ -13,7 +13,8 @@
 //
 //   node bench/soak.mjs [--minutes 10] [--clients 4] [--seed 22] [--schedule 2,4,8,16]
 //   env: SOAK_MINUTES, SOAK_CLIENTS, SOAK_SEED, SOAK_RETRY_SCHEDULE, SOAK_PORT, SOAK_RECEIVER_PORT, SOAK_INSPECTOR_PORT,
-//        SOAK_HEAP_EVERY_SECONDS, SOAK_HEAP_SNAPSHOTS (a directory: every heap snapshot is written there)
+//        SOAK_HEAP_EVERY_SECONDS, SOAK_HEAP_SNAPSHOTS (a directory: every heap snapshot is written there),
+//        SOAK_RECEIVER_KEEPALIVE_MS
 import { spawn } from "node:child_process";
 import { createHash, randomUUID } from "node:crypto";
 import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
@@ -760,7 +761,7 @@ async function soak() {
   }
   if (unseen.length)
     out(
-      `  ${unseen.length} deliveries have attempts the receiver never saw; their unanswered attempts (${Math.min(60, unseen.length)} read): ${[...unseenErrors].map(([k, n]) => `${n} × ${k}`).join(", ")} (the receiver's dropped connections are among them)`,
+      `  ${unseen.length} deliveries have attempts the receiver never saw; their unanswered attempts (${Math.min(60, unseen.length)} read): ${[...unseenErrors].map(([k, n]) => `${n} × ${k}`).join(", ")} (an attempt written on a pooled connection as the receiver closes it after 5 s idle: reset before any request is read; SOAK_RECEIVER_KEEPALIVE_MS=120000 removes them)`,
     );
   if (receiver.badSignatures) fail(`${receiver.badSignatures} webhook requests failed signature verification`);
   if (receiver.unknownPaths) fail(`${receiver.unknownPaths} webhook requests to paths the soak never registered`);
