@@ -52,6 +52,10 @@ if (retrySchedule) {
   devVars.push("--var", `SVC_WEBHOOK_RETRY_SCHEDULE:${retrySchedule}`);
   console.error(`svc: SVC_WEBHOOK_RETRY_SCHEDULE=${retrySchedule} — webhook retries after these delays (s)`);
 }
+// The V8 inspector of the Worker isolates on a chosen port (the soak, #22, reads their heaps after a forced collection);
+// wrangler's default (9229, or a free port) otherwise.
+const inspectorPort = process.env.SVC_INSPECTOR_PORT;
+if (inspectorPort) devVars.push("--inspector-port", String(Number(inspectorPort)));
 const child = spawn(
   join(ROOT, "node_modules", ".bin", "wrangler"),
   // --test-scheduled: GET /__scheduled runs the cron sweeps at once (`npm run data-keys:rewrap` uses it).

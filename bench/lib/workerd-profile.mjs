@@ -11,9 +11,10 @@ export async function inspectorTargets(port) {
 
 /**
  * A protocol session on one target. `send` rejects after `timeoutMs`: an isolate's inspector sometimes leaves a
- * first session's request unanswered (busy, or gone), and a diagnostic must not wait on it forever.
+ * first session's request unanswered (busy, or gone), and a diagnostic must not wait on it forever (`send`'s third
+ * argument overrides it for one slow call). `onEvent` receives the protocol's events (messages without an id).
  */
-export async function inspectorSession(url, { timeoutMs = 5000 } = {}) {
+export async function inspectorSession(url, { timeoutMs = 5000, onEvent } = {}) {
   const socket = new WebSocket(url);
   await new Promise((resolve, reject) => {
     socket.onopen = resolve;
@@ -23,16 +24,17 @@ export async function inspectorSession(url, { timeoutMs = 5000 } = {}) {
   const pending = new Map();
   socket.onmessage = (event) => {
     const message = JSON.parse(event.data);
-    if (message.id !== undefined) pending.get(message.id)?.(message);
+    if (message.id === undefined) return onEvent?.(message);
+    pending.get(message.id)?.(message);
     pending.delete(message.id);
   };
-  const send = (method, params = {}) =>
+  const send = (method, params = {}, ms = timeoutMs) =>
     new Promise((resolve, reject) => {
       const n = ++id;
       const timer = setTimeout(() => {
         pending.delete(n);
         reject(new Error(`${url}: no answer to ${method}`));
-      }, timeoutMs);
+      }, ms);
       pending.set(n, (message) => {
         clearTimeout(timer);
         resolve(message);
