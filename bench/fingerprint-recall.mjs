@@ -539,18 +539,22 @@ async function main() {
     return { best, within, candidates: candidates.size };
   }
   /** The region lookup (nearestPdqRegions in the service): the same probes over the region hashes, within PDQ_REGION_MATCH_DISTANCE. */
-  // `windows`: the query's own windows (PDQ_QUERY_WINDOWS), probed with its whole-image hash (the service's one statement)
+  // `windows`: the query's own windows (PDQ_QUERY_WINDOWS), probed with its whole-image hash as the service does
+  // (soft-bindings/repo.ts pdqProbeBinds): the whole hash's bands and their one-bit neighbours, each window's bands exactly
   function nearestRegion(bits, windows = []) {
     const candidates = new Set();
     const hashes = [bits, ...windows];
-    for (const h of hashes) {
-      const values = pdqBandValues(h);
-      for (let b = 0; b < 16; b++)
-        for (let k = -1; k < 16; k++) {
-          const keys = regionBands[b].get(k < 0 ? values[b] : values[b] ^ (1 << k));
-          if (keys) for (const key of keys) candidates.add(key);
-        }
-    }
+    const values = pdqBandValues(bits);
+    for (let b = 0; b < 16; b++)
+      for (let k = -1; k < 16; k++) {
+        const keys = regionBands[b].get(k < 0 ? values[b] : values[b] ^ (1 << k));
+        if (keys) for (const key of keys) candidates.add(key);
+      }
+    for (const w of windows)
+      for (const [b, v] of pdqBandValues(w).entries()) {
+        const keys = regionBands[b].get(v);
+        if (keys) for (const key of keys) candidates.add(key);
+      }
     let best = null;
     for (const key of candidates) {
       for (const h of hashes) {

@@ -277,12 +277,33 @@ async function signals(bytes, published = false) {
     height: plane.sourceHeight,
   };
 }
-/** The nearest pair of the copy's hashes (whole image, and with `withWindows` its own windows) and a publication's windows. */
+/**
+ * Whether two hashes share one of the 16 bands up to `bits` differing bits: the service probes the whole hash's bands
+ * with their one-bit neighbours (1), a query window's exactly (0) (soft-bindings/repo.ts pdqProbeBinds).
+ */
+function shareBand(a, b, bits) {
+  for (let i = 0; i < 32; i += 2) {
+    let x = ((a[i] ^ b[i]) << 8) | (a[i + 1] ^ b[i + 1]);
+    let n = 0;
+    for (; x; x &= x - 1) n++;
+    if (n <= bits) return true;
+  }
+  return false;
+}
+/**
+ * The nearest pair of the copy's hashes (whole image, and with `withWindows` its own windows) and a publication's
+ * windows, among the windows the service's probes reach: sharing a band up to one bit with the whole hash, or exactly
+ * with one of the copy's windows.
+ */
 function windowDistance(copy, pub, withWindows) {
   if (!copy.pdq) return 256;
   const hashes = withWindows ? [copy.pdq.bits, ...copy.windows] : [copy.pdq.bits];
   let best = 256;
-  for (const h of hashes) for (const r of pub.regions) best = Math.min(best, svc.hammingDistance(h, r));
+  for (const r of pub.regions) {
+    const reached = shareBand(copy.pdq.bits, r, 1) || (withWindows && copy.windows.some((w) => shareBand(w, r, 0)));
+    if (!reached) continue;
+    for (const h of hashes) best = Math.min(best, svc.hammingDistance(h, r));
+  }
   return best;
 }
 

@@ -168,31 +168,31 @@ const PDQ_CANDIDATES_SQL = (() => {
 
 /**
  * The binds of PDQ_CANDIDATES_SQL (and PDQ_REGION_CANDIDATES_SQL): per band, a JSON array of its value and the value's
- * 16 one-bit neighbours, for each hash of `hashes` (a region lookup probes the query's windows with its whole hash).
+ * 16 one-bit neighbours, then (a region lookup) the band's exact value in each of the query's windows. A window is
+ * probed by its exact values only: 16 values a window rather than 272 keep the rows a lookup reads (and the per-probe
+ * cap) where they were; a window within 15 bits of a published one always shares a band exactly with it, one within
+ * 31 nearly always does (bench/fingerprint-recall.mjs counts the lookups as the service makes them).
  */
-function pdqProbeBinds(...hashes: readonly Uint8Array[]): string[] {
-  const perBand = Array.from({ length: BANDS }, () => new Set<number>());
-  for (const bits of hashes)
-    for (const [band, value] of pdqBandValues(bits).entries()) {
-      perBand[band]!.add(value);
-      for (let k = 0; k < 16; k++) perBand[band]!.add(value ^ (1 << k));
-    }
+function pdqProbeBinds(bits: Uint8Array, windows: readonly Uint8Array[] = []): string[] {
+  const perBand = pdqBandValues(bits).map((value) => new Set([value, ...Array.from({ length: 16 }, (_, k) => value ^ (1 << k))]));
+  for (const window of windows) for (const [band, value] of pdqBandValues(window).entries()) perBand[band]!.add(value);
   return perBand.map((values) => JSON.stringify([...values]));
 }
 
 /**
- * At most this many of a query's own windows (PDQ_QUERY_WINDOWS) ride in one region lookup: each adds 17 probe values
+ * At most this many of a query's own windows (PDQ_QUERY_WINDOWS) ride in one region lookup: each adds one probe value
  * per band, and a crafted request must not make a lookup read more than a bounded number of index entries.
  */
 export const MAX_QUERY_WINDOWS = 15;
 
 /**
- * The region rows (pdq_regions) that share one of the 16 bands of the query up to one bit, as PDQ_CANDIDATES_SQL
- * probes pdq_bands (16 probes of at most PROBE_CANDIDATE_LIMIT rows, each on its band's index, driven by its 17
- * values per query hash: the whole image's and its windows', in one JSON array per band), each row with its whole
- * hash (b0..b15), then the publication's `pdq` binding and asset by primary key: region rows count only while the
- * whole-image binding they were derived from is there. The cap is per band for all the query's hashes together: on
- * an index large enough to fill it, a crowded band can drop a true window from that probe (the others still find it).
+ * The region rows (pdq_regions) that share one of the 16 bands of the query up to one bit, or exactly with one of
+ * the query's windows, as PDQ_CANDIDATES_SQL probes pdq_bands (16 probes of at most PROBE_CANDIDATE_LIMIT rows, each
+ * on its band's index, driven by its values: see pdqProbeBinds), each row with its whole hash (b0..b15), then the
+ * publication's `pdq` binding and asset by primary key: region rows count only while the whole-image binding they
+ * were derived from is there. With 15 windows a band probes 32 values, each matching about 18 × publications / 65,536
+ * rows: the cap is reached from about 29,000 publications with windows, where a crowded band may drop a true window
+ * from that probe (the other bands it shares still find it).
  */
 const PDQ_REGION_CANDIDATES_SQL = (() => {
   const columns = Array.from({ length: BANDS }, (_, b) => `r.b${b}`).join(", ");
@@ -460,7 +460,7 @@ export async function indexMatches(
     statements.push(
       db
         .prepare(`${PDQ_REGION_CANDIDATES_SQL}${probedFilter.sql}`)
-        .bind(...pdqProbeBinds(regions.bits, ...regionQueryWindows(regions)), ...probedFilter.binds),
+        .bind(...pdqProbeBinds(regions.bits, regionQueryWindows(regions)), ...probedFilter.binds),
     );
   // Chromaprint: the publications whose indexed frames agree with the query's at one shift, most votes first (ties:
   // the earliest publication), with their frames for the caller's confirmation. Probe values indexed more than
@@ -570,7 +570,7 @@ function regionQueryWindows(query: { windows?: readonly Uint8Array[] }): readonl
 /**
  * The publications with a window within PDQ_REGION_MATCH_DISTANCE of the query's whole-image hash or of one of its
  * windows (each publication by its nearest pair), nearest first (ties: earliest publication, then lowest region), at
- * most `limit`.
+ * most `limit`. A row is a candidate when it shares a probed band value; its distance is then the nearest pair's.
  */
 function nearestRegions(query: PdqQuery & { windows?: readonly Uint8Array[] }, rows: Record<string, unknown>[]): RegionMatch[] {
   const maxDistance = Math.min(query.maxDistance ?? PDQ_REGION_MATCH_DISTANCE, PDQ_REGION_MATCH_DISTANCE);
