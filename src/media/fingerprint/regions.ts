@@ -7,8 +7,10 @@ import type { PdqFingerprinter } from "./kernel";
  * PDQ is a global hash: moving the frame by 1 % of a side changes about 30 of its 256 bits, by 2 % about 60
  * (bench/fingerprint-recall.mjs), so a cropped copy's hash is far from the original's. A copy whose frame is one of
  * the windows below (within about half a percent of a side) hashes like that window of the original, so publication
- * indexes each window's hash beside the whole image's, and a verification looks its whole-image hash up in both.
- * Crops at other offsets or scales are not found this way (the bench's "random offset" rows say how often).
+ * indexes each window's hash beside the whole image's, and a verification looks its whole-image hash up in both, and
+ * its own windows (PDQ_QUERY_WINDOWS, #20) among the published ones: a copy cropped between 0.8 and 1 of each side
+ * from a corner or centred. Crops at other offsets are found only when a window happens to align (the benches'
+ * "random offset" and 1/4-offset rows say how often).
  *
  * Invariant: a region's id names the same window forever (ids are stored in the index, pdq_regions.region); new
  * windows take new ids.
