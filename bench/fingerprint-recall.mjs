@@ -8,7 +8,7 @@ import { bundleForNode } from "./lib/node-bundle.mjs";
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 /** The service's fingerprint code, bundled for Node (see bench/lib/node-bundle.mjs). */
 const ENTRY = [
-  `export { IsccImageFingerprinter, PdqFingerprinter, hammingDistance, pixelPlane, pdqRegionHashes, PDQ_REGIONS } from "./src/media/fingerprint/index.ts";`,
+  `export { IsccImageFingerprinter, PdqFingerprinter, hammingDistance, pixelPlane, pdqRegionHashes, pdqQueryWindowHashes, PDQ_REGIONS, PDQ_QUERY_WINDOWS } from "./src/media/fingerprint/index.ts";`,
   `export { pdqBandValues, PDQ_MATCH_DISTANCE, PDQ_MIN_QUALITY, PDQ_REGION_MATCH_DISTANCE } from "./src/soft-bindings/repo.ts";`,
 ].join("\n");
 
@@ -342,18 +342,30 @@ if (!isMainThread) {
   const TRANSFORMS = transforms(lib);
   // Publication fingerprints the full image; with --plane a looked-up copy gets the verify service's PDQ, of the
   // reduced plane (src/media/fingerprint/plane.ts), and its ISCC of the full image, as verify-service.ts does.
+  // A looked-up image also gets the verify service's query windows (regions.ts PDQ_QUERY_WINDOWS) of the image its PDQ
+  // read, those at the quality gate, and their CPU.
   const fingerprint = (img, lookedUp = false) => {
-    const p = pdq.compute(lookedUp && workerData.plane ? F.pixelPlane(module, img).image : img),
+    const input = lookedUp && workerData.plane ? F.pixelPlane(module, img).image : img;
+    const p = pdq.compute(input),
       c = iscc.compute(img);
     if (p.status !== "computed" || c.status !== "computed") throw new Error(`fingerprint failed: ${p.message ?? c.message}`);
-    return { pdq: p.bits, quality: p.quality, iscc: c.bits };
+    let windows = [],
+      windowMs = 0;
+    if (lookedUp && p.quality >= F.PDQ_MIN_QUALITY) {
+      const s = performance.now();
+      const w = F.pdqQueryWindowHashes(pdq, input);
+      windowMs = performance.now() - s;
+      if (w.status === "failed") throw new Error(w.message);
+      if (w.status === "computed") windows = w.regions.filter((x) => x.quality >= F.PDQ_MIN_QUALITY).map((x) => x.bits);
+    }
+    return { pdq: p.bits, quality: p.quality, iscc: c.bits, windows, windowMs };
   };
   parentPort.on("message", async (spec) => {
     try {
       const t0 = performance.now();
       const img = makeCorpusImage(lib, spec);
       const t1 = performance.now();
-      const fp = fingerprint(img);
+      const fp = fingerprint(img, spec.distractor === true);
       const fpMs = performance.now() - t1;
       let transformed = null;
       if (spec.query && fp.quality >= F.PDQ_MIN_QUALITY) {
@@ -527,19 +539,29 @@ async function main() {
     return { best, within, candidates: candidates.size };
   }
   /** The region lookup (nearestPdqRegions in the service): the same probes over the region hashes, within PDQ_REGION_MATCH_DISTANCE. */
-  function nearestRegion(bits) {
+  // `windows`: the query's own windows (PDQ_QUERY_WINDOWS), probed with its whole-image hash as the service does
+  // (soft-bindings/repo.ts pdqProbeBinds): the whole hash's bands and their one-bit neighbours, each window's bands exactly
+  function nearestRegion(bits, windows = []) {
     const candidates = new Set();
+    const hashes = [bits, ...windows];
     const values = pdqBandValues(bits);
     for (let b = 0; b < 16; b++)
       for (let k = -1; k < 16; k++) {
         const keys = regionBands[b].get(k < 0 ? values[b] : values[b] ^ (1 << k));
         if (keys) for (const key of keys) candidates.add(key);
       }
+    for (const w of windows)
+      for (const [b, v] of pdqBandValues(w).entries()) {
+        const keys = regionBands[b].get(v);
+        if (keys) for (const key of keys) candidates.add(key);
+      }
     let best = null;
     for (const key of candidates) {
-      const distance = hammingDistance(bits, regionOf.get(key));
-      if (distance <= PDQ_REGION_MATCH_DISTANCE && (!best || distance < best.distance))
-        best = { id: Number(key.slice(0, key.indexOf(":"))), region: Number(key.slice(key.indexOf(":") + 1)), distance };
+      for (const h of hashes) {
+        const distance = hammingDistance(h, regionOf.get(key));
+        if (distance <= PDQ_REGION_MATCH_DISTANCE && (!best || distance < best.distance))
+          best = { id: Number(key.slice(0, key.indexOf(":"))), region: Number(key.slice(key.indexOf(":") + 1)), distance };
+      }
     }
     return { best, candidates: candidates.size };
   }
@@ -588,6 +610,12 @@ async function main() {
         regDist: [],
         svc2Right: 0,
         svc2Wrong: 0,
+        qwTop: 0,
+        qwFalse: 0,
+        qwDist: [],
+        svc3Right: 0,
+        svc3Wrong: 0,
+        qwLookups: 0,
       },
     ]),
   );
@@ -596,7 +624,11 @@ async function main() {
     lookups = 0,
     regionLookupMs = 0,
     regionLookups = 0,
+    windowLookupMs = 0,
+    windowLookups = 0,
+    windowHashes = 0,
     scanMismatch = 0;
+  const windowCpu = [];
   const t0 = performance.now();
   for (const q of queries) {
     for (const t of q.transformed) {
@@ -660,6 +692,33 @@ async function main() {
       const svc2 = svc ?? regBest?.id;
       if (svc2 === q.id) row.svc2Right++;
       else if (svc2 !== undefined) row.svc2Wrong++;
+      // #20: the whole-image hash and the query's windows together against every indexed window
+      let qwBest = null;
+      if (t.quality >= PDQ_MIN_QUALITY) {
+        const s = performance.now();
+        const r = nearestRegion(t.pdq, t.windows);
+        windowLookupMs += performance.now() - s;
+        windowLookups++;
+        windowHashes += 1 + t.windows.length;
+        windowCpu.push(t.windowMs);
+        row.qwLookups++;
+        qwBest = r.best;
+        if (r.best?.id === q.id) row.qwTop++;
+        else if (r.best) {
+          row.qwFalse++;
+          falseMatches.push({
+            fp: `pdq query windows / region ${r.best.region}`,
+            q,
+            t: t.name,
+            other: r.best.id,
+            distance: r.best.distance,
+          });
+        }
+      }
+      row.qwDist.push(Math.min(256, ...q.regions.flatMap((x) => [t.pdq, ...t.windows].map((h) => hammingDistance(h, x.bits)))));
+      const svc3 = svc ?? qwBest?.id;
+      if (svc3 === q.id) row.svc3Right++;
+      else if (svc3 !== undefined) row.svc3Wrong++;
     }
   }
   const queryLoopMs = performance.now() - t0;
@@ -667,7 +726,7 @@ async function main() {
   // distractors: none of them is indexed, so any match is a false match
   const dis = { n: distractors.length, lookedUp: 0, pdq: 0, iscc: 0, isccNear: 0, svc: 0, cand: 0, nearestPdq: [] };
   // every distractor under every transformation, against the whole-image and the region hashes (any hit is false)
-  const disT = { n: 0, lookedUp: 0, pdq: 0, region: 0, svc: 0, nearestRegion: [] };
+  const disT = { n: 0, lookedUp: 0, pdq: 0, region: 0, qw: 0, svc: 0, nearestRegion: [], nearestWindow: [] };
   for (const g of distractors) {
     for (const t of [{ name: "unindexed", ...g }, ...(g.transformed ?? [])]) {
       disT.n++;
@@ -683,10 +742,29 @@ async function main() {
         disT.region++;
         falseMatches.push({ fp: `pdq region ${reg.region}`, q: g, t: `unindexed, ${t.name}`, other: reg.id, distance: reg.distance });
       }
-      if (full || reg) disT.svc++;
+      const s2 = performance.now();
+      const qw = nearestRegion(t.pdq, t.windows).best;
+      windowLookupMs += performance.now() - s2;
+      windowLookups++;
+      windowHashes += 1 + t.windows.length;
+      windowCpu.push(t.windowMs);
+      if (qw) {
+        disT.qw++;
+        falseMatches.push({
+          fp: `pdq query windows / region ${qw.region}`,
+          q: g,
+          t: `unindexed, ${t.name}`,
+          other: qw.id,
+          distance: qw.distance,
+        });
+      }
+      if (full || reg || qw) disT.svc++;
       let nearest = 256;
       for (const h of regionOf.values()) nearest = Math.min(nearest, hammingDistance(t.pdq, h));
       disT.nearestRegion.push(nearest);
+      let nearestW = nearest;
+      for (const w of t.windows) for (const h of regionOf.values()) nearestW = Math.min(nearestW, hammingDistance(w, h));
+      disT.nearestWindow.push(nearestW);
     }
   }
   for (const g of distractors) {
@@ -855,6 +933,33 @@ async function main() {
   );
   console.log(
     `  (ISCC exact, PDQ whole image) without and with the region lookup (which answers only when the others found nothing), right asset; wrong: another asset.`,
+  );
+  console.log("");
+  // #20: the verify service's query windows (regions.ts PDQ_QUERY_WINDOWS) with the whole-image hash, against every window
+  const qwFalseAll = [...rows.values()].reduce((a, r) => a + r.qwFalse, 0) + disT.qw;
+  const WL = windowLookups;
+  const WH = windowHashes;
+  console.log(
+    `PDQ query windows (${F.PDQ_QUERY_WINDOWS.length} windows of the looked-up image, those at quality >= ${PDQ_MIN_QUALITY}, with its whole-image hash, against every indexed window, Hamming <= ${PDQ_REGION_MATCH_DISTANCE})`,
+  );
+  console.log(
+    `  ${pad("transformation", 34)} ${lpad("window@1", 9)} ${lpad("false", 6)} ${lpad("median d", 9)} ${lpad("whole+regions", 14)} ${lpad("+query windows", 15)} ${lpad("wrong", 6)}`,
+  );
+  for (const [name, r] of rows)
+    console.log(
+      `  ${pad(name, 34)} ${lpad(pct(r.qwTop, r.n), 9)} ${lpad(r.qwFalse, 6)} ${lpad(median(r.qwDist), 9)} ${lpad(pct(r.svc2Right, r.n), 14)} ${lpad(pct(r.svc3Right, r.n), 15)} ${lpad(r.svc3Wrong, 6)}`,
+    );
+  console.log(
+    `  unindexed distractors under every transformation: query-window hits ${disT.qw}; nearest window (any query hash to any indexed window): median ${median(disT.nearestWindow)}, min ${Math.min(256, ...disT.nearestWindow)} bits`,
+  );
+  console.log(
+    `  false matches: ${qwFalseAll} in ${WL} lookups of ${WH} query hashes (${(WH / Math.max(1, WL)).toFixed(1)} per lookup)` +
+      (qwFalseAll === 0
+        ? `; 95% upper bound per lookup ${(100 * (1 - 0.05 ** (1 / Math.max(1, WL)))).toFixed(3)}%, per query hash ${(100 * (1 - 0.05 ** (1 / Math.max(1, WH)))).toFixed(4)}% (Clopper-Pearson, 0 observed)`
+        : ""),
+  );
+  console.log(
+    `  CPU of the query windows per lookup (one luma plane, PDQ_QUERY_WINDOWS): median ${median(windowCpu).toFixed(1)} ms, p90 ${pctl(windowCpu, 0.9).toFixed(1)} ms; lookups ${windowLookupMs.toFixed(1)} ms wall for ${WL}`,
   );
   console.log("");
   console.log(

@@ -166,16 +166,33 @@ const PDQ_CANDIDATES_SQL = (() => {
   return `sb.algorithm = 'pdq' AND sb.publication_id IN (${groups.join(" UNION ALL ")})`;
 })();
 
-/** The binds of PDQ_CANDIDATES_SQL: per band, a JSON array of its value and the value's 16 one-bit neighbours. */
-function pdqProbeBinds(bits: Uint8Array): string[] {
-  return pdqBandValues(bits).map((value) => JSON.stringify([value, ...Array.from({ length: 16 }, (_, k) => value ^ (1 << k))]));
+/**
+ * The binds of PDQ_CANDIDATES_SQL (and PDQ_REGION_CANDIDATES_SQL): per band, a JSON array of its value and the value's
+ * 16 one-bit neighbours, then (a region lookup) the band's exact value in each of the query's windows. A window is
+ * probed by its exact values only: 16 values a window rather than 272 keep the rows a lookup reads (and the per-probe
+ * cap) where they were; a window within 15 bits of a published one always shares a band exactly with it, one within
+ * 31 nearly always does (bench/fingerprint-recall.mjs counts the lookups as the service makes them).
+ */
+function pdqProbeBinds(bits: Uint8Array, windows: readonly Uint8Array[] = []): string[] {
+  const perBand = pdqBandValues(bits).map((value) => new Set([value, ...Array.from({ length: 16 }, (_, k) => value ^ (1 << k))]));
+  for (const window of windows) for (const [band, value] of pdqBandValues(window).entries()) perBand[band]!.add(value);
+  return perBand.map((values) => JSON.stringify([...values]));
 }
 
 /**
- * The region rows (pdq_regions) that share one of the 16 bands of the query up to one bit, as PDQ_CANDIDATES_SQL
- * probes pdq_bands (16 probes of at most PROBE_CANDIDATE_LIMIT rows, each on its band's index, driven by its 17
- * values), each row with its whole hash (b0..b15), then the publication's `pdq` binding and asset by primary key:
- * region rows count only while the whole-image binding they were derived from is there.
+ * At most this many of a query's own windows (PDQ_QUERY_WINDOWS) ride in one region lookup: each adds one probe value
+ * per band, and a crafted request must not make a lookup read more than a bounded number of index entries.
+ */
+export const MAX_QUERY_WINDOWS = 15;
+
+/**
+ * The region rows (pdq_regions) that share one of the 16 bands of the query up to one bit, or exactly with one of
+ * the query's windows, as PDQ_CANDIDATES_SQL probes pdq_bands (16 probes of at most PROBE_CANDIDATE_LIMIT rows, each
+ * on its band's index, driven by its values: see pdqProbeBinds), each row with its whole hash (b0..b15), then the
+ * publication's `pdq` binding and asset by primary key: region rows count only while the whole-image binding they
+ * were derived from is there. With 15 windows a band probes 32 values, each matching about 18 × publications / 65,536
+ * rows: the cap is reached from about 29,000 publications with windows, where a crowded band may drop a true window
+ * from that probe (the other bands it shares still find it).
  */
 const PDQ_REGION_CANDIDATES_SQL = (() => {
   const columns = Array.from({ length: BANDS }, (_, b) => `r.b${b}`).join(", ");
@@ -379,8 +396,11 @@ export async function indexMatches(
     exact: ExactQuery[];
     pdq?: PdqQuery | null;
     video?: VideoQuery | null;
-    /** The query's whole-image hash against the published windows (pdq_regions), within PDQ_REGION_MATCH_DISTANCE. */
-    pdqRegions?: PdqQuery | null;
+    /**
+     * The query's whole-image hash, and its own windows (`windows`, at most MAX_QUERY_WINDOWS), against the published
+     * windows (pdq_regions), within PDQ_REGION_MATCH_DISTANCE.
+     */
+    pdqRegions?: (PdqQuery & { windows?: readonly Uint8Array[] }) | null;
     chromaprint?: ChromaprintQuery | null;
     also?: D1PreparedStatement[];
   },
@@ -438,7 +458,9 @@ export async function indexMatches(
   const regionsAt = statements.length;
   if (regions)
     statements.push(
-      db.prepare(`${PDQ_REGION_CANDIDATES_SQL}${probedFilter.sql}`).bind(...pdqProbeBinds(regions.bits), ...probedFilter.binds),
+      db
+        .prepare(`${PDQ_REGION_CANDIDATES_SQL}${probedFilter.sql}`)
+        .bind(...pdqProbeBinds(regions.bits, regionQueryWindows(regions)), ...probedFilter.binds),
     );
   // Chromaprint: the publications whose indexed frames agree with the query's at one shift, most votes first (ties:
   // the earliest publication), with their frames for the caller's confirmation. Probe values indexed more than
@@ -540,15 +562,24 @@ export async function indexMatches(
   };
 }
 
+/** The query windows a region lookup probes with its whole-image hash (the first MAX_QUERY_WINDOWS given). */
+function regionQueryWindows(query: { windows?: readonly Uint8Array[] }): readonly Uint8Array[] {
+  return (query.windows ?? []).slice(0, MAX_QUERY_WINDOWS);
+}
+
 /**
- * The publications with a window within PDQ_REGION_MATCH_DISTANCE of the query (each by its nearest window), nearest
- * first (ties: earliest publication, then lowest region), at most `limit`.
+ * The publications with a window within PDQ_REGION_MATCH_DISTANCE of the query's whole-image hash or of one of its
+ * windows (each publication by its nearest pair), nearest first (ties: earliest publication, then lowest region), at
+ * most `limit`. A row is a candidate when it shares a probed band value; its distance is then the nearest pair's.
  */
-function nearestRegions(query: PdqQuery, rows: Record<string, unknown>[]): RegionMatch[] {
+function nearestRegions(query: PdqQuery & { windows?: readonly Uint8Array[] }, rows: Record<string, unknown>[]): RegionMatch[] {
   const maxDistance = Math.min(query.maxDistance ?? PDQ_REGION_MATCH_DISTANCE, PDQ_REGION_MATCH_DISTANCE);
+  const hashes = [query.bits, ...regionQueryWindows(query)];
   const best = new Map<string, RegionMatch & { created_at: number }>();
   for (const row of rows) {
-    const distance = hamming(query.bits, regionBits(row));
+    const bits = regionBits(row);
+    let distance = 256;
+    for (const h of hashes) distance = Math.min(distance, hamming(h, bits));
     if (distance > maxDistance) continue;
     const id = String(row.publication_id);
     const region = Number(row.region);

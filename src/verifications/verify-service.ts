@@ -5,6 +5,7 @@ import { database } from "../db/client";
 import type { Bindings } from "../env";
 import { activeManifestSignature, signerCredentials } from "../media/c2pa/jumbf-signature";
 import { type ManifestClaims, type SignerSummary, verifyManifest } from "../media/c2pa/verifier";
+import { PdqFingerprinter, pdqQueryWindowBits } from "../media/fingerprint";
 import type { AudioServices, ImageServices } from "../media/types";
 import { hex } from "../platform/bytes";
 import {
@@ -177,9 +178,12 @@ async function durableFacts(
   const exact: ExactQuery[] = [];
   if (payload) exact.push({ algorithm: SVC_IMAGE_WATERMARK, bitsHex: hex(payload), limit: 1 });
   if (isccBits) exact.push({ algorithm: "iscc-image", bitsHex: hex(isccBits), limit: FINGERPRINT_CANDIDATES });
-  // The same hash is also looked up among the published windows (pdq_regions): a copy cropped to one of them.
+  // The same hash is also looked up among the published windows (pdq_regions): a copy cropped to one of them; with it
+  // the image's own windows (regions.ts PDQ_QUERY_WINDOWS): a copy cropped to 80-90 % holds a published window.
   const pdqQuery = pdqBits ? { bits: pdqBits, limit: FINGERPRINT_CANDIDATES } : null;
-  const found = await indexMatches(env.DB, { exact, pdq: pdqQuery, pdqRegions: pdqQuery, also });
+  const windows = pdqQuery && pdq instanceof PdqFingerprinter ? pdqQueryWindowBits(pdq, pdqPixels, PDQ_MIN_QUALITY) : [];
+  const pdqRegions = pdqQuery ? { ...pdqQuery, windows } : null;
+  const found = await indexMatches(env.DB, { exact, pdq: pdqQuery, pdqRegions, also });
   answered(found.also);
 
   let watermark: DurableFacts["watermark"] = null;

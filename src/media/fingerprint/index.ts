@@ -8,11 +8,14 @@ export * from "./codes";
 export { FingerprintKernel, IsccImageFingerprinter, type IsccNormalizeResult, PdqFingerprinter } from "./kernel";
 export { type PixelPlane, pixelPlane, planeFactor } from "./plane";
 export {
+  PDQ_QUERY_WINDOWS,
   PDQ_REGION_MAX_PIXELS,
   PDQ_REGIONS,
   type PdqRegion,
   type PdqRegionHash,
   type PdqRegionsResult,
+  pdqQueryWindowBits,
+  pdqQueryWindowHashes,
   pdqRegionHashes,
   regionWindow,
 } from "./regions";

@@ -7,8 +7,10 @@ import type { PdqFingerprinter } from "./kernel";
  * PDQ is a global hash: moving the frame by 1 % of a side changes about 30 of its 256 bits, by 2 % about 60
  * (bench/fingerprint-recall.mjs), so a cropped copy's hash is far from the original's. A copy whose frame is one of
  * the windows below (within about half a percent of a side) hashes like that window of the original, so publication
- * indexes each window's hash beside the whole image's, and a verification looks its whole-image hash up in both.
- * Crops at other offsets or scales are not found this way (the bench's "random offset" rows say how often).
+ * indexes each window's hash beside the whole image's, and a verification looks its whole-image hash up in both, and
+ * its own windows (PDQ_QUERY_WINDOWS, #20) among the published ones: a copy cropped between 0.8 and 1 of each side
+ * from a corner or centred. Crops at other offsets are found only when a window happens to align (the benches'
+ * "random offset" and 1/4-offset rows say how often).
  *
  * Invariant: a region's id names the same window forever (ids are stored in the index, pdq_regions.region); new
  * windows take new ids.
@@ -80,10 +82,57 @@ export type PdqRegionsResult =
   | { status: "failed"; message: string };
 
 /**
+ * The windows a verification hashes of the image it is given (#20), looked up among the published windows above:
+ * a copy cropped to k of each side (k between the windows' 0.8 / 0.9 and 1) holds the published window of side s
+ * anchored where the crop is (a corner or the centre) at s / k of its own side, which is none of PDQ_REGIONS.
+ * Anchored at the four corners and the centre, at 0.97, 0.94 and 0.91 of each side: a copy cropped to 80-90 % is
+ * then one of these within about 1.5 % of scale, which PDQ tolerates (bench/photo-recovery.mjs: ≈ 16 bits from a
+ * corner, less from the centre; a 3 % step leaves gaps). A crop at another offset is found only when one of these
+ * happens to land on a published window. Ids are positions in this list (never stored).
+ */
+export const PDQ_QUERY_WINDOWS: readonly PdqRegion[] = (() => {
+  const out: PdqRegion[] = [];
+  for (const keep of [0.97, 0.94, 0.91]) {
+    const m = 1 - keep;
+    for (const [x0, y0] of [
+      [0, 0],
+      [m, 0],
+      [0, m],
+      [m, m],
+      [m / 2, m / 2],
+    ] as const)
+      out.push({ id: out.length, x0, y0, x1: x0 + keep, y1: y0 + keep });
+  }
+  return out;
+})();
+
+/**
  * The PDQ hash (and quality) of every window of PDQ_REGIONS in `image`, in region order. The caller decides which
  * are worth indexing (quality). Never throws.
  */
 export function pdqRegionHashes(pdq: PdqFingerprinter, image: RgbaImage): PdqRegionsResult {
+  return windowHashes(pdq, image, PDQ_REGIONS);
+}
+
+/**
+ * The PDQ hash (and quality) of every window of PDQ_QUERY_WINDOWS in the image a verification reads (its PDQ input),
+ * in order: the caller looks up those of quality at the gate among the published windows. Same bounds as
+ * pdqRegionHashes (one luma plane for all windows). Never throws.
+ */
+export function pdqQueryWindowHashes(pdq: PdqFingerprinter, image: RgbaImage): PdqRegionsResult {
+  return windowHashes(pdq, image, PDQ_QUERY_WINDOWS);
+}
+
+/**
+ * The hashes of PDQ_QUERY_WINDOWS in `image` of quality at least `minQuality`, for a lookup: none when the windows are
+ * not computed (an image too small or too large for them, or a kernel failure: the whole-image hash is looked up alone).
+ */
+export function pdqQueryWindowBits(pdq: PdqFingerprinter, image: RgbaImage, minQuality: number): Uint8Array[] {
+  const computed = pdqQueryWindowHashes(pdq, image);
+  return computed.status === "computed" ? computed.regions.filter((r) => r.quality >= minQuality).map((r) => r.bits) : [];
+}
+
+function windowHashes(pdq: PdqFingerprinter, image: RgbaImage, windows: readonly PdqRegion[]): PdqRegionsResult {
   const { width, height } = image ?? { width: 0, height: 0 };
   if (!Number.isSafeInteger(width) || !Number.isSafeInteger(height) || width <= 0 || height <= 0)
     return { status: "failed", message: "pdq regions: invalid image" };
@@ -94,12 +143,12 @@ export function pdqRegionHashes(pdq: PdqFingerprinter, image: RgbaImage): PdqReg
   // one luma plane for all windows (computeWindows): each window's hash is computeWindow's, bit for bit
   const results = pdq.computeWindows(
     image,
-    PDQ_REGIONS.map((region) => regionWindow(region, width, height)),
+    windows.map((region) => regionWindow(region, width, height)),
   );
   const regions: PdqRegionHash[] = [];
   for (const [i, r] of results.entries()) {
     if (r.status !== "computed") return { status: "failed", message: r.message };
-    regions.push({ region: PDQ_REGIONS[i]!.id, bits: r.bits, quality: r.quality ?? 0 });
+    regions.push({ region: windows[i]!.id, bits: r.bits, quality: r.quality ?? 0 });
   }
   return { status: "computed", regions };
 }

@@ -9,9 +9,12 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import {
   hammingDistance,
+  PDQ_QUERY_WINDOWS,
   PDQ_REGION_MAX_PIXELS,
   PDQ_REGIONS,
   PdqFingerprinter,
+  pdqQueryWindowBits,
+  pdqQueryWindowHashes,
   pdqRegionHashes,
   regionWindow,
 } from "../../../src/media/fingerprint";
@@ -112,5 +115,73 @@ describe("PDQ regions", () => {
     expect(pdq.computeWindow(image, 0, 0, 0, 80).status).toBe("failed");
     expect(pdq.computeWindow(image, 0.5, 0, 10, 10).status).toBe("failed");
     expect(pdq.computeWindow(image, 0, 0, 100, 80)).toEqual(pdq.compute(image));
+  });
+});
+
+/*
+ * #20: the windows a verification hashes of its own image (PDQ_QUERY_WINDOWS). A copy cropped to 85 % of each side is
+ * none of the published windows (0.9 / 0.8 of a side), so its whole-image hash is far from all of them; the copy's
+ * window at 0.94 of its side anchored where the crop was is the published 0.8 window within about 1 % of scale.
+ */
+describe("PDQ query windows", () => {
+  it("15 windows at 0.97, 0.94 and 0.91 of each side, at the four corners and the centre, inside the image", () => {
+    expect(PDQ_QUERY_WINDOWS).toHaveLength(15);
+    expect(PDQ_QUERY_WINDOWS.map((r) => r.id)).toEqual(Array.from({ length: 15 }, (_, i) => i));
+    for (const [i, keep] of [0.97, 0.94, 0.91].entries()) {
+      const group = PDQ_QUERY_WINDOWS.slice(5 * i, 5 * i + 5);
+      for (const r of group) {
+        expect(r.x1 - r.x0).toBeCloseTo(keep);
+        expect(r.y1 - r.y0).toBeCloseTo(keep);
+        expect(r.x0 >= 0 && r.y0 >= 0 && r.x1 <= 1 + 1e-9 && r.y1 <= 1 + 1e-9).toBe(true);
+      }
+      expect(group[4]!.x0).toBeCloseTo((1 - keep) / 2);
+    }
+  });
+
+  it("each query window's hash is PDQ of the window's copy, bit for bit", () => {
+    const image = scene(411, 297, 5);
+    const computed = pdqQueryWindowHashes(pdq, image);
+    if (computed.status !== "computed") throw new Error(computed.status);
+    expect(computed.regions.map((r) => r.region)).toEqual(PDQ_QUERY_WINDOWS.map((r) => r.id));
+    for (const [i, region] of PDQ_QUERY_WINDOWS.entries()) {
+      const { x, y, w, h } = regionWindow(region, image.width, image.height);
+      const copied = pdq.compute(crop(image, x, y, w, h));
+      if (copied.status !== "computed") throw new Error("copy");
+      expect(hammingDistance(computed.regions[i]!.bits, copied.bits), `window ${i}`).toBe(0);
+      expect(computed.regions[i]!.quality).toBe(copied.quality);
+    }
+  });
+
+  it("a copy cropped to 85 % from a corner or centred: far from every published window, one of its windows near the 0.8 one", () => {
+    const image = scene(640, 480, 23);
+    const published = pdqRegionHashes(pdq, image);
+    if (published.status !== "computed") throw new Error("regions");
+    for (const [x, y, region] of [
+      [0, 0, 5],
+      [96, 72, 8],
+      [48, 36, 9],
+    ] as const) {
+      const copy = crop(image, x, y, 544, 408);
+      const whole = pdq.compute(copy);
+      if (whole.status !== "computed") throw new Error("copy");
+      const nearestWhole = Math.min(...published.regions.map((r) => hammingDistance(whole.bits, r.bits)));
+      expect(nearestWhole, `crop at ${x},${y}`).toBeGreaterThan(PDQ_REGION_MATCH_DISTANCE);
+      const windows = pdqQueryWindowBits(pdq, copy, PDQ_MIN_QUALITY);
+      expect(windows.length).toBeGreaterThan(0);
+      const target = published.regions.find((r) => r.region === region)!.bits;
+      const nearest = Math.min(...windows.map((w) => hammingDistance(w, target)));
+      expect(nearest, `crop at ${x},${y} against window ${region}`).toBeLessThanOrEqual(PDQ_REGION_MATCH_DISTANCE);
+    }
+  });
+
+  it("windows under the quality gate are not looked up; an image too small or too large for windows gives none", () => {
+    const flat: RgbaImage = { width: 300, height: 200, data: new Uint8Array(300 * 200 * 4).fill(90) };
+    expect(pdqQueryWindowBits(pdq, flat, PDQ_MIN_QUALITY)).toEqual([]);
+    const textured = pdqQueryWindowBits(pdq, scene(300, 200, 3), PDQ_MIN_QUALITY).length;
+    expect(textured > 0 && textured <= 15).toBe(true);
+    expect(pdqQueryWindowHashes(pdq, { width: 30, height: 30, data: new Uint8Array(30 * 30 * 4) }).status).toBe("skipped");
+    expect(pdqQueryWindowBits(pdq, { width: 30, height: 30, data: new Uint8Array(30 * 30 * 4) }, PDQ_MIN_QUALITY)).toEqual([]);
+    const side = Math.ceil(Math.sqrt(PDQ_REGION_MAX_PIXELS)) + 1;
+    expect(pdqQueryWindowBits(pdq, { width: side, height: side, data: new Uint8Array(0) }, PDQ_MIN_QUALITY)).toEqual([]);
   });
 });

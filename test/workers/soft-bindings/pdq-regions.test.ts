@@ -4,7 +4,13 @@ import { reconcileDerivedIndex } from "../../../src/derived-index/service";
 import { imageServices } from "../../../src/media";
 import { hammingDistance, PDQ_REGIONS, pdqBitsFromHex } from "../../../src/media/fingerprint";
 import type { RgbaImage } from "../../../src/media/types";
-import { indexMatches, PDQ_REGION_MATCH_DISTANCE, pdqBandStatements, pdqRegionStatement } from "../../../src/soft-bindings/repo";
+import {
+  indexMatches,
+  MAX_QUERY_WINDOWS,
+  PDQ_REGION_MATCH_DISTANCE,
+  pdqBandStatements,
+  pdqRegionStatement,
+} from "../../../src/soft-bindings/repo";
 import { verifyPixels } from "../../../src/verifications/verify-pixels";
 import { api, callUrl, createTenant, fixture, json, uploadAsset, waitForJob } from "../support/helpers";
 import { verifyFile } from "../support/verify-helpers";
@@ -99,6 +105,28 @@ describe("pdq_regions: the index", () => {
     expect((await indexMatches(db, { exact: [], pdqRegions: { bits: flip(target, 60, 9), limit: 10 } })).pdqRegions).toEqual([]);
   });
 
+  it("#20: the query's own windows are probed with its whole hash; a publication answers at its nearest pair", async () => {
+    const whole = random();
+    const windows = Array.from({ length: MAX_QUERY_WINDOWS + 2 }, random);
+    // 300: a window 3 bits from the query's 5th window; 301: 20 bits from its whole hash and 9 from its 2nd window;
+    // 302: near only the window past MAX_QUERY_WINDOWS (never probed); 303: nothing near
+    const a = await publish(300, { whole: random(), regions: [random(), flip(windows[4]!, 3, 1)] });
+    const b = await publish(301, { whole: random(), regions: [flip(whole, 20, 2), flip(windows[1]!, 9, 3), random()] });
+    const c = await publish(302, { whole: random(), regions: [flip(windows[MAX_QUERY_WINDOWS + 1]!, 2, 4)] });
+    await publish(303, { whole: random(), regions: [random(), random()] });
+    const found = await indexMatches(db, { exact: [], pdqRegions: { bits: whole, limit: 10, windows } });
+    const mine = found.pdqRegions.filter((m) => [a, b, c].includes(m.publication_id));
+    expect(mine.map((m) => [m.publication_id, m.distance, m.region])).toEqual([
+      [a, 3, 1],
+      [b, 9, 1],
+    ]);
+    // without its windows the query finds only what its whole hash is near
+    const alone = await indexMatches(db, { exact: [], pdqRegions: { bits: whole, limit: 10 } });
+    expect(alone.pdqRegions.filter((m) => [a, b, c].includes(m.publication_id)).map((m) => [m.publication_id, m.distance])).toEqual([
+      [b, 20],
+    ]);
+  });
+
   it("the region statement reads by its 16 band probes, never the whole table", async () => {
     for (let i = 100; i < 160; i++) await publish(i, { whole: random(), regions: Array.from({ length: 18 }, random) });
     const statements: { sql: string; binds: unknown[] }[] = [];
@@ -125,7 +153,15 @@ describe("pdq_regions: the index", () => {
     });
     for (const filter of [{}, { tenantId: "ten_regionsregions", resolvableOnly: true }]) {
       statements.length = 0;
-      await indexMatches(d1, { exact: [], pdq: { bits: random(), limit: 10 }, pdqRegions: { bits: random(), limit: 10 } }, filter);
+      await indexMatches(
+        d1,
+        {
+          exact: [],
+          pdq: { bits: random(), limit: 10 },
+          pdqRegions: { bits: random(), limit: 10, windows: Array.from({ length: MAX_QUERY_WINDOWS }, random) },
+        },
+        filter,
+      );
       expect(statements).toHaveLength(2);
       const plan = await db
         .prepare(`EXPLAIN QUERY PLAN ${statements[1]!.sql}`)
@@ -166,7 +202,7 @@ function cropped(image: RgbaImage, f: number, at: "corner" | "centre"): RgbaImag
 }
 
 describe("pdq_regions: a signed photograph cropped, stripped, verified through the public API", () => {
-  it("a 10 % and a 20 % crop → fingerprint_match_only with its publication; an unrelated photograph → nothing; deletion removes the windows", async () => {
+  it("a 10 %, a 20 % and (its own windows, #20) a 15 % crop → fingerprint_match_only with its publication; an unrelated photograph → nothing; deletion removes the windows", async () => {
     const { key, tenantId } = await createTenant();
     const services = await imageServices();
     const { codec } = services;
@@ -199,6 +235,8 @@ describe("pdq_regions: a signed photograph cropped, stripped, verified through t
     for (const [f, at] of [
       [0.1, "corner"],
       [0.2, "centre"],
+      // #20: 85 % of each side is none of the published windows: found through the copy's own windows only
+      [0.15, "corner"],
     ] as const) {
       const encoded = await codec.encode(cropped(decoded.image, f, at), "image/jpeg", new Uint8Array());
       if (encoded.status !== "encoded") throw new Error("encode");
@@ -211,6 +249,21 @@ describe("pdq_regions: a signed photograph cropped, stripped, verified through t
       const pdq = services.fingerprinters.get("pdq")!.compute(pixels.pixels.plane.image);
       if (pdq.status !== "computed") throw new Error("pdq");
       expect(hammingDistance(pdq.bits, pdqBitsFromHex(whole.value)), copy.name).toBeGreaterThan(31);
+      if (copy.name.startsWith("crop 15")) {
+        const published = await db.prepare("SELECT * FROM pdq_regions WHERE publication_id = ?").bind(publicationId).all();
+        const nearest = Math.min(
+          ...published.results.map((row) => {
+            const bits = new Uint8Array(32);
+            for (let b = 0; b < 16; b++) {
+              const v = Number((row as Record<string, unknown>)[`b${b}`]);
+              bits[2 * b] = v >> 8;
+              bits[2 * b + 1] = v & 255;
+            }
+            return hammingDistance(pdq.bits, bits);
+          }),
+        );
+        expect(nearest, "the whole hash of an 85 % crop is far from every published window").toBeGreaterThan(PDQ_REGION_MATCH_DISTANCE);
+      }
       const verdict = await json(await verifyFile(copy.bytes));
       expect(verdict.status, `${copy.name}: ${verdict.developer_explanation}`).toBe("fingerprint_match_only");
       expect(verdict.signals).toMatchObject({ c2pa_manifest_present: false, fingerprint_match: true });
