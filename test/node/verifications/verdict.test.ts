@@ -282,7 +282,10 @@ describe("decideVerdict", () => {
     const v = decideVerdict(
       input({
         manifest: absent,
-        durable: { watermark: { present: true, payload_valid: true, match: marked }, fingerprint: { match: first, candidates: [first, second] } },
+        durable: {
+          watermark: { present: true, payload_valid: true, match: marked },
+          fingerprint: { match: first, candidates: [first, second] },
+        },
       }),
     );
     expect(v.status).toBe("watermark_only");
