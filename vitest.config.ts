@@ -163,12 +163,6 @@ export default defineConfig(async () => {
             include: ["test/node/**/*.test.ts"],
             exclude: [...configDefaults.exclude, ...E2E],
             environment: "node",
-            // Files share a fork's module cache (as the workers project shares its workerd): each file no longer
-            // re-imports and re-compiles the wasm kernels. Measured on the loaded 2-core machine: the project's span
-            // 642 s → 572 s, the same tests and the same sum of file durations. Node files must leave no global state
-            // behind (restore spies, fake timers and env they change); memory tests measure against their own warmed
-            // baseline.
-            isolate: false,
             // A hang guard, not a speed bound: the audio watermark tests take 20-40 s alone and one took 94 s (a 60 s
             // timeout failed it) when the shared machine was loaded.
             testTimeout: 240_000,
