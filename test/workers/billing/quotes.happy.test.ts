@@ -50,11 +50,19 @@ describe("POST /v1/billing/quotes", () => {
     const t = await createTenant();
     // One call first, so the key's once-a-minute last_used_at write happens before the snapshot.
     await api("/v1/billing/pricing", { key: t.key });
-    const before = await vi.waitFor(async () => {
-      const dump = await dumpDatabase();
-      expect(dump.api_request_logs!.filter((r) => (r as { tenant_id: string }).tenant_id === t.tenantId)).toHaveLength(1);
-      return dump;
-    });
+    // Request logs are written after the response (waitUntil), so they are waited for, and counted for this tenant
+    // only: a log of an earlier test's request may land at any moment on a loaded machine. The default 1 s of
+    // vi.waitFor is too short there.
+    const own = (dump: Awaited<ReturnType<typeof dumpDatabase>>) =>
+      dump.api_request_logs!.filter((r) => (r as { tenant_id: string }).tenant_id === t.tenantId);
+    const before = await vi.waitFor(
+      async () => {
+        const dump = await dumpDatabase();
+        expect(own(dump)).toHaveLength(1);
+        return dump;
+      },
+      { timeout: 60_000, interval: 50 },
+    );
     for (const body of [
       { media_family: "image", operation: "sign", width: 100, height: 100 },
       { media_family: "audio", operation: "sign", duration_seconds: "61.5" },
@@ -63,11 +71,14 @@ describe("POST /v1/billing/quotes", () => {
     ])
       await quoteOf(t.key, body);
     // Every authenticated call appends its api_request_logs row (the key's request log): the only difference.
-    const after = await vi.waitFor(async () => {
-      const dump = await dumpDatabase();
-      expect(dump.api_request_logs!.length).toBe(before.api_request_logs!.length + 4);
-      return dump;
-    });
+    const after = await vi.waitFor(
+      async () => {
+        const dump = await dumpDatabase();
+        expect(own(dump)).toHaveLength(5);
+        return dump;
+      },
+      { timeout: 60_000, interval: 50 },
+    );
     const { api_request_logs: _afterLogs, ...afterRest } = after;
     const { api_request_logs: _beforeLogs, ...beforeRest } = before;
     expect(afterRest).toEqual(beforeRest);

@@ -1,4 +1,4 @@
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { restoreTenant, wipeTenant } from "../../../src/dev/restore-drill";
 import { readTar, tarEnd, tarHeader, tarPadding } from "../../../src/governance/exports/tar";
 import { imageServices } from "../../../src/media";
@@ -61,11 +61,20 @@ const provenance = (v: any) => ({
   matches: (v.matches ?? []).map((m: any) => ({ algorithm: m.algorithm, publication_id: m.publication_id, distance: m.distance })),
 });
 
+/**
+ * How long one background step (the signing job, the export) may take: generous, since the drill runs beside other
+ * files on a loaded 2-core CI machine (its whole run took 30 s alone and 68 s under load; it had 120 s in all).
+ */
+const SLOW_MS = 180_000;
+
 describe("restore drill: export → wipe → restore", () => {
   it("brings back the core path (assets, objects, jobs, receipts, publications, verifications, index) and says what is lost", async () => {
     const { key, keyId, tenantId } = await createTenant();
     await enrolled(key, "ada.lovelace@example.test", "Ada Lovelace");
-    const hook = await createEndpoint(key);
+    // Subscribed to an event the drill never emits: a delivery of asset.signed runs in the background (attempts
+    // failing on DNS, retried 5 s on) and changes the endpoint's consecutive_failures, or writes rows of the tenant,
+    // at times that depend on the machine's load: between the reads compared below, or between the wipe and the restore.
+    const hook = await createEndpoint(key, { events: ["job.failed"] });
     const child = await json(await api("/v1/api-keys", { method: "POST", key, body: { name: "CI", scopes: ["identity:read"] } }));
     // A textured image (PDQ and ISCC index it), signed with both fingerprints.
     const { codec } = await imageServices();
@@ -78,7 +87,7 @@ describe("restore drill: export → wipe → restore", () => {
       body: { asset_id: assetId, recipe_id: "rcp_system_sign", fingerprint_algorithms: ["iscc-image", "pdq"] },
       headers: { "idempotency-key": crypto.randomUUID() },
     });
-    const job = await waitForJob(key, (await json(started)).job_id, 60_000);
+    const job = await waitForJob(key, (await json(started)).job_id, SLOW_MS);
     expect(job.state, JSON.stringify(job)).toBe("completed");
     const { publication_id: publicationId, receipt_id: receiptId, verification_id: verificationId } = job.result;
     const download = await json(await api(`/v1/assets/${assetId}/download`, { method: "POST", key }));
@@ -108,8 +117,20 @@ describe("restore drill: export → wipe → restore", () => {
     expect(indexBefore.pdq_bands).toHaveLength(16);
 
     // The backup: the tenant's export, downloaded.
-    const record = await exportAndWait(key);
+    const record = await exportAndWait(key, SLOW_MS);
     expect(record.state, JSON.stringify(record)).toBe("completed");
+    // The export's end (export.completed) is appended to the audit log after the record reads completed, by the
+    // same queue consumer: wait for it, so the disaster comes after it (as the witness check below assumes) and no
+    // append for the tenant can land between the wipe and the restore.
+    await vi.waitFor(
+      async () => {
+        const audited = await testEnv.DB.prepare("SELECT audited FROM governance_exports WHERE id = ?")
+          .bind(record.export_id)
+          .first("audited");
+        if (!audited) throw new Error("the export's end is not in the audit log yet");
+      },
+      { timeout: SLOW_MS, interval: 100 },
+    );
     const archive = await downloadArchive(record);
 
     // The disaster: every row and byte of the tenant gone.
@@ -215,5 +236,5 @@ describe("restore drill: export → wipe → restore", () => {
     const later = await json(await api("/v1/governance/audit?verify=true&limit=1", { key: newKey }));
     expect(later.verification).toMatchObject({ intact: true });
     expect(["behind", "differs"]).toContain(later.verification.witness);
-  }, 120_000);
+  }, 900_000);
 });

@@ -5,12 +5,13 @@ import { fixture } from "../support/helpers";
 
 /**
  * Inputs that held the isolate in the campaign's hostile media (#22), verified over `POST /v1/verify`, each answering
- * within 2 s (normally tens of ms; the bound leaves a wide margin for a loaded machine). The stall first blamed on the
+ * within 15 s (normally tens of ms: the bound only tells an answer from the stalls below, which ran for minutes or for
+ * ever; 2 s was thin for a whole verify on a loaded 2-core CI machine). The stall first blamed on the
  * 73 KB SVG (a slice repeated 1,000 times, 35 ms) was sample.tif with 15 bits flipped in its LZW strip: utif2's
  * decoder looped for ever (src/media/codecs/tiff-lzw.ts). A `width` of 60,000 digits took minutes in the former SVG
  * length pattern (src/media/inspect/text.ts).
  */
-const BOUND_MS = 2000;
+const BOUND_MS = 15_000;
 
 /** The campaign's "manifest damaged" break of a file without a store: bits flipped in its first KiB. */
 function bitsFlipped(input: Uint8Array, seed: number): Uint8Array {
@@ -41,7 +42,7 @@ async function verify(bytes: Uint8Array, n: number): Promise<{ status: number; b
 }
 
 describe("verify answers hostile SVG and TIFF inputs in bounded time", () => {
-  it("answers each within 2 s, a verdict (no 5xx)", async () => {
+  it("answers each within 15 s, a verdict (no 5xx)", async () => {
     // The first request pays the engine's and the codecs' start-up; it is not the bound's subject.
     await verify(fixture("sample.svg"), 1);
     const tiff = bitsFlipped(fixture("sample.tif"), 22 * 1_000_003 + (36 * 14 + 13) * 97);
@@ -58,5 +59,5 @@ describe("verify answers hostile SVG and TIFF inputs in bounded time", () => {
       expect(body.status, name).toBe("no_provenance_found");
       expect(ms, name).toBeLessThan(BOUND_MS);
     }
-  }, 60_000);
+  }, 120_000);
 });

@@ -121,7 +121,7 @@ describe("personal data at rest and in logs", () => {
           .first<{ n: number }>();
         expect(n!.n).toBeGreaterThanOrEqual(6);
       },
-      { timeout: 5000, interval: 50 },
+      { timeout: 60_000, interval: 50 }, // a poll: returns once they are there; 5 s was thin on a loaded machine
     );
     const tables = await testEnv.DB.prepare(
       "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT LIKE '_cf_%'",

@@ -3,21 +3,21 @@ import { fromBase64 } from "../../../src/platform/bytes";
 import { api, callUrl, json } from "../support/helpers";
 
 /** POSTs an export and polls it until it is terminal. */
-export async function exportAndWait(key: string): Promise<any> {
+export async function exportAndWait(key: string, timeoutMs = 60_000): Promise<any> {
   const started = await api("/v1/governance/exports", { method: "POST", key, headers: { "idempotency-key": crypto.randomUUID() } });
   if (started.status !== 202) throw new Error(`export: ${started.status} ${await started.text()}`);
   const queued = await json(started);
-  return waitForExport(key, queued.export_id);
+  return waitForExport(key, queued.export_id, timeoutMs);
 }
 
-export function waitForExport(key: string, exportId: string): Promise<any> {
+export function waitForExport(key: string, exportId: string, timeoutMs = 60_000): Promise<any> {
   return vi.waitFor(
     async () => {
       const record = await json(await api(`/v1/governance/exports/${exportId}`, { key }));
       if (record.state === "queued" || record.state === "running") throw new Error(`export ${exportId} still ${record.state}`);
       return record;
     },
-    { timeout: 60_000, interval: 200 },
+    { timeout: timeoutMs, interval: 200 },
   );
 }
 
