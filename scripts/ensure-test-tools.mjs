@@ -1,6 +1,6 @@
 // What the test suite drives besides Node: Debian's Chromium (the /verify page's end-to-end test; playwright-core
 // never downloads a browser), ffmpeg (the audio tests re-encode signed recordings as a user's copy would be), and
-// curl and jq (the README's flows run as written).
+// curl and jq (the README's flows run as written), flac and metaflac (Xiph's reference tools check our FLAC output).
 // `npm test` runs this first: when one is missing and we may install packages, install it; otherwise say how.
 import { execFileSync } from "node:child_process";
 import { existsSync } from "node:fs";
@@ -8,6 +8,7 @@ import { existsSync } from "node:fs";
 const TOOLS = [
   { path: "/usr/bin/chromium", pkg: "chromium", why: "the /verify page test" },
   { path: "/usr/bin/ffmpeg", pkg: "ffmpeg", why: "the audio recovery tests" },
+  { path: "/usr/bin/flac", pkg: "flac", why: "the FLAC tests (Xiph's reference decoder checks our encoder's output)" },
   { path: "/usr/bin/curl", pkg: "curl", why: "the README's curl flow, run as written" },
   { path: "/usr/bin/jq", pkg: "jq", why: "the README's curl and CLI flows, run as written" },
 ];
