@@ -172,7 +172,9 @@ describe("rate limiter restarted mid-burst", () => {
     const drained = Math.ceil(((Date.now() - started) * perMinute) / 60_000);
     expect(allowed).toBeLessThanOrEqual(perMinute + drained);
     expect(allowed).toBeGreaterThanOrEqual(perMinute - 2 * 2); // at most a lease or two forgotten with a broken call
-    expect(second.at(-1)).toMatchObject({ ok: true, value: { allowed: false } });
+    // After the restart the bucket is full again and refuses (not necessarily the very last call: on a loaded
+    // machine a unit may drain just before it, and the drained units are bounded above).
+    expect(second.some((r) => r.ok && !r.value.allowed)).toBe(true);
     forgetRateLeases();
   });
 });
