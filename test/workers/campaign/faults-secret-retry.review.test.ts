@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { faultyEnv } from "../support/faults";
 import { addKey, createTenant, testEnv } from "../support/helpers";
 import { createEndpoint } from "../support/webhooks.helpers";
-import { send, request } from "./faults-http.helpers";
+import { request, send } from "./faults-http.helpers";
 
 /*
  * Review of h37-faults (platform/idempotency: "A one-time secret issued unaudited ... not shown, the key released,

@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { faultyEnv } from "../support/faults";
 import { createTenant, testEnv } from "../support/helpers";
-import { count, send, request } from "./faults-http.helpers";
+import { createBody } from "../support/webhooks.helpers";
+import { count, request, send } from "./faults-http.helpers";
 
 /*
  * Review of h37-faults ("secret-issuing writes withhold the secret if the audit append fails"). The withholding
@@ -22,6 +23,26 @@ describe("review: one-time secret issued without an Idempotency-Key while the au
     expect(audited, "the issue was not audited").toBe(0);
     // The finding: 201 with a working secret and no audit entry of it.
     expect(faulted.text, `status ${faulted.status}`).not.toMatch(/svc_live_/);
+    expect(faulted.status).toBe(503);
+  });
+
+  it("POST /v1/webhook-endpoints without Idempotency-Key: an audit append that fails must not show the signing secret", async () => {
+    const tenant = await createTenant();
+    const create = () => request("/v1/webhook-endpoints", { method: "POST", key: tenant.key, body: createBody() });
+    // Which Durable Object call of the create is the audit append (a probe on a tenant of its own).
+    const probe = faultyEnv(testEnv);
+    const probed = await send(
+      probe.env,
+      request("/v1/webhook-endpoints", { method: "POST", key: (await createTenant()).key, body: createBody() }),
+    );
+    expect(probed.status, probed.text).toBe(201);
+    const at = probe.log.filter((s) => s.kind === "do").findIndex((s) => s.detail === "AUDIT_CHAIN.append") + 1;
+    expect(at, "the create appends to the audit chain").toBeGreaterThan(0);
+    const faulty = faultyEnv(testEnv, { at, kinds: ["do"] });
+    const faulted = await send(faulty.env, create());
+    expect(faulty.faulted?.detail).toBe("AUDIT_CHAIN.append");
+    expect(await count("audit_events", "tenant_id = ? AND action = 'POST /v1/webhook-endpoints'", tenant.tenantId)).toBe(0);
+    expect(faulted.text, `status ${faulted.status}`).not.toMatch(/whsec_/);
     expect(faulted.status).toBe(503);
   });
 });
