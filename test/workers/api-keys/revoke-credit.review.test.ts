@@ -1,4 +1,6 @@
 import { describe, expect, it } from "vitest";
+import { durableAuditSink } from "../../../src/governance/audit/service";
+import { installAuditSink } from "../../../src/platform/audit";
 import { request, send } from "../campaign/faults-http.helpers";
 import { faultyEnv } from "../support/faults";
 import { addKey, createTenant, testEnv } from "../support/helpers";
@@ -38,5 +40,44 @@ describe("review: a revoke is credited to the caller that made it, never to a la
     const actors = await revokeActors(tenantId, target.keyId);
     expect(actors, `the audit credits ${actors.join()} (first caller ${keyId})`).not.toContain(second.keyId);
     expect(later.status, later.text).toBe(409);
+  });
+
+  it("two DELETEs of one key at once, by two keys, with no fault: only the one that revoked it is answered and audited as the revoker", async () => {
+    const { tenantId, key, keyId } = await createTenant();
+    const second = await addKey(tenantId);
+    const target = await addKey(tenantId);
+    // The first DELETE's audit append is held until the second DELETE has been answered: the ordinary window
+    // between a revoke's write and its audit entry (the entry is appended after the handler answered).
+    let appendStarted!: () => void;
+    const firstAppending = new Promise<void>((resolve) => {
+      appendStarted = resolve;
+    });
+    let releaseFirst!: () => void;
+    const firstReleased = new Promise<void>((resolve) => {
+      releaseFirst = resolve;
+    });
+    let calls = 0;
+    installAuditSink({
+      async append(env, t, drafts) {
+        if (t === tenantId && ++calls === 1) {
+          appendStarted();
+          await firstReleased;
+        }
+        await durableAuditSink.append(env, t, drafts);
+      },
+    });
+    try {
+      const first = send(testEnv, revoke(key, target.keyId));
+      await firstAppending; // the first DELETE revoked the key and is appending its entry
+      const later = await send(testEnv, revoke(second.key, target.keyId));
+      releaseFirst();
+      expect((await first).status).toBe(200);
+      const actors = await revokeActors(tenantId, target.keyId);
+      expect(actors, `revoked by ${keyId}; a later DELETE by ${second.keyId} answered ${later.status}`).toEqual([keyId]);
+      expect(later.status, later.text).toBe(409);
+    } finally {
+      releaseFirst();
+      installAuditSink(durableAuditSink);
+    }
   });
 });
