@@ -1,0 +1,96 @@
+import { describe, expect, it } from "vitest";
+import { faultyEnv } from "../support/faults";
+import { addKey, createTenant, testEnv } from "../support/helpers";
+import { createBody, createEndpoint } from "../support/webhooks.helpers";
+import { count, request, send } from "./faults-http.helpers";
+
+/*
+ * A one-time secret whose issue cannot be audited is withheld (503), and what it would open is undone where no retry
+ * can re-issue it (platform/audit auditWrites → withdrawSecret): a rotation is canceled, a create without an
+ * Idempotency-Key revoked (a key) or deleted (an endpoint). No live credential nobody holds is left, and the retry
+ * (here without a key) ends with the caller holding a working secret whose issue is audited.
+ */
+const faultAppend = () => faultyEnv(testEnv, { at: 1, kinds: ["do"] }); // the first DO call is the audit append
+
+async function sealedSecrets(endpointId: string) {
+  return (await testEnv.DB.prepare(
+    "SELECT secret_ciphertext AS current, previous_secret_ciphertext AS previous FROM webhook_endpoints WHERE id = ?",
+  )
+    .bind(endpointId)
+    .first<{ current: string | null; previous: string | null }>())!;
+}
+
+describe("an unaudited one-time secret is withdrawn, not left live", () => {
+  it("api-key rotate without Idempotency-Key: 503, the successor revoked, the old key still works; the retry rotates and is audited", async () => {
+    const { tenantId, key } = await createTenant();
+    const target = await addKey(tenantId);
+    const rotate = () => request(`/v1/api-keys/${target.keyId}/rotate`, { method: "POST", key, body: { overlap_seconds: 3600 } });
+    const faulty = faultAppend();
+    const faulted = await send(faulty.env, rotate());
+    expect(faulty.faulted?.detail).toBe("AUDIT_CHAIN.append");
+    expect(faulted.status, faulted.text).toBe(503);
+    expect(faulted.text).not.toMatch(/svc_live_/);
+    expect(await count("api_keys", "predecessor_key_id = ? AND status = 'active'", target.keyId), "no live successor").toBe(0);
+    expect((await send(testEnv, request("/v1/me", { key: target.key }))).status).toBe(200);
+    const retried = await send(testEnv, rotate());
+    expect(retried.status, retried.text).toBe(201);
+    expect((await send(testEnv, request("/v1/me", { key: retried.body.secret }))).status).toBe(200);
+    expect(await count("api_keys", "predecessor_key_id = ? AND status = 'active'", target.keyId)).toBe(1);
+    expect(
+      await count("audit_events", "tenant_id = ? AND action = 'POST /v1/api-keys/{api_key_id}/rotate' AND outcome = 'succeeded'", tenantId),
+    ).toBe(1);
+  });
+
+  it("webhook rotate-secret without Idempotency-Key: 503, the outgoing secret signs alone again; the retry rotates from it", async () => {
+    const { key } = await createTenant();
+    const endpoint = await createEndpoint(key);
+    const before = await sealedSecrets(endpoint.id);
+    const rotate = () => request(`/v1/webhook-endpoints/${endpoint.id}/rotate-secret`, { method: "POST", key });
+    const faulty = faultAppend();
+    const faulted = await send(faulty.env, rotate());
+    expect(faulty.faulted?.detail).toBe("AUDIT_CHAIN.append");
+    expect(faulted.status, faulted.text).toBe(503);
+    expect(faulted.text).not.toMatch(/whsec_/);
+    expect(await sealedSecrets(endpoint.id)).toEqual({ current: before.current, previous: null });
+    const retried = await send(testEnv, rotate());
+    expect(retried.status, retried.text).toBe(200);
+    expect(retried.text).toMatch(/whsec_/);
+    const after = await sealedSecrets(endpoint.id);
+    expect(after.previous, "the overlap is from the secret the caller already had").toBe(before.current);
+    expect(after.current).not.toBe(before.current);
+  });
+
+  it("api-key create without Idempotency-Key: the key made is revoked (secret_withheld), and a DELETE of it is 409", async () => {
+    const { tenantId, key } = await createTenant();
+    const faulty = faultAppend();
+    const faulted = await send(
+      faulty.env,
+      request("/v1/api-keys", { method: "POST", key, body: { name: "withdrawn", scopes: ["identity:read"] } }),
+    );
+    expect(faulty.faulted?.detail).toBe("AUDIT_CHAIN.append");
+    expect(faulted.status, faulted.text).toBe(503);
+    const made = await testEnv.DB.prepare("SELECT id, status, revoked_by FROM api_keys WHERE tenant_id = ? AND name = 'withdrawn'")
+      .bind(tenantId)
+      .all<{ id: string; status: string; revoked_by: string | null }>();
+    expect(made.results.map((r) => [r.status, r.revoked_by])).toEqual([["revoked", "secret_withheld"]]);
+    const deleted = await send(testEnv, request(`/v1/api-keys/${made.results[0]!.id}`, { method: "DELETE", key }));
+    expect(deleted.status, deleted.text).toBe(409);
+  });
+
+  it("webhook endpoint create without Idempotency-Key: the endpoint made is deleted (its secret wiped)", async () => {
+    const { tenantId, key } = await createTenant();
+    // The create's first DO call is not the audit append: find it on a probe tenant.
+    const probe = faultyEnv(testEnv);
+    expect(
+      (await send(probe.env, request("/v1/webhook-endpoints", { method: "POST", key: (await createTenant()).key, body: createBody() })))
+        .status,
+    ).toBe(201);
+    const at = probe.log.filter((s) => s.kind === "do").findIndex((s) => s.detail === "AUDIT_CHAIN.append") + 1;
+    const faulty = faultyEnv(testEnv, { at, kinds: ["do"] });
+    const faulted = await send(faulty.env, request("/v1/webhook-endpoints", { method: "POST", key, body: createBody() }));
+    expect(faulty.faulted?.detail).toBe("AUDIT_CHAIN.append");
+    expect(faulted.status, faulted.text).toBe(503);
+    expect(await count("webhook_endpoints", "tenant_id = ? AND state != 'deleted'", tenantId)).toBe(0);
+    expect(await count("webhook_endpoints", "tenant_id = ?", tenantId)).toBe(1);
+  });
+});
