@@ -93,4 +93,36 @@ describe("an unaudited one-time secret is withdrawn, not left live", () => {
     expect(await count("webhook_endpoints", "tenant_id = ? AND state != 'deleted'", tenantId)).toBe(0);
     expect(await count("webhook_endpoints", "tenant_id = ?", tenantId)).toBe(1);
   });
+
+  it("capture enrolment without Idempotency-Key: the challenge made expires at once; the retry issues a live one", async () => {
+    const { tenantId, key } = await createTenant();
+    const enrol = () =>
+      request("/v1/capture-identity-enrollments", {
+        method: "POST",
+        key,
+        body: { attestation_kind: "app_attest", installation_id_sha256: "ab".repeat(32) },
+      });
+    const probe = faultyEnv(testEnv);
+    const probed = await send(
+      probe.env,
+      request("/v1/capture-identity-enrollments", {
+        method: "POST",
+        key: (await createTenant()).key,
+        body: { attestation_kind: "app_attest", installation_id_sha256: "cd".repeat(32) },
+      }),
+    );
+    expect(probed.status, probed.text).toBe(201);
+    const at = probe.log.filter((s) => s.kind === "do").findIndex((s) => s.detail === "AUDIT_CHAIN.append") + 1;
+    const faulty = faultyEnv(testEnv, { at, kinds: ["do"] });
+    const faulted = await send(faulty.env, enrol());
+    expect(faulty.faulted?.detail).toBe("AUDIT_CHAIN.append");
+    expect(faulted.status, faulted.text).toBe(503);
+    expect(faulted.text).not.toMatch(/challenge_secret/);
+    // Live: not yet expired (an enrolment challenge lives ten minutes; the withdrawn one expired when withheld).
+    expect(await count("capture_identity_enrollments", "tenant_id = ? AND expires_at > ?", tenantId, Date.now()), "none live").toBe(0);
+    expect(await count("capture_identity_enrollments", "tenant_id = ?", tenantId)).toBe(1);
+    const retried = await send(testEnv, enrol());
+    expect(retried.status, retried.text).toBe(201);
+    expect(await count("capture_identity_enrollments", "tenant_id = ? AND expires_at > ?", tenantId, Date.now())).toBe(1);
+  });
 });
