@@ -24,7 +24,8 @@ export interface Variables {
   /**
    * Set by the idempotency middleware before a keyed write runs: it awaits the write's audit append together with
    * its own completion (one wait instead of two in a row), so the audit middleware hands its append over here
-   * instead of awaiting it. Never rejects: resolves false when the entry could not be appended.
+   * instead of awaiting it (except a one-time secret's: that answer waits for its entry in the audit middleware).
+   * Never rejects: resolves false when the entry could not be appended.
    */
   auditAppend?: { join: true; pending?: Promise<boolean> };
   /**

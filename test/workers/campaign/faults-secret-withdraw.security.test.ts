@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { faultyEnv } from "../support/faults";
-import { addKey, createTenant, testEnv } from "../support/helpers";
+import { addKey, createTenant, fixture, testEnv } from "../support/helpers";
+import { verifyFile } from "../support/verify-helpers";
 import { createBody, createEndpoint } from "../support/webhooks.helpers";
 import { count, request, send } from "./faults-http.helpers";
 
@@ -124,5 +125,30 @@ describe("an unaudited one-time secret is withdrawn, not left live", () => {
     const retried = await send(testEnv, enrol());
     expect(retried.status, retried.text).toBe(201);
     expect(await count("capture_identity_enrollments", "tenant_id = ? AND expires_at > ?", tenantId, Date.now())).toBe(1);
+  });
+
+  it("verification share (keyed): withheld when unaudited, the share made is closed; the retry under the same key issues a working one", async () => {
+    const { tenantId, key } = await createTenant();
+    const verified = await verifyFile(fixture("sample.jpg"), { key });
+    const verificationId = ((await verified.json()) as { verification_id: string }).verification_id;
+    expect(verificationId, "the verify call made a record").toMatch(/^\w+_/);
+    const idem = crypto.randomUUID();
+    const share = (headers: Record<string, string> = { "idempotency-key": idem }) =>
+      request(`/v1/verification-evidence/${verificationId}/shares`, { method: "POST", key, headers });
+    const probe = faultyEnv(testEnv);
+    const probed = await send(probe.env, share({ "idempotency-key": crypto.randomUUID() }));
+    expect(probed.status, probed.text).toBe(201);
+    const at = probe.log.filter((s) => s.kind === "do").findIndex((s) => s.detail === "AUDIT_CHAIN.append") + 1;
+    const faulty = faultyEnv(testEnv, { at, kinds: ["do"] });
+    const faulted = await send(faulty.env, share());
+    expect(faulty.faulted?.detail).toBe("AUDIT_CHAIN.append");
+    expect(faulted.status, faulted.text).toBe(503);
+    expect(faulted.text).not.toMatch(/"token"/);
+    const open = "tenant_id = ? AND closed_at IS NULL";
+    expect(await count("verification_shares", open, tenantId), "only the probe's share is open").toBe(1);
+    const retried = await send(testEnv, share());
+    expect(retried.status, retried.text).toBe(201);
+    expect((await send(testEnv, request(`/v1/shared-verifications/${retried.body.token}`))).status).toBe(200);
+    expect(await count("verification_shares", open, tenantId)).toBe(2);
   });
 });
