@@ -144,7 +144,14 @@ export const idempotency: MiddlewareHandler<AppEnv> = async (c, next) => {
     // Except a one-time secret: a retry that converges issues that resource a new secret (it assumes nobody saw
     // the first), so this answer's secret is never shown and the client is told to retry instead.
     c.var.log.error("idempotency completion failed", { operation: operation.key, error: error instanceof Error ? error.name : "unknown" });
-    if (withhold) throw new ApiError("svc.dependency.unavailable", undefined, { headers: { "Retry-After": "1" } });
+    if (withhold) {
+      // A secret no retry can re-issue (a rotation's, a challenge's, a share's) is undone as when its audit entry
+      // fails (platform/audit withdrawSecret), so the retry after the lease runs afresh and its caller holds it.
+      await c.var.withdrawSecret?.().catch((err) => {
+        c.var.log.error("withdrawing a withheld secret failed", { operation: operation.key, error: String(err) });
+      });
+      throw new ApiError("svc.dependency.unavailable", undefined, { headers: { "Retry-After": "1" } });
+    }
   }
 };
 

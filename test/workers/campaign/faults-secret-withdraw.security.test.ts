@@ -151,4 +151,45 @@ describe("an unaudited one-time secret is withdrawn, not left live", () => {
     expect((await send(testEnv, request(`/v1/shared-verifications/${retried.body.token}`))).status).toBe(200);
     expect(await count("verification_shares", open, tenantId)).toBe(2);
   });
+
+  it("api-key rotate (keyed) whose idempotency completion fails: 503, the rotation is canceled, a later rotation works", async () => {
+    const { tenantId, key } = await createTenant();
+    const target = await addKey(tenantId);
+    // Every write completing an idempotency record fails (the completion is written twice before giving up).
+    const failing = (stmt: D1PreparedStatement): D1PreparedStatement => {
+      const refuse = () => Promise.reject(new Error("injected: completion refused"));
+      return new Proxy(stmt, {
+        get(real, name) {
+          if (name === "run" || name === "all" || name === "raw" || name === "first") return refuse;
+          if (name === "bind") return (...values: unknown[]) => failing(real.bind(...values));
+          const value = Reflect.get(real, name);
+          return typeof value === "function" ? value.bind(real) : value;
+        },
+      });
+    };
+    const db = new Proxy(testEnv.DB, {
+      get(real, name) {
+        if (name === "prepare")
+          return (query: string) =>
+            /^update "idempotency_records".*"secret_withheld"/is.test(query) ? failing(real.prepare(query)) : real.prepare(query);
+        const value = Reflect.get(real, name);
+        return typeof value === "function" ? value.bind(real) : value;
+      },
+    });
+    const env = { ...testEnv, DB: db };
+    const rotate = (idem: string) =>
+      request(`/v1/api-keys/${target.keyId}/rotate`, {
+        method: "POST",
+        key,
+        body: { overlap_seconds: 3600 },
+        headers: { "idempotency-key": idem },
+      });
+    const faulted = await send(env, rotate(crypto.randomUUID()));
+    expect(faulted.status, faulted.text).toBe(503);
+    expect(faulted.text).not.toMatch(/svc_live_/);
+    expect(await count("api_keys", "predecessor_key_id = ? AND status = 'active'", target.keyId), "no live successor").toBe(0);
+    const again = await send(testEnv, rotate(crypto.randomUUID()));
+    expect(again.status, again.text).toBe(201);
+    expect((await send(testEnv, request("/v1/me", { key: again.body.secret }))).status).toBe(200);
+  });
 });
