@@ -197,24 +197,52 @@ export type RevokeKeyResult =
  * Revokes a key at once. Refused while the key's rotation overlaps: revoking would leave the undeployed successor
  * alive unseen (a leaked key may have rotated itself) or cut off a deployed one; complete or cancel says which.
  */
-export async function revokeApiKey(db: Database, tenantId: string, keyId: string, now = Date.now()): Promise<RevokeKeyResult> {
-  const revoked = await revokeKey(db, tenantId, keyId, now);
+export async function revokeApiKey(
+  db: Database,
+  tenantId: string,
+  keyId: string,
+  revoker: string,
+  now = Date.now(),
+): Promise<RevokeKeyResult> {
+  const revoked = await revokeKey(db, tenantId, keyId, now, revoker);
   if (revoked) return { status: "revoked", row: revoked };
   const existing = await getKey(db, tenantId, keyId);
   if (!existing) return { status: "not_found" };
   if (existing.status === "active" && rotationStateOf(existing, now) === "overlapping") return { status: "rotating" };
   // A plain revoke that landed but was never answered (the isolate died after the write, so neither the answer nor
   // its audit entry happened): the retry is answered as that revoke, and its audit entry is written now (#22). Only
-  // a revoke this operation made: a key an account deletion (or a restore) revoked is already revoked, never
-  // credited to the next DELETE (review L4), and neither is one revoked before the revoker was recorded.
+  // a revoke this caller made: a key an account deletion (or a restore) revoked is already revoked, never
+  // credited to the next DELETE (review L4), and neither is one revoked before the revoker was recorded, nor one
+  // another key or user of the tenant revoked (its DELETE may still be appending its audit entry, or that append
+  // failed: the revoke is theirs, not this caller's).
   const plainRevoke =
     existing.status === "revoked" &&
-    existing.revokedBy === "request" &&
+    existing.revokedBy === revoker &&
     !existing.successorKeyId &&
     !existing.predecessorKeyId &&
     !existing.rotationState;
   if (plainRevoke && !(await revokeWasAnswered(db, tenantId, keyId))) return { status: "revoked", row: existing };
   return { status: "already_revoked" };
+}
+
+/** Marks a key revoked because its secret was withheld (its issue could not be audited, platform/audit). */
+export const WITHHELD_SECRET_REVOKER = "secret_withheld";
+
+/**
+ * Undoes the issue of a key whose one-time secret was withheld (never shown: its audit entry could not be
+ * appended). Nobody holds that secret, so the key is revoked rather than left live; a DELETE of it later is 409.
+ */
+export async function withdrawIssuedKey(db: Database, tenantId: string, keyId: string, now = Date.now()): Promise<void> {
+  await revokeKey(db, tenantId, keyId, now, WITHHELD_SECRET_REVOKER);
+}
+
+/**
+ * Undoes a rotation whose successor's secret was withheld: the rotation is canceled (its successor revoked, the
+ * outgoing key works as before), so the retry rotates afresh and its caller holds the successor it is shown.
+ * Only this rotation: nothing moves if it already ended.
+ */
+export async function withdrawRotation(db: Database, predecessor: ApiKeyRow, successorId: string, now = Date.now()): Promise<void> {
+  await cancelRotation(db, predecessor, successorId, now);
 }
 
 export const DEFAULT_ROTATION_OVERLAP_S = 24 * 60 * 60;

@@ -131,6 +131,36 @@ export async function insertChallenge(db: Database, row: ChallengeRow): Promise<
   await db.insert(captureAdmissionChallenges).values(row);
 }
 
+/**
+ * Ends an unanswered enrolment challenge or admission challenge now (its secret was withheld: nobody holds it), so
+ * it is expired rather than live for the rest of its ten minutes. A completed or used one is left as it is.
+ */
+export async function expireUnusedEnrollment(db: Database, tenantId: string, id: string, now: number): Promise<void> {
+  await db
+    .update(captureIdentityEnrollments)
+    .set({ expiresAt: now })
+    .where(
+      and(
+        eq(captureIdentityEnrollments.tenantId, tenantId),
+        eq(captureIdentityEnrollments.id, id),
+        isNull(captureIdentityEnrollments.completedAt),
+      ),
+    );
+}
+
+export async function expireUnusedChallenge(db: Database, tenantId: string, id: string, now: number): Promise<void> {
+  await db
+    .update(captureAdmissionChallenges)
+    .set({ expiresAt: now })
+    .where(
+      and(
+        eq(captureAdmissionChallenges.tenantId, tenantId),
+        eq(captureAdmissionChallenges.id, id),
+        isNull(captureAdmissionChallenges.usedAt),
+      ),
+    );
+}
+
 export async function findChallenge(db: Database, tenantId: string, id: string): Promise<ChallengeRow | null> {
   return (
     (await db

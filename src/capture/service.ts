@@ -12,6 +12,8 @@ import type { GateChallenge } from "./gates-types";
 import {
   type ChallengeRow,
   type EnrollmentRow,
+  expireUnusedChallenge,
+  expireUnusedEnrollment,
   findActiveConflict,
   findChallenge,
   findEnrollment,
@@ -72,6 +74,12 @@ export interface EnrollmentInput {
 }
 
 /** Creates an enrolment; the secret is in the result only (its hash is stored). */
+/** Withdraws a challenge whose secret was withheld (its issue could not be audited): it expires now. */
+export async function withdrawChallenge(db: Database, kind: "enrollment" | "admission", tenantId: string, id: string): Promise<void> {
+  if (kind === "enrollment") await expireUnusedEnrollment(db, tenantId, id, Date.now());
+  else await expireUnusedChallenge(db, tenantId, id, Date.now());
+}
+
 export async function createEnrollment(db: Database, input: EnrollmentInput, now = Date.now()) {
   const secret = newChallengeSecret();
   const row: EnrollmentRow = {

@@ -37,11 +37,13 @@ export const apiKeys = sqliteTable(
     expiresAt: integer("expires_at"),
     revokedAt: integer("revoked_at"),
     /**
-     * What revoked the key: `request` (DELETE /v1/api-keys/{id}), `account_deletion`, `restore` (the restore drill),
-     * or null (a rotation's own moves, or a revoke from before this column). Only a `request` revoke is ever answered
-     * to a later DELETE as its own (a revoke whose answer was lost, #22); any other is already revoked.
+     * What revoked the key: the id of the principal whose DELETE /v1/api-keys/{id} did (the acting key's id, or the
+     * console user's id), `account_deletion`, `restore` (the restore drill), `secret_withheld` (issued without an
+     * Idempotency-Key while the audit log could not record it, so its secret was never shown), or null (a rotation's own moves, or a
+     * revoke from before this column). Only the same principal's later DELETE is ever answered as that revoke (a
+     * revoke whose answer was lost, #22); to anyone else the key is already revoked (review of h37-faults).
      */
-    revokedBy: text("revoked_by", { enum: ["request", "account_deletion", "restore"] }),
+    revokedBy: text("revoked_by"),
     lastUsedAt: integer("last_used_at"),
     createdByKeyId: text("created_by_key_id"),
     /** The console user (users.id) whose session created this key, or null (created by a key or a script). #18 */

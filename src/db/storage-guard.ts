@@ -87,7 +87,11 @@ const R2_REQUEST_ERRORS = new Set(["10011", "100100", "10012", "10014", "10020",
 /** D1 reports SQLite's result codes in the message ("D1_ERROR: UNIQUE constraint failed: …: SQLITE_CONSTRAINT"). */
 function isStatementVerdict(error: object): boolean {
   const message = String((error as { message?: unknown }).message ?? "");
-  return /SQLITE_(CONSTRAINT|ERROR|MISMATCH|RANGE|TOOBIG)\b|constraint failed|syntax error|no such (table|column)/i.test(message);
+  // SQLite's own refusals, and D1's refusals of the call before any SQL runs (a first() of a column the row lacks,
+  // a batch or exec of no statements): each fails the same way on every retry, so none is an outage.
+  return /SQLITE_(CONSTRAINT|ERROR|MISMATCH|RANGE|TOOBIG)\b|constraint failed|syntax error|no such (table|column)|D1_COLUMN_NOTFOUND|No SQL statements detected/i.test(
+    message,
+  );
 }
 
 const guardedEnvs = new WeakMap<object, Bindings>();

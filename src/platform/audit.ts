@@ -131,8 +131,10 @@ async function targetOf(c: AppContext): Promise<{ targetType: string | null; tar
  * nothing and are in the request log, not the audit. An idempotent replay never reaches here (it changed nothing).
  * The entry is awaited before the answer leaves (for a keyed write, by the idempotency middleware together with its
  * completion): a write whose audit entry cannot be appended is logged as an error (the write itself already
- * happened and is not undone), except a keyed write that issues a one-time secret: it answers 503 and its retry
- * re-issues the secret and is audited (platform/idempotency).
+ * happened and is not undone), except a write that issues a one-time secret, keyed or not: its secret is never
+ * shown unaudited. It answers 503 (retryable: the idempotency middleware releases the key) after undoing what the
+ * secret opens where the handler said how (`withdrawSecret`: a rotation is canceled, an unkeyed create revoked or
+ * deleted); a keyed create is left for its retry, which converges on the same resource and re-issues its secret.
  */
 export const auditWrites: MiddlewareHandler<AppEnv> = async (c, next) => {
   await next();
@@ -161,10 +163,27 @@ export const auditWrites: MiddlewareHandler<AppEnv> = async (c, next) => {
       return false;
     },
   );
-  // A keyed write's idempotency completion awaits this append with its own write (platform/idempotency).
+  const issuesSecret = outcome === "succeeded" && "replay" in operation.policy && operation.policy.replay === "secret_not_replayable";
+  // A keyed write's idempotency completion awaits this append with its own write (platform/idempotency); a
+  // secret's answer waits for its entry here, whether keyed or not (the one place that decides it is shown).
   const join = c.var.auditAppend;
-  if (join) join.pending = append;
-  else await append;
+  if (join && !issuesSecret) {
+    join.pending = append;
+    return;
+  }
+  if ((await append) || !issuesSecret) return;
+  const withdraw = c.var.withdrawSecret;
+  if (withdraw) {
+    await withdraw().catch((err) => {
+      // Nobody holds the secret (it is not shown): the credential is unusable though live. Logged to be found.
+      c.var.log.error("withdrawing an unaudited secret failed", { operation: operation.key, error: String(err) });
+    });
+  }
+  throw new ApiError(
+    "svc.dependency.unavailable",
+    "The audit log could not record this operation, so its one-time secret was not shown; retry the request (with the same Idempotency-Key, if it had one).",
+    { headers: { "Retry-After": "1" } },
+  );
 };
 
 function isRecord(value: unknown): value is Record<string, unknown> {

@@ -24,9 +24,17 @@ export interface Variables {
   /**
    * Set by the idempotency middleware before a keyed write runs: it awaits the write's audit append together with
    * its own completion (one wait instead of two in a row), so the audit middleware hands its append over here
-   * instead of awaiting it. Never rejects: resolves false when the entry could not be appended.
+   * instead of awaiting it (except a one-time secret's: that answer waits for its entry in the audit middleware).
+   * Never rejects: resolves false when the entry could not be appended.
    */
   auditAppend?: { join: true; pending?: Promise<boolean> };
+  /**
+   * Set by a handler that issued a one-time secret whose issue a retry cannot repeat (a rotation, a create without
+   * an Idempotency-Key): undoes what the secret opens (cancels the rotation, revokes or deletes the new resource).
+   * The audit middleware calls it when the write's audit entry could not be appended, so the withheld secret leaves
+   * no live credential nobody holds and the retry can run the operation again.
+   */
+  withdrawSecret?: () => Promise<void>;
 }
 
 export interface AppEnv {

@@ -13,6 +13,7 @@ import {
   insertEndpointUnderLimit,
   openSecretOverlap,
   resealUnshownSecret,
+  revertSecretOverlap,
   softDeleteEndpoint,
   updateEndpointFields,
 } from "./repo/endpoints";
@@ -256,6 +257,15 @@ export async function rotateSecret(
     };
   const row = await findEndpoint(d1, tenantId, endpointId);
   return row ? { status: "rotated", row, secret } : { status: "not_found" };
+}
+
+/**
+ * Undoes a rotation whose new secret was withheld (never shown: its audit entry could not be appended): the
+ * outgoing secret signs alone again, so no delivery is signed with a secret nobody holds and the retry (keyed or
+ * not) can rotate afresh instead of meeting rotation_in_progress.
+ */
+export async function withdrawRotatedSecret(d1: D1Database, tenantId: string, endpointId: string, sealedSecret: string): Promise<void> {
+  await revertSecretOverlap(d1, tenantId, endpointId, sealedSecret, Date.now());
 }
 
 export async function completeSecretOverlap(d1: D1Database, tenantId: string, endpointId: string): Promise<MutationResult> {

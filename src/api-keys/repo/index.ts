@@ -189,11 +189,14 @@ export async function revokeWasAnswered(db: Database, tenantId: string, keyId: s
   return rows.length > 0;
 }
 
-/** Revokes an active key; returns the row, or null when the key does not exist for this tenant. */
-export async function revokeKey(db: Database, tenantId: string, keyId: string, now: number) {
+/**
+ * Revokes an active key, recording `revokedBy` (the revoking principal's id); returns the row, or null when the key
+ * does not exist for this tenant.
+ */
+export async function revokeKey(db: Database, tenantId: string, keyId: string, now: number, revokedBy: string) {
   const rows = await db
     .update(apiKeys)
-    .set({ status: "revoked", revokedAt: now, revokedBy: "request" })
+    .set({ status: "revoked", revokedAt: now, revokedBy })
     .where(
       and(
         eq(apiKeys.tenantId, tenantId),

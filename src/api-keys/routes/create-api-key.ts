@@ -5,7 +5,7 @@ import { ApiError } from "../../platform/errors";
 import { idFor } from "../../platform/idempotent-ids";
 import { errorResponse, IdempotencyKeyHeader, json } from "../../platform/openapi";
 import { CreateApiKeyRequestSchema, IssuedApiKeyResponseSchema } from "../schemas";
-import { apiKeyView, createApiKey } from "../service";
+import { apiKeyView, createApiKey, withdrawIssuedKey } from "../service";
 
 const route = createRoute({
   method: "post",
@@ -50,8 +50,13 @@ export function registerCreateApiKey(app: Router) {
       id,
     );
     switch (result.status) {
-      case "created":
+      case "created": {
+        // Without an Idempotency-Key no retry can re-issue this key's secret: if the issue cannot be audited (and
+        // the secret is withheld), the key is revoked. A keyed retry converges on this key and re-issues it.
+        const created = result.row;
+        if (!idempotencyKey) c.set("withdrawSecret", () => withdrawIssuedKey(c.var.db, created.tenantId, created.id));
         return c.json({ api_key: apiKeyView(result.row), secret: result.secret }, 201);
+      }
       case "scope_not_grantable":
         throw new ApiError("svc.api_keys.scope_not_grantable", `The calling key does not hold: ${result.scopes.join(", ")}.`);
       case "outranks_caller":

@@ -30,10 +30,13 @@ const route = createRoute({
 export function registerRevokeApiKey(app: Router) {
   app.openapi(route, async (c) => {
     const db = c.var.db;
-    const tenantId = principalOf(c).tenantId;
+    const principal = principalOf(c);
+    const tenantId = principal.tenantId;
     const target = await keyOrNotFound(db, tenantId, c.req.valid("param").api_key_id);
     await requireAuthorityOver(c, [target]);
-    const result = await revokeApiKey(db, tenantId, target.id);
+    // The revoker is recorded so only this same caller's retry is ever answered as this revoke (a lost answer).
+    const revoker = principal.kind === "api_key" ? principal.apiKeyId : principal.userId;
+    const result = await revokeApiKey(db, tenantId, target.id, revoker);
     switch (result.status) {
       case "revoked":
         return c.json(apiKeyView(result.row), 200);

@@ -6,7 +6,7 @@ import { errorResponse, IdempotencyKeyHeader, json, NOT_FOUND, Timestamp } from 
 import { requireAuthorityOver } from "../guard";
 import { getKey } from "../repo";
 import { ApiKeyResponseSchema } from "../schemas";
-import { apiKeyView, DEFAULT_ROTATION_OVERLAP_S, finishRotation, rotateApiKey } from "../service";
+import { apiKeyView, DEFAULT_ROTATION_OVERLAP_S, finishRotation, rotateApiKey, withdrawRotation } from "../service";
 import { ApiKeyParams, KeyCommandRequest, keyOrNotFound } from "./get-api-key";
 
 const RotateRequestSchema = z
@@ -103,6 +103,10 @@ export function registerRotationRoutes(app: Router) {
       throw new ApiError("svc.api_keys.version_conflict", "The key changed while it was being rotated: read it again and retry.");
     if (result.status === "ended")
       throw new ApiError("svc.api_keys.rotation_ended", `This key's rotation is ${result.state}; it cannot be rotated again.`);
+    // If the rotation cannot be audited its secret is withheld: the rotation is canceled so the retry (keyed or not)
+    // rotates afresh, instead of meeting rotation_in_progress with a live successor nobody holds.
+    const { predecessor, successor } = result;
+    c.set("withdrawSecret", () => withdrawRotation(db, predecessor, successor.id));
     return c.json(
       {
         api_key: apiKeyView(result.successor),

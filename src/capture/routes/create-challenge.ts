@@ -5,7 +5,7 @@ import { ApiError } from "../../platform/errors";
 import { errorResponse, IdempotencyKeyHeader, json, NOT_FOUND } from "../../platform/openapi";
 import { actingIdOf } from "../../platform/principal";
 import { ChallengeResponseSchema, CreateChallengeRequestSchema } from "../schemas";
-import { createChallenge } from "../service";
+import { createChallenge, withdrawChallenge } from "../service";
 
 const route = createRoute({
   method: "post",
@@ -35,6 +35,9 @@ export function register(app: Router) {
     const result = await createChallenge(c.var.db, { tenantId, apiKeyId, ...c.req.valid("json") });
     if (result.status === "not_found") throw notFound("capture identity");
     if (result.status === "revoked") throw new ApiError("svc.capture.identity_revoked");
+    // Withheld if the issue cannot be audited: the challenge then expires at once; the retry issues a new one.
+    const challengeId = result.row.id;
+    c.set("withdrawSecret", () => withdrawChallenge(c.var.db, "admission", tenantId, challengeId));
     return c.json(
       {
         capture_identity_id: result.row.captureIdentityId,

@@ -5,7 +5,7 @@ import { ApiError } from "../../platform/errors";
 import { errorResponse, IdempotencyKeyHeader, json } from "../../platform/openapi";
 import { actingIdOf } from "../../platform/principal";
 import { CreateEnrollmentRequestSchema, EnrollmentResponseSchema } from "../schemas";
-import { createEnrollment } from "../service";
+import { createEnrollment, withdrawChallenge } from "../service";
 import { captureTrustOf } from "../trust";
 
 const route = createRoute({
@@ -34,6 +34,8 @@ export function register(app: Router) {
     // The column names a key; a console session's acts are attributed to its user (usr_…).
     const apiKeyId = actingIdOf(principal);
     const { row, secret } = await createEnrollment(c.var.db, { tenantId, apiKeyId, ...c.req.valid("json") });
+    // Withheld if the issue cannot be audited: the challenge then expires at once; the retry issues a new one.
+    c.set("withdrawSecret", () => withdrawChallenge(c.var.db, "enrollment", tenantId, row.id));
     return c.json(
       {
         capture_identity_enrollment_id: row.id,

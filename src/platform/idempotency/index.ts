@@ -123,19 +123,8 @@ export const idempotency: MiddlewareHandler<AppEnv> = async (c, next) => {
     return;
   }
   const withhold = operation.policy.replay === "secret_not_replayable" && res.status < 300;
-  if (withhold && (await audit.pending) === false) {
-    // A one-time secret issued unaudited (the audit chain object failed): not shown, the key released, 503. The
-    // retry re-issues the secret to the same resource (ids derived from the key) and is audited; a completed
-    // record would answer every retry secret_not_replayable and leave the issue unaudited for good.
-    await once(() => releaseIdempotencyKey(db, scope, claim.lease)).catch(() => undefined);
-    throw new ApiError(
-      "svc.dependency.unavailable",
-      "The audit log could not record this operation; nothing was shown. Retry with the same Idempotency-Key.",
-      {
-        headers: { "Retry-After": "1" },
-      },
-    );
-  }
+  // A one-time secret whose audit entry could not be appended never gets here: the audit middleware answered 503
+  // (platform/audit auditWrites), so its key was released above and the retry runs again.
   try {
     await alongside(
       audit.pending,
@@ -155,7 +144,14 @@ export const idempotency: MiddlewareHandler<AppEnv> = async (c, next) => {
     // Except a one-time secret: a retry that converges issues that resource a new secret (it assumes nobody saw
     // the first), so this answer's secret is never shown and the client is told to retry instead.
     c.var.log.error("idempotency completion failed", { operation: operation.key, error: error instanceof Error ? error.name : "unknown" });
-    if (withhold) throw new ApiError("svc.dependency.unavailable", undefined, { headers: { "Retry-After": "1" } });
+    if (withhold) {
+      // A secret no retry can re-issue (a rotation's, a challenge's, a share's) is undone as when its audit entry
+      // fails (platform/audit withdrawSecret), so the retry after the lease runs afresh and its caller holds it.
+      await c.var.withdrawSecret?.().catch((err) => {
+        c.var.log.error("withdrawing a withheld secret failed", { operation: operation.key, error: String(err) });
+      });
+      throw new ApiError("svc.dependency.unavailable", undefined, { headers: { "Retry-After": "1" } });
+    }
   }
 };
 

@@ -4,7 +4,7 @@ import { notFound, principalOf } from "../../platform/context";
 import { IdempotencyKeyHeader, json, NOT_FOUND } from "../../platform/openapi";
 import { VerificationIdParams } from "../schemas";
 import { CreateShareRequestSchema, IssuedShareSchema } from "../share-schemas";
-import { issueShare, SHARE_DEFAULT_SECONDS, shareView } from "../shares";
+import { closeVerificationShare, issueShare, SHARE_DEFAULT_SECONDS, shareView } from "../shares";
 
 const createShareRoute = createRoute({
   method: "post",
@@ -36,6 +36,8 @@ export function register(app: Router) {
     });
     if (issued.kind === "verification_not_found") throw notFound("verification");
     const { share, token } = issued;
+    // Withheld if the issue cannot be audited: the share is closed then (nobody holds its token); the retry issues one.
+    c.set("withdrawSecret", () => closeVerificationShare(c.var.db, tenantId, share.id).then(() => undefined));
     c.header("Cache-Control", "no-store");
     return c.json({ ...shareView(share, share.createdAt), token, url: `/v1/shared-verifications/${token}` }, 201);
   });

@@ -215,6 +215,27 @@ export async function openSecretOverlap(
   return result.meta.changes === 1;
 }
 
+/**
+ * Undoes one rotation: the outgoing secret signs alone again, only while the secret that rotation sealed is still
+ * the current one and its overlap is open (a later complete or rotation is never undone).
+ */
+export async function revertSecretOverlap(
+  d1: D1Database,
+  tenantId: string,
+  endpointId: string,
+  sealedSecret: string,
+  now: number,
+): Promise<boolean> {
+  const result = await d1
+    .prepare(
+      `UPDATE webhook_endpoints SET secret_ciphertext = previous_secret_ciphertext, previous_secret_ciphertext = NULL, secret_rotated_at = NULL, updated_at = ?
+        WHERE id = ? AND tenant_id = ? AND state != 'deleted' AND previous_secret_ciphertext IS NOT NULL AND secret_ciphertext = ?`,
+    )
+    .bind(now, endpointId, tenantId, sealedSecret)
+    .run();
+  return result.meta.changes === 1;
+}
+
 export async function closeSecretOverlap(d1: D1Database, tenantId: string, endpointId: string, now: number): Promise<void> {
   await d1
     .prepare(

@@ -6,7 +6,7 @@ import { idFor } from "../../platform/idempotent-ids";
 import { errorResponse, IdempotencyKeyHeader, json } from "../../platform/openapi";
 import { failure } from "../http";
 import { CreateWebhookEndpointRequestSchema, IssuedWebhookEndpointResponseSchema } from "../schemas";
-import { createEndpoint, MAX_ENDPOINTS_PER_TENANT } from "../service";
+import { createEndpoint, deleteEndpoint, MAX_ENDPOINTS_PER_TENANT } from "../service";
 import { endpointView } from "../views";
 
 const route = createRoute({
@@ -46,6 +46,10 @@ export function register(app: Router) {
         `A tenant may have ${MAX_ENDPOINTS_PER_TENANT} webhook endpoints; delete one first.`,
       );
     if (result.status !== "created") failure(result);
+    // Without an Idempotency-Key no retry can re-issue this endpoint's secret: withheld (its issue unaudited), the
+    // endpoint is deleted (secrets wiped). A keyed retry converges on this endpoint and reseals it.
+    const created = result.row;
+    if (!idempotencyKey) c.set("withdrawSecret", () => deleteEndpoint(c.env.DB, tenantId, created.id).then(() => undefined));
     return c.json({ endpoint: endpointView(result.row), secret: result.secret }, 201);
   });
 }

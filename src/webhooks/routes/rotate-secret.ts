@@ -5,7 +5,7 @@ import { ApiError } from "../../platform/errors";
 import { errorResponse, IdempotencyKeyHeader, json, NOT_FOUND } from "../../platform/openapi";
 import { failure } from "../http";
 import { EndpointIdParams, IssuedWebhookEndpointResponseSchema } from "../schemas";
-import { rotateSecret } from "../service";
+import { rotateSecret, withdrawRotatedSecret } from "../service";
 import { endpointView } from "../views";
 
 const request = { params: EndpointIdParams, headers: z.object({ "idempotency-key": IdempotencyKeyHeader }) };
@@ -30,8 +30,12 @@ export function register(app: Router) {
   app.openapi(rotate, async (c) => {
     const pepper = c.env.SVC_KEY_PEPPER;
     if (!pepper) throw new ApiError("svc.auth.unavailable");
-    const result = await rotateSecret(c.env.DB, pepper, principalOf(c).tenantId, c.req.valid("param").endpoint_id);
+    const tenantId = principalOf(c).tenantId;
+    const result = await rotateSecret(c.env.DB, pepper, tenantId, c.req.valid("param").endpoint_id);
     if (result.status !== "rotated") failure(result.status === "ok" ? { status: "not_found" } : result);
+    // Withheld if the rotation cannot be audited: then it is undone, so the retry rotates afresh.
+    const { id, secret_ciphertext: sealed } = result.row;
+    c.set("withdrawSecret", () => withdrawRotatedSecret(c.env.DB, tenantId, id, sealed));
     return c.json({ endpoint: endpointView(result.row), secret: result.secret }, 200);
   });
 }
