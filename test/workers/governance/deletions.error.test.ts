@@ -1,4 +1,4 @@
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { database } from "../../../src/db/client";
 import { requestDeletion, runDeletion, STALE_DELETION_MS, sweepDeletions } from "../../../src/governance/deletions/service";
 import { api, callUrl, createTenant, fixture, json, sha256HexOf, testEnv, uploadAsset } from "../support/helpers";
@@ -37,9 +37,12 @@ describe("deletions: jobs in flight and holds placed while running", () => {
     await assetWithJob(tenantId, "ast_runningrunningru", "job_runningrunningru", "running");
     const res = await api("/v1/governance/deletions", { method: "POST", key, body: { scope: "asset", asset_id: "ast_runningrunningru" } });
     const { deletion_id } = await json(res);
-    // The runner has not stopped yet: the job is marked, the asset is still there, the deletion keeps waiting.
-    await new Promise((r) => setTimeout(r, 1_500));
-    expect(await jobState("job_runningrunningru")).toMatchObject({ state: "cancel_requested" });
+    // The runner has not stopped yet: the job is marked (by the deletion's queue run, whenever a loaded machine gets
+    // to it), the asset is still there, the deletion keeps waiting.
+    await vi.waitFor(async () => expect(await jobState("job_runningrunningru")).toMatchObject({ state: "cancel_requested" }), {
+      timeout: 60_000,
+      interval: 200,
+    });
     expect((await api(`/v1/assets/ast_runningrunningru`, { key })).status).toBe(200);
     expect((await json(await api(`/v1/governance/deletions/${deletion_id}`, { key }))).state).toBe("running");
     const page = await json(await api("/v1/assets", { key }));
