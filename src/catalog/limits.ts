@@ -99,6 +99,26 @@ export const STORED_VERIFY_MAXIMUM_BYTES = 50 * MiB;
 /** POST /v1/verify: the `file` part (multipart). */
 export const VERIFY_FILE_MAXIMUM_BYTES = 25 * MiB;
 
+/**
+ * The C2PA engine reads a whole file into its wasm memory, which grows to fit the largest read and never shrinks
+ * (src/media/c2pa/engine.ts). Measured growth per byte of asset (test/node/media/engine-memory.test.ts): JPEG ≈ 3×,
+ * PNG ≈ 2×, MP4/MOV/M4A ≈ 1×. A file the engine must read (one our own validator does not judge) is refused with
+ * 413 above these sizes, so a verification never makes the engine hold more than ≈ 40 MiB (less than signing's
+ * ≈ 70 MiB at EMBEDDED_SIGNING_MAXIMUM_BYTES): every file signed here embedded, up to that limit, stays readable.
+ */
+export const ENGINE_READ_MAXIMUM_BYTES = 12 * MiB;
+/** The media types whose engine reads cost about their size (ISO BMFF: the engine hashes them as it walks its copy). */
+export const ENGINE_READ_MAXIMUM_BYTES_BY_MEDIA_TYPE: Readonly<Record<string, number>> = {
+  "video/mp4": 25 * MiB,
+  "video/quicktime": 25 * MiB,
+  "audio/mp4": 25 * MiB,
+};
+
+/** The largest file (or sidecar store) of this media type the C2PA engine reads. */
+export function engineReadMaximumBytes(mediaType: string): number {
+  return ENGINE_READ_MAXIMUM_BYTES_BY_MEDIA_TYPE[mediaType] ?? ENGINE_READ_MAXIMUM_BYTES;
+}
+
 /** Public (keyless) POST /v1/verify and content lookups per minute per caller (see platform/client-address). */
 export const PUBLIC_VERIFY_PER_MINUTE = 10;
 /**
@@ -136,6 +156,8 @@ export function publishedLimits() {
       manifest_uri_maximum_bytes: MANIFEST_STORE_MAXIMUM_BYTES,
       stored_object_maximum_bytes: STORED_VERIFY_MAXIMUM_BYTES,
       request_maximum_bytes: VERIFY_REQUEST_MAXIMUM_BYTES,
+      engine_read_maximum_bytes: ENGINE_READ_MAXIMUM_BYTES,
+      engine_read_maximum_bytes_by_media_type: { ...ENGINE_READ_MAXIMUM_BYTES_BY_MEDIA_TYPE },
       larger_files: VERIFY_LARGER_FILES_NOTE,
     },
     content_lookup_maximum_bytes: CONTENT_LOOKUP_MAXIMUM_BYTES,

@@ -5,6 +5,7 @@
  * same file from its bytes on disk.
  */
 import { initSync, WasmBuilder, WasmReader } from "@contentauth/c2pa-wasm";
+import { engineReadMaximumBytes } from "../../catalog/limits";
 
 export { WasmBuilder, WasmReader };
 
@@ -27,6 +28,33 @@ export function isC2paEngineReady(): boolean {
  */
 export function c2paEngineMemoryBytes(): number {
   return memory?.buffer.byteLength ?? 0;
+}
+
+/**
+ * A read the engine refuses because of its size (engineReadMaximumBytes): its memory would grow to a few times the
+ * file and never shrink. Not an engine error: callers refuse the request (413) instead of reporting a finding.
+ */
+export class EngineReadTooLarge extends Error {
+  constructor(
+    readonly byteLength: number,
+    readonly maximumBytes: number,
+    readonly mediaType: string,
+  ) {
+    super(
+      `Its manifest needs the C2PA engine, which reads a ${mediaType} file up to ${maximumBytes} bytes (limits.verify.engine_read_maximum_bytes); this one is ${byteLength} bytes.`,
+    );
+    this.name = "EngineReadTooLarge";
+  }
+}
+
+/**
+ * The engine's reader of a whole file (or a sidecar store, `application/c2pa`): every read of the engine goes
+ * through here so the size bound holds for all. Rejects with EngineReadTooLarge above the limit, before any copy.
+ */
+export async function readWithEngine(format: string, bytes: Uint8Array, settingsJson: string): Promise<WasmReader> {
+  const maximum = engineReadMaximumBytes(format);
+  if (bytes.length > maximum) throw new EngineReadTooLarge(bytes.length, maximum, format);
+  return WasmReader.fromBytes(format, bytes, settingsJson);
 }
 
 /**
