@@ -138,15 +138,9 @@ const LimitsSchema = z
           36765696,
         ),
         engine_read_maximum_bytes: bytes(
-          "Largest file (or sidecar manifest) the C2PA engine reads, for media types not listed in `engine_read_maximum_bytes_by_media_type`: the engine holds a few times a file's size in memory. A file with a manifest that needs the engine (any manifest but the JPEG form this service signs, when it verifies completely) above its limit is refused with 413 `svc.request.too_large`.",
+          "Largest file (or sidecar manifest) the C2PA engine reads: it holds up to about three times a file's size in memory. A file with a manifest that needs the engine (any manifest but the JPEG form this service signs, when it verifies completely) above its limit is refused with 413 `svc.request.too_large`.",
           12582912,
         ),
-        engine_read_maximum_bytes_by_media_type: z
-          .record(z.string(), z.number().int())
-          .openapi({
-            description: "`engine_read_maximum_bytes` for the media types whose engine reads cost less memory (by media type).",
-            example: { "video/mp4": 26214400 },
-          }),
         larger_files: z.string().openapi({
           description: "How to verify a file larger than `file_maximum_bytes`, and why the limit is below the largest upload.",
         }),

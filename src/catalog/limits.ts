@@ -101,23 +101,13 @@ export const VERIFY_FILE_MAXIMUM_BYTES = 25 * MiB;
 
 /**
  * The C2PA engine reads a whole file into its wasm memory, which grows to fit the largest read and never shrinks
- * (src/media/c2pa/engine.ts). Measured growth per byte of asset (test/node/media/engine-memory.test.ts): JPEG ≈ 3×,
- * PNG ≈ 2×, MP4/MOV/M4A ≈ 1×. A file the engine must read (one our own validator does not judge) is refused with
- * 413 above these sizes, so a verification never makes the engine hold more than ≈ 40 MiB (less than signing's
- * ≈ 70 MiB at EMBEDDED_SIGNING_MAXIMUM_BYTES): every file signed here embedded, up to that limit, stays readable.
+ * (src/media/c2pa/engine.ts). Measured growth per byte of a padded signed file (test/node/media/engine-memory.test.ts):
+ * JPEG ≈ 3×, PNG ≈ 2×, MP4 1× when its hash matches and 2× when not; a 50 MiB JPEG took it to 153 MiB. A file the
+ * engine must read (one our own validator does not judge) is refused with 413 above this, so a verification leaves
+ * the engine under ≈ 44 MiB (signing at EMBEDDED_SIGNING_MAXIMUM_BYTES takes it to ≈ 70 MiB), and every file
+ * signed here embedded (up to that limit, plus its manifest) stays readable.
  */
 export const ENGINE_READ_MAXIMUM_BYTES = 12 * MiB;
-/** The media types whose engine reads cost about their size (ISO BMFF: the engine hashes them as it walks its copy). */
-export const ENGINE_READ_MAXIMUM_BYTES_BY_MEDIA_TYPE: Readonly<Record<string, number>> = {
-  "video/mp4": 25 * MiB,
-  "video/quicktime": 25 * MiB,
-  "audio/mp4": 25 * MiB,
-};
-
-/** The largest file (or sidecar store) of this media type the C2PA engine reads. */
-export function engineReadMaximumBytes(mediaType: string): number {
-  return ENGINE_READ_MAXIMUM_BYTES_BY_MEDIA_TYPE[mediaType] ?? ENGINE_READ_MAXIMUM_BYTES;
-}
 
 /** Public (keyless) POST /v1/verify and content lookups per minute per caller (see platform/client-address). */
 export const PUBLIC_VERIFY_PER_MINUTE = 10;
@@ -157,7 +147,6 @@ export function publishedLimits() {
       stored_object_maximum_bytes: STORED_VERIFY_MAXIMUM_BYTES,
       request_maximum_bytes: VERIFY_REQUEST_MAXIMUM_BYTES,
       engine_read_maximum_bytes: ENGINE_READ_MAXIMUM_BYTES,
-      engine_read_maximum_bytes_by_media_type: { ...ENGINE_READ_MAXIMUM_BYTES_BY_MEDIA_TYPE },
       larger_files: VERIFY_LARGER_FILES_NOTE,
     },
     content_lookup_maximum_bytes: CONTENT_LOOKUP_MAXIMUM_BYTES,

@@ -5,7 +5,7 @@
  * same file from its bytes on disk.
  */
 import { initSync, WasmBuilder, WasmReader } from "@contentauth/c2pa-wasm";
-import { engineReadMaximumBytes } from "../../catalog/limits";
+import { ENGINE_READ_MAXIMUM_BYTES } from "../../catalog/limits";
 
 export { WasmBuilder, WasmReader };
 
@@ -23,15 +23,15 @@ export function isC2paEngineReady(): boolean {
 }
 
 /**
- * Size of the engine's linear memory. It grows to the peak of the largest signing so far (a wasm memory never
- * shrinks) and counts against the isolate's memory limit.
+ * Size of the engine's linear memory. It grows to the peak of the largest signing or read so far (a wasm memory
+ * never shrinks) and counts against the isolate's memory limit.
  */
 export function c2paEngineMemoryBytes(): number {
   return memory?.buffer.byteLength ?? 0;
 }
 
 /**
- * A read the engine refuses because of its size (engineReadMaximumBytes): its memory would grow to a few times the
+ * A read the engine refuses because of its size (ENGINE_READ_MAXIMUM_BYTES): its memory would grow to a few times the
  * file and never shrink. Not an engine error: callers refuse the request (413) instead of reporting a finding.
  */
 export class EngineReadTooLarge extends Error {
@@ -41,7 +41,7 @@ export class EngineReadTooLarge extends Error {
     readonly mediaType: string,
   ) {
     super(
-      `Its manifest needs the C2PA engine, which reads a ${mediaType} file up to ${maximumBytes} bytes (limits.verify.engine_read_maximum_bytes); this one is ${byteLength} bytes.`,
+      `This ${mediaType} file's manifest needs the C2PA engine, which reads files up to ${maximumBytes} bytes (limits.verify.engine_read_maximum_bytes); the file is ${byteLength} bytes.`,
     );
     this.name = "EngineReadTooLarge";
   }
@@ -52,8 +52,7 @@ export class EngineReadTooLarge extends Error {
  * through here so the size bound holds for all. Rejects with EngineReadTooLarge above the limit, before any copy.
  */
 export async function readWithEngine(format: string, bytes: Uint8Array, settingsJson: string): Promise<WasmReader> {
-  const maximum = engineReadMaximumBytes(format);
-  if (bytes.length > maximum) throw new EngineReadTooLarge(bytes.length, maximum, format);
+  if (bytes.length > ENGINE_READ_MAXIMUM_BYTES) throw new EngineReadTooLarge(bytes.length, ENGINE_READ_MAXIMUM_BYTES, format);
   return WasmReader.fromBytes(format, bytes, settingsJson);
 }
 
