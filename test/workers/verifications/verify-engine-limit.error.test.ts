@@ -41,9 +41,11 @@ function padded(file: Uint8Array, size: number, freeBox: boolean): Uint8Array {
   return out;
 }
 
+// With a key: the tenant's rate bucket, so these calls never share the public (per-address) limiter with other files.
 it("a JPEG whose manifest needs the engine, above engine_read_maximum_bytes → 413 svc.request.too_large", async () => {
+  const { key } = await createTenant();
   const big = padded(c2paFixture("adobe-20220124-CA.jpg"), ENGINE_READ_MAXIMUM_BYTES + 1, false);
-  const res = await verifyFile(big, { name: "big.jpg" });
+  const res = await verifyFile(big, { name: "big.jpg", key });
   const body = await json(res);
   expect(res.status, JSON.stringify(body)).toBe(413);
   expect(body.code).toBe("svc.request.too_large");
@@ -51,7 +53,8 @@ it("a JPEG whose manifest needs the engine, above engine_read_maximum_bytes → 
 }, 120_000);
 
 it("an MP4 of exactly engine_read_maximum_bytes is read by the engine (a finding, no refusal)", async () => {
-  const res = await verifyFile(padded(c2paFixture("video1.mp4"), ENGINE_READ_MAXIMUM_BYTES, true), { name: "big.mp4" });
+  const { key } = await createTenant();
+  const res = await verifyFile(padded(c2paFixture("video1.mp4"), ENGINE_READ_MAXIMUM_BYTES, true), { name: "big.mp4", key });
   const body = await json(res);
   expect(res.status, JSON.stringify(body).slice(0, 500)).toBe(200);
   // The engine read it: a manifest with a valid signature (its BMFF hash no longer matches: a finding, not a refusal).
