@@ -137,6 +137,10 @@ const LimitsSchema = z
           "Largest multipart body of POST /v1/verify (a full-size file and manifest together, plus framing).",
           36765696,
         ),
+        engine_read_maximum_bytes: bytes(
+          "Largest file (or sidecar manifest) the C2PA engine reads: it holds up to about three times a file's size in memory. A file with a manifest that needs the engine (any manifest but the JPEG form this service signs, when it verifies completely) above its limit is refused with 413 `svc.request.too_large`.",
+          12582912,
+        ),
         larger_files: z.string().openapi({
           description: "How to verify a file larger than `file_maximum_bytes`, and why the limit is below the largest upload.",
         }),

@@ -99,6 +99,16 @@ export const STORED_VERIFY_MAXIMUM_BYTES = 50 * MiB;
 /** POST /v1/verify: the `file` part (multipart). */
 export const VERIFY_FILE_MAXIMUM_BYTES = 25 * MiB;
 
+/**
+ * The C2PA engine reads a whole file into its wasm memory, which grows to fit the largest read and never shrinks
+ * (src/media/c2pa/engine.ts). Measured growth per byte of a padded signed file (test/node/media/engine-memory.test.ts):
+ * JPEG ≈ 3×, PNG ≈ 2×, MP4 1× when its hash matches and 2× when not; a 50 MiB JPEG took it to 153 MiB. A file the
+ * engine must read (one our own validator does not judge) is refused with 413 above this, so a verification leaves
+ * the engine under ≈ 44 MiB (signing at EMBEDDED_SIGNING_MAXIMUM_BYTES takes it to ≈ 70 MiB), and every file
+ * signed here embedded (up to that limit, plus its manifest) stays readable.
+ */
+export const ENGINE_READ_MAXIMUM_BYTES = 12 * MiB;
+
 /** Public (keyless) POST /v1/verify and content lookups per minute per caller (see platform/client-address). */
 export const PUBLIC_VERIFY_PER_MINUTE = 10;
 /**
@@ -136,6 +146,7 @@ export function publishedLimits() {
       manifest_uri_maximum_bytes: MANIFEST_STORE_MAXIMUM_BYTES,
       stored_object_maximum_bytes: STORED_VERIFY_MAXIMUM_BYTES,
       request_maximum_bytes: VERIFY_REQUEST_MAXIMUM_BYTES,
+      engine_read_maximum_bytes: ENGINE_READ_MAXIMUM_BYTES,
       larger_files: VERIFY_LARGER_FILES_NOTE,
     },
     content_lookup_maximum_bytes: CONTENT_LOOKUP_MAXIMUM_BYTES,

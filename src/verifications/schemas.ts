@@ -377,7 +377,11 @@ export const StoredVerificationSchema = z
       description:
         "The verification result; present when completed. For a job's publication-time verification it is derived from the reference engine's codes recorded at publication (OCSP, watermark and fingerprints were not part of that check; see the evidence), and null for a watermark-only publication, whose check was the watermark read-back.",
     }),
-    error_code: z.string().nullable().openapi({ description: "Why it failed (`svc.verifications.object_unavailable`).", example: null }),
+    error_code: z.string().nullable().openapi({
+      description:
+        "Why it failed (`svc.verifications.object_unavailable`; `svc.request.too_large` when its manifest needs the C2PA engine and the object is larger than `limits.verify.engine_read_maximum_bytes`).",
+      example: null,
+    }),
     error_message: z.string().nullable().openapi({ description: "Human-readable reason.", example: null }),
     created_at: Timestamp("When it was accepted."),
     completed_at: Timestamp("When it reached a terminal state.").nullable(),

@@ -162,16 +162,23 @@ export async function runStoredVerification(env: Bindings, tenantId: string, id:
     manifestStore = (sidecar && (await readObject(env, sidecar))) || undefined;
   }
 
-  const outcome = await verifySubject(
-    env,
-    {
-      ensureEngine: await ensureC2paEngineLazily(),
-      image: await imageServices().catch(() => null),
-      audio: audioServices,
-      revocation: revocationCheck(env),
-    },
-    { bytes, mediaType: object.mediaType, ...(manifestStore ? { manifestStore } : {}) },
-  );
+  let outcome: Awaited<ReturnType<typeof verifySubject>>;
+  try {
+    outcome = await verifySubject(
+      env,
+      {
+        ensureEngine: await ensureC2paEngineLazily(),
+        image: await imageServices().catch(() => null),
+        audio: audioServices,
+        revocation: revocationCheck(env),
+      },
+      { bytes, mediaType: object.mediaType, ...(manifestStore ? { manifestStore } : {}) },
+    );
+  } catch (error) {
+    // A refusal by size (the engine's read limit) fails the request at once: a retry would be refused the same.
+    if (error instanceof ApiError && error.code === "svc.request.too_large") return fail(db, id, error.code, error.message);
+    throw error;
+  }
   const body = resultBody(outcome);
   const now = Date.now();
   await completeRequest(env.DB, {

@@ -3,11 +3,13 @@ import { IMAGE_DECODE_LIMITS, SVC_IMAGE_WATERMARK } from "../catalog/algorithms"
 import { AUDIO_PIPELINE_MEDIA_TYPES, IMAGE_PIPELINE_MEDIA_TYPES, VIDEO_PIPELINE_MEDIA_TYPES } from "../catalog/installed";
 import { database } from "../db/client";
 import type { Bindings } from "../env";
+import { EngineReadTooLarge } from "../media/c2pa/engine";
 import { activeManifestSignature, signerCredentials } from "../media/c2pa/jumbf-signature";
 import { type ManifestClaims, type SignerSummary, verifyManifest } from "../media/c2pa/verifier";
 import { PdqFingerprinter, pdqQueryWindowBits } from "../media/fingerprint";
 import type { AudioServices, ImageServices } from "../media/types";
 import { hex } from "../platform/bytes";
+import { ApiError } from "../platform/errors";
 import {
   type ExactQuery,
   type IndexedMatch,
@@ -321,7 +323,21 @@ function jpegWithoutManifest(subject: VerifySubject): boolean {
   );
 }
 
-/** Verifies one subject. Invariant: never throws for any bytes; every signal not computed has a warning. */
+/** The refusal of a file whose manifest the engine would read above its size limit (413, published in capabilities). */
+function engineReadRefused(error: unknown): never {
+  if (error instanceof EngineReadTooLarge)
+    throw new ApiError(
+      "svc.request.too_large",
+      `${error.message} A file signed here was verified when it was published (see its receipt's verification evidence).`,
+    );
+  throw error;
+}
+
+/**
+ * Verifies one subject. Invariant: never throws for any bytes, but the 413 `svc.request.too_large` of a file whose
+ * manifest the C2PA engine would have to read above its size limit (engineReadRefused; nothing is written before);
+ * every signal not computed has a warning.
+ */
 export async function verifySubject(env: Bindings, services: VerifyServices, subject: VerifySubject): Promise<VerificationOutcome> {
   const warnings: string[] = [];
   const manifest = jpegWithoutManifest(subject)
@@ -335,7 +351,7 @@ export async function verifySubject(env: Bindings, services: VerifyServices, sub
         },
         verificationTrustAnchors(env),
         services.ensureEngine,
-      );
+      ).catch(engineReadRefused);
   warnings.push(...manifest.warnings);
   if (subject.manifestOnly && manifest.facts.state === "read") {
     // A bare store hashes itself against its data-hash assertion: that is not a finding about any asset.

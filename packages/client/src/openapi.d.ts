@@ -6709,6 +6709,11 @@ export interface components {
             /** @description Verification limits. */
             verify: {
                 /**
+                 * @description Largest file (or sidecar manifest) the C2PA engine reads: it holds up to about three times a file's size in memory. A file with a manifest that needs the engine (any manifest but the JPEG form this service signs, when it verifies completely) above its limit is refused with 413 `svc.request.too_large`.
+                 * @example 12582912
+                 */
+                engine_read_maximum_bytes: number;
+                /**
                  * @description Largest `file` part of POST /v1/verify.
                  * @example 26214400
                  */
@@ -6952,7 +6957,7 @@ export interface components {
              */
             created_at: string;
             /**
-             * @description Why it failed (`svc.verifications.object_unavailable`).
+             * @description Why it failed (`svc.verifications.object_unavailable`; `svc.request.too_large` when its manifest needs the C2PA engine and the object is larger than `limits.verify.engine_read_maximum_bytes`).
              * @example null
              */
             error_code: string | null;
@@ -18023,7 +18028,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description The file is larger than 25 MiB, or the asset named by `asset_id` is larger than `limits.verify.stored_object_maximum_bytes` (`svc.request.too_large`). */
+            /** @description The file is larger than 25 MiB, the asset named by `asset_id` is larger than `limits.verify.stored_object_maximum_bytes`, or the file has a manifest that the C2PA engine must read and is larger than `limits.verify.engine_read_maximum_bytes` (`svc.request.too_large`). */
             413: {
                 headers: {
                     [name: string]: unknown;

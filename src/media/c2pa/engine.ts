@@ -5,6 +5,7 @@
  * same file from its bytes on disk.
  */
 import { initSync, WasmBuilder, WasmReader } from "@contentauth/c2pa-wasm";
+import { ENGINE_READ_MAXIMUM_BYTES } from "../../catalog/limits";
 
 export { WasmBuilder, WasmReader };
 
@@ -22,11 +23,37 @@ export function isC2paEngineReady(): boolean {
 }
 
 /**
- * Size of the engine's linear memory. It grows to the peak of the largest signing so far (a wasm memory never
- * shrinks) and counts against the isolate's memory limit.
+ * Size of the engine's linear memory. It grows to the peak of the largest signing or read so far (a wasm memory
+ * never shrinks) and counts against the isolate's memory limit.
  */
 export function c2paEngineMemoryBytes(): number {
   return memory?.buffer.byteLength ?? 0;
+}
+
+/**
+ * A read the engine refuses because of its size (ENGINE_READ_MAXIMUM_BYTES): its memory would grow to a few times the
+ * file and never shrink. Not an engine error: callers refuse the request (413) instead of reporting a finding.
+ */
+export class EngineReadTooLarge extends Error {
+  constructor(
+    readonly byteLength: number,
+    readonly maximumBytes: number,
+    readonly mediaType: string,
+  ) {
+    super(
+      `This ${mediaType} file's manifest needs the C2PA engine, which reads files up to ${maximumBytes} bytes (limits.verify.engine_read_maximum_bytes); the file is ${byteLength} bytes.`,
+    );
+    this.name = "EngineReadTooLarge";
+  }
+}
+
+/**
+ * The engine's reader of a whole file (or a sidecar store, `application/c2pa`): every read of the engine goes
+ * through here so the size bound holds for all. Rejects with EngineReadTooLarge above the limit, before any copy.
+ */
+export async function readWithEngine(format: string, bytes: Uint8Array, settingsJson: string): Promise<WasmReader> {
+  if (bytes.length > ENGINE_READ_MAXIMUM_BYTES) throw new EngineReadTooLarge(bytes.length, ENGINE_READ_MAXIMUM_BYTES, format);
+  return WasmReader.fromBytes(format, bytes, settingsJson);
 }
 
 /**

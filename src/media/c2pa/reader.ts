@@ -1,6 +1,6 @@
 import { hex } from "../../platform/bytes";
 import type { ManifestCheck, ManifestReader, ManifestReadResult } from "../types";
-import { verifySettingsJson, WasmReader } from "./engine";
+import { readWithEngine, verifySettingsJson } from "./engine";
 import { type FastStoreJson, fastVerifyJpeg } from "./fast-validator";
 import { extractManifestStore } from "./jumbf-carriers";
 import { anchorsForStore } from "./trust-anchors";
@@ -54,8 +54,8 @@ export class C2paManifestReader implements ManifestReader {
       this.ensureEngine();
       const settings = verifySettingsJson(this.trustAnchorsPem);
       const reader = input.manifestStore
-        ? await WasmReader.fromBytes("application/c2pa", input.manifestStore, settings)
-        : await WasmReader.fromBytes(input.mediaType, input.bytes, settings);
+        ? await readWithEngine("application/c2pa", input.manifestStore, settings)
+        : await readWithEngine(input.mediaType, input.bytes, settings);
       const store = JSON.parse(reader.json()) as StoreJson;
       if (!store.active_manifest) return { status: "no_manifest" };
       const state = store.validation_state === "Trusted" || store.validation_state === "Valid" ? store.validation_state : "Invalid";

@@ -1,7 +1,7 @@
 import { isC2paJumbfContent } from "../inspect/c2pa-markers";
 import type { ManifestFacts } from "../types";
 import { indexOfBytes } from "./byte-search";
-import { verifySettingsJson, WasmReader } from "./engine";
+import { EngineReadTooLarge, readWithEngine, verifySettingsJson, type WasmReader } from "./engine";
 import { fastVerifyJpeg } from "./fast-validator";
 import { checkStoreIntegrity } from "./integrity";
 import type { ExtractManifestStoreResult } from "./jumbf-box";
@@ -162,7 +162,8 @@ type VerifyInput = { bytes: Uint8Array; mediaType: string; manifestStore?: Uint8
 const nothing = { claims: null, signer: null, assertion_labels: [] };
 
 /**
- * Invariant: never throws; a file without a manifest is `absent` (whatever the engine says about a type it does
+ * Invariant: never throws, but EngineReadTooLarge for a file the engine would have to read above its size limit
+ * (engine.ts; the caller refuses the request); a file without a manifest is `absent` (whatever the engine says about a type it does
  * not read), a reference to a remote manifest is `remote` (remote fetching is off in the engine: the service
  * fetches manifest URIs itself, through its SSRF guard). Every store found is also checked byte for byte
  * (integrity.ts): a store whose signed bytes changed is `tampered` even when the engine cannot parse it, or a
@@ -412,8 +413,8 @@ async function engineVerify(
     ensureEngine();
     const read = (anchors: string | null) =>
       input.manifestStore
-        ? WasmReader.fromBytes("application/c2pa", input.manifestStore, verifySettingsJson(anchors))
-        : WasmReader.fromBytes(input.mediaType, input.bytes, verifySettingsJson(anchors));
+        ? readWithEngine("application/c2pa", input.manifestStore, verifySettingsJson(anchors))
+        : readWithEngine(input.mediaType, input.bytes, verifySettingsJson(anchors));
     // A file read before under the same anchors: its trust verdict is reused (trust-verdicts.ts). Keyed by the
     // whole file, not by the store we located: the engine may read another store from the same bytes.
     const { plan, key } =
@@ -465,6 +466,8 @@ async function engineVerify(
     if (input.manifestStore && !input.manifestOnly) await applySidecarBinding(crJson ?? reader!.crJson(), label, input.bytes, check);
     return verificationOf(store, label, signer, check);
   } catch (error) {
+    // A size refusal is no finding about the file: the caller refuses the request (see verifyManifest).
+    if (error instanceof EngineReadTooLarge) throw error;
     const message = String((error as Error)?.message ?? error);
     // Only the engine's own remote-manifest error, as it throws it (`C2pa(RemoteManifestUrl("…"))`): other errors
     // (a settings error echoes `remote_manifest_fetch`, and the trust bundle's text) can say "remote" anywhere.

@@ -37,7 +37,7 @@ const verifyRoute = createRoute({
     400: errorResponse("Nothing to verify (`svc.verify.no_input`)."),
     404: errorResponse("`asset_id` names no asset of yours, or it is not published."),
     413: errorResponse(
-      "The file is larger than 25 MiB, or the asset named by `asset_id` is larger than `limits.verify.stored_object_maximum_bytes` (`svc.request.too_large`).",
+      "The file is larger than 25 MiB, the asset named by `asset_id` is larger than `limits.verify.stored_object_maximum_bytes`, or the file has a manifest that the C2PA engine must read and is larger than `limits.verify.engine_read_maximum_bytes` (`svc.request.too_large`).",
     ),
     415: errorResponse(
       "The file is not a reviewed format (`svc.verify.unsupported_file_type`), or the body is neither JSON nor multipart.",
