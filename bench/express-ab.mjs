@@ -6,48 +6,18 @@
 // request left for after its answer, such as waitUntil follow-ups).
 //
 //   node bench/express-ab.mjs A=/tmp/old B=/work/wt/express [--requests 15] [--settle 400]
-import { execFileSync } from "node:child_process";
+
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
+import { checkoutSides, cpuMsOf, numberOption } from "./lib/ab-checkouts.mjs";
 import { expressClient, jpegVariant } from "./lib/express-requests.mjs";
 
 const args = process.argv.slice(2);
-const opt = (name, fallback) => {
-  const i = args.indexOf(name);
-  return i >= 0 ? Number(args[i + 1]) : fallback;
-};
-const requests = opt("--requests", 15);
-const settle = opt("--settle", 400);
-const sides = args
-  .filter((a) => /^[A-Za-z0-9_-]+=/.test(a))
-  .map((a) => {
-    const [label, dir] = [a.slice(0, a.indexOf("=")), a.slice(a.indexOf("=") + 1)];
-    const env = Object.fromEntries(
-      readFileSync(join(dir, ".svc", "dev.env"), "utf8")
-        .split("\n")
-        .filter((l) => l.includes("="))
-        .map((l) => [l.slice(0, l.indexOf("=")), l.slice(l.indexOf("=") + 1)]),
-    );
-    const base = env.SVC_API_BASE_URL;
-    const port = new URL(base).port;
-    return { label, dir, base, key: env.SVC_API_KEY, pids: workerdPids(port) };
-  });
+const requests = numberOption(args, "--requests", 15);
+const settle = numberOption(args, "--settle", 400);
+const sides = checkoutSides(args);
 if (sides.length < 1) throw new Error("usage: node bench/express-ab.mjs LABEL=<checkout dir> ... [--requests N] [--settle ms]");
-
-/** The workerd processes of the session whose workerd serves `port`. */
-function workerdPids(port) {
-  const all = execFileSync("pgrep", ["-a", "workerd"]).toString().trim().split("\n");
-  const entry = all.find((l) => l.includes(`entry=127.0.0.1:${port} `));
-  if (!entry) throw new Error(`no workerd serves port ${port}`);
-  const sid = (pid) => readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ")[3];
-  const session = sid(entry.split(" ")[0]);
-  return all.map((l) => l.split(" ")[0]).filter((pid) => sid(pid) === session);
-}
-const cpuOf = (pids) =>
-  pids.reduce((sum, pid) => {
-    const f = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ");
-    return sum + (Number(f[11]) + Number(f[12])) * 10;
-  }, 0);
+const cpuOf = cpuMsOf;
 
 const jpeg = new Uint8Array(readFileSync(join(import.meta.dirname, "..", "dist", "bench", "express-1280x800.jpg")));
 const p50 = (xs) => [...xs].sort((a, b) => a - b)[xs.length >> 1];

@@ -8,54 +8,19 @@
 // block of --block requests (/proc counts 10 ms ticks), blocks alternate between the sides, order reversed each round.
 //
 //   node bench/verify-ab.mjs A=/tmp/base B=/work/wt/verify [--rounds 8] [--block 5] [--skip-keyed] [--skip-public]
+
 import { execFileSync } from "node:child_process";
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { checkoutSides, cpuMsOf, numberOption } from "./lib/ab-checkouts.mjs";
 
 const args = process.argv.slice(2);
-const opt = (name, fallback) => {
-  const i = args.indexOf(name);
-  return i >= 0 ? Number(args[i + 1]) : fallback;
-};
-const rounds = opt("--rounds", 8);
-const block = opt("--block", 5);
-const sides = args
-  .filter((a) => /^[A-Za-z0-9_-]+=/.test(a))
-  .map((a) => {
-    const [label, dir] = [a.slice(0, a.indexOf("=")), a.slice(a.indexOf("=") + 1)];
-    const env = Object.fromEntries(
-      readFileSync(join(dir, ".svc", "dev.env"), "utf8")
-        .split("\n")
-        .filter((l) => l.includes("="))
-        .map((l) => [l.slice(0, l.indexOf("=")), l.slice(l.indexOf("=") + 1)]),
-    );
-    const base = env.SVC_API_BASE_URL;
-    return { label, dir, base, key: env.SVC_API_KEY, pids: workerdPids(new URL(base).port) };
-  });
+const rounds = numberOption(args, "--rounds", 8);
+const block = numberOption(args, "--block", 5);
+const sides = checkoutSides(args);
 if (sides.length < 1) throw new Error("usage: node bench/verify-ab.mjs LABEL=<checkout dir> ... [--rounds N] [--block N]");
-
-/** The workerd processes of the session whose workerd serves `port`. */
-function workerdPids(port) {
-  const all = execFileSync("pgrep", ["-a", "workerd"]).toString().trim().split("\n");
-  const entry = all.find((l) => l.includes(`entry=127.0.0.1:${port} `));
-  if (!entry) throw new Error(`no workerd serves port ${port}`);
-  const sid = (pid) => readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ")[3];
-  const session = sid(entry.split(" ")[0]);
-  return all.map((l) => l.split(" ")[0]).filter((pid) => sid(pid) === session);
-}
-const cpuOf = (pids) =>
-  pids.reduce((sum, pid) => {
-    let stat;
-    try {
-      stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-    } catch {
-      // wrangler dev restarts workerd when the checkout's code changes: the CPU of the old process is gone
-      throw new Error(`workerd ${pid} is gone (a checkout reloaded its code?): run again without changing either checkout`);
-    }
-    const f = stat.split(") ")[1].split(" ");
-    return sum + (Number(f[11]) + Number(f[12])) * 10;
-  }, 0);
+const cpuOf = cpuMsOf;
 
 const count = (rounds + 1) * block;
 const kinds = [["GET /healthz", "healthz"]];
