@@ -9,7 +9,7 @@
 import type { ImportGlobFunction } from "vite/types/importGlob.d.ts";
 import { expect, it } from "vitest";
 import { ENGINE_READ_MAXIMUM_BYTES } from "../../../src/catalog/limits";
-import { createTenant, json } from "../support/helpers";
+import { api, createTenant, json, uploadAsset } from "../support/helpers";
 import { verifyFile } from "../support/verify-helpers";
 
 declare global {
@@ -82,6 +82,16 @@ async function plainPng(size: number): Promise<Uint8Array> {
   return out;
 }
 
+/** The fixture MP4 (no C2PA store) padded to `size` bytes with one trailing `free` box. */
+function plainMp4(size: number): Uint8Array {
+  const file = fixture("sample-video-only.mp4");
+  const mp4 = new Uint8Array(size);
+  mp4.set(file);
+  new DataView(mp4.buffer).setUint32(file.length, size - file.length);
+  mp4.set([0x66, 0x72, 0x65, 0x65], file.length + 4);
+  return mp4;
+}
+
 it("a PNG with no C2PA manifest at all, above engine_read_maximum_bytes, is verified (absent), not refused 413", async () => {
   const { key } = await createTenant();
   const png = await plainPng(ENGINE_READ_MAXIMUM_BYTES + 1024);
@@ -94,14 +104,29 @@ it("a PNG with no C2PA manifest at all, above engine_read_maximum_bytes, is veri
 
 it("an MP4 with no C2PA manifest at all, above engine_read_maximum_bytes, is verified (absent), not refused 413", async () => {
   const { key } = await createTenant();
-  const file = fixture("sample-video-only.mp4");
-  const size = ENGINE_READ_MAXIMUM_BYTES + 1024;
-  const mp4 = new Uint8Array(size);
-  mp4.set(file);
-  new DataView(mp4.buffer).setUint32(file.length, size - file.length);
-  mp4.set([0x66, 0x72, 0x65, 0x65], file.length + 4);
+  const mp4 = plainMp4(ENGINE_READ_MAXIMUM_BYTES + 1024);
   const res = await verifyFile(mp4, { name: "stripped.mp4", key });
   const body = await json(res);
   expect(res.status, JSON.stringify(body).slice(0, 600)).toBe(200);
   expect(body.signals).toMatchObject({ c2pa_manifest_present: false });
+}, 120_000);
+
+it("a stored verification of a manifest-less MP4 above engine_read_maximum_bytes completes (absent), not failed too_large", async () => {
+  const { key } = await createTenant();
+  const { objectId } = await uploadAsset(key, plainMp4(ENGINE_READ_MAXIMUM_BYTES + 1024), "video/mp4", "stripped.mp4");
+  const created = await api("/v1/verifications", {
+    method: "POST",
+    key,
+    body: { object_id: objectId },
+    headers: { "idempotency-key": crypto.randomUUID() },
+  });
+  expect(created.status, await created.clone().text()).toBe(202);
+  const accepted = await json(created);
+  const id = accepted.verification_id ?? accepted.id;
+  let row: { state: string; error_code: string | null } = { state: "queued", error_code: null };
+  for (let i = 0; i < 240 && row.state !== "completed" && row.state !== "failed"; i++) {
+    await new Promise((r) => setTimeout(r, 250));
+    row = await json(await api(`/v1/verifications/${id}`, { key }));
+  }
+  expect(row, JSON.stringify(row).slice(0, 600)).toMatchObject({ state: "completed", error_code: null });
 }, 120_000);
