@@ -10,7 +10,7 @@ import type { ImportGlobFunction } from "vite/types/importGlob.d.ts";
 import { expect, it } from "vitest";
 import { ENGINE_READ_MAXIMUM_BYTES } from "../../../src/catalog/limits";
 import { api, createTenant, json, uploadAsset } from "../support/helpers";
-import { verifyFile } from "../support/verify-helpers";
+import { signedCopy, verifyFile } from "../support/verify-helpers";
 
 declare global {
   interface ImportMeta {
@@ -130,3 +130,16 @@ it("a stored verification of a manifest-less MP4 above engine_read_maximum_bytes
   }
   expect(row, JSON.stringify(row).slice(0, 600)).toMatchObject({ state: "completed", error_code: null });
 }, 120_000);
+
+// The service signs MP4s above EMBEDDED_SIGNING_MAXIMUM_BYTES by streaming and publishes them after checking them by
+// streaming (verifyStreamed: the engine reads the store alone). Verifying that very asset by id, well within
+// stored_object_maximum_bytes (50 MiB), is now refused: the engine would be handed the whole file.
+it("verify by asset_id of this service's own stream-signed 13 MiB MP4 answers 200 (it did before the read limit)", async () => {
+  const { key } = await createTenant();
+  const { assetId, job } = await signedCopy(key, plainMp4(ENGINE_READ_MAXIMUM_BYTES + 512 * 1024), "video/mp4", "rcp_system_sign_only");
+  expect(job.state).toBe("completed");
+  const res = await api("/v1/verify", { method: "POST", key, body: { asset_id: assetId } });
+  const body = await json(res);
+  expect(res.status, JSON.stringify(body).slice(0, 600)).toBe(200);
+  expect(body.signals).toMatchObject({ c2pa_manifest_present: true, c2pa_signature_valid: true });
+}, 200_000);
