@@ -5,6 +5,7 @@ import { sweepExpiredRetention } from "./assets/retention";
 import { database } from "./db/client";
 import { reconcileDerivedIndex } from "./derived-index/service";
 import type { Bindings } from "./env";
+import { drainAuditOutbox } from "./governance/audit/service";
 import { sweepDeletions } from "./governance/deletions/service";
 import { sweepExports } from "./governance/exports/seal";
 import { sweepReleasedCursors } from "./history/repo";
@@ -54,6 +55,7 @@ async function sweep(env: Bindings) {
     sweepDeletions(env, now),
     reconcileDerivedIndex(env, now),
     sweepOverviewAggregates(env, now),
+    drainAuditOutbox(env, now),
   ]);
   for (const r of results) if (r.status === "rejected") log.error("sweep failed", { error: String(r.reason) });
 }

@@ -1059,6 +1059,23 @@ export const auditEvents = sqliteTable(
 );
 
 /**
+ * Audit entries whose append to the tenant's chain failed after their write had happened (the AuditChain object
+ * unreachable): kept here, in D1, until the sweep appends them (governance/audit/service drainAuditOutbox). A row
+ * holds one entry's draft with its original time; `claimed_until` is a sweep's lease on it.
+ */
+export const auditOutbox = sqliteTable(
+  "audit_outbox",
+  {
+    id: text("id").primaryKey(),
+    tenantId: text("tenant_id").notNull(),
+    draft: text("draft").notNull(),
+    createdAt: integer("created_at").notNull(),
+    claimedUntil: integer("claimed_until").notNull().default(0),
+  },
+  (t) => [index("audit_outbox_created_idx").on(t.createdAt)],
+);
+
+/**
  * Governance exports (issue #18, src/governance/exports): one archive of a tenant's records and stored objects as of
  * `as_of`, sealed by a queue job into one R2 object (`r2_key`). queued → running → completed | failed; completed →
  * expired when the sweep deletes the archive after `expires_at`. At most one queued or running export per tenant

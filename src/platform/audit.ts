@@ -41,6 +41,11 @@ export interface AuditDraft {
  */
 export interface AuditSink {
   append(env: Bindings, tenantId: string, drafts: readonly AuditDraft[]): Promise<void>;
+  /**
+   * Keeps one entry whose append failed durably apart (in D1), with its time, for the sweep to append to the chain
+   * later (once). Resolves only once it is kept; rejects when it could not be.
+   */
+  defer(env: Bindings, tenantId: string, draft: AuditDraft & { requestId: string }): Promise<void>;
 }
 
 let installed: AuditSink | null = null;
@@ -130,8 +135,10 @@ async function targetOf(c: AppContext): Promise<{ targetType: string | null; tar
  * (2xx) or denied (403: the caller may not do this to that). Other refusals (validation, conflicts, limits) changed
  * nothing and are in the request log, not the audit. An idempotent replay never reaches here (it changed nothing).
  * The entry is awaited before the answer leaves (for a keyed write, by the idempotency middleware together with its
- * completion): a write whose audit entry cannot be appended is logged as an error (the write itself already
- * happened and is not undone), except a write that issues a one-time secret, keyed or not: its secret is never
+ * completion): a write whose audit entry cannot be appended (the chain's object unreachable) keeps the entry in D1
+ * for the sweep to append with its original time (the write itself already happened and is not undone; only when
+ * D1 cannot keep it either is it lost, logged as an error), except a write that issues a one-time secret, keyed or
+ * not: its secret is never
  * shown unaudited. It answers 503 (retryable: the idempotency middleware releases the key) after undoing what the
  * secret opens where the handler said how (`withdrawSecret`: a rotation is canceled, an unkeyed create revoked or
  * deleted); a keyed create is left for its retry, which converges on the same resource and re-issues its secret.
@@ -148,7 +155,8 @@ export const auditWrites: MiddlewareHandler<AppEnv> = async (c, next) => {
   if (!outcome) return;
   const target = await targetOf(c);
   const error = outcome === "denied" ? await errorCodeOf(c) : null;
-  const append = recordAudit(c.env, principal.tenantId, {
+  const issuesSecret = outcome === "succeeded" && "replay" in operation.policy && operation.policy.replay === "secret_not_replayable";
+  const draft = {
     action: operation.key,
     outcome,
     ...actor,
@@ -156,14 +164,24 @@ export const auditWrites: MiddlewareHandler<AppEnv> = async (c, next) => {
     ...target,
     statusCode: status,
     detail: error ? { error_code: error } : null,
-  }).then(
+    occurredAt: Date.now(),
+  } satisfies AuditDraft;
+  const append = recordAudit(c.env, principal.tenantId, draft).then(
     () => true,
-    (err) => {
+    async (err) => {
       c.var.log.error("audit append failed", { operation: operation.key, error: String(err) });
-      return false;
+      // A write that happened keeps its entry: kept apart in D1 and appended by the sweep (a secret is never shown
+      // on a promise of an entry, below).
+      if (issuesSecret || !installed) return false;
+      try {
+        await installed.defer(c.env, principal.tenantId, draft);
+        return true;
+      } catch (deferError) {
+        c.var.log.error("audit entry lost: neither appended nor kept", { operation: operation.key, error: String(deferError) });
+        return false;
+      }
     },
   );
-  const issuesSecret = outcome === "succeeded" && "replay" in operation.policy && operation.policy.replay === "secret_not_replayable";
   // A keyed write's idempotency completion awaits this append with its own write (platform/idempotency); a
   // secret's answer waits for its entry here, whether keyed or not (the one place that decides it is shown).
   const join = c.var.auditAppend;

@@ -1,6 +1,6 @@
 import { and, asc, desc, eq, gt, gte, lt, lte, type SQL, sql } from "drizzle-orm";
 import type { Database } from "../../db/client";
-import { auditEvents } from "../../db/schema";
+import { auditEvents, auditOutbox } from "../../db/schema";
 import { type ChainedEntry, GENESIS_HASH } from "./chain";
 
 export type AuditRow = typeof auditEvents.$inferSelect;
@@ -77,4 +77,60 @@ export async function chainPage(db: Database, tenantId: string, afterSeq: number
     .where(and(eq(auditEvents.tenantId, tenantId), gt(auditEvents.seq, afterSeq)))
     .orderBy(asc(auditEvents.seq))
     .limit(limit);
+}
+
+/** Keeps one entry whose append failed (its draft as JSON, its time already set) for the sweep to append later. */
+export async function deferEntry(db: Database, tenantId: string, draft: string, now: number): Promise<void> {
+  await db.insert(auditOutbox).values({ id: crypto.randomUUID(), tenantId, draft, createdAt: now });
+}
+
+/**
+ * Claims up to `limit` kept entries, oldest first, for `leaseMs` (a claim whose lease lapsed is taken over: its
+ * sweep died). Each row is claimed by one caller at a time (the claim is a conditional update).
+ */
+export async function claimDeferred(db: Database, now: number, leaseMs: number, limit: number) {
+  const rows = await db
+    .select({ id: auditOutbox.id })
+    .from(auditOutbox)
+    .where(lt(auditOutbox.claimedUntil, now))
+    .orderBy(asc(auditOutbox.createdAt))
+    .limit(limit);
+  if (rows.length === 0) return [];
+  const claim = (id: string) =>
+    db
+      .update(auditOutbox)
+      .set({ claimedUntil: now + leaseMs })
+      .where(and(eq(auditOutbox.id, id), lt(auditOutbox.claimedUntil, now)))
+      .returning({ id: auditOutbox.id, tenantId: auditOutbox.tenantId, draft: auditOutbox.draft });
+  const [first, ...rest] = rows.map((r) => claim(r.id));
+  const claimed = await db.batch([first!, ...rest]);
+  return claimed.flat();
+}
+
+/**
+ * Whether the tenant's chain already holds the entry of this request and action at its time (a drain that died
+ * after appending and before dropping the kept row); the time keeps the lookup on the tenant-time index.
+ */
+export async function hasEntryFor(
+  db: Database,
+  tenantId: string,
+  entry: { occurredAt: number; requestId: string; action: string },
+): Promise<boolean> {
+  const rows = await db
+    .select({ seq: auditEvents.seq })
+    .from(auditEvents)
+    .where(
+      and(
+        eq(auditEvents.tenantId, tenantId),
+        eq(auditEvents.occurredAt, entry.occurredAt),
+        eq(auditEvents.requestId, entry.requestId),
+        eq(auditEvents.action, entry.action),
+      ),
+    )
+    .limit(1);
+  return rows.length > 0;
+}
+
+export async function dropDeferred(db: Database, id: string): Promise<void> {
+  await db.delete(auditOutbox).where(eq(auditOutbox.id, id));
 }

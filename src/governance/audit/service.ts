@@ -1,15 +1,48 @@
 import { database } from "../../db/client";
 import type { Bindings } from "../../env";
 import type { AuditDraft, AuditSink } from "../../platform/audit";
+import { log } from "../../platform/logger";
 import { type ChainCheck, ChainVerifier } from "./chain";
-import { chainPage } from "./repo";
+import { chainPage, claimDeferred, deferEntry, dropDeferred, hasEntryFor } from "./repo";
 
 /** The audit sink the app installs: every tenant's entries go through that tenant's AuditChain object. */
 export const durableAuditSink: AuditSink = {
   async append(env: Bindings, tenantId: string, drafts: readonly AuditDraft[]) {
     await chainOf(env, tenantId).append(tenantId, drafts);
   },
+  async defer(env: Bindings, tenantId: string, draft: AuditDraft & { requestId: string }) {
+    const now = Date.now();
+    await deferEntry(database(env.DB), tenantId, JSON.stringify({ ...draft, occurredAt: draft.occurredAt ?? now }), now);
+  },
 };
+
+/** Kept entries a sweep appends per run; a claim lasts long enough for that many object calls. */
+const DRAIN_BATCH = 50;
+const DRAIN_LEASE_MS = 5 * 60_000;
+
+/**
+ * Appends the entries kept after a failed append (AuditSink.defer), oldest first, each to its tenant's chain with
+ * its original time, and drops each once appended. A drain that dies between the two finds the entry in the chain
+ * on its next run and only drops the row, so an entry lands once. Answers how many were appended.
+ */
+export async function drainAuditOutbox(env: Bindings, now: number): Promise<number> {
+  const db = database(env.DB);
+  let appended = 0;
+  for (const row of await claimDeferred(db, now, DRAIN_LEASE_MS, DRAIN_BATCH)) {
+    const draft = JSON.parse(row.draft) as AuditDraft & { requestId: string; occurredAt: number };
+    try {
+      if (!(await hasEntryFor(db, row.tenantId, draft))) {
+        await chainOf(env, row.tenantId).append(row.tenantId, [draft]);
+        appended++;
+      }
+      await dropDeferred(db, row.id);
+    } catch (error) {
+      // Still kept: a later sweep takes it again once this claim lapses.
+      log.warn("a kept audit entry could not be appended yet", { error: String(error) });
+    }
+  }
+  return appended;
+}
 
 function chainOf(env: Bindings, tenantId: string) {
   return env.AUDIT_CHAIN.get(env.AUDIT_CHAIN.idFromName(`audit:${tenantId}`));

@@ -1,3 +1,4 @@
+import { ENGINE_READ_MAXIMUM_BYTES } from "../../catalog/limits";
 import { isC2paJumbfContent } from "../inspect/c2pa-markers";
 import type { ManifestFacts } from "../types";
 import { indexOfBytes } from "./byte-search";
@@ -210,6 +211,17 @@ async function verifyLocated(
     if (fast.status === "verified")
       return { ...verificationOf(fast.store as unknown as StoreJson, fast.store.active_manifest, fast.signer, true), warnings: [] };
   }
+  // A file with no store in its bytes, too large for the engine: no manifest, as the engine would say, except that
+  // a reference to a remote manifest in its metadata (which only the engine looks for) is not looked for. Refusing it
+  // would take away the watermark and fingerprint lookup a stripped copy is verified for.
+  if (!input.manifestStore && located.status === "not_found" && input.bytes.length > ENGINE_READ_MAXIMUM_BYTES)
+    return {
+      facts: { state: "absent" },
+      ...nothing,
+      warnings: [
+        `The file is larger than the C2PA engine reads (${ENGINE_READ_MAXIMUM_BYTES / 1024 / 1024} MiB) and holds no manifest store: a reference to a remote manifest in its metadata was not looked for.`,
+      ],
+    };
   const result = await engineVerify(input, anchors, ensureEngine, located);
   const facts = result.facts;
   if (facts.state === "absent" || facts.state === "remote") return { ...result, warnings: [] };
