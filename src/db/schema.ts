@@ -41,7 +41,7 @@ export const apiKeys = sqliteTable(
      * console user's id), `account_deletion`, `restore` (the restore drill), `secret_withheld` (issued without an
      * Idempotency-Key while the audit log could not record it, so its secret was never shown), or null (a rotation's own moves, or a
      * revoke from before this column). Only the same principal's later DELETE is ever answered as that revoke (a
-     * revoke whose answer was lost, #22); to anyone else the key is already revoked (review of h37-faults).
+     * revoke whose answer was lost, #22); to anyone else the key is already revoked (a hostile review).
      */
     revokedBy: text("revoked_by"),
     lastUsedAt: integer("last_used_at"),

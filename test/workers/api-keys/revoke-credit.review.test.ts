@@ -6,7 +6,7 @@ import { faultyEnv } from "../support/faults";
 import { addKey, createTenant, testEnv } from "../support/helpers";
 
 /*
- * Review of h37-faults (api_keys.revoked_by, migration 0038). revoked_by records only *that* a DELETE revoked the
+ * Review of the Durable Object fault work (#22) (api_keys.revoked_by, migration 0038). revoked_by records only *that* a DELETE revoked the
  * key ("request"), not *which* caller did, and "was it answered" is read from the audit. A DELETE that was answered
  * 200 but whose audit append failed (the audit chain object errored: audit.ts only logs that for a non-secret
  * write) leaves a key revoked "by request" with no audit entry: the next DELETE of it, by ANY other key of the

@@ -5,7 +5,7 @@ import { createEndpoint } from "../support/webhooks.helpers";
 import { request, send } from "./faults-http.helpers";
 
 /*
- * Review of h37-faults (platform/idempotency: "A one-time secret issued unaudited ... not shown, the key released,
+ * Review of the Durable Object fault work (#22) (platform/idempotency: "A one-time secret issued unaudited ... not shown, the key released,
  * 503. The retry re-issues the secret to the same resource (ids derived from the key)"). Only POST /v1/api-keys
  * and POST /v1/webhook-endpoints derive their ids from the Idempotency-Key (idFor). The other one-time-secret
  * operations' first attempt stays written: the retry the 503 asks for ("Retry with the same Idempotency-Key")

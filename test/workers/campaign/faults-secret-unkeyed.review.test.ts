@@ -5,7 +5,7 @@ import { createBody } from "../support/webhooks.helpers";
 import { count, request, send } from "./faults-http.helpers";
 
 /*
- * Review of h37-faults ("secret-issuing writes withhold the secret if the audit append fails"). The withholding
+ * Review of the Durable Object fault work (#22) ("secret-issuing writes withhold the secret if the audit append fails"). The withholding
  * lives in the idempotency middleware, which a write without an Idempotency-Key never enters, and the key is
  * optional on POST /v1/api-keys (policy oneTimeSecret(..., "optional")). Without the header the audit middleware
  * awaits its own append, logs the failure and lets the answer through: the key's secret is shown while no audit

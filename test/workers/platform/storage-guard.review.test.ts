@@ -9,7 +9,7 @@ const rejection = (p: Promise<unknown>) =>
   );
 
 /*
- * Review of h37-faults (#22 L2: "only transient failures may answer 503 retryable"). isStatementVerdict knows D1's
+ * Review of the Durable Object fault work (#22) (#22 L2: "only transient failures may answer 503 retryable"). isStatementVerdict knows D1's
  * refusals only by SQLite result codes and a few phrases; D1's own deterministic refusals carry none of them, so
  * they are classified as outages and answered 503 svc.dependency.unavailable + Retry-After: a client is told to
  * retry a call that fails the same way every time.
