@@ -141,7 +141,8 @@ async function targetOf(c: AppContext): Promise<{ targetType: string | null; tar
  * not: its secret is never
  * shown unaudited. It answers 503 (retryable: the idempotency middleware releases the key) after undoing what the
  * secret opens where the handler said how (`withdrawSecret`: a rotation is canceled, an unkeyed create revoked or
- * deleted); a keyed create is left for its retry, which converges on the same resource and re-issues its secret.
+ * deleted, a webhook endpoint deleted keyed or not); a keyed API key create is left for its retry, which converges on
+ * the same key and re-issues its secret.
  */
 export const auditWrites: MiddlewareHandler<AppEnv> = async (c, next) => {
   await next();

@@ -13,7 +13,6 @@ import {
   insertEndpointUnderLimit,
   openSecretOverlap,
   resealUnshownSecret,
-  retireUnshownEndpoint,
   revertSecretOverlap,
   softDeleteEndpoint,
   updateEndpointFields,
@@ -96,9 +95,6 @@ export async function createEndpoint(
     const sealed = await sealSecret(pepper, earlier.id, secret);
     if (same && (await resealUnshownSecret(env.DB, tenantId, earlier.id, earlier.secret_ciphertext, sealed, now)))
       return { status: "created", row: { ...earlier, secret_ciphertext: sealed, updated_at: now }, secret };
-    // The same request whose secret was never shown, but a delivery was already attempted with it (it cannot be
-    // re-issued): nobody holds that secret, so the endpoint is retired rather than left live beside the new one.
-    if (same) await retireUnshownEndpoint(env.DB, tenantId, earlier.id, earlier.secret_ciphertext, now, now + DELETED_RETENTION_MS);
     derivedId = undefined; // another request's endpoint (a key reused after its record expired): a new endpoint
   } else if (derivedId && (await endpointIdTaken(env.DB, derivedId))) {
     derivedId = undefined; // a deleted endpoint kept for its deliveries holds the id: a new endpoint

@@ -75,35 +75,6 @@ export async function resealUnshownSecret(
   return result.meta.changes === 1;
 }
 
-/**
- * Deletes (as softDeleteEndpoint) an endpoint whose secret was never shown and can no longer be re-issued (a
- * delivery was attempted with it), only while its secret is still the one issued (`previous`), never rotated:
- * nobody holds that secret, so the endpoint only signed deliveries nobody could check. True when it was deleted.
- */
-export async function retireUnshownEndpoint(
-  d1: D1Database,
-  tenantId: string,
-  endpointId: string,
-  previous: string,
-  now: number,
-  retainUntil: number,
-): Promise<boolean> {
-  const [retired] = await d1.batch([
-    d1
-      .prepare(
-        `UPDATE webhook_endpoints SET state = 'deleted', deleted_at = ?, retain_until = ?, secret_ciphertext = '', previous_secret_ciphertext = NULL, secret_rotated_at = NULL, updated_at = ?
-          WHERE id = ? AND tenant_id = ? AND state = 'active' AND secret_ciphertext = ? AND previous_secret_ciphertext IS NULL AND secret_rotated_at IS NULL`,
-      )
-      .bind(now, retainUntil, now, endpointId, tenantId, previous),
-    // Only if the update above deleted it (in this batch, at this time).
-    fenceDeliveriesStatement(d1, endpointId, "endpoint_deleted", now, {
-      sql: "EXISTS (SELECT 1 FROM webhook_endpoints WHERE id = ? AND state = 'deleted' AND deleted_at = ?)",
-      binds: [endpointId, now],
-    }),
-  ]);
-  return retired?.meta.changes === 1;
-}
-
 /** Inserts an active endpoint only while the tenant has fewer than `limit` (checked in the insert, so concurrent creates cannot overshoot). */
 export async function insertEndpointUnderLimit(d1: D1Database, row: EndpointRow, limit: number): Promise<boolean> {
   const inserted = await d1

@@ -46,10 +46,11 @@ export function register(app: Router) {
         `A tenant may have ${MAX_ENDPOINTS_PER_TENANT} webhook endpoints; delete one first.`,
       );
     if (result.status !== "created") failure(result);
-    // Without an Idempotency-Key no retry can re-issue this endpoint's secret: withheld (its issue unaudited), the
-    // endpoint is deleted (secrets wiped). A keyed retry converges on this endpoint and reseals it.
+    // A secret withheld (its issue unaudited) is undone with its endpoint (deleted, secrets wiped), keyed or not: a
+    // keyed retry could re-seal it only while no delivery was attempted, and one may be attempted before the retry
+    // comes, which would leave a live endpoint signing with a secret nobody holds. The retry creates a new one.
     const created = result.row;
-    if (!idempotencyKey) c.set("withdrawSecret", () => deleteEndpoint(c.env.DB, tenantId, created.id).then(() => undefined));
+    c.set("withdrawSecret", () => deleteEndpoint(c.env.DB, tenantId, created.id).then(() => undefined));
     return c.json({ endpoint: endpointView(result.row), secret: result.secret }, 201);
   });
 }

@@ -119,7 +119,8 @@ describe("#19 deliveries in runs per endpoint", () => {
     await dispatchBatch(batch, testEnv, WEBHOOK_HANDLERS, { concurrent: true });
     const result = await getQueueResult(batch, ctx);
     expect(result.explicitAcks.sort()).toEqual(["many", "none"]);
-    // Each was attempted once (the destination is not reachable from tests: a failed attempt, retried on the schedule).
-    for (const row of await statusOf(ids)) expect(row.attempt_count).toBe(1);
+    // Each was attempted (the destination is not reachable from tests: a failed attempt, retried on the schedule; on a
+    // loaded machine the schedule's first retry, 5 s on, can already have run through the queue by now).
+    for (const row of await statusOf(ids)) expect(row.attempt_count).toBeGreaterThanOrEqual(1);
   });
 });
