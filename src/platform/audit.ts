@@ -138,8 +138,7 @@ async function targetOf(c: AppContext): Promise<{ targetType: string | null; tar
  * completion): a write whose audit entry cannot be appended (the chain's object unreachable) keeps the entry in D1
  * for the sweep to append with its original time (the write itself already happened and is not undone; only when
  * D1 cannot keep it either is it lost, logged as an error), except a write that issues a one-time secret, keyed or
- * not: its secret is never
- * shown unaudited. It answers 503 (retryable: the idempotency middleware releases the key) after undoing what the
+ * not: its secret is never shown unaudited. It answers 503 (retryable: the idempotency middleware releases the key) after undoing what the
  * secret opens where the handler said how (`withdrawSecret`: a rotation is canceled, an unkeyed create revoked or
  * deleted, a webhook endpoint deleted keyed or not); a keyed API key create is left for its retry, which converges on
  * the same key and re-issues its secret.
