@@ -353,6 +353,46 @@ export function videoFrameStatement(
     .bind(publicationId, videoProbeJson(frames), ...guard.binds);
 }
 
+/** What a publication's derived index is built from: its fingerprint step's output (jobs/outputs FingerprintOutput). */
+export interface IndexedFingerprints {
+  fingerprints: readonly { algorithm: string; bits: string; quality: number | null }[];
+  pdq_regions?: readonly { region: number; bits: string; quality: number }[];
+}
+
+/**
+ * Every statement of a publication's derived index, under `guard`: the PDQ bands (hashes of enough quality), the PDQ
+ * windows (only beside an indexed whole-image hash), the Chromaprint frames and the video frames. The one rule the
+ * publication batch and a rebuild (the restore drill) both follow.
+ */
+export function derivedIndexStatements(
+  d1: D1Database,
+  publicationId: string,
+  output: IndexedFingerprints,
+  guard: { sql: string; binds: unknown[] },
+): D1PreparedStatement[] {
+  const statements: D1PreparedStatement[] = [];
+  const pdq = output.fingerprints.filter((f) => f.algorithm === "pdq" && (f.quality ?? 0) >= PDQ_MIN_QUALITY);
+  for (const f of pdq) statements.push(...pdqBandStatements(d1, publicationId, fromHex(f.bits), guard));
+  const regions = (output.pdq_regions ?? []).filter((r) => r.quality >= PDQ_MIN_QUALITY && /^[0-9a-f]{64}$/.test(r.bits));
+  if (pdq.length > 0 && regions.length > 0)
+    statements.push(
+      pdqRegionStatement(
+        d1,
+        publicationId,
+        regions.map((r) => ({ region: r.region, bits: fromHex(r.bits) })),
+        guard,
+      ),
+    );
+  for (const f of output.fingerprints) {
+    const frames = f.algorithm === "chromaprint" ? chromaprintFramesOf(f.bits) : null;
+    if (frames && frames.length > 0) statements.push(chromaprintFrameStatement(d1, publicationId, frames, guard));
+  }
+  const carrier = output.fingerprints.find((f) => (VIDEO_FRAME_ALGORITHMS as readonly string[]).includes(f.algorithm));
+  const frames = carrier ? videoFramesOf(carrier.bits) : null;
+  if (frames && frames.length > 0) statements.push(videoFrameStatement(d1, publicationId, frames, guard));
+  return statements;
+}
+
 /** One video lookup of an `indexMatches` call: the sampled frames of the video being verified. */
 export interface VideoQuery {
   frames: readonly Uint8Array[];

@@ -2,19 +2,10 @@ import type { Bindings } from "../../env";
 import { RECORD_KINDS } from "../../governance/exports/repo/snapshot";
 import { readTar } from "../../governance/exports/tar";
 import type { FingerprintOutput } from "../../jobs/outputs";
-import { fromHex, hex } from "../../platform/bytes";
+import { hex } from "../../platform/bytes";
 import { sha256Hex } from "../../platform/crypto";
 import { isId } from "../../platform/ids";
-import {
-  chromaprintFrameStatement,
-  chromaprintFramesOf,
-  PDQ_MIN_QUALITY,
-  pdqBandStatements,
-  pdqRegionStatement,
-  VIDEO_FRAME_ALGORITHMS,
-  videoFrameStatement,
-  videoFramesOf,
-} from "../../soft-bindings/repo";
+import { derivedIndexStatements } from "../../soft-bindings/repo";
 import { generateWebhookSecret, sealSecret } from "../../webhooks/signing";
 import { columnsOf, commitWithoutTriggers, derivedCounts, insertRowStatement, setObjectEtag, tenantExists, wipeTenantRows } from "./repo";
 
@@ -209,27 +200,7 @@ export async function restoreTenant(env: Pick<Bindings, "DB" | "OBJECTS" | "SVC_
     if (step.step !== "fingerprint" || !publicationId || typeof step.output !== "string") continue;
     const output = parseRow(step.output) as FingerprintOutput | null;
     if (!output || !Array.isArray(output.fingerprints)) continue; // nothing to rebuild from: the lookups miss it, as before
-    const pdq = output.fingerprints.find((f) => f.algorithm === "pdq" && (f.quality ?? 0) >= PDQ_MIN_QUALITY);
-    if (pdq) {
-      statements.push(...pdqBandStatements(d1, publicationId, fromHex(pdq.bits), always));
-      const regions = (output.pdq_regions ?? []).filter((r) => r.quality >= PDQ_MIN_QUALITY && /^[0-9a-f]{64}$/.test(r.bits));
-      if (regions.length > 0)
-        statements.push(
-          pdqRegionStatement(
-            d1,
-            publicationId,
-            regions.map((r) => ({ region: r.region, bits: fromHex(r.bits) })),
-            always,
-          ),
-        );
-    }
-    for (const f of output.fingerprints) {
-      const chroma = f.algorithm === "chromaprint" ? chromaprintFramesOf(f.bits) : null;
-      if (chroma && chroma.length > 0) statements.push(chromaprintFrameStatement(d1, publicationId, chroma, always));
-    }
-    const carrier = output.fingerprints.find((f) => (VIDEO_FRAME_ALGORITHMS as readonly string[]).includes(f.algorithm));
-    const frames = carrier ? videoFramesOf(carrier.bits) : null;
-    if (frames && frames.length > 0) statements.push(videoFrameStatement(d1, publicationId, frames, always));
+    statements.push(...derivedIndexStatements(d1, publicationId, output, always));
   }
   const rebuilding = statements.length - before;
 

@@ -4,21 +4,11 @@ import { formatOf } from "../../catalog/formats";
 import { assets, jobSteps, jobs, objects } from "../../db/schema";
 import { rowOf } from "../../db/statements";
 import { C2PA_ENGINE } from "../../media/c2pa/engine-version";
-import { fromHex } from "../../platform/bytes";
 import { newId, randomBase32 } from "../../platform/ids";
-import {
-  chromaprintFrameStatement,
-  chromaprintFramesOf,
-  PDQ_MIN_QUALITY,
-  pdqBandStatements,
-  pdqRegionStatement,
-  VIDEO_FRAME_ALGORITHMS,
-  videoFrameStatement,
-  videoFramesOf,
-} from "../../soft-bindings/repo";
+import { derivedIndexStatements } from "../../soft-bindings/repo";
 import { publicationEventStatements } from "../../webhooks/repo/events";
 import type { AdmittedRequest } from "../admission";
-import type { FingerprintOutput, PublicationPlan, StoredBlob } from "../outputs";
+import type { PublicationPlan, StoredBlob } from "../outputs";
 import type { JobPublicationView, JobRow } from ".";
 
 /*
@@ -236,26 +226,8 @@ export async function publishBatch(
         job.id,
         publicationId,
       ),
-    // PDQ hashes of enough quality are also cut into bands for near lookups (multi-index hashing).
-    ...(fingerprints?.fingerprints ?? [])
-      .filter((f) => f.algorithm === "pdq" && (f.quality ?? 0) >= PDQ_MIN_QUALITY)
-      .flatMap((f) => pdqBandStatements(d1, publicationId, fromHex(f.bits), { sql: ours, binds: [job.id, publicationId] })),
-    ...pdqRegionStatements(d1, publicationId, fingerprints, { sql: ours, binds: [job.id, publicationId] }),
-    // Chromaprint frames are indexed for lookups by excerpt (one statement: the frames travel as one JSON array).
-    ...(fingerprints?.fingerprints ?? []).flatMap((f) => {
-      const frames = f.algorithm === "chromaprint" ? chromaprintFramesOf(f.bits) : null;
-      return frames && frames.length > 0
-        ? [chromaprintFrameStatement(d1, publicationId, frames, { sql: ours, binds: [job.id, publicationId] })]
-        : [];
-    }),
-    // Video frames likewise, by their PDQ bands (one statement; vPDQ and TMK+PDQF bindings carry the same frames).
-    ...(() => {
-      const carrier = (fingerprints?.fingerprints ?? []).find((f) => (VIDEO_FRAME_ALGORITHMS as readonly string[]).includes(f.algorithm));
-      const frames = carrier ? videoFramesOf(carrier.bits) : null;
-      return frames && frames.length > 0
-        ? [videoFrameStatement(d1, publicationId, frames, { sql: ours, binds: [job.id, publicationId] })]
-        : [];
-    })(),
+    // The derived index (PDQ bands and windows, Chromaprint and video frames) for near lookups.
+    ...(fingerprints ? derivedIndexStatements(d1, publicationId, fingerprints, { sql: ours, binds: [job.id, publicationId] }) : []),
     ...bindings.map((b) =>
       d1
         .prepare(
@@ -307,29 +279,6 @@ export async function publishBatch(
     job: after ? { state: after.state, cancelRequestedAt: after.cancel_requested_at } : null,
     view: express && committed && after ? publishedView(after as Record<string, unknown>, results.slice(read + 1)) : null,
   };
-}
-
-/**
- * The windows of the PDQ hash (pdq_regions), indexed only with the whole-image hash they were cut beside (it is
- * indexed, quality at least PDQ_MIN_QUALITY): one statement, or none.
- */
-function pdqRegionStatements(
-  d1: D1Database,
-  publicationId: string,
-  fingerprints: FingerprintOutput | null,
-  guard: { sql: string; binds: unknown[] },
-): D1PreparedStatement[] {
-  const whole = fingerprints?.fingerprints.find((f) => f.algorithm === "pdq");
-  const regions = (fingerprints?.pdq_regions ?? []).filter((r) => r.quality >= PDQ_MIN_QUALITY && /^[0-9a-f]{64}$/.test(r.bits));
-  if (!whole || (whole.quality ?? 0) < PDQ_MIN_QUALITY || regions.length === 0) return [];
-  return [
-    pdqRegionStatement(
-      d1,
-      publicationId,
-      regions.map((r) => ({ region: r.region, bits: fromHex(r.bits) })),
-      guard,
-    ),
-  ];
 }
 
 /** After the job's own row: its steps, its asset and the asset's published objects (as jobWithPublication reads them). */
