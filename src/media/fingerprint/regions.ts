@@ -25,21 +25,23 @@ export interface PdqRegion {
   y1: number;
 }
 
+/** Square-proportioned windows keeping `keep` of each side: the four corners, then the centre (ids in order). */
+function pushCornersAndCentre(out: PdqRegion[], keep: number): void {
+  const m = 1 - keep;
+  for (const [x0, y0] of [
+    [0, 0],
+    [m, 0],
+    [0, m],
+    [m, m],
+    [m / 2, m / 2],
+  ] as const)
+    out.push({ id: out.length, x0, y0, x1: x0 + keep, y1: y0 + keep });
+}
+
 /** The windows of crops people make: a corner or the centre kept at 90 % and 80 % per side, or one border cut. */
 export const PDQ_REGIONS: readonly PdqRegion[] = (() => {
   const out: PdqRegion[] = [];
-  for (const keep of [0.9, 0.8]) {
-    const m = 1 - keep;
-    // four corners, then the centre
-    for (const [x0, y0] of [
-      [0, 0],
-      [m, 0],
-      [0, m],
-      [m, m],
-      [m / 2, m / 2],
-    ] as const)
-      out.push({ id: out.length, x0, y0, x1: x0 + keep, y1: y0 + keep });
-  }
+  for (const keep of [0.9, 0.8]) pushCornersAndCentre(out, keep);
   for (const keep of [0.9, 0.8]) {
     const m = 1 - keep;
     // one border cut: left, right, top, bottom
@@ -92,17 +94,7 @@ export type PdqRegionsResult =
  */
 export const PDQ_QUERY_WINDOWS: readonly PdqRegion[] = (() => {
   const out: PdqRegion[] = [];
-  for (const keep of [0.97, 0.94, 0.91]) {
-    const m = 1 - keep;
-    for (const [x0, y0] of [
-      [0, 0],
-      [m, 0],
-      [0, m],
-      [m, m],
-      [m / 2, m / 2],
-    ] as const)
-      out.push({ id: out.length, x0, y0, x1: x0 + keep, y1: y0 + keep });
-  }
+  for (const keep of [0.97, 0.94, 0.91]) pushCornersAndCentre(out, keep);
   return out;
 })();
 
