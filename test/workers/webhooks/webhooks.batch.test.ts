@@ -119,8 +119,21 @@ describe("#19 deliveries in runs per endpoint", () => {
     await dispatchBatch(batch, testEnv, WEBHOOK_HANDLERS, { concurrent: true });
     const result = await getQueueResult(batch, ctx);
     expect(result.explicitAcks.sort()).toEqual(["many", "none"]);
-    // Each was attempted (the destination is not reachable from tests: a failed attempt, retried on the schedule; on a
-    // loaded machine the schedule's first retry, 5 s on, can already have run through the queue by now).
+    // Each was attempted once by this message (the destination is not reachable from tests: a failed attempt, retried
+    // on the schedule). On a loaded machine the schedule's first retry, 5 s on, can already have run through the queue
+    // by now: any later attempt must be that retry (numbered after the first and started well after it ended), never
+    // a second send of the first.
     for (const row of await statusOf(ids)) expect(row.attempt_count).toBeGreaterThanOrEqual(1);
+    for (const id of ids) {
+      const { results } = await testEnv.DB.prepare(
+        "SELECT attempt_number, started_at, duration_ms FROM webhook_attempts WHERE delivery_id = ? ORDER BY attempt_number",
+      )
+        .bind(id)
+        .all<{ attempt_number: number; started_at: number; duration_ms: number }>();
+      expect(results.length).toBeGreaterThanOrEqual(1);
+      expect(results.map((r) => r.attempt_number)).toEqual(results.map((_, i) => i + 1));
+      for (let i = 1; i < results.length; i++)
+        expect(results[i]!.started_at - (results[i - 1]!.started_at + results[i - 1]!.duration_ms)).toBeGreaterThanOrEqual(1_000);
+    }
   });
 });
