@@ -1,5 +1,5 @@
-// #19: CPU of the 18 PDQ window hashes (pdqRegionHashes) of a photo's verification plane, the publication step's
-// share of an express sign. A/B: `node bench/pdq-regions.mjs [runs] [baseline.mjs baseline.wasm]` times this tree's
+// #19: CPU of the PDQ window hashes (pdqRegionHashes: 30 windows since #20's quarter offsets, 18 before) of a
+// photo's verification plane, the publication step's share of an express sign. A/B: `node bench/pdq-regions.mjs [runs] [baseline.mjs baseline.wasm]` times this tree's
 // code and, when given, a baseline bundle + kernel, interleaved; prints process-CPU medians per call.
 import { readFileSync } from "node:fs";
 import { join } from "node:path";

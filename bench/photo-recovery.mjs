@@ -18,7 +18,7 @@
 //
 // Through the service's own code (bundled by esbuild): the job's watermark step as it runs (src/jobs/steps/
 // watermark.ts markAndEncode: decode, embed at "balanced", re-encode), the read-back and the fingerprints as
-// publication computes them (verify-pixels.ts readPublished; PDQ and its 18 crop windows on the plane, ISCC on the
+// publication computes them (verify-pixels.ts readPublished; PDQ and its 30 crop windows on the plane, ISCC on the
 // decode), then each attacked copy read as POST /v1/verify reads it (verify-pixels.ts verifyPixels; the watermark
 // detector on the decode, PDQ with its quality gate and the copy's own windows, verify-service.ts). A copy is
 // recovered when the watermark payload is right, or PDQ matches the publication's hash within PDQ_MATCH_DISTANCE

@@ -12,7 +12,7 @@ export const PDQ_MATCH_DISTANCE = 31;
 export const PDQ_MIN_QUALITY = 50;
 /**
  * A region hash (pdq_regions: a window of a published image, src/media/fingerprint/regions.ts) matches up to this
- * distance. Tighter than PDQ_MATCH_DISTANCE: each publication indexes up to 18 windows, so a query meets 18 times
+ * distance. Tighter than PDQ_MATCH_DISTANCE: each publication indexes up to 30 windows, so a query meets 30 times
  * as many hashes, and a copy cropped to a window's frame lands close to it (bench/fingerprint-recall.mjs).
  */
 export const PDQ_REGION_MATCH_DISTANCE = 31;
@@ -190,9 +190,9 @@ export const MAX_QUERY_WINDOWS = 15;
  * the query's windows, as PDQ_CANDIDATES_SQL probes pdq_bands (16 probes of at most PROBE_CANDIDATE_LIMIT rows, each
  * on its band's index, driven by its values: see pdqProbeBinds), each row with its whole hash (b0..b15), then the
  * publication's `pdq` binding and asset by primary key: region rows count only while the whole-image binding they
- * were derived from is there. With 15 windows a band probes 32 values, each matching about 18 × publications / 65,536
- * rows: the cap is reached from about 29,000 publications with windows, where a crowded band may drop a true window
- * from that probe (the other bands it shares still find it).
+ * were derived from is there. With 15 windows a band probes 32 values, each matching about 30 × publications / 65,536
+ * rows: the cap is reached from about 17,000 publications with 30 windows (29,000 with the 18 before #20), where a
+ * crowded band may drop a true window from that probe (the other bands it shares still find it).
  */
 const PDQ_REGION_CANDIDATES_SQL = (() => {
   const columns = Array.from({ length: BANDS }, (_, b) => `r.b${b}`).join(", ");

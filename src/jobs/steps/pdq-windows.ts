@@ -11,7 +11,7 @@ import { fingerprintInput, pdqRegions, readPublished } from "./fingerprint";
 
 /*
  * #19: an express answer waits for the publication with its primary signals (watermark payload, PDQ, ISCC, manifest),
- * not for PDQ's 18 crop windows, which serve only the recovery of cropped copies. An express run's fingerprint step
+ * not for PDQ's crop windows (30, regions.ts PDQ_REGIONS), which serve only the recovery of cropped copies. An express run's fingerprint step
  * defers them (`pdq_regions_deferred`); this follow-up computes them from the published bytes, read exactly as
  * publication and verification read them (readPublished), checks that those pixels give the recorded whole-image
  * PDQ, and indexes them. It runs from the jobs queue (runner.ts: the queue's run of a completed express job), off

@@ -53,6 +53,20 @@ function crop(image: RgbaImage, x: number, y: number, w: number, h: number): Rgb
   return { width: w, height: h, data };
 }
 
+/** Half size, each pixel the mean of a 2 x 2 block (a downscaled copy). */
+function halve(image: RgbaImage): RgbaImage {
+  const width = image.width >> 1;
+  const height = image.height >> 1;
+  const data = new Uint8Array(width * height * 4);
+  for (let y = 0; y < height; y++)
+    for (let x = 0; x < width; x++)
+      for (let c = 0; c < 4; c++) {
+        const at = (yy: number, xx: number) => image.data[(yy * image.width + xx) * 4 + c]!;
+        data[(y * width + x) * 4 + c] = (at(2 * y, 2 * x) + at(2 * y, 2 * x + 1) + at(2 * y + 1, 2 * x) + at(2 * y + 1, 2 * x + 1) + 2) >> 2;
+      }
+  return { width, height, data };
+}
+
 describe("PDQ regions", () => {
   it("computeWindow is PDQ of the window's copy, bit for bit, for every region", () => {
     const image = scene(523, 389, 7);
@@ -67,13 +81,58 @@ describe("PDQ regions", () => {
     }
   });
 
-  it("region ids are stable: 18 windows, corners and centre at 90 % and 80 %, then one border cut", () => {
-    expect(PDQ_REGIONS.map((r) => r.id)).toEqual(Array.from({ length: 18 }, (_, i) => i));
-    expect(PDQ_REGIONS[0]).toEqual({ id: 0, x0: 0, y0: 0, x1: 0.9, y1: 0.9 });
-    expect(PDQ_REGIONS[4]!.x0).toBeCloseTo(0.05);
-    expect(PDQ_REGIONS[9]!.x1).toBeCloseTo(0.9);
-    expect(PDQ_REGIONS[10]).toMatchObject({ x0: expect.closeTo(0.1), y0: 0, x1: 1, y1: 1 });
+  it("region ids are stable: corners and centre at 90 % and 80 %, one border cut, then (#20) the quarter offsets", () => {
+    expect(PDQ_REGIONS.map((r) => r.id)).toEqual(Array.from({ length: 30 }, (_, i) => i));
+    // ids 0-17 name the windows they named before #20, to the last bit (the index stores ids)
+    const before: [number, number, number, number][] = [];
+    for (const keep of [0.9, 0.8]) {
+      const m = 1 - keep;
+      for (const [x0, y0] of [
+        [0, 0],
+        [m, 0],
+        [0, m],
+        [m, m],
+        [m / 2, m / 2],
+      ] as const)
+        before.push([x0, y0, x0 + keep, y0 + keep]);
+    }
+    for (const keep of [0.9, 0.8]) {
+      const m = 1 - keep;
+      before.push([m, 0, 1, 1], [0, 0, keep, 1], [0, m, 1, 1], [0, 0, 1, keep]);
+    }
+    expect(PDQ_REGIONS.slice(0, 18).map((r) => [r.x0, r.y0, r.x1, r.y1])).toEqual(before);
+    // 18-29: 90, 85 and 80 % of each side, a quarter or three quarters of the margin from the left and the top
+    for (const [i, keep] of [0.9, 0.85, 0.8].entries()) {
+      const group = PDQ_REGIONS.slice(18 + 4 * i, 22 + 4 * i);
+      const m = 1 - keep;
+      expect(group.map((r) => [r.x0 / m, r.y0 / m])).toEqual(
+        [
+          [0.25, 0.25],
+          [0.75, 0.25],
+          [0.25, 0.75],
+          [0.75, 0.75],
+        ].map(([x, y]) => [expect.closeTo(x!, 9), expect.closeTo(y!, 9)]),
+      );
+      for (const r of group) expect([r.x1 - r.x0, r.y1 - r.y0]).toEqual([expect.closeTo(keep, 9), expect.closeTo(keep, 9)]);
+    }
     for (const r of PDQ_REGIONS) expect(r.x0 >= 0 && r.y0 >= 0 && r.x1 <= 1 + 1e-9 && r.y1 <= 1 + 1e-9).toBe(true);
+  });
+
+  it("#20: a copy cropped to 85 % a quarter of the margin from two sides, then halved, is near its quarter window only", () => {
+    const image = scene(800, 600, 23);
+    const whole = pdq.compute(image);
+    const regions = pdqRegionHashes(pdq, image);
+    if (whole.status !== "computed" || regions.status !== "computed") throw new Error("not computed");
+    const [w, h] = [680, 510]; // 85 %
+    const [x, y] = [Math.round((800 - w) * 0.25), Math.round((600 - h) * 0.75)];
+    const copy = pdq.compute(halve(crop(image, x, y, w, h)));
+    if (copy.status !== "computed") throw new Error("copy");
+    const distance = (id: number) => hammingDistance(copy.bits, regions.regions.find((r) => r.region === id)!.bits);
+    const quarter = PDQ_REGIONS.find((r) => r.x1 - r.x0 > 0.84 && r.x1 - r.x0 < 0.86 && r.x0 < 0.05 && r.y0 > 0.1)!;
+    expect(quarter.id).toBe(24);
+    expect(distance(quarter.id)).toBeLessThanOrEqual(16);
+    expect(hammingDistance(copy.bits, whole.bits)).toBeGreaterThan(PDQ_REGION_MATCH_DISTANCE);
+    for (const r of PDQ_REGIONS.slice(0, 18)) expect(distance(r.id), `region ${r.id}`).toBeGreaterThan(PDQ_REGION_MATCH_DISTANCE);
   });
 
   it("a copy cropped 10 % and 20 % from a corner is within the match distance of its window, not of the whole image", () => {

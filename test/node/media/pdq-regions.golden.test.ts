@@ -1,6 +1,7 @@
 /**
- * #19: the 18 PDQ window hashes (pdqRegionHashes) stay bit for bit what they were before the windows shared work
- * (commit 1c3dd3b recorded pdq-regions.golden.json): real photographs decoded by mozjpeg (a pinned package, so a
+ * #19: the PDQ window hashes (pdqRegionHashes) stay bit for bit what they were before the windows shared work
+ * (commit 1c3dd3b recorded pdq-regions.golden.json with windows 0-17; #20 added 18-29, the quarter-offset windows,
+ * leaving the first 18 of every image as they were): real photographs decoded by mozjpeg (a pinned package, so a
  * change of our own decoder cannot move the inputs), both full size and reduced to the verification plane, and
  * seeded generated images (odd sizes, transparency, a uniform border, a tall and a wide one). The inputs' SHA-256
  * is recorded too, so a changed input is told apart from a changed hash.
@@ -95,7 +96,8 @@ describe("PDQ window hashes: golden", () => {
       const w = want[i]!;
       expect([g.name, g.width, g.height, g.sha256], "the input itself changed").toEqual([w.name, w.width, w.height, w.sha256]);
       expect(g.regions, g.name).toEqual(w.regions);
-      expect(g.regions).toHaveLength(18);
+      expect(g.regions).toHaveLength(PDQ_REGIONS.length);
+      expect(PDQ_REGIONS).toHaveLength(30);
     }
   }, 60_000);
 });
