@@ -62,7 +62,8 @@ function halve(image: RgbaImage): RgbaImage {
     for (let x = 0; x < width; x++)
       for (let c = 0; c < 4; c++) {
         const at = (yy: number, xx: number) => image.data[(yy * image.width + xx) * 4 + c]!;
-        data[(y * width + x) * 4 + c] = (at(2 * y, 2 * x) + at(2 * y, 2 * x + 1) + at(2 * y + 1, 2 * x) + at(2 * y + 1, 2 * x + 1) + 2) >> 2;
+        data[(y * width + x) * 4 + c] =
+          (at(2 * y, 2 * x) + at(2 * y, 2 * x + 1) + at(2 * y + 1, 2 * x) + at(2 * y + 1, 2 * x + 1) + 2) >> 2;
       }
   return { width, height, data };
 }
