@@ -159,7 +159,14 @@ function captureAssertionOf(store: StoreJson, label: string): CaptureAssertion |
   return { capture_admission_id: id, provider_class: providerClass, verifier_version: verifier, decided_at: decided, media_sha256: media };
 }
 
-type VerifyInput = { bytes: Uint8Array; mediaType: string; manifestStore?: Uint8Array; manifestOnly?: boolean };
+type VerifyInput = {
+  bytes: Uint8Array;
+  mediaType: string;
+  manifestStore?: Uint8Array;
+  manifestOnly?: boolean;
+  /** A large stored file read by streaming (stream-verify.ts): `bytes` is then empty (see verifyStreamedManifest). */
+  streamed?: Extract<StreamScan, { status: "scanned" }>;
+};
 
 const nothing = { claims: null, signer: null, assertion_labels: [] };
 
@@ -174,7 +181,7 @@ const nothing = { claims: null, signer: null, assertion_labels: [] };
  * store by store, and the conflict is reported (see multipleStores); so is a PNG. A JPEG whose store has the form
  * this service signs and verifies completely is judged by our fast validator (fast-validator.ts) with exactly the
  * engine's result, without the engine; anything else reaches the engine (`fastValidator: false`: always, for tests
- * and benchmarks comparing the two).
+ * and benchmarks comparing the two). A `streamed` file is read by verifyStreamedManifest.
  */
 export async function verifyManifest(
   input: VerifyInput,
@@ -182,6 +189,7 @@ export async function verifyManifest(
   ensureEngine: () => void,
   options: { fastValidator?: boolean } = {},
 ): Promise<ManifestVerification & { warnings: string[]; fileStore?: Uint8Array | null }> {
+  if (input.streamed) return verifyStreamedManifest(input.streamed, input.mediaType, trustAnchorsPem, ensureEngine);
   const located = input.manifestStore
     ? extractManifestStore(input.manifestStore, "application/c2pa")
     : extractManifestStore(input.bytes, input.mediaType);
