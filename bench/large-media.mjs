@@ -3,7 +3,9 @@
 // is uploaded (multipart), signed sign-only, and downloaded over HTTP exactly as a client would; the reference reader
 // c2pa-node (native c2pa-rs) must judge the download Trusted; and the workerd process's memory is measured: its RSS
 // high-water mark during the large run against its idle RSS in the same run (after a small warm-up signing, so the
-// one-time engine load is reported separately). Options: --only mp4|wav, --clean (delete the generated media, kept for the next run by default).
+// one-time engine load is reported separately). Options: --only mp4|wav, --clean (delete the generated media, kept for the next run by default),
+// --mib N (files of N MiB instead of 2 GiB / 1 GiB), --verify (then verify each signed asset by asset id, POST /v1/verify, and
+// by object id, POST /v1/verifications: both stream the object; their memory is compared with an in-Worker read of it).
 import { execFileSync, spawn } from "node:child_process";
 import { createHash, randomUUID } from "node:crypto";
 import {
@@ -35,6 +37,7 @@ const PART = 16 * MiB;
 const args = process.argv.slice(2);
 const only = args.includes("--only") ? args[args.indexOf("--only") + 1] : null;
 const clean = args.includes("--clean");
+const verify = args.includes("--verify");
 // --mib N: a smaller MP4 (N MiB) for a quick memory run; the must-show is the default ~2 GiB.
 const mp4Bytes = args.includes("--mib") ? Number(args[args.indexOf("--mib") + 1]) * MiB : 2 * GiB - 8 * MiB;
 mkdirSync(WORK, { recursive: true });
@@ -62,11 +65,12 @@ function makeMp4() {
   return file;
 }
 
-/** 1 GiB-class WAV (16-bit stereo 48 kHz pink noise, ≈ 93 minutes). */
+/** 1 GiB-class WAV (16-bit stereo 48 kHz pink noise, ≈ 93 minutes; or --mib N). */
 function makeWav() {
-  const file = join(WORK, "large.wav");
+  const small = args.includes("--mib");
+  const file = join(WORK, small ? `large-${mp4Bytes / MiB}mib.wav` : "large.wav");
   if (existsSync(file)) return file;
-  const seconds = Math.floor((GiB - 64 * 1024) / (48000 * 4));
+  const seconds = Math.floor(((small ? mp4Bytes : GiB) - 64 * 1024) / (48000 * 4));
   ffmpeg(["-f", "lavfi", "-i", `anoisesrc=d=${seconds}:c=pink:r=48000:a=0.3`, "-ac", "2", "-c:a", "pcm_s16le", file]);
   return file;
 }
@@ -213,7 +217,7 @@ const seconds = (ms) => `${(ms / 1000).toFixed(1)} s`;
 
 const cases = [
   ["mp4", "video/mp4", makeMp4, mp4Bytes === 2 * GiB - 8 * MiB ? "2 GiB MP4" : `${mp4Bytes / MiB} MiB MP4`],
-  ["wav", "audio/wav", makeWav, "1 GiB WAV"],
+  ["wav", "audio/wav", makeWav, args.includes("--mib") ? `${mp4Bytes / MiB} MiB WAV` : "1 GiB WAV"],
 ].filter(([name]) => !only || only === name);
 const files = cases.map(([name, type, make, label]) => {
   const t = Date.now();
@@ -277,12 +281,34 @@ try {
     const out = join(WORK, `signed-${media.name}.${media.name}`);
     const outSize = await download(uploaded.assetId, out);
     const downloadMs = Date.now() - t;
+    let verified = null;
+    if (verify) {
+      probe.phase("verify");
+      t = Date.now();
+      const byAsset = await api("POST", "/v1/verify", { asset_id: uploaded.assetId });
+      const byAssetMs = Date.now() - t;
+      probe.phase("verify-stored");
+      t = Date.now();
+      const asset = await api("GET", `/v1/assets/${uploaded.assetId}`);
+      const started = await api(
+        "POST",
+        "/v1/verifications",
+        { object_id: asset.publication.object_id },
+        { "idempotency-key": randomUUID() },
+      );
+      let stored = started;
+      while (stored.state !== "completed" && stored.state !== "failed") {
+        await new Promise((r) => setTimeout(r, 250));
+        stored = await api("GET", `/v1/verifications/${started.verification_id}`);
+      }
+      verified = { byAsset, byAssetMs, stored, storedMs: Date.now() - t };
+    }
     const phases = probe.stop();
     t = Date.now();
     const verdict = await referenceVerdict(out, media.type);
     const readMs = Date.now() - t;
     const peak = Math.max(...Object.values(phases).map((p) => p.hwm));
-    rows.push({ media, uploaded, outSize, uploadMs, signMs, downloadMs, readMs, verdict, peak, phases });
+    rows.push({ media, uploaded, outSize, uploadMs, signMs, downloadMs, readMs, verdict, peak, phases, verified });
     rmSync(out);
   }
 
@@ -340,6 +366,31 @@ try {
     );
     for (const [phase, p] of Object.entries(r.phases)) line("signer", phase, p, idleMemory);
     for (const [phase, p] of Object.entries(b.phases)) line("baseline", phase, p, b.idle);
+  }
+  for (const r of rows) {
+    if (!r.verified) continue;
+    const b = baselines.get(r.media);
+    const rise = (p) => p.anon - p.start.anon;
+    const { byAsset, stored } = r.verified;
+    const explained = (result) => /assertion\.(bmffHash|dataHash)\.match/.test(result?.developer_explanation ?? "");
+    console.log(
+      `${r.media.label}: verify by asset id ${byAsset.status} (${seconds(r.verified.byAssetMs)}), by object id ${stored.state} ${stored.result?.status ?? stored.error_code} (${seconds(r.verified.storedMs)}); binding checked: ${explained(byAsset)}/${explained(stored.result)}`,
+    );
+    const ownVerify = rise(r.phases.verify) - rise(b.phases.download);
+    const ownStored = rise(r.phases["verify-stored"]) - rise(b.phases.download);
+    console.log(
+      `${r.media.label}: RssAnon rise, verification vs an in-Worker read of the object: by asset id ${mb(rise(r.phases.verify))}, by object id ${mb(rise(r.phases["verify-stored"]))} vs read ${mb(rise(b.phases.download))}; own ${signed(ownVerify)} / ${signed(ownStored)}`,
+    );
+    goal({
+      what: `streamed verification of a stream-signed ${r.media.label} by asset id and object id on npm start, the Worker's own peak memory`,
+      figure: `${byAsset.status} / ${stored.result?.status ?? stored.error_code}, binding checked ${explained(byAsset) && explained(stored.result)}; own ${signed(Math.max(ownVerify, ownStored))} (by asset id ${signed(ownVerify)}, by object id ${signed(ownStored)})`,
+      goal: "answers (no 413) with the binding checked, Worker memory < 128 MB",
+      pass:
+        byAsset.status === "verified_manifest" &&
+        stored.result?.status === "verified_manifest" &&
+        Math.max(ownVerify, ownStored) < 128 * 1e6,
+      note: "own = workerd RssAnon rise during the verification minus the rise of an in-Worker read of the same object through a Worker that does nothing else (bare Miniflare, this run): local R2 runs inside workerd. The engine's wasm memory is in both of ours (loaded by the warm-up).",
+    });
   }
   for (const r of rows) {
     const b = baselines.get(r.media);

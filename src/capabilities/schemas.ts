@@ -130,9 +130,14 @@ const LimitsSchema = z
         manifest_maximum_bytes: bytes("Largest `manifest` (sidecar .c2pa) part of POST /v1/verify.", 10485760),
         manifest_uri_maximum_bytes: bytes("Largest manifest store fetched from `manifest_uri`.", 10485760),
         stored_object_maximum_bytes: bytes(
-          "Largest stored object verified by `asset_id` (POST /v1/verify) or `object_id` (POST /v1/verifications): they are read whole. A larger, stream-signed file was verified by streaming at publication (its receipt's evidence); asking again answers 413 `svc.request.too_large`.",
+          "Largest stored object verified by `asset_id` (POST /v1/verify) or `object_id` (POST /v1/verifications) when it is read whole; the media types of `streamed_object_maximum_bytes` are verified by streaming up to their own limit. Above its limit an object is refused with 413 `svc.request.too_large`.",
           52428800,
         ),
+        streamed_object_maximum_bytes: z.record(z.string(), z.number().int()).openapi({
+          description:
+            "Media types verified by streaming by `asset_id` or `object_id` above `embedded_signing_maximum_bytes` (never held in memory: the manifest store is validated alone and the hard binding hashed as the object streams), with their largest object. Only a hard binding of the form this service signs by streaming is judged so; another form of file above `engine_read_maximum_bytes` is refused with 413 `svc.request.too_large`.",
+          example: { "video/mp4": 2147483648, "audio/wav": 1073741824 },
+        }),
         request_maximum_bytes: bytes(
           "Largest multipart body of POST /v1/verify (a full-size file and manifest together, plus framing).",
           36765696,

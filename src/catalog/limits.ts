@@ -90,11 +90,18 @@ export const SIGN_BATCH_MAXIMUM_ITEMS = 100;
 export const JSON_BODY_MAXIMUM_BYTES = 1 * MiB;
 
 /**
- * Verification of a stored object (`POST /v1/verify` with `asset_id`, `POST /v1/verifications`) reads it whole,
- * so it takes objects up to the largest ceiling of a non-streamed format; a larger (streamed) object was verified by
- * streaming at publication (its receipt's evidence) and is refused here with 413 rather than exhausting memory.
+ * Verification of a stored object (`POST /v1/verify` with `asset_id`, `POST /v1/verifications`) read whole takes
+ * objects up to the largest ceiling of a non-streamed format; a larger one is refused with 413 rather than exhausting
+ * memory.
  */
 export const STORED_VERIFY_MAXIMUM_BYTES = 50 * MiB;
+
+/**
+ * The media types verified by streaming (src/verifications/verify-streamed.ts: the object is never held whole; the
+ * Worker's memory is bounded whatever its size, measured by `npm run bench:large-media -- --verify`), to the size they
+ * are signed by streaming up to.
+ */
+export const STREAMED_VERIFY_MAXIMUM_BYTES: Readonly<Record<string, number>> = STREAMED_SIGNING_MAXIMUM_BYTES;
 
 /** POST /v1/verify: the `file` part (multipart). */
 export const VERIFY_FILE_MAXIMUM_BYTES = 25 * MiB;
@@ -145,6 +152,7 @@ export function publishedLimits() {
       manifest_maximum_bytes: MANIFEST_STORE_MAXIMUM_BYTES,
       manifest_uri_maximum_bytes: MANIFEST_STORE_MAXIMUM_BYTES,
       stored_object_maximum_bytes: STORED_VERIFY_MAXIMUM_BYTES,
+      streamed_object_maximum_bytes: { ...STREAMED_VERIFY_MAXIMUM_BYTES },
       request_maximum_bytes: VERIFY_REQUEST_MAXIMUM_BYTES,
       engine_read_maximum_bytes: ENGINE_READ_MAXIMUM_BYTES,
       larger_files: VERIFY_LARGER_FILES_NOTE,

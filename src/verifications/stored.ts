@@ -1,6 +1,5 @@
 import type { z } from "@hono/zod-openapi";
 import { objectOf } from "../assets/repo";
-import { STORED_VERIFY_MAXIMUM_BYTES } from "../catalog/limits";
 import { type Database, database } from "../db/client";
 import type { Bindings } from "../env";
 import { audioServices, imageServices } from "../media";
@@ -22,7 +21,7 @@ import {
 import type { VerificationResultSchema } from "./schemas";
 import { decideVerdict } from "./verdict";
 import { ensureC2paEngineLazily, revocationCheck } from "./verify-engines";
-import { verifySubject } from "./verify-service";
+import { verifyStoredObject } from "./verify-streamed";
 import { recordedOutcome, resultBody } from "./verify-subject";
 
 /*
@@ -111,14 +110,6 @@ export async function enqueueVerification(env: Bindings, row: { id: string; tena
   await env.JOBS_QUEUE.send({ type: VERIFICATION_MESSAGE, verification_id: row.id, tenant_id: row.tenantId });
 }
 
-/** The refusal of an object too large to verify whole (413; the limit is published in capabilities). */
-export function storedTooLarge(byteLength: number) {
-  return new ApiError(
-    "svc.request.too_large",
-    `This object is ${byteLength} bytes; verification reads objects up to ${STORED_VERIFY_MAXIMUM_BYTES} bytes. A larger file signed here was verified by streaming when it was published (see its receipt's verification evidence).`,
-  );
-}
-
 async function readObject(env: Bindings, o: { r2Key: string; etag: string }): Promise<Uint8Array | null> {
   const stored = await env.OBJECTS.get(o.r2Key, { onlyIf: { etagMatches: o.etag } });
   if (!stored || !("body" in stored)) return null;
@@ -142,17 +133,9 @@ export async function runStoredVerification(env: Bindings, tenantId: string, id:
   await markRequestRunning(db, id, row.attempts + 1, Date.now());
 
   const object = await objectOf(db, tenantId, row.objectId);
-  // Checked when the request was accepted too; a request queued before that check must not exhaust memory either.
-  if (object && object.byteLength > STORED_VERIFY_MAXIMUM_BYTES)
-    return fail(db, id, "svc.request.too_large", storedTooLarge(object.byteLength).message);
-  const bytes = object ? await readObject(env, object) : null;
-  if (!object || !bytes)
-    return fail(
-      db,
-      id,
-      "svc.verifications.object_unavailable",
-      "The object's bytes are no longer stored (deleted by retention, or changed).",
-    );
+  const unavailable = () =>
+    fail(db, id, "svc.verifications.object_unavailable", "The object's bytes are no longer stored (deleted by retention, or changed).");
+  if (!object) return unavailable();
 
   // A file published with a sidecar: the service finds the stored manifest beside it.
   let manifestStore: Uint8Array | undefined;
@@ -162,9 +145,11 @@ export async function runStoredVerification(env: Bindings, tenantId: string, id:
     manifestStore = (sidecar && (await readObject(env, sidecar))) || undefined;
   }
 
-  let outcome: Awaited<ReturnType<typeof verifySubject>>;
+  // Whole, or by streaming for a large MP4/MOV/M4A or WAV (verify-streamed.ts); the size limits are checked there
+  // (also when the request was accepted: a request queued before that check must not exhaust memory either).
+  let verified: Awaited<ReturnType<typeof verifyStoredObject>>;
   try {
-    outcome = await verifySubject(
+    verified = await verifyStoredObject(
       env,
       {
         ensureEngine: await ensureC2paEngineLazily(),
@@ -172,13 +157,16 @@ export async function runStoredVerification(env: Bindings, tenantId: string, id:
         audio: audioServices,
         revocation: revocationCheck(env),
       },
-      { bytes, mediaType: object.mediaType, ...(manifestStore ? { manifestStore } : {}) },
+      object,
+      manifestStore,
     );
   } catch (error) {
     // A refusal by size (the engine's read limit) fails the request at once: a retry would be refused the same.
     if (error instanceof ApiError && error.code === "svc.request.too_large") return fail(db, id, error.code, error.message);
     throw error;
   }
+  if (verified.status === "unavailable") return unavailable();
+  const { outcome } = verified;
   const body = resultBody(outcome);
   const now = Date.now();
   await completeRequest(env.DB, {
@@ -186,7 +174,7 @@ export async function runStoredVerification(env: Bindings, tenantId: string, id:
     tenantId,
     assetId: object.assetId,
     objectId: object.id,
-    sourceByteLength: bytes.length,
+    sourceByteLength: verified.byteLength,
     sourceMediaType: object.mediaType,
     ...recordedOutcome(outcome, body, manifestStore !== undefined),
     now,

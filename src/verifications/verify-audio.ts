@@ -7,6 +7,7 @@ import type { AudioServices } from "../media/types";
 import { hex } from "../platform/bytes";
 import { CHROMAPRINT_SILENCE, type ExactQuery, indexMatches, publicationChromaprint } from "../soft-bindings/repo";
 import type { DurableFacts, SoftBindingMatch } from "./verdict";
+import type { StreamedSubject } from "./verify-streamed";
 
 /*
  * The durable signals of an audio file: Chromaprint frames of (the first minutes of) the recording, looked up by
@@ -36,10 +37,17 @@ const ALIGNMENT_WINDOW = 8;
 
 const FINGERPRINT_CANDIDATES = 10;
 
+/**
+ * Of a large recording read by streaming (verify-streamed.ts), the first bytes decoded: they hold the
+ * AUDIO_VERIFY_MAX_SECONDS fingerprinted of a 16-bit stereo WAV up to 48 kHz (11.5 MB a minute; a richer format gets
+ * less than a minute), and bound the memory whatever the file (the publication reads at most its first 32 MiB).
+ */
+export const AUDIO_VERIFY_HEAD_BYTES = 16 * 1024 * 1024;
+
 export async function audioDurableFacts(
   env: Bindings,
   audio: AudioServices | null,
-  subject: { bytes: Uint8Array; mediaType: string },
+  subject: { bytes: Uint8Array; mediaType: string; streamed?: StreamedSubject },
   warnings: string[],
   also: D1PreparedStatement[],
   answered: (results: D1Result[]) => void,
@@ -50,8 +58,15 @@ export async function audioDurableFacts(
     return none;
   }
   // One decode feeds both: Chromaprint as it streams, and the watermark detector from the PCM kept (at most a minute).
+  const bytes = subject.streamed ? await storedHead(subject.streamed) : subject.bytes;
+  if (!bytes) {
+    warnings.push(
+      "Watermark and fingerprint signals are not computed: the recording's bytes changed or were removed during the verification.",
+    );
+    return none;
+  }
   const pcm = new MonoCollector(WATERMARK_READ_MAX_SAMPLES);
-  const computed = await chromaprintOf(audio, subject.bytes, subject.mediaType, { maxSeconds: AUDIO_VERIFY_MAX_SECONDS, also: pcm });
+  const computed = await chromaprintOf(audio, bytes, subject.mediaType, { maxSeconds: AUDIO_VERIFY_MAX_SECONDS, also: pcm });
   if (computed.status !== "computed") {
     warnings.push(`Watermark and fingerprint signals are not computed: ${computed.message}`);
     return none;
@@ -164,4 +179,12 @@ export async function audioDurableFacts(
   // The exact code first (the same recording, decoded alike), then Chromaprint's confirmed matches, best first.
   const candidates = [...isccMatches, ...chromaprintMatches.filter((m) => !isccMatches.some((i) => i.publication_id === m.publication_id))];
   return { watermark, fingerprint: { match: candidates[0] ?? null, candidates } };
+}
+
+/** The first AUDIO_VERIFY_HEAD_BYTES of a streamed recording (etag-pinned), or null when it is gone or changed. */
+async function storedHead(streamed: StreamedSubject): Promise<Uint8Array | null> {
+  const { bucket, key, etag } = streamed.source;
+  const length = Math.min(AUDIO_VERIFY_HEAD_BYTES, streamed.byteLength);
+  const object = await bucket.get(key, { onlyIf: { etagMatches: etag }, range: { offset: 0, length } });
+  return object && "body" in object ? new Uint8Array(await object.arrayBuffer()) : null;
 }

@@ -26,6 +26,7 @@ import { verificationTrustAnchors } from "./trust";
 import { type DurableFacts, decideVerdict, type OcspStatus, type RelatedPublication, type SoftBindingMatch, type Verdict } from "./verdict";
 import { audioDurableFacts } from "./verify-audio";
 import { verifyPixels } from "./verify-pixels";
+import type { StreamedSubject } from "./verify-streamed";
 import { videoDurableFacts } from "./verify-video";
 
 /*
@@ -41,6 +42,8 @@ export interface VerifySubject {
   manifestStore?: Uint8Array;
   /** Set when only a manifest store was given (manifest_uri): the asset's hard binding cannot be checked. */
   manifestOnly?: boolean;
+  /** A large stored object read by streaming (verify-streamed.ts): `bytes` is then empty. */
+  streamed?: StreamedSubject;
 }
 
 /** Revocation check of the active manifest's signer (RFC 6960); injected so it can be replaced in tests. */
@@ -348,6 +351,7 @@ export async function verifySubject(env: Bindings, services: VerifyServices, sub
           mediaType: subject.mediaType,
           ...(subject.manifestStore ? { manifestStore: subject.manifestStore } : {}),
           ...(subject.manifestOnly ? { manifestOnly: true } : {}),
+          ...(subject.streamed ? { streamed: subject.streamed.scan } : {}),
         },
         verificationTrustAnchors(env),
         services.ensureEngine,

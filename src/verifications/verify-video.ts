@@ -6,6 +6,7 @@ import { indexedVideoFrames, videoMedia } from "../media/video";
 import { fromHex } from "../platform/bytes";
 import { indexMatches, PDQ_MIN_QUALITY } from "../soft-bindings/repo";
 import type { DurableFacts, SoftBindingMatch } from "./verdict";
+import type { StreamedSubject } from "./verify-streamed";
 
 /*
  * The durable signals of a video: vPDQ frames (one PDQ hash a second of its first VIDEO_VERIFY_MAX_SECONDS, computed by the media
@@ -18,7 +19,7 @@ export const VPDQ_MIN_QUERY_FRAMES = 3;
 
 export async function videoDurableFacts(
   env: Bindings,
-  subject: { bytes: Uint8Array; mediaType: string },
+  subject: { bytes: Uint8Array; mediaType: string; streamed?: StreamedSubject },
   warnings: string[],
   also: D1PreparedStatement[],
   answered: (results: D1Result[]) => void,
@@ -30,17 +31,23 @@ export async function videoDurableFacts(
     return none;
   }
   warnings.push("The watermark is not checked: no video watermark is installed in this deployment.");
-  if (subject.bytes.length > VIDEO_FINGERPRINT_MAX_BYTES) {
+  const byteLength = subject.streamed?.byteLength ?? subject.bytes.length;
+  if (byteLength > VIDEO_FINGERPRINT_MAX_BYTES) {
     warnings.push(
       `Fingerprint signals are not computed: videos larger than ${VIDEO_FINGERPRINT_MAX_BYTES / 1024 / 1024} MiB are not decoded.`,
     );
     return none;
   }
-  const body = new Blob([subject.bytes]).stream();
+  // A streamed subject goes to the media Worker as the stored object's own stream (never whole here).
+  const body = subject.streamed ? await storedBody(subject.streamed) : new Blob([subject.bytes]).stream();
+  if (!body) {
+    warnings.push("Fingerprint signals are not computed: the video's bytes changed or were removed during the verification.");
+    return none;
+  }
   // The binding itself may fail (the media Worker over its limits, or being deployed): the signals are then not
   // computed, as for any other reason; the verification still answers.
   const computed = await media
-    .fingerprint(body, subject.bytes.length, {
+    .fingerprint(body, byteLength, {
       maxSeconds: VIDEO_VERIFY_MAX_SECONDS,
       tmk: false,
       secondsPerHash: VPDQ_SECONDS_PER_HASH.query,
@@ -90,4 +97,11 @@ export async function videoDurableFacts(
   confirmed.sort((a, b) => b.share - a.share || a.distance - b.distance);
   const candidates = confirmed.map(({ share: _, ...match }) => match);
   return { watermark: null, fingerprint: { match: candidates[0] ?? null, candidates } };
+}
+
+/** The stored object's body (etag-pinned), or null when it is gone or changed. */
+async function storedBody(streamed: StreamedSubject): Promise<ReadableStream<Uint8Array> | null> {
+  const { bucket, key, etag } = streamed.source;
+  const object = await bucket.get(key, { onlyIf: { etagMatches: etag } });
+  return object && "body" in object ? object.body : null;
 }

@@ -6736,10 +6736,20 @@ export interface components {
                  */
                 request_maximum_bytes: number;
                 /**
-                 * @description Largest stored object verified by `asset_id` (POST /v1/verify) or `object_id` (POST /v1/verifications): they are read whole. A larger, stream-signed file was verified by streaming at publication (its receipt's evidence); asking again answers 413 `svc.request.too_large`.
+                 * @description Largest stored object verified by `asset_id` (POST /v1/verify) or `object_id` (POST /v1/verifications) when it is read whole; the media types of `streamed_object_maximum_bytes` are verified by streaming up to their own limit. Above its limit an object is refused with 413 `svc.request.too_large`.
                  * @example 52428800
                  */
                 stored_object_maximum_bytes: number;
+                /**
+                 * @description Media types verified by streaming by `asset_id` or `object_id` above `embedded_signing_maximum_bytes` (never held in memory: the manifest store is validated alone and the hard binding hashed as the object streams), with their largest object. Only a hard binding of the form this service signs by streaming is judged so; another form of file above `engine_read_maximum_bytes` is refused with 413 `svc.request.too_large`.
+                 * @example {
+                 *       "video/mp4": 2147483648,
+                 *       "audio/wav": 1073741824
+                 *     }
+                 */
+                streamed_object_maximum_bytes: {
+                    [key: string]: number;
+                };
             };
             /**
              * @description The image watermark needs at least this many pixels on the image's shorter side.
@@ -17819,7 +17829,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description The object is larger than `limits.verify.stored_object_maximum_bytes` (`svc.request.too_large`): it would be read whole. */
+            /** @description The object is larger than `limits.verify.stored_object_maximum_bytes` (a streamed type: `limits.verify.streamed_object_maximum_bytes`) (`svc.request.too_large`). */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -18028,7 +18038,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description The file is larger than 25 MiB, the asset named by `asset_id` is larger than `limits.verify.stored_object_maximum_bytes`, or the file has a manifest that the C2PA engine must read and is larger than `limits.verify.engine_read_maximum_bytes` (`svc.request.too_large`). */
+            /** @description The file is larger than 25 MiB, the asset named by `asset_id` is larger than `limits.verify.stored_object_maximum_bytes` (its media type's `limits.verify.streamed_object_maximum_bytes` for a type verified by streaming), or the file has a manifest that the C2PA engine must read and is larger than `limits.verify.engine_read_maximum_bytes` (`svc.request.too_large`). */
             413: {
                 headers: {
                     [name: string]: unknown;

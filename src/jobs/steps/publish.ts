@@ -1,5 +1,5 @@
 import type { Bindings } from "../../env";
-import { verifyStreamed } from "../../media/c2pa/stream-sign";
+import { verifyStreamed } from "../../media/c2pa/stream-verify";
 import type { ManifestReader, ManifestReadResult } from "../../media/types";
 import { log } from "../../platform/logger";
 import { sendFanout } from "../../webhooks/queue";

@@ -7,17 +7,12 @@
  * store is sized first by a signing run over a placeholder binding (the store's size does not depend on the hash
  * value; the COSE signature is padded to a fixed size).
  *
- * verifyStreamed checks such an output the same way: it re-reads the stored object, recomputes the binding,
- * checks the embedded store is the one recorded, and has the engine validate the store alone (claim signature,
- * certificate chain and trust, timestamp, assertion hashes); the engine's comparison of the binding against the
- * store's own bytes is replaced by ours against the streamed hash.
+ * Such an output is checked the same way (stream-verify.ts verifyStreamed), and so is a verification of it.
  */
 
-import { equalBytes, hex } from "../../platform/bytes";
-import { decodeCbor } from "../../platform/cbor";
-import type { ManifestCheck, ManifestPlan, ManifestReader, SignResult } from "../types";
+import { hex } from "../../platform/bytes";
+import type { ManifestPlan, SignResult } from "../types";
 import { BmffScanner, bmffBinding, bmffManifestBox } from "./bmff";
-import { type JumbfBox, type JumbfSuperbox, parseJumbf } from "./jumbf-box";
 import { RiffScanner, riffBinding, riffChunkLength, riffManifestChunk } from "./riff";
 import type { HardBinding } from "./signer";
 import { forEachChunk, StreamMediaError, sha256Stream } from "./stream-hash";
@@ -169,114 +164,4 @@ class PartWriter {
     // per part for the collector to catch up with.
     this.#filled = 0;
   }
-}
-
-/** The hard binding recorded in the active manifest of a store. */
-interface RecordedBinding {
-  label: string;
-  hash: Uint8Array;
-  exclusions: unknown;
-}
-
-/**
- * Validates a streamed output stored at `key` (etag-pinned) against `manifestStore` (the store recorded by the
- * sign step). Checks, each reported by its code: the file's structure (throws nothing: a malformed file is the
- * failure `svc.stream.malformed`), that the embedded store is byte-identical to the recorded one
- * (`svc.stream.store_mismatch`), the engine's validation of the store alone, that the binding is the one this
- * signer writes (else `svc.stream.binding_unsupported`, never silently skipped) and that the hash recomputed over
- * the stored bytes equals it (`assertion.bmffHash.match`/`assertion.dataHash.match` or `.mismatch`).
- */
-export async function verifyStreamed(input: {
-  bucket: R2Bucket;
-  key: string;
-  etag: string;
-  mediaType: string;
-  manifestStore: Uint8Array;
-  reader: ManifestReader;
-}): Promise<{ status: "read"; check: ManifestCheck } | { status: "unavailable" } | { status: "failed"; message: string }> {
-  const container = STREAMED_MEDIA_TYPES[input.mediaType.split(";")[0]!.trim().toLowerCase()];
-  if (!container) return { status: "failed", message: `not a streamed media type: ${input.mediaType}` };
-  const verdict = await input.reader.read({ bytes: new Uint8Array(0), mediaType: input.mediaType, manifestStore: input.manifestStore });
-  if (verdict.status !== "read") return { status: "failed", message: `the engine could not read the manifest store (${verdict.status})` };
-  const check = verdict.check;
-  // The engine compared the binding with the store's own bytes (meaningless here) or found no data hash it could
-  // check: drop exactly those, then add the real comparison below.
-  check.failure_codes = check.failure_codes.filter((c) => c !== "assertion.bmffHash.mismatch" && c !== "assertion.dataHash.mismatch");
-  check.informational_codes = check.informational_codes.filter((c) => c !== "svc.sidecar.binding.unsupported");
-  check.asset_binding_checked = false;
-
-  const object = await input.bucket.get(input.key, { onlyIf: { etagMatches: input.etag } });
-  if (!object || !("body" in object)) return { status: "unavailable" };
-  const scanner = container === "bmff" ? new BmffScanner(object.size, { verify: true }) : new RiffScanner(object.size, {});
-  let hash: Uint8Array | null = null;
-  try {
-    await forEachChunk(object.body, async (chunk) => void (await scanner.push(chunk)));
-    hash = await scanner.finish();
-  } catch (error) {
-    if (!(error instanceof StreamMediaError)) throw error;
-    check.failure_codes.push("svc.stream.malformed");
-  }
-  if (hash) {
-    if (!scanner.store || !equalBytes(scanner.store, input.manifestStore)) check.failure_codes.push("svc.stream.store_mismatch");
-    const recorded = recordedBinding(input.manifestStore, check.active_manifest_label ?? "");
-    const expected =
-      container === "bmff"
-        ? bmffBinding(new Uint8Array(0))
-        : riffBinding(new Uint8Array(0), (scanner as RiffScanner).exclusion?.start ?? -1, (scanner as RiffScanner).exclusion?.length ?? -1);
-    if (!recorded || recorded.label !== expected.label || !sameExclusions(recorded.exclusions, expected.data.exclusions)) {
-      check.failure_codes.push("svc.stream.binding_unsupported");
-    } else {
-      check.asset_binding_checked = true;
-      const kind = container === "bmff" ? "bmffHash" : "dataHash";
-      check[equalBytes(recorded.hash, hash) ? "success_codes" : "failure_codes"].push(
-        `assertion.${kind}.${equalBytes(recorded.hash, hash) ? "match" : "mismatch"}`,
-      );
-    }
-  }
-  check.validation_state =
-    check.failure_codes.length > 0 ? "Invalid" : check.success_codes.includes("signingCredential.trusted") ? "Trusted" : "Valid";
-  return { status: "read", check };
-}
-
-/** The hash assertion (`c2pa.hash.*`) of the manifest labelled `label` in `store`, decoded; null if absent. */
-function recordedBinding(store: Uint8Array, label: string): RecordedBinding | null {
-  const parsed = parseJumbf(store);
-  if (parsed.status !== "ok") return null;
-  const manifest = superboxes(parsed.root).find((m) => m.description.label === label);
-  const assertions = manifest && superboxes(manifest).find((b) => b.description.label === "c2pa.assertions");
-  const box = assertions && superboxes(assertions).find((b) => b.description.label?.startsWith("c2pa.hash."));
-  const cbor = box?.children.find((c) => c.kind === "content" && c.type === "cbor");
-  if (!box || !cbor || cbor.kind !== "content") return null;
-  const decoded = decodeCbor(cbor.payload);
-  if (decoded.status !== "ok" || !(decoded.value instanceof Map)) return null;
-  const hash = decoded.value.get("hash");
-  if (!(hash instanceof Uint8Array)) return null;
-  return { label: box.description.label!, hash, exclusions: decoded.value.get("exclusions") };
-}
-
-function superboxes(box: JumbfSuperbox): JumbfSuperbox[] {
-  return box.children.filter((c: JumbfBox): c is JumbfSuperbox => c.kind === "superbox");
-}
-
-/** Compares decoded CBOR exclusions with the engine-JSON ones this signer writes (byte strings as number arrays). */
-function sameExclusions(decoded: unknown, written: unknown): boolean {
-  return canonical(decoded) === canonical(written);
-}
-
-function canonical(value: unknown): string {
-  if (value instanceof Uint8Array) return `[${Array.from(value).join(",")}]`;
-  if (Array.isArray(value)) return `[${value.map(canonical).join(",")}]`;
-  if (value instanceof Map) {
-    return `{${[...value.entries()]
-      .map(([k, v]) => `${JSON.stringify(k)}:${canonical(v)}`)
-      .sort()
-      .join(",")}}`;
-  }
-  if (value && typeof value === "object") {
-    return `{${Object.entries(value)
-      .map(([k, v]) => `${JSON.stringify(k)}:${canonical(v)}`)
-      .sort()
-      .join(",")}}`;
-  }
-  return JSON.stringify(value);
 }

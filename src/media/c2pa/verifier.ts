@@ -11,6 +11,7 @@ import { activeManifestSignature } from "./jumbf-signature";
 import { applySidecarBinding } from "./reader";
 import { CAPTURE_ASSERTION_LABEL, CREATOR_ASSERTION_LABEL } from "./signer";
 import { type CrJsonSignature, type SignerSummary, signerSummaryFromCose, signerSummaryFromCrJson } from "./signer-summary";
+import { STORE_ALONE_BINDING_CODES, type StreamScan, streamedBinding } from "./stream-verify";
 import { anchorsForStore } from "./trust-anchors";
 import { applyTrustVerdict, learnTrustVerdict, trustPlan } from "./trust-verdicts";
 
@@ -158,7 +159,14 @@ function captureAssertionOf(store: StoreJson, label: string): CaptureAssertion |
   return { capture_admission_id: id, provider_class: providerClass, verifier_version: verifier, decided_at: decided, media_sha256: media };
 }
 
-type VerifyInput = { bytes: Uint8Array; mediaType: string; manifestStore?: Uint8Array; manifestOnly?: boolean };
+type VerifyInput = {
+  bytes: Uint8Array;
+  mediaType: string;
+  manifestStore?: Uint8Array;
+  manifestOnly?: boolean;
+  /** A large stored file read by streaming (stream-verify.ts): `bytes` is then empty (see verifyStreamedManifest). */
+  streamed?: Extract<StreamScan, { status: "scanned" }>;
+};
 
 const nothing = { claims: null, signer: null, assertion_labels: [] };
 
@@ -173,7 +181,7 @@ const nothing = { claims: null, signer: null, assertion_labels: [] };
  * store by store, and the conflict is reported (see multipleStores); so is a PNG. A JPEG whose store has the form
  * this service signs and verifies completely is judged by our fast validator (fast-validator.ts) with exactly the
  * engine's result, without the engine; anything else reaches the engine (`fastValidator: false`: always, for tests
- * and benchmarks comparing the two).
+ * and benchmarks comparing the two). A `streamed` file is read by verifyStreamedManifest.
  */
 export async function verifyManifest(
   input: VerifyInput,
@@ -181,12 +189,51 @@ export async function verifyManifest(
   ensureEngine: () => void,
   options: { fastValidator?: boolean } = {},
 ): Promise<ManifestVerification & { warnings: string[]; fileStore?: Uint8Array | null }> {
+  if (input.streamed) return verifyStreamedManifest(input.streamed, input.mediaType, trustAnchorsPem, ensureEngine);
   const located = input.manifestStore
     ? extractManifestStore(input.manifestStore, "application/c2pa")
     : extractManifestStore(input.bytes, input.mediaType);
   const result = await verifyLocated(input, located, trustAnchorsPem, ensureEngine, options);
   // The store as located in the file, handed on so the caller's OCSP and anchor checks need not walk the file again.
   return input.manifestStore ? result : { ...result, fileStore: located.status === "ok" ? located.store : null };
+}
+
+/** The note of a file too large for the engine with no store in its bytes (see verifyLocated). */
+const LARGE_WITHOUT_STORE = `The file is larger than the C2PA engine reads (${ENGINE_READ_MAXIMUM_BYTES / 1024 / 1024} MiB) and holds no manifest store: a reference to a remote manifest in its metadata was not looked for.`;
+
+/**
+ * The manifest of a large stored MP4/MOV/M4A or WAV read by streaming (stream-verify.ts scanStored): the engine
+ * validates the embedded store alone (claim signature, certificate chains and trust, timestamp, assertion hashes,
+ * ingredients) with every check verifyManifest makes of a store, and its comparison of the hard binding with the
+ * store's own bytes is replaced by ours over the streamed file. The result is the one the engine gives for the whole
+ * file (test/node/media/stream-verify.test.ts compares them with c2pa-node). Invariant: throws EngineReadTooLarge,
+ * as a whole read would be refused, when the binding is not the form streamedBinding judges (only the whole file in
+ * the engine could judge it); otherwise never throws.
+ */
+export async function verifyStreamedManifest(
+  scan: Extract<StreamScan, { status: "scanned" }>,
+  mediaType: string,
+  trustAnchorsPem: string | null,
+  ensureEngine: () => void,
+): Promise<ManifestVerification & { warnings: string[]; fileStore: Uint8Array | null }> {
+  const store = scan.store;
+  if (!store) return { facts: { state: "absent" }, ...nothing, warnings: [LARGE_WITHOUT_STORE], fileStore: null };
+  const result = await verifyManifest(
+    { bytes: new Uint8Array(0), mediaType, manifestStore: store, manifestOnly: true },
+    trustAnchorsPem,
+    ensureEngine,
+  );
+  const facts = result.facts;
+  if (facts.state === "read") {
+    const binding = streamedBinding(scan, store, facts.active_manifest_label);
+    if (binding.status !== "checked") throw new EngineReadTooLarge(scan.byteLength, ENGINE_READ_MAXIMUM_BYTES, mediaType);
+    facts.failure_codes = facts.failure_codes.filter((c) => !STORE_ALONE_BINDING_CODES.has(c));
+    if (binding.matched) facts.success_codes.push(binding.code);
+    else facts.failure_codes.push(binding.code);
+    facts.validation_state =
+      facts.failure_codes.length > 0 ? "Invalid" : facts.success_codes.includes("signingCredential.trusted") ? "Trusted" : "Valid";
+  }
+  return { ...result, fileStore: facts.state === "read" ? store : null };
 }
 
 async function verifyLocated(
@@ -218,9 +265,7 @@ async function verifyLocated(
     return {
       facts: { state: "absent" },
       ...nothing,
-      warnings: [
-        `The file is larger than the C2PA engine reads (${ENGINE_READ_MAXIMUM_BYTES / 1024 / 1024} MiB) and holds no manifest store: a reference to a remote manifest in its metadata was not looked for.`,
-      ],
+      warnings: [LARGE_WITHOUT_STORE],
     };
   const result = await engineVerify(input, anchors, ensureEngine, located);
   const facts = result.facts;

@@ -1,14 +1,14 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import type { Router } from "../../app-types";
 import { objectOf } from "../../assets/repo";
-import { STORED_VERIFY_MAXIMUM_BYTES } from "../../catalog/limits";
 import { notFound, principalOf } from "../../platform/context";
 import { newId } from "../../platform/ids";
 import { errorResponse, IdempotencyKeyHeader, json, NOT_FOUND } from "../../platform/openapi";
 import { ObjectIdSchema } from "../../uploads/schemas";
 import { insertRequest, type RequestRow } from "../repo";
 import { StoredVerificationSchema } from "../schemas";
-import { enqueueVerification, storedTooLarge, view } from "../stored";
+import { enqueueVerification, view } from "../stored";
+import { storedTooLarge, storedVerifyMaximumBytes } from "../verify-streamed";
 
 const createRouteDef = createRoute({
   method: "post",
@@ -30,7 +30,7 @@ const createRouteDef = createRoute({
     ...NOT_FOUND,
     409: errorResponse("Idempotency conflict."),
     413: errorResponse(
-      "The object is larger than `limits.verify.stored_object_maximum_bytes` (`svc.request.too_large`): it would be read whole.",
+      "The object is larger than `limits.verify.stored_object_maximum_bytes` (a streamed type: `limits.verify.streamed_object_maximum_bytes`) (`svc.request.too_large`).",
     ),
   },
 });
@@ -42,7 +42,7 @@ export function register(app: Router) {
     const { object_id } = c.req.valid("json");
     const object = await objectOf(db, tenantId, object_id);
     if (!object) throw notFound("object");
-    if (object.byteLength > STORED_VERIFY_MAXIMUM_BYTES) throw storedTooLarge(object.byteLength);
+    if (object.byteLength > storedVerifyMaximumBytes(object.mediaType)) throw storedTooLarge(object);
     const now = Date.now();
     const row: RequestRow = {
       id: newId("verification"),

@@ -2,7 +2,7 @@ import { createRoute } from "@hono/zod-openapi";
 import type { Router } from "../../app-types";
 import { getAsset, objectOf } from "../../assets/repo";
 import { formatOf } from "../../catalog/formats";
-import { MANIFEST_STORE_MAXIMUM_BYTES, PUBLIC_VERIFY_PER_MINUTE, STORED_VERIFY_MAXIMUM_BYTES } from "../../catalog/limits";
+import { MANIFEST_STORE_MAXIMUM_BYTES, PUBLIC_VERIFY_PER_MINUTE } from "../../catalog/limits";
 import { audioServices, imageServices } from "../../media";
 import { type AppContext, notFound } from "../../platform/context";
 import { ApiError } from "../../platform/errors";
@@ -11,9 +11,9 @@ import { errorResponse, json } from "../../platform/openapi";
 import { chargeCaller } from "../../platform/rate-limit";
 import { insertVerification } from "../repo";
 import { VerificationResultSchema, VerifyFormRequestSchema, VerifyJsonRequestSchema } from "../schemas";
-import { storedTooLarge } from "../stored";
 import { ensureC2paEngineLazily, revocationCheck } from "../verify-engines";
-import { type VerifySubject, verifySubject } from "../verify-service";
+import { type VerificationOutcome, type VerifySubject, verifySubject } from "../verify-service";
+import { storedTooLarge, storedVerifyMaximumBytes, verifyStoredObject } from "../verify-streamed";
 import { manifestUriSubject, readBounded, recordedOutcome, resultBody, sniffedType } from "../verify-subject";
 
 const verifyRoute = createRoute({
@@ -37,7 +37,7 @@ const verifyRoute = createRoute({
     400: errorResponse("Nothing to verify (`svc.verify.no_input`)."),
     404: errorResponse("`asset_id` names no asset of yours, or it is not published."),
     413: errorResponse(
-      "The file is larger than 25 MiB, the asset named by `asset_id` is larger than `limits.verify.stored_object_maximum_bytes`, or the file has a manifest that the C2PA engine must read and is larger than `limits.verify.engine_read_maximum_bytes` (`svc.request.too_large`).",
+      "The file is larger than 25 MiB, the asset named by `asset_id` is larger than `limits.verify.stored_object_maximum_bytes` (its media type's `limits.verify.streamed_object_maximum_bytes` for a type verified by streaming), or the file has a manifest that the C2PA engine must read and is larger than `limits.verify.engine_read_maximum_bytes` (`svc.request.too_large`).",
     ),
     415: errorResponse(
       "The file is not a reviewed format (`svc.verify.unsupported_file_type`), or the body is neither JSON nor multipart.",
@@ -61,12 +61,16 @@ function chargeVerify(c: AppContext) {
 }
 
 /** The subject from the request body; every refusal is an error envelope. */
-async function subjectOf(c: AppContext): Promise<{
-  subject: VerifySubject;
-  subjectType: "uploaded_object" | "asset" | "manifest";
-  assetId: string | null;
-  objectId: string | null;
-}> {
+async function subjectOf(c: AppContext): Promise<
+  (
+    | { subject: VerifySubject }
+    | { stored: { object: Awaited<ReturnType<typeof objectOf>> & {}; manifestStore: Uint8Array | undefined } }
+  ) & {
+    subjectType: "uploaded_object" | "asset" | "manifest";
+    assetId: string | null;
+    objectId: string | null;
+  }
+> {
   const type = c.req.header("content-type") ?? "";
   if (/^multipart\/form-data/i.test(type)) {
     const form = c.req.valid("form" as never) as { file?: File; manifest?: File };
@@ -94,6 +98,7 @@ async function subjectOf(c: AppContext): Promise<{
   throw new ApiError("svc.request.unsupported_media_type", "Send multipart/form-data or application/json.");
 }
 
+/** A published asset: its output object (verified whole or by streaming, verify-streamed.ts) and sidecar store. */
 async function assetSubject(c: AppContext, assetId: string) {
   const principal = c.get("principal");
   if (principal.kind === "anonymous")
@@ -105,39 +110,43 @@ async function assetSubject(c: AppContext, assetId: string) {
   const asset = await getAsset(db, principal.tenantId, assetId);
   if (!asset?.publishedObjectId) throw notFound("asset");
   const output = await objectOf(db, principal.tenantId, asset.publishedObjectId);
-  if (output && output.byteLength > STORED_VERIFY_MAXIMUM_BYTES) throw storedTooLarge(output.byteLength);
-  const stored = output ? await c.env.OBJECTS.get(output.r2Key, { onlyIf: { etagMatches: output.etag } }) : null;
-  if (!output || !stored || !("body" in stored)) throw notFound("asset");
-  const bytes = new Uint8Array(await (stored as R2ObjectBody).arrayBuffer());
+  if (!output) throw notFound("asset");
+  if (output.byteLength > storedVerifyMaximumBytes(output.mediaType)) throw storedTooLarge(output);
   let manifestStore: Uint8Array | undefined;
   if (asset.sidecarObjectId) {
     const sidecar = await objectOf(db, principal.tenantId, asset.sidecarObjectId);
     const got = sidecar ? await c.env.OBJECTS.get(sidecar.r2Key) : null;
     if (got) manifestStore = new Uint8Array(await got.arrayBuffer());
   }
-  return {
-    subject: { bytes, mediaType: output.mediaType, ...(manifestStore ? { manifestStore } : {}) },
-    subjectType: "asset" as const,
-    assetId: asset.id,
-    objectId: output.id,
-  };
+  return { stored: { object: output, manifestStore }, subjectType: "asset" as const, assetId: asset.id, objectId: output.id };
 }
 
 export function register(app: Router) {
   app.openapi(verifyRoute, async (c) => {
     await chargeVerify(c);
-    const { subject, subjectType, assetId, objectId } = await subjectOf(c);
-    if (!formatOf(subject.mediaType) && subject.mediaType !== "application/c2pa") throw new ApiError("svc.verify.unsupported_file_type");
-    const outcome = await verifySubject(
-      c.env,
-      {
-        ensureEngine: await ensureC2paEngineLazily(),
-        image: await imageServices().catch(() => null),
-        audio: audioServices,
-        revocation: revocationCheck(c.env),
-      },
-      subject,
-    );
+    const input = await subjectOf(c);
+    const { subjectType, assetId, objectId } = input;
+    const mediaType = "stored" in input ? input.stored.object.mediaType : input.subject.mediaType;
+    if (!formatOf(mediaType) && mediaType !== "application/c2pa") throw new ApiError("svc.verify.unsupported_file_type");
+    const services = {
+      ensureEngine: await ensureC2paEngineLazily(),
+      image: await imageServices().catch(() => null),
+      audio: audioServices,
+      revocation: revocationCheck(c.env),
+    };
+    let outcome: VerificationOutcome;
+    let byteLength: number;
+    let sidecar: boolean;
+    if ("stored" in input) {
+      const verified = await verifyStoredObject(c.env, services, input.stored.object, input.stored.manifestStore);
+      if (verified.status === "unavailable") throw notFound("asset");
+      ({ outcome, byteLength } = verified);
+      sidecar = verified.manifestStore !== undefined;
+    } else {
+      outcome = await verifySubject(c.env, services, input.subject);
+      byteLength = input.subject.bytes.length;
+      sidecar = input.subject.manifestStore !== undefined;
+    }
     const body = resultBody(outcome);
     const principal = c.get("principal");
     if (principal.kind === "anonymous") return c.json({ ...body, verification_id: null }, 200);
@@ -151,9 +160,9 @@ export function register(app: Router) {
       jobId: null,
       objectId,
       policyVersion: null,
-      sourceByteLength: subject.bytes.length,
-      sourceMediaType: subject.mediaType,
-      ...recordedOutcome(outcome, body, subject.manifestStore !== undefined),
+      sourceByteLength: byteLength,
+      sourceMediaType: mediaType,
+      ...recordedOutcome(outcome, body, sidecar),
       createdAt: now,
       validatedAt: now,
     });

@@ -4,9 +4,10 @@ import { STORED_VERIFY_MAXIMUM_BYTES } from "../../../src/catalog/limits";
 import { api, createTenant, fixture, json } from "../support/helpers";
 import { signedCopy } from "../support/verify-helpers";
 
-// Verification by asset or object id reads the object whole: a stream-signed file above the bound (up to 2 GiB)
-// is refused with 413 before any byte is read, never an isolate out of memory. The object's recorded length is
-// raised here to stand in for a large file (the bytes behind it are never read, which is the point).
+// Verification by asset or object id reads a JPEG (any type not verified by streaming) whole: above the bound it is
+// refused with 413 before any byte is read, never an isolate out of memory. The object's recorded length is raised
+// here to stand in for a large file (the bytes behind it are never read, which is the point). Streamed types have
+// their own, larger bound (verify-streamed.happy.test.ts).
 it("an asset or object larger than stored_object_maximum_bytes answers 413 svc.request.too_large", async () => {
   const { key } = await createTenant();
   const { assetId } = await signedCopy(key, fixture("sample.jpg"), "image/jpeg");

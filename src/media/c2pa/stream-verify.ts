@@ -1,0 +1,219 @@
+/**
+ * The streamed read of a large stored MP4/MOV/M4A or WAV (one implementation for publication's check of a
+ * stream-signed output, stream-sign.ts verifyStreamed, and for verification of a stored object, verifier.ts
+ * verifyStreamedManifest): one pass over an etag-pinned R2 body with the container's scanner in verify mode keeps
+ * the embedded manifest store (small: at most MANIFEST_STORE_MAXIMUM_BYTES) and hashes exactly what the hard
+ * binding of the form this service signs covers, so the asset is never whole in memory; then the active manifest's
+ * recorded binding is compared with that hash. Only the exact binding form of the streaming signer (bmff.ts,
+ * riff.ts) is judged: any other form is `unsupported` (never a guessed match).
+ */
+import { equalBytes } from "../../platform/bytes";
+import { decodeCbor } from "../../platform/cbor";
+import type { ManifestCheck, ManifestReader } from "../types";
+import { BmffScanner, bmffBinding } from "./bmff";
+import { type JumbfBox, type JumbfSuperbox, parseJumbf } from "./jumbf-box";
+import { RiffScanner, riffBinding } from "./riff";
+import { forEachChunk, StreamMediaError } from "./stream-hash";
+import { STREAMED_MEDIA_TYPES } from "./stream-sign";
+
+/** A stored object read by streaming (pinned to its etag: bytes that changed since are `unavailable`). */
+export interface StoredStream {
+  bucket: R2Bucket;
+  key: string;
+  etag: string;
+  mediaType: string;
+}
+
+export type StreamScan =
+  | {
+      status: "scanned";
+      container: "bmff" | "riff";
+      /** The embedded manifest store, or null when the file carries none. */
+      store: Uint8Array | null;
+      /** The hash the streaming signer's binding covers (bmff.ts / riff.ts), over the stored bytes. */
+      hash: Uint8Array;
+      /** RIFF: the manifest chunk's byte range (the data hash's one exclusion). */
+      exclusion: { start: number; length: number } | null;
+      byteLength: number;
+    }
+  /** The file is not a container the scanners walk (StreamMediaError): not judged by streaming. */
+  | { status: "malformed" | "unsupported"; message: string }
+  /** The object is gone or changed (etag). */
+  | { status: "unavailable" };
+
+/** The container of a media type read by streaming, or null. */
+export function streamedContainer(mediaType: string): "bmff" | "riff" | null {
+  return STREAMED_MEDIA_TYPES[mediaType.split(";")[0]!.trim().toLowerCase()] ?? null;
+}
+
+/**
+ * One pass over the object. Invariant: memory is one R2 chunk, the scanner's header, and the store it keeps; the
+ * body is always consumed or released.
+ */
+export async function scanStored(source: StoredStream): Promise<StreamScan> {
+  const container = streamedContainer(source.mediaType);
+  if (!container) return { status: "unsupported", message: `not a streamed media type: ${source.mediaType}` };
+  const object = await source.bucket.get(source.key, { onlyIf: { etagMatches: source.etag } });
+  if (!object || !("body" in object)) return { status: "unavailable" };
+  try {
+    const scanner = container === "bmff" ? new BmffScanner(object.size, { verify: true }) : new RiffScanner(object.size, {});
+    await forEachChunk(object.body, async (chunk) => void (await scanner.push(chunk)));
+    const hash = await scanner.finish();
+    return {
+      status: "scanned",
+      container,
+      store: scanner.store,
+      hash,
+      exclusion: scanner instanceof RiffScanner ? scanner.exclusion : null,
+      byteLength: object.size,
+    };
+  } catch (error) {
+    // A scanner may stop before the end: the rest of the body is released, not left to the runtime.
+    await object.body.cancel().catch(() => undefined);
+    if (error instanceof StreamMediaError) return { status: error.kind, message: error.message };
+    throw error;
+  }
+}
+
+/**
+ * The hard-binding finding of a scanned file for the active manifest `label` of `store`: the code the reference
+ * reader gives for the same file (`assertion.bmffHash.match`/`.mismatch` for BMFF, `assertion.dataHash.*` for RIFF),
+ * or `unsupported` when the recorded binding is not exactly the streaming signer's form (another exclusion set, a
+ * Merkle tree, another algorithm): that binding is not judged here.
+ */
+export function streamedBinding(
+  scan: Extract<StreamScan, { status: "scanned" }>,
+  store: Uint8Array,
+  label: string,
+): { status: "checked"; code: string; matched: boolean } | { status: "unsupported" } {
+  const recorded = recordedBinding(store, label);
+  const expected =
+    scan.container === "bmff"
+      ? bmffBinding(new Uint8Array(0))
+      : riffBinding(new Uint8Array(0), scan.exclusion?.start ?? -1, scan.exclusion?.length ?? -1);
+  if (
+    !recorded ||
+    recorded.label !== expected.label ||
+    recorded.alg !== "sha256" ||
+    recorded.extra ||
+    !sameExclusions(recorded.exclusions, expected.data.exclusions)
+  )
+    return { status: "unsupported" };
+  const matched = equalBytes(recorded.hash, scan.hash);
+  const kind = scan.container === "bmff" ? "bmffHash" : "dataHash";
+  return { status: "checked", code: `assertion.${kind}.${matched ? "match" : "mismatch"}`, matched };
+}
+
+/** The engine's codes for a store read alone that compare the binding with the store's own bytes (meaningless). */
+export const STORE_ALONE_BINDING_CODES = new Set(["assertion.bmffHash.mismatch", "assertion.dataHash.mismatch"]);
+
+/**
+ * Publication's check of a streamed output stored at `key` (etag-pinned) against `manifestStore` (the store recorded
+ * by the sign step). Checks, each reported by its code: the file's structure (throws nothing: a malformed file is the
+ * failure `svc.stream.malformed`), that the embedded store is byte-identical to the recorded one
+ * (`svc.stream.store_mismatch`), the engine's validation of the store alone (claim signature, certificate chain and
+ * trust, timestamp, assertion hashes), that the binding is the one this signer writes (else
+ * `svc.stream.binding_unsupported`, never silently skipped) and that the hash recomputed over the stored bytes
+ * equals it (`assertion.bmffHash.match`/`assertion.dataHash.match` or `.mismatch`).
+ */
+export async function verifyStreamed(input: {
+  bucket: R2Bucket;
+  key: string;
+  etag: string;
+  mediaType: string;
+  manifestStore: Uint8Array;
+  reader: ManifestReader;
+}): Promise<{ status: "read"; check: ManifestCheck } | { status: "unavailable" } | { status: "failed"; message: string }> {
+  if (!streamedContainer(input.mediaType)) return { status: "failed", message: `not a streamed media type: ${input.mediaType}` };
+  const verdict = await input.reader.read({ bytes: new Uint8Array(0), mediaType: input.mediaType, manifestStore: input.manifestStore });
+  if (verdict.status !== "read") return { status: "failed", message: `the engine could not read the manifest store (${verdict.status})` };
+  const check = verdict.check;
+  // The engine compared the binding with the store's own bytes (meaningless here) or found no data hash it could
+  // check: drop exactly those, then add the real comparison below.
+  check.failure_codes = check.failure_codes.filter((c) => !STORE_ALONE_BINDING_CODES.has(c));
+  check.informational_codes = check.informational_codes.filter((c) => c !== "svc.sidecar.binding.unsupported");
+  check.asset_binding_checked = false;
+
+  const scan = await scanStored(input);
+  if (scan.status === "unavailable") return scan;
+  if (scan.status !== "scanned") check.failure_codes.push("svc.stream.malformed");
+  else {
+    if (!scan.store || !equalBytes(scan.store, input.manifestStore)) check.failure_codes.push("svc.stream.store_mismatch");
+    const binding = streamedBinding(scan, input.manifestStore, check.active_manifest_label ?? "");
+    if (binding.status !== "checked") check.failure_codes.push("svc.stream.binding_unsupported");
+    else {
+      check.asset_binding_checked = true;
+      check[binding.matched ? "success_codes" : "failure_codes"].push(binding.code);
+    }
+  }
+  check.validation_state =
+    check.failure_codes.length > 0 ? "Invalid" : check.success_codes.includes("signingCredential.trusted") ? "Trusted" : "Valid";
+  return { status: "read", check };
+}
+
+/** The hard binding recorded in the active manifest of a store. */
+interface RecordedBinding {
+  label: string;
+  hash: Uint8Array;
+  alg: string;
+  exclusions: unknown;
+  /** Fields the streaming signer never writes (a Merkle tree, a v3 binding's extras): then not judged here. */
+  extra: boolean;
+}
+
+/** Fields of a `c2pa.hash.*` assertion this module knows the meaning of (the signer's form, and `pad`). */
+const KNOWN_FIELDS = new Set(["hash", "alg", "exclusions", "name", "pad", "pad2"]);
+
+/** The hash assertion (`c2pa.hash.*`) of the manifest labelled `label` in `store`, decoded; null if absent. */
+function recordedBinding(store: Uint8Array, label: string): RecordedBinding | null {
+  const parsed = parseJumbf(store);
+  if (parsed.status !== "ok") return null;
+  const manifest = superboxes(parsed.root).find((m) => m.description.label === label);
+  const assertions = manifest && superboxes(manifest).find((b) => b.description.label === "c2pa.assertions");
+  const boxes = assertions ? superboxes(assertions).filter((b) => b.description.label?.startsWith("c2pa.hash.")) : [];
+  // One hard binding: a manifest with several is not the signer's form.
+  const box = boxes.length === 1 ? boxes[0] : undefined;
+  const cbor = box?.children.find((c) => c.kind === "content" && c.type === "cbor");
+  if (!box || !cbor || cbor.kind !== "content") return null;
+  const decoded = decodeCbor(cbor.payload);
+  if (decoded.status !== "ok" || !(decoded.value instanceof Map)) return null;
+  const map = decoded.value as Map<unknown, unknown>;
+  const hash = map.get("hash");
+  if (!(hash instanceof Uint8Array)) return null;
+  const alg = map.get("alg");
+  return {
+    label: box.description.label!,
+    hash,
+    // The manifest's own default algorithm (claim `alg`) may stand in for a missing one: not the signer's form.
+    alg: typeof alg === "string" ? alg : "",
+    exclusions: map.get("exclusions"),
+    extra: [...map.keys()].some((k) => typeof k !== "string" || !KNOWN_FIELDS.has(k)),
+  };
+}
+
+function superboxes(box: JumbfSuperbox): JumbfSuperbox[] {
+  return box.children.filter((c: JumbfBox): c is JumbfSuperbox => c.kind === "superbox");
+}
+
+/** Compares decoded CBOR exclusions with the engine-JSON ones this signer writes (byte strings as number arrays). */
+function sameExclusions(decoded: unknown, written: unknown): boolean {
+  return canonical(decoded) === canonical(written);
+}
+
+function canonical(value: unknown): string {
+  if (value instanceof Uint8Array) return `[${Array.from(value).join(",")}]`;
+  if (Array.isArray(value)) return `[${value.map(canonical).join(",")}]`;
+  if (value instanceof Map) {
+    return `{${[...value.entries()]
+      .map(([k, v]) => `${JSON.stringify(k)}:${canonical(v)}`)
+      .sort()
+      .join(",")}}`;
+  }
+  if (value && typeof value === "object") {
+    return `{${Object.entries(value)
+      .map(([k, v]) => `${JSON.stringify(k)}:${canonical(v)}`)
+      .sort()
+      .join(",")}}`;
+  }
+  return JSON.stringify(value);
+}
