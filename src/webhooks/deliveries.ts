@@ -1,4 +1,5 @@
 import type { Bindings } from "../env";
+import type { BatchCompletion } from "../platform/idempotency";
 import { newId } from "../platform/ids";
 import { TEST_EVENT_TYPE, testEventBody } from "./events";
 import { nudge } from "./queue";
@@ -100,13 +101,20 @@ export type EventReplayResult = { status: "replayed"; eventId: string; deliveryC
  * Replays an event to every active endpoint that is subscribed to it now (its target only, for a test event):
  * finished deliveries start again, endpoints without one get one; deliveries still in progress are left alone.
  */
-export async function replayEvent(env: Bindings, tenantId: string, eventId: string): Promise<EventReplayResult> {
+export async function replayEvent(
+  env: Bindings,
+  tenantId: string,
+  eventId: string,
+  completion?: BatchCompletion,
+): Promise<EventReplayResult> {
   const d1 = env.DB;
   const now = Date.now();
-  // One D1 round trip (#19): the event, its recipients' upserts and the fanned-out mark together; ids for as many
-  // recipients as a tenant may have endpoints.
+  // One D1 round trip (#19): the event, its recipients' upserts and the fanned-out mark together, and the request's
+  // idempotency completion with them (`completion`: its answer is the `replayed` result); ids for as many recipients
+  // as a tenant may have endpoints.
   const ids = Array.from({ length: MAX_ENDPOINTS_PER_TENANT }, () => newId("webhookDelivery"));
-  const replayed = await replayEventInOne(d1, { tenantId, eventId, now, ids });
+  const replayed = await replayEventInOne(d1, { tenantId, eventId, now, ids }, completion && ((answer) => completion.statement(d1, answer)));
+  if (replayed?.completion) completion?.settle(replayed.completion);
   if (!replayed) return { status: "not_found" };
   const queued = replayed.queued;
   if (replayed.overflow) {
