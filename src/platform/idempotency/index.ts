@@ -1,12 +1,14 @@
 import type { Context, MiddlewareHandler } from "hono";
 import { canonicalJson } from "../../catalog/canonical-json";
 import { hex } from "../bytes";
+import { auditInBatch } from "../audit";
 import type { AppEnv } from "../context";
 import { hmacSha256 } from "../crypto";
 import { ApiError } from "../errors";
 import {
   claimIdempotencyKey,
   completeIdempotencyKey,
+  completedByHolder,
   completeInBatchStatement,
   type IdempotencyScope,
   releaseIdempotencyKey,
@@ -58,10 +60,13 @@ export async function requestFingerprint(method: string, url: URL, body: Uint8Ar
  * different (a bug), it stores the answer given, as a completion would have.
  */
 export interface BatchCompletion {
-  /** Completes the key with a JSON answer of the route's status whose body `body` computes, when `onlyIf` holds. */
-  statement(d1: D1Database, answer: { body: SqlPart; onlyIf: SqlPart }): D1PreparedStatement;
-  /** The statement's result, once its batch committed. */
-  settle(result: D1Result): void;
+  /**
+   * Completes the key with a JSON answer of the route's status whose body `body` computes, when `onlyIf` holds,
+   * and keeps the write's audit entry with it (platform/audit auditInBatch): statements for the batch, in order.
+   */
+  statements(d1: D1Database, answer: { body: SqlPart; onlyIf: SqlPart }): D1PreparedStatement[];
+  /** The statements' results, once their batch committed. */
+  settle(results: readonly D1Result[]): void;
 }
 
 interface Fold {
@@ -79,14 +84,22 @@ const folds = new WeakMap<object, Fold>();
  * undefined when the request holds no key, or its answer carries a one-time secret (whose completion must wait
  * for its audit entry: platform/audit).
  */
-export function completionInBatch(c: Context, status: number): BatchCompletion | undefined {
+export function completionInBatch(c: Context<AppEnv>, status: number): BatchCompletion | undefined {
   const fold = folds.get(c);
   if (!fold) return undefined;
+  // A crash after the batch leaves a completed key, whose retry is answered without running (or being audited)
+  // again: the write's audit entry must be in the batch too, or nothing is folded.
+  const audit = auditInBatch(c, status);
+  if (!audit) return undefined;
   return {
-    statement: (d1, answer) => completeInBatchStatement(d1, fold.scope, fold.lease, { status, contentType: "application/json", ...answer }),
-    settle: (result) => {
-      const row = (result.results as { response_status: number; response_content_type: string | null; response_body: string | null }[])[0];
+    statements: (d1, answer) => [
+      completeInBatchStatement(d1, fold.scope, fold.lease, { status, contentType: "application/json", ...answer }),
+      audit.statement(d1, completedByHolder(fold.scope, fold.lease)),
+    ],
+    settle: ([completion]) => {
+      const row = (completion?.results as { response_status: number; response_content_type: string | null; response_body: string | null }[])[0];
       if (row) fold.stored = { status: row.response_status, contentType: row.response_content_type, body: row.response_body };
+      audit.settle(row !== undefined);
     },
   };
 }

@@ -194,6 +194,14 @@ export function completeInBatchStatement(
     );
 }
 
+/** True inside a batch once the holder's completion in it applied (the holder's own row, completed). */
+export function completedByHolder(scope: IdempotencyScope, lease: number): SqlPart {
+  return {
+    sql: "EXISTS (SELECT 1 FROM idempotency_records WHERE tenant_id = ? AND operation = ? AND idempotency_key = ? AND state = 'completed' AND locked_until = ?)",
+    binds: [scope.tenantId, scope.operation, scope.key, lease],
+  };
+}
+
 const rewriteShape = shape<HeldValues & { responseStatus: number; responseContentType: string | null; responseBody: string }>((db, p) =>
   db
     .update(idempotencyRecords)

@@ -116,7 +116,7 @@ export async function replayEventInOne(
   d1: D1Database,
   r: { tenantId: string; eventId: string; now: number; ids: readonly string[] },
   complete?: CompleteInBatch,
-): Promise<{ queued: string[]; overflow: boolean; completion: D1Result | undefined } | null> {
+): Promise<{ queued: string[]; overflow: boolean; completion: D1Result[] } | null> {
   const recipients = `SELECT e.id AS endpoint_id, ROW_NUMBER() OVER (ORDER BY e.id) - 1 AS rank
       FROM webhook_events ev JOIN webhook_endpoints e ON e.tenant_id = ev.tenant_id
      WHERE ev.id = ? AND ev.tenant_id = ? AND e.state = 'active'
@@ -141,11 +141,11 @@ export async function replayEventInOne(
             AND (SELECT COUNT(*) FROM webhook_endpoints WHERE tenant_id = ? AND state = 'active') <= ?`,
       binds: [r.eventId, r.tenantId, r.tenantId, r.ids.length],
     },
-  });
+  }) ?? [];
   const [event, count, ...rest] = await d1.batch([
     d1.prepare("SELECT id FROM webhook_events WHERE id = ? AND tenant_id = ?").bind(r.eventId, r.tenantId),
     d1.prepare("SELECT COUNT(*) AS n FROM webhook_endpoints WHERE tenant_id = ? AND state = 'active'").bind(r.tenantId),
-    ...(completion ? [completion] : []),
+    ...completion,
     d1
       .prepare(
         `INSERT INTO webhook_deliveries (id, tenant_id, endpoint_id, event_id, event_type, status, attempt_count, replay_count, next_attempt_at, created_at, updated_at)
@@ -163,7 +163,8 @@ export async function replayEventInOne(
       .prepare("UPDATE webhook_events SET fanned_out_at = COALESCE(fanned_out_at, ?) WHERE id = ? AND tenant_id = ?")
       .bind(r.now, r.eventId, r.tenantId),
   ]);
-  const [completed, upserted] = completion ? rest : [undefined, ...rest];
+  const completed = rest.slice(0, completion.length);
+  const upserted = rest[completion.length];
   if (event!.results.length === 0) return null;
   return {
     queued: (upserted!.results as { id: string }[]).map((row) => row.id),
@@ -172,11 +173,11 @@ export async function replayEventInOne(
   };
 }
 
-/** Builds an idempotency completion for a batch from an answer computed in SQL (platform/idempotency BatchCompletion). */
+/** Builds an idempotency completion's statements for a batch from an answer computed in SQL (platform/idempotency BatchCompletion). */
 export type CompleteInBatch = (answer: {
   body: { sql: string; binds: readonly unknown[] };
   onlyIf: { sql: string; binds: readonly unknown[] };
-}) => D1PreparedStatement;
+}) => D1PreparedStatement[];
 
 export type NewDelivery = { id: string; tenantId: string; endpointId: string; eventId: string; eventType: string; now: number };
 
