@@ -337,7 +337,9 @@ try {
   console.log("| round | deliveries | seconds | deliveries/s | replay requests done after (s) |");
   console.log("|---|---:|---:|---:|---:|");
   for (const [i, r] of rounds.entries())
-    console.log(`| ${i + 1} | ${r.deliveries} | ${r.seconds.toFixed(2)} | ${(r.deliveries / r.seconds).toFixed(1)} | ${r.replayed.toFixed(2)} |`);
+    console.log(
+      `| ${i + 1} | ${r.deliveries} | ${r.seconds.toFixed(2)} | ${(r.deliveries / r.seconds).toFixed(1)} | ${r.replayed.toFixed(2)} |`,
+    );
   console.log(`| all | ${total} | ${seconds.toFixed(2)} | ${rps.toFixed(1)} | ${rounds.reduce((a, r) => a + r.replayed, 0).toFixed(2)} |`);
   console.log(
     `receiver saw ${received()} requests, ${acked()} acknowledged, ${unverified} failing signature verification, ${duplicates} event(s) acknowledged more than once per round`,

@@ -130,7 +130,9 @@ const planned = new WeakMap<object, { draft: AuditDraft & { requestId: string; o
 export function auditInBatch(
   c: AppContext,
   status: number,
-): { statement(d1: D1Database, onlyIf: { sql: string; binds: readonly unknown[] }): D1PreparedStatement; settle(kept: boolean): void } | undefined {
+):
+  | { statement(d1: D1Database, onlyIf: { sql: string; binds: readonly unknown[] }): D1PreparedStatement; settle(kept: boolean): void }
+  | undefined {
   const operation = c.var.operation;
   const principal = c.var.principal;
   const actor = principal ? actorOf(principal) : null;
@@ -154,7 +156,12 @@ export function auditInBatch(
   const tenantId = principal.tenantId;
   return {
     statement: (d1, onlyIf) =>
-      sink.keepStatement!(d1, tenantId, { id: plan.keptAs, draft: JSON.stringify(draft), now, claimedUntil: now + KEPT_IN_BATCH_MS }, onlyIf),
+      sink.keepStatement!(
+        d1,
+        tenantId,
+        { id: plan.keptAs, draft: JSON.stringify(draft), now, claimedUntil: now + KEPT_IN_BATCH_MS },
+        onlyIf,
+      ),
     settle: (kept) => {
       plan.kept = kept;
       if (kept) planned.set(c, plan);
@@ -236,16 +243,18 @@ export const auditWrites: MiddlewareHandler<AppEnv> = async (c, next) => {
   if (plan && (plan.draft.statusCode !== status || plan.draft.targetId !== target.targetId))
     c.var.log.error("audit entry kept in the batch differs from the answer given", { operation: operation.key });
   const keptInBatch = plan && plan.draft.statusCode === status && plan.draft.targetId === target.targetId ? plan : undefined;
-  const draft = keptInBatch ? { ...keptInBatch.draft, keptAs: keptInBatch.keptAs } : {
-    action: operation.key,
-    outcome,
-    ...actor,
-    requestId: c.var.requestId,
-    ...target,
-    statusCode: status,
-    detail: error ? { error_code: error } : null,
-    occurredAt: Date.now(),
-  } satisfies AuditDraft;
+  const draft = keptInBatch
+    ? { ...keptInBatch.draft, keptAs: keptInBatch.keptAs }
+    : ({
+        action: operation.key,
+        outcome,
+        ...actor,
+        requestId: c.var.requestId,
+        ...target,
+        statusCode: status,
+        detail: error ? { error_code: error } : null,
+        occurredAt: Date.now(),
+      } satisfies AuditDraft);
   const append = recordAudit(c.env, principal.tenantId, draft).then(
     () => true,
     async (err) => {

@@ -113,7 +113,11 @@ export async function replayEvent(
   // idempotency completion with them (`completion`: its answer is the `replayed` result); ids for as many recipients
   // as a tenant may have endpoints.
   const ids = Array.from({ length: MAX_ENDPOINTS_PER_TENANT }, () => newId("webhookDelivery"));
-  const replayed = await replayEventInOne(d1, { tenantId, eventId, now, ids }, completion && ((answer) => completion.statements(d1, answer)));
+  const replayed = await replayEventInOne(
+    d1,
+    { tenantId, eventId, now, ids },
+    completion && ((answer) => completion.statements(d1, answer)),
+  );
   if (replayed && completion) completion.settle(replayed.completion);
   if (!replayed) return { status: "not_found" };
   const queued = replayed.queued;

@@ -1,14 +1,14 @@
 import type { Context, MiddlewareHandler } from "hono";
 import { canonicalJson } from "../../catalog/canonical-json";
-import { hex } from "../bytes";
 import { auditInBatch } from "../audit";
+import { hex } from "../bytes";
 import type { AppEnv } from "../context";
 import { hmacSha256 } from "../crypto";
 import { ApiError } from "../errors";
 import {
   claimIdempotencyKey,
-  completeIdempotencyKey,
   completedByHolder,
+  completeIdempotencyKey,
   completeInBatchStatement,
   type IdempotencyScope,
   releaseIdempotencyKey,
@@ -97,7 +97,8 @@ export function completionInBatch(c: Context<AppEnv>, status: number): BatchComp
       audit.statement(d1, completedByHolder(fold.scope, fold.lease)),
     ],
     settle: ([completion]) => {
-      const row = (completion?.results as { response_status: number; response_content_type: string | null; response_body: string | null }[])[0];
+      type Stored = { response_status: number; response_content_type: string | null; response_body: string | null };
+      const row = ((completion?.results ?? []) as Stored[])[0];
       if (row) fold.stored = { status: row.response_status, contentType: row.response_content_type, body: row.response_body };
       audit.settle(row !== undefined);
     },
@@ -198,10 +199,15 @@ export const idempotency: MiddlewareHandler<AppEnv> = async (c, next) => {
     try {
       await alongside(
         audit.pending,
-        once(() => rewriteCompletedAnswer(db, scope, claim.lease, { status: res.status, contentType: res.headers.get("content-type"), body })),
+        once(() =>
+          rewriteCompletedAnswer(db, scope, claim.lease, { status: res.status, contentType: res.headers.get("content-type"), body }),
+        ),
       );
     } catch (error) {
-      c.var.log.error("idempotency completion failed", { operation: operation.key, error: error instanceof Error ? error.name : "unknown" });
+      c.var.log.error("idempotency completion failed", {
+        operation: operation.key,
+        error: error instanceof Error ? error.name : "unknown",
+      });
     }
     return;
   }

@@ -129,19 +129,20 @@ export async function replayEventInOne(
   // {event_id, delivery_count} as the route sends it, counts the recipients the upsert will queue — those without a
   // delivery in progress, the complement of the upsert's WHERE — in the same transaction, so the count is the
   // upsert's own. Only when the event is there and no recipient is beyond `ids` (else the route answers otherwise).
-  const completion = complete?.({
-    body: {
-      sql: `json_object('event_id', ?, 'delivery_count', (SELECT COUNT(*) FROM (${recipients}) AS rc
+  const completion =
+    complete?.({
+      body: {
+        sql: `json_object('event_id', ?, 'delivery_count', (SELECT COUNT(*) FROM (${recipients}) AS rc
               WHERE rc.rank < ? AND NOT EXISTS (SELECT 1 FROM webhook_deliveries d WHERE d.endpoint_id = rc.endpoint_id AND d.event_id = ?
                 AND d.status NOT IN ('delivered', 'failed', 'dead'))))`,
-      binds: [r.eventId, r.eventId, r.tenantId, r.ids.length, r.eventId],
-    },
-    onlyIf: {
-      sql: `EXISTS (SELECT 1 FROM webhook_events WHERE id = ? AND tenant_id = ?)
+        binds: [r.eventId, r.eventId, r.tenantId, r.ids.length, r.eventId],
+      },
+      onlyIf: {
+        sql: `EXISTS (SELECT 1 FROM webhook_events WHERE id = ? AND tenant_id = ?)
             AND (SELECT COUNT(*) FROM webhook_endpoints WHERE tenant_id = ? AND state = 'active') <= ?`,
-      binds: [r.eventId, r.tenantId, r.tenantId, r.ids.length],
-    },
-  }) ?? [];
+        binds: [r.eventId, r.tenantId, r.tenantId, r.ids.length],
+      },
+    }) ?? [];
   const [event, count, ...rest] = await d1.batch([
     d1.prepare("SELECT id FROM webhook_events WHERE id = ? AND tenant_id = ?").bind(r.eventId, r.tenantId),
     d1.prepare("SELECT COUNT(*) AS n FROM webhook_endpoints WHERE tenant_id = ? AND state = 'active'").bind(r.tenantId),
