@@ -34,11 +34,18 @@ export function testEventRefusal(row: EndpointRow): Exclude<MutationResult, { st
 }
 
 /** A synthetic signed `webhook.test` event with a delivery to this endpoint only (the caller applies the hourly limit). */
-export async function sendTestEvent(env: Bindings, endpoint: EndpointRow): Promise<TestResult> {
+export async function sendTestEvent(env: Bindings, endpoint: EndpointRow, completion?: BatchCompletion): Promise<TestResult> {
   const { tenant_id: tenantId, id: endpointId } = endpoint;
   const eventId = newId("webhookEvent");
   const deliveryId = newId("webhookDelivery");
   const now = Date.now();
+  // `completion`: the request's idempotency completion in the same batch, after the inserts and only when the
+  // delivery was inserted (its answer: the `queued` result, whose ids are known before the batch).
+  const completing =
+    completion?.statements(env.DB, {
+      body: { sql: "json_object('delivery_id', ?, 'event_id', ?)", binds: [deliveryId, eventId] },
+      onlyIf: { sql: "EXISTS (SELECT 1 FROM webhook_deliveries WHERE id = ?)", binds: [deliveryId] },
+    }) ?? [];
   const written = await env.DB.batch([
     insertTestEventStatement(env.DB, {
       id: eventId,
@@ -50,7 +57,9 @@ export async function sendTestEvent(env: Bindings, endpoint: EndpointRow): Promi
     }),
     // Only while the endpoint is active: a disable or delete committed meanwhile fences it first.
     insertDeliveryStatement(env.DB, { id: deliveryId, tenantId, endpointId, eventId, eventType: TEST_EVENT_TYPE, now }, "fail"),
+    ...completing,
   ]);
+  completion?.settle(written.slice(2));
   if (written[1]!.meta.changes !== 1)
     return {
       status: "conflict",
@@ -71,11 +80,26 @@ export type ReplayResult =
     };
 
 /** Authorizes one more delivery of the original event (same body, same `webhook-id`) and raises `replay_count`. */
-export async function replayDelivery(env: Bindings, tenantId: string, deliveryId: string): Promise<ReplayResult> {
+export async function replayDelivery(
+  env: Bindings,
+  tenantId: string,
+  deliveryId: string,
+  completion?: BatchCompletion,
+): Promise<ReplayResult> {
   const delivery = await findDelivery(env.DB, tenantId, deliveryId);
   if (!delivery) return { status: "not_found" };
   const now = Date.now();
-  if (await restartFinishedDelivery(env.DB, tenantId, deliveryId, delivery.endpoint_id, now)) {
+  // `completion`: the request's idempotency completion with the restart (its answer: the `replayed` result).
+  const restart = await restartFinishedDelivery(
+    env.DB,
+    tenantId,
+    deliveryId,
+    delivery.endpoint_id,
+    now,
+    completion && { eventId: delivery.event_id, statements: (answer) => completion.statements(env.DB, answer) },
+  );
+  completion?.settle(restart.completion);
+  if (restart.restarted) {
     await nudge(env, [deliveryId]);
     return { status: "replayed", eventId: delivery.event_id };
   }

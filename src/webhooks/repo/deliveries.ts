@@ -63,16 +63,26 @@ export async function restartFinishedDelivery(
   deliveryId: string,
   endpointId: string,
   now: number,
-): Promise<boolean> {
-  const result = await d1
+  complete?: { eventId: string; statements: CompleteInBatch },
+): Promise<{ restarted: boolean; completion: D1Result[] }> {
+  const restartable = `id = ? AND tenant_id = ? AND status IN ('delivered', 'failed', 'dead')
+        AND EXISTS (SELECT 1 FROM webhook_endpoints WHERE id = ? AND state = 'active')`;
+  // The request's idempotency completion, {event_id} as the route answers a restart, in the same round trip: before
+  // the update and only when its own condition holds (one transaction: exactly when it restarts the delivery).
+  const completion =
+    complete?.statements({
+      body: { sql: "json_object('event_id', ?)", binds: [complete.eventId] },
+      onlyIf: { sql: `EXISTS (SELECT 1 FROM webhook_deliveries WHERE ${restartable})`, binds: [deliveryId, tenantId, endpointId] },
+    }) ?? [];
+  const update = d1
     .prepare(
       `UPDATE webhook_deliveries SET status = 'pending', replay_count = replay_count + 1, attempt_base = attempt_count, next_attempt_at = ?, terminal_reason = NULL, updated_at = ?
-      WHERE id = ? AND tenant_id = ? AND status IN ('delivered', 'failed', 'dead')
-        AND EXISTS (SELECT 1 FROM webhook_endpoints WHERE id = ? AND state = 'active')`,
+      WHERE ${restartable}`,
     )
-    .bind(now, now, deliveryId, tenantId, endpointId)
-    .run();
-  return result.meta.changes === 1;
+    .bind(now, now, deliveryId, tenantId, endpointId);
+  if (completion.length === 0) return { restarted: (await update.run()).meta.changes === 1, completion: [] };
+  const results = await d1.batch([...completion, update]);
+  return { restarted: results[completion.length]!.meta.changes === 1, completion: results.slice(0, completion.length) };
 }
 
 /**

@@ -154,3 +154,119 @@ describe("#19: an event replay's key completed in the replay's own batch", () =>
     expect(result.outcomes.some((o) => o.mode === "crash-after" && /webhook_deliveries/.test(o.site.detail))).toBe(true);
   });
 });
+
+/** The key's stored record for a tenant's Idempotency-Key. */
+function storedRecord(tenantId: string, key: string) {
+  return testEnv.DB.prepare(
+    "SELECT state, response_status, response_content_type, response_body, secret_withheld FROM idempotency_records WHERE tenant_id = ? AND idempotency_key = ?",
+  )
+    .bind(tenantId, key)
+    .first();
+}
+
+/** A finished delivery of a fresh event to a fresh active endpoint. */
+async function finishedDelivery() {
+  const tenant = await createTenant();
+  const [endpointId] = await activeEndpoints(tenant.tenantId, 1);
+  const eventId = newId("webhookEvent");
+  await insertCustomerEvent(tenant.tenantId, "asset.signed", eventId);
+  const deliveryId = newId("webhookDelivery");
+  const now = Date.now();
+  await testEnv.DB.prepare(
+    `INSERT INTO webhook_deliveries (id, tenant_id, endpoint_id, event_id, event_type, status, attempt_count, attempt_base, replay_count, next_attempt_at, created_at, updated_at)
+     VALUES (?, ?, ?, ?, 'asset.signed', 'delivered', 1, 0, 0, NULL, ?, ?)`,
+  )
+    .bind(deliveryId, tenant.tenantId, endpointId, eventId, now, now)
+    .run();
+  return { ...tenant, endpointId: endpointId!, eventId, deliveryId, idem: crypto.randomUUID() };
+}
+
+type Finished = Awaited<ReturnType<typeof finishedDelivery>>;
+
+const replayOne = (s: Finished) =>
+  request(`/v1/webhook-endpoints/deliveries/${s.deliveryId}/replay`, {
+    method: "POST",
+    key: s.key,
+    headers: { "idempotency-key": s.idem },
+  });
+
+async function replayCountOf(deliveryId: string): Promise<number> {
+  return (await testEnv.DB.prepare("SELECT replay_count FROM webhook_deliveries WHERE id = ?")
+    .bind(deliveryId)
+    .first<{ replay_count: number }>())!.replay_count;
+}
+
+describe("#19: a delivery replay's and a test event's keys completed in their own batches", () => {
+  it("a delivery replay stores exactly its answer; the same key answers it again without restarting the delivery twice", async () => {
+    const s = await finishedDelivery();
+    const first = await send(testEnv, replayOne(s));
+    expect(first.status).toBe(200);
+    expect(first.body).toEqual({ event_id: s.eventId });
+    expect(await storedRecord(s.tenantId, s.idem)).toEqual({
+      state: "completed",
+      response_status: 200,
+      response_content_type: first.headers.get("content-type"),
+      response_body: first.text,
+      secret_withheld: 0,
+    });
+    const again = await send(testEnv, replayOne(s));
+    expect(again.headers.get("idempotent-replayed")).toBe("true");
+    expect(again.text).toBe(first.text);
+    expect(await replayCountOf(s.deliveryId)).toBe(1);
+  });
+
+  it("a delivery still in progress is refused 409 (retryable: the key is released) and nothing is completed in the batch", async () => {
+    const s = await finishedDelivery();
+    await testEnv.DB.prepare("UPDATE webhook_deliveries SET status = 'pending' WHERE id = ?").bind(s.deliveryId).run();
+    const first = await send(testEnv, replayOne(s));
+    expect(first.status).toBe(409);
+    expect(first.body).toMatchObject({ code: "svc.webhooks.delivery_in_progress", retryable: true });
+    expect(await storedRecord(s.tenantId, s.idem)).toBeNull();
+    expect(await count("audit_outbox", "tenant_id = ?", s.tenantId)).toBe(0);
+    expect(await replayCountOf(s.deliveryId)).toBe(0);
+  });
+
+  it("a test event stores exactly its 202 answer; the same key answers it again and queues no second event", async () => {
+    const s = await finishedDelivery();
+    const req = () =>
+      request(`/v1/webhook-endpoints/${s.endpointId}/test`, { method: "POST", key: s.key, headers: { "idempotency-key": s.idem } });
+    const first = await send(testEnv, req());
+    expect(first.status).toBe(202);
+    expect(await storedRecord(s.tenantId, s.idem)).toEqual({
+      state: "completed",
+      response_status: 202,
+      response_content_type: first.headers.get("content-type"),
+      response_body: first.text,
+      secret_withheld: 0,
+    });
+    const again = await send(testEnv, req());
+    expect(again.headers.get("idempotent-replayed")).toBe("true");
+    expect(again.text).toBe(first.text);
+    expect(await count("webhook_events", "tenant_id = ? AND test = 1", s.tenantId)).toBe(1);
+    expect(await count("audit_events", "tenant_id = ? AND action = 'POST /v1/webhook-endpoints/{endpoint_id}/test'", s.tenantId)).toBe(1);
+  });
+
+  it("faults at every I/O site of a delivery replay: the retry is told the one restart (not 409 in progress), audited once", async () => {
+    const result = await sweep<Finished>({
+      name: "POST /v1/webhook-endpoints/deliveries/{delivery_id}/replay",
+      setup: finishedDelivery,
+      request: replayOne,
+      success: [200],
+      check: async (s, retried) => {
+        expect(retried.body).toEqual({ event_id: s.eventId });
+        expect(await replayCountOf(s.deliveryId)).toBe(1);
+        await drainAuditOutbox(testEnv, Date.now() + 10 * 60_000);
+        expect(
+          await count(
+            "audit_events",
+            "tenant_id = ? AND action = 'POST /v1/webhook-endpoints/deliveries/{delivery_id}/replay'",
+            s.tenantId,
+          ),
+        ).toBe(1);
+        expect(await count("audit_outbox", "tenant_id = ?", s.tenantId)).toBe(0);
+      },
+    });
+    console.log(table("POST /v1/webhook-endpoints/deliveries/{delivery_id}/replay", result));
+    expect(result.outcomes.some((o) => o.mode === "crash-after" && /webhook_deliveries/.test(o.site.detail))).toBe(true);
+  });
+});
