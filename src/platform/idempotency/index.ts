@@ -54,7 +54,7 @@ export async function requestFingerprint(method: string, url: URL, body: Uint8Ar
 /**
  * A keyed write's completion offered to its route, for the operation's own D1 batch (#19: a D1 round trip per
  * request fewer, and the write and its completion commit together, so no crash can fall between them). The route
- * (or its service) puts `statement` in the batch that makes the change, with the answer's body computed in SQL
+ * (or its service) puts `statements` in the batch that makes the change, with the answer's body computed in SQL
  * from the state the change starts from (the batch is one transaction), then hands the result to `settle`. The
  * middleware then compares what was stored with the answer the route gave: equal, it has nothing more to write;
  * different (a bug), it stores the answer given, as a completion would have.
