@@ -31,12 +31,14 @@ function bundleOf(checkout) {
   return resolve(outdir, "index.js");
 }
 
-const children = () =>
-  new Set(
-    execFileSync("pgrep", ["-P", String(process.pid)], { encoding: "utf8" })
-      .split("\n")
-      .filter(Boolean),
-  );
+/** This process's child processes (pgrep answers 1, no output, when there are none). */
+function children() {
+  let out = "";
+  try {
+    out = execFileSync("pgrep", ["-P", String(process.pid)], { encoding: "utf8" });
+  } catch {}
+  return new Set(out.split("\n").filter(Boolean));
+}
 
 /** CPU ms of the given processes (utime + stime, 10 ms ticks). */
 function cpuMs(pids) {
