@@ -17,7 +17,8 @@ if (!a || !b) throw new Error("usage: node bench/webhooks-replay-ab.mjs <checkou
 const blocks = Number(blocksArg ?? 8);
 const perBlock = Number(perBlockArg ?? 100);
 const ENDPOINTS = 20;
-const IN_FLIGHT = 8;
+/** Requests in flight (the webhook bench sends 8 at once); REPLAY_AB_IN_FLIGHT=1 shows one request's latency. */
+const IN_FLIGHT = Number(process.env.REPLAY_AB_IN_FLIGHT ?? 8);
 
 function bundleOf(checkout) {
   const root = resolve(checkout);
