@@ -33,6 +33,7 @@ function prepare(d: AuditDraft): Prepared {
     if (!nullableString(v)) throw new TypeError("audit draft: ids must be strings or null");
   if (d.statusCode !== null && !Number.isInteger(d.statusCode)) throw new TypeError("audit draft: status code not an integer");
   if (d.occurredAt !== undefined && !Number.isFinite(d.occurredAt)) throw new TypeError("audit draft: occurred_at not a time");
+  if (d.keptAs !== undefined && typeof d.keptAs !== "string") throw new TypeError("audit draft: kept row id not a string");
   return { ...d, detail: canonicalDetail(d.detail) }; // throws on what JSON cannot hold (a cycle, a BigInt)
 }
 
@@ -164,8 +165,10 @@ export class AuditChain extends DurableObject<Env> {
           prev = { seq: entry.seq, hash: entry.hash };
         }
       }
+      // Entries kept apart by their writes' batches (platform/audit auditInBatch): their kept rows go with them.
+      const kept = group.flatMap((w) => w.drafts.flatMap((d) => (d.keptAs ? [d.keptAs] : [])));
       try {
-        await insertAfter(db, tenantId, this.head?.hash ?? GENESIS_HASH, entries);
+        await insertAfter(db, tenantId, this.head?.hash ?? GENESIS_HASH, entries, kept);
       } catch (error) {
         // Someone else appended (an operator script writes directly), or D1's head is no longer the one this object
         // remembers (a restore or a rollback took the tail away): re-read the head and chain after what D1 holds.

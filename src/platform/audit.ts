@@ -31,6 +31,8 @@ export interface AuditDraft {
   detail: Record<string, unknown> | null;
   /** Epoch ms; defaults to the time of appending. */
   occurredAt?: number;
+  /** The audit_outbox row that keeps this entry apart, dropped by the write that appends it (not part of the entry). */
+  keptAs?: string;
 }
 
 /**
@@ -46,6 +48,18 @@ export interface AuditSink {
    * later (once). Resolves only once it is kept; rejects when it could not be.
    */
   defer(env: Bindings, tenantId: string, draft: AuditDraft & { requestId: string }): Promise<void>;
+  /**
+   * The statement that keeps one entry apart (as `defer`) inside a write's own D1 batch, only when `onlyIf` holds,
+   * not claimable by the sweep before `claimedUntil` (the request appends it itself meanwhile: an append of a
+   * draft naming `keptAs` drops the kept row in the chain's own write). Optional: without it no write keeps its
+   * entry in its batch.
+   */
+  keepStatement?(
+    d1: D1Database,
+    tenantId: string,
+    kept: { id: string; draft: string; now: number; claimedUntil: number },
+    onlyIf: { sql: string; binds: readonly unknown[] },
+  ): D1PreparedStatement;
 }
 
 let installed: AuditSink | null = null;
@@ -95,6 +109,66 @@ export async function auditRequestEvent(
   }
 }
 
+/**
+ * How long an entry kept by its write's batch stays unclaimable by the sweep: the request appends it itself well
+ * within this; a request that died (or whose append failed) leaves it to the sweep after it.
+ */
+const KEPT_IN_BATCH_MS = 5 * 60_000;
+
+/** A write's audit entry planned before its batch and kept there (auditInBatch), by the request's context. */
+const planned = new WeakMap<object, { draft: AuditDraft & { requestId: string; occurredAt: number }; keptAs: string; kept: boolean }>();
+
+/**
+ * This write's audit entry kept in the audit outbox by the write's own D1 batch (#19), for a write that completes
+ * its idempotency key in that batch (platform/idempotency completionInBatch): the entry auditWrites would append
+ * for a `status` answer, decided before the batch, so that a crash after the batch still leaves the write's entry
+ * for the sweep to append (the retry is answered the stored answer, and a replayed answer is never audited).
+ * auditWrites then appends that very entry, which drops the kept row in the chain's own write. Undefined when the
+ * entry cannot be known before the answer (the target named only by the response), for a write the audit does not
+ * record, or when the sink keeps no entry in a batch.
+ */
+export function auditInBatch(
+  c: AppContext,
+  status: number,
+):
+  | { statement(d1: D1Database, onlyIf: { sql: string; binds: readonly unknown[] }): D1PreparedStatement; settle(kept: boolean): void }
+  | undefined {
+  const operation = c.var.operation;
+  const principal = c.var.principal;
+  const actor = principal ? actorOf(principal) : null;
+  const sink = installed;
+  if (!sink?.keepStatement || !operation || !actor || principal.kind === "anonymous" || QUERIES.has(operation.key)) return undefined;
+  if (!MUTATING.has(c.req.method) || status < 200 || status >= 300) return undefined;
+  const target = targetOfPath(c);
+  if (!target) return undefined;
+  const now = Date.now();
+  const draft = {
+    action: operation.key,
+    outcome: "succeeded" as const,
+    ...actor,
+    requestId: c.var.requestId,
+    ...target,
+    statusCode: status,
+    detail: null,
+    occurredAt: now,
+  } satisfies AuditDraft;
+  const plan = { draft, keptAs: crypto.randomUUID(), kept: false };
+  const tenantId = principal.tenantId;
+  return {
+    statement: (d1, onlyIf) =>
+      sink.keepStatement!(
+        d1,
+        tenantId,
+        { id: plan.keptAs, draft: JSON.stringify(draft), now, claimedUntil: now + KEPT_IN_BATCH_MS },
+        onlyIf,
+      ),
+    settle: (kept) => {
+      plan.kept = kept;
+      if (kept) planned.set(c, plan);
+    },
+  };
+}
+
 const MUTATING = new Set(["POST", "PUT", "PATCH", "DELETE"]);
 /** POST operations that are queries: they change nothing, so they are not audited as writes. */
 const QUERIES = new Set([
@@ -111,12 +185,18 @@ function snake(name: string): string {
   return name.replace(/[A-Z]/g, (ch) => `_${ch.toLowerCase()}`);
 }
 
-/** What a write acted on: the last path parameter (`/v1/api-keys/{api_key_id}/rotate` → api_key), else the id the response names. */
-async function targetOf(c: AppContext): Promise<{ targetType: string | null; targetId: string | null }> {
+/** The target a write's last path parameter names, or null when it has none. */
+function targetOfPath(c: AppContext): { targetType: string; targetId: string | null } | null {
   const params = c.req.param() as Record<string, string>;
   const names = Object.keys(params);
   const last = names[names.length - 1];
-  if (last !== undefined) return { targetType: last.replace(/_id$/, ""), targetId: params[last] ?? null };
+  return last === undefined ? null : { targetType: last.replace(/_id$/, ""), targetId: params[last] ?? null };
+}
+
+/** What a write acted on: the last path parameter (`/v1/api-keys/{api_key_id}/rotate` → api_key), else the id the response names. */
+async function targetOf(c: AppContext): Promise<{ targetType: string | null; targetId: string | null }> {
+  const fromPath = targetOfPath(c);
+  if (fromPath) return fromPath;
   if (c.res.status >= 300 || !c.res.headers.get("content-type")?.includes("application/json")) return { targetType: null, targetId: null };
   try {
     const body = (await c.res.clone().json()) as Record<string, unknown>;
@@ -156,20 +236,31 @@ export const auditWrites: MiddlewareHandler<AppEnv> = async (c, next) => {
   const target = await targetOf(c);
   const error = outcome === "denied" ? await errorCodeOf(c) : null;
   const issuesSecret = outcome === "succeeded" && "replay" in operation.policy && operation.policy.replay === "secret_not_replayable";
-  const draft = {
-    action: operation.key,
-    outcome,
-    ...actor,
-    requestId: c.var.requestId,
-    ...target,
-    statusCode: status,
-    detail: error ? { error_code: error } : null,
-    occurredAt: Date.now(),
-  } satisfies AuditDraft;
+  // Kept by the write's own batch (auditInBatch): that very entry is appended (which drops the kept row); an
+  // answer other than the one planned (a bug) is appended as it is, and the kept row is left for the sweep.
+  const plan = planned.get(c);
+  planned.delete(c);
+  if (plan && (plan.draft.statusCode !== status || plan.draft.targetId !== target.targetId))
+    c.var.log.error("audit entry kept in the batch differs from the answer given", { operation: operation.key });
+  const keptInBatch = plan && plan.draft.statusCode === status && plan.draft.targetId === target.targetId ? plan : undefined;
+  const draft = keptInBatch
+    ? { ...keptInBatch.draft, keptAs: keptInBatch.keptAs }
+    : ({
+        action: operation.key,
+        outcome,
+        ...actor,
+        requestId: c.var.requestId,
+        ...target,
+        statusCode: status,
+        detail: error ? { error_code: error } : null,
+        occurredAt: Date.now(),
+      } satisfies AuditDraft);
   const append = recordAudit(c.env, principal.tenantId, draft).then(
     () => true,
     async (err) => {
       c.var.log.error("audit append failed", { operation: operation.key, error: String(err) });
+      // Already kept by the write's batch: the sweep appends it once its claim lapses.
+      if (keptInBatch) return true;
       // A write that happened keeps its entry: kept apart in D1 and appended by the sweep (a secret is never shown
       // on a promise of an entry, below).
       if (issuesSecret || !installed) return false;

@@ -1,4 +1,5 @@
 import type { Bindings } from "../env";
+import type { BatchCompletion } from "../platform/idempotency";
 import { newId } from "../platform/ids";
 import { TEST_EVENT_TYPE, testEventBody } from "./events";
 import { nudge } from "./queue";
@@ -33,11 +34,18 @@ export function testEventRefusal(row: EndpointRow): Exclude<MutationResult, { st
 }
 
 /** A synthetic signed `webhook.test` event with a delivery to this endpoint only (the caller applies the hourly limit). */
-export async function sendTestEvent(env: Bindings, endpoint: EndpointRow): Promise<TestResult> {
+export async function sendTestEvent(env: Bindings, endpoint: EndpointRow, completion?: BatchCompletion): Promise<TestResult> {
   const { tenant_id: tenantId, id: endpointId } = endpoint;
   const eventId = newId("webhookEvent");
   const deliveryId = newId("webhookDelivery");
   const now = Date.now();
+  // `completion`: the request's idempotency completion in the same batch, after the inserts and only when the
+  // delivery was inserted (its answer: the `queued` result, whose ids are known before the batch).
+  const completing =
+    completion?.statements(env.DB, {
+      body: { sql: "json_object('delivery_id', ?, 'event_id', ?)", binds: [deliveryId, eventId] },
+      onlyIf: { sql: "EXISTS (SELECT 1 FROM webhook_deliveries WHERE id = ?)", binds: [deliveryId] },
+    }) ?? [];
   const written = await env.DB.batch([
     insertTestEventStatement(env.DB, {
       id: eventId,
@@ -49,7 +57,9 @@ export async function sendTestEvent(env: Bindings, endpoint: EndpointRow): Promi
     }),
     // Only while the endpoint is active: a disable or delete committed meanwhile fences it first.
     insertDeliveryStatement(env.DB, { id: deliveryId, tenantId, endpointId, eventId, eventType: TEST_EVENT_TYPE, now }, "fail"),
+    ...completing,
   ]);
+  completion?.settle(written.slice(2));
   if (written[1]!.meta.changes !== 1)
     return {
       status: "conflict",
@@ -70,11 +80,26 @@ export type ReplayResult =
     };
 
 /** Authorizes one more delivery of the original event (same body, same `webhook-id`) and raises `replay_count`. */
-export async function replayDelivery(env: Bindings, tenantId: string, deliveryId: string): Promise<ReplayResult> {
+export async function replayDelivery(
+  env: Bindings,
+  tenantId: string,
+  deliveryId: string,
+  completion?: BatchCompletion,
+): Promise<ReplayResult> {
   const delivery = await findDelivery(env.DB, tenantId, deliveryId);
   if (!delivery) return { status: "not_found" };
   const now = Date.now();
-  if (await restartFinishedDelivery(env.DB, tenantId, deliveryId, delivery.endpoint_id, now)) {
+  // `completion`: the request's idempotency completion with the restart (its answer: the `replayed` result).
+  const restart = await restartFinishedDelivery(
+    env.DB,
+    tenantId,
+    deliveryId,
+    delivery.endpoint_id,
+    now,
+    completion && { eventId: delivery.event_id, statements: (answer) => completion.statements(env.DB, answer) },
+  );
+  completion?.settle(restart.completion);
+  if (restart.restarted) {
     await nudge(env, [deliveryId]);
     return { status: "replayed", eventId: delivery.event_id };
   }
@@ -100,13 +125,24 @@ export type EventReplayResult = { status: "replayed"; eventId: string; deliveryC
  * Replays an event to every active endpoint that is subscribed to it now (its target only, for a test event):
  * finished deliveries start again, endpoints without one get one; deliveries still in progress are left alone.
  */
-export async function replayEvent(env: Bindings, tenantId: string, eventId: string): Promise<EventReplayResult> {
+export async function replayEvent(
+  env: Bindings,
+  tenantId: string,
+  eventId: string,
+  completion?: BatchCompletion,
+): Promise<EventReplayResult> {
   const d1 = env.DB;
   const now = Date.now();
-  // One D1 round trip (#19): the event, its recipients' upserts and the fanned-out mark together; ids for as many
-  // recipients as a tenant may have endpoints.
+  // One D1 round trip (#19): the event, its recipients' upserts and the fanned-out mark together, and the request's
+  // idempotency completion with them (`completion`: its answer is the `replayed` result); ids for as many recipients
+  // as a tenant may have endpoints.
   const ids = Array.from({ length: MAX_ENDPOINTS_PER_TENANT }, () => newId("webhookDelivery"));
-  const replayed = await replayEventInOne(d1, { tenantId, eventId, now, ids });
+  const replayed = await replayEventInOne(
+    d1,
+    { tenantId, eventId, now, ids },
+    completion && ((answer) => completion.statements(d1, answer)),
+  );
+  if (replayed && completion) completion.settle(replayed.completion);
   if (!replayed) return { status: "not_found" };
   const queued = replayed.queued;
   if (replayed.overflow) {

@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, gt, gte, lt, lte, type SQL, sql } from "drizzle-orm";
+import { and, asc, desc, eq, gt, gte, inArray, lt, lte, type SQL, sql } from "drizzle-orm";
 import type { Database } from "../../db/client";
 import { auditEvents, auditOutbox } from "../../db/schema";
 import { type ChainedEntry, GENESIS_HASH } from "./chain";
@@ -32,14 +32,40 @@ export async function hashAt(db: Database, tenantId: string, seq: number): Promi
  * refuses a head that moved back (a database restored to an earlier point while the chain's object stayed warm),
  * where the next seq is free and the insert would otherwise land after a gap, a break the service itself made.
  */
-export async function insertAfter(db: Database, tenantId: string, prevHash: string, entries: readonly ChainedEntry[]): Promise<void> {
+export async function insertAfter(
+  db: Database,
+  tenantId: string,
+  prevHash: string,
+  entries: readonly ChainedEntry[],
+  dropKept: readonly string[] = [],
+): Promise<void> {
   // json() of a non-JSON text raises inside the batch, rolling it back: SQLite has no RAISE outside triggers.
   const guard = db
     .select({
       ok: sql<number>`CASE WHEN COALESCE((SELECT hash FROM audit_events WHERE tenant_id = ${tenantId} ORDER BY seq DESC LIMIT 1), ${GENESIS_HASH}) = ${prevHash} THEN 1 ELSE json('audit chain head moved') END`,
     })
     .from(sql`(SELECT 1)`);
-  await db.batch([guard, ...entries.map((e) => db.insert(auditEvents).values(e))]);
+  // `dropKept`: the outbox rows that kept these entries apart (kept by their writes' batches), dropped with them.
+  await db.batch([
+    guard,
+    ...entries.map((e) => db.insert(auditEvents).values(e)),
+    ...(dropKept.length > 0 ? [db.delete(auditOutbox).where(inArray(auditOutbox.id, [...dropKept]))] : []),
+  ]);
+}
+
+/**
+ * `deferEntry` as a raw statement for another area's D1 batch (platform/audit auditInBatch), inserting only when
+ * `onlyIf` holds and claimable by the sweep only from `claimedUntil`.
+ */
+export function keepEntryStatement(
+  d1: D1Database,
+  tenantId: string,
+  kept: { id: string; draft: string; now: number; claimedUntil: number },
+  onlyIf: { sql: string; binds: readonly unknown[] },
+): D1PreparedStatement {
+  return d1
+    .prepare(`INSERT INTO audit_outbox (id, tenant_id, draft, created_at, claimed_until) SELECT ?, ?, ?, ?, ? WHERE (${onlyIf.sql})`)
+    .bind(kept.id, tenantId, kept.draft, kept.now, kept.claimedUntil, ...onlyIf.binds);
 }
 
 export interface AuditFilters {

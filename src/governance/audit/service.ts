@@ -3,7 +3,7 @@ import type { Bindings } from "../../env";
 import type { AuditDraft, AuditSink } from "../../platform/audit";
 import { log } from "../../platform/logger";
 import { type ChainCheck, ChainVerifier } from "./chain";
-import { chainPage, claimDeferred, deferEntry, dropDeferred, hasEntryFor } from "./repo";
+import { chainPage, claimDeferred, deferEntry, dropDeferred, hasEntryFor, keepEntryStatement } from "./repo";
 
 /** The audit sink the app installs: every tenant's entries go through that tenant's AuditChain object. */
 export const durableAuditSink: AuditSink = {
@@ -14,6 +14,7 @@ export const durableAuditSink: AuditSink = {
     const now = Date.now();
     await deferEntry(database(env.DB), tenantId, JSON.stringify({ ...draft, occurredAt: draft.occurredAt ?? now }), now);
   },
+  keepStatement: keepEntryStatement,
 };
 
 /** Kept entries a sweep appends per run; a claim lasts long enough for that many object calls. */

@@ -1,10 +1,20 @@
-import type { MiddlewareHandler } from "hono";
+import type { Context, MiddlewareHandler } from "hono";
 import { canonicalJson } from "../../catalog/canonical-json";
+import { auditInBatch } from "../audit";
 import { hex } from "../bytes";
 import type { AppEnv } from "../context";
 import { hmacSha256 } from "../crypto";
 import { ApiError } from "../errors";
-import { claimIdempotencyKey, completeIdempotencyKey, type IdempotencyScope, releaseIdempotencyKey } from "./repo";
+import {
+  claimIdempotencyKey,
+  completedByHolder,
+  completeIdempotencyKey,
+  completeInBatchStatement,
+  type IdempotencyScope,
+  releaseIdempotencyKey,
+  rewriteCompletedAnswer,
+  type SqlPart,
+} from "./repo";
 
 // The claim statements live in the repo; callers (sign-batch, the cron sweep, tests) keep importing them from here.
 export {
@@ -14,6 +24,7 @@ export {
   IDEMPOTENCY_TTL_MS,
   type IdempotencyScope,
   releaseIdempotencyKey,
+  type SqlPart,
   sweepIdempotencyRecords,
 } from "./repo";
 
@@ -38,6 +49,60 @@ export async function requestFingerprint(method: string, url: URL, body: Uint8Ar
   all.set(head);
   all.set(body, head.length);
   return hex(await hmacSha256(secret, all));
+}
+
+/**
+ * A keyed write's completion offered to its route, for the operation's own D1 batch (#19: a D1 round trip per
+ * request fewer, and the write and its completion commit together, so no crash can fall between them). The route
+ * (or its service) puts `statements` in the batch that makes the change, with the answer's body computed in SQL
+ * from the state the change starts from (the batch is one transaction), then hands the result to `settle`. The
+ * middleware then compares what was stored with the answer the route gave: equal, it has nothing more to write;
+ * different (a bug), it stores the answer given, as a completion would have.
+ */
+export interface BatchCompletion {
+  /**
+   * Completes the key with a JSON answer of the route's status whose body `body` computes, when `onlyIf` holds,
+   * and keeps the write's audit entry with it (platform/audit auditInBatch): statements for the batch, in order.
+   */
+  statements(d1: D1Database, answer: { body: SqlPart; onlyIf: SqlPart }): D1PreparedStatement[];
+  /** The statements' results, once their batch committed. */
+  settle(results: readonly D1Result[]): void;
+}
+
+interface Fold {
+  scope: IdempotencyScope;
+  lease: number;
+  /** What the batch stored (RETURNING), once settled with a completion. */
+  stored?: { status: number; contentType: string | null; body: string | null };
+}
+
+/** The requests whose key may be completed in the operation's batch (keyed by their context). */
+const folds = new WeakMap<object, Fold>();
+
+/**
+ * The completion in the operation's batch for this request, answering `status` with JSON (what `c.json` sends);
+ * undefined when the request holds no key, or its answer carries a one-time secret (whose completion must wait
+ * for its audit entry: platform/audit).
+ */
+export function completionInBatch(c: Context<AppEnv>, status: number): BatchCompletion | undefined {
+  const fold = folds.get(c);
+  if (!fold) return undefined;
+  // A crash after the batch leaves a completed key, whose retry is answered without running (or being audited)
+  // again: the write's audit entry must be in the batch too, or nothing is folded.
+  const audit = auditInBatch(c, status);
+  if (!audit) return undefined;
+  return {
+    statements: (d1, answer) => [
+      completeInBatchStatement(d1, fold.scope, fold.lease, { status, contentType: "application/json", ...answer }),
+      audit.statement(d1, completedByHolder(fold.scope, fold.lease)),
+    ],
+    settle: ([completion]) => {
+      type Stored = { response_status: number; response_content_type: string | null; response_body: string | null };
+      const row = ((completion?.results ?? []) as Stored[])[0];
+      if (row) fold.stored = { status: row.response_status, contentType: row.response_content_type, body: row.response_body };
+      audit.settle(row !== undefined);
+    },
+  };
 }
 
 /**
@@ -104,9 +169,14 @@ export const idempotency: MiddlewareHandler<AppEnv> = async (c, next) => {
   // The audit of this write (platform/audit.ts) is appended while the key is completed or released, not before.
   const audit: NonNullable<typeof c.var.auditAppend> = { join: true };
   c.set("auditAppend", audit);
+  const secretPolicy = operation.policy.replay === "secret_not_replayable";
+  const fold: Fold = { scope, lease: claim.lease };
+  if (!secretPolicy) folds.set(c, fold);
   try {
     await next();
   } catch (error) {
+    // A key the operation's batch completed stays completed (its change committed with that answer): the release
+    // below finds no claim in flight and leaves it, so a retry is answered what the change answered.
     await alongside(
       audit.pending,
       once(() => releaseIdempotencyKey(db, scope, claim.lease)),
@@ -115,6 +185,32 @@ export const idempotency: MiddlewareHandler<AppEnv> = async (c, next) => {
   }
   const res = c.res;
   const body = await res.clone().text();
+  if (fold.stored) {
+    const stored = fold.stored;
+    const same = stored.status === res.status && stored.contentType === res.headers.get("content-type") && stored.body === body;
+    if (same || res.status >= 500 || (res.status >= 400 && isRetryableError(res.status, body))) {
+      // Stored with the change (a failure after it, e.g. a later step's, leaves the change's own answer stored).
+      await alongside(audit.pending, Promise.resolve());
+      return;
+    }
+    c.var.log.error("idempotency answer stored in the batch differs from the answer given; storing the answer given", {
+      operation: operation.key,
+    });
+    try {
+      await alongside(
+        audit.pending,
+        once(() =>
+          rewriteCompletedAnswer(db, scope, claim.lease, { status: res.status, contentType: res.headers.get("content-type"), body }),
+        ),
+      );
+    } catch (error) {
+      c.var.log.error("idempotency completion failed", {
+        operation: operation.key,
+        error: error instanceof Error ? error.name : "unknown",
+      });
+    }
+    return;
+  }
   if (res.status >= 500 || (res.status >= 400 && isRetryableError(res.status, body))) {
     await alongside(
       audit.pending,
@@ -122,7 +218,7 @@ export const idempotency: MiddlewareHandler<AppEnv> = async (c, next) => {
     );
     return;
   }
-  const withhold = operation.policy.replay === "secret_not_replayable" && res.status < 300;
+  const withhold = secretPolicy && res.status < 300;
   // A one-time secret whose audit entry could not be appended never gets here: the audit middleware answered 503
   // (platform/audit auditWrites), so its key was released above and the retry runs again.
   try {

@@ -63,16 +63,26 @@ export async function restartFinishedDelivery(
   deliveryId: string,
   endpointId: string,
   now: number,
-): Promise<boolean> {
-  const result = await d1
+  complete?: { eventId: string; statements: CompleteInBatch },
+): Promise<{ restarted: boolean; completion: D1Result[] }> {
+  const restartable = `id = ? AND tenant_id = ? AND status IN ('delivered', 'failed', 'dead')
+        AND EXISTS (SELECT 1 FROM webhook_endpoints WHERE id = ? AND state = 'active')`;
+  // The request's idempotency completion, {event_id} as the route answers a restart, in the same round trip: before
+  // the update and only when its own condition holds (one transaction: exactly when it restarts the delivery).
+  const completion =
+    complete?.statements({
+      body: { sql: "json_object('event_id', ?)", binds: [complete.eventId] },
+      onlyIf: { sql: `EXISTS (SELECT 1 FROM webhook_deliveries WHERE ${restartable})`, binds: [deliveryId, tenantId, endpointId] },
+    }) ?? [];
+  const update = d1
     .prepare(
       `UPDATE webhook_deliveries SET status = 'pending', replay_count = replay_count + 1, attempt_base = attempt_count, next_attempt_at = ?, terminal_reason = NULL, updated_at = ?
-      WHERE id = ? AND tenant_id = ? AND status IN ('delivered', 'failed', 'dead')
-        AND EXISTS (SELECT 1 FROM webhook_endpoints WHERE id = ? AND state = 'active')`,
+      WHERE ${restartable}`,
     )
-    .bind(now, now, deliveryId, tenantId, endpointId)
-    .run();
-  return result.meta.changes === 1;
+    .bind(now, now, deliveryId, tenantId, endpointId);
+  if (completion.length === 0) return { restarted: (await update.run()).meta.changes === 1, completion: [] };
+  const results = await d1.batch([...completion, update]);
+  return { restarted: results[completion.length]!.meta.changes === 1, completion: results.slice(0, completion.length) };
 }
 
 /**
@@ -115,7 +125,8 @@ export async function upsertReplayedDeliveries(
 export async function replayEventInOne(
   d1: D1Database,
   r: { tenantId: string; eventId: string; now: number; ids: readonly string[] },
-): Promise<{ queued: string[]; overflow: boolean } | null> {
+  complete?: CompleteInBatch,
+): Promise<{ queued: string[]; overflow: boolean; completion: D1Result[] } | null> {
   const recipients = `SELECT e.id AS endpoint_id, ROW_NUMBER() OVER (ORDER BY e.id) - 1 AS rank
       FROM webhook_events ev JOIN webhook_endpoints e ON e.tenant_id = ev.tenant_id
      WHERE ev.id = ? AND ev.tenant_id = ? AND e.state = 'active'
@@ -124,9 +135,28 @@ export async function replayEventInOne(
   // #19: the id is picked from `ids` by rank (json_extract) rather than by joining json_each(ids), which read every
   // id for every recipient; `overflow` is bounded by the tenant's active endpoints (an index read) rather than by
   // counting the recipients a second time. Together these were most of a replay's SQL time.
-  const [event, count, upserted] = await d1.batch([
+  // The request's idempotency completion (platform/idempotency completionInBatch), before the upsert: its answer,
+  // {event_id, delivery_count} as the route sends it, counts the recipients the upsert will queue — those without a
+  // delivery in progress, the complement of the upsert's WHERE — in the same transaction, so the count is the
+  // upsert's own. Only when the event is there and no recipient is beyond `ids` (else the route answers otherwise).
+  const completion =
+    complete?.({
+      body: {
+        sql: `json_object('event_id', ?, 'delivery_count', (SELECT COUNT(*) FROM (${recipients}) AS rc
+              WHERE rc.rank < ? AND NOT EXISTS (SELECT 1 FROM webhook_deliveries d WHERE d.endpoint_id = rc.endpoint_id AND d.event_id = ?
+                AND d.status NOT IN ('delivered', 'failed', 'dead'))))`,
+        binds: [r.eventId, r.eventId, r.tenantId, r.ids.length, r.eventId],
+      },
+      onlyIf: {
+        sql: `EXISTS (SELECT 1 FROM webhook_events WHERE id = ? AND tenant_id = ?)
+            AND (SELECT COUNT(*) FROM webhook_endpoints WHERE tenant_id = ? AND state = 'active') <= ?`,
+        binds: [r.eventId, r.tenantId, r.tenantId, r.ids.length],
+      },
+    }) ?? [];
+  const [event, count, ...rest] = await d1.batch([
     d1.prepare("SELECT id FROM webhook_events WHERE id = ? AND tenant_id = ?").bind(r.eventId, r.tenantId),
     d1.prepare("SELECT COUNT(*) AS n FROM webhook_endpoints WHERE tenant_id = ? AND state = 'active'").bind(r.tenantId),
+    ...completion,
     d1
       .prepare(
         `INSERT INTO webhook_deliveries (id, tenant_id, endpoint_id, event_id, event_type, status, attempt_count, replay_count, next_attempt_at, created_at, updated_at)
@@ -144,12 +174,21 @@ export async function replayEventInOne(
       .prepare("UPDATE webhook_events SET fanned_out_at = COALESCE(fanned_out_at, ?) WHERE id = ? AND tenant_id = ?")
       .bind(r.now, r.eventId, r.tenantId),
   ]);
+  const completed = rest.slice(0, completion.length);
+  const upserted = rest[completion.length];
   if (event!.results.length === 0) return null;
   return {
     queued: (upserted!.results as { id: string }[]).map((row) => row.id),
     overflow: (count!.results[0] as { n: number }).n > r.ids.length,
+    completion: completed,
   };
 }
+
+/** Builds an idempotency completion's statements for a batch from an answer computed in SQL (platform/idempotency BatchCompletion). */
+export type CompleteInBatch = (answer: {
+  body: { sql: string; binds: readonly unknown[] };
+  onlyIf: { sql: string; binds: readonly unknown[] };
+}) => D1PreparedStatement[];
 
 export type NewDelivery = { id: string; tenantId: string; endpointId: string; eventId: string; eventType: string; now: number };
 

@@ -2,6 +2,7 @@ import { createRoute, z } from "@hono/zod-openapi";
 import type { Router } from "../../app-types";
 import { notFound, principalOf } from "../../platform/context";
 import { ApiError } from "../../platform/errors";
+import { completionInBatch } from "../../platform/idempotency";
 import { errorResponse, IdempotencyKeyHeader, json, NOT_FOUND } from "../../platform/openapi";
 import { replayDelivery } from "../deliveries";
 import { DeliveryIdParams, DeliveryReplayResponseSchema } from "../schemas";
@@ -26,7 +27,8 @@ const replayOne = createRoute({
 
 export function register(app: Router) {
   app.openapi(replayOne, async (c) => {
-    const result = await replayDelivery(c.env, principalOf(c).tenantId, c.req.valid("param").delivery_id);
+    // The key is completed in the restart's own batch with the 200 below.
+    const result = await replayDelivery(c.env, principalOf(c).tenantId, c.req.valid("param").delivery_id, completionInBatch(c, 200));
     if (result.status === "not_found") throw notFound("webhook delivery");
     if (result.status === "conflict") throw new ApiError(result.code, result.message);
     return c.json({ event_id: result.eventId }, 200);

@@ -2,6 +2,7 @@ import { createRoute, z } from "@hono/zod-openapi";
 import type { Router } from "../../app-types";
 import { principalOf } from "../../platform/context";
 import { ApiError } from "../../platform/errors";
+import { completionInBatch } from "../../platform/idempotency";
 import { errorResponse, IdempotencyKeyHeader, json, NOT_FOUND } from "../../platform/openapi";
 import { sendTestEvent, testEventRefusal } from "../deliveries";
 import { failure } from "../http";
@@ -45,7 +46,8 @@ export function register(app: Router) {
         headers: { "retry-after": retryAfter },
       });
     }
-    const result = await sendTestEvent(c.env, endpoint);
+    // The key is completed in the test event's own batch with the 202 below.
+    const result = await sendTestEvent(c.env, endpoint, completionInBatch(c, 202));
     if (result.status !== "queued") failure(result.status === "ok" ? { status: "not_found" } : result);
     return c.json({ delivery_id: result.deliveryId, event_id: result.eventId }, 202);
   });
