@@ -1,9 +1,9 @@
-import { database } from "../../db/client";
+import { type Database, database } from "../../db/client";
 import type { Bindings } from "../../env";
 import type { AuditDraft, AuditSink } from "../../platform/audit";
 import { log } from "../../platform/logger";
 import { type ChainCheck, ChainVerifier } from "./chain";
-import { chainPage, claimDeferred, deferEntry, dropDeferred, hasEntryFor } from "./repo";
+import { chainPage, claimDeferred, deferEntry, dropDeferred, hasDeferredSucceeded, hasEntryFor, hasSucceededEntry } from "./repo";
 
 /** The audit sink the app installs: every tenant's entries go through that tenant's AuditChain object. */
 export const durableAuditSink: AuditSink = {
@@ -13,6 +13,10 @@ export const durableAuditSink: AuditSink = {
   async defer(env: Bindings, tenantId: string, draft: AuditDraft & { requestId: string }) {
     const now = Date.now();
     await deferEntry(database(env.DB), tenantId, JSON.stringify({ ...draft, occurredAt: draft.occurredAt ?? now }), now);
+  },
+  async holdsSucceeded(db: Database, tenantId: string, action: string, targetId: string) {
+    if (await hasDeferredSucceeded(db, tenantId, action, targetId)) return true;
+    return hasSucceededEntry(db, tenantId, action, targetId);
   },
 };
 
