@@ -1,4 +1,5 @@
 import type { Database } from "../db/client";
+import { auditHoldsSucceeded } from "../platform/audit";
 import { displayPrefixOf, generateApiKeySecret, hashApiKeySecret } from "../platform/auth/keys";
 import { ALL_SCOPES, type Scope } from "../platform/auth/scopes";
 import { IDEMPOTENCY_TTL_MS } from "../platform/idempotency/repo";
@@ -7,17 +8,7 @@ import { iso } from "../platform/openapi";
 import type { AuthenticatedPrincipal } from "../platform/principal";
 import { type CoverDecision, covers, grantOf, type KeyGrant } from "./authority";
 import { restrictionsOf } from "./controls";
-import {
-  type ApiKeyRow,
-  beginRotation,
-  cancelRotation,
-  completeRotation,
-  getKey,
-  insertKey,
-  reissueUnusedKey,
-  revokeKey,
-  revokeWasAnswered,
-} from "./repo";
+import { type ApiKeyRow, beginRotation, cancelRotation, completeRotation, getKey, insertKey, reissueUnusedKey, revokeKey } from "./repo";
 
 /** Domain logic of API keys: no HTTP here; results are discriminated unions. */
 
@@ -193,6 +184,9 @@ export type RevokeKeyResult =
   | { status: "already_revoked" }
   | { status: "rotating" };
 
+/** The audit action of a plain revoke (its operation key): the entry that says the revoke was answered. */
+const REVOKE_ACTION = "DELETE /v1/api-keys/{api_key_id}";
+
 /**
  * Revokes a key at once. Refused while the key's rotation overlaps: revoking would leave the undeployed successor
  * alive unseen (a leaked key may have rotated itself) or cut off a deployed one; complete or cancel says which.
@@ -221,7 +215,7 @@ export async function revokeApiKey(
     !existing.successorKeyId &&
     !existing.predecessorKeyId &&
     !existing.rotationState;
-  if (plainRevoke && !(await revokeWasAnswered(db, tenantId, keyId))) return { status: "revoked", row: existing };
+  if (plainRevoke && !(await auditHoldsSucceeded(db, tenantId, REVOKE_ACTION, keyId))) return { status: "revoked", row: existing };
   return { status: "already_revoked" };
 }
 

@@ -1,4 +1,5 @@
 import type { MiddlewareHandler } from "hono";
+import type { Database } from "../db/client";
 import type { Bindings } from "../env";
 import type { AppContext, AppEnv } from "./context";
 import { ApiError } from "./errors";
@@ -60,6 +61,11 @@ export interface AuditSink {
     kept: { id: string; draft: string; now: number; claimedUntil: number },
     onlyIf: { sql: string; binds: readonly unknown[] },
   ): D1PreparedStatement;
+  /**
+   * Whether the tenant's audit holds a succeeded entry of `action` on `targetId` (that write was answered): in the
+   * chain, or kept by `defer` for the sweep. Only the audit area reads its tables; other areas ask here.
+   */
+  holdsSucceeded(db: Database, tenantId: string, action: string, targetId: string): Promise<boolean>;
 }
 
 let installed: AuditSink | null = null;
@@ -73,6 +79,12 @@ export function installAuditSink(sink: AuditSink) {
 export async function recordAudit(env: Bindings, tenantId: string, drafts: AuditDraft | readonly AuditDraft[]): Promise<void> {
   if (!installed) throw new Error("no audit sink installed");
   await installed.append(env, tenantId, Array.isArray(drafts) ? drafts : [drafts as AuditDraft]);
+}
+
+/** See AuditSink.holdsSucceeded (api-keys: whether a revoke that landed was answered, #22). */
+export async function auditHoldsSucceeded(db: Database, tenantId: string, action: string, targetId: string): Promise<boolean> {
+  if (!installed) throw new Error("no audit sink installed");
+  return installed.holdsSucceeded(db, tenantId, action, targetId);
 }
 
 /** The actor fields of an authenticated principal; null for an anonymous caller (nothing to attribute). */

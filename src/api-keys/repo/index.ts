@@ -1,7 +1,7 @@
 import { and, eq, gt, isNull, lt, or, sql } from "drizzle-orm";
 import type { Database } from "../../db/client";
 import { newestFirst, pageWindow } from "../../db/keyset";
-import { apiKeys, auditEvents, auditOutbox, tenants, users } from "../../db/schema";
+import { apiKeys, tenants, users } from "../../db/schema";
 import { shape } from "../../db/statements";
 import { forgetCachedKeys, forgetUnknownKeyHash } from "../../platform/auth/key-cache";
 import type { KeyCredential, KeyLookup } from "../../platform/auth/key-lookup";
@@ -170,39 +170,6 @@ export async function reissueUnusedKey(
     .returning();
   if (rows[0]) forgetUnknownKeyHash(next.secretHash);
   return rows[0] ?? null;
-}
-
-/**
- * Whether the audit holds a succeeded `DELETE /v1/api-keys/{api_key_id}` of this key (its revoke was answered), in the
- * chain or kept for the sweep to append (audit_outbox: its append failed after the answer).
- */
-export async function revokeWasAnswered(db: Database, tenantId: string, keyId: string): Promise<boolean> {
-  const kept = await db
-    .select({ id: auditOutbox.id })
-    .from(auditOutbox)
-    .where(
-      and(
-        eq(auditOutbox.tenantId, tenantId),
-        sql`json_extract(${auditOutbox.draft}, '$.targetId') = ${keyId}`,
-        sql`json_extract(${auditOutbox.draft}, '$.action') = 'DELETE /v1/api-keys/{api_key_id}'`,
-        sql`json_extract(${auditOutbox.draft}, '$.outcome') = 'succeeded'`,
-      ),
-    )
-    .limit(1);
-  if (kept.length > 0) return true;
-  const rows = await db
-    .select({ seq: auditEvents.seq })
-    .from(auditEvents)
-    .where(
-      and(
-        eq(auditEvents.tenantId, tenantId),
-        eq(auditEvents.targetId, keyId),
-        eq(auditEvents.action, "DELETE /v1/api-keys/{api_key_id}"),
-        eq(auditEvents.outcome, "succeeded"),
-      ),
-    )
-    .limit(1);
-  return rows.length > 0;
 }
 
 /**

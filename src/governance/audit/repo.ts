@@ -157,6 +157,43 @@ export async function hasEntryFor(
   return rows.length > 0;
 }
 
+/**
+ * Whether an entry of `action` on `targetId` that succeeded is kept for the sweep to append (its append failed after
+ * the answer): the draft is stored as JSON, so its fields are read with json_extract.
+ */
+export async function hasDeferredSucceeded(db: Database, tenantId: string, action: string, targetId: string): Promise<boolean> {
+  const rows = await db
+    .select({ id: auditOutbox.id })
+    .from(auditOutbox)
+    .where(
+      and(
+        eq(auditOutbox.tenantId, tenantId),
+        sql`json_extract(${auditOutbox.draft}, '$.targetId') = ${targetId}`,
+        sql`json_extract(${auditOutbox.draft}, '$.action') = ${action}`,
+        sql`json_extract(${auditOutbox.draft}, '$.outcome') = 'succeeded'`,
+      ),
+    )
+    .limit(1);
+  return rows.length > 0;
+}
+
+/** Whether the tenant's chain holds an entry of `action` on `targetId` that succeeded. */
+export async function hasSucceededEntry(db: Database, tenantId: string, action: string, targetId: string): Promise<boolean> {
+  const rows = await db
+    .select({ seq: auditEvents.seq })
+    .from(auditEvents)
+    .where(
+      and(
+        eq(auditEvents.tenantId, tenantId),
+        eq(auditEvents.targetId, targetId),
+        eq(auditEvents.action, action),
+        eq(auditEvents.outcome, "succeeded"),
+      ),
+    )
+    .limit(1);
+  return rows.length > 0;
+}
+
 export async function dropDeferred(db: Database, id: string): Promise<void> {
   await db.delete(auditOutbox).where(eq(auditOutbox.id, id));
 }

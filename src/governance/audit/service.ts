@@ -1,9 +1,18 @@
-import { database } from "../../db/client";
+import { type Database, database } from "../../db/client";
 import type { Bindings } from "../../env";
 import type { AuditDraft, AuditSink } from "../../platform/audit";
 import { log } from "../../platform/logger";
 import { type ChainCheck, ChainVerifier } from "./chain";
-import { chainPage, claimDeferred, deferEntry, dropDeferred, hasEntryFor, keepEntryStatement } from "./repo";
+import {
+  chainPage,
+  claimDeferred,
+  deferEntry,
+  dropDeferred,
+  hasDeferredSucceeded,
+  hasEntryFor,
+  hasSucceededEntry,
+  keepEntryStatement,
+} from "./repo";
 
 /** The audit sink the app installs: every tenant's entries go through that tenant's AuditChain object. */
 export const durableAuditSink: AuditSink = {
@@ -15,6 +24,10 @@ export const durableAuditSink: AuditSink = {
     await deferEntry(database(env.DB), tenantId, JSON.stringify({ ...draft, occurredAt: draft.occurredAt ?? now }), now);
   },
   keepStatement: keepEntryStatement,
+  async holdsSucceeded(db: Database, tenantId: string, action: string, targetId: string) {
+    if (await hasDeferredSucceeded(db, tenantId, action, targetId)) return true;
+    return hasSucceededEntry(db, tenantId, action, targetId);
+  },
 };
 
 /** Kept entries a sweep appends per run; a claim lasts long enough for that many object calls. */

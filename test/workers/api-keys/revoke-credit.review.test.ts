@@ -58,7 +58,7 @@ describe("review: a revoke is credited to the caller that made it, never to a la
     });
     let calls = 0;
     installAuditSink({
-      defer: durableAuditSink.defer,
+      ...durableAuditSink,
       async append(env, t, drafts) {
         if (t === tenantId && ++calls === 1) {
           appendStarted();

@@ -25,6 +25,7 @@ const kept = async (tenantId: string) =>
 function failingFor(tenantId: string, action: string, defer: AuditSink["defer"] = durableAuditSink.defer): AuditSink {
   return {
     defer,
+    holdsSucceeded: durableAuditSink.holdsSucceeded,
     async append(env, t, drafts) {
       if (t === tenantId && drafts.some((d) => d.action === action)) throw new Error("audit chain unreachable");
       await durableAuditSink.append(env, t, drafts);

@@ -165,7 +165,7 @@ describe("governance export errors", () => {
     const row = await insertExport(tenantId);
     let calls = 0;
     installAuditSink({
-      defer: durableAuditSink.defer,
+      ...durableAuditSink,
       async append(env, t, drafts) {
         if (drafts.some((d) => d.action === "export.completed") && calls++ === 0) throw new Error("audit DO unavailable (transient)");
         return durableAuditSink.append(env, t, drafts);

@@ -97,7 +97,7 @@ describe("Idempotency-Key on real operations", () => {
     let sawCompletion: boolean | null = null;
     let appended = false;
     installAuditSink({
-      defer: durableAuditSink.defer,
+      ...durableAuditSink,
       async append(env, t, drafts) {
         // The append waits (bounded) for the key's completion: written one after the other it never sees it.
         for (let i = 0; i < 50 && !(await completed())?.response_status; i++) await new Promise((r) => setTimeout(r, 20));
@@ -132,7 +132,7 @@ describe("Idempotency-Key on real operations", () => {
         .first<{ response_status: number | null }>();
     let completedBeforeAppend: boolean | null = null;
     installAuditSink({
-      defer: durableAuditSink.defer,
+      ...durableAuditSink,
       async append(env, t, drafts) {
         completedBeforeAppend = Boolean((await completed())?.response_status);
         await durableAuditSink.append(env, t, drafts);
