@@ -62,4 +62,32 @@ describe("#19 review: a request that no longer holds its key makes no change", (
       `the request that lost its claim queued nothing (it answered ${stale.status} ${stale.text.slice(0, 120)})`,
     ).toBe(0);
   });
+
+  it("a delivery replay whose lease was taken over before its batch does not restart the delivery", async () => {
+    const tenant = await createTenant();
+    const [endpointId] = await activeEndpoints(tenant.tenantId, 1);
+    const eventId = newId("webhookEvent");
+    await insertCustomerEvent(tenant.tenantId, "asset.signed", eventId);
+    const deliveryId = newId("webhookDelivery");
+    const now = Date.now();
+    await testEnv.DB.prepare(
+      `INSERT INTO webhook_deliveries (id, tenant_id, endpoint_id, event_id, event_type, status, attempt_count, attempt_base, replay_count, next_attempt_at, created_at, updated_at)
+       VALUES (?, ?, ?, ?, 'asset.signed', 'delivered', 1, 0, 0, NULL, ?, ?)`,
+    )
+      .bind(deliveryId, tenant.tenantId, endpointId, eventId, now, now)
+      .run();
+    const stale = await send(
+      leaseTakenOverBeforeBatch(testEnv, tenant.tenantId),
+      request(`/v1/webhook-endpoints/deliveries/${deliveryId}/replay`, {
+        method: "POST",
+        key: tenant.key,
+        headers: { "idempotency-key": crypto.randomUUID() },
+      }),
+    );
+    const row = await testEnv.DB.prepare("SELECT replay_count FROM webhook_deliveries WHERE id = ?")
+      .bind(deliveryId)
+      .first<{ replay_count: number }>();
+    // Else the holder (the client's retry) finds it pending: 409 in progress until it finishes, then restarts it again.
+    expect(row?.replay_count, `the request that lost its claim restarted nothing (it answered ${stale.status})`).toBe(0);
+  });
 });
