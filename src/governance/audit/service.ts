@@ -33,7 +33,9 @@ export async function drainAuditOutbox(env: Bindings, now: number): Promise<numb
     const draft = JSON.parse(row.draft) as AuditDraft & { requestId: string; occurredAt: number };
     try {
       if (!(await hasEntryFor(db, row.tenantId, draft))) {
-        await chainOf(env, row.tenantId).append(row.tenantId, [draft]);
+        // Naming the row: the chain appends the entry only while the row is still there and drops it in the same
+        // write, so the request's own append arriving late (naming it too) finds it gone and appends nothing.
+        await chainOf(env, row.tenantId).append(row.tenantId, [{ ...draft, keptAs: row.id }]);
         appended++;
       }
       await dropDeferred(db, row.id);
