@@ -24,7 +24,8 @@ const DRAIN_LEASE_MS = 5 * 60_000;
 /**
  * Appends the entries kept after a failed append (AuditSink.defer), oldest first, each to its tenant's chain with
  * its original time, and drops each once appended. A drain that dies between the two finds the entry in the chain
- * on its next run and only drops the row, so an entry lands once. Answers how many were appended.
+ * on its next run and only drops the row, so an entry lands once. Answers how many it handed to the chain (one whose
+ * request's own append landed it first is counted, though the chain appended nothing for it).
  */
 export async function drainAuditOutbox(env: Bindings, now: number): Promise<number> {
   const db = database(env.DB);
