@@ -1,7 +1,7 @@
 import { DurableObject } from "cloudflare:workers";
 import { database } from "../db/client";
 import { type ChainedEntry, canonicalDetail, entryHash, GENESIS_HASH } from "../governance/audit/chain";
-import { chainHead, hashAt, insertAfter } from "../governance/audit/repo";
+import { chainHead, hashAt, insertAfter, keptRowsPresent } from "../governance/audit/repo";
 import type { AuditDraft } from "../platform/audit";
 import { newId } from "../platform/ids";
 import { log } from "../platform/logger";
@@ -138,11 +138,22 @@ export class AuditChain extends DurableObject<Env> {
         this.head = await this.loadHead(tenantId);
         this.headKnown = true;
       }
+      // An entry kept in the outbox (its write's batch, or a failed append) is appended by whoever still finds its
+      // kept row: the request's own append or the sweep's, each naming it (keptAs). A draft whose row is gone was
+      // appended by the other (which dropped the row in its write): it resolves without a second entry.
+      const named = [...new Set(group.flatMap((w) => w.drafts.flatMap((d) => (d.keptAs ? [d.keptAs] : []))))];
+      const present = named.length > 0 ? await keptRowsPresent(db, named) : new Set<string>();
+      const taken = new Set<string>();
       const entries: ChainedEntry[] = [];
       let prev = this.head ?? { seq: 0, hash: GENESIS_HASH };
       const now = Date.now();
       for (const w of group) {
         for (const d of w.drafts) {
+          if (d.keptAs !== undefined) {
+            // Gone, or already named by an earlier draft of this very write: appended once, by that one.
+            if (!present.has(d.keptAs) || taken.has(d.keptAs)) continue;
+            taken.add(d.keptAs);
+          }
           const unhashed = {
             tenantId,
             seq: prev.seq + 1,
@@ -165,13 +176,16 @@ export class AuditChain extends DurableObject<Env> {
           prev = { seq: entry.seq, hash: entry.hash };
         }
       }
-      // Entries kept apart by their writes' batches (platform/audit auditInBatch): their kept rows go with them.
-      const kept = group.flatMap((w) => w.drafts.flatMap((d) => (d.keptAs ? [d.keptAs] : [])));
+      if (entries.length === 0) return; // every draft was an entry the other append already landed
+      // The kept rows of the entries appended go with them, guarded as the head is: a row dropped meanwhile (the
+      // other append landed it) fails the write, and the retry re-reads which rows are left.
+      const kept = [...taken];
       try {
         await insertAfter(db, tenantId, this.head?.hash ?? GENESIS_HASH, entries, kept);
       } catch (error) {
-        // Someone else appended (an operator script writes directly), or D1's head is no longer the one this object
-        // remembers (a restore or a rollback took the tail away): re-read the head and chain after what D1 holds.
+        // Someone else appended (an operator script writes directly), D1's head is no longer the one this object
+        // remembers (a restore or a rollback took the tail away), or a kept row named was dropped meanwhile: re-read
+        // the head and the kept rows, and chain after what D1 holds.
         this.headKnown = false;
         if (attempt >= 2) throw error;
         continue;

@@ -32,7 +32,11 @@ export interface AuditDraft {
   detail: Record<string, unknown> | null;
   /** Epoch ms; defaults to the time of appending. */
   occurredAt?: number;
-  /** The audit_outbox row that keeps this entry apart, dropped by the write that appends it (not part of the entry). */
+  /**
+   * The audit_outbox row that keeps this entry apart, dropped by the write that appends it (not part of the entry).
+   * The row decides who appends: a draft naming it is appended only while it is still there, so of the request's
+   * own append and the sweep's (both name it) exactly one lands the entry; the other resolves without appending.
+   */
   keptAs?: string;
 }
 

@@ -3,6 +3,7 @@ import { HTTPException } from "hono/http-exception";
 import { storageFailureOf } from "../db/storage-guard";
 import { type AppEnv, publicOrigin } from "./context";
 import { ApiError, ERROR_CODES, errorBody, HttpProblem } from "./errors";
+import { isClaimLost } from "./idempotency/repo";
 import { log } from "./logger";
 import { REQUEST_ID_HEADER } from "./request-id";
 
@@ -27,6 +28,14 @@ export const onError: ErrorHandler<AppEnv> = (err, c) => {
   const storage = err instanceof ApiError ? null : storageFailureOf(err);
   if (err instanceof ApiError) {
     apiError = err;
+  } else if (isClaimLost(err)) {
+    // A keyed write's batch refused because its lease lapsed and a retry holds the key now (platform/idempotency
+    // completionInBatch): nothing was written; the holder's request is the one in progress.
+    apiError = new ApiError(
+      "svc.idempotency.request_in_progress",
+      "A request with this Idempotency-Key took it over and is still being processed; retry with the same key.",
+      { headers: { "Retry-After": "1" } },
+    );
   } else if (err instanceof HTTPException && err.status === 400) {
     // Hono's body parsers: unparsable JSON or form bodies are contract violations.
     apiError = new ApiError("svc.request.invalid", "The request body could not be parsed.", {

@@ -45,12 +45,29 @@ export async function insertAfter(
       ok: sql<number>`CASE WHEN COALESCE((SELECT hash FROM audit_events WHERE tenant_id = ${tenantId} ORDER BY seq DESC LIMIT 1), ${GENESIS_HASH}) = ${prevHash} THEN 1 ELSE json('audit chain head moved') END`,
     })
     .from(sql`(SELECT 1)`);
-  // `dropKept`: the outbox rows that kept these entries apart (kept by their writes' batches), dropped with them.
+  // `dropKept`: the outbox rows that kept these entries apart, dropped with them; each must still be there (else
+  // the sweep or the request already appended its entry and dropped it), guarded in the same way as the head.
+  const keptIds = JSON.stringify([...new Set(dropKept)]);
+  const keptGuard = db
+    .select({
+      ok: sql<number>`CASE WHEN (SELECT COUNT(*) FROM audit_outbox WHERE id IN (SELECT value FROM json_each(${keptIds}))) = ${new Set(dropKept).size} THEN 1 ELSE json('audit kept row gone') END`,
+    })
+    .from(sql`(SELECT 1)`);
   await db.batch([
     guard,
+    ...(dropKept.length > 0 ? [keptGuard] : []),
     ...entries.map((e) => db.insert(auditEvents).values(e)),
     ...(dropKept.length > 0 ? [db.delete(auditOutbox).where(inArray(auditOutbox.id, [...dropKept]))] : []),
   ]);
+}
+
+/** Which of these outbox rows (kept entries) are still there: the ones whose entry nobody appended yet. */
+export async function keptRowsPresent(db: Database, ids: readonly string[]): Promise<Set<string>> {
+  const rows = await db
+    .select({ id: auditOutbox.id })
+    .from(auditOutbox)
+    .where(sql`${auditOutbox.id} IN (SELECT value FROM json_each(${JSON.stringify(ids)}))`);
+  return new Set(rows.map((r) => r.id));
 }
 
 /**

@@ -37,7 +37,8 @@ const DRAIN_LEASE_MS = 5 * 60_000;
 /**
  * Appends the entries kept after a failed append (AuditSink.defer), oldest first, each to its tenant's chain with
  * its original time, and drops each once appended. A drain that dies between the two finds the entry in the chain
- * on its next run and only drops the row, so an entry lands once. Answers how many were appended.
+ * on its next run and only drops the row, so an entry lands once. Answers how many it handed to the chain (one whose
+ * request's own append landed it first is counted, though the chain appended nothing for it).
  */
 export async function drainAuditOutbox(env: Bindings, now: number): Promise<number> {
   const db = database(env.DB);
@@ -46,7 +47,9 @@ export async function drainAuditOutbox(env: Bindings, now: number): Promise<numb
     const draft = JSON.parse(row.draft) as AuditDraft & { requestId: string; occurredAt: number };
     try {
       if (!(await hasEntryFor(db, row.tenantId, draft))) {
-        await chainOf(env, row.tenantId).append(row.tenantId, [draft]);
+        // Naming the row: the chain appends the entry only while the row is still there and drops it in the same
+        // write, so the request's own append arriving late (naming it too) finds it gone and appends nothing.
+        await chainOf(env, row.tenantId).append(row.tenantId, [{ ...draft, keptAs: row.id }]);
         appended++;
       }
       await dropDeferred(db, row.id);

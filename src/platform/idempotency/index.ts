@@ -6,6 +6,7 @@ import type { AppEnv } from "../context";
 import { hmacSha256 } from "../crypto";
 import { ApiError } from "../errors";
 import {
+  claimHeldGuardStatement,
   claimIdempotencyKey,
   completedByHolder,
   completeIdempotencyKey,
@@ -23,6 +24,7 @@ export {
   IDEMPOTENCY_LEASE_MS,
   IDEMPOTENCY_TTL_MS,
   type IdempotencyScope,
+  isClaimLost,
   releaseIdempotencyKey,
   type SqlPart,
   sweepIdempotencyRecords,
@@ -63,6 +65,9 @@ export interface BatchCompletion {
   /**
    * Completes the key with a JSON answer of the route's status whose body `body` computes, when `onlyIf` holds,
    * and keeps the write's audit entry with it (platform/audit auditInBatch): statements for the batch, in order.
+   * The first fails the whole batch when this request no longer holds its claim (its lease lapsed and a retry took
+   * the key over): nothing in the batch is written, and the request answers 409
+   * `svc.idempotency.request_in_progress` (platform/error-mapper), as the holder's retry would be answered.
    */
   statements(d1: D1Database, answer: { body: SqlPart; onlyIf: SqlPart }): D1PreparedStatement[];
   /** The statements' results, once their batch committed. */
@@ -93,10 +98,12 @@ export function completionInBatch(c: Context<AppEnv>, status: number): BatchComp
   if (!audit) return undefined;
   return {
     statements: (d1, answer) => [
+      // The batch is one transaction: a claim taken over fails all of it, statements before this one too.
+      claimHeldGuardStatement(d1, fold.scope, fold.lease),
       completeInBatchStatement(d1, fold.scope, fold.lease, { status, contentType: "application/json", ...answer }),
       audit.statement(d1, completedByHolder(fold.scope, fold.lease)),
     ],
-    settle: ([completion]) => {
+    settle: ([, completion]) => {
       type Stored = { response_status: number; response_content_type: string | null; response_body: string | null };
       const row = ((completion?.results ?? []) as Stored[])[0];
       if (row) fold.stored = { status: row.response_status, contentType: row.response_content_type, body: row.response_body };

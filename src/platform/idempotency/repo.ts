@@ -194,6 +194,37 @@ export function completeInBatchStatement(
     );
 }
 
+/**
+ * What a failed claim guard (claimHeldGuardStatement) says: SQLite has no RAISE outside triggers, and a bad JSON path
+ * is an error whose message carries the path, so the failure is told apart from any other ("bad JSON path: '…'").
+ */
+const CLAIM_LOST = "idempotency claim lost";
+
+/**
+ * First in a batch that completes the key (completionInBatch): fails the whole batch (one transaction, so nothing in
+ * it is written) unless this request still holds its claim. A request whose lease lapsed and was taken over by a
+ * retry must not make the change the holder is making (#19 review: a replay queued twice, the holder answering
+ * `delivery_count: 0`).
+ */
+export function claimHeldGuardStatement(d1: D1Database, scope: IdempotencyScope, lease: number): D1PreparedStatement {
+  return d1
+    .prepare(
+      `SELECT CASE WHEN EXISTS (SELECT 1 FROM idempotency_records WHERE tenant_id = ? AND operation = ? AND idempotency_key = ? AND state = 'in_flight' AND locked_until = ?)
+        THEN 1 ELSE json_extract('{}', '${CLAIM_LOST}') END AS held`,
+    )
+    .bind(scope.tenantId, scope.operation, scope.key, lease);
+}
+
+/** Whether `error` (or one of its causes) is a batch failed by claimHeldGuardStatement: the claim was taken over. */
+export function isClaimLost(error: unknown): boolean {
+  let current: unknown = error;
+  for (let depth = 0; depth < 8 && typeof current === "object" && current !== null; depth++) {
+    if (String((current as { message?: unknown }).message ?? "").includes(`'${CLAIM_LOST}'`)) return true;
+    current = (current as { cause?: unknown }).cause;
+  }
+  return false;
+}
+
 /** True inside a batch once the holder's completion in it applied (the holder's own row, completed). */
 export function completedByHolder(scope: IdempotencyScope, lease: number): SqlPart {
   return {

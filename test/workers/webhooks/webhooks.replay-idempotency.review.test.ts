@@ -1,0 +1,93 @@
+import { describe, expect, it } from "vitest";
+import type { Bindings } from "../../../src/env";
+import { newId } from "../../../src/platform/ids";
+import { count, request, send } from "../campaign/faults-http.helpers";
+import { createTenant, testEnv } from "../support/helpers";
+import { activeEndpoints, insertCustomerEvent } from "../support/webhooks.helpers";
+
+/*
+ * Review of #19's completion in the operation's own batch (platform/idempotency completionInBatch). The batch
+ * completes the key only for the request still holding its claim (its lease), but makes the change whether or
+ * not it does: a request whose lease lapsed and was taken over by the client's retry still replays, and its retry
+ * (the holder) then finds every delivery in progress and stores `delivery_count: 0` for an operation that queued
+ * them — the very answer #19 set out to prevent for a crash after the batch. The batch that already carries the
+ * claim check could carry it for the change too (a guard first in the batch), so the change is made only by the
+ * holder.
+ */
+
+/**
+ * An env whose D1 batch that completes an idempotency key first lets the request's lease lapse and another
+ * attempt take the key over (as claimIdempotencyKey's takeover does 60 s on: a new locked_until), then runs.
+ */
+function leaseTakenOverBeforeBatch(base: Bindings, tenantId: string) {
+  const real = base.DB;
+  let done = false;
+  const db = new Proxy(real, {
+    get(target, prop) {
+      const value = Reflect.get(target, prop);
+      if (prop !== "batch") return typeof value === "function" ? value.bind(target) : value;
+      return async (statements: D1PreparedStatement[]) => {
+        const text = statements.map((s) => String((s as unknown as { statement?: string }).statement ?? "")).join(";");
+        if (!done && /UPDATE idempotency_records SET state = 'completed'/.test(text)) {
+          done = true;
+          await real
+            .prepare("UPDATE idempotency_records SET locked_until = locked_until + 60000 WHERE tenant_id = ? AND state = 'in_flight'")
+            .bind(tenantId)
+            .run();
+        }
+        return await Reflect.apply(value, target, [statements]);
+      };
+    },
+  });
+  return { ...base, DB: db } as unknown as Bindings;
+}
+
+describe("#19 review: a request that no longer holds its key makes no change", () => {
+  it("an event replay whose lease was taken over before its batch does not replay (the holder does, once)", async () => {
+    const tenant = await createTenant();
+    await activeEndpoints(tenant.tenantId, 3);
+    const eventId = newId("webhookEvent");
+    await insertCustomerEvent(tenant.tenantId, "asset.signed", eventId);
+    const idem = crypto.randomUUID();
+    const replay = () =>
+      request(`/v1/webhook-events/${eventId}/replay`, { method: "POST", key: tenant.key, headers: { "idempotency-key": idem } });
+
+    const stale = await send(leaseTakenOverBeforeBatch(testEnv, tenant.tenantId), replay());
+    const held = await testEnv.DB.prepare("SELECT state FROM idempotency_records WHERE tenant_id = ? AND idempotency_key = ?")
+      .bind(tenant.tenantId, idem)
+      .first<{ state: string }>();
+    expect(held?.state, "the key is still the new holder's claim").toBe("in_flight");
+    expect(
+      await count("webhook_deliveries", "event_id = ?", eventId),
+      `the request that lost its claim queued nothing (it answered ${stale.status} ${stale.text.slice(0, 120)})`,
+    ).toBe(0);
+  });
+
+  it("a delivery replay whose lease was taken over before its batch does not restart the delivery", async () => {
+    const tenant = await createTenant();
+    const [endpointId] = await activeEndpoints(tenant.tenantId, 1);
+    const eventId = newId("webhookEvent");
+    await insertCustomerEvent(tenant.tenantId, "asset.signed", eventId);
+    const deliveryId = newId("webhookDelivery");
+    const now = Date.now();
+    await testEnv.DB.prepare(
+      `INSERT INTO webhook_deliveries (id, tenant_id, endpoint_id, event_id, event_type, status, attempt_count, attempt_base, replay_count, next_attempt_at, created_at, updated_at)
+       VALUES (?, ?, ?, ?, 'asset.signed', 'delivered', 1, 0, 0, NULL, ?, ?)`,
+    )
+      .bind(deliveryId, tenant.tenantId, endpointId, eventId, now, now)
+      .run();
+    const stale = await send(
+      leaseTakenOverBeforeBatch(testEnv, tenant.tenantId),
+      request(`/v1/webhook-endpoints/deliveries/${deliveryId}/replay`, {
+        method: "POST",
+        key: tenant.key,
+        headers: { "idempotency-key": crypto.randomUUID() },
+      }),
+    );
+    const row = await testEnv.DB.prepare("SELECT replay_count FROM webhook_deliveries WHERE id = ?")
+      .bind(deliveryId)
+      .first<{ replay_count: number }>();
+    // Else the holder (the client's retry) finds it pending: 409 in progress until it finishes, then restarts it again.
+    expect(row?.replay_count, `the request that lost its claim restarted nothing (it answered ${stale.status})`).toBe(0);
+  });
+});
