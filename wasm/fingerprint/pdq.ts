@@ -220,10 +220,23 @@ let cacheW: i32 = -1;
 let cacheLo: i32 = 0; // plane rows [cacheLo, cacheHi) are in the cache
 let cacheHi: i32 = 0;
 let cacheOn: bool = false; // the window being hashed reads and fills the cache
-let q1y: i32 = 0; // plane row of the first row in stage 1's queue (while cacheOn)
+// A window's rows are not copied into stage 1's queue: the row filter reads them where they are in the plane.
+let fromPlane: bool = false;
+let winX: i32 = 0; // the window's left edge (while fromPlane)
+let q1y: i32 = 0; // plane row of the first row in stage 1's queue (while fromPlane)
 
 @inline function cacheRow(y: i32): usize {
   return cacheBase + <usize>y * cacheStride;
+}
+
+/** Row k of stage 1's queue: in the plane (a window's), or the queue's own slot (pushed pixels). */
+@inline function queuedRow(k: i32): usize {
+  return fromPlane ? lumaPlane + ((<usize>(q1y + k) * <usize>lumaW + <usize>winX) << 2) : queue1 + <usize>k * rowStride;
+}
+
+/** Bytes between two rows of stage 1's queue. */
+@inline function queuedStride(): usize {
+  return fromPlane ? <usize>lumaW << 2 : rowStride;
 }
 
 /**
@@ -299,7 +312,9 @@ export function pdqWindow(x: i32, y: i32, w: i32, h: i32): i32 {
     cacheOn = false;
     return -2;
   }
-  cacheOn = cacheBase != 0 && !direct && !degenerate;
+  fromPlane = !direct && !degenerate;
+  winX = x;
+  cacheOn = cacheBase != 0 && fromPlane;
   if (cacheOn) {
     // the cached rows stay only when they are this window's (same x and w) and the rows it adds join them into one run
     if (x != cacheX || w != cacheW || y > cacheHi || y + h < cacheLo) {
@@ -322,10 +337,9 @@ export function pdqWindow(x: i32, y: i32, w: i32, h: i32): i32 {
         feed1(cacheRow(py));
         continue;
       }
+      // queued where it is: stage 1 reads the queue's rows out of the plane (queuedRow)
       if (queued1 == 0) q1y = py;
-      memory.copy(row, src, rowBytes);
       if (++queued1 == queueSize) runQueue1();
-      row = queue1 + <usize>queued1 * rowStride;
     }
   }
   curY = h;
@@ -334,8 +348,9 @@ export function pdqWindow(x: i32, y: i32, w: i32, h: i32): i32 {
     // every row of the window is in the cache now (filtered here or before)
     cacheLo = min<i32>(cacheLo, y);
     cacheHi = max<i32>(cacheHi, y + h);
-    cacheOn = false;
   }
+  cacheOn = false;
+  fromPlane = false;
   return quality;
 }
 
@@ -343,7 +358,7 @@ export function pdqWindow(x: i32, y: i32, w: i32, h: i32): i32 {
 function drainQueue1(): void {
   for (let k = 0; k < queued1; k++) {
     const dst = cacheRow(q1y + k);
-    boxRow(queue1 + <usize>k * rowStride, dst);
+    boxRow(queuedRow(k), dst);
     feed1(dst);
   }
   queued1 = 0;
@@ -491,11 +506,10 @@ const QUEUED_ROW_MAX: i32 = 8192;
  * four rows per f32x4 step, and the two groups' chains overlap. Each lane runs boxRow's very operations, so each
  * row is boxRow's.
  */
-function boxRowQueue(src: usize, dst: usize, dstStride: usize): void {
+function boxRowQueue(src: usize, stride: usize, dst: usize, dstStride: usize): void {
   const n = cols;
   const w = winRow;
   const lead = halfRow - 1;
-  const stride = rowStride;
   const group = <usize>n << 4; // bytes of one interleaved group
   interleave4(src, stride, il, n);
   interleave4(src + 4 * stride, stride, il + group, n);
@@ -669,8 +683,8 @@ function runQueue1(): void {
   // a window's filtered rows go to the cache (by plane row), for the next window of the same x and w
   const dst = cacheOn ? cacheRow(q1y) : boxed1;
   const stride = cacheOn ? cacheStride : rowStride;
-  if (queueSize == QUEUE) boxRowQueue(queue1, dst, stride);
-  else boxRow(queue1, dst);
+  if (queueSize == QUEUE) boxRowQueue(queuedRow(0), queuedStride(), dst, stride);
+  else boxRow(queuedRow(0), dst);
   queued1 = 0;
   for (let k = 0; k < queueSize; k++) feed1(dst + <usize>k * stride);
 }
@@ -837,7 +851,7 @@ function flush(): void {
   // the rows still queued first, in order, one at a time
   if (cacheOn) drainQueue1();
   for (let k = 0; k < queued1; k++) {
-    boxRow(queue1 + <usize>k * rowStride, rowOut);
+    boxRow(queuedRow(k), rowOut);
     feed1(rowOut);
   }
   queued1 = 0;
