@@ -113,6 +113,7 @@ for (const [name, bytes] of cases) {
     }
   const f = (xs) => `${median(xs).toFixed(2)} (${Math.min(...xs).toFixed(2)})`;
   console.log(`${name}`);
-  for (const s of [...stages, "total"]) console.log(`  ${s.padEnd(8)} old ${f(t[0][s])}  new ${f(t[1][s])}  x${(median(t[1][s]) / median(t[0][s])).toFixed(2)}`);
+  for (const s of [...stages, "total"])
+    console.log(`  ${s.padEnd(8)} old ${f(t[0][s])}  new ${f(t[1][s])}  x${(median(t[1][s]) / median(t[0][s])).toFixed(2)}`);
   console.log(`  outputs equal: ${outs[0] === outs[1]}${outs[0] === outs[1] ? "" : `\n    old ${outs[0]}\n    new ${outs[1]}`}`);
 }
