@@ -203,7 +203,7 @@ function layout(rowLength: i32, rowCount: i32, chunkBytes: i32, isTransposed: i3
 let lumaW: i32 = 0;
 let lumaH: i32 = 0;
 let lumaPlane: usize = 0;
-let lumaEnd: u64 = 0; // first byte after the plane, its staging area and its row cache: the windows' buffers start there
+let lumaEnd: u64 = 0; // where the windows' buffers start: after the plane, its staging area and its row cache (no cache: at the staging area)
 let lumaFilled: i32 = 0; // pixels converted so far
 let lumaStaging: usize = 0;
 
@@ -258,14 +258,16 @@ export function pdqLumaBegin(width: i32, height: i32, chunkBytes: i32): usize {
   lumaPlane = workBase();
   const planeBytes = align16(<u64>width * <u64>height * 4);
   lumaStaging = <usize>(<u64>lumaPlane + planeBytes);
-  lumaEnd = <u64>lumaStaging + align16(<u64>chunkBytes);
+  const stagingEnd = <u64>lumaStaging + align16(<u64>chunkBytes);
+  // without a cache the windows' buffers reuse the staging area (the plane is complete before any window)
+  lumaEnd = <u64>lumaStaging;
   // the cache after the staging area (a chunk pushed after the plane is complete cannot land in it)
   if (planeBytes <= CACHE_MAX_PLANE) {
     cacheStride = <usize>align16(<u64>width * 4);
-    cacheBase = <usize>lumaEnd;
-    lumaEnd += <u64>cacheStride * <u64>height;
+    cacheBase = <usize>stagingEnd;
+    lumaEnd = stagingEnd + <u64>cacheStride * <u64>height;
   }
-  if (!reserve(lumaEnd)) {
+  if (!reserve(max<u64>(lumaEnd, stagingEnd))) {
     cacheBase = 0;
     return 0;
   }
