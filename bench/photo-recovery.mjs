@@ -3,7 +3,7 @@
 //
 //   node bench/photo-recovery.mjs              # the whole corpus (44 photographs; 8-17 min on the shared 2 cores)
 //   node bench/photo-recovery.mjs --quick      # every third photograph (about 2.5 min)
-//   add --verbose to list every copy that was not recovered
+//   add --verbose to list every copy that was not recovered, --window-side N to cap the query windows' image at N px
 //
 // Corpus: free photographs that Debian ships in these packages (fetched with `apt-get download` into dist/bench/
 // and unpacked there with `dpkg -x`; nothing is installed; licences in each package's /usr/share/doc/*/copyright):
@@ -39,6 +39,8 @@ import { bundleForNode } from "./lib/node-bundle.mjs";
 const root = join(import.meta.dirname, "..");
 const quick = process.argv.includes("--quick");
 const verbose = process.argv.includes("--verbose");
+// --window-side N: the query windows' image capped at N px a side instead of the service's QUERY_WINDOW_MAX_SIDE
+const windowSide = process.argv.includes("--window-side") ? Number(process.argv[process.argv.indexOf("--window-side") + 1]) : undefined;
 
 const svc = await import(
   bundleForNode(
@@ -47,7 +49,7 @@ const svc = await import(
       `export { WasmWatermarker } from "./src/media/watermark/index.ts";`,
       `export { PdqFingerprinter, IsccImageFingerprinter, hammingDistance, pdqQueryWindowBits } from "./src/media/fingerprint/index.ts";`,
       `export { JsquashImageCodec } from "./src/media/codecs/image-codec.ts";`,
-      `export { verifyPixels } from "./src/verifications/verify-pixels.ts";`,
+      `export { queryWindowPixels, verifyPixels } from "./src/verifications/verify-pixels.ts";`,
       `export { markAndEncode } from "./src/jobs/steps/watermark.ts";`,
       `export { pdqRegions } from "./src/jobs/steps/fingerprint.ts";`,
       `export { PDQ_MATCH_DISTANCE, PDQ_MIN_QUALITY, PDQ_REGION_MATCH_DISTANCE } from "./src/soft-bindings/repo.ts";`,
@@ -263,7 +265,7 @@ async function signals(bytes, published = false) {
   if (gated && !published) {
     // as verify-service.ts: the query windows of the image PDQ read, those at the gate (CPU per verification)
     const t = process.cpuUsage();
-    windows = svc.pdqQueryWindowBits(pdq, input, PDQ_MIN_QUALITY);
+    windows = svc.pdqQueryWindowBits(pdq, svc.queryWindowPixels(pdq, input, windowSide), PDQ_MIN_QUALITY);
     const u = process.cpuUsage(t);
     windowCpu.push({ ms: (u.user + u.system) / 1000, pixels: input.width * input.height });
   }

@@ -1,7 +1,8 @@
 // #19 diagnostic: a verification's whole pixel work, as src/verifications/verify-service.ts runs it (verifyPixels,
 // the watermark detector, whole-image PDQ, ISCC, and the 15 PDQ query windows), on two checkouts in one process,
 // interleaved (alternating order), CPU ms per stage (medians, minima), every output compared exactly: the detector's
-// result and diagnostics, the PDQ hash and quality, the ISCC code and every query window's hash.
+// result and diagnostics, the PDQ hash and quality and the ISCC code; the query windows (which a checkout with #19's
+// capped query plane hashes on a smaller image, verify-pixels.ts queryWindowPixels) by Hamming distance per window.
 //   node bench/pixels-pipeline-ab.mjs --old-root DIR [--runs N]     (DIR: another checkout with its wasm/build)
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
@@ -17,6 +18,7 @@ const runs = Number(opt("--runs", 15));
 const oldRoot = opt("--old-root", null);
 if (!oldRoot) throw new Error("usage: node bench/pixels-pipeline-ab.mjs --old-root DIR [--runs N]");
 const { benchPhotograph, jpegEnc, makeImage } = await import("./lib/images.mjs");
+const { hammingDistance } = await import(join(ROOT, "src", "media", "fingerprint", "index.ts"));
 
 /** One checkout's pixel pipeline, with its own modules (src/ and wasm/build/). */
 async function pipeline(root) {
@@ -25,7 +27,9 @@ async function pipeline(root) {
   const { IsccImageFingerprinter, PdqFingerprinter } = await src("media/fingerprint/index.ts");
   const { pdqQueryWindowHashes } = await src("media/fingerprint/regions.ts");
   const { JpegStreamDecoder } = await src("media/codecs/jpeg-decoder.ts");
-  const { verifyPixels } = await src("verifications/verify-pixels.ts");
+  const { queryWindowPixels, verifyPixels } = await src("verifications/verify-pixels.ts");
+  // a checkout from before #19's capped query plane hashes the windows on PDQ's input itself
+  const windowImage = queryWindowPixels ?? ((_pdq, image) => image);
   const mod = (n) => new WebAssembly.Module(readFileSync(join(root, "wasm", "build", n)));
   const wm = new WasmWatermarker(mod("watermark.wasm"));
   const fp = mod("fingerprint.wasm");
@@ -67,16 +71,18 @@ async function pipeline(root) {
     const i = iscc.compute(pixels);
     t.iscc.push(cpu() - t0);
     t0 = cpu();
-    const w = pdqQueryWindowHashes(pdq, plane);
+    const w = pdqQueryWindowHashes(pdq, windowImage(pdq, plane));
     t.windows.push(cpu() - t0);
     const hex = (b) => Buffer.from(b).toString("hex");
-    return JSON.stringify({
-      detect: d.status === "detected" ? { ...d, payload: hex(d.payload) } : d,
-      diag: wm.lastDetect,
-      pdq: [p.value, p.quality],
-      iscc: i.value,
-      windows: w.status === "computed" ? w.regions.map((r) => `${hex(r.bits)}:${r.quality}`) : w.status,
-    });
+    return {
+      same: JSON.stringify({
+        detect: d.status === "detected" ? { ...d, payload: hex(d.payload) } : d,
+        diag: wm.lastDetect,
+        pdq: [p.value, p.quality],
+        iscc: i.value,
+      }),
+      windows: w.status === "computed" ? w.regions : w.status,
+    };
   };
 }
 const cpu = () => {
@@ -115,5 +121,15 @@ for (const [name, bytes] of cases) {
   console.log(`${name}`);
   for (const s of [...stages, "total"])
     console.log(`  ${s.padEnd(8)} old ${f(t[0][s])}  new ${f(t[1][s])}  x${(median(t[1][s]) / median(t[0][s])).toFixed(2)}`);
-  console.log(`  outputs equal: ${outs[0] === outs[1]}${outs[0] === outs[1] ? "" : `\n    old ${outs[0]}\n    new ${outs[1]}`}`);
+  const [a, b] = outs;
+  console.log(`  detector, PDQ and ISCC equal: ${a.same === b.same}${a.same === b.same ? "" : `\n    old ${a.same}\n    new ${b.same}`}`);
+  if (typeof a.windows === "string" || typeof b.windows === "string")
+    console.log(`  windows: old ${a.windows.length} new ${b.windows.length}`);
+  else {
+    // a checkout with the capped query plane hashes the windows on a smaller image: bits differ, within PDQ's tolerance
+    const d = a.windows.map((r, i) => hammingDistance(r.bits, b.windows[i].bits));
+    const q = (ws) => ws.map((r) => r.quality).join(" ");
+    console.log(`  windows: Hamming distance old-new per window ${d.join(" ")} (max ${Math.max(...d)})`);
+    console.log(`    quality old ${q(a.windows)}\n    quality new ${q(b.windows)}`);
+  }
 }
