@@ -20,12 +20,12 @@ import { boxReduce } from "./plane";
 export const QUERY_WINDOW_MAX_SIDE = 512;
 
 /** The shorter side the reduction keeps (a very wide image is reduced less): windows stay well over PDQ's 64 cells. */
-const QUERY_WINDOW_MIN_SIDE = 128;
+export const QUERY_WINDOW_MIN_SIDE = 128;
 
 /** The whole factor the query windows' image is reduced by (1: the image as it is). */
-export function queryWindowFactor(width: number, height: number, maxSide = QUERY_WINDOW_MAX_SIDE): number {
+export function queryWindowFactor(width: number, height: number, maxSide = QUERY_WINDOW_MAX_SIDE, minSide = QUERY_WINDOW_MIN_SIDE): number {
   const byLong = Math.ceil(Math.max(width, height) / maxSide);
-  const byShort = Math.floor(Math.min(width, height) / QUERY_WINDOW_MIN_SIDE);
+  const byShort = Math.floor(Math.min(width, height) / minSide);
   return Math.max(1, Math.min(byLong, byShort));
 }
 
@@ -38,8 +38,9 @@ export function queryWindowImage(
   module: WebAssembly.Module | FingerprintKernel,
   image: RgbaImage,
   maxSide = QUERY_WINDOW_MAX_SIDE,
+  minSide = QUERY_WINDOW_MIN_SIDE,
 ): RgbaImage {
-  const k = queryWindowFactor(image.width, image.height, maxSide);
+  const k = queryWindowFactor(image.width, image.height, maxSide, minSide);
   if (k === 1) return image;
   const reduced = boxReduce(module, image, k);
   return reduced.opaque ? reduced.image : image;
