@@ -4,6 +4,7 @@
 //   node bench/photo-recovery.mjs              # the whole corpus (44 photographs; 8-17 min on the shared 2 cores)
 //   node bench/photo-recovery.mjs --quick      # every third photograph (about 2.5 min)
 //   add --verbose to list every copy that was not recovered, --window-side N to cap the query windows' image at N px
+//   (100000: no cap, the windows on PDQ's input as before #19), --full-crops for crops kept at full size (no goal)
 //
 // Corpus: free photographs that Debian ships in these packages (fetched with `apt-get download` into dist/bench/
 // and unpacked there with `dpkg -x`; nothing is installed; licences in each package's /usr/share/doc/*/copyright):
@@ -242,6 +243,15 @@ const ATTACKS = [
   ["crop 80% + resize 50% + q75", attack(0.8, 0.5, 75), "256"],
   ["short side 256 + q75", attack(1, short256, 75), "256"],
   ["crop 85% + short side 256 + q75", attack(0.85, short256, 75), "256"],
+  // --full-crops: crops kept at full size (no goal): copies over 512 px a side, whose query windows read the capped
+  // plane (media/fingerprint/query-plane.ts, #19)
+  ...(process.argv.includes("--full-crops")
+    ? [
+        ["crop 90% + q75", attack(0.9, 1, 75), null],
+        ["crop 85% + q75", attack(0.85, 1, 75), null],
+        ["crop 80% + q75", attack(0.8, 1, 75), null],
+      ]
+    : []),
 ];
 
 // ------------------------------------------------------------------------------------------------------------
@@ -439,7 +449,7 @@ for (const [attackName, , population] of ATTACKS) {
       `  ${pad(attackName, 34)} ${pad(groupName, 22)} ${lpad(n, 3)} ${lpad(pct(o.filter((x) => x.watermark).length, n), 10)} ${lpad(pct(o.filter((x) => x.eligible).length, n), 13)} ${lpad(pct(o.filter((x) => x.pdqMatch).length, n), 10)} ${lpad(pct(o.filter((x) => x.pdqMatch || x.regionMatch).length, n), 9)} ${lpad(pct(o.filter((x) => x.pdqMatch || x.windowMatch).length, n), 10)} ${lpad(pct(o.filter((x) => x.before).length, n), 7)} ${lpad(pct(recovered, n), 7)}  ${Math.min(...sides)}-${Math.max(...sides)} px`,
     );
     const goalGroup = population === "all" ? "0.3-1 MP (all copies)" : "0.3-1 MP, short side >= 256";
-    if (groupName === goalGroup) goalRows.push({ attackName, groupName, recovered, n, o });
+    if (population && groupName === goalGroup) goalRows.push({ attackName, groupName, recovered, n, o });
     if (verbose)
       for (const [k, c] of group.entries())
         if (!o[k].recovered)
