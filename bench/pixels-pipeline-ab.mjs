@@ -3,7 +3,7 @@
 // interleaved (alternating order), CPU ms per stage (medians, minima), every output compared exactly: the detector's
 // result and diagnostics, the PDQ hash and quality and the ISCC code; the query windows (which a checkout with #19's
 // capped query plane hashes on a smaller image, verify-pixels.ts queryWindowPixels) by Hamming distance per window.
-//   node bench/pixels-pipeline-ab.mjs --old-root DIR [--runs N]     (DIR: another checkout with its wasm/build)
+//   node bench/pixels-pipeline-ab.mjs --old-root DIR [--runs N] [--window-side N]   (DIR: another checkout with its wasm/build)
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import v8 from "node:v8";
@@ -16,6 +16,8 @@ const ROOT = join(import.meta.dirname, "..");
 const opt = (name, fallback) => (process.argv.includes(name) ? process.argv[process.argv.indexOf(name) + 1] : fallback);
 const runs = Number(opt("--runs", 15));
 const oldRoot = opt("--old-root", null);
+// --window-side N: a checkout with queryWindowPixels caps the query windows' image at N px (default: its own cap)
+const windowSide = opt("--window-side", undefined) === undefined ? undefined : Number(opt("--window-side"));
 if (!oldRoot) throw new Error("usage: node bench/pixels-pipeline-ab.mjs --old-root DIR [--runs N]");
 const { benchPhotograph, jpegEnc, makeImage } = await import("./lib/images.mjs");
 const { hammingDistance } = await import(join(ROOT, "src", "media", "fingerprint", "index.ts"));
@@ -29,7 +31,7 @@ async function pipeline(root) {
   const { JpegStreamDecoder } = await src("media/codecs/jpeg-decoder.ts");
   const { queryWindowPixels, verifyPixels } = await src("verifications/verify-pixels.ts");
   // a checkout from before #19's capped query plane hashes the windows on PDQ's input itself
-  const windowImage = queryWindowPixels ?? ((_pdq, image) => image);
+  const windowImage = queryWindowPixels ? (p, image) => queryWindowPixels(p, image, windowSide) : (_pdq, image) => image;
   const mod = (n) => new WebAssembly.Module(readFileSync(join(root, "wasm", "build", n)));
   const wm = new WasmWatermarker(mod("watermark.wasm"));
   const fp = mod("fingerprint.wasm");
