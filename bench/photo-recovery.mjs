@@ -243,7 +243,7 @@ const ATTACKS = [
   ["crop 80% + resize 50% + q75", attack(0.8, 0.5, 75), "256"],
   ["short side 256 + q75", attack(1, short256, 75), "256"],
   ["crop 85% + short side 256 + q75", attack(0.85, short256, 75), "256"],
-  // --full-crops: crops kept at full size (no goal): copies over 512 px a side, whose query windows read the capped
+  // --full-crops: crops kept at full size (no goal): copies up to ~1,000 px a side, whose query windows read the capped
   // plane (media/fingerprint/query-plane.ts, #19)
   ...(process.argv.includes("--full-crops")
     ? [

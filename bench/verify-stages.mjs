@@ -130,7 +130,7 @@ for (const [name, bytes] of cases) {
     () => iscc.compute(b.out.image),
     () => iscc.compute(a.out.image),
     // the 15 query windows (regions.ts PDQ_QUERY_WINDOWS) verify-service.ts hashes when PDQ passes the gate: before, on
-    // PDQ's input; after, on PDQ's input capped at 512 px a side (verify-pixels.ts queryWindowPixels, #19)
+    // PDQ's input; after, on PDQ's input capped at 768 px a side (verify-pixels.ts queryWindowPixels, #19)
     () => pdqQueryWindowHashes(pdq, b.out.pdqImage),
     () => pdqQueryWindowHashes(pdq, queryWindowPixels(pdq, a.out.pdqImage)),
   ]);

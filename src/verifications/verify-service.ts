@@ -182,7 +182,7 @@ async function durableFacts(
   if (isccBits) exact.push({ algorithm: "iscc-image", bitsHex: hex(isccBits), limit: FINGERPRINT_CANDIDATES });
   // The same hash is also looked up among the published windows (pdq_regions): a copy cropped to one of them; with it
   // the image's own windows (regions.ts PDQ_QUERY_WINDOWS): a copy cropped to 80-90 % holds a published window. The
-  // windows read PDQ's input reduced to at most ~512 px a side (verify-pixels.ts queryWindowPixels, #19).
+  // windows read PDQ's input reduced to at most 768 px a side (verify-pixels.ts queryWindowPixels, #19).
   const pdqQuery = pdqBits ? { bits: pdqBits, limit: FINGERPRINT_CANDIDATES } : null;
   const windows =
     pdqQuery && pdq instanceof PdqFingerprinter ? pdqQueryWindowBits(pdq, queryWindowPixels(pdq, pdqPixels), PDQ_MIN_QUALITY) : [];

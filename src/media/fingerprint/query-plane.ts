@@ -8,16 +8,18 @@ import { boxReduce } from "./plane";
  *
  * Each window costs about one whole-image PDQ of the image it is cut from (15 of them: 12 of the 30 ms of pixel work
  * of a 2.8 MP photograph's verification, bench/verify-stages.mjs). The windows exist to meet the published windows
- * of cropped copies, and those copies are small (the benches' are 256 px on their shorter side after the crop), so
- * hashing them on a plane of at most ~512 px is hashing them as a copy resized to that size; PDQ reads any image
- * through a 64 x 64 grid (bench/photo-recovery.mjs measures the recall). The whole-image PDQ and the ISCC code are
- * not affected: they read the images they always read.
+ * of cropped copies, which publication hashes on its own reduced plane, so hashing them on a reduced plane is hashing
+ * them as a copy resized to that size. The cap is measured: at 768 every row of bench/photo-recovery.mjs --full-crops
+ * (crops of real photographs kept at full size, up to ~1,000 px a side, so reduced by 2 here) equals the uncapped
+ * windows'; at 512 (planes reduced to 256-384 px) the 85 % crops fell from 35 to 32 of 38. Each whole factor costs
+ * the windows more bits (2.8 MP photograph: 2-8 bits at 2, 8-20 at 3), and a near-threshold match can be lost.
+ * The whole-image PDQ and the ISCC code are not affected: they read the images they always read.
  * Transparent images keep their windows on the image itself: PDQ composites onto white per pixel, which an average
  * of unequal alphas would not reproduce.
  */
 
 /** The longest side the query windows' image keeps (bench/photo-recovery.mjs, bench/pixels-pipeline-ab.mjs). */
-export const QUERY_WINDOW_MAX_SIDE = 512;
+export const QUERY_WINDOW_MAX_SIDE = 768;
 
 /** The shorter side the reduction keeps (a very wide image is reduced less): windows stay well over PDQ's 64 cells. */
 export const QUERY_WINDOW_MIN_SIDE = 128;

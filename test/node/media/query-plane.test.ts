@@ -47,11 +47,12 @@ function reference(image: RgbaImage, k: number): RgbaImage {
 
 describe("PDQ query windows' image (#19)", () => {
   it("picks the whole factor that brings the longer side within the cap, keeping the shorter side's minimum", () => {
-    expect(QUERY_WINDOW_MAX_SIDE).toBe(512);
-    expect(queryWindowFactor(512, 300)).toBe(1); // within the cap
-    expect(queryWindowFactor(513, 300)).toBe(2);
-    expect(queryWindowFactor(1056, 663)).toBe(3); // the 2.8 MP bench photograph's verify plane: 352 x 221
-    expect(queryWindowFactor(640, 400)).toBe(2); // a 1 MP JPEG read at 1/2: 320 x 200
+    expect(QUERY_WINDOW_MAX_SIDE).toBe(768);
+    expect(queryWindowFactor(768, 500)).toBe(1); // within the cap
+    expect(queryWindowFactor(769, 500)).toBe(2);
+    expect(queryWindowFactor(1056, 663)).toBe(2); // the 2.8 MP bench photograph's verify plane: 528 x 332
+    expect(queryWindowFactor(640, 400)).toBe(1); // a 1 MP JPEG read at 1/2
+    expect(queryWindowFactor(1056, 663, 512)).toBe(3); // a cap of 512: 352 x 221
     expect(queryWindowFactor(3000, 300)).toBe(2); // a wide image: the shorter side stays >= 128 (1500 x 150)
     expect(queryWindowFactor(6000, 200)).toBe(1);
     for (const [w, h] of [
@@ -84,7 +85,7 @@ describe("PDQ query windows' image (#19)", () => {
   });
 
   it("passes an image within the cap, or a transparent one, through untouched (the same object)", () => {
-    const small = goldenImage(512, 384, "photo", 1);
+    const small = goldenImage(768, 500, "photo", 1);
     const before = small.data.slice();
     expect(queryWindowImage(module, small)).toBe(small);
     expect(small.data).toEqual(before);
@@ -97,9 +98,10 @@ describe("PDQ query windows' image (#19)", () => {
   it("is the reference reduction of a verify plane, the same on every call, and its windows are computed", () => {
     const image = goldenImage(1056, 663, "photo", 3);
     const first = queryWindowPixels(pdq, image);
-    expect(first.width).toBe(352);
-    expect(first.height).toBe(221);
-    expect(first.data).toEqual(reference(image, 3).data);
+    expect(first.width).toBe(528);
+    expect(first.height).toBe(332);
+    expect(first.data).toEqual(reference(image, 2).data);
+    expect(queryWindowImage(module, image, 512).data).toEqual(reference(image, 3).data);
     expect(queryWindowPixels(pdq, image).data).toEqual(first.data);
     const windows = pdqQueryWindowHashes(pdq, first);
     expect(windows.status).toBe("computed");
