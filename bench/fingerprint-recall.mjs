@@ -8,7 +8,7 @@ import { bundleForNode } from "./lib/node-bundle.mjs";
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 /** The service's fingerprint code, bundled for Node (see bench/lib/node-bundle.mjs). */
 const ENTRY = [
-  `export { IsccImageFingerprinter, PdqFingerprinter, hammingDistance, pixelPlane, pdqRegionHashes, pdqQueryWindowHashes, PDQ_REGIONS, PDQ_QUERY_WINDOWS } from "./src/media/fingerprint/index.ts";`,
+  `export { IsccImageFingerprinter, PdqFingerprinter, hammingDistance, pixelPlane, pdqRegionHashes, pdqQueryWindowHashes, queryWindowImage, PDQ_REGIONS, PDQ_QUERY_WINDOWS } from "./src/media/fingerprint/index.ts";`,
   `export { pdqBandValues, PDQ_MATCH_DISTANCE, PDQ_MIN_QUALITY, PDQ_REGION_MATCH_DISTANCE } from "./src/soft-bindings/repo.ts";`,
 ].join("\n");
 
@@ -353,7 +353,8 @@ if (!isMainThread) {
       windowMs = 0;
     if (lookedUp && p.quality >= F.PDQ_MIN_QUALITY) {
       const s = performance.now();
-      const w = F.pdqQueryWindowHashes(pdq, input);
+      // as verify-pixels.ts queryWindowPixels: the windows read PDQ's input capped at QUERY_WINDOW_MAX_SIDE (#19)
+      const w = F.pdqQueryWindowHashes(pdq, F.queryWindowImage(module, input, workerData.windowSide));
       windowMs = performance.now() - s;
       if (w.status === "failed") throw new Error(w.message);
       if (w.status === "computed") windows = w.regions.filter((x) => x.quality >= F.PDQ_MIN_QUALITY).map((x) => x.bits);
@@ -398,6 +399,8 @@ if (!isMainThread) {
 async function main() {
   const tStart = performance.now();
   const quick = process.argv.includes("--quick");
+  // --window-side N: the query windows' image capped at N px a side instead of the service's QUERY_WINDOW_MAX_SIDE
+  const windowSide = process.argv.includes("--window-side") ? Number(process.argv[process.argv.indexOf("--window-side") + 1]) : undefined;
   const verbose = process.argv.includes("--verbose");
   const wArg = process.argv.indexOf("--workers");
   const nWorkers =
@@ -416,7 +419,7 @@ async function main() {
   // --- worker pool
   const workers = Array.from(
     { length: nWorkers },
-    () => new Worker(fileURLToPath(import.meta.url), { workerData: { bundleUrl, plane: process.argv.includes("--plane") } }),
+    () => new Worker(fileURLToPath(import.meta.url), { workerData: { bundleUrl, plane: process.argv.includes("--plane"), windowSide } }),
   );
   async function runAll(specs) {
     const out = new Array(specs.length);

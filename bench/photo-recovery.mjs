@@ -3,7 +3,8 @@
 //
 //   node bench/photo-recovery.mjs              # the whole corpus (44 photographs; 8-17 min on the shared 2 cores)
 //   node bench/photo-recovery.mjs --quick      # every third photograph (about 2.5 min)
-//   add --verbose to list every copy that was not recovered
+//   add --verbose to list every copy that was not recovered, --window-side N to cap the query windows' image at N px
+//   (100000: no cap, the windows on PDQ's input as before #19), --full-crops for crops kept at full size (no goal)
 //
 // Corpus: free photographs that Debian ships in these packages (fetched with `apt-get download` into dist/bench/
 // and unpacked there with `dpkg -x`; nothing is installed; licences in each package's /usr/share/doc/*/copyright):
@@ -39,6 +40,8 @@ import { bundleForNode } from "./lib/node-bundle.mjs";
 const root = join(import.meta.dirname, "..");
 const quick = process.argv.includes("--quick");
 const verbose = process.argv.includes("--verbose");
+// --window-side N: the query windows' image capped at N px a side instead of the service's QUERY_WINDOW_MAX_SIDE
+const windowSide = process.argv.includes("--window-side") ? Number(process.argv[process.argv.indexOf("--window-side") + 1]) : undefined;
 
 const svc = await import(
   bundleForNode(
@@ -47,7 +50,7 @@ const svc = await import(
       `export { WasmWatermarker } from "./src/media/watermark/index.ts";`,
       `export { PdqFingerprinter, IsccImageFingerprinter, hammingDistance, pdqQueryWindowBits } from "./src/media/fingerprint/index.ts";`,
       `export { JsquashImageCodec } from "./src/media/codecs/image-codec.ts";`,
-      `export { verifyPixels } from "./src/verifications/verify-pixels.ts";`,
+      `export { queryWindowPixels, verifyPixels } from "./src/verifications/verify-pixels.ts";`,
       `export { markAndEncode } from "./src/jobs/steps/watermark.ts";`,
       `export { pdqRegions } from "./src/jobs/steps/fingerprint.ts";`,
       `export { PDQ_MATCH_DISTANCE, PDQ_MIN_QUALITY, PDQ_REGION_MATCH_DISTANCE } from "./src/soft-bindings/repo.ts";`,
@@ -240,6 +243,15 @@ const ATTACKS = [
   ["crop 80% + resize 50% + q75", attack(0.8, 0.5, 75), "256"],
   ["short side 256 + q75", attack(1, short256, 75), "256"],
   ["crop 85% + short side 256 + q75", attack(0.85, short256, 75), "256"],
+  // --full-crops: crops kept at full size (no goal): copies up to ~1,000 px a side, whose query windows read the capped
+  // plane (media/fingerprint/query-plane.ts, #19)
+  ...(process.argv.includes("--full-crops")
+    ? [
+        ["crop 90% + q75", attack(0.9, 1, 75), null],
+        ["crop 85% + q75", attack(0.85, 1, 75), null],
+        ["crop 80% + q75", attack(0.8, 1, 75), null],
+      ]
+    : []),
 ];
 
 // ------------------------------------------------------------------------------------------------------------
@@ -263,7 +275,7 @@ async function signals(bytes, published = false) {
   if (gated && !published) {
     // as verify-service.ts: the query windows of the image PDQ read, those at the gate (CPU per verification)
     const t = process.cpuUsage();
-    windows = svc.pdqQueryWindowBits(pdq, input, PDQ_MIN_QUALITY);
+    windows = svc.pdqQueryWindowBits(pdq, svc.queryWindowPixels(pdq, input, windowSide), PDQ_MIN_QUALITY);
     const u = process.cpuUsage(t);
     windowCpu.push({ ms: (u.user + u.system) / 1000, pixels: input.width * input.height });
   }
@@ -437,7 +449,7 @@ for (const [attackName, , population] of ATTACKS) {
       `  ${pad(attackName, 34)} ${pad(groupName, 22)} ${lpad(n, 3)} ${lpad(pct(o.filter((x) => x.watermark).length, n), 10)} ${lpad(pct(o.filter((x) => x.eligible).length, n), 13)} ${lpad(pct(o.filter((x) => x.pdqMatch).length, n), 10)} ${lpad(pct(o.filter((x) => x.pdqMatch || x.regionMatch).length, n), 9)} ${lpad(pct(o.filter((x) => x.pdqMatch || x.windowMatch).length, n), 10)} ${lpad(pct(o.filter((x) => x.before).length, n), 7)} ${lpad(pct(recovered, n), 7)}  ${Math.min(...sides)}-${Math.max(...sides)} px`,
     );
     const goalGroup = population === "all" ? "0.3-1 MP (all copies)" : "0.3-1 MP, short side >= 256";
-    if (groupName === goalGroup) goalRows.push({ attackName, groupName, recovered, n, o });
+    if (population && groupName === goalGroup) goalRows.push({ attackName, groupName, recovered, n, o });
     if (verbose)
       for (const [k, c] of group.entries())
         if (!o[k].recovered)

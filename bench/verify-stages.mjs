@@ -5,7 +5,7 @@
 //    photograph) and bench/verify-keyed.mjs (a 1 MP photo-like JPEG q90) and the 64 px sample. "before": the
 //    service before the reduced decode (our decoder at full size, PDQ's box plane from factor 3); "after":
 //    verify-pixels.ts (a JPEG reduced in the DCT domain as far as the detector's canonical grid allows); then the
-//    watermark detector, PDQ and ISCC on what each path hands them. --before-jpegdec: the jpegdec.wasm "before"
+//    watermark detector, PDQ, ISCC and the 15 PDQ query windows on what each path hands them. --before-jpegdec: the jpegdec.wasm "before"
 //    decodes with (e.g. one built from the commit before; default: this build's).
 // 2. Agreement with what publication indexes (the fingerprints of the full-size decode, src/jobs/steps/
 //    fingerprint.ts): equal ISCC codes (looked up exactly), PDQ Hamming distances (looked up within 31), and
@@ -31,7 +31,8 @@ const { IsccImageFingerprinter, PdqFingerprinter, hammingDistance, pixelPlane, p
   "../src/media/fingerprint/index.ts"
 );
 const { JpegStreamDecoder } = await import("../src/media/codecs/jpeg-decoder.ts");
-const { verifyPixels } = await import("../src/verifications/verify-pixels.ts");
+const { pdqQueryWindowHashes } = await import("../src/media/fingerprint/regions.ts");
+const { queryWindowPixels, verifyPixels } = await import("../src/verifications/verify-pixels.ts");
 const { benchPhotograph, jpegDec, jpegEnc, makeImage, resize } = await import("./lib/images.mjs");
 const module = (name) => new WebAssembly.Module(readFileSync(join(ROOT, "wasm/build", name)));
 const wm = new WasmWatermarker(module("watermark.wasm"));
@@ -123,14 +124,18 @@ console.log(`\nStages of a verification's pixel work (Node ${process.version}, m
 for (const [name, bytes] of cases) {
   const [moz, b, a] = await timeAll([() => jpegDec.default(bytes.slice().buffer), () => before(bytes), () => after(bytes)]);
   const [detB, detA] = await timeAll([() => wm.detect(b.out.image), () => wm.detect(a.out.image)]);
-  const [pdqB, pdqA, isccB, isccA] = await timeAll([
+  const [pdqB, pdqA, isccB, isccA, winB, winA] = await timeAll([
     () => pdq.compute(b.out.pdqImage),
     () => pdq.compute(a.out.pdqImage),
     () => iscc.compute(b.out.image),
     () => iscc.compute(a.out.image),
+    // the 15 query windows (regions.ts PDQ_QUERY_WINDOWS) verify-service.ts hashes when PDQ passes the gate: before, on
+    // PDQ's input; after, on PDQ's input capped at 768 px a side (verify-pixels.ts queryWindowPixels, #19)
+    () => pdqQueryWindowHashes(pdq, b.out.pdqImage),
+    () => pdqQueryWindowHashes(pdq, queryWindowPixels(pdq, a.out.pdqImage)),
   ]);
-  const totalB = b.ms + detB.ms + pdqB.ms + isccB.ms;
-  const totalA = a.ms + detA.ms + pdqA.ms + isccA.ms;
+  const totalB = b.ms + detB.ms + pdqB.ms + isccB.ms + winB.ms;
+  const totalA = a.ms + detA.ms + pdqA.ms + isccA.ms + winA.ms;
   const im = a.out.image;
   console.log(
     `${name}: ${b.out.image.width}x${b.out.image.height}, ${bytes.length} bytes; verify reads ${im.width}x${im.height} (1/${a.out.scale})`,
@@ -140,7 +145,7 @@ for (const [name, bytes] of cases) {
       `minima ${b.min.toFixed(1)} (${moz.min.toFixed(1)}) -> ${a.min.toFixed(1)} (x${(a.min / b.min).toFixed(2)})`,
   );
   console.log(
-    `  watermark ${detB.ms.toFixed(1)} (${detB.out.status}) -> ${detA.ms.toFixed(1)} (${detA.out.status}) | pdq ${pdqB.ms.toFixed(1)} -> ${pdqA.ms.toFixed(1)} | iscc ${isccB.ms.toFixed(1)} -> ${isccA.ms.toFixed(1)}`,
+    `  watermark ${detB.ms.toFixed(1)} (${detB.out.status}) -> ${detA.ms.toFixed(1)} (${detA.out.status}) | pdq ${pdqB.ms.toFixed(1)} -> ${pdqA.ms.toFixed(1)} | iscc ${isccB.ms.toFixed(1)} -> ${isccA.ms.toFixed(1)} | 15 PDQ query windows ${winB.ms.toFixed(1)} -> ${winA.ms.toFixed(1)}`,
   );
   console.log(`  all pixel work: before ${totalB.toFixed(1)} -> after ${totalA.toFixed(1)} ms (x${(totalA / totalB).toFixed(2)})`);
 }

@@ -1,5 +1,5 @@
 import { readWholeImage } from "../media/codecs/rows";
-import { PdqFingerprinter, type PixelPlane, pixelPlane, planeFactor } from "../media/fingerprint";
+import { PdqFingerprinter, type PixelPlane, pixelPlane, planeFactor, QUERY_WINDOW_MAX_SIDE, queryWindowImage } from "../media/fingerprint";
 import type { DecodeScale, ImageServices, RgbaImage } from "../media/types";
 
 /*
@@ -61,6 +61,19 @@ export async function verifyPixels(image: ImageServices, bytes: Uint8Array, medi
     }
   }
   return { status: "decoded", pixels: { full, plane } };
+}
+
+/**
+ * The image a verification hashes its PDQ query windows on (#19): `pdqInput` (the image PDQ read) box-reduced to at
+ * most QUERY_WINDOW_MAX_SIDE px a side (media/fingerprint/query-plane.ts), or itself when it is within that, or
+ * transparent, or the kernel cannot grow. Only the windows read it: the whole-image PDQ and ISCC are unchanged.
+ */
+export function queryWindowPixels(pdq: PdqFingerprinter, pdqInput: RgbaImage, maxSide = QUERY_WINDOW_MAX_SIDE): RgbaImage {
+  try {
+    return queryWindowImage(pdq.kernel, pdqInput, maxSide);
+  } catch {
+    return pdqInput; // the kernel could not grow: the windows read PDQ's input, as before
+  }
 }
 
 /**

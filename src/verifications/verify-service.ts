@@ -25,7 +25,7 @@ import { publishedAtOf } from "./repo";
 import { verificationTrustAnchors } from "./trust";
 import { type DurableFacts, decideVerdict, type OcspStatus, type RelatedPublication, type SoftBindingMatch, type Verdict } from "./verdict";
 import { audioDurableFacts } from "./verify-audio";
-import { verifyPixels } from "./verify-pixels";
+import { queryWindowPixels, verifyPixels } from "./verify-pixels";
 import type { StreamedSubject } from "./verify-streamed";
 import { videoDurableFacts } from "./verify-video";
 
@@ -184,9 +184,11 @@ async function durableFacts(
   if (payload) exact.push({ algorithm: SVC_IMAGE_WATERMARK, bitsHex: hex(payload), limit: 1 });
   if (isccBits) exact.push({ algorithm: "iscc-image", bitsHex: hex(isccBits), limit: FINGERPRINT_CANDIDATES });
   // The same hash is also looked up among the published windows (pdq_regions): a copy cropped to one of them; with it
-  // the image's own windows (regions.ts PDQ_QUERY_WINDOWS): a copy cropped to 80-90 % holds a published window.
+  // the image's own windows (regions.ts PDQ_QUERY_WINDOWS): a copy cropped to 80-90 % holds a published window. The
+  // windows read PDQ's input reduced to at most 768 px a side (verify-pixels.ts queryWindowPixels, #19).
   const pdqQuery = pdqBits ? { bits: pdqBits, limit: FINGERPRINT_CANDIDATES } : null;
-  const windows = pdqQuery && pdq instanceof PdqFingerprinter ? pdqQueryWindowBits(pdq, pdqPixels, PDQ_MIN_QUALITY) : [];
+  const windows =
+    pdqQuery && pdq instanceof PdqFingerprinter ? pdqQueryWindowBits(pdq, queryWindowPixels(pdq, pdqPixels), PDQ_MIN_QUALITY) : [];
   const pdqRegions = pdqQuery ? { ...pdqQuery, windows } : null;
   const found = await indexMatches(env.DB, { exact, pdq: pdqQuery, pdqRegions, also });
   answered(found.also);

@@ -113,8 +113,10 @@ function setupDct(): void {
  */
 export function pdqBegin(rowLength: i32, rowCount: i32, chunkBytes: i32, isTransposed: i32): usize {
   if (rowLength <= 0 || rowCount <= 0 || chunkBytes < 4) return 0;
-  lumaW = 0; // its work area overwrites any luma plane
+  lumaW = 0; // its work area overwrites any luma plane (and the row cache after it)
   lumaH = 0;
+  cacheBase = 0;
+  cacheOn = false;
   return layout(rowLength, rowCount, chunkBytes, isTransposed, workBase());
 }
 
@@ -201,9 +203,41 @@ function layout(rowLength: i32, rowCount: i32, chunkBytes: i32, isTransposed: i3
 let lumaW: i32 = 0;
 let lumaH: i32 = 0;
 let lumaPlane: usize = 0;
-let lumaEnd: u64 = 0; // first byte after the plane: the windows' buffers start there
+let lumaEnd: u64 = 0; // where the windows' buffers start: after the plane, its staging area and its row cache (no cache: at the staging area)
 let lumaFilled: i32 = 0; // pixels converted so far
 let lumaStaging: usize = 0;
+
+// The row cache of the windows: each window's rows out of the first row filter (stage 1), kept by the plane row
+// they came from. That row depends only on the plane row, the window's left edge x and its width w (the running sum
+// starts at x; the window shrinks at x + w), so a window with the same x and w (another corner of the same size, a
+// border cut) reads the rows both windows cover from here instead of filtering them again: the same values, so the
+// same hash bit for bit. Only for planes up to CACHE_MAX_PLANE bytes (the cache is as large as the plane).
+const CACHE_MAX_PLANE: u64 = 4 << 20;
+let cacheBase: usize = 0; // 0: no cache for this plane
+let cacheStride: usize = 0; // bytes per cached row (the plane's row, 16-aligned)
+let cacheX: i32 = -1; // the x and w of the rows in the cache (-1: none)
+let cacheW: i32 = -1;
+let cacheLo: i32 = 0; // plane rows [cacheLo, cacheHi) are in the cache
+let cacheHi: i32 = 0;
+let cacheOn: bool = false; // the window being hashed reads and fills the cache
+// A window's rows are not copied into stage 1's queue: the row filter reads them where they are in the plane.
+let fromPlane: bool = false;
+let winX: i32 = 0; // the window's left edge (while fromPlane)
+let q1y: i32 = 0; // plane row of the first row in stage 1's queue (while fromPlane)
+
+@inline function cacheRow(y: i32): usize {
+  return cacheBase + <usize>y * cacheStride;
+}
+
+/** Row k of stage 1's queue: in the plane (a window's), or the queue's own slot (pushed pixels). */
+@inline function queuedRow(k: i32): usize {
+  return fromPlane ? lumaPlane + ((<usize>(q1y + k) * <usize>lumaW + <usize>winX) << 2) : queue1 + <usize>k * rowStride;
+}
+
+/** Bytes between two rows of stage 1's queue. */
+@inline function queuedStride(): usize {
+  return fromPlane ? <usize>lumaW << 2 : rowStride;
+}
 
 /**
  * Starts the luma plane of a `width` x `height` image: returns the staging area for chunks of up to `chunkBytes`
@@ -218,10 +252,25 @@ export function pdqLumaBegin(width: i32, height: i32, chunkBytes: i32): usize {
   lumaW = 0; // no plane until this one is laid out
   lumaH = 0;
   lumaFilled = 0;
+  cacheBase = 0;
+  cacheOn = false;
+  cacheX = -1;
   lumaPlane = workBase();
-  lumaEnd = <u64>lumaPlane + align16(<u64>width * <u64>height * 4);
-  lumaStaging = <usize>lumaEnd;
-  if (!reserve(lumaEnd + align16(<u64>chunkBytes))) return 0;
+  const planeBytes = align16(<u64>width * <u64>height * 4);
+  lumaStaging = <usize>(<u64>lumaPlane + planeBytes);
+  const stagingEnd = <u64>lumaStaging + align16(<u64>chunkBytes);
+  // without a cache the windows' buffers reuse the staging area (the plane is complete before any window)
+  lumaEnd = <u64>lumaStaging;
+  // the cache after the staging area (a chunk pushed after the plane is complete cannot land in it)
+  if (planeBytes <= CACHE_MAX_PLANE) {
+    cacheStride = <usize>align16(<u64>width * 4);
+    cacheBase = <usize>stagingEnd;
+    lumaEnd = stagingEnd + <u64>cacheStride * <u64>height;
+  }
+  if (!reserve(max<u64>(lumaEnd, stagingEnd))) {
+    cacheBase = 0;
+    return 0;
+  }
   lumaW = width;
   lumaH = height;
   return lumaStaging;
@@ -261,20 +310,61 @@ export function pdqLumaPush(bytes: i32): void {
 export function pdqWindow(x: i32, y: i32, w: i32, h: i32): i32 {
   if (lumaW <= 0 || lumaFilled != lumaW * lumaH) return -1;
   if (x < 0 || y < 0 || w <= 0 || h <= 0 || x > lumaW - w || y > lumaH - h) return -1;
-  if (!layout(w, h, 16, 0, <usize>lumaEnd)) return -2;
+  if (!layout(w, h, 16, 0, <usize>lumaEnd)) {
+    cacheOn = false;
+    return -2;
+  }
+  fromPlane = !direct && !degenerate;
+  winX = x;
+  cacheOn = cacheBase != 0 && fromPlane;
+  if (cacheOn) {
+    // the cached rows stay only when they are this window's (same x and w) and the rows it adds join them into one run
+    if (x != cacheX || w != cacheW || y > cacheHi || y + h < cacheLo) {
+      cacheX = x;
+      cacheW = w;
+      cacheLo = y;
+      cacheHi = y;
+    }
+  }
   const rowBytes = <usize>w << 2;
   for (let r = 0; r < h; r++) {
-    const src = lumaPlane + ((<usize>(y + r) * <usize>lumaW + <usize>x) << 2);
+    const py = y + r;
+    const src = lumaPlane + ((<usize>py * <usize>lumaW + <usize>x) << 2);
     if (direct) {
       memory.copy(BUF64 + (<usize>(r * 64) << 2), src, rowBytes);
     } else if (!degenerate) {
-      memory.copy(row, src, rowBytes);
+      if (cacheOn && py >= cacheLo && py < cacheHi) {
+        // filtered for an earlier window: the rows queued before it go first, then this one, in row order
+        if (queued1 > 0) drainQueue1();
+        feed1(cacheRow(py));
+        continue;
+      }
+      // queued where it is: stage 1 reads the queue's rows out of the plane (queuedRow)
+      if (queued1 == 0) q1y = py;
       if (++queued1 == queueSize) runQueue1();
-      row = queue1 + <usize>queued1 * rowStride;
     }
   }
   curY = h;
-  return pdqFinish();
+  const quality = pdqFinish();
+  if (cacheOn) {
+    // every row of the window is in the cache now (filtered here or before)
+    cacheLo = min<i32>(cacheLo, y);
+    cacheHi = max<i32>(cacheHi, y + h);
+  }
+  cacheOn = false;
+  fromPlane = false;
+  return quality;
+}
+
+/** Stage 1's queued rows one at a time (boxRow: each lane of boxRowQueue runs its operations), into the cache and on. */
+function drainQueue1(): void {
+  for (let k = 0; k < queued1; k++) {
+    const dst = cacheRow(q1y + k);
+    boxRow(queuedRow(k), dst);
+    feed1(dst);
+  }
+  queued1 = 0;
+  row = queue1;
 }
 
 // The three products coefficient * channel of the reference's luma, tabulated (the same f32 products).
@@ -418,11 +508,10 @@ const QUEUED_ROW_MAX: i32 = 8192;
  * four rows per f32x4 step, and the two groups' chains overlap. Each lane runs boxRow's very operations, so each
  * row is boxRow's.
  */
-function boxRowQueue(src: usize, dst: usize): void {
+function boxRowQueue(src: usize, stride: usize, dst: usize, dstStride: usize): void {
   const n = cols;
   const w = winRow;
   const lead = halfRow - 1;
-  const stride = rowStride;
   const group = <usize>n << 4; // bytes of one interleaved group
   interleave4(src, stride, il, n);
   interleave4(src + 4 * stride, stride, il + group, n);
@@ -470,8 +559,8 @@ function boxRowQueue(src: usize, dst: usize): void {
     v128.store(o + group, f32x4.div(sumB, d));
     oi++;
   }
-  deinterleave4(out, dst, stride, n);
-  deinterleave4(out + group, dst + 4 * stride, stride, n);
+  deinterleave4(out, dst, dstStride, n);
+  deinterleave4(out + group, dst + 4 * dstStride, dstStride, n);
 }
 
 /** boxRowQueue's output of the second row filter, at the 64 sampled columns only: QUEUE rows of 64 f32. */
@@ -593,10 +682,13 @@ function deinterleave4(src: usize, dst: usize, stride: usize, n: i32): void {
 
 /** Stage 1's queue is full: filters its rows along the row, then feeds them to the first column filter. */
 function runQueue1(): void {
-  if (queueSize == QUEUE) boxRowQueue(queue1, boxed1);
-  else boxRow(queue1, boxed1);
+  // a window's filtered rows go to the cache (by plane row), for the next window of the same x and w
+  const dst = cacheOn ? cacheRow(q1y) : boxed1;
+  const stride = cacheOn ? cacheStride : rowStride;
+  if (queueSize == QUEUE) boxRowQueue(queuedRow(0), queuedStride(), dst, stride);
+  else boxRow(queuedRow(0), dst);
   queued1 = 0;
-  for (let k = 0; k < queueSize; k++) feed1(boxed1 + <usize>k * rowStride);
+  for (let k = 0; k < queueSize; k++) feed1(dst + <usize>k * stride);
 }
 
 /** Stage 2's queue is full: filters its rows along the row, then feeds them to the second column filter. */
@@ -759,8 +851,9 @@ function sample2(oi: i32): void {
 /** Phase 4 of both column filters: the last rows, with windows shrinking to the bottom edge. */
 function flush(): void {
   // the rows still queued first, in order, one at a time
+  if (cacheOn) drainQueue1();
   for (let k = 0; k < queued1; k++) {
-    boxRow(queue1 + <usize>k * rowStride, rowOut);
+    boxRow(queuedRow(k), rowOut);
     feed1(rowOut);
   }
   queued1 = 0;

@@ -210,36 +210,65 @@ function fftRows(re: usize, im: usize, inverse: bool): void {
         std(m, j, ti);
       }
     }
-    for (let half: i32 = 1, step: i32 = T >> 1; half < T; half <<= 1, step >>= 1) {
-      for (let k: i32 = 0; k < half; k++) {
-        const wr = ldd(twRe, k * step);
-        const wi = sgn * ldd(twIm, k * step);
+    // the first stage (half 1) one butterfly at a time
+    {
+      const wr = ldd(twRe, 0);
+      const wi = sgn * ldd(twIm, 0);
+      for (let a: i32 = 0; a < T; a += 2) {
+        const b = a + 1;
+        const xr = ldd(r, b);
+        const xi = ldd(m, b);
+        const br = xr * wr - xi * wi;
+        const bi = xr * wi + xi * wr;
+        const ar = ldd(r, a);
+        const ai = ldd(m, a);
+        std(r, a, ar + br);
+        std(m, a, ai + bi);
+        std(r, b, ar - br);
+        std(m, b, ai - bi);
+      }
+    }
+    // the other stages two butterflies at a time (twiddles k and k + 1, adjacent elements): each lane makes the very
+    // f64 operations of the one-at-a-time loop, so every value is bit for bit the same
+    for (let half: i32 = 2, step: i32 = T >> 2; half < T; half <<= 1, step >>= 1) {
+      for (let k: i32 = 0; k < half; k += 2) {
+        const wr = f64x2.replace_lane(f64x2.splat(ldd(twRe, k * step)), 1, ldd(twRe, (k + 1) * step));
+        const wi = f64x2.replace_lane(f64x2.splat(sgn * ldd(twIm, k * step)), 1, sgn * ldd(twIm, (k + 1) * step));
         for (let a: i32 = k; a < T; a += half << 1) {
-          const b = a + half;
-          const xr = ldd(r, b);
-          const xi = ldd(m, b);
-          const br = xr * wr - xi * wi;
-          const bi = xr * wi + xi * wr;
-          const ar = ldd(r, a);
-          const ai = ldd(m, a);
-          std(r, a, ar + br);
-          std(m, a, ai + bi);
-          std(r, b, ar - br);
-          std(m, b, ai - bi);
+          const pa = <usize>a << 3;
+          const pb = <usize>(a + half) << 3;
+          const xr = v128.load(r + pb);
+          const xi = v128.load(m + pb);
+          const br = f64x2.sub(f64x2.mul(xr, wr), f64x2.mul(xi, wi));
+          const bi = f64x2.add(f64x2.mul(xr, wi), f64x2.mul(xi, wr));
+          const ar = v128.load(r + pa);
+          const ai = v128.load(m + pa);
+          v128.store(r + pa, f64x2.add(ar, br));
+          v128.store(m + pa, f64x2.add(ai, bi));
+          v128.store(r + pb, f64x2.sub(ar, br));
+          v128.store(m + pb, f64x2.sub(ai, bi));
         }
       }
     }
   }
 }
 
+/** In-place transpose of a T x T f64 plane, 2 x 2 blocks at a time (values moved, never changed). */
 function transpose(p: usize): void {
-  for (let y: i32 = 0; y < T; y++) {
-    for (let x: i32 = y + 1; x < T; x++) {
-      const a = y * T + x;
-      const b = x * T + y;
-      const t = ldd(p, a);
-      std(p, a, ldd(p, b));
-      std(p, b, t);
+  const rowBytes = <usize>T << 3;
+  for (let by: i32 = 0; by < T; by += 2) {
+    for (let bx: i32 = by; bx < T; bx += 2) {
+      const a = p + <usize>by * rowBytes + (<usize>bx << 3);
+      const b = p + <usize>bx * rowBytes + (<usize>by << 3);
+      const a0 = v128.load(a);
+      const a1 = v128.load(a + rowBytes);
+      const b0 = v128.load(b);
+      const b1 = v128.load(b + rowBytes);
+      v128.store(b, v128.shuffle<f64>(a0, a1, 0, 2));
+      v128.store(b + rowBytes, v128.shuffle<f64>(a0, a1, 1, 3));
+      if (bx == by) continue;
+      v128.store(a, v128.shuffle<f64>(b0, b1, 0, 2));
+      v128.store(a + rowBytes, v128.shuffle<f64>(b0, b1, 1, 3));
     }
   }
 }
@@ -463,6 +492,8 @@ let rowAcc: usize = 0; // f32[Wc + 2]: one image row resampled horizontally (2 s
 let rowAcc4: usize = 0; // f32x4[Wc + 2]: four image rows resampled horizontally, one per lane
 let tmpA: usize = 0; // f32[NC]
 let tmpB: usize = 0; // f32[NC]
+let boxIl: usize = 0; // f32x4[Wc]: four canonical rows interleaved (boxRows4)
+let boxOl: usize = 0; // f32x4[Wc]: their running sums, interleaved
 let colSum: usize = 0; // f32[Wc]
 let whiteBuf: usize = 0; // f32[NC] whitened canonical luma
 let residual: usize = 0; // f32[NC] canonical residual (embed)
@@ -533,6 +564,8 @@ export function setup(width: i32, height: i32): i32 {
   accBuf = alloc(nc4);
   tmpA = alloc(nc4);
   tmpB = alloc(nc4);
+  boxIl = alloc(<usize>Wc << 4);
+  boxOl = alloc(<usize>Wc << 4);
   whiteBuf = alloc(nc4);
   residual = alloc(nc4);
   colW = alloc(<usize>Wc << 2);
@@ -886,69 +919,85 @@ function boxRow(s: usize, d: usize, r: i32): void {
   }
 }
 
-/** boxRow for rows y..y+3 at once: four independent chains, each with boxRow's additions in boxRow's order. */
+/**
+ * boxRow for rows y..y+3 at once: the four rows interleaved (column x of row k in lane k), so each f32x4 step
+ * advances the four running sums, each lane with boxRow's additions and subtractions in boxRow's order (the same
+ * values, bit for bit), then de-interleaved into the four output rows.
+ */
 function boxRows4(src: usize, dst: usize, y: i32, r: i32): void {
   const rowBytes = <usize>Wc << 2;
   const s = f32p(src, y * Wc);
   const d = f32p(dst, y * Wc);
-  let a0: f32 = 0.0;
-  let a1: f32 = 0.0;
-  let a2: f32 = 0.0;
-  let a3: f32 = 0.0;
-  for (let x: i32 = 0; x < r && x < Wc; x++) {
-    const p = s + (<usize>x << 2);
-    a0 += load<f32>(p);
-    a1 += load<f32>(p + rowBytes);
-    a2 += load<f32>(p + 2 * rowBytes);
-    a3 += load<f32>(p + 3 * rowBytes);
+  const il = boxIl;
+  const ol = boxOl;
+  let x: i32 = 0;
+  for (; x + 3 < Wc; x += 4) {
+    const o = <usize>x << 2;
+    const a0 = v128.load(s + o);
+    const a1 = v128.load(s + rowBytes + o);
+    const a2 = v128.load(s + 2 * rowBytes + o);
+    const a3 = v128.load(s + 3 * rowBytes + o);
+    const t0 = f32x4.shuffle(a0, a1, 0, 4, 1, 5);
+    const t1 = f32x4.shuffle(a0, a1, 2, 6, 3, 7);
+    const t2 = f32x4.shuffle(a2, a3, 0, 4, 1, 5);
+    const t3 = f32x4.shuffle(a2, a3, 2, 6, 3, 7);
+    const q = il + (<usize>x << 4);
+    v128.store(q, f32x4.shuffle(t0, t2, 0, 1, 4, 5));
+    v128.store(q, f32x4.shuffle(t0, t2, 2, 3, 6, 7), 16);
+    v128.store(q, f32x4.shuffle(t1, t3, 0, 1, 4, 5), 32);
+    v128.store(q, f32x4.shuffle(t1, t3, 2, 3, 6, 7), 48);
   }
+  for (; x < Wc; x++) {
+    const p = s + (<usize>x << 2);
+    const q = il + (<usize>x << 4);
+    store<f32>(q, load<f32>(p));
+    store<f32>(q, load<f32>(p + rowBytes), 4);
+    store<f32>(q, load<f32>(p + 2 * rowBytes), 8);
+    store<f32>(q, load<f32>(p + 3 * rowBytes), 12);
+  }
+  let acc = f32x4.splat(0.0);
+  for (x = 0; x < r && x < Wc; x++) acc = f32x4.add(acc, v128.load(il + (<usize>x << 4)));
   // boxRow's loop in three ranges, so that its two border tests leave the loop: adds only, adds and subtracts,
   // subtracts only (the same operations in the same order)
   const xa = min<i32>(Wc, r + 1); // x - r - 1 >= 0 from here
   const xb = max<i32>(xa, Wc - r); // x + r < Wc below here
-  let x: i32 = 0;
+  x = 0;
   for (; x < xa; x++) {
-    if (x + r < Wc) {
-      const p = s + (<usize>(x + r) << 2);
-      a0 += load<f32>(p);
-      a1 += load<f32>(p + rowBytes);
-      a2 += load<f32>(p + 2 * rowBytes);
-      a3 += load<f32>(p + 3 * rowBytes);
-    }
-    const q = d + (<usize>x << 2);
-    store<f32>(q, a0);
-    store<f32>(q + rowBytes, a1);
-    store<f32>(q + 2 * rowBytes, a2);
-    store<f32>(q + 3 * rowBytes, a3);
+    if (x + r < Wc) acc = f32x4.add(acc, v128.load(il + (<usize>(x + r) << 4)));
+    v128.store(ol + (<usize>x << 4), acc);
   }
   for (; x < xb; x++) {
-    const p = s + (<usize>(x + r) << 2);
-    a0 += load<f32>(p);
-    a1 += load<f32>(p + rowBytes);
-    a2 += load<f32>(p + 2 * rowBytes);
-    a3 += load<f32>(p + 3 * rowBytes);
-    const m = s + (<usize>(x - r - 1) << 2);
-    a0 -= load<f32>(m);
-    a1 -= load<f32>(m + rowBytes);
-    a2 -= load<f32>(m + 2 * rowBytes);
-    a3 -= load<f32>(m + 3 * rowBytes);
-    const q = d + (<usize>x << 2);
-    store<f32>(q, a0);
-    store<f32>(q + rowBytes, a1);
-    store<f32>(q + 2 * rowBytes, a2);
-    store<f32>(q + 3 * rowBytes, a3);
+    acc = f32x4.add(acc, v128.load(il + (<usize>(x + r) << 4)));
+    acc = f32x4.sub(acc, v128.load(il + (<usize>(x - r - 1) << 4)));
+    v128.store(ol + (<usize>x << 4), acc);
   }
   for (; x < Wc; x++) {
-    const m = s + (<usize>(x - r - 1) << 2);
-    a0 -= load<f32>(m);
-    a1 -= load<f32>(m + rowBytes);
-    a2 -= load<f32>(m + 2 * rowBytes);
-    a3 -= load<f32>(m + 3 * rowBytes);
-    const q = d + (<usize>x << 2);
-    store<f32>(q, a0);
-    store<f32>(q + rowBytes, a1);
-    store<f32>(q + 2 * rowBytes, a2);
-    store<f32>(q + 3 * rowBytes, a3);
+    acc = f32x4.sub(acc, v128.load(il + (<usize>(x - r - 1) << 4)));
+    v128.store(ol + (<usize>x << 4), acc);
+  }
+  for (x = 0; x + 3 < Wc; x += 4) {
+    const q = ol + (<usize>x << 4);
+    const a0 = v128.load(q);
+    const a1 = v128.load(q, 16);
+    const a2 = v128.load(q, 32);
+    const a3 = v128.load(q, 48);
+    const t0 = f32x4.shuffle(a0, a1, 0, 4, 1, 5);
+    const t1 = f32x4.shuffle(a0, a1, 2, 6, 3, 7);
+    const t2 = f32x4.shuffle(a2, a3, 0, 4, 1, 5);
+    const t3 = f32x4.shuffle(a2, a3, 2, 6, 3, 7);
+    const o = <usize>x << 2;
+    v128.store(d + o, f32x4.shuffle(t0, t2, 0, 1, 4, 5));
+    v128.store(d + rowBytes + o, f32x4.shuffle(t0, t2, 2, 3, 6, 7));
+    v128.store(d + 2 * rowBytes + o, f32x4.shuffle(t1, t3, 0, 1, 4, 5));
+    v128.store(d + 3 * rowBytes + o, f32x4.shuffle(t1, t3, 2, 3, 6, 7));
+  }
+  for (; x < Wc; x++) {
+    const q = ol + (<usize>x << 4);
+    const o = <usize>x << 2;
+    store<f32>(d + o, load<f32>(q));
+    store<f32>(d + rowBytes + o, load<f32>(q, 4));
+    store<f32>(d + 2 * rowBytes + o, load<f32>(q, 8));
+    store<f32>(d + 3 * rowBytes + o, load<f32>(q, 12));
   }
 }
 
@@ -1356,18 +1405,22 @@ function peak(c: usize): void {
  * offset: corr(d) = sum_p F[p + d] S[p]. Results: corrRe for foldA, corrIm for foldB.
  */
 function correlatePair(): void {
-  for (let i: i32 = 0; i < TT; i++) {
+  // elementwise, two at a time: the same conversions and products as one at a time
+  for (let i: i32 = 0; i < TT; i += 2) {
     std(corrRe, i, <f64>ldf(foldA, i));
+    std(corrRe, i + 1, <f64>ldf(foldA, i + 1));
     std(corrIm, i, <f64>ldf(foldB, i));
+    std(corrIm, i + 1, <f64>ldf(foldB, i + 1));
   }
   fft2(corrRe, corrIm, false);
-  for (let i: i32 = 0; i < TT; i++) {
-    const ar = ldd(corrRe, i);
-    const ai = ldd(corrIm, i);
-    const br = ldd(syncRe, i);
-    const bi = -ldd(syncIm, i);
-    std(corrRe, i, ar * br - ai * bi);
-    std(corrIm, i, ar * bi + ai * br);
+  for (let i: i32 = 0; i < TT; i += 2) {
+    const o = <usize>i << 3;
+    const ar = v128.load(corrRe + o);
+    const ai = v128.load(corrIm + o);
+    const br = v128.load(syncRe + o);
+    const bi = f64x2.neg(v128.load(syncIm + o));
+    v128.store(corrRe + o, f64x2.sub(f64x2.mul(ar, br), f64x2.mul(ai, bi)));
+    v128.store(corrIm + o, f64x2.add(f64x2.mul(ar, bi), f64x2.mul(ai, br)));
   }
   fft2(corrRe, corrIm, true);
 }

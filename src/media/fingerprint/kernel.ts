@@ -340,7 +340,7 @@ export class PdqFingerprinter implements Fingerprinter {
       const staging = e.pdqLumaBegin(width, height, chunk) >>> 0;
       if (!staging) return windows.map(() => failed("pdq: fingerprint kernel out of memory for the luma plane"));
       stream(k, staging, chunk, data, 0, data.length, (b) => e.pdqLumaPush(b));
-      return windows.map(({ x, y, w, h }) => {
+      const one = ({ x, y, w, h }: { x: number; y: number; w: number; h: number }): FingerprintResult => {
         if (![x, y, w, h].every(Number.isSafeInteger) || x < 0 || y < 0 || w <= 0 || h <= 0 || x + w > width || y + h > height)
           return failed(`pdq: window ${w}x${h} at ${x},${y} is not inside the ${width}x${height} image`);
         const quality = e.pdqWindow(x, y, w, h);
@@ -349,7 +349,14 @@ export class PdqFingerprinter implements Fingerprinter {
         const at = k.address(e.PDQ_HASH);
         const bits = k.bytes().slice(at, at + 32);
         return { status: "computed", algorithm: this.algorithm, value: pdqHex(bits), bits, quality };
-      });
+      };
+      // Hashed in the order of (width, left edge, top): windows of the same columns one after another, so the kernel
+      // filters the rows they share along the row once (its row cache); each hash is the same in any order.
+      const order = windows.map((_, i) => i);
+      order.sort((a, b) => windows[a]!.w - windows[b]!.w || windows[a]!.x - windows[b]!.x || windows[a]!.y - windows[b]!.y || a - b);
+      const out: FingerprintResult[] = new Array(windows.length);
+      for (const i of order) out[i] = one(windows[i]!);
+      return out;
     } catch (err) {
       return windows.map(() => failed(`pdq: ${errorMessage(err)}`));
     }

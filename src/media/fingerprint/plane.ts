@@ -51,6 +51,21 @@ export function pixelPlane(module: WebAssembly.Module | FingerprintKernel, image
   const { width: W, height: H, data } = image;
   const k = planeFactor(W, H);
   if (k === 1) return { image, factor: 1, opaque: isOpaque(data), sourceWidth: W, sourceHeight: H };
+  const { image: reduced, opaque } = boxReduce(module, image, k);
+  return { image: reduced, factor: k, opaque, sourceWidth: W, sourceHeight: H };
+}
+
+/**
+ * `image` box-averaged by the whole factor `k` in the fingerprint kernel: each output channel is the rounded mean
+ * of the (up to) k x k pixels its block covers (edge blocks the factor does not divide average the pixels they
+ * have), and whether every pixel had alpha 255. Throws if the kernel cannot grow.
+ */
+export function boxReduce(
+  module: WebAssembly.Module | FingerprintKernel,
+  image: RgbaImage,
+  k: number,
+): { image: RgbaImage; opaque: boolean } {
+  const { width: W, height: H, data } = image;
   const kernel = FingerprintKernel.of(module);
   const e = kernel.exports;
   const staging = e.planeBegin(W, H, k) >>> 0;
@@ -65,11 +80,5 @@ export function pixelPlane(module: WebAssembly.Module | FingerprintKernel, image
   const w = Math.ceil(W / k);
   const h = Math.ceil(H / k);
   const out = e.planeOutput() >>> 0;
-  return {
-    image: { width: w, height: h, data: kernel.bytes().slice(out, out + w * h * 4) },
-    factor: k,
-    opaque: e.planeOpaque() === 1,
-    sourceWidth: W,
-    sourceHeight: H,
-  };
+  return { image: { width: w, height: h, data: kernel.bytes().slice(out, out + w * h * 4) }, opaque: e.planeOpaque() === 1 };
 }

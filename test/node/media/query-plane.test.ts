@@ -1,0 +1,110 @@
+/**
+ * #19: the image a verification hashes its PDQ query windows on (media/fingerprint/query-plane.ts): PDQ's input
+ * box-reduced by a whole factor to at most QUERY_WINDOW_MAX_SIDE px a side; images within the cap, and transparent
+ * ones, pass through untouched (the same object); the reduction is exact (each channel the rounded mean of its block,
+ * edge blocks averaging the pixels they have) and deterministic.
+ */
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import {
+  PDQ_QUERY_WINDOWS,
+  PdqFingerprinter,
+  pdqQueryWindowHashes,
+  QUERY_WINDOW_MAX_SIDE,
+  QUERY_WINDOW_MIN_SIDE,
+  queryWindowFactor,
+  queryWindowImage,
+} from "../../../src/media/fingerprint";
+import type { RgbaImage } from "../../../src/media/types";
+import { queryWindowPixels } from "../../../src/verifications/verify-pixels";
+import { goldenImage } from "./fingerprint.simd-golden.cases";
+
+const ROOT = join(import.meta.dirname, "..", "..", "..");
+const Module = WebAssembly.Module as unknown as new (bytes: Uint8Array) => WebAssembly.Module;
+const module = new Module(readFileSync(join(ROOT, "wasm", "build", "fingerprint.wasm")));
+const pdq = new PdqFingerprinter(module);
+
+/** The reduction by definition: each output channel the rounded mean of the (up to) k x k pixels its block covers. */
+function reference(image: RgbaImage, k: number): RgbaImage {
+  const w = Math.ceil(image.width / k);
+  const h = Math.ceil(image.height / k);
+  const out = new Uint8Array(w * h * 4);
+  for (let by = 0; by < h; by++)
+    for (let bx = 0; bx < w; bx++)
+      for (let c = 0; c < 4; c++) {
+        let sum = 0;
+        let n = 0;
+        for (let y = by * k; y < Math.min(image.height, (by + 1) * k); y++)
+          for (let x = bx * k; x < Math.min(image.width, (bx + 1) * k); x++) {
+            sum += image.data[(y * image.width + x) * 4 + c]!;
+            n++;
+          }
+        out[(by * w + bx) * 4 + c] = Math.floor((sum + (n >> 1)) / n);
+      }
+  return { width: w, height: h, data: out };
+}
+
+describe("PDQ query windows' image (#19)", () => {
+  it("picks the whole factor that brings the longer side within the cap, keeping the shorter side's minimum", () => {
+    expect(QUERY_WINDOW_MAX_SIDE).toBe(768);
+    expect(queryWindowFactor(768, 500)).toBe(1); // within the cap
+    expect(queryWindowFactor(769, 500)).toBe(2);
+    expect(queryWindowFactor(1056, 663)).toBe(2); // the 2.8 MP bench photograph's verify plane: 528 x 332
+    expect(queryWindowFactor(640, 400)).toBe(1); // a 1 MP JPEG read at 1/2
+    expect(queryWindowFactor(1056, 663, 512)).toBe(3); // a cap of 512: 352 x 221
+    expect(queryWindowFactor(3000, 300)).toBe(2); // a wide image: the shorter side stays >= 128 (1500 x 150)
+    expect(queryWindowFactor(6000, 200)).toBe(1);
+    for (const [w, h] of [
+      [1056, 663],
+      [1452, 1000],
+      [700, 430],
+      [663, 1056],
+    ] as const) {
+      const k = queryWindowFactor(w, h);
+      expect(Math.max(Math.ceil(w / k), Math.ceil(h / k)), `${w}x${h}`).toBeLessThanOrEqual(QUERY_WINDOW_MAX_SIDE);
+      expect(Math.min(Math.ceil(w / k), Math.ceil(h / k)), `${w}x${h}`).toBeGreaterThanOrEqual(QUERY_WINDOW_MIN_SIDE);
+    }
+  });
+
+  it("reduces a small plane to exactly the rounded block means (an edge block of 2 x 3 pixels)", () => {
+    // 5 x 3, red channel below, green 255 - red, blue 7, opaque; cap 2 (minimum side 1): factor 3, a 2 x 1 image
+    const red = [0, 10, 20, 30, 41, 1, 11, 21, 31, 40, 2, 12, 22, 33, 45];
+    const data = new Uint8Array(15 * 4);
+    red.forEach((r, i) => data.set([r, 255 - r, 7, 255], i * 4));
+    const image = { width: 5, height: 3, data };
+    expect(queryWindowFactor(5, 3, 2, 1)).toBe(3);
+    const got = queryWindowImage(module, image, 2, 1);
+    // red 99/9 = 11, 220/6 = 36.67 -> 37; green 2196/9 = 244, 1310/6 = 218.33 -> 218
+    expect({ width: got.width, height: got.height, data: [...got.data] }).toEqual({
+      width: 2,
+      height: 1,
+      data: [11, 244, 7, 255, 37, 218, 7, 255],
+    });
+    expect([...image.data]).toEqual([...data]); // the input is not written
+  });
+
+  it("passes an image within the cap, or a transparent one, through untouched (the same object)", () => {
+    const small = goldenImage(768, 500, "photo", 1);
+    const before = small.data.slice();
+    expect(queryWindowImage(module, small)).toBe(small);
+    expect(small.data).toEqual(before);
+    expect(queryWindowPixels(pdq, small)).toBe(small);
+    const transparent = goldenImage(1056, 663, "photo", 2);
+    transparent.data[4 * 1000 + 3] = 254;
+    expect(queryWindowImage(module, transparent)).toBe(transparent);
+  });
+
+  it("is the reference reduction of a verify plane, the same on every call, and its windows are computed", () => {
+    const image = goldenImage(1056, 663, "photo", 3);
+    const first = queryWindowPixels(pdq, image);
+    expect(first.width).toBe(528);
+    expect(first.height).toBe(332);
+    expect(first.data).toEqual(reference(image, 2).data);
+    expect(queryWindowImage(module, image, 512).data).toEqual(reference(image, 3).data);
+    expect(queryWindowPixels(pdq, image).data).toEqual(first.data);
+    const windows = pdqQueryWindowHashes(pdq, first);
+    expect(windows.status).toBe("computed");
+    if (windows.status === "computed") expect(windows.regions.map((r) => r.region)).toEqual(PDQ_QUERY_WINDOWS.map((r) => r.id));
+  });
+});
