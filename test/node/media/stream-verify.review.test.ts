@@ -209,3 +209,34 @@ describe("the C2PA uuid box in 64-bit size form", () => {
     expect(ours.state).not.toBe("Trusted");
   });
 });
+
+describe("box structure the reference reader refuses inside a top-level box the scanner does not open", () => {
+  /** `bytes` followed by a top-level box of `type` whose 1000-byte body is not boxes (its "sizes" run past it). */
+  function withGarbageBox(bytes: Uint8Array, type: string): Uint8Array {
+    const out = new Uint8Array(bytes.length + 1008);
+    out.set(bytes);
+    new DataView(out.buffer).setUint32(bytes.length, 1008);
+    out.set(new TextEncoder().encode(type), bytes.length + 4);
+    out.fill(0x41, bytes.length + 8);
+    return out;
+  }
+
+  it("stream-signed MP4 with a malformed top-level udta: c2pa-node cannot parse the asset; the stream must not say Trusted", {
+    timeout: 120_000,
+  }, async () => {
+    const mt = "video/mp4";
+    const { signed } = await signLarge(withGarbageBox(largeMp4(ENGINE_READ_MAXIMUM_BYTES + 1 * MiB), "udta"), mt);
+    await expect(referenceVerdict(pki.rootCertPem, mt, signed)).rejects.toThrow(/could not be parsed/);
+    expect((await streamedState(signed, mt)).state).not.toBe("Trusted");
+  });
+
+  it("a malformed mfra (excluded from the hash) appended to a signed MP4: c2pa-node cannot parse it; the stream must not say Trusted", {
+    timeout: 120_000,
+  }, async () => {
+    const mt = "video/mp4";
+    const { signed } = await signLarge(largeMp4(ENGINE_READ_MAXIMUM_BYTES + 1 * MiB), mt);
+    const file = withGarbageBox(signed, "mfra");
+    await expect(referenceVerdict(pki.rootCertPem, mt, file)).rejects.toThrow(/could not be parsed/);
+    expect((await streamedState(file, mt)).state).not.toBe("Trusted");
+  });
+});
