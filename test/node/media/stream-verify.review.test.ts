@@ -240,3 +240,70 @@ describe("box structure the reference reader refuses inside a top-level box the 
     expect((await streamedState(file, mt)).state).not.toBe("Trusted");
   });
 });
+
+describe("a hard-binding assertion the stream decodes before anything is validated", () => {
+  it("exclusions holding a CBOR integer above 2^53 (decoded as a BigInt): the stream answers, it does not throw a TypeError (500 / queue retries)", {
+    timeout: 120_000,
+  }, async () => {
+    const mt = "video/mp4";
+    const { signed, store } = await signLarge(largeMp4(ENGINE_READ_MAXIMUM_BYTES + 1 * MiB), mt);
+    const parsed = parseJumbf(store);
+    if (parsed.status !== "ok") throw new Error(parsed.message);
+    const root = parsed.root;
+    const manifest = superboxes(root).at(-1)!;
+    const assertions = superboxes(manifest).find((b) => b.description.label === "c2pa.assertions")!;
+    const binding = superboxes(assertions).find((b) => b.description.label === "c2pa.hash.bmff.v2")!;
+    const content = binding.children.find((c) => c.kind === "content" && c.type === "cbor")!;
+    // {"hash": 32 bytes, "alg": "sha256", "exclusions": 2^64 - 1}: no field the signer does not write.
+    const enc = new TextEncoder();
+    const cbor = Uint8Array.from([
+      0xa3,
+      0x64,
+      ...enc.encode("hash"),
+      0x58,
+      0x20,
+      ...new Uint8Array(32),
+      0x63,
+      ...enc.encode("alg"),
+      0x66,
+      ...enc.encode("sha256"),
+      0x6a,
+      ...enc.encode("exclusions"),
+      0x1b,
+      ...new Uint8Array(8).fill(0xff),
+    ]);
+    const box = new Uint8Array(8 + cbor.length);
+    new DataView(box.buffer).setUint32(0, box.length);
+    box.set(enc.encode("cbor"), 4);
+    box.set(cbor, 8);
+    const delta = box.length - content.length;
+    const changed = new Uint8Array(store.length + delta);
+    changed.set(store.subarray(0, content.offset));
+    changed.set(box, content.offset);
+    changed.set(store.subarray(content.offset + content.length), content.offset + box.length);
+    const view = new DataView(changed.buffer);
+    for (const ancestor of [root, manifest, assertions, binding]) view.setUint32(ancestor.offset, view.getUint32(ancestor.offset) + delta);
+    expect(parseJumbf(changed).status).toBe("ok");
+
+    const boxStart = signed.length - (45 + store.length);
+    const file = new Uint8Array(boxStart + 45 + changed.length);
+    file.set(signed.subarray(0, boxStart + 45));
+    file.set(changed, boxStart + 45);
+    new DataView(file.buffer).setUint32(boxStart, 45 + changed.length);
+    const scanned = await scan(file, mt);
+    if (scanned.status !== "scanned") throw new Error(scanned.status);
+    // The route's own pre-check (verify-streamed.ts judgedByStream) calls streamedBinding on the last manifest.
+    const { streamedBinding } = await import("../../../src/media/c2pa/stream-verify");
+    expect(() => streamedBinding(scanned, scanned.store!, manifest.description.label!)).not.toThrow();
+    // And the verification itself answers (Invalid, tampered, or refused as not judged): never a TypeError.
+    const state = await (async () => {
+      try {
+        const { facts } = await verifyStreamedManifest(scanned, mt, pki.rootCertPem, () => undefined);
+        return facts.state;
+      } catch (error) {
+        return error instanceof TypeError ? `TypeError: ${error.message}` : "refused";
+      }
+    })();
+    expect(state).not.toMatch(/^TypeError/);
+  });
+});
