@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { ENGINE_READ_MAXIMUM_BYTES, EMBEDDED_SIGNING_MAXIMUM_BYTES } from "../../../src/catalog/limits";
+import { EMBEDDED_SIGNING_MAXIMUM_BYTES, ENGINE_READ_MAXIMUM_BYTES } from "../../../src/catalog/limits";
 import { BmffScanner } from "../../../src/media/c2pa/bmff";
 import { type JumbfSuperbox, parseJumbf } from "../../../src/media/c2pa/jumbf-box";
 import { api, createTenant, fixture, json, uploadAsset } from "../support/helpers";
