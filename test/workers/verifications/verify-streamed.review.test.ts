@@ -153,4 +153,54 @@ describe("verification by streaming (review)", () => {
     expect(done.result.status).toBe("remote_manifest_unavailable");
     expect(done.result.warnings?.join(" ") ?? "").not.toMatch(/larger than the C2PA engine reads/);
   });
+
+  it("an uploaded MP4 above 10 MiB whose hash assertion's exclusions is a CBOR integer above 2^53: the verification ends with a finding or a clear refusal, not a crash retried to svc.verifications.failed", {
+    timeout: 240_000,
+  }, async () => {
+    const { key } = await createTenant();
+    const { bytes: signed } = await signedCopy(key, largeMp4(EMBEDDED_SIGNING_MAXIMUM_BYTES + 512 * 1024, 17), "video/mp4");
+    const { store } = await bmffScan(signed);
+    const parsed = parseJumbf(store);
+    if (parsed.status !== "ok") throw new Error(parsed.message);
+    const root = parsed.root;
+    const sub = (b: JumbfSuperbox) => b.children.filter((c): c is JumbfSuperbox => c.kind === "superbox");
+    const manifest = sub(root).at(-1)!;
+    const assertions = sub(manifest).find((b) => b.description.label === "c2pa.assertions")!;
+    const binding = sub(assertions).find((b) => b.description.label === "c2pa.hash.bmff.v2")!;
+    const content = binding.children.find((c) => c.kind === "content" && c.type === "cbor")!;
+    const enc = new TextEncoder();
+    // {"hash": 32 bytes, "alg": "sha256", "exclusions": 2^64 - 1}
+    const cbor = Uint8Array.from([
+      0xa3,
+      0x64,
+      ...enc.encode("hash"),
+      0x58,
+      0x20,
+      ...new Uint8Array(32),
+      0x63,
+      ...enc.encode("alg"),
+      0x66,
+      ...enc.encode("sha256"),
+      0x6a,
+      ...enc.encode("exclusions"),
+      0x1b,
+      ...new Uint8Array(8).fill(0xff),
+    ]);
+    const box = new Uint8Array(8 + cbor.length);
+    new DataView(box.buffer).setUint32(0, box.length);
+    box.set(enc.encode("cbor"), 4);
+    box.set(cbor, 8);
+    const delta = box.length - content.length;
+    const changed = new Uint8Array(store.length + delta);
+    changed.set(store.subarray(0, content.offset));
+    changed.set(box, content.offset);
+    changed.set(store.subarray(content.offset + content.length), content.offset + box.length);
+    const view = new DataView(changed.buffer);
+    for (const ancestor of [root, manifest, assertions, binding]) view.setUint32(ancestor.offset, view.getUint32(ancestor.offset) + delta);
+
+    const upload = await uploadAsset(key, withStore(signed, store, changed), "video/mp4", "bigint");
+    const done = await verifyObject(key, upload.objectId);
+    if (done.state === "failed") expect(done.error_code, JSON.stringify(done)).toBe("svc.request.too_large");
+    else expect(done.result.status, JSON.stringify(done.result)).not.toBe("verified_manifest");
+  });
 });
