@@ -76,32 +76,51 @@ export async function scanStored(source: StoredStream): Promise<StreamScan> {
 }
 
 /**
- * The hard-binding finding of a scanned file for the active manifest `label` of `store`: the code the reference
- * reader gives for the same file (`assertion.bmffHash.match`/`.mismatch` for BMFF, `assertion.dataHash.*` for RIFF),
- * or `unsupported` when the recorded binding is not exactly the streaming signer's form (another exclusion set, a
- * Merkle tree, another algorithm): that binding is not judged here.
+ * The active manifest's hard-binding assertions (every `c2pa.hash.*` one), label → value: the hash as bytes (or
+ * crJSON's `b64'…'`), byte strings elsewhere as bytes or number arrays. Null when they could not be read.
+ */
+export type HardBindings = Record<string, unknown> | null;
+
+/**
+ * The hard-binding finding of a scanned file for the active manifest's hard bindings: the code the reference reader
+ * gives for the same file (`assertion.bmffHash.match`/`.mismatch` for BMFF, `assertion.dataHash.*` for RIFF), or
+ * `unsupported` when the binding is not exactly the streaming signer's form (several bindings, another exclusion
+ * set, a Merkle tree, another algorithm, a value our decoder does not represent): that binding is not judged here.
+ * Never throws (hostile input included). The bindings must be the ones the engine validated (verifier.ts takes them
+ * from the engine's crJSON of the active manifest), or those of a store this service signed (publication's check).
  */
 export function streamedBinding(
   scan: Extract<StreamScan, { status: "scanned" }>,
-  store: Uint8Array,
-  label: string,
+  /** The engine's bindings, or a store this service signed with its active manifest's `label`. */
+  bindings: HardBindings | Uint8Array,
+  label?: string,
 ): { status: "checked"; code: string; matched: boolean } | { status: "unsupported" } {
-  const recorded = recordedBinding(store, label);
-  const expected =
-    scan.container === "bmff"
-      ? bmffBinding(new Uint8Array(0))
-      : riffBinding(new Uint8Array(0), scan.exclusion?.start ?? -1, scan.exclusion?.length ?? -1);
-  if (
-    !recorded ||
-    recorded.label !== expected.label ||
-    recorded.alg !== "sha256" ||
-    recorded.extra ||
-    !sameExclusions(recorded.exclusions, expected.data.exclusions)
-  )
+  try {
+    const read = bindings instanceof Uint8Array ? storeHardBindings(bindings, label ?? "") : bindings;
+    if (!read) return { status: "unsupported" };
+    const entries = Object.entries(read);
+    // One hard binding: a manifest with several is not the signer's form.
+    if (entries.length !== 1) return { status: "unsupported" };
+    const [bindingLabel, value] = entries[0]!;
+    const recorded = recordedOf(bindingLabel, value);
+    const expected =
+      scan.container === "bmff"
+        ? bmffBinding(new Uint8Array(0))
+        : riffBinding(new Uint8Array(0), scan.exclusion?.start ?? -1, scan.exclusion?.length ?? -1);
+    if (
+      !recorded ||
+      recorded.label !== expected.label ||
+      recorded.alg !== "sha256" ||
+      recorded.extra ||
+      !sameExclusions(recorded.exclusions, expected.data.exclusions)
+    )
+      return { status: "unsupported" };
+    const matched = equalBytes(recorded.hash, scan.hash);
+    const kind = scan.container === "bmff" ? "bmffHash" : "dataHash";
+    return { status: "checked", code: `assertion.${kind}.${matched ? "match" : "mismatch"}`, matched };
+  } catch {
     return { status: "unsupported" };
-  const matched = equalBytes(recorded.hash, scan.hash);
-  const kind = scan.container === "bmff" ? "bmffHash" : "dataHash";
-  return { status: "checked", code: `assertion.${kind}.${matched ? "match" : "mismatch"}`, matched };
+  }
 }
 
 /** The engine's codes for a store read alone that compare the binding with the store's own bytes (meaningless). */
@@ -161,34 +180,77 @@ interface RecordedBinding {
   extra: boolean;
 }
 
+
+/** The manifest box types of C2PA (a standard manifest, an update manifest). */
+const MANIFEST_TYPES = new Set(["c2ma", "c2um"]);
+
+/**
+ * The hard-binding assertions of the manifest labelled `label` in a store this service signed itself (publication's
+ * check, where the engine's crJSON is not at hand), decoded from CBOR; null when the store does not have exactly the
+ * shape C2PA gives it: the label names one root box, of a manifest type, with one assertion store (by type).
+ */
+export function storeHardBindings(store: Uint8Array, label: string): HardBindings {
+  try {
+    const parsed = parseJumbf(store);
+    if (parsed.status !== "ok") return null;
+    const named = superboxes(parsed.root).filter((m) => m.description.label === label);
+    const manifest = named.length === 1 ? named[0]! : undefined;
+    if (!manifest || !MANIFEST_TYPES.has(manifest.description.contentType ?? "")) return null;
+    const stores = superboxes(manifest).filter((b) => b.description.contentType === "c2as");
+    if (stores.length !== 1 || stores[0]!.description.label !== "c2pa.assertions") return null;
+    const out: Record<string, unknown> = {};
+    for (const box of superboxes(stores[0]!)) {
+      const boxLabel = box.description.label;
+      if (!boxLabel?.startsWith("c2pa.hash.")) continue;
+      // Two boxes of one label: not a store of the signer's form.
+      if (boxLabel in out) return null;
+      const cbor = box.children.find((c) => c.kind === "content" && c.type === "cbor");
+      if (!cbor || cbor.kind !== "content") return null;
+      const decoded = decodeCbor(cbor.payload);
+      if (decoded.status !== "ok") return null;
+      out[boxLabel] = decoded.value;
+    }
+    return out;
+  } catch {
+    return null;
+  }
+}
+
 /** Fields of a `c2pa.hash.*` assertion this module knows the meaning of (the signer's form, and `pad`). */
 const KNOWN_FIELDS = new Set(["hash", "alg", "exclusions", "name", "pad", "pad2"]);
 
-/** The hash assertion (`c2pa.hash.*`) of the manifest labelled `label` in `store`, decoded; null if absent. */
-function recordedBinding(store: Uint8Array, label: string): RecordedBinding | null {
-  const parsed = parseJumbf(store);
-  if (parsed.status !== "ok") return null;
-  const manifest = superboxes(parsed.root).find((m) => m.description.label === label);
-  const assertions = manifest && superboxes(manifest).find((b) => b.description.label === "c2pa.assertions");
-  const boxes = assertions ? superboxes(assertions).filter((b) => b.description.label?.startsWith("c2pa.hash.")) : [];
-  // One hard binding: a manifest with several is not the signer's form.
-  const box = boxes.length === 1 ? boxes[0] : undefined;
-  const cbor = box?.children.find((c) => c.kind === "content" && c.type === "cbor");
-  if (!box || !cbor || cbor.kind !== "content") return null;
-  const decoded = decodeCbor(cbor.payload);
-  if (decoded.status !== "ok" || !(decoded.value instanceof Map)) return null;
-  const map = decoded.value as Map<unknown, unknown>;
-  const hash = map.get("hash");
-  if (!(hash instanceof Uint8Array)) return null;
+/** One hard-binding assertion's value (decoded CBOR map, or crJSON object) in the form compared; null if unusable. */
+function recordedOf(label: string, value: unknown): RecordedBinding | null {
+  const map =
+    value instanceof Map
+      ? (value as Map<unknown, unknown>)
+      : value && typeof value === "object" && !Array.isArray(value) && !(value instanceof Uint8Array)
+        ? new Map<unknown, unknown>(Object.entries(value))
+        : null;
+  if (!map) return null;
+  const hash = bytesOf(map.get("hash"));
+  if (!hash) return null;
   const alg = map.get("alg");
   return {
-    label: box.description.label!,
+    label,
     hash,
     // The manifest's own default algorithm (claim `alg`) may stand in for a missing one: not the signer's form.
     alg: typeof alg === "string" ? alg : "",
     exclusions: map.get("exclusions"),
     extra: [...map.keys()].some((k) => typeof k !== "string" || !KNOWN_FIELDS.has(k)),
   };
+}
+
+/** Bytes of a decoded CBOR byte string, or of crJSON's `b64'…'` rendering of one. */
+function bytesOf(value: unknown): Uint8Array | null {
+  if (value instanceof Uint8Array) return value;
+  const m = typeof value === "string" ? /^b64'([A-Za-z0-9+/=]*)'$/.exec(value) : null;
+  if (!m) return null;
+  try {
+    return Uint8Array.from(atob(m[1]!), (ch) => ch.charCodeAt(0));
+  } catch {
+    return null;
+  }
 }
 
 function superboxes(box: JumbfSuperbox): JumbfSuperbox[] {
@@ -202,6 +264,8 @@ function sameExclusions(decoded: unknown, written: unknown): boolean {
 
 function canonical(value: unknown): string {
   if (value instanceof Uint8Array) return `[${Array.from(value).join(",")}]`;
+  // A CBOR integer above 2^53: never a value the signer writes (its offsets and lengths are small), so unequal.
+  if (typeof value === "bigint") return `bigint:${value.toString()}`;
   if (Array.isArray(value)) return `[${value.map(canonical).join(",")}]`;
   if (value instanceof Map) {
     return `{${[...value.entries()]
