@@ -1,8 +1,4 @@
-import {
-  ENGINE_READ_MAXIMUM_BYTES,
-  STORED_VERIFY_MAXIMUM_BYTES,
-  STREAMED_VERIFY_MAXIMUM_BYTES,
-} from "../catalog/limits";
+import { ENGINE_READ_MAXIMUM_BYTES, STORED_VERIFY_MAXIMUM_BYTES, STREAMED_VERIFY_MAXIMUM_BYTES } from "../catalog/limits";
 import type { Bindings } from "../env";
 import { type StoredStream, type StreamScan, scanStored, streamedContainer } from "../media/c2pa/stream-verify";
 import { ApiError } from "../platform/errors";

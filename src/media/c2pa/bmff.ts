@@ -323,7 +323,8 @@ class NestedBoxWalk {
     if (size < headerSize) throw new StreamMediaError("malformed", `box ${type}: size ${size} is below its header`);
     if (start + size > end) throw new StreamMediaError("malformed", `box ${type} runs past the end of its container`);
     if (CONTAINER_TYPES.has(type)) {
-      if (this.#ends.length >= MAXIMUM_BOX_DEPTH) throw new StreamMediaError("unsupported", `boxes nested more than ${MAXIMUM_BOX_DEPTH} deep`);
+      if (this.#ends.length >= MAXIMUM_BOX_DEPTH)
+        throw new StreamMediaError("unsupported", `boxes nested more than ${MAXIMUM_BOX_DEPTH} deep`);
       this.#ends.push(start + size);
       if (type === "meta") this.#metaSize = size;
     } else this.#skipTo = start + size;

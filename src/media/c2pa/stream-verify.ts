@@ -180,7 +180,6 @@ interface RecordedBinding {
   extra: boolean;
 }
 
-
 /** The manifest box types of C2PA (a standard manifest, an update manifest). */
 const MANIFEST_TYPES = new Set(["c2ma", "c2um"]);
 
@@ -205,7 +204,7 @@ export function storeHardBindings(store: Uint8Array, label: string): HardBinding
       // Two boxes of one label: not a store of the signer's form.
       if (boxLabel in out) return null;
       const cbor = box.children.find((c) => c.kind === "content" && c.type === "cbor");
-      if (!cbor || cbor.kind !== "content") return null;
+      if (cbor?.kind !== "content") return null;
       const decoded = decodeCbor(cbor.payload);
       if (decoded.status !== "ok") return null;
       out[boxLabel] = decoded.value;

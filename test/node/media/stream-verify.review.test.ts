@@ -4,12 +4,14 @@
  * built from this service's own stream-signed output just over the engine's read limit, so it is a file the
  * service verifies by streaming (verify-streamed.ts routes every MP4/MOV/M4A/WAV above 10 MiB there).
  */
+import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { beforeAll, describe, expect, it } from "vitest";
 import { ENGINE_READ_MAXIMUM_BYTES } from "../../../src/catalog/limits";
 import { type DevPki, mintDevPki } from "../../../src/dev/pki";
 import { respondTimestamp } from "../../../src/dev/tsa-responder";
+import { bmffBinding, bmffManifestBox } from "../../../src/media/c2pa/bmff";
 import { initC2paEngine } from "../../../src/media/c2pa/engine";
 import { type JumbfSuperbox, parseJumbf } from "../../../src/media/c2pa/jumbf-box";
 import { C2paSigner } from "../../../src/media/c2pa/signer";
@@ -225,7 +227,36 @@ describe("box structure the reference reader refuses inside a top-level box the 
     timeout: 120_000,
   }, async () => {
     const mt = "video/mp4";
-    const { signed } = await signLarge(withGarbageBox(largeMp4(ENGINE_READ_MAXIMUM_BYTES + 1 * MiB), "udta"), mt);
+    const source = withGarbageBox(largeMp4(ENGINE_READ_MAXIMUM_BYTES + 1 * MiB), "udta");
+    // (Fix) The streaming signer now walks nested boxes as the reference does and refuses to sign this file; the
+    // same signed file is built here as it would have signed it: its binding over the file, its box appended.
+    const bucket = new MemoryBucket();
+    const put = bucket.put("src", source);
+    const refused = await signStreamed({
+      bucket: bucket as unknown as R2Bucket,
+      source: { key: "src", etag: put.etag },
+      outputKey: "out",
+      plan: plan(mt),
+      signer,
+    });
+    expect(refused.status).toBe("malformed");
+    const hash = createHash("sha256");
+    for (let at = 0; at < source.length; ) {
+      const size = new DataView(source.buffer, source.byteOffset).getUint32(at);
+      const type = new TextDecoder().decode(source.subarray(at + 4, at + 8));
+      if (type !== "ftyp" && type !== "mfra") {
+        const offset = new Uint8Array(8);
+        new DataView(offset.buffer).setBigUint64(0, BigInt(at));
+        hash.update(offset).update(source.subarray(at, at + size));
+      }
+      at += size;
+    }
+    const result = await signer.signManifestStore({ plan: plan(mt), binding: bmffBinding(new Uint8Array(hash.digest())) });
+    if (result.status !== "signed") throw new Error(result.message);
+    const box = bmffManifestBox(result.manifest_store);
+    const signed = new Uint8Array(source.length + box.length);
+    signed.set(source);
+    signed.set(box, source.length);
     await expect(referenceVerdict(pki.rootCertPem, mt, signed)).rejects.toThrow(/could not be parsed/);
     expect((await streamedState(signed, mt)).state).not.toBe("Trusted");
   });
