@@ -64,8 +64,10 @@ export async function verifyStoredObject(
   if (object.byteLength > storedVerifyMaximumBytes(object.mediaType)) throw storedTooLarge(object);
   const source: StoredStream = { bucket: env.OBJECTS, key: object.r2Key, etag: object.etag, mediaType: object.mediaType };
   if (!manifestStore && streamedContainer(object.mediaType) && object.byteLength > ENGINE_READ_MAXIMUM_BYTES) {
-    const scan = await scanStored(source);
+    const scan = await scanStored(source, { stopEarly: true });
     if (scan.status === "unavailable") return scan;
+    // Its store, read before the media, has a binding only the engine reading the whole file could judge.
+    if (scan.status === "binding_unsupported") throw storedTooLarge(object);
     if (scan.status === "scanned") {
       // Judged by the stream, or refused there (413) when its binding is not the form the stream reads: read whole,
       // the engine would refuse a store in a file this large all the same.

@@ -115,6 +115,11 @@ export class BmffScanner {
     this.#hash = hash;
   }
 
+  /** The manifest box's store once all of it was read (before the file's end when it is not the last box). */
+  get capturedStore(): Uint8Array | null {
+    return this.#capture && this.#captured === this.#capture.length ? this.#capture.subarray(BOX_PREFIX - 24) : null;
+  }
+
   /** The next bytes of the file; returns them unchanged (the output copies the original). */
   async push(bytes: Uint8Array): Promise<Uint8Array> {
     let at = 0;

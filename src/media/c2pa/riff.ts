@@ -73,6 +73,11 @@ export class RiffScanner {
     if (total - 8 > 0xffff_ffff) throw new StreamMediaError("unsupported", "RIFF files are limited to 4 GiB");
   }
 
+  /** The manifest chunk's store once all of it was read (before the file's end when it is not the last chunk). */
+  get capturedStore(): Uint8Array | null {
+    return this.#capture && this.#captured === this.#capture.length ? this.#capture : null;
+  }
+
   async push(input: Uint8Array): Promise<Uint8Array> {
     let bytes = input;
     const from = this.#pos + this.#headLen; // absolute offset of input[0]

@@ -36,6 +36,11 @@ export type StreamScan =
       exclusion: { start: number; length: number } | null;
       byteLength: number;
     }
+  /**
+   * Stopped early (`stopEarly`): the store came before the rest of the file and its active manifest's binding is
+   * plainly not the streaming signer's form, so the stream could not judge the file whatever followed.
+   */
+  | { status: "binding_unsupported" }
   /** The file is not a container the scanners walk (StreamMediaError): not judged by streaming. */
   | { status: "malformed" | "unsupported"; message: string }
   /** The object is gone or changed (etag). */
@@ -50,14 +55,31 @@ export function streamedContainer(mediaType: string): "bmff" | "riff" | null {
  * One pass over the object. Invariant: memory is one R2 chunk, the scanner's header, and the store it keeps; the
  * body is always consumed or released.
  */
-export async function scanStored(source: StoredStream): Promise<StreamScan> {
+export async function scanStored(source: StoredStream, options: { stopEarly?: boolean } = {}): Promise<StreamScan> {
   const container = streamedContainer(source.mediaType);
   if (!container) return { status: "unsupported", message: `not a streamed media type: ${source.mediaType}` };
   const object = await source.bucket.get(source.key, { onlyIf: { etagMatches: source.etag } });
   if (!object || !("body" in object)) return { status: "unavailable" };
   try {
     const scanner = container === "bmff" ? new BmffScanner(object.size, { verify: true }) : new RiffScanner(object.size, {});
-    await forEachChunk(object.body, async (chunk) => void (await scanner.push(chunk)));
+    let read = 0;
+    let prechecked = !options.stopEarly;
+    try {
+      await forEachChunk(object.body, async (chunk) => {
+        await scanner.push(chunk);
+        read += chunk.length;
+        const store = prechecked ? null : scanner.capturedStore;
+        if (!store) return;
+        prechecked = true;
+        const exclusion = scanner instanceof RiffScanner ? scanner.exclusion : null;
+        // Only worth it when the rest of the file would otherwise be streamed for nothing.
+        if (read < object.size && plainlyOtherBinding(container, store, exclusion)) throw STOP;
+      });
+    } catch (error) {
+      if (error !== STOP) throw error;
+      await object.body.cancel().catch(() => undefined);
+      return { status: "binding_unsupported" };
+    }
     const hash = await scanner.finish();
     return {
       status: "scanned",
@@ -80,6 +102,24 @@ export async function scanStored(source: StoredStream): Promise<StreamScan> {
  * crJSON's `b64'…'`), byte strings elsewhere as bytes or number arrays. Null when they could not be read.
  */
 export type HardBindings = Record<string, unknown> | null;
+
+const STOP = Symbol("stop");
+
+/**
+ * Whether the active manifest (the last of a manifest type) of a store seen before the end of the file has a hard
+ * binding that is surely not the streaming signer's form. A cheap pre-check by our own parse: false whenever in
+ * doubt (the full check, on the engine's reading, comes after the whole scan).
+ */
+function plainlyOtherBinding(container: "bmff" | "riff", store: Uint8Array, exclusion: { start: number; length: number } | null): boolean {
+  const parsed = parseJumbf(store);
+  if (parsed.status !== "ok") return false;
+  const manifests = superboxes(parsed.root).filter((m) => MANIFEST_TYPES.has(m.description.contentType ?? ""));
+  const label = manifests.at(-1)?.description.label;
+  const bindings = label ? storeHardBindings(store, label) : null;
+  if (!bindings) return false;
+  const probe = { status: "scanned", container, store, hash: new Uint8Array(32), exclusion, byteLength: 0 } as const;
+  return streamedBinding(probe, bindings).status === "unsupported";
+}
 
 /**
  * The hard-binding finding of a scanned file for the active manifest's hard bindings: the code the reference reader
