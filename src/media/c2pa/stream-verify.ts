@@ -4,8 +4,10 @@
  * verifyStreamedManifest): one pass over an etag-pinned R2 body with the container's scanner in verify mode keeps
  * the embedded manifest store (small: at most MANIFEST_STORE_MAXIMUM_BYTES) and hashes exactly what the hard
  * binding of the form this service signs covers, so the asset is never whole in memory; then the active manifest's
- * recorded binding is compared with that hash. Only the exact binding form of the streaming signer (bmff.ts,
- * riff.ts) is judged: any other form is `unsupported` (never a guessed match).
+ * binding, as the engine validated it (verifier.ts reads it from the engine's crJSON), is compared with that hash.
+ * Only the exact binding form of the streaming signer (bmff.ts, riff.ts) is judged: any other form is `unsupported`
+ * (never a guessed match). The BMFF scanner also walks the nested boxes the reference reader walks and refuses what
+ * it refuses, so the stream never judges a file the reference could not read.
  */
 import { equalBytes } from "../../platform/bytes";
 import { decodeCbor } from "../../platform/cbor";
