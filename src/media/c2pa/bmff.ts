@@ -184,8 +184,10 @@ export class BmffScanner {
     // Only in the 32-bit size form: the reference reads the box's purpose at offset 24 whatever its header, so a
     // C2PA box with a 64-bit size is no manifest to it, and is hashed here like any other box.
     const isManifest = type === "uuid" && headerSize === 8 && C2PA_BOX_UUID.every((b, i) => h[headerSize + i] === b);
+    // Signing refuses a C2PA box in either size form: the file already claims provenance.
+    if (!this.#verify && type === "uuid" && C2PA_BOX_UUID.every((b, i) => h[headerSize + i] === b))
+      throw new StreamMediaError("unsupported", "the file already carries a C2PA manifest box");
     if (isManifest) {
-      if (!this.#verify) throw new StreamMediaError("unsupported", "the file already carries a C2PA manifest box");
       if (this.#capture) throw new StreamMediaError("malformed", "two C2PA manifest boxes");
       const body = size - this.#headLen;
       if (body < BOX_PREFIX - 24 || body > MANIFEST_STORE_MAXIMUM_BYTES + BOX_PREFIX) {

@@ -5,7 +5,7 @@
  * whatever the chunking of the stream.
  */
 import { beforeAll, describe, expect, it } from "vitest";
-import { BmffScanner, MAXIMUM_BOX_DEPTH } from "../../../src/media/c2pa/bmff";
+import { BmffScanner, C2PA_BOX_UUID, MAXIMUM_BOX_DEPTH } from "../../../src/media/c2pa/bmff";
 import { StreamMediaError } from "../../../src/media/c2pa/stream-hash";
 import { installDigestStream } from "./stream-support";
 
@@ -105,5 +105,28 @@ describe("nested boxes", () => {
   it("a size-0 child header is read past, as the reference does; a container's boxes may be 64-bit sized", async () => {
     const large = concat(raw(0, 0, 0, 1), enc.encode("free"), raw(0, 0, 0, 0, 0, 0, 0, 20), new Uint8Array(4));
     expect(await sameAtEveryChunking(file(box("udta", raw(0, 0, 0, 0), enc.encode("free"), large)))).toMatch(/^[0-9a-f]{64}$/);
+  });
+});
+
+describe("a C2PA uuid box in 64-bit size form", () => {
+  const c2pa64 = () => {
+    const body = concat(C2PA_BOX_UUID, raw(0, 0, 0, 0), enc.encode("manifest\u0000"), new Uint8Array(8), new Uint8Array(40));
+    const out = concat(raw(0, 0, 0, 1), enc.encode("uuid"), new Uint8Array(8), body);
+    new DataView(out.buffer).setUint32(12, out.length);
+    return out;
+  };
+
+  it("is no manifest to verification (hashed like any other box, as the reference reads no manifest in it)", async () => {
+    const bytes = concat(file(), c2pa64());
+    const scanner = new BmffScanner(bytes.length, { verify: true });
+    await scanner.push(bytes);
+    await scanner.finish();
+    expect(scanner.store).toBeNull();
+  });
+
+  it("is refused by the signer like the 32-bit form (the file already claims provenance)", async () => {
+    const bytes = concat(file(), c2pa64());
+    const scanner = new BmffScanner(bytes.length, { verify: false });
+    await expect(scanner.push(bytes)).rejects.toThrow(/already carries/);
   });
 });
