@@ -12,11 +12,21 @@ const MAXIMUM_CHUNKS = 100_000;
 import { fourcc } from "./jumbf-box";
 import { BodyPeeks, type Sha256Stream, StreamMediaError, sha256Stream } from "./stream-hash";
 
-/** The `c2pa.hash.data` assertion: everything but the manifest chunk [start, start + length). */
-export function riffBinding(hash: Uint8Array, start: number, length: number) {
+/**
+ * The `c2pa.hash.data` assertion: everything but the manifest chunk [start, start + length). `padBytes` zero bytes in
+ * its `pad` field make the store one byte longer (stream-sign.ts keeps the store's length even: a C2PA chunk with a
+ * RIFF pad byte reads as `assertion.dataHash.mismatch` to c2pa-wasm 0.13.3, though not to c2pa-node).
+ */
+export function riffBinding(hash: Uint8Array, start: number, length: number, padBytes = 0) {
   return {
     label: "c2pa.hash.data",
-    data: { exclusions: [{ start, length }], name: "jumbf manifest", alg: "sha256", hash: Array.from(hash), pad: [] },
+    data: {
+      exclusions: [{ start, length }],
+      name: "jumbf manifest",
+      alg: "sha256",
+      hash: Array.from(hash),
+      pad: new Array<number>(padBytes).fill(0),
+    },
   };
 }
 
