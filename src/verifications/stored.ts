@@ -161,8 +161,9 @@ export async function runStoredVerification(env: Bindings, tenantId: string, id:
       manifestStore,
     );
   } catch (error) {
-    // A refusal by size (the engine's read limit) fails the request at once: a retry would be refused the same.
-    if (error instanceof ApiError && error.code === "svc.request.too_large") return fail(db, id, error.code, error.message);
+    // A refusal (e.g. by size: the engine's read limit) fails the request at once: a retry would be refused the same.
+    // Anything else (storage) is retried; the stream's checks return findings, they do not throw on hostile bytes.
+    if (error instanceof ApiError) return fail(db, id, error.code, error.message);
     throw error;
   }
   if (verified.status === "unavailable") return unavailable();

@@ -1,23 +1,19 @@
-import {
-  EMBEDDED_SIGNING_MAXIMUM_BYTES,
-  ENGINE_READ_MAXIMUM_BYTES,
-  STORED_VERIFY_MAXIMUM_BYTES,
-  STREAMED_VERIFY_MAXIMUM_BYTES,
-} from "../catalog/limits";
+import { ENGINE_READ_MAXIMUM_BYTES, STORED_VERIFY_MAXIMUM_BYTES, STREAMED_VERIFY_MAXIMUM_BYTES } from "../catalog/limits";
 import type { Bindings } from "../env";
-import { type JumbfBox, type JumbfSuperbox, parseJumbf } from "../media/c2pa/jumbf-box";
-import { type StoredStream, type StreamScan, scanStored, streamedBinding, streamedContainer } from "../media/c2pa/stream-verify";
+import { type StoredStream, type StreamScan, scanStored, streamedContainer } from "../media/c2pa/stream-verify";
 import { ApiError } from "../platform/errors";
 import { type VerificationOutcome, type VerifyServices, verifySubject } from "./verify-service";
 
 /*
- * Verification of a stored object (by asset id or object id), whole or by streaming. A large MP4/MOV/M4A or WAV
- * (above the embedded signing limit, where this service signs by streaming) is read as a stream
+ * Verification of a stored object (by asset id or object id), whole or by streaming. An MP4/MOV/M4A or WAV above the
+ * engine's read limit (ENGINE_READ_MAXIMUM_BYTES: what the engine cannot read whole) is read as a stream
  * (media/c2pa/stream-verify.ts): its manifest store is kept, its hard binding hashed chunk by chunk, the engine
  * validates the store alone, and the durable signals read what they need by range or stream (verify-audio.ts,
  * verify-video.ts). Nothing holds the object whole, so such objects are verified up to the streamed signing limit.
- * A file the stream cannot judge (another binding form, a structure the scanner refuses) is read whole as before,
- * within the whole-read limits (STORED_VERIFY_MAXIMUM_BYTES, and the engine's read limit for its manifest).
+ * Anything at most that limit is read whole, as the engine judges it (remote manifests, every binding form). A large
+ * file whose structure the scanner refuses is read whole within the whole-read limit (STORED_VERIFY_MAXIMUM_BYTES:
+ * then with no store the engine could read); a large file whose binding is not the streaming signer's form is
+ * refused (413: only the engine reading it whole could judge it).
  */
 
 /** A stored object scanned by streaming, handed to verifySubject in place of its bytes. */
@@ -67,10 +63,14 @@ export async function verifyStoredObject(
 ): Promise<StoredVerification> {
   if (object.byteLength > storedVerifyMaximumBytes(object.mediaType)) throw storedTooLarge(object);
   const source: StoredStream = { bucket: env.OBJECTS, key: object.r2Key, etag: object.etag, mediaType: object.mediaType };
-  if (!manifestStore && streamedContainer(object.mediaType) && object.byteLength > EMBEDDED_SIGNING_MAXIMUM_BYTES) {
-    const scan = await scanStored(source);
+  if (!manifestStore && streamedContainer(object.mediaType) && object.byteLength > ENGINE_READ_MAXIMUM_BYTES) {
+    const scan = await scanStored(source, { stopEarly: true });
     if (scan.status === "unavailable") return scan;
-    if (scan.status === "scanned" && judgedByStream(scan)) {
+    // Its store, read before the media, has a binding only the engine reading the whole file could judge.
+    if (scan.status === "binding_unsupported") throw storedTooLarge(object);
+    if (scan.status === "scanned") {
+      // Judged by the stream, or refused there (413) when its binding is not the form the stream reads: read whole,
+      // the engine would refuse a store in a file this large all the same.
       const outcome = await verifySubject(env, services, {
         bytes: new Uint8Array(0),
         mediaType: object.mediaType,
@@ -86,19 +86,4 @@ export async function verifyStoredObject(
   const bytes = new Uint8Array(await (stored as R2ObjectBody).arrayBuffer());
   const outcome = await verifySubject(env, services, { bytes, mediaType: object.mediaType, ...(manifestStore ? { manifestStore } : {}) });
   return { status: "verified", outcome, byteLength: bytes.length, manifestStore };
-}
-
-/**
- * Whether the stream check can judge the file: false only when the store parses and its active manifest (the last,
- * per C2PA) has a hard binding other than the streaming signer's form (stream-verify.ts streamedBinding). A store
- * that does not parse is judged as a store read alone is (tampered or unreadable: the binding does not matter then);
- * verifyStreamedManifest checks the engine's active manifest again and refuses (413) if its binding is another form.
- */
-function judgedByStream(scan: Extract<StreamScan, { status: "scanned" }>): boolean {
-  if (!scan.store) return true;
-  const parsed = parseJumbf(scan.store);
-  if (parsed.status !== "ok") return true;
-  const manifests = parsed.root.children.filter((c: JumbfBox): c is JumbfSuperbox => c.kind === "superbox");
-  const label = manifests.at(-1)?.description.label;
-  return !label || streamedBinding(scan, scan.store, label).status === "checked";
 }

@@ -23,6 +23,33 @@ export const C2PA_BOX_UUID = Uint8Array.from([
 const EXCLUDED_TYPES = new Set(["ftyp", "mfra"]);
 /** More top-level boxes than any real file has: a file of millions of tiny boxes is refused, not walked for minutes. */
 export const MAXIMUM_TOP_LEVEL_BOXES = 100_000;
+/**
+ * The container boxes whose children the reference reader (c2pa-rs bmff_io, build_bmff_tree) walks, at any depth: a
+ * child whose size runs past its container ("Box size extends beyond asset bounds") makes it refuse the whole file,
+ * so the scanner walks them too and refuses such a file (never a verdict the reference could not give).
+ */
+const CONTAINER_TYPES = new Set([
+  "moov",
+  "trak",
+  "mdia",
+  "minf",
+  "stbl",
+  "moof",
+  "traf",
+  "edts",
+  "udta",
+  "dinf",
+  "tref",
+  "treg",
+  "mvex",
+  "mfra",
+  "meta",
+  "schi",
+]);
+/** Deepest container nesting walked (real files nest about 6 deep): deeper is refused as unsupported. */
+export const MAXIMUM_BOX_DEPTH = 32;
+/** More nested boxes than any real file has: refused, not walked for minutes. */
+export const MAXIMUM_NESTED_BOXES = 1_000_000;
 /** version/flags (4), purpose "manifest\0" (9), merkle offset u64 (8): what precedes the store in the box. */
 const PURPOSE = new TextEncoder().encode("manifest\u0000");
 const BOX_PREFIX = 8 + 16 + 4 + PURPOSE.length + 8;
@@ -74,6 +101,9 @@ export class BmffScanner {
   #captured = 0;
   #boxes = 0;
   #sawMoov = false;
+  /** The walk of the current top-level box's children, when it is a container (CONTAINER_TYPES). */
+  #nested: NestedBoxWalk | null = null;
+  #nestedBoxes = { count: 0 };
 
   /** The first bytes of the box types asked for in `options.peek` (e.g. `moov`, for its `mvhd` duration). */
   readonly peeks: BodyPeeks;
@@ -85,6 +115,11 @@ export class BmffScanner {
     this.#hash = hash;
   }
 
+  /** The manifest box's store once all of it was read (before the file's end when it is not the last box). */
+  get capturedStore(): Uint8Array | null {
+    return this.#capture && this.#captured === this.#capture.length ? this.#capture.subarray(BOX_PREFIX - 24) : null;
+  }
+
   /** The next bytes of the file; returns them unchanged (the output copies the original). */
   async push(bytes: Uint8Array): Promise<Uint8Array> {
     let at = 0;
@@ -93,6 +128,7 @@ export class BmffScanner {
         const n = Math.min(this.#remaining, bytes.length - at);
         const part = bytes.subarray(at, at + n);
         this.peeks.take(part);
+        this.#nested?.feed(part);
         if (this.#mode === "hash") await this.#hash.update(part);
         else if (this.#mode === "capture") {
           this.#capture!.set(part, this.#captured);
@@ -145,9 +181,13 @@ export class BmffScanner {
       throw new StreamMediaError("malformed", `box ${type} at ${this.#boxStart} runs past the end of the file (truncated?)`);
     }
     if (this.#boxes === 0 && type !== "ftyp") throw new StreamMediaError("malformed", "not an ISO BMFF file (no leading ftyp box)");
-    const isManifest = type === "uuid" && C2PA_BOX_UUID.every((b, i) => h[headerSize + i] === b);
+    // Only in the 32-bit size form: the reference reads the box's purpose at offset 24 whatever its header, so a
+    // C2PA box with a 64-bit size is no manifest to it, and is hashed here like any other box.
+    const isManifest = type === "uuid" && headerSize === 8 && C2PA_BOX_UUID.every((b, i) => h[headerSize + i] === b);
+    // Signing refuses a C2PA box in either size form: the file already claims provenance.
+    if (!this.#verify && type === "uuid" && C2PA_BOX_UUID.every((b, i) => h[headerSize + i] === b))
+      throw new StreamMediaError("unsupported", "the file already carries a C2PA manifest box");
     if (isManifest) {
-      if (!this.#verify) throw new StreamMediaError("unsupported", "the file already carries a C2PA manifest box");
       if (this.#capture) throw new StreamMediaError("malformed", "two C2PA manifest boxes");
       const body = size - this.#headLen;
       if (body < BOX_PREFIX - 24 || body > MANIFEST_STORE_MAXIMUM_BYTES + BOX_PREFIX) {
@@ -169,8 +209,132 @@ export class BmffScanner {
     this.#pos = this.#boxStart + this.#headLen;
     this.#remaining = size - this.#headLen;
     this.peeks.begin(type, this.#remaining);
+    // The bytes already read past the header (a uuid's extended type) are not children of any container walked.
+    this.#nested = CONTAINER_TYPES.has(type) ? new NestedBoxWalk(type, size, this.#remaining, this.#nestedBoxes) : null;
     this.#headLen = 0;
     this.#need = 8;
+  }
+}
+
+/**
+ * The children of one top-level container box, walked as its body streams past, with the reference reader's rules:
+ * each child must fit in its container; a zero size ends nothing but its 8-byte header (the reference reads on
+ * after it); a container's last bytes may be a 4-byte zero terminator (QuickTime `udta`); `meta` is a full box
+ * unless its body starts with what reads as a child header (QuickTime). Throws StreamMediaError on anything else the
+ * reference refuses or that this walk cannot follow exactly (nesting beyond MAXIMUM_BOX_DEPTH, a header cut by its
+ * container's end). Memory: a 16-byte header and one end offset per open container.
+ */
+class NestedBoxWalk {
+  /** Offsets are relative to the top-level box's body; `ends` of the open containers, innermost last. */
+  readonly #ends: number[];
+  #pos = 0;
+  #skipTo = 0;
+  readonly #head = new Uint8Array(16);
+  #headLen = 0;
+  /** A `meta` just opened: its first body bytes decide whether it is a full box (size of that box). */
+  #metaSize: number | null;
+
+  constructor(
+    type: string,
+    size: number,
+    bodyLength: number,
+    private readonly counter: { count: number },
+  ) {
+    this.#ends = [bodyLength];
+    this.#metaSize = type === "meta" ? size : null;
+  }
+
+  feed(part: Uint8Array): void {
+    let at = 0;
+    while (at < part.length) {
+      if (this.#pos < this.#skipTo) {
+        const n = Math.min(this.#skipTo - this.#pos, part.length - at);
+        at += n;
+        this.#pos += n;
+        continue;
+      }
+      const need = this.#need();
+      if (need === 0) continue; // the state moved on (a container closed, a terminator skipped)
+      const n = Math.min(need - this.#headLen, part.length - at);
+      this.#head.set(part.subarray(at, at + n), this.#headLen);
+      this.#headLen += n;
+      at += n;
+      this.#pos += n;
+      if (this.#headLen === need) this.#decide();
+    }
+  }
+
+  /** Header bytes needed at #pos, or 0 after closing what ends here (then called again). */
+  #need(): number {
+    const end = this.#ends.at(-1);
+    if (end === undefined) throw new StreamMediaError("malformed", "bytes after the last box of a container");
+    const start = this.#pos - this.#headLen;
+    const left = end - start;
+    if (this.#headLen === 0 && left === 0) {
+      this.#ends.pop();
+      return 0;
+    }
+    if (this.#metaSize !== null) {
+      if (left < 8) {
+        // Too short to hold a child: the reference reads past it and finds none (a body of at most its 4 flags).
+        if (left > 4) throw new StreamMediaError("unsupported", "a meta box too short to hold a child box");
+        this.#metaSize = null;
+        this.#skipTo = end;
+        return 0;
+      }
+      return 8;
+    }
+    if (left < 8) {
+      // A 4-byte zero terminator (QuickTime udta) ends the container for the reference; anything else it would read
+      // across the container's end.
+      if (left < 4) throw new StreamMediaError("malformed", "a box header cut by its container's end");
+      return 4;
+    }
+    if (this.#headLen >= 8 && this.#head[0] === 0 && this.#head[1] === 0 && this.#head[2] === 0 && this.#head[3] === 1) return 16;
+    return 8;
+  }
+
+  #decide(): void {
+    const h = this.#head;
+    const start = this.#pos - this.#headLen;
+    const end = this.#ends.at(-1)!;
+    if (this.#metaSize !== null) {
+      const size = this.#metaSize;
+      this.#metaSize = null;
+      const child = u32(h, 0);
+      const printable = [4, 5, 6, 7].every((i) => h[i]! >= 0x20 && h[i]! <= 0x7e);
+      const replay = h.slice(child > 0 && child <= size && printable ? 0 : 4, 8);
+      // The bytes read to decide are the start of what follows (the first child, or the flags then the child).
+      this.#headLen = 0;
+      this.#pos -= replay.length;
+      this.feed(replay);
+      return;
+    }
+    if (this.#headLen === 4) {
+      if (u32(h, 0) !== 0) throw new StreamMediaError("malformed", "a box header cut by its container's end");
+      this.#headLen = 0;
+      this.#skipTo = end;
+      return;
+    }
+    const size32 = u32(h, 0);
+    if (size32 === 1 && this.#headLen < 16) {
+      if (end - start < 16) throw new StreamMediaError("malformed", "a box header cut by its container's end");
+      return; // the 64-bit size follows (#need asks for 16)
+    }
+    const headerSize = this.#headLen;
+    this.#headLen = 0;
+    if (++this.counter.count > MAXIMUM_NESTED_BOXES) throw new StreamMediaError("unsupported", `more than ${MAXIMUM_NESTED_BOXES} boxes`);
+    if (size32 === 0) return; // the reference reads on after the header
+    const size = size32 === 1 ? u32(h, 8) * 0x1_0000_0000 + u32(h, 12) : size32;
+    const type = fourcc(h, 4);
+    if (size < headerSize) throw new StreamMediaError("malformed", `box ${type}: size ${size} is below its header`);
+    if (start + size > end) throw new StreamMediaError("malformed", `box ${type} runs past the end of its container`);
+    if (CONTAINER_TYPES.has(type)) {
+      if (this.#ends.length >= MAXIMUM_BOX_DEPTH)
+        throw new StreamMediaError("unsupported", `boxes nested more than ${MAXIMUM_BOX_DEPTH} deep`);
+      this.#ends.push(start + size);
+      if (type === "meta") this.#metaSize = size;
+    } else this.#skipTo = start + size;
   }
 }
 

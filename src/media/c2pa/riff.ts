@@ -12,11 +12,21 @@ const MAXIMUM_CHUNKS = 100_000;
 import { fourcc } from "./jumbf-box";
 import { BodyPeeks, type Sha256Stream, StreamMediaError, sha256Stream } from "./stream-hash";
 
-/** The `c2pa.hash.data` assertion: everything but the manifest chunk [start, start + length). */
-export function riffBinding(hash: Uint8Array, start: number, length: number) {
+/**
+ * The `c2pa.hash.data` assertion: everything but the manifest chunk [start, start + length). `padBytes` zero bytes in
+ * its `pad` field make the store one byte longer (stream-sign.ts keeps the store's length even: a C2PA chunk with a
+ * RIFF pad byte reads as `assertion.dataHash.mismatch` to c2pa-wasm 0.13.3, though not to c2pa-node).
+ */
+export function riffBinding(hash: Uint8Array, start: number, length: number, padBytes = 0) {
   return {
     label: "c2pa.hash.data",
-    data: { exclusions: [{ start, length }], name: "jumbf manifest", alg: "sha256", hash: Array.from(hash), pad: [] },
+    data: {
+      exclusions: [{ start, length }],
+      name: "jumbf manifest",
+      alg: "sha256",
+      hash: Array.from(hash),
+      pad: new Array<number>(padBytes).fill(0),
+    },
   };
 }
 
@@ -71,6 +81,11 @@ export class RiffScanner {
     this.#hash = hash;
     if (total % 2 !== 0) throw new StreamMediaError("malformed", "a RIFF file has an even length");
     if (total - 8 > 0xffff_ffff) throw new StreamMediaError("unsupported", "RIFF files are limited to 4 GiB");
+  }
+
+  /** The manifest chunk's store once all of it was read (before the file's end when it is not the last chunk). */
+  get capturedStore(): Uint8Array | null {
+    return this.#capture && this.#captured === this.#capture.length ? this.#capture : null;
   }
 
   async push(input: Uint8Array): Promise<Uint8Array> {

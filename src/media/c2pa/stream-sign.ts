@@ -69,12 +69,19 @@ export async function signStreamed(input: StreamSignInput): Promise<StreamSignRe
   const total = head.size;
 
   let trailerLength = 0;
+  let padBytes = 0;
   if (container === "riff") {
-    const sizing = await input.signer.signManifestStore({
-      plan: input.plan,
-      binding: riffBinding(new Uint8Array(32), total, SIZING_LENGTH),
-    });
+    const size = (pad: number) =>
+      input.signer.signManifestStore({ plan: input.plan, binding: riffBinding(new Uint8Array(32), total, SIZING_LENGTH, pad) });
+    let sizing = await size(0);
     if (sizing.status !== "signed") return { status: "failed", message: sizing.message };
+    // An odd store would need a RIFF pad byte after it, which c2pa-wasm (the engine verifications read files up to
+    // its read limit with) judges as a data-hash mismatch: one pad byte in the assertion makes the store even.
+    if (sizing.manifest_store.length % 2 === 1) {
+      sizing = await size(1);
+      if (sizing.status !== "signed") return { status: "failed", message: sizing.message };
+      padBytes = 1;
+    }
     trailerLength = riffChunkLength(sizing.manifest_store.length);
   }
 
@@ -97,7 +104,7 @@ export async function signStreamed(input: StreamSignInput): Promise<StreamSignRe
       await parts.write(out);
     });
     const hash = await scanner.finish();
-    const binding = container === "bmff" ? bmffBinding(hash) : riffBinding(hash, total, trailerLength);
+    const binding = container === "bmff" ? bmffBinding(hash) : riffBinding(hash, total, trailerLength, padBytes);
     const signed = await input.signer.signManifestStore({ plan: input.plan, binding });
     if (signed.status !== "signed") {
       await upload.abort();

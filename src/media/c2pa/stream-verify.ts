@@ -4,8 +4,10 @@
  * verifyStreamedManifest): one pass over an etag-pinned R2 body with the container's scanner in verify mode keeps
  * the embedded manifest store (small: at most MANIFEST_STORE_MAXIMUM_BYTES) and hashes exactly what the hard
  * binding of the form this service signs covers, so the asset is never whole in memory; then the active manifest's
- * recorded binding is compared with that hash. Only the exact binding form of the streaming signer (bmff.ts,
- * riff.ts) is judged: any other form is `unsupported` (never a guessed match).
+ * binding, as the engine validated it (verifier.ts reads it from the engine's crJSON), is compared with that hash.
+ * Only the exact binding form of the streaming signer (bmff.ts, riff.ts) is judged: any other form is `unsupported`
+ * (never a guessed match). The BMFF scanner also walks the nested boxes the reference reader walks and refuses what
+ * it refuses, so the stream never judges a file the reference could not read.
  */
 import { equalBytes } from "../../platform/bytes";
 import { decodeCbor } from "../../platform/cbor";
@@ -36,6 +38,11 @@ export type StreamScan =
       exclusion: { start: number; length: number } | null;
       byteLength: number;
     }
+  /**
+   * Stopped early (`stopEarly`): the store came before the rest of the file and its active manifest's binding is
+   * plainly not the streaming signer's form, so the stream could not judge the file whatever followed.
+   */
+  | { status: "binding_unsupported" }
   /** The file is not a container the scanners walk (StreamMediaError): not judged by streaming. */
   | { status: "malformed" | "unsupported"; message: string }
   /** The object is gone or changed (etag). */
@@ -50,14 +57,31 @@ export function streamedContainer(mediaType: string): "bmff" | "riff" | null {
  * One pass over the object. Invariant: memory is one R2 chunk, the scanner's header, and the store it keeps; the
  * body is always consumed or released.
  */
-export async function scanStored(source: StoredStream): Promise<StreamScan> {
+export async function scanStored(source: StoredStream, options: { stopEarly?: boolean } = {}): Promise<StreamScan> {
   const container = streamedContainer(source.mediaType);
   if (!container) return { status: "unsupported", message: `not a streamed media type: ${source.mediaType}` };
   const object = await source.bucket.get(source.key, { onlyIf: { etagMatches: source.etag } });
   if (!object || !("body" in object)) return { status: "unavailable" };
   try {
     const scanner = container === "bmff" ? new BmffScanner(object.size, { verify: true }) : new RiffScanner(object.size, {});
-    await forEachChunk(object.body, async (chunk) => void (await scanner.push(chunk)));
+    let read = 0;
+    let prechecked = !options.stopEarly;
+    try {
+      await forEachChunk(object.body, async (chunk) => {
+        await scanner.push(chunk);
+        read += chunk.length;
+        const store = prechecked ? null : scanner.capturedStore;
+        if (!store) return;
+        prechecked = true;
+        const exclusion = scanner instanceof RiffScanner ? scanner.exclusion : null;
+        // Only worth it when the rest of the file would otherwise be streamed for nothing.
+        if (read < object.size && plainlyOtherBinding(container, store, exclusion)) throw STOP;
+      });
+    } catch (error) {
+      if (error !== STOP) throw error;
+      await object.body.cancel().catch(() => undefined);
+      return { status: "binding_unsupported" };
+    }
     const hash = await scanner.finish();
     return {
       status: "scanned",
@@ -76,32 +100,69 @@ export async function scanStored(source: StoredStream): Promise<StreamScan> {
 }
 
 /**
- * The hard-binding finding of a scanned file for the active manifest `label` of `store`: the code the reference
- * reader gives for the same file (`assertion.bmffHash.match`/`.mismatch` for BMFF, `assertion.dataHash.*` for RIFF),
- * or `unsupported` when the recorded binding is not exactly the streaming signer's form (another exclusion set, a
- * Merkle tree, another algorithm): that binding is not judged here.
+ * The active manifest's hard-binding assertions (every `c2pa.hash.*` one), label → value: the hash as bytes (or
+ * crJSON's `b64'…'`), byte strings elsewhere as bytes or number arrays. Null when they could not be read.
+ */
+export type HardBindings = Record<string, unknown> | null;
+
+const STOP = Symbol("stop");
+
+/**
+ * Whether the active manifest (the last of a manifest type) of a store seen before the end of the file has a hard
+ * binding that is surely not the streaming signer's form. A cheap pre-check by our own parse: false whenever in
+ * doubt (the full check, on the engine's reading, comes after the whole scan).
+ */
+function plainlyOtherBinding(container: "bmff" | "riff", store: Uint8Array, exclusion: { start: number; length: number } | null): boolean {
+  const parsed = parseJumbf(store);
+  if (parsed.status !== "ok") return false;
+  const manifests = superboxes(parsed.root).filter((m) => MANIFEST_TYPES.has(m.description.contentType ?? ""));
+  const label = manifests.at(-1)?.description.label;
+  const bindings = label ? storeHardBindings(store, label) : null;
+  if (!bindings) return false;
+  const probe = { status: "scanned", container, store, hash: new Uint8Array(32), exclusion, byteLength: 0 } as const;
+  return streamedBinding(probe, bindings).status === "unsupported";
+}
+
+/**
+ * The hard-binding finding of a scanned file for the active manifest's hard bindings: the code the reference reader
+ * gives for the same file (`assertion.bmffHash.match`/`.mismatch` for BMFF, `assertion.dataHash.*` for RIFF), or
+ * `unsupported` when the binding is not exactly the streaming signer's form (several bindings, another exclusion
+ * set, a Merkle tree, another algorithm, a value our decoder does not represent): that binding is not judged here.
+ * Never throws (hostile input included). The bindings must be the ones the engine validated (verifier.ts takes them
+ * from the engine's crJSON of the active manifest), or those of a store this service signed (publication's check).
  */
 export function streamedBinding(
   scan: Extract<StreamScan, { status: "scanned" }>,
-  store: Uint8Array,
-  label: string,
+  /** The engine's bindings, or a store this service signed with its active manifest's `label`. */
+  bindings: HardBindings | Uint8Array,
+  label?: string,
 ): { status: "checked"; code: string; matched: boolean } | { status: "unsupported" } {
-  const recorded = recordedBinding(store, label);
-  const expected =
-    scan.container === "bmff"
-      ? bmffBinding(new Uint8Array(0))
-      : riffBinding(new Uint8Array(0), scan.exclusion?.start ?? -1, scan.exclusion?.length ?? -1);
-  if (
-    !recorded ||
-    recorded.label !== expected.label ||
-    recorded.alg !== "sha256" ||
-    recorded.extra ||
-    !sameExclusions(recorded.exclusions, expected.data.exclusions)
-  )
+  try {
+    const read = bindings instanceof Uint8Array ? storeHardBindings(bindings, label ?? "") : bindings;
+    if (!read) return { status: "unsupported" };
+    const entries = Object.entries(read);
+    // One hard binding: a manifest with several is not the signer's form.
+    if (entries.length !== 1) return { status: "unsupported" };
+    const [bindingLabel, value] = entries[0]!;
+    const recorded = recordedOf(bindingLabel, value);
+    const expected =
+      scan.container === "bmff"
+        ? bmffBinding(new Uint8Array(0))
+        : riffBinding(new Uint8Array(0), scan.exclusion?.start ?? -1, scan.exclusion?.length ?? -1);
+    if (
+      !recorded ||
+      recorded.label !== expected.label ||
+      recorded.alg !== "sha256" ||
+      recorded.extra ||
+      !sameExclusions(recorded.exclusions, expected.data.exclusions)
+    )
+      return { status: "unsupported" };
+    const matched = equalBytes(recorded.hash, scan.hash);
+    const kind = scan.container === "bmff" ? "bmffHash" : "dataHash";
+    return { status: "checked", code: `assertion.${kind}.${matched ? "match" : "mismatch"}`, matched };
+  } catch {
     return { status: "unsupported" };
-  const matched = equalBytes(recorded.hash, scan.hash);
-  const kind = scan.container === "bmff" ? "bmffHash" : "dataHash";
-  return { status: "checked", code: `assertion.${kind}.${matched ? "match" : "mismatch"}`, matched };
+  }
 }
 
 /** The engine's codes for a store read alone that compare the binding with the store's own bytes (meaningless). */
@@ -161,34 +222,76 @@ interface RecordedBinding {
   extra: boolean;
 }
 
+/** The manifest box types of C2PA (a standard manifest, an update manifest). */
+const MANIFEST_TYPES = new Set(["c2ma", "c2um"]);
+
+/**
+ * The hard-binding assertions of the manifest labelled `label` in a store this service signed itself (publication's
+ * check, where the engine's crJSON is not at hand), decoded from CBOR; null when the store does not have exactly the
+ * shape C2PA gives it: the label names one root box, of a manifest type, with one assertion store (by type).
+ */
+export function storeHardBindings(store: Uint8Array, label: string): HardBindings {
+  try {
+    const parsed = parseJumbf(store);
+    if (parsed.status !== "ok") return null;
+    const named = superboxes(parsed.root).filter((m) => m.description.label === label);
+    const manifest = named.length === 1 ? named[0]! : undefined;
+    if (!manifest || !MANIFEST_TYPES.has(manifest.description.contentType ?? "")) return null;
+    const stores = superboxes(manifest).filter((b) => b.description.contentType === "c2as");
+    if (stores.length !== 1 || stores[0]!.description.label !== "c2pa.assertions") return null;
+    const out: Record<string, unknown> = {};
+    for (const box of superboxes(stores[0]!)) {
+      const boxLabel = box.description.label;
+      if (!boxLabel?.startsWith("c2pa.hash.")) continue;
+      // Two boxes of one label: not a store of the signer's form.
+      if (boxLabel in out) return null;
+      const cbor = box.children.find((c) => c.kind === "content" && c.type === "cbor");
+      if (cbor?.kind !== "content") return null;
+      const decoded = decodeCbor(cbor.payload);
+      if (decoded.status !== "ok") return null;
+      out[boxLabel] = decoded.value;
+    }
+    return out;
+  } catch {
+    return null;
+  }
+}
+
 /** Fields of a `c2pa.hash.*` assertion this module knows the meaning of (the signer's form, and `pad`). */
 const KNOWN_FIELDS = new Set(["hash", "alg", "exclusions", "name", "pad", "pad2"]);
 
-/** The hash assertion (`c2pa.hash.*`) of the manifest labelled `label` in `store`, decoded; null if absent. */
-function recordedBinding(store: Uint8Array, label: string): RecordedBinding | null {
-  const parsed = parseJumbf(store);
-  if (parsed.status !== "ok") return null;
-  const manifest = superboxes(parsed.root).find((m) => m.description.label === label);
-  const assertions = manifest && superboxes(manifest).find((b) => b.description.label === "c2pa.assertions");
-  const boxes = assertions ? superboxes(assertions).filter((b) => b.description.label?.startsWith("c2pa.hash.")) : [];
-  // One hard binding: a manifest with several is not the signer's form.
-  const box = boxes.length === 1 ? boxes[0] : undefined;
-  const cbor = box?.children.find((c) => c.kind === "content" && c.type === "cbor");
-  if (!box || !cbor || cbor.kind !== "content") return null;
-  const decoded = decodeCbor(cbor.payload);
-  if (decoded.status !== "ok" || !(decoded.value instanceof Map)) return null;
-  const map = decoded.value as Map<unknown, unknown>;
-  const hash = map.get("hash");
-  if (!(hash instanceof Uint8Array)) return null;
+/** One hard-binding assertion's value (decoded CBOR map, or crJSON object) in the form compared; null if unusable. */
+function recordedOf(label: string, value: unknown): RecordedBinding | null {
+  const map =
+    value instanceof Map
+      ? (value as Map<unknown, unknown>)
+      : value && typeof value === "object" && !Array.isArray(value) && !(value instanceof Uint8Array)
+        ? new Map<unknown, unknown>(Object.entries(value))
+        : null;
+  if (!map) return null;
+  const hash = bytesOf(map.get("hash"));
+  if (!hash) return null;
   const alg = map.get("alg");
   return {
-    label: box.description.label!,
+    label,
     hash,
     // The manifest's own default algorithm (claim `alg`) may stand in for a missing one: not the signer's form.
     alg: typeof alg === "string" ? alg : "",
     exclusions: map.get("exclusions"),
     extra: [...map.keys()].some((k) => typeof k !== "string" || !KNOWN_FIELDS.has(k)),
   };
+}
+
+/** Bytes of a decoded CBOR byte string, or of crJSON's `b64'…'` rendering of one. */
+function bytesOf(value: unknown): Uint8Array | null {
+  if (value instanceof Uint8Array) return value;
+  const m = typeof value === "string" ? /^b64'([A-Za-z0-9+/=]*)'$/.exec(value) : null;
+  if (!m) return null;
+  try {
+    return Uint8Array.from(atob(m[1]!), (ch) => ch.charCodeAt(0));
+  } catch {
+    return null;
+  }
 }
 
 function superboxes(box: JumbfSuperbox): JumbfSuperbox[] {
@@ -202,6 +305,8 @@ function sameExclusions(decoded: unknown, written: unknown): boolean {
 
 function canonical(value: unknown): string {
   if (value instanceof Uint8Array) return `[${Array.from(value).join(",")}]`;
+  // A CBOR integer above 2^53: never a value the signer writes (its offsets and lengths are small), so unequal.
+  if (typeof value === "bigint") return `bigint:${value.toString()}`;
   if (Array.isArray(value)) return `[${value.map(canonical).join(",")}]`;
   if (value instanceof Map) {
     return `{${[...value.entries()]

@@ -11,7 +11,7 @@ import { activeManifestSignature } from "./jumbf-signature";
 import { applySidecarBinding } from "./reader";
 import { CAPTURE_ASSERTION_LABEL, CREATOR_ASSERTION_LABEL } from "./signer";
 import { type CrJsonSignature, type SignerSummary, signerSummaryFromCose, signerSummaryFromCrJson } from "./signer-summary";
-import { STORE_ALONE_BINDING_CODES, type StreamScan, streamedBinding } from "./stream-verify";
+import { type HardBindings, STORE_ALONE_BINDING_CODES, type StreamScan, streamedBinding } from "./stream-verify";
 import { anchorsForStore } from "./trust-anchors";
 import { applyTrustVerdict, learnTrustVerdict, trustPlan } from "./trust-verdicts";
 
@@ -49,6 +49,8 @@ export interface ManifestVerification {
   creator_assertion?: CreatorAssertion | null;
   /** The active manifest's capture assertion (`svc.capture`) as written, when well-formed; only a claim, like the creator's. */
   capture_assertion?: CaptureAssertion | null;
+  /** The active manifest's hard-binding assertions as the engine read them (crJSON), when asked (`hardBindings`). */
+  hard_bindings?: HardBindings;
 }
 
 /** What a capture admission stated in the manifest it let be signed (no identity, key or installation id). */
@@ -166,6 +168,8 @@ type VerifyInput = {
   manifestOnly?: boolean;
   /** A large stored file read by streaming (stream-verify.ts): `bytes` is then empty (see verifyStreamedManifest). */
   streamed?: Extract<StreamScan, { status: "scanned" }>;
+  /** Also return the active manifest's hard-binding assertions from the engine's crJSON (`hard_bindings`). */
+  hardBindings?: boolean;
 };
 
 const nothing = { claims: null, signer: null, assertion_labels: [] };
@@ -218,14 +222,16 @@ export async function verifyStreamedManifest(
 ): Promise<ManifestVerification & { warnings: string[]; fileStore: Uint8Array | null }> {
   const store = scan.store;
   if (!store) return { facts: { state: "absent" }, ...nothing, warnings: [LARGE_WITHOUT_STORE], fileStore: null };
-  const result = await verifyManifest(
-    { bytes: new Uint8Array(0), mediaType, manifestStore: store, manifestOnly: true },
+  const { hard_bindings: hardBindings, ...result } = await verifyManifest(
+    { bytes: new Uint8Array(0), mediaType, manifestStore: store, manifestOnly: true, hardBindings: true },
     trustAnchorsPem,
     ensureEngine,
   );
   const facts = result.facts;
   if (facts.state === "read") {
-    const binding = streamedBinding(scan, store, facts.active_manifest_label);
+    // The binding judged is the one the engine validated in the active manifest (its crJSON), never a box found
+    // by our own walk of the store (a decoy box labelled as the active manifest would be read instead).
+    const binding = streamedBinding(scan, hardBindings ?? null);
     if (binding.status !== "checked") throw new EngineReadTooLarge(scan.byteLength, ENGINE_READ_MAXIMUM_BYTES, mediaType);
     facts.failure_codes = facts.failure_codes.filter((c) => !STORE_ALONE_BINDING_CODES.has(c));
     if (binding.matched) facts.success_codes.push(binding.code);
@@ -519,9 +525,11 @@ async function engineVerify(
       (!crJson && !active?.failure?.length && signerFromStore(located, label, store.manifests?.[label]?.signature_info)) ||
       signerSummaryFromCrJson(JSON.parse((crJson ??= reader!.crJson())) as CrJsonSignature, label);
     const check = checkOf(store, !input.manifestStore);
+    const hardBindings = input.hardBindings ? crJsonHardBindings((crJson ??= reader!.crJson()), label) : undefined;
     // A sidecar store read alone: check its hard binding against the asset ourselves (the engine cannot).
     if (input.manifestStore && !input.manifestOnly) await applySidecarBinding(crJson ?? reader!.crJson(), label, input.bytes, check);
-    return verificationOf(store, label, signer, check);
+    const verification = verificationOf(store, label, signer, check);
+    return hardBindings === undefined ? verification : { ...verification, hard_bindings: hardBindings };
   } catch (error) {
     // A size refusal is no finding about the file: the caller refuses the request (see verifyManifest).
     if (error instanceof EngineReadTooLarge) throw error;
@@ -544,5 +552,18 @@ async function engineVerify(
     } catch {
       /* already freed */
     }
+  }
+}
+
+/** The `c2pa.hash.*` assertions of the manifest `label` in the engine's crJSON (label → value), or null. */
+function crJsonHardBindings(crJson: string, label: string): HardBindings {
+  try {
+    const cr = JSON.parse(crJson) as { manifests?: { label?: unknown; assertions?: unknown }[] };
+    const manifests = Array.isArray(cr.manifests) ? cr.manifests.filter((m) => m?.label === label) : [];
+    const assertions = manifests.length === 1 ? manifests[0]!.assertions : null;
+    if (!assertions || typeof assertions !== "object" || Array.isArray(assertions)) return null;
+    return Object.fromEntries(Object.entries(assertions).filter(([key]) => key.startsWith("c2pa.hash.")));
+  } catch {
+    return null;
   }
 }
