@@ -4,7 +4,7 @@ import { type Database, database } from "../db/client";
 import type { Bindings } from "../env";
 import { audioServices, imageServices } from "../media";
 import type { ManifestCheck } from "../media/types";
-import { ApiError } from "../platform/errors";
+import { ApiError, ERROR_CODES } from "../platform/errors";
 import { iso } from "../platform/openapi";
 import {
   completeRequest,
@@ -162,8 +162,9 @@ export async function runStoredVerification(env: Bindings, tenantId: string, id:
     );
   } catch (error) {
     // A refusal (e.g. by size: the engine's read limit) fails the request at once: a retry would be refused the same.
-    // Anything else (storage) is retried; the stream's checks return findings, they do not throw on hostile bytes.
-    if (error instanceof ApiError) return fail(db, id, error.code, error.message);
+    // A retryable answer (a dependency down: 503) and anything else is retried; the stream's checks return findings,
+    // they do not throw on hostile bytes.
+    if (error instanceof ApiError && !ERROR_CODES[error.code].retryable) return fail(db, id, error.code, error.message);
     throw error;
   }
   if (verified.status === "unavailable") return unavailable();
