@@ -1,5 +1,5 @@
 import { DurableObject } from "cloudflare:workers";
-import type { LeaseDecision } from "../platform/rate-lease";
+import { FRONT, type FrontGrant, frontServes, type LeaseDecision } from "../platform/rate-lease";
 import { type BucketState, EMPTY_BUCKET, leakyBucket, refundBucket } from "./leaky-bucket";
 
 export interface RateLimitDecision {
@@ -9,12 +9,25 @@ export interface RateLimitDecision {
   resetMs: number;
 }
 
+/** The bucket after `units` already admitted are charged: drained to `now`, then `units` added, past the limit if need be. */
+function forcedCharge(state: BucketState, now: number, limit: number, periodMs: number, units: number): BucketState {
+  const level = Math.max(0, state.level - Math.max(0, now - state.updatedAt) * (limit / periodMs));
+  return { level: level + units, updatedAt: now };
+}
+
 /** Named buckets (`take`/`giveBack`) are stored under this prefix, apart from the single-bucket API's "bucket". */
 const NAMED = "b:";
 /** How often an object with stored named buckets deletes those that have drained empty. */
 const SWEEP_EVERY_MS = 5 * 60_000;
 /** Named bucket states kept in memory per object; past it the memory starts afresh (storage still has them). */
 const NAMED_IN_MEMORY = 10_000;
+
+/** Front full-list entries (rate-lease.ts, the anonymous front) are stored under this prefix: name → until (epoch ms). */
+const FULL = "f:";
+/** Grants out are stored under this prefix: id → when it lapses (epoch ms). */
+const GRANT = "g:";
+/** No grant before then (epoch ms): the pause after a grant lapsed unsettled, kept across a restart. */
+const GRANTS_FROM = "grants_from";
 
 /** A stored named bucket: its state and when it will have drained empty (so a sweep needs no limit). */
 interface StoredBucket extends BucketState {
@@ -28,18 +41,37 @@ interface StoredBucket extends BucketState {
  * Invariant: decisions are exact across all Worker instances, because every request for a bucket is decided here,
  * one at a time, on state updated before any await; a refused request uses no capacity,
  * and units leased to an isolate are charged here before it spends them, so the isolates together never spend more
- * than the bucket allows. The limit is passed on each call, so a changed restriction applies from the next request.
+ * than the bucket allows. The one exception is the anonymous front's grants (rate-lease.ts FRONT, its bound stated
+ * there): a grant admits a bucket's unit before this object hears of it; `settle` (or `take`'s `admitted`) charges it
+ * whatever the level, and a grant never admits a bucket this object listed as full when it issued the grant.
+ * The limit is passed on each call, so a changed restriction applies from the next request.
  */
 export class RateLimiter extends DurableObject<Env> {
   private bucket: BucketState = EMPTY_BUCKET;
   private sweepScheduled = false;
   /** Named buckets read so far (their stored state; absent: not read yet), so a warm bucket needs no storage read. */
   private named = new Map<string, BucketState>();
+  /**
+   * The anonymous front (rate-lease.ts): front buckets of this object that one more unit does not fit, until when
+   * (kept in storage too, so a restarted object still lists them), and the grants out (id → when it lapses here).
+   */
+  private full = new Map<string, number>();
+  private grants = new Map<string, number>();
+  /** No grant before then: while a previous run's grants may be out, or after a grant lapsed unsettled. */
+  private grantsFrom = 0;
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
     ctx.blockConcurrencyWhile(async () => {
       this.bucket = (await ctx.storage.get<BucketState>("bucket")) ?? EMPTY_BUCKET;
+      const now = Date.now();
+      // Grants out survive a restart (an object is evicted when idle): settled or lapsed as if it had not restarted.
+      for (const [key, lapses] of await ctx.storage.list<number>({ prefix: GRANT, limit: 1_000 })) this.grants.set(key.slice(GRANT.length), lapses);
+      this.grantsFrom = (await ctx.storage.get<number>(GRANTS_FROM)) ?? 0;
+      for (const [key, until] of await ctx.storage.list<number>({ prefix: FULL, limit: FRONT.fullMax + 1 }))
+        if (until > now) this.full.set(key.slice(FULL.length), until);
+      // More stored than the list may hold: no grant until they lapse (then the object knows them all again).
+      if (this.full.size > FRONT.fullMax) this.grantsFrom = Math.max(this.grantsFrom, now + 60_000);
     });
   }
 
@@ -64,26 +96,128 @@ export class RateLimiter extends DurableObject<Env> {
    * Charges `cost` to the named bucket and, when it allows, leases up to `want` more units that still fit (never
    * past the limit) to the caller. `giveBack` first returns units an earlier lease left unspent.
    */
-  async take(name: string, limit: number, periodSeconds: number, cost: number, want: number, giveBack = 0): Promise<LeaseDecision> {
+  async take(
+    name: string,
+    limit: number,
+    periodSeconds: number,
+    cost: number,
+    want: number,
+    giveBack = 0,
+    admitted = 0,
+    wantGrant = false,
+  ): Promise<LeaseDecision> {
     const now = Date.now();
     const periodMs = periodSeconds * 1000;
     let state = await this.read(name);
     if (giveBack > 0) state = refundBucket(state, now, limit, periodMs, giveBack);
+    // A unit the caller's front grant admitted for this bucket and has not settled: charged whatever the level.
+    if (admitted > 0) state = forcedCharge(state, now, limit, periodMs, admitted);
     const decision = leakyBucket(state, now, limit, periodMs, cost);
-    if (!decision.allowed) {
-      if (giveBack > 0) this.write(name, state, limit / periodMs);
-      return { allowed: false, retryAfterMs: decision.retryAfterMs, leased: 0 };
+    const next = decision.allowed ? decision.state : state;
+    const leased = decision.allowed ? Math.max(0, Math.min(Math.floor(want), Math.floor(limit - next.level + 1e-9))) : 0;
+    // Refused: the state as read (and refunded or charged above); allowed: with this request's unit and the lease.
+    const after = decision.allowed ? { level: next.level + leased, updatedAt: now } : state;
+    if (decision.allowed || giveBack > 0 || admitted > 0) this.write(name, after, limit / periodMs);
+    this.noteFull(name, after, now, limit, periodMs);
+    const grant = wantGrant && frontServes(name, limit) ? this.grant(now) : undefined;
+    return {
+      allowed: decision.allowed,
+      retryAfterMs: decision.allowed ? 0 : decision.retryAfterMs,
+      leased,
+      ...(grant ? { grant } : {}),
+    };
+  }
+
+  /**
+   * Charges the units a front grant admitted (one per bucket, rate-lease.ts), whatever each bucket's level: they were
+   * spent. The grant is then closed. A grant that lapsed here first is charged all the same.
+   */
+  async settle(grantId: string, charges: [name: string, limit: number][], periodSeconds: number): Promise<void> {
+    const now = Date.now();
+    const periodMs = periodSeconds * 1000;
+    if (this.grants.delete(grantId)) void this.ctx.storage.delete(GRANT + grantId);
+    const batch = charges.slice(0, FRONT.grantUnits);
+    // Buckets not in memory are read in one storage call (it holds the input gate: nothing interleaves before the
+    // writes below), and every bucket is written in one put.
+    const states = new Map<string, BucketState>();
+    for (const [name] of batch) {
+      const known = this.named.get(name);
+      if (known) states.set(name, known);
     }
-    const leased = Math.max(0, Math.min(Math.floor(want), Math.floor(limit - decision.state.level + 1e-9)));
-    this.write(name, { level: decision.state.level + leased, updatedAt: now }, limit / periodMs);
-    return { allowed: true, retryAfterMs: 0, leased };
+    const unread = [...new Set(batch.map(([name]) => name).filter((name) => !states.has(name)))];
+    const stored = unread.length > 0 ? await this.ctx.storage.get<BucketState>(unread.map((name) => NAMED + name)) : new Map();
+    for (const name of unread) states.set(name, stored.get(NAMED + name) ?? EMPTY_BUCKET);
+    if (this.named.size + unread.length > NAMED_IN_MEMORY) this.named.clear(); // re-read from storage when next used
+    const puts: Record<string, StoredBucket | number> = {};
+    for (const [name, limit] of batch) {
+      const state = forcedCharge(states.get(name) ?? EMPTY_BUCKET, now, limit, periodMs, 1);
+      states.set(name, state);
+      puts[NAMED + name] = this.remember(name, state, limit / periodMs);
+      const until = this.fullUntil(name, state, now, limit, periodMs);
+      if (until !== undefined) puts[FULL + name] = until;
+    }
+    void this.ctx.storage.put(puts); // not awaited: the output gate holds the reply until it is durable
+    this.scheduleSweep();
+  }
+
+  /**
+   * A front grant (rate-lease.ts FRONT), or none: while FRONT.grantsPerObject are out, while more than FRONT.fullMax
+   * buckets are full, during the quiet time after a start, and for a minute after a grant lapsed unsettled (its units
+   * are then never charged; the pause bounds how many such units there can be).
+   */
+  private grant(now: number): FrontGrant | undefined {
+    for (const [id, lapses] of this.grants)
+      if (lapses <= now) {
+        this.grants.delete(id);
+        void this.ctx.storage.delete(GRANT + id);
+        this.grantsFrom = Math.max(this.grantsFrom, now + FRONT.lostGrantPauseMs);
+        void this.ctx.storage.put(GRANTS_FROM, this.grantsFrom);
+      }
+    for (const [name, until] of this.full)
+      if (until <= now) {
+        this.full.delete(name);
+        void this.ctx.storage.delete(FULL + name);
+      }
+    if (now < this.grantsFrom || this.grants.size >= FRONT.grantsPerObject || this.full.size > FRONT.fullMax) return undefined;
+    const id = crypto.randomUUID();
+    const lapses = now + FRONT.grantTtlMs + FRONT.settleGraceMs;
+    this.grants.set(id, lapses);
+    void this.ctx.storage.put(GRANT + id, lapses); // the output gate holds the grant until this is durable
+    return { id, ttlMs: FRONT.grantTtlMs, units: FRONT.grantUnits, full: [...this.full].map(([name, until]) => ({ name, inMs: until - now })) };
+  }
+
+  /** Keeps the full list of front buckets: a bucket one more unit does not fit is listed until it does. */
+  private noteFull(name: string, state: BucketState, now: number, limit: number, periodMs: number): void {
+    const until = this.fullUntil(name, state, now, limit, periodMs);
+    if (until !== undefined) void this.ctx.storage.put(FULL + name, until);
+  }
+
+  /** Lists or unlists a front bucket as full in memory (deleting a stale stored entry); the `until` to store, if new. */
+  private fullUntil(name: string, state: BucketState, now: number, limit: number, periodMs: number): number | undefined {
+    if (!frontServes(name, limit)) return undefined;
+    const probe = leakyBucket(state, now, limit, periodMs, 1);
+    const listed = this.full.get(name);
+    if (probe.allowed) {
+      if (listed !== undefined) {
+        this.full.delete(name);
+        void this.ctx.storage.delete(FULL + name);
+      }
+      return undefined;
+    }
+    const until = now + probe.retryAfterMs;
+    if (listed === until) return undefined;
+    this.full.set(name, until);
+    return until;
   }
 
   /** Returns `cost` units of the named bucket that were charged (or leased) but not used. */
   async giveBack(name: string, limit: number, periodSeconds: number, cost: number): Promise<void> {
     if (!(cost > 0)) return;
     const periodMs = periodSeconds * 1000;
-    this.write(name, refundBucket(await this.read(name), Date.now(), limit, periodMs, cost), limit / periodMs);
+    const now = Date.now();
+    const state = refundBucket(await this.read(name), now, limit, periodMs, cost);
+    this.write(name, state, limit / periodMs);
+    this.noteFull(name, state, now, limit, periodMs);
   }
 
   /**
@@ -107,9 +241,18 @@ export class RateLimiter extends DurableObject<Env> {
       void this.ctx.storage.delete(NAMED + name);
       return;
     }
+    void this.ctx.storage.put(NAMED + name, this.remember(name, state, ratePerMs));
+    this.scheduleSweep();
+  }
+
+  /** The stored form of a bucket's state, kept in memory too. */
+  private remember(name: string, state: BucketState, ratePerMs: number): StoredBucket {
     const stored: StoredBucket = { ...state, emptyAt: state.updatedAt + Math.ceil(state.level / ratePerMs) };
     this.named.set(name, stored);
-    void this.ctx.storage.put(NAMED + name, stored);
+    return stored;
+  }
+
+  private scheduleSweep(): void {
     if (!this.sweepScheduled) {
       this.sweepScheduled = true;
       void this.ctx.storage.setAlarm(Date.now() + SWEEP_EVERY_MS);
