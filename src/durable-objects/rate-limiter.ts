@@ -1,6 +1,7 @@
 import { DurableObject } from "cloudflare:workers";
-import { FRONT, type FrontGrant, frontServes, type LeaseDecision } from "../platform/rate-lease";
+import { FRONT, frontServes, type LeaseDecision } from "../platform/rate-lease";
 import { type BucketState, EMPTY_BUCKET, leakyBucket, refundBucket } from "./leaky-bucket";
+import { FRONT_KEYS, FrontLedger } from "./rate-front";
 
 export interface RateLimitDecision {
   allowed: boolean;
@@ -21,13 +22,6 @@ const NAMED = "b:";
 const SWEEP_EVERY_MS = 5 * 60_000;
 /** Named bucket states kept in memory per object; past it the memory starts afresh (storage still has them). */
 const NAMED_IN_MEMORY = 10_000;
-
-/** Front full-list entries (rate-lease.ts, the anonymous front) are stored under this prefix: name → until (epoch ms). */
-const FULL = "f:";
-/** Grants out are stored under this prefix: id → when it lapses (epoch ms). */
-const GRANT = "g:";
-/** No grant before then (epoch ms): the pause after a grant lapsed unsettled, kept across a restart. */
-const GRANTS_FROM = "grants_from";
 
 /** A stored named bucket: its state and when it will have drained empty (so a sweep needs no limit). */
 interface StoredBucket extends BucketState {
@@ -55,23 +49,34 @@ export class RateLimiter extends DurableObject<Env> {
    * The anonymous front (rate-lease.ts): front buckets of this object that one more unit does not fit, until when
    * (kept in storage too, so a restarted object still lists them), and the grants out (id → when it lapses here).
    */
-  private full = new Map<string, number>();
-  private grants = new Map<string, number>();
-  /** No grant before then: while a previous run's grants may be out, or after a grant lapsed unsettled. */
-  private grantsFrom = 0;
+  private front = new FrontLedger({
+    put: (key, value) => void this.ctx.storage.put(key, value),
+    delete: (key) => void this.ctx.storage.delete(key),
+  });
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
     ctx.blockConcurrencyWhile(async () => {
       this.bucket = (await ctx.storage.get<BucketState>("bucket")) ?? EMPTY_BUCKET;
-      const now = Date.now();
-      // Grants out survive a restart (an object is evicted when idle): settled or lapsed as if it had not restarted.
-      for (const [key, lapses] of await ctx.storage.list<number>({ prefix: GRANT, limit: 1_000 })) this.grants.set(key.slice(GRANT.length), lapses);
-      this.grantsFrom = (await ctx.storage.get<number>(GRANTS_FROM)) ?? 0;
-      for (const [key, until] of await ctx.storage.list<number>({ prefix: FULL, limit: FRONT.fullMax + 1 }))
-        if (until > now) this.full.set(key.slice(FULL.length), until);
-      // More stored than the list may hold: no grant until they lapse (then the object knows them all again).
-      if (this.full.size > FRONT.fullMax) this.grantsFrom = Math.max(this.grantsFrom, now + 60_000);
+      // The front's grants out and full buckets survive a restart (an object is evicted when idle); every full bucket
+      // is read back (the alarm deletes lapsed ones), so a grant never misses one.
+      const all = async (prefix: string) => {
+        const out: [string, number][] = [];
+        for (let startAfter: string | undefined; ; ) {
+          const page = await ctx.storage.list<number>({ prefix, limit: 1_000, ...(startAfter ? { startAfter } : {}) });
+          for (const [key, value] of page) out.push([key.slice(prefix.length), value]);
+          startAfter = [...page.keys()].at(-1);
+          if (page.size < 1_000) return out;
+        }
+      };
+      this.front.load(
+        {
+          full: await all(FRONT_KEYS.full),
+          grants: await all(FRONT_KEYS.grant),
+          grantsFrom: (await ctx.storage.get<number>(FRONT_KEYS.grantsFrom)) ?? 0,
+        },
+        Date.now(),
+      );
     });
   }
 
@@ -118,8 +123,8 @@ export class RateLimiter extends DurableObject<Env> {
     // Refused: the state as read (and refunded or charged above); allowed: with this request's unit and the lease.
     const after = decision.allowed ? { level: next.level + leased, updatedAt: now } : state;
     if (decision.allowed || giveBack > 0 || admitted > 0) this.write(name, after, limit / periodMs);
-    this.noteFull(name, after, now, limit, periodMs);
-    const grant = wantGrant && frontServes(name, limit) ? this.grant(now) : undefined;
+    this.front.noteFull(name, after, now, limit, periodMs);
+    const grant = wantGrant && frontServes(name, limit) ? this.front.grant(now) : undefined;
     return {
       allowed: decision.allowed,
       retryAfterMs: decision.allowed ? 0 : decision.retryAfterMs,
@@ -135,7 +140,7 @@ export class RateLimiter extends DurableObject<Env> {
   async settle(grantId: string, charges: [name: string, limit: number][], periodSeconds: number): Promise<void> {
     const now = Date.now();
     const periodMs = periodSeconds * 1000;
-    if (this.grants.delete(grantId)) void this.ctx.storage.delete(GRANT + grantId);
+    this.front.settled(grantId);
     const batch = charges.slice(0, FRONT.grantUnits);
     // Buckets not in memory are read in one storage call (it holds the input gate: nothing interleaves before the
     // writes below), and every bucket is written in one put.
@@ -153,61 +158,11 @@ export class RateLimiter extends DurableObject<Env> {
       const state = forcedCharge(states.get(name) ?? EMPTY_BUCKET, now, limit, periodMs, 1);
       states.set(name, state);
       puts[NAMED + name] = this.remember(name, state, limit / periodMs);
-      const until = this.fullUntil(name, state, now, limit, periodMs);
-      if (until !== undefined) puts[FULL + name] = until;
+      const until = this.front.fullUntil(name, state, now, limit, periodMs);
+      if (until !== undefined) puts[FRONT_KEYS.full + name] = until;
     }
     void this.ctx.storage.put(puts); // not awaited: the output gate holds the reply until it is durable
     this.scheduleSweep();
-  }
-
-  /**
-   * A front grant (rate-lease.ts FRONT), or none: while FRONT.grantsPerObject are out, while more than FRONT.fullMax
-   * buckets are full, during the quiet time after a start, and for a minute after a grant lapsed unsettled (its units
-   * are then never charged; the pause bounds how many such units there can be).
-   */
-  private grant(now: number): FrontGrant | undefined {
-    for (const [id, lapses] of this.grants)
-      if (lapses <= now) {
-        this.grants.delete(id);
-        void this.ctx.storage.delete(GRANT + id);
-        this.grantsFrom = Math.max(this.grantsFrom, now + FRONT.lostGrantPauseMs);
-        void this.ctx.storage.put(GRANTS_FROM, this.grantsFrom);
-      }
-    for (const [name, until] of this.full)
-      if (until <= now) {
-        this.full.delete(name);
-        void this.ctx.storage.delete(FULL + name);
-      }
-    if (now < this.grantsFrom || this.grants.size >= FRONT.grantsPerObject || this.full.size > FRONT.fullMax) return undefined;
-    const id = crypto.randomUUID();
-    const lapses = now + FRONT.grantTtlMs + FRONT.settleGraceMs;
-    this.grants.set(id, lapses);
-    void this.ctx.storage.put(GRANT + id, lapses); // the output gate holds the grant until this is durable
-    return { id, ttlMs: FRONT.grantTtlMs, units: FRONT.grantUnits, full: [...this.full].map(([name, until]) => ({ name, inMs: until - now })) };
-  }
-
-  /** Keeps the full list of front buckets: a bucket one more unit does not fit is listed until it does. */
-  private noteFull(name: string, state: BucketState, now: number, limit: number, periodMs: number): void {
-    const until = this.fullUntil(name, state, now, limit, periodMs);
-    if (until !== undefined) void this.ctx.storage.put(FULL + name, until);
-  }
-
-  /** Lists or unlists a front bucket as full in memory (deleting a stale stored entry); the `until` to store, if new. */
-  private fullUntil(name: string, state: BucketState, now: number, limit: number, periodMs: number): number | undefined {
-    if (!frontServes(name, limit)) return undefined;
-    const probe = leakyBucket(state, now, limit, periodMs, 1);
-    const listed = this.full.get(name);
-    if (probe.allowed) {
-      if (listed !== undefined) {
-        this.full.delete(name);
-        void this.ctx.storage.delete(FULL + name);
-      }
-      return undefined;
-    }
-    const until = now + probe.retryAfterMs;
-    if (listed === until) return undefined;
-    this.full.set(name, until);
-    return until;
   }
 
   /** Returns `cost` units of the named bucket that were charged (or leased) but not used. */
@@ -217,7 +172,7 @@ export class RateLimiter extends DurableObject<Env> {
     const now = Date.now();
     const state = refundBucket(await this.read(name), now, limit, periodMs, cost);
     this.write(name, state, limit / periodMs);
-    this.noteFull(name, state, now, limit, periodMs);
+    this.front.noteFull(name, state, now, limit, periodMs);
   }
 
   /**
@@ -277,6 +232,15 @@ export class RateLimiter extends DurableObject<Env> {
       drained.length = 0;
       if (page.size < 1_000) break;
     }
+    // Front buckets listed full whose time is up (those the ledger still holds in memory it drops at its next grant).
+    const lapsed: string[] = [];
+    for (let startAfter: string | undefined; ; ) {
+      const page = await this.ctx.storage.list<number>({ prefix: FRONT_KEYS.full, limit: 1_000, ...(startAfter ? { startAfter } : {}) });
+      for (const [key, until] of page) if (until <= now) lapsed.push(key);
+      startAfter = [...page.keys()].at(-1);
+      if (page.size < 1_000) break;
+    }
+    for (let i = 0; i < lapsed.length; i += 128) await this.ctx.storage.delete(lapsed.slice(i, i + 128));
     this.named.clear();
     this.sweepScheduled = remaining > 0;
     if (remaining > 0) await this.ctx.storage.setAlarm(now + SWEEP_EVERY_MS);
