@@ -47,7 +47,13 @@ const services = { codec, watermarker: null, fingerprinters: new Map([["pdq", pd
 const { PDQ_MATCH_DISTANCE, PDQ_MIN_QUALITY, PDQ_REGION_MATCH_DISTANCE } = svc;
 
 const dirs = ["usr/share/backgrounds", "usr/share/backgrounds/mate/nature"].map((d) => join(root, "dist/bench/photos", d));
-const files = dirs.flatMap((d) => readdirSync(d).filter((f) => f.endsWith(".jpg")).map((f) => join(d, f))).slice(0, limit);
+const files = dirs
+  .flatMap((d) =>
+    readdirSync(d)
+      .filter((f) => f.endsWith(".jpg"))
+      .map((f) => join(d, f)),
+  )
+  .slice(0, limit);
 
 function rgba(input, filter, width, height) {
   const args = ["-v", "error", "-nostdin"];
@@ -63,7 +69,10 @@ function rgba(input, filter, width, height) {
 }
 const jpeg = async (img, quality) =>
   new Uint8Array(
-    await jpegEnc.default({ data: new Uint8ClampedArray(img.data.buffer, img.data.byteOffset, img.data.length), width: img.width, height: img.height }, { quality }),
+    await jpegEnc.default(
+      { data: new Uint8ClampedArray(img.data.buffer, img.data.byteOffset, img.data.length), width: img.width, height: img.height },
+      { quality },
+    ),
   );
 
 /** PDQ of the bytes as a verification reads them: the whole hash at the gate, and the gated query windows. */
@@ -108,7 +117,9 @@ const PUBLISHED = [1_000_000, 65_536, 4_096]; // published area: ≈1 MP, ≈256
 const rows = new Map(); // `${pubLabel} ${short}` → { copies, gated, whole, window, windowsComputed }
 const even = (x) => Math.max(2, Math.round(x / 2) * 2);
 for (const file of files) {
-  const [w, h] = String(execFileSync("ffprobe", ["-v", "error", "-select_streams", "v:0", "-show_entries", "stream=width,height", "-of", "csv=p=0", file]))
+  const [w, h] = String(
+    execFileSync("ffprobe", ["-v", "error", "-select_streams", "v:0", "-show_entries", "stream=width,height", "-of", "csv=p=0", file]),
+  )
     .trim()
     .split(",")
     .map(Number);
@@ -129,7 +140,12 @@ for (const file of files) {
           const cw = Math.round(W * keep);
           const ch = Math.round(H * keep);
           const k = short / Math.min(cw, ch);
-          const img = rgba(original, `crop=${cw}:${ch}:${Math.round((W - cw) * fx)}:${Math.round((H - ch) * fy)},scale=${Math.round(cw * k)}:${Math.round(ch * k)}:flags=bicubic`, Math.round(cw * k), Math.round(ch * k));
+          const img = rgba(
+            original,
+            `crop=${cw}:${ch}:${Math.round((W - cw) * fx)}:${Math.round((H - ch) * fy)},scale=${Math.round(cw * k)}:${Math.round(ch * k)}:flags=bicubic`,
+            Math.round(cw * k),
+            Math.round(ch * k),
+          );
           row.copies++;
           const copy = await read(await jpeg(img, 75), false);
           if (!copy) continue;
@@ -145,4 +161,11 @@ for (const file of files) {
 console.log(`\n${files.length} photographs; copies: ${KEEP.join(", ")} of each side, corners and centre, JPEG q75\n`);
 console.log("published / copy".padEnd(48), "copies", "gated", "windows", "by whole", "only by a window");
 for (const [key, r] of [...rows].sort())
-  console.log(key.padEnd(48), String(r.copies).padStart(6), String(r.gated).padStart(5), String(r.windowsComputed).padStart(7), String(r.whole).padStart(8), String(r.window).padStart(16));
+  console.log(
+    key.padEnd(48),
+    String(r.copies).padStart(6),
+    String(r.gated).padStart(5),
+    String(r.windowsComputed).padStart(7),
+    String(r.whole).padStart(8),
+    String(r.window).padStart(16),
+  );

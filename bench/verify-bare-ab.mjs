@@ -30,7 +30,11 @@ function scriptOf(dir) {
 }
 const children = () => {
   try {
-    return execFileSync("pgrep", ["-P", String(process.pid), "workerd"]).toString().trim().split("\n").filter(Boolean);
+    return execFileSync("pgrep", ["-P", String(process.pid), "workerd"])
+      .toString()
+      .trim()
+      .split("\n")
+      .filter(Boolean);
   } catch {
     return [];
   }
@@ -104,7 +108,9 @@ for (let r = 0; r < rounds; r++) {
   }
 }
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
-console.log(`\n${rounds} rounds of ${requests} requests each, 8 in flight, alternating (load ${execFileSync("cat", ["/proc/loadavg"]).toString().split(" ")[0]})`);
+console.log(
+  `\n${rounds} rounds of ${requests} requests each, 8 in flight, alternating (load ${execFileSync("cat", ["/proc/loadavg"]).toString().split(" ")[0]})`,
+);
 for (const s of sides) {
   const v = median(s.verify.map((x) => x.cpu));
   const h = median(s.healthz.map((x) => x.cpu));

@@ -57,7 +57,12 @@ export class FrontLedger {
     const lapses = now + FRONT.grantTtlMs + FRONT.settleGraceMs;
     this.grants.set(id, lapses);
     this.store.put(FRONT_KEYS.grant + id, lapses);
-    return { id, ttlMs: FRONT.grantTtlMs, units: FRONT.grantUnits, full: [...this.full].map(([name, until]) => ({ name, inMs: until - now })) };
+    return {
+      id,
+      ttlMs: FRONT.grantTtlMs,
+      units: FRONT.grantUnits,
+      full: [...this.full].map(([name, until]) => ({ name, inMs: until - now })),
+    };
   }
 
   /** A grant settled (known or not: a lapsed grant's units are charged all the same by the caller). */
