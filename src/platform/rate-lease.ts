@@ -24,7 +24,9 @@ export interface LeaseDecision {
  *   time at most `grantsPerObject` admitted units of a bucket are unknown to its object, and an address is admitted
  *   at most its limit plus `grantsPerObject` in a burst; every settled unit is charged whatever the level, so an
  *   excess is repaid by refusing longer and the rate over time is the limit.
- * - One isolate alone is exact: its unsettled unit of a bucket rides with that bucket's next `take`.
+ * - One isolate alone is exact once its settles have landed: its unsettled unit of a bucket rides with that bucket's
+ *   next `take`; a unit whose settle is still on its way is charged when it lands (the bucket may then be one over,
+ *   within the bound above).
  * - The isolate forgets nothing the bound needs: per shard it holds one grant (at most `units` bucket names and the
  *   object's full list, at most `fullMax` names); the refusal cache may forget (then the object is asked).
  * - A settle is sent once, never again: a settle that fails or never arrives (the isolate gone) leaves at most one
