@@ -32,6 +32,8 @@ interface Hooks {
   hang?: (name: string, wantGrant: boolean) => boolean;
   /** The shard is failing: take and settle reject. */
   failing?: () => boolean;
+  /** Holds a take that carries an `admitted` unit on the wire until the promise resolves (calls overtaking it). */
+  delayAdmitted?: (name: string) => Promise<void> | undefined;
 }
 
 function shards(hooks: Hooks = {}) {
@@ -57,6 +59,7 @@ function shards(hooks: Hooks = {}) {
     ): Promise<LeaseDecision> {
       calls.take++;
       await Promise.resolve();
+      if (admitted > 0) await hooks.delayAdmitted?.(name);
       if (hooks.hang?.(name, wantGrant)) return new Promise<LeaseDecision>(() => {});
       if (hooks.failing?.()) throw new Error("shard unavailable");
       const now = Date.now();
@@ -194,12 +197,46 @@ describe("#19 rate front review: the isolate", () => {
     expect(calls.lostAnswers).toBe(1);
     const grantsBefore = calls.grants;
     // Honest isolates of that shard over the next 40 s: none gets a grant.
-    const honest = await Promise.all(Array.from({ length: 3 }, () => isolate()));
+    const honest: RateLease[] = [];
+    for (let i = 0; i < 3; i++) honest.push(await isolate());
     for (let second = 0; second < 40; second++) {
       for (const lease of honest) await lease.spendRate(namespace, neighbour(name), LIMIT, 1, defer);
       await vi.advanceTimersByTimeAsync(1_000);
     }
     expect(calls.grants - grantsBefore, "honest isolates still got grants").toBeGreaterThan(0);
+  });
+
+  it("review: a unit riding with a take is invisible to the grants-out count — a settle overtaking it frees the slot and the burst passes limit + G", async () => {
+    // The bound's count is 'grants out' at the object. A unit a grant admitted leaves the grant's settle list when the
+    // bucket's next take carries it (`admitted`); the grant's settle (without it) then closes the grant. If the settle
+    // lands first (separate RPCs on fresh stubs: no order between them), the object frees the slot and gives a new grant
+    // whose snapshot does not know the unit either.
+    let release: () => void = () => {};
+    const gate = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const { namespace, calls } = shards({ delayAdmitted: () => gate });
+    const target = address();
+    const holders: RateLease[] = [];
+    for (let i = 0; i < G; i++) holders.push(await isolate()); // one at a time: each a module copy of its own
+    for (const lease of holders) await lease.spendRate(namespace, neighbour(target), LIMIT, 1, defer); // G grants out
+    expect(calls.grants).toBe(G);
+    const direct = await isolate(); // gets no grant (G are out): decided by the object
+    let admitted = 0;
+    for (let i = 0; i < 6; i++) if ((await direct.spendRate(namespace, target, LIMIT, 1, defer)).allowed) admitted++;
+    for (const lease of holders) if ((await lease.spendRate(namespace, target, LIMIT, 1, defer)).allowed) admitted++; // G unknown
+    // Each holder sends the target again: its take carries the admitted unit, and is slow on the wire.
+    const riding = holders.map((lease) => lease.spendRate(namespace, target, LIMIT, 1, defer));
+    await vi.advanceTimersByTimeAsync(0);
+    // Each holder spends the rest of its grant on other addresses: the grant retires and its settle (without the
+    // target's unit) lands first; the next takes get fresh grants.
+    for (const lease of holders) for (let k = 0; k < FRONT.grantUnits + 2; k++) await lease.spendRate(namespace, neighbour(target), LIMIT, 1, defer);
+    await vi.advanceTimersByTimeAsync(0);
+    for (const lease of holders) if ((await lease.spendRate(namespace, target, LIMIT, 1, defer)).allowed) admitted++;
+    for (let i = 0; i < 10; i++) if ((await direct.spendRate(namespace, target, LIMIT, 1, defer)).allowed) admitted++;
+    release();
+    for (const r of await Promise.all(riding)) if (r.allowed) admitted++;
+    expect(admitted, "admitted in one burst").toBeLessThanOrEqual(LIMIT + G);
   });
 });
 
@@ -257,7 +294,8 @@ describe("#19 rate front review: what holds (recorded, passing)", () => {
     // so grants settle and renew as fast as possible, and asks for its target bucket through every isolate.
     const { namespace, buckets } = shards();
     const target = address();
-    const isolates = await Promise.all(Array.from({ length: 8 }, () => isolate()));
+    const isolates: RateLease[] = [];
+    for (let i = 0; i < 8; i++) isolates.push(await isolate());
     const admittedAt: number[] = [];
     const start = Date.now();
     for (let tick = 0; tick < 3 * 60 * 4; tick++) {
