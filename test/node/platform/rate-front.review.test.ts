@@ -230,7 +230,8 @@ describe("#19 rate front review: the isolate", () => {
     await vi.advanceTimersByTimeAsync(0);
     // Each holder spends the rest of its grant on other addresses: the grant retires and its settle (without the
     // target's unit) lands first; the next takes get fresh grants.
-    for (const lease of holders) for (let k = 0; k < FRONT.grantUnits + 2; k++) await lease.spendRate(namespace, neighbour(target), LIMIT, 1, defer);
+    for (const lease of holders)
+      for (let k = 0; k < FRONT.grantUnits + 2; k++) await lease.spendRate(namespace, neighbour(target), LIMIT, 1, defer);
     await vi.advanceTimersByTimeAsync(0);
     for (const lease of holders) if ((await lease.spendRate(namespace, target, LIMIT, 1, defer)).allowed) admitted++;
     for (let i = 0; i < 10; i++) if ((await direct.spendRate(namespace, target, LIMIT, 1, defer)).allowed) admitted++;
