@@ -59,7 +59,8 @@ export class RateLimiter extends DurableObject<Env> {
     ctx.blockConcurrencyWhile(async () => {
       this.bucket = (await ctx.storage.get<BucketState>("bucket")) ?? EMPTY_BUCKET;
       // The front's grants out and full buckets survive a restart (an object is evicted when idle); every full bucket
-      // is read back (the alarm deletes lapsed ones), so a grant never misses one.
+      // is read back (at most FRONT.fullMax live ones, past which only `grantsFrom` is kept; the alarm and the load
+      // delete lapsed ones), so a grant never misses one.
       const all = async (prefix: string) => {
         const out: [string, number][] = [];
         for (let startAfter: string | undefined; ; ) {
@@ -135,12 +136,11 @@ export class RateLimiter extends DurableObject<Env> {
 
   /**
    * Charges the units a front grant admitted (one per bucket, rate-lease.ts), whatever each bucket's level: they were
-   * spent. The grant is then closed. A grant that lapsed here first is charged all the same.
+   * spent. The grant is then closed (with the charges' write). A grant that lapsed here first is charged all the same.
    */
   async settle(grantId: string, charges: [name: string, limit: number][], periodSeconds: number): Promise<void> {
     const now = Date.now();
     const periodMs = periodSeconds * 1000;
-    this.front.settled(grantId);
     const batch = charges.slice(0, FRONT.grantUnits);
     // Buckets not in memory are read in one storage call (it holds the input gate: nothing interleaves before the
     // writes below), and every bucket is written in one put.
@@ -161,7 +161,11 @@ export class RateLimiter extends DurableObject<Env> {
       const until = this.front.fullUntil(name, state, now, limit, periodMs);
       if (until !== undefined) puts[FRONT_KEYS.full + name] = until;
     }
-    void this.ctx.storage.put(puts); // not awaited: the output gate holds the reply until it is durable
+    // The grant is closed only now, after every read: a settle whose read fails (or whose object resets meanwhile)
+    // leaves the grant out, to lapse and quarantine its slot (FRONT). No await between the grant's delete and this put,
+    // so they commit together (not awaited: the output gate holds the reply until both are durable).
+    this.front.settled(grantId);
+    void this.ctx.storage.put(puts);
     this.scheduleSweep();
   }
 

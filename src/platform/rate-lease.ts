@@ -140,8 +140,11 @@ const leases = new Map<string, Lease>();
  * call ends, for at most WAIT_MAX_MS.
  */
 const inflight = new Map<string, number>(); // bucket → when its call started (a call older than WAIT_MAX_MS is ignored)
-/** Shards with a front grant asked for (one at a time per shard and isolate). */
-const asking = new Set<string>();
+/**
+ * Shards with a front grant asked for (one at a time per shard and isolate) → when it was asked. As with `inflight`,
+ * an ask older than WAIT_MAX_MS is ignored: a request cancelled mid-call never reaches `finally`.
+ */
+const asking = new Map<string, number>();
 const POLL_MS = 2;
 /** A waiter stops waiting after this long (the call's own request may have been cancelled) and asks itself. */
 const WAIT_MAX_MS = 1_000;
@@ -182,6 +185,13 @@ interface HeldGrant {
   used: Set<string>;
   /** Admitted buckets not yet charged in the object, with their limit. */
   unsettled: Map<string, number>;
+  /**
+   * Takes on the wire carrying a unit this grant admitted (`admitted`): the grant's settle waits for them, so the
+   * object counts the grant out until each such unit is charged (a settle overtaking one would free the slot first).
+   */
+  riding: Set<Promise<unknown>>;
+  /** Its settle's charges are taken (a unit handed back later is settled on its own). */
+  charged: boolean;
 }
 /** Shard → the grant held for it (at most one: a new grant retires the old one). */
 const grantsHeld = new Map<string, HeldGrant>();
@@ -199,21 +209,36 @@ function usableGrant(namespace: LeasingNamespace, name: string, now: number, def
   return grant;
 }
 
-/** Stops spending `grant` and charges what it admitted, in one settle call sent once (never again, see FRONT). */
+/**
+ * Stops spending `grant` and charges what it admitted, in one settle call sent once (never again, see FRONT), after
+ * the takes carrying its units have landed or failed (a failed one hands its unit back to this settle).
+ */
 function retire(namespace: LeasingNamespace, shard: string, grant: HeldGrant, defer?: Defer) {
   if (grantsHeld.get(shard) === grant) grantsHeld.delete(shard);
+  if (grant.left === 0 && grant.charged) return;
   grant.left = 0;
-  const charges = [...grant.unsettled];
-  grant.unsettled.clear();
-  // Even with nothing to charge: the object counts a grant out until it is settled (or lapses, which pauses grants).
-  sendSettle(namespace, shard, grant.id, charges, defer);
+  const send = () => {
+    if (grant.charged) return;
+    grant.charged = true;
+    const charges = [...grant.unsettled];
+    grant.unsettled.clear();
+    // Even with nothing to charge: the object counts a grant out until it is settled (or lapses, which quarantines
+    // its slot).
+    return settleCall(namespace, shard, grant.id, charges);
+  };
+  const sent = grant.riding.size > 0 ? Promise.allSettled([...grant.riding]).then(send) : Promise.resolve().then(send);
+  if (defer) defer(sent.catch(() => {}));
+}
+
+function settleCall(namespace: LeasingNamespace, shard: string, id: string, charges: [string, number][]): Promise<void> {
+  const stub = shardStub(namespace, shard);
+  return Promise.resolve()
+    .then(() => stub.settle?.(id, charges, 60))
+    .catch(() => {}); // lost: bounded (FRONT), never re-sent
 }
 
 function sendSettle(namespace: LeasingNamespace, shard: string, id: string, charges: [string, number][], defer?: Defer) {
-  const stub = shardStub(namespace, shard);
-  const sent = Promise.resolve()
-    .then(() => stub.settle?.(id, charges, 60))
-    .catch(() => {}); // lost: bounded (FRONT), never re-sent
+  const sent = settleCall(namespace, shard, id, charges);
   if (defer) defer(sent);
 }
 
@@ -229,6 +254,8 @@ function hold(namespace: LeasingNamespace, shard: string, given: FrontGrant, ask
     full: new Map(given.full.slice(0, FRONT.fullMax).map(({ name, inMs }) => [name, now + inMs])),
     used: new Set(),
     unsettled: new Map(),
+    riding: new Set(),
+    charged: false,
   };
   grantsHeld.set(shard, grant);
   // Its time up, whatever it admitted is charged (the request's waitUntil keeps this timer; without one it floats).
@@ -270,8 +297,10 @@ export async function spendRate(
       return { allowed: true, retryAfterMs: 0 };
     }
     // Concurrent requests of this isolate for one bucket wait for the call in flight, then spend what it leased:
-    // asking in parallel would lease units to requests that no longer need them and refuse the others.
-    const since = inflight.get(name);
+    // asking in parallel would lease units to requests that no longer need them and refuse the others. A front bucket
+    // has no lease to share, so it asks at once (the object decides it exactly): it never waits on another request's
+    // call, which may be one carrying a grant's unit that the grant's settle is waiting for.
+    const since = front ? undefined : inflight.get(name);
     if (since !== undefined && now - since < WAIT_MAX_MS && now - started < WAIT_MAX_MS) {
       await new Promise((resolve) => setTimeout(resolve, POLL_MS));
       continue;
@@ -323,21 +352,39 @@ async function take(
   const admitted = grant?.unsettled.delete(name) ? 1 : 0;
   const stub = stubOf(namespace, name);
   const askedAt = Date.now();
-  const wantGrant = front && stub.settle !== undefined && !asking.has(shard) && !(grant && grant.left > 0 && grant.expiresAt > askedAt);
-  if (wantGrant) asking.add(shard);
-  let decision: LeaseDecision;
-  try {
-    decision = await stub.take(name, perMinute, 60, cost, leaseSize(perMinute), giveBack, admitted, wantGrant);
-  } catch (error) {
-    // Not heard: the unit is charged by the grant's settle (or by one of its own if the grant retired meanwhile).
-    if (admitted && grant) {
-      if (grantsHeld.get(shard) === grant && grant.left > 0) grant.unsettled.set(name, perMinute);
-      else sendSettle(namespace, shard, grant.id, [[name, perMinute]], defer);
+  const askedBefore = asking.get(shard);
+  const wantGrant =
+    front &&
+    stub.settle !== undefined &&
+    !(askedBefore !== undefined && askedAt - askedBefore < WAIT_MAX_MS) &&
+    !(grant && grant.left > 0 && grant.expiresAt > askedAt);
+  if (wantGrant) asking.set(shard, askedAt);
+  const call = (async () => {
+    try {
+      return await stub.take(name, perMinute, 60, cost, leaseSize(perMinute), giveBack, admitted, wantGrant);
+    } catch (error) {
+      // Not heard: the unit is charged by the grant's settle (which waits for this call), or by one of its own if
+      // that settle has gone.
+      if (admitted && grant) {
+        if (!grant.charged) grant.unsettled.set(name, perMinute);
+        else sendSettle(namespace, shard, grant.id, [[name, perMinute]], defer);
+      }
+      // The shard fails: the grant held for it admits no more (its settle is likely lost too; fail closed).
+      const held = grantsHeld.get(shard);
+      if (held) retire(namespace, shard, held, defer);
+      throw error;
+    } finally {
+      if (wantGrant && asking.get(shard) === askedAt) asking.delete(shard);
     }
-    throw error;
-  } finally {
-    if (wantGrant) asking.delete(shard);
+  })();
+  if (admitted && grant) {
+    grant.riding.add(call);
+    void call.then(
+      () => grant.riding.delete(call),
+      () => grant.riding.delete(call),
+    );
   }
+  const decision: LeaseDecision = await call;
   const after = Date.now();
   if (decision.grant) hold(namespace, shard, decision.grant, askedAt, defer);
   if (front && !decision.allowed) grantsHeld.get(shard)?.full.set(name, after + decision.retryAfterMs);
