@@ -20,7 +20,10 @@ export interface LeaseDecision {
  *
  * The bound, per bucket (an address), whatever the isolates remember, however many there are, and whatever fails:
  * - A grant admits a bucket at most once and only while the object is not known to list it as full; an object has at
- *   most `grantsPerObject` grants out (a grant is out until settled, or until ttl + settleGraceMs there). So at any
+ *   most `grantsPerObject` grants out (a grant is out until settled; one that lapses unsettled, at ttl + settleGraceMs,
+ *   keeps its slot `lostGrantPauseMs` more). The grant's settle waits for the takes carrying its units (`admitted`),
+ *   and the object closes a grant only in the write that charges its units, so a grant is never closed while a unit
+ *   it admitted is uncharged and on its way. So at any
  *   time at most `grantsPerObject` admitted units of a bucket are unknown to its object, and an address is admitted
  *   at most its limit plus `grantsPerObject` in a burst; every settled unit is charged whatever the level, so an
  *   excess is repaid by refusing longer and the rate over time is the limit.
@@ -29,12 +32,17 @@ export interface LeaseDecision {
  *   within the bound above).
  * - The isolate forgets nothing the bound needs: per shard it holds one grant (at most `units` bucket names and the
  *   object's full list, at most `fullMax` names); the refusal cache may forget (then the object is asked).
- * - A settle is sent once, never again: a settle that fails or never arrives (the isolate gone) leaves at most one
- *   unit per bucket uncharged, and the object, seeing the grant lapse unsettled, gives no grant for a minute
- *   (`lostGrantPauseMs`): at most `grantsPerObject` such units per bucket a minute. No request waits on a settle.
- * - A shard that fails: `take` fails closed as before (503); no grant is given; the front stops with its grants.
- * - An object that restarts (evicted when idle) keeps its full list and its grants out (both stored); more than
- *   `fullMax` full buckets (a flood of addresses over their limit) stop its grants until they drain.
+ * - A settle is sent once, never again: a settle that fails or never arrives (the isolate gone, a grant's answer lost
+ *   with a cancelled request) leaves at most one unit per bucket uncharged, and that grant's slot stays taken for
+ *   `lostGrantPauseMs` from its lapse (the other slots keep granting): each slot loses at most one grant per
+ *   ttl + grace + pause (80 s), so at most `grantsPerObject` such units per bucket a minute. No request waits on a
+ *   settle, nor on another request's call for a front bucket (it has no lease to share: the object decides it).
+ * - A shard that fails: `take` fails closed as before (503), and the isolate retires the shard's grant at once (no
+ *   admission on it after a failed take); no grant is given; the front stops with its grants.
+ * - An object that restarts (evicted when idle) keeps its full list and its grants out (both stored). Its full list
+ *   holds at most `fullMax` names: past that (a flood of addresses over their limit) the names are dropped and grants
+ *   stop until the latest of them drains (one time kept), so memory and each grant's walk stay bounded.
+ * - An isolate asks a shard for one grant at a time; an ask whose request was cancelled is ignored after WAIT_MAX_MS.
  */
 export const FRONT = {
   grantsPerObject: 4,
