@@ -1,12 +1,19 @@
 import { DurableObject } from "cloudflare:workers";
-import type { LeaseDecision } from "../platform/rate-lease";
+import { FRONT, frontServes, type LeaseDecision } from "../platform/rate-lease";
 import { type BucketState, EMPTY_BUCKET, leakyBucket, refundBucket } from "./leaky-bucket";
+import { FRONT_KEYS, FrontLedger } from "./rate-front";
 
 export interface RateLimitDecision {
   allowed: boolean;
   retryAfterMs: number;
   remaining: number;
   resetMs: number;
+}
+
+/** The bucket after `units` already admitted are charged: drained to `now`, then `units` added, past the limit if need be. */
+function forcedCharge(state: BucketState, now: number, limit: number, periodMs: number, units: number): BucketState {
+  const level = Math.max(0, state.level - Math.max(0, now - state.updatedAt) * (limit / periodMs));
+  return { level: level + units, updatedAt: now };
 }
 
 /** Named buckets (`take`/`giveBack`) are stored under this prefix, apart from the single-bucket API's "bucket". */
@@ -28,18 +35,49 @@ interface StoredBucket extends BucketState {
  * Invariant: decisions are exact across all Worker instances, because every request for a bucket is decided here,
  * one at a time, on state updated before any await; a refused request uses no capacity,
  * and units leased to an isolate are charged here before it spends them, so the isolates together never spend more
- * than the bucket allows. The limit is passed on each call, so a changed restriction applies from the next request.
+ * than the bucket allows. The one exception is the anonymous front's grants (rate-lease.ts FRONT, its bound stated
+ * there): a grant admits a bucket's unit before this object hears of it; `settle` (or `take`'s `admitted`) charges it
+ * whatever the level, and a grant never admits a bucket this object listed as full when it issued the grant.
+ * The limit is passed on each call, so a changed restriction applies from the next request.
  */
 export class RateLimiter extends DurableObject<Env> {
   private bucket: BucketState = EMPTY_BUCKET;
   private sweepScheduled = false;
   /** Named buckets read so far (their stored state; absent: not read yet), so a warm bucket needs no storage read. */
   private named = new Map<string, BucketState>();
+  /**
+   * The anonymous front (rate-lease.ts): front buckets of this object that one more unit does not fit, until when
+   * (kept in storage too, so a restarted object still lists them), and the grants out (id → when it lapses here).
+   */
+  private front = new FrontLedger({
+    put: (key, value) => void this.ctx.storage.put(key, value),
+    delete: (key) => void this.ctx.storage.delete(key),
+  });
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
     ctx.blockConcurrencyWhile(async () => {
       this.bucket = (await ctx.storage.get<BucketState>("bucket")) ?? EMPTY_BUCKET;
+      // The front's grants out and full buckets survive a restart (an object is evicted when idle); every full bucket
+      // is read back (at most FRONT.fullMax live ones, past which only `grantsFrom` is kept; the alarm and the load
+      // delete lapsed ones), so a grant never misses one.
+      const all = async (prefix: string) => {
+        const out: [string, number][] = [];
+        for (let startAfter: string | undefined; ; ) {
+          const page = await ctx.storage.list<number>({ prefix, limit: 1_000, ...(startAfter ? { startAfter } : {}) });
+          for (const [key, value] of page) out.push([key.slice(prefix.length), value]);
+          startAfter = [...page.keys()].at(-1);
+          if (page.size < 1_000) return out;
+        }
+      };
+      this.front.load(
+        {
+          full: await all(FRONT_KEYS.full),
+          grants: await all(FRONT_KEYS.grant),
+          grantsFrom: (await ctx.storage.get<number>(FRONT_KEYS.grantsFrom)) ?? 0,
+        },
+        Date.now(),
+      );
     });
   }
 
@@ -64,26 +102,81 @@ export class RateLimiter extends DurableObject<Env> {
    * Charges `cost` to the named bucket and, when it allows, leases up to `want` more units that still fit (never
    * past the limit) to the caller. `giveBack` first returns units an earlier lease left unspent.
    */
-  async take(name: string, limit: number, periodSeconds: number, cost: number, want: number, giveBack = 0): Promise<LeaseDecision> {
+  async take(
+    name: string,
+    limit: number,
+    periodSeconds: number,
+    cost: number,
+    want: number,
+    giveBack = 0,
+    admitted = 0,
+    wantGrant = false,
+  ): Promise<LeaseDecision> {
     const now = Date.now();
     const periodMs = periodSeconds * 1000;
     let state = await this.read(name);
     if (giveBack > 0) state = refundBucket(state, now, limit, periodMs, giveBack);
+    // A unit the caller's front grant admitted for this bucket and has not settled: charged whatever the level.
+    if (admitted > 0) state = forcedCharge(state, now, limit, periodMs, admitted);
     const decision = leakyBucket(state, now, limit, periodMs, cost);
-    if (!decision.allowed) {
-      if (giveBack > 0) this.write(name, state, limit / periodMs);
-      return { allowed: false, retryAfterMs: decision.retryAfterMs, leased: 0 };
+    const next = decision.allowed ? decision.state : state;
+    const leased = decision.allowed ? Math.max(0, Math.min(Math.floor(want), Math.floor(limit - next.level + 1e-9))) : 0;
+    // Refused: the state as read (and refunded or charged above); allowed: with this request's unit and the lease.
+    const after = decision.allowed ? { level: next.level + leased, updatedAt: now } : state;
+    if (decision.allowed || giveBack > 0 || admitted > 0) this.write(name, after, limit / periodMs);
+    this.front.noteFull(name, after, now, limit, periodMs);
+    const grant = wantGrant && frontServes(name, limit) ? this.front.grant(now) : undefined;
+    return {
+      allowed: decision.allowed,
+      retryAfterMs: decision.allowed ? 0 : decision.retryAfterMs,
+      leased,
+      ...(grant ? { grant } : {}),
+    };
+  }
+
+  /**
+   * Charges the units a front grant admitted (one per bucket, rate-lease.ts), whatever each bucket's level: they were
+   * spent. The grant is then closed (with the charges' write). A grant that lapsed here first is charged all the same.
+   */
+  async settle(grantId: string, charges: [name: string, limit: number][], periodSeconds: number): Promise<void> {
+    const now = Date.now();
+    const periodMs = periodSeconds * 1000;
+    const batch = charges.slice(0, FRONT.grantUnits);
+    // Buckets not in memory are read in one storage call (it holds the input gate: nothing interleaves before the
+    // writes below), and every bucket is written in one put.
+    const states = new Map<string, BucketState>();
+    for (const [name] of batch) {
+      const known = this.named.get(name);
+      if (known) states.set(name, known);
     }
-    const leased = Math.max(0, Math.min(Math.floor(want), Math.floor(limit - decision.state.level + 1e-9)));
-    this.write(name, { level: decision.state.level + leased, updatedAt: now }, limit / periodMs);
-    return { allowed: true, retryAfterMs: 0, leased };
+    const unread = [...new Set(batch.map(([name]) => name).filter((name) => !states.has(name)))];
+    const stored = unread.length > 0 ? await this.ctx.storage.get<BucketState>(unread.map((name) => NAMED + name)) : new Map();
+    for (const name of unread) states.set(name, stored.get(NAMED + name) ?? EMPTY_BUCKET);
+    if (this.named.size + unread.length > NAMED_IN_MEMORY) this.named.clear(); // re-read from storage when next used
+    const puts: Record<string, StoredBucket | number> = {};
+    for (const [name, limit] of batch) {
+      const state = forcedCharge(states.get(name) ?? EMPTY_BUCKET, now, limit, periodMs, 1);
+      states.set(name, state);
+      puts[NAMED + name] = this.remember(name, state, limit / periodMs);
+      const until = this.front.fullUntil(name, state, now, limit, periodMs);
+      if (until !== undefined) puts[FRONT_KEYS.full + name] = until;
+    }
+    // The grant is closed only now, after every read: a settle whose read fails (or whose object resets meanwhile)
+    // leaves the grant out, to lapse and quarantine its slot (FRONT). No await between the grant's delete and this put,
+    // so they commit together (not awaited: the output gate holds the reply until both are durable).
+    this.front.settled(grantId);
+    void this.ctx.storage.put(puts);
+    this.scheduleSweep();
   }
 
   /** Returns `cost` units of the named bucket that were charged (or leased) but not used. */
   async giveBack(name: string, limit: number, periodSeconds: number, cost: number): Promise<void> {
     if (!(cost > 0)) return;
     const periodMs = periodSeconds * 1000;
-    this.write(name, refundBucket(await this.read(name), Date.now(), limit, periodMs, cost), limit / periodMs);
+    const now = Date.now();
+    const state = refundBucket(await this.read(name), now, limit, periodMs, cost);
+    this.write(name, state, limit / periodMs);
+    this.front.noteFull(name, state, now, limit, periodMs);
   }
 
   /**
@@ -107,9 +200,18 @@ export class RateLimiter extends DurableObject<Env> {
       void this.ctx.storage.delete(NAMED + name);
       return;
     }
+    void this.ctx.storage.put(NAMED + name, this.remember(name, state, ratePerMs));
+    this.scheduleSweep();
+  }
+
+  /** The stored form of a bucket's state, kept in memory too. */
+  private remember(name: string, state: BucketState, ratePerMs: number): StoredBucket {
     const stored: StoredBucket = { ...state, emptyAt: state.updatedAt + Math.ceil(state.level / ratePerMs) };
     this.named.set(name, stored);
-    void this.ctx.storage.put(NAMED + name, stored);
+    return stored;
+  }
+
+  private scheduleSweep(): void {
     if (!this.sweepScheduled) {
       this.sweepScheduled = true;
       void this.ctx.storage.setAlarm(Date.now() + SWEEP_EVERY_MS);
@@ -134,6 +236,15 @@ export class RateLimiter extends DurableObject<Env> {
       drained.length = 0;
       if (page.size < 1_000) break;
     }
+    // Front buckets listed full whose time is up (those the ledger still holds in memory it drops at its next grant).
+    const lapsed: string[] = [];
+    for (let startAfter: string | undefined; ; ) {
+      const page = await this.ctx.storage.list<number>({ prefix: FRONT_KEYS.full, limit: 1_000, ...(startAfter ? { startAfter } : {}) });
+      for (const [key, until] of page) if (until <= now) lapsed.push(key);
+      startAfter = [...page.keys()].at(-1);
+      if (page.size < 1_000) break;
+    }
+    for (let i = 0; i < lapsed.length; i += 128) await this.ctx.storage.delete(lapsed.slice(i, i + 128));
     this.named.clear();
     this.sweepScheduled = remaining > 0;
     if (remaining > 0) await this.ctx.storage.setAlarm(now + SWEEP_EVERY_MS);

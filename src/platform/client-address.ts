@@ -3,7 +3,7 @@ import { configOf } from "./config";
 import { hmacSha256 } from "./crypto";
 import { parseIp } from "./net/cidr";
 import type { Principal } from "./principal";
-import { type LeasingNamespace, spendRate } from "./rate-lease";
+import { type Defer, type LeasingNamespace, spendRate } from "./rate-lease";
 
 /*
  * The caller's network address, for key IP allowlists and the rate limits of anonymous public operations.
@@ -102,16 +102,18 @@ export interface BucketDecision {
 /**
  * Charges `cost` to each bucket in order (per minute) and stops at the first refusal, which spends nothing there;
  * narrowest first, so a caller already over its own limit never drains a shared pool. Answers the deciding
- * bucket's decision and limit (the last bucket's when all allow).
+ * bucket's decision and limit (the last bucket's when all allow). `defer`: the request's waitUntil, for the anonymous
+ * front's settle calls (rate-lease.ts FRONT).
  */
 export async function chargeRateBuckets(
   namespace: LeasingNamespace,
   buckets: RateBucket[],
   cost = 1,
+  defer?: Defer,
 ): Promise<{ decision: BucketDecision; perMinute: number }> {
   let last: { decision: BucketDecision; perMinute: number } = { decision: { allowed: true, retryAfterMs: 0 }, perMinute: 0 };
   for (const bucket of buckets) {
-    const decision = await spendRate(namespace, bucket.name, bucket.perMinute, cost); // rate-lease.ts: mostly no call
+    const decision = await spendRate(namespace, bucket.name, bucket.perMinute, cost, defer); // rate-lease.ts: mostly no call
     last = { decision, perMinute: bucket.perMinute };
     if (!decision.allowed) break;
   }

@@ -1,6 +1,17 @@
 import { callerRateBuckets, chargeRateBuckets } from "./client-address";
 import type { AppContext } from "./context";
 import { ApiError, type ErrorCode } from "./errors";
+import type { Defer } from "./rate-lease";
+
+/** The request's waitUntil (absent outside a fetch event, e.g. some tests). */
+function deferOf(c: AppContext): Defer | undefined {
+  try {
+    const ctx = c.executionCtx;
+    return (promise) => ctx.waitUntil(promise);
+  } catch {
+    return undefined;
+  }
+}
 
 /** What one public-or-keyed operation is limited as, and how its refusal reads. */
 export interface CallerRateLimit {
@@ -22,7 +33,7 @@ export interface CallerRateLimit {
  */
 export async function chargeCaller(c: AppContext, limit: CallerRateLimit): Promise<void> {
   const buckets = await callerRateBuckets(c.get("principal"), c.req.raw.headers, c.env, limit.family, limit.publicPerMinute);
-  const { decision, perMinute } = await chargeRateBuckets(c.env.RATE_LIMITER, buckets);
+  const { decision, perMinute } = await chargeRateBuckets(c.env.RATE_LIMITER, buckets, 1, deferOf(c));
   if (decision.allowed) return;
   const retryAfter = Math.max(1, Math.ceil(decision.retryAfterMs / 1000));
   throw new ApiError(limit.code, `At most ${perMinute} ${limit.noun} per minute; retry in ${retryAfter} s.`, {

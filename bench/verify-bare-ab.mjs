@@ -1,0 +1,122 @@
+// The bare-Miniflare row of bench/verify.mjs (public POST /v1/verify of the 64 px JPEG, each request its own bytes
+// and address) and GET /healthz on two or more Worker bundles in alternating blocks, each in its own workerd, in
+// workerd CPU per request read from /proc (the figure to compare on a shared machine) beside req/s.
+//   node bench/verify-bare-ab.mjs LABEL=<bundle dir or checkout> LABEL=<...> [--rounds 6] [--requests 300]
+// A checkout (a directory with wrangler.toml) is bundled as `wrangler deploy --dry-run` does; a bundle directory
+// (index.js and its wasm) is used as it is, so a variant can be bundled from a temporary edit.
+import { execFileSync } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import { existsSync, mkdtempSync, readFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { startWorker } from "../test/support/worker.ts";
+import { numberOption } from "./lib/ab-checkouts.mjs";
+
+const ROOT = join(import.meta.dirname, "..");
+const args = process.argv.slice(2);
+const rounds = numberOption(args, "--rounds", 6);
+const requests = numberOption(args, "--requests", 300);
+const BOUNDARY = "svcbenchverifyboundary";
+
+function scriptOf(dir) {
+  if (existsSync(join(dir, "index.js"))) return join(dir, "index.js");
+  const out = mkdtempSync(join(tmpdir(), "svc-ab-bundle-"));
+  execFileSync(join(ROOT, "node_modules", ".bin", "wrangler"), ["deploy", "--dry-run", "--outdir", out], {
+    cwd: dir,
+    env: { ...process.env, WRANGLER_SEND_METRICS: "false" },
+    stdio: "ignore",
+  });
+  return join(out, "index.js");
+}
+const children = () => {
+  try {
+    return execFileSync("pgrep", ["-P", String(process.pid), "workerd"])
+      .toString()
+      .trim()
+      .split("\n")
+      .filter(Boolean);
+  } catch {
+    return [];
+  }
+};
+const cpuOf = (pids) =>
+  pids.reduce((sum, pid) => {
+    const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ");
+    return sum + (Number(fields[11]) + Number(fields[12])) * 10;
+  }, 0);
+
+const small = readFileSync(join(ROOT, "test/fixtures/media/sample.jpg"));
+function variant(n) {
+  const text = Buffer.from(`bench ${n}`);
+  const com = Buffer.alloc(4);
+  com.writeUInt16BE(0xfffe, 0);
+  com.writeUInt16BE(text.length + 2, 2);
+  return Buffer.concat([
+    Buffer.from(`--${BOUNDARY}\r\nContent-Disposition: form-data; name="file"; filename="s.jpg"\r\nContent-Type: image/jpeg\r\n\r\n`),
+    small.subarray(0, 2),
+    com,
+    text,
+    small.subarray(2),
+    Buffer.from(`\r\n--${BOUNDARY}--\r\n`),
+  ]);
+}
+let n = 0;
+const address = (i) => `10.${(i >> 16) & 255}.${(i >> 8) & 255}.${i & 255}`;
+
+const sides = [];
+for (const a of args.filter((x) => /^[A-Za-z0-9_-]+=/.test(x))) {
+  const [label, dir] = [a.slice(0, a.indexOf("=")), a.slice(a.indexOf("=") + 1)];
+  const before = new Set(children());
+  const worker = await startWorker({
+    script: scriptOf(dir),
+    bindings: {
+      SVC_KEY_PEPPER: randomBytes(32).toString("base64url"),
+      SVC_CURSOR_SECRET: randomBytes(32).toString("base64url"),
+      SVC_CAPABILITY_SECRET: randomBytes(32).toString("base64url"),
+    },
+  });
+  sides.push({ label, worker, pids: children().filter((p) => !before.has(p)), verify: [], healthz: [] });
+}
+const verify = (mf) => async () => {
+  const i = ++n;
+  const res = await mf.dispatchFetch("http://bench.local/v1/verify", {
+    method: "POST",
+    body: variant(i),
+    headers: { "content-type": `multipart/form-data; boundary=${BOUNDARY}`, "cf-connecting-ip": address(i) },
+  });
+  const text = await res.text();
+  if (res.status !== 200) throw new Error(`HTTP ${res.status} ${text.slice(0, 200)}`);
+};
+const healthz = (mf) => async () => void (await (await mf.dispatchFetch("http://bench.local/healthz")).text());
+async function block(side, send, count) {
+  const cpu = cpuOf(side.pids);
+  const t0 = performance.now();
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: 8 }, async () => {
+      while (next++ < count) await send();
+    }),
+  );
+  return { rps: count / ((performance.now() - t0) / 1000), cpu: (cpuOf(side.pids) - cpu) / count };
+}
+for (const side of sides) for (let i = 0; i < 60; i++) await verify(side.worker.mf)();
+for (let r = 0; r < rounds; r++) {
+  const order = r % 2 ? [...sides].reverse() : sides;
+  for (const side of order) {
+    side.healthz.push(await block(side, healthz(side.worker.mf), requests));
+    side.verify.push(await block(side, verify(side.worker.mf), requests));
+  }
+}
+const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+console.log(
+  `\n${rounds} rounds of ${requests} requests each, 8 in flight, alternating (load ${execFileSync("cat", ["/proc/loadavg"]).toString().split(" ")[0]})`,
+);
+for (const s of sides) {
+  const v = median(s.verify.map((x) => x.cpu));
+  const h = median(s.healthz.map((x) => x.cpu));
+  const ratios = s.verify.map((x, i) => x.rps / s.healthz[i].rps);
+  console.log(
+    `${s.label.padEnd(16)} verify ${v.toFixed(2)} ms CPU/req (runs ${s.verify.map((x) => x.cpu.toFixed(2)).join(" ")}), /healthz ${h.toFixed(2)}; req/s ratio median ${median(ratios).toFixed(3)}× (verify ${median(s.verify.map((x) => x.rps)).toFixed(0)}, /healthz ${median(s.healthz.map((x) => x.rps)).toFixed(0)})`,
+  );
+}
+for (const s of sides) await s.worker.dispose();

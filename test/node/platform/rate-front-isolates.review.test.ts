@@ -1,0 +1,243 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { type BucketState, EMPTY_BUCKET, leakyBucket, refundBucket } from "../../../src/durable-objects/leaky-bucket";
+import { FrontLedger } from "../../../src/durable-objects/rate-front";
+import { FRONT, type LeaseDecision, type LeasingNamespace, shardOf } from "../../../src/platform/rate-lease";
+
+/*
+ * REVIEW COPY of test/node/platform/rate-front.security.test.ts: there, `Promise.all(Array.from({ length: n }, () =>
+ * isolate()))` yields ONE module copy (vi.resetModules + concurrent imports share it), so the tests said to run 30, 20
+ * and 5 isolates ran one. Here each isolate is made in turn (and checked distinct).
+ *
+ * #19, the anonymous rate front (platform/rate-lease.ts FRONT): a RateLimiter shard grants an isolate admissions of
+ * distinct buckets, never of a bucket it lists as full, at most FRONT.grantsPerObject grants out. An earlier front
+ * (commits 9838310-6add65a, reverted by c27e10e) was broken five ways by a review; each has its test here, over
+ * several isolates (fresh copies of the module) against shards that run the object's own bookkeeping (FrontLedger)
+ * and leaky bucket, with the object's take/settle rules. Per address the bound is: the limit plus
+ * FRONT.grantsPerObject in a burst, the limit a minute after that, plus at most FRONT.grantsPerObject a minute that
+ * grants whose settle never arrives leave uncharged.
+ */
+
+type RateLease = typeof import("../../../src/platform/rate-lease");
+const LIMIT = 10; // the public verify's per-address limit
+const G = FRONT.grantsPerObject;
+
+async function isolate(): Promise<RateLease> {
+  vi.resetModules();
+  return import("../../../src/platform/rate-lease");
+}
+/** `n` isolates, made one at a time: made concurrently (Promise.all) they are one module copy, i.e. ONE isolate. */
+async function makeIsolates(n: number): Promise<RateLease[]> {
+  const out: RateLease[] = [];
+  for (let i = 0; i < n; i++) out.push(await isolate());
+  expect(new Set(out).size).toBe(n);
+  return out;
+}
+
+const forced = (state: BucketState, now: number, limit: number, units: number): BucketState => {
+  const level = Math.max(0, state.level - Math.max(0, now - state.updatedAt) * (limit / 60_000));
+  return { level: level + units, updatedAt: now };
+};
+
+type SettleMode = "ok" | "fail" | "hang";
+/** Shards that decide as durable-objects/rate-limiter.ts does (take with `admitted` and grants, settle), one ledger each. */
+function shards(options: { settle?: SettleMode } = {}) {
+  const buckets = new Map<string, BucketState>();
+  const ledgers = new Map<string, FrontLedger>();
+  const calls = { take: 0, settle: 0, grants: 0, settledIds: [] as string[], settledUnits: 0 };
+  let ids = 0;
+  const ledgerOf = (shard: string) => {
+    let ledger = ledgers.get(shard);
+    if (!ledger) ledgers.set(shard, (ledger = new FrontLedger({ put() {}, delete() {} }, () => `${shard}#${++ids}`)));
+    return ledger;
+  };
+  const stubOf = (shard: string) => ({
+    async take(
+      name: string,
+      limit: number,
+      _p: number,
+      cost: number,
+      want: number,
+      giveBack = 0,
+      admitted = 0,
+      wantGrant = false,
+    ): Promise<LeaseDecision> {
+      calls.take++;
+      await Promise.resolve();
+      const now = Date.now();
+      let state = buckets.get(name) ?? EMPTY_BUCKET;
+      if (giveBack > 0) state = refundBucket(state, now, limit, 60_000, giveBack);
+      if (admitted > 0) state = forced(state, now, limit, admitted);
+      const decision = leakyBucket(state, now, limit, 60_000, cost);
+      const leased = decision.allowed ? Math.max(0, Math.min(want, Math.floor(limit - decision.state.level + 1e-9))) : 0;
+      const after = decision.allowed ? { level: decision.state.level + leased, updatedAt: now } : state;
+      buckets.set(name, after);
+      ledgerOf(shard).noteFull(name, after, now, limit, 60_000);
+      const grant = wantGrant ? ledgerOf(shard).grant(now) : undefined;
+      if (grant) calls.grants++;
+      return { allowed: decision.allowed, retryAfterMs: decision.allowed ? 0 : decision.retryAfterMs, leased, ...(grant ? { grant } : {}) };
+    },
+    async giveBack(name: string, limit: number, _p: number, cost: number) {
+      buckets.set(name, refundBucket(buckets.get(name) ?? EMPTY_BUCKET, Date.now(), limit, 60_000, cost));
+    },
+    async settle(id: string, charges: [string, number][]) {
+      calls.settle++;
+      calls.settledIds.push(id);
+      if (options.settle === "fail") throw new Error("shard unavailable");
+      if (options.settle === "hang") return new Promise<void>(() => {});
+      const now = Date.now();
+      ledgerOf(shard).settled(id);
+      for (const [name, limit] of charges) {
+        const state = forced(buckets.get(name) ?? EMPTY_BUCKET, now, limit, 1);
+        buckets.set(name, state);
+        ledgerOf(shard).noteFull(name, state, now, limit, 60_000);
+        calls.settledUnits++;
+      }
+    },
+  });
+  const stubs = new Map<string, ReturnType<typeof stubOf>>();
+  const namespace = {
+    idFromName: (name: string) => name as unknown as DurableObjectId,
+    get: (id: DurableObjectId) => {
+      const shard = id as unknown as string;
+      if (!stubs.has(shard)) stubs.set(shard, stubOf(shard));
+      return stubs.get(shard)!;
+    },
+  } as unknown as LeasingNamespace;
+  return { namespace, calls, ledgerOf };
+}
+
+let serial = 0;
+const address = () => `verify_public:addr${++serial}`;
+/** Another address of the same shard as `name` (so a request for it takes or spends that shard's grant). */
+function neighbour(name: string): string {
+  for (;;) {
+    const other = address();
+    if (shardOf(other) === shardOf(name)) return other;
+  }
+}
+/** What a request's waitUntil would keep (settles, grant timers). */
+const pending: Promise<unknown>[] = [];
+const defer = (p: Promise<unknown>) => void pending.push(p);
+
+describe("#19 rate front review: the author's many-isolate tests with distinct isolates", () => {
+  beforeEach(() => {
+    vi.useFakeTimers({ now: new Date("2026-11-28T12:00:00Z") });
+    pending.length = 0;
+  });
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  it("one isolate alone admits exactly the limit (its unsettled unit rides with the bucket's next take), bursts too", async () => {
+    const { namespace } = shards();
+    const lease = await isolate();
+    const name = address();
+    await lease.spendRate(namespace, neighbour(name), LIMIT, 1, defer); // the shard's grant is now held
+    let allowed = 0;
+    for (let i = 0; i < 40; i++) if ((await lease.spendRate(namespace, name, LIMIT, 1, defer)).allowed) allowed++;
+    expect(allowed).toBe(LIMIT);
+    const other = neighbour(name);
+    // Concurrent calls of one bucket wait (on a 2 ms timer) for the call in flight: time moves in 2 ms steps.
+    let done = false;
+    const all = Promise.all(Array.from({ length: 40 }, () => lease.spendRate(namespace, other, LIMIT, 1, defer))).finally(() => {
+      done = true;
+    });
+    while (!done) await vi.advanceTimersByTimeAsync(2);
+    const burst = await all;
+    expect(burst.filter((a) => a.allowed)).toHaveLength(LIMIT);
+  });
+
+  it("review finding: many isolates each admitting an address once — at most the limit plus grantsPerObject in a burst", async () => {
+    const { namespace, calls } = shards();
+    const name = address();
+    const isolates: RateLease[] = [];
+    for (let i = 0; i < 40; i++) {
+      const lease = await isolate();
+      await lease.spendRate(namespace, neighbour(name), LIMIT, 1, defer); // asks its shard for a grant
+      isolates.push(lease);
+    }
+    expect(calls.grants, "the shard gave at most its grants").toBeLessThanOrEqual(G);
+    let allowed = 0;
+    for (let round = 0; round < 3; round++)
+      for (const lease of isolates) if ((await lease.spendRate(namespace, name, LIMIT, 1, defer)).allowed) allowed++;
+    expect(allowed).toBeGreaterThanOrEqual(LIMIT);
+    expect(allowed).toBeLessThanOrEqual(LIMIT + G);
+  });
+
+  it("over simulated minutes from 30 isolates, an address is admitted at most limit + grantsPerObject + limit a minute", async () => {
+    const { namespace } = shards();
+    const name = address();
+    const isolates = await makeIsolates(30);
+    let allowed = 0;
+    const minutes = 4;
+    for (let second = 0; second < minutes * 60; second++) {
+      for (let k = 0; k < 5; k++) {
+        const lease = isolates[(second * 7 + k * 13) % isolates.length]!;
+        await lease.spendRate(namespace, neighbour(name), LIMIT, 1, defer); // other traffic keeps grants in use
+        if ((await lease.spendRate(namespace, name, LIMIT, 1, defer)).allowed) allowed++;
+      }
+      await vi.advanceTimersByTimeAsync(1_000);
+    }
+    expect(allowed).toBeLessThanOrEqual(LIMIT + G + LIMIT * minutes);
+    expect(allowed).toBeGreaterThanOrEqual(LIMIT * minutes); // the front does not starve an address either
+  });
+
+  it("review finding: a flood of more addresses than the isolate remembers never reopens a full address", async () => {
+    const { namespace, calls } = shards();
+    const lease = await isolate();
+    const name = address();
+    let allowed = 0;
+    for (let i = 0; i < 15; i++) if ((await lease.spendRate(namespace, name, LIMIT, 1, defer)).allowed) allowed++;
+    expect(allowed).toBe(LIMIT);
+    // 1,500 other addresses: past the isolate's refusal cache (1,000), through many grants of every shard.
+    const takes = calls.take;
+    for (let i = 0; i < 1_500; i++) await lease.spendRate(namespace, address(), LIMIT, 1, defer);
+    expect(calls.take - takes, "the grants admitted most of them").toBeLessThan(300);
+    for (let i = 0; i < 30; i++) if ((await lease.spendRate(namespace, name, LIMIT, 1, defer)).allowed) allowed++;
+    expect(allowed).toBe(LIMIT);
+  });
+
+  it("review finding: settles that never arrive — the shard stops granting, uncharged units stay within grantsPerObject a minute", async () => {
+    const { namespace, calls } = shards({ settle: "hang" });
+    const name = address();
+    const isolates = await makeIsolates(20);
+    let allowed = 0;
+    const minutes = 3;
+    for (let second = 0; second < minutes * 60; second++) {
+      for (const lease of isolates.slice(0, 4)) {
+        await lease.spendRate(namespace, neighbour(name), LIMIT, 1, defer);
+        if ((await lease.spendRate(namespace, name, LIMIT, 1, defer)).allowed) allowed++;
+      }
+      await vi.advanceTimersByTimeAsync(1_000);
+    }
+    // One batch of G grants, then a pause of a minute after each lapse: never more than G per (ttl + grace + pause).
+    const window = FRONT.grantTtlMs + FRONT.settleGraceMs + FRONT.lostGrantPauseMs;
+    expect(calls.grants).toBeLessThanOrEqual(G * Math.ceil((minutes * 60_000) / window));
+    expect(allowed).toBeLessThanOrEqual(LIMIT + G + LIMIT * minutes + G * minutes);
+  });
+
+  it("review finding: while a shard fails, each grant's settle is sent once — nothing is re-sent, nothing grows", async () => {
+    const { namespace, calls } = shards({ settle: "fail" });
+    const leases = await makeIsolates(5);
+    for (let second = 0; second < 120; second++) {
+      for (const lease of leases) for (let k = 0; k < 10; k++) await lease.spendRate(namespace, address(), LIMIT, 1, defer);
+      await vi.advanceTimersByTimeAsync(1_000);
+    }
+    expect(calls.settle).toBeGreaterThan(0);
+    expect(new Set(calls.settledIds).size, "no grant settled twice").toBe(calls.settledIds.length);
+    expect(calls.settle).toBeLessThanOrEqual(calls.grants);
+  });
+
+  it("review finding: a slow shard — requests the grant admits never wait on a settle", async () => {
+    const { namespace, calls } = shards({ settle: "hang" });
+    const lease = await isolate();
+    const name = address();
+    await lease.spendRate(namespace, name, LIMIT, 1, defer); // takes the grant of name's shard
+    const takes = calls.take;
+    // The grant's units: each answered without a timer running (a waiter would need one), none waiting on a settle.
+    const answers = [];
+    for (let i = 0; i < FRONT.grantUnits; i++) answers.push(await lease.spendRate(namespace, neighbour(name), LIMIT, 1, defer));
+    expect(answers.every((a) => a.allowed)).toBe(true);
+    expect(calls.take, "none asked the shard").toBe(takes);
+  });
+});
