@@ -1,123 +1,15 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { type BucketState, EMPTY_BUCKET, leakyBucket, refundBucket } from "../../../src/durable-objects/leaky-bucket";
 import { FRONT_KEYS, FrontLedger } from "../../../src/durable-objects/rate-front";
-import { FRONT, frontServes, type LeaseDecision, type LeasingNamespace, shardOf } from "../../../src/platform/rate-lease";
+import { FRONT, frontServes } from "../../../src/platform/rate-lease";
+import { address, defer, G, isolate, LIMIT, neighbour, pending, type RateLease, shards, memoryStore as store } from "./rate-front-harness";
 
 /*
  * Hostile review of the #19 anonymous rate front (h38-tiny, d1f9bd4..h38-tiny). Each test is a finding: it fails on
  * the reviewed code and passes once the finding is fixed. The harness is the author's
- * (test/node/platform/rate-front.security.test.ts: isolates are fresh copies of rate-lease.ts, shards run the real
+ * (test/node/platform/rate-front-harness.ts: isolates are fresh copies of rate-lease.ts, shards run the real
  * FrontLedger and leaky bucket with the object's take/settle rules), with hooks for a take whose answer is lost and a
  * shard that fails.
  */
-
-type RateLease = typeof import("../../../src/platform/rate-lease");
-const LIMIT = 10;
-const G = FRONT.grantsPerObject;
-
-async function isolate(): Promise<RateLease> {
-  vi.resetModules();
-  return import("../../../src/platform/rate-lease");
-}
-
-const forced = (state: BucketState, now: number, limit: number, units: number): BucketState => {
-  const level = Math.max(0, state.level - Math.max(0, now - state.updatedAt) * (limit / 60_000));
-  return { level: level + units, updatedAt: now };
-};
-
-interface Hooks {
-  /** The object decides the take (and may give a grant), but its answer never reaches the isolate. */
-  loseAnswer?: (name: string, wantGrant: boolean) => boolean;
-  /** The take never reaches the object and never answers (a request cancelled mid-call). */
-  hang?: (name: string, wantGrant: boolean) => boolean;
-  /** The shard is failing: take and settle reject. */
-  failing?: () => boolean;
-  /** The object's clock runs this far from the isolate's (ms). */
-  skewMs?: number;
-  /** Holds a take that carries an `admitted` unit on the wire until the promise resolves (calls overtaking it). */
-  delayAdmitted?: (name: string) => Promise<void> | undefined;
-}
-
-function shards(hooks: Hooks = {}) {
-  const buckets = new Map<string, BucketState>();
-  const ledgers = new Map<string, FrontLedger>();
-  const calls = { take: 0, settle: 0, grants: 0, lostAnswers: 0 };
-  let ids = 0;
-  const ledgerOf = (shard: string) => {
-    let ledger = ledgers.get(shard);
-    if (!ledger) ledgers.set(shard, (ledger = new FrontLedger({ put() {}, delete() {} }, () => `${shard}#${++ids}`)));
-    return ledger;
-  };
-  const stubOf = (shard: string) => ({
-    async take(
-      name: string,
-      limit: number,
-      _p: number,
-      cost: number,
-      want: number,
-      giveBack = 0,
-      admitted = 0,
-      wantGrant = false,
-    ): Promise<LeaseDecision> {
-      calls.take++;
-      await Promise.resolve();
-      if (admitted > 0) await hooks.delayAdmitted?.(name);
-      if (hooks.hang?.(name, wantGrant)) return new Promise<LeaseDecision>(() => {});
-      if (hooks.failing?.()) throw new Error("shard unavailable");
-      const now = Date.now() + (hooks.skewMs ?? 0);
-      let state = buckets.get(name) ?? EMPTY_BUCKET;
-      if (giveBack > 0) state = refundBucket(state, now, limit, 60_000, giveBack);
-      if (admitted > 0) state = forced(state, now, limit, admitted);
-      const decision = leakyBucket(state, now, limit, 60_000, cost);
-      const leased = decision.allowed ? Math.max(0, Math.min(want, Math.floor(limit - decision.state.level + 1e-9))) : 0;
-      const after = decision.allowed ? { level: decision.state.level + leased, updatedAt: now } : state;
-      buckets.set(name, after);
-      ledgerOf(shard).noteFull(name, after, now, limit, 60_000);
-      const grant = wantGrant ? ledgerOf(shard).grant(now) : undefined;
-      if (grant) calls.grants++;
-      if (hooks.loseAnswer?.(name, wantGrant)) {
-        calls.lostAnswers++;
-        return new Promise<LeaseDecision>(() => {});
-      }
-      return { allowed: decision.allowed, retryAfterMs: decision.allowed ? 0 : decision.retryAfterMs, leased, ...(grant ? { grant } : {}) };
-    },
-    async giveBack(name: string, limit: number, _p: number, cost: number) {
-      buckets.set(name, refundBucket(buckets.get(name) ?? EMPTY_BUCKET, Date.now(), limit, 60_000, cost));
-    },
-    async settle(id: string, charges: [string, number][]) {
-      calls.settle++;
-      if (hooks.failing?.()) throw new Error("shard unavailable");
-      const now = Date.now() + (hooks.skewMs ?? 0);
-      ledgerOf(shard).settled(id);
-      for (const [name, limit] of charges) {
-        const state = forced(buckets.get(name) ?? EMPTY_BUCKET, now, limit, 1);
-        buckets.set(name, state);
-        ledgerOf(shard).noteFull(name, state, now, limit, 60_000);
-      }
-    },
-  });
-  const stubs = new Map<string, ReturnType<typeof stubOf>>();
-  const namespace = {
-    idFromName: (name: string) => name as unknown as DurableObjectId,
-    get: (id: DurableObjectId) => {
-      const shard = id as unknown as string;
-      if (!stubs.has(shard)) stubs.set(shard, stubOf(shard));
-      return stubs.get(shard)!;
-    },
-  } as unknown as LeasingNamespace;
-  return { namespace, calls, ledgerOf, buckets };
-}
-
-let serial = 0;
-const address = () => `verify_public:review${++serial}`;
-function neighbour(name: string): string {
-  for (;;) {
-    const other = address();
-    if (shardOf(other) === shardOf(name)) return other;
-  }
-}
-const pending: Promise<unknown>[] = [];
-const defer = (p: Promise<unknown>) => void pending.push(p);
 
 describe("#19 rate front review: the isolate", () => {
   beforeEach(() => {
@@ -244,11 +136,6 @@ describe("#19 rate front review: the isolate", () => {
 });
 
 describe("#19 rate front review: the ledger", () => {
-  const store = () => {
-    const kept = new Map<string, number>();
-    return { kept, put: (k: string, v: number) => void kept.set(k, v), delete: (k: string) => void kept.delete(k) };
-  };
-
   it("review: the lost-grant pause runs from the lapse, not from when the ledger next looks (an idle shard pauses a minute on its first ask)", () => {
     const s = store();
     const ledger = new FrontLedger(s);

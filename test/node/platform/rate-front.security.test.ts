@@ -1,7 +1,19 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { type BucketState, EMPTY_BUCKET, leakyBucket, refundBucket } from "../../../src/durable-objects/leaky-bucket";
 import { FRONT_KEYS, FrontLedger } from "../../../src/durable-objects/rate-front";
-import { FRONT, type LeaseDecision, type LeasingNamespace, shardOf } from "../../../src/platform/rate-lease";
+import { FRONT } from "../../../src/platform/rate-lease";
+import {
+  address,
+  defer,
+  G,
+  isolate,
+  LIMIT,
+  makeIsolates,
+  neighbour,
+  pending,
+  type RateLease,
+  shards,
+  memoryStore as store,
+} from "./rate-front-harness";
 
 /*
  * #19, the anonymous rate front (platform/rate-lease.ts FRONT): a RateLimiter shard grants an isolate admissions of
@@ -12,108 +24,6 @@ import { FRONT, type LeaseDecision, type LeasingNamespace, shardOf } from "../..
  * FRONT.grantsPerObject in a burst, the limit a minute after that, plus at most FRONT.grantsPerObject a minute that
  * grants whose settle never arrives leave uncharged.
  */
-
-type RateLease = typeof import("../../../src/platform/rate-lease");
-const LIMIT = 10; // the public verify's per-address limit
-const G = FRONT.grantsPerObject;
-
-async function isolate(): Promise<RateLease> {
-  vi.resetModules();
-  return import("../../../src/platform/rate-lease");
-}
-/** `n` isolates, made one at a time: made concurrently (Promise.all) they would be one module copy, i.e. ONE isolate. */
-async function makeIsolates(n: number): Promise<RateLease[]> {
-  const out: RateLease[] = [];
-  for (let i = 0; i < n; i++) out.push(await isolate());
-  expect(new Set(out).size).toBe(n);
-  return out;
-}
-
-const forced = (state: BucketState, now: number, limit: number, units: number): BucketState => {
-  const level = Math.max(0, state.level - Math.max(0, now - state.updatedAt) * (limit / 60_000));
-  return { level: level + units, updatedAt: now };
-};
-
-type SettleMode = "ok" | "fail" | "hang";
-/** Shards that decide as durable-objects/rate-limiter.ts does (take with `admitted` and grants, settle), one ledger each. */
-function shards(options: { settle?: SettleMode } = {}) {
-  const buckets = new Map<string, BucketState>();
-  const ledgers = new Map<string, FrontLedger>();
-  const calls = { take: 0, settle: 0, grants: 0, settledIds: [] as string[], settledUnits: 0 };
-  let ids = 0;
-  const ledgerOf = (shard: string) => {
-    let ledger = ledgers.get(shard);
-    if (!ledger) ledgers.set(shard, (ledger = new FrontLedger({ put() {}, delete() {} }, () => `${shard}#${++ids}`)));
-    return ledger;
-  };
-  const stubOf = (shard: string) => ({
-    async take(
-      name: string,
-      limit: number,
-      _p: number,
-      cost: number,
-      want: number,
-      giveBack = 0,
-      admitted = 0,
-      wantGrant = false,
-    ): Promise<LeaseDecision> {
-      calls.take++;
-      await Promise.resolve();
-      const now = Date.now();
-      let state = buckets.get(name) ?? EMPTY_BUCKET;
-      if (giveBack > 0) state = refundBucket(state, now, limit, 60_000, giveBack);
-      if (admitted > 0) state = forced(state, now, limit, admitted);
-      const decision = leakyBucket(state, now, limit, 60_000, cost);
-      const leased = decision.allowed ? Math.max(0, Math.min(want, Math.floor(limit - decision.state.level + 1e-9))) : 0;
-      const after = decision.allowed ? { level: decision.state.level + leased, updatedAt: now } : state;
-      buckets.set(name, after);
-      ledgerOf(shard).noteFull(name, after, now, limit, 60_000);
-      const grant = wantGrant ? ledgerOf(shard).grant(now) : undefined;
-      if (grant) calls.grants++;
-      return { allowed: decision.allowed, retryAfterMs: decision.allowed ? 0 : decision.retryAfterMs, leased, ...(grant ? { grant } : {}) };
-    },
-    async giveBack(name: string, limit: number, _p: number, cost: number) {
-      buckets.set(name, refundBucket(buckets.get(name) ?? EMPTY_BUCKET, Date.now(), limit, 60_000, cost));
-    },
-    async settle(id: string, charges: [string, number][]) {
-      calls.settle++;
-      calls.settledIds.push(id);
-      if (options.settle === "fail") throw new Error("shard unavailable");
-      if (options.settle === "hang") return new Promise<void>(() => {});
-      const now = Date.now();
-      ledgerOf(shard).settled(id);
-      for (const [name, limit] of charges) {
-        const state = forced(buckets.get(name) ?? EMPTY_BUCKET, now, limit, 1);
-        buckets.set(name, state);
-        ledgerOf(shard).noteFull(name, state, now, limit, 60_000);
-        calls.settledUnits++;
-      }
-    },
-  });
-  const stubs = new Map<string, ReturnType<typeof stubOf>>();
-  const namespace = {
-    idFromName: (name: string) => name as unknown as DurableObjectId,
-    get: (id: DurableObjectId) => {
-      const shard = id as unknown as string;
-      if (!stubs.has(shard)) stubs.set(shard, stubOf(shard));
-      return stubs.get(shard)!;
-    },
-  } as unknown as LeasingNamespace;
-  return { namespace, calls, ledgerOf };
-}
-
-let serial = 0;
-const address = () => `verify_public:addr${++serial}`;
-/** Another address of the same shard as `name` (so a request for it takes or spends that shard's grant). */
-function neighbour(name: string): string {
-  for (;;) {
-    const other = address();
-    if (shardOf(other) === shardOf(name)) return other;
-  }
-}
-/** What a request's waitUntil would keep (settles, grant timers). */
-const pending: Promise<unknown>[] = [];
-const defer = (p: Promise<unknown>) => void pending.push(p);
 
 describe("#19 anonymous rate front: the bound over isolates", () => {
   beforeEach(() => {
@@ -239,11 +149,6 @@ describe("#19 anonymous rate front: the bound over isolates", () => {
 });
 
 describe("#19 anonymous rate front: the object's ledger", () => {
-  const store = () => {
-    const kept = new Map<string, number>();
-    return { kept, put: (k: string, v: number) => void kept.set(k, v), delete: (k: string) => void kept.delete(k) };
-  };
-
   it("gives at most grantsPerObject grants out, each listing the full buckets, and the list survives a restart", () => {
     const s = store();
     const ledger = new FrontLedger(s);

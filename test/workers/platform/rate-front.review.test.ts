@@ -1,38 +1,13 @@
-import { runInDurableObject } from "cloudflare:test";
-import { env as rawEnv } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import type { Bindings } from "../../../src/env";
-import type { FrontGrant, LeaseDecision } from "../../../src/platform/rate-lease";
+import type { FrontGrant } from "../../../src/platform/rate-lease";
+import { type Limiter, shard as newShard, run } from "./rate-front-support";
 
 /*
  * Hostile review of the #19 anonymous rate front, on the real RateLimiter object. Each test is a finding: it fails on
  * the reviewed code (h38-tiny) and passes once fixed.
  */
 
-const env = rawEnv as unknown as Bindings;
-type Limiter = DurableObjectStub & {
-  take(
-    name: string,
-    limit: number,
-    period: number,
-    cost: number,
-    want: number,
-    giveBack?: number,
-    admitted?: number,
-    wantGrant?: boolean,
-  ): Promise<LeaseDecision>;
-  settle(id: string, charges: [string, number][], period: number): Promise<void>;
-};
-
-function shard() {
-  const tag = crypto.randomUUID().slice(0, 8);
-  const stub = env.RATE_LIMITER.get(env.RATE_LIMITER.idFromName(`rate-front-review:${tag}`)) as unknown as Limiter;
-  let n = 0;
-  return { stub, bucket: () => `verify_public:${tag}-${++n}` };
-}
-
-type Run = <T>(s: unknown, fn: (instance: unknown, state: DurableObjectState) => Promise<T> | T) => Promise<T>;
-const run = runInDurableObject as unknown as Run;
+const shard = () => newShard("rate-front-review");
 
 describe("#19 rate front review: the RateLimiter object", () => {
   it("review: a settle that fails on its storage read closes the grant anyway — its units are never charged and no pause follows", async () => {

@@ -1,8 +1,6 @@
-import { runInDurableObject } from "cloudflare:test";
-import { env as rawEnv } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import type { Bindings } from "../../../src/env";
-import { FRONT, type FrontGrant, type LeaseDecision, shardOf } from "../../../src/platform/rate-lease";
+import { FRONT, type FrontGrant, shardOf } from "../../../src/platform/rate-lease";
+import { env, type Limiter, shard as newShard, run } from "./rate-front-support";
 
 /*
  * #19, the anonymous rate front on the real RateLimiter object (platform/rate-lease.ts FRONT): a grant lists the
@@ -11,31 +9,9 @@ import { FRONT, type FrontGrant, type LeaseDecision, shardOf } from "../../../sr
  * list, so it never hands out more grants or forgets a full bucket.
  */
 
-const env = rawEnv as unknown as Bindings;
-type Limiter = DurableObjectStub & {
-  take(
-    name: string,
-    limit: number,
-    period: number,
-    cost: number,
-    want: number,
-    giveBack?: number,
-    admitted?: number,
-    wantGrant?: boolean,
-  ): Promise<LeaseDecision>;
-  settle(id: string, charges: [string, number][], period: number): Promise<void>;
-};
-
-/** A fresh shard name of its own per test (objects persist across tests of a file), and buckets that map to it. */
-function shard() {
-  const tag = crypto.randomUUID().slice(0, 8);
-  const fresh = () => env.RATE_LIMITER.get(env.RATE_LIMITER.idFromName(`rate-front-test:${tag}`)) as unknown as Limiter;
-  let n = 0;
-  return { stub: fresh(), fresh, bucket: () => `verify_public:${tag}-${++n}` };
-}
+const shard = () => newShard("rate-front-test");
 
 async function restart(stub: DurableObjectStub): Promise<void> {
-  const run = runInDurableObject as unknown as (s: unknown, fn: (i: unknown, state: DurableObjectState) => unknown) => Promise<unknown>;
   await expect(run(stub, (_instance, state) => state.abort("front drill: restart"))).rejects.toThrow(/restart/);
 }
 
