@@ -1,42 +1,22 @@
-/**
- * The streaming signer (src/media/c2pa/stream-sign.ts) on large MP4 and WAV files (above the 10 MiB embedded
- * limit), judged by the reference reader c2pa-node with the dev root as the only trust anchor; its own streamed
- * verification; and refusals of bad input, each of which aborts the multipart upload.
- */
-import { readFileSync } from "node:fs";
-import { createRequire } from "node:module";
 import { beforeAll, describe, expect, it } from "vitest";
-import { type DevPki, mintDevPki } from "../../../src/dev/pki";
-import { respondTimestamp } from "../../../src/dev/tsa-responder";
+import type { DevPki } from "../../../src/dev/pki";
 import { BmffScanner } from "../../../src/media/c2pa/bmff";
-import { initC2paEngine, verifySettingsJson, WasmReader } from "../../../src/media/c2pa/engine";
+import { verifySettingsJson, WasmReader } from "../../../src/media/c2pa/engine";
 import { C2paManifestReader } from "../../../src/media/c2pa/reader";
 import { RiffScanner } from "../../../src/media/c2pa/riff";
-import { C2paSigner } from "../../../src/media/c2pa/signer";
+import type { C2paSigner } from "../../../src/media/c2pa/signer";
 import { signStreamed } from "../../../src/media/c2pa/stream-sign";
 import { verifyStreamed } from "../../../src/media/c2pa/stream-verify";
-import { installDevTsa } from "../../../src/media/c2pa/tsa-dev-port";
 import type { ManifestPlan } from "../../../src/media/types";
 import { referenceVerdict } from "../../support/signer-conformance";
-import { installDigestStream, largeMp4, largeWav, MemoryBucket } from "./stream-support";
+import { largeMp4, largeWav, MemoryBucket, MiB, setUpStreamSigning } from "./stream-support";
 
-const require = createRequire(import.meta.url);
-const MiB = 1024 * 1024;
 let pki: DevPki;
 let signer: C2paSigner;
 let reader: C2paManifestReader;
 
 beforeAll(async () => {
-  installDigestStream();
-  const { compile } = WebAssembly as unknown as { compile(bytes: Uint8Array): Promise<WebAssembly.Module> };
-  initC2paEngine(await compile(readFileSync(require.resolve("@contentauth/c2pa-wasm/c2pa.wasm"))));
-  installDevTsa(respondTimestamp);
-  pki = await mintDevPki({ algorithm: "ES256" });
-  signer = new C2paSigner({
-    certChainPem: pki.signerChainPem,
-    privateKey: pki.signerKeyPkcs8Pem,
-    tsa: { kind: "internal", chainPem: pki.tsaChainPem, keyPkcs8Pem: pki.tsaKeyPkcs8Pem },
-  });
+  ({ pki, signer } = await setUpStreamSigning());
   reader = new C2paManifestReader(pki.rootCertPem, () => undefined);
 });
 

@@ -1,11 +1,22 @@
 /**
  * Node stand-ins for what the streaming signer uses in workerd: `crypto.DigestStream` (backed by node:crypto)
  * and an in-memory R2 bucket with multipart uploads (equal-part rule and abort included), plus generators of
- * large valid MP4 and WAV files.
+ * large valid MP4 and WAV files; and the set-up the streamed signing/verification tests share (engine, dev TSA, dev
+ * PKI and signer; signing a large file, scanning a stored one).
  */
 import { createHash, randomFillSync } from "node:crypto";
 import { readFileSync } from "node:fs";
+import { createRequire } from "node:module";
 import { join } from "node:path";
+import { type DevPki, mintDevPki } from "../../../src/dev/pki";
+import { respondTimestamp } from "../../../src/dev/tsa-responder";
+import { initC2paEngine } from "../../../src/media/c2pa/engine";
+import { C2paSigner } from "../../../src/media/c2pa/signer";
+import { signStreamed } from "../../../src/media/c2pa/stream-sign";
+import { scanStored } from "../../../src/media/c2pa/stream-verify";
+import { installDevTsa } from "../../../src/media/c2pa/tsa-dev-port";
+import type { ManifestPlan } from "../../../src/media/types";
+import { wavOf, withMdat } from "../../support/stream-media";
 
 /** Installs crypto.DigestStream (SHA-256 only) when the runtime lacks it. */
 export function installDigestStream(): void {
@@ -107,41 +118,69 @@ const FIXTURES = join(import.meta.dirname, "..", "..", "fixtures", "media");
 /** sample.mp4 followed by a top-level `mdat` of `extra` random bytes (no sample offset moves: valid BMFF). */
 export function largeMp4(extra: number): Uint8Array {
   const base = new Uint8Array(readFileSync(join(FIXTURES, "sample.mp4")));
-  const out = new Uint8Array(base.length + 8 + extra);
-  out.set(base);
-  const view = new DataView(out.buffer);
-  view.setUint32(base.length, 8 + extra);
-  out.set([0x6d, 0x64, 0x61, 0x74], base.length + 4);
+  const out = withMdat(base, extra);
   fillRandom(out.subarray(base.length + 8));
   return out;
 }
 
 /** A 16-bit stereo 48 kHz PCM WAV of `dataBytes` (even) random sample bytes. */
 export function largeWav(dataBytes: number): Uint8Array {
-  const out = new Uint8Array(44 + dataBytes);
-  const v = new DataView(out.buffer);
-  const tag = (at: number, s: string) =>
-    out.set(
-      [...s].map((c) => c.charCodeAt(0)),
-      at,
-    );
-  tag(0, "RIFF");
-  v.setUint32(4, out.length - 8, true);
-  tag(8, "WAVE");
-  tag(12, "fmt ");
-  v.setUint32(16, 16, true);
-  v.setUint16(20, 1, true);
-  v.setUint16(22, 2, true);
-  v.setUint32(24, 48000, true);
-  v.setUint32(28, 48000 * 4, true);
-  v.setUint16(32, 4, true);
-  v.setUint16(34, 16, true);
-  tag(36, "data");
-  v.setUint32(40, dataBytes, true);
+  const out = wavOf(dataBytes);
   fillRandom(out.subarray(44));
   return out;
 }
 
 function fillRandom(view: Uint8Array) {
   for (let at = 0; at < view.length; at += 65536) randomFillSync(view.subarray(at, Math.min(view.length, at + 65536)));
+}
+
+export const MiB = 1024 * 1024;
+
+/** DigestStream, the C2PA engine, the dev TSA, and a fresh dev PKI with its ES256 signer (internal TSA). */
+export async function setUpStreamSigning(): Promise<{ pki: DevPki; signer: C2paSigner }> {
+  installDigestStream();
+  const require = createRequire(import.meta.url);
+  const { compile } = WebAssembly as unknown as { compile(bytes: Uint8Array): Promise<WebAssembly.Module> };
+  initC2paEngine(await compile(readFileSync(require.resolve("@contentauth/c2pa-wasm/c2pa.wasm"))));
+  installDevTsa(respondTimestamp);
+  const pki = await mintDevPki({ algorithm: "ES256" });
+  const signer = new C2paSigner({
+    certChainPem: pki.signerChainPem,
+    privateKey: pki.signerKeyPkcs8Pem,
+    tsa: { kind: "internal", chainPem: pki.tsaChainPem, keyPkcs8Pem: pki.tsaKeyPkcs8Pem },
+  });
+  return { pki, signer };
+}
+
+/** The plan of a created (trainedAlgorithmicMedia) large file, with a creator. */
+export function largePlan(mediaType: string): ManifestPlan {
+  return {
+    title: `large.${mediaType.split("/")[1]}`,
+    media_type: mediaType,
+    intent: { kind: "created", digital_source_type: "trainedAlgorithmicMedia" },
+    assertions: [],
+    creator: { creator_ref: "crref_0123456789abcdef", commitment: "sha256:00ff" },
+  };
+}
+
+/** `bytes` signed by the streaming signer (largePlan): the signed file, its manifest store and active label. */
+export async function signLarge(signer: C2paSigner, bytes: Uint8Array, mediaType: string) {
+  const bucket = new MemoryBucket();
+  const source = bucket.put("src", bytes);
+  const result = await signStreamed({
+    bucket: bucket as unknown as R2Bucket,
+    source: { key: "src", etag: source.etag },
+    outputKey: "out",
+    plan: largePlan(mediaType),
+    signer,
+  });
+  if (result.status !== "signed") throw new Error(JSON.stringify(result));
+  return { signed: bucket.objects.get("out")!.bytes, store: result.manifest_store, label: result.active_manifest_label };
+}
+
+/** The stream's scan of `bytes` stored in a bucket (read only by streaming). */
+export async function scanObject(bytes: Uint8Array, mediaType: string) {
+  const bucket = new MemoryBucket();
+  const stored = bucket.put("obj", bytes);
+  return scanStored({ bucket: bucket as unknown as R2Bucket, key: "obj", etag: stored.etag, mediaType });
 }

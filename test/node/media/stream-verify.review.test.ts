@@ -5,71 +5,36 @@
  * service verifies by streaming (verify-streamed.ts routes every MP4/MOV/M4A/WAV above 10 MiB there).
  */
 import { createHash } from "node:crypto";
-import { readFileSync } from "node:fs";
-import { createRequire } from "node:module";
 import { beforeAll, describe, expect, it } from "vitest";
 import { ENGINE_READ_MAXIMUM_BYTES } from "../../../src/catalog/limits";
-import { type DevPki, mintDevPki } from "../../../src/dev/pki";
-import { respondTimestamp } from "../../../src/dev/tsa-responder";
+import type { DevPki } from "../../../src/dev/pki";
 import { bmffBinding, bmffManifestBox } from "../../../src/media/c2pa/bmff";
-import { initC2paEngine } from "../../../src/media/c2pa/engine";
 import { type JumbfSuperbox, parseJumbf } from "../../../src/media/c2pa/jumbf-box";
-import { C2paSigner } from "../../../src/media/c2pa/signer";
+import type { C2paSigner } from "../../../src/media/c2pa/signer";
 import { signStreamed } from "../../../src/media/c2pa/stream-sign";
-import { scanStored } from "../../../src/media/c2pa/stream-verify";
-import { installDevTsa } from "../../../src/media/c2pa/tsa-dev-port";
 import { verifyStreamedManifest } from "../../../src/media/c2pa/verifier";
-import type { ManifestPlan } from "../../../src/media/types";
 import { referenceVerdict } from "../../support/signer-conformance";
-import { installDigestStream, largeMp4, largeWav, MemoryBucket } from "./stream-support";
+import { EXCLUSIONS_HUGE_INTEGER, withBmffBinding, withStore } from "../../support/stream-media";
+import {
+  largeMp4,
+  largePlan,
+  largeWav,
+  MemoryBucket,
+  MiB,
+  scanObject,
+  setUpStreamSigning,
+  signLarge as signLargeWith,
+} from "./stream-support";
 
-const require = createRequire(import.meta.url);
-const MiB = 1024 * 1024;
 let pki: DevPki;
 let signer: C2paSigner;
 
 beforeAll(async () => {
-  installDigestStream();
-  const { compile } = WebAssembly as unknown as { compile(bytes: Uint8Array): Promise<WebAssembly.Module> };
-  initC2paEngine(await compile(readFileSync(require.resolve("@contentauth/c2pa-wasm/c2pa.wasm"))));
-  installDevTsa(respondTimestamp);
-  pki = await mintDevPki({ algorithm: "ES256" });
-  signer = new C2paSigner({
-    certChainPem: pki.signerChainPem,
-    privateKey: pki.signerKeyPkcs8Pem,
-    tsa: { kind: "internal", chainPem: pki.tsaChainPem, keyPkcs8Pem: pki.tsaKeyPkcs8Pem },
-  });
+  ({ pki, signer } = await setUpStreamSigning());
 });
 
-function plan(mediaType: string): ManifestPlan {
-  return {
-    title: `large.${mediaType.split("/")[1]}`,
-    media_type: mediaType,
-    intent: { kind: "created", digital_source_type: "trainedAlgorithmicMedia" },
-    assertions: [],
-    creator: { creator_ref: "crref_0123456789abcdef", commitment: "sha256:00ff" },
-  };
-}
-
-async function signLarge(bytes: Uint8Array, mediaType: string) {
-  const bucket = new MemoryBucket();
-  const source = bucket.put("src", bytes);
-  const result = await signStreamed({
-    bucket: bucket as unknown as R2Bucket,
-    source: { key: "src", etag: source.etag },
-    outputKey: "out",
-    plan: plan(mediaType),
-    signer,
-  });
-  if (result.status !== "signed") throw new Error(JSON.stringify(result));
-  return { signed: bucket.objects.get("out")!.bytes, store: result.manifest_store };
-}
-
-async function scan(bytes: Uint8Array, mediaType: string) {
-  const bucket = new MemoryBucket();
-  const stored = bucket.put("obj", bytes);
-  return scanStored({ bucket: bucket as unknown as R2Bucket, key: "obj", etag: stored.etag, mediaType });
-}
+const signLarge = (bytes: Uint8Array, mediaType: string) => signLargeWith(signer, bytes, mediaType);
+const scan = scanObject;
 
 /**
  * What the service answers for `bytes` read by streaming: the validation state, `absent`, or `refused` when the
@@ -132,11 +97,7 @@ describe("a decoy superbox labelled as the active manifest in the store of a tam
     // The manifest uuid box is the file's last box (excluded from the hash): rewrite it with the decoy store.
     const decoy = storeWithDecoy(store, signedScan.hash);
     decoy.store.set(tamperedScan.hash, decoy.hashAt);
-    const boxStart = signed.length - (45 + store.length);
-    const file = new Uint8Array(boxStart + 45 + decoy.store.length);
-    file.set(tampered.subarray(0, boxStart + 45));
-    file.set(decoy.store, boxStart + 45);
-    new DataView(file.buffer).setUint32(boxStart, 45 + decoy.store.length);
+    const file = withStore(tampered, store, decoy.store);
 
     const reference = await referenceVerdict(pki.rootCertPem, mt, file);
     expect(reference.state).toBe("Invalid");
@@ -236,7 +197,7 @@ describe("box structure the reference reader refuses inside a top-level box the 
       bucket: bucket as unknown as R2Bucket,
       source: { key: "src", etag: put.etag },
       outputKey: "out",
-      plan: plan(mt),
+      plan: largePlan(mt),
       signer,
     });
     expect(refused.status).toBe("malformed");
@@ -251,7 +212,7 @@ describe("box structure the reference reader refuses inside a top-level box the 
       }
       at += size;
     }
-    const result = await signer.signManifestStore({ plan: plan(mt), binding: bmffBinding(new Uint8Array(hash.digest())) });
+    const result = await signer.signManifestStore({ plan: largePlan(mt), binding: bmffBinding(new Uint8Array(hash.digest())) });
     if (result.status !== "signed") throw new Error(result.message);
     const box = bmffManifestBox(result.manifest_store);
     const signed = new Uint8Array(source.length + box.length);
@@ -278,54 +239,16 @@ describe("a hard-binding assertion the stream decodes before anything is validat
   }, async () => {
     const mt = "video/mp4";
     const { signed, store } = await signLarge(largeMp4(ENGINE_READ_MAXIMUM_BYTES + 1 * MiB), mt);
-    const parsed = parseJumbf(store);
-    if (parsed.status !== "ok") throw new Error(parsed.message);
-    const root = parsed.root;
-    const manifest = superboxes(root).at(-1)!;
-    const assertions = superboxes(manifest).find((b) => b.description.label === "c2pa.assertions")!;
-    const binding = superboxes(assertions).find((b) => b.description.label === "c2pa.hash.bmff.v2")!;
-    const content = binding.children.find((c) => c.kind === "content" && c.type === "cbor")!;
     // {"hash": 32 bytes, "alg": "sha256", "exclusions": 2^64 - 1}: no field the signer does not write.
-    const enc = new TextEncoder();
-    const cbor = Uint8Array.from([
-      0xa3,
-      0x64,
-      ...enc.encode("hash"),
-      0x58,
-      0x20,
-      ...new Uint8Array(32),
-      0x63,
-      ...enc.encode("alg"),
-      0x66,
-      ...enc.encode("sha256"),
-      0x6a,
-      ...enc.encode("exclusions"),
-      0x1b,
-      ...new Uint8Array(8).fill(0xff),
-    ]);
-    const box = new Uint8Array(8 + cbor.length);
-    new DataView(box.buffer).setUint32(0, box.length);
-    box.set(enc.encode("cbor"), 4);
-    box.set(cbor, 8);
-    const delta = box.length - content.length;
-    const changed = new Uint8Array(store.length + delta);
-    changed.set(store.subarray(0, content.offset));
-    changed.set(box, content.offset);
-    changed.set(store.subarray(content.offset + content.length), content.offset + box.length);
-    const view = new DataView(changed.buffer);
-    for (const ancestor of [root, manifest, assertions, binding]) view.setUint32(ancestor.offset, view.getUint32(ancestor.offset) + delta);
+    const { store: changed, manifestLabel } = withBmffBinding(store, EXCLUSIONS_HUGE_INTEGER);
     expect(parseJumbf(changed).status).toBe("ok");
 
-    const boxStart = signed.length - (45 + store.length);
-    const file = new Uint8Array(boxStart + 45 + changed.length);
-    file.set(signed.subarray(0, boxStart + 45));
-    file.set(changed, boxStart + 45);
-    new DataView(file.buffer).setUint32(boxStart, 45 + changed.length);
+    const file = withStore(signed, store, changed);
     const scanned = await scan(file, mt);
     if (scanned.status !== "scanned") throw new Error(scanned.status);
     // The route's own pre-check (verify-streamed.ts judgedByStream) calls streamedBinding on the last manifest.
     const { streamedBinding } = await import("../../../src/media/c2pa/stream-verify");
-    expect(() => streamedBinding(scanned, scanned.store!, manifest.description.label!)).not.toThrow();
+    expect(() => streamedBinding(scanned, scanned.store!, manifestLabel)).not.toThrow();
     // And the verification itself answers (Invalid, tampered, or refused as not judged): never a TypeError.
     const state = await (async () => {
       try {

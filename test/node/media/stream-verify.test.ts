@@ -1,74 +1,35 @@
-/**
- * Streamed verification of large stored MP4 and WAV files (src/media/c2pa/stream-verify.ts scanStored +
- * verifier.ts verifyStreamedManifest) against the reference reader c2pa-node reading the whole file: files just over
- * the engine's 12 MiB read limit, generated here and signed by the streaming signer, then verified as signed, with
- * one media byte flipped, and with the manifest changed (an assertion, the claim). The verdict and every status code
- * must be the reference's.
- */
-import { readFileSync } from "node:fs";
-import { createRequire } from "node:module";
 import { beforeAll, describe, expect, it } from "vitest";
 import { ENGINE_READ_MAXIMUM_BYTES } from "../../../src/catalog/limits";
-import { type DevPki, mintDevPki } from "../../../src/dev/pki";
-import { respondTimestamp } from "../../../src/dev/tsa-responder";
-import { c2paEngineMemoryBytes, EngineReadTooLarge, initC2paEngine, verifySettingsJson, WasmReader } from "../../../src/media/c2pa/engine";
-import { type JumbfSuperbox, parseJumbf } from "../../../src/media/c2pa/jumbf-box";
-import { C2paSigner } from "../../../src/media/c2pa/signer";
-import { signStreamed } from "../../../src/media/c2pa/stream-sign";
+import type { DevPki } from "../../../src/dev/pki";
+import { c2paEngineMemoryBytes, EngineReadTooLarge, verifySettingsJson, WasmReader } from "../../../src/media/c2pa/engine";
+import type { C2paSigner } from "../../../src/media/c2pa/signer";
 import { scanStored } from "../../../src/media/c2pa/stream-verify";
-import { installDevTsa } from "../../../src/media/c2pa/tsa-dev-port";
 import { verifyManifest, verifyStreamedManifest } from "../../../src/media/c2pa/verifier";
-import type { ManifestPlan } from "../../../src/media/types";
 import { referenceVerdict } from "../../support/signer-conformance";
-import { installDigestStream, largeMp4, largeWav, MemoryBucket } from "./stream-support";
+import { EXCLUSIONS_EMPTY, withBmffBinding } from "../../support/stream-media";
+import {
+  largeMp4,
+  largePlan,
+  largeWav,
+  MemoryBucket,
+  MiB,
+  scanObject,
+  setUpStreamSigning,
+  signLarge as signLargeWith,
+} from "./stream-support";
 
-const require = createRequire(import.meta.url);
-const MiB = 1024 * 1024;
 let pki: DevPki;
 let signer: C2paSigner;
 
 beforeAll(async () => {
-  installDigestStream();
-  const { compile } = WebAssembly as unknown as { compile(bytes: Uint8Array): Promise<WebAssembly.Module> };
-  initC2paEngine(await compile(readFileSync(require.resolve("@contentauth/c2pa-wasm/c2pa.wasm"))));
-  installDevTsa(respondTimestamp);
-  pki = await mintDevPki({ algorithm: "ES256" });
-  signer = new C2paSigner({
-    certChainPem: pki.signerChainPem,
-    privateKey: pki.signerKeyPkcs8Pem,
-    tsa: { kind: "internal", chainPem: pki.tsaChainPem, keyPkcs8Pem: pki.tsaKeyPkcs8Pem },
-  });
+  ({ pki, signer } = await setUpStreamSigning());
 });
 
-function plan(mediaType: string): ManifestPlan {
-  return {
-    title: `large.${mediaType.split("/")[1]}`,
-    media_type: mediaType,
-    intent: { kind: "created", digital_source_type: "trainedAlgorithmicMedia" },
-    assertions: [],
-    creator: { creator_ref: "crref_0123456789abcdef", commitment: "sha256:00ff" },
-  };
-}
-
-async function signLarge(make: () => Uint8Array, mediaType: string) {
-  const bucket = new MemoryBucket();
-  const source = bucket.put("src", make());
-  const result = await signStreamed({
-    bucket: bucket as unknown as R2Bucket,
-    source: { key: "src", etag: source.etag },
-    outputKey: "out",
-    plan: plan(mediaType),
-    signer,
-  });
-  if (result.status !== "signed") throw new Error(JSON.stringify(result));
-  return { signed: bucket.objects.get("out")!.bytes, store: result.manifest_store, label: result.active_manifest_label };
-}
+const signLarge = (make: () => Uint8Array, mediaType: string) => signLargeWith(signer, make(), mediaType);
 
 /** Our streamed verdict of `bytes` stored in a bucket (read only by streaming), as the reference reports one. */
 async function streamedVerdict(bytes: Uint8Array, mediaType: string) {
-  const bucket = new MemoryBucket();
-  const stored = bucket.put("obj", bytes);
-  const scan = await scanStored({ bucket: bucket as unknown as R2Bucket, key: "obj", etag: stored.etag, mediaType });
+  const scan = await scanObject(bytes, mediaType);
   if (scan.status !== "scanned") throw new Error(JSON.stringify(scan));
   const verification = await verifyStreamedManifest(scan, mediaType, pki.rootCertPem, () => undefined);
   return verification;
@@ -206,7 +167,7 @@ describe("streamed verification refuses what it cannot judge, and holds nothing 
   it("a file whose store is not the streaming signer's form is refused (413 upstream), not guessed", async () => {
     // An MP4 signed embedded by the engine itself (its BMFF hash excludes free/skip too: another form).
     const small = largeMp4(64 * 1024);
-    const embedded = await signer.signEmbedded({ bytes: small, plan: plan("video/mp4") });
+    const embedded = await signer.signEmbedded({ bytes: small, plan: largePlan("video/mp4") });
     if (embedded.status !== "signed") throw new Error(JSON.stringify(embedded));
     const bucket = new MemoryBucket();
     const stored = bucket.put("obj", embedded.bytes);
@@ -244,44 +205,7 @@ describe("streamed verification refuses what it cannot judge, and holds nothing 
 
 describe("a store before the media whose binding the stream cannot judge", () => {
   /** `store` with its active manifest's c2pa.hash.bmff.v2 content replaced by {hash, alg, exclusions: []}. */
-  function otherBindingStore(store: Uint8Array): Uint8Array {
-    const parsed = parseJumbf(store);
-    if (parsed.status !== "ok") throw new Error(parsed.message);
-    const sub = (b: JumbfSuperbox) => b.children.filter((c): c is JumbfSuperbox => c.kind === "superbox");
-    const manifest = sub(parsed.root).at(-1)!;
-    const assertions = sub(manifest).find((b) => b.description.label === "c2pa.assertions")!;
-    const binding = sub(assertions).find((b) => b.description.label === "c2pa.hash.bmff.v2")!;
-    const content = binding.children.find((c) => c.kind === "content" && c.type === "cbor")!;
-    const enc = new TextEncoder();
-    const cbor = Uint8Array.from([
-      0xa3,
-      0x64,
-      ...enc.encode("hash"),
-      0x58,
-      0x20,
-      ...new Uint8Array(32),
-      0x63,
-      ...enc.encode("alg"),
-      0x66,
-      ...enc.encode("sha256"),
-      0x6a,
-      ...enc.encode("exclusions"),
-      0x80,
-    ]);
-    const box = new Uint8Array(8 + cbor.length);
-    new DataView(box.buffer).setUint32(0, box.length);
-    box.set(enc.encode("cbor"), 4);
-    box.set(cbor, 8);
-    const delta = box.length - content.length;
-    const out = new Uint8Array(store.length + delta);
-    out.set(store.subarray(0, content.offset));
-    out.set(box, content.offset);
-    out.set(store.subarray(content.offset + content.length), content.offset + box.length);
-    const view = new DataView(out.buffer);
-    for (const ancestor of [parsed.root, manifest, assertions, binding])
-      view.setUint32(ancestor.offset, view.getUint32(ancestor.offset) + delta);
-    return out;
-  }
+  const otherBindingStore = (store: Uint8Array) => withBmffBinding(store, EXCLUSIONS_EMPTY).store;
 
   it("is not judged, and the scan stops after the store instead of streaming the whole file", { timeout: 120_000 }, async () => {
     const { signed, store } = await signLarge(() => largeMp4(ENGINE_READ_MAXIMUM_BYTES + 1 * MiB), "video/mp4");

@@ -7,6 +7,7 @@ import {
   STREAMED_VERIFY_MAXIMUM_BYTES,
 } from "../../../src/catalog/limits";
 import { api, createTenant, fixture, json, uploadAsset } from "../support/helpers";
+import { largeMp4, largeWav, startVerification, waitForVerification } from "../support/streamed.helpers";
 import { signedCopy } from "../support/verify-helpers";
 
 /*
@@ -18,66 +19,7 @@ import { signedCopy } from "../support/verify-helpers";
 
 const MiB = 1024 * 1024;
 
-/** Deterministic noise (xorshift): the bytes of a large file no codec needs to decode. */
-function noise(length: number, seed: number): Uint8Array {
-  const out = new Uint8Array(length);
-  let x = seed >>> 0 || 1;
-  for (let i = 0; i < length; i++) {
-    x ^= x << 13;
-    x ^= x >>> 17;
-    x ^= x << 5;
-    out[i] = x & 0xff;
-  }
-  return out;
-}
-
-/** sample.mp4 followed by a top-level `mdat` of noise: a valid BMFF file of about `total` bytes. */
-function largeMp4(total: number): Uint8Array {
-  const base = fixture("sample.mp4");
-  const extra = total - base.length - 8;
-  const out = new Uint8Array(base.length + 8 + extra);
-  out.set(base);
-  new DataView(out.buffer).setUint32(base.length, 8 + extra);
-  out.set([0x6d, 0x64, 0x61, 0x74], base.length + 4);
-  out.set(noise(extra, 7), base.length + 8);
-  return out;
-}
-
-/** A 16-bit stereo 48 kHz PCM WAV of about `total` bytes (a low tone with noise, so it has content). */
-function largeWav(total: number): Uint8Array {
-  const dataBytes = (total - 44) & ~3;
-  const out = new Uint8Array(44 + dataBytes);
-  const v = new DataView(out.buffer);
-  const tag = (at: number, s: string) => out.set(new TextEncoder().encode(s), at);
-  tag(0, "RIFF");
-  v.setUint32(4, out.length - 8, true);
-  tag(8, "WAVE");
-  tag(12, "fmt ");
-  v.setUint32(16, 16, true);
-  v.setUint16(20, 1, true);
-  v.setUint16(22, 2, true);
-  v.setUint32(24, 48000, true);
-  v.setUint32(28, 48000 * 4, true);
-  v.setUint16(32, 4, true);
-  v.setUint16(34, 16, true);
-  tag(36, "data");
-  v.setUint32(40, dataBytes, true);
-  const n = noise(dataBytes / 2, 11);
-  for (let i = 0; i < dataBytes / 2; i++) v.setInt16(44 + i * 2, Math.round(8000 * Math.sin((i >> 1) / 30) + (n[i]! - 128) * 20), true);
-  return out;
-}
-
-const start = (key: string, objectId: string) =>
-  api("/v1/verifications", { method: "POST", key, body: { object_id: objectId }, headers: { "idempotency-key": crypto.randomUUID() } });
-
-async function waitForVerification(key: string, id: string) {
-  for (let i = 0; i < 240; i++) {
-    const body = await json(await api(`/v1/verifications/${id}`, { key }));
-    if (body.state === "completed" || body.state === "failed") return body;
-    await new Promise((r) => setTimeout(r, 250));
-  }
-  throw new Error("verification did not finish");
-}
+const start = startVerification;
 
 describe.each([
   ["video/mp4", () => largeMp4(ENGINE_READ_MAXIMUM_BYTES + 1 * MiB), "bmffHash"],

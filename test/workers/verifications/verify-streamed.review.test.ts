@@ -2,7 +2,9 @@ import { describe, expect, it } from "vitest";
 import { EMBEDDED_SIGNING_MAXIMUM_BYTES, ENGINE_READ_MAXIMUM_BYTES } from "../../../src/catalog/limits";
 import { BmffScanner } from "../../../src/media/c2pa/bmff";
 import { type JumbfSuperbox, parseJumbf } from "../../../src/media/c2pa/jumbf-box";
-import { api, createTenant, fixture, json, uploadAsset } from "../support/helpers";
+import { EXCLUSIONS_HUGE_INTEGER, withBmffBinding, withStore } from "../../support/stream-media";
+import { createTenant, json, uploadAsset } from "../support/helpers";
+import { largeMp4, startVerification, waitForVerification } from "../support/streamed.helpers";
 import { signedCopy } from "../support/verify-helpers";
 
 /*
@@ -14,30 +16,6 @@ import { signedCopy } from "../support/verify-helpers";
 
 const MiB = 1024 * 1024;
 
-function noise(length: number, seed: number): Uint8Array {
-  const out = new Uint8Array(length);
-  let x = seed >>> 0 || 1;
-  for (let i = 0; i < length; i++) {
-    x ^= x << 13;
-    x ^= x >>> 17;
-    x ^= x << 5;
-    out[i] = x & 0xff;
-  }
-  return out;
-}
-
-/** sample.mp4 followed by a top-level `mdat` of noise: a valid BMFF file of `total` bytes. */
-function largeMp4(total: number, seed = 7): Uint8Array {
-  const base = fixture("sample.mp4");
-  const extra = total - base.length - 8;
-  const out = new Uint8Array(base.length + 8 + extra);
-  out.set(base);
-  new DataView(out.buffer).setUint32(base.length, 8 + extra);
-  out.set([0x6d, 0x64, 0x61, 0x74], base.length + 4);
-  out.set(noise(extra, seed), base.length + 8);
-  return out;
-}
-
 /** The streaming signer's BMFF hash of `bytes` and the store its C2PA box carries. */
 async function bmffScan(bytes: Uint8Array) {
   const scanner = new BmffScanner(bytes.length, { verify: true });
@@ -46,29 +24,10 @@ async function bmffScan(bytes: Uint8Array) {
   return { hash, store: scanner.store! };
 }
 
-/** `signed` (its C2PA box last, as the streaming signer appends it) with that box carrying `store` instead. */
-function withStore(signed: Uint8Array, oldStore: Uint8Array, store: Uint8Array): Uint8Array {
-  const boxStart = signed.length - (45 + oldStore.length);
-  const out = new Uint8Array(boxStart + 45 + store.length);
-  out.set(signed.subarray(0, boxStart + 45));
-  out.set(store, boxStart + 45);
-  new DataView(out.buffer).setUint32(boxStart, 45 + store.length);
-  return out;
-}
-
-const start = (key: string, objectId: string) =>
-  api("/v1/verifications", { method: "POST", key, body: { object_id: objectId }, headers: { "idempotency-key": crypto.randomUUID() } });
-
 async function verifyObject(key: string, objectId: string) {
-  const accepted = await start(key, objectId);
+  const accepted = await startVerification(key, objectId);
   expect(accepted.status).toBe(202);
-  const id = (await json(accepted)).verification_id;
-  for (let i = 0; i < 240; i++) {
-    const body = await json(await api(`/v1/verifications/${id}`, { key }));
-    if (body.state === "completed" || body.state === "failed") return body;
-    await new Promise((r) => setTimeout(r, 250));
-  }
-  throw new Error("verification did not finish");
+  return waitForVerification(key, (await json(accepted)).verification_id);
 }
 
 describe("verification by streaming (review)", () => {
@@ -160,43 +119,8 @@ describe("verification by streaming (review)", () => {
     const { key } = await createTenant();
     const { bytes: signed } = await signedCopy(key, largeMp4(EMBEDDED_SIGNING_MAXIMUM_BYTES + 512 * 1024, 17), "video/mp4");
     const { store } = await bmffScan(signed);
-    const parsed = parseJumbf(store);
-    if (parsed.status !== "ok") throw new Error(parsed.message);
-    const root = parsed.root;
-    const sub = (b: JumbfSuperbox) => b.children.filter((c): c is JumbfSuperbox => c.kind === "superbox");
-    const manifest = sub(root).at(-1)!;
-    const assertions = sub(manifest).find((b) => b.description.label === "c2pa.assertions")!;
-    const binding = sub(assertions).find((b) => b.description.label === "c2pa.hash.bmff.v2")!;
-    const content = binding.children.find((c) => c.kind === "content" && c.type === "cbor")!;
-    const enc = new TextEncoder();
     // {"hash": 32 bytes, "alg": "sha256", "exclusions": 2^64 - 1}
-    const cbor = Uint8Array.from([
-      0xa3,
-      0x64,
-      ...enc.encode("hash"),
-      0x58,
-      0x20,
-      ...new Uint8Array(32),
-      0x63,
-      ...enc.encode("alg"),
-      0x66,
-      ...enc.encode("sha256"),
-      0x6a,
-      ...enc.encode("exclusions"),
-      0x1b,
-      ...new Uint8Array(8).fill(0xff),
-    ]);
-    const box = new Uint8Array(8 + cbor.length);
-    new DataView(box.buffer).setUint32(0, box.length);
-    box.set(enc.encode("cbor"), 4);
-    box.set(cbor, 8);
-    const delta = box.length - content.length;
-    const changed = new Uint8Array(store.length + delta);
-    changed.set(store.subarray(0, content.offset));
-    changed.set(box, content.offset);
-    changed.set(store.subarray(content.offset + content.length), content.offset + box.length);
-    const view = new DataView(changed.buffer);
-    for (const ancestor of [root, manifest, assertions, binding]) view.setUint32(ancestor.offset, view.getUint32(ancestor.offset) + delta);
+    const { store: changed } = withBmffBinding(store, EXCLUSIONS_HUGE_INTEGER);
 
     const upload = await uploadAsset(key, withStore(signed, store, changed), "video/mp4", "bigint");
     const done = await verifyObject(key, upload.objectId);
