@@ -1,7 +1,8 @@
 import { expect } from "vitest";
+import type { Bindings } from "../../../src/env";
 import { newId } from "../../../src/platform/ids";
 import { generateWebhookSecret, sealSecret } from "../../../src/webhooks/signing";
-import { api, json, testEnv } from "./helpers";
+import { api, createTenant, json, testEnv } from "./helpers";
 
 /* Shared by the webhook tests: webhooks.happy / .error / .security (routes) and the batch, set-wise and shared-batch
  * tests (rows inserted directly). */
@@ -276,4 +277,49 @@ export function hookedEnv(hooks: {
     },
   });
   return { ...testEnv, DB };
+}
+
+/** A finished (`delivered`) delivery of a fresh event to a fresh active endpoint of a fresh tenant, and a fresh key. */
+export async function finishedDelivery() {
+  const tenant = await createTenant();
+  const [endpointId] = await activeEndpoints(tenant.tenantId, 1);
+  const eventId = newId("webhookEvent");
+  await insertCustomerEvent(tenant.tenantId, "asset.signed", eventId);
+  const deliveryId = newId("webhookDelivery");
+  const now = Date.now();
+  await testEnv.DB.prepare(
+    `INSERT INTO webhook_deliveries (id, tenant_id, endpoint_id, event_id, event_type, status, attempt_count, attempt_base, replay_count, next_attempt_at, created_at, updated_at)
+     VALUES (?, ?, ?, ?, 'asset.signed', 'delivered', 1, 0, 0, NULL, ?, ?)`,
+  )
+    .bind(deliveryId, tenant.tenantId, endpointId, eventId, now, now)
+    .run();
+  return { ...tenant, endpointId: endpointId!, eventId, deliveryId, idem: crypto.randomUUID() };
+}
+
+/**
+ * An env whose D1 batch that completes an idempotency key first lets the request's lease lapse and another attempt
+ * take the key over (as claimIdempotencyKey's takeover does 60 s on: a new locked_until on every in-flight claim of
+ * the tenant), then runs. `once`: only the first such batch.
+ */
+export function claimTakenOverBeforeBatch(base: Bindings, tenantId: string, options: { once?: boolean } = {}) {
+  const real = base.DB;
+  let done = false;
+  const db = new Proxy(real, {
+    get(target, prop) {
+      const value = Reflect.get(target, prop);
+      if (prop !== "batch") return typeof value === "function" ? value.bind(target) : value;
+      return async (statements: D1PreparedStatement[]) => {
+        const text = statements.map((s) => String((s as unknown as { statement?: string }).statement ?? "")).join(";");
+        if (!(options.once && done) && /UPDATE idempotency_records SET state = 'completed'/.test(text)) {
+          done = true;
+          await real
+            .prepare("UPDATE idempotency_records SET locked_until = locked_until + 60000 WHERE tenant_id = ? AND state = 'in_flight'")
+            .bind(tenantId)
+            .run();
+        }
+        return await Reflect.apply(value, target, [statements]);
+      };
+    },
+  });
+  return { ...base, DB: db } as unknown as Bindings;
 }

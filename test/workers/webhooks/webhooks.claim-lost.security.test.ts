@@ -3,7 +3,7 @@ import type { Bindings } from "../../../src/env";
 import { newId } from "../../../src/platform/ids";
 import { count, request, send } from "../campaign/faults-http.helpers";
 import { createTenant, testEnv } from "../support/helpers";
-import { activeEndpoints, insertCustomerEvent } from "../support/webhooks.helpers";
+import { activeEndpoints, claimTakenOverBeforeBatch, insertCustomerEvent } from "../support/webhooks.helpers";
 
 /*
  * #19 review: a keyed write that completes its key in its own batch (platform/idempotency completionInBatch) makes
@@ -11,26 +11,8 @@ import { activeEndpoints, insertCustomerEvent } from "../support/webhooks.helper
  * statements before it (a test event's inserts come first), and the request answers 409 request_in_progress.
  */
 
-/** An env whose batch completing a key first moves every in-flight claim of the tenant on (a retry took it over). */
-function takenOver(base: Bindings, tenantId: string) {
-  const real = base.DB;
-  const db = new Proxy(real, {
-    get(target, prop) {
-      const value = Reflect.get(target, prop);
-      if (prop !== "batch") return typeof value === "function" ? value.bind(target) : value;
-      return async (statements: D1PreparedStatement[]) => {
-        const text = statements.map((s) => String((s as unknown as { statement?: string }).statement ?? "")).join(";");
-        if (/UPDATE idempotency_records SET state = 'completed'/.test(text))
-          await real
-            .prepare("UPDATE idempotency_records SET locked_until = locked_until + 60000 WHERE tenant_id = ? AND state = 'in_flight'")
-            .bind(tenantId)
-            .run();
-        return await Reflect.apply(value, target, [statements]);
-      };
-    },
-  });
-  return { ...base, DB: db } as unknown as Bindings;
-}
+/** An env whose every batch completing a key first moves every in-flight claim of the tenant on (a retry took it over). */
+const takenOver = (base: Bindings, tenantId: string) => claimTakenOverBeforeBatch(base, tenantId);
 
 describe("#19 review: a batch completing a key the request no longer holds writes nothing", () => {
   it("a test event whose claim was taken over inserts neither its event nor its delivery, and answers 409 request_in_progress", async () => {

@@ -3,7 +3,7 @@ import type { Bindings } from "../../../src/env";
 import { newId } from "../../../src/platform/ids";
 import { count, request, send } from "../campaign/faults-http.helpers";
 import { createTenant, testEnv } from "../support/helpers";
-import { activeEndpoints, insertCustomerEvent } from "../support/webhooks.helpers";
+import { activeEndpoints, claimTakenOverBeforeBatch, finishedDelivery, insertCustomerEvent } from "../support/webhooks.helpers";
 
 /*
  * Review of #19's completion in the operation's own batch (platform/idempotency completionInBatch). The batch
@@ -15,32 +15,8 @@ import { activeEndpoints, insertCustomerEvent } from "../support/webhooks.helper
  * holder.
  */
 
-/**
- * An env whose D1 batch that completes an idempotency key first lets the request's lease lapse and another
- * attempt take the key over (as claimIdempotencyKey's takeover does 60 s on: a new locked_until), then runs.
- */
-function leaseTakenOverBeforeBatch(base: Bindings, tenantId: string) {
-  const real = base.DB;
-  let done = false;
-  const db = new Proxy(real, {
-    get(target, prop) {
-      const value = Reflect.get(target, prop);
-      if (prop !== "batch") return typeof value === "function" ? value.bind(target) : value;
-      return async (statements: D1PreparedStatement[]) => {
-        const text = statements.map((s) => String((s as unknown as { statement?: string }).statement ?? "")).join(";");
-        if (!done && /UPDATE idempotency_records SET state = 'completed'/.test(text)) {
-          done = true;
-          await real
-            .prepare("UPDATE idempotency_records SET locked_until = locked_until + 60000 WHERE tenant_id = ? AND state = 'in_flight'")
-            .bind(tenantId)
-            .run();
-        }
-        return await Reflect.apply(value, target, [statements]);
-      };
-    },
-  });
-  return { ...base, DB: db } as unknown as Bindings;
-}
+/** The first batch completing a key lets the request's lease lapse and the client's retry take the key over. */
+const leaseTakenOverBeforeBatch = (base: Bindings, tenantId: string) => claimTakenOverBeforeBatch(base, tenantId, { once: true });
 
 describe("#19 review: a request that no longer holds its key makes no change", () => {
   it("an event replay whose lease was taken over before its batch does not replay (the holder does, once)", async () => {
@@ -64,18 +40,7 @@ describe("#19 review: a request that no longer holds its key makes no change", (
   });
 
   it("a delivery replay whose lease was taken over before its batch does not restart the delivery", async () => {
-    const tenant = await createTenant();
-    const [endpointId] = await activeEndpoints(tenant.tenantId, 1);
-    const eventId = newId("webhookEvent");
-    await insertCustomerEvent(tenant.tenantId, "asset.signed", eventId);
-    const deliveryId = newId("webhookDelivery");
-    const now = Date.now();
-    await testEnv.DB.prepare(
-      `INSERT INTO webhook_deliveries (id, tenant_id, endpoint_id, event_id, event_type, status, attempt_count, attempt_base, replay_count, next_attempt_at, created_at, updated_at)
-       VALUES (?, ?, ?, ?, 'asset.signed', 'delivered', 1, 0, 0, NULL, ?, ?)`,
-    )
-      .bind(deliveryId, tenant.tenantId, endpointId, eventId, now, now)
-      .run();
+    const { deliveryId, ...tenant } = await finishedDelivery();
     const stale = await send(
       leaseTakenOverBeforeBatch(testEnv, tenant.tenantId),
       request(`/v1/webhook-endpoints/deliveries/${deliveryId}/replay`, {

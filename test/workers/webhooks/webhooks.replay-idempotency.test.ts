@@ -3,7 +3,7 @@ import { drainAuditOutbox } from "../../../src/governance/audit/service";
 import { newId } from "../../../src/platform/ids";
 import { appendLandedThenCrashed, count, request, send, sweep, table } from "../campaign/faults-http.helpers";
 import { createTenant, testEnv } from "../support/helpers";
-import { activeEndpoints, insertCustomerEvent } from "../support/webhooks.helpers";
+import { activeEndpoints, finishedDelivery, insertCustomerEvent } from "../support/webhooks.helpers";
 
 /*
  * #19: an event replay with an Idempotency-Key completes its key in the replay's own D1 batch (platform/idempotency
@@ -162,23 +162,6 @@ function storedRecord(tenantId: string, key: string) {
   )
     .bind(tenantId, key)
     .first();
-}
-
-/** A finished delivery of a fresh event to a fresh active endpoint. */
-async function finishedDelivery() {
-  const tenant = await createTenant();
-  const [endpointId] = await activeEndpoints(tenant.tenantId, 1);
-  const eventId = newId("webhookEvent");
-  await insertCustomerEvent(tenant.tenantId, "asset.signed", eventId);
-  const deliveryId = newId("webhookDelivery");
-  const now = Date.now();
-  await testEnv.DB.prepare(
-    `INSERT INTO webhook_deliveries (id, tenant_id, endpoint_id, event_id, event_type, status, attempt_count, attempt_base, replay_count, next_attempt_at, created_at, updated_at)
-     VALUES (?, ?, ?, ?, 'asset.signed', 'delivered', 1, 0, 0, NULL, ?, ?)`,
-  )
-    .bind(deliveryId, tenant.tenantId, endpointId, eventId, now, now)
-    .run();
-  return { ...tenant, endpointId: endpointId!, eventId, deliveryId, idem: crypto.randomUUID() };
 }
 
 type Finished = Awaited<ReturnType<typeof finishedDelivery>>;
