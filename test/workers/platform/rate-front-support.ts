@@ -1,24 +1,14 @@
 import { runInDurableObject } from "cloudflare:test";
 import { env as rawEnv } from "cloudflare:workers";
 import type { Bindings } from "../../../src/env";
-import type { LeaseDecision } from "../../../src/platform/rate-lease";
+import type { LeasingNamespace } from "../../../src/platform/rate-lease";
 
 /* What the #19 rate front's Workers tests (rate-front.security, rate-front.review) share: the RateLimiter's RPC face. */
 
 export const env = rawEnv as unknown as Bindings;
-export type Limiter = DurableObjectStub & {
-  take(
-    name: string,
-    limit: number,
-    period: number,
-    cost: number,
-    want: number,
-    giveBack?: number,
-    admitted?: number,
-    wantGrant?: boolean,
-  ): Promise<LeaseDecision>;
-  settle(id: string, charges: [string, number][], period: number): Promise<void>;
-};
+type LeasingStub = ReturnType<LeasingNamespace["get"]>;
+/** The RateLimiter stub as the lease calls it, with the front's settle. */
+export type Limiter = DurableObjectStub & Pick<LeasingStub, "take"> & Required<Pick<LeasingStub, "settle">>;
 
 /** A fresh shard name of its own per test (objects persist across tests of a file), and buckets that map to it. */
 export function shard(prefix: string) {
