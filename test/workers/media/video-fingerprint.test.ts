@@ -79,6 +79,10 @@ describe("video fingerprints in workerd", () => {
 
   it("TMK+PDQF of the 62 frames at 15 fps: upstream's .tmk byte for byte, in a small kernel memory", async () => {
     const frames = await framesOf("doorknob-hd-no-bar-frames-64x64-15fps.png", 64, 62, 15);
+    // The kernel instance is shared by every test of this workerd and its memory never shrinks: another file's PDQ
+    // windows on a large plane (their row cache, up to ≈ 4 MiB more) may have grown it already, so TMK is held to not
+    // growing it past the larger of that and 8 MiB.
+    const before = FingerprintKernel.of(fingerprintModule).memoryBytes();
     const h = new TmkPdqfHasher(fingerprintModule);
     for (const f of frames) h.push(f);
     const r = h.finish();
@@ -88,6 +92,6 @@ describe("video fingerprints in workerd", () => {
     expect(Array.from(digest, (b) => b.toString(16).padStart(2, "0")).join("")).toBe(UPSTREAM_TMK_SHA256);
     const s = tmkScores(r.features, r.features);
     expect(s.status === "scored" && s.level1 > 0.999999 && s.level2 > 0.999999).toBe(true);
-    expect(FingerprintKernel.of(fingerprintModule).memoryBytes()).toBeLessThan(8 << 20);
+    expect(FingerprintKernel.of(fingerprintModule).memoryBytes()).toBeLessThanOrEqual(Math.max(before, 8 << 20));
   });
 });
