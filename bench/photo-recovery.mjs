@@ -31,9 +31,9 @@
 // Goal rows (bench/lib/goals.mjs, goal >= 95 %): JPEG q75 and resize 50 % over every 0.3-1 MP original; the crop +
 // resize rows and the 256-px rows over the copies whose shorter side is >= 256 px.
 import { execFileSync, spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, readdirSync, readFileSync } from "node:fs";
-import { createRequire } from "node:module";
-import { dirname, join } from "node:path";
+import { existsSync, mkdirSync, readdirSync } from "node:fs";
+import { join } from "node:path";
+import { imageCodecModules, kernelModule } from "./lib/codec-modules.mjs";
 import { goal } from "./lib/goals.mjs";
 import { bundleForNode } from "./lib/node-bundle.mjs";
 
@@ -63,23 +63,11 @@ const { jpegEnc } = await import("./lib/images.mjs");
 // ------------------------------------------------------------------------------------------------------------
 // The service's image services, as test/support/node-codec.ts builds them for Node
 
-const require = createRequire(import.meta.url);
-const pkg = (name) => dirname(require.resolve(`${name}/package.json`));
-const mod = (path) => new WebAssembly.Module(readFileSync(path));
-const codec = new svc.JsquashImageCodec({
-  jpegDecode: mod(join(pkg("@jsquash/jpeg"), "codec/dec/mozjpeg_dec.wasm")),
-  jpegStream: mod(join(root, "wasm", "build", "jpegdec.wasm")),
-  jpegEncode: mod(join(root, "wasm", "build", "jpegenc.wasm")),
-  png: mod(join(pkg("@jsquash/png"), "codec/pkg/squoosh_png_bg.wasm")),
-  webpDecode: mod(join(pkg("@jsquash/webp"), "codec/dec/webp_dec.wasm")),
-  webpEncode: mod(join(pkg("@jsquash/webp"), "codec/enc/webp_enc_simd.wasm")),
-  avifDecode: mod(join(pkg("@jsquash/avif"), "codec/dec/avif_dec.wasm")),
-  avifEncode: mod(join(pkg("@jsquash/avif"), "codec/enc/avif_enc.wasm")),
-});
-const fpModule = mod(join(root, "wasm", "build", "fingerprint.wasm"));
+const codec = new svc.JsquashImageCodec(imageCodecModules());
+const fpModule = kernelModule("fingerprint");
 const pdq = new svc.PdqFingerprinter(fpModule);
 const iscc = new svc.IsccImageFingerprinter(fpModule);
-const watermarker = new svc.WasmWatermarker(mod(join(root, "wasm", "build", "watermark.wasm")));
+const watermarker = new svc.WasmWatermarker(kernelModule("watermark"));
 const services = {
   codec,
   watermarker,

@@ -9,9 +9,9 @@
 // Corpus: the wallpapers bench/photo-recovery.mjs fetches into dist/bench/photos (run it, or apt-get download
 // mate-backgrounds lomiri-wallpapers-16.04 and dpkg -x them there).
 import { execFileSync } from "node:child_process";
-import { readdirSync, readFileSync } from "node:fs";
-import { createRequire } from "node:module";
-import { dirname, join } from "node:path";
+import { readdirSync } from "node:fs";
+import { join } from "node:path";
+import { imageCodecModules, kernelModule } from "./lib/codec-modules.mjs";
 import { bundleForNode } from "./lib/node-bundle.mjs";
 
 const root = join(import.meta.dirname, "..");
@@ -29,20 +29,8 @@ const svc = await import(
   )
 );
 const { jpegEnc } = await import("./lib/images.mjs");
-const require = createRequire(import.meta.url);
-const pkg = (name) => dirname(require.resolve(`${name}/package.json`));
-const mod = (path) => new WebAssembly.Module(readFileSync(path));
-const codec = new svc.JsquashImageCodec({
-  jpegDecode: mod(join(pkg("@jsquash/jpeg"), "codec/dec/mozjpeg_dec.wasm")),
-  jpegStream: mod(join(root, "wasm", "build", "jpegdec.wasm")),
-  jpegEncode: mod(join(root, "wasm", "build", "jpegenc.wasm")),
-  png: mod(join(pkg("@jsquash/png"), "codec/pkg/squoosh_png_bg.wasm")),
-  webpDecode: mod(join(pkg("@jsquash/webp"), "codec/dec/webp_dec.wasm")),
-  webpEncode: mod(join(pkg("@jsquash/webp"), "codec/enc/webp_enc_simd.wasm")),
-  avifDecode: mod(join(pkg("@jsquash/avif"), "codec/dec/avif_dec.wasm")),
-  avifEncode: mod(join(pkg("@jsquash/avif"), "codec/enc/avif_enc.wasm")),
-});
-const pdq = new svc.PdqFingerprinter(mod(join(root, "wasm", "build", "fingerprint.wasm")));
+const codec = new svc.JsquashImageCodec(imageCodecModules());
+const pdq = new svc.PdqFingerprinter(kernelModule("fingerprint"));
 const services = { codec, watermarker: null, fingerprinters: new Map([["pdq", pdq]]) };
 const { PDQ_MATCH_DISTANCE, PDQ_MIN_QUALITY, PDQ_REGION_MATCH_DISTANCE } = svc;
 
