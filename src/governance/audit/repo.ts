@@ -175,12 +175,13 @@ export async function hasEntryFor(
 }
 
 /**
- * Whether an entry of `action` on `targetId` that succeeded is kept for the sweep to append (its append failed after
- * the answer): the draft is stored as JSON, so its fields are read with json_extract.
+ * Whether the tenant's audit holds an entry of `action` on `targetId` that succeeded: kept for the sweep to append
+ * (its append failed after the answer; the draft is stored as JSON, read with json_extract) or in the chain. One
+ * statement, outbox first.
  */
-export async function hasDeferredSucceeded(db: Database, tenantId: string, action: string, targetId: string): Promise<boolean> {
-  const rows = await db
-    .select({ id: auditOutbox.id })
+export async function holdsSucceededEntry(db: Database, tenantId: string, action: string, targetId: string): Promise<boolean> {
+  const kept = db
+    .select({ one: sql`1` })
     .from(auditOutbox)
     .where(
       and(
@@ -189,15 +190,9 @@ export async function hasDeferredSucceeded(db: Database, tenantId: string, actio
         sql`json_extract(${auditOutbox.draft}, '$.action') = ${action}`,
         sql`json_extract(${auditOutbox.draft}, '$.outcome') = 'succeeded'`,
       ),
-    )
-    .limit(1);
-  return rows.length > 0;
-}
-
-/** Whether the tenant's chain holds an entry of `action` on `targetId` that succeeded. */
-export async function hasSucceededEntry(db: Database, tenantId: string, action: string, targetId: string): Promise<boolean> {
-  const rows = await db
-    .select({ seq: auditEvents.seq })
+    );
+  const chained = db
+    .select({ one: sql`1` })
     .from(auditEvents)
     .where(
       and(
@@ -206,9 +201,9 @@ export async function hasSucceededEntry(db: Database, tenantId: string, action: 
         eq(auditEvents.action, action),
         eq(auditEvents.outcome, "succeeded"),
       ),
-    )
-    .limit(1);
-  return rows.length > 0;
+    );
+  const row = await db.get<{ held: number }>(sql`SELECT (EXISTS ${kept} OR EXISTS ${chained}) AS held`);
+  return Number(row?.held ?? 0) === 1;
 }
 
 export async function dropDeferred(db: Database, id: string): Promise<void> {

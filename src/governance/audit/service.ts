@@ -3,16 +3,7 @@ import type { Bindings } from "../../env";
 import type { AuditDraft, AuditSink } from "../../platform/audit";
 import { log } from "../../platform/logger";
 import { type ChainCheck, ChainVerifier } from "./chain";
-import {
-  chainPage,
-  claimDeferred,
-  deferEntry,
-  dropDeferred,
-  hasDeferredSucceeded,
-  hasEntryFor,
-  hasSucceededEntry,
-  keepEntryStatement,
-} from "./repo";
+import { chainPage, claimDeferred, deferEntry, dropDeferred, hasEntryFor, holdsSucceededEntry, keepEntryStatement } from "./repo";
 
 /** The audit sink the app installs: every tenant's entries go through that tenant's AuditChain object. */
 export const durableAuditSink: AuditSink = {
@@ -25,8 +16,7 @@ export const durableAuditSink: AuditSink = {
   },
   keepStatement: keepEntryStatement,
   async holdsSucceeded(db: Database, tenantId: string, action: string, targetId: string) {
-    if (await hasDeferredSucceeded(db, tenantId, action, targetId)) return true;
-    return hasSucceededEntry(db, tenantId, action, targetId);
+    return holdsSucceededEntry(db, tenantId, action, targetId);
   },
 };
 
