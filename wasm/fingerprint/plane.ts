@@ -12,7 +12,6 @@ let outH: i32 = 0;
 let band: i32 = 0;
 let alphaAnd: u32 = 255;
 let staging: usize = 0;
-let sums: usize = 0; // u32[outW * 4]
 let output: usize = 0; // u8[outW * outH * 4]
 
 /** Lays out a plane of a `width` x `height` image reduced by `k`; returns the staging address (k rows), or 0. */
@@ -27,8 +26,6 @@ export function planeBegin(width: i32, height: i32, k: i32): usize {
   alphaAnd = 255;
   staging = workBase();
   let end: u64 = <u64>staging + align16(<u64>width * <u64>k * 4);
-  sums = <usize>end;
-  end += align16(<u64>outW * 16);
   output = <usize>end;
   end += align16(<u64>outW * <u64>outH * 4);
   return reserve(end) ? staging : 0;
@@ -37,45 +34,81 @@ export function planeBegin(width: i32, height: i32, k: i32): usize {
 /** Reduces the next band (`rows` source rows, k except at the bottom edge) from the staging area. */
 export function planeBand(rows: i32): void {
   if (band >= outH) return;
-  memory.fill(sums, 0, <usize>outW * 16);
   const k = factor;
+  const o = output + <usize>band * <usize>outW * 4;
+  // Each output channel is the rounded mean of its block, in integers (the same plane on every runtime); the SIMD
+  // paths add the same integers, so every plane is bit for bit the scalar one's (test/node/media/query-plane.test.ts).
+  if (k == 2 && rows == 2) halveBand(o);
+  else sumBand(rows, o);
+  band++;
+}
+
+/**
+ * A full band of factor 2: four output pixels (a 32-byte run of two rows) at a time, the 2 x 2 sums in u16 lanes
+ * (at most 1,020), (sum + 2) >> 2 as the general path's (sum + n/2) / n with n = 4; a last odd column by sumBlock.
+ */
+function halveBand(o: usize): void {
+  const r0 = staging;
+  const r1 = staging + <usize>srcW * 4;
+  const pairs = srcW >> 1; // output pixels with a full 2 x 2 block
+  let alpha = i32x4.splat(-1);
+  let bx: i32 = 0;
+  for (; bx + 4 <= pairs; bx += 4) {
+    const at = <usize>bx << 3;
+    const a0 = v128.load(r0 + at);
+    const a1 = v128.load(r0 + at, 16);
+    const b0 = v128.load(r1 + at);
+    const b1 = v128.load(r1 + at, 16);
+    alpha = v128.and(alpha, v128.and(v128.and(a0, a1), v128.and(b0, b1)));
+    // per source pixel, the two rows' sums: [p0 p1] [p2 p3] [p4 p5] [p6 p7], 4 channels each
+    const s01 = i16x8.add(i16x8.extend_low_i8x16_u(a0), i16x8.extend_low_i8x16_u(b0));
+    const s23 = i16x8.add(i16x8.extend_high_i8x16_u(a0), i16x8.extend_high_i8x16_u(b0));
+    const s45 = i16x8.add(i16x8.extend_low_i8x16_u(a1), i16x8.extend_low_i8x16_u(b1));
+    const s67 = i16x8.add(i16x8.extend_high_i8x16_u(a1), i16x8.extend_high_i8x16_u(b1));
+    // even pixels plus odd pixels: output pixels [q0 q1] and [q2 q3]
+    const q01 = i16x8.add(v128.shuffle<u16>(s01, s23, 0, 1, 2, 3, 8, 9, 10, 11), v128.shuffle<u16>(s01, s23, 4, 5, 6, 7, 12, 13, 14, 15));
+    const q23 = i16x8.add(v128.shuffle<u16>(s45, s67, 0, 1, 2, 3, 8, 9, 10, 11), v128.shuffle<u16>(s45, s67, 4, 5, 6, 7, 12, 13, 14, 15));
+    const two = i16x8.splat(2);
+    const m01 = i16x8.shr_u(i16x8.add(q01, two), 2);
+    const m23 = i16x8.shr_u(i16x8.add(q23, two), 2);
+    v128.store(o + (<usize>bx << 2), i8x16.narrow_i16x8_u(m01, m23));
+  }
+  const a = v128.and(alpha, v128.shuffle<u32>(alpha, alpha, 2, 3, 0, 1));
+  const lanes = i32x4.extract_lane(v128.and(a, v128.shuffle<u32>(a, a, 1, 0, 3, 2)), 0);
+  alphaAnd &= <u32>lanes >>> 24;
+  for (; bx < outW; bx++) sumBlock(2, bx, o);
+}
+
+/** Any band: every output pixel of the band by sumBlock. */
+function sumBand(rows: i32, o: usize): void {
+  for (let bx: i32 = 0; bx < outW; bx++) sumBlock(rows, bx, o);
+}
+
+/** Output pixel `bx` of the band (`rows` source rows): its channels' sums in u32 lanes, then their rounded means. */
+@inline
+function sumBlock(rows: i32, bx: i32, o: usize): void {
+  const k = factor;
+  const x0 = bx * k;
+  const xEnd = min<i32>(srcW, x0 + k);
+  let sum = i32x4.splat(0);
+  let and: u32 = 255;
   for (let r: i32 = 0; r < rows; r++) {
-    let p = staging + <usize>r * <usize>srcW * 4;
-    let x: i32 = 0;
-    for (let bx: i32 = 0; bx < outW; bx++) {
-      const xEnd = min<i32>(srcW, x + k);
-      let sr: u32 = 0;
-      let sg: u32 = 0;
-      let sb: u32 = 0;
-      let sa: u32 = 0;
-      for (; x < xEnd; x++, p += 4) {
-        const v = load<u32>(p);
-        sr += v & 255;
-        sg += (v >> 8) & 255;
-        sb += (v >> 16) & 255;
-        const a = v >>> 24;
-        sa += a;
-        alphaAnd &= a;
-      }
-      const q = sums + (<usize>bx << 4);
-      store<u32>(q, load<u32>(q) + sr);
-      store<u32>(q, load<u32>(q, 4) + sg, 4);
-      store<u32>(q, load<u32>(q, 8) + sb, 8);
-      store<u32>(q, load<u32>(q, 12) + sa, 12);
+    let p = staging + (<usize>r * <usize>srcW + <usize>x0) * 4;
+    for (let x = x0; x < xEnd; x++, p += 4) {
+      const v = load<u32>(p);
+      and &= v >>> 24;
+      sum = i32x4.add(sum, i32x4.extend_low_i16x8_u(i16x8.extend_low_i8x16_u(v128.load32_zero(p))));
     }
   }
-  let o = output + <usize>band * <usize>outW * 4;
-  for (let bx: i32 = 0; bx < outW; bx++, o += 4) {
-    const n = <u32>(rows * (min<i32>(srcW, (bx + 1) * k) - bx * k));
-    const half = n >> 1;
-    const q = sums + (<usize>bx << 4);
-    // rounded to the nearest level, in integers (the same plane on every runtime)
-    store<u8>(o, <u8>((load<u32>(q) + half) / n));
-    store<u8>(o, <u8>((load<u32>(q, 4) + half) / n), 1);
-    store<u8>(o, <u8>((load<u32>(q, 8) + half) / n), 2);
-    store<u8>(o, <u8>((load<u32>(q, 12) + half) / n), 3);
-  }
-  band++;
+  alphaAnd &= and;
+  const n = <u32>(rows * (xEnd - x0));
+  const half = n >> 1;
+  const q = o + (<usize>bx << 2);
+  // rounded to the nearest level, in integers (the same plane on every runtime)
+  store<u8>(q, <u8>((<u32>i32x4.extract_lane(sum, 0) + half) / n));
+  store<u8>(q, <u8>((<u32>i32x4.extract_lane(sum, 1) + half) / n), 1);
+  store<u8>(q, <u8>((<u32>i32x4.extract_lane(sum, 2) + half) / n), 2);
+  store<u8>(q, <u8>((<u32>i32x4.extract_lane(sum, 3) + half) / n), 3);
 }
 
 export function planeOutput(): usize {
