@@ -18,4 +18,4 @@ export {
   isccWholeBox,
 } from "./iscc";
 export { PDQ_FLOATS, PDQ_HASH, pdqBegin, pdqFinish, pdqLumaBegin, pdqLumaPush, pdqPush, pdqPushRows, pdqWindow } from "./pdq";
-export { planeBand, planeBegin, planeOpaque, planeOutput } from "./plane";
+export { planeBegin, planeOpaque, planeOutput, planeRows, planeStagingRows } from "./plane";

@@ -1,6 +1,7 @@
 // The verification's pixel plane: the decoded RGBA image box-averaged by a whole factor k (see
-// src/media/fingerprint/plane.ts for why). JS pushes bands of k source rows into the staging area; each band
-// becomes one plane row. Edge blocks the factor does not divide average the pixels they have.
+// src/media/fingerprint/plane.ts for why). JS pushes chunks of whole bands of k source rows into the staging area
+// (about 1 MiB each); each band becomes one plane row. Edge blocks the factor does not divide average the pixels
+// they have.
 
 import { align16, reserve, workBase } from "./mem";
 
@@ -12,9 +13,16 @@ let outH: i32 = 0;
 let band: i32 = 0;
 let alphaAnd: u32 = 255;
 let staging: usize = 0;
+let stagingRows: i32 = 0;
 let output: usize = 0; // u8[outW * outH * 4]
 
-/** Lays out a plane of a `width` x `height` image reduced by `k`; returns the staging address (k rows), or 0. */
+/** Source bytes the staging area holds at most (whole bands of k rows; at least one band). */
+const STAGING_BYTES: u64 = 1 << 20;
+
+/**
+ * Lays out a plane of a `width` x `height` image reduced by `k`; returns the staging address, or 0. The staging
+ * area holds planeStagingRows() rows (whole bands), so a chunk of many bands goes in with one copy and one call.
+ */
 export function planeBegin(width: i32, height: i32, k: i32): usize {
   if (width <= 0 || height <= 0 || k < 1) return 0;
   srcW = width;
@@ -24,22 +32,43 @@ export function planeBegin(width: i32, height: i32, k: i32): usize {
   outH = (height + k - 1) / k;
   band = 0;
   alphaAnd = 255;
+  const bandBytes = <u64>width * <u64>k * 4;
+  const bands = max<u64>(1, min<u64>(STAGING_BYTES / bandBytes, <u64>outH));
+  stagingRows = <i32>bands * k;
   staging = workBase();
-  let end: u64 = <u64>staging + align16(<u64>width * <u64>k * 4);
+  let end: u64 = <u64>staging + align16(bands * bandBytes);
   output = <usize>end;
   end += align16(<u64>outW * <u64>outH * 4);
   return reserve(end) ? staging : 0;
 }
 
-/** Reduces the next band (`rows` source rows, k except at the bottom edge) from the staging area. */
-export function planeBand(rows: i32): void {
-  if (band >= outH) return;
+/** Rows of the image the staging area holds (a multiple of k). */
+export function planeStagingRows(): i32 {
+  return stagingRows;
+}
+
+/**
+ * Reduces the next `rows` source rows from the staging area: whole bands of k rows, the last band of the image
+ * with the rows it has.
+ */
+export function planeRows(rows: i32): void {
+  const k = factor;
+  let at = staging;
+  for (let r: i32 = 0; r < rows && band < outH; r += k) {
+    const n = min<i32>(k, rows - r);
+    reduceBand(at, n);
+    at += <usize>n * <usize>srcW * 4;
+  }
+}
+
+/** Reduces one band (`rows` source rows at `src`, k except at the bottom edge) into the next plane row. */
+function reduceBand(src: usize, rows: i32): void {
   const k = factor;
   const o = output + <usize>band * <usize>outW * 4;
   // Each output channel is the rounded mean of its block, in integers (the same plane on every runtime); the SIMD
   // paths add the same integers, so every plane is bit for bit the scalar one's (test/node/media/query-plane.test.ts).
-  if (k == 2 && rows == 2) halveBand(o);
-  else sumBand(rows, o);
+  if (k == 2 && rows == 2) halveBand(src, o);
+  else for (let bx: i32 = 0; bx < outW; bx++) sumBlock(src, rows, bx, o);
   band++;
 }
 
@@ -47,9 +76,9 @@ export function planeBand(rows: i32): void {
  * A full band of factor 2: four output pixels (a 32-byte run of two rows) at a time, the 2 x 2 sums in u16 lanes
  * (at most 1,020), (sum + 2) >> 2 as the general path's (sum + n/2) / n with n = 4; a last odd column by sumBlock.
  */
-function halveBand(o: usize): void {
-  const r0 = staging;
-  const r1 = staging + <usize>srcW * 4;
+function halveBand(src: usize, o: usize): void {
+  const r0 = src;
+  const r1 = src + <usize>srcW * 4;
   const pairs = srcW >> 1; // output pixels with a full 2 x 2 block
   let alpha = i32x4.splat(-1);
   let bx: i32 = 0;
@@ -76,24 +105,19 @@ function halveBand(o: usize): void {
   const a = v128.and(alpha, v128.shuffle<u32>(alpha, alpha, 2, 3, 0, 1));
   const lanes = i32x4.extract_lane(v128.and(a, v128.shuffle<u32>(a, a, 1, 0, 3, 2)), 0);
   alphaAnd &= <u32>lanes >>> 24;
-  for (; bx < outW; bx++) sumBlock(2, bx, o);
-}
-
-/** Any band: every output pixel of the band by sumBlock. */
-function sumBand(rows: i32, o: usize): void {
-  for (let bx: i32 = 0; bx < outW; bx++) sumBlock(rows, bx, o);
+  for (; bx < outW; bx++) sumBlock(src, 2, bx, o);
 }
 
 /** Output pixel `bx` of the band (`rows` source rows): its channels' sums in u32 lanes, then their rounded means. */
 @inline
-function sumBlock(rows: i32, bx: i32, o: usize): void {
+function sumBlock(src: usize, rows: i32, bx: i32, o: usize): void {
   const k = factor;
   const x0 = bx * k;
   const xEnd = min<i32>(srcW, x0 + k);
   let sum = i32x4.splat(0);
   let and: u32 = 255;
   for (let r: i32 = 0; r < rows; r++) {
-    let p = staging + (<usize>r * <usize>srcW + <usize>x0) * 4;
+    let p = src + (<usize>r * <usize>srcW + <usize>x0) * 4;
     for (let x = x0; x < xEnd; x++, p += 4) {
       const v = load<u32>(p);
       and &= v >>> 24;

@@ -32,7 +32,8 @@ interface KernelExports {
   pdqWindow(x: number, y: number, w: number, h: number): number;
   pdqFinish(): number;
   planeBegin(width: number, height: number, factor: number): number;
-  planeBand(rows: number): void;
+  planeStagingRows(): number;
+  planeRows(rows: number): void;
   planeOutput(): number;
   planeOpaque(): number;
 }
@@ -67,7 +68,8 @@ export class FingerprintKernel {
       "pdqWindow",
       "pdqFinish",
       "planeBegin",
-      "planeBand",
+      "planeStagingRows",
+      "planeRows",
       "planeOutput",
       "planeOpaque",
     ] as const) {

@@ -70,12 +70,13 @@ export function boxReduce(
   const e = kernel.exports;
   const staging = e.planeBegin(W, H, k) >>> 0;
   if (!staging) throw new Error("fingerprint kernel: out of memory for the pixel plane");
-  const band = W * 4 * k;
+  // whole bands of k rows per copy and call (the kernel's staging area holds planeStagingRows rows)
+  const chunk = W * 4 * e.planeStagingRows();
   const mem = kernel.bytes(); // planeBegin may have grown the memory: views are taken after it
-  for (let at = 0; at < data.length; at += band) {
-    const end = Math.min(data.length, at + band);
+  for (let at = 0; at < data.length; at += chunk) {
+    const end = Math.min(data.length, at + chunk);
     mem.set(data.subarray(at, end), staging);
-    e.planeBand((end - at) / (W * 4));
+    e.planeRows((end - at) / (W * 4));
   }
   const w = Math.ceil(W / k);
   const h = Math.ceil(H / k);

@@ -146,5 +146,18 @@ describe("PDQ query windows' image (#19)", () => {
           cases++;
         }
     expect(cases).toBe(120);
+    // images over one staging chunk (about 1 MiB of whole bands): the bands of several chunks, the last one short
+    for (const [w, h, k] of [
+      [1001, 700, 2],
+      [1000, 703, 3],
+      [3001, 101, 2],
+    ] as const) {
+      const data = new Uint8Array(w * h * 4);
+      for (let i = 0; i < data.length; i++) data[i] = i % 4 === 3 ? 255 : next() & 255;
+      const image = { width: w, height: h, data };
+      const got = boxReduce(module, image, k);
+      expect(Buffer.from(got.image.data).equals(Buffer.from(reference(image, k).data)), `${w}x${h} k${k}`).toBe(true);
+      expect(got.opaque).toBe(true);
+    }
   });
 });
