@@ -1017,7 +1017,35 @@ function torbenMedian(m: usize, n: i32): f32 {
     equal = 0;
     maxBelow = lo;
     minAbove = hi;
-    for (let i = 0; i < n; i++) {
+    // Four values per f32x4: each lane counts and keeps its extremes as the scalar loop does (a value replaces the
+    // kept one only when strictly beyond it), then the lanes are combined. Counts are exact; an extreme can differ
+    // from the scalar one only in the sign of a zero when +0 and -0 are both present, which no comparison below (or
+    // toBits's) tells apart, so the hash is the scalar one's.
+    const g = f32x4.splat(guess);
+    let lessV = i32x4.splat(0);
+    let greaterV = i32x4.splat(0);
+    let below = f32x4.splat(lo);
+    let above = f32x4.splat(hi);
+    let i = 0;
+    for (; i + 4 <= n; i += 4) {
+      const v = v128.load(m + (<usize>i << 2));
+      const lt = f32x4.lt(v, g);
+      const gt = f32x4.gt(v, g);
+      lessV = i32x4.sub(lessV, lt);
+      greaterV = i32x4.sub(greaterV, gt);
+      below = v128.bitselect(v, below, v128.and(lt, f32x4.gt(v, below)));
+      above = v128.bitselect(v, above, v128.and(gt, f32x4.lt(v, above)));
+    }
+    less = i32x4.extract_lane(lessV, 0) + i32x4.extract_lane(lessV, 1) + i32x4.extract_lane(lessV, 2) + i32x4.extract_lane(lessV, 3);
+    greater =
+      i32x4.extract_lane(greaterV, 0) + i32x4.extract_lane(greaterV, 1) + i32x4.extract_lane(greaterV, 2) + i32x4.extract_lane(greaterV, 3);
+    for (let l = 0; l < 4; l++) {
+      const b = l == 0 ? f32x4.extract_lane(below, 0) : l == 1 ? f32x4.extract_lane(below, 1) : l == 2 ? f32x4.extract_lane(below, 2) : f32x4.extract_lane(below, 3);
+      const a = l == 0 ? f32x4.extract_lane(above, 0) : l == 1 ? f32x4.extract_lane(above, 1) : l == 2 ? f32x4.extract_lane(above, 2) : f32x4.extract_lane(above, 3);
+      if (b > maxBelow) maxBelow = b;
+      if (a < minAbove) minAbove = a;
+    }
+    for (; i < n; i++) {
       const v = load<f32>(m + (<usize>i << 2));
       if (v < guess) {
         less++;
@@ -1025,10 +1053,9 @@ function torbenMedian(m: usize, n: i32): f32 {
       } else if (v > guess) {
         greater++;
         if (v < minAbove) minAbove = v;
-      } else {
-        equal++;
       }
     }
+    equal = n - less - greater;
     if (less <= need && greater <= need) break;
     else if (less > greater) hi = maxBelow;
     else lo = minAbove;
