@@ -969,28 +969,63 @@ function qualityOf(a: usize): i32 {
 /**
  * B = D A D^T restricted to frequencies 1..16 in each direction, f32 sums in the reference's order. Four outputs
  * (j .. j+3) per f32x4: each lane sums its own products over k in order, separate multiply then add, as the scalar
- * loop `s += d[k] * a[k][j]` (f32 products commute exactly), so every coefficient is the scalar one.
+ * loop `s += d[k] * a[k][j]` (f32 products commute exactly), so every coefficient is the scalar one. Several
+ * vectors of outputs are summed side by side (independent chains, so the adds overlap); each lane's order is unchanged.
  */
 function dct64To16(a: usize): void {
   for (let i = 0; i < 16; i++) {
     const d = DCT_MATRIX + (<usize>(i * 64) << 2);
-    for (let j = 0; j < 64; j += 4) {
-      let s = f32x4.splat(0);
+    for (let j = 0; j < 64; j += 32) {
+      let s0 = f32x4.splat(0);
+      let s1 = s0;
+      let s2 = s0;
+      let s3 = s0;
+      let s4 = s0;
+      let s5 = s0;
+      let s6 = s0;
+      let s7 = s0;
       for (let k = 0; k < 64; k++) {
-        s = f32x4.add(s, f32x4.mul(f32x4.splat(load<f32>(d + (<usize>k << 2))), v128.load(a + (<usize>(k * 64 + j) << 2))));
+        const dk = f32x4.splat(load<f32>(d + (<usize>k << 2)));
+        const r = a + (<usize>(k * 64 + j) << 2);
+        s0 = f32x4.add(s0, f32x4.mul(dk, v128.load(r)));
+        s1 = f32x4.add(s1, f32x4.mul(dk, v128.load(r, 16)));
+        s2 = f32x4.add(s2, f32x4.mul(dk, v128.load(r, 32)));
+        s3 = f32x4.add(s3, f32x4.mul(dk, v128.load(r, 48)));
+        s4 = f32x4.add(s4, f32x4.mul(dk, v128.load(r, 64)));
+        s5 = f32x4.add(s5, f32x4.mul(dk, v128.load(r, 80)));
+        s6 = f32x4.add(s6, f32x4.mul(dk, v128.load(r, 96)));
+        s7 = f32x4.add(s7, f32x4.mul(dk, v128.load(r, 112)));
       }
-      v128.store(T16X64 + (<usize>(i * 64 + j) << 2), s);
+      const o = T16X64 + (<usize>(i * 64 + j) << 2);
+      v128.store(o, s0);
+      v128.store(o, s1, 16);
+      v128.store(o, s2, 32);
+      v128.store(o, s3, 48);
+      v128.store(o, s4, 64);
+      v128.store(o, s5, 80);
+      v128.store(o, s6, 96);
+      v128.store(o, s7, 112);
     }
   }
   for (let i = 0; i < 16; i++) {
     const t = T16X64 + (<usize>(i * 64) << 2);
-    for (let j = 0; j < 16; j += 4) {
-      let s = f32x4.splat(0);
-      for (let k = 0; k < 64; k++) {
-        s = f32x4.add(s, f32x4.mul(f32x4.splat(load<f32>(t + (<usize>k << 2))), v128.load(DCT_MATRIX_T + (<usize>(k * 16 + j) << 2))));
-      }
-      v128.store(B16X16 + (<usize>(i * 16 + j) << 2), s);
+    let s0 = f32x4.splat(0);
+    let s1 = s0;
+    let s2 = s0;
+    let s3 = s0;
+    for (let k = 0; k < 64; k++) {
+      const tk = f32x4.splat(load<f32>(t + (<usize>k << 2)));
+      const r = DCT_MATRIX_T + (<usize>(k * 16) << 2);
+      s0 = f32x4.add(s0, f32x4.mul(tk, v128.load(r)));
+      s1 = f32x4.add(s1, f32x4.mul(tk, v128.load(r, 16)));
+      s2 = f32x4.add(s2, f32x4.mul(tk, v128.load(r, 32)));
+      s3 = f32x4.add(s3, f32x4.mul(tk, v128.load(r, 48)));
     }
+    const o = B16X16 + (<usize>(i * 16) << 2);
+    v128.store(o, s0);
+    v128.store(o, s1, 16);
+    v128.store(o, s2, 32);
+    v128.store(o, s3, 48);
   }
 }
 
