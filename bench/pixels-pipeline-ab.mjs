@@ -1,6 +1,7 @@
 // #19 diagnostic: a verification's whole pixel work, as src/verifications/verify-service.ts runs it (verifyPixels,
 // the watermark detector, whole-image PDQ, ISCC, and the 15 PDQ query windows), on two checkouts in one process,
-// interleaved (alternating order), CPU ms per stage (medians, minima), every output compared exactly: the detector's
+// interleaved (alternating order), CPU ms per stage (medians, minima), on the bench images of bench/verify.mjs (the
+// 2.8 MP photograph and the 64 px sample) and bench/verify-keyed.mjs, every output compared exactly: the detector's
 // result and diagnostics, the PDQ hash and quality and the ISCC code; the query windows (which a checkout with #19's
 // capped query plane hashes on a smaller image, verify-pixels.ts queryWindowPixels) by Hamming distance per window.
 //   node bench/pixels-pipeline-ab.mjs --old-root DIR [--runs N] [--window-side N]   (DIR: another checkout with its wasm/build)
@@ -106,6 +107,8 @@ const keyed = new Uint8Array(
 const cases = [
   ["2.8 MP photo (bench/verify.mjs)", (await benchPhotograph()).bytes],
   ["1 MP q90 (bench/verify-keyed.mjs)", keyed],
+  // the 64 px JPEG of bench/verify.mjs's bare-Miniflare row: its windows are most of its pixel work
+  ["64 px sample (bench/verify.mjs first row)", new Uint8Array(readFileSync(join(ROOT, "test/fixtures/media/sample.jpg")))],
 ];
 const stages = ["decode", "detect", "pdq", "iscc", "windows"];
 console.log(`Pixel work of one verification, old ${oldRoot} vs new ${ROOT}: CPU ms, medians (minima) of ${runs} interleaved runs`);
