@@ -281,20 +281,24 @@ export async function publishBatch(
   };
 }
 
-/** After the job's own row: its steps, its asset and the asset's published objects (as jobWithPublication reads them). */
+/**
+ * After the job's own row: its steps, its asset and the asset's published objects (as jobWithPublication reads them).
+ * The objects are found by primary key, each `id =` a scalar subquery: SQLite plans `id IN (… UNION ALL …)` as a
+ * walk of the tenant's objects (its tenant index) filtered by the list, a read that grew with every object the
+ * tenant ever stored (320 rows on a bench database after 150 signings, instead of 2).
+ */
 function publishedViewStatements(d1: D1Database, job: JobRow): D1PreparedStatement[] {
   return [
     d1.prepare("SELECT * FROM job_steps WHERE job_id = ? ORDER BY position").bind(job.id),
     d1.prepare("SELECT * FROM assets WHERE tenant_id = ? AND id = ?").bind(job.tenantId, job.assetId),
-    d1
-      .prepare(
-        `SELECT * FROM objects WHERE tenant_id = ? AND id IN (
-           SELECT published_object_id FROM assets WHERE tenant_id = ? AND id = ?
-           UNION ALL SELECT sidecar_object_id FROM assets WHERE tenant_id = ? AND id = ?)`,
-      )
-      .bind(job.tenantId, job.tenantId, job.assetId, job.tenantId, job.assetId),
+    d1.prepare(PUBLISHED_OBJECTS_SQL).bind(job.tenantId, job.tenantId, job.assetId, job.tenantId, job.assetId),
   ];
 }
+
+/** The published output and sidecar of one asset (binds: tenant, tenant, asset, tenant, asset), by primary key. */
+export const PUBLISHED_OBJECTS_SQL = `SELECT * FROM objects WHERE tenant_id = ? AND (
+           id = (SELECT published_object_id FROM assets WHERE tenant_id = ? AND id = ?)
+           OR id = (SELECT sidecar_object_id FROM assets WHERE tenant_id = ? AND id = ?))`;
 
 function publishedView(jobRow: Record<string, unknown>, [steps, asset, published]: D1Result[]): JobPublicationView {
   const assetRow = asset!.results[0] ? rowOf(assets, asset!.results[0] as Record<string, unknown>) : null;
