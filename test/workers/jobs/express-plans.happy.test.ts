@@ -11,7 +11,7 @@ import { hookedEnv } from "../support/webhooks.helpers";
  * #19: what an express run asks of D1 does not grow with the tenant. The objects its publication batch reads back
  * for the answer (the published output and sidecar) are found by primary key: the earlier `id IN (… UNION ALL …)`
  * was planned as a walk of every object of the tenant (its tenant index) filtered by the list. And the 16 PDQ band
- * rows are written by one statement, not one each. The plans are read from the database itself (EXPLAIN QUERY PLAN)
+ * rows are written by one statement, not one each, and so are the soft bindings. The plans are read from the database itself (EXPLAIN QUERY PLAN)
  * for the SQL the run actually sent.
  */
 
@@ -53,7 +53,10 @@ describe("express run: statements that stay small (#19)", () => {
       const searches = (await planOf(sql)).filter((d) => /\bobjects\b/.test(d) && /SEARCH|SCAN/.test(d));
       expect(searches.length, sql).toBeGreaterThan(0);
       // by primary key, or by the tenant and asset (a handful of rows); never the tenant's objects, never a scan
-      for (const d of searches) expect(d, sql).toMatch(/USING (COVERING )?INDEX (sqlite_autoindex_objects_1 \(id=\?\)|objects_tenant_asset_idx \(tenant_id=\? AND asset_id=\?\))/);
+      for (const d of searches)
+        expect(d, sql).toMatch(
+          /USING (COVERING )?INDEX (sqlite_autoindex_objects_1 \(id=\?\)|objects_tenant_asset_idx \(tenant_id=\? AND asset_id=\?\))/,
+        );
     }
 
     const bandStatements = batches.flat().filter((q) => /INSERT INTO pdq_bands/.test(q));
@@ -67,5 +70,22 @@ describe("express run: statements that stay small (#19)", () => {
       .all<{ band: number; value: number }>();
     const bits = Uint8Array.from(pdq!.bits.match(/../g)!, (h) => Number.parseInt(h, 16));
     expect(bands.results).toEqual(pdqBandValues(bits).map((value, band) => ({ band, value })));
+
+    // the soft bindings (watermark payload, ISCC, PDQ) in one statement too, each row as its own statement wrote it
+    expect(batches.flat().filter((q) => /INSERT INTO soft_bindings/.test(q))).toHaveLength(1);
+    const rows = await testEnv.DB.prepare(
+      "SELECT algorithm, kind, value, bits, tenant_id, asset_id, job_id FROM soft_bindings WHERE publication_id = ? ORDER BY algorithm",
+    )
+      .bind(view!.job.publicationId)
+      .all<Record<string, string>>();
+    expect(rows.results.map((r) => [r.algorithm, r.kind])).toEqual([
+      ["iscc-image", "fingerprint"],
+      ["pdq", "fingerprint"],
+      ["svc-wm-tiledss-1", "watermark"],
+    ]);
+    for (const r of rows.results) {
+      expect(r).toMatchObject({ tenant_id: tenant.tenantId, asset_id: view!.job.assetId, job_id: job.id });
+      expect(typeof r.value === "string" && typeof r.bits === "string" && r.bits.length > 0).toBe(true);
+    }
   });
 });
