@@ -21,6 +21,10 @@ const cpuOf = cpuMsOf;
 
 const jpeg = new Uint8Array(readFileSync(join(import.meta.dirname, "..", "dist", "bench", "express-1280x800.jpg")));
 const p50 = (xs) => [...xs].sort((a, b) => a - b)[xs.length >> 1];
+const quartiles = (xs) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return `${s[Math.floor((s.length - 1) / 4)]}/${s[s.length >> 1]}/${s[Math.ceil((3 * (s.length - 1)) / 4)]}`;
+};
 const mean = (xs) => xs.reduce((a, b) => a + b, 0) / xs.length;
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 const results = Object.fromEntries(sides.map((s) => [s.label, { wall: [], cpu: [], after: [], statuses: new Set() }]));
@@ -53,6 +57,6 @@ for (const s of sides) {
   const r = results[s.label];
   console.log(
     `  ${s.label.padEnd(6)} wall p50 ${p50(r.wall).toFixed(0)} ms; workerd CPU to the answer p50 ${p50(r.cpu)} mean ${mean(r.cpu).toFixed(1)} ms; ` +
-      `with ${settle} ms after p50 ${p50(r.after)} mean ${mean(r.after).toFixed(1)} ms; answers ${[...r.statuses].join(", ")} (${s.dir})`,
+      `p25/p50/p75 ${quartiles(r.cpu)}; with ${settle} ms after p50 ${p50(r.after)} mean ${mean(r.after).toFixed(1)} ms; answers ${[...r.statuses].join(", ")} (${s.dir})`,
   );
 }

@@ -358,10 +358,16 @@ function moveStatements(
     ...(move.finished
       ? completeStatements(db, jobId, attempt, move.finished.step, move.finished.output, now, leaseMs, move.finished.completedAt ?? now)
       : []),
-    ...(move.instant ?? []).flatMap((s) => [
-      beginStatement(db, jobId, attempt, s.step, s.startedAt ?? now),
-      recordInstant(db, { jobId, attempt, step: s.step, completedAt: s.completedAt ?? now, output: jsonOrNull(s.output) }),
-    ]),
+    ...(move.instant ?? []).map((s) =>
+      recordInstant(db, {
+        jobId,
+        attempt,
+        step: s.step,
+        startedAt: s.startedAt ?? now,
+        completedAt: s.completedAt ?? now,
+        output: jsonOrNull(s.output),
+      }),
+    ),
     ...(move.next ? [beginStatement(db, jobId, attempt, move.next, now)] : []),
   ];
 }
@@ -420,11 +426,21 @@ const beginShape = shape<{ jobId: string; attempt: number; step: string; now: nu
     ),
 );
 
-/** An instant step's record, only while the job is held and not cancelled (as its begin checked). */
-const recordInstant = shape<{ jobId: string; attempt: number; step: string; completedAt: number; output: string | null }>((db, p) =>
+/**
+ * An instant step's record, its begin and its end in one statement (they were two, under the same guard, with nothing
+ * between them): only while the job is held and not cancelled, as its begin checked.
+ */
+const recordInstant = shape<{
+  jobId: string;
+  attempt: number;
+  step: string;
+  startedAt: number;
+  completedAt: number;
+  output: string | null;
+}>((db, p) =>
   db
     .update(jobSteps)
-    .set({ state: "completed", completedAt: sql`${p("completedAt")}`, output: sql`${p("output")}` })
+    .set({ state: "completed", startedAt: sql`${p("startedAt")}`, completedAt: sql`${p("completedAt")}`, output: sql`${p("output")}` })
     .where(
       and(
         eq(jobSteps.jobId, p("jobId")),
