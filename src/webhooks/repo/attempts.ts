@@ -291,20 +291,24 @@ export async function recordAttempts(d1: D1Batcher, records: readonly AttemptRec
   await d1.batch(statements);
 }
 
-/** Rows per multi-row attempt INSERT: 12 binds each, within D1's 100 per statement. */
-const INSERT_ROWS = 8;
-/** Deliveries per set-wise UPDATE: 3 binds each (the id for the index, then the id and attempt_count), plus 3. */
-const PAIR_ROWS = 30;
-const claimOf = (rows: readonly AttemptRecord[]) => ({
-  sql: `id IN (${rows.map(() => "?").join(", ")}) AND (id, attempt_count) IN (VALUES ${rows.map(() => "(?, ?)").join(", ")})`,
-  binds: [...rows.map((r) => r.deliveryId), ...rows.flatMap((r) => [r.deliveryId, r.attemptNumber])],
-});
+/**
+ * Acknowledged attempts per statement. The rows go as one JSON parameter (#19: bound one value at a time they were
+ * 16 parameters per delivery, each converted by the Worker's D1 client and validated by D1, and D1's 100-parameter
+ * limit split a round of 20 into 5 statements; as JSON, a round is 3 statements of one or two parameters each).
+ * Bounded so one parameter stays a few KB.
+ */
+const JSON_ROWS = 100;
 
 function inRows<T>(xs: readonly T[], n: number): T[][] {
   const out: T[][] = [];
   for (let i = 0; i < xs.length; i += n) out.push(xs.slice(i, i + n));
   return out;
 }
+
+/** Each delivery's own claim (its id and the attempt_count it was claimed with), as the JSON rows `[id, attempt]`. */
+const CLAIMED_BY_JSON = `id IN (SELECT j.value ->> 0 FROM json_each(?) AS j)
+  AND (id, attempt_count) IN (SELECT j.value ->> 0, j.value ->> 1 FROM json_each(?) AS j)`;
+const claimsJson = (rows: readonly AttemptRecord[]) => JSON.stringify(rows.map((r) => [r.deliveryId, r.attemptNumber]));
 
 /**
  * Consecutive acknowledged attempts, recorded exactly as `attemptStatements` would one by one: their attempt
@@ -318,26 +322,31 @@ function acknowledgedStatements(d1: D1Batcher, records: readonly AttemptRecord[]
   const recordedAt = Math.max(...records.map((r) => r.finishedAt));
   const endpointId = records[0]!.endpointId;
   const statements: D1PreparedStatement[] = [];
-  for (const rows of inRows(records, INSERT_ROWS))
+  for (const rows of inRows(records, JSON_ROWS))
     statements.push(
       d1
         .prepare(
+          // `WHERE true`: SQLite's upsert clause after a SELECT needs a WHERE to parse unambiguously.
           `INSERT INTO webhook_attempts (delivery_id, attempt_number, tenant_id, started_at, duration_ms, response_code, response_body_sha256, outcome, error, retry_after_seconds, signature_count, gate_ms)
-           VALUES ${rows.map(() => "(?, ?, ?, ?, ?, ?, ?, 'acknowledged', NULL, ?, ?, ?)").join(", ")} ON CONFLICT DO NOTHING`,
+           SELECT j.value ->> 0, j.value ->> 1, j.value ->> 2, j.value ->> 3, j.value ->> 4, j.value ->> 5, j.value ->> 6, 'acknowledged', NULL, j.value ->> 7, j.value ->> 8, j.value ->> 9
+             FROM json_each(?) AS j WHERE true
+           ON CONFLICT DO NOTHING`,
         )
         .bind(
-          ...rows.flatMap((r) => [
-            r.deliveryId,
-            r.attemptNumber,
-            r.tenantId,
-            r.startedAt,
-            r.finishedAt - r.startedAt,
-            r.responseCode,
-            r.responseBodySha256,
-            r.retryAfterSeconds,
-            r.signatureCount,
-            r.gateMs,
-          ]),
+          JSON.stringify(
+            rows.map((r) => [
+              r.deliveryId,
+              r.attemptNumber,
+              r.tenantId,
+              r.startedAt,
+              r.finishedAt - r.startedAt,
+              r.responseCode,
+              r.responseBodySha256,
+              r.retryAfterSeconds,
+              r.signatureCount,
+              r.gateMs,
+            ]),
+          ),
         ),
     );
   // Grouped by what the row receives: a receiver that answers alike makes one group.
@@ -347,24 +356,29 @@ function acknowledgedStatements(d1: D1Batcher, records: readonly AttemptRecord[]
     byAnswer.set(key, [...(byAnswer.get(key) ?? []), r]);
   }
   for (const group of byAnswer.values())
-    for (const rows of inRows(group, PAIR_ROWS))
+    for (const rows of inRows(group, JSON_ROWS)) {
+      const claims = claimsJson(rows);
       statements.push(
         d1
           .prepare(
             `UPDATE webhook_deliveries SET status = 'delivered', next_attempt_at = NULL, lease_until = NULL, response_code = ?, response_body_sha256 = ?, terminal_reason = NULL, updated_at = ?
-              WHERE +status = 'delivering' AND ${claimOf(rows).sql}`,
+              WHERE +status = 'delivering' AND ${CLAIMED_BY_JSON}`,
           )
-          .bind(rows[0]!.responseCode, rows[0]!.responseBodySha256, recordedAt, ...claimOf(rows).binds),
+          .bind(rows[0]!.responseCode, rows[0]!.responseBodySha256, recordedAt, claims, claims),
       );
-  for (const rows of inRows(records, PAIR_ROWS))
+    }
+  // `+updated_at`: the rows are found by their ids (with the JSON list SQLite otherwise picked the updated_at index).
+  for (const rows of inRows(records, JSON_ROWS)) {
+    const claims = claimsJson(rows);
     statements.push(
       d1
         .prepare(
           `UPDATE webhook_endpoints SET consecutive_failures = 0 WHERE id = ? AND state = 'active' AND EXISTS (
-             SELECT 1 FROM webhook_deliveries WHERE ${claimOf(rows).sql} AND updated_at = ? AND lease_until IS NULL)`,
+             SELECT 1 FROM webhook_deliveries WHERE ${CLAIMED_BY_JSON} AND +updated_at = ? AND lease_until IS NULL)`,
         )
-        .bind(endpointId, ...claimOf(rows).binds, recordedAt),
+        .bind(endpointId, claims, claims, recordedAt),
     );
+  }
   return statements;
 }
 
