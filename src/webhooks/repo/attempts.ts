@@ -48,17 +48,21 @@ export async function loadDelivery(d1: D1Database, deliveryId: string): Promise<
 /** D1 binds at most 100 parameters per statement: id lists are read and claimed in chunks of this size. */
 const ID_CHUNK = 90;
 
-function chunks<T>(xs: readonly T[]): T[][] {
+function chunks<T>(xs: readonly T[], size = ID_CHUNK): T[][] {
   const out: T[][] = [];
-  for (let i = 0; i < xs.length; i += ID_CHUNK) out.push(xs.slice(i, i + ID_CHUNK));
+  for (let i = 0; i < xs.length; i += size) out.push(xs.slice(i, i + size));
   return out;
 }
 
 const marks = (n: number) => Array.from({ length: n }, () => "?").join(", ");
 
+/** Ids per JSON list parameter (a delivery id is ≈ 25 bytes): a batch's ids go in one or a few statements. */
+const JSON_IDS = 500;
+
 /**
- * `loadDelivery` for many: one query per 90 ids, all in one D1 round trip (#19: a queue batch names up to
- * thousands; chunk after chunk cost a round trip each before any delivery could start). Ids without a row are
+ * `loadDelivery` for many, in one D1 round trip (#19: a queue batch names up to thousands; chunk after chunk cost
+ * a round trip each before any delivery could start). The ids go as one JSON list parameter per 500 (#19: bound
+ * one by one, D1's 100-parameter limit made two statements and 180 parameters per 90 ids). Ids without a row are
  * absent from `rows`. In the same round trip, the bodies of the events of those still unfinished (#19: each
  * endpoint's run read them again, 20 runs the same bodies; an event's body never changes, so reading it before
  * the claim sends what a read after it would).
@@ -71,22 +75,25 @@ export async function loadDeliveries(
   const bodies = new Map<string, string>();
   if (deliveryIds.length === 0) return { rows, bodies };
   const results = await d1.batch(
-    chunks(deliveryIds).flatMap((ids) => [
-      d1
-        .prepare(
-          `SELECT d.id, d.tenant_id, d.endpoint_id, d.event_id, d.event_type, d.status, d.attempt_count, d.attempt_base, d.next_attempt_at, d.lease_until,
-                  e.state AS endpoint_state, e.max_concurrency, e.rate_limit_per_minute
-             FROM webhook_deliveries d JOIN webhook_endpoints e ON e.id = d.endpoint_id
-            WHERE d.id IN (${marks(ids.length)})`,
-        )
-        .bind(...ids),
-      d1
-        .prepare(
-          `SELECT id, body FROM webhook_events WHERE id IN (
-             SELECT event_id FROM webhook_deliveries WHERE id IN (${marks(ids.length)}) AND +status IN ('pending', 'delivering'))`,
-        )
-        .bind(...ids),
-    ]),
+    chunks(deliveryIds, JSON_IDS).flatMap((ids) => {
+      const list = JSON.stringify(ids);
+      return [
+        d1
+          .prepare(
+            `SELECT d.id, d.tenant_id, d.endpoint_id, d.event_id, d.event_type, d.status, d.attempt_count, d.attempt_base, d.next_attempt_at, d.lease_until,
+                    e.state AS endpoint_state, e.max_concurrency, e.rate_limit_per_minute
+               FROM webhook_deliveries d JOIN webhook_endpoints e ON e.id = d.endpoint_id
+              WHERE d.id IN (SELECT value FROM json_each(?))`,
+          )
+          .bind(list),
+        d1
+          .prepare(
+            `SELECT id, body FROM webhook_events WHERE id IN (
+               SELECT event_id FROM webhook_deliveries WHERE id IN (SELECT value FROM json_each(?)) AND +status IN ('pending', 'delivering'))`,
+          )
+          .bind(list),
+      ];
+    }),
   );
   results.forEach(({ results: found }, i) => {
     if (i % 2 === 0) for (const row of found as EngineDeliveryRow[]) rows.set(row.id, row);
@@ -170,26 +177,29 @@ export async function claimRound(
   bodies: Map<string, string>;
 }> {
   if (c.deliveryIds.length > ID_CHUNK || c.eventIds.length > ID_CHUNK) throw new Error("a claim round names at most 90 deliveries");
-  // `+endpoint_id`, `+status` (here and below): the rows are found by their ids (the primary key); on an index of
+  // The ids as one JSON list parameter (#19: one parameter each before). `+endpoint_id`, `+status` (here and
+  // below): the rows are found by their ids (the primary key); on an index of
   // endpoint or status SQLite walked every delivery of the endpoint, or every one in that status (#19: most of a
   // claim's and a record's cost as the tables grew).
   const statements = [
     d1
       .prepare(
         `UPDATE webhook_deliveries SET status = 'delivering', attempt_count = attempt_count + 1, lease_until = ?, updated_at = ?
-            WHERE id IN (${marks(c.deliveryIds.length)}) AND +endpoint_id = ?
+            WHERE id IN (SELECT value FROM json_each(?)) AND +endpoint_id = ?
               AND ((+status = 'pending' AND COALESCE(next_attempt_at, 0) <= ?) OR (+status = 'delivering' AND lease_until <= ?))
               AND attempt_count - attempt_base < ?
               AND EXISTS (SELECT 1 FROM webhook_endpoints WHERE id = ? AND state = 'active')
           RETURNING id, attempt_count, attempt_base`,
       )
-      .bind(c.leaseUntil, c.now, ...c.deliveryIds, c.endpointId, c.now, c.now, c.maxAttempts, c.endpointId),
+      .bind(c.leaseUntil, c.now, JSON.stringify(c.deliveryIds), c.endpointId, c.now, c.now, c.maxAttempts, c.endpointId),
     d1
       .prepare("SELECT url, secret_ciphertext, previous_secret_ciphertext FROM webhook_endpoints WHERE id = ? AND state = 'active'")
       .bind(c.endpointId),
   ];
   if (c.eventIds.length > 0)
-    statements.push(d1.prepare(`SELECT id, body FROM webhook_events WHERE id IN (${marks(c.eventIds.length)})`).bind(...c.eventIds));
+    statements.push(
+      d1.prepare("SELECT id, body FROM webhook_events WHERE id IN (SELECT value FROM json_each(?))").bind(JSON.stringify(c.eventIds)),
+    );
   const [claim, endpoint, events] = await d1.batch(statements);
   return {
     claimed: claim!.results as { id: string; attempt_count: number; attempt_base: number }[],

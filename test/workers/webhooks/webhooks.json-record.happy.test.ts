@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { newId } from "../../../src/platform/ids";
-import { type AttemptRecord, recordAttempts } from "../../../src/webhooks/repo/attempts";
+import { type AttemptRecord, loadDeliveries, recordAttempts } from "../../../src/webhooks/repo/attempts";
 import { createTenant, testEnv } from "../support/helpers";
 import { createEndpoint } from "../support/webhooks.helpers";
 
@@ -8,7 +8,8 @@ import { createEndpoint } from "../support/webhooks.helpers";
  * #19: a run's acknowledged attempts are recorded from one JSON parameter per statement (repo/attempts.ts
  * acknowledgedStatements) instead of a parameter per value. The stored rows must be what a bound record stores:
  * the same values with the same SQL types (integers stay integers, a missing Retry-After stays NULL), each
- * delivery moved only by its own claim, and more rows than one statement takes all recorded, each once.
+ * delivery moved only by its own claim, and more rows than one statement takes all recorded, each once. The
+ * batch's read takes its ids as JSON lists too (500 a statement).
  */
 
 async function claimed(tenantId: string, endpointId: string, n: number, attemptCount = 1): Promise<string[]> {
@@ -163,5 +164,30 @@ describe("#19 acknowledged attempts recorded from JSON rows", () => {
     );
     const endpoint = await testEnv.DB.prepare("SELECT consecutive_failures FROM webhook_endpoints WHERE id = ?").bind(endpointId).first();
     expect(endpoint).toEqual({ consecutive_failures: 4 });
+  });
+
+  it("reads a queue batch's deliveries named by more ids than one list takes (1,101, some unknown), with the bodies of the unfinished only", async () => {
+    const { key, tenantId } = await createTenant();
+    const { id: endpointId } = await createEndpoint(key, { max_concurrency: 20 });
+    const ids = await claimed(tenantId, endpointId, 1_100);
+    const finished = ids.slice(0, 10);
+    await testEnv.DB.prepare(
+      `UPDATE webhook_deliveries SET status = 'delivered', lease_until = NULL WHERE id IN (SELECT value FROM json_each(?))`,
+    )
+      .bind(JSON.stringify(finished))
+      .run();
+    const unknown = newId("webhookDelivery");
+    const { rows, bodies } = await loadDeliveries(testEnv.DB, [...ids.slice(0, 600), unknown, ...ids.slice(600)]);
+    expect(rows.size).toBe(1_100);
+    expect(rows.has(unknown)).toBe(false);
+    expect(rows.get(ids[700]!)).toMatchObject({
+      endpoint_id: endpointId,
+      status: "delivering",
+      endpoint_state: "active",
+      max_concurrency: 20,
+    });
+    expect(bodies.size).toBe(1_090);
+    expect(bodies.has(rows.get(finished[0]!)!.event_id)).toBe(false);
+    expect(bodies.get(rows.get(ids[1_099]!)!.event_id)).toBe("{}");
   });
 });
