@@ -48,17 +48,21 @@ export async function loadDelivery(d1: D1Database, deliveryId: string): Promise<
 /** D1 binds at most 100 parameters per statement: id lists are read and claimed in chunks of this size. */
 const ID_CHUNK = 90;
 
-function chunks<T>(xs: readonly T[]): T[][] {
+function chunks<T>(xs: readonly T[], size = ID_CHUNK): T[][] {
   const out: T[][] = [];
-  for (let i = 0; i < xs.length; i += ID_CHUNK) out.push(xs.slice(i, i + ID_CHUNK));
+  for (let i = 0; i < xs.length; i += size) out.push(xs.slice(i, i + size));
   return out;
 }
 
 const marks = (n: number) => Array.from({ length: n }, () => "?").join(", ");
 
+/** Ids per JSON list parameter (a delivery id is ≈ 25 bytes): a batch's ids go in one or a few statements. */
+const JSON_IDS = 500;
+
 /**
- * `loadDelivery` for many: one query per 90 ids, all in one D1 round trip (#19: a queue batch names up to
- * thousands; chunk after chunk cost a round trip each before any delivery could start). Ids without a row are
+ * `loadDelivery` for many, in one D1 round trip (#19: a queue batch names up to thousands; chunk after chunk cost
+ * a round trip each before any delivery could start). The ids go as one JSON list parameter per 500 (#19: bound
+ * one by one, D1's 100-parameter limit made two statements and 180 parameters per 90 ids). Ids without a row are
  * absent from `rows`. In the same round trip, the bodies of the events of those still unfinished (#19: each
  * endpoint's run read them again, 20 runs the same bodies; an event's body never changes, so reading it before
  * the claim sends what a read after it would).
@@ -71,22 +75,25 @@ export async function loadDeliveries(
   const bodies = new Map<string, string>();
   if (deliveryIds.length === 0) return { rows, bodies };
   const results = await d1.batch(
-    chunks(deliveryIds).flatMap((ids) => [
-      d1
-        .prepare(
-          `SELECT d.id, d.tenant_id, d.endpoint_id, d.event_id, d.event_type, d.status, d.attempt_count, d.attempt_base, d.next_attempt_at, d.lease_until,
-                  e.state AS endpoint_state, e.max_concurrency, e.rate_limit_per_minute
-             FROM webhook_deliveries d JOIN webhook_endpoints e ON e.id = d.endpoint_id
-            WHERE d.id IN (${marks(ids.length)})`,
-        )
-        .bind(...ids),
-      d1
-        .prepare(
-          `SELECT id, body FROM webhook_events WHERE id IN (
-             SELECT event_id FROM webhook_deliveries WHERE id IN (${marks(ids.length)}) AND +status IN ('pending', 'delivering'))`,
-        )
-        .bind(...ids),
-    ]),
+    chunks(deliveryIds, JSON_IDS).flatMap((ids) => {
+      const list = JSON.stringify(ids);
+      return [
+        d1
+          .prepare(
+            `SELECT d.id, d.tenant_id, d.endpoint_id, d.event_id, d.event_type, d.status, d.attempt_count, d.attempt_base, d.next_attempt_at, d.lease_until,
+                    e.state AS endpoint_state, e.max_concurrency, e.rate_limit_per_minute
+               FROM webhook_deliveries d JOIN webhook_endpoints e ON e.id = d.endpoint_id
+              WHERE d.id IN (SELECT value FROM json_each(?))`,
+          )
+          .bind(list),
+        d1
+          .prepare(
+            `SELECT id, body FROM webhook_events WHERE id IN (
+               SELECT event_id FROM webhook_deliveries WHERE id IN (SELECT value FROM json_each(?)) AND +status IN ('pending', 'delivering'))`,
+          )
+          .bind(list),
+      ];
+    }),
   );
   results.forEach(({ results: found }, i) => {
     if (i % 2 === 0) for (const row of found as EngineDeliveryRow[]) rows.set(row.id, row);
@@ -170,26 +177,29 @@ export async function claimRound(
   bodies: Map<string, string>;
 }> {
   if (c.deliveryIds.length > ID_CHUNK || c.eventIds.length > ID_CHUNK) throw new Error("a claim round names at most 90 deliveries");
-  // `+endpoint_id`, `+status` (here and below): the rows are found by their ids (the primary key); on an index of
+  // The ids as one JSON list parameter (#19: one parameter each before). `+endpoint_id`, `+status` (here and
+  // below): the rows are found by their ids (the primary key); on an index of
   // endpoint or status SQLite walked every delivery of the endpoint, or every one in that status (#19: most of a
   // claim's and a record's cost as the tables grew).
   const statements = [
     d1
       .prepare(
         `UPDATE webhook_deliveries SET status = 'delivering', attempt_count = attempt_count + 1, lease_until = ?, updated_at = ?
-            WHERE id IN (${marks(c.deliveryIds.length)}) AND +endpoint_id = ?
+            WHERE id IN (SELECT value FROM json_each(?)) AND +endpoint_id = ?
               AND ((+status = 'pending' AND COALESCE(next_attempt_at, 0) <= ?) OR (+status = 'delivering' AND lease_until <= ?))
               AND attempt_count - attempt_base < ?
               AND EXISTS (SELECT 1 FROM webhook_endpoints WHERE id = ? AND state = 'active')
           RETURNING id, attempt_count, attempt_base`,
       )
-      .bind(c.leaseUntil, c.now, ...c.deliveryIds, c.endpointId, c.now, c.now, c.maxAttempts, c.endpointId),
+      .bind(c.leaseUntil, c.now, JSON.stringify(c.deliveryIds), c.endpointId, c.now, c.now, c.maxAttempts, c.endpointId),
     d1
       .prepare("SELECT url, secret_ciphertext, previous_secret_ciphertext FROM webhook_endpoints WHERE id = ? AND state = 'active'")
       .bind(c.endpointId),
   ];
   if (c.eventIds.length > 0)
-    statements.push(d1.prepare(`SELECT id, body FROM webhook_events WHERE id IN (${marks(c.eventIds.length)})`).bind(...c.eventIds));
+    statements.push(
+      d1.prepare("SELECT id, body FROM webhook_events WHERE id IN (SELECT value FROM json_each(?))").bind(JSON.stringify(c.eventIds)),
+    );
   const [claim, endpoint, events] = await d1.batch(statements);
   return {
     claimed: claim!.results as { id: string; attempt_count: number; attempt_base: number }[],
@@ -291,20 +301,24 @@ export async function recordAttempts(d1: D1Batcher, records: readonly AttemptRec
   await d1.batch(statements);
 }
 
-/** Rows per multi-row attempt INSERT: 12 binds each, within D1's 100 per statement. */
-const INSERT_ROWS = 8;
-/** Deliveries per set-wise UPDATE: 3 binds each (the id for the index, then the id and attempt_count), plus 3. */
-const PAIR_ROWS = 30;
-const claimOf = (rows: readonly AttemptRecord[]) => ({
-  sql: `id IN (${rows.map(() => "?").join(", ")}) AND (id, attempt_count) IN (VALUES ${rows.map(() => "(?, ?)").join(", ")})`,
-  binds: [...rows.map((r) => r.deliveryId), ...rows.flatMap((r) => [r.deliveryId, r.attemptNumber])],
-});
+/**
+ * Acknowledged attempts per statement. The rows go as one JSON parameter (#19: bound one value at a time they were
+ * 16 parameters per delivery, each converted by the Worker's D1 client and validated by D1, and D1's 100-parameter
+ * limit split a round of 20 into 5 statements; as JSON, a round is 3 statements of one or two parameters each).
+ * Bounded so one parameter stays a few KB.
+ */
+const JSON_ROWS = 100;
 
 function inRows<T>(xs: readonly T[], n: number): T[][] {
   const out: T[][] = [];
   for (let i = 0; i < xs.length; i += n) out.push(xs.slice(i, i + n));
   return out;
 }
+
+/** Each delivery's own claim (its id and the attempt_count it was claimed with), as the JSON rows `[id, attempt]`. */
+const CLAIMED_BY_JSON = `id IN (SELECT j.value ->> 0 FROM json_each(?) AS j)
+  AND (id, attempt_count) IN (SELECT j.value ->> 0, j.value ->> 1 FROM json_each(?) AS j)`;
+const claimsJson = (rows: readonly AttemptRecord[]) => JSON.stringify(rows.map((r) => [r.deliveryId, r.attemptNumber]));
 
 /**
  * Consecutive acknowledged attempts, recorded exactly as `attemptStatements` would one by one: their attempt
@@ -318,26 +332,31 @@ function acknowledgedStatements(d1: D1Batcher, records: readonly AttemptRecord[]
   const recordedAt = Math.max(...records.map((r) => r.finishedAt));
   const endpointId = records[0]!.endpointId;
   const statements: D1PreparedStatement[] = [];
-  for (const rows of inRows(records, INSERT_ROWS))
+  for (const rows of inRows(records, JSON_ROWS))
     statements.push(
       d1
         .prepare(
+          // `WHERE true`: SQLite's upsert clause after a SELECT needs a WHERE to parse unambiguously.
           `INSERT INTO webhook_attempts (delivery_id, attempt_number, tenant_id, started_at, duration_ms, response_code, response_body_sha256, outcome, error, retry_after_seconds, signature_count, gate_ms)
-           VALUES ${rows.map(() => "(?, ?, ?, ?, ?, ?, ?, 'acknowledged', NULL, ?, ?, ?)").join(", ")} ON CONFLICT DO NOTHING`,
+           SELECT j.value ->> 0, j.value ->> 1, j.value ->> 2, j.value ->> 3, j.value ->> 4, j.value ->> 5, j.value ->> 6, 'acknowledged', NULL, j.value ->> 7, j.value ->> 8, j.value ->> 9
+             FROM json_each(?) AS j WHERE true
+           ON CONFLICT DO NOTHING`,
         )
         .bind(
-          ...rows.flatMap((r) => [
-            r.deliveryId,
-            r.attemptNumber,
-            r.tenantId,
-            r.startedAt,
-            r.finishedAt - r.startedAt,
-            r.responseCode,
-            r.responseBodySha256,
-            r.retryAfterSeconds,
-            r.signatureCount,
-            r.gateMs,
-          ]),
+          JSON.stringify(
+            rows.map((r) => [
+              r.deliveryId,
+              r.attemptNumber,
+              r.tenantId,
+              r.startedAt,
+              r.finishedAt - r.startedAt,
+              r.responseCode,
+              r.responseBodySha256,
+              r.retryAfterSeconds,
+              r.signatureCount,
+              r.gateMs,
+            ]),
+          ),
         ),
     );
   // Grouped by what the row receives: a receiver that answers alike makes one group.
@@ -347,24 +366,29 @@ function acknowledgedStatements(d1: D1Batcher, records: readonly AttemptRecord[]
     byAnswer.set(key, [...(byAnswer.get(key) ?? []), r]);
   }
   for (const group of byAnswer.values())
-    for (const rows of inRows(group, PAIR_ROWS))
+    for (const rows of inRows(group, JSON_ROWS)) {
+      const claims = claimsJson(rows);
       statements.push(
         d1
           .prepare(
             `UPDATE webhook_deliveries SET status = 'delivered', next_attempt_at = NULL, lease_until = NULL, response_code = ?, response_body_sha256 = ?, terminal_reason = NULL, updated_at = ?
-              WHERE +status = 'delivering' AND ${claimOf(rows).sql}`,
+              WHERE +status = 'delivering' AND ${CLAIMED_BY_JSON}`,
           )
-          .bind(rows[0]!.responseCode, rows[0]!.responseBodySha256, recordedAt, ...claimOf(rows).binds),
+          .bind(rows[0]!.responseCode, rows[0]!.responseBodySha256, recordedAt, claims, claims),
       );
-  for (const rows of inRows(records, PAIR_ROWS))
+    }
+  // `+updated_at`: the rows are found by their ids (with the JSON list SQLite otherwise picked the updated_at index).
+  for (const rows of inRows(records, JSON_ROWS)) {
+    const claims = claimsJson(rows);
     statements.push(
       d1
         .prepare(
           `UPDATE webhook_endpoints SET consecutive_failures = 0 WHERE id = ? AND state = 'active' AND EXISTS (
-             SELECT 1 FROM webhook_deliveries WHERE ${claimOf(rows).sql} AND updated_at = ? AND lease_until IS NULL)`,
+             SELECT 1 FROM webhook_deliveries WHERE ${CLAIMED_BY_JSON} AND +updated_at = ? AND lease_until IS NULL)`,
         )
-        .bind(endpointId, ...claimOf(rows).binds, recordedAt),
+        .bind(endpointId, claims, claims, recordedAt),
     );
+  }
   return statements;
 }
 
