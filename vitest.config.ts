@@ -7,6 +7,8 @@ import { configDefaults, defineConfig } from "vitest/config";
 // allowImportingTsExtensions, hence the expected TS5097.
 import { mintAnchorKeyPem, mintDevPki } from "./src/dev/pki.ts";
 import { DEV_SESSION_AUDIENCE, DEV_SESSION_ISSUER, mintDevSessionKey } from "./src/dev/session-issuer.ts";
+import LongestFirstSequencer from "./test/longest-first-sequencer.ts";
+import { MEDIA_BUNDLE_ENV } from "./test/support/worker.ts";
 import { captureTestTrustJson } from "./test/workers/capture/trust-fixture.ts";
 
 /** Media fixtures (test/fixtures/media) handed to workerd tests as one binding: file name → base64 bytes. */
@@ -48,6 +50,9 @@ function mediaWorkerBundle(): string {
 /** The media Worker as a Miniflare worker: its script and every wasm module beside it. */
 function mediaWorker(name: string) {
   const script = mediaWorkerBundle();
+  // The e2e project's video tests start the same bundle (test/support/worker.ts reads this; `--env dev` changes only
+  // the Worker's name, not a byte of the bundle) instead of bundling the media Worker once more.
+  process.env[MEDIA_BUNDLE_ENV] ??= script;
   const dir = dirname(script);
   return {
     name,
@@ -88,6 +93,8 @@ export default defineConfig(async () => {
   return {
     test: {
       reporters: ["default", "./test/summary-reporter.ts"],
+      // Longest files first (test/durations.json), so the run does not end on one long file with a core idle.
+      sequence: { sequencer: LongestFirstSequencer },
       // Vitest defaults to one worker per core minus one: a single file at a time on the 2-core CI machine. Most
       // files wait on queues, receivers and timers rather than compute, so two at a time roughly halves the run.
       maxWorkers: 2,

@@ -1,8 +1,9 @@
 // Compiles our own WebAssembly kernels: every `wasm/<kernel>/index.ts` (AssemblyScript) becomes
 // `wasm/build/<kernel>.wasm`. Runs before `npm start`, `npm test` and `npm run bench`; skips a kernel whose
 // sources are older than its output, so repeated runs cost nothing.
-import { execFileSync } from "node:child_process";
+import { spawn } from "node:child_process";
 import { existsSync, mkdirSync, readdirSync, statSync } from "node:fs";
+import { availableParallelism } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -35,12 +36,37 @@ const asc = join(root, "node_modules", ".bin", "asc");
 const kernels = readdirSync(wasmDir, { withFileTypes: true }).filter(
   (e) => e.isDirectory() && e.name !== "build" && existsSync(join(wasmDir, e.name, "index.ts")),
 );
-for (const { name } of kernels) {
-  const src = join(wasmDir, name);
-  const out = join(outDir, `${name}.wasm`);
-  // A kernel also depends on wasm/shared (SIMD pieces more than one kernel imports).
-  const sources = Math.max(newest(src), existsSync(sharedDir) ? newest(sharedDir) : 0);
-  if (existsSync(out) && statSync(out).mtimeMs >= sources && !process.argv.includes("--force")) continue;
-  execFileSync(asc, [join(src, "index.ts"), "--outFile", out, ...FLAGS, ...(EXTRA[name] ?? [])], { stdio: "inherit", cwd: root });
-  console.error(`wasm: built ${name}.wasm (${statSync(out).size} bytes)`);
-}
+const stale = kernels
+  .map(({ name }) => ({ name, src: join(wasmDir, name), out: join(outDir, `${name}.wasm`) }))
+  .filter(({ src, out }) => {
+    // A kernel also depends on wasm/shared (SIMD pieces more than one kernel imports).
+    const sources = Math.max(newest(src), existsSync(sharedDir) ? newest(sharedDir) : 0);
+    return !existsSync(out) || statSync(out).mtimeMs < sources || process.argv.includes("--force");
+  });
+
+/** One `asc` run; its output is printed whole when it ends, so parallel runs do not interleave their lines. */
+const compile = ({ name, src, out }) =>
+  new Promise((resolve, reject) => {
+    const child = spawn(asc, [join(src, "index.ts"), "--outFile", out, ...FLAGS, ...(EXTRA[name] ?? [])], {
+      cwd: root,
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let output = "";
+    child.stdout.on("data", (d) => (output += d));
+    child.stderr.on("data", (d) => (output += d));
+    child.on("error", reject);
+    child.on("close", (code) => {
+      if (output) process.stderr.write(output);
+      if (code !== 0) return reject(new Error(`wasm: asc failed for ${name} (exit ${code})`));
+      console.error(`wasm: built ${name}.wasm (${statSync(out).size} bytes)`);
+      resolve();
+    });
+  });
+
+// Each asc is one thread and a clean checkout compiles every kernel: one per core at a time rather than one after
+// the other (on CI's two cores this halves the step).
+const queue = [...stale];
+const lane = async () => {
+  for (let k = queue.shift(); k; k = queue.shift()) await compile(k);
+};
+await Promise.all(Array.from({ length: Math.min(availableParallelism(), queue.length) }, lane));

@@ -33,7 +33,7 @@ export function bundleMediaWorker(outdir = mkdtempSync(join(tmpdir(), "svc-media
   return bundleWorker(outdir, "wrangler.media.toml");
 }
 
-/** As WORKER_BUNDLE_ENV, for the media Worker's bundle (made once per run by the same globalSetup). */
+/** As WORKER_BUNDLE_ENV, for the media Worker's bundle (vitest.config.ts sets it to the bundle it makes for the workers project). */
 export const MEDIA_BUNDLE_ENV = "SVC_TEST_MEDIA_BUNDLE";
 
 /** A bundle's script and every wasm file beside it, each an explicit module (miniflare 5's v4 adapter refuses `modulesRules`). */
