@@ -33,7 +33,11 @@ function listeningPorts(pid) {
   return ports;
 }
 
-/** The runtime's inspector: the port of `pid` that answers /json/list, and its targets ({ id, url }). */
+/**
+ * The runtime's inspector: the port of `pid` that answers /json/list, and its targets ({ id, url }). The runtime
+ * also listens on its entry socket (the Worker answers the probe 404) and its Cap'n Proto debug port (workerd logs
+ * one "RPC connection broken … exceeds size limit" warning for the probe): both harmless, neither is asked again.
+ */
 export async function runtimeInspector(pid) {
   for (const port of listeningPorts(pid)) {
     try {
@@ -58,7 +62,11 @@ async function wasmBytes(session, context) {
   const found = await session.send("Runtime.queryObjects", { prototypeObjectId: protoId }, 60_000);
   const arrayId = found.result?.objects?.objectId;
   if (!arrayId) return null;
-  const sum = await session.send("Runtime.callFunctionOn", { objectId: arrayId, functionDeclaration: WASM_BYTES, returnByValue: true }, 30_000);
+  const sum = await session.send(
+    "Runtime.callFunctionOn",
+    { objectId: arrayId, functionDeclaration: WASM_BYTES, returnByValue: true },
+    30_000,
+  );
   await session.send("Runtime.releaseObjectGroup", { objectGroup: "" }).catch(() => undefined);
   return typeof sum.result?.result?.value === "number" ? sum.result.result.value : null;
 }
@@ -125,6 +133,8 @@ export async function isolateProbe(targets, { intervalMs = 200, wasmOf = () => f
   };
   return {
     ids: () => sessions.map((s) => s.id),
+    /** The phase `name` as measured so far (a finished one is final). */
+    get: (name) => phases[name],
     async phase(name) {
       await end();
       const wasm = await wasmAll();
