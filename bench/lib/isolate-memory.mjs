@@ -75,7 +75,9 @@ async function wasmBytes(session, context) {
  * Samples every isolate of `targets` (Runtime.getHeapUsage every `intervalMs`; an isolate busy in a long synchronous
  * call answers late and is not asked again until it has). `phase(name)` starts a phase, `stop()` ends the last and
  * returns { [phase]: { [target id]: { start, peak, wasmStart, wasmEnd } } } (bytes; heap = committed V8 heap +
- * ArrayBuffer backing stores). Targets whose inspector does not answer are left out, with a line saying so.
+ * ArrayBuffer backing stores; null where the isolate did not answer). workerd serves an isolate's inspector only
+ * between its tasks, and one session at a time: an isolate streaming a 2 GiB job may answer nothing until it ends,
+ * and the API Worker's own session is wrangler's (its inspector proxy, SVC_INSPECTOR_PORT, takes one client). Targets whose inspector does not answer are left out, with a line saying so.
  */
 export async function isolateProbe(targets, { intervalMs = 200, wasmOf = () => false } = {}) {
   const sessions = [];
@@ -109,7 +111,11 @@ export async function isolateProbe(targets, { intervalMs = 200, wasmOf = () => f
     s.busy = true;
     try {
       const v = await heap(s);
-      if (v !== null && current?.[s.id]) current[s.id].peak = Math.max(current[s.id].peak, v);
+      const m = current?.[s.id];
+      if (v !== null && m) {
+        m.start ??= v;
+        m.peak = Math.max(m.peak ?? 0, v);
+      }
     } catch {
     } finally {
       s.busy = false;
@@ -127,7 +133,10 @@ export async function isolateProbe(targets, { intervalMs = 200, wasmOf = () => f
     const wasm = await wasmAll();
     for (const s of sessions) {
       const v = await heap(s).catch(() => null);
-      if (v !== null) done[s.id].peak = Math.max(done[s.id].peak, v);
+      if (v !== null) {
+        done[s.id].start ??= v;
+        done[s.id].peak = Math.max(done[s.id].peak ?? 0, v);
+      }
       done[s.id].wasmEnd = wasm[s.id] ?? null;
     }
   };
@@ -141,7 +150,8 @@ export async function isolateProbe(targets, { intervalMs = 200, wasmOf = () => f
       const next = {};
       for (const s of sessions) {
         const v = await heap(s).catch(() => null);
-        next[s.id] = { start: v ?? 0, peak: v ?? 0, wasmStart: wasm[s.id] ?? null, wasmEnd: null };
+        // null until the isolate answers: an isolate that never does is reported as not measured, never as 0.
+        next[s.id] = { start: v, peak: v, wasmStart: wasm[s.id] ?? null, wasmEnd: null };
       }
       current = phases[name] = next;
       timer ??= setInterval(() => {
