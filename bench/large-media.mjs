@@ -462,41 +462,42 @@ try {
     if (best.unmeasured.length) best.bytes = null;
     return best;
   };
-  console.log("\nMemory by holder, per phase. Worker = an isolate of ours: V8 heap + ArrayBuffers (peak) + wasm memories;");
-  console.log("R2 simulator = Miniflare's r2:* isolates (V8 heap + ArrayBuffers) in the same runtime process; the runtime's and");
-  console.log("wrangler's proxy's RssAnon: the phase's own rise (peak − its start).");
-  for (const id of Object.keys(idleIsolates).filter(ours))
-    console.log(`idle ${id}: heap+ArrayBuffers ${mbOr(idleIsolates[id].start)}, wasm ${mb(idleIsolates[id].wasmStart ?? 0)}`);
-  console.log(
-    ["file", "phase", "isolate", "peak", "− idle", "heap+AB", "wasm", "R2 sim rise", "runtime anon", "proxy anon"]
-      .map((h) => h.padEnd(12))
-      .join(" "),
-  );
-  for (const r of rows) {
-    for (const [name, p] of Object.entries(r.isolatePhases)) {
-      for (const id of oursOf(p)) {
-        console.log(
-          [
-            r.media.label,
-            name,
-            id.replace("core:user:", ""),
-            mbOr(isolateOwn(p, id)),
-            over(isolateOwn(p, id), id),
-            mbOr(p[id].peak),
-            mb(p[id].wasmEnd ?? 0),
-            signed(simulatorRise(p)),
-            signed(anonRise(r.runtimePhases[name])),
-            signed(anonRise(r.proxyPhases[name])),
-          ]
-            .map((c) => `${c}`.padEnd(12))
-            .join(" "),
-        );
+  if (inspectWorkers) {
+    console.log("\nMemory by holder, per phase. Worker = an isolate of ours: V8 heap + ArrayBuffers (peak) + wasm memories;");
+    console.log("R2 simulator = Miniflare's r2:* isolates (V8 heap + ArrayBuffers) in the same runtime process; the runtime's and");
+    console.log("wrangler's proxy's RssAnon: the phase's own rise (peak − its start).");
+    for (const id of Object.keys(idleIsolates).filter(ours))
+      console.log(`idle ${id}: heap+ArrayBuffers ${mbOr(idleIsolates[id].start)}, wasm ${mb(idleIsolates[id].wasmStart ?? 0)}`);
+    console.log(
+      ["file", "phase", "isolate", "peak", "− idle", "heap+AB", "wasm", "R2 sim rise", "runtime anon", "proxy anon"]
+        .map((h) => h.padEnd(12))
+        .join(" "),
+    );
+    for (const r of rows) {
+      for (const [name, p] of Object.entries(r.isolatePhases)) {
+        for (const id of oursOf(p)) {
+          console.log(
+            [
+              r.media.label,
+              name,
+              id.replace("core:user:", ""),
+              mbOr(isolateOwn(p, id)),
+              over(isolateOwn(p, id), id),
+              mbOr(p[id].peak),
+              mb(p[id].wasmEnd ?? 0),
+              signed(simulatorRise(p)),
+              signed(anonRise(r.runtimePhases[name])),
+              signed(anonRise(r.proxyPhases[name])),
+            ]
+              .map((c) => `${c}`.padEnd(12))
+              .join(" "),
+          );
+        }
       }
     }
   }
-
   if (!inspectWorkers) {
-    console.log("Per phase (our isolates not read: --inspect-workers): R2 simulator isolates' rise, the runtime's and the proxy's");
+    console.log("\nPer phase (our isolates not read: --inspect-workers): R2 simulator isolates' rise, the runtime's and the proxy's");
     console.log("RssAnon rise, and the Worker's bound (runtime − simulator).");
     for (const r of rows) {
       for (const [name, p] of Object.entries(r.isolatePhases)) {
@@ -583,7 +584,7 @@ try {
         r.verdict.failure.length === 0 &&
         worker.bytes !== null &&
         worker.bytes < 100 * 1e6,
-      note: `Worker peak = the larger of our two isolates (API and media Worker): V8 heap (committed) + ArrayBuffer backing stores, sampled over the runtime's inspector, + its wasm memories; Miniflare's R2 simulator (r2:bucket, same process: it buffers a multipart object a slower reader downloads) and wrangler's proxy process apart; production serves downloads from R2's presigned origin. sign job ${seconds(r.signMs)}; FLAC is not streamed`,
+      note: `${worker.bound ? "Worker bound = the runtime workerd's RssAnon rise minus the R2 simulator isolates' rise (over the runtime's inspector) in the same phase; " : ""}Worker peak (--inspect-workers) = the larger of our two isolates (API and media Worker): V8 heap (committed) + ArrayBuffer backing stores, sampled over the runtime's inspector, + its wasm memories; Miniflare's R2 simulator (r2:bucket, same process: it buffers a multipart object a slower reader downloads) and wrangler's proxy process apart; production serves downloads from R2's presigned origin. sign job ${seconds(r.signMs)}; FLAC is not streamed`,
     });
   }
 } finally {
