@@ -1,0 +1,34 @@
+import type { Bindings } from "../../env";
+import type { ImageServices } from "../../media/types";
+import { log } from "../../platform/logger";
+import { memoizePublication } from "../../verifications/pixel-memo";
+import { findDeferredWindowsTarget } from "../repo/pdq-windows";
+import { read } from "./common";
+
+/*
+ * #19: a published job's verification pixel memo (verifications/pixel-memo.ts), filled after publication from the
+ * published bytes: the express job's follow-up and safety net (runner.ts, a completed express job's run), or a queue
+ * run right after its publication. Never on an answer's path, never failing a job: without a memo, a verification
+ * measures the pixels itself.
+ */
+export async function memoizeJobPublication(
+  env: Bindings,
+  image: ImageServices,
+  tenantId: string,
+  jobId: string,
+  published: Uint8Array | null,
+): Promise<void> {
+  try {
+    const target = await findDeferredWindowsTarget(env.DB, tenantId, jobId);
+    const object = target?.object;
+    if (!target || !object) return;
+    await memoizePublication(
+      env,
+      image,
+      { publicationId: target.publicationId, mediaType: object.mediaType },
+      async () => published ?? (await read(env.OBJECTS, object.key, object.etag)),
+    );
+  } catch (error) {
+    log.warn("verify pixel memo not filled; verifications measure the pixels", { job_id: jobId, error: String(error) });
+  }
+}
