@@ -47,7 +47,9 @@ for (const s of sides) {
     s.calls.keyed = lib.verifier({
       base: s.base,
       key: s.key,
-      files: args.includes("--published") ? await publishedFiles(count, { base: s.base, key: s.key }) : signedFiles(s.dir, count),
+      files: args.includes("--published")
+        ? await publishedFiles(count, { base: s.base, key: s.key, settleMs: 15000 })
+        : signedFiles(s.dir, count),
     });
 }
 /**

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { ensureC2paEngine } from "../../../src/media/c2pa/engine-workerd";
 import { verifyManifest } from "../../../src/media/c2pa/verifier";
-import { verificationTrustAnchors } from "../../../src/verifications/trust";
 import { jpegPixelBytesDigest, pixelMemoFor } from "../../../src/verifications/pixel-memo";
+import { verificationTrustAnchors } from "../../../src/verifications/trust";
 import { createTenant, fixture, json, testEnv } from "../support/helpers";
 import { concat, jpegSegments, memoRows, publishedJpeg, withStoreOf } from "../support/pixel-memo-helpers";
 import { verifyFile } from "../support/verify-helpers";
@@ -89,7 +89,11 @@ describe("verify pixel memo: only for the bytes we published (#19)", () => {
     const r = await json(await verifyFile(changed, { key }));
     expect(usedMemo(r)).toBe(false);
     // Below the HTTP path: facts of a store that passed every check, on these bytes, still find no memo.
-    const read = await verifyManifest({ bytes: published.bytes, mediaType: "image/jpeg" }, verificationTrustAnchors(testEnv), ensureC2paEngine);
+    const read = await verifyManifest(
+      { bytes: published.bytes, mediaType: "image/jpeg" },
+      verificationTrustAnchors(testEnv),
+      ensureC2paEngine,
+    );
     expect(read.facts.state).toBe("read");
     const passing = await pixelMemoFor(testEnv, { bytes: published.bytes, mediaType: "image/jpeg" }, read.facts, read.fileStore);
     expect(passing).not.toBeNull(); // the control: the same facts on the published bytes find it
@@ -99,10 +103,16 @@ describe("verify pixel memo: only for the bytes we published (#19)", () => {
   it("a sidecar store, or a memo of another pipeline version: measured now", async () => {
     const { key } = await createTenant();
     const published = await poisoned(key);
-    const read = await verifyManifest({ bytes: published.bytes, mediaType: "image/jpeg" }, verificationTrustAnchors(testEnv), ensureC2paEngine);
+    const read = await verifyManifest(
+      { bytes: published.bytes, mediaType: "image/jpeg" },
+      verificationTrustAnchors(testEnv),
+      ensureC2paEngine,
+    );
     const subject = { bytes: published.bytes, mediaType: "image/jpeg" };
     expect(await pixelMemoFor(testEnv, { ...subject, manifestStore: read.fileStore! }, read.facts, read.fileStore)).toBeNull();
-    await testEnv.DB.prepare("UPDATE verify_pixel_memos SET version = version + 1 WHERE publication_id = ?").bind(published.publicationId).run();
+    await testEnv.DB.prepare("UPDATE verify_pixel_memos SET version = version + 1 WHERE publication_id = ?")
+      .bind(published.publicationId)
+      .run();
     expect(await pixelMemoFor(testEnv, subject, read.facts, read.fileStore)).toBeNull();
     const r = await json(await verifyFile(published.bytes, { key }));
     expect(usedMemo(r)).toBe(false);
