@@ -42,13 +42,14 @@ for (const s of sides) {
   };
   if (kinds.some(([, k]) => k === "public"))
     s.calls.public = lib.verifier({ base: s.base, key: null, files: await lib.publicFiles(count) });
-  // --published: keyed files each side's own service published (express sign, downloaded), not files signed here.
+  // --published: keyed files each side's own service published (express sign, downloaded), not files signed here;
+  // measured after the express safety nets (EXPRESS_SAFETY_NET_SECONDS, 120 s) of those publications have run.
   if (kinds.some(([, k]) => k === "keyed"))
     s.calls.keyed = lib.verifier({
       base: s.base,
       key: s.key,
       files: args.includes("--published")
-        ? await publishedFiles(count, { base: s.base, key: s.key, settleMs: 15000 })
+        ? await publishedFiles(count, { base: s.base, key: s.key, settleMs: 125_000 })
         : signedFiles(s.dir, count),
     });
 }
