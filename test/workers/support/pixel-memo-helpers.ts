@@ -1,5 +1,5 @@
 import { expect } from "vitest";
-import { api, callUrl, json, testEnv, uploadAsset } from "./helpers";
+import { api, callUrl, json, testEnv, uploadAsset, waitForJob } from "./helpers";
 
 /**
  * A JPEG published by express signing (watermark, both image fingerprints, sign): its bytes and publication, once
@@ -18,7 +18,9 @@ export async function publishedJpeg(key: string, source: Uint8Array) {
     },
     headers: { "idempotency-key": crypto.randomUUID() },
   });
-  const job = await json(signed);
+  const answered = await json(signed);
+  // Under load the express answer may come before the run ends (202, running): the job still completes.
+  const job = answered.state === "completed" ? answered : await waitForJob(key, answered.job_id, 90_000);
   expect(job.state, JSON.stringify(job)).toBe("completed");
   const d = await json(await api(`/v1/assets/${assetId}/download`, { method: "POST", key }));
   const res = await callUrl(d.url, { method: "GET", headers: d.headers });
