@@ -374,9 +374,6 @@ async function runTakenJob(
           // above indexes them then).
           else if (fingerprinted?.pdq_regions_deferred && !services.background && services.image)
             await indexDeferredWindows(env, services.image, tenantId, taken.id, writing ? signedBytes : null);
-          // A queue run (no answer waits): the verification pixel memo now; an express run's comes with its follow-up.
-          if (!services.background && services.image && outcome.job?.state === "completed")
-            await memoizeJobPublication(env, services.image, tenantId, taken.id, writing ? signedBytes : null);
           // Published: nothing changes the job after its publication, so the batch's read is the answer's.
           return outcome.view ?? undefined;
         }

@@ -7,9 +7,9 @@ import { read } from "./common";
 
 /*
  * #19: a published job's verification pixel memo (verifications/pixel-memo.ts), filled after publication from the
- * published bytes: the express job's follow-up and safety net (runner.ts, a completed express job's run), or a queue
- * run right after its publication. Never on an answer's path, never failing a job: without a memo, a verification
- * measures the pixels itself.
+ * published bytes by the express job's follow-up and safety net (runner.ts, the queue's run of a completed express job).
+ * Never on an answer's path, never failing a job: without a memo, a verification measures the pixels itself. A queue
+ * (async) job's publication has none yet: its run's D1 round trips are budgeted (express-round-trips.happy.test.ts).
  */
 export async function memoizeJobPublication(
   env: Bindings,
