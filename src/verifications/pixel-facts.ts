@@ -1,9 +1,9 @@
 import { IMAGE_DECODE_LIMITS } from "../catalog/algorithms";
-import { PdqFingerprinter, pdqQueryWindowBits } from "../media/fingerprint";
+import { PdqFingerprinter, pdqQueryWindowHashes } from "../media/fingerprint";
 import type { ImageServices } from "../media/types";
 import { hex } from "../platform/bytes";
 import { PDQ_MIN_QUALITY } from "../soft-bindings/repo";
-import { queryWindowPixels, verifyPixels } from "./verify-pixels";
+import { queryWindowInput, verifyPixels } from "./verify-pixels";
 
 /*
  * The pixel stage of an image verification (#19): everything a verification measures on an image's pixels (decode,
@@ -40,8 +40,18 @@ export type ImagePixelFacts =
       pdq: FingerprintFact | null;
       /** Null: no ISCC fingerprinter, or not computed because PDQ found the image featureless. */
       iscc: FingerprintFact | null;
-      /** The PDQ query windows' hashes (hex) of quality at the gate; empty unless PDQ is looked up. */
+      /**
+       * The PDQ query windows' hashes (hex) of quality at the gate; empty unless PDQ is looked up, or when the image
+       * is outside the windows' bounds (too small or too large: not a fault), or when they failed (`windowsFailure`).
+       */
       windows: string[];
+      /** Present when the query windows could not be hashed (the kernel's message): `windows` is empty for that reason. */
+      windowsFailure?: string;
+      /**
+       * Present when a kernel could not grow and the stage read another image than its own (PDQ's plane unreduced,
+       * the query windows' image unreduced): the facts hold for this request, but they are not the canonical ones.
+       */
+      fallbacks?: string[];
     };
 
 /** The pixel stage on `bytes` (never throws for any bytes; a kernel failure is a fact with its message). */
@@ -72,12 +82,48 @@ export async function measureImagePixels(image: ImageServices, bytes: Uint8Array
   const featureless = pdqComputed?.status === "computed" && (pdqComputed.quality ?? 0) < PDQ_MIN_QUALITY;
   const isccComputed = iscc && !featureless ? iscc.compute(pixels) : null;
   const pdqLooked = pdqComputed?.status === "computed" && (pdqComputed.quality ?? 0) >= PDQ_MIN_QUALITY;
-  // The windows read PDQ's input reduced to at most 768 px a side (verify-pixels.ts queryWindowPixels, #19).
-  const windows =
-    pdqLooked && pdq instanceof PdqFingerprinter
-      ? pdqQueryWindowBits(pdq, queryWindowPixels(pdq, pdqPixels), PDQ_MIN_QUALITY).map((b) => hex(b))
-      : [];
-  return { status: "decoded", watermark, pdq: fact(pdqComputed ?? null), iscc: fact(isccComputed), windows };
+  // The windows read PDQ's input reduced to at most 768 px a side (verify-pixels.ts queryWindowInput, #19).
+  const fallbacks: string[] = decoded.pixels.fallback ? [decoded.pixels.fallback] : [];
+  let windows: string[] = [];
+  let windowsFailure: string | undefined;
+  if (pdqLooked && pdq instanceof PdqFingerprinter) {
+    const input = queryWindowInput(pdq, pdqPixels);
+    if (input.fallback) fallbacks.push(input.fallback);
+    const hashed = pdqQueryWindowHashes(pdq, input.image);
+    if (hashed.status === "computed") windows = hashed.regions.filter((r) => r.quality >= PDQ_MIN_QUALITY).map((r) => hex(r.bits));
+    else if (hashed.status === "failed") windowsFailure = hashed.message;
+  }
+  return {
+    status: "decoded",
+    watermark,
+    pdq: fact(pdqComputed ?? null),
+    iscc: fact(isccComputed),
+    windows,
+    // Only when set: the facts of a complete measurement (and their golden digests) carry neither key.
+    ...(windowsFailure !== undefined ? { windowsFailure } : {}),
+    ...(fallbacks.length > 0 ? { fallbacks } : {}),
+  };
+}
+
+/**
+ * Why `facts` are not a complete measurement of the pixel stage (null: they are), which is what a publication's memo
+ * (pixel-memo.ts) may hold: a later verification answers with the memo, so a transient failure (a kernel out of
+ * memory, a decoder that could not allocate, a detector error) must never become its answer. Complete: decoded; the
+ * detector ran (or the image is under its minimum edge, a fact of the pixels); every fingerprinter this pipeline has
+ * computed (ISCC may be skipped for a featureless image, also a fact of the pixels); the query windows computed or
+ * outside their bounds; no kernel fallback.
+ */
+export function incompleteMeasurement(image: ImageServices, facts: ImagePixelFacts): string | null {
+  if (facts.status !== "decoded") return `not decoded: ${facts.message}`;
+  if (facts.watermark.status === "failed") return `the watermark detector failed: ${facts.watermark.message}`;
+  if (!image.fingerprinters.get("pdq") || !image.fingerprinters.get("iscc-image")) return "a fingerprinter is not installed";
+  if (facts.pdq?.status !== "computed") return `PDQ not computed${facts.pdq ? `: ${facts.pdq.message}` : ""}`;
+  const featureless = (facts.pdq.quality ?? 0) < PDQ_MIN_QUALITY;
+  if (facts.iscc?.status !== "computed" && !(featureless && facts.iscc === null))
+    return `ISCC not computed${facts.iscc ? `: ${facts.iscc.message}` : ""}`;
+  if (facts.windowsFailure !== undefined) return `the query windows failed: ${facts.windowsFailure}`;
+  if (facts.fallbacks) return facts.fallbacks.join("; ");
+  return null;
 }
 
 function fact(

@@ -3,7 +3,7 @@ import { extractManifestStore } from "../media/c2pa/jumbf-carriers";
 import { activeManifestSignature } from "../media/c2pa/jumbf-signature";
 import type { ImageServices, ManifestFacts } from "../media/types";
 import { hex } from "../platform/bytes";
-import { type ImagePixelFacts, measureImagePixels, PIXEL_FACTS_VERSION } from "./pixel-facts";
+import { type ImagePixelFacts, incompleteMeasurement, measureImagePixels, PIXEL_FACTS_VERSION } from "./pixel-facts";
 import { findPixelMemo, hasPixelMemo, putPixelMemo } from "./repo";
 
 /*
@@ -138,20 +138,23 @@ export async function measurePublishedPixels(
 /**
  * Fills a publication's memo from its signed bytes (the publication's deferred work; never on an answer's path).
  * Idempotent: nothing is measured when the memo exists at this version. `bytes`: the published bytes when the
- * caller holds them, else `readBytes` reads them.
+ * caller holds them, else `readBytes` reads them. Only a complete measurement is stored (pixel-facts.ts
+ * incompleteMeasurement): a kernel that failed or could not grow here would otherwise answer every later
+ * verification; without a memo they measure, and the next follow-up or safety net of the job tries again.
  */
 export async function memoizePublication(
   env: Bindings,
   image: ImageServices,
   publication: { publicationId: string; mediaType: string },
   readBytes: () => Promise<Uint8Array | null>,
-): Promise<"memoized" | "exists" | "not_applicable"> {
+): Promise<"memoized" | "exists" | "not_applicable" | "incomplete"> {
   if (publication.mediaType !== "image/jpeg") return "not_applicable";
   if (await hasPixelMemo(env.DB, publication.publicationId, PIXEL_FACTS_VERSION)) return "exists";
   const bytes = await readBytes();
   if (!bytes) return "not_applicable";
   const measured = await measurePublishedPixels(image, bytes, publication.mediaType);
   if (!measured) return "not_applicable";
+  if (incompleteMeasurement(image, measured.facts) !== null) return "incomplete";
   const stored = await putPixelMemo(env.DB, {
     signature_sha256: measured.signatureSha256,
     publication_id: publication.publicationId,

@@ -180,6 +180,9 @@ async function durableFacts(
   // the image's own windows (regions.ts PDQ_QUERY_WINDOWS): a copy cropped to 80-90 % holds a published window.
   const pdqQuery = pdqBits ? { bits: pdqBits, limit: FINGERPRINT_CANDIDATES } : null;
   const windows = pdqQuery ? facts.windows.map((w) => fromHex(w)) : [];
+  // Not computed is said, as for every other signal: a crop of a published image is then only found whole.
+  if (pdqQuery && facts.windowsFailure !== undefined)
+    warnings.push(`The PDQ query windows could not be computed (a crop is looked up only as a whole image): ${facts.windowsFailure}`);
   const pdqRegions = pdqQuery ? { ...pdqQuery, windows } : null;
   const found = await indexMatches(env.DB, { exact, pdq: pdqQuery, pdqRegions, also });
   answered(found.also);

@@ -22,12 +22,15 @@ export async function memoizeJobPublication(
     const target = await findDeferredWindowsTarget(env.DB, tenantId, jobId);
     const object = target?.object;
     if (!target || !object) return;
-    await memoizePublication(
+    const filled = await memoizePublication(
       env,
       image,
       { publicationId: target.publicationId, mediaType: object.mediaType },
       async () => published ?? (await read(env.OBJECTS, object.key, object.etag)),
     );
+    // A kernel failed or could not grow while measuring: nothing stored (a memo would answer every later
+    // verification); verifications of the file measure its pixels themselves.
+    if (filled === "incomplete") log.warn("verify pixel memo not filled: the measurement was incomplete", { job_id: jobId });
   } catch (error) {
     log.warn("verify pixel memo not filled; verifications measure the pixels", { job_id: jobId, error: String(error) });
   }
