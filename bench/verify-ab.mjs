@@ -7,13 +7,16 @@
 // JPEGs (bench/verify-keyed.mjs). Every verify is of a file of its own, from an address of its own. CPU is read per
 // block of --block requests (/proc counts 10 ms ticks), blocks alternate between the sides, order reversed each round.
 //
-//   node bench/verify-ab.mjs A=/tmp/base B=/work/wt/verify [--rounds 8] [--block 5] [--skip-keyed] [--skip-public]
+// --published: the keyed row verifies 1 MP JPEGs each side's own service published (bench/lib/verify-requests.mjs
+// publishedFiles), instead of files signed in this script with its dev PKI.
+//   node bench/verify-ab.mjs A=/tmp/base B=/work/wt/verify [--rounds 8] [--block 5] [--skip-keyed] [--skip-public] [--published]
 
 import { execFileSync } from "node:child_process";
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { checkoutSides, cpuMsOf, numberOption } from "./lib/ab-checkouts.mjs";
+import { publishedFiles } from "./lib/verify-requests.mjs";
 
 const args = process.argv.slice(2);
 const rounds = numberOption(args, "--rounds", 8);
@@ -39,7 +42,16 @@ for (const s of sides) {
   };
   if (kinds.some(([, k]) => k === "public"))
     s.calls.public = lib.verifier({ base: s.base, key: null, files: await lib.publicFiles(count) });
-  if (kinds.some(([, k]) => k === "keyed")) s.calls.keyed = lib.verifier({ base: s.base, key: s.key, files: signedFiles(s.dir, count) });
+  // --published: keyed files each side's own service published (express sign, downloaded), not files signed here;
+  // measured after the express safety nets (EXPRESS_SAFETY_NET_SECONDS, 120 s) of those publications have run.
+  if (kinds.some(([, k]) => k === "keyed"))
+    s.calls.keyed = lib.verifier({
+      base: s.base,
+      key: s.key,
+      files: args.includes("--published")
+        ? await publishedFiles(count, { base: s.base, key: s.key, settleMs: 125_000 })
+        : signedFiles(s.dir, count),
+    });
 }
 /**
  * `n` keyed files signed with checkout `dir`'s dev PKI, made in a child process: the signing bundles of two

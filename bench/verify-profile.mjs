@@ -6,12 +6,13 @@
 // <port>: the inspector of the user workerd of `npm start`: the workerd started with --inspector-addr=127.0.0.1:0
 // listens on several ports (`ss -ltnp`); the one whose /json (sent with `Host: localhost:<port>`) lists
 // core:user:svc-dev. Public: the 2.8 MP photograph of bench/verify.mjs, each request its own bytes and address.
-// --keyed: signed 1 MP JPEGs with the dev key (as bench/verify-keyed.mjs). The profile covers the Worker's isolate
+// --keyed: signed 1 MP JPEGs with the dev key (as bench/verify-keyed.mjs's cold row); with --published, 1 MP JPEGs
+// the service published itself (its goal row). The profile covers the Worker's isolate
 // only: D1 and the SQLite of Durable Objects run outside it (their cost shows as workerd CPU, not here).
 // SVC_API_BASE_URL / SVC_API_KEY from .svc/dev.env unless set.
 import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { devService, keyedFiles, publicFiles, verifier } from "./lib/verify-requests.mjs";
+import { devService, keyedFiles, publicFiles, publishedFiles, verifier } from "./lib/verify-requests.mjs";
 import { printTable, startProfiles, summarizeProfile } from "./lib/workerd-profile.mjs";
 
 const ROOT = join(import.meta.dirname, "..");
@@ -26,7 +27,12 @@ const { base, key } = devService();
 
 async function take() {
   // ---- the requests
-  const files = keyed ? await keyedFiles(requests + 5) : await publicFiles(requests + 5);
+  // --published: files this service published (express sign, downloaded), whose pixel facts come from publication.
+  const files = keyed
+    ? process.argv.includes("--published")
+      ? await publishedFiles(requests + 5, { base, key, settleMs: 125_000 })
+      : await keyedFiles(requests + 5)
+    : await publicFiles(requests + 5);
   const verify = verifier({ base, key: keyed ? key : null, files });
 
   // ---- the inspector (workerd sometimes leaves a first session's Profiler.enable unanswered: startProfiles asks again)

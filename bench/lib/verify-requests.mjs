@@ -50,11 +50,7 @@ export async function keyedFiles(count) {
   );
   const { setup, devSigner } = await import(join(out, "sign-entry.mjs"));
   await setup();
-  const { makeImage, jpegEnc } = await import("./images.mjs");
-  const img = makeImage("photo-textured", 1280, 800, 1);
-  const raw = new Uint8Array(
-    await jpegEnc.default({ data: new Uint8ClampedArray(img.data.buffer), width: 1280, height: 800, colorSpace: "srgb" }, { quality: 90 }),
-  );
+  const raw = await benchScene();
   const signer = devSigner({
     chainPem: vars.SVC_C2PA_SIGNER_CHAIN_PEM,
     keyPem: vars.SVC_C2PA_SIGNER_KEY_PEM,
@@ -70,6 +66,47 @@ export async function keyedFiles(count) {
     if (signed.status !== "signed") throw new Error(`signing failed: ${JSON.stringify(signed)}`);
     files.push(Buffer.from(signed.bytes));
   }
+  return files;
+}
+
+/** The bench's 1 MP scene (a seeded photo-like image, MozJPEG q90), unsigned. */
+async function benchScene() {
+  const { makeImage, jpegEnc } = await import("./images.mjs");
+  const img = makeImage("photo-textured", 1280, 800, 1);
+  return new Uint8Array(
+    await jpegEnc.default({ data: new Uint8ClampedArray(img.data.buffer), width: 1280, height: 800, colorSpace: "srgb" }, { quality: 90 }),
+  );
+}
+
+/**
+ * `count` 1 MP JPEGs published by the running service itself (upload, express sign with watermark and both image
+ * fingerprints, download), each its own publication (its own watermark payload and manifest): the files a tenant
+ * verifies after publishing them. `settleMs`: a wait after the last one, for the publications' deferred work (PDQ
+ * windows, the verification pixel memo) to run, as it would have long before a real client verifies its file.
+ */
+export async function publishedFiles(count, { base, key, settleMs = 4000, inFlight = 2 } = devService()) {
+  const { expressClient, jpegVariant } = await import("./express-requests.mjs");
+  const client = expressClient({ base, key });
+  const raw = await benchScene();
+  const files = new Array(count);
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: inFlight }, async () => {
+      while (next < count) {
+        const n = next++;
+        const assetId = await client.upload(jpegVariant(raw, n));
+        const signed = await client.signExpress(assetId);
+        if (signed.status !== 200 || signed.body?.state !== "completed")
+          throw new Error(`express sign: ${signed.status} ${JSON.stringify(signed.body)}`);
+        const d = await client.call("POST", `/v1/assets/${assetId}/download`);
+        if (d.status !== 200) throw new Error(`download: ${d.status} ${JSON.stringify(d.body)}`);
+        const res = await fetch(d.body.url, { headers: d.body.headers });
+        if (res.status !== 200) throw new Error(`download: ${res.status}`);
+        files[n] = Buffer.from(await res.arrayBuffer());
+      }
+    }),
+  );
+  await new Promise((r) => setTimeout(r, settleMs));
   return files;
 }
 

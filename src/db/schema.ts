@@ -509,6 +509,27 @@ export const pdqRegions = sqliteTable(
 );
 
 /**
+ * The verification pixel stage's outputs measured at publication on the exact bytes the service signed (#19,
+ * src/verifications/pixel-memo.ts; written and read there through verifications/repo.ts). Keyed by the SHA-256 of the
+ * active manifest's claim signature the service wrote; `pixels_sha256` the digest of the file's bytes outside its
+ * APP11 segments, `version` pixel-facts.ts PIXEL_FACTS_VERSION, `facts` the outputs (JSON), `measured_at` when (ms).
+ * Removed with the publication's soft bindings (a trigger of migration 0040, hand-written after the generated SQL).
+ */
+export const verifyPixelMemos = sqliteTable(
+  "verify_pixel_memos",
+  {
+    signatureSha256: text("signature_sha256").primaryKey(),
+    publicationId: text("publication_id").notNull(),
+    mediaType: text("media_type").notNull(),
+    pixelsSha256: text("pixels_sha256").notNull(),
+    version: integer("version").notNull(),
+    facts: text("facts").notNull(),
+    measuredAt: integer("measured_at").notNull(),
+  },
+  (t) => [index("verify_pixel_memos_publication_idx").on(t.publicationId)],
+);
+
+/**
  * The frames of published Chromaprint fingerprints, for finding a publication from a short excerpt of its audio
  * (a copy re-encoded, cut or stripped of its manifest). Derived from the `chromaprint` row of soft_bindings, whose
  * `bits` hold every frame (one uint32 per ~0.124 s): a lookup finds publications sharing exact frame values with the

@@ -33,6 +33,7 @@ import { isVideo, videoFingerprintStep } from "./steps/fingerprint-video";
 import { indexDeferredWindows } from "./steps/pdq-windows";
 import { type PublishOutcome, publishSigned, publishUnsigned } from "./steps/publish";
 import { signStepWriting } from "./steps/sign";
+import { memoizeJobPublication } from "./steps/verify-memo";
 import { watermarkStep } from "./steps/watermark";
 import { audioWatermarkStep } from "./steps/watermark-audio";
 
@@ -126,7 +127,11 @@ export async function runJobForAnswer(
   if (!job) return;
   // A completed express job's safety net indexes the PDQ windows its run deferred, if the run's follow-up was lost.
   if (job.state === "completed" && job.mode === "express" && services.image)
-    return ended(indexDeferredWindows(env, services.image, tenantId, jobId, null).then(() => undefined));
+    return ended(
+      indexDeferredWindows(env, services.image, tenantId, jobId, null).then(() =>
+        memoizeJobPublication(env, services.image!, tenantId, jobId, null),
+      ),
+    );
   if (isTerminal(job.state)) return;
   if (job.cancelRequestedAt !== null) return ended(finishCanceled(db, job));
   // A job whose runs keep dying (a crash, the CPU or memory limit) is never retried forever.

@@ -217,3 +217,49 @@ export async function shareByTokenHash(db: Database, tokenHash: string) {
     .limit(1);
   return found ?? null;
 }
+
+// ── pixel memos (pixel-memo.ts) ──────────────────────────────────────────────────────────────────────────────
+
+export interface PixelMemoRow {
+  publication_id: string;
+  media_type: string;
+  pixels_sha256: string;
+  version: number;
+  facts: string;
+  measured_at: number;
+}
+
+/** The memo of the publication whose active manifest's claim signature has this digest (global: a fact about bytes). */
+export async function findPixelMemo(d1: D1Database, signatureSha256: string): Promise<PixelMemoRow | null> {
+  return d1
+    .prepare(
+      "SELECT publication_id, media_type, pixels_sha256, version, facts, measured_at FROM verify_pixel_memos WHERE signature_sha256 = ?",
+    )
+    .bind(signatureSha256)
+    .first<PixelMemoRow>();
+}
+
+/** Whether a publication has its memo at `version` (the fill's idempotence: a redelivered follow-up measures nothing). */
+export async function hasPixelMemo(d1: D1Database, publicationId: string, version: number): Promise<boolean> {
+  const row = await d1
+    .prepare("SELECT 1 AS one FROM verify_pixel_memos WHERE publication_id = ? AND version = ? LIMIT 1")
+    .bind(publicationId, version)
+    .first();
+  return row !== null;
+}
+
+/**
+ * Stores a publication's memo, only while the publication still has a soft binding (a deletion that landed first
+ * leaves nothing behind; the trigger of migration 0040 removes it with the bindings afterwards). Replaces a memo of
+ * the same signature (a new version).
+ */
+export async function putPixelMemo(d1: D1Database, row: PixelMemoRow & { signature_sha256: string }): Promise<boolean> {
+  const result = await d1
+    .prepare(
+      `INSERT OR REPLACE INTO verify_pixel_memos (signature_sha256, publication_id, media_type, pixels_sha256, version, facts, measured_at)
+       SELECT ?1, ?2, ?3, ?4, ?5, ?6, ?7 WHERE EXISTS (SELECT 1 FROM soft_bindings WHERE publication_id = ?2)`,
+    )
+    .bind(row.signature_sha256, row.publication_id, row.media_type, row.pixels_sha256, row.version, row.facts, row.measured_at)
+    .run();
+  return (result.meta.changes ?? 0) > 0;
+}

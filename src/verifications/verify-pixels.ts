@@ -24,6 +24,11 @@ export interface VerifyPixels {
   full: RgbaImage;
   /** The image PDQ reads: `full` itself, or (full-size decodes from factor 3) its box-reduced plane. */
   plane: PixelPlane;
+  /**
+   * Set when the kernel could not grow to reduce the plane and PDQ reads the full decode instead: the signals are
+   * valid for this request, but not the pipeline's canonical ones (a publication's memo is never made of them).
+   */
+  fallback?: string;
 }
 
 /**
@@ -52,15 +57,15 @@ export async function verifyPixels(image: ImageServices, bytes: Uint8Array, medi
   const pdq = image.fingerprinters.get("pdq");
   // The plane is reduced in the fingerprint kernel; without it (a deployment without PDQ) the image is its own plane.
   const itself: PixelPlane = { image: full, factor: 1, opaque: false, sourceWidth: full.width, sourceHeight: full.height };
-  let plane = itself;
   if (pdq instanceof PdqFingerprinter && planeFactor(full.width, full.height) >= PLANE_MINIMUM_FACTOR) {
     try {
-      plane = pixelPlane(pdq.kernel, full);
-    } catch {
-      plane = itself; // the kernel could not grow: the fingerprints read the full image, as they did before
+      return { status: "decoded", pixels: { full, plane: pixelPlane(pdq.kernel, full) } };
+    } catch (error) {
+      // the kernel could not grow: the fingerprints read the full image, as they did before (said, never memoized)
+      return { status: "decoded", pixels: { full, plane: itself, fallback: `PDQ's plane not reduced: ${String(error)}` } };
     }
   }
-  return { status: "decoded", pixels: { full, plane } };
+  return { status: "decoded", pixels: { full, plane: itself } };
 }
 
 /**
@@ -69,10 +74,22 @@ export async function verifyPixels(image: ImageServices, bytes: Uint8Array, medi
  * transparent, or the kernel cannot grow. Only the windows read it: the whole-image PDQ and ISCC are unchanged.
  */
 export function queryWindowPixels(pdq: PdqFingerprinter, pdqInput: RgbaImage, maxSide = QUERY_WINDOW_MAX_SIDE): RgbaImage {
+  return queryWindowInput(pdq, pdqInput, maxSide).image;
+}
+
+/**
+ * queryWindowPixels, saying when the kernel could not grow (`fallback`): the windows then read PDQ's input, valid for
+ * this request but not the pipeline's canonical windows, so a publication's memo is never made of them.
+ */
+export function queryWindowInput(
+  pdq: PdqFingerprinter,
+  pdqInput: RgbaImage,
+  maxSide = QUERY_WINDOW_MAX_SIDE,
+): { image: RgbaImage; fallback?: string } {
   try {
-    return queryWindowImage(pdq.kernel, pdqInput, maxSide);
-  } catch {
-    return pdqInput; // the kernel could not grow: the windows read PDQ's input, as before
+    return { image: queryWindowImage(pdq.kernel, pdqInput, maxSide) };
+  } catch (error) {
+    return { image: pdqInput, fallback: `the query windows' image was not reduced: ${String(error)}` };
   }
 }
 

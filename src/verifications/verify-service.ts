@@ -6,9 +6,8 @@ import type { Bindings } from "../env";
 import { EngineReadTooLarge } from "../media/c2pa/engine";
 import { activeManifestSignature, signerCredentials } from "../media/c2pa/jumbf-signature";
 import { type ManifestClaims, type SignerSummary, verifyManifest } from "../media/c2pa/verifier";
-import { PdqFingerprinter, pdqQueryWindowBits } from "../media/fingerprint";
 import type { AudioServices, ImageServices } from "../media/types";
-import { hex } from "../platform/bytes";
+import { fromHex, hex } from "../platform/bytes";
 import { ApiError } from "../platform/errors";
 import {
   type ExactQuery,
@@ -21,11 +20,12 @@ import {
 } from "../soft-bindings/repo";
 import { type VerifiedCapture, verifiedCapture } from "./capture";
 import { type VerifiedCreator, verifiedCreator } from "./creator";
+import { type ImagePixelFacts, measureImagePixels, PIXEL_FACTS_VERSION } from "./pixel-facts";
+import { pixelMemoFor } from "./pixel-memo";
 import { publishedAtOf } from "./repo";
 import { verificationTrustAnchors } from "./trust";
 import { type DurableFacts, decideVerdict, type OcspStatus, type RelatedPublication, type SoftBindingMatch, type Verdict } from "./verdict";
 import { audioDurableFacts } from "./verify-audio";
-import { queryWindowPixels, verifyPixels } from "./verify-pixels";
 import type { StreamedSubject } from "./verify-streamed";
 import { videoDurableFacts } from "./verify-video";
 
@@ -112,6 +112,8 @@ async function durableFacts(
   warnings: string[],
   also: D1PreparedStatement[] = [],
   answered: (results: D1Result[]) => void = () => {},
+  /** The pixel stage's facts measured at publication on these very pixels (pixel-memo.ts), else null: measured now. */
+  memo: ImagePixelFacts | null = null,
 ): Promise<DurableFacts> {
   const none: DurableFacts = { watermark: null, fingerprint: null };
   if (subject.manifestOnly) return none; // no pixels: nothing to detect or fingerprint, and nothing to warn about
@@ -130,65 +132,57 @@ async function durableFacts(
     warnings.push("Watermark and fingerprint signals are not computed: the image pipeline is not installed.");
     return none;
   }
-  const decoded = await verifyPixels(image, subject.bytes, subject.mediaType);
-  if (decoded.status !== "decoded") {
-    warnings.push(`Watermark and fingerprint signals are not computed: ${decoded.message}`);
+  const hasIscc = image.fingerprinters.get("iscc-image") !== undefined;
+  const facts = memo ?? (await measureImagePixels(image, subject.bytes, subject.mediaType));
+  if (facts.status !== "decoded") {
+    warnings.push(`Watermark and fingerprint signals are not computed: ${facts.message}`);
     return none;
   }
-  const pixels = decoded.pixels.full;
-  // PDQ reads the reduced plane (it is matched within a distance; a transparent image keeps full resolution, see
-  // plane.ts). The ISCC code is looked up exactly, so it reads the full image, as publication computed it.
-  const plane = decoded.pixels.plane;
-  const pdqPixels = plane.opaque ? plane.image : pixels;
-  // Every signal is computed first, then every index lookup it calls for goes to D1 as one statement.
+  // Every signal was computed first (pixel-facts.ts), then every index lookup it calls for goes to D1 as one statement.
   let payload: Uint8Array | null = null;
   let confidence = 0;
   let watermarkChecked = false;
-  if (Math.min(pixels.width, pixels.height) < IMAGE_DECODE_LIMITS.watermark_minimum_edge) {
+  const mark = facts.watermark;
+  if (mark.status === "small") {
     warnings.push(
       `The watermark is not checked: the image is smaller than ${IMAGE_DECODE_LIMITS.watermark_minimum_edge} pixels on its shorter side.`,
     );
-  } else {
-    const detected = image.watermarker.detect(pixels);
-    if (detected.status === "failed") warnings.push(`The watermark could not be checked: ${detected.message}`);
-    else {
-      watermarkChecked = true;
-      if (detected.status === "detected") {
-        payload = detected.payload;
-        confidence = detected.confidence;
-      }
+  } else if (mark.status === "failed") warnings.push(`The watermark could not be checked: ${mark.message}`);
+  else {
+    watermarkChecked = true;
+    if (mark.status === "detected") {
+      payload = fromHex(mark.payload);
+      confidence = mark.confidence;
     }
   }
   // Fingerprints: the exact ISCC image code first, then the nearest PDQ hash (multi-index lookup, distance ≤ 31).
-  const iscc = image.fingerprinters.get("iscc-image");
-  const pdq = image.fingerprinters.get("pdq");
+  const pdqComputed = facts.pdq;
   // PDQ's quality says whether the image has texture; a featureless image (flat, a bare gradient) shares its ISCC
   // code with unrelated images (measured in bench/fingerprint-recall.mjs), so its exact ISCC hit proves nothing.
-  const pdqComputed = pdq?.compute(pdqPixels);
   const featureless = pdqComputed?.status === "computed" && (pdqComputed.quality ?? 0) < PDQ_MIN_QUALITY;
   let isccBits: Uint8Array | null = null;
   let isccLooked = false;
-  if (iscc && featureless) {
+  if (hasIscc && featureless) {
     warnings.push(
       `The iscc-image code is not looked up: the image has too little texture (PDQ quality ${pdqComputed.quality} < ${PDQ_MIN_QUALITY}), and such images share codes with unrelated ones.`,
     );
-  } else if (iscc) {
-    const computed = iscc.compute(pixels);
-    if (computed.status === "computed") {
-      isccBits = computed.bits;
+  } else if (facts.iscc) {
+    if (facts.iscc.status === "computed") {
+      isccBits = fromHex(facts.iscc.bits);
       isccLooked = true;
-    } else warnings.push(`The iscc-image fingerprint could not be computed: ${computed.message}`);
+    } else warnings.push(`The iscc-image fingerprint could not be computed: ${facts.iscc.message}`);
   }
-  const pdqBits = pdqComputed?.status === "computed" && (pdqComputed.quality ?? 0) >= PDQ_MIN_QUALITY ? pdqComputed.bits : null;
+  const pdqBits = pdqComputed?.status === "computed" && (pdqComputed.quality ?? 0) >= PDQ_MIN_QUALITY ? fromHex(pdqComputed.bits) : null;
   const exact: ExactQuery[] = [];
   if (payload) exact.push({ algorithm: SVC_IMAGE_WATERMARK, bitsHex: hex(payload), limit: 1 });
   if (isccBits) exact.push({ algorithm: "iscc-image", bitsHex: hex(isccBits), limit: FINGERPRINT_CANDIDATES });
   // The same hash is also looked up among the published windows (pdq_regions): a copy cropped to one of them; with it
-  // the image's own windows (regions.ts PDQ_QUERY_WINDOWS): a copy cropped to 80-90 % holds a published window. The
-  // windows read PDQ's input reduced to at most 768 px a side (verify-pixels.ts queryWindowPixels, #19).
+  // the image's own windows (regions.ts PDQ_QUERY_WINDOWS): a copy cropped to 80-90 % holds a published window.
   const pdqQuery = pdqBits ? { bits: pdqBits, limit: FINGERPRINT_CANDIDATES } : null;
-  const windows =
-    pdqQuery && pdq instanceof PdqFingerprinter ? pdqQueryWindowBits(pdq, queryWindowPixels(pdq, pdqPixels), PDQ_MIN_QUALITY) : [];
+  const windows = pdqQuery ? facts.windows.map((w) => fromHex(w)) : [];
+  // Not computed is said, as for every other signal: a crop of a published image is then only found whole.
+  if (pdqQuery && facts.windowsFailure !== undefined)
+    warnings.push(`The PDQ query windows could not be computed (a crop is looked up only as a whole image): ${facts.windowsFailure}`);
   const pdqRegions = pdqQuery ? { ...pdqQuery, windows } : null;
   const found = await indexMatches(env.DB, { exact, pdq: pdqQuery, pdqRegions, also });
   answered(found.also);
@@ -259,6 +253,11 @@ function regionCandidate(row: RegionMatch): SoftBindingMatch {
     distance: row.distance,
     score: Math.round((1 - row.distance / (PDQ_REGION_MATCH_DISTANCE + 1)) * 1000) / 1000,
   };
+}
+
+/** How a memo's use reads in the developer explanation. */
+export function memoNote(measuredAt: number): string {
+  return `The watermark and fingerprint facts of these pixels (detector, PDQ with its query windows, ISCC) were measured by this service at publication (${new Date(measuredAt).toISOString()}) on bytes identical to these outside the manifest store, with the same pixel pipeline (version ${PIXEL_FACTS_VERSION}); the index lookups ran now.`;
 }
 
 /** Whether the manifest store is in a sealed batch of our transparency log (null: not computed, with a warning). */
@@ -394,6 +393,8 @@ export async function verifySubject(env: Bindings, services: VerifyServices, sub
   const entries = storeHash ? anchorEntriesStatement(env, storeHash) : null;
   let entriesRead: AnchorEntriesRead | undefined;
   const durableWarnings: string[] = [];
+  // A file this service published, unchanged where its pixels are: the pixel stage's outputs measured then (pixel-memo.ts).
+  const memo = services.image ? await pixelMemoFor(env, subject, manifest.facts, manifest.fileStore) : null;
   const durable = await durableFacts(
     env,
     services.image,
@@ -404,6 +405,7 @@ export async function verifySubject(env: Bindings, services: VerifyServices, sub
     (results) => {
       if (entries) entriesRead = entries.read(results[0]);
     },
+    memo?.facts ?? null,
   );
   const checked = await revocation;
   const ocsp: OcspStatus = checked.status;
@@ -412,6 +414,8 @@ export async function verifySubject(env: Bindings, services: VerifyServices, sub
   warnings.push(...ocspWarnings, ...durableWarnings, ...anchorWarnings);
 
   const verdict = decideVerdict({ manifest: manifest.facts, ocsp, durable, anchor_match: anchor, warnings });
+  // Said where a developer reads how the answer was reached: the pixel facts were measured once, at publication.
+  if (memo) verdict.developer_explanation = `${verdict.developer_explanation} ${memoNote(memo.measuredAt)}`;
   // What the service may stand behind in the manifest's own claims (creator, capture): the same three facts for both.
   const claimEvidence = {
     overall: verdict.overall,

@@ -44,9 +44,17 @@ export type RestoreResult = { ok: true; report: RestoreReport } | { ok: false; r
 /** Tables holding a tenant's derived index, keyed by publication (no tenant column). */
 const DERIVED = ["pdq_bands", "pdq_regions", "chromaprint_frames", "video_frames"] as const;
 
+/**
+ * What the wipe removes by the tenant's publications: the derived index, and the verification pixel memos (#19,
+ * hashes and the watermark payload of its publications' pixels), whose own cleanup is a soft_bindings trigger the
+ * wipe lifts. A restore does not put the memos back (an archive does not hold them): verifications of the restored
+ * files measure their pixels.
+ */
+const WIPED_BY_PUBLICATION = [...DERIVED, "verify_pixel_memos"] as const;
+
 /** Removes every row of the tenant (all tables with a tenant_id, its derived index, the tenant row) and its R2 bytes. */
 export async function wipeTenant(env: Pick<Bindings, "DB" | "OBJECTS">, tenantId: string): Promise<WipeReport> {
-  const rows = await wipeTenantRows(env.DB, tenantId, DERIVED);
+  const rows = await wipeTenantRows(env.DB, tenantId, WIPED_BY_PUBLICATION);
   let r2Keys = 0;
   let cursor: string | undefined;
   do {

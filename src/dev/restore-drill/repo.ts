@@ -35,7 +35,8 @@ async function batchWithoutTriggers(d1: D1Database, statements: D1PreparedStatem
 const PUBLICATIONS_OF_TENANT = "SELECT publication_id FROM soft_bindings WHERE tenant_id = ?";
 
 /**
- * Deletes every row of the tenant in one transaction: the derived index first (found through soft_bindings), then
+ * Deletes every row of the tenant in one transaction: the tables keyed by its publications first (`derived`, found
+ * through soft_bindings: the derived index, the pixel memos), then
  * every table with a tenant_id, the tenant row last. Returns the rows removed per table.
  */
 export async function wipeTenantRows(d1: D1Database, tenantId: string, derived: readonly string[]): Promise<Record<string, number>> {
