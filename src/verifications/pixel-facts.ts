@@ -16,7 +16,7 @@ import { queryWindowInput, verifyPixels } from "./verify-pixels";
 /**
  * The version of the pixel stage's outputs. A memo measured under another version is never used. Bump it with any
  * change that can change an output of measureImagePixels (a kernel, the decode, a constant): the golden test
- * (test/node/verifications/pixel-facts.golden.test.ts) pins the outputs on fixed inputs to this number and fails
+ * (test/workers/verifications/pixel-facts.golden.test.ts) pins the outputs on fixed inputs to this number and fails
  * until it is bumped.
  */
 export const PIXEL_FACTS_VERSION = 1;
