@@ -6,7 +6,8 @@
 // the R2 simulator. An isolate's memory here is its V8 heap (committed) plus its ArrayBuffer backing stores
 // (Runtime.getHeapUsage), sampled, plus its WebAssembly memories (V8 does not count them as backing stores; read
 // at each phase's end: a wasm memory only grows). That is the memory Cloudflare's 128 MB limit applies to.
-import { readdirSync, readFileSync, readlinkSync } from "node:fs";
+import { readFileSync } from "node:fs";
+import { listeningPorts } from "./workerd-heap.mjs";
 import { inspectorSession } from "./workerd-profile.mjs";
 
 /** Which of `pids` is wrangler's proxy and which the runtime (the one started with --inspector-addr). */
@@ -16,22 +17,6 @@ export function splitWranglerProcesses(pids) {
   return { runtime, proxy: pids.filter((pid) => !runtime.includes(pid)) };
 }
 
-/** TCP ports `pid` listens on (IPv4), from its socket inodes and /proc/<pid>/net/tcp. */
-function listeningPorts(pid) {
-  const inodes = new Set();
-  for (const fd of readdirSync(`/proc/${pid}/fd`)) {
-    try {
-      const m = /^socket:\[(\d+)\]$/.exec(readlinkSync(`/proc/${pid}/fd/${fd}`));
-      if (m) inodes.add(m[1]);
-    } catch {}
-  }
-  const ports = [];
-  for (const line of readFileSync(`/proc/${pid}/net/tcp`, "utf8").split("\n").slice(1)) {
-    const f = line.trim().split(/\s+/);
-    if (f[3] === "0A" && inodes.has(f[9])) ports.push(Number.parseInt(f[1].split(":")[1], 16));
-  }
-  return ports;
-}
 
 /**
  * The runtime's inspector: the port of `pid` that answers /json/list, and its targets ({ id, url }). The runtime

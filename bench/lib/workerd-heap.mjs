@@ -10,7 +10,7 @@ import { readdirSync, readFileSync, readlinkSync } from "node:fs";
 import { inspectorSession } from "./workerd-profile.mjs";
 
 /** TCP ports `pid` listens on (from /proc: its socket inodes matched against the LISTEN rows of net/tcp). */
-function listeningPorts(pid) {
+export function listeningPorts(pid) {
   const inodes = new Set();
   for (const fd of readdirSync(`/proc/${pid}/fd`)) {
     try {
