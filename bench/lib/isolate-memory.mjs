@@ -17,7 +17,6 @@ export function splitWranglerProcesses(pids) {
   return { runtime, proxy: pids.filter((pid) => !runtime.includes(pid)) };
 }
 
-
 /**
  * The runtime's inspector: the port of `pid` that answers /json/list, and its targets ({ id, url }). The runtime
  * also listens on its entry socket (the Worker answers the probe 404) and its Cap'n Proto debug port (workerd logs
