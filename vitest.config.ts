@@ -7,7 +7,6 @@ import { configDefaults, defineConfig } from "vitest/config";
 // allowImportingTsExtensions, hence the expected TS5097.
 import { mintAnchorKeyPem, mintDevPki } from "./src/dev/pki.ts";
 import { DEV_SESSION_AUDIENCE, DEV_SESSION_ISSUER, mintDevSessionKey } from "./src/dev/session-issuer.ts";
-import LongestFirstSequencer from "./test/longest-first-sequencer.ts";
 import { MEDIA_BUNDLE_ENV } from "./test/support/worker.ts";
 import { captureTestTrustJson } from "./test/workers/capture/trust-fixture.ts";
 
@@ -93,8 +92,6 @@ export default defineConfig(async () => {
   return {
     test: {
       reporters: ["default", "./test/summary-reporter.ts"],
-      // Longest files first (test/durations.json), so the run does not end on one long file with a core idle.
-      sequence: { sequencer: LongestFirstSequencer },
       // Vitest defaults to one worker per core minus one: a single file at a time on the 2-core CI machine. Most
       // files wait on queues, receivers and timers rather than compute, so two at a time roughly halves the run.
       maxWorkers: 2,
