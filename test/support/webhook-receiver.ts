@@ -45,6 +45,10 @@ export class WebhookReceiver {
 
   constructor() {
     this.server = createServer((req, res) => void this.handle(req, res));
+    // Node closes an idle kept-alive connection after 5 s by default; a client that reuses it at that moment gets a
+    // reset before its request is read, which the service rightly records as a failed attempt the receiver never saw
+    // (attempt_count one above the receiver's count under load). A longer idle timeout removes the race.
+    this.server.keepAliveTimeout = 120_000;
   }
 
   async start(): Promise<void> {

@@ -41,12 +41,13 @@ describe("run statements built once per shape: review (#19)", () => {
       3,
       60_000,
     );
-    expect(statements[1]!.params).not.toContain(undefined);
-    expect(statements[1]).toEqual(
+    // The instant step's begin and end are one statement (#19).
+    expect(statements[0]!.params).not.toContain(undefined);
+    expect(statements[0]).toEqual(
       sqlOf(
         reference
           .update(jobSteps)
-          .set({ state: "completed", completedAt: 7, output: null })
+          .set({ state: "completed", startedAt: 5, completedAt: 7, output: null })
           .where(and(eq(jobSteps.jobId, "job_1"), eq(jobSteps.step, "inspect"), inArray(jobSteps.jobId, notCancelled("job_1", 3)))),
       ),
     );

@@ -112,11 +112,11 @@ describe("run statements built once per shape (#19)", () => {
           .set({ updatedAt: now, leaseExpiresAt: now + 60_000 })
           .where(and(eq(jobs.id, "job_1"), eq(jobs.state, "running"), eq(jobs.attempts, 3))),
       ),
-      begin("job_1", 3, "fingerprint", 5),
+      // An instant step's begin and end are one statement (#19).
       sqlOf(
         reference
           .update(jobSteps)
-          .set({ state: "completed", completedAt: 7, output: JSON.stringify({ fingerprints: [] }) })
+          .set({ state: "completed", startedAt: 5, completedAt: 7, output: JSON.stringify({ fingerprints: [] }) })
           .where(and(eq(jobSteps.jobId, "job_1"), eq(jobSteps.step, "fingerprint"), inArray(jobSteps.jobId, notCancelled("job_1", 3)))),
       ),
       begin("job_1", 3, "sign", now),

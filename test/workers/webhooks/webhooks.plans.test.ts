@@ -20,12 +20,12 @@ async function planOf(sql: string): Promise<string[]> {
 }
 
 /**
- * The statements that read or write webhook_deliveries rows named by an id list, as sent in `batches` (not the
+ * The statements that read or write webhook_deliveries rows named by an id list (bound marks or one JSON list), as sent in `batches` (not the
  * endpoint's streak reset, whose EXISTS finds a record's rows by their shared updated_at).
  */
 const byIdList = (batches: string[][]) =>
   [...new Set(batches.flat())].filter(
-    (q) => /webhook_deliveries/.test(q) && /\bid IN \(\?/.test(q.replace(/\s+/g, " ")) && !/^\s*UPDATE webhook_endpoints/.test(q),
+    (q) => /webhook_deliveries/.test(q) && /\bid IN \((\?|SELECT (j\.)?value( ->> 0)? FROM json_each\(\?\))/.test(q.replace(/\s+/g, " ")) && !/^\s*UPDATE webhook_endpoints/.test(q),
   );
 
 describe("#19 the engine's statements find deliveries by id", () => {
