@@ -25,7 +25,10 @@ async function planOf(sql: string): Promise<string[]> {
  */
 const byIdList = (batches: string[][]) =>
   [...new Set(batches.flat())].filter(
-    (q) => /webhook_deliveries/.test(q) && /\bid IN \((\?|SELECT (j\.)?value( ->> 0)? FROM json_each\(\?\))/.test(q.replace(/\s+/g, " ")) && !/^\s*UPDATE webhook_endpoints/.test(q),
+    (q) =>
+      /webhook_deliveries/.test(q) &&
+      /\bid IN \((\?|SELECT (j\.)?value( ->> 0)? FROM json_each\(\?\))/.test(q.replace(/\s+/g, " ")) &&
+      !/^\s*UPDATE webhook_endpoints/.test(q),
   );
 
 describe("#19 the engine's statements find deliveries by id", () => {
