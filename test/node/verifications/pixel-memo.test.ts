@@ -7,20 +7,13 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { concatBytes } from "../../../src/platform/bytes.ts";
 import { jpegPixelBytesDigest } from "../../../src/verifications/pixel-memo.ts";
 
 const ROOT = join(import.meta.dirname, "..", "..", "..");
 const JPEG = new Uint8Array(readFileSync(join(ROOT, "test", "fixtures", "media", "sample.jpg")));
 
-const cat = (...parts: Uint8Array[]) => {
-  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
-  let at = 0;
-  for (const p of parts) {
-    out.set(p, at);
-    at += p.length;
-  }
-  return out;
-};
+const cat = (...parts: Uint8Array[]) => concatBytes(parts);
 const segment = (marker: number, body: Uint8Array) =>
   cat(new Uint8Array([0xff, marker, (body.length + 2) >> 8, (body.length + 2) & 255]), body);
 /** `jpeg` with `seg` inserted after SOI. */
