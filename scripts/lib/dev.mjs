@@ -113,7 +113,7 @@ export async function ensureDevVars() {
 /**
  * The local D1 database of `wrangler dev --env dev` (the same SQLite files under .wrangler/state), opened once per
  * script in this process. `wrangler d1 migrations apply --local` starts a new workerd for every migration it applies
- * (43 starts on a fresh checkout: over a minute on a loaded 2-core machine) and each `wrangler d1 execute` one more;
+ * (41 on a fresh checkout, plus one to list them: over a minute on a loaded 2-core machine) and each `wrangler d1 execute` one more;
  * one Miniflare here costs one start for the whole script.
  */
 let localDb;
