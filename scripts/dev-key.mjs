@@ -1,12 +1,14 @@
 // `npm run dev:key`: a fresh all-scope key for the dev tenant, written to .svc/dev.env.
-import { applyMigrations, createKey, ensureDevVars, readState, tenantExists, writeDevFiles } from "./lib/dev.mjs";
+import { applyMigrations, closeLocalDb, createKey, ensureDevVars, readState, tenantExists, writeDevFiles } from "./lib/dev.mjs";
 
 const vars = await ensureDevVars();
-applyMigrations();
+await applyMigrations();
 const state = readState();
-if (!tenantExists(state.tenant_id)) {
+if (!(await tenantExists(state.tenant_id))) {
+  await closeLocalDb();
   console.error("svc: no dev tenant yet; run `npm start` first.");
   process.exit(1);
 }
-const created = createKey(vars.SVC_KEY_PEPPER, state.tenant_id, "Development (all scopes)");
+const created = await createKey(vars.SVC_KEY_PEPPER, state.tenant_id, "Development (all scopes)");
+await closeLocalDb();
 process.stdout.write(writeDevFiles({ ...state, api_key_id: created.keyId }, created.secret));

@@ -4,6 +4,7 @@ import { execFileSync, spawn } from "node:child_process";
 import { join } from "node:path";
 import {
   applyMigrations,
+  closeLocalDb,
   createKey,
   createTenantWithKey,
   DEV_ENV,
@@ -24,21 +25,23 @@ execFileSync(process.execPath, [join(ROOT, "scripts", "build-wasm.mjs")], { stdi
 
 const vars = await ensureDevVars();
 console.error("svc: applying local D1 migrations…");
-applyMigrations();
+await applyMigrations();
 
 let state = readState();
 let secret = readDevEnvKey();
-if (!tenantExists(state.tenant_id)) {
-  const created = createTenantWithKey(vars.SVC_KEY_PEPPER, "Development", "dev@localhost");
+if (!(await tenantExists(state.tenant_id))) {
+  const created = await createTenantWithKey(vars.SVC_KEY_PEPPER, "Development", "dev@localhost");
   state = { tenant_id: created.tenantId, api_key_id: created.keyId };
   secret = created.secret;
   console.error(`svc: created dev tenant ${created.tenantId}`);
-} else if (!keyIsActive(vars.SVC_KEY_PEPPER, secret)) {
+} else if (!(await keyIsActive(vars.SVC_KEY_PEPPER, secret))) {
   // The tenant exists but the recorded key is gone (revoked, or .svc was edited): issue a new one.
-  const created = createKey(vars.SVC_KEY_PEPPER, state.tenant_id, "Development (all scopes)");
+  const created = await createKey(vars.SVC_KEY_PEPPER, state.tenant_id, "Development (all scopes)");
   state = { ...state, api_key_id: created.keyId };
   secret = created.secret;
 }
+// wrangler dev opens the same database files next.
+await closeLocalDb();
 const lines = writeDevFiles(state, secret);
 process.stdout.write(lines);
 console.error(`svc: the same two lines are in ${DEV_ENV}; a fresh key: npm run dev:key`);

@@ -2,7 +2,7 @@
 // They run under the Node 22 that package.json installs (npm puts node_modules/.bin first on PATH).
 import { execFileSync } from "node:child_process";
 import { createHmac, randomBytes } from "node:crypto";
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { mintAnchorKeyPem, mintDevPki } from "../../src/dev/pki.ts";
@@ -110,55 +110,119 @@ export async function ensureDevVars() {
   return vars;
 }
 
-export function applyMigrations() {
-  wrangler(["d1", "migrations", "apply", "DB", "--local", ...DEV_WRANGLER_ENV]);
+/**
+ * The local D1 database of `wrangler dev --env dev` (the same SQLite files under .wrangler/state), opened once per
+ * script in this process. `wrangler d1 migrations apply --local` starts a new workerd for every migration it applies
+ * (41 on a fresh checkout, plus one to list them: over a minute on a loaded 2-core machine) and each `wrangler d1 execute` one more;
+ * one Miniflare here costs one start for the whole script.
+ */
+let localDb;
+async function openLocalDb() {
+  if (localDb) return localDb;
+  const [{ Miniflare, convertV4MiniflareOptions }, { unstable_readConfig }] = await Promise.all([import("miniflare"), import("wrangler")]);
+  const config = unstable_readConfig({ config: join(ROOT, "wrangler.toml"), env: DEV_WRANGLER_ENV[1] });
+  const info = config.d1_databases.find((d) => d.binding === "DB");
+  if (!info) throw new Error("svc: wrangler.toml [env.dev] has no D1 binding DB");
+  const mf = new Miniflare(
+    convertV4MiniflareOptions({
+      modules: true,
+      script: "",
+      // Where wrangler dev and wrangler d1 … --local keep it (relative to wrangler.toml), under the same id.
+      resourcePersistencePath: join(ROOT, ".wrangler", "state", "v3"),
+      d1Databases: { DATABASE: info.preview_database_id ?? info.database_id ?? info.binding },
+    }),
+  );
+  localDb = {
+    mf,
+    db: await mf.getD1Database("DATABASE"),
+    migrationsDir: join(ROOT, info.migrations_dir ?? "migrations"),
+    // wrangler's bookkeeping table, so `wrangler d1 migrations list/apply --local` agree with what ran here.
+    migrationsTable: `"${(info.migrations_table || "d1_migrations").replace(/"/g, '""')}"`,
+  };
+  return localDb;
 }
 
-const sql = (value) => (value === null ? "NULL" : typeof value === "number" ? String(value) : `'${String(value).replace(/'/g, "''")}'`);
-
-export function d1(command) {
-  const out = wrangler(["d1", "execute", "DB", "--local", ...DEV_WRANGLER_ENV, "--json", "--command", command]);
-  const parsed = JSON.parse(out);
-  return parsed[0]?.results ?? [];
+/** Releases the local database (its workerd) before wrangler dev opens the same files, or before a script exits. */
+export async function closeLocalDb() {
+  const open = localDb;
+  localDb = undefined;
+  if (open) await open.mf.dispose();
 }
 
-export function createKey(pepper, tenantId, name) {
+/**
+ * Applies the migrations not yet applied, in wrangler's order and with wrangler's bookkeeping (a row per migration in
+ * d1_migrations, inserted in the migration's own transaction), as `wrangler d1 migrations apply DB --local` does.
+ */
+export async function applyMigrations() {
+  const { db, migrationsDir, migrationsTable } = await openLocalDb();
+  await db
+    .prepare(`CREATE TABLE IF NOT EXISTS ${migrationsTable}(
+		id         INTEGER PRIMARY KEY AUTOINCREMENT,
+		name       TEXT UNIQUE,
+		applied_at TIMESTAMP DEFAULT CURRENT_TIMESTAMP NOT NULL
+);`)
+    .run();
+  const applied = new Set((await db.prepare(`SELECT name FROM ${migrationsTable} ORDER BY id`).all()).results.map((r) => r.name));
+  const names = readdirSync(migrationsDir, { withFileTypes: true })
+    .filter((e) => e.isFile() && e.name.endsWith(".sql"))
+    .map((e) => e.name)
+    .sort((a, b) => a.localeCompare(b, "en", { numeric: true }));
+  for (const name of names.filter((n) => !applied.has(n))) {
+    const migration = readFileSync(join(migrationsDir, name), "utf8");
+    // One statement list in one transaction: a migration that fails leaves neither its changes nor its row.
+    await db.batch([db.prepare(`${migration}\nINSERT INTO ${migrationsTable} (name)\nvalues ('${name.replace(/'/g, "''")}');`)]);
+  }
+}
+
+/** One statement on the local database, its values bound; the rows it returns. */
+export async function d1(statement, ...values) {
+  const { db } = await openLocalDb();
+  return (
+    await db
+      .prepare(statement)
+      .bind(...values)
+      .all()
+  ).results;
+}
+
+export async function createKey(pepper, tenantId, name) {
   const secret = newApiKeySecret();
   const keyId = newId("apiKey");
-  const now = Date.now();
-  d1(
-    `INSERT INTO api_keys (id, tenant_id, name, secret_hash, display_prefix, scopes, status, created_at) VALUES (${[
-      keyId,
-      tenantId,
-      name,
-      hashApiKeySecret(pepper, secret),
-      secret.slice(0, 15),
-      JSON.stringify(ALL_SCOPES),
-      "active",
-      now,
-    ]
-      .map(sql)
-      .join(", ")})`,
+  await d1(
+    "INSERT INTO api_keys (id, tenant_id, name, secret_hash, display_prefix, scopes, status, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+    keyId,
+    tenantId,
+    name,
+    hashApiKeySecret(pepper, secret),
+    secret.slice(0, 15),
+    JSON.stringify(ALL_SCOPES),
+    "active",
+    Date.now(),
   );
   return { keyId, secret };
 }
 
-export function createTenantWithKey(pepper, name, email) {
+export async function createTenantWithKey(pepper, name, email) {
   const tenantId = newId("tenant");
-  d1(
-    `INSERT INTO tenants (id, name, contact_email, status, created_at) VALUES (${[tenantId, name, email, "active", Date.now()].map(sql).join(", ")})`,
+  await d1(
+    "INSERT INTO tenants (id, name, contact_email, status, created_at) VALUES (?, ?, ?, ?, ?)",
+    tenantId,
+    name,
+    email,
+    "active",
+    Date.now(),
   );
-  return { tenantId, ...createKey(pepper, tenantId, `${name} (all scopes)`) };
+  return { tenantId, ...(await createKey(pepper, tenantId, `${name} (all scopes)`)) };
 }
 
-export function keyIsActive(pepper, secret) {
+export async function keyIsActive(pepper, secret) {
   if (!secret) return false;
-  const rows = d1(`SELECT id FROM api_keys WHERE secret_hash = ${sql(hashApiKeySecret(pepper, secret))} AND status = 'active'`);
+  const rows = await d1("SELECT id FROM api_keys WHERE secret_hash = ? AND status = 'active'", hashApiKeySecret(pepper, secret));
   return rows.length === 1;
 }
 
-export function tenantExists(tenantId) {
-  return Boolean(tenantId) && d1(`SELECT id FROM tenants WHERE id = ${sql(tenantId)}`).length === 1;
+export async function tenantExists(tenantId) {
+  return Boolean(tenantId) && (await d1("SELECT id FROM tenants WHERE id = ?", tenantId)).length === 1;
 }
 
 export function baseUrl() {

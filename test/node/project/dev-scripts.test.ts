@@ -200,5 +200,17 @@ describe("npm start on a fresh copy", () => {
     expect(signedIn.status).toBe(200);
     expect(((await signedIn.json()) as { credential: { kind: string } }).credential.kind).toBe("session");
     await third.stop();
+    // npm start applies migrations itself (scripts/lib/dev.mjs) with wrangler's bookkeeping: wrangler's own CLI sees
+    // every one of them applied.
+    const listed = execFileSync(
+      join(ROOT, "node_modules", ".bin", "wrangler"),
+      ["d1", "migrations", "list", "DB", "--local", "--env", "dev"],
+      {
+        cwd: dir,
+        env: { ...process.env, WRANGLER_SEND_METRICS: "false", WRANGLER_HIDE_BANNER: "true", CI: "true" },
+        encoding: "utf8",
+      },
+    );
+    expect(listed).toContain("No migrations to apply");
   }, 600_000);
 });
