@@ -30,7 +30,7 @@ async function pipeline(root) {
   const { IsccImageFingerprinter, PdqFingerprinter } = await src("media/fingerprint/index.ts");
   const { pdqQueryWindowHashes } = await src("media/fingerprint/regions.ts");
   const { JpegStreamDecoder } = await src("media/codecs/jpeg-decoder.ts");
-  const { queryWindowPixels, verifyPixels } = await src("verifications/verify-pixels.ts");
+  const { ImageBufferLease, queryWindowPixels, verifyPixels } = await src("verifications/verify-pixels.ts");
   // a checkout from before #19's capped query plane hashes the windows on PDQ's input itself
   const windowImage = queryWindowPixels ? (p, image) => queryWindowPixels(p, image, windowSide) : (_pdq, image) => image;
   const mod = (n) => new WebAssembly.Module(readFileSync(join(root, "wasm", "build", n)));
@@ -57,9 +57,18 @@ async function pipeline(root) {
     ]),
   };
   // the order of verify-service.ts durableFacts
+  // a checkout with #19's reused decode buffer (pixel-facts.ts measureImagePixels) leases it per verification
   return async (bytes, t) => {
+    const lease = ImageBufferLease ? new ImageBufferLease() : null;
+    try {
+      return await run(bytes, t, lease);
+    } finally {
+      lease?.release();
+    }
+  };
+  async function run(bytes, t, lease) {
     let t0 = cpu();
-    const v = await verifyPixels(services, bytes, "image/jpeg");
+    const v = await verifyPixels(services, bytes, "image/jpeg", lease?.take);
     if (v.status !== "decoded") throw new Error(v.message);
     t.decode.push(cpu() - t0);
     const pixels = v.pixels.full;
@@ -86,7 +95,7 @@ async function pipeline(root) {
       }),
       windows: w.status === "computed" ? w.regions : w.status,
     };
-  };
+  }
 }
 const cpu = () => {
   const u = process.cpuUsage();

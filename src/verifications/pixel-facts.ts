@@ -3,7 +3,7 @@ import { PdqFingerprinter, pdqQueryWindowHashes } from "../media/fingerprint";
 import type { ImageServices } from "../media/types";
 import { hex } from "../platform/bytes";
 import { PDQ_MIN_QUALITY } from "../soft-bindings/repo";
-import { queryWindowInput, verifyPixels } from "./verify-pixels";
+import { ImageBufferLease, queryWindowInput, verifyPixels } from "./verify-pixels";
 
 /*
  * The pixel stage of an image verification (#19): everything a verification measures on an image's pixels (decode,
@@ -56,7 +56,22 @@ export type ImagePixelFacts =
 
 /** The pixel stage on `bytes` (never throws for any bytes; a kernel failure is a fact with its message). */
 export async function measureImagePixels(image: ImageServices, bytes: Uint8Array, mediaType: string): Promise<ImagePixelFacts> {
-  const decoded = await verifyPixels(image, bytes, mediaType);
+  // The decode goes into the isolate's reused buffer; the facts hold no view of it (hex strings and copies only).
+  const lease = new ImageBufferLease();
+  try {
+    return await measureLeased(image, bytes, mediaType, lease);
+  } finally {
+    lease.release();
+  }
+}
+
+async function measureLeased(
+  image: ImageServices,
+  bytes: Uint8Array,
+  mediaType: string,
+  lease: ImageBufferLease,
+): Promise<ImagePixelFacts> {
+  const decoded = await verifyPixels(image, bytes, mediaType, lease.take);
   if (decoded.status !== "decoded") return { status: "not_decoded", message: decoded.message };
   const pixels = decoded.pixels.full;
   // PDQ reads the reduced plane (it is matched within a distance; a transparent image keeps full resolution, see

@@ -48,8 +48,17 @@ export function verifyDecodeScale(width: number, height: number): DecodeScale {
   return k >= 8 ? 8 : k >= 4 ? 4 : k >= 2 ? 2 : 1;
 }
 
-export async function verifyPixels(image: ImageServices, bytes: Uint8Array, mediaType: string): Promise<VerifyPixelsResult> {
-  const reduced = await reducedJpeg(image, bytes, mediaType);
+/**
+ * `buffer`: where a JPEG's reduced decode is written (a buffer of exactly the length asked for, e.g. an
+ * ImageBufferLease's); by default a fresh one. The caller that passes one must not keep the result past its lease.
+ */
+export async function verifyPixels(
+  image: ImageServices,
+  bytes: Uint8Array,
+  mediaType: string,
+  buffer?: (length: number) => Uint8Array,
+): Promise<VerifyPixelsResult> {
+  const reduced = await reducedJpeg(image, bytes, mediaType, buffer);
   if (reduced) return { status: "decoded", pixels: reduced };
   const decoded = await image.codec.decode(bytes, mediaType);
   if (decoded.status !== "decoded") return { status: decoded.status === "too_large" ? "too_large" : "failed", message: decoded.message };
@@ -98,16 +107,58 @@ export function queryWindowInput(
  * codec's own full decode, without a second instance), or null where the codec's `decode` applies: not a JPEG, a
  * coding process (or damage) only MozJPEG takes, or too large.
  */
-async function reducedJpeg(image: ImageServices, bytes: Uint8Array, mediaType: string): Promise<VerifyPixels | null> {
+async function reducedJpeg(
+  image: ImageServices,
+  bytes: Uint8Array,
+  mediaType: string,
+  buffer?: (length: number) => Uint8Array,
+): Promise<VerifyPixels | null> {
   if (mediaType !== "image/jpeg" || !image.codec.rowSource) return null;
   const opened = await image.codec.rowSource(bytes, mediaType);
   if (opened.status !== "ready") return null;
   const { source } = opened;
   const scale = verifyDecodeScale(source.width, source.height);
-  const read = readWholeImage(source, scale);
+  const read = readWholeImage(source, scale, buffer);
   if (read.status !== "read") return null; // corrupt scan data: the codec's decode falls back to MozJPEG, which tolerates more
   const reduced = read.image;
   // A JPEG has no alpha: every sample is opaque, and PDQ reads the (reduced) image itself.
   const plane: PixelPlane = { image: reduced, factor: scale, opaque: true, sourceWidth: source.width, sourceHeight: source.height };
   return { full: reduced, plane };
+}
+
+/**
+ * The largest decode buffer kept for reuse: a JPEG's reduced decode keeps at most about 4 canonical areas (~3.1 MB,
+ * verifyDecodeScale), so every reduced verification fits; a full-size decode of another format never uses it.
+ */
+const POOLED_IMAGE_BYTES = 4 * 1024 * 1024;
+
+/** The isolate's idle decode buffer (at most one; a lease takes it out, so no two requests ever share it). */
+let idleImageBuffer: ArrayBuffer | null = null;
+
+/**
+ * A reusable RGBA buffer for one verification's decode (#19): a fresh 2.8 MB buffer per request cost ≈ 1 ms of page
+ * faults and zeroing plus garbage collection. `take` hands out the isolate's idle buffer when it is large enough (else
+ * a fresh one); `release` returns it for the next request. While leased nobody else holds it, and the decoder writes
+ * every byte of the length it asks for before anything reads it (readWholeImage fails otherwise), so nothing of one
+ * request's image can reach another's. After `release` the caller must hold no view of it.
+ */
+export class ImageBufferLease {
+  #buffer: ArrayBuffer | null = null;
+
+  readonly take = (length: number): Uint8Array => {
+    if (length > POOLED_IMAGE_BYTES) return new Uint8Array(length);
+    let buffer = this.#buffer;
+    if (!buffer || buffer.byteLength < length) {
+      buffer = idleImageBuffer && idleImageBuffer.byteLength >= length ? idleImageBuffer : new ArrayBuffer(length);
+      if (buffer === idleImageBuffer) idleImageBuffer = null;
+      this.#buffer = buffer;
+    }
+    return new Uint8Array(buffer, 0, length);
+  };
+
+  release(): void {
+    const buffer = this.#buffer;
+    this.#buffer = null;
+    if (buffer && (!idleImageBuffer || idleImageBuffer.byteLength < buffer.byteLength)) idleImageBuffer = buffer;
+  }
 }
