@@ -56,12 +56,15 @@ export type ImagePixelFacts =
 
 /** The pixel stage on `bytes` (never throws for any bytes; a kernel failure is a fact with its message). */
 export async function measureImagePixels(image: ImageServices, bytes: Uint8Array, mediaType: string): Promise<ImagePixelFacts> {
-  // The decode goes into the isolate's reused buffer; the facts hold no view of it (hex strings and copies only).
+  // The decode and the query windows' image go into the isolate's reused buffers; the facts hold no view of them
+  // (hex strings and copies only).
   const lease = new ImageBufferLease();
+  const windowsLease = new ImageBufferLease();
   try {
-    return await measureLeased(image, bytes, mediaType, lease);
+    return await measureLeased(image, bytes, mediaType, lease, windowsLease);
   } finally {
     lease.release();
+    windowsLease.release();
   }
 }
 
@@ -70,6 +73,7 @@ async function measureLeased(
   bytes: Uint8Array,
   mediaType: string,
   lease: ImageBufferLease,
+  windowsLease: ImageBufferLease,
 ): Promise<ImagePixelFacts> {
   const decoded = await verifyPixels(image, bytes, mediaType, lease.take);
   if (decoded.status !== "decoded") return { status: "not_decoded", message: decoded.message };
@@ -102,7 +106,7 @@ async function measureLeased(
   let windows: string[] = [];
   let windowsFailure: string | undefined;
   if (pdqLooked && pdq instanceof PdqFingerprinter) {
-    const input = queryWindowInput(pdq, pdqPixels);
+    const input = queryWindowInput(pdq, pdqPixels, undefined, windowsLease.take);
     if (input.fallback) fallbacks.push(input.fallback);
     const hashed = pdqQueryWindowHashes(pdq, input.image);
     if (hashed.status === "computed") windows = hashed.regions.filter((r) => r.quality >= PDQ_MIN_QUALITY).map((r) => hex(r.bits));

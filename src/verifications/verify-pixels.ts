@@ -88,15 +88,17 @@ export function queryWindowPixels(pdq: PdqFingerprinter, pdqInput: RgbaImage, ma
 
 /**
  * queryWindowPixels, saying when the kernel could not grow (`fallback`): the windows then read PDQ's input, valid for
- * this request but not the pipeline's canonical windows, so a publication's memo is never made of them.
+ * this request but not the pipeline's canonical windows, so a publication's memo is never made of them. `buffer`:
+ * where the reduced image is written (as verifyPixels' `buffer`).
  */
 export function queryWindowInput(
   pdq: PdqFingerprinter,
   pdqInput: RgbaImage,
   maxSide = QUERY_WINDOW_MAX_SIDE,
+  buffer?: (length: number) => Uint8Array,
 ): { image: RgbaImage; fallback?: string } {
   try {
-    return { image: queryWindowImage(pdq.kernel, pdqInput, maxSide) };
+    return { image: queryWindowImage(pdq.kernel, pdqInput, maxSide, undefined, buffer) };
   } catch (error) {
     return { image: pdqInput, fallback: `the query windows' image was not reduced: ${String(error)}` };
   }
@@ -132,15 +134,20 @@ async function reducedJpeg(
  */
 const POOLED_IMAGE_BYTES = 4 * 1024 * 1024;
 
-/** The isolate's idle decode buffer (at most one; a lease takes it out, so no two requests ever share it). */
-let idleImageBuffer: ArrayBuffer | null = null;
+/**
+ * The isolate's idle buffers (at most IDLE_BUFFERS: one measurement leases two, the decode and the query windows'
+ * image); a lease takes one out, so no two requests ever share one.
+ */
+const idleImageBuffers: ArrayBuffer[] = [];
+const IDLE_BUFFERS = 2;
 
 /**
- * A reusable RGBA buffer for one verification's decode (#19): a fresh 2.8 MB buffer per request cost ≈ 1 ms of page
- * faults and zeroing plus garbage collection. `take` hands out the isolate's idle buffer when it is large enough (else
- * a fresh one); `release` returns it for the next request. While leased nobody else holds it, and the decoder writes
- * every byte of the length it asks for before anything reads it (readWholeImage fails otherwise), so nothing of one
- * request's image can reach another's. After `release` the caller must hold no view of it.
+ * A reusable RGBA buffer for one image of a verification (#19): a fresh 2.8 MB buffer per request cost ≈ 1 ms of
+ * page faults and zeroing plus garbage collection. `take` hands out the smallest of the isolate's idle buffers that is
+ * large enough (else a fresh one); `release` returns it for the next request. While leased nobody else holds it, and
+ * its writer fills every byte of the length it asks for before anything reads it (readWholeImage fails otherwise;
+ * boxReduce copies its whole plane), so nothing of one request's image can reach another's. After `release` the
+ * caller must hold no view of it.
  */
 export class ImageBufferLease {
   #buffer: ArrayBuffer | null = null;
@@ -149,8 +156,13 @@ export class ImageBufferLease {
     if (length > POOLED_IMAGE_BYTES) return new Uint8Array(length);
     let buffer = this.#buffer;
     if (!buffer || buffer.byteLength < length) {
-      buffer = idleImageBuffer && idleImageBuffer.byteLength >= length ? idleImageBuffer : new ArrayBuffer(length);
-      if (buffer === idleImageBuffer) idleImageBuffer = null;
+      if (buffer) keepIdle(buffer);
+      let best = -1;
+      for (let i = 0; i < idleImageBuffers.length; i++) {
+        const b = idleImageBuffers[i]!;
+        if (b.byteLength >= length && (best < 0 || b.byteLength < idleImageBuffers[best]!.byteLength)) best = i;
+      }
+      buffer = best >= 0 ? idleImageBuffers.splice(best, 1)[0]! : new ArrayBuffer(length);
       this.#buffer = buffer;
     }
     return new Uint8Array(buffer, 0, length);
@@ -159,6 +171,17 @@ export class ImageBufferLease {
   release(): void {
     const buffer = this.#buffer;
     this.#buffer = null;
-    if (buffer && (!idleImageBuffer || idleImageBuffer.byteLength < buffer.byteLength)) idleImageBuffer = buffer;
+    if (buffer) keepIdle(buffer);
+  }
+}
+
+/** Keeps `buffer` idle, dropping the smallest idle one past IDLE_BUFFERS. */
+function keepIdle(buffer: ArrayBuffer): void {
+  idleImageBuffers.push(buffer);
+  if (idleImageBuffers.length > IDLE_BUFFERS) {
+    let smallest = 0;
+    for (let i = 1; i < idleImageBuffers.length; i++)
+      if (idleImageBuffers[i]!.byteLength < idleImageBuffers[smallest]!.byteLength) smallest = i;
+    idleImageBuffers.splice(smallest, 1);
   }
 }

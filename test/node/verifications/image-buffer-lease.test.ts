@@ -2,8 +2,9 @@
  * #19: a verification's reduced decode is written into the isolate's reused RGBA buffer (verify-pixels.ts
  * ImageBufferLease), not a fresh one. Checked: a lease reuses the idle buffer and two leases at once never share one;
  * a buffer over the pooled size is never kept; and nothing of one measurement's image reaches the next: after the
- * idle buffer is filled with garbage (or holds a larger image), every fact of a measurement is the one a fresh
- * buffer gives (a decode writes every byte it hands on; readWholeImage refuses a buffer of the wrong size).
+ * idle buffers are filled with garbage (or hold a larger image), every fact of a measurement is the one fresh
+ * buffers give, and the decode and the query windows' image are byte for byte a fresh read's (a decode writes every
+ * byte it hands on; readWholeImage refuses a buffer of the wrong size; boxReduce copies its whole plane).
  */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
@@ -13,17 +14,18 @@ import { IsccImageFingerprinter, PdqFingerprinter } from "../../../src/media/fin
 import type { ImageServices, RowSource } from "../../../src/media/types.ts";
 import { WasmWatermarker } from "../../../src/media/watermark/kernel.ts";
 import { measureImagePixels } from "../../../src/verifications/pixel-facts.ts";
-import { ImageBufferLease, verifyPixels } from "../../../src/verifications/verify-pixels.ts";
+import { ImageBufferLease, queryWindowInput, verifyPixels } from "../../../src/verifications/verify-pixels.ts";
 import { nodeImageCodec } from "../../support/node-codec.ts";
 
 const ROOT = join(import.meta.dirname, "..", "..", "..");
 const Module = WebAssembly.Module as unknown as new (bytes: Uint8Array) => WebAssembly.Module;
 const fingerprintModule = new Module(readFileSync(join(ROOT, "wasm", "build", "fingerprint.wasm")));
+const pdq = new PdqFingerprinter(fingerprintModule);
 const services: ImageServices = {
   codec: nodeImageCodec(),
   watermarker: new WasmWatermarker(new Module(readFileSync(join(ROOT, "wasm", "build", "watermark.wasm")))),
   fingerprinters: new Map<string, PdqFingerprinter | IsccImageFingerprinter>([
-    ["pdq", new PdqFingerprinter(fingerprintModule)],
+    ["pdq", pdq],
     ["iscc-image", new IsccImageFingerprinter(fingerprintModule)],
   ]),
 };
@@ -39,12 +41,14 @@ async function freshFacts(bytes: Uint8Array) {
   return { facts, held };
 }
 
-/** Leaves the isolate's idle buffer (`bytes` long at least) filled with 0xa5. */
-function poisonIdle(bytes: number): void {
-  const lease = new ImageBufferLease();
-  lease.take(bytes).fill(0xa5);
-  lease.release();
+/** Leaves the isolate's idle buffers (one per size, each at least that long) filled with 0xa5. */
+function poisonIdle(...sizes: number[]): void {
+  const leases = sizes.map(() => new ImageBufferLease());
+  leases.forEach((lease, i) => lease.take(sizes[i]!).fill(0xa5));
+  for (const lease of leases) lease.release();
 }
+/** The photograph's decode (800 x 502) and its query windows' image (400 x 251), both leased by a measurement. */
+const PHOTO_BUFFERS = [800 * 502 * 4, 400 * 251 * 4];
 
 describe("ImageBufferLease", () => {
   it("reuses the idle buffer, never hands one buffer to two leases at once, and keeps none over the pooled size", () => {
@@ -82,10 +86,10 @@ describe("ImageBufferLease", () => {
     h2.release();
     expect(photo.status).toBe("decoded");
     expect(sample.status).toBe("decoded");
-    // garbage in the reused buffer
-    poisonIdle(800 * 502 * 4);
+    // garbage in the reused buffers (the decode's and the query windows' image's)
+    poisonIdle(...PHOTO_BUFFERS);
     expect(await measureImagePixels(services, PHOTO, "image/jpeg")).toEqual(photo);
-    poisonIdle(800 * 502 * 4);
+    poisonIdle(...PHOTO_BUFFERS);
     expect(await measureImagePixels(services, SAMPLE, "image/jpeg")).toEqual(sample);
     // a larger image's pixels left in it, then the smaller one, then the larger again
     expect(await measureImagePixels(services, PHOTO, "image/jpeg")).toEqual(photo);
@@ -93,14 +97,21 @@ describe("ImageBufferLease", () => {
     expect(await measureImagePixels(services, PHOTO, "image/jpeg")).toEqual(photo);
   });
 
-  it("decodes into the leased buffer exactly the image a fresh read gives", async () => {
+  it("decodes and reduces into the leased buffers exactly the images fresh ones give", async () => {
     const fresh = await verifyPixels(services, PHOTO, "image/jpeg");
-    poisonIdle(800 * 502 * 4);
+    poisonIdle(...PHOTO_BUFFERS);
     const lease = new ImageBufferLease();
     const leased = await verifyPixels(services, PHOTO, "image/jpeg", lease.take);
     if (fresh.status !== "decoded" || leased.status !== "decoded") throw new Error("not decoded");
     expect(leased.pixels.full.width).toBe(800);
     expect(Buffer.from(leased.pixels.full.data).equals(Buffer.from(fresh.pixels.full.data))).toBe(true);
+    const windowsLease = new ImageBufferLease();
+    const reduced = queryWindowInput(pdq, leased.pixels.full, undefined, windowsLease.take);
+    const reducedFresh = queryWindowInput(pdq, fresh.pixels.full);
+    expect(reduced.fallback).toBeUndefined();
+    expect(reduced.image.width).toBe(400);
+    expect(Buffer.from(reduced.image.data).equals(Buffer.from(reducedFresh.image.data))).toBe(true);
     lease.release();
+    windowsLease.release();
   });
 });
