@@ -1371,10 +1371,13 @@ function peakT(c: usize): void {
   const qv = f64x2.add(q0, q1);
   const s = f64x2.extract_lane(sv, 0) + f64x2.extract_lane(sv, 1);
   const s2 = f64x2.extract_lane(qv, 0) + f64x2.extract_lane(qv, 1);
+  // the first index holding `best`, four compares at a time (the same == as one at a time: none for a NaN, -0 == +0)
   let bi: i32 = 0;
-  for (let i: i32 = 0; i < TT; i++) {
-    if (ldf(c, i) == best) {
-      bi = i;
+  const bv = f32x4.splat(best);
+  for (let i: i32 = 0; i < TT; i += 4) {
+    const m = i32x4.bitmask(f32x4.eq(v128.load(c + (<usize>i << 2)), bv));
+    if (m != 0) {
+      bi = i + <i32>ctz<i32>(m);
       break;
     }
   }
