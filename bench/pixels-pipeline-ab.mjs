@@ -30,9 +30,14 @@ async function pipeline(root) {
   const { IsccImageFingerprinter, PdqFingerprinter } = await src("media/fingerprint/index.ts");
   const { pdqQueryWindowHashes } = await src("media/fingerprint/regions.ts");
   const { JpegStreamDecoder } = await src("media/codecs/jpeg-decoder.ts");
-  const { queryWindowPixels, verifyPixels } = await src("verifications/verify-pixels.ts");
-  // a checkout from before #19's capped query plane hashes the windows on PDQ's input itself
-  const windowImage = queryWindowPixels ? (p, image) => queryWindowPixels(p, image, windowSide) : (_pdq, image) => image;
+  const { ImageBufferLease, queryWindowInput, queryWindowPixels, verifyPixels } = await src("verifications/verify-pixels.ts");
+  // a checkout from before #19's capped query plane hashes the windows on PDQ's input itself; one with the reused
+  // buffers (ImageBufferLease) reduces it into a leased buffer, as pixel-facts.ts does
+  const windowImage = ImageBufferLease
+    ? (p, image, take) => queryWindowInput(p, image, windowSide, take).image
+    : queryWindowPixels
+      ? (p, image) => queryWindowPixels(p, image, windowSide)
+      : (_pdq, image) => image;
   const mod = (n) => new WebAssembly.Module(readFileSync(join(root, "wasm", "build", n)));
   const wm = new WasmWatermarker(mod("watermark.wasm"));
   const fp = mod("fingerprint.wasm");
@@ -57,9 +62,20 @@ async function pipeline(root) {
     ]),
   };
   // the order of verify-service.ts durableFacts
+  // a checkout with #19's reused decode buffer (pixel-facts.ts measureImagePixels) leases it per verification
   return async (bytes, t) => {
+    const lease = ImageBufferLease ? new ImageBufferLease() : null;
+    const windowsLease = ImageBufferLease ? new ImageBufferLease() : null;
+    try {
+      return await run(bytes, t, lease, windowsLease);
+    } finally {
+      lease?.release();
+      windowsLease?.release();
+    }
+  };
+  async function run(bytes, t, lease, windowsLease) {
     let t0 = cpu();
-    const v = await verifyPixels(services, bytes, "image/jpeg");
+    const v = await verifyPixels(services, bytes, "image/jpeg", lease?.take);
     if (v.status !== "decoded") throw new Error(v.message);
     t.decode.push(cpu() - t0);
     const pixels = v.pixels.full;
@@ -74,7 +90,7 @@ async function pipeline(root) {
     const i = iscc.compute(pixels);
     t.iscc.push(cpu() - t0);
     t0 = cpu();
-    const w = pdqQueryWindowHashes(pdq, windowImage(pdq, plane));
+    const w = pdqQueryWindowHashes(pdq, windowImage(pdq, plane, windowsLease?.take));
     t.windows.push(cpu() - t0);
     const hex = (b) => Buffer.from(b).toString("hex");
     return {
@@ -86,7 +102,7 @@ async function pipeline(root) {
       }),
       windows: w.status === "computed" ? w.regions : w.status,
     };
-  };
+  }
 }
 const cpu = () => {
   const u = process.cpuUsage();

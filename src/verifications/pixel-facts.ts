@@ -3,7 +3,7 @@ import { PdqFingerprinter, pdqQueryWindowHashes } from "../media/fingerprint";
 import type { ImageServices } from "../media/types";
 import { hex } from "../platform/bytes";
 import { PDQ_MIN_QUALITY } from "../soft-bindings/repo";
-import { queryWindowInput, verifyPixels } from "./verify-pixels";
+import { ImageBufferLease, queryWindowInput, verifyPixels } from "./verify-pixels";
 
 /*
  * The pixel stage of an image verification (#19): everything a verification measures on an image's pixels (decode,
@@ -56,7 +56,26 @@ export type ImagePixelFacts =
 
 /** The pixel stage on `bytes` (never throws for any bytes; a kernel failure is a fact with its message). */
 export async function measureImagePixels(image: ImageServices, bytes: Uint8Array, mediaType: string): Promise<ImagePixelFacts> {
-  const decoded = await verifyPixels(image, bytes, mediaType);
+  // The decode and the query windows' image go into the isolate's reused buffers; the facts hold no view of them
+  // (hex strings and copies only).
+  const lease = new ImageBufferLease();
+  const windowsLease = new ImageBufferLease();
+  try {
+    return await measureLeased(image, bytes, mediaType, lease, windowsLease);
+  } finally {
+    lease.release();
+    windowsLease.release();
+  }
+}
+
+async function measureLeased(
+  image: ImageServices,
+  bytes: Uint8Array,
+  mediaType: string,
+  lease: ImageBufferLease,
+  windowsLease: ImageBufferLease,
+): Promise<ImagePixelFacts> {
+  const decoded = await verifyPixels(image, bytes, mediaType, lease.take);
   if (decoded.status !== "decoded") return { status: "not_decoded", message: decoded.message };
   const pixels = decoded.pixels.full;
   // PDQ reads the reduced plane (it is matched within a distance; a transparent image keeps full resolution, see
@@ -87,7 +106,7 @@ export async function measureImagePixels(image: ImageServices, bytes: Uint8Array
   let windows: string[] = [];
   let windowsFailure: string | undefined;
   if (pdqLooked && pdq instanceof PdqFingerprinter) {
-    const input = queryWindowInput(pdq, pdqPixels);
+    const input = queryWindowInput(pdq, pdqPixels, undefined, windowsLease.take);
     if (input.fallback) fallbacks.push(input.fallback);
     const hashed = pdqQueryWindowHashes(pdq, input.image);
     if (hashed.status === "computed") windows = hashed.regions.filter((r) => r.quality >= PDQ_MIN_QUALITY).map((r) => hex(r.bits));

@@ -48,8 +48,17 @@ export function verifyDecodeScale(width: number, height: number): DecodeScale {
   return k >= 8 ? 8 : k >= 4 ? 4 : k >= 2 ? 2 : 1;
 }
 
-export async function verifyPixels(image: ImageServices, bytes: Uint8Array, mediaType: string): Promise<VerifyPixelsResult> {
-  const reduced = await reducedJpeg(image, bytes, mediaType);
+/**
+ * `buffer`: where a JPEG's reduced decode is written (a buffer of exactly the length asked for, e.g. an
+ * ImageBufferLease's); by default a fresh one. The caller that passes one must not keep the result past its lease.
+ */
+export async function verifyPixels(
+  image: ImageServices,
+  bytes: Uint8Array,
+  mediaType: string,
+  buffer?: (length: number) => Uint8Array,
+): Promise<VerifyPixelsResult> {
+  const reduced = await reducedJpeg(image, bytes, mediaType, buffer);
   if (reduced) return { status: "decoded", pixels: reduced };
   const decoded = await image.codec.decode(bytes, mediaType);
   if (decoded.status !== "decoded") return { status: decoded.status === "too_large" ? "too_large" : "failed", message: decoded.message };
@@ -79,15 +88,17 @@ export function queryWindowPixels(pdq: PdqFingerprinter, pdqInput: RgbaImage, ma
 
 /**
  * queryWindowPixels, saying when the kernel could not grow (`fallback`): the windows then read PDQ's input, valid for
- * this request but not the pipeline's canonical windows, so a publication's memo is never made of them.
+ * this request but not the pipeline's canonical windows, so a publication's memo is never made of them. `buffer`:
+ * where the reduced image is written (as verifyPixels' `buffer`).
  */
 export function queryWindowInput(
   pdq: PdqFingerprinter,
   pdqInput: RgbaImage,
   maxSide = QUERY_WINDOW_MAX_SIDE,
+  buffer?: (length: number) => Uint8Array,
 ): { image: RgbaImage; fallback?: string } {
   try {
-    return { image: queryWindowImage(pdq.kernel, pdqInput, maxSide) };
+    return { image: queryWindowImage(pdq.kernel, pdqInput, maxSide, undefined, buffer) };
   } catch (error) {
     return { image: pdqInput, fallback: `the query windows' image was not reduced: ${String(error)}` };
   }
@@ -98,16 +109,79 @@ export function queryWindowInput(
  * codec's own full decode, without a second instance), or null where the codec's `decode` applies: not a JPEG, a
  * coding process (or damage) only MozJPEG takes, or too large.
  */
-async function reducedJpeg(image: ImageServices, bytes: Uint8Array, mediaType: string): Promise<VerifyPixels | null> {
+async function reducedJpeg(
+  image: ImageServices,
+  bytes: Uint8Array,
+  mediaType: string,
+  buffer?: (length: number) => Uint8Array,
+): Promise<VerifyPixels | null> {
   if (mediaType !== "image/jpeg" || !image.codec.rowSource) return null;
   const opened = await image.codec.rowSource(bytes, mediaType);
   if (opened.status !== "ready") return null;
   const { source } = opened;
   const scale = verifyDecodeScale(source.width, source.height);
-  const read = readWholeImage(source, scale);
+  const read = readWholeImage(source, scale, buffer);
   if (read.status !== "read") return null; // corrupt scan data: the codec's decode falls back to MozJPEG, which tolerates more
   const reduced = read.image;
   // A JPEG has no alpha: every sample is opaque, and PDQ reads the (reduced) image itself.
   const plane: PixelPlane = { image: reduced, factor: scale, opaque: true, sourceWidth: source.width, sourceHeight: source.height };
   return { full: reduced, plane };
+}
+
+/**
+ * The largest decode buffer kept for reuse: a JPEG's reduced decode keeps at most about 4 canonical areas (~3.1 MB,
+ * verifyDecodeScale), so every reduced verification fits; a full-size decode of another format never uses it.
+ */
+const POOLED_IMAGE_BYTES = 4 * 1024 * 1024;
+
+/**
+ * The isolate's idle buffers (at most IDLE_BUFFERS: one measurement leases two, the decode and the query windows'
+ * image); a lease takes one out, so no two requests ever share one.
+ */
+const idleImageBuffers: ArrayBuffer[] = [];
+const IDLE_BUFFERS = 2;
+
+/**
+ * A reusable RGBA buffer for one image of a verification (#19): a fresh 2.8 MB buffer per request cost ≈ 1 ms of
+ * page faults and zeroing plus garbage collection. `take` hands out the smallest of the isolate's idle buffers that is
+ * large enough (else a fresh one); `release` returns it for the next request. While leased nobody else holds it, and
+ * its writer fills every byte of the length it asks for before anything reads it (readWholeImage fails otherwise;
+ * boxReduce copies its whole plane), so nothing of one request's image can reach another's. After `release` the
+ * caller must hold no view of it.
+ */
+export class ImageBufferLease {
+  #buffer: ArrayBuffer | null = null;
+
+  readonly take = (length: number): Uint8Array => {
+    if (length > POOLED_IMAGE_BYTES) return new Uint8Array(length);
+    let buffer = this.#buffer;
+    if (!buffer || buffer.byteLength < length) {
+      if (buffer) keepIdle(buffer);
+      let best = -1;
+      for (let i = 0; i < idleImageBuffers.length; i++) {
+        const b = idleImageBuffers[i]!;
+        if (b.byteLength >= length && (best < 0 || b.byteLength < idleImageBuffers[best]!.byteLength)) best = i;
+      }
+      buffer = best >= 0 ? idleImageBuffers.splice(best, 1)[0]! : new ArrayBuffer(length);
+      this.#buffer = buffer;
+    }
+    return new Uint8Array(buffer, 0, length);
+  };
+
+  release(): void {
+    const buffer = this.#buffer;
+    this.#buffer = null;
+    if (buffer) keepIdle(buffer);
+  }
+}
+
+/** Keeps `buffer` idle, dropping the smallest idle one past IDLE_BUFFERS. */
+function keepIdle(buffer: ArrayBuffer): void {
+  idleImageBuffers.push(buffer);
+  if (idleImageBuffers.length > IDLE_BUFFERS) {
+    let smallest = 0;
+    for (let i = 1; i < idleImageBuffers.length; i++)
+      if (idleImageBuffers[i]!.byteLength < idleImageBuffers[smallest]!.byteLength) smallest = i;
+    idleImageBuffers.splice(smallest, 1);
+  }
 }

@@ -571,7 +571,7 @@ export function setup(width: i32, height: i32): i32 {
   colW = alloc(<usize>Wc << 2);
   colSum = alloc(<usize>Wc << 2);
   rowW = alloc(<usize>Hc << 2);
-  rowAcc = alloc(<usize>(Wc + 2) << 2);
+  rowAcc = alloc(<usize>(Wc + 2) << 4); // four rows: commitRows4 lays rowAcc4's lanes out as rows
   rowAcc4 = alloc(<usize>(Wc + 2) << 4);
   upRow = alloc(<usize>Wc << 2);
   upRow4 = alloc(<usize>(Wc + 1) << 4);
@@ -838,20 +838,52 @@ function lumaRows4(y0: i32, r: i32): void {
   }
   v128.store(rowAcc4 + (<usize>c << 4), cur);
   v128.store(rowAcc4 + (<usize>(c + 1) << 4), nxt);
-  for (let k: i32 = 0; k < 4; k++) {
-    for (let i: i32 = 0; i < Wc + 2; i++) stf(rowAcc, i, load<f32>(rowAcc4 + (<usize>i << 4) + (<usize>k << 2)));
-    lumaCommitRow(y0 + r + k);
+  commitRows4(y0 + r);
+}
+
+/**
+ * Commits the four rows of rowAcc4 (image rows y..y+3, one per lane), in order: the lanes are first laid out as four
+ * rows of rowAcc by 4 x 4 transposes (moves only: the same values lumaCommitRow reads one row at a time before).
+ */
+function commitRows4(y: i32): void {
+  const n = Wc + 2;
+  const stride = <usize>n << 2;
+  let i: i32 = 0;
+  for (; i + 3 < n; i += 4) {
+    const s = rowAcc4 + (<usize>i << 4);
+    const a = v128.load(s);
+    const b = v128.load(s, 16);
+    const c = v128.load(s, 32);
+    const d = v128.load(s, 48);
+    const ab0 = i32x4.shuffle(a, b, 0, 4, 1, 5);
+    const ab1 = i32x4.shuffle(a, b, 2, 6, 3, 7);
+    const cd0 = i32x4.shuffle(c, d, 0, 4, 1, 5);
+    const cd1 = i32x4.shuffle(c, d, 2, 6, 3, 7);
+    const o = rowAcc + (<usize>i << 2);
+    v128.store(o, i32x4.shuffle(ab0, cd0, 0, 1, 4, 5));
+    v128.store(o + stride, i32x4.shuffle(ab0, cd0, 2, 3, 6, 7));
+    v128.store(o + 2 * stride, i32x4.shuffle(ab1, cd1, 0, 1, 4, 5));
+    v128.store(o + 3 * stride, i32x4.shuffle(ab1, cd1, 2, 3, 6, 7));
   }
+  for (; i < n; i++)
+    for (let k: i32 = 0; k < 4; k++) store<f32>(rowAcc + <usize>k * stride + (<usize>i << 2), load<f32>(rowAcc4 + (<usize>i << 4) + (<usize>k << 2)));
+  for (let k: i32 = 0; k < 4; k++) lumaCommitRowFrom(y + k, rowAcc + <usize>k * stride);
 }
 
 /** Adds the horizontally resampled image row y (rowAcc) into the canonical rows it covers. */
 function lumaCommitRow(y: i32): void {
+  lumaCommitRowFrom(y, rowAcc);
+}
+
+/** lumaCommitRow of the row at `src`. */
+@inline
+function lumaCommitRowFrom(y: i32, src: usize): void {
   const a = <f64>y * scale;
   const b = <f64>(y + 1) * scale;
   const c = <i32>Math.floor(a);
   const fy = <f32>(b > <f64>(c + 1) ? (<f64>(c + 1) - a) / scale : 1.0);
-  if (c < Hc) axpy(f32p(accBuf, c * Wc), rowAcc, fy, Wc);
-  if (fy < 1.0 && c + 1 < Hc) axpy(f32p(accBuf, (c + 1) * Wc), rowAcc, 1.0 - fy, Wc);
+  if (c < Hc) axpy(f32p(accBuf, c * Wc), src, fy, Wc);
+  if (fy < 1.0 && c + 1 < Hc) axpy(f32p(accBuf, (c + 1) * Wc), src, 1.0 - fy, Wc);
 }
 
 /** o[i] += g * a[i] for i < n, four at a time (elementwise, so the same results as one at a time). */
@@ -1339,10 +1371,13 @@ function peakT(c: usize): void {
   const qv = f64x2.add(q0, q1);
   const s = f64x2.extract_lane(sv, 0) + f64x2.extract_lane(sv, 1);
   const s2 = f64x2.extract_lane(qv, 0) + f64x2.extract_lane(qv, 1);
+  // the first index holding `best`, four compares at a time (the same == as one at a time: none for a NaN, -0 == +0)
   let bi: i32 = 0;
-  for (let i: i32 = 0; i < TT; i++) {
-    if (ldf(c, i) == best) {
-      bi = i;
+  const bv = f32x4.splat(best);
+  for (let i: i32 = 0; i < TT; i += 4) {
+    const m = i32x4.bitmask(f32x4.eq(v128.load(c + (<usize>i << 2)), bv));
+    if (m != 0) {
+      bi = i + <i32>ctz<i32>(m);
       break;
     }
   }
@@ -2206,10 +2241,7 @@ function applyRows4(y0: i32, r: i32): i64 {
   }
   v128.store(rowAcc4 + (<usize>c << 4), cur);
   v128.store(rowAcc4 + (<usize>(c + 1) << 4), nxt);
-  for (let k: i32 = 0; k < 4; k++) {
-    for (let i: i32 = 0; i < Wc + 2; i++) stf(rowAcc, i, load<f32>(rowAcc4 + (<usize>i << 4) + (<usize>k << 2)));
-    lumaCommitRow(y0 + r + k);
-  }
+  commitRows4(y0 + r);
   return e;
 }
 

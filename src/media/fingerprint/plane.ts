@@ -58,12 +58,14 @@ export function pixelPlane(module: WebAssembly.Module | FingerprintKernel, image
 /**
  * `image` box-averaged by the whole factor `k` in the fingerprint kernel: each output channel is the rounded mean
  * of the (up to) k x k pixels its block covers (edge blocks the factor does not divide average the pixels they
- * have), and whether every pixel had alpha 255. Throws if the kernel cannot grow.
+ * have), and whether every pixel had alpha 255. Throws if the kernel cannot grow. `buffer`: where the reduced image
+ * is copied (a buffer of exactly the length asked for, every byte of which is written); by default a fresh one.
  */
 export function boxReduce(
   module: WebAssembly.Module | FingerprintKernel,
   image: RgbaImage,
   k: number,
+  buffer?: (length: number) => Uint8Array,
 ): { image: RgbaImage; opaque: boolean } {
   const { width: W, height: H, data } = image;
   const kernel = FingerprintKernel.of(module);
@@ -81,5 +83,12 @@ export function boxReduce(
   const w = Math.ceil(W / k);
   const h = Math.ceil(H / k);
   const out = e.planeOutput() >>> 0;
-  return { image: { width: w, height: h, data: kernel.bytes().slice(out, out + w * h * 4) }, opaque: e.planeOpaque() === 1 };
+  const plane = kernel.bytes().subarray(out, out + w * h * 4);
+  let reduced: Uint8Array;
+  if (buffer) {
+    reduced = buffer(plane.length);
+    if (reduced.length !== plane.length) throw new Error("the plane's buffer does not have the plane's size");
+    reduced.set(plane);
+  } else reduced = plane.slice();
+  return { image: { width: w, height: h, data: reduced }, opaque: e.planeOpaque() === 1 };
 }

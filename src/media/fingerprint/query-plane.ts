@@ -35,15 +35,17 @@ export function queryWindowFactor(width: number, height: number, maxSide = QUERY
  * The image the query windows of `image` (a verification's PDQ input) are hashed on: `image` itself when it is
  * within the cap (or transparent), else its box reduction by queryWindowFactor (plane.ts boxReduce: each channel
  * the rounded mean of its block, edge blocks averaging the pixels they have). Throws if the kernel cannot grow.
+ * `buffer`: where the reduced image is written (a buffer of exactly the length asked for; by default a fresh one).
  */
 export function queryWindowImage(
   module: WebAssembly.Module | FingerprintKernel,
   image: RgbaImage,
   maxSide = QUERY_WINDOW_MAX_SIDE,
   minSide = QUERY_WINDOW_MIN_SIDE,
+  buffer?: (length: number) => Uint8Array,
 ): RgbaImage {
   const k = queryWindowFactor(image.width, image.height, maxSide, minSide);
   if (k === 1) return image;
-  const reduced = boxReduce(module, image, k);
+  const reduced = boxReduce(module, image, k, buffer);
   return reduced.opaque ? reduced.image : image;
 }
