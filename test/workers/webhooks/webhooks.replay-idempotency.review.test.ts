@@ -1,9 +1,11 @@
 import { describe, expect, it } from "vitest";
 import type { Bindings } from "../../../src/env";
+import { requestFingerprint } from "../../../src/platform/idempotency";
 import { newId } from "../../../src/platform/ids";
 import { count, request, send } from "../campaign/faults-http.helpers";
 import { createTenant, testEnv } from "../support/helpers";
 import { activeEndpoints, claimTakenOverBeforeBatch, finishedDelivery, insertCustomerEvent } from "../support/webhooks.helpers";
+import { keyTakenBeforeBatch } from "./key-taken.helpers";
 
 /*
  * Review of #19's completion in the operation's own batch (platform/idempotency completionInBatch). The batch
@@ -12,7 +14,8 @@ import { activeEndpoints, claimTakenOverBeforeBatch, finishedDelivery, insertCus
  * (the holder) then finds every delivery in progress and stores `delivery_count: 0` for an operation that queued
  * them — the very answer #19 set out to prevent for a crash after the batch. The batch that already carries the
  * claim check could carry it for the change too (a guard first in the batch), so the change is made only by the
- * holder.
+ * holder. The event replay claims its key in that very batch (#19, claimKeyInBatch): there, the retry is first to
+ * claim the key, which the batch then finds taken.
  */
 
 /** The first batch completing a key lets the request's lease lapse and the client's retry take the key over. */
@@ -28,7 +31,17 @@ describe("#19 review: a request that no longer holds its key makes no change", (
     const replay = () =>
       request(`/v1/webhook-events/${eventId}/replay`, { method: "POST", key: tenant.key, headers: { "idempotency-key": idem } });
 
-    const stale = await send(leaseTakenOverBeforeBatch(testEnv, tenant.tenantId), replay());
+    const path = `/v1/webhook-events/${eventId}/replay`;
+    const requestSha256 = await requestFingerprint("POST", new URL(`http://x${path}`), new Uint8Array(), testEnv.SVC_KEY_PEPPER!);
+    const stale = await send(
+      keyTakenBeforeBatch(testEnv, {
+        tenantId: tenant.tenantId,
+        operation: "POST /v1/webhook-events/{event_id}/replay",
+        key: idem,
+        requestSha256,
+      }),
+      replay(),
+    );
     const held = await testEnv.DB.prepare("SELECT state FROM idempotency_records WHERE tenant_id = ? AND idempotency_key = ?")
       .bind(tenant.tenantId, idem)
       .first<{ state: string }>();
