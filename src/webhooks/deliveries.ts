@@ -89,15 +89,24 @@ export async function replayDelivery(
   const delivery = await findDelivery(env.DB, tenantId, deliveryId);
   if (!delivery) return { status: "not_found" };
   const now = Date.now();
-  // `completion`: the request's idempotency completion with the restart (its answer: the `replayed` result).
-  const restart = await restartFinishedDelivery(
-    env.DB,
-    tenantId,
-    deliveryId,
-    delivery.endpoint_id,
-    now,
-    completion && { eventId: delivery.event_id, statements: (answer) => completion.statements(env.DB, answer) },
-  );
+  // `completion`: the request's idempotency claim and completion with the restart (its answer: the `replayed` result).
+  const once = () =>
+    restartFinishedDelivery(
+      env.DB,
+      tenantId,
+      deliveryId,
+      delivery.endpoint_id,
+      now,
+      completion && { eventId: delivery.event_id, statements: (answer) => completion.statements(env.DB, answer) },
+    );
+  let restart: Awaited<ReturnType<typeof restartFinishedDelivery>>;
+  try {
+    restart = await once();
+  } catch (error) {
+    // As replayEvent: a key not free is claimed the usual way (the batch then runs again) or answers this request.
+    if (!(await completion?.recover(error))) throw error;
+    restart = await once();
+  }
   completion?.settle(restart.completion);
   if (restart.restarted) {
     await nudge(env, [deliveryId]);
