@@ -4,7 +4,7 @@ import { IDEMPOTENCY_LEASE_MS, IDEMPOTENCY_TTL_MS, requestFingerprint } from "..
 import { newId } from "../../../src/platform/ids";
 import { count, request, send } from "../campaign/faults-http.helpers";
 import { createTenant, testEnv } from "../support/helpers";
-import { activeEndpoints, insertCustomerEvent } from "../support/webhooks.helpers";
+import { activeEndpoints, finishedDelivery, insertCustomerEvent } from "../support/webhooks.helpers";
 
 /*
  * #19: an event replay claims its Idempotency-Key in its own write batch (platform/idempotency claimKeyInBatch), one
@@ -124,6 +124,27 @@ describe("#19 an event replay's Idempotency-Key claimed in the replay's own batc
     expect(again.headers.get("idempotent-replayed")).toBe("true");
     expect(again.body).toEqual(res.body);
     expect(await count("webhook_deliveries", "event_id = ? AND replay_count = 0", s.eventId)).toBe(3);
+  });
+
+  it("a delivery replay claims, restarts and completes its key in one D1 batch too; a retry with the key is answered, not restarted", async () => {
+    const { deliveryId, eventId, idem, ...tenant } = await finishedDelivery();
+    const replayOne = () =>
+      request(`/v1/webhook-endpoints/deliveries/${deliveryId}/replay`, {
+        method: "POST",
+        key: tenant.key,
+        headers: { "idempotency-key": idem },
+      });
+    const { env, calls } = recorded(testEnv);
+    const res = await send(env, replayOne());
+    expect(res.status, res.text).toBe(200);
+    expect(res.body).toEqual({ event_id: eventId });
+    const touching = calls.filter((c) => c.some((q) => q.includes("idempotency_records")));
+    expect(touching, "one D1 call touches the key: the restart's batch").toHaveLength(1);
+    expect(touching[0]!.some((q) => q.includes("UPDATE webhook_deliveries SET status = 'pending'"))).toBe(true);
+    const again = await send(testEnv, replayOne());
+    expect(again.status).toBe(200);
+    expect(again.headers.get("idempotent-replayed")).toBe("true");
+    expect(await count("webhook_deliveries", "id = ? AND replay_count = 1", deliveryId)).toBe(1);
   });
 
   it("another request holding the key in flight: the batch writes nothing, 409 request_in_progress, the holder's claim untouched", async () => {
