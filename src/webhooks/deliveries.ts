@@ -89,15 +89,24 @@ export async function replayDelivery(
   const delivery = await findDelivery(env.DB, tenantId, deliveryId);
   if (!delivery) return { status: "not_found" };
   const now = Date.now();
-  // `completion`: the request's idempotency completion with the restart (its answer: the `replayed` result).
-  const restart = await restartFinishedDelivery(
-    env.DB,
-    tenantId,
-    deliveryId,
-    delivery.endpoint_id,
-    now,
-    completion && { eventId: delivery.event_id, statements: (answer) => completion.statements(env.DB, answer) },
-  );
+  // `completion`: the request's idempotency claim and completion with the restart (its answer: the `replayed` result).
+  const once = () =>
+    restartFinishedDelivery(
+      env.DB,
+      tenantId,
+      deliveryId,
+      delivery.endpoint_id,
+      now,
+      completion && { eventId: delivery.event_id, statements: (answer) => completion.statements(env.DB, answer) },
+    );
+  let restart: Awaited<ReturnType<typeof restartFinishedDelivery>>;
+  try {
+    restart = await once();
+  } catch (error) {
+    // As replayEvent: a key not free is claimed the usual way (the batch then runs again) or answers this request.
+    if (!(await completion?.recover(error))) throw error;
+    restart = await once();
+  }
   completion?.settle(restart.completion);
   if (restart.restarted) {
     await nudge(env, [deliveryId]);
@@ -137,12 +146,19 @@ export async function replayEvent(
   // idempotency completion with them (`completion`: its answer is the `replayed` result); ids for as many recipients
   // as a tenant may have endpoints.
   const ids = Array.from({ length: MAX_ENDPOINTS_PER_TENANT }, () => newId("webhookDelivery"));
-  const replayed = await replayEventInOne(
-    d1,
-    { tenantId, eventId, now, ids },
-    completion && ((answer) => completion.statements(d1, answer)),
-  );
-  if (replayed && completion) completion.settle(replayed.completion);
+  const once = () => replayEventInOne(d1, { tenantId, eventId, now, ids }, completion && ((answer) => completion.statements(d1, answer)));
+  let done: Awaited<ReturnType<typeof replayEventInOne>>;
+  try {
+    done = await once();
+  } catch (error) {
+    // The key claimed in this batch was not free: claimed the usual way (a lapsed claim taken over), the batch runs
+    // again (it wrote nothing); another request's key answers this request instead (recover throws).
+    if (!(await completion?.recover(error))) throw error;
+    done = await once();
+  }
+  // Settled whenever the batch committed (its claim, when taken there, is held from now on).
+  completion?.settle(done.completion);
+  const replayed = done.found ? done : null;
   if (!replayed) return { status: "not_found" };
   const queued = replayed.queued;
   if (replayed.overflow) {

@@ -1,4 +1,4 @@
-import type { Context, MiddlewareHandler } from "hono";
+import type { Context, MiddlewareHandler, Next } from "hono";
 import { canonicalJson } from "../../catalog/canonical-json";
 import { auditInBatch } from "../audit";
 import { hex } from "../bytes";
@@ -6,12 +6,16 @@ import type { AppEnv } from "../context";
 import { hmacSha256 } from "../crypto";
 import { ApiError } from "../errors";
 import {
+  type Claim,
   claimHeldGuardStatement,
   claimIdempotencyKey,
+  claimInBatchStatements,
   completedByHolder,
   completeIdempotencyKey,
   completeInBatchStatement,
+  type IdempotencyRow,
   type IdempotencyScope,
+  isClaimNotTaken,
   releaseIdempotencyKey,
   rewriteCompletedAnswer,
   type SqlPart,
@@ -25,6 +29,7 @@ export {
   IDEMPOTENCY_TTL_MS,
   type IdempotencyScope,
   isClaimLost,
+  isClaimNotTaken,
   releaseIdempotencyKey,
   type SqlPart,
   sweepIdempotencyRecords,
@@ -68,21 +73,76 @@ export interface BatchCompletion {
    * The first fails the whole batch when this request no longer holds its claim (its lease lapsed and a retry took
    * the key over): nothing in the batch is written, and the request answers 409
    * `svc.idempotency.request_in_progress` (platform/error-mapper), as the holder's retry would be answered.
+   * For an operation that claims in its batch (claimKeyInBatch) the first statements take the claim instead, and
+   * fail the whole batch when the key is not free (see `recover`).
    */
   statements(d1: D1Database, answer: { body: SqlPart; onlyIf: SqlPart }): D1PreparedStatement[];
-  /** The statements' results, once their batch committed. */
+  /** The statements' results, once their batch committed (whatever the operation then answers). */
   settle(results: readonly D1Result[]): void;
+  /**
+   * After the batch failed with `error`: true when it failed only because the key was not free for a claim taken
+   * in the batch and the key is now claimed the usual way (claimIdempotencyKey: a lapsed or expired claim taken
+   * over), so the operation runs its batch once more, built anew. When another request holds or completed the key,
+   * throws what answers this request instead (409, or the stored answer: IdempotentReplay). False otherwise.
+   */
+  recover(error: unknown): Promise<boolean>;
+}
+
+/**
+ * Operations whose key is claimed in their own write batch rather than before they run (#19: one D1 round trip
+ * fewer per request). Only for an operation whose every write is that one batch with its completionInBatch (what
+ * it does before it only reads) and whose answer carries no one-time secret: a request that ends without such a
+ * batch committed claims afterwards, and a read it made unclaimed changed nothing.
+ */
+const claimedInBatch = new Set<string>();
+
+/** Declares that `operationKey` ("POST /v1/…/{id}/…") claims its Idempotency-Key in its batch (see claimedInBatch). */
+export function claimKeyInBatch(operationKey: string): void {
+  claimedInBatch.add(operationKey);
+}
+
+/** Thrown by `recover` when the key holds another request's stored answer: the middleware answers that instead. */
+export class IdempotentReplay extends ApiError {
+  constructor(readonly row: IdempotencyRow) {
+    // What the error mapper answers should the middleware not replace it (never expected): a retry is then replayed.
+    super("svc.idempotency.request_in_progress", undefined, { headers: { "Retry-After": "1" } });
+  }
 }
 
 interface Fold {
   scope: IdempotencyScope;
+  /** The claim's lease, once the request holds the key. */
   lease: number;
+  /** Set while the request holds no claim yet: its claim is to be taken in the operation's batch (claimedInBatch). */
+  unclaimed?: { requestSha256: string };
+  /** The lease the last built batch claims with (taken when that batch settles). */
+  claiming?: number;
+  /** The request was answered by another's claim (recover threw a conflict): nothing to store or release. */
+  answeredByOther?: boolean;
   /** What the batch stored (RETURNING), once settled with a completion. */
   stored?: { status: number; contentType: string | null; body: string | null };
 }
 
 /** The requests whose key may be completed in the operation's batch (keyed by their context). */
 const folds = new WeakMap<object, Fold>();
+
+/** The answer of a key another request claimed: its stored answer replayed, or the refusal a claim before running gives. */
+function answerOfOthers(claim: Exclude<Claim, { status: "claimed" }>): ApiError {
+  if (claim.status === "replay") return new IdempotentReplay(claim.row);
+  if (claim.reason === "key_reused") return new ApiError("svc.idempotency.key_reused");
+  return new ApiError("svc.idempotency.request_in_progress", undefined, {
+    headers: { "Retry-After": String(claim.retryAfterSeconds ?? 1) },
+  });
+}
+
+/** A completed key's stored answer, as the replay of a request that sent the same key again. */
+function replayOf(row: IdempotencyRow): Response {
+  if (row.secretWithheld) throw new ApiError("secret_not_replayable");
+  return new Response(row.responseBody, {
+    status: row.responseStatus ?? 200,
+    headers: { "content-type": row.responseContentType ?? "application/json", "idempotent-replayed": "true" },
+  });
+}
 
 /**
  * The completion in the operation's batch for this request, answering `status` with JSON (what `c.json` sends);
@@ -93,21 +153,51 @@ export function completionInBatch(c: Context<AppEnv>, status: number): BatchComp
   const fold = folds.get(c);
   if (!fold) return undefined;
   // A crash after the batch leaves a completed key, whose retry is answered without running (or being audited)
-  // again: the write's audit entry must be in the batch too, or nothing is folded.
+  // again: the write's audit entry must be in the batch too, or nothing is folded (but a claim still to be taken
+  // is taken in the batch, and the key completed after it as usual).
   const audit = auditInBatch(c, status);
-  if (!audit) return undefined;
+  if (!audit && !fold.unclaimed) return undefined;
+  let completionAt = -1;
   return {
-    statements: (d1, answer) => [
-      // The batch is one transaction: a claim taken over fails all of it, statements before this one too.
-      claimHeldGuardStatement(d1, fold.scope, fold.lease),
-      completeInBatchStatement(d1, fold.scope, fold.lease, { status, contentType: "application/json", ...answer }),
-      audit.statement(d1, completedByHolder(fold.scope, fold.lease)),
-    ],
-    settle: ([, completion]) => {
+    statements: (d1, answer) => {
+      const claim = fold.unclaimed ? claimInBatchStatements(d1, fold.scope, fold.unclaimed.requestSha256, Date.now()) : undefined;
+      fold.claiming = claim?.lease;
+      const lease = claim?.lease ?? fold.lease;
+      // The batch is one transaction: a claim taken over (or not free) fails all of it, statements before this one too.
+      const first = claim ? claim.statements : [claimHeldGuardStatement(d1, fold.scope, fold.lease)];
+      if (!audit) {
+        completionAt = -1;
+        return first;
+      }
+      completionAt = first.length;
+      return [
+        ...first,
+        completeInBatchStatement(d1, fold.scope, lease, { status, contentType: "application/json", ...answer }),
+        audit.statement(d1, completedByHolder(fold.scope, lease)),
+      ];
+    },
+    settle: (results) => {
+      if (fold.unclaimed && fold.claiming !== undefined) {
+        // The batch committed, so its claim was taken (its guard passed).
+        fold.lease = fold.claiming;
+        fold.unclaimed = undefined;
+      }
+      if (completionAt < 0) return;
       type Stored = { response_status: number; response_content_type: string | null; response_body: string | null };
-      const row = ((completion?.results ?? []) as Stored[])[0];
+      const row = ((results[completionAt]?.results ?? []) as Stored[])[0];
       if (row) fold.stored = { status: row.response_status, contentType: row.response_content_type, body: row.response_body };
-      audit.settle(row !== undefined);
+      audit?.settle(row !== undefined);
+    },
+    recover: async (error) => {
+      if (!fold.unclaimed || !isClaimNotTaken(error)) return false;
+      const claim = await claimIdempotencyKey(c.var.db, fold.scope, fold.unclaimed.requestSha256, Date.now());
+      if (claim.status === "claimed") {
+        fold.lease = claim.lease;
+        fold.unclaimed = undefined;
+        return true;
+      }
+      fold.answeredByOther = true;
+      throw answerOfOthers(claim);
     },
   };
 }
@@ -154,44 +244,75 @@ export const idempotency: MiddlewareHandler<AppEnv> = async (c, next) => {
   );
   const db = c.var.db;
   const scope: IdempotencyScope = { tenantId: principal.tenantId, operation: operation.key, key };
-  const claim = await claimIdempotencyKey(db, scope, fingerprint, Date.now());
-
-  if (claim.status === "conflict") {
-    if (claim.reason === "key_reused") throw new ApiError("svc.idempotency.key_reused");
-    throw new ApiError("svc.idempotency.request_in_progress", undefined, {
-      headers: { "Retry-After": String(claim.retryAfterSeconds ?? 1) },
-    });
+  const secretPolicy = operation.policy.replay === "secret_not_replayable";
+  // An operation that claims in its batch (claimedInBatch) runs first; one whose answer holds a secret never does.
+  const inBatch = claimedInBatch.has(operation.key) && !secretPolicy;
+  if (!inBatch) {
+    const claim = await claimIdempotencyKey(db, scope, fingerprint, Date.now());
+    if (claim.status === "replay") return replayOf(claim.row);
+    if (claim.status === "conflict") throw answerOfOthers(claim);
+    return run(c, next, { scope, lease: claim.lease }, secretPolicy);
   }
-  if (claim.status === "replay") {
-    if (claim.row.secretWithheld) throw new ApiError("secret_not_replayable");
-    return new Response(claim.row.responseBody, {
-      status: claim.row.responseStatus ?? 200,
-      headers: {
-        "content-type": claim.row.responseContentType ?? "application/json",
-        "idempotent-replayed": "true",
-      },
-    });
-  }
+  return run(c, next, { scope, lease: 0, unclaimed: { requestSha256: fingerprint } }, secretPolicy);
+};
 
+/** The operation under its key (held, or to be claimed in its batch), then the key completed or released. */
+async function run(c: Context<AppEnv>, next: Next, fold: Fold, secretPolicy: boolean): Promise<Response | undefined> {
+  const operation = c.get("operation")!;
+  const db = c.var.db;
+  const scope = fold.scope;
   // The audit of this write (platform/audit.ts) is appended while the key is completed or released, not before.
   const audit: NonNullable<typeof c.var.auditAppend> = { join: true };
   c.set("auditAppend", audit);
-  const secretPolicy = operation.policy.replay === "secret_not_replayable";
-  const fold: Fold = { scope, lease: claim.lease };
   if (!secretPolicy) folds.set(c, fold);
   try {
     await next();
   } catch (error) {
     // A key the operation's batch completed stays completed (its change committed with that answer): the release
-    // below finds no claim in flight and leaves it, so a retry is answered what the change answered.
-    await alongside(
-      audit.pending,
-      once(() => releaseIdempotencyKey(db, scope, claim.lease)),
-    );
+    // below finds no claim in flight and leaves it, so a retry is answered what the change answered. A request
+    // that never took its claim (claimed in its batch) has nothing to release.
+    await alongside(audit.pending, fold.unclaimed ? Promise.resolve() : once(() => releaseIdempotencyKey(db, scope, fold.lease)));
     throw error;
   }
-  const res = c.res;
-  const body = await res.clone().text();
+  if (c.error instanceof IdempotentReplay) {
+    // Another request with this key completed it (its batch came first): its answer is this request's, as a request
+    // that claimed before running would have been answered. This one changed nothing.
+    await alongside(audit.pending, Promise.resolve());
+    answerWith(c, replayOf(c.error.row));
+    return;
+  }
+  if (fold.answeredByOther) {
+    // Refused for another request's claim (409, as a claim before running answers): nothing of this key is ours.
+    await alongside(audit.pending, Promise.resolve());
+    return;
+  }
+  let res = c.res;
+  let body = await res.clone().text();
+  if (fold.unclaimed) {
+    // Claimed in the batch, but no batch with the claim committed: the operation answered before its write (a read
+    // found nothing, a refusal, a validation error) or failed. It changed nothing; a failure or a retryable refusal
+    // leaves the key free, as a release would.
+    if (res.status >= 500 || (res.status >= 400 && isRetryableError(res.status, body))) {
+      await alongside(audit.pending, Promise.resolve());
+      return;
+    }
+    // Any other answer is stored for the key as a claim before running would have stored it, unless another request
+    // holds or completed the key meanwhile: that request's answer (or 409) is this one's.
+    const late = await claimIdempotencyKey(db, scope, fold.unclaimed.requestSha256, Date.now());
+    if (late.status !== "claimed") {
+      await alongside(audit.pending, Promise.resolve());
+      if (late.status === "replay") {
+        answerWith(c, replayOf(late.row));
+        return;
+      }
+      c.res = undefined; // the refusal below replaces the answer, none of its headers kept
+      throw answerOfOthers(late);
+    }
+    fold.lease = late.lease;
+    fold.unclaimed = undefined;
+    res = c.res;
+    body = await res.clone().text();
+  }
   if (fold.stored) {
     const stored = fold.stored;
     const same = stored.status === res.status && stored.contentType === res.headers.get("content-type") && stored.body === body;
@@ -207,7 +328,7 @@ export const idempotency: MiddlewareHandler<AppEnv> = async (c, next) => {
       await alongside(
         audit.pending,
         once(() =>
-          rewriteCompletedAnswer(db, scope, claim.lease, { status: res.status, contentType: res.headers.get("content-type"), body }),
+          rewriteCompletedAnswer(db, scope, fold.lease, { status: res.status, contentType: res.headers.get("content-type"), body }),
         ),
       );
     } catch (error) {
@@ -221,7 +342,7 @@ export const idempotency: MiddlewareHandler<AppEnv> = async (c, next) => {
   if (res.status >= 500 || (res.status >= 400 && isRetryableError(res.status, body))) {
     await alongside(
       audit.pending,
-      once(() => releaseIdempotencyKey(db, scope, claim.lease)),
+      once(() => releaseIdempotencyKey(db, scope, fold.lease)),
     );
     return;
   }
@@ -232,7 +353,7 @@ export const idempotency: MiddlewareHandler<AppEnv> = async (c, next) => {
     await alongside(
       audit.pending,
       once(() =>
-        completeIdempotencyKey(db, scope, claim.lease, {
+        completeIdempotencyKey(db, scope, fold.lease, {
           status: res.status,
           contentType: res.headers.get("content-type"),
           body,
@@ -256,7 +377,13 @@ export const idempotency: MiddlewareHandler<AppEnv> = async (c, next) => {
       throw new ApiError("svc.dependency.unavailable", undefined, { headers: { "Retry-After": "1" } });
     }
   }
-};
+}
+
+/** Replaces the answer given (none of its headers kept: Hono's setter would merge them into the new one). */
+function answerWith(c: Context<AppEnv>, res: Response): void {
+  c.res = undefined;
+  c.res = res;
+}
 
 /**
  * Writes the key's outcome, once more if the first write fails (#22): a transient storage error must not leave a

@@ -259,3 +259,54 @@ export async function rewriteCompletedAnswer(
     responseBody: response.body,
   }).run();
 }
+
+/** What a failed claim-taken guard (claimInBatchStatements) says, told apart from CLAIM_LOST and any other failure. */
+const CLAIM_NOT_TAKEN = "idempotency claim not taken";
+
+/**
+ * The claim itself as the first statements of the operation's own batch (#19: the claim's D1 round trip folded
+ * into the write's), for a request that did not claim before running (completionInBatch, claimKeyInBatch). It takes
+ * the key exactly where claimIdempotencyKey would take it at once: no row, an expired row (any request), or this
+ * request's fingerprint left in flight by a lease that lapsed; expired rows start afresh, a lapsed one keeps its
+ * times. The guard after it reads SQLite's changes() of that very statement (the batch runs its statements in
+ * order on one connection, in one transaction), so it proves that this batch took the key, whatever lease value
+ * another request chose in the same millisecond; otherwise the whole batch is rolled back, and the caller claims
+ * as claimIdempotencyKey does to learn the answer (isClaimNotTaken).
+ */
+export function claimInBatchStatements(
+  d1: D1Database,
+  scope: IdempotencyScope,
+  requestSha256: string,
+  now: number,
+): { lease: number; statements: D1PreparedStatement[] } {
+  const lease = now + IDEMPOTENCY_LEASE_MS;
+  return {
+    lease,
+    statements: [
+      d1
+        .prepare(
+          `INSERT INTO idempotency_records (tenant_id, operation, idempotency_key, request_sha256, state, locked_until, secret_withheld, created_at, expires_at)
+           VALUES (?1, ?2, ?3, ?4, 'in_flight', ?5, 0, ?6, ?7)
+           ON CONFLICT (tenant_id, operation, idempotency_key) DO UPDATE SET
+             request_sha256 = excluded.request_sha256, state = 'in_flight', locked_until = excluded.locked_until,
+             response_status = NULL, response_content_type = NULL, response_body = NULL, secret_withheld = 0,
+             created_at = CASE WHEN idempotency_records.expires_at <= ?6 THEN excluded.created_at ELSE idempotency_records.created_at END,
+             expires_at = CASE WHEN idempotency_records.expires_at <= ?6 THEN excluded.expires_at ELSE idempotency_records.expires_at END
+           WHERE idempotency_records.expires_at <= ?6
+              OR (idempotency_records.state = 'in_flight' AND idempotency_records.locked_until <= ?6 AND idempotency_records.request_sha256 = ?4)`,
+        )
+        .bind(scope.tenantId, scope.operation, scope.key, requestSha256, lease, now, now + IDEMPOTENCY_TTL_MS),
+      d1.prepare(`SELECT CASE WHEN changes() = 1 THEN 1 ELSE json_extract('{}', '${CLAIM_NOT_TAKEN}') END AS taken`),
+    ],
+  };
+}
+
+/** Whether `error` (or one of its causes) is a batch failed by claimInBatchStatements' guard: the key was not free. */
+export function isClaimNotTaken(error: unknown): boolean {
+  let current: unknown = error;
+  for (let depth = 0; depth < 8 && typeof current === "object" && current !== null; depth++) {
+    if (String((current as { message?: unknown }).message ?? "").includes(`'${CLAIM_NOT_TAKEN}'`)) return true;
+    current = (current as { cause?: unknown }).cause;
+  }
+  return false;
+}

@@ -332,33 +332,7 @@ function acknowledgedStatements(d1: D1Batcher, records: readonly AttemptRecord[]
   const recordedAt = Math.max(...records.map((r) => r.finishedAt));
   const endpointId = records[0]!.endpointId;
   const statements: D1PreparedStatement[] = [];
-  for (const rows of inRows(records, JSON_ROWS))
-    statements.push(
-      d1
-        .prepare(
-          // `WHERE true`: SQLite's upsert clause after a SELECT needs a WHERE to parse unambiguously.
-          `INSERT INTO webhook_attempts (delivery_id, attempt_number, tenant_id, started_at, duration_ms, response_code, response_body_sha256, outcome, error, retry_after_seconds, signature_count, gate_ms)
-           SELECT j.value ->> 0, j.value ->> 1, j.value ->> 2, j.value ->> 3, j.value ->> 4, j.value ->> 5, j.value ->> 6, 'acknowledged', NULL, j.value ->> 7, j.value ->> 8, j.value ->> 9
-             FROM json_each(?) AS j WHERE true
-           ON CONFLICT DO NOTHING`,
-        )
-        .bind(
-          JSON.stringify(
-            rows.map((r) => [
-              r.deliveryId,
-              r.attemptNumber,
-              r.tenantId,
-              r.startedAt,
-              r.finishedAt - r.startedAt,
-              r.responseCode,
-              r.responseBodySha256,
-              r.retryAfterSeconds,
-              r.signatureCount,
-              r.gateMs,
-            ]),
-          ),
-        ),
-    );
+  for (const rows of inRows(records, JSON_ROWS)) statements.push(attemptRowsStatement(d1, rows));
   // Grouped by what the row receives: a receiver that answers alike makes one group.
   const byAnswer = new Map<string, AttemptRecord[]>();
   for (const r of records) {
@@ -392,6 +366,40 @@ function acknowledgedStatements(d1: D1Batcher, records: readonly AttemptRecord[]
   return statements;
 }
 
+/**
+ * The attempt rows of `records` (at most JSON_ROWS), as one JSON parameter: one form for a round's acknowledged
+ * attempts and for a single other attempt (#19: bound one value at a time they were 12 parameters per attempt,
+ * each converted by the Worker's D1 client and validated by D1). A row already recorded is left as it is.
+ */
+function attemptRowsStatement(d1: D1Batcher, records: readonly AttemptRecord[]): D1PreparedStatement {
+  return d1
+    .prepare(
+      // `WHERE true`: SQLite's upsert clause after a SELECT needs a WHERE to parse unambiguously.
+      `INSERT INTO webhook_attempts (delivery_id, attempt_number, tenant_id, started_at, duration_ms, response_code, response_body_sha256, outcome, error, retry_after_seconds, signature_count, gate_ms)
+       SELECT j.value ->> 0, j.value ->> 1, j.value ->> 2, j.value ->> 3, j.value ->> 4, j.value ->> 5, j.value ->> 6, j.value ->> 7, j.value ->> 8, j.value ->> 9, j.value ->> 10, j.value ->> 11
+         FROM json_each(?) AS j WHERE true
+       ON CONFLICT DO NOTHING`,
+    )
+    .bind(
+      JSON.stringify(
+        records.map((r) => [
+          r.deliveryId,
+          r.attemptNumber,
+          r.tenantId,
+          r.startedAt,
+          r.finishedAt - r.startedAt,
+          r.responseCode,
+          r.responseBodySha256,
+          r.outcome,
+          r.error,
+          r.retryAfterSeconds,
+          r.signatureCount,
+          r.gateMs,
+        ]),
+      ),
+    );
+}
+
 function attemptStatements(d1: D1Batcher, r: AttemptRecord): D1PreparedStatement[] {
   // The endpoint's streak moves only if this claim's outcome was recorded (not if its claim lapsed meanwhile).
   const recorded = {
@@ -399,25 +407,7 @@ function attemptStatements(d1: D1Batcher, r: AttemptRecord): D1PreparedStatement
     binds: [r.deliveryId, r.attemptNumber, r.finishedAt],
   };
   const statements = [
-    d1
-      .prepare(
-        `INSERT INTO webhook_attempts (delivery_id, attempt_number, tenant_id, started_at, duration_ms, response_code, response_body_sha256, outcome, error, retry_after_seconds, signature_count, gate_ms)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING`,
-      )
-      .bind(
-        r.deliveryId,
-        r.attemptNumber,
-        r.tenantId,
-        r.startedAt,
-        r.finishedAt - r.startedAt,
-        r.responseCode,
-        r.responseBodySha256,
-        r.outcome,
-        r.error,
-        r.retryAfterSeconds,
-        r.signatureCount,
-        r.gateMs,
-      ),
+    attemptRowsStatement(d1, [r]),
     d1
       .prepare(
         `UPDATE webhook_deliveries SET status = ?, next_attempt_at = ?, lease_until = NULL, response_code = ?, response_body_sha256 = ?, terminal_reason = ?, updated_at = ?

@@ -118,7 +118,8 @@ export async function upsertReplayedDeliveries(
  * `findTenantEventWithRecipients` then `upsertReplayedDeliveries` (with the event marked fanned out) in one D1
  * round trip (#19: a replay of an event made two). The recipients are read and upserted by one statement, so each
  * row is guarded by its endpoint's state and its delivery's status exactly as there; a new delivery takes its id
- * from `ids` by the recipient's rank (ids are spent only on new rows). Null when the tenant has no such event;
+ * from `ids` by the recipient's rank (ids are spent only on new rows). `found` false when the tenant has no such
+ * event (the batch still committed: its completion's results are there);
  * `overflow` when it may have more recipients than `ids` (it has more active endpoints: those beyond were not
  * upserted, and the caller upserts them, which leaves the ones upserted here alone).
  */
@@ -126,7 +127,7 @@ export async function replayEventInOne(
   d1: D1Database,
   r: { tenantId: string; eventId: string; now: number; ids: readonly string[] },
   complete?: CompleteInBatch,
-): Promise<{ queued: string[]; overflow: boolean; completion: D1Result[] } | null> {
+): Promise<{ found: boolean; queued: string[]; overflow: boolean; completion: D1Result[] }> {
   const recipients = `SELECT e.id AS endpoint_id, ROW_NUMBER() OVER (ORDER BY e.id) - 1 AS rank
       FROM webhook_events ev JOIN webhook_endpoints e ON e.tenant_id = ev.tenant_id
      WHERE ev.id = ? AND ev.tenant_id = ? AND e.state = 'active'
@@ -176,8 +177,8 @@ export async function replayEventInOne(
   ]);
   const completed = rest.slice(0, completion.length);
   const upserted = rest[completion.length];
-  if (event!.results.length === 0) return null;
   return {
+    found: event!.results.length > 0,
     queued: (upserted!.results as { id: string }[]).map((row) => row.id),
     overflow: (count!.results[0] as { n: number }).n > r.ids.length,
     completion: completed,

@@ -2,7 +2,7 @@ import { createRoute, z } from "@hono/zod-openapi";
 import type { Router } from "../../app-types";
 import { notFound, principalOf } from "../../platform/context";
 import { ApiError } from "../../platform/errors";
-import { completionInBatch } from "../../platform/idempotency";
+import { claimKeyInBatch, completionInBatch } from "../../platform/idempotency";
 import { errorResponse, IdempotencyKeyHeader, json, NOT_FOUND } from "../../platform/openapi";
 import { replayDelivery } from "../deliveries";
 import { DeliveryIdParams, DeliveryReplayResponseSchema } from "../schemas";
@@ -26,8 +26,10 @@ const replayOne = createRoute({
 });
 
 export function register(app: Router) {
+  // The restart is the replay's one write (what comes before it reads): the key is claimed in its batch (#19).
+  claimKeyInBatch(`POST ${replayOne.path}`);
   app.openapi(replayOne, async (c) => {
-    // The key is completed in the restart's own batch with the 200 below.
+    // The key is claimed and completed in the restart's own batch with the 200 below.
     const result = await replayDelivery(c.env, principalOf(c).tenantId, c.req.valid("param").delivery_id, completionInBatch(c, 200));
     if (result.status === "not_found") throw notFound("webhook delivery");
     if (result.status === "conflict") throw new ApiError(result.code, result.message);

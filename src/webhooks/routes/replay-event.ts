@@ -1,7 +1,7 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import type { Router } from "../../app-types";
 import { notFound, principalOf } from "../../platform/context";
-import { completionInBatch } from "../../platform/idempotency";
+import { claimKeyInBatch, completionInBatch } from "../../platform/idempotency";
 import { IdempotencyKeyHeader, json, NOT_FOUND } from "../../platform/openapi";
 import { replayEvent } from "../deliveries";
 import { EventReplayResponseSchema, WebhookEventIdSchema } from "../schemas";
@@ -19,8 +19,10 @@ const replayAll = createRoute({
 });
 
 export function register(app: Router) {
+  // The replay's one write is its batch (deliveries.ts replayEvent): the key is claimed there too (#19).
+  claimKeyInBatch(`POST ${replayAll.path}`);
   app.openapi(replayAll, async (c) => {
-    // The key is completed in the replay's own batch with the 200 below (its body computed there).
+    // The key is claimed and completed in the replay's own batch with the 200 below (its body computed there).
     const result = await replayEvent(c.env, principalOf(c).tenantId, c.req.valid("param").event_id, completionInBatch(c, 200));
     if (result.status === "not_found") throw notFound("webhook event");
     return c.json({ event_id: result.eventId, delivery_count: result.deliveryCount }, 200);

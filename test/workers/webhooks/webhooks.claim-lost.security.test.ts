@@ -1,14 +1,18 @@
 import { describe, expect, it } from "vitest";
 import type { Bindings } from "../../../src/env";
+import { requestFingerprint } from "../../../src/platform/idempotency";
 import { newId } from "../../../src/platform/ids";
 import { count, request, send } from "../campaign/faults-http.helpers";
 import { createTenant, testEnv } from "../support/helpers";
 import { activeEndpoints, claimTakenOverBeforeBatch, insertCustomerEvent } from "../support/webhooks.helpers";
+import { keyTakenBeforeBatch } from "./key-taken.helpers";
 
 /*
  * #19 review: a keyed write that completes its key in its own batch (platform/idempotency completionInBatch) makes
  * its change only while it still holds its claim. The claim guard fails the whole batch (one transaction), also the
  * statements before it (a test event's inserts come first), and the request answers 409 request_in_progress.
+ * An event replay claims its key in that batch (#19, claimKeyInBatch): a key another request claimed first fails it
+ * the same way.
  */
 
 /** An env whose every batch completing a key first moves every in-flight claim of the tenant on (a retry took it over). */
@@ -39,9 +43,16 @@ describe("#19 review: a batch completing a key the request no longer holds write
     const eventId = newId("webhookEvent");
     await insertCustomerEvent(tenant.tenantId, "asset.signed", eventId);
     const idem = crypto.randomUUID();
+    const path = `/v1/webhook-events/${eventId}/replay`;
+    const requestSha256 = await requestFingerprint("POST", new URL(`http://x${path}`), new Uint8Array(), testEnv.SVC_KEY_PEPPER!);
     const res = await send(
-      takenOver(testEnv, tenant.tenantId),
-      request(`/v1/webhook-events/${eventId}/replay`, { method: "POST", key: tenant.key, headers: { "idempotency-key": idem } }),
+      keyTakenBeforeBatch(testEnv, {
+        tenantId: tenant.tenantId,
+        operation: "POST /v1/webhook-events/{event_id}/replay",
+        key: idem,
+        requestSha256,
+      }),
+      request(path, { method: "POST", key: tenant.key, headers: { "idempotency-key": idem } }),
     );
     expect(res.status, res.text).toBe(409);
     const body = JSON.parse(res.text);

@@ -9,7 +9,8 @@ import { createEndpoint } from "../support/webhooks.helpers";
  * acknowledgedStatements) instead of a parameter per value. The stored rows must be what a bound record stores:
  * the same values with the same SQL types (integers stay integers, a missing Retry-After stays NULL), each
  * delivery moved only by its own claim, and more rows than one statement takes all recorded, each once. The
- * batch's read takes its ids as JSON lists too (500 a statement).
+ * batch's read takes its ids as JSON lists too (500 a statement). Any other attempt's row is inserted by the same
+ * JSON statement (one form of the attempt insert), with its own outcome and error.
  */
 
 async function claimed(tenantId: string, endpointId: string, n: number, attemptCount = 1): Promise<string[]> {
@@ -164,6 +165,60 @@ describe("#19 acknowledged attempts recorded from JSON rows", () => {
     );
     const endpoint = await testEnv.DB.prepare("SELECT consecutive_failures FROM webhook_endpoints WHERE id = ?").bind(endpointId).first();
     expect(endpoint).toEqual({ consecutive_failures: 4 });
+  });
+
+  it("records a failed attempt with the same insert: its own outcome and error, typed as a bound row (a retry, a refusal, an answer-less failure)", async () => {
+    const { key, tenantId } = await createTenant();
+    const { id: endpointId } = await createEndpoint(key, { max_concurrency: 20 });
+    const [a, b, c] = await claimed(tenantId, endpointId, 3);
+    const t = Date.now();
+    const failed = { failed: true, status: "pending" as const, nextAttemptAt: t + 5_000 };
+    await recordAttempts(testEnv.DB, [
+      acknowledged(tenantId, endpointId, a!, t, { ...failed, responseCode: 503, outcome: "retry_scheduled", retryAfterSeconds: 7 }),
+      acknowledged(tenantId, endpointId, b!, t + 1, {
+        ...failed,
+        responseCode: null,
+        responseBodySha256: null,
+        outcome: "retry_scheduled",
+        error: "network_error",
+      }),
+      acknowledged(tenantId, endpointId, c!, t + 2, {
+        responseCode: 410,
+        outcome: "ended",
+        failed: true,
+        status: "failed",
+        terminalReason: "receiver_rejected",
+      }),
+    ]);
+    const rows = (
+      await testEnv.DB.prepare(
+        `SELECT delivery_id, response_code, typeof(response_code) AS t_code, response_body_sha256, outcome, error, retry_after_seconds,
+                typeof(retry_after_seconds) AS t_retry, duration_ms, typeof(duration_ms) AS t_duration, signature_count, gate_ms
+           FROM webhook_attempts WHERE delivery_id IN (?, ?, ?) ORDER BY started_at`,
+      )
+        .bind(a, b, c)
+        .all()
+    ).results;
+    expect(rows).toEqual([
+      {
+        delivery_id: a,
+        response_code: 503,
+        t_code: "integer",
+        response_body_sha256: "c".repeat(64),
+        outcome: "retry_scheduled",
+        error: null,
+        retry_after_seconds: 7,
+        t_retry: "integer",
+        duration_ms: 11,
+        t_duration: "integer",
+        signature_count: 2,
+        gate_ms: 4,
+      },
+      expect.objectContaining({ delivery_id: b, response_code: null, t_code: "null", response_body_sha256: null, error: "network_error" }),
+      expect.objectContaining({ delivery_id: c, response_code: 410, outcome: "ended", error: null, t_retry: "null" }),
+    ]);
+    const streak = await testEnv.DB.prepare("SELECT consecutive_failures FROM webhook_endpoints WHERE id = ?").bind(endpointId).first();
+    expect(streak).toEqual({ consecutive_failures: 3 });
   });
 
   it("reads a queue batch's deliveries named by more ids than one list takes (1,101, some unknown), with the bodies of the unfinished only", async () => {
