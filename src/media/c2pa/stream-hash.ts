@@ -36,14 +36,35 @@ export function sha256Stream(): Sha256Stream {
   };
 }
 
-/** Reads a ReadableStream of bytes chunk by chunk (each chunk handed on before the next is read). */
-export async function forEachChunk(body: ReadableStream<Uint8Array>, each: (chunk: Uint8Array) => Promise<void>): Promise<void> {
+/** Bytes a streamed loop handles between two turns of the runtime's event loop (forEachChunk). */
+export const YIELD_EVERY_BYTES = 8 * 1024 * 1024;
+
+/**
+ * Reads a ReadableStream of bytes chunk by chunk (each chunk handed on before the next is read), and every
+ * `yieldEveryBytes` waits one timer turn. Why: when every read and write completes without waiting on a socket
+ * (under `wrangler dev` the R2 simulator runs in the same workerd process, and a chunk already buffered resolves at
+ * once), the runtime's event loop always has work queued and never polls its sockets, so the isolate's other requests
+ * (job polls, health checks, its inspector) wait until the whole object is through: a 512 MiB signing or upload
+ * inspection answered nothing for over a minute. A timer fires only when the loop polls, which lets them in.
+ */
+export async function forEachChunk(
+  body: ReadableStream<Uint8Array>,
+  each: (chunk: Uint8Array) => Promise<void>,
+  yieldEveryBytes = YIELD_EVERY_BYTES,
+): Promise<void> {
   const reader = body.getReader();
+  let sinceYield = 0;
   try {
     for (;;) {
       const { done, value } = await reader.read();
       if (done) return;
-      if (value && value.length > 0) await each(value);
+      if (!value || value.length === 0) continue;
+      await each(value);
+      sinceYield += value.length;
+      if (sinceYield >= yieldEveryBytes) {
+        sinceYield = 0;
+        await new Promise<void>((resolve) => setTimeout(resolve, 0));
+      }
     }
   } finally {
     reader.releaseLock();
