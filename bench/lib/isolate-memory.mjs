@@ -64,6 +64,7 @@ async function wasmBytes(session, context) {
  * and the API Worker's own session is wrangler's (its inspector proxy, SVC_INSPECTOR_PORT, takes one client). Targets whose inspector does not answer are left out, with a line saying so.
  */
 export async function isolateProbe(targets, { intervalMs = 200, wasmOf = () => false } = {}) {
+  const lastAsked = new Map();
   const sessions = [];
   for (const t of targets) {
     // workerd has no default execution context to evaluate in: Runtime.enable announces the Worker's.
@@ -71,7 +72,7 @@ export async function isolateProbe(targets, { intervalMs = 200, wasmOf = () => f
     const onEvent = (m) => {
       if (m.method === "Runtime.executionContextCreated") contextId ??= m.params.context.id;
     };
-    const session = await inspectorSession(t.url, { timeoutMs: 60_000, onEvent }).catch((error) => {
+    const session = await inspectorSession(t.url, { timeoutMs: 60_000, onEvent, headers: t.headers }).catch((error) => {
       console.log(`isolate ${t.id}: ${error.message}; left out`);
       return null;
     });
@@ -81,7 +82,8 @@ export async function isolateProbe(targets, { intervalMs = 200, wasmOf = () => f
       await session.send("Runtime.enable").catch(() => undefined);
       for (let i = 0; i < 50 && contextId === null; i++) await new Promise((r) => setTimeout(r, 100));
     }
-    sessions.push({ id: t.id, session, busy: false, wasm, context: () => contextId });
+    // t.intervalMs: a target sampled less often than the others (the API Worker, through wrangler's proxy).
+    sessions.push({ id: t.id, session, busy: false, wasm, context: () => contextId, every: t.intervalMs ?? intervalMs });
   }
   const heap = async (s) => {
     const r = (await s.session.send("Runtime.getHeapUsage")).result;
@@ -92,6 +94,8 @@ export async function isolateProbe(targets, { intervalMs = 200, wasmOf = () => f
   let timer = null;
   const sampleOne = async (s) => {
     if (s.busy || !current) return;
+    if (Date.now() - (lastAsked.get(s) ?? 0) < s.every) return;
+    lastAsked.set(s, Date.now());
     s.busy = true;
     try {
       const v = await heap(s);
