@@ -477,8 +477,9 @@ try {
         else if (own > best.bytes) best = { ...best, id, phase: name, bytes: own };
       }
     }
-    // A Worker not measured in a phase leaves the row's figure not computed.
-    if (best.unmeasured.length) best.bytes = null;
+    // A Worker not measured in a phase, or none of ours read at all, leaves the row's figure not computed (never 0).
+    if (best.id === null && best.unmeasured.length === 0) best.unmeasured.push("none of our isolates was read");
+    if (best.unmeasured.length || best.id === null) best.bytes = null;
     return best;
   };
   if (inspectWorkers) {

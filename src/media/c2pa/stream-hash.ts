@@ -37,7 +37,7 @@ export function sha256Stream(): Sha256Stream {
 }
 
 /** Bytes a streamed loop handles between two turns of the runtime's event loop (forEachChunk). */
-export const YIELD_EVERY_BYTES = 8 * 1024 * 1024;
+export const YIELD_EVERY_BYTES = 1024 * 1024;
 
 /**
  * Reads a ReadableStream of bytes chunk by chunk (each chunk handed on before the next is read), and every
@@ -45,7 +45,8 @@ export const YIELD_EVERY_BYTES = 8 * 1024 * 1024;
  * (under `wrangler dev` the R2 simulator runs in the same workerd process, and a chunk already buffered resolves at
  * once), the runtime's event loop always has work queued and never polls its sockets, so the isolate's other requests
  * (job polls, health checks, its inspector) wait until the whole object is through: a 512 MiB signing or upload
- * inspection answered nothing for over a minute. A timer fires only when the loop polls, which lets them in.
+ * inspection answered nothing for over a minute (168 s), and with a turn every 8 MiB a poll still waited up to 23 s
+ * on a loaded machine. A timer fires only when the loop polls, which lets them in.
  */
 export async function forEachChunk(
   body: ReadableStream<Uint8Array>,
