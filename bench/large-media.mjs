@@ -291,7 +291,9 @@ try {
   const viaWrangler = async (t) => {
     const list = await (await fetch(`http://127.0.0.1:${INSPECTOR_PORT}/json/list`, { signal: AbortSignal.timeout(5000) })).json();
     // wrangler's proxy wants a local Origin (its DevTools rule); sampled once a second: each answer crosses two processes.
-    return { id: t.id, url: list[0].webSocketDebuggerUrl, headers: { Origin: "http://localhost" }, intervalMs: 1000 };
+    // Every 20 s also a forced collection and a read after it (livePeak): what the Worker holds alive, apart from
+    // garbage V8 had not collected yet when sampled.
+    return { id: t.id, url: list[0].webSocketDebuggerUrl, headers: { Origin: "http://localhost" }, intervalMs: 1000, liveEveryMs: 20_000 };
   };
   const targets = [];
   for (const t of inspector.targets) {
@@ -324,7 +326,7 @@ try {
     if (done) {
       const figures = Object.entries(done).map(
         ([id, m]) =>
-          `${id} ${m.start === null ? "?" : mb(m.start)}→${m.peak === null ? "? (no inspector answer)" : mb(m.peak)}${m.wasmEnd ? ` + wasm ${mb(m.wasmEnd)}` : ""}`,
+          `${id} ${m.start === null ? "?" : mb(m.start)}→${m.peak === null ? "? (no inspector answer)" : mb(m.peak)}${m.livePeak ? ` (live after forced GC ≤ ${mb(m.livePeak)})` : ""}${m.wasmEnd ? ` + wasm ${mb(m.wasmEnd)}` : ""}`,
       );
       console.log(
         `  ${new Date().toISOString()} ${previous} done: ${figures.join("; ")}; RssAnon now runtime ${mb(anonNow(runtime))}, proxy ${mb(anonNow(proxy))}`,
@@ -380,7 +382,7 @@ try {
       `  ${new Date().toISOString()} ${previous} done: ${Object.entries(last)
         .map(
           ([id, m]) =>
-            `${id} ${m.start === null ? "?" : mb(m.start)}→${m.peak === null ? "? (no inspector answer)" : mb(m.peak)}${m.wasmEnd ? ` + wasm ${mb(m.wasmEnd)}` : ""}`,
+            `${id} ${m.start === null ? "?" : mb(m.start)}→${m.peak === null ? "? (no inspector answer)" : mb(m.peak)}${m.livePeak ? ` (live after forced GC ≤ ${mb(m.livePeak)})` : ""}${m.wasmEnd ? ` + wasm ${mb(m.wasmEnd)}` : ""}`,
         )
         .join(
           "; ",

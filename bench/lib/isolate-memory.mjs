@@ -83,7 +83,18 @@ export async function isolateProbe(targets, { intervalMs = 200, wasmOf = () => f
       for (let i = 0; i < 50 && contextId === null; i++) await new Promise((r) => setTimeout(r, 100));
     }
     // t.intervalMs: a target sampled less often than the others (the API Worker, through wrangler's proxy).
-    sessions.push({ id: t.id, session, busy: false, wasm, context: () => contextId, every: t.intervalMs ?? intervalMs });
+    // t.liveEveryMs: also, that often, a forced collection (HeapProfiler.collectGarbage) and a read after it: the
+    // memory the isolate holds alive, apart from ArrayBuffers and heap not yet collected (the sampled peak has both).
+    sessions.push({
+      id: t.id,
+      session,
+      busy: false,
+      wasm,
+      context: () => contextId,
+      every: t.intervalMs ?? intervalMs,
+      liveEvery: t.liveEveryMs ?? null,
+      lastLive: 0,
+    });
   }
   const heap = async (s) => {
     const r = (await s.session.send("Runtime.getHeapUsage")).result;
@@ -98,6 +109,13 @@ export async function isolateProbe(targets, { intervalMs = 200, wasmOf = () => f
     lastAsked.set(s, Date.now());
     s.busy = true;
     try {
+      if (s.liveEvery !== null && Date.now() - s.lastLive >= s.liveEvery) {
+        s.lastLive = Date.now();
+        await s.session.send("HeapProfiler.collectGarbage");
+        const live = await heap(s);
+        const m = current?.[s.id];
+        if (live !== null && m) m.livePeak = Math.max(m.livePeak ?? 0, live);
+      }
       const v = await heap(s);
       const m = current?.[s.id];
       if (v !== null && m) {
@@ -139,7 +157,7 @@ export async function isolateProbe(targets, { intervalMs = 200, wasmOf = () => f
       for (const s of sessions) {
         const v = await heap(s).catch(() => null);
         // null until the isolate answers: an isolate that never does is reported as not measured, never as 0.
-        next[s.id] = { start: v, peak: v, wasmStart: wasm[s.id] ?? null, wasmEnd: null };
+        next[s.id] = { start: v, peak: v, wasmStart: wasm[s.id] ?? null, wasmEnd: null, livePeak: null };
       }
       current = phases[name] = next;
       timer ??= setInterval(() => {
