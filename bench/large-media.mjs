@@ -53,7 +53,7 @@ const withBaseline = !args.includes("--no-baseline");
 // Worker (it runs the sign job: the queue consumer) through wrangler's inspector proxy, once a second; the media Worker
 // and the R2 simulator directly. Rounds 11–12 read the API Worker directly and got no answer (wrangler holds that
 // session), and its job polls stalled mid-sign: that was workerd never polling its sockets while an in-process R2
-// copy kept its event loop busy (src/media/c2pa/stream-hash.ts forEachChunk now yields a timer turn every 8 MiB).
+// copy kept its event loop busy (src/media/c2pa/stream-hash.ts forEachChunk now yields a timer turn every MiB).
 const inspectWorkers = args.includes("--inspect-workers");
 // --mib N: a smaller MP4 (N MiB) for a quick memory run; the must-show is the default ~2 GiB.
 const mp4Bytes = args.includes("--mib") ? Number(args[args.indexOf("--mib") + 1]) * MiB : 2 * GiB - 8 * MiB;

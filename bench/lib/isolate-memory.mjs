@@ -61,7 +61,8 @@ async function wasmBytes(session, context) {
  * returns { [phase]: { [target id]: { start, peak, wasmStart, wasmEnd } } } (bytes; heap = committed V8 heap +
  * ArrayBuffer backing stores; null where the isolate did not answer). workerd serves an isolate's inspector only
  * between its tasks, and one session at a time: an isolate streaming a 2 GiB job may answer nothing until it ends,
- * and the API Worker's own session is wrangler's (its inspector proxy, SVC_INSPECTOR_PORT, takes one client). Targets whose inspector does not answer are left out, with a line saying so.
+ * and the API Worker's own session is wrangler's (its inspector proxy, SVC_INSPECTOR_PORT, takes one client: a target
+ * may name that proxy's URL, with the `headers` it requires, and a slower `intervalMs`). Targets whose inspector does not answer are left out, with a line saying so.
  */
 export async function isolateProbe(targets, { intervalMs = 200, wasmOf = () => false } = {}) {
   const lastAsked = new Map();
