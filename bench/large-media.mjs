@@ -7,7 +7,8 @@
 // --mib N (files of N MiB instead of 2 GiB / 1 GiB), --verify (then verify each signed asset by asset id, POST /v1/verify, and
 // by object id, POST /v1/verifications: both stream the object; their memory is compared with an in-Worker read of it),
 // --no-baseline (skip the bare-Miniflare copy baseline: the process-level difference figures are then not printed),
-// --inspect-workers (also read our Worker isolates over the inspector; see below).
+// --inspect-workers (also read our Worker isolates over the inspector; see below). PORT and SVC_INSPECTOR_PORT (default
+// PORT + 1) are npm start's.
 // The Worker's own memory is read per isolate over the runtime's inspector (bench/lib/isolate-memory.mjs): the workerd
 // process also holds wrangler's proxy (a second process) and Miniflare's R2 simulator (the `r2:bucket` isolate), which
 // buffers up to a whole multipart object while a slower reader downloads it; production serves downloads from R2.
@@ -37,6 +38,9 @@ const ROOT = join(import.meta.dirname, "..");
 const WORK = join(ROOT, "dist", "bench", "large-media");
 const PORT = Number(process.env.PORT || 8806);
 const BASE = `http://127.0.0.1:${PORT}`;
+// wrangler's inspector proxy for the API Worker (npm start's SVC_INSPECTOR_PORT): the one way into that isolate's
+// inspector, since wrangler holds the runtime's session of it (a second direct session is never answered).
+const INSPECTOR_PORT = Number(process.env.SVC_INSPECTOR_PORT || PORT + 1);
 const MiB = 2 ** 20;
 const GiB = 2 ** 30;
 const PART = 16 * MiB;
@@ -45,9 +49,11 @@ const only = args.includes("--only") ? args[args.indexOf("--only") + 1] : null;
 const clean = args.includes("--clean");
 const verify = args.includes("--verify");
 const withBaseline = !args.includes("--no-baseline");
-// --inspect-workers: also read our Worker isolates over the inspector (their own heap, ArrayBuffers and wasm). Off by
-// default: the API Worker's session belongs to wrangler's inspector proxy and is not answered while it streams a job,
-// and in the one 2 GiB run with it on, the API Worker stopped answering requests mid-sign (cause not established).
+// --inspect-workers: also read our Worker isolates over the inspector (their own heap, ArrayBuffers and wasm): the API
+// Worker (it runs the sign job: the queue consumer) through wrangler's inspector proxy, once a second; the media Worker
+// and the R2 simulator directly. Rounds 11–12 read the API Worker directly and got no answer (wrangler holds that
+// session), and its job polls stalled mid-sign: that was workerd never polling its sockets while an in-process R2
+// copy kept its event loop busy (src/media/c2pa/stream-hash.ts forEachChunk now yields a timer turn every MiB).
 const inspectWorkers = args.includes("--inspect-workers");
 // --mib N: a smaller MP4 (N MiB) for a quick memory run; the must-show is the default ~2 GiB.
 const mp4Bytes = args.includes("--mib") ? Number(args[args.indexOf("--mib") + 1]) * MiB : 2 * GiB - 8 * MiB;
@@ -98,7 +104,7 @@ async function sha256File(file) {
 function startServer() {
   const child = spawn("npm", ["start"], {
     cwd: ROOT,
-    env: { ...process.env, PORT: String(PORT) },
+    env: { ...process.env, PORT: String(PORT), SVC_INSPECTOR_PORT: String(INSPECTOR_PORT) },
     detached: true, // its own process group: stopped with one signal to the group
     stdio: ["ignore", "pipe", "pipe"],
   });
@@ -188,9 +194,13 @@ async function signAndWait(assetId, timeoutMs = 30 * 60_000) {
     { "idempotency-key": randomUUID() },
   );
   const deadline = Date.now() + timeoutMs;
+  // The longest wait for a poll's answer: the API Worker's responsiveness while it runs the job.
+  let longestPollMs = 0;
   for (;;) {
+    const asked = Date.now();
     const job = await api("GET", `/v1/jobs/${started.job_id}`);
-    if (["completed", "failed", "rejected", "canceled", "expired"].includes(job.state)) return job;
+    longestPollMs = Math.max(longestPollMs, Date.now() - asked);
+    if (["completed", "failed", "rejected", "canceled", "expired"].includes(job.state)) return { ...job, longestPollMs };
     if (Date.now() > deadline) throw new Error(`job ${started.job_id} still ${job.state}`);
     await new Promise((r) => setTimeout(r, 500));
   }
@@ -276,11 +286,21 @@ try {
   const inspector = await runtimeInspector(runtime[0]);
   // Ours: the API and media Workers (svc, svc-media; -dev in npm start), not wrangler's or Miniflare's own Workers.
   const ours = (id) => /^core:user:svc(-|$)/.test(id);
+  const apiWorker = (id) => /^core:user:svc(-dev)?$/.test(id);
   const simulator = (id) => id.startsWith("r2:");
-  isolates = await isolateProbe(
-    inspector.targets.filter((t) => (inspectWorkers && ours(t.id)) || simulator(t.id)),
-    { wasmOf: ours },
-  );
+  const viaWrangler = async (t) => {
+    const list = await (await fetch(`http://127.0.0.1:${INSPECTOR_PORT}/json/list`, { signal: AbortSignal.timeout(5000) })).json();
+    // wrangler's proxy wants a local Origin (its DevTools rule); sampled once a second: each answer crosses two processes.
+    // Every 20 s also a forced collection and a read after it (livePeak): what the Worker holds alive, apart from
+    // garbage V8 had not collected yet when sampled.
+    return { id: t.id, url: list[0].webSocketDebuggerUrl, headers: { Origin: "http://localhost" }, intervalMs: 1000, liveEveryMs: 20_000 };
+  };
+  const targets = [];
+  for (const t of inspector.targets) {
+    if (inspectWorkers && apiWorker(t.id)) targets.push(await viaWrangler(t));
+    else if ((inspectWorkers && ours(t.id)) || simulator(t.id)) targets.push(t);
+  }
+  isolates = await isolateProbe(targets, { wasmOf: ours });
   console.log(`runtime ${runtime[0]} (inspector ${inspector.port}), proxy ${proxy.join(",")}; isolates: ${isolates.ids().join(", ")}`);
   // Warm-up: one small signing loads the engine (wasm) once; the idle figure is taken after it.
   const small = join(ROOT, "test", "fixtures", "media", "sample.mp4");
@@ -306,7 +326,7 @@ try {
     if (done) {
       const figures = Object.entries(done).map(
         ([id, m]) =>
-          `${id} ${m.start === null ? "?" : mb(m.start)}→${m.peak === null ? "? (no inspector answer)" : mb(m.peak)}${m.wasmEnd ? ` + wasm ${mb(m.wasmEnd)}` : ""}`,
+          `${id} ${m.start === null ? "?" : mb(m.start)}→${m.peak === null ? "? (no inspector answer)" : mb(m.peak)}${m.livePeak ? ` (live after forced GC ≤ ${mb(m.livePeak)})` : ""}${m.wasmEnd ? ` + wasm ${mb(m.wasmEnd)}` : ""}`,
       );
       console.log(
         `  ${new Date().toISOString()} ${previous} done: ${figures.join("; ")}; RssAnon now runtime ${mb(anonNow(runtime))}, proxy ${mb(anonNow(proxy))}`,
@@ -324,6 +344,7 @@ try {
     t = Date.now();
     const job = await signAndWait(uploaded.assetId);
     const signMs = Date.now() - t;
+    console.log(`  sign job ${job.state} in ${seconds(signMs)}; the longest job poll answer meanwhile ${seconds(job.longestPollMs)}`);
     if (job.state !== "completed") throw new Error(`${media.label}: job ${job.state} ${job.error_code}: ${job.error_message}`);
     await phase("download");
     t = Date.now();
@@ -361,7 +382,7 @@ try {
       `  ${new Date().toISOString()} ${previous} done: ${Object.entries(last)
         .map(
           ([id, m]) =>
-            `${id} ${m.start === null ? "?" : mb(m.start)}→${m.peak === null ? "? (no inspector answer)" : mb(m.peak)}${m.wasmEnd ? ` + wasm ${mb(m.wasmEnd)}` : ""}`,
+            `${id} ${m.start === null ? "?" : mb(m.start)}→${m.peak === null ? "? (no inspector answer)" : mb(m.peak)}${m.livePeak ? ` (live after forced GC ≤ ${mb(m.livePeak)})` : ""}${m.wasmEnd ? ` + wasm ${mb(m.wasmEnd)}` : ""}`,
         )
         .join(
           "; ",
@@ -458,8 +479,9 @@ try {
         else if (own > best.bytes) best = { ...best, id, phase: name, bytes: own };
       }
     }
-    // A Worker not measured in a phase leaves the row's figure not computed.
-    if (best.unmeasured.length) best.bytes = null;
+    // A Worker not measured in a phase, or none of ours read at all, leaves the row's figure not computed (never 0).
+    if (best.id === null && best.unmeasured.length === 0) best.unmeasured.push("none of our isolates was read");
+    if (best.unmeasured.length || best.id === null) best.bytes = null;
     return best;
   };
   if (inspectWorkers) {

@@ -61,9 +61,11 @@ async function wasmBytes(session, context) {
  * returns { [phase]: { [target id]: { start, peak, wasmStart, wasmEnd } } } (bytes; heap = committed V8 heap +
  * ArrayBuffer backing stores; null where the isolate did not answer). workerd serves an isolate's inspector only
  * between its tasks, and one session at a time: an isolate streaming a 2 GiB job may answer nothing until it ends,
- * and the API Worker's own session is wrangler's (its inspector proxy, SVC_INSPECTOR_PORT, takes one client). Targets whose inspector does not answer are left out, with a line saying so.
+ * and the API Worker's own session is wrangler's (its inspector proxy, SVC_INSPECTOR_PORT, takes one client: a target
+ * may name that proxy's URL, with the `headers` it requires, and a slower `intervalMs`). Targets whose inspector does not answer are left out, with a line saying so.
  */
 export async function isolateProbe(targets, { intervalMs = 200, wasmOf = () => false } = {}) {
+  const lastAsked = new Map();
   const sessions = [];
   for (const t of targets) {
     // workerd has no default execution context to evaluate in: Runtime.enable announces the Worker's.
@@ -71,7 +73,7 @@ export async function isolateProbe(targets, { intervalMs = 200, wasmOf = () => f
     const onEvent = (m) => {
       if (m.method === "Runtime.executionContextCreated") contextId ??= m.params.context.id;
     };
-    const session = await inspectorSession(t.url, { timeoutMs: 60_000, onEvent }).catch((error) => {
+    const session = await inspectorSession(t.url, { timeoutMs: 60_000, onEvent, headers: t.headers }).catch((error) => {
       console.log(`isolate ${t.id}: ${error.message}; left out`);
       return null;
     });
@@ -81,7 +83,19 @@ export async function isolateProbe(targets, { intervalMs = 200, wasmOf = () => f
       await session.send("Runtime.enable").catch(() => undefined);
       for (let i = 0; i < 50 && contextId === null; i++) await new Promise((r) => setTimeout(r, 100));
     }
-    sessions.push({ id: t.id, session, busy: false, wasm, context: () => contextId });
+    // t.intervalMs: a target sampled less often than the others (the API Worker, through wrangler's proxy).
+    // t.liveEveryMs: also, that often, a forced collection (HeapProfiler.collectGarbage) and a read after it: the
+    // memory the isolate holds alive, apart from ArrayBuffers and heap not yet collected (the sampled peak has both).
+    sessions.push({
+      id: t.id,
+      session,
+      busy: false,
+      wasm,
+      context: () => contextId,
+      every: t.intervalMs ?? intervalMs,
+      liveEvery: t.liveEveryMs ?? null,
+      lastLive: 0,
+    });
   }
   const heap = async (s) => {
     const r = (await s.session.send("Runtime.getHeapUsage")).result;
@@ -92,8 +106,17 @@ export async function isolateProbe(targets, { intervalMs = 200, wasmOf = () => f
   let timer = null;
   const sampleOne = async (s) => {
     if (s.busy || !current) return;
+    if (Date.now() - (lastAsked.get(s) ?? 0) < s.every) return;
+    lastAsked.set(s, Date.now());
     s.busy = true;
     try {
+      if (s.liveEvery !== null && Date.now() - s.lastLive >= s.liveEvery) {
+        s.lastLive = Date.now();
+        await s.session.send("HeapProfiler.collectGarbage");
+        const live = await heap(s);
+        const m = current?.[s.id];
+        if (live !== null && m) m.livePeak = Math.max(m.livePeak ?? 0, live);
+      }
       const v = await heap(s);
       const m = current?.[s.id];
       if (v !== null && m) {
@@ -135,7 +158,7 @@ export async function isolateProbe(targets, { intervalMs = 200, wasmOf = () => f
       for (const s of sessions) {
         const v = await heap(s).catch(() => null);
         // null until the isolate answers: an isolate that never does is reported as not measured, never as 0.
-        next[s.id] = { start: v, peak: v, wasmStart: wasm[s.id] ?? null, wasmEnd: null };
+        next[s.id] = { start: v, peak: v, wasmStart: wasm[s.id] ?? null, wasmEnd: null, livePeak: null };
       }
       current = phases[name] = next;
       timer ??= setInterval(() => {

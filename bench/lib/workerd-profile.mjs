@@ -14,8 +14,9 @@ export async function inspectorTargets(port) {
  * first session's request unanswered (busy, or gone), and a diagnostic must not wait on it forever (`send`'s third
  * argument overrides it for one slow call). `onEvent` receives the protocol's events (messages without an id).
  */
-export async function inspectorSession(url, { timeoutMs = 5000, onEvent } = {}) {
-  const socket = new WebSocket(url);
+export async function inspectorSession(url, { timeoutMs = 5000, onEvent, headers } = {}) {
+  // headers: e.g. the Origin wrangler's inspector proxy requires of a client (Node's WebSocket sends none).
+  const socket = headers ? new WebSocket(url, { headers }) : new WebSocket(url);
   await new Promise((resolve, reject) => {
     socket.onopen = resolve;
     socket.onerror = () => reject(new Error(`${url}: the inspector refused the connection`));
