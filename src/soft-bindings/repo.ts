@@ -160,15 +160,31 @@ export async function exactMatch(
  * publications, SQLite 3.40: ~350-700 ms against ~7 ms). The text is the same for every query (a statement cache
  * can reuse it); each band's values travel as one bound JSON array (16 parameters, under D1's 100).
  */
-const PDQ_CANDIDATES_SQL = (() => {
+function pdqCandidatesSql(gated: boolean): string {
   const probes = Array.from(
     { length: BANDS },
     (_, band) =>
-      `SELECT * FROM (SELECT pb.publication_id FROM json_each(?) AS j CROSS JOIN pdq_bands AS pb WHERE pb.band = ${band} AND pb.value = j.value LIMIT ${PROBE_CANDIDATE_LIMIT})`,
+      `SELECT * FROM (SELECT pb.publication_id FROM ${probeSource(gated)} CROSS JOIN pdq_bands AS pb WHERE pb.band = ${band} AND pb.value = j.value LIMIT ${PROBE_CANDIDATE_LIMIT})`,
   );
   const groups = Array.from({ length: 4 }, (_, g) => `SELECT * FROM (${probes.slice(4 * g, 4 * g + 4).join(" UNION ALL ")})`);
   return `sb.algorithm = 'pdq' AND sb.publication_id IN (${groups.join(" UNION ALL ")})`;
-})();
+}
+
+/**
+ * Where a probe's values come from. Gated (indexMatches `pdqUnlessExact`): from the one row of the statement's `gate`
+ * (GATE_SQL), which has none when the exact lookup found a row; it drives the probe (CROSS JOIN: first), so a shut
+ * gate reads no band row. (A condition in the statement's WHERE did not stop SQLite from building the probes' list.)
+ */
+function probeSource(gated: boolean): string {
+  return gated ? "gate CROSS JOIN json_each(?) AS j" : "json_each(?) AS j";
+}
+
+/** The `gate` of a gated PDQ statement: one row when the exact lookup (its algorithm, bits and filter bound) finds none. */
+function gateSql(from: string, filterSql: string): string {
+  return `WITH gate AS (SELECT 1 WHERE NOT EXISTS (SELECT 1 ${from} WHERE sb.algorithm = ? AND sb.bits = ?${filterSql})) `;
+}
+
+const PDQ_CANDIDATES_SQL = [pdqCandidatesSql(false), pdqCandidatesSql(true)] as const;
 
 /**
  * The binds of PDQ_CANDIDATES_SQL (and PDQ_REGION_CANDIDATES_SQL): per band, a JSON array of its value and the value's
@@ -198,19 +214,21 @@ export const MAX_QUERY_WINDOWS = 15;
  * rows: the cap is reached from about 17,000 publications with 30 windows (29,000 with the 18 before #20), where a
  * crowded band may drop a true window from that probe (the other bands it shares still find it).
  */
-const PDQ_REGION_CANDIDATES_SQL = (() => {
+function pdqRegionCandidatesSql(gated: boolean): string {
   const columns = Array.from({ length: BANDS }, (_, b) => `r.b${b}`).join(", ");
   const probes = Array.from(
     { length: BANDS },
     (_, band) =>
-      `SELECT * FROM (SELECT r.publication_id, r.region, ${columns} FROM json_each(?) AS j CROSS JOIN pdq_regions AS r WHERE r.b${band} = j.value LIMIT ${PROBE_CANDIDATE_LIMIT})`,
+      `SELECT * FROM (SELECT r.publication_id, r.region, ${columns} FROM ${probeSource(gated)} CROSS JOIN pdq_regions AS r WHERE r.b${band} = j.value LIMIT ${PROBE_CANDIDATE_LIMIT})`,
   );
   const groups = Array.from({ length: 4 }, (_, g) => `SELECT * FROM (${probes.slice(4 * g, 4 * g + 4).join(" UNION ALL ")})`);
   return `SELECT DISTINCT c.*, a.manifest_label, sb.created_at
             FROM (${groups.join(" UNION ALL ")}) AS c
             CROSS JOIN soft_bindings AS sb CROSS JOIN assets AS a
            WHERE sb.publication_id = c.publication_id AND sb.algorithm = 'pdq' AND a.id = sb.asset_id AND a.publication_id = sb.publication_id`;
-})();
+}
+
+const PDQ_REGION_CANDIDATES_SQL = [pdqRegionCandidatesSql(false), pdqRegionCandidatesSql(true)] as const;
 
 /** A publication found by one of its windows (pdq_regions): `region` names the window (PDQ_REGIONS). */
 export interface RegionMatch extends IndexedMatch {
@@ -446,6 +464,13 @@ export async function indexMatches(
      */
     pdqRegions?: (PdqQuery & { windows?: readonly Uint8Array[] }) | null;
     chromaprint?: ChromaprintQuery | null;
+    /**
+     * The index (in `exact`) of a lookup whose hit makes the PDQ lookups moot for the caller (a verification reads
+     * PDQ only when its exact ISCC code found nothing): when that lookup finds a row, `pdq` and `pdqRegions` are
+     * answered empty, decided in D1 by the same statement's conditions in the same batch (one snapshot), so their
+     * candidates are neither read nor sent. Absent: they are always looked up.
+     */
+    pdqUnlessExact?: number;
     also?: D1PreparedStatement[];
   },
   options: MatchFilter = {},
@@ -467,14 +492,20 @@ export async function indexMatches(
       )
       .bind(q.algorithm, q.bitsHex, ...filter.binds, boundedLimit(q.limit)),
   );
+  // The PDQ statements' condition of being looked up (pdqUnlessExact): the exact lookup's rows do not exist (probeSource).
+  const unless = queries.pdqUnlessExact === undefined ? undefined : queries.exact[queries.pdqUnlessExact];
+  const gated = unless ? 1 : 0;
+  const gate = unless
+    ? { sql: gateSql(from, filter.sql), binds: [unless.algorithm, unless.bitsHex, ...filter.binds] }
+    : { sql: "", binds: [] };
   const pdq = queries.pdq;
   if (pdq)
     statements.push(
       db
         .prepare(
-          `SELECT sb.publication_id, a.manifest_label, sb.bits, sb.created_at ${from} WHERE ${PDQ_CANDIDATES_SQL}${probedFilter.sql}`,
+          `${gate.sql}SELECT sb.publication_id, a.manifest_label, sb.bits, sb.created_at ${from} WHERE ${PDQ_CANDIDATES_SQL[gated]}${probedFilter.sql}`,
         )
-        .bind(...pdqProbeBinds(pdq.bits), ...probedFilter.binds),
+        .bind(...gate.binds, ...pdqProbeBinds(pdq.bits), ...probedFilter.binds),
     );
   // Video: the publications whose indexed frames share a band exactly with the query's frames, most query frames hit
   // first (ties: the earliest publication), with their frames (one binding each, vPDQ's first) for the caller's
@@ -503,8 +534,8 @@ export async function indexMatches(
   if (regions)
     statements.push(
       db
-        .prepare(`${PDQ_REGION_CANDIDATES_SQL}${probedFilter.sql}`)
-        .bind(...pdqProbeBinds(regions.bits, regionQueryWindows(regions)), ...probedFilter.binds),
+        .prepare(`${gate.sql}${PDQ_REGION_CANDIDATES_SQL[gated]}${probedFilter.sql}`)
+        .bind(...gate.binds, ...pdqProbeBinds(regions.bits, regionQueryWindows(regions)), ...probedFilter.binds),
     );
   // Chromaprint: the publications whose indexed frames agree with the query's at one shift, most votes first (ties:
   // the earliest publication), with their frames for the caller's confirmation. Probe values indexed more than

@@ -184,7 +184,15 @@ async function durableFacts(
   if (pdqQuery && facts.windowsFailure !== undefined)
     warnings.push(`The PDQ query windows could not be computed (a crop is looked up only as a whole image): ${facts.windowsFailure}`);
   const pdqRegions = pdqQuery ? { ...pdqQuery, windows } : null;
-  const found = await indexMatches(env.DB, { exact, pdq: pdqQuery, pdqRegions, also });
+  // PDQ answers only when the exact ISCC code found nothing (below): D1 skips both PDQ lookups when it found a row.
+  const isccAt = isccBits ? exact.length - 1 : undefined;
+  const found = await indexMatches(env.DB, {
+    exact,
+    pdq: pdqQuery,
+    pdqRegions,
+    also,
+    ...(isccAt !== undefined ? { pdqUnlessExact: isccAt } : {}),
+  });
   answered(found.also);
 
   let watermark: DurableFacts["watermark"] = null;
