@@ -642,19 +642,55 @@ function regionQueryWindows(query: { windows?: readonly Uint8Array[] }): readonl
   return (query.windows ?? []).slice(0, MAX_QUERY_WINDOWS);
 }
 
+/** The columns of a pdq_regions row's 16 bands. */
+const BAND_COLUMNS = Array.from({ length: BANDS }, (_, b) => `b${b}`);
+
+/**
+ * A 32-byte hash as 8 words of 32 bits (two bands each, band 2k in the high half), so a distance is 8 XORs and
+ * popcounts instead of 32 byte loops.
+ */
+function hashWords(bits: Uint8Array): Int32Array {
+  const words = new Int32Array(BANDS / 2);
+  for (let k = 0; k < BANDS / 2; k++)
+    words[k] = (bits[4 * k]! << 24) | (bits[4 * k + 1]! << 16) | (bits[4 * k + 2]! << 8) | bits[4 * k + 3]!;
+  return words;
+}
+
+function popcount32(x: number): number {
+  let v = x - ((x >>> 1) & 0x55555555);
+  v = (v & 0x33333333) + ((v >>> 2) & 0x33333333);
+  v = (v + (v >>> 4)) & 0x0f0f0f0f;
+  return Math.imul(v, 0x01010101) >>> 24;
+}
+
 /**
  * The publications with a window within PDQ_REGION_MATCH_DISTANCE of the query's whole-image hash or of one of its
  * windows (each publication by its nearest pair), nearest first (ties: earliest publication, then lowest region), at
  * most `limit`. A row is a candidate when it shares a probed band value; its distance is then the nearest pair's.
+ * A row's bands are the low 16 bits of its columns (as regionBits reads them); a query hash of another length than
+ * 32 bytes (never made by the service) is compared byte by byte over its own length, as before.
  */
-function nearestRegions(query: PdqQuery & { windows?: readonly Uint8Array[] }, rows: Record<string, unknown>[]): RegionMatch[] {
+export function nearestRegions(query: PdqQuery & { windows?: readonly Uint8Array[] }, rows: Record<string, unknown>[]): RegionMatch[] {
   const maxDistance = Math.min(query.maxDistance ?? PDQ_REGION_MATCH_DISTANCE, PDQ_REGION_MATCH_DISTANCE);
   const hashes = [query.bits, ...regionQueryWindows(query)];
+  const words = hashes.every((h) => h.length === 2 * BANDS) ? hashes.map(hashWords) : null;
+  const row32 = new Int32Array(BANDS / 2);
   const best = new Map<string, RegionMatch & { created_at: number }>();
   for (const row of rows) {
-    const bits = regionBits(row);
     let distance = 256;
-    for (const h of hashes) distance = Math.min(distance, hamming(h, bits));
+    if (words) {
+      for (let k = 0; k < BANDS / 2; k++)
+        row32[k] = ((Number(row[BAND_COLUMNS[2 * k]!]) & 0xffff) << 16) | (Number(row[BAND_COLUMNS[2 * k + 1]!]) & 0xffff);
+      for (const w of words) {
+        // Stops once past the nearest so far: the minimum is the same.
+        let d = 0;
+        for (let k = 0; k < BANDS / 2 && d < distance; k++) d += popcount32(w[k]! ^ row32[k]!);
+        if (d < distance) distance = d;
+      }
+    } else {
+      const bits = regionBits(row);
+      for (const h of hashes) distance = Math.min(distance, hamming(h, bits));
+    }
     if (distance > maxDistance) continue;
     const id = String(row.publication_id);
     const region = Number(row.region);
