@@ -28,6 +28,9 @@ const PROBE_CANDIDATE_LIMIT = 256;
 /** At most this many matches are returned by one lookup, whatever the caller asks for. */
 export const MAX_MATCHES = 100;
 
+/** The columns of PublicationState (indexMatches), over the lookups' `assets a`. */
+const PUBLICATION_STATE_COLUMNS = "a.status = 'published' AS published, a.published_at";
+
 export interface MatchFilter {
   /** Only this tenant's publications; omitted or null: every tenant's. */
   tenantId?: string | null;
@@ -160,15 +163,31 @@ export async function exactMatch(
  * publications, SQLite 3.40: ~350-700 ms against ~7 ms). The text is the same for every query (a statement cache
  * can reuse it); each band's values travel as one bound JSON array (16 parameters, under D1's 100).
  */
-const PDQ_CANDIDATES_SQL = (() => {
+function pdqCandidatesSql(gated: boolean): string {
   const probes = Array.from(
     { length: BANDS },
     (_, band) =>
-      `SELECT * FROM (SELECT pb.publication_id FROM json_each(?) AS j CROSS JOIN pdq_bands AS pb WHERE pb.band = ${band} AND pb.value = j.value LIMIT ${PROBE_CANDIDATE_LIMIT})`,
+      `SELECT * FROM (SELECT pb.publication_id FROM ${probeSource(gated)} CROSS JOIN pdq_bands AS pb WHERE pb.band = ${band} AND pb.value = j.value LIMIT ${PROBE_CANDIDATE_LIMIT})`,
   );
   const groups = Array.from({ length: 4 }, (_, g) => `SELECT * FROM (${probes.slice(4 * g, 4 * g + 4).join(" UNION ALL ")})`);
   return `sb.algorithm = 'pdq' AND sb.publication_id IN (${groups.join(" UNION ALL ")})`;
-})();
+}
+
+/**
+ * Where a probe's values come from. Gated (indexMatches `pdqUnlessExact`): from the one row of the statement's `gate`
+ * (GATE_SQL), which has none when the exact lookup found a row; it drives the probe (CROSS JOIN: first), so a shut
+ * gate reads no band row. (A condition in the statement's WHERE did not stop SQLite from building the probes' list.)
+ */
+function probeSource(gated: boolean): string {
+  return gated ? "gate CROSS JOIN json_each(?) AS j" : "json_each(?) AS j";
+}
+
+/** The `gate` of a gated PDQ statement: one row when the exact lookup (its algorithm, bits and filter bound) finds none. */
+function gateSql(from: string, filterSql: string): string {
+  return `WITH gate AS (SELECT 1 WHERE NOT EXISTS (SELECT 1 ${from} WHERE sb.algorithm = ? AND sb.bits = ?${filterSql})) `;
+}
+
+const PDQ_CANDIDATES_SQL = [pdqCandidatesSql(false), pdqCandidatesSql(true)] as const;
 
 /**
  * The binds of PDQ_CANDIDATES_SQL (and PDQ_REGION_CANDIDATES_SQL): per band, a JSON array of its value and the value's
@@ -198,19 +217,21 @@ export const MAX_QUERY_WINDOWS = 15;
  * rows: the cap is reached from about 17,000 publications with 30 windows (29,000 with the 18 before #20), where a
  * crowded band may drop a true window from that probe (the other bands it shares still find it).
  */
-const PDQ_REGION_CANDIDATES_SQL = (() => {
+function pdqRegionCandidatesSql(gated: boolean): string {
   const columns = Array.from({ length: BANDS }, (_, b) => `r.b${b}`).join(", ");
   const probes = Array.from(
     { length: BANDS },
     (_, band) =>
-      `SELECT * FROM (SELECT r.publication_id, r.region, ${columns} FROM json_each(?) AS j CROSS JOIN pdq_regions AS r WHERE r.b${band} = j.value LIMIT ${PROBE_CANDIDATE_LIMIT})`,
+      `SELECT * FROM (SELECT r.publication_id, r.region, ${columns} FROM ${probeSource(gated)} CROSS JOIN pdq_regions AS r WHERE r.b${band} = j.value LIMIT ${PROBE_CANDIDATE_LIMIT})`,
   );
   const groups = Array.from({ length: 4 }, (_, g) => `SELECT * FROM (${probes.slice(4 * g, 4 * g + 4).join(" UNION ALL ")})`);
-  return `SELECT DISTINCT c.*, a.manifest_label, sb.created_at
+  return `SELECT DISTINCT c.*, a.manifest_label, sb.created_at, ${PUBLICATION_STATE_COLUMNS}
             FROM (${groups.join(" UNION ALL ")}) AS c
             CROSS JOIN soft_bindings AS sb CROSS JOIN assets AS a
            WHERE sb.publication_id = c.publication_id AND sb.algorithm = 'pdq' AND a.id = sb.asset_id AND a.publication_id = sb.publication_id`;
-})();
+}
+
+const PDQ_REGION_CANDIDATES_SQL = [pdqRegionCandidatesSql(false), pdqRegionCandidatesSql(true)] as const;
 
 /** A publication found by one of its windows (pdq_regions): `region` names the window (PDQ_REGIONS). */
 export interface RegionMatch extends IndexedMatch {
@@ -427,6 +448,15 @@ export interface PdqQuery {
   maxDistance?: number;
 }
 
+/**
+ * Whether a publication answered by a lookup is still published, and when it was (its asset, reached by the binding's
+ * primary key in the same statement): what a verification shows of a related publication, without a read of its own.
+ */
+export interface PublicationState {
+  published: boolean;
+  publishedAt: number | null;
+}
+
 type MatchRow = { publication_id: string; manifest_label: string | null; bits: string; created_at: number };
 
 /**
@@ -446,6 +476,13 @@ export async function indexMatches(
      */
     pdqRegions?: (PdqQuery & { windows?: readonly Uint8Array[] }) | null;
     chromaprint?: ChromaprintQuery | null;
+    /**
+     * The index (in `exact`) of a lookup whose hit makes the PDQ lookups moot for the caller (a verification reads
+     * PDQ only when its exact ISCC code found nothing): when that lookup finds a row, `pdq` and `pdqRegions` are
+     * answered empty, decided in D1 by the same statement's conditions in the same batch (one snapshot), so their
+     * candidates are neither read nor sent. Absent: they are always looked up.
+     */
+    pdqUnlessExact?: number;
     also?: D1PreparedStatement[];
   },
   options: MatchFilter = {},
@@ -456,6 +493,8 @@ export async function indexMatches(
   pdqRegions: RegionMatch[];
   chromaprint: ChromaprintCandidate[];
   also: D1Result[];
+  /** Each publication of the rows the exact, PDQ and region statements answered: whether it is published, and when. */
+  publications: Map<string, PublicationState>;
 }> {
   const filter = filterSql(options);
   const probedFilter = filterSql(options, true);
@@ -463,18 +502,24 @@ export async function indexMatches(
   const statements = queries.exact.map((q) =>
     db
       .prepare(
-        `SELECT sb.publication_id, a.manifest_label ${from} WHERE sb.algorithm = ? AND sb.bits = ?${filter.sql} ORDER BY sb.created_at ASC, sb.publication_id ASC LIMIT ?`,
+        `SELECT sb.publication_id, a.manifest_label, ${PUBLICATION_STATE_COLUMNS} ${from} WHERE sb.algorithm = ? AND sb.bits = ?${filter.sql} ORDER BY sb.created_at ASC, sb.publication_id ASC LIMIT ?`,
       )
       .bind(q.algorithm, q.bitsHex, ...filter.binds, boundedLimit(q.limit)),
   );
+  // The PDQ statements' condition of being looked up (pdqUnlessExact): the exact lookup's rows do not exist (probeSource).
+  const unless = queries.pdqUnlessExact === undefined ? undefined : queries.exact[queries.pdqUnlessExact];
+  const gated = unless ? 1 : 0;
+  const gate = unless
+    ? { sql: gateSql(from, filter.sql), binds: [unless.algorithm, unless.bitsHex, ...filter.binds] }
+    : { sql: "", binds: [] };
   const pdq = queries.pdq;
   if (pdq)
     statements.push(
       db
         .prepare(
-          `SELECT sb.publication_id, a.manifest_label, sb.bits, sb.created_at ${from} WHERE ${PDQ_CANDIDATES_SQL}${probedFilter.sql}`,
+          `${gate.sql}SELECT sb.publication_id, a.manifest_label, sb.bits, sb.created_at, ${PUBLICATION_STATE_COLUMNS} ${from} WHERE ${PDQ_CANDIDATES_SQL[gated]}${probedFilter.sql}`,
         )
-        .bind(...pdqProbeBinds(pdq.bits), ...probedFilter.binds),
+        .bind(...gate.binds, ...pdqProbeBinds(pdq.bits), ...probedFilter.binds),
     );
   // Video: the publications whose indexed frames share a band exactly with the query's frames, most query frames hit
   // first (ties: the earliest publication), with their frames (one binding each, vPDQ's first) for the caller's
@@ -503,8 +548,8 @@ export async function indexMatches(
   if (regions)
     statements.push(
       db
-        .prepare(`${PDQ_REGION_CANDIDATES_SQL}${probedFilter.sql}`)
-        .bind(...pdqProbeBinds(regions.bits, regionQueryWindows(regions)), ...probedFilter.binds),
+        .prepare(`${gate.sql}${PDQ_REGION_CANDIDATES_SQL[gated]}${probedFilter.sql}`)
+        .bind(...gate.binds, ...pdqProbeBinds(regions.bits, regionQueryWindows(regions)), ...probedFilter.binds),
     );
   // Chromaprint: the publications whose indexed frames agree with the query's at one shift, most votes first (ties:
   // the earliest publication), with their frames for the caller's confirmation. Probe values indexed more than
@@ -531,10 +576,17 @@ export async function indexMatches(
   // Other reads of the caller ride in the same batch (one round trip), after the lookups, answered as they come.
   const also = queries.also ?? [];
   const all = [...statements, ...also];
-  if (all.length === 0) return { exact: [], pdq: [], pdqRegions: [], video: [], chromaprint: [], also: [] };
+  if (all.length === 0) return { exact: [], pdq: [], pdqRegions: [], video: [], chromaprint: [], also: [], publications: new Map() };
   const answered = all.length === 1 ? [await all[0]!.all<MatchRow>()] : await db.batch<MatchRow>(all);
   const results = answered.slice(0, statements.length);
   const alsoResults = answered.slice(statements.length) as D1Result[];
+  const publications = new Map<string, PublicationState>();
+  for (const at of [...queries.exact.keys(), ...(pdq ? [queries.exact.length] : []), ...(regions ? [regionsAt] : [])])
+    for (const row of (results[at]?.results ?? []) as unknown as Record<string, unknown>[])
+      publications.set(String(row.publication_id), {
+        published: row.published === 1,
+        publishedAt: (row.published_at as number | null) ?? null,
+      });
   const candidates: ChromaprintCandidate[] = [];
   if (chromaprint) {
     type CandidateRow = { publication_id: string; shift: number; votes: number; bits: string; manifest_label: string | null };
@@ -581,7 +633,7 @@ export async function indexMatches(
     })),
   );
   const regionMatches = regions ? nearestRegions(regions, (results[regionsAt]?.results ?? []) as unknown as Record<string, unknown>[]) : [];
-  if (!pdq) return { exact, pdq: [], pdqRegions: regionMatches, video: videos, chromaprint: candidates, also: alsoResults };
+  if (!pdq) return { exact, pdq: [], pdqRegions: regionMatches, video: videos, chromaprint: candidates, also: alsoResults, publications };
   const maxDistance = Math.min(pdq.maxDistance ?? PDQ_MATCH_DISTANCE, PDQ_MATCH_DISTANCE);
   const found: (IndexedMatch & { created_at: number })[] = [];
   for (const row of results[queries.exact.length]?.results ?? []) {
@@ -603,6 +655,7 @@ export async function indexMatches(
     pdqRegions: regionMatches,
     chromaprint: candidates,
     also: alsoResults,
+    publications,
   };
 }
 
@@ -611,19 +664,55 @@ function regionQueryWindows(query: { windows?: readonly Uint8Array[] }): readonl
   return (query.windows ?? []).slice(0, MAX_QUERY_WINDOWS);
 }
 
+/** The columns of a pdq_regions row's 16 bands. */
+const BAND_COLUMNS = Array.from({ length: BANDS }, (_, b) => `b${b}`);
+
+/**
+ * A 32-byte hash as 8 words of 32 bits (two bands each, band 2k in the high half), so a distance is 8 XORs and
+ * popcounts instead of 32 byte loops.
+ */
+function hashWords(bits: Uint8Array): Int32Array {
+  const words = new Int32Array(BANDS / 2);
+  for (let k = 0; k < BANDS / 2; k++)
+    words[k] = (bits[4 * k]! << 24) | (bits[4 * k + 1]! << 16) | (bits[4 * k + 2]! << 8) | bits[4 * k + 3]!;
+  return words;
+}
+
+function popcount32(x: number): number {
+  let v = x - ((x >>> 1) & 0x55555555);
+  v = (v & 0x33333333) + ((v >>> 2) & 0x33333333);
+  v = (v + (v >>> 4)) & 0x0f0f0f0f;
+  return Math.imul(v, 0x01010101) >>> 24;
+}
+
 /**
  * The publications with a window within PDQ_REGION_MATCH_DISTANCE of the query's whole-image hash or of one of its
  * windows (each publication by its nearest pair), nearest first (ties: earliest publication, then lowest region), at
  * most `limit`. A row is a candidate when it shares a probed band value; its distance is then the nearest pair's.
+ * A row's bands are the low 16 bits of its columns (as regionBits reads them); a query hash of another length than
+ * 32 bytes (never made by the service) is compared byte by byte over its own length, as before.
  */
-function nearestRegions(query: PdqQuery & { windows?: readonly Uint8Array[] }, rows: Record<string, unknown>[]): RegionMatch[] {
+export function nearestRegions(query: PdqQuery & { windows?: readonly Uint8Array[] }, rows: Record<string, unknown>[]): RegionMatch[] {
   const maxDistance = Math.min(query.maxDistance ?? PDQ_REGION_MATCH_DISTANCE, PDQ_REGION_MATCH_DISTANCE);
   const hashes = [query.bits, ...regionQueryWindows(query)];
+  const words = hashes.every((h) => h.length === 2 * BANDS) ? hashes.map(hashWords) : null;
+  const row32 = new Int32Array(BANDS / 2);
   const best = new Map<string, RegionMatch & { created_at: number }>();
   for (const row of rows) {
-    const bits = regionBits(row);
     let distance = 256;
-    for (const h of hashes) distance = Math.min(distance, hamming(h, bits));
+    if (words) {
+      for (let k = 0; k < BANDS / 2; k++)
+        row32[k] = ((Number(row[BAND_COLUMNS[2 * k]!]) & 0xffff) << 16) | (Number(row[BAND_COLUMNS[2 * k + 1]!]) & 0xffff);
+      for (const w of words) {
+        // Stops once past the nearest so far: the minimum is the same.
+        let d = 0;
+        for (let k = 0; k < BANDS / 2 && d < distance; k++) d += popcount32(w[k]! ^ row32[k]!);
+        if (d < distance) distance = d;
+      }
+    } else {
+      const bits = regionBits(row);
+      for (const h of hashes) distance = Math.min(distance, hamming(h, bits));
+    }
     if (distance > maxDistance) continue;
     const id = String(row.publication_id);
     const region = Number(row.region);
