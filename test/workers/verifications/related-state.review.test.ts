@@ -18,7 +18,7 @@ import { signedCopy } from "../support/verify-helpers";
 
 const db = (env as unknown as { DB: D1Database }).DB;
 
-/** A D1 that reports when the verification's index lookup batch (the one with the PDQ band probes) has run. */
+/** A D1 that reports when the verification's index lookup batch (the one with the ISCC lookup) has run. */
 function watching(): { d1: D1Database; lookedUp: Promise<void>; isccLooked: () => string | null } {
   let iscc: string | null = null;
   let done!: () => void;
@@ -36,7 +36,8 @@ function watching(): { d1: D1Database; lookedUp: Promise<void>; isccLooked: () =
               if (name === "bind")
                 return (...binds: unknown[]) => {
                   const bound = p.bind(...binds);
-                  if (sql.includes("pdq_bands")) lookup.add(bound);
+                  // The image index lookup: the batch with the exact ISCC statement (whatever else rides in it).
+                  if (binds[0] === "iscc-image") lookup.add(bound);
                   if (binds[0] === "iscc-image" && typeof binds[1] === "string" && !sql.includes("pdq_")) iscc = binds[1];
                   return bound;
                 };
@@ -110,7 +111,8 @@ describe("review dc15d13: related publications' state", () => {
     // lookup ran and before the answer is built.
     const { d1, lookedUp } = watching();
     const slow: RevocationCheck = async () => {
-      await lookedUp;
+      // Hang guard only: the lookup batch runs within seconds.
+      await Promise.race([lookedUp, new Promise((resolve) => setTimeout(resolve, 60_000))]);
       await db.prepare("UPDATE assets SET status = 'retention_expired' WHERE publication_id = ?").bind(theirs).run();
       return { status: "unknown", warning: "test: no responder" };
     };
