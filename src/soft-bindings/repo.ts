@@ -28,9 +28,6 @@ const PROBE_CANDIDATE_LIMIT = 256;
 /** At most this many matches are returned by one lookup, whatever the caller asks for. */
 export const MAX_MATCHES = 100;
 
-/** The columns of PublicationState (indexMatches), over the lookups' `assets a`. */
-const PUBLICATION_STATE_COLUMNS = "a.status = 'published' AS published, a.published_at";
-
 export interface MatchFilter {
   /** Only this tenant's publications; omitted or null: every tenant's. */
   tenantId?: string | null;
@@ -225,7 +222,7 @@ function pdqRegionCandidatesSql(gated: boolean): string {
       `SELECT * FROM (SELECT r.publication_id, r.region, ${columns} FROM ${probeSource(gated)} CROSS JOIN pdq_regions AS r WHERE r.b${band} = j.value LIMIT ${PROBE_CANDIDATE_LIMIT})`,
   );
   const groups = Array.from({ length: 4 }, (_, g) => `SELECT * FROM (${probes.slice(4 * g, 4 * g + 4).join(" UNION ALL ")})`);
-  return `SELECT DISTINCT c.*, a.manifest_label, sb.created_at, ${PUBLICATION_STATE_COLUMNS}
+  return `SELECT DISTINCT c.*, a.manifest_label, sb.created_at
             FROM (${groups.join(" UNION ALL ")}) AS c
             CROSS JOIN soft_bindings AS sb CROSS JOIN assets AS a
            WHERE sb.publication_id = c.publication_id AND sb.algorithm = 'pdq' AND a.id = sb.asset_id AND a.publication_id = sb.publication_id`;
@@ -448,15 +445,6 @@ export interface PdqQuery {
   maxDistance?: number;
 }
 
-/**
- * Whether a publication answered by a lookup is still published, and when it was (its asset, reached by the binding's
- * primary key in the same statement): what a verification shows of a related publication, without a read of its own.
- */
-export interface PublicationState {
-  published: boolean;
-  publishedAt: number | null;
-}
-
 type MatchRow = { publication_id: string; manifest_label: string | null; bits: string; created_at: number };
 
 /**
@@ -493,8 +481,6 @@ export async function indexMatches(
   pdqRegions: RegionMatch[];
   chromaprint: ChromaprintCandidate[];
   also: D1Result[];
-  /** Each publication of the rows the exact, PDQ and region statements answered: whether it is published, and when. */
-  publications: Map<string, PublicationState>;
 }> {
   const filter = filterSql(options);
   const probedFilter = filterSql(options, true);
@@ -502,7 +488,7 @@ export async function indexMatches(
   const statements = queries.exact.map((q) =>
     db
       .prepare(
-        `SELECT sb.publication_id, a.manifest_label, ${PUBLICATION_STATE_COLUMNS} ${from} WHERE sb.algorithm = ? AND sb.bits = ?${filter.sql} ORDER BY sb.created_at ASC, sb.publication_id ASC LIMIT ?`,
+        `SELECT sb.publication_id, a.manifest_label ${from} WHERE sb.algorithm = ? AND sb.bits = ?${filter.sql} ORDER BY sb.created_at ASC, sb.publication_id ASC LIMIT ?`,
       )
       .bind(q.algorithm, q.bitsHex, ...filter.binds, boundedLimit(q.limit)),
   );
@@ -517,7 +503,7 @@ export async function indexMatches(
     statements.push(
       db
         .prepare(
-          `${gate.sql}SELECT sb.publication_id, a.manifest_label, sb.bits, sb.created_at, ${PUBLICATION_STATE_COLUMNS} ${from} WHERE ${PDQ_CANDIDATES_SQL[gated]}${probedFilter.sql}`,
+          `${gate.sql}SELECT sb.publication_id, a.manifest_label, sb.bits, sb.created_at ${from} WHERE ${PDQ_CANDIDATES_SQL[gated]}${probedFilter.sql}`,
         )
         .bind(...gate.binds, ...pdqProbeBinds(pdq.bits), ...probedFilter.binds),
     );
@@ -576,17 +562,10 @@ export async function indexMatches(
   // Other reads of the caller ride in the same batch (one round trip), after the lookups, answered as they come.
   const also = queries.also ?? [];
   const all = [...statements, ...also];
-  if (all.length === 0) return { exact: [], pdq: [], pdqRegions: [], video: [], chromaprint: [], also: [], publications: new Map() };
+  if (all.length === 0) return { exact: [], pdq: [], pdqRegions: [], video: [], chromaprint: [], also: [] };
   const answered = all.length === 1 ? [await all[0]!.all<MatchRow>()] : await db.batch<MatchRow>(all);
   const results = answered.slice(0, statements.length);
   const alsoResults = answered.slice(statements.length) as D1Result[];
-  const publications = new Map<string, PublicationState>();
-  for (const at of [...queries.exact.keys(), ...(pdq ? [queries.exact.length] : []), ...(regions ? [regionsAt] : [])])
-    for (const row of (results[at]?.results ?? []) as unknown as Record<string, unknown>[])
-      publications.set(String(row.publication_id), {
-        published: row.published === 1,
-        publishedAt: (row.published_at as number | null) ?? null,
-      });
   const candidates: ChromaprintCandidate[] = [];
   if (chromaprint) {
     type CandidateRow = { publication_id: string; shift: number; votes: number; bits: string; manifest_label: string | null };
@@ -633,7 +612,7 @@ export async function indexMatches(
     })),
   );
   const regionMatches = regions ? nearestRegions(regions, (results[regionsAt]?.results ?? []) as unknown as Record<string, unknown>[]) : [];
-  if (!pdq) return { exact, pdq: [], pdqRegions: regionMatches, video: videos, chromaprint: candidates, also: alsoResults, publications };
+  if (!pdq) return { exact, pdq: [], pdqRegions: regionMatches, video: videos, chromaprint: candidates, also: alsoResults };
   const maxDistance = Math.min(pdq.maxDistance ?? PDQ_MATCH_DISTANCE, PDQ_MATCH_DISTANCE);
   const found: (IndexedMatch & { created_at: number })[] = [];
   for (const row of results[queries.exact.length]?.results ?? []) {
@@ -655,7 +634,6 @@ export async function indexMatches(
     pdqRegions: regionMatches,
     chromaprint: candidates,
     also: alsoResults,
-    publications,
   };
 }
 

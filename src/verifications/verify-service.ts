@@ -16,7 +16,6 @@ import {
   PDQ_MATCH_DISTANCE,
   PDQ_MIN_QUALITY,
   PDQ_REGION_MATCH_DISTANCE,
-  type PublicationState,
   type RegionMatch,
 } from "../soft-bindings/repo";
 import { type VerifiedCapture, verifiedCapture } from "./capture";
@@ -80,17 +79,10 @@ const FINGERPRINT_CANDIDATES = 10;
  * The public face of related publications: their manifest and publication time, only while still published
  * (a withdrawn or expired publication says nothing more to anyone).
  */
-async function relatedPublications(
-  env: Bindings,
-  related: SoftBindingMatch[],
-  known: Map<string, PublicationState> = new Map(),
-): Promise<RelatedPublication[]> {
+async function relatedPublications(env: Bindings, related: SoftBindingMatch[]): Promise<RelatedPublication[]> {
   if (related.length === 0) return [];
   const ids = [...new Set(related.map((r) => r.publication_id))];
-  // The index lookup that found them answered their state already (image lookups); else (audio, video) it is read.
-  const publishedAt = ids.every((id) => known.has(id))
-    ? new Map(ids.flatMap((id) => (known.get(id)!.published ? [[id, known.get(id)!.publishedAt] as const] : [])))
-    : await publishedAtOf(env.DB, ids);
+  const publishedAt = await publishedAtOf(env.DB, ids);
   const seen = new Set<string>();
   const out: RelatedPublication[] = [];
   for (const r of related) {
@@ -122,8 +114,6 @@ async function durableFacts(
   answered: (results: D1Result[]) => void = () => {},
   /** The pixel stage's facts measured at publication on these very pixels (pixel-memo.ts), else null: measured now. */
   memo: ImagePixelFacts | null = null,
-  /** Receives the state of each publication the image index lookup answered (relatedPublications). */
-  publications: Map<string, PublicationState> = new Map(),
 ): Promise<DurableFacts> {
   const none: DurableFacts = { watermark: null, fingerprint: null };
   if (subject.manifestOnly) return none; // no pixels: nothing to detect or fingerprint, and nothing to warn about
@@ -204,7 +194,6 @@ async function durableFacts(
     ...(isccAt !== undefined ? { pdqUnlessExact: isccAt } : {}),
   });
   answered(found.also);
-  for (const [id, state] of found.publications) publications.set(id, state);
 
   let watermark: DurableFacts["watermark"] = null;
   if (payload) {
@@ -414,7 +403,6 @@ export async function verifySubject(env: Bindings, services: VerifyServices, sub
   const durableWarnings: string[] = [];
   // A file this service published, unchanged where its pixels are: the pixel stage's outputs measured then (pixel-memo.ts).
   const memo = services.image ? await pixelMemoFor(env, subject, manifest.facts, manifest.fileStore) : null;
-  const publications = new Map<string, PublicationState>();
   const durable = await durableFacts(
     env,
     services.image,
@@ -426,7 +414,6 @@ export async function verifySubject(env: Bindings, services: VerifyServices, sub
       if (entries) entriesRead = entries.read(results[0]);
     },
     memo?.facts ?? null,
-    publications,
   );
   const checked = await revocation;
   const ocsp: OcspStatus = checked.status;
@@ -448,7 +435,7 @@ export async function verifySubject(env: Bindings, services: VerifyServices, sub
   };
   return {
     ...verdict,
-    related_publications: await relatedPublications(env, verdict.related, publications),
+    related_publications: await relatedPublications(env, verdict.related),
     claims: manifest.claims
       ? {
           ...manifest.claims,
