@@ -199,6 +199,8 @@ export const assets = sqliteTable(
     index("assets_tenant_created_kind_idx").on(t.tenantId, t.createdAt, t.kind),
     // The jobs sweep (#22): claims an admission left behind (src/jobs/sweep.ts), found without scanning the assets.
     index("assets_processing_idx").on(t.updatedAt).where(sql`${t.status} = 'processing'`),
+    // A verification's related publications read their state by publication (#19): by index, not a scan of every asset.
+    index("assets_publication_idx").on(t.publicationId),
   ],
 );
 
