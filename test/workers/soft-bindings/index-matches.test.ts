@@ -1,6 +1,7 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { exactMatches, indexMatches, nearestPdqMatches, pdqBandStatements } from "../../../src/soft-bindings/repo";
+import { recordingD1 } from "../support/observed-d1";
 
 /*
  * #19: a verification's index lookups go to D1 in one round trip (indexMatches). Each answer must be exactly what
@@ -91,32 +92,7 @@ describe("indexMatches: several lookups in one round trip", () => {
 });
 
 describe("indexMatches: the PDQ statement reads by its band probes", () => {
-  /** A D1 whose prepared statements are recorded (SQL and binds) as they are bound. */
-  function recording(): { d1: D1Database; statements: { sql: string; binds: unknown[] }[] } {
-    const statements: { sql: string; binds: unknown[] }[] = [];
-    const d1 = new Proxy(db, {
-      get(target, prop) {
-        if (prop === "prepare")
-          return (sql: string) => {
-            const prepared = target.prepare(sql);
-            return new Proxy(prepared, {
-              get(p, name) {
-                if (name === "bind")
-                  return (...binds: unknown[]) => {
-                    statements.push({ sql, binds });
-                    return p.bind(...binds);
-                  };
-                const value = Reflect.get(p, name);
-                return typeof value === "function" ? value.bind(p) : value;
-              },
-            });
-          };
-        const value = Reflect.get(target, prop);
-        return typeof value === "function" ? value.bind(target) : value;
-      },
-    });
-    return { d1, statements };
-  }
+  const recording = () => recordingD1(db);
 
   it("probes pdq_bands and reads candidates by key, never every PDQ row of the index (any filter)", async () => {
     // Driven by the (algorithm, bits) or the (tenant, asset) index, the statement would test every PDQ row of the

@@ -13,6 +13,7 @@ import {
 } from "../../../src/soft-bindings/repo";
 import { verifyPixels } from "../../../src/verifications/verify-pixels";
 import { api, callUrl, createTenant, fixture, json, uploadAsset, waitForJob } from "../support/helpers";
+import { recordingD1 } from "../support/observed-d1";
 import { verifyFile } from "../support/verify-helpers";
 
 /*
@@ -129,28 +130,7 @@ describe("pdq_regions: the index", () => {
 
   it("the region statement reads by its 16 band probes, never the whole table", async () => {
     for (let i = 100; i < 160; i++) await publish(i, { whole: random(), regions: Array.from({ length: 18 }, random) });
-    const statements: { sql: string; binds: unknown[] }[] = [];
-    const d1 = new Proxy(db, {
-      get(target, prop) {
-        if (prop === "prepare")
-          return (sql: string) => {
-            const prepared = target.prepare(sql);
-            return new Proxy(prepared, {
-              get(p, name) {
-                if (name === "bind")
-                  return (...binds: unknown[]) => {
-                    statements.push({ sql, binds });
-                    return p.bind(...binds);
-                  };
-                const value = Reflect.get(p, name);
-                return typeof value === "function" ? value.bind(p) : value;
-              },
-            });
-          };
-        const value = Reflect.get(target, prop);
-        return typeof value === "function" ? value.bind(target) : value;
-      },
-    });
+    const { d1, statements } = recordingD1(db);
     for (const filter of [{}, { tenantId: "ten_regionsregions", resolvableOnly: true }]) {
       statements.length = 0;
       await indexMatches(

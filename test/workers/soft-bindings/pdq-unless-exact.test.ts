@@ -1,6 +1,7 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { indexMatches, MAX_QUERY_WINDOWS, pdqBandStatements, pdqRegionStatement } from "../../../src/soft-bindings/repo";
+import { recordingD1 } from "../support/observed-d1";
 
 /*
  * #19: a verification reads PDQ (whole image and windows) only when its exact ISCC code found nothing, so its index
@@ -50,32 +51,7 @@ async function publish(n: number, opts: { tenant: string; status?: string; whole
   return pub;
 }
 
-/** A D1 whose prepared statements are recorded (SQL and binds) as they are bound. */
-function recording(): { d1: D1Database; statements: { sql: string; binds: unknown[] }[] } {
-  const statements: { sql: string; binds: unknown[] }[] = [];
-  const d1 = new Proxy(db, {
-    get(target, prop) {
-      if (prop === "prepare")
-        return (sql: string) => {
-          const prepared = target.prepare(sql);
-          return new Proxy(prepared, {
-            get(p, name) {
-              if (name === "bind")
-                return (...binds: unknown[]) => {
-                  statements.push({ sql, binds });
-                  return p.bind(...binds);
-                };
-              const value = Reflect.get(p, name);
-              return typeof value === "function" ? value.bind(p) : value;
-            },
-          });
-        };
-      const value = Reflect.get(target, prop);
-      return typeof value === "function" ? value.bind(target) : value;
-    },
-  });
-  return { d1, statements };
-}
+const recording = () => recordingD1(db);
 
 describe("indexMatches: PDQ lookups only when the exact lookup named by pdqUnlessExact finds nothing", () => {
   it("equal to the ungated lookup when the exact code is absent (or filtered out), empty and unread when present", async () => {

@@ -5,6 +5,7 @@ import { imageServices } from "../../../src/media";
 import { ensureC2paEngineLazily } from "../../../src/verifications/verify-engines";
 import { type RevocationCheck, verifySubject } from "../../../src/verifications/verify-service";
 import { createTenant, fixture } from "../support/helpers";
+import { observedD1 } from "../support/observed-d1";
 import { signedCopy } from "../support/verify-helpers";
 
 /*
@@ -26,34 +27,14 @@ function watching(): { d1: D1Database; lookedUp: Promise<void>; isccLooked: () =
     done = resolve;
   });
   const lookup = new WeakSet<object>();
-  const d1 = new Proxy(db, {
-    get(target, prop) {
-      if (prop === "prepare")
-        return (sql: string) => {
-          const prepared = target.prepare(sql);
-          return new Proxy(prepared, {
-            get(p, name) {
-              if (name === "bind")
-                return (...binds: unknown[]) => {
-                  const bound = p.bind(...binds);
-                  // The image index lookup: the batch with the exact ISCC statement (whatever else rides in it).
-                  if (binds[0] === "iscc-image") lookup.add(bound);
-                  if (binds[0] === "iscc-image" && typeof binds[1] === "string" && !sql.includes("pdq_")) iscc = binds[1];
-                  return bound;
-                };
-              const value = Reflect.get(p, name);
-              return typeof value === "function" ? value.bind(p) : value;
-            },
-          });
-        };
-      if (prop === "batch")
-        return async (statements: D1PreparedStatement[]) => {
-          const results = await target.batch(statements);
-          if (statements.some((s) => lookup.has(s))) done();
-          return results;
-        };
-      const value = Reflect.get(target, prop);
-      return typeof value === "function" ? value.bind(target) : value;
+  const d1 = observedD1(db, {
+    onBind: (sql, binds, bound) => {
+      // The image index lookup: the batch with the exact ISCC statement (whatever else rides in it).
+      if (binds[0] === "iscc-image") lookup.add(bound);
+      if (binds[0] === "iscc-image" && typeof binds[1] === "string" && !sql.includes("pdq_")) iscc = binds[1];
+    },
+    afterBatch: (statements) => {
+      if (statements.some((s) => lookup.has(s))) done();
     },
   });
   return { d1, lookedUp, isccLooked: () => iscc };
