@@ -55,6 +55,12 @@ const withBaseline = !args.includes("--no-baseline");
 // session), and its job polls stalled mid-sign: that was workerd never polling its sockets while an in-process R2
 // copy kept its event loop busy (src/media/c2pa/stream-hash.ts forEachChunk now yields a timer turn every MiB).
 const inspectWorkers = args.includes("--inspect-workers");
+// The inspector sessions use the global WebSocket (Node 22+; Node 20 only behind a flag): without it every isolate
+// would be left out and the Worker's peak reported as not computed, after the whole run.
+if (inspectWorkers && typeof WebSocket === "undefined") {
+  console.error("--inspect-workers needs a global WebSocket: use the project's Node (export PATH=$PWD/node_modules/.bin:$PATH: Node 22) or NODE_OPTIONS=--experimental-websocket");
+  process.exit(2);
+}
 // --mib N: a smaller MP4 (N MiB) for a quick memory run; the must-show is the default ~2 GiB.
 const mp4Bytes = args.includes("--mib") ? Number(args[args.indexOf("--mib") + 1]) * MiB : 2 * GiB - 8 * MiB;
 mkdirSync(WORK, { recursive: true });
