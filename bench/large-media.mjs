@@ -55,6 +55,14 @@ const withBaseline = !args.includes("--no-baseline");
 // session), and its job polls stalled mid-sign: that was workerd never polling its sockets while an in-process R2
 // copy kept its event loop busy (src/media/c2pa/stream-hash.ts forEachChunk now yields a timer turn every MiB).
 const inspectWorkers = args.includes("--inspect-workers");
+// The inspector sessions use the global WebSocket (Node 22+; Node 20 only behind a flag): without it every isolate
+// would be left out and the Worker's peak reported as not computed, after the whole run.
+if (inspectWorkers && typeof WebSocket === "undefined") {
+  console.error(
+    "--inspect-workers needs a global WebSocket: use the project's Node (export PATH=$PWD/node_modules/.bin:$PATH: Node 22) or NODE_OPTIONS=--experimental-websocket",
+  );
+  process.exit(2);
+}
 // --mib N: a smaller MP4 (N MiB) for a quick memory run; the must-show is the default ~2 GiB.
 const mp4Bytes = args.includes("--mib") ? Number(args[args.indexOf("--mib") + 1]) * MiB : 2 * GiB - 8 * MiB;
 mkdirSync(WORK, { recursive: true });
@@ -195,12 +203,21 @@ async function signAndWait(assetId, timeoutMs = 30 * 60_000) {
   );
   const deadline = Date.now() + timeoutMs;
   // The longest wait for a poll's answer: the API Worker's responsiveness while it runs the job.
+  // Where in the job it came (seconds after the sign request) and the state it answered: which step held the Worker.
   let longestPollMs = 0;
+  let longestPollAt = 0;
+  let longestPollState = "";
+  const begun = Date.now();
   for (;;) {
     const asked = Date.now();
     const job = await api("GET", `/v1/jobs/${started.job_id}`);
-    longestPollMs = Math.max(longestPollMs, Date.now() - asked);
-    if (["completed", "failed", "rejected", "canceled", "expired"].includes(job.state)) return { ...job, longestPollMs };
+    if (Date.now() - asked > longestPollMs) {
+      longestPollMs = Date.now() - asked;
+      longestPollAt = asked - begun;
+      longestPollState = [job.state, job.step ?? job.stage].filter(Boolean).join("/");
+    }
+    if (["completed", "failed", "rejected", "canceled", "expired"].includes(job.state))
+      return { ...job, longestPollMs, longestPollAt, longestPollState };
     if (Date.now() > deadline) throw new Error(`job ${started.job_id} still ${job.state}`);
     await new Promise((r) => setTimeout(r, 500));
   }
@@ -344,7 +361,10 @@ try {
     t = Date.now();
     const job = await signAndWait(uploaded.assetId);
     const signMs = Date.now() - t;
-    console.log(`  sign job ${job.state} in ${seconds(signMs)}; the longest job poll answer meanwhile ${seconds(job.longestPollMs)}`);
+    console.log(
+      `  sign job ${job.state} in ${seconds(signMs)}; the longest job poll answer meanwhile ${seconds(job.longestPollMs)} ` +
+        `(asked ${seconds(job.longestPollAt)} into the job, answered ${job.longestPollState})`,
+    );
     if (job.state !== "completed") throw new Error(`${media.label}: job ${job.state} ${job.error_code}: ${job.error_message}`);
     await phase("download");
     t = Date.now();
