@@ -14,6 +14,7 @@ import {
 import { verifyPixels } from "../../../src/verifications/verify-pixels";
 import { api, callUrl, createTenant, fixture, json, uploadAsset, waitForJob } from "../support/helpers";
 import { recordingD1 } from "../support/observed-d1";
+import { flip, hex, random } from "../support/pdq-bits";
 import { verifyFile } from "../support/verify-helpers";
 
 /*
@@ -23,17 +24,6 @@ import { verifyFile } from "../support/verify-helpers";
  */
 
 const db = (env as unknown as { DB: D1Database }).DB;
-const hex = (b: Uint8Array) => Array.from(b, (x) => x.toString(16).padStart(2, "0")).join("");
-const random = () => crypto.getRandomValues(new Uint8Array(32));
-
-function flip(bits: Uint8Array, n: number, seed: number): Uint8Array {
-  const out = bits.slice();
-  for (let k = 0; k < n; k++) {
-    const p = (seed * 13 + k * 97) % 256;
-    out[p >> 3] = out[p >> 3]! ^ (1 << (p & 7));
-  }
-  return out;
-}
 
 /** A publication as the batch writes it: asset, `pdq` binding, bands, and (optionally) its windows. */
 async function publish(

@@ -2,6 +2,7 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { indexMatches, MAX_QUERY_WINDOWS, pdqBandStatements, pdqRegionStatement } from "../../../src/soft-bindings/repo";
 import { recordingD1 } from "../support/observed-d1";
+import { flip, hex, random } from "../support/pdq-bits";
 
 /*
  * #19: a verification reads PDQ (whole image and windows) only when its exact ISCC code found nothing, so its index
@@ -12,17 +13,6 @@ import { recordingD1 } from "../support/observed-d1";
  */
 
 const db = (env as unknown as { DB: D1Database }).DB;
-const hex = (b: Uint8Array) => Array.from(b, (x) => x.toString(16).padStart(2, "0")).join("");
-const random = () => crypto.getRandomValues(new Uint8Array(32));
-
-function flip(bits: Uint8Array, n: number, seed: number): Uint8Array {
-  const out = bits.slice();
-  for (let k = 0; k < n; k++) {
-    const p = (seed * 13 + k * 97) % 256;
-    out[p >> 3] = out[p >> 3]! ^ (1 << (p & 7));
-  }
-  return out;
-}
 
 async function publish(n: number, opts: { tenant: string; status?: string; whole: Uint8Array; regions: Uint8Array[]; iscc: string }) {
   const pub = `pub_ue${String(n).padStart(14, "0")}`;
