@@ -1,4 +1,5 @@
 import { expect } from "vitest";
+import { concatBytes } from "../../../src/platform/bytes";
 import { api, callUrl, json, testEnv, uploadAsset, waitForJob } from "./helpers";
 
 /**
@@ -52,16 +53,6 @@ export function jpegSegments(bytes: Uint8Array): { marker: number; bytes: Uint8A
   return out;
 }
 
-export function concat(parts: Uint8Array[]): Uint8Array {
-  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
-  let at = 0;
-  for (const p of parts) {
-    out.set(p, at);
-    at += p.length;
-  }
-  return out;
-}
-
 /** `target` with its own APP11 segments replaced by `donor`'s (inserted where the target's first APP11 was, else after APP0). */
 export function withStoreOf(target: Uint8Array, donor: Uint8Array): Uint8Array {
   const donorStore = jpegSegments(donor)
@@ -74,5 +65,5 @@ export function withStoreOf(target: Uint8Array, donor: Uint8Array): Uint8Array {
   );
   const kept = segments.filter((s) => s.marker !== 0xeb).map((s) => s.bytes);
   const insertAt = segments.some((s) => s.marker === 0xeb) ? at : segments[0]?.marker === 0xe0 ? 1 : 0;
-  return concat([new Uint8Array([0xff, 0xd8]), ...kept.slice(0, insertAt), ...donorStore, ...kept.slice(insertAt)]);
+  return concatBytes([new Uint8Array([0xff, 0xd8]), ...kept.slice(0, insertAt), ...donorStore, ...kept.slice(insertAt)]);
 }

@@ -192,6 +192,31 @@ export function keysDeep(value: unknown, into: string[] = []): string[] {
   return into;
 }
 
+/**
+ * `n` deliveries of fresh asset.signed events to one endpoint, each claimed (delivering, leased for a minute) for its
+ * attempt number `attemptCount` (as claimRound leaves them), inserted directly.
+ */
+export async function claimedDeliveries(tenantId: string, endpointId: string, n: number, attemptCount = 1): Promise<string[]> {
+  const now = Date.now();
+  const ids: string[] = [];
+  const statements: D1PreparedStatement[] = [];
+  for (let i = 0; i < n; i++) {
+    const eventId = newId("webhookEvent");
+    const id = newId("webhookDelivery");
+    ids.push(id);
+    statements.push(
+      testEnv.DB.prepare(
+        "INSERT INTO webhook_events (id, tenant_id, type, body, test, fanned_out_at, created_at) VALUES (?, ?, 'asset.signed', '{}', 0, ?, ?)",
+      ).bind(eventId, tenantId, now, now),
+      testEnv.DB.prepare(
+        "INSERT INTO webhook_deliveries (id, tenant_id, endpoint_id, event_id, event_type, status, attempt_count, attempt_base, replay_count, lease_until, created_at, updated_at) VALUES (?, ?, ?, ?, 'asset.signed', 'delivering', ?, 0, 0, ?, ?, ?)",
+      ).bind(id, tenantId, endpointId, eventId, attemptCount, now + 60_000, now, now),
+    );
+  }
+  for (let i = 0; i < statements.length; i += 50) await testEnv.DB.batch(statements.slice(i, i + 50));
+  return ids;
+}
+
 /** `n` pending deliveries of fresh asset.signed events (already fanned out) to one endpoint, inserted directly. */
 export async function pendingDeliveries(tenantId: string, endpointId: string, n: number): Promise<string[]> {
   const now = Date.now();

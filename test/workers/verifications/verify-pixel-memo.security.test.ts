@@ -1,10 +1,11 @@
 import { describe, expect, it } from "vitest";
 import { ensureC2paEngine } from "../../../src/media/c2pa/engine-workerd";
 import { verifyManifest } from "../../../src/media/c2pa/verifier";
+import { concatBytes } from "../../../src/platform/bytes";
 import { jpegPixelBytesDigest, pixelMemoFor } from "../../../src/verifications/pixel-memo";
 import { verificationTrustAnchors } from "../../../src/verifications/trust";
 import { createTenant, fixture, json, testEnv } from "../support/helpers";
-import { concat, jpegSegments, memoRows, publishedJpeg, withStoreOf } from "../support/pixel-memo-helpers";
+import { jpegSegments, memoRows, publishedJpeg, withStoreOf } from "../support/pixel-memo-helpers";
 import { verifyFile } from "../support/verify-helpers";
 
 /*
@@ -74,7 +75,7 @@ describe("verify pixel memo: only for the bytes we published (#19)", () => {
     const last = segments.map((s) => s.marker).lastIndexOf(0xeb);
     const parts = segments.map((s) => s.bytes.slice());
     parts[last]![parts[last]!.length - 3]! ^= 0x01;
-    const resigned = concat([new Uint8Array([0xff, 0xd8]), ...parts]);
+    const resigned = concatBytes([new Uint8Array([0xff, 0xd8]), ...parts]);
     const r = await json(await verifyFile(resigned, { key }));
     expect(usedMemo(r)).toBe(false);
   });
@@ -85,7 +86,7 @@ describe("verify pixel memo: only for the bytes we published (#19)", () => {
     // A comment segment added before the scan: decoders read it, the exclusions of a forged store could cover it.
     const com = new Uint8Array([0xff, 0xfe, 0x00, 0x06, 0x61, 0x62, 0x63, 0x64]);
     const segments = jpegSegments(published.bytes).map((s) => s.bytes);
-    const changed = concat([new Uint8Array([0xff, 0xd8]), ...segments.slice(0, -1), com, segments[segments.length - 1]!]);
+    const changed = concatBytes([new Uint8Array([0xff, 0xd8]), ...segments.slice(0, -1), com, segments[segments.length - 1]!]);
     const r = await json(await verifyFile(changed, { key }));
     expect(usedMemo(r)).toBe(false);
     // Below the HTTP path: facts of a store that passed every check, on these bytes, still find no memo.

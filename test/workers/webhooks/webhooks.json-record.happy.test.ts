@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { newId } from "../../../src/platform/ids";
 import { type AttemptRecord, loadDeliveries, recordAttempts } from "../../../src/webhooks/repo/attempts";
 import { createTenant, testEnv } from "../support/helpers";
-import { createEndpoint } from "../support/webhooks.helpers";
+import { claimedDeliveries, createEndpoint } from "../support/webhooks.helpers";
 
 /*
  * #19: a run's acknowledged attempts are recorded from one JSON parameter per statement (repo/attempts.ts
@@ -12,27 +12,6 @@ import { createEndpoint } from "../support/webhooks.helpers";
  * batch's read takes its ids as JSON lists too (500 a statement). Any other attempt's row is inserted by the same
  * JSON statement (one form of the attempt insert), with its own outcome and error.
  */
-
-async function claimed(tenantId: string, endpointId: string, n: number, attemptCount = 1): Promise<string[]> {
-  const now = Date.now();
-  const ids: string[] = [];
-  const statements: D1PreparedStatement[] = [];
-  for (let i = 0; i < n; i++) {
-    const eventId = newId("webhookEvent");
-    const id = newId("webhookDelivery");
-    ids.push(id);
-    statements.push(
-      testEnv.DB.prepare(
-        "INSERT INTO webhook_events (id, tenant_id, type, body, test, fanned_out_at, created_at) VALUES (?, ?, 'asset.signed', '{}', 0, ?, ?)",
-      ).bind(eventId, tenantId, now, now),
-      testEnv.DB.prepare(
-        "INSERT INTO webhook_deliveries (id, tenant_id, endpoint_id, event_id, event_type, status, attempt_count, attempt_base, replay_count, lease_until, created_at, updated_at) VALUES (?, ?, ?, ?, 'asset.signed', 'delivering', ?, 0, 0, ?, ?, ?)",
-      ).bind(id, tenantId, endpointId, eventId, attemptCount, now + 60_000, now, now),
-    );
-  }
-  for (let i = 0; i < statements.length; i += 50) await testEnv.DB.batch(statements.slice(i, i + 50));
-  return ids;
-}
 
 function acknowledged(
   tenantId: string,
@@ -67,7 +46,7 @@ describe("#19 acknowledged attempts recorded from JSON rows", () => {
   it("stores each value with its SQL type, as a bound record does (integers, text, NULL)", async () => {
     const { key, tenantId } = await createTenant();
     const { id: endpointId } = await createEndpoint(key, { max_concurrency: 20 });
-    const [a, b] = await claimed(tenantId, endpointId, 2);
+    const [a, b] = await claimedDeliveries(tenantId, endpointId, 2);
     const t = Date.now();
     await recordAttempts(testEnv.DB, [
       acknowledged(tenantId, endpointId, a!, t),
@@ -134,9 +113,9 @@ describe("#19 acknowledged attempts recorded from JSON rows", () => {
     const { key, tenantId } = await createTenant();
     const { id: endpointId } = await createEndpoint(key, { max_concurrency: 20 });
     await testEnv.DB.prepare("UPDATE webhook_endpoints SET consecutive_failures = 4 WHERE id = ?").bind(endpointId).run();
-    const ids = await claimed(tenantId, endpointId, 130);
+    const ids = await claimedDeliveries(tenantId, endpointId, 130);
     // Claimed again elsewhere (attempt 2) after this attempt's claim lapsed: the attempt row is kept, the state is not ours.
-    const [stale] = await claimed(tenantId, endpointId, 1, 2);
+    const [stale] = await claimedDeliveries(tenantId, endpointId, 1, 2);
     const t = Date.now();
     const records = [...ids, stale!].map((id, i) => acknowledged(tenantId, endpointId, id, t + i));
     await recordAttempts(testEnv.DB, records);
@@ -157,7 +136,7 @@ describe("#19 acknowledged attempts recorded from JSON rows", () => {
     const { key, tenantId } = await createTenant();
     const { id: endpointId } = await createEndpoint(key, { max_concurrency: 20 });
     await testEnv.DB.prepare("UPDATE webhook_endpoints SET consecutive_failures = 4 WHERE id = ?").bind(endpointId).run();
-    const ids = await claimed(tenantId, endpointId, 3, 2);
+    const ids = await claimedDeliveries(tenantId, endpointId, 3, 2);
     const t = Date.now();
     await recordAttempts(
       testEnv.DB,
@@ -170,7 +149,7 @@ describe("#19 acknowledged attempts recorded from JSON rows", () => {
   it("records a failed attempt with the same insert: its own outcome and error, typed as a bound row (a retry, a refusal, an answer-less failure)", async () => {
     const { key, tenantId } = await createTenant();
     const { id: endpointId } = await createEndpoint(key, { max_concurrency: 20 });
-    const [a, b, c] = await claimed(tenantId, endpointId, 3);
+    const [a, b, c] = await claimedDeliveries(tenantId, endpointId, 3);
     const t = Date.now();
     const failed = { failed: true, status: "pending" as const, nextAttemptAt: t + 5_000 };
     await recordAttempts(testEnv.DB, [
@@ -224,7 +203,7 @@ describe("#19 acknowledged attempts recorded from JSON rows", () => {
   it("reads a queue batch's deliveries named by more ids than one list takes (1,101, some unknown), with the bodies of the unfinished only", async () => {
     const { key, tenantId } = await createTenant();
     const { id: endpointId } = await createEndpoint(key, { max_concurrency: 20 });
-    const ids = await claimed(tenantId, endpointId, 1_100);
+    const ids = await claimedDeliveries(tenantId, endpointId, 1_100);
     const finished = ids.slice(0, 10);
     await testEnv.DB.prepare(
       `UPDATE webhook_deliveries SET status = 'delivered', lease_until = NULL WHERE id IN (SELECT value FROM json_each(?))`,

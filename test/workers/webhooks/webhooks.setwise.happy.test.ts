@@ -1,40 +1,17 @@
 import { runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import type { WebhookEndpointGate } from "../../../src/durable-objects/webhook-endpoint-gate";
-import { newId } from "../../../src/platform/ids";
 import { replayEvent } from "../../../src/webhooks/deliveries";
 import { deliverBatch } from "../../../src/webhooks/delivery-run";
 import { type AttemptRecord, recordAttempt, recordAttempts } from "../../../src/webhooks/repo/attempts";
 import { createTenant, testEnv } from "../support/helpers";
-import { activeEndpoints, createEndpoint, sleep, unfannedEvent } from "../support/webhooks.helpers";
+import { activeEndpoints, claimedDeliveries, createEndpoint, sleep, unfannedEvent } from "../support/webhooks.helpers";
 
 /*
  * #19: the webhook writes made set-wise (a round's acknowledged attempts, one event's deliveries to many
  * endpoints) and the gate's one state write per acquireMany. Each set-wise form must leave exactly the state its
  * one-by-one form leaves.
  */
-
-/** `n` deliveries of one endpoint, each claimed for its first attempt (as claimRound leaves them). */
-async function claimedDeliveries(tenantId: string, endpointId: string, n: number): Promise<string[]> {
-  const now = Date.now();
-  const ids: string[] = [];
-  const statements: D1PreparedStatement[] = [];
-  for (let i = 0; i < n; i++) {
-    const eventId = newId("webhookEvent");
-    const id = newId("webhookDelivery");
-    ids.push(id);
-    statements.push(
-      testEnv.DB.prepare(
-        "INSERT INTO webhook_events (id, tenant_id, type, body, test, fanned_out_at, created_at) VALUES (?, ?, 'asset.signed', '{}', 0, ?, ?)",
-      ).bind(eventId, tenantId, now, now),
-      testEnv.DB.prepare(
-        "INSERT INTO webhook_deliveries (id, tenant_id, endpoint_id, event_id, event_type, status, attempt_count, attempt_base, replay_count, lease_until, created_at, updated_at) VALUES (?, ?, ?, ?, 'asset.signed', 'delivering', 1, 0, 0, ?, ?, ?)",
-      ).bind(id, tenantId, endpointId, eventId, now + 60_000, now, now),
-    );
-  }
-  await testEnv.DB.batch(statements);
-  return ids;
-}
 
 /** The record of a first attempt: acknowledged (200) or a 503 that schedules a retry. */
 function recordOf(tenantId: string, endpointId: string, deliveryId: string, ok: boolean, finishedAt: number): AttemptRecord {
