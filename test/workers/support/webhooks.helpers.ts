@@ -322,11 +322,15 @@ export async function finishedDelivery() {
 }
 
 /**
- * An env whose D1 batch that completes an idempotency key first lets the request's lease lapse and another attempt
- * take the key over (as claimIdempotencyKey's takeover does 60 s on: a new locked_until on every in-flight claim of
- * the tenant), then runs. `once`: only the first such batch.
+ * An env whose D1 runs `before` ahead of a batch whose SQL matches `pattern` (only the first such batch when
+ * `once`), then the batch itself: a test's way to make something happen between a request's reads and its write.
  */
-export function claimTakenOverBeforeBatch(base: Bindings, tenantId: string, options: { once?: boolean } = {}) {
+export function beforeBatch(
+  base: Bindings,
+  pattern: RegExp,
+  before: (db: D1Database) => Promise<unknown>,
+  options: { once?: boolean } = {},
+) {
   const real = base.DB;
   let done = false;
   const db = new Proxy(real, {
@@ -335,16 +339,31 @@ export function claimTakenOverBeforeBatch(base: Bindings, tenantId: string, opti
       if (prop !== "batch") return typeof value === "function" ? value.bind(target) : value;
       return async (statements: D1PreparedStatement[]) => {
         const text = statements.map((s) => String((s as unknown as { statement?: string }).statement ?? "")).join(";");
-        if (!(options.once && done) && /UPDATE idempotency_records SET state = 'completed'/.test(text)) {
+        if (!(options.once && done) && pattern.test(text)) {
           done = true;
-          await real
-            .prepare("UPDATE idempotency_records SET locked_until = locked_until + 60000 WHERE tenant_id = ? AND state = 'in_flight'")
-            .bind(tenantId)
-            .run();
+          await before(real);
         }
         return await Reflect.apply(value, target, [statements]);
       };
     },
   });
   return { ...base, DB: db } as unknown as Bindings;
+}
+
+/**
+ * An env whose D1 batch that completes an idempotency key first lets the request's lease lapse and another attempt
+ * take the key over (as claimIdempotencyKey's takeover does 60 s on: a new locked_until on every in-flight claim of
+ * the tenant), then runs. `once`: only the first such batch.
+ */
+export function claimTakenOverBeforeBatch(base: Bindings, tenantId: string, options: { once?: boolean } = {}) {
+  return beforeBatch(
+    base,
+    /UPDATE idempotency_records SET state = 'completed'/,
+    (db) =>
+      db
+        .prepare("UPDATE idempotency_records SET locked_until = locked_until + 60000 WHERE tenant_id = ? AND state = 'in_flight'")
+        .bind(tenantId)
+        .run(),
+    options,
+  );
 }
