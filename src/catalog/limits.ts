@@ -21,13 +21,15 @@ const GiB = 1024 * MiB;
  * binding is hashed over an R2 stream and the manifest appended as the last box/chunk, so the asset is never whole
  * in memory. Not watermarked (the watermark needs the whole signal); a WAV is fingerprinted from its first 32 MiB
  * (jobs/steps/fingerprint-audio.ts). Their upload ceiling is this, per media type.
- * FLAC is not streamed: it stays at the embedded limit.
+ * FLAC is streamed for sign-only recipes; watermarking or fingerprinting one decodes it whole, so admission keeps
+ * those at the embedded limit (jobs/admission.ts).
  */
 export const STREAMED_SIGNING_MAXIMUM_BYTES: Readonly<Record<string, number>> = {
   "video/mp4": 2 * GiB,
   "video/quicktime": 2 * GiB,
   "audio/mp4": 1 * GiB,
   "audio/wav": 1 * GiB,
+  "audio/flac": 1 * GiB,
 };
 
 /** Upload ceilings per media modality (sidecar formats; embedded ones are further capped by the line above). */

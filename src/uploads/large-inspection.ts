@@ -3,12 +3,13 @@
  * STREAMED_SIGNING_MAXIMUM_BYTES): the object is read once as a stream, its SHA-256 computed and its container
  * walked by the streaming signer's own scanners, so a gigabyte upload is never in memory. What this checks, and
  * what it does not: the container structure (every top-level box or chunk inside the file, a leading `ftyp` and a
- * `moov` for BMFF, a RIFF WAVE header whose size matches) and whether a manifest is present; and the duration (read on
+ * `moov` for BMFF, a RIFF WAVE header whose size matches, FLAC's metadata blocks and its last frame's CRC) and whether a manifest is present; and the duration (read on
  * the way: it prices audio and video); NOT the codec facts the in-memory inspector reads (dimensions, codecs: null
  * here), which need the whole file.
  */
 import { EMBEDDED_SIGNING_MAXIMUM_BYTES } from "../catalog/limits";
 import { BmffScanner, bmffDurationSeconds } from "../media/c2pa/bmff";
+import { FlacScanner, flacDurationSeconds } from "../media/c2pa/flac";
 import { RiffScanner, wavDurationSeconds } from "../media/c2pa/riff";
 import { forEachChunk, type Sha256Stream, StreamMediaError, sha256Stream } from "../media/c2pa/stream-hash";
 import { STREAMED_MEDIA_TYPES } from "../media/c2pa/stream-sign";
@@ -16,9 +17,10 @@ import { blankFacts } from "../media/inspect/detection";
 import type { InspectionResult } from "../media/types";
 import { hex } from "../platform/bytes";
 
-function durationOf(scanner: BmffScanner | RiffScanner | null): number | null {
+function durationOf(scanner: BmffScanner | RiffScanner | FlacScanner | null): number | null {
   if (scanner instanceof BmffScanner) return bmffDurationSeconds(scanner.peeks.bodies.get("moov"));
   if (scanner instanceof RiffScanner) return wavDurationSeconds(scanner.peeks.bodies.get("fmt "), scanner.peeks.sizes.get("data"));
+  if (scanner instanceof FlacScanner) return flacDurationSeconds(scanner.streamInfo);
   return null;
 }
 
@@ -45,14 +47,16 @@ export async function inspectStreamed(
     if (!(error instanceof StreamMediaError)) throw error;
     inspection = { status: "corrupt", message: error.message };
   };
-  let scanner: BmffScanner | RiffScanner | null = null;
+  let scanner: BmffScanner | RiffScanner | FlacScanner | null = null;
   try {
     // The duration prices audio and video (billing), so it is read on the way: `mvhd` near the start of `moov`,
     // or the WAV `fmt ` byte rate and the `data` chunk's size.
     scanner =
       container === "bmff"
         ? new BmffScanner(byteLength, { verify: true, peek: { moov: 4096 } }, NO_HASH)
-        : new RiffScanner(byteLength, { peek: { "fmt ": 16, data: 0 } }, NO_HASH);
+        : container === "riff"
+          ? new RiffScanner(byteLength, { peek: { "fmt ": 16, data: 0 } }, NO_HASH)
+          : new FlacScanner(byteLength, { sign: false }, NO_HASH);
   } catch (error) {
     refuse(error);
   }
@@ -68,7 +72,7 @@ export async function inspectStreamed(
   inspection ??= {
     status: "ok",
     facts: {
-      ...blankFacts(container === "bmff" ? "isobmff" : "riff-wave"),
+      ...blankFacts(container === "bmff" ? "isobmff" : container === "riff" ? "riff-wave" : "flac"),
       media_type: mediaType,
       modality,
       byte_length: byteLength,

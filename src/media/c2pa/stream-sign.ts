@@ -7,22 +7,31 @@
  * store is sized first by a signing run over a placeholder binding (the store's size does not depend on the hash
  * value; the COSE signature is padded to a fixed size).
  *
+ * FLAC carries its store in an ID3v2 tag BEFORE the audio (flac.ts, as the engine does): the store is sized first
+ * the same way, the data hash (tag head + FLAC, the store excluded) computed in a first pass, and the output written
+ * in a second pass over the source (tag, store, then the FLAC's bytes unchanged): two reads, never the asset whole.
+ *
  * Such an output is checked the same way (stream-verify.ts verifyStreamed), and so is a verification of it.
  */
 
 import { hex } from "../../platform/bytes";
 import type { ManifestPlan, SignResult } from "../types";
 import { BmffScanner, bmffBinding, bmffManifestBox } from "./bmff";
+import { FLAC_STORE_OFFSET, FlacScanner, flacBinding, flacTagHead } from "./flac";
 import { RiffScanner, riffBinding, riffChunkLength, riffManifestChunk } from "./riff";
 import type { HardBinding } from "./signer";
 import { forEachChunk, StreamMediaError, sha256Stream } from "./stream-hash";
 
-/** Media types the streaming signer carries a manifest in, with their container. FLAC is not streamed (yet). */
-export const STREAMED_MEDIA_TYPES: Readonly<Record<string, "bmff" | "riff">> = {
+/** The containers the streaming signer carries a manifest in. */
+export type StreamedContainer = "bmff" | "riff" | "flac";
+
+/** Media types the streaming signer carries a manifest in, with their container. */
+export const STREAMED_MEDIA_TYPES: Readonly<Record<string, StreamedContainer>> = {
   "video/mp4": "bmff",
   "video/quicktime": "bmff",
   "audio/mp4": "bmff",
   "audio/wav": "riff",
+  "audio/flac": "flac",
 };
 
 /** R2 multipart part size: every part but the last exactly this (R2 wants equal parts of at least 5 MiB). */
@@ -67,6 +76,7 @@ export async function signStreamed(input: StreamSignInput): Promise<StreamSignRe
   const head = await input.bucket.head(input.source.key);
   if (!head || head.etag !== input.source.etag) return { status: "source_unavailable", message: "the source object changed or is gone" };
   const total = head.size;
+  if (container === "flac") return signFlacStreamed(input, total);
 
   let trailerLength = 0;
   let padBytes = 0;
@@ -131,6 +141,95 @@ export async function signStreamed(input: StreamSignInput): Promise<StreamSignRe
   } catch (error) {
     await upload.abort().catch(() => undefined);
     if (error instanceof StreamMediaError) return { status: error.kind, message: error.message };
+    throw error;
+  }
+}
+
+/** CBOR's width of an unsigned integer (the store's length in the exclusion): 1, 2, 3, 5 or 9 bytes. */
+function cborWidth(n: number): number {
+  return n < 24 ? 1 : n < 0x100 ? 2 : n < 0x1_0000 ? 3 : n < 0x1_0000_0000 ? 5 : 9;
+}
+
+/**
+ * FLAC (flac.ts): the store leads the file, so its length is fixed by sizing runs (a second one only when the real
+ * length's CBOR width differs from the placeholder's), the binding hashed in a first pass (the scanner checks the
+ * FLAC on the way: nothing is written for a file it refuses), and the output (tag head, store, FLAC) written from a
+ * second, etag-pinned read of the source. Invariants as signStreamed's.
+ */
+async function signFlacStreamed(input: StreamSignInput, total: number): Promise<StreamSignResult> {
+  const size = (length: number) =>
+    input.signer.signManifestStore({ plan: input.plan, binding: flacBinding(new Uint8Array(32), FLAC_STORE_OFFSET, length) });
+  let sizing = await size(SIZING_LENGTH);
+  if (sizing.status !== "signed") return { status: "failed", message: sizing.message };
+  if (cborWidth(sizing.manifest_store.length) !== cborWidth(SIZING_LENGTH)) {
+    sizing = await size(sizing.manifest_store.length);
+    if (sizing.status !== "signed") return { status: "failed", message: sizing.message };
+  }
+  const storeLength = sizing.manifest_store.length;
+  const tagHead = flacTagHead(storeLength);
+
+  const read = async () => {
+    const object = await input.bucket.get(input.source.key, { onlyIf: { etagMatches: input.source.etag } });
+    return object && "body" in object && object.size === total ? object : null;
+  };
+  const unavailable = { status: "source_unavailable", message: "the source object changed or is gone" } as const;
+  let signed: SignResult;
+  {
+    const object = await read();
+    if (!object) return unavailable;
+    const hash = sha256Stream();
+    await hash.update(tagHead);
+    try {
+      const scanner = new FlacScanner(total, { sign: true }, hash);
+      await forEachChunk(object.body, async (chunk) => void (await scanner.push(chunk)));
+      const digest = await scanner.finish();
+      signed = await input.signer.signManifestStore({ plan: input.plan, binding: flacBinding(digest, FLAC_STORE_OFFSET, storeLength) });
+    } catch (error) {
+      await object.body.cancel().catch(() => undefined);
+      if (error instanceof StreamMediaError) return { status: error.kind, message: error.message };
+      throw error;
+    }
+  }
+  if (signed.status !== "signed") return { status: "failed", message: signed.message };
+  if (signed.manifest_store.length !== storeLength) {
+    return {
+      status: "failed",
+      message: `the manifest store's size changed between sizing (${storeLength}) and signing (${signed.manifest_store.length})`,
+    };
+  }
+
+  const upload = await input.bucket.createMultipartUpload(input.outputKey, { httpMetadata: { contentType: input.plan.media_type } });
+  try {
+    const object = await read();
+    if (!object) {
+      await upload.abort();
+      return unavailable;
+    }
+    const whole = sha256Stream();
+    const parts = new PartWriter(upload, input.partBytes ?? STREAM_PART_BYTES);
+    for (const bytes of [tagHead, signed.manifest_store]) {
+      await whole.update(bytes);
+      await parts.write(bytes);
+    }
+    let copied = 0;
+    await forEachChunk(object.body, async (chunk) => {
+      copied += chunk.length;
+      await whole.update(chunk);
+      await parts.write(chunk);
+    });
+    if (copied !== total) {
+      await upload.abort();
+      return unavailable;
+    }
+    const stored = await upload.complete(await parts.close());
+    return {
+      status: "signed",
+      manifest_store: signed.manifest_store,
+      active_manifest_label: signed.active_manifest_label,
+      output: { key: input.outputKey, etag: stored.etag, sha256: hex(await whole.digest()), byte_length: FLAC_STORE_OFFSET + storeLength + total },
+    };
+  } catch (error) {
+    await upload.abort().catch(() => undefined);
     throw error;
   }
 }

@@ -1,5 +1,5 @@
 /**
- * The streamed read of a large stored MP4/MOV/M4A or WAV (one implementation for publication's check of a
+ * The streamed read of a large stored MP4/MOV/M4A, WAV or FLAC (one implementation for publication's check of a
  * stream-signed output, stream-sign.ts verifyStreamed, and for verification of a stored object, verifier.ts
  * verifyStreamedManifest): one pass over an etag-pinned R2 body with the container's scanner in verify mode keeps
  * the embedded manifest store (small: at most MANIFEST_STORE_MAXIMUM_BYTES) and hashes exactly what the hard
@@ -14,9 +14,10 @@ import { decodeCbor } from "../../platform/cbor";
 import type { ManifestCheck, ManifestReader } from "../types";
 import { BmffScanner, bmffBinding } from "./bmff";
 import { type JumbfBox, type JumbfSuperbox, parseJumbf } from "./jumbf-box";
+import { FlacScanner, flacBinding } from "./flac";
 import { RiffScanner, riffBinding } from "./riff";
 import { forEachChunk, StreamMediaError } from "./stream-hash";
-import { STREAMED_MEDIA_TYPES } from "./stream-sign";
+import { STREAMED_MEDIA_TYPES, type StreamedContainer } from "./stream-sign";
 
 /** A stored object read by streaming (pinned to its etag: bytes that changed since are `unavailable`). */
 export interface StoredStream {
@@ -29,12 +30,12 @@ export interface StoredStream {
 export type StreamScan =
   | {
       status: "scanned";
-      container: "bmff" | "riff";
+      container: StreamedContainer;
       /** The embedded manifest store, or null when the file carries none. */
       store: Uint8Array | null;
       /** The hash the streaming signer's binding covers (bmff.ts / riff.ts), over the stored bytes. */
       hash: Uint8Array;
-      /** RIFF: the manifest chunk's byte range (the data hash's one exclusion). */
+      /** RIFF, FLAC: the manifest store's byte range (the data hash's one exclusion). */
       exclusion: { start: number; length: number } | null;
       byteLength: number;
     }
@@ -49,7 +50,7 @@ export type StreamScan =
   | { status: "unavailable" };
 
 /** The container of a media type read by streaming, or null. */
-export function streamedContainer(mediaType: string): "bmff" | "riff" | null {
+export function streamedContainer(mediaType: string): StreamedContainer | null {
   return STREAMED_MEDIA_TYPES[mediaType.split(";")[0]!.trim().toLowerCase()] ?? null;
 }
 
@@ -63,7 +64,12 @@ export async function scanStored(source: StoredStream, options: { stopEarly?: bo
   const object = await source.bucket.get(source.key, { onlyIf: { etagMatches: source.etag } });
   if (!object || !("body" in object)) return { status: "unavailable" };
   try {
-    const scanner = container === "bmff" ? new BmffScanner(object.size, { verify: true }) : new RiffScanner(object.size, {});
+    const scanner =
+      container === "bmff"
+        ? new BmffScanner(object.size, { verify: true })
+        : container === "riff"
+          ? new RiffScanner(object.size, {})
+          : new FlacScanner(object.size, { sign: false });
     let read = 0;
     let prechecked = !options.stopEarly;
     try {
@@ -73,7 +79,7 @@ export async function scanStored(source: StoredStream, options: { stopEarly?: bo
         const store = prechecked ? null : scanner.capturedStore;
         if (!store) return;
         prechecked = true;
-        const exclusion = scanner instanceof RiffScanner ? scanner.exclusion : null;
+        const exclusion = scanner instanceof BmffScanner ? null : scanner.exclusion;
         // Only worth it when the rest of the file would otherwise be streamed for nothing.
         if (read < object.size && plainlyOtherBinding(container, store, exclusion)) throw STOP;
       });
@@ -88,7 +94,7 @@ export async function scanStored(source: StoredStream, options: { stopEarly?: bo
       container,
       store: scanner.store,
       hash,
-      exclusion: scanner instanceof RiffScanner ? scanner.exclusion : null,
+      exclusion: scanner instanceof BmffScanner ? null : scanner.exclusion,
       byteLength: object.size,
     };
   } catch (error) {
@@ -112,7 +118,7 @@ const STOP = Symbol("stop");
  * binding that is surely not the streaming signer's form. A cheap pre-check by our own parse: false whenever in
  * doubt (the full check, on the engine's reading, comes after the whole scan).
  */
-function plainlyOtherBinding(container: "bmff" | "riff", store: Uint8Array, exclusion: { start: number; length: number } | null): boolean {
+function plainlyOtherBinding(container: StreamedContainer, store: Uint8Array, exclusion: { start: number; length: number } | null): boolean {
   const parsed = parseJumbf(store);
   if (parsed.status !== "ok") return false;
   const manifests = superboxes(parsed.root).filter((m) => MANIFEST_TYPES.has(m.description.contentType ?? ""));
@@ -125,7 +131,7 @@ function plainlyOtherBinding(container: "bmff" | "riff", store: Uint8Array, excl
 
 /**
  * The hard-binding finding of a scanned file for the active manifest's hard bindings: the code the reference reader
- * gives for the same file (`assertion.bmffHash.match`/`.mismatch` for BMFF, `assertion.dataHash.*` for RIFF), or
+ * gives for the same file (`assertion.bmffHash.match`/`.mismatch` for BMFF, `assertion.dataHash.*` for RIFF and FLAC), or
  * `unsupported` when the binding is not exactly the streaming signer's form (several bindings, another exclusion
  * set, a Merkle tree, another algorithm, a value our decoder does not represent): that binding is not judged here.
  * Never throws (hostile input included). The bindings must be the ones the engine validated (verifier.ts takes them
@@ -148,7 +154,7 @@ export function streamedBinding(
     const expected =
       scan.container === "bmff"
         ? bmffBinding(new Uint8Array(0))
-        : riffBinding(new Uint8Array(0), scan.exclusion?.start ?? -1, scan.exclusion?.length ?? -1);
+        : (scan.container === "riff" ? riffBinding : flacBinding)(new Uint8Array(0), scan.exclusion?.start ?? -1, scan.exclusion?.length ?? -1);
     if (
       !recorded ||
       recorded.label !== expected.label ||

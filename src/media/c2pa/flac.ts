@@ -1,0 +1,411 @@
+/**
+ * FLAC for the streaming signer. c2pa-wasm (c2pa-rs) carries a FLAC's manifest store in an ID3v2.4 tag put before
+ * `fLaC`: one `GEOB` frame (UTF-8, MIME `application/c2pa`, file name `c2pa`, description `c2pa manifest store`)
+ * whose object is the store, bound by a `c2pa.hash.data` whose one exclusion is exactly the store's bytes (the tag
+ * and frame headers are hashed, with the FLAC after them). The streaming signer writes that same layout (checked
+ * against the engine's own output in test/node/media/stream-sign-flac.test.ts), so the store's size is known before
+ * the hash (stream-sign.ts sizes it first): the tag's size fields are hashed.
+ */
+import { MANIFEST_STORE_MAXIMUM_BYTES } from "../../catalog/limits";
+import { type Sha256Stream, StreamMediaError, sha256Stream } from "./stream-hash";
+
+/** The bytes of the engine's tag before the store: ID3 header (10), GEOB frame header (10), its fields (43). */
+const GEOB_FIELDS = new TextEncoder().encode("\x03application/c2pa\0c2pa\0c2pa manifest store\0");
+export const FLAC_STORE_OFFSET = 10 + 10 + GEOB_FIELDS.length;
+
+/** More metadata blocks or ID3 frames than any real FLAC has. */
+const MAXIMUM_BLOCKS = 100_000;
+/** The GEOB fields before a store: a frame this much larger than the largest store is not one read. */
+const GEOB_SLACK_BYTES = 4096;
+/** Frame-start candidates kept for the end check (false syncs inside the last frame included). */
+const CANDIDATES = 64;
+
+/** The `c2pa.hash.data` assertion: everything but the store [start, start + length) (`pad`: as riff.ts). */
+export function flacBinding(hash: Uint8Array, start: number, length: number, padBytes = 0) {
+  return {
+    label: "c2pa.hash.data",
+    data: {
+      exclusions: [{ start, length }],
+      name: "jumbf manifest",
+      alg: "sha256",
+      hash: Array.from(hash),
+      pad: new Array<number>(padBytes).fill(0),
+    },
+  };
+}
+
+/** The ID3v2.4 tag's bytes before a store of `storeLength` bytes (hashed; the store follows them). */
+export function flacTagHead(storeLength: number): Uint8Array {
+  const frameBody = GEOB_FIELDS.length + storeLength;
+  const head = new Uint8Array(FLAC_STORE_OFFSET);
+  head.set([0x49, 0x44, 0x33, 0x04, 0x00, 0x00], 0); // "ID3" v2.4.0, no flags
+  head.set(syncsafe(10 + frameBody), 6);
+  head.set([0x47, 0x45, 0x4f, 0x42], 10); // "GEOB"
+  head.set(syncsafe(frameBody), 14);
+  head.set(GEOB_FIELDS, 20);
+  return head;
+}
+
+function syncsafe(value: number): Uint8Array {
+  if (value >= 1 << 28) throw new StreamMediaError("unsupported", "the manifest store is too large for an ID3v2 tag");
+  return Uint8Array.of((value >>> 21) & 0x7f, (value >>> 14) & 0x7f, (value >>> 7) & 0x7f, value & 0x7f);
+}
+
+/** FLAC's CRC-16 (polynomial x^16 + x^15 + x^2 + 1, initial 0, no reflection): a whole frame's is 0. */
+const CRC16 = (() => {
+  const table = new Uint16Array(256);
+  for (let n = 0; n < 256; n++) {
+    let c = n << 8;
+    for (let k = 0; k < 8; k++) c = c & 0x8000 ? (c << 1) ^ 0x8005 : c << 1;
+    table[n] = c & 0xffff;
+  }
+  return table;
+})();
+
+/** a·b mod the CRC polynomial (both below 2^16). */
+function mulmod(a: number, b: number): number {
+  let r = 0;
+  for (let i = 15; i >= 0; i--) {
+    r <<= 1;
+    if (r & 0x10000) r ^= 0x18005;
+    if ((b >>> i) & 1) r ^= a;
+  }
+  return r;
+}
+
+/** x^(8n) mod the polynomial: what n zero bytes do to a CRC register. */
+function zeroBytes(n: number): number {
+  let result = 1;
+  let base = 0x100;
+  for (let e = n; e > 0; e = Math.floor(e / 2)) {
+    if (e % 2 === 1) result = mulmod(result, base);
+    base = mulmod(base, base);
+  }
+  return result;
+}
+
+const be32 = (b: Uint8Array, at: number) => b[at]! * 0x100_0000 + ((b[at + 1]! << 16) | (b[at + 2]! << 8) | b[at + 3]!);
+const fromSyncsafe = (b: Uint8Array, at: number) => (b[at]! << 21) | (b[at + 1]! << 14) | (b[at + 2]! << 7) | b[at + 3]!;
+
+type State = "start" | "id3" | "frame" | "magic" | "block" | "streaminfo" | "audio";
+
+/**
+ * Walks a FLAC file fed in order, hashing what the data hash covers. Sign mode (`sign: true`): a file that already
+ * starts with an ID3v2 tag is refused (a C2PA one: already signed). Verify mode: an ID3v2 tag before `fLaC` is walked
+ * and a `GEOB` frame of MIME `application/c2pa` found there is the store (kept in `store`, its bytes, the exclusion,
+ * in `exclusion`); the tag's other bytes are hashed. Both modes check the FLAC itself: `fLaC`, STREAMINFO first,
+ * every metadata block inside the file, audio starting with a frame sync, and the file ending with a whole frame
+ * (its CRC-16; an ID3v1 tag after it is allowed), which catches a truncated upload. Invariants: memory bounded (a
+ * header, plus in verify mode the store's frame); throws StreamMediaError for input it refuses.
+ */
+export class FlacScanner {
+  store: Uint8Array | null = null;
+  exclusion: { start: number; length: number } | null = null;
+  /** STREAMINFO's body (34 bytes) once read. */
+  streamInfo: Uint8Array | null = null;
+  readonly #total: number;
+  readonly #sign: boolean;
+  readonly #hash: Sha256Stream;
+  #state: State = "start";
+  #pos = 0;
+  readonly #head = new Uint8Array(34);
+  #headLen = 0;
+  #need = 4;
+  /** Bytes left in a pass-through (hashed) span. */
+  #remaining = 0;
+  #blocks = 0;
+  #lastBlock = false;
+  #tagEnd = 0;
+  #id3Version = 0;
+  #frame: Uint8Array | null = null;
+  #frameFilled = 0;
+  #audioStart = -1;
+  #crc = 0;
+  #prevFF = false;
+  #crcAtFF = 0;
+  readonly #candidatePos = new Float64Array(CANDIDATES);
+  readonly #candidateCrc = new Uint16Array(CANDIDATES);
+  #candidates = 0;
+  #crcAtId3v1 = -1;
+  readonly #id3v1 = new Uint8Array(3);
+
+  constructor(total: number, options: { sign: boolean }, hash: Sha256Stream = sha256Stream()) {
+    this.#total = total;
+    this.#sign = options.sign;
+    this.#hash = hash;
+  }
+
+  /** The store once all of it was read (it comes first, so long before the file's end). */
+  get capturedStore(): Uint8Array | null {
+    return this.store;
+  }
+
+  /** Returns `input` (the signer copies the file's bytes unchanged after its own tag). */
+  async push(input: Uint8Array): Promise<Uint8Array> {
+    let at = 0;
+    while (at < input.length) {
+      if (this.#state === "audio") {
+        await this.#audio(input.subarray(at));
+        break;
+      }
+      if (this.#frame) {
+        const n = Math.min(this.#frame.length - this.#frameFilled, input.length - at);
+        this.#frame.set(input.subarray(at, at + n), this.#frameFilled);
+        this.#frameFilled += n;
+        this.#pos += n;
+        at += n;
+        if (this.#frameFilled === this.#frame.length) await this.#geob();
+        continue;
+      }
+      if (this.#remaining > 0) {
+        const n = Math.min(this.#remaining, input.length - at);
+        await this.#hash.update(input.subarray(at, at + n));
+        this.#remaining -= n;
+        this.#pos += n;
+        at += n;
+        if (this.#remaining === 0) await this.#next();
+        continue;
+      }
+      const n = Math.min(this.#need - this.#headLen, input.length - at);
+      this.#head.set(input.subarray(at, at + n), this.#headLen);
+      this.#headLen += n;
+      this.#pos += n;
+      at += n;
+      if (this.#headLen === this.#need) {
+        this.#headLen = 0;
+        await this.#onHead(this.#head.subarray(0, this.#need));
+      }
+    }
+    return input;
+  }
+
+  async finish(): Promise<Uint8Array> {
+    if (this.#state !== "audio" || this.#pos !== this.#total) {
+      throw new StreamMediaError("malformed", `the file ends before its audio frames (${this.#pos} of ${this.#total} bytes; truncated?)`);
+    }
+    if (this.#total - this.#audioStart < 2) throw new StreamMediaError("malformed", "the FLAC has no audio frames");
+    const tagged = this.#crcAtId3v1 >= 0 && this.#id3v1[0] === 0x54 && this.#id3v1[1] === 0x41 && this.#id3v1[2] === 0x47;
+    if (!this.#endsWithFrame(this.#total, this.#crc) && !(tagged && this.#endsWithFrame(this.#total - 128, this.#crcAtId3v1))) {
+      throw new StreamMediaError("malformed", "the FLAC does not end with a whole audio frame (its CRC-16 does not match: truncated?)");
+    }
+    return this.#hash.digest();
+  }
+
+  /** Whether some recent frame start s has CRC-16 0 over [s, end) (`crc`: the running CRC at `end`). */
+  #endsWithFrame(end: number, crc: number): boolean {
+    const kept = Math.min(this.#candidates, CANDIDATES);
+    for (let i = 0; i < kept; i++) {
+      const s = this.#candidatePos[i]!;
+      if (s < end - 2 && (crc ^ mulmod(this.#candidateCrc[i]!, zeroBytes(end - s))) === 0) return true;
+    }
+    return false;
+  }
+
+  async #onHead(h: Uint8Array): Promise<void> {
+    switch (this.#state) {
+      case "start": {
+        if (h[0] === 0x49 && h[1] === 0x44 && h[2] === 0x33) {
+          this.#state = "id3";
+          this.#need = 10;
+          this.#head.copyWithin(0, 0, 4);
+          this.#headLen = 4;
+          return;
+        }
+        return this.#magic(h);
+      }
+      case "id3": {
+        await this.#hash.update(h.slice());
+        const version = h[3]!;
+        if (version !== 3 && version !== 4) throw new StreamMediaError("unsupported", `ID3v2.${version} tag before the FLAC`);
+        // Unsynchronisation, an extended header or a footer: not the layout a manifest is carried in.
+        if (h[5]! !== 0) throw new StreamMediaError("unsupported", "an ID3v2 tag with flags before the FLAC");
+        if ((h[6]! | h[7]! | h[8]! | h[9]!) & 0x80) throw new StreamMediaError("malformed", "the ID3v2 tag size is not syncsafe");
+        this.#id3Version = version;
+        this.#tagEnd = 10 + fromSyncsafe(h, 6);
+        if (this.#tagEnd > this.#total) throw new StreamMediaError("malformed", "the ID3v2 tag runs past the end of the file (truncated?)");
+        return this.#nextFrame();
+      }
+      case "frame": {
+        await this.#hash.update(h.slice());
+        if (h[0] === 0) {
+          // Padding (a zero byte where a frame id would be): hashed to the tag's end.
+          this.#remaining = this.#tagEnd - this.#pos;
+          if (this.#remaining === 0) await this.#nextFrame();
+          return;
+        }
+        const id = String.fromCharCode(h[0]!, h[1]!, h[2]!, h[3]!);
+        const size = this.#id3Version === 4 ? fromSyncsafe(h, 4) : be32(h, 4);
+        if (++this.#blocks > MAXIMUM_BLOCKS) throw new StreamMediaError("unsupported", `more than ${MAXIMUM_BLOCKS} ID3 frames`);
+        if (this.#pos + size > this.#tagEnd) throw new StreamMediaError("malformed", `ID3 frame ${JSON.stringify(id)} runs past its tag`);
+        if (id === "GEOB" && size <= MANIFEST_STORE_MAXIMUM_BYTES + GEOB_SLACK_BYTES) {
+          if (h[9]! !== 0 && this.#id3Version === 4) throw new StreamMediaError("unsupported", "an encoded ID3 GEOB frame");
+          this.#frame = new Uint8Array(size);
+          this.#frameFilled = 0;
+          if (size === 0) await this.#geob();
+          return;
+        }
+        this.#remaining = size;
+        if (size === 0) await this.#next();
+        return;
+      }
+      case "magic":
+        return this.#magic(h);
+      case "block": {
+        await this.#hash.update(h.slice());
+        const type = h[0]! & 0x7f;
+        const length = (h[1]! << 16) | (h[2]! << 8) | h[3]!;
+        this.#lastBlock = (h[0]! & 0x80) !== 0;
+        if (++this.#blocks > MAXIMUM_BLOCKS) throw new StreamMediaError("unsupported", `more than ${MAXIMUM_BLOCKS} metadata blocks`);
+        if (type === 127) throw new StreamMediaError("malformed", "FLAC metadata block type 127 is invalid");
+        if (!this.streamInfo && (type !== 0 || length !== 34)) throw new StreamMediaError("malformed", "the FLAC does not start with STREAMINFO");
+        if (this.streamInfo && type === 0) throw new StreamMediaError("malformed", "two FLAC STREAMINFO blocks");
+        if (this.#pos + length > this.#total) {
+          throw new StreamMediaError("malformed", `FLAC metadata block at ${this.#pos - 4} runs past the end of the file (truncated?)`);
+        }
+        if (type === 0) {
+          this.#state = "streaminfo";
+          this.#need = 34;
+          return;
+        }
+        this.#remaining = length;
+        if (length === 0) await this.#next();
+        return;
+      }
+      case "streaminfo": {
+        await this.#hash.update(h.slice());
+        this.streamInfo = h.slice();
+        const sampleRate = (h[10]! << 12) | (h[11]! << 4) | (h[12]! >> 4);
+        if (sampleRate === 0) throw new StreamMediaError("malformed", "the FLAC sample rate is zero");
+        return this.#next();
+      }
+      default:
+        throw new Error(`FlacScanner: no header in state ${this.#state}`);
+    }
+  }
+
+  async #magic(h: Uint8Array): Promise<void> {
+    if (h[0] !== 0x66 || h[1] !== 0x4c || h[2] !== 0x61 || h[3] !== 0x43) {
+      throw new StreamMediaError("malformed", this.#tagEnd > 0 ? "the ID3v2 tag is not followed by a FLAC stream" : "not a FLAC file");
+    }
+    if (this.#sign && this.#tagEnd > 0) {
+      throw new StreamMediaError("unsupported", "the file starts with an ID3v2 tag (streaming signing writes its own)");
+    }
+    await this.#hash.update(h.slice());
+    this.#state = "block";
+    this.#need = 4;
+  }
+
+  /** After a pass-through span or a header's body: the next frame, block or the audio. */
+  async #next(): Promise<void> {
+    if (this.#state === "frame") return this.#nextFrame();
+    this.#state = "block";
+    this.#need = 4;
+    if (this.#lastBlock) {
+      this.#state = "audio";
+      this.#audioStart = this.#pos;
+    }
+  }
+
+  async #nextFrame(): Promise<void> {
+    const left = this.#tagEnd - this.#pos;
+    this.#state = "frame";
+    if (left === 0) {
+      this.#state = "magic";
+      this.#need = 4;
+    } else if (left < 10) this.#remaining = left; // too few bytes for a frame header: padding, hashed
+    else this.#need = 10;
+  }
+
+  /** A whole GEOB frame body: the C2PA store (excluded) or any other object (hashed). */
+  async #geob(): Promise<void> {
+    const body = this.#frame!;
+    const bodyStart = this.#pos - body.length;
+    this.#frame = null;
+    const fields = geobFields(body);
+    if (fields?.mime === "application/c2pa") {
+      if (this.#sign) throw new StreamMediaError("unsupported", "the file already carries a C2PA manifest (an ID3 GEOB frame)");
+      if (this.store) throw new StreamMediaError("malformed", "two C2PA manifest frames");
+      await this.#hash.update(body.subarray(0, fields.dataStart));
+      this.store = body.slice(fields.dataStart);
+      this.exclusion = { start: bodyStart + fields.dataStart, length: body.length - fields.dataStart };
+    } else {
+      await this.#hash.update(body);
+    }
+    return this.#nextFrame();
+  }
+
+  async #audio(bytes: Uint8Array): Promise<void> {
+    const start = this.#pos;
+    if (start === this.#audioStart && bytes.length > 0 && bytes[0] !== 0xff) {
+      throw new StreamMediaError("malformed", "FLAC frame sync missing after the metadata");
+    }
+    if (start === this.#audioStart + 1 && bytes.length > 0 && (bytes[0]! & 0xfe) !== 0xf8) {
+      throw new StreamMediaError("malformed", "FLAC frame sync missing after the metadata");
+    }
+    await this.#hash.update(bytes);
+    let crc = this.#crc;
+    let prevFF = this.#prevFF;
+    let crcAtFF = this.#crcAtFF;
+    const id3v1At = this.#total - 128 - start;
+    const table = CRC16;
+    for (let i = 0; i < bytes.length; i++) {
+      const b = bytes[i]!;
+      if (i === id3v1At) this.#crcAtId3v1 = crc;
+      if (prevFF && (b & 0xfe) === 0xf8) {
+        const slot = this.#candidates++ % CANDIDATES;
+        this.#candidatePos[slot] = start + i - 1;
+        this.#candidateCrc[slot] = crcAtFF;
+      }
+      if (b === 0xff) {
+        prevFF = true;
+        crcAtFF = crc;
+      } else prevFF = false;
+      crc = ((crc << 8) ^ table[((crc >>> 8) ^ b) & 0xff]!) & 0xffff;
+    }
+    for (let k = 0; k < 3; k++) {
+      const i = id3v1At + k;
+      if (i >= 0 && i < bytes.length) this.#id3v1[k] = bytes[i]!;
+    }
+    if (start === this.#audioStart && bytes.length >= 2 && (bytes[1]! & 0xfe) !== 0xf8) {
+      throw new StreamMediaError("malformed", "FLAC frame sync missing after the metadata");
+    }
+    this.#crc = crc;
+    this.#prevFF = prevFF;
+    this.#crcAtFF = crcAtFF;
+    this.#pos += bytes.length;
+  }
+}
+
+/** A GEOB frame body's MIME type and where its object starts, or null when its fields do not parse. */
+function geobFields(body: Uint8Array): { mime: string; dataStart: number } | null {
+  if (body.length < 1) return null;
+  const encoding = body[0]!;
+  if (encoding > 3) return null;
+  const mimeEnd = body.indexOf(0, 1);
+  if (mimeEnd < 0) return null;
+  const mime = String.fromCharCode(...body.subarray(1, mimeEnd));
+  const wide = encoding === 1 || encoding === 2;
+  let at = mimeEnd + 1;
+  // File name and description: terminated by one zero byte, or two at an even offset in UTF-16.
+  for (let s = 0; s < 2; s++) {
+    if (!wide) {
+      const end = body.indexOf(0, at);
+      if (end < 0) return null;
+      at = end + 1;
+    } else {
+      let end = at;
+      while (end + 1 < body.length && (body[end] !== 0 || body[end + 1] !== 0)) end += 2;
+      if (end + 1 >= body.length) return null;
+      at = end + 2;
+    }
+  }
+  return { mime, dataStart: at };
+}
+
+/** A FLAC's duration in seconds from its STREAMINFO (null when it states no sample count). */
+export function flacDurationSeconds(streamInfo: Uint8Array | null): number | null {
+  if (!streamInfo || streamInfo.length < 18) return null;
+  const sampleRate = (streamInfo[10]! << 12) | (streamInfo[11]! << 4) | (streamInfo[12]! >> 4);
+  const samples = (streamInfo[13]! & 0x0f) * 0x1_0000_0000 + be32(streamInfo, 14);
+  return sampleRate > 0 && samples > 0 ? samples / sampleRate : null;
+}
