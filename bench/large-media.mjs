@@ -3,7 +3,7 @@
 // is uploaded (multipart), signed sign-only, and downloaded over HTTP exactly as a client would; the reference reader
 // c2pa-node (native c2pa-rs) must judge the download Trusted; and the workerd process's memory is measured: its RSS
 // high-water mark during the large run against its idle RSS in the same run (after a small warm-up signing, so the
-// one-time engine load is reported separately). Options: --only mp4|wav, --clean (delete the generated media, kept for the next run by default),
+// one-time engine load is reported separately). Options: --only mp4|wav|flac, --clean (delete the generated media, kept for the next run by default),
 // --mib N (files of N MiB instead of 2 GiB / 1 GiB), --verify (then verify each signed asset by asset id, POST /v1/verify, and
 // by object id, POST /v1/verifications: both stream the object; their memory is compared with an in-Worker read of it),
 // --no-baseline (skip the bare-Miniflare copy baseline: the process-level difference figures are then not printed),
@@ -97,6 +97,25 @@ function makeWav() {
   if (existsSync(file)) return file;
   const seconds = Math.floor(((small ? mp4Bytes : GiB) - 64 * 1024) / (48000 * 4));
   ffmpeg(["-f", "lavfi", "-i", `anoisesrc=d=${seconds}:c=pink:r=48000:a=0.3`, "-ac", "2", "-c:a", "pcm_s16le", file]);
+  return file;
+}
+
+/**
+ * 1 GiB-class FLAC (or --mib N): 16-bit stereo 48 kHz white noise at full scale (FLAC barely compresses noise),
+ * encoded by ffmpeg, kept below the size by -fs.
+ */
+function makeFlac() {
+  const small = args.includes("--mib");
+  const target = small ? mp4Bytes : GiB;
+  const file = join(WORK, small ? `large-${mp4Bytes / MiB}mib.flac` : "large.flac");
+  if (existsSync(file)) return file;
+  // One noise channel copied to both: FLAC codes the pair in about half the PCM size, so twice the length is
+  // generated and -fs stops it at the size.
+  const seconds = Math.ceil(target / (48000 * 2));
+  ffmpeg([
+    ...["-f", "lavfi", "-i", `anoisesrc=d=${seconds}:c=white:r=48000:a=1.0`, "-ac", "2", "-sample_fmt", "s16"],
+    ...["-c:a", "flac", "-compression_level", "0", "-fs", String(target - 64 * 1024), file],
+  ]);
   return file;
 }
 
@@ -256,6 +275,7 @@ const seconds = (ms) => `${(ms / 1000).toFixed(1)} s`;
 const cases = [
   ["mp4", "video/mp4", makeMp4, mp4Bytes === 2 * GiB - 8 * MiB ? "2 GiB MP4" : `${mp4Bytes / MiB} MiB MP4`],
   ["wav", "audio/wav", makeWav, args.includes("--mib") ? `${mp4Bytes / MiB} MiB WAV` : "1 GiB WAV"],
+  ["flac", "audio/flac", makeFlac, args.includes("--mib") ? `${mp4Bytes / MiB} MiB FLAC` : "1 GiB FLAC"],
 ].filter(([name]) => !only || only === name);
 const files = cases.map(([name, type, make, label]) => {
   const t = Date.now();
@@ -626,7 +646,7 @@ try {
         r.verdict.failure.length === 0 &&
         worker.bytes !== null &&
         worker.bytes < 100 * 1e6,
-      note: `${worker.bound ? "Worker bound = the runtime workerd's RssAnon rise minus the R2 simulator isolates' rise (over the runtime's inspector) in the same phase; " : ""}Worker peak (--inspect-workers) = the larger of our two isolates (API and media Worker): V8 heap (committed) + ArrayBuffer backing stores, sampled over the runtime's inspector, + its wasm memories; Miniflare's R2 simulator (r2:bucket, same process: it buffers a multipart object a slower reader downloads) and wrangler's proxy process apart; production serves downloads from R2's presigned origin. sign job ${seconds(r.signMs)}; FLAC is not streamed`,
+      note: `${worker.bound ? "Worker bound = the runtime workerd's RssAnon rise minus the R2 simulator isolates' rise (over the runtime's inspector) in the same phase; " : ""}Worker peak (--inspect-workers) = the larger of our two isolates (API and media Worker): V8 heap (committed) + ArrayBuffer backing stores, sampled over the runtime's inspector, + its wasm memories; Miniflare's R2 simulator (r2:bucket, same process: it buffers a multipart object a slower reader downloads) and wrangler's proxy process apart; production serves downloads from R2's presigned origin. sign job ${seconds(r.signMs)}`,
     });
   }
 } finally {
