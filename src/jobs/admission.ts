@@ -368,6 +368,20 @@ export async function planSign(
   // Decoded steps need the pixels: refuse what cannot fit or carry the mark before a job exists. Only steps
   // that decode (watermark, fingerprint) are bounded by pixels; signing alone is bounded by bytes (the upload limit).
   const source = found.source;
+  // A FLAC above the embedded limit is signed by streaming, but its watermark and fingerprints decode it whole (no
+  // FLAC is read from its first bytes alone, unlike a WAV): only a recipe that signs alone takes one that large.
+  if (
+    mediaType === "audio/flac" &&
+    (watermarks || (fingerprinting && fingerprints.length > 0)) &&
+    source?.inspection &&
+    ((JSON.parse(source.inspection) as { byte_length?: number }).byte_length ?? 0) > EMBEDDED_SIGNING_MAXIMUM_BYTES
+  ) {
+    return refuse(
+      "svc.sign.option_not_applicable",
+      `A FLAC above ${EMBEDDED_SIGNING_MAXIMUM_BYTES / 1024 / 1024} MiB is signed without watermark or fingerprints; sign it with rcp_system_sign_only.`,
+      "recipe_id",
+    );
+  }
   // The audio watermark holds the whole recording in memory: refused before a job exists for one it cannot take.
   if (format.modality === "audio" && watermarks && source?.inspection) {
     const facts = JSON.parse(source.inspection) as {
@@ -402,20 +416,6 @@ export async function planSign(
         `The audio watermark is embedded into 16-bit FLAC only (re-encoded losslessly from 16-bit samples), not ${facts.bit_depth ?? "unknown"}-bit`,
       );
     if (mediaType === "audio/mpeg" && codec !== "mp3") return refuseWith("The audio watermark is embedded into MP3 (MPEG layer III) only");
-  }
-  // A FLAC above the embedded limit is signed by streaming, but its watermark and fingerprints decode it whole (no
-  // FLAC is read from its first bytes alone, unlike a WAV): only a recipe that signs alone takes one that large.
-  if (
-    mediaType === "audio/flac" &&
-    (watermarks || (fingerprinting && fingerprints.length > 0)) &&
-    source?.inspection &&
-    ((JSON.parse(source.inspection) as { byte_length?: number }).byte_length ?? 0) > EMBEDDED_SIGNING_MAXIMUM_BYTES
-  ) {
-    return refuse(
-      "svc.sign.option_not_applicable",
-      `A FLAC above ${EMBEDDED_SIGNING_MAXIMUM_BYTES / 1024 / 1024} MiB is signed without watermark or fingerprints; sign it with rcp_system_sign_only.`,
-      "recipe_id",
-    );
   }
   // Video fingerprints decode the whole file in the media Worker: refused before a job exists for one it cannot hold.
   if (format.modality === "video" && fingerprinting && fingerprints.length > 0 && source?.inspection) {

@@ -257,7 +257,8 @@ export class FlacScanner {
         this.#lastBlock = (h[0]! & 0x80) !== 0;
         if (++this.#blocks > MAXIMUM_BLOCKS) throw new StreamMediaError("unsupported", `more than ${MAXIMUM_BLOCKS} metadata blocks`);
         if (type === 127) throw new StreamMediaError("malformed", "FLAC metadata block type 127 is invalid");
-        if (!this.streamInfo && (type !== 0 || length !== 34)) throw new StreamMediaError("malformed", "the FLAC does not start with STREAMINFO");
+        if (!this.streamInfo && (type !== 0 || length !== 34))
+          throw new StreamMediaError("malformed", "the FLAC does not start with STREAMINFO");
         if (this.streamInfo && type === 0) throw new StreamMediaError("malformed", "two FLAC STREAMINFO blocks");
         if (this.#pos + length > this.#total) {
           throw new StreamMediaError("malformed", `FLAC metadata block at ${this.#pos - 4} runs past the end of the file (truncated?)`);
@@ -312,7 +313,8 @@ export class FlacScanner {
     if (left === 0) {
       this.#state = "magic";
       this.#need = 4;
-    } else if (left < 10) this.#remaining = left; // too few bytes for a frame header: padding, hashed
+    } else if (left < 10)
+      this.#remaining = left; // too few bytes for a frame header: padding, hashed
     else this.#need = 10;
   }
 

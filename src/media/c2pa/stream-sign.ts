@@ -226,7 +226,12 @@ async function signFlacStreamed(input: StreamSignInput, total: number): Promise<
       status: "signed",
       manifest_store: signed.manifest_store,
       active_manifest_label: signed.active_manifest_label,
-      output: { key: input.outputKey, etag: stored.etag, sha256: hex(await whole.digest()), byte_length: FLAC_STORE_OFFSET + storeLength + total },
+      output: {
+        key: input.outputKey,
+        etag: stored.etag,
+        sha256: hex(await whole.digest()),
+        byte_length: FLAC_STORE_OFFSET + storeLength + total,
+      },
     };
   } catch (error) {
     await upload.abort().catch(() => undefined);

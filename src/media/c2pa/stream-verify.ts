@@ -13,8 +13,8 @@ import { equalBytes } from "../../platform/bytes";
 import { decodeCbor } from "../../platform/cbor";
 import type { ManifestCheck, ManifestReader } from "../types";
 import { BmffScanner, bmffBinding } from "./bmff";
-import { type JumbfBox, type JumbfSuperbox, parseJumbf } from "./jumbf-box";
 import { FlacScanner, flacBinding } from "./flac";
+import { type JumbfBox, type JumbfSuperbox, parseJumbf } from "./jumbf-box";
 import { RiffScanner, riffBinding } from "./riff";
 import { forEachChunk, StreamMediaError } from "./stream-hash";
 import { STREAMED_MEDIA_TYPES, type StreamedContainer } from "./stream-sign";
@@ -118,7 +118,11 @@ const STOP = Symbol("stop");
  * binding that is surely not the streaming signer's form. A cheap pre-check by our own parse: false whenever in
  * doubt (the full check, on the engine's reading, comes after the whole scan).
  */
-function plainlyOtherBinding(container: StreamedContainer, store: Uint8Array, exclusion: { start: number; length: number } | null): boolean {
+function plainlyOtherBinding(
+  container: StreamedContainer,
+  store: Uint8Array,
+  exclusion: { start: number; length: number } | null,
+): boolean {
   const parsed = parseJumbf(store);
   if (parsed.status !== "ok") return false;
   const manifests = superboxes(parsed.root).filter((m) => MANIFEST_TYPES.has(m.description.contentType ?? ""));
@@ -154,7 +158,11 @@ export function streamedBinding(
     const expected =
       scan.container === "bmff"
         ? bmffBinding(new Uint8Array(0))
-        : (scan.container === "riff" ? riffBinding : flacBinding)(new Uint8Array(0), scan.exclusion?.start ?? -1, scan.exclusion?.length ?? -1);
+        : (scan.container === "riff" ? riffBinding : flacBinding)(
+            new Uint8Array(0),
+            scan.exclusion?.start ?? -1,
+            scan.exclusion?.length ?? -1,
+          );
     if (
       !recorded ||
       recorded.label !== expected.label ||

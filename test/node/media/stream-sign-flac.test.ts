@@ -60,7 +60,11 @@ describe("a stream-signed FLAC", () => {
     expect(out.length).toBe(FLAC_STORE_OFFSET + result.manifest_store.length + input.length);
     // The engine's layout: the ID3v2.4 tag head, the store, then the FLAC's bytes as they were.
     expect(Buffer.from(out.subarray(0, FLAC_STORE_OFFSET)).equals(Buffer.from(flacTagHead(result.manifest_store.length)))).toBe(true);
-    expect(Buffer.from(out.subarray(FLAC_STORE_OFFSET, FLAC_STORE_OFFSET + result.manifest_store.length)).equals(Buffer.from(result.manifest_store))).toBe(true);
+    expect(
+      Buffer.from(out.subarray(FLAC_STORE_OFFSET, FLAC_STORE_OFFSET + result.manifest_store.length)).equals(
+        Buffer.from(result.manifest_store),
+      ),
+    ).toBe(true);
     expect(Buffer.from(out.subarray(out.length - input.length)).equals(Buffer.from(input))).toBe(true);
 
     const verdict = await referenceVerdict(pki.rootCertPem, "audio/flac", out);
@@ -77,7 +81,14 @@ describe("a stream-signed FLAC", () => {
     expect(bad.failure).toContain("assertion.dataHash.mismatch");
 
     const verify = (etag: string) =>
-      verifyStreamed({ bucket: bucket as unknown as R2Bucket, key: "out", etag, mediaType: "audio/flac", manifestStore: result.manifest_store, reader });
+      verifyStreamed({
+        bucket: bucket as unknown as R2Bucket,
+        key: "out",
+        etag,
+        mediaType: "audio/flac",
+        manifestStore: result.manifest_store,
+        reader,
+      });
     const ours = await verify(result.output.etag);
     if (ours.status !== "read") throw new Error(JSON.stringify(ours));
     expect(ours.check).toMatchObject({ validation_state: "Trusted", failure_codes: [], asset_binding_checked: true });
@@ -167,11 +178,16 @@ describe("streamed FLAC signing refuses bad input and writes nothing", () => {
     ["audio read as blocks (STREAMINFO not marked last)", "malformed", () => withFirstBlock([0x00, 0, 0, 34]), /./],
     ["no STREAMINFO first", "malformed", () => withFirstBlock([0x84, 0, 0, 34]), /STREAMINFO/],
     ["bytes that are not FLAC", "malformed", () => new Uint8Array(12 * MiB).fill(7), /not a FLAC/],
-    ["a flipped byte of the last frame (its CRC-16)", "malformed", () => {
-      const flac = largeFlac(12 * MiB, 5).slice();
-      flac[flac.length - 100]! ^= 1;
-      return flac;
-    }, /CRC-16/],
+    [
+      "a flipped byte of the last frame (its CRC-16)",
+      "malformed",
+      () => {
+        const flac = largeFlac(12 * MiB, 5).slice();
+        flac[flac.length - 100]! ^= 1;
+        return flac;
+      },
+      /CRC-16/,
+    ],
   ])("%s → %s", { timeout: 60_000 }, async (_name, status, make, message) => {
     const bucket = new MemoryBucket();
     const result = await sign(bucket, make());
