@@ -104,7 +104,7 @@ const LimitsSchema = z
     ),
     streamed_signing_maximum_bytes: z.record(z.string(), z.number().int()).openapi({
       description:
-        "Media types signed by streaming above `embedded_signing_maximum_bytes` (the asset is never held in memory), with their largest upload. Not watermarked; a WAV is fingerprinted from its first 32 MiB. FLAC is not streamed.",
+        "Media types signed by streaming above `embedded_signing_maximum_bytes` (the asset is never held in memory), with their largest upload. Not watermarked; a WAV is fingerprinted from its first 32 MiB; a FLAC this large is signed without fingerprints (sign-only recipe).",
       example: { "video/mp4": 2147483648, "audio/wav": 1073741824 },
     }),
     decode_maximum_pixels: z.number().int().openapi({

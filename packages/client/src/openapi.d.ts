@@ -6697,7 +6697,7 @@ export interface components {
              */
             sign_batch_maximum_items: number;
             /**
-             * @description Media types signed by streaming above `embedded_signing_maximum_bytes` (the asset is never held in memory), with their largest upload. Not watermarked; a WAV is fingerprinted from its first 32 MiB. FLAC is not streamed.
+             * @description Media types signed by streaming above `embedded_signing_maximum_bytes` (the asset is never held in memory), with their largest upload. Not watermarked; a WAV is fingerprinted from its first 32 MiB; a FLAC this large is signed without fingerprints (sign-only recipe).
              * @example {
              *       "video/mp4": 2147483648,
              *       "audio/wav": 1073741824

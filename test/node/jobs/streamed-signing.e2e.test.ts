@@ -7,6 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { referenceVerdict } from "../../support/signer-conformance";
 import { download, type SignedService, signAndWait, startSignedService, uploadAsset } from "../../support/svc-client";
+import { largeFlac } from "../../support/flac-media";
 import { largeMp4, largeWav } from "../media/stream-support";
 
 const MiB = 1024 * 1024;
@@ -21,7 +22,7 @@ afterAll(async () => {
 });
 
 describe("streamed signing over the API", () => {
-  it("capabilities publish the streamed limits (sign-only, FLAC not streamed)", async () => {
+  it("capabilities publish the streamed limits (sign-only)", async () => {
     const caps = await svc.call("GET", "/v1/capabilities");
     expect(caps.status).toBe(200);
     expect(caps.body.limits.streamed_signing_maximum_bytes).toEqual({
@@ -29,15 +30,17 @@ describe("streamed signing over the API", () => {
       "video/quicktime": 2 * 1024 * MiB,
       "audio/mp4": 1024 * MiB,
       "audio/wav": 1024 * MiB,
+      "audio/flac": 1024 * MiB,
     });
     const byType = (t: string) => caps.body.media.find((m: { media_type: string }) => m.media_type === t);
     expect(byType("video/mp4").upload.maximum_bytes).toBe(2 * 1024 * MiB);
-    expect(byType("audio/flac").upload.maximum_bytes).toBe(caps.body.limits.embedded_signing_maximum_bytes);
+    expect(byType("audio/flac").upload.maximum_bytes).toBe(1024 * MiB);
   });
 
   it.each([
     ["video/mp4", "large.mp4", () => largeMp4(64 * MiB), "assertion.bmffHash.mismatch"],
     ["audio/wav", "large.wav", () => largeWav(48 * MiB), "assertion.dataHash.mismatch"],
+    ["audio/flac", "large.flac", () => largeFlac(24 * MiB, 9), "assertion.dataHash.mismatch"],
   ])(
     "%s above the embedded limit: signed, downloaded, Trusted by c2pa-node",
     { timeout: 240_000 },
@@ -63,6 +66,7 @@ describe("streamed signing over the API", () => {
     ["a truncated large MP4", "video/mp4", () => largeMp4(16 * MiB).subarray(0, 15 * MiB)],
     ["a truncated large WAV", "audio/wav", () => largeWav(16 * MiB).subarray(0, 15 * MiB)],
     ["large bytes that are not MP4", "video/mp4", () => largeWav(16 * MiB)],
+    ["a truncated large FLAC", "audio/flac", () => largeFlac(16 * MiB, 9).subarray(0, 15 * MiB)],
   ])("%s is refused at upload completion as corrupt (422-class envelope, no 500)", { timeout: 60_000 }, async (_name, mediaType, make) => {
     const bytes = make();
     await expect(uploadAsset(svc, bytes, mediaType, "bad")).rejects.toThrow(/complete .*: 4\d\d .*svc\.media\.corrupt/);
