@@ -5,7 +5,7 @@ import { ApiError } from "../platform/errors";
 import { type VerificationOutcome, type VerifyServices, verifySubject } from "./verify-service";
 
 /*
- * Verification of a stored object (by asset id or object id), whole or by streaming. An MP4/MOV/M4A or WAV above the
+ * Verification of a stored object (by asset id or object id), whole or by streaming. An MP4/MOV/M4A, WAV or FLAC above the
  * engine's read limit (ENGINE_READ_MAXIMUM_BYTES: what the engine cannot read whole) is read as a stream
  * (media/c2pa/stream-verify.ts): its manifest store is kept, its hard binding hashed chunk by chunk, the engine
  * validates the store alone, and the durable signals read what they need by range or stream (verify-audio.ts,
