@@ -5,9 +5,9 @@
  * the contract's error codes, never a 500 or a half-written output.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { largeFlac } from "../../support/flac-media";
 import { referenceVerdict } from "../../support/signer-conformance";
 import { download, type SignedService, signAndWait, startSignedService, uploadAsset } from "../../support/svc-client";
-import { largeFlac } from "../../support/flac-media";
 import { largeMp4, largeWav } from "../media/stream-support";
 
 const MiB = 1024 * 1024;
