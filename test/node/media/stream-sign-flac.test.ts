@@ -151,6 +151,31 @@ describe("the FLAC scanner", () => {
   });
 });
 
+describe("an ID3v2 tag before fLaC (not C2PA)", () => {
+  /** An ID3v2.3 tag: one TIT2 frame, then 20 bytes of padding. */
+  function tagged(flac: Uint8Array): Uint8Array {
+    const frame = [0x54, 0x49, 0x54, 0x32, 0, 0, 0, 6, 0, 0, 0, 0x61, 0x62, 0x63, 0x64, 0x65];
+    const body = [...frame, ...new Array<number>(20).fill(0)];
+    const out = new Uint8Array(10 + body.length + flac.length);
+    out.set([0x49, 0x44, 0x33, 3, 0, 0, 0, 0, 0, body.length], 0);
+    out.set(body, 10);
+    out.set(flac, 10 + body.length);
+    return out;
+  }
+
+  it("is walked when verifying (no store, every byte hashed) and refused when signing", async () => {
+    const flac = largeFlac(100 * 1024, 9);
+    const bytes = tagged(flac);
+    const { scanner, hash } = await scan(bytes, 7);
+    expect(scanner.store).toBeNull();
+    expect(hash).toBe(Buffer.from(await crypto.subtle.digest("SHA-256", bytes)).toString("hex"));
+    await expect(scan(bytes, 4096, true)).rejects.toThrow(/starts with an ID3v2 tag/);
+    const bucket = new MemoryBucket();
+    expect(await sign(bucket, bytes)).toMatchObject({ status: "unsupported" });
+    expect(bucket.openUploads.size).toBe(0);
+  });
+});
+
 /** A FLAC whose first metadata block header is replaced by `header` (4 bytes). */
 function withFirstBlock(header: number[]): Uint8Array {
   const flac = largeFlac(12 * MiB, 5).slice();
