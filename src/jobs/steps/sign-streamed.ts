@@ -11,8 +11,9 @@ import { manifestPlanFor } from "./manifest-plan";
 /**
  * The sign step for large media (above the embedded limit; catalog/limits.ts STREAMED_SIGNING_MAXIMUM_BYTES):
  * the upload is streamed from R2 into a multipart output with the manifest appended (media/c2pa/stream-sign.ts),
- * never held whole. Such media is never watermarked (admission refuses marking it) and its fingerprints, where
- * the recipe records them (a WAV's Chromaprint), are not declared as soft bindings, so the manifest carries none. Bad input ends the job with the same codes as the in-memory path.
+ * never held whole. Such media is never watermarked (admission refuses marking it, and fingerprinting a FLAC this
+ * large) and its fingerprints, where the recipe records them (a WAV's Chromaprint), are not declared as soft
+ * bindings, so the manifest carries none. Bad input ends the job with the same codes as the in-memory path.
  */
 export async function signStreamedStep(
   env: Bindings,
