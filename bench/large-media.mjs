@@ -1,5 +1,5 @@
 // `npm run bench:large-media` (opt-in, not in CI: it writes ~3 GiB to disk and takes minutes): the must-show of #19's
-// large-media row. ffmpeg makes a ~2 GiB H.264/AAC MP4 (and a 1 GiB PCM WAV); `npm start` runs on PORT=8806; each file
+// large-media row. ffmpeg makes a ~2 GiB H.264/AAC MP4 (and a 1 GiB PCM WAV and FLAC); `npm start` runs on PORT=8806; each file
 // is uploaded (multipart), signed sign-only, and downloaded over HTTP exactly as a client would; the reference reader
 // c2pa-node (native c2pa-rs) must judge the download Trusted; and the workerd process's memory is measured: its RSS
 // high-water mark during the large run against its idle RSS in the same run (after a small warm-up signing, so the
