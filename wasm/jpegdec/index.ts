@@ -1084,6 +1084,51 @@ function decodeAcFirstScan(): i32 {
           k++;
           continue;
         }
+        // the symbol by the 9-bit table (an end of band, a run of 16 zeros, or a magnitude too long for the
+        // table above): acFirstSlow's steps inline; a longer code goes to acFirstSlow itself
+        const e = <i32>load<u16>(ac + (<usize>(<i32>(buf >> <u64>(cnt - 9)) & 511) << 1));
+        if (e != 0) {
+          cnt -= e >> 8;
+          const r = (e >> 4) & 15;
+          const sz = e & 15;
+          if (sz == 0) {
+            if (r < 15) {
+              run = (1 << r) - 1;
+              if (r > 0) {
+                if (cnt < r) {
+                  bitBuf = buf;
+                  bitCnt = cnt;
+                  fill();
+                  buf = bitBuf;
+                  cnt = bitCnt;
+                }
+                cnt -= r;
+                run += <i32>(buf >> <u64>cnt) & ((1 << r) - 1);
+              }
+              break;
+            }
+            k += 16;
+            continue;
+          }
+          k += r;
+          if (k > 63) {
+            err = CORRUPT;
+            break;
+          }
+          if (cnt < sz) {
+            bitBuf = buf;
+            bitCnt = cnt;
+            fill();
+            buf = bitBuf;
+            cnt = bitCnt;
+          }
+          cnt -= sz;
+          const v = <i16>(extend(<i32>(buf >> <u64>cnt) & ((1 << sz) - 1), sz) << shift);
+          acFresh(p);
+          store<i16>(p + (<usize>unchecked(ZIGZAG[k]) << 1), v);
+          k++;
+          continue;
+        }
         bitBuf = buf;
         bitCnt = cnt;
         eobrun = run;
