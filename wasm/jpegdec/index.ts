@@ -386,6 +386,18 @@ function parseDht(p: usize, end: usize): i32 {
         const v = extend((i >> (9 - l - sz)) & ((1 << sz) - 1), sz);
         store<i32>(t + H_FASTAC + (<usize>i << 2), (v << 16) | ((rs >> 4) << 8) | (l + sz));
       }
+    else
+      // DC tables: for a 9-bit peek whose code and difference bits both fit, difference << 16 | bits used (the
+      // used count is at least 1, so 0 means none); the DC first scan reads a difference in one lookup
+      for (let i = 0; i < 512; i++) {
+        const e = <i32>load<u16>(t + (<usize>i << 1));
+        if (e == 0) continue;
+        const l = e >> 8;
+        const sz = e & 255;
+        if (sz > 16 || l + sz > 9) continue;
+        const v = sz == 0 ? 0 : extend((i >> (9 - l - sz)) & ((1 << sz) - 1), sz);
+        store<i32>(t + H_FASTAC + (<usize>i << 2), (v << 16) | (l + sz));
+      }
     unchecked((huffDefined[tc * 4 + th] = true));
     p += 17 + <usize>total;
   }
@@ -958,6 +970,8 @@ function decodeDcFirstScan(): i32 {
         bitBuf = buf;
         bitCnt = cnt;
         restart();
+        // (a missing marker: corrupt, as the first block's check below would report; the fast path skips it)
+        if (err != OK) return err;
         buf = bitBuf;
         cnt = bitCnt;
       }
@@ -978,7 +992,16 @@ function decodeDcFirstScan(): i32 {
               buf = bitBuf;
               cnt = bitCnt;
             }
-            const e = <i32>load<u16>(t + (<usize>(<i32>(buf >> <u64>(cnt - 9)) & 511) << 1));
+            const peek = <usize>(<i32>(buf >> <u64>(cnt - 9)) & 511);
+            const f = load<i32>(t + H_FASTAC + (peek << 2));
+            if (f != 0) {
+              // code and difference in one lookup
+              cnt -= f & 255;
+              dc += f >> 16;
+              store<i16>(p, <i16>(dc << shift));
+              continue;
+            }
+            const e = <i32>load<u16>(t + (peek << 1));
             let sz = e & 255;
             if (e != 0) cnt -= e >> 8;
             else {
