@@ -386,6 +386,18 @@ function parseDht(p: usize, end: usize): i32 {
         const v = extend((i >> (9 - l - sz)) & ((1 << sz) - 1), sz);
         store<i32>(t + H_FASTAC + (<usize>i << 2), (v << 16) | ((rs >> 4) << 8) | (l + sz));
       }
+    else
+      // DC tables: for a 9-bit peek whose code and difference bits both fit, difference << 16 | bits used (the
+      // used count is at least 1, so 0 means none); the DC first scan reads a difference in one lookup
+      for (let i = 0; i < 512; i++) {
+        const e = <i32>load<u16>(t + (<usize>i << 1));
+        if (e == 0) continue;
+        const l = e >> 8;
+        const sz = e & 255;
+        if (sz > 16 || l + sz > 9) continue;
+        const v = sz == 0 ? 0 : extend((i >> (9 - l - sz)) & ((1 << sz) - 1), sz);
+        store<i32>(t + H_FASTAC + (<usize>i << 2), (v << 16) | (l + sz));
+      }
     unchecked((huffDefined[tc * 4 + th] = true));
     p += 17 + <usize>total;
   }
@@ -958,6 +970,8 @@ function decodeDcFirstScan(): i32 {
         bitBuf = buf;
         bitCnt = cnt;
         restart();
+        // (a missing marker: corrupt, as the first block's check below would report; the fast path skips it)
+        if (err != OK) return err;
         buf = bitBuf;
         cnt = bitCnt;
       }
@@ -978,7 +992,16 @@ function decodeDcFirstScan(): i32 {
               buf = bitBuf;
               cnt = bitCnt;
             }
-            const e = <i32>load<u16>(t + (<usize>(<i32>(buf >> <u64>(cnt - 9)) & 511) << 1));
+            const peek = <usize>(<i32>(buf >> <u64>(cnt - 9)) & 511);
+            const f = load<i32>(t + H_FASTAC + (peek << 2));
+            if (f != 0) {
+              // code and difference in one lookup
+              cnt -= f & 255;
+              dc += f >> 16;
+              store<i16>(p, <i16>(dc << shift));
+              continue;
+            }
+            const e = <i32>load<u16>(t + (peek << 1));
             let sz = e & 255;
             if (e != 0) cnt -= e >> 8;
             else {
@@ -1022,6 +1045,140 @@ function decodeDcFirstScan(): i32 {
   return OK;
 }
 
+/**
+ * A (non-interleaved) AC first scan: decodeAcFirst for every block of the component in raster order, as the
+ * generic loop of decodeScanCoefs runs it, with the bit buffer and the end-of-band run in locals across blocks
+ * (written back around fill, the slow symbol path, restarts and the overrun check), and a block inside an EOB run
+ * skipped without a call: the same symbols read in the same order, the same coefficients stored.
+ */
+function decodeAcFirstScan(): i32 {
+  const c = unchecked(sComp[0]);
+  const bw = (unchecked(cFullW[c]) + 7) >> 3;
+  const bh = (unchecked(cFullH[c]) + 7) >> 3;
+  const ac = acTable(0);
+  const start = ss;
+  const end = se;
+  const shift = al;
+  const fast = ac + H_FASTAC;
+  let buf = bitBuf;
+  let cnt = bitCnt;
+  let run = eobrun;
+  for (let by = 0; by < bh; by++) {
+    let p = coefAt(c, 0, by);
+    let flag = flagAt(c, 0, by);
+    for (let bx = 0; bx < bw; bx++, p += 128, flag++) {
+      if (restartInterval > 0 && needRestart()) {
+        bitBuf = buf;
+        bitCnt = cnt;
+        eobrun = run;
+        restart();
+        // (a missing marker: the scan is corrupt whatever follows; the generic loop reports it after the block)
+        if (err != OK) return err;
+        buf = bitBuf;
+        cnt = bitCnt;
+        run = eobrun;
+      }
+      mcuCount++;
+      if (run > 0) {
+        run--;
+        continue;
+      }
+      blockFlag = flag;
+      let k = start;
+      while (k <= end) {
+        if (cnt < 16) {
+          bitBuf = buf;
+          bitCnt = cnt;
+          fill();
+          buf = bitBuf;
+          cnt = bitCnt;
+        }
+        const f = load<i32>(fast + (<usize>(<i32>(buf >> <u64>(cnt - 9)) & 511) << 2));
+        if (f != 0) {
+          // code and magnitude in one lookup (as decodeBlock)
+          cnt -= f & 255;
+          k += (f >> 8) & 255;
+          if (k > 63) {
+            err = CORRUPT;
+            break;
+          }
+          acFresh(p);
+          store<i16>(p + (<usize>unchecked(ZIGZAG[k]) << 1), <i16>((f >> 16) << shift));
+          k++;
+          continue;
+        }
+        // the symbol by the 9-bit table (an end of band, a run of 16 zeros, or a magnitude too long for the
+        // table above): acFirstSlow's steps inline; a longer code goes to acFirstSlow itself
+        const e = <i32>load<u16>(ac + (<usize>(<i32>(buf >> <u64>(cnt - 9)) & 511) << 1));
+        if (e != 0) {
+          cnt -= e >> 8;
+          const r = (e >> 4) & 15;
+          const sz = e & 15;
+          if (sz == 0) {
+            if (r < 15) {
+              run = (1 << r) - 1;
+              if (r > 0) {
+                if (cnt < r) {
+                  bitBuf = buf;
+                  bitCnt = cnt;
+                  fill();
+                  buf = bitBuf;
+                  cnt = bitCnt;
+                }
+                cnt -= r;
+                run += <i32>(buf >> <u64>cnt) & ((1 << r) - 1);
+              }
+              break;
+            }
+            k += 16;
+            continue;
+          }
+          k += r;
+          if (k > 63) {
+            err = CORRUPT;
+            break;
+          }
+          if (cnt < sz) {
+            bitBuf = buf;
+            bitCnt = cnt;
+            fill();
+            buf = bitBuf;
+            cnt = bitCnt;
+          }
+          cnt -= sz;
+          const v = <i16>(extend(<i32>(buf >> <u64>cnt) & ((1 << sz) - 1), sz) << shift);
+          acFresh(p);
+          store<i16>(p + (<usize>unchecked(ZIGZAG[k]) << 1), v);
+          k++;
+          continue;
+        }
+        bitBuf = buf;
+        bitCnt = cnt;
+        eobrun = run;
+        k = acFirstSlow(ac, p, k);
+        buf = bitBuf;
+        cnt = bitCnt;
+        run = eobrun;
+        if (k < 0) break;
+      }
+      if (err != OK) {
+        bitBuf = buf;
+        bitCnt = cnt;
+        eobrun = run;
+        return err;
+      }
+    }
+    bitBuf = buf;
+    bitCnt = cnt;
+    eobrun = run;
+    if (overrun()) return CORRUPT;
+  }
+  bitBuf = buf;
+  bitCnt = cnt;
+  eobrun = run;
+  return OK;
+}
+
 /** Decodes the current scan into the coefficient buffer. */
 function decodeScanCoefs(): i32 {
   if (!tablesDefined()) return CORRUPT;
@@ -1044,6 +1201,7 @@ function decodeScanCoefs(): i32 {
   for (let i = 0; i < 4; i++) unchecked((cPred[i] = 0));
   eobrun = 0;
   mcuCount = 0;
+  if (scanN == 1 && progressive && ss > 0 && ah == 0) return decodeAcFirstScan();
   if (scanN == 1) {
     // non-interleaved: the component's own blocks, raster order, each one an MCU
     const c = unchecked(sComp[0]);
@@ -1270,6 +1428,94 @@ function idctArea(src: usize, dst: usize, stride: i32, n: i32): void {
 }
 
 /**
+ * idctArea of the block of i16 coefficients at `src` (natural order) dequantised by `q` (i32, natural order, no
+ * zero entry): a row of coefficients all zero is skipped (its products would all be +0.0, which idctArea skips),
+ * any other row is converted to the floats transformMcuRow would have stored in blk, then the same operations in
+ * the same order. Bit for bit idctArea(blk) without the pass through blk.
+ */
+function idctAreaCoefs(src: usize, quant: usize, dst: usize, stride: i32, n: i32): void {
+  let t0l = f32x4.splat(0.0);
+  let t0h = t0l;
+  let t1l = t0l;
+  let t1h = t0l;
+  let t2l = t0l;
+  let t2h = t0l;
+  let t3l = t0l;
+  let t3h = t0l;
+  if (n == 4) {
+    for (let v = 0; v < 8; v++) {
+      const x = v128.load(src + (<usize>v << 4));
+      if (!v128.any_true(x)) continue;
+      const qv = quant + (<usize>v << 5);
+      const cl = f32x4.convert_i32x4_s(i32x4.mul(i32x4.extend_low_i16x8_s(x), v128.load(qv)));
+      const ch = f32x4.convert_i32x4_s(i32x4.mul(i32x4.extend_high_i16x8_s(x), v128.load(qv, 16)));
+      const w = area4 + (<usize>v << 2);
+      const a0 = f32x4.splat(load<f32>(w));
+      const a1 = f32x4.splat(load<f32>(w, 32));
+      const a2 = f32x4.splat(load<f32>(w, 64));
+      const a3 = f32x4.splat(load<f32>(w, 96));
+      t0l = f32x4.add(t0l, f32x4.mul(cl, a0));
+      t0h = f32x4.add(t0h, f32x4.mul(ch, a0));
+      t1l = f32x4.add(t1l, f32x4.mul(cl, a1));
+      t1h = f32x4.add(t1h, f32x4.mul(ch, a1));
+      t2l = f32x4.add(t2l, f32x4.mul(cl, a2));
+      t2h = f32x4.add(t2h, f32x4.mul(ch, a2));
+      t3l = f32x4.add(t3l, f32x4.mul(cl, a3));
+      t3h = f32x4.add(t3h, f32x4.mul(ch, a3));
+    }
+    const b0l = v128.load(area4);
+    const b0h = v128.load(area4, 16);
+    const b1l = v128.load(area4, 32);
+    const b1h = v128.load(area4, 48);
+    const b2l = v128.load(area4, 64);
+    const b2h = v128.load(area4, 80);
+    const b3l = v128.load(area4, 96);
+    const b3h = v128.load(area4, 112);
+    for (let y = 0; y < 4; y++) {
+      const tl = y == 0 ? t0l : y == 1 ? t1l : y == 2 ? t2l : t3l;
+      const th = y == 0 ? t0h : y == 1 ? t1h : y == 2 ? t2h : t3h;
+      const row = hsum4(
+        f32x4.add(f32x4.mul(tl, b0l), f32x4.mul(th, b0h)),
+        f32x4.add(f32x4.mul(tl, b1l), f32x4.mul(th, b1h)),
+        f32x4.add(f32x4.mul(tl, b2l), f32x4.mul(th, b2h)),
+        f32x4.add(f32x4.mul(tl, b3l), f32x4.mul(th, b3h)),
+      );
+      store<u32>(dst + <usize>(y * stride), packBytes(row));
+    }
+    return;
+  }
+  for (let v = 0; v < 8; v++) {
+    const x = v128.load(src + (<usize>v << 4));
+    if (!v128.any_true(x)) continue;
+    const qv = quant + (<usize>v << 5);
+    const cl = f32x4.convert_i32x4_s(i32x4.mul(i32x4.extend_low_i16x8_s(x), v128.load(qv)));
+    const ch = f32x4.convert_i32x4_s(i32x4.mul(i32x4.extend_high_i16x8_s(x), v128.load(qv, 16)));
+    const w = area2 + (<usize>v << 2);
+    const a0 = f32x4.splat(load<f32>(w));
+    const a1 = f32x4.splat(load<f32>(w, 32));
+    t0l = f32x4.add(t0l, f32x4.mul(cl, a0));
+    t0h = f32x4.add(t0h, f32x4.mul(ch, a0));
+    t1l = f32x4.add(t1l, f32x4.mul(cl, a1));
+    t1h = f32x4.add(t1h, f32x4.mul(ch, a1));
+  }
+  const b0l = v128.load(area2);
+  const b0h = v128.load(area2, 16);
+  const b1l = v128.load(area2, 32);
+  const b1h = v128.load(area2, 48);
+  // lanes: (y0 x0, y0 x1, y1 x0, y1 x1)
+  const q = packBytes(
+    hsum4(
+      f32x4.add(f32x4.mul(t0l, b0l), f32x4.mul(t0h, b0h)),
+      f32x4.add(f32x4.mul(t0l, b1l), f32x4.mul(t0h, b1h)),
+      f32x4.add(f32x4.mul(t1l, b0l), f32x4.mul(t1h, b0h)),
+      f32x4.add(f32x4.mul(t1l, b1l), f32x4.mul(t1h, b1h)),
+    ),
+  );
+  store<u16>(dst, <u16>q);
+  store<u16>(dst + <usize>stride, <u16>(q >> 16));
+}
+
+/**
  * Writes the block in blk (dequantised; `last`: zigzag index of its last nonzero coefficient, 0 if DC only), then
  * clears blk when `clear` (sequential mode writes only the nonzero coefficients; buffered mode writes all 64).
  */
@@ -1346,12 +1592,26 @@ function transformMcuRow(m: i32): void {
     const bw = unchecked(cBW[c]);
     const q = unchecked(cQ[c]);
     const stride = unchecked(cStride[c]);
+    let zeroQ = i32x4.splat(0);
+    for (let z: usize = 0; z < 256; z += 16) zeroQ = v128.or(zeroQ, i32x4.eq(v128.load(q + z), i32x4.splat(0)));
+    const qNonzero = !v128.any_true(zeroQ);
     for (let y = 0; y < v; y++)
       for (let bx = 0; bx < bw; bx++) {
         const p = coefAt(c, bx, m * v + y);
         let last = 0;
         if (bs == 1 || load<u8>(flagAt(c, bx, m * v + y)) == 0) store<f32>(blk, <f32>(<i32>load<i16>(p) * load<i32>(q)));
-        else {
+        else if (bs < 8 && qNonzero) {
+          // reduced output, no zero quantiser: a product is zero exactly when its coefficient is, so the block's
+          // AC test and the IDCT's all-zero row skips read the i16 coefficients, and only rows with a nonzero
+          // coefficient are dequantised (in idctAreaCoefs, to the very floats blk would hold)
+          let any = i16x8.replace_lane(v128.load(p), 0, 0);
+          for (let z: usize = 16; z < 128; z += 16) any = v128.or(any, v128.load(p + z));
+          if (v128.any_true(any)) {
+            idctAreaCoefs(p, q, planeBlock(c, slot, bx, y), stride, bs);
+            continue;
+          }
+          store<f32>(blk, <f32>(<i32>load<i16>(p) * load<i32>(q)));
+        } else {
           // eight coefficients at a time, converted to float here rather than in a pass of the IDCT's own (an
           // integer zero converts to +0.0, all bits clear); `last` only says whether any AC coefficient is nonzero
           let any = i32x4.splat(0);
