@@ -312,9 +312,7 @@ async function hashPrefix(res: Response, limit: number): Promise<string> {
   // the framing holds it to that length. Otherwise it is read chunk by chunk up to the limit.
   const declared = Number(res.headers.get("content-length") ?? Number.NaN);
   const bytes =
-    Number.isSafeInteger(declared) && declared >= 0 && declared <= limit
-      ? await res.arrayBuffer()
-      : await readChunkedPrefix(res, limit);
+    Number.isSafeInteger(declared) && declared >= 0 && declared <= limit ? await res.arrayBuffer() : await readChunkedPrefix(res, limit);
   return hex(await crypto.subtle.digest("SHA-256", bytes));
 }
 

@@ -76,9 +76,7 @@ describe("#19: the answer's first 64 KiB hashed whatever its framing", () => {
 
   it("a chunked answer of exactly 64 KiB, and past it (the limit inside a chunk): the first 64 KiB", async () => {
     const exact = bytesOf(LIMIT);
-    expect(await hashRecorded(() => new Response(chunkedBody([exact.subarray(0, 1000), exact.subarray(1000)])))).toBe(
-      await hexOf(exact),
-    );
+    expect(await hashRecorded(() => new Response(chunkedBody([exact.subarray(0, 1000), exact.subarray(1000)])))).toBe(await hexOf(exact));
     const big = bytesOf(LIMIT * 3 + 17);
     const split = [big.subarray(0, LIMIT - 10), big.subarray(LIMIT - 10, LIMIT + 10), big.subarray(LIMIT + 10)];
     expect(await hashRecorded(() => new Response(chunkedBody(split)))).toBe(await hexOf(big.subarray(0, LIMIT)));
