@@ -72,6 +72,13 @@ describe("#19: the answer's first 64 KiB hashed whatever its framing", () => {
     const many = bytesOf(5000);
     const parts = Array.from({ length: 10 }, (_, i) => many.subarray(i * 500, (i + 1) * 500));
     expect(await hashRecorded(() => new Response(chunkedBody(parts)))).toBe(await hexOf(many));
+    // Around the short read's size (2 KiB): ending at it, one byte past it, and a byte past it in a chunk of its own.
+    for (const n of [2047, 2048, 2049, 2050]) {
+      const body = bytesOf(n);
+      expect(await hashRecorded(() => new Response(chunkedBody([body])))).toBe(await hexOf(body));
+    }
+    const edge = bytesOf(2049);
+    expect(await hashRecorded(() => new Response(chunkedBody([edge.subarray(0, 2048), edge.subarray(2048)])))).toBe(await hexOf(edge));
   });
 
   it("a chunked answer of exactly 64 KiB, and past it (the limit inside a chunk): the first 64 KiB", async () => {
