@@ -309,10 +309,15 @@ export async function attempt(
 
 async function hashPrefix(res: Response, limit: number): Promise<string> {
   // A body whose declared length is within the limit is read in one call (#19: the usual short acknowledgement);
-  // the framing holds it to that length. Otherwise it is read chunk by chunk up to the limit.
+  // the framing holds it to that length. Otherwise it is read chunk by chunk up to the limit. An encoded answer's
+  // length is that of the compressed body, which fetch hands back decompressed (a small gzip can be megabytes).
   const declared = Number(res.headers.get("content-length") ?? Number.NaN);
+  const encoding = res.headers.get("content-encoding")?.trim().toLowerCase();
+  const plain = encoding === undefined || encoding === "" || encoding === "identity";
   const bytes =
-    Number.isSafeInteger(declared) && declared >= 0 && declared <= limit ? await res.arrayBuffer() : await readChunkedPrefix(res, limit);
+    plain && Number.isSafeInteger(declared) && declared >= 0 && declared <= limit
+      ? await res.arrayBuffer()
+      : await readChunkedPrefix(res, limit);
   return hex(await crypto.subtle.digest("SHA-256", bytes));
 }
 

@@ -54,8 +54,12 @@ describe("review: an answer the runtime decompressed is read and hashed only up 
       sign: await webhookSigner([`whsec_${btoa("k".repeat(32))}`]),
       check: { status: "allowed", url: new URL("https://receiver.example/hook") },
     };
-    const result = await attempt(row, "{}", 1, sender, async () =>
-      new Response(body, { headers: { "content-encoding": "gzip", "content-length": String(compressed.byteLength) } }),
+    const result = await attempt(
+      row,
+      "{}",
+      1,
+      sender,
+      async () => new Response(body, { headers: { "content-encoding": "gzip", "content-length": String(compressed.byteLength) } }),
     );
     if (result.kind !== "answer") throw new Error(`not answered: ${JSON.stringify(result)}`);
     expect(result.bodySha256).toBe(await hexOf(plain.subarray(0, LIMIT)));
