@@ -133,16 +133,22 @@ export class AuditChain extends DurableObject<Env> {
   private async write(group: Waiting[]) {
     const db = database(this.env.DB);
     const tenantId = group[0]!.tenantId;
+    // An entry kept in the outbox (its write's batch, or a failed append) is appended by whoever still finds its
+    // kept row: the request's own append or the sweep's, each naming it (keptAs). A draft whose row is gone was
+    // appended by the other (which dropped the row in its write): it resolves without a second entry.
+    const named = [...new Set(group.flatMap((w) => w.drafts.flatMap((d) => (d.keptAs ? [d.keptAs] : []))))];
+    // The first try takes every named row as present, without reading them (#19: that read was one of the two D1
+    // round trips of every append after a write's batch, where the row was just written): the write's guard
+    // fails the whole batch if one is gone, and the next try reads which are left. That try is extra, not taken
+    // from the tries a moved head gets.
+    let optimistic = named.length > 0;
+    const tries = optimistic ? 4 : 3;
     for (let attempt = 0; ; attempt++) {
       if (!this.headKnown) {
         this.head = await this.loadHead(tenantId);
         this.headKnown = true;
       }
-      // An entry kept in the outbox (its write's batch, or a failed append) is appended by whoever still finds its
-      // kept row: the request's own append or the sweep's, each naming it (keptAs). A draft whose row is gone was
-      // appended by the other (which dropped the row in its write): it resolves without a second entry.
-      const named = [...new Set(group.flatMap((w) => w.drafts.flatMap((d) => (d.keptAs ? [d.keptAs] : []))))];
-      const present = named.length > 0 ? await keptRowsPresent(db, named) : new Set<string>();
+      const present = optimistic ? new Set(named) : named.length > 0 ? await keptRowsPresent(db, named) : new Set<string>();
       const taken = new Set<string>();
       const entries: ChainedEntry[] = [];
       let prev = this.head ?? { seq: 0, hash: GENESIS_HASH };
@@ -187,7 +193,8 @@ export class AuditChain extends DurableObject<Env> {
         // remembers (a restore or a rollback took the tail away), or a kept row named was dropped meanwhile: re-read
         // the head and the kept rows, and chain after what D1 holds.
         this.headKnown = false;
-        if (attempt >= 2) throw error;
+        optimistic = false;
+        if (attempt >= tries - 1) throw error;
         continue;
       }
       this.head = prev;

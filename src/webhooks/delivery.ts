@@ -309,11 +309,46 @@ export async function attempt(
 
 async function hashPrefix(res: Response, limit: number): Promise<string> {
   // A body whose declared length is within the limit is read in one call (#19: the usual short acknowledgement);
-  // the framing holds it to that length. Otherwise it is read chunk by chunk up to the limit.
+  // the framing holds it to that length. Otherwise it is read chunk by chunk up to the limit. An encoded answer's
+  // length is that of the compressed body, which fetch hands back decompressed (a small gzip can be megabytes).
   const declared = Number(res.headers.get("content-length") ?? Number.NaN);
+  const encoding = res.headers.get("content-encoding")?.trim().toLowerCase();
+  const plain = encoding === undefined || encoding === "" || encoding === "identity";
   const bytes =
-    Number.isSafeInteger(declared) && declared >= 0 && declared <= limit
+    plain && Number.isSafeInteger(declared) && declared >= 0 && declared <= limit
       ? await res.arrayBuffer()
-      : (await readBodyPrefix(res, limit)).bytes;
+      : await readChunkedPrefix(res, limit);
   return hex(await crypto.subtle.digest("SHA-256", bytes));
+}
+
+/** A chunked answer up to this size (the usual acknowledgement) is read into a buffer of this size + 1. */
+const SHORT_ANSWER_BYTES = 2048;
+
+/**
+ * The first `limit` bytes of an answer without a usable length (chunked, the usual short acknowledgement of many
+ * frameworks): one runtime read of up to SHORT_ANSWER_BYTES + 1, which returns once the body ended or passed that
+ * (#19: the chunk-by-chunk read took a JS round per chunk and one more for the end); a longer answer takes one
+ * more read of up to `limit` + 1 in all. A buffer of the whole limit for every answer would be 64 KiB of garbage
+ * per delivery. A body that is not a byte stream (a fetcher's own stream) is read chunk by chunk as before. Past
+ * the limit, the rest is discarded unread.
+ */
+async function readChunkedPrefix(res: Response, limit: number): Promise<Uint8Array> {
+  let reader: ReadableStreamBYOBReader | undefined;
+  try {
+    reader = res.body?.getReader({ mode: "byob" });
+  } catch {
+    return (await readBodyPrefix(res, limit)).bytes; // not a byte stream: nothing was locked or read
+  }
+  if (!reader) return new Uint8Array(0);
+  const short = Math.min(SHORT_ANSWER_BYTES, limit);
+  const first = (await reader.readAtLeast(short + 1, new Uint8Array(short + 1))).value ?? new Uint8Array(0);
+  if (first.byteLength <= short) return first; // fewer than asked for: the body ended
+  const all = new Uint8Array(limit + 1);
+  all.set(first);
+  const rest = await reader.readAtLeast(limit + 1 - first.byteLength, all.subarray(first.byteLength));
+  // The read took over `all`'s buffer: the bytes are in `rest.value`'s buffer, after the first read's.
+  const got = first.byteLength + (rest.value?.byteLength ?? 0);
+  const bytes = rest.value ? new Uint8Array(rest.value.buffer, 0, Math.min(got, limit)) : first.subarray(0, limit);
+  if (got > limit) await reader.cancel().catch(() => undefined);
+  return bytes;
 }
