@@ -13,6 +13,8 @@ import { type Sha256Stream, StreamMediaError, sha256Stream } from "./stream-hash
 const GEOB_FIELDS = new TextEncoder().encode("\x03application/c2pa\0c2pa\0c2pa manifest store\0");
 export const FLAC_STORE_OFFSET = 10 + 10 + GEOB_FIELDS.length;
 
+/** The GEOB MIME types the reference reader takes for a manifest store (two such frames: two stores). */
+const C2PA_MIMES = new Set(["application/c2pa", "application/x-c2pa-manifest-store"]);
 /** More metadata blocks or ID3 frames than any real FLAC has. */
 const MAXIMUM_BLOCKS = 100_000;
 /** The GEOB fields before a store: a frame this much larger than the largest store is not one read. */
@@ -93,7 +95,9 @@ type State = "start" | "id3" | "frame" | "magic" | "block" | "streaminfo" | "aud
  * Walks a FLAC file fed in order, hashing what the data hash covers. Sign mode (`sign: true`): a file that already
  * starts with an ID3v2 tag is refused (a C2PA one: already signed). Verify mode: an ID3v2 tag before `fLaC` is walked
  * and a `GEOB` frame of MIME `application/c2pa` found there is the store (kept in `store`, its bytes, the exclusion,
- * in `exclusion`); the tag's other bytes are hashed. Both modes check the FLAC itself: `fLaC`, STREAMINFO first,
+ * in `exclusion`; `application/x-c2pa-manifest-store` too, as the reference reader takes it); the tag's other bytes
+ * are hashed, and a tag the reference would not read as we do (a frame with format flags, a GEOB larger than any
+ * store) is refused. Both modes check the FLAC itself: `fLaC`, STREAMINFO first,
  * every metadata block inside the file, audio starting with a frame sync, and the file ending with a whole frame
  * (its CRC-16; an ID3v1 tag after it is allowed), which catches a truncated upload. Invariants: memory bounded (a
  * header, plus in verify mode the store's frame); throws StreamMediaError for input it refuses.
@@ -237,8 +241,13 @@ export class FlacScanner {
         const size = this.#id3Version === 4 ? fromSyncsafe(h, 4) : be32(h, 4);
         if (++this.#blocks > MAXIMUM_BLOCKS) throw new StreamMediaError("unsupported", `more than ${MAXIMUM_BLOCKS} ID3 frames`);
         if (this.#pos + size > this.#tagEnd) throw new StreamMediaError("malformed", `ID3 frame ${JSON.stringify(id)} runs past its tag`);
-        if (id === "GEOB" && size <= MANIFEST_STORE_MAXIMUM_BYTES + GEOB_SLACK_BYTES) {
-          if (h[9]! !== 0 && this.#id3Version === 4) throw new StreamMediaError("unsupported", "an encoded ID3 GEOB frame");
+        // Format flags (compression, encryption, grouping, unsynchronisation, data length; either version): the
+        // reference reader (c2pa-node) reads no manifest from such a tag, so neither do we.
+        if (h[9]! !== 0) throw new StreamMediaError("unsupported", `an ID3 frame ${JSON.stringify(id)} with format flags`);
+        if (id === "GEOB") {
+          // Larger than any store, but it may still be one (the reference counts it: a second store is refused).
+          if (size > MANIFEST_STORE_MAXIMUM_BYTES + GEOB_SLACK_BYTES)
+            throw new StreamMediaError("unsupported", "an ID3 GEOB frame larger than a manifest store");
           this.#frame = new Uint8Array(size);
           this.#frameFilled = 0;
           if (size === 0) await this.#geob();
@@ -324,7 +333,7 @@ export class FlacScanner {
     const bodyStart = this.#pos - body.length;
     this.#frame = null;
     const fields = geobFields(body);
-    if (fields?.mime === "application/c2pa") {
+    if (fields && C2PA_MIMES.has(fields.mime)) {
       if (this.#sign) throw new StreamMediaError("unsupported", "the file already carries a C2PA manifest (an ID3 GEOB frame)");
       if (this.store) throw new StreamMediaError("malformed", "two C2PA manifest frames");
       await this.#hash.update(body.subarray(0, fields.dataStart));
