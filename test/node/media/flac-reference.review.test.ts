@@ -131,6 +131,28 @@ describe("streamed FLAC verify is never more lenient than c2pa-node (ID3 tag lay
     ["an ID3v2.3 encrypted frame before the store", { version: 3, before: flaggedText(3, 0x40) }, /no manifest/],
     ["an ID3v2.4 grouped frame before the store", { version: 4, before: flaggedText(4, 0x40) }, /no manifest/],
     ["an ID3v2.4 encrypted frame before the store", { version: 4, before: flaggedText(4, 0x04) }, /no manifest/],
+    // Frames before the store whose content c2pa-node's ID3 reader cannot decode: it reads no manifest from the tag.
+    ["an empty (zero-size) frame before the store", { version: 4, before: [...enc("TIT2"), 0, 0, 0, 0, 0, 0] }, /no manifest/],
+    [
+      "a text frame of unknown encoding before the store",
+      { version: 4, before: [...enc("TIT2"), 0, 0, 0, 4, 0, 0, 9, ...enc("abc")] },
+      /no manifest/,
+    ],
+    [
+      "a text frame of invalid UTF-8 before the store",
+      { version: 4, before: [...enc("TIT2"), 0, 0, 0, 4, 0, 0, 3, 0xff, 0xfe, 0xc0] },
+      /no manifest/,
+    ],
+    [
+      "a GEOB of unknown encoding before the store",
+      { version: 4, before: [...enc("GEOB"), 0, 0, 0, 6, 0, 0, 9, ...enc("a\0\0\0x")] },
+      /no manifest/,
+    ],
+    [
+      "a GEOB whose fields are not terminated before the store",
+      { version: 4, before: [...enc("GEOB"), 0, 0, 0, 4, 0, 0, 3, ...enc("abc")] },
+      /no manifest/,
+    ],
   ])("%s: c2pa-node refuses it, so we do not judge it Valid or Trusted", { timeout: 120_000 }, async (_name, layout, why) => {
     const bytes = await signed(layout);
     expect(await reference(bytes)).toMatch(why);
