@@ -15,6 +15,8 @@ export const FLAC_STORE_OFFSET = 10 + 10 + GEOB_FIELDS.length;
 
 /** The GEOB MIME types the reference reader takes for a manifest store (two such frames: two stores). */
 const C2PA_MIMES = new Set(["application/c2pa", "application/x-c2pa-manifest-store"]);
+/** A text frame is buffered to be checked: a longer one is refused (no real tag has one). */
+const TEXT_FRAME_MAXIMUM_BYTES = 64 * 1024;
 /** More metadata blocks or ID3 frames than any real FLAC has. */
 const MAXIMUM_BLOCKS = 100_000;
 /** The GEOB fields before a store: a frame this much larger than the largest store is not one read. */
@@ -97,10 +99,10 @@ type State = "start" | "id3" | "frame" | "magic" | "block" | "streaminfo" | "aud
  * and a `GEOB` frame of MIME `application/c2pa` found there is the store (kept in `store`, its bytes, the exclusion,
  * in `exclusion`; `application/x-c2pa-manifest-store` too, as the reference reader takes it); the tag's other bytes
  * are hashed, and a tag the reference would not read as we do (a frame with format flags, a GEOB larger than any
- * store) is refused. Both modes check the FLAC itself: `fLaC`, STREAMINFO first,
+ * store, an empty frame, a text frame or GEOB its reader cannot decode) is refused. Both modes check the FLAC itself: `fLaC`, STREAMINFO first,
  * every metadata block inside the file, audio starting with a frame sync, and the file ending with a whole frame
  * (its CRC-16; an ID3v1 tag after it is allowed), which catches a truncated upload. Invariants: memory bounded (a
- * header, plus in verify mode the store's frame); throws StreamMediaError for input it refuses.
+ * header, plus one GEOB frame of at most a store or one text frame of at most 64 KiB); throws StreamMediaError for input it refuses.
  */
 export class FlacScanner {
   store: Uint8Array | null = null;
@@ -123,6 +125,8 @@ export class FlacScanner {
   #id3Version = 0;
   #frame: Uint8Array | null = null;
   #frameFilled = 0;
+  /** The buffered frame is a text frame (checked as the reference decodes it), else a GEOB. */
+  #frameIsText = false;
   #audioStart = -1;
   #crc = 0;
   #prevFF = false;
@@ -158,7 +162,7 @@ export class FlacScanner {
         this.#frameFilled += n;
         this.#pos += n;
         at += n;
-        if (this.#frameFilled === this.#frame.length) await this.#geob();
+        if (this.#frameFilled === this.#frame.length) await (this.#frameIsText ? this.#text() : this.#geob());
         continue;
       }
       if (this.#remaining > 0) {
@@ -244,17 +248,23 @@ export class FlacScanner {
         // Format flags (compression, encryption, grouping, unsynchronisation, data length; either version): the
         // reference reader (c2pa-node) reads no manifest from such a tag, so neither do we.
         if (h[9]! !== 0) throw new StreamMediaError("unsupported", `an ID3 frame ${JSON.stringify(id)} with format flags`);
-        if (id === "GEOB") {
-          // Larger than any store, but it may still be one (the reference counts it: a second store is refused).
-          if (size > MANIFEST_STORE_MAXIMUM_BYTES + GEOB_SLACK_BYTES)
+        // An empty frame: the reference reads no manifest from the tag.
+        if (size === 0) throw new StreamMediaError("unsupported", `an empty ID3 frame ${JSON.stringify(id)}`);
+        if (id === "GEOB" || id[0] === "T") {
+          // A GEOB larger than any store may still be one (the reference counts it: a second store is refused).
+          if (id === "GEOB" && size > MANIFEST_STORE_MAXIMUM_BYTES + GEOB_SLACK_BYTES)
             throw new StreamMediaError("unsupported", "an ID3 GEOB frame larger than a manifest store");
+          if (id[0] === "T" && size > TEXT_FRAME_MAXIMUM_BYTES)
+            throw new StreamMediaError(
+              "unsupported",
+              `an ID3 text frame ${JSON.stringify(id)} of more than ${TEXT_FRAME_MAXIMUM_BYTES} bytes`,
+            );
           this.#frame = new Uint8Array(size);
           this.#frameFilled = 0;
-          if (size === 0) await this.#geob();
+          this.#frameIsText = id !== "GEOB";
           return;
         }
         this.#remaining = size;
-        if (size === 0) await this.#next();
         return;
       }
       case "magic":
@@ -327,13 +337,32 @@ export class FlacScanner {
     else this.#need = 10;
   }
 
+  /** A whole text frame body, hashed: refused where the reference's ID3 reader fails on it (its encoding, its UTF-8). */
+  async #text(): Promise<void> {
+    const body = this.#frame!;
+    this.#frame = null;
+    const encoding = body[0]!;
+    let valid = encoding <= 3;
+    if (encoding === 3) {
+      try {
+        new TextDecoder("utf-8", { fatal: true, ignoreBOM: false }).decode(body.subarray(1));
+      } catch {
+        valid = false;
+      }
+    }
+    if (!valid) throw new StreamMediaError("unsupported", "an ID3 text frame the reference reader cannot decode");
+    await this.#hash.update(body);
+    return this.#nextFrame();
+  }
+
   /** A whole GEOB frame body: the C2PA store (excluded) or any other object (hashed). */
   async #geob(): Promise<void> {
     const body = this.#frame!;
     const bodyStart = this.#pos - body.length;
     this.#frame = null;
     const fields = geobFields(body);
-    if (fields && C2PA_MIMES.has(fields.mime)) {
+    if (!fields) throw new StreamMediaError("unsupported", "an ID3 GEOB frame whose fields do not parse");
+    if (C2PA_MIMES.has(fields.mime)) {
       if (this.#sign) throw new StreamMediaError("unsupported", "the file already carries a C2PA manifest (an ID3 GEOB frame)");
       if (this.store) throw new StreamMediaError("malformed", "two C2PA manifest frames");
       await this.#hash.update(body.subarray(0, fields.dataStart));
