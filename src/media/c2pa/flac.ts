@@ -21,8 +21,12 @@ const TEXT_FRAME_MAXIMUM_BYTES = 64 * 1024;
 const MAXIMUM_BLOCKS = 100_000;
 /** The GEOB fields before a store: a frame this much larger than the largest store is not one read. */
 const GEOB_SLACK_BYTES = 4096;
-/** Frame-start candidates kept for the end check (false syncs inside the last frame included). */
-const CANDIDATES = 64;
+/**
+ * Frame-start candidates kept for the end check (false syncs inside the last frame included): noise has a false sync
+ * every 32 KiB on average, so a largest-possible frame (about 2 MiB) holds about 64; 1024 keep the real start with a
+ * wide margin (10 KiB, and the end check's cost is still a few microseconds per candidate).
+ */
+const CANDIDATES = 1024;
 
 /** The `c2pa.hash.data` assertion: everything but the store [start, start + length) (`pad`: as riff.ts). */
 export function flacBinding(hash: Uint8Array, start: number, length: number, padBytes = 0) {
