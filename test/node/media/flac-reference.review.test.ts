@@ -153,6 +153,15 @@ describe("streamed FLAC verify is never more lenient than c2pa-node (ID3 tag lay
       { version: 4, before: [...enc("GEOB"), 0, 0, 0, 4, 0, 0, 3, ...enc("abc")] },
       /no manifest/,
     ],
+    [
+      "a UTF-16 text frame with a lone surrogate before the store",
+      { version: 4, before: [...enc("TIT2"), 0, 0, 0, 5, 0, 0, 1, 0xff, 0xfe, 0x00, 0xd8] },
+      /no manifest/,
+    ],
+    ["a COMM frame too short before the store", { version: 4, before: [...enc("COMM"), 0, 0, 0, 2, 0, 0, 3, 0x65] }, /no manifest/],
+    ["an APIC frame of junk before the store", { version: 4, before: [...enc("APIC"), 0, 0, 0, 3, 0, 0, 9, 1, 2] }, /no manifest/],
+    ["a WXXX frame of junk before the store", { version: 4, before: [...enc("WXXX"), 0, 0, 0, 3, 0, 0, 9, 1, 2] }, /no manifest/],
+    ["a COMM frame too short after the store", { version: 4, after: [...enc("COMM"), 0, 0, 0, 2, 0, 0, 3, 0x65] }, /no manifest/],
   ])("%s: c2pa-node refuses it, so we do not judge it Valid or Trusted", { timeout: 120_000 }, async (_name, layout, why) => {
     const bytes = await signed(layout);
     expect(await reference(bytes)).toMatch(why);
