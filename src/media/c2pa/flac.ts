@@ -103,7 +103,7 @@ type State = "start" | "id3" | "frame" | "magic" | "block" | "streaminfo" | "aud
  * and a `GEOB` frame of MIME `application/c2pa` found there is the store (kept in `store`, its bytes, the exclusion,
  * in `exclusion`; `application/x-c2pa-manifest-store` too, as the reference reader takes it); the tag's other bytes
  * are hashed, and a tag the reference would not read as we do (a frame with format flags, a GEOB larger than any
- * store, an empty frame, a text frame or GEOB its reader cannot decode) is refused. Both modes check the FLAC itself: `fLaC`, STREAMINFO first,
+ * store, an empty frame, a text frame or GEOB its reader cannot decode, or a store beside frames not checked) is refused. Both modes check the FLAC itself: `fLaC`, STREAMINFO first,
  * every metadata block inside the file, audio starting with a frame sync, and the file ending with a whole frame
  * (its CRC-16; an ID3v1 tag after it is allowed), which catches a truncated upload. Invariants: memory bounded (a
  * header, plus one GEOB frame of at most a store or one text frame of at most 64 KiB); throws StreamMediaError for input it refuses.
@@ -131,6 +131,8 @@ export class FlacScanner {
   #frameFilled = 0;
   /** The buffered frame is a text frame (checked as the reference decodes it), else a GEOB. */
   #frameIsText = false;
+  /** The tag holds a frame whose content was not checked (anything but a text frame or a GEOB). */
+  #opaqueFrame = false;
   #audioStart = -1;
   #crc = 0;
   #prevFF = false;
@@ -268,6 +270,7 @@ export class FlacScanner {
           this.#frameIsText = id !== "GEOB";
           return;
         }
+        this.#opaqueFrame = true;
         this.#remaining = size;
         return;
       }
@@ -308,6 +311,11 @@ export class FlacScanner {
   }
 
   async #magic(h: Uint8Array): Promise<void> {
+    // A store is judged only in a tag the reference surely reads as we do: one whose every other frame was checked
+    // (text, GEOB) or is padding. Any other frame it may fail to decode (then it reads no manifest at all).
+    if (this.store && this.#opaqueFrame) {
+      throw new StreamMediaError("unsupported", "the ID3 tag carrying the C2PA manifest holds frames whose reading is not checked");
+    }
     if (h[0] !== 0x66 || h[1] !== 0x4c || h[2] !== 0x61 || h[3] !== 0x43) {
       throw new StreamMediaError("malformed", this.#tagEnd > 0 ? "the ID3v2 tag is not followed by a FLAC stream" : "not a FLAC file");
     }
@@ -347,6 +355,7 @@ export class FlacScanner {
     this.#frame = null;
     const encoding = body[0]!;
     let valid = encoding <= 3;
+    if (encoding === 1 || encoding === 2) valid = wellFormedUtf16(body.subarray(1), encoding === 2);
     if (encoding === 3) {
       try {
         new TextDecoder("utf-8", { fatal: true, ignoreBOM: false }).decode(body.subarray(1));
@@ -418,6 +427,24 @@ export class FlacScanner {
     this.#crcAtFF = crcAtFF;
     this.#pos += bytes.length;
   }
+}
+
+/** Whether UTF-16 text (a BOM, else big-endian: `be`) has no lone surrogate (the reference's reader fails on one). */
+function wellFormedUtf16(bytes: Uint8Array, be: boolean): boolean {
+  let at = 0;
+  if (bytes.length >= 2 && ((bytes[0] === 0xff && bytes[1] === 0xfe) || (bytes[0] === 0xfe && bytes[1] === 0xff))) {
+    be = bytes[0] === 0xfe;
+    at = 2;
+  }
+  let high = false;
+  for (; at + 1 < bytes.length; at += 2) {
+    const unit = be ? (bytes[at]! << 8) | bytes[at + 1]! : bytes[at]! | (bytes[at + 1]! << 8);
+    const isHigh = unit >= 0xd800 && unit <= 0xdbff;
+    const isLow = unit >= 0xdc00 && unit <= 0xdfff;
+    if ((isLow && !high) || (high && !isLow)) return false;
+    high = isHigh;
+  }
+  return !high;
 }
 
 /** A GEOB frame body's MIME type and where its object starts, or null when its fields do not parse. */
