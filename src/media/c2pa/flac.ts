@@ -15,7 +15,7 @@ export const FLAC_STORE_OFFSET = 10 + 10 + GEOB_FIELDS.length;
 
 /** The GEOB MIME types the reference reader takes for a manifest store (two such frames: two stores). */
 const C2PA_MIMES = new Set(["application/c2pa", "application/x-c2pa-manifest-store"]);
-/** A text frame is buffered to be checked: a longer one is refused (no real tag has one). */
+/** A text frame is buffered to be checked: a longer one is not checked (opaque). */
 const TEXT_FRAME_MAXIMUM_BYTES = 64 * 1024;
 /** More metadata blocks or ID3 frames than any real FLAC has. */
 const MAXIMUM_BLOCKS = 100_000;
@@ -102,8 +102,9 @@ type State = "start" | "id3" | "frame" | "magic" | "block" | "streaminfo" | "aud
  * starts with an ID3v2 tag is refused (a C2PA one: already signed). Verify mode: an ID3v2 tag before `fLaC` is walked
  * and a `GEOB` frame of MIME `application/c2pa` found there is the store (kept in `store`, its bytes, the exclusion,
  * in `exclusion`; `application/x-c2pa-manifest-store` too, as the reference reader takes it); the tag's other bytes
- * are hashed, and a tag the reference would not read as we do (a frame with format flags, a GEOB larger than any
- * store, an empty frame, a text frame or GEOB its reader cannot decode, or a store beside frames not checked) is refused. Both modes check the FLAC itself: `fLaC`, STREAMINFO first,
+ * are hashed. A store is judged only in a tag the reference surely reads as we do: a tag carrying one with any
+ * frame not checked as its reader decodes it (anything but a well-formed text frame or GEOB, a frame with format
+ * flags, an empty one, a GEOB larger than any store) is refused; a tag without one is only walked. Both modes check the FLAC itself: `fLaC`, STREAMINFO first,
  * every metadata block inside the file, audio starting with a frame sync, and the file ending with a whole frame
  * (its CRC-16; an ID3v1 tag after it is allowed), which catches a truncated upload. Invariants: memory bounded (a
  * header, plus one GEOB frame of at most a store or one text frame of at most 64 KiB); throws StreamMediaError for input it refuses.
@@ -251,20 +252,15 @@ export class FlacScanner {
         const size = this.#id3Version === 4 ? fromSyncsafe(h, 4) : be32(h, 4);
         if (++this.#blocks > MAXIMUM_BLOCKS) throw new StreamMediaError("unsupported", `more than ${MAXIMUM_BLOCKS} ID3 frames`);
         if (this.#pos + size > this.#tagEnd) throw new StreamMediaError("malformed", `ID3 frame ${JSON.stringify(id)} runs past its tag`);
-        // Format flags (compression, encryption, grouping, unsynchronisation, data length; either version): the
-        // reference reader (c2pa-node) reads no manifest from such a tag, so neither do we.
-        if (h[9]! !== 0) throw new StreamMediaError("unsupported", `an ID3 frame ${JSON.stringify(id)} with format flags`);
-        // An empty frame: the reference reads no manifest from the tag.
-        if (size === 0) throw new StreamMediaError("unsupported", `an empty ID3 frame ${JSON.stringify(id)}`);
-        if (id === "GEOB" || id[0] === "T") {
-          // A GEOB larger than any store may still be one (the reference counts it: a second store is refused).
-          if (id === "GEOB" && size > MANIFEST_STORE_MAXIMUM_BYTES + GEOB_SLACK_BYTES)
-            throw new StreamMediaError("unsupported", "an ID3 GEOB frame larger than a manifest store");
-          if (id[0] === "T" && size > TEXT_FRAME_MAXIMUM_BYTES)
-            throw new StreamMediaError(
-              "unsupported",
-              `an ID3 text frame ${JSON.stringify(id)} of more than ${TEXT_FRAME_MAXIMUM_BYTES} bytes`,
-            );
+        // Checked as the reference's ID3 reader decodes it (else an opaque frame: a store beside it is refused, at
+        // fLaC): a text frame or a GEOB (at most a store: a larger one may still be a store the reference counts),
+        // non-empty, with no format flags (compression, encryption, grouping, unsynchronisation, data length).
+        const checked =
+          size > 0 &&
+          h[9]! === 0 &&
+          ((id === "GEOB" && size <= MANIFEST_STORE_MAXIMUM_BYTES + GEOB_SLACK_BYTES) ||
+            (id[0] === "T" && size <= TEXT_FRAME_MAXIMUM_BYTES));
+        if (checked) {
           this.#frame = new Uint8Array(size);
           this.#frameFilled = 0;
           this.#frameIsText = id !== "GEOB";
@@ -272,6 +268,7 @@ export class FlacScanner {
         }
         this.#opaqueFrame = true;
         this.#remaining = size;
+        if (size === 0) await this.#next();
         return;
       }
       case "magic":
@@ -349,7 +346,7 @@ export class FlacScanner {
     else this.#need = 10;
   }
 
-  /** A whole text frame body, hashed: refused where the reference's ID3 reader fails on it (its encoding, its UTF-8). */
+  /** A whole text frame body, hashed: opaque where the reference's ID3 reader fails on it (its encoding, its text). */
   async #text(): Promise<void> {
     const body = this.#frame!;
     this.#frame = null;
@@ -363,7 +360,7 @@ export class FlacScanner {
         valid = false;
       }
     }
-    if (!valid) throw new StreamMediaError("unsupported", "an ID3 text frame the reference reader cannot decode");
+    if (!valid) this.#opaqueFrame = true;
     await this.#hash.update(body);
     return this.#nextFrame();
   }
@@ -374,8 +371,8 @@ export class FlacScanner {
     const bodyStart = this.#pos - body.length;
     this.#frame = null;
     const fields = geobFields(body);
-    if (!fields) throw new StreamMediaError("unsupported", "an ID3 GEOB frame whose fields do not parse");
-    if (C2PA_MIMES.has(fields.mime)) {
+    if (!fields) this.#opaqueFrame = true;
+    if (fields && C2PA_MIMES.has(fields.mime)) {
       if (this.#sign) throw new StreamMediaError("unsupported", "the file already carries a C2PA manifest (an ID3 GEOB frame)");
       if (this.store) throw new StreamMediaError("malformed", "two C2PA manifest frames");
       await this.#hash.update(body.subarray(0, fields.dataStart));

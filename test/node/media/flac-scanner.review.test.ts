@@ -48,3 +48,23 @@ describe("the FLAC scanner's last-frame check", () => {
     await expect(scan(flac.subarray(0, flac.length - 1000))).rejects.toThrow(/CRC-16/);
   });
 });
+
+describe("a FLAC with an ID3v2 tag and no C2PA store (as uploads carry)", () => {
+  it("is walked, not refused, whatever frames the tag holds (only a store beside unchecked frames is refused)", async () => {
+    const flac = largeFlac(100 * 1024, 19);
+    const frames = [
+      [0x54, 0x49, 0x54, 0x32, 0, 0, 0, 0, 0, 0], // empty TIT2
+      [0x54, 0x49, 0x54, 0x32, 0, 0, 0, 5, 0, 0x40, 1, 3, 0x61, 0x62, 0x63], // grouped TIT2
+      [0x43, 0x4f, 0x4d, 0x4d, 0, 0, 0, 2, 0, 0, 3, 0x65], // short COMM
+      [0x54, 0x49, 0x54, 0x32, 0, 0, 0, 3, 0, 0, 9, 0x61, 0x62], // text of unknown encoding
+    ].flat();
+    const bytes = new Uint8Array(10 + frames.length + flac.length);
+    bytes.set([0x49, 0x44, 0x33, 4, 0, 0, 0, 0, 0, frames.length]);
+    bytes.set(frames, 10);
+    bytes.set(flac, 10 + frames.length);
+    const scanner = new FlacScanner(bytes.length, { sign: false });
+    await scanner.push(bytes);
+    expect(Buffer.from(await scanner.finish())).toEqual(Buffer.from(await crypto.subtle.digest("SHA-256", bytes)));
+    expect(scanner.store).toBeNull();
+  });
+});
