@@ -13,12 +13,20 @@ import { type Sha256Stream, StreamMediaError, sha256Stream } from "./stream-hash
 const GEOB_FIELDS = new TextEncoder().encode("\x03application/c2pa\0c2pa\0c2pa manifest store\0");
 export const FLAC_STORE_OFFSET = 10 + 10 + GEOB_FIELDS.length;
 
+/** The GEOB MIME types the reference reader takes for a manifest store (two such frames: two stores). */
+const C2PA_MIMES = new Set(["application/c2pa", "application/x-c2pa-manifest-store"]);
+/** A text frame is buffered to be checked: a longer one is not checked (opaque). */
+const TEXT_FRAME_MAXIMUM_BYTES = 64 * 1024;
 /** More metadata blocks or ID3 frames than any real FLAC has. */
 const MAXIMUM_BLOCKS = 100_000;
 /** The GEOB fields before a store: a frame this much larger than the largest store is not one read. */
 const GEOB_SLACK_BYTES = 4096;
-/** Frame-start candidates kept for the end check (false syncs inside the last frame included). */
-const CANDIDATES = 64;
+/**
+ * Frame-start candidates kept for the end check (false syncs inside the last frame included): noise has a false sync
+ * every 32 KiB on average, so a largest-possible frame (about 2 MiB) holds about 64; 1024 keep the real start with a
+ * wide margin (10 KiB, and the end check's cost is still a few microseconds per candidate).
+ */
+const CANDIDATES = 1024;
 
 /** The `c2pa.hash.data` assertion: everything but the store [start, start + length) (`pad`: as riff.ts). */
 export function flacBinding(hash: Uint8Array, start: number, length: number, padBytes = 0) {
@@ -93,10 +101,13 @@ type State = "start" | "id3" | "frame" | "magic" | "block" | "streaminfo" | "aud
  * Walks a FLAC file fed in order, hashing what the data hash covers. Sign mode (`sign: true`): a file that already
  * starts with an ID3v2 tag is refused (a C2PA one: already signed). Verify mode: an ID3v2 tag before `fLaC` is walked
  * and a `GEOB` frame of MIME `application/c2pa` found there is the store (kept in `store`, its bytes, the exclusion,
- * in `exclusion`); the tag's other bytes are hashed. Both modes check the FLAC itself: `fLaC`, STREAMINFO first,
+ * in `exclusion`; `application/x-c2pa-manifest-store` too, as the reference reader takes it); the tag's other bytes
+ * are hashed. A store is judged only in a tag the reference surely reads as we do: a tag carrying one with any
+ * frame not checked as its reader decodes it (anything but a well-formed text frame or GEOB, a frame with format
+ * flags, an empty one, a GEOB larger than any store) is refused; a tag without one is only walked. Both modes check the FLAC itself: `fLaC`, STREAMINFO first,
  * every metadata block inside the file, audio starting with a frame sync, and the file ending with a whole frame
  * (its CRC-16; an ID3v1 tag after it is allowed), which catches a truncated upload. Invariants: memory bounded (a
- * header, plus in verify mode the store's frame); throws StreamMediaError for input it refuses.
+ * header, plus one GEOB frame of at most a store or one text frame of at most 64 KiB); throws StreamMediaError for input it refuses.
  */
 export class FlacScanner {
   store: Uint8Array | null = null;
@@ -119,6 +130,10 @@ export class FlacScanner {
   #id3Version = 0;
   #frame: Uint8Array | null = null;
   #frameFilled = 0;
+  /** The buffered frame is a text frame (checked as the reference decodes it), else a GEOB. */
+  #frameIsText = false;
+  /** The tag holds a frame whose content was not checked (anything but a text frame or a GEOB). */
+  #opaqueFrame = false;
   #audioStart = -1;
   #crc = 0;
   #prevFF = false;
@@ -154,7 +169,7 @@ export class FlacScanner {
         this.#frameFilled += n;
         this.#pos += n;
         at += n;
-        if (this.#frameFilled === this.#frame.length) await this.#geob();
+        if (this.#frameFilled === this.#frame.length) await (this.#frameIsText ? this.#text() : this.#geob());
         continue;
       }
       if (this.#remaining > 0) {
@@ -237,13 +252,21 @@ export class FlacScanner {
         const size = this.#id3Version === 4 ? fromSyncsafe(h, 4) : be32(h, 4);
         if (++this.#blocks > MAXIMUM_BLOCKS) throw new StreamMediaError("unsupported", `more than ${MAXIMUM_BLOCKS} ID3 frames`);
         if (this.#pos + size > this.#tagEnd) throw new StreamMediaError("malformed", `ID3 frame ${JSON.stringify(id)} runs past its tag`);
-        if (id === "GEOB" && size <= MANIFEST_STORE_MAXIMUM_BYTES + GEOB_SLACK_BYTES) {
-          if (h[9]! !== 0 && this.#id3Version === 4) throw new StreamMediaError("unsupported", "an encoded ID3 GEOB frame");
+        // Checked as the reference's ID3 reader decodes it (else an opaque frame: a store beside it is refused, at
+        // fLaC): a text frame or a GEOB (at most a store: a larger one may still be a store the reference counts),
+        // non-empty, with no format flags (compression, encryption, grouping, unsynchronisation, data length).
+        const checked =
+          size > 0 &&
+          h[9]! === 0 &&
+          ((id === "GEOB" && size <= MANIFEST_STORE_MAXIMUM_BYTES + GEOB_SLACK_BYTES) ||
+            (id[0] === "T" && size <= TEXT_FRAME_MAXIMUM_BYTES));
+        if (checked) {
           this.#frame = new Uint8Array(size);
           this.#frameFilled = 0;
-          if (size === 0) await this.#geob();
+          this.#frameIsText = id !== "GEOB";
           return;
         }
+        this.#opaqueFrame = true;
         this.#remaining = size;
         if (size === 0) await this.#next();
         return;
@@ -285,6 +308,11 @@ export class FlacScanner {
   }
 
   async #magic(h: Uint8Array): Promise<void> {
+    // A store is judged only in a tag the reference surely reads as we do: one whose every other frame was checked
+    // (text, GEOB) or is padding. Any other frame it may fail to decode (then it reads no manifest at all).
+    if (this.store && this.#opaqueFrame) {
+      throw new StreamMediaError("unsupported", "the ID3 tag carrying the C2PA manifest holds frames whose reading is not checked");
+    }
     if (h[0] !== 0x66 || h[1] !== 0x4c || h[2] !== 0x61 || h[3] !== 0x43) {
       throw new StreamMediaError("malformed", this.#tagEnd > 0 ? "the ID3v2 tag is not followed by a FLAC stream" : "not a FLAC file");
     }
@@ -318,13 +346,33 @@ export class FlacScanner {
     else this.#need = 10;
   }
 
+  /** A whole text frame body, hashed: opaque where the reference's ID3 reader fails on it (its encoding, its text). */
+  async #text(): Promise<void> {
+    const body = this.#frame!;
+    this.#frame = null;
+    const encoding = body[0]!;
+    let valid = encoding <= 3;
+    if (encoding === 1 || encoding === 2) valid = wellFormedUtf16(body.subarray(1), encoding === 2);
+    if (encoding === 3) {
+      try {
+        new TextDecoder("utf-8", { fatal: true, ignoreBOM: false }).decode(body.subarray(1));
+      } catch {
+        valid = false;
+      }
+    }
+    if (!valid) this.#opaqueFrame = true;
+    await this.#hash.update(body);
+    return this.#nextFrame();
+  }
+
   /** A whole GEOB frame body: the C2PA store (excluded) or any other object (hashed). */
   async #geob(): Promise<void> {
     const body = this.#frame!;
     const bodyStart = this.#pos - body.length;
     this.#frame = null;
     const fields = geobFields(body);
-    if (fields?.mime === "application/c2pa") {
+    if (!fields) this.#opaqueFrame = true;
+    if (fields && C2PA_MIMES.has(fields.mime)) {
       if (this.#sign) throw new StreamMediaError("unsupported", "the file already carries a C2PA manifest (an ID3 GEOB frame)");
       if (this.store) throw new StreamMediaError("malformed", "two C2PA manifest frames");
       await this.#hash.update(body.subarray(0, fields.dataStart));
@@ -376,6 +424,24 @@ export class FlacScanner {
     this.#crcAtFF = crcAtFF;
     this.#pos += bytes.length;
   }
+}
+
+/** Whether UTF-16 text (a BOM, else big-endian: `be`) has no lone surrogate (the reference's reader fails on one). */
+function wellFormedUtf16(bytes: Uint8Array, be: boolean): boolean {
+  let at = 0;
+  if (bytes.length >= 2 && ((bytes[0] === 0xff && bytes[1] === 0xfe) || (bytes[0] === 0xfe && bytes[1] === 0xff))) {
+    be = bytes[0] === 0xfe;
+    at = 2;
+  }
+  let high = false;
+  for (; at + 1 < bytes.length; at += 2) {
+    const unit = be ? (bytes[at]! << 8) | bytes[at + 1]! : bytes[at]! | (bytes[at + 1]! << 8);
+    const isHigh = unit >= 0xd800 && unit <= 0xdbff;
+    const isLow = unit >= 0xdc00 && unit <= 0xdfff;
+    if ((isLow && !high) || (high && !isLow)) return false;
+    high = isHigh;
+  }
+  return !high;
 }
 
 /** A GEOB frame body's MIME type and where its object starts, or null when its fields do not parse. */
