@@ -3,6 +3,7 @@ import { extractManifestStore } from "../media/c2pa/jumbf-carriers";
 import { activeManifestSignature } from "../media/c2pa/jumbf-signature";
 import type { ImageServices, ManifestFacts } from "../media/types";
 import { hex } from "../platform/bytes";
+import type { D1Rides } from "./d1-rides";
 import { type ImagePixelFacts, incompleteMeasurement, measureImagePixels, PIXEL_FACTS_VERSION } from "./pixel-facts";
 import { findPixelMemo, hasPixelMemo, putPixelMemo } from "./repo";
 
@@ -100,6 +101,8 @@ export async function pixelMemoFor(
   subject: MemoSubject,
   facts: ManifestFacts,
   fileStore: Uint8Array | null | undefined,
+  /** The verification's queued reads (d1-rides.ts), sent in the memo read's batch. */
+  rides?: D1Rides,
 ): Promise<PixelMemo | null> {
   if (subject.mediaType !== "image/jpeg" || subject.manifestStore || subject.manifestOnly || subject.streamed) return null;
   if (facts.state !== "read" || !fileStore) return null;
@@ -107,7 +110,7 @@ export async function pixelMemoFor(
   if (!facts.success_codes.includes("claimSignature.validated") || !facts.success_codes.includes("assertion.dataHash.match")) return null;
   const signature = activeManifestSignature(fileStore, facts.active_manifest_label);
   if (signature.status !== "ok") return null;
-  const row = await findPixelMemo(env.DB, await sha256(signature.cose));
+  const row = await findPixelMemo(env.DB, await sha256(signature.cose), rides);
   if (!row || row.version !== PIXEL_FACTS_VERSION || row.media_type !== subject.mediaType) return null;
   if ((await jpegPixelBytesDigest(subject.bytes)) !== row.pixels_sha256) return null;
   try {

@@ -6,6 +6,7 @@ import { insertStatement } from "../db/statements";
 import { tenantRow } from "../db/tenant-row";
 import type { PageRequest } from "../platform/pagination";
 import { MAX_MATCHES } from "../soft-bindings/repo";
+import type { D1Rides } from "./d1-rides";
 
 /*
  * Every D1 statement of the verification area: records (`verifications`), stored-object requests
@@ -271,13 +272,15 @@ export interface PixelMemoRow {
 }
 
 /** The memo of the publication whose active manifest's claim signature has this digest (global: a fact about bytes). */
-export async function findPixelMemo(d1: D1Database, signatureSha256: string): Promise<PixelMemoRow | null> {
-  return d1
+export async function findPixelMemo(d1: D1Database, signatureSha256: string, rides?: D1Rides): Promise<PixelMemoRow | null> {
+  const statement = d1
     .prepare(
       "SELECT publication_id, media_type, pixels_sha256, version, facts, measured_at FROM verify_pixel_memos WHERE signature_sha256 = ?",
     )
-    .bind(signatureSha256)
-    .first<PixelMemoRow>();
+    .bind(signatureSha256);
+  if (!rides) return statement.first<PixelMemoRow>();
+  const [result] = await rides.send([statement]);
+  return (result?.results[0] as PixelMemoRow | undefined) ?? null;
 }
 
 /** Whether a publication has its memo at `version` (the fill's idempotence: a redelivered follow-up measures nothing). */

@@ -20,6 +20,7 @@ import {
 } from "../soft-bindings/repo";
 import { type VerifiedCapture, verifiedCapture } from "./capture";
 import { type VerifiedCreator, verifiedCreator } from "./creator";
+import { type D1Rides, d1Rides } from "./d1-rides";
 import { type ImagePixelFacts, measureImagePixels, PIXEL_FACTS_VERSION } from "./pixel-facts";
 import { pixelMemoFor } from "./pixel-memo";
 import { exactPublicationsStateStatement, type PublicationsState, publishedAtOf } from "./repo";
@@ -48,7 +49,12 @@ export interface VerifySubject {
 
 /** Revocation check of the active manifest's signer (RFC 6960); injected so it can be replaced in tests. */
 /** OCSP of the active manifest's signer, from the manifest store (located once per verification). */
-export type RevocationCheck = (store: Uint8Array | null, activeLabel: string) => Promise<{ status: OcspStatus; warning?: string }>;
+/** `rides`: a read it makes may ride in the verification's next D1 batch (d1-rides.ts). */
+export type RevocationCheck = (
+  store: Uint8Array | null,
+  activeLabel: string,
+  rides?: D1Rides,
+) => Promise<{ status: OcspStatus; warning?: string }>;
 
 export interface VerifyServices {
   ensureEngine: () => void;
@@ -397,9 +403,11 @@ export async function verifySubject(env: Bindings, services: VerifyServices, sub
   const read = manifest.facts.state === "read" ? manifest.facts : null;
   const ocspWarnings: string[] = [];
   const anchorWarnings: string[] = [];
+  // The development responder's revocation list rides in the pixel-memo read's batch (d1-rides.ts).
+  const rides = d1Rides(env.DB);
   const revocation =
     read && services.revocation
-      ? services.revocation(store, read.active_manifest_label)
+      ? services.revocation(store, read.active_manifest_label, rides)
       : Promise.resolve<{ status: OcspStatus; warning?: string }>({ status: "not_checked" });
   if (read && !services.revocation) ocspWarnings.push("The signer's revocation status (OCSP) is not checked in this deployment.");
   // A rejection is handled where it is awaited; this only keeps it from being reported as unhandled meanwhile.
@@ -420,7 +428,12 @@ export async function verifySubject(env: Bindings, services: VerifyServices, sub
   let entriesRead: AnchorEntriesRead | undefined;
   const durableWarnings: string[] = [];
   // A file this service published, unchanged where its pixels are: the pixel stage's outputs measured then (pixel-memo.ts).
-  const memo = services.image ? await pixelMemoFor(env, subject, manifest.facts, manifest.fileStore) : null;
+  let memo: Awaited<ReturnType<typeof pixelMemoFor>> = null;
+  try {
+    memo = services.image ? await pixelMemoFor(env, subject, manifest.facts, manifest.fileStore, rides) : null;
+  } finally {
+    await rides.flush(); // what no batch took goes alone (the revocation check waits on it)
+  }
   // Related publications are shown only while still published, as read after every external answer the verification
   // waits for (the OCSP responder's: up to its timeout). When that answer is already in before the index lookup is
   // sent, the lookup's own batch is such a read: the state of the publications its exact lookups find rides in it,
