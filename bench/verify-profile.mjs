@@ -40,7 +40,9 @@ async function take() {
   // --isolates: every isolate of the session (D1's and R2's simulators, the entry Worker, the Durable Objects…), each
   // summarized apart after the Worker's tables: where a request's workerd CPU goes outside the Worker.
   const user = `ws://127.0.0.1:${inspector}/core:user:svc-dev`;
-  const others = process.argv.includes("--isolates") ? (await inspectorTargets(inspector)).filter((u) => !u.endsWith("/core:user:svc-dev")) : [];
+  const others = process.argv.includes("--isolates")
+    ? (await inspectorTargets(inspector)).filter((u) => !u.endsWith("/core:user:svc-dev"))
+    : [];
   const profiling = await startProfiles([user, ...others.map((u) => u.replace("ws://localhost:", "ws://127.0.0.1:"))]);
   const t0 = performance.now();
   const wall = [];
@@ -125,5 +127,6 @@ const isolates = (profile.svc.isolates ?? [])
 if (isolates.length) {
   console.log("\nother isolates, busy ms/req");
   for (const i of isolates) console.log(`${per(i.summary.busy)} ms/req  ${i.name}`);
-  for (const i of isolates.slice(0, 3)) printTable(`${i.name}: self time by function`, i.summary.self, { per: requests, top: 15, unit: "ms/req" });
+  for (const i of isolates.slice(0, 3))
+    printTable(`${i.name}: self time by function`, i.summary.self, { per: requests, top: 15, unit: "ms/req" });
 }
