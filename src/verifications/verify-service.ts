@@ -411,16 +411,7 @@ export async function verifySubject(env: Bindings, services: VerifyServices, sub
       : Promise.resolve<{ status: OcspStatus; warning?: string }>({ status: "not_checked" });
   if (read && !services.revocation) ocspWarnings.push("The signer's revocation status (OCSP) is not checked in this deployment.");
   // A rejection is handled where it is awaited; this only keeps it from being reported as unhandled meanwhile.
-  // Whether the answer is in is noted: see relatedState below.
-  let revocationSettled = false;
-  revocation.then(
-    () => {
-      revocationSettled = true;
-    },
-    () => {
-      revocationSettled = true;
-    },
-  );
+  revocation.catch(() => {});
   // The anchor log's first read (the store's entries) rides in the D1 batch of the index lookup after the pixel work:
   // one round trip fewer than a read of its own. When no lookup is made, anchorMatch reads the entries itself.
   const storeHash = read && store ? hex(await crypto.subtle.digest("SHA-256", store)) : null;
@@ -438,7 +429,16 @@ export async function verifySubject(env: Bindings, services: VerifyServices, sub
   // waits for (the OCSP responder's: up to its timeout). When that answer is already in before the index lookup is
   // sent, the lookup's own batch is such a read: the state of the publications its exact lookups find rides in it,
   // one round trip fewer. Otherwise (and for publications it did not consider) the state is read after the verdict.
+  // "Already in": settled once the work queued now has run (a cached answer, or one computed from a read that came
+  // back with the memo's batch); one waiting on a responder is not, and keeps the read after the verdict.
   let relatedState: PublicationsState | null = null;
+  const revocationIn = await Promise.race([
+    revocation.then(
+      () => true,
+      () => true,
+    ),
+    new Promise<boolean>((resolve) => setTimeout(() => resolve(false), 0)),
+  ]);
   const durable = await durableFacts(
     env,
     services.image,
@@ -450,7 +450,7 @@ export async function verifySubject(env: Bindings, services: VerifyServices, sub
       if (entries) entriesRead = entries.read(results[0]);
     },
     memo?.facts ?? null,
-    revocationSettled
+    revocationIn
       ? (state) => {
           relatedState = state;
         }
