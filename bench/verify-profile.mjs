@@ -8,12 +8,12 @@
 // core:user:svc-dev. Public: the 2.8 MP photograph of bench/verify.mjs, each request its own bytes and address.
 // --keyed: signed 1 MP JPEGs with the dev key (as bench/verify-keyed.mjs's cold row); with --published, 1 MP JPEGs
 // the service published itself (its goal row). The profile covers the Worker's isolate
-// only: D1 and the SQLite of Durable Objects run outside it (their cost shows as workerd CPU, not here).
+// only, unless --isolates: then every isolate of the session (D1, R2, the entry Worker…) is profiled beside it.
 // SVC_API_BASE_URL / SVC_API_KEY from .svc/dev.env unless set.
 import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { devService, keyedFiles, publicFiles, publishedFiles, verifier } from "./lib/verify-requests.mjs";
-import { printTable, startProfiles, summarizeProfile } from "./lib/workerd-profile.mjs";
+import { inspectorTargets, printTable, startProfiles, summarizeProfile } from "./lib/workerd-profile.mjs";
 
 const ROOT = join(import.meta.dirname, "..");
 const arg = (name, fallback) => (process.argv.includes(name) ? process.argv[process.argv.indexOf(name) + 1] : fallback);
@@ -37,7 +37,13 @@ async function take() {
 
   // ---- the inspector (workerd sometimes leaves a first session's Profiler.enable unanswered: startProfiles asks again)
   for (let i = 0; i < 5; i++) await verify(); // warm: engine, JIT, caches
-  const profiling = await startProfiles([`ws://127.0.0.1:${inspector}/core:user:svc-dev`]);
+  // --isolates: every isolate of the session (D1's and R2's simulators, the entry Worker, the Durable Objects…), each
+  // summarized apart after the Worker's tables: where a request's workerd CPU goes outside the Worker.
+  const user = `ws://127.0.0.1:${inspector}/core:user:svc-dev`;
+  const others = process.argv.includes("--isolates")
+    ? (await inspectorTargets(inspector)).filter((u) => !u.endsWith("/core:user:svc-dev"))
+    : [];
+  const profiling = await startProfiles([user, ...others.map((u) => u.replace("ws://localhost:", "ws://127.0.0.1:"))]);
   const t0 = performance.now();
   const wall = [];
   let last;
@@ -47,9 +53,11 @@ async function take() {
     wall.push(performance.now() - t);
   }
   const elapsed = performance.now() - t0;
-  const [taken] = await profiling.stop();
+  const stopped = await profiling.stop();
+  const taken = stopped.find((p) => p.url.endsWith("/core:user:svc-dev"));
   if (!taken) throw new Error("the inspector does not answer Profiler.stop");
-  const profile = { ...taken.profile, svc: { wall, elapsed, requests, status: last.status, keyed } };
+  const isolates = stopped.filter((p) => p !== taken).map((p) => ({ name: p.url.split("/").pop(), profile: p.profile }));
+  const profile = { ...taken.profile, svc: { wall, elapsed, requests, status: last.status, keyed, isolates } };
   if (arg("--out")) writeFileSync(arg("--out"), JSON.stringify(profile));
   return profile;
 }
@@ -111,3 +119,14 @@ table("self time by source file", fileSelf, 30);
 table("inclusive time by source file (any frame of the file on the stack)", fileIncl, 30);
 table("self time by function", fnSelf);
 table("inclusive time by function", fnIncl, 70);
+// --isolates: the other isolates' busy time per request, and the largest functions of the busiest.
+const isolates = (profile.svc.isolates ?? [])
+  .map((i) => ({ ...i, summary: summarizeProfile(i.profile, { wall: process.argv.includes("--wall") }) }))
+  .filter((i) => i.summary.busy > 0)
+  .sort((a, b) => b.summary.busy - a.summary.busy);
+if (isolates.length) {
+  console.log("\nother isolates, busy ms/req");
+  for (const i of isolates) console.log(`${per(i.summary.busy)} ms/req  ${i.name}`);
+  for (const i of isolates.slice(0, 3))
+    printTable(`${i.name}: self time by function`, i.summary.self, { per: requests, top: 15, unit: "ms/req" });
+}

@@ -22,3 +22,10 @@ export async function revocationsVersion(db: Database): Promise<string> {
   const rows = await db.select().from(devOcspRevocations).orderBy(asc(devOcspRevocations.serialHex));
   return rows.map((r) => `${r.serialHex}@${r.revokedAt}/${r.reason ?? ""}`).join(",");
 }
+
+/** The same read as one raw statement (to ride in another batch, #19), and the same spelling of its result. */
+export const REVOCATIONS_VERSION_SQL = "SELECT serial_hex, revoked_at, reason FROM dev_ocsp_revocations ORDER BY serial_hex ASC";
+export function revocationsVersionOf(result: D1Result): string {
+  const rows = result.results as { serial_hex: string; revoked_at: number; reason: number | null }[];
+  return rows.map((r) => `${r.serial_hex}@${r.revoked_at}/${r.reason ?? ""}`).join(",");
+}

@@ -1,8 +1,10 @@
 import type { Bindings } from "../env";
 import { extractManifestStore } from "../media/c2pa/jumbf-carriers";
-import { activeManifestSignature } from "../media/c2pa/jumbf-signature";
+import { activeManifestSignature, signerCredentials } from "../media/c2pa/jumbf-signature";
+import { pemBlocks } from "../media/c2pa/tsa-der";
 import type { ImageServices, ManifestFacts } from "../media/types";
-import { hex } from "../platform/bytes";
+import { equalBytes, hex } from "../platform/bytes";
+import type { D1Rides } from "./d1-rides";
 import { type ImagePixelFacts, incompleteMeasurement, measureImagePixels, PIXEL_FACTS_VERSION } from "./pixel-facts";
 import { findPixelMemo, hasPixelMemo, putPixelMemo } from "./repo";
 
@@ -23,6 +25,8 @@ import { findPixelMemo, hasPixelMemo, putPixelMemo } from "./repo";
  *   are all a decoder reads: the pixels are the ones publication measured. This is checked by our own walk, not
  *   taken from the manifest's exclusions, so a store whose exclusions cover anything else cannot pass;
  * - the memo's version is this code's PIXEL_FACTS_VERSION.
+ * A claim signature whose x5chain shares no certificate with this deployment's signing chain cannot be one a
+ * publication stored (signedUnderOwnChain): such files (signed elsewhere) make no memo read at all.
  * Otherwise the pixels are measured as always. Every index lookup still runs live, with its tenant rules.
  */
 
@@ -100,6 +104,8 @@ export async function pixelMemoFor(
   subject: MemoSubject,
   facts: ManifestFacts,
   fileStore: Uint8Array | null | undefined,
+  /** The verification's queued reads (d1-rides.ts), sent in the memo read's batch. */
+  rides?: D1Rides,
 ): Promise<PixelMemo | null> {
   if (subject.mediaType !== "image/jpeg" || subject.manifestStore || subject.manifestOnly || subject.streamed) return null;
   if (facts.state !== "read" || !fileStore) return null;
@@ -107,7 +113,9 @@ export async function pixelMemoFor(
   if (!facts.success_codes.includes("claimSignature.validated") || !facts.success_codes.includes("assertion.dataHash.match")) return null;
   const signature = activeManifestSignature(fileStore, facts.active_manifest_label);
   if (signature.status !== "ok") return null;
-  const row = await findPixelMemo(env.DB, await sha256(signature.cose));
+  // Only this deployment's signer writes memos: a file signed under another chain (the cold path) has none to find.
+  if (!signedUnderOwnChain(env, signature.cose)) return null;
+  const row = await findPixelMemo(env.DB, await sha256(signature.cose), rides);
   if (!row || row.version !== PIXEL_FACTS_VERSION || row.media_type !== subject.mediaType) return null;
   if ((await jpegPixelBytesDigest(subject.bytes)) !== row.pixels_sha256) return null;
   try {
@@ -115,6 +123,29 @@ export async function pixelMemoFor(
   } catch {
     return null;
   }
+}
+
+/** This deployment's signing chain (DER, leaf first), per configured PEM. */
+const ownChains = new Map<string, Uint8Array[]>();
+
+/**
+ * Whether a certificate of the claim signature's x5chain is one of this deployment's signing chain (SVC_C2PA_SIGNER_
+ * CHAIN_PEM): only then can the signature be one a publication stored a memo under. The issuer counts as well as the
+ * leaf, so a signing certificate renewed under the same CA still finds the memos of files signed before. No chain
+ * configured: nothing is signed here, so no memo exists.
+ */
+function signedUnderOwnChain(env: Pick<Bindings, "SVC_C2PA_SIGNER_CHAIN_PEM">, cose: Uint8Array): boolean {
+  const pem = env.SVC_C2PA_SIGNER_CHAIN_PEM;
+  if (!pem) return false;
+  let own = ownChains.get(pem);
+  if (!own) {
+    own = pemBlocks(pem, "CERTIFICATE");
+    if (ownChains.size >= 4) ownChains.clear();
+    ownChains.set(pem, own);
+  }
+  const credentials = signerCredentials(cose);
+  if (credentials.status !== "ok") return false;
+  return credentials.chain.some((cert) => own.some((mine) => equalBytes(cert, mine)));
 }
 
 /**

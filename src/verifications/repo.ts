@@ -5,6 +5,8 @@ import { assets, tenants, verificationReports, verificationRequests, verificatio
 import { insertStatement } from "../db/statements";
 import { tenantRow } from "../db/tenant-row";
 import type { PageRequest } from "../platform/pagination";
+import { MAX_MATCHES } from "../soft-bindings/repo";
+import type { D1Rides } from "./d1-rides";
 
 /*
  * Every D1 statement of the verification area: records (`verifications`), stored-object requests
@@ -81,6 +83,46 @@ export async function publishedAtOf(d1: D1Database, publicationIds: string[]): P
     .bind(...publicationIds)
     .all<{ publication_id: string; published_at: number | null }>();
   return new Map(rows.results.map((r) => [r.publication_id, r.published_at]));
+}
+
+/**
+ * The state publishedAtOf reads, of the publications the exact index lookups `exact` answer (soft-bindings/repo.ts
+ * indexMatches: the same rows, order and limit), as one statement for the lookup's own D1 batch (one snapshot).
+ * Every publication it considered has a row, published or not, so a caller knows which ids it answers for: an id
+ * without a row (a PDQ candidate, or a lookup whose text drifted from this one) is read with publishedAtOf.
+ */
+export function exactPublicationsStateStatement(
+  d1: D1Database,
+  exact: { algorithm: string; bitsHex: string; limit: number }[],
+): { statement: D1PreparedStatement; read(result: D1Result | undefined): PublicationsState } | null {
+  if (exact.length === 0) return null;
+  const lookup =
+    "SELECT * FROM (SELECT sb.publication_id FROM soft_bindings sb JOIN assets a ON a.id = sb.asset_id AND a.publication_id = sb.publication_id WHERE sb.algorithm = ? AND sb.bits = ? ORDER BY sb.created_at ASC, sb.publication_id ASC LIMIT ?)";
+  const statement = d1
+    .prepare(
+      `WITH c AS (${exact.map(() => lookup).join(" UNION ALL ")})
+       SELECT c.publication_id, p.published_at, p.publication_id IS NOT NULL AS published
+         FROM c LEFT JOIN assets p ON p.publication_id = c.publication_id AND p.status = 'published'`,
+    )
+    .bind(...exact.flatMap((q) => [q.algorithm, q.bitsHex, Math.max(1, Math.min(MAX_MATCHES, Math.floor(q.limit)))]));
+  return {
+    statement,
+    read(result) {
+      const considered = new Set<string>();
+      const publishedAt = new Map<string, number | null>();
+      for (const row of (result?.results ?? []) as { publication_id: string; published_at: number | null; published: number }[]) {
+        considered.add(row.publication_id);
+        if (row.published) publishedAt.set(row.publication_id, row.published_at);
+      }
+      return { considered, publishedAt };
+    },
+  };
+}
+
+/** Publications' state as publishedAtOf reads it, for the ids in `considered` only. */
+export interface PublicationsState {
+  considered: Set<string>;
+  publishedAt: Map<string, number | null>;
 }
 
 // ── stored-object verification requests ──────────────────────────────────────────────────────────────────────
@@ -230,13 +272,15 @@ export interface PixelMemoRow {
 }
 
 /** The memo of the publication whose active manifest's claim signature has this digest (global: a fact about bytes). */
-export async function findPixelMemo(d1: D1Database, signatureSha256: string): Promise<PixelMemoRow | null> {
-  return d1
+export async function findPixelMemo(d1: D1Database, signatureSha256: string, rides?: D1Rides): Promise<PixelMemoRow | null> {
+  const statement = d1
     .prepare(
       "SELECT publication_id, media_type, pixels_sha256, version, facts, measured_at FROM verify_pixel_memos WHERE signature_sha256 = ?",
     )
-    .bind(signatureSha256)
-    .first<PixelMemoRow>();
+    .bind(signatureSha256);
+  if (!rides) return statement.first<PixelMemoRow>();
+  const [result] = await rides.send([statement]);
+  return (result?.results[0] as PixelMemoRow | undefined) ?? null;
 }
 
 /** Whether a publication has its memo at `version` (the fill's idempotence: a redelivered follow-up measures nothing). */

@@ -35,7 +35,7 @@ function ocspFetcher(env: Bindings): OcspFetcher {
  * revocation list, so a revocation still changes them at once in development.
  */
 export function revocationCheck(env: Bindings): RevocationCheck {
-  return async (store, activeLabel) => {
+  return async (store, activeLabel, rides) => {
     if (!store)
       return { status: "unavailable", warning: "OCSP not checked: the signer's certificate could not be read from the manifest store." };
     const signature = activeManifestSignature(store, activeLabel);
@@ -48,7 +48,7 @@ export function revocationCheck(env: Bindings): RevocationCheck {
       cert: credentials.chain[0]!,
       issuer: credentials.chain[1]!,
       fetcher: ocspFetcher(env),
-      cache: dev ? versioned(ocspCache, await devRevocationsVersion(env)) : ocspCache,
+      cache: dev ? versioned(ocspCache, await devRevocationsVersion(env, rides?.ride)) : ocspCache,
     });
     if (result.status === "unavailable") {
       const why =

@@ -20,9 +20,10 @@ import {
 } from "../soft-bindings/repo";
 import { type VerifiedCapture, verifiedCapture } from "./capture";
 import { type VerifiedCreator, verifiedCreator } from "./creator";
+import { type D1Rides, d1Rides } from "./d1-rides";
 import { type ImagePixelFacts, measureImagePixels, PIXEL_FACTS_VERSION } from "./pixel-facts";
 import { pixelMemoFor } from "./pixel-memo";
-import { publishedAtOf } from "./repo";
+import { exactPublicationsStateStatement, type PublicationsState, publishedAtOf } from "./repo";
 import { verificationTrustAnchors } from "./trust";
 import { type DurableFacts, decideVerdict, type OcspStatus, type RelatedPublication, type SoftBindingMatch, type Verdict } from "./verdict";
 import { audioDurableFacts } from "./verify-audio";
@@ -48,7 +49,12 @@ export interface VerifySubject {
 
 /** Revocation check of the active manifest's signer (RFC 6960); injected so it can be replaced in tests. */
 /** OCSP of the active manifest's signer, from the manifest store (located once per verification). */
-export type RevocationCheck = (store: Uint8Array | null, activeLabel: string) => Promise<{ status: OcspStatus; warning?: string }>;
+/** `rides`: a read it makes may ride in the verification's next D1 batch (d1-rides.ts). */
+export type RevocationCheck = (
+  store: Uint8Array | null,
+  activeLabel: string,
+  rides?: D1Rides,
+) => Promise<{ status: OcspStatus; warning?: string }>;
 
 export interface VerifyServices {
   ensureEngine: () => void;
@@ -79,10 +85,15 @@ const FINGERPRINT_CANDIDATES = 10;
  * The public face of related publications: their manifest and publication time, only while still published
  * (a withdrawn or expired publication says nothing more to anyone).
  */
-async function relatedPublications(env: Bindings, related: SoftBindingMatch[]): Promise<RelatedPublication[]> {
+async function relatedPublications(
+  env: Bindings,
+  related: SoftBindingMatch[],
+  /** Their state read in the index lookup's batch (see verifySubject), used when it answers for every one of them. */
+  known: PublicationsState | null = null,
+): Promise<RelatedPublication[]> {
   if (related.length === 0) return [];
   const ids = [...new Set(related.map((r) => r.publication_id))];
-  const publishedAt = await publishedAtOf(env.DB, ids);
+  const publishedAt = known && ids.every((id) => known.considered.has(id)) ? known.publishedAt : await publishedAtOf(env.DB, ids);
   const seen = new Set<string>();
   const out: RelatedPublication[] = [];
   for (const r of related) {
@@ -114,6 +125,8 @@ async function durableFacts(
   answered: (results: D1Result[]) => void = () => {},
   /** The pixel stage's facts measured at publication on these very pixels (pixel-memo.ts), else null: measured now. */
   memo: ImagePixelFacts | null = null,
+  /** Set: the state of the publications the exact lookups answer is read in their batch and given to this. */
+  relatedState: ((state: PublicationsState) => void) | null = null,
 ): Promise<DurableFacts> {
   const none: DurableFacts = { watermark: null, fingerprint: null };
   if (subject.manifestOnly) return none; // no pixels: nothing to detect or fingerprint, and nothing to warn about
@@ -186,14 +199,16 @@ async function durableFacts(
   const pdqRegions = pdqQuery ? { ...pdqQuery, windows } : null;
   // PDQ answers only when the exact ISCC code found nothing (below): D1 skips both PDQ lookups when it found a row.
   const isccAt = isccBits ? exact.length - 1 : undefined;
+  const state = relatedState ? exactPublicationsStateStatement(env.DB, exact) : null;
   const found = await indexMatches(env.DB, {
     exact,
     pdq: pdqQuery,
     pdqRegions,
-    also,
+    also: state ? [...also, state.statement] : also,
     ...(isccAt !== undefined ? { pdqUnlessExact: isccAt } : {}),
   });
   answered(found.also);
+  if (state && relatedState) relatedState(state.read(found.also[also.length]));
 
   let watermark: DurableFacts["watermark"] = null;
   if (payload) {
@@ -388,9 +403,11 @@ export async function verifySubject(env: Bindings, services: VerifyServices, sub
   const read = manifest.facts.state === "read" ? manifest.facts : null;
   const ocspWarnings: string[] = [];
   const anchorWarnings: string[] = [];
+  // The development responder's revocation list rides in the pixel-memo read's batch (d1-rides.ts).
+  const rides = d1Rides(env.DB);
   const revocation =
     read && services.revocation
-      ? services.revocation(store, read.active_manifest_label)
+      ? services.revocation(store, read.active_manifest_label, rides)
       : Promise.resolve<{ status: OcspStatus; warning?: string }>({ status: "not_checked" });
   if (read && !services.revocation) ocspWarnings.push("The signer's revocation status (OCSP) is not checked in this deployment.");
   // A rejection is handled where it is awaited; this only keeps it from being reported as unhandled meanwhile.
@@ -402,7 +419,26 @@ export async function verifySubject(env: Bindings, services: VerifyServices, sub
   let entriesRead: AnchorEntriesRead | undefined;
   const durableWarnings: string[] = [];
   // A file this service published, unchanged where its pixels are: the pixel stage's outputs measured then (pixel-memo.ts).
-  const memo = services.image ? await pixelMemoFor(env, subject, manifest.facts, manifest.fileStore) : null;
+  let memo: Awaited<ReturnType<typeof pixelMemoFor>> = null;
+  try {
+    memo = services.image ? await pixelMemoFor(env, subject, manifest.facts, manifest.fileStore, rides) : null;
+  } finally {
+    await rides.flush(); // what no batch took goes alone (the revocation check waits on it)
+  }
+  // Related publications are shown only while still published, as read after every external answer the verification
+  // waits for (the OCSP responder's: up to its timeout). When that answer is already in before the index lookup is
+  // sent, the lookup's own batch is such a read: the state of the publications its exact lookups find rides in it,
+  // one round trip fewer. Otherwise (and for publications it did not consider) the state is read after the verdict.
+  // "Already in": settled once the work queued now has run (a cached answer, or one computed from a read that came
+  // back with the memo's batch); one waiting on a responder is not, and keeps the read after the verdict.
+  let relatedState: PublicationsState | null = null;
+  const revocationIn = await Promise.race([
+    revocation.then(
+      () => true,
+      () => true,
+    ),
+    new Promise<boolean>((resolve) => setTimeout(() => resolve(false), 0)),
+  ]);
   const durable = await durableFacts(
     env,
     services.image,
@@ -414,6 +450,11 @@ export async function verifySubject(env: Bindings, services: VerifyServices, sub
       if (entries) entriesRead = entries.read(results[0]);
     },
     memo?.facts ?? null,
+    revocationIn
+      ? (state) => {
+          relatedState = state;
+        }
+      : null,
   );
   const checked = await revocation;
   const ocsp: OcspStatus = checked.status;
@@ -435,7 +476,7 @@ export async function verifySubject(env: Bindings, services: VerifyServices, sub
   };
   return {
     ...verdict,
-    related_publications: await relatedPublications(env, verdict.related),
+    related_publications: await relatedPublications(env, verdict.related, relatedState),
     claims: manifest.claims
       ? {
           ...manifest.claims,

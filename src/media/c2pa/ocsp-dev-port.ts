@@ -28,8 +28,11 @@ export interface DevOcsp {
   responder(env: Bindings): DevOcspResponder | null;
   /** Answers one DER OCSPRequest with the dev responder (with the deployment's current revocations). */
   answer(env: Bindings, responder: DevOcspResponder, requestDer: Uint8Array): Promise<Uint8Array>;
-  /** The version of the deployment's revocation list: it changes whenever a revocation is recorded. */
-  revocationsVersion(env: Bindings): Promise<string>;
+  /**
+   * The version of the deployment's revocation list: it changes whenever a revocation is recorded. `ride`: the read
+   * goes in the caller's next D1 batch instead of a round trip of its own.
+   */
+  revocationsVersion(env: Bindings, ride?: (statement: D1PreparedStatement) => Promise<D1Result>): Promise<string>;
 }
 
 let installed: DevOcsp | null = null;
@@ -45,9 +48,9 @@ export function devOcspResponder(env: Bindings): DevOcspResponder | null {
 }
 
 /** The dev revocation list's version; only called after devOcspResponder returned credentials. */
-export function devRevocationsVersion(env: Bindings): Promise<string> {
+export function devRevocationsVersion(env: Bindings, ride?: (statement: D1PreparedStatement) => Promise<D1Result>): Promise<string> {
   if (!installed) throw new Error("no development OCSP responder installed");
-  return installed.revocationsVersion(env);
+  return installed.revocationsVersion(env, ride);
 }
 
 /** Answers one DER OCSPRequest in process; only called after devOcspResponder returned credentials. */

@@ -15,4 +15,17 @@ describe("verification trust anchors", () => {
     // The TSA list is not added: only what the signer list itself contains is a signer anchor.
     expect(count(verificationTrustAnchors({}))).toBe(count(C2PA_TRUST_LIST_PEM));
   });
+
+  it("the same configuration gives the same bundle object; a changed one gives its own bundle at once (kept per isolate)", () => {
+    const a = "-----BEGIN CERTIFICATE-----\nMIIA\n-----END CERTIFICATE-----\n";
+    const b = "-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----\n";
+    const first = verificationTrustAnchors({ SVC_TRUST_ANCHORS_PEM: a });
+    expect(verificationTrustAnchors({ SVC_TRUST_ANCHORS_PEM: `${a}` })).toBe(first);
+    const other = verificationTrustAnchors({ SVC_TRUST_ANCHORS_PEM: b });
+    expect(other).toContain("MIIB");
+    expect(other).not.toContain("MIIA");
+    expect(verificationTrustAnchors({ SVC_TRUST_ANCHORS_PEM: b, SVC_C2PA_TRUST_LIST: "off" })).toBe(`${b.trim()}\n`);
+    expect(verificationTrustAnchors({ SVC_TRUST_ANCHORS_PEM: a })).toEqual(first);
+    expect(verificationTrustAnchors({ SVC_C2PA_TRUST_LIST: "off" })).toBeNull();
+  });
 });

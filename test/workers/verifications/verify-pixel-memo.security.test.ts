@@ -4,6 +4,7 @@ import { verifyManifest } from "../../../src/media/c2pa/verifier";
 import { concatBytes } from "../../../src/platform/bytes";
 import { jpegPixelBytesDigest, pixelMemoFor } from "../../../src/verifications/pixel-memo";
 import { verificationTrustAnchors } from "../../../src/verifications/trust";
+import { C2PA_TRUST_LIST_PEM } from "../../../src/verifications/trust/c2pa-trust-list";
 import { createTenant, fixture, json, testEnv } from "../support/helpers";
 import { jpegSegments, memoRows, publishedJpeg, withStoreOf } from "../support/pixel-memo-helpers";
 import { verifyFile } from "../support/verify-helpers";
@@ -99,6 +100,33 @@ describe("verify pixel memo: only for the bytes we published (#19)", () => {
     const passing = await pixelMemoFor(testEnv, { bytes: published.bytes, mediaType: "image/jpeg" }, read.facts, read.fileStore);
     expect(passing).not.toBeNull(); // the control: the same facts on the published bytes find it
     expect(await pixelMemoFor(testEnv, { bytes: changed, mediaType: "image/jpeg" }, read.facts, read.fileStore)).toBeNull();
+  });
+
+  it("a deployment whose signing chain is not the file's finds no memo and reads none (files signed elsewhere)", async () => {
+    const { key } = await createTenant();
+    const published = await poisoned(key);
+    const read = await verifyManifest(
+      { bytes: published.bytes, mediaType: "image/jpeg" },
+      verificationTrustAnchors(testEnv),
+      ensureC2paEngine,
+    );
+    const subject = { bytes: published.bytes, mediaType: "image/jpeg" };
+    expect(await pixelMemoFor(testEnv, subject, read.facts, read.fileStore)).not.toBeNull(); // the control
+    const reads: string[] = [];
+    const DB = new Proxy(testEnv.DB, {
+      get(target, prop) {
+        if (prop === "prepare") return (sql: string) => (reads.push(sql), target.prepare(sql));
+        const v = Reflect.get(target, prop);
+        return typeof v === "function" ? v.bind(target) : v;
+      },
+    });
+    // Another chain (a CA of the C2PA trust list) configured as the signer's, or none: the file's signer is not ours.
+    const another = /-----BEGIN CERTIFICATE-----[\s\S]*?-----END CERTIFICATE-----/.exec(C2PA_TRUST_LIST_PEM)![0];
+    for (const chain of [another, undefined]) {
+      const other = { ...testEnv, DB, SVC_C2PA_SIGNER_CHAIN_PEM: chain };
+      expect(await pixelMemoFor(other, subject, read.facts, read.fileStore)).toBeNull();
+    }
+    expect(reads).toEqual([]);
   });
 
   it("a sidecar store, or a memo of another pipeline version: measured now", async () => {
