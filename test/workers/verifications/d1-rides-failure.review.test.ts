@@ -54,7 +54,11 @@ describe("review b282ac0: a failed batch carrying the revocation list", () => {
     const engine = await ensureC2paEngineLazily();
     const image = await imageServices();
     // Control: with D1 answering, the dev responder says good.
-    const control = await verifySubject(plain, { ensureEngine: engine, image, revocation: revocationCheck(plain) }, { bytes, mediaType: "image/jpeg" });
+    const control = await verifySubject(
+      plain,
+      { ensureEngine: engine, image, revocation: revocationCheck(plain) },
+      { bytes, mediaType: "image/jpeg" },
+    );
     expect(control.signals.ocsp_status).toBe("good");
 
     const broken = { ...plain, DB: failingRevocations() } as Bindings;
