@@ -1,7 +1,14 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
+import type { Bindings as Env } from "../../../src/env";
+import { imageServices } from "../../../src/media";
 import { indexMatches } from "../../../src/soft-bindings/repo";
 import { exactPublicationsStateStatement, publishedAtOf } from "../../../src/verifications/repo";
+import { ensureC2paEngineLazily } from "../../../src/verifications/verify-engines";
+import { type RevocationCheck as Check, verifySubject } from "../../../src/verifications/verify-service";
+import { createTenant, fixture } from "../support/helpers";
+import { observedD1 } from "../support/observed-d1";
+import { signedCopy } from "../support/verify-helpers";
 
 /*
  * Review of ddd7159: the related publications' state read in the index lookup's batch (exactPublicationsStateStatement)
@@ -96,5 +103,76 @@ describe("review ddd7159: the state in the lookup's batch against the read after
       for (const id of known.considered) expect(ids, `round ${round}: ${id} was looked up`).toContain(id);
     }
     expect(compared).toBeGreaterThan(30);
+  }, 240_000);
+});
+
+describe("review ddd7159: a verification with the answer in at once against one with the answer late", () => {
+  it("shows the same related publications for a mix of states (the batch's state, and the read after the verdict)", async () => {
+    const owner = await createTenant();
+    const mine = await signedCopy(owner.key, fixture("photo-bridge.jpg"), "image/jpeg");
+    const services = { ensureEngine: await ensureC2paEngineLazily(), image: await imageServices() };
+    const subject = { bytes: mine.bytes, mediaType: "image/jpeg" };
+    const now: Check = async () => ({ status: "unknown", warning: "test: no responder" });
+    const late: Check = async () => {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      return { status: "unknown", warning: "test: no responder" };
+    };
+    let iscc: string | null = null;
+    const sent: string[] = [];
+    const d1 = observedD1(db, {
+      onBind: (sql, binds) => {
+        sent.push(sql);
+        if (binds[0] === "iscc-image" && typeof binds[1] === "string" && !sql.includes("pdq_")) iscc ??= binds[1];
+      },
+    });
+    const observed = { ...(env as unknown as Env), DB: d1 } as Env;
+    await verifySubject(observed, { ...services, revocation: now }, subject);
+    expect(iscc).not.toBeNull();
+    const random = rng(7);
+    const statements: D1PreparedStatement[] = [];
+    for (let i = 0; i < 9; i++) {
+      const state = STATES[i % STATES.length]!;
+      const pub = `pub_dv${crypto.randomUUID().replace(/-/g, "").slice(0, 12)}`;
+      const asset = `ast_${pub.slice(4)}`;
+      const status = state === "withdrawn" || state === "retention_expired" || state === "processing" ? state : "published";
+      const at = state === "published-null-time" ? null : 1700000000000 + i;
+      statements.push(
+        db
+          .prepare(
+            "INSERT INTO assets (id, tenant_id, kind, status, publication_id, manifest_label, published_at, created_at, updated_at) VALUES (?, 'ten_diffv000000000', 'image', ?, ?, ?, ?, 0, 0)",
+          )
+          .bind(asset, status, pub, `urn:c2pa:${pub}`, at),
+        db
+          .prepare(
+            "INSERT INTO soft_bindings (publication_id, algorithm, tenant_id, asset_id, job_id, kind, value, bits, created_at) VALUES (?, 'iscc-image', 'ten_diffv000000000', ?, 'job_x', 'fingerprint', ?, ?, ?)",
+          )
+          .bind(pub, asset, iscc, iscc, Math.floor(random() * 2)),
+      );
+      if (state === "asset-deleted") statements.push(db.prepare("DELETE FROM assets WHERE id = ?").bind(asset));
+      if (state === "twin")
+        statements.push(
+          db
+            .prepare(
+              "INSERT INTO assets (id, tenant_id, kind, status, publication_id, manifest_label, published_at, created_at, updated_at) VALUES (?, 'ten_diffv000000000', 'image', 'withdrawn', ?, ?, 1600000000000, 0, 0)",
+            )
+            .bind(`${asset}t`, pub, `urn:c2pa:${pub}`),
+        );
+    }
+    await db.batch(statements);
+
+    sent.length = 0;
+    const inAtOnce = await verifySubject(observed, { ...services, revocation: now }, subject);
+    const readAfter = sent.filter((s) => s.includes("FROM assets WHERE status = 'published' AND publication_id IN")).length;
+    sent.length = 0;
+    const answeredLate = await verifySubject(observed, { ...services, revocation: late }, subject);
+    expect(sent.filter((s) => s.includes("FROM assets WHERE status = 'published' AND publication_id IN")).length).toBe(1);
+    expect(readAfter, "the answer in at once: no read after the verdict").toBe(0);
+    expect(inAtOnce.related.length).toBeGreaterThan(3);
+    expect(inAtOnce.related).toEqual(answeredLate.related);
+    expect(inAtOnce.related_publications).toEqual(answeredLate.related_publications);
+    // And both say what the database says now.
+    const ids = [...new Set(inAtOnce.related.map((r) => r.publication_id))];
+    const published = await publishedAtOf(db, ids);
+    expect(inAtOnce.related_publications.length).toBe(published.size);
   }, 240_000);
 });
