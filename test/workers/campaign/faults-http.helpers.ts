@@ -184,7 +184,7 @@ export async function sweep<S extends object>(
   const done = (i: number) => outcomes.slice(0, i).filter((o): o is Outcome => o !== undefined);
 
   async function trial(i: number): Promise<void> {
-    const { site, mode } = trials[i];
+    const { site, mode } = trials[i]!;
     const where = `${path.name} · ${mode} at #${site.n} ${site.op} (${site.detail.slice(0, 80)})`;
     const s = await path.setup();
     const faulty = faultyEnv(healthy, { at: site.n, mode });
@@ -230,7 +230,8 @@ export async function sweep<S extends object>(
       }
     };
     await Promise.all(Array.from({ length: Math.min(parallel, trials.length) }, runner));
-    if (failures.length > 0) throw failures.sort((a, b) => a.i - b.i)[0].error;
+    const first = failures.sort((a, b) => a.i - b.i)[0];
+    if (first) throw first.error;
   }
   return { sites, outcomes: done(trials.length) };
 }
@@ -244,7 +245,7 @@ export async function addressOnOwnShard(taken: Set<string>, make: () => string, 
   for (let tries = 0; tries < 10_000; tries++) {
     const address = make();
     const [bucket] = await anonymousRateBuckets(new Headers({ "cf-connecting-ip": address }), testEnv, `${family}_public`, 10);
-    const shard = shardOf(bucket.name);
+    const shard = shardOf(bucket!.name);
     if (taken.has(shard)) continue;
     taken.add(shard);
     return address;
