@@ -3,6 +3,7 @@ import { existsSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs
 import { dirname, join } from "node:path";
 import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-plugin";
 import { configDefaults, defineConfig } from "vitest/config";
+import { unstable_readConfig } from "wrangler";
 // With the extension (Vite's future native config loader needs it); tsconfig.node.json lacks
 // allowImportingTsExtensions, hence the expected TS5097.
 import { mintAnchorKeyPem, mintDevPki } from "./src/dev/pki.ts";
@@ -68,6 +69,29 @@ function mediaWorker(name: string) {
 }
 
 /**
+ * The jobs queue's consumer for the workers project: wrangler.toml's [env.dev] one (batch size, retries, dead-letter
+ * queue), but delivering a message as soon as it is queued instead of waiting up to max_batch_timeout (1 s) for a
+ * batch to fill. Locally nearly every batch is one job, so the wait was about a second of idle time per job, and
+ * most workers files wait on several jobs. What a job does, and how the consumer handles a batch of several
+ * (test/workers/queues/queues.test.ts hands it crafted batches), is unchanged; the e2e project keeps the deployed
+ * 1 s (test/support/worker.ts).
+ */
+function jobsConsumerWithoutBatchWait() {
+  const config = unstable_readConfig({ config: join(import.meta.dirname, "wrangler.toml"), env: "dev" }, { hideWarnings: true });
+  const consumer = config.queues.consumers?.find((c: { queue: string }) => c.queue === "svc-jobs");
+  if (!consumer) throw new Error("wrangler.toml [env.dev] has no svc-jobs consumer");
+  return {
+    "svc-jobs": {
+      maxBatchSize: consumer.max_batch_size,
+      maxBatchTimeout: 0,
+      maxRetries: consumer.max_retries,
+      deadLetterQueue: consumer.dead_letter_queue,
+      retryDelay: consumer.retry_delay,
+    },
+  };
+}
+
+/**
  * Node-side files that start the whole Worker (the wrangler bundle in Miniflare, or `npm start`): the e2e project.
  * Matched by file name so new end-to-end suites (`*.e2e.test.ts`) land there without editing this list.
  */
@@ -104,6 +128,7 @@ export default defineConfig(async () => {
               miniflare: {
                 // The media Worker behind the `VIDEO` service binding of wrangler.toml's [env.dev].
                 workers: [mediaWorker("svc-media-dev")],
+                queueConsumers: jobsConsumerWithoutBatchWait(),
                 bindings: {
                   TEST_MIGRATIONS: migrations,
                   TEST_FIXTURES: mediaFixtures(),

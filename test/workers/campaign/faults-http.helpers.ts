@@ -2,6 +2,8 @@ import { createExecutionContext, waitOnExecutionContext } from "cloudflare:test"
 import { expect } from "vitest";
 import type { Bindings } from "../../../src/env";
 import worker from "../../../src/index";
+import { anonymousRateBuckets } from "../../../src/platform/client-address";
+import { shardOf } from "../../../src/platform/rate-lease";
 import { type FaultPlan, type FaultSite, faultyEnv } from "../support/faults";
 import { BASE, testEnv } from "../support/helpers";
 
@@ -148,13 +150,19 @@ async function lapseLeases(tenantId: string) {
     .run();
 }
 
-/** Runs `path` once on a probe env (learning its sites), then once per site and mode; returns what happened. */
+/**
+ * Runs `path` once on a probe env (learning its sites), then once per site and mode; returns what happened.
+ * `parallel` trials run at once (default one at a time): only for a path whose trials share nothing a site depends on
+ * (each its own caller, tenant and rate shard; see `addressOnOwnShard`). Each trial is the same as alone, and every
+ * one is checked to have faulted the site the probe saw at that number (no state of another trial hid a call).
+ */
 export async function sweep<S extends object>(
   path: HotPath<S>,
   options: {
     modes?: Mode[];
     /** Runs only the faults this keeps (a known defect's own test runs just those). */
     only?: (site: FaultSite, mode: Mode, sites: readonly FaultSite[]) => boolean;
+    parallel?: number;
   } = {},
 ): Promise<{ sites: FaultSite[]; outcomes: Outcome[] }> {
   const healthy = path.healthy ?? testEnv;
@@ -163,42 +171,86 @@ export async function sweep<S extends object>(
   const probed = await send(probe.env, path.request(first));
   expect(path.success, `${path.name}: the probe run (${probed.text.slice(0, 300)})`).toContain(probed.status);
   const sites = [...probe.log];
-  const outcomes: Outcome[] = [];
+  const trials: { site: FaultSite; mode: Mode }[] = [];
   for (const site of sites) {
     for (const mode of options.modes ?? (["error", "crash-after"] as Mode[])) {
       if (mode === "crash-after" && !isWrite(site)) continue;
       if (options.only && !options.only(site, mode, sites)) continue;
-      const where = `${path.name} · ${mode} at #${site.n} ${site.op} (${site.detail.slice(0, 80)})`;
-      const s = await path.setup();
-      const faulty = faultyEnv(healthy, { at: site.n, mode });
-      const faulted = await send(faulty.env, path.request(s));
-      if (mode === "error") {
-        expectClean(faulted, where);
-        if (faulted.status >= 400 && faulted.status !== 503 && !path.alsoClean?.(faulted, site)) {
-          expect.fail(`${where}: a storage failure answered ${label(faulted)}: ${faulted.text.slice(0, 300)}`);
-        }
-      }
-      let retried = await send(healthy, path.request(s));
-      let leaseLapsed = false;
-      const tenantId = (s as { tenantId?: string }).tenantId;
-      if (retried.status === 409 && retried.body?.code === "svc.idempotency.request_in_progress" && tenantId) {
-        leaseLapsed = true;
-        await lapseLeases(tenantId);
-        retried = await send(healthy, path.request(s));
-      }
-      expect(path.success, `${where}: the healthy retry (${retried.text.slice(0, 300)})`).toContain(retried.status);
-      const outcome = { site, mode, faulted: label(faulted), retried: label(retried), leaseLapsed, ms: faulted.ms };
-      try {
-        await path.check(s, retried, faulted, site, mode);
-      } catch (error) {
-        (error as Error).message =
-          `${where}: ${(error as Error).message}\n${table(path.name, { sites, outcomes: [...outcomes, outcome] })}`;
-        throw error;
-      }
-      outcomes.push(outcome);
+      trials.push({ site, mode });
     }
   }
-  return { sites, outcomes };
+  const parallel = Math.max(1, options.parallel ?? 1);
+  const outcomes: (Outcome | undefined)[] = [];
+  const done = (i: number) => outcomes.slice(0, i).filter((o): o is Outcome => o !== undefined);
+
+  async function trial(i: number): Promise<void> {
+    const { site, mode } = trials[i]!;
+    const where = `${path.name} · ${mode} at #${site.n} ${site.op} (${site.detail.slice(0, 80)})`;
+    const s = await path.setup();
+    const faulty = faultyEnv(healthy, { at: site.n, mode });
+    const faulted = await send(faulty.env, path.request(s));
+    if (parallel > 1) {
+      expect(`${faulty.faulted?.op} ${faulty.faulted?.detail}`, `${where}: the site the probe saw`).toBe(`${site.op} ${site.detail}`);
+    }
+    if (mode === "error") {
+      expectClean(faulted, where);
+      if (faulted.status >= 400 && faulted.status !== 503 && !path.alsoClean?.(faulted, site)) {
+        expect.fail(`${where}: a storage failure answered ${label(faulted)}: ${faulted.text.slice(0, 300)}`);
+      }
+    }
+    let retried = await send(healthy, path.request(s));
+    let leaseLapsed = false;
+    const tenantId = (s as { tenantId?: string }).tenantId;
+    if (retried.status === 409 && retried.body?.code === "svc.idempotency.request_in_progress" && tenantId) {
+      leaseLapsed = true;
+      await lapseLeases(tenantId);
+      retried = await send(healthy, path.request(s));
+    }
+    expect(path.success, `${where}: the healthy retry (${retried.text.slice(0, 300)})`).toContain(retried.status);
+    const outcome = { site, mode, faulted: label(faulted), retried: label(retried), leaseLapsed, ms: faulted.ms };
+    try {
+      await path.check(s, retried, faulted, site, mode);
+    } catch (error) {
+      (error as Error).message = `${where}: ${(error as Error).message}\n${table(path.name, { sites, outcomes: [...done(i), outcome] })}`;
+      throw error;
+    }
+    outcomes[i] = outcome;
+  }
+
+  if (parallel === 1) {
+    for (let i = 0; i < trials.length; i++) await trial(i);
+  } else {
+    // A pool of `parallel` runners over the trials in order; every trial runs to its end, the first failure (in
+    // trial order) is thrown.
+    let next = 0;
+    const failures: { i: number; error: unknown }[] = [];
+    const runner = async () => {
+      for (let i = next++; i < trials.length; i = next++) {
+        await trial(i).catch((error) => failures.push({ i, error }));
+      }
+    };
+    await Promise.all(Array.from({ length: Math.min(parallel, trials.length) }, runner));
+    const first = failures.sort((a, b) => a.i - b.i)[0];
+    if (first) throw first.error;
+  }
+  return { sites, outcomes: done(trials.length) };
+}
+
+/**
+ * A network address (from `make`) whose public rate bucket of `family` lies on a RateLimiter shard not in `taken`
+ * (then added). The anonymous front holds one grant per shard and isolate: two trials on one shard would share it,
+ * and the second would be admitted without the limiter call (and its settle) that the probe saw.
+ */
+export async function addressOnOwnShard(taken: Set<string>, make: () => string, family = "verify"): Promise<string> {
+  for (let tries = 0; tries < 10_000; tries++) {
+    const address = make();
+    const [bucket] = await anonymousRateBuckets(new Headers({ "cf-connecting-ip": address }), testEnv, `${family}_public`, 10);
+    const shard = shardOf(bucket!.name);
+    if (taken.has(shard)) continue;
+    taken.add(shard);
+    return address;
+  }
+  throw new Error(`no address on a free shard (${taken.size} taken)`);
 }
 
 /** The outcome table, for the log and the report. */

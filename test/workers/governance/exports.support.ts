@@ -17,7 +17,7 @@ export function waitForExport(key: string, exportId: string, timeoutMs = 60_000)
       if (record.state === "queued" || record.state === "running") throw new Error(`export ${exportId} still ${record.state}`);
       return record;
     },
-    { timeout: timeoutMs, interval: 200 },
+    { timeout: timeoutMs, interval: 50 },
   );
 }
 

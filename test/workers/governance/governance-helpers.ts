@@ -29,7 +29,7 @@ export function waitForDeletion(key: string, deletionId: string, timeoutMs = 60_
       if (!["completed", "refused", "failed"].includes(d.state)) throw new Error(`deletion ${deletionId} still ${d.state}`);
       return d;
     },
-    { timeout: timeoutMs, interval: 200 },
+    { timeout: timeoutMs, interval: 50 },
   );
 }
 
@@ -43,7 +43,7 @@ export function waitForDeletionRow(deletionId: string, timeoutMs = 60_000): Prom
       if (!row || !["completed", "refused", "failed"].includes(row.state)) throw new Error(`deletion ${deletionId} still ${row?.state}`);
       return row;
     },
-    { timeout: timeoutMs, interval: 200 },
+    { timeout: timeoutMs, interval: 50 },
   );
 }
 

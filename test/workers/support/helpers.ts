@@ -132,7 +132,10 @@ export async function uploadAsset(
   return { assetId: upload.asset_id, uploadId: upload.upload_id, objectId: done.asset_object_id };
 }
 
-/** Polls a job until it is terminal (the queue consumer runs it in the background); the last state on timeout. */
+/**
+ * Polls a job until it is terminal (the queue consumer runs it in the background); the last state on timeout. Every
+ * 50 ms: a sign-only job takes about 0.1 s once the engines are warm, so a coarser poll was most of the wait.
+ */
 export function waitForJob(key: string, jobId: string, timeoutMs = 90_000): Promise<any> {
   return vi.waitFor(
     async () => {
@@ -141,6 +144,6 @@ export function waitForJob(key: string, jobId: string, timeoutMs = 90_000): Prom
         throw new Error(`job ${jobId} still ${job.state}`);
       return job;
     },
-    { timeout: timeoutMs, interval: 200 },
+    { timeout: timeoutMs, interval: 50 },
   );
 }
