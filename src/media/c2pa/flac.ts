@@ -28,20 +28,6 @@ const GEOB_SLACK_BYTES = 4096;
  */
 const CANDIDATES = 1024;
 
-/** The `c2pa.hash.data` assertion: everything but the store [start, start + length) (`pad`: as riff.ts). */
-export function flacBinding(hash: Uint8Array, start: number, length: number, padBytes = 0) {
-  return {
-    label: "c2pa.hash.data",
-    data: {
-      exclusions: [{ start, length }],
-      name: "jumbf manifest",
-      alg: "sha256",
-      hash: Array.from(hash),
-      pad: new Array<number>(padBytes).fill(0),
-    },
-  };
-}
-
 /** The ID3v2.4 tag's bytes before a store of `storeLength` bytes (hashed; the store follows them). */
 export function flacTagHead(storeLength: number): Uint8Array {
   const frameBody = GEOB_FIELDS.length + storeLength;

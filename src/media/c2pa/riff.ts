@@ -13,11 +13,12 @@ import { fourcc } from "./jumbf-box";
 import { BodyPeeks, type Sha256Stream, StreamMediaError, sha256Stream } from "./stream-hash";
 
 /**
- * The `c2pa.hash.data` assertion: everything but the manifest chunk [start, start + length). `padBytes` zero bytes in
+ * The `c2pa.hash.data` assertion: everything but the manifest store's bytes [start, start + length) (the WAV
+ * manifest chunk; FLAC's store in its ID3 tag, flac.ts). `padBytes` zero bytes in
  * its `pad` field make the store one byte longer (stream-sign.ts keeps the store's length even: a C2PA chunk with a
  * RIFF pad byte reads as `assertion.dataHash.mismatch` to c2pa-wasm 0.13.3, though not to c2pa-node).
  */
-export function riffBinding(hash: Uint8Array, start: number, length: number, padBytes = 0) {
+export function dataHashBinding(hash: Uint8Array, start: number, length: number, padBytes = 0) {
   return {
     label: "c2pa.hash.data",
     data: {

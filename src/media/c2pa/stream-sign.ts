@@ -17,8 +17,8 @@
 import { hex } from "../../platform/bytes";
 import type { ManifestPlan, SignResult } from "../types";
 import { BmffScanner, bmffBinding, bmffManifestBox } from "./bmff";
-import { FLAC_STORE_OFFSET, FlacScanner, flacBinding, flacTagHead } from "./flac";
-import { RiffScanner, riffBinding, riffChunkLength, riffManifestChunk } from "./riff";
+import { FLAC_STORE_OFFSET, FlacScanner, flacTagHead } from "./flac";
+import { dataHashBinding, RiffScanner, riffChunkLength, riffManifestChunk } from "./riff";
 import type { HardBinding } from "./signer";
 import { forEachChunk, StreamMediaError, sha256Stream } from "./stream-hash";
 
@@ -82,7 +82,7 @@ export async function signStreamed(input: StreamSignInput): Promise<StreamSignRe
   let padBytes = 0;
   if (container === "riff") {
     const size = (pad: number) =>
-      input.signer.signManifestStore({ plan: input.plan, binding: riffBinding(new Uint8Array(32), total, SIZING_LENGTH, pad) });
+      input.signer.signManifestStore({ plan: input.plan, binding: dataHashBinding(new Uint8Array(32), total, SIZING_LENGTH, pad) });
     let sizing = await size(0);
     if (sizing.status !== "signed") return { status: "failed", message: sizing.message };
     // An odd store would need a RIFF pad byte after it, which c2pa-wasm (the engine verifications read files up to
@@ -114,7 +114,7 @@ export async function signStreamed(input: StreamSignInput): Promise<StreamSignRe
       await parts.write(out);
     });
     const hash = await scanner.finish();
-    const binding = container === "bmff" ? bmffBinding(hash) : riffBinding(hash, total, trailerLength, padBytes);
+    const binding = container === "bmff" ? bmffBinding(hash) : dataHashBinding(hash, total, trailerLength, padBytes);
     const signed = await input.signer.signManifestStore({ plan: input.plan, binding });
     if (signed.status !== "signed") {
       await upload.abort();
@@ -158,7 +158,7 @@ function cborWidth(n: number): number {
  */
 async function signFlacStreamed(input: StreamSignInput, total: number): Promise<StreamSignResult> {
   const size = (length: number) =>
-    input.signer.signManifestStore({ plan: input.plan, binding: flacBinding(new Uint8Array(32), FLAC_STORE_OFFSET, length) });
+    input.signer.signManifestStore({ plan: input.plan, binding: dataHashBinding(new Uint8Array(32), FLAC_STORE_OFFSET, length) });
   let sizing = await size(SIZING_LENGTH);
   if (sizing.status !== "signed") return { status: "failed", message: sizing.message };
   if (cborWidth(sizing.manifest_store.length) !== cborWidth(SIZING_LENGTH)) {
@@ -183,7 +183,7 @@ async function signFlacStreamed(input: StreamSignInput, total: number): Promise<
       const scanner = new FlacScanner(total, { sign: true }, hash);
       await forEachChunk(object.body, async (chunk) => void (await scanner.push(chunk)));
       const digest = await scanner.finish();
-      signed = await input.signer.signManifestStore({ plan: input.plan, binding: flacBinding(digest, FLAC_STORE_OFFSET, storeLength) });
+      signed = await input.signer.signManifestStore({ plan: input.plan, binding: dataHashBinding(digest, FLAC_STORE_OFFSET, storeLength) });
     } catch (error) {
       await object.body.cancel().catch(() => undefined);
       if (error instanceof StreamMediaError) return { status: error.kind, message: error.message };

@@ -13,9 +13,9 @@ import { equalBytes } from "../../platform/bytes";
 import { decodeCbor } from "../../platform/cbor";
 import type { ManifestCheck, ManifestReader } from "../types";
 import { BmffScanner, bmffBinding } from "./bmff";
-import { FlacScanner, flacBinding } from "./flac";
+import { FlacScanner } from "./flac";
 import { type JumbfBox, type JumbfSuperbox, parseJumbf } from "./jumbf-box";
-import { RiffScanner, riffBinding } from "./riff";
+import { dataHashBinding, RiffScanner } from "./riff";
 import { forEachChunk, StreamMediaError } from "./stream-hash";
 import { STREAMED_MEDIA_TYPES, type StreamedContainer } from "./stream-sign";
 
@@ -158,11 +158,7 @@ export function streamedBinding(
     const expected =
       scan.container === "bmff"
         ? bmffBinding(new Uint8Array(0))
-        : (scan.container === "riff" ? riffBinding : flacBinding)(
-            new Uint8Array(0),
-            scan.exclusion?.start ?? -1,
-            scan.exclusion?.length ?? -1,
-          );
+        : dataHashBinding(new Uint8Array(0), scan.exclusion?.start ?? -1, scan.exclusion?.length ?? -1);
     if (
       !recorded ||
       recorded.label !== expected.label ||

@@ -7,7 +7,7 @@
  */
 import { beforeAll, describe, expect, it } from "vitest";
 import type { DevPki } from "../../../src/dev/pki";
-import { flacBinding } from "../../../src/media/c2pa/flac";
+import { dataHashBinding } from "../../../src/media/c2pa/riff";
 import type { C2paSigner } from "../../../src/media/c2pa/signer";
 import { verifyStreamedManifest } from "../../../src/media/c2pa/verifier";
 import { largeFlac } from "../../support/flac-media";
@@ -73,7 +73,7 @@ async function signed(layout: Layout): Promise<Uint8Array> {
     hashed.set(bytes.subarray(0, storeStart));
     hashed.set(bytes.subarray(storeStart + length), storeStart);
     const hash = new Uint8Array(await crypto.subtle.digest("SHA-256", hashed));
-    const result = await signer.signManifestStore({ plan: largePlan("audio/flac"), binding: flacBinding(hash, storeStart, length) });
+    const result = await signer.signManifestStore({ plan: largePlan("audio/flac"), binding: dataHashBinding(hash, storeStart, length) });
     if (result.status !== "signed") throw new Error(JSON.stringify(result));
     if (result.manifest_store.length === length) return build(layout, result.manifest_store, flac).bytes;
     length = result.manifest_store.length;
