@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { durableAuditSink } from "../../../src/governance/audit/service";
-import type { AuditDraft } from "../../../src/platform/audit";
+import { countOf, draftOf, keep } from "../support/audit-outbox";
 import { api, createTenant, testEnv } from "../support/helpers";
 
 /*
@@ -8,34 +8,6 @@ import { api, createTenant, testEnv } from "../support/helpers";
  * or the sweep's, both naming it as `keptAs`), once: the chain appends a draft only while its row is there and drops
  * the row in the same write.
  */
-
-const draftOf = (action: string, keptAs?: string): AuditDraft => ({
-  action,
-  outcome: "succeeded",
-  actorKind: "api_key",
-  actorId: "key_test",
-  credentialId: null,
-  requestId: crypto.randomUUID(),
-  targetType: "thing",
-  targetId: "thing_1",
-  statusCode: 200,
-  detail: null,
-  occurredAt: Date.now(),
-  ...(keptAs ? { keptAs } : {}),
-});
-
-async function keep(tenantId: string, draft: AuditDraft): Promise<string> {
-  const id = crypto.randomUUID();
-  await testEnv.DB.prepare("INSERT INTO audit_outbox (id, tenant_id, draft, created_at, claimed_until) VALUES (?, ?, ?, ?, ?)")
-    .bind(id, tenantId, JSON.stringify(draft), Date.now(), Date.now() + 300_000)
-    .run();
-  return id;
-}
-
-const countOf = async (sql: string, ...binds: unknown[]) =>
-  (await testEnv.DB.prepare(`SELECT COUNT(*) AS n FROM ${sql}`)
-    .bind(...binds)
-    .first<{ n: number }>())!.n;
 
 describe("#19 review: a kept entry is appended once, by whichever append still finds its kept row", () => {
   it("two appends naming the same kept row at once (the request's and the sweep's) land one entry and drop the row", async () => {

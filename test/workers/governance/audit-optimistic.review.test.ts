@@ -3,7 +3,7 @@ import { database } from "../../../src/db/client";
 import { entryHash } from "../../../src/governance/audit/chain";
 import { chainHead, insertAfter } from "../../../src/governance/audit/repo";
 import { durableAuditSink } from "../../../src/governance/audit/service";
-import type { AuditDraft } from "../../../src/platform/audit";
+import { countOf, draftOf, keep } from "../support/audit-outbox";
 import { api, createTenant, testEnv } from "../support/helpers";
 
 /*
@@ -12,34 +12,6 @@ import { api, createTenant, testEnv } from "../support/helpers";
  * and the sweep's appends do), and plain drafts, after the head moved outside the object (the operator's direct
  * append). Every entry lands once, the gone one not at all, the kept rows are dropped, and the chain verifies.
  */
-
-const draftOf = (action: string, keptAs?: string): AuditDraft => ({
-  action,
-  outcome: "succeeded",
-  actorKind: "api_key",
-  actorId: "key_test",
-  credentialId: null,
-  requestId: crypto.randomUUID(),
-  targetType: "thing",
-  targetId: "thing_1",
-  statusCode: 200,
-  detail: null,
-  occurredAt: Date.now(),
-  ...(keptAs ? { keptAs } : {}),
-});
-
-async function keep(tenantId: string, draft: AuditDraft): Promise<string> {
-  const id = crypto.randomUUID();
-  await testEnv.DB.prepare("INSERT INTO audit_outbox (id, tenant_id, draft, created_at, claimed_until) VALUES (?, ?, ?, ?, ?)")
-    .bind(id, tenantId, JSON.stringify(draft), Date.now(), Date.now() + 300_000)
-    .run();
-  return id;
-}
-
-const countOf = async (sql: string, ...binds: unknown[]) =>
-  (await testEnv.DB.prepare(`SELECT COUNT(*) AS n FROM ${sql}`)
-    .bind(...binds)
-    .first<{ n: number }>())!.n;
 
 /** An entry chained directly in D1, as the operator script does (the object's remembered head goes stale). */
 async function operatorAppend(tenantId: string, action: string) {
