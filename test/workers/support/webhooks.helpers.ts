@@ -1,6 +1,7 @@
 import { expect } from "vitest";
 import type { Bindings } from "../../../src/env";
 import { newId } from "../../../src/platform/ids";
+import type { EngineDeliveryRow } from "../../../src/webhooks/repo/attempts";
 import { generateWebhookSecret, sealSecret } from "../../../src/webhooks/signing";
 import { api, createTenant, json, testEnv } from "./helpers";
 
@@ -366,4 +367,23 @@ export function claimTakenOverBeforeBatch(base: Bindings, tenantId: string, opti
         .run(),
     options,
   );
+}
+
+/** A delivery row for calling `attempt()` directly (answer-hash tests); ids carry `tag`. */
+export function attemptRow(tag: string): EngineDeliveryRow {
+  return {
+    id: `whdel_${tag}`,
+    tenant_id: `ten_${tag}`,
+    endpoint_id: `whep_${tag}`,
+    event_id: `whevt_${tag}`,
+    event_type: "asset.signed",
+    status: "pending",
+    attempt_count: 1,
+    attempt_base: 0,
+    next_attempt_at: null,
+    lease_until: null,
+    endpoint_state: "active",
+    max_concurrency: 1,
+    rate_limit_per_minute: 60,
+  };
 }

@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { attempt, type Sender } from "../../../src/webhooks/delivery";
-import type { EngineDeliveryRow } from "../../../src/webhooks/repo/attempts";
 import { webhookSigner } from "../../../src/webhooks/signing";
+import { sha256HexOf } from "../support/helpers";
+import { attemptRow } from "../support/webhooks.helpers";
 
 /*
  * Review of #19 (answer hashing): workerd's fetch decompresses a gzip/deflate/br answer itself and keeps the
@@ -13,24 +14,7 @@ import { webhookSigner } from "../../../src/webhooks/signing";
  */
 
 const LIMIT = 64 * 1024;
-const row: EngineDeliveryRow = {
-  id: "whdel_enc",
-  tenant_id: "ten_enc",
-  endpoint_id: "whep_enc",
-  event_id: "whevt_enc",
-  event_type: "asset.signed",
-  status: "pending",
-  attempt_count: 1,
-  attempt_base: 0,
-  next_attempt_at: null,
-  lease_until: null,
-  endpoint_state: "active",
-  max_concurrency: 1,
-  rate_limit_per_minute: 60,
-};
-
-const hexOf = async (bytes: Uint8Array) =>
-  [...new Uint8Array(await crypto.subtle.digest("SHA-256", bytes))].map((b) => b.toString(16).padStart(2, "0")).join("");
+const row = attemptRow("enc");
 
 async function gzip(bytes: Uint8Array): Promise<Uint8Array> {
   return new Uint8Array(await new Response(new Blob([bytes]).stream().pipeThrough(new CompressionStream("gzip"))).arrayBuffer());
@@ -62,7 +46,7 @@ describe("review: an answer the runtime decompressed is read and hashed only up 
       async () => new Response(body, { headers: { "content-encoding": "gzip", "content-length": String(compressed.byteLength) } }),
     );
     if (result.kind !== "answer") throw new Error(`not answered: ${JSON.stringify(result)}`);
-    expect(result.bodySha256).toBe(await hexOf(plain.subarray(0, LIMIT)));
+    expect(result.bodySha256).toBe(await sha256HexOf(plain.subarray(0, LIMIT)));
     // Bounded in bytes: far from the 4 MiB the body decompresses to (a stream may read a few chunks ahead).
     expect(pulled).toBeLessThan(1024 * 1024);
   });

@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { attempt, type Sender } from "../../../src/webhooks/delivery";
-import type { EngineDeliveryRow } from "../../../src/webhooks/repo/attempts";
 import { webhookSigner } from "../../../src/webhooks/signing";
+import { sha256HexOf } from "../support/helpers";
+import { attemptRow } from "../support/webhooks.helpers";
 
 /*
  * #19: an answer without a usable length is read in one runtime read of up to 64 KiB + 1 (was chunk by chunk).
@@ -10,24 +11,7 @@ import { webhookSigner } from "../../../src/webhooks/signing";
  */
 
 const LIMIT = 64 * 1024;
-const row: EngineDeliveryRow = {
-  id: "whdel_hash",
-  tenant_id: "ten_hash",
-  endpoint_id: "whep_hash",
-  event_id: "whevt_hash",
-  event_type: "asset.signed",
-  status: "pending",
-  attempt_count: 1,
-  attempt_base: 0,
-  next_attempt_at: null,
-  lease_until: null,
-  endpoint_state: "active",
-  max_concurrency: 1,
-  rate_limit_per_minute: 60,
-};
-
-const hexOf = async (bytes: Uint8Array) =>
-  [...new Uint8Array(await crypto.subtle.digest("SHA-256", bytes))].map((b) => b.toString(16).padStart(2, "0")).join("");
+const row = attemptRow("hash");
 
 const bytesOf = (n: number) => Uint8Array.from({ length: n }, (_, i) => (i * 31 + 7) & 255);
 
@@ -67,35 +51,39 @@ async function hashRecorded(answer: () => Response): Promise<string | null> {
 describe("#19: the answer's first 64 KiB hashed whatever its framing", () => {
   it("a short chunked answer, an empty one, and one split into many chunks", async () => {
     const ok = new TextEncoder().encode("answered 200");
-    expect(await hashRecorded(() => new Response(chunkedBody([ok])))).toBe(await hexOf(ok));
-    expect(await hashRecorded(() => new Response(chunkedBody([])))).toBe(await hexOf(new Uint8Array(0)));
+    expect(await hashRecorded(() => new Response(chunkedBody([ok])))).toBe(await sha256HexOf(ok));
+    expect(await hashRecorded(() => new Response(chunkedBody([])))).toBe(await sha256HexOf(new Uint8Array(0)));
     const many = bytesOf(5000);
     const parts = Array.from({ length: 10 }, (_, i) => many.subarray(i * 500, (i + 1) * 500));
-    expect(await hashRecorded(() => new Response(chunkedBody(parts)))).toBe(await hexOf(many));
+    expect(await hashRecorded(() => new Response(chunkedBody(parts)))).toBe(await sha256HexOf(many));
     // Around the short read's size (2 KiB): ending at it, one byte past it, and a byte past it in a chunk of its own.
     for (const n of [2047, 2048, 2049, 2050]) {
       const body = bytesOf(n);
-      expect(await hashRecorded(() => new Response(chunkedBody([body])))).toBe(await hexOf(body));
+      expect(await hashRecorded(() => new Response(chunkedBody([body])))).toBe(await sha256HexOf(body));
     }
     const edge = bytesOf(2049);
-    expect(await hashRecorded(() => new Response(chunkedBody([edge.subarray(0, 2048), edge.subarray(2048)])))).toBe(await hexOf(edge));
+    expect(await hashRecorded(() => new Response(chunkedBody([edge.subarray(0, 2048), edge.subarray(2048)])))).toBe(
+      await sha256HexOf(edge),
+    );
   });
 
   it("a chunked answer of exactly 64 KiB, and past it (the limit inside a chunk): the first 64 KiB", async () => {
     const exact = bytesOf(LIMIT);
-    expect(await hashRecorded(() => new Response(chunkedBody([exact.subarray(0, 1000), exact.subarray(1000)])))).toBe(await hexOf(exact));
+    expect(await hashRecorded(() => new Response(chunkedBody([exact.subarray(0, 1000), exact.subarray(1000)])))).toBe(
+      await sha256HexOf(exact),
+    );
     const big = bytesOf(LIMIT * 3 + 17);
     const split = [big.subarray(0, LIMIT - 10), big.subarray(LIMIT - 10, LIMIT + 10), big.subarray(LIMIT + 10)];
-    expect(await hashRecorded(() => new Response(chunkedBody(split)))).toBe(await hexOf(big.subarray(0, LIMIT)));
+    expect(await hashRecorded(() => new Response(chunkedBody(split)))).toBe(await sha256HexOf(big.subarray(0, LIMIT)));
   });
 
   it("a declared length, a null body and a fetcher's own JS stream hash the same way", async () => {
     const body = bytesOf(3000);
-    expect(await hashRecorded(() => new Response(body))).toBe(await hexOf(body));
-    expect(await hashRecorded(() => new Response(null, { status: 204 }))).toBe(await hexOf(new Uint8Array(0)));
+    expect(await hashRecorded(() => new Response(body))).toBe(await sha256HexOf(body));
+    expect(await hashRecorded(() => new Response(null, { status: 204 }))).toBe(await sha256HexOf(new Uint8Array(0)));
     const big = bytesOf(LIMIT + 5000);
     expect(await hashRecorded(() => new Response(jsBody([big.subarray(0, 40_000), big.subarray(40_000)])))).toBe(
-      await hexOf(big.subarray(0, LIMIT)),
+      await sha256HexOf(big.subarray(0, LIMIT)),
     );
   });
 });
