@@ -6,7 +6,7 @@ import type { DevOcsp, DevOcspResponder } from "../media/c2pa/ocsp-dev-port";
 import { ApiError } from "../platform/errors";
 import { errorResponse, json } from "../platform/openapi";
 import { respondOcsp } from "./ocsp-responder";
-import { devRevocations, insertRevocation, REVOCATIONS_VERSION_SQL, revocationsVersion, revocationsVersionOf } from "./repo";
+import { devRevocations, insertRevocation, revocationsVersion, revocationsVersionOf, revocationsVersionStatement } from "./repo";
 
 /*
  * The development OCSP responder (RFC 6960) for the dev PKI: the dev signer's certificate names it in its AIA
@@ -33,7 +33,7 @@ export const devOcsp: DevOcsp = {
   responder: devOcspResponder,
   answer: answerDevOcsp,
   revocationsVersion: async (env, ride) =>
-    ride ? revocationsVersionOf(await ride(env.DB.prepare(REVOCATIONS_VERSION_SQL))) : revocationsVersion(database(env.DB)),
+    ride ? revocationsVersionOf(await ride(revocationsVersionStatement(env.DB))) : revocationsVersion(database(env.DB)),
 };
 
 const notHere = (path: string) => new ApiError("svc.route.not_found", `No operation at POST ${path} in this deployment.`);

@@ -24,7 +24,11 @@ export async function revocationsVersion(db: Database): Promise<string> {
 }
 
 /** The same read as one raw statement (to ride in another batch, #19), and the same spelling of its result. */
-export const REVOCATIONS_VERSION_SQL = "SELECT serial_hex, revoked_at, reason FROM dev_ocsp_revocations ORDER BY serial_hex ASC";
+const REVOCATIONS_VERSION_SQL = "SELECT serial_hex, revoked_at, reason FROM dev_ocsp_revocations ORDER BY serial_hex ASC";
+/** The statement of that read, for a caller to send in its own batch (its result read by `revocationsVersionOf`). */
+export function revocationsVersionStatement(db: D1Database): D1PreparedStatement {
+  return db.prepare(REVOCATIONS_VERSION_SQL);
+}
 export function revocationsVersionOf(result: D1Result): string {
   const rows = result.results as { serial_hex: string; revoked_at: number; reason: number | null }[];
   return rows.map((r) => `${r.serial_hex}@${r.revoked_at}/${r.reason ?? ""}`).join(",");
