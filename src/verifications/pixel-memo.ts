@@ -4,7 +4,7 @@ import { activeManifestSignature, signerCredentials } from "../media/c2pa/jumbf-
 import { pemBlocks } from "../media/c2pa/tsa-der";
 import type { ImageServices, ManifestFacts } from "../media/types";
 import { equalBytes, hex } from "../platform/bytes";
-import type { D1Rides } from "./d1-rides";
+import type { D1Rides } from "../platform/d1-rides";
 import { type ImagePixelFacts, incompleteMeasurement, measureImagePixels, PIXEL_FACTS_VERSION } from "./pixel-facts";
 import { findPixelMemo, hasPixelMemo, putPixelMemo } from "./repo";
 
@@ -104,7 +104,7 @@ export async function pixelMemoFor(
   subject: MemoSubject,
   facts: ManifestFacts,
   fileStore: Uint8Array | null | undefined,
-  /** The verification's queued reads (d1-rides.ts), sent in the memo read's batch. */
+  /** The verification's queued reads (platform/d1-rides.ts), sent in the memo read's batch. */
   rides?: D1Rides,
 ): Promise<PixelMemo | null> {
   if (subject.mediaType !== "image/jpeg" || subject.manifestStore || subject.manifestOnly || subject.streamed) return null;

@@ -4,9 +4,9 @@ import { keysetPage } from "../db/keyset";
 import { assets, tenants, verificationReports, verificationRequests, verificationShares, verifications } from "../db/schema";
 import { insertStatement } from "../db/statements";
 import { tenantRow } from "../db/tenant-row";
+import type { D1Rides } from "../platform/d1-rides";
 import type { PageRequest } from "../platform/pagination";
 import { MAX_MATCHES } from "../soft-bindings/repo";
-import type { D1Rides } from "./d1-rides";
 
 /*
  * Every D1 statement of the verification area: records (`verifications`), stored-object requests

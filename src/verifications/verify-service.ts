@@ -8,6 +8,7 @@ import { activeManifestSignature, signerCredentials } from "../media/c2pa/jumbf-
 import { type ManifestClaims, type SignerSummary, verifyManifest } from "../media/c2pa/verifier";
 import type { AudioServices, ImageServices } from "../media/types";
 import { fromHex, hex } from "../platform/bytes";
+import { type D1Rides, d1Rides } from "../platform/d1-rides";
 import { ApiError } from "../platform/errors";
 import {
   type ExactQuery,
@@ -20,7 +21,6 @@ import {
 } from "../soft-bindings/repo";
 import { type VerifiedCapture, verifiedCapture } from "./capture";
 import { type VerifiedCreator, verifiedCreator } from "./creator";
-import { type D1Rides, d1Rides } from "./d1-rides";
 import { type ImagePixelFacts, measureImagePixels, PIXEL_FACTS_VERSION } from "./pixel-facts";
 import { pixelMemoFor } from "./pixel-memo";
 import { exactPublicationsStateStatement, type PublicationsState, publishedAtOf } from "./repo";
@@ -49,7 +49,7 @@ export interface VerifySubject {
 
 /** Revocation check of the active manifest's signer (RFC 6960); injected so it can be replaced in tests. */
 /** OCSP of the active manifest's signer, from the manifest store (located once per verification). */
-/** `rides`: a read it makes may ride in the verification's next D1 batch (d1-rides.ts). */
+/** `rides`: a read it makes may ride in the verification's next D1 batch (platform/d1-rides.ts). */
 export type RevocationCheck = (
   store: Uint8Array | null,
   activeLabel: string,
@@ -403,7 +403,7 @@ export async function verifySubject(env: Bindings, services: VerifyServices, sub
   const read = manifest.facts.state === "read" ? manifest.facts : null;
   const ocspWarnings: string[] = [];
   const anchorWarnings: string[] = [];
-  // The development responder's revocation list rides in the pixel-memo read's batch (d1-rides.ts).
+  // The development responder's revocation list rides in the pixel-memo read's batch (platform/d1-rides.ts).
   const rides = d1Rides(env.DB);
   const revocation =
     read && services.revocation

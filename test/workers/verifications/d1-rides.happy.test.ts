@@ -2,7 +2,7 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import type { Bindings } from "../../../src/env";
 import { imageServices } from "../../../src/media";
-import { d1Rides } from "../../../src/verifications/d1-rides";
+import { d1Rides } from "../../../src/platform/d1-rides";
 import { ensureC2paEngineLazily, revocationCheck } from "../../../src/verifications/verify-engines";
 import { verifySubject } from "../../../src/verifications/verify-service";
 import { createTenant, fixture } from "../support/helpers";
