@@ -6,6 +6,7 @@ import {
   type PdqQuery,
   type RegionMatch,
 } from "../../../src/soft-bindings/repo";
+import { prng } from "../../support/prng";
 
 /*
  * #19: nearestRegions compares a window row with the query's hashes as 8 words of 32 bits (popcount), stopping a
@@ -62,21 +63,9 @@ function reference(query: PdqQuery & { windows?: readonly Uint8Array[] }, rows: 
     .map(({ created_at: _, ...match }) => match);
 }
 
-/** A seeded generator (mulberry32): the cases are the same on every run. */
-function rng(seed: number) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 describe("nearestRegions: word popcount equals the byte-by-byte definition", () => {
   it("on random, near, tied and repeated rows, every limit and distance bound", () => {
-    const r = rng(19);
+    const r = prng(19);
     const int = (n: number) => Math.floor(r() * n);
     const hash = () => Uint8Array.from({ length: 32 }, () => int(256));
     const flip = (h: Uint8Array, k: number) => {
@@ -120,7 +109,7 @@ describe("nearestRegions: word popcount equals the byte-by-byte definition", () 
   });
 
   it("on malformed rows and query hashes of other lengths", () => {
-    const r = rng(1912);
+    const r = prng(1912);
     const int = (n: number) => Math.floor(r() * n);
     const odd = [
       null,
