@@ -3,25 +3,34 @@
  * STREAMED_SIGNING_MAXIMUM_BYTES): the object is read once as a stream, its SHA-256 computed and its container
  * walked by the streaming signer's own scanners, so a gigabyte upload is never in memory. What this checks, and
  * what it does not: the container structure (every top-level box or chunk inside the file, a leading `ftyp` and a
- * `moov` for BMFF, a RIFF WAVE header whose size matches, FLAC's metadata blocks and its last frame's CRC) and whether a manifest is present; and the duration (read on
- * the way: it prices audio and video); NOT the codec facts the in-memory inspector reads (dimensions, codecs: null
- * here), which need the whole file.
+ * `moov` for BMFF, a RIFF WAVE header whose size matches, FLAC's metadata blocks, its last frame's CRC and that
+ * the last frame reaches STREAMINFO's sample count) and whether a manifest is present; and the duration (read on
+ * the way: it prices audio and video), for FLAC with everything else STREAMINFO states (sample rate, channels, bit
+ * depth, as the in-memory inspector reports them); NOT the other codec facts the in-memory inspector reads
+ * (dimensions, codecs: null here), which need the whole file.
  */
 import { EMBEDDED_SIGNING_MAXIMUM_BYTES } from "../catalog/limits";
 import { BmffScanner, bmffDurationSeconds } from "../media/c2pa/bmff";
-import { FlacScanner, flacDurationSeconds } from "../media/c2pa/flac";
+import { FlacScanner } from "../media/c2pa/flac";
 import { RiffScanner, wavDurationSeconds } from "../media/c2pa/riff";
 import { forEachChunk, type Sha256Stream, StreamMediaError, sha256Stream } from "../media/c2pa/stream-hash";
 import { STREAMED_MEDIA_TYPES } from "../media/c2pa/stream-sign";
-import { blankFacts } from "../media/inspect/detection";
+import { flacStreamInfoFacts } from "../media/inspect/audio";
+import { blankFacts, type MeasuredFacts } from "../media/inspect/detection";
 import type { InspectionResult } from "../media/types";
 import { hex } from "../platform/bytes";
 
-function durationOf(scanner: BmffScanner | RiffScanner | FlacScanner | null): number | null {
-  if (scanner instanceof BmffScanner) return bmffDurationSeconds(scanner.peeks.bodies.get("moov"));
-  if (scanner instanceof RiffScanner) return wavDurationSeconds(scanner.peeks.bodies.get("fmt "), scanner.peeks.sizes.get("data"));
-  if (scanner instanceof FlacScanner) return flacDurationSeconds(scanner.streamInfo);
-  return null;
+/** What the walk read on the way: the duration, and for FLAC all its STREAMINFO states, as the in-memory inspector reports them. */
+function measured(scanner: BmffScanner | RiffScanner | FlacScanner | null): Partial<MeasuredFacts> {
+  if (scanner instanceof BmffScanner) return { duration_seconds: bmffDurationSeconds(scanner.peeks.bodies.get("moov")) };
+  if (scanner instanceof RiffScanner) {
+    return { duration_seconds: wavDurationSeconds(scanner.peeks.bodies.get("fmt "), scanner.peeks.sizes.get("data")) };
+  }
+  if (scanner instanceof FlacScanner && scanner.streamInfo) {
+    const { total: _total, ...facts } = flacStreamInfoFacts(scanner.streamInfo, 0);
+    return facts;
+  }
+  return {};
 }
 
 /** The structure walk needs no binding hash (the signer computes its own). */
@@ -76,7 +85,7 @@ export async function inspectStreamed(
       media_type: mediaType,
       modality,
       byte_length: byteLength,
-      duration_seconds: durationOf(scanner),
+      ...measured(scanner),
       has_c2pa_manifest: hasManifest,
     },
   };

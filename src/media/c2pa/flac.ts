@@ -27,6 +27,8 @@ const GEOB_SLACK_BYTES = 4096;
  * wide margin (10 KiB, and the end check's cost is still a few microseconds per candidate).
  */
 const CANDIDATES = 1024;
+/** A frame header's largest size (RFC 9639 §9.1): sync and codes 4, coded number 7, block size 2, sample rate 2, CRC-8 1. */
+const FRAME_HEAD = 16;
 
 /** The ID3v2.4 tag's bytes before a store of `storeLength` bytes (hashed; the store follows them). */
 export function flacTagHead(storeLength: number): Uint8Array {
@@ -126,13 +128,23 @@ export class FlacScanner {
   #crcAtFF = 0;
   readonly #candidatePos = new Float64Array(CANDIDATES);
   readonly #candidateCrc = new Uint16Array(CANDIDATES);
+  /** Each candidate's first FRAME_HEAD bytes (its frame header, if it is a frame) and how many are in. */
+  readonly #candidateHead = new Uint8Array(CANDIDATES * FRAME_HEAD);
+  readonly #candidateFill = new Uint8Array(CANDIDATES);
   #candidates = 0;
+  readonly #totalSamples: boolean;
   #crcAtId3v1 = -1;
   readonly #id3v1 = new Uint8Array(3);
 
-  constructor(total: number, options: { sign: boolean }, hash: Sha256Stream = sha256Stream()) {
+  /**
+   * `totalSamples` (default true): refuse a file whose last frame ends before STREAMINFO's total sample count (cut
+   * on a frame boundary). Verification passes false: the reference reader judges a signed file cut after signing by
+   * its data hash (a mismatch), and so does the stream.
+   */
+  constructor(total: number, options: { sign: boolean; totalSamples?: boolean }, hash: Sha256Stream = sha256Stream()) {
     this.#total = total;
     this.#sign = options.sign;
+    this.#totalSamples = options.totalSamples ?? true;
     this.#hash = hash;
   }
 
@@ -186,20 +198,45 @@ export class FlacScanner {
     }
     if (this.#total - this.#audioStart < 2) throw new StreamMediaError("malformed", "the FLAC has no audio frames");
     const tagged = this.#crcAtId3v1 >= 0 && this.#id3v1[0] === 0x54 && this.#id3v1[1] === 0x41 && this.#id3v1[2] === 0x47;
-    if (!this.#endsWithFrame(this.#total, this.#crc) && !(tagged && this.#endsWithFrame(this.#total - 128, this.#crcAtId3v1))) {
+    const ends = [{ end: this.#total, crc: this.#crc }];
+    if (tagged) ends.push({ end: this.#total - 128, crc: this.#crcAtId3v1 });
+    const info = this.streamInfo!;
+    const totalSamples = this.#totalSamples ? (info[13]! & 0x0f) * 0x1_0000_0000 + be32(info, 14) : 0;
+    let whole = false;
+    let reached = -1;
+    // Any last frame (a CRC-16 match) whose header reaches the total, or cannot tell, passes: a false sync whose
+    // CRC happens to match (about 1 in 65536 per candidate) never makes a valid file refused.
+    for (const { end, crc } of ends) {
+      for (const slot of this.#endingFrames(end, crc)) {
+        whole = true;
+        if (totalSamples === 0) return this.#hash.digest(); // 0: the total is unknown (RFC 9639 §8.2)
+        const endSample = frameEndSample(
+          this.#candidateHead.subarray(slot * FRAME_HEAD, (slot + 1) * FRAME_HEAD),
+          this.#candidateFill[slot]!,
+          info,
+        );
+        if (endSample === null || endSample >= totalSamples) return this.#hash.digest();
+        reached = Math.max(reached, endSample);
+      }
+    }
+    if (!whole) {
       throw new StreamMediaError("malformed", "the FLAC does not end with a whole audio frame (its CRC-16 does not match: truncated?)");
     }
-    return this.#hash.digest();
+    throw new StreamMediaError(
+      "malformed",
+      `the FLAC's last frame ends at sample ${reached} of the ${totalSamples} its STREAMINFO states (truncated?)`,
+    );
   }
 
-  /** Whether some recent frame start s has CRC-16 0 over [s, end) (`crc`: the running CRC at `end`). */
-  #endsWithFrame(end: number, crc: number): boolean {
+  /** The candidate slots s whose CRC-16 over [s, end) is 0 (`crc`: the running CRC at `end`): whole last frames. */
+  #endingFrames(end: number, crc: number): number[] {
     const kept = Math.min(this.#candidates, CANDIDATES);
+    const slots: number[] = [];
     for (let i = 0; i < kept; i++) {
       const s = this.#candidatePos[i]!;
-      if (s < end - 2 && (crc ^ mulmod(this.#candidateCrc[i]!, zeroBytes(end - s))) === 0) return true;
+      if (s < end - 2 && (crc ^ mulmod(this.#candidateCrc[i]!, zeroBytes(end - s))) === 0) slots.push(i);
     }
-    return false;
+    return slots;
   }
 
   async #onHead(h: Uint8Array): Promise<void> {
@@ -391,6 +428,8 @@ export class FlacScanner {
         const slot = this.#candidates++ % CANDIDATES;
         this.#candidatePos[slot] = start + i - 1;
         this.#candidateCrc[slot] = crcAtFF;
+        this.#candidateHead[slot * FRAME_HEAD] = 0xff;
+        this.#candidateFill[slot] = 1;
       }
       if (b === 0xff) {
         prevFF = true;
@@ -409,6 +448,22 @@ export class FlacScanner {
     this.#prevFF = prevFF;
     this.#crcAtFF = crcAtFF;
     this.#pos += bytes.length;
+    this.#fillHeads(start, bytes);
+  }
+
+  /** Copies into the newest candidates' header buffers the bytes of theirs this chunk holds (a few candidates). */
+  #fillHeads(start: number, bytes: Uint8Array): void {
+    const oldest = Math.max(0, this.#candidates - CANDIDATES);
+    for (let j = this.#candidates - 1; j >= oldest; j--) {
+      const slot = j % CANDIDATES;
+      const pos = this.#candidatePos[slot]!;
+      if (pos + FRAME_HEAD <= start) break;
+      let fill = this.#candidateFill[slot]!;
+      for (; fill < FRAME_HEAD && pos + fill - start < bytes.length; fill++) {
+        this.#candidateHead[slot * FRAME_HEAD + fill] = bytes[pos + fill - start]!;
+      }
+      this.#candidateFill[slot] = fill;
+    }
   }
 }
 
@@ -454,6 +509,74 @@ function geobFields(body: Uint8Array): { mime: string; dataStart: number } | nul
     }
   }
   return { mime, dataStart: at };
+}
+
+/** FLAC's frame-header CRC-8 (polynomial x^8 + x^2 + x + 1, initial 0). */
+function crc8(b: Uint8Array, length: number): number {
+  let c = 0;
+  for (let i = 0; i < length; i++) {
+    c ^= b[i]!;
+    for (let k = 0; k < 8; k++) c = c & 0x80 ? ((c << 1) ^ 0x07) & 0xff : (c << 1) & 0xff;
+  }
+  return c;
+}
+
+/**
+ * The sample number just past a frame (its first sample plus its block size) from its header's first `available`
+ * bytes (RFC 9639 §9.1), or null when that cannot be told: no valid header (a reserved code, a bad coded number or
+ * CRC-8), or a fixed-blocksize frame past the first in a stream whose STREAMINFO block sizes differ (its nominal
+ * block size is then not stated). `info`: STREAMINFO's body.
+ */
+export function frameEndSample(h: Uint8Array, available: number, info: Uint8Array): number | null {
+  if (available < 5 || h[0] !== 0xff || (h[1]! & 0xfe) !== 0xf8) return null;
+  const variable = (h[1]! & 1) === 1;
+  const sizeCode = h[2]! >> 4;
+  const rateCode = h[2]! & 0x0f;
+  // Block size 0 and sample rate 15 are forbidden; channel assignments 11–15, bit depth 3 and the reserved bit reserved.
+  if (sizeCode === 0 || rateCode === 15 || h[3]! >> 4 > 10 || ((h[3]! >> 1) & 7) === 3 || (h[3]! & 1) !== 0) return null;
+  // The coded number: UTF-8-like, 1 to 7 bytes (a frame number of up to 31 bits, a sample number of up to 36).
+  const lead = h[4]!;
+  const length =
+    lead < 0x80
+      ? 1
+      : lead < 0xc0
+        ? 0
+        : lead < 0xe0
+          ? 2
+          : lead < 0xf0
+            ? 3
+            : lead < 0xf8
+              ? 4
+              : lead < 0xfc
+                ? 5
+                : lead < 0xfe
+                  ? 6
+                  : lead === 0xfe
+                    ? 7
+                    : 0;
+  if (length === 0 || (!variable && length > 6)) return null;
+  let number = length === 1 ? lead : lead & (0x7f >> length);
+  let at = 5;
+  for (let k = 1; k < length; k++, at++) {
+    if (at >= available || (h[at]! & 0xc0) !== 0x80) return null;
+    number = number * 64 + (h[at]! & 0x3f);
+  }
+  let blockSize: number;
+  if (sizeCode === 1) blockSize = 192;
+  else if (sizeCode <= 5) blockSize = 144 << sizeCode;
+  else if (sizeCode === 6) blockSize = (h[at++] ?? 0) + 1;
+  else if (sizeCode === 7) {
+    blockSize = (((h[at] ?? 0) << 8) | (h[at + 1] ?? 0)) + 1;
+    at += 2;
+  } else blockSize = 1 << sizeCode;
+  if (rateCode === 12) at += 1;
+  else if (rateCode === 13 || rateCode === 14) at += 2;
+  if (at >= available || crc8(h, at) !== h[at]) return null;
+  if (variable) return number + blockSize;
+  if (number === 0) return blockSize;
+  const minimum = (info[0]! << 8) | info[1]!;
+  const maximum = (info[2]! << 8) | info[3]!;
+  return minimum === maximum ? number * maximum + blockSize : null;
 }
 
 /** A FLAC's duration in seconds from its STREAMINFO (null when it states no sample count). */

@@ -262,22 +262,32 @@ export function parseFlac(b: Uint8Array, start: number, c2pa: boolean): Detectio
     pos += 4 + length;
     if (header & 0x80) break;
   }
-  const si = info!;
-  const sampleRate = (u16be(b, si + 10) << 4) | (u8(b, si + 12) >> 4);
-  const channels = ((u8(b, si + 12) >> 1) & 7) + 1;
-  const bits = (((u8(b, si + 12) & 1) << 4) | (u8(b, si + 13) >> 4)) + 1;
-  const total = (u8(b, si + 13) & 15) * 2 ** 32 + u32be(b, si + 14);
-  if (sampleRate === 0) corrupt("FLAC sample rate is zero");
+  const { total, ...facts } = flacStreamInfoFacts(b, info!);
+  if (facts.sample_rate === 0) corrupt("FLAC sample rate is zero");
   if (total > 0) {
     if (pos + 2 > b.length) corrupt("FLAC has no audio frames");
     if (b[pos] !== 0xff || (b[pos + 1]! & 0xfe) !== 0xf8) corrupt("FLAC frame sync missing after metadata");
   }
   return detection("audio/flac", "flac", {
-    duration_seconds: seconds(total / sampleRate),
-    audio_codec: "flac",
-    bit_depth: bits,
-    sample_rate: sampleRate,
-    channels,
+    ...facts,
     has_c2pa_manifest: c2pa,
   });
+}
+
+/**
+ * The facts a FLAC's STREAMINFO states (body at `si`), shared with the streamed inspection of large uploads
+ * (uploads/large-inspection.ts) so both report the same file alike: sample rate (20 bits), channels (3 bits, + 1),
+ * bits per sample (5 bits, + 1), and the duration from the total samples (36 bits, `total`; 0, unknown, gives null).
+ */
+export function flacStreamInfoFacts(b: Uint8Array, si: number) {
+  const sampleRate = (u16be(b, si + 10) << 4) | (u8(b, si + 12) >> 4);
+  const total = (u8(b, si + 13) & 15) * 2 ** 32 + u32be(b, si + 14);
+  return {
+    total,
+    duration_seconds: sampleRate > 0 ? seconds(total / sampleRate) : null,
+    audio_codec: "flac",
+    bit_depth: (((u8(b, si + 12) & 1) << 4) | (u8(b, si + 13) >> 4)) + 1,
+    sample_rate: sampleRate,
+    channels: ((u8(b, si + 12) >> 1) & 7) + 1,
+  };
 }
