@@ -64,7 +64,10 @@ it("the generated fixtures are what generate.sh documents (every frame offset li
     const frames = offsets.length;
     if (total > 0) expect(Math.ceil(total / GENERATED[name]!.block), name).toBe(frames);
     // Variable-blocksize files carry the blocking-strategy bit in every frame.
-    expect(offsets.every((at) => (bytes[at + 1]! & 1) === (name.startsWith("variable") ? 1 : 0)), name).toBe(true);
+    expect(
+      offsets.every((at) => (bytes[at + 1]! & 1) === (name.startsWith("variable") ? 1 : 0)),
+      name,
+    ).toBe(true);
   }
 });
 
@@ -82,7 +85,10 @@ describe("a FLAC cut on a frame boundary", () => {
         for (const size of [1, 4096]) {
           const message = await refusal(cut, size, { sign: true });
           if (total === 0) expect(message, `cut after frame ${k}`).toBeNull();
-          else expect(message, `cut after frame ${k}`).toBe(`the FLAC's last frame ends at sample ${k * block} of the ${total} its STREAMINFO states (truncated?)`);
+          else
+            expect(message, `cut after frame ${k}`).toBe(
+              `the FLAC's last frame ends at sample ${k * block} of the ${total} its STREAMINFO states (truncated?)`,
+            );
         }
         // Verification does not judge the length: a signed file cut this way is a data hash mismatch, below.
         expect(await refusal(cut, 4096, { sign: false, totalSamples: false })).toBeNull();

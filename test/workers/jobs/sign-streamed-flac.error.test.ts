@@ -22,6 +22,9 @@ const sign = (key: string, assetId: string, recipeId: string) =>
 describe("large FLAC refused with the error envelope", () => {
   it.each([
     ["truncated inside a frame", () => largeFlac(12 * MiB, 3).subarray(0, 11 * MiB)],
+    // Whole frames (the last one's CRC-16 holds) ending at sample 700 × 4096 of STREAMINFO's total: frames 0–127
+    // code their number in one byte (16394 bytes a frame), later ones in two (16395).
+    ["cut on a frame boundary", () => largeFlac(12 * MiB, 3).subarray(0, 42 + 128 * 16394 + (700 - 128) * 16395)],
     [
       "with no STREAMINFO first",
       () => {

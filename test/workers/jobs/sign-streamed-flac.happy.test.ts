@@ -26,7 +26,10 @@ describe("a FLAC above the embedded limit, sign-only", () => {
 
     const input = largeFlac(ENGINE_READ_MAXIMUM_BYTES + 1 * MiB, 21);
     expect(input.length).toBeGreaterThan(caps.limits.embedded_signing_maximum_bytes);
-    const { assetId, bytes } = await signedCopy(key, input, "audio/flac");
+    const { assetId, bytes, job } = await signedCopy(key, input, "audio/flac");
+    // Upload completion read STREAMINFO whole: the facts the in-memory inspector gives a small FLAC, not only the duration.
+    expect(job.media_inspection).toMatchObject({ container: "flac", audio_codec: "flac", sample_rate: 48000, channels: 2, bit_depth: 16 });
+    expect(job.media_inspection.duration_seconds).toBeGreaterThan(0);
     // ID3v2.4 tag carrying the store, then the upload's bytes unchanged.
     expect(String.fromCharCode(...bytes.subarray(0, 4))).toBe("ID3\x04");
     expect(String.fromCharCode(...bytes.subarray(10, 14))).toBe("GEOB");
