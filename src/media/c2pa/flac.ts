@@ -94,8 +94,11 @@ type State = "start" | "id3" | "frame" | "magic" | "block" | "streaminfo" | "aud
  * frame not checked as its reader decodes it (anything but a well-formed text frame or GEOB, a frame with format
  * flags, an empty one, a GEOB larger than any store) is refused; a tag without one is only walked. Both modes check the FLAC itself: `fLaC`, STREAMINFO first,
  * every metadata block inside the file, audio starting with a frame sync, and the file ending with a whole frame
- * (its CRC-16; an ID3v1 tag after it is allowed), which catches a truncated upload. Invariants: memory bounded (a
- * header, plus one GEOB frame of at most a store or one text frame of at most 64 KiB); throws StreamMediaError for input it refuses.
+ * (its CRC-16; an ID3v1 tag after it is allowed), which catches a truncated upload; and, unless `totalSamples` is
+ * false, that frame's header reaching STREAMINFO's total samples when it states one, which catches an upload cut on a
+ * frame boundary. Invariants: memory bounded (a header, the last 1024 frame-start candidates' positions, CRCs and
+ * 16 header bytes, plus one GEOB frame of at most a store or one text frame of at most 64 KiB); throws
+ * StreamMediaError for input it refuses.
  */
 export class FlacScanner {
   store: Uint8Array | null = null;
