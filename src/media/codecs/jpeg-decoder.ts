@@ -15,6 +15,8 @@ interface KernelExports {
   outHeight(): number;
   outPtr(): number;
   memoryBytes(): number;
+  /** 1 when next()'s failure was in entropy-coded data (a progressive file's AC scans are decoded row by row; absent in builds before that). */
+  failedInScan?(): number;
 }
 
 /** What the kernel said (its status codes, wasm/jpegdec/index.ts). */
@@ -207,7 +209,7 @@ export class JpegStreamDecoder {
       let y = 0;
       for (;;) {
         const n = k.next();
-        if (n < 0) return this.#refusal(-n, `row ${y}`);
+        if (n < 0) return this.#refusal(-n, k.failedInScan?.() === 1 ? "scan data" : `row ${y}`);
         if (n === 0) break;
         // a fresh view each time: this memory may have grown since the last row
         sink.rows(new Uint8Array(k.memory.buffer, k.outPtr(), n * rowBytes), n);

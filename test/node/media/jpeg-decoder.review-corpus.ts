@@ -172,6 +172,8 @@ export interface Kernel {
   outWidth(): number;
   outHeight(): number;
   outPtr(): number;
+  /** 1 when next() failed in entropy-coded data (a progressive file's deferred AC scans). */
+  failedInScan?(): number;
 }
 
 export const instantiate = (module: WebAssembly.Module) => new WebAssembly.Instance(module, {}).exports as unknown as Kernel;
@@ -215,7 +217,9 @@ export function readRows(k: Kernel): string | Uint8Array {
   let y = 0;
   for (;;) {
     const n = k.next();
-    if (n < 0) return `status ${-n} at row ${y}`;
+    // a failure in scan data reads as start()'s did (every scan used to be decoded there; JpegStreamDecoder reports
+    // both as the scan data's), whichever row it surfaced in
+    if (n < 0) return k.failedInScan?.() === 1 ? `status ${-n}` : `status ${-n} at row ${y}`;
     if (n === 0) break;
     img.set(new Uint8Array(k.memory.buffer, k.outPtr(), n * w * 4), y * w * 4);
     y += n;
