@@ -296,7 +296,8 @@ export function memoryBytes(): i32 { return memory.size() << 16; }
 /** Parses markers from `pos` up to and including the next SOS header (returns OK), or EOI (sets eoi). */
 function parseMarkers(): i32 {
   while (true) {
-    // find 0xFF, skip fill bytes
+    // find 0xFF (eight bytes at a time while none of them is one: a deferred scan's data is skipped here), skip fill bytes
+    while (pos + 8 <= inputEnd && !hasFF(load<u64>(pos))) pos += 8;
     while (pos < inputEnd && load<u8>(pos) != 0xff) pos++;
     while (pos < inputEnd && load<u8>(pos) == 0xff) pos++;
     if (pos >= inputEnd) return CORRUPT; // no EOI: truncated
@@ -323,6 +324,12 @@ function parseMarkers(): i32 {
     // APPn, COM and anything else with a length: skipped
     if (r != OK) return r;
   }
+}
+
+/** Whether any of the 8 bytes of x is 0xFF. */
+@inline function hasFF(x: u64): bool {
+  const y = ~x;
+  return ((y - 0x0101010101010101) & ~y & 0x8080808080808080) != 0;
 }
 
 function eoiReached(): i32 {
@@ -1494,24 +1501,30 @@ function idctAreaCoefs(src: usize, quant: usize, dst: usize, stride: i32, n: i32
   let t3l = t0l;
   let t3h = t0l;
   if (n == 4) {
+    // Columns 4..7 of a row whose coefficients there are all zero add products that are exactly zero: skipping them
+    // changes at most the sign of a zero sum, which the +128.5 of packBytes erases (every later step is an addition
+    // or that), so the bytes are those of the full sums. Most blocks of a photograph have none there at all.
+    let high = false;
     for (let v = 0; v < 8; v++) {
       const x = v128.load(src + (<usize>v << 4));
       if (!v128.any_true(x)) continue;
       const qv = quant + (<usize>v << 5);
       const cl = f32x4.convert_i32x4_s(i32x4.mul(i32x4.extend_low_i16x8_s(x), v128.load(qv)));
-      const ch = f32x4.convert_i32x4_s(i32x4.mul(i32x4.extend_high_i16x8_s(x), v128.load(qv, 16)));
       const w = area4 + (<usize>v << 2);
       const a0 = f32x4.splat(load<f32>(w));
       const a1 = f32x4.splat(load<f32>(w, 32));
       const a2 = f32x4.splat(load<f32>(w, 64));
       const a3 = f32x4.splat(load<f32>(w, 96));
       t0l = f32x4.add(t0l, f32x4.mul(cl, a0));
-      t0h = f32x4.add(t0h, f32x4.mul(ch, a0));
       t1l = f32x4.add(t1l, f32x4.mul(cl, a1));
-      t1h = f32x4.add(t1h, f32x4.mul(ch, a1));
       t2l = f32x4.add(t2l, f32x4.mul(cl, a2));
-      t2h = f32x4.add(t2h, f32x4.mul(ch, a2));
       t3l = f32x4.add(t3l, f32x4.mul(cl, a3));
+      if (i64x2.extract_lane(x, 1) == 0) continue;
+      high = true;
+      const ch = f32x4.convert_i32x4_s(i32x4.mul(i32x4.extend_high_i16x8_s(x), v128.load(qv, 16)));
+      t0h = f32x4.add(t0h, f32x4.mul(ch, a0));
+      t1h = f32x4.add(t1h, f32x4.mul(ch, a1));
+      t2h = f32x4.add(t2h, f32x4.mul(ch, a2));
       t3h = f32x4.add(t3h, f32x4.mul(ch, a3));
     }
     const b0l = v128.load(area4);
@@ -1522,6 +1535,14 @@ function idctAreaCoefs(src: usize, quant: usize, dst: usize, stride: i32, n: i32
     const b2h = v128.load(area4, 80);
     const b3l = v128.load(area4, 96);
     const b3h = v128.load(area4, 112);
+    if (!high) {
+      for (let y = 0; y < 4; y++) {
+        const tl = y == 0 ? t0l : y == 1 ? t1l : y == 2 ? t2l : t3l;
+        const row = hsum4(f32x4.mul(tl, b0l), f32x4.mul(tl, b1l), f32x4.mul(tl, b2l), f32x4.mul(tl, b3l));
+        store<u32>(dst + <usize>(y * stride), packBytes(row));
+      }
+      return;
+    }
     for (let y = 0; y < 4; y++) {
       const tl = y == 0 ? t0l : y == 1 ? t1l : y == 2 ? t2l : t3l;
       const th = y == 0 ? t0h : y == 1 ? t1h : y == 2 ? t2h : t3h;
