@@ -190,6 +190,8 @@ let scanAc: usize = 0;
 // pass and read back cold by another, are never touched. An error in a deferred scan surfaces in next() (still
 // CORRUPT, reported as the scan data's: failedInScan).
 let deferred: bool = false;
+/** Set by keepCoefficients(1) for the next start(): every scan decoded into the whole buffer first, as before. */
+let keepAll: bool = false;
 let nDeferred: i32 = 0;
 let scanFailed: bool = false;
 const cDc = new StaticArray<usize>(4); // i16 per block (cBW x cBH): the DC coefficients
@@ -269,10 +271,20 @@ export function inputAlloc(len: i32): usize {
   memFailed = false;
   coefReady = false;
   deferred = false;
+  keepAll = false;
   input = alloc(<u64>max<i32>(len, 0) + 8);
   inputEnd = input + <usize>max<i32>(len, 0);
   inputTop = top;
   return memFailed ? 0 : input;
+}
+
+/**
+ * After header(), before start(): 1 when the caller will read the image again (rewind): a progressive file's scans
+ * are then all decoded into the whole coefficient buffer first, so every later pass only transforms it, instead of
+ * decoding its AC scans again per pass (deferred decoding saves memory and the cold buffer on a single read).
+ */
+export function keepCoefficients(keep: i32): void {
+  keepAll = keep != 0;
 }
 
 /** 1 when next()'s failure came from entropy-coded data (a deferred scan), as start()'s failures do. */
@@ -1889,7 +1901,7 @@ export function start(scale: i32, maxPixels: f64): i32 {
   deferred = false;
   scanFailed = false;
   coefShift = 7;
-  if (buffered && progressive) {
+  if (buffered && progressive && !keepAll) {
     const r = startDeferred();
     if (r == OK) return output(scale);
     // Corrupt: so would every scan decoded first have said (a deferred scan's own failure is corrupt too). An

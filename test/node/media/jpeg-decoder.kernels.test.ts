@@ -11,6 +11,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { JpegStreamDecoder } from "../../../src/media/codecs/jpeg-decoder.ts";
+import { readWholeImage } from "../../../src/media/codecs/rows.ts";
 import type { DecodeScale, RgbaImage } from "../../../src/media/types.ts";
 
 const ROOT = join(import.meta.dirname, "..", "..", "..");
@@ -87,6 +88,28 @@ describe("JpegStreamDecoder kernels", () => {
     let again = "";
     expect(kernelsMade(module, () => (again = digest(decoded(new JpegStreamDecoder(module), small))))).toBe(0);
     expect(again).toBe(reference);
+  });
+
+  it("a source read twice, its first read saying `again` or not, reads what decode reads at each scale", () => {
+    const module = new Module(WASM);
+    for (const name of [
+      "progressive-420.jpg",
+      "progressive-422-restart.jpg",
+      "gray-progressive-restart.jpg",
+      "sequential-non-interleaved.jpg",
+    ]) {
+      const bytes = fixture(name);
+      const fresh = new JpegStreamDecoder(new Module(WASM));
+      const want = [2, 1].map((s) => digest(decoded(fresh, bytes, s as DecodeScale)));
+      for (const again of [false, true]) {
+        const src = new JpegStreamDecoder(module).source(bytes, MAX);
+        if (src.status !== "ready") throw new Error(src.message);
+        const first = readWholeImage({ ...src.source, read: (sink, scale) => src.source.read(sink, scale, { again }) }, 2);
+        const second = readWholeImage(src.source, 1);
+        if (first.status !== "read" || second.status !== "read") throw new Error(`${name}: not read`);
+        expect([digest(first.image), digest(second.image)], `${name}, again ${again}`).toEqual(want);
+      }
+    }
   });
 
   it("a kernel whose call threw is not reused; the next decode is still right", () => {
