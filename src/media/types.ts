@@ -211,7 +211,12 @@ export interface RowSource {
   /** The full-size image's dimensions. */
   readonly width: number;
   readonly height: number;
-  read(sink: RowSink, scale: DecodeScale): RowSourceReadResult;
+  /**
+   * `again`: the caller will read the source again (e.g. a reduced pass, then full size): a decoder may keep what
+   * makes the next read cheaper (our JPEG decoder keeps a progressive file's decoded coefficients; without it, it
+   * decodes a progressive file's AC scans row by row, in far less memory).
+   */
+  read(sink: RowSink, scale: DecodeScale, options?: { again?: boolean }): RowSourceReadResult;
 }
 
 export type RowSourceResult =

@@ -174,6 +174,45 @@ const cFullH = new StaticArray<i32>(4);
 const cQ = new StaticArray<usize>(4); // the component's dequantisation table (snapshot)
 const cQSet = new StaticArray<bool>(4);
 const cCoef = new StaticArray<usize>(4); // i16 x 64 per block, natural order (buffered mode)
+/** log2 of a block's bytes in cCoef: 7 (64 x i16), or 1 while the DC scans of a deferred decode write cDc. */
+let coefShift: usize = 7;
+/** The AC table of the scan being decoded (the file's table in force at that scan: a deferred scan's own copy). */
+let scanAc: usize = 0;
+
+// Deferred AC scans (progressive files). A progressive file's AC scans each name one component and touch only
+// coefficients 1..63, and a refinement reads only earlier AC scans of its own component, so a block's final
+// coefficients do not depend on when its AC scans run relative to the DC scans or to other components' scans.
+// start() decodes the DC scans into a DC array per component (2 bytes a block) and only notes where each AC scan
+// starts (with a copy of its table and restart interval); the transform of an MCU row then decodes those block
+// rows of each AC scan, in file order, into a window of one MCU row of coefficients (cWin), each scan resuming
+// its own bit reader. The same symbols are read in the same order with the same checks, so the coefficients, and
+// the pixels, are those of decoding every scan first; the megabytes of a whole coefficient buffer, written by one
+// pass and read back cold by another, are never touched. An error in a deferred scan surfaces in next() (still
+// CORRUPT, reported as the scan data's: failedInScan).
+let deferred: bool = false;
+/** Set by keepCoefficients(1) for the next start(): every scan decoded into the whole buffer first, as before. */
+let keepAll: bool = false;
+let nDeferred: i32 = 0;
+let scanFailed: bool = false;
+const cDc = new StaticArray<usize>(4); // i16 per block (cBW x cBH): the DC coefficients
+const cWin = new StaticArray<usize>(4); // i16 x 64 per block: the cV block rows of the MCU row being transformed
+const cWinFlags = new StaticArray<usize>(4); // their AC flags
+const dComp = new StaticArray<i32>(MAX_SCANS);
+const dSs = new StaticArray<i32>(MAX_SCANS);
+const dSe = new StaticArray<i32>(MAX_SCANS);
+const dAh = new StaticArray<i32>(MAX_SCANS);
+const dAl = new StaticArray<i32>(MAX_SCANS);
+const dRi = new StaticArray<i32>(MAX_SCANS); // the restart interval in force
+const dTab = new StaticArray<usize>(MAX_SCANS); // a copy of its AC table
+const dStart = new StaticArray<usize>(MAX_SCANS); // its first entropy-coded byte
+// each deferred scan's reader between calls
+const dPos = new StaticArray<usize>(MAX_SCANS);
+const dBuf = new StaticArray<u64>(MAX_SCANS);
+const dCnt = new StaticArray<i32>(MAX_SCANS);
+const dPad = new StaticArray<i32>(MAX_SCANS);
+const dMarker = new StaticArray<bool>(MAX_SCANS);
+const dEob = new StaticArray<i32>(MAX_SCANS);
+const dMcu = new StaticArray<i32>(MAX_SCANS);
 // The component's coefficient buffer may still hold an earlier image's data (a reused kernel): it is zeroed before
 // its first scan, or, when that scan is a DC first scan that visits every block, block by block as it writes
 // each DC (dcClears), instead of in a pass of its own over megabytes. There the DC scan writes only the DC and
@@ -224,15 +263,32 @@ let err: i32 = 0;
 let coefReady: bool = false; // the coefficient buffer holds every scan of the current input
 let coefTop: usize = 0;
 
+let inputTop: usize = 0; // the arena's top after the input
+
 export function inputAlloc(len: i32): usize {
   init();
   top = staticTop;
   memFailed = false;
   coefReady = false;
+  deferred = false;
+  keepAll = false;
   input = alloc(<u64>max<i32>(len, 0) + 8);
   inputEnd = input + <usize>max<i32>(len, 0);
+  inputTop = top;
   return memFailed ? 0 : input;
 }
+
+/**
+ * After header(), before start(): 1 when the caller will read the image again (rewind): a progressive file's scans
+ * are then all decoded into the whole coefficient buffer first, so every later pass only transforms it, instead of
+ * decoding its AC scans again per pass (deferred decoding saves memory and the cold buffer on a single read).
+ */
+export function keepCoefficients(keep: i32): void {
+  keepAll = keep != 0;
+}
+
+/** 1 when next()'s failure came from entropy-coded data (a deferred scan), as start()'s failures do. */
+export function failedInScan(): i32 { return scanFailed ? 1 : 0; }
 
 export function imageWidth(): i32 { return width; }
 export function imageHeight(): i32 { return height; }
@@ -252,7 +308,8 @@ export function memoryBytes(): i32 { return memory.size() << 16; }
 /** Parses markers from `pos` up to and including the next SOS header (returns OK), or EOI (sets eoi). */
 function parseMarkers(): i32 {
   while (true) {
-    // find 0xFF, skip fill bytes
+    // find 0xFF (eight bytes at a time while none of them is one: a deferred scan's data is skipped here), skip fill bytes
+    while (pos + 8 <= inputEnd && !hasFF(load<u64>(pos))) pos += 8;
     while (pos < inputEnd && load<u8>(pos) != 0xff) pos++;
     while (pos < inputEnd && load<u8>(pos) == 0xff) pos++;
     if (pos >= inputEnd) return CORRUPT; // no EOI: truncated
@@ -279,6 +336,12 @@ function parseMarkers(): i32 {
     // APPn, COM and anything else with a length: skipped
     if (r != OK) return r;
   }
+}
+
+/** Whether any of the 8 bytes of x is 0xFF. */
+@inline function hasFF(x: u64): bool {
+  const y = ~x;
+  return ((y - 0x0101010101010101) & ~y & 0x8080808080808080) != 0;
 }
 
 function eoiReached(): i32 {
@@ -481,6 +544,7 @@ function parseSos(p: usize, end: usize): i32 {
  */
 export function header(): i32 {
   init();
+  top = inputTop;
   pos = input;
   frameSeen = false;
   progressive = false;
@@ -710,7 +774,7 @@ function decodeBlock(i: i32, c: i32, keepAc: bool): i32 {
 }
 
 @inline function coefAt(c: i32, bx: i32, by: i32): usize {
-  return unchecked(cCoef[c]) + ((<usize>by * <usize>unchecked(cBW[c]) + <usize>bx) << 7);
+  return unchecked(cCoef[c]) + ((<usize>by * <usize>unchecked(cBW[c]) + <usize>bx) << coefShift);
 }
 
 function decodeSequentialCoefs(i: i32, c: i32, p: usize): void {
@@ -789,12 +853,12 @@ function decodeDcRefine(p: usize): void {
 // The hot loops below keep the bit buffer in locals (buf, cnt) and write it back only around fill() and the slow
 // paths: globals live in memory, so each symbol would otherwise wait on the store of the last one's bit count.
 
-function decodeAcFirst(i: i32, p: usize): void {
+function decodeAcFirst(p: usize): void {
   if (eobrun > 0) {
     eobrun--;
     return;
   }
-  const ac = acTable(i);
+  const ac = scanAc;
   const end = se;
   const shift = al;
   let k = ss;
@@ -857,14 +921,14 @@ function acFirstSlow(ac: usize, p: usize, k: i32): i32 {
   return k + 1;
 }
 
-function decodeAcRefine(i: i32, p: usize): void {
+function decodeAcRefine(p: usize): void {
   const p1 = 1 << al;
   let k = ss;
   // the coefficients of the band already nonzero before this scan (one placed by it lies below k from then on);
   // none while the block's flag is 0 (its AC coefficients may not be written yet: see acFresh)
   const nonzero = load<u8>(blockFlag) == 0 ? <u64>0 : nonzeroMask(p) & bandMask(ss, se);
   if (eobrun <= 0) {
-    const ac = acTable(i);
+    const ac = scanAc;
     while (k <= se) {
       const rs = decodeSym(ac);
       const r = rs >> 4;
@@ -943,8 +1007,8 @@ function decodeAcRefine(i: i32, p: usize): void {
   else if (ss == 0) {
     if (ah == 0) decodeDcFirst(i, c, p);
     else decodeDcRefine(p);
-  } else if (ah == 0) decodeAcFirst(i, p);
-  else decodeAcRefine(i, p);
+  } else if (ah == 0) decodeAcFirst(p);
+  else decodeAcRefine(p);
 }
 
 /** Zeroes component c's coefficient buffer if that has not been done (or is not being done) yet. */
@@ -1051,11 +1115,10 @@ function decodeDcFirstScan(): i32 {
  * (written back around fill, the slow symbol path, restarts and the overrun check), and a block inside an EOB run
  * skipped without a call: the same symbols read in the same order, the same coefficients stored.
  */
-function decodeAcFirstScan(): i32 {
+function decodeAcFirstScan(by0: i32, by1: i32): i32 {
   const c = unchecked(sComp[0]);
   const bw = (unchecked(cFullW[c]) + 7) >> 3;
-  const bh = (unchecked(cFullH[c]) + 7) >> 3;
-  const ac = acTable(0);
+  const ac = scanAc;
   const start = ss;
   const end = se;
   const shift = al;
@@ -1063,7 +1126,7 @@ function decodeAcFirstScan(): i32 {
   let buf = bitBuf;
   let cnt = bitCnt;
   let run = eobrun;
-  for (let by = 0; by < bh; by++) {
+  for (let by = by0; by < by1; by++) {
     let p = coefAt(c, 0, by);
     let flag = flagAt(c, 0, by);
     for (let bx = 0; bx < bw; bx++, p += 128, flag++) {
@@ -1179,6 +1242,27 @@ function decodeAcFirstScan(): i32 {
   return OK;
 }
 
+/**
+ * Block rows by0..by1-1 of a non-interleaved scan (the component's own blocks, raster order, each one an MCU),
+ * continuing from the state the previous rows left (bit buffer, end-of-band run, restart count).
+ */
+function decodeComponentRows(by0: i32, by1: i32): i32 {
+  if (progressive && ss > 0 && ah == 0) return decodeAcFirstScan(by0, by1);
+  const c = unchecked(sComp[0]);
+  const bw = (unchecked(cFullW[c]) + 7) >> 3;
+  for (let by = by0; by < by1; by++) {
+    for (let bx = 0; bx < bw; bx++) {
+      if (needRestart()) restart();
+      blockFlag = flagAt(c, bx, by);
+      decodeCoefBlock(0, c, coefAt(c, bx, by));
+      mcuCount++;
+      if (err != OK) return err;
+    }
+    if (overrun()) return CORRUPT;
+  }
+  return OK;
+}
+
 /** Decodes the current scan into the coefficient buffer. */
 function decodeScanCoefs(): i32 {
   if (!tablesDefined()) return CORRUPT;
@@ -1201,23 +1285,9 @@ function decodeScanCoefs(): i32 {
   for (let i = 0; i < 4; i++) unchecked((cPred[i] = 0));
   eobrun = 0;
   mcuCount = 0;
-  if (scanN == 1 && progressive && ss > 0 && ah == 0) return decodeAcFirstScan();
-  if (scanN == 1) {
-    // non-interleaved: the component's own blocks, raster order, each one an MCU
-    const c = unchecked(sComp[0]);
-    const bw = (unchecked(cFullW[c]) + 7) >> 3;
-    const bh = (unchecked(cFullH[c]) + 7) >> 3;
-    for (let by = 0; by < bh; by++) {
-      for (let bx = 0; bx < bw; bx++) {
-        if (needRestart()) restart();
-        blockFlag = flagAt(c, bx, by);
-        decodeCoefBlock(0, c, coefAt(c, bx, by));
-        mcuCount++;
-        if (err != OK) return err;
-      }
-      if (overrun()) return CORRUPT;
-    }
-  } else if (progressive && ss == 0 && ah == 0) return decodeDcFirstScan();
+  scanAc = acTable(0);
+  if (scanN == 1) return decodeComponentRows(0, (unchecked(cFullH[unchecked(sComp[0])]) + 7) >> 3);
+  if (progressive && ss == 0 && ah == 0) return decodeDcFirstScan();
   else {
     for (let my = 0; my < mcusY; my++) {
       for (let mx = 0; mx < mcusX; mx++) {
@@ -1443,24 +1513,30 @@ function idctAreaCoefs(src: usize, quant: usize, dst: usize, stride: i32, n: i32
   let t3l = t0l;
   let t3h = t0l;
   if (n == 4) {
+    // Columns 4..7 of a row whose coefficients there are all zero add products that are exactly zero: skipping them
+    // changes at most the sign of a zero sum, which the +128.5 of packBytes erases (every later step is an addition
+    // or that), so the bytes are those of the full sums. Most blocks of a photograph have none there at all.
+    let high = false;
     for (let v = 0; v < 8; v++) {
       const x = v128.load(src + (<usize>v << 4));
       if (!v128.any_true(x)) continue;
       const qv = quant + (<usize>v << 5);
       const cl = f32x4.convert_i32x4_s(i32x4.mul(i32x4.extend_low_i16x8_s(x), v128.load(qv)));
-      const ch = f32x4.convert_i32x4_s(i32x4.mul(i32x4.extend_high_i16x8_s(x), v128.load(qv, 16)));
       const w = area4 + (<usize>v << 2);
       const a0 = f32x4.splat(load<f32>(w));
       const a1 = f32x4.splat(load<f32>(w, 32));
       const a2 = f32x4.splat(load<f32>(w, 64));
       const a3 = f32x4.splat(load<f32>(w, 96));
       t0l = f32x4.add(t0l, f32x4.mul(cl, a0));
-      t0h = f32x4.add(t0h, f32x4.mul(ch, a0));
       t1l = f32x4.add(t1l, f32x4.mul(cl, a1));
-      t1h = f32x4.add(t1h, f32x4.mul(ch, a1));
       t2l = f32x4.add(t2l, f32x4.mul(cl, a2));
-      t2h = f32x4.add(t2h, f32x4.mul(ch, a2));
       t3l = f32x4.add(t3l, f32x4.mul(cl, a3));
+      if (i64x2.extract_lane(x, 1) == 0) continue;
+      high = true;
+      const ch = f32x4.convert_i32x4_s(i32x4.mul(i32x4.extend_high_i16x8_s(x), v128.load(qv, 16)));
+      t0h = f32x4.add(t0h, f32x4.mul(ch, a0));
+      t1h = f32x4.add(t1h, f32x4.mul(ch, a1));
+      t2h = f32x4.add(t2h, f32x4.mul(ch, a2));
       t3h = f32x4.add(t3h, f32x4.mul(ch, a3));
     }
     const b0l = v128.load(area4);
@@ -1471,6 +1547,14 @@ function idctAreaCoefs(src: usize, quant: usize, dst: usize, stride: i32, n: i32
     const b2h = v128.load(area4, 80);
     const b3l = v128.load(area4, 96);
     const b3h = v128.load(area4, 112);
+    if (!high) {
+      for (let y = 0; y < 4; y++) {
+        const tl = y == 0 ? t0l : y == 1 ? t1l : y == 2 ? t2l : t3l;
+        const row = hsum4(f32x4.mul(tl, b0l), f32x4.mul(tl, b1l), f32x4.mul(tl, b2l), f32x4.mul(tl, b3l));
+        store<u32>(dst + <usize>(y * stride), packBytes(row));
+      }
+      return;
+    }
     for (let y = 0; y < 4; y++) {
       const tl = y == 0 ? t0l : y == 1 ? t1l : y == 2 ? t2l : t3l;
       const th = y == 0 ? t0h : y == 1 ? t1h : y == 2 ? t2h : t3h;
@@ -1588,6 +1672,15 @@ function decodeMcuRow(m: i32): void {
 function transformMcuRow(m: i32): void {
   const slot = m & 1;
   for (let c = 0; c < ncomp; c++) {
+    if (deferred) {
+      const r = fillWindow(c, m);
+      if (r != OK) {
+        err = r;
+        scanFailed = true;
+        coefReady = false;
+        return;
+      }
+    }
     const v = unchecked(cV[c]);
     const bw = unchecked(cBW[c]);
     const q = unchecked(cQ[c]);
@@ -1805,6 +1898,21 @@ export function start(scale: i32, maxPixels: f64): i32 {
   if (<f64>width * <f64>height > maxPixels) return TOO_LARGE;
   coefReady = false;
   err = OK;
+  deferred = false;
+  scanFailed = false;
+  coefShift = 7;
+  if (buffered && progressive && !keepAll) {
+    const r = startDeferred();
+    if (r == OK) return output(scale);
+    // Corrupt: so would every scan decoded first have said (a deferred scan's own failure is corrupt too). An
+    // unsupported or too large file: an AC scan skipped on the way might have failed first, so decode as before.
+    if (r == CORRUPT) return r;
+    deferred = false;
+    coefShift = 7;
+    memFailed = false;
+    const h = header();
+    if (h != OK) return h;
+  }
   if (buffered) {
     // the coefficient buffer first, so a later rewind() can keep it and rebuild only the output buffers
     for (let c = 0; c < ncomp; c++) {
@@ -1831,12 +1939,148 @@ export function start(scale: i32, maxPixels: f64): i32 {
 }
 
 /**
+ * start() for a progressive file: the DC scans decoded into the DC arrays, the AC scans noted (see `deferred`).
+ * Reads the same markers in the same order as decoding every scan first; the AC scans' data is skipped the way
+ * parseMarkers skips data (to the next marker that is neither stuffing nor a restart), which is where a scan
+ * decoded without error leaves parseMarkers too.
+ */
+function startDeferred(): i32 {
+  deferred = true;
+  nDeferred = 0;
+  // The same bound as the whole coefficient buffer's: an image whose buffer would not fit the 4 GiB address space
+  // is refused (too large) as before, although these arrays would fit, so hostile sizes stay as costly as they were.
+  let need: u64 = <u64>top;
+  for (let c = 0; c < ncomp; c++) {
+    const bytes = (<u64>unchecked(cBW[c]) * <u64>unchecked(cBH[c])) << 7;
+    need = ((need + 15) & ~(<u64>15)) + bytes;
+    need = ((need + 15) & ~(<u64>15)) + (bytes >> 7);
+  }
+  if (need > 0xfff00000) return TOO_LARGE;
+  for (let c = 0; c < ncomp; c++) {
+    const blocks = <u64>unchecked(cBW[c]) * <u64>unchecked(cBH[c]);
+    unchecked((cDc[c] = alloc(blocks << 1)));
+    const win = <u64>unchecked(cV[c]) * <u64>unchecked(cBW[c]);
+    unchecked((cWin[c] = alloc(win << 7)));
+    unchecked((cWinFlags[c] = alloc(win)));
+    if (memFailed) return TOO_LARGE;
+    zero(unchecked(cDc[c]), <usize>(blocks << 1));
+    unchecked((cCoef[c] = unchecked(cDc[c])));
+    unchecked((cAcFlags[c] = unchecked(cWinFlags[c]))); // (a DC scan does not write flags: nothing pending)
+    unchecked((cPending[c] = false));
+  }
+  coefShift = 1;
+  while (true) {
+    if (ss == 0) {
+      const r = decodeScanCoefs();
+      if (r != OK) return r;
+    } else {
+      if (!tablesDefined()) return CORRUPT;
+      const d = nDeferred;
+      const t = alloc(HUFF_TABLE_BYTES);
+      if (memFailed) return TOO_LARGE;
+      memory.copy(t, acTable(0), HUFF_TABLE_BYTES);
+      unchecked((dComp[d] = unchecked(sComp[0])));
+      unchecked((dSs[d] = ss));
+      unchecked((dSe[d] = se));
+      unchecked((dAh[d] = ah));
+      unchecked((dAl[d] = al));
+      unchecked((dRi[d] = restartInterval));
+      unchecked((dTab[d] = t));
+      unchecked((dStart[d] = pos));
+      nDeferred = d + 1;
+    }
+    const s = parseMarkers();
+    if (s != OK) return s;
+    if (eoi) break;
+  }
+  coefShift = 7;
+  coefTop = top;
+  coefReady = true;
+  return OK;
+}
+
+/** Deferred scan d's reader and parameters into the decoder's globals. */
+function loadScan(d: i32): void {
+  scanN = 1;
+  unchecked((sComp[0] = unchecked(dComp[d])));
+  ss = unchecked(dSs[d]);
+  se = unchecked(dSe[d]);
+  ah = unchecked(dAh[d]);
+  al = unchecked(dAl[d]);
+  restartInterval = unchecked(dRi[d]);
+  scanAc = unchecked(dTab[d]);
+  pos = unchecked(dPos[d]);
+  bitBuf = unchecked(dBuf[d]);
+  bitCnt = unchecked(dCnt[d]);
+  padBytes = unchecked(dPad[d]);
+  markerHit = unchecked(dMarker[d]);
+  eobrun = unchecked(dEob[d]);
+  mcuCount = unchecked(dMcu[d]);
+}
+
+function saveScan(d: i32): void {
+  unchecked((dPos[d] = pos));
+  unchecked((dBuf[d] = bitBuf));
+  unchecked((dCnt[d] = bitCnt));
+  unchecked((dPad[d] = padBytes));
+  unchecked((dMarker[d] = markerHit));
+  unchecked((dEob[d] = eobrun));
+  unchecked((dMcu[d] = mcuCount));
+}
+
+/** Every deferred scan's reader back at its first byte (a new output pass). */
+function resetDeferred(): void {
+  for (let d = 0; d < nDeferred; d++) {
+    unchecked((dPos[d] = unchecked(dStart[d])));
+    unchecked((dBuf[d] = 0));
+    unchecked((dCnt[d] = 0));
+    unchecked((dPad[d] = 0));
+    unchecked((dMarker[d] = false));
+    unchecked((dEob[d] = 0));
+    unchecked((dMcu[d] = 0));
+  }
+}
+
+/**
+ * Deferred mode: the window of component c made MCU row m's coefficients (each block its DC, AC flag 0), then
+ * every AC scan of c decodes those block rows into it, in file order; cCoef and cAcFlags address the window as if
+ * it were the whole buffer. Returns the first scan's failure.
+ */
+function fillWindow(c: i32, m: i32): i32 {
+  const v = unchecked(cV[c]);
+  const bw = unchecked(cBW[c]);
+  const first = <usize>(m * v) * <usize>bw;
+  const n = <usize>v * <usize>bw;
+  const win = unchecked(cWin[c]);
+  const flags = unchecked(cWinFlags[c]);
+  const dc = unchecked(cDc[c]) + (first << 1);
+  for (let b: usize = 0; b < n; b++) store<i16>(win + (b << 7), load<i16>(dc + (b << 1)));
+  memory.fill(flags, 0, n);
+  // (wrapping arithmetic: coefAt(c, bx, by) adds the block's offset back)
+  unchecked((cCoef[c] = win - (first << 7)));
+  unchecked((cAcFlags[c] = flags - first));
+  const by0 = m * v;
+  const by1 = min<i32>(by0 + v, (unchecked(cFullH[c]) + 7) >> 3);
+  if (by0 >= by1) return OK;
+  for (let d = 0; d < nDeferred; d++) {
+    if (unchecked(dComp[d]) != c) continue;
+    loadScan(d);
+    const r = decodeComponentRows(by0, by1);
+    saveScan(d);
+    if (r != OK) return r;
+    if (err != OK) return err;
+  }
+  return OK;
+}
+
+/**
  * Another output pass over the coefficients start() decoded (buffered files only; 1 when there are none): a
  * progressive file read twice, e.g. reduced and then full size, is entropy-decoded once.
  */
 export function rewind(scale: i32): i32 {
   if (!coefReady) return UNSUPPORTED;
   top = coefTop;
+  scanFailed = false;
   return output(scale);
 }
 
@@ -1866,6 +2110,7 @@ function output(scale: i32): i32 {
   out = alloc(<u64>outRows * <u64>outW * 4);
   if (memFailed) return TOO_LARGE;
   memory.fill(blk, 0, 256);
+  if (deferred) resetDeferred();
   if (!buffered) {
     if (!tablesDefined()) return CORRUPT;
     resetBits();

@@ -15,6 +15,10 @@ interface KernelExports {
   outHeight(): number;
   outPtr(): number;
   memoryBytes(): number;
+  /** 1 when next()'s failure was in entropy-coded data (a progressive file's AC scans are decoded row by row; absent in builds before that). */
+  failedInScan?(): number;
+  /** Before start: 1 when the image will be read again (a progressive file's scans are then all kept decoded). */
+  keepCoefficients?(keep: number): void;
 }
 
 /** What the kernel said (its status codes, wasm/jpegdec/index.ts). */
@@ -145,7 +149,9 @@ export class JpegStreamDecoder {
 
   /**
    * The file as a RowSource (after its header is checked): each `read` decodes it again, except that a progressive
-   * file read twice in a row (nothing else decoded in between) is entropy-decoded only once. `refused` is called
+   * file whose read said `again` and is read again next (nothing else decoded in between) is entropy-decoded only
+   * once (without `again`, a progressive file's AC scans are decoded row by row, never held whole, and a further
+   * read decodes them again). `refused` is called
    * when a read fails because the decoder refused the file (corrupt or unsupported data, not a size limit or a
    * throwing sink): that does not depend on the scale read, since every scale entropy-decodes the whole file.
    */
@@ -157,9 +163,9 @@ export class JpegStreamDecoder {
     const source: RowSource = {
       width: header.width,
       height: header.height,
-      read: (sink, scale) => {
+      read: (sink, scale, options) => {
         this.#refused = false;
-        const r = this.#stream(bytes, token, scale, maxPixels, () => sink);
+        const r = this.#stream(bytes, token, scale, maxPixels, () => sink, options?.again === true);
         if (this.#refused) refused?.();
         return r.status === "decoded" ? { status: "read" } : { status: "failed", message: r.message };
       },
@@ -173,8 +179,9 @@ export class JpegStreamDecoder {
     scale: DecodeScale,
     maxPixels: number,
     open: (width: number, height: number) => RowSink,
+    again = false,
   ): JpegStreamResult {
-    return this.#with((kernel) => this.#streamOn(kernel, bytes, token, scale, maxPixels, open));
+    return this.#with((kernel) => this.#streamOn(kernel, bytes, token, scale, maxPixels, open, again));
   }
 
   #streamOn(
@@ -184,6 +191,7 @@ export class JpegStreamDecoder {
     scale: DecodeScale,
     maxPixels: number,
     open: (width: number, height: number) => RowSink,
+    again: boolean,
   ): JpegStreamResult {
     try {
       const k = kernel.exports;
@@ -195,6 +203,8 @@ export class JpegStreamDecoder {
         if (status !== 0) return this.#refusal(status, "header");
         if (k.imageWidth() * k.imageHeight() > maxPixels)
           return { status: "too_large", message: `The image has more than ${maxPixels} pixels.` };
+        // a second read follows: a progressive file's scans all decoded once and kept, each read only transforms
+        if (again) k.keepCoefficients?.(1);
         status = k.start(log2, maxPixels);
         if (status === 0 && token !== null) kernel.owner = token;
       }
@@ -207,7 +217,7 @@ export class JpegStreamDecoder {
       let y = 0;
       for (;;) {
         const n = k.next();
-        if (n < 0) return this.#refusal(-n, `row ${y}`);
+        if (n < 0) return this.#refusal(-n, k.failedInScan?.() === 1 ? "scan data" : `row ${y}`);
         if (n === 0) break;
         // a fresh view each time: this memory may have grown since the last row
         sink.rows(new Uint8Array(k.memory.buffer, k.outPtr(), n * rowBytes), n);

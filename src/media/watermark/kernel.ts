@@ -216,7 +216,8 @@ export class WasmWatermarker implements Watermarker {
       }
       k.lumaBegin();
       const luma = this.#strips(width, (y0, n) => k.lumaRows(y0, n));
-      const read = source.read(expandRows(luma, width, height, scale), scale);
+      // (pass 2 reads it again: a progressive JPEG's coefficients are kept decoded for it)
+      const read = source.read(expandRows(luma, width, height, scale), scale, { again: true });
       if (read.status !== "read") return { status: "failed", message: read.message };
       luma.flush();
       this.#heap().set(payload, k.payloadPtr());

@@ -11,6 +11,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { JpegStreamDecoder } from "../../../src/media/codecs/jpeg-decoder.ts";
+import { readWholeImage } from "../../../src/media/codecs/rows.ts";
 import type { DecodeScale, RgbaImage } from "../../../src/media/types.ts";
 
 const ROOT = join(import.meta.dirname, "..", "..", "..");
@@ -69,11 +70,46 @@ describe("JpegStreamDecoder kernels", () => {
   it("a kernel grown past 24 MB is not kept", () => {
     const module = new Module(WASM);
     const small = fixture("progressive-420.jpg");
-    const big = bigProgressive(); // 25.9 MB of coefficients alone
+    const big = bigBuffered(); // 25.9 MB of coefficients alone
     decoded(new JpegStreamDecoder(module), small); // an idle kernel exists now
     expect(kernelsMade(module, () => decoded(new JpegStreamDecoder(module), big, 8))).toBe(0); // it takes the idle one
     // ... which grew past the bound: not given back, so the next decode makes a new one
     expect(kernelsMade(module, () => decoded(new JpegStreamDecoder(module), small))).toBe(1);
+  });
+
+  it("a progressive file's AC scans are decoded row by row: no whole coefficient buffer, the kernel stays pooled", () => {
+    const module = new Module(WASM);
+    const small = fixture("progressive-420.jpg");
+    const big = bigProgressive(); // 25.9 MB of coefficients if every scan were decoded first
+    const reference = digest(decoded(new JpegStreamDecoder(new Module(WASM)), small));
+    decoded(new JpegStreamDecoder(module), small);
+    for (const scale of [8, 2, 1] as const) expect(kernelsMade(module, () => decoded(new JpegStreamDecoder(module), big, scale))).toBe(0);
+    // the kernel stayed under the bound (a DC array of 2 bytes a block, one MCU row of coefficients): kept
+    let again = "";
+    expect(kernelsMade(module, () => (again = digest(decoded(new JpegStreamDecoder(module), small))))).toBe(0);
+    expect(again).toBe(reference);
+  });
+
+  it("a source read twice, its first read saying `again` or not, reads what decode reads at each scale", () => {
+    const module = new Module(WASM);
+    for (const name of [
+      "progressive-420.jpg",
+      "progressive-422-restart.jpg",
+      "gray-progressive-restart.jpg",
+      "sequential-non-interleaved.jpg",
+    ]) {
+      const bytes = fixture(name);
+      const fresh = new JpegStreamDecoder(new Module(WASM));
+      const want = [2, 1].map((s) => digest(decoded(fresh, bytes, s as DecodeScale)));
+      for (const again of [false, true]) {
+        const src = new JpegStreamDecoder(module).source(bytes, MAX);
+        if (src.status !== "ready") throw new Error(src.message);
+        const first = readWholeImage({ ...src.source, read: (sink, scale) => src.source.read(sink, scale, { again }) }, 2);
+        const second = readWholeImage(src.source, 1);
+        if (first.status !== "read" || second.status !== "read") throw new Error(`${name}: not read`);
+        expect([digest(first.image), digest(second.image)], `${name}, again ${again}`).toEqual(want);
+      }
+    }
   });
 
   it("a kernel whose call threw is not reused; the next decode is still right", () => {
@@ -156,6 +192,21 @@ function bigProgressive(): Uint8Array {
   const blocks = 3 * (w / 8) * (h / 8);
   const data = new Array(Math.ceil(blocks / 8)).fill(0);
   return Uint8Array.from([0xff, 0xd8, ...dqt, ...sof2, ...dht, ...sos, ...data, 0xff, 0xd9]);
+}
+
+/** A 2400 x 1800 sequential 4:4:4 file whose components come in three scans (buffered: every scan decoded first). */
+function bigBuffered(): Uint8Array {
+  const w = 2400;
+  const h = 1800;
+  const seg = (marker: number, body: number[]) => [0xff, marker, (body.length + 2) >> 8, (body.length + 2) & 255, ...body];
+  const dqt = seg(0xdb, [0, ...new Array(64).fill(1)]);
+  const sof0 = seg(0xc0, [8, h >> 8, h & 255, w >> 8, w & 255, 3, 1, 0x11, 0, 2, 0x11, 0, 3, 0x11, 0]);
+  // DC table 0: one code of length 1 for category 0; AC table 0: one code of length 1 for end of block
+  const dht = seg(0xc4, [0x00, 1, ...new Array(15).fill(0), 0, 0x10, 1, ...new Array(15).fill(0), 0]);
+  // each block two bits (code 0, code 0), packed in zero bytes
+  const data = new Array(Math.ceil(((w / 8) * (h / 8) * 2) / 8)).fill(0);
+  const scans = [1, 2, 3].flatMap((id) => [...seg(0xda, [1, id, 0x00, 0, 63, 0x00]), ...data]);
+  return Uint8Array.from([0xff, 0xd8, ...dqt, ...sof0, ...dht, ...scans, 0xff, 0xd9]);
 }
 
 describe("progressive refinement through nonzero masks (#19)", () => {

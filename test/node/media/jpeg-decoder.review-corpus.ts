@@ -172,6 +172,9 @@ export interface Kernel {
   outWidth(): number;
   outHeight(): number;
   outPtr(): number;
+  /** 1 when next() failed in entropy-coded data (a progressive file's deferred AC scans). */
+  failedInScan?(): number;
+  keepCoefficients(keep: number): void;
 }
 
 export const instantiate = (module: WebAssembly.Module) => new WebAssembly.Instance(module, {}).exports as unknown as Kernel;
@@ -192,7 +195,13 @@ export function dirtyWith(k: Kernel, bytes: Uint8Array): number {
  * Decodes `bytes` at 1 / 2^log2 on `k` as JpegStreamDecoder does; with `scribble`, the memory from the input up to
  * `scribble.end` (below what an earlier decode wrote) is first overwritten with `scribble.bytes` repeated.
  */
-export function decodeOn(k: Kernel, bytes: Uint8Array, log2: number, scribble?: { end: number; bytes: Uint8Array }): string | Uint8Array {
+export function decodeOn(
+  k: Kernel,
+  bytes: Uint8Array,
+  log2: number,
+  scribble?: { end: number; bytes: Uint8Array },
+  keep = false,
+): string | Uint8Array {
   const ptr = k.inputAlloc(bytes.length);
   if (ptr === 0) return "status 3";
   if (scribble) {
@@ -203,6 +212,7 @@ export function decodeOn(k: Kernel, bytes: Uint8Array, log2: number, scribble?: 
   new Uint8Array(k.memory.buffer, ptr, bytes.length).set(bytes);
   let s = k.header();
   if (s !== 0) return `status ${s}`;
+  if (keep) k.keepCoefficients(1);
   s = k.start(log2, 50_000_000);
   if (s !== 0) return `status ${s}`;
   return readRows(k);
@@ -215,7 +225,9 @@ export function readRows(k: Kernel): string | Uint8Array {
   let y = 0;
   for (;;) {
     const n = k.next();
-    if (n < 0) return `status ${-n} at row ${y}`;
+    // a failure in scan data reads as start()'s did (every scan used to be decoded there; JpegStreamDecoder reports
+    // both as the scan data's), whichever row it surfaced in
+    if (n < 0) return k.failedInScan?.() === 1 ? `status ${-n}` : `status ${-n} at row ${y}`;
     if (n === 0) break;
     img.set(new Uint8Array(k.memory.buffer, k.outPtr(), n * w * 4), y * w * 4);
     y += n;

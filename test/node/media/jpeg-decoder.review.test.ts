@@ -117,6 +117,19 @@ describe("JPEG decoder review: nothing of an earlier image survives into a later
     expect(got.combined, got.lines.join("\n")).toBe(GOLDEN[name]);
   });
 
+  it.each(FILES)("%s and its variants: AC scans decoded row by row give what decoding every scan first gives", (name, bytes) => {
+    // keepCoefficients(1): every scan into the whole coefficient buffer first (the path a source read `again` takes)
+    const k = instantiate(MODULE);
+    const bad: string[] = [];
+    for (const [vname, v] of variants(name, bytes))
+      for (const s of LOG2_SCALES) {
+        const kept = digest(decodeOn(k, v, s, undefined, true));
+        const rows = freshDigest(v, s);
+        if (kept !== rows) bad.push(`${vname} at 1/${1 << s}: every scan first ${kept}, row by row ${rows}`);
+      }
+    expect(bad).toEqual([]);
+  });
+
   it("the real pool: an idle kernel dirtied by large noisy decodes (finished, or failed mid-scan) decodes as a fresh one", () => {
     const reused = new JpegStreamDecoder(MODULE);
     const truncated = NOISY.subarray(0, Math.floor(NOISY.length * 0.6));
