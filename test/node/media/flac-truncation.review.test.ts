@@ -5,7 +5,9 @@
  * Pinned: a variable-blocksize FLAC whose block sizes change from frame to frame (review/mixed.flac, built from real
  * `flac` output by review/mixed.mjs: 8-bit and 16-bit block size codes, 192, 576·2^n and 2^n codes, block sizes 16 to
  * 65535, 1- to 4-byte coded sample numbers; `flac -t` passes) is accepted whole whatever the chunking, with an ID3v1
- * tag or zero bytes after it, and refused when cut after any frame.
+ * tag or zero bytes after it, and refused when cut after any frame. Also pinned: a false frame sync inside the last
+ * frame whose CRC-16 closes at the end too (as every earlier frame start's does: whole frames are CRC-16 codewords)
+ * and whose header ends before the total never makes a whole file refused; the refusal names the real last frame.
  *
  * Found: the streamed inspection's durations of WAV and MP4 were not what the in-memory inspector reports for the
  * same file: unrounded (a duration with more than 3 decimals cannot be priced: a metered tenant's job on it is refused
@@ -85,6 +87,64 @@ describe("a variable-blocksize FLAC whose block sizes vary (real flac frames, re
       expect(await refusal(concat(cut, new Uint8Array(100)), 4096, { sign: true }), `cut after frame ${k}, zeros`).toBe(expected);
       expect(await refusal(cut, 4096, { sign: false, totalSamples: false }), `verification, cut after frame ${k}`).toBeNull();
     }
+  });
+});
+
+describe("a false frame sync inside the last frame whose CRC-16 also closes at the end", () => {
+  const FIXED = new Uint8Array(readFileSync(join(REVIEW, "..", "fixed.flac")));
+  const FIXED_FRAMES: number[] = JSON.parse(readFileSync(join(REVIEW, "..", "frames.json"), "utf8"))["fixed.flac"];
+  const crc8 = (b: ArrayLike<number>) => {
+    let c = 0;
+    for (let i = 0; i < b.length; i++) {
+      c ^= b[i]!;
+      for (let k = 0; k < 8; k++) c = c & 0x80 ? ((c << 1) ^ 0x07) & 0xff : (c << 1) & 0xff;
+    }
+    return c;
+  };
+  const crc16 = (b: Uint8Array) => {
+    let c = 0;
+    for (const x of b) {
+      c ^= x << 8;
+      for (let k = 0; k < 8; k++) c = c & 0x8000 ? ((c << 1) ^ 0x8005) & 0xffff : (c << 1) & 0xffff;
+    }
+    return c;
+  };
+  /**
+   * fixed.flac's first 24 frames (98304 samples), then a last frame (the scanner reads headers and CRCs, not
+   * subframes) of frame number 24 and 32 samples whose body holds a well-formed header of frame 0 (256 samples). The
+   * CRC-16 from that false sync to the end is 0 as well when the bytes before it are a CRC-16 codeword (CRC-16 with
+   * initial 0 is linear: a byte's share depends only on its distance from the end), so two bytes after the real
+   * header make them one: two whole last frames.
+   */
+  function withFalseSync(total: number): Uint8Array {
+    const head = FIXED.subarray(0, FIXED_FRAMES[24]);
+    const real = FIXED.subarray(FIXED_FRAMES[24]!); // the real last frame: its sample rate, channels and bit depth
+    const ownHead = [0xff, 0xf8, 0x60 | (real[2]! & 0x0f), real[3]!, 24, 31];
+    const prefix = new Uint8Array([...ownHead, crc8(ownHead), 0, 0]);
+    const closing = crc16(prefix.subarray(0, 7));
+    prefix.set([closing >> 8, closing & 0xff], 7);
+    const falseHead = [0xff, 0xf8, 0x80 | (real[2]! & 0x0f), real[3]!, 0];
+    const filler = Array.from({ length: 20 }, (_, i) => (i * 37) & 0x7f);
+    const frame = new Uint8Array([...prefix, ...falseHead, crc8(falseHead), ...filler, 0, 0]);
+    const c = crc16(frame.subarray(0, frame.length - 2));
+    frame.set([c >> 8, c & 0xff], frame.length - 2);
+    expect(crc16(frame), "the real last frame is whole").toBe(0);
+    expect(crc16(frame.subarray(prefix.length)), "so is the false one").toBe(0);
+    const out = concat(head, frame);
+    out[8 + 13] = (out[8 + 13]! & 0xf0) | Math.floor(total / 2 ** 32);
+    new DataView(out.buffer).setUint32(8 + 14, total % 2 ** 32);
+    return out;
+  }
+
+  it("a file whose real last frame reaches the total: accepted (the false one, ending at 256, does not refuse it)", async () => {
+    const bytes = withFalseSync(98304 + 32);
+    for (const size of [1, 4096]) expect(await refusal(bytes, size, { sign: true }), `chunks of ${size}`).toBeNull();
+  });
+
+  it("one whose total is past both: refused, naming the real last frame's end", async () => {
+    expect(await refusal(withFalseSync(98304 + 32 + 4096), 4096, { sign: true })).toBe(
+      `the FLAC's last frame ends at sample 98336 of the ${98304 + 32 + 4096} its STREAMINFO states (truncated?)`,
+    );
   });
 });
 
