@@ -16,15 +16,16 @@ import { RiffScanner, wavDurationSeconds } from "../media/c2pa/riff";
 import { forEachChunk, type Sha256Stream, StreamMediaError, sha256Stream } from "../media/c2pa/stream-hash";
 import { STREAMED_MEDIA_TYPES } from "../media/c2pa/stream-sign";
 import { flacStreamInfoFacts } from "../media/inspect/audio";
-import { blankFacts, type MeasuredFacts } from "../media/inspect/detection";
+import { blankFacts, type MeasuredFacts, seconds } from "../media/inspect/detection";
 import type { InspectionResult } from "../media/types";
 import { hex } from "../platform/bytes";
 
 /** What the walk read on the way: the duration, and for FLAC all its STREAMINFO states, as the in-memory inspector reports them. */
 function measured(scanner: BmffScanner | RiffScanner | FlacScanner | null): Partial<MeasuredFacts> {
-  if (scanner instanceof BmffScanner) return { duration_seconds: bmffDurationSeconds(scanner.peeks.bodies.get("moov")) };
+  // Rounded to milliseconds as the in-memory inspector's are: pricing takes a duration of at most 3 decimals only.
+  if (scanner instanceof BmffScanner) return { duration_seconds: seconds(bmffDurationSeconds(scanner.peeks.bodies.get("moov")) ?? 0) };
   if (scanner instanceof RiffScanner) {
-    return { duration_seconds: wavDurationSeconds(scanner.peeks.bodies.get("fmt "), scanner.peeks.sizes.get("data")) };
+    return { duration_seconds: seconds(wavDurationSeconds(scanner.peeks.bodies.get("fmt "), scanner.peeks.sizes.get("data")) ?? 0) };
   }
   if (scanner instanceof FlacScanner && scanner.streamInfo) {
     const { total: _total, ...facts } = flacStreamInfoFacts(scanner.streamInfo, 0);

@@ -207,8 +207,9 @@ export class FlacScanner {
     const totalSamples = this.#totalSamples ? (info[13]! & 0x0f) * 0x1_0000_0000 + be32(info, 14) : 0;
     let whole = false;
     let reached = -1;
-    // Any last frame (a CRC-16 match) whose header reaches the total, or cannot tell, passes: a false sync whose
-    // CRC happens to match (about 1 in 65536 per candidate) never makes a valid file refused.
+    // Any last frame (a CRC-16 match) whose header reaches the total, or cannot tell, passes. Every earlier frame
+    // start kept matches too (whole frames are CRC-16 codewords, so is a run of them), and so may a false sync (about
+    // 1 in 65536): those end before the total, so only the real last frame decides; none makes a valid file refused.
     for (const { end, crc } of ends) {
       for (const slot of this.#endingFrames(end, crc)) {
         whole = true;

@@ -182,9 +182,16 @@ export class RiffScanner {
   }
 }
 
-/** A WAV's duration in seconds: the `data` chunk's size over the `fmt ` chunk's byte rate (null when unknown). */
+/**
+ * A WAV's duration in seconds (null when unknown), as the in-memory inspector reads it (inspect/riff.ts): the `data`
+ * chunk's whole sample frames (block align) over the sample rate, not over the header's byte rate, which can say
+ * anything (a lying one would under-state, and under-price, the recording); the byte rate only when those are 0.
+ */
 export function wavDurationSeconds(fmt: Uint8Array | undefined, dataBytes: number | undefined): number | null {
   if (!fmt || fmt.length < 12 || dataBytes === undefined) return null;
+  const sampleRate = le32(fmt, 4);
   const byteRate = le32(fmt, 8);
+  const blockAlign = fmt.length >= 14 ? fmt[12]! | (fmt[13]! << 8) : 0;
+  if (blockAlign > 0 && sampleRate > 0) return Math.floor(dataBytes / blockAlign) / sampleRate;
   return byteRate > 0 ? dataBytes / byteRate : null;
 }
