@@ -228,7 +228,7 @@ export class FlacScanner {
     }
     throw new StreamMediaError(
       "malformed",
-      `the FLAC's last frame ends at sample ${reached} of the ${totalSamples} its STREAMINFO states (truncated?)`,
+      `the FLAC's last frame ends at sample ${reached} of the ${totalSamples} its STREAMINFO states (truncated, or STREAMINFO overstates the length: flac -t fails such a file; re-encode it)`,
     );
   }
 

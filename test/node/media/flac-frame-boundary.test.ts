@@ -87,7 +87,7 @@ describe("a FLAC cut on a frame boundary", () => {
           if (total === 0) expect(message, `cut after frame ${k}`).toBeNull();
           else
             expect(message, `cut after frame ${k}`).toBe(
-              `the FLAC's last frame ends at sample ${k * block} of the ${total} its STREAMINFO states (truncated?)`,
+              `the FLAC's last frame ends at sample ${k * block} of the ${total} its STREAMINFO states (truncated, or STREAMINFO overstates the length: flac -t fails such a file; re-encode it)`,
             );
         }
         // Verification does not judge the length: a signed file cut this way is a data hash mismatch, below.
@@ -117,7 +117,7 @@ describe("a FLAC cut on a frame boundary", () => {
     const refused = await inspectStreamed(streamOf(cut), cut.length, "audio/flac", "audio");
     expect(refused.inspection).toEqual({
       status: "corrupt",
-      message: "the FLAC's last frame ends at sample 90112 of the 101430 its STREAMINFO states (truncated?)",
+      message: "the FLAC's last frame ends at sample 90112 of the 101430 its STREAMINFO states (truncated, or STREAMINFO overstates the length: flac -t fails such a file; re-encode it)",
     });
     expect((await inspectStreamed(streamOf(bytes), bytes.length, "audio/flac", "audio")).inspection.status).toBe("ok");
   });

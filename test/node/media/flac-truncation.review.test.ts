@@ -81,7 +81,7 @@ describe("a variable-blocksize FLAC whose block sizes vary (real flac frames, re
     const { frames, total } = MIXED_FRAMES;
     for (let k = 1; k < frames.length; k++) {
       const cut = MIXED.subarray(0, frames[k]!.offset);
-      const expected = `the FLAC's last frame ends at sample ${frames[k - 1]!.end} of the ${total} its STREAMINFO states (truncated?)`;
+      const expected = `the FLAC's last frame ends at sample ${frames[k - 1]!.end} of the ${total} its STREAMINFO states (truncated, or STREAMINFO overstates the length: flac -t fails such a file; re-encode it)`;
       for (const size of [3, 4096]) expect(await refusal(cut, size, { sign: true }), `cut after frame ${k}`).toBe(expected);
       expect(await refusal(concat(cut, ID3V1), 4096, { sign: true }), `cut after frame ${k}, ID3v1`).toBe(expected);
       expect(await refusal(concat(cut, new Uint8Array(100)), 4096, { sign: true }), `cut after frame ${k}, zeros`).toBe(expected);
@@ -143,7 +143,7 @@ describe("a false frame sync inside the last frame whose CRC-16 also closes at t
 
   it("one whose total is past both: refused, naming the real last frame's end", async () => {
     expect(await refusal(withFalseSync(98304 + 32 + 4096), 4096, { sign: true })).toBe(
-      `the FLAC's last frame ends at sample 98336 of the ${98304 + 32 + 4096} its STREAMINFO states (truncated?)`,
+      `the FLAC's last frame ends at sample 98336 of the ${98304 + 32 + 4096} its STREAMINFO states (truncated, or STREAMINFO overstates the length: flac -t fails such a file; re-encode it)`,
     );
   });
 });
