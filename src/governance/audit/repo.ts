@@ -1,6 +1,7 @@
-import { and, asc, desc, eq, gt, gte, inArray, lt, lte, type SQL, sql } from "drizzle-orm";
+import { and, asc, desc, eq, gt, gte, lt, lte, type SQL, sql } from "drizzle-orm";
 import type { Database } from "../../db/client";
 import { auditEvents, auditOutbox } from "../../db/schema";
+import { insertStatement, shape } from "../../db/statements";
 import { type ChainedEntry, GENESIS_HASH } from "./chain";
 
 export type AuditRow = typeof auditEvents.$inferSelect;
@@ -39,27 +40,40 @@ export async function insertAfter(
   entries: readonly ChainedEntry[],
   dropKept: readonly string[] = [],
 ): Promise<void> {
-  // json() of a non-JSON text raises inside the batch, rolling it back: SQLite has no RAISE outside triggers.
-  const guard = db
-    .select({
-      ok: sql<number>`CASE WHEN COALESCE((SELECT hash FROM audit_events WHERE tenant_id = ${tenantId} ORDER BY seq DESC LIMIT 1), ${GENESIS_HASH}) = ${prevHash} THEN 1 ELSE json('audit chain head moved') END`,
-    })
-    .from(sql`(SELECT 1)`);
   // `dropKept`: the outbox rows that kept these entries apart, dropped with them; each must still be there (else
   // the sweep or the request already appended its entry and dropped it), guarded in the same way as the head.
-  const keptIds = JSON.stringify([...new Set(dropKept)]);
-  const keptGuard = db
-    .select({
-      ok: sql<number>`CASE WHEN (SELECT COUNT(*) FROM audit_outbox WHERE id IN (SELECT value FROM json_each(${keptIds}))) = ${new Set(dropKept).size} THEN 1 ELSE json('audit kept row gone') END`,
-    })
-    .from(sql`(SELECT 1)`);
-  await db.batch([
-    guard,
-    ...(dropKept.length > 0 ? [keptGuard] : []),
-    ...entries.map((e) => db.insert(auditEvents).values(e)),
-    ...(dropKept.length > 0 ? [db.delete(auditOutbox).where(inArray(auditOutbox.id, [...dropKept]))] : []),
+  // #19: each statement is built by drizzle once per shape and bound per call (db/statements.ts); building them
+  // on every append was most of the chain object's own CPU per write.
+  const kept = [...new Set(dropKept)];
+  const keptIds = JSON.stringify(kept);
+  await db.$client.batch([
+    headGuard(db, { tenantId, genesis: GENESIS_HASH, prevHash }),
+    ...(kept.length > 0 ? [keptGuard(db, { keptIds, count: kept.length })] : []),
+    ...entries.map((e) => insertStatement(db, auditEvents, [{ ...e }])),
+    ...(kept.length > 0 ? [dropKeptRows(db, { keptIds })] : []),
   ]);
 }
+
+// json() of a non-JSON text raises inside the batch, rolling it back: SQLite has no RAISE outside triggers.
+const headGuard = shape<{ tenantId: string; genesis: string; prevHash: string }>((d, p) =>
+  d
+    .select({
+      ok: sql<number>`CASE WHEN COALESCE((SELECT hash FROM audit_events WHERE tenant_id = ${p("tenantId")} ORDER BY seq DESC LIMIT 1), ${p("genesis")}) = ${p("prevHash")} THEN 1 ELSE json('audit chain head moved') END`,
+    })
+    .from(sql`(SELECT 1)`),
+);
+
+const keptGuard = shape<{ keptIds: string; count: number }>((d, p) =>
+  d
+    .select({
+      ok: sql<number>`CASE WHEN (SELECT COUNT(*) FROM audit_outbox WHERE id IN (SELECT value FROM json_each(${p("keptIds")}))) = ${p("count")} THEN 1 ELSE json('audit kept row gone') END`,
+    })
+    .from(sql`(SELECT 1)`),
+);
+
+const dropKeptRows = shape<{ keptIds: string }>((d, p) =>
+  d.delete(auditOutbox).where(sql`${auditOutbox.id} IN (SELECT value FROM json_each(${p("keptIds")}))`),
+);
 
 /** Which of these outbox rows (kept entries) are still there: the ones whose entry nobody appended yet. */
 export async function keptRowsPresent(db: Database, ids: readonly string[]): Promise<Set<string>> {
