@@ -19,6 +19,7 @@ import type { CapabilityRegistry } from "../catalog/registry";
 import { attributionFor } from "../creators/disclosure";
 import type { Database } from "../db/client";
 import type { ErrorCode, FieldDetail } from "../platform/errors";
+import type { FirstBatchClaim } from "../platform/idempotency";
 import { idFor } from "../platform/idempotent-ids";
 import { newId } from "../platform/ids";
 import { firstMove } from "./first-move";
@@ -194,6 +195,11 @@ export interface SignOptions {
    * earlier attempt admitted that job is answered with it (AdmissionResult `existing`).
    */
   jobId?: string;
+  /**
+   * The request's Idempotency-Key claim, taken in admission's first read (platform/idempotency claimInFirstBatch):
+   * nothing is written before it, so the request holds its key before it changes anything.
+   */
+  claim?: FirstBatchClaim;
 }
 
 /**
@@ -211,7 +217,7 @@ export async function planSign(
   now = Date.now(),
 ): Promise<SignPlan> {
   // The asset and its source object's inspection facts in one round trip (the facts bound decoded steps below).
-  const found = await assetForAdmission(db, tenantId, request.asset_id);
+  const found = await assetForAdmission(db, tenantId, request.asset_id, options.claim);
   if (!found) return { status: "asset_not_found" };
   const { asset } = found;
   const profile = options.profile ?? NO_SIGNING_PROFILE;

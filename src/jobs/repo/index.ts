@@ -10,6 +10,7 @@ import type { Database } from "../../db/client";
 import { keysetPage } from "../../db/keyset";
 import { assets, jobSteps, jobs, objects, wallets } from "../../db/schema";
 import { insertStatement, rowsOf, shape, statementOf } from "../../db/statements";
+import type { FirstBatchClaim } from "../../platform/idempotency";
 import { jobEndedEventStatement } from "../../webhooks/repo/events";
 import type { JobErrorCode } from "../job-errors";
 import { TERMINAL_STATES } from "../schemas";
@@ -70,14 +71,29 @@ export async function listJobs(
  * and the tenant's metering state (billing meterJob), in one D1 batch; null when the asset is not the tenant's.
  * `source` is null when the source object is gone.
  */
-export async function assetForAdmission(db: Database, tenantId: string, assetId: string) {
+export async function assetForAdmission(db: Database, tenantId: string, assetId: string, claim?: FirstBatchClaim) {
   const ids = { tenantId, assetId };
-  const [asset, source, account, wallet] = await db.$client.batch([
+  const reads = () => [
     assetStatement(db, ids),
     inspectionStatement(db, ids),
     accountStatement(db, { tenantId }),
     walletStatement(db, { tenantId }),
-  ]);
+  ];
+  let results: D1Result[];
+  // A keyed request's Idempotency-Key claim rides first in this read (#19: its own round trip before): a key not
+  // free fails the batch, and `recover` claims as a claim before running would (or throws that claim's answer).
+  for (let pending = claim; ; pending = undefined) {
+    const first = pending?.statements(db.$client) ?? [];
+    try {
+      results = (await db.$client.batch([...first, ...reads()])).slice(first.length);
+    } catch (error) {
+      if (pending && (await pending.recover(error))) continue;
+      throw error;
+    }
+    pending?.settle();
+    break;
+  }
+  const [asset, source, account, wallet] = results;
   const [assetRow] = rowsOf(assets, asset);
   if (!assetRow) return null;
   const [sourceRow] = (source?.results ?? []) as { id: string; media_type: string; inspection: string | null }[];

@@ -6,6 +6,7 @@ import { registryFor } from "../../catalog/installed";
 import { mediaServices } from "../../media";
 import { type AppContext, notFound, principalOf, publicOrigin } from "../../platform/context";
 import { ApiError } from "../../platform/errors";
+import { claimInFirstBatch, claimKeyInBatch } from "../../platform/idempotency";
 import { log } from "../../platform/logger";
 import { errorResponse, IdempotencyKeyHeader, json, NOT_FOUND } from "../../platform/openapi";
 import { admitSign, signJobId } from "../admission";
@@ -54,6 +55,9 @@ const route = createRoute({
 const logEnqueueFailure = (job: JobRow) => (e: unknown) => log.error("enqueue failed", { job_id: job.id, error: String(e) });
 
 export function registerSign(app: Router) {
+  // The key is claimed in admission's first read, not in a round trip before the route (#19): nothing is written
+  // before that read (signJobId and the media services' load only compute), and a key not free is answered there.
+  claimKeyInBatch(`POST ${route.path}`);
   app.openapi(route, async (c) => {
     const principal = principalOf(c);
     // The job's id under the Idempotency-Key (checked by the middleware): a retry after a lost answer finds its job.
@@ -70,6 +74,7 @@ export function registerSign(app: Router) {
       // an express job is run below, in this request: taken for that run in the batch that writes it
       takeForRun: { leaseMs: JOB_LEASE_MS },
       ...(jobId ? { jobId } : {}),
+      claim: claimInFirstBatch(c),
     });
     if (result.status === "asset_not_found") throw notFound("asset");
     if (result.status === "refused") throw new ApiError(result.code, result.message, result.field ? { fieldDetails: [result.field] } : {});

@@ -89,10 +89,11 @@ export interface BatchCompletion {
 }
 
 /**
- * Operations whose key is claimed in their own write batch rather than before they run (#19: one D1 round trip
- * fewer per request). Only for an operation whose every write is that one batch with its completionInBatch (what
- * it does before it only reads) and whose answer carries no one-time secret: a request that ends without such a
- * batch committed claims afterwards, and a read it made unclaimed changed nothing.
+ * Operations whose key is claimed in one of their own D1 batches rather than before they run (#19: one D1 round trip
+ * fewer per request). Only for an operation that writes nothing before that batch commits (what it does before it
+ * only reads) and whose answer carries no one-time secret: the batch is its write with its completionInBatch, or its
+ * first read (claimInFirstBatch), after which it holds the key as a claim before running would. A request that ends
+ * without such a batch committed claims afterwards, and a read it made unclaimed changed nothing.
  */
 const claimedInBatch = new Set<string>();
 
@@ -188,17 +189,57 @@ export function completionInBatch(c: Context<AppEnv>, status: number): BatchComp
       if (row) fold.stored = { status: row.response_status, contentType: row.response_content_type, body: row.response_body };
       audit?.settle(row !== undefined);
     },
-    recover: async (error) => {
-      if (!fold.unclaimed || !isClaimNotTaken(error)) return false;
-      const claim = await claimIdempotencyKey(c.var.db, fold.scope, fold.unclaimed.requestSha256, Date.now());
-      if (claim.status === "claimed") {
-        fold.lease = claim.lease;
-        fold.unclaimed = undefined;
-        return true;
-      }
-      fold.answeredByOther = true;
-      throw answerOfOthers(claim);
+    recover: (error) => recoverClaim(c, fold, error),
+  };
+}
+
+/** BatchCompletion.recover, for a fold whose claim was to be taken in the failed batch. */
+async function recoverClaim(c: Context<AppEnv>, fold: Fold, error: unknown): Promise<boolean> {
+  if (!fold.unclaimed || !isClaimNotTaken(error)) return false;
+  const claim = await claimIdempotencyKey(c.var.db, fold.scope, fold.unclaimed.requestSha256, Date.now());
+  if (claim.status === "claimed") {
+    fold.lease = claim.lease;
+    fold.unclaimed = undefined;
+    return true;
+  }
+  fold.answeredByOther = true;
+  throw answerOfOthers(claim);
+}
+
+/** The key's claim riding on an operation's first D1 batch, one that only reads (claimInFirstBatch). */
+export interface FirstBatchClaim {
+  /** The claim's statements, to go first in the batch: they fail the whole batch when the key is not free. */
+  statements(d1: D1Database): D1PreparedStatement[];
+  /** The batch committed: the request holds the key from here on, exactly as if it had claimed before running. */
+  settle(): void;
+  /** As BatchCompletion.recover: true when the key is now claimed the usual way (run the batch again, unclaimed). */
+  recover(error: unknown): Promise<boolean>;
+}
+
+/**
+ * For an operation declared with claimKeyInBatch whose first D1 batch only reads (#19: the express sign's admission
+ * read): the claim taken in that batch instead of a round trip of its own before the operation runs. The batch is
+ * one transaction, so the read sees the state from which the claim was taken, as a read after a claim would; once it
+ * settles, the key is completed or released as for any claimed request. Undefined when the request holds no key to
+ * claim (none sent, or already claimed).
+ */
+export function claimInFirstBatch(c: Context<AppEnv>): FirstBatchClaim | undefined {
+  const fold = folds.get(c);
+  if (!fold?.unclaimed) return undefined;
+  let lease: number | undefined;
+  return {
+    statements: (d1) => {
+      if (!fold.unclaimed) return [];
+      const claim = claimInBatchStatements(d1, fold.scope, fold.unclaimed.requestSha256, Date.now());
+      lease = claim.lease;
+      return claim.statements;
     },
+    settle: () => {
+      if (!fold.unclaimed || lease === undefined) return;
+      fold.lease = lease;
+      fold.unclaimed = undefined;
+    },
+    recover: (error) => recoverClaim(c, fold, error),
   };
 }
 
