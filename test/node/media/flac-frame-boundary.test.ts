@@ -117,7 +117,8 @@ describe("a FLAC cut on a frame boundary", () => {
     const refused = await inspectStreamed(streamOf(cut), cut.length, "audio/flac", "audio");
     expect(refused.inspection).toEqual({
       status: "corrupt",
-      message: "the FLAC's last frame ends at sample 90112 of the 101430 its STREAMINFO states (truncated, or STREAMINFO overstates the length: flac -t fails such a file; re-encode it)",
+      message:
+        "the FLAC's last frame ends at sample 90112 of the 101430 its STREAMINFO states (truncated, or STREAMINFO overstates the length: flac -t fails such a file; re-encode it)",
     });
     expect((await inspectStreamed(streamOf(bytes), bytes.length, "audio/flac", "audio")).inspection.status).toBe("ok");
   });
