@@ -1,7 +1,7 @@
 // A V8 CPU profile of POST /v1/verify inside workerd (#19), taken over the inspector of a running `npm start`
 // (wrangler dev), with the time per source file of the bundle and per function, self and inclusive. Each sample
 // counts the sampling interval (on a loaded machine a descheduled thread leaves long gaps; --wall charges them).
-//   node bench/verify-profile.mjs --inspector <port> [--keyed] [--requests N] [--top N] [--out FILE]
+//   node bench/verify-profile.mjs --inspector <port> [--keyed [--published [--settle-ms MS]]] [--requests N] [--top N] [--out FILE]
 //   node bench/verify-profile.mjs --in FILE [--wall]          (the tables of a profile saved with --out)
 // <port>: the inspector of the user workerd of `npm start`: the workerd started with --inspector-addr=127.0.0.1:0
 // listens on several ports (`ss -ltnp`); the one whose /json (sent with `Host: localhost:<port>`) lists
@@ -30,7 +30,7 @@ async function take() {
   // --published: files this service published (express sign, downloaded), whose pixel facts come from publication.
   const files = keyed
     ? process.argv.includes("--published")
-      ? await publishedFiles(requests + 5, { base, key, settleMs: 125_000 })
+      ? await publishedFiles(requests + 5, { base, key, settleMs: Number(arg("--settle-ms", "125000")) })
       : await keyedFiles(requests + 5)
     : await publicFiles(requests + 5);
   const verify = verifier({ base, key: keyed ? key : null, files });

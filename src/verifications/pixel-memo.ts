@@ -6,7 +6,7 @@ import type { ImageServices, ManifestFacts } from "../media/types";
 import { equalBytes, hex } from "../platform/bytes";
 import type { D1Rides } from "../platform/d1-rides";
 import { type ImagePixelFacts, incompleteMeasurement, measureImagePixels, PIXEL_FACTS_VERSION } from "./pixel-facts";
-import { findPixelMemo, hasPixelMemo, putPixelMemo } from "./repo";
+import { findPixelMemo, hasPixelMemo, type PixelMemoRow, putPixelMemo } from "./repo";
 
 /*
  * #19: a verification of a file this service published reuses the pixel stage's outputs measured at publication.
@@ -107,6 +107,30 @@ export async function pixelMemoFor(
   /** The verification's queued reads (platform/d1-rides.ts), sent in the memo read's batch. */
   rides?: D1Rides,
 ): Promise<PixelMemo | null> {
+  return (await readPixelMemo(env, subject, facts, fileStore, rides))?.memo ?? null;
+}
+
+/** A memo read that was made: the memo if it applies, the row as read, and what rode with it. */
+export interface MemoRead {
+  memo: PixelMemo | null;
+  row: PixelMemoRow | null;
+  /** The results of `also`'s statements, in order. */
+  also: D1Result[];
+}
+
+/**
+ * pixelMemoFor, with `also(signatureSha256)`: statements sent in the memo read's own batch (e.g. the exact lookups
+ * its facts call for, repo.ts speculativeExactLookups). Null when no read was made (the conditions before the read
+ * do not hold: `also` was not sent); else the memo (null unless every condition holds) and the answers of `also`.
+ */
+export async function readPixelMemo(
+  env: Bindings,
+  subject: MemoSubject,
+  facts: ManifestFacts,
+  fileStore: Uint8Array | null | undefined,
+  rides?: D1Rides,
+  also?: (signatureSha256: string) => D1PreparedStatement[],
+): Promise<MemoRead | null> {
   if (subject.mediaType !== "image/jpeg" || subject.manifestStore || subject.manifestOnly || subject.streamed) return null;
   if (facts.state !== "read" || !fileStore) return null;
   if (facts.failure_codes.length > 0) return null;
@@ -115,7 +139,13 @@ export async function pixelMemoFor(
   if (signature.status !== "ok") return null;
   // Only this deployment's signer writes memos: a file signed under another chain (the cold path) has none to find.
   if (!signedUnderOwnChain(env, signature.cose)) return null;
-  const row = await findPixelMemo(env.DB, await sha256(signature.cose), rides);
+  const signatureSha256 = await sha256(signature.cose);
+  const read = await findPixelMemo(env.DB, signatureSha256, rides, also ? also(signatureSha256) : []);
+  return { memo: await memoOf(subject, read.row), row: read.row, also: read.also };
+}
+
+/** The memo a row holds for `subject`, when its version, media type and pixel bytes agree (else null). */
+async function memoOf(subject: MemoSubject, row: PixelMemoRow | null): Promise<PixelMemo | null> {
   if (!row || row.version !== PIXEL_FACTS_VERSION || row.media_type !== subject.mediaType) return null;
   if ((await jpegPixelBytesDigest(subject.bytes)) !== row.pixels_sha256) return null;
   try {

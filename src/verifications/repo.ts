@@ -96,15 +96,41 @@ export function exactPublicationsStateStatement(
   exact: { algorithm: string; bitsHex: string; limit: number }[],
 ): { statement: D1PreparedStatement; read(result: D1Result | undefined): PublicationsState } | null {
   if (exact.length === 0) return null;
-  const lookup =
-    "SELECT * FROM (SELECT sb.publication_id FROM soft_bindings sb JOIN assets a ON a.id = sb.asset_id AND a.publication_id = sb.publication_id WHERE sb.algorithm = ? AND sb.bits = ? ORDER BY sb.created_at ASC, sb.publication_id ASC LIMIT ?)";
+  return publicationsStateOf(
+    d1,
+    exact.map((q) => ({ algorithm: q.algorithm, bitsSql: "?", bitsBinds: [q.bitsHex], limit: q.limit })),
+  );
+}
+
+/** The exact lookup of indexMatches (soft-bindings/repo.ts) without a filter, its value given by `bitsSql`. */
+const EXACT_FROM = "FROM soft_bindings sb JOIN assets a ON a.id = sb.asset_id AND a.publication_id = sb.publication_id";
+const EXACT_ORDER = "ORDER BY sb.created_at ASC, sb.publication_id ASC LIMIT ?";
+
+function boundedLimit(limit: number): number {
+  return Math.max(1, Math.min(MAX_MATCHES, Math.floor(limit)));
+}
+
+interface KeyedLookup {
+  algorithm: string;
+  /** The SQL of the looked-up value: `?` (bound from `bitsBinds`) or a scalar subquery. */
+  bitsSql: string;
+  bitsBinds: unknown[];
+  limit: number;
+}
+
+function publicationsStateOf(
+  d1: D1Database,
+  lookups: KeyedLookup[],
+): { statement: D1PreparedStatement; read(result: D1Result | undefined): PublicationsState } {
+  const lookup = (q: KeyedLookup) =>
+    `SELECT * FROM (SELECT sb.publication_id ${EXACT_FROM} WHERE sb.algorithm = ? AND sb.bits = ${q.bitsSql} ${EXACT_ORDER})`;
   const statement = d1
     .prepare(
-      `WITH c AS (${exact.map(() => lookup).join(" UNION ALL ")})
+      `WITH c AS (${lookups.map(lookup).join(" UNION ALL ")})
        SELECT c.publication_id, p.published_at, p.publication_id IS NOT NULL AS published
          FROM c LEFT JOIN assets p ON p.publication_id = c.publication_id AND p.status = 'published'`,
     )
-    .bind(...exact.flatMap((q) => [q.algorithm, q.bitsHex, Math.max(1, Math.min(MAX_MATCHES, Math.floor(q.limit)))]));
+    .bind(...lookups.flatMap((q) => [q.algorithm, ...q.bitsBinds, boundedLimit(q.limit)]));
   return {
     statement,
     read(result) {
@@ -115,6 +141,78 @@ export function exactPublicationsStateStatement(
         if (row.published) publishedAt.set(row.publication_id, row.published_at);
       }
       return { considered, publishedAt };
+    },
+  };
+}
+
+/**
+ * The value a memo's facts (verify_pixel_memos.facts, pixel-facts.ts ImagePixelFacts) give each exact lookup a
+ * verification makes of them (verify-service.ts durableFacts): the watermark payload when the detector found one,
+ * the ISCC code when it was computed. SQL over the memo row; NULL when the facts give none (or there is no memo).
+ */
+const MEMO_KEY_SQL = {
+  watermark: "CASE WHEN facts ->> '$.watermark.status' = 'detected' THEN facts ->> '$.watermark.payload' END",
+  iscc: "CASE WHEN facts ->> '$.iscc.status' = 'computed' THEN facts ->> '$.iscc.bits' END",
+} as const;
+
+/** The exact lookups a memo's facts call for, as sent before the memo is read (speculativeExactLookups). */
+export interface SpeculativeExact {
+  /** In the memo read's batch, in this order: the watermark lookup, the ISCC lookup, then the related state. */
+  statements: D1PreparedStatement[];
+  /**
+   * What they answered, given the memo row read in the same batch (its `spec_*` columns: the values the lookups
+   * used) and the statements' results. `keys[i]` is null where the memo gave no value (that lookup found nothing).
+   */
+  read(
+    row: Pick<PixelMemoRow, "spec_watermark" | "spec_iscc"> | null,
+    results: D1Result[],
+  ): {
+    keys: ({ algorithm: string; bitsHex: string; limit: number } | null)[];
+    rows: { publication_id: string; manifest_label: string | null }[][];
+    state: PublicationsState | null;
+  };
+}
+
+/**
+ * The exact index lookups (watermark payload, ISCC code) of a verification whose pixel facts come from the memo of
+ * the claim signature `signatureSha256`, sent in the memo read's own D1 batch (#19): their values are read from
+ * the memo row by D1 in that batch (MEMO_KEY_SQL), so the lookups need no second round trip. The statements are the
+ * text of indexMatches' exact lookups (no filter: a verification's lookups are global) with the value a scalar
+ * subquery; `withState`: the related publications' state of their rows rides too (exactPublicationsStateStatement).
+ * A caller uses the answers only for lookups equal to those it would make of the memo it accepted (same algorithm,
+ * value and limit); with no memo, or one without those facts, the values are NULL and the lookups read nothing.
+ */
+export function speculativeExactLookups(
+  d1: D1Database,
+  signatureSha256: string,
+  lookups: { watermark: { algorithm: string; limit: number }; iscc: { algorithm: string; limit: number } },
+  withState: boolean,
+): SpeculativeExact {
+  const keyed = (key: keyof typeof MEMO_KEY_SQL, q: { algorithm: string; limit: number }): KeyedLookup => ({
+    algorithm: q.algorithm,
+    bitsSql: `(SELECT ${MEMO_KEY_SQL[key]} FROM verify_pixel_memos WHERE signature_sha256 = ?)`,
+    bitsBinds: [signatureSha256],
+    limit: q.limit,
+  });
+  const both = [keyed("watermark", lookups.watermark), keyed("iscc", lookups.iscc)];
+  const statements = both.map((q) =>
+    d1
+      .prepare(`SELECT sb.publication_id, a.manifest_label ${EXACT_FROM} WHERE sb.algorithm = ? AND sb.bits = ${q.bitsSql} ${EXACT_ORDER}`)
+      .bind(q.algorithm, ...q.bitsBinds, boundedLimit(q.limit)),
+  );
+  const state = withState ? publicationsStateOf(d1, both) : null;
+  if (state) statements.push(state.statement);
+  return {
+    statements,
+    read(row, results) {
+      const values = [row?.spec_watermark ?? null, row?.spec_iscc ?? null];
+      return {
+        keys: both.map((q, i) =>
+          typeof values[i] === "string" ? { algorithm: q.algorithm, bitsHex: values[i] as string, limit: boundedLimit(q.limit) } : null,
+        ),
+        rows: both.map((_, i) => (results[i]?.results ?? []) as { publication_id: string; manifest_label: string | null }[]),
+        state: state ? state.read(results[2]) : null,
+      };
     },
   };
 }
@@ -269,18 +367,28 @@ export interface PixelMemoRow {
   version: number;
   facts: string;
   measured_at: number;
+  /** The values of the exact lookups its facts call for, as D1 reads them (speculativeExactLookups); read only. */
+  spec_watermark?: string | null;
+  spec_iscc?: string | null;
 }
 
-/** The memo of the publication whose active manifest's claim signature has this digest (global: a fact about bytes). */
-export async function findPixelMemo(d1: D1Database, signatureSha256: string, rides?: D1Rides): Promise<PixelMemoRow | null> {
+/**
+ * The memo of the publication whose active manifest's claim signature has this digest (global: a fact about bytes).
+ * `also`: statements sent in the same batch (one snapshot), answered in order in `also`.
+ */
+export async function findPixelMemo(
+  d1: D1Database,
+  signatureSha256: string,
+  rides?: D1Rides,
+  also: D1PreparedStatement[] = [],
+): Promise<{ row: PixelMemoRow | null; also: D1Result[] }> {
   const statement = d1
     .prepare(
-      "SELECT publication_id, media_type, pixels_sha256, version, facts, measured_at FROM verify_pixel_memos WHERE signature_sha256 = ?",
+      `SELECT publication_id, media_type, pixels_sha256, version, facts, measured_at, ${MEMO_KEY_SQL.watermark} AS spec_watermark, ${MEMO_KEY_SQL.iscc} AS spec_iscc FROM verify_pixel_memos WHERE signature_sha256 = ?`,
     )
     .bind(signatureSha256);
-  if (!rides) return statement.first<PixelMemoRow>();
-  const [result] = await rides.send([statement]);
-  return (result?.results[0] as PixelMemoRow | undefined) ?? null;
+  const results = rides ? await rides.send([statement, ...also]) : await d1.batch([statement, ...also]);
+  return { row: (results[0]?.results[0] as PixelMemoRow | undefined) ?? null, also: results.slice(1) };
 }
 
 /** Whether a publication has its memo at `version` (the fill's idempotence: a redelivered follow-up measures nothing). */

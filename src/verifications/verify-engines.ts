@@ -37,17 +37,32 @@ function ocspFetcher(env: Bindings): OcspFetcher {
 export function revocationCheck(env: Bindings): RevocationCheck {
   return async (store, activeLabel, rides) => {
     if (!store)
-      return { status: "unavailable", warning: "OCSP not checked: the signer's certificate could not be read from the manifest store." };
+      return {
+        status: "unavailable",
+        warning: "OCSP not checked: the signer's certificate could not be read from the manifest store.",
+        withoutResponder: true,
+      };
     const signature = activeManifestSignature(store, activeLabel);
     const credentials = signature.status === "ok" ? signerCredentials(signature.cose) : null;
     if (credentials?.status !== "ok" || credentials.chain.length < 2) {
-      return { status: "unavailable", warning: "OCSP not checked: the manifest's certificate chain does not include the signer's issuer." };
+      return {
+        status: "unavailable",
+        warning: "OCSP not checked: the manifest's certificate chain does not include the signer's issuer.",
+        withoutResponder: true,
+      };
     }
     const dev = devOcspResponder(env) !== null;
+    // Whether a responder was asked (the answer not from the cache): the caller then reads related publications'
+    // state after this answer (verify-service.ts RevocationAnswer.withoutResponder).
+    let asked = false;
+    const fetcher = ocspFetcher(env);
     const result = await checkOcsp({
       cert: credentials.chain[0]!,
       issuer: credentials.chain[1]!,
-      fetcher: ocspFetcher(env),
+      fetcher: (request) => {
+        asked = true;
+        return fetcher(request);
+      },
       cache: dev ? versioned(ocspCache, await devRevocationsVersion(env, rides?.ride)) : ocspCache,
     });
     if (result.status === "unavailable") {
@@ -55,9 +70,9 @@ export function revocationCheck(env: Bindings): RevocationCheck {
         result.reason === "no_ocsp_url"
           ? "the signing certificate names no OCSP responder"
           : `the responder could not be used (${result.reason})`;
-      return { status: "unavailable", warning: `The signer's revocation status is unknown: ${why}.` };
+      return { status: "unavailable", warning: `The signer's revocation status is unknown: ${why}.`, withoutResponder: !asked };
     }
-    return { status: result.status };
+    return { status: result.status, withoutResponder: !asked };
   };
 }
 

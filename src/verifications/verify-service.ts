@@ -21,9 +21,15 @@ import {
 } from "../soft-bindings/repo";
 import { type VerifiedCapture, verifiedCapture } from "./capture";
 import { type VerifiedCreator, verifiedCreator } from "./creator";
-import { type ImagePixelFacts, measureImagePixels, PIXEL_FACTS_VERSION } from "./pixel-facts";
-import { pixelMemoFor } from "./pixel-memo";
-import { exactPublicationsStateStatement, type PublicationsState, publishedAtOf } from "./repo";
+import { type FingerprintFact, type ImagePixelFacts, measureImagePixels, PIXEL_FACTS_VERSION } from "./pixel-facts";
+import { type MemoRead, readPixelMemo } from "./pixel-memo";
+import {
+  exactPublicationsStateStatement,
+  type PublicationsState,
+  publishedAtOf,
+  type SpeculativeExact,
+  speculativeExactLookups,
+} from "./repo";
 import { verificationTrustAnchors } from "./trust";
 import { type DurableFacts, decideVerdict, type OcspStatus, type RelatedPublication, type SoftBindingMatch, type Verdict } from "./verdict";
 import { audioDurableFacts } from "./verify-audio";
@@ -50,11 +56,18 @@ export interface VerifySubject {
 /** Revocation check of the active manifest's signer (RFC 6960); injected so it can be replaced in tests. */
 /** OCSP of the active manifest's signer, from the manifest store (located once per verification). */
 /** `rides`: a read it makes may ride in the verification's next D1 batch (platform/d1-rides.ts). */
-export type RevocationCheck = (
-  store: Uint8Array | null,
-  activeLabel: string,
-  rides?: D1Rides,
-) => Promise<{ status: OcspStatus; warning?: string }>;
+export type RevocationCheck = (store: Uint8Array | null, activeLabel: string, rides?: D1Rides) => Promise<RevocationAnswer>;
+
+export interface RevocationAnswer {
+  status: OcspStatus;
+  warning?: string;
+  /**
+   * True when the answer was had without asking a responder (a cached answer, or nothing to ask): no wait of the
+   * verification's took place for it, so a read made at any point of the verification is as recent as the answer.
+   * Absent: a responder may have been asked (the related publications' state is then read after the answer).
+   */
+  withoutResponder?: boolean;
+}
 
 export interface VerifyServices {
   ensureEngine: () => void;
@@ -80,6 +93,8 @@ export interface VerificationOutcome extends Verdict {
  * photograph signed twice), and the file's own publication must be among them to be recognized as its own.
  */
 const FINGERPRINT_CANDIDATES = 10;
+/** The watermark payload names one publication: its earliest. */
+const WATERMARK_CANDIDATES = 1;
 
 /**
  * The public face of related publications: their manifest and publication time, only while still published
@@ -145,12 +160,43 @@ async function durableFacts(
     warnings.push("Watermark and fingerprint signals are not computed: the image pipeline is not installed.");
     return none;
   }
-  const hasIscc = image.fingerprinters.get("iscc-image") !== undefined;
   const facts = memo ?? (await measureImagePixels(image, subject.bytes, subject.mediaType));
   if (facts.status !== "decoded") {
     warnings.push(`Watermark and fingerprint signals are not computed: ${facts.message}`);
     return none;
   }
+  const lookups = imageLookups(image, facts, warnings);
+  const state = relatedState ? exactPublicationsStateStatement(env.DB, lookups.exact) : null;
+  const found = await indexMatches(env.DB, {
+    exact: lookups.exact,
+    pdq: lookups.pdq,
+    pdqRegions: lookups.pdqRegions,
+    also: state ? [...also, state.statement] : also,
+    ...(lookups.isccAt !== undefined ? { pdqUnlessExact: lookups.isccAt } : {}),
+  });
+  answered(found.also);
+  if (state && relatedState) relatedState(state.read(found.also[also.length]));
+  return imageSignals(lookups, found, warnings);
+}
+
+/** The index lookups an image's pixel facts call for, and what the signals are made of once they are answered. */
+interface ImageLookups {
+  exact: ExactQuery[];
+  pdq: { bits: Uint8Array; limit: number } | null;
+  pdqRegions: { bits: Uint8Array; limit: number; windows: Uint8Array[] } | null;
+  /** The index in `exact` of the ISCC lookup, whose hit makes PDQ moot. */
+  isccAt: number | undefined;
+  payload: Uint8Array | null;
+  confidence: number;
+  watermarkChecked: boolean;
+  isccLooked: boolean;
+  pdqComputed: FingerprintFact | null;
+  pdqBits: Uint8Array | null;
+}
+
+/** The lookups of decoded pixel facts (every warning about what is not looked up goes to `warnings`). */
+function imageLookups(image: ImageServices, facts: ImagePixelFacts & { status: "decoded" }, warnings: string[]): ImageLookups {
+  const hasIscc = image.fingerprinters.get("iscc-image") !== undefined;
   // Every signal was computed first (pixel-facts.ts), then every index lookup it calls for goes to D1 as one statement.
   let payload: Uint8Array | null = null;
   let confidence = 0;
@@ -187,29 +233,32 @@ async function durableFacts(
   }
   const pdqBits = pdqComputed?.status === "computed" && (pdqComputed.quality ?? 0) >= PDQ_MIN_QUALITY ? fromHex(pdqComputed.bits) : null;
   const exact: ExactQuery[] = [];
-  if (payload) exact.push({ algorithm: SVC_IMAGE_WATERMARK, bitsHex: hex(payload), limit: 1 });
+  if (payload) exact.push({ algorithm: SVC_IMAGE_WATERMARK, bitsHex: hex(payload), limit: WATERMARK_CANDIDATES });
   if (isccBits) exact.push({ algorithm: "iscc-image", bitsHex: hex(isccBits), limit: FINGERPRINT_CANDIDATES });
   // The same hash is also looked up among the published windows (pdq_regions): a copy cropped to one of them; with it
   // the image's own windows (regions.ts PDQ_QUERY_WINDOWS): a copy cropped to 80-90 % holds a published window.
-  const pdqQuery = pdqBits ? { bits: pdqBits, limit: FINGERPRINT_CANDIDATES } : null;
-  const windows = pdqQuery ? facts.windows.map((w) => fromHex(w)) : [];
+  const pdq = pdqBits ? { bits: pdqBits, limit: FINGERPRINT_CANDIDATES } : null;
+  const windows = pdq ? facts.windows.map((w) => fromHex(w)) : [];
   // Not computed is said, as for every other signal: a crop of a published image is then only found whole.
-  if (pdqQuery && facts.windowsFailure !== undefined)
+  if (pdq && facts.windowsFailure !== undefined)
     warnings.push(`The PDQ query windows could not be computed (a crop is looked up only as a whole image): ${facts.windowsFailure}`);
-  const pdqRegions = pdqQuery ? { ...pdqQuery, windows } : null;
+  const pdqRegions = pdq ? { ...pdq, windows } : null;
   // PDQ answers only when the exact ISCC code found nothing (below): D1 skips both PDQ lookups when it found a row.
   const isccAt = isccBits ? exact.length - 1 : undefined;
-  const state = relatedState ? exactPublicationsStateStatement(env.DB, exact) : null;
-  const found = await indexMatches(env.DB, {
-    exact,
-    pdq: pdqQuery,
-    pdqRegions,
-    also: state ? [...also, state.statement] : also,
-    ...(isccAt !== undefined ? { pdqUnlessExact: isccAt } : {}),
-  });
-  answered(found.also);
-  if (state && relatedState) relatedState(state.read(found.also[also.length]));
+  return { exact, pdq, pdqRegions, isccAt, payload, confidence, watermarkChecked, isccLooked, pdqComputed, pdqBits };
+}
 
+/** The watermark and fingerprint signals from the lookups' answers. */
+function imageSignals(
+  lookups: ImageLookups,
+  found: {
+    exact: { publication_id: string; manifest_label: string | null }[][];
+    pdq: IndexedMatch[];
+    pdqRegions: RegionMatch[];
+  },
+  warnings: string[],
+): DurableFacts {
+  const { payload, confidence, watermarkChecked, isccLooked, pdqComputed, pdqBits } = lookups;
   let watermark: DurableFacts["watermark"] = null;
   if (payload) {
     const row = found.exact[0]?.[0];
@@ -264,6 +313,35 @@ async function durableFacts(
     } else warnings.push(`The pdq fingerprint could not be computed: ${pdqComputed.message}`);
   }
   return { watermark, fingerprint };
+}
+
+/**
+ * The signals of a memo's facts from the exact lookups sent speculatively in the memo read's batch
+ * (repo.ts speculativeExactLookups), or null when they cannot stand for durableFacts' own lookups: the facts are not
+ * decoded, the lookups these facts call for are not exactly those sent (algorithm, value, limit), or PDQ would be
+ * looked up (no exact ISCC hit). Then durableFacts runs as ever. Warnings go to `warnings` only when it answers.
+ */
+export function speculativeImageFacts(
+  image: ImageServices,
+  facts: ImagePixelFacts,
+  spec: ReturnType<SpeculativeExact["read"]>,
+  warnings: string[],
+): DurableFacts | null {
+  if (facts.status !== "decoded") return null;
+  const own: string[] = [];
+  const lookups = imageLookups(image, facts, own);
+  const sent = spec.keys.flatMap((k, i) => (k ? [{ ...k, rows: spec.rows[i]! }] : []));
+  if (sent.length !== lookups.exact.length) return null;
+  for (const [i, q] of lookups.exact.entries()) {
+    const s = sent[i]!;
+    if (s.algorithm !== q.algorithm || s.bitsHex !== q.bitsHex || s.limit !== q.limit) return null;
+  }
+  const exactRows = sent.map((s) => s.rows);
+  // PDQ is looked up unless the exact ISCC code found a row (indexMatches pdqUnlessExact): not sent here.
+  if (lookups.pdq && (lookups.isccAt === undefined || exactRows[lookups.isccAt]!.length === 0)) return null;
+  const signals = imageSignals(lookups, { exact: exactRows, pdq: [], pdqRegions: [] }, own);
+  warnings.push(...own);
+  return signals;
 }
 
 /** A publication found by one of its windows: a PDQ match, scored by the window's distance (PDQ_REGION_MATCH_DISTANCE). */
@@ -408,23 +486,60 @@ export async function verifySubject(env: Bindings, services: VerifyServices, sub
   const revocation =
     read && services.revocation
       ? services.revocation(store, read.active_manifest_label, rides)
-      : Promise.resolve<{ status: OcspStatus; warning?: string }>({ status: "not_checked" });
+      : Promise.resolve<RevocationAnswer>({ status: "not_checked", withoutResponder: true });
   if (read && !services.revocation) ocspWarnings.push("The signer's revocation status (OCSP) is not checked in this deployment.");
-  // A rejection is handled where it is awaited; this only keeps it from being reported as unhandled meanwhile.
-  revocation.catch(() => {});
-  // The anchor log's first read (the store's entries) rides in the D1 batch of the index lookup after the pixel work:
-  // one round trip fewer than a read of its own. When no lookup is made, anchorMatch reads the entries itself.
+  // Settled (answered or failed): a rejection is handled where it is awaited; this also keeps it from being reported
+  // as unhandled meanwhile.
+  let revocationSettled = false;
+  revocation.then(
+    () => {
+      revocationSettled = true;
+    },
+    () => {
+      revocationSettled = true;
+    },
+  );
+  // The anchor log's first read (the store's entries) rides in the D1 batch of the pixel-memo read when one is made,
+  // else in the index lookup's after the pixel work: one round trip fewer than a read of its own. When no lookup is
+  // made, anchorMatch reads the entries itself.
   const storeHash = read && store ? hex(await crypto.subtle.digest("SHA-256", store)) : null;
   const entries = storeHash ? anchorEntriesStatement(env, storeHash) : null;
   let entriesRead: AnchorEntriesRead | undefined;
   const durableWarnings: string[] = [];
   // A file this service published, unchanged where its pixels are: the pixel stage's outputs measured then (pixel-memo.ts).
-  let memo: Awaited<ReturnType<typeof pixelMemoFor>> = null;
+  // The exact lookups its facts call for ride in the memo read's batch, their values read from the memo row by D1
+  // (repo.ts speculativeExactLookups), and with them the state of the publications they find: used below only when
+  // they are the very lookups durableFacts would make of the memo accepted, else the lookups run after it as ever.
+  let memoRead: MemoRead | null = null;
+  let speculative: SpeculativeExact | null = null;
+  /** Whether the revocation answer had settled when the memo read's batch (with the speculative state) was sent. */
+  let settledAtSpeculation = false;
   try {
-    memo = services.image ? await pixelMemoFor(env, subject, manifest.facts, manifest.fileStore, rides) : null;
+    memoRead = services.image
+      ? await readPixelMemo(env, subject, manifest.facts, manifest.fileStore, rides, (signatureSha256) => {
+          settledAtSpeculation = revocationSettled;
+          speculative = speculativeExactLookups(
+            env.DB,
+            signatureSha256,
+            {
+              watermark: { algorithm: SVC_IMAGE_WATERMARK, limit: WATERMARK_CANDIDATES },
+              iscc: { algorithm: "iscc-image", limit: FINGERPRINT_CANDIDATES },
+            },
+            true,
+          );
+          return [...speculative.statements, ...(entries ? [entries.statement] : [])];
+        })
+      : null;
   } finally {
     await rides.flush(); // what no batch took goes alone (the revocation check waits on it)
   }
+  const memo = memoRead?.memo ?? null;
+  const sentWithMemo = speculative as SpeculativeExact | null;
+  if (memoRead && sentWithMemo && entries) entriesRead = entries.read(memoRead.also[sentWithMemo.statements.length]);
+  const answeredWithMemo =
+    memoRead && memo && sentWithMemo ? sentWithMemo.read(memoRead.row, memoRead.also.slice(0, sentWithMemo.statements.length)) : null;
+  const speculated =
+    answeredWithMemo && services.image ? speculativeImageFacts(services.image, memo!.facts, answeredWithMemo, durableWarnings) : null;
   // Related publications are shown only while still published, as read after every external answer the verification
   // waits for (the OCSP responder's: up to its timeout). When that answer is already in before the index lookup is
   // sent, the lookup's own batch is such a read: the state of the publications its exact lookups find rides in it,
@@ -432,31 +547,40 @@ export async function verifySubject(env: Bindings, services: VerifyServices, sub
   // "Already in": settled once the work queued now has run (a cached answer, or one computed from a read that came
   // back with the memo's batch); one waiting on a responder is not, and keeps the read after the verdict.
   let relatedState: PublicationsState | null = null;
-  const revocationIn = await Promise.race([
-    revocation.then(
-      () => true,
-      () => true,
-    ),
-    new Promise<boolean>((resolve) => setTimeout(() => resolve(false), 0)),
-  ]);
-  const durable = await durableFacts(
-    env,
-    services.image,
-    services.audio,
-    subject,
-    durableWarnings,
-    entries ? [entries.statement] : [],
-    (results) => {
-      if (entries) entriesRead = entries.read(results[0]);
-    },
-    memo?.facts ?? null,
-    revocationIn
-      ? (state) => {
-          relatedState = state;
-        }
-      : null,
-  );
+  let durable: DurableFacts;
+  if (speculated) durable = speculated;
+  else {
+    const revocationIn = await Promise.race([
+      revocation.then(
+        () => true,
+        () => true,
+      ),
+      new Promise<boolean>((resolve) => setTimeout(() => resolve(false), 0)),
+    ]);
+    const entriesPending = entries && !entriesRead ? entries : null;
+    durable = await durableFacts(
+      env,
+      services.image,
+      services.audio,
+      subject,
+      durableWarnings,
+      entriesPending ? [entriesPending.statement] : [],
+      (results) => {
+        if (entriesPending) entriesRead = entriesPending.read(results[0]);
+      },
+      memo?.facts ?? null,
+      revocationIn
+        ? (state) => {
+            relatedState = state;
+          }
+        : null,
+    );
+  }
   const checked = await revocation;
+  // The state that rode in the memo read's batch stands for a read after the answer when the answer was in before
+  // that batch was sent, or came without asking a responder (no wait of this verification's followed the read).
+  if (speculated && answeredWithMemo?.state && (settledAtSpeculation || checked.withoutResponder === true))
+    relatedState = answeredWithMemo.state;
   const ocsp: OcspStatus = checked.status;
   if (checked.warning) ocspWarnings.push(checked.warning);
   const anchor = read ? await anchorSignal(env, storeHash, anchorWarnings, entriesRead) : null;

@@ -113,16 +113,32 @@ describe("review ddd7159: a verification with the answer in at once against one 
     const services = { ensureEngine: await ensureC2paEngineLazily(), image: await imageServices() };
     const subject = { bytes: mine.bytes, mediaType: "image/jpeg" };
     const now: Check = async () => ({ status: "unknown", warning: "test: no responder" });
+    // Late: answered once the index lookup's batch has run (not after a fixed delay, which a loaded machine can
+    // outlast before the lookup is even sent).
+    let lookedUp: () => void = () => {};
     const late: Check = async () => {
-      await new Promise((resolve) => setTimeout(resolve, 50));
+      // Hang guard only: the lookup runs within seconds.
+      await Promise.race([
+        new Promise<void>((resolve) => {
+          lookedUp = resolve;
+        }),
+        new Promise((resolve) => setTimeout(resolve, 60_000)),
+      ]);
       return { status: "unknown", warning: "test: no responder" };
     };
     let iscc: string | null = null;
     const sent: string[] = [];
+    const lookup = new WeakSet<object>();
     const d1 = observedD1(db, {
-      onBind: (sql, binds) => {
+      onBind: (sql, binds, bound) => {
         sent.push(sql);
-        if (binds[0] === "iscc-image" && typeof binds[1] === "string" && !sql.includes("pdq_")) iscc ??= binds[1];
+        if (binds[0] === "iscc-image" && typeof binds[1] === "string" && !sql.includes("pdq_") && !sql.includes("verify_pixel_memos")) {
+          iscc ??= binds[1];
+          lookup.add(bound);
+        }
+      },
+      afterBatch: (batch) => {
+        if (batch.some((s) => lookup.has(s))) lookedUp();
       },
     });
     const observed = { ...(env as unknown as Env), DB: d1 } as Env;

@@ -30,8 +30,9 @@ function watching(): { d1: D1Database; lookedUp: Promise<void>; isccLooked: () =
   const d1 = observedD1(db, {
     onBind: (sql, binds, bound) => {
       // The image index lookup: the batch with the exact ISCC statement (whatever else rides in it).
-      if (binds[0] === "iscc-image") lookup.add(bound);
-      if (binds[0] === "iscc-image" && typeof binds[1] === "string" && !sql.includes("pdq_")) iscc = binds[1];
+      if (binds[0] === "iscc-image" && !sql.includes("verify_pixel_memos")) lookup.add(bound);
+      if (binds[0] === "iscc-image" && typeof binds[1] === "string" && !sql.includes("pdq_") && !sql.includes("verify_pixel_memos"))
+        iscc = binds[1];
     },
     afterBatch: (statements) => {
       if (statements.some((s) => lookup.has(s))) done();
