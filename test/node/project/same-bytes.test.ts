@@ -8,7 +8,7 @@ describe("test/support/same-bytes (the byte comparison the audio tests use inste
     expectSameBytes(a, a.slice());
     for (const at of [0, 1, 63, 64, 1_500_000, 3_000_000]) {
       const b = a.slice();
-      b[at] ^= 1;
+      b[at]! ^= 1;
       expect(firstDifference(a, b)).toBe(at);
       expect(() => expectSameBytes(b, a)).toThrow(/first differing byte/);
       expectDifferentBytes(a, b);
