@@ -70,11 +70,10 @@ function mediaWorker(name: string) {
 
 /**
  * The jobs queue's consumer for the workers project: wrangler.toml's [env.dev] one (batch size, retries, dead-letter
- * queue), but delivering a message as soon as it is queued instead of waiting up to max_batch_timeout (1 s) for a
- * batch to fill. Locally nearly every batch is one job, so the wait was about a second of idle time per job, and
- * most workers files wait on several jobs. What a job does, and how the consumer handles a batch of several
- * (test/workers/queues/queues.test.ts hands it crafted batches), is unchanged; the e2e project keeps the deployed
- * 1 s (test/support/worker.ts).
+ * queue), with max_batch_timeout pinned to 0 (as deployed since #19) so the suite's timing never depends on that
+ * setting: a wait to fill a batch is about a second of idle time per job locally, and most workers files wait on
+ * several jobs. How the consumer handles a batch of several (test/workers/queues/queues.test.ts hands it crafted
+ * batches) is tested apart.
  */
 function jobsConsumerWithoutBatchWait() {
   const config = unstable_readConfig({ config: join(import.meta.dirname, "wrangler.toml"), env: "dev" }, { hideWarnings: true });
