@@ -1907,6 +1907,11 @@ export function start(scale: i32, maxPixels: f64): i32 {
     // Corrupt: so would every scan decoded first have said (a deferred scan's own failure is corrupt too). An
     // unsupported or too large file: an AC scan skipped on the way might have failed first, so decode as before.
     if (r == CORRUPT) return r;
+    // Unsupported (a marker after the scans so far): every scan before it was read, and the DC scans decoded
+    // without error, so decoding every scan first would say corrupt exactly when one of the AC scans noted fails.
+    // Those are decoded row by row (no transform) instead of every scan again into the whole buffer, which made
+    // such a file (up to MAX_SCANS DC scans, then SOF3) cost twice what it did before deferring.
+    if (r == UNSUPPORTED) return deferredStatus();
     deferred = false;
     coefShift = 7;
     memFailed = false;
@@ -1997,6 +2002,19 @@ function startDeferred(): i32 {
   coefTop = top;
   coefReady = true;
   return OK;
+}
+
+/** After startDeferred() stopped at an unsupported marker: corrupt if an AC scan noted before it fails, else unsupported. */
+function deferredStatus(): i32 {
+  coefShift = 7;
+  resetDeferred();
+  err = OK;
+  for (let m = 0; m < mcusY; m++)
+    for (let c = 0; c < ncomp; c++) {
+      const r = fillWindow(c, m);
+      if (r != OK) return r;
+    }
+  return UNSUPPORTED;
 }
 
 /** Deferred scan d's reader and parameters into the decoder's globals. */
