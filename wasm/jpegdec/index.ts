@@ -2080,8 +2080,24 @@ function fillWindow(c: i32, m: i32): i32 {
   const by0 = m * v;
   const by1 = min<i32>(by0 + v, (unchecked(cFullH[c]) + 7) >> 3);
   if (by0 >= by1) return OK;
+  const blocks = (by1 - by0) * ((unchecked(cFullW[c]) + 7) >> 3);
   for (let d = 0; d < nDeferred; d++) {
     if (unchecked(dComp[d]) != c) continue;
+    // A first scan whose end-of-band run covers these rows with no restart due among them reads no bit and
+    // stores nothing here: its run and block count move on without resuming its reader (a hostile file of
+    // MAX_SCANS such scans over a narrow, tall image otherwise cost twice its time before deferring).
+    const run = unchecked(dEob[d]);
+    if (unchecked(dAh[d]) == 0 && run >= blocks) {
+      const ri = unchecked(dRi[d]);
+      const mcu = unchecked(dMcu[d]);
+      // the first block count > 0 at which a restart is due, from mcu on
+      const due = ri == 0 ? i32.MAX_VALUE : mcu == 0 ? ri : ((mcu + ri - 1) / ri) * ri;
+      if (due > mcu + blocks - 1) {
+        unchecked((dEob[d] = run - blocks));
+        unchecked((dMcu[d] = mcu + blocks));
+        continue;
+      }
+    }
     loadScan(d);
     const r = decodeComponentRows(by0, by1);
     saveScan(d);

@@ -321,11 +321,27 @@ export function generate(rand: Rand, options: { odd?: boolean; big?: boolean } =
     const slots = [0, 1, 2, 3].sort(() => rand() - 0.5);
     const tabIdx = scan.comps.map((_, i) => slots[i]!);
     const counts = scan.comps.map(() => new Array(256).fill(0));
-    encodeScan(comps, scan, mcusX, mcusY, ri, {
-      sym: (i, s) => counts[i]![s]++,
-      bits: () => {},
-      restart: () => {},
-    });
+    // overlong end-of-band runs, the same in both passes
+    const overlong = !isDc && rand() < 0.1;
+    const exSeed = int(1 << 30);
+    const extra = () => {
+      if (!overlong) return undefined;
+      const r = prng(exSeed);
+      return () => (r() < 0.3 ? Math.floor(r() * (r() < 0.5 ? 8 : 400)) : 0);
+    };
+    encodeScan(
+      comps,
+      scan,
+      mcusX,
+      mcusY,
+      ri,
+      {
+        sym: (i, s) => counts[i]![s]++,
+        bits: () => {},
+        restart: () => {},
+      },
+      extra(),
+    );
     const tabs = isDc ? dcTabs : acTabs;
     const used: Table[] = [];
     const dhtBody: number[] = [];
@@ -367,18 +383,26 @@ export function generate(rand: Rand, options: { odd?: boolean; big?: boolean } =
     const data = out.length;
     const bits = new Bits();
     let rst = 0;
-    encodeScan(comps, scan, mcusX, mcusY, ri, {
-      sym: (i, s) => {
-        const c = used[i]!.code.get(s);
-        if (!c) throw new Error(`symbol ${s} missing`);
-        bits.put(c[0], c[1]);
+    encodeScan(
+      comps,
+      scan,
+      mcusX,
+      mcusY,
+      ri,
+      {
+        sym: (i, s) => {
+          const c = used[i]!.code.get(s);
+          if (!c) throw new Error(`symbol ${s} missing`);
+          bits.put(c[0], c[1]);
+        },
+        bits: (v, n) => bits.put(v, n),
+        restart: () => {
+          bits.flush();
+          bits.out.push(0xff, 0xd0 + (rst++ & 7));
+        },
       },
-      bits: (v, n) => bits.put(v, n),
-      restart: () => {
-        bits.flush();
-        bits.out.push(0xff, 0xd0 + (rst++ & 7));
-      },
-    });
+      extra(),
+    );
     bits.flush();
     out.push(...bits.out);
     scans.push({ start, data, end: out.length });
@@ -408,13 +432,15 @@ interface Emit {
 }
 
 /** One scan's symbols and bits, as libjpeg's jcphuff.c codes them. */
-function encodeScan(comps: Comp[], scan: Scan, mcusX: number, mcusY: number, ri: number, e: Emit): void {
+function encodeScan(comps: Comp[], scan: Scan, mcusX: number, mcusY: number, ri: number, e: Emit, extra = () => 0): void {
   const { ss, se, ah, al } = scan;
   const pred = scan.comps.map(() => 0);
   let eobrun = 0;
   let corr: number[] = []; // correction bits of the blocks in the pending EOB run
   const emitEobrun = () => {
     if (eobrun > 0) {
+      // (a hostile writer's run may claim more blocks than follow: across restarts, rows and the scan's end)
+      eobrun = Math.min(0x7fff, eobrun + extra());
       const n = bitlen(eobrun) - 1;
       e.sym(0, n << 4);
       if (n) e.bits(eobrun & ((1 << n) - 1), n);
