@@ -1907,6 +1907,11 @@ export function start(scale: i32, maxPixels: f64): i32 {
     // Corrupt: so would every scan decoded first have said (a deferred scan's own failure is corrupt too). An
     // unsupported or too large file: an AC scan skipped on the way might have failed first, so decode as before.
     if (r == CORRUPT) return r;
+    // Unsupported (a marker after the scans so far): every scan before it was read, and the DC scans decoded
+    // without error, so decoding every scan first would say corrupt exactly when one of the AC scans noted fails.
+    // Those are decoded row by row (no transform) instead of every scan again into the whole buffer, which made
+    // such a file (up to MAX_SCANS DC scans, then SOF3) cost twice what it did before deferring.
+    if (r == UNSUPPORTED) return deferredStatus();
     deferred = false;
     coefShift = 7;
     memFailed = false;
@@ -1999,6 +2004,19 @@ function startDeferred(): i32 {
   return OK;
 }
 
+/** After startDeferred() stopped at an unsupported marker: corrupt if an AC scan noted before it fails, else unsupported. */
+function deferredStatus(): i32 {
+  coefShift = 7;
+  resetDeferred();
+  err = OK;
+  for (let m = 0; m < mcusY; m++)
+    for (let c = 0; c < ncomp; c++) {
+      const r = fillWindow(c, m);
+      if (r != OK) return r;
+    }
+  return UNSUPPORTED;
+}
+
 /** Deferred scan d's reader and parameters into the decoder's globals. */
 function loadScan(d: i32): void {
   scanN = 1;
@@ -2062,8 +2080,24 @@ function fillWindow(c: i32, m: i32): i32 {
   const by0 = m * v;
   const by1 = min<i32>(by0 + v, (unchecked(cFullH[c]) + 7) >> 3);
   if (by0 >= by1) return OK;
+  const blocks = (by1 - by0) * ((unchecked(cFullW[c]) + 7) >> 3);
   for (let d = 0; d < nDeferred; d++) {
     if (unchecked(dComp[d]) != c) continue;
+    // A first scan whose end-of-band run covers these rows with no restart due among them reads no bit and
+    // stores nothing here: its run and block count move on without resuming its reader (a hostile file of
+    // MAX_SCANS such scans over a narrow, tall image otherwise cost twice its time before deferring).
+    const run = unchecked(dEob[d]);
+    if (unchecked(dAh[d]) == 0 && run >= blocks) {
+      const ri = unchecked(dRi[d]);
+      const mcu = unchecked(dMcu[d]);
+      // the first block count > 0 at which a restart is due, from mcu on
+      const due = ri == 0 ? i32.MAX_VALUE : mcu == 0 ? ri : ((mcu + ri - 1) / ri) * ri;
+      if (due > mcu + blocks - 1) {
+        unchecked((dEob[d] = run - blocks));
+        unchecked((dMcu[d] = mcu + blocks));
+        continue;
+      }
+    }
     loadScan(d);
     const r = decodeComponentRows(by0, by1);
     saveScan(d);
