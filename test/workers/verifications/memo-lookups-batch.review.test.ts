@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { SVC_IMAGE_WATERMARK } from "../../../src/catalog/algorithms";
 import type { Bindings } from "../../../src/env";
 import { imageServices } from "../../../src/media";
-import { ensureC2paEngineLazily } from "../../../src/verifications/verify-engines";
+import { ensureC2paEngineLazily, revocationCheck } from "../../../src/verifications/verify-engines";
 import { type RevocationCheck, type VerifyServices, verifySubject } from "../../../src/verifications/verify-service";
 import { createTenant, fixture } from "../support/helpers";
 import { observedD1 } from "../support/observed-d1";
@@ -24,7 +24,7 @@ const INDEX_EXACT = "WHERE sb.algorithm = ? AND sb.bits = ? ORDER BY";
  * A D1 that records each batch's SQL; `old`: the memo row reads as if its lookups' values were not given, so the
  * speculative lookups cannot be taken and the verification makes its lookups after the memo read (the old path).
  */
-function watchedD1(old: boolean) {
+function watchedD1(old: boolean, afterMemoBatch?: () => Promise<void>) {
   const batches: string[][] = [];
   const texts = new WeakMap<object, string>();
   const observed = observedD1(db, { onBind: (sql, _binds, bound) => texts.set(bound, sql) });
@@ -40,6 +40,7 @@ function watchedD1(old: boolean) {
               row.spec_watermark = null;
               row.spec_iscc = null;
             }
+          if (sqls[0]?.includes(MEMO_READ)) await afterMemoBatch?.();
           return results;
         };
       const v = Reflect.get(target, prop);
@@ -238,4 +239,37 @@ describe("review df135de: the memo batch's speculative lookups", () => {
       expect([before.outcome, after.outcome], scenario.name).toContainEqual(now.outcome);
     }
   }, 600_000);
+
+  it("the real revocation check asking the dev responder: a publication withdrawn after the memo batch is not shown", async () => {
+    const { key } = await createTenant();
+    const published = await publishedJpeg(key, fixture("photo-aitzgorri-900x675.jpg"));
+    const [row] = await memoRows(published.publicationId);
+    const iscc = (JSON.parse(row!.facts) as { iscc: { bits: string } }).iscc.bits;
+    const theirs = await other("iscc-image", iscc, "published", 0, 1700000000000);
+    const subject = { bytes: published.bytes, mediaType: "image/jpeg" };
+    const base = await services();
+    for (let round = 0; round < 3; round++) {
+      await db.prepare("UPDATE assets SET status = 'published' WHERE publication_id = ?").bind(theirs).run();
+      // Another serial revoked: the revocation list's version changes, so no cached answer holds and the responder
+      // is asked once the memo's batch (which the version read rides in) has come back.
+      await db
+        .prepare("INSERT INTO dev_ocsp_revocations (serial_hex, revoked_at, reason) VALUES (?, ?, NULL)")
+        .bind(crypto.randomUUID().replace(/-/g, ""), Date.now())
+        .run();
+      let withdrawn = false;
+      const watched = watchedD1(false, async () => {
+        await db.prepare("UPDATE assets SET status = 'withdrawn' WHERE publication_id = ?").bind(theirs).run();
+        withdrawn = true;
+      });
+      const check = revocationCheck(withD1(watched.d1));
+      const outcome = await verifySubject(withD1(watched.d1), { ...base, revocation: check }, subject);
+      expect(withdrawn).toBe(true);
+      expect(watched.batches.flat().some((s) => s.includes(INDEX_EXACT))).toBe(false);
+      expect(outcome.related.map((r) => r.publication_id)).toContain(theirs);
+      expect(
+        outcome.related_publications.map((r) => r.manifest_id),
+        `round ${round}`,
+      ).not.toContain(`urn:c2pa:${theirs}`);
+    }
+  }, 300_000);
 });
