@@ -150,9 +150,12 @@ function publicationsStateOf(
  * verification makes of them (verify-service.ts durableFacts): the watermark payload when the detector found one,
  * the ISCC code when it was computed. SQL over the memo row; NULL when the facts give none (or there is no memo).
  */
+// `->>` raises on text that is not JSON (failing the whole batch): such facts give no value, as memoOf (pixel-memo.ts)
+// refuses them; CASE evaluates its inner condition only once json_valid holds.
 const MEMO_KEY_SQL = {
-  watermark: "CASE WHEN facts ->> '$.watermark.status' = 'detected' THEN facts ->> '$.watermark.payload' END",
-  iscc: "CASE WHEN facts ->> '$.iscc.status' = 'computed' THEN facts ->> '$.iscc.bits' END",
+  watermark:
+    "CASE WHEN json_valid(facts) THEN CASE WHEN facts ->> '$.watermark.status' = 'detected' THEN facts ->> '$.watermark.payload' END END",
+  iscc: "CASE WHEN json_valid(facts) THEN CASE WHEN facts ->> '$.iscc.status' = 'computed' THEN facts ->> '$.iscc.bits' END END",
 } as const;
 
 /** The exact lookups a memo's facts call for, as sent before the memo is read (speculativeExactLookups). */
