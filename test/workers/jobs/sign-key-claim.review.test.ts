@@ -4,7 +4,8 @@ import { createApp } from "../../../src/app";
 import { database } from "../../../src/db/client";
 import type { Bindings } from "../../../src/env";
 import { utf8 } from "../../../src/platform/bytes";
-import { claimIdempotencyKey, requestFingerprint } from "../../../src/platform/idempotency";
+import { claimIdempotencyKey, isClaimNotTaken, requestFingerprint } from "../../../src/platform/idempotency";
+import { claimInBatchStatements } from "../../../src/platform/idempotency/repo";
 import { seedWallet } from "../billing/wallet-fixture";
 import { createTenant, fixture, json, testEnv, uploadAsset } from "../support/helpers";
 
@@ -242,5 +243,24 @@ describe("POST /v1/sign: a key claimed in admission's read ends as a key claimed
     expect(await keyRow(scope)).toMatchObject({ state: "in_flight", locked_until: held.status === "claimed" ? held.lease : -1 });
     expect(await jobsOf(tenant.tenantId)).toBe(0);
     expect(await assetStatus(assetId)).toBe("uploaded");
+  });
+
+  it("the claim's statements roll back with their batch: a later statement failing leaves no claim; a key not free fails the batch", async () => {
+    const { scope, fingerprint } = await uploaded();
+    const d1 = testEnv.DB;
+    // the claim is taken (its guard passes), then the batch fails after it: one transaction, so no claim remains
+    const claim = claimInBatchStatements(d1, scope, fingerprint, Date.now());
+    await expect(d1.batch([...claim.statements, d1.prepare("SELECT json_extract('{}', 'a later failure') AS x")])).rejects.toThrow();
+    expect(await keyRow(scope)).toBeNull();
+    // taken for real, the key is not free for a second claim in a batch: its guard fails that batch, reads and all
+    const taken = claimInBatchStatements(d1, scope, fingerprint, Date.now());
+    await d1.batch(taken.statements);
+    const second = claimInBatchStatements(d1, scope, fingerprint, Date.now() + 1);
+    const error = await d1.batch([...second.statements, d1.prepare("SELECT 1 AS one")]).then(
+      () => null,
+      (e: unknown) => e,
+    );
+    expect(isClaimNotTaken(error)).toBe(true);
+    expect(await keyRow(scope)).toMatchObject({ state: "in_flight", locked_until: taken.lease });
   });
 });
