@@ -28,7 +28,8 @@ function measured(scanner: BmffScanner | RiffScanner | FlacScanner | null): Part
     return { duration_seconds: seconds(wavDurationSeconds(scanner.peeks.bodies.get("fmt "), scanner.peeks.sizes.get("data")) ?? 0) };
   }
   if (scanner instanceof FlacScanner && scanner.streamInfo) {
-    const { total: _total, ...facts } = flacStreamInfoFacts(scanner.streamInfo, 0);
+    // The later of STREAMINFO's total and the last frame's end: a total patched smaller does not shorten the audio.
+    const { total: _total, ...facts } = flacStreamInfoFacts(scanner.streamInfo, 0, scanner.framesEndSample);
     return facts;
   }
   return {};

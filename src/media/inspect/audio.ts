@@ -1,3 +1,4 @@
+import { FlacFrames } from "../c2pa/flac";
 import { corrupt, latin1, startsWith, u8, u16be, u24be, u32be } from "./bytes";
 import { type Detection, detection, positiveInt, seconds } from "./detection";
 
@@ -262,12 +263,14 @@ export function parseFlac(b: Uint8Array, start: number, c2pa: boolean): Detectio
     pos += 4 + length;
     if (header & 0x80) break;
   }
-  const { total, ...facts } = flacStreamInfoFacts(b, info!);
-  if (facts.sample_rate === 0) corrupt("FLAC sample rate is zero");
+  const streamInfo = b.subarray(info!, info! + 34);
+  const { sample_rate: sampleRate, total } = flacStreamInfoFacts(streamInfo, 0);
+  if (sampleRate === 0) corrupt("FLAC sample rate is zero");
   if (total > 0) {
     if (pos + 2 > b.length) corrupt("FLAC has no audio frames");
     if (b[pos] !== 0xff || (b[pos + 1]! & 0xfe) !== 0xf8) corrupt("FLAC frame sync missing after metadata");
   }
+  const { total: _total, ...facts } = flacStreamInfoFacts(streamInfo, 0, flacFramesEnd(b, pos, streamInfo));
   return detection("audio/flac", "flac", {
     ...facts,
     has_c2pa_manifest: c2pa,
@@ -275,16 +278,33 @@ export function parseFlac(b: Uint8Array, start: number, c2pa: boolean): Detectio
 }
 
 /**
+ * The sample number just past the last whole frame of the audio at `audio` (to the end of `b`) as its header
+ * states it, by the streamed scanner's own frame walk (c2pa/flac.ts FlacFrames), or null when it cannot be told (no
+ * frames, a file not ending with a whole frame: today's report then stands on STREAMINFO alone).
+ */
+function flacFramesEnd(b: Uint8Array, audio: number, streamInfo: Uint8Array): number | null {
+  if (audio + 2 > b.length || b[audio] !== 0xff || (b[audio + 1]! & 0xfe) !== 0xf8) return null;
+  const frames = new FlacFrames(b.length);
+  frames.scan(audio, b.subarray(audio));
+  const known = frames.lastFrameEnds(streamInfo).filter((end): end is number => end !== null);
+  return known.length > 0 ? Math.max(...known) : null;
+}
+
+/**
  * The facts a FLAC's STREAMINFO states (body at `si`), shared with the streamed inspection of large uploads
  * (uploads/large-inspection.ts) so both report the same file alike: sample rate (20 bits), channels (3 bits, + 1),
- * bits per sample (5 bits, + 1), and the duration from the total samples (36 bits, `total`; 0, unknown, gives null).
+ * bits per sample (5 bits, + 1), and the duration: the total samples (36 bits, `total`), or the end of the last
+ * frame (`framesEnd`, the sample number just past it as its header states it) when that is later. Pricing takes
+ * this duration, and STREAMINFO's total can be patched smaller without any decoder minding (flac -t passes, ffprobe
+ * shows the smaller figure): the frames are what plays. Neither known (a total of 0, no frame end): null.
  */
-export function flacStreamInfoFacts(b: Uint8Array, si: number) {
+export function flacStreamInfoFacts(b: Uint8Array, si: number, framesEnd: number | null = null) {
   const sampleRate = (u16be(b, si + 10) << 4) | (u8(b, si + 12) >> 4);
   const total = (u8(b, si + 13) & 15) * 2 ** 32 + u32be(b, si + 14);
+  const samples = Math.max(total, framesEnd ?? 0);
   return {
     total,
-    duration_seconds: sampleRate > 0 ? seconds(total / sampleRate) : null,
+    duration_seconds: sampleRate > 0 ? seconds(samples / sampleRate) : null,
     audio_codec: "flac",
     bit_depth: (((u8(b, si + 12) & 1) << 4) | (u8(b, si + 13) >> 4)) + 1,
     sample_rate: sampleRate,

@@ -1,0 +1,167 @@
+/**
+ * Audio and video are priced (and held to the pricing envelope's 4 h) by the inspected `duration_seconds`, so it may
+ * never be less than what the file actually plays. FLAC states its length in STREAMINFO (total samples), a field a
+ * customer can patch smaller without any decoder minding: `flac -t` passes and ffprobe shows the smaller figure. Both
+ * upload paths (the in-memory inspector, and the streamed inspection of large uploads) now report the later of that
+ * total and the last frame's end (its header's first sample plus its block size), and still accept the file. Real
+ * encoder output (flac CLI, ffmpeg), patched here.
+ */
+import { execFileSync } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { flacTagHead } from "../../../src/media/c2pa/flac";
+import { ByteSniffingInspector } from "../../../src/media/inspect";
+import type { InspectionResult } from "../../../src/media/types";
+import { inspectStreamed } from "../../../src/uploads/large-inspection";
+import { installDigestStream } from "./stream-support";
+
+const FIXTURES = join(import.meta.dirname, "..", "..", "fixtures", "audio", "flac-frames");
+const dir = mkdtempSync(join(tmpdir(), "duration-honesty-"));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+beforeAll(() => installDigestStream());
+
+/** A 3.1 s 44.1 kHz stereo tone encoded by `flac` (fixed block size 4096): 136,710 samples. */
+function flacCli(extra: string[] = []): Uint8Array {
+  const wav = join(dir, "tone.wav");
+  const out = join(dir, `tone${extra.join("")}.flac`);
+  execFileSync("ffmpeg", ["-v", "error", "-y", "-f", "lavfi", "-i", "sine=frequency=440:duration=3.1:sample_rate=44100", "-ac", "2", wav]);
+  execFileSync("flac", ["-s", "-f", ...extra, "-o", out, wav]);
+  return new Uint8Array(readFileSync(out));
+}
+
+/** Where STREAMINFO's body starts (after `fLaC` and the block header, past any ID3v2 tag). */
+function streamInfoAt(b: Uint8Array): number {
+  for (let i = 0; i + 4 <= b.length; i++) if (b[i] === 0x66 && b[i + 1] === 0x4c && b[i + 2] === 0x61 && b[i + 3] === 0x43) return i + 8;
+  throw new Error("no fLaC");
+}
+
+function totalSamples(b: Uint8Array): number {
+  const si = streamInfoAt(b);
+  return (b[si + 13]! & 15) * 2 ** 32 + new DataView(b.buffer, b.byteOffset).getUint32(si + 14);
+}
+
+/** A copy whose STREAMINFO states `total` samples (the 36-bit field; nothing else changes, no checksum covers it). */
+function patchTotal(b: Uint8Array, total: number): Uint8Array {
+  const out = b.slice();
+  const si = streamInfoAt(out);
+  out[si + 13] = (out[si + 13]! & 0xf0) | Math.floor(total / 2 ** 32);
+  new DataView(out.buffer).setUint32(si + 14, total % 2 ** 32);
+  return out;
+}
+
+/** Whether the reference decoder accepts the file (`flac -t`: frames, CRCs, and the MD5 of the decoded audio). */
+function flacTestPasses(b: Uint8Array): boolean {
+  const path = join(dir, "check.flac");
+  writeFileSync(path, b);
+  try {
+    execFileSync("flac", ["-t", "-s", path], { stdio: "pipe" });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function ffprobeSeconds(b: Uint8Array): number {
+  const path = join(dir, "probe.flac");
+  writeFileSync(path, b);
+  return Number(execFileSync("ffprobe", ["-v", "error", "-show_entries", "format=duration", "-of", "csv=p=0", path]).toString().trim());
+}
+
+function streamOf(bytes: Uint8Array, size = 4096): ReadableStream<Uint8Array> {
+  let at = 0;
+  return new ReadableStream({
+    pull(controller) {
+      if (at >= bytes.length) return controller.close();
+      controller.enqueue(bytes.subarray(at, at + size));
+      at += size;
+    },
+  });
+}
+
+/** Both upload paths' results for `bytes` declared as audio/flac. */
+async function bothPaths(bytes: Uint8Array): Promise<{ memory: InspectionResult; streamed: InspectionResult }> {
+  const memory = new ByteSniffingInspector().inspect(bytes, "audio/flac");
+  const { inspection: streamed } = await inspectStreamed(streamOf(bytes), bytes.length, "audio/flac", "audio");
+  return { memory, streamed };
+}
+
+function durationOf(result: InspectionResult): number | null {
+  expect(result.status, JSON.stringify(result)).toBe("ok");
+  return result.status === "ok" ? result.facts.duration_seconds : null;
+}
+
+describe("FLAC: a STREAMINFO total patched smaller than the frames carry", () => {
+  it("flac CLI, fixed block size: 3.1 s patched to claim 1.0 s is inspected (and so billed) as 3.1 s on both paths", async () => {
+    const honest = flacCli();
+    expect(totalSamples(honest)).toBe(136710);
+    const patched = patchTotal(honest, 44100);
+    // The patch is a valid file to the reference decoder, and ffprobe believes it: nothing but the frames tells.
+    expect(flacTestPasses(patched)).toBe(true);
+    expect(ffprobeSeconds(patched)).toBeCloseTo(1.0, 3);
+    for (const bytes of [honest, patched]) {
+      const { memory, streamed } = await bothPaths(bytes);
+      expect(durationOf(memory)).toBe(3.1);
+      expect(durationOf(streamed)).toBe(3.1);
+      expect(streamed).toEqual(memory);
+    }
+  });
+
+  it("a total patched to any figure below the frames' reach, with a C2PA tag before fLaC and an ID3v1 tag after the frames", async () => {
+    const honest = flacCli();
+    const store = new Uint8Array(64).fill(7);
+    const id3v1 = new Uint8Array(128);
+    id3v1.set([0x54, 0x41, 0x47]); // "TAG"
+    for (const total of [1, 4096, 136709]) {
+      const flac = patchTotal(honest, total);
+      const bytes = new Uint8Array([...flacTagHead(store.length), ...store, ...flac, ...id3v1]);
+      const { memory, streamed } = await bothPaths(bytes);
+      expect(durationOf(memory), `total ${total}`).toBe(3.1);
+      expect(durationOf(streamed), `total ${total}`).toBe(3.1);
+    }
+  });
+
+  it("variable block size (sample-numbered frames, flac CLI output): the last frame's sample number decides", async () => {
+    const honest = new Uint8Array(readFileSync(join(FIXTURES, "variable.flac")));
+    const total = totalSamples(honest);
+    const rate = 44100;
+    expect(total).toBe(101430);
+    const patched = patchTotal(honest, 1000);
+    expect(flacTestPasses(patched)).toBe(true);
+    const { memory, streamed } = await bothPaths(patched);
+    const expected = Math.round((total / rate) * 1000) / 1000;
+    expect(new ByteSniffingInspector().inspect(honest, "audio/flac")).toMatchObject({
+      facts: { sample_rate: rate, duration_seconds: expected },
+    });
+    expect(durationOf(memory)).toBe(expected);
+    expect(durationOf(streamed)).toBe(expected);
+  });
+
+  it("a total of 0 (unknown, as ffmpeg writes when it cannot seek back): the frames' reach is reported, not null", async () => {
+    const unknown = new Uint8Array(readFileSync(join(FIXTURES, "unknown-total.flac")));
+    expect(totalSamples(unknown)).toBe(0);
+    // The same stream with its total stated: what the frames carry.
+    const wav = join(dir, "unknown.wav");
+    execFileSync("ffmpeg", ["-v", "error", "-y", "-i", join(FIXTURES, "unknown-total.flac"), wav]);
+    const samples = Number(
+      execFileSync("ffprobe", ["-v", "error", "-count_packets", "-show_entries", "stream=duration_ts", "-of", "csv=p=0", wav])
+        .toString()
+        .trim(),
+    );
+    const rate = new ByteSniffingInspector().inspect(unknown, "audio/flac");
+    expect(rate.status).toBe("ok");
+    const sampleRate = rate.status === "ok" ? rate.facts.sample_rate! : 0;
+    const { memory, streamed } = await bothPaths(unknown);
+    expect(durationOf(memory)).toBe(Math.round((samples / sampleRate) * 1000) / 1000);
+    expect(durationOf(streamed)).toBe(durationOf(memory));
+  });
+
+  it("a total stating more than the frames carry is unchanged: in memory the stated figure, streamed the existing refusal", async () => {
+    const honest = flacCli();
+    const over = patchTotal(honest, 136710 + 44100);
+    const { memory, streamed } = await bothPaths(over);
+    expect(durationOf(memory)).toBe(4.1);
+    expect(streamed).toMatchObject({ status: "corrupt", message: expect.stringContaining("STREAMINFO overstates the length") });
+  });
+});
