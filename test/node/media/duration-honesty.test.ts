@@ -165,3 +165,81 @@ describe("FLAC: a STREAMINFO total patched smaller than the frames carry", () =>
     expect(streamed).toMatchObject({ status: "corrupt", message: expect.stringContaining("STREAMINFO overstates the length") });
   });
 });
+
+/** An ffmpeg MP4 (H.264 25 fps + AAC 44.1 kHz, 3.1 s; or the AAC alone as an M4A) written to `dir`. */
+function mp4(audioOnly = false): Uint8Array {
+  const out = join(dir, audioOnly ? "tone.m4a" : "clip.mp4");
+  const video = ["-f", "lavfi", "-i", "testsrc=duration=3.1:size=160x120:rate=25"];
+  const audio = ["-f", "lavfi", "-i", "sine=frequency=440:duration=3.1:sample_rate=44100"];
+  const codecs = audioOnly ? ["-c:a", "aac"] : ["-c:v", "libx264", "-pix_fmt", "yuv420p", "-c:a", "aac", "-shortest"];
+  execFileSync("ffmpeg", ["-v", "error", "-y", ...(audioOnly ? [] : video), ...audio, ...codecs, out]);
+  return new Uint8Array(readFileSync(out));
+}
+
+/** Every `type` box's offset (a plain byte search: the boxes patched here sit where no sample data is). */
+function boxesOf(b: Uint8Array, type: string): number[] {
+  const found: number[] = [];
+  const code = [...type].map((c) => c.charCodeAt(0));
+  for (let i = 4; i + 4 <= b.length; i++) if (code.every((c, k) => b[i + k] === c)) found.push(i - 4);
+  return found;
+}
+
+/** A copy whose `mvhd` (and, with `tracks`, every `mdhd`) states `seconds` (version-0 boxes, as ffmpeg writes them). */
+function patchStated(b: Uint8Array, seconds: number, tracks: boolean): Uint8Array {
+  const out = b.slice();
+  const view = new DataView(out.buffer);
+  for (const type of tracks ? ["mvhd", "mdhd"] : ["mvhd"]) {
+    for (const at of boxesOf(out, type)) {
+      expect(out[at + 8], `${type} version`).toBe(0);
+      view.setUint32(at + 24, Math.round(seconds * view.getUint32(at + 20)));
+    }
+  }
+  return out;
+}
+
+function ffprobeFormatSeconds(b: Uint8Array, name: string): number {
+  const path = join(dir, name);
+  writeFileSync(path, b);
+  return Number(execFileSync("ffprobe", ["-v", "error", "-show_entries", "format=duration", "-of", "csv=p=0", path]).toString().trim());
+}
+
+describe("MP4: a movie whose mvhd/mdhd state less than its tracks' samples play", () => {
+  async function bothBmff(bytes: Uint8Array, type: string, chunk: number) {
+    const memory = new ByteSniffingInspector().inspect(bytes, type);
+    const { inspection: streamed } = await inspectStreamed(
+      streamOf(bytes, chunk),
+      bytes.length,
+      type,
+      type.startsWith("video") ? "video" : "audio",
+    );
+    return { memory, streamed };
+  }
+
+  it("ffmpeg H.264 + AAC, 3.12 s (its edit lists cut the AAC priming): mvhd, then every mdhd too, patched to 1 s", async () => {
+    const honest = mp4();
+    for (const patched of [honest, patchStated(honest, 1, false), patchStated(honest, 1, true)]) {
+      if (patched !== honest) expect(ffprobeFormatSeconds(patched, "patched.mp4")).toBeCloseTo(1, 2);
+      for (const chunk of [3, 4096]) {
+        const { memory, streamed } = await bothBmff(patched, "video/mp4", chunk);
+        // 3.12: the video's 78 frames of 40 ms; the audio's samples run 3.123 s, but its edit list presents 3.1 s.
+        expect(durationOf(memory), `chunks of ${chunk}`).toBe(3.12);
+        expect(durationOf(streamed), `chunks of ${chunk}`).toBe(3.12);
+      }
+    }
+  });
+
+  it("an ffmpeg M4A (AAC only) with mvhd and mdhd patched to 0.5 s still reports 3.1 s", async () => {
+    const patched = patchStated(mp4(true), 0.5, true);
+    expect(ffprobeFormatSeconds(patched, "patched.m4a")).toBeCloseTo(0.5, 2);
+    const { memory, streamed } = await bothBmff(patched, "audio/mp4", 4096);
+    expect(durationOf(memory)).toBe(3.1);
+    expect(durationOf(streamed)).toBe(3.1);
+  });
+
+  it("a stated duration longer than the tracks is still reported (the rule is a floor, not a rewrite)", async () => {
+    const longer = patchStated(mp4(), 10, false);
+    const { memory, streamed } = await bothBmff(longer, "video/mp4", 4096);
+    expect(durationOf(memory)).toBe(10);
+    expect(durationOf(streamed)).toBe(10);
+  });
+});
