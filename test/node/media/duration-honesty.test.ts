@@ -243,3 +243,25 @@ describe("MP4: a movie whose mvhd/mdhd state less than its tracks' samples play"
     expect(durationOf(streamed)).toBe(10);
   });
 });
+
+describe("AVI: a stream header stating fewer frames than `movi` carries", () => {
+  it("ffmpeg MJPEG + PCM, 78 frames at 25 fps: strh and avih patched to 25 frames still report 3.12 s", () => {
+    const path = join(dir, "clip.avi");
+    execFileSync("ffmpeg", [
+      ...["-v", "error", "-y", "-f", "lavfi", "-i", "testsrc=duration=3.1:size=160x120:rate=25"],
+      ...["-f", "lavfi", "-i", "sine=duration=3.1", "-c:v", "mjpeg", "-c:a", "pcm_s16le", "-shortest", path],
+    ]);
+    const honest = new Uint8Array(readFileSync(path));
+    const patched = honest.slice();
+    const view = new DataView(patched.buffer);
+    const avih = boxesOf(patched, "avih")[0]! + 4; // the chunk id's offset (boxesOf looks for a box's type)
+    const strh = boxesOf(patched, "strh")[0]! + 4;
+    expect(view.getUint32(strh + 8 + 32, true)).toBe(78);
+    view.setUint32(avih + 8 + 16, 25, true); // dwTotalFrames
+    view.setUint32(strh + 8 + 32, 25, true); // the video stream's dwLength
+    expect(ffprobeFormatSeconds(patched, "patched.avi")).toBeCloseTo(1, 2);
+    for (const bytes of [honest, patched]) {
+      expect(durationOf(new ByteSniffingInspector().inspect(bytes, "video/x-msvideo"))).toBe(3.12);
+    }
+  });
+});
