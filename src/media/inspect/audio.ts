@@ -122,6 +122,22 @@ function sameStream(a: MpegFrame, b: MpegFrame): boolean {
   return a.version === b.version && a.layer === b.layer && a.sampleRate === b.sampleRate;
 }
 
+/**
+ * Where frames resume at or after `from`, or null: a frame (`frameAt` gives its length, null for none) that ends
+ * exactly at the end of `b` or is followed by another. Junk or a tag between frames (a decoder skips them and plays
+ * on) must not end the count that prices the audio; two frames in a row do not occur by chance in tags or junk (about
+ * 1 in 10^10 per byte). Linear: each position is looked at once.
+ */
+function resync(b: Uint8Array, from: number, frameAt: (p: number) => number | null): number | null {
+  for (let p = from; p + 4 <= b.length; p++) {
+    if (b[p] !== 0xff) continue;
+    const length = frameAt(p);
+    if (length === null || p + length > b.length) continue;
+    if (p + length === b.length || frameAt(p + length) !== null) return p;
+  }
+  return null;
+}
+
 /** Trailing tags that may follow the last frame. */
 function isTrailer(b: Uint8Array, pos: number): boolean {
   return startsWith(b, "TAG", pos) || startsWith(b, "APETAGEX", pos) || startsWith(b, "LYRICS", pos) || startsWith(b, "ID3", pos);
@@ -149,11 +165,19 @@ export function parseMpegAudio(b: Uint8Array, start: number, c2pa: boolean): Det
   // A Xing/Info or VBRI header frame carries no audio.
   const tagAt = start + 4 + (first.crc ? 2 : 0) + first.sideInfo;
   const infoFrame = startsWith(b, "Xing", tagAt) || startsWith(b, "Info", tagAt) || startsWith(b, "VBRI", start + 36);
+  const frameAt = (p: number) => {
+    const f = mpegFrame(b, p);
+    return f && sameStream(first, f) ? f.length : null;
+  };
   while (pos < b.length) {
     const frame = mpegFrame(b, pos);
     if (!frame || !sameStream(first, frame)) {
       if (frames === 0) corrupt("no MPEG audio frame where one was expected");
-      break;
+      // Decoders resync past bytes that are no frame and play on: so does the count (pricing takes it).
+      const next = resync(b, pos + 1, frameAt);
+      if (next === null) break;
+      pos = next;
+      continue;
     }
     if (pos + frame.length > b.length) corrupt("last MPEG audio frame is truncated");
     frames++;
@@ -218,9 +242,19 @@ export function parseAdts(b: Uint8Array, start: number, c2pa: boolean): Detectio
   if (!first) corrupt("no ADTS frame where one was expected");
   let pos = start;
   let blocks = 0;
+  const frameAt = (p: number) => {
+    const f = adtsFrame(b, p);
+    return f && f.sampleRate === first.sampleRate ? f.length : null;
+  };
   while (pos < b.length) {
     const frame = adtsFrame(b, pos);
-    if (!frame) break;
+    if (!frame) {
+      // As for MPEG audio: decoders resync past junk and play on.
+      const next = resync(b, pos + 1, frameAt);
+      if (next === null) break;
+      pos = next;
+      continue;
+    }
     if (pos + frame.length > b.length) corrupt("last ADTS frame is truncated");
     blocks += frame.blocks;
     pos += frame.length;

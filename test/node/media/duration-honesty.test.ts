@@ -265,3 +265,47 @@ describe("AVI: a stream header stating fewer frames than `movi` carries", () => 
     }
   });
 });
+
+describe("MP3 and ADTS: bytes that are no frame inside the stream", () => {
+  /** `bytes` with `junk` inserted at `at`. */
+  const insert = (bytes: Uint8Array, at: number, junk: Uint8Array) =>
+    new Uint8Array([...bytes.subarray(0, at), ...junk, ...bytes.subarray(at)]);
+
+  /** The seconds ffmpeg decodes (mono 44.1 kHz s16): what plays, past any junk. */
+  function decodedSeconds(bytes: Uint8Array, name: string): number {
+    const path = join(dir, name);
+    writeFileSync(path, bytes);
+    const pcm = execFileSync("ffmpeg", ["-v", "quiet", "-i", path, "-f", "s16le", "-ac", "1", "-ar", "44100", "-"], { maxBuffer: 1 << 26 });
+    return pcm.length / 2 / 44100;
+  }
+
+  it.each([
+    ["audio/mpeg", "libmp3lame", "mp3"],
+    ["audio/aac", "aac", "aac"],
+  ])("%s (ffmpeg %s, 3.1 s): 4 junk bytes after the first frames do not end the count at 0.1 s", (type, codec, ext) => {
+    const path = join(dir, `tone.${ext}`);
+    execFileSync("ffmpeg", [
+      "-v",
+      "error",
+      "-y",
+      "-f",
+      "lavfi",
+      "-i",
+      "sine=frequency=440:duration=3.1:sample_rate=44100",
+      "-c:a",
+      codec,
+      path,
+    ]);
+    const honest = new Uint8Array(readFileSync(path));
+    const whole = durationOf(new ByteSniffingInspector().inspect(honest, type))!;
+    expect(whole).toBeGreaterThan(3);
+    // After the 4th frame sync past the first (a frame boundary: a frame starts there).
+    let at = 0;
+    for (let syncs = 0; syncs < 5; at++) if (honest[at] === 0xff && (honest[at + 1]! & 0xf0) === 0xf0) syncs++;
+    const junked = insert(honest, at - 1, new TextEncoder().encode("JUNK"));
+    expect(decodedSeconds(junked, `junked.${ext}`)).toBeGreaterThan(3);
+    const seconds = durationOf(new ByteSniffingInspector().inspect(junked, type))!;
+    expect(seconds).toBeGreaterThanOrEqual(whole - 0.05);
+    expect(seconds).toBeLessThanOrEqual(whole);
+  });
+});
