@@ -35,7 +35,8 @@ function measured(scanner: BmffScanner | RiffScanner | FlacScanner | null): Part
   }
   if (scanner instanceof FlacScanner && scanner.streamInfo) {
     // The later of STREAMINFO's total and the last frame's end: a total patched smaller does not shorten the audio.
-    const { total: _total, ...facts } = flacStreamInfoFacts(scanner.streamInfo, 0, scanner.framesEndSample);
+    const reach = Math.max(scanner.framesEndSample ?? 0, scanner.samplesCarried ?? 0);
+    const { total: _total, ...facts } = flacStreamInfoFacts(scanner.streamInfo, 0, reach);
     return facts;
   }
   return {};

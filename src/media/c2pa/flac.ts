@@ -29,6 +29,8 @@ const GEOB_SLACK_BYTES = 4096;
 const CANDIDATES = 1024;
 /** A frame header's largest size (RFC 9639 §9.1): sync and codes 4, coded number 7, block size 2, sample rate 2, CRC-8 1. */
 const FRAME_HEAD = 16;
+/** FlacFrames.scan's part: its candidates (one per 2 bytes at most) and the 16-byte lag of judging stay below CANDIDATES. */
+const PART = 1024;
 
 /** The ID3v2.4 tag's bytes before a store of `storeLength` bytes (hashed; the store follows them). */
 export function flacTagHead(storeLength: number): Uint8Array {
@@ -134,6 +136,8 @@ export class FlacScanner {
    * actually carry, which a STREAMINFO total patched smaller does not change (see inspect/audio.ts flacStreamInfoFacts).
    */
   framesEndSample: number | null = null;
+  /** After finish(): the samples the frames carry, the chain of whole frames followed (FlacFrames.carriedSamples). */
+  samplesCarried: number | null = null;
 
   /**
    * `totalSamples` (default true): refuse a file whose last frame ends before STREAMINFO's total sample count (cut
@@ -207,6 +211,7 @@ export class FlacScanner {
     }
     const known = ends.filter((end): end is number => end !== null);
     this.framesEndSample = known.length > 0 ? Math.max(...known) : null;
+    this.samplesCarried = this.#frames!.carriedSamples();
     // A total of 0 is unknown (RFC 9639 §8.2).
     if (totalSamples === 0 || known.length < ends.length || this.framesEndSample! >= totalSamples) return this.#hash.digest();
     throw new StreamMediaError(
@@ -421,13 +426,70 @@ export class FlacFrames {
   #candidates = 0;
   #crcAtId3v1 = -1;
   readonly #id3v1 = new Uint8Array(3);
+  /**
+   * The frame chain (see carriedSamples): the next candidate to judge, the start of the frame being followed (-1:
+   * none yet; NaN: the chain broke, the count is unknown), the CRC before it and its block size, and the samples of
+   * the frames before it.
+   */
+  #judged = 0;
+  #chainPos = -1;
+  #chainCrc = 0;
+  #chainBlock = 0;
+  #carried = 0;
 
   constructor(total: number) {
     this.#total = total;
   }
 
+  /**
+   * The samples the frames carry: the block sizes of the chain of whole frames from the first, each next frame
+   * being the first candidate after it with a valid header (CRC-8) where the CRC-16 closes, and the last closing at
+   * the file's end (or before a trailing ID3v1 tag); null when that chain cannot be followed (no valid first header,
+   * a last frame that does not close). It never skips a real frame (every real frame start closes the chain before
+   * it, whatever false syncs were taken: runs of whole frames are CRC-16 codewords), so it never counts fewer samples
+   * than the frames carry, however many false syncs a frame holds; a false sync taken (a valid header and a CRC-16
+   * closing by chance: about 1 in 2^24 per false sync) adds its block size. Call once every byte was scanned.
+   */
+  carriedSamples(): number | null {
+    this.#judge(true);
+    if (!(this.#chainPos >= 0)) return null;
+    const tagged = this.#crcAtId3v1 >= 0 && this.#id3v1[0] === 0x54 && this.#id3v1[1] === 0x41 && this.#id3v1[2] === 0x47;
+    const closes = (end: number, crc: number) =>
+      end - this.#chainPos > 2 && (crc ^ mulmod(this.#chainCrc, zeroBytes(end - this.#chainPos))) === 0;
+    if (closes(this.#total, this.#crc) || (tagged && closes(this.#total - 128, this.#crcAtId3v1))) return this.#carried + this.#chainBlock;
+    return null;
+  }
+
+  /** Judges, in order, the candidates whose 16 header bytes are in (all of them at the end: `all`). */
+  #judge(all: boolean): void {
+    for (; this.#judged < this.#candidates; this.#judged++) {
+      const slot = this.#judged % CANDIDATES;
+      const fill = this.#candidateFill[slot]!;
+      if (fill < FRAME_HEAD && !all) return;
+      if (Number.isNaN(this.#chainPos)) continue;
+      const header = frameHeader(this.#candidateHead.subarray(slot * FRAME_HEAD, (slot + 1) * FRAME_HEAD), fill);
+      const pos = this.#candidatePos[slot]!;
+      const crc = this.#candidateCrc[slot]!;
+      if (this.#chainPos === -1) {
+        // The first candidate is where the audio starts (its sync is checked): a frame, or no chain at all.
+        if (!header) this.#chainPos = Number.NaN;
+        else [this.#chainPos, this.#chainCrc, this.#chainBlock] = [pos, crc, header.blockSize];
+        continue;
+      }
+      if (!header || (crc ^ mulmod(this.#chainCrc, zeroBytes(pos - this.#chainPos))) !== 0) continue;
+      this.#carried += this.#chainBlock;
+      [this.#chainPos, this.#chainCrc, this.#chainBlock] = [pos, crc, header.blockSize];
+    }
+  }
+
   /** The frame bytes at file offset `start` (each call continues where the previous one ended). */
   scan(start: number, bytes: Uint8Array): void {
+    // In parts of at most PART bytes (at most PART / 2 candidates), each judged for the chain before the next: the
+    // ring of kept candidates never laps one not yet judged, however many false syncs a chunk holds.
+    for (let at = 0; at < bytes.length; at += PART) this.#scanPart(start + at, bytes.subarray(at, at + PART));
+  }
+
+  #scanPart(start: number, bytes: Uint8Array): void {
     let crc = this.#crc;
     let prevFF = this.#prevFF;
     let crcAtFF = this.#crcAtFF;
@@ -457,6 +519,7 @@ export class FlacFrames {
     this.#prevFF = prevFF;
     this.#crcAtFF = crcAtFF;
     this.#fillHeads(start, bytes);
+    this.#judge(false);
   }
 
   /**
@@ -566,6 +629,18 @@ function crc8(b: Uint8Array, length: number): number {
  * block size is then not stated). `info`: STREAMINFO's body.
  */
 export function frameEndSample(h: Uint8Array, available: number, info: Uint8Array): number | null {
+  const header = frameHeader(h, available);
+  if (!header) return null;
+  const { variable, number, blockSize } = header;
+  if (variable) return number + blockSize;
+  if (number === 0) return blockSize;
+  const minimum = (info[0]! << 8) | info[1]!;
+  const maximum = (info[2]! << 8) | info[3]!;
+  return minimum === maximum ? number * maximum + blockSize : null;
+}
+
+/** A frame header's blocking strategy, coded number and block size, or null when it is no valid header (as above). */
+function frameHeader(h: Uint8Array, available: number): { variable: boolean; number: number; blockSize: number } | null {
   if (available < 5 || h[0] !== 0xff || (h[1]! & 0xfe) !== 0xf8) return null;
   const variable = (h[1]! & 1) === 1;
   const sizeCode = h[2]! >> 4;
@@ -610,11 +685,7 @@ export function frameEndSample(h: Uint8Array, available: number, info: Uint8Arra
   if (rateCode === 12) at += 1;
   else if (rateCode === 13 || rateCode === 14) at += 2;
   if (at >= available || crc8(h, at) !== h[at]) return null;
-  if (variable) return number + blockSize;
-  if (number === 0) return blockSize;
-  const minimum = (info[0]! << 8) | info[1]!;
-  const maximum = (info[2]! << 8) | info[3]!;
-  return minimum === maximum ? number * maximum + blockSize : null;
+  return { variable, number, blockSize };
 }
 
 /** A FLAC's duration in seconds from its STREAMINFO (null when it states no sample count). */

@@ -312,15 +312,18 @@ export function parseFlac(b: Uint8Array, start: number, c2pa: boolean): Detectio
 }
 
 /**
- * The sample number just past the last whole frame of the audio at `audio` (to the end of `b`) as its header
- * states it, by the streamed scanner's own frame walk (c2pa/flac.ts FlacFrames), or null when it cannot be told (no
- * frames, a file not ending with a whole frame: today's report then stands on STREAMINFO alone).
+ * How far the frames of the audio at `audio` (to the end of `b`) reach, by the streamed scanner's own frame walk
+ * (c2pa/flac.ts FlacFrames): the later of the sample just past the last whole frame as its header states it and the
+ * samples the chain of whole frames carries; null when neither can be told (no frames, a file not ending with a
+ * whole frame: the report then stands on STREAMINFO alone).
  */
 function flacFramesEnd(b: Uint8Array, audio: number, streamInfo: Uint8Array): number | null {
   if (audio + 2 > b.length || b[audio] !== 0xff || (b[audio + 1]! & 0xfe) !== 0xf8) return null;
   const frames = new FlacFrames(b.length);
   frames.scan(audio, b.subarray(audio));
   const known = frames.lastFrameEnds(streamInfo).filter((end): end is number => end !== null);
+  const carried = frames.carriedSamples();
+  if (carried !== null) known.push(carried);
   return known.length > 0 ? Math.max(...known) : null;
 }
 

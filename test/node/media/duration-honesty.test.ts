@@ -157,6 +157,51 @@ describe("FLAC: a STREAMINFO total patched smaller than the frames carry", () =>
     expect(durationOf(streamed)).toBe(durationOf(memory));
   });
 
+  it("a last frame holding more false syncs than the scanner keeps: the chain of whole frames still counts every sample", () => {
+    // 33 frames of 4096 mono samples, the last holding -8 (bytes FF F8, a frame sync) at every other sample, stored
+    // verbatim: 2048 false syncs in the last frame push its real start out of the 1024 candidates kept, so only the
+    // chain of whole frames followed from the first (FlacFrames.carriedSamples) tells how far the audio reaches.
+    const n = 33 * 4096;
+    const wav = new Uint8Array(44 + n * 2);
+    const view = new DataView(wav.buffer);
+    wav.set(new TextEncoder().encode("RIFF\0\0\0\0WAVEfmt "), 0);
+    view.setUint32(4, 36 + n * 2, true);
+    [16, 1, 1, 44100, 88200, 2, 16].forEach((v, i) =>
+      (i === 0 || i === 3 || i === 4 ? view.setUint32 : view.setUint16).call(view, [16, 20, 22, 24, 28, 32, 34][i]!, v, true),
+    );
+    wav.set(new TextEncoder().encode("data"), 36);
+    view.setUint32(40, n * 2, true);
+    let seed = 7;
+    for (let i = 0; i < n; i++) {
+      seed = (seed * 1103515245 + 12345) >>> 0;
+      view.setInt16(44 + i * 2, i >= n - 4096 && i % 2 === 0 ? -8 : (seed >>> 16) - 32768, true);
+    }
+    const wavPath = join(dir, "syncs.wav");
+    const flacPath = join(dir, "syncs.flac");
+    writeFileSync(wavPath, wav);
+    execFileSync("flac", [
+      "-s",
+      "-f",
+      "-b",
+      "4096",
+      "-l",
+      "0",
+      "--disable-fixed-subframes",
+      "--disable-constant-subframes",
+      "-o",
+      flacPath,
+      wavPath,
+    ]);
+    const honest = new Uint8Array(readFileSync(flacPath));
+    expect(totalSamples(honest)).toBe(n);
+    let syncs = 0;
+    for (let i = honest.length - 8192; i + 1 < honest.length; i++) if (honest[i] === 0xff && (honest[i + 1]! & 0xfe) === 0xf8) syncs++;
+    expect(syncs).toBeGreaterThan(2000);
+    const patched = patchTotal(honest, 44100);
+    expect(flacTestPasses(patched)).toBe(true);
+    expect(durationOf(new ByteSniffingInspector().inspect(patched, "audio/flac"))).toBe(Math.round((n / 44100) * 1000) / 1000);
+  });
+
   it("a total stating more than the frames carry is unchanged: in memory the stated figure, streamed the existing refusal", async () => {
     const honest = flacCli();
     const over = patchTotal(honest, 136710 + 44100);
