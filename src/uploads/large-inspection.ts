@@ -6,7 +6,7 @@
  * `moov` for BMFF, a RIFF WAVE header whose size matches, FLAC's metadata blocks, its last frame's CRC and that
  * the last frame reaches STREAMINFO's sample count) and whether a manifest is present; and the duration (read on
  * the way: it prices audio and video; never less than the file plays: for BMFF the longest track's samples cut to
- * its edit list when `mvhd` states less, for FLAC the last frame's end when STREAMINFO's total is smaller), for FLAC
+ * its edit list when `mvhd` states less, for FLAC how far its frames reach when STREAMINFO's total is smaller), for FLAC
  * with everything else STREAMINFO states (sample rate, channels, bit depth, as the in-memory inspector reports them); NOT the other codec facts the in-memory inspector reads
  * (dimensions, codecs: null here), which need the whole file.
  */
