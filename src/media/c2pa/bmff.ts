@@ -107,9 +107,16 @@ export class BmffScanner {
 
   /** The first bytes of the box types asked for in `options.peek` (e.g. `moov`, for its `mvhd` duration). */
   readonly peeks: BodyPeeks;
+  /** With `options.timing`: what the movie's tracks play, read as `moov` streams past (see MovieTiming). */
+  readonly timing: MovieTiming | null;
 
-  constructor(total: number, options: { verify: boolean; peek?: Record<string, number> }, hash: Sha256Stream = sha256Stream()) {
+  constructor(
+    total: number,
+    options: { verify: boolean; peek?: Record<string, number>; timing?: boolean },
+    hash: Sha256Stream = sha256Stream(),
+  ) {
     this.peeks = new BodyPeeks(options.peek);
+    this.timing = options.timing ? new MovieTiming() : null;
     this.#total = total;
     this.#verify = options.verify;
     this.#hash = hash;
@@ -210,7 +217,9 @@ export class BmffScanner {
     this.#remaining = size - this.#headLen;
     this.peeks.begin(type, this.#remaining);
     // The bytes already read past the header (a uuid's extended type) are not children of any container walked.
-    this.#nested = CONTAINER_TYPES.has(type) ? new NestedBoxWalk(type, size, this.#remaining, this.#nestedBoxes) : null;
+    this.#nested = CONTAINER_TYPES.has(type)
+      ? new NestedBoxWalk(type, size, this.#remaining, this.#nestedBoxes, type === "moov" ? this.timing : null)
+      : null;
     this.#headLen = 0;
     this.#need = 8;
   }
@@ -227,8 +236,12 @@ export class BmffScanner {
 class NestedBoxWalk {
   /** Offsets are relative to the top-level box's body; `ends` of the open containers, innermost last. */
   readonly #ends: number[];
+  /** The open containers' types, innermost last (the top-level box's first). */
+  readonly #types: string[];
   #pos = 0;
   #skipTo = 0;
+  /** Where the body of the leaf box being skipped goes, when `timing` reads it. */
+  #sink: ((part: Uint8Array) => void) | null = null;
   readonly #head = new Uint8Array(16);
   #headLen = 0;
   /** A `meta` just opened: its first body bytes decide whether it is a full box (size of that box). */
@@ -239,8 +252,10 @@ class NestedBoxWalk {
     size: number,
     bodyLength: number,
     private readonly counter: { count: number },
+    private readonly timing: MovieTiming | null = null,
   ) {
     this.#ends = [bodyLength];
+    this.#types = [type];
     this.#metaSize = type === "meta" ? size : null;
   }
 
@@ -249,6 +264,7 @@ class NestedBoxWalk {
     while (at < part.length) {
       if (this.#pos < this.#skipTo) {
         const n = Math.min(this.#skipTo - this.#pos, part.length - at);
+        this.#sink?.(part.subarray(at, at + n));
         at += n;
         this.#pos += n;
         continue;
@@ -272,6 +288,8 @@ class NestedBoxWalk {
     const left = end - start;
     if (this.#headLen === 0 && left === 0) {
       this.#ends.pop();
+      const closed = this.#types.pop();
+      if (closed === "trak" && this.#types.length === 1) this.timing?.closeTrack();
       return 0;
     }
     if (this.#metaSize !== null) {
@@ -323,6 +341,7 @@ class NestedBoxWalk {
     }
     const headerSize = this.#headLen;
     this.#headLen = 0;
+    this.#sink = null;
     if (++this.counter.count > MAXIMUM_NESTED_BOXES) throw new StreamMediaError("unsupported", `more than ${MAXIMUM_NESTED_BOXES} boxes`);
     if (size32 === 0) return; // the reference reads on after the header
     const size = size32 === 1 ? u32(h, 8) * 0x1_0000_0000 + u32(h, 12) : size32;
@@ -333,9 +352,141 @@ class NestedBoxWalk {
       if (this.#ends.length >= MAXIMUM_BOX_DEPTH)
         throw new StreamMediaError("unsupported", `boxes nested more than ${MAXIMUM_BOX_DEPTH} deep`);
       this.#ends.push(start + size);
+      this.#types.push(type);
       if (type === "meta") this.#metaSize = size;
-    } else this.#skipTo = start + size;
+      if (type === "trak" && this.#types.length === 2) this.timing?.openTrack();
+    } else {
+      this.#skipTo = start + size;
+      this.#sink = this.timing?.leaf(type, this.#types) ?? null;
+    }
   }
+}
+
+/**
+ * What a movie's tracks play, read from `moov` as it streams past (memory: a few numbers): the `mvhd` timescale and,
+ * per `trak`, its `mdhd` timescale, the sum of its `stts` sample deltas and of its edit list's (`edts/elst`) segment
+ * durations. The largest of what each track plays (its samples, cut to its edit list) is `playedSeconds`, folded in
+ * as each track closes. The stated durations (`mvhd`, `mdhd`) are summaries a customer can patch smaller without any
+ * player minding; pricing takes the duration, so the upload inspection reports at least this.
+ */
+export class MovieTiming {
+  movieTimescale = 0;
+  /** The longest a closed track plays, in seconds (0 when none told). */
+  playedSeconds = 0;
+  #track: { timescale: number; samples: number; edit: number | null } | null = null;
+
+  openTrack(): void {
+    // A timescale of -1: no mdhd read yet (one stating 0 is the one read, as the in-memory inspector reads the first).
+    this.#track = { timescale: -1, samples: 0, edit: null };
+  }
+
+  closeTrack(): void {
+    const t = this.#track;
+    this.#track = null;
+    if (t) this.playedSeconds = Math.max(this.playedSeconds, trackPlayedSeconds(t.samples, t.timescale, t.edit, this.movieTimescale));
+  }
+
+  /**
+   * A consumer for the body of leaf box `type` inside the containers `path` (outermost first), or null. Only the
+   * boxes where the in-memory inspector reads them (a fake `trak` nested deeper is not the track), the first of each.
+   */
+  leaf(type: string, path: readonly string[]): ((part: Uint8Array) => void) | null {
+    const where = path.join("/");
+    if (type === "mvhd" && where === "moov" && this.movieTimescale === 0) {
+      return fixedHead(32, (h, n) => {
+        const at = h[0] === 1 ? 20 : 12;
+        if (n >= at + 4) this.movieTimescale = u32(h, at);
+      });
+    }
+    const track = this.#track;
+    if (!track) return null;
+    if (type === "mdhd" && where === "moov/trak/mdia" && track.timescale === -1) {
+      return fixedHead(32, (h, n) => {
+        const at = h[0] === 1 ? 20 : 12;
+        track.timescale = n >= at + 4 ? u32(h, at) : 0;
+      });
+    }
+    if (type === "stts" && where === "moov/trak/mdia/minf/stbl")
+      return table(
+        () => 8,
+        (e) => void (track.samples += u32(e, 0) * u32(e, 4)),
+      );
+    if (type === "elst" && where === "moov/trak/edts" && track.edit === null) {
+      track.edit = 0;
+      return table(
+        (version) => (version === 1 ? 20 : 12),
+        (e, version) => void (track.edit! += version === 1 ? u32(e, 0) * 0x1_0000_0000 + u32(e, 4) : u32(e, 0)),
+      );
+    }
+    return null;
+  }
+}
+
+/**
+ * What a track plays, in seconds: its samples' durations (`stts`, in its `mdhd` timescale), cut to its edit list's
+ * length (in the movie's timescale) when it has a non-empty one, as players present only the edited span (an
+ * encoder's priming samples, a trimmed clip). 0 when not known (no samples: a fragmented movie's are in its
+ * fragments). Shared by the in-memory inspector (inspect/isobmff.ts).
+ */
+export function trackPlayedSeconds(sampleTicks: number, timescale: number, editTicks: number | null, movieTimescale: number): number {
+  if (timescale <= 0 || sampleTicks <= 0) return 0;
+  const media = sampleTicks / timescale;
+  // No edit list, or one of zero length (fragmented writers' convention), or no movie timescale to read it by.
+  if (editTicks === null || editTicks <= 0 || movieTimescale <= 0) return media;
+  return Math.min(media, editTicks / movieTimescale);
+}
+
+/** A consumer keeping a box body's first `length` bytes, calling `done` with them (and how many) once full. */
+function fixedHead(length: number, done: (head: Uint8Array, got: number) => void): (part: Uint8Array) => void {
+  const head = new Uint8Array(length);
+  let got = 0;
+  let told = false;
+  return (part) => {
+    const n = Math.min(part.length, length - got);
+    head.set(part.subarray(0, n), got);
+    got += n;
+    // Told once: when full, else (a shorter body) on every part with what there is, the last call counting.
+    if (!told) done(head, got);
+    if (got === length) told = true;
+  };
+}
+
+/**
+ * A consumer for a full box holding a table: version and flags (4), an entry count (4), then entries of
+ * `width(version)` bytes, each passed to `entry`; bytes past the count's entries are ignored.
+ */
+function table(width: (version: number) => number, entry: (e: Uint8Array, version: number) => void): (part: Uint8Array) => void {
+  const head = new Uint8Array(8);
+  let headGot = 0;
+  let buffer: Uint8Array | null = null;
+  let got = 0;
+  let left = 0;
+  let version = 0;
+  return (part) => {
+    let at = 0;
+    if (headGot < 8) {
+      const n = Math.min(part.length, 8 - headGot);
+      head.set(part.subarray(0, n), headGot);
+      headGot += n;
+      at = n;
+      if (headGot < 8) return;
+      version = head[0]!;
+      left = u32(head, 4);
+      buffer = new Uint8Array(width(version));
+    }
+    const e = buffer!;
+    while (at < part.length && left > 0) {
+      const n = Math.min(part.length - at, e.length - got);
+      e.set(part.subarray(at, at + n), got);
+      got += n;
+      at += n;
+      if (got === e.length) {
+        entry(e, version);
+        got = 0;
+        left--;
+      }
+    }
+  };
 }
 
 /** The movie's duration in seconds from the start of a `moov` body (its `mvhd` child), or null when not found there. */

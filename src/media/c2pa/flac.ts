@@ -29,6 +29,8 @@ const GEOB_SLACK_BYTES = 4096;
 const CANDIDATES = 1024;
 /** A frame header's largest size (RFC 9639 §9.1): sync and codes 4, coded number 7, block size 2, sample rate 2, CRC-8 1. */
 const FRAME_HEAD = 16;
+/** FlacFrames.scan's part: its candidates (one per 2 bytes at most) and the 16-byte lag of judging stay below CANDIDATES. */
+const PART = 1024;
 
 /** The ID3v2.4 tag's bytes before a store of `storeLength` bytes (hashed; the store follows them). */
 export function flacTagHead(storeLength: number): Uint8Array {
@@ -126,18 +128,16 @@ export class FlacScanner {
   /** The tag holds a frame whose content was not checked (anything but a text frame or a GEOB). */
   #opaqueFrame = false;
   #audioStart = -1;
-  #crc = 0;
-  #prevFF = false;
-  #crcAtFF = 0;
-  readonly #candidatePos = new Float64Array(CANDIDATES);
-  readonly #candidateCrc = new Uint16Array(CANDIDATES);
-  /** Each candidate's first FRAME_HEAD bytes (its frame header, if it is a frame) and how many are in. */
-  readonly #candidateHead = new Uint8Array(CANDIDATES * FRAME_HEAD);
-  readonly #candidateFill = new Uint8Array(CANDIDATES);
-  #candidates = 0;
+  #frames: FlacFrames | null = null;
   readonly #totalSamples: boolean;
-  #crcAtId3v1 = -1;
-  readonly #id3v1 = new Uint8Array(3);
+  /**
+   * After finish(): the sample number just past the file's last whole frame as its header states it (the largest
+   * such end when several frame starts close the file), or null when no header tells it. The length the frames
+   * actually carry, which a STREAMINFO total patched smaller does not change (see inspect/audio.ts flacStreamInfoFacts).
+   */
+  framesEndSample: number | null = null;
+  /** After finish(): the samples the frames carry, the chain of whole frames followed (FlacFrames.carriedSamples). */
+  samplesCarried: number | null = null;
 
   /**
    * `totalSamples` (default true): refuse a file whose last frame ends before STREAMINFO's total sample count (cut
@@ -200,47 +200,24 @@ export class FlacScanner {
       throw new StreamMediaError("malformed", `the file ends before its audio frames (${this.#pos} of ${this.#total} bytes; truncated?)`);
     }
     if (this.#total - this.#audioStart < 2) throw new StreamMediaError("malformed", "the FLAC has no audio frames");
-    const tagged = this.#crcAtId3v1 >= 0 && this.#id3v1[0] === 0x54 && this.#id3v1[1] === 0x41 && this.#id3v1[2] === 0x47;
-    const ends = [{ end: this.#total, crc: this.#crc }];
-    if (tagged) ends.push({ end: this.#total - 128, crc: this.#crcAtId3v1 });
     const info = this.streamInfo!;
     const totalSamples = this.#totalSamples ? (info[13]! & 0x0f) * 0x1_0000_0000 + be32(info, 14) : 0;
-    let whole = false;
-    let reached = -1;
     // Any last frame (a CRC-16 match) whose header reaches the total, or cannot tell, passes. Every earlier frame
     // start kept matches too (whole frames are CRC-16 codewords, so is a run of them), and so may a false sync (about
     // 1 in 65536): those end before the total, so only the real last frame decides; none makes a valid file refused.
-    for (const { end, crc } of ends) {
-      for (const slot of this.#endingFrames(end, crc)) {
-        whole = true;
-        if (totalSamples === 0) return this.#hash.digest(); // 0: the total is unknown (RFC 9639 §8.2)
-        const endSample = frameEndSample(
-          this.#candidateHead.subarray(slot * FRAME_HEAD, (slot + 1) * FRAME_HEAD),
-          this.#candidateFill[slot]!,
-          info,
-        );
-        if (endSample === null || endSample >= totalSamples) return this.#hash.digest();
-        reached = Math.max(reached, endSample);
-      }
-    }
-    if (!whole) {
+    const ends = this.#frames!.lastFrameEnds(info);
+    if (ends.length === 0) {
       throw new StreamMediaError("malformed", "the FLAC does not end with a whole audio frame (its CRC-16 does not match: truncated?)");
     }
+    const known = ends.filter((end): end is number => end !== null);
+    this.framesEndSample = known.length > 0 ? Math.max(...known) : null;
+    this.samplesCarried = this.#frames!.carriedSamples();
+    // A total of 0 is unknown (RFC 9639 §8.2).
+    if (totalSamples === 0 || known.length < ends.length || this.framesEndSample! >= totalSamples) return this.#hash.digest();
     throw new StreamMediaError(
       "malformed",
-      `the FLAC's last frame ends at sample ${reached} of the ${totalSamples} its STREAMINFO states (truncated, or STREAMINFO overstates the length: flac -t fails such a file; re-encode it)`,
+      `the FLAC's last frame ends at sample ${this.framesEndSample} of the ${totalSamples} its STREAMINFO states (truncated, or STREAMINFO overstates the length: flac -t fails such a file; re-encode it)`,
     );
-  }
-
-  /** The candidate slots s whose CRC-16 over [s, end) is 0 (`crc`: the running CRC at `end`): whole last frames. */
-  #endingFrames(end: number, crc: number): number[] {
-    const kept = Math.min(this.#candidates, CANDIDATES);
-    const slots: number[] = [];
-    for (let i = 0; i < kept; i++) {
-      const s = this.#candidatePos[i]!;
-      if (s < end - 2 && (crc ^ mulmod(this.#candidateCrc[i]!, zeroBytes(end - s))) === 0) slots.push(i);
-    }
-    return slots;
   }
 
   async #onHead(h: Uint8Array): Promise<void> {
@@ -359,6 +336,7 @@ export class FlacScanner {
     if (this.#lastBlock) {
       this.#state = "audio";
       this.#audioStart = this.#pos;
+      this.#frames = new FlacFrames(this.#total);
     }
   }
 
@@ -420,6 +398,98 @@ export class FlacScanner {
       throw new StreamMediaError("malformed", "FLAC frame sync missing after the metadata");
     }
     await this.#hash.update(bytes);
+    this.#frames!.scan(start, bytes);
+    if (start === this.#audioStart && bytes.length >= 2 && (bytes[1]! & 0xfe) !== 0xf8) {
+      throw new StreamMediaError("malformed", "FLAC frame sync missing after the metadata");
+    }
+    this.#pos += bytes.length;
+  }
+}
+
+/**
+ * A FLAC's audio frames fed in order, synchronously (shared by the streamed scanner above and the in-memory inspector,
+ * inspect/audio.ts, so both judge a file's end alike): the running CRC-16 and the last 1024 frame-start candidates
+ * (every 0xFFF8/0xFFF9, false syncs included) with the CRC before each and its first 16 bytes, so that at the end the
+ * whole last frames are known (a candidate whose CRC-16 to the file's end, or to a trailing ID3v1 tag, is 0) and
+ * what their headers state. `total`: the file's length (the frames run to it).
+ */
+export class FlacFrames {
+  readonly #total: number;
+  #crc = 0;
+  #prevFF = false;
+  #crcAtFF = 0;
+  readonly #candidatePos = new Float64Array(CANDIDATES);
+  readonly #candidateCrc = new Uint16Array(CANDIDATES);
+  /** Each candidate's first FRAME_HEAD bytes (its frame header, if it is a frame) and how many are in. */
+  readonly #candidateHead = new Uint8Array(CANDIDATES * FRAME_HEAD);
+  readonly #candidateFill = new Uint8Array(CANDIDATES);
+  #candidates = 0;
+  #crcAtId3v1 = -1;
+  readonly #id3v1 = new Uint8Array(3);
+  /**
+   * The frame chain (see carriedSamples): the next candidate to judge, the start of the frame being followed (-1:
+   * none yet; NaN: the chain broke, the count is unknown), the CRC before it and its block size, and the samples of
+   * the frames before it.
+   */
+  #judged = 0;
+  #chainPos = -1;
+  #chainCrc = 0;
+  #chainBlock = 0;
+  #carried = 0;
+
+  constructor(total: number) {
+    this.#total = total;
+  }
+
+  /**
+   * The samples the frames carry: the block sizes of the chain of whole frames from the first, each next frame
+   * being the first candidate after it with a valid header (CRC-8) where the CRC-16 closes, and the last closing at
+   * the file's end (or before a trailing ID3v1 tag); null when that chain cannot be followed (no valid first header,
+   * a last frame that does not close). It never skips a real frame (every real frame start closes the chain before
+   * it, whatever false syncs were taken: runs of whole frames are CRC-16 codewords), so it never counts fewer samples
+   * than the frames carry, however many false syncs a frame holds; a false sync taken (a valid header and a CRC-16
+   * closing by chance: about 1 in 2^24 per false sync) adds its block size. Call once every byte was scanned.
+   */
+  carriedSamples(): number | null {
+    this.#judge(true);
+    if (!(this.#chainPos >= 0)) return null;
+    const tagged = this.#crcAtId3v1 >= 0 && this.#id3v1[0] === 0x54 && this.#id3v1[1] === 0x41 && this.#id3v1[2] === 0x47;
+    const closes = (end: number, crc: number) =>
+      end - this.#chainPos > 2 && (crc ^ mulmod(this.#chainCrc, zeroBytes(end - this.#chainPos))) === 0;
+    if (closes(this.#total, this.#crc) || (tagged && closes(this.#total - 128, this.#crcAtId3v1))) return this.#carried + this.#chainBlock;
+    return null;
+  }
+
+  /** Judges, in order, the candidates whose 16 header bytes are in (all of them at the end: `all`). */
+  #judge(all: boolean): void {
+    for (; this.#judged < this.#candidates; this.#judged++) {
+      const slot = this.#judged % CANDIDATES;
+      const fill = this.#candidateFill[slot]!;
+      if (fill < FRAME_HEAD && !all) return;
+      if (Number.isNaN(this.#chainPos)) continue;
+      const header = frameHeader(this.#candidateHead.subarray(slot * FRAME_HEAD, (slot + 1) * FRAME_HEAD), fill);
+      const pos = this.#candidatePos[slot]!;
+      const crc = this.#candidateCrc[slot]!;
+      if (this.#chainPos === -1) {
+        // The first candidate is where the audio starts (its sync is checked): a frame, or no chain at all.
+        if (!header) this.#chainPos = Number.NaN;
+        else [this.#chainPos, this.#chainCrc, this.#chainBlock] = [pos, crc, header.blockSize];
+        continue;
+      }
+      if (!header || (crc ^ mulmod(this.#chainCrc, zeroBytes(pos - this.#chainPos))) !== 0) continue;
+      this.#carried += this.#chainBlock;
+      [this.#chainPos, this.#chainCrc, this.#chainBlock] = [pos, crc, header.blockSize];
+    }
+  }
+
+  /** The frame bytes at file offset `start` (each call continues where the previous one ended). */
+  scan(start: number, bytes: Uint8Array): void {
+    // In parts of at most PART bytes (at most PART / 2 candidates), each judged for the chain before the next: the
+    // ring of kept candidates never laps one not yet judged, however many false syncs a chunk holds.
+    for (let at = 0; at < bytes.length; at += PART) this.#scanPart(start + at, bytes.subarray(at, at + PART));
+  }
+
+  #scanPart(start: number, bytes: Uint8Array): void {
     let crc = this.#crc;
     let prevFF = this.#prevFF;
     let crcAtFF = this.#crcAtFF;
@@ -445,14 +515,41 @@ export class FlacScanner {
       const i = id3v1At + k;
       if (i >= 0 && i < bytes.length) this.#id3v1[k] = bytes[i]!;
     }
-    if (start === this.#audioStart && bytes.length >= 2 && (bytes[1]! & 0xfe) !== 0xf8) {
-      throw new StreamMediaError("malformed", "FLAC frame sync missing after the metadata");
-    }
     this.#crc = crc;
     this.#prevFF = prevFF;
     this.#crcAtFF = crcAtFF;
-    this.#pos += bytes.length;
     this.#fillHeads(start, bytes);
+    this.#judge(false);
+  }
+
+  /**
+   * Once every byte was scanned: for each whole last frame (a candidate whose CRC-16 closes at the file's end or
+   * before a trailing ID3v1 tag), the sample number just past it as its header states it (frameEndSample; null when
+   * that cannot be told). Empty: the file does not end with a whole frame. `info`: STREAMINFO's body.
+   */
+  lastFrameEnds(info: Uint8Array): (number | null)[] {
+    const tagged = this.#crcAtId3v1 >= 0 && this.#id3v1[0] === 0x54 && this.#id3v1[1] === 0x41 && this.#id3v1[2] === 0x47;
+    const ends = [{ end: this.#total, crc: this.#crc }];
+    if (tagged) ends.push({ end: this.#total - 128, crc: this.#crcAtId3v1 });
+    const found: (number | null)[] = [];
+    for (const { end, crc } of ends) {
+      for (const slot of this.#endingFrames(end, crc)) {
+        const head = this.#candidateHead.subarray(slot * FRAME_HEAD, (slot + 1) * FRAME_HEAD);
+        found.push(frameEndSample(head, this.#candidateFill[slot]!, info));
+      }
+    }
+    return found;
+  }
+
+  /** The candidate slots s whose CRC-16 over [s, end) is 0 (`crc`: the running CRC at `end`): whole last frames. */
+  #endingFrames(end: number, crc: number): number[] {
+    const kept = Math.min(this.#candidates, CANDIDATES);
+    const slots: number[] = [];
+    for (let i = 0; i < kept; i++) {
+      const s = this.#candidatePos[i]!;
+      if (s < end - 2 && (crc ^ mulmod(this.#candidateCrc[i]!, zeroBytes(end - s))) === 0) slots.push(i);
+    }
+    return slots;
   }
 
   /** Copies into the newest candidates' header buffers the bytes of theirs this chunk holds (a few candidates). */
@@ -532,6 +629,18 @@ function crc8(b: Uint8Array, length: number): number {
  * block size is then not stated). `info`: STREAMINFO's body.
  */
 export function frameEndSample(h: Uint8Array, available: number, info: Uint8Array): number | null {
+  const header = frameHeader(h, available);
+  if (!header) return null;
+  const { variable, number, blockSize } = header;
+  if (variable) return number + blockSize;
+  if (number === 0) return blockSize;
+  const minimum = (info[0]! << 8) | info[1]!;
+  const maximum = (info[2]! << 8) | info[3]!;
+  return minimum === maximum ? number * maximum + blockSize : null;
+}
+
+/** A frame header's blocking strategy, coded number and block size, or null when it is no valid header (as above). */
+function frameHeader(h: Uint8Array, available: number): { variable: boolean; number: number; blockSize: number } | null {
   if (available < 5 || h[0] !== 0xff || (h[1]! & 0xfe) !== 0xf8) return null;
   const variable = (h[1]! & 1) === 1;
   const sizeCode = h[2]! >> 4;
@@ -576,11 +685,7 @@ export function frameEndSample(h: Uint8Array, available: number, info: Uint8Arra
   if (rateCode === 12) at += 1;
   else if (rateCode === 13 || rateCode === 14) at += 2;
   if (at >= available || crc8(h, at) !== h[at]) return null;
-  if (variable) return number + blockSize;
-  if (number === 0) return blockSize;
-  const minimum = (info[0]! << 8) | info[1]!;
-  const maximum = (info[2]! << 8) | info[3]!;
-  return minimum === maximum ? number * maximum + blockSize : null;
+  return { variable, number, blockSize };
 }
 
 /** A FLAC's duration in seconds from its STREAMINFO (null when it states no sample count). */

@@ -1,3 +1,4 @@
+import { FlacFrames } from "../c2pa/flac";
 import { corrupt, latin1, startsWith, u8, u16be, u24be, u32be } from "./bytes";
 import { type Detection, detection, positiveInt, seconds } from "./detection";
 
@@ -121,6 +122,22 @@ function sameStream(a: MpegFrame, b: MpegFrame): boolean {
   return a.version === b.version && a.layer === b.layer && a.sampleRate === b.sampleRate;
 }
 
+/**
+ * Where frames resume at or after `from`, or null: a frame (`frameAt` gives its length, null for none) that ends
+ * exactly at the end of `b` or is followed by another. Junk or a tag between frames (a decoder skips them and plays
+ * on) must not end the count that prices the audio; two frames in a row do not occur by chance in tags or junk (about
+ * 1 in 10^10 per byte). Linear: each position is looked at once.
+ */
+function resync(b: Uint8Array, from: number, frameAt: (p: number) => number | null): number | null {
+  for (let p = from; p + 4 <= b.length; p++) {
+    if (b[p] !== 0xff) continue;
+    const length = frameAt(p);
+    if (length === null || p + length > b.length) continue;
+    if (p + length === b.length || frameAt(p + length) !== null) return p;
+  }
+  return null;
+}
+
 /** Trailing tags that may follow the last frame. */
 function isTrailer(b: Uint8Array, pos: number): boolean {
   return startsWith(b, "TAG", pos) || startsWith(b, "APETAGEX", pos) || startsWith(b, "LYRICS", pos) || startsWith(b, "ID3", pos);
@@ -148,11 +165,19 @@ export function parseMpegAudio(b: Uint8Array, start: number, c2pa: boolean): Det
   // A Xing/Info or VBRI header frame carries no audio.
   const tagAt = start + 4 + (first.crc ? 2 : 0) + first.sideInfo;
   const infoFrame = startsWith(b, "Xing", tagAt) || startsWith(b, "Info", tagAt) || startsWith(b, "VBRI", start + 36);
+  const frameAt = (p: number) => {
+    const f = mpegFrame(b, p);
+    return f && sameStream(first, f) ? f.length : null;
+  };
   while (pos < b.length) {
     const frame = mpegFrame(b, pos);
     if (!frame || !sameStream(first, frame)) {
       if (frames === 0) corrupt("no MPEG audio frame where one was expected");
-      break;
+      // Decoders resync past bytes that are no frame and play on: so does the count (pricing takes it).
+      const next = resync(b, pos + 1, frameAt);
+      if (next === null) break;
+      pos = next;
+      continue;
     }
     if (pos + frame.length > b.length) corrupt("last MPEG audio frame is truncated");
     frames++;
@@ -217,9 +242,19 @@ export function parseAdts(b: Uint8Array, start: number, c2pa: boolean): Detectio
   if (!first) corrupt("no ADTS frame where one was expected");
   let pos = start;
   let blocks = 0;
+  const frameAt = (p: number) => {
+    const f = adtsFrame(b, p);
+    return f && f.sampleRate === first.sampleRate ? f.length : null;
+  };
   while (pos < b.length) {
     const frame = adtsFrame(b, pos);
-    if (!frame) break;
+    if (!frame) {
+      // As for MPEG audio: decoders resync past junk and play on.
+      const next = resync(b, pos + 1, frameAt);
+      if (next === null) break;
+      pos = next;
+      continue;
+    }
     if (pos + frame.length > b.length) corrupt("last ADTS frame is truncated");
     blocks += frame.blocks;
     pos += frame.length;
@@ -262,12 +297,14 @@ export function parseFlac(b: Uint8Array, start: number, c2pa: boolean): Detectio
     pos += 4 + length;
     if (header & 0x80) break;
   }
-  const { total, ...facts } = flacStreamInfoFacts(b, info!);
-  if (facts.sample_rate === 0) corrupt("FLAC sample rate is zero");
+  const streamInfo = b.subarray(info!, info! + 34);
+  const { sample_rate: sampleRate, total } = flacStreamInfoFacts(streamInfo, 0);
+  if (sampleRate === 0) corrupt("FLAC sample rate is zero");
   if (total > 0) {
     if (pos + 2 > b.length) corrupt("FLAC has no audio frames");
     if (b[pos] !== 0xff || (b[pos + 1]! & 0xfe) !== 0xf8) corrupt("FLAC frame sync missing after metadata");
   }
+  const { total: _total, ...facts } = flacStreamInfoFacts(streamInfo, 0, flacFramesEnd(b, pos, streamInfo));
   return detection("audio/flac", "flac", {
     ...facts,
     has_c2pa_manifest: c2pa,
@@ -275,16 +312,36 @@ export function parseFlac(b: Uint8Array, start: number, c2pa: boolean): Detectio
 }
 
 /**
+ * How far the frames of the audio at `audio` (to the end of `b`) reach, by the streamed scanner's own frame walk
+ * (c2pa/flac.ts FlacFrames): the later of the sample just past the last whole frame as its header states it and the
+ * samples the chain of whole frames carries; null when neither can be told (no frames, a file not ending with a
+ * whole frame: the report then stands on STREAMINFO alone).
+ */
+function flacFramesEnd(b: Uint8Array, audio: number, streamInfo: Uint8Array): number | null {
+  if (audio + 2 > b.length || b[audio] !== 0xff || (b[audio + 1]! & 0xfe) !== 0xf8) return null;
+  const frames = new FlacFrames(b.length);
+  frames.scan(audio, b.subarray(audio));
+  const known = frames.lastFrameEnds(streamInfo).filter((end): end is number => end !== null);
+  const carried = frames.carriedSamples();
+  if (carried !== null) known.push(carried);
+  return known.length > 0 ? Math.max(...known) : null;
+}
+
+/**
  * The facts a FLAC's STREAMINFO states (body at `si`), shared with the streamed inspection of large uploads
  * (uploads/large-inspection.ts) so both report the same file alike: sample rate (20 bits), channels (3 bits, + 1),
- * bits per sample (5 bits, + 1), and the duration from the total samples (36 bits, `total`; 0, unknown, gives null).
+ * bits per sample (5 bits, + 1), and the duration: the total samples (36 bits, `total`), or the end of the last
+ * frame (`framesEnd`, the sample number just past it as its header states it) when that is later. Pricing takes
+ * this duration, and STREAMINFO's total can be patched smaller without any decoder minding (flac -t passes, ffprobe
+ * shows the smaller figure): the frames are what plays. Neither known (a total of 0, no frame end): null.
  */
-export function flacStreamInfoFacts(b: Uint8Array, si: number) {
+export function flacStreamInfoFacts(b: Uint8Array, si: number, framesEnd: number | null = null) {
   const sampleRate = (u16be(b, si + 10) << 4) | (u8(b, si + 12) >> 4);
   const total = (u8(b, si + 13) & 15) * 2 ** 32 + u32be(b, si + 14);
+  const samples = Math.max(total, framesEnd ?? 0);
   return {
     total,
-    duration_seconds: sampleRate > 0 ? seconds(total / sampleRate) : null,
+    duration_seconds: sampleRate > 0 ? seconds(samples / sampleRate) : null,
     audio_codec: "flac",
     bit_depth: (((u8(b, si + 12) & 1) << 4) | (u8(b, si + 13) >> 4)) + 1,
     sample_rate: sampleRate,

@@ -1,3 +1,4 @@
+import { trackPlayedSeconds } from "../c2pa/bmff";
 import { CorruptError, corrupt, equalBytes, fourcc, latin1, u8, u16be, u32be, u64be } from "./bytes";
 import { C2PA_BMFF_UUID } from "./c2pa-markers";
 import { type AudioConfig, parseAv1C, parseAvcC, parseEsds, parseHvcC, parseVpcC, type VideoConfig } from "./codecs";
@@ -30,6 +31,10 @@ export interface Track {
   tkhdWidth: number;
   tkhdHeight: number;
   maxChunkOffset: number;
+  /** What the samples play, in the track's timescale: the sum of `stts` sample deltas (0 without `stts`). */
+  sampleDuration: number;
+  /** The edit list's length in the movie's timescale (the sum of its segment durations), or null without one. */
+  editDuration: number | null;
 }
 
 const VIDEO_CODECS: Record<string, string> = {
@@ -182,11 +187,29 @@ function parseTrak(b: Uint8Array, trak: Box, quicktime: boolean): Track {
     if (entries[0]) entry = sampleEntry(b, entries[0], quicktime, 6);
   }
   let samples = 0;
+  let sampleDuration = 0;
   const stts = child(stbl, "stts");
   if (stts) {
     const count = u32be(b, stts.body + 4);
     if (stts.body + 8 + count * 8 > stts.end) corrupt("stts entries overrun the box");
-    for (let i = 0; i < count; i++) samples += u32be(b, stts.body + 8 + i * 8);
+    for (let i = 0; i < count; i++) {
+      const n = u32be(b, stts.body + 8 + i * 8);
+      samples += n;
+      sampleDuration += n * u32be(b, stts.body + 12 + i * 8);
+    }
+  }
+  let editDuration: number | null = null;
+  const elst = child(children(b, child(kids, "edts"), 3), "elst");
+  if (elst && elst.end - elst.body >= 8) {
+    const v1 = u8(b, elst.body) === 1;
+    const count = u32be(b, elst.body + 4);
+    const width = v1 ? 20 : 12;
+    if (elst.body + 8 + count * width > elst.end) corrupt("elst entries overrun the box");
+    editDuration = 0;
+    for (let i = 0; i < count; i++) {
+      const at = elst.body + 8 + i * width;
+      editDuration += v1 ? u64be(b, at) : u32be(b, at);
+    }
   }
   let maxChunkOffset = 0;
   for (const type of ["stco", "co64"] as const) {
@@ -201,7 +224,7 @@ function parseTrak(b: Uint8Array, trak: Box, quicktime: boolean): Track {
       if (offset > maxChunkOffset) maxChunkOffset = offset;
     }
   }
-  return { handler, timescale, duration, samples, entry, tkhdWidth, tkhdHeight, maxChunkOffset };
+  return { handler, timescale, duration, samples, entry, tkhdWidth, tkhdHeight, maxChunkOffset, sampleDuration, editDuration };
 }
 
 interface Movie {
@@ -293,7 +316,11 @@ export function parseIsobmff(b: Uint8Array): Detection {
     const a = audio[0];
     let total = movie.timescale > 0 ? movie.duration / movie.timescale : 0;
     if (total === 0) for (const t of movie.tracks) if (t.timescale > 0) total = Math.max(total, t.duration / t.timescale);
-    facts.duration_seconds = seconds(total);
+    // Never less than a track plays: the stated durations (mvhd, mdhd) are summaries a customer can patch smaller
+    // without any player minding (ffprobe then shows the smaller figure), and pricing takes this one.
+    facts.duration_seconds = seconds(
+      Math.max(total, ...movie.tracks.map((t) => trackPlayedSeconds(t.sampleDuration, t.timescale, t.editDuration, movie.timescale))),
+    );
     if (v) {
       const cfg = v.entry?.video ?? null;
       facts.width = v.entry?.width ?? cfg?.width ?? positiveInt(Math.round(v.tkhdWidth));

@@ -225,10 +225,33 @@ function aviVideoCodec(code: string): string {
   return AVI_VIDEO[code.toUpperCase()] ?? code.replace(/[^\x21-\x7e]/g, "").toLowerCase();
 }
 
+/**
+ * The chunks of stream `index` (`NNdc`/`NNdb`: its frames, dropped ones included) in `movi` and its `rec ` lists.
+ * Counting only: a chunk that overruns its list ends the count there (the file is judged by the walk above).
+ */
+function aviFrames(b: Uint8Array, movi: Chunk, index: number): number {
+  if (index < 0 || index > 99) return 0;
+  const prefix = String(index).padStart(2, "0");
+  let frames = 0;
+  const walk = (start: number, end: number, depth: number) => {
+    for (let pos = start; pos + 8 <= end; ) {
+      const id = fourcc(b, pos);
+      const size = u32le(b, pos + 4);
+      if (pos + 8 + size > end) return;
+      if (id === "LIST" && depth < 2 && size >= 4 && fourcc(b, pos + 8) === "rec ") walk(pos + 12, pos + 8 + size, depth + 1);
+      else if (id.startsWith(prefix) && (id.endsWith("dc") || id.endsWith("db"))) frames++;
+      pos += 8 + size + (size & 1);
+    }
+  };
+  walk(movi.data + 4, movi.data + movi.size, 0);
+  return frames;
+}
+
 function avi(b: Uint8Array, top: Chunk[], c2pa: boolean): Detection {
   const hdrl = top.find((c) => c.id === "LIST" && c.size >= 4 && fourcc(b, c.data) === "hdrl");
   if (!hdrl) corrupt("AVI without hdrl list");
-  if (!top.some((c) => c.id === "LIST" && c.size >= 4 && fourcc(b, c.data) === "movi")) corrupt("AVI without movi list");
+  const movi = top.find((c) => c.id === "LIST" && c.size >= 4 && fourcc(b, c.data) === "movi");
+  if (!movi) corrupt("AVI without movi list");
   const header = chunks(b, hdrl.data + 4, hdrl.data + hdrl.size);
   const avih = header.find((c) => c.id === "avih");
   if (!avih || avih.size < 40) corrupt("AVI without main header");
@@ -242,8 +265,10 @@ function avi(b: Uint8Array, top: Chunk[], c2pa: boolean): Detection {
   let duration: number | null = null;
   let sampleRate: number | null = null;
   let channels: number | null = null;
+  let streamIndex = -1;
   for (const list of header) {
     if (list.id !== "LIST" || list.size < 4 || fourcc(b, list.data) !== "strl") continue;
+    streamIndex++;
     const stream = chunks(b, list.data + 4, list.data + list.size);
     const strh = stream.find((c) => c.id === "strh");
     const strf = stream.find((c) => c.id === "strf");
@@ -257,7 +282,9 @@ function avi(b: Uint8Array, top: Chunk[], c2pa: boolean): Detection {
       videoCodec = aviVideoCodec(compression);
       if (scale > 0 && ratePerScale > 0) {
         fps = rate(ratePerScale / scale);
-        duration = seconds((length * scale) / ratePerScale);
+        // Never less than the frames the file carries: the header's length is a summary a customer can patch
+        // smaller (pricing takes this duration), the stream's chunks in `movi` are what plays.
+        duration = seconds((Math.max(length, aviFrames(b, movi, streamIndex)) * scale) / ratePerScale);
       }
       if (strf && strf.size >= 12 && (width === 0 || height === 0)) {
         width = u32le(b, strf.data + 4);

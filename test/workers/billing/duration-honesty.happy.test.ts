@@ -1,0 +1,62 @@
+import { describe, expect, it } from "vitest";
+import { api, createTenant, json, uploadAsset, waitForJob } from "../support/helpers";
+import { optIn, topUp } from "./wallet-helpers";
+
+/*
+ * A job is priced by its upload's inspected duration (billing/metering.ts takes the stored inspection). A FLAC whose
+ * STREAMINFO total was patched smaller (flac -t still passes it; test/node/media/duration-honesty.test.ts) is
+ * inspected, and so charged, as long as its frames play: the same as the unpatched file, not what STREAMINFO says.
+ */
+
+const FLAC = import.meta.glob(["../../fixtures/audio/flac-frames/fixed.flac"], {
+  query: "?inline",
+  import: "default",
+  eager: true,
+}) as Record<string, string>;
+const bytesOf = (url: string) => Uint8Array.from(atob(url.slice(url.indexOf(",") + 1)), (c) => c.charCodeAt(0));
+
+/** STREAMINFO's body offset in a bare FLAC (`fLaC`, then the STREAMINFO block header). */
+const SI = 8;
+
+function withTotal(flac: Uint8Array, total: number): Uint8Array {
+  const out = flac.slice();
+  out[SI + 13] = out[SI + 13]! & 0xf0;
+  new DataView(out.buffer).setUint32(SI + 14, total);
+  return out;
+}
+
+async function signAndCharge(key: string, bytes: Uint8Array) {
+  const { assetId } = await uploadAsset(key, bytes, "audio/flac", "tone");
+  const started = await api("/v1/sign", {
+    method: "POST",
+    key,
+    body: { asset_id: assetId, recipe_id: "rcp_system_sign_only" },
+    headers: { "idempotency-key": crypto.randomUUID() },
+  });
+  expect(started.status, await started.clone().text()).toBe(202);
+  const job = await waitForJob(key, (await json(started)).job_id, 60_000);
+  expect(job.state, JSON.stringify(job)).toBe("completed");
+  const charges = await json(await api("/v1/billing/charges", { key }));
+  const charge = charges.items.find((c: { job_id: string }) => c.job_id === job.job_id);
+  return { job, charge };
+}
+
+describe("a job's metered duration is what the frames play", () => {
+  it("a FLAC whose STREAMINFO claims 4096 samples is charged as the unpatched file", { timeout: 120_000 }, async () => {
+    const honest = bytesOf(Object.values(FLAC)[0]!);
+    expect(String.fromCharCode(...honest.subarray(0, 4))).toBe("fLaC");
+    const t = await createTenant();
+    await optIn(t.key);
+    await topUp(t.tenantId, 10_000_000);
+    const real = await signAndCharge(t.key, honest);
+    const patched = await signAndCharge(t.key, withTotal(honest, 4096));
+    const seconds = real.job.media_inspection.duration_seconds;
+    expect(seconds).toBeGreaterThan(2);
+    // What STREAMINFO claims would be 4096 samples (< 0.1 s at the file's rate).
+    expect(patched.job.media_inspection.duration_seconds).toBe(seconds);
+    const perSecond = (c: { lines: { unit: string; quantity: string }[] }) => c.lines.find((l) => l.unit === "second");
+    expect(perSecond(real.charge)?.quantity).toBe(String(seconds));
+    expect(perSecond(patched.charge)?.quantity).toBe(String(seconds));
+    expect(patched.charge.amount_usd).toBe(real.charge.amount_usd);
+  });
+});
