@@ -206,17 +206,20 @@ export class FlacScanner {
     // start kept matches too (whole frames are CRC-16 codewords, so is a run of them), and so may a false sync (about
     // 1 in 65536): those end before the total, so only the real last frame decides; none makes a valid file refused.
     const ends = this.#frames!.lastFrameEnds(info);
-    if (ends.length === 0) {
+    this.samplesCarried = this.#frames!.carriedSamples();
+    // A chain of whole frames closing at the end is a whole last frame too, even when that frame held so many false
+    // syncs that its start is no longer among the candidates kept (the in-memory inspector accepts such a file).
+    if (ends.length === 0 && this.samplesCarried === null) {
       throw new StreamMediaError("malformed", "the FLAC does not end with a whole audio frame (its CRC-16 does not match: truncated?)");
     }
     const known = ends.filter((end): end is number => end !== null);
     this.framesEndSample = known.length > 0 ? Math.max(...known) : null;
-    this.samplesCarried = this.#frames!.carriedSamples();
+    const reach = Math.max(this.framesEndSample ?? 0, this.samplesCarried ?? 0);
     // A total of 0 is unknown (RFC 9639 §8.2).
-    if (totalSamples === 0 || known.length < ends.length || this.framesEndSample! >= totalSamples) return this.#hash.digest();
+    if (totalSamples === 0 || known.length < ends.length || reach >= totalSamples) return this.#hash.digest();
     throw new StreamMediaError(
       "malformed",
-      `the FLAC's last frame ends at sample ${this.framesEndSample} of the ${totalSamples} its STREAMINFO states (truncated, or STREAMINFO overstates the length: flac -t fails such a file; re-encode it)`,
+      `the FLAC's last frame ends at sample ${this.framesEndSample ?? reach} of the ${totalSamples} its STREAMINFO states (truncated, or STREAMINFO overstates the length: flac -t fails such a file; re-encode it)`,
     );
   }
 
