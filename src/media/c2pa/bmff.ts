@@ -373,11 +373,11 @@ export class MovieTiming {
   movieTimescale = 0;
   /** The longest a closed track plays, in seconds (0 when none told). */
   playedSeconds = 0;
-  #track: { timescale: number; samples: number; edit: number | null } | null = null;
+  #track: { timescale: number; samples: number; stts: boolean; edit: number | null } | null = null;
 
   openTrack(): void {
     // A timescale of -1: no mdhd read yet (one stating 0 is the one read, as the in-memory inspector reads the first).
-    this.#track = { timescale: -1, samples: 0, edit: null };
+    this.#track = { timescale: -1, samples: 0, stts: false, edit: null };
   }
 
   closeTrack(): void {
@@ -406,11 +406,14 @@ export class MovieTiming {
         track.timescale = n >= at + 4 ? u32(h, at) : 0;
       });
     }
-    if (type === "stts" && where === "moov/trak/mdia/minf/stbl")
+    // The first stts only, as the in-memory inspector reads it (a second one would add to the track's time).
+    if (type === "stts" && where === "moov/trak/mdia/minf/stbl" && !track.stts) {
+      track.stts = true;
       return table(
         () => 8,
         (e) => void (track.samples += u32(e, 0) * u32(e, 4)),
       );
+    }
     if (type === "elst" && where === "moov/trak/edts" && track.edit === null) {
       track.edit = 0;
       return table(

@@ -118,3 +118,45 @@ describe("FLAC: the frame chain's cost on a frame full of valid-looking headers"
     expect(streamed).toMatchObject({ status: "corrupt", message: expect.stringContaining("does not end with a whole audio frame") });
   });
 });
+
+describe("MP4: the streamed timing reads the boxes the in-memory inspector reads", () => {
+  /** The offset and size of the first `type` child box in [start, end). */
+  function childBox(b: Uint8Array, start: number, end: number, type: string): { at: number; size: number } {
+    const view = new DataView(b.buffer, b.byteOffset);
+    for (let at = start; at + 8 <= end; ) {
+      const size = view.getUint32(at);
+      if (String.fromCharCode(...b.subarray(at + 4, at + 8)) === type) return { at, size };
+      at += size;
+    }
+    throw new Error(`no ${type}`);
+  }
+
+  it("a second stts in a track (the in-memory inspector reads the first) is not added to the track's time when streamed", async () => {
+    const path = join(dir, "clip.mp4");
+    execFileSync("ffmpeg", [
+      ...["-v", "error", "-y", "-f", "lavfi", "-i", "testsrc=duration=3:size=160x120:rate=25"],
+      ...["-c:v", "libx264", "-pix_fmt", "yuv420p", "-use_editlist", "0", path],
+    ]);
+    const honest = new Uint8Array(readFileSync(path));
+    // ffmpeg writes moov after mdat: growing it moves no sample data. No edit list: it would cut the track to 3 s.
+    const chain: { at: number; size: number }[] = [];
+    let box = childBox(honest, 0, honest.length, "moov");
+    chain.push(box);
+    for (const type of ["trak", "mdia", "minf", "stbl", "stts"]) {
+      box = childBox(honest, box.at + 8, box.at + box.size, type);
+      chain.push(box);
+    }
+    expect(chain[0]!.at + chain[0]!.size).toBe(honest.length);
+    const stts = chain.pop()!;
+    const copy = honest.slice(stts.at, stts.at + stts.size);
+    const doubled = new Uint8Array(honest.length + copy.length);
+    doubled.set(honest.subarray(0, stts.at + stts.size), 0);
+    doubled.set(copy, stts.at + stts.size);
+    doubled.set(honest.subarray(stts.at + stts.size), stts.at + stts.size + copy.length);
+    const view = new DataView(doubled.buffer);
+    for (const { at, size } of chain) view.setUint32(at, size + copy.length);
+    const { memory, streamed } = await bothPaths(doubled, "video/mp4");
+    expect(durationOf(memory)).toBe(3);
+    expect(durationOf(streamed)).toBe(durationOf(memory));
+  });
+});
