@@ -362,18 +362,33 @@ class NestedBoxWalk {
   }
 }
 
+/** MovieTiming's bound on tracks held until `mvhd` is read. */
+const PENDING_TRACKS = 1024;
+
 /**
  * What a movie's tracks play, read from `moov` as it streams past (memory: a few numbers): the `mvhd` timescale and,
  * per `trak`, its `mdhd` timescale, the sum of its `stts` sample deltas and of its edit list's (`edts/elst`) segment
  * durations. The largest of what each track plays (its samples, cut to its edit list) is `playedSeconds`, folded in
- * as each track closes. The stated durations (`mvhd`, `mdhd`) are summaries a customer can patch smaller without any
+ * as each track closes (or, for an edited track closed before `mvhd`, once its timescale is known). The stated durations (`mvhd`, `mdhd`) are summaries a customer can patch smaller without any
  * player minding; pricing takes the duration, so the upload inspection reports at least this.
  */
 export class MovieTiming {
   movieTimescale = 0;
-  /** The longest a closed track plays, in seconds (0 when none told). */
-  playedSeconds = 0;
+  #played = 0;
+  /**
+   * Tracks closed before `mvhd` was read (box order in `moov` is free), whose edit list needs the movie's timescale:
+   * their samples' seconds and edit ticks, judged once it is known. At most PENDING_TRACKS (a hostile moov of more
+   * edited tracks before its mvhd has the rest counted uncut: more, never less).
+   */
+  readonly #pending: { media: number; edit: number }[] = [];
   #track: { timescale: number; samples: number; stts: boolean; edit: number | null } | null = null;
+
+  /** The longest a closed track plays, in seconds (0 when none told). */
+  get playedSeconds(): number {
+    let played = this.#played;
+    for (const p of this.#pending) played = Math.max(played, trackPlayedSeconds(p.media, 1, p.edit, this.movieTimescale));
+    return played;
+  }
 
   openTrack(): void {
     // A timescale of -1: no mdhd read yet (one stating 0 is the one read, as the in-memory inspector reads the first).
@@ -383,7 +398,12 @@ export class MovieTiming {
   closeTrack(): void {
     const t = this.#track;
     this.#track = null;
-    if (t) this.playedSeconds = Math.max(this.playedSeconds, trackPlayedSeconds(t.samples, t.timescale, t.edit, this.movieTimescale));
+    if (!t) return;
+    if (this.movieTimescale === 0 && t.edit !== null && t.edit > 0 && t.timescale > 0 && this.#pending.length < PENDING_TRACKS) {
+      this.#pending.push({ media: t.samples / t.timescale, edit: t.edit });
+      return;
+    }
+    this.#played = Math.max(this.#played, trackPlayedSeconds(t.samples, t.timescale, t.edit, this.movieTimescale));
   }
 
   /**

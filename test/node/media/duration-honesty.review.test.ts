@@ -159,4 +159,31 @@ describe("MP4: the streamed timing reads the boxes the in-memory inspector reads
     expect(durationOf(memory)).toBe(3);
     expect(durationOf(streamed)).toBe(durationOf(memory));
   });
+
+  it("mvhd after the tracks (box order in moov is free): the edit lists are read by its timescale on both paths", async () => {
+    const path = join(dir, "av.mp4");
+    execFileSync("ffmpeg", [
+      ...["-v", "error", "-y", "-f", "lavfi", "-i", "testsrc=duration=3.1:size=160x120:rate=25"],
+      ...["-f", "lavfi", "-i", "sine=frequency=440:duration=3.1:sample_rate=44100"],
+      ...["-c:v", "libx264", "-pix_fmt", "yuv420p", "-c:a", "aac", "-shortest", path],
+    ]);
+    const honest = new Uint8Array(readFileSync(path));
+    const moov = childBox(honest, 0, honest.length, "moov");
+    const mvhd = childBox(honest, moov.at + 8, moov.at + moov.size, "mvhd");
+    expect(mvhd.at).toBe(moov.at + 8);
+    const view = new DataView(honest.buffer);
+    // The boxes after mvhd up to the last trak move before it (moov's size is unchanged: nothing else moves).
+    let end = mvhd.at + mvhd.size;
+    for (let at = end; at < moov.at + moov.size; at += view.getUint32(at)) {
+      if (String.fromCharCode(...honest.subarray(at + 4, at + 8)) === "trak") end = at + view.getUint32(at);
+    }
+    const reordered = honest.slice();
+    reordered.set(honest.subarray(mvhd.at + mvhd.size, end), mvhd.at);
+    reordered.set(honest.subarray(mvhd.at, mvhd.at + mvhd.size), end - mvhd.size);
+    expect(ffprobeSeconds(reordered, "reordered.mp4")).toBeCloseTo(3.12, 2);
+    // 3.12: the video's 78 frames; the audio's samples run 3.123 s but its edit list (in mvhd's timescale) presents 3.1 s.
+    const { memory, streamed } = await bothPaths(reordered, "video/mp4");
+    expect(durationOf(memory)).toBe(3.12);
+    expect(durationOf(streamed)).toBe(3.12);
+  });
 });
