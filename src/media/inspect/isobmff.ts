@@ -318,9 +318,10 @@ export function parseIsobmff(b: Uint8Array): Detection {
     if (total === 0) for (const t of movie.tracks) if (t.timescale > 0) total = Math.max(total, t.duration / t.timescale);
     // Never less than a track plays: the stated durations (mvhd, mdhd) are summaries a customer can patch smaller
     // without any player minding (ffprobe then shows the smaller figure), and pricing takes this one.
-    facts.duration_seconds = seconds(
-      Math.max(total, ...movie.tracks.map((t) => trackPlayedSeconds(t.sampleDuration, t.timescale, t.editDuration, movie.timescale))),
-    );
+    // A loop, not a spread: a moov may hold up to MAX_BOXES_PER_LEVEL tracks, past what a call's arguments can.
+    for (const t of movie.tracks)
+      total = Math.max(total, trackPlayedSeconds(t.sampleDuration, t.timescale, t.editDuration, movie.timescale));
+    facts.duration_seconds = seconds(total);
     if (v) {
       const cfg = v.entry?.video ?? null;
       facts.width = v.entry?.width ?? cfg?.width ?? positiveInt(Math.round(v.tkhdWidth));

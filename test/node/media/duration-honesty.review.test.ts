@@ -186,4 +186,30 @@ describe("MP4: the streamed timing reads the boxes the in-memory inspector reads
     expect(durationOf(memory)).toBe(3.12);
     expect(durationOf(streamed)).toBe(3.12);
   });
+
+  it("a moov holding ~200,000 (empty) tracks: the in-memory inspector reports the movie, not a RangeError", async () => {
+    const path = join(dir, "small.mp4");
+    execFileSync("ffmpeg", [
+      ...["-v", "error", "-y", "-f", "lavfi", "-i", "testsrc=duration=3:size=160x120:rate=25"],
+      ...["-c:v", "libx264", "-pix_fmt", "yuv420p", path],
+    ]);
+    const honest = new Uint8Array(readFileSync(path));
+    const moov = childBox(honest, 0, honest.length, "moov");
+    expect(moov.at + moov.size).toBe(honest.length);
+    // Under the per-level box limit (200,000), past what a spread into Math.max takes.
+    const tracks = 199_990;
+    const bytes = new Uint8Array(honest.length + tracks * 8);
+    bytes.set(honest, 0);
+    const view = new DataView(bytes.buffer);
+    for (let i = 0; i < tracks; i++) {
+      view.setUint32(honest.length + i * 8, 8);
+      bytes.set([0x74, 0x72, 0x61, 0x6b], honest.length + i * 8 + 4);
+    }
+    view.setUint32(moov.at, moov.size + tracks * 8);
+    const memory = new ByteSniffingInspector().inspect(bytes, "video/mp4");
+    expect(JSON.stringify(memory)).not.toContain("RangeError");
+    const { inspection: streamed } = await inspectStreamed(streamOf(bytes, 65536), bytes.length, "video/mp4", "video");
+    expect(durationOf(streamed)).toBe(3);
+    if (memory.status === "ok") expect(memory.facts.duration_seconds).toBe(3);
+  });
 });
