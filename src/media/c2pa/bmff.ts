@@ -431,7 +431,7 @@ export class MovieTiming {
       track.stts = true;
       return table(
         () => 8,
-        (e) => void (track.samples += u32(e, 0) * u32(e, 4)),
+        (e) => void (track.samples += u32(e, 0) * sttsDelta(u32(e, 4))),
       );
     }
     if (type === "elst" && where === "moov/trak/edts" && track.edit === null) {
@@ -443,6 +443,15 @@ export class MovieTiming {
     }
     return null;
   }
+}
+
+/**
+ * An `stts` sample delta as players take it: legacy MOV writers store negative DTS corrections in this unsigned field
+ * (0xFFFFFC00 for -1024), which FFmpeg reads as a delta of 1 past its max_stts_delta (2^32 - 1 - 480000). Counted as
+ * written, one such entry made a 3 s M4A play 27 h here (over the pricing envelope). Shared by both upload paths.
+ */
+export function sttsDelta(delta: number): number {
+  return delta > 0xffff_ffff - 480_000 ? 1 : delta;
 }
 
 /**

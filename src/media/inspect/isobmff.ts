@@ -1,4 +1,4 @@
-import { trackPlayedSeconds } from "../c2pa/bmff";
+import { sttsDelta, trackPlayedSeconds } from "../c2pa/bmff";
 import { CorruptError, corrupt, equalBytes, fourcc, latin1, u8, u16be, u32be, u64be } from "./bytes";
 import { C2PA_BMFF_UUID } from "./c2pa-markers";
 import { type AudioConfig, parseAv1C, parseAvcC, parseEsds, parseHvcC, parseVpcC, type VideoConfig } from "./codecs";
@@ -195,7 +195,7 @@ function parseTrak(b: Uint8Array, trak: Box, quicktime: boolean): Track {
     for (let i = 0; i < count; i++) {
       const n = u32be(b, stts.body + 8 + i * 8);
       samples += n;
-      sampleDuration += n * u32be(b, stts.body + 12 + i * 8);
+      sampleDuration += n * sttsDelta(u32be(b, stts.body + 12 + i * 8));
     }
   }
   let editDuration: number | null = null;

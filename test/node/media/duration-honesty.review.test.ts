@@ -213,3 +213,27 @@ describe("MP4: the streamed timing reads the boxes the in-memory inspector reads
     if (memory.status === "ok") expect(memory.facts.duration_seconds).toBe(3);
   });
 });
+
+describe("MP4: an stts delta holding a negative DTS correction (legacy MOV writers)", () => {
+  it("a 3.1 s M4A whose last delta is 0xFFFFFC00 (-1024) is not 27 h long: the delta counts 1, as FFmpeg reads it", async () => {
+    const path = join(dir, "noedit.m4a");
+    // No edit list: it would otherwise cut the track to its length and hide the delta.
+    execFileSync("ffmpeg", [
+      ...["-v", "error", "-y", "-f", "lavfi", "-i", "sine=frequency=440:duration=3.1:sample_rate=44100"],
+      ...["-c:a", "aac", "-use_editlist", "0", path],
+    ]);
+    const bytes = new Uint8Array(readFileSync(path));
+    const view = new DataView(bytes.buffer);
+    let stts = -1;
+    for (let i = 0; i + 4 <= bytes.length && stts < 0; i++) if (String.fromCharCode(...bytes.subarray(i, i + 4)) === "stts") stts = i + 4;
+    const entries = view.getUint32(stts + 4);
+    expect(entries).toBeGreaterThan(1);
+    view.setUint32(stts + 8 + (entries - 1) * 8 + 4, 0xfffffc00);
+    const probed = ffprobeSeconds(bytes, "negdelta.m4a");
+    expect(probed).toBeLessThan(3.2);
+    const { memory, streamed } = await bothPaths(bytes, "audio/mp4");
+    expect(durationOf(memory)).toBeLessThan(3.2);
+    expect(durationOf(memory)).toBeGreaterThanOrEqual(3.1);
+    expect(durationOf(streamed)).toBe(durationOf(memory));
+  });
+});
