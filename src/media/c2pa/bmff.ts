@@ -144,6 +144,8 @@ export class BmffScanner {
         at += n;
         this.#remaining -= n;
         this.#pos += n;
+        // The body ended: close what ends with it (a `trak` that is moov's last child is folded into the timing).
+        if (this.#remaining === 0) this.#nested?.close();
         continue;
       }
       if (this.#headLen === 0) this.#boxStart = this.#pos;
@@ -278,6 +280,11 @@ class NestedBoxWalk {
       this.#pos += n;
       if (this.#headLen === need) this.#decide();
     }
+  }
+
+  /** At the end of the top-level box's body: closes the containers ending there (feed only does so before a next box). */
+  close(): void {
+    while (this.#headLen === 0 && this.#ends.length > 0 && this.#ends.at(-1) === this.#pos) this.#need();
   }
 
   /** Header bytes needed at #pos, or 0 after closing what ends here (then called again). */

@@ -160,6 +160,29 @@ describe("MP4: the streamed timing reads the boxes the in-memory inspector reads
     expect(durationOf(streamed)).toBe(durationOf(memory));
   });
 
+  it("a trak that is moov's last child (no udta after it) counts when streamed: mvhd patched to 1 s, audio runs 6 s", async () => {
+    const path = join(dir, "av6.mp4");
+    execFileSync("ffmpeg", [
+      ...["-v", "error", "-y", "-f", "lavfi", "-i", "testsrc=duration=3:size=160x120:rate=25", "-f", "lavfi", "-i", "sine=duration=6"],
+      ...["-c:v", "libx264", "-pix_fmt", "yuv420p", "-c:a", "aac", "-use_editlist", "0", path],
+    ]);
+    const honest = new Uint8Array(readFileSync(path));
+    const moov = childBox(honest, 0, honest.length, "moov");
+    expect(moov.at + moov.size).toBe(honest.length);
+    const udta = childBox(honest, moov.at + 8, moov.at + moov.size, "udta");
+    expect(udta.at + udta.size).toBe(honest.length);
+    // Without its udta, the movie ends with the audio trak (many muxers write none); mvhd then states 1 s.
+    const bytes = honest.slice(0, udta.at);
+    const view = new DataView(bytes.buffer);
+    view.setUint32(moov.at, moov.size - udta.size);
+    const mvhd = childBox(bytes, moov.at + 8, bytes.length, "mvhd");
+    view.setUint32(mvhd.at + 24, view.getUint32(mvhd.at + 20));
+    expect(ffprobeSeconds(bytes, "noudta.mp4")).toBeCloseTo(1, 2);
+    const { memory, streamed } = await bothPaths(bytes, "video/mp4");
+    expect(durationOf(memory)).toBeGreaterThan(6);
+    expect(durationOf(streamed)).toBe(durationOf(memory));
+  });
+
   it("mvhd after the tracks (box order in moov is free): the edit lists are read by its timescale on both paths", async () => {
     const path = join(dir, "av.mp4");
     execFileSync("ffmpeg", [
