@@ -144,6 +144,8 @@ export class BmffScanner {
         at += n;
         this.#remaining -= n;
         this.#pos += n;
+        // The body ended: close what ends with it (a `trak` that is moov's last child is folded into the timing).
+        if (this.#remaining === 0) this.#nested?.close();
         continue;
       }
       if (this.#headLen === 0) this.#boxStart = this.#pos;
@@ -280,6 +282,11 @@ class NestedBoxWalk {
     }
   }
 
+  /** At the end of the top-level box's body: closes the containers ending there (feed only does so before a next box). */
+  close(): void {
+    while (this.#headLen === 0 && this.#ends.length > 0 && this.#ends.at(-1) === this.#pos) this.#need();
+  }
+
   /** Header bytes needed at #pos, or 0 after closing what ends here (then called again). */
   #need(): number {
     const end = this.#ends.at(-1);
@@ -362,28 +369,48 @@ class NestedBoxWalk {
   }
 }
 
+/** MovieTiming's bound on tracks held until `mvhd` is read. */
+const PENDING_TRACKS = 1024;
+
 /**
  * What a movie's tracks play, read from `moov` as it streams past (memory: a few numbers): the `mvhd` timescale and,
  * per `trak`, its `mdhd` timescale, the sum of its `stts` sample deltas and of its edit list's (`edts/elst`) segment
  * durations. The largest of what each track plays (its samples, cut to its edit list) is `playedSeconds`, folded in
- * as each track closes. The stated durations (`mvhd`, `mdhd`) are summaries a customer can patch smaller without any
+ * as each track closes (or, for an edited track closed before `mvhd`, once its timescale is known). The stated durations (`mvhd`, `mdhd`) are summaries a customer can patch smaller without any
  * player minding; pricing takes the duration, so the upload inspection reports at least this.
  */
 export class MovieTiming {
   movieTimescale = 0;
+  #played = 0;
+  /**
+   * Tracks closed before `mvhd` was read (box order in `moov` is free), whose edit list needs the movie's timescale:
+   * their samples' seconds and edit ticks, judged once it is known. At most PENDING_TRACKS (a hostile moov of more
+   * edited tracks before its mvhd has the rest counted uncut: more, never less).
+   */
+  readonly #pending: { media: number; edit: number }[] = [];
+  #track: { timescale: number; samples: number; stts: boolean; edit: number | null } | null = null;
+
   /** The longest a closed track plays, in seconds (0 when none told). */
-  playedSeconds = 0;
-  #track: { timescale: number; samples: number; edit: number | null } | null = null;
+  get playedSeconds(): number {
+    let played = this.#played;
+    for (const p of this.#pending) played = Math.max(played, trackPlayedSeconds(p.media, 1, p.edit, this.movieTimescale));
+    return played;
+  }
 
   openTrack(): void {
     // A timescale of -1: no mdhd read yet (one stating 0 is the one read, as the in-memory inspector reads the first).
-    this.#track = { timescale: -1, samples: 0, edit: null };
+    this.#track = { timescale: -1, samples: 0, stts: false, edit: null };
   }
 
   closeTrack(): void {
     const t = this.#track;
     this.#track = null;
-    if (t) this.playedSeconds = Math.max(this.playedSeconds, trackPlayedSeconds(t.samples, t.timescale, t.edit, this.movieTimescale));
+    if (!t) return;
+    if (this.movieTimescale === 0 && t.edit !== null && t.edit > 0 && t.timescale > 0 && this.#pending.length < PENDING_TRACKS) {
+      this.#pending.push({ media: t.samples / t.timescale, edit: t.edit });
+      return;
+    }
+    this.#played = Math.max(this.#played, trackPlayedSeconds(t.samples, t.timescale, t.edit, this.movieTimescale));
   }
 
   /**
@@ -406,11 +433,14 @@ export class MovieTiming {
         track.timescale = n >= at + 4 ? u32(h, at) : 0;
       });
     }
-    if (type === "stts" && where === "moov/trak/mdia/minf/stbl")
+    // The first stts only, as the in-memory inspector reads it (a second one would add to the track's time).
+    if (type === "stts" && where === "moov/trak/mdia/minf/stbl" && !track.stts) {
+      track.stts = true;
       return table(
         () => 8,
-        (e) => void (track.samples += u32(e, 0) * u32(e, 4)),
+        (e) => void (track.samples += u32(e, 0) * sttsDelta(u32(e, 4))),
       );
+    }
     if (type === "elst" && where === "moov/trak/edts" && track.edit === null) {
       track.edit = 0;
       return table(
@@ -420,6 +450,15 @@ export class MovieTiming {
     }
     return null;
   }
+}
+
+/**
+ * An `stts` sample delta as players take it: legacy MOV writers store negative DTS corrections in this unsigned field
+ * (0xFFFFFC00 for -1024), which FFmpeg reads as a delta of 1 past its max_stts_delta (2^32 - 1 - 480000). Counted as
+ * written, one such entry made a 3 s M4A play 27 h here (over the pricing envelope). Shared by both upload paths.
+ */
+export function sttsDelta(delta: number): number {
+  return delta > 0xffff_ffff - 480_000 ? 1 : delta;
 }
 
 /**

@@ -1,4 +1,4 @@
-import { trackPlayedSeconds } from "../c2pa/bmff";
+import { sttsDelta, trackPlayedSeconds } from "../c2pa/bmff";
 import { CorruptError, corrupt, equalBytes, fourcc, latin1, u8, u16be, u32be, u64be } from "./bytes";
 import { C2PA_BMFF_UUID } from "./c2pa-markers";
 import { type AudioConfig, parseAv1C, parseAvcC, parseEsds, parseHvcC, parseVpcC, type VideoConfig } from "./codecs";
@@ -195,7 +195,7 @@ function parseTrak(b: Uint8Array, trak: Box, quicktime: boolean): Track {
     for (let i = 0; i < count; i++) {
       const n = u32be(b, stts.body + 8 + i * 8);
       samples += n;
-      sampleDuration += n * u32be(b, stts.body + 12 + i * 8);
+      sampleDuration += n * sttsDelta(u32be(b, stts.body + 12 + i * 8));
     }
   }
   let editDuration: number | null = null;
@@ -318,9 +318,10 @@ export function parseIsobmff(b: Uint8Array): Detection {
     if (total === 0) for (const t of movie.tracks) if (t.timescale > 0) total = Math.max(total, t.duration / t.timescale);
     // Never less than a track plays: the stated durations (mvhd, mdhd) are summaries a customer can patch smaller
     // without any player minding (ffprobe then shows the smaller figure), and pricing takes this one.
-    facts.duration_seconds = seconds(
-      Math.max(total, ...movie.tracks.map((t) => trackPlayedSeconds(t.sampleDuration, t.timescale, t.editDuration, movie.timescale))),
-    );
+    // A loop, not a spread: a moov may hold up to MAX_BOXES_PER_LEVEL tracks, past what a call's arguments can.
+    for (const t of movie.tracks)
+      total = Math.max(total, trackPlayedSeconds(t.sampleDuration, t.timescale, t.editDuration, movie.timescale));
+    facts.duration_seconds = seconds(total);
     if (v) {
       const cfg = v.entry?.video ?? null;
       facts.width = v.entry?.width ?? cfg?.width ?? positiveInt(Math.round(v.tkhdWidth));
