@@ -370,7 +370,10 @@ export function parseIsobmff(b: Uint8Array): Detection {
     const a = audio[0];
     if (a && a.entry?.codec !== "aac-lc") violations.push(`audio codec ${a.entry?.codec ?? "unknown"} is not supported (AAC-LC only)`);
     const other = movie.tracks.filter((t) => t.handler !== "vide" && t.handler !== "soun");
-    if (other.length > 0) violations.push(`extra track(s) not allowed: ${other.map((t) => `'${printable(t.handler) || "?"}'`).join(", ")}`);
+    // Named up to 8, then counted: a hostile file may carry hundreds of thousands of tracks, and this text is stored.
+    const named = other.slice(0, 8).map((t) => `'${printable(t.handler) || "?"}'`);
+    if (other.length > 8) named.push(`and ${other.length - 8} more`);
+    if (other.length > 0) violations.push(`extra track(s) not allowed: ${named.join(", ")}`);
   }
   return detection(mediaType, "isobmff", facts, also, { contract_violations: violations });
 }

@@ -231,6 +231,9 @@ describe("MP4: the streamed timing reads the boxes the in-memory inspector reads
     view.setUint32(moov.at, moov.size + tracks * 8);
     const memory = new ByteSniffingInspector().inspect(bytes, "video/mp4");
     expect(JSON.stringify(memory)).not.toContain("RangeError");
+    // The stored answer stays small: the extra tracks are named up to 8, then counted.
+    expect(JSON.stringify(memory).length).toBeLessThan(4096);
+    expect(JSON.stringify(memory)).toContain("and 199982 more");
     const { inspection: streamed } = await inspectStreamed(streamOf(bytes, 65536), bytes.length, "video/mp4", "video");
     expect(durationOf(streamed)).toBe(3);
     if (memory.status === "ok") expect(memory.facts.duration_seconds).toBe(3);
