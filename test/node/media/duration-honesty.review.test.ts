@@ -11,27 +11,19 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ByteSniffingInspector } from "../../../src/media/inspect";
 import type { InspectionResult } from "../../../src/media/types";
 import { inspectStreamed } from "../../../src/uploads/large-inspection";
-import { installDigestStream } from "./stream-support";
+import { installDigestStream, streamOf } from "./stream-support";
 
 const dir = mkdtempSync(join(tmpdir(), "duration-review-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 beforeAll(() => installDigestStream());
 
-function streamOf(bytes: Uint8Array, size = 4096): ReadableStream<Uint8Array> {
-  let at = 0;
-  return new ReadableStream({
-    pull(controller) {
-      if (at >= bytes.length) return controller.close();
-      controller.enqueue(bytes.subarray(at, at + size));
-      at += size;
-    },
-  });
-}
+/** Small chunks, so every box and frame header crosses chunk boundaries somewhere. */
+const chunked = (bytes: Uint8Array, size = 4096) => streamOf(bytes, size);
 
 async function bothPaths(bytes: Uint8Array, type: string): Promise<{ memory: InspectionResult; streamed: InspectionResult }> {
   const memory = new ByteSniffingInspector().inspect(bytes, type);
   const kind = type.startsWith("video") ? "video" : "audio";
-  const { inspection: streamed } = await inspectStreamed(streamOf(bytes), bytes.length, type, kind);
+  const { inspection: streamed } = await inspectStreamed(chunked(bytes), bytes.length, type, kind);
   return { memory, streamed };
 }
 
@@ -234,7 +226,7 @@ describe("MP4: the streamed timing reads the boxes the in-memory inspector reads
     // The stored answer stays small: the extra tracks are named up to 8, then counted.
     expect(JSON.stringify(memory).length).toBeLessThan(4096);
     expect(JSON.stringify(memory)).toContain("and 199982 more");
-    const { inspection: streamed } = await inspectStreamed(streamOf(bytes, 65536), bytes.length, "video/mp4", "video");
+    const { inspection: streamed } = await inspectStreamed(chunked(bytes, 65536), bytes.length, "video/mp4", "video");
     expect(durationOf(streamed)).toBe(3);
     if (memory.status === "ok") expect(memory.facts.duration_seconds).toBe(3);
   });

@@ -15,7 +15,7 @@ import { flacTagHead } from "../../../src/media/c2pa/flac";
 import { ByteSniffingInspector } from "../../../src/media/inspect";
 import type { InspectionResult } from "../../../src/media/types";
 import { inspectStreamed } from "../../../src/uploads/large-inspection";
-import { installDigestStream } from "./stream-support";
+import { installDigestStream, streamOf } from "./stream-support";
 
 const FIXTURES = join(import.meta.dirname, "..", "..", "fixtures", "audio", "flac-frames");
 const dir = mkdtempSync(join(tmpdir(), "duration-honesty-"));
@@ -69,21 +69,13 @@ function ffprobeSeconds(b: Uint8Array): number {
   return Number(execFileSync("ffprobe", ["-v", "error", "-show_entries", "format=duration", "-of", "csv=p=0", path]).toString().trim());
 }
 
-function streamOf(bytes: Uint8Array, size = 4096): ReadableStream<Uint8Array> {
-  let at = 0;
-  return new ReadableStream({
-    pull(controller) {
-      if (at >= bytes.length) return controller.close();
-      controller.enqueue(bytes.subarray(at, at + size));
-      at += size;
-    },
-  });
-}
+/** Small chunks, so every box and frame header crosses chunk boundaries somewhere. */
+const chunked = (bytes: Uint8Array, size = 4096) => streamOf(bytes, size);
 
 /** Both upload paths' results for `bytes` declared as audio/flac. */
 async function bothPaths(bytes: Uint8Array): Promise<{ memory: InspectionResult; streamed: InspectionResult }> {
   const memory = new ByteSniffingInspector().inspect(bytes, "audio/flac");
-  const { inspection: streamed } = await inspectStreamed(streamOf(bytes), bytes.length, "audio/flac", "audio");
+  const { inspection: streamed } = await inspectStreamed(chunked(bytes), bytes.length, "audio/flac", "audio");
   return { memory, streamed };
 }
 
@@ -252,7 +244,7 @@ describe("MP4: a movie whose mvhd/mdhd state less than its tracks' samples play"
   async function bothBmff(bytes: Uint8Array, type: string, chunk: number) {
     const memory = new ByteSniffingInspector().inspect(bytes, type);
     const { inspection: streamed } = await inspectStreamed(
-      streamOf(bytes, chunk),
+      chunked(bytes, chunk),
       bytes.length,
       type,
       type.startsWith("video") ? "video" : "audio",

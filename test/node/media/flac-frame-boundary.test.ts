@@ -21,7 +21,7 @@ import { inspectStreamed } from "../../../src/uploads/large-inspection";
 import { largeFlac } from "../../support/flac-media";
 import { prng } from "../../support/prng";
 import { referenceVerdict } from "../../support/signer-conformance";
-import { installDigestStream, largePlan, MemoryBucket, MiB, setUpStreamSigning } from "./stream-support";
+import { installDigestStream, largePlan, MemoryBucket, MiB, setUpStreamSigning, streamOf } from "./stream-support";
 
 const FIXTURES = join(import.meta.dirname, "..", "..", "fixtures");
 const FRAMES_DIR = join(FIXTURES, "audio", "flac-frames");
@@ -263,15 +263,3 @@ describe("verification of a stream-signed FLAC cut on a frame boundary after sig
     expect(ours.check.failure_codes).toContain("assertion.dataHash.mismatch");
   });
 });
-
-/** The bytes as a stream of 1 MiB chunks, like an R2 body. */
-function streamOf(bytes: Uint8Array): ReadableStream<Uint8Array> {
-  let at = 0;
-  return new ReadableStream({
-    pull(controller) {
-      if (at >= bytes.length) return controller.close();
-      controller.enqueue(bytes.subarray(at, at + MiB));
-      at += MiB;
-    },
-  });
-}

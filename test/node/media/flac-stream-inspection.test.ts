@@ -11,23 +11,12 @@ import { flacTagHead } from "../../../src/media/c2pa/flac";
 import { ByteSniffingInspector } from "../../../src/media/inspect";
 import { inspectStreamed } from "../../../src/uploads/large-inspection";
 import { largeFlac } from "../../support/flac-media";
-import { installDigestStream, MiB } from "./stream-support";
+import { installDigestStream, MiB, streamOf } from "./stream-support";
 
 const FIXTURES = join(import.meta.dirname, "..", "..", "fixtures");
 const read = (...path: string[]) => new Uint8Array(readFileSync(join(FIXTURES, ...path)));
 
 beforeAll(() => installDigestStream());
-
-function streamOf(bytes: Uint8Array): ReadableStream<Uint8Array> {
-  let at = 0;
-  return new ReadableStream({
-    pull(controller) {
-      if (at >= bytes.length) return controller.close();
-      controller.enqueue(bytes.subarray(at, at + MiB));
-      at += MiB;
-    },
-  });
-}
 
 /** A C2PA-shaped ID3v2 tag (the streaming signer's head, a store of junk) before `flac`. */
 function withStoreTag(flac: Uint8Array): Uint8Array {

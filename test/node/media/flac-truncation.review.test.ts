@@ -21,7 +21,7 @@ import { quote } from "../../../src/billing/pricing";
 import { FlacScanner } from "../../../src/media/c2pa/flac";
 import { ByteSniffingInspector } from "../../../src/media/inspect";
 import { inspectStreamed } from "../../../src/uploads/large-inspection";
-import { installDigestStream, largeMp4, largeWav, MiB } from "./stream-support";
+import { installDigestStream, largeMp4, largeWav, MiB, streamOf } from "./stream-support";
 
 const REVIEW = join(import.meta.dirname, "..", "..", "fixtures", "audio", "flac-frames", "review");
 const MIXED = new Uint8Array(readFileSync(join(REVIEW, "mixed.flac")));
@@ -147,18 +147,6 @@ describe("a false frame sync inside the last frame whose CRC-16 also closes at t
     );
   });
 });
-
-/** The bytes as a stream of 1 MiB chunks, like an R2 body. */
-function streamOf(bytes: Uint8Array): ReadableStream<Uint8Array> {
-  let at = 0;
-  return new ReadableStream({
-    pull(controller) {
-      if (at >= bytes.length) return controller.close();
-      controller.enqueue(bytes.subarray(at, at + MiB));
-      at += MiB;
-    },
-  });
-}
 
 const priced = (duration: number | null) =>
   quote({ media_family: "audio", operation: "sign", width: null, height: null, duration_seconds: duration, frames_per_second: null });

@@ -9,23 +9,9 @@ import { beforeAll, expect, it } from "vitest";
 import { MAXIMUM_TOP_LEVEL_BOXES } from "../../../src/media/c2pa/bmff";
 import { ByteSniffingInspector } from "../../../src/media/inspect";
 import { inspectStreamed } from "../../../src/uploads/large-inspection";
-import { installDigestStream, largeMp4, largeWav } from "./stream-support";
-
-const MiB = 1024 * 1024;
+import { installDigestStream, largeMp4, largeWav, MiB, streamOf } from "./stream-support";
 
 beforeAll(() => installDigestStream());
-
-/** The bytes as a stream of 1 MiB chunks, like an R2 body. */
-function streamOf(bytes: Uint8Array): ReadableStream<Uint8Array> {
-  let at = 0;
-  return new ReadableStream({
-    pull(controller) {
-      if (at >= bytes.length) return controller.close();
-      controller.enqueue(bytes.subarray(at, at + MiB));
-      at += MiB;
-    },
-  });
-}
 
 it("an MP4 above the embedded limit: the duration of its mvhd, as the in-memory inspector reads it", async () => {
   const sample = new Uint8Array(readFileSync(join(import.meta.dirname, "../../fixtures/media/sample.mp4")));

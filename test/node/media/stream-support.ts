@@ -136,6 +136,18 @@ function fillRandom(view: Uint8Array) {
 
 export const MiB = 1024 * 1024;
 
+/** The bytes as a stream of `size`-byte chunks (1 MiB by default, like an R2 body). */
+export function streamOf(bytes: Uint8Array, size = MiB): ReadableStream<Uint8Array> {
+  let at = 0;
+  return new ReadableStream({
+    pull(controller) {
+      if (at >= bytes.length) return controller.close();
+      controller.enqueue(bytes.subarray(at, at + size));
+      at += size;
+    },
+  });
+}
+
 /** DigestStream, the C2PA engine, the dev TSA, and a fresh dev PKI with its ES256 signer (internal TSA). */
 export async function setUpStreamSigning(): Promise<{ pki: DevPki; signer: C2paSigner }> {
   installDigestStream();
