@@ -23,6 +23,16 @@ describe("fault harness", () => {
     expect(rows?.results).toEqual([{ v: 7 }]);
   });
 
+  it("a plan by site faults the chosen occurrence of that call, wherever it falls in the order", async () => {
+    const faulty = faultyEnv(testEnv, { site: { op: "d1.first", detail: "SELECT 1 AS one", occurrence: 2 }, mode: "error" });
+    await faulty.env.OBJECTS.put("faults/harness-c", "c"); // an extra call before it shifts the numbers, not the site
+    expect(await faulty.env.DB.prepare("SELECT 1 AS one").first("one")).toBe(1);
+    expect(await faulty.env.DB.prepare("SELECT 2 AS two").first("two")).toBe(2);
+    await expect(faulty.env.DB.prepare("SELECT 1 AS one").first()).rejects.toBeInstanceOf(InjectedFault);
+    expect(faulty.faulted).toEqual({ n: 4, kind: "d1", op: "d1.first", detail: "SELECT 1 AS one" });
+    expect(await faulty.env.DB.prepare("SELECT 1 AS one").first("one")).toBe(1); // the third is not faulted
+  });
+
   it("carries drizzle's queries and batches (what the service's code runs)", async () => {
     const probe = faultyEnv(testEnv);
     const db = database(probe.env.DB);

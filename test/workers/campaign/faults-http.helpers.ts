@@ -187,7 +187,13 @@ export async function sweep<S extends object>(
     const { site, mode } = trials[i]!;
     const where = `${path.name} · ${mode} at #${site.n} ${site.op} (${site.detail.slice(0, 80)})`;
     const s = await path.setup();
-    const faulty = faultyEnv(healthy, { at: site.n, mode });
+    // Parallel trials fault the probe's site by what it is (its op and detail, and which of its kind it was), not by
+    // its number: a call that isolate state decides (the limiter's take, skipped under a front grant) shifts every
+    // number after it (a CI run once saw a probe without its take, then trials with it). Each trial is checked to have
+    // reached that site.
+    const occurrence = sites.filter((o) => o.n <= site.n && o.op === site.op && o.detail === site.detail).length;
+    const plan: FaultPlan = parallel > 1 ? { site: { op: site.op, detail: site.detail, occurrence }, mode } : { at: site.n, mode };
+    const faulty = faultyEnv(healthy, plan);
     const faulted = await send(faulty.env, path.request(s));
     if (parallel > 1) {
       expect(`${faulty.faulted?.op} ${faulty.faulted?.detail}`, `${where}: the site the probe saw`).toBe(`${site.op} ${site.detail}`);

@@ -33,6 +33,11 @@ export interface FaultSite {
  */
 export interface FaultPlan {
   at?: number;
+  /**
+   * Instead of `at`: the `occurrence`-th call (from 1) with this op and detail, wherever it falls in the order. For
+   * requests whose concurrent I/O calls may start in either order from run to run (their numbers then differ).
+   */
+  site?: { op: string; detail: string; occurrence: number };
   mode?: "error" | "crash-before" | "crash-after";
   kinds?: FaultKind[];
 }
@@ -63,7 +68,13 @@ export function faultyEnv(base: Bindings, plan: FaultPlan = {}): FaultyEnv {
   let faulted: FaultSite | null = null;
   let crashed = false;
   let n = 0;
+  let seen = 0;
   const counts = (kind: FaultKind) => !plan.kinds || plan.kinds.includes(kind);
+  const chosen = (site: FaultSite) => {
+    if (!plan.site) return plan.at === site.n;
+    if (site.op !== plan.site.op || site.detail !== plan.site.detail) return false;
+    return ++seen === plan.site.occurrence;
+  };
 
   /** Runs one I/O call under the plan. */
   async function call<T>(kind: FaultKind, op: string, detail: string, run: () => Promise<T>): Promise<T> {
@@ -71,7 +82,7 @@ export function faultyEnv(base: Bindings, plan: FaultPlan = {}): FaultyEnv {
     if (!counts(kind)) return run();
     const site: FaultSite = { n: ++n, kind, op, detail };
     log.push(site);
-    if (plan.at !== site.n) return run();
+    if (!chosen(site)) return run();
     faulted = site;
     const mode = plan.mode ?? "error";
     if (mode === "crash-after") {
