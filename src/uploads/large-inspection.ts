@@ -35,8 +35,7 @@ function measured(scanner: BmffScanner | RiffScanner | FlacScanner | null): Part
   }
   if (scanner instanceof FlacScanner && scanner.streamInfo) {
     // The later of STREAMINFO's total and the last frame's end: a total patched smaller does not shorten the audio.
-    const reach = Math.max(scanner.framesEndSample ?? 0, scanner.samplesCarried ?? 0);
-    const { total: _total, ...facts } = flacStreamInfoFacts(scanner.streamInfo, 0, reach);
+    const { total: _total, ...facts } = flacStreamInfoFacts(scanner.streamInfo, 0, scanner.framesReach);
     return facts;
   }
   return {};

@@ -138,13 +138,10 @@ export class FlacScanner {
   #frames: FlacFrames | null = null;
   readonly #totalSamples: boolean;
   /**
-   * After finish(): the sample number just past the file's last whole frame as its header states it (the largest
-   * such end when several frame starts close the file), or null when no header tells it. The length the frames
-   * actually carry, which a STREAMINFO total patched smaller does not change (see inspect/audio.ts flacStreamInfoFacts).
+   * After finish(): how far the frames reach (FlacFrames.reach), or null when that cannot be told. The length the
+   * frames actually carry, which a STREAMINFO total patched smaller does not change (inspect/audio.ts flacStreamInfoFacts).
    */
-  framesEndSample: number | null = null;
-  /** After finish(): the samples the frames carry, the chain of whole frames followed (FlacFrames.carriedSamples). */
-  samplesCarried: number | null = null;
+  framesReach: number | null = null;
 
   /**
    * `totalSamples` (default true): refuse a file whose last frame ends before STREAMINFO's total sample count (cut
@@ -212,21 +209,20 @@ export class FlacScanner {
     // Any last frame (a CRC-16 match) whose header reaches the total, or cannot tell, passes. Every earlier frame
     // start kept matches too (whole frames are CRC-16 codewords, so is a run of them), and so may a false sync (about
     // 1 in 65536): those end before the total, so only the real last frame decides; none makes a valid file refused.
-    const ends = this.#frames!.lastFrameEnds(info);
-    this.samplesCarried = this.#frames!.carriedSamples();
+    const { ends, carried, reach } = this.#frames!.reach(info);
+    this.framesReach = reach;
     // A chain of whole frames closing at the end is a whole last frame too, even when that frame held so many false
     // syncs that its start is no longer among the candidates kept (the in-memory inspector accepts such a file).
-    if (ends.length === 0 && this.samplesCarried === null) {
+    if (ends.length === 0 && carried === null) {
       throw new StreamMediaError("malformed", "the FLAC does not end with a whole audio frame (its CRC-16 does not match: truncated?)");
     }
     const known = ends.filter((end): end is number => end !== null);
-    this.framesEndSample = known.length > 0 ? Math.max(...known) : null;
-    const reach = Math.max(this.framesEndSample ?? 0, this.samplesCarried ?? 0);
     // A total of 0 is unknown (RFC 9639 §8.2).
-    if (totalSamples === 0 || known.length < ends.length || reach >= totalSamples) return this.#hash.digest();
+    if (totalSamples === 0 || known.length < ends.length || (reach ?? 0) >= totalSamples) return this.#hash.digest();
+    const lastEnd = known.length > 0 ? Math.max(...known) : reach;
     throw new StreamMediaError(
       "malformed",
-      `the FLAC's last frame ends at sample ${this.framesEndSample ?? reach} of the ${totalSamples} its STREAMINFO states (truncated, or STREAMINFO overstates the length: flac -t fails such a file; re-encode it)`,
+      `the FLAC's last frame ends at sample ${lastEnd} of the ${totalSamples} its STREAMINFO states (truncated, or STREAMINFO overstates the length: flac -t fails such a file; re-encode it)`,
     );
   }
 
@@ -437,7 +433,7 @@ export class FlacFrames {
   #crcAtId3v1 = -1;
   readonly #id3v1 = new Uint8Array(3);
   /**
-   * The frame chain (see carriedSamples): the next candidate to judge, the start of the frame being followed (-1:
+   * The frame chain (see #carriedSamples): the next candidate to judge, the start of the frame being followed (-1:
    * none yet; NaN: the chain broke, the count is unknown), the CRC before it and its block size, and the samples of
    * the frames before it.
    */
@@ -467,14 +463,26 @@ export class FlacFrames {
    * than the frames carry, however many false syncs a frame holds; a false sync taken (a valid header and a CRC-16
    * closing by chance: about 1 in 2^24 per false sync) adds its block size. Call once every byte was scanned.
    */
-  carriedSamples(): number | null {
+  #carriedSamples(): number | null {
     this.#judge(true);
     if (!(this.#chainPos >= 0)) return null;
-    const tagged = this.#crcAtId3v1 >= 0 && this.#id3v1[0] === 0x54 && this.#id3v1[1] === 0x41 && this.#id3v1[2] === 0x47;
+    const tagged = this.#endsWithId3v1();
     const closes = (end: number, crc: number) =>
       end - this.#chainPos > 2 && (crc ^ mulmod(this.#chainCrc, zeroBytes(end - this.#chainPos))) === 0;
     if (closes(this.#total, this.#crc) || (tagged && closes(this.#total - 128, this.#crcAtId3v1))) return this.#carried + this.#chainBlock;
     return null;
+  }
+
+  /**
+   * Once every byte was scanned: the whole last frames' ends as their headers state them (#lastFrameEnds), the samples
+   * the chain of whole frames carries (#carriedSamples), and how far the frames reach: the largest of those known,
+   * null when none is.
+   */
+  reach(info: Uint8Array): { ends: (number | null)[]; carried: number | null; reach: number | null } {
+    const ends = this.#lastFrameEnds(info);
+    const carried = this.#carriedSamples();
+    const known = [...ends, carried].filter((n): n is number => n !== null);
+    return { ends, carried, reach: known.length > 0 ? Math.max(...known) : null };
   }
 
   /** Judges, in order, the candidates whose 16 header bytes are in (all of them at the end: `all`). */
@@ -547,8 +555,8 @@ export class FlacFrames {
    * before a trailing ID3v1 tag), the sample number just past it as its header states it (frameEndSample; null when
    * that cannot be told). Empty: the file does not end with a whole frame. `info`: STREAMINFO's body.
    */
-  lastFrameEnds(info: Uint8Array): (number | null)[] {
-    const tagged = this.#crcAtId3v1 >= 0 && this.#id3v1[0] === 0x54 && this.#id3v1[1] === 0x41 && this.#id3v1[2] === 0x47;
+  #lastFrameEnds(info: Uint8Array): (number | null)[] {
+    const tagged = this.#endsWithId3v1();
     const ends = [{ end: this.#total, crc: this.#crc }];
     if (tagged) ends.push({ end: this.#total - 128, crc: this.#crcAtId3v1 });
     const found: (number | null)[] = [];
@@ -559,6 +567,11 @@ export class FlacFrames {
       }
     }
     return found;
+  }
+
+  /** Whether the file's last 128 bytes are an ID3v1 tag (`TAG`), after which the frames end. */
+  #endsWithId3v1(): boolean {
+    return this.#crcAtId3v1 >= 0 && this.#id3v1[0] === 0x54 && this.#id3v1[1] === 0x41 && this.#id3v1[2] === 0x47;
   }
 
   /** The candidate slots s whose CRC-16 over [s, end) is 0 (`crc`: the running CRC at `end`): whole last frames. */
@@ -713,12 +726,4 @@ function frameHeader(h: Uint8Array, available: number): { variable: boolean; num
   else if (rateCode === 13 || rateCode === 14) at += 2;
   if (at >= available || crc8(h, at) !== h[at]) return null;
   return { variable, number, blockSize };
-}
-
-/** A FLAC's duration in seconds from its STREAMINFO (null when it states no sample count). */
-export function flacDurationSeconds(streamInfo: Uint8Array | null): number | null {
-  if (!streamInfo || streamInfo.length < 18) return null;
-  const sampleRate = (streamInfo[10]! << 12) | (streamInfo[11]! << 4) | (streamInfo[12]! >> 4);
-  const samples = (streamInfo[13]! & 0x0f) * 0x1_0000_0000 + be32(streamInfo, 14);
-  return sampleRate > 0 && samples > 0 ? samples / sampleRate : null;
 }

@@ -321,10 +321,7 @@ function flacFramesEnd(b: Uint8Array, audio: number, streamInfo: Uint8Array): nu
   if (audio + 2 > b.length || b[audio] !== 0xff || (b[audio + 1]! & 0xfe) !== 0xf8) return null;
   const frames = new FlacFrames(b.length);
   frames.scan(audio, b.subarray(audio));
-  const known = frames.lastFrameEnds(streamInfo).filter((end): end is number => end !== null);
-  const carried = frames.carriedSamples();
-  if (carried !== null) known.push(carried);
-  return known.length > 0 ? Math.max(...known) : null;
+  return frames.reach(streamInfo).reach;
 }
 
 /**
