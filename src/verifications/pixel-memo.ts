@@ -95,21 +95,6 @@ export interface MemoSubject {
   streamed?: unknown;
 }
 
-/**
- * The memo that applies to this verification (every condition in the header), or null: the pixels are measured now.
- * One D1 read, made only for an embedded JPEG store whose signature and hard binding the engine validated.
- */
-export async function pixelMemoFor(
-  env: Bindings,
-  subject: MemoSubject,
-  facts: ManifestFacts,
-  fileStore: Uint8Array | null | undefined,
-  /** The verification's queued reads (platform/d1-rides.ts), sent in the memo read's batch. */
-  rides?: D1Rides,
-): Promise<PixelMemo | null> {
-  return (await readPixelMemo(env, subject, facts, fileStore, rides))?.memo ?? null;
-}
-
 /** A memo read that was made: the memo if it applies, the row as read, and what rode with it. */
 export interface MemoRead {
   memo: PixelMemo | null;
@@ -119,9 +104,12 @@ export interface MemoRead {
 }
 
 /**
- * pixelMemoFor, with `also(signatureSha256)`: statements sent in the memo read's own batch (e.g. the exact lookups
- * its facts call for, repo.ts speculativeExactLookups). Null when no read was made (the conditions before the read
- * do not hold: `also` was not sent); else the memo (null unless every condition holds) and the answers of `also`.
+ * The memo that applies to this verification (every condition in the header; else null: the pixels are measured
+ * now), from one D1 read made only for an embedded JPEG store whose signature and hard binding the engine validated.
+ * `rides`: the verification's queued reads (platform/d1-rides.ts), sent in that batch; `also(signatureSha256)`:
+ * statements sent in it too (the exact lookups its facts call for, repo.ts speculativeExactLookups). Null when no
+ * read was made (the conditions before the read do not hold: `also` was not sent); else the memo (null unless every
+ * condition holds), the row as read and the answers of `also`.
  */
 export async function readPixelMemo(
   env: Bindings,

@@ -1,5 +1,6 @@
 import { expect } from "vitest";
 import { concatBytes } from "../../../src/platform/bytes";
+import { readPixelMemo } from "../../../src/verifications/pixel-memo";
 import { api, callUrl, json, testEnv, uploadAsset, waitForJob } from "./helpers";
 
 /**
@@ -66,4 +67,9 @@ export function withStoreOf(target: Uint8Array, donor: Uint8Array): Uint8Array {
   const kept = segments.filter((s) => s.marker !== 0xeb).map((s) => s.bytes);
   const insertAt = segments.some((s) => s.marker === 0xeb) ? at : segments[0]?.marker === 0xe0 ? 1 : 0;
   return concatBytes([new Uint8Array([0xff, 0xd8]), ...kept.slice(0, insertAt), ...donorStore, ...kept.slice(insertAt)]);
+}
+
+/** The pixel memo a verification of `subject` would use (readPixelMemo's; null when no read was made or none applies). */
+export async function pixelMemoFor(...args: Parameters<typeof readPixelMemo>) {
+  return (await readPixelMemo(...args))?.memo ?? null;
 }

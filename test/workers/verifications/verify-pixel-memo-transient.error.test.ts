@@ -5,10 +5,10 @@ import { verifyManifest } from "../../../src/media/c2pa/verifier";
 import { PdqFingerprinter } from "../../../src/media/fingerprint";
 import type { Fingerprinter, ImageServices, RgbaImage } from "../../../src/media/types";
 import { measureImagePixels } from "../../../src/verifications/pixel-facts";
-import { memoizePublication, pixelMemoFor } from "../../../src/verifications/pixel-memo";
+import { memoizePublication } from "../../../src/verifications/pixel-memo";
 import { verificationTrustAnchors } from "../../../src/verifications/trust";
 import { createTenant, fixture, json, testEnv } from "../support/helpers";
-import { memoRows, publishedJpeg } from "../support/pixel-memo-helpers";
+import { memoRows, pixelMemoFor, publishedJpeg } from "../support/pixel-memo-helpers";
 import { verifyFile } from "../support/verify-helpers";
 
 /*

@@ -2,11 +2,11 @@ import { describe, expect, it } from "vitest";
 import { ensureC2paEngine } from "../../../src/media/c2pa/engine-workerd";
 import { verifyManifest } from "../../../src/media/c2pa/verifier";
 import { concatBytes } from "../../../src/platform/bytes";
-import { jpegPixelBytesDigest, pixelMemoFor } from "../../../src/verifications/pixel-memo";
+import { jpegPixelBytesDigest } from "../../../src/verifications/pixel-memo";
 import { verificationTrustAnchors } from "../../../src/verifications/trust";
 import { C2PA_TRUST_LIST_PEM } from "../../../src/verifications/trust/c2pa-trust-list";
 import { createTenant, fixture, json, testEnv } from "../support/helpers";
-import { jpegSegments, memoRows, publishedJpeg, withStoreOf } from "../support/pixel-memo-helpers";
+import { jpegSegments, memoRows, pixelMemoFor, publishedJpeg, withStoreOf } from "../support/pixel-memo-helpers";
 import { verifyFile } from "../support/verify-helpers";
 
 /*
