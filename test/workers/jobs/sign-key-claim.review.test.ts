@@ -1,13 +1,10 @@
-import { createExecutionContext, waitOnExecutionContext } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { createApp } from "../../../src/app";
 import { database } from "../../../src/db/client";
 import type { Bindings } from "../../../src/env";
-import { utf8 } from "../../../src/platform/bytes";
-import { claimIdempotencyKey, isClaimNotTaken, requestFingerprint } from "../../../src/platform/idempotency";
+import { claimIdempotencyKey, isClaimNotTaken } from "../../../src/platform/idempotency";
 import { claimInBatchStatements } from "../../../src/platform/idempotency/repo";
-import { seedWallet } from "../billing/wallet-fixture";
-import { createTenant, fixture, json, testEnv, uploadAsset } from "../support/helpers";
+import { createTenant, json, testEnv } from "../support/helpers";
+import { count, keyRow, sign, uploaded } from "./sign-key-claim.helpers";
 
 /*
  * Review of #19's claim in admission's first read (claimInFirstBatch). The old code claimed the key before the route
@@ -15,9 +12,6 @@ import { createTenant, fixture, json, testEnv, uploadAsset } from "../support/he
  * change with the same answers and the same D1 state): a refusal after the claim is stored and replayed, a retryable
  * refusal or a failure leaves the key free, a failed claim batch writes nothing, and a key is the tenant's own.
  */
-
-const app = createApp();
-const SIGN_URL = "http://svc.test/v1/sign";
 
 /** testEnv whose D1 batch fails (a storage error, before it runs or after it landed) when its SQL matches `pattern`. */
 function failingBatchEnv(pattern: RegExp, when: "before" | "after" = "before") {
@@ -49,45 +43,6 @@ function failingBatchEnv(pattern: RegExp, when: "before" | "after" = "before") {
     },
   };
 }
-
-async function sign(env: Bindings, apiKey: string, idempotencyKey: string, body: unknown) {
-  const ctx = createExecutionContext();
-  const res = await app.fetch(
-    new Request(SIGN_URL, {
-      method: "POST",
-      headers: { authorization: `Bearer ${apiKey}`, "content-type": "application/json", "idempotency-key": idempotencyKey },
-      body: JSON.stringify(body),
-    }),
-    env,
-    ctx,
-  );
-  await waitOnExecutionContext(ctx);
-  return res;
-}
-
-async function uploaded(options: { wallet?: number } = {}) {
-  const tenant = await createTenant();
-  if (options.wallet !== undefined) await seedWallet(tenant.tenantId, options.wallet);
-  const { assetId } = await uploadAsset(tenant.key, fixture("sample-1mp.jpg"), "image/jpeg", "photo.jpg");
-  // standard mode: the key's claim and admission are under test, not the run
-  const body = { asset_id: assetId, recipe_id: "rcp_system_express_watermark_then_sign", mode: "standard" };
-  const key = crypto.randomUUID();
-  const scope = { tenantId: tenant.tenantId, operation: "POST /v1/sign", key };
-  const fingerprint = await requestFingerprint("POST", new URL(SIGN_URL), utf8(JSON.stringify(body)), testEnv.SVC_KEY_PEPPER!);
-  return { tenant, assetId, body, key, scope, fingerprint };
-}
-
-const count = async (sql: string, ...binds: unknown[]) =>
-  (await testEnv.DB.prepare(sql)
-    .bind(...binds)
-    .first<{ n: number }>())!.n;
-
-const keyRow = (scope: { tenantId: string; key: string }) =>
-  testEnv.DB.prepare(
-    "SELECT state, response_status, locked_until FROM idempotency_records WHERE tenant_id = ? AND operation = 'POST /v1/sign' AND idempotency_key = ?",
-  )
-    .bind(scope.tenantId, scope.key)
-    .first<{ state: string; response_status: number | null; locked_until: number }>();
 
 const jobsOf = (tenantId: string) => count("SELECT count(*) AS n FROM jobs WHERE tenant_id = ?", tenantId);
 const assetStatus = async (assetId: string) =>

@@ -1,11 +1,9 @@
-import { createExecutionContext, waitOnExecutionContext } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { createApp } from "../../../src/app";
 import { database } from "../../../src/db/client";
 import type { Bindings } from "../../../src/env";
-import { utf8 } from "../../../src/platform/bytes";
-import { claimIdempotencyKey, IDEMPOTENCY_LEASE_MS, IDEMPOTENCY_TTL_MS, requestFingerprint } from "../../../src/platform/idempotency";
-import { api, createTenant, fixture, json, testEnv, uploadAsset } from "../support/helpers";
+import { claimIdempotencyKey, IDEMPOTENCY_LEASE_MS, IDEMPOTENCY_TTL_MS } from "../../../src/platform/idempotency";
+import { api, json, testEnv } from "../support/helpers";
+import { count, keyRow, sign, uploaded } from "./sign-key-claim.helpers";
 
 /*
  * #19: POST /v1/sign claims its Idempotency-Key in admission's first read (one D1 batch) instead of a round trip of
@@ -13,9 +11,6 @@ import { api, createTenant, fixture, json, testEnv, uploadAsset } from "../suppo
  * with another body, is answered as before and nothing is written; a key freed meanwhile is claimed and the request
  * runs once.
  */
-
-const app = createApp();
-const SIGN_URL = "http://svc.test/v1/sign";
 
 /** The SQL of every D1 call the app makes: one entry per round trip (a batch's statements joined). */
 function recordedEnv(hooks: { batch?: (sql: string, run: () => Promise<D1Result[]>) => Promise<D1Result[]> } = {}) {
@@ -53,48 +48,10 @@ function recordedEnv(hooks: { batch?: (sql: string, run: () => Promise<D1Result[
   return { env: { ...testEnv, DB } as Bindings, calls };
 }
 
-async function sign(env: Bindings, apiKey: string, idempotencyKey: string, body: unknown) {
-  const ctx = createExecutionContext();
-  const res = await app.fetch(
-    new Request(SIGN_URL, {
-      method: "POST",
-      headers: { authorization: `Bearer ${apiKey}`, "content-type": "application/json", "idempotency-key": idempotencyKey },
-      body: JSON.stringify(body),
-    }),
-    env,
-    ctx,
-  );
-  await waitOnExecutionContext(ctx);
-  return res;
-}
-
-async function uploaded() {
-  const tenant = await createTenant();
-  const { assetId } = await uploadAsset(tenant.key, fixture("sample-1mp.jpg"), "image/jpeg", "photo.jpg");
-  // standard mode: admission is what is under test here, the run is not
-  const body = { asset_id: assetId, recipe_id: "rcp_system_express_watermark_then_sign", mode: "standard" };
-  const key = crypto.randomUUID();
-  const scope = { tenantId: tenant.tenantId, operation: "POST /v1/sign", key };
-  const fingerprint = await requestFingerprint("POST", new URL(SIGN_URL), utf8(JSON.stringify(body)), testEnv.SVC_KEY_PEPPER!);
-  return { tenant, assetId, body, key, scope, fingerprint };
-}
-
-const count = async (sql: string, ...binds: unknown[]) =>
-  (await testEnv.DB.prepare(sql)
-    .bind(...binds)
-    .first<{ n: number }>())!.n;
-
 async function nothingWritten(tenant: { tenantId: string; key: string }, assetId: string) {
   expect(await count("SELECT count(*) AS n FROM jobs WHERE tenant_id = ?", tenant.tenantId)).toBe(0);
   expect((await json(await api(`/v1/assets/${assetId}`, { key: tenant.key }))).status).toBe("uploaded");
 }
-
-const keyRow = (scope: { tenantId: string; key: string }) =>
-  testEnv.DB.prepare(
-    "SELECT state, response_status, locked_until FROM idempotency_records WHERE tenant_id = ? AND operation = 'POST /v1/sign' AND idempotency_key = ?",
-  )
-    .bind(scope.tenantId, scope.key)
-    .first<{ state: string; response_status: number | null; locked_until: number }>();
 
 describe("POST /v1/sign: the Idempotency-Key claimed in admission's read (#19)", () => {
   it("takes no round trip of its own: the claim rides in the batch that reads the asset, and the key is completed", async () => {
