@@ -1,6 +1,7 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { exactMatches, indexMatches, nearestPdqMatches, pdqBandStatements } from "../../../src/soft-bindings/repo";
+import { exactMatches, indexMatches, nearestPdqMatches } from "../../../src/soft-bindings/repo";
+import { fingerprintBinding, pdqBinding, publicationIds, seedPublication, watermarkBinding } from "../support/index-seed";
 import { recordingD1 } from "../support/observed-d1";
 
 /*
@@ -9,25 +10,12 @@ import { recordingD1 } from "../support/observed-d1";
  */
 
 const db = (env as unknown as { DB: D1Database }).DB;
-const hex = (b: Uint8Array) => Array.from(b, (x) => x.toString(16).padStart(2, "0")).join("");
 
 async function publish(n: number, opts: { tenant: string; pdq: Uint8Array; iscc: string; wm: string; status?: string; createdAt: number }) {
-  const pub = `pub_im${String(n).padStart(14, "0")}`;
-  const asset = `ast_im${String(n).padStart(14, "0")}`;
-  await db
-    .prepare(
-      "INSERT INTO assets (id, tenant_id, kind, status, publication_id, manifest_label, created_at, updated_at) VALUES (?, ?, 'image', ?, ?, ?, 0, 0)",
-    )
-    .bind(asset, opts.tenant, opts.status ?? "published", pub, `urn:c2pa:${pub}`)
-    .run();
-  const binding = db.prepare(
-    "INSERT INTO soft_bindings (publication_id, algorithm, tenant_id, asset_id, job_id, kind, value, bits, created_at) VALUES (?, ?, ?, ?, 'job_x', ?, ?, ?, ?)",
-  );
-  await db.batch([
-    binding.bind(pub, "pdq", opts.tenant, asset, "fingerprint", hex(opts.pdq), hex(opts.pdq), opts.createdAt),
-    binding.bind(pub, "iscc-image", opts.tenant, asset, "fingerprint", opts.iscc, opts.iscc, opts.createdAt),
-    binding.bind(pub, "svc-wm-tiledss-1", opts.tenant, asset, "watermark", opts.wm, opts.wm, opts.createdAt),
-    ...pdqBandStatements(db, pub, opts.pdq, { sql: "1 = 1", binds: [] }),
+  await seedPublication(db, { ...publicationIds("im", n), tenantId: opts.tenant, status: opts.status, createdAt: opts.createdAt }, [
+    pdqBinding(opts.pdq),
+    fingerprintBinding("iscc-image", opts.iscc),
+    watermarkBinding("svc-wm-tiledss-1", opts.wm),
   ]);
 }
 

@@ -5,7 +5,8 @@ import { fingerprintStep } from "../../../src/jobs/steps/fingerprint";
 import { imageServices } from "../../../src/media";
 import { type PdqFingerprinter, pdqRegionHashes } from "../../../src/media/fingerprint";
 import type { RgbaImage } from "../../../src/media/types";
-import { indexMatches, PDQ_MIN_QUALITY, pdqBandValues, pdqRegionStatement } from "../../../src/soft-bindings/repo";
+import { indexMatches, PDQ_MIN_QUALITY, pdqBandValues } from "../../../src/soft-bindings/repo";
+import { pdqBinding, publicationIds, publicationStatements } from "../support/index-seed";
 
 /*
  * #20, review-minded: the published windows (pdq_regions) must not let a crafted or featureless query match
@@ -57,36 +58,22 @@ describe("pdq_regions: crafted and featureless queries", () => {
 
   it("a query sharing a band value with 400 windows gets no match: every candidate is confirmed by its whole 256-bit distance", async () => {
     // 400 windows, all with band 0 = 0x1234 and random other bands (a crafted crowd on one band value)
-    const guard = { sql: "1 = 1", binds: [] };
-    const crowd = (i: number) => {
+    const crowd = () => {
       const bits = crypto.getRandomValues(new Uint8Array(32));
       bits[0] = 0x12;
       bits[1] = 0x34;
-      return { region: i % 18, bits };
+      return bits;
     };
     const statements: D1PreparedStatement[] = [];
-    for (let p = 0; p < 25; p++) {
-      const pub = `pub_cr${String(p).padStart(14, "0")}`;
-      const asset = `ast_cr${String(p).padStart(14, "0")}`;
+    for (let p = 0; p < 25; p++)
       statements.push(
-        db
-          .prepare(
-            "INSERT INTO assets (id, tenant_id, kind, status, publication_id, manifest_label, created_at, updated_at) VALUES (?, 'ten_crowdcrowdcrowd', 'image', 'published', ?, ?, 0, 0)",
-          )
-          .bind(asset, pub, `urn:c2pa:${pub}`),
-        db
-          .prepare(
-            "INSERT INTO soft_bindings (publication_id, algorithm, tenant_id, asset_id, job_id, kind, value, bits, created_at) VALUES (?, 'pdq', 'ten_crowdcrowdcrowd', ?, 'job_x', 'fingerprint', 'x', ?, 0)",
-          )
-          .bind(pub, asset, "00".repeat(32)),
-        pdqRegionStatement(
+        ...publicationStatements(
           db,
-          pub,
-          Array.from({ length: 16 }, (_, i) => crowd(p * 16 + i)).map((r, i) => ({ ...r, region: i })),
-          guard,
+          { ...publicationIds("cr", p), tenantId: "ten_crowdcrowdcrowd" },
+          [pdqBinding(new Uint8Array(32))],
+          Array.from({ length: 16 }, crowd),
         ),
       );
-    }
     await db.batch(statements);
     const n = await db.prepare("SELECT COUNT(*) AS n FROM pdq_regions WHERE b0 = ?").bind(0x1234).first<{ n: number }>();
     expect(n!.n).toBe(400);

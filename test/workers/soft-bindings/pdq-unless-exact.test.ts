@@ -1,8 +1,9 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { indexMatches, MAX_QUERY_WINDOWS, pdqBandStatements, pdqRegionStatement } from "../../../src/soft-bindings/repo";
+import { indexMatches, MAX_QUERY_WINDOWS } from "../../../src/soft-bindings/repo";
+import { fingerprintBinding, pdqBinding, publicationIds, seedPublication } from "../support/index-seed";
 import { recordingD1 } from "../support/observed-d1";
-import { flip, hex, random } from "../support/pdq-bits";
+import { flip, random } from "../support/pdq-bits";
 
 /*
  * #19: a verification reads PDQ (whole image and windows) only when its exact ISCC code found nothing, so its index
@@ -15,30 +16,12 @@ import { flip, hex, random } from "../support/pdq-bits";
 const db = (env as unknown as { DB: D1Database }).DB;
 
 async function publish(n: number, opts: { tenant: string; status?: string; whole: Uint8Array; regions: Uint8Array[]; iscc: string }) {
-  const pub = `pub_ue${String(n).padStart(14, "0")}`;
-  const asset = `ast_ue${String(n).padStart(14, "0")}`;
-  await db
-    .prepare(
-      "INSERT INTO assets (id, tenant_id, kind, status, publication_id, manifest_label, created_at, updated_at) VALUES (?, ?, 'image', ?, ?, ?, 0, 0)",
-    )
-    .bind(asset, opts.tenant, opts.status ?? "published", pub, `urn:c2pa:${pub}`)
-    .run();
-  const binding = db.prepare(
-    "INSERT INTO soft_bindings (publication_id, algorithm, tenant_id, asset_id, job_id, kind, value, bits, created_at) VALUES (?, ?, ?, ?, 'job_x', 'fingerprint', ?, ?, ?)",
+  return seedPublication(
+    db,
+    { ...publicationIds("ue", n), tenantId: opts.tenant, status: opts.status, createdAt: n },
+    [pdqBinding(opts.whole), fingerprintBinding("iscc-image", opts.iscc)],
+    opts.regions,
   );
-  const guard = { sql: "1 = 1", binds: [] };
-  await db.batch([
-    binding.bind(pub, "pdq", opts.tenant, asset, hex(opts.whole), hex(opts.whole), n),
-    binding.bind(pub, "iscc-image", opts.tenant, asset, opts.iscc, opts.iscc, n),
-    ...pdqBandStatements(db, pub, opts.whole, guard),
-    pdqRegionStatement(
-      db,
-      pub,
-      opts.regions.map((bits, i) => ({ region: i, bits })),
-      guard,
-    ),
-  ]);
-  return pub;
 }
 
 const recording = () => recordingD1(db);

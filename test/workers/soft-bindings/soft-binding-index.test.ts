@@ -2,39 +2,18 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { imageServices } from "../../../src/media";
 import type { RgbaImage } from "../../../src/media/types";
-import { nearestPdq, pdqBandStatements } from "../../../src/soft-bindings/repo";
+import { nearestPdq } from "../../../src/soft-bindings/repo";
 import { api, createTenant, json } from "../support/helpers";
+import { fingerprintBinding, pdqBinding, seedPublication } from "../support/index-seed";
+import { flip, hex } from "../support/pdq-bits";
 import { signedCopy, texturedRgba, verifyFile } from "../support/verify-helpers";
 
 const db = (env as unknown as { DB: D1Database }).DB;
-const hex = (b: Uint8Array) => Array.from(b, (x) => x.toString(16).padStart(2, "0")).join("");
 
 /** Registers a publication with a PDQ hash the way the publication batch does (asset row, binding, bands). */
 async function register(publicationId: string, bits: Uint8Array) {
   const assetId = `ast_${publicationId.slice(4)}`;
-  await db
-    .prepare(
-      "INSERT INTO assets (id, tenant_id, kind, status, publication_id, manifest_label, created_at, updated_at) VALUES (?, 'ten_indexindexindex', 'image', 'published', ?, ?, 0, 0)",
-    )
-    .bind(assetId, publicationId, `urn:c2pa:${publicationId}`)
-    .run();
-  await db
-    .prepare(
-      "INSERT INTO soft_bindings (publication_id, algorithm, tenant_id, asset_id, job_id, kind, value, bits, created_at) VALUES (?, 'pdq', 'ten_indexindexindex', ?, 'job_x', 'fingerprint', ?, ?, 0)",
-    )
-    .bind(publicationId, assetId, hex(bits), hex(bits))
-    .run();
-  await db.batch(pdqBandStatements(db, publicationId, bits, { sql: "1 = 1", binds: [] }));
-}
-
-function flip(bits: Uint8Array, n: number, seed: number): Uint8Array {
-  const out = bits.slice();
-  // n distinct bit positions: 97 is odd, so k ↦ (start + 97k) mod 256 never repeats within 256 steps.
-  for (let k = 0; k < n; k++) {
-    const p = (seed * 13 + k * 97) % 256;
-    out[p >> 3] = out[p >> 3]! ^ (1 << (p & 7));
-  }
-  return out;
+  await seedPublication(db, { publicationId, assetId, tenantId: "ten_indexindexindex" }, [pdqBinding(bits)]);
 }
 
 describe("soft-binding index: PDQ by multi-index hashing", () => {
@@ -93,17 +72,16 @@ describe("soft-binding index: PDQ by multi-index hashing", () => {
     const published = fingerprinters.get("iscc-image")!.compute(flat(600, 400, 200));
     if (published.status !== "computed") throw new Error("iscc");
     // Registered as a publication the way the batch does (an ISCC row only: a flat image's PDQ is never indexed).
-    await db
-      .prepare(
-        "INSERT INTO assets (id, tenant_id, kind, status, publication_id, manifest_label, created_at, updated_at) VALUES ('ast_flatflatflatflat', 'ten_indexindexindex', 'image', 'published', 'pub_flatflatflatflat', 'urn:c2pa:flat', 0, 0)",
-      )
-      .run();
-    await db
-      .prepare(
-        "INSERT INTO soft_bindings (publication_id, algorithm, tenant_id, asset_id, job_id, kind, value, bits, created_at) VALUES ('pub_flatflatflatflat', 'iscc-image', 'ten_indexindexindex', 'ast_flatflatflatflat', 'job_x', 'fingerprint', ?, ?, 0)",
-      )
-      .bind(published.value, hex(published.bits))
-      .run();
+    await seedPublication(
+      db,
+      {
+        publicationId: "pub_flatflatflatflat",
+        assetId: "ast_flatflatflatflat",
+        tenantId: "ten_indexindexindex",
+        manifestLabel: "urn:c2pa:flat",
+      },
+      [fingerprintBinding("iscc-image", hex(published.bits), published.value)],
+    );
     // A different flat image (other size and shade) has the same ISCC code...
     const other = flat(500, 700, 90);
     const otherCode = fingerprinters.get("iscc-image")!.compute(other);
