@@ -1,6 +1,7 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { chromaprintFrameStatement, chromaprintFramesHex, indexMatches } from "../../../src/soft-bindings/repo";
+import { indexMatches } from "../../../src/soft-bindings/repo";
+import { chromaprintBinding, seedPublication } from "../support/index-seed";
 
 /*
  * Review of #20 (the Chromaprint index): the lookup reads at most CHROMAPRINT_PAIR_LIMIT (frame, publication) pairs
@@ -27,22 +28,9 @@ function recording(seed: number, length: number): Uint32Array {
 }
 
 async function publish(id: string, frames: Uint32Array, tenant: string, createdAt: number) {
-  const pub = `pub_${id}`;
-  const asset = `ast_${id}`;
-  await db.batch([
-    db
-      .prepare(
-        "INSERT INTO assets (id, tenant_id, kind, status, publication_id, manifest_label, created_at, updated_at) VALUES (?, ?, 'audio', 'published', ?, ?, 0, 0)",
-      )
-      .bind(asset, tenant, pub, `urn:c2pa:${pub}`),
-    db
-      .prepare(
-        "INSERT INTO soft_bindings (publication_id, algorithm, tenant_id, asset_id, job_id, kind, value, bits, created_at) VALUES (?, 'chromaprint', ?, ?, 'job_x', 'fingerprint', 'AQAA', ?, ?)",
-      )
-      .bind(pub, tenant, asset, chromaprintFramesHex(frames), createdAt),
-    chromaprintFrameStatement(db, pub, frames, { sql: "1 = 1", binds: [] }),
+  return seedPublication(db, { publicationId: `pub_${id}`, assetId: `ast_${id}`, tenantId: tenant, kind: "audio", createdAt }, [
+    chromaprintBinding(frames),
   ]);
-  return pub;
 }
 
 describe("review: the Chromaprint lookup under frames repeated across the index", () => {

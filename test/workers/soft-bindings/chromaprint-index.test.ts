@@ -3,11 +3,11 @@ import { describe, expect, it } from "vitest";
 import {
   CHROMAPRINT_CANDIDATES,
   CHROMAPRINT_SILENCE,
-  chromaprintFrameStatement,
   chromaprintFramesHex,
   chromaprintFramesOf,
   indexMatches,
 } from "../../../src/soft-bindings/repo";
+import { chromaprintBinding, publicationIds, seedPublication } from "../support/index-seed";
 
 /*
  * #20: the Chromaprint index. A publication's frames are indexed by value (runs and silence left out); a query's
@@ -51,22 +51,9 @@ function degrade(frames: Uint32Array, keep: number, seed: number): Uint32Array {
 }
 
 async function publish(n: number, frames: Uint32Array, tenant = "ten_cpcpcpcpcpcpcpcp", status = "published") {
-  const pub = `pub_cp${String(n).padStart(14, "0")}`;
-  const asset = `ast_cp${String(n).padStart(14, "0")}`;
-  await db.batch([
-    db
-      .prepare(
-        "INSERT INTO assets (id, tenant_id, kind, status, publication_id, manifest_label, created_at, updated_at) VALUES (?, ?, 'audio', ?, ?, ?, 0, 0)",
-      )
-      .bind(asset, tenant, status, pub, `urn:c2pa:${pub}`),
-    db
-      .prepare(
-        "INSERT INTO soft_bindings (publication_id, algorithm, tenant_id, asset_id, job_id, kind, value, bits, created_at) VALUES (?, 'chromaprint', ?, ?, 'job_x', 'fingerprint', 'AQAA', ?, ?)",
-      )
-      .bind(pub, tenant, asset, chromaprintFramesHex(frames), n),
-    chromaprintFrameStatement(db, pub, frames, { sql: "1 = 1", binds: [] }),
+  return seedPublication(db, { ...publicationIds("cp", n), tenantId: tenant, kind: "audio", status, createdAt: n }, [
+    chromaprintBinding(frames),
   ]);
-  return pub;
 }
 
 describe("Chromaprint frames in the index", () => {

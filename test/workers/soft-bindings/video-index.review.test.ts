@@ -2,8 +2,9 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { indexedVideoFrames } from "../../../src/media/video";
 import { hex } from "../../../src/platform/bytes";
-import { indexMatches, VIDEO_KEY_POSTINGS, videoFrameStatement } from "../../../src/soft-bindings/repo";
+import { indexMatches, VIDEO_KEY_POSTINGS } from "../../../src/soft-bindings/repo";
 import { prng } from "../../support/prng";
+import { indexStatements, publicationIds, seedPublication, videoBinding } from "../support/index-seed";
 
 /*
  * Review (rev-video): the frame index's "too common to probe" cut (VIDEO_KEY_POSTINGS) counts ROWS of video_frames
@@ -35,22 +36,7 @@ function asPublished(frames: Uint8Array[]): Uint8Array[] {
 let next = 0;
 async function publish(frames: Uint8Array[], tenant: string): Promise<string> {
   const n = ++next;
-  const pub = `pub_rv${String(n).padStart(14, "0")}`;
-  const asset = `ast_rv${String(n).padStart(14, "0")}`;
-  await db.batch([
-    db
-      .prepare(
-        "INSERT INTO assets (id, tenant_id, kind, status, publication_id, manifest_label, created_at, updated_at) VALUES (?, ?, 'video', 'published', ?, ?, 0, 0)",
-      )
-      .bind(asset, tenant, pub, `urn:c2pa:${pub}`),
-    db
-      .prepare(
-        "INSERT INTO soft_bindings (publication_id, algorithm, tenant_id, asset_id, job_id, kind, value, bits, created_at) VALUES (?, 'vpdq', ?, ?, 'job_x', 'fingerprint', 'v', ?, ?)",
-      )
-      .bind(pub, tenant, asset, frames.map(hex).join(""), n),
-    videoFrameStatement(db, pub, frames, { sql: "1 = 1", binds: [] }),
-  ]);
-  return pub;
+  return seedPublication(db, { ...publicationIds("rv", n), tenantId: tenant, kind: "video", createdAt: n }, [videoBinding("vpdq", frames)]);
 }
 
 /**
@@ -126,7 +112,7 @@ describe("review (guards): a deleted publication's video frames go away", () => 
     expect((await indexMatches(db, { exact: [], video: { frames } })).video.map((c) => c.publication_id)).not.toContain(pub);
     // Frames whose binding is gone (a crash between statements, a manual delete): the reconciler removes them.
     const stray = "pub_rvstray000000001";
-    await db.batch([videoFrameStatement(db, stray, frames, { sql: "1 = 1", binds: [] })]);
+    await db.batch(indexStatements(db, stray, [videoBinding("vpdq", frames)]));
     expect(await count(stray)).toBe(5 * 16);
     await reconcileDerivedIndex({ DB: db }, Date.now(), 10_000);
     expect(await count(stray)).toBe(0);

@@ -2,8 +2,15 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { indexedVideoFrames, VIDEO_FRAME_REPEAT_DISTANCE } from "../../../src/media/video";
 import { hex } from "../../../src/platform/bytes";
-import { indexMatches, VIDEO_CANDIDATES, VIDEO_KEY_POSTINGS, videoFrameStatement, videoFramesOf } from "../../../src/soft-bindings/repo";
+import {
+  indexMatches,
+  VIDEO_CANDIDATES,
+  type VIDEO_FRAME_ALGORITHMS,
+  VIDEO_KEY_POSTINGS,
+  videoFramesOf,
+} from "../../../src/soft-bindings/repo";
 import { prng } from "../../support/prng";
+import { indexStatements, publicationIds, seedPublication, videoBinding } from "../support/index-seed";
 
 /*
  * #20: the video frame index. A publication's sampled frames (PDQ hashes) are indexed by their 16 bands; a query's
@@ -32,24 +39,14 @@ function degrade(frames: Uint8Array[], flips: number, seed: number): Uint8Array[
   });
 }
 
-async function publish(n: number, frames: Uint8Array[], options: { tenant?: string; algorithm?: string; status?: string } = {}) {
-  const { tenant = "ten_vfvfvfvfvfvfvfvf", algorithm = "tmk-pdqf", status = "published" } = options;
-  const pub = `pub_vf${String(n).padStart(14, "0")}`;
-  const asset = `ast_vf${String(n).padStart(14, "0")}`;
-  await db.batch([
-    db
-      .prepare(
-        "INSERT INTO assets (id, tenant_id, kind, status, publication_id, manifest_label, created_at, updated_at) VALUES (?, ?, 'video', ?, ?, ?, 0, 0)",
-      )
-      .bind(asset, tenant, status, pub, `urn:c2pa:${pub}`),
-    db
-      .prepare(
-        "INSERT INTO soft_bindings (publication_id, algorithm, tenant_id, asset_id, job_id, kind, value, bits, created_at) VALUES (?, ?, ?, ?, 'job_x', 'fingerprint', 'v', ?, ?)",
-      )
-      .bind(pub, algorithm, tenant, asset, frames.map(hex).join(""), n),
-    videoFrameStatement(db, pub, frames, { sql: "1 = 1", binds: [] }),
-  ]);
-  return pub;
+async function publish(
+  n: number,
+  frames: Uint8Array[],
+  options: { tenant?: string; algorithms?: (typeof VIDEO_FRAME_ALGORITHMS)[number][]; status?: string } = {},
+) {
+  const { tenant = "ten_vfvfvfvfvfvfvfvf", algorithms = ["tmk-pdqf"], status = "published" } = options;
+  const bindings = algorithms.map((algorithm) => videoBinding(algorithm, frames));
+  return seedPublication(db, { ...publicationIds("vf", n), tenantId: tenant, kind: "video", status, createdAt: n }, bindings);
 }
 
 describe("video frames in the index", () => {
@@ -82,13 +79,8 @@ describe("video frames in the index", () => {
 
   it("needs two query frames to agree, honours the tenant and resolvable filters, and names vPDQ before TMK", async () => {
     const frames = video(21, 10);
-    const pub = await publish(3, frames, { tenant: "ten_othertenant00000", algorithm: "vpdq" });
-    await db
-      .prepare(
-        "INSERT INTO soft_bindings (publication_id, algorithm, tenant_id, asset_id, job_id, kind, value, bits, created_at) VALUES (?, 'tmk-pdqf', 'ten_othertenant00000', 'ast_vf00000000000003', 'job_x', 'fingerprint', 'v', ?, 3)",
-      )
-      .bind(pub, frames.map(hex).join(""))
-      .run();
+    // Both bindings of one publication carry the same frames (one set of frame rows, from the vPDQ binding).
+    const pub = await publish(3, frames, { tenant: "ten_othertenant00000", algorithms: ["vpdq", "tmk-pdqf"] });
     const one = await indexMatches(db, { exact: [], video: { frames: [frames[4]!] } });
     expect(one.video).toEqual([]);
     const both = await indexMatches(db, { exact: [], video: { frames: frames.slice(0, 2) } });
@@ -106,7 +98,7 @@ describe("video frames in the index", () => {
     const pubs: string[] = [];
     for (let i = 0; i < VIDEO_KEY_POSTINGS + 1; i++) {
       const own = video(1000 + i, 1)[0]!;
-      await db.batch([videoFrameStatement(db, `pub_card${String(i).padStart(12, "0")}`, [card, own], { sql: "1 = 1", binds: [] })]);
+      await db.batch(indexStatements(db, `pub_card${String(i).padStart(12, "0")}`, [videoBinding("vpdq", [card, own])]));
       pubs.push(`pub_card${String(i).padStart(12, "0")}`);
     }
     const rows = await db

@@ -3,9 +3,9 @@ import { describe, expect, it } from "vitest";
 import type { Bindings } from "../../../src/env";
 import type { VideoFingerprints } from "../../../src/media/video";
 import { hex } from "../../../src/platform/bytes";
-import { videoFrameStatement } from "../../../src/soft-bindings/repo";
 import { videoDurableFacts } from "../../../src/verifications/verify-video";
 import { prng } from "../../support/prng";
+import { seedPublication, videoBinding } from "../support/index-seed";
 
 /*
  * Review (rev-video), a guard that holds today: vPDQ's confirmation and the minimum-frames rule count query frames by
@@ -22,22 +22,17 @@ describe("review: a query's repeated frame is one frame of evidence", () => {
   it("A, x, A, y, A (one still of a publication between two unrelated shots) does not match the publication", async () => {
     const r = prng(4242);
     const published = Array.from({ length: 10 }, () => frame(r));
-    const pub = "pub_rvrepeat00000001";
-    const asset = "ast_rvrepeat00000001";
-    const tenant = "ten_rvrepeatrepeat00";
-    await db.batch([
-      db
-        .prepare(
-          "INSERT INTO assets (id, tenant_id, kind, status, publication_id, manifest_label, created_at, updated_at) VALUES (?, ?, 'video', 'published', ?, ?, 0, 0)",
-        )
-        .bind(asset, tenant, pub, `urn:c2pa:${pub}`),
-      db
-        .prepare(
-          "INSERT INTO soft_bindings (publication_id, algorithm, tenant_id, asset_id, job_id, kind, value, bits, created_at) VALUES (?, 'vpdq', ?, ?, 'job_x', 'fingerprint', 'v', ?, 1)",
-        )
-        .bind(pub, tenant, asset, published.map(hex).join("")),
-      videoFrameStatement(db, pub, published, { sql: "1 = 1", binds: [] }),
-    ]);
+    await seedPublication(
+      db,
+      {
+        publicationId: "pub_rvrepeat00000001",
+        assetId: "ast_rvrepeat00000001",
+        tenantId: "ten_rvrepeatrepeat00",
+        kind: "video",
+        createdAt: 1,
+      },
+      [videoBinding("vpdq", published)],
+    );
     const a = published[3]!;
     const [x, y] = [frame(r), frame(r)];
     // What the media Worker answers for such a clip (one hash a second, all of full quality).
