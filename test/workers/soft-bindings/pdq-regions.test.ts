@@ -4,17 +4,12 @@ import { reconcileDerivedIndex } from "../../../src/derived-index/service";
 import { imageServices } from "../../../src/media";
 import { hammingDistance, PDQ_REGIONS, pdqBitsFromHex } from "../../../src/media/fingerprint";
 import type { RgbaImage } from "../../../src/media/types";
-import {
-  indexMatches,
-  MAX_QUERY_WINDOWS,
-  PDQ_REGION_MATCH_DISTANCE,
-  pdqBandStatements,
-  pdqRegionStatement,
-} from "../../../src/soft-bindings/repo";
+import { indexMatches, MAX_QUERY_WINDOWS, PDQ_REGION_MATCH_DISTANCE } from "../../../src/soft-bindings/repo";
 import { verifyPixels } from "../../../src/verifications/verify-pixels";
 import { api, callUrl, createTenant, fixture, json, uploadAsset, waitForJob } from "../support/helpers";
+import { assetStatement, bindingStatements, indexStatements, pdqBinding, publicationIds } from "../support/index-seed";
 import { recordingD1 } from "../support/observed-d1";
-import { flip, hex, random } from "../support/pdq-bits";
+import { flip, random } from "../support/pdq-bits";
 import { verifyFile } from "../support/verify-helpers";
 
 /*
@@ -25,39 +20,24 @@ import { verifyFile } from "../support/verify-helpers";
 
 const db = (env as unknown as { DB: D1Database }).DB;
 
-/** A publication as the batch writes it: asset, `pdq` binding, bands, and (optionally) its windows. */
+/** A publication as the batch writes it: asset, `pdq` binding, bands, and its windows; `binding: false`: no binding. */
 async function publish(
   n: number,
   opts: { tenant?: string; status?: string; whole: Uint8Array; regions: Uint8Array[]; binding?: boolean; createdAt?: number },
 ) {
-  const pub = `pub_rg${String(n).padStart(14, "0")}`;
-  const asset = `ast_rg${String(n).padStart(14, "0")}`;
-  await db
-    .prepare(
-      "INSERT INTO assets (id, tenant_id, kind, status, publication_id, manifest_label, created_at, updated_at) VALUES (?, ?, 'image', ?, ?, ?, 0, 0)",
-    )
-    .bind(asset, opts.tenant ?? "ten_regionsregions", opts.status ?? "published", pub, `urn:c2pa:${pub}`)
-    .run();
-  const guard = { sql: "1 = 1", binds: [] };
+  const p = {
+    ...publicationIds("rg", n),
+    tenantId: opts.tenant ?? "ten_regionsregions",
+    status: opts.status,
+    createdAt: opts.createdAt ?? n,
+  };
+  const bindings = [pdqBinding(opts.whole)];
   await db.batch([
-    ...(opts.binding === false
-      ? []
-      : [
-          db
-            .prepare(
-              "INSERT INTO soft_bindings (publication_id, algorithm, tenant_id, asset_id, job_id, kind, value, bits, created_at) VALUES (?, 'pdq', ?, ?, 'job_x', 'fingerprint', ?, ?, ?)",
-            )
-            .bind(pub, opts.tenant ?? "ten_regionsregions", asset, hex(opts.whole), hex(opts.whole), opts.createdAt ?? n),
-        ]),
-    ...pdqBandStatements(db, pub, opts.whole, guard),
-    pdqRegionStatement(
-      db,
-      pub,
-      opts.regions.map((bits, i) => ({ region: i, bits })),
-      guard,
-    ),
+    assetStatement(db, p),
+    ...(opts.binding === false ? [] : bindingStatements(db, p, bindings)),
+    ...indexStatements(db, p.publicationId, bindings, opts.regions),
   ]);
-  return pub;
+  return p.publicationId;
 }
 
 describe("pdq_regions: the index", () => {
