@@ -5,6 +5,7 @@ import { imageServices } from "../../../src/media";
 import { ensureC2paEngineLazily, revocationCheck } from "../../../src/verifications/verify-engines";
 import { type RevocationCheck, type VerifyServices, verifySubject } from "../../../src/verifications/verify-service";
 import { createTenant, fixture } from "../support/helpers";
+import { fingerprintBinding, publicationIds, seedPublication } from "../support/index-seed";
 import { observedD1 } from "../support/observed-d1";
 import { memoRows, publishedJpeg } from "../support/pixel-memo-helpers";
 
@@ -65,22 +66,9 @@ function watchedD1(options: { hideSpeculated?: boolean; afterMemoBatch?: () => P
 
 /** Another tenant's publication with the same ISCC code, in `status`. */
 async function sameContent(iscc: string, status: string, publishedAt: number | null): Promise<string> {
-  const suffix = crypto.randomUUID().replace(/-/g, "").slice(0, 14);
-  const pub = `pub_ml${suffix}`;
-  const asset = `ast_ml${suffix}`;
-  await db.batch([
-    db
-      .prepare(
-        "INSERT INTO assets (id, tenant_id, kind, status, publication_id, manifest_label, published_at, created_at, updated_at) VALUES (?, 'ten_memolookups000', 'image', ?, ?, ?, ?, 0, 0)",
-      )
-      .bind(asset, status, pub, `urn:c2pa:${pub}`, publishedAt),
-    db
-      .prepare(
-        "INSERT INTO soft_bindings (publication_id, algorithm, tenant_id, asset_id, job_id, kind, value, bits, created_at) VALUES (?, 'iscc-image', 'ten_memolookups000', ?, 'job_x', 'fingerprint', ?, ?, 1)",
-      )
-      .bind(pub, asset, iscc, iscc),
+  return seedPublication(db, { ...publicationIds("ml"), tenantId: "ten_memolookups000", status, publishedAt, createdAt: 1 }, [
+    fingerprintBinding("iscc-image", iscc),
   ]);
-  return pub;
 }
 
 async function services(): Promise<Omit<VerifyServices, "revocation">> {

@@ -6,6 +6,7 @@ import { imageServices } from "../../../src/media";
 import { ensureC2paEngineLazily, revocationCheck } from "../../../src/verifications/verify-engines";
 import { type RevocationCheck, type VerifyServices, verifySubject } from "../../../src/verifications/verify-service";
 import { createTenant, fixture } from "../support/helpers";
+import { fingerprintBinding, publicationIds, seedPublication } from "../support/index-seed";
 import { observedD1 } from "../support/observed-d1";
 import { memoRows, publishedJpeg } from "../support/pixel-memo-helpers";
 
@@ -54,22 +55,9 @@ const withD1 = (d1: D1Database) => ({ ...(env as unknown as Bindings), DB: d1 })
 
 /** Another tenant's publication indexed under (algorithm, bits), in `status`, created at `createdAt`. */
 async function other(algorithm: string, bits: string, status: string, createdAt: number, publishedAt: number | null): Promise<string> {
-  const suffix = crypto.randomUUID().replace(/-/g, "").slice(0, 14);
-  const pub = `pub_mr${suffix}`;
-  const asset = `ast_mr${suffix}`;
-  await db.batch([
-    db
-      .prepare(
-        "INSERT INTO assets (id, tenant_id, kind, status, publication_id, manifest_label, published_at, created_at, updated_at) VALUES (?, 'ten_memoreview0000', 'image', ?, ?, ?, ?, 0, 0)",
-      )
-      .bind(asset, status, pub, `urn:c2pa:${pub}`, publishedAt),
-    db
-      .prepare(
-        "INSERT INTO soft_bindings (publication_id, algorithm, tenant_id, asset_id, job_id, kind, value, bits, created_at) VALUES (?, ?, 'ten_memoreview0000', ?, 'job_x', 'fingerprint', ?, ?, ?)",
-      )
-      .bind(pub, algorithm, asset, bits, bits, createdAt),
+  return seedPublication(db, { ...publicationIds("mr"), tenantId: "ten_memoreview0000", status, publishedAt, createdAt }, [
+    fingerprintBinding(algorithm, bits),
   ]);
-  return pub;
 }
 
 async function services(): Promise<VerifyServices> {

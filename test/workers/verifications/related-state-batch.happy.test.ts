@@ -5,6 +5,7 @@ import { imageServices } from "../../../src/media";
 import { ensureC2paEngineLazily } from "../../../src/verifications/verify-engines";
 import { type RevocationCheck, verifySubject } from "../../../src/verifications/verify-service";
 import { createTenant, fixture } from "../support/helpers";
+import { fingerprintBinding, publicationIds, seedPublication } from "../support/index-seed";
 import { observedD1 } from "../support/observed-d1";
 import { signedCopy } from "../support/verify-helpers";
 
@@ -20,22 +21,9 @@ const STATE_READ = "FROM assets WHERE status = 'published' AND publication_id IN
 
 /** Another tenant's publication of the same content, in `status`: its asset and its ISCC binding. */
 async function publishIscc(iscc: string, status: string, publishedAt: number): Promise<string> {
-  const suffix = crypto.randomUUID().replace(/-/g, "").slice(0, 14);
-  const pub = `pub_sb${suffix}`;
-  const asset = `ast_sb${suffix}`;
-  await db
-    .prepare(
-      "INSERT INTO assets (id, tenant_id, kind, status, publication_id, manifest_label, published_at, created_at, updated_at) VALUES (?, 'ten_statebatch0000', 'image', ?, ?, ?, ?, 0, 0)",
-    )
-    .bind(asset, status, pub, `urn:c2pa:${pub}`, publishedAt)
-    .run();
-  await db
-    .prepare(
-      "INSERT INTO soft_bindings (publication_id, algorithm, tenant_id, asset_id, job_id, kind, value, bits, created_at) VALUES (?, 'iscc-image', 'ten_statebatch0000', ?, 'job_x', 'fingerprint', ?, ?, 1)",
-    )
-    .bind(pub, asset, iscc, iscc)
-    .run();
-  return pub;
+  return seedPublication(db, { ...publicationIds("sb"), tenantId: "ten_statebatch0000", status, publishedAt, createdAt: 1 }, [
+    fingerprintBinding("iscc-image", iscc),
+  ]);
 }
 
 describe("verify: related publications' state in the lookup's batch (#19)", () => {

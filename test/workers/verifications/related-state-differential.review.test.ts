@@ -7,6 +7,7 @@ import { exactPublicationsStateStatement, publishedAtOf } from "../../../src/ver
 import { ensureC2paEngineLazily } from "../../../src/verifications/verify-engines";
 import { type RevocationCheck as Check, verifySubject } from "../../../src/verifications/verify-service";
 import { createTenant, fixture } from "../support/helpers";
+import { assetStatement, fingerprintBinding, publicationIds, publicationStatements } from "../support/index-seed";
 import { observedD1 } from "../support/observed-d1";
 import { signedCopy } from "../support/verify-helpers";
 
@@ -40,34 +41,21 @@ async function seed(run: string, bits: string[], random: () => number): Promise<
     const count = 1 + Math.floor(random() * 6);
     for (let i = 0; i < count; i++) {
       n++;
-      const pub = `pub_df${run}${n}`;
-      const asset = `ast_df${run}${n}`;
-      const tenant = random() < 0.5 ? "ten_diffa000000000" : "ten_diffb000000000";
+      const ids = { publicationId: `pub_df${run}${n}`, assetId: `ast_df${run}${n}` };
+      const tenantId = random() < 0.5 ? "ten_diffa000000000" : "ten_diffb000000000";
       const state = STATES[Math.floor(random() * STATES.length)]!;
       const status = state.startsWith("published") || state === "asset-deleted" ? "published" : state === "twin" ? "published" : state;
-      const at = state === "published-null-time" ? null : 1700000000000 + n;
+      const publishedAt = state === "published-null-time" ? null : 1700000000000 + n;
       const algorithm = random() < 0.5 ? "iscc-image" : "svc-image-watermark";
+      // Ties on created_at are frequent: the order then falls back to the publication id.
+      const createdAt = Math.floor(random() * 3);
       statements.push(
-        db
-          .prepare(
-            "INSERT INTO assets (id, tenant_id, kind, status, publication_id, manifest_label, published_at, created_at, updated_at) VALUES (?, ?, 'image', ?, ?, ?, ?, 0, 0)",
-          )
-          .bind(asset, tenant, status, pub, `urn:c2pa:${pub}`, at),
-        db
-          .prepare(
-            "INSERT INTO soft_bindings (publication_id, algorithm, tenant_id, asset_id, job_id, kind, value, bits, created_at) VALUES (?, ?, ?, ?, 'job_x', 'fingerprint', ?, ?, ?)",
-          )
-          // Ties on created_at are frequent: the order then falls back to the publication id.
-          .bind(pub, algorithm, tenant, asset, b, b, Math.floor(random() * 3)),
+        ...publicationStatements(db, { ...ids, tenantId, status, publishedAt, createdAt }, [fingerprintBinding(algorithm, b)]),
       );
-      if (state === "asset-deleted") statements.push(db.prepare("DELETE FROM assets WHERE id = ?").bind(asset));
+      if (state === "asset-deleted") statements.push(db.prepare("DELETE FROM assets WHERE id = ?").bind(ids.assetId));
       if (state === "twin")
         statements.push(
-          db
-            .prepare(
-              "INSERT INTO assets (id, tenant_id, kind, status, publication_id, manifest_label, published_at, created_at, updated_at) VALUES (?, ?, 'image', 'withdrawn', ?, ?, ?, 0, 0)",
-            )
-            .bind(`${asset}t`, tenant, pub, `urn:c2pa:${pub}`, 1600000000000),
+          assetStatement(db, { ...ids, assetId: `${ids.assetId}t`, tenantId, status: "withdrawn", publishedAt: 1600000000000 }),
         );
     }
   }
@@ -148,30 +136,25 @@ describe("review ddd7159: a verification with the answer in at once against one 
     const statements: D1PreparedStatement[] = [];
     for (let i = 0; i < 9; i++) {
       const state = STATES[i % STATES.length]!;
-      const pub = `pub_dv${crypto.randomUUID().replace(/-/g, "").slice(0, 12)}`;
-      const asset = `ast_${pub.slice(4)}`;
+      const ids = publicationIds("dv");
       const status = state === "withdrawn" || state === "retention_expired" || state === "processing" ? state : "published";
-      const at = state === "published-null-time" ? null : 1700000000000 + i;
+      const publishedAt = state === "published-null-time" ? null : 1700000000000 + i;
+      const createdAt = Math.floor(random() * 2);
       statements.push(
-        db
-          .prepare(
-            "INSERT INTO assets (id, tenant_id, kind, status, publication_id, manifest_label, published_at, created_at, updated_at) VALUES (?, 'ten_diffv000000000', 'image', ?, ?, ?, ?, 0, 0)",
-          )
-          .bind(asset, status, pub, `urn:c2pa:${pub}`, at),
-        db
-          .prepare(
-            "INSERT INTO soft_bindings (publication_id, algorithm, tenant_id, asset_id, job_id, kind, value, bits, created_at) VALUES (?, 'iscc-image', 'ten_diffv000000000', ?, 'job_x', 'fingerprint', ?, ?, ?)",
-          )
-          .bind(pub, asset, iscc, iscc, Math.floor(random() * 2)),
+        ...publicationStatements(db, { ...ids, tenantId: "ten_diffv000000000", status, publishedAt, createdAt }, [
+          fingerprintBinding("iscc-image", iscc!),
+        ]),
       );
-      if (state === "asset-deleted") statements.push(db.prepare("DELETE FROM assets WHERE id = ?").bind(asset));
+      if (state === "asset-deleted") statements.push(db.prepare("DELETE FROM assets WHERE id = ?").bind(ids.assetId));
       if (state === "twin")
         statements.push(
-          db
-            .prepare(
-              "INSERT INTO assets (id, tenant_id, kind, status, publication_id, manifest_label, published_at, created_at, updated_at) VALUES (?, 'ten_diffv000000000', 'image', 'withdrawn', ?, ?, 1600000000000, 0, 0)",
-            )
-            .bind(`${asset}t`, pub, `urn:c2pa:${pub}`),
+          assetStatement(db, {
+            ...ids,
+            assetId: `${ids.assetId}t`,
+            tenantId: "ten_diffv000000000",
+            status: "withdrawn",
+            publishedAt: 1600000000000,
+          }),
         );
     }
     await db.batch(statements);

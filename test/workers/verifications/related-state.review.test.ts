@@ -5,6 +5,7 @@ import { imageServices } from "../../../src/media";
 import { ensureC2paEngineLazily } from "../../../src/verifications/verify-engines";
 import { type RevocationCheck, verifySubject } from "../../../src/verifications/verify-service";
 import { createTenant, fixture } from "../support/helpers";
+import { fingerprintBinding, publicationIds, seedPublication } from "../support/index-seed";
 import { observedD1 } from "../support/observed-d1";
 import { signedCopy } from "../support/verify-helpers";
 
@@ -43,22 +44,9 @@ function watching(): { d1: D1Database; lookedUp: Promise<void>; isccLooked: () =
 
 /** Another tenant's publication of the same content: its asset and its ISCC binding (as the publication batch writes). */
 async function publishIscc(iscc: string): Promise<string> {
-  const suffix = crypto.randomUUID().replace(/-/g, "").slice(0, 14);
-  const pub = `pub_rs${suffix}`;
-  const asset = `ast_rs${suffix}`;
-  await db
-    .prepare(
-      "INSERT INTO assets (id, tenant_id, kind, status, publication_id, manifest_label, published_at, created_at, updated_at) VALUES (?, 'ten_reviewrelated00', 'image', 'published', ?, ?, 1700000000000, 0, 0)",
-    )
-    .bind(asset, pub, `urn:c2pa:${pub}`)
-    .run();
-  await db
-    .prepare(
-      "INSERT INTO soft_bindings (publication_id, algorithm, tenant_id, asset_id, job_id, kind, value, bits, created_at) VALUES (?, 'iscc-image', 'ten_reviewrelated00', ?, 'job_x', 'fingerprint', ?, ?, 1)",
-    )
-    .bind(pub, asset, iscc, iscc)
-    .run();
-  return pub;
+  return seedPublication(db, { ...publicationIds("rs"), tenantId: "ten_reviewrelated00", publishedAt: 1700000000000, createdAt: 1 }, [
+    fingerprintBinding("iscc-image", iscc),
+  ]);
 }
 
 describe("review dc15d13: related publications' state", () => {
