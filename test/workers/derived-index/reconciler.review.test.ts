@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { reconcileDerivedIndex } from "../../../src/derived-index/service";
 import { testEnv } from "../support/helpers";
+import { chromaprintBinding, indexStatements, pdqBinding } from "../support/index-seed";
 
 /*
  * Review of #20: the reconciler scans pdq_bands for bands whose pdq binding is gone (src/derived-index/repo.ts
@@ -12,10 +13,10 @@ describe("review: the reconciler and stray Chromaprint frames", () => {
   it("removes Chromaprint frames that have no chromaprint binding, as it does stray PDQ bands", async () => {
     const db = testEnv.DB;
     const stray = `pub_${crypto.randomUUID().replaceAll("-", "").slice(0, 16)}`;
-    await db.batch([
-      db.prepare("INSERT INTO pdq_bands (publication_id, band, value) VALUES (?, 0, 1), (?, 1, 2)").bind(stray, stray),
-      db.prepare("INSERT INTO chromaprint_frames (publication_id, position, value) VALUES (?, 0, 1), (?, 1, 2)").bind(stray, stray),
-    ]);
+    // The bands and frames of bindings that were never written (the batch writes both or neither).
+    await db.batch(
+      indexStatements(db, stray, [pdqBinding(crypto.getRandomValues(new Uint8Array(32))), chromaprintBinding(Uint32Array.of(1, 2))]),
+    );
     await reconcileDerivedIndex(testEnv);
     const count = async (table: string) =>
       (await db.prepare(`SELECT COUNT(*) AS n FROM ${table} WHERE publication_id = ?`).bind(stray).first<{ n: number }>())!.n;

@@ -2,31 +2,29 @@ import { describe, expect, it } from "vitest";
 import { reconcileDerivedIndex } from "../../../src/derived-index/service";
 import { newId } from "../../../src/platform/ids";
 import { api, json, testEnv } from "../support/helpers";
+import {
+  chromaprintBinding,
+  indexStatements,
+  pdqBinding,
+  type SeededBinding,
+  seedPublication,
+  watermarkBinding,
+} from "../support/index-seed";
 
-/** A published asset with a watermark and a PDQ binding and its 16 bands, as the publication batch writes them. */
-async function seedPublication(tenantId: string) {
+/**
+ * A published asset with a watermark and a PDQ binding and its 16 bands (and `more` bindings with their index rows),
+ * as the publication batch writes them.
+ */
+async function seedIndexed(tenantId: string, more: SeededBinding[] = []) {
   const assetId = newId("asset");
   const publicationId = `pub_${crypto.randomUUID().replaceAll("-", "").slice(0, 16)}`;
   const now = Date.now();
-  const db = testEnv.DB;
-  await db.batch([
-    db
-      .prepare(
-        "INSERT INTO assets (id, tenant_id, kind, status, publication_id, created_at, updated_at) VALUES (?, ?, 'image', 'published', ?, ?, ?)",
-      )
-      .bind(assetId, tenantId, publicationId, now, now),
-    ...["pdq", "trustmark"].map((algorithm) =>
-      db
-        .prepare(
-          `INSERT INTO soft_bindings (publication_id, algorithm, tenant_id, asset_id, job_id, kind, value, bits, created_at)
-           VALUES (?, ?, ?, ?, ?, ?, 'v', 'ab', ?)`,
-        )
-        .bind(publicationId, algorithm, tenantId, assetId, newId("job"), algorithm === "pdq" ? "fingerprint" : "watermark", now),
-    ),
-    ...Array.from({ length: 16 }, (_, band) =>
-      db.prepare("INSERT INTO pdq_bands (publication_id, band, value) VALUES (?, ?, ?)").bind(publicationId, band, band * 7),
-    ),
-  ]);
+  const pdq = crypto.getRandomValues(new Uint8Array(32));
+  await seedPublication(
+    testEnv.DB,
+    { publicationId, assetId, tenantId, manifestLabel: null, assetCreatedAt: now, createdAt: now, jobId: newId("job") },
+    [pdqBinding(pdq), watermarkBinding("trustmark", "ab"), ...more],
+  );
   return { assetId, publicationId };
 }
 
@@ -51,8 +49,8 @@ describe("derived-index reconciler", () => {
     });
 
     const tenantId = newId("tenant");
-    const kept = await seedPublication(tenantId);
-    const orphan = await seedPublication(tenantId);
+    const kept = await seedIndexed(tenantId);
+    const orphan = await seedIndexed(tenantId);
     await testEnv.DB.prepare("DELETE FROM assets WHERE id = ?").bind(orphan.assetId).run();
 
     const report = await reconcileDerivedIndex(testEnv);
@@ -87,10 +85,11 @@ describe("derived-index reconciler", () => {
 
   it("a publication moved to another asset or tenant counts as orphaned; bands without a pdq binding go too", async () => {
     const tenantId = newId("tenant");
-    const moved = await seedPublication(tenantId);
+    const moved = await seedIndexed(tenantId);
     await testEnv.DB.prepare("UPDATE assets SET tenant_id = ? WHERE id = ?").bind(newId("tenant"), moved.assetId).run();
     const stray = `pub_${crypto.randomUUID().replaceAll("-", "").slice(0, 16)}`;
-    await testEnv.DB.prepare("INSERT INTO pdq_bands (publication_id, band, value) VALUES (?, 0, 1), (?, 1, 2)").bind(stray, stray).run();
+    // Bands of a hash whose pdq binding was never written (the batch writes both or neither).
+    await testEnv.DB.batch(indexStatements(testEnv.DB, stray, [pdqBinding(crypto.getRandomValues(new Uint8Array(32)))]));
     await reconcileDerivedIndex(testEnv);
     expect(await indexRows(moved.publicationId)).toEqual({ bindings: 0, bands: 0 });
     expect(await indexRows(stray)).toEqual({ bindings: 0, bands: 0 });
@@ -98,21 +97,10 @@ describe("derived-index reconciler", () => {
 
   it("#20: the Chromaprint frames of an orphaned chromaprint binding go with it", async () => {
     const tenantId = newId("tenant");
-    const kept = await seedPublication(tenantId);
-    const orphan = await seedPublication(tenantId);
+    const chromaprint = chromaprintBinding(Uint32Array.of(1, 2));
+    const kept = await seedIndexed(tenantId, [chromaprint]);
+    const orphan = await seedIndexed(tenantId, [chromaprint]);
     const db = testEnv.DB;
-    for (const p of [kept, orphan])
-      await db.batch([
-        db
-          .prepare(
-            `INSERT INTO soft_bindings (publication_id, algorithm, tenant_id, asset_id, job_id, kind, value, bits, created_at)
-             VALUES (?, 'chromaprint', ?, ?, 'job_x', 'fingerprint', 'AQAA', '0000000100000002', 0)`,
-          )
-          .bind(p.publicationId, tenantId, p.assetId),
-        db
-          .prepare("INSERT INTO chromaprint_frames (publication_id, position, value) VALUES (?, 0, 1), (?, 1, 2)")
-          .bind(p.publicationId, p.publicationId),
-      ]);
     await db.prepare("DELETE FROM assets WHERE id = ?").bind(orphan.assetId).run();
     await reconcileDerivedIndex(testEnv);
     const frames = async (p: string) =>
@@ -130,7 +118,7 @@ describe("derived-index reconciler", () => {
     await testEnv.DB.prepare("DELETE FROM derived_index_runs").run();
     const tenantId = newId("tenant");
     const orphans = [];
-    for (let i = 0; i < 3; i++) orphans.push(await seedPublication(tenantId));
+    for (let i = 0; i < 3; i++) orphans.push(await seedIndexed(tenantId));
     for (const o of orphans) await testEnv.DB.prepare("DELETE FROM assets WHERE id = ?").bind(o.assetId).run();
     // 6 bindings and 3 publications of bands; 2 rows of each per run.
     const reports = [];
