@@ -61,24 +61,22 @@ export function watermarkBinding(algorithm: string, payload: string): SeededBind
   return { algorithm, kind: "watermark", value: payload, bits: payload, quality: null };
 }
 
-/** A fingerprint binding under `algorithm`: `bits` the hex lookups compare, `value` its canonical text (default: the bits). */
-export function fingerprintBinding(
-  algorithm: string,
-  bits: string,
-  value: string = bits,
-  quality: number | null = SEEDED_QUALITY,
-): SeededBinding {
+/**
+ * A fingerprint binding under `algorithm`: `bits` the hex lookups compare, `value` its canonical text (default: the
+ * bits), `quality` the fingerprinter's (null for those without one, such as ISCC; only the PDQ gate reads it).
+ */
+export function fingerprintBinding(algorithm: string, bits: string, value: string = bits, quality: number | null = null): SeededBinding {
   return { algorithm, kind: "fingerprint", value, bits, quality };
 }
 
 /** A `pdq` binding of a 256-bit hash: value and bits its hex (as the PDQ fingerprinter gives them), indexable quality. */
 export function pdqBinding(hash: Uint8Array): SeededBinding {
-  return fingerprintBinding("pdq", hex(hash), hex(hash));
+  return fingerprintBinding("pdq", hex(hash), hex(hash), SEEDED_QUALITY);
 }
 
 /** A `chromaprint` binding: bits the frames as chromaprintFramesHex writes them; value a stand-in (lookups never read it). */
 export function chromaprintBinding(frames: Uint32Array, value = "AQAA"): SeededBinding {
-  return fingerprintBinding("chromaprint", chromaprintFramesHex(frames), value, null);
+  return fingerprintBinding("chromaprint", chromaprintFramesHex(frames), value);
 }
 
 /** A video binding (vPDQ or TMK+PDQF): bits the frame hashes' hex end to end (as videoFramesOf reads them). */
@@ -87,7 +85,7 @@ export function videoBinding(
   frames: readonly Uint8Array[],
   value = "v",
 ): SeededBinding {
-  return fingerprintBinding(algorithm, frames.map((f) => hex(f)).join(""), value, null);
+  return fingerprintBinding(algorithm, frames.map((f) => hex(f)).join(""), value);
 }
 
 /** Publication and asset ids with one suffix: `n` padded to 14 digits, or (no `n`) 14 random hex digits. */
@@ -96,7 +94,10 @@ export function publicationIds(tag: string, n?: number): { publicationId: string
   return { publicationId: `pub_${tag}${suffix}`, assetId: `ast_${tag}${suffix}` };
 }
 
-/** Writes one assets row: the asset `publicationId` points to, in `status`. Keeps: one row per asset id. */
+/**
+ * Writes one assets row: the asset the publication points to, in `status`. Keeps: its id and publication id are the
+ * pair every lookup joins a soft_bindings row by (a.id = sb.asset_id AND a.publication_id = sb.publication_id).
+ */
 export function assetStatement(db: D1Database, a: SeededAsset): D1PreparedStatement {
   return db
     .prepare(
