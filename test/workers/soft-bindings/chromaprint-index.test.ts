@@ -116,6 +116,18 @@ describe("Chromaprint frames in the index", () => {
     expect(scoped.chromaprint.every((c) => c.shift === 100)).toBe(true);
   });
 
+  it("leaves out a tenant's publication that no longer resolves, below the candidate limit too", async () => {
+    // The limit test above has more candidates than the limit, so the expired one could fall past the cap unfiltered.
+    const shared = recording(7373, 400);
+    const live = await publish(300, shared, "ten_filterfilterfilte");
+    const expired = await publish(301, shared, "ten_filterfilterfilte", "expired");
+    const query = { exact: [], chromaprint: { frames: shared.slice(50, 130) } };
+    const unscoped = (await indexMatches(db, query)).chromaprint.map((c) => c.publication_id);
+    expect(unscoped).toEqual(expect.arrayContaining([live, expired]));
+    const scoped = await indexMatches(db, query, { tenantId: "ten_filterfilterfilte", resolvableOnly: true });
+    expect(scoped.chromaprint.map((c) => c.publication_id)).toEqual([live]);
+  });
+
   it("answers an empty or all-silent query with nothing", async () => {
     expect((await indexMatches(db, { exact: [], chromaprint: { frames: new Uint32Array(0) } })).chromaprint).toEqual([]);
     const silent = new Uint32Array(80).fill(CHROMAPRINT_SILENCE);
