@@ -455,4 +455,3 @@ function feed(b: Uint8Array, container: Box, depth: number, timing: MovieTiming)
     sink.end();
   }
 }
-
