@@ -45,8 +45,11 @@ const RULES: Record<string, Record<string, "first" | "all">> = {
 interface Frame {
   /** The path of live containers, or null for one this accumulator ignores (and everything in it). */
   path: string | null;
+  /** The child types met so far that count only the first time. */
   seen: Set<string>;
 }
+/** The frame of every ignored container (nothing in it is read, so it shares one). */
+const IGNORED: Frame = { path: null, seen: new Set() };
 
 interface Track {
   id: number | null;
@@ -141,9 +144,11 @@ export class MovieTiming {
   /** A container inside a fed top-level box begins: whether what it holds counts. */
   open(type: string): boolean {
     const path = this.#admit(type);
-    const live = path !== null && CONTAINERS.has(type);
-    this.#frames.push({ path: live ? path : null, seen: new Set() });
-    if (!live) return false;
+    if (path === null || !CONTAINERS.has(type)) {
+      this.#frames.push(IGNORED);
+      return false;
+    }
+    this.#frames.push({ path, seen: new Set() });
     if (path === "moov/trak") {
       this.#tracks++;
       this.#track = { id: null, timescale: -1, stated: 0, samples: 0, edit: null };
