@@ -30,7 +30,7 @@ const PENDING_TRACKS = 1024;
 /** The containers this accumulator descends into (all are containers to the streamed walk too). */
 const CONTAINERS = new Set(["moov", "trak", "mdia", "minf", "stbl", "edts", "mvex", "moof", "traf"]);
 /** Per container path: the children that count, "first" (the first of that type) or "all". */
-const RULES: Record<string, Record<string, "first" | "all">> = {
+const RULE_TEXT: Record<string, Record<string, "first" | "all">> = {
   moov: { mvhd: "first", mvex: "first", trak: "all" },
   "moov/trak": { tkhd: "first", mdia: "first", edts: "first" },
   "moov/trak/mdia": { mdhd: "first", minf: "first" },
@@ -41,15 +41,22 @@ const RULES: Record<string, Record<string, "first" | "all">> = {
   moof: { traf: "all" },
   "moof/traf": { tfhd: "first", tfdt: "first", trun: "all" },
 };
+/** RULE_TEXT compiled: each child's path, and for a "first" child its bit in its container's `seen` mask (else 0). */
+const RULES = new Map(
+  Object.entries(RULE_TEXT).map(([parent, kids]) => [
+    parent,
+    new Map(Object.entries(kids).map(([type, rule], i) => [type, { path: `${parent}/${type}`, bit: rule === "first" ? 1 << i : 0 }])),
+  ]),
+);
 
 interface Frame {
   /** The path of live containers, or null for one this accumulator ignores (and everything in it). */
   path: string | null;
-  /** The child types met so far that count only the first time. */
-  seen: Set<string>;
+  /** The "first" child types met so far (RULES bits). */
+  seen: number;
 }
-/** The frame of every ignored container (nothing in it is read, so it shares one). */
-const IGNORED: Frame = { path: null, seen: new Set() };
+/** The frame of every ignored container (nothing in it is read, so it is never written). */
+const IGNORED: Frame = { path: null, seen: 0 };
 
 interface Track {
   id: number | null;
@@ -129,13 +136,13 @@ export class MovieTiming {
   openTop(type: string): boolean {
     if (type === "moov" && this.#moov === "none") {
       this.#moov = "open";
-      this.#frames.push({ path: "moov", seen: new Set() });
+      this.#frames.push({ path: "moov", seen: 0 });
       return true;
     }
     if (type === "moof" && this.#moov === "closed") {
       if (this.#tracks > FRAGMENTED_TRACKS_MAXIMUM || this.#trex > FRAGMENTED_TRACKS_MAXIMUM)
         corrupt(`a fragmented movie declaring more than ${FRAGMENTED_TRACKS_MAXIMUM} tracks`);
-      this.#frames.push({ path: "moof", seen: new Set() });
+      this.#frames.push({ path: "moof", seen: 0 });
       return true;
     }
     return false;
@@ -148,7 +155,7 @@ export class MovieTiming {
       this.#frames.push(IGNORED);
       return false;
     }
-    this.#frames.push({ path, seen: new Set() });
+    this.#frames.push({ path, seen: 0 });
     if (path === "moov/trak") {
       this.#tracks++;
       this.#track = { id: null, timescale: -1, stated: 0, samples: 0, edit: null };
@@ -173,28 +180,28 @@ export class MovieTiming {
     const track = this.#track;
     switch (path) {
       case "moov/mvhd":
-        return head(32, (h) => {
+        return head(32, length, (h) => {
           const t = timing(h, box("mvhd", h));
           this.#movieTimescale = t.timescale;
           this.#movieDuration = t.duration;
         });
       case "moov/mvex/mehd":
-        return head(12, (h) => {
+        return head(12, length, (h) => {
           if (h.length >= (h[0] === 1 ? 12 : 8)) this.#mehd = h[0] === 1 ? u64be(h, 4) : u32be(h, 4);
         });
       case "moov/mvex/trex":
         this.#trex++;
-        return head(16, (h) => {
+        return head(16, length, (h) => {
           if (h.length < 16 || this.#trexById.has(u32be(h, 4)) || this.#trexById.size >= FRAGMENTED_TRACKS_MAXIMUM) return;
           this.#trexById.set(u32be(h, 4), u32be(h, 12));
         });
       case "moov/trak/tkhd":
-        return head(24, (h) => {
+        return head(24, length, (h) => {
           const at = h.length > 0 && h[0] === 1 ? 20 : 12;
           if (track && h.length >= at + 4) track.id = u32be(h, at);
         });
       case "moov/trak/mdia/mdhd":
-        return head(32, (h) => {
+        return head(32, length, (h) => {
           const t = timing(h, box("mdhd", h));
           if (!track) return;
           track.timescale = t.timescale;
@@ -221,9 +228,9 @@ export class MovieTiming {
         );
       }
       case "moof/traf/tfhd":
-        return this.#tfhd();
+        return this.#tfhd(length);
       case "moof/traf/tfdt":
-        return head(12, (h) => {
+        return head(12, length, (h) => {
           const v1 = h.length > 0 && h[0] === 1;
           if (h.length < (v1 ? 12 : 8)) corrupt("'tfdt' box too short");
           if (this.#traf) this.#traf.tfdt = v1 ? u64be(h, 4) : u32be(h, 4);
@@ -238,13 +245,13 @@ export class MovieTiming {
   #admit(type: string): string | null {
     const parent = this.#frames.at(-1);
     if (!parent || parent.path === null) return null;
-    const rule = RULES[parent.path]?.[type];
+    const rule = RULES.get(parent.path)?.get(type);
     if (rule === undefined) return null;
-    if (rule === "first") {
-      if (parent.seen.has(type)) return null;
-      parent.seen.add(type);
+    if (rule.bit !== 0) {
+      if (parent.seen & rule.bit) return null;
+      parent.seen |= rule.bit;
     }
-    return `${parent.path}/${type}`;
+    return rule.path;
   }
 
   #closeTrack(): void {
@@ -263,8 +270,8 @@ export class MovieTiming {
   }
 
   /** `tfhd`: version/flags, track_ID, then the optional fields its flags announce (ISO/IEC 14496-12 8.8.7). */
-  #tfhd(): BodySink {
-    return head(28, (h) => {
+  #tfhd(length: number): BodySink {
+    return head(28, length, (h) => {
       const traf = this.#traf;
       if (h.length < 8) corrupt("'tfhd' box too short");
       const flags = u32be(h, 0) & 0xff_ffff;
@@ -327,19 +334,29 @@ function box(type: string, h: Uint8Array): Box {
   return { type, start: 0, body: 0, end: h.length };
 }
 
-/** A consumer keeping a body's first `length` bytes, calling `done` with them (fewer for a shorter body) at its end. */
-function head(length: number, done: (h: Uint8Array) => void): BodySink {
-  const h = new Uint8Array(length);
+/**
+ * A consumer of a body's first `want` bytes (fewer for a shorter body of `length`), calling `done` with them once all
+ * arrived: a view of the part when one part holds them (the in-memory walk, most streamed boxes), else a copy.
+ */
+function head(want: number, length: number, done: (h: Uint8Array) => void): BodySink {
+  const need = Math.min(want, length);
+  let copy: Uint8Array | null = null;
   let got = 0;
+  if (need === 0) done(new Uint8Array(0));
   return {
     take(part) {
-      const n = Math.min(part.length, length - got);
-      h.set(part.subarray(0, n), got);
+      if (got >= need) return;
+      if (got === 0 && part.length >= need) {
+        got = need;
+        return done(part.subarray(0, need));
+      }
+      copy ??= new Uint8Array(need);
+      const n = Math.min(part.length, need - got);
+      copy.set(part.subarray(0, n), got);
       got += n;
+      if (got === need) done(copy);
     },
-    end() {
-      done(h.subarray(0, got));
-    },
+    end() {},
   };
 }
 
@@ -347,7 +364,8 @@ function head(length: number, done: (h: Uint8Array) => void): BodySink {
  * A consumer for a full box holding a table: version and flags (4), an entry count (4), `extra(flags)` more header
  * bytes, then `count` entries of `width` bytes (fixed, or from the version and flags). Entries past the box's end are
  * refused as soon as the count is read (`length` is the body's size), as the in-memory reading refuses them; bytes
- * after the entries are ignored. `entry` gets each entry's first 8 bytes (`e` at `at`); `counted` may decline the walk.
+ * after the entries are ignored. `entry` gets each entry (`e` at `at`, read in place when one part holds it);
+ * `counted` may decline the walk. Nothing is copied but an entry or the 8-byte header cut by a part boundary.
  */
 function table(
   length: number,
@@ -359,41 +377,57 @@ function table(
   counted: (count: number) => boolean = () => true,
 ): BodySink {
   if (length < 8) corrupt(`${name} entries overrun the box`);
-  const header = new Uint8Array(16);
-  let headerLength = 8;
+  let header: Uint8Array | null = null;
   let headerGot = 0;
+  /** Header bytes still to skip after the first 8 (the trun's data offset and first sample's flags). */
+  let skip = -1;
   let size = 0;
   let left = 0;
   let walk = false;
-  // An entry cut by a part boundary is kept here until whole.
-  const carry = new Uint8Array(20);
+  let carry: Uint8Array | null = null;
   let carried = 0;
+  const start = (h: Uint8Array, at: number) => {
+    const flags = u32be(h, at) & 0xff_ffff;
+    skip = extra(flags);
+    if (8 + skip > length) corrupt(`'${name}' box too short`);
+    size = typeof width === "number" ? width : width(u8(h, at), flags);
+    left = u32be(h, at + 4);
+    if (8 + skip + left * size > length) corrupt(`${name} entries overrun the box`);
+  };
   return {
     take(part) {
       let at = 0;
-      while (headerGot < headerLength && at < part.length) {
-        const n = Math.min(part.length - at, headerLength - headerGot);
-        header.set(part.subarray(at, at + n), headerGot);
-        headerGot += n;
-        at += n;
-        if (headerGot === 8 && headerLength === 8) {
-          const flags = u32be(header, 0) & 0xff_ffff;
-          headerLength = 8 + extra(flags);
-          if (headerLength > length) corrupt(`'${name}' box too short`);
-          size = typeof width === "number" ? width : width(u8(header, 0), flags);
-          left = u32be(header, 4);
-          if (headerLength + left * size > length) corrupt(`${name} entries overrun the box`);
+      if (headerGot < 8) {
+        if (headerGot === 0 && part.length >= 8) {
+          start(part, 0);
+          headerGot = 8;
+          at = 8;
+        } else {
+          header ??= new Uint8Array(8);
+          const n = Math.min(part.length, 8 - headerGot);
+          header.set(part.subarray(0, n), headerGot);
+          headerGot += n;
+          at = n;
+          if (headerGot < 8) return;
+          start(header, 0);
         }
-        if (headerGot === headerLength) walk = counted(left) && size > 0;
+        if (skip === 0) walk = counted(left) && size > 0;
+      }
+      if (skip > 0) {
+        const n = Math.min(skip, part.length - at);
+        skip -= n;
+        at += n;
+        if (skip > 0) return;
+        walk = counted(left) && size > 0;
       }
       if (!walk) return;
       if (carried > 0) {
         const n = Math.min(part.length - at, size - carried);
-        carry.set(part.subarray(at, at + n), carried);
+        carry!.set(part.subarray(at, at + n), carried);
         carried += n;
         at += n;
         if (carried < size) return;
-        entry(carry, 0);
+        entry(carry!, 0);
         carried = 0;
         left--;
       }
@@ -403,6 +437,7 @@ function table(
         left--;
       }
       if (left > 0 && at < part.length) {
+        carry ??= new Uint8Array(size);
         carried = part.length - at;
         carry.set(part.subarray(at), 0);
       }
