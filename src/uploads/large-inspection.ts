@@ -5,10 +5,13 @@
  * what it does not: the container structure (every top-level box or chunk inside the file, a leading `ftyp` and a
  * `moov` for BMFF, a RIFF WAVE header whose size matches, FLAC's metadata blocks, its last frame's CRC and that
  * the last frame reaches STREAMINFO's sample count) and whether a manifest is present; and the duration (read on
- * the way: it prices audio and video; never less than the file plays: for BMFF the longest track's samples cut to
- * its edit list, a fragmented movie's `trun` samples, when `mvhd` states less, for FLAC how far its frames reach when STREAMINFO's total is smaller), for FLAC
- * with everything else STREAMINFO states (sample rate, channels, bit depth, as the in-memory inspector reports them); NOT the other codec facts the in-memory inspector reads
- * (dimensions, codecs: null here), which need the whole file.
+ * the way: it prices audio and video; never less than the file plays: for BMFF, by the in-memory inspector's own
+ * code (inspect/isobmff-timing.ts), the longest track's samples cut to its edit list or a fragmented movie's `trun`
+ * samples when `mvhd`/`mehd`/`mdhd` state less, an overrunning `stts`/`elst`/`trun` refused as in memory; for FLAC
+ * how far its frames reach when STREAMINFO's total is smaller), for FLAC with everything else STREAMINFO states
+ * (sample rate, channels, bit depth, as the in-memory inspector reports them); NOT the other codec facts the
+ * in-memory inspector reads (dimensions, codecs: null here, so no video/mp4 contract either), which need the whole
+ * file.
  */
 import { EMBEDDED_SIGNING_MAXIMUM_BYTES } from "../catalog/limits";
 import { BmffScanner } from "../media/c2pa/bmff";
@@ -67,8 +70,8 @@ export async function inspectStreamed(
   let scanner: BmffScanner | RiffScanner | FlacScanner | null = null;
   try {
     // The duration prices audio and video (billing), so it is read on the way: `mvhd`, `mehd` and each track's
-    // `mdhd`, `stts` and `elst` as `moov` streams past, each fragment's `tfhd`, `tfdt` and `trun` after it, the WAV `fmt ` and the `data` chunk's size, or
-    // FLAC's STREAMINFO and its last frame's header.
+    // `mdhd`, `stts` and `elst` as `moov` streams past, then each fragment's `tfhd`, `tfdt` and `trun`; the WAV
+    // `fmt ` and the `data` chunk's size; or FLAC's STREAMINFO and its last frame's header.
     scanner =
       container === "bmff"
         ? new BmffScanner(byteLength, { verify: true, timing: true }, NO_HASH)

@@ -125,7 +125,10 @@ export class MovieTiming {
     for (const p of this.#pending) played = Math.max(played, trackPlayedSeconds(p.media, 1, p.edit, this.#movieTimescale));
     for (const f of this.#byId.values()) {
       if (!f.counted || f.timescale <= 0) continue;
-      // The fragments' decode span (tfdt), from 0 when the moov holds samples; never less than the samples' sum.
+      // The fragments' decode span (tfdt), from 0 when the moov holds samples; never less than the samples' sum. Not
+      // cut to the edit list: a fragmented movie's is written before its fragments exist (0, or the moov's samples),
+      // so it bounds none of them, and a patched one would lower the bill. A `traf` for a track moov does not
+      // declare (no timescale to read it by) is not counted, as FFmpeg skips it.
       const start = f.samples > 0 ? 0 : f.first;
       played = Math.max(played, Math.max(f.samples + f.ticks, f.last - start) / f.timescale);
     }
@@ -298,7 +301,7 @@ export class MovieTiming {
       length,
       (_version, flags) => {
         perSample = (flags & 0x100) !== 0;
-        return ((flags & 0x100 ? 4 : 0) + (flags & 0x200 ? 4 : 0) + (flags & 0x400 ? 4 : 0) + (flags & 0x800 ? 4 : 0)) as number;
+        return (flags & 0x100 ? 4 : 0) + (flags & 0x200 ? 4 : 0) + (flags & 0x400 ? 4 : 0) + (flags & 0x800 ? 4 : 0);
       },
       "trun",
       (e, at) => {
