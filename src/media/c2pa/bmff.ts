@@ -12,7 +12,7 @@ import { MANIFEST_STORE_MAXIMUM_BYTES } from "../../catalog/limits";
 import { CorruptError } from "../inspect/bytes";
 import { type BodySink, MovieTiming } from "../inspect/isobmff-timing";
 import { fourcc, u32 } from "./jumbf-box";
-import { BodyPeeks, type Sha256Stream, StreamMediaError, sha256Stream, u64be } from "./stream-hash";
+import { type Sha256Stream, StreamMediaError, sha256Stream, u64be } from "./stream-hash";
 
 /** The C2PA manifest box's extended type (C2PA specification, "Embedding manifests into BMFF"). */
 export const C2PA_BOX_UUID = Uint8Array.from([
@@ -107,17 +107,10 @@ export class BmffScanner {
   #nested: NestedBoxWalk | null = null;
   #nestedBoxes = { count: 0 };
 
-  /** The first bytes of the box types asked for in `options.peek` (e.g. `moov`, for its `mvhd` duration). */
-  readonly peeks: BodyPeeks;
   /** With `options.timing`: what the movie states and plays, read as `moov` and its fragments stream past (MovieTiming). */
   readonly timing: MovieTiming | null;
 
-  constructor(
-    total: number,
-    options: { verify: boolean; peek?: Record<string, number>; timing?: boolean },
-    hash: Sha256Stream = sha256Stream(),
-  ) {
-    this.peeks = new BodyPeeks(options.peek);
+  constructor(total: number, options: { verify: boolean; timing?: boolean }, hash: Sha256Stream = sha256Stream()) {
     this.timing = options.timing ? new MovieTiming() : null;
     this.#total = total;
     this.#verify = options.verify;
@@ -136,7 +129,6 @@ export class BmffScanner {
       if (this.#remaining > 0) {
         const n = Math.min(this.#remaining, bytes.length - at);
         const part = bytes.subarray(at, at + n);
-        this.peeks.take(part);
         this.#nested?.feed(part);
         if (this.#mode === "hash") await this.#hash.update(part);
         else if (this.#mode === "capture") {
@@ -219,7 +211,6 @@ export class BmffScanner {
       throw new StreamMediaError("unsupported", `more than ${MAXIMUM_TOP_LEVEL_BOXES} top-level boxes`);
     this.#pos = this.#boxStart + this.#headLen;
     this.#remaining = size - this.#headLen;
-    this.peeks.begin(type, this.#remaining);
     // The bytes already read past the header (a uuid's extended type) are not children of any container walked.
     const timed = this.timing !== null && timingCall(() => this.timing!.openTop(type));
     this.#nested = CONTAINER_TYPES.has(type)
