@@ -130,7 +130,10 @@ describe("a seeded sweep over every word of the boxes the duration reads", () =>
       if (random() < 0.2) {
         const [, at] = targets[Math.floor(random() * targets.length)]!;
         const type = [...TIMED][Math.floor(random() * TIMED.size)]!;
-        out.set([...type].map((c) => c.charCodeAt(0)), at + 4);
+        out.set(
+          [...type].map((c) => c.charCodeAt(0)),
+          at + 4,
+        );
         changes.push(`renamed ${type}`);
       }
       for (let k = 1 + Math.floor(random() * 2); k > 0; k--) {
