@@ -5,13 +5,16 @@
  * what it does not: the container structure (every top-level box or chunk inside the file, a leading `ftyp` and a
  * `moov` for BMFF, a RIFF WAVE header whose size matches, FLAC's metadata blocks, its last frame's CRC and that
  * the last frame reaches STREAMINFO's sample count) and whether a manifest is present; and the duration (read on
- * the way: it prices audio and video; never less than the file plays: for BMFF the longest track's samples cut to
- * its edit list when `mvhd` states less, for FLAC how far its frames reach when STREAMINFO's total is smaller), for FLAC
- * with everything else STREAMINFO states (sample rate, channels, bit depth, as the in-memory inspector reports them); NOT the other codec facts the in-memory inspector reads
- * (dimensions, codecs: null here), which need the whole file.
+ * the way: it prices audio and video; never less than the file plays: for BMFF, by the in-memory inspector's own
+ * code (inspect/isobmff-timing.ts), the longest track's samples cut to its edit list or a fragmented movie's `trun`
+ * samples when `mvhd`/`mehd`/`mdhd` state less, an overrunning `stts`/`elst`/`trun` refused as in memory; for FLAC
+ * how far its frames reach when STREAMINFO's total is smaller), for FLAC with everything else STREAMINFO states
+ * (sample rate, channels, bit depth, as the in-memory inspector reports them); NOT the other codec facts the
+ * in-memory inspector reads (dimensions, codecs: null here, so no video/mp4 contract either), which need the whole
+ * file.
  */
 import { EMBEDDED_SIGNING_MAXIMUM_BYTES } from "../catalog/limits";
-import { BmffScanner, bmffDurationSeconds } from "../media/c2pa/bmff";
+import { BmffScanner } from "../media/c2pa/bmff";
 import { FlacScanner } from "../media/c2pa/flac";
 import { RiffScanner, wavDurationSeconds } from "../media/c2pa/riff";
 import { forEachChunk, type Sha256Stream, StreamMediaError, sha256Stream } from "../media/c2pa/stream-hash";
@@ -25,10 +28,10 @@ import { hex } from "../platform/bytes";
 function measured(scanner: BmffScanner | RiffScanner | FlacScanner | null): Partial<MeasuredFacts> {
   // Rounded to milliseconds as the in-memory inspector's are: pricing takes a duration of at most 3 decimals only.
   if (scanner instanceof BmffScanner) {
-    // The later of what `mvhd` states and what the longest track plays (its samples, cut to its edit list): a
-    // stated duration patched smaller does not shorten the movie (the in-memory inspector reads it alike).
-    const stated = bmffDurationSeconds(scanner.peeks.bodies.get("moov")) ?? 0;
-    return { duration_seconds: seconds(Math.max(stated, scanner.timing?.playedSeconds ?? 0)) };
+    // The later of what the movie states (mvhd, mehd, mdhd) and what the longest track plays (its samples cut to its
+    // edit list, or its fragments summed): a stated duration patched smaller does not shorten the movie. The same
+    // MovieTiming the in-memory inspector feeds (inspect/isobmff-timing.ts), so both paths report the same figure.
+    return { duration_seconds: seconds(scanner.timing?.seconds ?? 0) };
   }
   if (scanner instanceof RiffScanner) {
     return { duration_seconds: seconds(wavDurationSeconds(scanner.peeks.bodies.get("fmt "), scanner.peeks.sizes.get("data")) ?? 0) };
@@ -66,12 +69,12 @@ export async function inspectStreamed(
   };
   let scanner: BmffScanner | RiffScanner | FlacScanner | null = null;
   try {
-    // The duration prices audio and video (billing), so it is read on the way: `mvhd` near the start of `moov` and
-    // each track's `mdhd`, `stts` and `elst` as `moov` streams past, the WAV `fmt ` and the `data` chunk's size, or
-    // FLAC's STREAMINFO and its last frame's header.
+    // The duration prices audio and video (billing), so it is read on the way: `mvhd`, `mehd` and each track's
+    // `mdhd`, `stts` and `elst` as `moov` streams past, then each fragment's `tfhd`, `tfdt` and `trun`; the WAV
+    // `fmt ` and the `data` chunk's size; or FLAC's STREAMINFO and its last frame's header.
     scanner =
       container === "bmff"
-        ? new BmffScanner(byteLength, { verify: true, peek: { moov: 4096 }, timing: true }, NO_HASH)
+        ? new BmffScanner(byteLength, { verify: true, timing: true }, NO_HASH)
         : container === "riff"
           ? new RiffScanner(byteLength, { peek: { "fmt ": 16, data: 0 } }, NO_HASH)
           : new FlacScanner(byteLength, { sign: false }, NO_HASH);

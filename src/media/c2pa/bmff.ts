@@ -9,8 +9,10 @@
  * embedding also excludes `free` and `skip`; we hash them, see EXCLUDED_TYPES).
  */
 import { MANIFEST_STORE_MAXIMUM_BYTES } from "../../catalog/limits";
+import { CorruptError } from "../inspect/bytes";
+import { type BodySink, MovieTiming } from "../inspect/isobmff-timing";
 import { fourcc, u32 } from "./jumbf-box";
-import { BodyPeeks, type Sha256Stream, StreamMediaError, sha256Stream, u64be } from "./stream-hash";
+import { type Sha256Stream, StreamMediaError, sha256Stream, u64be } from "./stream-hash";
 
 /** The C2PA manifest box's extended type (C2PA specification, "Embedding manifests into BMFF"). */
 export const C2PA_BOX_UUID = Uint8Array.from([
@@ -105,17 +107,10 @@ export class BmffScanner {
   #nested: NestedBoxWalk | null = null;
   #nestedBoxes = { count: 0 };
 
-  /** The first bytes of the box types asked for in `options.peek` (e.g. `moov`, for its `mvhd` duration). */
-  readonly peeks: BodyPeeks;
-  /** With `options.timing`: what the movie's tracks play, read as `moov` streams past (see MovieTiming). */
+  /** With `options.timing`: what the movie states and plays, read as `moov` and its fragments stream past (MovieTiming). */
   readonly timing: MovieTiming | null;
 
-  constructor(
-    total: number,
-    options: { verify: boolean; peek?: Record<string, number>; timing?: boolean },
-    hash: Sha256Stream = sha256Stream(),
-  ) {
-    this.peeks = new BodyPeeks(options.peek);
+  constructor(total: number, options: { verify: boolean; timing?: boolean }, hash: Sha256Stream = sha256Stream()) {
     this.timing = options.timing ? new MovieTiming() : null;
     this.#total = total;
     this.#verify = options.verify;
@@ -134,7 +129,6 @@ export class BmffScanner {
       if (this.#remaining > 0) {
         const n = Math.min(this.#remaining, bytes.length - at);
         const part = bytes.subarray(at, at + n);
-        this.peeks.take(part);
         this.#nested?.feed(part);
         if (this.#mode === "hash") await this.#hash.update(part);
         else if (this.#mode === "capture") {
@@ -217,13 +211,15 @@ export class BmffScanner {
       throw new StreamMediaError("unsupported", `more than ${MAXIMUM_TOP_LEVEL_BOXES} top-level boxes`);
     this.#pos = this.#boxStart + this.#headLen;
     this.#remaining = size - this.#headLen;
-    this.peeks.begin(type, this.#remaining);
     // The bytes already read past the header (a uuid's extended type) are not children of any container walked.
+    const timed = this.timing !== null && timingCall(() => this.timing!.openTop(type));
     this.#nested = CONTAINER_TYPES.has(type)
-      ? new NestedBoxWalk(type, size, this.#remaining, this.#nestedBoxes, type === "moov" ? this.timing : null)
+      ? new NestedBoxWalk(type, size, this.#remaining, this.#nestedBoxes, timed ? this.timing : null)
       : null;
     this.#headLen = 0;
     this.#need = 8;
+    // An empty container ends here (push closes a container only when its body's last byte arrives).
+    if (this.#remaining === 0) this.#nested?.close();
   }
 }
 
@@ -243,7 +239,7 @@ class NestedBoxWalk {
   #pos = 0;
   #skipTo = 0;
   /** Where the body of the leaf box being skipped goes, when `timing` reads it. */
-  #sink: ((part: Uint8Array) => void) | null = null;
+  #sink: BodySink | null = null;
   readonly #head = new Uint8Array(16);
   #headLen = 0;
   /** A `meta` just opened: its first body bytes decide whether it is a full box (size of that box). */
@@ -266,9 +262,11 @@ class NestedBoxWalk {
     while (at < part.length) {
       if (this.#pos < this.#skipTo) {
         const n = Math.min(this.#skipTo - this.#pos, part.length - at);
-        this.#sink?.(part.subarray(at, at + n));
+        const sink = this.#sink;
+        if (sink) timingCall(() => sink.take(part.subarray(at, at + n)));
         at += n;
         this.#pos += n;
+        if (this.#pos === this.#skipTo) this.#endSink();
         continue;
       }
       const need = this.#need();
@@ -295,8 +293,9 @@ class NestedBoxWalk {
     const left = end - start;
     if (this.#headLen === 0 && left === 0) {
       this.#ends.pop();
-      const closed = this.#types.pop();
-      if (closed === "trak" && this.#types.length === 1) this.timing?.closeTrack();
+      this.#types.pop();
+      const timing = this.timing;
+      if (timing) timingCall(() => timing.close());
       return 0;
     }
     if (this.#metaSize !== null) {
@@ -361,191 +360,30 @@ class NestedBoxWalk {
       this.#ends.push(start + size);
       this.#types.push(type);
       if (type === "meta") this.#metaSize = size;
-      if (type === "trak" && this.#types.length === 2) this.timing?.openTrack();
+      const timing = this.timing;
+      if (timing) timingCall(() => timing.open(type));
     } else {
       this.#skipTo = start + size;
-      this.#sink = this.timing?.leaf(type, this.#types) ?? null;
+      const timing = this.timing;
+      this.#sink = timing ? timingCall(() => timing.leaf(type, size - headerSize)) : null;
+      if (this.#pos === this.#skipTo) this.#endSink();
     }
+  }
+
+  /** The leaf box `timing` reads ended: it judges what it read (an overrunning table is refused here). */
+  #endSink(): void {
+    const sink = this.#sink;
+    this.#sink = null;
+    if (sink) timingCall(() => sink.end());
   }
 }
 
-/** MovieTiming's bound on tracks held until `mvhd` is read. */
-const PENDING_TRACKS = 1024;
-
-/**
- * What a movie's tracks play, read from `moov` as it streams past (memory: a few numbers): the `mvhd` timescale and,
- * per `trak`, its `mdhd` timescale, the sum of its `stts` sample deltas and of its edit list's (`edts/elst`) segment
- * durations. The largest of what each track plays (its samples, cut to its edit list) is `playedSeconds`, folded in
- * as each track closes (or, for an edited track closed before `mvhd`, once its timescale is known). The stated durations (`mvhd`, `mdhd`) are summaries a customer can patch smaller without any
- * player minding; pricing takes the duration, so the upload inspection reports at least this.
- */
-export class MovieTiming {
-  movieTimescale = 0;
-  #played = 0;
-  /**
-   * Tracks closed before `mvhd` was read (box order in `moov` is free), whose edit list needs the movie's timescale:
-   * their samples' seconds and edit ticks, judged once it is known. At most PENDING_TRACKS (a hostile moov of more
-   * edited tracks before its mvhd has the rest counted uncut: more, never less).
-   */
-  readonly #pending: { media: number; edit: number }[] = [];
-  #track: { timescale: number; samples: number; stts: boolean; edit: number | null } | null = null;
-
-  /** The longest a closed track plays, in seconds (0 when none told). */
-  get playedSeconds(): number {
-    let played = this.#played;
-    for (const p of this.#pending) played = Math.max(played, trackPlayedSeconds(p.media, 1, p.edit, this.movieTimescale));
-    return played;
+/** A MovieTiming call, its CorruptError (a table overrunning its box, a box too short) refusing the file as malformed. */
+function timingCall<T>(call: () => T): T {
+  try {
+    return call();
+  } catch (error) {
+    if (error instanceof CorruptError) throw new StreamMediaError("malformed", error.message);
+    throw error;
   }
-
-  openTrack(): void {
-    // A timescale of -1: no mdhd read yet (one stating 0 is the one read, as the in-memory inspector reads the first).
-    this.#track = { timescale: -1, samples: 0, stts: false, edit: null };
-  }
-
-  closeTrack(): void {
-    const t = this.#track;
-    this.#track = null;
-    if (!t) return;
-    if (this.movieTimescale === 0 && t.edit !== null && t.edit > 0 && t.timescale > 0 && this.#pending.length < PENDING_TRACKS) {
-      this.#pending.push({ media: t.samples / t.timescale, edit: t.edit });
-      return;
-    }
-    this.#played = Math.max(this.#played, trackPlayedSeconds(t.samples, t.timescale, t.edit, this.movieTimescale));
-  }
-
-  /**
-   * A consumer for the body of leaf box `type` inside the containers `path` (outermost first), or null. Only the
-   * boxes where the in-memory inspector reads them (a fake `trak` nested deeper is not the track), the first of each.
-   */
-  leaf(type: string, path: readonly string[]): ((part: Uint8Array) => void) | null {
-    const where = path.join("/");
-    if (type === "mvhd" && where === "moov" && this.movieTimescale === 0) {
-      return fixedHead(32, (h, n) => {
-        const at = h[0] === 1 ? 20 : 12;
-        if (n >= at + 4) this.movieTimescale = u32(h, at);
-      });
-    }
-    const track = this.#track;
-    if (!track) return null;
-    if (type === "mdhd" && where === "moov/trak/mdia" && track.timescale === -1) {
-      return fixedHead(32, (h, n) => {
-        const at = h[0] === 1 ? 20 : 12;
-        track.timescale = n >= at + 4 ? u32(h, at) : 0;
-      });
-    }
-    // The first stts only, as the in-memory inspector reads it (a second one would add to the track's time).
-    if (type === "stts" && where === "moov/trak/mdia/minf/stbl" && !track.stts) {
-      track.stts = true;
-      return table(
-        () => 8,
-        (e) => void (track.samples += u32(e, 0) * sttsDelta(u32(e, 4))),
-      );
-    }
-    if (type === "elst" && where === "moov/trak/edts" && track.edit === null) {
-      track.edit = 0;
-      return table(
-        (version) => (version === 1 ? 20 : 12),
-        (e, version) => void (track.edit! += version === 1 ? u32(e, 0) * 0x1_0000_0000 + u32(e, 4) : u32(e, 0)),
-      );
-    }
-    return null;
-  }
-}
-
-/**
- * An `stts` sample delta as players take it: legacy MOV writers store negative DTS corrections in this unsigned field
- * (0xFFFFFC00 for -1024), which FFmpeg reads as a delta of 1 past its max_stts_delta (2^32 - 1 - 480000). Counted as
- * written, one such entry made a 3 s M4A play 27 h here (over the pricing envelope). Shared by both upload paths.
- */
-export function sttsDelta(delta: number): number {
-  return delta > 0xffff_ffff - 480_000 ? 1 : delta;
-}
-
-/**
- * What a track plays, in seconds: its samples' durations (`stts`, in its `mdhd` timescale), cut to its edit list's
- * length (in the movie's timescale) when it has a non-empty one, as players present only the edited span (an
- * encoder's priming samples, a trimmed clip). 0 when not known (no samples: a fragmented movie's are in its
- * fragments). Shared by the in-memory inspector (inspect/isobmff.ts).
- */
-export function trackPlayedSeconds(sampleTicks: number, timescale: number, editTicks: number | null, movieTimescale: number): number {
-  if (timescale <= 0 || sampleTicks <= 0) return 0;
-  const media = sampleTicks / timescale;
-  // No edit list, or one of zero length (fragmented writers' convention), or no movie timescale to read it by.
-  if (editTicks === null || editTicks <= 0 || movieTimescale <= 0) return media;
-  return Math.min(media, editTicks / movieTimescale);
-}
-
-/** A consumer keeping a box body's first `length` bytes, calling `done` with them (and how many) once full. */
-function fixedHead(length: number, done: (head: Uint8Array, got: number) => void): (part: Uint8Array) => void {
-  const head = new Uint8Array(length);
-  let got = 0;
-  let told = false;
-  return (part) => {
-    const n = Math.min(part.length, length - got);
-    head.set(part.subarray(0, n), got);
-    got += n;
-    // Told once: when full, else (a shorter body) on every part with what there is, the last call counting.
-    if (!told) done(head, got);
-    if (got === length) told = true;
-  };
-}
-
-/**
- * A consumer for a full box holding a table: version and flags (4), an entry count (4), then entries of
- * `width(version)` bytes, each passed to `entry`; bytes past the count's entries are ignored.
- */
-function table(width: (version: number) => number, entry: (e: Uint8Array, version: number) => void): (part: Uint8Array) => void {
-  const head = new Uint8Array(8);
-  let headGot = 0;
-  let buffer: Uint8Array | null = null;
-  let got = 0;
-  let left = 0;
-  let version = 0;
-  return (part) => {
-    let at = 0;
-    if (headGot < 8) {
-      const n = Math.min(part.length, 8 - headGot);
-      head.set(part.subarray(0, n), headGot);
-      headGot += n;
-      at = n;
-      if (headGot < 8) return;
-      version = head[0]!;
-      left = u32(head, 4);
-      buffer = new Uint8Array(width(version));
-    }
-    const e = buffer!;
-    while (at < part.length && left > 0) {
-      const n = Math.min(part.length - at, e.length - got);
-      e.set(part.subarray(at, at + n), got);
-      got += n;
-      at += n;
-      if (got === e.length) {
-        entry(e, version);
-        got = 0;
-        left--;
-      }
-    }
-  };
-}
-
-/** The movie's duration in seconds from the start of a `moov` body (its `mvhd` child), or null when not found there. */
-export function bmffDurationSeconds(moovHead: Uint8Array | undefined): number | null {
-  if (!moovHead) return null;
-  const view = new DataView(moovHead.buffer, moovHead.byteOffset, moovHead.byteLength);
-  for (let at = 0; at + 8 <= moovHead.length; ) {
-    const size = view.getUint32(at);
-    if (fourcc(moovHead, at + 4) === "mvhd") {
-      const version = moovHead[at + 8];
-      const timescaleAt = at + (version === 1 ? 28 : 20);
-      if (timescaleAt + (version === 1 ? 12 : 8) > moovHead.length) return null;
-      const timescale = view.getUint32(timescaleAt);
-      const duration =
-        version === 1 ? view.getUint32(timescaleAt + 4) * 0x1_0000_0000 + view.getUint32(timescaleAt + 8) : view.getUint32(timescaleAt + 4);
-      const unknown = version === 1 ? view.getUint32(timescaleAt + 4) === 0xffff_ffff : duration === 0xffff_ffff;
-      return timescale > 0 && !unknown ? duration / timescale : null;
-    }
-    if (size < 8) return null;
-    at += size;
-  }
-  return null;
 }

@@ -1,10 +1,10 @@
-import { sttsDelta, trackPlayedSeconds } from "../c2pa/bmff";
 import { CorruptError, corrupt, equalBytes, fourcc, latin1, u8, u16be, u32be, u64be } from "./bytes";
 import { C2PA_BMFF_UUID } from "./c2pa-markers";
 import { type AudioConfig, parseAv1C, parseAvcC, parseEsds, parseHvcC, parseVpcC, type VideoConfig } from "./codecs";
 import { type Detection, detection, type MeasuredFacts, positiveInt, rate, seconds } from "./detection";
 import { type Box, boxes, child, children, printable, timing } from "./isobmff-box";
 import { type HeifImage, parseMeta } from "./isobmff-heif";
+import { measureMovie } from "./isobmff-timing";
 
 /**
  * ISO base media file format (ISO/IEC 14496-12) and QuickTime: MP4, M4A, MOV, HEIF/HEIC, AVIF and their
@@ -31,10 +31,6 @@ export interface Track {
   tkhdWidth: number;
   tkhdHeight: number;
   maxChunkOffset: number;
-  /** What the samples play, in the track's timescale: the sum of `stts` sample deltas (0 without `stts`). */
-  sampleDuration: number;
-  /** The edit list's length in the movie's timescale (the sum of its segment durations), or null without one. */
-  editDuration: number | null;
 }
 
 const VIDEO_CODECS: Record<string, string> = {
@@ -186,30 +182,13 @@ function parseTrak(b: Uint8Array, trak: Box, quicktime: boolean): Track {
     const entries = boxes(b, stsd.body + 8, stsd.end, 6);
     if (entries[0]) entry = sampleEntry(b, entries[0], quicktime, 6);
   }
+  // The sample count (frame rate); what the samples play is read by isobmff-timing.ts (so is the edit list).
   let samples = 0;
-  let sampleDuration = 0;
   const stts = child(stbl, "stts");
   if (stts) {
     const count = u32be(b, stts.body + 4);
     if (stts.body + 8 + count * 8 > stts.end) corrupt("stts entries overrun the box");
-    for (let i = 0; i < count; i++) {
-      const n = u32be(b, stts.body + 8 + i * 8);
-      samples += n;
-      sampleDuration += n * sttsDelta(u32be(b, stts.body + 12 + i * 8));
-    }
-  }
-  let editDuration: number | null = null;
-  const elst = child(children(b, child(kids, "edts"), 3), "elst");
-  if (elst && elst.end - elst.body >= 8) {
-    const v1 = u8(b, elst.body) === 1;
-    const count = u32be(b, elst.body + 4);
-    const width = v1 ? 20 : 12;
-    if (elst.body + 8 + count * width > elst.end) corrupt("elst entries overrun the box");
-    editDuration = 0;
-    for (let i = 0; i < count; i++) {
-      const at = elst.body + 8 + i * width;
-      editDuration += v1 ? u64be(b, at) : u32be(b, at);
-    }
+    for (let i = 0; i < count; i++) samples += u32be(b, stts.body + 8 + i * 8);
   }
   let maxChunkOffset = 0;
   for (const type of ["stco", "co64"] as const) {
@@ -224,26 +203,18 @@ function parseTrak(b: Uint8Array, trak: Box, quicktime: boolean): Track {
       if (offset > maxChunkOffset) maxChunkOffset = offset;
     }
   }
-  return { handler, timescale, duration, samples, entry, tkhdWidth, tkhdHeight, maxChunkOffset, sampleDuration, editDuration };
+  return { handler, timescale, duration, samples, entry, tkhdWidth, tkhdHeight, maxChunkOffset };
 }
 
 interface Movie {
-  timescale: number;
-  duration: number;
   fragmented: boolean;
   tracks: Track[];
 }
 
 function parseMoov(b: Uint8Array, moov: Box, quicktime: boolean): Movie {
   const kids = boxes(b, moov.body, moov.end, 1);
-  let { timescale, duration } = timing(b, child(kids, "mvhd"));
-  const mvex = child(kids, "mvex");
-  if (mvex && duration === 0) {
-    const mehd = child(boxes(b, mvex.body, mvex.end, 2), "mehd");
-    if (mehd && mehd.end - mehd.body >= 8) duration = u8(b, mehd.body) === 1 ? u64be(b, mehd.body + 4) : u32be(b, mehd.body + 4);
-  }
   const tracks = kids.filter((k) => k.type === "trak").map((t) => parseTrak(b, t, quicktime));
-  return { timescale, duration, fragmented: mvex !== undefined, tracks };
+  return { fragmented: child(kids, "mvex") !== undefined, tracks };
 }
 
 const HEIC_STILL = new Set(["heic", "heix", "heim", "heis"]);
@@ -289,6 +260,7 @@ export function parseIsobmff(b: Uint8Array): Detection {
   const quicktime = major === null || major === "qt  ";
   const moov = top.find((x) => x.type === "moov");
   const movie = moov ? parseMoov(b, moov, quicktime) : null;
+  const timed = movie ? measureMovie(b, top) : null;
   const metaBox = top.find((x) => x.type === "meta");
   const image = metaBox ? parseMeta(b, metaBox) : null;
   const fragmented = (movie?.fragmented ?? false) || top.some((x) => x.type === "moof");
@@ -314,13 +286,11 @@ export function parseIsobmff(b: Uint8Array): Detection {
   if (movie && !(isImage && !isSequence)) {
     const v = video[0];
     const a = audio[0];
-    let total = movie.timescale > 0 ? movie.duration / movie.timescale : 0;
-    if (total === 0) for (const t of movie.tracks) if (t.timescale > 0) total = Math.max(total, t.duration / t.timescale);
-    // Never less than a track plays: the stated durations (mvhd, mdhd) are summaries a customer can patch smaller
-    // without any player minding (ffprobe then shows the smaller figure), and pricing takes this one.
-    // A loop, not a spread: a moov may hold up to MAX_BOXES_PER_LEVEL tracks, past what a call's arguments can.
-    for (const t of movie.tracks)
-      total = Math.max(total, trackPlayedSeconds(t.sampleDuration, t.timescale, t.editDuration, movie.timescale));
+    // Never less than a track plays (its samples, cut to its edit list; a fragmented movie's fragments summed): the
+    // stated durations (mvhd, mehd, mdhd) are summaries a customer can patch smaller without any player minding
+    // (ffprobe then shows the smaller figure), and pricing takes this one. The streamed inspection of large uploads
+    // feeds the same MovieTiming, so both paths report the same figure and refuse the same tables.
+    const total = timed?.seconds ?? 0;
     facts.duration_seconds = seconds(total);
     if (v) {
       const cfg = v.entry?.video ?? null;

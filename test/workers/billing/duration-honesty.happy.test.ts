@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { api, createTenant, json, uploadAsset, waitForJob } from "../support/helpers";
+import { api, createTenant, fixture, json, uploadAsset, waitForJob } from "../support/helpers";
 import { optIn, topUp } from "./wallet-helpers";
 
 /*
@@ -25,8 +25,8 @@ function withTotal(flac: Uint8Array, total: number): Uint8Array {
   return out;
 }
 
-async function signAndCharge(key: string, bytes: Uint8Array) {
-  const { assetId } = await uploadAsset(key, bytes, "audio/flac", "tone");
+async function signAndCharge(key: string, bytes: Uint8Array, mediaType = "audio/flac") {
+  const { assetId } = await uploadAsset(key, bytes, mediaType, "tone");
   const started = await api("/v1/sign", {
     method: "POST",
     key,
@@ -58,5 +58,19 @@ describe("a job's metered duration is what the frames play", () => {
     expect(perSecond(real.charge)?.quantity).toBe(String(seconds));
     expect(perSecond(patched.charge)?.quantity).toBe(String(seconds));
     expect(patched.charge.amount_usd).toBe(real.charge.amount_usd);
+  });
+});
+
+describe("a fragmented M4A is charged on what its fragments carry", () => {
+  it("sample-fragmented.m4a: mvhd states its first fragment (1.022 s), the job is charged its 3.023 s", { timeout: 120_000 }, async () => {
+    const bytes = fixture("sample-fragmented.m4a");
+    const t = await createTenant();
+    await optIn(t.key);
+    await topUp(t.tenantId, 10_000_000);
+    const { job, charge } = await signAndCharge(t.key, bytes, "audio/mp4");
+    // ffprobe: 3.023220 s (3 s of AAC and its 1024 priming samples in 1 s fragments).
+    expect(job.media_inspection.duration_seconds).toBe(3.023);
+    const perSecond = charge.lines.find((l: { unit: string }) => l.unit === "second");
+    expect(perSecond?.quantity).toBe("3.023");
   });
 });

@@ -1,0 +1,500 @@
+/**
+ * What an ISO BMFF movie plays, for the billed duration (a floor: never less than the content carries). One
+ * accumulator, fed box by box in file order, serves both upload paths: the in-memory inspector walks the bytes
+ * (`measureMovie`), the streamed inspection of large uploads (c2pa/bmff.ts) feeds it as the boxes stream past. Both
+ * therefore read the same boxes with the same code and take the same decision (an overrunning table refused on both,
+ * the same figure otherwise). Memory: a few numbers per track, at most FRAGMENTED_TRACKS_MAXIMUM tracks kept.
+ *
+ * Which boxes count mirrors how players read them: the first `moov`; in it the first `mvhd`, `mvex` (its first
+ * `mehd`, every `trex`) and every `trak` (its first `tkhd`, `edts/elst`, `mdia` with its first `mdhd` and
+ * `minf/stbl/stts`); then every `moof` after that `moov` (as FFmpeg, which reads fragments only for tracks `moov`
+ * declared): each `traf`'s first `tfhd` and `tfdt` and every `trun`.
+ */
+import { corrupt, u8, u32be, u64be } from "./bytes";
+import { type Box, boxes, timing } from "./isobmff-box";
+
+/** A consumer for one leaf box's body, fed in order in parts, then told it ended. Throws CorruptError. */
+export interface BodySink {
+  take(part: Uint8Array): void;
+  end(): void;
+}
+
+/**
+ * Tracks (and `trex` boxes) a fragmented movie may declare: their fragments are summed per track, so each needs a few
+ * numbers kept until the end. More is refused (not measured partly: a track left out would bill less than it plays).
+ */
+export const FRAGMENTED_TRACKS_MAXIMUM = 1024;
+/** Tracks closed before `mvhd` held for their edit list (box order in `moov` is free); the rest count uncut (more). */
+const PENDING_TRACKS = 1024;
+
+/** The containers this accumulator descends into (all are containers to the streamed walk too). */
+const CONTAINERS = new Set(["moov", "trak", "mdia", "minf", "stbl", "edts", "mvex", "moof", "traf"]);
+/** Per container path: the children that count, "first" (the first of that type) or "all". */
+const RULE_TEXT: Record<string, Record<string, "first" | "all">> = {
+  moov: { mvhd: "first", mvex: "first", trak: "all" },
+  "moov/trak": { tkhd: "first", mdia: "first", edts: "first" },
+  "moov/trak/mdia": { mdhd: "first", minf: "first" },
+  "moov/trak/mdia/minf": { stbl: "first" },
+  "moov/trak/mdia/minf/stbl": { stts: "first" },
+  "moov/trak/edts": { elst: "first" },
+  "moov/mvex": { mehd: "first", trex: "all" },
+  moof: { traf: "all" },
+  "moof/traf": { tfhd: "first", tfdt: "first", trun: "all" },
+};
+/** RULE_TEXT compiled: each child's path, and for a "first" child its bit in its container's `seen` mask (else 0). */
+const RULES = new Map(
+  Object.entries(RULE_TEXT).map(([parent, kids]) => [
+    parent,
+    new Map(Object.entries(kids).map(([type, rule], i) => [type, { path: `${parent}/${type}`, bit: rule === "first" ? 1 << i : 0 }])),
+  ]),
+);
+
+interface Frame {
+  /** The path of live containers, or null for one this accumulator ignores (and everything in it). */
+  path: string | null;
+  /** The "first" child types met so far (RULES bits). */
+  seen: number;
+}
+/** The frame of every ignored container (nothing in it is read, so it is never written). */
+const IGNORED: Frame = { path: null, seen: 0 };
+
+interface Track {
+  id: number | null;
+  /** -1: no `mdhd` read yet. */
+  timescale: number;
+  stated: number;
+  /** The `stts` sample deltas' sum, in the track's timescale. */
+  samples: number;
+  edit: number | null;
+}
+
+/** What a kept track's fragments play, in its timescale. */
+interface Fragments {
+  timescale: number;
+  samples: number;
+  /** Sum of every `trun` sample duration. */
+  ticks: number;
+  /** Where the next fragment without `tfdt` starts: after the `moov` samples, then after the previous fragment. */
+  cursor: number;
+  /** The earliest fragment start and the latest fragment end (decode times). */
+  first: number;
+  last: number;
+  counted: boolean;
+}
+
+interface Traf {
+  fragments: Fragments | null;
+  tfhd: boolean;
+  defaultDuration: number;
+  tfdt: number | null;
+  ticks: number;
+}
+
+export class MovieTiming {
+  #movieTimescale = 0;
+  #movieDuration = 0;
+  #mehd = 0;
+  /** The largest `mdhd` duration in seconds (the stated figure when `mvhd` states none). */
+  #trackStated = 0;
+  #played = 0;
+  readonly #pending: { media: number; edit: number }[] = [];
+  readonly #frames: Frame[] = [];
+  #track: Track | null = null;
+  #traf: Traf | null = null;
+  #moov: "none" | "open" | "closed" = "none";
+  #tracks = 0;
+  #trex = 0;
+  readonly #byId = new Map<number, Fragments>();
+  readonly #trexById = new Map<number, number>();
+
+  /** The billed floor: the later of the stated duration and what the longest track plays (its fragments included). */
+  get seconds(): number {
+    return Math.max(this.statedSeconds, this.playedSeconds);
+  }
+
+  /** `mvhd`'s duration (or `mehd`'s when `mvhd` states 0), else the longest `mdhd`; as the movie states it. */
+  get statedSeconds(): number {
+    const duration = this.#movieDuration !== 0 ? this.#movieDuration : this.#mehd;
+    const movie = this.#movieTimescale > 0 ? duration / this.#movieTimescale : 0;
+    return movie !== 0 ? movie : this.#trackStated;
+  }
+
+  /** The longest a track plays, in seconds: its samples cut to its edit list, or its samples and fragments. */
+  get playedSeconds(): number {
+    let played = this.#played;
+    for (const p of this.#pending) played = Math.max(played, trackPlayedSeconds(p.media, 1, p.edit, this.#movieTimescale));
+    for (const f of this.#byId.values()) {
+      if (!f.counted || f.timescale <= 0) continue;
+      // The fragments' decode span (tfdt), from 0 when the moov holds samples; never less than the samples' sum. Not
+      // cut to the edit list: a fragmented movie's is written before its fragments exist (0, or the moov's samples),
+      // so it bounds none of them, and a patched one would lower the bill. A `traf` for a track moov does not
+      // declare (no timescale to read it by) is not counted, as FFmpeg skips it.
+      const start = f.samples > 0 ? 0 : f.first;
+      played = Math.max(played, Math.max(f.samples + f.ticks, f.last - start) / f.timescale);
+    }
+    return played;
+  }
+
+  /** A top-level box begins: whether its contents are fed (the first `moov`, and every `moof` after it). */
+  openTop(type: string): boolean {
+    if (type === "moov" && this.#moov === "none") {
+      this.#moov = "open";
+      this.#frames.push({ path: "moov", seen: 0 });
+      return true;
+    }
+    if (type === "moof" && this.#moov === "closed") {
+      if (this.#tracks > FRAGMENTED_TRACKS_MAXIMUM || this.#trex > FRAGMENTED_TRACKS_MAXIMUM)
+        corrupt(`a fragmented movie declaring more than ${FRAGMENTED_TRACKS_MAXIMUM} tracks`);
+      this.#frames.push({ path: "moof", seen: 0 });
+      return true;
+    }
+    return false;
+  }
+
+  /** A container inside a fed top-level box begins: whether what it holds counts. */
+  open(type: string): boolean {
+    const path = this.#admit(type);
+    if (path === null || !CONTAINERS.has(type)) {
+      this.#frames.push(IGNORED);
+      return false;
+    }
+    this.#frames.push({ path, seen: 0 });
+    if (path === "moov/trak") {
+      this.#tracks++;
+      this.#track = { id: null, timescale: -1, stated: 0, samples: 0, edit: null };
+    } else if (path === "moof/traf") {
+      this.#traf = { fragments: null, tfhd: false, defaultDuration: 0, tfdt: null, ticks: 0 };
+    }
+    return true;
+  }
+
+  /** The innermost open container (or the fed top-level box) ended. */
+  close(): void {
+    const frame = this.#frames.pop();
+    if (frame?.path === "moov/trak") this.#closeTrack();
+    else if (frame?.path === "moof/traf") this.#closeTraf();
+    else if (frame?.path === "moov") this.#moov = "closed";
+  }
+
+  /** A leaf box of `length` body bytes: the consumer of its body, or null when it does not count. */
+  leaf(type: string, length: number): BodySink | null {
+    const path = this.#admit(type);
+    if (path === null) return null;
+    const track = this.#track;
+    switch (path) {
+      case "moov/mvhd":
+        return head(32, length, (h) => {
+          const t = timing(h, box("mvhd", h));
+          this.#movieTimescale = t.timescale;
+          this.#movieDuration = t.duration;
+        });
+      case "moov/mvex/mehd":
+        return head(12, length, (h) => {
+          if (h.length >= (h[0] === 1 ? 12 : 8)) this.#mehd = h[0] === 1 ? u64be(h, 4) : u32be(h, 4);
+        });
+      case "moov/mvex/trex":
+        this.#trex++;
+        return head(16, length, (h) => {
+          if (h.length < 16 || this.#trexById.has(u32be(h, 4)) || this.#trexById.size >= FRAGMENTED_TRACKS_MAXIMUM) return;
+          this.#trexById.set(u32be(h, 4), u32be(h, 12));
+        });
+      case "moov/trak/tkhd":
+        return head(24, length, (h) => {
+          const at = h.length > 0 && h[0] === 1 ? 20 : 12;
+          if (track && h.length >= at + 4) track.id = u32be(h, at);
+        });
+      case "moov/trak/mdia/mdhd":
+        return head(32, length, (h) => {
+          const t = timing(h, box("mdhd", h));
+          if (!track) return;
+          track.timescale = t.timescale;
+          track.stated = t.duration;
+        });
+      case "moov/trak/mdia/minf/stbl/stts":
+        return table(length, 8, "stts", (e, at) => {
+          if (track) track.samples += u32be(e, at) * sttsDelta(u32be(e, at + 4));
+        });
+      case "moov/trak/edts/elst": {
+        // Too short to hold its count: no edit list (as before).
+        if (length < 8) return null;
+        let v1 = false;
+        return table(
+          length,
+          (version) => ((v1 = version === 1) ? 20 : 12),
+          "elst",
+          (e, at) => {
+            if (track) track.edit = (track.edit ?? 0) + (v1 ? u64be(e, at) : u32be(e, at));
+          },
+          () => {
+            if (track) track.edit ??= 0;
+          },
+        );
+      }
+      case "moof/traf/tfhd":
+        return this.#tfhd(length);
+      case "moof/traf/tfdt":
+        return head(12, length, (h) => {
+          const v1 = h.length > 0 && h[0] === 1;
+          if (h.length < (v1 ? 12 : 8)) corrupt("'tfdt' box too short");
+          if (this.#traf) this.#traf.tfdt = v1 ? u64be(h, 4) : u32be(h, 4);
+        });
+      case "moof/traf/trun":
+        return this.#trun(length);
+    }
+    return null;
+  }
+
+  /** The path of `type` inside the innermost container when it counts there (first of its type, if so ruled), else null. */
+  #admit(type: string): string | null {
+    const parent = this.#frames.at(-1);
+    if (!parent || parent.path === null) return null;
+    const rule = RULES.get(parent.path)?.get(type);
+    if (rule === undefined) return null;
+    if (rule.bit !== 0) {
+      if (parent.seen & rule.bit) return null;
+      parent.seen |= rule.bit;
+    }
+    return rule.path;
+  }
+
+  #closeTrack(): void {
+    const t = this.#track;
+    this.#track = null;
+    if (!t) return;
+    if (t.timescale > 0) this.#trackStated = Math.max(this.#trackStated, t.stated / t.timescale);
+    if (t.id !== null && !this.#byId.has(t.id) && this.#byId.size < FRAGMENTED_TRACKS_MAXIMUM) {
+      this.#byId.set(t.id, { timescale: t.timescale, samples: t.samples, ticks: 0, cursor: t.samples, first: 0, last: 0, counted: false });
+    }
+    if (this.#movieTimescale === 0 && t.edit !== null && t.edit > 0 && t.timescale > 0 && this.#pending.length < PENDING_TRACKS) {
+      this.#pending.push({ media: t.samples / t.timescale, edit: t.edit });
+      return;
+    }
+    this.#played = Math.max(this.#played, trackPlayedSeconds(t.samples, t.timescale, t.edit, this.#movieTimescale));
+  }
+
+  /** `tfhd`: version/flags, track_ID, then the optional fields its flags announce (ISO/IEC 14496-12 8.8.7). */
+  #tfhd(length: number): BodySink {
+    return head(28, length, (h) => {
+      const traf = this.#traf;
+      if (h.length < 8) corrupt("'tfhd' box too short");
+      const flags = u32be(h, 0) & 0xff_ffff;
+      const at = 8 + (flags & 1 ? 8 : 0) + (flags & 2 ? 4 : 0);
+      const fields = at + (flags & 8 ? 4 : 0) + (flags & 0x10 ? 4 : 0) + (flags & 0x20 ? 4 : 0);
+      if (h.length < fields) corrupt("'tfhd' box too short for its flags");
+      if (!traf) return;
+      const id = u32be(h, 4);
+      traf.tfhd = true;
+      traf.fragments = this.#byId.get(id) ?? null;
+      traf.defaultDuration = flags & 8 ? u32be(h, at) : (this.#trexById.get(id) ?? 0);
+    });
+  }
+
+  /**
+   * `trun`: version/flags, sample_count, the optional data offset and first sample's flags, then per sample the fields
+   * its flags announce (duration first). A sample without its own duration takes the default (tfhd, else trex).
+   */
+  #trun(length: number): BodySink {
+    const traf = this.#traf;
+    if (traf && !traf.tfhd) corrupt("a 'trun' before its track fragment's 'tfhd'");
+    let perSample = false;
+    return table(
+      length,
+      (_version, flags) => {
+        perSample = (flags & 0x100) !== 0;
+        return (flags & 0x100 ? 4 : 0) + (flags & 0x200 ? 4 : 0) + (flags & 0x400 ? 4 : 0) + (flags & 0x800 ? 4 : 0);
+      },
+      "trun",
+      (e, at) => {
+        if (traf) traf.ticks += u32be(e, at);
+      },
+      undefined,
+      (flags) => (flags & 1 ? 4 : 0) + (flags & 4 ? 4 : 0),
+      (count) => {
+        // Without per-sample durations the entries need no walk: count × default (linear in the box, not the count).
+        if (traf && !perSample) traf.ticks += count * traf.defaultDuration;
+        return perSample;
+      },
+    );
+  }
+
+  #closeTraf(): void {
+    const traf = this.#traf;
+    this.#traf = null;
+    const f = traf?.fragments;
+    if (!traf || !f) return;
+    const start = traf.tfdt ?? f.cursor;
+    const end = start + traf.ticks;
+    f.first = f.counted ? Math.min(f.first, start) : start;
+    f.last = Math.max(f.last, end);
+    f.cursor = end;
+    f.ticks += traf.ticks;
+    f.counted = true;
+  }
+}
+
+/** `h` read as a box body (for the readers shared with the in-memory inspector). */
+function box(type: string, h: Uint8Array): Box {
+  return { type, start: 0, body: 0, end: h.length };
+}
+
+/**
+ * A consumer of a body's first `want` bytes (fewer for a shorter body of `length`), calling `done` with them once all
+ * arrived: a view of the part when one part holds them (the in-memory walk, most streamed boxes), else a copy.
+ */
+function head(want: number, length: number, done: (h: Uint8Array) => void): BodySink {
+  const need = Math.min(want, length);
+  let copy: Uint8Array | null = null;
+  let got = 0;
+  if (need === 0) done(new Uint8Array(0));
+  return {
+    take(part) {
+      if (got >= need) return;
+      if (got === 0 && part.length >= need) {
+        got = need;
+        return done(part.subarray(0, need));
+      }
+      copy ??= new Uint8Array(need);
+      const n = Math.min(part.length, need - got);
+      copy.set(part.subarray(0, n), got);
+      got += n;
+      if (got === need) done(copy);
+    },
+    end() {},
+  };
+}
+
+/**
+ * A consumer for a full box holding a table: version and flags (4), an entry count (4), `extra(flags)` more header
+ * bytes, then `count` entries of `width` bytes (fixed, or from the version and flags). Entries past the box's end are
+ * refused as soon as the count is read (`length` is the body's size), as the in-memory reading refuses them; bytes
+ * after the entries are ignored. `entry` gets each entry (`e` at `at`, read in place when one part holds it);
+ * `counted` may decline the walk. Nothing is copied but an entry or the 8-byte header cut by a part boundary.
+ */
+function table(
+  length: number,
+  width: number | ((version: number, flags: number) => number),
+  name: string,
+  entry: (e: Uint8Array, at: number) => void,
+  done?: () => void,
+  extra: (flags: number) => number = () => 0,
+  counted: (count: number) => boolean = () => true,
+): BodySink {
+  if (length < 8) corrupt(`${name} entries overrun the box`);
+  let header: Uint8Array | null = null;
+  let headerGot = 0;
+  /** Header bytes still to skip after the first 8 (the trun's data offset and first sample's flags). */
+  let skip = -1;
+  let size = 0;
+  let left = 0;
+  let walk = false;
+  let carry: Uint8Array | null = null;
+  let carried = 0;
+  const start = (h: Uint8Array, at: number) => {
+    const flags = u32be(h, at) & 0xff_ffff;
+    skip = extra(flags);
+    if (8 + skip > length) corrupt(`'${name}' box too short`);
+    size = typeof width === "number" ? width : width(u8(h, at), flags);
+    left = u32be(h, at + 4);
+    if (8 + skip + left * size > length) corrupt(`${name} entries overrun the box`);
+  };
+  return {
+    take(part) {
+      let at = 0;
+      if (headerGot < 8) {
+        if (headerGot === 0 && part.length >= 8) {
+          start(part, 0);
+          headerGot = 8;
+          at = 8;
+        } else {
+          header ??= new Uint8Array(8);
+          const n = Math.min(part.length, 8 - headerGot);
+          header.set(part.subarray(0, n), headerGot);
+          headerGot += n;
+          at = n;
+          if (headerGot < 8) return;
+          start(header, 0);
+        }
+        if (skip === 0) walk = counted(left) && size > 0;
+      }
+      if (skip > 0) {
+        const n = Math.min(skip, part.length - at);
+        skip -= n;
+        at += n;
+        if (skip > 0) return;
+        walk = counted(left) && size > 0;
+      }
+      if (!walk) return;
+      if (carried > 0) {
+        const n = Math.min(part.length - at, size - carried);
+        carry!.set(part.subarray(at, at + n), carried);
+        carried += n;
+        at += n;
+        if (carried < size) return;
+        entry(carry!, 0);
+        carried = 0;
+        left--;
+      }
+      while (left > 0 && part.length - at >= size) {
+        entry(part, at);
+        at += size;
+        left--;
+      }
+      if (left > 0 && at < part.length) {
+        carry ??= new Uint8Array(size);
+        carried = part.length - at;
+        carry.set(part.subarray(at), 0);
+      }
+    },
+    end() {
+      if (headerGot < 8) corrupt(`${name} entries overrun the box`);
+      done?.();
+    },
+  };
+}
+
+/**
+ * An `stts` sample delta as players take it: legacy MOV writers store negative DTS corrections in this unsigned field
+ * (0xFFFFFC00 for -1024), which FFmpeg reads as a delta of 1 past its max_stts_delta (2^32 - 1 - 480000). Counted as
+ * written, one such entry made a 3 s M4A play 27 h here (over the pricing envelope).
+ */
+export function sttsDelta(delta: number): number {
+  return delta > 0xffff_ffff - 480_000 ? 1 : delta;
+}
+
+/**
+ * What a track plays, in seconds: its samples' durations (`stts`, in its `mdhd` timescale), cut to its edit list's
+ * length (in the movie's timescale) when it has a non-empty one, as players present only the edited span (an
+ * encoder's priming samples, a trimmed clip). 0 when not known (no samples).
+ */
+export function trackPlayedSeconds(sampleTicks: number, timescale: number, editTicks: number | null, movieTimescale: number): number {
+  if (timescale <= 0 || sampleTicks <= 0) return 0;
+  const media = sampleTicks / timescale;
+  // No edit list, or one of zero length (fragmented writers' convention), or no movie timescale to read it by.
+  if (editTicks === null || editTicks <= 0 || movieTimescale <= 0) return media;
+  return Math.min(media, editTicks / movieTimescale);
+}
+
+/** The in-memory walk: the top-level boxes `top` of `b` fed to a MovieTiming in file order. Throws CorruptError. */
+export function measureMovie(b: Uint8Array, top: readonly Box[]): MovieTiming {
+  const timing = new MovieTiming();
+  for (const t of top) {
+    if (!timing.openTop(t.type)) continue;
+    feed(b, t, 1, timing);
+    timing.close();
+  }
+  return timing;
+}
+
+function feed(b: Uint8Array, container: Box, depth: number, timing: MovieTiming): void {
+  for (const k of boxes(b, container.body, container.end, depth)) {
+    if (CONTAINERS.has(k.type)) {
+      if (timing.open(k.type)) feed(b, k, depth + 1, timing);
+      timing.close();
+      continue;
+    }
+    const sink = timing.leaf(k.type, k.end - k.body);
+    if (!sink) continue;
+    sink.take(b.subarray(k.body, k.end));
+    sink.end();
+  }
+}

@@ -1,0 +1,163 @@
+/**
+ * The two upload paths (the in-memory inspector, and the streamed inspection of large uploads, fed in parts) must take
+ * the same decision on the same ISO BMFF bytes, and report the same duration: an `elst` or `stts` whose figures overrun
+ * was refused in memory but ignored when streamed (a malformed file then billed by one path and refused by the other).
+ * Both now feed one MovieTiming (inspect/isobmff-timing.ts). Fixed cases first, then a seeded sweep that overwrites
+ * words in every box the duration reads (mvhd, mehd, trex, tkhd, mdhd, stts, elst, tfhd, tfdt, trun) of real ffmpeg
+ * files, now and then renaming one of them to another, and compares both paths at several part sizes.
+ */
+import { execFileSync } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ByteSniffingInspector } from "../../../src/media/inspect";
+import type { InspectionResult } from "../../../src/media/types";
+import { inspectStreamed } from "../../../src/uploads/large-inspection";
+import { installDigestStream, streamOf } from "./stream-support";
+
+const dir = mkdtempSync(join(tmpdir(), "bmff-differential-"));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+beforeAll(() => installDigestStream());
+
+const VIDEO = ["-f", "lavfi", "-i", "testsrc=duration=2:size=160x120:rate=25"];
+const AUDIO = ["-f", "lavfi", "-i", "sine=frequency=440:duration=2:sample_rate=44100"];
+const AV = [...VIDEO, ...AUDIO, "-c:v", "libx264", "-pix_fmt", "yuv420p", "-g", "25", "-c:a", "aac", "-shortest"];
+
+function ffmpeg(name: string, args: string[]): Uint8Array {
+  const out = join(dir, name);
+  execFileSync("ffmpeg", ["-v", "error", "-y", ...args, out]);
+  return new Uint8Array(readFileSync(out));
+}
+
+/** Every box as [type, offset, size], containers descended, in file order. */
+function boxList(b: Uint8Array, start = 0, end = b.length, out: [string, number, number][] = []): [string, number, number][] {
+  const view = new DataView(b.buffer, b.byteOffset);
+  for (let at = start; at + 8 <= end; ) {
+    const size = view.getUint32(at);
+    const type = String.fromCharCode(...b.subarray(at + 4, at + 8));
+    out.push([type, at, size]);
+    if (["moov", "trak", "mdia", "minf", "stbl", "edts", "mvex", "moof", "traf"].includes(type)) boxList(b, at + 8, at + size, out);
+    at += size;
+  }
+  return out;
+}
+
+/** The verdict both paths must share: refused or not, and the duration. */
+function verdict(r: InspectionResult): string {
+  return r.status === "ok" ? `ok ${r.facts.duration_seconds}` : r.status === "codec_unsupported" ? "ok (codec)" : "refused";
+}
+
+/** [name, bytes, type declared in memory, type streamed] (a fragmented video/mp4 is outside the in-memory contract). */
+let files: [string, Uint8Array, string, string][] = [];
+beforeAll(() => {
+  files = [
+    ["MP4 with edit lists", ffmpeg("a.mp4", AV), "video/mp4", "video/mp4"],
+    ["M4A, faststart", ffmpeg("b.m4a", [...AUDIO, "-c:a", "aac", "-movflags", "+faststart"]), "audio/mp4", "audio/mp4"],
+    [
+      "fragmented M4A",
+      ffmpeg("c.m4a", [...AUDIO, "-c:a", "aac", "-movflags", "frag_keyframe+empty_moov", "-frag_duration", "500000"]),
+      "audio/mp4",
+      "audio/mp4",
+    ],
+    ["frag_keyframe MP4", ffmpeg("d.mp4", [...AV, "-movflags", "frag_keyframe"]), "video/x-bmff-based", "video/mp4"],
+  ];
+});
+
+async function both(bytes: Uint8Array, declared: string, streamedAs: string, chunk: number) {
+  const memory = new ByteSniffingInspector().inspect(bytes, declared);
+  const kind = streamedAs.startsWith("video") ? "video" : "audio";
+  const { inspection: streamed } = await inspectStreamed(streamOf(bytes, chunk), bytes.length, streamedAs, kind);
+  return { memory, streamed };
+}
+
+describe("overrunning edit lists and sample tables: refused on both paths", () => {
+  /** `file` with the 32-bit word at `offset` into the body of its `index`th `type` box set to `value(old)`. */
+  function patched(
+    file: number,
+    type: string,
+    index: number,
+    offset: number,
+    value: (old: number) => number,
+  ): [Uint8Array, string, string] {
+    const [, bytes, declared, streamedAs] = files[file]!;
+    const out = bytes.slice();
+    const view = new DataView(out.buffer);
+    const [, at] = boxList(out).filter(([t]) => t === type)[index]!;
+    view.setUint32(at + 8 + offset, value(view.getUint32(at + 8 + offset)));
+    return [out, declared, streamedAs];
+  }
+
+  it.each([
+    ["an elst entry count one past its box", () => patched(0, "elst", 0, 4, (n) => n + 1)],
+    ["an elst count of 2^32 - 1", () => patched(0, "elst", 1, 4, () => 0xffff_ffff)],
+    ["an elst read as version 1 (20-byte entries) in a box sized for version 0", () => patched(0, "elst", 0, 0, () => 0x0100_0000)],
+    ["an stts entry count one past its box", () => patched(0, "stts", 0, 4, (n) => n + 1)],
+    ["an stts count of 2^31 in an M4A", () => patched(1, "stts", 0, 4, () => 0x8000_0000)],
+    [
+      "an mvhd read as version 1 (32 bytes of fields) in a version 0 box too short for them",
+      () => patched(1, "mvhd", 0, 0, () => 0x0100_0000),
+    ],
+    ["an mdhd version 1 whose duration's high word is past 2^53", () => patched(1, "mdhd", 0, 0, () => 0x0100_0000)],
+  ])("%s", async (_name, make) => {
+    const [bytes, declared, streamedAs] = make();
+    for (const chunk of [3, 4096]) {
+      const { memory, streamed } = await both(bytes, declared, streamedAs, chunk);
+      expect(memory.status, JSON.stringify(memory)).toBe("corrupt");
+      expect(streamed.status, `chunks of ${chunk}: ${JSON.stringify(streamed)}`).toBe("corrupt");
+    }
+  });
+});
+
+describe("a seeded sweep over every word of the boxes the duration reads", () => {
+  const TIMED = new Set(["mvhd", "mehd", "trex", "tkhd", "mdhd", "stts", "elst", "tfhd", "tfdt", "trun"]);
+  const CHUNKS = [1, 3, 8, 4096, 65536];
+
+  it("in-memory and streamed inspection agree on 1,200 mutated files (refusal, and the duration otherwise)", async () => {
+    let seed = 0x5eed;
+    const random = () => {
+      seed = (Math.imul(seed, 1103515245) + 12345) >>> 0;
+      return seed / 2 ** 32;
+    };
+    const tally = { ok: 0, refused: 0 };
+    for (let i = 0; i < 1200; i++) {
+      const [name, bytes, declared, streamedAs] = files[i % files.length]!;
+      const targets = boxList(bytes).filter(([t]) => TIMED.has(t));
+      const out = bytes.slice();
+      const view = new DataView(out.buffer);
+      const changes: string[] = [];
+      // Now and then a box takes another timing leaf's type (a second stts, a trun before its tfhd, an mvhd in a track).
+      if (random() < 0.2) {
+        const [, at] = targets[Math.floor(random() * targets.length)]!;
+        const type = [...TIMED][Math.floor(random() * TIMED.size)]!;
+        out.set(
+          [...type].map((c) => c.charCodeAt(0)),
+          at + 4,
+        );
+        changes.push(`renamed ${type}`);
+      }
+      for (let k = 1 + Math.floor(random() * 2); k > 0; k--) {
+        const [type, at, size] = targets[Math.floor(random() * targets.length)]!;
+        if (size < 12) continue;
+        const offset = 8 + Math.floor(random() * ((size - 8 - 4) / 4 + 1)) * 4;
+        const old = view.getUint32(at + offset);
+        const choices = [0, 1, 2, 0x0100_0000, 0xffff_ffff, 0x8000_0000, old + 1, old - 1, old * 2, Math.floor(random() * 2 ** 32)];
+        const value = choices[Math.floor(random() * choices.length)]! >>> 0;
+        view.setUint32(at + offset, value);
+        changes.push(`${type}+${offset - 8}=${value.toString(16)}`);
+      }
+      // Part size 1 only now and then (the sweep stays quick); every other size often.
+      const chunk = i % 40 === 0 ? 1 : CHUNKS[1 + Math.floor(random() * (CHUNKS.length - 1))]!;
+      const { memory, streamed } = await both(out, declared, streamedAs, chunk);
+      const expected = verdict(memory);
+      expect(
+        verdict(streamed),
+        `${name} #${i} [${changes.join(", ")}] parts of ${chunk}: ${JSON.stringify(streamed)} vs ${JSON.stringify(memory)}`,
+      ).toBe(expected);
+      tally[expected === "refused" ? "refused" : "ok"]++;
+    }
+    // The sweep is worth something only if it reaches both outcomes often.
+    expect(tally.ok).toBeGreaterThan(200);
+    expect(tally.refused).toBeGreaterThan(100);
+  }, 120_000);
+});
