@@ -556,7 +556,7 @@ export function setup(width: i32, height: i32): i32 {
   if (Wc < MIN_CANON_EDGE || Hc < MIN_CANON_EDGE) return 1;
   NC = Wc * Hc;
   const rowBytes = <i32>W * 4;
-  stripRowsN = max<i32>(1, min<i32>(H, (1 << 20) / rowBytes));
+  stripRowsN = max<i32>(1, min<i32>(H, (1 << 18) / rowBytes));
   strip = alloc(<usize>stripRowsN * <usize>rowBytes);
   payloadBuf = alloc(16);
   expectBuf = alloc(16);
