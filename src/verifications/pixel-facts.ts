@@ -1,9 +1,9 @@
 import { IMAGE_DECODE_LIMITS } from "../catalog/algorithms";
-import { PdqFingerprinter, pdqQueryWindowHashes } from "../media/fingerprint";
+import { PdqFingerprinter, queryWindowHashes } from "../media/fingerprint";
 import type { ImageServices } from "../media/types";
 import { hex } from "../platform/bytes";
 import { PDQ_MIN_QUALITY } from "../soft-bindings/repo";
-import { ImageBufferLease, queryWindowInput, verifyPixels } from "./verify-pixels";
+import { ImageBufferLease, verifyPixels } from "./verify-pixels";
 
 /*
  * The pixel stage of an image verification (#19): everything a verification measures on an image's pixels (decode,
@@ -56,15 +56,13 @@ export type ImagePixelFacts =
 
 /** The pixel stage on `bytes` (never throws for any bytes; a kernel failure is a fact with its message). */
 export async function measureImagePixels(image: ImageServices, bytes: Uint8Array, mediaType: string): Promise<ImagePixelFacts> {
-  // The decode and the query windows' image go into the isolate's reused buffers; the facts hold no view of them
-  // (hex strings and copies only).
+  // The decode goes into one of the isolate's reused buffers; the facts hold no view of it (hex strings and copies
+  // only). The query windows' image stays in PDQ's kernel (queryWindowHashes).
   const lease = new ImageBufferLease();
-  const windowsLease = new ImageBufferLease();
   try {
-    return await measureLeased(image, bytes, mediaType, lease, windowsLease);
+    return await measureLeased(image, bytes, mediaType, lease);
   } finally {
     lease.release();
-    windowsLease.release();
   }
 }
 
@@ -73,7 +71,6 @@ async function measureLeased(
   bytes: Uint8Array,
   mediaType: string,
   lease: ImageBufferLease,
-  windowsLease: ImageBufferLease,
 ): Promise<ImagePixelFacts> {
   const decoded = await verifyPixels(image, bytes, mediaType, lease.take);
   if (decoded.status !== "decoded") return { status: "not_decoded", message: decoded.message };
@@ -101,14 +98,14 @@ async function measureLeased(
   const featureless = pdqComputed?.status === "computed" && (pdqComputed.quality ?? 0) < PDQ_MIN_QUALITY;
   const isccComputed = iscc && !featureless ? iscc.compute(pixels) : null;
   const pdqLooked = pdqComputed?.status === "computed" && (pdqComputed.quality ?? 0) >= PDQ_MIN_QUALITY;
-  // The windows read PDQ's input reduced to at most 768 px a side (verify-pixels.ts queryWindowInput, #19).
+  // The windows read PDQ's input reduced to at most 768 px a side (#19), reduced and hashed inside PDQ's kernel
+  // (media/fingerprint/query-plane.ts queryWindowHashes: the hashes of verify-pixels.ts queryWindowInput's image).
   const fallbacks: string[] = decoded.pixels.fallback ? [decoded.pixels.fallback] : [];
   let windows: string[] = [];
   let windowsFailure: string | undefined;
   if (pdqLooked && pdq instanceof PdqFingerprinter) {
-    const input = queryWindowInput(pdq, pdqPixels, undefined, windowsLease.take);
-    if (input.fallback) fallbacks.push(input.fallback);
-    const hashed = pdqQueryWindowHashes(pdq, input.image);
+    const { result: hashed, fallback } = queryWindowHashes(pdq, pdqPixels);
+    if (fallback) fallbacks.push(fallback);
     if (hashed.status === "computed") windows = hashed.regions.filter((r) => r.quality >= PDQ_MIN_QUALITY).map((r) => hex(r.bits));
     else if (hashed.status === "failed") windowsFailure = hashed.message;
   }

@@ -278,9 +278,25 @@ export function pdqLumaBegin(width: i32, height: i32, chunkBytes: i32): usize {
 
 /** Converts the next `bytes` bytes of RGBA pixels (row-major) from the staging area into the plane. */
 export function pdqLumaPush(bytes: i32): void {
+  lumaPushFrom(lumaStaging, bytes);
+}
+
+/**
+ * pdqLumaPush of `bytes` bytes of RGBA pixels already in the kernel's memory at `src` (e.g. planeOutput(): the
+ * windows' reduced image, never copied out to JS and back), or 0 when `src` lies before the plane's next value: the
+ * conversion writes 4 bytes of luma over each 4 bytes of pixels it has read, in order, so a source at or after that
+ * value is read before anything is written over it (4 pixels read, then 4 written, never ahead of the reading).
+ */
+export function pdqLumaPushFrom(src: usize, bytes: i32): i32 {
+  if (src < lumaPlane + (<usize>lumaFilled << 2)) return 0;
+  lumaPushFrom(src, bytes);
+  return 1;
+}
+
+function lumaPushFrom(src: usize, bytes: i32): void {
   const n = min<i32>(bytes >> 2, lumaW * lumaH - lumaFilled);
   if (n <= 0) return;
-  let p = lumaStaging;
+  let p = src;
   let out = lumaPlane + (<usize>lumaFilled << 2);
   let i = 0;
   // as pushFrom: four opaque pixels by f32x4 (the table's products lane by lane), others through the table

@@ -29,6 +29,7 @@ interface KernelExports {
   pdqPushRows(rowCount: number, strideBytes: number): void;
   pdqLumaBegin(width: number, height: number, chunkBytes: number): number;
   pdqLumaPush(bytes: number): void;
+  pdqLumaPushFrom(src: number, bytes: number): number;
   pdqWindow(x: number, y: number, w: number, h: number): number;
   pdqFinish(): number;
   planeBegin(width: number, height: number, factor: number): number;
@@ -71,6 +72,7 @@ export class FingerprintKernel {
       "pdqPushRows",
       "pdqLumaBegin",
       "pdqLumaPush",
+      "pdqLumaPushFrom",
       "pdqWindow",
       "pdqFinish",
       "planeBegin",
@@ -348,26 +350,54 @@ export class PdqFingerprinter implements Fingerprinter {
       const staging = e.pdqLumaBegin(width, height, chunk) >>> 0;
       if (!staging) return windows.map(() => failed("pdq: fingerprint kernel out of memory for the luma plane"));
       stream(k, staging, chunk, data, 0, data.length, (b) => e.pdqLumaPush(b));
-      const one = ({ x, y, w, h }: { x: number; y: number; w: number; h: number }): FingerprintResult => {
-        if (![x, y, w, h].every(Number.isSafeInteger) || x < 0 || y < 0 || w <= 0 || h <= 0 || x + w > width || y + h > height)
-          return failed(`pdq: window ${w}x${h} at ${x},${y} is not inside the ${width}x${height} image`);
-        const quality = e.pdqWindow(x, y, w, h);
-        if (quality === -2) return failed("pdq: fingerprint kernel out of memory");
-        if (quality < 0) return failed("pdq: kernel has no luma plane for the window");
-        const at = k.address(e.PDQ_HASH);
-        const bits = k.bytes().slice(at, at + 32);
-        return { status: "computed", algorithm: this.algorithm, value: pdqHex(bits), bits, quality };
-      };
-      // Hashed in the order of (width, left edge, top): windows of the same columns one after another, so the kernel
-      // filters the rows they share along the row once (its row cache); each hash is the same in any order.
-      const order = windows.map((_, i) => i);
-      order.sort((a, b) => windows[a]!.w - windows[b]!.w || windows[a]!.x - windows[b]!.x || windows[a]!.y - windows[b]!.y || a - b);
-      const out: FingerprintResult[] = new Array(windows.length);
-      for (const i of order) out[i] = one(windows[i]!);
-      return out;
+      return this.#hashWindows(width, height, windows);
     } catch (err) {
       return windows.map(() => failed(`pdq: ${errorMessage(err)}`));
     }
+  }
+
+  /**
+   * computeWindows of the `width` x `height` RGBA image that is already in this kernel's memory at `at` (boxReduceInKernel's
+   * plane: never copied out to JS and back), converted to luma where it lies: the same luma values, so the same
+   * hashes bit for bit. Nothing else may use the kernel in between.
+   */
+  computeWindowsInKernel(
+    width: number,
+    height: number,
+    at: number,
+    windows: readonly { x: number; y: number; w: number; h: number }[],
+  ): FingerprintResult[] {
+    try {
+      const e = this.#kernel.exports;
+      if (!e.pdqLumaBegin(width, height, 16)) return windows.map(() => failed("pdq: fingerprint kernel out of memory for the luma plane"));
+      if (!e.pdqLumaPushFrom(at, width * height * 4)) return windows.map(() => failed("pdq: the image lies before the luma plane"));
+      return this.#hashWindows(width, height, windows);
+    } catch (err) {
+      return windows.map(() => failed(`pdq: ${errorMessage(err)}`));
+    }
+  }
+
+  /** Each window of the complete luma plane of a `width` x `height` image (computeWindows). */
+  #hashWindows(width: number, height: number, windows: readonly { x: number; y: number; w: number; h: number }[]): FingerprintResult[] {
+    const k = this.#kernel;
+    const e = k.exports;
+    const one = ({ x, y, w, h }: { x: number; y: number; w: number; h: number }): FingerprintResult => {
+      if (![x, y, w, h].every(Number.isSafeInteger) || x < 0 || y < 0 || w <= 0 || h <= 0 || x + w > width || y + h > height)
+        return failed(`pdq: window ${w}x${h} at ${x},${y} is not inside the ${width}x${height} image`);
+      const quality = e.pdqWindow(x, y, w, h);
+      if (quality === -2) return failed("pdq: fingerprint kernel out of memory");
+      if (quality < 0) return failed("pdq: kernel has no luma plane for the window");
+      const at = k.address(e.PDQ_HASH);
+      const bits = k.bytes().slice(at, at + 32);
+      return { status: "computed", algorithm: this.algorithm, value: pdqHex(bits), bits, quality };
+    };
+    // Hashed in the order of (width, left edge, top): windows of the same columns one after another, so the kernel
+    // filters the rows they share along the row once (its row cache); each hash is the same in any order.
+    const order = windows.map((_, i) => i);
+    order.sort((a, b) => windows[a]!.w - windows[b]!.w || windows[a]!.x - windows[b]!.x || windows[a]!.y - windows[b]!.y || a - b);
+    const out: FingerprintResult[] = new Array(windows.length);
+    for (const i of order) out[i] = one(windows[i]!);
+    return out;
   }
 
   /** Ends a hash whose pixels were all pushed: its bits and quality, or why the kernel could not finish it. */

@@ -15,10 +15,11 @@ import {
   QUERY_WINDOW_MAX_SIDE,
   QUERY_WINDOW_MIN_SIDE,
   queryWindowFactor,
+  queryWindowHashes,
   queryWindowImage,
 } from "../../../src/media/fingerprint";
 import type { RgbaImage } from "../../../src/media/types";
-import { queryWindowPixels } from "../../../src/verifications/verify-pixels";
+import { queryWindowInput, queryWindowPixels } from "../../../src/verifications/verify-pixels";
 import { goldenImage } from "./fingerprint.simd-golden.cases";
 
 const ROOT = join(import.meta.dirname, "..", "..", "..");
@@ -159,5 +160,32 @@ describe("PDQ query windows' image (#19)", () => {
       expect(Buffer.from(got.image.data).equals(Buffer.from(reference(image, k).data)), `${w}x${h} k${k}`).toBe(true);
       expect(got.opaque).toBe(true);
     }
+  });
+  it("hashes the windows inside the kernel exactly as on the copied-out image (queryWindowHashes)", () => {
+    // the verify path (pixel-facts.ts) against what it replaced: queryWindowInput's image, then pdqQueryWindowHashes;
+    // reduced by 2 and 3, within the cap (untouched), transparent (windows on the image itself), a wide image, too
+    // small for windows, and after another computation left the kernel's memory larger and dirty
+    const transparent = goldenImage(1056, 663, "photo", 5);
+    transparent.data[4 * 777 + 3] = 200;
+    const cases: [string, RgbaImage, number?][] = [
+      ["verify plane, 2.8 MP photograph's size", goldenImage(1056, 663, "photo", 4)],
+      ["bordered, odd edges", goldenImage(1165, 775, "bordered", 6)],
+      ["cap 512: factor 3", goldenImage(1056, 663, "photo", 7), 512],
+      ["within the cap", goldenImage(768, 500, "photo", 8)],
+      ["transparent", transparent],
+      ["wide", goldenImage(3000, 300, "photo", 9)],
+      ["too small after the reduction", goldenImage(1600, 70, "photo", 10)],
+    ];
+    const other = goldenImage(1200, 900, "photo", 11);
+    for (const [name, image, cap] of cases) {
+      const before = image.data.slice();
+      const want = pdqQueryWindowHashes(pdq, queryWindowInput(pdq, image, cap).image);
+      pdq.compute(other); // another computation in between: a larger, dirty work area
+      const got = queryWindowHashes(pdq, image, cap);
+      expect(got.fallback, name).toBeUndefined();
+      expect(got.result, name).toEqual(want);
+      expect(Buffer.from(image.data).equals(Buffer.from(before)), name).toBe(true);
+    }
+    expect(queryWindowHashes(pdq, goldenImage(1056, 663, "photo", 4)).result.status).toBe("computed");
   });
 });
