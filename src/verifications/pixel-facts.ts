@@ -1,5 +1,5 @@
 import { IMAGE_DECODE_LIMITS } from "../catalog/algorithms";
-import { PdqFingerprinter, queryWindowHashes } from "../media/fingerprint";
+import { type KernelPlane, PdqFingerprinter, queryWindowFactor, queryWindowHashes } from "../media/fingerprint";
 import type { ImageServices } from "../media/types";
 import { hex } from "../platform/bytes";
 import { PDQ_MIN_QUALITY } from "../soft-bindings/repo";
@@ -92,23 +92,29 @@ async function measureLeased(
   }
   const iscc = image.fingerprinters.get("iscc-image");
   const pdq = image.fingerprinters.get("pdq");
-  const pdqComputed = pdq?.compute(pdqPixels);
+  // The windows read PDQ's input reduced to at most 768 px a side (#19): PDQ's own pass reduces it beside the hash
+  // (PdqFingerprinter.compute's `plane`), and the windows are hashed on it inside the kernel, before anything else
+  // runs there (media/fingerprint/query-plane.ts queryWindowHashes: the hashes of verify-pixels.ts
+  // queryWindowInput's image, bit for bit).
+  const windowFactor = queryWindowFactor(pdqPixels.width, pdqPixels.height);
+  const pdqComputed =
+    pdq instanceof PdqFingerprinter && windowFactor > 1 ? pdq.compute(pdqPixels, { plane: windowFactor }) : pdq?.compute(pdqPixels);
   // PDQ's quality says whether the image has texture; a featureless image shares its ISCC code with unrelated ones,
   // so its ISCC code is not computed (verify-service.ts warns).
   const featureless = pdqComputed?.status === "computed" && (pdqComputed.quality ?? 0) < PDQ_MIN_QUALITY;
-  const isccComputed = iscc && !featureless ? iscc.compute(pixels) : null;
   const pdqLooked = pdqComputed?.status === "computed" && (pdqComputed.quality ?? 0) >= PDQ_MIN_QUALITY;
-  // The windows read PDQ's input reduced to at most 768 px a side (#19), reduced and hashed inside PDQ's kernel
-  // (media/fingerprint/query-plane.ts queryWindowHashes: the hashes of verify-pixels.ts queryWindowInput's image).
   const fallbacks: string[] = decoded.pixels.fallback ? [decoded.pixels.fallback] : [];
   let windows: string[] = [];
   let windowsFailure: string | undefined;
   if (pdqLooked && pdq instanceof PdqFingerprinter) {
-    const { result: hashed, fallback } = queryWindowHashes(pdq, pdqPixels);
+    const plane = "plane" in pdqComputed ? (pdqComputed.plane as KernelPlane | undefined) : undefined;
+    const { result: hashed, fallback } = queryWindowHashes(pdq, pdqPixels, undefined, plane);
     if (fallback) fallbacks.push(fallback);
     if (hashed.status === "computed") windows = hashed.regions.filter((r) => r.quality >= PDQ_MIN_QUALITY).map((r) => hex(r.bits));
     else if (hashed.status === "failed") windowsFailure = hashed.message;
   }
+  // after the windows: ISCC shares PDQ's kernel, whose plane the windows read
+  const isccComputed = iscc && !featureless ? iscc.compute(pixels) : null;
   return {
     status: "decoded",
     watermark,

@@ -17,5 +17,5 @@ export {
   isccScan,
   isccWholeBox,
 } from "./iscc";
-export { PDQ_FLOATS, PDQ_HASH, pdqBegin, pdqFinish, pdqLumaBegin, pdqLumaPush, pdqLumaPushFrom, pdqPush, pdqPushRows, pdqWindow } from "./pdq";
-export { planeBegin, planeOpaque, planeOutput, planeRows, planeStagingRows } from "./plane";
+export { PDQ_FLOATS, PDQ_HASH, pdqBegin, pdqFinish, pdqLumaBegin, pdqLumaPush, pdqLumaPushFrom, pdqPush, pdqPushRows, pdqWindow, pdqWorkEnd } from "./pdq";
+export { planeBegin, planeBeginAt, planeOpaque, planeOutput, planeRows, planeRowsFrom, planeStagingRows } from "./plane";

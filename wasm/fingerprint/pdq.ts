@@ -120,6 +120,18 @@ export function pdqBegin(rowLength: i32, rowCount: i32, chunkBytes: i32, isTrans
   return layout(rowLength, rowCount, chunkBytes, isTransposed, workBase());
 }
 
+/** The end of the work area pdqBegin laid out last (its staging area and filter buffers). */
+let layoutEnd: u64 = 0;
+
+/**
+ * The first byte after the work area of the last pdqBegin: memory from there on is free until the next computation
+ * begins (the verify path reduces the query windows' image there from the very chunks PDQ reads, plane.ts
+ * planeBeginAt).
+ */
+export function pdqWorkEnd(): usize {
+  return <usize>align16(layoutEnd);
+}
+
 /** pdqBegin's work: the staging area (`chunkBytes`) at `base`, then the filter's buffers. */
 function layout(rowLength: i32, rowCount: i32, chunkBytes: i32, isTransposed: i32, base: usize): usize {
   if (!dctReady) {
@@ -135,6 +147,7 @@ function layout(rowLength: i32, rowCount: i32, chunkBytes: i32, isTransposed: i3
   curY = 0;
   staging = base;
   let end: u64 = <u64>staging + align16(<u64>chunkBytes);
+  layoutEnd = end;
   if (degenerate || direct) return reserve(end) ? staging : 0;
 
   winRow = windowSize(cols);
@@ -177,6 +190,7 @@ function layout(rowLength: i32, rowCount: i32, chunkBytes: i32, isTransposed: i3
   end += <u64>winCol * rowBytes;
   ring2 = <usize>end;
   end += <u64>winCol * SAMPLED_BYTES;
+  layoutEnd = end;
   if (!reserve(end)) return 0;
   memory.fill(sum1, 0, <usize>rowBytes);
   memory.fill(sum2, 0, <usize>SAMPLED_BYTES);

@@ -30,6 +30,9 @@ interface KernelExports {
   pdqLumaBegin(width: number, height: number, chunkBytes: number): number;
   pdqLumaPush(bytes: number): void;
   pdqLumaPushFrom(src: number, bytes: number): number;
+  pdqWorkEnd(): number;
+  planeBeginAt(width: number, height: number, k: number, base: number): number;
+  planeRowsFrom(src: number, rows: number): void;
   pdqWindow(x: number, y: number, w: number, h: number): number;
   pdqFinish(): number;
   planeBegin(width: number, height: number, factor: number): number;
@@ -37,6 +40,14 @@ interface KernelExports {
   planeRows(rows: number): void;
   planeOutput(): number;
   planeOpaque(): number;
+}
+
+/** An image box-reduced in the fingerprint kernel, left there: its size, address and whether it is opaque. */
+export interface KernelPlane {
+  width: number;
+  height: number;
+  at: number;
+  opaque: boolean;
 }
 
 /** Bytes of RGBA copied into the kernel per call where rows are cut out of the image (computeWindow, columns). */
@@ -73,6 +84,9 @@ export class FingerprintKernel {
       "pdqLumaBegin",
       "pdqLumaPush",
       "pdqLumaPushFrom",
+      "pdqWorkEnd",
+      "planeBeginAt",
+      "planeRowsFrom",
       "pdqWindow",
       "pdqFinish",
       "planeBegin",
@@ -277,7 +291,14 @@ export class PdqFingerprinter implements Fingerprinter {
     return this.#kernel;
   }
 
-  compute(image: RgbaImage): FingerprintResult {
+  /**
+   * `options.plane` (a whole factor of at least 2): `image` box-reduced by it beside the hash (plane.ts boxReduce's
+   * plane, left in the kernel just after PDQ's work area, `plane` of the result), from the very chunks PDQ reads
+   * instead of a second copy of the image into the kernel later. The hash is the same (the reduction only reads the
+   * chunks and writes past PDQ's work area). No plane when the image goes in as columns or the memory cannot grow
+   * for it; it holds until the kernel's next computation begins.
+   */
+  compute(image: RgbaImage, options: { plane?: number } = {}): FingerprintResult & { plane?: KernelPlane } {
     try {
       const bad = checkImage(image);
       if (bad) return failed(`pdq: ${bad}`);
@@ -285,10 +306,29 @@ export class PdqFingerprinter implements Fingerprinter {
       const e = k.exports;
       const { width, height, data } = image;
       if (width <= PDQ_MAX_ROW) {
-        const chunk = Math.min(STREAM_CHUNK_BYTES, data.length);
+        const factor = options.plane;
+        const planeOf = factor !== undefined && Number.isSafeInteger(factor) && factor >= 2 ? factor : 0;
+        // with a plane: whole bands of its factor's rows per chunk, so each chunk reduces to whole plane rows
+        const rowBytes = width * 4;
+        const chunk = planeOf
+          ? Math.min(data.length, Math.max(1, Math.floor(STREAM_CHUNK_BYTES / (rowBytes * planeOf))) * rowBytes * planeOf)
+          : Math.min(STREAM_CHUNK_BYTES, data.length);
         const staging = e.pdqBegin(width, height, chunk, 0) >>> 0;
         if (!staging) return failed("pdq: fingerprint kernel out of memory");
-        stream(k, staging, chunk, data, 0, data.length, (b) => e.pdqPush(b));
+        const planed = planeOf > 0 && e.planeBeginAt(width, height, planeOf, e.pdqWorkEnd() >>> 0) === 1;
+        stream(k, staging, chunk, data, 0, data.length, (b) => {
+          e.pdqPush(b);
+          if (planed) e.planeRowsFrom(staging, b / rowBytes);
+        });
+        const result = this.#finish();
+        if (!planed || result.status !== "computed") return result;
+        const plane = {
+          width: Math.ceil(width / planeOf),
+          height: Math.ceil(height / planeOf),
+          at: e.planeOutput() >>> 0,
+          opaque: e.planeOpaque() === 1,
+        };
+        return { ...result, plane };
       } else if (height <= PDQ_MAX_ROW) {
         this.#pushColumns(image);
       } else {

@@ -1,5 +1,5 @@
 import type { RgbaImage } from "../types";
-import { FingerprintKernel } from "./kernel";
+import { FingerprintKernel, type KernelPlane } from "./kernel";
 
 /*
  * The reduced image a verification reads its distance-matched signals from: the decoded image box-averaged by a
@@ -83,11 +83,7 @@ export function boxReduce(
  * boxReduce, leaving the reduced image in the kernel's memory: its size, its address `at` (valid until the kernel's
  * next computation) and whether every pixel had alpha 255. Throws if the kernel cannot grow.
  */
-export function boxReduceInKernel(
-  kernel: FingerprintKernel,
-  image: RgbaImage,
-  k: number,
-): { width: number; height: number; at: number; opaque: boolean } {
+export function boxReduceInKernel(kernel: FingerprintKernel, image: RgbaImage, k: number): KernelPlane {
   const { width: W, height: H, data } = image;
   const e = kernel.exports;
   const staging = e.planeBegin(W, H, k) >>> 0;

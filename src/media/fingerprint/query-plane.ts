@@ -1,5 +1,5 @@
 import type { RgbaImage } from "../types";
-import type { FingerprintKernel, PdqFingerprinter } from "./kernel";
+import type { FingerprintKernel, KernelPlane, PdqFingerprinter } from "./kernel";
 import { boxReduce, boxReduceInKernel } from "./plane";
 import { type PdqRegionsResult, pdqQueryWindowHashes, pdqQueryWindowHashesOf } from "./regions";
 
@@ -53,14 +53,16 @@ export function queryWindowImage(
 
 /**
  * pdqQueryWindowHashes(pdq, queryWindowImage(pdq.kernel, image, maxSide)), bit for bit, without the reduced image's
- * round trip through JS (#19): it is reduced in PDQ's kernel and its luma made where it lies, instead of copied out
- * (0.7 MB for the 2.8 MP photograph) and streamed back in. `fallback`: the kernel could not grow for the reduction,
- * and the windows read `image` itself (as verify-pixels.ts queryWindowInput says).
+ * round trip through JS (#19): it is reduced in PDQ's kernel (or was, by PdqFingerprinter.computeWithPlane: `plane`,
+ * the kernel's last computation) and its luma made where it lies, instead of copied out (0.7 MB for the 2.8 MP
+ * photograph) and streamed back in. `fallback`: the kernel could not grow for the reduction, and the windows read
+ * `image` itself (as verify-pixels.ts queryWindowInput says).
  */
 export function queryWindowHashes(
   pdq: PdqFingerprinter,
   image: RgbaImage,
   maxSide = QUERY_WINDOW_MAX_SIDE,
+  plane?: KernelPlane | null,
 ): { result: PdqRegionsResult; fallback?: string } {
   const k = queryWindowFactor(image.width, image.height, maxSide);
   // (an image whose data does not match its size goes the copying way, which reports it)
@@ -71,12 +73,14 @@ export function queryWindowHashes(
       return { result: pdqQueryWindowHashes(pdq, image), fallback: `the query windows' image was not reduced: ${String(error)}` };
     }
   }
-  let reduced: ReturnType<typeof boxReduceInKernel>;
-  try {
-    reduced = boxReduceInKernel(pdq.kernel, image, k);
-  } catch (error) {
-    return { result: pdqQueryWindowHashes(pdq, image), fallback: `the query windows' image was not reduced: ${String(error)}` };
-  }
+  let reduced: KernelPlane;
+  if (plane && plane.width === Math.ceil(image.width / k) && plane.height === Math.ceil(image.height / k)) reduced = plane;
+  else
+    try {
+      reduced = boxReduceInKernel(pdq.kernel, image, k);
+    } catch (error) {
+      return { result: pdqQueryWindowHashes(pdq, image), fallback: `the query windows' image was not reduced: ${String(error)}` };
+    }
   if (!reduced.opaque) return { result: pdqQueryWindowHashes(pdq, image) };
   const { width, height, at } = reduced;
   return { result: pdqQueryWindowHashesOf(width, height, (windows) => pdq.computeWindowsInKernel(width, height, at, windows)) };

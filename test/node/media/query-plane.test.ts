@@ -188,4 +188,35 @@ describe("PDQ query windows' image (#19)", () => {
     }
     expect(queryWindowHashes(pdq, goldenImage(1056, 663, "photo", 4)).result.status).toBe("computed");
   });
+
+  it("reduces the windows' image beside PDQ's own pass: the same hash, the same plane, the same windows", () => {
+    const transparent = goldenImage(1001, 703, "photo", 13);
+    transparent.data[4 * 5000 + 3] = 9;
+    for (const [name, image, k] of [
+      ["verify plane", goldenImage(1056, 663, "photo", 12), 2],
+      ["odd edges, factor 3", goldenImage(1165, 775, "bordered", 14), 3],
+      ["transparent", transparent, 2],
+      ["chunks of many bands", goldenImage(700, 2400, "photo", 15), 4],
+    ] as const) {
+      const plain = pdq.compute(image);
+      const withPlane = pdq.compute(image, { plane: k });
+      const { plane, ...hash } = withPlane;
+      expect(hash, name).toEqual(plain);
+      expect(plane, name).toBeDefined();
+      if (!plane) continue;
+      const want = boxReduce(module, image, k);
+      // boxReduce ran after: the plane is read again by a fresh compute with it
+      const again = pdq.compute(image, { plane: k });
+      const at = again.plane!.at;
+      const got = new Uint8Array(pdq.kernel.exports.memory.buffer, at, plane.width * plane.height * 4);
+      expect({ w: plane.width, h: plane.height, opaque: plane.opaque }, name).toEqual({
+        w: want.image.width,
+        h: want.image.height,
+        opaque: want.opaque,
+      });
+      expect(Buffer.from(got).equals(Buffer.from(want.image.data)), name).toBe(true);
+      const windows = queryWindowHashes(pdq, image, QUERY_WINDOW_MAX_SIDE, again.plane);
+      expect(windows.result, name).toEqual(pdqQueryWindowHashes(pdq, queryWindowInput(pdq, image).image));
+    }
+  });
 });
