@@ -1,6 +1,6 @@
 import { IMAGE_DECODE_LIMITS } from "../catalog/algorithms";
-import { type KernelPlane, PdqFingerprinter, queryWindowFactor, queryWindowHashes } from "../media/fingerprint";
-import type { ImageServices } from "../media/types";
+import { IsccImageFingerprinter, type KernelPlane, PdqFingerprinter, queryWindowFactor, queryWindowHashes } from "../media/fingerprint";
+import type { FingerprintResult, ImageServices } from "../media/types";
 import { hex } from "../platform/bytes";
 import { PDQ_MIN_QUALITY } from "../soft-bindings/repo";
 import { ImageBufferLease, verifyPixels } from "./verify-pixels";
@@ -96,9 +96,14 @@ async function measureLeased(
   // (PdqFingerprinter.compute's `plane`), and the windows are hashed on it inside the kernel, before anything else
   // runs there (media/fingerprint/query-plane.ts queryWindowHashes: the hashes of verify-pixels.ts
   // queryWindowInput's image, bit for bit).
+  // Where ISCC reads PDQ's image (a reduced JPEG), PDQ's pass feeds it too: one copy of the image into the kernel for
+  // the three (ISCC's code is then measured before PDQ's quality says whether it is kept; the same code bit for bit).
   const windowFactor = queryWindowFactor(pdqPixels.width, pdqPixels.height);
+  const isccBeside = iscc instanceof IsccImageFingerprinter && pdqPixels === pixels ? iscc : undefined;
   const pdqComputed =
-    pdq instanceof PdqFingerprinter && windowFactor > 1 ? pdq.compute(pdqPixels, { plane: windowFactor }) : pdq?.compute(pdqPixels);
+    pdq instanceof PdqFingerprinter
+      ? pdq.compute(pdqPixels, { ...(windowFactor > 1 ? { plane: windowFactor } : {}), ...(isccBeside ? { iscc: isccBeside } : {}) })
+      : pdq?.compute(pdqPixels);
   // PDQ's quality says whether the image has texture; a featureless image shares its ISCC code with unrelated ones,
   // so its ISCC code is not computed (verify-service.ts warns).
   const featureless = pdqComputed?.status === "computed" && (pdqComputed.quality ?? 0) < PDQ_MIN_QUALITY;
@@ -114,7 +119,8 @@ async function measureLeased(
     else if (hashed.status === "failed") windowsFailure = hashed.message;
   }
   // after the windows: ISCC shares PDQ's kernel, whose plane the windows read
-  const isccComputed = iscc && !featureless ? iscc.compute(pixels) : null;
+  const isccFed = pdqComputed && "iscc" in pdqComputed ? (pdqComputed.iscc as FingerprintResult | undefined) : undefined;
+  const isccComputed = iscc && !featureless ? (isccFed ?? iscc.compute(pixels)) : null;
   return {
     status: "decoded",
     watermark,

@@ -10,10 +10,12 @@ export {
   ISCC_INFO,
   ISCC_PIXELS,
   isccBegin,
+  isccBeginAt,
   isccFinish,
   isccHashPixels,
   isccPrepare,
   isccResample,
+  isccResampleFrom,
   isccScan,
   isccWholeBox,
 } from "./iscc";

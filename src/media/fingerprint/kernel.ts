@@ -22,6 +22,8 @@ interface KernelExports {
   isccWholeBox(): void;
   isccPrepare(): number;
   isccResample(bytes: number): void;
+  isccBeginAt(width: number, height: number, base: number): number;
+  isccResampleFrom(src: number, bytes: number): void;
   isccFinish(bits: number): number;
   isccHashPixels(bits: number): number;
   pdqBegin(rowLength: number, rowCount: number, chunkBytes: number, transposed: number): number;
@@ -40,6 +42,12 @@ interface KernelExports {
   planeRows(rows: number): void;
   planeOutput(): number;
   planeOpaque(): number;
+}
+
+/** A computation fed from another's chunks already in the kernel (IsccImageFingerprinter.beside). */
+export interface BesidePass<T> {
+  feed(at: number, src: number, bytes: number): void;
+  finish(): T;
 }
 
 /** An image box-reduced in the fingerprint kernel, left there: its size, address and whether it is opaque. */
@@ -76,6 +84,8 @@ export class FingerprintKernel {
       "isccWholeBox",
       "isccPrepare",
       "isccResample",
+      "isccBeginAt",
+      "isccResampleFrom",
       "isccFinish",
       "isccHashPixels",
       "pdqBegin",
@@ -241,6 +251,36 @@ export class IsccImageFingerprinter implements Fingerprinter {
   }
 
   /**
+   * `compute(image)` fed from another computation's chunks of `image` already in the kernel (PDQ's: see
+   * PdqFingerprinter.compute's `iscc`), its work area from `base`: `feed(at, src, bytes)` for the `bytes` bytes of
+   * the image from byte `at` that lie at `src`, in order, then `finish()`. The same code bit for bit (the same resample
+   * of the same rows). Null where compute's first pass (the trim box) would read the image (a border that does not
+   * show the box is the whole image) or the memory cannot grow: compute it then.
+   */
+  beside(image: RgbaImage, base: number): BesidePass<FingerprintResult> | null {
+    if (checkImage(image) || !bordersDiffer(image)) return null;
+    const e = this.#kernel.exports;
+    if (!e.isccBeginAt(image.width, image.height, base)) return null;
+    e.isccWholeBox();
+    if (!e.isccPrepare()) return null;
+    const info = new Int32Array(e.memory.buffer, this.#kernel.address(e.ISCC_INFO), 2);
+    const rowBytes = image.width * 4;
+    const from = info[0]! * rowBytes;
+    const to = info[1]! * rowBytes;
+    return {
+      feed: (at, src, bytes) => {
+        const lo = Math.max(at, from);
+        const hi = Math.min(at + bytes, to);
+        if (lo < hi) e.isccResampleFrom(src + (lo - at), hi - lo);
+      },
+      finish: () => {
+        e.isccFinish(this.bitLength);
+        return this.#hash();
+      },
+    };
+  }
+
+  /**
    * The code of already normalized pixels (1024 gray values, 32x32 row-major), as iscc-core's
    * gen_image_code_v0(pixels, bits): the step the ISCC conformance vectors test.
    */
@@ -296,9 +336,13 @@ export class PdqFingerprinter implements Fingerprinter {
    * plane, left in the kernel just after PDQ's work area, `plane` of the result), from the very chunks PDQ reads
    * instead of a second copy of the image into the kernel later. The hash is the same (the reduction only reads the
    * chunks and writes past PDQ's work area). No plane when the image goes in as columns or the memory cannot grow
-   * for it; it holds until the kernel's next computation begins.
+   * for it; it holds until the kernel's next computation begins. `options.iscc`: that fingerprinter's code of the same
+   * image beside it too (`iscc` of the result; IsccImageFingerprinter.beside), where it can be fed so.
    */
-  compute(image: RgbaImage, options: { plane?: number } = {}): FingerprintResult & { plane?: KernelPlane } {
+  compute(
+    image: RgbaImage,
+    options: { plane?: number; iscc?: IsccImageFingerprinter } = {},
+  ): FingerprintResult & { plane?: KernelPlane; iscc?: FingerprintResult } {
     try {
       const bad = checkImage(image);
       if (bad) return failed(`pdq: ${bad}`);
@@ -316,19 +360,26 @@ export class PdqFingerprinter implements Fingerprinter {
         const staging = e.pdqBegin(width, height, chunk, 0) >>> 0;
         if (!staging) return failed("pdq: fingerprint kernel out of memory");
         const planed = planeOf > 0 && e.planeBeginAt(width, height, planeOf, e.pdqWorkEnd() >>> 0) === 1;
+        const pw = Math.ceil(width / planeOf);
+        const ph = Math.ceil(height / planeOf);
+        // ISCC's work area after the plane (or PDQ's): isccPrepare may grow the memory, before any chunk is copied
+        const isccBase = planed ? (e.planeOutput() >>> 0) + Math.ceil((pw * ph * 4) / 16) * 16 : e.pdqWorkEnd() >>> 0;
+        const iscc = options.iscc?.beside(image, isccBase) ?? null;
+        let at = 0;
         stream(k, staging, chunk, data, 0, data.length, (b) => {
           e.pdqPush(b);
           if (planed) e.planeRowsFrom(staging, b / rowBytes);
+          iscc?.feed(at, staging, b);
+          at += b;
         });
         const result = this.#finish();
-        if (!planed || result.status !== "computed") return result;
-        const plane = {
-          width: Math.ceil(width / planeOf),
-          height: Math.ceil(height / planeOf),
-          at: e.planeOutput() >>> 0,
-          opaque: e.planeOpaque() === 1,
+        const isccResult = iscc?.finish();
+        if (result.status !== "computed") return result;
+        return {
+          ...result,
+          ...(planed ? { plane: { width: pw, height: ph, at: e.planeOutput() >>> 0, opaque: e.planeOpaque() === 1 } } : {}),
+          ...(isccResult ? { iscc: isccResult } : {}),
         };
-        return { ...result, plane };
       } else if (height <= PDQ_MAX_ROW) {
         this.#pushColumns(image);
       } else {

@@ -9,6 +9,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import {
   boxReduce,
+  IsccImageFingerprinter,
   PDQ_QUERY_WINDOWS,
   PdqFingerprinter,
   pdqQueryWindowHashes,
@@ -26,6 +27,7 @@ const ROOT = join(import.meta.dirname, "..", "..", "..");
 const Module = WebAssembly.Module as unknown as new (bytes: Uint8Array) => WebAssembly.Module;
 const module = new Module(readFileSync(join(ROOT, "wasm", "build", "fingerprint.wasm")));
 const pdq = new PdqFingerprinter(module);
+const iscc = new IsccImageFingerprinter(module);
 
 /** The reduction by definition: each output channel the rounded mean of the (up to) k x k pixels its block covers. */
 function reference(image: RgbaImage, k: number): RgbaImage {
@@ -218,5 +220,32 @@ describe("PDQ query windows' image (#19)", () => {
       const windows = queryWindowHashes(pdq, image, QUERY_WINDOW_MAX_SIDE, again.plane);
       expect(windows.result, name).toEqual(pdqQueryWindowHashes(pdq, queryWindowInput(pdq, image).image));
     }
+  });
+  it("computes ISCC's code beside PDQ's pass exactly as on its own, with or without the windows' plane", () => {
+    const transparent = goldenImage(1056, 663, "photo", 21);
+    transparent.data[4 * 1234 + 3] = 77;
+    const cornerTransparent = goldenImage(900, 600, "photo", 22);
+    cornerTransparent.data[3] = 0; // a transparent corner: ISCC's first pass decides the box, so nothing beside
+    let fed = 0;
+    for (const [name, image, k] of [
+      ["verify plane", goldenImage(1056, 663, "photo", 20), 2],
+      ["no plane", goldenImage(640, 400, "photo", 23), undefined],
+      ["tall, factor 4", goldenImage(700, 2400, "photo", 24), 4],
+      ["transparent pixel", transparent, 2],
+      ["uniform border: not beside", goldenImage(1165, 775, "bordered", 25), 2],
+      ["transparent corner: not beside", cornerTransparent, 2],
+    ] as const) {
+      const alone = iscc.compute(image);
+      const plain = pdq.compute(image);
+      const both = pdq.compute(image, { ...(k ? { plane: k } : {}), iscc });
+      const { plane: _plane, iscc: beside, ...hash } = both;
+      expect(hash, name).toEqual(plain);
+      if (name.endsWith("not beside")) expect(beside, name).toBeUndefined();
+      else {
+        expect(beside, name).toEqual(alone);
+        fed++;
+      }
+    }
+    expect(fed).toBe(4);
   });
 });
