@@ -1,9 +1,9 @@
 import { IMAGE_DECODE_LIMITS } from "../catalog/algorithms";
-import { PdqFingerprinter, pdqQueryWindowHashes } from "../media/fingerprint";
-import type { ImageServices } from "../media/types";
+import { IsccImageFingerprinter, type KernelPlane, PdqFingerprinter, queryWindowFactor, queryWindowHashes } from "../media/fingerprint";
+import type { FingerprintResult, ImageServices } from "../media/types";
 import { hex } from "../platform/bytes";
 import { PDQ_MIN_QUALITY } from "../soft-bindings/repo";
-import { ImageBufferLease, queryWindowInput, verifyPixels } from "./verify-pixels";
+import { ImageBufferLease, verifyPixels } from "./verify-pixels";
 
 /*
  * The pixel stage of an image verification (#19): everything a verification measures on an image's pixels (decode,
@@ -56,15 +56,13 @@ export type ImagePixelFacts =
 
 /** The pixel stage on `bytes` (never throws for any bytes; a kernel failure is a fact with its message). */
 export async function measureImagePixels(image: ImageServices, bytes: Uint8Array, mediaType: string): Promise<ImagePixelFacts> {
-  // The decode and the query windows' image go into the isolate's reused buffers; the facts hold no view of them
-  // (hex strings and copies only).
+  // The decode goes into one of the isolate's reused buffers; the facts hold no view of it (hex strings and copies
+  // only). The query windows' image stays in PDQ's kernel (queryWindowHashes).
   const lease = new ImageBufferLease();
-  const windowsLease = new ImageBufferLease();
   try {
-    return await measureLeased(image, bytes, mediaType, lease, windowsLease);
+    return await measureLeased(image, bytes, mediaType, lease);
   } finally {
     lease.release();
-    windowsLease.release();
   }
 }
 
@@ -73,7 +71,6 @@ async function measureLeased(
   bytes: Uint8Array,
   mediaType: string,
   lease: ImageBufferLease,
-  windowsLease: ImageBufferLease,
 ): Promise<ImagePixelFacts> {
   const decoded = await verifyPixels(image, bytes, mediaType, lease.take);
   if (decoded.status !== "decoded") return { status: "not_decoded", message: decoded.message };
@@ -95,23 +92,35 @@ async function measureLeased(
   }
   const iscc = image.fingerprinters.get("iscc-image");
   const pdq = image.fingerprinters.get("pdq");
-  const pdqComputed = pdq?.compute(pdqPixels);
+  // The windows read PDQ's input reduced to at most 768 px a side (#19): PDQ's own pass reduces it beside the hash
+  // (PdqFingerprinter.compute's `plane`), and the windows are hashed on it inside the kernel, before anything else
+  // runs there (media/fingerprint/query-plane.ts queryWindowHashes: the hashes of verify-pixels.ts
+  // queryWindowInput's image, bit for bit).
+  // Where ISCC reads PDQ's image (a reduced JPEG), PDQ's pass feeds it too: one copy of the image into the kernel for
+  // the three (ISCC's code is then measured before PDQ's quality says whether it is kept; the same code bit for bit).
+  const windowFactor = queryWindowFactor(pdqPixels.width, pdqPixels.height);
+  const isccBeside = iscc instanceof IsccImageFingerprinter && pdqPixels === pixels ? iscc : undefined;
+  const pdqComputed =
+    pdq instanceof PdqFingerprinter
+      ? pdq.compute(pdqPixels, { ...(windowFactor > 1 ? { plane: windowFactor } : {}), ...(isccBeside ? { iscc: isccBeside } : {}) })
+      : pdq?.compute(pdqPixels);
   // PDQ's quality says whether the image has texture; a featureless image shares its ISCC code with unrelated ones,
   // so its ISCC code is not computed (verify-service.ts warns).
   const featureless = pdqComputed?.status === "computed" && (pdqComputed.quality ?? 0) < PDQ_MIN_QUALITY;
-  const isccComputed = iscc && !featureless ? iscc.compute(pixels) : null;
   const pdqLooked = pdqComputed?.status === "computed" && (pdqComputed.quality ?? 0) >= PDQ_MIN_QUALITY;
-  // The windows read PDQ's input reduced to at most 768 px a side (verify-pixels.ts queryWindowInput, #19).
   const fallbacks: string[] = decoded.pixels.fallback ? [decoded.pixels.fallback] : [];
   let windows: string[] = [];
   let windowsFailure: string | undefined;
   if (pdqLooked && pdq instanceof PdqFingerprinter) {
-    const input = queryWindowInput(pdq, pdqPixels, undefined, windowsLease.take);
-    if (input.fallback) fallbacks.push(input.fallback);
-    const hashed = pdqQueryWindowHashes(pdq, input.image);
+    const plane = "plane" in pdqComputed ? (pdqComputed.plane as KernelPlane | undefined) : undefined;
+    const { result: hashed, fallback } = queryWindowHashes(pdq, pdqPixels, undefined, plane);
+    if (fallback) fallbacks.push(fallback);
     if (hashed.status === "computed") windows = hashed.regions.filter((r) => r.quality >= PDQ_MIN_QUALITY).map((r) => hex(r.bits));
     else if (hashed.status === "failed") windowsFailure = hashed.message;
   }
+  // after the windows: ISCC shares PDQ's kernel, whose plane the windows read
+  const isccFed = pdqComputed && "iscc" in pdqComputed ? (pdqComputed.iscc as FingerprintResult | undefined) : undefined;
+  const isccComputed = iscc && !featureless ? (isccFed ?? iscc.compute(pixels)) : null;
   return {
     status: "decoded",
     watermark,

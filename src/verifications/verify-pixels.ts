@@ -135,8 +135,8 @@ async function reducedJpeg(
 const POOLED_IMAGE_BYTES = 4 * 1024 * 1024;
 
 /**
- * The isolate's idle buffers (at most IDLE_BUFFERS: one measurement leases two, the decode and the query windows'
- * image); a lease takes one out, so no two requests ever share one.
+ * The isolate's idle buffers (at most IDLE_BUFFERS: a measurement leases one for its decode, and a caller of
+ * queryWindowInput with a buffer another); a lease takes one out, so no two requests ever share one.
  */
 const idleImageBuffers: ArrayBuffer[] = [];
 const IDLE_BUFFERS = 2;

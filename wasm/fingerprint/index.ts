@@ -10,12 +10,14 @@ export {
   ISCC_INFO,
   ISCC_PIXELS,
   isccBegin,
+  isccBeginAt,
   isccFinish,
   isccHashPixels,
   isccPrepare,
   isccResample,
+  isccResampleFrom,
   isccScan,
   isccWholeBox,
 } from "./iscc";
-export { PDQ_FLOATS, PDQ_HASH, pdqBegin, pdqFinish, pdqLumaBegin, pdqLumaPush, pdqPush, pdqPushRows, pdqWindow } from "./pdq";
-export { planeBegin, planeOpaque, planeOutput, planeRows, planeStagingRows } from "./plane";
+export { PDQ_FLOATS, PDQ_HASH, pdqBegin, pdqFinish, pdqLumaBegin, pdqLumaPush, pdqLumaPushFrom, pdqPush, pdqPushRows, pdqWindow, pdqWorkEnd } from "./pdq";
+export { planeBegin, planeBeginAt, planeOpaque, planeOutput, planeRows, planeRowsFrom, planeStagingRows } from "./plane";

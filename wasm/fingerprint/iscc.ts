@@ -144,10 +144,24 @@ function setupAxis(inSize: i32, start: usize, end: usize, center: usize, sum: us
  * `chunkBytes` bytes (a multiple of 4), or 0 when the memory cannot grow.
  */
 export function isccBegin(width: i32, height: i32, chunkBytes: i32): usize {
-  if (width <= 0 || height <= 0 || chunkBytes < 4) return 0;
+  if (chunkBytes < 4) return 0;
+  return begin(width, height, workBase(), chunkBytes);
+}
+
+/**
+ * isccBegin without a staging area, its work area from `base` (16-aligned up): for pixels that are already in the
+ * kernel's memory (isccResampleFrom), e.g. PDQ's staging chunks, with `base` past PDQ's work area. Returns a
+ * non-zero address, or 0 when the memory cannot grow.
+ */
+export function isccBeginAt(width: i32, height: i32, base: usize): usize {
+  return begin(width, height, <usize>align16(<u64>base), 0);
+}
+
+function begin(width: i32, height: i32, at: usize, chunkBytes: i32): usize {
+  if (width <= 0 || height <= 0) return 0;
   imgW = width;
   imgH = height;
-  staging = workBase();
+  staging = at;
   stagingBytes = chunkBytes;
   if (!reserve(<u64>staging + align16(<u64>chunkBytes))) return 0;
   curX = 0;
@@ -400,8 +414,13 @@ function endRow(ly: i32): void {
 
 /** Pass 2: the next `bytes` bytes of the rows announced by isccPrepare (row-major RGBA, whole image width). */
 export function isccResample(bytes: i32): void {
+  isccResampleFrom(staging, bytes);
+}
+
+/** isccResample of `bytes` bytes at `src` in the kernel's memory (the next bytes of the rows isccPrepare named). */
+export function isccResampleFrom(src: usize, bytes: i32): void {
   let n = bytes >> 2;
-  let p = staging;
+  let p = src;
   const w = imgW;
   const x0 = cropX;
   const x1 = cropX + cropW;

@@ -120,6 +120,18 @@ export function pdqBegin(rowLength: i32, rowCount: i32, chunkBytes: i32, isTrans
   return layout(rowLength, rowCount, chunkBytes, isTransposed, workBase());
 }
 
+/** The end of the work area pdqBegin laid out last (its staging area and filter buffers). */
+let layoutEnd: u64 = 0;
+
+/**
+ * The first byte after the work area of the last pdqBegin: memory from there on is free until the next computation
+ * begins (the verify path reduces the query windows' image there from the very chunks PDQ reads, plane.ts
+ * planeBeginAt).
+ */
+export function pdqWorkEnd(): usize {
+  return <usize>align16(layoutEnd);
+}
+
 /** pdqBegin's work: the staging area (`chunkBytes`) at `base`, then the filter's buffers. */
 function layout(rowLength: i32, rowCount: i32, chunkBytes: i32, isTransposed: i32, base: usize): usize {
   if (!dctReady) {
@@ -135,6 +147,7 @@ function layout(rowLength: i32, rowCount: i32, chunkBytes: i32, isTransposed: i3
   curY = 0;
   staging = base;
   let end: u64 = <u64>staging + align16(<u64>chunkBytes);
+  layoutEnd = end;
   if (degenerate || direct) return reserve(end) ? staging : 0;
 
   winRow = windowSize(cols);
@@ -177,6 +190,7 @@ function layout(rowLength: i32, rowCount: i32, chunkBytes: i32, isTransposed: i3
   end += <u64>winCol * rowBytes;
   ring2 = <usize>end;
   end += <u64>winCol * SAMPLED_BYTES;
+  layoutEnd = end;
   if (!reserve(end)) return 0;
   memory.fill(sum1, 0, <usize>rowBytes);
   memory.fill(sum2, 0, <usize>SAMPLED_BYTES);
@@ -278,9 +292,25 @@ export function pdqLumaBegin(width: i32, height: i32, chunkBytes: i32): usize {
 
 /** Converts the next `bytes` bytes of RGBA pixels (row-major) from the staging area into the plane. */
 export function pdqLumaPush(bytes: i32): void {
+  lumaPushFrom(lumaStaging, bytes);
+}
+
+/**
+ * pdqLumaPush of `bytes` bytes of RGBA pixels already in the kernel's memory at `src` (e.g. planeOutput(): the
+ * windows' reduced image, never copied out to JS and back), or 0 when `src` lies before the plane's next value: the
+ * conversion writes 4 bytes of luma over each 4 bytes of pixels it has read, in order, so a source at or after that
+ * value is read before anything is written over it (4 pixels read, then 4 written, never ahead of the reading).
+ */
+export function pdqLumaPushFrom(src: usize, bytes: i32): i32 {
+  if (src < lumaPlane + (<usize>lumaFilled << 2)) return 0;
+  lumaPushFrom(src, bytes);
+  return 1;
+}
+
+function lumaPushFrom(src: usize, bytes: i32): void {
   const n = min<i32>(bytes >> 2, lumaW * lumaH - lumaFilled);
   if (n <= 0) return;
-  let p = lumaStaging;
+  let p = src;
   let out = lumaPlane + (<usize>lumaFilled << 2);
   let i = 0;
   // as pushFrom: four opaque pixels by f32x4 (the table's products lane by lane), others through the table

@@ -42,6 +42,26 @@ export function planeBegin(width: i32, height: i32, k: i32): usize {
   return reserve(end) ? staging : 0;
 }
 
+/**
+ * planeBegin without a staging area, the plane at `base` (16-aligned up): for rows that are already in the kernel's
+ * memory (planeRowsFrom), e.g. PDQ's staging chunks (pdqWorkEnd is then the base). Returns 1, or 0 when the memory
+ * cannot grow.
+ */
+export function planeBeginAt(width: i32, height: i32, k: i32, base: usize): i32 {
+  if (width <= 0 || height <= 0 || k < 1) return 0;
+  srcW = width;
+  srcH = height;
+  factor = k;
+  outW = (width + k - 1) / k;
+  outH = (height + k - 1) / k;
+  band = 0;
+  alphaAnd = 255;
+  staging = 0;
+  stagingRows = 0;
+  output = <usize>align16(<u64>base);
+  return reserve(<u64>output + align16(<u64>outW * <u64>outH * 4)) ? 1 : 0;
+}
+
 /** Rows of the image the staging area holds (a multiple of k). */
 export function planeStagingRows(): i32 {
   return stagingRows;
@@ -52,8 +72,13 @@ export function planeStagingRows(): i32 {
  * with the rows it has.
  */
 export function planeRows(rows: i32): void {
+  planeRowsFrom(staging, rows);
+}
+
+/** planeRows of `rows` source rows at `src` (whole bands of k rows; the image's last band with the rows it has). */
+export function planeRowsFrom(src: usize, rows: i32): void {
   const k = factor;
-  let at = staging;
+  let at = src;
   for (let r: i32 = 0; r < rows && band < outH; r += k) {
     const n = min<i32>(k, rows - r);
     reduceBand(at, n);

@@ -556,7 +556,7 @@ export function setup(width: i32, height: i32): i32 {
   if (Wc < MIN_CANON_EDGE || Hc < MIN_CANON_EDGE) return 1;
   NC = Wc * Hc;
   const rowBytes = <i32>W * 4;
-  stripRowsN = max<i32>(1, min<i32>(H, (1 << 20) / rowBytes));
+  stripRowsN = max<i32>(1, min<i32>(H, (1 << 18) / rowBytes));
   strip = alloc(<usize>stripRowsN * <usize>rowBytes);
   payloadBuf = alloc(16);
   expectBuf = alloc(16);
@@ -1536,25 +1536,85 @@ function scanPair(s1: f64, s2: f64): void {
   resultMaxZ = Math.max(resultMaxZ, Math.max(zA, s2 > 0.0 ? zB : zA));
 }
 
+/** Lane numbers 0..3 (i32x4), for foldPeriod's lane masks. */
+const LANE_INDEX: usize = memory.data<i32>([0, 1, 2, 3], 16);
+/** foldPeriod's last, partial block of a residue row, stored whole here and copied on (32 f32). */
+const FOLD_TAIL: usize = memory.data(128, 16);
+
 /**
  * The scan fold at sigma = p / T (a whole period of p canonical pixels) into the transposed tile at `dst`: the
  * canonical image summed modulo p, then that p x p tile folded by foldScanT (the same tile coordinates as folding the
  * whole image at sigma, other summation order).
+ *
+ * The modulo sum keeps each cell's order of additions: cell (r, i) starts at +0 and adds pixel (x0 + i, y) for the
+ * rows y = r, r + p, ... and, within a row, the chunks x0 = 0, p, 2p, ... (f32, lane by lane, so every cell is the
+ * scalar sum). It runs per residue row r and block of 32 cells, whose sums stay in registers over all of their
+ * addends (stored once instead of loaded and stored on every addition). A chunk that ends before the block (the row's
+ * last, shorter chunk; the row's last block) adds +0 in its lanes past the end: a sum that starts at +0 is never -0,
+ * and x + 0 = x for every other x, so those cells are unchanged, as where the original loop did not add.
  */
 function foldPeriod(dst: usize, p: i32): void {
-  memory.fill(modAcc, 0, <usize>(p * p) << 2);
-  for (let y: i32 = 0; y < Hc; y++) {
-    const r = modAcc + (<usize>((y % p) * p) << 2);
-    const s = whiteBuf + (<usize>(y * Wc) << 2);
-    for (let x0: i32 = 0; x0 < Wc; x0 += p) {
-      const n = min<i32>(p, Wc - x0);
-      const q = s + (<usize>x0 << 2);
-      let i: i32 = 0;
-      for (; i + 3 < n; i += 4) {
-        const o = <usize>i << 2;
-        v128.store(r + o, f32x4.add(v128.load(r + o), v128.load(q + o)));
+  const rowBytes = <usize>Wc << 2;
+  const lanes = v128.load(LANE_INDEX);
+  const four = i32x4.splat(4);
+  for (let r: i32 = 0; r < p; r++) {
+    const out = modAcc + (<usize>(r * p) << 2);
+    for (let c0: i32 = 0; c0 < p; c0 += 32) {
+      let a0 = f32x4.splat(0.0);
+      let a1 = a0;
+      let a2 = a0;
+      let a3 = a0;
+      let a4 = a0;
+      let a5 = a0;
+      let a6 = a0;
+      let a7 = a0;
+      for (let y: i32 = r; y < Hc; y += p) {
+        const s = whiteBuf + <usize>y * rowBytes + (<usize>c0 << 2);
+        for (let x0: i32 = 0; x0 < Wc; x0 += p) {
+          const n = min<i32>(p, Wc - x0) - c0; // cells of this block the chunk reaches
+          const q = s + (<usize>x0 << 2);
+          if (n >= 32) {
+            a0 = f32x4.add(a0, v128.load(q));
+            a1 = f32x4.add(a1, v128.load(q, 16));
+            a2 = f32x4.add(a2, v128.load(q, 32));
+            a3 = f32x4.add(a3, v128.load(q, 48));
+            a4 = f32x4.add(a4, v128.load(q, 64));
+            a5 = f32x4.add(a5, v128.load(q, 80));
+            a6 = f32x4.add(a6, v128.load(q, 96));
+            a7 = f32x4.add(a7, v128.load(q, 112));
+          } else if (n > 0) {
+            // lanes at or past n add +0 (their loads may read past the row: the next row, or the buffer after whiteBuf)
+            const nv = i32x4.splat(n);
+            let l = lanes;
+            a0 = f32x4.add(a0, v128.and(v128.load(q), i32x4.lt_s(l, nv)));
+            l = i32x4.add(l, four);
+            a1 = f32x4.add(a1, v128.and(v128.load(q, 16), i32x4.lt_s(l, nv)));
+            l = i32x4.add(l, four);
+            a2 = f32x4.add(a2, v128.and(v128.load(q, 32), i32x4.lt_s(l, nv)));
+            l = i32x4.add(l, four);
+            a3 = f32x4.add(a3, v128.and(v128.load(q, 48), i32x4.lt_s(l, nv)));
+            l = i32x4.add(l, four);
+            a4 = f32x4.add(a4, v128.and(v128.load(q, 64), i32x4.lt_s(l, nv)));
+            l = i32x4.add(l, four);
+            a5 = f32x4.add(a5, v128.and(v128.load(q, 80), i32x4.lt_s(l, nv)));
+            l = i32x4.add(l, four);
+            a6 = f32x4.add(a6, v128.and(v128.load(q, 96), i32x4.lt_s(l, nv)));
+            l = i32x4.add(l, four);
+            a7 = f32x4.add(a7, v128.and(v128.load(q, 112), i32x4.lt_s(l, nv)));
+          }
+        }
       }
-      for (; i < n; i++) stf(r, i, ldf(r, i) + ldf(q, i));
+      const m = min<i32>(32, p - c0);
+      const d = m == 32 ? out + (<usize>c0 << 2) : FOLD_TAIL;
+      v128.store(d, a0);
+      v128.store(d, a1, 16);
+      v128.store(d, a2, 32);
+      v128.store(d, a3, 48);
+      v128.store(d, a4, 64);
+      v128.store(d, a5, 80);
+      v128.store(d, a6, 96);
+      v128.store(d, a7, 112);
+      if (m < 32) memory.copy(out + (<usize>c0 << 2), FOLD_TAIL, <usize>m << 2);
     }
   }
   foldScanT(modAcc, dst, <f64>p / <f64>T, p, p);

@@ -5,9 +5,9 @@
  */
 
 export * from "./codes";
-export { FingerprintKernel, IsccImageFingerprinter, type IsccNormalizeResult, PdqFingerprinter } from "./kernel";
-export { boxReduce, type PixelPlane, pixelPlane, planeFactor } from "./plane";
-export { QUERY_WINDOW_MAX_SIDE, QUERY_WINDOW_MIN_SIDE, queryWindowFactor, queryWindowImage } from "./query-plane";
+export { FingerprintKernel, IsccImageFingerprinter, type IsccNormalizeResult, type KernelPlane, PdqFingerprinter } from "./kernel";
+export { boxReduce, boxReduceInKernel, type PixelPlane, pixelPlane, planeFactor } from "./plane";
+export { QUERY_WINDOW_MAX_SIDE, QUERY_WINDOW_MIN_SIDE, queryWindowFactor, queryWindowHashes, queryWindowImage } from "./query-plane";
 export {
   PDQ_QUERY_WINDOWS,
   PDQ_REGION_MAX_PIXELS,

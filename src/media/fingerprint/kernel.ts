@@ -22,6 +22,8 @@ interface KernelExports {
   isccWholeBox(): void;
   isccPrepare(): number;
   isccResample(bytes: number): void;
+  isccBeginAt(width: number, height: number, base: number): number;
+  isccResampleFrom(src: number, bytes: number): void;
   isccFinish(bits: number): number;
   isccHashPixels(bits: number): number;
   pdqBegin(rowLength: number, rowCount: number, chunkBytes: number, transposed: number): number;
@@ -29,6 +31,10 @@ interface KernelExports {
   pdqPushRows(rowCount: number, strideBytes: number): void;
   pdqLumaBegin(width: number, height: number, chunkBytes: number): number;
   pdqLumaPush(bytes: number): void;
+  pdqLumaPushFrom(src: number, bytes: number): number;
+  pdqWorkEnd(): number;
+  planeBeginAt(width: number, height: number, k: number, base: number): number;
+  planeRowsFrom(src: number, rows: number): void;
   pdqWindow(x: number, y: number, w: number, h: number): number;
   pdqFinish(): number;
   planeBegin(width: number, height: number, factor: number): number;
@@ -38,8 +44,28 @@ interface KernelExports {
   planeOpaque(): number;
 }
 
-/** Bytes of RGBA copied into the kernel per call. */
+/** A computation fed from another's chunks already in the kernel (IsccImageFingerprinter.beside). */
+export interface BesidePass<T> {
+  feed(at: number, src: number, bytes: number): void;
+  finish(): T;
+}
+
+/** An image box-reduced in the fingerprint kernel, left there: its size, address and whether it is opaque. */
+export interface KernelPlane {
+  width: number;
+  height: number;
+  at: number;
+  opaque: boolean;
+}
+
+/** Bytes of RGBA copied into the kernel per call where rows are cut out of the image (computeWindow, columns). */
 const CHUNK_BYTES = 1 << 20;
+/**
+ * Bytes of RGBA copied into the kernel per call where the image streams through whole (PDQ, ISCC, the windows'
+ * luma): a chunk the kernel reads while it is still in the CPU's cache (a push takes any length, so the results do
+ * not depend on it; 1 MiB chunks cost PDQ and ISCC about 0.1 ms more on a 0.7 MP image, bench/pixels-pipeline-ab.mjs).
+ */
+const STREAM_CHUNK_BYTES = 1 << 18;
 /** Longest row the PDQ kernel filters as a row (4 floats per pixel per buffer); wider images go in as columns. */
 const PDQ_MAX_ROW = 1 << 16;
 
@@ -58,6 +84,8 @@ export class FingerprintKernel {
       "isccWholeBox",
       "isccPrepare",
       "isccResample",
+      "isccBeginAt",
+      "isccResampleFrom",
       "isccFinish",
       "isccHashPixels",
       "pdqBegin",
@@ -65,6 +93,10 @@ export class FingerprintKernel {
       "pdqPushRows",
       "pdqLumaBegin",
       "pdqLumaPush",
+      "pdqLumaPushFrom",
+      "pdqWorkEnd",
+      "planeBeginAt",
+      "planeRowsFrom",
       "pdqWindow",
       "pdqFinish",
       "planeBegin",
@@ -199,7 +231,7 @@ export class IsccImageFingerprinter implements Fingerprinter {
       const k = this.#kernel;
       const e = k.exports;
       const { width, height, data } = image;
-      const chunk = Math.min(CHUNK_BYTES, data.length);
+      const chunk = Math.min(STREAM_CHUNK_BYTES, data.length);
       const staging = e.isccBegin(width, height, chunk) >>> 0;
       if (!staging) return { status: "failed", message: "fingerprint kernel: out of memory" };
       // Pass 1 (the trim box) reads the whole image, unless every border already shows the box is the whole image.
@@ -216,6 +248,36 @@ export class IsccImageFingerprinter implements Fingerprinter {
     } catch (err) {
       return { status: "failed", message: `iscc-image: ${errorMessage(err)}` };
     }
+  }
+
+  /**
+   * `compute(image)` fed from another computation's chunks of `image` already in the kernel (PDQ's: see
+   * PdqFingerprinter.compute's `iscc`), its work area from `base`: `feed(at, src, bytes)` for the `bytes` bytes of
+   * the image from byte `at` that lie at `src`, in order, then `finish()`. The same code bit for bit (the same resample
+   * of the same rows). Null where compute's first pass (the trim box) would read the image (a border that does not
+   * show the box is the whole image) or the memory cannot grow: compute it then.
+   */
+  beside(image: RgbaImage, base: number): BesidePass<FingerprintResult> | null {
+    if (checkImage(image) || !bordersDiffer(image)) return null;
+    const e = this.#kernel.exports;
+    if (!e.isccBeginAt(image.width, image.height, base)) return null;
+    e.isccWholeBox();
+    if (!e.isccPrepare()) return null;
+    const info = new Int32Array(e.memory.buffer, this.#kernel.address(e.ISCC_INFO), 2);
+    const rowBytes = image.width * 4;
+    const from = info[0]! * rowBytes;
+    const to = info[1]! * rowBytes;
+    return {
+      feed: (at, src, bytes) => {
+        const lo = Math.max(at, from);
+        const hi = Math.min(at + bytes, to);
+        if (lo < hi) e.isccResampleFrom(src + (lo - at), hi - lo);
+      },
+      finish: () => {
+        e.isccFinish(this.bitLength);
+        return this.#hash();
+      },
+    };
   }
 
   /**
@@ -269,7 +331,18 @@ export class PdqFingerprinter implements Fingerprinter {
     return this.#kernel;
   }
 
-  compute(image: RgbaImage): FingerprintResult {
+  /**
+   * `options.plane` (a whole factor of at least 2): `image` box-reduced by it beside the hash (plane.ts boxReduce's
+   * plane, left in the kernel just after PDQ's work area, `plane` of the result), from the very chunks PDQ reads
+   * instead of a second copy of the image into the kernel later. The hash is the same (the reduction only reads the
+   * chunks and writes past PDQ's work area). No plane when the image goes in as columns or the memory cannot grow
+   * for it; it holds until the kernel's next computation begins. `options.iscc`: that fingerprinter's code of the same
+   * image beside it too (`iscc` of the result; IsccImageFingerprinter.beside), where it can be fed so.
+   */
+  compute(
+    image: RgbaImage,
+    options: { plane?: number; iscc?: IsccImageFingerprinter } = {},
+  ): FingerprintResult & { plane?: KernelPlane; iscc?: FingerprintResult } {
     try {
       const bad = checkImage(image);
       if (bad) return failed(`pdq: ${bad}`);
@@ -277,10 +350,36 @@ export class PdqFingerprinter implements Fingerprinter {
       const e = k.exports;
       const { width, height, data } = image;
       if (width <= PDQ_MAX_ROW) {
-        const chunk = Math.min(CHUNK_BYTES, data.length);
+        const factor = options.plane;
+        const planeOf = factor !== undefined && Number.isSafeInteger(factor) && factor >= 2 ? factor : 0;
+        // with a plane: whole bands of its factor's rows per chunk, so each chunk reduces to whole plane rows
+        const rowBytes = width * 4;
+        const chunk = planeOf
+          ? Math.min(data.length, Math.max(1, Math.floor(STREAM_CHUNK_BYTES / (rowBytes * planeOf))) * rowBytes * planeOf)
+          : Math.min(STREAM_CHUNK_BYTES, data.length);
         const staging = e.pdqBegin(width, height, chunk, 0) >>> 0;
         if (!staging) return failed("pdq: fingerprint kernel out of memory");
-        stream(k, staging, chunk, data, 0, data.length, (b) => e.pdqPush(b));
+        const planed = planeOf > 0 && e.planeBeginAt(width, height, planeOf, e.pdqWorkEnd() >>> 0) === 1;
+        const pw = Math.ceil(width / planeOf);
+        const ph = Math.ceil(height / planeOf);
+        // ISCC's work area after the plane (or PDQ's): isccPrepare may grow the memory, before any chunk is copied
+        const isccBase = planed ? (e.planeOutput() >>> 0) + Math.ceil((pw * ph * 4) / 16) * 16 : e.pdqWorkEnd() >>> 0;
+        const iscc = options.iscc?.beside(image, isccBase) ?? null;
+        let at = 0;
+        stream(k, staging, chunk, data, 0, data.length, (b) => {
+          e.pdqPush(b);
+          if (planed) e.planeRowsFrom(staging, b / rowBytes);
+          iscc?.feed(at, staging, b);
+          at += b;
+        });
+        const result = this.#finish();
+        const isccResult = iscc?.finish();
+        if (result.status !== "computed") return result;
+        return {
+          ...result,
+          ...(planed ? { plane: { width: pw, height: ph, at: e.planeOutput() >>> 0, opaque: e.planeOpaque() === 1 } } : {}),
+          ...(isccResult ? { iscc: isccResult } : {}),
+        };
       } else if (height <= PDQ_MAX_ROW) {
         this.#pushColumns(image);
       } else {
@@ -338,30 +437,58 @@ export class PdqFingerprinter implements Fingerprinter {
       const k = this.#kernel;
       const e = k.exports;
       const { width, height, data } = image;
-      const chunk = Math.min(CHUNK_BYTES, data.length);
+      const chunk = Math.min(STREAM_CHUNK_BYTES, data.length);
       const staging = e.pdqLumaBegin(width, height, chunk) >>> 0;
       if (!staging) return windows.map(() => failed("pdq: fingerprint kernel out of memory for the luma plane"));
       stream(k, staging, chunk, data, 0, data.length, (b) => e.pdqLumaPush(b));
-      const one = ({ x, y, w, h }: { x: number; y: number; w: number; h: number }): FingerprintResult => {
-        if (![x, y, w, h].every(Number.isSafeInteger) || x < 0 || y < 0 || w <= 0 || h <= 0 || x + w > width || y + h > height)
-          return failed(`pdq: window ${w}x${h} at ${x},${y} is not inside the ${width}x${height} image`);
-        const quality = e.pdqWindow(x, y, w, h);
-        if (quality === -2) return failed("pdq: fingerprint kernel out of memory");
-        if (quality < 0) return failed("pdq: kernel has no luma plane for the window");
-        const at = k.address(e.PDQ_HASH);
-        const bits = k.bytes().slice(at, at + 32);
-        return { status: "computed", algorithm: this.algorithm, value: pdqHex(bits), bits, quality };
-      };
-      // Hashed in the order of (width, left edge, top): windows of the same columns one after another, so the kernel
-      // filters the rows they share along the row once (its row cache); each hash is the same in any order.
-      const order = windows.map((_, i) => i);
-      order.sort((a, b) => windows[a]!.w - windows[b]!.w || windows[a]!.x - windows[b]!.x || windows[a]!.y - windows[b]!.y || a - b);
-      const out: FingerprintResult[] = new Array(windows.length);
-      for (const i of order) out[i] = one(windows[i]!);
-      return out;
+      return this.#hashWindows(width, height, windows);
     } catch (err) {
       return windows.map(() => failed(`pdq: ${errorMessage(err)}`));
     }
+  }
+
+  /**
+   * computeWindows of the `width` x `height` RGBA image that is already in this kernel's memory at `at` (boxReduceInKernel's
+   * plane: never copied out to JS and back), converted to luma where it lies: the same luma values, so the same
+   * hashes bit for bit. Nothing else may use the kernel in between.
+   */
+  computeWindowsInKernel(
+    width: number,
+    height: number,
+    at: number,
+    windows: readonly { x: number; y: number; w: number; h: number }[],
+  ): FingerprintResult[] {
+    try {
+      const e = this.#kernel.exports;
+      if (!e.pdqLumaBegin(width, height, 16)) return windows.map(() => failed("pdq: fingerprint kernel out of memory for the luma plane"));
+      if (!e.pdqLumaPushFrom(at, width * height * 4)) return windows.map(() => failed("pdq: the image lies before the luma plane"));
+      return this.#hashWindows(width, height, windows);
+    } catch (err) {
+      return windows.map(() => failed(`pdq: ${errorMessage(err)}`));
+    }
+  }
+
+  /** Each window of the complete luma plane of a `width` x `height` image (computeWindows). */
+  #hashWindows(width: number, height: number, windows: readonly { x: number; y: number; w: number; h: number }[]): FingerprintResult[] {
+    const k = this.#kernel;
+    const e = k.exports;
+    const one = ({ x, y, w, h }: { x: number; y: number; w: number; h: number }): FingerprintResult => {
+      if (![x, y, w, h].every(Number.isSafeInteger) || x < 0 || y < 0 || w <= 0 || h <= 0 || x + w > width || y + h > height)
+        return failed(`pdq: window ${w}x${h} at ${x},${y} is not inside the ${width}x${height} image`);
+      const quality = e.pdqWindow(x, y, w, h);
+      if (quality === -2) return failed("pdq: fingerprint kernel out of memory");
+      if (quality < 0) return failed("pdq: kernel has no luma plane for the window");
+      const at = k.address(e.PDQ_HASH);
+      const bits = k.bytes().slice(at, at + 32);
+      return { status: "computed", algorithm: this.algorithm, value: pdqHex(bits), bits, quality };
+    };
+    // Hashed in the order of (width, left edge, top): windows of the same columns one after another, so the kernel
+    // filters the rows they share along the row once (its row cache); each hash is the same in any order.
+    const order = windows.map((_, i) => i);
+    order.sort((a, b) => windows[a]!.w - windows[b]!.w || windows[a]!.x - windows[b]!.x || windows[a]!.y - windows[b]!.y || a - b);
+    const out: FingerprintResult[] = new Array(windows.length);
+    for (const i of order) out[i] = one(windows[i]!);
+    return out;
   }
 
   /** Ends a hash whose pixels were all pushed: its bits and quality, or why the kernel could not finish it. */

@@ -1,5 +1,5 @@
 import type { RgbaImage } from "../types";
-import { FingerprintKernel } from "./kernel";
+import { FingerprintKernel, type KernelPlane } from "./kernel";
 
 /*
  * The reduced image a verification reads its distance-matched signals from: the decoded image box-averaged by a
@@ -67,8 +67,24 @@ export function boxReduce(
   k: number,
   buffer?: (length: number) => Uint8Array,
 ): { image: RgbaImage; opaque: boolean } {
-  const { width: W, height: H, data } = image;
   const kernel = FingerprintKernel.of(module);
+  const { width: w, height: h, at, opaque } = boxReduceInKernel(kernel, image, k);
+  const plane = kernel.bytes().subarray(at, at + w * h * 4);
+  let reduced: Uint8Array;
+  if (buffer) {
+    reduced = buffer(plane.length);
+    if (reduced.length !== plane.length) throw new Error("the plane's buffer does not have the plane's size");
+    reduced.set(plane);
+  } else reduced = plane.slice();
+  return { image: { width: w, height: h, data: reduced }, opaque };
+}
+
+/**
+ * boxReduce, leaving the reduced image in the kernel's memory: its size, its address `at` (valid until the kernel's
+ * next computation) and whether every pixel had alpha 255. Throws if the kernel cannot grow.
+ */
+export function boxReduceInKernel(kernel: FingerprintKernel, image: RgbaImage, k: number): KernelPlane {
+  const { width: W, height: H, data } = image;
   const e = kernel.exports;
   const staging = e.planeBegin(W, H, k) >>> 0;
   if (!staging) throw new Error("fingerprint kernel: out of memory for the pixel plane");
@@ -80,15 +96,5 @@ export function boxReduce(
     mem.set(data.subarray(at, end), staging);
     e.planeRows((end - at) / (W * 4));
   }
-  const w = Math.ceil(W / k);
-  const h = Math.ceil(H / k);
-  const out = e.planeOutput() >>> 0;
-  const plane = kernel.bytes().subarray(out, out + w * h * 4);
-  let reduced: Uint8Array;
-  if (buffer) {
-    reduced = buffer(plane.length);
-    if (reduced.length !== plane.length) throw new Error("the plane's buffer does not have the plane's size");
-    reduced.set(plane);
-  } else reduced = plane.slice();
-  return { image: { width: w, height: h, data: reduced }, opaque: e.planeOpaque() === 1 };
+  return { width: Math.ceil(W / k), height: Math.ceil(H / k), at: e.planeOutput() >>> 0, opaque: e.planeOpaque() === 1 };
 }

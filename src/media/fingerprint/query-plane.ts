@@ -1,6 +1,7 @@
 import type { RgbaImage } from "../types";
-import type { FingerprintKernel } from "./kernel";
-import { boxReduce } from "./plane";
+import type { FingerprintKernel, KernelPlane, PdqFingerprinter } from "./kernel";
+import { boxReduce, boxReduceInKernel } from "./plane";
+import { type PdqRegionsResult, pdqQueryWindowHashes, pdqQueryWindowHashesOf } from "./regions";
 
 /*
  * The image a verification hashes its PDQ query windows on (regions.ts PDQ_QUERY_WINDOWS, #20): its PDQ input
@@ -48,4 +49,39 @@ export function queryWindowImage(
   if (k === 1) return image;
   const reduced = boxReduce(module, image, k, buffer);
   return reduced.opaque ? reduced.image : image;
+}
+
+/**
+ * pdqQueryWindowHashes(pdq, queryWindowImage(pdq.kernel, image, maxSide)), bit for bit, without the reduced image's
+ * round trip through JS (#19): it is reduced in PDQ's kernel (or was, by PdqFingerprinter.computeWithPlane: `plane`,
+ * the kernel's last computation) and its luma made where it lies, instead of copied out (0.7 MB for the 2.8 MP
+ * photograph) and streamed back in. `fallback`: the kernel could not grow for the reduction, and the windows read
+ * `image` itself (as verify-pixels.ts queryWindowInput says).
+ */
+export function queryWindowHashes(
+  pdq: PdqFingerprinter,
+  image: RgbaImage,
+  maxSide = QUERY_WINDOW_MAX_SIDE,
+  plane?: KernelPlane | null,
+): { result: PdqRegionsResult; fallback?: string } {
+  const k = queryWindowFactor(image.width, image.height, maxSide);
+  // (an image whose data does not match its size goes the copying way, which reports it)
+  if (k === 1 || image.data?.length !== image.width * image.height * 4) {
+    try {
+      return { result: pdqQueryWindowHashes(pdq, queryWindowImage(pdq.kernel, image, maxSide)) };
+    } catch (error) {
+      return { result: pdqQueryWindowHashes(pdq, image), fallback: `the query windows' image was not reduced: ${String(error)}` };
+    }
+  }
+  let reduced: KernelPlane;
+  if (plane && plane.width === Math.ceil(image.width / k) && plane.height === Math.ceil(image.height / k)) reduced = plane;
+  else
+    try {
+      reduced = boxReduceInKernel(pdq.kernel, image, k);
+    } catch (error) {
+      return { result: pdqQueryWindowHashes(pdq, image), fallback: `the query windows' image was not reduced: ${String(error)}` };
+    }
+  if (!reduced.opaque) return { result: pdqQueryWindowHashes(pdq, image) };
+  const { width, height, at } = reduced;
+  return { result: pdqQueryWindowHashesOf(width, height, (windows) => pdq.computeWindowsInKernel(width, height, at, windows)) };
 }

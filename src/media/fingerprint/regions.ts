@@ -1,4 +1,4 @@
-import type { RgbaImage } from "../types";
+import type { FingerprintResult, RgbaImage } from "../types";
 import type { PdqFingerprinter } from "./kernel";
 
 /*
@@ -145,6 +145,27 @@ export function pdqQueryWindowBits(pdq: PdqFingerprinter, image: RgbaImage, minQ
 
 function windowHashes(pdq: PdqFingerprinter, image: RgbaImage, windows: readonly PdqRegion[]): PdqRegionsResult {
   const { width, height } = image ?? { width: 0, height: 0 };
+  return windowHashesOf(width, height, windows, (w) => pdq.computeWindows(image, w));
+}
+
+/**
+ * pdqQueryWindowHashes of a `width` x `height` image whose windows `compute` hashes (PdqFingerprinter's
+ * computeWindows, or computeWindowsInKernel for an image already in the kernel): the same bounds and results.
+ */
+export function pdqQueryWindowHashesOf(
+  width: number,
+  height: number,
+  compute: (windows: { x: number; y: number; w: number; h: number }[]) => FingerprintResult[],
+): PdqRegionsResult {
+  return windowHashesOf(width, height, PDQ_QUERY_WINDOWS, compute);
+}
+
+function windowHashesOf(
+  width: number,
+  height: number,
+  windows: readonly PdqRegion[],
+  compute: (windows: { x: number; y: number; w: number; h: number }[]) => FingerprintResult[],
+): PdqRegionsResult {
   if (!Number.isSafeInteger(width) || !Number.isSafeInteger(height) || width <= 0 || height <= 0)
     return { status: "failed", message: "pdq regions: invalid image" };
   if (width * height > PDQ_REGION_MAX_PIXELS)
@@ -152,10 +173,7 @@ function windowHashes(pdq: PdqFingerprinter, image: RgbaImage, windows: readonly
   // PDQ needs 5 px a side (else a zero hash of quality 0); the smallest window is 0.8 of a side: 32 px and up.
   if (Math.min(width, height) < 40) return { status: "skipped", message: `pdq regions: ${width}x${height} is too small for windows` };
   // one luma plane for all windows (computeWindows): each window's hash is computeWindow's, bit for bit
-  const results = pdq.computeWindows(
-    image,
-    windows.map((region) => regionWindow(region, width, height)),
-  );
+  const results = compute(windows.map((region) => regionWindow(region, width, height)));
   const regions: PdqRegionHash[] = [];
   for (const [i, r] of results.entries()) {
     if (r.status !== "computed") return { status: "failed", message: r.message };

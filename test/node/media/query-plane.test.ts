@@ -9,22 +9,25 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import {
   boxReduce,
+  IsccImageFingerprinter,
   PDQ_QUERY_WINDOWS,
   PdqFingerprinter,
   pdqQueryWindowHashes,
   QUERY_WINDOW_MAX_SIDE,
   QUERY_WINDOW_MIN_SIDE,
   queryWindowFactor,
+  queryWindowHashes,
   queryWindowImage,
 } from "../../../src/media/fingerprint";
 import type { RgbaImage } from "../../../src/media/types";
-import { queryWindowPixels } from "../../../src/verifications/verify-pixels";
+import { queryWindowInput, queryWindowPixels } from "../../../src/verifications/verify-pixels";
 import { goldenImage } from "./fingerprint.simd-golden.cases";
 
 const ROOT = join(import.meta.dirname, "..", "..", "..");
 const Module = WebAssembly.Module as unknown as new (bytes: Uint8Array) => WebAssembly.Module;
 const module = new Module(readFileSync(join(ROOT, "wasm", "build", "fingerprint.wasm")));
 const pdq = new PdqFingerprinter(module);
+const iscc = new IsccImageFingerprinter(module);
 
 /** The reduction by definition: each output channel the rounded mean of the (up to) k x k pixels its block covers. */
 function reference(image: RgbaImage, k: number): RgbaImage {
@@ -159,5 +162,90 @@ describe("PDQ query windows' image (#19)", () => {
       expect(Buffer.from(got.image.data).equals(Buffer.from(reference(image, k).data)), `${w}x${h} k${k}`).toBe(true);
       expect(got.opaque).toBe(true);
     }
+  });
+  it("hashes the windows inside the kernel exactly as on the copied-out image (queryWindowHashes)", () => {
+    // the verify path (pixel-facts.ts) against what it replaced: queryWindowInput's image, then pdqQueryWindowHashes;
+    // reduced by 2 and 3, within the cap (untouched), transparent (windows on the image itself), a wide image, too
+    // small for windows, and after another computation left the kernel's memory larger and dirty
+    const transparent = goldenImage(1056, 663, "photo", 5);
+    transparent.data[4 * 777 + 3] = 200;
+    const cases: [string, RgbaImage, number?][] = [
+      ["verify plane, 2.8 MP photograph's size", goldenImage(1056, 663, "photo", 4)],
+      ["bordered, odd edges", goldenImage(1165, 775, "bordered", 6)],
+      ["cap 512: factor 3", goldenImage(1056, 663, "photo", 7), 512],
+      ["within the cap", goldenImage(768, 500, "photo", 8)],
+      ["transparent", transparent],
+      ["wide", goldenImage(3000, 300, "photo", 9)],
+      ["too small after the reduction", goldenImage(1600, 70, "photo", 10)],
+    ];
+    const other = goldenImage(1200, 900, "photo", 11);
+    for (const [name, image, cap] of cases) {
+      const before = image.data.slice();
+      const want = pdqQueryWindowHashes(pdq, queryWindowInput(pdq, image, cap).image);
+      pdq.compute(other); // another computation in between: a larger, dirty work area
+      const got = queryWindowHashes(pdq, image, cap);
+      expect(got.fallback, name).toBeUndefined();
+      expect(got.result, name).toEqual(want);
+      expect(Buffer.from(image.data).equals(Buffer.from(before)), name).toBe(true);
+    }
+    expect(queryWindowHashes(pdq, goldenImage(1056, 663, "photo", 4)).result.status).toBe("computed");
+  });
+
+  it("reduces the windows' image beside PDQ's own pass: the same hash, the same plane, the same windows", () => {
+    const transparent = goldenImage(1001, 703, "photo", 13);
+    transparent.data[4 * 5000 + 3] = 9;
+    for (const [name, image, k] of [
+      ["verify plane", goldenImage(1056, 663, "photo", 12), 2],
+      ["odd edges, factor 3", goldenImage(1165, 775, "bordered", 14), 3],
+      ["transparent", transparent, 2],
+      ["chunks of many bands", goldenImage(700, 2400, "photo", 15), 4],
+    ] as const) {
+      const plain = pdq.compute(image);
+      const withPlane = pdq.compute(image, { plane: k });
+      const { plane, ...hash } = withPlane;
+      expect(hash, name).toEqual(plain);
+      expect(plane, name).toBeDefined();
+      if (!plane) continue;
+      const want = boxReduce(module, image, k);
+      // boxReduce ran after: the plane is read again by a fresh compute with it
+      const again = pdq.compute(image, { plane: k });
+      const at = again.plane!.at;
+      const got = new Uint8Array(pdq.kernel.exports.memory.buffer, at, plane.width * plane.height * 4);
+      expect({ w: plane.width, h: plane.height, opaque: plane.opaque }, name).toEqual({
+        w: want.image.width,
+        h: want.image.height,
+        opaque: want.opaque,
+      });
+      expect(Buffer.from(got).equals(Buffer.from(want.image.data)), name).toBe(true);
+      const windows = queryWindowHashes(pdq, image, QUERY_WINDOW_MAX_SIDE, again.plane);
+      expect(windows.result, name).toEqual(pdqQueryWindowHashes(pdq, queryWindowInput(pdq, image).image));
+    }
+  });
+  it("computes ISCC's code beside PDQ's pass exactly as on its own, with or without the windows' plane", () => {
+    const transparent = goldenImage(1056, 663, "photo", 21);
+    transparent.data[4 * 1234 + 3] = 77;
+    const cornerTransparent = goldenImage(900, 600, "photo", 22);
+    cornerTransparent.data[3] = 0; // a transparent corner: ISCC's first pass decides the box, so nothing beside
+    let fed = 0;
+    for (const [name, image, k] of [
+      ["verify plane", goldenImage(1056, 663, "photo", 20), 2],
+      ["no plane", goldenImage(640, 400, "photo", 23), undefined],
+      ["tall, factor 4", goldenImage(700, 2400, "photo", 24), 4],
+      ["transparent pixel", transparent, 2],
+      ["uniform border: not beside", goldenImage(1165, 775, "bordered", 25), 2],
+      ["transparent corner: not beside", cornerTransparent, 2],
+    ] as const) {
+      const alone = iscc.compute(image);
+      const plain = pdq.compute(image);
+      const both = pdq.compute(image, { ...(k ? { plane: k } : {}), iscc });
+      const { plane: _plane, iscc: beside, ...hash } = both;
+      expect(hash, name).toEqual(plain);
+      if (name.endsWith("not beside")) expect(beside, name).toBeUndefined();
+      else {
+        expect(beside, name).toEqual(alone);
+        fed++;
+      }
+    }
+    expect(fed).toBe(4);
   });
 });

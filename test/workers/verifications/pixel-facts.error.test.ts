@@ -16,9 +16,20 @@ import { fixture, testEnv } from "../support/helpers";
 async function windowsOutOfMemory(): Promise<ImageServices> {
   const real = await imageServices();
   const pdq = real.fingerprinters.get("pdq") as PdqFingerprinter;
+  const oom = (windows: readonly unknown[]) =>
+    windows.map(() => ({ status: "failed" as const, message: "pdq: fingerprint kernel out of memory" }));
+  // both ways the windows are hashed: on an image in JS, and on the reduced image left in the kernel
   class Oom extends PdqFingerprinter {
     override computeWindows(_image: RgbaImage, windows: readonly { x: number; y: number; w: number; h: number }[]) {
-      return windows.map(() => ({ status: "failed" as const, message: "pdq: fingerprint kernel out of memory" }));
+      return oom(windows);
+    }
+    override computeWindowsInKernel(
+      _w: number,
+      _h: number,
+      _at: number,
+      windows: readonly { x: number; y: number; w: number; h: number }[],
+    ) {
+      return oom(windows);
     }
   }
   const fingerprinters = new Map<string, Fingerprinter>(real.fingerprinters);

@@ -45,6 +45,17 @@ async function failing(part: "detect" | "pdq" | "windows" | "decode"): Promise<I
           ? windows.map(() => ({ status: "failed" as const, message: "pdq: fingerprint kernel out of memory" }))
           : super.computeWindows(image, windows);
       }
+      // the windows of a reduced image are hashed in the kernel: they fail the same way
+      override computeWindowsInKernel(
+        w: number,
+        h: number,
+        at: number,
+        windows: readonly { x: number; y: number; w: number; h: number }[],
+      ) {
+        return part === "windows"
+          ? windows.map(() => ({ status: "failed" as const, message: "pdq: fingerprint kernel out of memory" }))
+          : super.computeWindowsInKernel(w, h, at, windows);
+      }
     }
     const fingerprinters = new Map<string, Fingerprinter>(real.fingerprinters);
     fingerprinters.set("pdq", new Oom(pdq.kernel));
