@@ -1,7 +1,9 @@
 // The bare-Miniflare row of bench/verify.mjs (public POST /v1/verify of the 64 px JPEG, each request its own bytes
 // and address) and GET /healthz on two or more Worker bundles in alternating blocks, each in its own workerd, in
 // workerd CPU per request read from /proc (the figure to compare on a shared machine) beside req/s.
-//   node bench/verify-bare-ab.mjs LABEL=<bundle dir or checkout> LABEL=<...> [--rounds 6] [--requests 300]
+//   node bench/verify-bare-ab.mjs LABEL=<bundle dir or checkout> LABEL=<...> [--rounds 6] [--requests 300] [--cold N]
+// --cold N: instead, the first public verify of a fresh workerd (a new isolate: what it instantiates on first use),
+// N fresh starts per bundle in alternation, in workerd CPU and wall ms of that one request.
 // A checkout (a directory with wrangler.toml) is bundled as `wrangler deploy --dry-run` does; a bundle directory
 // (index.js and its wasm) is used as it is, so a variant can be bundled from a temporary edit.
 import { execFileSync } from "node:child_process";
@@ -15,6 +17,7 @@ import { numberOption } from "./lib/ab-checkouts.mjs";
 const ROOT = join(import.meta.dirname, "..");
 const args = process.argv.slice(2);
 const rounds = numberOption(args, "--rounds", 6);
+const cold = numberOption(args, "--cold", 0);
 const requests = numberOption(args, "--requests", 300);
 const BOUNDARY = "svcbenchverifyboundary";
 
@@ -63,20 +66,6 @@ function variant(n) {
 let n = 0;
 const address = (i) => `10.${(i >> 16) & 255}.${(i >> 8) & 255}.${i & 255}`;
 
-const sides = [];
-for (const a of args.filter((x) => /^[A-Za-z0-9_-]+=/.test(x))) {
-  const [label, dir] = [a.slice(0, a.indexOf("=")), a.slice(a.indexOf("=") + 1)];
-  const before = new Set(children());
-  const worker = await startWorker({
-    script: scriptOf(dir),
-    bindings: {
-      SVC_KEY_PEPPER: randomBytes(32).toString("base64url"),
-      SVC_CURSOR_SECRET: randomBytes(32).toString("base64url"),
-      SVC_CAPABILITY_SECRET: randomBytes(32).toString("base64url"),
-    },
-  });
-  sides.push({ label, worker, pids: children().filter((p) => !before.has(p)), verify: [], healthz: [] });
-}
 const verify = (mf) => async () => {
   const i = ++n;
   const res = await mf.dispatchFetch("http://bench.local/v1/verify", {
@@ -88,6 +77,44 @@ const verify = (mf) => async () => {
   if (res.status !== 200) throw new Error(`HTTP ${res.status} ${text.slice(0, 200)}`);
 };
 const healthz = (mf) => async () => void (await (await mf.dispatchFetch("http://bench.local/healthz")).text());
+async function start(script) {
+  const before = new Set(children());
+  const worker = await startWorker({
+    script,
+    bindings: {
+      SVC_KEY_PEPPER: randomBytes(32).toString("base64url"),
+      SVC_CURSOR_SECRET: randomBytes(32).toString("base64url"),
+      SVC_CAPABILITY_SECRET: randomBytes(32).toString("base64url"),
+    },
+  });
+  return { worker, pids: children().filter((p) => !before.has(p)) };
+}
+const labelled = args
+  .filter((x) => /^[A-Za-z0-9_-]+=/.test(x))
+  .map((a) => ({ label: a.slice(0, a.indexOf("=")), script: scriptOf(a.slice(a.indexOf("=") + 1)) }));
+if (cold > 0) {
+  const firsts = new Map(labelled.map((s) => [s.label, []]));
+  for (let r = 0; r < cold; r++) {
+    for (const side of r % 2 ? [...labelled].reverse() : labelled) {
+      const { worker, pids } = await start(side.script);
+      await (await worker.mf.dispatchFetch("http://bench.local/healthz")).text(); // the isolate is up
+      const cpu = cpuOf(pids);
+      const t0 = performance.now();
+      await verify(worker.mf)();
+      firsts.get(side.label).push({ ms: performance.now() - t0, cpu: cpuOf(pids) - cpu });
+      await worker.dispose();
+    }
+  }
+  const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+  console.log(`\nfirst public verify of a fresh workerd, ${cold} starts each, alternating`);
+  for (const [label, xs] of firsts)
+    console.log(
+      `${label.padEnd(16)} wall ${median(xs.map((x) => x.ms)).toFixed(1)} ms (runs ${xs.map((x) => x.ms.toFixed(0)).join(" ")}), workerd CPU ${median(xs.map((x) => x.cpu))} ms (runs ${xs.map((x) => x.cpu).join(" ")})`,
+    );
+  process.exit(0);
+}
+const sides = [];
+for (const { label, script } of labelled) sides.push({ label, ...(await start(script)), verify: [], healthz: [] });
 async function block(side, send, count) {
   const cpu = cpuOf(side.pids);
   const t0 = performance.now();
