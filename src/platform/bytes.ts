@@ -6,10 +6,16 @@ export function utf8(text: string): Uint8Array {
   return encoder.encode(text);
 }
 
+/** Each byte's two lowercase hex digits (a table: hex and fromHex run for every hash a verify looks up, #19). */
+const HEX_PAIRS = Array.from({ length: 256 }, (_, b) => b.toString(16).padStart(2, "0"));
+/** A character code's hex digit value, -1 for anything but 0-9 and a-f. */
+const HEX_DIGIT = new Int8Array(128).fill(-1);
+for (let d = 0; d < 16; d++) HEX_DIGIT[d.toString(16).charCodeAt(0)] = d;
+
 export function hex(bytes: ArrayBuffer | Uint8Array): string {
   const view = bytes instanceof Uint8Array ? bytes : new Uint8Array(bytes);
   let out = "";
-  for (const b of view) out += b.toString(16).padStart(2, "0");
+  for (let i = 0; i < view.length; i++) out += HEX_PAIRS[view[i]!];
   return out;
 }
 
@@ -18,9 +24,15 @@ export function hex(bytes: ArrayBuffer | Uint8Array): string {
  * Anything else throws: a second spelling of the same bytes would be a second key for one value.
  */
 export function fromHex(text: string): Uint8Array {
-  if (!/^(?:[0-9a-f]{2})*$/.test(text)) throw new RangeError("not lowercase hex of even length");
+  if (text.length % 2 !== 0) throw new RangeError("not lowercase hex of even length");
   const out = new Uint8Array(text.length >> 1);
-  for (let i = 0; i < out.length; i++) out[i] = parseInt(text.slice(i * 2, i * 2 + 2), 16);
+  for (let i = 0; i < out.length; i++) {
+    // charCodeAt past 127 indexes nothing (undefined), which the check refuses like -1.
+    const high = HEX_DIGIT[text.charCodeAt(2 * i)] ?? -1;
+    const low = HEX_DIGIT[text.charCodeAt(2 * i + 1)] ?? -1;
+    if (high < 0 || low < 0) throw new RangeError("not lowercase hex of even length");
+    out[i] = (high << 4) | low;
+  }
   return out;
 }
 

@@ -4,10 +4,14 @@ import { checkOcsp, InMemoryOcspCache, type OcspCache, type OcspFetcher } from "
 import { answerDevOcsp, devOcspResponder, devRevocationsVersion } from "../media/c2pa/ocsp-dev-port";
 import type { RevocationCheck } from "./verify-service";
 
-/** The C2PA engine loader (a `.wasm` module import, so workerd only and imported on first use). */
+/**
+ * The C2PA engine loader (a `.wasm` module import, so workerd only and imported on first use). The engine is
+ * instantiated by the first call of the function answered, which every engine read makes first (media/c2pa reader
+ * and verifier), not here: a verification that never reads with the engine (a JPEG without a manifest, the common
+ * public verify) does not make a fresh isolate instantiate it (#19).
+ */
 export async function ensureC2paEngineLazily(): Promise<() => void> {
   const { ensureC2paEngine } = await import("../media/c2pa/engine-workerd");
-  ensureC2paEngine();
   return ensureC2paEngine;
 }
 
