@@ -44,8 +44,7 @@ const MAX_ENTRIES_PER_WRITE = 100;
  * The one writer of a tenant's audit chain (one object per tenant, named `audit:<tenant id>`).
  * Invariant: entries are numbered and hashed here, one write at a time, each linking to the head the previous
  * write left, so concurrent appends from every Worker instance form one chain without forks or gaps. Appends
- * that arrive while a write is in flight, or before a due write starts (on the next turn of the event loop after
- * the first append), are coalesced into the next write (one D1 batch), so a burst of writes
+ * that arrive while a write is in flight are coalesced into the next write (one D1 batch), so a burst of writes
  * costs a few round trips, not one each. The head is also kept in this object's own storage: a witness outside
  * D1, so a verification can tell a truncated or rewritten tail from an intact one. The witness never moves back:
  * when this object (re)reads D1's head and finds that the head it last wrote is gone or different (someone with
@@ -57,8 +56,6 @@ export class AuditChain extends DurableObject<Env> {
   private headKnown = false;
   private waiting: Waiting[] = [];
   private writing = false;
-  /** A write is due to start on the next turn (append); appends meanwhile join it. */
-  private starting = false;
 
   append(tenantId: string, drafts: readonly AuditDraft[]): Promise<void> {
     if (drafts.length === 0) return Promise.resolve();
@@ -71,16 +68,7 @@ export class AuditChain extends DurableObject<Env> {
     }
     return new Promise<void>((resolve, reject) => {
       this.waiting.push({ tenantId, drafts: prepared, resolve, reject });
-      if (this.writing || this.starting) return;
-      // #19: the write starts on the next turn of the event loop (a 0 ms timer, no timed wait), so that appends
-      // already delivered to this object by then join it: concurrent writers of one tenant took ≈ 2.2 entries per
-      // D1 write when the first append started its write at once, ≈ 4 this way. Every append still resolves only
-      // once its entries are written, so an entry is in the chain before the write it records is answered.
-      this.starting = true;
-      setTimeout(() => {
-        this.starting = false;
-        if (!this.writing) void this.drain();
-      }, 0);
+      if (!this.writing) void this.drain();
     });
   }
 
