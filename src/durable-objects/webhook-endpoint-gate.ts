@@ -55,14 +55,29 @@ export class WebhookEndpointGate extends DurableObject<Env> {
     void this.ctx.storage.put("state", this.state);
   }
 
-  /** Decides a new lease, or (`renewing`) a fresh grant for a held lease whose first grant went unused. */
-  private decide(config: GateConfig, now: number, renewing?: string, persist = true): GateDecision {
+  /** Drops the leases expired at `now` (their slots are free); answers how many remain, all unexpired. */
+  private expire(now: number): number {
     const grantedAt = (this.state.grantedAt ??= {});
-    for (const [id, expiresAt] of Object.entries(this.state.leases)) {
-      if (expiresAt > now) continue;
+    let active = 0;
+    for (const id in this.state.leases) {
+      if (this.state.leases[id]! > now) {
+        active++;
+        continue;
+      }
       delete this.state.leases[id];
       delete grantedAt[id];
     }
+    return active;
+  }
+
+  /**
+   * Decides a new lease, or (`renewing`) a fresh grant for a held lease whose first grant went unused. `active`: the
+   * unexpired leases at `now`, when the caller has just counted them (acquireMany's further grants at the same
+   * `now`, #19: each re-scanned every lease, O(n²) per call); otherwise they are expired and counted here.
+   */
+  private decide(config: GateConfig, now: number, renewing?: string, persist = true, active?: number): GateDecision {
+    const live = active ?? this.expire(now);
+    const grantedAt = this.state.grantedAt!;
     const grants = this.state.grants;
     if (renewing !== undefined) {
       if (this.state.leases[renewing] === undefined) return { granted: false, reason: "concurrency", retryAfterMs: 1000 };
@@ -71,11 +86,8 @@ export class WebhookEndpointGate extends DurableObject<Env> {
       const at = unused === undefined ? -1 : grants.indexOf(unused);
       if (at >= 0) grants.splice(at, 1);
       delete grantedAt[renewing];
-    } else {
-      const active = Object.values(this.state.leases);
-      if (active.length >= config.maxConcurrency) {
-        return { granted: false, reason: "concurrency", retryAfterMs: Math.max(1, Math.min(...active) - now) };
-      }
+    } else if (live >= config.maxConcurrency) {
+      return { granted: false, reason: "concurrency", retryAfterMs: Math.max(1, Math.min(...Object.values(this.state.leases)) - now) };
     }
     const room = rateRoom(grants, now, config.ratePerMinute);
     if (!room.room) return { granted: false, reason: "rate", retryAfterMs: room.retryAfterMs };
@@ -116,9 +128,12 @@ export class WebhookEndpointGate extends DurableObject<Env> {
     }
     const leases = [{ leaseId: first.leaseId, sendBy: first.sendBy }];
     const now = Date.now();
+    // Expired once at `now`; each grant below adds one unexpired lease (decide at the same `now` would count the same).
+    let active = this.expire(now);
     while (leases.length < want) {
-      const next = this.decide(config, now, undefined, false);
+      const next = this.decide(config, now, undefined, false, active);
       if (!next.granted) break;
+      active++;
       leases.push({ leaseId: next.leaseId, sendBy: next.sendBy });
     }
     if (this.dirty) this.write();

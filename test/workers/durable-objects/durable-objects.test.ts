@@ -159,4 +159,29 @@ describe("WebhookEndpointGate Durable Object", () => {
     expect(third).toHaveLength(1);
     expect(Object.keys((await stored()).leases).sort()).toEqual([second[2]!, another.leaseId, ...third].sort());
   });
+  it("#19 acquireMany counts leases once per call: expired ones free their slots, and its grants stop exactly at max_concurrency or the rate", async () => {
+    // Concurrency: 3 held (one of them expiring), 5 wanted at max 6 → the expired slot is free: 4 granted, 6 in flight.
+    const gate = env.WEBHOOK_GATE.get(env.WEBHOOK_GATE.idFromName("whe_many_counts"));
+    const config = { maxConcurrency: 6, ratePerMinute: 600, leaseMs: 30_000 };
+    expect((await gate.acquire({ ...config, leaseMs: 40 })).granted).toBe(true);
+    const held = await gate.acquireMany(config, 2);
+    expect(held.granted && held.leases).toHaveLength(2);
+    await new Promise((r) => setTimeout(r, 80));
+    const many = await gate.acquireMany(config, 5);
+    expect(many.granted && many.leases).toHaveLength(4);
+    expect(await gate.inFlight()).toBe(6);
+    // Full: nothing more, and the refusal says when the soonest lease lapses.
+    const full = await gate.acquireMany(config, 2);
+    expect(full.granted === false && full.reason).toBe("concurrency");
+    expect(full.granted === false && full.retryAfterMs).toBeLessThanOrEqual(30_000);
+
+    // Rate: 7 wanted at 5 a minute (concurrency 20) → 5 granted, then a rate refusal.
+    const rated = env.WEBHOOK_GATE.get(env.WEBHOOK_GATE.idFromName("whe_many_rate"));
+    const rateConfig = { maxConcurrency: 20, ratePerMinute: 5, leaseMs: 30_000 };
+    const first = await rated.acquireMany(rateConfig, 7);
+    expect(first.granted && first.leases).toHaveLength(5);
+    const after = await rated.acquireMany(rateConfig, 1, 0, { leaseIds: first.granted ? first.leases.map((l) => l.leaseId) : [] });
+    expect(after.granted === false && after.reason).toBe("rate");
+    expect(await rated.inFlight()).toBe(0);
+  });
 });
