@@ -50,8 +50,9 @@ export class C2paManifestReader implements ManifestReader {
       const fast = await fastRead(input.bytes, this.trustAnchorsPem);
       if (fast) return fast;
     }
+    // Outside the try: a failed instantiation is a fault of this isolate, not a failed read of the file.
+    this.ensureEngine();
     try {
-      this.ensureEngine();
       const settings = verifySettingsJson(this.trustAnchorsPem);
       const reader = input.manifestStore
         ? await readWithEngine("application/c2pa", input.manifestStore, settings)

@@ -471,9 +471,11 @@ async function engineVerify(
   ensureEngine: () => void,
   located: ExtractManifestStoreResult,
 ): Promise<ManifestVerification> {
+  // Outside the try: an instantiation that fails (the engine is instantiated by its first read, #19) is a fault of
+  // this isolate, thrown as such (a 500, a queued verification retried), never a verdict about the file.
+  ensureEngine();
   let reader: WasmReader | null = null;
   try {
-    ensureEngine();
     const read = (anchors: string | null) =>
       input.manifestStore
         ? readWithEngine("application/c2pa", input.manifestStore, verifySettingsJson(anchors))
