@@ -7,7 +7,7 @@
  *
  * Which boxes count mirrors how players read them: the first `moov`; in it the first `mvhd`, `mvex` (its first
  * `mehd`, every `trex`) and every `trak` (its first `tkhd`, `edts/elst`, `mdia` with its first `mdhd` and
- * `minf/stbl/stts`); then every `moof` after that `moov` (as FFmpeg, which reads fragments only for tracks `moov`
+ * `minf/stbl/stts`, and every `stsz`/`stz2` there for its sample count); then every `moof` after that `moov` (as FFmpeg, which reads fragments only for tracks `moov`
  * declared): each `traf`'s first `tfhd` and `tfdt` and every `trun`.
  */
 import { corrupt, u8, u32be, u64be } from "./bytes";
@@ -35,7 +35,7 @@ const RULE_TEXT: Record<string, Record<string, "first" | "all">> = {
   "moov/trak": { tkhd: "first", mdia: "first", edts: "first" },
   "moov/trak/mdia": { mdhd: "first", minf: "first" },
   "moov/trak/mdia/minf": { stbl: "first" },
-  "moov/trak/mdia/minf/stbl": { stts: "first" },
+  "moov/trak/mdia/minf/stbl": { stts: "first", stsz: "all", stz2: "all" },
   "moov/trak/edts": { elst: "first" },
   "moov/mvex": { mehd: "first", trex: "all" },
   moof: { traf: "all" },
@@ -65,6 +65,11 @@ interface Track {
   stated: number;
   /** The `stts` sample deltas' sum, in the track's timescale. */
   samples: number;
+  /** How many samples `stts` times, and its last entry's delta (FFmpeg times any further sample by it). */
+  timed: number;
+  lastDelta: number;
+  /** The largest sample count a `stsz`/`stz2` states (the samples the track holds). */
+  sized: number;
   edit: number | null;
 }
 
@@ -161,7 +166,7 @@ export class MovieTiming {
     this.#frames.push({ path, seen: 0 });
     if (path === "moov/trak") {
       this.#tracks++;
-      this.#track = { id: null, timescale: -1, stated: 0, samples: 0, edit: null };
+      this.#track = { id: null, timescale: -1, stated: 0, samples: 0, timed: 0, lastDelta: 0, sized: 0, edit: null };
     } else if (path === "moof/traf") {
       this.#traf = { fragments: null, tfhd: false, defaultDuration: 0, tfdt: null, ticks: 0 };
     }
@@ -212,7 +217,18 @@ export class MovieTiming {
         });
       case "moov/trak/mdia/minf/stbl/stts":
         return table(length, 8, "stts", (e, at) => {
-          if (track) track.samples += u32be(e, at) * sttsDelta(u32be(e, at + 4));
+          if (!track) return;
+          const delta = sttsDelta(u32be(e, at + 4));
+          track.samples += u32be(e, at) * delta;
+          track.timed += u32be(e, at);
+          track.lastDelta = delta;
+        });
+      case "moov/trak/mdia/minf/stbl/stsz":
+      case "moov/trak/mdia/minf/stbl/stz2":
+        // version/flags, sample size (stz2: reserved and field size), sample count. A body too short holds no count:
+        // ignored here (the sample table's own readers judge it).
+        return head(12, length, (h) => {
+          if (track && h.length >= 12) track.sized = Math.max(track.sized, u32be(h, 8));
         });
       case "moov/trak/edts/elst": {
         // Too short to hold its count: no edit list (as before).
@@ -261,6 +277,9 @@ export class MovieTiming {
     const t = this.#track;
     this.#track = null;
     if (!t) return;
+    // Samples `stts` leaves untimed play as long as its last delta each (FFmpeg's index reuses it): an `stts` entry's
+    // count patched to 1 (with mvhd/mdhd/tkhd) made a 10 s video bill 0.04 s while it played 10 s.
+    if (t.sized > t.timed) t.samples += (t.sized - t.timed) * t.lastDelta;
     if (t.timescale > 0) this.#trackStated = Math.max(this.#trackStated, t.stated / t.timescale);
     if (t.id !== null && !this.#byId.has(t.id) && this.#byId.size < FRAGMENTED_TRACKS_MAXIMUM) {
       this.#byId.set(t.id, { timescale: t.timescale, samples: t.samples, ticks: 0, cursor: t.samples, first: 0, last: 0, counted: false });

@@ -1,0 +1,85 @@
+/**
+ * Review of the ISO BMFF timing (inspect/isobmff-timing.ts) both upload paths feed: files patched to bill less than
+ * FFmpeg plays them, measured by both the in-memory inspector and the streamed inspection of large uploads.
+ */
+import { execFileSync } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ByteSniffingInspector } from "../../../src/media/inspect";
+import { inspectStreamed } from "../../../src/uploads/large-inspection";
+import { installDigestStream, streamOf } from "./stream-support";
+
+const dir = mkdtempSync(join(tmpdir(), "bmff-timing-review-"));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+beforeAll(() => installDigestStream());
+
+function ffmpeg(name: string, args: string[]): Uint8Array {
+  const out = join(dir, name);
+  execFileSync("ffmpeg", ["-v", "error", "-y", ...args, out]);
+  return new Uint8Array(readFileSync(out));
+}
+
+/** Every box as [type, offset, size], containers descended, in file order. */
+function boxList(b: Uint8Array, start = 0, end = b.length, out: [string, number, number][] = []): [string, number, number][] {
+  const view = new DataView(b.buffer, b.byteOffset);
+  for (let at = start; at + 8 <= end; ) {
+    const size = view.getUint32(at);
+    const type = String.fromCharCode(...b.subarray(at + 4, at + 8));
+    out.push([type, at, size]);
+    if (["moov", "trak", "mdia", "minf", "stbl", "edts", "mvex", "moof", "traf"].includes(type)) boxList(b, at + 8, at + size, out);
+    at += size;
+  }
+  return out;
+}
+
+/** The stated durations (mvhd, tkhd, mdhd, all version 0 here) patched to 1 tick. */
+function statedPatched(b: Uint8Array): DataView {
+  const view = new DataView(b.buffer, b.byteOffset);
+  for (const [type, at] of boxList(b)) {
+    if (type === "mvhd" || type === "mdhd") view.setUint32(at + 8 + 16, 1);
+    if (type === "tkhd") view.setUint32(at + 8 + 20, 1);
+  }
+  return view;
+}
+
+/** What FFmpeg plays: decoding the whole file, the time it reaches. */
+function played(bytes: Uint8Array, name: string): number {
+  const path = join(dir, name);
+  writeFileSync(path, bytes);
+  const out = execFileSync("ffprobe", ["-v", "error", "-show_entries", "packet=pts_time,duration_time", "-of", "csv=p=0", path]).toString();
+  let end = 0;
+  for (const line of out.trim().split("\n")) {
+    const [pts, duration] = line.split(",").map(Number);
+    end = Math.max(end, pts! + duration!);
+  }
+  return end;
+}
+
+async function bothDurations(bytes: Uint8Array, type: string): Promise<number[]> {
+  const memory = new ByteSniffingInspector().inspect(bytes, type);
+  const out = [memory.status === "ok" ? memory.facts.duration_seconds : -1];
+  for (const chunk of [5, 4096]) {
+    const kind = type.startsWith("video") ? "video" : "audio";
+    const { inspection } = await inspectStreamed(streamOf(bytes, chunk), bytes.length, type, kind);
+    out.push(inspection.status === "ok" ? inspection.facts.duration_seconds : -1);
+  }
+  return out;
+}
+
+describe("samples stts leaves untimed", () => {
+  it("an stts entry's sample count patched to 1 (stated durations too) still bills what FFmpeg plays", async () => {
+    const bytes = ffmpeg("v10.mp4", [
+      ...["-f", "lavfi", "-i", "testsrc=duration=10:size=160x120:rate=25"],
+      ...["-c:v", "libx264", "-preset", "ultrafast", "-pix_fmt", "yuv420p", "-use_editlist", "0"],
+    ]);
+    const view = statedPatched(bytes);
+    const [, stts] = boxList(bytes).find(([t]) => t === "stts")!;
+    expect(view.getUint32(stts + 12)).toBe(1);
+    expect(view.getUint32(stts + 16)).toBe(250);
+    view.setUint32(stts + 16, 1);
+    expect(played(bytes, "stts-short.mp4")).toBeCloseTo(10, 1);
+    for (const d of await bothDurations(bytes, "video/mp4")) expect(d).toBeCloseTo(10, 1);
+  });
+});
