@@ -32,11 +32,11 @@ const CONTAINERS = new Set(["moov", "trak", "mdia", "minf", "stbl", "edts", "mve
 /** Per container path: the children that count, "first" (the first of that type) or "all". */
 const RULE_TEXT: Record<string, Record<string, "first" | "all">> = {
   moov: { mvhd: "first", mvex: "first", trak: "all" },
-  "moov/trak": { tkhd: "first", mdia: "first", edts: "first" },
+  "moov/trak": { tkhd: "first", mdia: "first", edts: "all" },
   "moov/trak/mdia": { mdhd: "first", minf: "first" },
   "moov/trak/mdia/minf": { stbl: "first" },
-  "moov/trak/mdia/minf/stbl": { stts: "first", stsz: "all", stz2: "all" },
-  "moov/trak/edts": { elst: "first" },
+  "moov/trak/mdia/minf/stbl": { stts: "all", stsz: "all", stz2: "all" },
+  "moov/trak/edts": { elst: "all" },
   "moov/mvex": { mehd: "first", trex: "all" },
   moof: { traf: "all" },
   "moof/traf": { tfhd: "first", tfdt: "first", trun: "all" },
@@ -65,7 +65,10 @@ interface Track {
   stated: number;
   /** The `stts` sample deltas' sum, in the track's timescale. */
   samples: number;
-  /** How many samples `stts` times, and its last entry's delta (FFmpeg times any further sample by it). */
+  /**
+   * How many samples `stts` times (-1: no `stts` read), and its last entry's delta (FFmpeg times any further sample
+   * by it); with several `stts`, the fewest timed and the largest last delta (never less than any one of them plays).
+   */
   timed: number;
   lastDelta: number;
   /** The largest sample count a `stsz`/`stz2` states (the samples the track holds). */
@@ -166,7 +169,7 @@ export class MovieTiming {
     this.#frames.push({ path, seen: 0 });
     if (path === "moov/trak") {
       this.#tracks++;
-      this.#track = { id: null, timescale: -1, stated: 0, samples: 0, timed: 0, lastDelta: 0, sized: 0, edit: null };
+      this.#track = { id: null, timescale: -1, stated: 0, samples: 0, timed: -1, lastDelta: 0, sized: 0, edit: null };
     } else if (path === "moof/traf") {
       this.#traf = { fragments: null, tfhd: false, defaultDuration: 0, tfdt: null, ticks: 0 };
     }
@@ -215,14 +218,30 @@ export class MovieTiming {
           track.timescale = t.timescale;
           track.stated = t.duration;
         });
-      case "moov/trak/mdia/minf/stbl/stts":
-        return table(length, 8, "stts", (e, at) => {
-          if (!track) return;
-          const delta = sttsDelta(u32be(e, at + 4));
-          track.samples += u32be(e, at) * delta;
-          track.timed += u32be(e, at);
-          track.lastDelta = delta;
-        });
+      case "moov/trak/mdia/minf/stbl/stts": {
+        // A second `stts` is malformed, and FFmpeg times the samples by the last one: a first one patched shorter
+        // would lower the bill. Each is summed alone, then folded so that the fold is at least what any one plays.
+        let ticks = 0;
+        let timed = 0;
+        let last = 0;
+        return table(
+          length,
+          8,
+          "stts",
+          (e, at) => {
+            last = sttsDelta(u32be(e, at + 4));
+            ticks += u32be(e, at) * last;
+            timed += u32be(e, at);
+          },
+          () => {
+            if (!track) return;
+            const first = track.timed < 0;
+            track.samples = Math.max(track.samples, ticks);
+            track.timed = first ? timed : Math.min(track.timed, timed);
+            track.lastDelta = Math.max(track.lastDelta, last);
+          },
+        );
+      }
       case "moov/trak/mdia/minf/stbl/stsz":
       case "moov/trak/mdia/minf/stbl/stz2":
         // version/flags, sample size (stz2: reserved and field size), sample count. A body too short holds no count:
@@ -233,16 +252,20 @@ export class MovieTiming {
       case "moov/trak/edts/elst": {
         // Too short to hold its count: no edit list (as before).
         if (length < 8) return null;
+        // A second `elst` is malformed, and FFmpeg cuts to the last one: a first one patched shorter would lower the
+        // bill. So several cut to the longest (none when one is empty: uncut).
         let v1 = false;
+        let edit = 0;
         return table(
           length,
           (version) => ((v1 = version === 1) ? 20 : 12),
           "elst",
           (e, at) => {
-            if (track) track.edit = (track.edit ?? 0) + (v1 ? u64be(e, at) : u32be(e, at));
+            edit += v1 ? u64be(e, at) : u32be(e, at);
           },
           () => {
-            if (track) track.edit ??= 0;
+            if (!track) return;
+            track.edit = track.edit === null ? edit : track.edit === 0 || edit === 0 ? 0 : Math.max(track.edit, edit);
           },
         );
       }
@@ -279,7 +302,7 @@ export class MovieTiming {
     if (!t) return;
     // Samples `stts` leaves untimed play as long as its last delta each (FFmpeg's index reuses it): an `stts` entry's
     // count patched to 1 (with mvhd/mdhd/tkhd) made a 10 s video bill 0.04 s while it played 10 s.
-    if (t.sized > t.timed) t.samples += (t.sized - t.timed) * t.lastDelta;
+    if (t.timed >= 0 && t.sized > t.timed) t.samples += (t.sized - t.timed) * t.lastDelta;
     if (t.timescale > 0) this.#trackStated = Math.max(this.#trackStated, t.stated / t.timescale);
     if (t.id !== null && !this.#byId.has(t.id) && this.#byId.size < FRAGMENTED_TRACKS_MAXIMUM) {
       this.#byId.set(t.id, { timescale: t.timescale, samples: t.samples, ticks: 0, cursor: t.samples, first: 0, last: 0, counted: false });

@@ -44,6 +44,39 @@ function statedPatched(b: Uint8Array): DataView {
   return view;
 }
 
+/** Every box with the offsets of the containers holding it (outermost first). */
+function boxPaths(b: Uint8Array): [string, number, number, number[]][] {
+  const view = new DataView(b.buffer, b.byteOffset);
+  const out: [string, number, number, number[]][] = [];
+  const walk = (start: number, end: number, path: number[]) => {
+    for (let at = start; at + 8 <= end; ) {
+      const size = view.getUint32(at);
+      const type = String.fromCharCode(...b.subarray(at + 4, at + 8));
+      out.push([type, at, size, path]);
+      if (["moov", "trak", "mdia", "minf", "stbl", "edts"].includes(type)) walk(at + 8, at + size, [...path, at]);
+      at += size;
+    }
+  };
+  walk(0, b.length, []);
+  return out;
+}
+
+/**
+ * `b` (its `moov` after `mdat`: no chunk offset moves) with its first `type` box followed by a copy of itself, the
+ * first then patched by `patch` (its offset given); the containers' sizes grown.
+ */
+function duplicated(b: Uint8Array, type: string, patch: (view: DataView, at: number) => void): Uint8Array {
+  const [, at, size, path] = boxPaths(b).find(([t]) => t === type)!;
+  const out = new Uint8Array(b.length + size);
+  out.set(b.subarray(0, at + size));
+  out.set(b.subarray(at, at + size), at + size);
+  out.set(b.subarray(at + size), at + 2 * size);
+  const view = new DataView(out.buffer);
+  for (const p of path) view.setUint32(p, view.getUint32(p) + size);
+  patch(view, at);
+  return out;
+}
+
 /** What FFmpeg plays: decoding the whole file, the time it reaches. */
 function played(bytes: Uint8Array, name: string): number {
   const path = join(dir, name);
@@ -80,6 +113,30 @@ describe("samples stts leaves untimed", () => {
     expect(view.getUint32(stts + 16)).toBe(250);
     view.setUint32(stts + 16, 1);
     expect(played(bytes, "stts-short.mp4")).toBeCloseTo(10, 1);
+    for (const d of await bothDurations(bytes, "video/mp4")) expect(d).toBeCloseTo(10, 1);
+  });
+});
+
+describe("duplicated timing boxes (FFmpeg reads the last)", () => {
+  const video = () =>
+    ffmpeg("e10.mp4", [
+      ...["-f", "lavfi", "-i", "testsrc=duration=10:size=160x120:rate=25"],
+      ...["-c:v", "libx264", "-preset", "ultrafast", "-pix_fmt", "yuv420p"],
+    ]);
+
+  it("a first elst cut to 40 ms before the real one bills the 10 s FFmpeg plays", async () => {
+    const source = video();
+    statedPatched(source);
+    const bytes = duplicated(source, "elst", (view, at) => view.setUint32(at + 16, 40));
+    expect(played(bytes, "elst-twice.mp4")).toBeCloseTo(10, 1);
+    for (const d of await bothDurations(bytes, "video/mp4")) expect(d).toBeCloseTo(10, 1);
+  });
+
+  it("a first stts of 1-tick deltas before the real one bills the 10 s FFmpeg plays", async () => {
+    const source = video();
+    statedPatched(source);
+    const bytes = duplicated(source, "stts", (view, at) => view.setUint32(at + 20, 1));
+    expect(played(bytes, "stts-twice.mp4")).toBeCloseTo(10, 1);
     for (const d of await bothDurations(bytes, "video/mp4")) expect(d).toBeCloseTo(10, 1);
   });
 });
