@@ -5,10 +5,13 @@
  * therefore read the same boxes with the same code and take the same decision (an overrunning table refused on both,
  * the same figure otherwise). Memory: a few numbers per track, at most FRAGMENTED_TRACKS_MAXIMUM tracks kept.
  *
- * Which boxes count mirrors how players read them: the first `moov`; in it the first `mvhd`, `mvex` (its first
- * `mehd`, every `trex`) and every `trak` (its first `tkhd`, `edts/elst`, `mdia` with its first `mdhd` and
- * `minf/stbl/stts`, and every `stsz`/`stz2` there for its sample count); then every `moof` after that `moov` (as FFmpeg, which reads fragments only for tracks `moov`
- * declared): each `traf`'s first `tfhd` and `tfdt` and every `trun`.
+ * Which boxes count mirrors how players read them: the first `moov`; in it every `mvhd` (the first states the
+ * duration), `mvex` (its first `mehd`, every `trex`) and every `trak` (its first `tkhd`: FFmpeg refuses a second;
+ * every `edts/elst`; `mdia` with its first `mdhd` and `minf/stbl` with every `stts`, `stsz` and `stz2`); then every
+ * `moof` after that `moov` (as FFmpeg, which reads fragments only for tracks `moov` declared): each `traf`'s `tfhd`
+ * (one), first `tfdt` and every `trun`.
+ * Where a malformed file holds several of a box FFmpeg reads the last of, and other readers the first, the figure is
+ * at least what either reading plays (or the file is refused).
  */
 import { corrupt, u8, u32be, u64be } from "./bytes";
 import { type Box, boxes, timing } from "./isobmff-box";
@@ -31,7 +34,7 @@ const PENDING_TRACKS = 1024;
 const CONTAINERS = new Set(["moov", "trak", "mdia", "minf", "stbl", "edts", "mvex", "moof", "traf"]);
 /** Per container path: the children that count, "first" (the first of that type) or "all". */
 const RULE_TEXT: Record<string, Record<string, "first" | "all">> = {
-  moov: { mvhd: "first", mvex: "first", trak: "all" },
+  moov: { mvhd: "all", mvex: "first", trak: "all" },
   "moov/trak": { tkhd: "first", mdia: "first", edts: "all" },
   "moov/trak/mdia": { mdhd: "first", minf: "first" },
   "moov/trak/mdia/minf": { stbl: "first" },
@@ -39,7 +42,7 @@ const RULE_TEXT: Record<string, Record<string, "first" | "all">> = {
   "moov/trak/edts": { elst: "all" },
   "moov/mvex": { mehd: "first", trex: "all" },
   moof: { traf: "all" },
-  "moof/traf": { tfhd: "first", tfdt: "first", trun: "all" },
+  "moof/traf": { tfhd: "all", tfdt: "first", trun: "all" },
 };
 /** RULE_TEXT compiled: each child's path, and for a "first" child its bit in its container's `seen` mask (else 0). */
 const RULES = new Map(
@@ -100,6 +103,12 @@ interface Traf {
 
 export class MovieTiming {
   #movieTimescale = 0;
+  /**
+   * The timescale edit lists are read by: the smallest of every `mvhd`'s (FFmpeg reads by the last one before the
+   * track; a first `mvhd` with a larger one would cut the edits shorter than FFmpeg plays them).
+   */
+  #editTimescale = 0;
+  #mvhd = false;
   #movieDuration = 0;
   #mehd = 0;
   /** The largest `mdhd` duration in seconds (the stated figure when `mvhd` states none). */
@@ -130,7 +139,7 @@ export class MovieTiming {
   /** The longest a track plays, in seconds: its samples cut to its edit list, or its samples and fragments. */
   get playedSeconds(): number {
     let played = this.#played;
-    for (const p of this.#pending) played = Math.max(played, trackPlayedSeconds(p.media, 1, p.edit, this.#movieTimescale));
+    for (const p of this.#pending) played = Math.max(played, trackPlayedSeconds(p.media, 1, p.edit, this.#editTimescale));
     for (const f of this.#byId.values()) {
       if (!f.counted || f.timescale <= 0) continue;
       // The fragments' decode span (tfdt), from 0 when the moov holds samples; never less than the samples' sum. Not
@@ -193,6 +202,9 @@ export class MovieTiming {
       case "moov/mvhd":
         return head(32, length, (h) => {
           const t = timing(h, box("mvhd", h));
+          if (t.timescale > 0 && (this.#editTimescale === 0 || t.timescale < this.#editTimescale)) this.#editTimescale = t.timescale;
+          if (this.#mvhd) return;
+          this.#mvhd = true;
           this.#movieTimescale = t.timescale;
           this.#movieDuration = t.duration;
         });
@@ -307,15 +319,17 @@ export class MovieTiming {
     if (t.id !== null && !this.#byId.has(t.id) && this.#byId.size < FRAGMENTED_TRACKS_MAXIMUM) {
       this.#byId.set(t.id, { timescale: t.timescale, samples: t.samples, ticks: 0, cursor: t.samples, first: 0, last: 0, counted: false });
     }
-    if (this.#movieTimescale === 0 && t.edit !== null && t.edit > 0 && t.timescale > 0 && this.#pending.length < PENDING_TRACKS) {
+    if (this.#editTimescale === 0 && t.edit !== null && t.edit > 0 && t.timescale > 0 && this.#pending.length < PENDING_TRACKS) {
       this.#pending.push({ media: t.samples / t.timescale, edit: t.edit });
       return;
     }
-    this.#played = Math.max(this.#played, trackPlayedSeconds(t.samples, t.timescale, t.edit, this.#movieTimescale));
+    this.#played = Math.max(this.#played, trackPlayedSeconds(t.samples, t.timescale, t.edit, this.#editTimescale));
   }
 
   /** `tfhd`: version/flags, track_ID, then the optional fields its flags announce (ISO/IEC 14496-12 8.8.7). */
   #tfhd(length: number): BodySink {
+    // A second one is malformed (FFmpeg reads the last, patched to a longer default duration or another track).
+    if (this.#traf?.tfhd) corrupt("a second 'tfhd' in a track fragment");
     return head(28, length, (h) => {
       const traf = this.#traf;
       if (h.length < 8) corrupt("'tfhd' box too short");

@@ -53,7 +53,7 @@ function boxPaths(b: Uint8Array): [string, number, number, number[]][] {
       const size = view.getUint32(at);
       const type = String.fromCharCode(...b.subarray(at + 4, at + 8));
       out.push([type, at, size, path]);
-      if (["moov", "trak", "mdia", "minf", "stbl", "edts"].includes(type)) walk(at + 8, at + size, [...path, at]);
+      if (["moov", "trak", "mdia", "minf", "stbl", "edts", "moof", "traf"].includes(type)) walk(at + 8, at + size, [...path, at]);
       at += size;
     }
   };
@@ -138,5 +138,31 @@ describe("duplicated timing boxes (FFmpeg reads the last)", () => {
     const bytes = duplicated(source, "stts", (view, at) => view.setUint32(at + 20, 1));
     expect(played(bytes, "stts-twice.mp4")).toBeCloseTo(10, 1);
     for (const d of await bothDurations(bytes, "video/mp4")) expect(d).toBeCloseTo(10, 1);
+  });
+});
+
+describe("duplicated header boxes (FFmpeg reads the last)", () => {
+  it("a first mvhd with a 1000 times larger timescale (edits read shorter) bills the 10 s FFmpeg plays", async () => {
+    const source = ffmpeg("m10.mp4", [
+      ...["-f", "lavfi", "-i", "testsrc=duration=10:size=160x120:rate=25"],
+      ...["-c:v", "libx264", "-preset", "ultrafast", "-pix_fmt", "yuv420p"],
+    ]);
+    statedPatched(source);
+    const bytes = duplicated(source, "mvhd", (view, at) => view.setUint32(at + 8 + 12, view.getUint32(at + 8 + 12) * 1000));
+    expect(played(bytes, "mvhd-twice.mp4")).toBeCloseTo(10, 1);
+    for (const d of await bothDurations(bytes, "video/mp4")) expect(d).toBeCloseTo(10, 1);
+  });
+
+  it("a second tfhd in a track fragment (a longer default duration read by FFmpeg) is refused on both paths", async () => {
+    const source = ffmpeg("t10.m4a", [
+      ...["-f", "lavfi", "-i", "sine=frequency=440:duration=10:sample_rate=44100"],
+      ...["-c:a", "aac", "-movflags", "frag_keyframe+empty_moov", "-frag_duration", "20000000"],
+    ]);
+    const bytes = duplicated(source, "tfhd", () => {});
+    expect(new ByteSniffingInspector().inspect(bytes, "audio/mp4").status).toBe("corrupt");
+    for (const chunk of [5, 4096]) {
+      const { inspection } = await inspectStreamed(streamOf(bytes, chunk), bytes.length, "audio/mp4", "audio");
+      expect(inspection.status).toBe("corrupt");
+    }
   });
 });
