@@ -13,7 +13,7 @@
  * Where a malformed file holds several of a box FFmpeg reads the last of, and other readers the first, the figure is
  * at least what either reading plays (or the file is refused).
  */
-import { corrupt, u8, u32be, u64be } from "./bytes";
+import { corrupt, u8, u16be, u32be, u64be } from "./bytes";
 import { type Box, boxes, timing } from "./isobmff-box";
 
 /** A consumer for one leaf box's body, fed in order in parts, then told it ended. Throws CorruptError. */
@@ -76,7 +76,18 @@ interface Track {
   lastDelta: number;
   /** The largest sample count a `stsz`/`stz2` states (the samples the track holds). */
   sized: number;
-  edit: number | null;
+  edit: Edit | null;
+}
+
+/**
+ * An edit list, in the movie's timescale: its length (the segments' durations summed), how many segments play media
+ * (each at most all of it: a segment repeated plays the media again, one running past its end stops there), and the
+ * durations of those that play none (empty edits: a delay; dwells, rate 0) and count whole.
+ */
+export interface Edit {
+  ticks: number;
+  normals: number;
+  whole: number;
 }
 
 /** What a kept track's fragments play, in its timescale. */
@@ -114,7 +125,7 @@ export class MovieTiming {
   /** The largest `mdhd` duration in seconds (the stated figure when `mvhd` states none). */
   #trackStated = 0;
   #played = 0;
-  readonly #pending: { media: number; edit: number }[] = [];
+  readonly #pending: { media: number; edit: Edit }[] = [];
   readonly #frames: Frame[] = [];
   #track: Track | null = null;
   #traf: Traf | null = null;
@@ -265,19 +276,35 @@ export class MovieTiming {
         // Too short to hold its count: no edit list (as before).
         if (length < 8) return null;
         // A second `elst` is malformed, and FFmpeg cuts to the last one: a first one patched shorter would lower the
-        // bill. So several cut to the longest (none when one is empty: uncut).
+        // bill. So several fold to at least what any one plays (none empty: uncut).
         let v1 = false;
-        let edit = 0;
+        const edit: Edit = { ticks: 0, normals: 0, whole: 0 };
         return table(
           length,
           (version) => ((v1 = version === 1) ? 20 : 12),
           "elst",
           (e, at) => {
-            edit += v1 ? u64be(e, at) : u32be(e, at);
+            const duration = v1 ? u64be(e, at) : u32be(e, at);
+            // media_time -1 (an empty edit) or a media rate of 0 (a dwell): the segment plays its whole duration.
+            const empty = v1 ? u32be(e, at + 8) === 0xffff_ffff && u32be(e, at + 12) === 0xffff_ffff : u32be(e, at + 4) === 0xffff_ffff;
+            const dwell = u16be(e, at + (v1 ? 16 : 8)) === 0;
+            edit.ticks += duration;
+            if (empty || dwell) edit.whole += duration;
+            else edit.normals++;
           },
           () => {
             if (!track) return;
-            track.edit = track.edit === null ? edit : track.edit === 0 || edit === 0 ? 0 : Math.max(track.edit, edit);
+            const t = track.edit;
+            track.edit =
+              t === null
+                ? edit
+                : t.ticks === 0 || edit.ticks === 0
+                  ? { ticks: 0, normals: 0, whole: 0 }
+                  : {
+                      ticks: Math.max(t.ticks, edit.ticks),
+                      normals: Math.max(t.normals, edit.normals),
+                      whole: Math.max(t.whole, edit.whole),
+                    };
           },
         );
       }
@@ -319,7 +346,7 @@ export class MovieTiming {
     if (t.id !== null && !this.#byId.has(t.id) && this.#byId.size < FRAGMENTED_TRACKS_MAXIMUM) {
       this.#byId.set(t.id, { timescale: t.timescale, samples: t.samples, ticks: 0, cursor: t.samples, first: 0, last: 0, counted: false });
     }
-    if (this.#editTimescale === 0 && t.edit !== null && t.edit > 0 && t.timescale > 0 && this.#pending.length < PENDING_TRACKS) {
+    if (this.#editTimescale === 0 && t.edit !== null && t.edit.ticks > 0 && t.timescale > 0 && this.#pending.length < PENDING_TRACKS) {
       this.#pending.push({ media: t.samples / t.timescale, edit: t.edit });
       return;
     }
@@ -518,16 +545,18 @@ export function sttsDelta(delta: number): number {
 }
 
 /**
- * What a track plays, in seconds: its samples' durations (`stts`, in its `mdhd` timescale), cut to its edit list's
- * length (in the movie's timescale) when it has a non-empty one, as players present only the edited span (an
- * encoder's priming samples, a trimmed clip). 0 when not known (no samples).
+ * What a track plays, in seconds: its samples' durations (`stts`, in its `mdhd` timescale), or when it has a
+ * non-empty edit list (in the movie's timescale) what that presents, as players present only the edited span (an
+ * encoder's priming samples, a trimmed clip) but all of it: its length, each media segment at most the whole media
+ * (a segment repeated 3 times played a 10 s video for 30 s; cut to the media, it billed 10 s). 0 when not known (no
+ * samples).
  */
-export function trackPlayedSeconds(sampleTicks: number, timescale: number, editTicks: number | null, movieTimescale: number): number {
+export function trackPlayedSeconds(sampleTicks: number, timescale: number, edit: Edit | null, movieTimescale: number): number {
   if (timescale <= 0 || sampleTicks <= 0) return 0;
   const media = sampleTicks / timescale;
   // No edit list, or one of zero length (fragmented writers' convention), or no movie timescale to read it by.
-  if (editTicks === null || editTicks <= 0 || movieTimescale <= 0) return media;
-  return Math.min(media, editTicks / movieTimescale);
+  if (edit === null || edit.ticks <= 0 || movieTimescale <= 0) return media;
+  return Math.min(edit.ticks / movieTimescale, edit.normals * media + edit.whole / movieTimescale);
 }
 
 /** The in-memory walk: the top-level boxes `top` of `b` fed to a MovieTiming in file order. Throws CorruptError. */

@@ -92,11 +92,11 @@ function played(bytes: Uint8Array, name: string): number {
 
 async function bothDurations(bytes: Uint8Array, type: string): Promise<number[]> {
   const memory = new ByteSniffingInspector().inspect(bytes, type);
-  const out = [memory.status === "ok" ? memory.facts.duration_seconds : -1];
+  const out = [memory.status === "ok" ? (memory.facts.duration_seconds ?? -1) : -1];
   for (const chunk of [5, 4096]) {
     const kind = type.startsWith("video") ? "video" : "audio";
     const { inspection } = await inspectStreamed(streamOf(bytes, chunk), bytes.length, type, kind);
-    out.push(inspection.status === "ok" ? inspection.facts.duration_seconds : -1);
+    out.push(inspection.status === "ok" ? (inspection.facts.duration_seconds ?? -1) : -1);
   }
   return out;
 }
@@ -164,5 +164,41 @@ describe("duplicated header boxes (FFmpeg reads the last)", () => {
       const { inspection } = await inspectStreamed(streamOf(bytes, chunk), bytes.length, "audio/mp4", "audio");
       expect(inspection.status).toBe("corrupt");
     }
+  });
+});
+
+describe("edit lists presenting more than the media once", () => {
+  it("an edit list repeating its one segment 3 times bills the 30 s FFmpeg plays (not the 10 s of media)", async () => {
+    const source = ffmpeg("r10.mp4", [
+      ...["-f", "lavfi", "-i", "testsrc=duration=10:size=160x120:rate=25"],
+      ...["-c:v", "libx264", "-preset", "ultrafast", "-pix_fmt", "yuv420p"],
+    ]);
+    statedPatched(source);
+    const [, at, size, path] = boxPaths(source).find(([t]) => t === "elst")!;
+    const view = new DataView(source.buffer, source.byteOffset);
+    expect(view.getUint32(at + 12)).toBe(1);
+    const entry = source.slice(at + 16, at + 28);
+    const bytes = new Uint8Array(source.length + 24);
+    bytes.set(source.subarray(0, at + size));
+    bytes.set(entry, at + size);
+    bytes.set(entry, at + size + 12);
+    bytes.set(source.subarray(at + size), at + size + 24);
+    const out = new DataView(bytes.buffer);
+    for (const p of [...path, at]) out.setUint32(p, out.getUint32(p) + 24);
+    out.setUint32(at + 12, 3);
+    expect(played(bytes, "elst-repeated.mp4")).toBeCloseTo(30, 1);
+    for (const d of await bothDurations(bytes, "video/mp4")) expect(d).toBeCloseTo(30, 1);
+  });
+
+  it("one segment stating far more than the media still bills the media (FFmpeg stops at its end)", async () => {
+    const bytes = ffmpeg("l10.mp4", [
+      ...["-f", "lavfi", "-i", "testsrc=duration=10:size=160x120:rate=25"],
+      ...["-c:v", "libx264", "-preset", "ultrafast", "-pix_fmt", "yuv420p"],
+    ]);
+    statedPatched(bytes);
+    const [, at] = boxPaths(bytes).find(([t]) => t === "elst")!;
+    new DataView(bytes.buffer, bytes.byteOffset).setUint32(at + 16, 0x7fff_ffff);
+    expect(played(bytes, "elst-long.mp4")).toBeCloseTo(10, 1);
+    for (const d of await bothDurations(bytes, "video/mp4")) expect(d).toBeCloseTo(10, 1);
   });
 });
