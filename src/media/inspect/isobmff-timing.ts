@@ -14,7 +14,7 @@
  * at least what either reading plays (or the file is refused).
  */
 import { corrupt, u8, u16be, u32be, u64be } from "./bytes";
-import { type Box, boxes, timing } from "./isobmff-box";
+import { type Box, boxes, MAX_BOXES_PER_LEVEL, timing } from "./isobmff-box";
 
 /** A consumer for one leaf box's body, fed in order in parts, then told it ended. Throws CorruptError. */
 export interface BodySink {
@@ -57,9 +57,14 @@ interface Frame {
   path: string | null;
   /** The "first" child types met so far (RULES bits). */
   seen: number;
+  /**
+   * The children met so far: more than MAX_BOXES_PER_LEVEL are refused, as the in-memory reader refuses them (the
+   * streamed walk took a `traf` of 400,000 `trun` boxes the in-memory one refused).
+   */
+  kids: number;
 }
 /** The frame of every ignored container (nothing in it is read, so it is never written). */
-const IGNORED: Frame = { path: null, seen: 0 };
+const IGNORED: Frame = { path: null, seen: 0, kids: 0 };
 
 interface Track {
   id: number | null;
@@ -167,16 +172,25 @@ export class MovieTiming {
   openTop(type: string): boolean {
     if (type === "moov" && this.#moov === "none") {
       this.#moov = "open";
-      this.#frames.push({ path: "moov", seen: 0 });
+      this.#frames.push({ path: "moov", seen: 0, kids: 0 });
       return true;
     }
     if (type === "moof" && this.#moov === "closed") {
       if (this.#tracks > FRAGMENTED_TRACKS_MAXIMUM || this.#trex > FRAGMENTED_TRACKS_MAXIMUM)
         corrupt(`a fragmented movie declaring more than ${FRAGMENTED_TRACKS_MAXIMUM} tracks`);
-      this.#frames.push({ path: "moof", seen: 0 });
+      this.#frames.push({ path: "moof", seen: 0, kids: 0 });
       return true;
     }
     return false;
+  }
+
+  /**
+   * A box of size 0 met inside a fed container: refused. FFmpeg and the in-memory reader run it to its container's end
+   * (a last `trun` of size 0 is read), the streamed walk reads on after its header as c2pa-rs does (that `trun` was
+   * skipped: the streamed figure was less than FFmpeg plays, and not the in-memory one).
+   */
+  zeroSized(): void {
+    if (this.#frames.at(-1)?.path) corrupt("a box of size 0 inside a container the duration reads");
   }
 
   /** A container inside a fed top-level box begins: whether what it holds counts. */
@@ -186,7 +200,7 @@ export class MovieTiming {
       this.#frames.push(IGNORED);
       return false;
     }
-    this.#frames.push({ path, seen: 0 });
+    this.#frames.push({ path, seen: 0, kids: 0 });
     if (path === "moov/trak") {
       this.#tracks++;
       this.#track = { id: null, timescale: -1, stated: 0, samples: 0, timed: -1, lastDelta: 0, sized: 0, edit: null };
@@ -326,6 +340,7 @@ export class MovieTiming {
   #admit(type: string): string | null {
     const parent = this.#frames.at(-1);
     if (!parent || parent.path === null) return null;
+    if (++parent.kids > MAX_BOXES_PER_LEVEL) corrupt("too many boxes in one level");
     const rule = RULES.get(parent.path)?.get(type);
     if (rule === undefined) return null;
     if (rule.bit !== 0) {
@@ -572,6 +587,7 @@ export function measureMovie(b: Uint8Array, top: readonly Box[]): MovieTiming {
 
 function feed(b: Uint8Array, container: Box, depth: number, timing: MovieTiming): void {
   for (const k of boxes(b, container.body, container.end, depth)) {
+    if (u32be(b, k.start) === 0) timing.zeroSized();
     if (CONTAINERS.has(k.type)) {
       if (timing.open(k.type)) feed(b, k, depth + 1, timing);
       timing.close();

@@ -202,3 +202,53 @@ describe("edit lists presenting more than the media once", () => {
     for (const d of await bothDurations(bytes, "video/mp4")) expect(d).toBeCloseTo(10, 1);
   });
 });
+
+describe("structure inside the fragments both paths read alike", () => {
+  const box = (type: string, body: Uint8Array) => {
+    const out = new Uint8Array(8 + body.length);
+    new DataView(out.buffer).setUint32(0, out.length);
+    out.set(
+      [...type].map((c) => c.charCodeAt(0)),
+      4,
+    );
+    out.set(body, 8);
+    return out;
+  };
+  const words = (...n: number[]) => {
+    const b = new Uint8Array(n.length * 4);
+    n.forEach((x, i) => new DataView(b.buffer).setUint32(i * 4, x));
+    return b;
+  };
+  /** sample-fragmented.m4a up to its moov, then one moof whose traf holds a tfhd (track 1, 1024 a sample) and `truns`. */
+  function withTraf(truns: number, zeroLast = false): Uint8Array {
+    const source = new Uint8Array(readFileSync(join(__dirname, "../../fixtures/media/sample-fragmented.m4a")));
+    const [, moov, moovSize] = boxList(source).find(([t]) => t === "moov")!;
+    const tfhd = box("tfhd", words(0x2_0008, 1, 1024));
+    const trun = box("trun", words(0, 1));
+    const body = new Uint8Array(tfhd.length + truns * trun.length);
+    body.set(tfhd);
+    for (let i = 0; i < truns; i++) body.set(trun, tfhd.length + i * trun.length);
+    if (zeroLast) new DataView(body.buffer).setUint32(body.length - trun.length, 0);
+    const moof = box("moof", new Uint8Array([...box("mfhd", words(0, 1)), ...box("traf", body)]));
+    const out = new Uint8Array(moov + moovSize + moof.length);
+    out.set(source.subarray(0, moov + moovSize));
+    out.set(moof, moov + moovSize);
+    return out;
+  }
+  async function statuses(bytes: Uint8Array): Promise<string[]> {
+    const out = [new ByteSniffingInspector().inspect(bytes, "audio/mp4").status as string];
+    for (const chunk of [5, 65536])
+      out.push((await inspectStreamed(streamOf(bytes, chunk), bytes.length, "audio/mp4", "audio")).inspection.status);
+    return out;
+  }
+
+  it("a last trun of size 0 (read to the traf's end by FFmpeg and in memory, skipped when streamed) is refused on both", async () => {
+    expect(await statuses(withTraf(3))).toEqual(["ok", "ok", "ok"]);
+    expect(await statuses(withTraf(3, true))).toEqual(["corrupt", "corrupt", "corrupt"]);
+  });
+
+  it("a traf of more boxes than the in-memory reader takes in one level is refused on both (was taken when streamed)", async () => {
+    expect(await statuses(withTraf(199_990))).toEqual(["ok", "ok", "ok"]);
+    expect(await statuses(withTraf(200_010))).toEqual(["corrupt", "corrupt", "corrupt"]);
+  }, 60_000);
+});
