@@ -349,7 +349,11 @@ class NestedBoxWalk {
     this.#headLen = 0;
     this.#sink = null;
     if (++this.counter.count > MAXIMUM_NESTED_BOXES) throw new StreamMediaError("unsupported", `more than ${MAXIMUM_NESTED_BOXES} boxes`);
-    if (size32 === 0) return; // the reference reads on after the header
+    if (size32 === 0) {
+      const timing = this.timing;
+      if (timing) timingCall(() => timing.zeroSized());
+      return; // the reference reads on after the header
+    }
     const size = size32 === 1 ? u32(h, 8) * 0x1_0000_0000 + u32(h, 12) : size32;
     const type = fourcc(h, 4);
     if (size < headerSize) throw new StreamMediaError("malformed", `box ${type}: size ${size} is below its header`);

@@ -5,13 +5,16 @@
  * therefore read the same boxes with the same code and take the same decision (an overrunning table refused on both,
  * the same figure otherwise). Memory: a few numbers per track, at most FRAGMENTED_TRACKS_MAXIMUM tracks kept.
  *
- * Which boxes count mirrors how players read them: the first `moov`; in it the first `mvhd`, `mvex` (its first
- * `mehd`, every `trex`) and every `trak` (its first `tkhd`, `edts/elst`, `mdia` with its first `mdhd` and
- * `minf/stbl/stts`); then every `moof` after that `moov` (as FFmpeg, which reads fragments only for tracks `moov`
- * declared): each `traf`'s first `tfhd` and `tfdt` and every `trun`.
+ * Which boxes count mirrors how players read them: the first `moov`; in it every `mvhd` (the first states the
+ * duration), `mvex` (its first `mehd`, every `trex`) and every `trak` (its first `tkhd`: FFmpeg refuses a second;
+ * every `edts/elst`; `mdia` with its first `mdhd` and `minf/stbl` with every `stts`, `stsz` and `stz2`); then every
+ * `moof` after that `moov` (as FFmpeg, which reads fragments only for tracks `moov` declared): each `traf`'s `tfhd`
+ * (one), first `tfdt` and every `trun`.
+ * Where a malformed file holds several of a box FFmpeg reads the last of, and other readers the first, the figure is
+ * at least what either reading plays (or the file is refused).
  */
-import { corrupt, u8, u32be, u64be } from "./bytes";
-import { type Box, boxes, timing } from "./isobmff-box";
+import { corrupt, u8, u16be, u32be, u64be } from "./bytes";
+import { type Box, boxes, MAX_BOXES_PER_LEVEL, timing } from "./isobmff-box";
 
 /** A consumer for one leaf box's body, fed in order in parts, then told it ended. Throws CorruptError. */
 export interface BodySink {
@@ -31,15 +34,15 @@ const PENDING_TRACKS = 1024;
 const CONTAINERS = new Set(["moov", "trak", "mdia", "minf", "stbl", "edts", "mvex", "moof", "traf"]);
 /** Per container path: the children that count, "first" (the first of that type) or "all". */
 const RULE_TEXT: Record<string, Record<string, "first" | "all">> = {
-  moov: { mvhd: "first", mvex: "first", trak: "all" },
-  "moov/trak": { tkhd: "first", mdia: "first", edts: "first" },
+  moov: { mvhd: "all", mvex: "first", trak: "all" },
+  "moov/trak": { tkhd: "first", mdia: "first", edts: "all" },
   "moov/trak/mdia": { mdhd: "first", minf: "first" },
   "moov/trak/mdia/minf": { stbl: "first" },
-  "moov/trak/mdia/minf/stbl": { stts: "first" },
-  "moov/trak/edts": { elst: "first" },
+  "moov/trak/mdia/minf/stbl": { stts: "all", stsz: "all", stz2: "all" },
+  "moov/trak/edts": { elst: "all" },
   "moov/mvex": { mehd: "first", trex: "all" },
   moof: { traf: "all" },
-  "moof/traf": { tfhd: "first", tfdt: "first", trun: "all" },
+  "moof/traf": { tfhd: "all", tfdt: "first", trun: "all" },
 };
 /** RULE_TEXT compiled: each child's path, and for a "first" child its bit in its container's `seen` mask (else 0). */
 const RULES = new Map(
@@ -54,9 +57,14 @@ interface Frame {
   path: string | null;
   /** The "first" child types met so far (RULES bits). */
   seen: number;
+  /**
+   * The children met so far: more than MAX_BOXES_PER_LEVEL are refused, as the in-memory reader refuses them (the
+   * streamed walk took a `traf` of 400,000 `trun` boxes the in-memory one refused).
+   */
+  kids: number;
 }
 /** The frame of every ignored container (nothing in it is read, so it is never written). */
-const IGNORED: Frame = { path: null, seen: 0 };
+const IGNORED: Frame = { path: null, seen: 0, kids: 0 };
 
 interface Track {
   id: number | null;
@@ -65,7 +73,26 @@ interface Track {
   stated: number;
   /** The `stts` sample deltas' sum, in the track's timescale. */
   samples: number;
-  edit: number | null;
+  /**
+   * How many samples `stts` times (-1: no `stts` read), and its last entry's delta (FFmpeg times any further sample
+   * by it); with several `stts`, the fewest timed and the largest last delta (never less than any one of them plays).
+   */
+  timed: number;
+  lastDelta: number;
+  /** The largest sample count a `stsz`/`stz2` states (the samples the track holds). */
+  sized: number;
+  edit: Edit | null;
+}
+
+/**
+ * An edit list, in the movie's timescale: its length (the segments' durations summed), how many segments play media
+ * (each at most all of it: a segment repeated plays the media again, one running past its end stops there), and the
+ * durations of those that play none (empty edits: a delay; dwells, rate 0) and count whole.
+ */
+export interface Edit {
+  ticks: number;
+  normals: number;
+  whole: number;
 }
 
 /** What a kept track's fragments play, in its timescale. */
@@ -92,12 +119,18 @@ interface Traf {
 
 export class MovieTiming {
   #movieTimescale = 0;
+  /**
+   * The timescale edit lists are read by: the smallest of every `mvhd`'s (FFmpeg reads by the last one before the
+   * track; a first `mvhd` with a larger one would cut the edits shorter than FFmpeg plays them).
+   */
+  #editTimescale = 0;
+  #mvhd = false;
   #movieDuration = 0;
   #mehd = 0;
   /** The largest `mdhd` duration in seconds (the stated figure when `mvhd` states none). */
   #trackStated = 0;
   #played = 0;
-  readonly #pending: { media: number; edit: number }[] = [];
+  readonly #pending: { media: number; edit: Edit }[] = [];
   readonly #frames: Frame[] = [];
   #track: Track | null = null;
   #traf: Traf | null = null;
@@ -122,7 +155,7 @@ export class MovieTiming {
   /** The longest a track plays, in seconds: its samples cut to its edit list, or its samples and fragments. */
   get playedSeconds(): number {
     let played = this.#played;
-    for (const p of this.#pending) played = Math.max(played, trackPlayedSeconds(p.media, 1, p.edit, this.#movieTimescale));
+    for (const p of this.#pending) played = Math.max(played, trackPlayedSeconds(p.media, 1, p.edit, this.#editTimescale));
     for (const f of this.#byId.values()) {
       if (!f.counted || f.timescale <= 0) continue;
       // The fragments' decode span (tfdt), from 0 when the moov holds samples; never less than the samples' sum. Not
@@ -139,16 +172,25 @@ export class MovieTiming {
   openTop(type: string): boolean {
     if (type === "moov" && this.#moov === "none") {
       this.#moov = "open";
-      this.#frames.push({ path: "moov", seen: 0 });
+      this.#frames.push({ path: "moov", seen: 0, kids: 0 });
       return true;
     }
     if (type === "moof" && this.#moov === "closed") {
       if (this.#tracks > FRAGMENTED_TRACKS_MAXIMUM || this.#trex > FRAGMENTED_TRACKS_MAXIMUM)
         corrupt(`a fragmented movie declaring more than ${FRAGMENTED_TRACKS_MAXIMUM} tracks`);
-      this.#frames.push({ path: "moof", seen: 0 });
+      this.#frames.push({ path: "moof", seen: 0, kids: 0 });
       return true;
     }
     return false;
+  }
+
+  /**
+   * A box of size 0 met inside a fed container: refused. FFmpeg and the in-memory reader run it to its container's end
+   * (a last `trun` of size 0 is read), the streamed walk reads on after its header as c2pa-rs does (that `trun` was
+   * skipped: the streamed figure was less than FFmpeg plays, and not the in-memory one).
+   */
+  zeroSized(): void {
+    if (this.#frames.at(-1)?.path) corrupt("a box of size 0 inside a container the duration reads");
   }
 
   /** A container inside a fed top-level box begins: whether what it holds counts. */
@@ -158,10 +200,10 @@ export class MovieTiming {
       this.#frames.push(IGNORED);
       return false;
     }
-    this.#frames.push({ path, seen: 0 });
+    this.#frames.push({ path, seen: 0, kids: 0 });
     if (path === "moov/trak") {
       this.#tracks++;
-      this.#track = { id: null, timescale: -1, stated: 0, samples: 0, edit: null };
+      this.#track = { id: null, timescale: -1, stated: 0, samples: 0, timed: -1, lastDelta: 0, sized: 0, edit: null };
     } else if (path === "moof/traf") {
       this.#traf = { fragments: null, tfhd: false, defaultDuration: 0, tfdt: null, ticks: 0 };
     }
@@ -185,6 +227,9 @@ export class MovieTiming {
       case "moov/mvhd":
         return head(32, length, (h) => {
           const t = timing(h, box("mvhd", h));
+          if (t.timescale > 0 && (this.#editTimescale === 0 || t.timescale < this.#editTimescale)) this.#editTimescale = t.timescale;
+          if (this.#mvhd) return;
+          this.#mvhd = true;
           this.#movieTimescale = t.timescale;
           this.#movieDuration = t.duration;
         });
@@ -210,23 +255,70 @@ export class MovieTiming {
           track.timescale = t.timescale;
           track.stated = t.duration;
         });
-      case "moov/trak/mdia/minf/stbl/stts":
-        return table(length, 8, "stts", (e, at) => {
-          if (track) track.samples += u32be(e, at) * sttsDelta(u32be(e, at + 4));
+      case "moov/trak/mdia/minf/stbl/stts": {
+        // A second `stts` is malformed, and FFmpeg times the samples by the last one: a first one patched shorter
+        // would lower the bill. Each is summed alone, then folded so that the fold is at least what any one plays.
+        let ticks = 0;
+        let timed = 0;
+        let last = 0;
+        return table(
+          length,
+          8,
+          "stts",
+          (e, at) => {
+            last = sttsDelta(u32be(e, at + 4));
+            ticks += u32be(e, at) * last;
+            timed += u32be(e, at);
+          },
+          () => {
+            if (!track) return;
+            const first = track.timed < 0;
+            track.samples = Math.max(track.samples, ticks);
+            track.timed = first ? timed : Math.min(track.timed, timed);
+            track.lastDelta = Math.max(track.lastDelta, last);
+          },
+        );
+      }
+      case "moov/trak/mdia/minf/stbl/stsz":
+      case "moov/trak/mdia/minf/stbl/stz2":
+        // version/flags, sample size (stz2: reserved and field size), sample count. A body too short holds no count:
+        // ignored here (the sample table's own readers judge it).
+        return head(12, length, (h) => {
+          if (track && h.length >= 12) track.sized = Math.max(track.sized, u32be(h, 8));
         });
       case "moov/trak/edts/elst": {
         // Too short to hold its count: no edit list (as before).
         if (length < 8) return null;
+        // A second `elst` is malformed, and FFmpeg cuts to the last one: a first one patched shorter would lower the
+        // bill. So several fold to at least what any one plays (none empty: uncut).
         let v1 = false;
+        const edit: Edit = { ticks: 0, normals: 0, whole: 0 };
         return table(
           length,
           (version) => ((v1 = version === 1) ? 20 : 12),
           "elst",
           (e, at) => {
-            if (track) track.edit = (track.edit ?? 0) + (v1 ? u64be(e, at) : u32be(e, at));
+            const duration = v1 ? u64be(e, at) : u32be(e, at);
+            // media_time -1 (an empty edit) or a media rate of 0 (a dwell): the segment plays its whole duration.
+            const empty = v1 ? u32be(e, at + 8) === 0xffff_ffff && u32be(e, at + 12) === 0xffff_ffff : u32be(e, at + 4) === 0xffff_ffff;
+            const dwell = u16be(e, at + (v1 ? 16 : 8)) === 0;
+            edit.ticks += duration;
+            if (empty || dwell) edit.whole += duration;
+            else edit.normals++;
           },
           () => {
-            if (track) track.edit ??= 0;
+            if (!track) return;
+            const t = track.edit;
+            track.edit =
+              t === null
+                ? edit
+                : t.ticks === 0 || edit.ticks === 0
+                  ? { ticks: 0, normals: 0, whole: 0 }
+                  : {
+                      ticks: Math.max(t.ticks, edit.ticks),
+                      normals: Math.max(t.normals, edit.normals),
+                      whole: Math.max(t.whole, edit.whole),
+                    };
           },
         );
       }
@@ -248,6 +340,7 @@ export class MovieTiming {
   #admit(type: string): string | null {
     const parent = this.#frames.at(-1);
     if (!parent || parent.path === null) return null;
+    if (++parent.kids > MAX_BOXES_PER_LEVEL) corrupt("too many boxes in one level");
     const rule = RULES.get(parent.path)?.get(type);
     if (rule === undefined) return null;
     if (rule.bit !== 0) {
@@ -261,19 +354,24 @@ export class MovieTiming {
     const t = this.#track;
     this.#track = null;
     if (!t) return;
+    // Samples `stts` leaves untimed play as long as its last delta each (FFmpeg's index reuses it): an `stts` entry's
+    // count patched to 1 (with mvhd/mdhd/tkhd) made a 10 s video bill 0.04 s while it played 10 s.
+    if (t.timed >= 0 && t.sized > t.timed) t.samples += (t.sized - t.timed) * t.lastDelta;
     if (t.timescale > 0) this.#trackStated = Math.max(this.#trackStated, t.stated / t.timescale);
     if (t.id !== null && !this.#byId.has(t.id) && this.#byId.size < FRAGMENTED_TRACKS_MAXIMUM) {
       this.#byId.set(t.id, { timescale: t.timescale, samples: t.samples, ticks: 0, cursor: t.samples, first: 0, last: 0, counted: false });
     }
-    if (this.#movieTimescale === 0 && t.edit !== null && t.edit > 0 && t.timescale > 0 && this.#pending.length < PENDING_TRACKS) {
+    if (this.#editTimescale === 0 && t.edit !== null && t.edit.ticks > 0 && t.timescale > 0 && this.#pending.length < PENDING_TRACKS) {
       this.#pending.push({ media: t.samples / t.timescale, edit: t.edit });
       return;
     }
-    this.#played = Math.max(this.#played, trackPlayedSeconds(t.samples, t.timescale, t.edit, this.#movieTimescale));
+    this.#played = Math.max(this.#played, trackPlayedSeconds(t.samples, t.timescale, t.edit, this.#editTimescale));
   }
 
   /** `tfhd`: version/flags, track_ID, then the optional fields its flags announce (ISO/IEC 14496-12 8.8.7). */
   #tfhd(length: number): BodySink {
+    // A second one is malformed (FFmpeg reads the last, patched to a longer default duration or another track).
+    if (this.#traf?.tfhd) corrupt("a second 'tfhd' in a track fragment");
     return head(28, length, (h) => {
       const traf = this.#traf;
       if (h.length < 8) corrupt("'tfhd' box too short");
@@ -462,16 +560,18 @@ export function sttsDelta(delta: number): number {
 }
 
 /**
- * What a track plays, in seconds: its samples' durations (`stts`, in its `mdhd` timescale), cut to its edit list's
- * length (in the movie's timescale) when it has a non-empty one, as players present only the edited span (an
- * encoder's priming samples, a trimmed clip). 0 when not known (no samples).
+ * What a track plays, in seconds: its samples' durations (`stts`, in its `mdhd` timescale), or when it has a
+ * non-empty edit list (in the movie's timescale) what that presents, as players present only the edited span (an
+ * encoder's priming samples, a trimmed clip) but all of it: its length, each media segment at most the whole media
+ * (a segment repeated 3 times played a 10 s video for 30 s; cut to the media, it billed 10 s). 0 when not known (no
+ * samples).
  */
-export function trackPlayedSeconds(sampleTicks: number, timescale: number, editTicks: number | null, movieTimescale: number): number {
+export function trackPlayedSeconds(sampleTicks: number, timescale: number, edit: Edit | null, movieTimescale: number): number {
   if (timescale <= 0 || sampleTicks <= 0) return 0;
   const media = sampleTicks / timescale;
   // No edit list, or one of zero length (fragmented writers' convention), or no movie timescale to read it by.
-  if (editTicks === null || editTicks <= 0 || movieTimescale <= 0) return media;
-  return Math.min(media, editTicks / movieTimescale);
+  if (edit === null || edit.ticks <= 0 || movieTimescale <= 0) return media;
+  return Math.min(edit.ticks / movieTimescale, edit.normals * media + edit.whole / movieTimescale);
 }
 
 /** The in-memory walk: the top-level boxes `top` of `b` fed to a MovieTiming in file order. Throws CorruptError. */
@@ -487,6 +587,7 @@ export function measureMovie(b: Uint8Array, top: readonly Box[]): MovieTiming {
 
 function feed(b: Uint8Array, container: Box, depth: number, timing: MovieTiming): void {
   for (const k of boxes(b, container.body, container.end, depth)) {
+    if (u32be(b, k.start) === 0) timing.zeroSized();
     if (CONTAINERS.has(k.type)) {
       if (timing.open(k.type)) feed(b, k, depth + 1, timing);
       timing.close();
