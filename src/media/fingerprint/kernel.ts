@@ -255,10 +255,11 @@ export class IsccImageFingerprinter implements Fingerprinter {
    * PdqFingerprinter.compute's `iscc`), its work area from `base`: `feed(at, src, bytes)` for the `bytes` bytes of
    * the image from byte `at` that lie at `src`, in order, then `finish()`. The same code bit for bit (the same resample
    * of the same rows). Null where compute's first pass (the trim box) would read the image (a border that does not
-   * show the box is the whole image) or the memory cannot grow: compute it then.
+   * show the box is the whole image), the memory cannot grow, or the chunks lie in another kernel than this
+   * fingerprinter's (`kernel`: the one holding them; its addresses mean nothing in another's memory): compute it then.
    */
-  beside(image: RgbaImage, base: number): BesidePass<FingerprintResult> | null {
-    if (checkImage(image) || !bordersDiffer(image)) return null;
+  beside(image: RgbaImage, base: number, kernel: FingerprintKernel): BesidePass<FingerprintResult> | null {
+    if (kernel !== this.#kernel || checkImage(image) || !bordersDiffer(image)) return null;
     const e = this.#kernel.exports;
     if (!e.isccBeginAt(image.width, image.height, base)) return null;
     e.isccWholeBox();
@@ -364,7 +365,7 @@ export class PdqFingerprinter implements Fingerprinter {
         const ph = Math.ceil(height / planeOf);
         // ISCC's work area after the plane (or PDQ's): isccPrepare may grow the memory, before any chunk is copied
         const isccBase = planed ? (e.planeOutput() >>> 0) + Math.ceil((pw * ph * 4) / 16) * 16 : e.pdqWorkEnd() >>> 0;
-        const iscc = options.iscc?.beside(image, isccBase) ?? null;
+        const iscc = options.iscc?.beside(image, isccBase, k) ?? null;
         let at = 0;
         stream(k, staging, chunk, data, 0, data.length, (b) => {
           e.pdqPush(b);
