@@ -50,12 +50,16 @@ export interface BesidePass<T> {
   finish(): T;
 }
 
-/** An image box-reduced in the fingerprint kernel, left there: its size, address and whether it is opaque. */
+/**
+ * An image box-reduced in the fingerprint kernel, left there: its size, address and whether it is opaque, valid while
+ * the kernel's `computations` is still `computation` (no other computation has begun since).
+ */
 export interface KernelPlane {
   width: number;
   height: number;
   at: number;
   opaque: boolean;
+  computation: number;
 }
 
 /** Bytes of RGBA copied into the kernel per call where rows are cut out of the image (computeWindow, columns). */
@@ -107,7 +111,24 @@ export class FingerprintKernel {
     ] as const) {
       if (typeof e[name] !== "function") throw new Error(`fingerprint kernel: export ${name} missing (stale wasm/build/fingerprint.wasm?)`);
     }
-    this.exports = e;
+    // Each computation's *Begin lays out the work area afresh: counted, so that an image left in the kernel
+    // (KernelPlane) is known to be gone once another computation began (queryWindowHashes then reduces again).
+    const counted: Record<string, unknown> = { ...e };
+    for (const name of ["isccBegin", "isccBeginAt", "pdqBegin", "pdqLumaBegin", "planeBegin", "planeBeginAt"] as const) {
+      const begin = e[name] as (...args: number[]) => number;
+      counted[name] = (...args: number[]) => {
+        this.#computations++;
+        return begin(...args);
+      };
+    }
+    this.exports = counted as unknown as KernelExports;
+  }
+
+  #computations = 0;
+
+  /** How many computations have begun in this kernel (a KernelPlane holds while this is its `computation`). */
+  get computations(): number {
+    return this.#computations;
   }
 
   /** The kernel instance of `module`, instantiated on first use. */
@@ -378,7 +399,9 @@ export class PdqFingerprinter implements Fingerprinter {
         if (result.status !== "computed") return result;
         return {
           ...result,
-          ...(planed ? { plane: { width: pw, height: ph, at: e.planeOutput() >>> 0, opaque: e.planeOpaque() === 1 } } : {}),
+          ...(planed
+            ? { plane: { width: pw, height: ph, at: e.planeOutput() >>> 0, opaque: e.planeOpaque() === 1, computation: k.computations } }
+            : {}),
           ...(isccResult ? { iscc: isccResult } : {}),
         };
       } else if (height <= PDQ_MAX_ROW) {

@@ -114,3 +114,22 @@ describe("the verify path's levers against the plain computations (review)", () 
     expect(planed).toBeGreaterThan(10);
   });
 });
+
+describe("the windows' plane left in the kernel (review)", () => {
+  it("is not read once another computation has begun in the kernel: the windows reduce the image again", () => {
+    const pdq = new PdqFingerprinter(moduleA);
+    const image = goldenImage(1056, 663, "photo", 4);
+    const want = pdqQueryWindowHashes(pdq, queryWindowInput(pdq, image).image);
+    const computed = pdq.compute(image, { plane: queryWindowFactor(1056, 663) });
+    expect(computed.plane).toBeDefined();
+    // a larger image's PDQ lays its work area over the plane
+    pdq.compute(goldenImage(3000, 2000, "photo", 9));
+    const got = queryWindowHashes(pdq, image, undefined, computed.plane);
+    expect(got.fallback).toBeUndefined();
+    expect(got.result).toEqual(want);
+    // a plane of the kernel's last computation is still read (and gives the same windows)
+    const again = pdq.compute(image, { plane: queryWindowFactor(1056, 663) });
+    expect(again.plane?.computation).toBe(pdq.kernel.computations);
+    expect(queryWindowHashes(pdq, image, undefined, again.plane).result).toEqual(want);
+  });
+});
