@@ -127,8 +127,9 @@ describe("the windows' plane left in the kernel (review)", () => {
     const got = queryWindowHashes(pdq, image, undefined, computed.plane);
     expect(got.fallback).toBeUndefined();
     expect(got.result).toEqual(want);
-    // a plane of the kernel's last computation is still read (and gives the same windows)
-    const again = pdq.compute(image, { plane: queryWindowFactor(1056, 663) });
+    // a plane of the kernel's last computation is still read (and gives the same windows), ISCC fed beside it too
+    const again = pdq.compute(image, { plane: queryWindowFactor(1056, 663), iscc: new IsccImageFingerprinter(moduleA) });
+    expect(again.iscc?.status).toBe("computed");
     expect(again.plane?.computation).toBe(pdq.kernel.computations);
     expect(queryWindowHashes(pdq, image, undefined, again.plane).result).toEqual(want);
   });
