@@ -50,12 +50,16 @@ export interface BesidePass<T> {
   finish(): T;
 }
 
-/** An image box-reduced in the fingerprint kernel, left there: its size, address and whether it is opaque. */
+/**
+ * An image box-reduced in the fingerprint kernel, left there: its size, address and whether it is opaque, valid while
+ * the kernel's `computations` is still `computation` (no other computation has begun since).
+ */
 export interface KernelPlane {
   width: number;
   height: number;
   at: number;
   opaque: boolean;
+  computation: number;
 }
 
 /** Bytes of RGBA copied into the kernel per call where rows are cut out of the image (computeWindow, columns). */
@@ -107,7 +111,24 @@ export class FingerprintKernel {
     ] as const) {
       if (typeof e[name] !== "function") throw new Error(`fingerprint kernel: export ${name} missing (stale wasm/build/fingerprint.wasm?)`);
     }
-    this.exports = e;
+    // Each computation's *Begin lays out the work area afresh: counted, so that an image left in the kernel
+    // (KernelPlane) is known to be gone once another computation began (queryWindowHashes then reduces again).
+    const counted: Record<string, unknown> = { ...e };
+    for (const name of ["isccBegin", "isccBeginAt", "pdqBegin", "pdqLumaBegin", "planeBegin", "planeBeginAt"] as const) {
+      const begin = e[name] as (...args: number[]) => number;
+      counted[name] = (...args: number[]) => {
+        this.#computations++;
+        return begin(...args);
+      };
+    }
+    this.exports = counted as unknown as KernelExports;
+  }
+
+  #computations = 0;
+
+  /** How many computations have begun in this kernel (a KernelPlane holds while this is its `computation`). */
+  get computations(): number {
+    return this.#computations;
   }
 
   /** The kernel instance of `module`, instantiated on first use. */
@@ -255,10 +276,11 @@ export class IsccImageFingerprinter implements Fingerprinter {
    * PdqFingerprinter.compute's `iscc`), its work area from `base`: `feed(at, src, bytes)` for the `bytes` bytes of
    * the image from byte `at` that lie at `src`, in order, then `finish()`. The same code bit for bit (the same resample
    * of the same rows). Null where compute's first pass (the trim box) would read the image (a border that does not
-   * show the box is the whole image) or the memory cannot grow: compute it then.
+   * show the box is the whole image), the memory cannot grow, or the chunks lie in another kernel than this
+   * fingerprinter's (`kernel`: the one holding them; its addresses mean nothing in another's memory): compute it then.
    */
-  beside(image: RgbaImage, base: number): BesidePass<FingerprintResult> | null {
-    if (checkImage(image) || !bordersDiffer(image)) return null;
+  beside(image: RgbaImage, base: number, kernel: FingerprintKernel): BesidePass<FingerprintResult> | null {
+    if (kernel !== this.#kernel || checkImage(image) || !bordersDiffer(image)) return null;
     const e = this.#kernel.exports;
     if (!e.isccBeginAt(image.width, image.height, base)) return null;
     e.isccWholeBox();
@@ -364,7 +386,7 @@ export class PdqFingerprinter implements Fingerprinter {
         const ph = Math.ceil(height / planeOf);
         // ISCC's work area after the plane (or PDQ's): isccPrepare may grow the memory, before any chunk is copied
         const isccBase = planed ? (e.planeOutput() >>> 0) + Math.ceil((pw * ph * 4) / 16) * 16 : e.pdqWorkEnd() >>> 0;
-        const iscc = options.iscc?.beside(image, isccBase) ?? null;
+        const iscc = options.iscc?.beside(image, isccBase, k) ?? null;
         let at = 0;
         stream(k, staging, chunk, data, 0, data.length, (b) => {
           e.pdqPush(b);
@@ -377,7 +399,9 @@ export class PdqFingerprinter implements Fingerprinter {
         if (result.status !== "computed") return result;
         return {
           ...result,
-          ...(planed ? { plane: { width: pw, height: ph, at: e.planeOutput() >>> 0, opaque: e.planeOpaque() === 1 } } : {}),
+          ...(planed
+            ? { plane: { width: pw, height: ph, at: e.planeOutput() >>> 0, opaque: e.planeOpaque() === 1, computation: k.computations } }
+            : {}),
           ...(isccResult ? { iscc: isccResult } : {}),
         };
       } else if (height <= PDQ_MAX_ROW) {

@@ -96,5 +96,11 @@ export function boxReduceInKernel(kernel: FingerprintKernel, image: RgbaImage, k
     mem.set(data.subarray(at, end), staging);
     e.planeRows((end - at) / (W * 4));
   }
-  return { width: Math.ceil(W / k), height: Math.ceil(H / k), at: e.planeOutput() >>> 0, opaque: e.planeOpaque() === 1 };
+  return {
+    width: Math.ceil(W / k),
+    height: Math.ceil(H / k),
+    at: e.planeOutput() >>> 0,
+    opaque: e.planeOpaque() === 1,
+    computation: kernel.computations,
+  };
 }

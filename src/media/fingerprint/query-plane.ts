@@ -74,7 +74,14 @@ export function queryWindowHashes(
     }
   }
   let reduced: KernelPlane;
-  if (plane && plane.width === Math.ceil(image.width / k) && plane.height === Math.ceil(image.height / k)) reduced = plane;
+  // (a plane another computation has since written over is reduced again)
+  if (
+    plane &&
+    plane.computation === pdq.kernel.computations &&
+    plane.width === Math.ceil(image.width / k) &&
+    plane.height === Math.ceil(image.height / k)
+  )
+    reduced = plane;
   else
     try {
       reduced = boxReduceInKernel(pdq.kernel, image, k);
