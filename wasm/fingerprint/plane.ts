@@ -19,12 +19,9 @@ let output: usize = 0; // u8[outW * outH * 4]
 /** Source bytes the staging area holds at most (whole bands of k rows; at least one band). */
 const STAGING_BYTES: u64 = 1 << 20;
 
-/**
- * Lays out a plane of a `width` x `height` image reduced by `k`; returns the staging address, or 0. The staging
- * area holds planeStagingRows() rows (whole bands), so a chunk of many bands goes in with one copy and one call.
- */
-export function planeBegin(width: i32, height: i32, k: i32): usize {
-  if (width <= 0 || height <= 0 || k < 1) return 0;
+/** The plane's shape and running state for a `width` x `height` image reduced by `k`; false for a bad shape. */
+function planeShape(width: i32, height: i32, k: i32): bool {
+  if (width <= 0 || height <= 0 || k < 1) return false;
   srcW = width;
   srcH = height;
   factor = k;
@@ -32,6 +29,15 @@ export function planeBegin(width: i32, height: i32, k: i32): usize {
   outH = (height + k - 1) / k;
   band = 0;
   alphaAnd = 255;
+  return true;
+}
+
+/**
+ * Lays out a plane of a `width` x `height` image reduced by `k`; returns the staging address, or 0. The staging
+ * area holds planeStagingRows() rows (whole bands), so a chunk of many bands goes in with one copy and one call.
+ */
+export function planeBegin(width: i32, height: i32, k: i32): usize {
+  if (!planeShape(width, height, k)) return 0;
   const bandBytes = <u64>width * <u64>k * 4;
   const bands = max<u64>(1, min<u64>(STAGING_BYTES / bandBytes, <u64>outH));
   stagingRows = <i32>bands * k;
@@ -48,14 +54,7 @@ export function planeBegin(width: i32, height: i32, k: i32): usize {
  * cannot grow.
  */
 export function planeBeginAt(width: i32, height: i32, k: i32, base: usize): i32 {
-  if (width <= 0 || height <= 0 || k < 1) return 0;
-  srcW = width;
-  srcH = height;
-  factor = k;
-  outW = (width + k - 1) / k;
-  outH = (height + k - 1) / k;
-  band = 0;
-  alphaAnd = 255;
+  if (!planeShape(width, height, k)) return 0;
   staging = 0;
   stagingRows = 0;
   output = <usize>align16(<u64>base);
