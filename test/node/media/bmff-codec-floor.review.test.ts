@@ -3,7 +3,7 @@
  * (`-use_editlist 0`) with every `stts` delta patched to 1 tick and mvhd/mdhd/tkhd patched played 10 s and was billed
  * 0.01 s. The floor must never exceed what a decoder outputs: over many real ffmpeg files, each with its timing
  * patched the same way (so the figure is the floor alone, cut by any edit list), both upload paths give at most the
- * seconds ffmpeg decodes (and at least half of them: the floor is there).
+ * seconds ffmpeg decodes the valid file to (and at least a stated share of them: the floor is there).
  */
 import { execFileSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
@@ -129,9 +129,12 @@ describe("the codec floor of real ffmpeg audio", () => {
       const original = make(name, args);
       const bytes = patched(original);
       const seconds = decoded(original, name);
-      // The patched file decodes as long (its packets, not their timestamps, make the samples).
-      expect(decoded(bytes, `p-${name}`), name).toBeCloseTo(seconds, 1);
-      for (const figure of await both(bytes, type)) {
+      // The floor read from the valid file's own sample descriptions and counts (the patch changes neither) against
+      // what the valid file decodes to. (A patched file with an edit list decodes less: its edit now cuts by the
+      // patched timestamps; billing it more is the floor's point.)
+      const figures = await both(bytes, type);
+      if (process.env.FLOOR_LOG) console.log(name, seconds, figures.join(" "));
+      for (const figure of figures) {
         expect(figure, `${name}: ${figure} vs ${seconds} decoded`).toBeLessThanOrEqual(seconds + 0.0005);
         expect(figure, `${name}: ${figure} vs ${seconds} decoded`).toBeGreaterThanOrEqual(seconds * least);
       }
