@@ -721,7 +721,8 @@ function entryFloor(b: Uint8Array, start: number, end: number): CodecFloor {
     kids = start + 72;
   }
   // ISO's AudioSampleEntryV1 keeps the version 0 layout: its boxes are looked for there too.
-  const find = (want: string) => findBox(b, Math.min(kids, end), end, want) ?? (kids !== start + 36 ? findBox(b, start + 36, end, want) : null);
+  const find = (want: string) =>
+    findBox(b, Math.min(kids, end), end, want) ?? (kids !== start + 36 ? findBox(b, start + 36, end, want) : null);
   if (PCM.has(type)) {
     if (!(rate > 0) || !Number.isFinite(rate)) return NO_FLOOR;
     return { perSample: 1 / Math.min(rate, PCM_MAXIMUM_RATE), spare: 0 };

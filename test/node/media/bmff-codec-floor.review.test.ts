@@ -139,7 +139,9 @@ describe("the codec floor of real ffmpeg audio", () => {
         expect(figure, `${name}: ${figure} vs ${seconds} decoded`).toBeGreaterThanOrEqual(seconds * least);
       }
       // The unpatched file is measured as before (the floor is below what its timing plays).
-      const probe = Number(execFileSync("ffprobe", ["-v", "error", "-show_entries", "format=duration", "-of", "csv=p=0", join(dir, name)]).toString());
+      const probe = Number(
+        execFileSync("ffprobe", ["-v", "error", "-show_entries", "format=duration", "-of", "csv=p=0", join(dir, name)]).toString(),
+      );
       for (const figure of await both(original, type)) expect(figure, name).toBeCloseTo(probe, 2);
     }
   }, 600_000);
@@ -169,31 +171,34 @@ function be32(n: number): number[] {
 function ascii(s: string): number[] {
   return [...s].map((c) => c.charCodeAt(0));
 }
-/** AudioSpecificConfig bits: fields of [value, width]. */
-function bits(fields: [number, number][]): number[] {
+/** AudioSpecificConfig bits: fields "value/width", space-separated, packed big-endian and padded with zeros. */
+function bits(fields: string): number[] {
   let s = "";
-  for (const [value, width] of fields) s += value.toString(2).padStart(width, "0");
+  for (const field of fields.split(" ")) {
+    const [value, width] = field.split("/").map(Number) as [number, number];
+    s += value.toString(2).padStart(width, "0");
+  }
   s = s.padEnd(Math.ceil(s.length / 8) * 8, "0");
   return s.match(/.{8}/g)!.map((x) => Number.parseInt(x, 2));
 }
 
 describe("codecFloor on hand-built descriptions", () => {
   it("reads AAC-LC, 960-sample frames, and HE-AAC / HE-AACv2 by their core", () => {
-    expect(codecFloor(mp4aStsd(bits([[2, 5], [4, 4], [2, 4], [0, 1]]))).perSample).toBeCloseTo(1024 / 44100, 9);
-    expect(codecFloor(mp4aStsd(bits([[2, 5], [3, 4], [2, 4], [1, 1]]))).perSample).toBeCloseTo(960 / 48000, 9);
+    expect(codecFloor(mp4aStsd(bits("2/5 4/4 2/4 0/1"))).perSample).toBeCloseTo(1024 / 44100, 9);
+    expect(codecFloor(mp4aStsd(bits("2/5 3/4 2/4 1/1"))).perSample).toBeCloseTo(960 / 48000, 9);
     // Explicit SBR: core 22.05 kHz, output 44.1 kHz (2048 samples at 44.1 kHz last as 1024 at 22.05 kHz).
-    const he = bits([[5, 5], [7, 4], [2, 4], [4, 4], [2, 5], [0, 1]]);
+    const he = bits("5/5 7/4 2/4 4/4 2/5 0/1");
     expect(codecFloor(mp4aStsd(he)).perSample).toBeCloseTo(1024 / 22050, 9);
-    const ps = bits([[29, 5], [7, 4], [1, 4], [4, 4], [2, 5], [0, 1]]);
+    const ps = bits("29/5 7/4 1/4 4/4 2/5 0/1");
     expect(codecFloor(mp4aStsd(ps)).perSample).toBeCloseTo(1024 / 22050, 9);
     // An explicit 24-bit rate.
-    expect(codecFloor(mp4aStsd(bits([[2, 5], [15, 4], [16000, 24], [1, 4], [0, 1]]))).perSample).toBeCloseTo(1024 / 16000, 9);
+    expect(codecFloor(mp4aStsd(bits("2/5 15/4 16000/24 1/4 0/1"))).perSample).toBeCloseTo(1024 / 16000, 9);
   });
 
   it("gives no floor for unknown object types, and a conservative one without a config", () => {
     // USAC (42, escaped): no fixed frame read here.
-    expect(codecFloor(mp4aStsd(bits([[31, 5], [10, 6], [4, 4], [2, 4]]))).perSample).toBe(0);
-    expect(codecFloor(mp4aStsd(bits([[2, 5]]))).perSample).toBe(0); // cut short
+    expect(codecFloor(mp4aStsd(bits("31/5 10/6 4/4 2/4"))).perSample).toBe(0);
+    expect(codecFloor(mp4aStsd(bits("2/5"))).perSample).toBe(0); // cut short
     expect(codecFloor(mp4aStsd([], 44100, 0xdd)).perSample).toBe(0);
     // MPEG-1/2 audio in mp4a: layer I's 8 ms.
     expect(codecFloor(mp4aStsd([], 44100, 0x6b)).perSample).toBe(0.008);
@@ -201,7 +206,7 @@ describe("codecFloor on hand-built descriptions", () => {
 
   it("reads hostile descriptions linearly, never past their bytes", () => {
     // Bogus descriptor lengths, an entry count of 2^32 - 1, entries past the body: no floor, no throw.
-    const b = mp4aStsd(bits([[2, 5], [4, 4], [2, 4], [0, 1]]));
+    const b = mp4aStsd(bits("2/5 4/4 2/4 0/1"));
     const long = b.slice();
     long[8 + 36 + 8 + 4 + 1] = 0xff; // ES_Descriptor length 255, past the box
     expect(codecFloor(long).perSample).toBeGreaterThan(0); // falls back to 960 at the stated rate
