@@ -242,3 +242,18 @@ describe("codecFloor on hand-built descriptions", () => {
     expect(() => t.close()).toThrow(/sample description/);
   });
 });
+
+describe("a hostile sample count", () => {
+  it("is measured alike by both paths (its floor past the 4 h limit, which refuses it downstream), never thrown", async () => {
+    const b = patched(make("huge.m4a", [...A(1, 44100), "-c:a", "aac", "-use_editlist", "0"]));
+    const v = new DataView(b.buffer);
+    each(b, (type, at) => {
+      if (type === "stsz") v.setUint32(at + 8 + 8, 0xffff_ffff);
+    });
+    const figures = await both(b, "audio/mp4");
+    expect(figures.length).toBe(5);
+    expect(new Set(figures).size).toBe(1);
+    // 2^32 - 1 frames of 1024 samples at 44.1 kHz: about 10^8 s, over the 4 h (14,400 s) any upload may bill.
+    expect(figures[0]).toBeGreaterThan(14_400);
+  }, 60_000);
+});
