@@ -121,6 +121,11 @@ const CASES: [string, string, string[], number][] = [
   ["mp3.mp4", "audio/mp4", [...A(4, 44100), "-c:a", "libmp3lame"], 0.2],
   ["mp3-22k.mp4", "audio/mp4", [...A(4, 22050), "-c:a", "libmp3lame"], 0.2],
   ["opus.mp4", "audio/mp4", [...A(4, 48000), "-c:a", "libopus"], 0.1],
+  ["mp3.mov", "video/quicktime", [...A(4, 44100), "-c:a", "libmp3lame"], 0.5],
+  ["mp3-16k.mov", "video/quicktime", [...A(4, 16000), "-c:a", "libmp3lame"], 0.3],
+  ["ac3.mov", "video/quicktime", [...A(3, 32000, 2), "-c:a", "ac3"], 0.6],
+  ["pcm-s24be.mov", "video/quicktime", [...A(3, 96000, 2), "-c:a", "pcm_s24be"], 0.99],
+  ["pcm-u8.mov", "video/quicktime", [...A(3, 8000), "-c:a", "pcm_u8"], 0.99],
 ];
 
 describe("the codec floor of real ffmpeg audio", () => {
