@@ -682,8 +682,8 @@ const PCM = new Set(["lpcm", "sowt", "twos", "ipcm", "fpcm", "in24", "in32", "fl
 
 /**
  * What each sample of an audio track decodes to at least, from its sample descriptions (`stsd` body `b`), or no
- * floor: every description must be a codec whose frames are fixed or bounded below (one unknown, and the track's
- * samples might be its). Bounds, per sample: AAC (Main/LC/LTP, SBR and PS read by their core) 1024 or 960 at its
+ * floor: the first must be a codec whose frames are fixed or bounded below, the least of the known ones is taken.
+ * Bounds, per sample: AAC (Main/LC/LTP, SBR and PS read by their core) 1024 or 960 at its
  * core rate; ALAC its frame length; PCM one frame; AC-3 1536 at 48 kHz; E-AC-3 256 at 48 kHz; MP3 (`.mp3`) 24 ms
  * (1152 at 48 kHz, 576 at 24 kHz); MPEG audio in `mp4a` 8 ms (layer I, 384 at 48 kHz); Opus 2.5 ms less its
  * pre-skip. Bogus lengths anywhere give no floor for that description (so none), never a read past `b`.
@@ -700,7 +700,14 @@ export function codecFloor(b: Uint8Array): CodecFloor {
     const size = u32be(b, at);
     if (size < 36 || at + size > b.length) return NO_FLOOR;
     const one = entryFloor(b, at, at + size);
-    if (one.perSample <= 0) return NO_FLOOR;
+    // The first description names the codec FFmpeg decodes every sample with (a later one changes only its
+    // configuration): unknown, no floor. A later unknown one is passed over (with it, an added bogus description
+    // undid the floor); a later known one can only lower it.
+    if (one.perSample <= 0) {
+      if (i === 0) return NO_FLOOR;
+      at += size;
+      continue;
+    }
     perSample = Math.min(perSample, one.perSample);
     spare = Math.max(spare, one.spare);
     at += size;
@@ -724,6 +731,9 @@ function entryFloor(b: Uint8Array, start: number, end: number): CodecFloor {
   const find = (want: string) =>
     findBox(b, Math.min(kids, end), end, want) ?? (kids !== start + 36 ? findBox(b, start + 36, end, want) : null);
   if (PCM.has(type)) {
+    // ISO's `srat` states a rate the 16.16 field cannot hold (above 65,535 Hz).
+    const srat = find("srat");
+    if (srat && srat[1] - srat[0] >= 8) rate = Math.max(rate, u32be(b, srat[0] + 4));
     if (!(rate > 0) || !Number.isFinite(rate)) return NO_FLOOR;
     return { perSample: 1 / Math.min(rate, PCM_MAXIMUM_RATE), spare: 0 };
   }

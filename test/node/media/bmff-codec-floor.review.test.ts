@@ -262,3 +262,29 @@ describe("a hostile sample count", () => {
     expect(figures[0]).toBeGreaterThan(14_400);
   }, 60_000);
 });
+
+describe("several sample descriptions", () => {
+  const aac = mp4aStsd(bits("2/5 4/4 2/4 0/1"));
+  /** `stsd` body with the entries of `first` then of `rest` (entry count summed). */
+  function joined(first: Uint8Array, ...rest: Uint8Array[]): Uint8Array {
+    const parts = [first, ...rest.map((r) => r.subarray(8))];
+    const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
+    let at = 0;
+    for (const p of parts) {
+      out.set(p, at);
+      at += p.length;
+    }
+    new DataView(out.buffer).setUint32(4, 1 + rest.length);
+    return out;
+  }
+  const unknown = aac.slice();
+  unknown.set(ascii("zzzz"), 12);
+
+  it("an unknown description added after the first does not undo the floor", () => {
+    expect(codecFloor(joined(aac, unknown)).perSample).toBeCloseTo(1024 / 44100, 9);
+  });
+  it("an unknown first description gives none, and the least known one is taken", () => {
+    expect(codecFloor(joined(unknown, aac)).perSample).toBe(0);
+    expect(codecFloor(joined(aac, mp4aStsd(bits("2/5 3/4 2/4 1/1")))).perSample).toBeCloseTo(960 / 48000, 9);
+  });
+});
