@@ -752,7 +752,8 @@ function entryFloor(b: Uint8Array, start: number, end: number): CodecFloor {
       const frame = u32be(b, c);
       const alacRate = u32be(b, c + 20);
       if (frame === 0 || frame > 65_536 || alacRate === 0) return NO_FLOOR;
-      return { perSample: frame / alacRate, spare: 1 };
+      // ALAC's rates stop at 384 kHz: a higher one stated is read as it (a patched rate cannot shrink the floor more).
+      return { perSample: frame / Math.min(alacRate, 384_000), spare: 1 };
     }
     case "ac-3":
       return { perSample: 1536 / 48_000, spare: 3 };
