@@ -7,7 +7,8 @@
  *
  * Which boxes count mirrors how players read them: the first `moov`; in it every `mvhd` (the first states the
  * duration), `mvex` (its first `mehd`, every `trex`) and every `trak` (its first `tkhd`: FFmpeg refuses a second;
- * every `edts/elst`; `mdia` with its first `mdhd` and `minf/stbl` with every `stts`, `stsz` and `stz2`); then every
+ * every `edts/elst`; `mdia` with its first `mdhd` and `hdlr` and `minf/stbl` with every `stts`, `stsz` and `stz2`
+ * and the first `stsd`: an audio track's codec floor, its samples × the codec's frame length, see codecFloor); then every
  * `moof` after that `moov` (as FFmpeg, which reads fragments only for tracks `moov` declared): each `traf`'s `tfhd`
  * (one), first `tfdt` and every `trun`.
  * Where a malformed file holds several of a box FFmpeg reads the last of, and other readers the first, the figure is
