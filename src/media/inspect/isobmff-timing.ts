@@ -7,7 +7,8 @@
  *
  * Which boxes count mirrors how players read them: the first `moov`; in it every `mvhd` (the first states the
  * duration), `mvex` (its first `mehd`, every `trex`) and every `trak` (its first `tkhd`: FFmpeg refuses a second;
- * every `edts/elst`; `mdia` with its first `mdhd` and `minf/stbl` with every `stts`, `stsz` and `stz2`); then every
+ * every `edts/elst`; `mdia` with its first `mdhd` and `hdlr` and `minf/stbl` with every `stts`, `stsz` and `stz2`
+ * and the first `stsd`: an audio track's codec floor, its samples × the codec's frame length, see codecFloor); then every
  * `moof` after that `moov` (as FFmpeg, which reads fragments only for tracks `moov` declared): each `traf`'s `tfhd`
  * (one), first `tfdt` and every `trun`.
  * Where a malformed file holds several of a box FFmpeg reads the last of, and other readers the first, the figure is
@@ -27,6 +28,12 @@ export interface BodySink {
  * numbers kept until the end. More is refused (not measured partly: a track left out would bill less than it plays).
  */
 export const FRAGMENTED_TRACKS_MAXIMUM = 1024;
+/**
+ * The bytes of an `stsd` body kept for the codec floor (real audio sample descriptions hold tens of bytes, a
+ * QuickTime one with `wave` and `chan` a few hundred). A longer one in an audio track is refused: skipping it would
+ * drop the floor (padding the description was a way around it).
+ */
+export const STSD_KEPT = 65_536;
 /** Tracks closed before `mvhd` held for their edit list (box order in `moov` is free); the rest count uncut (more). */
 const PENDING_TRACKS = 1024;
 
@@ -36,9 +43,9 @@ const CONTAINERS = new Set(["moov", "trak", "mdia", "minf", "stbl", "edts", "mve
 const RULE_TEXT: Record<string, Record<string, "first" | "all">> = {
   moov: { mvhd: "all", mvex: "first", trak: "all" },
   "moov/trak": { tkhd: "first", mdia: "first", edts: "all" },
-  "moov/trak/mdia": { mdhd: "first", minf: "first" },
+  "moov/trak/mdia": { mdhd: "first", minf: "first", hdlr: "first" },
   "moov/trak/mdia/minf": { stbl: "first" },
-  "moov/trak/mdia/minf/stbl": { stts: "all", stsz: "all", stz2: "all" },
+  "moov/trak/mdia/minf/stbl": { stts: "all", stsz: "all", stz2: "all", stsd: "first" },
   "moov/trak/edts": { elst: "all" },
   "moov/mvex": { mehd: "first", trex: "all" },
   moof: { traf: "all" },
@@ -82,6 +89,11 @@ interface Track {
   /** The largest sample count a `stsz`/`stz2` states (the samples the track holds). */
   sized: number;
   edit: Edit | null;
+  /** `hdlr`'s handler type ("" when none read). */
+  handler: string;
+  /** The first STSD_KEPT bytes of `stsd`'s body and its whole length (-1: no `stsd`). */
+  stsd: Uint8Array | null;
+  stsdLength: number;
 }
 
 /**
@@ -107,6 +119,11 @@ interface Fragments {
   first: number;
   last: number;
   counted: boolean;
+  /** The codec floor: seconds each sample decodes to at least, and samples not counted (0: no floor); see codecFloor. */
+  perSample: number;
+  spare: number;
+  /** Samples: in `moov`'s tables, then in every counted `trun`. */
+  count: number;
 }
 
 interface Traf {
@@ -115,6 +132,7 @@ interface Traf {
   defaultDuration: number;
   tfdt: number | null;
   ticks: number;
+  count: number;
 }
 
 export class MovieTiming {
@@ -164,6 +182,7 @@ export class MovieTiming {
       // declare (no timescale to read it by) is not counted, as FFmpeg skips it.
       const start = f.samples > 0 ? 0 : f.first;
       played = Math.max(played, Math.max(f.samples + f.ticks, f.last - start) / f.timescale);
+      if (f.perSample > 0) played = Math.max(played, Math.max(0, f.count - f.spare) * f.perSample);
     }
     return played;
   }
@@ -203,9 +222,21 @@ export class MovieTiming {
     this.#frames.push({ path, seen: 0, kids: 0 });
     if (path === "moov/trak") {
       this.#tracks++;
-      this.#track = { id: null, timescale: -1, stated: 0, samples: 0, timed: -1, lastDelta: 0, sized: 0, edit: null };
+      this.#track = {
+        id: null,
+        timescale: -1,
+        stated: 0,
+        samples: 0,
+        timed: -1,
+        lastDelta: 0,
+        sized: 0,
+        edit: null,
+        handler: "",
+        stsd: null,
+        stsdLength: -1,
+      };
     } else if (path === "moof/traf") {
-      this.#traf = { fragments: null, tfhd: false, defaultDuration: 0, tfdt: null, ticks: 0 };
+      this.#traf = { fragments: null, tfhd: false, defaultDuration: 0, tfdt: null, ticks: 0, count: 0 };
     }
     return true;
   }
@@ -254,6 +285,17 @@ export class MovieTiming {
           if (!track) return;
           track.timescale = t.timescale;
           track.stated = t.duration;
+        });
+      case "moov/trak/mdia/hdlr":
+        // version/flags, pre_defined, handler_type.
+        return head(12, length, (h) => {
+          if (track && h.length >= 12) track.handler = String.fromCharCode(h[8]!, h[9]!, h[10]!, h[11]!);
+        });
+      case "moov/trak/mdia/minf/stbl/stsd":
+        // Kept (bounded) and read when the track closes: `hdlr` may come after it.
+        if (track) track.stsdLength = length;
+        return head(STSD_KEPT, length, (h) => {
+          if (track) track.stsd = h.slice();
         });
       case "moov/trak/mdia/minf/stbl/stts": {
         // A second `stts` is malformed, and FFmpeg times the samples by the last one: a first one patched shorter
@@ -358,14 +400,34 @@ export class MovieTiming {
     // count patched to 1 (with mvhd/mdhd/tkhd) made a 10 s video bill 0.04 s while it played 10 s.
     if (t.timed >= 0 && t.sized > t.timed) t.samples += (t.sized - t.timed) * t.lastDelta;
     if (t.timescale > 0) this.#trackStated = Math.max(this.#trackStated, t.stated / t.timescale);
+    // An audio track's codec floor: its samples decode to at least this much whatever `stts` states (every delta
+    // patched to 1 tick billed a 10 s M4A 0.01 s). The samples: `stsz`/`stz2`'s count, else what `stts` times.
+    let floor: CodecFloor = NO_FLOOR;
+    if (t.handler === "soun" && t.stsd !== null) {
+      if (t.stsdLength > STSD_KEPT) corrupt(`an audio sample description over ${STSD_KEPT} bytes`);
+      floor = codecFloor(t.stsd);
+    }
+    const count = t.sized > 0 ? t.sized : Math.max(0, t.timed);
+    const media = Math.max(t.timescale > 0 ? t.samples / t.timescale : 0, Math.max(0, count - floor.spare) * floor.perSample);
     if (t.id !== null && !this.#byId.has(t.id) && this.#byId.size < FRAGMENTED_TRACKS_MAXIMUM) {
-      this.#byId.set(t.id, { timescale: t.timescale, samples: t.samples, ticks: 0, cursor: t.samples, first: 0, last: 0, counted: false });
+      this.#byId.set(t.id, {
+        timescale: t.timescale,
+        samples: t.samples,
+        ticks: 0,
+        cursor: t.samples,
+        first: 0,
+        last: 0,
+        counted: false,
+        perSample: floor.perSample,
+        spare: floor.spare,
+        count,
+      });
     }
     if (this.#editTimescale === 0 && t.edit !== null && t.edit.ticks > 0 && t.timescale > 0 && this.#pending.length < PENDING_TRACKS) {
-      this.#pending.push({ media: t.samples / t.timescale, edit: t.edit });
+      this.#pending.push({ media, edit: t.edit });
       return;
     }
-    this.#played = Math.max(this.#played, trackPlayedSeconds(t.samples, t.timescale, t.edit, this.#editTimescale));
+    this.#played = Math.max(this.#played, trackPlayedSeconds(media, 1, t.edit, this.#editTimescale));
   }
 
   /** `tfhd`: version/flags, track_ID, then the optional fields its flags announce (ISO/IEC 14496-12 8.8.7). */
@@ -409,6 +471,7 @@ export class MovieTiming {
       (flags) => (flags & 1 ? 4 : 0) + (flags & 4 ? 4 : 0),
       (count) => {
         // Without per-sample durations the entries need no walk: count × default (linear in the box, not the count).
+        if (traf) traf.count += count;
         if (traf && !perSample) traf.ticks += count * traf.defaultDuration;
         return perSample;
       },
@@ -426,6 +489,7 @@ export class MovieTiming {
     f.last = Math.max(f.last, end);
     f.cursor = end;
     f.ticks += traf.ticks;
+    f.count += traf.count;
     f.counted = true;
   }
 }
@@ -597,5 +661,210 @@ function feed(b: Uint8Array, container: Box, depth: number, timing: MovieTiming)
     if (!sink) continue;
     sink.take(b.subarray(k.body, k.end));
     sink.end();
+  }
+}
+
+/**
+ * The least an audio sample decodes to, in seconds (0: no floor), and how many samples may decode to less (an
+ * encoder's priming and last frame, a decoder skipping its delay).
+ */
+export interface CodecFloor {
+  perSample: number;
+  spare: number;
+}
+const NO_FLOOR: CodecFloor = { perSample: 0, spare: 0 };
+/** The AAC sampling frequencies by index (ISO/IEC 14496-3 1.6.3.4). */
+const AAC_RATES = [96000, 88200, 64000, 48000, 44100, 32000, 24000, 22050, 16000, 12000, 11025, 8000, 7350];
+/** The highest rate an AAC decoder outputs (SBR included): a stated rate above it is read as it (never a longer floor). */
+const AAC_MAXIMUM_RATE = 96_000;
+/** The highest PCM rate read (DXD-class 768 kHz): a stated rate above it is read as it. */
+const PCM_MAXIMUM_RATE = 768_000;
+const PCM = new Set(["lpcm", "sowt", "twos", "ipcm", "fpcm", "in24", "in32", "fl32", "fl64", "raw ", "NONE"]);
+
+/**
+ * What each sample of an audio track decodes to at least, from its sample descriptions (`stsd` body `b`), or no
+ * floor: the first must be a codec whose frames are fixed or bounded below, the least of the known ones is taken.
+ * Bounds, per sample: AAC (Main/LC/LTP, SBR and PS read by their core) 1024 or 960 at its
+ * core rate; ALAC its frame length; PCM one frame; AC-3 1536 at 48 kHz; E-AC-3 256 at 48 kHz; MP3 (`.mp3`) 24 ms
+ * (1152 at 48 kHz, 576 at 24 kHz); MPEG audio in `mp4a` 8 ms (layer I, 384 at 48 kHz); Opus 2.5 ms less its
+ * pre-skip. Bogus lengths anywhere give no floor for that description (so none), never a read past `b`.
+ */
+export function codecFloor(b: Uint8Array): CodecFloor {
+  if (b.length < 8) return NO_FLOOR;
+  const count = u32be(b, 4);
+  if (count === 0) return NO_FLOOR;
+  let perSample = Number.POSITIVE_INFINITY;
+  let spare = 0;
+  let at = 8;
+  for (let i = 0; i < count; i++) {
+    if (at + 8 > b.length) return NO_FLOOR;
+    const size = u32be(b, at);
+    if (size < 36 || at + size > b.length) return NO_FLOOR;
+    const one = entryFloor(b, at, at + size);
+    // The first description names the codec FFmpeg decodes every sample with (a later one changes only its
+    // configuration): unknown, no floor. A later unknown one is passed over (with it, an added bogus description
+    // undid the floor); a later known one can only lower it.
+    if (one.perSample <= 0) {
+      if (i === 0) return NO_FLOOR;
+      at += size;
+      continue;
+    }
+    perSample = Math.min(perSample, one.perSample);
+    spare = Math.max(spare, one.spare);
+    at += size;
+  }
+  return { perSample, spare };
+}
+
+/** One audio sample entry `b[start, end)` (QuickTime versions 0, 1 and 2; ISO's version 0 and 1). */
+function entryFloor(b: Uint8Array, start: number, end: number): CodecFloor {
+  const type = String.fromCharCode(b[start + 4]!, b[start + 5]!, b[start + 6]!, b[start + 7]!);
+  const version = u16be(b, start + 16);
+  let rate = u32be(b, start + 32) / 65536;
+  let kids = start + 36;
+  if (version === 1) kids = start + 52;
+  else if (version === 2) {
+    if (end - start < 72) return NO_FLOOR;
+    rate = new DataView(b.buffer, b.byteOffset + start + 40, 8).getFloat64(0);
+    kids = start + 72;
+  }
+  // ISO's AudioSampleEntryV1 keeps the version 0 layout: its boxes are looked for there too.
+  const find = (want: string) =>
+    findBox(b, Math.min(kids, end), end, want) ?? (kids !== start + 36 ? findBox(b, start + 36, end, want) : null);
+  if (PCM.has(type)) {
+    // ISO's `srat` states a rate the 16.16 field cannot hold (above 65,535 Hz).
+    const srat = find("srat");
+    if (srat && srat[1] - srat[0] >= 8) rate = Math.max(rate, u32be(b, srat[0] + 4));
+    if (!(rate > 0) || !Number.isFinite(rate)) return NO_FLOOR;
+    return { perSample: 1 / Math.min(rate, PCM_MAXIMUM_RATE), spare: 0 };
+  }
+  switch (type) {
+    case "mp4a": {
+      const esds = find("esds");
+      if (!esds) return aacWithout(rate);
+      return esdsFloor(b, esds[0], esds[1], rate);
+    }
+    case "alac": {
+      const alac = find("alac");
+      if (!alac) return NO_FLOOR;
+      // ALACSpecificConfig (24 bytes) after the full box's version/flags (without them inside a QuickTime `wave`).
+      const c = alac[1] - alac[0] >= 28 ? alac[0] + 4 : alac[0];
+      if (alac[1] - c < 24) return NO_FLOOR;
+      const frame = u32be(b, c);
+      const alacRate = u32be(b, c + 20);
+      if (frame === 0 || frame > 65_536 || alacRate === 0) return NO_FLOOR;
+      // ALAC's rates stop at 384 kHz: a higher one stated is read as it (a patched rate cannot shrink the floor more).
+      return { perSample: frame / Math.min(alacRate, 384_000), spare: 1 };
+    }
+    case "ac-3":
+      return { perSample: 1536 / 48_000, spare: 3 };
+    case "ec-3":
+      return { perSample: 256 / 48_000, spare: 3 };
+    case ".mp3":
+      return { perSample: 0.024, spare: 3 };
+    case "Opus": {
+      const dops = find("dOps");
+      if (!dops || dops[1] - dops[0] < 4) return NO_FLOOR;
+      // A packet plays 2.5 ms at least; the pre-skip (samples at 48 kHz) is dropped once, at the start.
+      const preSkip = u16be(b, dops[0] + 2);
+      return { perSample: 0.0025, spare: 3 + Math.ceil(preSkip / 120) };
+    }
+  }
+  return NO_FLOOR;
+}
+
+/** AAC without a readable AudioSpecificConfig (FFmpeg decodes it by the sample entry): 960 at the rate stated, at most 96 kHz. */
+function aacWithout(rate: number): CodecFloor {
+  const r = rate > 0 && Number.isFinite(rate) ? Math.min(rate, AAC_MAXIMUM_RATE) : AAC_MAXIMUM_RATE;
+  return { perSample: 960 / r, spare: 3 };
+}
+
+/** The first box of `type` in `b[start, end)`, descending into a QuickTime `wave`: its body's [start, end), or null. */
+function findBox(b: Uint8Array, start: number, end: number, type: string, depth = 0): [number, number] | null {
+  for (let at = start; at + 8 <= end; ) {
+    const size = u32be(b, at);
+    if (size < 8 || at + size > end) return null;
+    const t = String.fromCharCode(b[at + 4]!, b[at + 5]!, b[at + 6]!, b[at + 7]!);
+    if (t === type) return [at + 8, at + size];
+    if (t === "wave" && depth === 0) {
+      const inner = findBox(b, at + 8, at + size, type, 1);
+      if (inner) return inner;
+    }
+    at += size;
+  }
+  return null;
+}
+
+/** An MPEG-4 descriptor at `at` (tag, then a length of 1–4 bytes of 7 bits): its body's [start, end) within `end`, or null. */
+function descriptor(b: Uint8Array, at: number, end: number, tag: number): [number, number] | null {
+  if (at >= end || b[at] !== tag) return null;
+  let length = 0;
+  let p = at + 1;
+  for (let i = 0; i < 4; i++) {
+    if (p >= end) return null;
+    const byte = b[p++]!;
+    length = length * 128 + (byte & 0x7f);
+    if (!(byte & 0x80)) {
+      return p + length <= end ? [p, p + length] : null;
+    }
+  }
+  return null;
+}
+
+/** `esds` (version/flags, ES_Descriptor → DecoderConfigDescriptor → DecoderSpecificInfo) in `b[start, end)`. */
+function esdsFloor(b: Uint8Array, start: number, end: number, rate: number): CodecFloor {
+  const es = descriptor(b, start + 4, end, 0x03);
+  if (!es || es[1] - es[0] < 3) return aacWithout(rate);
+  const flags = b[es[0] + 2]!;
+  let at = es[0] + 3 + (flags & 0x80 ? 2 : 0);
+  if (flags & 0x40) at += 1 + (at < es[1] ? b[at]! : 0);
+  if (flags & 0x20) at += 2;
+  const dc = descriptor(b, at, es[1], 0x04);
+  if (!dc || dc[1] - dc[0] < 13) return aacWithout(rate);
+  const oti = b[dc[0]]!;
+  // MPEG-1/2 audio: the layer is not stated here, so layer I's 384 samples at 48 kHz (8 ms).
+  if (oti === 0x6b || oti === 0x69) return { perSample: 0.008, spare: 3 };
+  if (oti !== 0x40 && oti !== 0x66 && oti !== 0x67 && oti !== 0x68) return NO_FLOOR;
+  const dsi = descriptor(b, dc[0] + 13, dc[1], 0x05);
+  if (!dsi) return aacWithout(rate);
+  return audioSpecificConfig(b, dsi[0], dsi[1]) ?? NO_FLOOR;
+}
+
+/**
+ * AudioSpecificConfig (ISO/IEC 14496-3 1.6.2.1): the core's frame length (1024, or 960 with frameLengthFlag) at the
+ * core's rate, for AAC Main, LC and LTP, and SBR/PS over them (their output, twice the samples at twice the rate,
+ * lasts as long). Anything else (or a config cut short): null, no floor.
+ */
+function audioSpecificConfig(b: Uint8Array, start: number, end: number): CodecFloor | null {
+  let bit = start * 8;
+  const limit = end * 8;
+  const read = (n: number): number => {
+    if (bit + n > limit) throw new RangeError("short");
+    let v = 0;
+    for (let i = 0; i < n; i++, bit++) v = v * 2 + ((b[bit >> 3]! >> (7 - (bit & 7))) & 1);
+    return v;
+  };
+  const objectType = () => {
+    const t = read(5);
+    return t === 31 ? 32 + read(6) : t;
+  };
+  const frequency = () => {
+    const i = read(4);
+    return i === 15 ? read(24) : (AAC_RATES[i] ?? 0);
+  };
+  try {
+    let type = objectType();
+    const rate = frequency();
+    read(4); // channel configuration
+    if (type === 5 || type === 29) {
+      frequency(); // the SBR output rate: read by the core
+      type = objectType();
+    }
+    if (type !== 1 && type !== 2 && type !== 4) return null;
+    const frame = read(1) ? 960 : 1024;
+    if (rate <= 0) return null;
+    return { perSample: frame / Math.min(rate, AAC_MAXIMUM_RATE), spare: 3 };
+  } catch {
+    return null;
   }
 }

@@ -1,0 +1,65 @@
+import { describe, expect, it } from "vitest";
+import { api, createTenant, json, uploadAsset, waitForJob } from "../support/helpers";
+import { optIn, topUp } from "./wallet-helpers";
+
+/*
+ * Through the upload, sign and charge routes: an M4A without an edit list whose every `stts` delta is patched to 1
+ * tick and whose stated durations (mvhd, tkhd, mdhd) are 1 tick plays what its AAC frames decode to (15 s here:
+ * FFmpeg decodes the patched file to 15.02 s) and was charged 0.01 s (container timing only). Its codec floor
+ * (frames × 1024 / 44.1 kHz, less 3 frames) now bills it at least 14.9 s.
+ */
+
+const M4A = import.meta.glob(["../../fixtures/audio/speech-music-96k.m4a"], { query: "?inline", import: "default", eager: true }) as Record<
+  string,
+  string
+>;
+const bytesOf = (url: string) => Uint8Array.from(atob(url.slice(url.indexOf(",") + 1)), (c) => c.charCodeAt(0));
+
+const CONTAINERS = ["moov", "trak", "mdia", "minf", "stbl"];
+
+/** The edit list dropped (its `edts` renamed `free`, as `-use_editlist 0` writes none), stts deltas and durations 1. */
+function attack(m4a: Uint8Array): Uint8Array {
+  const b = m4a.slice();
+  const v = new DataView(b.buffer);
+  const walk = (start: number, end: number) => {
+    for (let at = start; at + 8 <= end; ) {
+      const size = v.getUint32(at);
+      const type = String.fromCharCode(...b.subarray(at + 4, at + 8));
+      const body = at + 8;
+      if (type === "edts") b.set([0x66, 0x72, 0x65, 0x65], at + 4);
+      if (type === "stts") for (let i = 0; i < v.getUint32(body + 4); i++) v.setUint32(body + 12 + i * 8, 1);
+      if (type === "mvhd" || type === "mdhd") b[body] === 1 ? v.setBigUint64(body + 24, 1n) : v.setUint32(body + 16, 1);
+      if (type === "tkhd") b[body] === 1 ? v.setBigUint64(body + 28, 1n) : v.setUint32(body + 20, 1);
+      if (CONTAINERS.includes(type)) walk(body, at + size);
+      if (size < 8) break;
+      at += size;
+    }
+  };
+  walk(0, b.length);
+  return b;
+}
+
+describe("an M4A whose stts deltas and stated durations are patched to 1 tick", () => {
+  it("is charged what its AAC frames play, not 0.01 s", { timeout: 120_000 }, async () => {
+    const bytes = attack(bytesOf(Object.values(M4A)[0]!));
+    const t = await createTenant();
+    await optIn(t.key);
+    await topUp(t.tenantId, 10_000_000);
+    const { assetId } = await uploadAsset(t.key, bytes, "audio/mp4", "tone");
+    const started = await api("/v1/sign", {
+      method: "POST",
+      key: t.key,
+      body: { asset_id: assetId, recipe_id: "rcp_system_sign_only" },
+      headers: { "idempotency-key": crypto.randomUUID() },
+    });
+    expect(started.status, await started.clone().text()).toBe(202);
+    const job = await waitForJob(t.key, (await json(started)).job_id, 60_000);
+    expect(job.state, JSON.stringify(job)).toBe("completed");
+    const seconds = job.media_inspection.duration_seconds;
+    expect(seconds).toBeGreaterThanOrEqual(14.9);
+    expect(seconds).toBeLessThanOrEqual(15.02);
+    const charges = await json(await api("/v1/billing/charges", { key: t.key }));
+    const charge = charges.items.find((c: { job_id: string }) => c.job_id === job.job_id);
+    expect(charge.lines.find((l: { unit: string }) => l.unit === "second")?.quantity).toBe(String(seconds));
+  });
+});
