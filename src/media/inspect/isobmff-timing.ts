@@ -89,6 +89,11 @@ interface Track {
   /** The largest sample count a `stsz`/`stz2` states (the samples the track holds). */
   sized: number;
   edit: Edit | null;
+  /**
+   * The last `stts` is one entry of 1 tick: FFmpeg then demuxes the track by chunks (QuickTime's uncompressed and
+   * fixed-rate compressed audio), each sample one decoded frame, not a packet; so no codec floor.
+   */
+  chunked: boolean;
   /** `hdlr`'s handler type ("" when none read). */
   handler: string;
   /** The first STSD_KEPT bytes of `stsd`'s body and its whole length (-1: no `stsd`). */
@@ -231,6 +236,7 @@ export class MovieTiming {
         lastDelta: 0,
         sized: 0,
         edit: null,
+        chunked: false,
         handler: "",
         stsd: null,
         stsdLength: -1,
@@ -303,11 +309,15 @@ export class MovieTiming {
         let ticks = 0;
         let timed = 0;
         let last = 0;
+        let entries = 0;
+        let one = false;
         return table(
           length,
           8,
           "stts",
           (e, at) => {
+            entries++;
+            one = u32be(e, at + 4) === 1;
             last = sttsDelta(u32be(e, at + 4));
             ticks += u32be(e, at) * last;
             timed += u32be(e, at);
@@ -318,6 +328,7 @@ export class MovieTiming {
             track.samples = Math.max(track.samples, ticks);
             track.timed = first ? timed : Math.min(track.timed, timed);
             track.lastDelta = Math.max(track.lastDelta, last);
+            track.chunked = entries === 1 && one;
           },
         );
       }
@@ -406,6 +417,9 @@ export class MovieTiming {
     if (t.handler === "soun" && t.stsd !== null) {
       if (t.stsdLength > STSD_KEPT) corrupt(`an audio sample description over ${STSD_KEPT} bytes`);
       floor = codecFloor(t.stsd);
+      // Chunk-demuxed, a sample is one decoded frame (or a byte FFmpeg's parser joins into packets): only PCM's
+      // one frame per sample still holds.
+      if (t.chunked && !floor.pcm) floor = NO_FLOOR;
     }
     const count = t.sized > 0 ? t.sized : Math.max(0, t.timed);
     const media = Math.max(t.timescale > 0 ? t.samples / t.timescale : 0, Math.max(0, count - floor.spare) * floor.perSample);
@@ -671,6 +685,8 @@ function feed(b: Uint8Array, container: Box, depth: number, timing: MovieTiming)
 export interface CodecFloor {
   perSample: number;
   spare: number;
+  /** Every description read is PCM (one frame per sample however the track is demuxed). */
+  pcm?: boolean;
 }
 const NO_FLOOR: CodecFloor = { perSample: 0, spare: 0 };
 /** The AAC sampling frequencies by index (ISO/IEC 14496-3 1.6.3.4). */
@@ -695,6 +711,7 @@ export function codecFloor(b: Uint8Array): CodecFloor {
   if (count === 0) return NO_FLOOR;
   let perSample = Number.POSITIVE_INFINITY;
   let spare = 0;
+  let pcm = true;
   let at = 8;
   for (let i = 0; i < count; i++) {
     if (at + 8 > b.length) return NO_FLOOR;
@@ -711,9 +728,10 @@ export function codecFloor(b: Uint8Array): CodecFloor {
     }
     perSample = Math.min(perSample, one.perSample);
     spare = Math.max(spare, one.spare);
+    pcm &&= one.pcm === true;
     at += size;
   }
-  return { perSample, spare };
+  return { perSample, spare, pcm };
 }
 
 /** One audio sample entry `b[start, end)` (QuickTime versions 0, 1 and 2; ISO's version 0 and 1). */
@@ -736,7 +754,7 @@ function entryFloor(b: Uint8Array, start: number, end: number): CodecFloor {
     const srat = find("srat");
     if (srat && srat[1] - srat[0] >= 8) rate = Math.max(rate, u32be(b, srat[0] + 4));
     if (!(rate > 0) || !Number.isFinite(rate)) return NO_FLOOR;
-    return { perSample: 1 / Math.min(rate, PCM_MAXIMUM_RATE), spare: 0 };
+    return { perSample: 1 / Math.min(rate, PCM_MAXIMUM_RATE), spare: 0, pcm: true };
   }
   switch (type) {
     case "mp4a": {
