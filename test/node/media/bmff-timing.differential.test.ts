@@ -1,19 +1,11 @@
-/**
- * The two upload paths (the in-memory inspector, and the streamed inspection of large uploads, fed in parts) must take
- * the same decision on the same ISO BMFF bytes, and report the same duration: an `elst` or `stts` whose figures overrun
- * was refused in memory but ignored when streamed (a malformed file then billed by one path and refused by the other).
- * Both now feed one MovieTiming (inspect/isobmff-timing.ts). Fixed cases first, then a seeded sweep that overwrites
- * words in every box the duration reads (mvhd, mehd, trex, tkhd, mdhd, stts, elst, tfhd, tfdt, trun) of real ffmpeg
- * files, now and then renaming one of them to another, and compares both paths at several part sizes.
- */
-import { execFileSync } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ByteSniffingInspector } from "../../../src/media/inspect";
 import type { InspectionResult } from "../../../src/media/types";
 import { inspectStreamed } from "../../../src/uploads/large-inspection";
+import { boxList, ffmpegFile } from "./bmff-support";
 import { installDigestStream, streamOf } from "./stream-support";
 
 const dir = mkdtempSync(join(tmpdir(), "bmff-differential-"));
@@ -24,24 +16,7 @@ const VIDEO = ["-f", "lavfi", "-i", "testsrc=duration=2:size=160x120:rate=25"];
 const AUDIO = ["-f", "lavfi", "-i", "sine=frequency=440:duration=2:sample_rate=44100"];
 const AV = [...VIDEO, ...AUDIO, "-c:v", "libx264", "-pix_fmt", "yuv420p", "-g", "25", "-c:a", "aac", "-shortest"];
 
-function ffmpeg(name: string, args: string[]): Uint8Array {
-  const out = join(dir, name);
-  execFileSync("ffmpeg", ["-v", "error", "-y", ...args, out]);
-  return new Uint8Array(readFileSync(out));
-}
-
-/** Every box as [type, offset, size], containers descended, in file order. */
-function boxList(b: Uint8Array, start = 0, end = b.length, out: [string, number, number][] = []): [string, number, number][] {
-  const view = new DataView(b.buffer, b.byteOffset);
-  for (let at = start; at + 8 <= end; ) {
-    const size = view.getUint32(at);
-    const type = String.fromCharCode(...b.subarray(at + 4, at + 8));
-    out.push([type, at, size]);
-    if (["moov", "trak", "mdia", "minf", "stbl", "edts", "mvex", "moof", "traf"].includes(type)) boxList(b, at + 8, at + size, out);
-    at += size;
-  }
-  return out;
-}
+const ffmpeg = (name: string, args: string[]) => ffmpegFile(dir, name, args);
 
 /** The verdict both paths must share: refused or not, and the duration. */
 function verdict(r: InspectionResult): string {

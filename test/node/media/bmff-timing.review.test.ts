@@ -9,30 +9,14 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ByteSniffingInspector } from "../../../src/media/inspect";
 import { inspectStreamed } from "../../../src/uploads/large-inspection";
+import { boxList, ffmpegFile } from "./bmff-support";
 import { installDigestStream, streamOf } from "./stream-support";
 
 const dir = mkdtempSync(join(tmpdir(), "bmff-timing-review-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 beforeAll(() => installDigestStream());
 
-function ffmpeg(name: string, args: string[]): Uint8Array {
-  const out = join(dir, name);
-  execFileSync("ffmpeg", ["-v", "error", "-y", ...args, out]);
-  return new Uint8Array(readFileSync(out));
-}
-
-/** Every box as [type, offset, size], containers descended, in file order. */
-function boxList(b: Uint8Array, start = 0, end = b.length, out: [string, number, number][] = []): [string, number, number][] {
-  const view = new DataView(b.buffer, b.byteOffset);
-  for (let at = start; at + 8 <= end; ) {
-    const size = view.getUint32(at);
-    const type = String.fromCharCode(...b.subarray(at + 4, at + 8));
-    out.push([type, at, size]);
-    if (["moov", "trak", "mdia", "minf", "stbl", "edts", "mvex", "moof", "traf"].includes(type)) boxList(b, at + 8, at + size, out);
-    at += size;
-  }
-  return out;
-}
+const ffmpeg = (name: string, args: string[]) => ffmpegFile(dir, name, args);
 
 /** The stated durations (mvhd, tkhd, mdhd, all version 0 here) patched to 1 tick. */
 function statedPatched(b: Uint8Array): DataView {

@@ -7,13 +7,14 @@
  * Real ffmpeg output, compared with ffprobe; then patched hostile variants.
  */
 import { execFileSync } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ByteSniffingInspector } from "../../../src/media/inspect";
 import type { InspectionResult } from "../../../src/media/types";
 import { inspectStreamed } from "../../../src/uploads/large-inspection";
+import { boxList, ffmpegFile } from "./bmff-support";
 import { installDigestStream, streamOf } from "./stream-support";
 
 const dir = mkdtempSync(join(tmpdir(), "fragmented-duration-"));
@@ -26,9 +27,7 @@ const AV = [...VIDEO, ...AUDIO, "-c:v", "libx264", "-pix_fmt", "yuv420p", "-g", 
 
 /** ffmpeg output of `args` (inputs and codecs) muxed with `mux` into `name`. */
 function ffmpeg(name: string, args: string[], mux: string[]): Uint8Array {
-  const out = join(dir, name);
-  execFileSync("ffmpeg", ["-v", "error", "-y", ...args, ...mux, out]);
-  return new Uint8Array(readFileSync(out));
+  return ffmpegFile(dir, name, [...args, ...mux]);
 }
 
 function ffprobeSeconds(b: Uint8Array, name: string): number {
@@ -48,19 +47,6 @@ async function bothPaths(bytes: Uint8Array, declared: string, streamedAs: string
 function durationOf(result: InspectionResult): number | null {
   expect(result.status, JSON.stringify(result)).toBe("ok");
   return result.status === "ok" ? result.facts.duration_seconds : null;
-}
-
-/** Top-level and nested boxes as [type, offset, size], in file order (containers descended). */
-function boxList(b: Uint8Array, start = 0, end = b.length, out: [string, number, number][] = []): [string, number, number][] {
-  const view = new DataView(b.buffer, b.byteOffset);
-  for (let at = start; at + 8 <= end; ) {
-    const size = view.getUint32(at);
-    const type = String.fromCharCode(...b.subarray(at + 4, at + 8));
-    out.push([type, at, size]);
-    if (["moov", "trak", "mdia", "minf", "stbl", "edts", "mvex", "moof", "traf"].includes(type)) boxList(b, at + 8, at + size, out);
-    at += size;
-  }
-  return out;
 }
 
 const offsetsOf = (b: Uint8Array, type: string) => boxList(b).filter(([t]) => t === type);
