@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { api, createTenant, json, uploadAsset, waitForJob } from "../support/helpers";
-import { optIn, topUp } from "./wallet-helpers";
+import { createTenant } from "../support/helpers";
+import { optIn, signAndCharge, topUp } from "./wallet-helpers";
 
 /*
  * Through the upload, sign and charge routes: an M4A without an edit list whose every `stts` delta is patched to 1
@@ -45,21 +45,10 @@ describe("an M4A whose stts deltas and stated durations are patched to 1 tick", 
     const t = await createTenant();
     await optIn(t.key);
     await topUp(t.tenantId, 10_000_000);
-    const { assetId } = await uploadAsset(t.key, bytes, "audio/mp4", "tone");
-    const started = await api("/v1/sign", {
-      method: "POST",
-      key: t.key,
-      body: { asset_id: assetId, recipe_id: "rcp_system_sign_only" },
-      headers: { "idempotency-key": crypto.randomUUID() },
-    });
-    expect(started.status, await started.clone().text()).toBe(202);
-    const job = await waitForJob(t.key, (await json(started)).job_id, 60_000);
-    expect(job.state, JSON.stringify(job)).toBe("completed");
+    const { job, charge } = await signAndCharge(t.key, bytes, "audio/mp4");
     const seconds = job.media_inspection.duration_seconds;
     expect(seconds).toBeGreaterThanOrEqual(14.9);
     expect(seconds).toBeLessThanOrEqual(15.02);
-    const charges = await json(await api("/v1/billing/charges", { key: t.key }));
-    const charge = charges.items.find((c: { job_id: string }) => c.job_id === job.job_id);
     expect(charge.lines.find((l: { unit: string }) => l.unit === "second")?.quantity).toBe(String(seconds));
   });
 });

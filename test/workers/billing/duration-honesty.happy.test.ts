@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { api, createTenant, fixture, json, uploadAsset, waitForJob } from "../support/helpers";
-import { optIn, topUp } from "./wallet-helpers";
+import { createTenant, fixture } from "../support/helpers";
+import { optIn, signAndCharge, topUp } from "./wallet-helpers";
 
 /*
  * A job is priced by its upload's inspected duration (billing/metering.ts takes the stored inspection). A FLAC whose
@@ -25,22 +25,6 @@ function withTotal(flac: Uint8Array, total: number): Uint8Array {
   return out;
 }
 
-async function signAndCharge(key: string, bytes: Uint8Array, mediaType = "audio/flac") {
-  const { assetId } = await uploadAsset(key, bytes, mediaType, "tone");
-  const started = await api("/v1/sign", {
-    method: "POST",
-    key,
-    body: { asset_id: assetId, recipe_id: "rcp_system_sign_only" },
-    headers: { "idempotency-key": crypto.randomUUID() },
-  });
-  expect(started.status, await started.clone().text()).toBe(202);
-  const job = await waitForJob(key, (await json(started)).job_id, 60_000);
-  expect(job.state, JSON.stringify(job)).toBe("completed");
-  const charges = await json(await api("/v1/billing/charges", { key }));
-  const charge = charges.items.find((c: { job_id: string }) => c.job_id === job.job_id);
-  return { job, charge };
-}
-
 describe("a job's metered duration is what the frames play", () => {
   it("a FLAC whose STREAMINFO claims 4096 samples is charged as the unpatched file", { timeout: 120_000 }, async () => {
     const honest = bytesOf(Object.values(FLAC)[0]!);
@@ -48,8 +32,8 @@ describe("a job's metered duration is what the frames play", () => {
     const t = await createTenant();
     await optIn(t.key);
     await topUp(t.tenantId, 10_000_000);
-    const real = await signAndCharge(t.key, honest);
-    const patched = await signAndCharge(t.key, withTotal(honest, 4096));
+    const real = await signAndCharge(t.key, honest, "audio/flac");
+    const patched = await signAndCharge(t.key, withTotal(honest, 4096), "audio/flac");
     const seconds = real.job.media_inspection.duration_seconds;
     expect(seconds).toBeGreaterThan(2);
     // What STREAMINFO claims would be 4096 samples (< 0.1 s at the file's rate).
