@@ -3,6 +3,7 @@ import { env } from "cloudflare:workers";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { rateRoom, SEND_WITHIN_MS } from "../../../src/durable-objects/gate-window";
 import type { GateConfig, GateDecision, WebhookEndpointGate } from "../../../src/durable-objects/webhook-endpoint-gate";
+import { prng } from "../../support/prng";
 
 /*
  * Differential review of be8c593 (acquireMany counts its leases once per call instead of re-scanning per grant):
@@ -95,18 +96,6 @@ class ReferenceGate {
       delete grantedAt[leaseId];
     }
   }
-}
-
-/** Deterministic PRNG (mulberry32). */
-function prng(seed: number) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 const run = runInDurableObject as unknown as <T>(

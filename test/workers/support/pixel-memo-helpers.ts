@@ -2,6 +2,7 @@ import { expect } from "vitest";
 import { concatBytes } from "../../../src/platform/bytes";
 import { readPixelMemo } from "../../../src/verifications/pixel-memo";
 import { api, callUrl, json, testEnv, uploadAsset, waitForJob } from "./helpers";
+import { observedD1 } from "./observed-d1";
 
 /**
  * A JPEG published by express signing (watermark, both image fingerprints, sign): its bytes and publication, once
@@ -72,4 +73,50 @@ export function withStoreOf(target: Uint8Array, donor: Uint8Array): Uint8Array {
 /** The pixel memo a verification of `subject` would use (readPixelMemo's; null when no read was made or none applies). */
 export async function pixelMemoFor(...args: Parameters<typeof readPixelMemo>) {
   return (await readPixelMemo(...args))?.memo ?? null;
+}
+
+/** The pixel memo's read (the first statement of its batch). */
+export const MEMO_READ = "FROM verify_pixel_memos WHERE signature_sha256 = ?";
+/** The exact lookup of soft-bindings/repo.ts indexMatches (its value bound), i.e. the index lookup's own batch. */
+export const INDEX_EXACT = "WHERE sb.algorithm = ? AND sb.bits = ? ORDER BY";
+
+/** A D1 that records each batch's SQL; with `hideSpeculated`, the memo row reads as if its lookups' values were not given. */
+export function watchedD1(options: { hideSpeculated?: boolean; afterMemoBatch?: () => Promise<void> } = {}) {
+  const batches: string[][] = [];
+  const alone: string[] = [];
+  const texts = new WeakMap<object, string>();
+  const observed = observedD1(testEnv.DB, { onBind: (sql, _binds, bound) => texts.set(bound, sql) });
+  const d1 = new Proxy(observed, {
+    get(target, prop) {
+      if (prop === "batch")
+        return async (statements: D1PreparedStatement[]) => {
+          const sqls = statements.map((s) => texts.get(s) ?? "?");
+          batches.push(sqls);
+          const results = await target.batch(statements);
+          if (sqls[0]?.includes(MEMO_READ)) {
+            if (options.hideSpeculated)
+              for (const row of results[0]!.results as Record<string, unknown>[]) {
+                row.spec_watermark = null;
+                row.spec_iscc = null;
+              }
+            await options.afterMemoBatch?.();
+          }
+          return results;
+        };
+      if (prop === "prepare")
+        return (sql: string) => {
+          const p = target.prepare(sql);
+          return new Proxy(p, {
+            get(s, name) {
+              if (name === "first" || name === "all" || name === "run" || name === "raw") alone.push(sql);
+              const v = Reflect.get(s, name);
+              return typeof v === "function" ? v.bind(s) : v;
+            },
+          });
+        };
+      const v = Reflect.get(target, prop);
+      return typeof v === "function" ? v.bind(target) : v;
+    },
+  });
+  return { d1, batches, alone };
 }

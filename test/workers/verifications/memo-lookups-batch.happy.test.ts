@@ -6,8 +6,7 @@ import { ensureC2paEngineLazily, revocationCheck } from "../../../src/verificati
 import { type RevocationCheck, type VerifyServices, verifySubject } from "../../../src/verifications/verify-service";
 import { createTenant, fixture } from "../support/helpers";
 import { fingerprintBinding, publicationIds, seedPublication } from "../support/index-seed";
-import { observedD1 } from "../support/observed-d1";
-import { memoRows, publishedJpeg } from "../support/pixel-memo-helpers";
+import { INDEX_EXACT, MEMO_READ, memoRows, publishedJpeg, watchedD1 } from "../support/pixel-memo-helpers";
 
 /*
  * #19: a verification of a file this service published sends the exact lookups its pixel memo calls for (watermark
@@ -18,51 +17,7 @@ import { memoRows, publishedJpeg } from "../support/pixel-memo-helpers";
  */
 
 const db = (env as unknown as { DB: D1Database }).DB;
-const MEMO_READ = "FROM verify_pixel_memos WHERE signature_sha256 = ?";
 const STATE_READ = "FROM assets WHERE status = 'published' AND publication_id IN";
-/** The exact lookup of soft-bindings/repo.ts indexMatches (its value bound), i.e. the index lookup's own batch. */
-const INDEX_EXACT = "WHERE sb.algorithm = ? AND sb.bits = ? ORDER BY";
-
-/** A D1 that records each batch's SQL; with `hideSpeculated`, the memo row reads as if its lookups' values were not given. */
-function watchedD1(options: { hideSpeculated?: boolean; afterMemoBatch?: () => Promise<void> } = {}) {
-  const batches: string[][] = [];
-  const alone: string[] = [];
-  const texts = new WeakMap<object, string>();
-  const observed = observedD1(db, { onBind: (sql, _binds, bound) => texts.set(bound, sql) });
-  const d1 = new Proxy(observed, {
-    get(target, prop) {
-      if (prop === "batch")
-        return async (statements: D1PreparedStatement[]) => {
-          const sqls = statements.map((s) => texts.get(s) ?? "?");
-          batches.push(sqls);
-          const results = await target.batch(statements);
-          if (sqls[0]?.includes(MEMO_READ)) {
-            if (options.hideSpeculated)
-              for (const row of results[0]!.results as Record<string, unknown>[]) {
-                row.spec_watermark = null;
-                row.spec_iscc = null;
-              }
-            await options.afterMemoBatch?.();
-          }
-          return results;
-        };
-      if (prop === "prepare")
-        return (sql: string) => {
-          const p = target.prepare(sql);
-          return new Proxy(p, {
-            get(s, name) {
-              if (name === "first" || name === "all" || name === "run" || name === "raw") alone.push(sql);
-              const v = Reflect.get(s, name);
-              return typeof v === "function" ? v.bind(s) : v;
-            },
-          });
-        };
-      const v = Reflect.get(target, prop);
-      return typeof v === "function" ? v.bind(target) : v;
-    },
-  });
-  return { d1, batches, alone };
-}
 
 /** Another tenant's publication with the same ISCC code, in `status`. */
 async function sameContent(iscc: string, status: string, publishedAt: number | null): Promise<string> {

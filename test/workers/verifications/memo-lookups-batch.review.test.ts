@@ -7,8 +7,7 @@ import { ensureC2paEngineLazily, revocationCheck } from "../../../src/verificati
 import { type RevocationCheck, type VerifyServices, verifySubject } from "../../../src/verifications/verify-service";
 import { createTenant, fixture } from "../support/helpers";
 import { fingerprintBinding, publicationIds, seedPublication } from "../support/index-seed";
-import { observedD1 } from "../support/observed-d1";
-import { memoRows, publishedJpeg } from "../support/pixel-memo-helpers";
+import { INDEX_EXACT, memoRows, publishedJpeg, watchedD1 } from "../support/pixel-memo-helpers";
 
 /*
  * Review of df135de (the exact lookups in the pixel-memo read's batch, values read from the memo row by D1): inputs
@@ -16,40 +15,6 @@ import { memoRows, publishedJpeg } from "../support/pixel-memo-helpers";
  */
 
 const db = (env as unknown as { DB: D1Database }).DB;
-
-const MEMO_READ = "FROM verify_pixel_memos WHERE signature_sha256 = ?";
-/** The exact lookup of soft-bindings/repo.ts indexMatches (its value bound): the index lookup's own batch. */
-const INDEX_EXACT = "WHERE sb.algorithm = ? AND sb.bits = ? ORDER BY";
-
-/**
- * A D1 that records each batch's SQL; `old`: the memo row reads as if its lookups' values were not given, so the
- * speculative lookups cannot be taken and the verification makes its lookups after the memo read (the old path).
- */
-function watchedD1(old: boolean, afterMemoBatch?: () => Promise<void>) {
-  const batches: string[][] = [];
-  const texts = new WeakMap<object, string>();
-  const observed = observedD1(db, { onBind: (sql, _binds, bound) => texts.set(bound, sql) });
-  const d1 = new Proxy(observed, {
-    get(target, prop) {
-      if (prop === "batch")
-        return async (statements: D1PreparedStatement[]) => {
-          const sqls = statements.map((s) => texts.get(s) ?? "?");
-          batches.push(sqls);
-          const results = await target.batch(statements);
-          if (old && sqls[0]?.includes(MEMO_READ))
-            for (const row of results[0]!.results as Record<string, unknown>[]) {
-              row.spec_watermark = null;
-              row.spec_iscc = null;
-            }
-          if (sqls[0]?.includes(MEMO_READ)) await afterMemoBatch?.();
-          return results;
-        };
-      const v = Reflect.get(target, prop);
-      return typeof v === "function" ? v.bind(target) : v;
-    },
-  });
-  return { d1, batches };
-}
 
 const withD1 = (d1: D1Database) => ({ ...(env as unknown as Bindings), DB: d1 }) as Bindings;
 
@@ -212,7 +177,7 @@ describe("review df135de: the memo batch's speculative lookups", () => {
     for (const scenario of scenarios) {
       await scenario.apply();
       const run = async (old: boolean) => {
-        const watched = watchedD1(old);
+        const watched = watchedD1({ hideSpeculated: old });
         const outcome = await verifySubject(withD1(watched.d1), base, subject).catch((e: unknown) => ({ failed: String(e) }));
         return { outcome, lookedUpAfter: watched.batches.flat().some((s) => s.includes(INDEX_EXACT)) };
       };
@@ -245,9 +210,11 @@ describe("review df135de: the memo batch's speculative lookups", () => {
         .bind(crypto.randomUUID().replace(/-/g, ""), Date.now())
         .run();
       let withdrawn = false;
-      const watched = watchedD1(false, async () => {
-        await db.prepare("UPDATE assets SET status = 'withdrawn' WHERE publication_id = ?").bind(theirs).run();
-        withdrawn = true;
+      const watched = watchedD1({
+        afterMemoBatch: async () => {
+          await db.prepare("UPDATE assets SET status = 'withdrawn' WHERE publication_id = ?").bind(theirs).run();
+          withdrawn = true;
+        },
       });
       const check = revocationCheck(withD1(watched.d1));
       const outcome = await verifySubject(withD1(watched.d1), { ...base, revocation: check }, subject);
