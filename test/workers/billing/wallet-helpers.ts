@@ -1,7 +1,7 @@
 import { expect } from "vitest";
 import { type MediaFamily, type PricedOperation, type QuoteFacts, quote } from "../../../src/billing/pricing";
 import { newId } from "../../../src/platform/ids";
-import { api, json, testEnv, uploadAsset, waitForJob } from "../support/helpers";
+import { api, json, signUploaded, testEnv } from "../support/helpers";
 
 /*
  * Billing test seeding (issue #17): wallets opt in through the API; money moves only the way production moves it,
@@ -105,16 +105,7 @@ export async function walletRow(tenantId: string) {
 
 /** Uploads `bytes`, signs them sign-only and waits for the job to complete; answers the job and its charge. */
 export async function signAndCharge(key: string, bytes: Uint8Array, mediaType: string) {
-  const { assetId } = await uploadAsset(key, bytes, mediaType, "tone");
-  const started = await api("/v1/sign", {
-    method: "POST",
-    key,
-    body: { asset_id: assetId, recipe_id: "rcp_system_sign_only" },
-    headers: { "idempotency-key": crypto.randomUUID() },
-  });
-  expect(started.status, await started.clone().text()).toBe(202);
-  const job = await waitForJob(key, (await json(started)).job_id, 60_000);
-  expect(job.state, JSON.stringify(job)).toBe("completed");
+  const { job } = await signUploaded(key, bytes, mediaType, "rcp_system_sign_only", "tone");
   const charges = await json(await api("/v1/billing/charges", { key }));
   const charge = charges.items.find((c: { job_id: string }) => c.job_id === job.job_id);
   return { job, charge };

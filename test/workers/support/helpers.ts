@@ -147,3 +147,24 @@ export function waitForJob(key: string, jobId: string, timeoutMs = 90_000): Prom
     { timeout: timeoutMs, interval: 50 },
   );
 }
+
+/** Uploads `bytes`, signs them with `recipeId` (202) and waits until the job has completed; its asset id and job. */
+export async function signUploaded(
+  key: string,
+  bytes: Uint8Array,
+  mediaType: string,
+  recipeId = "rcp_system_sign_only",
+  filename = "file",
+) {
+  const { assetId } = await uploadAsset(key, bytes, mediaType, filename);
+  const started = await api("/v1/sign", {
+    method: "POST",
+    key,
+    body: { asset_id: assetId, recipe_id: recipeId },
+    headers: { "idempotency-key": crypto.randomUUID() },
+  });
+  if (started.status !== 202) throw new Error(`sign: ${started.status} ${await started.text()}`);
+  const job = await waitForJob(key, (await started.json<{ job_id: string }>()).job_id, 60_000);
+  if (job.state !== "completed") throw new Error(`job ${job.job_id} ended ${job.state}: ${JSON.stringify(job)}`);
+  return { assetId, job };
+}

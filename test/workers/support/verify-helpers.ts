@@ -1,6 +1,5 @@
 import { exports } from "cloudflare:workers";
-import { expect } from "vitest";
-import { api, BASE, callUrl, json, uploadAsset, waitForJob } from "./helpers";
+import { api, BASE, callUrl, json, signUploaded } from "./helpers";
 
 /** POST /v1/verify with a multipart file, from a given (fake) client address. */
 export async function verifyFile(bytes: Uint8Array, options: { key?: string; ip?: string; name?: string; manifest?: Uint8Array } = {}) {
@@ -13,15 +12,7 @@ export async function verifyFile(bytes: Uint8Array, options: { key?: string; ip?
 }
 
 export async function signedCopy(key: string, source: Uint8Array, mediaType: string, recipeId = "rcp_system_sign_only") {
-  const { assetId } = await uploadAsset(key, source, mediaType, "photo");
-  const started = await api("/v1/sign", {
-    method: "POST",
-    key,
-    body: { asset_id: assetId, recipe_id: recipeId },
-    headers: { "idempotency-key": crypto.randomUUID() },
-  });
-  const job = await waitForJob(key, (await json(started)).job_id, 60_000);
-  expect(job.state, JSON.stringify(job)).toBe("completed");
+  const { assetId, job } = await signUploaded(key, source, mediaType, recipeId, "photo");
   const d = await json(await api(`/v1/assets/${assetId}/download`, { method: "POST", key }));
   const res = await callUrl(d.url, { method: "GET", headers: d.headers });
   return { assetId, job, bytes: new Uint8Array(await res.arrayBuffer()), download: d };
