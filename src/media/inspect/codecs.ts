@@ -266,6 +266,29 @@ export function parseAudioSpecificConfig(b: Uint8Array, start: number, end: numb
   return result();
 }
 
+/**
+ * What an AudioSpecificConfig's core decodes per access unit: its frame length (1024, or 960 with frameLengthFlag) at
+ * its core rate, for AAC Main, LC and LTP, and SBR/PS over them (their output, twice the samples at twice the rate,
+ * lasts as long). Anything else, or a config cut short: null.
+ */
+export function aacCore(b: Uint8Array, start: number, end: number): { frameLength: number; rate: number } | null {
+  try {
+    const r = new BitReader(b, start, end);
+    let aot = audioObjectType(r);
+    const rate = samplingFrequency(r);
+    r.u(4); // channel configuration
+    if (aot === 5 || aot === 29) {
+      samplingFrequency(r); // the SBR output rate: the core's is the one its frames are counted at
+      aot = audioObjectType(r);
+    }
+    if (aot !== 1 && aot !== 2 && aot !== 4) return null;
+    const frameLength = r.flag() ? 960 : 1024;
+    return rate !== null && rate > 0 ? { frameLength, rate } : null;
+  } catch {
+    return null;
+  }
+}
+
 /** MPEG-4 objectTypeIndication values (ISO 14496-1 table 5) that name an audio codec outright. */
 const OBJECT_TYPES: Record<number, string> = {
   102: "aac-main",
@@ -293,8 +316,11 @@ function descriptorHeader(b: Uint8Array, pos: number, end: number): { tag: numbe
   return { tag, size, body: p };
 }
 
-/** Elementary stream descriptor (esds payload after version/flags): codec from objectTypeIndication and the ASC. */
-export function parseEsds(b: Uint8Array, start: number, end: number): { objectType: number; audio: AudioConfig | null } {
+/**
+ * Elementary stream descriptor (esds payload after version/flags): the DecoderConfigDescriptor's
+ * objectTypeIndication and where its (last) DecoderSpecificInfo lies. Throws CorruptError on a broken structure.
+ */
+export function esdsDescriptors(b: Uint8Array, start: number, end: number): { objectType: number; specific: [number, number] | null } {
   const es = descriptorHeader(b, start, end);
   if (es.tag !== 3) throw new CorruptError("esds without ES_Descriptor");
   const esEnd = es.body + es.size;
@@ -309,17 +335,23 @@ export function parseEsds(b: Uint8Array, start: number, end: number): { objectTy
       const objectType = u8(b, d.body);
       const dcEnd = d.body + d.size;
       let p = d.body + 13;
-      let audio: AudioConfig | null = OBJECT_TYPES[objectType]
-        ? { codec: OBJECT_TYPES[objectType]!, sample_rate: null, channels: null }
-        : null;
+      let specific: [number, number] | null = null;
       while (p + 2 <= dcEnd) {
         const s = descriptorHeader(b, p, dcEnd);
-        if (s.tag === 5 && objectType === 0x40 && s.size > 0) audio = parseAudioSpecificConfig(b, s.body, s.body + s.size);
+        if (s.tag === 5 && s.size > 0) specific = [s.body, s.body + s.size];
         p = s.body + s.size;
       }
-      return { objectType, audio };
+      return { objectType, specific };
     }
     pos = d.body + d.size;
   }
   throw new CorruptError("esds without DecoderConfigDescriptor");
+}
+
+/** Elementary stream descriptor (esds payload after version/flags): codec from objectTypeIndication and the ASC. */
+export function parseEsds(b: Uint8Array, start: number, end: number): { objectType: number; audio: AudioConfig | null } {
+  const { objectType, specific } = esdsDescriptors(b, start, end);
+  if (specific && objectType === 0x40) return { objectType, audio: parseAudioSpecificConfig(b, specific[0], specific[1]) };
+  const codec = OBJECT_TYPES[objectType];
+  return { objectType, audio: codec ? { codec, sample_rate: null, channels: null } : null };
 }

@@ -15,6 +15,7 @@
  * at least what either reading plays (or the file is refused).
  */
 import { corrupt, u8, u16be, u32be, u64be } from "./bytes";
+import { aacCore, esdsDescriptors } from "./codecs";
 import { type Box, boxes, MAX_BOXES_PER_LEVEL, timing } from "./isobmff-box";
 
 /** A consumer for one leaf box's body, fed in order in parts, then told it ended. Throws CorruptError. */
@@ -178,7 +179,7 @@ export class MovieTiming {
   /** The longest a track plays, in seconds: its samples cut to its edit list, or its samples and fragments. */
   get playedSeconds(): number {
     let played = this.#played;
-    for (const p of this.#pending) played = Math.max(played, trackPlayedSeconds(p.media, 1, p.edit, this.#editTimescale));
+    for (const p of this.#pending) played = Math.max(played, trackPlayedSeconds(p.media, p.edit, this.#editTimescale));
     for (const f of this.#byId.values()) {
       if (!f.counted || f.timescale <= 0) continue;
       // The fragments' decode span (tfdt), from 0 when the moov holds samples; never less than the samples' sum. Not
@@ -441,7 +442,7 @@ export class MovieTiming {
       this.#pending.push({ media, edit: t.edit });
       return;
     }
-    this.#played = Math.max(this.#played, trackPlayedSeconds(media, 1, t.edit, this.#editTimescale));
+    this.#played = Math.max(this.#played, trackPlayedSeconds(media, t.edit, this.#editTimescale));
   }
 
   /** `tfhd`: version/flags, track_ID, then the optional fields its flags announce (ISO/IEC 14496-12 8.8.7). */
@@ -633,20 +634,18 @@ function table(
  * (0xFFFFFC00 for -1024), which FFmpeg reads as a delta of 1 past its max_stts_delta (2^32 - 1 - 480000). Counted as
  * written, one such entry made a 3 s M4A play 27 h here (over the pricing envelope).
  */
-export function sttsDelta(delta: number): number {
+function sttsDelta(delta: number): number {
   return delta > 0xffff_ffff - 480_000 ? 1 : delta;
 }
 
 /**
- * What a track plays, in seconds: its samples' durations (`stts`, in its `mdhd` timescale), or when it has a
- * non-empty edit list (in the movie's timescale) what that presents, as players present only the edited span (an
- * encoder's priming samples, a trimmed clip) but all of it: its length, each media segment at most the whole media
- * (a segment repeated 3 times played a 10 s video for 30 s; cut to the media, it billed 10 s). 0 when not known (no
- * samples).
+ * What a track plays, in seconds: its media's length (`media` seconds: its samples), or when it has a non-empty edit
+ * list (in the movie's timescale) what that presents, as players present only the edited span (an encoder's priming
+ * samples, a trimmed clip) but all of it: its length, each media segment at most the whole media (a segment repeated
+ * 3 times played a 10 s video for 30 s; cut to the media, it billed 10 s). 0 when not known (no samples).
  */
-export function trackPlayedSeconds(sampleTicks: number, timescale: number, edit: Edit | null, movieTimescale: number): number {
-  if (timescale <= 0 || sampleTicks <= 0) return 0;
-  const media = sampleTicks / timescale;
+function trackPlayedSeconds(media: number, edit: Edit | null, movieTimescale: number): number {
+  if (media <= 0) return 0;
   // No edit list, or one of zero length (fragmented writers' convention), or no movie timescale to read it by.
   if (edit === null || edit.ticks <= 0 || movieTimescale <= 0) return media;
   return Math.min(edit.ticks / movieTimescale, edit.normals * media + edit.whole / movieTimescale);
@@ -689,8 +688,6 @@ export interface CodecFloor {
   pcm?: boolean;
 }
 const NO_FLOOR: CodecFloor = { perSample: 0, spare: 0 };
-/** The AAC sampling frequencies by index (ISO/IEC 14496-3 1.6.3.4). */
-const AAC_RATES = [96000, 88200, 64000, 48000, 44100, 32000, 24000, 22050, 16000, 12000, 11025, 8000, 7350];
 /** The highest rate an AAC decoder outputs (SBR included): a stated rate above it is read as it (never a longer floor). */
 const AAC_MAXIMUM_RATE = 96_000;
 /** The highest PCM rate read (DXD-class 768 kHz): a stated rate above it is read as it. */
@@ -813,76 +810,18 @@ function findBox(b: Uint8Array, start: number, end: number, type: string, depth 
   return null;
 }
 
-/** An MPEG-4 descriptor at `at` (tag, then a length of 1–4 bytes of 7 bits): its body's [start, end) within `end`, or null. */
-function descriptor(b: Uint8Array, at: number, end: number, tag: number): [number, number] | null {
-  if (at >= end || b[at] !== tag) return null;
-  let length = 0;
-  let p = at + 1;
-  for (let i = 0; i < 4; i++) {
-    if (p >= end) return null;
-    const byte = b[p++]!;
-    length = length * 128 + (byte & 0x7f);
-    if (!(byte & 0x80)) {
-      return p + length <= end ? [p, p + length] : null;
-    }
-  }
-  return null;
-}
-
 /** `esds` (version/flags, ES_Descriptor → DecoderConfigDescriptor → DecoderSpecificInfo) in `b[start, end)`. */
 function esdsFloor(b: Uint8Array, start: number, end: number, rate: number): CodecFloor {
-  const es = descriptor(b, start + 4, end, 0x03);
-  if (!es || es[1] - es[0] < 3) return aacWithout(rate);
-  const flags = b[es[0] + 2]!;
-  let at = es[0] + 3 + (flags & 0x80 ? 2 : 0);
-  if (flags & 0x40) at += 1 + (at < es[1] ? b[at]! : 0);
-  if (flags & 0x20) at += 2;
-  const dc = descriptor(b, at, es[1], 0x04);
-  if (!dc || dc[1] - dc[0] < 13) return aacWithout(rate);
-  const oti = b[dc[0]]!;
-  // MPEG-1/2 audio: the layer is not stated here, so layer I's 384 samples at 48 kHz (8 ms).
-  if (oti === 0x6b || oti === 0x69) return { perSample: 0.008, spare: 3 };
-  if (oti !== 0x40 && oti !== 0x66 && oti !== 0x67 && oti !== 0x68) return NO_FLOOR;
-  const dsi = descriptor(b, dc[0] + 13, dc[1], 0x05);
-  if (!dsi) return aacWithout(rate);
-  return audioSpecificConfig(b, dsi[0], dsi[1]) ?? NO_FLOOR;
-}
-
-/**
- * AudioSpecificConfig (ISO/IEC 14496-3 1.6.2.1): the core's frame length (1024, or 960 with frameLengthFlag) at the
- * core's rate, for AAC Main, LC and LTP, and SBR/PS over them (their output, twice the samples at twice the rate,
- * lasts as long). Anything else (or a config cut short): null, no floor.
- */
-function audioSpecificConfig(b: Uint8Array, start: number, end: number): CodecFloor | null {
-  let bit = start * 8;
-  const limit = end * 8;
-  const read = (n: number): number => {
-    if (bit + n > limit) throw new RangeError("short");
-    let v = 0;
-    for (let i = 0; i < n; i++, bit++) v = v * 2 + ((b[bit >> 3]! >> (7 - (bit & 7))) & 1);
-    return v;
-  };
-  const objectType = () => {
-    const t = read(5);
-    return t === 31 ? 32 + read(6) : t;
-  };
-  const frequency = () => {
-    const i = read(4);
-    return i === 15 ? read(24) : (AAC_RATES[i] ?? 0);
-  };
+  let esds: ReturnType<typeof esdsDescriptors>;
   try {
-    let type = objectType();
-    const rate = frequency();
-    read(4); // channel configuration
-    if (type === 5 || type === 29) {
-      frequency(); // the SBR output rate: read by the core
-      type = objectType();
-    }
-    if (type !== 1 && type !== 2 && type !== 4) return null;
-    const frame = read(1) ? 960 : 1024;
-    if (rate <= 0) return null;
-    return { perSample: frame / Math.min(rate, AAC_MAXIMUM_RATE), spare: 3 };
+    esds = esdsDescriptors(b, start + 4, end);
   } catch {
-    return null;
+    return aacWithout(rate);
   }
+  // MPEG-1/2 audio: the layer is not stated here, so layer I's 384 samples at 48 kHz (8 ms).
+  if (esds.objectType === 0x6b || esds.objectType === 0x69) return { perSample: 0.008, spare: 3 };
+  if (esds.objectType !== 0x40 && esds.objectType !== 0x66 && esds.objectType !== 0x67 && esds.objectType !== 0x68) return NO_FLOOR;
+  if (!esds.specific) return aacWithout(rate);
+  const core = aacCore(b, esds.specific[0], esds.specific[1]);
+  return core ? { perSample: core.frameLength / Math.min(core.rate, AAC_MAXIMUM_RATE), spare: 3 } : NO_FLOOR;
 }
