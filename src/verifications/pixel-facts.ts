@@ -1,6 +1,6 @@
 import { IMAGE_DECODE_LIMITS } from "../catalog/algorithms";
-import { IsccImageFingerprinter, type KernelPlane, PdqFingerprinter, queryWindowFactor, queryWindowHashes } from "../media/fingerprint";
-import type { FingerprintResult, ImageServices } from "../media/types";
+import { IsccImageFingerprinter, PdqFingerprinter, queryWindowFactor, queryWindowHashes } from "../media/fingerprint";
+import type { ImageServices } from "../media/types";
 import { hex } from "../platform/bytes";
 import { PDQ_MIN_QUALITY } from "../soft-bindings/repo";
 import { ImageBufferLease, verifyPixels } from "./verify-pixels";
@@ -100,10 +100,11 @@ async function measureLeased(
   // the three (ISCC's code is then measured before PDQ's quality says whether it is kept; the same code bit for bit).
   const windowFactor = queryWindowFactor(pdqPixels.width, pdqPixels.height);
   const isccBeside = iscc instanceof IsccImageFingerprinter && pdqPixels === pixels ? iscc : undefined;
-  const pdqComputed =
+  const pdqOwn =
     pdq instanceof PdqFingerprinter
       ? pdq.compute(pdqPixels, { ...(windowFactor > 1 ? { plane: windowFactor } : {}), ...(isccBeside ? { iscc: isccBeside } : {}) })
-      : pdq?.compute(pdqPixels);
+      : undefined;
+  const pdqComputed = pdqOwn ?? pdq?.compute(pdqPixels);
   // PDQ's quality says whether the image has texture; a featureless image shares its ISCC code with unrelated ones,
   // so its ISCC code is not computed (verify-service.ts warns).
   const featureless = pdqComputed?.status === "computed" && (pdqComputed.quality ?? 0) < PDQ_MIN_QUALITY;
@@ -112,15 +113,13 @@ async function measureLeased(
   let windows: string[] = [];
   let windowsFailure: string | undefined;
   if (pdqLooked && pdq instanceof PdqFingerprinter) {
-    const plane = "plane" in pdqComputed ? (pdqComputed.plane as KernelPlane | undefined) : undefined;
-    const { result: hashed, fallback } = queryWindowHashes(pdq, pdqPixels, undefined, plane);
+    const { result: hashed, fallback } = queryWindowHashes(pdq, pdqPixels, undefined, pdqOwn?.plane);
     if (fallback) fallbacks.push(fallback);
     if (hashed.status === "computed") windows = hashed.regions.filter((r) => r.quality >= PDQ_MIN_QUALITY).map((r) => hex(r.bits));
     else if (hashed.status === "failed") windowsFailure = hashed.message;
   }
   // after the windows: ISCC shares PDQ's kernel, whose plane the windows read
-  const isccFed = pdqComputed && "iscc" in pdqComputed ? (pdqComputed.iscc as FingerprintResult | undefined) : undefined;
-  const isccComputed = iscc && !featureless ? (isccFed ?? iscc.compute(pixels)) : null;
+  const isccComputed = iscc && !featureless ? (pdqOwn?.iscc ?? iscc.compute(pixels)) : null;
   return {
     status: "decoded",
     watermark,
