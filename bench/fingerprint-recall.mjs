@@ -353,7 +353,7 @@ if (!isMainThread) {
       windowMs = 0;
     if (lookedUp && p.quality >= F.PDQ_MIN_QUALITY) {
       const s = performance.now();
-      // as verify-pixels.ts queryWindowPixels: the windows read PDQ's input capped at QUERY_WINDOW_MAX_SIDE (#19)
+      // as the verify service: the windows read PDQ's input capped at QUERY_WINDOW_MAX_SIDE (#19)
       const w = F.pdqQueryWindowHashes(pdq, F.queryWindowImage(module, input, workerData.windowSide));
       windowMs = performance.now() - s;
       if (w.status === "failed") throw new Error(w.message);

@@ -48,9 +48,9 @@ const svc = await import(
     "photo-recovery",
     [
       `export { WasmWatermarker } from "./src/media/watermark/index.ts";`,
-      `export { PdqFingerprinter, IsccImageFingerprinter, hammingDistance, pdqQueryWindowBits } from "./src/media/fingerprint/index.ts";`,
+      `export { PdqFingerprinter, IsccImageFingerprinter, hammingDistance, pdqQueryWindowBits, queryWindowImage } from "./src/media/fingerprint/index.ts";`,
       `export { JsquashImageCodec } from "./src/media/codecs/image-codec.ts";`,
-      `export { queryWindowPixels, verifyPixels } from "./src/verifications/verify-pixels.ts";`,
+      `export { verifyPixels } from "./src/verifications/verify-pixels.ts";`,
       `export { markAndEncode } from "./src/jobs/steps/watermark.ts";`,
       `export { pdqRegions } from "./src/jobs/steps/fingerprint.ts";`,
       `export { PDQ_MATCH_DISTANCE, PDQ_MIN_QUALITY, PDQ_REGION_MATCH_DISTANCE } from "./src/soft-bindings/repo.ts";`,
@@ -263,7 +263,7 @@ async function signals(bytes, published = false) {
   if (gated && !published) {
     // as verify-service.ts: the query windows of the image PDQ read, those at the gate (CPU per verification)
     const t = process.cpuUsage();
-    windows = svc.pdqQueryWindowBits(pdq, svc.queryWindowPixels(pdq, input, windowSide), PDQ_MIN_QUALITY);
+    windows = svc.pdqQueryWindowBits(pdq, svc.queryWindowImage(pdq.kernel, input, windowSide), PDQ_MIN_QUALITY);
     const u = process.cpuUsage(t);
     windowCpu.push({ ms: (u.user + u.system) / 1000, pixels: input.width * input.height });
   }

@@ -3,7 +3,7 @@
 // interleaved (alternating order), CPU ms per stage (medians, minima), on the bench images of bench/verify.mjs (the
 // 2.8 MP photograph and the 64 px sample) and bench/verify-keyed.mjs, every output compared exactly: the detector's
 // result and diagnostics, the PDQ hash and quality and the ISCC code; the query windows (which a checkout with #19's
-// capped query plane hashes on a smaller image, verify-pixels.ts queryWindowPixels) by Hamming distance per window.
+// capped query plane hashes on a smaller image, media/fingerprint/query-plane.ts queryWindowImage) by Hamming distance per window.
 //   node bench/pixels-pipeline-ab.mjs --old-root DIR [--runs N] [--window-side N]   (DIR: another checkout with its wasm/build)
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
@@ -17,7 +17,7 @@ const ROOT = join(import.meta.dirname, "..");
 const opt = (name, fallback) => (process.argv.includes(name) ? process.argv[process.argv.indexOf(name) + 1] : fallback);
 const runs = Number(opt("--runs", 15));
 const oldRoot = opt("--old-root", null);
-// --window-side N: a checkout with queryWindowPixels caps the query windows' image at N px (default: its own cap)
+// --window-side N: a checkout with a capped query plane caps the query windows' image at N px (default: its own cap)
 const windowSide = opt("--window-side", undefined) === undefined ? undefined : Number(opt("--window-side"));
 if (!oldRoot) throw new Error("usage: node bench/pixels-pipeline-ab.mjs --old-root DIR [--runs N]");
 const { benchPhotograph, jpegEnc, makeImage } = await import("./lib/images.mjs");
@@ -32,7 +32,8 @@ async function pipeline(root) {
   const { JpegStreamDecoder } = await src("media/codecs/jpeg-decoder.ts");
   const { ImageBufferLease, queryWindowInput, queryWindowPixels, verifyPixels } = await src("verifications/verify-pixels.ts");
   // a checkout from before #19's capped query plane hashes the windows on PDQ's input itself; one with the reused
-  // buffers (ImageBufferLease) reduces it into a leased buffer, as pixel-facts.ts does
+  // buffers (ImageBufferLease, queryWindowInput) reduces it into a leased buffer; a newer one hashes them in PDQ's
+  // kernel (queryWindowHashes, below) and never calls this
   const windowImage = ImageBufferLease
     ? (p, image, take) => queryWindowInput(p, image, windowSide, take).image
     : queryWindowPixels

@@ -32,7 +32,8 @@ const { IsccImageFingerprinter, PdqFingerprinter, hammingDistance, pixelPlane, p
 );
 const { JpegStreamDecoder } = await import("../src/media/codecs/jpeg-decoder.ts");
 const { pdqQueryWindowHashes } = await import("../src/media/fingerprint/regions.ts");
-const { queryWindowPixels, verifyPixels } = await import("../src/verifications/verify-pixels.ts");
+const { verifyPixels } = await import("../src/verifications/verify-pixels.ts");
+const { queryWindowImage } = await import("../src/media/fingerprint/query-plane.ts");
 const { benchPhotograph, jpegDec, jpegEnc, makeImage, resize } = await import("./lib/images.mjs");
 const module = (name) => new WebAssembly.Module(readFileSync(join(ROOT, "wasm/build", name)));
 const wm = new WasmWatermarker(module("watermark.wasm"));
@@ -130,9 +131,9 @@ for (const [name, bytes] of cases) {
     () => iscc.compute(b.out.image),
     () => iscc.compute(a.out.image),
     // the 15 query windows (regions.ts PDQ_QUERY_WINDOWS) verify-service.ts hashes when PDQ passes the gate: before, on
-    // PDQ's input; after, on PDQ's input capped at 768 px a side (verify-pixels.ts queryWindowPixels, #19)
+    // PDQ's input; after, on PDQ's input capped at 768 px a side (media/fingerprint/query-plane.ts queryWindowImage, #19)
     () => pdqQueryWindowHashes(pdq, b.out.pdqImage),
-    () => pdqQueryWindowHashes(pdq, queryWindowPixels(pdq, a.out.pdqImage)),
+    () => pdqQueryWindowHashes(pdq, queryWindowImage(pdq.kernel, a.out.pdqImage)),
   ]);
   const totalB = b.ms + detB.ms + pdqB.ms + isccB.ms + winB.ms;
   const totalA = a.ms + detA.ms + pdqA.ms + isccA.ms + winA.ms;

@@ -94,8 +94,8 @@ async function measureLeased(
   const pdq = image.fingerprinters.get("pdq");
   // The windows read PDQ's input reduced to at most 768 px a side (#19): PDQ's own pass reduces it beside the hash
   // (PdqFingerprinter.compute's `plane`), and the windows are hashed on it inside the kernel, before anything else
-  // runs there (media/fingerprint/query-plane.ts queryWindowHashes: the hashes of verify-pixels.ts
-  // queryWindowInput's image, bit for bit).
+  // runs there (media/fingerprint/query-plane.ts queryWindowHashes: the hashes of queryWindowImage's image, bit for
+  // bit).
   // Where ISCC reads PDQ's image (a reduced JPEG), PDQ's pass feeds it too: one copy of the image into the kernel for
   // the three (ISCC's code is then measured before PDQ's quality says whether it is kept; the same code bit for bit).
   const windowFactor = queryWindowFactor(pdqPixels.width, pdqPixels.height);

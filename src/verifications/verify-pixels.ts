@@ -1,5 +1,5 @@
 import { readWholeImage } from "../media/codecs/rows";
-import { PdqFingerprinter, type PixelPlane, pixelPlane, planeFactor, QUERY_WINDOW_MAX_SIDE, queryWindowImage } from "../media/fingerprint";
+import { PdqFingerprinter, type PixelPlane, pixelPlane, planeFactor } from "../media/fingerprint";
 import type { DecodeScale, ImageServices, RgbaImage } from "../media/types";
 
 /*
@@ -78,33 +78,6 @@ export async function verifyPixels(
 }
 
 /**
- * The image a verification hashes its PDQ query windows on (#19): `pdqInput` (the image PDQ read) box-reduced to at
- * most QUERY_WINDOW_MAX_SIDE px a side (media/fingerprint/query-plane.ts), or itself when it is within that, or
- * transparent, or the kernel cannot grow. Only the windows read it: the whole-image PDQ and ISCC are unchanged.
- */
-export function queryWindowPixels(pdq: PdqFingerprinter, pdqInput: RgbaImage, maxSide = QUERY_WINDOW_MAX_SIDE): RgbaImage {
-  return queryWindowInput(pdq, pdqInput, maxSide).image;
-}
-
-/**
- * queryWindowPixels, saying when the kernel could not grow (`fallback`): the windows then read PDQ's input, valid for
- * this request but not the pipeline's canonical windows, so a publication's memo is never made of them. `buffer`:
- * where the reduced image is written (as verifyPixels' `buffer`).
- */
-export function queryWindowInput(
-  pdq: PdqFingerprinter,
-  pdqInput: RgbaImage,
-  maxSide = QUERY_WINDOW_MAX_SIDE,
-  buffer?: (length: number) => Uint8Array,
-): { image: RgbaImage; fallback?: string } {
-  try {
-    return { image: queryWindowImage(pdq.kernel, pdqInput, maxSide, undefined, buffer) };
-  } catch (error) {
-    return { image: pdqInput, fallback: `the query windows' image was not reduced: ${String(error)}` };
-  }
-}
-
-/**
  * The JPEG decoded by our streaming decoder, reduced in the DCT domain where it is large enough (at 1/1 it is the
  * codec's own full decode, without a second instance), or null where the codec's `decode` applies: not a JPEG, a
  * coding process (or damage) only MozJPEG takes, or too large.
@@ -135,8 +108,8 @@ async function reducedJpeg(
 const POOLED_IMAGE_BYTES = 4 * 1024 * 1024;
 
 /**
- * The isolate's idle buffers (at most IDLE_BUFFERS: a measurement leases one for its decode, and a caller of
- * queryWindowInput with a buffer another); a lease takes one out, so no two requests ever share one.
+ * The isolate's idle buffers (at most IDLE_BUFFERS: a measurement leases one, for its decode; two let a second
+ * measurement interleaved on the isolate reuse one too); a lease takes one out, so no two requests ever share one.
  */
 const idleImageBuffers: ArrayBuffer[] = [];
 const IDLE_BUFFERS = 2;

@@ -36,27 +36,25 @@ export function queryWindowFactor(width: number, height: number, maxSide = QUERY
  * The image the query windows of `image` (a verification's PDQ input) are hashed on: `image` itself when it is
  * within the cap (or transparent), else its box reduction by queryWindowFactor (plane.ts boxReduce: each channel
  * the rounded mean of its block, edge blocks averaging the pixels they have). Throws if the kernel cannot grow.
- * `buffer`: where the reduced image is written (a buffer of exactly the length asked for; by default a fresh one).
  */
 export function queryWindowImage(
   module: WebAssembly.Module | FingerprintKernel,
   image: RgbaImage,
   maxSide = QUERY_WINDOW_MAX_SIDE,
   minSide = QUERY_WINDOW_MIN_SIDE,
-  buffer?: (length: number) => Uint8Array,
 ): RgbaImage {
   const k = queryWindowFactor(image.width, image.height, maxSide, minSide);
   if (k === 1) return image;
-  const reduced = boxReduce(module, image, k, buffer);
+  const reduced = boxReduce(module, image, k);
   return reduced.opaque ? reduced.image : image;
 }
 
 /**
  * pdqQueryWindowHashes(pdq, queryWindowImage(pdq.kernel, image, maxSide)), bit for bit, without the reduced image's
- * round trip through JS (#19): it is reduced in PDQ's kernel (or was, by PdqFingerprinter.computeWithPlane: `plane`,
- * the kernel's last computation) and its luma made where it lies, instead of copied out (0.7 MB for the 2.8 MP
- * photograph) and streamed back in. `fallback`: the kernel could not grow for the reduction, and the windows read
- * `image` itself (as verify-pixels.ts queryWindowInput says).
+ * round trip through JS (#19): it is reduced in PDQ's kernel (or was, by PdqFingerprinter.compute's `plane`, if
+ * no other computation began in the kernel since) and its luma made where it lies, instead of copied out (0.7 MB for
+ * the 2.8 MP photograph) and streamed back in. `fallback`: the kernel could not grow for the reduction, and the
+ * windows read `image` itself.
  */
 export function queryWindowHashes(
   pdq: PdqFingerprinter,

@@ -12,8 +12,8 @@ import {
   pdqQueryWindowHashes,
   queryWindowFactor,
   queryWindowHashes,
+  queryWindowImage,
 } from "../../../src/media/fingerprint";
-import { queryWindowInput } from "../../../src/verifications/verify-pixels";
 import { goldenImage } from "./fingerprint.simd-golden.cases";
 
 const ROOT = join(import.meta.dirname, "..", "..", "..");
@@ -96,7 +96,7 @@ describe("the verify path's levers against the plain computations (review)", () 
         const name = `${w}x${h} ${kind}`;
         const wantPdq = pdq.compute(img);
         const wantIscc = iscc.compute(img);
-        const wantWindows = pdqQueryWindowHashes(pdq, queryWindowInput(pdq, img).image);
+        const wantWindows = pdqQueryWindowHashes(pdq, queryWindowImage(pdq.kernel, img));
         const k = queryWindowFactor(w, h);
         const got = pdq.compute(img, { ...(k > 1 ? { plane: k } : {}), iscc });
         const { plane, iscc: beside, ...hash } = got;
@@ -119,7 +119,7 @@ describe("the windows' plane left in the kernel (review)", () => {
   it("is not read once another computation has begun in the kernel: the windows reduce the image again", () => {
     const pdq = new PdqFingerprinter(moduleA);
     const image = goldenImage(1056, 663, "photo", 4);
-    const want = pdqQueryWindowHashes(pdq, queryWindowInput(pdq, image).image);
+    const want = pdqQueryWindowHashes(pdq, queryWindowImage(pdq.kernel, image));
     const computed = pdq.compute(image, { plane: queryWindowFactor(1056, 663) });
     expect(computed.plane).toBeDefined();
     // a larger image's PDQ lays its work area over the plane

@@ -20,7 +20,6 @@ import {
   queryWindowImage,
 } from "../../../src/media/fingerprint";
 import type { RgbaImage } from "../../../src/media/types";
-import { queryWindowInput, queryWindowPixels } from "../../../src/verifications/verify-pixels";
 import { goldenImage } from "./fingerprint.simd-golden.cases";
 
 const ROOT = join(import.meta.dirname, "..", "..", "..");
@@ -93,7 +92,7 @@ describe("PDQ query windows' image (#19)", () => {
     const before = small.data.slice();
     expect(queryWindowImage(module, small)).toBe(small);
     expect(small.data).toEqual(before);
-    expect(queryWindowPixels(pdq, small)).toBe(small);
+    expect(queryWindowImage(pdq.kernel, small)).toBe(small);
     const transparent = goldenImage(1056, 663, "photo", 2);
     transparent.data[4 * 1000 + 3] = 254;
     expect(queryWindowImage(module, transparent)).toBe(transparent);
@@ -101,12 +100,12 @@ describe("PDQ query windows' image (#19)", () => {
 
   it("is the reference reduction of a verify plane, the same on every call, and its windows are computed", () => {
     const image = goldenImage(1056, 663, "photo", 3);
-    const first = queryWindowPixels(pdq, image);
+    const first = queryWindowImage(pdq.kernel, image);
     expect(first.width).toBe(528);
     expect(first.height).toBe(332);
     expect(first.data).toEqual(reference(image, 2).data);
     expect(queryWindowImage(module, image, 512).data).toEqual(reference(image, 3).data);
-    expect(queryWindowPixels(pdq, image).data).toEqual(first.data);
+    expect(queryWindowImage(pdq.kernel, image).data).toEqual(first.data);
     const windows = pdqQueryWindowHashes(pdq, first);
     expect(windows.status).toBe("computed");
     if (windows.status === "computed") expect(windows.regions.map((r) => r.region)).toEqual(PDQ_QUERY_WINDOWS.map((r) => r.id));
@@ -164,7 +163,7 @@ describe("PDQ query windows' image (#19)", () => {
     }
   });
   it("hashes the windows inside the kernel exactly as on the copied-out image (queryWindowHashes)", () => {
-    // the verify path (pixel-facts.ts) against what it replaced: queryWindowInput's image, then pdqQueryWindowHashes;
+    // the verify path (pixel-facts.ts) against what it replaced: queryWindowImage's image, then pdqQueryWindowHashes;
     // reduced by 2 and 3, within the cap (untouched), transparent (windows on the image itself), a wide image, too
     // small for windows, and after another computation left the kernel's memory larger and dirty
     const transparent = goldenImage(1056, 663, "photo", 5);
@@ -181,7 +180,7 @@ describe("PDQ query windows' image (#19)", () => {
     const other = goldenImage(1200, 900, "photo", 11);
     for (const [name, image, cap] of cases) {
       const before = image.data.slice();
-      const want = pdqQueryWindowHashes(pdq, queryWindowInput(pdq, image, cap).image);
+      const want = pdqQueryWindowHashes(pdq, queryWindowImage(pdq.kernel, image, cap));
       pdq.compute(other); // another computation in between: a larger, dirty work area
       const got = queryWindowHashes(pdq, image, cap);
       expect(got.fallback, name).toBeUndefined();
@@ -218,7 +217,7 @@ describe("PDQ query windows' image (#19)", () => {
       });
       expect(Buffer.from(got).equals(Buffer.from(want.image.data)), name).toBe(true);
       const windows = queryWindowHashes(pdq, image, QUERY_WINDOW_MAX_SIDE, again.plane);
-      expect(windows.result, name).toEqual(pdqQueryWindowHashes(pdq, queryWindowInput(pdq, image).image));
+      expect(windows.result, name).toEqual(pdqQueryWindowHashes(pdq, queryWindowImage(pdq.kernel, image)));
     }
   });
   it("computes ISCC's code beside PDQ's pass exactly as on its own, with or without the windows' plane", () => {

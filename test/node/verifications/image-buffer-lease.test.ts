@@ -14,7 +14,7 @@ import { IsccImageFingerprinter, PdqFingerprinter } from "../../../src/media/fin
 import type { ImageServices, RowSource } from "../../../src/media/types.ts";
 import { WasmWatermarker } from "../../../src/media/watermark/kernel.ts";
 import { measureImagePixels } from "../../../src/verifications/pixel-facts.ts";
-import { ImageBufferLease, queryWindowInput, verifyPixels } from "../../../src/verifications/verify-pixels.ts";
+import { ImageBufferLease, verifyPixels } from "../../../src/verifications/verify-pixels.ts";
 import { nodeImageCodec } from "../../support/node-codec.ts";
 
 const ROOT = join(import.meta.dirname, "..", "..", "..");
@@ -97,7 +97,7 @@ describe("ImageBufferLease", () => {
     expect(await measureImagePixels(services, PHOTO, "image/jpeg")).toEqual(photo);
   });
 
-  it("decodes and reduces into the leased buffers exactly the images fresh ones give", async () => {
+  it("decodes into the leased buffer exactly the image a fresh one gives", async () => {
     const fresh = await verifyPixels(services, PHOTO, "image/jpeg");
     poisonIdle(...PHOTO_BUFFERS);
     const lease = new ImageBufferLease();
@@ -105,13 +105,6 @@ describe("ImageBufferLease", () => {
     if (fresh.status !== "decoded" || leased.status !== "decoded") throw new Error("not decoded");
     expect(leased.pixels.full.width).toBe(800);
     expect(Buffer.from(leased.pixels.full.data).equals(Buffer.from(fresh.pixels.full.data))).toBe(true);
-    const windowsLease = new ImageBufferLease();
-    const reduced = queryWindowInput(pdq, leased.pixels.full, undefined, windowsLease.take);
-    const reducedFresh = queryWindowInput(pdq, fresh.pixels.full);
-    expect(reduced.fallback).toBeUndefined();
-    expect(reduced.image.width).toBe(400);
-    expect(Buffer.from(reduced.image.data).equals(Buffer.from(reducedFresh.image.data))).toBe(true);
     lease.release();
-    windowsLease.release();
   });
 });
