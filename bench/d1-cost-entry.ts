@@ -127,7 +127,7 @@ export default {
       }
       case "pdqx8v": {
         const c = await capture(full);
-        await run(Array.from({ length: 8 }, (_, i) => ({ sql: c[1]!.sql + ` /* ${s} ${i} */`, binds: c[1]!.binds })));
+        await run(Array.from({ length: 8 }, (_, i) => ({ sql: `${c[1]!.sql} /* ${s} ${i} */`, binds: c[1]!.binds })));
         break;
       }
       case "regx8": {
