@@ -108,7 +108,7 @@ const refuse = (code: ErrorCode, message: string, field?: string): Extract<Admis
  * inspected media type and what this deployment has installed, before anything is written. The asset moves to
  * `processing` with a conditional update in the batch that writes the job, so two concurrent requests cannot both
  * admit a job for it and no claim outlives a failed batch. Under an Idempotency-Key (`options.jobId`), a retry whose
- * earlier attempt's batch landed answers that job.
+ * earlier attempt's batch landed answers that job, within the key's replay window (earlierJob).
  */
 export async function admitSign(
   db: Database,
