@@ -20,6 +20,7 @@ import { attributionFor } from "../creators/disclosure";
 import type { Database } from "../db/client";
 import type { ErrorCode, FieldDetail } from "../platform/errors";
 import type { FirstBatchClaim } from "../platform/idempotency";
+import { IDEMPOTENCY_TTL_MS } from "../platform/idempotency/repo";
 import { idFor } from "../platform/idempotent-ids";
 import { newId } from "../platform/ids";
 import { firstMove } from "./first-move";
@@ -107,7 +108,7 @@ const refuse = (code: ErrorCode, message: string, field?: string): Extract<Admis
  * inspected media type and what this deployment has installed, before anything is written. The asset moves to
  * `processing` with a conditional update in the batch that writes the job, so two concurrent requests cannot both
  * admit a job for it and no claim outlives a failed batch. Under an Idempotency-Key (`options.jobId`), a retry whose
- * earlier attempt's batch landed answers that job.
+ * earlier attempt's batch landed answers that job, within the key's replay window (earlierJob).
  */
 export async function admitSign(
   db: Database,
@@ -119,7 +120,10 @@ export async function admitSign(
 ): Promise<AdmissionResult> {
   const plan = await planSign(db, registry, tenantId, request, options, now);
   // A refusal may be the trace of an earlier attempt under the same key (its job holds or published the asset).
-  if (plan.status !== "planned") return (await earlierJob(db, tenantId, options.jobId, request)) ?? plan;
+  if (plan.status !== "planned") {
+    const earlier = await earlierJob(db, tenantId, options.jobId, request, now);
+    return earlier?.status === "admitted" ? earlier : plan;
+  }
   // An express job the caller runs in this request is taken for that run in the same batch (SignOptions.takeForRun).
   // Its first move (the inspect record, the next step's begin) rides with the take too, as the run would make it.
   const first = plan.source ? firstMove(plan.steps, plan.source) : null;
@@ -134,8 +138,13 @@ export async function admitSign(
     taken = await insertJob(db, plan.job, plan.steps, plan.reservation, take);
   } catch (error) {
     // A job id taken already (or the asset busy with it): the earlier attempt under this key landed its batch.
-    const earlier = await earlierJob(db, tenantId, options.jobId, request);
-    if (earlier) return earlier;
+    const earlier = await earlierJob(db, tenantId, options.jobId, request, now);
+    if (earlier?.status === "admitted") return earlier;
+    // The key's id names a job admitted before its replay window: this is a new request, under an id of its own.
+    if (earlier?.status === "stale") {
+      const { jobId: _stale, ...fresh } = options;
+      return admitSign(db, registry, tenantId, request, fresh, now);
+    }
     if (isAssetBusy(error)) return refuse("svc.sign.asset_busy", "A job for this asset is already running.");
     // The database re-checks the wallet inside the batch: another admission may have taken the room since.
     const refusal = walletRefusal(error);
@@ -145,16 +154,24 @@ export async function admitSign(
   return { status: "admitted", job: plan.job, steps: plan.steps, ...(take ? { taken } : {}) };
 }
 
-/** The job an earlier attempt under the same Idempotency-Key admitted (`jobId`, from `signJobId`), if it exists. */
+/**
+ * The job an earlier attempt under the same Idempotency-Key admitted (`jobId`, from `signJobId`), if it exists and was
+ * admitted inside the key's replay window; `stale` when it was admitted before. After the window the same key is a new
+ * request (as for API keys and webhook secrets): an old job is never answered again, nor a fresh download of its
+ * output minted for whoever of the tenant sends that key and body (a key without assets:read could otherwise fetch a
+ * published file).
+ */
 async function earlierJob(
   db: Database,
   tenantId: string,
   jobId: string | undefined,
   request: SignRequest,
-): Promise<AdmissionResult | null> {
+  now: number,
+): Promise<Extract<AdmissionResult, { status: "admitted" }> | { status: "stale" } | null> {
   if (!jobId) return null;
   const job = await getJob(db, tenantId, jobId);
   if (!job || job.assetId !== request.asset_id) return null; // the id names the request; checked again all the same
+  if (job.createdAt <= now - IDEMPOTENCY_TTL_MS) return { status: "stale" };
   return { status: "admitted", job, steps: (await stepsOf(db, [job.id])).get(job.id) ?? [], existing: true };
 }
 
