@@ -160,6 +160,7 @@ describe("governance exports", () => {
 
   it("claims every record: console users (without e-mail fields), legal holds, deletions, exports and feedback (without the sealed message)", async () => {
     const { key, tenantId } = await createTenant();
+    await testEnv.DB.prepare("UPDATE tenants SET contact_email = 'operator.contact@example.test' WHERE id = ?").bind(tenantId).run();
     const now = Date.now() - 1000;
     const userId = newId("user");
     await testEnv.DB.prepare(
@@ -179,7 +180,8 @@ describe("governance exports", () => {
     expect(record.counts).toMatchObject({ users: 1, legal_holds: 1, governance_exports: 2, feedback: 1, governance_deletions: 0 });
     const members = readTar(await downloadArchive(record));
     const text = members.map((m) => new TextDecoder().decode(m.bytes)).join("\n");
-    for (const secret of ["SEALED-EMAIL", "BLIND-INDEX", "SEALED-MESSAGE"]) expect(text).not.toContain(secret);
+    for (const secret of ["SEALED-EMAIL", "BLIND-INDEX", "SEALED-MESSAGE", "operator.contact@example.test"])
+      expect(text).not.toContain(secret);
     const rows = (prefix: string) =>
       members
         .filter((m) => m.name.startsWith(prefix))
@@ -187,6 +189,8 @@ describe("governance exports", () => {
         .map((l) => JSON.parse(l));
     expect(rows("records/users/")).toEqual([expect.objectContaining({ id: userId, subject: "sub-1" })]);
     expect(Object.keys(rows("records/users/")[0])).not.toContain("email_index");
+    expect(rows("records/tenant/")).toEqual([expect.not.objectContaining({ contact_email: expect.anything() })]);
+    expect(Object.keys(rows("records/tenant/")[0])).not.toContain("contact_email");
     expect(rows("records/feedback/")).toEqual([expect.objectContaining({ id: feedbackId, message_length: 42 })]);
     expect(rows("records/legal_holds/").map((h) => h.id)).toEqual([holdId]);
     expect(rows("records/governance_exports/").map((e) => e.id)).toContain(earlier.export_id);
