@@ -112,7 +112,11 @@ export async function presign(
     // A whole-object PUT may create its key once: the URL stays valid until it expires whatever the upload's state,
     // so without this it could overwrite bytes already completed and pinned (R2 honours If-None-Match on PutObject;
     // the header is signed, so the client must send it).
-    const headers = request.method === "PUT" && !request.part ? { ...request.headers, "If-None-Match": "*" } : request.headers;
+    // A PUT's length is signed too (R2 checks signed headers), so a URL cannot park more bytes than its upload
+    // declared until expiry; clients send Content-Length for a body of known size anyway (browsers set it themselves).
+    const headers: Record<string, string> = { ...request.headers };
+    if (request.method === "PUT" && request.byteLength !== null) headers["Content-Length"] = String(request.byteLength);
+    if (request.method === "PUT" && !request.part) headers["If-None-Match"] = "*";
     const signed = await s3.client.sign(url.toString(), { method: request.method, headers, aws: { signQuery: true, allHeaders: true } });
     return { method: request.method, url: signed.url, headers, expires_at };
   }

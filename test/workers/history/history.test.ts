@@ -50,6 +50,9 @@ describe("presigned URLs in production (R2's S3 API)", () => {
     // Create-once: the signed If-None-Match keeps a still-valid upload URL from overwriting completed bytes.
     expect(single.headers["If-None-Match"]).toBe("*");
     expect(url.searchParams.get("X-Amz-SignedHeaders")).toContain("if-none-match");
+    // The declared length is signed: R2 refuses a body of any other size, so the URL cannot park extra bytes.
+    expect(single.headers["Content-Length"]).toBe("10");
+    expect(url.searchParams.get("X-Amz-SignedHeaders")?.split(";")).toContain("content-length");
     const part = await presign(env, "http://ignored", {
       method: "PUT",
       key: "t/ten_x/o/aob_y",
@@ -62,5 +65,8 @@ describe("presigned URLs in production (R2's S3 API)", () => {
     const partUrl = new URL(part.url);
     expect(partUrl.searchParams.get("partNumber")).toBe("2");
     expect(partUrl.searchParams.get("uploadId")).toBe("abc");
+    expect(part.headers["Content-Length"]).toBe("10");
+    expect(part.headers["If-None-Match"]).toBeUndefined();
+    expect(partUrl.searchParams.get("X-Amz-SignedHeaders")?.split(";")).toContain("content-length");
   });
 });
