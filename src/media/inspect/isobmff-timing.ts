@@ -484,10 +484,14 @@ export class MovieTiming {
       // one frame per sample still holds.
       if (t.chunked && !floor.pcm) floor = NO_FLOOR;
     }
-    const count = t.sized > 0 ? t.sized : Math.max(0, t.timed);
+    // Chunk-demuxed, FFmpeg plays the samples `stsc` puts in the chunks (a timestamp tick each), whatever `stts` and
+    // `stsz` count: a PCM MOV with both counts and its stated lengths patched to 1 played 3 s and was billed 0.001 s.
+    const inChunks = t.chunked && t.handler === "soun" ? chunkSamples(t) : 0;
+    const count = Math.max(t.sized > 0 ? t.sized : Math.max(0, t.timed), inChunks);
     // AC-3 and E-AC-3 are also held to their bytes (chunk-demuxed, the only floor they have; see byteFloor).
-    const bytes = t.handler === "soun" && t.stsd !== null ? byteFloor(t.stsd, t.chunked, chunkSamples(t), t.sampleSize, count) : 0;
-    const media = Math.max(t.timescale > 0 ? t.samples / t.timescale : 0, Math.max(0, count - floor.spare) * floor.perSample, bytes);
+    const bytes = t.handler === "soun" && t.stsd !== null ? byteFloor(t.stsd, t.chunked, inChunks, t.sampleSize, count) : 0;
+    const ticks = Math.max(t.samples, inChunks);
+    const media = Math.max(t.timescale > 0 ? ticks / t.timescale : 0, Math.max(0, count - floor.spare) * floor.perSample, bytes);
     if (t.id !== null && !this.#byId.has(t.id) && this.#byId.size < FRAGMENTED_TRACKS_MAXIMUM) {
       this.#byId.set(t.id, {
         timescale: t.timescale,
