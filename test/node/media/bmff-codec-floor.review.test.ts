@@ -486,3 +486,62 @@ describe("chunk-demuxed audio counted by its chunks", () => {
     }
   }, 60_000);
 });
+
+describe("stsc is walked only where it can count", () => {
+  /** A MovieTiming fed one audio track: `leaves` [type, body] in order inside stbl (mdhd at 48 kHz, hdlr soun first). */
+  function track(leaves: [string, number[]][]): MovieTiming {
+    const t = new MovieTiming();
+    const leaf = (type: string, body: number[]) => {
+      const sink = t.leaf(type, body.length);
+      sink?.take(new Uint8Array(body));
+      sink?.end();
+    };
+    t.openTop("moov");
+    t.open("trak");
+    t.open("mdia");
+    leaf("mdhd", [0, 0, 0, 0, ...be32(0), ...be32(0), ...be32(48_000), ...be32(0), 0, 0, 0, 0]);
+    leaf("hdlr", [0, 0, 0, 0, 0, 0, 0, 0, ...ascii("soun")]);
+    t.open("minf");
+    t.open("stbl");
+    for (const [type, body] of leaves) leaf(type, body);
+    t.close();
+    t.close();
+    t.close();
+    t.close();
+    t.close();
+    return t;
+  }
+  const stts = (count: number, delta: number) => [0, 0, 0, 0, ...be32(1), ...be32(count), ...be32(delta)];
+  const stsc = [0, 0, 0, 0, ...be32(1), ...be32(1), ...be32(48_000), ...be32(1)];
+  const stco = [0, 0, 0, 0, ...be32(3), ...be32(0), ...be32(0), ...be32(0)];
+
+  it("chunk-demuxed audio counts its chunks whatever the order of stts and stsc", () => {
+    // 3 chunks of 48,000 samples (1 s each at 48 kHz), stts stating one sample of 1 tick.
+    for (const order of [
+      [
+        ["stts", stts(1, 1)],
+        ["stsc", stsc],
+        ["stco", stco],
+      ],
+      [
+        ["stsc", stsc],
+        ["stco", stco],
+        ["stts", stts(1, 1)],
+      ],
+    ] as [string, number[]][][])
+      expect(track(order).seconds).toBeCloseTo(3, 9);
+  });
+
+  it("an stts after an stsc passed over, making the track chunk-demuxed, is refused (not billed without its chunks)", () => {
+    // The first stts times samples one by one, so stsc is not walked; a second (malformed: FFmpeg reads the last)
+    // turns the track into chunk-demuxed audio, whose chunks were not counted.
+    expect(() =>
+      track([
+        ["stts", stts(10, 1024)],
+        ["stsc", stsc],
+        ["stco", stco],
+        ["stts", stts(1, 1)],
+      ]),
+    ).toThrow(/stsc/);
+  });
+});
