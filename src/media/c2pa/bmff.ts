@@ -10,6 +10,7 @@
  */
 import { MANIFEST_STORE_MAXIMUM_BYTES } from "../../catalog/limits";
 import { CorruptError } from "../inspect/bytes";
+import { MAXIMUM_TOP_LEVEL_BOXES } from "../inspect/isobmff-box";
 import { type BodySink, MovieTiming } from "../inspect/isobmff-timing";
 import { fourcc, u32 } from "./jumbf-box";
 import { type Sha256Stream, StreamMediaError, sha256Stream, u64be } from "./stream-hash";
@@ -23,8 +24,13 @@ export const C2PA_BOX_UUID = Uint8Array.from([
  * sample offsets may legally point into such a box, so excluding them would leave those bytes unsigned.
  */
 const EXCLUDED_TYPES = new Set(["ftyp", "mfra"]);
-/** More top-level boxes than any real file has: a file of millions of tiny boxes is refused, not walked for minutes. */
-export const MAXIMUM_TOP_LEVEL_BOXES = 100_000;
+
+/**
+ * More top-level boxes than any real file has: a file of millions of tiny boxes is refused, not walked for minutes.
+ * The in-memory inspection's own bound (inspect/isobmff-box.ts), so both paths refuse the same files.
+ */
+export { MAXIMUM_TOP_LEVEL_BOXES };
+
 /**
  * The container boxes whose children the reference reader (c2pa-rs bmff_io, build_bmff_tree) walks, at any depth: a
  * child whose size runs past its container ("Box size extends beyond asset bounds") makes it refuse the whole file,

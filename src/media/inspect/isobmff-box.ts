@@ -14,6 +14,14 @@ export interface Box {
 export const MAX_DEPTH = 12;
 /** Keeps the box list of one level small enough for a 128 MB isolate (a file of 8-byte boxes would not be). */
 export const MAX_BOXES_PER_LEVEL = 200_000;
+/**
+ * Top-level boxes a file may hold, on every path: the in-memory reader (its list of them) and the streamed walk of
+ * large uploads (c2pa/bmff.ts) refuse the same files. The in-memory list's bound, which the streamed walk (no list)
+ * had halved: a long low-latency CMAF recording (a `moof` and `mdat` per 0.2 s part: 144,000 boxes in 4 h, the
+ * pricing envelope) needs more than 100,000; past 200,000 a 4 h file would need parts under 0.15 s, and a file in
+ * memory (at most 10 MiB) boxes of 50 bytes.
+ */
+export const MAXIMUM_TOP_LEVEL_BOXES = MAX_BOXES_PER_LEVEL;
 export const FIRST_BOX_TYPES = new Set(["ftyp", "styp", "moov", "mdat", "free", "skip", "wide", "pnot"]);
 
 export function isIsobmff(b: Uint8Array): boolean {
@@ -47,7 +55,8 @@ export function boxes(b: Uint8Array, start: number, end: number, depth: number):
       size = left; // runs to the end of its parent
     }
     if (size < header || size > left) corrupt(`'${printable(type)}' box overruns its parent`);
-    if (out.length >= MAX_BOXES_PER_LEVEL) corrupt("too many boxes in one level");
+    if (out.length >= (depth === 0 ? MAXIMUM_TOP_LEVEL_BOXES : MAX_BOXES_PER_LEVEL))
+      corrupt(depth === 0 ? `more than ${MAXIMUM_TOP_LEVEL_BOXES} top-level boxes` : "too many boxes in one level");
     out.push({ type, start: pos, body: pos + header, end: pos + size });
     pos += size;
   }

@@ -7,8 +7,9 @@
  *
  * Which boxes count mirrors how players read them: the first `moov`; in it every `mvhd` (the first states the
  * duration), `mvex` (its first `mehd`, every `trex`) and every `trak` (its first `tkhd`: FFmpeg refuses a second;
- * every `edts/elst`; `mdia` with its first `mdhd` and `hdlr` and `minf/stbl` with every `stts`, `stsz` and `stz2`
- * and the first `stsd`: an audio track's codec floor, its samples × the codec's frame length, see codecFloor); then every
+ * every `edts/elst`; `mdia` with its first `mdhd` and `hdlr` and `minf/stbl` with every `stts`, `stsz`, `stz2`, `stsc`,
+ * `stco` and `co64` and the first `stsd`: an audio track's codec floor, its samples × the codec's frame length, see
+ * codecFloor, or for AC-3/E-AC-3 its bytes over the codec's highest byte rate, see byteFloor); then every
  * `moof` after that `moov` (as FFmpeg, which reads fragments only for tracks `moov` declared): each `traf`'s `tfhd`
  * (one), first `tfdt` and every `trun`.
  * Where a malformed file holds several of a box FFmpeg reads the last of, and other readers the first, the figure is
@@ -46,7 +47,7 @@ const RULE_TEXT: Record<string, Record<string, "first" | "all">> = {
   "moov/trak": { tkhd: "first", mdia: "first", edts: "all" },
   "moov/trak/mdia": { mdhd: "first", minf: "first", hdlr: "first" },
   "moov/trak/mdia/minf": { stbl: "first" },
-  "moov/trak/mdia/minf/stbl": { stts: "all", stsz: "all", stz2: "all", stsd: "first" },
+  "moov/trak/mdia/minf/stbl": { stts: "all", stsz: "all", stz2: "all", stsd: "first", stsc: "all", stco: "all", co64: "all" },
   "moov/trak/edts": { elst: "all" },
   "moov/mvex": { mehd: "first", trex: "all" },
   moof: { traf: "all" },
@@ -89,6 +90,18 @@ interface Track {
   lastDelta: number;
   /** The largest sample count a `stsz`/`stz2` states (the samples the track holds). */
   sized: number;
+  /** The largest constant sample size a `stsz` states (0: none, or sizes per sample). */
+  sampleSize: number;
+  /** The largest chunk count a `stco`/`co64` states. */
+  chunks: number;
+  /**
+   * `stsc` folded (several: each part the largest, the last run's first chunk the least, so that the samples it puts
+   * in the chunks are at least what any one puts there): the samples of every run but the last (each run's samples
+   * per chunk × its chunks), the last run's samples per chunk and first chunk (its chunks run to the chunk count).
+   */
+  stsc: { runs: number; lastPerChunk: number; lastFirst: number } | null;
+  /** An `stsc` was passed over unread (the track was then known not to be chunk-demuxed audio). */
+  stscSkipped: boolean;
   edit: Edit | null;
   /**
    * The last `stts` is one entry of 1 tick: FFmpeg then demuxes the track by chunks (QuickTime's uncompressed and
@@ -236,6 +249,10 @@ export class MovieTiming {
         timed: -1,
         lastDelta: 0,
         sized: 0,
+        sampleSize: 0,
+        chunks: 0,
+        stsc: null,
+        stscSkipped: false,
         edit: null,
         chunked: false,
         handler: "",
@@ -338,8 +355,70 @@ export class MovieTiming {
         // version/flags, sample size (stz2: reserved and field size), sample count. A body too short holds no count:
         // ignored here (the sample table's own readers judge it).
         return head(12, length, (h) => {
-          if (track && h.length >= 12) track.sized = Math.max(track.sized, u32be(h, 8));
+          if (!track || h.length < 12) return;
+          track.sized = Math.max(track.sized, u32be(h, 8));
+          if (path.endsWith("stsz")) track.sampleSize = Math.max(track.sampleSize, u32be(h, 4));
         });
+      case "moov/trak/mdia/minf/stbl/stco":
+      case "moov/trak/mdia/minf/stbl/co64":
+        // The count only (entries are not walked), refused when they overrun the box as the in-memory reader refuses
+        // them (isobmff.ts), so both paths do.
+        return table(
+          length,
+          path.endsWith("stco") ? 4 : 8,
+          type,
+          () => {},
+          undefined,
+          undefined,
+          (count) => {
+            if (track) track.chunks = Math.max(track.chunks, count);
+            return false;
+          },
+        );
+      case "moov/trak/mdia/minf/stbl/stsc": {
+        // Entries (first chunk, samples per chunk, description): each run holds its samples per chunk until the next
+        // run's first chunk, the last until the chunk count (known at the track's end: `stco` may come later).
+        // Only chunk-demuxed audio needs them: a track already known to be video, or timed sample by sample, has its
+        // overrun checked but no walk (an interleaved AAC track's 4,000 entries cost the in-memory inspection +36 %).
+        if (track && ((track.handler !== "" && track.handler !== "soun") || (track.timed >= 0 && !track.chunked))) {
+          track.stscSkipped = true;
+          return table(
+            length,
+            12,
+            "stsc",
+            () => {},
+            undefined,
+            undefined,
+            () => false,
+          );
+        }
+        let runs = 0;
+        let first = -1;
+        let perChunk = 0;
+        return table(
+          length,
+          12,
+          "stsc",
+          (e, at) => {
+            const next = u32be(e, at);
+            if (first >= 0) runs += perChunk * Math.max(0, next - first);
+            first = next;
+            perChunk = u32be(e, at + 4);
+          },
+          () => {
+            if (!track || first < 0) return;
+            const s = track.stsc;
+            track.stsc =
+              s === null
+                ? { runs, lastPerChunk: perChunk, lastFirst: first }
+                : {
+                    runs: Math.max(s.runs, runs),
+                    lastPerChunk: Math.max(s.lastPerChunk, perChunk),
+                    lastFirst: Math.min(s.lastFirst, first),
+                  };
+          },
+        );
+      }
       case "moov/trak/edts/elst": {
         // Too short to hold its count: no edit list (as before).
         if (length < 8) return null;
@@ -419,11 +498,20 @@ export class MovieTiming {
       if (t.stsdLength > STSD_KEPT) corrupt(`an audio sample description over ${STSD_KEPT} bytes`);
       floor = codecFloor(t.stsd);
       // Chunk-demuxed, a sample is one decoded frame (or a byte FFmpeg's parser joins into packets): only PCM's
-      // one frame per sample still holds.
+      // one frame per sample still holds (and AC-3/E-AC-3's bytes, below).
       if (t.chunked && !floor.pcm) floor = NO_FLOOR;
     }
-    const count = t.sized > 0 ? t.sized : Math.max(0, t.timed);
-    const media = Math.max(t.timescale > 0 ? t.samples / t.timescale : 0, Math.max(0, count - floor.spare) * floor.perSample);
+    // Chunk-demuxed, FFmpeg plays the samples `stsc` puts in the chunks (a timestamp tick each), whatever `stts` and
+    // `stsz` count: a PCM MOV with both counts and its stated lengths patched to 1 played 3 s and was billed 0.001 s.
+    const chunkAudio = t.chunked && t.handler === "soun";
+    // Only a second `stts` after `stsc` (malformed) makes a track chunk-demuxed after its `stsc` was passed over.
+    if (chunkAudio && t.stscSkipped) corrupt("an 'stsc' before an 'stts' that makes its audio track chunk-demuxed");
+    const inChunks = chunkAudio ? chunkSamples(t) : 0;
+    const count = Math.max(t.sized > 0 ? t.sized : Math.max(0, t.timed), inChunks);
+    // AC-3 and E-AC-3 are also held to their bytes (chunk-demuxed, the only floor they have; see byteFloor).
+    const bytes = t.handler === "soun" && t.stsd !== null ? byteFloor(t.stsd, t.chunked, inChunks, t.sampleSize, count) : 0;
+    const ticks = Math.max(t.samples, inChunks);
+    const media = Math.max(t.timescale > 0 ? ticks / t.timescale : 0, Math.max(0, count - floor.spare) * floor.perSample, bytes);
     if (t.id !== null && !this.#byId.has(t.id) && this.#byId.size < FRAGMENTED_TRACKS_MAXIMUM) {
       this.#byId.set(t.id, {
         timescale: t.timescale,
@@ -786,6 +874,64 @@ function entryFloor(b: Uint8Array, start: number, end: number): CodecFloor {
     }
   }
   return NO_FLOOR;
+}
+
+/**
+ * The most bytes a second of each codec holds, from A/52 (ETSI TS 102 366): AC-3's largest syncframe is 1,394 words
+ * (640 kbit/s at 44.1 kHz, its padded size) for 1,536 samples, 80,046 B/s, just over 640 kbit/s; an E-AC-3 syncframe
+ * is at most 2,048 words for one 256-sample block at 48 kHz, 768,000 B/s, the 6.144 Mbit/s E-AC-3 tops out at. So
+ * bytes ÷ this rate is never more than those bytes play, frame by frame.
+ */
+export const AC3_MAXIMUM_BYTE_RATE = (2 * 1394 * 44_100) / 1536;
+export const EAC3_MAXIMUM_BYTE_RATE = 6_144_000 / 8;
+
+/** The samples `stsc` puts in the track's chunks (FFmpeg's chunk-demuxed reading), 0 when there is no `stsc`. */
+function chunkSamples(t: Track): number {
+  const s = t.stsc;
+  return s === null ? 0 : s.runs + s.lastPerChunk * Math.max(0, t.chunks - (s.lastFirst - 1));
+}
+
+/**
+ * The seconds an AC-3 or E-AC-3 track's bytes play at least (0 for other codecs): its bytes ÷ the codec's highest
+ * byte rate. The bytes are those FFmpeg hands the decoder. Sample by sample: `stsz`'s constant size × its count (a
+ * track of sizes per sample gets none here: its codec floor holds). Chunk-demuxed (`chunked`: one `stts` entry of
+ * 1 tick, where a sample is a decoded frame and the codec floor reads none): the samples `stsc` puts in the chunks
+ * (`chunkSamples`), in packets of QuickTime's version 1/2 fields when they state some (bytes per frame ÷ samples per
+ * frame; FFmpeg keeps the last description's), else of `stsz`'s constant size each. FFmpeg reads those fields from
+ * a version 1/2 description in an `stsd` of version 0 whatever the brand, from one in a later `stsd` only in a
+ * QuickTime-branded file (this walk reads no `ftyp`): there the larger of the two readings. Patching any of these
+ * smaller makes FFmpeg read, so play, fewer bytes. Without it, a patched AC-3 M4A played 4 s and was billed its ticks,
+ * 0.003 s.
+ */
+export function byteFloor(b: Uint8Array, chunked: boolean, inChunks: number, sampleSize: number, samples: number): number {
+  if (b.length < 8 + 36) return 0;
+  const first = u32be(b, 8);
+  if (first < 36 || 8 + first > b.length) return 0;
+  const type = String.fromCharCode(b[12]!, b[13]!, b[14]!, b[15]!);
+  const rate = type === "ac-3" ? AC3_MAXIMUM_BYTE_RATE : type === "ec-3" ? EAC3_MAXIMUM_BYTE_RATE : 0;
+  if (rate === 0) return 0;
+  if (!chunked) return (sampleSize * samples) / rate;
+  let perFrame = 0;
+  let bytesPerFrame = 0;
+  const count = u32be(b, 4);
+  for (let i = 0, at = 8; i < count && at + 36 <= b.length; i++) {
+    const size = u32be(b, at);
+    if (size < 36 || at + size > b.length) break;
+    const version = u16be(b, at + 16);
+    if (version === 1 && size >= 52) {
+      perFrame = u32be(b, at + 36);
+      bytesPerFrame = u32be(b, at + 44);
+    } else if (version === 2 && size >= 72) {
+      bytesPerFrame = u32be(b, at + 64);
+      perFrame = u32be(b, at + 68);
+    }
+    at += size;
+  }
+  const packets = perFrame > 1 ? (inChunks * bytesPerFrame) / perFrame : 0;
+  const plain = inChunks * sampleSize;
+  // Samples per frame stated but no bytes per frame: FFmpeg indexes nothing; the bytes `stsz` states are billed.
+  const bytes = b[0] === 0 ? (perFrame > 1 && bytesPerFrame > 0 ? packets : plain) : Math.max(packets, plain);
+  return bytes / rate;
 }
 
 /** AAC without a readable AudioSpecificConfig (FFmpeg decodes it by the sample entry): 960 at the rate stated, at most 96 kHz. */

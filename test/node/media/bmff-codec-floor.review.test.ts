@@ -11,7 +11,13 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ByteSniffingInspector } from "../../../src/media/inspect";
-import { codecFloor, MovieTiming, STSD_KEPT } from "../../../src/media/inspect/isobmff-timing";
+import {
+  AC3_MAXIMUM_BYTE_RATE,
+  codecFloor,
+  EAC3_MAXIMUM_BYTE_RATE,
+  MovieTiming,
+  STSD_KEPT,
+} from "../../../src/media/inspect/isobmff-timing";
 import { inspectStreamed } from "../../../src/uploads/large-inspection";
 import { installDigestStream, streamOf } from "./stream-support";
 
@@ -139,7 +145,7 @@ describe("the codec floor of real ffmpeg audio", () => {
       // patched timestamps; billing it more is the floor's point.)
       const figures = await both(bytes, type);
       // Patched to one `stts` entry of 1 tick, FFmpeg demuxes the track by chunks (a sample one decoded frame or a
-      // byte): no codec floor is read there but PCM's (a known gap: constant-size AC-3 so patched bills its ticks).
+      // byte): no codec floor is read there but PCM's and AC-3/E-AC-3's bytes (checked below, by the bytes).
       let entries = 0;
       each(original, (type, at) => {
         if (type === "stts") entries = new DataView(original.buffer).getUint32(at + 12);
@@ -324,10 +330,14 @@ function chunked(source: Uint8Array): Uint8Array {
   v.setUint32(stts + 12, 1);
   v.setUint32(stts + 16, frames);
   v.setUint32(stts + 20, 1);
-  v.setUint32(stts, 24);
-  v.setUint32(stts + 24, sttsSize - 24);
-  b.set(ascii("free"), stts + 28);
-  v.setUint32(at.stsc![0] + 20, frames);
+  if (sttsSize > 24) {
+    v.setUint32(stts, 24);
+    v.setUint32(stts + 24, sttsSize - 24);
+    b.set(ascii("free"), stts + 28);
+  }
+  // Each chunk's packets, as decoded frames.
+  const stsc = at.stsc![0];
+  for (let i = 0; i < v.getUint32(stsc + 12); i++) v.setUint32(stsc + 20 + i * 12, v.getUint32(stsc + 20 + i * 12) * perPacket);
   v.setInt16(entry + 24, 0); // compression ID: fixed
   v.setUint32(entry + 40, packet); // bytes per packet
   v.setUint32(entry + 44, packet); // bytes per frame
@@ -347,4 +357,191 @@ describe("chunk-demuxed QuickTime audio (one stts entry of 1 tick)", () => {
       expect(figure).toBeGreaterThanOrEqual(seconds * 0.95);
     }
   }, 120_000);
+});
+
+/** The first `type` box's [offset, size] in `b`. */
+function first(b: Uint8Array, type: string): [number, number] {
+  let found: [number, number] | null = null;
+  each(b, (t, at, size) => {
+    if (t === type && !found) found = [at, size];
+  });
+  if (!found) throw new Error(`no ${type}`);
+  return found;
+}
+/** `stsz`'s constant sample size × its count: the bytes FFmpeg reads for a constant-size track. */
+function payload(b: Uint8Array): number {
+  const [at] = first(b, "stsz");
+  const v = new DataView(b.buffer, b.byteOffset);
+  expect(v.getUint32(at + 12)).toBeGreaterThan(0); // constant-size packets (CBR)
+  return v.getUint32(at + 12) * v.getUint32(at + 16);
+}
+/** Whether the track is chunk-demuxed: its `stts` is one entry of 1 tick. */
+function chunkForm(b: Uint8Array): boolean {
+  const [at] = first(b, "stts");
+  const v = new DataView(b.buffer, b.byteOffset);
+  return v.getUint32(at + 12) === 1 && v.getUint32(at + 20) === 1;
+}
+function ffprobeSeconds(name: string): number {
+  return Number(execFileSync("ffprobe", ["-v", "error", "-show_entries", "format=duration", "-of", "csv=p=0", join(dir, name)]).toString());
+}
+
+describe("AC-3 and E-AC-3 held to their bytes over the codec's highest byte rate", () => {
+  it("the rates are A/52's: AC-3 640 kbit/s (1,394 words per 1,536 samples at 44.1 kHz), E-AC-3 6.144 Mbit/s", () => {
+    expect(AC3_MAXIMUM_BYTE_RATE).toBeCloseTo(80_046.09, 2);
+    expect(EAC3_MAXIMUM_BYTE_RATE).toBe(768_000);
+  });
+
+  // name, type, ffmpeg arguments, the codec's highest byte rate, whether the bytes alone reach the decoded length.
+  const FILES: [string, string, string[], number, boolean][] = [
+    ["ac3-640k-48k.mp4", "audio/mp4", [...A(4, 48000, 2), "-c:a", "ac3", "-b:a", "640k"], AC3_MAXIMUM_BYTE_RATE, true],
+    ["ac3-640k-32k.mp4", "audio/mp4", [...A(4, 32000, 2), "-c:a", "ac3", "-b:a", "640k"], AC3_MAXIMUM_BYTE_RATE, true],
+    ["ac3-192k.mp4", "audio/mp4", [...A(4, 48000, 2), "-c:a", "ac3"], AC3_MAXIMUM_BYTE_RATE, false],
+    ["eac3-6144k.mp4", "audio/mp4", [...A(4, 48000, 2), "-c:a", "eac3", "-b:a", "6144k"], EAC3_MAXIMUM_BYTE_RATE, true],
+    ["eac3-default.mp4", "audio/mp4", [...A(4, 48000, 2), "-c:a", "eac3"], EAC3_MAXIMUM_BYTE_RATE, false],
+    ["ac3-640k.mov", "video/quicktime", [...A(3, 48000, 2), "-c:a", "ac3", "-b:a", "640k"], AC3_MAXIMUM_BYTE_RATE, true],
+    ["eac3.mov", "video/quicktime", [...A(3, 48000, 2), "-c:a", "eac3"], EAC3_MAXIMUM_BYTE_RATE, false],
+  ];
+
+  it("a valid file is measured as ffprobe measures it, never above it (the bytes are a floor, not the figure)", async () => {
+    for (const [name, type, args, rate] of FILES) {
+      const original = make(name, args);
+      const probe = ffprobeSeconds(name);
+      // ffmpeg's CBR output: a second of it never holds more bytes than the codec's highest rate plays.
+      expect(payload(original) / rate, name).toBeLessThanOrEqual(decoded(original, name) + 256 / 32000);
+      for (const figure of await both(original, type)) {
+        expect(figure, name).toBeCloseTo(probe, 2);
+        expect(figure, name).toBeLessThanOrEqual(probe + 0.0005);
+      }
+    }
+  }, 300_000);
+
+  it("patched into chunk form (every stts delta 1 tick, stated lengths 1 tick): billed at least its bytes, never more than it decodes to", async () => {
+    // Before: the chunk-demuxed track kept no codec floor, so its ticks were billed (0.003 s for 4 s).
+    for (const [name, type, args, rate, reaches] of FILES) {
+      const original = make(name, args);
+      const bytes = patched(original);
+      expect(chunkForm(bytes), name).toBe(true);
+      const seconds = decoded(original, name);
+      const floor = Math.min(payload(original) / rate, seconds);
+      for (const figure of await both(bytes, type)) {
+        expect(figure, `${name}: ${figure} vs ${seconds} decoded`).toBeLessThanOrEqual(seconds + 0.0005);
+        expect(figure, `${name}: ${figure} vs its bytes' ${floor} s`).toBeGreaterThanOrEqual(floor - 0.001);
+        if (reaches) expect(figure, name).toBeGreaterThanOrEqual(seconds * 0.99);
+      }
+    }
+  }, 300_000);
+
+  it("a valid chunk-read QuickTime file (a sample one decoded frame, packets stated in the description) is billed what it plays; with its timescale patched, still its bytes", async () => {
+    for (const [name, args, rate, reaches] of [
+      ["ac3-640k-chunked.mov", [...A(4, 48000, 2), "-c:a", "ac3", "-b:a", "640k"], AC3_MAXIMUM_BYTE_RATE, true],
+      ["ac3-32k-chunked.mov", [...A(4, 32000, 2), "-c:a", "ac3", "-b:a", "640k"], AC3_MAXIMUM_BYTE_RATE, true],
+      ["ac3-192k-chunked.mov", [...A(4, 48000, 2), "-c:a", "ac3"], AC3_MAXIMUM_BYTE_RATE, false],
+      ["eac3-6144k-chunked.mov", [...A(4, 48000, 2), "-c:a", "eac3", "-b:a", "6144k"], EAC3_MAXIMUM_BYTE_RATE, true],
+    ] as const) {
+      const original = make(name, [...args]);
+      const bytes = chunked(original);
+      const seconds = decoded(bytes, name);
+      expect(seconds, name).toBeGreaterThan(3.9);
+      for (const figure of await both(bytes, "video/quicktime")) {
+        expect(figure, name).toBeLessThanOrEqual(seconds + 0.0005);
+        expect(figure, name).toBeGreaterThanOrEqual(seconds * 0.99);
+      }
+      // mdhd's timescale × 1000 and the stated lengths 1 tick: FFmpeg decodes the same bytes, its ticks say 4 ms.
+      const fast = bytes.slice();
+      const v = new DataView(fast.buffer);
+      const [mdhd] = first(fast, "mdhd");
+      v.setUint32(mdhd + 20, v.getUint32(mdhd + 20) * 1000);
+      v.setUint32(mdhd + 24, 1);
+      v.setUint32(first(fast, "mvhd")[0] + 24, 1);
+      v.setUint32(first(fast, "tkhd")[0] + 28, 1);
+      expect(decoded(fast, `${name}-fast`), name).toBeCloseTo(seconds, 3);
+      const floor = payload(original) / rate;
+      for (const figure of await both(fast, "video/quicktime")) {
+        expect(figure, name).toBeLessThanOrEqual(seconds + 0.0005);
+        expect(figure, `${name}: ${figure} vs its bytes' ${floor} s`).toBeGreaterThanOrEqual(floor - 0.001);
+        if (reaches) expect(figure, name).toBeGreaterThanOrEqual(seconds * 0.99);
+      }
+    }
+  }, 300_000);
+});
+
+describe("chunk-demuxed audio counted by its chunks", () => {
+  it("a PCM MOV whose stts and stsz counts and stated lengths are patched to 1 is billed what FFmpeg plays (was 0.001 s)", async () => {
+    const b = make("pcm-counts.mov", [...A(3, 48000), "-c:a", "pcm_s16le"]);
+    expect(chunkForm(b)).toBe(true);
+    const v = new DataView(b.buffer);
+    v.setUint32(first(b, "stts")[0] + 16, 1);
+    v.setUint32(first(b, "stsz")[0] + 16, 1);
+    v.setUint32(first(b, "mdhd")[0] + 24, 1);
+    v.setUint32(first(b, "mvhd")[0] + 24, 1);
+    v.setUint32(first(b, "tkhd")[0] + 28, 1);
+    const edts = first(b, "edts")[0];
+    b.set(ascii("free"), edts + 4);
+    // FFmpeg demuxes the chunks `stsc` and `stco` describe, whatever those counts say.
+    const seconds = decoded(b, "pcm-counts");
+    expect(seconds).toBeGreaterThan(2.99);
+    for (const figure of await both(b, "video/quicktime")) {
+      expect(figure).toBeLessThanOrEqual(seconds + 0.0005);
+      expect(figure).toBeGreaterThanOrEqual(seconds * 0.999);
+    }
+  }, 60_000);
+});
+
+describe("stsc is walked only where it can count", () => {
+  /** A MovieTiming fed one audio track: `leaves` [type, body] in order inside stbl (mdhd at 48 kHz, hdlr soun first). */
+  function track(leaves: [string, number[]][]): MovieTiming {
+    const t = new MovieTiming();
+    const leaf = (type: string, body: number[]) => {
+      const sink = t.leaf(type, body.length);
+      sink?.take(new Uint8Array(body));
+      sink?.end();
+    };
+    t.openTop("moov");
+    t.open("trak");
+    t.open("mdia");
+    leaf("mdhd", [0, 0, 0, 0, ...be32(0), ...be32(0), ...be32(48_000), ...be32(0), 0, 0, 0, 0]);
+    leaf("hdlr", [0, 0, 0, 0, 0, 0, 0, 0, ...ascii("soun")]);
+    t.open("minf");
+    t.open("stbl");
+    for (const [type, body] of leaves) leaf(type, body);
+    t.close();
+    t.close();
+    t.close();
+    t.close();
+    t.close();
+    return t;
+  }
+  const stts = (count: number, delta: number) => [0, 0, 0, 0, ...be32(1), ...be32(count), ...be32(delta)];
+  const stsc = [0, 0, 0, 0, ...be32(1), ...be32(1), ...be32(48_000), ...be32(1)];
+  const stco = [0, 0, 0, 0, ...be32(3), ...be32(0), ...be32(0), ...be32(0)];
+
+  it("chunk-demuxed audio counts its chunks whatever the order of stts and stsc", () => {
+    // 3 chunks of 48,000 samples (1 s each at 48 kHz), stts stating one sample of 1 tick.
+    for (const order of [
+      [
+        ["stts", stts(1, 1)],
+        ["stsc", stsc],
+        ["stco", stco],
+      ],
+      [
+        ["stsc", stsc],
+        ["stco", stco],
+        ["stts", stts(1, 1)],
+      ],
+    ] as [string, number[]][][])
+      expect(track(order).seconds).toBeCloseTo(3, 9);
+  });
+
+  it("an stts after an stsc passed over, making the track chunk-demuxed, is refused (not billed without its chunks)", () => {
+    // The first stts times samples one by one, so stsc is not walked; a second (malformed: FFmpeg reads the last)
+    // turns the track into chunk-demuxed audio, whose chunks were not counted.
+    expect(() =>
+      track([
+        ["stts", stts(10, 1024)],
+        ["stsc", stsc],
+        ["stco", stco],
+        ["stts", stts(1, 1)],
+      ]),
+    ).toThrow(/stsc/);
+  });
 });

@@ -36,8 +36,21 @@ beforeAll(() => {
       "audio/mp4",
     ],
     ["frag_keyframe MP4", ffmpeg("d.mp4", [...AV, "-movflags", "frag_keyframe"]), "video/x-bmff-based", "video/mp4"],
+    // Its stts deltas 1 tick: chunk-demuxed, held to its bytes (stsc, stco, stsz).
+    ["AC-3 M4A in chunk form", chunkForm(ffmpeg("e.mp4", [...AUDIO, "-ac", "2", "-c:a", "ac3", "-b:a", "640k"])), "audio/mp4", "audio/mp4"],
   ];
 });
+
+/** `b` with every `stts` delta 1 tick (one entry of 1 tick for constant-duration audio: FFmpeg's chunk form). */
+function chunkForm(b: Uint8Array): Uint8Array {
+  const out = b.slice();
+  const view = new DataView(out.buffer);
+  for (const [type, at] of boxList(out)) {
+    if (type !== "stts") continue;
+    for (let i = 0; i < view.getUint32(at + 12); i++) view.setUint32(at + 20 + i * 8, 1);
+  }
+  return out;
+}
 
 async function both(bytes: Uint8Array, declared: string, streamedAs: string, chunk: number) {
   const memory = new ByteSniffingInspector().inspect(bytes, declared);
@@ -74,6 +87,10 @@ describe("overrunning edit lists and sample tables: refused on both paths", () =
       () => patched(1, "mvhd", 0, 0, () => 0x0100_0000),
     ],
     ["an mdhd version 1 whose duration's high word is past 2^53", () => patched(1, "mdhd", 0, 0, () => 0x0100_0000)],
+    // The chunk tables the AC-3/E-AC-3 byte floor reads (it and the in-memory reader refused stco; streamed, it was not read).
+    ["an stsc entry count one past its box", () => patched(0, "stsc", 0, 4, (n) => n + 1)],
+    ["an stsc count of 2^32 - 1 in an M4A", () => patched(1, "stsc", 0, 4, () => 0xffff_ffff)],
+    ["an stco entry count one past its box", () => patched(0, "stco", 1, 4, (n) => n + 1)],
   ])("%s", async (_name, make) => {
     const [bytes, declared, streamedAs] = make();
     for (const chunk of [3, 4096]) {
@@ -85,7 +102,7 @@ describe("overrunning edit lists and sample tables: refused on both paths", () =
 });
 
 describe("a seeded sweep over every word of the boxes the duration reads", () => {
-  const TIMED = new Set(["mvhd", "mehd", "trex", "tkhd", "mdhd", "stts", "elst", "tfhd", "tfdt", "trun"]);
+  const TIMED = new Set(["mvhd", "mehd", "trex", "tkhd", "mdhd", "stts", "elst", "tfhd", "tfdt", "trun", "stsz", "stsc"]);
   const CHUNKS = [1, 3, 8, 4096, 65536];
 
   it("in-memory and streamed inspection agree on 1,200 mutated files (refusal, and the duration otherwise)", async () => {

@@ -13,6 +13,11 @@ const M4A = import.meta.glob(["../../fixtures/audio/speech-music-96k.m4a"], { qu
   string,
   string
 >;
+const AC3 = import.meta.glob(["../../fixtures/audio/speech-music-ac3-640k.mp4"], {
+  query: "?inline",
+  import: "default",
+  eager: true,
+}) as Record<string, string>;
 const bytesOf = (url: string) => Uint8Array.from(atob(url.slice(url.indexOf(",") + 1)), (c) => c.charCodeAt(0));
 
 const CONTAINERS = ["moov", "trak", "mdia", "minf", "stbl"];
@@ -49,6 +54,25 @@ describe("an M4A whose stts deltas and stated durations are patched to 1 tick", 
     const seconds = job.media_inspection.duration_seconds;
     expect(seconds).toBeGreaterThanOrEqual(14.9);
     expect(seconds).toBeLessThanOrEqual(15.02);
+    expect(charge.lines.find((l: { unit: string }) => l.unit === "second")?.quantity).toBe(String(seconds));
+  });
+});
+
+/*
+ * The same patch on an AC-3 M4A (640 kb/s, 32 constant-size frames: FFmpeg decodes the patched file to 1.024 s) makes
+ * its `stts` one entry of 1 tick, which FFmpeg demuxes by chunks: no codec floor held there, and it was charged its
+ * ticks, 0.001 s. Its bytes over AC-3's highest byte rate (81,920 B ÷ 80,046 B/s) now bill it at least 1.023 s.
+ */
+describe("an AC-3 M4A patched into chunk form (one stts entry of 1 tick)", () => {
+  it("is charged what its bytes play at AC-3's highest rate, not its ticks", { timeout: 120_000 }, async () => {
+    const bytes = attack(bytesOf(Object.values(AC3)[0]!));
+    const t = await createTenant();
+    await optIn(t.key);
+    await topUp(t.tenantId, 10_000_000);
+    const { job, charge } = await signAndCharge(t.key, bytes, "audio/mp4");
+    const seconds = job.media_inspection.duration_seconds;
+    expect(seconds).toBeGreaterThanOrEqual(1.02);
+    expect(seconds).toBeLessThanOrEqual(1.024);
     expect(charge.lines.find((l: { unit: string }) => l.unit === "second")?.quantity).toBe(String(seconds));
   });
 });
