@@ -207,11 +207,20 @@ export function openApiDocument(app: OpenAPIHono<AppEnv>, origin: string): Doc {
           add("503", "Credential verification unavailable (`svc.auth.unavailable`); retry.", "ErrorResponse");
           syncIdempotencyHeader(op, policy.idempotency);
           if (policy.idempotency) {
-            add(
-              "409",
-              "Idempotency-Key reused for a different request, still in progress, or a one-time secret that cannot be replayed.",
-              "ErrorResponse",
-            );
+            // A route's own 409 (its state conflicts) is answered besides the key's: both are said, with their codes.
+            if (responses["409"]) {
+              if (!responses["409"].description.includes("svc.idempotency.key_reused"))
+                mergeResponse(responses, "409", {
+                  description:
+                    "Or the Idempotency-Key was reused for a different request (`svc.idempotency.key_reused`) or its first request is still in progress (`svc.idempotency.request_in_progress`).",
+                  schemas: ["ErrorResponse"],
+                });
+            } else
+              add(
+                "409",
+                "Idempotency-Key reused for a different request (`svc.idempotency.key_reused`), its first request still in progress (`svc.idempotency.request_in_progress`), or a one-time secret that cannot be replayed (`secret_not_replayable`).",
+                "ErrorResponse",
+              );
             const contract = responses["422"]
               ? ""
               : "The request does not match the contract (`svc.request.invalid`, with `field_details`). ";

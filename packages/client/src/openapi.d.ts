@@ -9369,7 +9369,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"] | components["schemas"]["HttpErrorResponse"];
                 };
             };
-            /** @description Idempotency-Key reused for a different request, still in progress, or a one-time secret that cannot be replayed. */
+            /** @description Idempotency-Key reused for a different request (`svc.idempotency.key_reused`), its first request still in progress (`svc.idempotency.request_in_progress`), or a one-time secret that cannot be replayed (`secret_not_replayable`). */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -9579,7 +9579,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Already revoked (`svc.api_keys.already_revoked`), or rotating (`svc.api_keys.rotation_in_progress`: complete or cancel the rotation first, so no successor is left alive unseen). */
+            /** @description Already revoked (`svc.api_keys.already_revoked`), or rotating (`svc.api_keys.rotation_in_progress`: complete or cancel the rotation first, so no successor is left alive unseen). Or the Idempotency-Key was reused for a different request (`svc.idempotency.key_reused`) or its first request is still in progress (`svc.idempotency.request_in_progress`). */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -10107,7 +10107,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Revoked or expired (`svc.api_keys.already_revoked`), a rotation already overlapping (`svc.api_keys.rotation_in_progress`), or the key's rotation completed or lapsed (`svc.api_keys.rotation_ended`). */
+            /** @description Revoked or expired (`svc.api_keys.already_revoked`), a rotation already overlapping (`svc.api_keys.rotation_in_progress`), or the key's rotation completed or lapsed (`svc.api_keys.rotation_ended`). Or the Idempotency-Key was reused for a different request (`svc.idempotency.key_reused`) or its first request is still in progress (`svc.idempotency.request_in_progress`). */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -10227,7 +10227,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description No rotation was begun (`svc.api_keys.no_rotation`), the rotation already ended — completed, canceled, lapsed, or the successor was revoked (`svc.api_keys.rotation_ended`) — or the key is revoked (`svc.api_keys.already_revoked`). No move leaves an ended rotation and none reactivates a retired key. */
+            /** @description No rotation was begun (`svc.api_keys.no_rotation`), the rotation already ended — completed, canceled, lapsed, or the successor was revoked (`svc.api_keys.rotation_ended`) — or the key is revoked (`svc.api_keys.already_revoked`). No move leaves an ended rotation and none reactivates a retired key. Or the Idempotency-Key was reused for a different request (`svc.idempotency.key_reused`) or its first request is still in progress (`svc.idempotency.request_in_progress`). */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -10329,7 +10329,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description No rotation was begun (`svc.api_keys.no_rotation`), the rotation already ended — completed, canceled, lapsed, or the successor was revoked (`svc.api_keys.rotation_ended`) — or the key is revoked (`svc.api_keys.already_revoked`). No move leaves an ended rotation and none reactivates a retired key. */
+            /** @description No rotation was begun (`svc.api_keys.no_rotation`), the rotation already ended — completed, canceled, lapsed, or the successor was revoked (`svc.api_keys.rotation_ended`) — or the key is revoked (`svc.api_keys.already_revoked`). No move leaves an ended rotation and none reactivates a retired key. Or the Idempotency-Key was reused for a different request (`svc.idempotency.key_reused`) or its first request is still in progress (`svc.idempotency.request_in_progress`). */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -11574,7 +11574,7 @@ export interface operations {
                     "application/json": components["schemas"]["HttpErrorResponse"] | components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description `svc.billing.wallet_not_enabled`: a top-up into a wallet that is not opted in and enabled. */
+            /** @description `svc.billing.wallet_not_enabled`: a top-up into a wallet that is not opted in and enabled. Or the Idempotency-Key was reused for a different request (`svc.idempotency.key_reused`) or its first request is still in progress (`svc.idempotency.request_in_progress`). */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -11764,7 +11764,7 @@ export interface operations {
                     "application/json": components["schemas"]["HttpErrorResponse"] | components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Idempotency-Key reused for a different request, still in progress, or a one-time secret that cannot be replayed. */
+            /** @description Idempotency-Key reused for a different request (`svc.idempotency.key_reused`), its first request still in progress (`svc.idempotency.request_in_progress`), or a one-time secret that cannot be replayed (`secret_not_replayable`). */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -12123,7 +12123,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"] | components["schemas"]["HttpErrorResponse"];
                 };
             };
-            /** @description `svc.billing.wallet_version_conflict` or `svc.billing.wallet_opt_out_refused`. */
+            /** @description `svc.billing.wallet_version_conflict` or `svc.billing.wallet_opt_out_refused`. Or the Idempotency-Key was reused for a different request (`svc.idempotency.key_reused`) or its first request is still in progress (`svc.idempotency.request_in_progress`). */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -12313,7 +12313,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description `svc.capture.identity_revoked`: the identity is revoked. */
+            /** @description `svc.capture.identity_revoked`: the identity is revoked. Or the Idempotency-Key was reused for a different request (`svc.idempotency.key_reused`) or its first request is still in progress (`svc.idempotency.request_in_progress`). */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -12534,7 +12534,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Idempotency-Key reused for a different request, still in progress, or a one-time secret that cannot be replayed. */
+            /** @description Idempotency-Key reused for a different request (`svc.idempotency.key_reused`), its first request still in progress (`svc.idempotency.request_in_progress`), or a one-time secret that cannot be replayed (`secret_not_replayable`). */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -12855,7 +12855,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description `svc.capture.enrollment_expired`, `svc.capture.enrollment_completed` or `svc.capture.identity_conflict`. */
+            /** @description `svc.capture.enrollment_expired`, `svc.capture.enrollment_completed` or `svc.capture.identity_conflict`. Or the Idempotency-Key was reused for a different request (`svc.idempotency.key_reused`) or its first request is still in progress (`svc.idempotency.request_in_progress`). */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -13065,7 +13065,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Idempotency-Key reused for a different request, still in progress, or a one-time secret that cannot be replayed. */
+            /** @description Idempotency-Key reused for a different request (`svc.idempotency.key_reused`), its first request still in progress (`svc.idempotency.request_in_progress`), or a one-time secret that cannot be replayed (`secret_not_replayable`). */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -13159,7 +13159,7 @@ export interface operations {
                     "application/json": components["schemas"]["HttpErrorResponse"] | components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Idempotency-Key reused for a different request, still in progress, or a one-time secret that cannot be replayed. */
+            /** @description Idempotency-Key reused for a different request (`svc.idempotency.key_reused`), its first request still in progress (`svc.idempotency.request_in_progress`), or a one-time secret that cannot be replayed (`secret_not_replayable`). */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -13573,7 +13573,7 @@ export interface operations {
                     "application/json": components["schemas"]["HttpErrorResponse"] | components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Idempotency-Key reused for a different request, still in progress, or a one-time secret that cannot be replayed. */
+            /** @description Idempotency-Key reused for a different request (`svc.idempotency.key_reused`), its first request still in progress (`svc.idempotency.request_in_progress`), or a one-time secret that cannot be replayed (`secret_not_replayable`). */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -13876,7 +13876,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description `svc.creators.erased`: the identity is erased. */
+            /** @description `svc.creators.erased`: the identity is erased. Or the Idempotency-Key was reused for a different request (`svc.idempotency.key_reused`) or its first request is still in progress (`svc.idempotency.request_in_progress`). */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -14039,7 +14039,7 @@ export interface operations {
                     "application/json": components["schemas"]["HttpErrorResponse"] | components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Idempotency-Key reused for a different request, still in progress, or a one-time secret that cannot be replayed. */
+            /** @description Idempotency-Key reused for a different request (`svc.idempotency.key_reused`), its first request still in progress (`svc.idempotency.request_in_progress`), or a one-time secret that cannot be replayed (`secret_not_replayable`). */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -14342,7 +14342,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description `svc.governance.legal_hold_active`: a legal hold covers the target; nothing was removed. */
+            /** @description `svc.governance.legal_hold_active`: a legal hold covers the target; nothing was removed. Or the Idempotency-Key was reused for a different request (`svc.idempotency.key_reused`) or its first request is still in progress (`svc.idempotency.request_in_progress`). */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -14625,7 +14625,7 @@ export interface operations {
                     "application/json": components["schemas"]["HttpErrorResponse"] | components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description `svc.governance.export_in_progress`, or an Idempotency-Key reused for another request. */
+            /** @description `svc.governance.export_in_progress`: an export is queued or running. Or the Idempotency-Key was reused for a different request (`svc.idempotency.key_reused`) or its first request is still in progress (`svc.idempotency.request_in_progress`). */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -15231,7 +15231,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Already terminal (`svc.jobs.terminal`). */
+            /** @description Already terminal (`svc.jobs.terminal`). Or the Idempotency-Key was reused for a different request (`svc.idempotency.key_reused`) or its first request is still in progress (`svc.idempotency.request_in_progress`). */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -15898,13 +15898,13 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description The key lacks the `sign:write` scope, or the identity is deactivated (`HttpErrorResponse`: `detail` only); or the key is used from a network outside its IP allowlist (`API_KEY_IP_NOT_ALLOWED`, `ErrorResponse`). */
+            /** @description The key's signing profile does not allow this recipe (`svc.sign.recipe_not_allowed`) or this watermark or fingerprint option (`svc.sign.option_not_allowed`). The key lacks the `sign:write` scope, or the identity is deactivated (`HttpErrorResponse`: `detail` only); or the key is used from a network outside its IP allowlist (`API_KEY_IP_NOT_ALLOWED`, `ErrorResponse`). */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["HttpErrorResponse"] | components["schemas"]["ErrorResponse"];
+                    "application/json": components["schemas"]["ErrorResponse"] | components["schemas"]["HttpErrorResponse"];
                 };
             };
             /** @description Not found for this tenant (another tenant's resource answers the same). */
@@ -15916,7 +15916,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description The asset is not uploaded, busy or already published. */
+            /** @description The asset's upload is not completed (`svc.sign.asset_not_uploaded`), another job is working on it (`svc.sign.asset_busy`), or it is already published (`svc.sign.asset_published`: upload the media again to sign it anew). Or the Idempotency-Key was reused for a different request (`svc.idempotency.key_reused`) or its first request is still in progress (`svc.idempotency.request_in_progress`). */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -15943,13 +15943,13 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description The request does not match the contract (`svc.request.invalid`, with `field_details`). The Idempotency-Key header is missing (`svc.idempotency.key_required`) or malformed (`svc.idempotency.key_invalid`). */
+            /** @description The recipe does not exist (`svc.sign.recipe_unknown`), is not available here (`svc.sign.recipe_unavailable`) or does not take the asset's media type (`svc.sign.media_type_not_supported`); an option does not apply to it (`svc.sign.option_not_applicable`), its algorithm is not offered or not installed (`svc.sign.algorithm_not_offered`, `svc.sign.algorithm_unavailable`), or the image's dimensions are outside what pixel work takes (`svc.sign.image_dimensions_unsupported`); `creator_id` is unknown or inactive (`svc.sign.creator_unknown`, `svc.sign.creator_inactive`); the price list has no price for the work (`svc.billing.not_priced`); or a field error (`svc.request.invalid`, with `field_details`). The Idempotency-Key header is missing (`svc.idempotency.key_required`) or malformed (`svc.idempotency.key_invalid`). */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ValidationErrorResponse"] | components["schemas"]["ErrorResponse"];
+                    "application/json": components["schemas"]["ErrorResponse"] | components["schemas"]["ValidationErrorResponse"];
                 };
             };
             /** @description The key's request rate limit is reached (`API_KEY_RATE_LIMITED`, with `Retry-After` and `RateLimit-Policy`); the refused request used no capacity: wait and retry with the same Idempotency-Key. */
@@ -16028,7 +16028,7 @@ export interface operations {
                     "application/json": components["schemas"]["HttpErrorResponse"] | components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Idempotency-Key reused for a different request, still in progress, or a one-time secret that cannot be replayed. */
+            /** @description Idempotency-Key reused for a different request (`svc.idempotency.key_reused`), its first request still in progress (`svc.idempotency.request_in_progress`), or a one-time secret that cannot be replayed (`secret_not_replayable`). */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -16595,7 +16595,7 @@ export interface operations {
                     "application/json": components["schemas"]["HttpErrorResponse"] | components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Idempotency-Key reused for a different request, still in progress, or a one-time secret that cannot be replayed. */
+            /** @description Idempotency-Key reused for a different request (`svc.idempotency.key_reused`), its first request still in progress (`svc.idempotency.request_in_progress`), or a one-time secret that cannot be replayed (`secret_not_replayable`). */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -16622,13 +16622,13 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description The request does not match the contract (`svc.request.invalid`, with `field_details`). The Idempotency-Key header is malformed (`svc.idempotency.key_invalid`). */
+            /** @description `declared_media_type` is not a reviewed format (`svc.uploads.media_type_unknown`) or not enabled here (`svc.uploads.media_type_unavailable`: see GET /v1/capabilities), `byte_length` is above the type's `upload.maximum_bytes` (`svc.uploads.too_large`), the declared `parts` do not fit the mode or the length (`svc.uploads.parts_invalid`), or a field error (`svc.request.invalid`, with `field_details`). The Idempotency-Key header is malformed (`svc.idempotency.key_invalid`). */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ValidationErrorResponse"] | components["schemas"]["ErrorResponse"];
+                    "application/json": components["schemas"]["ErrorResponse"] | components["schemas"]["ValidationErrorResponse"];
                 };
             };
             /** @description The key's request rate limit is reached (`API_KEY_RATE_LIMITED`, with `Retry-After` and `RateLimit-Policy`); the refused request used no capacity: wait and retry with the same Idempotency-Key. */
@@ -16715,7 +16715,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Already completed (`svc.uploads.already_completed`). */
+            /** @description Already completed (`svc.uploads.already_completed`). Or the Idempotency-Key was reused for a different request (`svc.idempotency.key_reused`) or its first request is still in progress (`svc.idempotency.request_in_progress`). */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -16821,7 +16821,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description No bytes uploaded yet (`svc.uploads.bytes_missing`), or the upload failed for good (`svc.uploads.failed`: a multipart upload whose assembled bytes did not match what was declared). */
+            /** @description No bytes uploaded yet (`svc.uploads.bytes_missing`), or the upload failed for good (`svc.uploads.failed`: a multipart upload whose assembled bytes did not match what was declared). Or the Idempotency-Key was reused for a different request (`svc.idempotency.key_reused`) or its first request is still in progress (`svc.idempotency.request_in_progress`). */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -16857,13 +16857,13 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description The request does not match the contract (`svc.request.invalid`, with `field_details`). The Idempotency-Key header is missing (`svc.idempotency.key_required`) or malformed (`svc.idempotency.key_invalid`). */
+            /** @description The stored bytes are refused: not the declared `byte_length` (`svc.uploads.length_mismatch`) or `sha256` (`svc.uploads.sha256_mismatch`), not a reviewed format (`svc.media.unsupported_type`), another format than declared (`svc.media.type_mismatch`), truncated or malformed (`svc.media.corrupt`), or a video codec not supported (`MEDIA_CODEC_UNSUPPORTED`); wrong or missing part ETags (`svc.uploads.parts_invalid`); or a field error (`svc.request.invalid`, with `field_details`). The Idempotency-Key header is missing (`svc.idempotency.key_required`) or malformed (`svc.idempotency.key_invalid`). */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ValidationErrorResponse"] | components["schemas"]["ErrorResponse"];
+                    "application/json": components["schemas"]["ErrorResponse"] | components["schemas"]["ValidationErrorResponse"];
                 };
             };
             /** @description The key's request rate limit is reached (`API_KEY_RATE_LIMITED`, with `Retry-After` and `RateLimit-Policy`); the refused request used no capacity: wait and retry with the same Idempotency-Key. */
@@ -17111,7 +17111,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Idempotency-Key reused for a different request, still in progress, or a one-time secret that cannot be replayed. */
+            /** @description Idempotency-Key reused for a different request (`svc.idempotency.key_reused`), its first request still in progress (`svc.idempotency.request_in_progress`), or a one-time secret that cannot be replayed (`secret_not_replayable`). */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -17312,7 +17312,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Idempotency-Key reused for a different request, still in progress, or a one-time secret that cannot be replayed. */
+            /** @description Idempotency-Key reused for a different request (`svc.idempotency.key_reused`), its first request still in progress (`svc.idempotency.request_in_progress`), or a one-time secret that cannot be replayed (`secret_not_replayable`). */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -17630,7 +17630,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Idempotency-Key reused for a different request, still in progress, or a one-time secret that cannot be replayed. */
+            /** @description Idempotency-Key reused for a different request (`svc.idempotency.key_reused`), its first request still in progress (`svc.idempotency.request_in_progress`), or a one-time secret that cannot be replayed (`secret_not_replayable`). */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -17820,7 +17820,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Idempotency conflict. */
+            /** @description Idempotency-Key reused for a different request (`svc.idempotency.key_reused`), its first request still in progress (`svc.idempotency.request_in_progress`), or a one-time secret that cannot be replayed (`secret_not_replayable`). */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -18325,7 +18325,7 @@ export interface operations {
                     "application/json": components["schemas"]["HttpErrorResponse"] | components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description `secret_not_replayable` for a replayed completed create; `svc.webhooks.endpoint_limit` at 50 endpoints; an Idempotency-Key conflict. */
+            /** @description `secret_not_replayable` for a replayed completed create; `svc.webhooks.endpoint_limit` at 50 endpoints. Or the Idempotency-Key was reused for a different request (`svc.idempotency.key_reused`) or its first request is still in progress (`svc.idempotency.request_in_progress`). */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -18535,7 +18535,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description `svc.webhooks.endpoint_deleted`. */
+            /** @description `svc.webhooks.endpoint_deleted`. Or the Idempotency-Key was reused for a different request (`svc.idempotency.key_reused`) or its first request is still in progress (`svc.idempotency.request_in_progress`). */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -18641,7 +18641,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description `svc.webhooks.endpoint_deleted`. */
+            /** @description `svc.webhooks.endpoint_deleted`. Or the Idempotency-Key was reused for a different request (`svc.idempotency.key_reused`) or its first request is still in progress (`svc.idempotency.request_in_progress`). */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -18858,7 +18858,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description `svc.webhooks.endpoint_deleted`. */
+            /** @description `svc.webhooks.endpoint_deleted`. Or the Idempotency-Key was reused for a different request (`svc.idempotency.key_reused`) or its first request is still in progress (`svc.idempotency.request_in_progress`). */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -18960,7 +18960,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description `svc.webhooks.endpoint_deleted`. */
+            /** @description `svc.webhooks.endpoint_deleted`. Or the Idempotency-Key was reused for a different request (`svc.idempotency.key_reused`) or its first request is still in progress (`svc.idempotency.request_in_progress`). */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -19062,7 +19062,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description `svc.webhooks.rotation_in_progress`, `svc.webhooks.endpoint_deleted` or `secret_not_replayable`. */
+            /** @description `svc.webhooks.rotation_in_progress`, `svc.webhooks.endpoint_deleted` or `secret_not_replayable`. Or the Idempotency-Key was reused for a different request (`svc.idempotency.key_reused`) or its first request is still in progress (`svc.idempotency.request_in_progress`). */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -19164,7 +19164,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description `svc.webhooks.no_secret_overlap` or `svc.webhooks.endpoint_deleted`. */
+            /** @description `svc.webhooks.no_secret_overlap` or `svc.webhooks.endpoint_deleted`. Or the Idempotency-Key was reused for a different request (`svc.idempotency.key_reused`) or its first request is still in progress (`svc.idempotency.request_in_progress`). */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -19266,7 +19266,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description `svc.webhooks.endpoint_disabled` or `svc.webhooks.endpoint_deleted`. */
+            /** @description `svc.webhooks.endpoint_disabled` or `svc.webhooks.endpoint_deleted`. Or the Idempotency-Key was reused for a different request (`svc.idempotency.key_reused`) or its first request is still in progress (`svc.idempotency.request_in_progress`). */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -19553,7 +19553,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description `svc.webhooks.delivery_in_progress`, `svc.webhooks.endpoint_disabled`, `svc.webhooks.endpoint_deleted`, or an Idempotency-Key conflict. */
+            /** @description `svc.webhooks.delivery_in_progress`, `svc.webhooks.endpoint_disabled` or `svc.webhooks.endpoint_deleted`. Or the Idempotency-Key was reused for a different request (`svc.idempotency.key_reused`) or its first request is still in progress (`svc.idempotency.request_in_progress`). */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -19724,7 +19724,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Idempotency-Key reused for a different request, still in progress, or a one-time secret that cannot be replayed. */
+            /** @description Idempotency-Key reused for a different request (`svc.idempotency.key_reused`), its first request still in progress (`svc.idempotency.request_in_progress`), or a one-time secret that cannot be replayed (`secret_not_replayable`). */
             409: {
                 headers: {
                     [name: string]: unknown;

@@ -20,7 +20,7 @@ const replayOne = createRoute({
     200: json(DeliveryReplayResponseSchema, "The replayed event."),
     ...NOT_FOUND,
     409: errorResponse(
-      "`svc.webhooks.delivery_in_progress`, `svc.webhooks.endpoint_disabled`, `svc.webhooks.endpoint_deleted`, or an Idempotency-Key conflict.",
+      "`svc.webhooks.delivery_in_progress`, `svc.webhooks.endpoint_disabled` or `svc.webhooks.endpoint_deleted`.",
     ),
   },
 });
