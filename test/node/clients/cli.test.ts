@@ -113,6 +113,16 @@ describe("#21 svc configuration", () => {
     expect(resolveConfig({}, repo, "https://evil.example")).toMatchObject({ apiKey: null });
   });
 
+  it("without a key because --base-url names another service than .svc/dev.env's, says so (not `run npm start`)", async () => {
+    const r = await svc(["jobs", "list", "--base-url", "http://127.0.0.1:8898"], { SVC_API_BASE_URL: "" }, repo);
+    expect(r.code).toBe(EXIT.auth);
+    expect(r.stderr).toContain("used only with its own address, http://127.0.0.1:8899, not http://127.0.0.1:8898");
+    expect(r.stderr).not.toContain("npm start");
+    expect(r.stderr).not.toContain(devKey);
+    expect(resolveConfig({}, repo).devEnvKeyHeldFor).toBeNull();
+    expect(resolveConfig({ SVC_API_BASE_URL: "https://api.example.com" }, repo).devEnvKeyHeldFor).toBe("http://127.0.0.1:8899");
+  });
+
   it("#21 parses dotenv lines and ignores the rest", () => {
     expect(parseEnvFile("# c\nexport A=1\nB=\"two\"\nC='3'\nnot a line\n")).toEqual({ A: "1", B: "two", C: "3" });
   });
