@@ -123,6 +123,13 @@ describe("#21 svc configuration", () => {
     expect(resolveConfig({ SVC_API_BASE_URL: "https://api.example.com" }, repo).devEnvKeyHeldFor).toBe("http://127.0.0.1:8899");
   });
 
+  it("a malformed id is a usage error in plain English", async () => {
+    const revoke = await svc(["keys", "revoke", "key_..."], { SVC_API_KEY: "k" });
+    expect(revoke.code).toBe(EXIT.usage);
+    expect(revoke.stderr).toContain('"key_..." is not an API key id');
+    expect((await svc(["assets", "get", "ast_x"], { SVC_API_KEY: "k" })).stderr).toContain('"ast_x" is not an asset id');
+  });
+
   it("#21 parses dotenv lines and ignores the rest", () => {
     expect(parseEnvFile("# c\nexport A=1\nB=\"two\"\nC='3'\nnot a line\n")).toEqual({ A: "1", B: "two", C: "3" });
   });
