@@ -4,6 +4,8 @@
  * against deliveries signed by the unmodified `standardwebhooks` library, including hostile ones.
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { SvcError, SvcIntegrityError, SvcJobError, SvcWebhookError } from "@svc/client";
@@ -330,5 +332,41 @@ describe("#21 svc webhooks verify", () => {
     // No secret, or a secret that is not whsec_: usage.
     expect((await svc(["webhooks", "verify", join(scratch, "ok.json")])).code).toBe(EXIT.usage);
     expect((await svc(["webhooks", "verify", join(scratch, "ok.json")], { SVC_WEBHOOK_SECRET: "plain" })).code).toBe(EXIT.usage);
+  });
+});
+
+describe("svc verify and a sidecar manifest", () => {
+  it("sends FILE.c2pa beside a local file as its sidecar manifest (as svc sign writes it), and says so", async () => {
+    const bodies: string[] = [];
+    const server = createServer((req, res) => {
+      let body = "";
+      req.setEncoding("latin1");
+      req.on("data", (chunk) => (body += chunk));
+      req.on("end", () => {
+        bodies.push(body);
+        res.writeHead(200, { "content-type": "application/json" });
+        res.end(JSON.stringify({ status: "verified_manifest", confidence: 0.9, user_explanation: "ok", warnings: [] }));
+      });
+    });
+    await new Promise<void>((ok) => server.listen(0, "127.0.0.1", ok));
+    try {
+      const env = { SVC_API_KEY: "k", SVC_API_BASE_URL: `http://127.0.0.1:${(server.address() as AddressInfo).port}` };
+      const dir = join(scratch, "sidecar");
+      mkdirSync(dir, { recursive: true });
+      writeFileSync(join(dir, "ast_abcdefghij234567.pdf"), "%PDF-1.4 signed");
+      writeFileSync(join(dir, "ast_abcdefghij234567.pdf.c2pa"), "MANIFEST-STORE-BYTES");
+      writeFileSync(join(dir, "alone.pdf"), "%PDF-1.4 alone");
+      const beside = await svc(["verify", "sidecar/ast_abcdefghij234567.pdf", "--json"], env);
+      expect(beside.code).toBe(EXIT.ok);
+      expect(bodies[0]).toContain('name="manifest"');
+      expect(bodies[0]).toContain("MANIFEST-STORE-BYTES");
+      expect(beside.stderr).toContain("using the sidecar manifest beside it: sidecar/ast_abcdefghij234567.pdf.c2pa");
+      const alone = await svc(["verify", "sidecar/alone.pdf", "--json"], env);
+      expect(alone.code).toBe(EXIT.ok);
+      expect(bodies[1]).not.toContain('name="manifest"');
+      expect(alone.stderr).toBe("");
+    } finally {
+      await new Promise<void>((ok) => server.close(() => ok()));
+    }
   });
 });
