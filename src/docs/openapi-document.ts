@@ -258,5 +258,43 @@ export function openApiDocument(app: OpenAPIHono<AppEnv>, origin: string): Doc {
       });
     }
   }
+  nullableRefs(doc.components);
+  nullableRefs(doc.paths);
   return doc;
+}
+
+/**
+ * zod-openapi writes a registered schema made nullable (with a description of its own) as
+ * `allOf: [{$ref}, {type: ["object", "null"]}]`, which no null satisfies (the referenced object is not nullable),
+ * so validators refuse the nulls the API serves and generated clients type them as never null. Rewritten as what
+ * is meant: `anyOf: [{$ref}, {type: "null"}]`, the description kept.
+ */
+function nullableRefs(node: unknown): void {
+  if (Array.isArray(node)) {
+    for (const item of node) nullableRefs(item);
+    return;
+  }
+  if (!node || typeof node !== "object") return;
+  const schema = node as Record<string, unknown>;
+  const allOf = schema.allOf;
+  if (Array.isArray(allOf) && allOf.length === 2) {
+    const [target, extra] = allOf as Record<string, unknown>[];
+    const type = extra?.type;
+    if (
+      target &&
+      Object.keys(target).length === 1 &&
+      typeof target.$ref === "string" &&
+      Array.isArray(type) &&
+      type.length === 2 &&
+      type.includes("object") &&
+      type.includes("null") &&
+      Object.keys(extra!).every((k) => k === "type" || k === "description")
+    ) {
+      delete schema.allOf;
+      schema.anyOf = [target, { type: "null" }];
+      if (typeof extra!.description === "string" && schema.description === undefined) schema.description = extra!.description;
+      return;
+    }
+  }
+  for (const value of Object.values(schema)) nullableRefs(value);
 }

@@ -6407,7 +6407,8 @@ export interface components {
                  */
                 version: number;
             };
-            sidecar_manifest: components["schemas"]["ReceiptObjectRef"] & (Record<string, never> | null);
+            /** @description The .c2pa manifest store (sidecar_signing only). */
+            sidecar_manifest: components["schemas"]["ReceiptObjectRef"] | null;
             source: components["schemas"]["ReceiptObjectRef"] & unknown;
             /**
              * @description Evidence variant. This deployment issues `signing` (embedded manifest), `sidecar_signing` (.c2pa beside the unchanged file) and `watermarking` (watermark-only recipe: no manifest).
@@ -6842,13 +6843,15 @@ export interface components {
             url: string;
         } | null;
         SignBatchItemResult: {
-            error: components["schemas"]["ErrorResponse"] & (Record<string, never> | null);
+            /** @description Why the item was refused. */
+            error: components["schemas"]["ErrorResponse"] | null;
             /**
              * @description Position of the item in the request.
              * @example 0
              */
             index: number;
-            job: components["schemas"]["JobResponse"] & (Record<string, never> | null);
+            /** @description The admitted job (also on replay). */
+            job: components["schemas"]["JobResponse"] | null;
             /**
              * @description What POST /v1/sign would have answered for this item alone: 202, or an error status.
              * @example 202
@@ -6986,7 +6989,8 @@ export interface components {
              * @example aob_abcdefghij234567
              */
             object_id: string | null;
-            result: components["schemas"]["VerificationResult"] & (Record<string, never> | null);
+            /** @description The verification result; present when completed. For a job's publication-time verification it is derived from the reference engine's codes recorded at publication (OCSP, watermark and fingerprints were not part of that check; see the evidence), and null for a watermark-only publication, whose check was the watermark read-back. */
+            result: components["schemas"]["VerificationResult"] | null;
             /**
              * @description Durable status; `completed` and `failed` are terminal. A verification made synchronously is `completed` from the start.
              * @example completed
@@ -7036,7 +7040,8 @@ export interface components {
             url?: string;
         };
         Usage: {
-            caps: components["schemas"]["BillingCaps"] & (Record<string, never> | null);
+            /** @description For an unmetered tenant: the plan's hard caps; null for a metered one. */
+            caps: components["schemas"]["BillingCaps"] | null;
             /**
              * @description For a metered tenant: balance − reserved, what new work can still be admitted against; null otherwise.
              * @example 49.96
