@@ -238,11 +238,12 @@ export function openApiDocument(app: OpenAPIHono<AppEnv>, origin: string): Doc {
       // The C2PA Soft Binding Resolution API answers contract violations with 400, as its own OpenAPI says.
       const c2paContract = path.startsWith("/v1/soft-binding-resolution/");
       if (!c2paContract && ((op.parameters?.length ?? 0) > 0 || op.requestBody)) {
-        add(
-          "422",
-          "The request does not match the contract (`svc.request.invalid`, with `field_details`), or a cursor is unusable (`svc.cursor.invalid`).",
-          "ValidationErrorResponse",
-        );
+        const description =
+          "The request does not match the contract (`svc.request.invalid`, with `field_details`), or a cursor is unusable (`svc.cursor.invalid`).";
+        // svc.cursor.invalid is the plain envelope (no `detail`): a list's 422 is either shape.
+        if (!responses["422"] && op.parameters?.some((p) => p.in === "query" && p.name.endsWith("cursor")))
+          mergeResponse(responses, "422", { description, schemas: ["ValidationErrorResponse", "ErrorResponse"] });
+        else add("422", description, "ValidationErrorResponse");
       }
       if (op.requestBody) {
         add("413", "The request body is too large (`svc.request.too_large`).", "ErrorResponse");

@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import { api, createTenant, fixture, json, signUploaded } from "../support/helpers";
 
 /**
+ * What the API serves validates against the served document, which validators and the SDK's generated types read.
  * A nullable field whose schema is a registered component (a receipt's `sidecar_manifest`, a stored verification's
  * `result`, a batch item's `job`/`error`, usage `caps`) must admit the null the API serves: the served document is
  * what validators and the SDK's generated types read.
@@ -12,7 +13,7 @@ type Doc = { paths: Record<string, any>; components: { schemas: Record<string, a
 const validatorFor = (doc: Doc, schema: unknown) =>
   new Validator({ ...(schema as object), components: doc.components } as never, "2020-12", false);
 
-describe("nullable component references in /openapi.json", () => {
+describe("served bodies validate against /openapi.json", () => {
   it("a receipt of a sign-only JPEG (sidecar_manifest: null) validates against the served 200 schema", async () => {
     const { key } = await createTenant();
     const { job } = await signUploaded(key, fixture("sample.jpg"), "image/jpeg");
@@ -24,6 +25,20 @@ describe("nullable component references in /openapi.json", () => {
     const schema = doc.paths["/v1/receipts/{receipt_id}"].get.responses["200"].content["application/json"].schema;
     const result = validatorFor(doc, schema).validate(receipt);
     expect(result.errors.map((e) => `${e.instanceLocation}: ${e.error}`)).toEqual([]);
+  });
+
+  it("an unusable cursor's 422 (svc.cursor.invalid, no `detail`) validates against each list's served 422 schema", async () => {
+    const { key } = await createTenant();
+    const doc = await json<Doc>(await api("/openapi.json"));
+    for (const path of ["/v1/jobs", "/v1/assets", "/v1/api-keys"]) {
+      const res = await api(`${path}?cursor=not-a-cursor`, { key });
+      expect(res.status).toBe(422);
+      const body = await json(res);
+      expect(body.code).toBe("svc.cursor.invalid");
+      const schema = doc.paths[path].get.responses["422"].content["application/json"].schema;
+      const result = validatorFor(doc, schema).validate(body);
+      expect(result.errors.map((e) => `${path} ${e.instanceLocation}: ${e.error}`)).toEqual([]);
+    }
   });
 
   it("no schema requires an object and allows null at once (allOf of a component and a nullable type)", async () => {
