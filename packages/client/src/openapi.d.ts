@@ -9777,7 +9777,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description expected_version is stale (`svc.api_keys.version_conflict`). */
+            /** @description expected_version is stale (`svc.api_keys.version_conflict`), or the key is revoked or expired (`svc.api_keys.already_revoked`: after a rotation, change the successor). */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -9988,7 +9988,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description expected_version is stale (`svc.api_keys.version_conflict`). */
+            /** @description expected_version is stale (`svc.api_keys.version_conflict`), or the key is revoked or expired (`svc.api_keys.already_revoked`: after a rotation, change the successor). */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -10527,7 +10527,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description expected_version is stale (`svc.api_keys.version_conflict`). */
+            /** @description expected_version is stale (`svc.api_keys.version_conflict`), or the key is revoked or expired (`svc.api_keys.already_revoked`: after a rotation, change the successor). */
             409: {
                 headers: {
                     [name: string]: unknown;
