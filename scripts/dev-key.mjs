@@ -1,5 +1,15 @@
 // `npm run dev:key`: a fresh all-scope key for the dev tenant, written to .svc/dev.env.
-import { applyMigrations, closeLocalDb, createKey, ensureDevVars, readState, tenantExists, writeDevFiles } from "./lib/dev.mjs";
+import {
+  applyMigrations,
+  closeLocalDb,
+  createKey,
+  DEV_ENV,
+  ensureDevVars,
+  readState,
+  servedBaseUrl,
+  tenantExists,
+  writeDevFiles,
+} from "./lib/dev.mjs";
 
 const vars = await ensureDevVars();
 await applyMigrations();
@@ -11,4 +21,5 @@ if (!(await tenantExists(state.tenant_id))) {
 }
 const created = await createKey(vars.SVC_KEY_PEPPER, state.tenant_id, "Development (all scopes)");
 await closeLocalDb();
-process.stdout.write(writeDevFiles({ ...state, api_key_id: created.keyId }, created.secret));
+// Read before rewriting: the address the running `npm start` wrote (it may serve on PORT=…).
+process.stdout.write(writeDevFiles({ ...state, api_key_id: created.keyId }, created.secret, DEV_ENV, servedBaseUrl()));

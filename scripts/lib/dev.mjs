@@ -233,14 +233,27 @@ export function port() {
   return Number(process.env.PORT || 8787);
 }
 
+/**
+ * The address the running `npm start` serves, for scripts that rewrite an env file while it runs (dev:key,
+ * dev:tenant): PORT when given, else the loopback address the last `npm start` wrote to .svc/dev.env (it may have
+ * been started with PORT=…), else the default. Without this a fresh key was written beside http://127.0.0.1:8787
+ * while the service ran elsewhere.
+ */
+export function servedBaseUrl(env = process.env, file = DEV_ENV) {
+  const chosen = `http://127.0.0.1:${Number(env.PORT || 8787)}`;
+  if (env.PORT || !existsSync(file)) return chosen;
+  const written = parseVars(readFileSync(file, "utf8")).SVC_API_BASE_URL ?? "";
+  return /^http:\/\/127\.0\.0\.1:\d{1,5}$/.test(written) ? written : chosen;
+}
+
 export function readState() {
   return existsSync(DEV_STATE) ? JSON.parse(readFileSync(DEV_STATE, "utf8")) : {};
 }
 
-export function writeDevFiles(state, secret, file = DEV_ENV) {
+export function writeDevFiles(state, secret, file = DEV_ENV, base = baseUrl()) {
   mkdirSync(SVC_DIR, { recursive: true });
   if (state) writeFileSync(DEV_STATE, `${JSON.stringify(state, null, 2)}\n`, { mode: 0o600 });
-  const lines = `SVC_API_BASE_URL=${baseUrl()}\nSVC_API_KEY=${secret}\n`;
+  const lines = `SVC_API_BASE_URL=${base}\nSVC_API_KEY=${secret}\n`;
   writeFileSync(file, lines, { mode: 0o600 });
   return lines;
 }

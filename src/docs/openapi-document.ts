@@ -207,11 +207,20 @@ export function openApiDocument(app: OpenAPIHono<AppEnv>, origin: string): Doc {
           add("503", "Credential verification unavailable (`svc.auth.unavailable`); retry.", "ErrorResponse");
           syncIdempotencyHeader(op, policy.idempotency);
           if (policy.idempotency) {
-            add(
-              "409",
-              "Idempotency-Key reused for a different request, still in progress, or a one-time secret that cannot be replayed.",
-              "ErrorResponse",
-            );
+            // A route's own 409 (its state conflicts) is answered besides the key's: both are said, with their codes.
+            if (responses["409"]) {
+              if (!responses["409"].description.includes("svc.idempotency.key_reused"))
+                mergeResponse(responses, "409", {
+                  description:
+                    "Or the Idempotency-Key was reused for a different request (`svc.idempotency.key_reused`) or its first request is still in progress (`svc.idempotency.request_in_progress`).",
+                  schemas: ["ErrorResponse"],
+                });
+            } else
+              add(
+                "409",
+                "Idempotency-Key reused for a different request (`svc.idempotency.key_reused`), its first request still in progress (`svc.idempotency.request_in_progress`), or a one-time secret that cannot be replayed (`secret_not_replayable`).",
+                "ErrorResponse",
+              );
             const contract = responses["422"]
               ? ""
               : "The request does not match the contract (`svc.request.invalid`, with `field_details`). ";
@@ -229,11 +238,12 @@ export function openApiDocument(app: OpenAPIHono<AppEnv>, origin: string): Doc {
       // The C2PA Soft Binding Resolution API answers contract violations with 400, as its own OpenAPI says.
       const c2paContract = path.startsWith("/v1/soft-binding-resolution/");
       if (!c2paContract && ((op.parameters?.length ?? 0) > 0 || op.requestBody)) {
-        add(
-          "422",
-          "The request does not match the contract (`svc.request.invalid`, with `field_details`), or a cursor is unusable (`svc.cursor.invalid`).",
-          "ValidationErrorResponse",
-        );
+        const description =
+          "The request does not match the contract (`svc.request.invalid`, with `field_details`), or a cursor is unusable (`svc.cursor.invalid`).";
+        // svc.cursor.invalid is the plain envelope (no `detail`): a list's 422 is either shape.
+        if (!responses["422"] && op.parameters?.some((p) => p.in === "query" && p.name.endsWith("cursor")))
+          mergeResponse(responses, "422", { description, schemas: ["ValidationErrorResponse", "ErrorResponse"] });
+        else add("422", description, "ValidationErrorResponse");
       }
       if (op.requestBody) {
         add("413", "The request body is too large (`svc.request.too_large`).", "ErrorResponse");
@@ -249,5 +259,43 @@ export function openApiDocument(app: OpenAPIHono<AppEnv>, origin: string): Doc {
       });
     }
   }
+  nullableRefs(doc.components);
+  nullableRefs(doc.paths);
   return doc;
+}
+
+/**
+ * zod-openapi writes a registered schema made nullable (with a description of its own) as
+ * `allOf: [{$ref}, {type: ["object", "null"]}]`, which no null satisfies (the referenced object is not nullable),
+ * so validators refuse the nulls the API serves and generated clients type them as never null. Rewritten as what
+ * is meant: `anyOf: [{$ref}, {type: "null"}]`, the description kept.
+ */
+function nullableRefs(node: unknown): void {
+  if (Array.isArray(node)) {
+    for (const item of node) nullableRefs(item);
+    return;
+  }
+  if (!node || typeof node !== "object") return;
+  const schema = node as Record<string, unknown>;
+  const allOf = schema.allOf;
+  if (Array.isArray(allOf) && allOf.length === 2) {
+    const [target, extra] = allOf as Record<string, unknown>[];
+    const type = extra?.type;
+    if (
+      target &&
+      Object.keys(target).length === 1 &&
+      typeof target.$ref === "string" &&
+      Array.isArray(type) &&
+      type.length === 2 &&
+      type.includes("object") &&
+      type.includes("null") &&
+      Object.keys(extra!).every((k) => k === "type" || k === "description")
+    ) {
+      delete schema.allOf;
+      schema.anyOf = [target, { type: "null" }];
+      if (typeof extra!.description === "string" && schema.description === undefined) schema.description = extra!.description;
+      return;
+    }
+  }
+  for (const value of Object.values(schema)) nullableRefs(value);
 }

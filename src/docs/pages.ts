@@ -85,7 +85,7 @@ ${bodyRef ? `<p>Request body: <code>${escapeHtml(bodyRef)}</code> (see <a href="
   return page(
     `${doc.info.title} API reference`,
     `<h1>${escapeHtml(doc.info.title)} <small>v${escapeHtml(doc.info.version)}</small></h1>${intro}
-<p>Machine-readable: <a href="/openapi.json">/openapi.json</a> (OpenAPI 3.1). Error codes: <a href="/docs/errors">/docs/errors</a>.</p><nav>${toc}</nav>${sections}`,
+<p>Machine-readable: <a href="/openapi.json">/openapi.json</a> (OpenAPI 3.1). Error codes: <a href="/docs/errors">/docs/errors</a>. Verification statuses: <a href="/docs/verification-statuses">/docs/verification-statuses</a>.</p><nav>${toc}</nav>${sections}`,
   );
 }
 

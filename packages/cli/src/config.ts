@@ -20,6 +20,11 @@ export interface Config {
   readonly apiKeySource: Exclude<Source, "flag" | "default"> | null;
   /** The dev.env file read, if any. */
   readonly devEnvPath: string | null;
+  /**
+   * The address of a dev.env whose key was held back because the service chosen is another one (to say why there
+   * is no key, rather than suggest running `npm start` again); null otherwise.
+   */
+  readonly devEnvKeyHeldFor: string | null;
 }
 
 /** KEY=value lines (optionally quoted), as scripts/lib/dev.mjs writes them; other lines ignored. */
@@ -96,6 +101,7 @@ export function resolveConfig(env: Readonly<Record<string, string | undefined>>,
     baseUrlSource,
     apiKeySource,
     devEnvPath: apiKeySource === "dev.env" || baseUrlSource === "dev.env" ? devEnvPath : null,
+    devEnvKeyHeldFor: !apiKey && dev.SVC_API_KEY && devBase ? devBase : null,
   };
 }
 

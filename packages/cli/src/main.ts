@@ -150,9 +150,15 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
       err: (text) => io.stderr.write(`${redactSecrets(text, config.apiKey)}\n`),
       requireKey() {
         if (config.apiKey) return config.apiKey;
-        throw new CliError(EXIT.auth, "no API key", [
-          "set SVC_API_KEY, or run `npm start` in the repository (it writes .svc/dev.env, which svc reads)",
-        ]);
+        throw new CliError(
+          EXIT.auth,
+          "no API key",
+          config.devEnvKeyHeldFor
+            ? [
+                `the key in .svc/dev.env is used only with its own address, ${config.devEnvKeyHeldFor}, not ${config.baseUrl}: set SVC_API_KEY for that service, or drop --base-url / SVC_API_BASE_URL`,
+              ]
+            : ["set SVC_API_KEY, or run `npm start` in the repository (it writes .svc/dev.env, which svc reads)"],
+        );
       },
     };
     return await cmd.run(ctx);

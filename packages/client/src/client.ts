@@ -144,8 +144,14 @@ export interface SvcClient {
   readonly webhooks: { verify(payload: string | Uint8Array | ArrayBuffer, headers: WebhookHeaders, secret: string): WebhookEvent };
 }
 
-/** The data of an openapi-fetch answer, or its error as an SvcError. */
-export async function unwrap<T>(result: { data?: T; error?: unknown; response: Response }): Promise<T> {
+/**
+ * The data of an openapi-fetch answer, or its error as an SvcError. Takes the answer or its promise, so
+ * `await unwrap(svc.api.GET(…))` works as well as `unwrap(await svc.api.GET(…))`.
+ */
+export async function unwrap<T>(
+  answer: { data?: T; error?: unknown; response: Response } | PromiseLike<{ data?: T; error?: unknown; response: Response }>,
+): Promise<T> {
+  const result = await answer;
   if (result.response.ok && result.error === undefined) return result.data as T;
   throw await errorFromResponse(result.response, result.error ?? null);
 }

@@ -6407,7 +6407,8 @@ export interface components {
                  */
                 version: number;
             };
-            sidecar_manifest: components["schemas"]["ReceiptObjectRef"] & (Record<string, never> | null);
+            /** @description The .c2pa manifest store (sidecar_signing only). */
+            sidecar_manifest: components["schemas"]["ReceiptObjectRef"] | null;
             source: components["schemas"]["ReceiptObjectRef"] & unknown;
             /**
              * @description Evidence variant. This deployment issues `signing` (embedded manifest), `sidecar_signing` (.c2pa beside the unchanged file) and `watermarking` (watermark-only recipe: no manifest).
@@ -6842,13 +6843,15 @@ export interface components {
             url: string;
         } | null;
         SignBatchItemResult: {
-            error: components["schemas"]["ErrorResponse"] & (Record<string, never> | null);
+            /** @description Why the item was refused. */
+            error: components["schemas"]["ErrorResponse"] | null;
             /**
              * @description Position of the item in the request.
              * @example 0
              */
             index: number;
-            job: components["schemas"]["JobResponse"] & (Record<string, never> | null);
+            /** @description The admitted job (also on replay). */
+            job: components["schemas"]["JobResponse"] | null;
             /**
              * @description What POST /v1/sign would have answered for this item alone: 202, or an error status.
              * @example 202
@@ -6986,7 +6989,8 @@ export interface components {
              * @example aob_abcdefghij234567
              */
             object_id: string | null;
-            result: components["schemas"]["VerificationResult"] & (Record<string, never> | null);
+            /** @description The verification result; present when completed. For a job's publication-time verification it is derived from the reference engine's codes recorded at publication (OCSP, watermark and fingerprints were not part of that check; see the evidence), and null for a watermark-only publication, whose check was the watermark read-back. */
+            result: components["schemas"]["VerificationResult"] | null;
             /**
              * @description Durable status; `completed` and `failed` are terminal. A verification made synchronously is `completed` from the start.
              * @example completed
@@ -7036,7 +7040,8 @@ export interface components {
             url?: string;
         };
         Usage: {
-            caps: components["schemas"]["BillingCaps"] & (Record<string, never> | null);
+            /** @description For an unmetered tenant: the plan's hard caps; null for a metered one. */
+            caps: components["schemas"]["BillingCaps"] | null;
             /**
              * @description For a metered tenant: balance − reserved, what new work can still be admitted against; null otherwise.
              * @example 49.96
@@ -9290,7 +9295,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ValidationErrorResponse"];
+                    "application/json": components["schemas"]["ValidationErrorResponse"] | components["schemas"]["ErrorResponse"];
                 };
             };
             /** @description The key's request rate limit is reached (`API_KEY_RATE_LIMITED`, with `Retry-After` and `RateLimit-Policy`); the refused request used no capacity: wait and retry with the same Idempotency-Key. */
@@ -9369,7 +9374,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"] | components["schemas"]["HttpErrorResponse"];
                 };
             };
-            /** @description Idempotency-Key reused for a different request, still in progress, or a one-time secret that cannot be replayed. */
+            /** @description Idempotency-Key reused for a different request (`svc.idempotency.key_reused`), its first request still in progress (`svc.idempotency.request_in_progress`), or a one-time secret that cannot be replayed (`secret_not_replayable`). */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -9579,7 +9584,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Already revoked (`svc.api_keys.already_revoked`), or rotating (`svc.api_keys.rotation_in_progress`: complete or cancel the rotation first, so no successor is left alive unseen). */
+            /** @description Already revoked (`svc.api_keys.already_revoked`), or rotating (`svc.api_keys.rotation_in_progress`: complete or cancel the rotation first, so no successor is left alive unseen). Or the Idempotency-Key was reused for a different request (`svc.idempotency.key_reused`) or its first request is still in progress (`svc.idempotency.request_in_progress`). */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -9772,7 +9777,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description expected_version is stale (`svc.api_keys.version_conflict`). */
+            /** @description expected_version is stale (`svc.api_keys.version_conflict`), or the key is revoked or expired (`svc.api_keys.already_revoked`: after a rotation, change the successor). */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -9983,7 +9988,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description expected_version is stale (`svc.api_keys.version_conflict`). */
+            /** @description expected_version is stale (`svc.api_keys.version_conflict`), or the key is revoked or expired (`svc.api_keys.already_revoked`: after a rotation, change the successor). */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -10107,7 +10112,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Revoked or expired (`svc.api_keys.already_revoked`), a rotation already overlapping (`svc.api_keys.rotation_in_progress`), or the key's rotation completed or lapsed (`svc.api_keys.rotation_ended`). */
+            /** @description Revoked or expired (`svc.api_keys.already_revoked`), a rotation already overlapping (`svc.api_keys.rotation_in_progress`), or the key's rotation completed or lapsed (`svc.api_keys.rotation_ended`). Or the Idempotency-Key was reused for a different request (`svc.idempotency.key_reused`) or its first request is still in progress (`svc.idempotency.request_in_progress`). */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -10227,7 +10232,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description No rotation was begun (`svc.api_keys.no_rotation`), the rotation already ended — completed, canceled, lapsed, or the successor was revoked (`svc.api_keys.rotation_ended`) — or the key is revoked (`svc.api_keys.already_revoked`). No move leaves an ended rotation and none reactivates a retired key. */
+            /** @description No rotation was begun (`svc.api_keys.no_rotation`), the rotation already ended — completed, canceled, lapsed, or the successor was revoked (`svc.api_keys.rotation_ended`) — or the key is revoked (`svc.api_keys.already_revoked`). No move leaves an ended rotation and none reactivates a retired key. Or the Idempotency-Key was reused for a different request (`svc.idempotency.key_reused`) or its first request is still in progress (`svc.idempotency.request_in_progress`). */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -10329,7 +10334,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description No rotation was begun (`svc.api_keys.no_rotation`), the rotation already ended — completed, canceled, lapsed, or the successor was revoked (`svc.api_keys.rotation_ended`) — or the key is revoked (`svc.api_keys.already_revoked`). No move leaves an ended rotation and none reactivates a retired key. */
+            /** @description No rotation was begun (`svc.api_keys.no_rotation`), the rotation already ended — completed, canceled, lapsed, or the successor was revoked (`svc.api_keys.rotation_ended`) — or the key is revoked (`svc.api_keys.already_revoked`). No move leaves an ended rotation and none reactivates a retired key. Or the Idempotency-Key was reused for a different request (`svc.idempotency.key_reused`) or its first request is still in progress (`svc.idempotency.request_in_progress`). */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -10522,7 +10527,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description expected_version is stale (`svc.api_keys.version_conflict`). */
+            /** @description expected_version is stale (`svc.api_keys.version_conflict`), or the key is revoked or expired (`svc.api_keys.already_revoked`: after a rotation, change the successor). */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -10709,7 +10714,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ValidationErrorResponse"];
+                    "application/json": components["schemas"]["ValidationErrorResponse"] | components["schemas"]["ErrorResponse"];
                 };
             };
             /** @description The key's request rate limit is reached (`API_KEY_RATE_LIMITED`, with `Retry-After` and `RateLimit-Policy`); the refused request used no capacity: wait and retry with the same Idempotency-Key. */
@@ -10887,7 +10892,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ValidationErrorResponse"];
+                    "application/json": components["schemas"]["ValidationErrorResponse"] | components["schemas"]["ErrorResponse"];
                 };
             };
             /** @description The key's request rate limit is reached (`API_KEY_RATE_LIMITED`, with `Retry-After` and `RateLimit-Policy`); the refused request used no capacity: wait and retry with the same Idempotency-Key. */
@@ -11074,7 +11079,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ValidationErrorResponse"];
+                    "application/json": components["schemas"]["ValidationErrorResponse"] | components["schemas"]["ErrorResponse"];
                 };
             };
             /** @description The key's request rate limit is reached (`API_KEY_RATE_LIMITED`, with `Retry-After` and `RateLimit-Policy`); the refused request used no capacity: wait and retry with the same Idempotency-Key. */
@@ -11574,7 +11579,7 @@ export interface operations {
                     "application/json": components["schemas"]["HttpErrorResponse"] | components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description `svc.billing.wallet_not_enabled`: a top-up into a wallet that is not opted in and enabled. */
+            /** @description `svc.billing.wallet_not_enabled`: a top-up into a wallet that is not opted in and enabled. Or the Idempotency-Key was reused for a different request (`svc.idempotency.key_reused`) or its first request is still in progress (`svc.idempotency.request_in_progress`). */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -11764,7 +11769,7 @@ export interface operations {
                     "application/json": components["schemas"]["HttpErrorResponse"] | components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Idempotency-Key reused for a different request, still in progress, or a one-time secret that cannot be replayed. */
+            /** @description Idempotency-Key reused for a different request (`svc.idempotency.key_reused`), its first request still in progress (`svc.idempotency.request_in_progress`), or a one-time secret that cannot be replayed (`secret_not_replayable`). */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -12123,7 +12128,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"] | components["schemas"]["HttpErrorResponse"];
                 };
             };
-            /** @description `svc.billing.wallet_version_conflict` or `svc.billing.wallet_opt_out_refused`. */
+            /** @description `svc.billing.wallet_version_conflict` or `svc.billing.wallet_opt_out_refused`. Or the Idempotency-Key was reused for a different request (`svc.idempotency.key_reused`) or its first request is still in progress (`svc.idempotency.request_in_progress`). */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -12313,7 +12318,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description `svc.capture.identity_revoked`: the identity is revoked. */
+            /** @description `svc.capture.identity_revoked`: the identity is revoked. Or the Idempotency-Key was reused for a different request (`svc.idempotency.key_reused`) or its first request is still in progress (`svc.idempotency.request_in_progress`). */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -12437,7 +12442,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ValidationErrorResponse"];
+                    "application/json": components["schemas"]["ValidationErrorResponse"] | components["schemas"]["ErrorResponse"];
                 };
             };
             /** @description The key's request rate limit is reached (`API_KEY_RATE_LIMITED`, with `Retry-After` and `RateLimit-Policy`); the refused request used no capacity: wait and retry with the same Idempotency-Key. */
@@ -12534,7 +12539,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Idempotency-Key reused for a different request, still in progress, or a one-time secret that cannot be replayed. */
+            /** @description Idempotency-Key reused for a different request (`svc.idempotency.key_reused`), its first request still in progress (`svc.idempotency.request_in_progress`), or a one-time secret that cannot be replayed (`secret_not_replayable`). */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -12758,7 +12763,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ValidationErrorResponse"];
+                    "application/json": components["schemas"]["ValidationErrorResponse"] | components["schemas"]["ErrorResponse"];
                 };
             };
             /** @description The key's request rate limit is reached (`API_KEY_RATE_LIMITED`, with `Retry-After` and `RateLimit-Policy`); the refused request used no capacity: wait and retry with the same Idempotency-Key. */
@@ -12855,7 +12860,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description `svc.capture.enrollment_expired`, `svc.capture.enrollment_completed` or `svc.capture.identity_conflict`. */
+            /** @description `svc.capture.enrollment_expired`, `svc.capture.enrollment_completed` or `svc.capture.identity_conflict`. Or the Idempotency-Key was reused for a different request (`svc.idempotency.key_reused`) or its first request is still in progress (`svc.idempotency.request_in_progress`). */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -13065,7 +13070,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Idempotency-Key reused for a different request, still in progress, or a one-time secret that cannot be replayed. */
+            /** @description Idempotency-Key reused for a different request (`svc.idempotency.key_reused`), its first request still in progress (`svc.idempotency.request_in_progress`), or a one-time secret that cannot be replayed (`secret_not_replayable`). */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -13159,7 +13164,7 @@ export interface operations {
                     "application/json": components["schemas"]["HttpErrorResponse"] | components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Idempotency-Key reused for a different request, still in progress, or a one-time secret that cannot be replayed. */
+            /** @description Idempotency-Key reused for a different request (`svc.idempotency.key_reused`), its first request still in progress (`svc.idempotency.request_in_progress`), or a one-time secret that cannot be replayed (`secret_not_replayable`). */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -13485,7 +13490,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ValidationErrorResponse"];
+                    "application/json": components["schemas"]["ValidationErrorResponse"] | components["schemas"]["ErrorResponse"];
                 };
             };
             /** @description The key's request rate limit is reached (`API_KEY_RATE_LIMITED`, with `Retry-After` and `RateLimit-Policy`); the refused request used no capacity: wait and retry with the same Idempotency-Key. */
@@ -13573,7 +13578,7 @@ export interface operations {
                     "application/json": components["schemas"]["HttpErrorResponse"] | components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Idempotency-Key reused for a different request, still in progress, or a one-time secret that cannot be replayed. */
+            /** @description Idempotency-Key reused for a different request (`svc.idempotency.key_reused`), its first request still in progress (`svc.idempotency.request_in_progress`), or a one-time secret that cannot be replayed (`secret_not_replayable`). */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -13876,7 +13881,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description `svc.creators.erased`: the identity is erased. */
+            /** @description `svc.creators.erased`: the identity is erased. Or the Idempotency-Key was reused for a different request (`svc.idempotency.key_reused`) or its first request is still in progress (`svc.idempotency.request_in_progress`). */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -14039,7 +14044,7 @@ export interface operations {
                     "application/json": components["schemas"]["HttpErrorResponse"] | components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Idempotency-Key reused for a different request, still in progress, or a one-time secret that cannot be replayed. */
+            /** @description Idempotency-Key reused for a different request (`svc.idempotency.key_reused`), its first request still in progress (`svc.idempotency.request_in_progress`), or a one-time secret that cannot be replayed (`secret_not_replayable`). */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -14169,7 +14174,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ValidationErrorResponse"];
+                    "application/json": components["schemas"]["ValidationErrorResponse"] | components["schemas"]["ErrorResponse"];
                 };
             };
             /** @description The key's request rate limit is reached (`API_KEY_RATE_LIMITED`, with `Retry-After` and `RateLimit-Policy`); the refused request used no capacity: wait and retry with the same Idempotency-Key. */
@@ -14254,7 +14259,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ValidationErrorResponse"];
+                    "application/json": components["schemas"]["ValidationErrorResponse"] | components["schemas"]["ErrorResponse"];
                 };
             };
             /** @description The key's request rate limit is reached (`API_KEY_RATE_LIMITED`, with `Retry-After` and `RateLimit-Policy`); the refused request used no capacity: wait and retry with the same Idempotency-Key. */
@@ -14342,7 +14347,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description `svc.governance.legal_hold_active`: a legal hold covers the target; nothing was removed. */
+            /** @description `svc.governance.legal_hold_active`: a legal hold covers the target; nothing was removed. Or the Idempotency-Key was reused for a different request (`svc.idempotency.key_reused`) or its first request is still in progress (`svc.idempotency.request_in_progress`). */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -14550,7 +14555,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ValidationErrorResponse"];
+                    "application/json": components["schemas"]["ValidationErrorResponse"] | components["schemas"]["ErrorResponse"];
                 };
             };
             /** @description The key's request rate limit is reached (`API_KEY_RATE_LIMITED`, with `Retry-After` and `RateLimit-Policy`); the refused request used no capacity: wait and retry with the same Idempotency-Key. */
@@ -14625,7 +14630,7 @@ export interface operations {
                     "application/json": components["schemas"]["HttpErrorResponse"] | components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description `svc.governance.export_in_progress`, or an Idempotency-Key reused for another request. */
+            /** @description `svc.governance.export_in_progress`: an export is queued or running. Or the Idempotency-Key was reused for a different request (`svc.idempotency.key_reused`) or its first request is still in progress (`svc.idempotency.request_in_progress`). */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -14815,7 +14820,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ValidationErrorResponse"];
+                    "application/json": components["schemas"]["ValidationErrorResponse"] | components["schemas"]["ErrorResponse"];
                 };
             };
             /** @description The key's request rate limit is reached (`API_KEY_RATE_LIMITED`, with `Retry-After` and `RateLimit-Policy`); the refused request used no capacity: wait and retry with the same Idempotency-Key. */
@@ -14894,7 +14899,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ValidationErrorResponse"];
+                    "application/json": components["schemas"]["ValidationErrorResponse"] | components["schemas"]["ErrorResponse"];
                 };
             };
             /** @description The key's request rate limit is reached (`API_KEY_RATE_LIMITED`, with `Retry-After` and `RateLimit-Policy`); the refused request used no capacity: wait and retry with the same Idempotency-Key. */
@@ -15050,7 +15055,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ValidationErrorResponse"];
+                    "application/json": components["schemas"]["ValidationErrorResponse"] | components["schemas"]["ErrorResponse"];
                 };
             };
             /** @description The key's request rate limit is reached (`API_KEY_RATE_LIMITED`, with `Retry-After` and `RateLimit-Policy`); the refused request used no capacity: wait and retry with the same Idempotency-Key. */
@@ -15231,7 +15236,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Already terminal (`svc.jobs.terminal`). */
+            /** @description Already terminal (`svc.jobs.terminal`). Or the Idempotency-Key was reused for a different request (`svc.idempotency.key_reused`) or its first request is still in progress (`svc.idempotency.request_in_progress`). */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -15501,7 +15506,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ValidationErrorResponse"];
+                    "application/json": components["schemas"]["ValidationErrorResponse"] | components["schemas"]["ErrorResponse"];
                 };
             };
             /** @description The key's request rate limit is reached (`API_KEY_RATE_LIMITED`, with `Retry-After` and `RateLimit-Policy`); the refused request used no capacity: wait and retry with the same Idempotency-Key. */
@@ -15898,13 +15903,13 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description The key lacks the `sign:write` scope, or the identity is deactivated (`HttpErrorResponse`: `detail` only); or the key is used from a network outside its IP allowlist (`API_KEY_IP_NOT_ALLOWED`, `ErrorResponse`). */
+            /** @description The key's signing profile does not allow this recipe (`svc.sign.recipe_not_allowed`) or this watermark or fingerprint option (`svc.sign.option_not_allowed`). The key lacks the `sign:write` scope, or the identity is deactivated (`HttpErrorResponse`: `detail` only); or the key is used from a network outside its IP allowlist (`API_KEY_IP_NOT_ALLOWED`, `ErrorResponse`). */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["HttpErrorResponse"] | components["schemas"]["ErrorResponse"];
+                    "application/json": components["schemas"]["ErrorResponse"] | components["schemas"]["HttpErrorResponse"];
                 };
             };
             /** @description Not found for this tenant (another tenant's resource answers the same). */
@@ -15916,7 +15921,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description The asset is not uploaded, busy or already published. */
+            /** @description The asset's upload is not completed (`svc.sign.asset_not_uploaded`), another job is working on it (`svc.sign.asset_busy`), or it is already published (`svc.sign.asset_published`: upload the media again to sign it anew). Or the Idempotency-Key was reused for a different request (`svc.idempotency.key_reused`) or its first request is still in progress (`svc.idempotency.request_in_progress`). */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -15943,13 +15948,13 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description The request does not match the contract (`svc.request.invalid`, with `field_details`). The Idempotency-Key header is missing (`svc.idempotency.key_required`) or malformed (`svc.idempotency.key_invalid`). */
+            /** @description The recipe does not exist (`svc.sign.recipe_unknown`), is not available here (`svc.sign.recipe_unavailable`) or does not take the asset's media type (`svc.sign.media_type_not_supported`); an option does not apply to it (`svc.sign.option_not_applicable`), its algorithm is not offered or not installed (`svc.sign.algorithm_not_offered`, `svc.sign.algorithm_unavailable`), or the image's dimensions are outside what pixel work takes (`svc.sign.image_dimensions_unsupported`); `creator_id` is unknown or inactive (`svc.sign.creator_unknown`, `svc.sign.creator_inactive`); the price list has no price for the work (`svc.billing.not_priced`); or a field error (`svc.request.invalid`, with `field_details`). The Idempotency-Key header is missing (`svc.idempotency.key_required`) or malformed (`svc.idempotency.key_invalid`). */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ValidationErrorResponse"] | components["schemas"]["ErrorResponse"];
+                    "application/json": components["schemas"]["ErrorResponse"] | components["schemas"]["ValidationErrorResponse"];
                 };
             };
             /** @description The key's request rate limit is reached (`API_KEY_RATE_LIMITED`, with `Retry-After` and `RateLimit-Policy`); the refused request used no capacity: wait and retry with the same Idempotency-Key. */
@@ -16028,7 +16033,7 @@ export interface operations {
                     "application/json": components["schemas"]["HttpErrorResponse"] | components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Idempotency-Key reused for a different request, still in progress, or a one-time secret that cannot be replayed. */
+            /** @description Idempotency-Key reused for a different request (`svc.idempotency.key_reused`), its first request still in progress (`svc.idempotency.request_in_progress`), or a one-time secret that cannot be replayed (`secret_not_replayable`). */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -16595,7 +16600,7 @@ export interface operations {
                     "application/json": components["schemas"]["HttpErrorResponse"] | components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Idempotency-Key reused for a different request, still in progress, or a one-time secret that cannot be replayed. */
+            /** @description Idempotency-Key reused for a different request (`svc.idempotency.key_reused`), its first request still in progress (`svc.idempotency.request_in_progress`), or a one-time secret that cannot be replayed (`secret_not_replayable`). */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -16622,13 +16627,13 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description The request does not match the contract (`svc.request.invalid`, with `field_details`). The Idempotency-Key header is malformed (`svc.idempotency.key_invalid`). */
+            /** @description `declared_media_type` is not a reviewed format (`svc.uploads.media_type_unknown`) or not enabled here (`svc.uploads.media_type_unavailable`: see GET /v1/capabilities), `byte_length` is above the type's `upload.maximum_bytes` (`svc.uploads.too_large`), the declared `parts` do not fit the mode or the length (`svc.uploads.parts_invalid`), or a field error (`svc.request.invalid`, with `field_details`). The Idempotency-Key header is malformed (`svc.idempotency.key_invalid`). */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ValidationErrorResponse"] | components["schemas"]["ErrorResponse"];
+                    "application/json": components["schemas"]["ErrorResponse"] | components["schemas"]["ValidationErrorResponse"];
                 };
             };
             /** @description The key's request rate limit is reached (`API_KEY_RATE_LIMITED`, with `Retry-After` and `RateLimit-Policy`); the refused request used no capacity: wait and retry with the same Idempotency-Key. */
@@ -16715,7 +16720,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Already completed (`svc.uploads.already_completed`). */
+            /** @description Already completed (`svc.uploads.already_completed`). Or the Idempotency-Key was reused for a different request (`svc.idempotency.key_reused`) or its first request is still in progress (`svc.idempotency.request_in_progress`). */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -16821,7 +16826,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description No bytes uploaded yet (`svc.uploads.bytes_missing`), or the upload failed for good (`svc.uploads.failed`: a multipart upload whose assembled bytes did not match what was declared). */
+            /** @description No bytes uploaded yet (`svc.uploads.bytes_missing`), or the upload failed for good (`svc.uploads.failed`: a multipart upload whose assembled bytes did not match what was declared). Or the Idempotency-Key was reused for a different request (`svc.idempotency.key_reused`) or its first request is still in progress (`svc.idempotency.request_in_progress`). */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -16857,13 +16862,13 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description The request does not match the contract (`svc.request.invalid`, with `field_details`). The Idempotency-Key header is missing (`svc.idempotency.key_required`) or malformed (`svc.idempotency.key_invalid`). */
+            /** @description The stored bytes are refused: not the declared `byte_length` (`svc.uploads.length_mismatch`) or `sha256` (`svc.uploads.sha256_mismatch`), not a reviewed format (`svc.media.unsupported_type`), another format than declared (`svc.media.type_mismatch`), truncated or malformed (`svc.media.corrupt`), or a video codec not supported (`MEDIA_CODEC_UNSUPPORTED`); wrong or missing part ETags (`svc.uploads.parts_invalid`); or a field error (`svc.request.invalid`, with `field_details`). The Idempotency-Key header is missing (`svc.idempotency.key_required`) or malformed (`svc.idempotency.key_invalid`). */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ValidationErrorResponse"] | components["schemas"]["ErrorResponse"];
+                    "application/json": components["schemas"]["ErrorResponse"] | components["schemas"]["ValidationErrorResponse"];
                 };
             };
             /** @description The key's request rate limit is reached (`API_KEY_RATE_LIMITED`, with `Retry-After` and `RateLimit-Policy`); the refused request used no capacity: wait and retry with the same Idempotency-Key. */
@@ -17111,7 +17116,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Idempotency-Key reused for a different request, still in progress, or a one-time secret that cannot be replayed. */
+            /** @description Idempotency-Key reused for a different request (`svc.idempotency.key_reused`), its first request still in progress (`svc.idempotency.request_in_progress`), or a one-time secret that cannot be replayed (`secret_not_replayable`). */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -17221,7 +17226,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ValidationErrorResponse"];
+                    "application/json": components["schemas"]["ValidationErrorResponse"] | components["schemas"]["ErrorResponse"];
                 };
             };
             /** @description The key's request rate limit is reached (`API_KEY_RATE_LIMITED`, with `Retry-After` and `RateLimit-Policy`); the refused request used no capacity: wait and retry with the same Idempotency-Key. */
@@ -17312,7 +17317,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Idempotency-Key reused for a different request, still in progress, or a one-time secret that cannot be replayed. */
+            /** @description Idempotency-Key reused for a different request (`svc.idempotency.key_reused`), its first request still in progress (`svc.idempotency.request_in_progress`), or a one-time secret that cannot be replayed (`secret_not_replayable`). */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -17630,7 +17635,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Idempotency-Key reused for a different request, still in progress, or a one-time secret that cannot be replayed. */
+            /** @description Idempotency-Key reused for a different request (`svc.idempotency.key_reused`), its first request still in progress (`svc.idempotency.request_in_progress`), or a one-time secret that cannot be replayed (`secret_not_replayable`). */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -17732,7 +17737,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ValidationErrorResponse"];
+                    "application/json": components["schemas"]["ValidationErrorResponse"] | components["schemas"]["ErrorResponse"];
                 };
             };
             /** @description The key's request rate limit is reached (`API_KEY_RATE_LIMITED`, with `Retry-After` and `RateLimit-Policy`); the refused request used no capacity: wait and retry with the same Idempotency-Key. */
@@ -17820,7 +17825,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Idempotency conflict. */
+            /** @description Idempotency-Key reused for a different request (`svc.idempotency.key_reused`), its first request still in progress (`svc.idempotency.request_in_progress`), or a one-time secret that cannot be replayed (`secret_not_replayable`). */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -18246,7 +18251,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ValidationErrorResponse"];
+                    "application/json": components["schemas"]["ValidationErrorResponse"] | components["schemas"]["ErrorResponse"];
                 };
             };
             /** @description The key's request rate limit is reached (`API_KEY_RATE_LIMITED`, with `Retry-After` and `RateLimit-Policy`); the refused request used no capacity: wait and retry with the same Idempotency-Key. */
@@ -18325,7 +18330,7 @@ export interface operations {
                     "application/json": components["schemas"]["HttpErrorResponse"] | components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description `secret_not_replayable` for a replayed completed create; `svc.webhooks.endpoint_limit` at 50 endpoints; an Idempotency-Key conflict. */
+            /** @description `secret_not_replayable` for a replayed completed create; `svc.webhooks.endpoint_limit` at 50 endpoints. Or the Idempotency-Key was reused for a different request (`svc.idempotency.key_reused`) or its first request is still in progress (`svc.idempotency.request_in_progress`). */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -18535,7 +18540,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description `svc.webhooks.endpoint_deleted`. */
+            /** @description `svc.webhooks.endpoint_deleted`. Or the Idempotency-Key was reused for a different request (`svc.idempotency.key_reused`) or its first request is still in progress (`svc.idempotency.request_in_progress`). */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -18641,7 +18646,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description `svc.webhooks.endpoint_deleted`. */
+            /** @description `svc.webhooks.endpoint_deleted`. Or the Idempotency-Key was reused for a different request (`svc.idempotency.key_reused`) or its first request is still in progress (`svc.idempotency.request_in_progress`). */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -18771,7 +18776,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ValidationErrorResponse"];
+                    "application/json": components["schemas"]["ValidationErrorResponse"] | components["schemas"]["ErrorResponse"];
                 };
             };
             /** @description The key's request rate limit is reached (`API_KEY_RATE_LIMITED`, with `Retry-After` and `RateLimit-Policy`); the refused request used no capacity: wait and retry with the same Idempotency-Key. */
@@ -18858,7 +18863,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description `svc.webhooks.endpoint_deleted`. */
+            /** @description `svc.webhooks.endpoint_deleted`. Or the Idempotency-Key was reused for a different request (`svc.idempotency.key_reused`) or its first request is still in progress (`svc.idempotency.request_in_progress`). */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -18960,7 +18965,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description `svc.webhooks.endpoint_deleted`. */
+            /** @description `svc.webhooks.endpoint_deleted`. Or the Idempotency-Key was reused for a different request (`svc.idempotency.key_reused`) or its first request is still in progress (`svc.idempotency.request_in_progress`). */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -19062,7 +19067,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description `svc.webhooks.rotation_in_progress`, `svc.webhooks.endpoint_deleted` or `secret_not_replayable`. */
+            /** @description `svc.webhooks.rotation_in_progress`, `svc.webhooks.endpoint_deleted` or `secret_not_replayable`. Or the Idempotency-Key was reused for a different request (`svc.idempotency.key_reused`) or its first request is still in progress (`svc.idempotency.request_in_progress`). */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -19164,7 +19169,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description `svc.webhooks.no_secret_overlap` or `svc.webhooks.endpoint_deleted`. */
+            /** @description `svc.webhooks.no_secret_overlap` or `svc.webhooks.endpoint_deleted`. Or the Idempotency-Key was reused for a different request (`svc.idempotency.key_reused`) or its first request is still in progress (`svc.idempotency.request_in_progress`). */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -19266,7 +19271,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description `svc.webhooks.endpoint_disabled` or `svc.webhooks.endpoint_deleted`. */
+            /** @description `svc.webhooks.endpoint_disabled` or `svc.webhooks.endpoint_deleted`. Or the Idempotency-Key was reused for a different request (`svc.idempotency.key_reused`) or its first request is still in progress (`svc.idempotency.request_in_progress`). */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -19466,7 +19471,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ValidationErrorResponse"];
+                    "application/json": components["schemas"]["ValidationErrorResponse"] | components["schemas"]["ErrorResponse"];
                 };
             };
             /** @description The key's request rate limit is reached (`API_KEY_RATE_LIMITED`, with `Retry-After` and `RateLimit-Policy`); the refused request used no capacity: wait and retry with the same Idempotency-Key. */
@@ -19553,7 +19558,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description `svc.webhooks.delivery_in_progress`, `svc.webhooks.endpoint_disabled`, `svc.webhooks.endpoint_deleted`, or an Idempotency-Key conflict. */
+            /** @description `svc.webhooks.delivery_in_progress`, `svc.webhooks.endpoint_disabled` or `svc.webhooks.endpoint_deleted`. Or the Idempotency-Key was reused for a different request (`svc.idempotency.key_reused`) or its first request is still in progress (`svc.idempotency.request_in_progress`). */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -19724,7 +19729,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Idempotency-Key reused for a different request, still in progress, or a one-time secret that cannot be replayed. */
+            /** @description Idempotency-Key reused for a different request (`svc.idempotency.key_reused`), its first request still in progress (`svc.idempotency.request_in_progress`), or a one-time secret that cannot be replayed (`secret_not_replayable`). */
             409: {
                 headers: {
                     [name: string]: unknown;

@@ -1,9 +1,11 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import type { Router } from "../../app-types";
 import { type AppContext, principalOf } from "../../platform/context";
+import { ApiError } from "../../platform/errors";
 import { errorResponse, json, NOT_FOUND } from "../../platform/openapi";
 import { requireAuthorityOver } from "../guard";
 import type { ApiKeyRow } from "../repo";
+import { keyStatus } from "../service";
 import { type Control, type ControlColumn, replaceControl } from "../versioned-control";
 import { ApiKeyParams, keyOrNotFound } from "./get-api-key";
 
@@ -68,7 +70,9 @@ export function registerKeyControl<T extends Control, Body extends { expected_ve
       200: json(control.responseSchema, control.put.ok),
       ...NOT_FOUND,
       ...control.put.responses,
-      409: errorResponse("expected_version is stale (`svc.api_keys.version_conflict`)."),
+      409: errorResponse(
+        "expected_version is stale (`svc.api_keys.version_conflict`), or the key is revoked or expired (`svc.api_keys.already_revoked`: after a rotation, change the successor).",
+      ),
     },
   });
 
@@ -87,6 +91,13 @@ export function registerKeyControl<T extends Control, Body extends { expected_ve
     const fields = control.fields(body);
     // Both the key as it is and as it would be: a key cannot loosen itself or a key it covers beyond its own grant.
     await requireAuthorityOver(c, [key, { ...key, [control.column]: JSON.stringify({ ...current, ...fields }) }]);
+    // A retired key authenticates no request, so a change to it would apply to nothing (a completed rotation's
+    // successor took the controls as they were): refused rather than answered 200 for no effect.
+    if (keyStatus(key) !== "active")
+      throw new ApiError(
+        "svc.api_keys.already_revoked",
+        "The key is revoked or expired, so its controls apply to no request; change the active key's (after a rotation, the successor's).",
+      );
     const extra = control.admit ? await control.admit(c, key, body) : undefined;
     const next = await replaceControl<T>(db, key, control.column, current, body.expected_version, fields);
     return c.json(control.view(key.id, next, extra) as never, 200);

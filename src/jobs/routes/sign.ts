@@ -48,7 +48,15 @@ const route = createRoute({
     402: errorResponse(
       "Payment required (tenants metered by the prepaid wallet): `svc.billing.insufficient_funds` when the job's quote does not fit the wallet's balance minus the quotes of admitted, unpublished work; `svc.billing.monthly_limit_reached` past the monthly spend limit. Nothing is created.",
     ),
-    409: errorResponse("The asset is not uploaded, busy or already published."),
+    403: errorResponse(
+      "The key's signing profile does not allow this recipe (`svc.sign.recipe_not_allowed`) or this watermark or fingerprint option (`svc.sign.option_not_allowed`).",
+    ),
+    409: errorResponse(
+      "The asset's upload is not completed (`svc.sign.asset_not_uploaded`), another job is working on it (`svc.sign.asset_busy`), or it is already published (`svc.sign.asset_published`: upload the media again to sign it anew).",
+    ),
+    422: errorResponse(
+      "The recipe does not exist (`svc.sign.recipe_unknown`), is not available here (`svc.sign.recipe_unavailable`) or does not take the asset's media type (`svc.sign.media_type_not_supported`); an option does not apply to it (`svc.sign.option_not_applicable`), its algorithm is not offered or not installed (`svc.sign.algorithm_not_offered`, `svc.sign.algorithm_unavailable`), or the image's dimensions are outside what pixel work takes (`svc.sign.image_dimensions_unsupported`); `creator_id` is unknown or inactive (`svc.sign.creator_unknown`, `svc.sign.creator_inactive`); the price list has no price for the work (`svc.billing.not_priced`); or a field error (`svc.request.invalid`, with `field_details`).",
+    ),
   },
 });
 

@@ -28,6 +28,9 @@ const route = createRoute({
     ),
     503: errorResponse("Object storage did not complete the upload; it is unchanged (`svc.uploads.storage_unavailable`, retryable)."),
     410: errorResponse("The upload was aborted or expired (`svc.uploads.gone`)."),
+    422: errorResponse(
+      "The stored bytes are refused: not the declared `byte_length` (`svc.uploads.length_mismatch`) or `sha256` (`svc.uploads.sha256_mismatch`), not a reviewed format (`svc.media.unsupported_type`), another format than declared (`svc.media.type_mismatch`), truncated or malformed (`svc.media.corrupt`), or a video codec not supported (`MEDIA_CODEC_UNSUPPORTED`); wrong or missing part ETags (`svc.uploads.parts_invalid`); or a field error (`svc.request.invalid`, with `field_details`).",
+    ),
   },
 });
 

@@ -4,7 +4,7 @@ import { registryFor } from "../../catalog/installed";
 import { type AppContext, principalOf, publicOrigin } from "../../platform/context";
 import { ApiError } from "../../platform/errors";
 import { idFor } from "../../platform/idempotent-ids";
-import { IdempotencyKeyHeader, json } from "../../platform/openapi";
+import { errorResponse, IdempotencyKeyHeader, json } from "../../platform/openapi";
 import { presign } from "../../storage/signed-urls";
 import { CreateUploadRequestSchema, CreateUploadResponseSchema } from "../schemas";
 import { createUpload, type UploadIds } from "../service";
@@ -21,7 +21,12 @@ const route = createRoute({
     headers: z.object({ "idempotency-key": IdempotencyKeyHeader }),
     body: { content: { "application/json": { schema: CreateUploadRequestSchema } }, required: true },
   },
-  responses: { 201: json(CreateUploadResponseSchema, "The upload and its presigned request(s).") },
+  responses: {
+    201: json(CreateUploadResponseSchema, "The upload and its presigned request(s)."),
+    422: errorResponse(
+      "`declared_media_type` is not a reviewed format (`svc.uploads.media_type_unknown`) or not enabled here (`svc.uploads.media_type_unavailable`: see GET /v1/capabilities), `byte_length` is above the type's `upload.maximum_bytes` (`svc.uploads.too_large`), the declared `parts` do not fit the mode or the length (`svc.uploads.parts_invalid`), or a field error (`svc.request.invalid`, with `field_details`).",
+    ),
+  },
 });
 
 export function registerCreateUpload(app: Router) {

@@ -28,7 +28,6 @@ const createRouteDef = createRoute({
   responses: {
     202: json(StoredVerificationSchema, "Accepted."),
     ...NOT_FOUND,
-    409: errorResponse("Idempotency conflict."),
     413: errorResponse(
       "The object is larger than `limits.verify.stored_object_maximum_bytes` (a streamed type: `limits.verify.streamed_object_maximum_bytes`) (`svc.request.too_large`).",
     ),

@@ -24,7 +24,7 @@ const route = createRoute({
   responses: {
     201: json(IssuedWebhookEndpointResponseSchema, "The endpoint and its one-time secret."),
     409: errorResponse(
-      `\`secret_not_replayable\` for a replayed completed create; \`svc.webhooks.endpoint_limit\` at ${MAX_ENDPOINTS_PER_TENANT} endpoints; an Idempotency-Key conflict.`,
+      `\`secret_not_replayable\` for a replayed completed create; \`svc.webhooks.endpoint_limit\` at ${MAX_ENDPOINTS_PER_TENANT} endpoints.`,
     ),
     422: errorResponse("`svc.webhooks.destination_refused` or `svc.webhooks.subscription_invalid`, or a malformed body."),
   },

@@ -19,9 +19,7 @@ const replayOne = createRoute({
   responses: {
     200: json(DeliveryReplayResponseSchema, "The replayed event."),
     ...NOT_FOUND,
-    409: errorResponse(
-      "`svc.webhooks.delivery_in_progress`, `svc.webhooks.endpoint_disabled`, `svc.webhooks.endpoint_deleted`, or an Idempotency-Key conflict.",
-    ),
+    409: errorResponse("`svc.webhooks.delivery_in_progress`, `svc.webhooks.endpoint_disabled` or `svc.webhooks.endpoint_deleted`."),
   },
 });
 

@@ -4,6 +4,8 @@
  * against deliveries signed by the unmodified `standardwebhooks` library, including hostile ones.
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { SvcError, SvcIntegrityError, SvcJobError, SvcWebhookError } from "@svc/client";
@@ -111,6 +113,23 @@ describe("#21 svc configuration", () => {
       baseUrl: "https://api.example.com",
     });
     expect(resolveConfig({}, repo, "https://evil.example")).toMatchObject({ apiKey: null });
+  });
+
+  it("without a key because --base-url names another service than .svc/dev.env's, says so (not `run npm start`)", async () => {
+    const r = await svc(["jobs", "list", "--base-url", "http://127.0.0.1:8898"], { SVC_API_BASE_URL: "" }, repo);
+    expect(r.code).toBe(EXIT.auth);
+    expect(r.stderr).toContain("used only with its own address, http://127.0.0.1:8899, not http://127.0.0.1:8898");
+    expect(r.stderr).not.toContain("npm start");
+    expect(r.stderr).not.toContain(devKey);
+    expect(resolveConfig({}, repo).devEnvKeyHeldFor).toBeNull();
+    expect(resolveConfig({ SVC_API_BASE_URL: "https://api.example.com" }, repo).devEnvKeyHeldFor).toBe("http://127.0.0.1:8899");
+  });
+
+  it("a malformed id is a usage error in plain English", async () => {
+    const revoke = await svc(["keys", "revoke", "key_..."], { SVC_API_KEY: "k" });
+    expect(revoke.code).toBe(EXIT.usage);
+    expect(revoke.stderr).toContain('"key_..." is not an API key id');
+    expect((await svc(["assets", "get", "ast_x"], { SVC_API_KEY: "k" })).stderr).toContain('"ast_x" is not an asset id');
   });
 
   it("#21 parses dotenv lines and ignores the rest", () => {
@@ -313,5 +332,41 @@ describe("#21 svc webhooks verify", () => {
     // No secret, or a secret that is not whsec_: usage.
     expect((await svc(["webhooks", "verify", join(scratch, "ok.json")])).code).toBe(EXIT.usage);
     expect((await svc(["webhooks", "verify", join(scratch, "ok.json")], { SVC_WEBHOOK_SECRET: "plain" })).code).toBe(EXIT.usage);
+  });
+});
+
+describe("svc verify and a sidecar manifest", () => {
+  it("sends FILE.c2pa beside a local file as its sidecar manifest (as svc sign writes it), and says so", async () => {
+    const bodies: string[] = [];
+    const server = createServer((req, res) => {
+      let body = "";
+      req.setEncoding("latin1");
+      req.on("data", (chunk) => (body += chunk));
+      req.on("end", () => {
+        bodies.push(body);
+        res.writeHead(200, { "content-type": "application/json" });
+        res.end(JSON.stringify({ status: "verified_manifest", confidence: 0.9, user_explanation: "ok", warnings: [] }));
+      });
+    });
+    await new Promise<void>((ok) => server.listen(0, "127.0.0.1", ok));
+    try {
+      const env = { SVC_API_KEY: "k", SVC_API_BASE_URL: `http://127.0.0.1:${(server.address() as AddressInfo).port}` };
+      const dir = join(scratch, "sidecar");
+      mkdirSync(dir, { recursive: true });
+      writeFileSync(join(dir, "ast_abcdefghij234567.pdf"), "%PDF-1.4 signed");
+      writeFileSync(join(dir, "ast_abcdefghij234567.pdf.c2pa"), "MANIFEST-STORE-BYTES");
+      writeFileSync(join(dir, "alone.pdf"), "%PDF-1.4 alone");
+      const beside = await svc(["verify", "sidecar/ast_abcdefghij234567.pdf", "--json"], env);
+      expect(beside.code).toBe(EXIT.ok);
+      expect(bodies[0]).toContain('name="manifest"');
+      expect(bodies[0]).toContain("MANIFEST-STORE-BYTES");
+      expect(beside.stderr).toContain("using the sidecar manifest beside it: sidecar/ast_abcdefghij234567.pdf.c2pa");
+      const alone = await svc(["verify", "sidecar/alone.pdf", "--json"], env);
+      expect(alone.code).toBe(EXIT.ok);
+      expect(bodies[1]).not.toContain('name="manifest"');
+      expect(alone.stderr).toBe("");
+    } finally {
+      await new Promise<void>((ok) => server.close(() => ok()));
+    }
   });
 });

@@ -17,6 +17,7 @@ import {
   SvcWebhookError,
   sha256Blob,
   sha256Bytes,
+  unwrap,
   verifyWebhook,
   webhooks,
 } from "../../../packages/client/src/index";
@@ -119,6 +120,15 @@ describe("error envelopes", () => {
     });
     expect(e.field_details[0]!.field).toBe("asset_id");
     expect(String(e)).toContain("req_body");
+  });
+  it("unwrap takes an openapi-fetch answer or its promise, as the READMEs write it", async () => {
+    const ok = { data: { items: [] }, response: new Response("{}", { status: 200 }) };
+    expect(await unwrap(ok)).toEqual({ items: [] });
+    // README: `await unwrap(svc.api.GET(...))`, the promise itself (a TypeError before)
+    expect(await unwrap(Promise.resolve(ok))).toEqual({ items: [] });
+    const body = { code: "svc.request.invalid", message: "bad", request_id: "req_x", retryable: false };
+    const failed = Promise.resolve({ error: body, response: Response.json(body, { status: 422 }) });
+    await expect(unwrap(failed)).rejects.toMatchObject({ status: 422, code: "svc.request.invalid" });
   });
   it.each([null, "text", 42, [1, 2], { code: 5, retryable: "yes" }])("survives a body of %j", (body) => {
     const e = errorFromBody(503, headers, body);

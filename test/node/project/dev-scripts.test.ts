@@ -1,11 +1,17 @@
 import { type ChildProcess, execFileSync, spawn } from "node:child_process";
 import { createHash, randomUUID } from "node:crypto";
-import { cpSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from "node:fs";
+import { cpSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { newApiKeySecret, newId, ALL_SCOPES as SCRIPT_SCOPES, hashApiKeySecret as scriptHash } from "../../../scripts/lib/dev.mjs";
+import {
+  newApiKeySecret,
+  newId,
+  ALL_SCOPES as SCRIPT_SCOPES,
+  hashApiKeySecret as scriptHash,
+  servedBaseUrl,
+} from "../../../scripts/lib/dev.mjs";
 import { API_KEY_PATTERN, hashApiKeySecret } from "../../../src/platform/auth/keys";
 import { ALL_SCOPES } from "../../../src/platform/auth/scopes";
 import { idPattern } from "../../../src/platform/ids";
@@ -21,6 +27,24 @@ describe("dev scripts agree with the Worker", () => {
     expect(newId("tenant")).toMatch(idPattern("tenant"));
     expect(newId("apiKey")).toMatch(idPattern("apiKey"));
     expect(SCRIPT_SCOPES).toEqual(ALL_SCOPES);
+  });
+});
+
+describe("dev:key and dev:tenant write the address the service runs on", () => {
+  it("without PORT, the loopback address the last npm start wrote (PORT=8821 npm start, then npm run dev:key)", () => {
+    const dir = mkdtempSync(join(tmpdir(), "svc-devenv-"));
+    try {
+      const file = join(dir, "dev.env");
+      writeFileSync(file, "SVC_API_BASE_URL=http://127.0.0.1:8821\nSVC_API_KEY=svc_live_x\n");
+      expect(servedBaseUrl({}, file)).toBe("http://127.0.0.1:8821");
+      expect(servedBaseUrl({ PORT: "9000" }, file)).toBe("http://127.0.0.1:9000");
+      // anything but the loopback address npm start writes is not carried over
+      writeFileSync(file, "SVC_API_BASE_URL=https://api.example.com\nSVC_API_KEY=svc_live_x\n");
+      expect(servedBaseUrl({}, file)).toBe("http://127.0.0.1:8787");
+      expect(servedBaseUrl({}, join(dir, "missing.env"))).toBe("http://127.0.0.1:8787");
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
 

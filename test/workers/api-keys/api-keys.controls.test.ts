@@ -142,6 +142,32 @@ describe("key rotation", () => {
   });
 });
 
+describe("controls of a retired key", () => {
+  it("a key retired by a completed rotation, or revoked, refuses control changes (409) and keeps its controls", async () => {
+    const admin = await createTenant();
+    const rotated = await newKey(admin.key);
+    expect(
+      (await api(`/v1/api-keys/${rotated.id}/rotate`, { method: "POST", key: admin.key, body: { overlap_seconds: 3600 } })).status,
+    ).toBe(201);
+    expect((await api(`/v1/api-keys/${rotated.id}/rotation/complete`, { method: "POST", key: admin.key })).status).toBe(200);
+    const revoked = await newKey(admin.key);
+    expect((await api(`/v1/api-keys/${revoked.id}`, { method: "DELETE", key: admin.key })).status).toBe(200);
+    const changes = [
+      ["restrictions", { ip_allowlist: ["203.0.113.0/24"], rate_limit_per_minute: 60 }],
+      ["signing-profile", { default_recipe_id: "rcp_system_sign_only", allowed_recipe_ids: ["rcp_system_sign_only"] }],
+      ["retention", { output_retention_days: 30 }],
+    ] as const;
+    for (const id of [rotated.id, revoked.id]) {
+      for (const [segment, body] of changes) {
+        const res = await api(`/v1/api-keys/${id}/${segment}`, { method: "PUT", key: admin.key, body });
+        expect(res.status, `${segment} of ${id}`).toBe(409);
+        expect(await json(res)).toMatchObject({ code: "svc.api_keys.already_revoked" });
+        expect((await json(await api(`/v1/api-keys/${id}/${segment}`, { key: admin.key }))).version).toBe(0);
+      }
+    }
+  });
+});
+
 describe("signing profile", () => {
   it("supplies the default recipe and limits the allowed set, from the next sign", async () => {
     const admin = await createTenant();

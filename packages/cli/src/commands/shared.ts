@@ -20,7 +20,8 @@ export function checkId(kind: "job" | "asset" | "api key" | "endpoint", id: stri
     "api key": /^key_[a-z2-7]{16}$/,
     endpoint: /^whe_[a-z2-7]{16}$/,
   }[kind];
-  if (!pattern.test(id)) throw new UsageError(`${JSON.stringify(id)} is not a ${kind} id (${pattern.source})`);
+  const named = { job: "a job", asset: "an asset", "api key": "an API key", endpoint: "an endpoint" }[kind];
+  if (!pattern.test(id)) throw new UsageError(`${JSON.stringify(id)} is not ${named} id (${pattern.source})`);
   return id;
 }
 

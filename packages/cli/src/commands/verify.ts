@@ -1,4 +1,4 @@
-import { openAsBlob } from "node:fs";
+import { existsSync, openAsBlob, statSync } from "node:fs";
 import { resolve } from "node:path";
 import type { VerificationResult } from "@svc/client";
 import { stringFlag } from "../args.ts";
@@ -29,6 +29,8 @@ const HEADLINES: Record<string, [string, Tone]> = {
   durable_credential_unresolved: ["Watermark found, origin unknown", "neutral"],
   no_provenance_found: ["No provenance found", "neutral"],
 };
+const ASSET_ID = /^ast_[a-z2-7]{16}$/;
+const URL_TARGET = /^https?:\/\//i;
 const TONE_STYLE: Record<Tone, Style> = { good: "green", warn: "yellow", bad: "red", info: "cyan", neutral: "bold" };
 export function printVerdict(ctx: Context, r: VerificationResult): void {
   // Every string below but our own headlines comes from the service, often from the file's signer: safe() keeps
@@ -63,7 +65,12 @@ export const verifyCommand: Command = {
   path: ["verify"],
   summary: "Verify a file, a URL or one of your assets, and say what it proves",
   flags: [
-    { name: "manifest", type: "string", placeholder: "FILE", description: "The sidecar .c2pa manifest of FILE, for sidecar formats." },
+    {
+      name: "manifest",
+      type: "string",
+      placeholder: "FILE",
+      description: "The sidecar .c2pa manifest of FILE, for sidecar formats (default: FILE.c2pa when it exists, as svc sign writes it).",
+    },
     { name: "public", type: "boolean", description: "Use the public variant (no API key sent; 10 requests a minute per address)." },
   ],
   positionals: [
@@ -83,12 +90,19 @@ export const verifyCommand: Command = {
   async run(ctx) {
     const target = ctx.parsed.positionals[0]!;
     const svc = clientOf(ctx, ctx.parsed.flags.public ? "none" : "optional");
-    const manifestPath = stringFlag(ctx.parsed, "manifest");
+    let manifestPath = stringFlag(ctx.parsed, "manifest");
+    // `svc sign` writes a sidecar format's manifest beside the file as FILE.c2pa: verifying the file alone would
+    // read "no provenance found" for a file just signed, so the sidecar beside it is sent, and said so.
+    const beside = resolve(ctx.io.cwd, `${target}.c2pa`);
+    if (!manifestPath && !ASSET_ID.test(target) && !URL_TARGET.test(target) && existsSync(beside) && statSync(beside).isFile()) {
+      manifestPath = beside;
+      ctx.err(`using the sidecar manifest beside it: ${safe(`${target}.c2pa`)}`);
+    }
     const manifest = manifestPath ? await openAsBlob(existingFile(resolve(ctx.io.cwd, manifestPath)).path) : undefined;
     const options = { signal: ctx.io.signal, ...(manifest ? { manifest } : {}) };
     let result: VerificationResult;
-    if (/^ast_[a-z2-7]{16}$/.test(target)) result = await svc.verify({ assetId: target }, options);
-    else if (/^https?:\/\//i.test(target)) result = await svc.verify(target, options);
+    if (ASSET_ID.test(target)) result = await svc.verify({ assetId: target }, options);
+    else if (URL_TARGET.test(target)) result = await svc.verify(target, options);
     else {
       const file = existingFile(resolve(ctx.io.cwd, target));
       // A File keeps the name the service sees; its type is read from the bytes there.

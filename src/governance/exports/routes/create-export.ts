@@ -19,7 +19,7 @@ const route = createRoute({
   request: { headers: z.object({ "idempotency-key": IdempotencyKeyHeader }) },
   responses: {
     202: json(GovernanceExportSchema, "Accepted: the export, queued."),
-    409: errorResponse("`svc.governance.export_in_progress`, or an Idempotency-Key reused for another request."),
+    409: errorResponse("`svc.governance.export_in_progress`: an export is queued or running."),
     503: errorResponse("`svc.governance.export_signing_unavailable`. Retry later."),
   },
 });
