@@ -8,7 +8,9 @@ export function json<T extends z.ZodType>(schema: T, description: string) {
 
 export const errorResponse = (description: string) => json(ErrorResponseSchema, description);
 
-export const NOT_FOUND = { 404: errorResponse("Not found for this tenant (another tenant's resource answers the same).") };
+export const NOT_FOUND = {
+  404: errorResponse("Not found for this tenant (`svc.resource.not_found`; another tenant's resource answers the same)."),
+};
 
 export const IdempotencyKeyHeader = z
   .string()

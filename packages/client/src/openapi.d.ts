@@ -9096,7 +9096,7 @@ export interface operations {
                     "application/json": components["schemas"]["AnchorCheckpoint"];
                 };
             };
-            /** @description Not found for this tenant (another tenant's resource answers the same). */
+            /** @description Not found for this tenant (`svc.resource.not_found`; another tenant's resource answers the same). */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -9147,7 +9147,7 @@ export interface operations {
                     "application/json": components["schemas"]["AnchorCheckpoint"];
                 };
             };
-            /** @description Not found for this tenant (another tenant's resource answers the same). */
+            /** @description Not found for this tenant (`svc.resource.not_found`; another tenant's resource answers the same). */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -9209,7 +9209,7 @@ export interface operations {
                     "application/json": components["schemas"]["AnchorConsistencyProof"];
                 };
             };
-            /** @description Not found for this tenant (another tenant's resource answers the same). */
+            /** @description Not found for this tenant (`svc.resource.not_found`; another tenant's resource answers the same). */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -9482,7 +9482,7 @@ export interface operations {
                     "application/json": components["schemas"]["HttpErrorResponse"] | components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Not found for this tenant (another tenant's resource answers the same). */
+            /** @description Not found for this tenant (`svc.resource.not_found`; another tenant's resource answers the same). */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -9575,7 +9575,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"] | components["schemas"]["HttpErrorResponse"];
                 };
             };
-            /** @description Not found for this tenant (another tenant's resource answers the same). */
+            /** @description Not found for this tenant (`svc.resource.not_found`; another tenant's resource answers the same). */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -9674,7 +9674,7 @@ export interface operations {
                     "application/json": components["schemas"]["HttpErrorResponse"] | components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Not found for this tenant (another tenant's resource answers the same). */
+            /** @description Not found for this tenant (`svc.resource.not_found`; another tenant's resource answers the same). */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -9768,7 +9768,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"] | components["schemas"]["HttpErrorResponse"];
                 };
             };
-            /** @description Not found for this tenant (another tenant's resource answers the same). */
+            /** @description Not found for this tenant (`svc.resource.not_found`; another tenant's resource answers the same). */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -9885,7 +9885,7 @@ export interface operations {
                     "application/json": components["schemas"]["HttpErrorResponse"] | components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Not found for this tenant (another tenant's resource answers the same). */
+            /** @description Not found for this tenant (`svc.resource.not_found`; another tenant's resource answers the same). */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -9979,7 +9979,7 @@ export interface operations {
                     "application/json": components["schemas"]["HttpErrorResponse"] | components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Not found for this tenant (another tenant's resource answers the same). */
+            /** @description Not found for this tenant (`svc.resource.not_found`; another tenant's resource answers the same). */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -10103,7 +10103,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"] | components["schemas"]["HttpErrorResponse"];
                 };
             };
-            /** @description Not found for this tenant (another tenant's resource answers the same). */
+            /** @description Not found for this tenant (`svc.resource.not_found`; another tenant's resource answers the same). */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -10223,7 +10223,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"] | components["schemas"]["HttpErrorResponse"];
                 };
             };
-            /** @description Not found for this tenant (another tenant's resource answers the same). */
+            /** @description Not found for this tenant (`svc.resource.not_found`; another tenant's resource answers the same). */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -10325,7 +10325,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"] | components["schemas"]["HttpErrorResponse"];
                 };
             };
-            /** @description Not found for this tenant (another tenant's resource answers the same). */
+            /** @description Not found for this tenant (`svc.resource.not_found`; another tenant's resource answers the same). */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -10424,7 +10424,7 @@ export interface operations {
                     "application/json": components["schemas"]["HttpErrorResponse"] | components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Not found for this tenant (another tenant's resource answers the same). */
+            /** @description Not found for this tenant (`svc.resource.not_found`; another tenant's resource answers the same). */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -10518,7 +10518,7 @@ export interface operations {
                     "application/json": components["schemas"]["HttpErrorResponse"] | components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Not found for this tenant (another tenant's resource answers the same). */
+            /** @description Not found for this tenant (`svc.resource.not_found`; another tenant's resource answers the same). */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -10967,7 +10967,7 @@ export interface operations {
                     "application/json": components["schemas"]["HttpErrorResponse"] | components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Not found for this tenant (another tenant's resource answers the same). */
+            /** @description Not found for this tenant (`svc.resource.not_found`; another tenant's resource answers the same). */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -11064,7 +11064,7 @@ export interface operations {
                     "application/json": components["schemas"]["HttpErrorResponse"] | components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Not found for this tenant (another tenant's resource answers the same). */
+            /** @description Not found for this tenant (`svc.resource.not_found`; another tenant's resource answers the same). */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -11154,7 +11154,7 @@ export interface operations {
                     "application/json": components["schemas"]["HttpErrorResponse"] | components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Not found for this tenant (another tenant's resource answers the same). */
+            /** @description Not found for this tenant (`svc.resource.not_found`; another tenant's resource answers the same). */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -11262,7 +11262,7 @@ export interface operations {
                     "application/json": components["schemas"]["HttpErrorResponse"] | components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Not found for this tenant (another tenant's resource answers the same). */
+            /** @description Not found for this tenant (`svc.resource.not_found`; another tenant's resource answers the same). */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -12309,7 +12309,7 @@ export interface operations {
                     "application/json": components["schemas"]["HttpErrorResponse"] | components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Not found for this tenant (another tenant's resource answers the same). */
+            /** @description Not found for this tenant (`svc.resource.not_found`; another tenant's resource answers the same). */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -12530,7 +12530,7 @@ export interface operations {
                     "application/json": components["schemas"]["HttpErrorResponse"] | components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Not found for this tenant (another tenant's resource answers the same). */
+            /** @description Not found for this tenant (`svc.resource.not_found`; another tenant's resource answers the same). */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -12659,7 +12659,7 @@ export interface operations {
                     "application/json": components["schemas"]["HttpErrorResponse"] | components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Not found for this tenant (another tenant's resource answers the same). */
+            /** @description Not found for this tenant (`svc.resource.not_found`; another tenant's resource answers the same). */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -12851,7 +12851,7 @@ export interface operations {
                     "application/json": components["schemas"]["HttpErrorResponse"] | components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Not found for this tenant (another tenant's resource answers the same). */
+            /** @description Not found for this tenant (`svc.resource.not_found`; another tenant's resource answers the same). */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -12968,7 +12968,7 @@ export interface operations {
                     "application/json": components["schemas"]["HttpErrorResponse"] | components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Not found for this tenant (another tenant's resource answers the same). */
+            /** @description Not found for this tenant (`svc.resource.not_found`; another tenant's resource answers the same). */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -13061,7 +13061,7 @@ export interface operations {
                     "application/json": components["schemas"]["HttpErrorResponse"] | components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Not found for this tenant (another tenant's resource answers the same). */
+            /** @description Not found for this tenant (`svc.resource.not_found`; another tenant's resource answers the same). */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -13686,7 +13686,7 @@ export interface operations {
                     "application/json": components["schemas"]["HttpErrorResponse"] | components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Not found for this tenant (another tenant's resource answers the same). */
+            /** @description Not found for this tenant (`svc.resource.not_found`; another tenant's resource answers the same). */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -13779,7 +13779,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"] | components["schemas"]["HttpErrorResponse"];
                 };
             };
-            /** @description Not found for this tenant (another tenant's resource answers the same). */
+            /** @description Not found for this tenant (`svc.resource.not_found`; another tenant's resource answers the same). */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -13872,7 +13872,7 @@ export interface operations {
                     "application/json": components["schemas"]["HttpErrorResponse"] | components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Not found for this tenant (another tenant's resource answers the same). */
+            /** @description Not found for this tenant (`svc.resource.not_found`; another tenant's resource answers the same). */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -14455,7 +14455,7 @@ export interface operations {
                     "application/json": components["schemas"]["HttpErrorResponse"] | components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Not found for this tenant (another tenant's resource answers the same). */
+            /** @description Not found for this tenant (`svc.resource.not_found`; another tenant's resource answers the same). */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -14720,7 +14720,7 @@ export interface operations {
                     "application/json": components["schemas"]["HttpErrorResponse"] | components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Not found for this tenant (another tenant's resource answers the same). */
+            /** @description Not found for this tenant (`svc.resource.not_found`; another tenant's resource answers the same). */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -15130,7 +15130,7 @@ export interface operations {
                     "application/json": components["schemas"]["HttpErrorResponse"] | components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Not found for this tenant (another tenant's resource answers the same). */
+            /** @description Not found for this tenant (`svc.resource.not_found`; another tenant's resource answers the same). */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -15227,7 +15227,7 @@ export interface operations {
                     "application/json": components["schemas"]["HttpErrorResponse"] | components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Not found for this tenant (another tenant's resource answers the same). */
+            /** @description Not found for this tenant (`svc.resource.not_found`; another tenant's resource answers the same). */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -15581,7 +15581,7 @@ export interface operations {
                     "application/json": components["schemas"]["HttpErrorResponse"] | components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Not found for this tenant (another tenant's resource answers the same). */
+            /** @description Not found for this tenant (`svc.resource.not_found`; another tenant's resource answers the same). */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -15740,7 +15740,7 @@ export interface operations {
                     "application/json": components["schemas"]["HttpErrorResponse"] | components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Not found for this tenant (another tenant's resource answers the same). */
+            /** @description Not found for this tenant (`svc.resource.not_found`; another tenant's resource answers the same). */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -15912,7 +15912,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"] | components["schemas"]["HttpErrorResponse"];
                 };
             };
-            /** @description Not found for this tenant (another tenant's resource answers the same). */
+            /** @description Not found for this tenant (`svc.resource.not_found`; another tenant's resource answers the same). */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -16711,7 +16711,7 @@ export interface operations {
                     "application/json": components["schemas"]["HttpErrorResponse"] | components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Not found for this tenant (another tenant's resource answers the same). */
+            /** @description Not found for this tenant (`svc.resource.not_found`; another tenant's resource answers the same). */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -16817,7 +16817,7 @@ export interface operations {
                     "application/json": components["schemas"]["HttpErrorResponse"] | components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Not found for this tenant (another tenant's resource answers the same). */
+            /** @description Not found for this tenant (`svc.resource.not_found`; another tenant's resource answers the same). */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -17012,7 +17012,7 @@ export interface operations {
                     "application/json": components["schemas"]["HttpErrorResponse"] | components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Not found for this tenant (another tenant's resource answers the same). */
+            /** @description Not found for this tenant (`svc.resource.not_found`; another tenant's resource answers the same). */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -17107,7 +17107,7 @@ export interface operations {
                     "application/json": components["schemas"]["HttpErrorResponse"] | components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Not found for this tenant (another tenant's resource answers the same). */
+            /** @description Not found for this tenant (`svc.resource.not_found`; another tenant's resource answers the same). */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -17211,7 +17211,7 @@ export interface operations {
                     "application/json": components["schemas"]["HttpErrorResponse"] | components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Not found for this tenant (another tenant's resource answers the same). */
+            /** @description Not found for this tenant (`svc.resource.not_found`; another tenant's resource answers the same). */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -17308,7 +17308,7 @@ export interface operations {
                     "application/json": components["schemas"]["HttpErrorResponse"] | components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Not found for this tenant (another tenant's resource answers the same). */
+            /** @description Not found for this tenant (`svc.resource.not_found`; another tenant's resource answers the same). */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -17425,7 +17425,7 @@ export interface operations {
                     "application/json": components["schemas"]["HttpErrorResponse"] | components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Not found for this tenant (another tenant's resource answers the same). */
+            /** @description Not found for this tenant (`svc.resource.not_found`; another tenant's resource answers the same). */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -17533,7 +17533,7 @@ export interface operations {
                     "application/json": components["schemas"]["HttpErrorResponse"] | components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Not found for this tenant (another tenant's resource answers the same). */
+            /** @description Not found for this tenant (`svc.resource.not_found`; another tenant's resource answers the same). */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -17626,7 +17626,7 @@ export interface operations {
                     "application/json": components["schemas"]["HttpErrorResponse"] | components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Not found for this tenant (another tenant's resource answers the same). */
+            /** @description Not found for this tenant (`svc.resource.not_found`; another tenant's resource answers the same). */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -17816,7 +17816,7 @@ export interface operations {
                     "application/json": components["schemas"]["HttpErrorResponse"] | components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Not found for this tenant (another tenant's resource answers the same). */
+            /** @description Not found for this tenant (`svc.resource.not_found`; another tenant's resource answers the same). */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -17933,7 +17933,7 @@ export interface operations {
                     "application/json": components["schemas"]["HttpErrorResponse"] | components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Not found for this tenant (another tenant's resource answers the same). */
+            /** @description Not found for this tenant (`svc.resource.not_found`; another tenant's resource answers the same). */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -18034,7 +18034,7 @@ export interface operations {
                     "application/json": components["schemas"]["HttpErrorResponse"] | components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description `asset_id` names no asset of yours, or it is not published. */
+            /** @description `asset_id` names no asset of yours, or it is not published (`svc.resource.not_found`). */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -18052,7 +18052,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description The file is not a reviewed format (`svc.verify.unsupported_file_type`), or the body is neither JSON nor multipart. */
+            /** @description The file is not a reviewed format (`svc.verify.unsupported_file_type`), or the body is neither JSON nor multipart (`svc.request.unsupported_media_type`). */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -18151,7 +18151,7 @@ export interface operations {
                     "application/json": components["schemas"]["HttpErrorResponse"] | components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Not found for this tenant (another tenant's resource answers the same). */
+            /** @description Not found for this tenant (`svc.resource.not_found`; another tenant's resource answers the same). */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -18438,7 +18438,7 @@ export interface operations {
                     "application/json": components["schemas"]["HttpErrorResponse"] | components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Not found for this tenant (another tenant's resource answers the same). */
+            /** @description Not found for this tenant (`svc.resource.not_found`; another tenant's resource answers the same). */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -18531,7 +18531,7 @@ export interface operations {
                     "application/json": components["schemas"]["HttpErrorResponse"] | components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Not found for this tenant (another tenant's resource answers the same). */
+            /** @description Not found for this tenant (`svc.resource.not_found`; another tenant's resource answers the same). */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -18637,7 +18637,7 @@ export interface operations {
                     "application/json": components["schemas"]["HttpErrorResponse"] | components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Not found for this tenant (another tenant's resource answers the same). */
+            /** @description Not found for this tenant (`svc.resource.not_found`; another tenant's resource answers the same). */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -18761,7 +18761,7 @@ export interface operations {
                     "application/json": components["schemas"]["HttpErrorResponse"] | components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Not found for this tenant (another tenant's resource answers the same). */
+            /** @description Not found for this tenant (`svc.resource.not_found`; another tenant's resource answers the same). */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -18854,7 +18854,7 @@ export interface operations {
                     "application/json": components["schemas"]["HttpErrorResponse"] | components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Not found for this tenant (another tenant's resource answers the same). */
+            /** @description Not found for this tenant (`svc.resource.not_found`; another tenant's resource answers the same). */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -18956,7 +18956,7 @@ export interface operations {
                     "application/json": components["schemas"]["HttpErrorResponse"] | components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Not found for this tenant (another tenant's resource answers the same). */
+            /** @description Not found for this tenant (`svc.resource.not_found`; another tenant's resource answers the same). */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -19058,7 +19058,7 @@ export interface operations {
                     "application/json": components["schemas"]["HttpErrorResponse"] | components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Not found for this tenant (another tenant's resource answers the same). */
+            /** @description Not found for this tenant (`svc.resource.not_found`; another tenant's resource answers the same). */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -19160,7 +19160,7 @@ export interface operations {
                     "application/json": components["schemas"]["HttpErrorResponse"] | components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Not found for this tenant (another tenant's resource answers the same). */
+            /** @description Not found for this tenant (`svc.resource.not_found`; another tenant's resource answers the same). */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -19262,7 +19262,7 @@ export interface operations {
                     "application/json": components["schemas"]["HttpErrorResponse"] | components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Not found for this tenant (another tenant's resource answers the same). */
+            /** @description Not found for this tenant (`svc.resource.not_found`; another tenant's resource answers the same). */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -19361,7 +19361,7 @@ export interface operations {
                     "application/json": components["schemas"]["HttpErrorResponse"] | components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Not found for this tenant (another tenant's resource answers the same). */
+            /** @description Not found for this tenant (`svc.resource.not_found`; another tenant's resource answers the same). */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -19456,7 +19456,7 @@ export interface operations {
                     "application/json": components["schemas"]["HttpErrorResponse"] | components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Not found for this tenant (another tenant's resource answers the same). */
+            /** @description Not found for this tenant (`svc.resource.not_found`; another tenant's resource answers the same). */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -19549,7 +19549,7 @@ export interface operations {
                     "application/json": components["schemas"]["HttpErrorResponse"] | components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Not found for this tenant (another tenant's resource answers the same). */
+            /** @description Not found for this tenant (`svc.resource.not_found`; another tenant's resource answers the same). */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -19720,7 +19720,7 @@ export interface operations {
                     "application/json": components["schemas"]["HttpErrorResponse"] | components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Not found for this tenant (another tenant's resource answers the same). */
+            /** @description Not found for this tenant (`svc.resource.not_found`; another tenant's resource answers the same). */
             404: {
                 headers: {
                     [name: string]: unknown;

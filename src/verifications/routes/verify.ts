@@ -35,12 +35,12 @@ const verifyRoute = createRoute({
   responses: {
     200: json(VerificationResultSchema, "The verification result."),
     400: errorResponse("Nothing to verify (`svc.verify.no_input`)."),
-    404: errorResponse("`asset_id` names no asset of yours, or it is not published."),
+    404: errorResponse("`asset_id` names no asset of yours, or it is not published (`svc.resource.not_found`)."),
     413: errorResponse(
       "The file is larger than 25 MiB, the asset named by `asset_id` is larger than `limits.verify.stored_object_maximum_bytes` (its media type's `limits.verify.streamed_object_maximum_bytes` for a type verified by streaming), or the file has a manifest that the C2PA engine must read and is larger than `limits.verify.engine_read_maximum_bytes` (`svc.request.too_large`).",
     ),
     415: errorResponse(
-      "The file is not a reviewed format (`svc.verify.unsupported_file_type`), or the body is neither JSON nor multipart.",
+      "The file is not a reviewed format (`svc.verify.unsupported_file_type`), or the body is neither JSON nor multipart (`svc.request.unsupported_media_type`).",
     ),
     422: errorResponse("`manifest_uri` refused by the outbound guard (`svc.verify.manifest_uri_refused`)."),
     429: errorResponse("Rate limit (`svc.ratelimit.exceeded`), with Retry-After."),
