@@ -13,7 +13,19 @@ const pick = <T>(rand: () => number, items: readonly T[]): T => items[Math.floor
 /** Boxes whose body is a list of boxes (the ones the timing and codec floor read descend through these). */
 const CONTAINERS = new Set(["moov", "trak", "mdia", "minf", "stbl", "edts", "mvex", "moof", "traf", "dinf", "udta", "mfra"]);
 /** Sample entries (inside `stsd`) and the offset of their child boxes from the entry's body. */
-const SAMPLE_ENTRIES: Record<string, number> = { mp4a: 28, alac: 28, "ac-3": 28, "ec-3": 28, Opus: 28, sowt: 28, twos: 28, lpcm: 28, ipcm: 28, fLaC: 28, avc1: 78 };
+const SAMPLE_ENTRIES: Record<string, number> = {
+  mp4a: 28,
+  alac: 28,
+  "ac-3": 28,
+  "ec-3": 28,
+  Opus: 28,
+  sowt: 28,
+  twos: 28,
+  lpcm: 28,
+  ipcm: 28,
+  fLaC: 28,
+  avc1: 78,
+};
 
 export interface Box {
   type: string;
@@ -71,8 +83,36 @@ function splice(b: Uint8Array, parents: number[], at: number, remove: number, in
 
 /** Boxes the duration, the codec floor and the sample tables read: the ones worth breaking field by field. */
 const TIMING = [
-  "mvhd", "mdhd", "tkhd", "elst", "stts", "ctts", "stsz", "stsc", "stco", "co64", "stss", "trun", "tfhd", "tfdt", "mehd",
-  "trex", "esds", "dac3", "dec3", "dOps", "alac", "mp4a", "ac-3", "ec-3", "Opus", "sowt", "twos", "stsd", "hdlr", "sidx",
+  "mvhd",
+  "mdhd",
+  "tkhd",
+  "elst",
+  "stts",
+  "ctts",
+  "stsz",
+  "stsc",
+  "stco",
+  "co64",
+  "stss",
+  "trun",
+  "tfhd",
+  "tfdt",
+  "mehd",
+  "trex",
+  "esds",
+  "dac3",
+  "dec3",
+  "dOps",
+  "alac",
+  "mp4a",
+  "ac-3",
+  "ec-3",
+  "Opus",
+  "sowt",
+  "twos",
+  "stsd",
+  "hdlr",
+  "sidx",
 ];
 /** FullBox counts at body offset 4 (stsz's at 8). */
 const COUNTED: Record<string, number> = { stts: 4, ctts: 4, stsc: 4, stco: 4, co64: 4, stss: 4, elst: 4, trun: 4, stsd: 4, stsz: 8 };
@@ -115,7 +155,10 @@ export const BMFF_MUTATIONS: [string, Mutation][] = [
       view.setUint32(0, 1);
       head.set(input.subarray(box.at + 4, box.at + 8), 4);
       view.setBigUint64(8, huge ? (1n << 40n) + BigInt(box.size + 8) : BigInt(box.size + 8));
-      return { bytes: splice(input, box.parents, box.at, 8, head), how: `${box.type} at ${box.at} as a 64-bit size${huge ? " past 2^40" : ""}` };
+      return {
+        bytes: splice(input, box.parents, box.at, 8, head),
+        how: `${box.type} at ${box.at} as a 64-bit size${huge ? " past 2^40" : ""}`,
+      };
     },
   ],
   [
