@@ -442,6 +442,8 @@ export class FlacFrames {
   #chainCrc = 0;
   #chainBlock = 0;
   #carried = 0;
+  /** The lowest sample rate a frame of the chain states (0: none stated one). */
+  #slowest = 0;
   /**
    * The chain's CRC carried to the last candidate judged (`#chainCrc` times x^(8 * (#shiftedAt - #chainPos))), moved
    * on by the gap to each next candidate: a frame full of valid false headers costs a multiplication per candidate,
@@ -482,7 +484,14 @@ export class FlacFrames {
     const ends = this.#lastFrameEnds(info);
     const carried = this.#carriedSamples();
     const known = [...ends, carried].filter((n): n is number => n !== null);
-    return { ends, carried, reach: known.length > 0 ? Math.max(...known) : null };
+    if (known.length === 0) return { ends, carried, reach: null };
+    // `reach` is read at STREAMINFO's rate (the duration divides by it). Decoders play each frame at the rate its
+    // header states: frames slower than STREAMINFO claims play longer, so their samples count at STREAMINFO's rate
+    // for that longer time (a STREAMINFO rate patched upward no longer shortens the bill).
+    const stated = (((info[10] ?? 0) << 12) | ((info[11] ?? 0) << 4) | ((info[12] ?? 0) >> 4)) >>> 0;
+    const reach = Math.max(...known);
+    const scaled = this.#slowest > 0 && stated > this.#slowest ? Math.ceil((reach * stated) / this.#slowest) : reach;
+    return { ends, carried, reach: scaled };
   }
 
   /** Judges, in order, the candidates whose 16 header bytes are in (all of them at the end: `all`). */
@@ -498,7 +507,10 @@ export class FlacFrames {
       if (this.#chainPos === -1) {
         // The first candidate is where the audio starts (its sync is checked): a frame, or no chain at all.
         if (!header) this.#chainPos = Number.NaN;
-        else [this.#chainPos, this.#chainCrc, this.#chainBlock, this.#shifted, this.#shiftedAt] = [pos, crc, header.blockSize, crc, pos];
+        else {
+          [this.#chainPos, this.#chainCrc, this.#chainBlock, this.#shifted, this.#shiftedAt] = [pos, crc, header.blockSize, crc, pos];
+          this.#slower(header.rate);
+        }
         continue;
       }
       if (!header) continue;
@@ -507,7 +519,12 @@ export class FlacFrames {
       if ((crc ^ this.#shifted) !== 0) continue;
       this.#carried += this.#chainBlock;
       [this.#chainPos, this.#chainCrc, this.#chainBlock, this.#shifted] = [pos, crc, header.blockSize, crc];
+      this.#slower(header.rate);
     }
+  }
+
+  #slower(rate: number): void {
+    if (rate > 0 && (this.#slowest === 0 || rate < this.#slowest)) this.#slowest = rate;
   }
 
   /** The frame bytes at file offset `start` (each call continues where the previous one ended). */
@@ -680,7 +697,10 @@ export function frameEndSample(h: Uint8Array, available: number, info: Uint8Arra
 }
 
 /** A frame header's blocking strategy, coded number and block size, or null when it is no valid header (as above). */
-function frameHeader(h: Uint8Array, available: number): { variable: boolean; number: number; blockSize: number } | null {
+/** Sample rates of frame header codes 1-11 (RFC 9639 §9.1.2; 0 defers to STREAMINFO, 12-14 carry their own). */
+const FRAME_RATES = [0, 88_200, 176_400, 192_000, 8000, 16_000, 22_050, 24_000, 32_000, 44_100, 48_000, 96_000];
+
+function frameHeader(h: Uint8Array, available: number): { variable: boolean; number: number; blockSize: number; rate: number } | null {
   if (available < 5 || h[0] !== 0xff || (h[1]! & 0xfe) !== 0xf8) return null;
   const variable = (h[1]! & 1) === 1;
   const sizeCode = h[2]! >> 4;
@@ -722,8 +742,13 @@ function frameHeader(h: Uint8Array, available: number): { variable: boolean; num
     blockSize = (((h[at] ?? 0) << 8) | (h[at + 1] ?? 0)) + 1;
     at += 2;
   } else blockSize = 1 << sizeCode;
-  if (rateCode === 12) at += 1;
-  else if (rateCode === 13 || rateCode === 14) at += 2;
+  // The rate this frame plays at (0: STREAMINFO's); codes 12-14 carry it after the block size.
+  let rate = FRAME_RATES[rateCode] ?? 0;
+  if (rateCode === 12) rate = (h[at++] ?? 0) * 1000;
+  else if (rateCode === 13 || rateCode === 14) {
+    rate = (((h[at] ?? 0) << 8) | (h[at + 1] ?? 0)) * (rateCode === 14 ? 10 : 1);
+    at += 2;
+  }
   if (at >= available || crc8(h, at) !== h[at]) return null;
-  return { variable, number, blockSize };
+  return { variable, number, blockSize, rate };
 }
