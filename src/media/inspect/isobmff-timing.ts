@@ -408,6 +408,9 @@ export class MovieTiming {
     const t = this.#track;
     this.#track = null;
     if (!t) return;
+    // A track with samples and no timescale (no `mdhd`, or one stating 0) would count nothing, while FFmpeg times it by
+    // mvhd's timescale (or 1) and plays it: its mdhd removed, a video FFmpeg plays 10 s billed its audio's 1.2 s.
+    if (t.timescale <= 0 && (t.timed > 0 || t.sized > 0)) corrupt("a track with samples but no 'mdhd' timescale");
     // Samples `stts` leaves untimed play as long as its last delta each (FFmpeg's index reuses it): an `stts` entry's
     // count patched to 1 (with mvhd/mdhd/tkhd) made a 10 s video bill 0.04 s while it played 10 s.
     if (t.timed >= 0 && t.sized > t.timed) t.samples += (t.sized - t.timed) * t.lastDelta;
