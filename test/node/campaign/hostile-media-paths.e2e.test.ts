@@ -28,7 +28,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { JOB_ERROR_CODES } from "../../../src/jobs/job-errors";
 import { ERROR_CODE_LIST } from "../../../src/platform/errors";
-import { BMFF_MUTATIONS, FLAC_MUTATIONS, JPEG_MUTATIONS, type Mutation, RAW_MUTATIONS } from "../../support/media-mutations";
+import { BMFF_MUTATIONS, boxes, FLAC_MUTATIONS, JPEG_MUTATIONS, type Mutation, RAW_MUTATIONS } from "../../support/media-mutations";
 import { prng } from "../../support/prng";
 import { withMdat } from "../../support/stream-media";
 import {
@@ -273,7 +273,42 @@ const table = (map: Map<string, number>) =>
     .map(([k, c]) => `${String(c).padStart(5)}  ${k}`)
     .join("\n");
 
+/** Upload, complete and sign `bytes` (sign-only): the completion's refusal code, or the terminal job. */
+async function uploadAndSign(bytes: Uint8Array, type: string): Promise<{ refused: string } | { job: any }> {
+  const created = await createUpload(svc, bytes, type, "f");
+  if (created.status !== 201) return { refused: `create ${created.status}` };
+  await (await putBytes(svc, created.body, bytes)).arrayBuffer();
+  const completed = await completeUpload(svc, created.body.upload_id);
+  if (completed.status !== 200) return { refused: `${completed.status} ${completed.body?.code}` };
+  return { job: await signAndWait(svc, created.body.asset_id, "rcp_system_sign_only", 120_000) };
+}
+
 describe("campaign: hostile media on the newer media paths, over HTTP", () => {
+  it("the breaks the campaign found: refused, or billed at least what the file plays", { timeout: 300_000 }, async () => {
+    // A FLAC's STREAMINFO sample rate patched to 655,350 Hz over frames that state 8 kHz (billed 0.024 s for 2 s).
+    const flac = seeds.find((s) => s.name === "FLAC")!;
+    const patched = flac.bytes.slice();
+    [patched[18], patched[19], patched[20]] = [655_350 >> 12, (655_350 >> 4) & 0xff, ((655_350 & 15) << 4) | (patched[20]! & 15)];
+    const flacEnd = await uploadAndSign(patched, "audio/flac");
+    expect("job" in flacEnd && flacEnd.job.state, JSON.stringify(flacEnd)).toBe("completed");
+    if ("job" in flacEnd) expect(flacEnd.job.media_inspection.duration_seconds).toBe(2);
+    // A video track's mdhd removed: FFmpeg times it by mvhd's timescale (10.2 s played, 1.2 s billed): now refused.
+    const movie = seeds.find((s) => s.name === "MP4 with edit lists")!;
+    const mdhd = boxes(movie.bytes).find((b) => b.type === "mdhd")!;
+    const cut = new Uint8Array(movie.bytes.length - mdhd.size);
+    cut.set(movie.bytes.subarray(0, mdhd.at));
+    cut.set(movie.bytes.subarray(mdhd.at + mdhd.size), mdhd.at);
+    const view = new DataView(cut.buffer);
+    for (const p of mdhd.parents) view.setUint32(p, view.getUint32(p) - mdhd.size);
+    const plays = playable(cut, -1)!;
+    expect(plays.seconds).toBeGreaterThan(10);
+    for (const bytes of [cut, withMdat(cut, 10 * MiB + 4096)]) {
+      const end = await uploadAndSign(bytes, "video/mp4");
+      if ("refused" in end) expect(end.refused).toBe("422 svc.media.corrupt");
+      else expect(end.job.media_inspection?.duration_seconds, JSON.stringify(end.job)).toBeGreaterThanOrEqual(plays.seconds - plays.packet);
+    }
+  });
+
   it(`${VERIFIES} broken files verified: a verdict or the envelope, never a 5xx`, { timeout: 1_800_000 }, async () => {
     const failures: string[] = [];
     const answers = new Map<string, number>();
