@@ -209,7 +209,7 @@ export class FlacScanner {
     // Any last frame (a CRC-16 match) whose header reaches the total, or cannot tell, passes. Every earlier frame
     // start kept matches too (whole frames are CRC-16 codewords, so is a run of them), and so may a false sync (about
     // 1 in 65536): those end before the total, so only the real last frame decides; none makes a valid file refused.
-    const { ends, carried, reach } = this.#frames!.reach(info);
+    const { ends, carried, reach, samples } = this.#frames!.reach(info);
     this.framesReach = reach;
     // A chain of whole frames closing at the end is a whole last frame too, even when that frame held so many false
     // syncs that its start is no longer among the candidates kept (the in-memory inspector accepts such a file).
@@ -218,8 +218,8 @@ export class FlacScanner {
     }
     const known = ends.filter((end): end is number => end !== null);
     // A total of 0 is unknown (RFC 9639 §8.2).
-    if (totalSamples === 0 || known.length < ends.length || (reach ?? 0) >= totalSamples) return this.#hash.digest();
-    const lastEnd = known.length > 0 ? Math.max(...known) : reach;
+    if (totalSamples === 0 || known.length < ends.length || (samples ?? 0) >= totalSamples) return this.#hash.digest();
+    const lastEnd = known.length > 0 ? Math.max(...known) : samples;
     throw new StreamMediaError(
       "malformed",
       `the FLAC's last frame ends at sample ${lastEnd} of the ${totalSamples} its STREAMINFO states (truncated, or STREAMINFO overstates the length: flac -t fails such a file; re-encode it)`,
@@ -477,21 +477,22 @@ export class FlacFrames {
 
   /**
    * Once every byte was scanned: the whole last frames' ends as their headers state them (#lastFrameEnds), the samples
-   * the chain of whole frames carries (#carriedSamples), and how far the frames reach: the largest of those known,
-   * null when none is.
+   * the chain of whole frames carries (#carriedSamples), and how far the frames reach: the largest of those known
+   * (`samples`), and that counted at STREAMINFO's rate for as long as the frames play (`reach`); null when none is.
    */
-  reach(info: Uint8Array): { ends: (number | null)[]; carried: number | null; reach: number | null } {
+  reach(info: Uint8Array): { ends: (number | null)[]; carried: number | null; reach: number | null; samples: number | null } {
     const ends = this.#lastFrameEnds(info);
     const carried = this.#carriedSamples();
     const known = [...ends, carried].filter((n): n is number => n !== null);
-    if (known.length === 0) return { ends, carried, reach: null };
+    if (known.length === 0) return { ends, carried, reach: null, samples: null };
     // `reach` is read at STREAMINFO's rate (the duration divides by it). Decoders play each frame at the rate its
     // header states: frames slower than STREAMINFO claims play longer, so their samples count at STREAMINFO's rate
     // for that longer time (a STREAMINFO rate patched upward no longer shortens the bill).
     const stated = (((info[10] ?? 0) << 12) | ((info[11] ?? 0) << 4) | ((info[12] ?? 0) >> 4)) >>> 0;
-    const reach = Math.max(...known);
-    const scaled = this.#slowest > 0 && stated > this.#slowest ? Math.ceil((reach * stated) / this.#slowest) : reach;
-    return { ends, carried, reach: scaled };
+    // `samples`: the frames' own count, unscaled (what the truncation check compares with STREAMINFO's total).
+    const samples = Math.max(...known);
+    const reach = this.#slowest > 0 && stated > this.#slowest ? Math.ceil((samples * stated) / this.#slowest) : samples;
+    return { ends, carried, reach, samples };
   }
 
   /** Judges, in order, the candidates whose 16 header bytes are in (all of them at the end: `all`). */
