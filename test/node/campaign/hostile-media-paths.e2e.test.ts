@@ -17,7 +17,7 @@
  * a failed job no publication, no held wallet reservation, no stored object without its row); the workerd process's
  * memory bounded across the run.
  *
- * CI (CAMPAIGN_INPUTS 1000): 200 verifications (half of them of signed copies, half keyed), 60 uploads (5 of them
+ * CI (CAMPAIGN_INPUTS 1000): 200 verifications (half of them of signed copies, half keyed), 60 uploads (4 of them
  * streamed), and the breaks found, replayed. `npm run campaign` (10,000): ten times as many, with the media Worker
  * (CAMPAIGN_SEED replays a run). It found two ways a file was billed less than it plays (both fixed; node tests
  * flac-frame-rate.security and bmff-untimed-track.security): a FLAC whose STREAMINFO rate was patched above its
