@@ -195,6 +195,9 @@ export class MovieTiming {
 
   /** A top-level box begins: whether its contents are fed (the first `moov`, and every `moof` after it). */
   openTop(type: string): boolean {
+    // FFmpeg's box reader is not nested: a `traf` outside any `moof` (a `moof` sized 8 leaves its children at the top
+    // level) is still read and played, while this reads fragments only inside a `moof`.
+    if (type === "traf" || type === "trun") corrupt(`a track fragment box ('${type}') outside 'moof'`);
     if (type === "moov" && this.#moov === "none") {
       this.#moov = "open";
       this.#frames.push({ path: "moov", seen: 0, kids: 0 });
@@ -501,6 +504,8 @@ export class MovieTiming {
     this.#traf = null;
     const f = traf?.fragments;
     if (!traf || !f) return;
+    // Fragments of a track with no timescale (its `mdhd` missing or stating 0) would count nothing; FFmpeg plays them.
+    if (f.timescale <= 0 && traf.count > 0) corrupt("fragments of a track with no 'mdhd' timescale");
     const start = traf.tfdt ?? f.cursor;
     const end = start + traf.ticks;
     f.first = f.counted ? Math.min(f.first, start) : start;
