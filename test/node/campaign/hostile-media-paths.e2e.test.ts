@@ -19,9 +19,11 @@
  *
  * CI (CAMPAIGN_INPUTS 1000): 200 verifications (half of them of signed copies, half keyed), 60 uploads (4 of them
  * streamed), and the breaks found, replayed. `npm run campaign` (10,000): ten times as many, with the media Worker
- * (CAMPAIGN_SEED replays a run). It found two ways a file was billed less than it plays (both fixed; node tests
- * flac-frame-rate.security and bmff-untimed-track.security): a FLAC whose STREAMINFO rate was patched above its
- * frames' (0.024 s billed for 2 s), an MP4 track left untimed by removing its `mdhd` (1.2 s billed, 10.2 s played).
+ * (CAMPAIGN_SEED replays a run). It and a node-side sweep of the same breaks found four ways a file was billed less
+ * than it plays (all fixed; node tests flac-frame-rate, bmff-untimed-track and bmff-fragment-escape .security): a FLAC
+ * whose STREAMINFO rate was patched above its frames' (0.024 s billed for 2 s), an MP4 track left untimed by removing
+ * its `mdhd` (1.2 s billed, 10.2 s played), the same for a fragmented track (1.2 s billed, 11 s played, streamed), and
+ * a `moof` sized 8, whose `traf` FFmpeg still plays from the top level.
  */
 import { execFileSync } from "node:child_process";
 import { randomUUID } from "node:crypto";
@@ -312,6 +314,24 @@ describe("campaign: hostile media on the newer media paths, over HTTP", () => {
       if ("refused" in end) expect(end.refused).toBe("422 svc.media.corrupt");
       else expect(end.job.media_inspection?.duration_seconds, JSON.stringify(end.job)).toBeGreaterThanOrEqual(plays.seconds - plays.packet);
     }
+    // A fragmented MP4 whose tracks' mdhd are removed (its fragments untimed), streamed; a fragmented M4A whose every
+    // moof is sized 8 (its traf boxes left at the top level, where FFmpeg still plays them): refused.
+    const fragmented = seeds.find((s) => s.name === "fragmented MP4")!.bytes;
+    let untimed = fragmented;
+    for (let k = 0; k < 2; k++) {
+      const box = boxes(untimed).find((b) => b.type === "mdhd");
+      if (!box) break;
+      const next = new Uint8Array(untimed.length - box.size);
+      next.set(untimed.subarray(0, box.at));
+      next.set(untimed.subarray(box.at + box.size), box.at);
+      const v = new DataView(next.buffer);
+      for (const p of box.parents) v.setUint32(p, v.getUint32(p) - box.size);
+      untimed = next;
+    }
+    expect(await uploadAndSign(withMdat(untimed, 10 * MiB + 4096), "video/mp4")).toEqual({ refused: "422 svc.media.corrupt" });
+    const emptied = seeds.find((s) => s.name === "fragmented M4A")!.bytes.slice();
+    for (const b of boxes(emptied)) if (b.type === "moof") new DataView(emptied.buffer).setUint32(b.at, 8);
+    expect(await uploadAndSign(emptied, "audio/mp4")).toEqual({ refused: "422 svc.media.corrupt" });
   });
 
   it(`${VERIFIES} broken files verified: a verdict or the envelope, never a 5xx`, { timeout: 1_800_000 }, async () => {
