@@ -209,7 +209,7 @@ export class FlacScanner {
     // Any last frame (a CRC-16 match) whose header reaches the total, or cannot tell, passes. Every earlier frame
     // start kept matches too (whole frames are CRC-16 codewords, so is a run of them), and so may a false sync (about
     // 1 in 65536): those end before the total, so only the real last frame decides; none makes a valid file refused.
-    const { ends, carried, reach } = this.#frames!.reach(info);
+    const { ends, carried, reach, samples } = this.#frames!.reach(info);
     this.framesReach = reach;
     // A chain of whole frames closing at the end is a whole last frame too, even when that frame held so many false
     // syncs that its start is no longer among the candidates kept (the in-memory inspector accepts such a file).
@@ -218,8 +218,8 @@ export class FlacScanner {
     }
     const known = ends.filter((end): end is number => end !== null);
     // A total of 0 is unknown (RFC 9639 §8.2).
-    if (totalSamples === 0 || known.length < ends.length || (reach ?? 0) >= totalSamples) return this.#hash.digest();
-    const lastEnd = known.length > 0 ? Math.max(...known) : reach;
+    if (totalSamples === 0 || known.length < ends.length || (samples ?? 0) >= totalSamples) return this.#hash.digest();
+    const lastEnd = known.length > 0 ? Math.max(...known) : samples;
     throw new StreamMediaError(
       "malformed",
       `the FLAC's last frame ends at sample ${lastEnd} of the ${totalSamples} its STREAMINFO states (truncated, or STREAMINFO overstates the length: flac -t fails such a file; re-encode it)`,
@@ -442,6 +442,8 @@ export class FlacFrames {
   #chainCrc = 0;
   #chainBlock = 0;
   #carried = 0;
+  /** The lowest sample rate a frame of the chain states (0: none stated one). */
+  #slowest = 0;
   /**
    * The chain's CRC carried to the last candidate judged (`#chainCrc` times x^(8 * (#shiftedAt - #chainPos))), moved
    * on by the gap to each next candidate: a frame full of valid false headers costs a multiplication per candidate,
@@ -475,14 +477,22 @@ export class FlacFrames {
 
   /**
    * Once every byte was scanned: the whole last frames' ends as their headers state them (#lastFrameEnds), the samples
-   * the chain of whole frames carries (#carriedSamples), and how far the frames reach: the largest of those known,
-   * null when none is.
+   * the chain of whole frames carries (#carriedSamples), and how far the frames reach: the largest of those known
+   * (`samples`), and that counted at STREAMINFO's rate for as long as the frames play (`reach`); null when none is.
    */
-  reach(info: Uint8Array): { ends: (number | null)[]; carried: number | null; reach: number | null } {
+  reach(info: Uint8Array): { ends: (number | null)[]; carried: number | null; reach: number | null; samples: number | null } {
     const ends = this.#lastFrameEnds(info);
     const carried = this.#carriedSamples();
     const known = [...ends, carried].filter((n): n is number => n !== null);
-    return { ends, carried, reach: known.length > 0 ? Math.max(...known) : null };
+    if (known.length === 0) return { ends, carried, reach: null, samples: null };
+    // `reach` is read at STREAMINFO's rate (the duration divides by it). Decoders play each frame at the rate its
+    // header states: frames slower than STREAMINFO claims play longer, so their samples count at STREAMINFO's rate
+    // for that longer time (a STREAMINFO rate patched upward no longer shortens the bill).
+    const stated = (((info[10] ?? 0) << 12) | ((info[11] ?? 0) << 4) | ((info[12] ?? 0) >> 4)) >>> 0;
+    // `samples`: the frames' own count, unscaled (what the truncation check compares with STREAMINFO's total).
+    const samples = Math.max(...known);
+    const reach = this.#slowest > 0 && stated > this.#slowest ? Math.ceil((samples * stated) / this.#slowest) : samples;
+    return { ends, carried, reach, samples };
   }
 
   /** Judges, in order, the candidates whose 16 header bytes are in (all of them at the end: `all`). */
@@ -498,7 +508,10 @@ export class FlacFrames {
       if (this.#chainPos === -1) {
         // The first candidate is where the audio starts (its sync is checked): a frame, or no chain at all.
         if (!header) this.#chainPos = Number.NaN;
-        else [this.#chainPos, this.#chainCrc, this.#chainBlock, this.#shifted, this.#shiftedAt] = [pos, crc, header.blockSize, crc, pos];
+        else {
+          [this.#chainPos, this.#chainCrc, this.#chainBlock, this.#shifted, this.#shiftedAt] = [pos, crc, header.blockSize, crc, pos];
+          this.#slower(header.rate);
+        }
         continue;
       }
       if (!header) continue;
@@ -507,7 +520,12 @@ export class FlacFrames {
       if ((crc ^ this.#shifted) !== 0) continue;
       this.#carried += this.#chainBlock;
       [this.#chainPos, this.#chainCrc, this.#chainBlock, this.#shifted] = [pos, crc, header.blockSize, crc];
+      this.#slower(header.rate);
     }
+  }
+
+  #slower(rate: number): void {
+    if (rate > 0 && (this.#slowest === 0 || rate < this.#slowest)) this.#slowest = rate;
   }
 
   /** The frame bytes at file offset `start` (each call continues where the previous one ended). */
@@ -680,7 +698,10 @@ export function frameEndSample(h: Uint8Array, available: number, info: Uint8Arra
 }
 
 /** A frame header's blocking strategy, coded number and block size, or null when it is no valid header (as above). */
-function frameHeader(h: Uint8Array, available: number): { variable: boolean; number: number; blockSize: number } | null {
+/** Sample rates of frame header codes 1-11 (RFC 9639 §9.1.2; 0 defers to STREAMINFO, 12-14 carry their own). */
+const FRAME_RATES = [0, 88_200, 176_400, 192_000, 8000, 16_000, 22_050, 24_000, 32_000, 44_100, 48_000, 96_000];
+
+function frameHeader(h: Uint8Array, available: number): { variable: boolean; number: number; blockSize: number; rate: number } | null {
   if (available < 5 || h[0] !== 0xff || (h[1]! & 0xfe) !== 0xf8) return null;
   const variable = (h[1]! & 1) === 1;
   const sizeCode = h[2]! >> 4;
@@ -722,8 +743,13 @@ function frameHeader(h: Uint8Array, available: number): { variable: boolean; num
     blockSize = (((h[at] ?? 0) << 8) | (h[at + 1] ?? 0)) + 1;
     at += 2;
   } else blockSize = 1 << sizeCode;
-  if (rateCode === 12) at += 1;
-  else if (rateCode === 13 || rateCode === 14) at += 2;
+  // The rate this frame plays at (0: STREAMINFO's); codes 12-14 carry it after the block size.
+  let rate = FRAME_RATES[rateCode] ?? 0;
+  if (rateCode === 12) rate = (h[at++] ?? 0) * 1000;
+  else if (rateCode === 13 || rateCode === 14) {
+    rate = (((h[at] ?? 0) << 8) | (h[at + 1] ?? 0)) * (rateCode === 14 ? 10 : 1);
+    at += 2;
+  }
   if (at >= available || crc8(h, at) !== h[at]) return null;
-  return { variable, number, blockSize };
+  return { variable, number, blockSize, rate };
 }

@@ -208,6 +208,9 @@ export class MovieTiming {
 
   /** A top-level box begins: whether its contents are fed (the first `moov`, and every `moof` after it). */
   openTop(type: string): boolean {
+    // FFmpeg's box reader is not nested: a `traf` outside any `moof` (a `moof` sized 8 leaves its children at the top
+    // level) is still read and played, while this reads fragments only inside a `moof`.
+    if (type === "traf" || type === "trun") corrupt(`a track fragment box ('${type}') outside 'moof'`);
     if (type === "moov" && this.#moov === "none") {
       this.#moov = "open";
       this.#frames.push({ path: "moov", seen: 0, kids: 0 });
@@ -487,6 +490,9 @@ export class MovieTiming {
     const t = this.#track;
     this.#track = null;
     if (!t) return;
+    // A track with samples and no timescale (no `mdhd`, or one stating 0) would count nothing, while FFmpeg times it by
+    // mvhd's timescale (or 1) and plays it: its mdhd removed, a video FFmpeg plays 10 s billed its audio's 1.2 s.
+    if (t.timescale <= 0 && (t.timed > 0 || t.sized > 0)) corrupt("a track with samples but no 'mdhd' timescale");
     // Samples `stts` leaves untimed play as long as its last delta each (FFmpeg's index reuses it): an `stts` entry's
     // count patched to 1 (with mvhd/mdhd/tkhd) made a 10 s video bill 0.04 s while it played 10 s.
     if (t.timed >= 0 && t.sized > t.timed) t.samples += (t.sized - t.timed) * t.lastDelta;
@@ -586,6 +592,8 @@ export class MovieTiming {
     this.#traf = null;
     const f = traf?.fragments;
     if (!traf || !f) return;
+    // Fragments of a track with no timescale (its `mdhd` missing or stating 0) would count nothing; FFmpeg plays them.
+    if (f.timescale <= 0 && traf.count > 0) corrupt("fragments of a track with no 'mdhd' timescale");
     const start = traf.tfdt ?? f.cursor;
     const end = start + traf.ticks;
     f.first = f.counted ? Math.min(f.first, start) : start;
