@@ -208,6 +208,47 @@ describe("#21 svc exit codes by error class", () => {
     if (noise.code === 0) expect(JSON.parse(noise.stdout).status).toBe("no_provenance_found");
   }, 120_000);
 
+  it("#21 a recipe sign would refuse fails before the upload: same message and exit 5, and no asset is created", async () => {
+    const assets = async () => {
+      const page = await svc.call("GET", "/v1/assets?limit=1");
+      expect(page.status).toBe(200);
+      return page.body.total_count as number;
+    };
+    const before = await assets();
+    // Unknown: the service's own words, as the sign request would have answered them.
+    const unknown = await run(["sign", join(FIXTURES, "sample.jpg"), "--recipe", "rcp_nope"]);
+    expect(unknown.code, unknown.stderr).toBe(5);
+    expect(unknown.stderr).toContain("No recipe rcp_nope exists.");
+    expect(unknown.stderr).not.toContain("uploaded");
+    expect(await assets()).toBe(before);
+    const unknownJson = await run(["sign", join(FIXTURES, "sample.jpg"), "--recipe", "rcp_nope", "--json"]);
+    expect(unknownJson.code, unknownJson.stderr).toBe(5);
+    expect(JSON.parse(unknownJson.stdout).error).toMatchObject({ exit_code: 5, code: "svc.sign.recipe_unknown" });
+    expect(await assets()).toBe(before);
+    // Malformed: refused by the recipe read as it would have been by the sign request (400, exit 5).
+    const malformed = await run(["sign", join(FIXTURES, "sample.jpg"), "--recipe", "RCP-NOPE"]);
+    expect(malformed.code, malformed.stderr).toBe(5);
+    expect(await assets()).toBe(before);
+    // A recipe that exists but does not take this file's media type (a JPEG is not a structural format).
+    const mismatch = await run(["sign", join(FIXTURES, "sample.jpg"), "--recipe", "rcp_system_structural_sign_only"]);
+    expect(mismatch.code, mismatch.stderr).toBe(5);
+    expect(mismatch.stderr).toContain("rcp_system_structural_sign_only");
+    expect(mismatch.stderr).toMatch(/does not accept image\/jpeg|is not available/);
+    expect(await assets()).toBe(before);
+    // An --out that is a file (not a directory) is a usage error found before anything is sent.
+    writeFileSync(join(scratch, "not-a-dir"), "x");
+    const badOut = await run([
+      "sign",
+      join(FIXTURES, "sample.jpg"),
+      "--recipe",
+      "rcp_system_sign_only",
+      "--out",
+      join(scratch, "not-a-dir"),
+    ]);
+    expect(badOut.code, badOut.stderr).toBe(2);
+    expect(await assets()).toBe(before);
+  }, 120_000);
+
   it("#21 --help on every command exits 0 and names its flags", async () => {
     const top = await run(["--help"]);
     expect(top.code).toBe(0);
@@ -410,7 +451,8 @@ describe("#21 svc webhooks listen", () => {
 
     listen.child.kill("SIGINT");
     const ended = await listen.done;
-    expect(ended.code).toBe(0);
+    // Interrupted: 130, as the exit-code list says, once the endpoint is deleted (checked below).
+    expect(ended.code).toBe(130);
     expect(ended.stdout).toContain('"type":"rejected"');
     const endpoint = await svc.call("GET", `/v1/webhook-endpoints/${ready.endpoint_id}`);
     expect(JSON.stringify(endpoint.body)).toMatch(/deleted/);

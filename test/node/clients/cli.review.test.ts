@@ -418,9 +418,74 @@ describe("#21 review: svc webhooks listen against a scripted service", () => {
       expect(forwarded).toEqual([body]);
     } finally {
       stop.abort();
-      expect(await run).toBe(EXIT.ok);
+      // Ctrl-C is an interrupt (130), after the endpoint is deleted.
+      expect(await run).toBe(EXIT.interrupted);
       await Promise.all([target, api].map((s) => new Promise<void>((ok) => s.close(() => ok()))));
     }
+  });
+});
+
+describe("svc webhooks listen and Ctrl-C", () => {
+  const secret = `whsec_${Buffer.from("listen-secret-listen-secret-0123").toString("base64")}`;
+
+  /**
+   * Runs `svc webhooks listen` in-process against a scripted API that records every request; `onRegister` runs when
+   * the endpoint is being created, before the service answers (where a Ctrl-C lands while registering).
+   */
+  async function listenWith(signal: AbortController, json: boolean, onRegister: () => void = () => undefined) {
+    const calls: string[] = [];
+    const api = createServer((req, res) => {
+      req.resume();
+      calls.push(`${req.method} ${req.url}`);
+      if (req.method === "POST" && req.url === "/v1/webhook-endpoints") {
+        onRegister();
+        return void res
+          .writeHead(201, { "content-type": "application/json" })
+          .end(JSON.stringify({ endpoint: { endpoint_id: "whe_abcdefghij234567" }, secret }));
+      }
+      res.writeHead(200, { "content-type": "application/json" }).end("{}");
+    });
+    await new Promise<void>((ok) => api.listen(0, "127.0.0.1", ok));
+    let stdout = "";
+    let stderr = "";
+    const run = main(["webhooks", "listen", "--events", "asset.signed", ...(json ? ["--json"] : [])], {
+      stdout: { write: (t: string) => (stdout += t) },
+      stderr: { write: (t: string) => (stderr += t) },
+      env: {
+        NO_COLOR: "1",
+        SVC_API_KEY: `svc_live_${"l".repeat(51)}a`,
+        SVC_API_BASE_URL: `http://127.0.0.1:${(api.address() as AddressInfo).port}`,
+      },
+      cwd: scratch,
+      signal: signal.signal,
+    });
+    // Hang guard only: a listener that missed its interrupt would wait for ever.
+    let guard: ReturnType<typeof setTimeout> | undefined;
+    const code = await Promise.race([run, new Promise<"hung">((ok) => (guard = setTimeout(() => ok("hung"), 30_000)))]);
+    clearTimeout(guard);
+    await new Promise<void>((ok) => api.close(() => ok()));
+    return { code, stdout, stderr, calls };
+  }
+
+  it("Ctrl-C while the endpoint is being registered: no Ready line, the endpoint is deleted, exit 130", async () => {
+    for (const json of [false, true]) {
+      const stop = new AbortController();
+      const r = await listenWith(stop, json, () => stop.abort());
+      expect(r.code, r.stderr).toBe(EXIT.interrupted);
+      expect(r.stderr).not.toContain("Ready");
+      expect(r.stdout).not.toContain('"ready"');
+      expect(r.stdout + r.stderr).not.toContain(secret);
+      expect(r.calls).toEqual(["POST /v1/webhook-endpoints", "DELETE /v1/webhook-endpoints/whe_abcdefghij234567"]);
+    }
+  });
+
+  it("Ctrl-C before the command starts: nothing registered, exit 130, no hang", async () => {
+    const stop = new AbortController();
+    stop.abort();
+    const r = await listenWith(stop, false);
+    expect(r.code, r.stderr).toBe(EXIT.interrupted);
+    expect(r.stderr).not.toContain("Ready");
+    expect(r.calls).toEqual([]);
   });
 });
 

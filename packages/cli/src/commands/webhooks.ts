@@ -67,8 +67,8 @@ async function forward(
   }
 }
 
-async function allEvents(svc: SvcClient): Promise<string[]> {
-  const catalog = await unwrap(await svc.api.GET("/v1/webhook-endpoints/event-catalog"));
+async function allEvents(svc: SvcClient, signal: AbortSignal): Promise<string[]> {
+  const catalog = await unwrap(await svc.api.GET("/v1/webhook-endpoints/event-catalog", { signal }));
   return catalog.events.map((e) => e.type);
 }
 
@@ -124,7 +124,7 @@ const listen: Command = {
     { name: "max-events", type: "string", placeholder: "N", description: "Stop after N verified deliveries." },
   ],
   positionals: [],
-  description: `Like 'stripe listen': starts an HTTP receiver on 127.0.0.1, registers a webhook endpoint pointing at it (for the chosen events), checks every delivery's Standard Webhooks signature with that endpoint's secret (timestamp within 300 s, constant-time comparison), prints it, and forwards it to --forward with its signature headers, so your handler can verify it with the secret printed at start. The service is answered with the forward target's status (502 if unreachable; 200 without --forward), so its retries behave as they would against your handler. A delivery whose signature does not check is answered 401 and not forwarded. On Ctrl-C (or after --max-events) the endpoint is deleted.
+  description: `Like 'stripe listen': starts an HTTP receiver on 127.0.0.1, registers a webhook endpoint pointing at it (for the chosen events), checks every delivery's Standard Webhooks signature with that endpoint's secret (timestamp within 300 s, constant-time comparison), prints it, and forwards it to --forward with its signature headers, so your handler can verify it with the secret printed at start. The service is answered with the forward target's status (502 if unreachable; 200 without --forward), so its retries behave as they would against your handler. A delivery whose signature does not check is answered 401 and not forwarded. On Ctrl-C (or after --max-events) the endpoint is deleted; Ctrl-C then exits 130 (interrupted), --max-events 0. A Ctrl-C before the endpoint is ready deletes it without printing it as ready.
 A local service admits a loopback receiver only in development with SVC_WEBHOOKS_ALLOW_LOOPBACK=1: start it with 'SVC_WEBHOOKS_ALLOW_LOOPBACK=1 npm start'. A deployed service can only reach an https URL: pass --public-url.
 --json prints one JSON object per line: {"type":"ready",...} then {"type":"delivery",...} per delivery.`,
   examples: [
@@ -139,7 +139,7 @@ A local service admits a loopback receiver only in development with SVC_WEBHOOKS
     const saveDir = stringFlag(ctx.parsed, "save") ? resolve(ctx.io.cwd, stringFlag(ctx.parsed, "save")!) : null;
     if (saveDir) mkdirSync(saveDir, { recursive: true });
     const svc = clientOf(ctx);
-    const events = listFlag(ctx.parsed, "events") ?? (await allEvents(svc));
+    const events = listFlag(ctx.parsed, "events") ?? (await allEvents(svc, ctx.io.signal));
     if (events.length === 0) throw new UsageError("no event types to subscribe");
 
     let secret = "";
@@ -147,7 +147,9 @@ A local service admits a loopback receiver only in development with SVC_WEBHOOKS
     const seen = new Set<string>();
     const done = new AbortController();
     const stop = () => done.abort();
-    ctx.io.signal.addEventListener("abort", stop, { once: true });
+    // A Ctrl-C that came before this point would never fire the listener: it is taken as given.
+    if (ctx.io.signal.aborted) stop();
+    else ctx.io.signal.addEventListener("abort", stop, { once: true });
     const log = (obj: Record<string, unknown>, line: string) => (ctx.json ? ctx.out(`${JSON.stringify(obj)}\n`) : ctx.out(`${line}\n`));
 
     const handle = async (req: IncomingMessage, res: ServerResponse) => {
@@ -209,6 +211,9 @@ A local service admits a loopback receiver only in development with SVC_WEBHOOKS
     const url = stringFlag(ctx.parsed, "public-url") ?? `http://127.0.0.1:${bound}/`;
     let endpointId: string | null = null;
     try {
+      if (ctx.io.signal.aborted) throw new CliError(EXIT.interrupted, "interrupted");
+      // Not aborted by Ctrl-C: a create cut off in flight could still land, leaving an endpoint whose id this
+      // command never learnt. It completes, and is deleted below like any other.
       const issued = await svc.api
         .POST("/v1/webhook-endpoints", {
           body: { url, event_catalog_version: "svc.customer-events.v1", events: events as never },
@@ -225,6 +230,8 @@ A local service admits a loopback receiver only in development with SVC_WEBHOOKS
           throw e;
         });
       endpointId = issued.endpoint.endpoint_id;
+      // Interrupted while registering: never announce an endpoint about to be deleted (finally deletes it).
+      if (ctx.io.signal.aborted) return EXIT.interrupted;
       secret = issued.secret;
       const forwardNote = forwardTo ? `forwarding to ${forwardTo}` : "not forwarding (no --forward)";
       if (ctx.json)
@@ -255,7 +262,8 @@ A local service admits a loopback receiver only in development with SVC_WEBHOOKS
         }
       }
     }
-    return EXIT.ok;
+    // Ctrl-C is how a listener usually stops, and it is still an interrupt (130); --max-events ends it with 0.
+    return ctx.io.signal.aborted ? EXIT.interrupted : EXIT.ok;
   },
 };
 
