@@ -149,6 +149,8 @@ interface Traf {
   fragments: Fragments | null;
   tfhd: boolean;
   defaultDuration: number;
+  /** Whether a default duration is stated at all (`tfhd`'s, else the track's `trex`): 0 ticks stated is not none. */
+  defaultStated: boolean;
   tfdt: number | null;
   ticks: number;
   count: number;
@@ -263,7 +265,7 @@ export class MovieTiming {
         stsdLength: -1,
       };
     } else if (path === "moof/traf") {
-      this.#traf = { fragments: null, tfhd: false, defaultDuration: 0, tfdt: null, ticks: 0, count: 0 };
+      this.#traf = { fragments: null, tfhd: false, defaultDuration: 0, defaultStated: false, tfdt: null, ticks: 0, count: 0 };
     }
     return true;
   }
@@ -555,6 +557,7 @@ export class MovieTiming {
       traf.tfhd = true;
       traf.fragments = this.#byId.get(id) ?? null;
       traf.defaultDuration = flags & 8 ? u32be(h, at) : (this.#trexById.get(id) ?? 0);
+      traf.defaultStated = (flags & 8) !== 0 || this.#trexById.has(id);
     });
   }
 
@@ -581,6 +584,10 @@ export class MovieTiming {
       (count) => {
         // Without per-sample durations the entries need no walk: count × default (linear in the box, not the count).
         if (traf) traf.count += count;
+        // Samples with no duration anywhere (no per-sample field, no tfhd default, the track's mandatory `trex`
+        // removed) would count 0 ticks while FFmpeg still plays them: a 2.9 s fragmented MP4 was billed 1.4 s.
+        if (traf?.fragments && !perSample && count > 0 && !traf.defaultStated)
+          corrupt("track fragment samples with no duration (no per-sample duration, 'tfhd' default or 'trex')");
         if (traf && !perSample) traf.ticks += count * traf.defaultDuration;
         return perSample;
       },

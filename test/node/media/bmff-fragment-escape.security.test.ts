@@ -68,6 +68,19 @@ describe("fragments FFmpeg plays are never left out of the duration", () => {
     for (const result of await bothPaths(bytes, "audio/mp4", "audio/mp4")) expect(result.status, JSON.stringify(result)).toBe("corrupt");
   });
 
+  it("fragment samples with no duration anywhere (tfhd states none, trex removed): refused on both paths", async () => {
+    // FFmpeg still plays such samples; counted as 0 ticks they let a 2.9 s fragmented MP4 bill 1.4 s (campaign).
+    const whole = ffmpeg("d.m4a", [...AUDIO, ...FRAGMENTED]);
+    const out = whole.slice();
+    const view = new DataView(out.buffer);
+    // tfhd's default-sample-duration flag cleared (the field's bytes stay: read as the fields after it, or ignored).
+    for (const b of boxes(whole)) if (b.type === "tfhd") view.setUint32(b.at + 8, view.getUint32(b.at + 8) & ~8);
+    for (const result of await bothPaths(removed(out, "trex"), "audio/mp4", "audio/mp4"))
+      expect(result.status, JSON.stringify(result)).toBe("corrupt");
+    // With its trex kept, the same samples take trex's default: a stated duration, measured as before.
+    for (const result of await bothPaths(out, "audio/mp4", "audio/mp4")) expect(result.status, JSON.stringify(result)).toBe("ok");
+  });
+
   it("the unbroken fragmented M4A is measured as before (its fragments' 3 s)", async () => {
     const bytes = ffmpeg("c.m4a", [...AUDIO, ...FRAGMENTED]);
     for (const result of await bothPaths(bytes, "audio/mp4", "audio/mp4"))
