@@ -97,9 +97,10 @@ interface Track {
   /**
    * `stsc` folded (several: each part the largest, the last run's first chunk the least, so that the samples it puts
    * in the chunks are at least what any one puts there): the samples of every run but the last (each run's samples
-   * per chunk × its chunks), the last run's samples per chunk and first chunk (its chunks run to the chunk count).
+   * per chunk × its chunks), the last run's samples per chunk and first chunk (its chunks run to the chunk count);
+   * whether a run is one FFmpeg repairs (see chunkSamples) and the most samples per chunk any run states.
    */
-  stsc: { runs: number; lastPerChunk: number; lastFirst: number } | null;
+  stsc: { runs: number; lastPerChunk: number; lastFirst: number; invalid: boolean; most: number } | null;
   /** An `stsc` was passed over unread (the track was then known not to be chunk-demuxed audio). */
   stscSkipped: boolean;
   edit: Edit | null;
@@ -395,6 +396,9 @@ export class MovieTiming {
         let runs = 0;
         let first = -1;
         let perChunk = 0;
+        let index = 0;
+        let invalid = false;
+        let most = 0;
         return table(
           length,
           12,
@@ -402,19 +406,25 @@ export class MovieTiming {
           (e, at) => {
             const next = u32be(e, at);
             if (first >= 0) runs += perChunk * Math.max(0, next - first);
-            first = next;
             perChunk = u32be(e, at + 4);
+            // FFmpeg's invalid entry (mov_read_stsc): first chunk not above the previous one's or below its index + 1,
+            // no samples per chunk, description index 0.
+            if (next <= first || next < ++index || perChunk < 1 || u32be(e, at + 8) < 1) invalid = true;
+            first = next;
+            most = Math.max(most, perChunk);
           },
           () => {
             if (!track || first < 0) return;
             const s = track.stsc;
             track.stsc =
               s === null
-                ? { runs, lastPerChunk: perChunk, lastFirst: first }
+                ? { runs, lastPerChunk: perChunk, lastFirst: first, invalid, most }
                 : {
                     runs: Math.max(s.runs, runs),
                     lastPerChunk: Math.max(s.lastPerChunk, perChunk),
                     lastFirst: Math.min(s.lastFirst, first),
+                    invalid: s.invalid || invalid,
+                    most: Math.max(s.most, most),
                   };
           },
         );
@@ -885,10 +895,18 @@ function entryFloor(b: Uint8Array, start: number, end: number): CodecFloor {
 export const AC3_MAXIMUM_BYTE_RATE = (2 * 1394 * 44_100) / 1536;
 export const EAC3_MAXIMUM_BYTE_RATE = 6_144_000 / 8;
 
-/** The samples `stsc` puts in the track's chunks (FFmpeg's chunk-demuxed reading), 0 when there is no `stsc`. */
+/**
+ * The samples `stsc` puts in the track's chunks (FFmpeg's chunk-demuxed reading), 0 when there is no `stsc`. FFmpeg
+ * repairs an invalid entry before reading (a non-last one takes the next entry's samples per chunk from the chunk
+ * before the next one's first): read as written, a run of 0 samples or one whose successor's first chunk goes back
+ * counted fewer samples than FFmpeg plays (3 s billed 2.085 s). Every chunk FFmpeg plays then holds some entry's
+ * samples (at least 1), so such a table is held to the chunk count × the most samples per chunk any entry states.
+ */
 function chunkSamples(t: Track): number {
   const s = t.stsc;
-  return s === null ? 0 : s.runs + s.lastPerChunk * Math.max(0, t.chunks - (s.lastFirst - 1));
+  if (s === null) return 0;
+  const read = s.runs + s.lastPerChunk * Math.max(0, t.chunks - (s.lastFirst - 1));
+  return s.invalid ? Math.max(read, t.chunks * Math.max(1, s.most)) : read;
 }
 
 /**
