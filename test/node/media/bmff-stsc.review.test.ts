@@ -100,7 +100,7 @@ function pcm144(): Uint8Array {
     "pcm_s16le",
     name,
   ]);
-  let b = new Uint8Array(readFileSync(name));
+  let b: Uint8Array = new Uint8Array(readFileSync(name));
   const v = new DataView(b.buffer);
   const stco = all(b).find((x) => x[0] === "stco")!;
   const base = v.getUint32(stco[1] + 16);
