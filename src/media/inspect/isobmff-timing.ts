@@ -103,6 +103,9 @@ interface Track {
   stsc: { runs: number; lastPerChunk: number; lastFirst: number; invalid: boolean; most: number } | null;
   /** An `stsc` was passed over unread (the track was then known not to be chunk-demuxed audio). */
   stscSkipped: boolean;
+  /** The first `stco` / `co64` of the track was met (the in-memory reader checks the first of each's offsets). */
+  stcoSeen: boolean;
+  co64Seen: boolean;
   edit: Edit | null;
   /**
    * The last `stts` is one entry of 1 tick: FFmpeg then demuxes the track by chunks (QuickTime's uncompressed and
@@ -177,6 +180,28 @@ export class MovieTiming {
   #trex = 0;
   readonly #byId = new Map<number, Fragments>();
   readonly #trexById = new Map<number, number>();
+  /** With `fileLength`, each track's first `stco` and `co64` offsets are checked against it (see chunksPastEnd). */
+  readonly #fileLength: number | null;
+  #offsetPastEnd = false;
+  #fragmented = false;
+
+  /**
+   * `fileLength`: the streamed walk of large uploads passes it, so that a chunk offset at or past the file's end is
+   * refused as the in-memory reader refuses it (isobmff.ts; it walks those tables itself): the paths accepted
+   * different files. Not billed either way (FFmpeg plays less of such a file, never more).
+   */
+  constructor(options: { fileLength?: number } = {}) {
+    this.#fileLength = options.fileLength ?? null;
+  }
+
+  /**
+   * Whether a track's first `stco` or `co64` (in the first `moov`) points at or past the file's end in a movie that is
+   * not fragmented (no `mvex` in `moov`, no top-level `moof`), as the in-memory reader judges it; false without
+   * `fileLength`.
+   */
+  get chunksPastEnd(): boolean {
+    return this.#offsetPastEnd && !this.#fragmented;
+  }
 
   /** The billed floor: the later of the stated duration and what the longest track plays (its fragments included). */
   get seconds(): number {
@@ -209,6 +234,7 @@ export class MovieTiming {
 
   /** A top-level box begins: whether its contents are fed (the first `moov`, and every `moof` after it). */
   openTop(type: string): boolean {
+    if (type === "moof") this.#fragmented = true;
     if (type === "moov" && this.#moov === "none") {
       this.#moov = "open";
       this.#frames.push({ path: "moov", seen: 0, kids: 0 });
@@ -240,6 +266,7 @@ export class MovieTiming {
       return false;
     }
     this.#frames.push({ path, seen: 0, kids: 0 });
+    if (path === "moov/mvex") this.#fragmented = true;
     if (path === "moov/trak") {
       this.#tracks++;
       this.#track = {
@@ -254,6 +281,8 @@ export class MovieTiming {
         chunks: 0,
         stsc: null,
         stscSkipped: false,
+        stcoSeen: false,
+        co64Seen: false,
         edit: null,
         chunked: false,
         handler: "",
@@ -361,21 +390,28 @@ export class MovieTiming {
           if (path.endsWith("stsz")) track.sampleSize = Math.max(track.sampleSize, u32be(h, 4));
         });
       case "moov/trak/mdia/minf/stbl/stco":
-      case "moov/trak/mdia/minf/stbl/co64":
-        // The count only (entries are not walked), refused when they overrun the box as the in-memory reader refuses
-        // them (isobmff.ts), so both paths do.
+      case "moov/trak/mdia/minf/stbl/co64": {
+        // The count, refused when the entries overrun the box as the in-memory reader refuses them (isobmff.ts), so
+        // both paths do; the entries walked only with `fileLength` (the streamed walk), the track's first of each.
+        const wide = path.endsWith("co64");
+        const fileLength = this.#fileLength;
+        const check = fileLength !== null && track !== null && !(wide ? track.co64Seen : track.stcoSeen);
+        if (track) wide ? (track.co64Seen = true) : (track.stcoSeen = true);
         return table(
           length,
-          path.endsWith("stco") ? 4 : 8,
+          wide ? 8 : 4,
           type,
-          () => {},
+          (e, at) => {
+            if ((wide ? u64be(e, at) : u32be(e, at)) >= fileLength!) this.#offsetPastEnd = true;
+          },
           undefined,
           undefined,
           (count) => {
             if (track) track.chunks = Math.max(track.chunks, count);
-            return false;
+            return check;
           },
         );
+      }
       case "moov/trak/mdia/minf/stbl/stsc": {
         // Entries (first chunk, samples per chunk, description): each run holds its samples per chunk until the next
         // run's first chunk, the last until the chunk count (known at the track's end: `stco` may come later).
