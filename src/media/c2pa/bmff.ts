@@ -117,7 +117,7 @@ export class BmffScanner {
   readonly timing: MovieTiming | null;
 
   constructor(total: number, options: { verify: boolean; timing?: boolean }, hash: Sha256Stream = sha256Stream()) {
-    this.timing = options.timing ? new MovieTiming() : null;
+    this.timing = options.timing ? new MovieTiming({ fileLength: total }) : null;
     this.#total = total;
     this.#verify = options.verify;
     this.#hash = hash;
@@ -164,6 +164,8 @@ export class BmffScanner {
       throw new StreamMediaError("malformed", `the file ends inside a box (${this.#pos + this.#headLen} of ${this.#total} bytes)`);
     }
     if (!this.#sawMoov) throw new StreamMediaError("malformed", "no moov box: not a playable ISO BMFF file");
+    // As the in-memory inspection refuses it (inspect/isobmff.ts), so both refuse the same files.
+    if (this.timing?.chunksPastEnd) throw new StreamMediaError("malformed", "sample data lies beyond the end of the file");
     if (this.#capture) {
       const c = this.#capture;
       for (let i = 0; i < PURPOSE.length; i++) {

@@ -97,11 +97,15 @@ interface Track {
   /**
    * `stsc` folded (several: each part the largest, the last run's first chunk the least, so that the samples it puts
    * in the chunks are at least what any one puts there): the samples of every run but the last (each run's samples
-   * per chunk × its chunks), the last run's samples per chunk and first chunk (its chunks run to the chunk count).
+   * per chunk × its chunks), the last run's samples per chunk and first chunk (its chunks run to the chunk count);
+   * whether a run is one FFmpeg repairs (see chunkSamples) and the most samples per chunk any run states.
    */
-  stsc: { runs: number; lastPerChunk: number; lastFirst: number } | null;
+  stsc: { runs: number; lastPerChunk: number; lastFirst: number; invalid: boolean; most: number } | null;
   /** An `stsc` was passed over unread (the track was then known not to be chunk-demuxed audio). */
   stscSkipped: boolean;
+  /** The first `stco` / `co64` of the track was met (the in-memory reader checks the first of each's offsets). */
+  stcoSeen: boolean;
+  co64Seen: boolean;
   edit: Edit | null;
   /**
    * The last `stts` is one entry of 1 tick: FFmpeg then demuxes the track by chunks (QuickTime's uncompressed and
@@ -178,6 +182,28 @@ export class MovieTiming {
   #trex = 0;
   readonly #byId = new Map<number, Fragments>();
   readonly #trexById = new Map<number, number>();
+  /** With `fileLength`, each track's first `stco` and `co64` offsets are checked against it (see chunksPastEnd). */
+  readonly #fileLength: number | null;
+  #offsetPastEnd = false;
+  #fragmented = false;
+
+  /**
+   * `fileLength`: the streamed walk of large uploads passes it, so that a chunk offset at or past the file's end is
+   * refused as the in-memory reader refuses it (isobmff.ts; it walks those tables itself): the paths accepted
+   * different files. Not billed either way (FFmpeg plays less of such a file, never more).
+   */
+  constructor(options: { fileLength?: number } = {}) {
+    this.#fileLength = options.fileLength ?? null;
+  }
+
+  /**
+   * Whether a track's first `stco` or `co64` (in the first `moov`) points at or past the file's end in a movie that is
+   * not fragmented (no `mvex` in `moov`, no top-level `moof`), as the in-memory reader judges it; false without
+   * `fileLength`.
+   */
+  get chunksPastEnd(): boolean {
+    return this.#offsetPastEnd && !this.#fragmented;
+  }
 
   /** The billed floor: the later of the stated duration and what the longest track plays (its fragments included). */
   get seconds(): number {
@@ -213,6 +239,7 @@ export class MovieTiming {
     // FFmpeg's box reader is not nested: a `traf` outside any `moof` (a `moof` sized 8 leaves its children at the top
     // level) is still read and played, while this reads fragments only inside a `moof`.
     if (type === "traf" || type === "trun") corrupt(`a track fragment box ('${type}') outside 'moof'`);
+    if (type === "moof") this.#fragmented = true;
     if (type === "moov" && this.#moov === "none") {
       this.#moov = "open";
       this.#frames.push({ path: "moov", seen: 0, kids: 0 });
@@ -244,6 +271,7 @@ export class MovieTiming {
       return false;
     }
     this.#frames.push({ path, seen: 0, kids: 0 });
+    if (path === "moov/mvex") this.#fragmented = true;
     if (path === "moov/trak") {
       this.#tracks++;
       this.#track = {
@@ -258,6 +286,8 @@ export class MovieTiming {
         chunks: 0,
         stsc: null,
         stscSkipped: false,
+        stcoSeen: false,
+        co64Seen: false,
         edit: null,
         chunked: false,
         handler: "",
@@ -365,21 +395,28 @@ export class MovieTiming {
           if (path.endsWith("stsz")) track.sampleSize = Math.max(track.sampleSize, u32be(h, 4));
         });
       case "moov/trak/mdia/minf/stbl/stco":
-      case "moov/trak/mdia/minf/stbl/co64":
-        // The count only (entries are not walked), refused when they overrun the box as the in-memory reader refuses
-        // them (isobmff.ts), so both paths do.
+      case "moov/trak/mdia/minf/stbl/co64": {
+        // The count, refused when the entries overrun the box as the in-memory reader refuses them (isobmff.ts), so
+        // both paths do; the entries walked only with `fileLength` (the streamed walk), the track's first of each.
+        const wide = path.endsWith("co64");
+        const fileLength = this.#fileLength;
+        const check = fileLength !== null && track !== null && !(wide ? track.co64Seen : track.stcoSeen);
+        if (track) wide ? (track.co64Seen = true) : (track.stcoSeen = true);
         return table(
           length,
-          path.endsWith("stco") ? 4 : 8,
+          wide ? 8 : 4,
           type,
-          () => {},
+          (e, at) => {
+            if ((wide ? u64be(e, at) : u32be(e, at)) >= fileLength!) this.#offsetPastEnd = true;
+          },
           undefined,
           undefined,
           (count) => {
             if (track) track.chunks = Math.max(track.chunks, count);
-            return false;
+            return check;
           },
         );
+      }
       case "moov/trak/mdia/minf/stbl/stsc": {
         // Entries (first chunk, samples per chunk, description): each run holds its samples per chunk until the next
         // run's first chunk, the last until the chunk count (known at the track's end: `stco` may come later).
@@ -400,6 +437,9 @@ export class MovieTiming {
         let runs = 0;
         let first = -1;
         let perChunk = 0;
+        let index = 0;
+        let invalid = false;
+        let most = 0;
         return table(
           length,
           12,
@@ -407,19 +447,25 @@ export class MovieTiming {
           (e, at) => {
             const next = u32be(e, at);
             if (first >= 0) runs += perChunk * Math.max(0, next - first);
-            first = next;
             perChunk = u32be(e, at + 4);
+            // FFmpeg's invalid entry (mov_read_stsc): first chunk not above the previous one's or below its index + 1,
+            // no samples per chunk, description index 0.
+            if (next <= first || next < ++index || perChunk < 1 || u32be(e, at + 8) < 1) invalid = true;
+            first = next;
+            most = Math.max(most, perChunk);
           },
           () => {
             if (!track || first < 0) return;
             const s = track.stsc;
             track.stsc =
               s === null
-                ? { runs, lastPerChunk: perChunk, lastFirst: first }
+                ? { runs, lastPerChunk: perChunk, lastFirst: first, invalid, most }
                 : {
                     runs: Math.max(s.runs, runs),
                     lastPerChunk: Math.max(s.lastPerChunk, perChunk),
                     lastFirst: Math.min(s.lastFirst, first),
+                    invalid: s.invalid || invalid,
+                    most: Math.max(s.most, most),
                   };
           },
         );
@@ -900,10 +946,18 @@ function entryFloor(b: Uint8Array, start: number, end: number): CodecFloor {
 export const AC3_MAXIMUM_BYTE_RATE = (2 * 1394 * 44_100) / 1536;
 export const EAC3_MAXIMUM_BYTE_RATE = 6_144_000 / 8;
 
-/** The samples `stsc` puts in the track's chunks (FFmpeg's chunk-demuxed reading), 0 when there is no `stsc`. */
+/**
+ * The samples `stsc` puts in the track's chunks (FFmpeg's chunk-demuxed reading), 0 when there is no `stsc`. FFmpeg
+ * repairs an invalid entry before reading (a non-last one takes the next entry's samples per chunk from the chunk
+ * before the next one's first): read as written, a run of 0 samples or one whose successor's first chunk goes back
+ * counted fewer samples than FFmpeg plays (3 s billed 2.085 s). Every chunk FFmpeg plays then holds some entry's
+ * samples (at least 1), so such a table is held to the chunk count × the most samples per chunk any entry states.
+ */
 function chunkSamples(t: Track): number {
   const s = t.stsc;
-  return s === null ? 0 : s.runs + s.lastPerChunk * Math.max(0, t.chunks - (s.lastFirst - 1));
+  if (s === null) return 0;
+  const read = s.runs + s.lastPerChunk * Math.max(0, t.chunks - (s.lastFirst - 1));
+  return s.invalid ? Math.max(read, t.chunks * Math.max(1, s.most)) : read;
 }
 
 /**
