@@ -74,7 +74,7 @@ describe("chunk offsets past the end of the file: both paths refuse the same fil
   beforeAll(() => {
     mp4 = ffmpegFile(dir, "a.mp4", AV);
     m4a = ffmpegFile(dir, "b.m4a", [...AUDIO, "-c:a", "aac", "-movflags", "+faststart"]);
-  });
+  }, 120_000); // ffmpeg runs: a hang guard, not a limit
 
   it("the valid files are accepted alike", async () => {
     for (const [b, type] of [

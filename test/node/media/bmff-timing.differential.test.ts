@@ -25,6 +25,7 @@ function verdict(r: InspectionResult): string {
 
 /** [name, bytes, type declared in memory, type streamed] (a fragmented video/mp4 is outside the in-memory contract). */
 let files: [string, Uint8Array, string, string][] = [];
+// Five ffmpeg runs: seconds on a loaded 2-core machine, past vitest's 10 s hook default (a hang guard only).
 beforeAll(() => {
   files = [
     ["MP4 with edit lists", ffmpeg("a.mp4", AV), "video/mp4", "video/mp4"],
@@ -39,7 +40,7 @@ beforeAll(() => {
     // Its stts deltas 1 tick: chunk-demuxed, held to its bytes (stsc, stco, stsz).
     ["AC-3 M4A in chunk form", chunkForm(ffmpeg("e.mp4", [...AUDIO, "-ac", "2", "-c:a", "ac3", "-b:a", "640k"])), "audio/mp4", "audio/mp4"],
   ];
-});
+}, 120_000);
 
 /** `b` with every `stts` delta 1 tick (one entry of 1 tick for constant-duration audio: FFmpeg's chunk form). */
 function chunkForm(b: Uint8Array): Uint8Array {

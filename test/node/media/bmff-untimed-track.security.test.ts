@@ -29,7 +29,7 @@ beforeAll(() => {
     ...["-c:v", "libx264", "-pix_fmt", "yuv420p", "-g", "5", "-c:a", "aac", "-shortest", out],
   ]);
   movie = new Uint8Array(readFileSync(out));
-});
+}, 120_000); // an ffmpeg run: a hang guard, not a limit
 
 /** ffprobe's packets: the longest stream's span (last end less first start), in seconds. */
 function plays(bytes: Uint8Array): number {
