@@ -19,6 +19,7 @@ import {
   STSD_KEPT,
 } from "../../../src/media/inspect/isobmff-timing";
 import { inspectStreamed } from "../../../src/uploads/large-inspection";
+import { decoded } from "./bmff-support";
 import { installDigestStream, streamOf } from "./stream-support";
 
 const dir = mkdtempSync(join(tmpdir(), "bmff-floor-"));
@@ -37,20 +38,6 @@ function make(name: string, args: string[]): Uint8Array {
   const out = join(dir, name);
   execFileSync("ffmpeg", ["-v", "error", "-y", ...args, out]);
   return new Uint8Array(readFileSync(out));
-}
-
-/** What ffmpeg decodes the first audio stream to, in seconds (a WAV's data size over its frame size and rate). */
-function decoded(bytes: Uint8Array, name: string): number {
-  const src = join(dir, `in-${name}`);
-  const wav = join(dir, `${name}.wav`);
-  execFileSync("sh", ["-c", 'cat > "$1"', "sh", src], { input: bytes });
-  execFileSync("ffmpeg", ["-v", "error", "-y", "-i", src, "-map", "0:a:0", "-c:a", "pcm_s16le", "-ac", "1", wav]);
-  const w = readFileSync(wav);
-  const rate = w.readUInt32LE(24);
-  for (let at = 12; at + 8 <= w.length; at += 8 + w.readUInt32LE(at + 4)) {
-    if (w.toString("latin1", at, at + 4) === "data") return w.readUInt32LE(at + 4) / 2 / rate;
-  }
-  throw new Error("no data chunk");
 }
 
 const CONTAINERS = new Set(["moov", "trak", "mdia", "minf", "stbl", "edts", "moof", "traf", "mvex"]);
@@ -139,7 +126,7 @@ describe("the codec floor of real ffmpeg audio", () => {
     for (const [name, type, args, least] of CASES) {
       const original = make(name, args);
       const bytes = patched(original);
-      const seconds = decoded(original, name);
+      const seconds = decoded(dir, original, name);
       // The floor read from the valid file's own sample descriptions and counts (the patch changes neither) against
       // what the valid file decodes to. (A patched file with an edit list decodes less: its edit now cuts by the
       // patched timestamps; billing it more is the floor's point.)
@@ -168,7 +155,7 @@ describe("the codec floor of real ffmpeg audio", () => {
 describe("the patched M4A (no edit list, every stts delta 1 tick, stated durations 1 tick)", () => {
   it("is measured at its 10 s, in memory and streamed", async () => {
     const bytes = patched(make("attack.m4a", [...A(10, 44100), "-c:a", "aac", "-use_editlist", "0"]));
-    expect(decoded(bytes, "attack")).toBeGreaterThan(10);
+    expect(decoded(dir, bytes, "attack")).toBeGreaterThan(10);
     for (const figure of await both(bytes, "audio/mp4")) expect(figure).toBeGreaterThanOrEqual(9.9);
   }, 120_000);
 });
@@ -350,7 +337,7 @@ describe("chunk-demuxed QuickTime audio (one stts entry of 1 tick)", () => {
   it("is billed what it plays, not its decoded frames as packets, on both paths", async () => {
     const original = make("mp3-chunked.mov", [...A(5, 48000), "-c:a", "libmp3lame", "-b:a", "128k"]);
     const bytes = chunked(original);
-    const seconds = decoded(bytes, "mp3-chunked");
+    const seconds = decoded(dir, bytes, "mp3-chunked");
     expect(seconds).toBeGreaterThan(4.9);
     for (const figure of await both(bytes, "video/quicktime")) {
       expect(figure).toBeLessThanOrEqual(seconds + 0.0005);
@@ -407,7 +394,7 @@ describe("AC-3 and E-AC-3 held to their bytes over the codec's highest byte rate
       const original = make(name, args);
       const probe = ffprobeSeconds(name);
       // ffmpeg's CBR output: a second of it never holds more bytes than the codec's highest rate plays.
-      expect(payload(original) / rate, name).toBeLessThanOrEqual(decoded(original, name) + 256 / 32000);
+      expect(payload(original) / rate, name).toBeLessThanOrEqual(decoded(dir, original, name) + 256 / 32000);
       for (const figure of await both(original, type)) {
         expect(figure, name).toBeCloseTo(probe, 2);
         expect(figure, name).toBeLessThanOrEqual(probe + 0.0005);
@@ -421,7 +408,7 @@ describe("AC-3 and E-AC-3 held to their bytes over the codec's highest byte rate
       const original = make(name, args);
       const bytes = patched(original);
       expect(chunkForm(bytes), name).toBe(true);
-      const seconds = decoded(original, name);
+      const seconds = decoded(dir, original, name);
       const floor = Math.min(payload(original) / rate, seconds);
       for (const figure of await both(bytes, type)) {
         expect(figure, `${name}: ${figure} vs ${seconds} decoded`).toBeLessThanOrEqual(seconds + 0.0005);
@@ -440,7 +427,7 @@ describe("AC-3 and E-AC-3 held to their bytes over the codec's highest byte rate
     ] as const) {
       const original = make(name, [...args]);
       const bytes = chunked(original);
-      const seconds = decoded(bytes, name);
+      const seconds = decoded(dir, bytes, name);
       expect(seconds, name).toBeGreaterThan(3.9);
       for (const figure of await both(bytes, "video/quicktime")) {
         expect(figure, name).toBeLessThanOrEqual(seconds + 0.0005);
@@ -454,7 +441,7 @@ describe("AC-3 and E-AC-3 held to their bytes over the codec's highest byte rate
       v.setUint32(mdhd + 24, 1);
       v.setUint32(first(fast, "mvhd")[0] + 24, 1);
       v.setUint32(first(fast, "tkhd")[0] + 28, 1);
-      expect(decoded(fast, `${name}-fast`), name).toBeCloseTo(seconds, 3);
+      expect(decoded(dir, fast, `${name}-fast`), name).toBeCloseTo(seconds, 3);
       const floor = payload(original) / rate;
       for (const figure of await both(fast, "video/quicktime")) {
         expect(figure, name).toBeLessThanOrEqual(seconds + 0.0005);
@@ -478,7 +465,7 @@ describe("chunk-demuxed audio counted by its chunks", () => {
     const edts = first(b, "edts")[0];
     b.set(ascii("free"), edts + 4);
     // FFmpeg demuxes the chunks `stsc` and `stco` describe, whatever those counts say.
-    const seconds = decoded(b, "pcm-counts");
+    const seconds = decoded(dir, b, "pcm-counts");
     expect(seconds).toBeGreaterThan(2.99);
     for (const figure of await both(b, "video/quicktime")) {
       expect(figure).toBeLessThanOrEqual(seconds + 0.0005);

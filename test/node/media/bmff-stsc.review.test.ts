@@ -15,6 +15,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ByteSniffingInspector } from "../../../src/media/inspect";
 import { inspectStreamed } from "../../../src/uploads/large-inspection";
+import { decoded } from "./bmff-support";
 import { installDigestStream, streamOf } from "./stream-support";
 
 const dir = mkdtempSync(join(tmpdir(), "bmff-stsc-"));
@@ -57,20 +58,6 @@ function replaced(b: Uint8Array, type: string, box: number[]): Uint8Array {
   return out;
 }
 const stsc = (runs: [number, number, number][]) => full("stsc", [...be32(runs.length), ...runs.flatMap((r) => r.flatMap(be32))]);
-
-/** Seconds ffmpeg decodes the audio to (its WAV's data). */
-function decoded(bytes: Uint8Array, name: string): number {
-  const src = join(dir, `in-${name}`);
-  const wav = join(dir, `${name}.wav`);
-  execFileSync("sh", ["-c", 'cat > "$1"', "sh", src], { input: bytes });
-  execFileSync("ffmpeg", ["-v", "error", "-y", "-i", src, "-map", "0:a:0", "-c:a", "pcm_s16le", "-ac", "1", wav]);
-  const w = readFileSync(wav);
-  const rate = w.readUInt32LE(24);
-  for (let at = 12; at + 8 <= w.length; at += 8 + w.readUInt32LE(at + 4)) {
-    if (w.toString("latin1", at, at + 4) === "data") return w.readUInt32LE(at + 4) / 2 / rate;
-  }
-  throw new Error("no data chunk");
-}
 
 async function both(bytes: Uint8Array): Promise<number[]> {
   const out: number[] = [];
@@ -127,7 +114,7 @@ function countsOne(source: Uint8Array): Uint8Array {
 describe("chunk-demuxed audio whose stsc FFmpeg repairs", () => {
   it("the valid re-indexed file is billed what it plays", async () => {
     const b = pcm144();
-    const seconds = decoded(b, "valid");
+    const seconds = decoded(dir, b, "valid");
     expect(seconds).toBeCloseTo(3, 3);
     for (const figure of await both(countsOne(b))) expect(figure).toBeCloseTo(seconds, 3);
   }, 60_000);
@@ -168,7 +155,7 @@ describe("chunk-demuxed audio whose stsc FFmpeg repairs", () => {
   for (const [name, runs, least] of INVALID) {
     it(`${name}: billed at least what FFmpeg plays, on both paths`, async () => {
       const b = countsOne(replaced(pcm144(), "stsc", stsc(runs)));
-      const seconds = decoded(b, name.replaceAll(" ", "-"));
+      const seconds = decoded(dir, b, name.replaceAll(" ", "-"));
       expect(seconds).toBeGreaterThan(least);
       for (const figure of await both(b)) expect(figure, `${figure} billed, ${seconds} played`).toBeGreaterThanOrEqual(seconds - 0.0005);
     }, 60_000);
