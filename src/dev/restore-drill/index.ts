@@ -68,9 +68,11 @@ export async function wipeTenant(env: Pick<Bindings, "DB" | "OBJECTS">, tenantId
 
 /**
  * Kinds whose secret column is not exported but whose row is worth having back: restored with the credential reset,
- * so nothing can use it until its owner acts (the reason is reported).
+ * so nothing can use it until its owner acts (the reason is reported). The tenant row too, without its contact
+ * address: every other row needs it, and the address is personal data exports leave out.
  */
 const CREDENTIAL_RESETS: Record<string, string> = {
+  tenant: "restored without its contact address (personal data, left out of exports): the operator sets it again",
   api_keys: "restored revoked: only a peppered hash of the secret was kept and exports omit it; the operator issues new keys",
   webhook_endpoints:
     "restored disabled with a new secret nobody has seen: the tenant rotates the secret (POST …/rotate-secret) and enables it",

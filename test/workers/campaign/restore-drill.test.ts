@@ -70,6 +70,7 @@ const SLOW_MS = 180_000;
 describe("restore drill: export → wipe → restore", () => {
   it("brings back the core path (assets, objects, jobs, receipts, publications, verifications, index) and says what is lost", async () => {
     const { key, keyId, tenantId } = await createTenant();
+    await testEnv.DB.prepare("UPDATE tenants SET contact_email = 'ops@example.test' WHERE id = ?").bind(tenantId).run();
     await enrolled(key, "ada.lovelace@example.test", "Ada Lovelace");
     // Subscribed to an event the drill never emits: a delivery of asset.signed runs in the background (attempts
     // failing on DNS, retried 5 s on) and changes the endpoint's consecutive_failures, or writes rows of the tenant,
@@ -185,6 +186,9 @@ describe("restore drill: export → wipe → restore", () => {
     expect(Object.keys(report.lost)).toEqual(["creator_identities"]);
     expect(report.reset).toHaveProperty("api_keys");
     expect(report.reset).toHaveProperty("webhook_endpoints");
+    // The tenant row comes back (every other row needs it) without the contact address the export leaves out.
+    expect(report.reset).toHaveProperty("tenant");
+    expect(await testEnv.DB.prepare("SELECT contact_email FROM tenants WHERE id = ?").bind(tenantId).first("contact_email")).toBeNull();
     expect(report.rebuilt.pdq_bands).toBe(16);
     expect(report.objects.restored).toBe(record.counts.objects);
     expect(await restoreTenant(testEnv, archive)).toMatchObject({ ok: false, reason: "the tenant exists" });
