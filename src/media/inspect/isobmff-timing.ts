@@ -526,6 +526,11 @@ export class MovieTiming {
     if (!parent || parent.path === null) return null;
     if (++parent.kids > MAX_BOXES_PER_LEVEL) corrupt("too many boxes in one level");
     const rule = RULES.get(parent.path)?.get(type);
+    // FFmpeg's box reader is not nested: a fragment box inside a container the duration reads but not where fragments
+    // are read (a `moof` in `moov`: its size grown over the first one) is still played, and would not be counted.
+    if (rule === undefined && (type === "moof" || type === "traf" || type === "trun")) {
+      corrupt(`a track fragment box ('${type}') inside '${parent.path}'`);
+    }
     if (rule === undefined) return null;
     if (rule.bit !== 0) {
       if (parent.seen & rule.bit) return null;
