@@ -52,7 +52,7 @@ describe("FLAC frame rates outside the CRC-16 chain", () => {
     // ffmpeg's 8 kHz frames: fixed blocking, frame number 0 in one byte, block size code 6 or 7 (1 or 2 more bytes).
     const sizeCode = b[at + 2]! >> 4;
     const crc8 = at + 5 + (sizeCode === 6 ? 1 : sizeCode === 7 ? 2 : 0);
-    b[crc8] ^= 0x55;
+    b[crc8] = b[crc8]! ^ 0x55;
     // FFmpeg skips the first frame and decodes the rest at 8 kHz: 15,424 samples, 1.928 s.
     for (const seconds of await durations(b)) {
       expect(seconds).not.toBeNull();
