@@ -65,16 +65,18 @@ describe("a fragment box nested where the duration does not read fragments", () 
   });
 
   // Fragments whose offsets are relative to their moof (default_base_moof) stay valid when a box header is inserted
-  // before them; FFmpeg reads a moof inside a udta, dinf or edts (at the top level or in moov) and plays it.
-  it("the last moof wrapped in a top-level udta: refused on both paths (FFmpeg plays 3.02 s; billed 2.04 s)", async () => {
-    const bytes = fragmentedM4a("frag_keyframe+empty_moov+default_base_moof");
-    const moof = boxes(bytes)
-      .filter((b) => b.parents.length === 0 && b.type === "moof")
-      .at(-1)!;
-    for (const result of await bothPaths(wrapped(bytes, moof.at, moof.size, "udta"))) refusedOrWhole(result);
-  });
+  // before them; FFmpeg reads a moof inside a udta, dinf, edts, tref or schi (at the top level or in moov) and plays it.
+  for (const type of ["udta", "tref"]) {
+    it(`the last moof wrapped in a top-level ${type}: refused on both paths (FFmpeg plays 3.02 s; billed 2.04 s)`, async () => {
+      const bytes = fragmentedM4a("frag_keyframe+empty_moov+default_base_moof");
+      const moof = boxes(bytes)
+        .filter((b) => b.parents.length === 0 && b.type === "moof")
+        .at(-1)!;
+      for (const result of await bothPaths(wrapped(bytes, moof.at, moof.size, type))) refusedOrWhole(result);
+    });
+  }
 
-  for (const type of ["udta", "dinf", "edts"]) {
+  for (const type of ["udta", "dinf", "edts", "tref", "schi"]) {
     it(`the first moof taken into moov inside a ${type}: refused on both paths (billed 2.002 s)`, async () => {
       const bytes = fragmentedM4a("frag_keyframe+empty_moov+default_base_moof");
       const top = boxes(bytes).filter((b) => b.parents.length === 0);
