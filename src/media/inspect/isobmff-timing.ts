@@ -45,7 +45,7 @@ const CONTAINERS = new Set(["moov", "trak", "mdia", "minf", "stbl", "edts", "mve
  * Containers FFmpeg's box reader descends into that hold nothing the duration reads: walked (wherever they sit in
  * `moov`, or at the top level) only so that a fragment box hidden in one is refused (a `moof` in a `udta` is played).
  */
-const WATCHED = new Set(["udta", "dinf", "edts"]);
+const WATCHED = new Set(["udta", "dinf", "edts", "tref", "schi"]);
 /** Per container path: the children that count, "first" (the first of that type) or "all". */
 const RULE_TEXT: Record<string, Record<string, "first" | "all">> = {
   moov: { mvhd: "all", mvex: "first", trak: "all" },
@@ -544,7 +544,7 @@ export class MovieTiming {
     // FFmpeg's box reader is not nested: a fragment box inside a container the duration reads but not where fragments
     // are read (a `moof` in `moov`: its size grown over the first one) is still played, and would not be counted.
     if (rule === undefined && (type === "moof" || type === "traf" || type === "trun")) {
-      corrupt(`a track fragment box ('${type}') inside '${parent.path === "watched" ? "udta', 'dinf' or 'edts" : parent.path}'`);
+      corrupt(`a track fragment box ('${type}') inside '${parent.path === "watched" ? [...WATCHED].join("', '") : parent.path}'`);
     }
     if (rule === undefined) return null;
     if (rule.bit !== 0) {
