@@ -21,7 +21,7 @@ import type { Database } from "../db/client";
 import type { ErrorCode, FieldDetail } from "../platform/errors";
 import type { FirstBatchClaim } from "../platform/idempotency";
 import { IDEMPOTENCY_TTL_MS } from "../platform/idempotency/repo";
-import { idFor } from "../platform/idempotent-ids";
+import { idFor, successorId } from "../platform/idempotent-ids";
 import { newId } from "../platform/ids";
 import { firstMove } from "./first-move";
 import { assetForAdmission, getJob, insertJob, isAssetBusy, type JobRow, type JobStepRow, stepsOf, type TakeAndLoad } from "./repo";
@@ -140,10 +140,11 @@ export async function admitSign(
     // A job id taken already (or the asset busy with it): the earlier attempt under this key landed its batch.
     const earlier = await earlierJob(db, tenantId, options.jobId, request, now);
     if (earlier?.status === "admitted") return earlier;
-    // The key's id names a job admitted before its replay window: this is a new request, under an id of its own.
+    // The key's id names a job admitted before its replay window: this is a new request, under the next id of the
+    // key's line that names no job (a retry of it finds its job there); past KEY_GENERATIONS, a random one.
     if (earlier?.status === "stale") {
       const { jobId: _stale, ...fresh } = options;
-      return admitSign(db, registry, tenantId, request, fresh, now);
+      return admitSign(db, registry, tenantId, request, earlier.next ? { ...fresh, jobId: earlier.next } : fresh, now);
     }
     if (isAssetBusy(error)) return refuse("svc.sign.asset_busy", "A job for this asset is already running.");
     // The database re-checks the wallet inside the batch: another admission may have taken the room since.
@@ -167,13 +168,24 @@ async function earlierJob(
   jobId: string | undefined,
   request: SignRequest,
   now: number,
-): Promise<Extract<AdmissionResult, { status: "admitted" }> | { status: "stale" } | null> {
+): Promise<Extract<AdmissionResult, { status: "admitted" }> | { status: "stale"; next?: string } | null> {
   if (!jobId) return null;
-  const job = await getJob(db, tenantId, jobId);
-  if (!job || job.assetId !== request.asset_id) return null; // the id names the request; checked again all the same
-  if (job.createdAt <= now - IDEMPOTENCY_TTL_MS) return { status: "stale" };
-  return { status: "admitted", job, steps: (await stepsOf(db, [job.id])).get(job.id) ?? [], existing: true };
+  // A stale job's successor (successorId) is where the new request under that key went: followed, one a window.
+  let id = jobId;
+  for (let generation = 0; generation < KEY_GENERATIONS; generation++) {
+    const job = await getJob(db, tenantId, id);
+    if (!job) return id === jobId ? null : { status: "stale", next: id };
+    if (job.assetId !== request.asset_id) return null; // the id names the request; checked again all the same
+    if (job.createdAt > now - IDEMPOTENCY_TTL_MS) {
+      return { status: "admitted", job, steps: (await stepsOf(db, [job.id])).get(job.id) ?? [], existing: true };
+    }
+    id = await successorId(id);
+  }
+  return { status: "stale" };
 }
+
+/** How many windows' jobs one key's line of ids is followed through (a read each) before a random id is taken. */
+const KEY_GENERATIONS = 32;
 
 /**
  * The id of the job a sign request admits under an Idempotency-Key (`key`; a batch item's is `<key>.b<index>`): a

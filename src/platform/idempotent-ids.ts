@@ -13,3 +13,13 @@ export async function idFor(kind: IdKind, secret: string, scope: { tenantId: str
   const mac = await hmacSha256(secret, `svc.id.v1\n${kind}\n${scope.tenantId}\n${scope.operation}\n${scope.key}`);
   return `${ID_PREFIX[kind]}_${base32(mac).slice(0, 16)}`;
 }
+
+/**
+ * The id after `id` in an Idempotency-Key's line of ids: a key whose id names a resource from before the key's replay
+ * window is a new request, and takes this id instead (then its successor, a window later), derived so that a retry of
+ * that new request names the same resource again. It follows from an id (already keyed), so needs no secret.
+ */
+export async function successorId(id: string): Promise<string> {
+  const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(`svc.id.next.v1\n${id}`));
+  return `${id.slice(0, id.indexOf("_"))}_${base32(new Uint8Array(digest)).slice(0, 16)}`;
+}

@@ -445,6 +445,12 @@ export class FlacFrames {
   /** The lowest sample rate a frame of the chain states (0: none stated one). */
   #slowest = 0;
   /**
+   * The lowest rate any candidate with a valid header states (0: none): when the chain breaks (a first header that
+   * does not check, a frame whose CRC-16 fails) the frames past the break are not followed, yet decoders still play
+   * them at their headers' rates, so the rate is then taken from every header (a broken file may be billed more).
+   */
+  #slowestSeen = 0;
+  /**
    * The chain's CRC carried to the last candidate judged (`#chainCrc` times x^(8 * (#shiftedAt - #chainPos))), moved
    * on by the gap to each next candidate: a frame full of valid false headers costs a multiplication per candidate,
    * not an exponentiation over the whole distance from the chain's frame (which made such a file ~60x slower).
@@ -491,7 +497,8 @@ export class FlacFrames {
     const stated = (((info[10] ?? 0) << 12) | ((info[11] ?? 0) << 4) | ((info[12] ?? 0) >> 4)) >>> 0;
     // `samples`: the frames' own count, unscaled (what the truncation check compares with STREAMINFO's total).
     const samples = Math.max(...known);
-    const reach = this.#slowest > 0 && stated > this.#slowest ? Math.ceil((samples * stated) / this.#slowest) : samples;
+    const slowest = carried === null ? this.#slowestSeen : this.#slowest;
+    const reach = slowest > 0 && stated > slowest ? Math.ceil((samples * stated) / slowest) : samples;
     return { ends, carried, reach, samples };
   }
 
@@ -501,8 +508,9 @@ export class FlacFrames {
       const slot = this.#judged % CANDIDATES;
       const fill = this.#candidateFill[slot]!;
       if (fill < FRAME_HEAD && !all) return;
-      if (Number.isNaN(this.#chainPos)) continue;
       const header = frameHeader(this.#candidateHead.subarray(slot * FRAME_HEAD, (slot + 1) * FRAME_HEAD), fill);
+      if (header && header.rate > 0 && (this.#slowestSeen === 0 || header.rate < this.#slowestSeen)) this.#slowestSeen = header.rate;
+      if (Number.isNaN(this.#chainPos)) continue;
       const pos = this.#candidatePos[slot]!;
       const crc = this.#candidateCrc[slot]!;
       if (this.#chainPos === -1) {

@@ -41,6 +41,11 @@ const PENDING_TRACKS = 1024;
 
 /** The containers this accumulator descends into (all are containers to the streamed walk too). */
 const CONTAINERS = new Set(["moov", "trak", "mdia", "minf", "stbl", "edts", "mvex", "moof", "traf"]);
+/**
+ * Containers FFmpeg's box reader descends into that hold nothing the duration reads: walked (wherever they sit in
+ * `moov`, or at the top level) only so that a fragment box hidden in one is refused (a `moof` in a `udta` is played).
+ */
+const WATCHED = new Set(["udta", "dinf", "edts", "tref", "schi"]);
 /** Per container path: the children that count, "first" (the first of that type) or "all". */
 const RULE_TEXT: Record<string, Record<string, "first" | "all">> = {
   moov: { mvhd: "all", mvex: "first", trak: "all" },
@@ -240,6 +245,10 @@ export class MovieTiming {
     // level) is still read and played, while this reads fragments only inside a `moof`.
     if (type === "traf" || type === "trun") corrupt(`a track fragment box ('${type}') outside 'moof'`);
     if (type === "moof") this.#fragmented = true;
+    if (WATCHED.has(type)) {
+      this.#frames.push({ path: "watched", seen: 0, kids: 0 });
+      return true;
+    }
     if (type === "moov" && this.#moov === "none") {
       this.#moov = "open";
       this.#frames.push({ path: "moov", seen: 0, kids: 0 });
@@ -260,12 +269,18 @@ export class MovieTiming {
    * skipped: the streamed figure was less than FFmpeg plays, and not the in-memory one).
    */
   zeroSized(): void {
-    if (this.#frames.at(-1)?.path) corrupt("a box of size 0 inside a container the duration reads");
+    const path = this.#frames.at(-1)?.path;
+    if (path && path !== "watched") corrupt("a box of size 0 inside a container the duration reads");
   }
 
   /** A container inside a fed top-level box begins: whether what it holds counts. */
   open(type: string): boolean {
+    const parent = this.#frames.at(-1);
     const path = this.#admit(type);
+    if (path === null && WATCHED.has(type) && parent?.path) {
+      this.#frames.push({ path: "watched", seen: 0, kids: 0 });
+      return true;
+    }
     if (path === null || !CONTAINERS.has(type)) {
       this.#frames.push(IGNORED);
       return false;
@@ -526,6 +541,11 @@ export class MovieTiming {
     if (!parent || parent.path === null) return null;
     if (++parent.kids > MAX_BOXES_PER_LEVEL) corrupt("too many boxes in one level");
     const rule = RULES.get(parent.path)?.get(type);
+    // FFmpeg's box reader is not nested: a fragment box inside a container the duration reads but not where fragments
+    // are read (a `moof` in `moov`: its size grown over the first one) is still played, and would not be counted.
+    if (rule === undefined && (type === "moof" || type === "traf" || type === "trun")) {
+      corrupt(`a track fragment box ('${type}') inside '${parent.path === "watched" ? [...WATCHED].join("', '") : parent.path}'`);
+    }
     if (rule === undefined) return null;
     if (rule.bit !== 0) {
       if (parent.seen & rule.bit) return null;
@@ -814,7 +834,7 @@ export function measureMovie(b: Uint8Array, top: readonly Box[]): MovieTiming {
 function feed(b: Uint8Array, container: Box, depth: number, timing: MovieTiming): void {
   for (const k of boxes(b, container.body, container.end, depth)) {
     if (u32be(b, k.start) === 0) timing.zeroSized();
-    if (CONTAINERS.has(k.type)) {
+    if (CONTAINERS.has(k.type) || WATCHED.has(k.type)) {
       if (timing.open(k.type)) feed(b, k, depth + 1, timing);
       timing.close();
       continue;
