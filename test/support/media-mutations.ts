@@ -81,6 +81,11 @@ function splice(b: Uint8Array, parents: number[], at: number, remove: number, in
   return out;
 }
 
+/** `b` without `box` (one of `boxes(b)`), every enclosing box's size moved to match. */
+export function withoutBox(b: Uint8Array, box: Box): Uint8Array {
+  return splice(b, box.parents, box.at, box.size, new Uint8Array(0));
+}
+
 /** Boxes the duration, the codec floor and the sample tables read: the ones worth breaking field by field. */
 const TIMING = [
   "mvhd",

@@ -15,7 +15,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ByteSniffingInspector } from "../../../src/media/inspect";
 import type { InspectionResult } from "../../../src/media/types";
 import { inspectStreamed } from "../../../src/uploads/large-inspection";
-import { boxes } from "../../support/media-mutations";
+import { boxes, withoutBox } from "../../support/media-mutations";
 import { installDigestStream, streamOf } from "./stream-support";
 
 const dir = mkdtempSync(join(tmpdir(), "bmff-fragment-escape-"));
@@ -30,13 +30,7 @@ function ffmpeg(name: string, args: string[]): Uint8Array {
 
 /** The first `type` box removed (every enclosing size fixed). */
 function removed(bytes: Uint8Array, type: string): Uint8Array {
-  const box = boxes(bytes).find((b) => b.type === type)!;
-  const out = new Uint8Array(bytes.length - box.size);
-  out.set(bytes.subarray(0, box.at));
-  out.set(bytes.subarray(box.at + box.size), box.at);
-  const view = new DataView(out.buffer);
-  for (const p of box.parents) view.setUint32(p, view.getUint32(p) - box.size);
-  return out;
+  return withoutBox(bytes, boxes(bytes).find((b) => b.type === type)!);
 }
 
 /** Every `moof` sized 8: its children (mfhd, traf) now read as top-level boxes. */

@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ByteSniffingInspector } from "../../../src/media/inspect";
 import type { InspectionResult } from "../../../src/media/types";
 import { inspectStreamed } from "../../../src/uploads/large-inspection";
-import { boxes } from "../../support/media-mutations";
+import { boxes, withoutBox } from "../../support/media-mutations";
 import { installDigestStream, streamOf } from "./stream-support";
 
 const dir = mkdtempSync(join(tmpdir(), "bmff-untimed-"));
@@ -66,12 +66,7 @@ function videoMdhd(change: "removed" | number): Uint8Array {
     view.setUint32(mdhd.at + 8 + (out[mdhd.at + 8] === 1 ? 20 : 12), change);
     return out;
   }
-  const cut = new Uint8Array(out.length - mdhd.size);
-  cut.set(out.subarray(0, mdhd.at));
-  cut.set(out.subarray(mdhd.at + mdhd.size), mdhd.at);
-  const cutView = new DataView(cut.buffer);
-  for (const p of mdhd.parents) cutView.setUint32(p, cutView.getUint32(p) - mdhd.size);
-  return cut;
+  return withoutBox(movie, mdhd);
 }
 
 async function bothPaths(bytes: Uint8Array): Promise<InspectionResult[]> {
