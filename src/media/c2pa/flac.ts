@@ -705,10 +705,13 @@ export function frameEndSample(h: Uint8Array, available: number, info: Uint8Arra
   return minimum === maximum ? number * maximum + blockSize : null;
 }
 
-/** A frame header's blocking strategy, coded number and block size, or null when it is no valid header (as above). */
 /** Sample rates of frame header codes 1-11 (RFC 9639 §9.1.2; 0 defers to STREAMINFO, 12-14 carry their own). */
 const FRAME_RATES = [0, 88_200, 176_400, 192_000, 8000, 16_000, 22_050, 24_000, 32_000, 44_100, 48_000, 96_000];
 
+/**
+ * A frame header's blocking strategy, coded number, block size and sample rate (0: STREAMINFO's), or null when it is
+ * no valid header (as above).
+ */
 function frameHeader(h: Uint8Array, available: number): { variable: boolean; number: number; blockSize: number; rate: number } | null {
   if (available < 5 || h[0] !== 0xff || (h[1]! & 0xfe) !== 0xf8) return null;
   const variable = (h[1]! & 1) === 1;
