@@ -533,67 +533,77 @@ describe("hostile input", () => {
   const STATUSES = ["ok", "not_found", "malformed"];
 
   it("2,000 mutated, truncated and random inputs: no exception, a result each, quickly", () => {
-    const rand = prng(20240601);
-    const counts: Record<string, number> = {};
-    let slowest = 0;
-    const started = performance.now();
-    for (let i = 0; i < 2000; i++) {
-      const sample = samples[i % samples.length]!;
-      const kind = i % 5;
-      const caseStart = performance.now();
-      if (kind === 0 || kind === 1) {
-        // A mutated signed asset through the whole path.
-        const bytes = mutate(sample.bytes, rand);
-        const mediaType = kind === 0 ? sample.mediaType : "application/octet-stream";
-        const extracted = extractManifestStore(bytes, mediaType);
-        expect(STATUSES).toContain(extracted.status);
-        counts[`asset:${extracted.status}`] = (counts[`asset:${extracted.status}`] ?? 0) + 1;
-        if (extracted.status === "ok") {
-          const sig = activeManifestSignature(extracted.store);
+    // One seeded pass over the inputs, timing each case.
+    const pass = () => {
+      const rand = prng(20240601);
+      const counts: Record<string, number> = {};
+      const times: number[] = [];
+      for (let i = 0; i < 2000; i++) {
+        const sample = samples[i % samples.length]!;
+        const kind = i % 5;
+        const caseStart = performance.now();
+        if (kind === 0 || kind === 1) {
+          // A mutated signed asset through the whole path.
+          const bytes = mutate(sample.bytes, rand);
+          const mediaType = kind === 0 ? sample.mediaType : "application/octet-stream";
+          const extracted = extractManifestStore(bytes, mediaType);
+          expect(STATUSES).toContain(extracted.status);
+          counts[`asset:${extracted.status}`] = (counts[`asset:${extracted.status}`] ?? 0) + 1;
+          if (extracted.status === "ok") {
+            const sig = activeManifestSignature(extracted.store);
+            expect(STATUSES).toContain(sig.status);
+            if (sig.status === "ok") expect(STATUSES).toContain(signerCredentials(sig.cose).status);
+          }
+        } else if (kind === 2) {
+          // A mutated store.
+          const sig = activeManifestSignature(mutate(sample.store, rand));
           expect(STATUSES).toContain(sig.status);
+          counts[`store:${sig.status}`] = (counts[`store:${sig.status}`] ?? 0) + 1;
           if (sig.status === "ok") expect(STATUSES).toContain(signerCredentials(sig.cose).status);
+          expect(STATUSES).toContain(extractManifestStore(mutate(sample.store, rand), "application/c2pa").status);
+        } else if (kind === 3) {
+          // A mutated COSE_Sign1.
+          const cose = mutate(sample.cose, rand);
+          const credentials = signerCredentials(cose);
+          expect(STATUSES).toContain(credentials.status);
+          counts[`cose:${credentials.status}`] = (counts[`cose:${credentials.status}`] ?? 0) + 1;
+          expect(["ok", "malformed"]).toContain(decodeCbor(cose).status);
+        } else {
+          // Random bytes, some behind a real container signature.
+          const random = randomBytes(rand, Math.floor(rand() * 4096));
+          const prefixes = [
+            new Uint8Array(0),
+            Uint8Array.of(0xff, 0xd8, 0xff),
+            Uint8Array.of(0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a),
+            ascii("GIF89a"),
+            ascii("<svg "),
+            concat(u32be(4096), ascii("jumb")),
+          ];
+          const bytes = concat(prefixes[i % prefixes.length]!, random);
+          for (const mediaType of ["image/jpeg", "image/svg+xml", "application/c2pa", "application/octet-stream"]) {
+            expect(STATUSES).toContain(extractManifestStore(bytes, mediaType).status);
+          }
+          expect(STATUSES).toContain(activeManifestSignature(bytes).status);
+          expect(STATUSES).toContain(signerCredentials(bytes).status);
+          expect(["ok", "malformed"]).toContain(decodeCbor(bytes).status);
         }
-      } else if (kind === 2) {
-        // A mutated store.
-        const sig = activeManifestSignature(mutate(sample.store, rand));
-        expect(STATUSES).toContain(sig.status);
-        counts[`store:${sig.status}`] = (counts[`store:${sig.status}`] ?? 0) + 1;
-        if (sig.status === "ok") expect(STATUSES).toContain(signerCredentials(sig.cose).status);
-        expect(STATUSES).toContain(extractManifestStore(mutate(sample.store, rand), "application/c2pa").status);
-      } else if (kind === 3) {
-        // A mutated COSE_Sign1.
-        const cose = mutate(sample.cose, rand);
-        const credentials = signerCredentials(cose);
-        expect(STATUSES).toContain(credentials.status);
-        counts[`cose:${credentials.status}`] = (counts[`cose:${credentials.status}`] ?? 0) + 1;
-        expect(["ok", "malformed"]).toContain(decodeCbor(cose).status);
-      } else {
-        // Random bytes, some behind a real container signature.
-        const random = randomBytes(rand, Math.floor(rand() * 4096));
-        const prefixes = [
-          new Uint8Array(0),
-          Uint8Array.of(0xff, 0xd8, 0xff),
-          Uint8Array.of(0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a),
-          ascii("GIF89a"),
-          ascii("<svg "),
-          concat(u32be(4096), ascii("jumb")),
-        ];
-        const bytes = concat(prefixes[i % prefixes.length]!, random);
-        for (const mediaType of ["image/jpeg", "image/svg+xml", "application/c2pa", "application/octet-stream"]) {
-          expect(STATUSES).toContain(extractManifestStore(bytes, mediaType).status);
-        }
-        expect(STATUSES).toContain(activeManifestSignature(bytes).status);
-        expect(STATUSES).toContain(signerCredentials(bytes).status);
-        expect(["ok", "malformed"]).toContain(decodeCbor(bytes).status);
+        times.push(performance.now() - caseStart);
       }
-      slowest = Math.max(slowest, performance.now() - caseStart);
-    }
+      return { counts, times };
+    };
+    // The same inputs twice: a case is as slow as its faster run, so a pause of the loaded machine (a GC, another
+    // process) during one case is not taken for a slow input, while a really slow input is slow both times.
+    const started = performance.now();
+    const first = pass();
+    const again = pass();
+    const { counts } = first;
+    const slowest = Math.max(...first.times.map((t, i) => Math.min(t, again.times[i]!)));
     // Mutations of real files must exercise the deep paths, not just fail at the first byte.
     expect(counts["asset:ok"] ?? 0).toBeGreaterThan(50);
     expect(counts["cose:ok"] ?? 0).toBeGreaterThan(20);
     expect(counts["cose:malformed"] ?? 0).toBeGreaterThan(20);
     expect(slowest).toBeLessThan(250);
-    expect(performance.now() - started).toBeLessThan(15_000);
+    expect(performance.now() - started).toBeLessThan(30_000);
   });
 
   it("adversarial shapes stay linear: many scan candidates, long labels, deep CBOR, huge declared lengths", () => {
