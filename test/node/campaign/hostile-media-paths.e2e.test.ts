@@ -46,6 +46,7 @@ import {
   startSignedService,
   TERMINAL_JOB_STATES,
 } from "../../support/svc-client";
+import { count, table } from "../../support/tally";
 
 const INPUTS = Number(process.env.CAMPAIGN_INPUTS ?? 500);
 const SEED = Number(process.env.CAMPAIGN_SEED ?? 22);
@@ -272,13 +273,6 @@ async function bounded<T>(what: string, work: Promise<T>): Promise<T> {
     clearTimeout(timer);
   }
 }
-
-const count = (map: Map<string, number>, key: string) => map.set(key, (map.get(key) ?? 0) + 1);
-const table = (map: Map<string, number>) =>
-  [...map.entries()]
-    .sort((a, b) => b[1] - a[1])
-    .map(([k, c]) => `${String(c).padStart(5)}  ${k}`)
-    .join("\n");
 
 /** Upload, complete and sign `bytes` (sign-only): the completion's refusal code, or the terminal job. */
 async function uploadAndSign(bytes: Uint8Array, type: string): Promise<{ refused: string } | { job: any }> {

@@ -1,6 +1,7 @@
 import { env, exports } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { prng } from "../../support/prng";
+import { count, table } from "../../support/tally";
 import { api, createTenant, fixture, json, sha256HexOf, waitForJob } from "../support/helpers";
 import { signedCopy } from "../support/verify-helpers";
 
@@ -297,13 +298,6 @@ async function pool<T>(items: T[], limit: number, work: (item: T, index: number)
     }),
   );
 }
-
-const count = (map: Map<string, number>, key: string) => map.set(key, (map.get(key) ?? 0) + 1);
-const table = (map: Map<string, number>) =>
-  [...map.entries()]
-    .sort((a, b) => b[1] - a[1])
-    .map(([k, c]) => `${String(c).padStart(5)}  ${k}`)
-    .join("\n");
 
 describe("campaign: hostile media through verification and signing", () => {
   it(`${CAMPAIGN ? "every media fixture × every break" : VERIFIES} verified: a verdict or the envelope, never a 5xx`, async () => {
